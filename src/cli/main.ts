@@ -1,0 +1,176 @@
+#!/usr/bin/env node
+/** The `codeslice` command line: argument parsing, one engine call per command, rendering. */
+import { parseArgs } from "node:util";
+import { readFileSync } from "node:fs";
+import * as nodePath from "node:path";
+import { createEngine, type Engine } from "../core/engine/engine.ts";
+import { createNodePlatform } from "../platform/node/index.ts";
+import { ENCODINGS, type Encoding } from "../core/budget/tokenizer.ts";
+import { EXIT, UsageError, createProgressReporter, reportError, writeJson, writeOut } from "./output.ts";
+import { renderIndexSummary } from "./render.ts";
+
+const VERSION = (JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as { version: string }).version;
+
+const HELP = `codeslice ${VERSION}: a code-context engine for AI coding agents
+
+Usage: codeslice <command> [options]
+
+Commands:
+  index            Index the project (incremental) and print a summary
+  map              Print the repo map: languages, layout, most referenced symbols
+  graph            Print the code graph as JSON (graph-gold format)
+
+Options:
+  --root DIR       Project folder (default: current folder)
+  --cache-dir DIR  Where the index is kept (default: <root>/.codeslice)
+  --budget N       Token budget for map output (default 2000)
+  --encoding E     Tokenizer: o200k_base (default) or cl100k_base
+  --max-file-bytes N  Skip files larger than N bytes (default 1048576)
+  --json           Machine-readable output on stdout
+  --quiet          No progress on stderr
+  -h, --help       Show this help (also: codeslice <command> --help)
+  -v, --version    Print the version
+
+Exit codes: 0 success, 1 the engine could not answer (message on stderr), 2 bad usage.
+`;
+
+const COMMAND_HELP: Record<string, string> = {
+  index: `Usage: codeslice index [--root DIR] [--cache-dir DIR] [--json]
+
+Scans the project (git-aware: tracked files plus untracked files git would not ignore),
+parses supported files with tree-sitter and stores per-file records in the cache folder.
+A second run re-parses only files whose content changed. Prints files by language, symbols,
+skipped files with reasons, and the time taken.
+`,
+  map: `Usage: codeslice map [--root DIR] [--budget N] [--encoding E] [--json]
+
+Prints a map of the project fitted to --budget tokens (counted with the real tokenizer):
+languages, top-level layout and the most referenced symbols with path:line citations.
+Indexes first if needed.
+`,
+  graph: `Usage: codeslice graph [--root DIR] --json
+
+Prints the code graph (definitions, call edges, import edges, inherits) as JSON in the
+code-graph-gold/1 shape, for scoring and for tools.
+`,
+};
+
+interface Flags {
+  root: string;
+  cacheDir?: string;
+  budget?: number;
+  encoding?: Encoding;
+  maxFileBytes?: number;
+  json: boolean;
+  quiet: boolean;
+}
+
+function parseInteger(name: string, value: string | undefined, min: number, max: number): number | undefined {
+  if (value === undefined) return undefined;
+  if (!/^-?\d+$/.test(value.trim())) throw new UsageError(`--${name} must be a whole number, got ${JSON.stringify(value)}`);
+  const n = Number(value);
+  if (n < min || n > max) throw new UsageError(`--${name} must be between ${min} and ${max}, got ${n}`);
+  return n;
+}
+
+async function makeEngine(flags: Flags): Promise<Engine> {
+  const platform = await createNodePlatform({ root: flags.root, ...(flags.cacheDir ? { cacheDir: flags.cacheDir } : {}) });
+  // A cache folder inside the root must not be indexed itself.
+  const rel = nodePath.relative(platform.fs.rootLabel, platform.store.label);
+  const exclude = rel && !rel.startsWith("..") && !nodePath.isAbsolute(rel) ? [rel.split(nodePath.sep).join("/")] : [];
+  return createEngine(platform, { exclude, ...(flags.maxFileBytes !== undefined ? { maxFileBytes: flags.maxFileBytes } : {}) });
+}
+
+async function main(argv: string[]): Promise<number> {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: argv,
+      allowPositionals: true,
+      options: {
+        root: { type: "string" },
+        "cache-dir": { type: "string" },
+        budget: { type: "string" },
+        encoding: { type: "string" },
+        "max-file-bytes": { type: "string" },
+        json: { type: "boolean", default: false },
+        quiet: { type: "boolean", default: false },
+        help: { type: "boolean", short: "h", default: false },
+        version: { type: "boolean", short: "v", default: false },
+      },
+    });
+  } catch (error) {
+    return reportError(new UsageError((error as Error).message), false);
+  }
+  const { values, positionals } = parsed;
+  const command = positionals[0];
+  if (values.version) {
+    writeOut(VERSION);
+    return EXIT.ok;
+  }
+  if (values.help || !command) {
+    writeOut(command && COMMAND_HELP[command] ? COMMAND_HELP[command] : HELP);
+    return command || values.help ? EXIT.ok : EXIT.usage;
+  }
+  const json = values.json === true;
+  try {
+    if (!COMMAND_HELP[command]) throw new UsageError(`unknown command ${JSON.stringify(command)}`);
+    if (positionals.length > 1) throw new UsageError(`${command} takes no arguments, got ${JSON.stringify(positionals.slice(1).join(" "))}`);
+    const encoding = values.encoding as Encoding | undefined;
+    if (encoding !== undefined && !ENCODINGS.includes(encoding)) throw new UsageError(`--encoding must be one of ${ENCODINGS.join(", ")}`);
+    const budget = parseInteger("budget", values.budget, 1, 10_000_000);
+    const maxFileBytes = parseInteger("max-file-bytes", values["max-file-bytes"], 1, 2 ** 31);
+    const flags: Flags = {
+      root: values.root ?? process.cwd(),
+      json,
+      quiet: values.quiet === true,
+      ...(values["cache-dir"] ? { cacheDir: values["cache-dir"] } : {}),
+      ...(budget !== undefined ? { budget } : {}),
+      ...(encoding ? { encoding } : {}),
+      ...(maxFileBytes !== undefined ? { maxFileBytes } : {}),
+    };
+    const engine = await makeEngine(flags);
+    const progress = createProgressReporter(!flags.quiet);
+    const onProgress = (p: { phase: string; done: number; total?: number }) => progress.update(p.phase, p.done, p.total);
+    try {
+      switch (command) {
+        case "index": {
+          const summary = await engine.index({ onProgress });
+          progress.done();
+          if (json) writeJson(summary);
+          else writeOut(renderIndexSummary(summary));
+          return EXIT.ok;
+        }
+        case "map": {
+          const map = await engine.map({ onProgress, ...(flags.budget ? { budget: flags.budget } : {}), ...(flags.encoding ? { encoding: flags.encoding } : {}) });
+          progress.done();
+          if (json) {
+            const { text: _t, ...data } = map;
+            writeJson({ ...data, text: map.text });
+          } else writeOut(map.text);
+          return EXIT.ok;
+        }
+        case "graph": {
+          const graph = await engine.graph({ onProgress });
+          progress.done();
+          writeJson(graph);
+          return EXIT.ok;
+        }
+      }
+    } finally {
+      progress.done();
+    }
+    return EXIT.ok;
+  } catch (error) {
+    return reportError(error, json);
+  }
+}
+
+main(process.argv.slice(2)).then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (error) => {
+    process.exitCode = reportError(error, false);
+  },
+);

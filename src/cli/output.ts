@@ -1,0 +1,61 @@
+/** CLI output helpers: stdout for answers, stderr for progress and errors, exit codes. */
+import { EngineError, isEngineError } from "../core/shared/errors.ts";
+
+/** Exit codes: 0 success, 1 the engine could not answer, 2 bad usage. */
+export const EXIT = { ok: 0, failure: 1, usage: 2 } as const;
+
+/** A usage error (bad flag, missing argument): exit code 2. */
+export class UsageError extends Error {}
+
+export function writeOut(text: string): void {
+  process.stdout.write(text.endsWith("\n") ? text : `${text}\n`);
+}
+
+export function writeJson(value: unknown): void {
+  process.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
+}
+
+/** Prints an error for people (or as JSON) and returns the exit code. */
+export function reportError(error: unknown, json: boolean): number {
+  if (error instanceof UsageError) {
+    process.stderr.write(`codeslice: ${error.message}\nRun \`codeslice --help\` for usage.\n`);
+    return EXIT.usage;
+  }
+  if (isEngineError(error)) {
+    if (json) process.stdout.write(`${JSON.stringify({ error: { code: error.code, message: error.message, hint: error.hint, data: error.data } }, null, 2)}\n`);
+    process.stderr.write(`codeslice: ${error.message}\n${error.hint ? `hint: ${error.hint}\n` : ""}`);
+    return error.code === "invalid_argument" ? EXIT.usage : EXIT.failure;
+  }
+  const e = error as Error;
+  process.stderr.write(`codeslice: unexpected error: ${e?.stack ?? e}\nPlease report this with the command you ran.\n`);
+  return EXIT.failure;
+}
+
+/**
+ * Progress on stderr, shown only once an operation has run for a second, so quick runs stay quiet.
+ * On a terminal it rewrites one line; otherwise it prints a line per phase change.
+ */
+export function createProgressReporter(enabled: boolean): { update(phase: string, done: number, total?: number): void; done(): void } {
+  const started = Date.now();
+  const tty = process.stderr.isTTY === true;
+  let lastPhase = "";
+  let shown = false;
+  return {
+    update(phase, done, total) {
+      if (!enabled || Date.now() - started < 1000) return;
+      const line = `${phase}: ${done}${total ? `/${total}` : ""} files`;
+      if (tty) {
+        process.stderr.write(`\r\x1b[K${line}`);
+        shown = true;
+      } else if (phase !== lastPhase) {
+        process.stderr.write(`${line}…\n`);
+      }
+      lastPhase = phase;
+    },
+    done() {
+      if (shown) process.stderr.write("\r\x1b[K");
+    },
+  };
+}
+
+export { EngineError };

@@ -1,0 +1,147 @@
+/** createEngine: the one object front ends talk to. The only core code that calls the ports. */
+import type { Platform } from "../../platform/types.ts";
+import { languageById, LANGUAGES } from "../../languages/index.ts";
+import type { FileRecord } from "../extract/record.ts";
+import { toGoldGraph, type GoldGraph } from "../graph/gold-json.ts";
+import { buildRepoMap, type RepoMap, type RepoMapOptions } from "../map/repo-map.ts";
+import type { SkipReason } from "../scan/defaults.ts";
+import { EngineError } from "../shared/errors.ts";
+import { runIndex, type IndexOptions, type IndexResult, type Progress } from "./indexer.ts";
+import { decodeJson, type Snapshot, type StoredRecord } from "./snapshot.ts";
+
+/** Engine-wide options. */
+export interface EngineOptions {
+  /** Files larger than this are skipped (default 1 MiB). */
+  maxFileBytes?: number;
+  /** Workspace-relative folders to leave out (e.g. a cache folder inside the root). */
+  exclude?: string[];
+}
+
+/** The summary of an index run, as `codeslice index` prints it. */
+export interface IndexSummary {
+  root: string;
+  store: string;
+  scanMode: "git" | "walk";
+  /** Files in the inventory. */
+  files: number;
+  /** Files in a supported language that were indexed. */
+  sourceFiles: number;
+  parsed: number;
+  reused: number;
+  removed: number;
+  symbols: number;
+  byLanguage: Record<string, { files: number; symbols: number }>;
+  skipped: { path: string; reason: SkipReason; detail?: string }[];
+  skippedByReason: Partial<Record<SkipReason, number>>;
+  /** Files with syntax errors (indexed partially). */
+  syntaxErrors: { path: string; count: number }[];
+  durationMs: number;
+}
+
+/** Per-call options for operations that may index first. */
+export interface RunOptions {
+  signal?: AbortSignal;
+  onProgress?: (p: Progress) => void;
+}
+
+/** The engine API shared by the CLI, the MCP server, the playground and embedders. */
+export interface Engine {
+  /** Brings the index up to date (incrementally) and summarizes it. */
+  index(options?: RunOptions): Promise<IndexSummary>;
+  /** Every file record, indexing first if needed. */
+  records(options?: RunOptions): Promise<FileRecord[]>;
+  /** The graph in the graph-gold JSON shape. */
+  graph(options?: RunOptions): Promise<GoldGraph>;
+  /** The repo map, fitted to a token budget. */
+  map(options?: RepoMapOptions & RunOptions): Promise<RepoMap>;
+}
+
+/** Creates an engine over one platform (file system, store, wasm). */
+export function createEngine(platform: Platform, options: EngineOptions = {}): Engine {
+  let state: { snapshot: Snapshot; records: Map<string, FileRecord> } | undefined;
+  let running: Promise<IndexResult> | undefined;
+
+  const refresh = (run: RunOptions = {}): Promise<IndexResult> => {
+    running ??= (async () => {
+      const opts: IndexOptions = { ...run, ...(options.maxFileBytes !== undefined ? { maxFileBytes: options.maxFileBytes } : {}), ...(options.exclude ? { exclude: options.exclude } : {}) };
+      const result = await runIndex(platform, opts, state);
+      state = { snapshot: result.snapshot, records: result.records };
+      return result;
+    })().finally(() => {
+      running = undefined;
+    });
+    return running;
+  };
+
+  const allRecords = async (run: RunOptions = {}): Promise<FileRecord[]> => {
+    if (!state) await refresh(run);
+    const { snapshot, records } = state!;
+    const missing = snapshot.files.filter((f) => f.record && !records.has(f.path));
+    for (let i = 0; i < missing.length; i += 64) {
+      await Promise.all(
+        missing.slice(i, i + 64).map(async (f) => {
+          const bytes = await platform.store.get(f.record!);
+          if (!bytes) throw new EngineError("no_index", `The index is missing the record for ${f.path}`, { hint: "Run `codeslice index` again." });
+          records.set(f.path, { ...decodeJson<StoredRecord>(bytes), path: f.path });
+        }),
+      );
+    }
+    return snapshot.files.filter((f) => f.record).map((f) => records.get(f.path)!);
+  };
+
+  return {
+    async index(run = {}) {
+      const result = await refresh(run);
+      return summarize(platform, result);
+    },
+    records: allRecords,
+    async graph(run = {}) {
+      return toGoldGraph(await allRecords(run));
+    },
+    async map(opts = {}) {
+      const records = await allRecords(opts);
+      return buildRepoMap(state!.snapshot, records, opts);
+    },
+  };
+}
+
+function summarize(platform: Platform, result: IndexResult): IndexSummary {
+  const { snapshot } = result;
+  const byLanguage: IndexSummary["byLanguage"] = {};
+  let symbols = 0;
+  let sourceFiles = 0;
+  const syntaxErrors: IndexSummary["syntaxErrors"] = [];
+  for (const f of snapshot.files) {
+    if (!f.language) continue;
+    sourceFiles++;
+    const name = languageById(f.language)?.name ?? f.language;
+    const entry = (byLanguage[name] ??= { files: 0, symbols: 0 });
+    entry.files++;
+    entry.symbols += f.definitions ?? 0;
+    symbols += f.definitions ?? 0;
+    if (f.diagnostics) syntaxErrors.push({ path: f.path, count: f.diagnostics });
+  }
+  const skippedByReason: IndexSummary["skippedByReason"] = {};
+  for (const s of snapshot.skipped) skippedByReason[s.reason] = (skippedByReason[s.reason] ?? 0) + 1;
+  return {
+    root: platform.fs.rootLabel,
+    store: platform.store.label,
+    scanMode: snapshot.scanMode,
+    files: snapshot.files.length,
+    sourceFiles,
+    parsed: result.parsed.length,
+    reused: result.reused,
+    removed: result.removed,
+    symbols,
+    byLanguage,
+    skipped: snapshot.skipped,
+    skippedByReason,
+    syntaxErrors,
+    durationMs: result.durationMs,
+  };
+}
+
+/** Names of the supported languages. */
+export function supportedLanguageNames(): string[] {
+  return LANGUAGES.map((l) => l.name);
+}

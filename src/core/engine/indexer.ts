@@ -1,0 +1,204 @@
+/** The index pipeline: scan, reuse what the snapshot and store already know, parse the rest. */
+import { languageForExtension, LANGUAGES } from "../../languages/index.ts";
+import type { LanguageSpec } from "../../languages/types.ts";
+import type { Platform } from "../../platform/types.ts";
+import { extractFile } from "../extract/extract.ts";
+import type { FileRecord } from "../extract/record.ts";
+import { createParserRuntime, loadWasmLock, type ParserRuntime } from "../parse/runtime.ts";
+import { classifyContent, type SkippedFile } from "../scan/defaults.ts";
+import { scanRepository } from "../scan/scan.ts";
+import { throwIfAborted } from "../shared/errors.ts";
+import { gitBlobId, sha256Hex } from "../shared/hash.ts";
+import { extname } from "../shared/paths.ts";
+import {
+  decodeJson, encodeJson, recordKey, SCHEMA_VERSION, SNAPSHOT_KEY, type Snapshot, type SnapshotFile, type StoredRecord,
+} from "./snapshot.ts";
+
+/** Progress of a long operation. */
+export interface Progress {
+  phase: "scan" | "parse" | "graph";
+  done: number;
+  total?: number;
+}
+
+/** Options for one index run. */
+export interface IndexOptions {
+  signal?: AbortSignal;
+  onProgress?: (p: Progress) => void;
+  maxFileBytes?: number;
+  /** Workspace-relative folders to leave out (a cache folder inside the root). */
+  exclude?: string[];
+}
+
+/** What an index run did. */
+export interface IndexResult {
+  snapshot: Snapshot;
+  /** Records in memory after this run (parsed or read); the rest stay in the store until asked for. */
+  records: Map<string, FileRecord>;
+  /** Files parsed this run (new or changed). */
+  parsed: string[];
+  /** Files whose record came from the store. */
+  reused: number;
+  removed: number;
+  durationMs: number;
+}
+
+// A file modified this close to the last snapshot may have changed again within the same mtime
+// tick ("racy git"); such files are re-hashed instead of trusted by stat.
+const RACY_WINDOW_MS = 2000;
+
+const extractorVersions = new Map<string, string>();
+
+async function extractorVersion(platform: Platform, spec: LanguageSpec): Promise<string> {
+  const cached = extractorVersions.get(spec.id);
+  if (cached) return cached;
+  const lock = await loadWasmLock(platform.wasm);
+  const grammar = lock.files.find((f) => f.file === spec.grammar)?.sha256 ?? "missing";
+  const v = (await sha256Hex(`${SCHEMA_VERSION}\0${spec.id}\0${grammar}\0${spec.query}`)).slice(0, 16);
+  extractorVersions.set(spec.id, v);
+  return v;
+}
+
+/** Loads the last snapshot, or undefined when there is none (or it is unreadable). */
+export async function loadSnapshot(platform: Platform): Promise<Snapshot | undefined> {
+  try {
+    const bytes = await platform.store.get(SNAPSHOT_KEY);
+    if (!bytes) return undefined;
+    const snap = decodeJson<Snapshot>(bytes);
+    return snap.schema === SCHEMA_VERSION ? snap : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Indexes the platform's root incrementally. `previous` records avoid store reads when warm. */
+export async function runIndex(
+  platform: Platform,
+  options: IndexOptions = {},
+  previous?: { snapshot: Snapshot; records: Map<string, FileRecord> },
+): Promise<IndexResult> {
+  const started = Date.now();
+  const { signal, onProgress } = options;
+  const prevSnap = previous?.snapshot ?? (await loadSnapshot(platform));
+  const prevByPath = new Map(prevSnap?.files.map((f) => [f.path, f]));
+
+  onProgress?.({ phase: "scan", done: 0 });
+  const scan = await scanRepository(platform.fs, {
+    ...(options.maxFileBytes !== undefined ? { maxFileBytes: options.maxFileBytes } : {}),
+    ...(options.exclude ? { exclude: options.exclude } : {}),
+    ...(signal ? { signal } : {}),
+    onProgress: (seen) => onProgress?.({ phase: "scan", done: seen }),
+  });
+  const skipped: SkippedFile[] = [...scan.skipped];
+  const files: SnapshotFile[] = [];
+  const records = new Map<string, FileRecord>();
+  const parsed: string[] = [];
+  let reused = 0;
+  let runtime: ParserRuntime | undefined;
+
+  const sources = scan.files.filter((f) => languageForExtension(extname(f.path)));
+  let done = 0;
+  for (const f of scan.files) {
+    const spec = languageForExtension(extname(f.path));
+    if (!spec) {
+      files.push({ path: f.path, size: f.size, mtimeMs: f.mtimeMs });
+      continue;
+    }
+    throwIfAborted(signal);
+    const version = await extractorVersion(platform, spec);
+    const prev = prevByPath.get(f.path);
+    const statSame =
+      prev?.hash !== undefined && prev.size === f.size && prev.mtimeMs === f.mtimeMs && f.mtimeMs < prevSnap!.createdAt - RACY_WINDOW_MS;
+    let hash = statSame ? prev.hash : f.blobId;
+    let key = hash ? recordKey(version, hash) : undefined;
+
+    // Fast path: unchanged since the last snapshot; the record is loaded later, only if asked for.
+    if (statSame && key && prev.record === key) {
+      const inMemory = previous?.records.get(f.path);
+      if (inMemory) records.set(f.path, inMemory);
+      reused++;
+      files.push({ ...prev, size: f.size, mtimeMs: f.mtimeMs });
+      if (++done % 100 === 0) onProgress?.({ phase: "parse", done, total: sources.length });
+      continue;
+    }
+    let record: FileRecord | undefined;
+    if (key) {
+      const stored = await platform.store.get(key).catch(() => undefined);
+      if (stored) record = { ...decodeJson<StoredRecord>(stored), path: f.path };
+    }
+    if (record) {
+      reused++;
+    } else {
+      let bytes: Uint8Array;
+      try {
+        bytes = await platform.fs.readFile(f.path);
+      } catch (error) {
+        skipped.push({ path: f.path, reason: "unreadable", detail: (error as Error).message });
+        continue;
+      }
+      const content = classifyContent(bytes);
+      if ("reason" in content) {
+        skipped.push({ path: f.path, reason: content.reason, detail: content.detail });
+        continue;
+      }
+      hash = await gitBlobId(bytes);
+      key = recordKey(version, hash);
+      const stored = await platform.store.get(key).catch(() => undefined);
+      if (stored) {
+        record = { ...decodeJson<StoredRecord>(stored), path: f.path };
+        reused++;
+      } else {
+        runtime ??= await createParserRuntime(platform.wasm);
+        record = await parseOne(runtime, spec, content.text, f.path, hash);
+        const { path: _path, ...toStore } = record;
+        await platform.store.set(key, encodeJson(toStore));
+        parsed.push(f.path);
+      }
+    }
+    records.set(f.path, record);
+    files.push({
+      path: f.path, size: f.size, mtimeMs: f.mtimeMs, hash: hash!, language: spec.id, record: key!,
+      definitions: record.definitions.length, diagnostics: record.diagnostics.length,
+    });
+    if (++done % 100 === 0) onProgress?.({ phase: "parse", done, total: sources.length });
+  }
+  onProgress?.({ phase: "parse", done, total: sources.length });
+
+  const live = new Set(files.filter((f) => f.record).map((f) => f.path));
+  const removed = prevSnap ? prevSnap.files.filter((f) => f.record && !live.has(f.path)).length : 0;
+  const snapshot: Snapshot = { schema: SCHEMA_VERSION, createdAt: Date.now(), scanMode: scan.mode, files, skipped };
+  const changed = parsed.length > 0 || removed > 0 || !prevSnap || prevSnap.files.length !== files.length ||
+    prevSnap.files.some((f, i) => files[i]?.path !== f.path || files[i]?.mtimeMs !== f.mtimeMs || files[i]?.hash !== f.hash);
+  if (changed) {
+    await platform.store.set(SNAPSHOT_KEY, encodeJson(snapshot));
+    if (parsed.length > 0 || removed > 0) await collectGarbage(platform, snapshot);
+  } else {
+    snapshot.createdAt = prevSnap!.createdAt; // nothing moved: keep the racy window anchored to the write
+  }
+  return { snapshot, records, parsed, reused, removed, durationMs: Date.now() - started };
+}
+
+async function parseOne(runtime: ParserRuntime, spec: LanguageSpec, text: string, path: string, hash: string): Promise<FileRecord> {
+  const lang = await runtime.load(spec);
+  runtime.parser.setLanguage(lang.language);
+  const tree = runtime.parser.parse(text);
+  if (!tree) throw new Error(`tree-sitter returned no tree for ${path}`);
+  try {
+    return extractFile(tree, lang.query, spec, path, hash);
+  } finally {
+    tree.delete();
+  }
+}
+
+/** Deletes stored records no file of `snapshot` points at. */
+async function collectGarbage(platform: Platform, snapshot: Snapshot): Promise<void> {
+  const live = new Set(snapshot.files.map((f) => f.record).filter(Boolean));
+  for (const key of await platform.store.keys(`v${SCHEMA_VERSION}/records/`)) {
+    if (!live.has(key)) await platform.store.delete(key);
+  }
+}
+
+/** Every supported language, for messages that list them. */
+export function supportedLanguages(): string[] {
+  return LANGUAGES.map((l) => l.name);
+}

@@ -1,0 +1,50 @@
+/** The persisted index: a snapshot manifest plus content-addressed per-file records. */
+import type { SkippedFile } from "../scan/defaults.ts";
+import type { FileRecord } from "../extract/record.ts";
+
+/** Bump when the record shape or extract.ts rules change (query edits re-key by themselves): every cached record is then re-made. */
+export const SCHEMA_VERSION = 4;
+
+export const SNAPSHOT_KEY = `v${SCHEMA_VERSION}/snapshot.json`;
+
+/** Store key of a record: the extractor version (schema, grammar, query) plus the content hash. */
+export function recordKey(extractorVersion: string, hash: string): string {
+  return `v${SCHEMA_VERSION}/records/${hash.slice(0, 2)}/${extractorVersion}-${hash}.json`;
+}
+
+/** One file in the snapshot. */
+export interface SnapshotFile {
+  path: string;
+  size: number;
+  mtimeMs: number;
+  /** Content hash (git blob id); absent for files never read (no supported language). */
+  hash?: string;
+  language?: string;
+  /** Store key of the record, for parsed files. */
+  record?: string;
+  definitions?: number;
+  diagnostics?: number;
+}
+
+/** The manifest written after every index. */
+export interface Snapshot {
+  schema: number;
+  createdAt: number;
+  scanMode: "git" | "walk";
+  files: SnapshotFile[];
+  skipped: SkippedFile[];
+}
+
+const encoder = new TextEncoder();
+const decoder = new TextDecoder();
+
+export function encodeJson(value: unknown): Uint8Array {
+  return encoder.encode(JSON.stringify(value));
+}
+
+export function decodeJson<T>(bytes: Uint8Array): T {
+  return JSON.parse(decoder.decode(bytes)) as T;
+}
+
+/** A record as stored: without its path, since identical files share one record. */
+export type StoredRecord = Omit<FileRecord, "path">;

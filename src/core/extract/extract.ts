@@ -1,0 +1,317 @@
+/**
+ * Turns a syntax tree plus a language's query matches into a FileRecord. Language knowledge comes
+ * from the query captures and the spec's switches; this file only knows the capture conventions.
+ */
+import type { Node, Query, QueryMatch, Tree } from "web-tree-sitter";
+import type { LanguageSpec } from "../../languages/types.ts";
+import type {
+  BindingRecord, CallRecord, Definition, DefinitionKind, Diagnostic, FileRecord, ImportRecord, TypeRefRecord,
+} from "./record.ts";
+
+const MAX_SIGNATURE = 400;
+const MAX_DOC = 1200;
+const MAX_EXPR = 160;
+
+interface DefDraft {
+  node: Node;
+  kind: DefinitionKind;
+  pattern: number;
+  name?: Node;
+  body?: Node;
+  bases: string[];
+  implements: string[];
+  returns?: string;
+}
+
+const squash = (text: string, max = MAX_EXPR) => {
+  const s = text.replace(/\s+/g, " ").trim();
+  return s.length > max ? `${s.slice(0, max)}…` : s;
+};
+
+/** Strips quotes and common indentation from a Python docstring literal. */
+function cleanStringDoc(raw: string): string {
+  const m = /^[rRbBuUfF]*("""|'''|"|')([\s\S]*?)\1$/.exec(raw.trim());
+  const text = m ? m[2]! : raw;
+  const lines = text.split("\n");
+  const indents = lines.slice(1).filter((l) => l.trim() !== "").map((l) => /^\s*/.exec(l)![0].length);
+  const cut = indents.length ? Math.min(...indents) : 0;
+  return [lines[0]!.trim(), ...lines.slice(1).map((l) => l.slice(cut))].join("\n").trim();
+}
+
+/** Strips comment markers from a run of comments. */
+function cleanComment(raw: string): string {
+  return raw
+    .replace(/^\/\*\*?|\*\/$/g, "")
+    .split("\n")
+    .map((l) => l.replace(/^\s*(\/\/\/?|\*|#)\s?/, "").trimEnd())
+    .join("\n")
+    .trim();
+}
+
+function cap(text: string, max: number): string {
+  return text.length > max ? `${text.slice(0, max)}…` : text;
+}
+
+/** The node including its wrappers (export statements, decorator wrappers, declarations). */
+function outerNode(node: Node, spec: LanguageSpec): Node {
+  let n = node;
+  while (n.parent && spec.wrapperTypes.includes(n.parent.type)) n = n.parent;
+  return n;
+}
+
+function decoratorsOf(node: Node, outer: Node, spec: LanguageSpec): string[] {
+  const out: string[] = [];
+  const types = spec.decoratorTypes;
+  if (types.length === 0) return out;
+  for (let n: Node | null = node; n; n = n === outer ? null : n.parent) {
+    for (const c of n.namedChildren) if (c && types.includes(c.type)) out.push(squash(c.text, 200));
+    if (n === outer) break;
+  }
+  // Decorators written as preceding siblings (TypeScript class members).
+  const before: string[] = [];
+  for (let s = outer.previousNamedSibling; s && types.includes(s.type); s = s.previousNamedSibling) before.unshift(squash(s.text, 200));
+  return [...before, ...out];
+}
+
+function docOf(node: Node, outer: Node, body: Node | undefined, spec: LanguageSpec): string | undefined {
+  if (spec.docStyle === "body-string") {
+    const first = body?.namedChildren[0];
+    const str = first?.type === "expression_statement" ? first.namedChildren[0] : undefined;
+    if (str && str.type === "string") return cap(cleanStringDoc(str.text), MAX_DOC) || undefined;
+    return undefined;
+  }
+  let s = outer.previousSibling;
+  while (s && spec.decoratorTypes.includes(s.type)) s = s.previousSibling;
+  const parts: string[] = [];
+  let nextRow = outer.startPosition.row;
+  while (s && spec.commentTypes.includes(s.type) && s.endPosition.row >= nextRow - 1) {
+    parts.unshift(s.text);
+    nextRow = s.startPosition.row;
+    s = s.previousSibling;
+  }
+  void node;
+  return parts.length ? cap(cleanComment(parts.join("\n")), MAX_DOC) || undefined : undefined;
+}
+
+function isExported(def: Definition, outer: Node, spec: LanguageSpec, defs: Definition[]): boolean {
+  switch (spec.exportStyle) {
+    case "export-statement":
+      for (let n: Node | null = outer; n; n = n.parent) if (n.type === "export_statement") return true;
+      return false;
+    case "underscore-private":
+      return def.parent === -1 ? !def.name.startsWith("_") : defs[def.parent]!.exported && !def.name.startsWith("_");
+    case "capitalized":
+      return /^[A-Z]/.test(def.name);
+    case "public-modifier":
+      return /^(export\s+|pub\b|public\b)/.test(outer.text) || /\b(pub|public)\b/.test(def.signature.split("(")[0] ?? "");
+    case "top-level":
+      return def.parent === -1;
+  }
+}
+
+/** Extracts the record for one parsed file. `path`/`hash` are carried through unchanged. */
+export function extractFile(tree: Tree, query: Query, spec: LanguageSpec, path: string, hash: string): FileRecord {
+  const root = tree.rootNode;
+  const matches: QueryMatch[] = query.matches(root);
+  const drafts = new Map<number, DefDraft>();
+  const callDrafts: { node: Node; name: Node; receiver?: Node; kind: "call" | "new" }[] = [];
+  const typeDrafts: Node[] = [];
+  const importDrafts: { node: Node; module: string; name?: string; alias?: string; kind: ImportRecord["kind"] }[] = [];
+  const bindingDrafts: { node: Node; kind: BindingRecord["kind"]; name: Node; type?: Node; value?: Node; receiver?: Node }[] = [];
+
+  for (const m of matches) {
+    let main: { name: string; node: Node } | undefined;
+    const cap: Record<string, Node> = {};
+    const many: Record<string, Node[]> = {};
+    for (const c of m.captures) {
+      if (c.name.startsWith("definition.") || c.name.startsWith("reference.") || c.name === "import" || c.name.startsWith("local.")) {
+        main = c;
+      } else {
+        cap[c.name] ??= c.node;
+        (many[c.name] ??= []).push(c.node);
+      }
+    }
+    if (!main) continue;
+    const node = main.node;
+    if (main.name.startsWith("definition.")) {
+      const kind = main.name.slice("definition.".length) as DefinitionKind;
+      let d = drafts.get(node.id);
+      if (!d) drafts.set(node.id, (d = { node, kind, pattern: m.patternIndex, bases: [], implements: [] }));
+      if (cap.name && (!d.name || m.patternIndex < d.pattern)) {
+        d.name = cap.name;
+        d.kind = kind;
+        d.pattern = m.patternIndex;
+        if (cap.body) d.body = cap.body;
+      }
+      for (const b of many.base ?? []) if (!d.bases.includes(squash(b.text))) d.bases.push(squash(b.text));
+      for (const b of many["base.implements"] ?? []) if (!d.implements.includes(squash(b.text))) d.implements.push(squash(b.text));
+      if (cap.returns) d.returns = squash(cap.returns.text);
+    } else if (main.name === "reference.call" || main.name === "reference.new") {
+      if (cap.name) callDrafts.push({ node, name: cap.name, ...(cap.receiver ? { receiver: cap.receiver } : {}), kind: main.name === "reference.new" ? "new" : "call" });
+    } else if (main.name === "reference.type") {
+      if (cap.name) typeDrafts.push(cap.name);
+    } else if (main.name === "import") {
+      const mod = cap["import.module"];
+      if (!mod) continue;
+      const kind = (m.setProperties?.kind as ImportRecord["kind"] | undefined) ?? "named";
+      const name = cap["import.name"]?.text;
+      const alias = cap["import.alias"]?.text;
+      importDrafts.push({ node, module: mod.text, kind, ...(name !== undefined ? { name } : {}), ...(alias !== undefined ? { alias } : {}) });
+    } else if (main.name.startsWith("local.")) {
+      if (cap.name) {
+        bindingDrafts.push({
+          node, kind: main.name.slice(6) as BindingRecord["kind"], name: cap.name,
+          ...(cap.type ? { type: cap.type } : {}), ...(cap.value ? { value: cap.value } : {}), ...(cap.receiver ? { receiver: cap.receiver } : {}),
+        });
+      }
+    }
+  }
+
+  // Definitions, in source order, with parents by containment.
+  const sorted = [...drafts.values()].filter((d) => d.name).sort((a, b) => a.node.startIndex - b.node.startIndex || b.node.endIndex - a.node.endIndex);
+  const definitions: Definition[] = [];
+  const scopeStart: number[] = [];
+  const scopeEnd: number[] = [];
+  const outers: Node[] = [];
+  const stack: number[] = [];
+  const nameNodeIds = new Set<number>();
+  for (const d of sorted) {
+    const node = d.node;
+    const nameNode = d.name!;
+    while (stack.length && scopeEnd[stack.at(-1)!]! < node.endIndex) stack.pop();
+    const parent = stack.length ? stack.at(-1)! : -1;
+    const outer = outerNode(node, spec);
+    const decorators = decoratorsOf(node, outer, spec);
+    if (decorators.some((t) => /^@([\w.]+\.)?overload\b/.test(t))) continue; // overload stubs merge into the implementation
+    let kind = d.kind;
+    const name = nameNode.type === "string" ? nameNode.text.slice(1, -1) : nameNode.text;
+    const parentDef = parent >= 0 ? definitions[parent] : undefined;
+    if (kind === "function" && parentDef?.kind === "class" && spec.id === "python") kind = "method";
+    if (kind === "method" && name === "constructor") kind = "constructor";
+    const bodyStart = d.body ? d.body.startPosition.row + 1 : 0;
+    const headerEnd = d.body ? d.body.startIndex : node.endIndex;
+    const signature = cap(root.text.slice(node.startIndex, headerEnd).replace(/[\s{]+$/, "").replace(/\n\s*\n/g, "\n"), MAX_SIGNATURE);
+    const def: Definition = {
+      name,
+      qualified: parentDef ? `${parentDef.qualified}.${name}` : name,
+      kind,
+      parent,
+      start: outer.startPosition.row + 1,
+      end: node.endPosition.row + 1,
+      nameLine: nameNode.startPosition.row + 1,
+      nameCol: nameNode.startPosition.column,
+      signature,
+      bodyStart,
+      exported: false,
+    };
+    const doc = docOf(node, outer, d.body, spec);
+    if (doc) def.doc = doc;
+    if (decorators.length) def.decorators = decorators;
+    if (d.bases.length) def.bases = d.bases;
+    if (d.implements.length) def.implements = d.implements;
+    if (d.returns) def.returns = d.returns;
+    def.exported = isExported(def, outer, spec, definitions);
+    definitions.push(def);
+    scopeStart.push(nameNode.startIndex);
+    scopeEnd.push(node.endIndex);
+    outers.push(outer);
+    nameNodeIds.add(nameNode.id);
+    stack.push(definitions.length - 1);
+  }
+
+  /** Innermost definition whose name-to-end span contains `index`. */
+  const enclosing = (index: number): number => {
+    let lo = 0;
+    let hi = scopeStart.length - 1;
+    let best = -1;
+    while (lo <= hi) {
+      const mid = (lo + hi) >> 1;
+      if (scopeStart[mid]! <= index) {
+        best = mid;
+        lo = mid + 1;
+      } else hi = mid - 1;
+    }
+    for (let i = best; i >= 0; i = definitions[i]!.parent) if (scopeEnd[i]! >= index) return i;
+    return -1;
+  };
+
+  const calls: CallRecord[] = [];
+  const seenCalls = new Set<number>();
+  if (spec.fullDepth) {
+    for (const c of callDrafts) {
+      if (seenCalls.has(c.name.id)) continue;
+      seenCalls.add(c.name.id);
+      const call: CallRecord = {
+        name: c.name.text,
+        kind: c.kind,
+        line: c.name.startPosition.row + 1,
+        col: c.name.startPosition.column,
+        caller: enclosing(c.name.startIndex),
+      };
+      if (c.receiver) call.receiver = squash(c.receiver.text);
+      calls.push(call);
+    }
+  }
+  const typeRefs: TypeRefRecord[] = [];
+  const seenTypes = new Set<number>();
+  for (const t of typeDrafts) {
+    if (nameNodeIds.has(t.id) || seenTypes.has(t.id)) continue;
+    seenTypes.add(t.id);
+    typeRefs.push({ name: t.text, line: t.startPosition.row + 1, scope: enclosing(t.startIndex) });
+  }
+  const imports: ImportRecord[] = importDrafts.map((i) => ({
+    kind: i.kind,
+    module: i.module,
+    ...(i.name !== undefined ? { name: i.name } : {}),
+    ...(i.alias !== undefined && i.alias !== i.name ? { alias: i.alias } : {}),
+    line: i.node.startPosition.row + 1,
+    scope: enclosing(i.node.startIndex),
+  }));
+  // A `require("m")` bound to a name is also matched bare; keep the bound form only.
+  const boundRequires = new Set(imports.filter((i) => i.kind !== "require").map((i) => `${i.line}:${i.module}`));
+  const dedupedImports = imports.filter((i) => i.kind !== "require" || !boundRequires.has(`${i.line}:${i.module}`));
+  const bindings: BindingRecord[] = spec.fullDepth
+    ? bindingDrafts.map((b) => ({
+        kind: b.kind,
+        name: b.name.text,
+        ...(b.receiver ? { receiver: b.receiver.text } : {}),
+        ...(b.type ? { type: squash(b.type.text) } : {}),
+        ...(b.value ? { value: squash(b.value.text) } : {}),
+        line: b.name.startPosition.row + 1,
+        scope: enclosing(b.node.startIndex),
+      }))
+    : [];
+
+  const diagnostics: Diagnostic[] = [];
+  if (root.hasError) {
+    const cursor = root.walk();
+    const visit = (): void => {
+      do {
+        const n = cursor.currentNode;
+        if (n.isError || n.isMissing) {
+          diagnostics.push({ line: n.startPosition.row + 1, message: n.isMissing ? `syntax error: missing ${n.type}` : "syntax error" });
+          if (diagnostics.length >= 5) return;
+        } else if (n.hasError && cursor.gotoFirstChild()) {
+          visit();
+          cursor.gotoParent();
+          if (diagnostics.length >= 5) return;
+        }
+      } while (cursor.gotoNextSibling());
+    };
+    if (cursor.gotoFirstChild()) visit();
+    cursor.delete();
+  }
+
+  return {
+    path,
+    language: spec.id,
+    hash,
+    lines: root.endPosition.row + 1,
+    definitions,
+    imports: dedupedImports,
+    calls,
+    typeRefs,
+    bindings,
+    diagnostics,
+  };
+}

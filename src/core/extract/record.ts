@@ -1,0 +1,101 @@
+/** The per-file record: plain, serializable facts extracted from one parse. */
+
+/** A definition kind. Languages map their constructs onto these. */
+export type DefinitionKind =
+  | "function" | "method" | "constructor" | "getter" | "setter" | "class" | "interface" | "type" | "enum"
+  | "struct" | "trait" | "module" | "macro" | "field" | "constant" | "property";
+
+/** One definition. Lines are 1-based and inclusive. */
+export interface Definition {
+  name: string;
+  /** Dotted path inside the file: "Outer.inner". The graph prefixes the module. */
+  qualified: string;
+  kind: DefinitionKind;
+  /** Index of the enclosing definition in `definitions`, or -1 at module level. */
+  parent: number;
+  /** First line including decorators/export wrapper, and last line. */
+  start: number;
+  end: number;
+  /** Line and column (UTF-16, 0-based) of the name token. */
+  nameLine: number;
+  nameCol: number;
+  /** Header text up to the body (e.g. `def send(self, request, **kwargs) -> Response:`). */
+  signature: string;
+  /** First line of the body (0 when it has none), so outlines can drop the body. */
+  bodyStart: number;
+  doc?: string;
+  decorators?: string[];
+  bases?: string[];
+  implements?: string[];
+  returns?: string;
+  exported: boolean;
+}
+
+/** One import binding: a statement may yield several. */
+export interface ImportRecord {
+  kind: "named" | "module" | "default" | "namespace" | "star" | "reexport" | "reexport-namespace" | "side-effect" | "require" | "dynamic";
+  /** The module as written ("./x.js", "..pkg.mod", "os.path"). */
+  module: string;
+  /** The imported name, when one is named. */
+  name?: string;
+  /** The local (or re-exported) name when it differs from `name`. */
+  alias?: string;
+  line: number;
+  /** Index of the enclosing definition, or -1 at module level. */
+  scope: number;
+}
+
+/** One call site. */
+export interface CallRecord {
+  name: string;
+  /** The receiver expression as written, whitespace-collapsed ("self.session", "get_gateway()"). */
+  receiver?: string;
+  /** "new" for constructor calls written with `new`. */
+  kind: "call" | "new";
+  line: number;
+  col: number;
+  /** The enclosing definition (innermost, by name-to-end span), or -1 at module level. */
+  caller: number;
+}
+
+/** A type named in an annotation or heritage clause. */
+export interface TypeRefRecord {
+  name: string;
+  line: number;
+  scope: number;
+}
+
+/** What a local name, parameter or field holds, as far as syntax says. */
+export interface BindingRecord {
+  kind: "assign" | "param" | "field";
+  name: string;
+  /** The object a field is set on ("self", "this"). */
+  receiver?: string;
+  /** An annotated type, as written. */
+  type?: string;
+  /** The callee/constructor expression of the assigned value, as written. */
+  value?: string;
+  line: number;
+  scope: number;
+}
+
+/** A problem found while reading a file; the index continues. */
+export interface Diagnostic {
+  line: number;
+  message: string;
+}
+
+/** Everything extracted from one file. */
+export interface FileRecord {
+  path: string;
+  language: string;
+  /** Content hash (git blob id). */
+  hash: string;
+  lines: number;
+  definitions: Definition[];
+  imports: ImportRecord[];
+  calls: CallRecord[];
+  typeRefs: TypeRefRecord[];
+  bindings: BindingRecord[];
+  diagnostics: Diagnostic[];
+}

@@ -1,0 +1,102 @@
+/**
+ * web-tree-sitter from wasm bytes: the runtime is initialised once per process, grammars are
+ * loaded on first use, and each file's sha256 is checked against `wasm/wasm.lock.json`.
+ */
+import { Language, Parser, Query } from "web-tree-sitter";
+import type { LanguageSpec } from "../../languages/types.ts";
+import type { WasmSource } from "../../platform/types.ts";
+import { EngineError } from "../shared/errors.ts";
+import { sha256Hex } from "../shared/hash.ts";
+
+/** One entry of `wasm/wasm.lock.json`. */
+export interface WasmLockEntry {
+  file: string;
+  source: string;
+  sha256: string;
+  abi?: number;
+}
+
+/** The parsed lock file. */
+export interface WasmLock {
+  lockfileVersion: number;
+  runtime: string;
+  files: WasmLockEntry[];
+}
+
+/** A loaded grammar with its compiled query. */
+export interface LoadedLanguage {
+  spec: LanguageSpec;
+  language: Language;
+  query: Query;
+  /** sha256 of the grammar file, part of every record's cache key. */
+  grammarHash: string;
+}
+
+let runtimeReady: Promise<void> | undefined;
+
+async function verified(wasm: WasmSource, lock: WasmLock, file: string): Promise<{ bytes: Uint8Array; sha256: string }> {
+  const entry = lock.files.find((f) => f.file === file);
+  if (!entry) throw new EngineError("wasm_missing", `${file} is not listed in wasm/wasm.lock.json`, { hint: "Run `npm run wasm:sync`.", data: { file } });
+  const bytes = await wasm.load(file);
+  const sha256 = await sha256Hex(bytes);
+  if (sha256 !== entry.sha256) {
+    throw new EngineError("wasm_mismatch", `${file} does not match its lock entry (${entry.source})`, {
+      hint: "The wasm/ folder is damaged or mixed up; reinstall codeslice or run `npm run wasm:sync`.",
+      data: { file, expected: entry.sha256, actual: sha256 },
+    });
+  }
+  return { bytes, sha256 };
+}
+
+/** Loads the lock file through the wasm source. */
+export async function loadWasmLock(wasm: WasmSource): Promise<WasmLock> {
+  const bytes = await wasm.load("wasm.lock.json");
+  return JSON.parse(new TextDecoder().decode(bytes)) as WasmLock;
+}
+
+/** A grammar loader bound to one WasmSource. */
+export interface ParserRuntime {
+  load(spec: LanguageSpec): Promise<LoadedLanguage>;
+  parser: Parser;
+}
+
+/** Initialises web-tree-sitter (once per process) and returns a loader for grammars. */
+export async function createParserRuntime(wasm: WasmSource): Promise<ParserRuntime> {
+  const lock = await loadWasmLock(wasm);
+  runtimeReady ??= (async () => {
+    const { bytes } = await verified(wasm, lock, "web-tree-sitter.wasm");
+    await Parser.init({ wasmBinary: bytes });
+  })().catch((error) => {
+    runtimeReady = undefined;
+    throw error;
+  });
+  await runtimeReady;
+  const loaded = new Map<string, Promise<LoadedLanguage>>();
+  const parser = new Parser();
+  return {
+    parser,
+    load(spec) {
+      let p = loaded.get(spec.id);
+      if (!p) {
+        p = (async () => {
+          const { bytes, sha256 } = await verified(wasm, lock, spec.grammar);
+          let language: Language;
+          try {
+            language = await Language.load(bytes);
+          } catch (error) {
+            throw new EngineError("grammar_incompatible", `Cannot load the ${spec.name} grammar (${spec.grammar})`, {
+              hint: "The grammar's ABI does not match the web-tree-sitter runtime; run `npm run wasm:sync`.",
+              data: { grammar: spec.grammar },
+              cause: error,
+            });
+          }
+          const query = new Query(language, spec.query);
+          return { spec, language, query, grammarHash: sha256 };
+        })();
+        p.catch(() => loaded.delete(spec.id));
+        loaded.set(spec.id, p);
+      }
+      return p;
+    },
+  };
+}

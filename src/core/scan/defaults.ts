@@ -1,0 +1,83 @@
+/** The conservative ignore list and the file-kind rules the scan applies outside git's own rules. */
+import { basename, extname } from "../shared/paths.ts";
+
+/** Folders never entered unless git tracks files in them: VCS, dependencies, caches, build outputs. */
+export const DEFAULT_IGNORED_DIRS = new Set([
+  ".git", ".hg", ".svn", ".bzr", ".codeslice",
+  "node_modules", "bower_components", "jspm_packages",
+  "__pycache__", "site-packages", ".tox", ".nox", ".mypy_cache", ".pytest_cache", ".ruff_cache", ".hypothesis", ".eggs",
+  "dist", "build", "out", "target", "coverage", ".next", ".nuxt", ".svelte-kit", ".turbo", ".parcel-cache", ".cache",
+  ".gradle", ".idea", ".terraform", ".venv", "venv",
+]);
+
+/** Lockfiles: large, generated, never what an agent wants to read. */
+export const LOCKFILES = new Set([
+  "package-lock.json", "npm-shrinkwrap.json", "yarn.lock", "pnpm-lock.yaml", "bun.lockb", "bun.lock",
+  "Cargo.lock", "poetry.lock", "Pipfile.lock", "uv.lock", "pdm.lock", "composer.lock", "Gemfile.lock",
+  "go.sum", "packages.lock.json", "mix.lock", "pubspec.lock", "flake.lock",
+]);
+
+/** Extensions of files that are binary by nature; skipped without reading. */
+const BINARY_EXTENSIONS = new Set(
+  (".png .jpg .jpeg .gif .bmp .ico .icns .webp .avif .tif .tiff .psd .pdf .zip .gz .tgz .bz2 .xz .7z .rar .tar .jar .war " +
+    ".class .o .a .so .dylib .dll .exe .bin .obj .lib .pyc .pyo .pyd .whl .egg .wasm .mo .woff .woff2 .ttf .otf .eot " +
+    ".mp3 .mp4 .m4a .wav .ogg .flac .avi .mov .mkv .webm .sqlite .sqlite3 .db .dat .pkl .npy .npz .parquet .onnx .pt .ckpt")
+    .split(/\s+/),
+);
+
+/** Why a file is left out of the index. */
+export type SkipReason =
+  | "too_large"
+  | "binary"
+  | "not_utf8"
+  | "minified"
+  | "lockfile"
+  | "symlink_outside_root"
+  | "symlink_loop"
+  | "symlink_directory"
+  | "unreadable";
+
+/** A file left out, with the reason and an optional detail. */
+export interface SkippedFile {
+  path: string;
+  reason: SkipReason;
+  detail?: string;
+}
+
+/** The reason to skip `path` by name alone, if any. */
+export function skipByName(path: string): SkipReason | undefined {
+  const base = basename(path);
+  if (LOCKFILES.has(base)) return "lockfile";
+  if (BINARY_EXTENSIONS.has(extname(base))) return "binary";
+  if (/\.min\.(js|mjs|cjs|css)$/i.test(base) || /\.(js|css)\.map$/i.test(base)) return "minified";
+  return undefined;
+}
+
+const utf8 = new TextDecoder("utf-8", { fatal: true });
+
+/**
+ * Classifies file bytes: binary (NUL bytes, UTF-16 byte-order marks), not UTF-8, minified (very
+ * long lines), or text. Returns the decoded text when it is usable.
+ */
+export function classifyContent(bytes: Uint8Array): { text: string } | { reason: SkipReason; detail: string } {
+  if ((bytes[0] === 0xff && bytes[1] === 0xfe) || (bytes[0] === 0xfe && bytes[1] === 0xff)) {
+    return { reason: "not_utf8", detail: "UTF-16 byte-order mark" };
+  }
+  const probe = Math.min(bytes.length, 8000);
+  for (let i = 0; i < probe; i++) if (bytes[i] === 0) return { reason: "binary", detail: `NUL byte at offset ${i}` };
+  let text: string;
+  try {
+    text = utf8.decode(bytes);
+  } catch {
+    return { reason: "not_utf8", detail: "invalid UTF-8" };
+  }
+  if (text.length > 0 && text.charCodeAt(0) === 0xfeff) text = text.slice(1);
+  if (text.indexOf("\0") >= 0) return { reason: "binary", detail: "NUL byte" };
+  // Minified bundles: long average lines. Real source rarely averages over 300 characters a line.
+  if (text.length > 20_000) {
+    let lines = 1;
+    for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) === 10) lines++;
+    if (text.length / lines > 300) return { reason: "minified", detail: `${lines} line(s), ${text.length} characters` };
+  }
+  return { text };
+}

@@ -1,0 +1,188 @@
+/**
+ * The inventory: which files of the root the engine looks at. In a git repository, tracked files
+ * plus untracked files that git would not ignore (nested .gitignore, negations, .git/info/exclude);
+ * elsewhere a walk with a conservative ignore list. Never follows a symbolic link out of the root.
+ */
+import ignore, { type Ignore } from "ignore";
+import { EngineError, isEngineError, throwIfAborted } from "../shared/errors.ts";
+import { joinPath } from "../shared/paths.ts";
+import type { FileSystem } from "../../platform/types.ts";
+import { DEFAULT_IGNORED_DIRS, skipByName, type SkippedFile } from "./defaults.ts";
+import { readGitIndex, type IndexEntry } from "./git-index.ts";
+
+/** One file in the inventory. */
+export interface ScannedFile {
+  path: string;
+  size: number;
+  mtimeMs: number;
+  /** The git blob id, when the index records this exact file (same size and mtime). */
+  blobId?: string;
+}
+
+/** Options for {@link scanRepository}. */
+export interface ScanOptions {
+  /** Files larger than this are skipped as `too_large` (default 1 MiB). */
+  maxFileBytes?: number;
+  /** Extra workspace-relative folders to leave out (a cache folder inside the root, say). */
+  exclude?: string[];
+  signal?: AbortSignal;
+  onProgress?: (seen: number) => void;
+}
+
+/** The inventory and what was left out. */
+export interface ScanResult {
+  mode: "git" | "walk";
+  files: ScannedFile[];
+  skipped: SkippedFile[];
+}
+
+export const DEFAULT_MAX_FILE_BYTES = 1024 * 1024;
+
+/** Gitignore rules of one folder, matched relative to that folder. */
+interface IgnoreLevel {
+  dir: string;
+  rules: Ignore;
+}
+
+const decoder = new TextDecoder();
+
+async function readText(fs: FileSystem, path: string): Promise<string | undefined> {
+  try {
+    return decoder.decode(await fs.readFile(path));
+  } catch {
+    return undefined;
+  }
+}
+
+/** Git's verdict for `path` given the rule levels from the root down; deeper levels win. */
+function gitIgnored(levels: IgnoreLevel[], path: string, isDir: boolean): boolean {
+  for (let i = levels.length - 1; i >= 0; i--) {
+    const { dir, rules } = levels[i]!;
+    const rel = dir === "" ? path : path.slice(dir.length + 1);
+    const r = rules.test(isDir ? `${rel}/` : rel);
+    if (r.ignored) return true;
+    if (r.unignored) return false;
+  }
+  return false;
+}
+
+/** Scans the root. Errors on individual entries become skipped files; only a bad root throws. */
+export async function scanRepository(fs: FileSystem, options: ScanOptions = {}): Promise<ScanResult> {
+  const maxBytes = options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES;
+  const exclude = new Set(options.exclude ?? []);
+  const files = new Map<string, ScannedFile>();
+  const skipped: SkippedFile[] = [];
+
+  let rootEntries;
+  try {
+    rootEntries = await fs.readDir("");
+  } catch (error) {
+    if (isEngineError(error, "not_found")) throw new EngineError("root_not_found", `The project root does not exist: ${fs.rootLabel}`, { data: { root: fs.rootLabel }, cause: error });
+    throw error;
+  }
+  const gitEntry = rootEntries.find((e) => e.name === ".git");
+  let tracked: Map<string, IndexEntry> | undefined;
+  if (gitEntry?.kind === "directory") {
+    try {
+      tracked = await readGitIndex(fs, ".git");
+    } catch {
+      tracked = new Map(); // a repository without an index yet (fresh `git init`): nothing tracked
+    }
+  }
+  const mode = gitEntry?.kind === "directory" ? "git" : "walk";
+
+  const rootLevels: IgnoreLevel[] = [];
+  if (mode === "git") {
+    const exclude = await readText(fs, ".git/info/exclude");
+    if (exclude) rootLevels.push({ dir: "", rules: ignore().add(exclude) });
+  }
+
+  let seen = 0;
+  const addFile = (path: string, size: number, mtimeMs: number) => {
+    if (size > maxBytes) {
+      skipped.push({ path, reason: "too_large", detail: `${size} bytes, limit ${maxBytes}` });
+      return;
+    }
+    const byName = skipByName(path);
+    if (byName) {
+      skipped.push({ path, reason: byName });
+      return;
+    }
+    const entry = tracked?.get(path);
+    const file: ScannedFile = { path, size, mtimeMs };
+    if (entry && entry.size === size && Math.floor(entry.mtimeMs / 1000) === Math.floor(mtimeMs / 1000)) file.blobId = entry.oid;
+    files.set(path, file);
+  };
+
+  const walk = async (dir: string, levels: IgnoreLevel[]): Promise<void> => {
+    throwIfAborted(options.signal);
+    let entries;
+    try {
+      entries = dir === "" ? rootEntries : await fs.readDir(dir);
+    } catch (error) {
+      skipped.push({ path: dir, reason: "unreadable", detail: (error as Error).message });
+      return;
+    }
+    if (entries.some((e) => e.name === "pyvenv.cfg" && e.kind === "file")) return; // a virtualenv, whatever its name
+    if (mode === "git") {
+      const gi = entries.find((e) => e.name === ".gitignore" && e.kind === "file");
+      const text = gi ? await readText(fs, joinPath(dir, ".gitignore")) : undefined;
+      if (text) levels = [...levels, { dir, rules: ignore().add(text) }];
+    }
+    entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    for (const e of entries) {
+      const path = joinPath(dir, e.name);
+      if (exclude.has(path)) continue;
+      let kind = e.kind;
+      if (kind === "symlink") {
+        try {
+          const st = await fs.stat(path);
+          if (st.kind === "directory") {
+            skipped.push({ path, reason: "symlink_directory", detail: "symbolic links to folders are not followed" });
+            continue;
+          }
+          kind = st.kind;
+        } catch (error) {
+          if (isEngineError(error, "outside_root")) skipped.push({ path, reason: "symlink_outside_root" });
+          else if (isEngineError(error, "symlink_loop")) skipped.push({ path, reason: "symlink_loop" });
+          else skipped.push({ path, reason: "unreadable", detail: (error as Error).message });
+          continue;
+        }
+      }
+      if (kind === "directory") {
+        if (DEFAULT_IGNORED_DIRS.has(e.name)) continue;
+        if (mode === "git" && gitIgnored(levels, path, true)) continue;
+        await walk(path, levels);
+      } else if (kind === "file") {
+        if (mode === "git" && !tracked!.has(path) && gitIgnored(levels, path, false)) continue;
+        try {
+          const st = await fs.stat(path);
+          addFile(path, st.size, st.mtimeMs);
+        } catch (error) {
+          skipped.push({ path, reason: "unreadable", detail: (error as Error).message });
+        }
+        if (++seen % 500 === 0) options.onProgress?.(seen);
+      }
+    }
+  };
+  await walk("", rootLevels);
+
+  // Tracked files inside folders the walk did not enter (ignored or default-ignored) still count.
+  if (tracked) {
+    const skippedPaths = new Set(skipped.map((s) => s.path));
+    for (const [path, entry] of tracked) {
+      if (files.has(path) || (entry.mode & 0o170000) === 0o160000) continue;
+      if (skippedPaths.has(path)) continue;
+      if ([...exclude].some((x) => path === x || path.startsWith(`${x}/`))) continue;
+      try {
+        const st = await fs.stat(path);
+        if (st.kind === "file") addFile(path, st.size, st.mtimeMs);
+      } catch {
+        // deleted in the working tree, or a link out of the root: not part of what the user sees
+      }
+    }
+  }
+
+  const list = [...files.values()].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  return { mode, files: list, skipped };
+}

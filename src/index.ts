@@ -1,0 +1,15 @@
+/**
+ * codeslice, runtime-neutral entry: the engine, its types and errors. Hosts pair it with one
+ * platform (`codeslice/node`, `codeslice/memory`, or their own FileSystem/Store/WasmSource).
+ */
+export { createEngine, supportedLanguageNames } from "./core/engine/engine.ts";
+export type { Engine, EngineOptions, IndexSummary, RunOptions } from "./core/engine/engine.ts";
+export type { Progress } from "./core/engine/indexer.ts";
+export { EngineError, isEngineError } from "./core/shared/errors.ts";
+export type { ErrorCode } from "./core/shared/errors.ts";
+export type { FileRecord, Definition, ImportRecord, CallRecord, TypeRefRecord, BindingRecord, Diagnostic } from "./core/extract/record.ts";
+export type { GoldGraph, GoldDefinition } from "./core/graph/gold-json.ts";
+export type { RepoMap, RepoMapOptions, MapSymbol } from "./core/map/repo-map.ts";
+export type { Encoding } from "./core/budget/tokenizer.ts";
+export type { FileSystem, Store, WasmSource, Platform, Logger, LogLevel, FileStat, DirEntry, EntryKind } from "./platform/types.ts";
+export { LANGUAGES } from "./languages/index.ts";

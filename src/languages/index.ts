@@ -1,0 +1,23 @@
+/** The language registry: every supported language, and lookup by file extension. */
+import type { LanguageSpec } from "./types.ts";
+import { python } from "./python/spec.ts";
+import { typescript, tsx } from "./typescript/spec.ts";
+import { javascript } from "./javascript/spec.ts";
+
+export type { LanguageSpec, DocStyle, ExportStyle } from "./types.ts";
+
+/** All languages, full-depth ones first. */
+export const LANGUAGES: readonly LanguageSpec[] = [python, typescript, tsx, javascript];
+
+const byExtension = new Map<string, LanguageSpec>();
+for (const lang of LANGUAGES) for (const ext of lang.extensions) byExtension.set(ext, lang);
+
+/** The language for a file extension (lower-case, with the dot). */
+export function languageForExtension(ext: string): LanguageSpec | undefined {
+  return byExtension.get(ext);
+}
+
+/** The language by id. */
+export function languageById(id: string): LanguageSpec | undefined {
+  return LANGUAGES.find((l) => l.id === id);
+}

@@ -1,0 +1,124 @@
+; JavaScript and JSX: definitions, calls, imports (ESM and CommonJS) and local bindings.
+
+(function_declaration
+  name: (identifier) @name
+  body: (_) @body) @definition.function
+(generator_function_declaration
+  name: (identifier) @name
+  body: (_) @body) @definition.function
+
+(class_declaration
+  name: (identifier) @name
+  body: (class_body) @body) @definition.class
+(class_declaration (class_heritage (_) @base)) @definition.class
+
+(class_body (method_definition
+  "get"
+  name: (_) @name
+  body: (_) @body) @definition.getter)
+(class_body (method_definition
+  "set"
+  name: (_) @name
+  body: (_) @body) @definition.setter)
+(class_body (method_definition
+  name: (_) @name
+  body: (_) @body) @definition.method)
+
+(field_definition
+  property: (_) @name
+  value: [(arrow_function body: (_) @body) (function_expression body: (_) @body)]) @definition.method
+
+(variable_declarator
+  name: (identifier) @name
+  value: [(arrow_function body: (_) @body) (function_expression body: (_) @body)
+          (parenthesized_expression [(arrow_function body: (_) @body) (function_expression body: (_) @body)])]) @definition.function
+
+(call_expression function: (super) @name) @reference.call
+
+; Calls
+(call_expression function: (identifier) @name) @reference.call
+(call_expression
+  function: (member_expression
+    object: (_) @receiver
+    property: [(property_identifier) (private_property_identifier)] @name)) @reference.call
+(new_expression constructor: (identifier) @name) @reference.new
+(new_expression
+  constructor: (member_expression object: (_) @receiver property: (property_identifier) @name)) @reference.new
+
+; ESM imports and re-exports
+(import_statement
+  (import_clause (identifier) @import.alias)
+  source: (string (string_fragment) @import.module)
+  (#set! kind "default")) @import
+(import_statement
+  (import_clause (named_imports (import_specifier name: (_) @import.name !alias)))
+  source: (string (string_fragment) @import.module)) @import
+(import_statement
+  (import_clause (named_imports (import_specifier name: (_) @import.name alias: (_) @import.alias)))
+  source: (string (string_fragment) @import.module)) @import
+(import_statement
+  (import_clause (namespace_import (identifier) @import.alias))
+  source: (string (string_fragment) @import.module)
+  (#set! kind "namespace")) @import
+(import_statement
+  .
+  source: (string (string_fragment) @import.module)
+  (#set! kind "side-effect")) @import
+(export_statement
+  (export_clause (export_specifier name: (_) @import.name !alias))
+  source: (string (string_fragment) @import.module)
+  (#set! kind "reexport")) @import
+(export_statement
+  (export_clause (export_specifier name: (_) @import.name alias: (_) @import.alias))
+  source: (string (string_fragment) @import.module)
+  (#set! kind "reexport")) @import
+(export_statement
+  (namespace_export (_) @import.alias)
+  source: (string (string_fragment) @import.module)
+  (#set! kind "reexport-namespace")) @import
+(export_statement
+  .
+  "*"
+  source: (string (string_fragment) @import.module)
+  (#set! kind "star")) @import
+
+; CommonJS: const x = require("m"); const { a, b: c } = require("m"); dynamic import("m")
+(variable_declarator
+  name: (identifier) @import.alias
+  value: (call_expression
+    function: (identifier) @_req
+    arguments: (arguments . (string (string_fragment) @import.module)))
+  (#eq? @_req "require")
+  (#set! kind "namespace")) @import
+(variable_declarator
+  name: (object_pattern (shorthand_property_identifier_pattern) @import.name)
+  value: (call_expression
+    function: (identifier) @_req
+    arguments: (arguments . (string (string_fragment) @import.module)))
+  (#eq? @_req "require")) @import
+(variable_declarator
+  name: (object_pattern (pair_pattern key: (_) @import.name value: (identifier) @import.alias))
+  value: (call_expression
+    function: (identifier) @_req
+    arguments: (arguments . (string (string_fragment) @import.module)))
+  (#eq? @_req "require")) @import
+(call_expression
+  function: (identifier) @_req
+  arguments: (arguments . (string (string_fragment) @import.module))
+  (#eq? @_req "require")
+  (#set! kind "require")) @import
+(call_expression
+  function: (import)
+  arguments: (arguments . (string (string_fragment) @import.module))
+  (#set! kind "dynamic")) @import
+
+; What local names and fields hold
+(variable_declarator
+  name: (identifier) @name
+  value: (new_expression constructor: (_) @value)) @local.assign
+(variable_declarator
+  name: (identifier) @name
+  value: (call_expression function: [(identifier) (member_expression)] @value)) @local.assign
+(assignment_expression
+  left: (member_expression object: (this) @receiver property: (property_identifier) @name)
+  right: (new_expression constructor: (_) @value)) @local.field

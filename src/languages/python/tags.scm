@@ -1,0 +1,72 @@
+; Python: definitions, calls, type references, imports and local bindings.
+
+(class_definition
+  name: (identifier) @name
+  body: (block) @body) @definition.class
+
+(class_definition
+  superclasses: (argument_list [(identifier) (attribute) (subscript)] @base)) @definition.class
+
+(function_definition
+  name: (identifier) @name
+  body: (block) @body) @definition.function
+
+(function_definition
+  return_type: (type) @returns) @definition.function
+
+; Calls: f(), obj.f(), and the receiver expression.
+(call
+  function: (identifier) @name) @reference.call
+
+(call
+  function: (attribute
+    object: (_) @receiver
+    attribute: (identifier) @name)) @reference.call
+
+; Types named in annotations, including inside generics and unions.
+(type (identifier) @name) @reference.type
+(type (attribute attribute: (identifier) @name)) @reference.type
+(type (generic_type (identifier) @name)) @reference.type
+(type (generic_type (type_parameter (type (identifier) @name)))) @reference.type
+(type (binary_operator left: (identifier) @name)) @reference.type
+(type (binary_operator right: (identifier) @name)) @reference.type
+
+; import a.b  /  import a.b as c
+(import_statement
+  name: (dotted_name) @import.module
+  (#set! kind "module")) @import
+(import_statement
+  name: (aliased_import
+    name: (dotted_name) @import.module
+    alias: (identifier) @import.alias)
+  (#set! kind "module")) @import
+
+; from m import n  /  from m import n as a  /  from m import *
+(import_from_statement
+  module_name: (_) @import.module
+  name: (dotted_name) @import.name) @import
+(import_from_statement
+  module_name: (_) @import.module
+  name: (aliased_import
+    name: (dotted_name) @import.name
+    alias: (identifier) @import.alias)) @import
+(import_from_statement
+  module_name: (_) @import.module
+  (wildcard_import)
+  (#set! kind "star")) @import
+
+; What local names hold: x = Foo(...), x: Foo = ..., params with annotations, self.x = Foo().
+(assignment
+  left: (identifier) @name
+  right: (call function: [(identifier) (attribute)] @value)) @local.assign
+(assignment
+  left: (identifier) @name
+  type: (type) @type) @local.assign
+(typed_parameter (identifier) @name type: (type) @type) @local.param
+(typed_default_parameter name: (identifier) @name type: (type) @type) @local.param
+(assignment
+  left: (attribute object: (identifier) @receiver attribute: (identifier) @name)
+  right: (call function: [(identifier) (attribute)] @value)) @local.field
+(assignment
+  left: (attribute object: (identifier) @receiver attribute: (identifier) @name)
+  type: (type) @type) @local.field

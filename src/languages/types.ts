@@ -1,0 +1,60 @@
+/**
+ * What a language folder provides: grammar, file extensions, tree-sitter queries with standard
+ * capture names, and a few declarative switches the generic extractor reads. Import resolution
+ * hooks (pure functions over paths) are added per language by the graph layer.
+ */
+
+/** How documentation is attached to a definition. */
+export type DocStyle =
+  /** The first statement of the body is a string literal (Python). */
+  | "body-string"
+  /** Comments right above the definition (or above its export/decorators). */
+  | "preceding-comment";
+
+/** How a definition is judged exported (visible to other modules). */
+export type ExportStyle =
+  /** Wrapped in an `export` statement (TS/JS), or assigned to `module.exports`. */
+  | "export-statement"
+  /** Module-level and not starting with "_" (Python). */
+  | "underscore-private"
+  /** Starts with an upper-case letter (Go). */
+  | "capitalized"
+  /** Carries a `public`/`pub` modifier (Java, C#, Rust, PHP). */
+  | "public-modifier"
+  /** Everything at top level (C, C++, Ruby). */
+  | "top-level";
+
+/** A supported language. */
+export interface LanguageSpec {
+  /** Stable id, also the folder name. */
+  id: string;
+  /** Display name. */
+  name: string;
+  /** The grammar file in `wasm/`. */
+  grammar: string;
+  /** Lower-case extensions including the dot. */
+  extensions: readonly string[];
+  /**
+   * The tree-sitter query. Capture names:
+   * - `@definition.<kind>` on a definition node, `@name` on its name, `@body` on its body,
+   *   `@base` / `@base.implements` on base classes, `@returns` on a return annotation;
+   *   several patterns may capture the same definition node and their captures merge.
+   * - `@reference.call` / `@reference.new` on a call, `@name` on the callee token, `@receiver` on
+   *   the object it is called on; `@reference.type` with `@name` for a type mentioned.
+   * - `@import` on an import statement with `@import.module`, `@import.name`, `@import.alias`, and
+   *   `(#set! kind "...")` where the kind is not "named".
+   * - `@local.assign` / `@local.param` / `@local.field` with `@name` and `@type` or `@value`:
+   *   what a local name or field holds, for receiver typing.
+   */
+  query: string;
+  /** Node types that are decorators/annotations (collected from the definition and around it). */
+  decoratorTypes: readonly string[];
+  /** Node types that wrap a definition without being one (export statements, decorated wrappers). */
+  wrapperTypes: readonly string[];
+  /** Node types of comments. */
+  commentTypes: readonly string[];
+  docStyle: DocStyle;
+  exportStyle: ExportStyle;
+  /** True if the language gets calls, types and bindings extracted (full depth). */
+  fullDepth: boolean;
+}

@@ -1,0 +1,29 @@
+/** TypeScript (.ts, .mts, .cts) and TSX: full depth. */
+import type { LanguageSpec } from "../types.ts";
+import { QUERIES } from "../queries.gen.ts";
+
+const base = {
+  query: QUERIES.typescript,
+  decoratorTypes: ["decorator"],
+  wrapperTypes: ["export_statement", "lexical_declaration", "variable_declaration"],
+  commentTypes: ["comment"],
+  docStyle: "preceding-comment",
+  exportStyle: "export-statement",
+  fullDepth: true,
+} as const;
+
+export const typescript: LanguageSpec = {
+  ...base,
+  id: "typescript",
+  name: "TypeScript",
+  grammar: "tree-sitter-typescript.wasm",
+  extensions: [".ts", ".mts", ".cts"],
+};
+
+export const tsx: LanguageSpec = {
+  ...base,
+  id: "tsx",
+  name: "TSX",
+  grammar: "tree-sitter-tsx.wasm",
+  extensions: [".tsx"],
+};

@@ -1,0 +1,26 @@
+/** The Node platform: file system, store and wasm source over node:fs. */
+import * as nodePath from "node:path";
+import type { Logger, Platform } from "../types.ts";
+import { createNodeFileSystem } from "./node-file-system.ts";
+import { NodeStore } from "./node-store.ts";
+import { NodeWasmSource } from "./node-wasm-source.ts";
+
+export { NodeFileSystem, createNodeFileSystem, mapNodeError } from "./node-file-system.ts";
+export { NodeStore } from "./node-store.ts";
+export { NodeWasmSource } from "./node-wasm-source.ts";
+
+/** Options for {@link createNodePlatform}. */
+export interface NodePlatformOptions {
+  /** The project folder to index. */
+  root: string;
+  /** Where the index lives; default `<root>/.codeslice`. */
+  cacheDir?: string;
+  logger?: Logger;
+}
+
+/** A Platform for one project folder on disk. Throws `root_not_found` / `root_not_directory`. */
+export async function createNodePlatform(options: NodePlatformOptions): Promise<Platform> {
+  const fs = await createNodeFileSystem(options.root);
+  const cacheDir = nodePath.resolve(options.cacheDir ?? nodePath.join(fs.rootLabel, ".codeslice"));
+  return { fs, store: new NodeStore(cacheDir), wasm: new NodeWasmSource(), ...(options.logger ? { logger: options.logger } : {}) };
+}

@@ -1,0 +1,121 @@
+/** FileSystem over node:fs, confined to one root folder (symbolic links included). */
+import { promises as fsp } from "node:fs";
+import * as nodePath from "node:path";
+import { EngineError } from "../../core/shared/errors.ts";
+import { normalizeRelative } from "../../core/shared/paths.ts";
+import type { DirEntry, EntryKind, FileStat, FileSystem } from "../types.ts";
+
+/** Maps a node:fs error to an EngineError with a canonical code. */
+export function mapNodeError(error: unknown, path: string): EngineError {
+  const code = (error as NodeJS.ErrnoException)?.code;
+  const data = { path };
+  switch (code) {
+    case "ENOENT":
+      return new EngineError("not_found", `No such file or folder: ${path}`, { data, cause: error });
+    case "ENOTDIR":
+      return new EngineError("not_directory", `Not a folder: ${path}`, { data, cause: error });
+    case "EACCES":
+    case "EPERM":
+      return new EngineError("permission_denied", `Permission denied: ${path}`, { data, cause: error });
+    case "ELOOP":
+      return new EngineError("symlink_loop", `Symbolic link loop: ${path}`, { data, cause: error });
+    case "EROFS":
+      return new EngineError("read_only", `Read-only file system: ${path}`, { data, cause: error });
+    default:
+      return new EngineError("io_error", `Cannot read ${path}: ${(error as Error)?.message ?? error}`, { data, cause: error });
+  }
+}
+
+function kindOf(d: { isFile(): boolean; isDirectory(): boolean; isSymbolicLink(): boolean }): EntryKind {
+  if (d.isSymbolicLink()) return "symlink";
+  if (d.isFile()) return "file";
+  if (d.isDirectory()) return "directory";
+  return "other";
+}
+
+/** A read-only FileSystem rooted at `root`. Use `createNodeFileSystem` to validate the root first. */
+export class NodeFileSystem implements FileSystem {
+  readonly rootLabel: string;
+  private readonly realRoot: string;
+
+  constructor(realRoot: string) {
+    this.realRoot = realRoot;
+    this.rootLabel = realRoot;
+  }
+
+  /**
+   * The absolute path for `path`, after refusing escapes. Paths are checked lexically first and
+   * then through realpath, so a symbolic link anywhere on the way cannot lead outside the root.
+   */
+  async resolve(path: string): Promise<string> {
+    const rel = normalizeRelative(path);
+    if (rel === undefined) throw new EngineError("outside_root", `Path escapes the root: ${path}`, { data: { path } });
+    const full = rel === "" ? this.realRoot : nodePath.join(this.realRoot, rel);
+    let real: string;
+    try {
+      real = await fsp.realpath(full);
+    } catch (error) {
+      throw mapNodeError(error, path);
+    }
+    if (real !== this.realRoot && !real.startsWith(this.realRoot + nodePath.sep)) {
+      throw new EngineError("outside_root", `Path leads outside the root through a symbolic link: ${path}`, {
+        data: { path },
+        hint: "codeslice only reads inside the project root.",
+      });
+    }
+    return real;
+  }
+
+  async readFile(path: string): Promise<Uint8Array> {
+    const real = await this.resolve(path);
+    try {
+      const buf = await fsp.readFile(real);
+      return new Uint8Array(buf.buffer, buf.byteOffset, buf.byteLength);
+    } catch (error) {
+      throw mapNodeError(error, path);
+    }
+  }
+
+  async stat(path: string): Promise<FileStat> {
+    const real = await this.resolve(path);
+    try {
+      const s = await fsp.stat(real);
+      return { kind: kindOf(s), size: s.size, mtimeMs: Math.floor(s.mtimeMs) };
+    } catch (error) {
+      throw mapNodeError(error, path);
+    }
+  }
+
+  async readDir(path: string): Promise<DirEntry[]> {
+    const real = await this.resolve(path);
+    try {
+      const entries = await fsp.readdir(real, { withFileTypes: true });
+      return entries.map((d) => ({ name: d.name, kind: kindOf(d) }));
+    } catch (error) {
+      throw mapNodeError(error, path);
+    }
+  }
+}
+
+/** Validates `root` (exists, is a folder) and returns a FileSystem confined to it. */
+export async function createNodeFileSystem(root: string): Promise<NodeFileSystem> {
+  const abs = nodePath.resolve(root);
+  let real: string;
+  try {
+    real = await fsp.realpath(abs);
+  } catch (error) {
+    throw new EngineError("root_not_found", `The project root does not exist: ${abs}`, {
+      hint: "Pass an existing folder with --root DIR.",
+      data: { root: abs },
+      cause: error,
+    });
+  }
+  const s = await fsp.stat(real);
+  if (!s.isDirectory()) {
+    throw new EngineError("root_not_directory", `The project root is not a folder: ${abs}`, {
+      hint: "Pass a folder with --root DIR, not a file.",
+      data: { root: abs },
+    });
+  }
+  return new NodeFileSystem(real);
+}

@@ -1,0 +1,93 @@
+/** Store as files under a cache folder, written atomically (temp file + rename). */
+import { promises as fsp } from "node:fs";
+import * as nodePath from "node:path";
+import { EngineError } from "../../core/shared/errors.ts";
+import type { Store } from "../types.ts";
+import { mapNodeError } from "./node-file-system.ts";
+
+const KEY = /^[A-Za-z0-9._-]+(\/[A-Za-z0-9._-]+)*$/;
+let tmpCounter = 0;
+
+function checkKey(key: string): void {
+  if (!KEY.test(key) || key.split("/").some((s) => s === "." || s === "..")) {
+    throw new EngineError("invalid_argument", `Bad store key: ${JSON.stringify(key)}`);
+  }
+}
+
+/**
+ * A Store in `dir`. The folder is created on first write with a `.gitignore` of `*`, so the cache
+ * never shows up in `git status` and is skipped by codeslice's own scan.
+ */
+export class NodeStore implements Store {
+  readonly label: string;
+  private ready: Promise<void> | undefined;
+
+  constructor(private readonly dir: string) {
+    this.label = dir;
+  }
+
+  private ensureDir(): Promise<void> {
+    this.ready ??= (async () => {
+      await fsp.mkdir(this.dir, { recursive: true });
+      const ignore = nodePath.join(this.dir, ".gitignore");
+      await fsp.writeFile(ignore, "# codeslice cache: safe to delete\n*\n", { flag: "wx" }).catch((e: NodeJS.ErrnoException) => {
+        if (e.code !== "EEXIST") throw e;
+      });
+    })().catch((error) => {
+      this.ready = undefined;
+      throw mapNodeError(error, this.dir);
+    });
+    return this.ready;
+  }
+
+  async get(key: string): Promise<Uint8Array | undefined> {
+    checkKey(key);
+    try {
+      const buf = await fsp.readFile(nodePath.join(this.dir, key));
+      return new Uint8Array(buf.buffer, buf.byteOffset, buf.byteLength);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
+      throw mapNodeError(error, key);
+    }
+  }
+
+  async set(key: string, value: Uint8Array): Promise<void> {
+    checkKey(key);
+    await this.ensureDir();
+    const target = nodePath.join(this.dir, key);
+    const tmp = `${target}.${process.pid}.${tmpCounter++}.tmp`;
+    try {
+      await fsp.mkdir(nodePath.dirname(target), { recursive: true });
+      await fsp.writeFile(tmp, value);
+      await fsp.rename(tmp, target);
+    } catch (error) {
+      await fsp.rm(tmp, { force: true }).catch(() => {});
+      throw mapNodeError(error, key);
+    }
+  }
+
+  async delete(key: string): Promise<void> {
+    checkKey(key);
+    await fsp.rm(nodePath.join(this.dir, key), { force: true });
+  }
+
+  async keys(prefix = ""): Promise<string[]> {
+    const out: string[] = [];
+    const walk = async (rel: string): Promise<void> => {
+      let entries;
+      try {
+        entries = await fsp.readdir(nodePath.join(this.dir, rel), { withFileTypes: true });
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code === "ENOENT") return;
+        throw mapNodeError(error, rel);
+      }
+      for (const e of entries) {
+        const key = rel === "" ? e.name : `${rel}/${e.name}`;
+        if (e.isDirectory()) await walk(key);
+        else if (e.isFile() && !e.name.endsWith(".tmp") && key !== ".gitignore" && key.startsWith(prefix)) out.push(key);
+      }
+    };
+    await walk("");
+    return out.sort();
+  }
+}

@@ -1,0 +1,73 @@
+/**
+ * The adapter boundary: the only interfaces through which the engine touches the outside world.
+ * Paths are workspace-relative POSIX strings ("" is the root). Implementations map native errors
+ * to EngineError codes (`not_found`, `not_directory`, `outside_root`, `permission_denied`,
+ * `symlink_loop`, `io_error`) with the native error as `cause`.
+ */
+
+/** What an entry is. A symbolic link is reported as "symlink" by `readDir`, never followed there. */
+export type EntryKind = "file" | "directory" | "symlink" | "other";
+
+/** The stat facts the engine needs for change detection. */
+export interface FileStat {
+  kind: EntryKind;
+  size: number;
+  /** Modification time in milliseconds; 0 when the backend has none. */
+  mtimeMs: number;
+}
+
+/** One directory entry. */
+export interface DirEntry {
+  name: string;
+  kind: EntryKind;
+}
+
+/**
+ * A read-only view of one directory tree. Every method refuses a path that escapes the root,
+ * whether by "..", an absolute path or a symbolic link whose target lies outside (`outside_root`).
+ */
+export interface FileSystem {
+  /** A human-readable name for the root (an absolute path on disk, a folder name in a browser). */
+  readonly rootLabel: string;
+  /** The bytes of a file. */
+  readFile(path: string): Promise<Uint8Array>;
+  /** Stat following symbolic links (confined to the root). */
+  stat(path: string): Promise<FileStat>;
+  /** The entries of a directory, with symbolic links reported as "symlink". */
+  readDir(path: string): Promise<DirEntry[]>;
+}
+
+/**
+ * A small key → bytes store for the persistent index. Keys are "/"-separated, made of
+ * `[A-Za-z0-9._-]` segments. `set` is atomic: a reader sees the old value or the new one.
+ */
+export interface Store {
+  get(key: string): Promise<Uint8Array | undefined>;
+  set(key: string, value: Uint8Array): Promise<void>;
+  delete(key: string): Promise<void>;
+  /** All keys starting with `prefix`. */
+  keys(prefix?: string): Promise<string[]>;
+  /** A description for reports ("/repo/.codeslice", "memory"). */
+  readonly label: string;
+}
+
+/** Hands the engine the bytes of files in `wasm/` (runtime, grammars, lock file). */
+export interface WasmSource {
+  load(file: string): Promise<Uint8Array>;
+}
+
+/** Log levels, most to least verbose. */
+export type LogLevel = "debug" | "info" | "warn" | "error" | "silent";
+
+/** Where the engine's diagnostics go; front ends route it to stderr. */
+export interface Logger {
+  log(level: Exclude<LogLevel, "silent">, message: string): void;
+}
+
+/** Everything the engine needs from its host. */
+export interface Platform {
+  fs: FileSystem;
+  store: Store;
+  wasm: WasmSource;
+  logger?: Logger;
+}
