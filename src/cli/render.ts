@@ -1,7 +1,7 @@
 /** Human-readable renderings of engine answers for the terminal. */
 import type { IndexSummary } from "../core/engine/engine.ts";
 
-const fmt = (n: number) => n.toLocaleString("en-US");
+const fmt = (n: number) => String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ",");
 
 /** The `codeslice index` summary. */
 export function renderIndexSummary(s: IndexSummary): string {

@@ -34,6 +34,7 @@ export type SkipReason =
   | "lockfile"
   | "symlink_outside_root"
   | "symlink_loop"
+  | "symlink_broken"
   | "symlink_directory"
   | "unreadable";
 

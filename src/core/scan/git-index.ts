@@ -1,5 +1,10 @@
-/** Reads the git index (tracked paths, blob ids, stat) through isomorphic-git, strictly read-only. */
-import git from "isomorphic-git";
+/**
+ * Reads `.git/index` (versions 2, 3 and 4) to learn the tracked paths, their blob ids and stat.
+ *
+ * Why not isomorphic-git: its `walk(STAGE())` took 90–140 ms for django's 4,355 entries and its
+ * import another ~50 ms, a third of the budget of an unchanged re-index; this reader takes a few
+ * milliseconds, never writes, and needs no Buffer polyfill in browsers.
+ */
 import { EngineError } from "../shared/errors.ts";
 import type { FileSystem } from "../../platform/types.ts";
 
@@ -7,92 +12,76 @@ import type { FileSystem } from "../../platform/types.ts";
 export interface IndexEntry {
   oid: string;
   size: number;
-  /** Index mtime in whole milliseconds (seconds * 1000 + nanoseconds / 1e6). */
+  /** Index mtime in whole milliseconds. */
   mtimeMs: number;
   mode: number;
 }
 
-function errnoError(code: string, cause: unknown): Error {
-  return Object.assign(new Error(`${code}: ${(cause as Error)?.message ?? cause}`), { code });
-}
+const HEX: string[] = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, "0"));
+const decoder = new TextDecoder();
 
-/**
- * The `fs` shape isomorphic-git expects, over our read-only FileSystem port. Paths arrive absolute
- * under "/" (we pass dir "/"); every write refuses, so `.git/index` is never rewritten.
- */
-function gitFs(fs: FileSystem) {
-  const rel = (p: string) => p.replace(/^\/+/, "");
-  const wrap = async <T>(fn: () => Promise<T>): Promise<T> => {
-    try {
-      return await fn();
-    } catch (error) {
-      const code = (error as EngineError).code === "not_directory" ? "ENOTDIR" : "ENOENT";
-      throw errnoError(code, error);
+/** Parses index bytes. Throws `io_error` on a damaged or unknown-version index. */
+export function parseGitIndex(bytes: Uint8Array): Map<string, IndexEntry> {
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const bad = (why: string) => new EngineError("io_error", `Unreadable .git/index: ${why}`, { hint: "Run `git status` to let git repair its index." });
+  if (bytes.length < 12 || decoder.decode(bytes.subarray(0, 4)) !== "DIRC") throw bad("no DIRC signature");
+  const version = view.getUint32(4);
+  if (version < 2 || version > 4) throw bad(`version ${version}`);
+  const count = view.getUint32(8);
+  const out = new Map<string, IndexEntry>();
+  let pos = 12;
+  let prev: Uint8Array = new Uint8Array(0);
+  for (let n = 0; n < count; n++) {
+    const start = pos;
+    if (pos + 62 > bytes.length) throw bad("truncated entry");
+    const mtimeS = view.getUint32(pos + 8);
+    const mtimeNs = view.getUint32(pos + 12);
+    const mode = view.getUint32(pos + 24);
+    const size = view.getUint32(pos + 36);
+    let oid = "";
+    for (let i = 0; i < 20; i++) oid += HEX[bytes[pos + 40 + i]!];
+    const flags = view.getUint16(pos + 60);
+    pos += 62;
+    if (version >= 3 && flags & 0x4000) pos += 2;
+    let pathBytes: Uint8Array;
+    if (version === 4) {
+      let c = bytes[pos++]!;
+      let strip = c & 127;
+      while (c & 128) {
+        c = bytes[pos++]!;
+        strip = ((strip + 1) << 7) | (c & 127);
+      }
+      const end = bytes.indexOf(0, pos);
+      if (end < 0) throw bad("unterminated path");
+      const suffix = bytes.subarray(pos, end);
+      pathBytes = new Uint8Array(prev.length - strip + suffix.length);
+      pathBytes.set(prev.subarray(0, prev.length - strip), 0);
+      pathBytes.set(suffix, prev.length - strip);
+      pos = end + 1;
+      prev = pathBytes;
+    } else {
+      const end = bytes.indexOf(0, pos);
+      if (end < 0) throw bad("unterminated path");
+      pathBytes = bytes.subarray(pos, end);
+      pos = start + ((end - start + 8) & ~7);
     }
-  };
-  const toStat = (s: { kind: string; size: number; mtimeMs: number }) => ({
-    isFile: () => s.kind === "file",
-    isDirectory: () => s.kind === "directory",
-    isSymbolicLink: () => false,
-    size: s.size,
-    mtimeMs: s.mtimeMs,
-    ctimeMs: s.mtimeMs,
-    mode: s.kind === "directory" ? 0o40755 : 0o100644,
-    uid: 0,
-    gid: 0,
-    ino: 0,
-    dev: 0,
-  });
-  const refuse = async () => {
-    throw errnoError("EROFS", "codeslice never writes to a repository");
-  };
-  return {
-    promises: {
-      readFile: (p: string, opts?: { encoding?: string } | string) =>
-        wrap(async () => {
-          const bytes = await fs.readFile(rel(p));
-          const enc = typeof opts === "string" ? opts : opts?.encoding;
-          return enc ? new TextDecoder().decode(bytes) : bytes;
-        }),
-      readdir: (p: string) => wrap(async () => (await fs.readDir(rel(p))).map((e) => e.name)),
-      stat: (p: string) => wrap(async () => toStat(await fs.stat(rel(p)))),
-      lstat: (p: string) => wrap(async () => toStat(await fs.stat(rel(p)))),
-      readlink: refuse,
-      writeFile: refuse,
-      mkdir: refuse,
-      rmdir: refuse,
-      unlink: refuse,
-      symlink: refuse,
-      chmod: refuse,
-    },
-  };
+    if ((mode & 0o170000) === 0o040000) continue; // sparse-index directory entry
+    out.set(decoder.decode(pathBytes), { oid, size, mtimeMs: mtimeS * 1000 + Math.floor(mtimeNs / 1e6), mode });
+  }
+  return out;
 }
 
 /**
- * The tracked files of the repository whose git dir is `gitdir` (workspace-relative, usually ".git").
- * Gitlinks (submodules) are left out; their files belong to another repository.
+ * The tracked files of the repository whose git dir is `gitdir` (workspace-relative). Gitlinks
+ * (submodules) are kept with their mode so callers can leave them out. A missing index (fresh
+ * `git init`) is an empty map.
  */
 export async function readGitIndex(fs: FileSystem, gitdir = ".git"): Promise<Map<string, IndexEntry>> {
-  const out = new Map<string, IndexEntry>();
-  await git.walk({
-    fs: gitFs(fs),
-    dir: "/",
-    gitdir: `/${gitdir}`,
-    trees: [git.STAGE()],
-    map: async (path: string, [entry]) => {
-      if (!entry || path === ".") return undefined;
-      const type = await entry.type();
-      if (type !== "blob") return type === "tree" ? true : undefined;
-      const mode = await entry.mode();
-      const st = await entry.stat();
-      out.set(path, {
-        oid: await entry.oid(),
-        size: st.size,
-        mtimeMs: st.mtimeSeconds * 1000 + Math.floor(st.mtimeNanoseconds / 1e6),
-        mode,
-      });
-      return undefined;
-    },
-  });
-  return out;
+  let bytes: Uint8Array;
+  try {
+    bytes = await fs.readFile(`${gitdir}/index`);
+  } catch {
+    return new Map();
+  }
+  return parseGitIndex(bytes);
 }

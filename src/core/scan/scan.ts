@@ -83,11 +83,7 @@ export async function scanRepository(fs: FileSystem, options: ScanOptions = {}):
   const gitEntry = rootEntries.find((e) => e.name === ".git");
   let tracked: Map<string, IndexEntry> | undefined;
   if (gitEntry?.kind === "directory") {
-    try {
-      tracked = await readGitIndex(fs, ".git");
-    } catch {
-      tracked = new Map(); // a repository without an index yet (fresh `git init`): nothing tracked
-    }
+    tracked = await readGitIndex(fs, ".git");
   }
   const mode = gitEntry?.kind === "directory" ? "git" : "walk";
 
@@ -130,40 +126,39 @@ export async function scanRepository(fs: FileSystem, options: ScanOptions = {}):
       if (text) levels = [...levels, { dir, rules: ignore().add(text) }];
     }
     entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-    for (const e of entries) {
-      const path = joinPath(dir, e.name);
-      if (exclude.has(path)) continue;
-      let kind = e.kind;
-      if (kind === "symlink") {
+    // Stat the folder's files concurrently (one await per folder, not per file), then descend.
+    const kinds = await Promise.all(
+      entries.map(async (e): Promise<"file" | "directory" | undefined> => {
+        const path = joinPath(dir, e.name);
+        if (exclude.has(path)) return undefined;
+        if (e.kind === "directory") {
+          if (DEFAULT_IGNORED_DIRS.has(e.name) || (mode === "git" && gitIgnored(levels, path, true))) return undefined;
+          return "directory";
+        }
+        if (e.kind !== "file" && e.kind !== "symlink") return undefined;
+        let st;
         try {
-          const st = await fs.stat(path);
-          if (st.kind === "directory") {
-            skipped.push({ path, reason: "symlink_directory", detail: "symbolic links to folders are not followed" });
-            continue;
-          }
-          kind = st.kind;
+          st = await fs.stat(path);
         } catch (error) {
           if (isEngineError(error, "outside_root")) skipped.push({ path, reason: "symlink_outside_root" });
           else if (isEngineError(error, "symlink_loop")) skipped.push({ path, reason: "symlink_loop" });
+          else if (e.kind === "symlink" && isEngineError(error, "not_found")) skipped.push({ path, reason: "symlink_broken" });
           else skipped.push({ path, reason: "unreadable", detail: (error as Error).message });
-          continue;
+          return undefined;
         }
-      }
-      if (kind === "directory") {
-        if (DEFAULT_IGNORED_DIRS.has(e.name)) continue;
-        if (mode === "git" && gitIgnored(levels, path, true)) continue;
-        await walk(path, levels);
-      } else if (kind === "file") {
-        if (mode === "git" && !tracked!.has(path) && gitIgnored(levels, path, false)) continue;
-        try {
-          const st = await fs.stat(path);
-          addFile(path, st.size, st.mtimeMs);
-        } catch (error) {
-          skipped.push({ path, reason: "unreadable", detail: (error as Error).message });
+        if (e.kind === "symlink" && st.kind === "directory") {
+          skipped.push({ path, reason: "symlink_directory", detail: "symbolic links to folders are not followed" });
+          return undefined;
         }
+        if (st.kind !== "file") return undefined;
+        if (mode === "git" && !tracked!.has(path) && gitIgnored(levels, path, false)) return undefined;
+        addFile(path, st.size, st.mtimeMs);
         if (++seen % 500 === 0) options.onProgress?.(seen);
-      }
-    }
+        return "file";
+      }),
+    );
+    // Sibling folders are walked concurrently: the cost is file-system round trips, not CPU.
+    await Promise.all(entries.map((e, i) => (kinds[i] === "directory" ? walk(joinPath(dir, e.name), levels) : undefined)));
   };
   await walk("", rootLevels);
 
@@ -184,5 +179,6 @@ export async function scanRepository(fs: FileSystem, options: ScanOptions = {}):
   }
 
   const list = [...files.values()].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  skipped.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   return { mode, files: list, skipped };
 }

@@ -1,5 +1,5 @@
 /** FileSystem over node:fs, confined to one root folder (symbolic links included). */
-import { promises as fsp } from "node:fs";
+import { constants as fsConstants, promises as fsp } from "node:fs";
 import * as nodePath from "node:path";
 import { EngineError } from "../../core/shared/errors.ts";
 import { normalizeRelative } from "../../core/shared/paths.ts";
@@ -25,6 +25,9 @@ export function mapNodeError(error: unknown, path: string): EngineError {
       return new EngineError("io_error", `Cannot read ${path}: ${(error as Error)?.message ?? error}`, { data, cause: error });
   }
 }
+
+// O_NOFOLLOW is POSIX; on Windows it is undefined and every read goes through realpath.
+const NOFOLLOW: number | undefined = (fsConstants as { O_NOFOLLOW?: number }).O_NOFOLLOW;
 
 function kindOf(d: { isFile(): boolean; isDirectory(): boolean; isSymbolicLink(): boolean }): EntryKind {
   if (d.isSymbolicLink()) return "symlink";
@@ -66,7 +69,39 @@ export class NodeFileSystem implements FileSystem {
     return real;
   }
 
+  /** Folders known to be reached without any symbolic link; entries under them need no realpath. */
+  private readonly safeDirs = new Set<string>([""]);
+
+  private lexical(path: string): { rel: string; full: string; parent: string } {
+    const rel = normalizeRelative(path);
+    if (rel === undefined) throw new EngineError("outside_root", `Path escapes the root: ${path}`, { data: { path } });
+    const i = rel.lastIndexOf("/");
+    return { rel, full: rel === "" ? this.realRoot : nodePath.join(this.realRoot, rel), parent: i < 0 ? "" : rel.slice(0, i) };
+  }
+
   async readFile(path: string): Promise<Uint8Array> {
+    const { full, parent } = this.lexical(path);
+    // Under a link-free folder, O_NOFOLLOW refuses a final symbolic link; only then do we pay for realpath.
+    let target = full;
+    if (!this.safeDirs.has(parent) || !NOFOLLOW) target = await this.resolve(path);
+    try {
+      const handle = await fsp.open(target, target === full && NOFOLLOW ? fsConstants.O_RDONLY | NOFOLLOW : "r");
+      try {
+        const buf = await handle.readFile();
+        return new Uint8Array(buf.buffer, buf.byteOffset, buf.byteLength);
+      } finally {
+        await handle.close();
+      }
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (target === full && (code === "ELOOP" || code === "EMLINK")) {
+        return this.readFileResolved(path);
+      }
+      throw mapNodeError(error, path);
+    }
+  }
+
+  private async readFileResolved(path: string): Promise<Uint8Array> {
     const real = await this.resolve(path);
     try {
       const buf = await fsp.readFile(real);
@@ -77,9 +112,22 @@ export class NodeFileSystem implements FileSystem {
   }
 
   async stat(path: string): Promise<FileStat> {
+    const { rel, full, parent } = this.lexical(path);
+    if (this.safeDirs.has(parent)) {
+      try {
+        const s = await fsp.lstat(full);
+        if (!s.isSymbolicLink()) {
+          if (s.isDirectory()) this.safeDirs.add(rel);
+          return { kind: kindOf(s), size: s.size, mtimeMs: Math.floor(s.mtimeMs) };
+        }
+      } catch (error) {
+        throw mapNodeError(error, path);
+      }
+    }
     const real = await this.resolve(path);
     try {
       const s = await fsp.stat(real);
+      if (real === full && s.isDirectory()) this.safeDirs.add(rel);
       return { kind: kindOf(s), size: s.size, mtimeMs: Math.floor(s.mtimeMs) };
     } catch (error) {
       throw mapNodeError(error, path);
@@ -87,10 +135,25 @@ export class NodeFileSystem implements FileSystem {
   }
 
   async readDir(path: string): Promise<DirEntry[]> {
-    const real = await this.resolve(path);
+    const { rel, full } = this.lexical(path);
+    // Listing the root starts a scan: forget what we knew, since folders may have become links.
+    if (rel === "") {
+      this.safeDirs.clear();
+      this.safeDirs.add("");
+    }
+    let target = full;
+    if (!this.safeDirs.has(rel)) {
+      target = await this.resolve(path);
+      if (target === full) this.safeDirs.add(rel);
+    }
     try {
-      const entries = await fsp.readdir(real, { withFileTypes: true });
-      return entries.map((d) => ({ name: d.name, kind: kindOf(d) }));
+      const entries = await fsp.readdir(target, { withFileTypes: true });
+      const safe = target === full;
+      return entries.map((d) => {
+        const kind = kindOf(d);
+        if (safe && kind === "directory") this.safeDirs.add(rel === "" ? d.name : `${rel}/${d.name}`);
+        return { name: d.name, kind };
+      });
     } catch (error) {
       throw mapNodeError(error, path);
     }
