@@ -57,4 +57,34 @@ export interface LanguageSpec {
   exportStyle: ExportStyle;
   /** True if the language gets calls, types and bindings extracted (full depth). */
   fullDepth: boolean;
+  /** Module resolution for imports; languages without one scope nothing by import. */
+  resolver?: ModuleResolver;
+}
+
+/** What the resolver hooks may know about the project: its files and its config files' text. */
+export interface ProjectFiles {
+  /** True if the workspace-relative path is a file in the inventory. */
+  has(path: string): boolean;
+  /** The text of a config file (tsconfig.json, package.json, …) in the inventory, if any. */
+  config(path: string): string | undefined;
+  /** All inventory paths (for resolvers that precompute tables). */
+  paths(): Iterable<string>;
+}
+
+/** Where an import statement leads. */
+export interface ResolvedImport {
+  /** The file of the imported module, when it is in the project. */
+  file?: string;
+  /** For `from pkg import name`: the file of `pkg.name` when that is itself a module. */
+  submodule?: string;
+  /** True when the module is outside the project (a package, the standard library). */
+  external: boolean;
+}
+
+/** Per-language module resolution: pure functions over paths and config text. */
+export interface ModuleResolver {
+  /** Builds per-project tables once (tsconfig paths, Python source roots). */
+  prepare(project: ProjectFiles): unknown;
+  /** Resolves `module` (as written in `fromPath`), optionally with the imported `name`. */
+  resolve(state: unknown, fromPath: string, module: string, name: string | undefined): ResolvedImport;
 }

@@ -3,6 +3,8 @@ import type { Platform } from "../../platform/types.ts";
 import { languageById, LANGUAGES } from "../../languages/index.ts";
 import type { FileRecord } from "../extract/record.ts";
 import { toGoldGraph, type GoldGraph } from "../graph/gold-json.ts";
+import { buildGraph } from "../graph/build.ts";
+import type { CodeGraph } from "../graph/model.ts";
 import { buildRepoMap, type RepoMap, type RepoMapOptions } from "../map/repo-map.ts";
 import type { SkipReason } from "../scan/defaults.ts";
 import { EngineError } from "../shared/errors.ts";
@@ -50,8 +52,10 @@ export interface Engine {
   index(options?: RunOptions): Promise<IndexSummary>;
   /** Every file record, indexing first if needed. */
   records(options?: RunOptions): Promise<FileRecord[]>;
-  /** The graph in the graph-gold JSON shape. */
-  graph(options?: RunOptions): Promise<GoldGraph>;
+  /** The code graph (symbols, calls, imports, inheritance), built from the current index. */
+  codeGraph(options?: RunOptions): Promise<CodeGraph>;
+  /** The graph in the graph-gold JSON shape; call edges below `minConfidence` are left out. */
+  graph(options?: RunOptions & { minConfidence?: number }): Promise<GoldGraph>;
   /** The repo map, fitted to a token budget. */
   map(options?: RepoMapOptions & RunOptions): Promise<RepoMap>;
 }
@@ -59,6 +63,7 @@ export interface Engine {
 /** Creates an engine over one platform (file system, store, wasm). */
 export function createEngine(platform: Platform, options: EngineOptions = {}): Engine {
   let state: { snapshot: Snapshot; records: Map<string, FileRecord> } | undefined;
+  let graphCache: { snapshot: Snapshot; graph: Promise<CodeGraph> } | undefined;
   let running: Promise<IndexResult> | undefined;
 
   const refresh = (run: RunOptions = {}): Promise<IndexResult> => {
@@ -89,14 +94,38 @@ export function createEngine(platform: Platform, options: EngineOptions = {}): E
     return snapshot.files.filter((f) => f.record).map((f) => records.get(f.path)!);
   };
 
+  /** Config files the module resolvers read (tsconfig paths, workspace packages). */
+  const CONFIG_FILE = /(^|\/)(tsconfig[^/]*\.json|jsconfig\.json|package\.json)$/;
+  const codeGraph = async (run: RunOptions = {}): Promise<CodeGraph> => {
+    const records = await allRecords(run);
+    const snapshot = state!.snapshot;
+    if (graphCache?.snapshot !== snapshot) {
+      const graph = (async () => {
+        const configs = new Map<string, string>();
+        for (const f of snapshot.files) {
+          if (!CONFIG_FILE.test(f.path)) continue;
+          try {
+            configs.set(f.path, new TextDecoder().decode(await platform.fs.readFile(f.path)));
+          } catch {
+            // unreadable config: resolution falls back to plain relative paths
+          }
+        }
+        return buildGraph(records, snapshot.files.map((f) => f.path), configs);
+      })();
+      graphCache = { snapshot, graph };
+    }
+    return graphCache.graph;
+  };
+
   return {
     async index(run = {}) {
       const result = await refresh(run);
       return summarize(platform, result);
     },
     records: allRecords,
+    codeGraph,
     async graph(run = {}) {
-      return toGoldGraph(await allRecords(run));
+      return toGoldGraph(await codeGraph(run), run.minConfidence ?? 0);
     },
     async map(opts = {}) {
       const records = await allRecords(opts);

@@ -152,11 +152,11 @@ export function extractFile(tree: Tree, query: Query, spec: LanguageSpec, path: 
       if (cap.name) typeDrafts.push(cap.name);
     } else if (main.name === "import") {
       const mod = cap["import.module"];
-      if (!mod) continue;
       const kind = (m.setProperties?.kind as ImportRecord["kind"] | undefined) ?? "named";
+      if (!mod && kind !== "export" && kind !== "export-default") continue;
       const name = cap["import.name"]?.text;
       const alias = cap["import.alias"]?.text;
-      importDrafts.push({ node, module: mod.text, kind, ...(name !== undefined ? { name } : {}), ...(alias !== undefined ? { alias } : {}) });
+      importDrafts.push({ node, module: mod?.text ?? "", kind, ...(name !== undefined ? { name } : {}), ...(alias !== undefined ? { alias } : {}) });
     } else if (main.name.startsWith("local.")) {
       if (cap.name) {
         bindingDrafts.push({
@@ -270,8 +270,20 @@ export function extractFile(tree: Tree, query: Query, spec: LanguageSpec, path: 
   // A `require("m")` bound to a name is also matched bare; keep the bound form only.
   const boundRequires = new Set(imports.filter((i) => i.kind !== "require").map((i) => `${i.line}:${i.module}`));
   const dedupedImports = imports.filter((i) => i.kind !== "require" || !boundRequires.has(`${i.line}:${i.module}`));
-  const bindings: BindingRecord[] = spec.fullDepth
-    ? bindingDrafts.map((b) => ({
+  // Several patterns may bind the same name token (a plain assignment and a typed one): merge them.
+  const bindings: BindingRecord[] = [];
+  if (spec.fullDepth) {
+    const byToken = new Map<number, BindingRecord>();
+    for (const b of bindingDrafts) {
+      const prior = byToken.get(b.name.id);
+      if (prior) {
+        if (b.type && !prior.type) prior.type = squash(b.type.text);
+        if (b.value && !prior.value) prior.value = squash(b.value.text);
+        if (b.receiver && !prior.receiver) prior.receiver = b.receiver.text;
+        if (b.kind === "field") prior.kind = "field";
+        continue;
+      }
+      const rec: BindingRecord = {
         kind: b.kind,
         name: b.name.text,
         ...(b.receiver ? { receiver: b.receiver.text } : {}),
@@ -279,8 +291,11 @@ export function extractFile(tree: Tree, query: Query, spec: LanguageSpec, path: 
         ...(b.value ? { value: squash(b.value.text) } : {}),
         line: b.name.startPosition.row + 1,
         scope: enclosing(b.node.startIndex),
-      }))
-    : [];
+      };
+      byToken.set(b.name.id, rec);
+      bindings.push(rec);
+    }
+  }
 
   const diagnostics: Diagnostic[] = [];
   if (root.hasError) {

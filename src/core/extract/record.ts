@@ -33,7 +33,10 @@ export interface Definition {
 
 /** One import binding: a statement may yield several. */
 export interface ImportRecord {
-  kind: "named" | "module" | "default" | "namespace" | "star" | "reexport" | "reexport-namespace" | "side-effect" | "require" | "dynamic";
+  kind:
+    | "named" | "module" | "default" | "namespace" | "star" | "reexport" | "reexport-namespace" | "side-effect" | "require" | "dynamic"
+    /** `export { a as b }` without a source, and `export default x` (module is ""). */
+    | "export" | "export-default";
   /** The module as written ("./x.js", "..pkg.mod", "os.path"). */
   module: string;
   /** The imported name, when one is named. */
@@ -67,7 +70,8 @@ export interface TypeRefRecord {
 
 /** What a local name, parameter or field holds, as far as syntax says. */
 export interface BindingRecord {
-  kind: "assign" | "param" | "field";
+  /** `global` marks a name declared `global`/`nonlocal`: it does not shadow the outer one. */
+  kind: "assign" | "param" | "field" | "global";
   name: string;
   /** The object a field is set on ("self", "this"). */
   receiver?: string;

@@ -1,6 +1,5 @@
 /** The graph in the `code-graph-gold/1` JSON shape that ../shared/tools/graph-gold scores. */
-import type { FileRecord } from "../extract/record.ts";
-import { qualifiedName } from "./qualify.ts";
+import type { CodeGraph } from "./model.ts";
 
 /** One definition in gold shape. */
 export interface GoldDefinition {
@@ -13,33 +12,32 @@ export interface GoldDefinition {
   first_line?: number;
 }
 
-/** The gold-shaped graph document. */
+/** The gold-shaped graph document. Edges carry codeslice's own `resolution` and `confidence` too. */
 export interface GoldGraph {
-  meta: { tool: string; format: string; files: number };
+  meta: { tool: string; format: string; files: number; min_confidence: number };
   definitions: GoldDefinition[];
-  call_edges: { caller: string; callee: string; file: string; line: number; via: string; resolution?: string; confidence?: number }[];
+  call_edges: { caller: string; callee: string; file: string; line: number; via: string; resolution: string; confidence: number }[];
   import_edges: { from: string; to: string }[];
   inherits: { child: string; base: string; kind: string }[];
 }
 
-/** Builds the gold-shaped document from records (definitions only until edges exist). */
-export function toGoldGraph(records: Iterable<FileRecord>): GoldGraph {
+/** Builds the gold-shaped document; call edges below `minConfidence` are left out. */
+export function toGoldGraph(graph: CodeGraph, minConfidence = 0): GoldGraph {
+  const q = (id: number) => graph.symbols[id]!.qualified;
   const definitions: GoldDefinition[] = [];
-  let files = 0;
-  for (const r of records) {
-    files++;
-    for (const d of r.definitions) {
-      const g: GoldDefinition = {
-        file: r.path,
-        name: d.name,
-        qualified: qualifiedName(r.path, r.language, d.qualified),
-        kind: d.kind,
-        start_line: d.nameLine,
-        end_line: d.end,
-      };
-      if (d.start < d.nameLine) g.first_line = d.start;
-      definitions.push(g);
-    }
+  for (const s of graph.symbols) {
+    if (s.kind === "module") continue;
+    const g: GoldDefinition = { file: s.file, name: s.name, qualified: s.qualified, kind: s.kind, start_line: s.nameLine, end_line: s.end };
+    if (s.start < s.nameLine) g.first_line = s.start;
+    definitions.push(g);
   }
-  return { meta: { tool: "codeslice", format: "code-graph-gold/1", files }, definitions, call_edges: [], import_edges: [], inherits: [] };
+  return {
+    meta: { tool: "codeslice", format: "code-graph-gold/1", files: graph.moduleSymbol.size, min_confidence: minConfidence },
+    definitions,
+    call_edges: graph.calls
+      .filter((e) => e.confidence >= minConfidence)
+      .map((e) => ({ caller: q(e.caller), callee: q(e.callee), file: e.file, line: e.line, via: e.via, resolution: e.resolution, confidence: e.confidence })),
+    import_edges: graph.imports.map((e) => ({ from: e.from, to: e.to })),
+    inherits: graph.inherits.map((e) => ({ child: q(e.child), base: q(e.base), kind: e.kind })),
+  };
 }

@@ -1,6 +1,7 @@
 /** JavaScript (.js, .mjs, .cjs, .jsx): full depth, ESM and CommonJS. */
 import type { LanguageSpec } from "../types.ts";
 import { QUERIES } from "../queries.gen.ts";
+import { typescriptResolver } from "../typescript/resolve.ts";
 
 export const javascript: LanguageSpec = {
   id: "javascript",
@@ -14,4 +15,5 @@ export const javascript: LanguageSpec = {
   docStyle: "preceding-comment",
   exportStyle: "export-statement",
   fullDepth: true,
+  resolver: typescriptResolver,
 };

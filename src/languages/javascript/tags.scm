@@ -122,3 +122,26 @@
 (assignment_expression
   left: (member_expression object: (this) @receiver property: (property_identifier) @name)
   right: (new_expression constructor: (_) @value)) @local.field
+
+; Local export lists and default exports (module = ""): `export { a, b as c }`, `export default x`.
+(export_statement
+  !source
+  (export_clause (export_specifier name: (_) @import.name !alias))
+  (#set! kind "export")) @import
+(export_statement
+  !source
+  (export_clause (export_specifier name: (_) @import.name alias: (_) @import.alias))
+  (#set! kind "export")) @import
+(export_statement
+  "default"
+  value: (identifier) @import.name
+  (#set! kind "export-default")) @import
+(export_statement
+  "default"
+  declaration: [(function_declaration name: (_) @import.name) (class_declaration name: (_) @import.name)]
+  (#set! kind "export-default")) @import
+
+; Every other local name: parameters and variables shadow module-level names.
+(formal_parameters (identifier) @name) @local.param
+(variable_declarator name: (identifier) @name) @local.assign
+(arrow_function parameter: (identifier) @name) @local.param

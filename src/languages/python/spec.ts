@@ -1,6 +1,7 @@
 /** Python: full depth (definitions, calls, types, imports, bindings). */
 import type { LanguageSpec } from "../types.ts";
 import { QUERIES } from "../queries.gen.ts";
+import { pythonResolver } from "./resolve.ts";
 
 export const python: LanguageSpec = {
   id: "python",
@@ -14,4 +15,5 @@ export const python: LanguageSpec = {
   docStyle: "body-string",
   exportStyle: "underscore-private",
   fullDepth: true,
+  resolver: pythonResolver,
 };

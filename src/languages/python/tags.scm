@@ -70,3 +70,17 @@
 (assignment
   left: (attribute object: (identifier) @receiver attribute: (identifier) @name)
   type: (type) @type) @local.field
+
+; Every other local name (parameters, plain assignments, loop and with targets): these shadow
+; module-level names, so a call through them is not a call to a same-named definition.
+(parameters (identifier) @name) @local.param
+(default_parameter name: (identifier) @name) @local.param
+(list_splat_pattern (identifier) @name) @local.param
+(dictionary_splat_pattern (identifier) @name) @local.param
+(assignment left: (identifier) @name) @local.assign
+(assignment left: (pattern_list (identifier) @name)) @local.assign
+(for_statement left: (identifier) @name) @local.assign
+(for_statement left: (pattern_list (identifier) @name)) @local.assign
+(as_pattern alias: (as_pattern_target (identifier) @name)) @local.assign
+(global_statement (identifier) @name) @local.global
+(nonlocal_statement (identifier) @name) @local.global

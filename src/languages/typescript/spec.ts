@@ -1,6 +1,7 @@
 /** TypeScript (.ts, .mts, .cts) and TSX: full depth. */
 import type { LanguageSpec } from "../types.ts";
 import { QUERIES } from "../queries.gen.ts";
+import { typescriptResolver } from "./resolve.ts";
 
 const base = {
   query: QUERIES.typescript,
@@ -10,6 +11,7 @@ const base = {
   docStyle: "preceding-comment",
   exportStyle: "export-statement",
   fullDepth: true,
+  resolver: typescriptResolver,
 } as const;
 
 export const typescript: LanguageSpec = {

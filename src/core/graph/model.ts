@@ -1,0 +1,97 @@
+/** The code graph's data: symbols, edges with how they were resolved, and adjacency. */
+import type { DefinitionKind } from "../extract/record.ts";
+
+/** How an edge was resolved, most trusted first. */
+export type Resolution = "scope" | "import" | "self" | "type" | "unique-name" | "ambiguous";
+
+/** Confidence per resolution rule; an agent can filter on it. */
+export const CONFIDENCE: Record<Resolution, number> = {
+  scope: 0.95,
+  import: 0.95,
+  self: 0.9,
+  type: 0.85,
+  "unique-name": 0.5,
+  ambiguous: 0.2,
+};
+
+/** A definition or a module (the pseudo-symbol module-level code belongs to). */
+export interface SymbolNode {
+  id: number;
+  file: string;
+  language: string;
+  /** Index in the file's definitions; -1 for the module symbol. */
+  index: number;
+  name: string;
+  qualified: string;
+  kind: DefinitionKind | "module";
+  /** Symbol id of the enclosing definition, or of the module symbol; -1 for a module. */
+  parent: number;
+  start: number;
+  end: number;
+  nameLine: number;
+}
+
+/** A call (or constructor call) from one symbol to another. */
+export interface CallEdge {
+  caller: number;
+  callee: number;
+  file: string;
+  line: number;
+  via: "call" | "constructor" | "super";
+  resolution: Resolution;
+  confidence: number;
+}
+
+/** A call into code outside the project (a package, the standard library, a builtin). */
+export interface ExternalCall {
+  caller: number;
+  /** `module.name` when the module is known, else the name as written. */
+  target: string;
+  file: string;
+  line: number;
+}
+
+/** A call that several definitions could answer, with no evidence to pick one. */
+export interface AmbiguousCall {
+  caller: number;
+  name: string;
+  candidates: number[];
+  file: string;
+  line: number;
+}
+
+/** An inheritance edge between two project classes/interfaces. */
+export interface InheritEdge {
+  child: number;
+  base: number;
+  kind: "extends" | "implements";
+}
+
+/** File-level import edge. */
+export interface ImportEdge {
+  from: string;
+  to: string;
+  line: number;
+}
+
+/** The whole graph plus adjacency for queries. */
+export interface CodeGraph {
+  symbols: SymbolNode[];
+  /** File → id of its module symbol; a file's definitions follow it as id + 1 + index. */
+  moduleSymbol: Map<string, number>;
+  calls: CallEdge[];
+  external: ExternalCall[];
+  ambiguous: AmbiguousCall[];
+  unresolvedCalls: number;
+  imports: ImportEdge[];
+  inherits: InheritEdge[];
+  callsFrom: Map<number, number[]>;
+  callsTo: Map<number, number[]>;
+  importsFrom: Map<string, string[]>;
+  importedBy: Map<string, string[]>;
+  subclasses: Map<number, number[]>;
+  /** Children (nested definitions) of each symbol. */
+  children: Map<number, number[]>;
+  byName: Map<string, number[]>;
+  byQualified: Map<string, number>;
+}
