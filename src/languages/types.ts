@@ -57,6 +57,12 @@ export interface LanguageSpec {
   exportStyle: ExportStyle;
   /** True if the language gets calls, types and bindings extracted (full depth). */
   fullDepth: boolean;
+  /**
+   * Method names of the language's built-in types (str, list, dict / Array, Map, Promise…). A call
+   * through an untyped receiver with one of these names is never linked to a project definition by
+   * name alone: `rows.append(x)` is far likelier a list than the one `append` the project defines.
+   */
+  builtinMethods?: ReadonlySet<string>;
   /** Module resolution for imports; languages without one scope nothing by import. */
   resolver?: ModuleResolver;
 }

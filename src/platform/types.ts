@@ -39,7 +39,8 @@ export interface FileSystem {
 
 /**
  * A small key → bytes store for the persistent index. Keys are "/"-separated, made of
- * `[A-Za-z0-9._-]` segments. `set` is atomic: a reader sees the old value or the new one.
+ * `[A-Za-z0-9._-]` segments that do not start with "." (see `checkStoreKey`); any other key is
+ * refused with `invalid_argument`. `set` is atomic: a reader sees the old value or the new one.
  */
 export interface Store {
   get(key: string): Promise<Uint8Array | undefined>;

@@ -79,6 +79,8 @@ export interface BindingRecord {
   type?: string;
   /** The callee/constructor expression of the assigned value, as written. */
   value?: string;
+  /** The assigned expression when it is a plain name or attribute chain (`x = other.attr`). */
+  alias?: string;
   line: number;
   scope: number;
 }

@@ -72,21 +72,42 @@ function bindingName(imp: ImportRecord): string | undefined {
   }
 }
 
-/** Strips wrappers from a type annotation to the class it names: Optional[X], X | None, "X", X<T>. */
-export function primaryType(text: string): string | undefined {
-  let t = text.trim().replace(/^["']|["']$/g, "");
-  for (let i = 0; i < 4; i++) {
-    const opt = /^(?:typing\.)?(?:Optional|Final|ClassVar|Annotated|Type|type)\[(.*)\]$/.exec(t);
-    if (opt) {
-      t = opt[1]!.split(",")[0]!.trim();
-      continue;
+/** Splits `text` on `sep` at bracket depth 0. */
+function splitTop(text: string, sep: string): string[] {
+  const out: string[] = [];
+  let depth = 0;
+  let start = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i]!;
+    if (c === "<" || c === "[" || c === "(" || c === "{") depth++;
+    else if ((c === ">" && text[i - 1] !== "=") || c === "]" || c === ")" || c === "}") depth--;
+    else if (c === sep && depth === 0) {
+      out.push(text.slice(start, i));
+      start = i + 1;
     }
-    break;
   }
-  const parts = t.split("|").map((p) => p.trim()).filter((p) => !/^(None|null|undefined)$/.test(p));
-  if (parts.length !== 1) return undefined;
-  t = parts[0]!.replace(/<.*>$/s, "").replace(/\[.*\]$/s, "").trim();
-  return /^[A-Za-z_$][\w$]*(\.[A-Za-z_$][\w$]*)*$/.test(t) ? t : undefined;
+  out.push(text.slice(start));
+  return out.map((p) => p.trim()).filter(Boolean);
+}
+
+/**
+ * The class names a type annotation may stand for, best first: `Optional[X]`, `X | None`, `"X"`,
+ * `X<T>`, `Union[A, B]` → X / A, B. Arrays, tuples and literal types name no class.
+ */
+export function typeCandidates(text: string): string[] {
+  let t = text.trim().replace(/^["']|["']$/g, "");
+  const wrapper = /^(?:typing\.)?(Optional|Final|ClassVar|Annotated|Union|Type|type|Readonly|Promise|Awaitable)\[(.*)\]$/s.exec(t) ??
+    /^(Readonly|Promise|Awaited|NonNullable)<(.*)>$/s.exec(t);
+  if (wrapper) {
+    const inner = splitTop(wrapper[2]!, ",");
+    const parts = wrapper[1] === "Union" ? inner : inner.slice(0, 1);
+    return parts.flatMap((p) => typeCandidates(p));
+  }
+  const parts = splitTop(t, "|");
+  if (parts.length > 1) return parts.flatMap((p) => typeCandidates(p));
+  if (/^(None|null|undefined|void|any|unknown|never)$/.test(t) || t.endsWith("[]")) return [];
+  t = t.replace(/(<.*>|\[.*\])$/s, "").trim();
+  return /^[A-Za-z_$][\w$]*(\.[A-Za-z_$][\w$]*)*$/.test(t) ? [t] : [];
 }
 
 /** Splits `a.b(c).d` into the callee part and whether it ends in a call: returns [expr, isCall]. */
@@ -159,7 +180,7 @@ export function buildGraph(records: FileRecord[], allPaths: Iterable<string>, co
       const classIdx = isField
         ? scopeDef?.kind === "class" ? b.scope : scopeDef && scopeDef.parent >= 0 && record.definitions[scopeDef.parent]!.kind === "class" ? scopeDef.parent : -1
         : scopeDef?.kind === "class" && b.kind === "assign" ? b.scope : -1;
-      if (classIdx >= 0 && (b.type || b.value)) {
+      if (classIdx >= 0 && (b.type || b.value || b.alias)) {
         const m = fields.get(classIdx) ?? new Map<string, BindingRecord>();
         if (!m.has(b.name) || b.type) m.set(b.name, b);
         fields.set(classIdx, m);
@@ -168,7 +189,7 @@ export function buildGraph(records: FileRecord[], allPaths: Iterable<string>, co
         const m = locals.get(b.scope) ?? new Map<string, BindingRecord>();
         const prior = m.get(b.name);
         // Prefer a binding that tells the type; otherwise keep the first.
-        if (!prior || (!prior.type && !prior.value && (b.type || b.value))) m.set(b.name, b);
+        if (!prior || (!prior.type && !prior.value && !prior.alias && (b.type || b.value || b.alias))) m.set(b.name, b);
         locals.set(b.scope, m);
       }
     }
@@ -238,8 +259,10 @@ export function buildGraph(records: FileRecord[], allPaths: Iterable<string>, co
       // The later of a top-level def and a module-level import of the same name wins.
       const imps = (st.importBindings.get(name) ?? []).filter((imp) => imp.scope < 0);
       const lastImp = imps.at(-1);
-      if (i !== undefined && (!lastImp || st.record.definitions[i]!.start > lastImp.line)) return { kind: "def", id: st.moduleId + 1 + i, via: "import" };
-      if (lastImp) return importValue(st, lastImp, depth);
+      const defValue: Value | undefined = i !== undefined ? { kind: "def", id: st.moduleId + 1 + i, via: "import" } : undefined;
+      if (defValue && (!lastImp || st.record.definitions[i!]!.start > lastImp.line)) return defValue;
+      // An import that leads back here (demo code re-importing its own module) or nowhere keeps the def.
+      if (lastImp) return importValue(st, lastImp, depth) ?? defValue;
       for (const star of st.starImports) {
         const r = resolveImport(st, star);
         if (r.file) {
@@ -367,15 +390,19 @@ export function buildGraph(records: FileRecord[], allPaths: Iterable<string>, co
       const v = callResult(st, scope, b.value, depth + 1);
       if (v) return v;
     }
+    if (b.alias && b.alias !== b.name) {
+      const v = resolveExpr(st, scope, b.alias, depth + 1);
+      if (v && v.kind !== "external") return v;
+    }
     return { kind: "local" };
   };
 
   /** The class a type annotation names, resolved in scope. */
   const typeToClass = (st: FileState, scope: number, type: string, depth: number): number | undefined => {
-    const t = primaryType(type);
-    if (!t) return undefined;
-    const v = resolveExpr(st, scope, t, depth);
-    if (v?.kind === "def" && isClassLike(v.id)) return v.id;
+    for (const t of typeCandidates(type)) {
+      const v = resolveExpr(st, scope, t, depth);
+      if (v?.kind === "def" && isClassLike(v.id)) return v.id;
+    }
     return undefined;
   };
   const isClassLike = (id: number) => {
@@ -496,7 +523,7 @@ export function buildGraph(records: FileRecord[], allPaths: Iterable<string>, co
     const scope = d.parent;
     for (const [list, kind] of [[d.bases ?? [], "extends"], [d.implements ?? [], "implements"]] as const) {
       for (const text of list) {
-        const t = primaryType(text.replace(/<.*>$/s, ""));
+        const t = typeCandidates(text)[0];
         if (!t) continue;
         const v = resolveExpr(st, scope, t, 1);
         if (v?.kind === "def" && isClassLike(v.id) && v.id !== id) out.push({ id: v.id, kind });
@@ -598,16 +625,33 @@ export function buildGraph(records: FileRecord[], allPaths: Iterable<string>, co
         }
       }
       unresolvedCalls++;
-      recordUnresolved(call, caller, path);
+      recordUnresolved(st, call, caller, path);
     }
   }
 
-  function recordUnresolved(call: CallRecord, caller: number, path: string) {
+  /**
+   * The last resort for a call through a receiver we could not type: link it to the one callable
+   * of that name in the project, marked `unique-name`. Only when the receiver is untyped local
+   * data (not a module, package, class or typed instance whose member we failed to find), and never
+   * for a method name of the language's built-in types.
+   */
+  function recordUnresolved(st: FileState, call: CallRecord, caller: number, path: string) {
     const candidates = callableIds(call.name);
     if (candidates.length === 1 && uniqueFallback && call.receiver !== undefined) {
-      const id = candidates[0]!;
-      const kind = symbols[id]!.kind;
-      addCall(caller, id, path, call.line, kind === "class" ? "constructor" : "call", "unique-name");
+      const builtins = languageById(st.record.language)?.builtinMethods;
+      // Walk the receiver chain as far as it resolves; guess only if it ends in untyped data.
+      const segments = call.receiver.includes("(") ? [/^[A-Za-z_$][\w$]*/.exec(call.receiver)?.[0] ?? ""] : call.receiver.split(".");
+      let known = segments[0] ? resolveExpr(st, call.caller, segments[0]) : undefined;
+      for (const seg of segments.slice(1)) {
+        const next = known ? member(known, seg, 0) : undefined;
+        if (!next) break;
+        known = next;
+      }
+      const untyped = known === undefined || known.kind === "local" || known.kind === "instance";
+      if (untyped && !builtins?.has(call.name)) {
+        const id = candidates[0]!;
+        addCall(caller, id, path, call.line, isClassLike(id) ? "constructor" : "call", "unique-name");
+      }
     } else if (candidates.length > 1) {
       ambiguous.push({ caller, name: call.name, candidates: candidates.slice(0, 50), file: path, line: call.line });
     }

@@ -66,6 +66,14 @@ function gitIgnored(levels: IgnoreLevel[], path: string, isDir: boolean): boolea
   return false;
 }
 
+/**
+ * Whether a file's mtime equals the one the git index recorded. Compared to the millisecond; an
+ * index entry with no sub-second part (git built without nanosecond stamps) is compared by second.
+ */
+function sameMtime(indexMs: number, fileMs: number): boolean {
+  return indexMs % 1000 === 0 ? Math.floor(indexMs / 1000) === Math.floor(fileMs / 1000) : indexMs === Math.floor(fileMs);
+}
+
 /** Scans the root. Errors on individual entries become skipped files; only a bad root throws. */
 export async function scanRepository(fs: FileSystem, options: ScanOptions = {}): Promise<ScanResult> {
   const maxBytes = options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES;
@@ -82,8 +90,12 @@ export async function scanRepository(fs: FileSystem, options: ScanOptions = {}):
   }
   const gitEntry = rootEntries.find((e) => e.name === ".git");
   let tracked: Map<string, IndexEntry> | undefined;
+  // Entries stamped in the same tick as the index file itself are "racily clean" (git's term): the
+  // file may have changed after git hashed it without its stat showing it, so their ids are not trusted.
+  let indexMtimeMs = -Infinity;
   if (gitEntry?.kind === "directory") {
     tracked = await readGitIndex(fs, ".git");
+    if (tracked.size > 0) indexMtimeMs = await fs.stat(".git/index").then((s) => s.mtimeMs, () => -Infinity);
   }
   const mode = gitEntry?.kind === "directory" ? "git" : "walk";
 
@@ -106,7 +118,7 @@ export async function scanRepository(fs: FileSystem, options: ScanOptions = {}):
     }
     const entry = tracked?.get(path);
     const file: ScannedFile = { path, size, mtimeMs };
-    if (entry && entry.size === size && Math.floor(entry.mtimeMs / 1000) === Math.floor(mtimeMs / 1000)) file.blobId = entry.oid;
+    if (entry && entry.size === size && sameMtime(entry.mtimeMs, mtimeMs) && entry.mtimeMs < indexMtimeMs) file.blobId = entry.oid;
     files.set(path, file);
   };
 

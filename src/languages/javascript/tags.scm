@@ -122,6 +122,12 @@
 (assignment_expression
   left: (member_expression object: (this) @receiver property: (property_identifier) @name)
   right: (new_expression constructor: (_) @value)) @local.field
+(assignment_expression
+  left: (member_expression object: (this) @receiver property: (property_identifier) @name)
+  right: [(identifier) (member_expression)] @alias) @local.field
+(variable_declarator
+  name: (identifier) @name
+  value: [(identifier) (member_expression)] @alias) @local.assign
 
 ; Local export lists and default exports (module = ""): `export { a, b as c }`, `export default x`.
 (export_statement

@@ -1,6 +1,7 @@
 /** Python: full depth (definitions, calls, types, imports, bindings). */
 import type { LanguageSpec } from "../types.ts";
 import { QUERIES } from "../queries.gen.ts";
+import { PYTHON_BUILTIN_METHODS } from "./builtins.ts";
 import { pythonResolver } from "./resolve.ts";
 
 export const python: LanguageSpec = {
@@ -15,5 +16,6 @@ export const python: LanguageSpec = {
   docStyle: "body-string",
   exportStyle: "underscore-private",
   fullDepth: true,
+  builtinMethods: PYTHON_BUILTIN_METHODS,
   resolver: pythonResolver,
 };

@@ -62,6 +62,12 @@
 (assignment
   left: (identifier) @name
   type: (type) @type) @local.assign
+(assignment
+  left: (identifier) @name
+  right: [(identifier) (attribute)] @alias) @local.assign
+(assignment
+  left: (identifier) @name
+  right: (conditional_expression (call function: [(identifier) (attribute)] @value))) @local.assign
 (typed_parameter (identifier) @name type: (type) @type) @local.param
 (typed_default_parameter name: (identifier) @name type: (type) @type) @local.param
 (assignment
@@ -70,6 +76,12 @@
 (assignment
   left: (attribute object: (identifier) @receiver attribute: (identifier) @name)
   type: (type) @type) @local.field
+(assignment
+  left: (attribute object: (identifier) @receiver attribute: (identifier) @name)
+  right: [(identifier) (attribute)] @alias) @local.field
+(assignment
+  left: (attribute object: (identifier) @receiver attribute: (identifier) @name)
+  right: (conditional_expression (call function: [(identifier) (attribute)] @value))) @local.field
 
 ; Every other local name (parameters, plain assignments, loop and with targets): these shadow
 ; module-level names, so a call through them is not a call to a same-named definition.

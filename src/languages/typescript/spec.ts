@@ -1,6 +1,7 @@
 /** TypeScript (.ts, .mts, .cts) and TSX: full depth. */
 import type { LanguageSpec } from "../types.ts";
 import { QUERIES } from "../queries.gen.ts";
+import { JS_BUILTIN_METHODS } from "./builtins.ts";
 import { typescriptResolver } from "./resolve.ts";
 
 const base = {
@@ -11,6 +12,7 @@ const base = {
   docStyle: "preceding-comment",
   exportStyle: "export-statement",
   fullDepth: true,
+  builtinMethods: JS_BUILTIN_METHODS,
   resolver: typescriptResolver,
 } as const;
 

@@ -1,6 +1,7 @@
 /** In-memory platform: a file tree from a plain object and a Map-backed store. Tests, zips, uploads. */
 import { EngineError } from "../../core/shared/errors.ts";
 import { normalizeRelative } from "../../core/shared/paths.ts";
+import { checkStoreKey } from "../store-key.ts";
 import type { DirEntry, FileStat, FileSystem, Store } from "../types.ts";
 
 /** A file's content, or a symbolic link to a path relative to the link's folder (may escape). */
@@ -60,12 +61,16 @@ export class MemoryFileSystem implements FileSystem {
         const entry = this.files.get(prefix);
         if (entry && !(entry instanceof Uint8Array)) {
           const base = parts.slice(0, i - 1).join("/");
-          const target = normalizeRelative(base === "" ? entry.symlink : `${base}/${entry.symlink}`);
+          // An absolute target has no meaning inside a memory tree: it always lies outside the root.
+          const absolute = /^(\/|\\|[a-zA-Z]:[\\/])/.test(entry.symlink);
+          const target = absolute ? undefined : normalizeRelative(base === "" ? entry.symlink : `${base}/${entry.symlink}`);
           if (target === undefined) throw new EngineError("outside_root", `Symbolic link points outside the root: ${path}`, { data: { path } });
           p = [target, ...parts.slice(i)].filter((s) => s !== "").join("/");
           changed = true;
           break;
         }
+        // A file in the middle of the path: the same answer a disk gives (ENOTDIR).
+        if (entry && i < parts.length) throw new EngineError("not_directory", `Not a folder: ${prefix} (in ${path})`, { data: { path } });
       }
       if (!changed) return p;
     }
@@ -104,12 +109,15 @@ export class MemoryStore implements Store {
   readonly label = "memory";
   private readonly map = new Map<string, Uint8Array>();
   async get(key: string): Promise<Uint8Array | undefined> {
-    return this.map.get(key);
+    checkStoreKey(key);
+    return this.map.get(key)?.slice();
   }
   async set(key: string, value: Uint8Array): Promise<void> {
+    checkStoreKey(key);
     this.map.set(key, value.slice());
   }
   async delete(key: string): Promise<void> {
+    checkStoreKey(key);
     this.map.delete(key);
   }
   async keys(prefix = ""): Promise<string[]> {

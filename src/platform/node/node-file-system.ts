@@ -28,6 +28,25 @@ export function mapNodeError(error: unknown, path: string): EngineError {
 
 // O_NOFOLLOW is POSIX; on Windows it is undefined and every read goes through realpath.
 const NOFOLLOW: number | undefined = (fsConstants as { O_NOFOLLOW?: number }).O_NOFOLLOW;
+// Opening a named pipe for reading blocks until a writer appears (forever, in a scan). O_NONBLOCK
+// makes that open return at once; the fstat after it then refuses anything but a regular file.
+const NONBLOCK: number = (fsConstants as { O_NONBLOCK?: number }).O_NONBLOCK ?? 0;
+
+/** Reads a regular file through an open handle; a FIFO, socket, device or folder is refused. */
+async function readRegularFile(target: string, flags: number, path: string): Promise<Uint8Array> {
+  const handle = await fsp.open(target, flags);
+  try {
+    const s = await handle.stat();
+    if (!s.isFile()) {
+      const kind = s.isDirectory() ? "directory" : "other";
+      throw new EngineError("io_error", `Not a regular file: ${path}`, { data: { path, kind } });
+    }
+    const buf = await handle.readFile();
+    return new Uint8Array(buf.buffer, buf.byteOffset, buf.byteLength);
+  } finally {
+    await handle.close();
+  }
+}
 
 function kindOf(d: { isFile(): boolean; isDirectory(): boolean; isSymbolicLink(): boolean }): EntryKind {
   if (d.isSymbolicLink()) return "symlink";
@@ -85,14 +104,10 @@ export class NodeFileSystem implements FileSystem {
     let target = full;
     if (!this.safeDirs.has(parent) || !NOFOLLOW) target = await this.resolve(path);
     try {
-      const handle = await fsp.open(target, target === full && NOFOLLOW ? fsConstants.O_RDONLY | NOFOLLOW : "r");
-      try {
-        const buf = await handle.readFile();
-        return new Uint8Array(buf.buffer, buf.byteOffset, buf.byteLength);
-      } finally {
-        await handle.close();
-      }
+      const nofollow = target === full && NOFOLLOW ? NOFOLLOW : 0;
+      return await readRegularFile(target, fsConstants.O_RDONLY | NONBLOCK | nofollow, path);
     } catch (error) {
+      if (error instanceof EngineError) throw error;
       const code = (error as NodeJS.ErrnoException).code;
       if (target === full && (code === "ELOOP" || code === "EMLINK")) {
         return this.readFileResolved(path);
@@ -104,9 +119,9 @@ export class NodeFileSystem implements FileSystem {
   private async readFileResolved(path: string): Promise<Uint8Array> {
     const real = await this.resolve(path);
     try {
-      const buf = await fsp.readFile(real);
-      return new Uint8Array(buf.buffer, buf.byteOffset, buf.byteLength);
+      return await readRegularFile(real, fsConstants.O_RDONLY | NONBLOCK, path);
     } catch (error) {
+      if (error instanceof EngineError) throw error;
       throw mapNodeError(error, path);
     }
   }

@@ -1,18 +1,11 @@
 /** Store as files under a cache folder, written atomically (temp file + rename). */
 import { promises as fsp } from "node:fs";
 import * as nodePath from "node:path";
-import { EngineError } from "../../core/shared/errors.ts";
+import { checkStoreKey as checkKey } from "../store-key.ts";
 import type { Store } from "../types.ts";
 import { mapNodeError } from "./node-file-system.ts";
 
-const KEY = /^[A-Za-z0-9._-]+(\/[A-Za-z0-9._-]+)*$/;
 let tmpCounter = 0;
-
-function checkKey(key: string): void {
-  if (!KEY.test(key) || key.split("/").some((s) => s === "." || s === "..")) {
-    throw new EngineError("invalid_argument", `Bad store key: ${JSON.stringify(key)}`);
-  }
-}
 
 /**
  * A Store in `dir`. The folder is created on first write with a `.gitignore` of `*`, so the cache
@@ -46,7 +39,9 @@ export class NodeStore implements Store {
       const buf = await fsp.readFile(nodePath.join(this.dir, key));
       return new Uint8Array(buf.buffer, buf.byteOffset, buf.byteLength);
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
+      // A key that is only a prefix of others is a folder here; like a missing key, it has no value.
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code === "ENOENT" || code === "EISDIR" || code === "ENOTDIR") return undefined;
       throw mapNodeError(error, key);
     }
   }
@@ -55,7 +50,8 @@ export class NodeStore implements Store {
     checkKey(key);
     await this.ensureDir();
     const target = nodePath.join(this.dir, key);
-    const tmp = `${target}.${process.pid}.${tmpCounter++}.tmp`;
+    // Keys never start with ".", so a dot-named temp file can't be mistaken for one (see keys()).
+    const tmp = nodePath.join(nodePath.dirname(target), `.${nodePath.basename(target)}.${process.pid}.${tmpCounter++}.tmp`);
     try {
       await fsp.mkdir(nodePath.dirname(target), { recursive: true });
       await fsp.writeFile(tmp, value);
@@ -68,7 +64,11 @@ export class NodeStore implements Store {
 
   async delete(key: string): Promise<void> {
     checkKey(key);
-    await fsp.rm(nodePath.join(this.dir, key), { force: true });
+    try {
+      await fsp.rm(nodePath.join(this.dir, key), { force: true });
+    } catch (error) {
+      throw mapNodeError(error, key);
+    }
   }
 
   async keys(prefix = ""): Promise<string[]> {
@@ -83,8 +83,9 @@ export class NodeStore implements Store {
       }
       for (const e of entries) {
         const key = rel === "" ? e.name : `${rel}/${e.name}`;
+        if (e.name.startsWith(".")) continue; // the .gitignore and temp files of writes in progress
         if (e.isDirectory()) await walk(key);
-        else if (e.isFile() && !e.name.endsWith(".tmp") && key !== ".gitignore" && key.startsWith(prefix)) out.push(key);
+        else if (e.isFile() && key.startsWith(prefix)) out.push(key);
       }
     };
     await walk("");

@@ -1,0 +1,80 @@
+; C#: definitions and using directives. Namespaces are modules; a file-scoped namespace
+; (`namespace A.B;`) is captured on the whole compilation unit so the file's types nest under it.
+; Records are classes (`record struct` is a struct); every base_list entry is a @base, since the
+; syntax does not tell a base class from an interface.
+
+(class_declaration
+  name: (identifier) @name
+  body: (declaration_list) @body) @definition.class
+(class_declaration (base_list [(identifier) (qualified_name) (generic_name) (alias_qualified_name)] @base)) @definition.class
+(class_declaration (base_list (primary_constructor_base_type type: (_) @base))) @definition.class
+
+(struct_declaration
+  name: (identifier) @name
+  body: (declaration_list) @body) @definition.struct
+(struct_declaration (base_list [(identifier) (qualified_name) (generic_name) (alias_qualified_name)] @base)) @definition.struct
+
+(interface_declaration
+  name: (identifier) @name
+  body: (declaration_list) @body) @definition.interface
+(interface_declaration (base_list [(identifier) (qualified_name) (generic_name) (alias_qualified_name)] @base)) @definition.interface
+
+(enum_declaration
+  name: (identifier) @name
+  body: (enum_member_declaration_list) @body) @definition.enum
+
+(record_declaration
+  "struct"
+  name: (identifier) @name) @definition.struct
+(record_declaration
+  name: (identifier) @name
+  body: (declaration_list) @body) @definition.class
+(record_declaration
+  name: (identifier) @name) @definition.class
+(record_declaration (base_list [(identifier) (qualified_name) (generic_name) (alias_qualified_name)] @base)) @definition.class
+(record_declaration (base_list (primary_constructor_base_type type: (_) @base))) @definition.class
+
+(delegate_declaration
+  name: (identifier) @name) @definition.type
+
+(method_declaration
+  name: (identifier) @name
+  body: [(block) (arrow_expression_clause)] @body) @definition.method
+(method_declaration
+  name: (identifier) @name) @definition.method
+(constructor_declaration
+  name: (identifier) @name
+  body: [(block) (arrow_expression_clause)] @body) @definition.constructor
+(property_declaration
+  name: (identifier) @name
+  accessors: (accessor_list) @body) @definition.property
+(property_declaration
+  name: (identifier) @name
+  value: (arrow_expression_clause) @body) @definition.property
+(local_function_statement
+  name: (identifier) @name
+  body: [(block) (arrow_expression_clause)] @body) @definition.function
+
+(namespace_declaration
+  name: [(identifier) (qualified_name)] @name
+  body: (declaration_list) @body) @definition.module
+((compilation_unit
+  (file_scoped_namespace_declaration name: [(identifier) (qualified_name)] @name) . (_) @body) @definition.module
+  (#not-match? @body "^(//|/[*])"))
+(compilation_unit
+  (file_scoped_namespace_declaration name: [(identifier) (qualified_name)] @name)) @definition.module
+
+(invocation_expression function: (identifier) @name) @reference.call
+(invocation_expression
+  function: (member_access_expression expression: (_) @receiver name: (identifier) @name)) @reference.call
+(object_creation_expression type: (_) @name) @reference.new
+
+; using A.B;  using static A.B.C;  global using A;  using X = A.B;
+(using_directive
+  !name
+  [(identifier) (qualified_name)] @import.module
+  (#set! kind "module")) @import
+(using_directive
+  name: (identifier) @import.alias
+  [(identifier) (qualified_name) (generic_name)] @import.module
+  (#set! kind "module")) @import

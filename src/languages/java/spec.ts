@@ -1,0 +1,20 @@
+/**
+ * Java: definitions and imports. Annotations sit inside a `modifiers` node, not beside the
+ * definition, so none are collected as decorators yet.
+ */
+import type { LanguageSpec } from "../types.ts";
+import { QUERIES } from "../queries.gen.ts";
+
+export const java: LanguageSpec = {
+  id: "java",
+  name: "Java",
+  grammar: "tree-sitter-java.wasm",
+  extensions: [".java"],
+  query: QUERIES.java,
+  decoratorTypes: [],
+  wrapperTypes: [],
+  commentTypes: ["line_comment", "block_comment"],
+  docStyle: "preceding-comment",
+  exportStyle: "public-modifier",
+  fullDepth: false,
+};
