@@ -9,13 +9,14 @@ import { rust } from "./rust/spec.ts";
 import { c } from "./c/spec.ts";
 import { cpp } from "./cpp/spec.ts";
 import { csharp } from "./csharp/spec.ts";
+import { ruby } from "./ruby/spec.ts";
 
 export type { LanguageSpec, DocStyle, ExportStyle } from "./types.ts";
 
 /** All languages, full-depth ones first. */
 export const LANGUAGES: readonly LanguageSpec[] = [
   python, typescript, tsx, javascript,
-  go, java, rust, c, cpp, csharp,
+  go, java, rust, c, cpp, csharp, ruby,
 ];
 
 const byExtension = new Map<string, LanguageSpec>();

@@ -1,3 +1,5 @@
+import type { Node } from "web-tree-sitter";
+
 /**
  * What a language folder provides: grammar, file extensions, tree-sitter queries with standard
  * capture names, and a few declarative switches the generic extractor reads. Import resolution
@@ -23,6 +25,14 @@ export type ExportStyle =
   | "public-modifier"
   /** Everything at top level (C, C++, Ruby). */
   | "top-level";
+
+/** Where an untyped callback parameter sits: argument `arg` of a call to `callee`, parameter `param`. */
+export interface CallbackSite {
+  callee: string;
+  arg: number;
+  param: number;
+  isNew: boolean;
+}
 
 /** A supported language. */
 export interface LanguageSpec {
@@ -63,6 +73,8 @@ export interface LanguageSpec {
    * name alone: `rows.append(x)` is far likelier a list than the one `append` the project defines.
    */
   builtinMethods?: ReadonlySet<string>;
+  /** Locates an untyped callback parameter (given its name token) for contextual typing. */
+  callbackSite?: (name: Node) => CallbackSite | undefined;
   /** Module resolution for imports; languages without one scope nothing by import. */
   resolver?: ModuleResolver;
 }

@@ -109,6 +109,23 @@ function isExported(def: Definition, outer: Node, spec: LanguageSpec, defs: Defi
   }
 }
 
+/** Parameters of a function node from its `parameters` field, as name and annotated type. */
+function paramsOf(fn: Node): { name: string; type?: string }[] {
+  const list = fn.childForFieldName("parameters") ?? fn.childForFieldName("parameter");
+  if (!list) return [];
+  const items = list.type === "identifier" ? [list] : list.namedChildren;
+  const out: { name: string; type?: string }[] = [];
+  for (const p of items) {
+    if (!p || p.type === "comment") continue;
+    const nameNode = p.type === "identifier" || p.type === "this" ? p : p.childForFieldName("pattern") ?? p.childForFieldName("name") ?? p.namedChildren.find((c) => c?.type === "identifier") ?? null;
+    const typeNode = p.childForFieldName("type");
+    const name = nameNode?.text ?? p.text;
+    const type = typeNode ? squash(typeNode.text.replace(/^:\s*/, ""), 300) : undefined;
+    out.push(type ? { name, type } : { name });
+  }
+  return out;
+}
+
 /** Extracts the record for one parsed file. `path`/`hash` are carried through unchanged. */
 export function extractFile(tree: Tree, query: Query, spec: LanguageSpec, path: string, hash: string): FileRecord {
   const root = tree.rootNode;
@@ -211,6 +228,8 @@ export function extractFile(tree: Tree, query: Query, spec: LanguageSpec, path: 
     if (d.bases.length) def.bases = d.bases;
     if (d.implements.length) def.implements = d.implements;
     if (d.returns) def.returns = d.returns;
+    const params = paramsOf(d.body?.parent ?? node);
+    if (params.length) def.params = params;
     def.exported = isExported(def, outer, spec, definitions);
     definitions.push(def);
     scopeStart.push(nameNode.startIndex);
@@ -285,7 +304,9 @@ export function extractFile(tree: Tree, query: Query, spec: LanguageSpec, path: 
         if (b.kind === "field") prior.kind = "field";
         continue;
       }
+      const site = b.kind === "param" && !b.type ? spec.callbackSite?.(b.name) : undefined;
       const rec: BindingRecord = {
+        ...(site ? { argOf: site } : {}),
         kind: b.kind,
         name: b.name.text,
         ...(b.receiver ? { receiver: b.receiver.text } : {}),

@@ -28,6 +28,8 @@ export interface Definition {
   bases?: string[];
   implements?: string[];
   returns?: string;
+  /** Parameters in order, with annotated types as written. */
+  params?: { name: string; type?: string }[];
   exported: boolean;
 }
 
@@ -81,6 +83,8 @@ export interface BindingRecord {
   value?: string;
   /** The assigned expression when it is a plain name or attribute chain (`x = other.attr`). */
   alias?: string;
+  /** For an untyped callback parameter: the call it is an argument of (see LanguageSpec.callbackSite). */
+  argOf?: { callee: string; arg: number; param: number; isNew: boolean };
   line: number;
   scope: number;
 }

@@ -110,6 +110,35 @@ export function typeCandidates(text: string): string[] {
   return /^[A-Za-z_$][\w$]*(\.[A-Za-z_$][\w$]*)*$/.test(t) ? [t] : [];
 }
 
+/** Parameter types of a function type `(a: A, b?: B) => R` (a `this:` parameter is dropped). */
+export function functionTypeParams(text: string): string[] | undefined {
+  let t = text.trim();
+  while (t.startsWith("(") && t.endsWith(")") && !/=>/.test(t.slice(t.lastIndexOf(")")))) {
+    // `((a: A) => R)` or `((a: A) => R) | undefined`-style parens around the whole type
+    const inner = t.slice(1, -1);
+    if (!/=>/.test(inner)) break;
+    t = inner.trim();
+  }
+  t = splitTop(t, "|")[0] ?? t;
+  if (!t.startsWith("(")) return undefined;
+  let depth = 0;
+  let close = -1;
+  for (let i = 0; i < t.length; i++) {
+    if (t[i] === "(") depth++;
+    else if (t[i] === ")" && --depth === 0) {
+      close = i;
+      break;
+    }
+  }
+  if (close < 0 || !/^\s*=>/.test(t.slice(close + 1))) return undefined;
+  return splitTop(t.slice(1, close), ",")
+    .filter((p) => !/^this\s*:/.test(p))
+    .map((p) => {
+      const parts = splitTop(p, ":");
+      return parts.length > 1 ? parts.slice(1).join(":").trim() : "";
+    });
+}
+
 /** Splits `a.b(c).d` into the callee part and whether it ends in a call: returns [expr, isCall]. */
 function splitCall(text: string): [string, boolean] {
   if (!text.endsWith(")")) return [text, false];
@@ -394,7 +423,35 @@ export function buildGraph(records: FileRecord[], allPaths: Iterable<string>, co
       const v = resolveExpr(st, scope, b.alias, depth + 1);
       if (v && v.kind !== "external") return v;
     }
+    if (b.argOf) {
+      const v = contextualType(st, scope, b.argOf, depth + 1);
+      if (v) return v;
+    }
     return { kind: "local" };
+  };
+
+  /**
+   * The type of an untyped callback parameter from the callee's declaration: for
+   * `new Observable((subscriber) => …)`, the constructor's parameter `subscribe?: (this: …,
+   * subscriber: Subscriber<T>) => …` gives `subscriber` the class Subscriber.
+   */
+  const contextualType = (st: FileState, scope: number, site: NonNullable<BindingRecord["argOf"]>, depth: number): Value | undefined => {
+    const callee = resolveExpr(st, scope, site.callee, depth);
+    if (callee?.kind !== "def") return undefined;
+    let fnId = callee.id;
+    if (isClassLike(fnId)) {
+      const ctor = findMember(fnId, "constructor");
+      if (ctor === undefined) return undefined;
+      fnId = ctor;
+    }
+    const params = defOf(fnId)?.params?.filter((p) => p.name !== "this");
+    const declared = params?.[site.arg]?.type;
+    if (!declared) return undefined;
+    const paramType = functionTypeParams(declared)?.[site.param];
+    if (!paramType) return undefined;
+    const owner = stateOf(fnId);
+    const cls = typeToClass(owner, symbols[fnId]!.index, paramType, depth + 1);
+    return cls !== undefined ? { kind: "instance", id: cls } : undefined;
   };
 
   /** The class a type annotation names, resolved in scope. */

@@ -1,13 +1,17 @@
 /** The conservative ignore list and the file-kind rules the scan applies outside git's own rules. */
 import { basename, extname } from "../shared/paths.ts";
 
-/** Folders never entered unless git tracks files in them: VCS, dependencies, caches, build outputs. */
+/**
+ * Folders never entered unless git tracks files in them: VCS, dependencies, caches, build outputs.
+ * Virtualenvs are not listed by name ("venv" is also a real package, CPython's Lib/venv): the scan
+ * recognises them by their `pyvenv.cfg`.
+ */
 export const DEFAULT_IGNORED_DIRS = new Set([
   ".git", ".hg", ".svn", ".bzr", ".codeslice",
   "node_modules", "bower_components", "jspm_packages",
   "__pycache__", "site-packages", ".tox", ".nox", ".mypy_cache", ".pytest_cache", ".ruff_cache", ".hypothesis", ".eggs",
   "dist", "build", "out", "target", "coverage", ".next", ".nuxt", ".svelte-kit", ".turbo", ".parcel-cache", ".cache",
-  ".gradle", ".idea", ".terraform", ".venv", "venv",
+  ".gradle", ".idea", ".terraform",
 ]);
 
 /** Lockfiles: large, generated, never what an agent wants to read. */
@@ -36,6 +40,7 @@ export type SkipReason =
   | "symlink_loop"
   | "symlink_broken"
   | "symlink_directory"
+  | "special_file"
   | "unreadable";
 
 /** A file left out, with the reason and an optional detail. */

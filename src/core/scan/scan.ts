@@ -89,6 +89,10 @@ export async function scanRepository(fs: FileSystem, options: ScanOptions = {}):
     throw error;
   }
   const gitEntry = rootEntries.find((e) => e.name === ".git");
+  // A `.git` file is a linked worktree (or a submodule checkout): its git dir lies outside the root,
+  // where the FileSystem may not read, so the index and info/exclude are out of reach, but the
+  // .gitignore files are not. Tracked files inside ignored folders are then missed.
+  const gitFile = gitEntry?.kind === "file" && /^gitdir:/.test((await readText(fs, ".git")) ?? "");
   let tracked: Map<string, IndexEntry> | undefined;
   // Entries stamped in the same tick as the index file itself are "racily clean" (git's term): the
   // file may have changed after git hashed it without its stat showing it, so their ids are not trusted.
@@ -97,7 +101,8 @@ export async function scanRepository(fs: FileSystem, options: ScanOptions = {}):
     tracked = await readGitIndex(fs, ".git");
     if (tracked.size > 0) indexMtimeMs = await fs.stat(".git/index").then((s) => s.mtimeMs, () => -Infinity);
   }
-  const mode = gitEntry?.kind === "directory" ? "git" : "walk";
+  if (gitFile) tracked = new Map();
+  const mode = tracked ? "git" : "walk";
 
   const rootLevels: IgnoreLevel[] = [];
   if (mode === "git") {
@@ -131,7 +136,8 @@ export async function scanRepository(fs: FileSystem, options: ScanOptions = {}):
       skipped.push({ path: dir, reason: "unreadable", detail: (error as Error).message });
       return;
     }
-    if (entries.some((e) => e.name === "pyvenv.cfg" && e.kind === "file")) return; // a virtualenv, whatever its name
+    // A virtualenv, whatever its name (the root itself is what the user asked for, so it is walked).
+    if (dir !== "" && entries.some((e) => e.name === "pyvenv.cfg" && e.kind === "file")) return;
     if (mode === "git") {
       const gi = entries.find((e) => e.name === ".gitignore" && e.kind === "file");
       const text = gi ? await readText(fs, joinPath(dir, ".gitignore")) : undefined;
@@ -142,12 +148,18 @@ export async function scanRepository(fs: FileSystem, options: ScanOptions = {}):
     const kinds = await Promise.all(
       entries.map(async (e): Promise<"file" | "directory" | undefined> => {
         const path = joinPath(dir, e.name);
-        if (exclude.has(path)) return undefined;
+        if (exclude.has(path) || (dir === "" && e.name === ".git")) return undefined;
         if (e.kind === "directory") {
           if (DEFAULT_IGNORED_DIRS.has(e.name) || (mode === "git" && gitIgnored(levels, path, true))) return undefined;
           return "directory";
         }
-        if (e.kind !== "file" && e.kind !== "symlink") return undefined;
+        // Git matches a link by its own name, never by its target; ignored entries are not even stat'ed.
+        if (mode === "git" && !tracked!.has(path) && gitIgnored(levels, path, false)) return undefined;
+        if (e.kind !== "file" && e.kind !== "symlink") {
+          // A named pipe, socket or device: never read (opening a pipe would wait for a writer).
+          skipped.push({ path, reason: "special_file" });
+          return undefined;
+        }
         let st;
         try {
           st = await fs.stat(path);
@@ -162,8 +174,10 @@ export async function scanRepository(fs: FileSystem, options: ScanOptions = {}):
           skipped.push({ path, reason: "symlink_directory", detail: "symbolic links to folders are not followed" });
           return undefined;
         }
-        if (st.kind !== "file") return undefined;
-        if (mode === "git" && !tracked!.has(path) && gitIgnored(levels, path, false)) return undefined;
+        if (st.kind !== "file") {
+          skipped.push({ path, reason: "special_file" });
+          return undefined;
+        }
         addFile(path, st.size, st.mtimeMs);
         if (++seen % 500 === 0) options.onProgress?.(seen);
         return "file";

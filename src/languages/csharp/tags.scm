@@ -1,5 +1,6 @@
 ; C#: definitions and using directives. Namespaces are modules; a file-scoped namespace
-; (`namespace A.B;`) is captured on the whole compilation unit so the file's types nest under it.
+; (`namespace A.B;`) is captured on the whole compilation unit so the file's types nest under it;
+; its body is the first non-comment node after it (the first match wins).
 ; Records are classes (`record struct` is a struct); every base_list entry is a @base, since the
 ; syntax does not tell a base class from an interface.
 
@@ -59,7 +60,7 @@
   name: [(identifier) (qualified_name)] @name
   body: (declaration_list) @body) @definition.module
 ((compilation_unit
-  (file_scoped_namespace_declaration name: [(identifier) (qualified_name)] @name) . (_) @body) @definition.module
+  (file_scoped_namespace_declaration name: [(identifier) (qualified_name)] @name) (_) @body) @definition.module
   (#not-match? @body "^(//|/[*])"))
 (compilation_unit
   (file_scoped_namespace_declaration name: [(identifier) (qualified_name)] @name)) @definition.module

@@ -1,6 +1,7 @@
 /** JavaScript (.js, .mjs, .cjs, .jsx): full depth, ESM and CommonJS. */
 import type { LanguageSpec } from "../types.ts";
 import { QUERIES } from "../queries.gen.ts";
+import { callbackSite } from "../typescript/hooks.ts";
 import { JS_BUILTIN_METHODS } from "../typescript/builtins.ts";
 import { typescriptResolver } from "../typescript/resolve.ts";
 
@@ -16,6 +17,7 @@ export const javascript: LanguageSpec = {
   docStyle: "preceding-comment",
   exportStyle: "export-statement",
   fullDepth: true,
+  callbackSite,
   builtinMethods: JS_BUILTIN_METHODS,
   resolver: typescriptResolver,
 };

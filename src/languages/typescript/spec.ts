@@ -1,6 +1,7 @@
 /** TypeScript (.ts, .mts, .cts) and TSX: full depth. */
 import type { LanguageSpec } from "../types.ts";
 import { QUERIES } from "../queries.gen.ts";
+import { callbackSite } from "./hooks.ts";
 import { JS_BUILTIN_METHODS } from "./builtins.ts";
 import { typescriptResolver } from "./resolve.ts";
 
@@ -12,6 +13,7 @@ const base = {
   docStyle: "preceding-comment",
   exportStyle: "export-statement",
   fullDepth: true,
+  callbackSite,
   builtinMethods: JS_BUILTIN_METHODS,
   resolver: typescriptResolver,
 } as const;
