@@ -7,7 +7,10 @@ import { createEngine, type Engine } from "../core/engine/engine.ts";
 import { createNodePlatform } from "../platform/node/index.ts";
 import { ENCODINGS, type Encoding } from "../core/budget/tokenizer.ts";
 import { EXIT, UsageError, createProgressReporter, reportError, writeJson, writeOut } from "./output.ts";
-import { renderIndexSummary } from "./render.ts";
+import { renderCalls, renderImporters, renderIndexSummary } from "./render.ts";
+
+/** Commands that take one positional argument. */
+const ARG_COMMANDS = new Set(["callers", "callees", "importers", "signature"]);
 
 const VERSION = (JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as { version: string }).version;
 
@@ -16,13 +19,21 @@ const HELP = `codeslice ${VERSION}: a code-context engine for AI coding agents
 Usage: codeslice <command> [options]
 
 Commands:
-  index            Index the project (incremental) and print a summary
-  map              Print the repo map: languages, layout, most referenced symbols
-  graph            Print the code graph as JSON (graph-gold format)
+  index               Index the project (incremental) and print a summary
+  map                 Print the repo map: languages, layout, most referenced symbols
+  callers <symbol>    Who calls a symbol (--depth N for transitive callers)
+  callees <symbol>    What a symbol calls, including external packages
+  importers <file>    Files that import a file (--depth N)
+  signature <symbol>  Header and docstring without the body; classes with members stubbed
+  graph               Print the code graph as JSON (graph-gold format)
+
+Symbols: qualified (pkg.mod.Class.method, src/a.ts#Class.method), path::Class.method,
+a dotted suffix (Class.method) or a bare name when unique.
 
 Options:
   --root DIR       Project folder (default: current folder)
   --cache-dir DIR  Where the index is kept (default: <root>/.codeslice)
+  --depth N        Hops for callers/callees/importers (1-10, default 1)
   --budget N       Token budget for map output (default 2000)
   --encoding E     Tokenizer: o200k_base (default) or cl100k_base
   --max-file-bytes N  Skip files larger than N bytes (default 1048576)
@@ -48,10 +59,33 @@ Prints a map of the project fitted to --budget tokens (counted with the real tok
 languages, top-level layout and the most referenced symbols with path:line citations.
 Indexes first if needed.
 `,
-  graph: `Usage: codeslice graph [--root DIR] --json
+  graph: `Usage: codeslice graph [--root DIR] --json [--min-confidence X]
 
 Prints the code graph (definitions, call edges, import edges, inherits) as JSON in the
-code-graph-gold/1 shape, for scoring and for tools.
+code-graph-gold/1 shape, for scoring and for tools. Each call edge carries how it was
+resolved (scope, import, self, type, unique-name) and a confidence; --min-confidence drops
+edges below X (0-1).
+`,
+  callers: `Usage: codeslice callers <symbol> [--depth N] [--json]
+
+Lists the call sites that call <symbol>, each with the calling symbol, path:line, how the
+call was resolved and a confidence. --depth N follows callers of callers. Calls that only
+match by name (several definitions share it) are listed separately as possible callers.
+`,
+  callees: `Usage: codeslice callees <symbol> [--depth N] [--json]
+
+Lists what <symbol> calls (project symbols with path:line and resolution), then calls into
+external packages and the standard library.
+`,
+  importers: `Usage: codeslice importers <file> [--depth N] [--json]
+
+Lists the files that import <file> (a path relative to the project root); --depth N adds
+the files that import those, and so on.
+`,
+  signature: `Usage: codeslice signature <symbol> [--json]
+
+Prints the symbol's header and docstring without its body; for a class, its members'
+headers with bodies stubbed. Cheaper than reading the file.
 `,
 };
 
@@ -93,6 +127,8 @@ async function main(argv: string[]): Promise<number> {
         budget: { type: "string" },
         encoding: { type: "string" },
         "max-file-bytes": { type: "string" },
+        depth: { type: "string" },
+        "min-confidence": { type: "string" },
         json: { type: "boolean", default: false },
         quiet: { type: "boolean", default: false },
         help: { type: "boolean", short: "h", default: false },
@@ -115,7 +151,12 @@ async function main(argv: string[]): Promise<number> {
   const json = values.json === true;
   try {
     if (!COMMAND_HELP[command]) throw new UsageError(`unknown command ${JSON.stringify(command)}`);
-    if (positionals.length > 1) throw new UsageError(`${command} takes no arguments, got ${JSON.stringify(positionals.slice(1).join(" "))}`);
+    const wantsArg = ARG_COMMANDS.has(command);
+    if (wantsArg && positionals.length !== 2) throw new UsageError(`${command} takes exactly one ${command === "importers" ? "file" : "symbol"} argument`);
+    if (!wantsArg && positionals.length > 1) throw new UsageError(`${command} takes no arguments, got ${JSON.stringify(positionals.slice(1).join(" "))}`);
+    const depth = parseInteger("depth", values.depth, 1, 10);
+    const minConfidence = values["min-confidence"] === undefined ? undefined : Number(values["min-confidence"]);
+    if (minConfidence !== undefined && !(minConfidence >= 0 && minConfidence <= 1)) throw new UsageError("--min-confidence must be a number from 0 to 1");
     const encoding = values.encoding as Encoding | undefined;
     if (encoding !== undefined && !ENCODINGS.includes(encoding)) throw new UsageError(`--encoding must be one of ${ENCODINGS.join(", ")}`);
     const budget = parseInteger("budget", values.budget, 1, 10_000_000);
@@ -150,8 +191,30 @@ async function main(argv: string[]): Promise<number> {
           } else writeOut(map.text);
           return EXIT.ok;
         }
+        case "callers":
+        case "callees": {
+          const answer = await engine[command](positionals[1]!, { onProgress, ...(depth ? { depth } : {}) });
+          progress.done();
+          if (json) writeJson(answer);
+          else writeOut(renderCalls(answer));
+          return EXIT.ok;
+        }
+        case "importers": {
+          const answer = await engine.importers(positionals[1]!, { onProgress, ...(depth ? { depth } : {}) });
+          progress.done();
+          if (json) writeJson(answer);
+          else writeOut(renderImporters(answer));
+          return EXIT.ok;
+        }
+        case "signature": {
+          const answer = await engine.signature(positionals[1]!, { onProgress });
+          progress.done();
+          if (json) writeJson(answer);
+          else writeOut(`## ${answer.symbol.path}:${answer.symbol.line}-${answer.symbol.end} ${answer.symbol.qualified}\n${answer.text}`);
+          return EXIT.ok;
+        }
         case "graph": {
-          const graph = await engine.graph({ onProgress });
+          const graph = await engine.graph({ onProgress, ...(minConfidence !== undefined ? { minConfidence } : {}) });
           progress.done();
           writeJson(graph);
           return EXIT.ok;

@@ -10,13 +10,14 @@ import { c } from "./c/spec.ts";
 import { cpp } from "./cpp/spec.ts";
 import { csharp } from "./csharp/spec.ts";
 import { ruby } from "./ruby/spec.ts";
+import { php } from "./php/spec.ts";
 
 export type { LanguageSpec, DocStyle, ExportStyle } from "./types.ts";
 
 /** All languages, full-depth ones first. */
 export const LANGUAGES: readonly LanguageSpec[] = [
   python, typescript, tsx, javascript,
-  go, java, rust, c, cpp, csharp, ruby,
+  go, java, rust, c, cpp, csharp, ruby, php,
 ];
 
 const byExtension = new Map<string, LanguageSpec>();

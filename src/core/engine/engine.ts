@@ -5,6 +5,8 @@ import type { FileRecord } from "../extract/record.ts";
 import { toGoldGraph, type GoldGraph } from "../graph/gold-json.ts";
 import { buildGraph } from "../graph/build.ts";
 import type { CodeGraph } from "../graph/model.ts";
+import { calls, importers, signature, type CallsAnswer, type ImportersAnswer, type SignatureAnswer } from "../graph/queries.ts";
+import { findSymbol, symbolRef, type SymbolRef } from "../graph/lookup.ts";
 import { buildRepoMap, type RepoMap, type RepoMapOptions } from "../map/repo-map.ts";
 import type { SkipReason } from "../scan/defaults.ts";
 import { EngineError } from "../shared/errors.ts";
@@ -56,6 +58,16 @@ export interface Engine {
   codeGraph(options?: RunOptions): Promise<CodeGraph>;
   /** The graph in the graph-gold JSON shape; call edges below `minConfidence` are left out. */
   graph(options?: RunOptions & { minConfidence?: number }): Promise<GoldGraph>;
+  /** Who calls `symbol` (qualified, `path::name`, dotted suffix or bare when unique), up to `depth` hops. */
+  callers(symbol: string, options?: RunOptions & { depth?: number }): Promise<CallsAnswer>;
+  /** What `symbol` calls, up to `depth` hops, plus calls into external packages. */
+  callees(symbol: string, options?: RunOptions & { depth?: number }): Promise<CallsAnswer>;
+  /** Files that import `path`, up to `depth` hops. */
+  importers(path: string, options?: RunOptions & { depth?: number }): Promise<ImportersAnswer>;
+  /** Header and docstring without the body; a class with its members stubbed. */
+  signature(symbol: string, options?: RunOptions): Promise<SignatureAnswer>;
+  /** Resolves a symbol name to one definition (throws unknown_symbol / ambiguous_symbol). */
+  resolveSymbol(symbol: string, options?: RunOptions): Promise<SymbolRef>;
   /** The repo map, fitted to a token budget. */
   map(options?: RepoMapOptions & RunOptions): Promise<RepoMap>;
 }
@@ -124,6 +136,21 @@ export function createEngine(platform: Platform, options: EngineOptions = {}): E
     },
     records: allRecords,
     codeGraph,
+    async callers(symbol, opts = {}) {
+      return calls(await codeGraph(opts), symbol, "callers", opts.depth);
+    },
+    async callees(symbol, opts = {}) {
+      return calls(await codeGraph(opts), symbol, "callees", opts.depth);
+    },
+    async importers(path, opts = {}) {
+      return importers(await codeGraph(opts), path, opts.depth);
+    },
+    async signature(symbol, opts = {}) {
+      return signature(await codeGraph(opts), symbol);
+    },
+    async resolveSymbol(symbol, opts = {}) {
+      return symbolRef(findSymbol(await codeGraph(opts), symbol));
+    },
     async graph(run = {}) {
       return toGoldGraph(await codeGraph(run), run.minConfidence ?? 0);
     },

@@ -48,6 +48,13 @@ function cleanComment(raw: string): string {
     .trim();
 }
 
+/** The header up to the body: trailing comment lines, blank lines and an opening brace removed. */
+function headerText(raw: string): string {
+  const lines = raw.trimEnd().replace(/\n\s*\n/g, "\n").split("\n");
+  while (lines.length > 1 && /^\s*(#|\/\/|\/\*|\*)/.test(lines.at(-1)!)) lines.pop();
+  return lines.join("\n").replace(/[\s{]+$/, "");
+}
+
 function cap(text: string, max: number): string {
   return text.length > max ? `${text.slice(0, max)}…` : text;
 }
@@ -208,7 +215,7 @@ export function extractFile(tree: Tree, query: Query, spec: LanguageSpec, path: 
     if (kind === "method" && name === "constructor") kind = "constructor";
     const bodyStart = d.body ? d.body.startPosition.row + 1 : 0;
     const headerEnd = d.body ? d.body.startIndex : node.endIndex;
-    const signature = cap(root.text.slice(node.startIndex, headerEnd).replace(/[\s{]+$/, "").replace(/\n\s*\n/g, "\n"), MAX_SIGNATURE);
+    const signature = cap(headerText(root.text.slice(node.startIndex, headerEnd)), MAX_SIGNATURE);
     const def: Definition = {
       name,
       qualified: parentDef ? `${parentDef.qualified}.${name}` : name,

@@ -733,5 +733,6 @@ export function buildGraph(records: FileRecord[], allPaths: Iterable<string>, co
   return {
     symbols, moduleSymbol, calls, external, ambiguous, unresolvedCalls, imports, inherits,
     callsFrom, callsTo, importsFrom, importedBy, subclasses, children, byName, byQualified,
+    records: new Map(records.map((r) => [r.path, r])),
   };
 }

@@ -1,5 +1,5 @@
 /** The code graph's data: symbols, edges with how they were resolved, and adjacency. */
-import type { DefinitionKind } from "../extract/record.ts";
+import type { DefinitionKind, FileRecord } from "../extract/record.ts";
 
 /** How an edge was resolved, most trusted first. */
 export type Resolution = "scope" | "import" | "self" | "type" | "unique-name" | "ambiguous";
@@ -94,4 +94,6 @@ export interface CodeGraph {
   children: Map<number, number[]>;
   byName: Map<string, number[]>;
   byQualified: Map<string, number>;
+  /** The records the graph was built from, by path (signatures, docs, params). */
+  records: Map<string, FileRecord>;
 }

@@ -54,6 +54,29 @@ async function readText(fs: FileSystem, path: string): Promise<string | undefine
   }
 }
 
+/**
+ * `core.ignorecase` from a git config file. Git matches ignore patterns case-sensitively unless it
+ * is set (as `git init` does on case-insensitive file systems); the `ignore` package's default is
+ * the opposite, so the setting is read rather than assumed.
+ */
+export function gitIgnoreCase(config: string | undefined): boolean {
+  let section = "";
+  let value = false;
+  for (const raw of (config ?? "").split(/\r?\n/)) {
+    const line = raw.replace(/(^|\s)[#;].*$/, "").trim();
+    const header = /^\[\s*([A-Za-z0-9.-]+)(?:\s+"[^"]*")?\s*\]/.exec(line);
+    if (header) {
+      section = header[1]!.toLowerCase();
+      continue;
+    }
+    const kv = /^([A-Za-z][A-Za-z0-9-]*)\s*(?:=\s*(.*))?$/.exec(line);
+    if (section === "core" && kv && kv[1]!.toLowerCase() === "ignorecase") {
+      value = kv[2] === undefined || /^(true|yes|on|1)$/i.test(kv[2].trim());
+    }
+  }
+  return value;
+}
+
 /** Git's verdict for `path` given the rule levels from the root down; deeper levels win. */
 function gitIgnored(levels: IgnoreLevel[], path: string, isDir: boolean): boolean {
   for (let i = levels.length - 1; i >= 0; i--) {
@@ -105,9 +128,10 @@ export async function scanRepository(fs: FileSystem, options: ScanOptions = {}):
   const mode = tracked ? "git" : "walk";
 
   const rootLevels: IgnoreLevel[] = [];
+  const ignorecase = mode === "git" && !gitFile && gitIgnoreCase(await readText(fs, ".git/config"));
   if (mode === "git") {
-    const exclude = await readText(fs, ".git/info/exclude");
-    if (exclude) rootLevels.push({ dir: "", rules: ignore().add(exclude) });
+    const exclude = gitFile ? undefined : await readText(fs, ".git/info/exclude");
+    if (exclude) rootLevels.push({ dir: "", rules: ignore({ ignorecase }).add(exclude) });
   }
 
   let seen = 0;
@@ -141,7 +165,7 @@ export async function scanRepository(fs: FileSystem, options: ScanOptions = {}):
     if (mode === "git") {
       const gi = entries.find((e) => e.name === ".gitignore" && e.kind === "file");
       const text = gi ? await readText(fs, joinPath(dir, ".gitignore")) : undefined;
-      if (text) levels = [...levels, { dir, rules: ignore().add(text) }];
+      if (text) levels = [...levels, { dir, rules: ignore({ ignorecase }).add(text) }];
     }
     entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
     // Stat the folder's files concurrently (one await per folder, not per file), then descend.

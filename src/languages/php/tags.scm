@@ -54,13 +54,19 @@
 ; use A\B\C;  use A\B\C as D;  use function A\f;  use A\{B, C as D};  `use C;` is module "C" with
 ; no name. In a group, `use A\{B\C}` keeps the outer prefix only (module "A", name "C").
 (namespace_use_declaration (namespace_use_clause
-  [(qualified_name prefix: (namespace_name) @import.module (name) @import.name)
-   (name) @import.module]
+  (qualified_name prefix: (namespace_name) @import.module (name) @import.name)
   !alias)) @import
 (namespace_use_declaration (namespace_use_clause
-  [(qualified_name prefix: (namespace_name) @import.module (name) @import.name)
-   (name) @import.module]
+  (qualified_name prefix: (namespace_name) @import.module (name) @import.name)
   alias: (name) @import.alias)) @import
+(namespace_use_declaration (namespace_use_clause
+  (name) @import.module
+  !alias)
+  (#set! kind "module")) @import
+(namespace_use_declaration (namespace_use_clause
+  (name) @import.module
+  alias: (name) @import.alias)
+  (#set! kind "module")) @import
 (namespace_use_declaration
   (namespace_name) @import.module
   body: (namespace_use_group (namespace_use_clause
@@ -75,7 +81,25 @@
     alias: (name) @import.alias))) @import
 
 ; require/include(_once) with a literal path; `__DIR__ . '/x.php'` and other expressions are skipped.
-([(require_expression) (require_once_expression) (include_expression) (include_once_expression)]
+(require_expression
+  [(string . (string_content) @import.module .)
+   (encapsed_string . (string_content) @import.module .)
+   (parenthesized_expression [(string . (string_content) @import.module .)
+                              (encapsed_string . (string_content) @import.module .)])]
+  (#set! kind "require")) @import
+(require_once_expression
+  [(string . (string_content) @import.module .)
+   (encapsed_string . (string_content) @import.module .)
+   (parenthesized_expression [(string . (string_content) @import.module .)
+                              (encapsed_string . (string_content) @import.module .)])]
+  (#set! kind "require")) @import
+(include_expression
+  [(string . (string_content) @import.module .)
+   (encapsed_string . (string_content) @import.module .)
+   (parenthesized_expression [(string . (string_content) @import.module .)
+                              (encapsed_string . (string_content) @import.module .)])]
+  (#set! kind "require")) @import
+(include_once_expression
   [(string . (string_content) @import.module .)
    (encapsed_string . (string_content) @import.module .)
    (parenthesized_expression [(string . (string_content) @import.module .)

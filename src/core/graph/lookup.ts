@@ -1,0 +1,147 @@
+/**
+ * Finding a symbol from what a person or agent types: a qualified name (`pkg.mod.Class.method`,
+ * `src/a.ts#Class.method`), `path::Class.method`, a dotted suffix (`Class.method`) or a bare name.
+ * Unknown names get did-you-mean suggestions; ambiguous ones list their candidates.
+ */
+import { EngineError } from "../shared/errors.ts";
+import type { CodeGraph, SymbolNode } from "./model.ts";
+
+/** A candidate as shown in errors and answers. */
+export interface SymbolRef {
+  qualified: string;
+  kind: string;
+  path: string;
+  line: number;
+}
+
+export function symbolRef(s: SymbolNode): SymbolRef {
+  return { qualified: s.qualified, kind: s.kind, path: s.file, line: s.kind === "module" ? 1 : s.start };
+}
+
+/** Dot-separated suffixes of a symbol's name path, longest first ("a.b.C.m" → "b.C.m", "C.m", "m"). */
+function suffixes(s: SymbolNode): string[] {
+  const hash = s.qualified.indexOf("#");
+  const dotted = hash >= 0 ? s.qualified.slice(hash + 1) : s.qualified;
+  const parts = dotted.split(".");
+  const out: string[] = [];
+  for (let i = 0; i < parts.length; i++) out.push(parts.slice(i).join("."));
+  return out;
+}
+
+const suffixIndexes = new WeakMap<CodeGraph, Map<string, number[]>>();
+function suffixIndex(graph: CodeGraph): Map<string, number[]> {
+  let index = suffixIndexes.get(graph);
+  if (!index) {
+    index = new Map();
+    for (const s of graph.symbols) {
+      if (s.kind === "module") continue;
+      for (const suf of suffixes(s)) {
+        const list = index.get(suf);
+        if (list) list.push(s.id);
+        else index.set(suf, [s.id]);
+      }
+    }
+    suffixIndexes.set(graph, index);
+  }
+  return index;
+}
+
+/** Edit distance, capped: returns cap+1 once the distance exceeds `cap`. */
+function distance(a: string, b: string, cap: number): number {
+  if (Math.abs(a.length - b.length) > cap) return cap + 1;
+  let prev = Array.from({ length: b.length + 1 }, (_, i) => i);
+  for (let i = 1; i <= a.length; i++) {
+    const cur = [i];
+    let rowMin = i;
+    for (let j = 1; j <= b.length; j++) {
+      const v = Math.min(prev[j]! + 1, cur[j - 1]! + 1, prev[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+      cur.push(v);
+      rowMin = Math.min(rowMin, v);
+    }
+    if (rowMin > cap) return cap + 1;
+    prev = cur;
+  }
+  return prev[b.length]!;
+}
+
+/** Up to `limit` names close to `query` (case-insensitive edit distance, then substring matches). */
+export function suggestNames(graph: CodeGraph, query: string, limit = 5): SymbolRef[] {
+  const last = query.split(/[.#:]+/).filter(Boolean).pop() ?? query;
+  const q = last.toLowerCase();
+  const cap = q.length <= 3 ? 1 : q.length <= 7 ? 2 : 3;
+  const scored: { id: number; score: number }[] = [];
+  for (const [name, ids] of graph.byName) {
+    const n = name.toLowerCase();
+    let score = distance(q, n, cap);
+    if (score > cap) {
+      if (q.length >= 3 && n.includes(q)) score = cap + 0.5 + (n.length - q.length) / 100;
+      else continue;
+    }
+    for (const id of ids.slice(0, 3)) scored.push({ id, score });
+  }
+  scored.sort((a, b) => a.score - b.score || graph.symbols[a.id]!.qualified.length - graph.symbols[b.id]!.qualified.length);
+  return scored.slice(0, limit).map((s) => symbolRef(graph.symbols[s.id]!));
+}
+
+/** How many candidates an ambiguity error lists before "+N more". */
+export const CANDIDATES_SHOWN = 8;
+
+/** Resolves `target` to exactly one symbol, or throws `unknown_symbol` / `ambiguous_symbol`. */
+export function findSymbol(graph: CodeGraph, target: string): SymbolNode {
+  const ids = matchSymbols(graph, target);
+  if (ids.length === 1) return graph.symbols[ids[0]!]!;
+  if (ids.length === 0) {
+    const suggestions = suggestNames(graph, target);
+    throw new EngineError("unknown_symbol", `No symbol named ${JSON.stringify(target)}.`, {
+      hint: suggestions.length ? `Did you mean ${suggestions.map((s) => s.qualified).join(", ")}?` : "Try `codeslice search <words>` to find it.",
+      data: { target, suggestions },
+    });
+  }
+  const candidates = ids.map((id) => symbolRef(graph.symbols[id]!));
+  const shown = candidates.slice(0, CANDIDATES_SHOWN);
+  const more = candidates.length - shown.length;
+  throw new EngineError("ambiguous_symbol", `${JSON.stringify(target)} matches ${candidates.length} symbols: ${shown.map((c) => `${c.qualified} (${c.kind}, ${c.path}:${c.line})`).join("; ")}${more > 0 ? `; +${more} more` : ""}.`, {
+    hint: "Qualify it: add the class or module (e.g. Class.method, pkg.module.name) or use path::name.",
+    data: { target, candidates: shown, total: candidates.length },
+  });
+}
+
+/** All symbols `target` could mean, best matches only (exact qualified beats suffix beats bare). */
+export function matchSymbols(graph: CodeGraph, target: string): number[] {
+  const t = target.trim();
+  if (t === "") throw new EngineError("invalid_argument", "The symbol is empty.", { hint: "Pass a name such as Session.send or a path::name." });
+  const exact = graph.byQualified.get(t);
+  if (exact !== undefined && graph.symbols[exact]!.kind !== "module") return [exact];
+  const sep = t.indexOf("::");
+  if (sep > 0) {
+    const path = t.slice(0, sep).replace(/^\.\//, "");
+    const name = t.slice(sep + 2);
+    const ids = (suffixIndex(graph).get(name) ?? []).filter((id) => {
+      const file = graph.symbols[id]!.file;
+      return file === path || file.endsWith(`/${path}`);
+    });
+    return preferShallow(graph, ids, name);
+  }
+  const hash = t.indexOf("#");
+  if (hash > 0) {
+    const path = t.slice(0, hash);
+    const name = t.slice(hash + 1);
+    return (suffixIndex(graph).get(name) ?? []).filter((id) => graph.symbols[id]!.file.endsWith(path));
+  }
+  // Python-style dotted names may carry a module prefix: match on the full qualified name's tail.
+  const bySuffix = suffixIndex(graph).get(t) ?? [];
+  if (bySuffix.length) return preferShallow(graph, bySuffix, t);
+  const tail: number[] = [];
+  if (t.includes(".")) for (const s of graph.symbols) if (s.kind !== "module" && s.qualified.endsWith(`.${t}`)) tail.push(s.id);
+  return tail;
+}
+
+/** Among matches, keep those whose in-file path equals the query exactly when any does. */
+function preferShallow(graph: CodeGraph, ids: number[], name: string): number[] {
+  const full = ids.filter((id) => {
+    const q = graph.symbols[id]!.qualified;
+    const hash = q.indexOf("#");
+    return (hash >= 0 ? q.slice(hash + 1) : q) === name;
+  });
+  return full.length ? full : ids;
+}

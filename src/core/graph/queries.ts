@@ -1,0 +1,178 @@
+/** Graph queries: callers, callees, importers and signatures, as plain serializable answers. */
+import type { Definition } from "../extract/record.ts";
+import { EngineError } from "../shared/errors.ts";
+import { normalizeRelative } from "../shared/paths.ts";
+import { findSymbol, symbolRef, type SymbolRef } from "./lookup.ts";
+import type { CodeGraph, Resolution, SymbolNode } from "./model.ts";
+
+/** Depth limits: beyond a few hops the answer is the whole repository. */
+export const MAX_DEPTH = 10;
+
+function checkDepth(depth: number | undefined): number {
+  const d = depth ?? 1;
+  if (!Number.isInteger(d) || d < 1 || d > MAX_DEPTH) {
+    throw new EngineError("invalid_argument", `depth must be a whole number from 1 to ${MAX_DEPTH}, got ${depth}.`, { data: { depth } });
+  }
+  return d;
+}
+
+/** One related symbol, with the call site that links it and how sure the link is. */
+export interface RelatedSymbol extends SymbolRef {
+  /** Hops from the queried symbol (1 = direct). */
+  depth: number;
+  /** The call site: file and line of the call. */
+  site: { path: string; line: number };
+  via: "call" | "constructor" | "super";
+  resolution: Resolution;
+  confidence: number;
+}
+
+/** Answer to callers/callees. */
+export interface CallsAnswer {
+  symbol: SymbolRef;
+  direction: "callers" | "callees";
+  depth: number;
+  results: RelatedSymbol[];
+  /** Calls into code outside the project (callees only), e.g. `os.path.join`. */
+  external: { target: string; site: { path: string; line: number } }[];
+  /**
+   * Call sites that name this symbol but could not be resolved to it or to anything else with
+   * evidence (several definitions share the name). Possible, not confirmed.
+   */
+  possible: { caller: SymbolRef; site: { path: string; line: number }; candidates: number }[];
+}
+
+/** Callers (`direction: "callers"`) or callees of `target`, breadth-first up to `depth` hops. */
+export function calls(graph: CodeGraph, target: string, direction: "callers" | "callees", depthArg?: number): CallsAnswer {
+  const depth = checkDepth(depthArg);
+  const root = findSymbol(graph, target);
+  const adjacency = direction === "callers" ? graph.callsTo : graph.callsFrom;
+  const seen = new Set<number>([root.id]);
+  const results: RelatedSymbol[] = [];
+  let frontier = [root.id];
+  for (let d = 1; d <= depth && frontier.length; d++) {
+    const next: number[] = [];
+    for (const id of frontier) {
+      for (const ei of adjacency.get(id) ?? []) {
+        const e = graph.calls[ei]!;
+        const other = direction === "callers" ? e.caller : e.callee;
+        // Direct answers list every call site; deeper hops list each symbol once.
+        if (d > 1 && seen.has(other)) continue;
+        results.push({
+          ...symbolRef(graph.symbols[other]!), depth: d, site: { path: e.file, line: e.line },
+          via: e.via, resolution: e.resolution, confidence: e.confidence,
+        });
+        if (!seen.has(other)) {
+          seen.add(other);
+          next.push(other);
+        }
+      }
+    }
+    frontier = next;
+  }
+  results.sort((a, b) => a.depth - b.depth || b.confidence - a.confidence || (a.site.path < b.site.path ? -1 : a.site.path > b.site.path ? 1 : a.site.line - b.site.line));
+  const external = direction === "callees"
+    ? graph.external.filter((x) => x.caller === root.id).map((x) => ({ target: x.target, site: { path: x.file, line: x.line } }))
+    : [];
+  const possible = direction === "callers"
+    ? graph.ambiguous.filter((a) => a.candidates.includes(root.id)).map((a) => ({ caller: symbolRef(graph.symbols[a.caller]!), site: { path: a.file, line: a.line }, candidates: a.candidates.length }))
+    : [];
+  return { symbol: symbolRef(root), direction, depth, results, external, possible };
+}
+
+/** Answer to importers. */
+export interface ImportersAnswer {
+  path: string;
+  depth: number;
+  results: { path: string; depth: number }[];
+}
+
+/** Files that import `path` (directly, then transitively up to `depth`). */
+export function importers(graph: CodeGraph, pathArg: string, depthArg?: number): ImportersAnswer {
+  const depth = checkDepth(depthArg);
+  const path = normalizeRelative(pathArg.trim());
+  if (path === undefined || path === "") {
+    throw new EngineError("outside_root", `${JSON.stringify(pathArg)} is not a path inside the project.`, { hint: "Pass a path relative to the project root, e.g. src/app.ts.", data: { path: pathArg } });
+  }
+  if (!graph.moduleSymbol.has(path)) {
+    const base = path.slice(path.lastIndexOf("/") + 1);
+    const similar = [...graph.moduleSymbol.keys()].filter((p) => p.endsWith(`/${base}`) || p === base).slice(0, 5);
+    throw new EngineError("not_found", `${path} is not an indexed source file.`, {
+      hint: similar.length ? `Did you mean ${similar.join(", ")}?` : "Check the path (relative to the project root).",
+      data: { path, suggestions: similar },
+    });
+  }
+  const seen = new Set([path]);
+  const results: { path: string; depth: number }[] = [];
+  let frontier = [path];
+  for (let d = 1; d <= depth && frontier.length; d++) {
+    const next: string[] = [];
+    for (const f of frontier) {
+      for (const from of graph.importedBy.get(f) ?? []) {
+        if (seen.has(from)) continue;
+        seen.add(from);
+        results.push({ path: from, depth: d });
+        next.push(from);
+      }
+    }
+    frontier = next;
+  }
+  results.sort((a, b) => a.depth - b.depth || (a.path < b.path ? -1 : 1));
+  return { path, depth, results };
+}
+
+/** Answer to signature: the header and docstring without the body; a class with members stubbed. */
+export interface SignatureAnswer {
+  symbol: SymbolRef & { end: number };
+  text: string;
+  members: (SymbolRef & { signature: string })[];
+}
+
+function definitionOf(graph: CodeGraph, s: SymbolNode): Definition {
+  return graph.records.get(s.file)!.definitions[s.index]!;
+}
+
+function docBlock(doc: string | undefined, language: string, indent: string): string[] {
+  if (!doc) return [];
+  if (language === "python") {
+    const lines = doc.split("\n");
+    return lines.length === 1 ? [`${indent}"""${doc}"""`] : [`${indent}"""${lines[0]}`, ...lines.slice(1).map((l) => (l ? indent + l : l)), `${indent}"""`];
+  }
+  return [`${indent}/**`, ...doc.split("\n").map((l) => `${indent} * ${l}`.trimEnd()), `${indent} */`];
+}
+
+/** Renders a definition as its outline: decorators, header, docstring, and (for classes) member headers. */
+export function outline(graph: CodeGraph, s: SymbolNode, depth = 0): string {
+  const d = definitionOf(graph, s);
+  const py = s.language === "python";
+  const indent = "    ".repeat(depth);
+  const lines: string[] = [];
+  for (const dec of d.decorators ?? []) lines.push(indent + dec);
+  const header = d.signature.split("\n").map((l, i) => (i === 0 ? indent + l.trim() : l)).join("\n");
+  const members = (graph.children.get(s.id) ?? []).map((id) => graph.symbols[id]!).filter((m) => m.kind !== "module");
+  const container = s.kind === "class" || s.kind === "interface" || s.kind === "struct" || s.kind === "trait" || s.kind === "enum" || s.kind === "module";
+  if (py) {
+    lines.push(header.endsWith(":") ? header : `${header}:`);
+    lines.push(...docBlock(depth > 0 ? d.doc?.split("\n")[0] : d.doc, s.language, `${indent}    `));
+    if (container && members.length && depth < 2) for (const m of members) lines.push(outline(graph, m, depth + 1));
+    else lines.push(`${indent}    ...`);
+  } else {
+    lines.splice(lines.length - (d.decorators?.length ?? 0), 0, ...docBlock(depth > 0 ? d.doc?.split("\n")[0] : d.doc, s.language, indent));
+    if (container && members.length && depth < 2) {
+      lines.push(`${header} {`);
+      for (const m of members) lines.push(outline(graph, m, depth + 1));
+      lines.push(`${indent}}`);
+    } else if (d.bodyStart) lines.push(`${header} { … }`);
+    else lines.push(header);
+  }
+  return lines.join("\n");
+}
+
+/** The signature answer for `target`. */
+export function signature(graph: CodeGraph, target: string): SignatureAnswer {
+  const s = findSymbol(graph, target);
+  const members = (graph.children.get(s.id) ?? [])
+    .map((id) => graph.symbols[id]!)
+    .map((m) => ({ ...symbolRef(m), signature: definitionOf(graph, m).signature.split("\n")[0]!.trim() }));
+  return { symbol: { ...symbolRef(s), end: s.end }, text: outline(graph, s), members };
+}
