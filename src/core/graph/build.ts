@@ -336,8 +336,12 @@ export function buildGraph(records: FileRecord[], allPaths: Iterable<string>, co
     const r = languageById("python")!.resolver!.resolve(pythonState, file, mod, name);
     return r.submodule;
   };
-  /** The value an import binding gives its local name. */
+  /** The value an import binding gives its local name (a definition reached this way is `import`-resolved). */
   const importValue = (st: FileState, imp: ImportRecord, depth: number): Value | undefined => {
+    const v = importValueRaw(st, imp, depth);
+    return v?.kind === "def" && v.via !== "import" ? { ...v, via: "import" } : v;
+  };
+  const importValueRaw = (st: FileState, imp: ImportRecord, depth: number): Value | undefined => {
     const r = resolveImport(st, imp);
     switch (imp.kind) {
       case "module": {
@@ -671,7 +675,7 @@ export function buildGraph(records: FileRecord[], allPaths: Iterable<string>, co
         const base = resolveExpr(st, call.caller, recv);
         if (base) {
           const v = member(base, call.name, 0);
-          const selfish = /^(self|this|cls|super)\b/.test(recv);
+          const selfish = /^(self|this|cls|super(\(.*\))?)$/.test(recv);
           const resolution: Resolution = base.kind === "module" || base.kind === "external" ? "import" : selfish ? "self" : "type";
           if (link(v, resolution)) continue;
           // A receiver of a known project class whose member we cannot find: inherited from outside.

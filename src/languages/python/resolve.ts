@@ -26,6 +26,7 @@ export function preparePython(project: ProjectFiles): PythonTables {
   const modules = new Map<string, string>();
   const moduleOf = new Map<string, string>();
   const packageOf = new Map<string, string>();
+  const fallback = new Map<string, string>();
   for (const file of files) {
     // Climb while the folder is a package: the first non-package folder is this file's source root.
     let dir = dirOf(file);
@@ -36,12 +37,21 @@ export function preparePython(project: ProjectFiles): PythonTables {
     }
     const base = file.slice(file.lastIndexOf("/") + 1).replace(/\.pyi?$/, "");
     const isInit = base === "__init__";
-    const dotted = [...parts, ...(isInit ? [] : [base])].join(".");
+    const own = [...parts, ...(isInit ? [] : [base])];
+    // Outside any package (scripts, tests, PEP 420 namespace folders) the path itself names the
+    // module, minus a leading src/: two utils.py in different folders must not share a name.
+    const pathParts = file.replace(/\.pyi?$/, "").split("/").filter((p, i, all) => !(i === all.length - 1 && p === "__init__"));
+    if (pathParts[0] === "src" && pathParts.length > 1) pathParts.shift();
+    const dotted = parts.length > 0 || isInit ? own.join(".") : pathParts.join(".");
     moduleOf.set(file, dotted);
-    packageOf.set(file, isInit ? dotted : parts.join("."));
+    packageOf.set(file, isInit ? dotted : parts.length > 0 ? parts.join(".") : pathParts.slice(0, -1).join("."));
     // A .py file wins over a .pyi stub of the same module.
     if (dotted !== "" && (!modules.has(dotted) || file.endsWith(".py"))) modules.set(dotted, file);
+    // Also reachable by the full path from the root (namespace packages) and, for files outside
+    // packages, by the short name (a script importing its sibling).
+    for (const alt of [pathParts.join("."), own.join(".")]) if (alt !== "" && alt !== dotted && !fallback.has(alt)) fallback.set(alt, file);
   }
+  for (const [name, file] of fallback) if (!modules.has(name)) modules.set(name, file);
   return { modules, moduleOf, packageOf };
 }
 
