@@ -172,7 +172,8 @@ export async function scanRepository(fs: FileSystem, options: ScanOptions = {}):
     const kinds = await Promise.all(
       entries.map(async (e): Promise<"file" | "directory" | undefined> => {
         const path = joinPath(dir, e.name);
-        if (exclude.has(path) || (dir === "" && e.name === ".git")) return undefined;
+        // `.git` is never content: a folder (a repository) or a file (a worktree or submodule pointer).
+        if (exclude.has(path) || e.name === ".git") return undefined;
         if (e.kind === "directory") {
           if (DEFAULT_IGNORED_DIRS.has(e.name) || (mode === "git" && gitIgnored(levels, path, true))) return undefined;
           return "directory";

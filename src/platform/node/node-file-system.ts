@@ -79,7 +79,7 @@ export class NodeFileSystem implements FileSystem {
     } catch (error) {
       throw mapNodeError(error, path);
     }
-    if (real !== this.realRoot && !real.startsWith(this.realRoot + nodePath.sep)) {
+    if (real !== this.realRoot && !real.startsWith(this.realRoot.endsWith(nodePath.sep) ? this.realRoot : this.realRoot + nodePath.sep)) {
       throw new EngineError("outside_root", `Path leads outside the root through a symbolic link: ${path}`, {
         data: { path },
         hint: "codeslice only reads inside the project root.",

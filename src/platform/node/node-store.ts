@@ -19,13 +19,17 @@ export class NodeStore implements Store {
     this.label = dir;
   }
 
+  private async writeIgnoreFile(): Promise<void> {
+    const ignore = nodePath.join(this.dir, ".gitignore");
+    await fsp.writeFile(ignore, "# codeslice cache: safe to delete\n*\n", { flag: "wx" }).catch((e: NodeJS.ErrnoException) => {
+      if (e.code !== "EEXIST") throw e;
+    });
+  }
+
   private ensureDir(): Promise<void> {
     this.ready ??= (async () => {
       await fsp.mkdir(this.dir, { recursive: true });
-      const ignore = nodePath.join(this.dir, ".gitignore");
-      await fsp.writeFile(ignore, "# codeslice cache: safe to delete\n*\n", { flag: "wx" }).catch((e: NodeJS.ErrnoException) => {
-        if (e.code !== "EEXIST") throw e;
-      });
+      await this.writeIgnoreFile();
     })().catch((error) => {
       this.ready = undefined;
       throw mapNodeError(error, this.dir);
@@ -53,7 +57,10 @@ export class NodeStore implements Store {
     // Keys never start with ".", so a dot-named temp file can't be mistaken for one (see keys()).
     const tmp = nodePath.join(nodePath.dirname(target), `.${nodePath.basename(target)}.${process.pid}.${tmpCounter++}.tmp`);
     try {
-      await fsp.mkdir(nodePath.dirname(target), { recursive: true });
+      // The folder may have been deleted since ("safe to delete") while this store lived on, as in a
+      // long-running server: if this mkdir re-created it, its .gitignore must come back too.
+      const made = await fsp.mkdir(nodePath.dirname(target), { recursive: true });
+      if (made !== undefined && !nodePath.relative(made, this.dir).startsWith("..")) await this.writeIgnoreFile();
       await fsp.writeFile(tmp, value);
       await fsp.rename(tmp, target);
     } catch (error) {
