@@ -7,10 +7,10 @@ import { createEngine, type Engine } from "../core/engine/engine.ts";
 import { createNodePlatform } from "../platform/node/index.ts";
 import { ENCODINGS, type Encoding } from "../core/budget/tokenizer.ts";
 import { EXIT, UsageError, createProgressReporter, reportError, writeJson, writeOut } from "./output.ts";
-import { renderCalls, renderImporters, renderIndexSummary } from "./render.ts";
+import { renderCalls, renderImporters, renderIndexSummary, renderSearch } from "./render.ts";
 
 /** Commands that take one positional argument. */
-const ARG_COMMANDS = new Set(["callers", "callees", "importers", "signature"]);
+const ARG_COMMANDS = new Set(["callers", "callees", "importers", "signature", "context", "pack", "search"]);
 
 const VERSION = (JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as { version: string }).version;
 
@@ -21,6 +21,10 @@ Usage: codeslice <command> [options]
 Commands:
   index               Index the project (incremental) and print a summary
   map                 Print the repo map: languages, layout, most referenced symbols
+  context <target>    The smallest bundle of whole symbols for a target, within --budget
+                      (target: symbol, path::symbol, file path, "METHOD /path", or words)
+  pack "<task>"       Like context, seeded by the best search hits for a task in words
+  search <words>      Find symbols by name, path, signature and docstring words
   callers <symbol>    Who calls a symbol (--depth N for transitive callers)
   callees <symbol>    What a symbol calls, including external packages
   importers <file>    Files that import a file (--depth N)
@@ -34,7 +38,8 @@ Options:
   --root DIR       Project folder (default: current folder)
   --cache-dir DIR  Where the index is kept (default: <root>/.codeslice)
   --depth N        Hops for callers/callees/importers (1-10, default 1)
-  --budget N       Token budget for map output (default 2000)
+  --budget N       Token budget for the whole answer (context/pack default 8000, map 2000)
+  --limit N        Results for search (default 10)
   --encoding E     Tokenizer: o200k_base (default) or cl100k_base
   --max-file-bytes N  Skip files larger than N bytes (default 1048576)
   --json           Machine-readable output on stdout
@@ -65,6 +70,28 @@ Prints the code graph (definitions, call edges, import edges, inherits) as JSON 
 code-graph-gold/1 shape, for scoring and for tools. Each call edge carries how it was
 resolved (scope, import, self, type, unique-name) and a confidence; --min-confidence drops
 edges below X (0-1).
+`,
+  context: `Usage: codeslice context <target> [--budget N] [--encoding E] [--json]
+
+Prints the smallest bundle of whole symbols that answers <target>, within --budget tokens
+(default 8000) counted over the whole answer with the real tokenizer. Chunks come in
+priority order, each headed "## path:start-end [role] name": the seed, the types it uses,
+its callees, its callers, mount lines (for routes) and witnesses (tests). A chunk that does
+not fit in full is shown as an outline, else listed as cut with its token cost.
+
+Targets: a symbol (Session.send, pkg.mod.func, src/a.ts#Class.method), path::symbol,
+a file path, an HTTP route ("POST /api/users", prefixes followed through mounts),
+or a few words (search picks the seed and says which).
+`,
+  pack: `Usage: codeslice pack "<task in words>" [--budget N] [--encoding E] [--json]
+
+Searches for the symbols that best match the task and fills the budget around them,
+like context with several seeds.
+`,
+  search: `Usage: codeslice search <words> [--limit N] [--json]
+
+Finds symbols whose names, paths, signatures or docstrings contain the words; identifiers
+are split on camelCase and snake_case. Name matches rank above docstring matches.
 `,
   callers: `Usage: codeslice callers <symbol> [--depth N] [--json]
 
@@ -130,6 +157,7 @@ async function main(argv: string[]): Promise<number> {
         depth: { type: "string" },
         "min-confidence": { type: "string" },
         json: { type: "boolean", default: false },
+        limit: { type: "string" },
         quiet: { type: "boolean", default: false },
         help: { type: "boolean", short: "h", default: false },
         version: { type: "boolean", short: "v", default: false },
@@ -152,7 +180,11 @@ async function main(argv: string[]): Promise<number> {
   try {
     if (!COMMAND_HELP[command]) throw new UsageError(`unknown command ${JSON.stringify(command)}`);
     const wantsArg = ARG_COMMANDS.has(command);
-    if (wantsArg && positionals.length !== 2) throw new UsageError(`${command} takes exactly one ${command === "importers" ? "file" : "symbol"} argument`);
+    if (wantsArg && positionals.length < 2) throw new UsageError(`${command} needs ${command === "importers" ? "a file" : command === "pack" ? "a task" : command === "search" ? "words to search for" : command === "context" ? "a target" : "a symbol"}`);
+    // Words may come unquoted (codeslice search parse config); symbols and files are one argument.
+    if (wantsArg && positionals.length > 2 && !["search", "pack", "context"].includes(command)) throw new UsageError(`${command} takes exactly one argument`);
+    const arg = positionals.slice(1).join(" ");
+    const limit = parseInteger("limit", values.limit, 1, 200);
     if (!wantsArg && positionals.length > 1) throw new UsageError(`${command} takes no arguments, got ${JSON.stringify(positionals.slice(1).join(" "))}`);
     const depth = parseInteger("depth", values.depth, 1, 10);
     const minConfidence = values["min-confidence"] === undefined ? undefined : Number(values["min-confidence"]);
@@ -191,23 +223,40 @@ async function main(argv: string[]): Promise<number> {
           } else writeOut(map.text);
           return EXIT.ok;
         }
+        case "context":
+        case "pack": {
+          const answer = await engine[command](arg, {
+            onProgress, ...(flags.budget !== undefined ? { budget: flags.budget } : {}), ...(flags.encoding ? { encoding: flags.encoding } : {}),
+          });
+          progress.done();
+          if (json) writeJson(answer);
+          else writeOut(answer.text);
+          return EXIT.ok;
+        }
+        case "search": {
+          const hits = await engine.search(arg, { onProgress, ...(limit ? { limit } : {}) });
+          progress.done();
+          if (json) writeJson({ query: arg, results: hits });
+          else writeOut(renderSearch(arg, hits));
+          return EXIT.ok;
+        }
         case "callers":
         case "callees": {
-          const answer = await engine[command](positionals[1]!, { onProgress, ...(depth ? { depth } : {}) });
+          const answer = await engine[command](arg, { onProgress, ...(depth ? { depth } : {}) });
           progress.done();
           if (json) writeJson(answer);
           else writeOut(renderCalls(answer));
           return EXIT.ok;
         }
         case "importers": {
-          const answer = await engine.importers(positionals[1]!, { onProgress, ...(depth ? { depth } : {}) });
+          const answer = await engine.importers(arg, { onProgress, ...(depth ? { depth } : {}) });
           progress.done();
           if (json) writeJson(answer);
           else writeOut(renderImporters(answer));
           return EXIT.ok;
         }
         case "signature": {
-          const answer = await engine.signature(positionals[1]!, { onProgress });
+          const answer = await engine.signature(arg, { onProgress });
           progress.done();
           if (json) writeJson(answer);
           else writeOut(`## ${answer.symbol.path}:${answer.symbol.line}-${answer.symbol.end} ${answer.symbol.qualified}\n${answer.text}`);

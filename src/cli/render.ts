@@ -1,6 +1,7 @@
 /** Human-readable renderings of engine answers for the terminal. */
 import type { IndexSummary } from "../core/engine/engine.ts";
 import type { CallsAnswer, ImportersAnswer } from "../core/graph/queries.ts";
+import type { SearchHit } from "../core/search/search.ts";
 
 const fmt = (n: number) => String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ",");
 
@@ -54,5 +55,13 @@ export function renderCalls(a: CallsAnswer): string {
 export function renderImporters(a: ImportersAnswer): string {
   const lines = [`Files importing ${a.path}${a.depth > 1 ? ` (depth ${a.depth})` : ""}: ${a.results.length}`];
   for (const r of a.results) lines.push(`  ${"  ".repeat(r.depth - 1)}${r.path}`);
+  return lines.join("\n");
+}
+
+/** search results for the terminal. */
+export function renderSearch(query: string, hits: SearchHit[]): string {
+  if (hits.length === 0) return `No symbols match ${JSON.stringify(query)}.`;
+  const lines = [`${hits.length} result${hits.length > 1 ? "s" : ""} for ${JSON.stringify(query)}:`];
+  for (const h of hits) lines.push(`  ${h.path}:${h.line}-${h.end}  ${h.kind} ${h.qualified}  (${h.score}; ${h.matched.join(", ")})\n      ${h.signature}`);
   return lines.join("\n");
 }

@@ -7,6 +7,9 @@ import { buildGraph } from "../graph/build.ts";
 import type { CodeGraph } from "../graph/model.ts";
 import { calls, importers, signature, type CallsAnswer, type ImportersAnswer, type SignatureAnswer } from "../graph/queries.ts";
 import { findSymbol, symbolRef, type SymbolRef } from "../graph/lookup.ts";
+import { buildContext, type ContextAnswer, type ContextIO, type ContextOptions } from "../slice/context.ts";
+import { buildSearchIndex, searchSymbols, type SearchHit, type SearchIndex } from "../search/search.ts";
+import { findRoutes, type Route } from "../slice/routes.ts";
 import { buildRepoMap, type RepoMap, type RepoMapOptions } from "../map/repo-map.ts";
 import type { SkipReason } from "../scan/defaults.ts";
 import { EngineError } from "../shared/errors.ts";
@@ -68,6 +71,17 @@ export interface Engine {
   signature(symbol: string, options?: RunOptions): Promise<SignatureAnswer>;
   /** Resolves a symbol name to one definition (throws unknown_symbol / ambiguous_symbol). */
   resolveSymbol(symbol: string, options?: RunOptions): Promise<SymbolRef>;
+  /**
+   * The smallest bundle of whole symbols that answers `target` (a symbol, `path::symbol`, a file,
+   * `METHOD /path`, or words), fitted to `budget` tokens with citations and a cut list.
+   */
+  context(target: string, options?: ContextOptions & RunOptions): Promise<ContextAnswer>;
+  /** Like context, seeded by the best search hits for a task described in words. */
+  pack(task: string, options?: ContextOptions & RunOptions & { seeds?: number }): Promise<ContextAnswer>;
+  /** Symbols matching words (identifier parts, path, signature, docstring). */
+  search(query: string, options?: RunOptions & { limit?: number }): Promise<SearchHit[]>;
+  /** HTTP routes found in the project, with full paths after prefixes. */
+  routes(options?: RunOptions): Promise<Route[]>;
   /** The repo map, fitted to a token budget. */
   map(options?: RepoMapOptions & RunOptions): Promise<RepoMap>;
 }
@@ -129,7 +143,31 @@ export function createEngine(platform: Platform, options: EngineOptions = {}): E
     return graphCache.graph;
   };
 
+  const derived = new WeakMap<CodeGraph, { search?: SearchIndex; routes?: Route[] }>();
+  const derivedOf = (graph: CodeGraph) => derived.get(graph) ?? derived.set(graph, {}).get(graph)!;
+  const searchIndexOf = (graph: CodeGraph) => (derivedOf(graph).search ??= buildSearchIndex(graph));
+  const routesOf = (graph: CodeGraph) => (derivedOf(graph).routes ??= findRoutes(graph));
+  const contextIO = (graph: CodeGraph): ContextIO => ({
+    readText: async (path) => new TextDecoder().decode(await platform.fs.readFile(path)),
+    searchIndex: () => searchIndexOf(graph),
+    routes: () => routesOf(graph),
+  });
+
   return {
+    async context(target, opts = {}) {
+      const graph = await codeGraph(opts);
+      return buildContext(graph, target, opts, contextIO(graph));
+    },
+    async pack(task, opts = {}) {
+      const graph = await codeGraph(opts);
+      return buildContext(graph, task, opts, contextIO(graph), opts.seeds ?? 3);
+    },
+    async search(query, opts = {}) {
+      return searchSymbols(searchIndexOf(await codeGraph(opts)), query, opts.limit ?? 10);
+    },
+    async routes(opts = {}) {
+      return routesOf(await codeGraph(opts));
+    },
     async index(run = {}) {
       const result = await refresh(run);
       return summarize(platform, result);

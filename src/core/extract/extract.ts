@@ -11,6 +11,8 @@ import type {
 const MAX_SIGNATURE = 400;
 const MAX_DOC = 1200;
 const MAX_EXPR = 160;
+/** A string-literal argument, positional or keyword (`"/users"`, `prefix='/api'`, `` `x` ``). */
+const STRING_ARG = /^(\w+\s*=\s*)?[rRbBuUfF]{0,2}["'`]/;
 
 interface DefDraft {
   node: Node;
@@ -138,7 +140,7 @@ export function extractFile(tree: Tree, query: Query, spec: LanguageSpec, path: 
   const root = tree.rootNode;
   const matches: QueryMatch[] = query.matches(root);
   const drafts = new Map<number, DefDraft>();
-  const callDrafts: { node: Node; name: Node; receiver?: Node; kind: "call" | "new" }[] = [];
+  const callDrafts: { node: Node; name: Node; receiver?: Node; args?: Node; kind: "call" | "new" }[] = [];
   const typeDrafts: Node[] = [];
   const importDrafts: { node: Node; module: string; name?: string; alias?: string; kind: ImportRecord["kind"] }[] = [];
   const bindingDrafts: { node: Node; kind: BindingRecord["kind"]; name: Node; type?: Node; value?: Node; alias?: Node; receiver?: Node }[] = [];
@@ -171,7 +173,12 @@ export function extractFile(tree: Tree, query: Query, spec: LanguageSpec, path: 
       for (const b of many["base.implements"] ?? []) if (!d.implements.includes(squash(b.text))) d.implements.push(squash(b.text));
       if (cap.returns) d.returns = squash(cap.returns.text);
     } else if (main.name === "reference.call" || main.name === "reference.new") {
-      if (cap.name) callDrafts.push({ node, name: cap.name, ...(cap.receiver ? { receiver: cap.receiver } : {}), kind: main.name === "reference.new" ? "new" : "call" });
+      if (cap.name) {
+        callDrafts.push({
+          node, name: cap.name, kind: main.name === "reference.new" ? "new" : "call",
+          ...(cap.receiver ? { receiver: cap.receiver } : {}), ...(cap.args ? { args: cap.args } : {}),
+        });
+      }
     } else if (main.name === "reference.type") {
       if (cap.name) typeDrafts.push(cap.name);
     } else if (main.name === "import") {
@@ -276,6 +283,13 @@ export function extractFile(tree: Tree, query: Query, spec: LanguageSpec, path: 
         caller: enclosing(c.name.startIndex),
       };
       if (c.receiver) call.receiver = squash(c.receiver.text);
+      if (c.args) {
+        const args = c.args.namedChildren.filter((a): a is Node => a !== null && !spec.commentTypes.includes(a.type));
+        if (args.some((a) => STRING_ARG.test(a.text))) {
+          call.args = args.slice(0, 8).map((a) => squash(a.text, 120));
+          call.end = c.node.endPosition.row + 1;
+        }
+      }
       calls.push(call);
     }
   }

@@ -61,6 +61,13 @@ export interface CallRecord {
   col: number;
   /** The enclosing definition (innermost, by name-to-end span), or -1 at module level. */
   caller: number;
+  /**
+   * The arguments as written (whitespace-collapsed, at most 8, each capped), kept only for calls
+   * with a string-literal argument: route registrations, mounts, URL prefixes.
+   */
+  args?: string[];
+  /** Last line of the call expression, with `args`. */
+  end?: number;
 }
 
 /** A type named in an annotation or heritage clause. */

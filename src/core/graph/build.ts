@@ -718,7 +718,20 @@ export function buildGraph(records: FileRecord[], allPaths: Iterable<string>, co
     }
   }
 
-  // 7. Adjacency.
+  // 7. Types named in annotations, resolved in the scope that names them.
+  const typeUses = new Map<number, number[]>();
+  for (const st of files.values()) {
+    for (const t of st.record.typeRefs) {
+      const v = resolveName(st, t.scope, t.name, t.line);
+      if (v?.kind !== "def" || !isClassLike(v.id)) continue;
+      const from = t.scope < 0 ? st.moduleId : st.moduleId + 1 + t.scope;
+      if (from === v.id) continue;
+      const list = typeUses.get(from) ?? typeUses.set(from, []).get(from)!;
+      if (!list.includes(v.id)) list.push(v.id);
+    }
+  }
+
+  // 8. Adjacency.
   const callsFrom = new Map<number, number[]>();
   const callsTo = new Map<number, number[]>();
   calls.forEach((e, i) => {
@@ -736,7 +749,22 @@ export function buildGraph(records: FileRecord[], allPaths: Iterable<string>, co
 
   return {
     symbols, moduleSymbol, calls, external, ambiguous, unresolvedCalls, imports, inherits,
-    callsFrom, callsTo, importsFrom, importedBy, subclasses, children, byName, byQualified,
+    callsFrom, callsTo, importsFrom, importedBy, subclasses, typeUses, children, byName, byQualified,
     records: new Map(records.map((r) => [r.path, r])),
+    lookup(file, scope, expr) {
+      const st = files.get(file);
+      if (!st) return undefined;
+      const v = resolveExpr(st, scope, expr);
+      return v?.kind === "def" ? v.id : undefined;
+    },
+    importTarget(file, localName) {
+      const st = files.get(file);
+      const imp = st?.importBindings.get(localName)?.filter((i) => i.scope < 0).at(-1);
+      if (!st || !imp) return undefined;
+      const r = resolveImport(st, imp);
+      if (r.submodule) return { file: r.submodule };
+      if (!r.file) return undefined;
+      return imp.kind === "named" && imp.name ? { file: r.file, name: imp.name } : { file: r.file };
+    },
   };
 }

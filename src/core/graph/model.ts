@@ -90,10 +90,19 @@ export interface CodeGraph {
   importsFrom: Map<string, string[]>;
   importedBy: Map<string, string[]>;
   subclasses: Map<number, number[]>;
+  /** Classes/interfaces each symbol names in annotations (parameters, returns, fields, generics). */
+  typeUses: Map<number, number[]>;
   /** Children (nested definitions) of each symbol. */
   children: Map<number, number[]>;
   byName: Map<string, number[]>;
   byQualified: Map<string, number>;
+  /** The definition an expression (`name`, `mod.fn`, `self.x.m`) denotes in a file's scope (-1 = module level). */
+  lookup(file: string, scope: number, expr: string): number | undefined;
+  /**
+   * Where a module-level imported name comes from: the project file and the imported name
+   * (undefined for a whole-module import: namespace, default, `import x`).
+   */
+  importTarget(file: string, localName: string): { file: string; name?: string } | undefined;
   /** The records the graph was built from, by path (signatures, docs, params). */
   records: Map<string, FileRecord>;
 }

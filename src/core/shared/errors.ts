@@ -18,6 +18,8 @@ export type ErrorCode =
   | "unknown_symbol"
   | "ambiguous_symbol"
   | "no_index"
+  | "budget_too_small"
+  | "no_supported_files"
   | "cancelled";
 
 /** An error with a machine-readable `code`, a one-line `hint` saying what to do, and structured `data`. */

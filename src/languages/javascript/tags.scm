@@ -36,12 +36,13 @@
 (call_expression function: (super) @name) @reference.call
 
 ; Calls
-(call_expression function: (identifier) @name) @reference.call
+(call_expression function: (identifier) @name arguments: (_) @args) @reference.call
 (call_expression
   function: (member_expression
     object: (_) @receiver
-    property: [(property_identifier) (private_property_identifier)] @name)) @reference.call
-(new_expression constructor: (identifier) @name) @reference.new
+    property: [(property_identifier) (private_property_identifier)] @name)
+  arguments: (_) @args) @reference.call
+(new_expression constructor: (identifier) @name arguments: (_)? @args) @reference.new
 (new_expression
   constructor: (member_expression object: (_) @receiver property: (property_identifier) @name)) @reference.new
 

@@ -16,12 +16,14 @@
 
 ; Calls: f(), obj.f(), and the receiver expression.
 (call
-  function: (identifier) @name) @reference.call
+  function: (identifier) @name
+  arguments: (_) @args) @reference.call
 
 (call
   function: (attribute
     object: (_) @receiver
-    attribute: (identifier) @name)) @reference.call
+    attribute: (identifier) @name)
+  arguments: (_) @args) @reference.call
 
 ; Types named in annotations, including inside generics and unions.
 (type (identifier) @name) @reference.type

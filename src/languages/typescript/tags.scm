@@ -59,16 +59,17 @@
 (call_expression function: (super) @name) @reference.call
 
 ; Calls: f(), obj.f(), obj?.f(), new C(), new ns.C(), tagged templates.
-(call_expression function: (identifier) @name) @reference.call
+(call_expression function: (identifier) @name arguments: (_) @args) @reference.call
 (call_expression
   function: (member_expression
     object: (_) @receiver
-    property: [(property_identifier) (private_property_identifier)] @name)) @reference.call
+    property: [(property_identifier) (private_property_identifier)] @name)
+  arguments: (_) @args) @reference.call
 (call_expression
   function: (non_null_expression (member_expression
     object: (_) @receiver
     property: (property_identifier) @name))) @reference.call
-(new_expression constructor: (identifier) @name) @reference.new
+(new_expression constructor: (identifier) @name arguments: (_)? @args) @reference.new
 (new_expression
   constructor: (member_expression object: (_) @receiver property: (property_identifier) @name)) @reference.new
 

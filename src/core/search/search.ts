@@ -1,0 +1,124 @@
+/**
+ * Symbol search: flexsearch finds candidates per field (identifier words split on camelCase and
+ * snake_case, path words, signature and docstring words); a transparent score ranks them so a
+ * name match beats a path match beats a docstring match.
+ */
+import { Index } from "flexsearch";
+import type { CodeGraph } from "../graph/model.ts";
+import { symbolRef, type SymbolRef } from "../graph/lookup.ts";
+import { EngineError } from "../shared/errors.ts";
+
+/** Splits an identifier or phrase into lower-case words: `parseHTTPResponse_v2` → parse, http, response, v2. */
+export function splitWords(text: string): string[] {
+  return text
+    .replace(/([a-z0-9])([A-Z])/g, "$1 $2")
+    .replace(/([A-Z]+)([A-Z][a-z])/g, "$1 $2")
+    .toLowerCase()
+    .split(/[^a-z0-9]+/)
+    .filter((w) => w.length > 0);
+}
+
+/** Words too common in code and prose to discriminate. */
+const STOP = new Set("a an the of to in on for and or is are be by with from as at it this that get set self cls".split(" "));
+
+/** One search result. */
+export interface SearchHit extends SymbolRef {
+  end: number;
+  signature: string;
+  score: number;
+  /** Which fields matched: name, path, signature, doc. */
+  matched: string[];
+}
+
+/** The search index over one graph. */
+export interface SearchIndex {
+  graph: CodeGraph;
+  name: Index;
+  path: Index;
+  text: Index;
+  words: Map<number, { name: Set<string>; path: Set<string>; sig: Set<string>; doc: Set<string> }>;
+  /** In-degree of each symbol in the call graph, a small tie-breaker. */
+  indegree: Map<number, number>;
+}
+
+/** Builds the index. Only definitions are indexed (not module pseudo-symbols). */
+export function buildSearchIndex(graph: CodeGraph): SearchIndex {
+  const name = new Index({ tokenize: "forward" });
+  const path = new Index({ tokenize: "strict" });
+  const text = new Index({ tokenize: "strict" });
+  const words: SearchIndex["words"] = new Map();
+  for (const s of graph.symbols) {
+    if (s.kind === "module") continue;
+    const d = graph.records.get(s.file)!.definitions[s.index]!;
+    const nameWords = splitWords(s.name);
+    const pathWords = splitWords(`${s.file} ${s.qualified}`);
+    const sigWords = splitWords(d.signature.slice(0, 300));
+    const docWords = splitWords((d.doc ?? "").slice(0, 400));
+    name.add(s.id, nameWords.join(" "));
+    path.add(s.id, pathWords.join(" "));
+    text.add(s.id, `${sigWords.join(" ")} ${docWords.join(" ")}`);
+    words.set(s.id, { name: new Set(nameWords), path: new Set(pathWords), sig: new Set(sigWords), doc: new Set(docWords) });
+  }
+  const indegree = new Map<number, number>();
+  for (const e of graph.calls) indegree.set(e.callee, (indegree.get(e.callee) ?? 0) + 1);
+  return { graph, name, path, text, words, indegree };
+}
+
+const MAX_QUERY_WORDS = 32;
+
+/** Searches symbols by words. Throws `invalid_argument` for a query with no searchable word. */
+export function searchSymbols(index: SearchIndex, query: string, limit = 10): SearchHit[] {
+  if (!Number.isInteger(limit) || limit < 1 || limit > 200) {
+    throw new EngineError("invalid_argument", `limit must be a whole number from 1 to 200, got ${limit}.`, { data: { limit } });
+  }
+  const all = splitWords(query.slice(0, 2000));
+  const terms = [...new Set(all.filter((w) => !STOP.has(w)))].slice(0, MAX_QUERY_WORDS);
+  if (terms.length === 0) {
+    throw new EngineError("invalid_argument", `The query ${JSON.stringify(query.slice(0, 80))} has no searchable words.`, {
+      hint: "Use identifier fragments or words from names and docstrings, e.g. `parse config`.",
+      data: { query: query.slice(0, 200) },
+    });
+  }
+  const candidates = new Set<number>();
+  for (const t of terms) {
+    for (const id of index.name.search(t, { limit: 400 }) as number[]) candidates.add(id);
+    for (const id of index.path.search(t, { limit: 200 }) as number[]) candidates.add(id);
+    for (const id of index.text.search(t, { limit: 200 }) as number[]) candidates.add(id);
+  }
+  const phrase = terms.join("");
+  const hits: SearchHit[] = [];
+  for (const id of candidates) {
+    const w = index.words.get(id)!;
+    const s = index.graph.symbols[id]!;
+    let score = 0;
+    const matched = new Set<string>();
+    for (const t of terms) {
+      // Whole-word name matches count most; a prefix of a name word (auth → authenticate) a bit less.
+      if (w.name.has(t)) {
+        score += 10;
+        matched.add("name");
+      } else if ([...w.name].some((n) => n.startsWith(t) && t.length >= 3)) {
+        score += 6;
+        matched.add("name");
+      } else if (w.path.has(t)) {
+        score += 4;
+        matched.add("path");
+      } else if (w.sig.has(t)) {
+        score += 3;
+        matched.add("signature");
+      } else if (w.doc.has(t)) {
+        score += 2;
+        matched.add("doc");
+      }
+    }
+    if (score === 0) continue;
+    const nameJoined = [...w.name].join("");
+    if (nameJoined === phrase) score += 8; // the query is the name
+    score += Math.min(3, Math.log2(1 + (index.indegree.get(id) ?? 0)) / 2);
+    if (/(^|\/)(tests?|__tests__|spec)\//.test(s.file) || /(^|\/)test_|_test\.|\.test\.|\.spec\./.test(s.file)) score -= 2;
+    const d = index.graph.records.get(s.file)!.definitions[s.index]!;
+    hits.push({ ...symbolRef(s), end: s.end, signature: d.signature.split("\n")[0]!.slice(0, 200), score: Math.round(score * 100) / 100, matched: [...matched] });
+  }
+  hits.sort((a, b) => b.score - a.score || a.qualified.length - b.qualified.length || (a.qualified < b.qualified ? -1 : 1));
+  return hits.slice(0, limit);
+}

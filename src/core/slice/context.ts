@@ -1,0 +1,263 @@
+/**
+ * context(target, budget): resolve the target to seeds, plan the chunks around them, load only
+ * the cited lines, render each chunk in full and as an outline, and fit the answer to the budget.
+ */
+import { loadTokenCounter, type Encoding, ENCODINGS } from "../budget/tokenizer.ts";
+import { fitChunks, type FitChunk, type FitForm } from "../budget/fit.ts";
+import { matchSymbols, findSymbol, suggestNames, symbolRef, type SymbolRef } from "../graph/lookup.ts";
+import type { CodeGraph } from "../graph/model.ts";
+import { outline } from "../graph/queries.ts";
+import { searchSymbols, type SearchIndex } from "../search/search.ts";
+import { EngineError } from "../shared/errors.ts";
+import { normalizeRelative } from "../shared/paths.ts";
+import { planContext, type PlannedChunk, type Role } from "./plan.ts";
+import { findRoutes, matchRoutes, type MountLine, type Route } from "./routes.ts";
+
+/** Default and limits of the token budget. */
+export const DEFAULT_BUDGET = 8000;
+export const MAX_BUDGET = 1_000_000;
+/** Longest target accepted; longer text is a task description for `pack`, not a target. */
+export const MAX_TARGET_CHARS = 2000;
+
+/** Options for context and pack. */
+export interface ContextOptions {
+  budget?: number;
+  encoding?: Encoding;
+}
+
+/** One chunk of the answer. */
+export interface ContextChunk {
+  path: string;
+  start: number;
+  end: number;
+  role: Role;
+  symbol: string;
+  kind: string;
+  form: "full" | "outline";
+  /** Tokens of this chunk's rendered block as included. */
+  tokens: number;
+}
+
+/** A chunk left out, with the handle to ask for it and what it would cost. */
+export interface CutChunk {
+  path: string;
+  start: number;
+  end: number;
+  role: Role;
+  symbol: string;
+  /** Ask for it with this (a qualified name or path:start-end). */
+  handle: string;
+  tokens: number;
+}
+
+/** The answer to context / pack. */
+export interface ContextAnswer {
+  target: string;
+  /** How the target was understood. */
+  resolvedAs: "symbol" | "file" | "route" | "search";
+  seeds: SymbolRef[];
+  notes: string[];
+  chunks: ContextChunk[];
+  cut: CutChunk[];
+  usage: { tokens: number; budget: number; encoding: Encoding };
+  text: string;
+}
+
+/** What the engine provides to the slicer: source text, the search index, the routes. */
+export interface ContextIO {
+  readText(path: string): Promise<string>;
+  searchIndex(): SearchIndex;
+  routes(): Route[];
+}
+
+interface Seeds {
+  ids: number[];
+  how: ContextAnswer["resolvedAs"];
+  notes: string[];
+  mounts: MountLine[];
+  inline: PlannedChunk[];
+}
+
+/** Validates a budget argument. */
+export function checkBudget(budget: number | undefined): number {
+  const b = budget ?? DEFAULT_BUDGET;
+  if (typeof b !== "number" || !Number.isInteger(b) || b < 1 || b > MAX_BUDGET) {
+    throw new EngineError("invalid_argument", `budget must be a whole number of tokens from 1 to ${MAX_BUDGET}, got ${String(budget)}.`, {
+      hint: `A few thousand is typical: ${DEFAULT_BUDGET} fits one endpoint with its types and callers.`,
+      data: { budget },
+    });
+  }
+  return b;
+}
+
+function checkEncoding(encoding: string | undefined): Encoding {
+  const e = encoding ?? "o200k_base";
+  if (!ENCODINGS.includes(e as Encoding)) {
+    throw new EngineError("invalid_argument", `encoding must be one of ${ENCODINGS.join(", ")}, got ${JSON.stringify(encoding)}.`, { data: { encoding } });
+  }
+  return e as Encoding;
+}
+
+const ROUTE = /^(GET|POST|PUT|PATCH|DELETE|HEAD|OPTIONS|ANY)\s+(\/\S*)$/i;
+const IDENTIFIER_LIKE = /^[\w$.#:/\\<>@-]+$/;
+
+/** Understands a target: route, path::symbol, file path, symbol name, or free text for search. */
+export function resolveTarget(graph: CodeGraph, targetArg: string, io: ContextIO, searchLimit = 1): Seeds {
+  const target = targetArg.trim();
+  if (target === "") throw new EngineError("invalid_argument", "The target is empty.", { hint: "Pass a symbol (Session.send), a file path, `METHOD /path`, or a few words." });
+  if (target.length > MAX_TARGET_CHARS) {
+    throw new EngineError("invalid_argument", `The target is ${target.length} characters; the limit is ${MAX_TARGET_CHARS}.`, {
+      hint: "Pass a symbol, a path or a short description; for a long task description use pack with its key words.",
+      data: { length: target.length },
+    });
+  }
+  const route = searchLimit > 1 ? null : ROUTE.exec(target);
+  if (route) {
+    const method = route[1]!.toUpperCase();
+    const routes = io.routes();
+    const hits = matchRoutes(routes, method, route[2]!);
+    if (hits.length === 0) {
+      const samePath = routes.filter((r) => matchRoutes([r], "ANY", route[2]!).length > 0).map((r) => `${r.method} ${r.path}`);
+      throw new EngineError("unknown_symbol", `No route ${method} ${route[2]} found (${routes.length} routes known).`, {
+        hint: samePath.length ? `Same path, other methods: ${[...new Set(samePath)].slice(0, 5).join(", ")}.` : routes.length ? `Known routes include ${routes.slice(0, 5).map((r) => `${r.method} ${r.path}`).join(", ")}.` : "No route registrations were found in this project.",
+        data: { target, known: routes.length },
+      });
+    }
+    const ids: number[] = [];
+    const inline: PlannedChunk[] = [];
+    const mounts: MountLine[] = [];
+    for (const r of hits) {
+      if (r.handler !== undefined) ids.push(r.handler);
+      else {
+        const language = graph.symbols[graph.moduleSymbol.get(r.file)!]!.language;
+        inline.push({ path: r.file, start: r.span.start, end: r.span.end, role: "seed", label: `${r.method} ${r.path}`, kind: "route", language, distance: 0, confidence: 1 });
+      }
+      for (const m of r.mounts) if (!mounts.some((x) => x.path === m.path && x.start === m.start)) mounts.push(m);
+    }
+    return { ids: [...new Set(ids)], how: "route", notes: hits.map((r) => `route ${r.method} ${r.path} registered at ${r.file}:${r.line}`), mounts, inline };
+  }
+  const looksLikePath = searchLimit === 1 && !target.includes("::") && !/\s/.test(target) && (target.includes("/") || target.includes("\\") || /\.[a-z]{1,5}$/i.test(target) && graph.byQualified.get(target) === undefined);
+  if (looksLikePath) {
+    const path = normalizeRelative(target);
+    if (path === undefined) {
+      throw new EngineError("outside_root", `${JSON.stringify(target)} is outside the project.`, { hint: "Paths are relative to the project root; codeslice never reads outside it.", data: { target } });
+    }
+    const id = graph.moduleSymbol.get(path);
+    if (id !== undefined) return { ids: [id], how: "file", notes: [], mounts: [], inline: [] };
+    if (matchSymbols(graph, target).length === 0) {
+      const base = path.slice(path.lastIndexOf("/") + 1);
+      const similar = [...graph.moduleSymbol.keys()].filter((p) => p.endsWith(`/${base}`) || p === base).slice(0, 5);
+      throw new EngineError("not_found", `${path} is not an indexed source file.`, {
+        hint: similar.length ? `Did you mean ${similar.join(", ")}?` : "Check the path, relative to the project root.",
+        data: { path, suggestions: similar },
+      });
+    }
+  }
+  if (searchLimit === 1 && IDENTIFIER_LIKE.test(target)) {
+    const ids = matchSymbols(graph, target);
+    if (ids.length >= 1) return { ids: [findSymbol(graph, target).id], how: "symbol", notes: [], mounts: [], inline: [] };
+    // An identifier nobody defines: suggest, but also try words (a class named differently).
+    const suggestions = suggestNames(graph, target);
+    if (suggestions.length) {
+      throw new EngineError("unknown_symbol", `No symbol named ${JSON.stringify(target)}.`, {
+        hint: `Did you mean ${suggestions.map((s) => s.qualified).join(", ")}?`,
+        data: { target, suggestions },
+      });
+    }
+  }
+  const hits = searchSymbols(io.searchIndex(), target, Math.max(searchLimit, 5));
+  if (hits.length === 0) {
+    throw new EngineError("unknown_symbol", `Nothing in the project matches ${JSON.stringify(target.slice(0, 80))}.`, {
+      hint: "Try other words, a symbol name, or a file path.",
+      data: { target: target.slice(0, 200) },
+    });
+  }
+  // Take the top hits that score close to the best one (pack asks for several).
+  const best = hits[0]!.score;
+  const chosen = hits.slice(0, searchLimit).filter((h, i) => i === 0 || h.score >= best * 0.6);
+  const ids = chosen.map((h) => graph.byQualified.get(h.qualified)!).filter((id) => id !== undefined);
+  const others = hits.filter((h) => !chosen.includes(h)).slice(0, 3).map((h) => h.qualified);
+  return {
+    ids,
+    how: "search",
+    notes: [`search picked ${chosen.map((h) => h.qualified).join(", ")}${others.length ? `; next best: ${others.join(", ")}` : ""}`],
+    mounts: [],
+    inline: [],
+  };
+}
+
+const FENCE: Record<string, string> = { python: "python", typescript: "ts", tsx: "tsx", javascript: "js" };
+
+function fence(language: string, body: string): string {
+  const tick = body.includes("```") ? "````" : "```";
+  return `${tick}${FENCE[language] ?? language}\n${body}\n${tick}`;
+}
+
+/** Builds the context answer for `target`. */
+export async function buildContext(graph: CodeGraph, target: string, options: ContextOptions, io: ContextIO, searchLimit = 1): Promise<ContextAnswer> {
+  const budget = checkBudget(options.budget);
+  const encoding = checkEncoding(options.encoding);
+  const count = await loadTokenCounter(encoding);
+  const seeds = resolveTarget(graph, target, io, searchLimit);
+  const planned = planContext(graph, seeds.ids, { mounts: seeds.mounts, inline: seeds.inline });
+
+  // Load each cited file once; a chunk nested in another chunk of the answer is skipped.
+  const texts = new Map<string, string[]>();
+  for (const path of new Set(planned.map((c) => c.path))) texts.set(path, (await io.readText(path)).split("\n"));
+  const chunks = planned.filter((c, i) =>
+    !planned.some((o, j) => j < i && o.path === c.path && o.start <= c.start && o.end >= c.end && (o.role === "seed" || c.role !== "seed")),
+  );
+
+  const fitInput: FitChunk[] = chunks.map((c) => {
+    const lines = texts.get(c.path) ?? [];
+    const body = lines.slice(c.start - 1, c.end).join("\n");
+    const head = `## ${c.path}:${c.start}-${c.end} [${c.role}] ${c.label}`;
+    const sym = c.symbol !== undefined ? graph.symbols[c.symbol]! : undefined;
+    const outlineText = sym && sym.kind !== "module" ? outline(graph, sym) : sym ? fileOutline(graph, sym.id) : undefined;
+    return {
+      full: `${head}\n${fence(c.language, body)}`,
+      ...(outlineText !== undefined && outlineText.length < body.length ? { outline: `${head} (outline)\n${fence(c.language, outlineText)}` } : {}),
+      cutLine: (tokens: number) => `- ${c.path}:${c.start}-${c.end} [${c.role}] ${c.label} (${tokens} tokens)`,
+    };
+  });
+
+  const seedLabel = seeds.ids.length ? seeds.ids.map((id) => graph.symbols[id]!.qualified).join(", ") : seeds.inline.map((c) => c.label).join(", ");
+  const notes = [...seeds.notes];
+  const header = [`# codeslice context: ${target.length > 200 ? `${target.slice(0, 200)}…` : target}`, `Seed: ${seedLabel}`, ...notes.map((n) => `Note: ${n}`)].join("\n");
+  const fit = fitChunks(
+    header,
+    fitInput,
+    budget,
+    count,
+    (tokens) => `-- ${tokens}/${budget} tokens (${encoding})`,
+    (full) => `Note: the seed's full body needs ${full} tokens; shown as an outline. Ask with budget ≥ ${full + 200} for the full text, or read its lines.`,
+  );
+
+  const included: ContextChunk[] = [];
+  const cut: CutChunk[] = [];
+  chunks.forEach((c, i) => {
+    const form: FitForm = fit.forms[i]!;
+    const symbol = c.label;
+    if (form === "cut") {
+      cut.push({ path: c.path, start: c.start, end: c.end, role: c.role, symbol, handle: c.symbol !== undefined && c.kind !== "file" ? symbol : `${c.path}:${c.start}-${c.end}`, tokens: fit.fullTokens[i]! });
+    } else {
+      included.push({ path: c.path, start: c.start, end: c.end, role: c.role, symbol, kind: c.kind, form, tokens: form === "full" ? fit.fullTokens[i]! : fit.outlineTokens[i]! });
+    }
+  });
+  if (fit.forms[0] === "outline") notes.push(`the seed is shown as an outline: its full body needs ${fit.fullTokens[0]} tokens`);
+  return {
+    target,
+    resolvedAs: seeds.how,
+    seeds: seeds.ids.map((id) => symbolRef(graph.symbols[id]!)),
+    notes,
+    chunks: included,
+    cut,
+    usage: { tokens: fit.tokens, budget, encoding },
+    text: fit.text,
+  };
+}
+
+/** A file's outline: each top-level definition's outline. */
+function fileOutline(graph: CodeGraph, moduleId: number): string {
+  return (graph.children.get(moduleId) ?? []).map((id) => outline(graph, graph.symbols[id]!)).join("\n\n");
+}

@@ -1,0 +1,153 @@
+/**
+ * The slicer's plan: from seed symbols, the candidate chunks in priority order — seed, types it
+ * names (and their bases, depth-limited), callees, callers, mount lines, witnesses (tests) — each
+ * a whole symbol with its role, graph distance and edge confidence. No text yet: the engine loads
+ * only the files the plan cites.
+ */
+import type { CodeGraph, SymbolNode } from "../graph/model.ts";
+import type { MountLine } from "./routes.ts";
+
+/** A chunk's role, in priority order. */
+export type Role = "seed" | "type" | "callee" | "caller" | "mount" | "witness";
+export const ROLE_ORDER: readonly Role[] = ["seed", "type", "callee", "caller", "mount", "witness"];
+
+/** A candidate chunk: a whole symbol (or a line range for mounts and inline handlers). */
+export interface PlannedChunk {
+  path: string;
+  start: number;
+  end: number;
+  role: Role;
+  /** Symbol id when the chunk is a definition. */
+  symbol?: number;
+  /** What the header names: the qualified name, or a description for line ranges. */
+  label: string;
+  kind: string;
+  language: string;
+  distance: number;
+  confidence: number;
+}
+
+/** Limits that keep a plan small on huge graphs (the cut list reports what is left). */
+export interface PlanLimits {
+  typeDepth: number;
+  callDepth: number;
+  perRole: number;
+}
+
+export const DEFAULT_LIMITS: PlanLimits = { typeDepth: 2, callDepth: 2, perRole: 40 };
+
+const TEST_FILE = /(^|\/)(tests?|__tests__|spec|specs|testing)\/|(^|\/)test_[^/]*$|_test\.[a-z]+$|\.(test|spec)\.[a-z]+$/;
+
+/** True for files that look like tests (witnesses rather than callers). */
+export function isTestFile(path: string): boolean {
+  return TEST_FILE.test(path);
+}
+
+function chunkOf(graph: CodeGraph, s: SymbolNode, role: Role, distance: number, confidence: number): PlannedChunk {
+  if (s.kind === "module") {
+    const record = graph.records.get(s.file)!;
+    return { path: s.file, start: 1, end: record.lines, role, symbol: s.id, label: s.file, kind: "file", language: s.language, distance, confidence };
+  }
+  return { path: s.file, start: s.start, end: s.end, role, symbol: s.id, label: s.qualified, kind: s.kind, language: s.language, distance, confidence };
+}
+
+/** Symbols inside `id` (a class's methods, a function's nested functions), itself included. */
+function withDescendants(graph: CodeGraph, id: number): number[] {
+  const out = [id];
+  for (let i = 0; i < out.length; i++) for (const c of graph.children.get(out[i]!) ?? []) out.push(c);
+  return out;
+}
+
+/** Plans the chunks around `seeds`, optionally with route mount lines and inline route handlers. */
+export function planContext(
+  graph: CodeGraph,
+  seeds: number[],
+  extra: { mounts?: MountLine[]; inline?: PlannedChunk[] } = {},
+  limits: PlanLimits = DEFAULT_LIMITS,
+): PlannedChunk[] {
+  const chunks: PlannedChunk[] = [];
+  const taken = new Set<number>();
+  const take = (id: number, role: Role, distance: number, confidence: number) => {
+    if (taken.has(id)) return;
+    taken.add(id);
+    chunks.push(chunkOf(graph, graph.symbols[id]!, role, distance, confidence));
+  };
+
+  // Seeds (a file seed is its module symbol: the file's code).
+  for (const id of seeds) take(id, "seed", 0, 1);
+  for (const c of extra.inline ?? []) chunks.push(c);
+  const seedScopes = seeds.flatMap((id) => (graph.symbols[id]!.kind === "module" ? [id, ...withDescendants(graph, id).slice(1)] : withDescendants(graph, id)));
+  const inSeed = new Set(seedScopes);
+
+  // Types: what the seeds name in annotations and extend, then those types' own bases and field types.
+  const typeQueue: { id: number; depth: number }[] = [];
+  for (const sc of seedScopes) {
+    for (const t of graph.typeUses.get(sc) ?? []) typeQueue.push({ id: t, depth: 1 });
+  }
+  for (const e of graph.inherits) if (inSeed.has(e.child)) typeQueue.push({ id: e.base, depth: 1 });
+  const types: { id: number; depth: number }[] = [];
+  const seenTypes = new Set<number>();
+  for (let i = 0; i < typeQueue.length && types.length < limits.perRole; i++) {
+    const { id, depth } = typeQueue[i]!;
+    if (seenTypes.has(id) || inSeed.has(id)) continue;
+    seenTypes.add(id);
+    types.push({ id, depth });
+    if (depth >= limits.typeDepth) continue;
+    for (const e of graph.inherits) if (e.child === id) typeQueue.push({ id: e.base, depth: depth + 1 });
+    for (const sc of withDescendants(graph, id)) for (const t of graph.typeUses.get(sc) ?? []) typeQueue.push({ id: t, depth: depth + 1 });
+  }
+  for (const t of types) take(t.id, "type", t.depth, 0.9);
+
+  // Callees and callers, breadth-first; within a hop, most confident first.
+  const walk = (direction: "callee" | "caller") => {
+    const adjacency = direction === "callee" ? graph.callsFrom : graph.callsTo;
+    const found: { id: number; distance: number; confidence: number; test: boolean }[] = [];
+    const seen = new Set<number>(seedScopes);
+    let frontier = seedScopes;
+    for (let d = 1; d <= limits.callDepth && frontier.length && found.length < limits.perRole * 2; d++) {
+      const hop = new Map<number, number>();
+      for (const id of frontier) {
+        for (const ei of adjacency.get(id) ?? []) {
+          const e = graph.calls[ei]!;
+          const other = direction === "callee" ? e.callee : e.caller;
+          if (seen.has(other)) continue;
+          hop.set(other, Math.max(hop.get(other) ?? 0, e.confidence));
+        }
+      }
+      const ordered = [...hop].sort((a, b) => b[1] - a[1] || a[0] - b[0]);
+      for (const [id, confidence] of ordered) {
+        seen.add(id);
+        found.push({ id, distance: d, confidence, test: isTestFile(graph.symbols[id]!.file) });
+      }
+      frontier = ordered.map(([id]) => id);
+    }
+    return found;
+  };
+  const callees = walk("callee").filter((c) => !c.test).slice(0, limits.perRole);
+  for (const c of callees) take(c.id, "callee", c.distance, c.confidence);
+  const callers = walk("caller");
+  for (const c of callers.filter((c) => !c.test).slice(0, limits.perRole)) take(c.id, "caller", c.distance, c.confidence);
+
+  // Mount lines for routes: where the router is prefixed and registered.
+  for (const m of extra.mounts ?? []) {
+    const language = graph.symbols[graph.moduleSymbol.get(m.path) ?? 0]?.language ?? "";
+    chunks.push({ path: m.path, start: m.start, end: m.end, role: "mount", label: `prefix ${m.prefix}`, kind: "mount", language, distance: 1, confidence: 0.9 });
+  }
+
+  // Witnesses: tests that call the seed (directly or through one hop).
+  for (const c of callers.filter((c) => c.test).slice(0, limits.perRole)) take(c.id, "witness", c.distance, c.confidence);
+  return chunks
+    .map((c, i) => ({ c, i }))
+    .sort((a, b) => priority(a.c) - priority(b.c) || a.i - b.i)
+    .map((x) => x.c);
+}
+
+/**
+ * Order of the answer: the seed, then every role's first hop in role order (types, callees,
+ * callers, mounts, witnesses), then deeper hops nearest first. "Callees one hop, then more while
+ * budget lasts" means a direct caller outranks a callee's callee.
+ */
+function priority(c: PlannedChunk): number {
+  const role = ROLE_ORDER.indexOf(c.role);
+  return c.distance <= 1 ? role : 10 * c.distance + role;
+}

@@ -1,0 +1,191 @@
+/**
+ * HTTP routes, framework-blind: registrations are found through decorator and call string
+ * literals (`@router.post("/users")`, `@bp.route("/x", methods=["POST"])`, `@Post("x")`,
+ * `router.get("/x", handler)`), prefixes through the objects they are registered on
+ * (`APIRouter(prefix=…)`, `Blueprint(url_prefix=…)`, `@Controller("x")`) and the calls that mount
+ * those objects elsewhere (`include_router(r, prefix=…)`, `register_blueprint(bp, url_prefix=…)`,
+ * `app.use("/api", router)`), followed through imports.
+ */
+import type { CallRecord } from "../extract/record.ts";
+import type { CodeGraph } from "../graph/model.ts";
+
+/** Where a prefix or mount was declared: cited as a `mount` chunk. */
+export interface MountLine {
+  path: string;
+  start: number;
+  end: number;
+  prefix: string;
+}
+
+/** A route with its full path (prefixes applied) and the code that handles it. */
+export interface Route {
+  method: string;
+  /** The full path after prefixes, as declared (`/api/users/{id}`). */
+  path: string;
+  /** Path as written at the registration. */
+  own: string;
+  file: string;
+  line: number;
+  /** The handler definition, when the handler is a named function or method. */
+  handler?: number;
+  /** The registration's own lines (an inline handler lives here). */
+  span: { start: number; end: number };
+  /** Prefix declarations and mount calls, outermost first. */
+  mounts: MountLine[];
+}
+
+const HTTP = ["get", "post", "put", "patch", "delete", "head", "options", "all", "any"];
+const DECORATOR = /^@([\w.]+)\.(get|post|put|patch|delete|head|options|route|api_route|websocket|all)\(\s*(?:path\s*=\s*|rule\s*=\s*)?[rbuf]?(['"`])(.*?)\3(.*)$/i;
+const NEST_DECORATOR = /^@(Get|Post|Put|Patch|Delete|Head|Options|All)\(\s*(?:(['"`])(.*?)\2)?/;
+const CONTROLLER = /^@Controller\(\s*(?:(['"`])(.*?)\1)?/;
+const PREFIX_KW = /^(?:prefix|url_prefix|basePath|base_path)\s*[=:]\s*[rbuf]?(['"`])(.*)\1$/;
+const STRING = /^[rbuf]?(['"`])(.*)\1$/;
+const MOUNT_CALLS = new Set(["include_router", "register_blueprint", "use", "mount", "route", "register", "add_router"]);
+
+function literal(arg: string | undefined): string | undefined {
+  if (arg === undefined) return undefined;
+  return STRING.exec(arg.trim())?.[2];
+}
+
+/** Joins path pieces with single slashes. */
+export function joinPaths(...parts: string[]): string {
+  const joined = parts.filter((p) => p !== "").join("/").replace(/\/{2,}/g, "/");
+  const withSlash = joined.startsWith("/") ? joined : `/${joined}`;
+  return withSlash.length > 1 ? withSlash.replace(/\/$/, "") : withSlash;
+}
+
+function methodsOf(kind: string, rest: string): string[] {
+  const k = kind.toLowerCase();
+  if (k !== "route" && k !== "api_route") return [k === "websocket" ? "GET" : k.toUpperCase()];
+  const m = /methods\s*=\s*[[(]([^\])]*)[\])]/.exec(rest);
+  if (!m) return ["GET"];
+  return [...m[1]!.matchAll(/['"](\w+)['"]/g)].map((x) => x[1]!.toUpperCase());
+}
+
+/** Finds every route in the project with its mount chain. */
+export function findRoutes(graph: CodeGraph): Route[] {
+  const routes: (Route & { owner?: string })[] = [];
+  // Own prefixes of router objects: (file, variable) → prefix line.
+  const ownPrefix = new Map<string, MountLine>();
+  // Mount calls: the router expression, the mounting file and the prefix.
+  const mountCalls: { file: string; scope: number; call: CallRecord; target: string; prefix: string }[] = [];
+
+  for (const [file, record] of graph.records) {
+    // Lines that hold decorators: a decorator call is a registration of the def below, not an inline route.
+    const decoratorLines = new Set<number>();
+    for (const d of record.definitions) for (let l = d.start; l < d.nameLine && d.decorators; l++) decoratorLines.add(l);
+    const bindingsByLine = new Map<number, string>();
+    for (const b of record.bindings) if (b.kind === "assign" && b.scope < 0 && b.value) bindingsByLine.set(b.line, b.name);
+    for (const call of record.calls) {
+      if (!call.args) continue;
+      const owner = bindingsByLine.get(call.line);
+      const kw = call.args.map((a) => PREFIX_KW.exec(a)?.[2]).find((p) => p !== undefined);
+      if (owner && kw !== undefined && !MOUNT_CALLS.has(call.name)) {
+        ownPrefix.set(`${file}\0${owner}`, { path: file, start: call.line, end: call.end ?? call.line, prefix: kw });
+      }
+      if (MOUNT_CALLS.has(call.name) && call.receiver) {
+        const first = literal(call.args[0]);
+        if (first !== undefined && call.args.length >= 2 && (first.startsWith("/") || first === "")) {
+          mountCalls.push({ file, scope: call.caller, call, target: call.args[1]!, prefix: first });
+        } else if (kw !== undefined && call.args[0] && literal(call.args[0]) === undefined) {
+          mountCalls.push({ file, scope: call.caller, call, target: call.args[0], prefix: kw });
+        }
+      }
+      // Call-style registration: router.get("/x", handler) / app.post("/x", (req, res) => …)
+      const name = call.name.toLowerCase();
+      if (HTTP.includes(name) && call.receiver && /^[A-Za-z_$][\w$.]*$/.test(call.receiver) && !decoratorLines.has(call.line)) {
+        const own = literal(call.args[0]);
+        if (own === undefined || !(own.startsWith("/") || own === "" || own === "*")) continue;
+        const last = call.args.at(-1)!;
+        const handler = call.args.length >= 2 && /^[A-Za-z_$][\w$.]*$/.test(last) ? graph.lookup(file, call.caller, last) : undefined;
+        routes.push({
+          method: name === "all" || name === "any" ? "ANY" : name.toUpperCase(), path: own, own, file, line: call.line,
+          ...(handler !== undefined ? { handler } : {}),
+          span: { start: call.line, end: call.end ?? call.line }, mounts: [], owner: call.receiver,
+        });
+      }
+    }
+    // Decorator-style registration on definitions.
+    const moduleId = graph.moduleSymbol.get(file)!;
+    record.definitions.forEach((d, i) => {
+      for (const dec of d.decorators ?? []) {
+        const m = DECORATOR.exec(dec);
+        const n = m ? undefined : NEST_DECORATOR.exec(dec);
+        if (!m && !n) continue;
+        let owner = m?.[1];
+        let own = m ? m[4]! : n![3] ?? "";
+        if (n && d.parent >= 0) {
+          // NestJS: the controller class carries the prefix.
+          const ctl = (record.definitions[d.parent]!.decorators ?? []).map((x) => CONTROLLER.exec(x)).find(Boolean);
+          if (ctl) own = joinPaths(ctl[2] ?? "", own);
+          owner = undefined;
+        }
+        for (const method of m ? methodsOf(m[2]!, m[5] ?? "") : [n![1]!.toUpperCase()]) {
+          routes.push({
+            method: method === "ALL" ? "ANY" : method, path: own, own, file, line: d.nameLine, handler: moduleId + 1 + i,
+            span: { start: d.start, end: d.end }, mounts: [], ...(owner ? { owner } : {}),
+          });
+        }
+      }
+    });
+  }
+
+  /** Does mount-call target expression `expr` (in `file`) denote router variable `name` of `routerFile`? */
+  const denotes = (file: string, expr: string, routerFile: string, name: string): boolean => {
+    const parts = expr.split(".");
+    if (parts.length === 1) {
+      if (file === routerFile && expr === name) return true;
+      const t = graph.importTarget(file, expr);
+      return !!t && t.file === routerFile && (t.name === undefined || t.name === name);
+    }
+    if (parts.length === 2 && parts[1] === name) {
+      const t = graph.importTarget(file, parts[0]!);
+      return !!t && t.file === routerFile && t.name === undefined;
+    }
+    return false;
+  };
+
+  /** Mount lines (outermost first) for a router variable, following mounts of mounts. */
+  const chainOf = (routerFile: string, name: string, depth: number): MountLine[][] => {
+    if (depth > 5) return [[]];
+    const own = ownPrefix.get(`${routerFile}\0${name}`);
+    const chains: MountLine[][] = [];
+    for (const m of mountCalls) {
+      if (!denotes(m.file, m.target, routerFile, name)) continue;
+      const line: MountLine = { path: m.file, start: m.call.line, end: m.call.end ?? m.call.line, prefix: m.prefix };
+      const parent = m.call.receiver && /^[A-Za-z_$][\w$]*$/.test(m.call.receiver) ? chainOf(m.file, m.call.receiver, depth + 1) : [[]];
+      for (const p of parent) chains.push([...p, line]);
+    }
+    if (chains.length === 0) chains.push([]);
+    return chains.map((c) => (own ? [...c, own] : c));
+  };
+
+  const out: Route[] = [];
+  for (const { owner, ...r } of routes) {
+    const chains = owner ? chainOf(r.file, owner.split(".")[0]!, 0) : [[]];
+    for (const mounts of chains) out.push({ ...r, path: joinPaths(...mounts.map((m) => m.prefix), r.own), mounts });
+  }
+  return out;
+}
+
+/** Normalizes a path for matching: parameters in any style (`{id}`, `<int:id>`, `:id`) become `*`. */
+function segments(path: string): string[] {
+  return joinPaths(path)
+    .split("/")
+    .filter(Boolean)
+    .map((s) => (/^(\{.*\}|<.*>|:\w+\??|\[.*\]|\*)$/.test(s) ? "*" : s.toLowerCase()));
+}
+
+/** True when a requested path (concrete or templated) matches a route path. */
+export function pathMatches(route: string, requested: string): boolean {
+  const a = segments(route);
+  const b = segments(requested);
+  if (a.length !== b.length) return false;
+  return a.every((s, i) => s === "*" || b[i] === "*" || s === b[i]);
+}
+
+/** Routes matching `METHOD /path` (method ANY on either side matches every method). */
+export function matchRoutes(routes: Route[], method: string, path: string): Route[] {
+  const m = method.toUpperCase();
+  return routes.filter((r) => (m === "ANY" || r.method === "ANY" || r.method === m) && pathMatches(r.path, path));
+}
