@@ -1,34 +1,49 @@
 ; C++: definitions and includes. Namespaces are modules (their content nests); member functions
 ; are methods (declarations in a class body included); an out-of-line `Foo::bar() {}` is a
-; top-level method named `bar`. Patterns are few and use alternations: each pattern costs
-; compile time against this large grammar (82 separate patterns took ~580 ms to compile).
+; top-level method named `bar`; a class template specialization `S<int>` is named `S`.
+; Patterns are few and use alternations because each one costs compile time against this large
+; grammar: 82 separate patterns took ~580 ms to compile, these ~34 take ~400 ms (once per process).
 ; Lower pattern indexes win for the same node, so member patterns come before free functions.
 
-; Member functions defined in a class body (return type may add pointer/reference declarators),
-; `= default` / `= delete` ones included.
+; Member functions. A field_identifier or destructor_name as a function's name only occurs in a
+; class body, so those patterns need no parent; plain identifiers (constructors, and members
+; of member templates) and operators are only taken inside a class body.
+(function_definition
+  declarator: [(function_declarator declarator: [(field_identifier) (destructor_name)] @name)
+    (pointer_declarator declarator: (function_declarator declarator: [(field_identifier) (destructor_name)] @name))
+    (pointer_declarator declarator: (pointer_declarator declarator: (function_declarator declarator: [(field_identifier) (destructor_name)] @name)))
+    (reference_declarator (function_declarator declarator: [(field_identifier) (destructor_name)] @name))]
+  body: (_)? @body) @definition.method
 (field_declaration_list (function_definition
-  declarator: [(function_declarator declarator: [(field_identifier) (destructor_name) (operator_name)] @name)
-    (pointer_declarator declarator: (function_declarator declarator: [(field_identifier) (destructor_name) (operator_name)] @name))
-    (pointer_declarator declarator: (pointer_declarator declarator: (function_declarator declarator: [(field_identifier) (destructor_name) (operator_name)] @name)))
-    (reference_declarator (function_declarator declarator: [(field_identifier) (destructor_name) (operator_name)] @name))]
+  declarator: [(function_declarator declarator: (operator_name) @name)
+    (pointer_declarator declarator: (function_declarator declarator: (operator_name) @name))
+    (pointer_declarator declarator: (pointer_declarator declarator: (function_declarator declarator: (operator_name) @name)))
+    (reference_declarator (function_declarator declarator: (operator_name) @name))]
   body: (_)? @body) @definition.method)
-; Constructors: in a class body the name is a plain identifier.
 (field_declaration_list (function_definition
   declarator: (function_declarator declarator: (identifier) @name)
   body: (_)? @body) @definition.constructor)
+(field_declaration_list (template_declaration (function_definition
+  declarator: [(function_declarator declarator: [(identifier) (operator_name)] @name)
+    (pointer_declarator declarator: (function_declarator declarator: [(identifier) (operator_name)] @name))
+    (pointer_declarator declarator: (pointer_declarator declarator: (function_declarator declarator: [(identifier) (operator_name)] @name)))
+    (reference_declarator (function_declarator declarator: [(identifier) (operator_name)] @name))]
+  body: (_)? @body) @definition.method))
 ; Member function declarations without a body.
-(field_declaration_list (field_declaration
+(field_declaration
   declarator: [(function_declarator declarator: [(field_identifier) (destructor_name) (operator_name)] @name)
     (pointer_declarator declarator: (function_declarator declarator: [(field_identifier) (destructor_name) (operator_name)] @name))
     (pointer_declarator declarator: (pointer_declarator declarator: (function_declarator declarator: [(field_identifier) (destructor_name) (operator_name)] @name)))
-    (reference_declarator (function_declarator declarator: [(field_identifier) (destructor_name) (operator_name)] @name))]) @definition.method)
-(field_declaration_list (declaration
-  declarator: [(function_declarator declarator: [(field_identifier) (destructor_name) (operator_name)] @name)
-    (pointer_declarator declarator: (function_declarator declarator: [(field_identifier) (destructor_name) (operator_name)] @name))
-    (pointer_declarator declarator: (pointer_declarator declarator: (function_declarator declarator: [(field_identifier) (destructor_name) (operator_name)] @name)))
-    (reference_declarator (function_declarator declarator: [(field_identifier) (destructor_name) (operator_name)] @name))]) @definition.method)
+    (reference_declarator (function_declarator declarator: [(field_identifier) (destructor_name) (operator_name)] @name))]) @definition.method
+(declaration
+  declarator: (function_declarator declarator: (destructor_name) @name)) @definition.method
 (field_declaration_list (declaration
   declarator: (function_declarator declarator: (identifier) @name)) @definition.constructor)
+(field_declaration_list (template_declaration (declaration
+  declarator: [(function_declarator declarator: (identifier) @name)
+    (pointer_declarator declarator: (function_declarator declarator: (identifier) @name))
+    (pointer_declarator declarator: (pointer_declarator declarator: (function_declarator declarator: (identifier) @name)))
+    (reference_declarator (function_declarator declarator: (identifier) @name))]) @definition.method))
 
 ; Out-of-line definitions: `A::f`, `ns::A<T>::f` (also returning a pointer or reference),
 ; `a::b::C::~C`.
@@ -57,50 +72,50 @@
 
 ; class/struct/union/enum with a body, under any parent but a typedef (queries cannot negate a
 ; parent, so the allowed parents are listed).
-(translation_unit [(class_specifier name: (_) @name body: (field_declaration_list) @body) @definition.class
-  (struct_specifier name: (_) @name body: (field_declaration_list) @body) @definition.struct
-  (union_specifier name: (_) @name body: (field_declaration_list) @body) @definition.struct
-  (enum_specifier name: (_) @name body: (enumerator_list) @body) @definition.enum])
-(compound_statement [(class_specifier name: (_) @name body: (field_declaration_list) @body) @definition.class
-  (struct_specifier name: (_) @name body: (field_declaration_list) @body) @definition.struct
-  (union_specifier name: (_) @name body: (field_declaration_list) @body) @definition.struct
-  (enum_specifier name: (_) @name body: (enumerator_list) @body) @definition.enum])
-(declaration_list [(class_specifier name: (_) @name body: (field_declaration_list) @body) @definition.class
-  (struct_specifier name: (_) @name body: (field_declaration_list) @body) @definition.struct
-  (union_specifier name: (_) @name body: (field_declaration_list) @body) @definition.struct
-  (enum_specifier name: (_) @name body: (enumerator_list) @body) @definition.enum])
-(preproc_if [(class_specifier name: (_) @name body: (field_declaration_list) @body) @definition.class
-  (struct_specifier name: (_) @name body: (field_declaration_list) @body) @definition.struct
-  (union_specifier name: (_) @name body: (field_declaration_list) @body) @definition.struct
-  (enum_specifier name: (_) @name body: (enumerator_list) @body) @definition.enum])
-(preproc_ifdef [(class_specifier name: (_) @name body: (field_declaration_list) @body) @definition.class
-  (struct_specifier name: (_) @name body: (field_declaration_list) @body) @definition.struct
-  (union_specifier name: (_) @name body: (field_declaration_list) @body) @definition.struct
-  (enum_specifier name: (_) @name body: (enumerator_list) @body) @definition.enum])
-(preproc_else [(class_specifier name: (_) @name body: (field_declaration_list) @body) @definition.class
-  (struct_specifier name: (_) @name body: (field_declaration_list) @body) @definition.struct
-  (union_specifier name: (_) @name body: (field_declaration_list) @body) @definition.struct
-  (enum_specifier name: (_) @name body: (enumerator_list) @body) @definition.enum])
-(preproc_elif [(class_specifier name: (_) @name body: (field_declaration_list) @body) @definition.class
-  (struct_specifier name: (_) @name body: (field_declaration_list) @body) @definition.struct
-  (union_specifier name: (_) @name body: (field_declaration_list) @body) @definition.struct
-  (enum_specifier name: (_) @name body: (enumerator_list) @body) @definition.enum])
-(preproc_elifdef [(class_specifier name: (_) @name body: (field_declaration_list) @body) @definition.class
-  (struct_specifier name: (_) @name body: (field_declaration_list) @body) @definition.struct
-  (union_specifier name: (_) @name body: (field_declaration_list) @body) @definition.struct
-  (enum_specifier name: (_) @name body: (enumerator_list) @body) @definition.enum])
-(template_declaration [(class_specifier name: (_) @name body: (field_declaration_list) @body) @definition.class
-  (struct_specifier name: (_) @name body: (field_declaration_list) @body) @definition.struct
-  (union_specifier name: (_) @name body: (field_declaration_list) @body) @definition.struct
-  (enum_specifier name: (_) @name body: (enumerator_list) @body) @definition.enum])
-(declaration type: [(class_specifier name: (_) @name body: (field_declaration_list) @body) @definition.class
-  (struct_specifier name: (_) @name body: (field_declaration_list) @body) @definition.struct
-  (union_specifier name: (_) @name body: (field_declaration_list) @body) @definition.struct
-  (enum_specifier name: (_) @name body: (enumerator_list) @body) @definition.enum])
-(field_declaration type: [(class_specifier name: (_) @name body: (field_declaration_list) @body) @definition.class
-  (struct_specifier name: (_) @name body: (field_declaration_list) @body) @definition.struct
-  (union_specifier name: (_) @name body: (field_declaration_list) @body) @definition.struct
-  (enum_specifier name: (_) @name body: (enumerator_list) @body) @definition.enum])
+(translation_unit [(class_specifier name: [(type_identifier) @name (template_type name: (type_identifier) @name) (qualified_identifier) @name] body: (field_declaration_list) @body) @definition.class
+  (struct_specifier name: [(type_identifier) @name (template_type name: (type_identifier) @name) (qualified_identifier) @name] body: (field_declaration_list) @body) @definition.struct
+  (union_specifier name: [(type_identifier) @name (template_type name: (type_identifier) @name) (qualified_identifier) @name] body: (field_declaration_list) @body) @definition.struct
+  (enum_specifier name: [(type_identifier) (qualified_identifier)] @name body: (enumerator_list) @body) @definition.enum])
+(compound_statement [(class_specifier name: [(type_identifier) @name (template_type name: (type_identifier) @name) (qualified_identifier) @name] body: (field_declaration_list) @body) @definition.class
+  (struct_specifier name: [(type_identifier) @name (template_type name: (type_identifier) @name) (qualified_identifier) @name] body: (field_declaration_list) @body) @definition.struct
+  (union_specifier name: [(type_identifier) @name (template_type name: (type_identifier) @name) (qualified_identifier) @name] body: (field_declaration_list) @body) @definition.struct
+  (enum_specifier name: [(type_identifier) (qualified_identifier)] @name body: (enumerator_list) @body) @definition.enum])
+(declaration_list [(class_specifier name: [(type_identifier) @name (template_type name: (type_identifier) @name) (qualified_identifier) @name] body: (field_declaration_list) @body) @definition.class
+  (struct_specifier name: [(type_identifier) @name (template_type name: (type_identifier) @name) (qualified_identifier) @name] body: (field_declaration_list) @body) @definition.struct
+  (union_specifier name: [(type_identifier) @name (template_type name: (type_identifier) @name) (qualified_identifier) @name] body: (field_declaration_list) @body) @definition.struct
+  (enum_specifier name: [(type_identifier) (qualified_identifier)] @name body: (enumerator_list) @body) @definition.enum])
+(preproc_if [(class_specifier name: [(type_identifier) @name (template_type name: (type_identifier) @name) (qualified_identifier) @name] body: (field_declaration_list) @body) @definition.class
+  (struct_specifier name: [(type_identifier) @name (template_type name: (type_identifier) @name) (qualified_identifier) @name] body: (field_declaration_list) @body) @definition.struct
+  (union_specifier name: [(type_identifier) @name (template_type name: (type_identifier) @name) (qualified_identifier) @name] body: (field_declaration_list) @body) @definition.struct
+  (enum_specifier name: [(type_identifier) (qualified_identifier)] @name body: (enumerator_list) @body) @definition.enum])
+(preproc_ifdef [(class_specifier name: [(type_identifier) @name (template_type name: (type_identifier) @name) (qualified_identifier) @name] body: (field_declaration_list) @body) @definition.class
+  (struct_specifier name: [(type_identifier) @name (template_type name: (type_identifier) @name) (qualified_identifier) @name] body: (field_declaration_list) @body) @definition.struct
+  (union_specifier name: [(type_identifier) @name (template_type name: (type_identifier) @name) (qualified_identifier) @name] body: (field_declaration_list) @body) @definition.struct
+  (enum_specifier name: [(type_identifier) (qualified_identifier)] @name body: (enumerator_list) @body) @definition.enum])
+(preproc_else [(class_specifier name: [(type_identifier) @name (template_type name: (type_identifier) @name) (qualified_identifier) @name] body: (field_declaration_list) @body) @definition.class
+  (struct_specifier name: [(type_identifier) @name (template_type name: (type_identifier) @name) (qualified_identifier) @name] body: (field_declaration_list) @body) @definition.struct
+  (union_specifier name: [(type_identifier) @name (template_type name: (type_identifier) @name) (qualified_identifier) @name] body: (field_declaration_list) @body) @definition.struct
+  (enum_specifier name: [(type_identifier) (qualified_identifier)] @name body: (enumerator_list) @body) @definition.enum])
+(preproc_elif [(class_specifier name: [(type_identifier) @name (template_type name: (type_identifier) @name) (qualified_identifier) @name] body: (field_declaration_list) @body) @definition.class
+  (struct_specifier name: [(type_identifier) @name (template_type name: (type_identifier) @name) (qualified_identifier) @name] body: (field_declaration_list) @body) @definition.struct
+  (union_specifier name: [(type_identifier) @name (template_type name: (type_identifier) @name) (qualified_identifier) @name] body: (field_declaration_list) @body) @definition.struct
+  (enum_specifier name: [(type_identifier) (qualified_identifier)] @name body: (enumerator_list) @body) @definition.enum])
+(preproc_elifdef [(class_specifier name: [(type_identifier) @name (template_type name: (type_identifier) @name) (qualified_identifier) @name] body: (field_declaration_list) @body) @definition.class
+  (struct_specifier name: [(type_identifier) @name (template_type name: (type_identifier) @name) (qualified_identifier) @name] body: (field_declaration_list) @body) @definition.struct
+  (union_specifier name: [(type_identifier) @name (template_type name: (type_identifier) @name) (qualified_identifier) @name] body: (field_declaration_list) @body) @definition.struct
+  (enum_specifier name: [(type_identifier) (qualified_identifier)] @name body: (enumerator_list) @body) @definition.enum])
+(template_declaration [(class_specifier name: [(type_identifier) @name (template_type name: (type_identifier) @name) (qualified_identifier) @name] body: (field_declaration_list) @body) @definition.class
+  (struct_specifier name: [(type_identifier) @name (template_type name: (type_identifier) @name) (qualified_identifier) @name] body: (field_declaration_list) @body) @definition.struct
+  (union_specifier name: [(type_identifier) @name (template_type name: (type_identifier) @name) (qualified_identifier) @name] body: (field_declaration_list) @body) @definition.struct
+  (enum_specifier name: [(type_identifier) (qualified_identifier)] @name body: (enumerator_list) @body) @definition.enum])
+(declaration type: [(class_specifier name: [(type_identifier) @name (template_type name: (type_identifier) @name) (qualified_identifier) @name] body: (field_declaration_list) @body) @definition.class
+  (struct_specifier name: [(type_identifier) @name (template_type name: (type_identifier) @name) (qualified_identifier) @name] body: (field_declaration_list) @body) @definition.struct
+  (union_specifier name: [(type_identifier) @name (template_type name: (type_identifier) @name) (qualified_identifier) @name] body: (field_declaration_list) @body) @definition.struct
+  (enum_specifier name: [(type_identifier) (qualified_identifier)] @name body: (enumerator_list) @body) @definition.enum])
+(field_declaration type: [(class_specifier name: [(type_identifier) @name (template_type name: (type_identifier) @name) (qualified_identifier) @name] body: (field_declaration_list) @body) @definition.class
+  (struct_specifier name: [(type_identifier) @name (template_type name: (type_identifier) @name) (qualified_identifier) @name] body: (field_declaration_list) @body) @definition.struct
+  (union_specifier name: [(type_identifier) @name (template_type name: (type_identifier) @name) (qualified_identifier) @name] body: (field_declaration_list) @body) @definition.struct
+  (enum_specifier name: [(type_identifier) (qualified_identifier)] @name body: (enumerator_list) @body) @definition.enum])
 
 (class_specifier (base_class_clause [(type_identifier) (qualified_identifier) (template_type)] @base)) @definition.class
 (struct_specifier (base_class_clause [(type_identifier) (qualified_identifier) (template_type)] @base)) @definition.struct

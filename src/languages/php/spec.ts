@@ -10,7 +10,7 @@ export const php: LanguageSpec = {
   id: "php",
   name: "PHP",
   grammar: "tree-sitter-php.wasm",
-  extensions: [".php", ".phtml", ".php8", ".inc"],
+  extensions: [".php", ".phtml"],
   query: QUERIES.php,
   decoratorTypes: ["attribute_list"],
   wrapperTypes: [],
