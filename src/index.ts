@@ -3,7 +3,7 @@
  * platform (`codeslice/node`, `codeslice/memory`, or their own FileSystem/Store/WasmSource).
  */
 export { createEngine, supportedLanguageNames } from "./core/engine/engine.ts";
-export type { Engine, EngineOptions, IndexSummary, RunOptions } from "./core/engine/engine.ts";
+export type { Engine, EngineOptions, IndexSummary, RunOptions, RefreshResult, SnippetAnswer } from "./core/engine/engine.ts";
 export type { Progress } from "./core/engine/indexer.ts";
 export { EngineError, isEngineError } from "./core/shared/errors.ts";
 export type { ErrorCode } from "./core/shared/errors.ts";

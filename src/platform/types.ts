@@ -35,6 +35,12 @@ export interface FileSystem {
   stat(path: string): Promise<FileStat>;
   /** The entries of a directory, with symbolic links reported as "symlink". */
   readDir(path: string): Promise<DirEntry[]>;
+  /**
+   * Optional: calls `onChange` when an entry of one of `dirs` (folders, not recursive) is
+   * added, removed or modified. Returns a handle to stop watching. Throws when the host cannot
+   * watch that many folders; callers then fall back to re-scanning.
+   */
+  watch?(dirs: string[], onChange: (path: string) => void): { close(): void };
 }
 
 /**

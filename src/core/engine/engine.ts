@@ -13,6 +13,7 @@ import { findRoutes, type Route } from "../slice/routes.ts";
 import { buildRepoMap, type RepoMap, type RepoMapOptions } from "../map/repo-map.ts";
 import type { SkipReason } from "../scan/defaults.ts";
 import { EngineError } from "../shared/errors.ts";
+import { normalizeRelative } from "../shared/paths.ts";
 import { runIndex, type IndexOptions, type IndexResult, type Progress } from "./indexer.ts";
 import { decodeJson, type Snapshot, type StoredRecord } from "./snapshot.ts";
 
@@ -22,6 +23,37 @@ export interface EngineOptions {
   maxFileBytes?: number;
   /** Workspace-relative folders to leave out (e.g. a cache folder inside the root). */
   exclude?: string[];
+  /**
+   * Watch the indexed folders (when the file system can) so `refresh()` costs nothing until a
+   * file changes. Long-running hosts (the MCP server, the playground) turn this on.
+   */
+  watch?: boolean;
+}
+
+/** Answer to `snippet`. */
+export interface SnippetAnswer {
+  path: string;
+  start: number;
+  end: number;
+  totalLines: number;
+  /** True when the range was shortened to `maxLines` or to the end of the file. */
+  capped: boolean;
+  text: string;
+}
+
+/** Default cap on lines per snippet. */
+export const MAX_SNIPPET_LINES = 400;
+
+/** What `refresh()` did. */
+export interface RefreshResult {
+  /** True when the index was rebuilt (incrementally) because files changed or it never ran. */
+  refreshed: boolean;
+  parsed: number;
+  removed: number;
+  /** When the index was last brought up to date (ms since epoch). */
+  at: number;
+  /** How changes are noticed: a folder watcher, or a re-scan on every refresh. */
+  mode: "watch" | "scan";
 }
 
 /** The summary of an index run, as `codeslice index` prints it. */
@@ -53,6 +85,13 @@ export interface RunOptions {
 
 /** The engine API shared by the CLI, the MCP server, the playground and embedders. */
 export interface Engine {
+  /**
+   * Makes sure answers reflect the files on disk: re-indexes (incrementally) if a watched folder
+   * changed or, without a watcher, after a quick re-scan. Cheap when nothing changed.
+   */
+  refresh(options?: RunOptions): Promise<RefreshResult>;
+  /** Stops watching (long-running hosts call this on shutdown). */
+  close(): void;
   /** Brings the index up to date (incrementally) and summarizes it. */
   index(options?: RunOptions): Promise<IndexSummary>;
   /** Every file record, indexing first if needed. */
@@ -82,6 +121,11 @@ export interface Engine {
   search(query: string, options?: RunOptions & { limit?: number }): Promise<SearchHit[]>;
   /** HTTP routes found in the project, with full paths after prefixes. */
   routes(options?: RunOptions): Promise<Route[]>;
+  /**
+   * Lines `start`..`end` (1-based, inclusive) of a project file, at most `maxLines` of them.
+   * Only files in the index inventory are readable: nothing ignored, nothing outside the root.
+   */
+  snippet(path: string, start: number, end: number, options?: RunOptions & { maxLines?: number }): Promise<SnippetAnswer>;
   /** The repo map, fitted to a token budget. */
   map(options?: RepoMapOptions & RunOptions): Promise<RepoMap>;
 }
@@ -92,11 +136,36 @@ export function createEngine(platform: Platform, options: EngineOptions = {}): E
   let graphCache: { snapshot: Snapshot; graph: Promise<CodeGraph> } | undefined;
   let running: Promise<IndexResult> | undefined;
 
+  let watcher: { close(): void } | undefined;
+  let dirty = true;
+  let lastAt = 0;
+  let watchFailed = false;
+  const startWatching = (snapshot: Snapshot) => {
+    watcher?.close();
+    watcher = undefined;
+    if (!options.watch || !platform.fs.watch || watchFailed) return;
+    const dirs = new Set<string>([""]);
+    for (const f of snapshot.files) for (let d = f.path.lastIndexOf("/"); d > 0; d = f.path.lastIndexOf("/", d - 1)) dirs.add(f.path.slice(0, d));
+    const excluded = options.exclude ?? [];
+    try {
+      watcher = platform.fs.watch([...dirs], (path) => {
+        if (excluded.some((x) => path === x || path.startsWith(`${x}/`))) return;
+        dirty = true;
+      });
+    } catch {
+      watchFailed = true; // too many folders for the host's watch limit: re-scan instead
+    }
+  };
   const refresh = (run: RunOptions = {}): Promise<IndexResult> => {
     running ??= (async () => {
       const opts: IndexOptions = { ...run, ...(options.maxFileBytes !== undefined ? { maxFileBytes: options.maxFileBytes } : {}), ...(options.exclude ? { exclude: options.exclude } : {}) };
+      dirty = false; // events from here on mean another pass
       const result = await runIndex(platform, opts, state);
-      state = { snapshot: result.snapshot, records: result.records };
+      // Nothing changed: keep the same snapshot so everything derived from it stays cached.
+      if (!result.changed && state) result.snapshot = state.snapshot;
+      else state = { snapshot: result.snapshot, records: result.records };
+      lastAt = Date.now();
+      if (!watcher || result.changed) startWatching(state.snapshot);
       return result;
     })().finally(() => {
       running = undefined;
@@ -154,6 +223,16 @@ export function createEngine(platform: Platform, options: EngineOptions = {}): E
   });
 
   return {
+    async refresh(run = {}) {
+      const watching = watcher !== undefined;
+      if (state && watching && !dirty) return { refreshed: false, parsed: 0, removed: 0, at: lastAt, mode: "watch" };
+      const r = await refresh(run);
+      return { refreshed: r.changed, parsed: r.parsed.length, removed: r.removed, at: lastAt, mode: watcher ? "watch" : "scan" };
+    },
+    close() {
+      watcher?.close();
+      watcher = undefined;
+    },
     async context(target, opts = {}) {
       const graph = await codeGraph(opts);
       return buildContext(graph, target, opts, contextIO(graph));
@@ -164,6 +243,39 @@ export function createEngine(platform: Platform, options: EngineOptions = {}): E
     },
     async search(query, opts = {}) {
       return searchSymbols(searchIndexOf(await codeGraph(opts)), query, opts.limit ?? 10);
+    },
+    async snippet(pathArg, start, end, opts = {}) {
+      const maxLines = opts.maxLines ?? MAX_SNIPPET_LINES;
+      if (!Number.isInteger(start) || !Number.isInteger(end) || start < 1 || end < start) {
+        throw new EngineError("invalid_argument", `Lines must be whole numbers with 1 ≤ start ≤ end, got ${start}-${end}.`, { data: { start, end } });
+      }
+      let decoded = pathArg;
+      try {
+        decoded = decodeURIComponent(pathArg);
+      } catch {
+        // not URL-encoded
+      }
+      const path = normalizeRelative(pathArg.trim());
+      if (path === undefined || path === "" || normalizeRelative(decoded.trim()) === undefined) {
+        throw new EngineError("outside_root", `${JSON.stringify(pathArg)} is not a path inside the project.`, {
+          hint: "Paths are relative to the project root; absolute paths and .. are refused.",
+          data: { path: pathArg },
+        });
+      }
+      if (!state) await refresh(opts);
+      if (!state!.snapshot.files.some((f) => f.path === path)) {
+        throw new EngineError("not_found", `${path} is not a project file in the index (missing, ignored, or skipped).`, {
+          hint: "Use a path from the map or from a context header.",
+          data: { path },
+        });
+      }
+      const lines = new TextDecoder().decode(await platform.fs.readFile(path)).split("\n");
+      const total = lines.length;
+      if (start > total) {
+        throw new EngineError("invalid_argument", `${path} has ${total} lines; start ${start} is past the end.`, { data: { path, totalLines: total } });
+      }
+      const last = Math.min(end, total, start + maxLines - 1);
+      return { path, start, end: last, totalLines: total, capped: last < end, text: lines.slice(start - 1, last).join("\n") };
     },
     async routes(opts = {}) {
       return routesOf(await codeGraph(opts));

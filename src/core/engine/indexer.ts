@@ -40,6 +40,8 @@ export interface IndexResult {
   /** Files whose record came from the store. */
   reused: number;
   removed: number;
+  /** False when the inventory and every file's content are as in the previous snapshot. */
+  changed: boolean;
   durationMs: number;
 }
 
@@ -175,7 +177,7 @@ export async function runIndex(
   } else {
     snapshot.createdAt = prevSnap!.createdAt; // nothing moved: keep the racy window anchored to the write
   }
-  return { snapshot, records, parsed, reused, removed, durationMs: Date.now() - started };
+  return { snapshot, records, parsed, reused, removed, changed, durationMs: Date.now() - started };
 }
 
 async function parseOne(runtime: ParserRuntime, spec: LanguageSpec, text: string, path: string, hash: string): Promise<FileRecord> {

@@ -1,5 +1,5 @@
 /** FileSystem over node:fs, confined to one root folder (symbolic links included). */
-import { constants as fsConstants, promises as fsp } from "node:fs";
+import { constants as fsConstants, promises as fsp, watch as fsWatch, type FSWatcher } from "node:fs";
 import * as nodePath from "node:path";
 import { EngineError } from "../../core/shared/errors.ts";
 import { normalizeRelative } from "../../core/shared/paths.ts";
@@ -172,6 +172,27 @@ export class NodeFileSystem implements FileSystem {
     } catch (error) {
       throw mapNodeError(error, path);
     }
+  }
+
+  watch(dirs: string[], onChange: (path: string) => void): { close(): void } {
+    const watchers: FSWatcher[] = [];
+    const close = () => {
+      for (const w of watchers.splice(0)) w.close();
+    };
+    try {
+      for (const dir of dirs) {
+        const rel = normalizeRelative(dir);
+        if (rel === undefined) continue;
+        const full = rel === "" ? this.realRoot : nodePath.join(this.realRoot, rel);
+        const w = fsWatch(full, { persistent: false }, (_event, name) => onChange(rel === "" ? String(name ?? "") : `${rel}/${name ?? ""}`));
+        w.on("error", () => onChange(rel));
+        watchers.push(w);
+      }
+    } catch (error) {
+      close();
+      throw mapNodeError(error, "watch");
+    }
+    return { close };
   }
 }
 
