@@ -16,7 +16,7 @@ export type { ContextAnswer, ContextChunk, CutChunk, ContextOptions } from "./co
 export type { SearchHit } from "./core/search/search.ts";
 export type { Route, MountLine } from "./core/slice/routes.ts";
 export type { Role } from "./core/slice/plan.ts";
-export type { RepoMap, RepoMapOptions, MapSymbol } from "./core/map/repo-map.ts";
+export type { RepoMap, RepoMapOptions, MapSymbol, MapService, MapEntryPoint } from "./core/map/repo-map.ts";
 export type { Encoding } from "./core/budget/tokenizer.ts";
 export type { FileSystem, Store, WasmSource, Platform, Logger, LogLevel, FileStat, DirEntry, EntryKind } from "./platform/types.ts";
 export { LANGUAGES } from "./languages/index.ts";

@@ -10,7 +10,7 @@ import { findSymbol, symbolRef, type SymbolRef } from "../graph/lookup.ts";
 import { buildContext, type ContextAnswer, type ContextIO, type ContextOptions } from "../slice/context.ts";
 import { buildSearchIndex, searchSymbols, type SearchHit, type SearchIndex } from "../search/search.ts";
 import { findRoutes, type Route } from "../slice/routes.ts";
-import { buildRepoMap, type RepoMap, type RepoMapOptions } from "../map/repo-map.ts";
+import { buildRepoMap, isManifest, type RepoMap, type RepoMapOptions } from "../map/repo-map.ts";
 import type { SkipReason } from "../scan/defaults.ts";
 import { EngineError } from "../shared/errors.ts";
 import { normalizeRelative } from "../shared/paths.ts";
@@ -305,8 +305,19 @@ export function createEngine(platform: Platform, options: EngineOptions = {}): E
       return toGoldGraph(await codeGraph(run), run.minConfidence ?? 0);
     },
     async map(opts = {}) {
-      const records = await allRecords(opts);
-      return buildRepoMap(state!.snapshot, records, opts);
+      const graph = await codeGraph(opts);
+      const snapshot = state!.snapshot;
+      const manifests = new Map<string, string>();
+      for (const f of snapshot.files) {
+        if (!isManifest(f.path)) continue;
+        try {
+          manifests.set(f.path, new TextDecoder().decode(await platform.fs.readFile(f.path)));
+        } catch {
+          // an unreadable manifest still marks a service folder
+          manifests.set(f.path, "");
+        }
+      }
+      return buildRepoMap(snapshot, graph, manifests, routesOf(graph), opts);
     },
   };
 }

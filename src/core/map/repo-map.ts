@@ -1,8 +1,16 @@
-/** The repo map: languages, layout and the most referenced symbols, fitted to a token budget. */
+/**
+ * The repo map, the first thing an agent reads: services (folders with a manifest), languages,
+ * entry points (routes, CLI commands, handlers), the most central symbols by a rank over the
+ * graph, the layout, and the witnesses (tests, .http files, OpenAPI documents) — fitted exactly
+ * to a token budget, most important lines first.
+ */
 import { languageById } from "../../languages/index.ts";
 import { loadTokenCounter, type Encoding } from "../budget/tokenizer.ts";
 import type { Snapshot } from "../engine/snapshot.ts";
-import type { FileRecord } from "../extract/record.ts";
+import type { CodeGraph } from "../graph/model.ts";
+import { isTestFile } from "../slice/plan.ts";
+import type { Route } from "../slice/routes.ts";
+import { EngineError } from "../shared/errors.ts";
 
 /** Options for the map. */
 export interface RepoMapOptions {
@@ -19,14 +27,37 @@ export interface MapSymbol {
   kind: string;
   qualified: string;
   signature: string;
+  /** Rank over the call/type/inheritance graph, normalized so the top symbol is 1. */
+  rank: number;
+  /** Resolved references (calls, type uses, subclasses) into this symbol. */
   references: number;
+}
+
+/** A folder with a manifest. */
+export interface MapService {
+  path: string;
+  manifest: string;
+  name?: string;
+  files: number;
+}
+
+/** An entry point: a route, a CLI command, a handler. */
+export interface MapEntryPoint {
+  kind: "route" | "command" | "handler";
+  label: string;
+  path: string;
+  line: number;
+  symbol?: string;
 }
 
 /** The map as data plus its rendering. */
 export interface RepoMap {
+  services: MapService[];
   languages: { language: string; files: number; symbols: number }[];
-  layout: { path: string; files: number; sourceFiles: number }[];
+  entryPoints: MapEntryPoint[];
   symbols: MapSymbol[];
+  layout: { path: string; files: number; sourceFiles: number }[];
+  witnesses: { testFiles: number; testFunctions: number; httpFiles: string[]; openapi: string[] };
   text: string;
   tokens: number;
   budget: number;
@@ -35,11 +66,66 @@ export interface RepoMap {
   omitted: number;
 }
 
-/** Builds and renders the map within `budget` tokens. */
-export async function buildRepoMap(snapshot: Snapshot, records: FileRecord[], options: RepoMapOptions = {}): Promise<RepoMap> {
+const MANIFESTS: Record<string, RegExp | undefined> = {
+  "package.json": /"name"\s*:\s*"([^"]+)"/,
+  "pyproject.toml": /^\s*name\s*=\s*["']([^"']+)["']/m,
+  "setup.py": /name\s*=\s*["']([^"']+)["']/,
+  "setup.cfg": /^\s*name\s*=\s*(\S+)/m,
+  "go.mod": /^module\s+(\S+)/m,
+  "Cargo.toml": /^\s*name\s*=\s*"([^"]+)"/m,
+  "pom.xml": /<artifactId>([^<]+)<\/artifactId>/,
+  "build.gradle": undefined,
+  "build.gradle.kts": undefined,
+  "composer.json": /"name"\s*:\s*"([^"]+)"/,
+  "Gemfile": undefined,
+  "deno.json": /"name"\s*:\s*"([^"]+)"/,
+};
+
+/** Is `path` a manifest file the map understands? */
+export function isManifest(path: string): boolean {
+  const base = path.slice(path.lastIndexOf("/") + 1);
+  return base in MANIFESTS || base.endsWith(".csproj");
+}
+
+const COMMAND_DECORATOR = /^@([\w.]+\.)?(command|group|subcommand|callback|cli|task|shared_task|handler|listener|subscribe|on|event|consumer|job|periodic_task)\b/;
+
+/** PageRank over symbols with call, type-use and inheritance edges (damping 0.85, 20 rounds). */
+function rankSymbols(graph: CodeGraph): Float64Array {
+  const n = graph.symbols.length;
+  const out: number[][] = Array.from({ length: n }, () => []);
+  for (const e of graph.calls) out[e.caller]!.push(e.callee);
+  for (const [from, tos] of graph.typeUses) for (const t of tos) out[from]!.push(t);
+  for (const e of graph.inherits) out[e.child]!.push(e.base);
+  let rank = new Float64Array(n).fill(1 / Math.max(1, n));
+  for (let round = 0; round < 20; round++) {
+    const next = new Float64Array(n).fill(0.15 / Math.max(1, n));
+    let dangling = 0;
+    for (let i = 0; i < n; i++) {
+      const targets = out[i]!;
+      if (targets.length === 0) dangling += rank[i]!;
+      else for (const t of targets) next[t]! += (0.85 * rank[i]!) / targets.length;
+    }
+    for (let i = 0; i < n; i++) next[i]! += (0.85 * dangling) / n;
+    rank = next;
+  }
+  return rank;
+}
+
+/** Builds and renders the map within `budget` tokens; throws `budget_too_small` below the header's size. */
+export async function buildRepoMap(
+  snapshot: Snapshot,
+  graph: CodeGraph,
+  manifests: Map<string, string>,
+  routes: Route[],
+  options: RepoMapOptions = {},
+): Promise<RepoMap> {
   const budget = options.budget ?? 2000;
+  if (!Number.isInteger(budget) || budget < 1 || budget > 1_000_000) {
+    throw new EngineError("invalid_argument", `budget must be a whole number of tokens from 1 to 1000000, got ${budget}.`, { data: { budget } });
+  }
   const encoding = options.encoding ?? "o200k_base";
   const count = await loadTokenCounter(encoding);
+  const records = [...graph.records.values()];
 
   const langs = new Map<string, { files: number; symbols: number }>();
   for (const r of records) {
@@ -51,11 +137,64 @@ export async function buildRepoMap(snapshot: Snapshot, records: FileRecord[], op
   }
   const languages = [...langs].map(([language, v]) => ({ language, ...v })).sort((a, b) => b.files - a.files);
 
+  // Services: each folder with a manifest; files counted under the deepest service folder.
+  const services: MapService[] = [];
+  for (const [path, text] of [...manifests].sort((a, b) => (a[0] < b[0] ? -1 : 1))) {
+    const base = path.slice(path.lastIndexOf("/") + 1);
+    const dir = path.includes("/") ? path.slice(0, path.lastIndexOf("/")) : "";
+    if (services.some((s) => s.path === dir)) continue;
+    const re = base.endsWith(".csproj") ? undefined : MANIFESTS[base];
+    const name = base.endsWith(".csproj") ? base.replace(/\.csproj$/, "") : re?.exec(text)?.[1];
+    services.push({ path: dir, manifest: base, ...(name ? { name } : {}), files: 0 });
+  }
+  for (const f of snapshot.files) {
+    let best: MapService | undefined;
+    for (const s of services) if ((s.path === "" || f.path.startsWith(`${s.path}/`)) && (!best || s.path.length > best.path.length)) best = s;
+    if (best) best.files++;
+  }
+
+  // Entry points: routes, decorated commands and handlers.
+  const entryPoints: MapEntryPoint[] = [];
+  const seenRoute = new Set<string>();
+  for (const r of routes) {
+    const label = `${r.method} ${r.path}`;
+    if (seenRoute.has(label)) continue;
+    seenRoute.add(label);
+    entryPoints.push({ kind: "route", label, path: r.file, line: r.line, ...(r.handler !== undefined ? { symbol: graph.symbols[r.handler]!.qualified } : {}) });
+  }
+  for (const s of graph.symbols) {
+    if (s.kind === "module" || isTestFile(s.file)) continue;
+    const d = graph.records.get(s.file)!.definitions[s.index]!;
+    const dec = d.decorators?.find((x) => COMMAND_DECORATOR.test(x));
+    if (dec) {
+      const kind = /command|group|subcommand|callback|cli/.test(dec) ? "command" : "handler";
+      entryPoints.push({ kind, label: `${dec.slice(0, 60)} ${s.name}`, path: s.file, line: s.nameLine, symbol: s.qualified });
+    }
+  }
+
+  // Central symbols.
+  const rank = rankSymbols(graph);
+  const refs = new Map<number, number>();
+  for (const e of graph.calls) refs.set(e.callee, (refs.get(e.callee) ?? 0) + 1);
+  for (const tos of graph.typeUses.values()) for (const t of tos) refs.set(t, (refs.get(t) ?? 0) + 1);
+  for (const e of graph.inherits) refs.set(e.base, (refs.get(e.base) ?? 0) + 1);
+  const ranked = graph.symbols
+    .filter((s) => s.kind !== "module" && !isTestFile(s.file) && (refs.get(s.id) ?? 0) > 0)
+    .sort((a, b) => rank[b.id]! - rank[a.id]! || (refs.get(b.id) ?? 0) - (refs.get(a.id) ?? 0));
+  const top = ranked[0] ? rank[ranked[0].id]! : 1;
+  const symbols: MapSymbol[] = ranked.slice(0, 60).map((s) => {
+    const d = graph.records.get(s.file)!.definitions[s.index]!;
+    return {
+      path: s.file, line: s.start, end: s.end, kind: s.kind, qualified: s.qualified,
+      signature: d.signature.split("\n")[0]!.trim().slice(0, 140), rank: Math.round((rank[s.id]! / top) * 1000) / 1000, references: refs.get(s.id) ?? 0,
+    };
+  });
+
   const dirs = new Map<string, { files: number; sourceFiles: number }>();
   for (const f of snapshot.files) {
     const parts = f.path.split("/");
     for (let depth = 1; depth <= Math.min(2, parts.length - 1); depth++) {
-      const d = parts.slice(0, depth).join("/") + "/";
+      const d = `${parts.slice(0, depth).join("/")}/`;
       const e = dirs.get(d) ?? { files: 0, sourceFiles: 0 };
       e.files++;
       if (f.language) e.sourceFiles++;
@@ -64,60 +203,80 @@ export async function buildRepoMap(snapshot: Snapshot, records: FileRecord[], op
   }
   const layout = [...dirs].map(([path, v]) => ({ path, ...v })).sort((a, b) => (a.path < b.path ? -1 : 1));
 
-  // Reference counts by name; a name defined in several places shares its count (the graph
-  // issue replaces this with resolved edges).
-  const refs = new Map<string, number>();
-  for (const r of records) {
-    for (const c of r.calls) refs.set(c.name, (refs.get(c.name) ?? 0) + 1);
-    for (const t of r.typeRefs) refs.set(t.name, (refs.get(t.name) ?? 0) + 1);
-  }
-  const defsByName = new Map<string, number>();
-  for (const r of records) for (const d of r.definitions) defsByName.set(d.name, (defsByName.get(d.name) ?? 0) + 1);
-  const symbols: MapSymbol[] = [];
-  for (const r of records) {
-    for (const d of r.definitions) {
-      if (d.name.length < 3 || d.name.startsWith("_") || !d.exported) continue;
-      const n = refs.get(d.name) ?? 0;
-      if (n === 0) continue;
-      symbols.push({
-        path: r.path, line: d.start, end: d.end, kind: d.kind, qualified: d.qualified,
-        signature: d.signature.split("\n")[0]!, references: Math.round(n / defsByName.get(d.name)!),
-      });
-    }
-  }
-  symbols.sort((a, b) => b.references - a.references || (a.path < b.path ? -1 : 1));
+  const testFiles = new Set(snapshot.files.filter((f) => f.language && isTestFile(f.path)).map((f) => f.path));
+  let testFunctions = 0;
+  for (const path of testFiles) for (const d of graph.records.get(path)?.definitions ?? []) if (/^test|^it_|Test$|^Test/.test(d.name)) testFunctions++;
+  const httpFiles = snapshot.files.filter((f) => /\.(http|rest)$/i.test(f.path)).map((f) => f.path);
+  const openapi = snapshot.files.filter((f) => /(^|\/)(openapi|swagger)[^/]*\.(json|ya?ml)$/i.test(f.path)).map((f) => f.path);
 
-  const header = [
-    `# Repo map (${snapshot.files.length} files, ${records.length} indexed)`,
-    "",
-    "## Languages",
-    ...languages.map((l) => `- ${l.language}: ${l.files} files, ${l.symbols} symbols`),
-    "",
-  ];
-  const layoutLines = ["## Layout", ...layout.map((d) => `${d.path.split("/").length > 2 ? "  " : ""}- ${d.path} ${d.files} files${d.sourceFiles ? ` (${d.sourceFiles} source)` : ""}`), ""];
-  const symbolLines = ["## Most referenced symbols", ...symbols.slice(0, 200).map((s) => `- ${s.path}:${s.line}-${s.end} ${s.kind} ${s.qualified} (${s.references} refs): ${s.signature.slice(0, 160)}`)];
+  // Lines with a priority: lower goes in first; rendering keeps section order.
+  type Line = { section: number; order: number; priority: number; text: string };
+  const lines: Line[] = [];
+  const add = (section: number, priority: number, text: string) => lines.push({ section, order: lines.length, priority, text });
+  add(0, 0, `# Repo map: ${snapshot.files.length} files, ${records.length} indexed, ${graph.symbols.length - records.length} symbols`);
+  add(0, 0, "Cite lines as path:line. Use context <symbol|path|METHOD /path|words> for code, signature for headers.");
+  add(1, 1, "## Languages");
+  languages.forEach((l, i) => add(1, i < 4 ? 1 : 6, `- ${l.language}: ${l.files} files, ${l.symbols} symbols`));
+  if (services.length) {
+    add(2, 2, "## Services (folders with a manifest)");
+    services.forEach((s, i) => add(2, i < 8 ? 2 : 7, `- ${s.path || "."}/ ${s.manifest}${s.name ? ` "${s.name}"` : ""} (${s.files} files)`));
+  }
+  if (entryPoints.length) {
+    add(3, 3, "## Entry points");
+    entryPoints.forEach((e, i) => add(3, i < 12 ? 3 : 8, `- ${e.kind} ${e.label}${e.symbol && e.kind === "route" ? ` → ${e.symbol}` : ""} (${e.path}:${e.line})`));
+  }
+  if (symbols.length) {
+    add(4, 3, "## Central symbols (rank over calls, types and inheritance)");
+    symbols.forEach((s, i) => add(4, i < 15 ? 3 : i < 30 ? 5 : 9, `- ${s.path}:${s.line}-${s.end} ${s.kind} ${s.qualified} (${s.references} refs): ${s.signature}`));
+  }
+  add(5, 4, "## Layout");
+  layout.forEach((d) => add(5, d.path.split("/").length > 2 ? 8 : 4, `${d.path.split("/").length > 2 ? "  " : ""}- ${d.path} ${d.files} files${d.sourceFiles ? ` (${d.sourceFiles} source)` : ""}`));
+  add(6, 4, "## Witnesses");
+  add(6, 4, `- tests: ${testFiles.size} files, ${testFunctions} test functions`);
+  if (httpFiles.length) add(6, 5, `- .http/.rest requests: ${httpFiles.slice(0, 5).join(", ")}${httpFiles.length > 5 ? ` +${httpFiles.length - 5} more` : ""}`);
+  if (openapi.length) add(6, 5, `- OpenAPI: ${openapi.slice(0, 5).join(", ")}`);
 
-  // Fill in order, line by line; the final text is recounted and trimmed so it never exceeds the budget.
-  const sections = [header, symbolLines.slice(0, 26), layoutLines, symbolLines.slice(26)];
-  const lines: string[] = [];
+  // Fill by priority with per-line costs, then render in section order and trim to the exact count.
+  const byPriority = [...lines].sort((a, b) => a.priority - b.priority || a.order - b.order);
+  const chosen = new Set<Line>();
   let used = 0;
-  let omitted = 0;
-  for (const section of sections) {
-    for (const line of section) {
-      const cost = count(line + "\n");
-      if (used + cost <= budget) {
-        lines.push(line);
-        used += cost;
-      } else omitted++;
+  for (const l of byPriority) {
+    const cost = count(`${l.text}\n`) + 1;
+    if (used + cost <= budget) {
+      chosen.add(l);
+      used += cost;
     }
   }
-  let text = lines.join("\n");
+  const render = () => {
+    const out: string[] = [];
+    let section = -1;
+    for (const l of lines) {
+      if (!chosen.has(l)) continue;
+      if (l.section !== section && out.length) out.push("");
+      section = l.section;
+      out.push(l.text);
+    }
+    // A section header with nothing under it says nothing.
+    return out.filter((t, i) => !(t.startsWith("## ") && (out[i + 1] === undefined || out[i + 1] === ""))).join("\n");
+  };
+  let text = render();
   let tokens = count(text);
-  while (tokens > budget && lines.length > 0) {
-    lines.pop();
-    omitted++;
-    text = lines.join("\n");
+  while (tokens > budget && chosen.size > 0) {
+    const last = byPriority.filter((l) => chosen.has(l)).at(-1)!;
+    chosen.delete(last);
+    text = render();
     tokens = count(text);
   }
-  return { languages, layout, symbols: symbols.slice(0, 50), text, tokens, budget, encoding, omitted };
+  if (chosen.size < 2) {
+    const needed = count(lines.slice(0, 2).map((l) => l.text).join("\n")) + 40;
+    throw new EngineError("budget_too_small", `A budget of ${budget} tokens cannot hold the map's header; it needs at least ${needed}.`, {
+      hint: `Ask for the map with budget ≥ ${needed} (2000 is a good start).`,
+      data: { budget, needed },
+    });
+  }
+  return {
+    services, languages, entryPoints, symbols: symbols.slice(0, 50), layout,
+    witnesses: { testFiles: testFiles.size, testFunctions, httpFiles, openapi },
+    text, tokens, budget, encoding, omitted: lines.length - chosen.size,
+  };
 }
