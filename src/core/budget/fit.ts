@@ -16,8 +16,8 @@ export interface FitChunk {
   cutLine: (tokens: number) => string;
 }
 
-/** What the fitter decided for each chunk. */
-export type FitForm = "full" | "outline" | "cut";
+/** What the fitter decided for each chunk ("covered": shown as part of a containing chunk). */
+export type FitForm = "full" | "outline" | "cut" | "covered";
 
 /** The fitted answer. */
 export interface FitResult {
@@ -46,7 +46,8 @@ function assemble(header: string, blocks: string[], cutLines: string[], cutTotal
 /**
  * Fits `chunks` (seed first) into `budget` tokens. The first chunk is the seed: it is always
  * present, in full if it fits, else as its outline; if not even that fits, throws
- * `budget_too_small` with the budget needed.
+ * `budget_too_small` with the budget needed. `within[i]` lists earlier chunks that contain chunk
+ * i: when one of them is shown in full, chunk i is already on the page and is left out.
  */
 export function fitChunks(
   header: string,
@@ -55,13 +56,14 @@ export function fitChunks(
   count: (text: string) => number,
   usageLine: (tokens: number) => string,
   seedNote: (fullTokens: number) => string,
+  within: number[][] = [],
 ): FitResult {
   const fullTokens = chunks.map((c) => count(c.full));
   const outlineTokens = chunks.map((c) => (c.outline !== undefined ? count(c.outline) : undefined));
-  const cutTokens = chunks.map((c, i) => count(c.cutLine(fullTokens[i]!)) + 1);
   const forms: FitForm[] = chunks.map(() => "cut");
-  // A usage line with the largest numbers it can show, so the real one never costs more.
-  const fixed = count(header) + count(usageLine(budget)) + 4;
+  const covered = (i: number) => (within[i] ?? []).some((j) => forms[j] === "full");
+  let shown = CUT_SHOWN;
+
   const render = (): string => {
     const blocks: string[] = [];
     const cut: string[] = [];
@@ -69,14 +71,13 @@ export function fitChunks(
     chunks.forEach((c, i) => {
       if (forms[i] === "full") blocks.push(c.full);
       else if (forms[i] === "outline") blocks.push(i === 0 ? `${c.outline!}\n${seedNote(fullTokens[0]!)}` : c.outline!);
-      else {
+      else if (!covered(i)) {
         cutTotal++;
-        if (cut.length < CUT_SHOWN) cut.push(c.cutLine(fullTokens[i]!));
+        if (cut.length < shown) cut.push(c.cutLine(fullTokens[i]!));
       }
     });
-    const withoutUsage = assemble(header, blocks, cut, cutTotal, usageLine(0));
     // Render with the real count: recount until the number stops changing its own token count.
-    let tokens = count(withoutUsage);
+    let tokens = count(assemble(header, blocks, cut, cutTotal, usageLine(0)));
     for (let k = 0; k < 3; k++) {
       const text = assemble(header, blocks, cut, cutTotal, usageLine(tokens));
       const again = count(text);
@@ -86,30 +87,29 @@ export function fitChunks(
     return assemble(header, blocks, cut, cutTotal, usageLine(tokens));
   };
 
-  // The cut section is reserved up front as if everything but the seed were cut; it only shrinks.
-  const cutHeaderCost = 20;
-  const shownCut = cutTokens.slice(1).sort((a, b) => b - a).slice(0, CUT_SHOWN).reduce((a, b) => a + b, 0);
-  const reserve = chunks.length > 1 ? cutHeaderCost + shownCut + 12 : 0;
-  let used = fixed + reserve;
-
-  const seedOutline = outlineTokens[0];
+  // The least any answer costs besides its chunks: header, usage line, and a one-line cut list.
+  const minCut = chunks.length > 1 ? count(`## Cut: ${chunks.length} chunks did not fit (ask for any by name or path:lines)\n- … and ${chunks.length} more`) + 2 : 0;
+  const fixed = count(header) + count(usageLine(budget)) + minCut + 4;
   const seedNoteCost = count(seedNote(fullTokens[0] ?? 0)) + 1;
+  let used = fixed;
   if (chunks.length > 0) {
     if (used + fullTokens[0]! + 2 <= budget) {
       forms[0] = "full";
       used += fullTokens[0]! + 2;
-    } else if (seedOutline !== undefined && used + seedOutline + seedNoteCost + 2 <= budget) {
+    } else if (outlineTokens[0] !== undefined && used + outlineTokens[0]! + seedNoteCost + 2 <= budget) {
       forms[0] = "outline";
-      used += seedOutline + seedNoteCost + 2;
+      used += outlineTokens[0]! + seedNoteCost + 2;
     } else {
-      const needed = count(header) + (seedOutline ?? fullTokens[0]!) + seedNoteCost + count(usageLine(budget)) + 8;
+      const needed = fixed + (outlineTokens[0] !== undefined ? outlineTokens[0]! + seedNoteCost : fullTokens[0]!) + 2;
       throw new EngineError("budget_too_small", `A budget of ${budget} tokens cannot hold even the target's outline; it needs about ${needed}.`, {
         hint: `Ask again with budget ≥ ${needed}, or use signature for the header alone.`,
-        data: { budget, needed, seedTokens: fullTokens[0], seedOutlineTokens: seedOutline },
+        data: { budget, needed, seedTokens: fullTokens[0], seedOutlineTokens: outlineTokens[0] },
       });
     }
   }
+  // Greedy by priority; a chunk whose container is already shown in full costs nothing.
   for (let i = 1; i < chunks.length; i++) {
+    if (covered(i)) continue;
     if (used + fullTokens[i]! + 2 <= budget) {
       forms[i] = "full";
       used += fullTokens[i]! + 2;
@@ -119,38 +119,63 @@ export function fitChunks(
     }
   }
 
+  // Exact pass: shorten the cut list first, then demote chunks from the end until it fits.
   let text = render();
   let tokens = count(text);
-  // Estimates can be off by a few tokens at block joins: demote from the end until it fits.
-  for (let i = chunks.length - 1; tokens > budget && i >= 1; i--) {
-    if (forms[i] === "cut") continue;
-    forms[i] = forms[i] === "full" && outlineTokens[i] !== undefined ? "outline" : "cut";
-    if (forms[i] === "outline") i++; // try cutting it next round if still over
+  while (tokens > budget && shown > 0) {
+    shown = Math.max(0, shown - Math.max(1, Math.ceil((tokens - budget) / 15)));
     text = render();
     tokens = count(text);
   }
-  // The reserve for the cut list is usually larger than needed: use what is left.
-  for (let i = 1; i < chunks.length; i++) {
-    if (forms[i] !== "cut" && forms[i] !== "outline") continue;
-    const slack = budget - tokens;
-    const gain = forms[i] === "cut" ? fullTokens[i]! - cutTokens[i]! : fullTokens[i]! - outlineTokens[i]!;
-    const tryForm: FitForm = gain + 4 <= slack ? "full" : forms[i] === "cut" && outlineTokens[i] !== undefined && outlineTokens[i]! - cutTokens[i]! + 4 <= slack ? "outline" : forms[i]!;
-    if (tryForm === forms[i]) continue;
-    const before = forms[i]!;
-    forms[i] = tryForm;
-    const t2 = render();
-    const n2 = count(t2);
-    if (n2 <= budget) {
-      text = t2;
-      tokens = n2;
-    } else forms[i] = before;
+  for (let i = chunks.length - 1; tokens > budget && i >= 1; i--) {
+    if (forms[i] === "cut") continue;
+    forms[i] = forms[i] === "full" && outlineTokens[i] !== undefined ? "outline" : "cut";
+    if (forms[i] === "outline") i++; // look at it again: cut it if the outline is still too much
+    text = render();
+    tokens = count(text);
+  }
+  if (tokens > budget && forms[0] === "full" && outlineTokens[0] !== undefined) {
+    forms[0] = "outline";
+    text = render();
+    tokens = count(text);
   }
   if (tokens > budget) {
-    // Only the seed is left and its rendering with the note overshoots by a hair: say what it needs.
     throw new EngineError("budget_too_small", `A budget of ${budget} tokens cannot hold the answer; it needs ${tokens}.`, {
       hint: `Ask again with budget ≥ ${tokens}.`,
       data: { budget, needed: tokens },
     });
   }
-  return { text, forms, fullTokens, outlineTokens, tokens };
+  // Use what is left: promote cut or outlined chunks in priority order, then show more of the cut list.
+  const tryForm = (i: number, form: FitForm): boolean => {
+    const before = forms[i]!;
+    forms[i] = form;
+    const t = render();
+    const n = count(t);
+    if (n <= budget) {
+      text = t;
+      tokens = n;
+      return true;
+    }
+    forms[i] = before;
+    return false;
+  };
+  for (let i = 1; i < chunks.length; i++) {
+    if (forms[i] === "full" || covered(i)) continue;
+    const slack = budget - tokens;
+    const current = forms[i] === "outline" ? outlineTokens[i]! : 0;
+    if (fullTokens[i]! - current <= slack && tryForm(i, "full")) continue;
+    if (forms[i] === "cut" && outlineTokens[i] !== undefined && outlineTokens[i]! <= slack) tryForm(i, "outline");
+  }
+  while (shown < CUT_SHOWN) {
+    shown++;
+    const t = render();
+    const n = count(t);
+    if (n > budget) {
+      shown--;
+      break;
+    }
+    text = t;
+    tokens = n;
+  }
+  return { text, forms: forms.map((f, i) => (f === "cut" && covered(i) ? "covered" : f)), fullTokens, outlineTokens, tokens };
 }

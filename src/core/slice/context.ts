@@ -204,9 +204,10 @@ export async function buildContext(graph: CodeGraph, target: string, options: Co
   // Load each cited file once; a chunk nested in another chunk of the answer is skipped.
   const texts = new Map<string, string[]>();
   for (const path of new Set(planned.map((c) => c.path))) texts.set(path, (await io.readText(path)).split("\n"));
-  const chunks = planned.filter((c, i) =>
-    !planned.some((o, j) => j < i && o.path === c.path && o.start <= c.start && o.end >= c.end && (o.role === "seed" || c.role !== "seed")),
-  );
+  // The same lines twice would waste budget: a chunk inside a seed is dropped; one inside another
+  // chunk is left to the fitter, which skips it only when the container is shown in full.
+  const chunks = planned.filter((c, i) => !planned.some((o, j) => j < i && o.role === "seed" && o.path === c.path && o.start <= c.start && o.end >= c.end));
+  const within = chunks.map((c, i) => chunks.flatMap((o, j) => (j < i && o.path === c.path && o.start <= c.start && o.end >= c.end ? [j] : [])));
 
   const fitInput: FitChunk[] = chunks.map((c) => {
     const lines = texts.get(c.path) ?? [];
@@ -231,6 +232,7 @@ export async function buildContext(graph: CodeGraph, target: string, options: Co
     count,
     (tokens) => `-- ${tokens}/${budget} tokens (${encoding})`,
     (full) => `Note: the seed's full body needs ${full} tokens; shown as an outline. Ask with budget ≥ ${full + 200} for the full text, or read its lines.`,
+    within,
   );
 
   const included: ContextChunk[] = [];
@@ -238,6 +240,7 @@ export async function buildContext(graph: CodeGraph, target: string, options: Co
   chunks.forEach((c, i) => {
     const form: FitForm = fit.forms[i]!;
     const symbol = c.label;
+    if (form === "covered") return;
     if (form === "cut") {
       cut.push({ path: c.path, start: c.start, end: c.end, role: c.role, symbol, handle: c.symbol !== undefined && c.kind !== "file" ? symbol : `${c.path}:${c.start}-${c.end}`, tokens: fit.fullTokens[i]! });
     } else {

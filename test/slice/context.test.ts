@@ -1,0 +1,223 @@
+/** context(), pack(), search() and routes through the engine, on small fixture projects. */
+import { readFileSync } from "node:fs";
+import { countTokens } from "gpt-tokenizer/encoding/o200k_base";
+import { describe, expect, it } from "vitest";
+import { isEngineError } from "../../src/core/shared/errors.ts";
+import { memoryEngine, parseFixture } from "../support/platform.ts";
+
+const fixture = (name: string) => parseFixture(readFileSync(new URL(`./fixtures/${name}`, import.meta.url), "utf8"));
+
+async function errorOf(p: Promise<unknown>) {
+  try {
+    await p;
+  } catch (error) {
+    if (isEngineError(error)) return error;
+    throw error;
+  }
+  throw new Error("expected an EngineError");
+}
+
+describe("routes: METHOD /path through mounts", () => {
+  const cases = [
+    { file: "fastapi.txt", target: "POST /api/users", seed: "app.routers.users.create_user", mounts: ["app/main.py:5", "app/routers/users.py:4"] },
+    { file: "fastapi.txt", target: "GET /api/users/42", seed: "app.routers.users.get_user", mounts: ["app/main.py:5", "app/routers/users.py:4"] },
+    { file: "flask.txt", target: "DELETE /api/orders/7", seed: "shop.views.order", mounts: ["shop/__init__.py:7", "shop/views.py:3"] },
+    { file: "express.txt", target: "GET /api/users", seed: "routes/users.js#listUsers", mounts: ["server.js:4"] },
+    { file: "express.txt", target: "POST /api/users", seed: undefined, mounts: ["server.js:4"] },
+  ];
+  for (const c of cases) {
+    it(`${c.file} ${c.target}`, async () => {
+      const { engine } = memoryEngine(fixture(c.file));
+      const answer = await engine.context(c.target, { budget: 2000 });
+      expect(answer.resolvedAs).toBe("route");
+      if (c.seed) expect(answer.seeds.map((s) => s.qualified)).toContain(c.seed);
+      else expect(answer.chunks.find((x) => x.role === "seed")?.symbol).toBe(c.target); // inline handler
+      expect(answer.chunks.filter((x) => x.role === "mount").map((x) => `${x.path}:${x.start}`).sort()).toEqual(c.mounts.sort());
+    });
+  }
+
+  it("a route that does not exist names the known ones", async () => {
+    const { engine } = memoryEngine(fixture("fastapi.txt"));
+    const e = await errorOf(engine.context("PUT /api/users", { budget: 2000 }));
+    expect(e.code).toBe("unknown_symbol");
+    expect(e.data.known).toBeGreaterThan(0);
+  });
+});
+
+const project = `
+#- shop/models.py
+class Item:
+    """An item in the shop."""
+
+    def __init__(self, name: str, price: int):
+        self.name = name
+        self.price = price
+
+
+class Cart:
+    """A shopping cart that holds items and computes totals."""
+
+    def __init__(self):
+        self.items = []
+
+    def add(self, item: Item) -> None:
+        self.items.append(item)
+
+    def total(self) -> int:
+        return sum(price_of(i) for i in self.items)
+
+
+def price_of(item: Item) -> int:
+    return item.price
+#- shop/checkout.py
+from shop.models import Cart, Item
+
+
+def checkout(cart: Cart) -> int:
+    """Charge the cart's total and return it."""
+    amount = cart.total()
+    return charge(amount)
+
+
+def charge(amount: int) -> int:
+    return amount
+
+
+def demo():
+    cart = Cart()
+    cart.add(Item("pen", 3))
+    return checkout(cart)
+#- tests/test_checkout.py
+from shop.checkout import checkout
+from shop.models import Cart
+
+
+def test_checkout_empty():
+    assert checkout(Cart()) == 0
+`;
+
+describe("context budget", () => {
+  it("orders chunks seed → type → callee → caller → witness and cites whole symbols", async () => {
+    const { engine } = memoryEngine(project);
+    const a = await engine.context("checkout", { budget: 4000 });
+    const roles = a.chunks.map((c) => `${c.role} ${c.symbol}`);
+    expect(roles[0]).toBe("seed shop.checkout.checkout");
+    expect(roles).toContain("type shop.models.Cart");
+    // Cart.total sits inside the Cart chunk: its lines are on the page once, not twice.
+    const cart = a.chunks.find((c) => c.symbol === "shop.models.Cart")!;
+    expect(cart.form).toBe("full");
+    expect(roles).not.toContain("callee shop.models.Cart.total");
+    expect(cart.start).toBeLessThanOrEqual(18);
+    expect(cart.end).toBeGreaterThanOrEqual(19);
+    expect(roles).toContain("callee shop.checkout.charge");
+    expect(roles).toContain("caller shop.checkout.demo");
+    expect(roles).toContain("witness tests.test_checkout.test_checkout_empty");
+    const order = ["seed", "type", "callee", "caller", "mount", "witness"];
+    const firstHop = a.chunks.filter((c) => c.role !== "seed");
+    for (let i = 1; i < firstHop.length; i++) expect(order.indexOf(firstHop[i]!.role)).toBeGreaterThanOrEqual(order.indexOf(firstHop[i - 1]!.role) - 5);
+    // Headers are the citations, and they name the real lines.
+    expect(a.text).toContain("## shop/checkout.py:4-7 [seed] shop.checkout.checkout");
+  });
+
+  it("never exceeds the budget and reports the exact count, for every budget", async () => {
+    const { engine } = memoryEngine(project);
+    for (const target of ["checkout", "Cart", "shop/models.py", "price of item", "Cart.total"]) {
+      for (const budget of [20, 40, 60, 90, 120, 160, 220, 300, 450, 700, 1000, 3000]) {
+        try {
+          const a = await engine.context(target, { budget });
+          const recount = countTokens(a.text);
+          expect(recount, `${target} @ ${budget}`).toBe(a.usage.tokens);
+          expect(recount, `${target} @ ${budget}`).toBeLessThanOrEqual(budget);
+          expect(a.chunks[0]?.role, `${target} @ ${budget}: seed first`).toBe("seed");
+        } catch (error) {
+          if (!isEngineError(error, "budget_too_small")) throw error;
+          expect(error.data.needed as number).toBeGreaterThan(budget);
+        }
+      }
+    }
+  });
+
+  it("degrades a seed that does not fit to its outline and says what the full body needs", async () => {
+    const body = Array.from({ length: 400 }, (_, i) => `    total += ${i}`).join("\n");
+    const { engine } = memoryEngine({ "big.py": `def big(n):\n    """Adds a lot."""\n    total = 0\n${body}\n    return total\n` });
+    const a = await engine.context("big", { budget: 300 });
+    expect(a.chunks[0]).toMatchObject({ role: "seed", form: "outline" });
+    expect(a.text).toContain("def big(n):");
+    expect(a.text).toMatch(/full body needs \d+ tokens/);
+    expect(countTokens(a.text)).toBeLessThanOrEqual(300);
+    const tiny = await errorOf(engine.context("big", { budget: 5 }));
+    expect(tiny.code).toBe("budget_too_small");
+    expect(tiny.data.needed as number).toBeGreaterThan(5);
+  });
+
+  it("lists what it cut with a handle and the token cost", async () => {
+    const { engine } = memoryEngine(project);
+    const a = await engine.context("checkout", { budget: 160 });
+    expect(a.cut.length).toBeGreaterThan(0);
+    expect(a.text).toContain(`## Cut: ${a.cut.length} chunk`);
+    for (const c of a.cut) expect(c.tokens).toBeGreaterThan(0);
+    // The list is in priority order; at this budget its first entry is shown with its cost.
+    const first = a.cut[0]!;
+    expect(a.text).toContain(`- ${first.path}:${first.start}-${first.end} [${first.role}] ${first.symbol} (${first.tokens} tokens)`);
+  });
+
+  it("handles a 50,000-line function without hanging", async () => {
+    const body = Array.from({ length: 50_000 }, (_, i) => `  x += ${i % 10};`).join("\n");
+    const { engine } = memoryEngine({ "huge.js": `function huge(x) {\n${body}\n  return x;\n}\n` }, { maxFileBytes: 5_000_000 });
+    const a = await engine.context("huge", { budget: 500 });
+    expect(a.chunks[0]).toMatchObject({ role: "seed", form: "outline" });
+    expect(countTokens(a.text)).toBeLessThanOrEqual(500);
+  });
+});
+
+describe("context targets and bad input", () => {
+  it("understands file paths, path::symbol, dotted suffixes and words", async () => {
+    const { engine } = memoryEngine(project);
+    expect((await engine.context("shop/models.py", { budget: 2000 })).resolvedAs).toBe("file");
+    expect((await engine.context("shop/models.py::Cart.add", { budget: 2000 })).seeds[0]!.qualified).toBe("shop.models.Cart.add");
+    expect((await engine.context("Cart.total", { budget: 2000 })).seeds[0]!.qualified).toBe("shop.models.Cart.total");
+    const words = await engine.context("shopping cart totals", { budget: 2000 });
+    expect(words.resolvedAs).toBe("search");
+    expect(words.seeds[0]!.qualified).toBe("shop.models.Cart");
+    expect(words.notes.join(" ")).toContain("search picked shop.models.Cart");
+  });
+
+  it("answers bad budgets and targets with specific errors", async () => {
+    const { engine } = memoryEngine(project);
+    for (const budget of [0, -5, 1.5, Number.NaN, 10 ** 12]) expect((await errorOf(engine.context("checkout", { budget }))).code).toBe("invalid_argument");
+    expect((await errorOf(engine.context("", {}))).code).toBe("invalid_argument");
+    expect((await errorOf(engine.context("   ", {}))).code).toBe("invalid_argument");
+    expect((await errorOf(engine.context("x".repeat(10_000), {}))).code).toBe("invalid_argument");
+    expect((await errorOf(engine.context("../../etc/passwd", {}))).code).toBe("outside_root");
+    expect((await errorOf(engine.context("shop/nothing.py", {}))).code).toBe("not_found");
+    const unknown = await errorOf(engine.context("chekout", {}));
+    expect(unknown.code).toBe("unknown_symbol");
+    expect((unknown.data.suggestions as { qualified: string }[]).map((s) => s.qualified)).toContain("shop.checkout.checkout");
+    const ambiguous = await errorOf(engine.context("__init__", {}));
+    expect(ambiguous.code).toBe("ambiguous_symbol");
+    expect(ambiguous.data.total).toBe(2);
+    // A regex is just text: search reads its words.
+    expect((await engine.context(".*check(out)?$", { budget: 2000 })).resolvedAs).toBe("search");
+  });
+});
+
+describe("search and pack", () => {
+  it("ranks name matches above docstring matches", async () => {
+    const { engine } = memoryEngine(project);
+    const hits = await engine.search("charge");
+    expect(hits[0]!.qualified).toBe("shop.checkout.charge");
+    expect(hits[0]!.matched).toContain("name");
+    const docHit = hits.find((h) => h.qualified === "shop.checkout.checkout");
+    expect(docHit).toBeDefined();
+    expect(docHit!.score).toBeLessThan(hits[0]!.score);
+    expect((await errorOf(engine.search("the of and"))).code).toBe("invalid_argument");
+  });
+
+  it("pack seeds from several search hits", async () => {
+    const { engine } = memoryEngine(project);
+    const a = await engine.pack("charge the cart total at checkout", { budget: 3000 });
+    expect(a.resolvedAs).toBe("search");
+    expect(a.seeds.length).toBeGreaterThan(1);
+    expect(countTokens(a.text)).toBeLessThanOrEqual(3000);
+  });
+});
