@@ -101,23 +101,25 @@ export function planContext(
   // Callees and callers, breadth-first; within a hop, most confident first.
   const walk = (direction: "callee" | "caller") => {
     const adjacency = direction === "callee" ? graph.callsFrom : graph.callsTo;
-    const found: { id: number; distance: number; confidence: number; test: boolean }[] = [];
+    const found: { id: number; distance: number; confidence: number; test: boolean; lines: number[] }[] = [];
     const seen = new Set<number>(seedScopes);
     let frontier = seedScopes;
     for (let d = 1; d <= limits.callDepth && frontier.length && found.length < limits.perRole * 2; d++) {
       const hop = new Map<number, number>();
+      const lines = new Map<number, number[]>();
       for (const id of frontier) {
         for (const ei of adjacency.get(id) ?? []) {
           const e = graph.calls[ei]!;
           const other = direction === "callee" ? e.callee : e.caller;
           if (seen.has(other)) continue;
           hop.set(other, Math.max(hop.get(other) ?? 0, e.confidence));
+          (lines.get(other) ?? lines.set(other, []).get(other)!).push(e.line);
         }
       }
       const ordered = [...hop].sort((a, b) => b[1] - a[1] || a[0] - b[0]);
       for (const [id, confidence] of ordered) {
         seen.add(id);
-        found.push({ id, distance: d, confidence, test: isTestFile(graph.symbols[id]!.file) });
+        found.push({ id, distance: d, confidence, test: isTestFile(graph.symbols[id]!.file), lines: lines.get(id) ?? [] });
       }
       frontier = ordered.map(([id]) => id);
     }
@@ -126,7 +128,21 @@ export function planContext(
   const callees = walk("callee").filter((c) => !c.test).slice(0, limits.perRole);
   for (const c of callees) take(c.id, "callee", c.distance, c.confidence);
   const callers = walk("caller");
-  for (const c of callers.filter((c) => !c.test).slice(0, limits.perRole)) take(c.id, "caller", c.distance, c.confidence);
+  /** A caller that is module-level code is cited by its call lines (± 2), not as the whole file. */
+  const takeCaller = (c: (typeof callers)[number], role: Role) => {
+    const s = graph.symbols[c.id]!;
+    if (s.kind !== "module") return take(c.id, role, c.distance, c.confidence);
+    if (taken.has(c.id)) return;
+    taken.add(c.id);
+    const last = graph.records.get(s.file)!.lines;
+    for (const line of [...new Set(c.lines)].sort((a, b) => a - b).slice(0, 3)) {
+      chunks.push({
+        path: s.file, start: Math.max(1, line - 2), end: Math.min(last, line + 2), role, label: s.qualified,
+        kind: "module-code", language: s.language, distance: c.distance, confidence: c.confidence,
+      });
+    }
+  };
+  for (const c of callers.filter((c) => !c.test).slice(0, limits.perRole)) takeCaller(c, "caller");
 
   // Mount lines for routes: where the router is prefixed and registered.
   for (const m of extra.mounts ?? []) {
@@ -135,7 +151,7 @@ export function planContext(
   }
 
   // Witnesses: tests that call the seed (directly or through one hop).
-  for (const c of callers.filter((c) => c.test).slice(0, limits.perRole)) take(c.id, "witness", c.distance, c.confidence);
+  for (const c of callers.filter((c) => c.test).slice(0, limits.perRole)) takeCaller(c, "witness");
   return chunks
     .map((c, i) => ({ c, i }))
     .sort((a, b) => priority(a.c) - priority(b.c) || a.i - b.i)
