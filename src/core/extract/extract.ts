@@ -89,11 +89,18 @@ function docOf(node: Node, outer: Node, body: Node | undefined, spec: LanguageSp
     if (str && str.type === "string") return cap(cleanStringDoc(str.text), MAX_DOC) || undefined;
     return undefined;
   }
+  // Skip decorators/attributes between the doc comment and the definition.
   let s = outer.previousSibling;
-  while (s && spec.decoratorTypes.includes(s.type)) s = s.previousSibling;
-  const parts: string[] = [];
   let nextRow = outer.startPosition.row;
+  while (s && spec.decoratorTypes.includes(s.type)) {
+    nextRow = s.startPosition.row;
+    s = s.previousSibling;
+  }
+  const parts: string[] = [];
   while (s && spec.commentTypes.includes(s.type) && s.endPosition.row >= nextRow - 1) {
+    // A comment that ends a line of code (`x = 1  // note`) belongs to that line, not to us.
+    const before = s.previousSibling;
+    if (before && !spec.commentTypes.includes(before.type) && before.endPosition.row === s.startPosition.row) break;
     parts.unshift(s.text);
     nextRow = s.startPosition.row;
     s = s.previousSibling;
@@ -111,8 +118,11 @@ function isExported(def: Definition, outer: Node, spec: LanguageSpec, defs: Defi
       return def.parent === -1 ? !def.name.startsWith("_") : defs[def.parent]!.exported && !def.name.startsWith("_");
     case "capitalized":
       return /^[A-Z]/.test(def.name);
-    case "public-modifier":
-      return /^(export\s+|pub\b|public\b)/.test(outer.text) || /\b(pub|public)\b/.test(def.signature.split("(")[0] ?? "");
+    case "public-modifier": {
+      // Look at the modifiers before the name, after any annotations/attributes with arguments.
+      const head = def.signature.replace(/^\s*(@[\w.]+(\([^)]*\))?\s*|#\[[^\]]*\]\s*|\[[^\]]*\]\s*)*/, "").split("(")[0] ?? "";
+      return /^(export\s+|pub\b|public\b)/.test(outer.text) || /\b(pub|public)\b/.test(head);
+    }
     case "top-level":
       return def.parent === -1;
   }
