@@ -83,6 +83,8 @@ export async function runIndex(
   const { signal, onProgress } = options;
   const prevSnap = previous?.snapshot ?? (await loadSnapshot(platform));
   const prevByPath = new Map(prevSnap?.files.map((f) => [f.path, f]));
+  const prevContentSkips = new Map(prevSnap?.contentSkips?.map((f) => [f.path, f]));
+  const contentSkips: NonNullable<Snapshot["contentSkips"]> = [];
 
   onProgress?.({ phase: "scan", done: 0 });
   const scan = await scanRepository(platform.fs, {
@@ -123,6 +125,13 @@ export async function runIndex(
       if (++done % 100 === 0) onProgress?.({ phase: "parse", done, total: sources.length });
       continue;
     }
+    const skippedBefore = prevContentSkips.get(f.path);
+    if (skippedBefore && skippedBefore.size === f.size && skippedBefore.mtimeMs === f.mtimeMs && f.mtimeMs < prevSnap!.createdAt - RACY_WINDOW_MS) {
+      const { size: _s, mtimeMs: _m, ...skip } = skippedBefore;
+      skipped.push(skip);
+      contentSkips.push(skippedBefore);
+      continue;
+    }
     let record: FileRecord | undefined;
     if (key) {
       const stored = await platform.store.get(key).catch(() => undefined);
@@ -141,6 +150,7 @@ export async function runIndex(
       const content = classifyContent(bytes);
       if ("reason" in content) {
         skipped.push({ path: f.path, reason: content.reason, detail: content.detail });
+        contentSkips.push({ path: f.path, reason: content.reason, detail: content.detail, size: f.size, mtimeMs: f.mtimeMs });
         continue;
       }
       hash = await gitBlobId(bytes);
@@ -168,8 +178,10 @@ export async function runIndex(
 
   const live = new Set(files.filter((f) => f.record).map((f) => f.path));
   const removed = prevSnap ? prevSnap.files.filter((f) => f.record && !live.has(f.path)).length : 0;
-  const snapshot: Snapshot = { schema: SCHEMA_VERSION, createdAt: Date.now(), scanMode: scan.mode, files, skipped };
+  skipped.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  const snapshot: Snapshot = { schema: SCHEMA_VERSION, createdAt: Date.now(), scanMode: scan.mode, files, skipped, contentSkips };
   const changed = parsed.length > 0 || removed > 0 || !prevSnap || prevSnap.files.length !== files.length ||
+    (prevSnap.contentSkips?.length ?? 0) !== contentSkips.length ||
     prevSnap.files.some((f, i) => files[i]?.path !== f.path || files[i]?.mtimeMs !== f.mtimeMs || files[i]?.hash !== f.hash);
   if (changed) {
     await platform.store.set(SNAPSHOT_KEY, encodeJson(snapshot));

@@ -33,6 +33,8 @@ export interface Snapshot {
   scanMode: "git" | "walk";
   files: SnapshotFile[];
   skipped: SkippedFile[];
+  /** Files skipped for their content (binary, not UTF-8, minified), with stat, so an unchanged one is not read again. */
+  contentSkips?: (SkippedFile & { size: number; mtimeMs: number })[];
 }
 
 const encoder = new TextEncoder();

@@ -121,7 +121,13 @@ export async function scanRepository(fs: FileSystem, options: ScanOptions = {}):
   // file may have changed after git hashed it without its stat showing it, so their ids are not trusted.
   let indexMtimeMs = -Infinity;
   if (gitEntry?.kind === "directory") {
-    tracked = await readGitIndex(fs, ".git");
+    try {
+      tracked = await readGitIndex(fs, ".git");
+    } catch (error) {
+      // A damaged index: carry on as a plain walk with the ignore rules, and say so.
+      tracked = new Map();
+      skipped.push({ path: ".git/index", reason: "unreadable", detail: (error as Error).message });
+    }
     if (tracked.size > 0) indexMtimeMs = await fs.stat(".git/index").then((s) => s.mtimeMs, () => -Infinity);
   }
   if (gitFile) tracked = new Map();
