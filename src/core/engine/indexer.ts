@@ -101,28 +101,53 @@ export async function runIndex(
   let runtime: ParserRuntime | undefined;
 
   const sources = scan.files.filter((f) => languageForExtension(extname(f.path)));
-  let done = 0;
+
+  /** The IO for a file that is not unchanged: read, classify, hash, look in the store. */
+  type Prepared =
+    | { kind: "record"; record: FileRecord; hash: string; key: string }
+    | { kind: "parse"; text: string; hash: string; key: string }
+    | { kind: "skip"; skip: SkippedFile & { size?: number; mtimeMs?: number } };
+  const prepare = async (f: (typeof scan.files)[number], spec: LanguageSpec, version: string, blobKey: string | undefined): Promise<Prepared> => {
+    if (blobKey) {
+      const stored = await platform.store.get(blobKey).catch(() => undefined);
+      if (stored) return { kind: "record", record: { ...decodeJson<StoredRecord>(stored), path: f.path }, hash: f.blobId!, key: blobKey };
+    }
+    let bytes: Uint8Array;
+    try {
+      bytes = await platform.fs.readFile(f.path);
+    } catch (error) {
+      return { kind: "skip", skip: { path: f.path, reason: "unreadable", detail: (error as Error).message } };
+    }
+    const content = classifyContent(bytes);
+    if ("reason" in content) return { kind: "skip", skip: { path: f.path, reason: content.reason, detail: content.detail, size: f.size, mtimeMs: f.mtimeMs } };
+    const hash = await gitBlobId(bytes);
+    const key = recordKey(version, hash);
+    const stored = await platform.store.get(key).catch(() => undefined);
+    if (stored) return { kind: "record", record: { ...decodeJson<StoredRecord>(stored), path: f.path }, hash, key };
+    return { kind: "parse", text: content.text, hash, key };
+  };
+
+  // Plan: which files are unchanged (no IO at all) and which need reading.
+  interface Job {
+    f: (typeof scan.files)[number];
+    spec: LanguageSpec;
+    version: string;
+    prev?: SnapshotFile;
+    work?: () => Promise<Prepared>;
+    pending?: Promise<Prepared> | undefined;
+  }
+  const jobs: Job[] = [];
   for (const f of scan.files) {
     const spec = languageForExtension(extname(f.path));
     if (!spec) {
       files.push({ path: f.path, size: f.size, mtimeMs: f.mtimeMs });
       continue;
     }
-    throwIfAborted(signal);
     const version = await extractorVersion(platform, spec);
     const prev = prevByPath.get(f.path);
-    const statSame =
-      prev?.hash !== undefined && prev.size === f.size && prev.mtimeMs === f.mtimeMs && f.mtimeMs < prevSnap!.createdAt - RACY_WINDOW_MS;
-    let hash = statSame ? prev.hash : f.blobId;
-    let key = hash ? recordKey(version, hash) : undefined;
-
-    // Fast path: unchanged since the last snapshot; the record is loaded later, only if asked for.
-    if (statSame && key && prev.record === key) {
-      const inMemory = previous?.records.get(f.path);
-      if (inMemory) records.set(f.path, inMemory);
-      reused++;
-      files.push({ ...prev, size: f.size, mtimeMs: f.mtimeMs });
-      if (++done % 100 === 0) onProgress?.({ phase: "parse", done, total: sources.length });
+    const statSame = prev?.hash !== undefined && prev.size === f.size && prev.mtimeMs === f.mtimeMs && f.mtimeMs < prevSnap!.createdAt - RACY_WINDOW_MS;
+    if (statSame && prev.record === recordKey(version, prev.hash!)) {
+      jobs.push({ f, spec, version, prev });
       continue;
     }
     const skippedBefore = prevContentSkips.get(f.path);
@@ -132,40 +157,58 @@ export async function runIndex(
       contentSkips.push(skippedBefore);
       continue;
     }
-    let record: FileRecord | undefined;
-    if (key) {
-      const stored = await platform.store.get(key).catch(() => undefined);
-      if (stored) record = { ...decodeJson<StoredRecord>(stored), path: f.path };
+    const blobKey = f.blobId ? recordKey(version, f.blobId) : undefined;
+    jobs.push({ f, spec, version, work: () => prepare(f, spec, version, blobKey) });
+  }
+
+  // Reads run ahead of parsing (a window of concurrent IO) and record writes run behind it, so the
+  // CPU-bound parse never waits on the disk. Measured on django: 1.2 s of 4.6 s was idle waiting.
+  const READ_AHEAD = 24;
+  const withWork = jobs.filter((j) => j.work);
+  let launched = 0;
+  const startMore = (upTo: number) => {
+    for (; launched < Math.min(upTo, withWork.length); launched++) withWork[launched]!.pending = withWork[launched]!.work!();
+  };
+  const writes: Promise<void>[] = [];
+  let writeError: unknown;
+  let done = 0;
+  let workIndex = 0;
+  for (const job of jobs) {
+    throwIfAborted(signal);
+    const { f, spec, prev } = job;
+    if (!job.work) {
+      // Unchanged since the last snapshot; the record is loaded later, only if asked for.
+      const inMemory = previous?.records.get(f.path);
+      if (inMemory) records.set(f.path, inMemory);
+      reused++;
+      files.push({ ...prev!, size: f.size, mtimeMs: f.mtimeMs });
+      if (++done % 100 === 0) onProgress?.({ phase: "parse", done, total: sources.length });
+      continue;
     }
-    if (record) {
+    startMore(workIndex + READ_AHEAD);
+    workIndex++;
+    const prepared = await job.pending!;
+    job.pending = undefined;
+    let record: FileRecord;
+    let hash: string;
+    let key: string;
+    if (prepared.kind === "skip") {
+      const { size, mtimeMs, ...skip } = prepared.skip;
+      skipped.push(skip);
+      if (size !== undefined && mtimeMs !== undefined) contentSkips.push({ ...skip, size, mtimeMs });
+      continue;
+    }
+    if (prepared.kind === "record") {
+      ({ record, hash, key } = prepared);
       reused++;
     } else {
-      let bytes: Uint8Array;
-      try {
-        bytes = await platform.fs.readFile(f.path);
-      } catch (error) {
-        skipped.push({ path: f.path, reason: "unreadable", detail: (error as Error).message });
-        continue;
-      }
-      const content = classifyContent(bytes);
-      if ("reason" in content) {
-        skipped.push({ path: f.path, reason: content.reason, detail: content.detail });
-        contentSkips.push({ path: f.path, reason: content.reason, detail: content.detail, size: f.size, mtimeMs: f.mtimeMs });
-        continue;
-      }
-      hash = await gitBlobId(bytes);
-      key = recordKey(version, hash);
-      const stored = await platform.store.get(key).catch(() => undefined);
-      if (stored) {
-        record = { ...decodeJson<StoredRecord>(stored), path: f.path };
-        reused++;
-      } else {
-        runtime ??= await createParserRuntime(platform.wasm);
-        record = await parseOne(runtime, spec, content.text, f.path, hash);
-        const { path: _path, ...toStore } = record;
-        await platform.store.set(key, encodeJson(toStore));
-        parsed.push(f.path);
-      }
+      ({ hash, key } = prepared);
+      runtime ??= await createParserRuntime(platform.wasm);
+      record = await parseOne(runtime, spec, prepared.text, f.path, hash);
+      const { path: _path, ...toStore } = record;
+      writes.push(platform.store.set(key, encodeJson(toStore)).catch((error) => void (writeError ??= error)));
+      if (writes.length >= 64) await Promise.all(writes.splice(0));
+      parsed.push(f.path);
     }
     records.set(f.path, record);
     files.push({
@@ -175,10 +218,13 @@ export async function runIndex(
     if (++done % 100 === 0) onProgress?.({ phase: "parse", done, total: sources.length });
   }
   onProgress?.({ phase: "parse", done, total: sources.length });
+  await Promise.all(writes);
+  if (writeError) throw writeError;
 
   const live = new Set(files.filter((f) => f.record).map((f) => f.path));
   const removed = prevSnap ? prevSnap.files.filter((f) => f.record && !live.has(f.path)).length : 0;
   skipped.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   const snapshot: Snapshot = { schema: SCHEMA_VERSION, createdAt: Date.now(), scanMode: scan.mode, files, skipped, contentSkips };
   const changed = parsed.length > 0 || removed > 0 || !prevSnap || prevSnap.files.length !== files.length ||
     (prevSnap.contentSkips?.length ?? 0) !== contentSkips.length ||
