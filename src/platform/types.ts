@@ -20,6 +20,12 @@ export interface FileStat {
 export interface DirEntry {
   name: string;
   kind: EntryKind;
+  /**
+   * Optional, for regular files only: stat facts the backend had at hand while listing. A scan
+   * uses them instead of one `stat` per file (on django: 4,355 async stats vs one listing).
+   */
+  size?: number;
+  mtimeMs?: number;
 }
 
 /**

@@ -231,7 +231,7 @@ export async function runIndex(
     prevSnap.files.some((f, i) => files[i]?.path !== f.path || files[i]?.mtimeMs !== f.mtimeMs || files[i]?.hash !== f.hash);
   if (changed) {
     await platform.store.set(SNAPSHOT_KEY, encodeJson(snapshot));
-    if (parsed.length > 0 || removed > 0) await collectGarbage(platform, snapshot);
+    if (parsed.length > 0 || removed > 0 || !prevSnap) await collectGarbage(platform, snapshot, prevSnap);
   } else {
     snapshot.createdAt = prevSnap!.createdAt; // nothing moved: keep the racy window anchored to the write
   }
@@ -250,12 +250,17 @@ async function parseOne(runtime: ParserRuntime, spec: LanguageSpec, text: string
   }
 }
 
-/** Deletes stored records no file of `snapshot` points at. */
-async function collectGarbage(platform: Platform, snapshot: Snapshot): Promise<void> {
+/**
+ * Deletes stored records no file of `snapshot` points at. After an incremental run only the
+ * records the previous snapshot used are candidates (no listing: a full key listing cost ~100 ms
+ * on django); a run without a usable previous snapshot sweeps everything, older schemas included.
+ */
+async function collectGarbage(platform: Platform, snapshot: Snapshot, prevSnap: Snapshot | undefined): Promise<void> {
   const live = new Set(snapshot.files.map((f) => f.record).filter(Boolean));
-  for (const key of await platform.store.keys(`v${SCHEMA_VERSION}/records/`)) {
-    if (!live.has(key)) await platform.store.delete(key);
-  }
+  const candidates = prevSnap
+    ? prevSnap.files.map((f) => f.record).filter((k): k is string => k !== undefined)
+    : (await platform.store.keys("")).filter((k) => k !== SNAPSHOT_KEY);
+  for (const key of new Set(candidates)) if (!live.has(key)) await platform.store.delete(key);
 }
 
 /** Every supported language, for messages that list them. */

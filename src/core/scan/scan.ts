@@ -191,6 +191,11 @@ export async function scanRepository(fs: FileSystem, options: ScanOptions = {}):
           skipped.push({ path, reason: "special_file" });
           return undefined;
         }
+        if (e.kind === "file" && e.size !== undefined && e.mtimeMs !== undefined) {
+          addFile(path, e.size, e.mtimeMs);
+          if (++seen % 500 === 0) options.onProgress?.(seen);
+          return "file";
+        }
         let st;
         try {
           st = await fs.stat(path);

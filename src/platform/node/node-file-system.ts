@@ -1,5 +1,5 @@
 /** FileSystem over node:fs, confined to one root folder (symbolic links included). */
-import { constants as fsConstants, promises as fsp, watch as fsWatch, type FSWatcher } from "node:fs";
+import { constants as fsConstants, lstatSync, promises as fsp, watch as fsWatch, type FSWatcher } from "node:fs";
 import * as nodePath from "node:path";
 import { EngineError } from "../../core/shared/errors.ts";
 import { normalizeRelative } from "../../core/shared/paths.ts";
@@ -164,9 +164,15 @@ export class NodeFileSystem implements FileSystem {
     try {
       const entries = await fsp.readdir(target, { withFileTypes: true });
       const safe = target === full;
-      return entries.map((d) => {
+      return entries.map((d): DirEntry => {
         const kind = kindOf(d);
         if (safe && kind === "directory") this.safeDirs.add(rel === "" ? d.name : `${rel}/${d.name}`);
+        if (safe && kind === "file") {
+          // A synchronous lstat costs ~4 µs; the async one ~30 µs of round trip. Measured on
+          // django: 15 ms for 4,355 files synchronously against 130 ms of async stat calls.
+          const st = lstatSync(nodePath.join(target, d.name), { throwIfNoEntry: false });
+          if (st?.isFile()) return { name: d.name, kind, size: st.size, mtimeMs: Math.floor(st.mtimeMs) };
+        }
         return { name: d.name, kind };
       });
     } catch (error) {
