@@ -1,0 +1,166 @@
+#!/usr/bin/env node
+// Graph accuracy benchmark: how close codeslice's code graph comes to a compiler's.
+//
+// For each corpus (requests, click, rich from Debian; the src/ of rxjs 7.8.2 and zod 4.6.7 from npm):
+//   1. prepare it as a git repo (graph-gold/corpora.mjs), unless it already is one;
+//   2. index it with scip-python 0.6.6 (Pyright) or scip-typescript 0.4.0 (tsc), installed into
+//      ~/.cache/codeslice-bench/tools, never into the project (graph-gold/tools.mjs);
+//   3. derive the gold graph from the SCIP index plus the language's own parser (graph-gold/derive.mjs);
+//   4. run `codeslice graph --json` on a fresh cache and score it (graph-gold/score.mjs):
+//      precision / recall / F1 for definitions, call edges strict (caller, callee) and loose
+//      (file, line, callee) with adjusted precision, import edges and inherits;
+//   5. sort what is still wrong into kinds (graph-gold/misses.mjs) and print the ten most common.
+// The matching rules are those of the reference harness in ../shared/tools/graph-gold; run
+// graph-gold/cross-check.mjs to confirm both give the same gold and the same scores.
+//
+// Rerun:
+//   node scripts/build.mjs && npm run bench:graph
+//   npm run bench:graph -- --only rxjs,zod        # a subset (results for the others are kept)
+//   npm run bench:graph -- --corpora DIR          # reuse corpora prepared elsewhere (missing ones are made there)
+//   npm run bench:graph -- --fresh                # re-run the SCIP indexers even when cached
+// Needs python3, git, npm, and `apt-get install -y python3-requests python3-click python3-rich`.
+// Output: markdown tables on stdout and test/bench/results/graph-accuracy.json. Gold graphs and
+// codeslice's graphs are kept in ~/.cache/codeslice-bench/gold/ for inspection.
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import {
+  benchCache, codesliceRevision, ensureBuilt, fmt, machine, mdTable, parseArgs, resultsDir, runCli, writeJson,
+} from "./lib/bench-utils.mjs";
+import { CORPORA, corpusTree, missingDebianPackages, prepareCorpus } from "./graph-gold/corpora.mjs";
+import { deriveGold } from "./graph-gold/derive.mjs";
+import { mergeKinds, missKinds } from "./graph-gold/misses.mjs";
+import { readScip } from "./graph-gold/scip.mjs";
+import { scipIndex } from "./graph-gold/scip-index.mjs";
+import { scoreGraph } from "./graph-gold/score.mjs";
+import { TOOL_VERSIONS, ensureTools } from "./graph-gold/tools.mjs";
+
+// The bars of issue 3 ("Done when").
+const BARS = { call_precision: 0.9, call_recall: 0.85, f1: 0.97 };
+
+const { flags } = parseArgs(process.argv.slice(2), ["fresh", "help"]);
+if (flags.help) {
+  console.log("usage: node test/bench/graph-accuracy.mjs [--corpora DIR] [--only a,b] [--fresh]");
+  process.exit(0);
+}
+const only = flags.only ? String(flags.only).split(",") : null;
+const specs = CORPORA.filter((c) => !only || only.includes(c.name));
+if (only && specs.length !== only.length) {
+  console.error(`--only: unknown corpus; choose from ${CORPORA.map((c) => c.name).join(", ")}`);
+  process.exit(2);
+}
+const corporaDir = path.resolve(flags.corpora ?? path.join(benchCache, "corpora"));
+const goldDir = path.join(benchCache, "gold");
+const aptHint = missingDebianPackages(specs);
+if (aptHint) {
+  console.error(`Python corpora come from Debian packages that are missing. Install them with:\n  ${aptHint}`);
+  process.exit(1);
+}
+ensureBuilt();
+ensureTools();
+fs.mkdirSync(goldDir, { recursive: true });
+
+const results = {};
+const kindsPerCorpus = {};
+for (const spec of specs) {
+  const dir = prepareCorpus(spec, corporaDir);
+  process.stderr.write(`${spec.name}: indexing with the SCIP indexer… `);
+  const scip = await scipIndex(spec, dir, { fresh: !!flags.fresh });
+  process.stderr.write(scip.cached ? "cached\n" : `${fmt(scip.seconds, 1)} s\n`);
+  let t0 = Date.now();
+  const gold = deriveGold(readScip(scip.file), dir);
+  const deriveMs = Date.now() - t0;
+  fs.writeFileSync(path.join(goldDir, `${spec.name}.gold.json`), JSON.stringify(gold));
+
+  const cache = fs.mkdtempSync(path.join(os.tmpdir(), "codeslice-graph-bench-"));
+  const candFile = path.join(goldDir, `${spec.name}.codeslice.json`);
+  const run = await runCli(["graph", "--root", dir, "--cache-dir", cache, "--json", "--quiet"], { stdoutFile: candFile });
+  fs.rmSync(cache, { recursive: true, force: true });
+  const cand = JSON.parse(fs.readFileSync(candFile, "utf8"));
+
+  const { report, detail } = scoreGraph(gold, cand);
+  const kinds = missKinds(gold, cand, detail);
+  kindsPerCorpus[spec.name] = kinds;
+  const c = gold.meta.counts;
+  results[spec.name] = {
+    language: spec.language,
+    corpus: { path: dir, tree: corpusTree(dir), source: spec.debian ?? spec.npm },
+    codeslice: codesliceRevision(),
+    gold: {
+      indexer: gold.meta.indexer, files: c.files, definitions: c.definitions, call_edges: c.call_edges,
+      call_edge_pairs: c.call_edge_pairs, import_edges: c.import_edges, inherits: c.inherits,
+      unresolvable_call_sites: gold.unresolved_call_sites.length, call_sites: c.call_sites,
+      scip_index_s: scip.seconds, derive_ms: deriveMs,
+    },
+    codeslice_graph: {
+      wall_s: run.wall, peak_rss_mb: run.rssMb, definitions: cand.definitions.length, call_edges: cand.call_edges.length,
+      call_edges_by_resolution: tally(cand.call_edges, (e) => e.resolution ?? "?"),
+    },
+    scores: report,
+    miss_kinds: Object.fromEntries([...kinds].sort((a, b) => b[1].count - a[1].count).map(([k, v]) => [k, v])),
+  };
+  const s = report.call_edges_strict;
+  process.stderr.write(`${spec.name}: call edges strict P ${fmt(s.precision)} R ${fmt(s.recall)} (codeslice graph ${fmt(run.wall, 2)} s)\n`);
+}
+
+// ---- results file: corpora run now replace their entries; the others are kept
+const resultsFile = path.join(resultsDir, "graph-accuracy.json");
+let previous = {};
+try {
+  previous = JSON.parse(fs.readFileSync(resultsFile, "utf8")).corpora ?? {};
+} catch {
+  // first run
+}
+const corpora = Object.fromEntries(CORPORA.map((c) => c.name).filter((n) => results[n] || previous[n]).map((n) => [n, results[n] ?? previous[n]]));
+const merged = mergeKinds(kindsPerCorpus);
+const mergedAll = mergeKinds(Object.fromEntries(Object.entries(corpora).map(([n, r]) => [n, new Map(Object.entries(r.miss_kinds))])));
+writeJson(resultsFile, {
+  benchmark: "graph-accuracy",
+  date: new Date().toISOString(),
+  machine: machine(),
+  tools: TOOL_VERSIONS,
+  bars: BARS,
+  corpora,
+  top_miss_kinds: mergedAll.slice(0, 10).map(([kind, v]) => ({ kind, ...v })),
+});
+
+// ---- markdown
+const m = machine();
+const prf = (r) => `${fmt(r.precision)} / ${fmt(r.recall)} / **${fmt(r.f1)}**`;
+console.log(`\n## codeslice graph vs compiler-grade gold (P / R / F1)\n`);
+console.log(`codeslice ${codesliceRevision()}; gold from scip-python ${TOOL_VERSIONS["@sourcegraph/scip-python"]} and scip-typescript ${TOOL_VERSIONS["@sourcegraph/scip-typescript"]}; ${m.cpu} × ${m.cpus}, node ${m.node}\n`);
+console.log(mdTable(
+  ["corpus", "definitions", "call edges strict (caller, callee)", "prec_adj", "call edges loose (file:line, callee)", "prec_adj", "import edges", "inherits"],
+  specs.map(({ name }) => {
+    const r = results[name].scores;
+    return [name, prf(r.definitions), prf(r.call_edges_strict), fmt(r.call_edges_strict.precision_adjusted),
+      prf(r.call_edges_loose), fmt(r.call_edges_loose.precision_adjusted), prf(r.import_edges), prf(r.inherits)];
+  }),
+));
+console.log(`\n### Counts (tp / fp / fn) and gold size\n`);
+console.log(mdTable(
+  ["corpus", "files", "definitions", "call edges strict", "call edges loose", "import edges", "inherits", "unresolvable sites", "codeslice graph s"],
+  specs.map(({ name }) => {
+    const r = results[name].scores, g = results[name].gold;
+    const t = (x) => `${x.tp} / ${x.fp} / ${x.fn}`;
+    return [name, g.files, t(r.definitions), t(r.call_edges_strict), t(r.call_edges_loose), t(r.import_edges), t(r.inherits),
+      g.unresolvable_call_sites, fmt(results[name].codeslice_graph.wall_s, 2)];
+  }),
+));
+console.log(`\n### Bars of issue 3 (call edges strict P ≥ ${BARS.call_precision}, R ≥ ${BARS.call_recall}; definitions, imports, inherits F1 ≥ ${BARS.f1})\n`);
+console.log(mdTable(["corpus", "call P", "call R", "definitions F1", "imports F1", "inherits F1"], specs.map(({ name }) => {
+  const r = results[name].scores;
+  const mark = (x, bar) => `${fmt(x)} ${x >= bar ? "ok" : "**below**"}`;
+  return [name, mark(r.call_edges_strict.precision, BARS.call_precision), mark(r.call_edges_strict.recall, BARS.call_recall),
+    mark(r.definitions.f1, BARS.f1), mark(r.import_edges.f1, BARS.f1), mark(r.inherits.f1, BARS.f1)];
+})));
+console.log(`\n### The ten most common kinds of remaining misses (call edges on the loose key)\n`);
+console.log(mdTable(["#", "kind", "total", ...specs.map((s) => s.name), "example"], merged.slice(0, 10).map(([kind, v], i) =>
+  [i + 1, kind, v.total, ...specs.map((s) => v.by[s.name] ?? 0), `\`${v.examples[0]}\``])));
+console.log(`\nresults: ${path.relative(process.cwd(), resultsFile)}; gold and codeslice graphs: ${goldDir}`);
+
+function tally(list, f) {
+  const out = {};
+  for (const x of list) out[f(x)] = (out[f(x)] ?? 0) + 1;
+  return out;
+}
