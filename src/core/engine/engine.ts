@@ -224,6 +224,9 @@ export function createEngine(platform: Platform, options: EngineOptions = {}): E
 
   return {
     async refresh(run = {}) {
+      // Let pending watch events arrive first: an edit made just before this call is delivered on
+      // the next turn of the event loop, and answering before it would be answering stale.
+      if (watcher) await new Promise((resolve) => setTimeout(resolve, 0));
       const watching = watcher !== undefined;
       if (state && watching && !dirty) return { refreshed: false, parsed: 0, removed: 0, at: lastAt, mode: "watch" };
       const r = await refresh(run);

@@ -170,6 +170,7 @@ export async function runIndex(
     for (; launched < Math.min(upTo, withWork.length); launched++) withWork[launched]!.pending = withWork[launched]!.work!();
   };
   const writes: Promise<void>[] = [];
+  const parsedThisRun = new Map<string, FileRecord>();
   let writeError: unknown;
   let done = 0;
   let workIndex = 0;
@@ -201,11 +202,17 @@ export async function runIndex(
     if (prepared.kind === "record") {
       ({ record, hash, key } = prepared);
       reused++;
+    } else if (parsedThisRun.has(prepared.key)) {
+      // Same content as a file parsed earlier in this run (empty __init__.py files, copies).
+      ({ hash, key } = prepared);
+      record = { ...parsedThisRun.get(prepared.key)!, path: f.path };
+      reused++;
     } else {
       ({ hash, key } = prepared);
       runtime ??= await createParserRuntime(platform.wasm);
       record = await parseOne(runtime, spec, prepared.text, f.path, hash);
       const { path: _path, ...toStore } = record;
+      parsedThisRun.set(key, record);
       writes.push(platform.store.set(key, encodeJson(toStore)).catch((error) => void (writeError ??= error)));
       if (writes.length >= 64) await Promise.all(writes.splice(0));
       parsed.push(f.path);
