@@ -160,12 +160,24 @@ export function createEngine(platform: Platform, options: EngineOptions = {}): E
     running ??= (async () => {
       const opts: IndexOptions = { ...run, ...(options.maxFileBytes !== undefined ? { maxFileBytes: options.maxFileBytes } : {}), ...(options.exclude ? { exclude: options.exclude } : {}) };
       dirty = false; // events from here on mean another pass
-      const result = await runIndex(platform, opts, state);
+      let result: IndexResult;
+      try {
+        result = await runIndex(platform, opts, state);
+      } catch (error) {
+        dirty = true; // a failed pass proves nothing about the files: check again next time
+        throw error;
+      }
       // Nothing changed: keep the same snapshot so everything derived from it stays cached.
       if (!result.changed && state) result.snapshot = state.snapshot;
       else state = { snapshot: result.snapshot, records: result.records };
       lastAt = Date.now();
-      if (!watcher || result.changed) startWatching(state.snapshot);
+      if (!watcher || result.changed) {
+        const first = !watcher;
+        startWatching(state.snapshot);
+        // Edits made while this pass ran, before the watchers existed, were not seen: the next
+        // refresh re-scans once more before trusting the watchers.
+        if (first && watcher) dirty = true;
+      }
       return result;
     })().finally(() => {
       running = undefined;
@@ -193,6 +205,12 @@ export function createEngine(platform: Platform, options: EngineOptions = {}): E
   const CONFIG_FILE = /(^|\/)(tsconfig[^/]*\.json|jsconfig\.json|package\.json)$/;
   const codeGraph = async (run: RunOptions = {}): Promise<CodeGraph> => {
     const records = await allRecords(run);
+    if (records.length === 0) {
+      throw new EngineError("no_supported_files", `No source files in a supported language under ${platform.fs.rootLabel}.`, {
+        hint: `codeslice reads ${LANGUAGES.map((l) => l.name).join(", ")}. Check --root, or whether the files are ignored by git.`,
+        data: { root: platform.fs.rootLabel, languages: LANGUAGES.map((l) => l.name) },
+      });
+    }
     const snapshot = state!.snapshot;
     if (graphCache?.snapshot !== snapshot) {
       const graph = (async () => {

@@ -3,7 +3,7 @@
  * snake_case, path words, signature and docstring words); a transparent score ranks them so a
  * name match beats a path match beats a docstring match.
  */
-import { Index } from "flexsearch";
+import { Charset, Index } from "flexsearch";
 import type { CodeGraph } from "../graph/model.ts";
 import { symbolRef, type SymbolRef } from "../graph/lookup.ts";
 import { EngineError } from "../shared/errors.ts";
@@ -34,7 +34,7 @@ export interface SearchHit extends SymbolRef {
 export interface SearchIndex {
   graph: CodeGraph;
   name: Index;
-  path: Index;
+  /** Path, qualified-name, signature and docstring words in one index (one index costs half of two). */
   text: Index;
   words: Map<number, { name: Set<string>; path: Set<string>; sig: Set<string>; doc: Set<string> }>;
   /** In-degree of each symbol in the call graph, a small tie-breaker. */
@@ -43,9 +43,12 @@ export interface SearchIndex {
 
 /** Builds the index. Only definitions are indexed (not module pseudo-symbols). */
 export function buildSearchIndex(graph: CodeGraph): SearchIndex {
-  const name = new Index({ tokenize: "forward" });
-  const path = new Index({ tokenize: "strict" });
-  const text = new Index({ tokenize: "strict" });
+  // Prefix matching (auth → authenticate) only on names; measured on django's 10,253 symbols:
+  // forward tokenization of names 103 ms, strict indexes of the rest 130 ms when merged.
+  // Words arrive already split and lower-cased, so flexsearch's normalizing encoder (a third of
+  // the build time) is replaced by its exact one.
+  const name = new Index({ tokenize: "forward", encoder: Charset.Exact });
+  const text = new Index({ tokenize: "strict", encoder: Charset.Exact });
   const words: SearchIndex["words"] = new Map();
   for (const s of graph.symbols) {
     if (s.kind === "module") continue;
@@ -55,13 +58,12 @@ export function buildSearchIndex(graph: CodeGraph): SearchIndex {
     const sigWords = splitWords(d.signature.slice(0, 300));
     const docWords = splitWords((d.doc ?? "").slice(0, 400));
     name.add(s.id, nameWords.join(" "));
-    path.add(s.id, pathWords.join(" "));
-    text.add(s.id, `${sigWords.join(" ")} ${docWords.join(" ")}`);
+    text.add(s.id, `${pathWords.join(" ")} ${sigWords.join(" ")} ${docWords.join(" ")}`);
     words.set(s.id, { name: new Set(nameWords), path: new Set(pathWords), sig: new Set(sigWords), doc: new Set(docWords) });
   }
   const indegree = new Map<number, number>();
   for (const e of graph.calls) indegree.set(e.callee, (indegree.get(e.callee) ?? 0) + 1);
-  return { graph, name, path, text, words, indegree };
+  return { graph, name, text, words, indegree };
 }
 
 const MAX_QUERY_WORDS = 32;
@@ -81,9 +83,9 @@ export function searchSymbols(index: SearchIndex, query: string, limit = 10): Se
   }
   const candidates = new Set<number>();
   for (const t of terms) {
+    // Query words are split and lower-cased the same way as the indexed ones.
     for (const id of index.name.search(t, { limit: 400 }) as number[]) candidates.add(id);
-    for (const id of index.path.search(t, { limit: 200 }) as number[]) candidates.add(id);
-    for (const id of index.text.search(t, { limit: 200 }) as number[]) candidates.add(id);
+    for (const id of index.text.search(t, { limit: 400 }) as number[]) candidates.add(id);
   }
   const phrase = terms.join("");
   const hits: SearchHit[] = [];
