@@ -6,10 +6,13 @@
 //                       (the repository's build, and, unless --no-install, the same from a package
 //                       installed with npm into a temp folder, as `npx codeslice mcp` would run it)
 //   * first context     a cold cache: the first `context` call, which scans, parses and builds the
-//                       graph, next to a cold `codeslice index` of the same corpus for reference
+//                       graph, run by run next to a cold `codeslice index` of the same corpus
 //   * warm start        a new server over the cache the cold run left: its first `context`
 //   * later context     round trips of `context` (budget 8000) on a warm server, p50 / p95 / max,
-//                       over a fixed list of django targets (symbols, a file, words)
+//                       over a fixed list of django targets (symbols, a file, words); the first
+//                       round apart (it may wait for the background re-scan and search warm-up)
+//   * after an edit     `context` right after appending a line to django/db/models/query.py
+// The machines are shared: the load average at start and end is recorded next to the figures.
 //
 // Rerun:
 //   node scripts/build.mjs && node test/bench/mcp-bench.mjs [CORPUS_DIR] [--runs N] [--rounds N] [--no-install]
@@ -152,7 +155,7 @@ const TARGETS = corpusName === "django"
     ]
   : null;
 
-const results = { benchmark: "mcp", corpus: { name: corpusName, path: positional ? corpus : DJANGO }, date: new Date().toISOString(), machine: { os: `${os.type()} ${os.release()} ${os.arch()}`, cpus: os.cpus().length, cpu: os.cpus()[0]?.model?.trim(), node: process.version } };
+const results = { benchmark: "mcp", corpus: { name: corpusName, path: positional ? corpus : DJANGO }, date: new Date().toISOString(), machine: { os: `${os.type()} ${os.release()} ${os.arch()}`, cpus: os.cpus().length, cpu: os.cpus()[0]?.model?.trim(), node: process.version, load_at_start: os.loadavg()[0] } };
 const rows = [];
 
 // 1. initialize, repository build.
@@ -191,47 +194,48 @@ if (INSTALL) {
   }
 }
 
-// 2. cold `codeslice index` for reference, then the cold first `context` over MCP.
+// 2. cold `codeslice index` for reference, then the cold first `context` over MCP. Run by run,
+// interleaved, so a machine shared with other work loads both sides of a comparison alike.
 {
   const indexTimes = [];
-  for (let i = 0; i < RUNS; i++) {
-    const t = performance.now();
-    execFileSync(process.execPath, [cli, "index", "--root", corpus, "--cache-dir", path.join(scratch, `index-cache-${i}`), "--quiet"], { stdio: "ignore" });
-    indexTimes.push(performance.now() - t);
-  }
-  results.cold_index_cli_ms = { median: median(indexTimes), values: indexTimes };
-  rows.push(["cold `codeslice index` (CLI process, reference)", fmtMs(median(indexTimes)), `n=${indexTimes.length}`]);
-
   const firstTimes = [];
   const firstIdle = [];
   const warmFirst = [];
+  const target = TARGETS?.[0] ?? "main";
   for (let i = 0; i < RUNS; i++) {
+    const t0 = performance.now();
+    execFileSync(process.execPath, [cli, "index", "--root", corpus, "--cache-dir", path.join(scratch, `index-cache-${i}`), "--quiet"], { stdio: "ignore" });
+    indexTimes.push(performance.now() - t0);
+
     const cache = path.join(scratch, `cold-cache-${i}`);
     const s = startServer(process.execPath, [cli, "mcp", "--root", corpus, "--cache-dir", cache]);
     await s.initialize();
-    const { ms } = await s.callTool("context", { target: TARGETS?.[0] ?? "main" });
-    firstTimes.push(ms);
+    firstTimes.push((await s.callTool("context", { target })).ms);
     await s.stop();
+
     // Clients connect when a session starts and call a tool only after the model has read the
-    // prompt: the server loads its tokenizer in that idle time. Same cold cache, after 1 s idle.
-    const idleCache = path.join(scratch, `idle-cache-${i}`);
-    const t = startServer(process.execPath, [cli, "mcp", "--root", corpus, "--cache-dir", idleCache]);
+    // prompt: the server loads its tokenizer in that idle time. A cold cache again, after 1 s idle.
+    const t = startServer(process.execPath, [cli, "mcp", "--root", corpus, "--cache-dir", path.join(scratch, `idle-cache-${i}`)]);
     await t.initialize();
     await new Promise((r) => setTimeout(r, 1000));
-    firstIdle.push((await t.callTool("context", { target: TARGETS?.[0] ?? "main" })).ms);
+    firstIdle.push((await t.callTool("context", { target })).ms);
     await t.stop();
+
     // A new session over the cache the first one left.
     const w = startServer(process.execPath, [cli, "mcp", "--root", corpus, "--cache-dir", cache]);
     await w.initialize();
-    warmFirst.push((await w.callTool("context", { target: TARGETS?.[0] ?? "main" })).ms);
+    warmFirst.push((await w.callTool("context", { target })).ms);
     await w.stop();
   }
-  results.first_context_cold_ms = { median: median(firstTimes), values: firstTimes };
-  results.first_context_cold_after_idle_ms = { median: median(firstIdle), values: firstIdle };
+  const diffs = (xs) => xs.map((x, i) => x - indexTimes[i]);
+  const signed = (x) => `${x >= 0 ? "+" : "−"}${fmtMs(Math.abs(x))}`;
+  results.cold_index_cli_ms = { median: median(indexTimes), values: indexTimes };
+  results.first_context_cold_ms = { median: median(firstTimes), values: firstTimes, minus_cold_index_median: median(diffs(firstTimes)) };
+  results.first_context_cold_after_idle_ms = { median: median(firstIdle), values: firstIdle, minus_cold_index_median: median(diffs(firstIdle)) };
   results.first_context_warm_cache_ms = { median: median(warmFirst), values: warmFirst };
-  const vsIndex = (t) => `vs cold index ${t - median(indexTimes) >= 0 ? "+" : "−"}${fmtMs(Math.abs(t - median(indexTimes)))}`;
-  rows.push(["first `context`, cold cache, right after initialize", fmtMs(median(firstTimes)), `n=${firstTimes.length}; ${vsIndex(median(firstTimes))}`]);
-  rows.push(["first `context`, cold cache, 1 s after initialize", fmtMs(median(firstIdle)), `n=${firstIdle.length}; ${vsIndex(median(firstIdle))}`]);
+  rows.push(["cold `codeslice index` (CLI process, reference)", fmtMs(median(indexTimes)), `n=${indexTimes.length}`]);
+  rows.push(["first `context`, cold cache, right after initialize", fmtMs(median(firstTimes)), `n=${firstTimes.length}; run by run vs cold index: median ${signed(median(diffs(firstTimes)))}`]);
+  rows.push(["first `context`, cold cache, 1 s after initialize", fmtMs(median(firstIdle)), `n=${firstIdle.length}; run by run vs cold index: median ${signed(median(diffs(firstIdle)))}`]);
   rows.push(["first `context`, new session on a warm cache", fmtMs(median(warmFirst)), `n=${warmFirst.length}`]);
 }
 
@@ -277,15 +281,15 @@ if (INSTALL) {
   }
   if (s.nonProtocol.length) throw new Error(`stdout carried non-protocol lines: ${s.nonProtocol.slice(0, 3).join(" | ")}`);
   await s.stop();
-  if (afterEdit.length) {
-    results.context_after_edit_ms = { n: afterEdit.length, p50: median(afterEdit), max: Math.max(...afterEdit), values: afterEdit };
-    rows.push(["`context` right after editing django/db/models/query.py", `p50 ${fmtMs(median(afterEdit))}`, `max ${fmtMs(Math.max(...afterEdit))}, n=${afterEdit.length} (re-parse + graph rebuild)`]);
-  }
   results.first_round_context_ms = { n: firstRound.length, p50: median(firstRound), max: Math.max(...firstRound), values: firstRound };
   results.later_context_ms = { n: times.length, p50: median(times), p95: pct(times, 95), max: Math.max(...times), tokens_median: median(tokens) };
   rows.push([`\`context\`, each of ${targets.length} targets the first time`, `p50 ${fmtMs(median(firstRound))}`, `max ${fmtMs(Math.max(...firstRound))}`]);
   rows.push([`later \`context\` round trip (budget 8000, ${targets.length} targets × ${ROUNDS})`, `p50 ${fmtMs(median(times))}`, `p95 ${fmtMs(pct(times, 95))}, max ${fmtMs(Math.max(...times))}, median answer ${median(tokens)} tokens`]);
   for (const [name, v] of Object.entries(other)) rows.push([`later \`${name}\` round trip`, `p50 ${fmtMs(v.p50)}`, `max ${fmtMs(v.max)}, n=${ROUNDS}`]);
+  if (afterEdit.length) {
+    results.context_after_edit_ms = { n: afterEdit.length, p50: median(afterEdit), max: Math.max(...afterEdit), values: afterEdit };
+    rows.push(["`context` right after editing django/db/models/query.py", `p50 ${fmtMs(median(afterEdit))}`, `max ${fmtMs(Math.max(...afterEdit))}, n=${afterEdit.length} (re-parse + graph rebuild)`]);
+  }
   results.later_other_ms = other;
 }
 
@@ -297,9 +301,10 @@ try {
   // not a git checkout
 }
 results.codeslice = revision;
+results.machine.load_at_end = os.loadavg()[0];
 
 const line = (cells) => `| ${cells.join(" | ")} |`;
-console.log(`\ncodeslice mcp on ${corpusName} (${results.machine.cpus} × ${results.machine.cpu}, node ${process.version}, ${revision})\n`);
+console.log(`\ncodeslice mcp on ${corpusName} (${results.machine.cpus} × ${results.machine.cpu}, node ${process.version}, ${revision}; load ${results.machine.load_at_start.toFixed(1)} → ${results.machine.load_at_end.toFixed(1)})\n`);
 console.log([line(["measure", "value", "detail"]), line(["---", "---", "---"]), ...rows.map(line)].join("\n"));
 const out = path.join(here, "results", `mcp-${corpusName}.json`);
 fs.mkdirSync(path.dirname(out), { recursive: true });

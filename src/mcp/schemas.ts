@@ -1,0 +1,75 @@
+/**
+ * Zod pieces the tools share: argument types with model-readable messages, and the output shapes
+ * of engine answers. Output schemas use plain strings where the engine has enums (roles, kinds,
+ * resolutions) so a new engine value never fails validation of an otherwise good answer.
+ */
+import { z } from "zod";
+
+/** Longest symbol name accepted (a qualified name is well under this). */
+export const MAX_SYMBOL_CHARS = 1000;
+/** Longest path accepted. */
+export const MAX_PATH_CHARS = 4096;
+
+/** A token budget: a whole number ≥ 1; larger than the response cap is clamped, not refused. */
+export const budget = (what: string, dflt: number) =>
+  z
+    .int({ error: "budget must be a whole number of tokens" })
+    .min(1, { error: "budget must be at least 1 token" })
+    .optional()
+    .describe(`Token budget for the whole answer (default ${dflt}). Values above the server's response cap are lowered to the cap. ${what}`);
+
+/** Hops for graph walks: 1 to 10; more is clamped to 10. */
+export const depth = z
+  .int({ error: "depth must be a whole number" })
+  .min(1, { error: "depth must be at least 1" })
+  .optional()
+  .describe("Hops to follow (default 1 = direct only; at most 10, larger values are lowered to 10).");
+
+export const symbolArg = z
+  .string({ error: "symbol must be a string" })
+  .min(1, { error: "symbol must not be empty" })
+  .max(MAX_SYMBOL_CHARS, { error: `symbol must be at most ${MAX_SYMBOL_CHARS} characters` })
+  .describe("A symbol: qualified (pkg.mod.Class.method, src/a.ts#Class.method), path::Class.method, a dotted suffix (Class.method) or a bare name when unique.");
+
+export const pathArg = (what: string) =>
+  z
+    .string({ error: "path must be a string" })
+    .min(1, { error: "path must not be empty" })
+    .max(MAX_PATH_CHARS, { error: `path must be at most ${MAX_PATH_CHARS} characters` })
+    .describe(what);
+
+/** How fresh the index behind an answer is. */
+export const freshness = z.object({
+  indexedAt: z.string().describe("When the index was last brought up to date (ISO 8601)."),
+  refreshed: z.boolean().describe("True when this call re-indexed changed files before answering."),
+  parsed: z.int().describe("Files (re-)parsed by this call."),
+  removed: z.int().describe("Files dropped from the index by this call."),
+  mode: z.string().describe("How changes are noticed: watch (a folder watcher) or scan (a re-scan per call)."),
+});
+
+export const symbolRef = z.object({
+  qualified: z.string(),
+  kind: z.string(),
+  path: z.string(),
+  line: z.int(),
+});
+
+export const site = z.object({ path: z.string(), line: z.int() });
+
+/** Output of context and pack. */
+export const contextOutput = z.object({
+  target: z.string(),
+  resolvedAs: z.string().describe("How the target was understood: symbol, file, route or search."),
+  text: z.string().describe("The answer: chunks headed `## path:start-end [role] name`, a cut list and the token usage."),
+  seeds: z.array(symbolRef),
+  notes: z.array(z.string()),
+  usage: z.object({ tokens: z.int(), budget: z.int(), encoding: z.string() }),
+  chunks: z.array(
+    z.object({ path: z.string(), start: z.int(), end: z.int(), role: z.string(), symbol: z.string(), form: z.string(), tokens: z.int() }),
+  ),
+  cut: z
+    .array(z.object({ handle: z.string(), path: z.string(), start: z.int(), end: z.int(), role: z.string(), tokens: z.int() }))
+    .describe("Chunks left out, with the handle to ask for each and its cost in tokens."),
+  cutTotal: z.int(),
+  budgetRequested: z.int().optional().describe("Present when the requested budget was lowered to fit the response cap."),
+});

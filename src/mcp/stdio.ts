@@ -1,0 +1,135 @@
+/**
+ * `codeslice mcp`: the MCP server over stdio. Picks the root (--root, a positional folder, or the
+ * working directory the client started us in), creates the Node platform and a watching engine,
+ * and serves until stdin closes. Nothing is indexed before the first tool call, so `initialize`
+ * answers at once. stdout carries protocol only: logs and stray console output go to stderr.
+ */
+import { parseArgs } from "node:util";
+import * as nodePath from "node:path";
+import { createEngine, type Engine } from "../core/engine/engine.ts";
+import { EngineError, isEngineError } from "../core/shared/errors.ts";
+import type { Logger, Platform } from "../platform/types.ts";
+import type { LogLevel } from "../platform/types.ts";
+import { createMcpServer, DEFAULT_MAX_RESPONSE_TOKENS, MIN_MAX_RESPONSE_TOKENS } from "./server.ts";
+import { StdioServerTransport } from "./stdio-transport.ts";
+import type { McpLogger } from "./tool.ts";
+
+const LEVELS: readonly LogLevel[] = ["debug", "info", "warn", "error", "silent"];
+
+/** A logger writing `codeslice mcp: level: message` lines to stderr, at `level` and above. */
+export function createStderrLogger(level: LogLevel): McpLogger {
+  const min = LEVELS.indexOf(level);
+  const at = (l: Exclude<LogLevel, "silent">) => (message: string) => {
+    if (LEVELS.indexOf(l) >= min) process.stderr.write(`codeslice mcp: ${l}: ${message}\n`);
+  };
+  return { debug: at("debug"), info: at("info"), warn: at("warn"), error: at("error") };
+}
+
+/** Options of `codeslice mcp`. */
+export interface StdioOptions {
+  root: string;
+  cacheDir?: string;
+  logLevel: LogLevel;
+  maxResponseTokens: number;
+}
+
+/** Parses `codeslice mcp` arguments; throws a message for the user on bad usage. */
+export function parseStdioArgs(argv: string[], cwd = process.cwd()): StdioOptions {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: {
+      root: { type: "string" },
+      "cache-dir": { type: "string" },
+      "log-level": { type: "string" },
+      "max-response-tokens": { type: "string" },
+    },
+  });
+  if (positionals.length > 1 || (positionals.length === 1 && values.root !== undefined)) {
+    throw new Error(`mcp takes one project folder (--root DIR or a positional one), got ${JSON.stringify([values.root, ...positionals].filter(Boolean))}`);
+  }
+  const logLevel = (values["log-level"] ?? "warn") as LogLevel;
+  if (!LEVELS.includes(logLevel)) throw new Error(`--log-level must be one of ${LEVELS.join(", ")}`);
+  const capText = values["max-response-tokens"];
+  const maxResponseTokens = capText === undefined ? DEFAULT_MAX_RESPONSE_TOKENS : Number(capText);
+  if (!/^\d+$/.test(capText ?? "0") || !Number.isSafeInteger(maxResponseTokens) || maxResponseTokens < MIN_MAX_RESPONSE_TOKENS) {
+    throw new Error(`--max-response-tokens must be a whole number ≥ ${MIN_MAX_RESPONSE_TOKENS}, got ${JSON.stringify(capText)}`);
+  }
+  return {
+    root: nodePath.resolve(cwd, values.root ?? positionals[0] ?? "."),
+    ...(values["cache-dir"] ? { cacheDir: nodePath.resolve(cwd, values["cache-dir"]) } : {}),
+    logLevel,
+    maxResponseTokens,
+  };
+}
+
+/** An engine stand-in whose every call fails with `error` (the root could not be opened). */
+function failingEngine(error: EngineError): Engine {
+  return new Proxy({} as Engine, {
+    get: (_target, prop) => (prop === "close" ? () => {} : prop === "then" ? undefined : () => Promise.reject(error)),
+  });
+}
+
+/**
+ * Runs the stdio server until stdin ends or a signal arrives. Returns the exit code: 0 after a
+ * normal end of session, 2 for bad arguments (printed on stderr).
+ */
+export async function runMcpStdio(
+  argv: string[],
+  meta: { version: string; createPlatform: (options: { root: string; cacheDir?: string; logger?: Logger }) => Promise<Platform> },
+): Promise<number> {
+  // Anything printed with console.* would corrupt the protocol stream.
+  console.log = console.info = console.debug = console.warn = (...args: unknown[]) => console.error(...args);
+
+  let options: StdioOptions;
+  try {
+    options = parseStdioArgs(argv);
+  } catch (error) {
+    process.stderr.write(`codeslice mcp: ${(error as Error).message}\nRun \`codeslice mcp --help\` for usage.\n`);
+    return 2;
+  }
+  const log = createStderrLogger(options.logLevel);
+  process.on("uncaughtException", (error) => log.error(`uncaught: ${error.stack ?? error.message}`));
+  process.on("unhandledRejection", (reason) => log.error(`unhandled rejection: ${(reason as Error)?.stack ?? String(reason)}`));
+  // The client hung up: nothing left to answer.
+  process.stdout.on("error", () => process.exit(0));
+
+  let engine: Engine;
+  let fs;
+  try {
+    // The CLI picks the platform for the runtime (Node or Deno): detection stays in the front end.
+    const platform = await meta.createPlatform({
+      root: options.root,
+      ...(options.cacheDir ? { cacheDir: options.cacheDir } : {}),
+      logger: { log: (level, message) => log[level](message) },
+    });
+    fs = platform.fs;
+    // A cache folder inside the root must not be indexed itself.
+    const rel = nodePath.relative(platform.fs.rootLabel, platform.store.label);
+    const exclude = rel && !rel.startsWith("..") && !nodePath.isAbsolute(rel) ? [rel.split(nodePath.sep).join("/")] : [];
+    engine = createEngine(platform, { watch: true, exclude });
+    log.info(`serving ${platform.fs.rootLabel} (index in ${platform.store.label})`);
+  } catch (error) {
+    if (!isEngineError(error)) throw error;
+    // Serve anyway: every tool call then says what is wrong with the root, which the agent can
+    // relay; a server that exits at start-up only shows the user "failed to connect".
+    log.error(error.message);
+    engine = failingEngine(error);
+  }
+
+  const server = createMcpServer(engine, { name: "codeslice", version: meta.version, maxResponseTokens: options.maxResponseTokens, ...(fs ? { fs } : {}), log });
+  const transport = new StdioServerTransport();
+  const closed = new Promise<void>((resolve) => {
+    transport.onclose = () => resolve();
+  });
+  const stop = () => void transport.close();
+  process.once("SIGINT", stop);
+  process.once("SIGTERM", stop);
+  await server.connect(transport);
+  await closed;
+  engine.close();
+  log.info("session ended");
+  // Leave once pending writes are flushed, even if a stray handle would keep the process alive.
+  setTimeout(() => process.exit(0), 500).unref();
+  return 0;
+}

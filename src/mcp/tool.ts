@@ -1,0 +1,58 @@
+/** What one MCP tool is made of, and what the server hands each tool when it runs. */
+import type { z } from "zod";
+import type { Engine } from "../core/engine/engine.ts";
+
+/** Where the server's diagnostics go (stderr in the stdio server). */
+export interface McpLogger {
+  debug(message: string): void;
+  info(message: string): void;
+  warn(message: string): void;
+  error(message: string): void;
+}
+
+/** What a tool gets besides its arguments. */
+export interface ToolContext {
+  engine: Engine;
+  /** The project root as the platform names it (an absolute path for the Node server). */
+  root: string;
+  /**
+   * Tokens this tool's answer may use, for the text and for the JSON of its structured content
+   * alike (some clients show the model one, some the other): the response cap minus the room the
+   * server keeps for the freshness line.
+   */
+  cap: number;
+  /** The server's configured response cap, for notes that mention it. */
+  responseCap: number;
+  /** Counts tokens (o200k_base). */
+  count: (text: string) => number;
+  /** The larger of the text's and the structured content's token counts. */
+  measure: (text: string, data: unknown) => number;
+  /** Cancelled when the client cancels the request. */
+  signal: AbortSignal;
+  log: McpLogger;
+}
+
+/** A tool's answer before the server adds freshness: text for people and models, data for programs. */
+export interface ToolAnswer {
+  text: string;
+  data: Record<string, unknown>;
+}
+
+/** One tool: its MCP metadata, its schemas and a handler that makes one engine call and renders it. */
+export interface ToolSpec<In extends z.ZodObject = z.ZodObject> {
+  name: string;
+  title: string;
+  /** Written for a model: what it returns, when to use it, its limits. */
+  description: string;
+  input: In;
+  /** The structured content's shape, without `freshness` (the server adds it). */
+  output: z.ZodObject;
+  /** True when these arguments ask for a full re-scan before answering (repo_map's `refresh`). */
+  rescan?(args: z.output<In>): boolean;
+  run(args: z.output<In>, ctx: ToolContext): Promise<ToolAnswer>;
+}
+
+/** Declares a tool with its argument types inferred from its input schema. */
+export function defineTool<In extends z.ZodObject>(spec: ToolSpec<In>): ToolSpec<In> {
+  return spec;
+}

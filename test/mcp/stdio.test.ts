@@ -1,0 +1,287 @@
+/**
+ * The built server as a client runs it: `node dist/cli/main.js mcp --root <tmp>` over stdio, driven
+ * by the SDK's Client + StdioClientTransport, and separately by raw JSON-RPC lines (malformed ones
+ * included) with every byte of stdout checked to be protocol. `npm test` builds first; a bare
+ * vitest run builds here only when the MCP server is missing from dist/.
+ */
+import { spawn, spawnSync, type ChildProcessWithoutNullStreams } from "node:child_process";
+import * as fs from "node:fs";
+import * as path from "node:path";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { cliPath, FIXTURE_FILES, fixtureDir, removeTemps, repoRoot, tempDir, writeFiles } from "./support.ts";
+
+beforeAll(() => {
+  if (!fs.existsSync(path.join(repoRoot, "dist", "mcp", "stdio.js"))) {
+    const r = spawnSync(process.execPath, ["scripts/build.mjs"], { cwd: repoRoot, encoding: "utf8" });
+    if (r.status !== 0) throw new Error(`build failed:\n${r.stdout}\n${r.stderr}`);
+  }
+}, 300_000);
+
+afterAll(removeTemps);
+
+interface Session {
+  client: Client;
+  stderr: () => string;
+  close(): Promise<void>;
+}
+
+async function open(args: string[], command: string[] = [process.execPath]): Promise<Session> {
+  const transport = new StdioClientTransport({ command: command[0]!, args: [...command.slice(1), cliPath, "mcp", ...args], stderr: "pipe", cwd: repoRoot });
+  let err = "";
+  transport.stderr?.on("data", (d: Buffer) => (err += d.toString()));
+  const client = new Client({ name: "codeslice-stdio-test", version: "1.0.0" });
+  // The SDK client fails the session on anything on stdout that is not JSON-RPC.
+  const protocolErrors: Error[] = [];
+  client.onerror = (e) => protocolErrors.push(e);
+  await client.connect(transport);
+  return {
+    client,
+    stderr: () => err,
+    async close() {
+      await client.close();
+      expect(protocolErrors).toEqual([]);
+    },
+  };
+}
+
+async function tool(client: Client, name: string, args: Record<string, unknown> = {}) {
+  const r = (await client.callTool({ name, arguments: args })) as CallToolResult;
+  const text = r.content.map((c) => (c.type === "text" ? c.text : "")).join("\n");
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  return { isError: r.isError === true, text, data: r.structuredContent as any };
+}
+
+describe("codeslice mcp over stdio (SDK client)", () => {
+  it("initializes fast, lists the tools, answers context and repo_map, and follows edits", async () => {
+    const root = fixtureDir();
+    const started = performance.now();
+    const s = await open(["--root", root, "--log-level", "debug"]);
+    const initMs = performance.now() - started;
+    try {
+      // Generous here (test workers share the CPU); test/bench/mcp-bench.mjs measures it properly.
+      expect(initMs).toBeLessThan(5000);
+      expect(s.client.getServerVersion()?.name).toBe("codeslice");
+      expect(s.client.getInstructions()).toContain("repo_map");
+      const { tools } = await s.client.listTools();
+      expect(tools).toHaveLength(9);
+
+      const ctx = await tool(s.client, "context", { target: "shop.service.register", budget: 3000 });
+      expect(ctx.isError).toBe(false);
+      expect(ctx.data.chunks[0]).toMatchObject({ path: "shop/service.py", role: "seed" });
+      expect(ctx.data.usage.tokens).toBeLessThanOrEqual(3000);
+      expect(ctx.data.freshness.mode).toBe("initial");
+
+      const map = await tool(s.client, "repo_map");
+      expect(map.isError).toBe(false);
+      expect(map.data.root).toBe(root);
+      expect(map.data.languages.length).toBe(2);
+      expect(map.data.freshness.mode).toBe("watch");
+
+      fs.writeFileSync(path.join(root, "shop/service.py"), FIXTURE_FILES["shop/service.py"]!.replace("user.save()", "user.save()\n    notify(user)"));
+      const after = await tool(s.client, "context", { target: "shop.service.register", budget: 3000 });
+      expect(after.text).toContain("notify(user)");
+      expect(after.data.freshness).toMatchObject({ refreshed: true, parsed: 1 });
+
+      // Logs went to stderr.
+      expect(s.stderr()).toMatch(/codeslice mcp: info: indexed/);
+    } finally {
+      await s.close();
+    }
+  });
+
+  it("answers 200 concurrent requests", async () => {
+    const root = fixtureDir();
+    const s = await open(["--root", root]);
+    try {
+      const answers = await Promise.all(
+        Array.from({ length: 200 }, (_, i) =>
+          i % 4 === 0 ? tool(s.client, "context", { target: "checkout", budget: 500 + i })
+          : i % 4 === 1 ? tool(s.client, "callers", { symbol: "format_greeting" })
+          : i % 4 === 2 ? tool(s.client, "read_snippet", { path: "web/src/cart.ts", start_line: 1, end_line: 2 + (i % 7) })
+          : tool(s.client, "signature", { symbol: "nope_not_here" }),
+        ),
+      );
+      expect(answers).toHaveLength(200);
+      answers.forEach((a, i) => expect(a.isError, `request ${i}: ${a.text.slice(0, 200)}`).toBe(i % 4 === 3));
+    } finally {
+      await s.close();
+    }
+  });
+
+  it("serves a missing root with an error naming it, and a root deleted mid-session", async () => {
+    const missing = path.join(tempDir(), "does-not-exist");
+    const s = await open(["--root", missing]);
+    try {
+      const a = await tool(s.client, "repo_map");
+      expect(a.isError).toBe(true);
+      expect(a.text).toContain(missing);
+    } finally {
+      await s.close();
+    }
+    const root = fixtureDir();
+    const t = await open(["--root", root]);
+    try {
+      expect((await tool(t.client, "signature", { symbol: "Cart" })).isError).toBe(false);
+      fs.rmSync(root, { recursive: true, force: true });
+      const gone = await tool(t.client, "signature", { symbol: "Cart" });
+      expect(gone.isError).toBe(true);
+      expect(gone.text).toContain(root);
+      expect((await t.client.listTools()).tools).toHaveLength(9);
+    } finally {
+      await t.close();
+    }
+  });
+});
+
+const deno = path.join(repoRoot, "node_modules", ".bin", "deno");
+
+describe.runIf(fs.existsSync(deno))("codeslice mcp under Deno (deno run -A)", () => {
+  it("initializes and answers with the same tools", async () => {
+    const root = fixtureDir();
+    const s = await open(["--root", root], [deno, "run", "-A"]);
+    try {
+      expect((await s.client.listTools()).tools).toHaveLength(9);
+      const ctx = await tool(s.client, "context", { target: "Cart.total", budget: 2000 });
+      expect(ctx.isError).toBe(false);
+      expect(ctx.data.chunks[0]).toMatchObject({ path: "web/src/cart.ts", role: "seed" });
+      const escape = await tool(s.client, "read_snippet", { path: "../../etc/passwd", start_line: 1, end_line: 2 });
+      expect(escape.isError).toBe(true);
+    } finally {
+      await s.close();
+    }
+  }, 60_000);
+});
+
+/** A raw JSON-RPC session: lines in, every stdout line kept for inspection. */
+class RawSession {
+  readonly child: ChildProcessWithoutNullStreams;
+  readonly lines: string[] = [];
+  stderr = "";
+  private partial = "";
+  private waiters: (() => void)[] = [];
+
+  constructor(args: string[]) {
+    this.child = spawn(process.execPath, [cliPath, "mcp", ...args], { cwd: repoRoot });
+    this.child.stdout.on("data", (d: Buffer) => {
+      const text = this.partial + d.toString("utf8");
+      const parts = text.split("\n");
+      this.partial = parts.pop()!;
+      this.lines.push(...parts);
+      for (const w of this.waiters.splice(0)) w();
+    });
+    this.child.stderr.on("data", (d: Buffer) => (this.stderr += d.toString()));
+  }
+
+  write(line: string | object): void {
+    this.child.stdin.write(`${typeof line === "string" ? line : JSON.stringify(line)}\n`);
+  }
+
+  /** Messages parsed so far (throws on a line that is not JSON: stdout must be protocol only). */
+  messages(): Record<string, unknown>[] {
+    return this.lines.map((l) => JSON.parse(l) as Record<string, unknown>);
+  }
+
+  /** Waits until `pred` holds over the messages received. */
+  async until(pred: (msgs: Record<string, unknown>[]) => boolean, what: string, ms = 30_000): Promise<void> {
+    const deadline = Date.now() + ms;
+    while (!pred(this.messages())) {
+      if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}; stdout: ${this.lines.join("\n").slice(0, 2000)}\nstderr: ${this.stderr.slice(0, 2000)}`);
+      await new Promise<void>((r) => {
+        this.waiters.push(r);
+        setTimeout(r, 200);
+      });
+    }
+  }
+
+  byId(id: number): Record<string, unknown> | undefined {
+    return this.messages().find((m) => m.id === id);
+  }
+
+  async end(): Promise<number | null> {
+    this.child.stdin.end();
+    return new Promise((resolve) => this.child.once("exit", (code) => resolve(code)));
+  }
+}
+
+const INIT = { jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "raw", version: "1" } } };
+const callTool = (id: number, name: string, args: unknown) => ({ jsonrpc: "2.0", id, method: "tools/call", params: { name, arguments: args } });
+
+describe("codeslice mcp over stdio (raw JSON-RPC)", () => {
+  it("answers malformed input with JSON-RPC errors, keeps serving, and writes only protocol to stdout", async () => {
+    const root = fixtureDir();
+    fs.symlinkSync("/etc/passwd", path.join(root, "leak.py"));
+    const raw = new RawSession(["--root", root, "--log-level", "debug"]);
+    raw.write("{this is not json");
+    raw.write(INIT);
+    await raw.until(() => raw.byId(1) !== undefined, "initialize");
+    raw.write({ jsonrpc: "2.0", method: "notifications/initialized" });
+    raw.write({ foo: 1 });
+    raw.write({ jsonrpc: "2.0", id: 7, method: 123 });
+    raw.write("[1, 2");
+    raw.write("");
+    raw.write({ jsonrpc: "2.0", id: 2, method: "tools/list" });
+    raw.write(callTool(3, "context", { target: "register" }));
+    raw.write(callTool(4, "context", { target: "q".repeat(1 << 20) }));
+    raw.write(callTool(5, "no_such_tool", {}));
+    raw.write(callTool(6, "read_snippet", { path: "../../etc/passwd", start_line: 1, end_line: 3 }));
+    raw.write(callTool(8, "read_snippet", { path: "leak.py", start_line: 1, end_line: 3 }));
+    raw.write(callTool(9, "importers", { file: "..%2F..%2Fetc%2Fpasswd" }));
+    raw.write(callTool(10, "callers", { symbol: "format_greeting", depth: "deep" }));
+    raw.write({ jsonrpc: "2.0", id: 11, method: "no/such/method" });
+    await raw.until(() => [2, 3, 4, 5, 6, 7, 8, 9, 10, 11].every((id) => raw.byId(id) !== undefined), "all answers");
+
+    const msgs = raw.messages(); // every stdout line is JSON
+    for (const m of msgs) expect(m.jsonrpc).toBe("2.0");
+    const init = raw.byId(1) as { result: { serverInfo: { name: string }; instructions: string } };
+    expect(init.result.serverInfo.name).toBe("codeslice");
+    expect(init.result.instructions).toContain("repo_map");
+    const anonymous = msgs.filter((m) => m.id === undefined && m.error !== undefined).map((m) => (m.error as { code: number }).code);
+    expect(anonymous.filter((c) => c === -32700)).toHaveLength(2); // "{this is not json" and "[1, 2"
+    expect(anonymous).toContain(-32600); // {"foo":1}
+    expect((raw.byId(7)!.error as { code: number }).code).toBe(-32600);
+    expect((raw.byId(11)!.error as { code: number }).code).toBe(-32601);
+    expect(((raw.byId(2)!.result as { tools: unknown[] }).tools)).toHaveLength(9);
+    const result = (id: number) => raw.byId(id)!.result as CallToolResult;
+    expect(result(3).isError).toBeFalsy();
+    expect(JSON.stringify(result(3).structuredContent)).toContain("shop/service.py");
+    for (const id of [4, 5, 6, 8, 9, 10]) {
+      expect(result(id).isError, `id ${id}`).toBe(true);
+      expect(JSON.stringify(result(id))).not.toContain("root:");
+    }
+    expect(raw.stderr).toMatch(/codeslice mcp: (debug|warn)/);
+
+    // End of stdin ends the session cleanly.
+    expect(await raw.end()).toBe(0);
+    expect(raw.lines.join("")).not.toBe("");
+  });
+
+  it("rejects bad options before serving, and prints help", () => {
+    const bad = spawnSync(process.execPath, [cliPath, "mcp", "--max-response-tokens", "5"], { encoding: "utf8", input: "" });
+    expect(bad.status).toBe(2);
+    expect(bad.stdout).toBe("");
+    expect(bad.stderr).toMatch(/--max-response-tokens/);
+    const level = spawnSync(process.execPath, [cliPath, "mcp", "--log-level", "loud"], { encoding: "utf8", input: "" });
+    expect(level.status).toBe(2);
+    expect(level.stderr).toMatch(/--log-level/);
+    const help = spawnSync(process.execPath, [cliPath, "mcp", "--help"], { encoding: "utf8" });
+    expect(help.status).toBe(0);
+    expect(help.stdout).toMatch(/--max-response-tokens/);
+    const main = spawnSync(process.execPath, [cliPath, "--help"], { encoding: "utf8" });
+    expect(main.stdout).toMatch(/\bmcp\b/);
+  });
+
+  it("a positional root works as --root does", async () => {
+    const root = tempDir();
+    writeFiles(root, { "main.py": "def main():\n    return 1\n" });
+    const raw = new RawSession([root]);
+    raw.write(INIT);
+    raw.write({ jsonrpc: "2.0", method: "notifications/initialized" });
+    raw.write(callTool(2, "signature", { symbol: "main" }));
+    await raw.until(() => raw.byId(2) !== undefined, "signature");
+    expect((raw.byId(2)!.result as CallToolResult).isError).toBeFalsy();
+    expect(await raw.end()).toBe(0);
+  });
+});

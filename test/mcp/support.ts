@@ -1,0 +1,180 @@
+/**
+ * MCP test support: a fixture project (Python + TypeScript), a real SDK Client connected to the
+ * real server over the SDK's in-process linked transport, and a `call` helper that returns the
+ * text, the structured content and the error flag of one tool call.
+ */
+import * as fs from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
+import { fileURLToPath } from "node:url";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
+import type { CallToolResult, Progress } from "@modelcontextprotocol/sdk/types.js";
+import { countTokens } from "gpt-tokenizer/encoding/o200k_base";
+import type { Engine } from "../../src/core/engine/engine.ts";
+import { createMcpServer, type McpServerOptions } from "../../src/mcp/server.ts";
+import { parseFixture } from "../support/platform.ts";
+
+export const repoRoot = fileURLToPath(new URL("../../", import.meta.url));
+export const cliPath = path.join(repoRoot, "dist", "cli", "main.js");
+
+/** A small shop: Python models and services, a TypeScript web client, names that collide on purpose. */
+export const FIXTURE = `
+//- shop/__init__.py
+//- shop/models.py
+"""Shop models."""
+
+
+class User:
+    """A customer of the shop."""
+
+    def __init__(self, name: str):
+        self.name = name
+
+    def greet(self) -> str:
+        """Say hello to the user."""
+        return format_greeting(self.name)
+
+    def save(self) -> None:
+        """Persist the user."""
+        return None
+
+
+class Order:
+    """An order placed by a user."""
+
+    def __init__(self, user: User, total: float):
+        self.user = user
+        self.total = total
+
+    def save(self) -> None:
+        """Persist the order."""
+        return None
+
+
+def format_greeting(name: str) -> str:
+    """The greeting line for a name."""
+    return f"Hello, {name}"
+//- shop/service.py
+from shop.models import Order, User
+
+
+def register(name: str) -> User:
+    """Create a user and greet them."""
+    user = User(name)
+    user.greet()
+    user.save()
+    return user
+
+
+def checkout(user: User, total: float) -> Order:
+    """Place an order for a user."""
+    order = Order(user, total)
+    order.save()
+    return order
+//- web/src/format.ts
+/** Formats a price in euros. */
+export function formatPrice(cents: number): string {
+  return (cents / 100).toFixed(2) + " EUR";
+}
+//- web/src/cart.ts
+import { formatPrice } from "./format";
+
+/** A shopping cart. */
+export class Cart {
+  private items: number[] = [];
+
+  add(cents: number): void {
+    this.items.push(cents);
+  }
+
+  total(): string {
+    return formatPrice(this.items.reduce((a, b) => a + b, 0));
+  }
+
+  save(): void {}
+}
+//- web/src/app.ts
+import { Cart } from "./cart";
+
+export function checkoutLabel(): string {
+  const cart = new Cart();
+  cart.add(1250);
+  return cart.total();
+}
+`;
+
+/** The fixture as `{ path: content }`. */
+export const FIXTURE_FILES = parseFixture(FIXTURE);
+
+const temps: string[] = [];
+
+/** A fresh temp folder (real path), removed by {@link removeTemps}. */
+export function tempDir(prefix = "codeslice-mcp-"): string {
+  const dir = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), prefix)));
+  temps.push(dir);
+  return dir;
+}
+
+export function removeTemps(): void {
+  for (const t of temps.splice(0)) fs.rmSync(t, { recursive: true, force: true });
+}
+
+/** Writes `files` under `root`. */
+export function writeFiles(root: string, files: Record<string, string>): void {
+  for (const [rel, text] of Object.entries(files)) {
+    fs.mkdirSync(path.dirname(path.join(root, rel)), { recursive: true });
+    fs.writeFileSync(path.join(root, rel), text);
+  }
+}
+
+/** The fixture written to a new temp folder. */
+export function fixtureDir(files: Record<string, string> = FIXTURE_FILES): string {
+  const root = tempDir();
+  writeFiles(root, files);
+  return root;
+}
+
+export interface Connected {
+  client: Client;
+  close(): Promise<void>;
+}
+
+/** A real Client connected to `createMcpServer(engine)` in process; tools are listed so outputs are validated. */
+export async function connect(engine: Engine, options: McpServerOptions = {}): Promise<Connected> {
+  const server = createMcpServer(engine, { version: "test", ...options });
+  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+  await server.connect(serverSide);
+  const client = new Client({ name: "codeslice-test", version: "1.0.0" });
+  await client.connect(clientSide);
+  // Listing caches each tool's output schema in the client, which then validates every structured result.
+  await client.listTools();
+  return {
+    client,
+    async close() {
+      await client.close();
+      await server.close();
+      engine.close();
+    },
+  };
+}
+
+export interface Answer {
+  isError: boolean;
+  text: string;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  data: any;
+  raw: CallToolResult;
+}
+
+/** Calls one tool; `onprogress` receives progress notifications (and makes the client send a token). */
+export async function call(client: Client, name: string, args: Record<string, unknown> = {}, onprogress?: (p: Progress) => void): Promise<Answer> {
+  const raw = (await client.callTool({ name, arguments: args }, undefined, onprogress ? { onprogress } : {})) as CallToolResult;
+  const text = raw.content.map((c) => (c.type === "text" ? c.text : "")).join("\n");
+  return { isError: raw.isError === true, text, data: raw.structuredContent, raw };
+}
+
+/** Tokens of an answer as a client may show it: the text, or the JSON of the structured content. */
+export function answerTokens(a: Answer): number {
+  return Math.max(countTokens(a.text), a.data === undefined ? 0 : countTokens(JSON.stringify(a.data)));
+}
