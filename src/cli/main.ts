@@ -4,7 +4,7 @@ import { parseArgs } from "node:util";
 import { readFileSync } from "node:fs";
 import * as nodePath from "node:path";
 import { createEngine, type Engine } from "../core/engine/engine.ts";
-import { createNodePlatform } from "../platform/node/index.ts";
+import { createHostPlatform } from "./platform.ts";
 import { ENCODINGS, type Encoding } from "../core/budget/tokenizer.ts";
 import { EXIT, UsageError, createProgressReporter, reportError, writeJson, writeOut } from "./output.ts";
 import { renderCalls, renderImporters, renderIndexSummary, renderSearch } from "./render.ts";
@@ -12,7 +12,14 @@ import { renderCalls, renderImporters, renderIndexSummary, renderSearch } from "
 /** Commands that take one positional argument. */
 const ARG_COMMANDS = new Set(["callers", "callees", "importers", "signature", "context", "pack", "search"]);
 
-const VERSION = (JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as { version: string }).version;
+// Never throws at load: under Deno without --allow-read, main() must still run to name the missing flag.
+const VERSION = (() => {
+  try {
+    return (JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as { version: string }).version;
+  } catch {
+    return "unknown";
+  }
+})();
 
 const HELP = `codeslice ${VERSION}: a code-context engine for AI coding agents
 
@@ -30,6 +37,7 @@ Commands:
   importers <file>    Files that import a file (--depth N)
   signature <symbol>  Header and docstring without the body; classes with members stubbed
   graph               Print the code graph as JSON (graph-gold format)
+  mcp                 Serve the tools to an agent over MCP stdio (codeslice mcp --help)
 
 Symbols: qualified (pkg.mod.Class.method, src/a.ts#Class.method), path::Class.method,
 a dotted suffix (Class.method) or a bare name when unique.
@@ -51,6 +59,20 @@ Exit codes: 0 success, 1 the engine could not answer (message on stderr), 2 bad 
 `;
 
 const COMMAND_HELP: Record<string, string> = {
+  mcp: `Usage: codeslice mcp [--root DIR] [--cache-dir DIR] [--log-level L] [--max-response-tokens N]
+
+Serves codeslice's tools (repo_map, context, search, signature, callers, callees, importers,
+read_snippet, pack) to an AI agent over the Model Context Protocol on stdin/stdout, e.g.
+  claude mcp add codeslice -- npx -y codeslice mcp
+The project is --root DIR (or a positional folder), else the folder the client starts the
+server in. The first tool call indexes it; later calls notice edits on their own.
+
+Options:
+  --root DIR                 Project folder (default: current folder)
+  --cache-dir DIR            Where the index is kept (default: <root>/.codeslice)
+  --log-level L              debug, info, warn (default), error or silent; logs go to stderr
+  --max-response-tokens N    Largest answer in tokens (default 20000, at least 1000)
+`,
   index: `Usage: codeslice index [--root DIR] [--cache-dir DIR] [--json]
 
 Scans the project (git-aware: tracked files plus untracked files git would not ignore),
@@ -135,7 +157,7 @@ function parseInteger(name: string, value: string | undefined, min: number, max:
 }
 
 async function makeEngine(flags: Flags): Promise<Engine> {
-  const platform = await createNodePlatform({ root: flags.root, ...(flags.cacheDir ? { cacheDir: flags.cacheDir } : {}) });
+  const platform = await createHostPlatform({ root: flags.root, ...(flags.cacheDir ? { cacheDir: flags.cacheDir } : {}) });
   // A cache folder inside the root must not be indexed itself.
   const rel = nodePath.relative(platform.fs.rootLabel, platform.store.label);
   const exclude = rel && !rel.startsWith("..") && !nodePath.isAbsolute(rel) ? [rel.split(nodePath.sep).join("/")] : [];
@@ -143,6 +165,16 @@ async function makeEngine(flags: Flags): Promise<Engine> {
 }
 
 async function main(argv: string[]): Promise<number> {
+  // The MCP server parses its own options and runs until the client hangs up; loaded only here
+  // so the other commands never pay for the MCP SDK.
+  if (argv[0] === "mcp") {
+    if (argv.includes("--help") || argv.includes("-h")) {
+      writeOut(COMMAND_HELP.mcp!);
+      return EXIT.ok;
+    }
+    const { runMcpStdio } = await import("../mcp/stdio.ts");
+    return runMcpStdio(argv.slice(1), { version: VERSION, createPlatform: createHostPlatform });
+  }
   let parsed;
   try {
     parsed = parseArgs({

@@ -15,8 +15,30 @@ export function writeJson(value: unknown): void {
   process.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
 }
 
+/**
+ * The `--allow-*` flag a Deno permission refusal names (`Deno.errors.NotCapable`, here or as the
+ * cause of an EngineError); undefined for other errors, the OS refusing access included.
+ */
+function missingDenoPermission(error: unknown): { flag: string; detail: string } | undefined {
+  for (let e = error as { name?: string; message?: string; cause?: unknown } | undefined, depth = 0; e && depth < 5; e = e.cause as typeof e, depth++) {
+    if (e.name !== "NotCapable" && e.name !== "PermissionDenied") continue;
+    const message = String(e.message ?? "");
+    const access = /Requires (\w+) access/.exec(message)?.[1];
+    const flag = /--allow-[a-z-]+/.exec(message)?.[0] ?? (access ? `--allow-${access}` : undefined);
+    if (flag) return { flag, detail: message.replace(/,? run again with the --allow-[a-z-]+ flag\.?$/, "") };
+  }
+  return undefined;
+}
+
 /** Prints an error for people (or as JSON) and returns the exit code. */
 export function reportError(error: unknown, json: boolean): number {
+  const denied = missingDenoPermission(error);
+  if (denied) {
+    // One line, no stack: the user's fix is a flag on the deno command line.
+    if (json) process.stdout.write(`${JSON.stringify({ error: { code: "permission_denied", message: denied.detail, hint: `Run deno with ${denied.flag}.`, data: { flag: denied.flag } } }, null, 2)}\n`);
+    process.stderr.write(`codeslice: Deno needs ${denied.flag} (${denied.detail}); add it to the deno command line.\n`);
+    return EXIT.failure;
+  }
   if (error instanceof UsageError) {
     process.stderr.write(`codeslice: ${error.message}\nRun \`codeslice --help\` for usage.\n`);
     return EXIT.usage;

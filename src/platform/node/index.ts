@@ -1,5 +1,6 @@
 /** The Node platform: file system, store and wasm source over node:fs. */
 import * as nodePath from "node:path";
+import { createFallbackStore } from "../fallback-store.ts";
 import type { Logger, Platform } from "../types.ts";
 import { createNodeFileSystem } from "./node-file-system.ts";
 import { NodeStore } from "./node-store.ts";
@@ -18,9 +19,13 @@ export interface NodePlatformOptions {
   logger?: Logger;
 }
 
-/** A Platform for one project folder on disk. Throws `root_not_found` / `root_not_directory`. */
+/**
+ * A Platform for one project folder on disk. Throws `root_not_found` / `root_not_directory`. When the
+ * cache folder cannot be written (read-only file system, no access) the index is kept in memory.
+ */
 export async function createNodePlatform(options: NodePlatformOptions): Promise<Platform> {
   const fs = await createNodeFileSystem(options.root);
   const cacheDir = nodePath.resolve(options.cacheDir ?? nodePath.join(fs.rootLabel, ".codeslice"));
-  return { fs, store: new NodeStore(cacheDir), wasm: new NodeWasmSource(), ...(options.logger ? { logger: options.logger } : {}) };
+  const store = createFallbackStore(new NodeStore(cacheDir), options.logger);
+  return { fs, store, wasm: new NodeWasmSource(), ...(options.logger ? { logger: options.logger } : {}) };
 }

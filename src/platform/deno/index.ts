@@ -1,0 +1,36 @@
+/** The Deno platform: file system, store and wasm source over Deno's own APIs (no node: imports). */
+import { createFallbackStore } from "../fallback-store.ts";
+import type { Logger, Platform } from "../types.ts";
+import { requireDeno } from "./deno-api.ts";
+import { createDenoFileSystem } from "./deno-file-system.ts";
+import { nativePaths } from "./deno-paths.ts";
+import { DenoStore } from "./deno-store.ts";
+import { DenoWasmSource } from "./deno-wasm-source.ts";
+
+export { DenoFileSystem, createDenoFileSystem } from "./deno-file-system.ts";
+export { DenoStore } from "./deno-store.ts";
+export { DenoWasmSource } from "./deno-wasm-source.ts";
+export { mapDenoError, missingDenoFlag } from "./deno-api.ts";
+
+/** Options for {@link createDenoPlatform}. */
+export interface DenoPlatformOptions {
+  /** The project folder to index. */
+  root: string;
+  /** Where the index lives; default `<root>/.codeslice`. */
+  cacheDir?: string;
+  logger?: Logger;
+}
+
+/**
+ * A Platform for one project folder on disk. Throws `root_not_found` / `root_not_directory`, or
+ * `permission_denied` naming the `--allow-*` flag when Deno was started without it. When the cache
+ * folder cannot be written (read-only, no `--allow-write`) the index is kept in memory instead.
+ */
+export async function createDenoPlatform(options: DenoPlatformOptions): Promise<Platform> {
+  const deno = requireDeno();
+  const fs = await createDenoFileSystem(options.root, deno);
+  const paths = nativePaths(deno);
+  const cacheDir = paths.absolute(options.cacheDir ?? paths.join(fs.rootLabel, ".codeslice"));
+  const store = createFallbackStore(new DenoStore(cacheDir, deno), options.logger);
+  return { fs, store, wasm: new DenoWasmSource(), ...(options.logger ? { logger: options.logger } : {}) };
+}

@@ -1,0 +1,141 @@
+/**
+ * A Store wrapper for a cache folder that may not be writable (read-only file system, no access,
+ * Deno without --allow-write): the first refused write switches it to memory, says so once, and
+ * the engine carries on. Whatever the folder already holds stays readable.
+ */
+import { isEngineError } from "../core/shared/errors.ts";
+import { checkStoreKey } from "./store-key.ts";
+import type { Logger, Store } from "./types.ts";
+
+const REFUSED_CODES = new Set(["EROFS", "EACCES", "EPERM"]);
+const REFUSED_NAMES = new Set(["NotCapable", "PermissionDenied"]);
+
+/**
+ * True when `error` means "this folder may not be written (or read) by us", not a broken disk. The
+ * native error may sit in `cause`: node:fs under Deno reports a missing --allow-write as a
+ * NotCapable error without an errno code, which NodeStore wraps as `io_error`.
+ */
+export function isWriteRefused(error: unknown): boolean {
+  for (let e = error as { code?: unknown; name?: unknown; cause?: unknown } | undefined, depth = 0; e && depth < 5; e = e.cause as typeof e, depth++) {
+    if (isEngineError(e, "read_only", "permission_denied")) return true;
+    if ((typeof e.code === "string" && REFUSED_CODES.has(e.code)) || (typeof e.name === "string" && REFUSED_NAMES.has(e.name))) return true;
+  }
+  return false;
+}
+
+/** Why the folder was refused, in a few words for the one-line notice. */
+function reason(error: unknown): string {
+  for (let e = error as { name?: unknown; message?: unknown; cause?: unknown } | undefined, depth = 0; e && depth < 5; e = e.cause as typeof e, depth++) {
+    if (e.name === "NotCapable") return `Deno was started without ${/--allow-[a-z-]+/.exec(String(e.message))?.[0] ?? "--allow-write"}`;
+  }
+  if (isEngineError(error)) {
+    const flag = error.data.flag;
+    if (typeof flag === "string") return `Deno was started without ${flag}`;
+    return error.code === "read_only" ? "read-only file system" : "permission denied";
+  }
+  return (error as { code?: unknown })?.code === "EROFS" ? "read-only file system" : "permission denied";
+}
+
+/**
+ * Wraps `inner`. While the folder accepts writes this is `inner` itself; after the first refusal
+ * (`read_only` / `permission_denied`, or the native EROFS / EACCES / EPERM / Deno NotCapable),
+ * writes and deletes go to memory and reads see memory first, then `inner`.
+ */
+export class FallbackStore implements Store {
+  readonly label: string;
+  private memory: Map<string, Uint8Array> | undefined;
+  /** Keys deleted while in memory mode: `inner` may still hold them. */
+  private readonly deleted = new Set<string>();
+
+  constructor(
+    private readonly inner: Store,
+    private readonly notify: (message: string) => void,
+  ) {
+    this.label = inner.label;
+  }
+
+  /** True once the store has switched to memory. */
+  get inMemory(): boolean {
+    return this.memory !== undefined;
+  }
+
+  private fallBack(error: unknown): Map<string, Uint8Array> {
+    if (!this.memory) {
+      this.memory = new Map();
+      this.notify(`cannot write the index cache ${this.label} (${reason(error)}); indexing in memory, nothing is saved for the next run.`);
+    }
+    return this.memory;
+  }
+
+  async get(key: string): Promise<Uint8Array | undefined> {
+    checkStoreKey(key);
+    if (this.memory) {
+      const value = this.memory.get(key);
+      if (value) return value.slice();
+      if (this.deleted.has(key)) return undefined;
+      return this.inner.get(key).catch(() => undefined);
+    }
+    try {
+      return await this.inner.get(key);
+    } catch (error) {
+      if (!isWriteRefused(error)) throw error;
+      this.fallBack(error);
+      return undefined;
+    }
+  }
+
+  async set(key: string, value: Uint8Array): Promise<void> {
+    checkStoreKey(key);
+    if (!this.memory) {
+      try {
+        return await this.inner.set(key, value);
+      } catch (error) {
+        if (!isWriteRefused(error)) throw error;
+        this.fallBack(error);
+      }
+    }
+    this.memory!.set(key, value.slice());
+    this.deleted.delete(key);
+  }
+
+  async delete(key: string): Promise<void> {
+    checkStoreKey(key);
+    if (!this.memory) {
+      try {
+        return await this.inner.delete(key);
+      } catch (error) {
+        if (!isWriteRefused(error)) throw error;
+        this.fallBack(error);
+      }
+    }
+    this.memory!.delete(key);
+    this.deleted.add(key);
+  }
+
+  async keys(prefix = ""): Promise<string[]> {
+    if (!this.memory) {
+      try {
+        return await this.inner.keys(prefix);
+      } catch (error) {
+        if (!isWriteRefused(error)) throw error;
+        this.fallBack(error);
+      }
+    }
+    const memory = this.memory!;
+    const onDisk = await this.inner.keys(prefix).catch(() => [] as string[]);
+    const all = new Set(onDisk.filter((k) => !this.deleted.has(k)));
+    for (const k of memory.keys()) if (k.startsWith(prefix)) all.add(k);
+    return [...all].sort();
+  }
+}
+
+/**
+ * Wraps a host's disk store so a read-only cache folder degrades to memory. The notice goes to
+ * `logger` as a warning when given, else one line on stderr.
+ */
+export function createFallbackStore(inner: Store, logger?: Logger): FallbackStore {
+  return new FallbackStore(inner, (message) => {
+    if (logger) logger.log("warn", message);
+    else console.error(`codeslice: ${message}`);
+  });
+}
