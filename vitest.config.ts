@@ -1,11 +1,16 @@
-import { defineConfig } from "vitest/config";
+import { configDefaults, defineConfig } from "vitest/config";
 
 export default defineConfig({
   test: {
     include: ["test/**/*.test.ts"],
+    // test/deno holds Deno-only test files; test/deno/run.test.ts runs them under `deno test`.
+    exclude: [...configDefaults.exclude, "test/deno/!(run).test.ts"],
     environment: "node",
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: "forks",
+    // `npm test` runs this suite, then vitest.browser.config.ts; .ci/run adds up both JSON reports.
+    reporters: ["default", "json"],
+    outputFile: { json: "test-results/vitest-node.json" },
   },
 });

@@ -12,17 +12,17 @@
  * Several annotations on one line are separated by " ; ". Edges are exact: every call edge and
  * import edge in the fixture must be annotated, so a wrong edge fails the test.
  */
-import { readdirSync, readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
+import { fixtureFiles } from "../support/fixtures.ts";
 import { memoryEngine, parseFixture } from "../support/platform.ts";
 
-const dir = new URL("./fixtures/", import.meta.url).pathname;
+const fixtures = await fixtureFiles("graph/fixtures");
 const ANNOTATION = /(?:#|\/\/)\s*->\s*(.*)$/;
 
 describe("graph resolution fixtures", () => {
-  for (const name of readdirSync(dir).filter((f) => f.endsWith(".txt"))) {
+  for (const name of Object.keys(fixtures).filter((f) => f.endsWith(".txt"))) {
     it(name.replace(/\.txt$/, ""), async () => {
-      const files = parseFixture(readFileSync(dir + name, "utf8"));
+      const files = parseFixture(fixtures[name]!);
       const { engine } = memoryEngine(files);
       const graph = await engine.codeGraph();
       const q = (id: number) => graph.symbols[id]!.qualified;

@@ -9,12 +9,11 @@
  * Definitions and imports must match exactly (nothing missing, nothing extra). Calls and type refs
  * must be present; a file containing the annotation `exact: calls` must also have no other calls.
  */
-import { readdirSync, readFileSync } from "node:fs";
-import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { fixtureFiles } from "../support/fixtures.ts";
 import { memoryEngine } from "../support/platform.ts";
 
-const root = new URL("./fixtures/", import.meta.url).pathname;
+const fixtures = await fixtureFiles("languages/fixtures");
 const ANNOTATION = /(?:#|\/\/|\/\*|--|;;|%)\s*((?:def|call|new|ref|import|exact):.*?)\s*(?:\*\/)?\s*$/;
 
 interface Expected {
@@ -69,13 +68,13 @@ function readAnnotations(text: string): Expected {
   return out;
 }
 
-const languages = readdirSync(root).filter((d) => !d.startsWith("."));
+const languages = [...new Set(Object.keys(fixtures).map((p) => p.slice(0, p.indexOf("/"))))];
 
 for (const language of languages) {
   describe(`language fixtures: ${language}`, () => {
-    for (const file of readdirSync(join(root, language))) {
+    for (const file of Object.keys(fixtures).filter((p) => p.startsWith(`${language}/`)).map((p) => p.slice(language.length + 1))) {
       it(file, async () => {
-        const text = readFileSync(join(root, language, file), "utf8");
+        const text = fixtures[`${language}/${file}`]!;
         const expected = readAnnotations(text);
         const { engine } = memoryEngine({ [file]: text });
         const [record] = await engine.records();

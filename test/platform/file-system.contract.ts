@@ -7,6 +7,8 @@
  * - `{ symlink: target }` is a symbolic link whose target is relative to the link's folder (or absolute);
  * - `../outside/secret.txt` (seen from the root) must exist when the backend has a world outside the
  *   root, so a link to it is refused for escaping, not for dangling.
+ * A backend that has no symbolic links at all (File System Access handles) registers with
+ * `{ symlinks: false }`: its tree is built without the links and the link checks are skipped.
  */
 import { describe, expect, it } from "vitest";
 import type { DirEntry, FileSystem } from "../../src/platform/types.ts";
@@ -16,6 +18,14 @@ export type FixtureEntry = string | Uint8Array | { symlink: string };
 
 /** Builds a FileSystem over `files` (a fresh tree per call). */
 export type MakeFileSystem = (files: Record<string, FixtureEntry>) => Promise<FileSystem>;
+
+/** What a backend can represent. */
+export interface FileSystemCapabilities {
+  /** Symbolic links exist (default true). */
+  symlinks?: boolean;
+}
+
+const isLink = (e: FixtureEntry) => typeof e === "object" && !(e instanceof Uint8Array);
 
 const text = (s: string) => new TextEncoder().encode(s);
 const ALL_BYTES = Uint8Array.from({ length: 256 }, (_, i) => i);
@@ -62,7 +72,12 @@ async function expectCode(p: Promise<unknown>, code: string, path?: string): Pro
 const byName = (entries: DirEntry[]) => Object.fromEntries([...entries].sort((a, b) => a.name.localeCompare(b.name)).map((e) => [e.name, e.kind]));
 
 /** Registers the FileSystem contract for one implementation. */
-export function fileSystemContract(name: string, make: MakeFileSystem): void {
+export function fileSystemContract(name: string, makeTree: MakeFileSystem, capabilities: FileSystemCapabilities = {}): void {
+  const links = capabilities.symlinks !== false;
+  const make: MakeFileSystem = links ? makeTree : (files) => makeTree(Object.fromEntries(Object.entries(files).filter(([, e]) => !isLink(e))));
+  /** `listing` without the links when the backend has none. */
+  const listed = (listing: Record<string, string>) => (links ? listing : Object.fromEntries(Object.entries(listing).filter(([, k]) => k !== "symlink")));
+  const itLinks = links ? it : it.skip;
   describe(`FileSystem contract: ${name}`, () => {
     describe("reading files and folders", () => {
       it("readFile returns the exact bytes", async () => {
@@ -96,7 +111,7 @@ export function fileSystemContract(name: string, make: MakeFileSystem): void {
 
       it("readDir lists names with kinds; links are reported as symlink, never followed", async () => {
         const fs = await make(CONTRACT_TREE);
-        expect(byName(await fs.readDir(""))).toEqual({
+        expect(byName(await fs.readDir(""))).toEqual(listed({
           "a.txt": "file",
           "bytes.bin": "file",
           "dangling": "symlink",
@@ -110,14 +125,14 @@ export function fileSystemContract(name: string, make: MakeFileSystem): void {
           "loop-a": "symlink",
           "loop-b": "symlink",
           "self": "symlink",
-        });
-        expect(byName(await fs.readDir("dir"))).toEqual({
+        }));
+        expect(byName(await fs.readDir("dir"))).toEqual(listed({
           "b.txt": "file",
           "link-abs": "symlink",
           "link-out-deep": "symlink",
           "link-up": "symlink",
           "sub": "directory",
-        });
+        }));
         expect(byName(await fs.readDir("dir/sub"))).toEqual({ "c.txt": "file" });
       });
 
@@ -162,7 +177,7 @@ export function fileSystemContract(name: string, make: MakeFileSystem): void {
         await expectCode(fs.readDir(path), "outside_root");
       });
 
-      it("follows links that stay inside the root", async () => {
+      itLinks("follows links that stay inside the root", async () => {
         const fs = await make(CONTRACT_TREE);
         expect(await fs.readFile("link-file")).toEqual(text("alpha\n"));
         expect(await fs.readFile("link-chain")).toEqual(text("alpha\n"));
@@ -178,7 +193,7 @@ export function fileSystemContract(name: string, make: MakeFileSystem): void {
       // Run twice: on a fresh instance and after a full listing, since a backend may cache what it
       // learnt about folders while listing them.
       for (const warm of [false, true]) {
-        it(`refuses links that lead outside the root (outside_root)${warm ? " after a full listing" : ""}`, async () => {
+        itLinks(`refuses links that lead outside the root (outside_root)${warm ? " after a full listing" : ""}`, async () => {
           const fs = await make(CONTRACT_TREE);
           if (warm) {
             await fs.readDir("");
@@ -197,7 +212,7 @@ export function fileSystemContract(name: string, make: MakeFileSystem): void {
         });
       }
 
-      it("a link loop is symlink_loop, not a hang", async () => {
+      itLinks("a link loop is symlink_loop, not a hang", async () => {
         const fs = await make(CONTRACT_TREE);
         for (const path of ["loop-a", "loop-b", "self"]) {
           await expectCode(fs.readFile(path), "symlink_loop", path);
@@ -207,7 +222,7 @@ export function fileSystemContract(name: string, make: MakeFileSystem): void {
         await expectCode(fs.readFile("loop-a/x"), "symlink_loop", "loop-a/x");
       });
 
-      it("a dangling link inside the root is not_found", async () => {
+      itLinks("a dangling link inside the root is not_found", async () => {
         const fs = await make(CONTRACT_TREE);
         await expectCode(fs.readFile("dangling"), "not_found", "dangling");
         await expectCode(fs.stat("dangling"), "not_found", "dangling");

@@ -1,11 +1,20 @@
 /** Test platforms: the memory platform with the real wasm assets, and multi-file fixtures. */
 import { MemoryFileSystem, MemoryStore, type MemoryEntry } from "../../src/platform/memory/index.ts";
-import { NodeWasmSource } from "../../src/platform/node/node-wasm-source.ts";
-import type { Platform } from "../../src/platform/types.ts";
+import { FetchWasmSource } from "../../src/platform/browser/fetch-wasm-source.ts";
+import type { Platform, WasmSource } from "../../src/platform/types.ts";
 import { createEngine, type Engine, type EngineOptions } from "../../src/core/engine/engine.ts";
 
-/** The package's real wasm/ folder. */
-export const wasm = new NodeWasmSource();
+/** The package's real wasm/ folder: read from disk, or fetched where the tests are served (Chromium). */
+async function wasmSource(): Promise<WasmSource> {
+  const dir = new URL("../../wasm/", import.meta.url);
+  if (dir.protocol !== "file:") return new FetchWasmSource(dir);
+  // A computed specifier keeps the browser bundle free of the Node platform's node:fs imports.
+  const nodeSource = "../../src/platform/node/node-wasm-source.ts";
+  const { NodeWasmSource } = (await import(/* @vite-ignore */ nodeSource)) as typeof import("../../src/platform/node/node-wasm-source.ts");
+  return new NodeWasmSource();
+}
+
+export const wasm: WasmSource = await wasmSource();
 
 /**
  * Splits a multi-file fixture written as one string with `//- path` (or `#- path`) marker lines

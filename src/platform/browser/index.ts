@@ -1,0 +1,60 @@
+/**
+ * The browser platform (`codeslice/browser`): file systems over directory handles and in-memory
+ * trees, an OPFS store with IndexedDB and memory fallbacks, a fetch-based WasmSource, archive
+ * and upload readers with limits, and the engine-in-a-Web-Worker protocol (host and client).
+ */
+import type { FileSystem, Logger, Platform } from "../types.ts";
+import { openBrowserStore, type StoreBackend, type StoreNotice } from "./browser-store.ts";
+import { FetchWasmSource } from "./fetch-wasm-source.ts";
+
+export { HandleFileSystem } from "./handle-file-system.ts";
+export { MemoryFileSystem, MemoryStore } from "../memory/index.ts";
+export { OpfsStore, opfsRoot, canWriteOpfs, openDirectory } from "./opfs-store.ts";
+export { IdbStore } from "./idb-store.ts";
+export { BrowserFallbackStore, openBrowserStore, deleteBrowserIndex, OPFS_INDEX_DIR } from "./browser-store.ts";
+export type { StoreBackend, StoreNotice, BrowserStoreOptions, OpenedStore } from "./browser-store.ts";
+export { FetchWasmSource } from "./fetch-wasm-source.ts";
+export { unzip, DEFAULT_ZIP_LIMITS } from "./zip.ts";
+export type { UnzipResult, UnzipOptions, ZipLimits, ZipSkipped } from "./zip.ts";
+export { readUploads, persistTree, persistedTree, deletePersistedTree, packTree, unpackTree, OPFS_TREES_DIR, PERSIST_LIMITS } from "./uploads.ts";
+export { isStorageRefusal, mapDomError } from "./dom-errors.ts";
+export { serveEngine } from "./worker-host.ts";
+export type { ServeOptions, MessageEndpoint } from "./worker-host.ts";
+export { createWorkerEngine } from "./worker-client.ts";
+export type { WorkerEngine, WorkerEngineOptions, WorkerLike } from "./worker-client.ts";
+export { toWire, fromWire } from "./worker-protocol.ts";
+export type {
+  ProjectSource, StoreChoice, OpenAnswer, Neighbourhood, NeighbourNode, CallOptions, WorkerProgress, EngineCalls, EngineMethod,
+  ToWorker, FromWorker, WireError,
+} from "./worker-protocol.ts";
+
+/** Options for {@link createBrowserPlatform}. */
+export interface BrowserPlatformOptions {
+  /** The project's files (a HandleFileSystem, a MemoryFileSystem, or the host's own). */
+  fs: FileSystem;
+  /** Where the `wasm/` folder is served, e.g. `new URL("./wasm/", import.meta.url)`. */
+  wasmBase: string | URL;
+  /** One index per project: a store key segment. */
+  namespace: string;
+  /** Start from this backend instead of the best available. */
+  prefer?: StoreBackend;
+  onStoreNotice?: (notice: StoreNotice) => void;
+  logger?: Logger;
+}
+
+/** A Platform for the main thread or a worker: `fs` as given, the best store available, wasm over fetch. */
+export async function createBrowserPlatform(options: BrowserPlatformOptions): Promise<Platform & { storeBackend: StoreBackend; storeNotice?: StoreNotice }> {
+  const opened = await openBrowserStore({
+    namespace: options.namespace,
+    ...(options.prefer ? { prefer: options.prefer } : {}),
+    ...(options.onStoreNotice ? { onFallback: options.onStoreNotice } : {}),
+  });
+  return {
+    fs: options.fs,
+    store: opened.store,
+    wasm: new FetchWasmSource(options.wasmBase),
+    storeBackend: opened.backend,
+    ...(opened.notice ? { storeNotice: opened.notice } : {}),
+    ...(options.logger ? { logger: options.logger } : {}),
+  };
+}

@@ -1,0 +1,290 @@
+/**
+ * The worker side of the engine protocol: `serveEngine()` in a Web Worker's module answers the
+ * page's requests with one engine over one project at a time. Long work yields to the worker's
+ * event loop now and then, so an `abort` message is seen promptly even when every read is served
+ * from memory.
+ */
+import { createEngine, EngineError, type DirEntry, type Engine, type EngineOptions, type FileStat, type FileSystem, type Platform, type Store } from "../../index.ts";
+import { MemoryFileSystem, MemoryStore } from "../memory/index.ts";
+import { openBrowserStore, type StoreNotice } from "./browser-store.ts";
+import { FetchWasmSource } from "./fetch-wasm-source.ts";
+import { HandleFileSystem } from "./handle-file-system.ts";
+import { PERSIST_LIMITS, persistedTree, persistTree, readUploads } from "./uploads.ts";
+import { unzip, type UnzipResult } from "./zip.ts";
+import {
+  fromWire, toWire, type EngineCalls, type EngineMethod, type FromWorker, type FsOp, type FsResult, type Neighbourhood,
+  type NeighbourNode, type OpenAnswer, type ProjectSource, type StoreChoice, type ToWorker, type WorkerProgress,
+} from "./worker-protocol.ts";
+
+/** The side of a MessagePort or worker global this module needs. */
+export interface MessageEndpoint {
+  postMessage(message: unknown, transfer?: Transferable[]): void;
+  addEventListener(type: "message", listener: (event: MessageEvent) => void): void;
+}
+
+/** Options for {@link serveEngine}. */
+export interface ServeOptions {
+  /** Where the `wasm/` folder is served (absolute, or relative to the worker script). */
+  wasmBase: string | URL;
+  /** The endpoint to serve on (default: the worker's global scope). */
+  endpoint?: MessageEndpoint;
+}
+
+// Progress is sent at most this often per request: more only costs the page frames.
+const PROGRESS_INTERVAL_MS = 100;
+// Longest stretch of engine work between two turns of the event loop (where `abort` arrives).
+const YIELD_EVERY_MS = 25;
+
+/** Wraps `fs` so that its callers give the event loop a turn every few milliseconds. */
+function yielding(fs: FileSystem): FileSystem {
+  let last = Date.now();
+  const pause = async () => {
+    if (Date.now() - last < YIELD_EVERY_MS) return;
+    await new Promise((r) => setTimeout(r, 0));
+    last = Date.now();
+  };
+  return {
+    rootLabel: fs.rootLabel,
+    async readFile(path) {
+      await pause();
+      return fs.readFile(path);
+    },
+    async stat(path) {
+      await pause();
+      return fs.stat(path);
+    },
+    async readDir(path) {
+      await pause();
+      return fs.readDir(path);
+    },
+  };
+}
+
+/** A FileSystem answered by the page (`remote` sources): each call is one `fs` message. */
+class RemoteFileSystem implements FileSystem {
+  private next = 1;
+  private readonly pending = new Map<number, { resolve(v: FsResult): void; reject(e: unknown): void }>();
+  constructor(readonly rootLabel: string, private readonly endpoint: MessageEndpoint) {}
+
+  settle(message: Extract<ToWorker, { type: "fs-result" }>): void {
+    const p = this.pending.get(message.id);
+    if (!p) return;
+    this.pending.delete(message.id);
+    if (message.ok) p.resolve(message.value);
+    else p.reject(fromWire(message.error));
+  }
+
+  private ask(op: FsOp): Promise<FsResult> {
+    const id = this.next++;
+    return new Promise((resolve, reject) => {
+      this.pending.set(id, { resolve, reject });
+      this.endpoint.postMessage({ type: "fs", id, ...op } satisfies FromWorker);
+    });
+  }
+
+  readFile(path: string) {
+    return this.ask({ op: "readFile", path }) as Promise<Uint8Array>;
+  }
+  stat(path: string) {
+    return this.ask({ op: "stat", path }) as Promise<FileStat>;
+  }
+  readDir(path: string) {
+    return this.ask({ op: "readDir", path }) as Promise<DirEntry[]>;
+  }
+}
+
+interface Session {
+  engine: Engine;
+  platform: Platform;
+}
+
+/** Starts answering engine requests on `endpoint` (default: this worker). Returns when set up. */
+export function serveEngine(options: ServeOptions): void {
+  const endpoint = options.endpoint ?? (globalThis as unknown as MessageEndpoint);
+  const wasm = new FetchWasmSource(options.wasmBase);
+  const controllers = new Map<number, AbortController>();
+  const uploadParts = new Map<number, { path: string; file: Blob }[]>();
+  let session: Session | undefined;
+  let remote: RemoteFileSystem | undefined;
+  const post = (m: FromWorker) => endpoint.postMessage(m);
+
+  const notice = (n: StoreNotice) => post({ type: "notice", notice: n });
+
+  const progressFor = (id: number) => {
+    let last = 0;
+    return (progress: WorkerProgress, final = false) => {
+      const now = Date.now();
+      if (!final && now - last < PROGRESS_INTERVAL_MS) return;
+      last = now;
+      post({ type: "progress", id, progress });
+    };
+  };
+
+  async function openStore(choice: StoreChoice): Promise<{ store: Store; answer: OpenAnswer["store"] }> {
+    if (choice.kind === "memory") return { store: new MemoryStore(), answer: { backend: "memory", label: "memory" } };
+    const opened = await openBrowserStore({ namespace: choice.namespace, ...(choice.prefer ? { prefer: choice.prefer } : {}), onFallback: notice });
+    return { store: opened.store, answer: { backend: opened.backend, label: opened.store.label, ...(opened.notice ? { notice: opened.notice } : {}) } };
+  }
+
+  async function openFiles(source: ProjectSource, signal: AbortSignal, progress: (p: WorkerProgress) => void): Promise<{ fs: FileSystem; unpacked?: OpenAnswer["unpacked"] }> {
+    switch (source.kind) {
+      case "handle":
+        return { fs: new HandleFileSystem(source.handle, source.label) };
+      case "files":
+        return { fs: new MemoryFileSystem(source.files, source.label) };
+      case "remote":
+        remote = new RemoteFileSystem(source.label, endpoint);
+        return { fs: remote };
+      case "persisted": {
+        const files = await persistedTree(source.id);
+        if (!files) {
+          throw new EngineError("root_not_found", `The saved copy of ${source.label} is gone from this browser's storage.`, {
+            hint: "Drop the files or the zip again.",
+            data: { id: source.id },
+          });
+        }
+        return { fs: new MemoryFileSystem(files, source.label) };
+      }
+      case "zip":
+      case "uploads": {
+        const onProgress = (done: number, total: number) => progress({ phase: "unpack", done, total });
+        let result: UnzipResult;
+        if (source.kind === "zip") {
+          const bytes = new Uint8Array(await source.file.arrayBuffer());
+          result = await unzip(bytes, { ...source.limits, name: source.label, signal, onProgress });
+        } else {
+          result = await readUploads(source.items, { ...source.limits, label: source.label, signal, onProgress });
+        }
+        const base = { files: Object.keys(result.files).length, bytes: result.totalBytes, skipped: result.skipped, stripped: result.stripped };
+        const fs = new MemoryFileSystem(result.files, source.label);
+        if (!source.persistAs) return { fs, unpacked: { ...base, persisted: false } };
+        if (result.totalBytes > PERSIST_LIMITS.maxBytes) {
+          const mib = (n: number) => `${Math.round(n / 1024 / 1024)} MiB`;
+          return { fs, unpacked: { ...base, persisted: false, notice: `The files are kept in memory only: ${mib(result.totalBytes)} is more than this page keeps in browser storage (${mib(PERSIST_LIMITS.maxBytes)}); they will not survive a reload.` } };
+        }
+        progress({ phase: "save", done: 0, total: base.files });
+        try {
+          await persistTree(source.persistAs, result.files);
+          return { fs, unpacked: { ...base, persisted: true } };
+        } catch (error) {
+          const why = (error as Error)?.name === "QuotaExceededError" ? "browser storage is full" : `storage refused: ${(error as Error)?.name ?? error}`;
+          return { fs, unpacked: { ...base, persisted: false, notice: `The files are kept in memory only (${why}); they will not survive a reload.` } };
+        }
+      }
+    }
+  }
+
+  async function neighbourhood(engine: Engine, symbol: string, limit: number, signal: AbortSignal): Promise<Neighbourhood> {
+    const [callers, callees] = await Promise.all([engine.callers(symbol, { signal }), engine.callees(symbol, { signal })]);
+    const key = (s: { qualified: string; path: string; line: number }) => `${s.path}:${s.line}:${s.qualified}`;
+    const center = callers.symbol;
+    const nodes = new Map<string, NeighbourNode>([[key(center), { ...center, id: key(center), role: "center" }]]);
+    const edges = new Map<string, Neighbourhood["edges"][number]>();
+    const hidden = { callers: 0, callees: 0 };
+    const add = (answer: typeof callers, role: "caller" | "callee") => {
+      const seen = new Set<string>();
+      for (const r of answer.results) {
+        const id = key(r);
+        if (id === key(center)) continue; // recursion: no arrow from the symbol to itself
+        if (!seen.has(id) && !nodes.has(id) && seen.size >= limit) {
+          hidden[role === "caller" ? "callers" : "callees"]++;
+          seen.add(id);
+          continue;
+        }
+        if (seen.has(id) && !nodes.has(id)) continue; // hidden already
+        seen.add(id);
+        const existing = nodes.get(id);
+        if (!existing) nodes.set(id, { qualified: r.qualified, kind: r.kind, path: r.path, line: r.line, id, role });
+        else if (existing.role !== role && existing.role !== "center") existing.role = "both";
+        const [from, to] = role === "caller" ? [id, key(center)] : [key(center), id];
+        const e = edges.get(`${from}>${to}`);
+        if (e) {
+          e.sites++;
+          e.confidence = Math.max(e.confidence, r.confidence);
+        } else edges.set(`${from}>${to}`, { from, to, sites: 1, confidence: r.confidence });
+      }
+    };
+    add(callers, "caller");
+    add(callees, "callee");
+    const external = new Map<string, number>();
+    for (const x of callees.external) external.set(x.target, (external.get(x.target) ?? 0) + 1);
+    return {
+      center, nodes: [...nodes.values()], edges: [...edges.values()], hidden,
+      external: [...external].map(([target, sites]) => ({ target, sites })).sort((a, b) => b.sites - a.sites).slice(0, 12),
+    };
+  }
+
+  async function call(id: number, method: EngineMethod, args: unknown[], signal: AbortSignal): Promise<unknown> {
+    const progress = progressFor(id);
+    const run = { signal, onProgress: (p: WorkerProgress) => progress(p, p.phase !== "scan" && p.total !== undefined && p.done === p.total) };
+    if (method === "open") {
+      const [source, storeChoice, engineOptions] = args as EngineCalls["open"]["args"];
+      session?.engine.close();
+      session = undefined;
+      remote = undefined;
+      const { fs, unpacked } = await openFiles(source, signal, run.onProgress);
+      const { store, answer } = await openStore(storeChoice);
+      const platform: Platform = { fs: yielding(fs), store, wasm };
+      session = { platform, engine: createEngine(platform, (engineOptions ?? {}) as EngineOptions) };
+      return { label: fs.rootLabel, store: answer, ...(unpacked ? { unpacked } : {}) } satisfies OpenAnswer;
+    }
+    if (method === "close") {
+      session?.engine.close();
+      session = undefined;
+      return null;
+    }
+    if (!session) throw new EngineError("no_index", "No project is open.", { hint: "Open a folder, a zip or the sample first." });
+    const e = session.engine;
+    const str = (i: number) => args[i] as string;
+    const num = (i: number) => args[i] as number;
+    const opt = <T extends object>(i: number) => ({ ...((args[i] as T | undefined) ?? ({} as T)), ...run });
+    switch (method) {
+      case "index": return e.index(run);
+      case "refresh": return e.refresh(run);
+      case "map": return e.map(opt(0));
+      case "context": return e.context(str(0), opt(1));
+      case "search": return e.search(str(0), opt(1));
+      case "callers": return e.callers(str(0), opt(1));
+      case "callees": return e.callees(str(0), opt(1));
+      case "signature": return e.signature(str(0), run);
+      case "importers": return e.importers(str(0), opt(1));
+      case "snippet": return e.snippet(str(0), num(1), num(2), opt(3));
+      case "routes": return e.routes(run);
+      case "neighbourhood": return neighbourhood(e, str(0), (args[1] as { limit?: number } | undefined)?.limit ?? 12, signal);
+    }
+    throw new EngineError("invalid_argument", `Unknown method ${String(method)}`);
+  }
+
+  endpoint.addEventListener("message", (event: MessageEvent) => {
+    const message = event.data as ToWorker;
+    if (!message || typeof message !== "object") return;
+    if (message.type === "abort") {
+      controllers.get(message.id)?.abort(new EngineError("cancelled", "Cancelled by the page."));
+      return;
+    }
+    if (message.type === "upload-part") {
+      const parts = uploadParts.get(message.id) ?? [];
+      for (const item of message.items) parts.push(item);
+      uploadParts.set(message.id, parts);
+      return;
+    }
+    if (message.type === "fs-result") {
+      remote?.settle(message);
+      return;
+    }
+    if (message.type !== "call") return;
+    const parts = uploadParts.get(message.id);
+    if (parts) {
+      uploadParts.delete(message.id);
+      const source = (message.args as unknown[])[0] as ProjectSource;
+      if (source.kind === "uploads") source.items = [...parts, ...source.items];
+    }
+    const controller = new AbortController();
+    controllers.set(message.id, controller);
+    call(message.id, message.method, message.args as unknown[], controller.signal).then(
+      (value) => post({ type: "result", id: message.id, value }),
+      (error) => post({ type: "error", id: message.id, error: toWire(error) }),
+    ).finally(() => controllers.delete(message.id));
+  });
+  post({ type: "ready" });
+}

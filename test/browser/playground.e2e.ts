@@ -1,0 +1,309 @@
+/**
+ * The playground, built and served from 127.0.0.1, driven in Debian's Chromium with playwright-core:
+ * the sample project from load to graph and back after a reload (index restored, nothing
+ * re-parsed), offline use, and bad input (not a zip, a zip bomb, binary files, a 50,000-file
+ * archive cancelled midway, storage over quota, a grammar that fails to load), each with a
+ * visible message and a page that still works. Screenshots of every step go to
+ * test-results/playground/.
+ */
+import * as fs from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
+import { fileURLToPath } from "node:url";
+import type { Browser, BrowserContext, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { buildPlayground } from "./support/build-playground.ts";
+import { launchChromium } from "./support/chromium.ts";
+import { serveStatic } from "./support/static-server.ts";
+import { makeZip } from "./support/zip-writer.ts";
+
+const SHOTS = fileURLToPath(new URL("../../test-results/playground/", import.meta.url));
+const SAMPLE_DIR = fileURLToPath(new URL("../../playground/sample/", import.meta.url));
+/** Source files of the bundled sample: what a cold index parses. */
+const SAMPLE_SOURCES = (fs.readdirSync(SAMPLE_DIR, { recursive: true }) as string[]).filter((f) => /\.(py|ts)$/.test(f)).length;
+
+let browser: Browser;
+let site: { url: string; close(): Promise<void> };
+
+beforeAll(async () => {
+  fs.mkdirSync(SHOTS, { recursive: true });
+  site = await serveStatic(await buildPlayground());
+  browser = await launchChromium();
+}, 300_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await site?.close();
+});
+
+/** Records main-thread long tasks (> 50 ms) from page start; read with `longTasks(page)`. */
+const LONG_TASK_OBSERVER = `
+  window.__longTasks = [];
+  try {
+    new PerformanceObserver((list) => { for (const e of list.getEntries()) window.__longTasks.push(Math.round(e.duration)); })
+      .observe({ type: "longtask", buffered: true });
+  } catch {}
+`;
+
+async function newPage(options: Parameters<Browser["newContext"]>[0] = {}): Promise<{ context: BrowserContext; page: Page; errors: string[] }> {
+  const context = await browser.newContext({ viewport: { width: 1440, height: 1000 }, ...options });
+  await context.addInitScript(LONG_TASK_OBSERVER);
+  const page = await context.newPage();
+  const errors: string[] = [];
+  page.on("pageerror", (e) => errors.push(e.message));
+  return { context, page, errors };
+}
+
+async function shot(page: Page, name: string): Promise<void> {
+  await page.screenshot({ path: `${SHOTS}${name}.png`, fullPage: true });
+}
+
+const text = (page: Page, selector: string) => page.locator(selector).innerText();
+const count = async (page: Page, testid: string) => Number((await page.getByTestId(testid).innerText()).replace(/,/g, ""));
+const longTasks = (page: Page) => page.evaluate(() => (window as unknown as { __longTasks: number[] }).__longTasks.slice());
+const resetLongTasks = (page: Page) => page.evaluate(() => void ((window as unknown as { __longTasks: number[] }).__longTasks.length = 0));
+
+/** Waits until a project has been indexed (or opening failed) and the progress bar is gone. */
+async function settled(page: Page, timeout = 60_000): Promise<void> {
+  await page.waitForFunction(() => !document.body.dataset.busy, undefined, { timeout });
+}
+
+async function loadSample(page: Page): Promise<void> {
+  await page.click("#load-sample");
+  await page.waitForSelector("body[data-indexed]", { timeout: 60_000 });
+  await settled(page);
+}
+
+function message(page: Page, code: string) {
+  return page.locator(`#messages li[data-code="${code}"]`);
+}
+
+describe("the playground with the bundled sample", () => {
+  it("indexes, searches, slices a context under a budget, draws the graph, opens lines, and restores the index after a reload", async () => {
+    const { context, page, errors } = await newPage({ serviceWorkers: "block" });
+    await page.goto(site.url);
+    await expect.poll(() => text(page, "#project-label")).toBe("No project open");
+    await shot(page, "01-loaded");
+
+    // Index the sample: every source file is parsed once.
+    await resetLongTasks(page);
+    await loadSample(page);
+    expect(await count(page, "parsed-count")).toBe(SAMPLE_SOURCES);
+    expect(await count(page, "reused-count")).toBe(0);
+    expect(await count(page, "symbols-count")).toBeGreaterThan(30);
+    expect(await page.locator("#store-badge").getAttribute("data-backend")).toBe("opfs");
+    const map = await text(page, "#map");
+    expect(map).toContain("Central symbols");
+    expect(map).toContain("POST /orders");
+    expect(Math.max(0, ...(await longTasks(page)))).toBeLessThan(100);
+    await shot(page, "02-indexed");
+
+    // Search.
+    await page.fill("#search", "discount");
+    const hit = page.locator('#search-results button[data-qualified="api.pricing.discount_rate"]');
+    await hit.waitFor();
+    await shot(page, "03-search");
+
+    // Pick a symbol: the context bundle fits the default budget, seed first.
+    await page.fill("#search", "order total");
+    await page.locator('#search-results button[data-qualified="api.pricing.order_total"]').click();
+    await page.waitForSelector("body[data-context=ready]");
+    await page.waitForSelector('[data-testid=graph-svg] [data-qualified="api.pricing.order_total"]');
+    const usage = page.getByTestId("usage");
+    expect(Number(await usage.getAttribute("data-budget"))).toBe(1500);
+    const fullTokens = Number(await usage.getAttribute("data-tokens"));
+    expect(fullTokens).toBeLessThanOrEqual(1500);
+    expect(await page.locator("#chunks li").first().getAttribute("data-role")).toBe("seed");
+    const fullChunks = await page.locator("#chunks li").count();
+    expect(fullChunks).toBeGreaterThan(3);
+    expect(await page.locator("#bundle").textContent()).toContain("## api/pricing.py:");
+    await shot(page, "04-context");
+
+    // Tighten the budget: the answer shrinks to fit and says what it cut.
+    await page.locator("#budget").fill("300");
+    await expect.poll(() => usage.getAttribute("data-budget")).toBe("300");
+    const tight = Number(await usage.getAttribute("data-tokens"));
+    expect(tight).toBeLessThanOrEqual(300);
+    expect(tight).toBeLessThan(fullTokens);
+    expect(await page.locator("#chunks li").count()).toBeLessThan(fullChunks);
+    expect(await text(page, "#cut")).toMatch(/cut to fit the budget/);
+    await shot(page, "05-budget");
+
+    // The graph picture: callers left, callees right; clicking a caller centres the picture on it.
+    const graph = page.getByTestId("graph-svg");
+    expect(await graph.locator("g.node").count()).toBeGreaterThanOrEqual(4);
+    expect(await graph.locator("g.node.caller").count()).toBeGreaterThanOrEqual(1);
+    expect(await graph.locator("g.node.callee").count()).toBeGreaterThanOrEqual(1);
+    expect(await graph.locator("path.edge").count()).toBeGreaterThanOrEqual(3);
+    await graph.locator('g.node.caller[data-qualified="api.services.OrderService.quote"]').click();
+    await page.waitForSelector('[data-testid=graph-svg] g.node.center[data-qualified="api.services.OrderService.quote"]');
+    expect(await page.inputValue("#target")).toBe("api.services.OrderService.quote");
+    await shot(page, "06-graph");
+
+    // Open a chunk's lines.
+    await page.locator("#chunks li").first().locator("button").click();
+    await expect.poll(() => text(page, "#snippet")).toContain("def quote(self, customer: str");
+    expect(await text(page, "#snippet-title")).toMatch(/^api\/services\.py:22-24/);
+    await shot(page, "07-lines");
+
+    // Reload: the sample re-opens by itself and its index comes back from OPFS, nothing re-parsed.
+    await page.reload();
+    await page.waitForSelector("body[data-indexed]", { timeout: 60_000 });
+    await settled(page);
+    expect(await count(page, "parsed-count")).toBe(0);
+    expect(await count(page, "reused-count")).toBe(SAMPLE_SOURCES);
+    expect(await text(page, "#map")).toContain("Central symbols");
+    await shot(page, "08-reloaded");
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it("works offline once loaded (service worker)", async () => {
+    const { context, page, errors } = await newPage();
+    await page.goto(site.url);
+    await page.evaluate(() => navigator.serviceWorker.ready.then(() => undefined));
+    // The first visit is not controlled yet; a reload is (clients.claim() makes it quicker, but
+    // the assertion does not depend on it).
+    await page.reload();
+    await expect.poll(() => page.evaluate(() => navigator.serviceWorker.controller !== null)).toBe(true);
+    await context.setOffline(true);
+    await page.reload();
+    await loadSample(page);
+    expect(await count(page, "parsed-count")).toBe(SAMPLE_SOURCES);
+    await page.fill("#search", "checkout");
+    await page.locator("#search-results button").first().waitFor();
+    await shot(page, "09-offline");
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+});
+
+describe("the playground with bad input", () => {
+  it("a file named .zip that is not one: a specific message, and the page still works", async () => {
+    const { context, page } = await newPage({ serviceWorkers: "block" });
+    await page.goto(site.url);
+    await page.setInputFiles("#file-input", { name: "broken.zip", mimeType: "application/zip", buffer: Buffer.from("this is plain text, not an archive\n") });
+    await message(page, "not_a_zip").waitFor();
+    expect(await message(page, "not_a_zip").innerText()).toMatch(/broken\.zip is not a zip archive/);
+    await settled(page);
+    await shot(page, "10-not-a-zip");
+    await loadSample(page);
+    expect(await count(page, "parsed-count")).toBe(SAMPLE_SOURCES);
+    await context.close();
+  });
+
+  it("a zip bomb is refused with the limit named; nothing is unpacked", async () => {
+    const { context, page } = await newPage({ serviceWorkers: "block" });
+    await page.goto(site.url);
+    const zeros = new Uint8Array(64 * 1024 * 1024);
+    const bomb = await makeZip(Array.from({ length: 5 }, (_, i) => ({ name: `layer${i}.txt`, data: zeros })));
+    expect(bomb.length).toBeLessThan(2 * 1024 * 1024);
+    await page.setInputFiles("#file-input", { name: "bomb.zip", mimeType: "application/zip", buffer: Buffer.from(bomb) });
+    await message(page, "too_large").waitFor();
+    expect(await message(page, "too_large").innerText()).toMatch(/bomb\.zip unpacks to more than 256 MiB/);
+    await settled(page);
+    await shot(page, "11-zip-bomb");
+    await context.close();
+  });
+
+  it("a dropped zip is kept in OPFS: after a reload it re-opens with nothing re-parsed", async () => {
+    const { context, page } = await newPage({ serviceWorkers: "block" });
+    await page.goto(site.url);
+    const zip = await makeZip([
+      { name: "shop-main/shop/cart.py", data: "from shop.prices import price\n\nclass Cart:\n    def total(self):\n        return price(self)\n" },
+      { name: "shop-main/shop/prices.py", data: "def price(cart):\n    return 1\n" },
+      { name: "shop-main/web/app.ts", data: "export function boot(): string {\n  return 'ok';\n}\n" },
+    ]);
+    await page.setInputFiles("#file-input", { name: "shop.zip", mimeType: "application/zip", buffer: Buffer.from(zip) });
+    await page.waitForSelector("body[data-indexed]");
+    await settled(page);
+    expect(await count(page, "parsed-count")).toBe(3);
+    expect(await text(page, "#project-label")).toBe("shop.zip");
+    await page.reload();
+    await page.waitForSelector("body[data-indexed]");
+    await settled(page);
+    expect(await text(page, "#project-label")).toBe("shop.zip");
+    expect(await count(page, "parsed-count")).toBe(0);
+    expect(await count(page, "reused-count")).toBe(3);
+    await page.fill("#search", "price");
+    await page.locator('#search-results button[data-qualified="shop.prices.price"]').waitFor();
+    await shot(page, "12-zip-reloaded");
+    await context.close();
+  });
+
+  it("binary files among the sources are left out and listed", async () => {
+    const { context, page } = await newPage({ serviceWorkers: "block" });
+    await page.goto(site.url);
+    const png = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 0x0d]);
+    await page.setInputFiles("#file-input", [
+      { name: "app.py", mimeType: "text/x-python", buffer: Buffer.from("def main():\n    return helper()\n\ndef helper():\n    return 1\n") },
+      { name: "logo.png", mimeType: "image/png", buffer: png },
+      { name: "blob.py", mimeType: "text/x-python", buffer: Buffer.from([0x64, 0x65, 0x66, 0x00, 0x01, 0x02]) },
+    ]);
+    await page.waitForSelector("body[data-indexed]");
+    await settled(page);
+    expect(await count(page, "parsed-count")).toBe(1);
+    expect(await message(page, "unpack_skipped").innerText()).toMatch(/1 binary.*logo\.png/);
+    expect(await message(page, "skipped").innerText()).toMatch(/1 binary/);
+    await shot(page, "13-binary");
+    await context.close();
+  });
+
+  it("a 50,000-file archive: progress, a cancel that works, and no main-thread block over 100 ms", async () => {
+    const { context, page } = await newPage({ serviceWorkers: "block" });
+    await page.goto(site.url);
+    const entries = Array.from({ length: 50_000 }, (_, i) => ({
+      name: `big/pkg${Math.floor(i / 500)}/mod${i}.py`,
+      data: `def f${i}(x):\n    return x + ${i}\n`,
+      deflate: false,
+    }));
+    // From a file on disk: Playwright hands a path to Chromium as a real file, whereas an in-memory
+    // buffer is decoded by a script on the page, which would itself block the main thread.
+    const zipPath = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "codeslice-e2e-")), "big.zip");
+    fs.writeFileSync(zipPath, await makeZip(entries));
+    await resetLongTasks(page);
+    await page.setInputFiles("#file-input", zipPath);
+    await expect.poll(() => text(page, "#progress-text"), { timeout: 60_000 }).toMatch(/Indexing [\d,]+ of 50,000/);
+    await shot(page, "14-large-progress");
+    await page.click("#cancel");
+    await message(page, "cancelled").waitFor({ timeout: 10_000 });
+    await settled(page, 10_000);
+    const blocks = await longTasks(page);
+    expect(Math.max(0, ...blocks), `long tasks: ${blocks.join(", ")}`).toBeLessThan(100);
+    await shot(page, "15-large-cancelled");
+    await loadSample(page);
+    expect(await count(page, "parsed-count")).toBe(SAMPLE_SOURCES);
+    await context.close();
+  });
+
+  it("storage over quota: the index moves to memory and the page says so", async () => {
+    const { context, page } = await newPage({ serviceWorkers: "block" });
+    await page.goto(site.url);
+    const cdp = await context.newCDPSession(page);
+    await cdp.send("Storage.overrideQuotaForOrigin", { origin: new URL(site.url).origin, quotaSize: 20_000 });
+    await loadSample(page);
+    await message(page, "quota_exceeded").waitFor();
+    expect(await message(page, "quota_exceeded").innerText()).toMatch(/memory/);
+    expect(await page.locator("#store-badge").getAttribute("data-backend")).toBe("memory");
+    expect(await count(page, "parsed-count")).toBe(SAMPLE_SOURCES);
+    await page.fill("#search", "checkout");
+    await page.locator("#search-results button").first().waitFor();
+    await shot(page, "16-quota");
+    await context.close();
+  });
+
+  it("a grammar that fails to load: a specific message; the page recovers once it loads", async () => {
+    const { context, page } = await newPage({ serviceWorkers: "block" });
+    await context.route("**/wasm/tree-sitter-python.wasm", (route) => route.fulfill({ status: 200, contentType: "application/wasm", body: Buffer.from("\0asm garbage") }));
+    await page.goto(site.url);
+    await page.click("#load-sample");
+    await message(page, "wasm_mismatch").waitFor({ timeout: 60_000 });
+    expect(await message(page, "wasm_mismatch").innerText()).toMatch(/tree-sitter-python\.wasm/);
+    await settled(page);
+    await shot(page, "17-grammar-failed");
+    await context.unroute("**/wasm/tree-sitter-python.wasm");
+    await loadSample(page);
+    expect(await count(page, "parsed-count")).toBe(SAMPLE_SOURCES);
+    await context.close();
+  });
+});

@@ -1,0 +1,53 @@
+/**
+ * The browser half of `npm test`, after the Node suite:
+ * - "chromium": the shared core tests and the browser platform's contract and protocol tests,
+ *   run inside Debian's Chromium by Vitest browser mode (a Node-only global in the core fails here);
+ * - "playground": Node-side tests that build the playground and drive it with playwright-core.
+ * CHROMIUM_PATH overrides the browser (default /usr/bin/chromium, from `apt-get install chromium`).
+ */
+import { fileURLToPath } from "node:url";
+import { playwright } from "@vitest/browser-playwright";
+import { defineConfig } from "vitest/config";
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from "./test/browser/support/chromium.ts";
+
+export default defineConfig({
+  test: {
+    reporters: ["default", "json"],
+    outputFile: { json: "test-results/vitest-browser.json" },
+    projects: [
+      {
+        // docs/examples import the package by name: point it at the sources, not a build in dist/.
+        resolve: { alias: [{ find: /^codeslice$/, replacement: fileURLToPath(new URL("./src/index.ts", import.meta.url)) }] },
+        test: {
+          name: "chromium",
+          include: [
+            "test/languages/languages.test.ts",
+            "test/graph/graph.test.ts",
+            "test/engine/incremental.test.ts",
+            "test/browser/**/*.chromium.ts",
+          ],
+          testTimeout: 60_000,
+          hookTimeout: 60_000,
+          browser: {
+            enabled: true,
+            headless: true,
+            screenshotFailures: false,
+            provider: playwright({ launchOptions: { executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS } }),
+            instances: [{ browser: "chromium" }],
+            api: { host: "127.0.0.1" },
+          },
+        },
+      },
+      {
+        test: {
+          name: "playground",
+          include: ["test/browser/**/*.e2e.ts"],
+          environment: "node",
+          pool: "forks",
+          testTimeout: 120_000,
+          hookTimeout: 300_000,
+        },
+      },
+    ],
+  },
+});
