@@ -7,7 +7,7 @@ import type { FileRecord } from "../extract/record.ts";
 import { createParserRuntime, loadWasmLock, type ParserRuntime } from "../parse/runtime.ts";
 import { classifyContent, type SkippedFile } from "../scan/defaults.ts";
 import { scanRepository } from "../scan/scan.ts";
-import { throwIfAborted } from "../shared/errors.ts";
+import { EngineError, isEngineError, throwIfAborted } from "../shared/errors.ts";
 import { gitBlobId, sha256Hex } from "../shared/hash.ts";
 import { extname } from "../shared/paths.ts";
 import {
@@ -171,6 +171,7 @@ export async function runIndex(
   };
   const writes: Promise<void>[] = [];
   const parsedThisRun = new Map<string, FileRecord>();
+  const grammarFailures = new Map<string, string>();
   let writeError: unknown;
   let done = 0;
   let workIndex = 0;
@@ -210,6 +211,21 @@ export async function runIndex(
     } else {
       ({ hash, key } = prepared);
       runtime ??= await createParserRuntime(platform.wasm);
+      const failed = grammarFailures.get(spec.id);
+      if (failed) {
+        skipped.push({ path: f.path, reason: "grammar_unavailable", detail: failed });
+        continue;
+      }
+      try {
+        await runtime.load(spec);
+      } catch (error) {
+        // One broken grammar must not sink the whole index: that language's files are skipped, and
+        // every one of them says why.
+        if (!isEngineError(error, "wasm_missing", "wasm_mismatch", "grammar_incompatible")) throw error;
+        grammarFailures.set(spec.id, `${(error as EngineError).message}${(error as EngineError).hint ? ` (${(error as EngineError).hint})` : ""}`);
+        skipped.push({ path: f.path, reason: "grammar_unavailable", detail: grammarFailures.get(spec.id)! });
+        continue;
+      }
       record = await parseOne(runtime, spec, prepared.text, f.path, hash);
       const { path: _path, ...toStore } = record;
       parsedThisRun.set(key, record);

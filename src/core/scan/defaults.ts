@@ -39,6 +39,8 @@ export type SkipReason =
   | "symlink_outside_root"
   | "symlink_loop"
   | "symlink_broken"
+  /** The language's grammar could not be loaded (damaged or mismatched wasm); the file waits for a fix. */
+  | "grammar_unavailable"
   | "symlink_directory"
   | "special_file"
   | "unreadable";
