@@ -30,7 +30,7 @@ export function ensureBuilt() {
 /**
  * Packs the project into `<dir>/` and installs the tarball into `<dir>/app` (an empty project).
  * Returns the `npm pack --json` entry (filename, size, unpackedSize, files) and the folders.
- * `--ignore-scripts` on pack: the `prepare` script would rebuild (delete) dist/ under running tests.
+ * `--ignore-scripts` on pack: the `prepack` script would rebuild dist/ under running tests.
  */
 export function packAndInstall(dir = fs.mkdtempSync(path.join(os.tmpdir(), "codeslice-pack-"))) {
   ensureBuilt();
