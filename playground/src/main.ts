@@ -279,7 +279,18 @@ function describeIndex(s: IndexSummary, opened: OpenAnswer): void {
   ui.reused.value = String(s.reused);
   ui.indexTime.value = `${fmt(s.durationMs)} ms`;
   ui.projectLabel.textContent = opened.label;
-  const skipped = Object.entries(s.skippedByReason);
+  // A grammar that failed to load leaves its language out; the rest of the project is indexed.
+  const noGrammar = s.skipped.filter((f) => f.reason === "grammar_unavailable");
+  if (noGrammar.length) {
+    say(
+      "error",
+      "A grammar failed to load.",
+      `${fmt(noGrammar.length)} file${noGrammar.length === 1 ? "" : "s"} left out (e.g. ${noGrammar.slice(0, 3).map((f) => f.path).join(", ")}): ${noGrammar[0]!.detail ?? ""}`,
+      "Reload the page to fetch it again; if this persists, the site's wasm/ folder is damaged. Files in other languages were indexed.",
+      "grammar_unavailable",
+    );
+  }
+  const skipped = Object.entries(s.skippedByReason).filter(([reason]) => reason !== "grammar_unavailable");
   if (skipped.length) {
     const n = skipped.reduce((a, [, c]) => a + (c ?? 0), 0);
     const examples = s.skipped.slice(0, 3).map((f) => f.path).join(", ");
