@@ -2,7 +2,7 @@
  * web-tree-sitter from wasm bytes: the runtime is initialised once per process, grammars are
  * loaded on first use, and each file's sha256 is checked against `wasm/wasm.lock.json`.
  */
-import { Language, Parser, Query } from "web-tree-sitter";
+import type { Language, Parser, Query } from "web-tree-sitter";
 import type { LanguageSpec } from "../../languages/types.ts";
 import type { WasmSource } from "../../platform/types.ts";
 import { EngineError } from "../shared/errors.ts";
@@ -62,6 +62,8 @@ export interface ParserRuntime {
 
 /** Initialises web-tree-sitter (once per process) and returns a loader for grammars. */
 export async function createParserRuntime(wasm: WasmSource): Promise<ParserRuntime> {
+  // Loaded on first use: a re-index that parses nothing never pays for the module.
+  const { Language, Parser, Query } = await import("web-tree-sitter");
   const lock = await loadWasmLock(wasm);
   runtimeReady ??= (async () => {
     const { bytes } = await verified(wasm, lock, "web-tree-sitter.wasm");
