@@ -96,5 +96,9 @@
 (for_statement left: (identifier) @name) @local.assign
 (for_statement left: (pattern_list (identifier) @name)) @local.assign
 (as_pattern alias: (as_pattern_target (identifier) @name)) @local.assign
+; with Foo() as x: / with open_thing() as x: — x holds what the call returns (its __enter__ is assumed to return self)
+(as_pattern
+  (call function: [(identifier) (attribute)] @value)
+  alias: (as_pattern_target (identifier) @name)) @local.assign
 (global_statement (identifier) @name) @local.global
 (nonlocal_statement (identifier) @name) @local.global
