@@ -56,83 +56,24 @@
   name: (identifier) @name
   body: (_) @body) @definition.enum
 
-(call_expression function: (super) @name) @reference.call
+; Calls, imports, exports and the bindings JavaScript shares:
+; @include ../javascript/modules.scm
 
-; Calls: f(), obj.f(), obj?.f(), new C(), new ns.C(), tagged templates.
-(call_expression function: (identifier) @name arguments: (_) @args) @reference.call
-(call_expression
-  function: (member_expression
-    object: (_) @receiver
-    property: [(property_identifier) (private_property_identifier)] @name)
-  arguments: (_) @args) @reference.call
+; TypeScript only: calls through a non-null assertion (`a!.b()`), type references, `import x = require()`.
 (call_expression
   function: (non_null_expression (member_expression
     object: (_) @receiver
-    property: (property_identifier) @name))) @reference.call
-(new_expression constructor: (identifier) @name arguments: (_)? @args) @reference.new
-(new_expression
-  constructor: (member_expression object: (_) @receiver property: (property_identifier) @name)) @reference.new
+    property: (property_identifier) @name))
+  arguments: (_) @args) @reference.call
 
 (type_identifier) @name @reference.type
 
-; import D, { a as b }, * as ns from "m";  import "m";  export ... from "m"
-(import_statement
-  (import_clause (identifier) @import.alias)
-  source: (string (string_fragment) @import.module)
-  (#set! kind "default")) @import
-(import_statement
-  (import_clause (named_imports (import_specifier name: (_) @import.name !alias)))
-  source: (string (string_fragment) @import.module)) @import
-(import_statement
-  (import_clause (named_imports (import_specifier name: (_) @import.name alias: (_) @import.alias)))
-  source: (string (string_fragment) @import.module)) @import
-(import_statement
-  (import_clause (namespace_import (identifier) @import.alias))
-  source: (string (string_fragment) @import.module)
-  (#set! kind "namespace")) @import
 (import_statement
   !source
   (import_require_clause (identifier) @import.alias source: (string (string_fragment) @import.module))
   (#set! kind "namespace")) @import
-(import_statement
-  .
-  source: (string (string_fragment) @import.module)
-  (#set! kind "side-effect")) @import
-(export_statement
-  !declaration
-  (export_clause (export_specifier name: (_) @import.name !alias))
-  source: (string (string_fragment) @import.module)
-  (#set! kind "reexport")) @import
-(export_statement
-  (export_clause (export_specifier name: (_) @import.name alias: (_) @import.alias))
-  source: (string (string_fragment) @import.module)
-  (#set! kind "reexport")) @import
-(export_statement
-  (namespace_export (_) @import.alias)
-  source: (string (string_fragment) @import.module)
-  (#set! kind "reexport-namespace")) @import
-(export_statement
-  .
-  "*"
-  source: (string (string_fragment) @import.module)
-  (#set! kind "star")) @import
-(call_expression
-  function: (identifier) @_req
-  arguments: (arguments . (string (string_fragment) @import.module))
-  (#eq? @_req "require")
-  (#set! kind "require")) @import
-(call_expression
-  function: (import)
-  arguments: (arguments . (string (string_fragment) @import.module))
-  (#set! kind "dynamic")) @import
 
-; What local names and fields hold: const x = new Foo(), x: Foo, (p: Foo) => ..., this.x = new Foo().
-(variable_declarator
-  name: (identifier) @name
-  value: (new_expression constructor: (_) @value)) @local.assign
-(variable_declarator
-  name: (identifier) @name
-  value: (call_expression function: [(identifier) (member_expression)] @value)) @local.assign
+; TypeScript only: annotated names, parameter properties and class fields say what they hold.
 (variable_declarator
   name: (identifier) @name
   type: (type_annotation (_) @type)) @local.assign
@@ -152,36 +93,5 @@
 (public_field_definition
   name: (property_identifier) @name
   value: (new_expression constructor: (_) @value)) @local.field
-(assignment_expression
-  left: (member_expression object: (this) @receiver property: (property_identifier) @name)
-  right: (new_expression constructor: (_) @value)) @local.field
-(assignment_expression
-  left: (member_expression object: (this) @receiver property: (property_identifier) @name)
-  right: [(identifier) (member_expression)] @alias) @local.field
-(variable_declarator
-  name: (identifier) @name
-  value: [(identifier) (member_expression)] @alias) @local.assign
-
-; Local export lists and default exports (module = ""): `export { a, b as c }`, `export default x`.
-(export_statement
-  !source
-  (export_clause (export_specifier name: (_) @import.name !alias))
-  (#set! kind "export")) @import
-(export_statement
-  !source
-  (export_clause (export_specifier name: (_) @import.name alias: (_) @import.alias))
-  (#set! kind "export")) @import
-(export_statement
-  "default"
-  value: (identifier) @import.name
-  (#set! kind "export-default")) @import
-(export_statement
-  "default"
-  declaration: [(function_declaration name: (_) @import.name) (class_declaration name: (_) @import.name)]
-  (#set! kind "export-default")) @import
-
-; Every other local name: parameters and variables shadow module-level names.
 (required_parameter pattern: (identifier) @name) @local.param
 (optional_parameter pattern: (identifier) @name) @local.param
-(variable_declarator name: (identifier) @name) @local.assign
-(arrow_function parameter: (identifier) @name) @local.param
