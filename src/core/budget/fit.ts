@@ -31,6 +31,8 @@ export interface FitResult {
 
 /** How many cut entries are listed before "… and N more". */
 export const CUT_SHOWN = 15;
+/** How many cut entries an answer keeps before it gives up chunks for them. */
+export const MIN_CUT_SHOWN = 5;
 
 /** Assembles the answer text from its parts. */
 function assemble(header: string, blocks: string[], cutLines: string[], cutTotal: number, usage: string): string {
@@ -107,6 +109,10 @@ export function fitChunks(
       });
     }
   }
+  // Keep room for the first few cut-list handles (estimated from the average entry).
+  const cutCosts = chunks.slice(1).map((c, i) => count(c.cutLine(fullTokens[i + 1]!)) + 1);
+  const avgCut = cutCosts.length ? cutCosts.reduce((a, b) => a + b, 0) / cutCosts.length : 0;
+  used += Math.ceil(avgCut * Math.min(MIN_CUT_SHOWN, cutCosts.length));
   // Greedy by priority; a chunk whose container is already shown in full costs nothing.
   for (let i = 1; i < chunks.length; i++) {
     if (covered(i)) continue;
@@ -119,14 +125,18 @@ export function fitChunks(
     }
   }
 
-  // Exact pass: shorten the cut list first, then demote chunks from the end until it fits.
+  // Exact pass: shorten the cut list to its first few handles, then demote chunks from the end,
+  // and only then drop the last handles: an agent can ask for what it can name.
   let text = render();
   let tokens = count(text);
-  while (tokens > budget && shown > 0) {
-    shown = Math.max(0, shown - Math.max(1, Math.ceil((tokens - budget) / 15)));
-    text = render();
-    tokens = count(text);
-  }
+  const shrinkCutList = (floor: number) => {
+    while (tokens > budget && shown > floor) {
+      shown = Math.max(floor, shown - Math.max(1, Math.ceil((tokens - budget) / 15)));
+      text = render();
+      tokens = count(text);
+    }
+  };
+  shrinkCutList(MIN_CUT_SHOWN);
   for (let i = chunks.length - 1; tokens > budget && i >= 1; i--) {
     if (forms[i] === "cut") continue;
     forms[i] = forms[i] === "full" && outlineTokens[i] !== undefined ? "outline" : "cut";
@@ -134,6 +144,7 @@ export function fitChunks(
     text = render();
     tokens = count(text);
   }
+  shrinkCutList(0);
   if (tokens > budget && forms[0] === "full" && outlineTokens[0] !== undefined) {
     forms[0] = "outline";
     text = render();
@@ -159,6 +170,18 @@ export function fitChunks(
     forms[i] = before;
     return false;
   };
+  // Show the first few handles before spending the slack on promotions.
+  while (shown < MIN_CUT_SHOWN) {
+    shown++;
+    const t = render();
+    const n = count(t);
+    if (n > budget) {
+      shown--;
+      break;
+    }
+    text = t;
+    tokens = n;
+  }
   for (let i = 1; i < chunks.length; i++) {
     if (forms[i] === "full" || covered(i)) continue;
     const slack = budget - tokens;
