@@ -42,7 +42,6 @@ function reason(error: unknown): string {
  * writes and deletes go to memory and reads see memory first, then `inner`.
  */
 export class FallbackStore implements Store {
-  readonly label: string;
   private memory: Map<string, Uint8Array> | undefined;
   /** Keys deleted while in memory mode: `inner` may still hold them. */
   private readonly deleted = new Set<string>();
@@ -50,8 +49,11 @@ export class FallbackStore implements Store {
   constructor(
     private readonly inner: Store,
     private readonly notify: (message: string) => void,
-  ) {
-    this.label = inner.label;
+  ) {}
+
+  /** The cache folder, and once writes were refused, a word that nothing is kept there. */
+  get label(): string {
+    return this.memory ? `memory (${this.inner.label} is not writable; nothing is saved)` : this.inner.label;
   }
 
   /** True once the store has switched to memory. */
@@ -62,7 +64,7 @@ export class FallbackStore implements Store {
   private fallBack(error: unknown): Map<string, Uint8Array> {
     if (!this.memory) {
       this.memory = new Map();
-      this.notify(`cannot write the index cache ${this.label} (${reason(error)}); indexing in memory, nothing is saved for the next run.`);
+      this.notify(`cannot write the index cache ${this.inner.label} (${reason(error)}); indexing in memory, nothing is saved for the next run.`);
     }
     return this.memory;
   }
