@@ -14,6 +14,8 @@ export interface FitChunk {
   outline?: string;
   /** The one-line entry for the cut list. */
   cutLine: (tokens: number) => string;
+  /** Offer this chunk as an outline only (second-hop neighbours: their names and shapes, not bodies). */
+  outlineOnly?: boolean;
 }
 
 /** What the fitter decided for each chunk ("covered": shown as part of a containing chunk). */
@@ -116,7 +118,7 @@ export function fitChunks(
   // Greedy by priority; a chunk whose container is already shown in full costs nothing.
   for (let i = 1; i < chunks.length; i++) {
     if (covered(i)) continue;
-    if (used + fullTokens[i]! + 2 <= budget) {
+    if (!chunks[i]!.outlineOnly && used + fullTokens[i]! + 2 <= budget) {
       forms[i] = "full";
       used += fullTokens[i]! + 2;
     } else if (outlineTokens[i] !== undefined && used + outlineTokens[i]! + 2 <= budget) {
@@ -186,7 +188,7 @@ export function fitChunks(
     if (forms[i] === "full" || covered(i)) continue;
     const slack = budget - tokens;
     const current = forms[i] === "outline" ? outlineTokens[i]! : 0;
-    if (fullTokens[i]! - current <= slack && tryForm(i, "full")) continue;
+    if (!chunks[i]!.outlineOnly && fullTokens[i]! - current <= slack && tryForm(i, "full")) continue;
     if (forms[i] === "cut" && outlineTokens[i] !== undefined && outlineTokens[i]! <= slack) tryForm(i, "outline");
   }
   while (shown < CUT_SHOWN) {

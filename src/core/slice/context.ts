@@ -216,6 +216,8 @@ export async function buildContext(graph: CodeGraph, target: string, options: Co
     const sym = c.symbol !== undefined ? graph.symbols[c.symbol]! : undefined;
     const outlineText = sym && sym.kind !== "module" ? outline(graph, sym) : sym ? fileOutline(graph, sym.id) : undefined;
     return {
+      // Beyond the first hop, a neighbour's shape is what helps; its body is one request away.
+      ...(c.distance >= 2 && outlineText !== undefined && outlineText.length < body.length ? { outlineOnly: true } : {}),
       full: `${head}\n${fence(c.language, body)}`,
       ...(outlineText !== undefined && outlineText.length < body.length ? { outline: `${head} (outline)\n${fence(c.language, outlineText)}` } : {}),
       cutLine: (tokens: number) => `- ${c.path}:${c.start}-${c.end} [${c.role}] ${c.label} (${tokens} tokens)`,
