@@ -92,6 +92,35 @@ describe("codeslice mcp over stdio (SDK client)", () => {
     }
   });
 
+  it("answers every tool over stdio with text and structured content", async () => {
+    const root = fixtureDir();
+    const s = await open(["--root", root]);
+    try {
+      const calls: [string, Record<string, unknown>, (data: any) => void][] = [
+        ["repo_map", { budget: 800 }, (d) => expect(d.tokens).toBeLessThanOrEqual(800)],
+        ["context", { target: "Cart.total", budget: 1500 }, (d) => expect(d.chunks[0]).toMatchObject({ role: "seed", path: "web/src/cart.ts" })],
+        ["pack", { task: "place an order for a user", budget: 1500 }, (d) => expect(d.seeds.length).toBeGreaterThan(0)],
+        ["search", { query: "format price" }, (d) => expect(JSON.stringify(d)).toContain("formatPrice")],
+        ["signature", { symbol: "shop.service.register" }, (d) => expect(JSON.stringify(d)).toContain("def register(name: str) -> User:")],
+        ["callers", { symbol: "formatPrice" }, (d) => expect(JSON.stringify(d)).toContain("Cart.total")],
+        ["callees", { symbol: "checkoutLabel" }, (d) => expect(JSON.stringify(d)).toContain("Cart.add")],
+        ["importers", { file: "web/src/format.ts" }, (d) => expect(JSON.stringify(d)).toContain("web/src/cart.ts")],
+        ["read_snippet", { path: "web/src/format.ts", start_line: 1, end_line: 2 }, (d) => expect(JSON.stringify(d)).toContain("Formats a price")],
+      ];
+      const { tools } = await s.client.listTools();
+      expect(calls.map(([name]) => name).sort()).toEqual(tools.map((t) => t.name).sort());
+      for (const [name, args, check] of calls) {
+        const r = await tool(s.client, name, args);
+        expect(r.isError, `${name}: ${r.text.slice(0, 200)}`).toBe(false);
+        expect(r.text.length, name).toBeGreaterThan(0);
+        expect(r.data, name).toBeDefined();
+        check(r.data);
+      }
+    } finally {
+      await s.close();
+    }
+  });
+
   it("answers 200 concurrent requests", async () => {
     const root = fixtureDir();
     const s = await open(["--root", root]);
