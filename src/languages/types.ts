@@ -47,7 +47,9 @@ export interface LanguageSpec {
   /**
    * The tree-sitter query. Capture names:
    * - `@definition.<kind>` on a definition node, `@name` on its name, `@body` on its body,
-   *   `@base` / `@base.implements` on base classes, `@returns` on a return annotation;
+   *   `@base` / `@base.implements` on base classes, `@returns` on a return annotation,
+   *   `@qualifier` on the type a method belongs to when the source does not nest it (Go receivers,
+   *   Rust `impl` blocks): the method is then named `Type.method`;
    *   several patterns may capture the same definition node and their captures merge.
    * - `@reference.call` / `@reference.new` on a call, `@name` on the callee token, `@receiver` on
    *   the object it is called on; `@reference.type` with `@name` for a type mentioned.

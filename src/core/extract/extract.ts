@@ -23,6 +23,8 @@ interface DefDraft {
   bases: string[];
   implements: string[];
   returns?: string;
+  /** The type a method belongs to when the source does not nest it (Go receivers, Rust impl blocks). */
+  qualifier?: string;
 }
 
 const squash = (text: string, max = MAX_EXPR) => {
@@ -182,6 +184,7 @@ export function extractFile(tree: Tree, query: Query, spec: LanguageSpec, path: 
       for (const b of many.base ?? []) if (!d.bases.includes(squash(b.text))) d.bases.push(squash(b.text));
       for (const b of many["base.implements"] ?? []) if (!d.implements.includes(squash(b.text))) d.implements.push(squash(b.text));
       if (cap.returns) d.returns = squash(cap.returns.text);
+      if (cap.qualifier) d.qualifier = cap.qualifier.text;
     } else if (main.name === "reference.call" || main.name === "reference.new") {
       if (cap.name) {
         callDrafts.push({
@@ -235,7 +238,7 @@ export function extractFile(tree: Tree, query: Query, spec: LanguageSpec, path: 
     const signature = cap(headerText(root.text.slice(node.startIndex, headerEnd)), MAX_SIGNATURE);
     const def: Definition = {
       name,
-      qualified: parentDef ? `${parentDef.qualified}.${name}` : name,
+      qualified: `${parentDef ? `${parentDef.qualified}.` : ""}${d.qualifier ? `${d.qualifier}.` : ""}${name}`,
       kind,
       parent,
       start: outer.startPosition.row + 1,

@@ -1,11 +1,16 @@
-; Go: definitions and imports. A method is top-level in the source, so it keeps its plain name
-; (`Area`, not `Point.Area`) with kind "method".
+; Go: definitions and imports. A method is top-level in the source; its receiver type qualifies
+; it (`Point.Area`).
 
 (function_declaration
   name: (identifier) @name
   body: (block) @body) @definition.function
 
 (method_declaration
+  receiver: (parameter_list (parameter_declaration
+    type: [(type_identifier) @qualifier
+           (pointer_type (type_identifier) @qualifier)
+           (generic_type type: (type_identifier) @qualifier)
+           (pointer_type (generic_type type: (type_identifier) @qualifier))]))
   name: (field_identifier) @name
   body: (block) @body) @definition.method
 

@@ -1,8 +1,14 @@
 ; Rust: definitions and imports. An `impl` block is not a definition: its functions are methods
-; named plainly (`new`, not `Point::new`) and nest under whatever contains the impl (a module).
+; qualified by the implementing type (`Point.new`) under whatever contains the impl (a module).
 ; Trait functions nest under the trait.
 
 ; Methods first: a lower pattern index wins over the plain-function pattern for the same node.
+(impl_item
+  type: [(type_identifier) @qualifier
+         (generic_type type: (type_identifier) @qualifier)
+         (scoped_type_identifier name: (type_identifier) @qualifier)]
+  body: (declaration_list
+    (function_item name: (identifier) @name body: (block) @body) @definition.method))
 (impl_item body: (declaration_list
   (function_item name: (identifier) @name body: (block) @body) @definition.method))
 (trait_item body: (declaration_list
