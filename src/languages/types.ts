@@ -61,6 +61,8 @@ export interface LanguageSpec {
   query: string;
   /** Node types that are decorators/annotations (collected from the definition and around it). */
   decoratorTypes: readonly string[];
+  /** Node types that hold decorators among other modifiers (Java's `modifiers`). */
+  decoratorContainers?: readonly string[];
   /** Node types that wrap a definition without being one (export statements, decorated wrappers). */
   wrapperTypes: readonly string[];
   /** Node types of comments. */

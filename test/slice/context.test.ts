@@ -24,6 +24,8 @@ describe("routes: METHOD /path through mounts", () => {
     { file: "flask.txt", target: "DELETE /api/orders/7", seed: "shop.views.order", mounts: ["shop/__init__.py:7", "shop/views.py:3"] },
     { file: "express.txt", target: "GET /api/users", seed: "routes/users.js#listUsers", mounts: ["server.js:4"] },
     { file: "express.txt", target: "POST /api/users", seed: undefined, mounts: ["server.js:4"] },
+    { file: "spring.txt", target: "POST /api/users/7/orders", seed: "src/main/java/shop/UserController.java#UserController.createOrder", mounts: [] },
+    { file: "spring.txt", target: "GET /api/users/search", seed: "src/main/java/shop/UserController.java#UserController.search", mounts: [] },
   ];
   for (const c of cases) {
     it(`${c.file} ${c.target}`, async () => {

@@ -75,7 +75,12 @@ function decoratorsOf(node: Node, outer: Node, spec: LanguageSpec): string[] {
   const types = spec.decoratorTypes;
   if (types.length === 0) return out;
   for (let n: Node | null = node; n; n = n === outer ? null : n.parent) {
-    for (const c of n.namedChildren) if (c && types.includes(c.type)) out.push(squash(c.text, 200));
+    for (const c of n.namedChildren) {
+      if (!c) continue;
+      if (types.includes(c.type)) out.push(squash(c.text, 200));
+      // Java keeps annotations inside a `modifiers` node next to `public`, `static`…
+      else if (spec.decoratorContainers?.includes(c.type)) for (const a of c.namedChildren) if (a && types.includes(a.type)) out.push(squash(a.text, 200));
+    }
     if (n === outer) break;
   }
   // Decorators written as preceding siblings (TypeScript class members).

@@ -38,6 +38,8 @@ const HTTP = ["get", "post", "put", "patch", "delete", "head", "options", "all",
 const DECORATOR = /^@([\w.]+)\.(get|post|put|patch|delete|head|options|route|api_route|websocket|all)\(\s*(?:path\s*=\s*|rule\s*=\s*)?[rbuf]?(['"`])(.*?)\3(.*)$/i;
 const NEST_DECORATOR = /^@(Get|Post|Put|Patch|Delete|Head|Options|All)\(\s*(?:(['"`])(.*?)\2)?/;
 const CONTROLLER = /^@Controller\(\s*(?:(['"`])(.*?)\1)?/;
+/** Spring: `@GetMapping("/x")`, `@RequestMapping(value = "/x", method = RequestMethod.POST)`, class-level `@RequestMapping("/api")`. */
+const SPRING_MAPPING = /^@(Get|Post|Put|Patch|Delete|Request)Mapping(?:\(\s*(?:(?:value|path)\s*=\s*)?\{?\s*"([^"]*)"[^)]*\))?/;
 const PREFIX_KW = /^(?:prefix|url_prefix|basePath|base_path)\s*[=:]\s*[rbuf]?(['"`])(.*)\1$/;
 const STRING = /^[rbuf]?(['"`])(.*)\1$/;
 const MOUNT_CALLS = new Set(["include_router", "register_blueprint", "use", "mount", "route", "register", "add_router"]);
@@ -109,6 +111,17 @@ export function findRoutes(graph: CodeGraph): Route[] {
     const moduleId = graph.moduleSymbol.get(file)!;
     record.definitions.forEach((d, i) => {
       for (const dec of d.decorators ?? []) {
+        const spring = SPRING_MAPPING.exec(dec);
+        if (spring && d.kind !== "class") {
+          const verb = spring[1]!.toUpperCase();
+          const methods = verb === "REQUEST" ? [...dec.matchAll(/RequestMethod\.(\w+)/g)].map((x) => x[1]!.toUpperCase()) : [verb];
+          const prefix = d.parent >= 0 ? (record.definitions[d.parent]!.decorators ?? []).map((x) => SPRING_MAPPING.exec(x)).find((x) => x && x[1] === "Request")?.[2] ?? "" : "";
+          const own = joinPaths(prefix, spring[2] ?? "");
+          for (const method of methods.length ? methods : ["ANY"]) {
+            routes.push({ method, path: own, own, file, line: d.nameLine, handler: moduleId + 1 + i, span: { start: d.start, end: d.end }, mounts: [] });
+          }
+          continue;
+        }
         const m = DECORATOR.exec(dec);
         const n = m ? undefined : NEST_DECORATOR.exec(dec);
         if (!m && !n) continue;
