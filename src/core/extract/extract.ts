@@ -32,6 +32,18 @@ const squash = (text: string, max = MAX_EXPR) => {
   return s.length > max ? `${s.slice(0, max)}…` : s;
 };
 
+/**
+ * The owner named by a @qualifier capture: a type (`Point`, `Pair<T>` → `Pair`) or a C++ declarator
+ * (`geo::Circle<T>::area() const` → `geo.Circle`, the scope before the method's own name).
+ */
+function qualifierOf(text: string, name: string): string {
+  let t = text.split("(")[0]!.trim();
+  while (/<[^<>]*>/.test(t)) t = t.replace(/<[^<>]*>/g, "");
+  const parts = t.split("::").map((p) => p.trim()).filter(Boolean);
+  if (parts.length > 1 && parts.at(-1) === name) parts.pop();
+  return parts.join(".");
+}
+
 /** Strips quotes and common indentation from a Python docstring literal. */
 function cleanStringDoc(raw: string): string {
   const m = /^[rRbBuUfF]*("""|'''|"|')([\s\S]*?)\1$/.exec(raw.trim());
@@ -189,7 +201,7 @@ export function extractFile(tree: Tree, query: Query, spec: LanguageSpec, path: 
       for (const b of many.base ?? []) if (!d.bases.includes(squash(b.text))) d.bases.push(squash(b.text));
       for (const b of many["base.implements"] ?? []) if (!d.implements.includes(squash(b.text))) d.implements.push(squash(b.text));
       if (cap.returns) d.returns = squash(cap.returns.text);
-      if (cap.qualifier) d.qualifier = cap.qualifier.text;
+      if (cap.qualifier) d.qualifier = qualifierOf(cap.qualifier.text, cap.name?.text ?? "");
     } else if (main.name === "reference.call" || main.name === "reference.new") {
       if (cap.name) {
         callDrafts.push({

@@ -46,15 +46,15 @@
     (reference_declarator (function_declarator declarator: (identifier) @name))]) @definition.method))
 
 ; Out-of-line definitions: `A::f`, `ns::A<T>::f` (also returning a pointer or reference),
-; `a::b::C::~C`.
+; `a::b::C::~C`. The declarator is the @qualifier: `geo::Circle<T>::area` names `geo.Circle.area`.
 (function_definition
-  declarator: [(function_declarator declarator: (qualified_identifier name: [(identifier) (destructor_name) (operator_name)] @name))
-    (pointer_declarator declarator: (function_declarator declarator: (qualified_identifier name: [(identifier) (destructor_name) (operator_name)] @name)))
-    (reference_declarator (function_declarator declarator: (qualified_identifier name: [(identifier) (destructor_name) (operator_name)] @name)))
-    (function_declarator declarator: (qualified_identifier name: (qualified_identifier name: [(identifier) (destructor_name) (operator_name)] @name)))
-    (pointer_declarator declarator: (function_declarator declarator: (qualified_identifier name: (qualified_identifier name: [(identifier) (destructor_name) (operator_name)] @name))))
-    (reference_declarator (function_declarator declarator: (qualified_identifier name: (qualified_identifier name: [(identifier) (destructor_name) (operator_name)] @name))))
-    (function_declarator declarator: (qualified_identifier name: (qualified_identifier name: (qualified_identifier name: [(identifier) (destructor_name) (operator_name)] @name))))]
+  declarator: [(function_declarator declarator: (qualified_identifier name: [(identifier) (destructor_name) (operator_name)] @name)) @qualifier
+    (pointer_declarator declarator: (function_declarator declarator: (qualified_identifier name: [(identifier) (destructor_name) (operator_name)] @name)) @qualifier)
+    (reference_declarator (function_declarator declarator: (qualified_identifier name: [(identifier) (destructor_name) (operator_name)] @name)) @qualifier)
+    (function_declarator declarator: (qualified_identifier name: (qualified_identifier name: [(identifier) (destructor_name) (operator_name)] @name))) @qualifier
+    (pointer_declarator declarator: (function_declarator declarator: (qualified_identifier name: (qualified_identifier name: [(identifier) (destructor_name) (operator_name)] @name))) @qualifier)
+    (reference_declarator (function_declarator declarator: (qualified_identifier name: (qualified_identifier name: [(identifier) (destructor_name) (operator_name)] @name))) @qualifier)
+    (function_declarator declarator: (qualified_identifier name: (qualified_identifier name: (qualified_identifier name: [(identifier) (destructor_name) (operator_name)] @name)))) @qualifier]
   body: (compound_statement) @body) @definition.method
 
 ; Free functions (and free operators).
