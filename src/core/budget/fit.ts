@@ -16,6 +16,8 @@ export interface FitChunk {
   cutLine: (tokens: number) => string;
   /** Offer this chunk as an outline only (second-hop neighbours: their names and shapes, not bodies). */
   outlineOnly?: boolean;
+  /** Never show it: list it with its handle and cost only. */
+  listOnly?: boolean;
 }
 
 /** What the fitter decided for each chunk ("covered": shown as part of a containing chunk). */
@@ -41,7 +43,7 @@ function assemble(header: string, blocks: string[], cutLines: string[], cutTotal
   const parts = [header, ...blocks];
   if (cutTotal > 0) {
     const more = cutTotal - cutLines.length;
-    parts.push([`## Cut: ${cutTotal} chunk${cutTotal > 1 ? "s" : ""} did not fit (ask for any by name or path:lines)`, ...cutLines, ...(more > 0 ? [`- … and ${more} more`] : [])].join("\n"));
+    parts.push([`## Cut: ${cutTotal} chunk${cutTotal > 1 ? "s" : ""} left out (ask for any by name or path:lines)`, ...cutLines, ...(more > 0 ? [`- … and ${more} more`] : [])].join("\n"));
   }
   parts.push(usage);
   return parts.join("\n\n");
@@ -92,7 +94,7 @@ export function fitChunks(
   };
 
   // The least any answer costs besides its chunks: header, usage line, and a one-line cut list.
-  const minCut = chunks.length > 1 ? count(`## Cut: ${chunks.length} chunks did not fit (ask for any by name or path:lines)\n- … and ${chunks.length} more`) + 2 : 0;
+  const minCut = chunks.length > 1 ? count(`## Cut: ${chunks.length} chunks left out (ask for any by name or path:lines)\n- … and ${chunks.length} more`) + 2 : 0;
   const fixed = count(header) + count(usageLine(budget)) + minCut + 4;
   const seedNoteCost = count(seedNote(fullTokens[0] ?? 0)) + 1;
   let used = fixed;
@@ -117,7 +119,7 @@ export function fitChunks(
   used += Math.ceil(avgCut * Math.min(MIN_CUT_SHOWN, cutCosts.length));
   // Greedy by priority; a chunk whose container is already shown in full costs nothing.
   for (let i = 1; i < chunks.length; i++) {
-    if (covered(i)) continue;
+    if (covered(i) || chunks[i]!.listOnly) continue;
     if (!chunks[i]!.outlineOnly && used + fullTokens[i]! + 2 <= budget) {
       forms[i] = "full";
       used += fullTokens[i]! + 2;
@@ -185,7 +187,7 @@ export function fitChunks(
     tokens = n;
   }
   for (let i = 1; i < chunks.length; i++) {
-    if (forms[i] === "full" || covered(i)) continue;
+    if (forms[i] === "full" || covered(i) || chunks[i]!.listOnly) continue;
     const slack = budget - tokens;
     const current = forms[i] === "outline" ? outlineTokens[i]! : 0;
     if (!chunks[i]!.outlineOnly && fullTokens[i]! - current <= slack && tryForm(i, "full")) continue;

@@ -218,6 +218,7 @@ export async function buildContext(graph: CodeGraph, target: string, options: Co
     return {
       // Beyond the first hop, a neighbour's shape is what helps; its body is one request away.
       ...(c.distance >= 2 && outlineText !== undefined && outlineText.length < body.length ? { outlineOnly: true } : {}),
+      ...(c.listOnly ? { listOnly: true } : {}),
       full: `${head}\n${fence(c.language, body)}`,
       ...(outlineText !== undefined && outlineText.length < body.length ? { outline: `${head} (outline)\n${fence(c.language, outlineText)}` } : {}),
       cutLine: (tokens: number) => `- ${c.path}:${c.start}-${c.end} [${c.role}] ${c.label} (${tokens} tokens)`,

@@ -25,6 +25,8 @@ export interface PlannedChunk {
   language: string;
   distance: number;
   confidence: number;
+  /** Listed with its handle and cost, never shown: beyond the first few callers of a popular symbol. */
+  listOnly?: boolean;
 }
 
 /** Limits that keep a plan small on huge graphs (the cut list reports what is left). */
@@ -32,9 +34,14 @@ export interface PlanLimits {
   typeDepth: number;
   callDepth: number;
   perRole: number;
+  /**
+   * Callers and witnesses past this many (per hop) are listed, not shown: twelve call sites of a
+   * popular helper say less than the helper's own callees, and the agent can ask for any of them.
+   */
+  shownPerRole: number;
 }
 
-export const DEFAULT_LIMITS: PlanLimits = { typeDepth: 2, callDepth: 2, perRole: 40 };
+export const DEFAULT_LIMITS: PlanLimits = { typeDepth: 2, callDepth: 2, perRole: 40, shownPerRole: 10 };
 
 const TEST_FILE = /(^|\/)(tests?|__tests__|spec|specs|testing)\/|(^|\/)test_[^/]*$|_test\.[a-z]+$|\.(test|spec)\.[a-z]+$/;
 
@@ -142,7 +149,17 @@ export function planContext(
       });
     }
   };
+  const listOnlyFrom = chunks.length;
+  const markListOnly = (from: number) => {
+    const seenPerHop = new Map<number, number>();
+    for (const c of chunks.slice(from)) {
+      const n = (seenPerHop.get(c.distance) ?? 0) + 1;
+      seenPerHop.set(c.distance, n);
+      if (n > limits.shownPerRole) c.listOnly = true;
+    }
+  };
   for (const c of callers.filter((c) => !c.test).slice(0, limits.perRole)) takeCaller(c, "caller");
+  markListOnly(listOnlyFrom);
 
   // Mount lines for routes: where the router is prefixed and registered.
   for (const m of extra.mounts ?? []) {
@@ -151,7 +168,9 @@ export function planContext(
   }
 
   // Witnesses: tests that call the seed (directly or through one hop).
+  const witnessesFrom = chunks.length;
   for (const c of callers.filter((c) => c.test).slice(0, limits.perRole)) takeCaller(c, "witness");
+  markListOnly(witnessesFrom);
   return chunks
     .map((c, i) => ({ c, i }))
     .sort((a, b) => priority(a.c) - priority(b.c) || a.i - b.i)
