@@ -174,18 +174,22 @@ export function fitChunks(
     forms[i] = before;
     return false;
   };
-  // Show the first few handles before spending the slack on promotions.
-  while (shown < MIN_CUT_SHOWN) {
-    shown++;
-    const t = render();
-    const n = count(t);
-    if (n > budget) {
-      shown--;
-      break;
+  /** Lists more cut entries, up to `limit`, while the answer still fits. */
+  const growCutList = (limit: number) => {
+    while (shown < limit) {
+      shown++;
+      const t = render();
+      const n = count(t);
+      if (n > budget) {
+        shown--;
+        return;
+      }
+      text = t;
+      tokens = n;
     }
-    text = t;
-    tokens = n;
-  }
+  };
+  // Show the first few handles before spending the slack on promotions.
+  growCutList(MIN_CUT_SHOWN);
   for (let i = 1; i < chunks.length; i++) {
     if (forms[i] === "full" || covered(i) || chunks[i]!.listOnly) continue;
     const slack = budget - tokens;
@@ -193,16 +197,6 @@ export function fitChunks(
     if (!chunks[i]!.outlineOnly && fullTokens[i]! - current <= slack && tryForm(i, "full")) continue;
     if (forms[i] === "cut" && outlineTokens[i] !== undefined && outlineTokens[i]! <= slack) tryForm(i, "outline");
   }
-  while (shown < CUT_SHOWN) {
-    shown++;
-    const t = render();
-    const n = count(t);
-    if (n > budget) {
-      shown--;
-      break;
-    }
-    text = t;
-    tokens = n;
-  }
+  growCutList(CUT_SHOWN);
   return { text, forms: forms.map((f, i) => (f === "cut" && covered(i) ? "covered" : f)), fullTokens, outlineTokens, tokens };
 }
