@@ -3,7 +3,7 @@ import type { SkippedFile } from "../scan/defaults.ts";
 import type { FileRecord } from "../extract/record.ts";
 
 /** Bump when the record shape or extract.ts rules change (query edits re-key by themselves): every cached record is then re-made. */
-export const SCHEMA_VERSION = 14;
+export const SCHEMA_VERSION = 15;
 
 export const SNAPSHOT_KEY = `v${SCHEMA_VERSION}/snapshot.json`;
 

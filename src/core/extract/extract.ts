@@ -172,7 +172,7 @@ export function extractFile(tree: Tree, query: Query, spec: LanguageSpec, path: 
   const callDrafts: { node: Node; name: Node; receiver?: Node; args?: Node; kind: "call" | "new" }[] = [];
   const typeDrafts: Node[] = [];
   const importDrafts: { node: Node; module: string; name?: string; alias?: string; kind: ImportRecord["kind"] }[] = [];
-  const bindingDrafts: { node: Node; kind: BindingRecord["kind"]; name: Node; type?: Node; value?: Node; alias?: Node; receiver?: Node }[] = [];
+  const bindingDrafts: { node: Node; kind: BindingRecord["kind"]; name: Node; type?: Node; value?: Node; alias?: Node; iter?: Node; receiver?: Node }[] = [];
 
   for (const m of matches) {
     let main: { name: string; node: Node } | undefined;
@@ -223,6 +223,7 @@ export function extractFile(tree: Tree, query: Query, spec: LanguageSpec, path: 
         bindingDrafts.push({
           node, kind: main.name.slice(6) as BindingRecord["kind"], name: cap.name,
           ...(cap.type ? { type: cap.type } : {}), ...(cap.value ? { value: cap.value } : {}), ...(cap.alias ? { alias: cap.alias } : {}),
+          ...(cap.iter ? { iter: cap.iter } : {}),
           ...(cap.receiver ? { receiver: cap.receiver } : {}),
         });
       }
@@ -351,6 +352,7 @@ export function extractFile(tree: Tree, query: Query, spec: LanguageSpec, path: 
         if (b.type && !prior.type) prior.type = squash(b.type.text);
         if (b.value && !prior.value) prior.value = squash(b.value.text);
         if (b.alias && !prior.alias) prior.alias = squash(b.alias.text);
+        if (b.iter && !prior.iter) prior.iter = squash(b.iter.text);
         if (b.receiver && !prior.receiver) prior.receiver = b.receiver.text;
         if (b.kind === "field") prior.kind = "field";
         continue;
@@ -364,6 +366,7 @@ export function extractFile(tree: Tree, query: Query, spec: LanguageSpec, path: 
         ...(b.type ? { type: squash(b.type.text) } : {}),
         ...(b.value ? { value: squash(b.value.text) } : {}),
         ...(b.alias ? { alias: squash(b.alias.text) } : {}),
+        ...(b.iter ? { iter: squash(b.iter.text) } : {}),
         line: b.name.startPosition.row + 1,
         scope: enclosing(b.node.startIndex),
       };

@@ -90,6 +90,8 @@ export interface BindingRecord {
   value?: string;
   /** The assigned expression when it is a plain name or attribute chain (`x = other.attr`). */
   alias?: string;
+  /** For a loop variable: the iterated expression (`for x in self.items`), typed by its element type. */
+  iter?: string;
   /** For an untyped callback parameter: the call it is an argument of (see LanguageSpec.callbackSite). */
   argOf?: { callee: string; arg: number; param: number; isNew: boolean };
   line: number;

@@ -431,6 +431,10 @@ export function buildGraph(records: FileRecord[], allPaths: Iterable<string>, co
       const v = contextualType(st, scope, b.argOf, depth + 1);
       if (v) return v;
     }
+    if (b.iter) {
+      const v = elementOf(st, scope, b.iter, depth + 1);
+      if (v) return v;
+    }
     return { kind: "local" };
   };
 
@@ -455,6 +459,48 @@ export function buildGraph(records: FileRecord[], allPaths: Iterable<string>, co
     if (!paramType) return undefined;
     const owner = stateOf(fnId);
     const cls = typeToClass(owner, symbols[fnId]!.index, paramType, depth + 1);
+    return cls !== undefined ? { kind: "instance", id: cls } : undefined;
+  };
+
+  /**
+   * The declared type text of an expression, where it is written down: a local or field
+   * annotation (`items: List[Item]`, `self.items: List[Item]`) or a function's return annotation.
+   */
+  const declaredType = (st: FileState, scope: number, expr: string, depth: number): { st: FileState; scope: number; type: string } | undefined => {
+    if (depth > MAX_DEPTH) return undefined;
+    const [head, isCall] = splitCall(expr);
+    if (isCall) {
+      const v = resolveExpr(st, scope, head, depth + 1);
+      if (v?.kind !== "def") return undefined;
+      const d = defOf(v.id);
+      const owner = stateOf(v.id);
+      return d?.returns ? { st: owner, scope: symbols[v.id]!.parent - owner.moduleId - 1, type: d.returns } : undefined;
+    }
+    const m = /^(self|this)\.([A-Za-z_$][\w$]*)$/.exec(head);
+    if (m) {
+      const cls = enclosingClass(st, scope);
+      if (cls === undefined) return undefined;
+      const b = st.fields.get(symbols[cls]!.index)?.get(m[2]!);
+      return b?.type ? { st, scope: b.scope, type: b.type } : undefined;
+    }
+    if (!/^[A-Za-z_$][\w$]*$/.test(head)) return undefined;
+    const defs = st.record.definitions;
+    for (let s = scope; ; s = defs[s]!.parent) {
+      const b = st.locals.get(s)?.get(head);
+      if (b) return b.type ? { st, scope: s, type: b.type } : undefined;
+      if (s < 0) return undefined;
+    }
+  };
+
+  /** What a loop over `iter` yields: the element class of `List[X]`, `Iterable[X]`, `X[]`, `Array<X>`… */
+  const elementOf = (st: FileState, scope: number, iter: string, depth: number): Value | undefined => {
+    const declared = declaredType(st, scope, iter, depth);
+    if (!declared) return undefined;
+    const t = declared.type.trim().replace(/^["']|["']$/g, "");
+    const generic = /^(?:typing\.)?(?:List|Iterable|Iterator|Sequence|MutableSequence|Collection|Set|FrozenSet|AbstractSet|Tuple|Deque|Generator|list|set|frozenset|tuple|Array|ReadonlyArray|Set|Iterable|IterableIterator)\s*[[<](.*)[\]>]$/s.exec(t);
+    const element = generic ? splitTop(generic[1]!, ",")[0] : /^(.*)\[\]$/.exec(t)?.[1];
+    if (!element) return undefined;
+    const cls = typeToClass(declared.st, declared.scope, element, depth + 1);
     return cls !== undefined ? { kind: "instance", id: cls } : undefined;
   };
 

@@ -93,7 +93,7 @@
 (dictionary_splat_pattern (identifier) @name) @local.param
 (assignment left: (identifier) @name) @local.assign
 (assignment left: (pattern_list (identifier) @name)) @local.assign
-(for_statement left: (identifier) @name) @local.assign
+(for_statement left: (identifier) @name right: (_) @iter) @local.assign
 (for_statement left: (pattern_list (identifier) @name)) @local.assign
 (as_pattern alias: (as_pattern_target (identifier) @name)) @local.assign
 ; with Foo() as x: / with open_thing() as x: — x holds what the call returns (its __enter__ is assumed to return self)
