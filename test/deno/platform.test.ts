@@ -1,7 +1,7 @@
 /**
  * The Deno platform against the shared contract suites (FileSystem, Store, WasmSource), plus what
  * only a real disk under Deno can show. Runs under `deno test` only (see run.test.ts); the contract
- * files import `vitest`, which test/deno/import-map.json maps to the shim.
+ * files import `vitest`, which test/deno/deno.json maps to the shim.
  */
 import { afterAll, describe, expect, it } from "vitest";
 import { createEngine } from "../../src/core/engine/engine.ts";

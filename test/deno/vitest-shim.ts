@@ -1,6 +1,6 @@
 /**
  * The part of Vitest's API the project's tests use, on top of `Deno.test`, so the same test files
- * run under `deno test`: test/deno/import-map.json maps the `vitest` specifier here.
+ * run under `deno test`: test/deno/deno.json maps the `vitest` specifier here.
  *
  * Each top-level `describe` becomes one Deno test and everything inside it a test step, so Deno
  * prints the same tree Vitest does. File-level hooks map onto `Deno.test.beforeAll/afterAll`
