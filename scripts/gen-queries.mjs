@@ -20,7 +20,14 @@ body += "/** Tree-sitter query source per language id. */\nexport const QUERIES 
 for (const id of ids) {
   const files = readdirSync(join(dir, id)).filter((f) => f.endsWith(".scm")).sort();
   if (files.length === 0) continue;
-  const text = files.map((f) => expand(join(dir, id, f), new Set())).join("\n");
+  // Comments stay in the .scm sources; the generated module carries the patterns only.
+  const text = files
+    .map((f) => expand(join(dir, id, f), new Set()))
+    .join("\n")
+    .split("\n")
+    .filter((line) => !/^\s*;/.test(line))
+    .join("\n")
+    .replace(/\n{3,}/g, "\n\n");
   body += `  ${JSON.stringify(id)}: ${JSON.stringify(text)},\n`;
 }
 body += "} as const;\n";

@@ -1,7 +1,8 @@
 /**
- * A Store wrapper for a cache folder that may not be writable (read-only file system, no access,
- * Deno without --allow-write): the first refused write switches it to memory, says so once, and
- * the engine carries on. Whatever the folder already holds stays readable.
+ * A Store wrapper for storage that may refuse writes (a read-only cache folder, Deno without
+ * --allow-write, a full or refused browser storage): the first refused write switches it to
+ * memory, says so once, and the engine carries on. Whatever the storage already holds stays
+ * readable. Each host decides what counts as a refusal; the browser passes its own test.
  */
 import { isEngineError } from "../core/shared/errors.ts";
 import { checkStoreKey } from "./store-key.ts";
@@ -24,7 +25,7 @@ export function isWriteRefused(error: unknown): boolean {
 }
 
 /** Why the folder was refused, in a few words for the one-line notice. */
-function reason(error: unknown): string {
+export function refusalReason(error: unknown): string {
   for (let e = error as { name?: unknown; message?: unknown; cause?: unknown } | undefined, depth = 0; e && depth < 5; e = e.cause as typeof e, depth++) {
     if (e.name === "NotCapable") return `Deno was started without ${/--allow-[a-z-]+/.exec(String(e.message))?.[0] ?? "--allow-write"}`;
   }
@@ -46,12 +47,20 @@ export class FallbackStore implements Store {
   /** Keys deleted while in memory mode: `inner` may still hold them. */
   private readonly deleted = new Set<string>();
 
+  /**
+   * @param onFallback called once, with the first refusal
+   * @param isRefused what counts as a refusal (then: memory) rather than a fault (then: thrown)
+   */
   constructor(
-    private readonly inner: Store,
-    private readonly notify: (message: string) => void,
+    readonly inner: Store,
+    private readonly onFallback: (error: unknown) => void,
+    private readonly isRefused: (error: unknown) => boolean = isWriteRefused,
   ) {}
 
-  /** The cache folder, and once writes were refused, a word that nothing is kept there. */
+  /** The first refusal, once there was one. */
+  refusal: unknown;
+
+  /** The storage, and once writes were refused, a word that nothing is kept there. */
   get label(): string {
     return this.memory ? `memory (${this.inner.label} is not writable; nothing is saved)` : this.inner.label;
   }
@@ -64,7 +73,8 @@ export class FallbackStore implements Store {
   private fallBack(error: unknown): Map<string, Uint8Array> {
     if (!this.memory) {
       this.memory = new Map();
-      this.notify(`cannot write the index cache ${this.inner.label} (${reason(error)}); indexing in memory, nothing is saved for the next run.`);
+      this.refusal = error;
+      this.onFallback(error);
     }
     return this.memory;
   }
@@ -80,7 +90,7 @@ export class FallbackStore implements Store {
     try {
       return await this.inner.get(key);
     } catch (error) {
-      if (!isWriteRefused(error)) throw error;
+      if (!this.isRefused(error)) throw error;
       this.fallBack(error);
       return undefined;
     }
@@ -92,7 +102,7 @@ export class FallbackStore implements Store {
       try {
         return await this.inner.set(key, value);
       } catch (error) {
-        if (!isWriteRefused(error)) throw error;
+        if (!this.isRefused(error)) throw error;
         this.fallBack(error);
       }
     }
@@ -106,7 +116,7 @@ export class FallbackStore implements Store {
       try {
         return await this.inner.delete(key);
       } catch (error) {
-        if (!isWriteRefused(error)) throw error;
+        if (!this.isRefused(error)) throw error;
         this.fallBack(error);
       }
     }
@@ -119,7 +129,7 @@ export class FallbackStore implements Store {
       try {
         return await this.inner.keys(prefix);
       } catch (error) {
-        if (!isWriteRefused(error)) throw error;
+        if (!this.isRefused(error)) throw error;
         this.fallBack(error);
       }
     }
@@ -136,8 +146,14 @@ export class FallbackStore implements Store {
  * `logger` as a warning when given, else one line on stderr.
  */
 export function createFallbackStore(inner: Store, logger?: Logger): FallbackStore {
-  return new FallbackStore(inner, (message) => {
+  return new FallbackStore(inner, (error) => {
+    const message = fallbackMessage(inner.label, error);
     if (logger) logger.log("warn", message);
     else console.error(`codeslice: ${message}`);
   });
+}
+
+/** The one-line notice for a cache folder that refused a write. */
+export function fallbackMessage(label: string, error: unknown): string {
+  return `cannot write the index cache ${label} (${refusalReason(error)}); indexing in memory, nothing is saved for the next run.`;
 }

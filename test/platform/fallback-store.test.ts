@@ -6,7 +6,7 @@ import * as path from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
 import { EngineError } from "../../src/core/shared/errors.ts";
-import { FallbackStore, isWriteRefused } from "../../src/platform/fallback-store.ts";
+import { FallbackStore, fallbackMessage, isWriteRefused } from "../../src/platform/fallback-store.ts";
 import { MemoryStore } from "../../src/platform/memory/index.ts";
 import { createNodePlatform } from "../../src/platform/node/index.ts";
 import type { Store } from "../../src/platform/types.ts";
@@ -34,7 +34,7 @@ const readOnly = () => new EngineError("read_only", "Read-only file system: x", 
 
 function fallback(inner: Store): { store: FallbackStore; notices: string[] } {
   const notices: string[] = [];
-  return { store: new FallbackStore(inner, (m) => notices.push(m)), notices };
+  return { store: new FallbackStore(inner, (error) => notices.push(fallbackMessage(inner.label, error))), notices };
 }
 
 storeContract("FallbackStore over a writable store", async () => fallback(new MemoryStore()).store);

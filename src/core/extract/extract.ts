@@ -339,7 +339,7 @@ export function extractFile(tree: Tree, query: Query, spec: LanguageSpec, path: 
     line: i.node.startPosition.row + 1,
     scope: enclosing(i.node.startIndex),
   }));
-  // A `require("m")` bound to a name is also matched bare; keep the bound form only.
+  // A CommonJS `require` call bound to a name is also matched bare; keep the bound form only.
   const boundRequires = new Set(imports.filter((i) => i.kind !== "require").map((i) => `${i.line}:${i.module}`));
   const dedupedImports = imports.filter((i) => i.kind !== "require" || !boundRequires.has(`${i.line}:${i.module}`));
   // Several patterns may bind the same name token (a plain assignment and a typed one): merge them.

@@ -12,7 +12,7 @@ export interface GoldDefinition {
   first_line?: number;
 }
 
-/** The gold-shaped graph document. Edges carry codeslice's own `resolution` and `confidence` too. */
+/** The gold-shaped graph; its edges also carry codeslice's own `resolution` and `confidence`. */
 export interface GoldGraph {
   meta: { tool: string; format: string; files: number; min_confidence: number };
   definitions: GoldDefinition[];

@@ -52,7 +52,8 @@
   source: (string (string_fragment) @import.module)
   (#set! kind "star")) @import
 
-; CommonJS: const x = require("m"); const { a, b: c } = require("m"); dynamic import("m")
+; CommonJS: a `require` call with a string literal, bound to a name or destructured; and a dynamic
+; `import` with a string literal.
 (variable_declarator
   name: (identifier) @import.alias
   value: (call_expression

@@ -59,7 +59,8 @@
 ; Calls, imports, exports and the bindings JavaScript shares:
 ; @include ../javascript/modules.scm
 
-; TypeScript only: calls through a non-null assertion (`a!.b()`), type references, `import x = require()`.
+; TypeScript only: calls through a non-null assertion (`a!.b()`), type references, and the
+; `import x = require …` form of CommonJS imports.
 (call_expression
   function: (non_null_expression (member_expression
     object: (_) @receiver

@@ -3,6 +3,7 @@
  * when storage fails midway (quota exceeded, storage refused) by moving on to memory, saying so.
  */
 import { MemoryStore } from "../memory/index.ts";
+import { FallbackStore } from "../fallback-store.ts";
 import { checkStoreKey } from "../store-key.ts";
 import type { Store } from "../types.ts";
 import { domErrorName, isStorageRefusal } from "./dom-errors.ts";
@@ -33,88 +34,31 @@ function noticeFor(error: unknown, backend: StoreBackend, what: string): StoreNo
 }
 
 /**
- * A Store that starts on `primary` and, the first time `primary` refuses a write for lack of
- * space or permission, carries on in memory: reads look in memory first, then in `primary`.
- * Other failures are passed through untouched.
+ * The shared FallbackStore with the browser's idea of a refusal (quota exceeded, storage
+ * refused): it starts on `primary` and carries on in memory after the first refusal, with a
+ * notice for the page.
  */
-export class BrowserFallbackStore implements Store {
-  private overlay: MemoryStore | undefined;
-  private readonly removed = new Set<string>();
-  notice: StoreNotice | undefined;
+export class BrowserFallbackStore extends FallbackStore {
+  private readonly backend: StoreBackend;
 
-  constructor(
-    readonly primary: Store,
-    private readonly backend: StoreBackend,
-    private readonly onFallback?: (notice: StoreNotice) => void,
-  ) {}
+  constructor(primary: Store, backend: StoreBackend, onFallback?: (notice: StoreNotice) => void) {
+    super(primary, (error) => onFallback?.(noticeFor(error, "memory", primary.label)), isStorageRefusal);
+    this.backend = backend;
+  }
 
-  get label(): string {
-    return this.overlay ? `memory (${this.primary.label} refused writes)` : this.primary.label;
+  /** The store the index started on. */
+  get primary(): Store {
+    return this.inner;
+  }
+
+  /** Why the index moved to memory, once it did. */
+  get notice(): StoreNotice | undefined {
+    return this.inMemory ? noticeFor(this.refusal, "memory", this.inner.label) : undefined;
   }
 
   /** Where writes go now. */
   get current(): StoreBackend {
-    return this.overlay ? "memory" : this.backend;
-  }
-
-  private degrade(error: unknown): MemoryStore {
-    if (!this.overlay) {
-      this.overlay = new MemoryStore();
-      this.notice = noticeFor(error, "memory", this.primary.label);
-      this.onFallback?.(this.notice);
-    }
-    return this.overlay;
-  }
-
-  async get(key: string): Promise<Uint8Array | undefined> {
-    checkStoreKey(key);
-    if (this.overlay) {
-      const v = await this.overlay.get(key);
-      if (v || this.removed.has(key)) return v;
-      return this.primary.get(key).catch(() => undefined);
-    }
-    try {
-      return await this.primary.get(key);
-    } catch (error) {
-      if (!isStorageRefusal(error)) throw error;
-      this.degrade(error);
-      return undefined;
-    }
-  }
-
-  async set(key: string, value: Uint8Array): Promise<void> {
-    checkStoreKey(key);
-    if (!this.overlay) {
-      try {
-        return await this.primary.set(key, value);
-      } catch (error) {
-        if (!isStorageRefusal(error)) throw error;
-        this.degrade(error);
-      }
-    }
-    this.removed.delete(key);
-    return this.overlay!.set(key, value);
-  }
-
-  async delete(key: string): Promise<void> {
-    checkStoreKey(key);
-    if (this.overlay) {
-      await this.overlay.delete(key);
-      this.removed.add(key);
-    }
-    await this.primary.delete(key).catch((error) => {
-      if (!this.overlay && !isStorageRefusal(error)) throw error;
-    });
-  }
-
-  async keys(prefix = ""): Promise<string[]> {
-    const below = await this.primary.keys(prefix).catch((error) => {
-      if (!this.overlay && !isStorageRefusal(error)) throw error;
-      return [] as string[];
-    });
-    if (!this.overlay) return below;
-    const all = new Set([...below.filter((k) => !this.removed.has(k)), ...(await this.overlay.keys(prefix))]);
-    return [...all].sort();
+    return this.inMemory ? "memory" : this.backend;
   }
 }
 
