@@ -1,6 +1,7 @@
 /** FileSystem over Deno's file APIs, confined to one root folder (symbolic links included). */
 import { EngineError } from "../../core/shared/errors.ts";
 import { normalizeRelative } from "../../core/shared/paths.ts";
+import { LinkFreeFolders } from "../link-free-folders.ts";
 import type { DirEntry, EntryKind, FileStat, FileSystem } from "../types.ts";
 import { type DenoApi, type DenoFileInfo, type DenoFsFile, mapDenoError, missingDenoFlag, requireDeno } from "./deno-api.ts";
 import { type NativePaths, nativePaths } from "./deno-paths.ts";
@@ -50,7 +51,7 @@ export class DenoFileSystem implements FileSystem {
   private readonly deno: DenoApi;
   private readonly paths: NativePaths;
   /** Folders known to be reached without any symbolic link; entries under them need no realpath. */
-  private readonly safeDirs = new Set<string>([""]);
+  private readonly safeDirs = new LinkFreeFolders();
 
   constructor(private readonly realRoot: string, deno: DenoApi = requireDeno()) {
     this.rootLabel = realRoot;
@@ -140,22 +141,12 @@ export class DenoFileSystem implements FileSystem {
 
   async readDir(path: string): Promise<DirEntry[]> {
     const { rel, full } = this.lexical(path);
-    // Listing the root starts a scan: forget what we knew, since folders may have become links.
-    if (rel === "") {
-      this.safeDirs.clear();
-      this.safeDirs.add("");
-    }
-    let target = full;
-    if (!this.safeDirs.has(rel)) {
-      target = await this.resolve(path);
-      if (target === full) this.safeDirs.add(rel);
-    }
+    const { target, safe } = await this.safeDirs.listingTarget(rel, full, () => this.resolve(path));
     try {
       const out: DirEntry[] = [];
-      const safe = target === full;
       for await (const d of this.deno.readDir(target)) {
         const kind = kindOf(d);
-        if (safe && kind === "directory") this.safeDirs.add(rel === "" ? d.name : `${rel}/${d.name}`);
+        if (safe && kind === "directory") this.safeDirs.addChild(rel, d.name);
         out.push({ name: d.name, kind });
       }
       return out;

@@ -3,6 +3,7 @@ import { constants as fsConstants, lstatSync, readdirSync, promises as fsp, watc
 import * as nodePath from "node:path";
 import { EngineError } from "../../core/shared/errors.ts";
 import { normalizeRelative } from "../../core/shared/paths.ts";
+import { LinkFreeFolders } from "../link-free-folders.ts";
 import type { DirEntry, EntryKind, FileStat, FileSystem } from "../types.ts";
 
 /** Maps a node:fs error to an EngineError with a canonical code. */
@@ -89,7 +90,7 @@ export class NodeFileSystem implements FileSystem {
   }
 
   /** Folders known to be reached without any symbolic link; entries under them need no realpath. */
-  private readonly safeDirs = new Set<string>([""]);
+  private readonly safeDirs = new LinkFreeFolders();
 
   private lexical(path: string): { rel: string; full: string; parent: string } {
     const rel = normalizeRelative(path);
@@ -151,24 +152,14 @@ export class NodeFileSystem implements FileSystem {
 
   async readDir(path: string): Promise<DirEntry[]> {
     const { rel, full } = this.lexical(path);
-    // Listing the root starts a scan: forget what we knew, since folders may have become links.
-    if (rel === "") {
-      this.safeDirs.clear();
-      this.safeDirs.add("");
-    }
-    let target = full;
-    if (!this.safeDirs.has(rel)) {
-      target = await this.resolve(path);
-      if (target === full) this.safeDirs.add(rel);
-    }
+    const { target, safe } = await this.safeDirs.listingTarget(rel, full, () => this.resolve(path));
     try {
       // Synchronous: one listing is ~50 µs of syscalls, while an async one waits a thread-pool round
       // trip; on django the scan went from ~80 ms of readdir to ~25 ms.
       const entries = readdirSync(target, { withFileTypes: true });
-      const safe = target === full;
       return entries.map((d): DirEntry => {
         const kind = kindOf(d);
-        if (safe && kind === "directory") this.safeDirs.add(rel === "" ? d.name : `${rel}/${d.name}`);
+        if (safe && kind === "directory") this.safeDirs.addChild(rel, d.name);
         if (safe && kind === "file") {
           // A synchronous lstat costs ~4 µs; the async one ~30 µs of round trip. Measured on
           // django: 15 ms for 4,355 files synchronously against 130 ms of async stat calls.
