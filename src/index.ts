@@ -6,6 +6,8 @@ export { createEngine, supportedLanguageNames } from "./core/engine/engine.ts";
 export type { Engine, EngineOptions, IndexSummary, RunOptions, RefreshResult, SnippetAnswer } from "./core/engine/engine.ts";
 export type { Progress } from "./core/engine/indexer.ts";
 export { EngineError, isEngineError } from "./core/shared/errors.ts";
+/** For adapter authors: normalize a workspace-relative path, or undefined when it escapes the root. */
+export { normalizeRelative } from "./core/shared/paths.ts";
 export type { ErrorCode } from "./core/shared/errors.ts";
 export type { FileRecord, Definition, ImportRecord, CallRecord, TypeRefRecord, BindingRecord, Diagnostic } from "./core/extract/record.ts";
 export type { GoldGraph, GoldDefinition } from "./core/graph/gold-json.ts";

@@ -6,7 +6,7 @@
  * In an extension, pass `vscode.workspace.fs`, the folder's `Uri` and `(base, path) =>
  * vscode.Uri.joinPath(base, ...path.split("/"))`; in a web IDE, whatever its API calls these.
  */
-import { EngineError, type DirEntry, type EntryKind, type FileStat, type FileSystem } from "codeslice";
+import { EngineError, normalizeRelative as relative, type DirEntry, type EntryKind, type FileStat, type FileSystem } from "codeslice";
 
 /** VS Code's FileType values (bit flags: a link to a file is `File | SymbolicLink`). */
 export const FileType = { Unknown: 0, File: 1, Directory: 2, SymbolicLink: 64 } as const;
@@ -39,21 +39,6 @@ function mapError(error: unknown, path: string): EngineError {
     default:
       return new EngineError("io_error", `Cannot read ${path}: ${(error as Error)?.message ?? error}`, { data, cause: error });
   }
-}
-
-/** "a/./b/../c" → "a/c"; undefined when the path is absolute or climbs out of the root. */
-function relative(path: string): string | undefined {
-  const p = path.replace(/\\/g, "/");
-  if (p.startsWith("/") || /^[a-zA-Z]:\//.test(p)) return undefined;
-  const out: string[] = [];
-  for (const seg of p.split("/")) {
-    if (seg === "" || seg === ".") continue;
-    if (seg === "..") {
-      if (out.length === 0) return undefined;
-      out.pop();
-    } else out.push(seg);
-  }
-  return out.join("/");
 }
 
 /**
