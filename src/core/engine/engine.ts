@@ -207,8 +207,8 @@ export function createEngine(platform: Platform, options: EngineOptions = {}): E
     const records = await allRecords(run);
     if (records.length === 0) {
       throw new EngineError("no_supported_files", `No source files in a supported language under ${platform.fs.rootLabel}.`, {
-        hint: `codeslice reads ${LANGUAGES.map((l) => l.name).join(", ")}. Check --root, or whether the files are ignored by git.`,
-        data: { root: platform.fs.rootLabel, languages: LANGUAGES.map((l) => l.name) },
+        hint: `codeslice reads ${supportedLanguageNames().join(", ")}. Check --root, or whether the files are ignored by git.`,
+        data: { root: platform.fs.rootLabel, languages: supportedLanguageNames() },
       });
     }
     const snapshot = state!.snapshot;

@@ -1,5 +1,5 @@
 /** The index pipeline: scan, reuse what the snapshot and store already know, parse the rest. */
-import { languageForExtension, LANGUAGES } from "../../languages/index.ts";
+import { languageForExtension } from "../../languages/index.ts";
 import type { LanguageSpec } from "../../languages/types.ts";
 import type { Platform } from "../../platform/types.ts";
 import { extractFile } from "../extract/extract.ts";
@@ -284,9 +284,4 @@ async function collectGarbage(platform: Platform, snapshot: Snapshot, prevSnap: 
     ? prevSnap.files.map((f) => f.record).filter((k): k is string => k !== undefined)
     : (await platform.store.keys("")).filter((k) => k !== SNAPSHOT_KEY);
   for (const key of new Set(candidates)) if (!live.has(key)) await platform.store.delete(key);
-}
-
-/** Every supported language, for messages that list them. */
-export function supportedLanguages(): string[] {
-  return LANGUAGES.map((l) => l.name);
 }

@@ -7,6 +7,7 @@ import { Charset, Index } from "flexsearch";
 import type { CodeGraph } from "../graph/model.ts";
 import { symbolRef, type SymbolRef } from "../graph/lookup.ts";
 import { EngineError } from "../shared/errors.ts";
+import { isTestFile } from "../slice/plan.ts";
 
 /** Splits an identifier or phrase into lower-case words: `parseHTTPResponse_v2` → parse, http, response, v2. */
 export function splitWords(text: string): string[] {
@@ -117,7 +118,7 @@ export function searchSymbols(index: SearchIndex, query: string, limit = 10): Se
     const nameJoined = [...w.name].join("");
     if (nameJoined === phrase) score += 8; // the query is the name
     score += Math.min(3, Math.log2(1 + (index.indegree.get(id) ?? 0)) / 2);
-    if (/(^|\/)(tests?|__tests__|spec)\//.test(s.file) || /(^|\/)test_|_test\.|\.test\.|\.spec\./.test(s.file)) score -= 2;
+    if (isTestFile(s.file)) score -= 2;
     const d = index.graph.records.get(s.file)!.definitions[s.index]!;
     hits.push({ ...symbolRef(s), end: s.end, signature: d.signature.split("\n")[0]!.slice(0, 200), score: Math.round(score * 100) / 100, matched: [...matched] });
   }

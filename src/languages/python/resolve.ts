@@ -3,6 +3,7 @@
  * above each top-level package, so `src/` layouts work), relative imports by package level,
  * and package-then-submodule for `from pkg import name`.
  */
+import { dirname as dirOf } from "../../core/shared/paths.ts";
 import type { ModuleResolver, ProjectFiles } from "../types.ts";
 
 interface PythonTables {
@@ -12,11 +13,6 @@ interface PythonTables {
   moduleOf: Map<string, string>;
   /** File → dotted package its relative imports start from. */
   packageOf: Map<string, string>;
-}
-
-function dirOf(path: string): string {
-  const i = path.lastIndexOf("/");
-  return i < 0 ? "" : path.slice(0, i);
 }
 
 /** Builds the module table: each file's module name is relative to the folder above its top package. */

@@ -3,6 +3,7 @@
  * files, `.js` specifiers naming `.ts` sources, tsconfig `paths`/`baseUrl` (with `extends`), and
  * workspace packages (package.json `name` with `exports`/`main`/`module`/`types`, else src/index).
  */
+import { dirname as dirOf, resolveRelative as join } from "../../core/shared/paths.ts";
 import type { ModuleResolver, ProjectFiles } from "../types.ts";
 
 const EXTENSIONS = [".ts", ".tsx", ".d.ts", ".mts", ".cts", ".js", ".jsx", ".mjs", ".cjs"];
@@ -51,23 +52,6 @@ export function parseJsonc(text: string): unknown {
   } catch {
     return undefined;
   }
-}
-
-function dirOf(path: string): string {
-  const i = path.lastIndexOf("/");
-  return i < 0 ? "" : path.slice(0, i);
-}
-
-function join(dir: string, rel: string): string | undefined {
-  const parts = dir === "" ? [] : dir.split("/");
-  for (const seg of rel.replace(/\\/g, "/").split("/")) {
-    if (seg === "" || seg === ".") continue;
-    if (seg === "..") {
-      if (parts.length === 0) return undefined;
-      parts.pop();
-    } else parts.push(seg);
-  }
-  return parts.join("/");
 }
 
 function loadTsConfig(project: ProjectFiles, path: string, seen: Set<string> = new Set()): TsConfig | undefined {
