@@ -167,6 +167,16 @@ describe("DenoStore on disk", () => {
     expect(await listAll(dir)).toEqual([".gitignore", "v1/b.json"]);
   });
 
+  it("never re-creates a deleted parent: a removed project keeps its cache from coming back", async () => {
+    const project = `${await tempDir()}/project`;
+    await Deno.mkdir(project);
+    const store = new DenoStore(`${project}/.codeslice`);
+    await store.set("v1/a.json", new Uint8Array([1]));
+    await Deno.remove(project, { recursive: true });
+    await expect(store.set("v1/b.json", new Uint8Array([2]))).rejects.toThrow();
+    expect(await Deno.stat(project).then(() => true, () => false)).toBe(false);
+  });
+
   it("atomic writes leave no temp files behind, even under concurrency", async () => {
     const dir = `${await tempDir()}/cache`;
     const store = new DenoStore(dir);

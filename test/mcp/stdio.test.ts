@@ -154,10 +154,14 @@ describe("codeslice mcp over stdio (SDK client)", () => {
     const t = await open(["--root", root]);
     try {
       expect((await tool(t.client, "signature", { symbol: "Cart" })).isError).toBe(false);
-      fs.rmSync(root, { recursive: true, force: true });
+      // The server's folder watcher may refresh (and write its cache) while the folder goes away,
+      // so the removal retries as `rm -rf` would have to.
+      fs.rmSync(root, { recursive: true, force: true, maxRetries: 20, retryDelay: 50 });
       const gone = await tool(t.client, "signature", { symbol: "Cart" });
       expect(gone.isError).toBe(true);
       expect(gone.text).toContain(root);
+      await new Promise((r) => setTimeout(r, 300)); // let any late watcher refresh run
+      expect(fs.existsSync(root), "the server must not bring a deleted root back as a cache folder").toBe(false);
       expect((await t.client.listTools()).tools).toHaveLength(9);
     } finally {
       await t.close();

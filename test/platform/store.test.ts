@@ -56,6 +56,16 @@ describe("NodeStore on disk", () => {
     expect(await store.keys()).toEqual(["v1/b.json"]);
   });
 
+  it("never re-creates a deleted parent: a removed project keeps its cache from coming back", async () => {
+    const project = path.join(tempDir(), "project");
+    fs.mkdirSync(project);
+    const store = new NodeStore(path.join(project, ".codeslice"));
+    await store.set("v1/a.json", new Uint8Array([1]));
+    fs.rmSync(project, { recursive: true });
+    await expect(store.set("v1/b.json", new Uint8Array([2]))).rejects.toThrow();
+    expect(fs.existsSync(project)).toBe(false);
+  });
+
   it("keeps an existing .gitignore untouched", async () => {
     const dir = path.join(tempDir(), "cache");
     fs.mkdirSync(dir);

@@ -1,7 +1,7 @@
 /** Store as files under a cache folder over Deno's APIs, written atomically (temp file + rename). */
 import { checkStoreKey } from "../store-key.ts";
 import type { Store } from "../types.ts";
-import { type DenoApi, errorCode, isNotFound, mapDenoError, requireDeno } from "./deno-api.ts";
+import { type DenoApi, errorCode, isAlreadyExists, isNotFound, mapDenoError, requireDeno } from "./deno-api.ts";
 import { type NativePaths, nativePaths } from "./deno-paths.ts";
 
 let tmpCounter = 0;
@@ -34,7 +34,7 @@ export class DenoStore implements Store {
   private async writeIgnoreFile(): Promise<void> {
     const ignore = this.paths.join(this.dir, ".gitignore");
     await this.deno.writeFile(ignore, new TextEncoder().encode("# codeslice cache: safe to delete\n*\n"), { createNew: true }).catch((e: unknown) => {
-      if ((e as { name?: string }).name !== "AlreadyExists" && errorCode(e) !== "EEXIST") throw e;
+      if (!isAlreadyExists(e)) throw e;
     });
   }
 
@@ -74,11 +74,17 @@ export class DenoStore implements Store {
       } catch (error) {
         if (!isNotFound(error)) throw error;
         // The key's folder is missing. The cache folder itself may have been deleted since ("safe to
-        // delete") while this store lived on, as in a long-running server: then its .gitignore must
-        // come back too.
+        // delete") while this store lived on, as in a long-running server: then it comes back with
+        // its .gitignore, but its parent never does (a deleted project must stay deleted).
         const dirGone = await this.deno.stat(this.dir).then(() => false, (e: unknown) => isNotFound(e));
+        if (dirGone) {
+          // Concurrent writes may race to re-create it; the losers find it there, which is fine.
+          await this.deno.mkdir(this.dir).catch((e: unknown) => {
+            if (!isAlreadyExists(e)) throw e;
+          });
+          await this.writeIgnoreFile();
+        }
         await this.deno.mkdir(folder, { recursive: true });
-        if (dirGone) await this.writeIgnoreFile();
         await this.deno.writeFile(tmp, bytes);
       }
       await this.deno.rename(tmp, target);

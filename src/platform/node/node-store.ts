@@ -64,8 +64,14 @@ export class NodeStore implements Store {
         await fsp.writeFile(tmp, value);
       } catch (error) {
         if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
-        const made = await fsp.mkdir(nodePath.dirname(target), { recursive: true });
-        if (made !== undefined && !nodePath.relative(made, this.dir).startsWith("..")) await this.writeIgnoreFile();
+        // Re-create the cache folder itself but never its parent: if the project root was deleted,
+        // a recursive mkdir would bring it back to life as an empty folder holding only a cache.
+        const madeCache = await fsp.mkdir(this.dir).then(() => true, (e: NodeJS.ErrnoException) => {
+          if (e.code === "EEXIST") return false;
+          throw e;
+        });
+        if (madeCache) await this.writeIgnoreFile();
+        await fsp.mkdir(nodePath.dirname(target), { recursive: true });
         await fsp.writeFile(tmp, value);
       }
       await fsp.rename(tmp, target);
