@@ -299,7 +299,7 @@ function describeIndex(s: IndexSummary, opened: OpenAnswer): void {
   if (s.syntaxErrors.length) {
     say("info", `${fmt(s.syntaxErrors.length)} file${s.syntaxErrors.length === 1 ? " has" : "s have"} syntax errors`, "and were indexed as far as they parse.", undefined, "syntax_errors");
   }
-  if (s.sourceFiles === 0) say("warning", "No source files.", "Nothing here is in a supported language (Python, TypeScript, JavaScript, Go, Java, Rust, C, C++, C#, Ruby, PHP).", undefined, "no_source");
+  if (s.sourceFiles === 0) say("warning", "No source files.", `Nothing here is in a supported language (${opened.languages.join(", ")}).`, undefined, "no_source");
 }
 
 async function openPicked(picked: Picked): Promise<void> {

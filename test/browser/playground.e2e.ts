@@ -249,6 +249,21 @@ describe("the playground with bad input", () => {
     await context.close();
   });
 
+  it("files in no supported language: the page says so and names the languages it reads", async () => {
+    const { context, page } = await newPage({ serviceWorkers: "block" });
+    await page.goto(site.url);
+    await page.setInputFiles("#file-input", [
+      { name: "NOTES.md", mimeType: "text/markdown", buffer: Buffer.from("# notes\n") },
+      { name: "data.csv", mimeType: "text/csv", buffer: Buffer.from("a,b\n1,2\n") },
+    ]);
+    await page.waitForSelector("body[data-indexed]");
+    await settled(page);
+    const said = await message(page, "no_source").innerText();
+    expect(said).toMatch(/No source files/);
+    for (const name of ["Python", "TypeScript", "Go", "Rust", "PHP"]) expect(said).toContain(name);
+    await context.close();
+  });
+
   it("a 50,000-file archive: progress, a cancel that works, and no main-thread block over 100 ms", async () => {
     const { context, page } = await newPage({ serviceWorkers: "block" });
     await page.goto(site.url);

@@ -4,7 +4,7 @@
  * event loop now and then, so an `abort` message is seen promptly even when every read is served
  * from memory.
  */
-import { createEngine, EngineError, type DirEntry, type Engine, type EngineOptions, type FileStat, type FileSystem, type Platform, type Store } from "../../index.ts";
+import { createEngine, EngineError, supportedLanguageNames, type DirEntry, type Engine, type EngineOptions, type FileStat, type FileSystem, type Platform, type Store } from "../../index.ts";
 import { MemoryFileSystem, MemoryStore } from "../memory/index.ts";
 import { openBrowserStore, type StoreNotice } from "./browser-store.ts";
 import { FetchWasmSource } from "./fetch-wasm-source.ts";
@@ -226,7 +226,7 @@ export function serveEngine(options: ServeOptions): void {
       const { store, answer } = await openStore(storeChoice);
       const platform: Platform = { fs: yielding(fs), store, wasm };
       session = { platform, engine: createEngine(platform, (engineOptions ?? {}) as EngineOptions) };
-      return { label: fs.rootLabel, store: answer, ...(unpacked ? { unpacked } : {}) } satisfies OpenAnswer;
+      return { label: fs.rootLabel, languages: supportedLanguageNames(), store: answer, ...(unpacked ? { unpacked } : {}) } satisfies OpenAnswer;
     }
     if (method === "close") {
       session?.engine.close();

@@ -33,6 +33,8 @@ export type StoreChoice = { kind: "browser"; namespace: string; prefer?: StoreBa
 /** What `open` reports. */
 export interface OpenAnswer {
   label: string;
+  /** The languages the engine reads, by name (for "nothing here is in a supported language"). */
+  languages: string[];
   store: { backend: StoreBackend; label: string; notice?: StoreNotice };
   /** For zips and uploads: what was left out while unpacking, and the bytes kept. */
   unpacked?: { files: number; bytes: number; skipped: ZipSkipped[]; stripped: string; persisted: boolean; notice?: string };
