@@ -11,7 +11,7 @@ import { EngineError, isEngineError, throwIfAborted } from "../shared/errors.ts"
 import { gitBlobId, sha256Hex } from "../shared/hash.ts";
 import { extname } from "../shared/paths.ts";
 import {
-  decodeJson, encodeJson, recordKey, SCHEMA_VERSION, SNAPSHOT_KEY, type Snapshot, type SnapshotFile, type StoredRecord,
+  decodeJson, encodeJson, recordKey, SCHEMA_VERSION, SNAPSHOT_KEY, storedForm, type Snapshot, type SnapshotFile, type StoredRecord,
 } from "./snapshot.ts";
 
 /** Progress of a long operation. */
@@ -226,10 +226,10 @@ export async function runIndex(
         skipped.push({ path: f.path, reason: "grammar_unavailable", detail: grammarFailures.get(spec.id)! });
         continue;
       }
-      record = await parseOne(runtime, spec, prepared.text, f.path, hash);
-      const { path: _path, ...toStore } = record;
+      const stored = storedForm(await parseOne(runtime, spec, prepared.text, f.path, hash));
+      record = stored.record;
       parsedThisRun.set(key, record);
-      writes.push(platform.store.set(key, encodeJson(toStore)).catch((error) => void (writeError ??= error)));
+      writes.push(platform.store.set(key, stored.bytes).catch((error) => void (writeError ??= error)));
       if (writes.length >= 64) await Promise.all(writes.splice(0));
       parsed.push(f.path);
     }

@@ -50,3 +50,16 @@ export function decodeJson<T>(bytes: Uint8Array): T {
 
 /** A record as stored: without its path, since identical files share one record. */
 export type StoredRecord = Omit<FileRecord, "path">;
+
+/**
+ * The bytes a fresh record is stored as, and the record to keep in memory: the one those bytes
+ * decode to, not the one extraction built. Extracted strings are views into the file's text (V8
+ * keeps a slice of 13+ characters as a pointer into its parent), so an extracted record pins its
+ * whole source, and its grown arrays carry slack. On a 6,500-file tree the decoded records took
+ * 129 MB of heap where the extracted ones took 248 MB. It is also the form a later run loads.
+ */
+export function storedForm(record: FileRecord): { bytes: Uint8Array; record: FileRecord } {
+  const { path, ...toStore } = record;
+  const json = JSON.stringify(toStore);
+  return { bytes: encoder.encode(json), record: { ...(JSON.parse(json) as StoredRecord), path } };
+}

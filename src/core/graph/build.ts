@@ -9,7 +9,7 @@ import type { ModuleResolver, ProjectFiles, ResolvedImport } from "../../languag
 import type { BindingRecord, CallRecord, FileRecord, ImportRecord } from "../extract/record.ts";
 import { pythonModuleOf } from "../../languages/python/resolve.ts";
 import {
-  CONFIDENCE, type AmbiguousCall, type CallEdge, type CodeGraph, type ExternalCall, type ImportEdge, type InheritEdge,
+  AMBIGUOUS_CANDIDATES, CONFIDENCE, type AmbiguousCall, type CallEdge, type CodeGraph, type ExternalCall, type ImportEdge, type InheritEdge,
   type Resolution, type SymbolNode,
 } from "./model.ts";
 
@@ -43,12 +43,43 @@ interface FileState {
   /** Import records with a local binding, by local name and scope (definition index, -1 module). */
   importBindings: Map<string, ImportRecord[]>;
   starImports: ImportRecord[];
-  /** Local bindings by scope (definition index) and name. */
-  locals: Map<number, Map<string, BindingRecord>>;
-  /** Fields per class definition index: name → binding with a type or value. */
-  fields: Map<number, Map<string, BindingRecord>>;
+  /**
+   * Local bindings by scope (definition index) and name, and fields per class definition index
+   * (name → binding with a type or value). Built on demand by `scopesOf` and released after the
+   * build: a big tree has ~90k of these maps, and only route lookups need them afterwards.
+   */
+  scopes: { locals: Map<number, Map<string, BindingRecord>>; fields: Map<number, Map<string, BindingRecord>> } | undefined;
   resolverState: unknown;
   resolver: ModuleResolver | undefined;
+}
+
+/**
+ * A file's local bindings by scope and its classes' fields, from its binding records. Built on first
+ * use and dropped once the graph is built (see FileState.scopes).
+ */
+function scopesOf(record: FileRecord): NonNullable<FileState["scopes"]> {
+  const locals = new Map<number, Map<string, BindingRecord>>();
+  const fields = new Map<number, Map<string, BindingRecord>>();
+  for (const b of record.bindings) {
+    const scopeDef = b.scope >= 0 ? record.definitions[b.scope] : undefined;
+    const isField = b.kind === "field" && (b.receiver === "self" || b.receiver === "this" || b.receiver === undefined);
+    const classIdx = isField
+      ? scopeDef?.kind === "class" ? b.scope : scopeDef && scopeDef.parent >= 0 && record.definitions[scopeDef.parent]!.kind === "class" ? scopeDef.parent : -1
+      : scopeDef?.kind === "class" && b.kind === "assign" ? b.scope : -1;
+    if (classIdx >= 0 && (b.type || b.value || b.alias)) {
+      const m = fields.get(classIdx) ?? new Map<string, BindingRecord>();
+      if (!m.has(b.name) || b.type) m.set(b.name, b);
+      fields.set(classIdx, m);
+    }
+    if (b.kind !== "field") {
+      const m = locals.get(b.scope) ?? new Map<string, BindingRecord>();
+      const prior = m.get(b.name);
+      // Prefer a binding that tells the type; otherwise keep the first.
+      if (!prior || (!prior.type && !prior.value && !prior.alias && (b.type || b.value || b.alias))) m.set(b.name, b);
+      locals.set(b.scope, m);
+    }
+  }
+  return { locals, fields };
 }
 
 function bindingName(imp: ImportRecord): string | undefined {
@@ -174,6 +205,8 @@ export function buildGraph(records: FileRecord[], allPaths: Iterable<string>, co
   const symbols: SymbolNode[] = [];
   const moduleSymbol = new Map<string, number>();
   const files = new Map<string, FileState>();
+  const locals = (st: FileState) => (st.scopes ??= scopesOf(st.record)).locals;
+  const fields = (st: FileState) => (st.scopes ??= scopesOf(st.record)).fields;
   for (const record of records) {
     const moduleId = symbols.length;
     const lang = record.language;
@@ -201,29 +234,8 @@ export function buildGraph(records: FileRecord[], allPaths: Iterable<string>, co
         importBindings.set(name, list);
       }
     }
-    const locals = new Map<number, Map<string, BindingRecord>>();
-    const fields = new Map<number, Map<string, BindingRecord>>();
-    for (const b of record.bindings) {
-      const scopeDef = b.scope >= 0 ? record.definitions[b.scope] : undefined;
-      const isField = b.kind === "field" && (b.receiver === "self" || b.receiver === "this" || b.receiver === undefined);
-      const classIdx = isField
-        ? scopeDef?.kind === "class" ? b.scope : scopeDef && scopeDef.parent >= 0 && record.definitions[scopeDef.parent]!.kind === "class" ? scopeDef.parent : -1
-        : scopeDef?.kind === "class" && b.kind === "assign" ? b.scope : -1;
-      if (classIdx >= 0 && (b.type || b.value || b.alias)) {
-        const m = fields.get(classIdx) ?? new Map<string, BindingRecord>();
-        if (!m.has(b.name) || b.type) m.set(b.name, b);
-        fields.set(classIdx, m);
-      }
-      if (b.kind !== "field") {
-        const m = locals.get(b.scope) ?? new Map<string, BindingRecord>();
-        const prior = m.get(b.name);
-        // Prefer a binding that tells the type; otherwise keep the first.
-        if (!prior || (!prior.type && !prior.value && !prior.alias && (b.type || b.value || b.alias))) m.set(b.name, b);
-        locals.set(b.scope, m);
-      }
-    }
     const resolver = languageById(lang)?.resolver;
-    files.set(record.path, { record, moduleId, top, importBindings, starImports, locals, fields, resolver, resolverState: stateFor(resolver) });
+    files.set(record.path, { record, moduleId, top, importBindings, starImports, scopes: undefined, resolver, resolverState: stateFor(resolver) });
   }
   const byName = new Map<string, number[]>();
   const byQualified = new Map<string, number>();
@@ -389,7 +401,7 @@ export function buildGraph(records: FileRecord[], allPaths: Iterable<string>, co
         for (const c of children.get(st.moduleId + 1 + s) ?? []) if (symbols[c]!.name === name) return { kind: "def", id: c, via: "scope" };
         const imp = st.importBindings.get(name)?.filter((i) => i.scope === s);
         if (imp?.length) return importValue(st, imp.at(-1)!, depth);
-        const local = st.locals.get(s)?.get(name);
+        const local = locals(st).get(s)?.get(name);
         if (local && local.kind !== "global") return bindingValue(st, s, local, depth);
         if (local?.kind === "global") break;
       }
@@ -397,7 +409,7 @@ export function buildGraph(records: FileRecord[], allPaths: Iterable<string>, co
     }
     const v = localValue(st, name, depth);
     if (v) return v;
-    const moduleLocal = st.locals.get(-1)?.get(name);
+    const moduleLocal = locals(st).get(-1)?.get(name);
     if (moduleLocal) return bindingValue(st, -1, moduleLocal, depth);
     if (py) {
       for (const star of st.starImports) {
@@ -480,13 +492,13 @@ export function buildGraph(records: FileRecord[], allPaths: Iterable<string>, co
     if (m) {
       const cls = enclosingClass(st, scope);
       if (cls === undefined) return undefined;
-      const b = st.fields.get(symbols[cls]!.index)?.get(m[2]!);
+      const b = fields(st).get(symbols[cls]!.index)?.get(m[2]!);
       return b?.type ? { st, scope: b.scope, type: b.type } : undefined;
     }
     if (!/^[A-Za-z_$][\w$]*$/.test(head)) return undefined;
     const defs = st.record.definitions;
     for (let s = scope; ; s = defs[s]!.parent) {
-      const b = st.locals.get(s)?.get(head);
+      const b = locals(st).get(s)?.get(head);
       if (b) return b.type ? { st, scope: s, type: b.type } : undefined;
       if (s < 0) return undefined;
     }
@@ -605,7 +617,7 @@ export function buildGraph(records: FileRecord[], allPaths: Iterable<string>, co
     seen.add(id);
     const st = stateOf(id);
     const idx = symbols[id]!.index;
-    const b = st.fields.get(idx)?.get(name);
+    const b = fields(st).get(idx)?.get(name);
     if (b) {
       const v = bindingValue(st, b.scope, b, depth + 1);
       if (v.kind !== "local") return v;
@@ -681,7 +693,18 @@ export function buildGraph(records: FileRecord[], allPaths: Iterable<string>, co
     seenCall.add(k);
     calls.push({ caller, callee, file, line, via, resolution, confidence: CONFIDENCE[resolution] });
   };
-  const callableIds = (name: string) => (byName.get(name) ?? []).filter((id) => CALLABLE.has(symbols[id]!.kind));
+  // Per name, the callables that share it: computed once, and the capped list is one array shared
+  // by every ambiguous call of that name (a big tree has ~100k such calls, mostly to a few names).
+  const callables = new Map<string, { ids: number[]; shown: readonly number[] }>();
+  const callableIds = (name: string) => {
+    let entry = callables.get(name);
+    if (!entry) {
+      const ids = (byName.get(name) ?? []).filter((id) => CALLABLE.has(symbols[id]!.kind));
+      entry = { ids, shown: ids.length > AMBIGUOUS_CANDIDATES ? ids.slice(0, AMBIGUOUS_CANDIDATES) : ids };
+      callables.set(name, entry);
+    }
+    return entry;
+  };
 
   for (const st of files.values()) {
     const record = st.record;
@@ -743,7 +766,7 @@ export function buildGraph(records: FileRecord[], allPaths: Iterable<string>, co
    * for a method name of the language's built-in types.
    */
   function recordUnresolved(st: FileState, call: CallRecord, caller: number, path: string) {
-    const candidates = callableIds(call.name);
+    const { ids: candidates, shown } = callableIds(call.name);
     if (candidates.length === 1 && uniqueFallback && call.receiver !== undefined) {
       const builtins = languageById(st.record.language)?.builtinMethods;
       // Walk the receiver chain as far as it resolves; guess only if it ends in untyped data.
@@ -760,7 +783,7 @@ export function buildGraph(records: FileRecord[], allPaths: Iterable<string>, co
         addCall(caller, id, path, call.line, isClassLike(id) ? "constructor" : "call", "unique-name");
       }
     } else if (candidates.length > 1) {
-      ambiguous.push({ caller, name: call.name, candidates: candidates.slice(0, 50), file: path, line: call.line });
+      ambiguous.push({ caller, name: call.name, candidates: shown, file: path, line: call.line });
     }
   }
 
@@ -792,6 +815,11 @@ export function buildGraph(records: FileRecord[], allPaths: Iterable<string>, co
   }
   const subclasses = new Map<number, number[]>();
   for (const e of inherits) (subclasses.get(e.base) ?? subclasses.set(e.base, []).get(e.base)!).push(e.child);
+
+  // The graph's lookup() keeps this whole scope alive (closures share one context), so drop what
+  // only the build needed: dedup keys and memos (the memos refill on demand at query time).
+  for (const m of [seenCall, seenImport, callables, exportMemo, memberMemo, basesMemo]) m.clear();
+  for (const st of files.values()) st.scopes = undefined;
 
   return {
     symbols, moduleSymbol, calls, external, ambiguous, unresolvedCalls, imports, inherits,

@@ -51,11 +51,15 @@ export interface ExternalCall {
   line: number;
 }
 
+/** How many candidates an ambiguous call keeps. */
+export const AMBIGUOUS_CANDIDATES = 50;
+
 /** A call that several definitions could answer, with no evidence to pick one. */
 export interface AmbiguousCall {
   caller: number;
   name: string;
-  candidates: number[];
+  /** At most AMBIGUOUS_CANDIDATES of them; calls of one name share this array, so never mutate it. */
+  candidates: readonly number[];
   file: string;
   line: number;
 }
