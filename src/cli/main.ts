@@ -310,6 +310,15 @@ async function main(argv: string[]): Promise<number> {
   }
 }
 
+// A reader that stops early (`codeslice map | head`) closes the pipe: that is the reader's choice,
+// not a failure, so stop quietly as other command-line tools do instead of crashing on EPIPE.
+for (const stream of [process.stdout, process.stderr]) {
+  stream.on("error", (error: NodeJS.ErrnoException) => {
+    if (error.code === "EPIPE") process.exit(process.exitCode ?? EXIT.ok);
+    throw error;
+  });
+}
+
 main(process.argv.slice(2)).then(
   (code) => {
     process.exitCode = code;

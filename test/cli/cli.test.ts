@@ -154,6 +154,16 @@ describe("codeslice map", () => {
     expect(countCl100k(r.stdout)).toBeLessThanOrEqual(250);
   });
 
+  it("a reader that closes the pipe early (| head) ends the run quietly, with no stack trace", () => {
+    // Output well over a pipe's 64 KB buffer, so the write after head exits does fail.
+    const big = tempDir();
+    write(big, "many.py", Array.from({ length: 2000 }, (_, i) => `def function_number_${i}(x):\n    return function_number_${Math.max(i - 1, 0)}(x)\n`).join("\n"));
+    // A shell pipeline, as users write it; pipefail reports codeslice's own exit status.
+    const r = spawnSync("bash", ["-o", "pipefail", "-c", `"${process.execPath}" "${cli}" graph --json --root "${big}" | head -c 100 >/dev/null`], { encoding: "utf8", timeout: 60_000 });
+    expect(r.stderr).not.toMatch(/EPIPE|Unhandled|at .*\(node:/);
+    expect(r.status).toBe(0);
+  });
+
   it("--json reports the budget and the tokens its text uses", () => {
     const m = json<{ tokens: number; budget: number; encoding: string; text: string; symbols: unknown[] }>(run(["map", "--root", project, "--budget", "300", "--json"]));
     expect(m.budget).toBe(300);
