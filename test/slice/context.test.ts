@@ -215,6 +215,43 @@ describe("search and pack", () => {
     expect((await errorOf(engine.search("the of and"))).code).toBe("invalid_argument");
   });
 
+  it("after edits, the carried-over search index answers exactly as a fresh build does", async () => {
+    const files: Record<string, string> = {};
+    for (let i = 0; i < 6; i++) {
+      files[`shop/mod${i}.py`] = `def charge_card_${i}(amount):\n    """Charge a card for the amount."""\n    return amount\n\n\ndef refund_order_${i}(order):\n    return charge_card_${i}(order)\n`;
+    }
+    const { engine, platform } = memoryEngine(files);
+    const queries = ["charge", "refund order", "card amount", "rename target", "brand new helper", "mod3"];
+    const answers = async (e: typeof engine) => Promise.all(queries.map((q) => e.search(q, { limit: 50 }).then((hits) => hits.map((h) => `${h.qualified}@${h.path}:${h.line} ${h.score}`))));
+    const current = { ...files };
+    const put = (path: string, text: string) => () => {
+      current[path] = text;
+      platform.fs.write(path, text);
+    };
+    const steps: [string, () => void][] = [
+      ["rename inside one file", put("shop/mod2.py", files["shop/mod2.py"]!.replace("refund_order_2", "rename_target_2"))],
+      // One more definition in an early file shifts the graph ids of every later file.
+      ["grow an early file", put("shop/mod0.py", `def brand_new_helper():\n    return 0\n\n\n${files["shop/mod0.py"]}`)],
+      ["add a file", put("shop/extra.py", "def charge_extra(amount):\n    return amount\n")],
+      ["remove a file", () => {
+        delete current["shop/mod4.py"];
+        platform.fs.remove("shop/mod4.py");
+      }],
+      // Enough re-indexing of one file that the tombstones pass the share that forces a rebuild.
+      ...Array.from({ length: 6 }, (_, k): [string, () => void] => [`edit again (${k})`, put("shop/mod1.py", files["shop/mod1.py"]!.replace("return amount", `return amount + ${k}`))]),
+    ];
+    await answers(engine); // builds the index that the steps below carry forward
+    for (const [what, step] of steps) {
+      step();
+      await engine.refresh();
+      expect(await answers(engine), what).toEqual(await answers(memoryEngine({ ...current }).engine));
+    }
+    const names = (await engine.search("rename target")).map((h) => h.qualified);
+    expect(names).toContain("shop.mod2.rename_target_2");
+    expect((await engine.search("refund order", { limit: 50 })).map((h) => h.qualified)).not.toContain("shop.mod2.refund_order_2");
+    expect((await engine.search("charge", { limit: 50 })).map((h) => h.path)).not.toContain("shop/mod4.py");
+  });
+
   it("pack seeds from several search hits", async () => {
     const { engine } = memoryEngine(project);
     const a = await engine.pack("charge the cart total at checkout", { budget: 3000 });

@@ -8,7 +8,7 @@ import type { CodeGraph } from "../graph/model.ts";
 import { calls, importers, signature, type CallsAnswer, type ImportersAnswer, type SignatureAnswer } from "../graph/queries.ts";
 import { findSymbol, symbolRef, type SymbolRef } from "../graph/lookup.ts";
 import { buildContext, type ContextAnswer, type ContextIO, type ContextOptions } from "../slice/context.ts";
-import { buildSearchIndex, searchSymbols, type SearchHit, type SearchIndex } from "../search/search.ts";
+import { searchSymbols, updateSearchIndex, type SearchHit, type SearchIndex } from "../search/search.ts";
 import { findRoutes, type Route } from "../slice/routes.ts";
 import { buildRepoMap, isManifest, type RepoMap, type RepoMapOptions } from "../map/repo-map.ts";
 import type { SkipReason } from "../scan/defaults.ts";
@@ -230,10 +230,12 @@ export function createEngine(platform: Platform, options: EngineOptions = {}): E
     return graphCache.graph;
   };
 
-  const derived = new WeakMap<CodeGraph, { search?: SearchIndex; routes?: Route[] }>();
-  const derivedOf = (graph: CodeGraph) => derived.get(graph) ?? derived.set(graph, {}).get(graph)!;
-  const searchIndexOf = (graph: CodeGraph) => (derivedOf(graph).search ??= buildSearchIndex(graph));
-  const routesOf = (graph: CodeGraph) => (derivedOf(graph).routes ??= findRoutes(graph));
+  const routes = new WeakMap<CodeGraph, Route[]>();
+  const routesOf = (graph: CodeGraph) => routes.get(graph) ?? routes.set(graph, findRoutes(graph)).get(graph)!;
+  // One search index, carried from graph to graph: after an edit only the changed files are
+  // re-indexed (a full build takes ~0.2 s on django and ~2 s on a 75,000-symbol tree).
+  let search: SearchIndex | undefined;
+  const searchIndexOf = (graph: CodeGraph) => (search?.graph === graph ? search : (search = updateSearchIndex(search, graph)));
   const contextIO = (graph: CodeGraph): ContextIO => ({
     readText: async (path) => new TextDecoder().decode(await platform.fs.readFile(path)),
     searchIndex: () => searchIndexOf(graph),
