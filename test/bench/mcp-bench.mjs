@@ -266,7 +266,9 @@ if (INSTALL) {
     other[name] = { p50: median(t), max: Math.max(...t) };
   }
   // An edit between calls: the next answer re-parses the file and rebuilds what depends on it.
+  // And a search right after an edit: the search index re-indexes the edited file only.
   const afterEdit = [];
+  const searchAfterEdit = [];
   if (corpusName === "django") {
     const file = path.join(corpus, "django/db/models/query.py");
     const original = fs.readFileSync(file, "utf8");
@@ -276,6 +278,8 @@ if (INSTALL) {
       const { ms, result } = await s.callTool("context", { target: targets[0], budget: 8000 });
       if (!result.structuredContent.freshness.refreshed) throw new Error("the edit was not noticed");
       afterEdit.push(ms);
+      const search = await s.callTool("search", { query: "csrf token" });
+      searchAfterEdit.push(search.ms);
     }
     fs.writeFileSync(file, original);
   }
@@ -289,6 +293,8 @@ if (INSTALL) {
   if (afterEdit.length) {
     results.context_after_edit_ms = { n: afterEdit.length, p50: median(afterEdit), max: Math.max(...afterEdit), values: afterEdit };
     rows.push(["`context` right after editing django/db/models/query.py", `p50 ${fmtMs(median(afterEdit))}`, `max ${fmtMs(Math.max(...afterEdit))}, n=${afterEdit.length} (re-parse + graph rebuild)`]);
+    results.search_after_edit_ms = { n: searchAfterEdit.length, p50: median(searchAfterEdit), max: Math.max(...searchAfterEdit), values: searchAfterEdit };
+    rows.push(["`search` right after that `context` (first search on the new graph)", `p50 ${fmtMs(median(searchAfterEdit))}`, `max ${fmtMs(Math.max(...searchAfterEdit))}, n=${searchAfterEdit.length} (edited file re-indexed)`]);
   }
   results.later_other_ms = other;
 }
