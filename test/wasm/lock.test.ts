@@ -82,6 +82,16 @@ describe("the load-time check (runs first: the runtime is verified once per proc
     await expect(runtime.load(spec)).rejects.toMatchObject({ code: "wasm_missing", data: { file: spec.grammar } });
   });
 
+  it("one runtime per wasm source: the parser and each compiled grammar are reused, not rebuilt per index run", async () => {
+    const wasm = new NodeWasmSource();
+    const spec = languageById("python")!;
+    const first = await createParserRuntime(wasm);
+    const again = await createParserRuntime(wasm);
+    expect(again).toBe(first);
+    expect(await again.load(spec)).toBe(await first.load(spec));
+    expect(await createParserRuntime(new NodeWasmSource())).not.toBe(first);
+  });
+
   it("untampered, every language of the engine loads", async () => {
     const runtime = await createParserRuntime(new NodeWasmSource());
     for (const spec of LANGUAGES) {

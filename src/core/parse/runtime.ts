@@ -60,8 +60,25 @@ export interface ParserRuntime {
   parser: Parser;
 }
 
-/** Initialises web-tree-sitter (once per process) and returns a loader for grammars. */
-export async function createParserRuntime(wasm: WasmSource): Promise<ParserRuntime> {
+/**
+ * One runtime per WasmSource for the life of the process: a long-running server re-indexes on every
+ * edit, and a new runtime each time would re-compile the grammar and its query (~60 ms for Python)
+ * and leave a Parser behind in the wasm heap.
+ */
+const runtimes = new WeakMap<WasmSource, Promise<ParserRuntime>>();
+
+/** Initialises web-tree-sitter (once per process) and returns the loader for grammars of `wasm`. */
+export function createParserRuntime(wasm: WasmSource): Promise<ParserRuntime> {
+  let runtime = runtimes.get(wasm);
+  if (!runtime) {
+    runtime = newRuntime(wasm);
+    runtime.catch(() => runtimes.delete(wasm));
+    runtimes.set(wasm, runtime);
+  }
+  return runtime;
+}
+
+async function newRuntime(wasm: WasmSource): Promise<ParserRuntime> {
   // Loaded on first use: a re-index that parses nothing never pays for the module.
   const { Language, Parser, Query } = await import("web-tree-sitter");
   const lock = await loadWasmLock(wasm);
