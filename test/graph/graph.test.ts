@@ -68,3 +68,81 @@ describe("graph resolution fixtures", () => {
     });
   }
 });
+
+describe("files with the same content", () => {
+  it("each resolves its relative imports from its own folder, though they share one record", async () => {
+    const same = 'import { helper } from "./util";\n\nexport function run(): number {\n  return helper();\n}\n';
+    const { engine } = memoryEngine({
+      "a/index.ts": same,
+      "a/util.ts": "export function helper(): number {\n  return 1;\n}\n",
+      "b/index.ts": same,
+      "b/util.ts": "export function helper(): number {\n  return 2;\n}\n",
+    });
+    const graph = await engine.codeGraph();
+    expect(graph.imports.map((e) => `${e.from} -> ${e.to}`).sort()).toEqual(["a/index.ts -> a/util.ts", "b/index.ts -> b/util.ts"]);
+    const edges = graph.calls.map((e) => `${graph.symbols[e.caller]!.qualified} -> ${graph.symbols[e.callee]!.qualified}`).sort();
+    expect(edges).toEqual(["a/index.ts#run -> a/util.ts#helper", "b/index.ts#run -> b/util.ts#helper"]);
+  });
+});
+
+/** Everything a graph answers with, in a comparable form (maps as sorted entries). */
+function graphFacts(graph: Awaited<ReturnType<ReturnType<typeof memoryEngine>["engine"]["codeGraph"]>>) {
+  const entries = <K, V>(m: Map<K, V>) => [...m].sort((a, b) => (String(a[0]) < String(b[0]) ? -1 : String(a[0]) > String(b[0]) ? 1 : 0));
+  return {
+    symbols: graph.symbols, calls: graph.calls, external: graph.external, ambiguous: graph.ambiguous, unresolved: graph.unresolvedCalls,
+    imports: graph.imports, inherits: graph.inherits, typeUses: entries(graph.typeUses), callsFrom: entries(graph.callsFrom),
+    callsTo: entries(graph.callsTo), importsFrom: entries(graph.importsFrom), importedBy: entries(graph.importedBy),
+    subclasses: entries(graph.subclasses), records: entries(graph.records),
+  };
+}
+
+describe("updating the graph after an edit", () => {
+  const project: Record<string, string> = {
+    "shop/__init__.py": "",
+    "shop/models.py": 'class Order:\n    def __init__(self, total: int):\n        self.total = total\n\n    def save(self):\n        return self.total\n\n\nclass Refund(Order):\n    def save(self):\n        return super().save()\n',
+    "shop/service.py": "from shop.models import Order, Refund\n\n\ndef place(total: int) -> Order:\n    order = Order(total)\n    order.save()\n    return order\n\n\ndef refund(order: Order) -> Refund:\n    r = Refund(order.total)\n    r.save()\n    return r\n",
+    "web/api.ts": 'import { total } from "./lib";\n\nexport class Api {\n  run(): number {\n    return total([1, 2]);\n  }\n}\n',
+    "web/lib.ts": "export function total(xs: number[]): number {\n  return xs.length;\n}\n\nexport function unused(): void {}\n",
+  };
+
+  it("a body edit is patched into the previous graph, and the patched graph equals a fresh build", async () => {
+    const { engine, platform } = memoryEngine(project);
+    const before = await engine.codeGraph();
+    const current = { ...project };
+    const edits: [string, string][] = [
+      // new calls inside a body, lines shifted above everything
+      ["shop/service.py", `# header\n${project["shop/service.py"]!.replace("    order.save()\n", "    order.save()\n    order.save()\n    print(order)\n")}`],
+      ["web/api.ts", project["web/api.ts"]!.replace("return total([1, 2]);", "const n = total([1]);\n    return n + total([2]);")],
+      ["shop/models.py", project["shop/models.py"]!.replace("        return self.total\n", "        print('saving')\n        return self.total\n")],
+    ];
+    let previous = before;
+    for (const [path, text] of edits) {
+      current[path] = text;
+      platform.fs.write(path, text);
+      await engine.refresh();
+      const patched = await engine.codeGraph();
+      expect(patched.symbols, `${path}: symbol ids are kept`).toBe(previous.symbols);
+      expect(graphFacts(patched), path).toEqual(graphFacts(await memoryEngine({ ...current }).engine.codeGraph()));
+      previous = patched;
+    }
+  });
+
+  it("an edit others can see (a renamed function, a new import, a new field) builds a new graph, equal to a fresh build", async () => {
+    const { engine, platform } = memoryEngine(project);
+    const current = { ...project };
+    const edits: [string, string][] = [
+      ["web/lib.ts", project["web/lib.ts"]!.replace("unused", "renamed")],
+      ["shop/service.py", `import os\n${project["shop/service.py"]}`],
+      ["shop/models.py", project["shop/models.py"]!.replace("        self.total = total\n", "        self.total = total\n        self.parent = Order(0)\n")],
+    ];
+    for (const [path, text] of edits) {
+      const before = await engine.codeGraph();
+      current[path] = text;
+      platform.fs.write(path, text);
+      await engine.refresh();
+      const after = await engine.codeGraph();
+      expect(after.symbols, `${path}: rebuilt`).not.toBe(before.symbols);
+      expect(graphFacts(after), path).toEqual(graphFacts(await memoryEngine({ ...current }).engine.codeGraph()));
+    }
+  });
+});

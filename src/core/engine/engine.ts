@@ -133,7 +133,7 @@ export interface Engine {
 /** Creates an engine over one platform (file system, store, wasm). */
 export function createEngine(platform: Platform, options: EngineOptions = {}): Engine {
   let state: { snapshot: Snapshot; records: Map<string, FileRecord> } | undefined;
-  let graphCache: { snapshot: Snapshot; graph: Promise<CodeGraph> } | undefined;
+  let graphCache: { snapshot: Snapshot; built: Promise<{ graph: CodeGraph; paths: string[]; configs: Map<string, string> }> } | undefined;
   let running: Promise<IndexResult> | undefined;
 
   let watcher: { close(): void } | undefined;
@@ -213,7 +213,9 @@ export function createEngine(platform: Platform, options: EngineOptions = {}): E
     }
     const snapshot = state!.snapshot;
     if (graphCache?.snapshot !== snapshot) {
-      const graph = (async () => {
+      const previous = graphCache?.built;
+      const built = (async () => {
+        const paths = snapshot.files.map((f) => f.path);
         const configs = new Map<string, string>();
         for (const f of snapshot.files) {
           if (!CONFIG_FILE.test(f.path)) continue;
@@ -223,11 +225,15 @@ export function createEngine(platform: Platform, options: EngineOptions = {}): E
             // unreadable config: resolution falls back to plain relative paths
           }
         }
-        return buildGraph(records, snapshot.files.map((f) => f.path), configs);
+        // After an edit the previous graph can often be updated instead of rebuilt: the same files
+        // and configuration, and a few records changed in ways no other file can see.
+        const prior = previous ? await previous.catch(() => undefined) : undefined;
+        const updated = prior && samePaths(prior.paths, paths) && sameConfigs(prior.configs, configs) ? updateGraph(prior.graph, records) : undefined;
+        return { graph: updated ?? buildGraph(records, paths, configs), paths, configs };
       })();
-      graphCache = { snapshot, graph };
+      graphCache = { snapshot, built };
     }
-    return graphCache.graph;
+    return graphCache.built.then((b) => b.graph);
   };
 
   const routes = new WeakMap<CodeGraph, Route[]>();
@@ -382,6 +388,26 @@ function summarize(platform: Platform, result: IndexResult): IndexSummary {
 }
 
 /** Names of the supported languages. */
+/** At most this many changed files are patched into the previous graph; more rebuild it. */
+const MAX_GRAPH_UPDATE_FILES = 32;
+
+/** The previous graph patched with the records that changed, or undefined when it must be rebuilt. */
+function updateGraph(prior: CodeGraph, records: FileRecord[]): CodeGraph | undefined {
+  const changed = records.filter((r) => prior.records.get(r.path) !== r);
+  if (changed.length === 0) return prior;
+  return changed.length <= MAX_GRAPH_UPDATE_FILES ? prior.update(changed) : undefined;
+}
+
+function samePaths(a: string[], b: string[]): boolean {
+  return a.length === b.length && a.every((p, i) => p === b[i]);
+}
+
+function sameConfigs(a: Map<string, string>, b: Map<string, string>): boolean {
+  if (a.size !== b.size) return false;
+  for (const [k, v] of a) if (b.get(k) !== v) return false;
+  return true;
+}
+
 export function supportedLanguageNames(): string[] {
   return LANGUAGES.map((l) => l.name);
 }

@@ -82,6 +82,46 @@ function scopesOf(record: FileRecord): NonNullable<FileState["scopes"]> {
   return { locals, fields };
 }
 
+/** Per-file call resolution output. */
+interface FileCalls {
+  calls: CallEdge[];
+  external: ExternalCall[];
+  ambiguous: AmbiguousCall[];
+  unresolved: number;
+}
+
+const shapes = new WeakMap<FileRecord, string>();
+
+/**
+ * What other files can see of a file, as a string to compare: its definitions without positions,
+ * docs or signature text (names, kinds, nesting, bases, parameter and return types, decorators,
+ * exports), its imports without lines, the bindings outside function bodies and the fields set
+ * on `self`/`this`, and, for a name both imported and defined at top level, which comes later.
+ * Two records with the same shape resolve every other file's calls the same way, so an edit that
+ * keeps it (a changed body, a moved function) only needs its own file resolved again.
+ */
+function outwardShape(record: FileRecord): string {
+  let shape = shapes.get(record);
+  if (shape !== undefined) return shape;
+  const defs = record.definitions;
+  const inFunction = (scope: number) => scope >= 0 && FUNCTION_SCOPES.has(defs[scope]!.kind);
+  const lastImportLine = new Map<string, number>();
+  for (const imp of record.imports) {
+    const name = imp.scope < 0 ? bindingName(imp) : undefined;
+    if (name) lastImportLine.set(name, Math.max(lastImportLine.get(name) ?? 0, imp.line));
+  }
+  shape = JSON.stringify([
+    defs.map(({ start: _s, end: _e, nameLine: _l, nameCol: _c, bodyStart: _b, doc: _d, signature: _g, ...rest }) => rest),
+    record.imports.map(({ line: _l, ...rest }) => rest),
+    record.bindings
+      .filter((b) => (b.kind === "field" ? b.receiver === undefined || b.receiver === "self" || b.receiver === "this" : !inFunction(b.scope)))
+      .map(({ line: _l, ...rest }) => rest),
+    defs.filter((d) => d.parent < 0 && lastImportLine.has(d.name)).map((d) => [d.name, d.start > lastImportLine.get(d.name)!]),
+  ]);
+  shapes.set(record, shape);
+  return shape;
+}
+
 function bindingName(imp: ImportRecord): string | undefined {
   switch (imp.kind) {
     case "module":
@@ -207,17 +247,16 @@ export function buildGraph(records: FileRecord[], allPaths: Iterable<string>, co
   const files = new Map<string, FileState>();
   const locals = (st: FileState) => (st.scopes ??= scopesOf(st.record)).locals;
   const fields = (st: FileState) => (st.scopes ??= scopesOf(st.record)).fields;
-  for (const record of records) {
-    const moduleId = symbols.length;
+  /** A file's symbols (its module symbol, then its definitions, from `moduleId` on) and its state. */
+  const makeFile = (record: FileRecord, moduleId: number): { syms: SymbolNode[]; st: FileState } => {
     const lang = record.language;
     const py = lang === "python";
     const mod = py ? (pythonModuleOf(pythonState, record.path) ?? record.path) : record.path;
-    moduleSymbol.set(record.path, moduleId);
-    symbols.push({ id: moduleId, file: record.path, language: lang, index: -1, name: mod, qualified: mod, kind: "module", parent: -1, start: 1, end: record.lines, nameLine: 1 });
+    const syms: SymbolNode[] = [{ id: moduleId, file: record.path, language: lang, index: -1, name: mod, qualified: mod, kind: "module", parent: -1, start: 1, end: record.lines, nameLine: 1 }];
     const top = new Map<string, number>();
     record.definitions.forEach((d, i) => {
       const qualified = py ? (mod === "" ? d.qualified : `${mod}.${d.qualified}`) : `${record.path}#${d.qualified}`;
-      symbols.push({
+      syms.push({
         id: moduleId + 1 + i, file: record.path, language: lang, index: i, name: d.name, qualified, kind: d.kind,
         parent: d.parent < 0 ? moduleId : moduleId + 1 + d.parent, start: d.start, end: d.end, nameLine: d.nameLine,
       });
@@ -235,7 +274,13 @@ export function buildGraph(records: FileRecord[], allPaths: Iterable<string>, co
       }
     }
     const resolver = languageById(lang)?.resolver;
-    files.set(record.path, { record, moduleId, top, importBindings, starImports, scopes: undefined, resolver, resolverState: stateFor(resolver) });
+    return { syms, st: { record, moduleId, top, importBindings, starImports, scopes: undefined, resolver, resolverState: stateFor(resolver) } };
+  };
+  for (const record of records) {
+    const { syms, st } = makeFile(record, symbols.length);
+    moduleSymbol.set(record.path, st.moduleId);
+    for (const sym of syms) symbols.push(sym);
+    files.set(record.path, st);
   }
   const byName = new Map<string, number[]>();
   const byQualified = new Map<string, number>();
@@ -254,32 +299,38 @@ export function buildGraph(records: FileRecord[], allPaths: Iterable<string>, co
   };
 
   // 2. Imports.
-  const resolvedImports = new Map<ImportRecord, ResolvedImport>();
+  // Per file: files with the same content share one record's import objects (records are keyed by
+  // content), but a relative import resolves differently from each file's folder.
+  const resolvedImports = new Map<FileState, Map<ImportRecord, ResolvedImport>>();
   const resolveImport = (st: FileState, imp: ImportRecord): ResolvedImport => {
-    let r = resolvedImports.get(imp);
+    const cache = resolvedImports.get(st) ?? resolvedImports.set(st, new Map()).get(st)!;
+    let r = cache.get(imp);
     if (!r) {
       r = st.resolver && imp.module !== "" ? st.resolver.resolve(st.resolverState, st.record.path, imp.module, imp.kind === "named" ? imp.name : undefined) : { external: imp.module !== "" };
-      resolvedImports.set(imp, r);
+      cache.set(imp, r);
     }
     return r;
   };
-  const imports: ImportEdge[] = [];
-  const seenImport = new Set<string>();
-  const addImport = (from: string, to: string | undefined, line: number) => {
-    if (!to || to === from) return;
-    const k = `${from}\0${to}`;
-    if (seenImport.has(k)) return;
-    seenImport.add(k);
-    imports.push({ from, to, line });
-  };
-  for (const st of files.values()) {
+  /** A file's import edges, one per imported file (the first import line). */
+  const importsOf = (st: FileState): ImportEdge[] => {
+    const out: ImportEdge[] = [];
+    const seen = new Set<string>();
+    const from = st.record.path;
+    const add = (to: string | undefined, line: number) => {
+      if (!to || to === from || seen.has(to)) return;
+      seen.add(to);
+      out.push({ from, to, line });
+    };
     for (const imp of st.record.imports) {
       if (imp.kind === "export" || imp.kind === "export-default") continue;
       const r = resolveImport(st, imp);
-      addImport(st.record.path, r.file, imp.line);
-      addImport(st.record.path, r.submodule, imp.line);
+      add(r.file, imp.line);
+      add(r.submodule, imp.line);
     }
-  }
+    return out;
+  };
+  let imports: ImportEdge[] = [];
+  for (const st of files.values()) for (const e of importsOf(st)) imports.push(e);
 
   // 3. Module exports (what `from m import n` / `import { n } from "m"` reaches), memoized.
   const exportMemo = new Map<string, Value | null>();
@@ -682,16 +733,14 @@ export function buildGraph(records: FileRecord[], allPaths: Iterable<string>, co
   }
 
   // 6. Calls.
-  const calls: CallEdge[] = [];
-  const external: ExternalCall[] = [];
-  const ambiguous: AmbiguousCall[] = [];
-  let unresolvedCalls = 0;
+  // Each file's calls are resolved on their own (into `sink`), so an edit can redo one file.
+  let sink: FileCalls = { calls: [], external: [], ambiguous: [], unresolved: 0 };
   const seenCall = new Set<string>();
   const addCall = (caller: number, callee: number, file: string, line: number, via: CallEdge["via"], resolution: Resolution) => {
     const k = `${caller}|${callee}|${line}`;
     if (seenCall.has(k)) return;
     seenCall.add(k);
-    calls.push({ caller, callee, file, line, via, resolution, confidence: CONFIDENCE[resolution] });
+    sink.calls.push({ caller, callee, file, line, via, resolution, confidence: CONFIDENCE[resolution] });
   };
   // Per name, the callables that share it: computed once, and the capped list is one array shared
   // by every ambiguous call of that name (a big tree has ~100k such calls, mostly to a few names).
@@ -706,7 +755,9 @@ export function buildGraph(records: FileRecord[], allPaths: Iterable<string>, co
     return entry;
   };
 
-  for (const st of files.values()) {
+  const callsOf = (st: FileState): FileCalls => {
+    sink = { calls: [], external: [], ambiguous: [], unresolved: 0 };
+    seenCall.clear(); // keys hold the caller, which belongs to this file
     const record = st.record;
     const path = record.path;
     for (const call of record.calls) {
@@ -714,7 +765,7 @@ export function buildGraph(records: FileRecord[], allPaths: Iterable<string>, co
       const link = (v: Value | undefined, resolution: Resolution): boolean => {
         if (!v) return false;
         if (v.kind === "external") {
-          external.push({ caller, target: v.name, file: path, line: call.line });
+          sink.external.push({ caller, target: v.name, file: path, line: call.line });
           return true;
         }
         if (v.kind === "local") return true; // a variable or parameter: not a call to a definition
@@ -749,14 +800,29 @@ export function buildGraph(records: FileRecord[], allPaths: Iterable<string>, co
           if (link(v, resolution)) continue;
           // A receiver of a known project class whose member we cannot find: inherited from outside.
           if (base.kind === "instance" || base.kind === "super" || base.kind === "module") {
-            unresolvedCalls++;
+            sink.unresolved++;
             continue;
           }
         }
       }
-      unresolvedCalls++;
+      sink.unresolved++;
       recordUnresolved(st, call, caller, path);
     }
+    return sink;
+  };
+  let calls: CallEdge[] = [];
+  let external: ExternalCall[] = [];
+  let ambiguous: AmbiguousCall[] = [];
+  let unresolvedCalls = 0;
+  /** How many edges each file contributed (files keep their order in the arrays, for updates). */
+  const callCounts = new Map<string, { calls: number; external: number; ambiguous: number; unresolved: number }>();
+  for (const st of files.values()) {
+    const out = callsOf(st);
+    for (const e of out.calls) calls.push(e);
+    for (const e of out.external) external.push(e);
+    for (const e of out.ambiguous) ambiguous.push(e);
+    unresolvedCalls += out.unresolved;
+    callCounts.set(st.record.path, { calls: out.calls.length, external: out.external.length, ambiguous: out.ambiguous.length, unresolved: out.unresolved });
   }
 
   /**
@@ -783,13 +849,12 @@ export function buildGraph(records: FileRecord[], allPaths: Iterable<string>, co
         addCall(caller, id, path, call.line, isClassLike(id) ? "constructor" : "call", "unique-name");
       }
     } else if (candidates.length > 1) {
-      ambiguous.push({ caller, name: call.name, candidates: shown, file: path, line: call.line });
+      sink.ambiguous.push({ caller, name: call.name, candidates: shown, file: path, line: call.line });
     }
   }
 
   // 7. Types named in annotations, resolved in the scope that names them.
-  const typeUses = new Map<number, number[]>();
-  for (const st of files.values()) {
+  const typeUsesOf = (st: FileState, typeUses: Map<number, number[]>) => {
     for (const t of st.record.typeRefs) {
       const v = resolveName(st, t.scope, t.name, t.line);
       if (v?.kind !== "def" || !isClassLike(v.id)) continue;
@@ -800,45 +865,110 @@ export function buildGraph(records: FileRecord[], allPaths: Iterable<string>, co
     }
   }
 
-  // 8. Adjacency.
-  const callsFrom = new Map<number, number[]>();
-  const callsTo = new Map<number, number[]>();
-  calls.forEach((e, i) => {
-    (callsFrom.get(e.caller) ?? callsFrom.set(e.caller, []).get(e.caller)!).push(i);
-    (callsTo.get(e.callee) ?? callsTo.set(e.callee, []).get(e.callee)!).push(i);
-  });
-  const importsFrom = new Map<string, string[]>();
-  const importedBy = new Map<string, string[]>();
-  for (const e of imports) {
-    (importsFrom.get(e.from) ?? importsFrom.set(e.from, []).get(e.from)!).push(e.to);
-    (importedBy.get(e.to) ?? importedBy.set(e.to, []).get(e.to)!).push(e.from);
-  }
+  let typeUses = new Map<number, number[]>();
+  for (const st of files.values()) typeUsesOf(st, typeUses);
+  let recordsByPath = new Map(records.map((r) => [r.path, r]));
+
+  // 8. Adjacency, and the graph object (also made again by `update`).
   const subclasses = new Map<number, number[]>();
   for (const e of inherits) (subclasses.get(e.base) ?? subclasses.set(e.base, []).get(e.base)!).push(e.child);
-
-  // The graph's lookup() keeps this whole scope alive (closures share one context), so drop what
-  // only the build needed: dedup keys and memos (the memos refill on demand at query time).
-  for (const m of [seenCall, seenImport, callables, exportMemo, memberMemo, basesMemo]) m.clear();
-  for (const st of files.values()) st.scopes = undefined;
-
-  return {
-    symbols, moduleSymbol, calls, external, ambiguous, unresolvedCalls, imports, inherits,
-    callsFrom, callsTo, importsFrom, importedBy, subclasses, typeUses, children, byName, byQualified,
-    records: new Map(records.map((r) => [r.path, r])),
-    lookup(file, scope, expr) {
-      const st = files.get(file);
-      if (!st) return undefined;
-      const v = resolveExpr(st, scope, expr);
-      return v?.kind === "def" ? v.id : undefined;
-    },
-    importTarget(file, localName) {
-      const st = files.get(file);
-      const imp = st?.importBindings.get(localName)?.filter((i) => i.scope < 0).at(-1);
-      if (!st || !imp) return undefined;
-      const r = resolveImport(st, imp);
-      if (r.submodule) return { file: r.submodule };
-      if (!r.file) return undefined;
-      return imp.kind === "named" && imp.name ? { file: r.file, name: imp.name } : { file: r.file };
-    },
+  const lookup: CodeGraph["lookup"] = (file, scope, expr) => {
+    const st = files.get(file);
+    if (!st) return undefined;
+    const v = resolveExpr(st, scope, expr);
+    return v?.kind === "def" ? v.id : undefined;
   };
+  const importTarget: CodeGraph["importTarget"] = (file, localName) => {
+    const st = files.get(file);
+    const imp = st?.importBindings.get(localName)?.filter((i) => i.scope < 0).at(-1);
+    if (!st || !imp) return undefined;
+    const r = resolveImport(st, imp);
+    if (r.submodule) return { file: r.submodule };
+    if (!r.file) return undefined;
+    return imp.kind === "named" && imp.name ? { file: r.file, name: imp.name } : { file: r.file };
+  };
+  const finish = (): CodeGraph => {
+    // The graph's lookup() keeps this whole scope alive (closures share one context), so drop what
+    // only the build needed: dedup keys and memos (the memos refill on demand at query time).
+    for (const m of [seenCall, callables, exportMemo, memberMemo, basesMemo, resolvedImports]) m.clear();
+    for (const st of files.values()) st.scopes = undefined;
+    const callsFrom = new Map<number, number[]>();
+    const callsTo = new Map<number, number[]>();
+    calls.forEach((e, i) => {
+      (callsFrom.get(e.caller) ?? callsFrom.set(e.caller, []).get(e.caller)!).push(i);
+      (callsTo.get(e.callee) ?? callsTo.set(e.callee, []).get(e.callee)!).push(i);
+    });
+    const importsFrom = new Map<string, string[]>();
+    const importedBy = new Map<string, string[]>();
+    for (const e of imports) {
+      (importsFrom.get(e.from) ?? importsFrom.set(e.from, []).get(e.from)!).push(e.to);
+      (importedBy.get(e.to) ?? importedBy.set(e.to, []).get(e.to)!).push(e.from);
+    }
+    return {
+      symbols, moduleSymbol, calls, external, ambiguous, unresolvedCalls, imports, inherits,
+      callsFrom, callsTo, importsFrom, importedBy, subclasses, typeUses, children, byName, byQualified,
+      records: recordsByPath, lookup, importTarget, update,
+    };
+  };
+
+  /**
+   * The graph with some files' records replaced, when none of them changed what other files can see
+   * (see `outwardShape`): only those files' calls, import edges and type uses are resolved again,
+   * and symbols keep their ids. Undefined when the edit reaches further: build a new graph.
+   */
+  function update(changed: FileRecord[]): CodeGraph | undefined {
+    const next: [FileState, FileRecord][] = [];
+    for (const record of changed) {
+      const st = files.get(record.path);
+      if (!st || st.record.language !== record.language || outwardShape(st.record) !== outwardShape(record)) return undefined;
+      next.push([st, record]);
+    }
+    const redo = new Set<string>();
+    recordsByPath = new Map(recordsByPath);
+    typeUses = new Map(typeUses);
+    for (const [old, record] of next) {
+      const { syms, st } = makeFile(record, old.moduleId);
+      syms.forEach((sym) => (symbols[sym.id] = sym));
+      files.set(record.path, st);
+      recordsByPath.set(record.path, record);
+      for (let id = old.moduleId; id < old.moduleId + syms.length; id++) typeUses.delete(id);
+      redo.add(record.path);
+    }
+    // Rebuild the edge lists in file order, taking each unchanged file's run of edges as it was.
+    const at = { calls: 0, external: 0, ambiguous: 0, imports: 0 };
+    const nextCalls: CallEdge[] = [], nextExternal: ExternalCall[] = [], nextAmbiguous: AmbiguousCall[] = [], nextImports: ImportEdge[] = [];
+    let importAt = 0;
+    for (const st of files.values()) {
+      const path = st.record.path;
+      const counts = callCounts.get(path)!;
+      let importCount = 0;
+      while (importAt + importCount < imports.length && imports[importAt + importCount]!.from === path) importCount++;
+      if (redo.has(path)) {
+        const out = callsOf(st);
+        nextCalls.push(...out.calls);
+        nextExternal.push(...out.external);
+        nextAmbiguous.push(...out.ambiguous);
+        unresolvedCalls += out.unresolved - counts.unresolved;
+        callCounts.set(path, { calls: out.calls.length, external: out.external.length, ambiguous: out.ambiguous.length, unresolved: out.unresolved });
+        nextImports.push(...importsOf(st));
+        typeUsesOf(st, typeUses);
+      } else {
+        for (let i = 0; i < counts.calls; i++) nextCalls.push(calls[at.calls + i]!);
+        for (let i = 0; i < counts.external; i++) nextExternal.push(external[at.external + i]!);
+        for (let i = 0; i < counts.ambiguous; i++) nextAmbiguous.push(ambiguous[at.ambiguous + i]!);
+        for (let i = 0; i < importCount; i++) nextImports.push(imports[importAt + i]!);
+      }
+      at.calls += counts.calls;
+      at.external += counts.external;
+      at.ambiguous += counts.ambiguous;
+      importAt += importCount;
+    }
+    calls = nextCalls;
+    external = nextExternal;
+    ambiguous = nextAmbiguous;
+    imports = nextImports;
+    return finish();
+  }
+
+  return finish();
 }

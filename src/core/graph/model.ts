@@ -109,4 +109,11 @@ export interface CodeGraph {
   importTarget(file: string, localName: string): { file: string; name?: string } | undefined;
   /** The records the graph was built from, by path (signatures, docs, params). */
   records: Map<string, FileRecord>;
+  /**
+   * This project's graph with the given files' records replaced, computed from this one when none
+   * of the edits changes what other files can see (a changed body, moved lines); undefined when a
+   * full build is needed. Symbol ids stay the same. Afterwards, use only the returned graph: the
+   * two share their symbol table and resolution state.
+   */
+  update(changed: FileRecord[]): CodeGraph | undefined;
 }
