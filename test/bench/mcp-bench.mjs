@@ -292,7 +292,7 @@ if (INSTALL) {
   for (const [name, v] of Object.entries(other)) rows.push([`later \`${name}\` round trip`, `p50 ${fmtMs(v.p50)}`, `max ${fmtMs(v.max)}, n=${ROUNDS}`]);
   if (afterEdit.length) {
     results.context_after_edit_ms = { n: afterEdit.length, p50: median(afterEdit), max: Math.max(...afterEdit), values: afterEdit };
-    rows.push(["`context` right after editing django/db/models/query.py", `p50 ${fmtMs(median(afterEdit))}`, `max ${fmtMs(Math.max(...afterEdit))}, n=${afterEdit.length} (re-parse + graph rebuild)`]);
+    rows.push(["`context` right after editing django/db/models/query.py", `p50 ${fmtMs(median(afterEdit))}`, `max ${fmtMs(Math.max(...afterEdit))}, n=${afterEdit.length} (re-scan, re-parse, graph patched or rebuilt)`]);
     results.search_after_edit_ms = { n: searchAfterEdit.length, p50: median(searchAfterEdit), max: Math.max(...searchAfterEdit), values: searchAfterEdit };
     rows.push(["`search` right after that `context` (first search on the new graph)", `p50 ${fmtMs(median(searchAfterEdit))}`, `max ${fmtMs(Math.max(...searchAfterEdit))}, n=${searchAfterEdit.length} (edited file re-indexed)`]);
   }

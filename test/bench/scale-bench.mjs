@@ -11,6 +11,8 @@
 //   * warm `codeslice graph --json` (records from the cache, graph built): wall, peak RSS
 //   * in-process, after a forced GC: heap used by the records after a cold index, and what building
 //     the code graph adds on top (the long-lived memory of an MCP server on this tree)
+//   * in-process: graph and search index build times, then after a one-line edit inside a function
+//     body of one file (as an agent edits between questions): refresh, graph (patched) and search
 //
 // Rerun: node scripts/build.mjs && npm run bench:scale [-- --runs 3 --keep]
 // Output: a markdown table on stdout and test/bench/results/scale.json.
@@ -45,9 +47,28 @@ if (flags["heap-probe"]) {
   const graph = await engine.codeGraph();
   const graphMs = performance.now() - t0;
   const afterGraph = heap();
+  t0 = performance.now();
+  await engine.search("query compiler");
+  const searchBuildMs = performance.now() - t0;
+  // A one-line edit inside a function body of one file, as an agent makes between two questions.
+  const fs = await import("node:fs");
+  const edited = path.join(flags.root, "django/db/models/sql/query.py");
+  const original = fs.readFileSync(edited, "utf8");
+  fs.writeFileSync(edited, original.replace(/(\n    def [^\n]*:\n)/, "$1        pass\n"));
+  t0 = performance.now();
+  await engine.refresh();
+  const refreshMs = performance.now() - t0;
+  t0 = performance.now();
+  const patched = await engine.codeGraph();
+  const graphAfterEditMs = performance.now() - t0;
+  t0 = performance.now();
+  await engine.search("query compiler");
+  const searchAfterEditMs = performance.now() - t0;
+  fs.writeFileSync(edited, original);
   console.log(JSON.stringify({
     indexMs, graphMs, recordsHeapMb: afterIndex - base, graphHeapMb: afterGraph - afterIndex,
     symbols: graph.symbols.length, calls: graph.calls.length, ambiguous: graph.ambiguous.length,
+    searchBuildMs, refreshMs, graphAfterEditMs, searchAfterEditMs, patched: patched.symbols === graph.symbols,
   }));
   engine.close();
   process.exit(0);
@@ -139,6 +160,16 @@ try {
       per_1000_symbols: stats(heapRuns.map((h) => ((h.recordsHeapMb + h.graphHeapMb) / h.symbols) * 1000)),
     },
     graph: { symbols: heapRuns[0].symbols, calls: heapRuns[0].calls, ambiguous: heapRuns[0].ambiguous },
+    in_process_ms: {
+      graph_build: stats(heapRuns.map((h) => h.graphMs)),
+      search_index_build: stats(heapRuns.map((h) => h.searchBuildMs)),
+      after_one_file_edit: {
+        refresh: stats(heapRuns.map((h) => h.refreshMs)),
+        graph: stats(heapRuns.map((h) => h.graphAfterEditMs)),
+        search: stats(heapRuns.map((h) => h.searchAfterEditMs)),
+        graph_patched_not_rebuilt: heapRuns.every((h) => h.patched),
+      },
+    },
   };
   const range = (st, d = 3) => `${fmt(st.median, d)} (${fmt(st.min, d)}–${fmt(st.max, d)})`;
   console.log(mdTable(["measurement", "value"], [
@@ -151,6 +182,8 @@ try {
     ["heap after GC: records, MB", range(result.heap_after_gc_mb.records, 0)],
     ["heap after GC: graph adds, MB", range(result.heap_after_gc_mb.graph_adds, 0)],
     ["heap per 1,000 symbols (records + graph), MB", range(result.heap_after_gc_mb.per_1000_symbols, 2)],
+    ["in-process: graph build / search index build, ms", `${range(result.in_process_ms.graph_build, 0)} / ${range(result.in_process_ms.search_index_build, 0)}`],
+    ["after a one-line edit in one file: refresh / graph / search, ms", `${range(result.in_process_ms.after_one_file_edit.refresh, 0)} / ${range(result.in_process_ms.after_one_file_edit.graph, 0)} / ${range(result.in_process_ms.after_one_file_edit.search, 0)} (graph ${result.in_process_ms.after_one_file_edit.graph_patched_not_rebuilt ? "patched" : "rebuilt"})`],
   ]));
   writeJson(path.join(resultsDir, "scale.json"), result);
   console.log("results: test/bench/results/scale.json");
