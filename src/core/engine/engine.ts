@@ -395,7 +395,12 @@ const MAX_GRAPH_UPDATE_FILES = 32;
 function updateGraph(prior: CodeGraph, records: FileRecord[]): CodeGraph | undefined {
   const changed = records.filter((r) => prior.records.get(r.path) !== r);
   if (changed.length === 0) return prior;
-  return changed.length <= MAX_GRAPH_UPDATE_FILES ? prior.update(changed) : undefined;
+  if (changed.length > MAX_GRAPH_UPDATE_FILES) return undefined;
+  try {
+    return prior.update(changed);
+  } catch {
+    return undefined; // a full build starts from fresh state, whatever the patch left behind
+  }
 }
 
 function samePaths(a: string[], b: string[]): boolean {
