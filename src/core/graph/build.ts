@@ -104,7 +104,6 @@ function outwardShape(record: FileRecord): string {
   let shape = shapes.get(record);
   if (shape !== undefined) return shape;
   const defs = record.definitions;
-  const inFunction = (scope: number) => scope >= 0 && FUNCTION_SCOPES.has(defs[scope]!.kind);
   const lastImportLine = new Map<string, number>();
   for (const imp of record.imports) {
     const name = imp.scope < 0 ? bindingName(imp) : undefined;
@@ -113,9 +112,9 @@ function outwardShape(record: FileRecord): string {
   shape = JSON.stringify([
     defs.map(({ start: _s, end: _e, nameLine: _l, nameCol: _c, bodyStart: _b, doc: _d, signature: _g, ...rest }) => rest),
     record.imports.map(({ line: _l, ...rest }) => rest),
-    record.bindings
-      .filter((b) => (b.kind === "field" ? b.receiver === undefined || b.receiver === "self" || b.receiver === "this" : !inFunction(b.scope)))
-      .map(({ line: _l, ...rest }) => rest),
+    // All bindings: fields resolve through their method's locals, callback types through the
+    // callee's scope, so a local inside a function can be visible from other files.
+    record.bindings.map(({ line: _l, ...rest }) => rest),
     defs.filter((d) => d.parent < 0 && lastImportLine.has(d.name)).map((d) => [d.name, d.start > lastImportLine.get(d.name)!]),
   ]);
   shapes.set(record, shape);
@@ -917,6 +916,8 @@ export function buildGraph(records: FileRecord[], allPaths: Iterable<string>, co
    * and symbols keep their ids. Undefined when the edit reaches further: build a new graph.
    */
   function update(changed: FileRecord[]): CodeGraph | undefined {
+    // Queries since the last build refilled the memos from the old records.
+    for (const m of [callables, exportMemo, memberMemo, basesMemo, resolvedImports]) m.clear();
     const next: [FileState, FileRecord][] = [];
     for (const record of changed) {
       const st = files.get(record.path);

@@ -155,7 +155,7 @@ export function searchSymbols(index: SearchIndex, query: string, limit = 10): Se
   for (const t of terms) {
     // Query words are split and lower-cased the same way as the indexed ones. Tombstones (ids of
     // documents since re-indexed) count against the limit, so ask for that many more.
-    const limit = 400 + Math.min(index.tombstones, 400);
+    const limit = 400 + index.tombstones;
     for (const id of index.name.search(t, { limit }) as number[]) candidates.add(id);
     for (const id of index.text.search(t, { limit }) as number[]) candidates.add(id);
   }
