@@ -5,6 +5,8 @@
  * readable. Each host decides what counts as a refusal; the browser passes its own test.
  */
 import { isEngineError } from "../core/shared/errors.ts";
+import type { DiskStore } from "./disk-store.ts";
+import { MemoryStore } from "./memory/index.ts";
 import { checkStoreKey } from "./store-key.ts";
 import type { Logger, Store } from "./types.ts";
 
@@ -18,7 +20,7 @@ const REFUSED_NAMES = new Set(["NotCapable", "PermissionDenied"]);
  */
 export function isWriteRefused(error: unknown): boolean {
   for (let e = error as { code?: unknown; name?: unknown; cause?: unknown } | undefined, depth = 0; e && depth < 5; e = e.cause as typeof e, depth++) {
-    if (isEngineError(e, "read_only", "permission_denied")) return true;
+    if (isEngineError(e, "read_only", "permission_denied", "cache_unavailable")) return true;
     if ((typeof e.code === "string" && REFUSED_CODES.has(e.code)) || (typeof e.name === "string" && REFUSED_NAMES.has(e.name))) return true;
   }
   return false;
@@ -32,7 +34,7 @@ export function refusalReason(error: unknown): string {
   if (isEngineError(error)) {
     const flag = error.data.flag;
     if (typeof flag === "string") return `Deno was started without ${flag}`;
-    return error.code === "read_only" ? "read-only file system" : "permission denied";
+    return error.code === "read_only" ? "read-only file system" : error.code === "cache_unavailable" ? "its folder is gone" : "permission denied";
   }
   return (error as { code?: unknown })?.code === "EROFS" ? "read-only file system" : "permission denied";
 }
@@ -156,4 +158,23 @@ export function createFallbackStore(inner: Store, logger?: Logger): FallbackStor
 /** The one-line notice for a cache folder that refused a write. */
 export function fallbackMessage(label: string, error: unknown): string {
   return `cannot write the index cache ${label} (${refusalReason(error)}); indexing in memory, nothing is saved for the next run.`;
+}
+
+/**
+ * Opens a host's cache folder. A folder given explicitly that is not codeslice's own is refused
+ * (the error says why, and nothing is written); the default folder in that state, or one that
+ * cannot be read, leaves the index in memory with a one-line notice, so the tool still answers.
+ */
+export async function openDiskCache(disk: DiskStore, options: { explicit: boolean; logger?: Logger }): Promise<Store> {
+  try {
+    await disk.open();
+  } catch (error) {
+    const refused = isEngineError(error, "cache_refused");
+    if ((refused && options.explicit) || (!refused && !isWriteRefused(error))) throw error;
+    const message = `${refused ? (error as Error).message : fallbackMessage(disk.label, error)}${refused ? " Indexing in memory; nothing is saved for the next run." : ""}`;
+    if (options.logger) options.logger.log("warn", message);
+    else console.error(`codeslice: ${message}`);
+    return new MemoryStore(`memory (${disk.label} is not usable; nothing is saved)`);
+  }
+  return createFallbackStore(disk, options.logger);
 }

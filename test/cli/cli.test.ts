@@ -41,6 +41,16 @@ function tempDir(): string {
   return dir;
 }
 
+/** Every file under `dir` with its content. */
+function listTree(dir: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const d of fs.readdirSync(dir, { recursive: true, withFileTypes: true }) as fs.Dirent[]) {
+    const full = path.join(d.parentPath, d.name);
+    out[path.relative(dir, full)] = d.isFile() ? fs.readFileSync(full, "utf8") : "<dir>";
+  }
+  return out;
+}
+
 function write(root: string, rel: string, text: string): void {
   fs.mkdirSync(path.dirname(path.join(root, rel)), { recursive: true });
   fs.writeFileSync(path.join(root, rel), text);
@@ -118,6 +128,23 @@ describe("codeslice index", () => {
     expect(s.parsed).toBe(19);
     expect(fs.existsSync(path.join(root, ".codeslice"))).toBe(false);
     expect(fs.readdirSync(cache)).toContain(".gitignore");
+  });
+
+  it("refuses a --cache-dir that would hold the user's files, and leaves every file as it was", () => {
+    const base = tempDir();
+    const root = path.join(base, "project");
+    write(root, "app.py", "def main():\n    return 1\n");
+    write(root, "src/lib.py", "def lib():\n    return 2\n");
+    write(base, "sibling/keep.py", "KEEP = 1\n");
+    write(base, "photos/cat.txt", "precious\n");
+    const before = listTree(base);
+    for (const [cacheDir, cwd] of [[".", root], ["src", root], ["..", root], [path.join(base, "photos"), root]] as const) {
+      const r = run(["index", "--json", "--quiet", "--cache-dir", cacheDir], cwd);
+      expect(r.status, `--cache-dir ${cacheDir}: ${r.stderr}`).toBe(1);
+      expect(json<{ error: { code: string } }>(r).error.code).toBe("cache_refused");
+      expect(r.stderr).not.toMatch(/unexpected error|\n\s+at /);
+      expect(listTree(base), `--cache-dir ${cacheDir} changed the disk`).toEqual(before);
+    }
   });
 
   it("--max-file-bytes skips larger files with too_large", () => {

@@ -8,6 +8,7 @@ import { createEngine } from "../../src/core/engine/engine.ts";
 import { createDenoFileSystem, createDenoPlatform, DenoStore, DenoWasmSource } from "../../src/platform/deno/index.ts";
 import { FallbackStore } from "../../src/platform/fallback-store.ts";
 import { fileSystemContract, type FixtureEntry } from "../platform/file-system.contract.ts";
+import { cacheFolderContract } from "../platform/cache-folder.contract.ts";
 import { storeContract } from "../platform/store.contract.ts";
 import { wasmSourceContract } from "../platform/wasm-source.contract.ts";
 
@@ -60,6 +61,7 @@ async function listAll(dir: string, rel = ""): Promise<string[]> {
 
 fileSystemContract("DenoFileSystem", async (files) => createDenoFileSystem(await writeTree(files)));
 storeContract("DenoStore", async () => new DenoStore(`${await tempDir()}/.codeslice`));
+cacheFolderContract("DenoStore", (dir, root) => new DenoStore(dir, Deno, root === undefined ? {} : { root }));
 
 const wasmDir = new URL("../../wasm/", import.meta.url);
 async function wasmCopyWithout(missing: string): Promise<string> {
@@ -164,7 +166,7 @@ describe("DenoStore on disk", () => {
     await store.set("v1/a.json", new Uint8Array([1]));
     await Deno.remove(dir, { recursive: true });
     await store.set("v1/b.json", new Uint8Array([2]));
-    expect(await listAll(dir)).toEqual([".gitignore", "v1/b.json"]);
+    expect(await listAll(dir)).toEqual([".gitignore", "CACHEDIR.TAG", "v1/b.json"]);
   });
 
   it("never re-creates a deleted parent: a removed project keeps its cache from coming back", async () => {
@@ -183,7 +185,7 @@ describe("DenoStore on disk", () => {
     const keys = Array.from({ length: 50 }, (_, i) => `v1/records/${String(i % 5).padStart(2, "0")}/r${i}.json`);
     await Promise.all(keys.map((k, i) => store.set(k, new TextEncoder().encode(`record ${i}`))));
     await Promise.all(keys.map((k) => store.set(k, new TextEncoder().encode(`again ${k}`))));
-    expect(await listAll(dir)).toEqual([".gitignore", ...keys].sort());
+    expect(await listAll(dir)).toEqual([".gitignore", "CACHEDIR.TAG", ...keys].sort());
   });
 
   it("a relative folder is resolved against the current folder (the label is absolute)", () => {

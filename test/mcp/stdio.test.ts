@@ -140,6 +140,24 @@ describe("codeslice mcp over stdio (SDK client)", () => {
     }
   });
 
+  it("refuses --cache-dir <root> on every call and writes nothing into the project", async () => {
+    const root = fixtureDir();
+    const listing = () => fs.readdirSync(root, { recursive: true }).map(String).sort();
+    const before = listing();
+    const s = await open(["--root", root, "--cache-dir", root]);
+    try {
+      for (const name of ["repo_map", "search"] as const) {
+        const r = await tool(s.client, name, name === "search" ? { query: "cart" } : {});
+        expect(r.isError).toBe(true);
+        expect(r.text).toMatch(/Refusing to use .* as the index cache/);
+        expect(r.text).not.toMatch(/internal error/);
+      }
+    } finally {
+      await s.close();
+    }
+    expect(listing()).toEqual(before);
+  });
+
   it("serves a missing root with an error naming it, and a root deleted mid-session", async () => {
     const missing = path.join(tempDir(), "does-not-exist");
     const s = await open(["--root", missing]);

@@ -6,6 +6,7 @@ import { pathToFileURL } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
 import { MemoryStore } from "../../src/platform/memory/index.ts";
 import { NodeStore, NodeWasmSource } from "../../src/platform/node/index.ts";
+import { cacheFolderContract } from "./cache-folder.contract.ts";
 import { storeContract } from "./store.contract.ts";
 import { wasmSourceContract } from "./wasm-source.contract.ts";
 
@@ -30,9 +31,10 @@ function listAll(dir: string): string[] {
 
 storeContract("MemoryStore", async () => new MemoryStore());
 storeContract("NodeStore", async () => new NodeStore(path.join(tempDir(), ".codeslice")));
+cacheFolderContract("NodeStore", (dir, root) => new NodeStore(dir, root === undefined ? {} : { root }));
 
 describe("NodeStore on disk", () => {
-  it("creates its folder lazily, with a .gitignore of * that keys() does not list", async () => {
+  it("creates its folder lazily, with a cache tag and a .gitignore of * that keys() does not list", async () => {
     const dir = path.join(tempDir(), "nested", "cache");
     const store = new NodeStore(dir);
     expect(fs.existsSync(dir)).toBe(false);
@@ -42,6 +44,7 @@ describe("NodeStore on disk", () => {
     await store.set("v1/a.json", new Uint8Array([1]));
     const ignore = fs.readFileSync(path.join(dir, ".gitignore"), "utf8");
     expect(ignore.split("\n").map((l) => l.trim())).toContain("*");
+    expect(fs.readFileSync(path.join(dir, "CACHEDIR.TAG"), "utf8")).toMatch(/^Signature: 8a477f597d28d172789f06886806bc55\n/);
     expect(await store.keys()).toEqual(["v1/a.json"]);
     expect(store.label).toBe(dir);
   });
@@ -66,11 +69,12 @@ describe("NodeStore on disk", () => {
     expect(fs.existsSync(project)).toBe(false);
   });
 
-  it("keeps an existing .gitignore untouched", async () => {
+  it("refuses a folder holding anything it did not write, and leaves it untouched", async () => {
     const dir = path.join(tempDir(), "cache");
     fs.mkdirSync(dir);
     fs.writeFileSync(path.join(dir, ".gitignore"), "custom\n");
-    await new NodeStore(dir).set("k", new Uint8Array([1]));
+    await expect(new NodeStore(dir).set("k", new Uint8Array([1]))).rejects.toMatchObject({ code: "cache_refused", data: { reason: "not_empty" } });
+    expect(listAll(dir)).toEqual([".gitignore"]);
     expect(fs.readFileSync(path.join(dir, ".gitignore"), "utf8")).toBe("custom\n");
   });
 
@@ -82,7 +86,7 @@ describe("NodeStore on disk", () => {
     await Promise.all(keys.map((k) => store.set(k, new TextEncoder().encode(`again ${k}`))));
     const files = listAll(dir);
     expect(files.filter((f) => f.endsWith(".tmp") || /\/\.[^/]*$/.test(f))).toEqual([]);
-    expect(files).toEqual([".gitignore", ...keys].sort());
+    expect(files).toEqual([".gitignore", "CACHEDIR.TAG", ...keys].sort());
     expect(await store.keys()).toEqual([...keys].sort());
   });
 

@@ -11,6 +11,10 @@ export type ErrorCode =
   | "symlink_loop"
   | "io_error"
   | "read_only"
+  /** The cache folder is not codeslice's own (user files, the project itself): nothing is written there. */
+  | "cache_refused"
+  /** The cache folder vanished with its parent (a deleted project): writes go nowhere. */
+  | "cache_unavailable"
   | "wasm_missing"
   | "wasm_mismatch"
   | "grammar_incompatible"

@@ -1,5 +1,5 @@
 /** The Deno platform: file system, store and wasm source over Deno's own APIs (no node: imports). */
-import { createFallbackStore } from "../fallback-store.ts";
+import { openDiskCache } from "../fallback-store.ts";
 import type { Logger, Platform } from "../types.ts";
 import { requireDeno } from "./deno-api.ts";
 import { createDenoFileSystem } from "./deno-file-system.ts";
@@ -23,7 +23,8 @@ export interface DenoPlatformOptions {
 
 /**
  * A Platform for one project folder on disk. Throws `root_not_found` / `root_not_directory`, or
- * `permission_denied` naming the `--allow-*` flag when Deno was started without it. When the cache
+ * `permission_denied` naming the `--allow-*` flag when Deno was started without it, and
+ * `cache_refused` for a `cacheDir` that is not codeslice's own. When the cache
  * folder cannot be written (read-only, no `--allow-write`) the index is kept in memory instead.
  */
 export async function createDenoPlatform(options: DenoPlatformOptions): Promise<Platform> {
@@ -31,6 +32,6 @@ export async function createDenoPlatform(options: DenoPlatformOptions): Promise<
   const fs = await createDenoFileSystem(options.root, deno);
   const paths = nativePaths(deno);
   const cacheDir = paths.absolute(options.cacheDir ?? paths.join(fs.rootLabel, ".codeslice"));
-  const store = createFallbackStore(new DenoStore(cacheDir, deno), options.logger);
+  const store = await openDiskCache(new DenoStore(cacheDir, deno, { root: fs.rootLabel }), { explicit: options.cacheDir !== undefined, ...(options.logger ? { logger: options.logger } : {}) });
   return { fs, store, wasm: new DenoWasmSource(), ...(options.logger ? { logger: options.logger } : {}) };
 }

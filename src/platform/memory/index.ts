@@ -106,7 +106,7 @@ export class MemoryFileSystem implements FileSystem {
 
 /** A Store in a Map. */
 export class MemoryStore implements Store {
-  readonly label = "memory";
+  constructor(readonly label = "memory") {}
   private readonly map = new Map<string, Uint8Array>();
   async get(key: string): Promise<Uint8Array | undefined> {
     checkStoreKey(key);

@@ -1,6 +1,6 @@
 /** The Node platform: file system, store and wasm source over node:fs. */
 import * as nodePath from "node:path";
-import { createFallbackStore } from "../fallback-store.ts";
+import { openDiskCache } from "../fallback-store.ts";
 import type { Logger, Platform } from "../types.ts";
 import { createNodeFileSystem } from "./node-file-system.ts";
 import { NodeStore } from "./node-store.ts";
@@ -20,12 +20,14 @@ export interface NodePlatformOptions {
 }
 
 /**
- * A Platform for one project folder on disk. Throws `root_not_found` / `root_not_directory`. When the
- * cache folder cannot be written (read-only file system, no access) the index is kept in memory.
+ * A Platform for one project folder on disk. Throws `root_not_found` / `root_not_directory`, and
+ * `cache_refused` for a `cacheDir` that is not codeslice's own (the project itself, a folder of
+ * the user's files). When the cache folder cannot be written (read-only file system, no access)
+ * the index is kept in memory.
  */
 export async function createNodePlatform(options: NodePlatformOptions): Promise<Platform> {
   const fs = await createNodeFileSystem(options.root);
   const cacheDir = nodePath.resolve(options.cacheDir ?? nodePath.join(fs.rootLabel, ".codeslice"));
-  const store = createFallbackStore(new NodeStore(cacheDir), options.logger);
+  const store = await openDiskCache(new NodeStore(cacheDir, { root: fs.rootLabel }), { explicit: options.cacheDir !== undefined, ...(options.logger ? { logger: options.logger } : {}) });
   return { fs, store, wasm: new NodeWasmSource(), ...(options.logger ? { logger: options.logger } : {}) };
 }
