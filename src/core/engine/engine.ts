@@ -15,7 +15,7 @@ import type { SkipReason } from "../scan/defaults.ts";
 import { EngineError } from "../shared/errors.ts";
 import { normalizeRelative } from "../shared/paths.ts";
 import { runIndex, type IndexOptions, type IndexResult, type Progress } from "./indexer.ts";
-import { decodeJson, type Snapshot, type StoredRecord } from "./snapshot.ts";
+import { decodeRecord, type Snapshot } from "./snapshot.ts";
 
 /** Engine-wide options. */
 export interface EngineOptions {
@@ -50,6 +50,8 @@ export interface RefreshResult {
   refreshed: boolean;
   parsed: number;
   removed: number;
+  /** Damaged or missing cache entries made again. */
+  repaired: number;
   /** When the index was last brought up to date (ms since epoch). */
   at: number;
   /** How changes are noticed: a folder watcher, or a re-scan on every refresh. */
@@ -68,6 +70,8 @@ export interface IndexSummary {
   parsed: number;
   reused: number;
   removed: number;
+  /** Damaged or missing cache entries made again this run. */
+  repaired: number;
   symbols: number;
   byLanguage: Record<string, { files: number; symbols: number }>;
   skipped: { path: string; reason: SkipReason; detail?: string }[];
@@ -156,9 +160,12 @@ export function createEngine(platform: Platform, options: EngineOptions = {}): E
       watchFailed = true; // too many folders for the host's watch limit: re-scan instead
     }
   };
-  const refresh = (run: RunOptions = {}): Promise<IndexResult> => {
+  const refresh = (run: RunOptions = {}, repair?: ReadonlySet<string>): Promise<IndexResult> => {
     running ??= (async () => {
-      const opts: IndexOptions = { ...run, ...(options.maxFileBytes !== undefined ? { maxFileBytes: options.maxFileBytes } : {}), ...(options.exclude ? { exclude: options.exclude } : {}) };
+      const opts: IndexOptions = {
+        ...run, ...(options.maxFileBytes !== undefined ? { maxFileBytes: options.maxFileBytes } : {}), ...(options.exclude ? { exclude: options.exclude } : {}),
+        ...(repair ? { repair } : {}),
+      };
       dirty = false; // events from here on mean another pass
       let result: IndexResult;
       try {
@@ -170,6 +177,7 @@ export function createEngine(platform: Platform, options: EngineOptions = {}): E
       // Nothing changed: keep the same snapshot so everything derived from it stays cached.
       if (!result.changed && state) result.snapshot = state.snapshot;
       else state = { snapshot: result.snapshot, records: result.records };
+      if (result.repaired > 0) platform.logger?.log("warn", `the index cache had ${result.repaired} damaged or missing entr${result.repaired === 1 ? "y" : "ies"}; made again from the source files.`);
       lastAt = Date.now();
       if (!watcher || result.changed) {
         const first = !watcher;
@@ -185,20 +193,39 @@ export function createEngine(platform: Platform, options: EngineOptions = {}): E
     return running;
   };
 
-  const allRecords = async (run: RunOptions = {}): Promise<FileRecord[]> => {
-    if (!state) await refresh(run);
-    const { snapshot, records } = state!;
+  /** Loads the records the snapshot names; returns the paths whose record is missing or damaged. */
+  const loadRecords = async (snapshot: Snapshot, records: Map<string, FileRecord>): Promise<Set<string>> => {
+    const damaged = new Set<string>();
     const missing = snapshot.files.filter((f) => f.record && !records.has(f.path));
     for (let i = 0; i < missing.length; i += 64) {
       await Promise.all(
         missing.slice(i, i + 64).map(async (f) => {
-          const bytes = await platform.store.get(f.record!);
-          if (!bytes) throw new EngineError("no_index", `The index is missing the record for ${f.path}`, { hint: "Run `codeslice index` again." });
-          records.set(f.path, { ...decodeJson<StoredRecord>(bytes), path: f.path });
+          const record = decodeRecord(await platform.store.get(f.record!).catch(() => undefined), f.path);
+          if (record && record.hash === f.hash && record.language === f.language) records.set(f.path, record);
+          else damaged.add(f.path);
         }),
       );
     }
-    return snapshot.files.filter((f) => f.record).map((f) => records.get(f.path)!);
+    return damaged;
+  };
+  const allRecords = async (run: RunOptions = {}): Promise<FileRecord[]> => {
+    if (!state) await refresh(run);
+    // A record that does not read back whole (truncated, flipped, deleted, replaced) is made again
+    // from its file: the answer stays correct and the cache heals. Twice at most, in case the
+    // files change under the repair itself.
+    for (let attempt = 0; ; attempt++) {
+      const { snapshot, records } = state!;
+      const damaged = await loadRecords(snapshot, records);
+      if (damaged.size === 0) return snapshot.files.filter((f) => f.record).map((f) => records.get(f.path)!);
+      if (attempt >= 2) {
+        throw new EngineError("no_index", `The index cache ${platform.store.label} could not be repaired: ${damaged.size} records stay unreadable (${[...damaged].slice(0, 3).join(", ")}).`, {
+          hint: "Delete the cache folder; it is rebuilt on the next run.",
+          data: { store: platform.store.label, paths: [...damaged].slice(0, 20) },
+        });
+      }
+      await running?.catch(() => {});
+      await refresh(run, damaged);
+    }
   };
 
   /** Config files the module resolvers read (tsconfig paths, workspace packages). */
@@ -254,9 +281,9 @@ export function createEngine(platform: Platform, options: EngineOptions = {}): E
       // the next turn of the event loop, and answering before it would be answering stale.
       if (watcher) await new Promise((resolve) => setTimeout(resolve, 0));
       const watching = watcher !== undefined;
-      if (state && watching && !dirty) return { refreshed: false, parsed: 0, removed: 0, at: lastAt, mode: "watch" };
+      if (state && watching && !dirty) return { refreshed: false, parsed: 0, removed: 0, repaired: 0, at: lastAt, mode: "watch" };
       const r = await refresh(run);
-      return { refreshed: r.changed, parsed: r.parsed.length, removed: r.removed, at: lastAt, mode: watcher ? "watch" : "scan" };
+      return { refreshed: r.changed, parsed: r.parsed.length, removed: r.removed, repaired: r.repaired, at: lastAt, mode: watcher ? "watch" : "scan" };
     },
     close() {
       watcher?.close();
@@ -378,6 +405,7 @@ function summarize(platform: Platform, result: IndexResult): IndexSummary {
     parsed: result.parsed.length,
     reused: result.reused,
     removed: result.removed,
+    repaired: result.repaired,
     symbols,
     byLanguage,
     skipped: snapshot.skipped,

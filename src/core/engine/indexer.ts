@@ -11,7 +11,7 @@ import { EngineError, isEngineError, throwIfAborted } from "../shared/errors.ts"
 import { gitBlobId, sha256Hex } from "../shared/hash.ts";
 import { extname } from "../shared/paths.ts";
 import {
-  decodeJson, encodeJson, recordKey, SCHEMA_VERSION, SNAPSHOT_KEY, storedForm, type Snapshot, type SnapshotFile, type StoredRecord,
+  checkSnapshot, decodeJson, decodeRecord, encodeJson, OWN_KEY, recordKey, SCHEMA_VERSION, SNAPSHOT_KEY, storedForm, type Snapshot, type SnapshotFile,
 } from "./snapshot.ts";
 
 /** Progress of a long operation. */
@@ -28,6 +28,11 @@ export interface IndexOptions {
   maxFileBytes?: number;
   /** Workspace-relative folders to leave out (a cache folder inside the root). */
   exclude?: string[];
+  /**
+   * Files whose stored record was found damaged or missing: they are read and looked up again
+   * (and parsed when no valid record is found), whatever their stat says.
+   */
+  repair?: ReadonlySet<string>;
 }
 
 /** What an index run did. */
@@ -42,6 +47,8 @@ export interface IndexResult {
   removed: number;
   /** False when the inventory and every file's content are as in the previous snapshot. */
   changed: boolean;
+  /** Cache entries found damaged or missing and made again this run (the snapshot counts as one). */
+  repaired: number;
   durationMs: number;
 }
 
@@ -61,16 +68,26 @@ async function extractorVersion(platform: Platform, spec: LanguageSpec): Promise
   return v;
 }
 
-/** Loads the last snapshot, or undefined when there is none (or it is unreadable). */
-export async function loadSnapshot(platform: Platform): Promise<Snapshot | undefined> {
+/**
+ * Loads the last snapshot: `missing` when there is none, `damaged` when one is there but does not
+ * read back whole and well-formed (then the index is rebuilt from the records that do).
+ */
+export async function loadSnapshot(platform: Platform): Promise<{ snapshot?: Snapshot; damaged: boolean }> {
+  let bytes: Uint8Array | undefined;
   try {
-    const bytes = await platform.store.get(SNAPSHOT_KEY);
-    if (!bytes) return undefined;
-    const snap = decodeJson<Snapshot>(bytes);
-    return snap.schema === SCHEMA_VERSION ? snap : undefined;
+    bytes = await platform.store.get(SNAPSHOT_KEY);
   } catch {
-    return undefined;
+    return { damaged: true };
   }
+  if (!bytes) return { damaged: false };
+  const snapshot = checkSnapshot(decodeJson<unknown>(bytes));
+  return snapshot ? { snapshot, damaged: false } : { damaged: true };
+}
+
+/** A stored record by key, or undefined when absent, unreadable or damaged. */
+async function readRecord(platform: Platform, key: string, path: string): Promise<FileRecord | undefined> {
+  const bytes = await platform.store.get(key).catch(() => undefined);
+  return bytes ? decodeRecord(bytes, path) : undefined;
 }
 
 /** Indexes the platform's root incrementally. `previous` records avoid store reads when warm. */
@@ -81,7 +98,14 @@ export async function runIndex(
 ): Promise<IndexResult> {
   const started = Date.now();
   const { signal, onProgress } = options;
-  const prevSnap = previous?.snapshot ?? (await loadSnapshot(platform));
+  const repair = options.repair ?? new Set<string>();
+  let repaired = 0;
+  let prevSnap = previous?.snapshot;
+  if (!prevSnap) {
+    const loaded = await loadSnapshot(platform);
+    prevSnap = loaded.snapshot;
+    if (loaded.damaged) repaired++;
+  }
   const prevByPath = new Map(prevSnap?.files.map((f) => [f.path, f]));
   const prevContentSkips = new Map(prevSnap?.contentSkips?.map((f) => [f.path, f]));
   const contentSkips: NonNullable<Snapshot["contentSkips"]> = [];
@@ -109,8 +133,8 @@ export async function runIndex(
     | { kind: "skip"; skip: SkippedFile & { size?: number; mtimeMs?: number } };
   const prepare = async (f: (typeof scan.files)[number], spec: LanguageSpec, version: string, blobKey: string | undefined): Promise<Prepared> => {
     if (blobKey) {
-      const stored = await platform.store.get(blobKey).catch(() => undefined);
-      if (stored) return { kind: "record", record: { ...decodeJson<StoredRecord>(stored), path: f.path }, hash: f.blobId!, key: blobKey };
+      const record = await readRecord(platform, blobKey, f.path);
+      if (record) return { kind: "record", record, hash: f.blobId!, key: blobKey };
     }
     let bytes: Uint8Array;
     try {
@@ -122,8 +146,8 @@ export async function runIndex(
     if ("reason" in content) return { kind: "skip", skip: { path: f.path, reason: content.reason, detail: content.detail, size: f.size, mtimeMs: f.mtimeMs } };
     const hash = await gitBlobId(bytes);
     const key = recordKey(version, hash);
-    const stored = await platform.store.get(key).catch(() => undefined);
-    if (stored) return { kind: "record", record: { ...decodeJson<StoredRecord>(stored), path: f.path }, hash, key };
+    const record = await readRecord(platform, key, f.path);
+    if (record) return { kind: "record", record, hash, key };
     return { kind: "parse", text: content.text, hash, key };
   };
 
@@ -145,7 +169,7 @@ export async function runIndex(
     }
     const version = await extractorVersion(platform, spec);
     const prev = prevByPath.get(f.path);
-    const statSame = prev?.hash !== undefined && prev.size === f.size && prev.mtimeMs === f.mtimeMs && f.mtimeMs < prevSnap!.createdAt - RACY_WINDOW_MS;
+    const statSame = prev?.hash !== undefined && prev.size === f.size && prev.mtimeMs === f.mtimeMs && f.mtimeMs < prevSnap!.createdAt - RACY_WINDOW_MS && !repair.has(f.path);
     if (statSame && prev.record === recordKey(version, prev.hash!)) {
       jobs.push({ f, spec, version, prev });
       continue;
@@ -200,6 +224,7 @@ export async function runIndex(
       if (size !== undefined && mtimeMs !== undefined) contentSkips.push({ ...skip, size, mtimeMs });
       continue;
     }
+    if (repair.has(f.path)) repaired++;
     if (prepared.kind === "record") {
       ({ record, hash, key } = prepared);
       reused++;
@@ -242,6 +267,11 @@ export async function runIndex(
   }
   onProgress?.({ phase: "parse", done, total: sources.length });
   await Promise.all(writes);
+  // A project deleted while it was indexed leaves a run of unreadable files and failed writes:
+  // that is a missing root, not an index to keep.
+  await platform.fs.stat("").catch((error) => {
+    if (isEngineError(error, "not_found", "not_directory")) throw new EngineError("root_not_found", `The project root no longer exists: ${platform.fs.rootLabel}`, { data: { root: platform.fs.rootLabel }, cause: error });
+  });
   if (writeError) throw writeError;
 
   const live = new Set(files.filter((f) => f.record).map((f) => f.path));
@@ -249,7 +279,7 @@ export async function runIndex(
   skipped.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   const snapshot: Snapshot = { schema: SCHEMA_VERSION, createdAt: Date.now(), scanMode: scan.mode, files, skipped, contentSkips };
-  const changed = parsed.length > 0 || removed > 0 || !prevSnap || prevSnap.files.length !== files.length ||
+  const changed = parsed.length > 0 || removed > 0 || repaired > 0 || !prevSnap || prevSnap.files.length !== files.length ||
     (prevSnap.contentSkips?.length ?? 0) !== contentSkips.length ||
     prevSnap.files.some((f, i) => files[i]?.path !== f.path || files[i]?.mtimeMs !== f.mtimeMs || files[i]?.hash !== f.hash);
   if (changed) {
@@ -258,7 +288,7 @@ export async function runIndex(
   } else {
     snapshot.createdAt = prevSnap!.createdAt; // nothing moved: keep the racy window anchored to the write
   }
-  return { snapshot, records, parsed, reused, removed, changed, durationMs: Date.now() - started };
+  return { snapshot, records, parsed, reused, removed, changed, repaired, durationMs: Date.now() - started };
 }
 
 async function parseOne(runtime: ParserRuntime, spec: LanguageSpec, text: string, path: string, hash: string): Promise<FileRecord> {
@@ -280,8 +310,9 @@ async function parseOne(runtime: ParserRuntime, spec: LanguageSpec, text: string
  */
 async function collectGarbage(platform: Platform, snapshot: Snapshot, prevSnap: Snapshot | undefined): Promise<void> {
   const live = new Set(snapshot.files.map((f) => f.record).filter(Boolean));
+  // Only keys of the engine's own layout are ever swept: whatever else a store lists is left alone.
   const candidates = prevSnap
     ? prevSnap.files.map((f) => f.record).filter((k): k is string => k !== undefined)
     : (await platform.store.keys("")).filter((k) => k !== SNAPSHOT_KEY);
-  for (const key of new Set(candidates)) if (!live.has(key)) await platform.store.delete(key);
+  for (const key of new Set(candidates)) if (!live.has(key) && OWN_KEY.test(key)) await platform.store.delete(key).catch(() => {});
 }

@@ -1,9 +1,16 @@
-/** The persisted index: a snapshot manifest plus content-addressed per-file records. */
+/**
+ * The persisted index: a snapshot manifest plus content-addressed per-file records, each stored
+ * sealed (see seal.ts) and checked for its shape when read back, so a damaged entry reads as absent.
+ */
 import type { SkippedFile } from "../scan/defaults.ts";
 import type { FileRecord } from "../extract/record.ts";
+import { seal, unseal } from "./seal.ts";
 
 /** Bump when the record shape or extract.ts rules change (query edits re-key by themselves): every cached record is then re-made. */
-export const SCHEMA_VERSION = 15;
+export const SCHEMA_VERSION = 16;
+
+/** Keys of the engine's own data: a store sweep never touches anything else. */
+export const OWN_KEY = /^v\d+\//;
 
 export const SNAPSHOT_KEY = `v${SCHEMA_VERSION}/snapshot.json`;
 
@@ -40,12 +47,70 @@ export interface Snapshot {
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
 
+/** JSON, sealed. */
 export function encodeJson(value: unknown): Uint8Array {
-  return encoder.encode(JSON.stringify(value));
+  return seal(encoder.encode(JSON.stringify(value)));
 }
 
-export function decodeJson<T>(bytes: Uint8Array): T {
-  return JSON.parse(decoder.decode(bytes)) as T;
+/** The value of sealed JSON bytes, or undefined when they are damaged or not JSON. */
+export function decodeJson<T>(bytes: Uint8Array | undefined): T | undefined {
+  const inner = unseal(bytes);
+  if (!inner) return undefined;
+  try {
+    return JSON.parse(decoder.decode(inner)) as T;
+  } catch {
+    return undefined;
+  }
+}
+
+const isInt = (v: unknown): v is number => Number.isInteger(v);
+const isStr = (v: unknown): v is string => typeof v === "string";
+const isObj = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
+const optStr = (v: unknown) => v === undefined || isStr(v);
+const optInt = (v: unknown) => v === undefined || isInt(v);
+
+/** A decoded snapshot when it has the shape this version writes, else undefined. */
+export function checkSnapshot(value: unknown): Snapshot | undefined {
+  if (!isObj(value) || value.schema !== SCHEMA_VERSION || !isInt(value.createdAt) || (value.scanMode !== "git" && value.scanMode !== "walk")) return undefined;
+  const { files, skipped, contentSkips } = value;
+  if (!Array.isArray(files) || !Array.isArray(skipped) || (contentSkips !== undefined && !Array.isArray(contentSkips))) return undefined;
+  for (const f of files) {
+    if (!isObj(f) || !isStr(f.path) || typeof f.size !== "number" || typeof f.mtimeMs !== "number") return undefined;
+    if (!optStr(f.hash) || !optStr(f.language) || !optStr(f.record) || !optInt(f.definitions) || !optInt(f.diagnostics)) return undefined;
+    if (f.record !== undefined && (f.hash === undefined || f.language === undefined)) return undefined;
+  }
+  for (const f of [...skipped, ...(contentSkips ?? [])]) if (!isObj(f) || !isStr(f.path) || !isStr(f.reason)) return undefined;
+  return value as unknown as Snapshot;
+}
+
+/**
+ * A decoded record when it has the shape extraction produces, with every cross-reference (parent,
+ * enclosing scope, caller) inside its file's definitions, else undefined: the graph indexes by
+ * them, so a record that passed its checksum but not this would still break it.
+ */
+export function checkRecord(value: unknown): StoredRecord | undefined {
+  if (!isObj(value) || !isStr(value.language) || !isStr(value.hash) || !isInt(value.lines)) return undefined;
+  const { definitions: defs, imports, calls, typeRefs, bindings, diagnostics } = value;
+  if (![defs, imports, calls, typeRefs, bindings, diagnostics].every(Array.isArray)) return undefined;
+  const n = (defs as unknown[]).length;
+  const inScope = (v: unknown) => isInt(v) && v >= -1 && v < n;
+  for (let i = 0; i < n; i++) {
+    const d = (defs as unknown[])[i];
+    if (!isObj(d) || !isStr(d.name) || !isStr(d.qualified) || !isStr(d.kind) || !isStr(d.signature) || typeof d.exported !== "boolean") return undefined;
+    if (!isInt(d.parent) || d.parent < -1 || d.parent >= i || !isInt(d.start) || !isInt(d.end) || !isInt(d.nameLine) || !isInt(d.bodyStart)) return undefined;
+  }
+  for (const x of imports as unknown[]) if (!isObj(x) || !isStr(x.kind) || !isStr(x.module) || !isInt(x.line) || !inScope(x.scope)) return undefined;
+  for (const x of calls as unknown[]) if (!isObj(x) || !isStr(x.name) || !isStr(x.kind) || !isInt(x.line) || !inScope(x.caller)) return undefined;
+  for (const x of typeRefs as unknown[]) if (!isObj(x) || !isStr(x.name) || !isInt(x.line) || !inScope(x.scope)) return undefined;
+  for (const x of bindings as unknown[]) if (!isObj(x) || !isStr(x.kind) || !isStr(x.name) || !isInt(x.line) || !inScope(x.scope)) return undefined;
+  for (const x of diagnostics as unknown[]) if (!isObj(x) || !isInt(x.line) || !isStr(x.message)) return undefined;
+  return value as unknown as StoredRecord;
+}
+
+/** The record stored under sealed `bytes`, for the file at `path`; undefined when damaged. */
+export function decodeRecord(bytes: Uint8Array | undefined, path: string): FileRecord | undefined {
+  const stored = checkRecord(decodeJson<unknown>(bytes));
+  return stored ? { ...stored, path } : undefined;
 }
 
 /** A record as stored: without its path, since identical files share one record. */
@@ -61,5 +126,5 @@ export type StoredRecord = Omit<FileRecord, "path">;
 export function storedForm(record: FileRecord): { bytes: Uint8Array; record: FileRecord } {
   const { path, ...toStore } = record;
   const json = JSON.stringify(toStore);
-  return { bytes: encoder.encode(json), record: { ...(JSON.parse(json) as StoredRecord), path } };
+  return { bytes: seal(encoder.encode(json)), record: { ...(JSON.parse(json) as StoredRecord), path } };
 }
