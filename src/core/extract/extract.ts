@@ -131,8 +131,10 @@ function docOf(node: Node, outer: Node, body: Node | undefined, spec: LanguageSp
 function isExported(def: Definition, outer: Node, spec: LanguageSpec, defs: Definition[]): boolean {
   switch (spec.exportStyle) {
     case "export-statement":
-      for (let n: Node | null = outer; n; n = n.parent) if (n.type === "export_statement") return true;
-      return false;
+      // The definition's own wrappers only (outerNode climbed them): a function nested in an
+      // exported one is not exported, and the check costs no walk to the root — tree-sitter finds
+      // a node's parent by descending from the root, so a walk up was cubic in nesting depth.
+      return outer.type === "export_statement";
     case "underscore-private":
       return def.parent === -1 ? !def.name.startsWith("_") : defs[def.parent]!.exported && !def.name.startsWith("_");
     case "capitalized":
@@ -162,6 +164,57 @@ function paramsOf(fn: Node): { name: string; type?: string }[] {
     out.push(type ? { name, type } : { name });
   }
   return out;
+}
+
+/** Nested definitions past this depth get no wrapper, decorator or doc lookup (see extractFile). */
+const DEEP_NESTING = 48;
+/** Longest name kept whole; a longer one keeps its start and a hash of the rest. */
+const MAX_NAME = 200;
+/** Segments a qualified name keeps at each end; the middle of a deeper one is elided to a hash. */
+const QUALIFIED_ENDS = 6;
+
+/** FNV-1a over a string, as 8 hex digits. */
+function fnv(text: string, seed = 0x811c9dc5): number {
+  let h = seed;
+  for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193) >>> 0;
+  return h >>> 0;
+}
+
+function boundedName(name: string): string {
+  return name.length <= MAX_NAME ? name : `${name.slice(0, MAX_NAME - 12)}…${fnv(name).toString(16).padStart(8, "0")}`;
+}
+
+/**
+ * A qualified name kept bounded: the first and last QUALIFIED_ENDS segments, and for a deeper
+ * nesting a hash of every segment in between (`f0.f1.f2.f3.…1a2b3c4d.f96.f97.f98.f99`), so names
+ * stay unique and building them costs the same at any depth.
+ */
+interface QualifiedName {
+  head: readonly string[];
+  tail: readonly string[];
+  middle: number;
+  elided: number;
+  text: string;
+}
+
+const EMPTY_QUALIFIED: QualifiedName = { head: [], tail: [], middle: 0x811c9dc5, elided: 0, text: "" };
+
+function extendQualified(parent: QualifiedName, segments: string[]): QualifiedName {
+  let head = parent.head;
+  let tail = parent.tail;
+  let middle = parent.middle;
+  let elided = parent.elided;
+  for (const seg of segments) {
+    if (head.length < QUALIFIED_ENDS) head = [...head, seg];
+    else if (tail.length < QUALIFIED_ENDS) tail = [...tail, seg];
+    else {
+      middle = fnv(`${tail[0]}.`, middle);
+      elided++;
+      tail = [...tail.slice(1), seg];
+    }
+  }
+  const text = elided === 0 ? [...head, ...tail].join(".") : `${head.join(".")}.…${middle.toString(16).padStart(8, "0")}.${tail.join(".")}`;
+  return { head, tail, middle, elided, text };
 }
 
 /** Extracts the record for one parsed file. `path`/`hash` are carried through unchanged. */
@@ -235,7 +288,8 @@ export function extractFile(tree: Tree, query: Query, spec: LanguageSpec, path: 
   const definitions: Definition[] = [];
   const scopeStart: number[] = [];
   const scopeEnd: number[] = [];
-  const outers: Node[] = [];
+  const depths: number[] = [];
+  const qualifiedOf: QualifiedName[] = [];
   const stack: number[] = [];
   const nameNodeIds = new Set<number>();
   for (const d of sorted) {
@@ -243,20 +297,26 @@ export function extractFile(tree: Tree, query: Query, spec: LanguageSpec, path: 
     const nameNode = d.name!;
     while (stack.length && scopeEnd[stack.at(-1)!]! < node.endIndex) stack.pop();
     const parent = stack.length ? stack.at(-1)! : -1;
-    const outer = outerNode(node, spec);
-    const decorators = decoratorsOf(node, outer, spec);
+    // tree-sitter finds a node's parent or sibling by descending from the root, so each such step
+    // costs the node's depth. Past DEEP_NESTING nested definitions (generated or hostile code, never
+    // hand-written), wrappers, decorators and doc comments are not looked for: the index stays
+    // linear in the file's size however deep it nests.
+    const deep = stack.length > DEEP_NESTING;
+    const outer = deep ? node : outerNode(node, spec);
+    const decorators = deep ? [] : decoratorsOf(node, outer, spec);
     if (decorators.some((t) => /^@([\w.]+\.)?overload\b/.test(t))) continue; // overload stubs merge into the implementation
     let kind = d.kind;
-    const name = nameNode.type === "string" ? nameNode.text.slice(1, -1) : nameNode.text;
+    const name = boundedName(nameNode.type === "string" ? nameNode.text.slice(1, -1) : nameNode.text);
     const parentDef = parent >= 0 ? definitions[parent] : undefined;
     if (kind === "function" && parentDef?.kind === "class" && spec.id === "python") kind = "method";
     if (kind === "method" && name === "constructor") kind = "constructor";
     const bodyStart = d.body ? d.body.startPosition.row + 1 : 0;
     const headerEnd = d.body ? d.body.startIndex : node.endIndex;
     const signature = cap(headerText(root.text.slice(node.startIndex, headerEnd)), MAX_SIGNATURE);
+    const qualified = extendQualified(parent >= 0 ? qualifiedOf[parent]! : EMPTY_QUALIFIED, [...(d.qualifier ? d.qualifier.split(".").map(boundedName) : []), name]);
     const def: Definition = {
       name,
-      qualified: `${parentDef ? `${parentDef.qualified}.` : ""}${d.qualifier ? `${d.qualifier}.` : ""}${name}`,
+      qualified: qualified.text,
       kind,
       parent,
       start: outer.startPosition.row + 1,
@@ -267,19 +327,20 @@ export function extractFile(tree: Tree, query: Query, spec: LanguageSpec, path: 
       bodyStart,
       exported: false,
     };
-    const doc = docOf(node, outer, d.body, spec);
+    const doc = deep ? undefined : docOf(node, outer, d.body, spec);
     if (doc) def.doc = doc;
     if (decorators.length) def.decorators = decorators;
     if (d.bases.length) def.bases = d.bases;
     if (d.implements.length) def.implements = d.implements;
     if (d.returns) def.returns = d.returns;
-    const params = paramsOf(d.body?.parent ?? node);
+    const params = paramsOf(deep ? node : d.body?.parent ?? node);
     if (params.length) def.params = params;
     def.exported = isExported(def, outer, spec, definitions);
     definitions.push(def);
     scopeStart.push(nameNode.startIndex);
     scopeEnd.push(node.endIndex);
-    outers.push(outer);
+    depths.push(stack.length);
+    qualifiedOf.push(qualified);
     nameNodeIds.add(nameNode.id);
     stack.push(definitions.length - 1);
   }
@@ -307,7 +368,7 @@ export function extractFile(tree: Tree, query: Query, spec: LanguageSpec, path: 
       if (seenCalls.has(c.name.id)) continue;
       seenCalls.add(c.name.id);
       const call: CallRecord = {
-        name: c.name.text,
+        name: boundedName(c.name.text),
         kind: c.kind,
         line: c.name.startPosition.row + 1,
         col: c.name.startPosition.column,
@@ -329,7 +390,7 @@ export function extractFile(tree: Tree, query: Query, spec: LanguageSpec, path: 
   for (const t of typeDrafts) {
     if (nameNodeIds.has(t.id) || seenTypes.has(t.id)) continue;
     seenTypes.add(t.id);
-    typeRefs.push({ name: t.text, line: t.startPosition.row + 1, scope: enclosing(t.startIndex) });
+    typeRefs.push({ name: boundedName(t.text), line: t.startPosition.row + 1, scope: enclosing(t.startIndex) });
   }
   const imports: ImportRecord[] = importDrafts.map((i) => ({
     kind: i.kind,
@@ -357,18 +418,20 @@ export function extractFile(tree: Tree, query: Query, spec: LanguageSpec, path: 
         if (b.kind === "field") prior.kind = "field";
         continue;
       }
-      const site = b.kind === "param" && !b.type ? spec.callbackSite?.(b.name) : undefined;
+      const scope = enclosing(b.node.startIndex);
+      // Contextual typing climbs from the parameter to its call: only where that climb is cheap.
+      const site = b.kind === "param" && !b.type && (scope < 0 || depths[scope]! <= DEEP_NESTING) ? spec.callbackSite?.(b.name) : undefined;
       const rec: BindingRecord = {
         ...(site ? { argOf: site } : {}),
         kind: b.kind,
-        name: b.name.text,
+        name: boundedName(b.name.text),
         ...(b.receiver ? { receiver: b.receiver.text } : {}),
         ...(b.type ? { type: squash(b.type.text) } : {}),
         ...(b.value ? { value: squash(b.value.text) } : {}),
         ...(b.alias ? { alias: squash(b.alias.text) } : {}),
         ...(b.iter ? { iter: squash(b.iter.text) } : {}),
         line: b.name.startPosition.row + 1,
-        scope: enclosing(b.node.startIndex),
+        scope,
       };
       byToken.set(b.name.id, rec);
       bindings.push(rec);

@@ -3,11 +3,11 @@
  * plus untracked files that git would not ignore (nested .gitignore, negations, .git/info/exclude);
  * elsewhere a walk with a conservative ignore list. Never follows a symbolic link out of the root.
  */
-import ignore, { type Ignore } from "ignore";
 import { EngineError, isEngineError, throwIfAborted } from "../shared/errors.ts";
 import { joinPath } from "../shared/paths.ts";
 import type { FileSystem } from "../../platform/types.ts";
 import { DEFAULT_IGNORED_DIRS, skipByName, type SkippedFile } from "./defaults.ts";
+import { GitignoreRules } from "./gitignore.ts";
 import { readGitIndex, type IndexEntry } from "./git-index.ts";
 
 /** One file in the inventory. */
@@ -41,7 +41,7 @@ export const DEFAULT_MAX_FILE_BYTES = 1024 * 1024;
 /** Gitignore rules of one folder, matched relative to that folder. */
 interface IgnoreLevel {
   dir: string;
-  rules: Ignore;
+  rules: GitignoreRules;
 }
 
 const decoder = new TextDecoder();
@@ -82,7 +82,7 @@ function gitIgnored(levels: IgnoreLevel[], path: string, isDir: boolean): boolea
   for (let i = levels.length - 1; i >= 0; i--) {
     const { dir, rules } = levels[i]!;
     const rel = dir === "" ? path : path.slice(dir.length + 1);
-    const r = rules.test(isDir ? `${rel}/` : rel);
+    const r = rules.test(rel, isDir);
     if (r.ignored) return true;
     if (r.unignored) return false;
   }
@@ -137,7 +137,7 @@ export async function scanRepository(fs: FileSystem, options: ScanOptions = {}):
   const ignorecase = mode === "git" && !gitFile && gitIgnoreCase(await readText(fs, ".git/config"));
   if (mode === "git") {
     const exclude = gitFile ? undefined : await readText(fs, ".git/info/exclude");
-    if (exclude) rootLevels.push({ dir: "", rules: ignore({ ignorecase }).add(exclude) });
+    if (exclude) rootLevels.push({ dir: "", rules: new GitignoreRules(ignorecase).add(exclude) });
   }
 
   let seen = 0;
@@ -171,7 +171,7 @@ export async function scanRepository(fs: FileSystem, options: ScanOptions = {}):
     if (mode === "git") {
       const gi = entries.find((e) => e.name === ".gitignore" && e.kind === "file");
       const text = gi ? await readText(fs, joinPath(dir, ".gitignore")) : undefined;
-      if (text) levels = [...levels, { dir, rules: ignore({ ignorecase }).add(text) }];
+      if (text) levels = [...levels, { dir, rules: new GitignoreRules(ignorecase).add(text) }];
     }
     entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
     // Stat the folder's files concurrently (one await per folder, not per file), then descend.
