@@ -267,8 +267,9 @@ export async function buildRepoMap(
     text = render();
     tokens = count(text);
   }
-  if (chosen.size < 2) {
-    const needed = count(lines.slice(0, 2).map((l) => l.text).join("\n")) + 40;
+  // The map's header (its title and how to cite) comes first or there is no map: never an empty one.
+  if (!chosen.has(lines[0]!) || !chosen.has(lines[1]!)) {
+    const needed = count(lines.slice(0, 2).map((l) => l.text).join("\n"));
     throw new EngineError("budget_too_small", `A budget of ${budget} tokens cannot hold the map's header; it needs at least ${needed}.`, {
       hint: `Ask for the map with budget ≥ ${needed} (2000 is a good start).`,
       data: { budget, needed },
