@@ -1,9 +1,11 @@
 /**
  * The browser half of `npm test`, after the Node suite:
  * - "chromium": the shared core tests and the browser platform's contract and protocol tests,
- *   run inside Debian's Chromium by Vitest browser mode (a Node-only global in the core fails here);
+ *   run inside headless Chromium by Vitest browser mode (a Node-only global in the core fails here);
  * - "playground": Node-side tests that build the playground and drive it with playwright-core.
- * CHROMIUM_PATH overrides the browser (default /usr/bin/chromium, from `apt-get install chromium`).
+ * The browser: CHROMIUM_PATH, which `npm test` sets by running this suite through
+ * scripts/ensure-chromium.mjs (Playwright's cache, then a system Chromium on PATH, else it installs
+ * one); run directly, test/browser/support/chromium.ts does the same lookup.
  */
 import { fileURLToPath } from "node:url";
 import { playwright } from "@vitest/browser-playwright";

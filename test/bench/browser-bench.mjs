@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Browser benchmark: the playground (built, served from 127.0.0.1, in Debian's Chromium) indexing
+// Browser benchmark: the playground (built, served from 127.0.0.1, in headless Chromium) indexing
 //   * the bundled sample project ("Load the sample project"), and
 //   * a generated 2,000-file tree (1,200 Python + 800 TypeScript files with imports, classes and
 //     calls), dropped as a zip (deflated, as `zip -r` makes it),
@@ -18,7 +18,8 @@
 // FileList on the page's thread, about 0.5 s for 2,000 files, before the page's code runs; the
 // folder picker and folder drops hand over a directory handle instead and avoid it.)
 //
-// Rerun:  npm run bench:browser [-- --runs 5]        (needs `apt-get install chromium`)
+// Rerun:  npm run bench:browser [-- --runs 5]        (Chromium: scripts/ensure-chromium.mjs finds or
+//         provisions it, as for `npm test`; CHROMIUM_PATH overrides it)
 // Output: a markdown table on stdout and test/bench/results/browser.json.
 import { createReadStream, promises as fsp } from "node:fs";
 import fs from "node:fs";
@@ -29,6 +30,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { chromium } from "playwright-core";
 import { build } from "vite";
+import { ChromiumError, ensureChromium } from "../../scripts/ensure-chromium.mjs";
 import { machine, mdTable, parseArgs, resultsDir, writeJson } from "./lib/bench-utils.mjs";
 
 const { flags } = parseArgs(process.argv.slice(2), ["help"]);
@@ -40,7 +42,15 @@ const RUNS = Number(flags.runs ?? 3);
 const TREE_FILES = Number(flags.files ?? 2000);
 // --store indexeddb|memory: where the index is kept (the page's ?store= switch); default OPFS.
 const STORE = flags.store ? String(flags.store) : undefined;
-const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+const CHROMIUM = (() => {
+  try {
+    return ensureChromium().path;
+  } catch (e) {
+    if (!(e instanceof ChromiumError)) throw e;
+    console.error(`codeslice bench: ${e.message}`);
+    process.exit(1);
+  }
+})();
 const ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"];
 const repoRoot = fileURLToPath(new URL("../../", import.meta.url));
 const dist = path.join(repoRoot, "playground/dist");

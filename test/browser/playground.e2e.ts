@@ -1,5 +1,5 @@
 /**
- * The playground, built and served from 127.0.0.1, driven in Debian's Chromium with playwright-core:
+ * The playground, built and served from 127.0.0.1, driven in headless Chromium with playwright-core:
  * the sample project from load to graph and back after a reload (index restored, nothing
  * re-parsed), offline use, and bad input (not a zip, a zip bomb, binary files, a 50,000-file
  * archive cancelled midway, storage over quota, a grammar that fails to load), each with a

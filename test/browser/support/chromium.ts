@@ -1,8 +1,14 @@
-/** Launching Debian's Chromium with playwright-core (Playwright cannot download browsers here). */
+/** Launching the tests' Chromium with playwright-core; scripts/ensure-chromium.mjs finds (or provisions) it. */
 import { chromium, type Browser } from "playwright-core";
+import { ensureChromium } from "../../../scripts/ensure-chromium.mjs";
 
-/** Debian's Chromium (`apt-get install chromium`); CHROMIUM_PATH overrides it. */
-export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+/**
+ * CHROMIUM_PATH if set (`npm test` sets it through scripts/ensure-chromium.mjs), else the same
+ * lookup: Playwright's browser cache, then chromium / chromium-browser / google-chrome(-stable) on
+ * PATH, then provisioning. Exported to the environment so Vitest's workers reuse it.
+ */
+export const CHROMIUM_PATH: string = ensureChromium().path;
+process.env.CHROMIUM_PATH = CHROMIUM_PATH;
 /** Flags Chromium needs here: no sandbox (containers), no GPU, and no background network traffic. */
 export const CHROMIUM_ARGS = [
   "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--disable-background-networking",
