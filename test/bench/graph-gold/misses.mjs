@@ -17,11 +17,17 @@ const SHAPES = {
     chain: "a.b.m()", "call-result": "f().m()", subscript: "x[i].m()", literal: "'lit'.m()", other: "(expr).m()", computed: "computed callee" },
   typescript: { none: "f()", this: "this.m()", super: "super.m()", name: "x.m()", "this-attr": "this.x.m()", chain: "a.b.m()",
     "call-result": "f().m()", subscript: "x[i].m()", other: "(expr).m()", computed: "computed callee" },
+  go: { none: "f()", pkg: "pkg.F()", name: "x.M()", chain: "a.b.M()", "call-result": "f().M()", subscript: "x[i].M()",
+    literal: "T{}.M()", other: "(expr).M()", computed: "computed callee" },
+  java: { none: "m()", this: "this.m()", super: "super.m()", type: "Type.m()", name: "x.m()", "this-attr": "this.x.m()",
+    chain: "a.b.m()", "call-result": "f().m()", "new-result": "new X().m()", subscript: "x[i].m()", literal: "'lit'.m()",
+    other: "(expr).m()", computed: "computed callee", outer: "outer.new X()" },
 };
 
 function shapeOf(lang, site) {
   if (!site) return "no call here per the parser";
   if (site.form === "super") return "super(...)";
+  if (site.form === "this") return "this(...)";
   const receiver = SHAPES[lang][site.receiver] ?? site.receiver;
   if (site.form === "new") return site.receiver === "none" ? "new X()" : `new ${receiver.replace(/m\(\)$/, "X()")}`;
   if (site.form === "tagged") return "tagged template";
@@ -108,7 +114,8 @@ export function missKinds(gold, cand, detail) {
     const outcome = others.length === 0 ? "no edge on the line"
       : same.length ? `edge to a same-named other target (via ${[...new Set(same.map((e) => e.resolution ?? "?"))].join("/")})`
         : "no edge for this call";
-    add(`missed: ${shapeOf(lang, g)} → ${g.callee_kind}, ${outcome}`, `${g.file}:${g.line} ${g.caller} → ${g.callee}`);
+    const via = (lang === "go" || lang === "java") && g.via !== "call" ? ` (${g.via})` : "";
+    add(`missed: ${shapeOf(lang, g)} → ${g.callee_kind}${via}, ${outcome}`, `${g.file}:${g.line} ${g.caller} → ${g.callee}`);
   }
   for (const e of detail.edges_extra) {
     if (pairedExtra.has(e)) continue;

@@ -8,6 +8,8 @@
 //   precision_adjusted precision leaving out candidate edges that sit only on call sites the
 //                      checker could not resolve (`unresolved_call_sites`): neither right nor wrong
 //   import_edges       set of (from, to);  inherits: set of (child, base), also extends-only
+//   import_edges_by_use  (Go gold only) the candidate's import edges against the by-use rule
+//   recall_by_tag      (Go/Java gold) loose call-edge recall per tag of the gold edge
 // Ratios are rounded to 4 decimals.
 //
 // CLI: node score.mjs <gold.json> <candidate.json>   (prints the report as JSON)
@@ -139,11 +141,29 @@ export function scoreGraph(gold, cand) {
   };
   loose.res.recall_by_via = recallBy("via");
   loose.res.recall_by_caller_kind = recallBy("caller_kind");
+  if (goldEdges.some((e) => Array.isArray(e.tags))) { // Go/Java gold: what makes each call hard
+    const b = new Map();
+    const seen = new Set();
+    for (const e of goldEdges) {
+      const k = keys.site(e);
+      if (seen.has(k)) continue;
+      seen.add(k);
+      for (const t of e.tags?.length ? e.tags : ["(none)"]) {
+        const x = b.get(t) ?? { gold: 0, found: 0 };
+        x.gold++;
+        if (loose.cand.has(k)) x.found++;
+        b.set(t, x);
+      }
+    }
+    loose.res.recall_by_tag = Object.fromEntries([...b].sort((x, y) => y[1].gold - x[1].gold).map(([k, v]) => [k, `${round(v.found / v.gold)} (${v.found}/${v.gold})`]));
+  }
   report.call_edges_strict = strict.res;
   report.call_edges_loose = loose.res;
 
   const imports = setScore(list(gold.import_edges).map(keys.import), list(cand.import_edges).map(keys.import));
   report.import_edges = imports.res;
+  // Go gold also gives the by-use rule (file -> files declaring what it uses through the import)
+  if (Array.isArray(gold.import_edges_by_use)) report.import_edges_by_use = setScore(gold.import_edges_by_use.map(keys.import), list(cand.import_edges).map(keys.import)).res;
   const inherits = setScore(list(gold.inherits).map(keys.inherit), list(cand.inherits).map(keys.inherit));
   report.inherits = inherits.res;
   const extendsOnly = (e) => !e.kind || e.kind === "extends";

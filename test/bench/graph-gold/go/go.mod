@@ -1,0 +1,3 @@
+module codeslice.local/gold-go
+
+go 1.19

@@ -1,0 +1,142 @@
+// Go and Java accuracy corpora: public repositories pinned to a commit, with gold from the
+// language's own compiler front end instead of a SCIP indexer:
+//   Go    go/go (main.go): go/parser + go/types of Debian's golang-go (1.19), stdlib only
+//   Java  java/GoldJava.java: javac's Tree API + Trees + javax.lang.model (JDK 17)
+// Rules: ../graph-gold/README.md ("Go", "Java") and the headers of those two programs.
+//
+// The clones are not made here (the benchmark machine reaches no git host): each corpus is expected
+// as a git clone at <dir>/<language>/<short name> (dir: --lang-corpora, $CODESLICE_GOLD_CORPORA, or
+// /work/corpora/gold), checked out at the pinned commit; a clone at another commit is checked out
+// at the pin when it holds it.
+// Needs: apt-get install -y golang-go default-jdk; for the Java test sources, the Debian jars listed
+// in JAVA_LIBS (apt-get install -y junit4 junit5 libtruth-java libguava-java libmockito-java
+// libhamcrest-java libprotobuf-java libcommons-lang3-java libcommons-io-java libcommons-text-java
+// liberror-prone-java): without them more test-code call sites are unresolvable (don't-care), and
+// the gold says which jars it had (meta.class_path).
+import { execFileSync } from "node:child_process";
+import crypto from "node:crypto";
+import fs from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { benchCache } from "../lib/bench-utils.mjs";
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+
+export const LANG_CORPORA = [
+  { name: "go-chi", language: "go", repo: "go-chi/chi", commit: "735ae2b87f8c733d616e809ae86e0985c1bc3350", short: "chi" },
+  { name: "go-mux", language: "go", repo: "gorilla/mux", commit: "db9d1d0073d27a0a2d9a8c1bc52aa0af4374d265", short: "mux" },
+  { name: "go-cobra", language: "go", repo: "spf13/cobra", commit: "adbc8813901bba65827259daa8e22ff94ec1f30e", short: "cobra" },
+  { name: "java-gson", language: "java", repo: "google/gson", commit: "9835b6f90192f79cdf5300c528fc6212455fb6c1", short: "gson" },
+  { name: "java-javapoet", language: "java", repo: "square/javapoet", commit: "b9017a9503b76e11b4ad4c1a9f050e2d29112cb0", short: "javapoet" },
+  { name: "java-commons-cli", language: "java", repo: "apache/commons-cli", commit: "0a68ae0e826bb08eb59bda9bae7ec5d84008b62a", short: "commons-cli" },
+];
+
+/** Libraries of the Java corpora's tests and annotations, from Debian (used when present). */
+export const JAVA_LIBS = ["junit4", "junit-jupiter-api", "junit-jupiter-params", "opentest4j", "apiguardian-api", "truth", "guava",
+  "mockito-core", "hamcrest", "protobuf", "commons-lang3", "commons-io", "commons-text", "error_prone_annotations"]
+  .map((n) => `/usr/share/java/${n}.jar`);
+
+const sh = (cmd, args, opts = {}) => execFileSync(cmd, args, { encoding: "utf8", stdio: ["ignore", "pipe", "pipe"], maxBuffer: 1 << 30, ...opts }).trim();
+
+export const defaultLangCorporaDir = () => process.env.CODESLICE_GOLD_CORPORA || "/work/corpora/gold";
+
+/** The clone of a pinned corpus, checked out at its commit; throws with what to do when missing. */
+export function prepareLangCorpus(spec, dir) {
+  const clone = path.join(dir, spec.language, spec.short);
+  const how = `clone the GitHub repository ${spec.repo} into ${clone} and check out ${spec.commit}`;
+  if (!fs.existsSync(path.join(clone, ".git"))) throw new Error(`${spec.name}: no clone at ${clone}; ${how}`);
+  const head = sh("git", ["rev-parse", "HEAD"], { cwd: clone });
+  if (head !== spec.commit) {
+    if (sh("git", ["status", "--porcelain", "--untracked-files=no"], { cwd: clone }) !== "") throw new Error(`${spec.name}: ${clone} has local changes`);
+    try {
+      sh("git", ["checkout", "-q", spec.commit], { cwd: clone });
+    } catch {
+      throw new Error(`${spec.name}: ${clone} is at ${head} and lacks ${spec.commit}; ${how}`);
+    }
+  }
+  return clone;
+}
+
+export function toolVersions(specs) {
+  const v = {};
+  if (specs.some((s) => s.language === "go")) v.go = sh("go", ["version"]).replace(/^go version /, "");
+  if (specs.some((s) => s.language === "java")) v.javac = sh("javac", ["-version"]).replace(/^javac /, "");
+  return v;
+}
+
+const hashOf = (files) => {
+  const h = crypto.createHash("sha256");
+  for (const f of files) h.update(fs.readFileSync(f));
+  return h.digest("hex").slice(0, 12);
+};
+
+const EXPORTS = ["--add-exports", "jdk.compiler/com.sun.tools.javac.tree=ALL-UNNAMED"];
+
+/** Builds the extractor of a language into the bench cache (once per source hash). */
+function ensureExtractor(language) {
+  const toolsDir = path.join(benchCache, "tools");
+  if (language === "go") {
+    const src = path.join(here, "go");
+    const hash = hashOf([path.join(src, "main.go"), path.join(src, "go.mod")]);
+    const bin = path.join(toolsDir, `gold-go-${hash}`);
+    if (!fs.existsSync(bin)) {
+      console.error(`building the Go gold extractor into ${bin}`);
+      execFileSync("go", ["build", "-buildvcs=false", "-o", bin, "."], {
+        cwd: src, stdio: ["ignore", "inherit", "inherit"], env: { ...process.env, GOFLAGS: "-mod=mod", GOPROXY: "off", GO111MODULE: "on" },
+      });
+    }
+    return { hash, cmd: (corpus) => [bin, [corpus]] };
+  }
+  const src = path.join(here, "java", "GoldJava.java");
+  const hash = hashOf([src]);
+  const out = path.join(toolsDir, `gold-java-${hash}`);
+  if (!fs.existsSync(path.join(out, "GoldJava.class"))) {
+    console.error(`compiling the Java gold extractor into ${out}`);
+    fs.mkdirSync(out, { recursive: true });
+    execFileSync("javac", [...EXPORTS, "-Xlint:-options", "-nowarn", "-d", out, src], { stdio: ["ignore", "inherit", "inherit"] });
+  }
+  return { hash, cmd: (corpus) => ["java", [...EXPORTS, "-Xmx3g", "-cp", out, "GoldJava", corpus]] };
+}
+
+/**
+ * The gold graph of a Go or Java corpus; cached by extractor hash, corpus commit and class path.
+ * @returns {{ gold: object, seconds: number, cached: boolean }}
+ */
+export function deriveLangGold(spec, dir, { fresh = false } = {}) {
+  const tool = ensureExtractor(spec.language);
+  const classPath = spec.language === "java" ? JAVA_LIBS.filter((j) => fs.existsSync(j)) : [];
+  const key = crypto.createHash("sha256").update(`${tool.hash}|${sh("git", ["rev-parse", "HEAD^{tree}"], { cwd: dir })}|${classPath.join(":")}`).digest("hex").slice(0, 16);
+  const cacheFile = path.join(benchCache, "gold", `${spec.name}.${key}.gold-cache.json`);
+  if (!fresh && fs.existsSync(cacheFile)) {
+    const c = JSON.parse(fs.readFileSync(cacheFile, "utf8"));
+    return { gold: c.gold, seconds: c.seconds, cached: true };
+  }
+  const [cmd, args] = tool.cmd(dir);
+  const t0 = Date.now();
+  const out = execFileSync("nice", ["-n", "10", cmd, ...args], {
+    encoding: "utf8", maxBuffer: 1 << 30, stdio: ["ignore", "pipe", "inherit"],
+    env: { ...process.env, GOLD_JAVA_CLASSPATH: classPath.join(":") },
+  });
+  const seconds = (Date.now() - t0) / 1000;
+  const gold = JSON.parse(out);
+  gold.meta.class_path = classPath.map((j) => path.basename(j));
+  gold.meta.repo = `${spec.repo}@${spec.commit}`;
+  fs.mkdirSync(path.dirname(cacheFile), { recursive: true });
+  fs.writeFileSync(cacheFile, JSON.stringify({ seconds, gold }));
+  return { gold, seconds, cached: false };
+}
+
+const EXTENSIONS = { go: [".go"], java: [".java"] };
+
+/** Keeps the candidate's facts about files of the corpus' language (commons-cli ships a .js file
+ *  in its site folder: the gold covers only the language's own files). Returns how many were dropped. */
+export function restrictToLanguage(cand, language) {
+  const ok = (file) => EXTENSIONS[language].some((x) => file.endsWith(x));
+  const fileOf = (qualified) => qualified.split("#")[0];
+  const before = cand.definitions.length + cand.call_edges.length + cand.import_edges.length + cand.inherits.length;
+  cand.definitions = cand.definitions.filter((d) => ok(d.file));
+  cand.call_edges = cand.call_edges.filter((e) => ok(e.file) && ok(fileOf(e.callee)));
+  cand.import_edges = cand.import_edges.filter((e) => ok(e.from) && ok(e.to));
+  cand.inherits = cand.inherits.filter((e) => ok(fileOf(e.child)) && ok(fileOf(e.base)));
+  return before - (cand.definitions.length + cand.call_edges.length + cand.import_edges.length + cand.inherits.length);
+}
