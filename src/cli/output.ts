@@ -48,8 +48,17 @@ export function reportError(error: unknown, json: boolean): number {
     process.stderr.write(`codeslice: ${error.message}\n${error.hint ? `hint: ${error.hint}\n` : ""}`);
     return error.code === "invalid_argument" ? EXIT.usage : EXIT.failure;
   }
+  // A bug of ours, not the user's doing: one line saying so, the stack only when asked for.
   const e = error as Error;
-  process.stderr.write(`codeslice: unexpected error: ${e?.stack ?? e}\nPlease report this with the command you ran.\n`);
+  const first = String(e?.message ?? e).split("\n")[0]!.slice(0, 300);
+  if (json) process.stdout.write(`${JSON.stringify({ error: { code: "internal_error", message: first } }, null, 2)}\n`);
+  let debug = false;
+  try {
+    debug = (process.env.CODESLICE_DEBUG ?? "0") !== "0" && process.env.CODESLICE_DEBUG !== "";
+  } catch {
+    // Deno without --allow-env: no debug output
+  }
+  process.stderr.write(`codeslice: internal error: ${first}\n${debug ? `${e?.stack ?? ""}\n` : "hint: this is a bug in codeslice; run again with CODESLICE_DEBUG=1 for the details and report them with the command you ran.\n"}`);
   return EXIT.failure;
 }
 

@@ -74,7 +74,7 @@ export class StdioServerTransport implements Transport {
       const id = (value as { id?: unknown } | null)?.id;
       this.onerror?.(new Error("message is not JSON-RPC 2.0"));
       // Responses and notifications get no reply; a request we can name gets one.
-      this.reply({ code: -32600, message: "Invalid Request: not a JSON-RPC 2.0 message" }, typeof id === "string" || (typeof id === "number" && Number.isInteger(id)) ? id : undefined);
+      this.reply({ code: -32600, message: "Invalid Request: not a JSON-RPC 2.0 message" }, typeof id === "string" || (typeof id === "number" && Number.isInteger(id)) ? id : null);
       return;
     }
     try {
@@ -84,8 +84,9 @@ export class StdioServerTransport implements Transport {
     }
   }
 
-  private reply(error: { code: number; message: string }, id?: string | number): void {
-    void this.send({ jsonrpc: "2.0", ...(id !== undefined ? { id } : {}), error } as JSONRPCMessage).catch(() => {});
+  /** An error reply; `id` is null when the request's id could not be read (JSON-RPC 2.0 §5). */
+  private reply(error: { code: number; message: string }, id: string | number | null = null): void {
+    void this.send({ jsonrpc: "2.0", id, error } as unknown as JSONRPCMessage).catch(() => {});
   }
 
   async start(): Promise<void> {

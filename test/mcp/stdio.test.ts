@@ -289,7 +289,9 @@ describe("codeslice mcp over stdio (raw JSON-RPC)", () => {
     const init = raw.byId(1) as { result: { serverInfo: { name: string }; instructions: string } };
     expect(init.result.serverInfo.name).toBe("codeslice");
     expect(init.result.instructions).toContain("repo_map");
-    const anonymous = msgs.filter((m) => m.id === undefined && m.error !== undefined).map((m) => (m.error as { code: number }).code);
+    // Errors for requests whose id could not be read carry "id": null (JSON-RPC 2.0 §5).
+    expect(msgs.filter((m) => m.error !== undefined).every((m) => "id" in m)).toBe(true);
+    const anonymous = msgs.filter((m) => m.id === null && m.error !== undefined).map((m) => (m.error as { code: number }).code);
     expect(anonymous.filter((c) => c === -32700)).toHaveLength(2); // "{this is not json" and "[1, 2"
     expect(anonymous).toContain(-32600); // {"foo":1}
     expect((raw.byId(7)!.error as { code: number }).code).toBe(-32600);
