@@ -5,6 +5,7 @@ import { readFileSync } from "node:fs";
 import * as nodePath from "node:path";
 import { createEngine, type Engine } from "../core/engine/engine.ts";
 import { createHostPlatform } from "./platform.ts";
+import { cite } from "../core/shared/paths.ts";
 import { ENCODINGS, type Encoding } from "../core/budget/tokenizer.ts";
 import { EXIT, UsageError, createProgressReporter, reportError, writeJson, writeOut } from "./output.ts";
 import { renderCalls, renderImporters, renderIndexSummary, renderSearch } from "./render.ts";
@@ -291,7 +292,7 @@ async function main(argv: string[]): Promise<number> {
           const answer = await engine.signature(arg, { onProgress });
           progress.done();
           if (json) writeJson(answer);
-          else writeOut(`## ${answer.symbol.path}:${answer.symbol.line}-${answer.symbol.end} ${answer.symbol.qualified}\n${answer.text}`);
+          else writeOut(`## ${cite(answer.symbol.path, answer.symbol.line, answer.symbol.end)} ${answer.symbol.qualified}\n${answer.text}`);
           return EXIT.ok;
         }
         case "graph": {

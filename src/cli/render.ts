@@ -2,6 +2,7 @@
 import type { IndexSummary } from "../core/engine/engine.ts";
 import type { CallsAnswer, ImportersAnswer } from "../core/graph/queries.ts";
 import type { SearchHit } from "../core/search/search.ts";
+import { cite } from "../core/shared/paths.ts";
 
 const fmt = (n: number) => String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ",");
 
@@ -33,19 +34,19 @@ export function renderIndexSummary(s: IndexSummary): string {
 /** callers / callees for the terminal. */
 export function renderCalls(a: CallsAnswer): string {
   const s = a.symbol;
-  const lines = [`${a.direction === "callers" ? "Callers of" : "Callees of"} ${s.qualified} (${s.kind}, ${s.path}:${s.line})${a.depth > 1 ? `, depth ${a.depth}` : ""}`];
+  const lines = [`${a.direction === "callers" ? "Callers of" : "Callees of"} ${s.qualified} (${s.kind}, ${cite(s.path, s.line)})${a.depth > 1 ? `, depth ${a.depth}` : ""}`];
   if (a.results.length === 0) lines.push(`  none found${a.direction === "callers" ? " (no resolved call sites)" : ""}`);
   for (const r of a.results) {
-    lines.push(`  ${"  ".repeat(r.depth - 1)}${r.site.path}:${r.site.line}  ${r.qualified}${r.via !== "call" ? ` (${r.via})` : ""}  [${r.resolution}, ${r.confidence.toFixed(2)}]`);
+    lines.push(`  ${"  ".repeat(r.depth - 1)}${cite(r.site.path, r.site.line)}  ${r.qualified}${r.via !== "call" ? ` (${r.via})` : ""}  [${r.resolution}, ${r.confidence.toFixed(2)}]`);
   }
   if (a.external.length) {
     lines.push("", `External (${a.external.length}):`);
-    for (const x of a.external.slice(0, 50)) lines.push(`  ${x.site.path}:${x.site.line}  ${x.target}`);
+    for (const x of a.external.slice(0, 50)) lines.push(`  ${cite(x.site.path, x.site.line)}  ${x.target}`);
     if (a.external.length > 50) lines.push(`  … ${a.external.length - 50} more (--json lists all)`);
   }
   if (a.possible.length) {
     lines.push("", `Possible callers by name only (${a.possible.length}; the name has several definitions, no evidence picks this one):`);
-    for (const p of a.possible.slice(0, 20)) lines.push(`  ${p.site.path}:${p.site.line}  ${p.caller.qualified}  [${p.candidates} candidates]`);
+    for (const p of a.possible.slice(0, 20)) lines.push(`  ${cite(p.site.path, p.site.line)}  ${p.caller.qualified}  [${p.candidates} candidates]`);
     if (a.possible.length > 20) lines.push(`  … ${a.possible.length - 20} more (--json lists all)`);
   }
   return lines.join("\n");
@@ -62,6 +63,6 @@ export function renderImporters(a: ImportersAnswer): string {
 export function renderSearch(query: string, hits: SearchHit[]): string {
   if (hits.length === 0) return `No symbols match ${JSON.stringify(query)}.`;
   const lines = [`${hits.length} result${hits.length > 1 ? "s" : ""} for ${JSON.stringify(query)}:`];
-  for (const h of hits) lines.push(`  ${h.path}:${h.line}-${h.end}  ${h.kind} ${h.qualified}  (${h.score}; ${h.matched.join(", ")})\n      ${h.signature}`);
+  for (const h of hits) lines.push(`  ${cite(h.path, h.line, h.end)}  ${h.kind} ${h.qualified}  (${h.score}; ${h.matched.join(", ")})\n      ${h.signature}`);
   return lines.join("\n");
 }

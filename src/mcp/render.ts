@@ -18,7 +18,5 @@ export function plural(n: number, one: string, many = `${one}s`): string {
   return `${n} ${n === 1 ? one : many}`;
 }
 
-/** `path:line` for a citation. */
-export function at(path: string, line: number): string {
-  return `${path}:${line}`;
-}
+/** `path:line` for a citation (the path quoted when it holds a newline, a backslash or a quote). */
+export { cite as at } from "../core/shared/paths.ts";

@@ -255,6 +255,34 @@ describe("tools over the in-process transport", () => {
   });
 });
 
+describe("paths as agents pass them", () => {
+  it("absolute paths inside the root and path:line handles work in context, read_snippet and importers; paths elsewhere stay refused", async () => {
+    const root = fixtureDir();
+    const c = await nodeServer(root);
+    try {
+      const abs = path.join(root, "shop", "service.py");
+      const snip = await call(c.client, "read_snippet", { path: abs, start_line: 1, end_line: 2 });
+      expect(snip.isError).toBe(false);
+      expect(snip.data.path).toBe("shop/service.py");
+      const ctx = await call(c.client, "context", { target: `${abs}:4`, budget: 1500 });
+      expect(ctx.isError).toBe(false);
+      expect(ctx.data.chunks[0].path).toBe("shop/service.py");
+      const imp = await call(c.client, "importers", { file: path.join(root, "shop", "models.py") });
+      expect(imp.isError).toBe(false);
+      expect(imp.data.path).toBe("shop/models.py");
+      // Every cut handle of an answer is a target.
+      const wide = await call(c.client, "context", { target: "User", budget: 300 });
+      for (const cut of wide.data.cut) expect((await call(c.client, "context", { target: cut.handle, budget: 2000 })).isError, cut.handle).toBe(false);
+      for (const bad of ["/etc/passwd", path.join(path.dirname(root), "elsewhere.py"), "../../etc/passwd"]) {
+        const r = await call(c.client, "read_snippet", { path: bad, start_line: 1, end_line: 2 });
+        expect(r.isError, bad).toBe(true);
+      }
+    } finally {
+      await c.close();
+    }
+  });
+});
+
 describe("index life cycle", () => {
   it("sends progress notifications while the first call builds the index", async () => {
     const files: Record<string, string> = {};

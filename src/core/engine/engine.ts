@@ -13,7 +13,8 @@ import { findRoutes, type Route } from "../slice/routes.ts";
 import { buildRepoMap, isManifest, type RepoMap, type RepoMapOptions } from "../map/repo-map.ts";
 import type { SkipReason } from "../scan/defaults.ts";
 import { EngineError } from "../shared/errors.ts";
-import { normalizeRelative } from "../shared/paths.ts";
+import { findFile } from "../shared/locations.ts";
+import { normalizeRelative, readQuotedPath } from "../shared/paths.ts";
 import { runIndex, type IndexOptions, type IndexResult, type Progress } from "./indexer.ts";
 import { decodeRecord, type Snapshot } from "./snapshot.ts";
 
@@ -270,6 +271,7 @@ export function createEngine(platform: Platform, options: EngineOptions = {}): E
   let search: SearchIndex | undefined;
   const searchIndexOf = (graph: CodeGraph) => (search?.graph === graph ? search : (search = updateSearchIndex(search, graph)));
   const contextIO = (graph: CodeGraph): ContextIO => ({
+    root: platform.fs.rootLabel,
     readText: async (path) => new TextDecoder().decode(await platform.fs.readFile(path)),
     searchIndex: () => searchIndexOf(graph),
     routes: () => routesOf(graph),
@@ -311,15 +313,20 @@ export function createEngine(platform: Platform, options: EngineOptions = {}): E
       } catch {
         // not URL-encoded
       }
-      const path = normalizeRelative(pathArg.trim());
-      if (path === undefined || path === "" || normalizeRelative(decoded.trim()) === undefined) {
+      if (!state) await refresh(opts);
+      const inventory = new Set(state!.snapshot.files.map((f) => f.path));
+      // An exact inventory path (quoted when its name needed it), or one written relative to the
+      // root or absolute inside it; never a suffix guess, never a path that climbs out.
+      const written = readQuotedPath(pathArg.trim())?.path ?? pathArg.trim();
+      const found = findFile({ has: (p) => inventory.has(p), paths: () => inventory }, written, platform.fs.rootLabel, { bySuffix: false });
+      const path = found?.path ?? normalizeRelative(written);
+      if (path === undefined || path === "" || (!found && normalizeRelative(decoded.trim()) === undefined)) {
         throw new EngineError("outside_root", `${JSON.stringify(pathArg)} is not a path inside the project.`, {
-          hint: "Paths are relative to the project root; absolute paths and .. are refused.",
+          hint: "Paths are relative to the project root (or absolute inside it); .. out of it is refused.",
           data: { path: pathArg },
         });
       }
-      if (!state) await refresh(opts);
-      if (!state!.snapshot.files.some((f) => f.path === path)) {
+      if (!inventory.has(path)) {
         throw new EngineError("not_found", `${path} is not a project file in the index (missing, ignored, or skipped).`, {
           hint: "Use a path from the map or from a context header.",
           data: { path },
@@ -349,7 +356,7 @@ export function createEngine(platform: Platform, options: EngineOptions = {}): E
       return calls(await codeGraph(opts), symbol, "callees", opts.depth);
     },
     async importers(path, opts = {}) {
-      return importers(await codeGraph(opts), path, opts.depth);
+      return importers(await codeGraph(opts), path, opts.depth, platform.fs.rootLabel);
     },
     async signature(symbol, opts = {}) {
       return signature(await codeGraph(opts), symbol);

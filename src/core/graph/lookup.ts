@@ -4,6 +4,7 @@
  * Unknown names get did-you-mean suggestions; ambiguous ones list their candidates.
  */
 import { EngineError } from "../shared/errors.ts";
+import { cite } from "../shared/paths.ts";
 import type { CodeGraph, SymbolNode } from "./model.ts";
 
 /** A candidate as shown in errors and answers. */
@@ -100,7 +101,7 @@ export function findSymbol(graph: CodeGraph, target: string): SymbolNode {
   const candidates = ids.map((id) => symbolRef(graph.symbols[id]!));
   const shown = candidates.slice(0, CANDIDATES_SHOWN);
   const more = candidates.length - shown.length;
-  throw new EngineError("ambiguous_symbol", `${JSON.stringify(target)} matches ${candidates.length} symbols: ${shown.map((c) => `${c.qualified} (${c.kind}, ${c.path}:${c.line})`).join("; ")}${more > 0 ? `; +${more} more` : ""}.`, {
+  throw new EngineError("ambiguous_symbol", `${JSON.stringify(target)} matches ${candidates.length} symbols: ${shown.map((c) => `${c.qualified} (${c.kind}, ${cite(c.path, c.line)})`).join("; ")}${more > 0 ? `; +${more} more` : ""}.`, {
     hint: "Qualify it: add the class or module (e.g. Class.method, pkg.module.name) or use path::name.",
     data: { target, candidates: shown, total: candidates.length },
   });

@@ -1,7 +1,8 @@
 /** Graph queries: callers, callees, importers and signatures, as plain serializable answers. */
 import type { Definition } from "../extract/record.ts";
 import { EngineError } from "../shared/errors.ts";
-import { normalizeRelative } from "../shared/paths.ts";
+import { findFile } from "../shared/locations.ts";
+import { normalizeRelative, readQuotedPath } from "../shared/paths.ts";
 import { findSymbol, symbolRef, type SymbolRef } from "./lookup.ts";
 import type { CodeGraph, Resolution, SymbolNode } from "./model.ts";
 
@@ -88,11 +89,13 @@ export interface ImportersAnswer {
 }
 
 /** Files that import `path` (directly, then transitively up to `depth`). */
-export function importers(graph: CodeGraph, pathArg: string, depthArg?: number): ImportersAnswer {
+export function importers(graph: CodeGraph, pathArg: string, depthArg?: number, root?: string): ImportersAnswer {
   const depth = checkDepth(depthArg);
-  const path = normalizeRelative(pathArg.trim());
+  const written = readQuotedPath(pathArg.trim())?.path ?? pathArg.trim();
+  const found = findFile({ has: (p) => graph.moduleSymbol.has(p), paths: () => graph.moduleSymbol.keys() }, written, root, { bySuffix: false });
+  const path = found?.path ?? normalizeRelative(written);
   if (path === undefined || path === "") {
-    throw new EngineError("outside_root", `${JSON.stringify(pathArg)} is not a path inside the project.`, { hint: "Pass a path relative to the project root, e.g. src/app.ts.", data: { path: pathArg } });
+    throw new EngineError("outside_root", `${JSON.stringify(pathArg)} is not a path inside the project.`, { hint: "Pass a path relative to the project root, e.g. src/app.ts, or an absolute path inside it.", data: { path: pathArg } });
   }
   if (!graph.moduleSymbol.has(path)) {
     const base = path.slice(path.lastIndexOf("/") + 1);

@@ -11,6 +11,7 @@ import type { CodeGraph } from "../graph/model.ts";
 import { isTestFile } from "../slice/plan.ts";
 import type { Route } from "../slice/routes.ts";
 import { EngineError } from "../shared/errors.ts";
+import { cite } from "../shared/paths.ts";
 
 /** Options for the map. */
 export interface RepoMapOptions {
@@ -223,11 +224,11 @@ export async function buildRepoMap(
   }
   if (entryPoints.length) {
     add(3, 3, "## Entry points");
-    entryPoints.forEach((e, i) => add(3, i < 12 ? 3 : 8, `- ${e.kind} ${e.label}${e.symbol && e.kind === "route" ? ` → ${e.symbol}` : ""} (${e.path}:${e.line})`));
+    entryPoints.forEach((e, i) => add(3, i < 12 ? 3 : 8, `- ${e.kind} ${e.label}${e.symbol && e.kind === "route" ? ` → ${e.symbol}` : ""} (${cite(e.path, e.line)})`));
   }
   if (symbols.length) {
     add(4, 3, "## Central symbols (rank over calls, types and inheritance)");
-    symbols.forEach((s, i) => add(4, i < 15 ? 3 : i < 30 ? 5 : 9, `- ${s.path}:${s.line}-${s.end} ${s.kind} ${s.qualified} (${s.references} refs): ${s.signature}`));
+    symbols.forEach((s, i) => add(4, i < 15 ? 3 : i < 30 ? 5 : 9, `- ${cite(s.path, s.line, s.end)} ${s.kind} ${s.qualified} (${s.references} refs): ${s.signature}`));
   }
   add(5, 4, "## Layout");
   layout.forEach((d) => add(5, d.path.split("/").length > 2 ? 8 : 4, `${d.path.split("/").length > 2 ? "  " : ""}- ${d.path} ${d.files} files${d.sourceFiles ? ` (${d.sourceFiles} source)` : ""}`));

@@ -9,7 +9,8 @@ import type { CodeGraph } from "../graph/model.ts";
 import { outline } from "../graph/queries.ts";
 import { searchSymbols, type SearchIndex } from "../search/search.ts";
 import { EngineError } from "../shared/errors.ts";
-import { normalizeRelative } from "../shared/paths.ts";
+import { cite, citeName, normalizeRelative } from "../shared/paths.ts";
+import { findFile, parseLocation, sourceFiles, symbolsAt } from "./locate.ts";
 import { planContext, type PlannedChunk, type Role } from "./plan.ts";
 import { findRoutes, matchRoutes, type MountLine, type Route } from "./routes.ts";
 
@@ -65,6 +66,8 @@ export interface ContextAnswer {
 
 /** What the engine provides to the slicer: source text, the search index, the routes. */
 export interface ContextIO {
+  /** The project root as the host names it (an absolute path on disk): absolute targets under it are read as relative. */
+  root?: string;
   readText(path: string): Promise<string>;
   searchIndex(): SearchIndex;
   routes(): Route[];
@@ -76,6 +79,8 @@ interface Seeds {
   notes: string[];
   mounts: MountLine[];
   inline: PlannedChunk[];
+  /** Symbols shown inside an inline seed: their neighbours are the seed's. */
+  scopes?: number[];
 }
 
 /** Validates a budget argument. */
@@ -100,6 +105,45 @@ function checkEncoding(encoding: string | undefined): Encoding {
 
 const ROUTE = /^(GET|POST|PUT|PATCH|DELETE|HEAD|OPTIONS|ANY)\s+(\/\S*)$/i;
 const IDENTIFIER_LIKE = /^[\w$.#:/\\<>@-]+$/;
+
+/** `path` is not a file of the index: the error, with files of the same name as suggestions. */
+function notIndexed(graph: CodeGraph, written: string): EngineError {
+  const path = normalizeRelative(written) ?? written;
+  const base = path.slice(path.lastIndexOf("/") + 1);
+  const similar = [...graph.moduleSymbol.keys()].filter((p) => p.endsWith(`/${base}`) || p === base).slice(0, 5);
+  return new EngineError("not_found", `${path} is not an indexed source file.`, {
+    hint: similar.length ? `Did you mean ${similar.join(", ")}?` : "Check the path, relative to the project root.",
+    data: { path, suggestions: similar },
+  });
+}
+
+/** Lines of a file as seeds: the symbol enclosing them, or the lines themselves at module level. */
+function locationSeeds(graph: CodeGraph, path: string, start: number, end: number, notes: string[]): Seeds {
+  const lines = graph.records.get(path)?.lines ?? end;
+  if (start > lines) {
+    throw new EngineError("invalid_argument", `${path} has ${lines} lines; line ${start} is past the end.`, { data: { path, totalLines: lines } });
+  }
+  const last = Math.min(end, lines);
+  const moduleId = graph.moduleSymbol.get(path)!;
+  // The whole file (a file chunk's own handle): the file.
+  if (start <= 1 && last >= lines) return { ids: [moduleId], how: "file", notes, mounts: [], inline: [] };
+  const symbols = symbolsAt(graph, path, start, last);
+  // Inside one definition: that definition, the innermost one.
+  if (symbols.length === 1 && symbols[0]!.start <= start && symbols[0]!.end >= last) return { ids: [symbols[0]!.id], how: "symbol", notes, mounts: [], inline: [] };
+  // Module-level lines, or lines across definitions: those lines, widened to the whole definitions
+  // they touch (a single line gets a few around it); the definitions' neighbours come with them.
+  let from = start === last ? Math.max(1, start - 3) : start;
+  let to = start === last ? Math.min(lines, last + 3) : last;
+  for (const s of symbols) {
+    from = Math.min(from, s.start);
+    to = Math.max(to, s.end);
+  }
+  const language = graph.symbols[moduleId]!.language;
+  return {
+    ids: [], how: "file", notes, mounts: [], scopes: symbols.map((s) => s.id),
+    inline: [{ path, start: from, end: to, role: "seed", label: cite(path, from, to), kind: "lines", language, distance: 0, confidence: 1 }],
+  };
+}
 
 /** Understands a target: route, path::symbol, file path, symbol name, or free text for search. */
 export function resolveTarget(graph: CodeGraph, targetArg: string, io: ContextIO, searchLimit = 1): Seeds {
@@ -134,24 +178,35 @@ export function resolveTarget(graph: CodeGraph, targetArg: string, io: ContextIO
       }
       for (const m of r.mounts) if (!mounts.some((x) => x.path === m.path && x.start === m.start)) mounts.push(m);
     }
-    return { ids: [...new Set(ids)], how: "route", notes: hits.map((r) => `route ${r.method} ${r.path} registered at ${r.file}:${r.line}`), mounts, inline };
+    return { ids: [...new Set(ids)], how: "route", notes: hits.map((r) => `route ${r.method} ${r.path} registered at ${cite(r.file, r.line)}`), mounts, inline };
+  }
+  const location = searchLimit === 1 ? parseLocation(target) : undefined;
+  if (location) {
+    const found = findFile(sourceFiles(graph), location.path, io.root, { quoted: location.quoted });
+    const notes = found?.note ? [found.note] : [];
+    if (found && location.symbol !== undefined) {
+      const ids = matchSymbols(graph, `${found.path}::${location.symbol}`);
+      if (ids.length >= 1) return { ids: [findSymbol(graph, `${found.path}::${location.symbol}`).id], how: "symbol", notes, mounts: [], inline: [] };
+      const inFile = suggestNames(graph, location.symbol, 50).filter((r) => r.path === found.path).slice(0, 5);
+      throw new EngineError("unknown_symbol", `No symbol named ${JSON.stringify(location.symbol)} in ${found.path}.`, {
+        hint: inFile.length ? `Did you mean ${inFile.map((r) => r.qualified).join(", ")}?` : `Ask for ${found.path} to see what it defines.`,
+        data: { target, suggestions: inFile },
+      });
+    }
+    if (found && location.start !== undefined) return locationSeeds(graph, found.path, location.start, location.end ?? location.start, notes);
+    if (found) return { ids: [graph.moduleSymbol.get(found.path)!], how: "file", notes, mounts: [], inline: [] };
+    // A quoted name that is no file: a symbol whose name needed quoting (see citeName).
+    if (location.quoted && location.start === undefined && location.symbol === undefined && matchSymbols(graph, location.path).length) {
+      return { ids: [findSymbol(graph, location.path).id], how: "symbol", notes, mounts: [], inline: [] };
+    }
+    if (location.quoted || (location.start !== undefined && !/\s/.test(target))) throw notIndexed(graph, location.path);
+    // `ns::Class::method` (C++, Rust, PHP) is a symbol when no file is called `ns`.
   }
   const looksLikePath = searchLimit === 1 && !target.includes("::") && !/\s/.test(target) && (target.includes("/") || target.includes("\\") || /\.[a-z]{1,5}$/i.test(target) && graph.byQualified.get(target) === undefined);
   if (looksLikePath) {
-    const path = normalizeRelative(target);
-    if (path === undefined) {
-      throw new EngineError("outside_root", `${JSON.stringify(target)} is outside the project.`, { hint: "Paths are relative to the project root; codeslice never reads outside it.", data: { target } });
-    }
-    const id = graph.moduleSymbol.get(path);
-    if (id !== undefined) return { ids: [id], how: "file", notes: [], mounts: [], inline: [] };
-    if (matchSymbols(graph, target).length === 0) {
-      const base = path.slice(path.lastIndexOf("/") + 1);
-      const similar = [...graph.moduleSymbol.keys()].filter((p) => p.endsWith(`/${base}`) || p === base).slice(0, 5);
-      throw new EngineError("not_found", `${path} is not an indexed source file.`, {
-        hint: similar.length ? `Did you mean ${similar.join(", ")}?` : "Check the path, relative to the project root.",
-        data: { path, suggestions: similar },
-      });
-    }
+    const found = findFile(sourceFiles(graph), target, io.root);
+    if (found) return { ids: [graph.moduleSymbol.get(found.path)!], how: "file", notes: found.note ? [found.note] : [], mounts: [], inline: [] };
+    if (matchSymbols(graph, target).length === 0) throw notIndexed(graph, target);
   }
   if (searchLimit === 1 && IDENTIFIER_LIKE.test(target)) {
     const ids = matchSymbols(graph, target);
@@ -199,7 +254,7 @@ export async function buildContext(graph: CodeGraph, target: string, options: Co
   const encoding = checkEncoding(options.encoding);
   const count = await loadTokenCounter(encoding);
   const seeds = resolveTarget(graph, target, io, searchLimit);
-  const planned = planContext(graph, seeds.ids, { mounts: seeds.mounts, inline: seeds.inline });
+  const planned = planContext(graph, seeds.ids, { mounts: seeds.mounts, inline: seeds.inline, ...(seeds.scopes ? { scopes: seeds.scopes } : {}) });
 
   // Load each cited file once; a chunk nested in another chunk of the answer is skipped.
   const texts = new Map<string, string[]>();
@@ -212,7 +267,7 @@ export async function buildContext(graph: CodeGraph, target: string, options: Co
   const fitInput: FitChunk[] = chunks.map((c) => {
     const lines = texts.get(c.path) ?? [];
     const body = lines.slice(c.start - 1, c.end).join("\n");
-    const head = `## ${c.path}:${c.start}-${c.end} [${c.role}] ${c.label}`;
+    const head = `## ${cite(c.path, c.start, c.end)} [${c.role}] ${citeName(c.label)}`;
     const sym = c.symbol !== undefined ? graph.symbols[c.symbol]! : undefined;
     const outlineText = sym && sym.kind !== "module" ? outline(graph, sym) : sym ? fileOutline(graph, sym.id) : undefined;
     return {
@@ -221,11 +276,11 @@ export async function buildContext(graph: CodeGraph, target: string, options: Co
       ...(c.listOnly ? { listOnly: true } : {}),
       full: `${head}\n${fence(c.language, body)}`,
       ...(outlineText !== undefined && outlineText.length < body.length ? { outline: `${head} (outline)\n${fence(c.language, outlineText)}` } : {}),
-      cutLine: (tokens: number) => `- ${c.path}:${c.start}-${c.end} [${c.role}] ${c.label} (${tokens} tokens)`,
+      cutLine: (tokens: number) => `- ${cite(c.path, c.start, c.end)} [${c.role}] ${citeName(c.label)} (${tokens} tokens)`,
     };
   });
 
-  const seedLabel = seeds.ids.length ? seeds.ids.map((id) => graph.symbols[id]!.qualified).join(", ") : seeds.inline.map((c) => c.label).join(", ");
+  const seedLabel = (seeds.ids.length ? seeds.ids.map((id) => graph.symbols[id]!.qualified) : seeds.inline.map((c) => c.label)).map(citeName).join(", ");
   const notes = [...seeds.notes];
   const header = [`# codeslice context: ${target.length > 200 ? `${target.slice(0, 200)}…` : target}`, `Seed: ${seedLabel}`, ...notes.map((n) => `Note: ${n}`)].join("\n");
   const fit = fitChunks(
@@ -245,7 +300,7 @@ export async function buildContext(graph: CodeGraph, target: string, options: Co
     const symbol = c.label;
     if (form === "covered") return;
     if (form === "cut") {
-      cut.push({ path: c.path, start: c.start, end: c.end, role: c.role, symbol, handle: c.symbol !== undefined && c.kind !== "file" ? symbol : `${c.path}:${c.start}-${c.end}`, tokens: fit.fullTokens[i]! });
+      cut.push({ path: c.path, start: c.start, end: c.end, role: c.role, symbol, handle: c.symbol !== undefined && c.kind !== "file" ? symbol : cite(c.path, c.start, c.end), tokens: fit.fullTokens[i]! });
     } else {
       included.push({ path: c.path, start: c.start, end: c.end, role: c.role, symbol, kind: c.kind, form, tokens: form === "full" ? fit.fullTokens[i]! : fit.outlineTokens[i]! });
     }

@@ -69,7 +69,7 @@ function withDescendants(graph: CodeGraph, id: number): number[] {
 export function planContext(
   graph: CodeGraph,
   seeds: number[],
-  extra: { mounts?: MountLine[]; inline?: PlannedChunk[] } = {},
+  extra: { mounts?: MountLine[]; inline?: PlannedChunk[]; scopes?: number[] } = {},
   limits: PlanLimits = DEFAULT_LIMITS,
 ): PlannedChunk[] {
   const chunks: PlannedChunk[] = [];
@@ -83,7 +83,10 @@ export function planContext(
   // Seeds (a file seed is its module symbol: the file's code).
   for (const id of seeds) take(id, "seed", 0, 1);
   for (const c of extra.inline ?? []) chunks.push(c);
-  const seedScopes = seeds.flatMap((id) => (graph.symbols[id]!.kind === "module" ? [id, ...withDescendants(graph, id).slice(1)] : withDescendants(graph, id)));
+  // `scopes`: symbols an inline seed shows (lines across several definitions): their neighbours
+  // count as the seed's, but they get no chunk of their own.
+  for (const id of extra.scopes ?? []) taken.add(id);
+  const seedScopes = [...seeds, ...(extra.scopes ?? [])].flatMap((id) => (graph.symbols[id]!.kind === "module" ? [id, ...withDescendants(graph, id).slice(1)] : withDescendants(graph, id)));
   const inSeed = new Set(seedScopes);
 
   // Types: what the seeds name in annotations and extend, then those types' own bases and field types.

@@ -7,7 +7,7 @@ import { z } from "zod";
 import { MAX_DEPTH } from "../../core/graph/queries.ts";
 import type { CallsAnswer, RelatedSymbol } from "../../core/graph/queries.ts";
 import { largestFitting } from "../fit.ts";
-import { plural } from "../render.ts";
+import { at as cite, plural } from "../render.ts";
 import { depth, site, symbolArg, symbolRef } from "../schemas.ts";
 import type { ToolAnswer, ToolContext } from "../tool.ts";
 
@@ -43,18 +43,18 @@ const related = (r: RelatedSymbol) => ({ ...ref(r), depth: r.depth, site: at(r.s
 function render(a: CallsAnswer, results: RelatedSymbol[], external: CallsAnswer["external"], possible: CallsAnswer["possible"], omitted: number, notes: string[]): string {
   const s = a.symbol;
   const callers = a.direction === "callers";
-  const lines = [`${callers ? "Callers of" : "Callees of"} ${s.qualified} (${s.kind}, ${s.path}:${s.line})${a.depth > 1 ? `, depth ${a.depth}` : ""}: ${plural(a.results.length, callers ? "call site" : "call")}`];
+  const lines = [`${callers ? "Callers of" : "Callees of"} ${s.qualified} (${s.kind}, ${cite(s.path, s.line)})${a.depth > 1 ? `, depth ${a.depth}` : ""}: ${plural(a.results.length, callers ? "call site" : "call")}`];
   if (a.results.length === 0) lines.push(callers ? "No resolved callers found." : "No calls into project code found.");
   for (const r of results) {
-    lines.push(`${"  ".repeat(r.depth - 1)}- ${r.site.path}:${r.site.line} ${callers ? "in " : "→ "}${r.qualified} (${r.kind}, ${r.path}:${r.line})${r.via !== "call" ? ` via ${r.via}` : ""} [${r.resolution}, ${r.confidence.toFixed(2)}]`);
+    lines.push(`${"  ".repeat(r.depth - 1)}- ${cite(r.site.path, r.site.line)} ${callers ? "in " : "→ "}${r.qualified} (${r.kind}, ${cite(r.path, r.line)})${r.via !== "call" ? ` via ${r.via}` : ""} [${r.resolution}, ${r.confidence.toFixed(2)}]`);
   }
   if (external.length) {
     lines.push("", `External calls (${a.external.length}):`);
-    for (const x of external) lines.push(`- ${x.site.path}:${x.site.line} → ${x.target}`);
+    for (const x of external) lines.push(`- ${cite(x.site.path, x.site.line)} → ${x.target}`);
   }
   if (possible.length) {
     lines.push("", `Possible callers by name only (${a.possible.length}; several definitions share the name, nothing ties these calls to this one):`);
-    for (const p of possible) lines.push(`- ${p.site.path}:${p.site.line} in ${p.caller.qualified} [${p.candidates} candidates]`);
+    for (const p of possible) lines.push(`- ${cite(p.site.path, p.site.line)} in ${p.caller.qualified} [${p.candidates} candidates]`);
   }
   if (omitted > 0) lines.push("", `${omitted} more not shown (response cap); ask with a smaller depth or a more specific symbol.`);
   for (const n of notes) lines.push(`Note: ${n}`);

@@ -2,7 +2,7 @@
 import { z } from "zod";
 import { MAX_SNIPPET_LINES } from "../../core/engine/engine.ts";
 import { capLines } from "../fit.ts";
-import { fence, plural } from "../render.ts";
+import { at, fence, plural } from "../render.ts";
 import { pathArg } from "../schemas.ts";
 import { defineTool } from "../tool.ts";
 
@@ -18,7 +18,7 @@ export const readSnippetTool = defineTool({
   description: [
     `Returns lines start_line..end_line (1-based, inclusive) of a project file, headed \`## path:start-end\`; at most ${MAX_SNIPPET_LINES} lines per call, and never more than the response cap (a note says when the range was shortened and where to continue).`,
     "Use it for code that context did not include: a cut chunk's lines, a few lines around a citation, a config block. Prefer context or signature for whole symbols.",
-    "Limits: only files the index knows (inside the project root, not ignored by git, not binary or oversized); paths are relative to the root; `..`, absolute paths and symbolic links leading outside are refused.",
+    "Limits: only files the index knows (inside the project root, not ignored by git, not binary or oversized); paths are relative to the root or absolute inside it; `..`, paths elsewhere and symbolic links leading outside are refused.",
   ].join("\n"),
   input: z.strictObject({
     path: pathArg("A project file relative to the project root, e.g. src/app.ts (as in map and context headers)."),
@@ -36,7 +36,7 @@ export const readSnippetTool = defineTool({
   async run(args, ctx) {
     const s = await ctx.engine.snippet(args.path, args.start_line, args.end_line, { maxLines: MAX_SNIPPET_LINES, signal: ctx.signal });
     const render = (body: string, end: number, capped: boolean) => {
-      const head = `## ${s.path}:${s.start}-${end} (of ${plural(s.totalLines, "line")})`;
+      const head = `## ${at(s.path, s.start, end)} (of ${plural(s.totalLines, "line")})`;
       const asked = Math.min(args.end_line, s.totalLines);
       const note = capped
         ? `\nNote: shortened to lines ${s.start}-${end} of the ${asked - s.start + 1} asked (at most ${MAX_SNIPPET_LINES} lines and ${ctx.responseCap} tokens per call); continue with start_line ${end + 1}.`

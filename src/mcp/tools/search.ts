@@ -2,7 +2,7 @@
 import { z } from "zod";
 import type { SearchHit } from "../../core/search/search.ts";
 import { largestFitting } from "../fit.ts";
-import { plural } from "../render.ts";
+import { at, plural } from "../render.ts";
 import { defineTool } from "../tool.ts";
 
 const hit = z.object({
@@ -19,7 +19,7 @@ const hit = z.object({
 function render(query: string, hits: SearchHit[], total: number): string {
   if (total === 0) return `No symbols match ${JSON.stringify(query)}. Try other words, part of an identifier, or a file path with context.`;
   const lines = [`${plural(total, "result")} for ${JSON.stringify(query)} (best first):`];
-  for (const h of hits) lines.push(`- ${h.path}:${h.line}-${h.end} ${h.kind} ${h.qualified}  — ${h.signature}`);
+  for (const h of hits) lines.push(`- ${at(h.path, h.line, h.end)} ${h.kind} ${h.qualified}  — ${h.signature}`);
   if (hits.length < total) lines.push(`${total - hits.length} more not shown (response cap); use more specific words.`);
   return lines.join("\n");
 }

@@ -1,7 +1,7 @@
 /** `signature`: a symbol's header and docstring without its body; a class with its members stubbed. */
 import { z } from "zod";
 import { capLines } from "../fit.ts";
-import { fence, plural } from "../render.ts";
+import { at, fence, plural } from "../render.ts";
 import { symbolArg } from "../schemas.ts";
 import { defineTool } from "../tool.ts";
 
@@ -25,7 +25,7 @@ export const signatureTool = defineTool({
     const s = answer.symbol;
     const symbol = { qualified: s.qualified, kind: s.kind, path: s.path, line: s.line, end: s.end };
     const members = answer.members.map((m) => ({ qualified: m.qualified, kind: m.kind, line: m.line }));
-    const head = `## ${s.path}:${s.line}-${s.end} ${s.kind} ${s.qualified}`;
+    const head = `## ${at(s.path, s.line, s.end)} ${s.kind} ${s.qualified}`;
     let text = `${head}\n${fence(s.path, answer.text)}`;
     let data = { symbol, text, members, truncated: false };
     if (ctx.measure(text, data) <= ctx.cap) return { text, data };

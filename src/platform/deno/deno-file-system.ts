@@ -52,15 +52,18 @@ export class DenoFileSystem implements FileSystem {
   private readonly paths: NativePaths;
   /** Folders known to be reached without any symbolic link; entries under them need no realpath. */
   private readonly safeDirs = new LinkFreeFolders();
+  /** On POSIX a backslash is part of a file name; only Windows reads it as a separator. */
+  private readonly separators: "any" | "posix";
 
   constructor(private readonly realRoot: string, deno: DenoApi = requireDeno()) {
     this.rootLabel = realRoot;
     this.deno = deno;
     this.paths = nativePaths(deno);
+    this.separators = deno.build.os === "windows" ? "any" : "posix";
   }
 
   private lexical(path: string): { rel: string; full: string; parent: string } {
-    const rel = normalizeRelative(path);
+    const rel = normalizeRelative(path, this.separators);
     if (rel === undefined) throw new EngineError("outside_root", `Path escapes the root: ${path}`, { data: { path } });
     const i = rel.lastIndexOf("/");
     return { rel, full: this.paths.join(this.realRoot, rel), parent: i < 0 ? "" : rel.slice(0, i) };
@@ -158,7 +161,7 @@ export class DenoFileSystem implements FileSystem {
   watch(dirs: string[], onChange: (path: string) => void): { close(): void } {
     const native = new Map<string, string>();
     for (const dir of dirs) {
-      const rel = normalizeRelative(dir);
+      const rel = normalizeRelative(dir, this.separators);
       if (rel !== undefined) native.set(this.paths.join(this.realRoot, rel), rel);
     }
     if (native.size === 0) return { close() {} };

@@ -25,7 +25,7 @@ export class MemoryFileSystem implements FileSystem {
 
   /** Adds or replaces an entry (tests use this to simulate edits). */
   write(path: string, content: MemoryEntry): void {
-    const p = normalizeRelative(path);
+    const p = normalizeRelative(path, "posix");
     if (p === undefined || p === "") throw new EngineError("invalid_argument", `Bad memory path: ${path}`);
     const parts = p.split("/");
     for (let i = 0; i < parts.length - 1; i++) {
@@ -42,7 +42,7 @@ export class MemoryFileSystem implements FileSystem {
 
   /** Removes a file. */
   remove(path: string): void {
-    const p = normalizeRelative(path) ?? "";
+    const p = normalizeRelative(path, "posix") ?? "";
     this.files.delete(p);
     const i = p.lastIndexOf("/");
     this.dirs.get(i < 0 ? "" : p.slice(0, i))?.delete(p.slice(i + 1));
@@ -50,7 +50,7 @@ export class MemoryFileSystem implements FileSystem {
 
   /** Follows symbolic links (at most 40 hops, like POSIX) to a real entry path. */
   private resolve(path: string): string {
-    let p = normalizeRelative(path);
+    let p = normalizeRelative(path, "posix");
     if (p === undefined) throw new EngineError("outside_root", `Path escapes the root: ${path}`, { data: { path } });
     for (let hops = 0; hops < 40; hops++) {
       // Resolve links in parent folders first, then the entry itself.
@@ -63,7 +63,7 @@ export class MemoryFileSystem implements FileSystem {
           const base = parts.slice(0, i - 1).join("/");
           // An absolute target has no meaning inside a memory tree: it always lies outside the root.
           const absolute = /^(\/|\\|[a-zA-Z]:[\\/])/.test(entry.symlink);
-          const target = absolute ? undefined : normalizeRelative(base === "" ? entry.symlink : `${base}/${entry.symlink}`);
+          const target = absolute ? undefined : normalizeRelative(base === "" ? entry.symlink : `${base}/${entry.symlink}`, "posix");
           if (target === undefined) throw new EngineError("outside_root", `Symbolic link points outside the root: ${path}`, { data: { path } });
           p = [target, ...parts.slice(i)].filter((s) => s !== "").join("/");
           changed = true;

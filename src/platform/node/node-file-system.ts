@@ -27,6 +27,9 @@ export function mapNodeError(error: unknown, path: string): EngineError {
   }
 }
 
+// On POSIX a backslash is part of a file name; only Windows reads it as a separator.
+const SEPARATORS = process.platform === "win32" ? "any" : "posix";
+
 // O_NOFOLLOW is POSIX; on Windows it is undefined and every read goes through realpath.
 const NOFOLLOW: number | undefined = (fsConstants as { O_NOFOLLOW?: number }).O_NOFOLLOW;
 // Opening a named pipe for reading blocks until a writer appears (forever, in a scan). O_NONBLOCK
@@ -71,7 +74,7 @@ export class NodeFileSystem implements FileSystem {
    * then through realpath, so a symbolic link anywhere on the way cannot lead outside the root.
    */
   async resolve(path: string): Promise<string> {
-    const rel = normalizeRelative(path);
+    const rel = normalizeRelative(path, SEPARATORS);
     if (rel === undefined) throw new EngineError("outside_root", `Path escapes the root: ${path}`, { data: { path } });
     const full = rel === "" ? this.realRoot : nodePath.join(this.realRoot, rel);
     let real: string;
@@ -93,7 +96,7 @@ export class NodeFileSystem implements FileSystem {
   private readonly safeDirs = new LinkFreeFolders();
 
   private lexical(path: string): { rel: string; full: string; parent: string } {
-    const rel = normalizeRelative(path);
+    const rel = normalizeRelative(path, SEPARATORS);
     if (rel === undefined) throw new EngineError("outside_root", `Path escapes the root: ${path}`, { data: { path } });
     const i = rel.lastIndexOf("/");
     return { rel, full: rel === "" ? this.realRoot : nodePath.join(this.realRoot, rel), parent: i < 0 ? "" : rel.slice(0, i) };
@@ -180,7 +183,7 @@ export class NodeFileSystem implements FileSystem {
     };
     try {
       for (const dir of dirs) {
-        const rel = normalizeRelative(dir);
+        const rel = normalizeRelative(dir, SEPARATORS);
         if (rel === undefined) continue;
         const full = rel === "" ? this.realRoot : nodePath.join(this.realRoot, rel);
         const w = fsWatch(full, { persistent: false }, (_event, name) => onChange(rel === "" ? String(name ?? "") : `${rel}/${name ?? ""}`));
