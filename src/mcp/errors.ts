@@ -55,6 +55,12 @@ export function engineErrorText(error: EngineError, tool: string): string {
     case "root_not_directory":
       lines.push(error.message, "The project folder may have been moved or deleted. Restore it, or restart the codeslice MCP server with --root pointing at the project.");
       break;
+    case "memory_limit": {
+      lines.push(error.message);
+      const suggested = typeof data.suggestedMiB === "number" ? Math.max(512, 2 ** Math.ceil(Math.log2(data.suggestedMiB))) : 1024;
+      lines.push(`Restart the codeslice MCP server with more heap: set NODE_OPTIONS=--max-old-space-size=${suggested} in its environment (or pass it to node/deno). Other tools and smaller requests may still answer.`);
+      break;
+    }
     case "no_supported_files":
       lines.push(error.message);
       if (error.hint) lines.push(error.hint);

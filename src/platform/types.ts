@@ -77,10 +77,21 @@ export interface Logger {
   log(level: Exclude<LogLevel, "silent">, message: string): void;
 }
 
+/** The heap in use and the most it may grow to, in bytes (V8's `used_heap_size`, `heap_size_limit`). */
+export interface HeapUsage {
+  used: number;
+  limit: number;
+}
+
 /** Everything the engine needs from its host. */
 export interface Platform {
   fs: FileSystem;
   store: Store;
   wasm: WasmSource;
   logger?: Logger;
+  /**
+   * Optional: the heap in use and its limit. With it the engine refuses work that would not fit
+   * (`memory_limit`, naming the sizes) instead of letting the process die out of memory.
+   */
+  memory?: () => HeapUsage;
 }

@@ -16,6 +16,7 @@ import { EngineError } from "../shared/errors.ts";
 import { findFile } from "../shared/locations.ts";
 import { normalizeRelative, readQuotedPath } from "../shared/paths.ts";
 import { runIndex, type IndexOptions, type IndexResult, type Progress } from "./indexer.ts";
+import { ensureHeadroom, HEAP_PER_SYMBOL } from "./memory.ts";
 import { decodeRecord, type Snapshot } from "./snapshot.ts";
 
 /** Engine-wide options. */
@@ -211,6 +212,8 @@ export function createEngine(platform: Platform, options: EngineOptions = {}): E
   };
   const allRecords = async (run: RunOptions = {}): Promise<FileRecord[]> => {
     if (!state) await refresh(run);
+    const unloaded = state!.snapshot.files.reduce((n, f) => n + (f.record && !state!.records.has(f.path) ? f.definitions ?? 0 : 0), 0);
+    if (unloaded > 0) ensureHeadroom(platform.memory, unloaded * HEAP_PER_SYMBOL.records, `the records of ${unloaded.toLocaleString("en-US")} symbols`);
     // A record that does not read back whole (truncated, flipped, deleted, replaced) is made again
     // from its file: the answer stays correct and the cache heals. Twice at most, in case the
     // files change under the repair itself.
@@ -257,7 +260,10 @@ export function createEngine(platform: Platform, options: EngineOptions = {}): E
         // and configuration, and a few records changed in ways no other file can see.
         const prior = previous ? await previous.catch(() => undefined) : undefined;
         const updated = prior && samePaths(prior.paths, paths) && sameConfigs(prior.configs, configs) ? updateGraph(prior.graph, records) : undefined;
-        return { graph: updated ?? buildGraph(records, paths, configs), paths, configs };
+        if (updated) return { graph: updated, paths, configs };
+        const symbols = records.reduce((n, r) => n + r.definitions.length, 0);
+        ensureHeadroom(platform.memory, symbols * HEAP_PER_SYMBOL.graph, `the code graph of ${symbols.toLocaleString("en-US")} symbols`);
+        return { graph: buildGraph(records, paths, configs), paths, configs };
       })();
       graphCache = { snapshot, built };
     }
@@ -269,7 +275,11 @@ export function createEngine(platform: Platform, options: EngineOptions = {}): E
   // One search index, carried from graph to graph: after an edit only the changed files are
   // re-indexed (a full build takes ~0.2 s on django and ~2 s on a 75,000-symbol tree).
   let search: SearchIndex | undefined;
-  const searchIndexOf = (graph: CodeGraph) => (search?.graph === graph ? search : (search = updateSearchIndex(search, graph)));
+  const searchIndexOf = (graph: CodeGraph) => {
+    if (search?.graph === graph) return search;
+    if (!search) ensureHeadroom(platform.memory, graph.symbols.length * HEAP_PER_SYMBOL.search, `the search index of ${graph.symbols.length.toLocaleString("en-US")} symbols`);
+    return (search = updateSearchIndex(search, graph));
+  };
   const contextIO = (graph: CodeGraph): ContextIO => ({
     root: platform.fs.rootLabel,
     readText: async (path) => new TextDecoder().decode(await platform.fs.readFile(path)),

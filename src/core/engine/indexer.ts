@@ -52,6 +52,9 @@ export interface IndexResult {
   durationMs: number;
 }
 
+/** Past this share of the heap limit, an index run stops keeping parsed records in memory. */
+const RETAIN_SHARE = 0.5;
+
 // A file modified this close to the last snapshot may have changed again within the same mtime
 // tick ("racy git"); such files are re-hashed instead of trusted by stat.
 const RACY_WINDOW_MS = 2000;
@@ -84,10 +87,14 @@ export async function loadSnapshot(platform: Platform): Promise<{ snapshot?: Sna
   return snapshot ? { snapshot, damaged: false } : { damaged: true };
 }
 
-/** A stored record by key, or undefined when absent, unreadable or damaged. */
-async function readRecord(platform: Platform, key: string, path: string): Promise<FileRecord | undefined> {
+/**
+ * A stored record by key, or undefined when absent, unreadable, damaged, or not the record of that
+ * content and language (a whole value moved under another key reads as valid otherwise).
+ */
+async function readRecord(platform: Platform, key: string, path: string, hash: string, language: string): Promise<FileRecord | undefined> {
   const bytes = await platform.store.get(key).catch(() => undefined);
-  return bytes ? decodeRecord(bytes, path) : undefined;
+  const record = bytes ? decodeRecord(bytes, path) : undefined;
+  return record && record.hash === hash && record.language === language ? record : undefined;
 }
 
 /** Indexes the platform's root incrementally. `previous` records avoid store reads when warm. */
@@ -123,6 +130,7 @@ export async function runIndex(
   const parsed: string[] = [];
   let reused = 0;
   let runtime: ParserRuntime | undefined;
+  let retain = true;
 
   const sources = scan.files.filter((f) => languageForExtension(extname(f.path)));
 
@@ -133,7 +141,7 @@ export async function runIndex(
     | { kind: "skip"; skip: SkippedFile & { size?: number; mtimeMs?: number } };
   const prepare = async (f: (typeof scan.files)[number], spec: LanguageSpec, version: string, blobKey: string | undefined): Promise<Prepared> => {
     if (blobKey) {
-      const record = await readRecord(platform, blobKey, f.path);
+      const record = await readRecord(platform, blobKey, f.path, f.blobId!, spec.id);
       if (record) return { kind: "record", record, hash: f.blobId!, key: blobKey };
     }
     let bytes: Uint8Array;
@@ -146,7 +154,7 @@ export async function runIndex(
     if ("reason" in content) return { kind: "skip", skip: { path: f.path, reason: content.reason, detail: content.detail, size: f.size, mtimeMs: f.mtimeMs } };
     const hash = await gitBlobId(bytes);
     const key = recordKey(version, hash);
-    const record = await readRecord(platform, key, f.path);
+    const record = await readRecord(platform, key, f.path, hash, spec.id);
     if (record) return { kind: "record", record, hash, key };
     return { kind: "parse", text: content.text, hash, key };
   };
@@ -253,12 +261,18 @@ export async function runIndex(
       }
       const stored = storedForm(await parseOne(runtime, spec, prepared.text, f.path, hash));
       record = stored.record;
-      parsedThisRun.set(key, record);
+      if (retain) parsedThisRun.set(key, record);
       writes.push(platform.store.set(key, stored.bytes).catch((error) => void (writeError ??= error)));
       if (writes.length >= 64) await Promise.all(writes.splice(0));
       parsed.push(f.path);
     }
-    records.set(f.path, record);
+    // Keep the record for the graph unless the heap is getting full: then it stays in the store
+    // only and is read back when asked for (a cold index under a small heap streams).
+    if (done % 64 === 0 && platform.memory) {
+      const { used, limit } = platform.memory();
+      retain = used < limit * RETAIN_SHARE;
+    }
+    if (retain) records.set(f.path, record);
     files.push({
       path: f.path, size: f.size, mtimeMs: f.mtimeMs, hash: hash!, language: spec.id, record: key!,
       definitions: record.definitions.length, diagnostics: record.diagnostics.length,

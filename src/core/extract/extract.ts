@@ -4,6 +4,7 @@
  */
 import type { Node, Query, QueryMatch, Tree } from "web-tree-sitter";
 import type { LanguageSpec } from "../../languages/types.ts";
+import { termsOf } from "../search/words.ts";
 import type {
   BindingRecord, CallRecord, Definition, DefinitionKind, Diagnostic, FileRecord, ImportRecord, TypeRefRecord,
 } from "./record.ts";
@@ -217,6 +218,62 @@ function extendQualified(parent: QualifiedName, segments: string[]): QualifiedNa
   return { head, tail, middle, elided, text };
 }
 
+/** Search words kept per definition (and for module-level code): enough for any real function. */
+const MAX_TERMS = 400;
+/**
+ * Identifiers split into search words, shared across files (names repeat across a project: self,
+ * request, value…); bounded so a huge tree cannot grow it without end. Splitting each occurrence
+ * anew cost a tenth of a cold index on django.
+ */
+const splitCache = new Map<string, string[]>();
+const SPLIT_CACHE_LIMIT = 100_000;
+
+function wordsOfIdentifier(identifier: string): string[] {
+  let words = splitCache.get(identifier);
+  if (!words) {
+    if (splitCache.size >= SPLIT_CACHE_LIMIT) splitCache.clear();
+    splitCache.set(identifier, (words = termsOf(identifier)));
+  }
+  return words;
+}
+
+/** True for [A-Za-z0-9_$]; `first` excludes digits. */
+function isIdentifierChar(c: number, first: boolean): boolean {
+  return (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || c === 95 || c === 36 || (!first && c >= 48 && c <= 57);
+}
+
+/**
+ * Gives each definition the search words of its own text — code, string literals, comments —
+ * leaving out the definitions nested in it (they get their own), and returns the words of the
+ * module-level code. One pass over the file's identifiers with a stack of open definitions.
+ */
+function assignTerms(text: string, definitions: Definition[], spans: [number, number][]): string | undefined {
+  const own: Set<string>[] = definitions.map(() => new Set());
+  const moduleWords = new Set<string>();
+  const stack: number[] = [];
+  let next = 0;
+  const n = text.length;
+  for (let i = 0; i < n; i++) {
+    if (!isIdentifierChar(text.charCodeAt(i), true)) continue;
+    const at = i;
+    while (i + 1 < n && isIdentifierChar(text.charCodeAt(i + 1), false)) i++;
+    if (i === at) continue; // one-letter names say nothing
+    while (stack.length && spans[stack.at(-1)!]![1] <= at) stack.pop();
+    while (next < spans.length && spans[next]![0] <= at) {
+      if (spans[next]![1] > at) stack.push(next);
+      next++;
+      while (stack.length && spans[stack.at(-1)!]![1] <= at) stack.pop();
+    }
+    const into = stack.length ? own[stack.at(-1)!]! : moduleWords;
+    if (into.size >= MAX_TERMS) continue;
+    for (const w of wordsOfIdentifier(text.slice(at, i + 1))) into.add(w);
+  }
+  definitions.forEach((d, i) => {
+    if (own[i]!.size) d.terms = [...own[i]!].join(" ");
+  });
+  return moduleWords.size ? [...moduleWords].join(" ") : undefined;
+}
+
 /** Extracts the record for one parsed file. `path`/`hash` are carried through unchanged. */
 export function extractFile(tree: Tree, query: Query, spec: LanguageSpec, path: string, hash: string): FileRecord {
   const root = tree.rootNode;
@@ -289,6 +346,8 @@ export function extractFile(tree: Tree, query: Query, spec: LanguageSpec, path: 
   const scopeStart: number[] = [];
   const scopeEnd: number[] = [];
   const depths: number[] = [];
+  /** Text span of each definition (its wrappers and decorators included), for its search words. */
+  const spans: [number, number][] = [];
   const qualifiedOf: QualifiedName[] = [];
   const stack: number[] = [];
   const nameNodeIds = new Set<number>();
@@ -341,6 +400,7 @@ export function extractFile(tree: Tree, query: Query, spec: LanguageSpec, path: 
     scopeEnd.push(node.endIndex);
     depths.push(stack.length);
     qualifiedOf.push(qualified);
+    spans.push([outer.startIndex, node.endIndex]);
     nameNodeIds.add(nameNode.id);
     stack.push(definitions.length - 1);
   }
@@ -458,11 +518,13 @@ export function extractFile(tree: Tree, query: Query, spec: LanguageSpec, path: 
     cursor.delete();
   }
 
+  const moduleTerms = assignTerms(root.text, definitions, spans);
   return {
     path,
     language: spec.id,
     hash,
     lines: root.endPosition.row + 1,
+    ...(moduleTerms ? { terms: moduleTerms } : {}),
     definitions,
     imports: dedupedImports,
     calls,

@@ -31,6 +31,11 @@ export interface Definition {
   /** Parameters in order, with annotated types as written. */
   params?: { name: string; type?: string }[];
   exported: boolean;
+  /**
+   * The search words of its own text (identifiers split, string literals, comments; nested
+   * definitions excluded), space-separated: what a task in words is matched against.
+   */
+  terms?: string;
 }
 
 /** One import binding: a statement may yield several. */
@@ -111,6 +116,8 @@ export interface FileRecord {
   /** Content hash (git blob id). */
   hash: string;
   lines: number;
+  /** The search words of module-level code (outside every definition), space-separated. */
+  terms?: string;
   definitions: Definition[];
   imports: ImportRecord[];
   calls: CallRecord[];

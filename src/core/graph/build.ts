@@ -110,7 +110,7 @@ function outwardShape(record: FileRecord): string {
     if (name) lastImportLine.set(name, Math.max(lastImportLine.get(name) ?? 0, imp.line));
   }
   shape = JSON.stringify([
-    defs.map(({ start: _s, end: _e, nameLine: _l, nameCol: _c, bodyStart: _b, doc: _d, signature: _g, ...rest }) => rest),
+    defs.map(({ start: _s, end: _e, nameLine: _l, nameCol: _c, bodyStart: _b, doc: _d, signature: _g, terms: _t, ...rest }) => rest),
     record.imports.map(({ line: _l, ...rest }) => rest),
     // All bindings: fields resolve through their method's locals, callback types through the
     // callee's scope, so a local inside a function can be visible from other files.

@@ -1,95 +1,151 @@
 /**
- * Symbol search: flexsearch finds candidates per field (identifier words split on camelCase and
- * snake_case, path words, signature and docstring words); a transparent score ranks them so a
- * name match beats a path match beats a docstring match.
+ * Search over the code: one document per definition (and one per file's module-level code), with
+ * five fields — the name, the path and container names, the signature, the docstring, and the
+ * body's own words (identifiers, string literals, comments). An inverted index of packed postings
+ * (document id × 32 + the fields that hold the word) in typed arrays, scored with a BM25-style
+ * weight per field and inverse document frequency, so a rare word in a body (an error message a
+ * bug report quotes) counts for more than a common one in a name.
+ *
+ * flexsearch was used here before: it took 31 MB of heap for django's 10,253 symbols (a quarter
+ * of an MCP server's whole heap) and cannot weigh words by rarity; this index takes a few MB and
+ * follows edits file by file.
  */
-import { Charset, Index } from "flexsearch";
 import type { FileRecord } from "../extract/record.ts";
 import type { CodeGraph } from "../graph/model.ts";
 import { symbolRef, type SymbolRef } from "../graph/lookup.ts";
 import { EngineError } from "../shared/errors.ts";
 import { isTestFile } from "../slice/plan.ts";
+import { queryTerms, splitWords, termsOf } from "./words.ts";
 
-/** Splits an identifier or phrase into lower-case words: `parseHTTPResponse_v2` → parse, http, response, v2. */
-export function splitWords(text: string): string[] {
-  return text
-    .replace(/([a-z0-9])([A-Z])/g, "$1 $2")
-    .replace(/([A-Z]+)([A-Z][a-z])/g, "$1 $2")
-    .toLowerCase()
-    .split(/[^a-z0-9]+/)
-    .filter((w) => w.length > 0);
-}
+export { splitWords } from "./words.ts";
 
-/** Words too common in code and prose to discriminate. */
-const STOP = new Set("a an the of to in on for and or is are be by with from as at it this that get set self cls".split(" "));
+/** Field bits of a posting. */
+export const FIELD = { name: 1, path: 2, signature: 4, doc: 8, body: 16 } as const;
+const FIELD_BITS = 32;
 
 /** One search result. */
 export interface SearchHit extends SymbolRef {
   end: number;
   signature: string;
   score: number;
-  /** Which fields matched: name, path, signature, doc. */
+  /** Which fields matched: name, path, signature, doc, body. */
   matched: string[];
 }
 
-/** One indexed definition, by file and position (stable while its file is unchanged). */
-interface SearchDoc {
-  path: string;
-  index: number;
-  words: { name: Set<string>; path: Set<string>; sig: Set<string>; doc: Set<string> };
+/** Postings of one word: packed `doc * 32 + fields`, built in one array, appended to after edits. */
+interface Posting {
+  base: Int32Array;
+  added: number[] | undefined;
+  /** Live documents holding the word. */
+  df: number;
 }
 
 /**
- * The search index over a graph. It follows edits incrementally: `updateSearchIndex` re-indexes
- * only the files whose records changed, so a one-file edit costs that file, not the tree.
+ * The search index over a graph. It follows edits: `updateSearchIndex` re-indexes only the files
+ * whose records changed; their old documents become tombstones until a rebuild.
  */
 export interface SearchIndex {
   graph: CodeGraph;
-  name: Index;
-  /** Path, qualified-name, signature and docstring words in one index (one index costs half of two). */
-  text: Index;
-  /**
-   * Live documents by flexsearch id. Ids are never reused: a changed file's old ids are dropped
-   * here and left in flexsearch as tombstones (removing from flexsearch without its `fastupdate`
-   * register scans the whole index; with it, the index takes ~80 % more memory), and searches skip
-   * them. Too many tombstones trigger a fresh build.
-   */
-  docs: Map<number, SearchDoc>;
+  words: Map<string, Posting>;
+  /** Per document: its file, its definition index there (-1: the file's module-level code). */
+  docPath: string[];
+  docDef: number[];
+  /** Words in the document's body field (length normalization). */
+  docLen: number[];
+  live: boolean[];
+  liveCount: number;
+  bodyTotal: number;
   /** Per file: the record indexed and its document ids. */
   files: Map<string, { record: FileRecord; ids: number[] }>;
-  nextId: number;
   tombstones: number;
   /** In-degree of each symbol in the call graph, a small tie-breaker. */
   indegree: Map<number, number>;
+  /** Distinct name words, sorted, for prefix matches (made on first use after a change). */
+  nameVocabulary: string[] | undefined;
 }
 
 /** Share of tombstones over live documents past which an update rebuilds from scratch. */
 const REBUILD_TOMBSTONE_SHARE = 0.25;
 
-function addFile(index: SearchIndex, path: string, record: FileRecord): void {
-  const moduleId = index.graph.moduleSymbol.get(path)!;
-  const ids: number[] = [];
-  record.definitions.forEach((d, i) => {
-    const s = index.graph.symbols[moduleId + 1 + i]!;
-    const id = index.nextId++;
-    const nameWords = splitWords(d.name);
-    const pathWords = splitWords(`${path} ${s.qualified}`);
-    const sigWords = splitWords(d.signature.slice(0, 300));
-    const docWords = splitWords((d.doc ?? "").slice(0, 400));
-    index.name.add(id, nameWords.join(" "));
-    index.text.add(id, `${pathWords.join(" ")} ${sigWords.join(" ")} ${docWords.join(" ")}`);
-    index.docs.set(id, { path, index: i, words: { name: new Set(nameWords), path: new Set(pathWords), sig: new Set(sigWords), doc: new Set(docWords) } });
-    ids.push(id);
-  });
-  index.files.set(path, { record, ids });
+/** The words of each field of a definition's document. */
+function fieldsOf(record: FileRecord, index: number, qualified: string): [number, string[]][] {
+  if (index < 0) {
+    return [[FIELD.path, splitWords(record.path)], [FIELD.body, record.terms ? record.terms.split(" ") : []]];
+  }
+  const d = record.definitions[index]!;
+  return [
+    [FIELD.name, termsOf(d.name)],
+    [FIELD.path, [...splitWords(record.path), ...termsOf(qualified.slice(0, Math.max(0, qualified.length - d.name.length)))]],
+    [FIELD.signature, termsOf(d.signature.slice(0, 400))],
+    [FIELD.doc, termsOf((d.doc ?? "").slice(0, 600))],
+    [FIELD.body, d.terms ? d.terms.split(" ") : []],
+  ];
 }
 
+/** Adds one file's documents, appending to postings (`build` collects into plain arrays first). */
+function addFile(index: SearchIndex, path: string, record: FileRecord, collect?: Map<string, number[]>): void {
+  const moduleId = index.graph.moduleSymbol.get(path);
+  if (moduleId === undefined) return;
+  const ids: number[] = [];
+  for (let i = -1; i < record.definitions.length; i++) {
+    const id = index.docPath.length;
+    const qualified = index.graph.symbols[moduleId + 1 + i]!.qualified;
+    const mask = new Map<string, number>();
+    let bodyLen = 0;
+    for (const [bit, words] of fieldsOf(record, i, qualified)) {
+      for (const w of words) mask.set(w, (mask.get(w) ?? 0) | bit);
+      if (bit === FIELD.body) bodyLen = words.length;
+    }
+    if (i < 0 && mask.size === 0) continue;
+    index.docPath.push(path);
+    index.docDef.push(i);
+    index.docLen.push(bodyLen);
+    index.live.push(true);
+    index.liveCount++;
+    index.bodyTotal += bodyLen;
+    for (const [w, bits] of mask) {
+      const packed = id * FIELD_BITS + bits;
+      if (collect) {
+        const list = collect.get(w);
+        if (list) list.push(packed);
+        else collect.set(w, [packed]);
+      } else {
+        let p = index.words.get(w);
+        if (!p) index.words.set(w, (p = { base: new Int32Array(0), added: undefined, df: 0 }));
+        (p.added ??= []).push(packed);
+        p.df++;
+      }
+    }
+    ids.push(id);
+  }
+  index.files.set(path, { record, ids });
+  index.nameVocabulary = undefined;
+}
+
+/** Turns a file's documents into tombstones. */
 function dropFile(index: SearchIndex, path: string): void {
   const entry = index.files.get(path);
   if (!entry) return;
-  for (const id of entry.ids) index.docs.delete(id);
-  index.tombstones += entry.ids.length;
+  for (const id of entry.ids) {
+    if (!index.live[id]) continue;
+    index.live[id] = false;
+    index.liveCount--;
+    index.bodyTotal -= index.docLen[id]!;
+    index.tombstones++;
+  }
+  // Document frequencies drop with the words the old record gave its documents.
+  const moduleId = index.graph.moduleSymbol.get(path);
+  for (let i = -1; i < entry.record.definitions.length; i++) {
+    const qualified = moduleId !== undefined ? index.graph.symbols[moduleId + 1 + i]?.qualified ?? "" : "";
+    const words = new Set<string>();
+    for (const [, list] of fieldsOf(entry.record, i, qualified)) for (const w of list) words.add(w);
+    for (const w of words) {
+      const p = index.words.get(w);
+      if (p) p.df = Math.max(0, p.df - 1);
+    }
+  }
   index.files.delete(path);
+  index.nameVocabulary = undefined;
 }
 
 function indegreeOf(graph: CodeGraph): Map<number, number> {
@@ -98,19 +154,19 @@ function indegreeOf(graph: CodeGraph): Map<number, number> {
   return indegree;
 }
 
-/** Builds the index. Only definitions are indexed (not module pseudo-symbols). */
-export function buildSearchIndex(graph: CodeGraph): SearchIndex {
-  // Prefix matching (auth → authenticate) only on names; measured on django's 10,253 symbols:
-  // forward tokenization of names 103 ms, strict indexes of the rest 130 ms when merged.
-  // Words arrive already split and lower-cased, so flexsearch's normalizing encoder (a third of
-  // the build time) is replaced by its exact one.
-  const index: SearchIndex = {
-    graph,
-    name: new Index({ tokenize: "forward", encoder: Charset.Exact }),
-    text: new Index({ tokenize: "strict", encoder: Charset.Exact }),
-    docs: new Map(), files: new Map(), nextId: 0, tombstones: 0, indegree: indegreeOf(graph),
+function emptyIndex(graph: CodeGraph): SearchIndex {
+  return {
+    graph, words: new Map(), docPath: [], docDef: [], docLen: [], live: [], liveCount: 0, bodyTotal: 0,
+    files: new Map(), tombstones: 0, indegree: indegreeOf(graph), nameVocabulary: undefined,
   };
-  for (const [path, record] of graph.records) addFile(index, path, record);
+}
+
+/** Builds the index over every record of the graph. */
+export function buildSearchIndex(graph: CodeGraph): SearchIndex {
+  const index = emptyIndex(graph);
+  const collect = new Map<string, number[]>();
+  for (const [path, record] of graph.records) addFile(index, path, record, collect);
+  for (const [w, list] of collect) index.words.set(w, { base: Int32Array.from(list), added: undefined, df: list.length });
   return index;
 }
 
@@ -125,76 +181,168 @@ export function updateSearchIndex(previous: SearchIndex | undefined, graph: Code
   const changed: [string, FileRecord][] = [];
   for (const [path, record] of graph.records) if (previous.files.get(path)?.record !== record) changed.push([path, record]);
   const removed = [...previous.files.keys()].filter((path) => !graph.records.has(path));
-  const dropping = removed.length + changed.length;
-  if (dropping > graph.records.size / 2) return buildSearchIndex(graph); // mostly new: start over
+  if (removed.length + changed.length > graph.records.size / 2) return buildSearchIndex(graph); // mostly new: start over
+  // Document frequencies of dropped files are computed against the symbols they had.
   for (const path of removed) dropFile(previous, path);
   for (const [path] of changed) dropFile(previous, path);
-  if (previous.tombstones > REBUILD_TOMBSTONE_SHARE * Math.max(previous.docs.size, 1)) return buildSearchIndex(graph);
+  if (previous.tombstones > REBUILD_TOMBSTONE_SHARE * Math.max(previous.liveCount, 1)) return buildSearchIndex(graph);
   previous.graph = graph;
   for (const [path, record] of changed) addFile(previous, path, record);
   previous.indegree = indegreeOf(graph);
   return previous;
 }
 
-const MAX_QUERY_WORDS = 32;
+/** Calls `visit(doc, fields)` for every live posting of `word`. */
+function eachPosting(index: SearchIndex, word: string, visit: (doc: number, fields: number) => void): void {
+  const p = index.words.get(word);
+  if (!p) return;
+  for (const packed of p.base) {
+    const doc = Math.floor(packed / FIELD_BITS);
+    if (index.live[doc]) visit(doc, packed % FIELD_BITS);
+  }
+  if (p.added) for (const packed of p.added) {
+    const doc = Math.floor(packed / FIELD_BITS);
+    if (index.live[doc]) visit(doc, packed % FIELD_BITS);
+  }
+}
 
-/** Searches symbols by words. Throws `invalid_argument` for a query with no searchable word. */
+/** Name words that start with `prefix` (at least 3 characters), at most 50. */
+function namesStartingWith(index: SearchIndex, prefix: string): string[] {
+  if (!index.nameVocabulary) {
+    const names: string[] = [];
+    for (const [w, p] of index.words) {
+      if (p.df === 0) continue;
+      let inName = false;
+      eachPosting(index, w, (_doc, fields) => {
+        if (fields & FIELD.name) inName = true;
+      });
+      if (inName) names.push(w);
+    }
+    index.nameVocabulary = names.sort();
+  }
+  const v = index.nameVocabulary;
+  let lo = 0;
+  let hi = v.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (v[mid]! < prefix) lo = mid + 1;
+    else hi = mid;
+  }
+  const out: string[] = [];
+  for (let i = lo; i < v.length && v[i]!.startsWith(prefix) && out.length < 50; i++) if (v[i] !== prefix) out.push(v[i]!);
+  return out;
+}
+
+/** How much each field counts, for a symbol search (names first) or for a task in words (bodies count). */
+export interface FieldWeights {
+  name: number;
+  namePrefix: number;
+  path: number;
+  signature: number;
+  doc: number;
+  body: number;
+}
+
+/** Weights for `search`: the name decides, then the path, the signature, the docstring, the body. */
+export const SYMBOL_WEIGHTS: FieldWeights = { name: 10, namePrefix: 6, path: 4, signature: 3, doc: 2, body: 1 };
+
+/** A scored document. */
+export interface ScoredDoc {
+  doc: number;
+  score: number;
+  /** Field bits that matched any query word. */
+  fields: number;
+  /** Query words it holds. */
+  words: number;
+}
+
+/**
+ * Scores every live document holding a query word: per word, the inverse document frequency
+ * times the best field weight it appears in (BM25's saturation over the field weights; the body
+ * normalized by its length), summed over words.
+ */
+export function scoreDocuments(index: SearchIndex, terms: string[], weights: FieldWeights, prefixes = true): Map<number, ScoredDoc> {
+  const scores = new Map<number, ScoredDoc>();
+  const n = Math.max(index.liveCount, 1);
+  const avgBody = index.bodyTotal / n || 1;
+  const k1 = 1.2;
+  const b = 0.75;
+  const add = (doc: number, fields: number, idf: number, prefix: boolean) => {
+    let w = 0;
+    if (fields & FIELD.name) w = Math.max(w, prefix ? weights.namePrefix : weights.name);
+    if (!prefix) {
+      if (fields & FIELD.path) w = Math.max(w, weights.path);
+      if (fields & FIELD.signature) w = Math.max(w, weights.signature);
+      if (fields & FIELD.doc) w = Math.max(w, weights.doc);
+      if (fields & FIELD.body) w = Math.max(w, weights.body / (1 - b + (b * index.docLen[doc]!) / avgBody));
+    }
+    if (w === 0) return;
+    const s = (idf * (w * (k1 + 1))) / (w + k1);
+    const entry = scores.get(doc);
+    if (entry) {
+      entry.score += s;
+      entry.fields |= fields;
+      entry.words++;
+    } else scores.set(doc, { doc, score: s, fields, words: 1 });
+  };
+  for (const t of terms) {
+    const df = index.words.get(t)?.df ?? 0;
+    const idf = Math.log(1 + (n - df + 0.5) / (df + 0.5));
+    const seen = new Set<number>();
+    eachPosting(index, t, (doc, fields) => {
+      seen.add(doc);
+      add(doc, fields, idf, false);
+    });
+    if (prefixes && t.length >= 3) {
+      for (const w of namesStartingWith(index, t)) {
+        const pdf = index.words.get(w)?.df ?? 0;
+        const pidf = Math.log(1 + (n - pdf + 0.5) / (pdf + 0.5));
+        eachPosting(index, w, (doc, fields) => {
+          if (seen.has(doc) || !(fields & FIELD.name)) return;
+          seen.add(doc);
+          add(doc, FIELD.name, Math.min(idf, pidf), true);
+        });
+      }
+    }
+  }
+  return scores;
+}
+
+/** The symbol of a document (`moduleId + 1 + def`; the module symbol for a module document). */
+export function docSymbol(index: SearchIndex, doc: number): number {
+  return index.graph.moduleSymbol.get(index.docPath[doc]!)! + 1 + index.docDef[doc]!;
+}
+
+const MAX_QUERY_WORDS = 32;
+const FIELD_NAMES: [number, string][] = [[FIELD.name, "name"], [FIELD.path, "path"], [FIELD.signature, "signature"], [FIELD.doc, "doc"], [FIELD.body, "body"]];
+
+/** Searches definitions by words. Throws `invalid_argument` for a query with no searchable word. */
 export function searchSymbols(index: SearchIndex, query: string, limit = 10): SearchHit[] {
   if (!Number.isInteger(limit) || limit < 1 || limit > 200) {
     throw new EngineError("invalid_argument", `limit must be a whole number from 1 to 200, got ${limit}.`, { data: { limit } });
   }
-  const all = splitWords(query.slice(0, 2000));
-  const terms = [...new Set(all.filter((w) => !STOP.has(w)))].slice(0, MAX_QUERY_WORDS);
+  const terms = queryTerms(query.slice(0, 2000), MAX_QUERY_WORDS);
   if (terms.length === 0) {
     throw new EngineError("invalid_argument", `The query ${JSON.stringify(query.slice(0, 80))} has no searchable words.`, {
       hint: "Use identifier fragments or words from names and docstrings, e.g. `parse config`.",
       data: { query: query.slice(0, 200) },
     });
   }
-  const candidates = new Set<number>();
-  for (const t of terms) {
-    // Query words are split and lower-cased the same way as the indexed ones. Tombstones (ids of
-    // documents since re-indexed) count against the limit, so ask for that many more.
-    const limit = 400 + index.tombstones;
-    for (const id of index.name.search(t, { limit }) as number[]) candidates.add(id);
-    for (const id of index.text.search(t, { limit }) as number[]) candidates.add(id);
-  }
-  const phrase = terms.join("");
+  const phrase = splitWords(query).join("");
   const hits: SearchHit[] = [];
-  for (const docId of candidates) {
-    const doc = index.docs.get(docId);
-    if (!doc) continue; // a tombstone
-    const w = doc.words;
-    const id = index.graph.moduleSymbol.get(doc.path)! + 1 + doc.index;
+  for (const scored of scoreDocuments(index, terms, SYMBOL_WEIGHTS).values()) {
+    if (index.docDef[scored.doc]! < 0) continue; // module-level code is not a symbol
+    const id = docSymbol(index, scored.doc);
     const s = index.graph.symbols[id]!;
-    let score = 0;
-    const matched = new Set<string>();
-    for (const t of terms) {
-      // Whole-word name matches count most; a prefix of a name word (auth → authenticate) a bit less.
-      if (w.name.has(t)) {
-        score += 10;
-        matched.add("name");
-      } else if ([...w.name].some((n) => n.startsWith(t) && t.length >= 3)) {
-        score += 6;
-        matched.add("name");
-      } else if (w.path.has(t)) {
-        score += 4;
-        matched.add("path");
-      } else if (w.sig.has(t)) {
-        score += 3;
-        matched.add("signature");
-      } else if (w.doc.has(t)) {
-        score += 2;
-        matched.add("doc");
-      }
-    }
-    if (score === 0) continue;
-    const nameJoined = [...w.name].join("");
-    if (nameJoined === phrase) score += 8; // the query is the name
-    score += Math.min(3, Math.log2(1 + (index.indegree.get(id) ?? 0)) / 2);
-    if (isTestFile(s.file)) score -= 2;
+    let score = scored.score;
+    if (splitWords(s.name).join("") === phrase) score *= 1.5; // the query is the name
+    score += Math.min(1, Math.log2(1 + (index.indegree.get(id) ?? 0)) / 6);
+    if (isTestFile(s.file)) score *= 0.8;
     const d = index.graph.records.get(s.file)!.definitions[s.index]!;
-    hits.push({ ...symbolRef(s), end: s.end, signature: d.signature.split("\n")[0]!.slice(0, 200), score: Math.round(score * 100) / 100, matched: [...matched] });
+    hits.push({
+      ...symbolRef(s), end: s.end, signature: d.signature.split("\n")[0]!.slice(0, 200), score: Math.round(score * 100) / 100,
+      matched: FIELD_NAMES.filter(([bit]) => scored.fields & bit).map(([, name]) => name),
+    });
   }
   hits.sort((a, b) => b.score - a.score || a.qualified.length - b.qualified.length || (a.qualified < b.qualified ? -1 : 1));
   return hits.slice(0, limit);

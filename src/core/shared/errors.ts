@@ -24,7 +24,9 @@ export type ErrorCode =
   | "no_index"
   | "budget_too_small"
   | "no_supported_files"
-  | "cancelled";
+  | "cancelled"
+  /** The work would not fit in the process's heap: refused before it could kill the process. */
+  | "memory_limit";
 
 /** An error with a machine-readable `code`, a one-line `hint` saying what to do, and structured `data`. */
 export class EngineError extends Error {

@@ -1,5 +1,6 @@
 /** The Node platform: file system, store and wasm source over node:fs. */
 import * as nodePath from "node:path";
+import { getHeapStatistics } from "node:v8";
 import { openDiskCache } from "../fallback-store.ts";
 import type { Logger, Platform } from "../types.ts";
 import { createNodeFileSystem } from "./node-file-system.ts";
@@ -29,5 +30,17 @@ export async function createNodePlatform(options: NodePlatformOptions): Promise<
   const fs = await createNodeFileSystem(options.root);
   const cacheDir = nodePath.resolve(options.cacheDir ?? nodePath.join(fs.rootLabel, ".codeslice"));
   const store = await openDiskCache(new NodeStore(cacheDir, { root: fs.rootLabel }), { explicit: options.cacheDir !== undefined, ...(options.logger ? { logger: options.logger } : {}) });
-  return { fs, store, wasm: new NodeWasmSource(), ...(options.logger ? { logger: options.logger } : {}) };
+  return { fs, store, wasm: new NodeWasmSource(), memory: nodeHeapUsage, ...(options.logger ? { logger: options.logger } : {}) };
+}
+
+/**
+ * V8's heap in use and the old generation's limit (`--max-old-space-size`), where long-lived data
+ * lives and where the process dies when it is full. V8's `heap_size_limit` adds the young
+ * generation (three 16 MiB semi-spaces on Node 20: --max-old-space-size=64 reads 112 MiB), which
+ * never holds an index; leaving it in made a 64 MB server think it had 112.
+ */
+export function nodeHeapUsage(): { used: number; limit: number } {
+  const s = getHeapStatistics();
+  const young = 48 * 1024 * 1024;
+  return { used: s.used_heap_size, limit: s.heap_size_limit > 2 * young ? s.heap_size_limit - young : s.heap_size_limit / 2 };
 }
