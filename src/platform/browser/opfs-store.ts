@@ -73,7 +73,8 @@ export async function inspectFolder(dir: FileSystemDirectoryHandle): Promise<{ o
   const names = entries.map(([n]) => n).sort();
   if (entries.some(([name]) => name === STORE_MARKER)) return { ownership: "marked", entries: names };
   if (entries.length === 0) return { ownership: "empty", entries: names };
-  const legacy = entries.every(([name, kind]) => (kind === "directory" && /^v\d+$/.test(name)) || (kind === "file" && (name === "probe" || isScratch(name))));
+  // A "v<N>" file is a damaged index folder, not somebody's document: it is taken as ours too.
+  const legacy = entries.every(([name, kind]) => /^v\d+$/.test(name) || (kind === "file" && (name === "probe" || isScratch(name))));
   return { ownership: legacy ? "legacy" : "foreign", entries: names };
 }
 
