@@ -587,8 +587,10 @@ function renderContext(a: ContextAnswer): void {
       h("span", { class: "role" }, c.role), " ", h("strong", {}, shortName(c.symbol)), h("span", { class: "where" }, ` ${c.path}:${c.start}-${c.end}`)),
     h("span", { class: "tokens" }, ` ${fmt(c.tokens)} tokens${c.form === "outline" ? " · outline" : ""}`),
   )));
+  // The cut list stays open across re-slices (the budget slider re-renders it on every step).
+  const cutOpen = ui.cut.querySelector("details")?.open === true;
   replace(ui.cut, a.cut.length
-    ? h("details", {}, h("summary", {}, `${fmt(a.cut.length)} chunk${a.cut.length === 1 ? "" : "s"} cut to fit the budget`),
+    ? h("details", { open: cutOpen }, h("summary", {}, `${fmt(a.cut.length)} chunk${a.cut.length === 1 ? "" : "s"} cut to fit the budget`),
       h("ul", {}, a.cut.map((c) => h("li", { "data-handle": c.handle },
         h("span", { class: "role" }, c.role), " ", symbolButton(c.handle, c.handle, `Slice the context of ${c.handle}`), " ",
         whereButton(c.path, c.start, c.end), ` ${fmt(c.tokens)} tokens`))))

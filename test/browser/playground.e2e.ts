@@ -453,6 +453,7 @@ describe("the playground across reloads and failures", () => {
     }
     // The global message list is left alone: the error belongs to the context panel.
     expect(await page.locator("#messages li.error").count()).toBe(0);
+    await shot(page, "20-panel-error");
     // A suggestion in an error is a link that slices its context.
     await page.fill("#target", "order_totl");
     await page.click("#context-form button[type=submit]");
@@ -461,7 +462,6 @@ describe("the playground across reloads and failures", () => {
     await page.waitForSelector("body[data-context=ready]");
     expect(await page.inputValue("#target")).toBe("api.pricing.order_total");
     expect(await panelError.isHidden()).toBe(true);
-    await shot(page, "20-panel-error");
     await page.fill("#target", "api.pricing.order_total");
     await page.click("#context-form button[type=submit]");
     await page.waitForSelector("body[data-context=ready]");
