@@ -146,8 +146,15 @@ export class OpfsStore implements Store {
   private readonly writes = new Map<string, Promise<void>>();
   private claimed: Promise<void> | undefined;
 
-  constructor(private readonly dir: FileSystemDirectoryHandle, label = `opfs:${dir.name}`) {
+  private readonly staleScratchMs: number;
+
+  /**
+   * @param options.staleScratchMs temp and swap files older than this that a full key listing
+   *   comes across are left from writes cut off midway (a reload): they are deleted (default 60 s).
+   */
+  constructor(private readonly dir: FileSystemDirectoryHandle, label = `opfs:${dir.name}`, options: { staleScratchMs?: number } = {}) {
     this.label = label;
+    this.staleScratchMs = options.staleScratchMs ?? 60_000;
   }
 
   /**
@@ -279,11 +286,15 @@ export class OpfsStore implements Store {
   async keys(prefix = ""): Promise<string[]> {
     await this.open();
     const out: string[] = [];
+    const scratch: { dir: FileSystemDirectoryHandle; name: string; handle: FileSystemFileHandle }[] = [];
     // Only descend into folders that can hold keys with this prefix.
     const walk = async (dir: FileSystemDirectoryHandle, base: string): Promise<void> => {
       for await (const [name, handle] of (dir as IterableDirectory).entries()) {
         // The marker, temp files of writes in flight, Chromium's swap files ("x.crswap") are not keys.
-        if (name.startsWith(".") || name.endsWith(".crswap")) continue;
+        if (name.startsWith(".") || name.endsWith(".crswap")) {
+          if (handle.kind === "file" && isScratch(name)) scratch.push({ dir, name, handle: handle as FileSystemFileHandle });
+          continue;
+        }
         const key = base === "" ? name : `${base}/${name}`;
         if (handle.kind === "directory") {
           const asFolder = `${key}/`;
@@ -292,7 +303,18 @@ export class OpfsStore implements Store {
       }
     };
     await walk(this.dir, "");
+    // The engine lists every key after a run without a usable snapshot, which is what follows a
+    // reload mid-index: the time to sweep what the cut-off writes left.
+    if (prefix === "" && scratch.length) await this.sweep(scratch);
     return out.sort();
+  }
+
+  private async sweep(scratch: { dir: FileSystemDirectoryHandle; name: string; handle: FileSystemFileHandle }[]): Promise<void> {
+    const before = Date.now() - this.staleScratchMs;
+    for (const s of scratch) {
+      const modified = await s.handle.getFile().then((f) => f.lastModified, () => undefined);
+      if (modified !== undefined && modified <= before) await s.dir.removeEntry(s.name).catch(() => {});
+    }
   }
 
   /** Deletes every key (the folder and its marker stay). Refuses a folder that is not its own. */
