@@ -36,7 +36,7 @@ export function renderNeighbourhood(n: Neighbourhood, onPick: (node: NeighbourNo
   column(right, WIDTH - NODE_W - 10);
   pos.set(center.id, { x: (WIDTH - NODE_W) / 2, y: height / 2 - NODE_H / 2 });
 
-  const root = svg("svg", { viewBox: `0 0 ${WIDTH} ${height}`, width: "100%", role: "img", "aria-label": `Callers and callees of ${center.qualified}`, "data-testid": "graph-svg" });
+  const root = svg("svg", { viewBox: `0 0 ${WIDTH} ${height}`, width: "100%", role: "group", "aria-label": `Callers and callees of ${center.qualified}`, "data-testid": "graph-svg" });
   root.append(
     svg("defs", {}, svg("marker", { id: "arrow", viewBox: "0 0 10 10", refX: 9, refY: 5, markerWidth: 7, markerHeight: 7, orient: "auto-start-reverse" }, svg("path", { d: "M 0 0 L 10 5 L 0 10 z", class: "arrow-head" }))),
     svg("text", { x: 10, y: 20, class: "column-title" }, left.length ? "callers" : "no callers"),

@@ -14,7 +14,9 @@ import type { ContextAnswer, IndexSummary, RepoMap, SearchHit } from "../../src/
 import { byId, debounce, fmt, h, replace } from "./dom.ts";
 import { fromDrop, fromFileList, type Picked } from "./drop.ts";
 import { renderNeighbourhood, shortName } from "./graph.ts";
-import { canRead, folderHandle, forgetFolder, loadSaved, namespaceOf, newId, rememberFolder, save, type SavedProject } from "./projects.ts";
+import {
+  canRead, folderHandle, forgetFolder, loadSaved, loadState, MAX_UNFINISHED, namespaceOf, newId, rememberFolder, saveState, type SavedProject, type SavedState,
+} from "./projects.ts";
 import { SAMPLE_FILES, SAMPLE_LABEL } from "./sample.ts";
 
 // ---------------------------------------------------------------------------------------------
@@ -22,6 +24,7 @@ import { SAMPLE_FILES, SAMPLE_LABEL } from "./sample.ts";
 
 const ui = {
   openFolder: byId<HTMLButtonElement>("open-folder"),
+  openFiles: byId<HTMLButtonElement>("open-files"),
   fileInput: byId<HTMLInputElement>("file-input"),
   folderInput: byId<HTMLInputElement>("folder-input"),
   loadSample: byId<HTMLButtonElement>("load-sample"),
@@ -43,6 +46,7 @@ const ui = {
   search: byId<HTMLInputElement>("search"),
   searchForm: byId<HTMLFormElement>("search-form"),
   results: byId<HTMLOListElement>("search-results"),
+  searchError: byId("search-error"),
   contextForm: byId<HTMLFormElement>("context-form"),
   target: byId<HTMLInputElement>("target"),
   budget: byId<HTMLInputElement>("budget"),
@@ -52,9 +56,16 @@ const ui = {
   chunks: byId<HTMLOListElement>("chunks"),
   cut: byId("cut"),
   bundle: byId("bundle"),
+  bundleDetails: byId<HTMLDetailsElement>("bundle-details"),
+  copyBundle: byId<HTMLButtonElement>("copy-bundle"),
+  downloadBundle: byId<HTMLButtonElement>("download-bundle"),
+  bundleStatus: byId("bundle-status"),
+  contextError: byId("context-error"),
   graph: byId("graph"),
+  graphError: byId("graph-error"),
   snippetTitle: byId("snippet-title"),
   snippet: byId("snippet"),
+  snippetError: byId("snippet-error"),
 };
 
 // ---------------------------------------------------------------------------------------------
@@ -66,6 +77,25 @@ const preferredStore = ((): StoreBackend | undefined => {
   return s === "opfs" || s === "indexeddb" || s === "memory" ? s : undefined;
 })();
 
+/** A target and budget from the address (`?target=…&budget=…`), sliced once a project is indexed. */
+let pendingTarget = params.get("target")?.trim() || undefined;
+{
+  const b = Number(params.get("budget"));
+  if (Number.isInteger(b) && b >= Number(ui.budget.min) && b <= Number(ui.budget.max)) {
+    ui.budget.value = String(b);
+    ui.budgetValue.value = fmt(b);
+  }
+}
+
+/** Keeps the target and budget in the address, so a slice can be shared or bookmarked. */
+function writeUrl(target: string | undefined): void {
+  const url = new URL(location.href);
+  if (target) url.searchParams.set("target", target);
+  else url.searchParams.delete("target");
+  url.searchParams.set("budget", ui.budget.value);
+  history.replaceState(null, "", url);
+}
+
 /** Most files accepted from one drop, zip or folder upload (a 50,000-file folder fits). */
 const MAX_UPLOAD_FILES = 100_000;
 
@@ -74,11 +104,23 @@ const MAX_UPLOAD_FILES = 100_000;
 
 type Level = "error" | "warning" | "info";
 
-function say(level: Level, title: string, body?: string, hint?: string, code?: string): HTMLLIElement {
-  const li = h("li", { class: `message ${level}`, "data-level": level, "data-code": code },
+/** A button a message offers ("Re-index", "Delete"). */
+interface Action {
+  label: string;
+  run: () => void | Promise<void>;
+}
+
+/**
+ * Adds a message to the list under the status bar. An error replaces the error shown before it
+ * (one at a time, announced as an alert); warnings and notes stay until dismissed or the next open.
+ */
+function say(level: Level, title: string, body?: string, hint?: string, code?: string, actions: Action[] = []): HTMLLIElement {
+  if (level === "error") for (const old of ui.messages.querySelectorAll("li.error")) old.remove();
+  const li = h("li", { class: `message ${level}`, "data-level": level, "data-code": code, ...(level === "error" ? { role: "alert" } : {}) },
     h("strong", {}, title),
     body ? h("span", { class: "body" }, ` ${body}`) : null,
     hint ? h("span", { class: "hint" }, ` ${hint}`) : null,
+    actions.length ? h("span", { class: "actions" }, actions.map((a) => h("button", { type: "button", "data-action": a.label, onclick: () => void a.run() }, a.label))) : null,
     h("button", { type: "button", class: "dismiss", "aria-label": "Dismiss", onclick: () => li.remove() }, "×"),
   );
   ui.messages.append(li);
@@ -89,13 +131,9 @@ function clearMessages(): void {
   ui.messages.replaceChildren();
 }
 
-/** Shows an error from the worker as a specific message; returns true when it was a cancellation. */
-function report(error: unknown, doing: string): boolean {
+/** What an error from the worker says, for a message: title, text, hint and code. */
+function describeError(error: unknown, doing: string): { title: string; message: string; hint?: string; code: string } {
   const e = error as { name?: string; code?: string; message?: string; hint?: string; data?: Record<string, unknown> };
-  if (e?.code === "cancelled") {
-    say("info", "Cancelled.", `${doing} was stopped; the page is ready for something else.`, undefined, "cancelled");
-    return true;
-  }
   const reason = typeof e?.data?.reason === "string" ? e.data.reason : undefined;
   const titles: Record<string, string> = {
     not_a_zip: "That is not a zip archive.",
@@ -111,14 +149,54 @@ function report(error: unknown, doing: string): boolean {
     ambiguous_symbol: "Several symbols match.",
     budget_too_small: "The budget is too small.",
     no_supported_files: "Nothing to index.",
+    cache_refused: "The browser storage for this project is not codeslice's.",
   };
-  const key = reason ?? e?.code ?? "";
+  const key = (e?.code === "cache_refused" ? e.code : reason) ?? e?.code ?? "";
   // The engine's hint for a damaged wasm/ folder speaks to package users; here the site serves it.
   const hint = key.startsWith("wasm_") || key === "grammar_incompatible"
     ? "Reload the page to fetch it again; if this persists, the site's wasm/ folder is damaged. Projects in other languages still open."
     : e?.hint;
-  say("error", titles[key] ?? `${doing} failed.`, e?.message ?? String(error), hint, key || "error");
+  return { title: titles[key] ?? `${doing} failed.`, message: e?.message ?? String(error), ...(hint ? { hint } : {}), code: key || "error" };
+}
+
+/** Shows an error from the worker as a specific message; returns true when it was a cancellation. */
+function report(error: unknown, doing: string, actions: Action[] = []): boolean {
+  if ((error as { code?: string })?.code === "cancelled") {
+    say("info", "Cancelled.", `${doing} was stopped; the page is ready for something else.`, undefined, "cancelled", actions);
+    return true;
+  }
+  const d = describeError(error, doing);
+  say("error", d.title, d.message, d.hint, d.code, actions);
   return false;
+}
+
+/**
+ * Shows an error in the panel whose request failed, in place of its old result: one message at a
+ * time, in an element with role="alert" so screen readers announce it.
+ */
+function panelError(slot: HTMLElement, error: unknown, doing: string): void {
+  const d = describeError(error, doing);
+  slot.dataset.code = d.code;
+  replace(slot, h("strong", {}, d.title), ` ${d.message}`, d.hint ? h("span", { class: "hint" }, ` ${d.hint}`) : null, suggestionLinks(error));
+  slot.hidden = false;
+}
+
+/** The engine's suggestions ("Did you mean …?") as links that slice the context of each. */
+function suggestionLinks(error: unknown): HTMLElement | null {
+  const raw = (error as { data?: { suggestions?: unknown } })?.data?.suggestions;
+  if (!Array.isArray(raw)) return null;
+  const targets = raw
+    .map((x) => (typeof x === "string" ? x : typeof (x as { qualified?: unknown })?.qualified === "string" ? (x as { qualified: string }).qualified : undefined))
+    .filter((x): x is string => x !== undefined)
+    .slice(0, 8);
+  if (!targets.length) return null;
+  return h("span", { class: "suggestions" }, "Try: ", targets.map((t, i) => [i ? ", " : "", symbolButton(t, t, `Slice the context of ${t}`)]).flat());
+}
+
+function clearPanelError(slot: HTMLElement): void {
+  slot.hidden = true;
+  slot.replaceChildren();
+  delete slot.dataset.code;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -215,16 +293,22 @@ function resetPanels(): void {
   ui.indexTime.value = "–";
   replace(ui.map, h("p", { class: "empty" }, "Indexing…"));
   ui.results.replaceChildren();
-  ui.chunks.replaceChildren();
-  ui.cut.replaceChildren();
-  ui.bundle.textContent = "";
-  ui.usage.textContent = "–";
-  ui.usageMeter.value = 0;
+  clearContext();
+  for (const slot of [ui.searchError, ui.contextError, ui.graphError, ui.snippetError]) clearPanelError(slot);
   replace(ui.graph, h("p", { class: "empty" }, "Pick a symbol to see who calls it and what it calls."));
+  ui.snippetTitle.textContent = "Lines";
   replace(ui.snippet, h("span", { class: "empty" }, "Open a chunk to read its lines."));
 }
 
-async function openProject(source: ProjectSource, project: SavedProject, label: string): Promise<void> {
+const sameProject = (a: SavedProject | undefined, b: SavedProject) => a !== undefined && namespaceOf(a) === namespaceOf(b);
+
+/**
+ * Opens and indexes a project. The saved state says `opening` from the moment the project can be
+ * re-opened (its files are kept) until its index is done, so a reload in between re-opens it; an
+ * error or a cancel marks it `failed`, and a failed project is offered, never re-opened by itself.
+ * `attempts` counts unfinished starts (see MAX_UNFINISHED).
+ */
+async function openProject(source: ProjectSource, project: SavedProject, label: string, attempts = 1): Promise<void> {
   const controller = startBusy(`Opening ${label}…`);
   clearMessages();
   storeNoticeShown = false;
@@ -238,7 +322,8 @@ async function openProject(source: ProjectSource, project: SavedProject, label: 
     describeOpened(opened);
     await discard(previous && previous !== project ? previous : loadSaved(), project);
     // An upload kept only in memory cannot come back after a reload.
-    save(project.kind === "persisted" && opened.unpacked && !opened.unpacked.persisted ? undefined : project);
+    const keepable = !(project.kind === "persisted" && opened.unpacked && !opened.unpacked.persisted);
+    saveState(keepable ? { project, status: "opening", attempts } : undefined);
     current = project;
     ui.progressText.textContent = "Indexing…";
     const summary = await engine.index({ signal: controller.signal, onProgress });
@@ -248,15 +333,64 @@ async function openProject(source: ProjectSource, project: SavedProject, label: 
     ui.workspace.dataset.state = "ready";
     document.body.dataset.indexed = "true";
     await showMap(controller.signal);
+    if (keepable) saveState({ project, status: "ready", attempts: 0 });
+    if (pendingTarget) {
+      ui.target.value = pendingTarget;
+      pendingTarget = undefined;
+      void runContext();
+    }
   } catch (error) {
     current = undefined;
     ui.projectLabel.textContent = `${label} (not open)`;
     ui.storeBadge.hidden = true;
     replace(ui.map, h("p", { class: "empty" }, "Open a project to see its map."));
-    report(error, `Opening ${label}`);
+    const saved = loadState();
+    if (sameProject(saved?.project, project)) {
+      // Remembered as failed: the next visit offers it instead of running into the same wall.
+      const d = describeError(error, `Opening ${label}`);
+      const failure = (error as { code?: string })?.code === "cancelled"
+        ? { title: "Indexing was cancelled.", message: `${label} was not finished.`, code: "cancelled" }
+        : { title: d.title, message: d.message, code: d.code };
+      saveState({ project, status: "failed", attempts: saved!.attempts, failure });
+      report(error, `Opening ${label}`, recoveryActions(project));
+    } else report(error, `Opening ${label}`);
   } finally {
     endBusy(controller);
   }
+}
+
+/** What a project that could not be opened offers: index it again from its files, or delete it. */
+function recoveryActions(project: SavedProject): Action[] {
+  return [
+    { label: "Re-index", run: () => reindex(project) },
+    { label: "Delete", run: () => forget(project) },
+  ];
+}
+
+/** Drops the project's index and opens it again from its files. */
+async function reindex(project: SavedProject): Promise<void> {
+  if (busy) return;
+  await deleteBrowserIndex(namespaceOf(project)).catch(() => {});
+  if (project.kind === "sample") return openSample();
+  if (project.kind === "persisted") return openProject({ kind: "persisted", id: project.id, label: project.label }, project, project.label);
+  const handle = await folderHandle(project.id);
+  if (handle && (await canRead(handle, true).catch(() => false))) return openProject({ kind: "handle", handle, label: handle.name }, project, project.label);
+  say("warning", "No access.", `The folder ${project.label} cannot be read again from here.`, "Open it again with “Open folder…”.", "permission_denied", [{ label: "Delete", run: () => forget(project) }]);
+}
+
+/** Deletes what the project left in this browser (index, kept files, folder handle) and forgets it. */
+async function forget(project: SavedProject): Promise<void> {
+  if (busy) return;
+  await deleteBrowserIndex(namespaceOf(project)).catch(() => {});
+  if (project.kind === "persisted") await deletePersistedTree(project.id).catch(() => {});
+  if (project.kind === "folder") await forgetFolder(project.id);
+  if (sameProject(loadSaved(), project)) saveState(undefined);
+  if (current && sameProject(current, project)) current = undefined;
+  clearMessages();
+  resetPanels();
+  replace(ui.map, h("p", { class: "empty" }, "Open a project to see its map."));
+  ui.projectLabel.textContent = "No project open";
+  say("info", "Deleted.", `${project.kind === "sample" ? SAMPLE_LABEL : project.label} is gone from this browser's storage.`, undefined, "deleted");
 }
 
 function describeOpened(opened: OpenAnswer): void {
@@ -353,14 +487,18 @@ const runSearch = debounce(async (query: string) => {
   searchRun?.abort();
   if (!current || query.trim() === "") {
     ui.results.replaceChildren();
+    clearPanelError(ui.searchError);
     return;
   }
   const controller = (searchRun = new AbortController());
   try {
     const hits = await engine.search(query, { limit: 20, signal: controller.signal });
+    clearPanelError(ui.searchError);
     renderHits(hits, query);
   } catch (error) {
-    if ((error as { code?: string }).code !== "cancelled") report(error, "Search");
+    if ((error as { code?: string }).code === "cancelled") return;
+    ui.results.replaceChildren();
+    panelError(ui.searchError, error, "Search");
   }
 }, 120);
 
@@ -384,11 +522,27 @@ ui.searchForm.addEventListener("submit", (e) => {
 });
 
 let contextRun: AbortController | undefined;
+let lastAnswer: ContextAnswer | undefined;
 
 /** Picks a target: fills the field, slices the context and draws the graph around it. */
 function select(target: string): void {
   ui.target.value = target;
   void runContext();
+}
+
+/** Empties the context panel (the old result must not stay next to a new error). */
+function clearContext(): void {
+  lastAnswer = undefined;
+  ui.chunks.replaceChildren();
+  ui.cut.replaceChildren();
+  ui.bundle.replaceChildren();
+  ui.usage.textContent = "–";
+  delete ui.usage.dataset.tokens;
+  delete ui.usage.dataset.budget;
+  ui.usageMeter.value = 0;
+  ui.copyBundle.disabled = true;
+  ui.downloadBundle.disabled = true;
+  ui.bundleStatus.textContent = "";
 }
 
 async function runContext(): Promise<void> {
@@ -398,20 +552,31 @@ async function runContext(): Promise<void> {
   const controller = (contextRun = new AbortController());
   const budget = Number(ui.budget.value);
   document.body.dataset.context = "loading";
+  writeUrl(target);
+  let answer: ContextAnswer;
   try {
-    const answer = await engine.context(target, { budget, signal: controller.signal });
-    renderContext(answer);
-    document.body.dataset.context = "ready";
-    const seed = answer.seeds[0];
-    if (seed && answer.resolvedAs !== "file") await showGraph(seed.qualified, controller.signal);
+    answer = await engine.context(target, { budget, signal: controller.signal });
   } catch (error) {
     if ((error as { code?: string }).code === "cancelled") return;
+    clearContext();
+    panelError(ui.contextError, error, "Slicing the context");
     document.body.dataset.context = "error";
-    report(error, "Slicing the context");
+    return;
   }
+  clearPanelError(ui.contextError);
+  renderContext(answer);
+  document.body.dataset.context = "ready";
+  const seed = answer.seeds[0];
+  if (seed && answer.resolvedAs !== "file") await showGraph(seed.qualified, controller.signal);
+}
+
+/** Opens a chunk's lines ("path:start-end") or slices the context of a handle. */
+function whereButton(path: string, start: number, end: number): HTMLButtonElement {
+  return h("button", { type: "button", class: "link where", title: "Show these lines", onclick: () => void openLines(path, start, end) }, `${path}:${start}-${end}`);
 }
 
 function renderContext(a: ContextAnswer): void {
+  lastAnswer = a;
   ui.usage.textContent = `${fmt(a.usage.tokens)} / ${fmt(a.usage.budget)} tokens`;
   ui.usage.dataset.tokens = String(a.usage.tokens);
   ui.usage.dataset.budget = String(a.usage.budget);
@@ -422,28 +587,68 @@ function renderContext(a: ContextAnswer): void {
       h("span", { class: "role" }, c.role), " ", h("strong", {}, shortName(c.symbol)), h("span", { class: "where" }, ` ${c.path}:${c.start}-${c.end}`)),
     h("span", { class: "tokens" }, ` ${fmt(c.tokens)} tokens${c.form === "outline" ? " · outline" : ""}`),
   )));
+  // The cut list stays open across re-slices (the budget slider re-renders it on every step).
+  const cutOpen = ui.cut.querySelector("details")?.open === true;
   replace(ui.cut, a.cut.length
-    ? h("details", {}, h("summary", {}, `${fmt(a.cut.length)} chunk${a.cut.length === 1 ? "" : "s"} cut to fit the budget`),
-      h("ul", {}, a.cut.map((c) => h("li", {}, h("span", { class: "role" }, c.role), " ", symbolButton(c.handle, c.handle), ` ${fmt(c.tokens)} tokens`))))
+    ? h("details", { open: cutOpen }, h("summary", {}, `${fmt(a.cut.length)} chunk${a.cut.length === 1 ? "" : "s"} cut to fit the budget`),
+      h("ul", {}, a.cut.map((c) => h("li", { "data-handle": c.handle },
+        h("span", { class: "role" }, c.role), " ", symbolButton(c.handle, c.handle, `Slice the context of ${c.handle}`), " ",
+        whereButton(c.path, c.start, c.end), ` ${fmt(c.tokens)} tokens`))))
     : null,
   a.notes.length ? h("ul", { class: "notes" }, a.notes.map((n) => h("li", {}, n))) : null);
-  ui.bundle.textContent = a.text;
+  renderBundle(a);
+  ui.copyBundle.disabled = false;
+  ui.downloadBundle.disabled = false;
+  ui.bundleStatus.textContent = "";
+}
+
+// Lines of the rendered bundle that name a chunk: "## path:a-b [role] label" and cut-list lines
+// "- path:a-b [role] label (N tokens)".
+const CHUNK_LINE = /^(## |- )(\S+?):(\d+)-(\d+) \[(\w+)\] (.+?)( \(outline\)| \(\d+ tokens\))?$/;
+
+/** The bundle as an agent gets it, with every chunk's place and handle a working link. */
+function renderBundle(a: ContextAnswer): void {
+  const handles = new Map(a.cut.map((c) => [`${c.path}:${c.start}-${c.end}`, c.handle]));
+  const symbols = new Map(a.chunks.map((c) => [`${c.path}:${c.start}-${c.end}`, c.symbol]));
+  const nodes: (Node | string)[] = [];
+  for (const line of a.text.split("\n")) {
+    const m = CHUNK_LINE.exec(line);
+    if (!m) {
+      nodes.push(`${line}\n`);
+      continue;
+    }
+    const [, lead, path, start, end, role, label, tail] = m as unknown as [string, string, string, string, string, string, string, string | undefined];
+    const where = `${path}:${start}-${end}`;
+    const handle = handles.get(where) ?? symbols.get(where) ?? label;
+    nodes.push(lead, whereButton(path, Number(start), Number(end)), ` [${role}] `, symbolButton(label, handle, `Slice the context of ${handle}`), `${tail ?? ""}\n`);
+  }
+  replace(ui.bundle, nodes);
 }
 
 async function showGraph(symbol: string, signal: AbortSignal): Promise<void> {
-  const n = await engine.neighbourhood(symbol, { limit: 10, signal });
-  replace(ui.graph, renderNeighbourhood(n, (node) => select(node.qualified)));
+  try {
+    const n = await engine.neighbourhood(symbol, { limit: 10, signal });
+    clearPanelError(ui.graphError);
+    replace(ui.graph, renderNeighbourhood(n, (node) => select(node.qualified)));
+  } catch (error) {
+    if ((error as { code?: string }).code === "cancelled") return;
+    ui.graph.replaceChildren();
+    panelError(ui.graphError, error, "Drawing the callers and callees");
+  }
 }
 
 async function openLines(path: string, start: number, end: number): Promise<void> {
   try {
     const s = await engine.snippet(path, start, end, { maxLines: 400 });
+    clearPanelError(ui.snippetError);
     ui.snippetTitle.textContent = `${s.path}:${s.start}-${s.end}${s.capped ? ` (first ${s.end - s.start + 1} lines)` : ""}`;
     const lines = s.text.split("\n");
     const width = String(s.end).length;
     replace(ui.snippet, lines.map((line, i) => h("span", { class: "line" }, h("span", { class: "ln" }, String(s.start + i).padStart(width, " ")), ` ${line}\n`)));
   } catch (error) {
-    report(error, `Reading ${path}`);
+    ui.snippetTitle.textContent = `${path}:${start}-${end}`;
+    ui.snippet.replaceChildren();
+    panelError(ui.snippetError, error, `Reading ${path}`);
   }
 }
 
@@ -455,7 +660,38 @@ ui.contextForm.addEventListener("submit", (e) => {
 const rerunContext = debounce(() => void runContext(), 150);
 ui.budget.addEventListener("input", () => {
   ui.budgetValue.value = fmt(Number(ui.budget.value));
+  writeUrl(ui.target.value.trim() || undefined);
   rerunContext();
+});
+
+/** The file name a bundle downloads as: the target, made safe. */
+function bundleFileName(target: string): string {
+  const safe = target.replace(/[^A-Za-z0-9._-]+/g, "_").replace(/^_+|_+$/g, "").slice(0, 80);
+  return `codeslice-context-${safe || "bundle"}.md`;
+}
+
+ui.copyBundle.addEventListener("click", async () => {
+  if (!lastAnswer) return;
+  try {
+    await navigator.clipboard.writeText(lastAnswer.text);
+    ui.bundleStatus.textContent = `Copied ${fmt(lastAnswer.usage.tokens)} tokens.`;
+  } catch {
+    // No clipboard permission (or an insecure context): select the text so the user can copy it.
+    ui.bundleDetails.open = true;
+    getSelection()?.selectAllChildren(ui.bundle);
+    ui.bundleStatus.textContent = "The browser refused the clipboard: the bundle is selected, copy it with Ctrl+C.";
+  }
+});
+
+ui.downloadBundle.addEventListener("click", () => {
+  if (!lastAnswer) return;
+  const url = URL.createObjectURL(new Blob([lastAnswer.text], { type: "text/markdown" }));
+  const a = h("a", { href: url, download: bundleFileName(lastAnswer.target) });
+  document.body.append(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 10_000);
+  ui.bundleStatus.textContent = `Saved as ${bundleFileName(lastAnswer.target)}.`;
 });
 
 // ---------------------------------------------------------------------------------------------
@@ -475,6 +711,7 @@ ui.openFolder.addEventListener("click", async () => {
     if ((error as Error).name !== "AbortError") report(error, "Opening the folder");
   }
 });
+ui.openFiles.addEventListener("click", () => ui.fileInput.click());
 ui.fileInput.addEventListener("change", () => {
   const picked = fromFileList(ui.fileInput.files ?? []);
   ui.fileInput.value = "";
@@ -518,19 +755,35 @@ document.addEventListener("visibilitychange", async () => {
 // Start: re-open what was open before the reload
 
 async function restore(): Promise<void> {
-  const saved = loadSaved();
-  if (!saved) return;
-  if (saved.kind === "sample") return openSample();
-  if (saved.kind === "persisted") return openProject({ kind: "persisted", id: saved.id, label: saved.label }, saved, saved.label);
-  const handle = await folderHandle(saved.id);
-  if (!handle) return;
-  if (await canRead(handle, false).catch(() => false)) return openFolder(handle);
+  const state = loadState();
+  if (!state) return;
+  const { project } = state;
+  const label = project.kind === "sample" ? SAMPLE_LABEL : project.label;
+  if (state.status === "failed" || (state.status === "opening" && state.attempts >= MAX_UNFINISHED)) {
+    // Not again by itself: it failed, or it was started several times and never finished.
+    const failure = state.failure ?? { title: "Indexing did not finish.", message: `${label} was being indexed when the page closed, ${state.attempts} times in a row.`, code: "unfinished" };
+    ui.projectLabel.textContent = `${label} (not open)`;
+    say("warning", failure.title, failure.message, `${label} is not opened by itself. Index it again, or delete what this browser keeps of it.`, "not_reopened", recoveryActions(project));
+    return;
+  }
+  const attempts = state.status === "opening" ? state.attempts + 1 : 1;
+  // Counted before the open starts: a tab that dies while opening still counts this start.
+  saveState({ ...state, status: "opening", attempts } satisfies SavedState);
+  if (project.kind === "sample") return openProject({ kind: "files", files: SAMPLE_FILES, label: SAMPLE_LABEL }, project, SAMPLE_LABEL, attempts);
+  if (project.kind === "persisted") return openProject({ kind: "persisted", id: project.id, label: project.label }, project, project.label, attempts);
+  const handle = await folderHandle(project.id);
+  if (!handle) {
+    saveState(undefined);
+    return;
+  }
+  if (await canRead(handle, false).catch(() => false)) return openProject({ kind: "handle", handle, label: handle.name }, project, project.label, attempts);
   // Reading a folder again needs the user's consent, which needs a click.
+  saveState({ ...state, status: "ready", attempts: 0 });
   ui.reopen.hidden = false;
-  ui.reopen.textContent = `Re-open ${saved.label}`;
+  ui.reopen.textContent = `Re-open ${project.label}`;
   ui.reopen.onclick = async () => {
-    if (await canRead(handle, true).catch(() => false)) await openFolder(handle);
-    else say("warning", "No access.", `The browser did not grant access to ${saved.label}.`, "Open the folder again with “Open folder…”.", "permission_denied");
+    if (await canRead(handle, true).catch(() => false)) await openProject({ kind: "handle", handle, label: handle.name }, project, project.label);
+    else say("warning", "No access.", `The browser did not grant access to ${project.label}.`, "Open the folder again with “Open folder…”.", "permission_denied");
   };
 }
 
@@ -543,5 +796,5 @@ if ("serviceWorker" in navigator && import.meta.env.PROD && params.get("sw") !==
 if (typeof Worker === "undefined" || !globalThis.crypto?.subtle) {
   say("error", "This browser cannot run the engine.", "It needs Web Workers and Web Crypto (a secure context: https or localhost).", undefined, "unsupported");
 } else {
-  void restore();
+  restore().catch((error) => report(error, "Re-opening the last project"));
 }

@@ -13,22 +13,69 @@ export type SavedProject =
 const KEY = "codeslice.playground.project";
 const handles = createStore("codeslice-playground", "handles");
 
-export function loadSaved(): SavedProject | undefined {
+/**
+ * Where the saved project stands. `opening` is written before every open and cleared by a finished
+ * index, so a page that reloads mid-index finds it still `opening`: it is re-opened (the index
+ * picks up where it was), but not forever: after {@link MAX_UNFINISHED} starts that never finished
+ * (a tab that crashes on this project) it is offered instead of opened. `failed` (an error, or a
+ * cancel) is never re-opened by itself: the page offers to re-index or delete it.
+ */
+export interface SavedState {
+  project: SavedProject;
+  status: "opening" | "ready" | "failed";
+  /** Opens started since the last finished one. */
+  attempts: number;
+  failure?: { title: string; message: string; code: string };
+}
+
+/** Starts of one project that may end without finishing before the page stops re-opening it. */
+export const MAX_UNFINISHED = 2;
+
+const isStr = (v: unknown): v is string => typeof v === "string" && v.length > 0 && v.length < 200;
+
+/** A saved project when `v` has the shape of one; anything else (damaged, from elsewhere) is none. */
+export function asProject(v: unknown): SavedProject | undefined {
+  if (typeof v !== "object" || v === null) return undefined;
+  const p = v as Record<string, unknown>;
+  if (p.kind === "sample") return { kind: "sample" };
+  if ((p.kind === "persisted" || p.kind === "folder") && isStr(p.id) && /^[a-z0-9]+$/.test(p.id) && isStr(p.label)) return { kind: p.kind, id: p.id, label: p.label };
+  return undefined;
+}
+
+/** The saved state, or undefined when there is none or it does not read back whole. */
+export function loadState(): SavedState | undefined {
+  let raw: unknown;
   try {
-    const raw = localStorage.getItem(KEY);
-    return raw ? (JSON.parse(raw) as SavedProject) : undefined;
+    const text = localStorage.getItem(KEY);
+    if (!text) return undefined;
+    raw = JSON.parse(text);
   } catch {
     return undefined;
   }
+  const r = raw as Record<string, unknown>;
+  // A page before this one saved the bare project: it had opened, so it counts as ready.
+  const bare = asProject(raw);
+  if (bare && r.project === undefined) return { project: bare, status: "ready", attempts: 0 };
+  const project = asProject(r?.project);
+  if (!project || (r.status !== "opening" && r.status !== "ready" && r.status !== "failed")) return undefined;
+  const attempts = Number.isInteger(r.attempts) && (r.attempts as number) >= 0 ? (r.attempts as number) : MAX_UNFINISHED;
+  const f = r.failure as Record<string, unknown> | undefined;
+  const failure = f && typeof f.title === "string" && typeof f.message === "string" && typeof f.code === "string"
+    ? { title: f.title, message: f.message, code: f.code } : undefined;
+  return { project, status: r.status, attempts, ...(failure ? { failure } : {}) };
 }
 
-export function save(project: SavedProject | undefined): void {
+export function saveState(state: SavedState | undefined): void {
   try {
-    if (project) localStorage.setItem(KEY, JSON.stringify(project));
+    if (state) localStorage.setItem(KEY, JSON.stringify(state));
     else localStorage.removeItem(KEY);
   } catch {
     // storage refused: the project simply is not re-opened after a reload
   }
+}
+
+export function loadSaved(): SavedProject | undefined {
+  return loadState()?.project;
 }
 
 /** The index namespace (a store key segment) of a project. */

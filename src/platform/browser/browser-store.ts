@@ -2,13 +2,14 @@
  * Picks where a browser index lives: OPFS, else IndexedDB, else memory; and keeps indexing going
  * when storage fails midway (quota exceeded, storage refused) by moving on to memory, saying so.
  */
+import { EngineError, isEngineError } from "../../core/shared/errors.ts";
 import { MemoryStore } from "../memory/index.ts";
 import { FallbackStore } from "../fallback-store.ts";
 import { checkStoreKey } from "../store-key.ts";
 import type { Store } from "../types.ts";
 import { domErrorName, isStorageRefusal } from "./dom-errors.ts";
 import { IdbStore } from "./idb-store.ts";
-import { canWriteOpfs, openDirectory, opfsRoot, OpfsStore } from "./opfs-store.ts";
+import { canWriteOpfs, findDirectory, inspectFolder, openDirectory, opfsRoot, OpfsStore } from "./opfs-store.ts";
 
 /** Where an index is kept. */
 export type StoreBackend = "opfs" | "indexeddb" | "memory";
@@ -90,7 +91,12 @@ async function probe(store: Store): Promise<void> {
 /** The OPFS folder holding every project's index. */
 export const OPFS_INDEX_DIR = "codeslice/index";
 
-/** Opens the best store this context offers for `namespace`: OPFS, then IndexedDB, then memory. */
+/**
+ * Opens the best store this context offers for `namespace`: OPFS, then IndexedDB, then memory.
+ * A namespace whose OPFS folder or IndexedDB prefix holds data codeslice did not write is not a
+ * storage failure to work around: it throws `cache_refused` (nothing is written there, and the
+ * index does not quietly move elsewhere), so the host can pick another namespace.
+ */
 export async function openBrowserStore(options: BrowserStoreOptions): Promise<OpenedStore> {
   checkStoreKey(options.namespace);
   const order: StoreBackend[] = options.prefer === "memory" ? ["memory"] : options.prefer === "indexeddb" ? ["indexeddb", "memory"] : ["opfs", "indexeddb", "memory"];
@@ -126,23 +132,38 @@ export async function openBrowserStore(options: BrowserStoreOptions): Promise<Op
       };
       return { store, backend, notice };
     } catch (error) {
+      if (isEngineError(error, "cache_refused")) throw error;
       refused ??= { error, backend };
     }
   }
   throw new Error("unreachable: memory is always available");
 }
 
-/** Deletes a project's index from OPFS and IndexedDB (whichever holds it). */
+/**
+ * Deletes a project's index from OPFS and IndexedDB (whichever holds it). Only what is
+ * codeslice's own goes: a folder or key prefix carrying the store marker, or one shaped like an
+ * index from a version before the marker. Anything else under that name is left untouched, and
+ * the call then throws `cache_refused` (after deleting what it could).
+ */
 export async function deleteBrowserIndex(namespace: string): Promise<void> {
   checkStoreKey(namespace);
+  const refused: string[] = [];
   const root = await opfsRoot().catch(() => undefined);
-  if (root) {
-    try {
-      const parent = await openDirectory(root, OPFS_INDEX_DIR);
-      await parent.removeEntry(namespace, { recursive: true });
-    } catch {
-      // nothing stored there
-    }
+  const parent = root ? await findDirectory(root, OPFS_INDEX_DIR).catch(() => undefined) : undefined;
+  const dir = parent ? await findDirectory(parent, namespace).catch(() => undefined) : undefined;
+  if (parent && dir) {
+    const { ownership } = await inspectFolder(dir);
+    if (ownership === "foreign") refused.push(`opfs:${OPFS_INDEX_DIR}/${namespace}`);
+    else await parent.removeEntry(namespace, { recursive: true }).catch(() => {});
   }
-  if (typeof indexedDB !== "undefined") await new IdbStore(namespace).clear().catch(() => {});
+  if (typeof indexedDB !== "undefined") {
+    const idb = new IdbStore(namespace);
+    if (!(await idb.drop().catch(() => true))) refused.push(idb.label);
+  }
+  if (refused.length) {
+    throw new EngineError("cache_refused", `Not deleting ${refused.join(" and ")}: it holds data codeslice did not write.`, {
+      hint: "Nothing there was touched. Remove it by hand if it is yours to remove.",
+      data: { namespace, refused },
+    });
+  }
 }

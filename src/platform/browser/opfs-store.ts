@@ -1,13 +1,28 @@
 /**
  * A Store in the origin private file system: one file per key under a folder, key segments as
- * folder names. `createWritable()` writes to a swap file that replaces the target only on
- * `close()`, which gives the atomic `set` the Store contract asks for.
+ * folder names. The folder is codeslice's own: it carries a marker file, and a folder holding
+ * anything else (another app's files on the same origin, a folder handle passed by mistake) is
+ * refused with `cache_refused` before anything is written or deleted there. Inside its own folder
+ * the store heals what stands in its way (a folder where a value should be, a file where a folder
+ * should be).
+ *
+ * Writes are atomic: a value is written to a dot-named temp file with `createWritable()` (whose
+ * swap file only replaces the temp on `close()`) and then moved onto its key. A plain
+ * `getFileHandle(key, { create: true })` would make an empty file under the key before the bytes
+ * arrive, and a reload at that moment left a 0-byte value behind; a key now either holds a whole
+ * value or none.
  */
+import { EngineError } from "../../core/shared/errors.ts";
 import { checkStoreKey } from "../store-key.ts";
 import type { Store } from "../types.ts";
 import { domErrorName } from "./dom-errors.ts";
 
 type IterableDirectory = FileSystemDirectoryHandle & { entries(): AsyncIterableIterator<[string, FileSystemHandle]> };
+type MovableFile = FileSystemFileHandle & { move?(name: string): Promise<void> };
+
+/** The marker file of a store folder (dot-named: no store key can collide with it). */
+export const STORE_MARKER = ".codeslice-store";
+const MARKER_TEXT = "codeslice index store\n# This folder holds a codeslice index. It is safe to delete; it is rebuilt on the next index.\n";
 
 /** The root of this origin's private file system, or undefined where there is none (insecure context, old browser). */
 export async function opfsRoot(): Promise<FileSystemDirectoryHandle | undefined> {
@@ -29,14 +44,136 @@ export async function openDirectory(root: FileSystemDirectoryHandle, path: strin
   return dir;
 }
 
-/** A Store over an OPFS folder. Failures (quota, refused storage) surface as the browser's DOMException. */
+/** The folder at `path` under `root` when it exists (nothing is created), else undefined. */
+export async function findDirectory(root: FileSystemDirectoryHandle, path: string): Promise<FileSystemDirectoryHandle | undefined> {
+  let dir = root;
+  try {
+    for (const part of path.split("/").filter(Boolean)) dir = await dir.getDirectoryHandle(part);
+  } catch (error) {
+    const name = domErrorName(error);
+    if (name === "NotFoundError" || name === "TypeMismatchError") return undefined;
+    throw error;
+  }
+  return dir;
+}
+
+/** What a folder is, to a store: its own (marked), empty, left by a version before the marker, or someone else's. */
+export type FolderOwnership = "marked" | "empty" | "legacy" | "foreign";
+
+/** Swap files Chromium keeps next to a file being written ("x.crswap"), and our own temp files. */
+const isScratch = (name: string) => name.endsWith(".crswap") || /^\..+\.tmp$/.test(name);
+
+/**
+ * Looks at the top of `dir`. A version before the marker wrote `v<N>` folders and, while opening,
+ * a `probe` file: a folder holding only those (and swap files) is taken as codeslice's.
+ */
+export async function inspectFolder(dir: FileSystemDirectoryHandle): Promise<{ ownership: FolderOwnership; entries: string[] }> {
+  const entries: [string, FileSystemHandle["kind"]][] = [];
+  for await (const [name, handle] of (dir as IterableDirectory).entries()) entries.push([name, handle.kind]);
+  const names = entries.map(([n]) => n).sort();
+  if (entries.some(([name]) => name === STORE_MARKER)) return { ownership: "marked", entries: names };
+  if (entries.length === 0) return { ownership: "empty", entries: names };
+  // A "v<N>" file is a damaged index folder, not somebody's document: it is taken as ours too.
+  const legacy = entries.every(([name, kind]) => /^v\d+$/.test(name) || (kind === "file" && (name === "probe" || isScratch(name))));
+  return { ownership: legacy ? "legacy" : "foreign", entries: names };
+}
+
+/** The refusal for a folder that is not a store's own. */
+export function refuseFolder(label: string, entries: string[]): EngineError {
+  return new EngineError("cache_refused", `Refusing to use ${label} as the index store: it already holds entries codeslice did not write (${entries.slice(0, 5).join(", ")}${entries.length > 5 ? ", …" : ""}).`, {
+    hint: "Use another namespace (one per project) or another folder; codeslice only writes into folders it created, and never deletes what it did not write.",
+    data: { store: label, reason: "not_empty", entries: entries.slice(0, 20) },
+  });
+}
+
+let tempCounter = 0;
+const tempName = (name: string) => `.${name}.${Date.now().toString(36)}${(tempCounter++).toString(36)}${Math.random().toString(36).slice(2, 6)}.tmp`;
+
+/**
+ * Writes `bytes` under `name` in `dir` so that a reader sees the old value or the new one, never
+ * a part: into a temp file, then moved onto the name. Where `move()` is missing (older engines)
+ * the write goes through the target's own writable, whose swap file is atomic for an existing file.
+ * A folder standing where the file should be is removed first when `heal` says so.
+ */
+export async function writeFileAtomic(dir: FileSystemDirectoryHandle, name: string, bytes: Uint8Array, heal = false): Promise<void> {
+  const write = async (handle: FileSystemFileHandle) => {
+    const writable = await handle.createWritable();
+    try {
+      await writable.write(bytes as Uint8Array<ArrayBuffer>);
+      await writable.close();
+    } catch (error) {
+      await writable.abort().catch(() => {});
+      throw error;
+    }
+  };
+  const clearWay = async (error: unknown) => {
+    const n = domErrorName(error);
+    if (!heal || (n !== "TypeMismatchError" && n !== "InvalidModificationError")) throw error;
+    await dir.removeEntry(name, { recursive: true });
+  };
+  const probeProto = (globalThis as { FileSystemFileHandle?: { prototype: object } }).FileSystemFileHandle?.prototype;
+  if (!probeProto || !("move" in probeProto)) {
+    const target = await dir.getFileHandle(name, { create: true }).catch(async (error) => {
+      await clearWay(error);
+      return dir.getFileHandle(name, { create: true });
+    });
+    return write(target);
+  }
+  const temp = tempName(name);
+  const handle = (await dir.getFileHandle(temp, { create: true })) as MovableFile;
+  try {
+    await write(handle);
+    try {
+      await handle.move!(name);
+    } catch (error) {
+      await clearWay(error);
+      await handle.move!(name);
+    }
+  } catch (error) {
+    await dir.removeEntry(temp).catch(() => {});
+    throw error;
+  }
+}
+
+/**
+ * A Store over an OPFS folder that codeslice owns (see the top of this file). Failures (quota,
+ * refused storage) surface as the browser's DOMException; a folder that is not its own as
+ * `cache_refused`, from the first call on.
+ */
 export class OpfsStore implements Store {
   readonly label: string;
-  // Writes to one key are queued: two writables on one file would race on the swap file.
+  // Writes to one key are queued: two writes of one key would race to the move.
   private readonly writes = new Map<string, Promise<void>>();
+  private claimed: Promise<void> | undefined;
 
-  constructor(private readonly dir: FileSystemDirectoryHandle, label = `opfs:${dir.name}`) {
+  private readonly staleScratchMs: number;
+
+  /**
+   * @param options.staleScratchMs temp and swap files older than this that a full key listing
+   *   comes across are left from writes cut off midway (a reload): they are deleted (default 60 s).
+   */
+  constructor(private readonly dir: FileSystemDirectoryHandle, label = `opfs:${dir.name}`, options: { staleScratchMs?: number } = {}) {
     this.label = label;
+    this.staleScratchMs = options.staleScratchMs ?? 60_000;
+  }
+
+  /**
+   * Checks that the folder is the store's own, marking it when it is empty or left by a version
+   * before the marker. Throws `cache_refused` for a folder holding anything else. Every method
+   * calls it first; a refusal stands, a passing failure is tried again on the next call.
+   */
+  open(): Promise<void> {
+    this.claimed ??= this.claim().catch((error) => {
+      if (!(error instanceof EngineError && error.code === "cache_refused")) this.claimed = undefined;
+      throw error;
+    });
+    return this.claimed;
+  }
+
+  private async claim(): Promise<void> {
+    const { ownership, entries } = await inspectFolder(this.dir);
+    if (ownership === "foreign") throw refuseFolder(this.label, entries);
+    if (ownership !== "marked") await writeFileAtomic(this.dir, STORE_MARKER, new TextEncoder().encode(MARKER_TEXT), true);
   }
 
   // Folder handles by path: each key lives a few folders down ("v10/records/ab/…"), and every
@@ -49,7 +186,17 @@ export class OpfsStore implements Store {
     const known = this.folders.get(path);
     if (known) return known;
     const cut = path.lastIndexOf("/");
-    const p = this.folder(cut < 0 ? "" : path.slice(0, cut), create).then((parent) => parent.getDirectoryHandle(path.slice(cut + 1), { create }));
+    const name = path.slice(cut + 1);
+    const p = this.folder(cut < 0 ? "" : path.slice(0, cut), create).then(async (parent) => {
+      try {
+        return await parent.getDirectoryHandle(name, { create });
+      } catch (error) {
+        // A file where a folder of keys should be: inside our own folder, so it goes.
+        if (!create || domErrorName(error) !== "TypeMismatchError") throw error;
+        await parent.removeEntry(name);
+        return parent.getDirectoryHandle(name, { create: true });
+      }
+    });
     // Only folders that exist are remembered; a miss is asked again next time.
     this.folders.set(path, p);
     p.catch(() => this.folders.delete(path));
@@ -69,26 +216,18 @@ export class OpfsStore implements Store {
   }
 
   /**
-   * Writes one value atomically with `createWritable()`, whose swap file replaces the target only
-   * on close. (Sync access handles in a worker, with a temporary file and `move()`, measured
-   * slower here for a whole index: 7.8 s against 6.2 s for 2,000 records; they hold the worker
-   * thread while writing and lock each file exclusively.)
+   * Writes one value atomically (see {@link writeFileAtomic}). (Sync access handles in a worker,
+   * with a temporary file and `move()`, measured slower here for a whole index: 7.8 s against
+   * 6.2 s for 2,000 records; they hold the worker thread while writing and lock each file.)
    */
   private async writeFile(key: string, bytes: Uint8Array): Promise<void> {
     const at = (await this.folderOf(key, true))!;
-    const handle = await at.dir.getFileHandle(at.name, { create: true });
-    const writable = await handle.createWritable();
-    try {
-      await writable.write(bytes as Uint8Array<ArrayBuffer>);
-      await writable.close();
-    } catch (error) {
-      await writable.abort().catch(() => {});
-      throw error;
-    }
+    await writeFileAtomic(at.dir, at.name, bytes, true);
   }
 
   async get(key: string): Promise<Uint8Array | undefined> {
     checkStoreKey(key);
+    await this.open();
     await this.writes.get(key)?.catch(() => {});
     const at = await this.folderOf(key, false);
     if (!at) return undefined;
@@ -112,6 +251,7 @@ export class OpfsStore implements Store {
     const copy = value.slice(); // the caller may change its array while the write is queued
     const previous = this.writes.get(key) ?? Promise.resolve();
     const write = previous.catch(() => {}).then(async () => {
+      await this.open();
       try {
         await this.writeFile(key, copy);
       } catch (error) {
@@ -130,6 +270,7 @@ export class OpfsStore implements Store {
 
   async delete(key: string): Promise<void> {
     checkStoreKey(key);
+    await this.open();
     await this.writes.get(key)?.catch(() => {});
     const at = await this.folderOf(key, false);
     if (!at) return;
@@ -143,12 +284,17 @@ export class OpfsStore implements Store {
   }
 
   async keys(prefix = ""): Promise<string[]> {
+    await this.open();
     const out: string[] = [];
+    const scratch: { dir: FileSystemDirectoryHandle; name: string; handle: FileSystemFileHandle }[] = [];
     // Only descend into folders that can hold keys with this prefix.
     const walk = async (dir: FileSystemDirectoryHandle, base: string): Promise<void> => {
       for await (const [name, handle] of (dir as IterableDirectory).entries()) {
-        // Chromium's in-flight swap files ("x.crswap") and anything dot-named are not keys.
-        if (name.startsWith(".") || name.endsWith(".crswap")) continue;
+        // The marker, temp files of writes in flight, Chromium's swap files ("x.crswap") are not keys.
+        if (name.startsWith(".") || name.endsWith(".crswap")) {
+          if (handle.kind === "file" && isScratch(name)) scratch.push({ dir, name, handle: handle as FileSystemFileHandle });
+          continue;
+        }
         const key = base === "" ? name : `${base}/${name}`;
         if (handle.kind === "directory") {
           const asFolder = `${key}/`;
@@ -157,11 +303,29 @@ export class OpfsStore implements Store {
       }
     };
     await walk(this.dir, "");
+    // The engine lists every key after a run without a usable snapshot, which is what follows a
+    // reload mid-index: the time to sweep what the cut-off writes left.
+    if (prefix === "" && scratch.length) await this.sweep(scratch);
     return out.sort();
   }
 
-  /** Deletes every key (the folder itself stays). */
+  private async sweep(scratch: { dir: FileSystemDirectoryHandle; name: string; handle: FileSystemFileHandle }[]): Promise<void> {
+    const before = Date.now() - this.staleScratchMs;
+    for (const s of scratch) {
+      const modified = await s.handle.getFile().then((f) => f.lastModified, () => undefined);
+      if (modified !== undefined && modified <= before) await s.dir.removeEntry(s.name).catch(() => {});
+    }
+  }
+
+  /** Deletes every key (the folder and its marker stay). Refuses a folder that is not its own. */
   async clear(): Promise<void> {
-    for await (const [name] of (this.dir as IterableDirectory).entries()) await this.dir.removeEntry(name, { recursive: true });
+    await this.open();
+    await Promise.all([...this.writes.values()].map((w) => w.catch(() => {})));
+    const names: string[] = [];
+    for await (const [name] of (this.dir as IterableDirectory).entries()) if (name !== STORE_MARKER) names.push(name);
+    for (const name of names) await this.dir.removeEntry(name, { recursive: true }).catch((error) => {
+      if (domErrorName(error) !== "NotFoundError") throw error;
+    });
+    this.folders.clear();
   }
 }

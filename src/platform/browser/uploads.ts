@@ -7,7 +7,7 @@ import { EngineError, throwIfAborted } from "../../core/shared/errors.ts";
 import { normalizeRelative } from "../../core/shared/paths.ts";
 import { skipByName } from "../../core/scan/defaults.ts";
 import { DEFAULT_ZIP_LIMITS, type UnzipResult, type ZipLimits, type ZipSkipped } from "./zip.ts";
-import { openDirectory, opfsRoot } from "./opfs-store.ts";
+import { openDirectory, opfsRoot, writeFileAtomic } from "./opfs-store.ts";
 
 /** The OPFS folder holding copies of uploaded projects, one sub-folder per id. */
 export const OPFS_TREES_DIR = "codeslice/trees";
@@ -108,14 +108,8 @@ export async function persistTree(id: string, files: Record<string, Uint8Array>)
   const root = await opfsRoot();
   if (!root) throw new EngineError("io_error", "This browser offers no private file system (OPFS) here.", { data: { reason: "no_opfs" } });
   const trees = await openDirectory(root, OPFS_TREES_DIR);
-  const writable = await (await trees.getFileHandle(`${id}.pack`, { create: true })).createWritable();
-  try {
-    await writable.write(packTree(files) as Uint8Array<ArrayBuffer>);
-    await writable.close();
-  } catch (error) {
-    await writable.abort().catch(() => {});
-    throw error;
-  }
+  // Atomic: a reload while saving leaves no half-written or empty pack under the name.
+  await writeFileAtomic(trees, `${id}.pack`, packTree(files));
 }
 
 /** The files of an upload persisted earlier, or undefined when they are gone. */
