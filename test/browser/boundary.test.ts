@@ -37,7 +37,7 @@ describe("src/platform/browser", () => {
     const meta = await graph("src/platform/browser/index.ts");
     const inputs = Object.keys(meta.inputs);
     expect(inputs).toContain("src/platform/browser/worker-host.ts");
-    // Our modules only: web-tree-sitter and flexsearch carry guarded Node-only imports of their own.
+    // Our modules only: web-tree-sitter carries guarded Node-only imports of its own.
     const builtins = Object.entries(meta.inputs).filter(([f]) => f.startsWith("src/"))
       .flatMap(([f, i]) => i.imports.filter((x) => x.external && (x.path.startsWith("node:") || BUILTINS.has(x.path))).map((x) => `${f} -> ${x.path}`));
     expect(builtins).toEqual([]);
@@ -47,6 +47,6 @@ describe("src/platform/browser", () => {
   it("the page-side client (worker-client) leaves the engine, parser and tokenizer out of the page", async () => {
     const inputs = Object.keys((await graph("src/platform/browser/worker-client.ts")).inputs);
     expect(inputs.filter((f) => f.startsWith("src/core/") && f !== "src/core/shared/errors.ts")).toEqual([]);
-    expect(inputs.filter((f) => /node_modules\/(web-tree-sitter|gpt-tokenizer|flexsearch)\//.test(f))).toEqual([]);
+    expect(inputs.filter((f) => /node_modules\/(web-tree-sitter|gpt-tokenizer)\//.test(f))).toEqual([]);
   });
 });
