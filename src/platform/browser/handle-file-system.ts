@@ -31,7 +31,7 @@ export class HandleFileSystem implements FileSystem {
   }
 
   private relative(path: string): string {
-    const rel = normalizeRelative(path, "posix");
+    const rel = normalizeRelative(path);
     if (rel === undefined) throw new EngineError("outside_root", `Path escapes the root: ${path}`, { data: { path } });
     return rel;
   }

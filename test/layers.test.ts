@@ -1,0 +1,135 @@
+/**
+ * The house's arrows point one way (STYLE habit 2), checked on every import of src/:
+ *
+ *   front ends (cli, mcp, worker)  →  public API (src/index.ts, src/platform/<host>/index.ts)
+ *   platform adapters              →  core ports, languages, shared
+ *   core                           →  languages, shared
+ *   languages                      →  shared
+ *   shared                         →  nothing of ours
+ *
+ * and src/core names no language and no framework: what differs per language lives beside it in
+ * src/languages/<id>/. The checker also runs on deliberately wrong arrows, so a checker that sees
+ * nothing fails.
+ */
+import * as fs from "node:fs";
+import * as path from "node:path";
+import { fileURLToPath } from "node:url";
+import ts from "typescript";
+import { describe, expect, it } from "vitest";
+
+const repoRoot = fileURLToPath(new URL("..", import.meta.url));
+
+type Layer = "frontend" | "api" | "platform" | "ports" | "core" | "languages" | "shared" | "generated";
+
+/** The layer of a file under src/ ("src/…", "/"-separated). */
+export function layerOf(file: string): Layer {
+  if (file === "src/index.ts") return "api";
+  if (/^src\/(cli|mcp|worker)\//.test(file)) return "frontend";
+  if (file === "src/core/ports.ts") return "ports";
+  if (file.startsWith("src/core/")) return "core";
+  if (file.startsWith("src/platform/")) return "platform";
+  if (file === "src/languages/queries.gen.ts") return "generated";
+  if (file.startsWith("src/languages/")) return "languages";
+  if (file.startsWith("src/shared/")) return "shared";
+  throw new Error(`no layer for ${file}`);
+}
+
+/** Public entry points a front end may import: the API and each platform's documented sub-path. */
+const PUBLIC = new Set(["src/index.ts", "src/platform/node/index.ts", "src/platform/deno/index.ts", "src/platform/browser/index.ts", "src/platform/memory/index.ts"]);
+
+/** Why an import from `from` to `to` breaks the layering, or undefined when it is allowed. */
+export function arrowProblem(from: string, to: string): string | undefined {
+  const a = layerOf(from);
+  const b = layerOf(to);
+  const allowed: Record<Layer, Layer[]> = {
+    shared: ["shared"],
+    generated: [],
+    languages: ["languages", "shared", "generated"],
+    ports: ["shared"],
+    core: ["core", "ports", "languages", "shared"],
+    api: ["core", "ports", "languages", "shared"],
+    platform: ["platform", "ports", "languages", "shared"],
+    frontend: ["frontend"],
+  };
+  if (a === "frontend") {
+    if (b === "frontend") return from.split("/")[1] === to.split("/")[1] || (from.startsWith("src/cli/") && to.startsWith("src/mcp/")) ? undefined : `front end ${from} reaches into another front end ${to}`;
+    return PUBLIC.has(to) ? undefined : `front end ${from} imports ${to}, which is not the public API (src/index.ts or a platform's index.ts)`;
+  }
+  return allowed[a].includes(b) ? undefined : `${a} ${from} imports ${b} ${to}`;
+}
+
+/** Every relative import of a source file (static, re-export and literal dynamic), resolved to a src/ path. */
+function importsOf(file: string, text: string): string[] {
+  const out: string[] = [];
+  const sf = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, false, ts.ScriptKind.TS);
+  const add = (spec: string) => {
+    if (spec.startsWith(".")) out.push(path.posix.normalize(path.posix.join(path.posix.dirname(file), spec)));
+  };
+  const visit = (node: ts.Node) => {
+    if ((ts.isImportDeclaration(node) || ts.isExportDeclaration(node)) && node.moduleSpecifier && ts.isStringLiteral(node.moduleSpecifier)) add(node.moduleSpecifier.text);
+    else if (ts.isCallExpression(node) && node.expression.kind === ts.SyntaxKind.ImportKeyword && node.arguments[0] && ts.isStringLiteral(node.arguments[0])) add(node.arguments[0].text);
+    else if (ts.isImportTypeNode(node) && ts.isLiteralTypeNode(node.argument) && ts.isStringLiteral(node.argument.literal)) add(node.argument.literal.text);
+    ts.forEachChild(node, visit);
+  };
+  visit(sf);
+  return out;
+}
+
+function sourceFiles(): string[] {
+  return (fs.readdirSync(path.join(repoRoot, "src"), { recursive: true }) as string[])
+    .map((f) => `src/${f.split(path.sep).join("/")}`)
+    .filter((f) => f.endsWith(".ts") && !f.endsWith(".d.ts"))
+    .sort();
+}
+
+/** Code without comments, for the name checks (a comment may mention Python; code may not branch on it). */
+function codeOnly(text: string): string {
+  const sf = ts.createSourceFile("x.ts", text, ts.ScriptTarget.Latest, false, ts.ScriptKind.TS);
+  const parts: string[] = [];
+  const scanner = ts.createScanner(ts.ScriptTarget.Latest, false, ts.LanguageVariant.Standard, text);
+  void sf;
+  for (let k = scanner.scan(); k !== ts.SyntaxKind.EndOfFileToken; k = scanner.scan()) parts.push(scanner.getTokenText());
+  return parts.join(" ");
+}
+
+/** Language and framework names core code must not carry (as identifiers or strings). */
+const NAMES = /\b(python|typescript|javascript|tsx|golang|java|rust|csharp|ruby|php|fastapi|flask|django|express|nest(js)?|spring|rails|laravel|koa|hono)\b/i;
+
+describe("layering", () => {
+  it("every import in src/ follows the arrows", () => {
+    const problems: string[] = [];
+    for (const file of sourceFiles()) {
+      for (const to of importsOf(file, fs.readFileSync(path.join(repoRoot, file), "utf8"))) {
+        const problem = arrowProblem(file, to);
+        if (problem) problems.push(problem);
+      }
+    }
+    expect(problems).toEqual([]);
+  });
+
+  it("the checker flags wrong arrows", () => {
+    expect(arrowProblem("src/core/engine/engine.ts", "src/cli/main.ts")).toMatch(/core .* imports frontend/);
+    expect(arrowProblem("src/core/graph/build.ts", "src/platform/node/node-store.ts")).toMatch(/core .* imports platform/);
+    expect(arrowProblem("src/languages/python/resolve.ts", "src/core/graph/model.ts")).toMatch(/languages .* imports core/);
+    expect(arrowProblem("src/shared/paths.ts", "src/core/engine/engine.ts")).toMatch(/shared .* imports core/);
+    expect(arrowProblem("src/mcp/server.ts", "src/core/engine/engine.ts")).toMatch(/not the public API/);
+    expect(arrowProblem("src/mcp/server.ts", "src/cli/main.ts")).toMatch(/another front end/);
+    expect(arrowProblem("src/platform/node/node-store.ts", "src/core/engine/engine.ts")).toMatch(/platform .* imports core/);
+    expect(arrowProblem("src/cli/main.ts", "src/index.ts")).toBeUndefined();
+    expect(arrowProblem("src/core/graph/build.ts", "src/languages/index.ts")).toBeUndefined();
+    expect(importsOf("src/core/x.ts", 'import a from "./a.ts";\nexport * from "../b/c.ts";\nconst m = await import("../../cli/main.ts");\ntype T = import("./t.ts").T;')).toEqual([
+      "src/core/a.ts", "src/b/c.ts", "src/cli/main.ts", "src/core/t.ts",
+    ]);
+  });
+
+  it("src/core names no language and no framework in its code", () => {
+    const hits: string[] = [];
+    for (const file of sourceFiles().filter((f) => f.startsWith("src/core/"))) {
+      const m = NAMES.exec(codeOnly(fs.readFileSync(path.join(repoRoot, file), "utf8")));
+      if (m) hits.push(`${file}: ${m[0]}`);
+    }
+    expect(hits).toEqual([]);
+    expect(NAMES.test(codeOnly('if (record.language === "python") x(); // Python only'))).toBe(true);
+    expect(NAMES.test(codeOnly("// what Python calls a module\nconst x = 1;"))).toBe(false);
+  });
+});
