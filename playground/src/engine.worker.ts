@@ -1,5 +1,5 @@
 /** The playground's engine worker: the library's serveEngine(), with wasm/ served next to the site. */
-import { serveEngine } from "../../src/platform/browser/worker-host.ts";
+import { serveEngine } from "../../src/worker/worker-host.ts";
 
 // Built, this script sits in assets/ and the wasm files in wasm/; in dev it is /src/… and the
 // dev server answers /wasm/. A variable keeps Vite from treating the folder as an asset to bundle.

@@ -3,7 +3,7 @@
  * the right, one arrow per calling relation (thicker for more call sites, fainter for less sure
  * resolutions). Hand-rolled SVG: a neighbourhood is at most a few dozen nodes.
  */
-import type { Neighbourhood, NeighbourNode } from "../../src/platform/browser/index.ts";
+import type { Neighbourhood, NeighbourNode } from "../../src/worker/index.ts";
 import { h, svg } from "./dom.ts";
 
 const WIDTH = 640;

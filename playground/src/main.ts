@@ -8,8 +8,8 @@
 // the worker's bundle.
 import { deleteBrowserIndex, type StoreBackend, type StoreNotice } from "../../src/platform/browser/browser-store.ts";
 import { deletePersistedTree } from "../../src/platform/browser/uploads.ts";
-import { createWorkerEngine } from "../../src/platform/browser/worker-client.ts";
-import type { OpenAnswer, ProjectSource, StoreChoice, WorkerProgress } from "../../src/platform/browser/worker-protocol.ts";
+import { createWorkerEngine } from "../../src/worker/worker-client.ts";
+import type { OpenAnswer, ProjectSource, StoreChoice, WorkerProgress } from "../../src/worker/worker-protocol.ts";
 import type { ContextAnswer, IndexSummary, RepoMap, SearchHit } from "../../src/index.ts";
 import { byId, debounce, fmt, h, replace } from "./dom.ts";
 import { fromDrop, fromFileList, type Picked } from "./drop.ts";

@@ -3,10 +3,8 @@
 import { parseArgs } from "node:util";
 import { readFileSync } from "node:fs";
 import * as nodePath from "node:path";
-import { createEngine, type Engine } from "../core/engine/engine.ts";
+import { cite, createEngine, ENCODINGS, LIMITS, type Encoding, type Engine } from "../index.ts";
 import { createHostPlatform } from "./platform.ts";
-import { cite } from "../core/shared/paths.ts";
-import { ENCODINGS, type Encoding } from "../core/budget/tokenizer.ts";
 import { EXIT, UsageError, createProgressReporter, reportError, writeJson, writeOut } from "./output.ts";
 import { renderCalls, renderImporters, renderIndexSummary, renderSearch } from "./render.ts";
 
@@ -224,7 +222,7 @@ async function main(argv: string[]): Promise<number> {
     if (minConfidence !== undefined && !(minConfidence >= 0 && minConfidence <= 1)) throw new UsageError("--min-confidence must be a number from 0 to 1");
     const encoding = values.encoding as Encoding | undefined;
     if (encoding !== undefined && !ENCODINGS.includes(encoding)) throw new UsageError(`--encoding must be one of ${ENCODINGS.join(", ")}`);
-    const budget = parseInteger("budget", values.budget, 1, 10_000_000);
+    const budget = parseInteger("budget", values.budget, LIMITS.budget.min, LIMITS.budget.max);
     const maxFileBytes = parseInteger("max-file-bytes", values["max-file-bytes"], 1, 2 ** 31);
     const flags: Flags = {
       root: values.root ?? process.cwd(),

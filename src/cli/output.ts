@@ -1,5 +1,5 @@
 /** CLI output helpers: stdout for answers, stderr for progress and errors, exit codes. */
-import { EngineError, isEngineError } from "../core/shared/errors.ts";
+import { EngineError, isEngineError } from "../index.ts";
 
 /** Exit codes: 0 success, 1 the engine could not answer, 2 bad usage. */
 export const EXIT = { ok: 0, failure: 1, usage: 2 } as const;

@@ -2,7 +2,7 @@
  * Runtime detection for the front ends: the Deno platform under Deno, the Node one elsewhere. Only
  * the chosen platform is loaded, so a run never evaluates the other runtime's adapter.
  */
-import type { Logger, Platform } from "../platform/types.ts";
+import type { Logger, Platform } from "../index.ts";
 
 /** Options for {@link createHostPlatform}. */
 export interface HostPlatformOptions {

@@ -1,8 +1,5 @@
 /** Human-readable renderings of engine answers for the terminal. */
-import type { IndexSummary } from "../core/engine/engine.ts";
-import type { CallsAnswer, ImportersAnswer } from "../core/graph/queries.ts";
-import type { SearchHit } from "../core/search/search.ts";
-import { cite } from "../core/shared/paths.ts";
+import { cite, type CallsAnswer, type ImportersAnswer, type IndexSummary, type SearchHit } from "../index.ts";
 
 const fmt = (n: number) => String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ",");
 

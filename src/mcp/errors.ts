@@ -6,8 +6,7 @@
  * content against the tool's output schema, which describes answers, not errors.
  */
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
-import { isEngineError, type EngineError } from "../core/shared/errors.ts";
-import { supportedLanguageNames } from "../core/engine/engine.ts";
+import { isEngineError, supportedLanguageNames, type EngineError } from "../index.ts";
 import type { McpLogger } from "./tool.ts";
 
 interface Candidate {

@@ -19,4 +19,4 @@ export function plural(n: number, one: string, many = `${one}s`): string {
 }
 
 /** `path:line` for a citation (the path quoted when it holds a newline, a backslash or a quote). */
-export { cite as at } from "../core/shared/paths.ts";
+export { cite as at } from "../index.ts";

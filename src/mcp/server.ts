@@ -8,11 +8,7 @@
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { CallToolResult, ServerNotification, ServerRequest } from "@modelcontextprotocol/sdk/types.js";
 import type { RequestHandlerExtra } from "@modelcontextprotocol/sdk/shared/protocol.js";
-import type { Engine } from "../core/engine/engine.ts";
-import type { Progress } from "../core/engine/indexer.ts";
-import { loadTokenCounter } from "../core/budget/tokenizer.ts";
-import { EngineError, isEngineError } from "../core/shared/errors.ts";
-import type { FileSystem } from "../platform/types.ts";
+import { EngineError, isEngineError, LIMITS, loadTokenCounter, type Engine, type FileSystem, type Progress } from "../index.ts";
 import { noSourceText, toToolError } from "./errors.ts";
 import { plural } from "./render.ts";
 import { freshness as freshnessSchema } from "./schemas.ts";
@@ -28,9 +24,9 @@ import { searchTool } from "./tools/search.ts";
 import { signatureTool } from "./tools/signature.ts";
 
 /** Default response cap: under Claude Code's 25,000-token limit for one tool result. */
-export const DEFAULT_MAX_RESPONSE_TOKENS = 20_000;
+export const DEFAULT_MAX_RESPONSE_TOKENS = LIMITS.responseTokens.default;
 /** Smallest cap accepted: below this even a map header and a few entries would not fit. */
-export const MIN_MAX_RESPONSE_TOKENS = 1_000;
+export const MIN_MAX_RESPONSE_TOKENS = LIMITS.responseTokens.min;
 /** Tokens the server keeps for the freshness line and field it adds to every answer. */
 const FRESHNESS_RESERVE = 120;
 

@@ -1,6 +1,6 @@
 /** What one MCP tool is made of, and what the server hands each tool when it runs. */
 import type { z } from "zod";
-import type { Engine } from "../core/engine/engine.ts";
+import type { Engine } from "../index.ts";
 
 /** Where the server's diagnostics go (stderr in the stdio server). */
 export interface McpLogger {

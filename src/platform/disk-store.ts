@@ -5,11 +5,11 @@
  * `--cache-dir` cannot delete a user's files. Inside its own folder the store heals what it
  * finds in its way (a file where a folder should be, a folder where a value should be).
  */
-import { EngineError } from "../core/shared/errors.ts";
-import { extname } from "../core/shared/paths.ts";
+import { EngineError } from "../shared/errors.ts";
+import { extname } from "../shared/paths.ts";
 import { languageForExtension } from "../languages/index.ts";
 import { checkStoreKey } from "./store-key.ts";
-import type { EntryKind, Store } from "./types.ts";
+import type { EntryKind, Store } from "../core/ports.ts";
 
 /** The cache directory tag (https://bford.info/cachedir/): backup tools skip a folder holding it. */
 export const CACHE_TAG_FILE = "CACHEDIR.TAG";

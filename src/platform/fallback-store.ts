@@ -4,11 +4,11 @@
  * memory, says so once, and the engine carries on. Whatever the storage already holds stays
  * readable. Each host decides what counts as a refusal; the browser passes its own test.
  */
-import { isEngineError } from "../core/shared/errors.ts";
+import { isEngineError } from "../shared/errors.ts";
 import type { DiskStore } from "./disk-store.ts";
 import { MemoryStore } from "./memory/index.ts";
 import { checkStoreKey } from "./store-key.ts";
-import type { Logger, Store } from "./types.ts";
+import type { Logger, Store } from "../core/ports.ts";
 
 const REFUSED_CODES = new Set(["EROFS", "EACCES", "EPERM"]);
 const REFUSED_NAMES = new Set(["NotCapable", "PermissionDenied"]);

@@ -1,5 +1,5 @@
 /** The key grammar every Store accepts, checked the same way by each implementation. */
-import { EngineError } from "../core/shared/errors.ts";
+import { EngineError } from "../shared/errors.ts";
 
 // Segments may not start with "." so file-backed stores can keep their own bookkeeping (a
 // `.gitignore`, temp files of atomic writes) next to the data without a key ever colliding with it;

@@ -32,11 +32,12 @@ async function graph(entry: string): Promise<Metafile> {
   return result.metafile;
 }
 
-describe("src/platform/browser", () => {
-  it("bundles for the browser with no Node builtin, no other platform and no front end", async () => {
-    const meta = await graph("src/platform/browser/index.ts");
+describe("src/platform/browser and the worker front end", () => {
+  it("bundle for the browser with no Node builtin, no other platform and no other front end", async () => {
+    const meta = await graph("src/worker/index.ts");
     const inputs = Object.keys(meta.inputs);
-    expect(inputs).toContain("src/platform/browser/worker-host.ts");
+    expect(inputs).toContain("src/worker/worker-host.ts");
+    expect(inputs).toContain("src/platform/browser/index.ts");
     // Our modules only: web-tree-sitter carries guarded Node-only imports of its own.
     const builtins = Object.entries(meta.inputs).filter(([f]) => f.startsWith("src/"))
       .flatMap(([f, i]) => i.imports.filter((x) => x.external && (x.path.startsWith("node:") || BUILTINS.has(x.path))).map((x) => `${f} -> ${x.path}`));
@@ -45,8 +46,8 @@ describe("src/platform/browser", () => {
   });
 
   it("the page-side client (worker-client) leaves the engine, parser and tokenizer out of the page", async () => {
-    const inputs = Object.keys((await graph("src/platform/browser/worker-client.ts")).inputs);
-    expect(inputs.filter((f) => f.startsWith("src/core/") && f !== "src/core/shared/errors.ts")).toEqual([]);
+    const inputs = Object.keys((await graph("src/worker/worker-client.ts")).inputs);
+    expect(inputs.filter((f) => f.startsWith("src/core/") || f === "src/index.ts")).toEqual([]);
     expect(inputs.filter((f) => /node_modules\/(web-tree-sitter|gpt-tokenizer)\//.test(f))).toEqual([]);
   });
 });

@@ -15,7 +15,7 @@ import { MemoryFileSystem, MemoryStore } from "../../src/platform/memory/index.t
 import {
   findDirectory, IdbStore, openBrowserStore, openDirectory, OPFS_INDEX_DIR, OpfsStore, STORE_MARKER, type StoreBackend,
 } from "../../src/platform/browser/index.ts";
-import type { Logger, Store } from "../../src/platform/types.ts";
+import type { Logger, Store } from "../../src/core/ports.ts";
 import { wasm } from "../support/platform.ts";
 
 const env = (import.meta as { env?: Record<string, string | undefined> }).env ?? {};

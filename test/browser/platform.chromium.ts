@@ -9,7 +9,7 @@ import { MemoryFileSystem, MemoryStore } from "../../src/platform/memory/index.t
 import {
   BrowserFallbackStore, FetchWasmSource, HandleFileSystem, IdbStore, openBrowserStore, openDirectory, OpfsStore, type StoreNotice,
 } from "../../src/platform/browser/index.ts";
-import type { Store } from "../../src/platform/types.ts";
+import type { Store } from "../../src/core/ports.ts";
 import { fileSystemContract, type FixtureEntry } from "../platform/file-system.contract.ts";
 import { storeContract } from "../platform/store.contract.ts";
 import { wasmSourceContract } from "../platform/wasm-source.contract.ts";

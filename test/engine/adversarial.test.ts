@@ -10,10 +10,10 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createEngine, type Engine, type IndexSummary } from "../../src/core/engine/engine.ts";
-import { EngineError } from "../../src/core/shared/errors.ts";
+import { EngineError } from "../../src/shared/errors.ts";
 import { MemoryFileSystem, MemoryStore } from "../../src/platform/memory/index.ts";
 import { createNodePlatform } from "../../src/platform/node/index.ts";
-import type { DirEntry } from "../../src/platform/types.ts";
+import type { DirEntry } from "../../src/core/ports.ts";
 import { wasm } from "../support/platform.ts";
 
 const temps: string[] = [];

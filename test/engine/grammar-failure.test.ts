@@ -2,7 +2,7 @@
 import { describe, expect, it } from "vitest";
 import { createEngine } from "../../src/core/engine/engine.ts";
 import { MemoryFileSystem, MemoryStore } from "../../src/platform/memory/index.ts";
-import type { WasmSource } from "../../src/platform/types.ts";
+import type { WasmSource } from "../../src/core/ports.ts";
 import { wasm } from "../support/platform.ts";
 
 describe("grammar failure", () => {

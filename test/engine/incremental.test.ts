@@ -8,7 +8,7 @@
 import { describe, expect, it } from "vitest";
 import { createEngine } from "../../src/core/engine/engine.ts";
 import { MemoryFileSystem, MemoryStore } from "../../src/platform/memory/index.ts";
-import type { Platform, Store } from "../../src/platform/types.ts";
+import type { Platform, Store } from "../../src/core/ports.ts";
 import { memoryEngine, parseFixture, wasm } from "../support/platform.ts";
 
 const FIXTURE = `

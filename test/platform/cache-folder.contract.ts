@@ -7,7 +7,7 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import type { Store } from "../../src/platform/types.ts";
+import type { Store } from "../../src/core/ports.ts";
 
 /** A store over `dir` with the project `root` (the folder is checked on first use). */
 export type MakeDiskStore = (dir: string, root?: string) => Store;

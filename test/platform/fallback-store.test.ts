@@ -5,11 +5,11 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
-import { EngineError } from "../../src/core/shared/errors.ts";
+import { EngineError } from "../../src/shared/errors.ts";
 import { FallbackStore, fallbackMessage, isWriteRefused } from "../../src/platform/fallback-store.ts";
 import { MemoryStore } from "../../src/platform/memory/index.ts";
 import { createNodePlatform } from "../../src/platform/node/index.ts";
-import type { Store } from "../../src/platform/types.ts";
+import type { Store } from "../../src/core/ports.ts";
 import { storeContract } from "./store.contract.ts";
 
 const bytes = (s: string) => new TextEncoder().encode(s);

@@ -11,7 +11,7 @@
  * `{ symlinks: false }`: its tree is built without the links and the link checks are skipped.
  */
 import { describe, expect, it } from "vitest";
-import type { DirEntry, FileSystem } from "../../src/platform/types.ts";
+import type { DirEntry, FileSystem } from "../../src/core/ports.ts";
 
 /** One fixture entry: text, bytes or a symbolic link. */
 export type FixtureEntry = string | Uint8Array | { symlink: string };

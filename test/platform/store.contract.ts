@@ -1,6 +1,6 @@
 /** The Store contract (STYLE habit 3): one suite, run against every implementation. */
 import { describe, expect, it } from "vitest";
-import type { Store } from "../../src/platform/types.ts";
+import type { Store } from "../../src/core/ports.ts";
 
 /** Builds an empty Store (a fresh one per call). */
 export type MakeStore = () => Promise<Store>;

@@ -1,7 +1,7 @@
 /** The WasmSource contract (STYLE habit 3): the lock file and every file it lists load, byte-exact. */
 import { describe, expect, it } from "vitest";
-import { sha256Hex } from "../../src/core/shared/hash.ts";
-import type { WasmSource } from "../../src/platform/types.ts";
+import { sha256Hex } from "../../src/shared/hash.ts";
+import type { WasmSource } from "../../src/core/ports.ts";
 
 interface LockFile {
   lockfileVersion: number;

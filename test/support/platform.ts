@@ -1,7 +1,7 @@
 /** Test platforms: the memory platform with the real wasm assets, and multi-file fixtures. */
 import { MemoryFileSystem, MemoryStore, type MemoryEntry } from "../../src/platform/memory/index.ts";
 import { FetchWasmSource } from "../../src/platform/browser/fetch-wasm-source.ts";
-import type { Platform, WasmSource } from "../../src/platform/types.ts";
+import type { Platform, WasmSource } from "../../src/core/ports.ts";
 import { createEngine, type Engine, type EngineOptions } from "../../src/core/engine/engine.ts";
 
 /** The package's real wasm/ folder: read from disk, or fetched where the tests are served (Chromium). */

@@ -12,7 +12,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { createParserRuntime } from "../../src/core/parse/runtime.ts";
 import { languageById, LANGUAGES } from "../../src/languages/index.ts";
 import { NodeWasmSource } from "../../src/platform/node/index.ts";
-import type { WasmSource } from "../../src/platform/types.ts";
+import type { WasmSource } from "../../src/core/ports.ts";
 
 interface LockEntry {
   file: string;

@@ -4,7 +4,7 @@
  * that does not fit in full falls back to its outline, else it is listed as cut with its exact
  * handle and token cost. The final text is recounted, so the reported count is exact.
  */
-import { EngineError } from "../shared/errors.ts";
+import { EngineError } from "../../shared/errors.ts";
 
 /** A chunk ready to fit: both renderings already made. */
 export interface FitChunk {

@@ -1,5 +1,5 @@
 /** createEngine: the one object front ends talk to. The only core code that calls the ports. */
-import type { Platform } from "../../platform/types.ts";
+import type { Platform } from "../ports.ts";
 import { languageById, LANGUAGES } from "../../languages/index.ts";
 import type { FileRecord } from "../extract/record.ts";
 import { toGoldGraph, type GoldGraph } from "../graph/gold-json.ts";
@@ -12,9 +12,10 @@ import { searchSymbols, updateSearchIndex, type SearchHit, type SearchIndex } fr
 import { findRoutes, type Route } from "../slice/routes.ts";
 import { buildRepoMap, isManifest, type RepoMap, type RepoMapOptions } from "../map/repo-map.ts";
 import type { SkipReason } from "../scan/defaults.ts";
-import { EngineError } from "../shared/errors.ts";
-import { findFile } from "../shared/locations.ts";
-import { normalizeRelative, readQuotedPath } from "../shared/paths.ts";
+import { EngineError } from "../../shared/errors.ts";
+import { LIMITS } from "../limits.ts";
+import { findFile } from "../../shared/locations.ts";
+import { normalizeRelative, readQuotedPath } from "../../shared/paths.ts";
 import { runIndex, type IndexOptions, type IndexResult, type Progress } from "./indexer.ts";
 import { ensureHeadroom, HEAP_PER_SYMBOL } from "./memory.ts";
 import { decodeRecord, type Snapshot } from "./snapshot.ts";
@@ -44,7 +45,7 @@ export interface SnippetAnswer {
 }
 
 /** Default cap on lines per snippet. */
-export const MAX_SNIPPET_LINES = 400;
+export const MAX_SNIPPET_LINES = LIMITS.snippetLines;
 
 /** What `refresh()` did. */
 export interface RefreshResult {

@@ -1,15 +1,15 @@
 /** The index pipeline: scan, reuse what the snapshot and store already know, parse the rest. */
 import { languageForExtension } from "../../languages/index.ts";
 import type { LanguageSpec } from "../../languages/types.ts";
-import type { Platform } from "../../platform/types.ts";
+import type { Platform } from "../ports.ts";
 import { extractFile } from "../extract/extract.ts";
 import type { FileRecord } from "../extract/record.ts";
 import { createParserRuntime, loadWasmLock, type ParserRuntime } from "../parse/runtime.ts";
 import { classifyContent, type SkippedFile } from "../scan/defaults.ts";
 import { scanRepository } from "../scan/scan.ts";
-import { EngineError, isEngineError, throwIfAborted } from "../shared/errors.ts";
-import { gitBlobId, sha256Hex } from "../shared/hash.ts";
-import { extname } from "../shared/paths.ts";
+import { EngineError, isEngineError, throwIfAborted } from "../../shared/errors.ts";
+import { gitBlobId, sha256Hex } from "../../shared/hash.ts";
+import { extname } from "../../shared/paths.ts";
 import {
   checkSnapshot, decodeJson, decodeRecord, encodeJson, OWN_KEY, recordKey, SCHEMA_VERSION, SNAPSHOT_KEY, storedForm, type Snapshot, type SnapshotFile,
 } from "./snapshot.ts";

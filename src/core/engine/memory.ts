@@ -4,8 +4,8 @@
  * with `memory_limit` naming the sizes, instead of the process dying out of memory mid-answer
  * (an MCP server under --max-old-space-size=64 died on django's first call).
  */
-import type { HeapUsage } from "../../platform/types.ts";
-import { EngineError } from "../shared/errors.ts";
+import type { HeapUsage } from "../ports.ts";
+import { EngineError } from "../../shared/errors.ts";
 
 /**
  * Heap per symbol, measured on django (10,253 symbols, Node 20): records 1.6 KB, graph 1.2 KB,

@@ -3,8 +3,8 @@
  * `src/a.ts#Class.method`), `path::Class.method`, a dotted suffix (`Class.method`) or a bare name.
  * Unknown names get did-you-mean suggestions; ambiguous ones list their candidates.
  */
-import { EngineError } from "../shared/errors.ts";
-import { cite } from "../shared/paths.ts";
+import { EngineError } from "../../shared/errors.ts";
+import { cite } from "../../shared/paths.ts";
 import type { CodeGraph, SymbolNode } from "./model.ts";
 
 /** A candidate as shown in errors and answers. */

@@ -1,13 +1,14 @@
 /** Graph queries: callers, callees, importers and signatures, as plain serializable answers. */
 import type { Definition } from "../extract/record.ts";
-import { EngineError } from "../shared/errors.ts";
-import { findFile } from "../shared/locations.ts";
-import { normalizeRelative, readQuotedPath } from "../shared/paths.ts";
+import { EngineError } from "../../shared/errors.ts";
+import { LIMITS } from "../limits.ts";
+import { findFile } from "../../shared/locations.ts";
+import { normalizeRelative, readQuotedPath } from "../../shared/paths.ts";
 import { findSymbol, symbolRef, type SymbolRef } from "./lookup.ts";
 import type { CodeGraph, Resolution, SymbolNode } from "./model.ts";
 
 /** Depth limits: beyond a few hops the answer is the whole repository. */
-export const MAX_DEPTH = 10;
+export const MAX_DEPTH = LIMITS.depth.max;
 
 function checkDepth(depth: number | undefined): number {
   const d = depth ?? 1;

@@ -10,8 +10,9 @@ import type { Snapshot } from "../engine/snapshot.ts";
 import type { CodeGraph } from "../graph/model.ts";
 import { isTestFile } from "../slice/plan.ts";
 import type { Route } from "../slice/routes.ts";
-import { EngineError } from "../shared/errors.ts";
-import { cite } from "../shared/paths.ts";
+import { EngineError } from "../../shared/errors.ts";
+import { LIMITS } from "../limits.ts";
+import { cite } from "../../shared/paths.ts";
 
 /** Options for the map. */
 export interface RepoMapOptions {
@@ -120,7 +121,7 @@ export async function buildRepoMap(
   routes: Route[],
   options: RepoMapOptions = {},
 ): Promise<RepoMap> {
-  const budget = options.budget ?? 2000;
+  const budget = options.budget ?? LIMITS.budget.map;
   if (!Number.isInteger(budget) || budget < 1 || budget > 1_000_000) {
     throw new EngineError("invalid_argument", `budget must be a whole number of tokens from 1 to 1000000, got ${budget}.`, { data: { budget } });
   }

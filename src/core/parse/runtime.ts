@@ -4,9 +4,9 @@
  */
 import type { Language, Parser, Query } from "web-tree-sitter";
 import type { LanguageSpec } from "../../languages/types.ts";
-import type { WasmSource } from "../../platform/types.ts";
-import { EngineError } from "../shared/errors.ts";
-import { sha256Hex } from "../shared/hash.ts";
+import type { WasmSource } from "../ports.ts";
+import { EngineError } from "../../shared/errors.ts";
+import { sha256Hex } from "../../shared/hash.ts";
 
 /** One entry of `wasm/wasm.lock.json`. */
 export interface WasmLockEntry {

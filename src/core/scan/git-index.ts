@@ -5,8 +5,8 @@
  * import another ~50 ms, a third of the budget of an unchanged re-index; this reader takes a few
  * milliseconds, never writes, and needs no Buffer polyfill in browsers.
  */
-import { EngineError } from "../shared/errors.ts";
-import type { FileSystem } from "../../platform/types.ts";
+import { EngineError } from "../../shared/errors.ts";
+import type { FileSystem } from "../ports.ts";
 
 /** One tracked file as the git index records it. */
 export interface IndexEntry {

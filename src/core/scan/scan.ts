@@ -3,9 +3,10 @@
  * plus untracked files that git would not ignore (nested .gitignore, negations, .git/info/exclude);
  * elsewhere a walk with a conservative ignore list. Never follows a symbolic link out of the root.
  */
-import { EngineError, isEngineError, throwIfAborted } from "../shared/errors.ts";
-import { joinPath } from "../shared/paths.ts";
-import type { FileSystem } from "../../platform/types.ts";
+import { EngineError, isEngineError, throwIfAborted } from "../../shared/errors.ts";
+import { LIMITS } from "../limits.ts";
+import { joinPath } from "../../shared/paths.ts";
+import type { FileSystem } from "../ports.ts";
 import { DEFAULT_IGNORED_DIRS, skipByName, type SkippedFile } from "./defaults.ts";
 import { GitignoreRules } from "./gitignore.ts";
 import { readGitIndex, type IndexEntry } from "./git-index.ts";
@@ -36,7 +37,7 @@ export interface ScanResult {
   skipped: SkippedFile[];
 }
 
-export const DEFAULT_MAX_FILE_BYTES = 1024 * 1024;
+export const DEFAULT_MAX_FILE_BYTES = LIMITS.maxFileBytes;
 
 /** Gitignore rules of one folder, matched relative to that folder. */
 interface IgnoreLevel {

@@ -13,7 +13,8 @@
 import type { FileRecord } from "../extract/record.ts";
 import type { CodeGraph } from "../graph/model.ts";
 import { symbolRef, type SymbolRef } from "../graph/lookup.ts";
-import { EngineError } from "../shared/errors.ts";
+import { EngineError } from "../../shared/errors.ts";
+import { LIMITS } from "../limits.ts";
 import { isTestFile } from "../slice/plan.ts";
 import { queryTerms, splitWords, termsOf } from "./words.ts";
 
@@ -318,8 +319,9 @@ const FIELD_NAMES: [number, string][] = [[FIELD.name, "name"], [FIELD.path, "pat
 
 /** Searches definitions by words. Throws `invalid_argument` for a query with no searchable word. */
 export function searchSymbols(index: SearchIndex, query: string, limit = 10): SearchHit[] {
-  if (!Number.isInteger(limit) || limit < 1 || limit > 200) {
-    throw new EngineError("invalid_argument", `limit must be a whole number from 1 to 200, got ${limit}.`, { data: { limit } });
+  const { min, max } = LIMITS.searchResults;
+  if (!Number.isInteger(limit) || limit < min || limit > max) {
+    throw new EngineError("invalid_argument", `limit must be a whole number from ${min} to ${max}, got ${limit}.`, { data: { limit } });
   }
   const terms = queryTerms(query.slice(0, 2000), MAX_QUERY_WORDS);
   if (terms.length === 0) {

@@ -8,17 +8,16 @@ import { matchSymbols, findSymbol, suggestNames, symbolRef, type SymbolRef } fro
 import type { CodeGraph } from "../graph/model.ts";
 import { outline } from "../graph/queries.ts";
 import { searchSymbols, type SearchIndex } from "../search/search.ts";
-import { EngineError } from "../shared/errors.ts";
-import { cite, citeName, normalizeRelative } from "../shared/paths.ts";
+import { EngineError } from "../../shared/errors.ts";
+import { LIMITS } from "../limits.ts";
+import { cite, citeName, normalizeRelative } from "../../shared/paths.ts";
 import { findFile, parseLocation, sourceFiles, symbolsAt } from "./locate.ts";
 import { planContext, type PlannedChunk, type Role } from "./plan.ts";
 import { findRoutes, matchRoutes, type MountLine, type Route } from "./routes.ts";
 
-/** Default and limits of the token budget. */
-export const DEFAULT_BUDGET = 8000;
-export const MAX_BUDGET = 1_000_000;
-/** Longest target accepted; longer text is a task description for `pack`, not a target. */
-export const MAX_TARGET_CHARS = 2000;
+const DEFAULT_BUDGET = LIMITS.budget.context;
+const MAX_BUDGET = LIMITS.budget.max;
+const MAX_TARGET_CHARS = LIMITS.targetChars;
 
 /** Options for context and pack. */
 export interface ContextOptions {

@@ -4,9 +4,9 @@
  * reads back through here.
  */
 import type { CodeGraph, SymbolNode } from "../graph/model.ts";
-import type { FileSet } from "../shared/locations.ts";
+import type { FileSet } from "../../shared/locations.ts";
 
-export { findFile, parseLocation, type FileSet, type Location } from "../shared/locations.ts";
+export { findFile, parseLocation, type FileSet, type Location } from "../../shared/locations.ts";
 
 /** The graph's source files as a FileSet. */
 export function sourceFiles(graph: CodeGraph): FileSet {

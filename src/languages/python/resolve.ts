@@ -3,7 +3,7 @@
  * above each top-level package, so `src/` layouts work), relative imports by package level,
  * and package-then-submodule for `from pkg import name`.
  */
-import { dirname as dirOf } from "../../core/shared/paths.ts";
+import { dirname as dirOf } from "../../shared/paths.ts";
 import type { ModuleResolver, ProjectFiles } from "../types.ts";
 
 interface PythonTables {

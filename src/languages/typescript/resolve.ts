@@ -3,7 +3,7 @@
  * files, `.js` specifiers naming `.ts` sources, tsconfig `paths`/`baseUrl` (with `extends`), and
  * workspace packages (package.json `name` with `exports`/`main`/`module`/`types`, else src/index).
  */
-import { dirname as dirOf, resolveRelative as join } from "../../core/shared/paths.ts";
+import { dirname as dirOf, resolveRelative as join } from "../../shared/paths.ts";
 import type { ModuleResolver, ProjectFiles } from "../types.ts";
 
 const EXTENSIONS = [".ts", ".tsx", ".d.ts", ".mts", ".cts", ".js", ".jsx", ".mjs", ".cjs"];

@@ -4,8 +4,9 @@
  * first, then external calls, then name-only possibilities).
  */
 import { z } from "zod";
-import { MAX_DEPTH } from "../../core/graph/queries.ts";
-import type { CallsAnswer, RelatedSymbol } from "../../core/graph/queries.ts";
+import { LIMITS, type CallsAnswer, type RelatedSymbol } from "../../index.ts";
+
+const MAX_DEPTH = LIMITS.depth.max;
 import { largestFitting } from "../fit.ts";
 import { at as cite, plural } from "../render.ts";
 import { depth, site, symbolArg, symbolRef } from "../schemas.ts";

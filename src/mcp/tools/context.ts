@@ -1,10 +1,10 @@
 /** `context`: the slicer's bundle for one target, fitted to a budget that never exceeds the response cap. */
 import { z } from "zod";
-import type { ContextAnswer } from "../../core/slice/context.ts";
+import { LIMITS, type ContextAnswer } from "../../index.ts";
 import { budget, contextOutput } from "../schemas.ts";
 import { defineTool, type ToolAnswer, type ToolContext } from "../tool.ts";
 
-export const DEFAULT_CONTEXT_BUDGET = 8000;
+export const DEFAULT_CONTEXT_BUDGET = LIMITS.budget.context;
 /** Cut entries listed in the structured content (the text lists its own first few). */
 const CUT_LISTED = 20;
 

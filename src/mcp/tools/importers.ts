@@ -1,6 +1,8 @@
 /** `importers`: the files that import a file, transitively up to a depth. */
 import { z } from "zod";
-import { MAX_DEPTH } from "../../core/graph/queries.ts";
+import { LIMITS } from "../../index.ts";
+
+const MAX_DEPTH = LIMITS.depth.max;
 import { largestFitting } from "../fit.ts";
 import { plural } from "../render.ts";
 import { depth, pathArg } from "../schemas.ts";

@@ -1,6 +1,8 @@
 /** `read_snippet`: a bounded line range of a project file; nothing outside the project is readable. */
 import { z } from "zod";
-import { MAX_SNIPPET_LINES } from "../../core/engine/engine.ts";
+import { LIMITS } from "../../index.ts";
+
+const MAX_SNIPPET_LINES = LIMITS.snippetLines;
 import { capLines } from "../fit.ts";
 import { at, fence, plural } from "../render.ts";
 import { pathArg } from "../schemas.ts";

@@ -1,6 +1,6 @@
 /** `search`: symbols by words, trimmed to whole entries under the response cap. */
 import { z } from "zod";
-import type { SearchHit } from "../../core/search/search.ts";
+import type { SearchHit } from "../../index.ts";
 import { largestFitting } from "../fit.ts";
 import { at, plural } from "../render.ts";
 import { defineTool } from "../tool.ts";

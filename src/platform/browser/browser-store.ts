@@ -2,11 +2,11 @@
  * Picks where a browser index lives: OPFS, else IndexedDB, else memory; and keeps indexing going
  * when storage fails midway (quota exceeded, storage refused) by moving on to memory, saying so.
  */
-import { EngineError, isEngineError } from "../../core/shared/errors.ts";
+import { EngineError, isEngineError } from "../../shared/errors.ts";
 import { MemoryStore } from "../memory/index.ts";
 import { FallbackStore } from "../fallback-store.ts";
 import { checkStoreKey } from "../store-key.ts";
-import type { Store } from "../types.ts";
+import type { Store } from "../../core/ports.ts";
 import { domErrorName, isStorageRefusal } from "./dom-errors.ts";
 import { IdbStore } from "./idb-store.ts";
 import { canWriteOpfs, findDirectory, inspectFolder, openDirectory, opfsRoot, OpfsStore } from "./opfs-store.ts";

@@ -1,5 +1,5 @@
 /** Maps the DOMExceptions of the File System Access API, OPFS and IndexedDB to EngineError codes. */
-import { EngineError } from "../../core/shared/errors.ts";
+import { EngineError } from "../../shared/errors.ts";
 
 /** The DOMException name, or undefined for anything else. */
 export function domErrorName(error: unknown): string | undefined {

@@ -2,8 +2,8 @@
  * WasmSource over `fetch` from an explicit base URL. Bundlers move and rename files, so nothing
  * here guesses a location: the host says where it serves the `wasm/` folder.
  */
-import { EngineError } from "../../core/shared/errors.ts";
-import type { WasmSource } from "../types.ts";
+import { EngineError } from "../../shared/errors.ts";
+import type { WasmSource } from "../../core/ports.ts";
 
 /** Fetches `wasm/` files from `base` (a URL ending in "/"; relative URLs resolve against the page or worker). */
 export class FetchWasmSource implements WasmSource {

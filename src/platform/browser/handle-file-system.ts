@@ -4,9 +4,9 @@
  * folder and the API exposes no symbolic links, so confinement is lexical: a path that climbs out
  * of the root is refused before any handle is touched.
  */
-import { EngineError } from "../../core/shared/errors.ts";
-import { normalizeRelative } from "../../core/shared/paths.ts";
-import type { DirEntry, FileStat, FileSystem } from "../types.ts";
+import { EngineError } from "../../shared/errors.ts";
+import { normalizeRelative } from "../../shared/paths.ts";
+import type { DirEntry, FileStat, FileSystem } from "../../core/ports.ts";
 import { domErrorName, mapDomError } from "./dom-errors.ts";
 
 /** The async iteration TypeScript's DOM lib leaves to the separate DOM.AsyncIterable lib. */

@@ -6,9 +6,9 @@
  * Every write is one transaction: a reader sees the old value or the new one.
  */
 import { createStore, promisifyRequest, type UseStore } from "idb-keyval";
-import { EngineError } from "../../core/shared/errors.ts";
+import { EngineError } from "../../shared/errors.ts";
 import { checkStoreKey } from "../store-key.ts";
-import type { Store } from "../types.ts";
+import type { Store } from "../../core/ports.ts";
 import type { FolderOwnership } from "./opfs-store.ts";
 
 const databases = new Map<string, UseStore>();

@@ -1,9 +1,9 @@
 /**
  * The browser platform (`codeslice/browser`): file systems over directory handles and in-memory
  * trees, an OPFS store with IndexedDB and memory fallbacks, a fetch-based WasmSource, archive
- * and upload readers with limits, and the engine-in-a-Web-Worker protocol (host and client).
+ * and upload readers with limits. The engine-in-a-Web-Worker front end is `codeslice/worker`.
  */
-import type { FileSystem, Logger, Platform } from "../types.ts";
+import type { FileSystem, Logger, Platform } from "../../core/ports.ts";
 import { openBrowserStore, type StoreBackend, type StoreNotice } from "./browser-store.ts";
 import { FetchWasmSource } from "./fetch-wasm-source.ts";
 
@@ -19,15 +19,6 @@ export { unzip, DEFAULT_ZIP_LIMITS } from "./zip.ts";
 export type { UnzipResult, UnzipOptions, ZipLimits, ZipSkipped } from "./zip.ts";
 export { readUploads, persistTree, persistedTree, deletePersistedTree, packTree, unpackTree, OPFS_TREES_DIR, PERSIST_LIMITS } from "./uploads.ts";
 export { isStorageRefusal, mapDomError } from "./dom-errors.ts";
-export { serveEngine } from "./worker-host.ts";
-export type { ServeOptions, MessageEndpoint } from "./worker-host.ts";
-export { createWorkerEngine } from "./worker-client.ts";
-export type { WorkerEngine, WorkerEngineOptions, WorkerLike } from "./worker-client.ts";
-export { toWire, fromWire } from "./worker-protocol.ts";
-export type {
-  ProjectSource, StoreChoice, OpenAnswer, Neighbourhood, NeighbourNode, CallOptions, WorkerProgress, EngineCalls, EngineMethod,
-  ToWorker, FromWorker, WireError,
-} from "./worker-protocol.ts";
 
 /** Options for {@link createBrowserPlatform}. */
 export interface BrowserPlatformOptions {

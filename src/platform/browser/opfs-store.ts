@@ -12,9 +12,9 @@
  * arrive, and a reload at that moment left a 0-byte value behind; a key now either holds a whole
  * value or none.
  */
-import { EngineError } from "../../core/shared/errors.ts";
+import { EngineError } from "../../shared/errors.ts";
 import { checkStoreKey } from "../store-key.ts";
-import type { Store } from "../types.ts";
+import type { Store } from "../../core/ports.ts";
 import { domErrorName } from "./dom-errors.ts";
 
 type IterableDirectory = FileSystemDirectoryHandle & { entries(): AsyncIterableIterator<[string, FileSystemHandle]> };

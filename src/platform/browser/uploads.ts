@@ -3,9 +3,9 @@
  * zips), a shared top folder taken as the root, and an optional copy in OPFS (one packed file) so
  * the project can be re-opened after a reload.
  */
-import { EngineError, throwIfAborted } from "../../core/shared/errors.ts";
-import { normalizeRelative } from "../../core/shared/paths.ts";
-import { skipByName } from "../../core/scan/defaults.ts";
+import { EngineError, throwIfAborted } from "../../shared/errors.ts";
+import { normalizeRelative } from "../../shared/paths.ts";
+import { skipByName } from "../../index.ts";
 import { DEFAULT_ZIP_LIMITS, type UnzipResult, type ZipLimits, type ZipSkipped } from "./zip.ts";
 import { openDirectory, opfsRoot, writeFileAtomic } from "./opfs-store.ts";
 

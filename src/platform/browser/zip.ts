@@ -4,9 +4,9 @@
  * headers), and entries that escape the archive's root refused. Inflation uses the platform's
  * `DecompressionStream("deflate-raw")`, so there is no dependency and no whole-file buffering.
  */
-import { EngineError, throwIfAborted } from "../../core/shared/errors.ts";
-import { normalizeRelative } from "../../core/shared/paths.ts";
-import { skipByName } from "../../core/scan/defaults.ts";
+import { EngineError, throwIfAborted } from "../../shared/errors.ts";
+import { normalizeRelative } from "../../shared/paths.ts";
+import { skipByName } from "../../index.ts";
 
 /** Limits for one archive. */
 export interface ZipLimits {

@@ -2,7 +2,7 @@
  * The slice of Deno's runtime API the Deno platform uses, typed locally so `tsc` checks this folder
  * without Deno's type library (the project compiles with `types: ["node"]`).
  */
-import { EngineError } from "../../core/shared/errors.ts";
+import { EngineError } from "../../shared/errors.ts";
 
 /** What Deno.stat / Deno.lstat return (the fields used here). */
 export interface DenoFileInfo {

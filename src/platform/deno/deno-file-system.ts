@@ -1,8 +1,8 @@
 /** FileSystem over Deno's file APIs, confined to one root folder (symbolic links included). */
-import { EngineError } from "../../core/shared/errors.ts";
-import { normalizeRelative } from "../../core/shared/paths.ts";
+import { EngineError } from "../../shared/errors.ts";
+import { normalizeRelative } from "../../shared/paths.ts";
 import { LinkFreeFolders } from "../link-free-folders.ts";
-import type { DirEntry, EntryKind, FileStat, FileSystem } from "../types.ts";
+import type { DirEntry, EntryKind, FileStat, FileSystem } from "../../core/ports.ts";
 import { type DenoApi, type DenoFileInfo, type DenoFsFile, mapDenoError, missingDenoFlag, requireDeno } from "./deno-api.ts";
 import { type NativePaths, nativePaths } from "./deno-paths.ts";
 

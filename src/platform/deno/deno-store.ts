@@ -1,6 +1,6 @@
 /** The cache folder over Deno's APIs (see DiskStore): same layout as NodeStore, so either runtime reads the other's. */
 import { DiskStore, type DiskOps, type DiskStoreOptions } from "../disk-store.ts";
-import type { EntryKind } from "../types.ts";
+import type { EntryKind } from "../../core/ports.ts";
 import { type DenoApi, errorCode, isNotFound, mapDenoError, requireDeno } from "./deno-api.ts";
 import { nativePaths } from "./deno-paths.ts";
 

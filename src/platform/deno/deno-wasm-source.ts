@@ -3,8 +3,8 @@
  * (a local checkout, node_modules, Deno's npm cache) is read with Deno.readFile, an `http(s):` URL
  * (the module served from a web server or CDN) is fetched.
  */
-import { EngineError } from "../../core/shared/errors.ts";
-import type { WasmSource } from "../types.ts";
+import { EngineError } from "../../shared/errors.ts";
+import type { WasmSource } from "../../core/ports.ts";
 import { mapDenoError, missingDenoFlag, requireDeno } from "./deno-api.ts";
 
 // src/platform/deno/ and dist/platform/deno/ both sit three levels below the package root.

@@ -1,6 +1,6 @@
 /** The Deno platform: file system, store and wasm source over Deno's own APIs (no node: imports). */
 import { openDiskCache } from "../fallback-store.ts";
-import type { Logger, Platform } from "../types.ts";
+import type { Logger, Platform } from "../../core/ports.ts";
 import { requireDeno } from "./deno-api.ts";
 import { createDenoFileSystem } from "./deno-file-system.ts";
 import { nativePaths } from "./deno-paths.ts";

@@ -1,8 +1,8 @@
 /** In-memory platform: a file tree from a plain object and a Map-backed store. Tests, zips, uploads. */
-import { EngineError } from "../../core/shared/errors.ts";
-import { normalizeRelative } from "../../core/shared/paths.ts";
+import { EngineError } from "../../shared/errors.ts";
+import { normalizeRelative } from "../../shared/paths.ts";
 import { checkStoreKey } from "../store-key.ts";
-import type { DirEntry, FileStat, FileSystem, Store } from "../types.ts";
+import type { DirEntry, FileStat, FileSystem, Store } from "../../core/ports.ts";
 
 /** A file's content, or a symbolic link to a path relative to the link's folder (may escape). */
 export type MemoryEntry = string | Uint8Array | { symlink: string };

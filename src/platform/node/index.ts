@@ -2,7 +2,7 @@
 import * as nodePath from "node:path";
 import { getHeapStatistics } from "node:v8";
 import { openDiskCache } from "../fallback-store.ts";
-import type { Logger, Platform } from "../types.ts";
+import type { Logger, Platform } from "../../core/ports.ts";
 import { createNodeFileSystem } from "./node-file-system.ts";
 import { NodeStore } from "./node-store.ts";
 import { NodeWasmSource } from "./node-wasm-source.ts";

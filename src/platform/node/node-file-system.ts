@@ -1,10 +1,10 @@
 /** FileSystem over node:fs, confined to one root folder (symbolic links included). */
 import { constants as fsConstants, lstatSync, readdirSync, promises as fsp, watch as fsWatch, type FSWatcher } from "node:fs";
 import * as nodePath from "node:path";
-import { EngineError } from "../../core/shared/errors.ts";
-import { normalizeRelative } from "../../core/shared/paths.ts";
+import { EngineError } from "../../shared/errors.ts";
+import { normalizeRelative } from "../../shared/paths.ts";
 import { LinkFreeFolders } from "../link-free-folders.ts";
-import type { DirEntry, EntryKind, FileStat, FileSystem } from "../types.ts";
+import type { DirEntry, EntryKind, FileStat, FileSystem } from "../../core/ports.ts";
 
 /** Maps a node:fs error to an EngineError with a canonical code. */
 export function mapNodeError(error: unknown, path: string): EngineError {

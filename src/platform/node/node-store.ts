@@ -2,7 +2,7 @@
 import { promises as fsp } from "node:fs";
 import * as nodePath from "node:path";
 import { DiskStore, type DiskOps, type DiskStoreOptions } from "../disk-store.ts";
-import type { EntryKind } from "../types.ts";
+import type { EntryKind } from "../../core/ports.ts";
 import { mapNodeError } from "./node-file-system.ts";
 
 let tmpCounter = 0;

@@ -1,8 +1,8 @@
 /** WasmSource reading the package's `wasm/` folder, located from this module's URL. */
 import { promises as fsp } from "node:fs";
 import { fileURLToPath } from "node:url";
-import { EngineError } from "../../core/shared/errors.ts";
-import type { WasmSource } from "../types.ts";
+import { EngineError } from "../../shared/errors.ts";
+import type { WasmSource } from "../../core/ports.ts";
 
 // src/platform/node/ and dist/platform/node/ both sit three levels below the package root.
 const DEFAULT_BASE = new URL("../../../wasm/", import.meta.url);

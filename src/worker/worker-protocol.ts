@@ -4,13 +4,12 @@
  * once with `result` or `error`, may send `progress` for it before that, and stops work on `abort`.
  * The code graph itself never crosses; `neighbourhood` is its small, plain stand-in for pictures.
  */
-import { EngineError } from "../../core/shared/errors.ts";
+import { EngineError } from "../shared/errors.ts";
 import type {
   CallsAnswer, ContextAnswer, ContextOptions, EngineOptions, ImportersAnswer, IndexSummary, Progress, RefreshResult,
   RepoMap, RepoMapOptions, Route, SearchHit, SignatureAnswer, SnippetAnswer, SymbolRef, DirEntry, FileStat,
-} from "../../index.ts";
-import type { StoreBackend, StoreNotice } from "./browser-store.ts";
-import type { ZipLimits, ZipSkipped } from "./zip.ts";
+} from "../index.ts";
+import type { StoreBackend, StoreNotice, ZipLimits, ZipSkipped } from "../platform/browser/index.ts";
 
 /** Where the project's files come from. Handles and Blobs are structured-clone safe. */
 export type ProjectSource =

@@ -5,12 +5,12 @@
  */
 // Values come from the error module alone (types from the entry), so a page that only talks to the
 // worker does not bundle the engine itself.
-import { EngineError } from "../../core/shared/errors.ts";
+import { EngineError } from "../shared/errors.ts";
 import type {
   CallsAnswer, ContextAnswer, ContextOptions, EngineOptions, FileSystem, ImportersAnswer, IndexSummary, RefreshResult, RepoMap,
   RepoMapOptions, Route, SearchHit, SignatureAnswer, SnippetAnswer,
-} from "../../index.ts";
-import type { StoreNotice } from "./browser-store.ts";
+} from "../index.ts";
+import type { StoreNotice } from "../platform/browser/index.ts";
 import {
   fromWire, toWire, type CallOptions, type EngineCalls, type EngineMethod, type FromWorker, type Neighbourhood, type OpenAnswer, type ProjectSource,
   type StoreChoice, type ToWorker, type WireError, type WorkerProgress,

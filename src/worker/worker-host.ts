@@ -4,13 +4,11 @@
  * event loop now and then, so an `abort` message is seen promptly even when every read is served
  * from memory.
  */
-import { createEngine, EngineError, supportedLanguageNames, type DirEntry, type Engine, type EngineOptions, type FileStat, type FileSystem, type Platform, type Store } from "../../index.ts";
-import { MemoryFileSystem, MemoryStore } from "../memory/index.ts";
-import { openBrowserStore, type StoreNotice } from "./browser-store.ts";
-import { FetchWasmSource } from "./fetch-wasm-source.ts";
-import { HandleFileSystem } from "./handle-file-system.ts";
-import { PERSIST_LIMITS, persistedTree, persistTree, readUploads } from "./uploads.ts";
-import { unzip, type UnzipResult } from "./zip.ts";
+import { createEngine, EngineError, supportedLanguageNames, type DirEntry, type Engine, type EngineOptions, type FileStat, type FileSystem, type Platform, type Store } from "../index.ts";
+import {
+  FetchWasmSource, HandleFileSystem, MemoryFileSystem, MemoryStore, openBrowserStore, PERSIST_LIMITS, persistedTree, persistTree, readUploads, unzip,
+  type StoreNotice, type UnzipResult,
+} from "../platform/browser/index.ts";
 import {
   fromWire, toWire, type EngineCalls, type EngineMethod, type FromWorker, type FsOp, type FsResult, type Neighbourhood,
   type NeighbourNode, type OpenAnswer, type ProjectSource, type StoreChoice, type ToWorker, type WorkerProgress,

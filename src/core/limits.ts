@@ -1,0 +1,20 @@
+/**
+ * Every limit and default of an answer, in one place: the engine checks against these, and every
+ * front end (CLI flags, MCP schemas, the playground's controls) reports the same bounds.
+ */
+export const LIMITS = {
+  /** Tokens for a whole answer: context and pack default to 8,000, the map to 2,000. */
+  budget: { min: 1, max: 1_000_000, context: 8_000, map: 2_000 },
+  /** Characters of a target or task: a whole bug report with its traceback fits. */
+  targetChars: 10_000,
+  /** Call and import hops for callers, callees and importers. */
+  depth: { min: 1, max: 10, default: 1 },
+  /** Results of a search. */
+  searchResults: { min: 1, max: 200, default: 10 },
+  /** Lines one snippet returns. */
+  snippetLines: 400,
+  /** Files larger than this are not indexed. */
+  maxFileBytes: 1024 * 1024,
+  /** An MCP answer, in tokens: under Claude Code's 25,000-token limit per tool result. */
+  responseTokens: { min: 1_000, default: 20_000 },
+} as const;
