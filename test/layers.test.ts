@@ -126,4 +126,15 @@ describe("layering", () => {
       "src/core/a.ts", "src/b/c.ts", "src/cli/main.ts", "src/core/t.ts",
     ]);
   });
+
+  it("src/core names no language and no framework in its code", () => {
+    const hits: string[] = [];
+    for (const file of sourceFiles().filter((f) => f.startsWith("src/core/"))) {
+      const m = NAMES.exec(codeOnly(fs.readFileSync(path.join(repoRoot, file), "utf8")));
+      if (m) hits.push(`${file}: ${m[0]}`);
+    }
+    expect(hits).toEqual([]);
+    expect(NAMES.test(codeOnly('if (record.language === "python") x(); // Python only'))).toBe(true);
+    expect(NAMES.test(codeOnly("// what Python calls a module\nconst x = 1;"))).toBe(false);
+  });
 });

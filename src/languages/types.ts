@@ -34,6 +34,41 @@ export interface CallbackSite {
   isNew: boolean;
 }
 
+/**
+ * How a language's modules, names and objects behave: what the graph's resolution rules read, so
+ * the core names no language. Languages that give none get `DEFAULT_SEMANTICS`.
+ */
+export interface LanguageSemantics {
+  /**
+   * What another file can import from a module: `explicit` (export statements and exported
+   * definitions), `top-level` (every module-level name), or `explicit-or-top-level` (explicit
+   * first, then any top-level definition, as CommonJS modules are read).
+   */
+  exports: "explicit" | "top-level" | "explicit-or-top-level";
+  /** A name both defined and imported at module level means whichever binding comes later. */
+  laterBindingWins?: boolean;
+  /** A star import binds the imported module's names in the importing module's own scope (else it only re-exports). */
+  starImportsBind?: boolean;
+  /** `super(…)` calls the base class's constructor (else `super()` is an object whose attributes are the bases'). */
+  superCallsConstructor?: boolean;
+  /** Names for the current instance inside a method (`self`, `this`), and for the class itself (`cls`). */
+  instanceNames: readonly string[];
+  classNames: readonly string[];
+  /** A function defined directly in a class body is a method. */
+  classFunctionsAreMethods?: boolean;
+  /** How an outline shows a body: by indentation after a colon, or between braces. */
+  blocks: "indent" | "braces";
+}
+
+/** The semantics of a language that does not say otherwise. */
+export const DEFAULT_SEMANTICS: LanguageSemantics = {
+  exports: "explicit",
+  superCallsConstructor: true,
+  instanceNames: ["self", "this"],
+  classNames: ["cls"],
+  blocks: "braces",
+};
+
 /** A supported language. */
 export interface LanguageSpec {
   /** Stable id, also the folder name. */
@@ -81,6 +116,38 @@ export interface LanguageSpec {
   callbackSite?: (name: Node) => CallbackSite | undefined;
   /** Module resolution for imports; languages without one scope nothing by import. */
   resolver?: ModuleResolver;
+  /** Resolution semantics (default: DEFAULT_SEMANTICS). */
+  semantics?: LanguageSemantics;
+  /** The language tag of a Markdown code fence (`python`, `ts`); default: the id. */
+  fence?: string;
+  /** HTTP route registrations the frameworks of this language write (see RouteRules). */
+  routes?: RouteRules;
+}
+
+/**
+ * How the web frameworks of a language register HTTP routes, as patterns over the facts the index
+ * already holds (decorator texts, call names and their string arguments). The route finder knows
+ * no framework: it applies these.
+ */
+export interface RouteRules {
+  /**
+   * Decorators that register the definition below them: the pattern's named groups are `owner`
+   * (the router object, whose prefix applies), `verb` (an HTTP method, or `route`/`api_route` whose
+   * `methods=[…]` list them) and `path`.
+   */
+  decorators?: readonly RegExp[];
+  /**
+   * Decorators on a class whose `path` group prefixes the routes of its methods, and the method
+   * decorators they go with (groups `verb` and `path`; a `verb` of `Request` reads `RequestMethod.X`).
+   */
+  classPrefix?: readonly RegExp[];
+  memberDecorators?: readonly RegExp[];
+  /** Calls `receiver.verb("/path", handler)` register a route when `verb` is one of these. */
+  callVerbs?: readonly string[];
+  /** Keyword arguments that give a router object its own prefix (`prefix=`, `url_prefix=`). */
+  prefixKeywords?: readonly string[];
+  /** Calls that mount a router under a prefix (`include_router`, `use`, `register_blueprint`). */
+  mountCalls?: readonly string[];
 }
 
 /** What the resolver hooks may know about the project: its files and its config files' text. */
@@ -109,4 +176,12 @@ export interface ModuleResolver {
   prepare(project: ProjectFiles): unknown;
   /** Resolves `module` (as written in `fromPath`), optionally with the imported `name`. */
   resolve(state: unknown, fromPath: string, module: string, name: string | undefined): ResolvedImport;
+  /**
+   * The dotted module name code elsewhere imports this file by (`pkg.mod`), when the language
+   * names modules that way: symbols are then qualified `pkg.mod.Class.method` instead of
+   * `path#Class.method`.
+   */
+  moduleName?(state: unknown, path: string): string | undefined;
+  /** The module file `name` names inside the package `file` is the entry of (`from pkg import mod`), if any. */
+  submodule?(state: unknown, file: string, name: string): string | undefined;
 }

@@ -118,11 +118,17 @@ describe("updating the graph after an edit", () => {
     let previous = before;
     for (const [path, text] of edits) {
       current[path] = text;
+      const previousSymbols = previous.symbols.map((s) => ({ ...s }));
       platform.fs.write(path, text);
       await engine.refresh();
       const patched = await engine.codeGraph();
-      expect(patched.symbols, `${path}: symbol ids are kept`).toBe(previous.symbols);
+      // Patched, not rebuilt: the symbol tables are shared and every id is kept.
+      expect(patched.byQualified, `${path}: patched`).toBe(previous.byQualified);
+      expect(patched.symbols.map((s) => s.qualified)).toEqual(previousSymbols.map((s) => s.qualified));
       expect(graphFacts(patched), path).toEqual(graphFacts(await memoryEngine({ ...current }).engine.codeGraph()));
+      // The previous graph is untouched: a request still holding it sees the lines it was built on.
+      expect(previous.symbols).toEqual(previousSymbols);
+      expect(patched.symbols.some((s, i) => s.start !== previousSymbols[i]!.start || s.end !== previousSymbols[i]!.end)).toBe(true);
       previous = patched;
     }
   });
@@ -141,7 +147,7 @@ describe("updating the graph after an edit", () => {
       platform.fs.write(path, text);
       await engine.refresh();
       const after = await engine.codeGraph();
-      expect(after.symbols, `${path}: rebuilt`).not.toBe(before.symbols);
+      expect(after.byQualified, `${path}: rebuilt`).not.toBe(before.byQualified);
       expect(graphFacts(after), path).toEqual(graphFacts(await memoryEngine({ ...current }).engine.codeGraph()));
     }
   });

@@ -4,6 +4,7 @@ import { languageById, LANGUAGES } from "../../languages/index.ts";
 import type { FileRecord } from "../extract/record.ts";
 import { toGoldGraph, type GoldGraph } from "../graph/gold-json.ts";
 import { buildGraph } from "../graph/build.ts";
+import { patchGraph } from "../graph/patch.ts";
 import type { CodeGraph } from "../graph/model.ts";
 import { calls, importers, signature, type CallsAnswer, type ImportersAnswer, type SignatureAnswer } from "../graph/queries.ts";
 import { findSymbol, symbolRef, type SymbolRef } from "../graph/lookup.ts";
@@ -433,19 +434,12 @@ function summarize(platform: Platform, result: IndexResult): IndexSummary {
   };
 }
 
-/** Names of the supported languages. */
-/** At most this many changed files are patched into the previous graph; more rebuild it. */
-const MAX_GRAPH_UPDATE_FILES = 32;
-
 /** The previous graph patched with the records that changed, or undefined when it must be rebuilt. */
 function updateGraph(prior: CodeGraph, records: FileRecord[]): CodeGraph | undefined {
-  const changed = records.filter((r) => prior.records.get(r.path) !== r);
-  if (changed.length === 0) return prior;
-  if (changed.length > MAX_GRAPH_UPDATE_FILES) return undefined;
   try {
-    return prior.update(changed);
+    return patchGraph(prior, records.filter((r) => prior.records.get(r.path) !== r));
   } catch {
-    return undefined; // a full build starts from fresh state, whatever the patch left behind
+    return undefined; // a patch that fails leaves the previous graph as it was: build afresh
   }
 }
 

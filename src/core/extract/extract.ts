@@ -274,16 +274,19 @@ function assignTerms(text: string, definitions: Definition[], spans: [number, nu
   return moduleWords.size ? [...moduleWords].join(" ") : undefined;
 }
 
-/** Extracts the record for one parsed file. `path`/`hash` are carried through unchanged. */
-export function extractFile(tree: Tree, query: Query, spec: LanguageSpec, path: string, hash: string): FileRecord {
-  const root = tree.rootNode;
-  const matches: QueryMatch[] = query.matches(root);
-  const drafts = new Map<number, DefDraft>();
-  const callDrafts: { node: Node; name: Node; receiver?: Node; args?: Node; kind: "call" | "new" }[] = [];
-  const typeDrafts: Node[] = [];
-  const importDrafts: { node: Node; module: string; name?: string; alias?: string; kind: ImportRecord["kind"] }[] = [];
-  const bindingDrafts: { node: Node; kind: BindingRecord["kind"]; name: Node; type?: Node; value?: Node; alias?: Node; iter?: Node; receiver?: Node }[] = [];
+/** What one parse's query matches hold, before the definitions are put in order. */
+interface Drafts {
+  defs: Map<number, DefDraft>;
+  calls: { node: Node; name: Node; receiver?: Node; args?: Node; kind: "call" | "new" }[];
+  types: Node[];
+  imports: { node: Node; module: string; name?: string; alias?: string; kind: ImportRecord["kind"] }[];
+  bindings: { node: Node; kind: BindingRecord["kind"]; name: Node; type?: Node; value?: Node; alias?: Node; iter?: Node; receiver?: Node }[];
+}
 
+/** Sorts the query's matches by their main capture (definition, reference, import, local binding). */
+function collectDrafts(matches: QueryMatch[]): Drafts {
+  const drafts: Drafts = { defs: new Map(), calls: [], types: [], imports: [], bindings: [] };
+  const { defs, calls: callDrafts, types: typeDrafts, imports: importDrafts, bindings: bindingDrafts } = drafts;
   for (const m of matches) {
     let main: { name: string; node: Node } | undefined;
     const cap: Record<string, Node> = {};
@@ -300,8 +303,8 @@ export function extractFile(tree: Tree, query: Query, spec: LanguageSpec, path: 
     const node = main.node;
     if (main.name.startsWith("definition.")) {
       const kind = main.name.slice("definition.".length) as DefinitionKind;
-      let d = drafts.get(node.id);
-      if (!d) drafts.set(node.id, (d = { node, kind, pattern: m.patternIndex, bases: [], implements: [] }));
+      let d = defs.get(node.id);
+      if (!d) defs.set(node.id, (d = { node, kind, pattern: m.patternIndex, bases: [], implements: [] }));
       if (cap.name && (!d.name || m.patternIndex < d.pattern)) {
         d.name = cap.name;
         d.kind = kind;
@@ -340,17 +343,29 @@ export function extractFile(tree: Tree, query: Query, spec: LanguageSpec, path: 
     }
   }
 
-  // Definitions, in source order, with parents by containment.
-  const sorted = [...drafts.values()].filter((d) => d.name).sort((a, b) => a.node.startIndex - b.node.startIndex || b.node.endIndex - a.node.endIndex);
-  const definitions: Definition[] = [];
-  const scopeStart: number[] = [];
-  const scopeEnd: number[] = [];
-  const depths: number[] = [];
+  return drafts;
+}
+
+/** The definitions in source order, with parents by containment, and what later steps need of each. */
+interface DefinitionTable {
+  definitions: Definition[];
+  /** Name-to-end span of each definition (what counts as inside it for calls and bindings). */
+  scopeStart: number[];
+  scopeEnd: number[];
+  /** Nesting depth of each definition. */
+  depths: number[];
   /** Text span of each definition (its wrappers and decorators included), for its search words. */
-  const spans: [number, number][] = [];
+  spans: [number, number][];
+  /** Name tokens of definitions (a type reference that is a definition's own name is not a use). */
+  nameNodeIds: Set<number>;
+}
+
+function buildDefinitions(drafts: Map<number, DefDraft>, spec: LanguageSpec, source: string): DefinitionTable {
+  const sorted = [...drafts.values()].filter((d) => d.name).sort((a, b) => a.node.startIndex - b.node.startIndex || b.node.endIndex - a.node.endIndex);
+  const t: DefinitionTable = { definitions: [], scopeStart: [], scopeEnd: [], depths: [], spans: [], nameNodeIds: new Set() };
+  const { definitions, scopeStart, scopeEnd, depths, spans, nameNodeIds } = t;
   const qualifiedOf: QualifiedName[] = [];
   const stack: number[] = [];
-  const nameNodeIds = new Set<number>();
   for (const d of sorted) {
     const node = d.node;
     const nameNode = d.name!;
@@ -367,11 +382,11 @@ export function extractFile(tree: Tree, query: Query, spec: LanguageSpec, path: 
     let kind = d.kind;
     const name = boundedName(nameNode.type === "string" ? nameNode.text.slice(1, -1) : nameNode.text);
     const parentDef = parent >= 0 ? definitions[parent] : undefined;
-    if (kind === "function" && parentDef?.kind === "class" && spec.id === "python") kind = "method";
+    if (kind === "function" && parentDef?.kind === "class" && spec.semantics?.classFunctionsAreMethods) kind = "method";
     if (kind === "method" && name === "constructor") kind = "constructor";
     const bodyStart = d.body ? d.body.startPosition.row + 1 : 0;
     const headerEnd = d.body ? d.body.startIndex : node.endIndex;
-    const signature = cap(headerText(root.text.slice(node.startIndex, headerEnd)), MAX_SIGNATURE);
+    const signature = cap(headerText(source.slice(node.startIndex, headerEnd)), MAX_SIGNATURE);
     const qualified = extendQualified(parent >= 0 ? qualifiedOf[parent]! : EMPTY_QUALIFIED, [...(d.qualifier ? d.qualifier.split(".").map(boundedName) : []), name]);
     const def: Definition = {
       name,
@@ -405,8 +420,13 @@ export function extractFile(tree: Tree, query: Query, spec: LanguageSpec, path: 
     stack.push(definitions.length - 1);
   }
 
-  /** Innermost definition whose name-to-end span contains `index`. */
-  const enclosing = (index: number): number => {
+  return t;
+}
+
+/** The innermost definition whose name-to-end span contains a text index (-1: module level). */
+function enclosingOf(t: DefinitionTable): (index: number) => number {
+  const { scopeStart, scopeEnd, definitions } = t;
+  return (index: number): number => {
     let lo = 0;
     let hi = scopeStart.length - 1;
     let best = -1;
@@ -420,11 +440,13 @@ export function extractFile(tree: Tree, query: Query, spec: LanguageSpec, path: 
     for (let i = best; i >= 0; i = definitions[i]!.parent) if (scopeEnd[i]! >= index) return i;
     return -1;
   };
+}
 
+function callRecords(drafts: Drafts["calls"], spec: LanguageSpec, enclosing: (index: number) => number): CallRecord[] {
   const calls: CallRecord[] = [];
   const seenCalls = new Set<number>();
   if (spec.fullDepth) {
-    for (const c of callDrafts) {
+    for (const c of drafts) {
       if (seenCalls.has(c.name.id)) continue;
       seenCalls.add(c.name.id);
       const call: CallRecord = {
@@ -445,14 +467,22 @@ export function extractFile(tree: Tree, query: Query, spec: LanguageSpec, path: 
       calls.push(call);
     }
   }
+  return calls;
+}
+
+function typeRefRecords(drafts: Node[], nameNodeIds: Set<number>, enclosing: (index: number) => number): TypeRefRecord[] {
   const typeRefs: TypeRefRecord[] = [];
   const seenTypes = new Set<number>();
-  for (const t of typeDrafts) {
+  for (const t of drafts) {
     if (nameNodeIds.has(t.id) || seenTypes.has(t.id)) continue;
     seenTypes.add(t.id);
     typeRefs.push({ name: boundedName(t.text), line: t.startPosition.row + 1, scope: enclosing(t.startIndex) });
   }
-  const imports: ImportRecord[] = importDrafts.map((i) => ({
+  return typeRefs;
+}
+
+function importRecords(drafts: Drafts["imports"], enclosing: (index: number) => number): ImportRecord[] {
+  const imports: ImportRecord[] = drafts.map((i) => ({
     kind: i.kind,
     module: i.module,
     ...(i.name !== undefined ? { name: i.name } : {}),
@@ -463,11 +493,15 @@ export function extractFile(tree: Tree, query: Query, spec: LanguageSpec, path: 
   // A CommonJS `require` call bound to a name is also matched bare; keep the bound form only.
   const boundRequires = new Set(imports.filter((i) => i.kind !== "require").map((i) => `${i.line}:${i.module}`));
   const dedupedImports = imports.filter((i) => i.kind !== "require" || !boundRequires.has(`${i.line}:${i.module}`));
+  return dedupedImports;
+}
+
+function bindingRecords(drafts: Drafts["bindings"], spec: LanguageSpec, depths: number[], enclosing: (index: number) => number): BindingRecord[] {
   // Several patterns may bind the same name token (a plain assignment and a typed one): merge them.
   const bindings: BindingRecord[] = [];
   if (spec.fullDepth) {
     const byToken = new Map<number, BindingRecord>();
-    for (const b of bindingDrafts) {
+    for (const b of drafts) {
       const prior = byToken.get(b.name.id);
       if (prior) {
         if (b.type && !prior.type) prior.type = squash(b.type.text);
@@ -498,6 +532,11 @@ export function extractFile(tree: Tree, query: Query, spec: LanguageSpec, path: 
     }
   }
 
+  return bindings;
+}
+
+/** Up to five syntax errors (ERROR and MISSING nodes), found without visiting error-free subtrees. */
+function diagnosticsOf(root: Node): Diagnostic[] {
   const diagnostics: Diagnostic[] = [];
   if (root.hasError) {
     const cursor = root.walk();
@@ -518,18 +557,28 @@ export function extractFile(tree: Tree, query: Query, spec: LanguageSpec, path: 
     cursor.delete();
   }
 
-  const moduleTerms = assignTerms(root.text, definitions, spans);
+  return diagnostics;
+}
+
+/** Extracts the record for one parsed file. `path`/`hash` are carried through unchanged. */
+export function extractFile(tree: Tree, query: Query, spec: LanguageSpec, path: string, hash: string): FileRecord {
+  const root = tree.rootNode;
+  const source = root.text;
+  const drafts = collectDrafts(query.matches(root));
+  const table = buildDefinitions(drafts.defs, spec, source);
+  const enclosing = enclosingOf(table);
+  const moduleTerms = assignTerms(source, table.definitions, table.spans);
   return {
     path,
     language: spec.id,
     hash,
     lines: root.endPosition.row + 1,
     ...(moduleTerms ? { terms: moduleTerms } : {}),
-    definitions,
-    imports: dedupedImports,
-    calls,
-    typeRefs,
-    bindings,
-    diagnostics,
+    definitions: table.definitions,
+    imports: importRecords(drafts.imports, enclosing),
+    calls: callRecords(drafts.calls, spec, enclosing),
+    typeRefs: typeRefRecords(drafts.types, table.nameNodeIds, enclosing),
+    bindings: bindingRecords(drafts.bindings, spec, table.depths, enclosing),
+    diagnostics: diagnosticsOf(root),
   };
 }

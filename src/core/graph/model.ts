@@ -1,5 +1,6 @@
 /** The code graph's data: symbols, edges with how they were resolved, and adjacency. */
 import type { DefinitionKind, FileRecord } from "../extract/record.ts";
+import type { GraphContext } from "./context.ts";
 
 /** How an edge was resolved, most trusted first. */
 export type Resolution = "scope" | "import" | "self" | "type" | "unique-name" | "ambiguous";
@@ -100,20 +101,23 @@ export interface CodeGraph {
   children: Map<number, number[]>;
   byName: Map<string, number[]>;
   byQualified: Map<string, number>;
-  /** The definition an expression (`name`, `mod.fn`, `self.x.m`) denotes in a file's scope (-1 = module level). */
-  lookup(file: string, scope: number, expr: string): number | undefined;
-  /**
-   * Where a module-level imported name comes from: the project file and the imported name
-   * (undefined for a whole-module import: namespace, default, `import x`).
-   */
-  importTarget(file: string, localName: string): { file: string; name?: string } | undefined;
   /** The records the graph was built from, by path (signatures, docs, params). */
   records: Map<string, FileRecord>;
   /**
-   * This project's graph with the given files' records replaced, computed from this one when none
-   * of the edits changes what other files can see (a changed body, moved lines); undefined when a
-   * full build is needed. Symbol ids stay the same. Afterwards, use only the returned graph: the
-   * two share their symbol table and resolution state.
+   * The resolution state (scopes, resolver tables; memos emptied), for look-ups after the build
+   * (`lookupDefinition`, `importTarget`) and for patches. Never mutated once the graph is built:
+   * a patch makes a new context that shares what did not change.
    */
-  update(changed: FileRecord[]): CodeGraph | undefined;
+  context: GraphContext;
+  /** Per file, in file order, how many entries of each edge list it contributed: a patch splices by these. */
+  edgeCounts: Map<string, FileEdgeCounts>;
+}
+
+/** How many entries of each edge list one file contributed. */
+export interface FileEdgeCounts {
+  calls: number;
+  external: number;
+  ambiguous: number;
+  unresolved: number;
+  imports: number;
 }

@@ -1,4 +1,6 @@
 /** Graph queries: callers, callees, importers and signatures, as plain serializable answers. */
+import { languageById } from "../../languages/index.ts";
+import { DEFAULT_SEMANTICS, type DocStyle } from "../../languages/types.ts";
 import type { Definition } from "../extract/record.ts";
 import { EngineError } from "../../shared/errors.ts";
 import { LIMITS } from "../limits.ts";
@@ -136,9 +138,10 @@ function definitionOf(graph: CodeGraph, s: SymbolNode): Definition {
   return graph.records.get(s.file)!.definitions[s.index]!;
 }
 
-function docBlock(doc: string | undefined, language: string, indent: string): string[] {
+/** A doc as the language writes it: a docstring in the body, or a block comment above. */
+function docBlock(doc: string | undefined, style: DocStyle | undefined, indent: string): string[] {
   if (!doc) return [];
-  if (language === "python") {
+  if (style === "body-string") {
     const lines = doc.split("\n");
     return lines.length === 1 ? [`${indent}"""${doc}"""`] : [`${indent}"""${lines[0]}`, ...lines.slice(1).map((l) => (l ? indent + l : l)), `${indent}"""`];
   }
@@ -148,20 +151,21 @@ function docBlock(doc: string | undefined, language: string, indent: string): st
 /** Renders a definition as its outline: decorators, header, docstring, and (for classes) member headers. */
 export function outline(graph: CodeGraph, s: SymbolNode, depth = 0): string {
   const d = definitionOf(graph, s);
-  const py = s.language === "python";
+  const spec = languageById(s.language);
+  const indented = (spec?.semantics ?? DEFAULT_SEMANTICS).blocks === "indent";
   const indent = "    ".repeat(depth);
   const lines: string[] = [];
   for (const dec of d.decorators ?? []) lines.push(indent + dec);
   const header = d.signature.split("\n").map((l, i) => (i === 0 ? indent + l.trim() : l)).join("\n");
   const members = (graph.children.get(s.id) ?? []).map((id) => graph.symbols[id]!).filter((m) => m.kind !== "module");
   const container = s.kind === "class" || s.kind === "interface" || s.kind === "struct" || s.kind === "trait" || s.kind === "enum" || s.kind === "module";
-  if (py) {
+  if (indented) {
     lines.push(header.endsWith(":") ? header : `${header}:`);
-    lines.push(...docBlock(depth > 0 ? d.doc?.split("\n")[0] : d.doc, s.language, `${indent}    `));
+    lines.push(...docBlock(depth > 0 ? d.doc?.split("\n")[0] : d.doc, spec?.docStyle, `${indent}    `));
     if (container && members.length && depth < 2) for (const m of members) lines.push(outline(graph, m, depth + 1));
     else lines.push(`${indent}    ...`);
   } else {
-    lines.splice(lines.length - (d.decorators?.length ?? 0), 0, ...docBlock(depth > 0 ? d.doc?.split("\n")[0] : d.doc, s.language, indent));
+    lines.splice(lines.length - (d.decorators?.length ?? 0), 0, ...docBlock(depth > 0 ? d.doc?.split("\n")[0] : d.doc, spec?.docStyle, indent));
     if (container && members.length && depth < 2) {
       lines.push(`${header} {`);
       for (const m of members) lines.push(outline(graph, m, depth + 1));

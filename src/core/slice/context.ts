@@ -2,6 +2,7 @@
  * context(target, budget): resolve the target to seeds, plan the chunks around them, load only
  * the cited lines, render each chunk in full and as an outline, and fit the answer to the budget.
  */
+import { languageById } from "../../languages/index.ts";
 import { loadTokenCounter, type Encoding, ENCODINGS } from "../budget/tokenizer.ts";
 import { fitChunks, type FitChunk, type FitForm } from "../budget/fit.ts";
 import { matchSymbols, findSymbol, suggestNames, symbolRef, type SymbolRef } from "../graph/lookup.ts";
@@ -240,11 +241,10 @@ export function resolveTarget(graph: CodeGraph, targetArg: string, io: ContextIO
   };
 }
 
-const FENCE: Record<string, string> = { python: "python", typescript: "ts", tsx: "tsx", javascript: "js" };
-
+/** A fenced code block tagged with the language's fence name. */
 function fence(language: string, body: string): string {
   const tick = body.includes("```") ? "````" : "```";
-  return `${tick}${FENCE[language] ?? language}\n${body}\n${tick}`;
+  return `${tick}${languageById(language)?.fence ?? language}\n${body}\n${tick}`;
 }
 
 /** Builds the context answer for `target`. */

@@ -1,13 +1,16 @@
 /**
- * HTTP routes, framework-blind: registrations are found through decorator and call string
- * literals (`@router.post("/users")`, `@bp.route("/x", methods=["POST"])`, `@Post("x")`,
- * `router.get("/x", handler)`), prefixes through the objects they are registered on
- * (`APIRouter(prefix=…)`, `Blueprint(url_prefix=…)`, `@Controller("x")`) and the calls that mount
- * those objects elsewhere (`include_router(r, prefix=…)`, `register_blueprint(bp, url_prefix=…)`,
- * `app.use("/api", router)`), followed through imports.
+ * HTTP routes: registrations are found by each language's route rules (`RouteRules` in its
+ * spec: decorator patterns, call verbs, prefix keywords, mount calls — the frameworks' knowledge
+ * lives beside the language, not here) applied to decorator texts and string-literal call
+ * arguments; prefixes through the objects routes are registered on and the calls that mount those
+ * objects elsewhere, followed through imports.
  */
+import { languageById } from "../../languages/index.ts";
+import type { RouteRules } from "../../languages/types.ts";
 import type { CallRecord } from "../extract/record.ts";
+import { importTarget } from "../graph/imports.ts";
 import type { CodeGraph } from "../graph/model.ts";
+import { lookupDefinition } from "../graph/resolve.ts";
 
 /** Where a prefix or mount was declared: cited as a `mount` chunk. */
 export interface MountLine {
@@ -34,15 +37,30 @@ export interface Route {
   mounts: MountLine[];
 }
 
-const HTTP = ["get", "post", "put", "patch", "delete", "head", "options", "all", "any"];
-const DECORATOR = /^@([\w.]+)\.(get|post|put|patch|delete|head|options|route|api_route|websocket|all)\(\s*(?:path\s*=\s*|rule\s*=\s*)?[rbuf]?(['"`])(.*?)\3(.*)$/i;
-const NEST_DECORATOR = /^@(Get|Post|Put|Patch|Delete|Head|Options|All)\(\s*(?:(['"`])(.*?)\2)?/;
-const CONTROLLER = /^@Controller\(\s*(?:(['"`])(.*?)\1)?/;
-/** Spring: `@GetMapping("/x")`, `@RequestMapping(value = "/x", method = RequestMethod.POST)`, class-level `@RequestMapping("/api")`. */
-const SPRING_MAPPING = /^@(Get|Post|Put|Patch|Delete|Request)Mapping(?:\(\s*(?:(?:value|path)\s*=\s*)?\{?\s*"([^"]*)"[^)]*\))?/;
-const PREFIX_KW = /^(?:prefix|url_prefix|basePath|base_path)\s*[=:]\s*[rbuf]?(['"`])(.*)\1$/;
 const STRING = /^[rbuf]?(['"`])(.*)\1$/;
-const MOUNT_CALLS = new Set(["include_router", "register_blueprint", "use", "mount", "route", "register", "add_router"]);
+
+/** A language's route rules, compiled once. */
+interface CompiledRules {
+  rules: RouteRules;
+  prefixKw: RegExp | undefined;
+  mountCalls: Set<string>;
+  callVerbs: Set<string>;
+}
+
+const compiled = new Map<string, CompiledRules | undefined>();
+
+function rulesFor(language: string): CompiledRules | undefined {
+  if (compiled.has(language)) return compiled.get(language);
+  const rules = languageById(language)?.routes;
+  const c = rules && {
+    rules,
+    prefixKw: rules.prefixKeywords?.length ? new RegExp(`^(?:${rules.prefixKeywords.join("|")})\\s*[=:]\\s*[rbuf]?(['"\`])(.*)\\1$`) : undefined,
+    mountCalls: new Set(rules.mountCalls ?? []),
+    callVerbs: new Set(rules.callVerbs ?? []),
+  };
+  compiled.set(language, c);
+  return c;
+}
 
 function literal(arg: string | undefined): string | undefined {
   if (arg === undefined) return undefined;
@@ -73,6 +91,8 @@ export function findRoutes(graph: CodeGraph): Route[] {
   const mountCalls: { file: string; scope: number; call: CallRecord; target: string; prefix: string }[] = [];
 
   for (const [file, record] of graph.records) {
+    const c = rulesFor(record.language);
+    if (!c) continue;
     // Lines that hold decorators: a decorator call is a registration of the def below, not an inline route.
     const decoratorLines = new Set<number>();
     for (const d of record.definitions) for (let l = d.start; l < d.nameLine && d.decorators; l++) decoratorLines.add(l);
@@ -81,11 +101,11 @@ export function findRoutes(graph: CodeGraph): Route[] {
     for (const call of record.calls) {
       if (!call.args) continue;
       const owner = bindingsByLine.get(call.line);
-      const kw = call.args.map((a) => PREFIX_KW.exec(a)?.[2]).find((p) => p !== undefined);
-      if (owner && kw !== undefined && !MOUNT_CALLS.has(call.name)) {
+      const kw = c.prefixKw ? call.args.map((a) => c.prefixKw!.exec(a)?.[2]).find((p) => p !== undefined) : undefined;
+      if (owner && kw !== undefined && !c.mountCalls.has(call.name)) {
         ownPrefix.set(`${file}\0${owner}`, { path: file, start: call.line, end: call.end ?? call.line, prefix: kw });
       }
-      if (MOUNT_CALLS.has(call.name) && call.receiver) {
+      if (c.mountCalls.has(call.name) && call.receiver) {
         const first = literal(call.args[0]);
         if (first !== undefined && call.args.length >= 2 && (first.startsWith("/") || first === "")) {
           mountCalls.push({ file, scope: call.caller, call, target: call.args[1]!, prefix: first });
@@ -95,11 +115,11 @@ export function findRoutes(graph: CodeGraph): Route[] {
       }
       // Call-style registration: router.get("/x", handler) / app.post("/x", (req, res) => …)
       const name = call.name.toLowerCase();
-      if (HTTP.includes(name) && call.receiver && /^[A-Za-z_$][\w$.]*$/.test(call.receiver) && !decoratorLines.has(call.line)) {
+      if (c.callVerbs.has(name) && call.receiver && /^[A-Za-z_$][\w$.]*$/.test(call.receiver) && !decoratorLines.has(call.line)) {
         const own = literal(call.args[0]);
         if (own === undefined || !(own.startsWith("/") || own === "" || own === "*")) continue;
         const last = call.args.at(-1)!;
-        const handler = call.args.length >= 2 && /^[A-Za-z_$][\w$.]*$/.test(last) ? graph.lookup(file, call.caller, last) : undefined;
+        const handler = call.args.length >= 2 && /^[A-Za-z_$][\w$.]*$/.test(last) ? lookupDefinition(graph.context, file, call.caller, last) : undefined;
         routes.push({
           method: name === "all" || name === "any" ? "ANY" : name.toUpperCase(), path: own, own, file, line: call.line,
           ...(handler !== undefined ? { handler } : {}),
@@ -111,31 +131,25 @@ export function findRoutes(graph: CodeGraph): Route[] {
     const moduleId = graph.moduleSymbol.get(file)!;
     record.definitions.forEach((d, i) => {
       for (const dec of d.decorators ?? []) {
-        const spring = SPRING_MAPPING.exec(dec);
-        if (spring && d.kind !== "class") {
-          const verb = spring[1]!.toUpperCase();
-          const methods = verb === "REQUEST" ? [...dec.matchAll(/RequestMethod\.(\w+)/g)].map((x) => x[1]!.toUpperCase()) : [verb];
-          const prefix = d.parent >= 0 ? (record.definitions[d.parent]!.decorators ?? []).map((x) => SPRING_MAPPING.exec(x)).find((x) => x && x[1] === "Request")?.[2] ?? "" : "";
-          const own = joinPaths(prefix, spring[2] ?? "");
+        const member = d.kind === "class" ? undefined : c.rules.memberDecorators?.map((re) => re.exec(dec)).find(Boolean);
+        if (member) {
+          // A method of a controller class: the class's decorator carries the prefix.
+          const verb = member.groups!.verb!.toUpperCase();
+          const methods = verb === "REQUEST" ? [...dec.matchAll(/RequestMethod\.(\w+)/g)].map((x) => x[1]!.toUpperCase()) : [verb === "ALL" ? "ANY" : verb];
+          const classDecorators = d.parent >= 0 ? record.definitions[d.parent]!.decorators ?? [] : [];
+          const prefix = classDecorators.flatMap((x) => c.rules.classPrefix?.map((re) => re.exec(x)?.groups?.path) ?? []).find((p) => p !== undefined) ?? "";
+          const own = joinPaths(prefix, member.groups!.path ?? "");
           for (const method of methods.length ? methods : ["ANY"]) {
             routes.push({ method, path: own, own, file, line: d.nameLine, handler: moduleId + 1 + i, span: { start: d.start, end: d.end }, mounts: [] });
           }
           continue;
         }
-        const m = DECORATOR.exec(dec);
-        const n = m ? undefined : NEST_DECORATOR.exec(dec);
-        if (!m && !n) continue;
-        let owner = m?.[1];
-        let own = m ? m[4]! : n![3] ?? "";
-        if (n && d.parent >= 0) {
-          // NestJS: the controller class carries the prefix.
-          const ctl = (record.definitions[d.parent]!.decorators ?? []).map((x) => CONTROLLER.exec(x)).find(Boolean);
-          if (ctl) own = joinPaths(ctl[2] ?? "", own);
-          owner = undefined;
-        }
-        for (const method of m ? methodsOf(m[2]!, m[5] ?? "") : [n![1]!.toUpperCase()]) {
+        const m = c.rules.decorators?.map((re) => re.exec(dec)).find(Boolean);
+        if (!m) continue;
+        const owner = m.groups!.owner;
+        for (const method of methodsOf(m.groups!.verb!, m.groups!.rest ?? "")) {
           routes.push({
-            method: method === "ALL" ? "ANY" : method, path: own, own, file, line: d.nameLine, handler: moduleId + 1 + i,
+            method: method === "ALL" ? "ANY" : method, path: m.groups!.path ?? "", own: m.groups!.path ?? "", file, line: d.nameLine, handler: moduleId + 1 + i,
             span: { start: d.start, end: d.end }, mounts: [], ...(owner ? { owner } : {}),
           });
         }
@@ -148,11 +162,11 @@ export function findRoutes(graph: CodeGraph): Route[] {
     const parts = expr.split(".");
     if (parts.length === 1) {
       if (file === routerFile && expr === name) return true;
-      const t = graph.importTarget(file, expr);
+      const t = importTarget(graph.context, file, expr);
       return !!t && t.file === routerFile && (t.name === undefined || t.name === name);
     }
     if (parts.length === 2 && parts[1] === name) {
-      const t = graph.importTarget(file, parts[0]!);
+      const t = importTarget(graph.context, file, parts[0]!);
       return !!t && t.file === routerFile && t.name === undefined;
     }
     return false;

@@ -18,4 +18,5 @@ export const cpp: LanguageSpec = {
   docStyle: "preceding-comment",
   exportStyle: "top-level",
   fullDepth: false,
+  fence: "cpp",
 };

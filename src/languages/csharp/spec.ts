@@ -17,4 +17,5 @@ export const csharp: LanguageSpec = {
   docStyle: "preceding-comment",
   exportStyle: "public-modifier",
   fullDepth: false,
+  fence: "csharp",
 };

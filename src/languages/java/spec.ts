@@ -18,4 +18,9 @@ export const java: LanguageSpec = {
   docStyle: "preceding-comment",
   exportStyle: "public-modifier",
   fullDepth: false,
+  routes: {
+    // Spring: `@GetMapping("/x")`, `@RequestMapping(value = "/x", method = RequestMethod.POST)` under a class-level `@RequestMapping("/api")`.
+    classPrefix: [/^@RequestMapping(?:\(\s*(?:(?:value|path)\s*=\s*)?\{?\s*"(?<path>[^"]*)"[^)]*\))?/],
+    memberDecorators: [/^@(?<verb>Get|Post|Put|Patch|Delete|Request)Mapping(?:\(\s*(?:(?:value|path)\s*=\s*)?\{?\s*"(?<path>[^"]*)"[^)]*\))?/],
+  },
 };

@@ -1,5 +1,5 @@
 /** JavaScript (.js, .mjs, .cjs, .jsx): full depth, ESM and CommonJS. */
-import type { LanguageSpec } from "../types.ts";
+import { DEFAULT_SEMANTICS, type LanguageSpec } from "../types.ts";
 import { QUERIES } from "../queries.gen.ts";
 import { callbackSite } from "../typescript/hooks.ts";
 import { JS_BUILTIN_METHODS } from "../typescript/builtins.ts";
@@ -20,4 +20,16 @@ export const javascript: LanguageSpec = {
   callbackSite,
   builtinMethods: JS_BUILTIN_METHODS,
   resolver: typescriptResolver,
+  fence: "js",
+  // CommonJS modules export what they assign to module.exports, which the index reads as any top-level definition.
+  semantics: { ...DEFAULT_SEMANTICS, exports: "explicit-or-top-level" },
+  routes: {
+    // NestJS: `@Get(":id")` on methods of a `@Controller("users")` class.
+    classPrefix: [/^@Controller\(\s*(?:(['"`])(?<path>.*?)\1)?/],
+    memberDecorators: [/^@(?<verb>Get|Post|Put|Patch|Delete|Head|Options|All)\(\s*(?:(['"`])(?<path>.*?)\2)?/],
+    // Express, Hono, Fastify, Koa routers: `router.get("/x", handler)`.
+    callVerbs: ["get", "post", "put", "patch", "delete", "head", "options", "all", "any"],
+    prefixKeywords: ["prefix", "basePath"],
+    mountCalls: ["use", "mount", "route", "register"],
+  },
 };

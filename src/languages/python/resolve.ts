@@ -82,4 +82,11 @@ export function pythonModuleOf(state: unknown, path: string): string | undefined
   return (state as PythonTables).moduleOf.get(path);
 }
 
-export const pythonResolver: ModuleResolver = { prepare: preparePython, resolve: resolvePython };
+/** `from pkg import mod` where pkg is a package (`pkg/__init__.py`) and `pkg/mod` a module file. */
+export function pythonSubmodule(state: unknown, file: string, name: string): string | undefined {
+  const mod = pythonModuleOf(state, file);
+  if (mod === undefined || !file.endsWith("__init__.py")) return undefined;
+  return resolvePython(state, file, mod, name).submodule;
+}
+
+export const pythonResolver: ModuleResolver = { prepare: preparePython, resolve: resolvePython, moduleName: pythonModuleOf, submodule: pythonSubmodule };

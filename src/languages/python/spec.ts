@@ -18,4 +18,21 @@ export const python: LanguageSpec = {
   fullDepth: true,
   builtinMethods: PYTHON_BUILTIN_METHODS,
   resolver: pythonResolver,
+  fence: "python",
+  semantics: {
+    exports: "top-level",
+    laterBindingWins: true,
+    starImportsBind: true,
+    superCallsConstructor: false,
+    instanceNames: ["self", "this"],
+    classNames: ["cls"],
+    classFunctionsAreMethods: true,
+    blocks: "indent",
+  },
+  routes: {
+    // FastAPI, Flask, Starlette-style: `@app.get("/x")`, `@router.post(path="/x")`, `@bp.route("/x", methods=["POST"])`.
+    decorators: [/^@(?<owner>[\w.]+)\.(?<verb>get|post|put|patch|delete|head|options|route|api_route|websocket|all)\(\s*(?:path\s*=\s*|rule\s*=\s*)?[rbuf]?(['"`])(?<path>.*?)\3(?<rest>.*)$/i],
+    prefixKeywords: ["prefix", "url_prefix", "base_path"],
+    mountCalls: ["include_router", "register_blueprint", "mount", "register", "add_router"],
+  },
 };

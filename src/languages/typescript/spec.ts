@@ -16,6 +16,15 @@ const base = {
   callbackSite,
   builtinMethods: JS_BUILTIN_METHODS,
   resolver: typescriptResolver,
+  routes: {
+    // NestJS: `@Get(":id")` on methods of a `@Controller("users")` class.
+    classPrefix: [/^@Controller\(\s*(?:(['"`])(?<path>.*?)\1)?/],
+    memberDecorators: [/^@(?<verb>Get|Post|Put|Patch|Delete|Head|Options|All)\(\s*(?:(['"`])(?<path>.*?)\2)?/],
+    // Express, Hono, Fastify, Koa routers: `router.get("/x", handler)`.
+    callVerbs: ["get", "post", "put", "patch", "delete", "head", "options", "all", "any"],
+    prefixKeywords: ["prefix", "basePath"],
+    mountCalls: ["use", "mount", "route", "register"],
+  },
 } as const;
 
 export const typescript: LanguageSpec = {
@@ -24,6 +33,7 @@ export const typescript: LanguageSpec = {
   name: "TypeScript",
   grammar: "tree-sitter-typescript.wasm",
   extensions: [".ts", ".mts", ".cts"],
+  fence: "ts",
 };
 
 export const tsx: LanguageSpec = {
@@ -32,4 +42,5 @@ export const tsx: LanguageSpec = {
   name: "TSX",
   grammar: "tree-sitter-tsx.wasm",
   extensions: [".tsx"],
+  fence: "tsx",
 };

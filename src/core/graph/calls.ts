@@ -1,0 +1,148 @@
+/**
+ * Call linking, one file at a time (so an edit redoes one file): each call site through local
+ * scope → imports → self/this/cls/super with inheritance → typed receivers → a repository-unique
+ * name for untyped local receivers. Every edge records how it was resolved and a confidence; a
+ * call several definitions could answer is kept as ambiguous, never linked.
+ */
+import { languageById } from "../../languages/index.ts";
+import type { CallRecord } from "../extract/record.ts";
+import { isClassLike, symbolOf, type FileState, type GraphContext } from "./context.ts";
+import { AMBIGUOUS_CANDIDATES, CONFIDENCE, type AmbiguousCall, type CallEdge, type ExternalCall, type Resolution } from "./model.ts";
+import { basesOf, enclosingClass, member, resolveExpr, resolveName, type Value } from "./resolve.ts";
+
+const CALLABLE = new Set(["function", "method", "class", "constructor"]);
+
+/** One file's call resolution. */
+export interface FileCalls {
+  calls: CallEdge[];
+  external: ExternalCall[];
+  ambiguous: AmbiguousCall[];
+  unresolved: number;
+}
+
+/**
+ * Per name, the callables that share it: computed once, and the capped list is one array shared by
+ * every ambiguous call of that name (a big tree has ~100k such calls, mostly to a few names).
+ */
+function callableIds(ctx: GraphContext, name: string): { ids: number[]; shown: readonly number[] } {
+  let entry = ctx.memos.callables.get(name);
+  if (!entry) {
+    const ids = (ctx.byName.get(name) ?? []).filter((id) => CALLABLE.has(ctx.symbols[id]!.kind));
+    entry = { ids, shown: ids.length > AMBIGUOUS_CANDIDATES ? ids.slice(0, AMBIGUOUS_CANDIDATES) : ids };
+    ctx.memos.callables.set(name, entry);
+  }
+  return entry;
+}
+
+/** True for a receiver that is the current instance, the class or `super`. */
+function isSelfReceiver(st: FileState, receiver: string): boolean {
+  const sem = st.semantics;
+  return sem.instanceNames.includes(receiver) || sem.classNames.includes(receiver) || /^super(\(.*\))?$/.test(receiver);
+}
+
+/** Resolves every call site of one file. */
+export function callsOf(ctx: GraphContext, st: FileState): FileCalls {
+  const out: FileCalls = { calls: [], external: [], ambiguous: [], unresolved: 0 };
+  const seen = new Set<string>();
+  const record = st.record;
+  const path = record.path;
+  const addCall = (caller: number, callee: number, line: number, via: CallEdge["via"], resolution: Resolution) => {
+    const k = `${caller}|${callee}|${line}`;
+    if (seen.has(k)) return;
+    seen.add(k);
+    out.calls.push({ caller, callee, file: path, line, via, resolution, confidence: CONFIDENCE[resolution] });
+  };
+  for (const call of record.calls) {
+    const caller = symbolOf(st, call.caller);
+    const link = (v: Value | undefined, resolution: Resolution): boolean => {
+      if (!v) return false;
+      if (v.kind === "external") {
+        out.external.push({ caller, target: v.name, file: path, line: call.line });
+        return true;
+      }
+      if (v.kind === "local") return true; // a variable or parameter: not a call to a definition
+      if (v.kind !== "def") return false;
+      const kind = ctx.symbols[v.id]!.kind;
+      if (isClassLike(ctx, v.id)) {
+        if (kind !== "interface") addCall(caller, v.id, call.line, "constructor", resolution);
+        return true;
+      }
+      if (kind === "getter" || kind === "setter") return true; // `x.prop()` calls what the getter returns
+      if (CALLABLE.has(kind)) addCall(caller, v.id, call.line, "call", resolution);
+      return true;
+    };
+    if (call.name === "super" && call.receiver === undefined && st.semantics.superCallsConstructor) {
+      const cls = enclosingClass(st, call.caller);
+      const base = cls !== undefined ? basesOf(ctx, cls).find((b) => b.kind === "extends") : undefined;
+      if (base) addCall(caller, base.id, call.line, "super", "self");
+      continue;
+    }
+    if (call.receiver === undefined) {
+      const v = resolveName(ctx, st, call.caller, call.name);
+      if (link(v, v?.kind === "def" ? v.via : "scope")) continue;
+    } else {
+      const recv = call.receiver;
+      const base = resolveExpr(ctx, st, call.caller, recv);
+      if (base) {
+        const v = member(ctx, base, call.name, 0);
+        const resolution: Resolution = base.kind === "module" || base.kind === "external" ? "import" : isSelfReceiver(st, recv) ? "self" : "type";
+        if (link(v, resolution)) continue;
+        // A receiver of a known project class whose member we cannot find: inherited from outside.
+        if (base.kind === "instance" || base.kind === "super" || base.kind === "module") {
+          out.unresolved++;
+          continue;
+        }
+      }
+    }
+    out.unresolved++;
+    linkByName(ctx, st, call, caller, addCall, out);
+  }
+  return out;
+}
+
+/**
+ * The last resort for a call through a receiver we could not type: link it to the one callable of
+ * that name in the project, marked `unique-name`. Only when the receiver is untyped local data (not
+ * a module, package, class or typed instance whose member we failed to find), and never for a
+ * method name of the language's built-in types. A name several callables share is kept ambiguous.
+ */
+function linkByName(
+  ctx: GraphContext,
+  st: FileState,
+  call: CallRecord,
+  caller: number,
+  addCall: (caller: number, callee: number, line: number, via: CallEdge["via"], resolution: Resolution) => void,
+  out: FileCalls,
+): void {
+  const { ids: candidates, shown } = callableIds(ctx, call.name);
+  if (candidates.length === 1 && ctx.uniqueNameFallback && call.receiver !== undefined) {
+    const builtins = languageById(st.record.language)?.builtinMethods;
+    // Walk the receiver chain as far as it resolves; guess only if it ends in untyped data.
+    const segments = call.receiver.includes("(") ? [/^[A-Za-z_$][\w$]*/.exec(call.receiver)?.[0] ?? ""] : call.receiver.split(".");
+    let known = segments[0] ? resolveExpr(ctx, st, call.caller, segments[0]) : undefined;
+    for (const seg of segments.slice(1)) {
+      const next = known ? member(ctx, known, seg, 0) : undefined;
+      if (!next) break;
+      known = next;
+    }
+    const untyped = known === undefined || known.kind === "local" || known.kind === "instance";
+    if (untyped && !builtins?.has(call.name)) {
+      const id = candidates[0]!;
+      addCall(caller, id, call.line, isClassLike(ctx, id) ? "constructor" : "call", "unique-name");
+    }
+  } else if (candidates.length > 1) {
+    out.ambiguous.push({ caller, name: call.name, candidates: shown, file: st.record.path, line: call.line });
+  }
+}
+
+/** Classes and interfaces a file's annotations name, per naming symbol, added to `typeUses`. */
+export function typeUsesOf(ctx: GraphContext, st: FileState, typeUses: Map<number, number[]>): void {
+  for (const t of st.record.typeRefs) {
+    const v = resolveName(ctx, st, t.scope, t.name);
+    if (v?.kind !== "def" || !isClassLike(ctx, v.id)) continue;
+    const from = symbolOf(st, t.scope);
+    if (from === v.id) continue;
+    const list = typeUses.get(from) ?? typeUses.set(from, []).get(from)!;
+    if (!list.includes(v.id)) list.push(v.id);
+  }
+}

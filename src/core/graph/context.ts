@@ -1,0 +1,138 @@
+/**
+ * The state a graph's resolution works on: the symbol table, each file's scope (top-level names,
+ * import bindings, local bindings), the language semantics, the module resolvers' tables, and the
+ * memos that keep resolution linear. The modules of the graph pipeline (imports, resolve, calls,
+ * type uses, patch) are functions over it; a built graph keeps it for later look-ups.
+ */
+import { DEFAULT_SEMANTICS, type LanguageSemantics, type LanguageSpec, type ModuleResolver, type ProjectFiles, type ResolvedImport } from "../../languages/types.ts";
+import { languageById } from "../../languages/index.ts";
+import type { BindingRecord, Definition, FileRecord, ImportRecord } from "../extract/record.ts";
+import type { SymbolNode } from "./model.ts";
+import { bindingName } from "./summary.ts";
+
+/** A file's scope for resolution. */
+export interface FileState {
+  record: FileRecord;
+  moduleId: number;
+  spec: LanguageSpec | undefined;
+  semantics: LanguageSemantics;
+  /** Top-level definitions by name (last one wins, like re-binding at module level). */
+  top: Map<string, number>;
+  /** Import records with a local binding, by local name (all scopes; filter by `scope`). */
+  importBindings: Map<string, ImportRecord[]>;
+  starImports: ImportRecord[];
+  /**
+   * Local bindings by scope (definition index) and name, and fields per class definition index.
+   * Built on first use and released once the graph is built: a big tree has ~90k of these maps.
+   */
+  scopes: { locals: Map<number, Map<string, BindingRecord>>; fields: Map<number, Map<string, BindingRecord>> } | undefined;
+  resolver: ModuleResolver | undefined;
+  resolverState: unknown;
+}
+
+/** Memos of a resolution pass; cleared when a graph is finished or patched. */
+export interface Memos {
+  exports: Map<string, unknown>;
+  members: Map<string, number | null>;
+  bases: Map<number, { id: number; kind: "extends" | "implements" }[]>;
+  imports: Map<FileState, Map<ImportRecord, ResolvedImport>>;
+  callables: Map<string, { ids: number[]; shown: readonly number[] }>;
+}
+
+/** Everything resolution reads. */
+export interface GraphContext {
+  symbols: SymbolNode[];
+  moduleSymbol: Map<string, number>;
+  byName: Map<string, number[]>;
+  byQualified: Map<string, number>;
+  children: Map<number, number[]>;
+  files: Map<string, FileState>;
+  project: ProjectFiles;
+  resolverStates: Map<ModuleResolver, unknown>;
+  memos: Memos;
+  /** Link a call with an unknown receiver to the only definition of that name (default true). */
+  uniqueNameFallback: boolean;
+}
+
+export function emptyMemos(): Memos {
+  return { exports: new Map(), members: new Map(), bases: new Map(), imports: new Map(), callables: new Map() };
+}
+
+/** The resolver tables for `resolver`, prepared once per project. */
+export function resolverState(ctx: Pick<GraphContext, "resolverStates" | "project">, resolver: ModuleResolver | undefined): unknown {
+  if (!resolver) return undefined;
+  if (!ctx.resolverStates.has(resolver)) ctx.resolverStates.set(resolver, resolver.prepare(ctx.project));
+  return ctx.resolverStates.get(resolver);
+}
+
+/** A file's scope: its top-level names and import bindings (local scopes come later, on demand). */
+export function makeFileState(ctx: Pick<GraphContext, "resolverStates" | "project">, record: FileRecord, moduleId: number): FileState {
+  const top = new Map<string, number>();
+  record.definitions.forEach((d, i) => {
+    if (d.parent < 0) top.set(d.name, i);
+  });
+  const importBindings = new Map<string, ImportRecord[]>();
+  const starImports: ImportRecord[] = [];
+  for (const imp of record.imports) {
+    if (imp.kind === "star") starImports.push(imp);
+    const name = bindingName(imp);
+    if (name) {
+      const list = importBindings.get(name) ?? [];
+      list.push(imp);
+      importBindings.set(name, list);
+    }
+  }
+  const spec = languageById(record.language);
+  const resolver = spec?.resolver;
+  return {
+    record, moduleId, spec, semantics: spec?.semantics ?? DEFAULT_SEMANTICS, top, importBindings, starImports, scopes: undefined,
+    resolver, resolverState: resolverState(ctx, resolver),
+  };
+}
+
+/**
+ * A file's local bindings by scope and its classes' fields, from its binding records. Built on
+ * first use and dropped once the graph is built (see FileState.scopes).
+ */
+function scopesOf(record: FileRecord): NonNullable<FileState["scopes"]> {
+  const locals = new Map<number, Map<string, BindingRecord>>();
+  const fields = new Map<number, Map<string, BindingRecord>>();
+  for (const b of record.bindings) {
+    const scopeDef = b.scope >= 0 ? record.definitions[b.scope] : undefined;
+    const isField = b.kind === "field" && (b.receiver === "self" || b.receiver === "this" || b.receiver === undefined);
+    const classIdx = isField
+      ? scopeDef?.kind === "class" ? b.scope : scopeDef && scopeDef.parent >= 0 && record.definitions[scopeDef.parent]!.kind === "class" ? scopeDef.parent : -1
+      : scopeDef?.kind === "class" && b.kind === "assign" ? b.scope : -1;
+    if (classIdx >= 0 && (b.type || b.value || b.alias)) {
+      const m = fields.get(classIdx) ?? new Map<string, BindingRecord>();
+      if (!m.has(b.name) || b.type) m.set(b.name, b);
+      fields.set(classIdx, m);
+    }
+    if (b.kind !== "field") {
+      const m = locals.get(b.scope) ?? new Map<string, BindingRecord>();
+      const prior = m.get(b.name);
+      // Prefer a binding that tells the type; otherwise keep the first.
+      if (!prior || (!prior.type && !prior.value && !prior.alias && (b.type || b.value || b.alias))) m.set(b.name, b);
+      locals.set(b.scope, m);
+    }
+  }
+  return { locals, fields };
+}
+
+export const localsOf = (st: FileState) => (st.scopes ??= scopesOf(st.record)).locals;
+export const fieldsOf = (st: FileState) => (st.scopes ??= scopesOf(st.record)).fields;
+
+export const stateOf = (ctx: GraphContext, id: number): FileState => ctx.files.get(ctx.symbols[id]!.file)!;
+
+export function defOf(ctx: GraphContext, id: number): Definition | undefined {
+  const s = ctx.symbols[id]!;
+  return s.index >= 0 ? ctx.files.get(s.file)!.record.definitions[s.index] : undefined;
+}
+
+export function isClassLike(ctx: GraphContext, id: number): boolean {
+  const k = ctx.symbols[id]!.kind;
+  return k === "class" || k === "interface" || k === "struct";
+}
+
+/** The symbol id of definition `index` of a file (-1: its module symbol). */
+export const symbolOf = (st: FileState, index: number): number => (index < 0 ? st.moduleId : st.moduleId + 1 + index);

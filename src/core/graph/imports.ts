@@ -1,0 +1,52 @@
+/** Imports: each import statement resolved through its language's module resolver, and the file-level import edges. */
+import type { ResolvedImport } from "../../languages/types.ts";
+import type { ImportRecord } from "../extract/record.ts";
+import type { FileState, GraphContext } from "./context.ts";
+import type { ImportEdge } from "./model.ts";
+
+/**
+ * Where an import leads, memoized per file: files with the same content share one record's import
+ * objects (records are keyed by content), but a relative import resolves from each file's folder.
+ */
+export function resolveImport(ctx: GraphContext, st: FileState, imp: ImportRecord): ResolvedImport {
+  const cache = ctx.memos.imports.get(st) ?? ctx.memos.imports.set(st, new Map()).get(st)!;
+  let r = cache.get(imp);
+  if (!r) {
+    r = st.resolver && imp.module !== "" ? st.resolver.resolve(st.resolverState, st.record.path, imp.module, imp.kind === "named" ? imp.name : undefined) : { external: imp.module !== "" };
+    cache.set(imp, r);
+  }
+  return r;
+}
+
+/** A file's import edges, one per imported file (at the first import line). */
+export function importEdgesOf(ctx: GraphContext, st: FileState): ImportEdge[] {
+  const out: ImportEdge[] = [];
+  const seen = new Set<string>();
+  const from = st.record.path;
+  const add = (to: string | undefined, line: number) => {
+    if (!to || to === from || seen.has(to)) return;
+    seen.add(to);
+    out.push({ from, to, line });
+  };
+  for (const imp of st.record.imports) {
+    if (imp.kind === "export" || imp.kind === "export-default") continue;
+    const r = resolveImport(ctx, st, imp);
+    add(r.file, imp.line);
+    add(r.submodule, imp.line);
+  }
+  return out;
+}
+
+/**
+ * Where a module-level imported name comes from: the project file and the imported name
+ * (undefined for a whole-module import: namespace, default, `import x`).
+ */
+export function importTarget(ctx: GraphContext, file: string, localName: string): { file: string; name?: string } | undefined {
+  const st = ctx.files.get(file);
+  const imp = st?.importBindings.get(localName)?.filter((i) => i.scope < 0).at(-1);
+  if (!st || !imp) return undefined;
+  const r = resolveImport(ctx, st, imp);
+  if (r.submodule) return { file: r.submodule };
+  if (!r.file) return undefined;
+  return imp.kind === "named" && imp.name ? { file: r.file, name: imp.name } : { file: r.file };
+}

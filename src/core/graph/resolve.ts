@@ -1,0 +1,413 @@
+/**
+ * The evaluator: what a name or an expression (`name`, `mod.fn`, `self.x.m`, `get()`) denotes at a
+ * point of a file — a definition, an instance of a class, a module, something external, or an
+ * untyped local — through local scope, imports and module exports, `self`/`this`/`cls`/`super`,
+ * inheritance, annotations, assignments, return types, loop element types and callback typing.
+ * Mutually recursive by nature, so it lives in one module; each language's differences come from
+ * its LanguageSemantics and module resolver, never from its name.
+ */
+import type { BindingRecord, ImportRecord } from "../extract/record.ts";
+import { defOf, fieldsOf, isClassLike, localsOf, stateOf, symbolOf, type FileState, type GraphContext } from "./context.ts";
+import { resolveImport } from "./imports.ts";
+import { elementType, functionTypeParams, splitCall, typeCandidates } from "./type-text.ts";
+
+/** What a name or expression stands for during resolution. */
+export type Value =
+  | { kind: "def"; id: number; via: "scope" | "import" }
+  /** An instance of a class (from `self`, a typed parameter, `x = Foo()`, …). */
+  | { kind: "instance"; id: number }
+  | { kind: "module"; file: string }
+  | { kind: "external"; name: string }
+  /** A local variable or parameter whose type we do not know. */
+  | { kind: "local" }
+  /** `super()` / `super`: members are looked up in the bases of `id`. */
+  | { kind: "super"; id: number };
+
+/** Resolution gives up past this many nested steps (cycles and pathological chains). */
+export const MAX_DEPTH = 12;
+
+const IDENT = /^[A-Za-z_$][\w$]*$/;
+
+// ---- Module exports -------------------------------------------------------------------------
+
+/** What `from <file> import <name>` / `import { name } from "<file>"` reaches, memoized. */
+export function exportOf(ctx: GraphContext, file: string, name: string, depth = 0): Value | undefined {
+  const key = `${file}\0${name}`;
+  if (ctx.memos.exports.has(key)) return (ctx.memos.exports.get(key) as Value | null) ?? undefined;
+  ctx.memos.exports.set(key, null); // cycle guard
+  const v = depth > MAX_DEPTH ? undefined : computeExport(ctx, file, name, depth);
+  ctx.memos.exports.set(key, v ?? null);
+  return v;
+}
+
+function computeExport(ctx: GraphContext, file: string, name: string, depth: number): Value | undefined {
+  const st = ctx.files.get(file);
+  if (!st) return undefined;
+  const sem = st.semantics;
+  const i = st.top.get(name);
+  if (sem.exports === "top-level") {
+    const lastImp = (st.importBindings.get(name) ?? []).filter((imp) => imp.scope < 0).at(-1);
+    const defValue: Value | undefined = i !== undefined ? { kind: "def", id: symbolOf(st, i), via: "import" } : undefined;
+    // With later-binding-wins, the later of a top-level def and a module-level import of the same name wins.
+    if (defValue && (!lastImp || !sem.laterBindingWins || st.record.definitions[i!]!.start > lastImp.line)) return defValue;
+    // An import that leads back here (demo code re-importing its own module) or nowhere keeps the def.
+    if (lastImp) return importValue(ctx, st, lastImp, depth) ?? defValue;
+    const starred = fromStarImports(ctx, st, name, depth);
+    if (starred) return starred;
+    const sub = st.resolver?.submodule?.(st.resolverState, file, name);
+    return sub ? { kind: "module", file: sub } : undefined;
+  }
+  for (const imp of st.record.imports) {
+    if (imp.kind === "export" && (imp.alias ?? imp.name) === name && imp.name) return localValue(ctx, st, imp.name, depth);
+    if (imp.kind === "export-default" && name === "default" && imp.name) return localValue(ctx, st, imp.name, depth);
+    if (imp.kind === "reexport" && (imp.alias ?? imp.name) === name && imp.name) {
+      const r = resolveImport(ctx, st, imp);
+      if (r.file) return exportOf(ctx, r.file, imp.name, depth + 1);
+      return { kind: "external", name: `${imp.module}.${imp.name}` };
+    }
+    if (imp.kind === "reexport-namespace" && imp.alias === name) {
+      const r = resolveImport(ctx, st, imp);
+      return r.file ? { kind: "module", file: r.file } : { kind: "external", name: imp.module };
+    }
+  }
+  if (i !== undefined && st.record.definitions[i]!.exported) return { kind: "def", id: symbolOf(st, i), via: "import" };
+  const starred = fromStarImports(ctx, st, name, depth);
+  if (starred) return starred;
+  // Modules read as any top-level definition (CommonJS, untyped scripts).
+  if (i !== undefined && sem.exports === "explicit-or-top-level") return { kind: "def", id: symbolOf(st, i), via: "import" };
+  return undefined;
+}
+
+/** `name` through a file's star imports, first hit wins. */
+function fromStarImports(ctx: GraphContext, st: FileState, name: string, depth: number): Value | undefined {
+  for (const star of st.starImports) {
+    const r = resolveImport(ctx, st, star);
+    if (r.file) {
+      const v = exportOf(ctx, r.file, name, depth + 1);
+      if (v) return v;
+    }
+  }
+  return undefined;
+}
+
+/** The value an import binding gives its local name (a definition reached this way is `import`-resolved). */
+export function importValue(ctx: GraphContext, st: FileState, imp: ImportRecord, depth: number): Value | undefined {
+  const v = importValueRaw(ctx, st, imp, depth);
+  return v?.kind === "def" && v.via !== "import" ? { ...v, via: "import" } : v;
+}
+
+function importValueRaw(ctx: GraphContext, st: FileState, imp: ImportRecord, depth: number): Value | undefined {
+  const r = resolveImport(ctx, st, imp);
+  switch (imp.kind) {
+    case "module": {
+      if (!r.file) return r.external ? { kind: "external", name: imp.module } : undefined;
+      if (imp.alias) return { kind: "module", file: r.file };
+      // `import a.b` binds `a`: the top package.
+      const top = imp.module.split(".")[0]!;
+      const topFile = st.resolver!.resolve(st.resolverState, st.record.path, top, undefined).file;
+      return topFile ? { kind: "module", file: topFile } : { kind: "external", name: top };
+    }
+    case "named":
+      if (r.submodule) return { kind: "module", file: r.submodule };
+      if (r.file) return exportOf(ctx, r.file, imp.name!, depth + 1) ?? undefined;
+      return r.external ? { kind: "external", name: `${imp.module}.${imp.name}` } : undefined;
+    case "default":
+      if (r.file) return exportOf(ctx, r.file, "default", depth + 1);
+      return r.external ? { kind: "external", name: `${imp.module}.default` } : undefined;
+    case "namespace":
+    case "reexport-namespace":
+      if (r.file) return { kind: "module", file: r.file };
+      return r.external ? { kind: "external", name: imp.module } : undefined;
+    default:
+      return undefined;
+  }
+}
+
+/** A module-level name of a file: its definitions, then its imports. */
+export function localValue(ctx: GraphContext, st: FileState, name: string, depth: number): Value | undefined {
+  const i = st.top.get(name);
+  if (i !== undefined) return { kind: "def", id: symbolOf(st, i), via: "scope" };
+  const imps = st.importBindings.get(name)?.filter((imp) => imp.scope < 0);
+  if (imps?.length) return importValue(ctx, st, imps.at(-1)!, depth + 1);
+  return undefined;
+}
+
+// ---- Names and expressions ------------------------------------------------------------------
+
+/** A name in scope at `scope` (a definition index, -1 for module level): enclosing functions, then the module. */
+export function resolveName(ctx: GraphContext, st: FileState, scope: number, name: string, depth = 0): Value | undefined {
+  const defs = st.record.definitions;
+  let first = true;
+  for (let s = scope; s >= 0; s = defs[s]!.parent) {
+    const d = defs[s]!;
+    const isClass = d.kind === "class" || d.kind === "interface";
+    // Class bodies are not visible from their methods; only code directly in the body sees them.
+    if (!isClass || first) {
+      for (const c of ctx.children.get(symbolOf(st, s)) ?? []) if (ctx.symbols[c]!.name === name) return { kind: "def", id: c, via: "scope" };
+      const imp = st.importBindings.get(name)?.filter((i) => i.scope === s);
+      if (imp?.length) return importValue(ctx, st, imp.at(-1)!, depth);
+      const local = localsOf(st).get(s)?.get(name);
+      if (local && local.kind !== "global") return bindingValue(ctx, st, s, local, depth);
+      if (local?.kind === "global") break;
+    }
+    first = false;
+  }
+  const v = localValue(ctx, st, name, depth);
+  if (v) return v;
+  const moduleLocal = localsOf(st).get(-1)?.get(name);
+  if (moduleLocal) return bindingValue(ctx, st, -1, moduleLocal, depth);
+  return st.semantics.starImportsBind ? fromStarImports(ctx, st, name, depth) : undefined;
+}
+
+/** What a local binding holds: an instance of its annotated or constructed type, else unknown. */
+function bindingValue(ctx: GraphContext, st: FileState, scope: number, b: BindingRecord, depth: number): Value {
+  if (depth > MAX_DEPTH) return { kind: "local" };
+  if (b.type) {
+    const cls = typeToClass(ctx, st, scope, b.type, depth + 1);
+    if (cls !== undefined) return { kind: "instance", id: cls };
+  }
+  if (b.value) {
+    const v = callResult(ctx, st, scope, b.value, depth + 1);
+    if (v) return v;
+  }
+  if (b.alias && b.alias !== b.name) {
+    const v = resolveExpr(ctx, st, scope, b.alias, depth + 1);
+    if (v && v.kind !== "external") return v;
+  }
+  if (b.argOf) {
+    const v = contextualType(ctx, st, scope, b.argOf, depth + 1);
+    if (v) return v;
+  }
+  if (b.iter) {
+    const v = elementOf(ctx, st, scope, b.iter, depth + 1);
+    if (v) return v;
+  }
+  return { kind: "local" };
+}
+
+/**
+ * The type of an untyped callback parameter from the callee's declaration: for
+ * `new Observable((subscriber) => …)`, the constructor's parameter `subscribe?: (this: …,
+ * subscriber: Subscriber<T>) => …` gives `subscriber` the class Subscriber.
+ */
+function contextualType(ctx: GraphContext, st: FileState, scope: number, site: NonNullable<BindingRecord["argOf"]>, depth: number): Value | undefined {
+  const callee = resolveExpr(ctx, st, scope, site.callee, depth);
+  if (callee?.kind !== "def") return undefined;
+  let fnId = callee.id;
+  if (isClassLike(ctx, fnId)) {
+    const ctor = findMember(ctx, fnId, "constructor");
+    if (ctor === undefined) return undefined;
+    fnId = ctor;
+  }
+  const params = defOf(ctx, fnId)?.params?.filter((p) => p.name !== "this");
+  const declared = params?.[site.arg]?.type;
+  if (!declared) return undefined;
+  const paramType = functionTypeParams(declared)?.[site.param];
+  if (!paramType) return undefined;
+  const cls = typeToClass(ctx, stateOf(ctx, fnId), ctx.symbols[fnId]!.index, paramType, depth + 1);
+  return cls !== undefined ? { kind: "instance", id: cls } : undefined;
+}
+
+/** The scope a definition's own annotations resolve in: its parent's (the class of a method). */
+const ownerScope = (ctx: GraphContext, id: number): number => ctx.symbols[id]!.parent - stateOf(ctx, id).moduleId - 1;
+
+/**
+ * The declared type text of an expression, where it is written down: a local or field
+ * annotation (`items: List[Item]`, `self.items: List[Item]`) or a function's return annotation.
+ */
+function declaredType(ctx: GraphContext, st: FileState, scope: number, expr: string, depth: number): { st: FileState; scope: number; type: string } | undefined {
+  if (depth > MAX_DEPTH) return undefined;
+  const [head, isCall] = splitCall(expr);
+  if (isCall) {
+    const v = resolveExpr(ctx, st, scope, head, depth + 1);
+    if (v?.kind !== "def") return undefined;
+    const d = defOf(ctx, v.id);
+    return d?.returns ? { st: stateOf(ctx, v.id), scope: ownerScope(ctx, v.id), type: d.returns } : undefined;
+  }
+  const dot = head.indexOf(".");
+  if (dot > 0 && st.semantics.instanceNames.includes(head.slice(0, dot)) && IDENT.test(head.slice(dot + 1))) {
+    const cls = enclosingClass(st, scope);
+    if (cls === undefined) return undefined;
+    const b = fieldsOf(st).get(ctx.symbols[cls]!.index)?.get(head.slice(dot + 1));
+    return b?.type ? { st, scope: b.scope, type: b.type } : undefined;
+  }
+  if (!IDENT.test(head)) return undefined;
+  const defs = st.record.definitions;
+  for (let s = scope; ; s = defs[s]!.parent) {
+    const b = localsOf(st).get(s)?.get(head);
+    if (b) return b.type ? { st, scope: s, type: b.type } : undefined;
+    if (s < 0) return undefined;
+  }
+}
+
+/** What a loop over `iter` yields: the element class of `List[X]`, `Iterable[X]`, `X[]`, `Array<X>`… */
+function elementOf(ctx: GraphContext, st: FileState, scope: number, iter: string, depth: number): Value | undefined {
+  const declared = declaredType(ctx, st, scope, iter, depth);
+  const element = declared ? elementType(declared.type) : undefined;
+  if (!declared || !element) return undefined;
+  const cls = typeToClass(ctx, declared.st, declared.scope, element, depth + 1);
+  return cls !== undefined ? { kind: "instance", id: cls } : undefined;
+}
+
+/** The class a type annotation names, resolved in scope. */
+export function typeToClass(ctx: GraphContext, st: FileState, scope: number, type: string, depth: number): number | undefined {
+  for (const t of typeCandidates(type)) {
+    const v = resolveExpr(ctx, st, scope, t, depth);
+    if (v?.kind === "def" && isClassLike(ctx, v.id)) return v.id;
+  }
+  return undefined;
+}
+
+/** The value of calling `callee` (an expression text): an instance for a class, a function's return type. */
+function callResult(ctx: GraphContext, st: FileState, scope: number, callee: string, depth: number): Value | undefined {
+  const v = resolveExpr(ctx, st, scope, callee, depth);
+  if (v?.kind !== "def") return undefined;
+  if (isClassLike(ctx, v.id)) return { kind: "instance", id: v.id };
+  const d = defOf(ctx, v.id);
+  if (d?.returns) {
+    const cls = typeToClass(ctx, stateOf(ctx, v.id), ownerScope(ctx, v.id), d.returns, depth + 1);
+    if (cls !== undefined) return { kind: "instance", id: cls };
+  }
+  return undefined;
+}
+
+/** The enclosing class of a scope (for self/this/cls/super). */
+export function enclosingClass(st: FileState, scope: number): number | undefined {
+  const defs = st.record.definitions;
+  for (let s = scope; s >= 0; s = defs[s]!.parent) if (defs[s]!.kind === "class") return symbolOf(st, s);
+  return undefined;
+}
+
+/** Evaluates a dotted expression (`self.x.y`, `pkg.mod`, `Foo`, `get()`) to a value. */
+export function resolveExpr(ctx: GraphContext, st: FileState, scope: number, text: string, depth = 0): Value | undefined {
+  if (depth > MAX_DEPTH) return undefined;
+  const [head, isCall] = splitCall(text);
+  if (isCall) {
+    if (head === "super") {
+      const cls = enclosingClass(st, scope);
+      return cls !== undefined ? { kind: "super", id: cls } : undefined;
+    }
+    return callResult(ctx, st, scope, head, depth + 1);
+  }
+  const dot = head.lastIndexOf(".");
+  if (dot < 0) {
+    if (!IDENT.test(head)) return undefined;
+    const sem = st.semantics;
+    if (sem.instanceNames.includes(head)) {
+      const cls = enclosingClass(st, scope);
+      return cls !== undefined ? { kind: "instance", id: cls } : undefined;
+    }
+    if (sem.classNames.includes(head)) {
+      const cls = enclosingClass(st, scope);
+      if (cls !== undefined) return { kind: "def", id: cls, via: "scope" };
+    }
+    if (head === "super" && sem.superCallsConstructor) {
+      const cls = enclosingClass(st, scope);
+      return cls !== undefined ? { kind: "super", id: cls } : undefined;
+    }
+    return resolveName(ctx, st, scope, head, depth + 1);
+  }
+  const base = resolveExpr(ctx, st, scope, head.slice(0, dot), depth + 1);
+  const attr = head.slice(dot + 1);
+  if (!base || !/^[A-Za-z_$#][\w$]*$/.test(attr)) return undefined;
+  return member(ctx, base, attr, depth + 1);
+}
+
+/** `value.attr`: a module's export, a class's member, an instance's field or method. */
+export function member(ctx: GraphContext, base: Value, attr: string, depth: number): Value | undefined {
+  switch (base.kind) {
+    case "module": {
+      const v = exportOf(ctx, base.file, attr, depth);
+      return v?.kind === "def" ? { ...v, via: "import" } : v;
+    }
+    case "external":
+      return { kind: "external", name: `${base.name}.${attr}` };
+    case "def":
+    case "instance":
+    case "super": {
+      if (!isClassLike(ctx, base.id) && base.kind === "def") return undefined;
+      const found = base.kind === "super" ? findInBases(ctx, base.id, attr) : findMember(ctx, base.id, attr);
+      if (found !== undefined) return { kind: "def", id: found, via: "scope" };
+      if (base.kind === "instance") {
+        const fieldType = findField(ctx, base.id, attr, depth);
+        if (fieldType) return fieldType;
+      }
+      return undefined;
+    }
+    default:
+      return undefined;
+  }
+}
+
+/** The type of field `name` on class `id` (or its bases). */
+function findField(ctx: GraphContext, id: number, name: string, depth: number, seen = new Set<number>()): Value | undefined {
+  if (seen.has(id) || depth > MAX_DEPTH) return undefined;
+  seen.add(id);
+  const st = stateOf(ctx, id);
+  const b = fieldsOf(st).get(ctx.symbols[id]!.index)?.get(name);
+  if (b) {
+    const v = bindingValue(ctx, st, b.scope, b, depth + 1);
+    if (v.kind !== "local") return v;
+  }
+  for (const base of basesOf(ctx, id)) {
+    const v = findField(ctx, base.id, name, depth + 1, seen);
+    if (v) return v;
+  }
+  return undefined;
+}
+
+// ---- Inheritance ------------------------------------------------------------------------------
+
+/** A class's project bases, resolved through the class's own scope, memoized. */
+export function basesOf(ctx: GraphContext, id: number): { id: number; kind: "extends" | "implements" }[] {
+  let out = ctx.memos.bases.get(id);
+  if (out) return out;
+  out = [];
+  ctx.memos.bases.set(id, out); // cycle guard: a class inheriting itself sees no bases
+  const d = defOf(ctx, id);
+  if (!d) return out;
+  const st = stateOf(ctx, id);
+  for (const [list, kind] of [[d.bases ?? [], "extends"], [d.implements ?? [], "implements"]] as const) {
+    for (const text of list) {
+      const t = typeCandidates(text)[0];
+      if (!t) continue;
+      const v = resolveExpr(ctx, st, d.parent, t, 1);
+      if (v?.kind === "def" && isClassLike(ctx, v.id) && v.id !== id) out.push({ id: v.id, kind });
+    }
+  }
+  return out;
+}
+
+/** A member (method, nested class) of a class, searching bases depth-first (Python's MRO order for simple trees). */
+export function findMember(ctx: GraphContext, id: number, name: string, depth = 0): number | undefined {
+  const key = `${id}\0${name}`;
+  if (ctx.memos.members.has(key)) return ctx.memos.members.get(key) ?? undefined;
+  ctx.memos.members.set(key, null);
+  let found: number | undefined;
+  for (const c of ctx.children.get(id) ?? []) if (ctx.symbols[c]!.name === name && ctx.symbols[c]!.kind !== "module") found = c;
+  if (found === undefined && depth < MAX_DEPTH) {
+    for (const b of basesOf(ctx, id)) {
+      found = findMember(ctx, b.id, name, depth + 1);
+      if (found !== undefined) break;
+    }
+  }
+  ctx.memos.members.set(key, found ?? null);
+  return found;
+}
+
+/** A member found in a class's bases only (what `super().name` reaches). */
+export function findInBases(ctx: GraphContext, id: number, name: string): number | undefined {
+  for (const b of basesOf(ctx, id)) {
+    const f = findMember(ctx, b.id, name);
+    if (f !== undefined) return f;
+  }
+  return undefined;
+}
+
+/** The definition an expression denotes in a file's scope (-1 = module level), for look-ups after the build. */
+export function lookupDefinition(ctx: GraphContext, file: string, scope: number, expr: string): number | undefined {
+  const st = ctx.files.get(file);
+  if (!st) return undefined;
+  const v = resolveExpr(ctx, st, scope, expr);
+  return v?.kind === "def" ? v.id : undefined;
+}

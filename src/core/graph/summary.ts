@@ -1,0 +1,57 @@
+/**
+ * A file's outward shape (rust-analyzer's ItemTree idea): what other files can see of it. Two
+ * records with the same shape resolve every other file's calls the same way, so an edit that
+ * keeps it (a changed body, a moved function) only needs its own file resolved again.
+ */
+import type { FileRecord, ImportRecord } from "../extract/record.ts";
+
+/** The local name an import binds, if it binds one. */
+export function bindingName(imp: ImportRecord): string | undefined {
+  switch (imp.kind) {
+    case "module":
+      return imp.alias ?? imp.module.split(".")[0];
+    case "named":
+      return imp.alias ?? imp.name?.split(".").at(-1);
+    case "default":
+    case "namespace":
+    case "reexport-namespace":
+      return imp.alias;
+    case "require":
+    case "dynamic":
+    case "side-effect":
+    case "star":
+    case "reexport":
+    case "export":
+    case "export-default":
+      return undefined;
+  }
+}
+
+const shapes = new WeakMap<FileRecord, string>();
+
+/**
+ * What other files can see of a file, as a string to compare: its definitions without positions,
+ * docs, signature text or search words (names, kinds, nesting, bases, parameter and return types,
+ * decorators, exports), its imports without lines, every binding (fields resolve through their
+ * method's locals, callback types through the callee's scope, so a local inside a function can be
+ * visible from other files), and, for a name both imported and defined at top level, which comes
+ * later.
+ */
+export function outwardShape(record: FileRecord): string {
+  let shape = shapes.get(record);
+  if (shape !== undefined) return shape;
+  const defs = record.definitions;
+  const lastImportLine = new Map<string, number>();
+  for (const imp of record.imports) {
+    const name = imp.scope < 0 ? bindingName(imp) : undefined;
+    if (name) lastImportLine.set(name, Math.max(lastImportLine.get(name) ?? 0, imp.line));
+  }
+  shape = JSON.stringify([
+    defs.map(({ start: _s, end: _e, nameLine: _l, nameCol: _c, bodyStart: _b, doc: _d, signature: _g, terms: _t, ...rest }) => rest),
+    record.imports.map(({ line: _l, ...rest }) => rest),
+    record.bindings.map(({ line: _l, ...rest }) => rest),
+    defs.filter((d) => d.parent < 0 && lastImportLine.has(d.name)).map((d) => [d.name, d.start > lastImportLine.get(d.name)!]),
+  ]);
+  shapes.set(record, shape);
+  return shape;
+}

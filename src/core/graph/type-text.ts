@@ -1,0 +1,90 @@
+/** Reading type annotations and call expressions as written: pure text helpers for the resolver. */
+
+/** Splits `text` on `sep` at bracket depth 0. */
+export function splitTop(text: string, sep: string): string[] {
+  const out: string[] = [];
+  let depth = 0;
+  let start = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i]!;
+    if (c === "<" || c === "[" || c === "(" || c === "{") depth++;
+    else if ((c === ">" && text[i - 1] !== "=") || c === "]" || c === ")" || c === "}") depth--;
+    else if (c === sep && depth === 0) {
+      out.push(text.slice(start, i));
+      start = i + 1;
+    }
+  }
+  out.push(text.slice(start));
+  return out.map((p) => p.trim()).filter(Boolean);
+}
+
+/**
+ * The class names a type annotation may stand for, best first: `Optional[X]`, `X | None`, `"X"`,
+ * `X<T>`, `Union[A, B]` → X / A, B. Arrays, tuples and literal types name no class.
+ */
+export function typeCandidates(text: string): string[] {
+  let t = text.trim().replace(/^["']|["']$/g, "");
+  const wrapper = /^(?:typing\.)?(Optional|Final|ClassVar|Annotated|Union|Type|type|Readonly|Promise|Awaitable)\[(.*)\]$/s.exec(t) ??
+    /^(Readonly|Promise|Awaited|NonNullable)<(.*)>$/s.exec(t);
+  if (wrapper) {
+    const inner = splitTop(wrapper[2]!, ",");
+    const parts = wrapper[1] === "Union" ? inner : inner.slice(0, 1);
+    return parts.flatMap((p) => typeCandidates(p));
+  }
+  const parts = splitTop(t, "|");
+  if (parts.length > 1) return parts.flatMap((p) => typeCandidates(p));
+  if (/^(None|null|undefined|void|any|unknown|never)$/.test(t) || t.endsWith("[]")) return [];
+  t = t.replace(/(<.*>|\[.*\])$/s, "").trim();
+  return /^[A-Za-z_$][\w$]*(\.[A-Za-z_$][\w$]*)*$/.test(t) ? [t] : [];
+}
+
+/** Parameter types of a function type `(a: A, b?: B) => R` (a `this:` parameter is dropped). */
+export function functionTypeParams(text: string): string[] | undefined {
+  let t = text.trim();
+  while (t.startsWith("(") && t.endsWith(")") && !/=>/.test(t.slice(t.lastIndexOf(")")))) {
+    // `((a: A) => R)` or `((a: A) => R) | undefined`-style parens around the whole type
+    const inner = t.slice(1, -1);
+    if (!/=>/.test(inner)) break;
+    t = inner.trim();
+  }
+  t = splitTop(t, "|")[0] ?? t;
+  if (!t.startsWith("(")) return undefined;
+  let depth = 0;
+  let close = -1;
+  for (let i = 0; i < t.length; i++) {
+    if (t[i] === "(") depth++;
+    else if (t[i] === ")" && --depth === 0) {
+      close = i;
+      break;
+    }
+  }
+  if (close < 0 || !/^\s*=>/.test(t.slice(close + 1))) return undefined;
+  return splitTop(t.slice(1, close), ",")
+    .filter((p) => !/^this\s*:/.test(p))
+    .map((p) => {
+      const parts = splitTop(p, ":");
+      return parts.length > 1 ? parts.slice(1).join(":").trim() : "";
+    });
+}
+
+/** The element type of a collection annotation (`List[X]`, `Iterable[X]`, `X[]`, `Array<X>`), or undefined. */
+export function elementType(text: string): string | undefined {
+  const t = text.trim().replace(/^["']|["']$/g, "");
+  const generic = /^(?:typing\.)?(?:List|Iterable|Iterator|Sequence|MutableSequence|Collection|Set|FrozenSet|AbstractSet|Tuple|Deque|Generator|list|set|frozenset|tuple|Array|ReadonlyArray|Set|Iterable|IterableIterator)\s*[[<](.*)[\]>]$/s.exec(t);
+  return generic ? splitTop(generic[1]!, ",")[0] : /^(.*)\[\]$/.exec(t)?.[1];
+}
+
+/** Splits `a.b(c).d` into the callee part and whether it ends in a call: returns [expr, isCall]. */
+export function splitCall(text: string): [string, boolean] {
+  if (!text.endsWith(")")) return [text, false];
+  let depth = 0;
+  for (let i = text.length - 1; i >= 0; i--) {
+    const c = text[i];
+    if (c === ")") depth++;
+    else if (c === "(") {
+      depth--;
+      if (depth === 0) return [text.slice(0, i).trim(), true];
+    }
+  }
+  return [text, false];
+}
