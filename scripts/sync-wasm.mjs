@@ -35,7 +35,7 @@ const GRAMMARS = [
   { file: "tree-sitter-rust.wasm", pkg: "@vscode/tree-sitter-wasm@0.3.1", path: "wasm/tree-sitter-rust.wasm" },
   { file: "tree-sitter-c.wasm", pkg: "tree-sitter-c@0.24.1", path: "tree-sitter-c.wasm" },
   { file: "tree-sitter-cpp.wasm", pkg: "@vscode/tree-sitter-wasm@0.3.1", path: "wasm/tree-sitter-cpp.wasm" },
-  { file: "tree-sitter-c-sharp.wasm", pkg: "@vscode/tree-sitter-wasm@0.3.1", path: "wasm/tree-sitter-c-sharp.wasm" },
+  { file: "tree-sitter-c-sharp.wasm", pkg: "tree-sitter-c-sharp@0.23.5", path: "tree-sitter-c_sharp.wasm" },
   { file: "tree-sitter-ruby.wasm", pkg: "@vscode/tree-sitter-wasm@0.3.1", path: "wasm/tree-sitter-ruby.wasm" },
   { file: "tree-sitter-php.wasm", pkg: "@vscode/tree-sitter-wasm@0.3.1", path: "wasm/tree-sitter-php.wasm" },
 ];
