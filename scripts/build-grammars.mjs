@@ -5,7 +5,7 @@
 //       tree-sitter-typescript@0.23.2 (+ tree-sitter-javascript@0.23.1, which its grammar extends),
 //       extended by scripts/grammars/typescript-extensions.js (variance annotations, `export type *`,
 //       escapes in template literal types) and regenerated
-//       with `tree-sitter generate`; its external scanner gets two edits (see patchTypeScriptScanner).
+//       with `tree-sitter generate`; its external scanner gets two small edits (patchTypeScriptScanner).
 //   tree-sitter-swift.wasm, tree-sitter-kotlin.wasm   (benchmark candidates only, not shipped)
 //       the package's own generated src/parser.c and src/scanner.c, compiled as they are.
 //
@@ -13,9 +13,11 @@
 //   emcc       Debian 12's `emscripten` 3.1.6 (`apt-get install -y emscripten`)
 //   tree-sitter Debian 13's `tree-sitter-cli` 0.22.6-6+b1, fetched with `apt-get download` (with a
 //              private apt state under the cache folder, the mirror taken from this machine's own apt
-//              sources) and run through Debian 13's dynamic loader and libc, which it needs
-//              (GLIBC_2.39). Set TREE_SITTER_CLI to use another tree-sitter 0.22.6 binary.
-// The compile flags are those `tree-sitter build --wasm` passes to emcc.
+//              sources; the .deb's sha256 is checked) and run through Debian 13's dynamic loader and
+//              libc (current libc6, libgcc-s1 of that suite), which it needs (GLIBC_2.39). Debian's
+//              build lacks `build --wasm`, so emcc is called directly, with the flags
+//              `tree-sitter build --wasm` uses (EMCC_FLAGS). Set TREE_SITTER_CLI to use another
+//              tree-sitter 0.22.6 binary. The same inputs and tools gave byte-identical files.
 //
 // Usage: node scripts/build-grammars.mjs [--only typescript,tsx] [--out DIR]
 //   Writes DIR/<file>.wasm (default: ~/.cache/codeslice-grammars/out) and DIR/build.json (inputs,
