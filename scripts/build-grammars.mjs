@@ -196,6 +196,7 @@ export function buildGrammar(id, out) {
       const cli = treeSitterCli();
       sh(cli[0], [...cli.slice(1), "generate", "--no-bindings", "grammar.js"], { cwd: dir, env: { ...process.env, NODE_PATH: path.join(work, "node_modules") } });
       generatedWith = sh(cli[0], [...cli.slice(1), "--version"]);
+      if (!process.env.TREE_SITTER_CLI) generatedWith += ` (Debian ${TOOLS.treeSitter.suite} ${TOOLS.treeSitter.deb} ${TOOLS.treeSitter.debVersion})`;
       srcDir = path.join(dir, "src");
       // The package's scanner, next to the regenerated parser: <dialect>/src/scanner.c includes ../../common/scanner.h.
       fs.copyFileSync(path.join(pkgs[0], dialect, "src/scanner.c"), path.join(srcDir, "scanner.c"));
