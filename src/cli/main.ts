@@ -35,6 +35,8 @@ Commands:
   callees <symbol>    What a symbol calls, including external packages
   importers <file>    Files that import a file (--depth N)
   signature <symbol>  Header and docstring without the body; classes with members stubbed
+  changes             What changed (working tree vs HEAD, --staged, --base/--head, --diff)
+                      and what it reaches: callers, routes, tests, within --budget
   graph               Print the code graph as JSON (graph-gold format)
   mcp                 Serve the tools to an agent over MCP stdio (codeslice mcp --help)
 
@@ -61,7 +63,7 @@ const COMMAND_HELP: Record<string, string> = {
   mcp: `Usage: codeslice mcp [--root DIR] [--cache-dir DIR] [--log-level L] [--max-response-tokens N]
 
 Serves codeslice's tools (repo_map, context, search, signature, callers, callees, importers,
-read_snippet, pack) to an AI agent over the Model Context Protocol on stdin/stdout, e.g.
+read_snippet, pack, changes) to an AI agent over the Model Context Protocol on stdin/stdout, e.g.
   claude mcp add codeslice -- npx -y codeslice mcp
 The project is --root DIR (or a positional folder), else the folder the client starts the
 server in. The first tool call indexes it; later calls notice edits on their own.
@@ -130,6 +132,26 @@ external packages and the standard library.
 Lists the files that import <file> (a path relative to the project root); --depth N adds
 the files that import those, and so on.
 `,
+  changes: `Usage: codeslice changes [--staged] [--base REF] [--head REF] [--diff FILE|-] [--budget N] [--json]
+
+Lists what changed, by definition (added, removed, renamed, signature changed, body changed),
+and answers with the changed code plus its impact as one bundle fitted to --budget tokens
+(default 8000), each chunk headed "## path:start-end [role] name": the changed code
+(signatures and removals first, as diffs), callers of changed signatures and code still
+calling removed names, routes whose handlers reach the change, tests that reach it within
+3 calls (or import a changed file), then callers of changed bodies. Cut chunks are listed.
+
+What is compared:
+  (nothing)              the working tree (untracked files included) against HEAD
+  --staged               the index against HEAD
+  --base REF             the working tree against REF
+  --base A --head B      commit B against commit A
+  --head REF             commit REF against its first parent
+  --diff FILE, --diff -  a unified diff (git diff, diff -u, a PR's .diff/.patch) from a file
+                         or stdin, matched against the files on disk: already applied, or
+                         still to apply (then the changed code is cited as it would be)
+REF: a commit id (or a prefix), a branch, a tag, HEAD, or any of those followed by ~N or ^N.
+`,
   signature: `Usage: codeslice signature <symbol> [--json]
 
 Prints the symbol's header and docstring without its body; for a class, its members'
@@ -163,6 +185,15 @@ async function makeEngine(flags: Flags): Promise<Engine> {
   return createEngine(platform, { exclude, ...(flags.maxFileBytes !== undefined ? { maxFileBytes: flags.maxFileBytes } : {}) });
 }
 
+/** The text of `--diff FILE`, or of stdin for `--diff -`. */
+function readDiff(file: string): string {
+  try {
+    return readFileSync(file === "-" ? 0 : file, "utf8");
+  } catch (error) {
+    throw new UsageError(`cannot read the diff ${file === "-" ? "from stdin" : JSON.stringify(file)}: ${(error as Error).message.split("\n")[0]}`);
+  }
+}
+
 async function main(argv: string[]): Promise<number> {
   // The MCP server parses its own options and runs until the client hangs up; loaded only here
   // so the other commands never pay for the MCP SDK.
@@ -187,6 +218,10 @@ async function main(argv: string[]): Promise<number> {
         "max-file-bytes": { type: "string" },
         depth: { type: "string" },
         "min-confidence": { type: "string" },
+        staged: { type: "boolean", default: false },
+        base: { type: "string" },
+        head: { type: "string" },
+        diff: { type: "string" },
         json: { type: "boolean", default: false },
         limit: { type: "string" },
         quiet: { type: "boolean", default: false },
@@ -233,6 +268,9 @@ async function main(argv: string[]): Promise<number> {
       ...(encoding ? { encoding } : {}),
       ...(maxFileBytes !== undefined ? { maxFileBytes } : {}),
     };
+    const changeFlags = ["staged", "base", "head", "diff"].filter((f) => values[f as "staged"] !== undefined && values[f as "staged"] !== false);
+    if (command !== "changes" && changeFlags.length) throw new UsageError(`--${changeFlags[0]} is an option of \`codeslice changes\``);
+    const diff = command === "changes" && values.diff !== undefined ? readDiff(values.diff) : undefined;
     const engine = await makeEngine(flags);
     const progress = createProgressReporter(!flags.quiet);
     const onProgress = (p: { phase: string; done: number; total?: number }) => progress.update(p.phase, p.done, p.total);
@@ -291,6 +329,21 @@ async function main(argv: string[]): Promise<number> {
           progress.done();
           if (json) writeJson(answer);
           else writeOut(`## ${cite(answer.symbol.path, answer.symbol.line, answer.symbol.end)} ${answer.symbol.qualified}\n${answer.text}`);
+          return EXIT.ok;
+        }
+        case "changes": {
+          const answer = await engine.changes({
+            onProgress,
+            ...(values.staged ? { staged: true } : {}),
+            ...(values.base !== undefined ? { base: values.base } : {}),
+            ...(values.head !== undefined ? { head: values.head } : {}),
+            ...(diff !== undefined ? { diff } : {}),
+            ...(flags.budget !== undefined ? { budget: flags.budget } : {}),
+            ...(flags.encoding ? { encoding: flags.encoding } : {}),
+          });
+          progress.done();
+          if (json) writeJson(answer);
+          else writeOut(answer.text);
           return EXIT.ok;
         }
         case "graph": {

@@ -14,6 +14,7 @@ import { plural } from "./render.ts";
 import { freshness as freshnessSchema } from "./schemas.ts";
 import type { McpLogger, ToolContext, ToolSpec } from "./tool.ts";
 import { calleesTool } from "./tools/callees.ts";
+import { changesTool } from "./tools/changes.ts";
 import { callersTool } from "./tools/callers.ts";
 import { contextTool } from "./tools/context.ts";
 import { importersTool } from "./tools/importers.ts";
@@ -32,7 +33,7 @@ const FRESHNESS_RESERVE = 120;
 
 /** Every tool, in the order clients list them (each spec's handler takes its own argument type). */
 export const TOOLS: readonly ToolSpec[] = [
-  repoMapTool, contextTool, searchTool, signatureTool, callersTool, calleesTool, importersTool, readSnippetTool, packTool,
+  repoMapTool, contextTool, searchTool, signatureTool, callersTool, calleesTool, importersTool, readSnippetTool, packTool, changesTool,
 ] as unknown as readonly ToolSpec[];
 
 /** Told to the agent on connect. */
@@ -40,6 +41,7 @@ export const INSTRUCTIONS = `codeslice answers questions about this repository's
 - Start with repo_map: the project's services, entry points, central symbols and layout, with the names the other tools take.
 - To understand or change code, call context with a symbol, a file path, "METHOD /path" or a few words, instead of reading whole files: it returns the target with the types, callees, callers and tests that matter, fitted to a token budget, and lists what it cut with handles to ask for.
 - Use signature to see how to call something, callers/callees/importers before changing it, search when you don't know a name, read_snippet for exact lines that context did not include.
+- Use changes to review what changed (the working tree, staged files, two commits or a pasted diff): the changed definitions with their callers, routes and tests.
 - Cite code by the chunk headers (## path:start-end), which are exact line ranges in the current files.
 - The index follows edits on its own; each answer says when it was refreshed.`;
 

@@ -26,7 +26,19 @@ export type ErrorCode =
   | "no_supported_files"
   | "cancelled"
   /** The work would not fit in the process's heap: refused before it could kill the process. */
-  | "memory_limit";
+  | "memory_limit"
+  /** `changes`: the root is not a git repository the engine can read (none, or a linked worktree). */
+  | "not_a_repository"
+  /** `changes`: a branch, tag, commit or `~n` that the repository does not have. */
+  | "unknown_revision"
+  /** `changes`: the repository has no commits yet, so there is no HEAD to compare with. */
+  | "empty_repository"
+  /** `changes`: the history needed was left out by a shallow clone. */
+  | "shallow_history"
+  /** `changes --diff`: the text is not a unified diff. */
+  | "invalid_diff"
+  /** `changes --diff`: the diff's lines are not in the project's files (neither as its old side nor as its new). */
+  | "diff_not_applicable";
 
 /** An error with a machine-readable `code`, a one-line `hint` saying what to do, and structured `data`. */
 export class EngineError extends Error {

@@ -20,6 +20,9 @@ import { normalizeRelative, readQuotedPath } from "../../shared/paths.ts";
 import { runIndex, type IndexOptions, type IndexResult, type Progress } from "./indexer.ts";
 import { ensureHeadroom, HEAP_PER_SYMBOL } from "./memory.ts";
 import { decodeRecord, type Snapshot } from "./snapshot.ts";
+import { runChanges, type ChangesOptions } from "./changes.ts";
+import type { ChangesAnswer } from "../changes/answer.ts";
+import { DEFAULT_MAX_FILE_BYTES } from "../scan/scan.ts";
 
 /** Engine-wide options. */
 export interface EngineOptions {
@@ -136,6 +139,12 @@ export interface Engine {
   snippet(path: string, start: number, end: number, options?: RunOptions & { maxLines?: number }): Promise<SnippetAnswer>;
   /** The repo map, fitted to a token budget. */
   map(options?: RepoMapOptions & RunOptions): Promise<RepoMap>;
+  /**
+   * What changed — the working tree against HEAD (default), the index (`staged`), two commits
+   * (`base`/`head`) or a pasted unified diff (`diff`) — as changed definitions with their impact
+   * (callers of changed signatures, routes and tests reached), fitted to `budget` like context.
+   */
+  changes(options?: ChangesOptions & RunOptions): Promise<ChangesAnswer>;
 }
 
 /** Creates an engine over one platform (file system, store, wasm). */
@@ -393,6 +402,13 @@ export function createEngine(platform: Platform, options: EngineOptions = {}): E
         }
       }
       return buildRepoMap(snapshot, graph, manifests, routesOf(graph), opts);
+    },
+    async changes(opts = {}) {
+      const graph = await codeGraph(opts);
+      return runChanges({
+        platform, graph, snapshot: state!.snapshot, routes: routesOf(graph), maxFileBytes: options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES,
+        ...(opts.signal ? { signal: opts.signal } : {}),
+      }, opts);
     },
   };
 }

@@ -1,0 +1,511 @@
+/**
+ * The `changes` answer: what changed (files, definitions by kind of change, module-level lines)
+ * and what it reaches, as one bundle fitted to a token budget like `context`: chunks headed
+ * `## path:start-end [role] name`, in priority order — the changed code (changed signatures and
+ * removals first), callers of changed signatures and code still calling removed names, routes
+ * reached, tests reached, then callers of changed bodies — with a cut list for the rest.
+ */
+import { languageById } from "../../languages/index.ts";
+import { fitChunks, type FitChunk, type FitForm } from "../budget/fit.ts";
+import { ENCODINGS, loadTokenCounter, type Encoding } from "../budget/tokenizer.ts";
+import type { FileRecord } from "../extract/record.ts";
+import type { CodeGraph } from "../graph/model.ts";
+import { outline } from "../graph/queries.ts";
+import { checkBudget } from "../slice/context.ts";
+import { isTestFile } from "../slice/plan.ts";
+import type { Route } from "../slice/routes.ts";
+import { EngineError } from "../../shared/errors.ts";
+import { cite, citeName } from "../../shared/paths.ts";
+import { computeImpact, createQualifier, graphSymbolOf, IMPACT_LIST_LIMIT, TEST_DEPTH, type ImpactItem, type ImpactSource, type RouteImpact } from "./impact.ts";
+import { splitLines, type Hunk } from "./line-diff.ts";
+import { compactSpanDiff, fullSpanDiff } from "./span-diff.ts";
+import type { ChangeKind, FileComparison } from "./symbols.ts";
+
+/** What happened to a file. */
+export type FileStatus = "added" | "removed" | "modified" | "renamed" | "binary" | "skipped";
+
+/** One file of the change set, with both versions' text and records where they exist. */
+export interface ComparedFile {
+  /** The path on the head side (the base side's for a removed file). */
+  path: string;
+  /** The base side's path when it differs (renames). */
+  oldPath?: string;
+  status: FileStatus;
+  /** Why a file was not compared (binary, too large, not in the index, diff did not apply). */
+  reason?: string;
+  language?: string;
+  oldText?: string;
+  newText?: string;
+  oldRecord?: FileRecord;
+  newRecord?: FileRecord;
+  hunks: Hunk[];
+  comparison?: FileComparison;
+}
+
+/** One side of the comparison, as the answer names it. */
+export interface ChangesSide {
+  /** "HEAD (3f2a1bc, main)", "the index", "the working tree", "the diff applied"… */
+  label: string;
+  rev?: string;
+  oid?: string;
+}
+
+/** What the engine gathered: the two sides and the files that differ. */
+export interface ChangeSet {
+  mode: "worktree" | "staged" | "refs" | "diff";
+  base: ChangesSide;
+  head: ChangesSide;
+  /** True when the head side's changed files are what the indexed tree holds, so head citations are exact on disk. */
+  headOnDisk: boolean;
+  files: ComparedFile[];
+  notes: string[];
+}
+
+/** A chunk's role in a changes answer, in priority order. */
+export type ChangeRole = "changed" | "added" | "removed" | "caller" | "route" | "test";
+
+/** A changed definition. */
+export interface ChangedSymbol {
+  change: ChangeKind;
+  /** Qualified as the graph names it (`pkg.mod.Class.method`, `src/a.ts#Class.method`). */
+  qualified: string;
+  /** The in-file name (`Class.method`). */
+  name: string;
+  kind: string;
+  /** Where it is: on the head side, or on the base side for a removed definition (`side`). */
+  path: string;
+  start: number;
+  end: number;
+  side: "head" | "base";
+  /** Where it was on the base side, and its in-file name there, when it existed there. */
+  old?: { path: string; start: number; end: number; name: string };
+  signature?: { old: string; new: string };
+  renamedFrom?: string;
+  /** An added or removed definition it came or went with (its methods with a new class). */
+  within?: string;
+  /** In a test file. */
+  test: boolean;
+}
+
+/** A file of the answer. */
+export interface ChangedFile {
+  path: string;
+  oldPath?: string;
+  status: FileStatus;
+  language?: string;
+  reason?: string;
+  hunks: Hunk[];
+  /** Changed definitions in it. */
+  symbols: number;
+  /** Changed lines outside every definition, per side. */
+  moduleLines: { old: [number, number][]; new: [number, number][] };
+}
+
+/** A chunk of the bundle. */
+export interface ChangesChunk {
+  path: string;
+  start: number;
+  end: number;
+  role: ChangeRole;
+  symbol: string;
+  kind: string;
+  form: "full" | "outline";
+  tokens: number;
+  /** For changed code: the kind of change. */
+  change?: ChangeKind | "module";
+  /** The side the lines are on (base for removed code). */
+  side: "head" | "base";
+}
+
+/** A chunk left out, with the handle to ask for it. */
+export interface ChangesCut {
+  path: string;
+  start: number;
+  end: number;
+  role: ChangeRole;
+  symbol: string;
+  handle: string;
+  tokens: number;
+}
+
+/** The answer to `changes`. */
+export interface ChangesAnswer {
+  mode: ChangeSet["mode"];
+  base: ChangesSide;
+  head: ChangesSide;
+  headOnDisk: boolean;
+  files: ChangedFile[];
+  symbols: ChangedSymbol[];
+  impact: { callers: ImpactItem[]; tests: ImpactItem[]; routes: RouteImpact[]; depth: number };
+  notes: string[];
+  chunks: ChangesChunk[];
+  cut: ChangesCut[];
+  usage: { tokens: number; budget: number; encoding: Encoding };
+  text: string;
+}
+
+/** Options of the bundle. */
+export interface ChangesBundleOptions {
+  budget?: number;
+  encoding?: Encoding;
+}
+
+/** What the bundle reads besides the change set: the indexed files' text and the routes. */
+export interface ChangesIO {
+  readText(path: string): Promise<string>;
+  routes(): Route[];
+}
+
+/** Callers and tests past this many per role are listed, not shown (as in context). */
+const SHOWN_PER_ROLE = 10;
+/** Chunks per role at most. */
+const PER_ROLE = 40;
+/** Changed symbols listed in the answer's summary before "… and N more". */
+const SUMMARY_SYMBOLS = 25;
+const SUMMARY_FILES = 20;
+const CHANGE_ORDER: Record<ChangeKind, number> = { signature: 0, renamed: 1, removed: 2, body: 3, added: 4 };
+
+/** A planned chunk: where, what, and its two renderings. */
+interface Planned {
+  path: string;
+  start: number;
+  end: number;
+  role: ChangeRole;
+  label: string;
+  kind: string;
+  side: "head" | "base";
+  change?: ChangeKind | "module";
+  full: string;
+  outline?: string;
+  suffix: string;
+  listOnly?: boolean;
+  /** Graph symbol (head side), to skip a caller that is itself shown as changed. */
+  id?: number;
+}
+
+function fence(language: string | undefined, body: string): string {
+  const tick = body.includes("```") ? "````" : "```";
+  return `${tick}${language ? languageById(language)?.fence ?? language : ""}\n${body}\n${tick}`;
+}
+
+function checkEncoding(encoding: string | undefined): Encoding {
+  const e = encoding ?? "o200k_base";
+  if (!ENCODINGS.includes(e as Encoding)) {
+    throw new EngineError("invalid_argument", `encoding must be one of ${ENCODINGS.join(", ")}, got ${JSON.stringify(encoding)}.`, { data: { encoding } });
+  }
+  return e as Encoding;
+}
+
+const ranges = (rs: [number, number][]) => rs.map(([a, b]) => (a === b ? `${a}` : `${a}-${b}`)).join(", ");
+const short = (oid: string | undefined) => (oid ? oid.slice(0, 7) : "");
+const one = (text: string, max = 100) => {
+  const s = text.replace(/\s+/g, " ").trim();
+  return s.length > max ? `${s.slice(0, max)}…` : s;
+};
+
+/** Builds the answer: changed symbols, impact, and the budgeted bundle. */
+export async function buildChangesAnswer(graph: CodeGraph, set: ChangeSet, options: ChangesBundleOptions, io: ChangesIO): Promise<ChangesAnswer> {
+  const budget = checkBudget(options.budget);
+  const encoding = checkEncoding(options.encoding);
+  const count = await loadTokenCounter(encoding);
+  const notes = [...set.notes];
+
+  // Changed symbols, with their graph ids on the head side.
+  const symbols: ChangedSymbol[] = [];
+  const sources: ImpactSource[] = [];
+  const symbolIds: (number | undefined)[] = [];
+  let inexact = 0;
+  const fileOf = new Map<ChangedSymbol, ComparedFile>();
+  const qualify = createQualifier(graph, set.files.flatMap((f) => [f.path, ...(f.oldPath ? [f.oldPath] : [])]));
+  for (const file of set.files) {
+    for (const c of file.comparison?.definitions ?? []) {
+      const onHead = c.newIndex !== undefined;
+      const record = onHead ? file.newRecord! : file.oldRecord!;
+      const d = record.definitions[onHead ? c.newIndex! : c.oldIndex!]!;
+      const before = c.oldIndex !== undefined ? file.oldRecord!.definitions[c.oldIndex]! : undefined;
+      const path = onHead ? file.path : (file.oldPath ?? file.path);
+      const qualified = qualify({ path, language: record.language }, d.qualified);
+      const mapped = onHead ? graphSymbolOf(graph, record, c.newIndex!) : undefined;
+      if (mapped && !mapped.exact) inexact++;
+      const sym: ChangedSymbol = {
+        change: c.change, qualified, name: d.qualified, kind: d.kind, path, start: d.start, end: d.end, side: onHead ? "head" : "base",
+        ...(before && onHead ? { old: { path: file.oldPath ?? file.path, start: before.start, end: before.end, name: before.qualified } } : {}),
+        ...(c.signature ? { signature: c.signature } : {}),
+        ...(c.renamedFrom ? { renamedFrom: qualify({ path: file.oldPath ?? file.path, language: record.language }, c.renamedFrom) } : {}),
+        ...(c.within ? { within: qualify({ path, language: record.language }, c.within) } : {}),
+        test: isTestFile(path),
+      };
+      symbols.push(sym);
+      symbolIds.push(mapped?.id);
+      fileOf.set(sym, file);
+      const goneName = c.change === "removed" ? before?.name : c.change === "renamed" ? file.oldRecord!.definitions[c.oldIndex!]!.name : undefined;
+      sources.push({
+        qualified, change: c.change, test: sym.test, path, ...(onHead ? { start: d.start, end: d.end } : {}),
+        ...(mapped ? { id: mapped.id } : {}), ...(goneName && !c.within ? { goneName } : {}),
+      });
+    }
+  }
+  if (inexact > 0) notes.push(`${inexact} changed definition${inexact > 1 ? "s are" : " is"} matched to the indexed tree by name: the head side differs from the files on disk, so callers and tests come from the files on disk.`);
+
+  // Tests are reached from changed code outside tests; a changed test reaches nothing new.
+  const impactSources = sources.filter((s) => !s.test);
+  const changedFiles = [...new Set(set.files.filter((f) => f.comparison && (f.comparison.definitions.length || f.comparison.moduleLines.new.length || f.comparison.moduleLines.old.length)).map((f) => f.path))];
+  const impact = computeImpact(graph, impactSources, io.routes(), changedFiles);
+
+  // ---- chunks, in priority order
+  const texts = new Map<string, string[]>();
+  const linesOf = async (path: string) => texts.get(path) ?? texts.set(path, splitLines(await io.readText(path).catch(() => ""))).get(path)!;
+  const planned: Planned[] = [];
+  const shownIds = new Set<number>();
+  const order = symbols.map((s, i) => i).sort((a, b) => CHANGE_ORDER[symbols[a]!.change] - CHANGE_ORDER[symbols[b]!.change] || (symbols[a]!.test ? 1 : 0) - (symbols[b]!.test ? 1 : 0) || a - b);
+  for (const i of order) {
+    const s = symbols[i]!;
+    const file = fileOf.get(s)!;
+    if (s.within) continue; // shown inside the added or removed definition it came or went with
+    const oldLines = splitLines(file.oldText ?? "");
+    const newLines = splitLines(file.newText ?? "");
+    const language = (s.side === "head" ? file.newRecord : file.oldRecord)?.language;
+    const id = symbolIds[i];
+    if (id !== undefined) shownIds.add(id);
+    if (s.change === "added") {
+      const body = newLines.slice(s.start - 1, s.end).join("\n");
+      const sym = id !== undefined ? graph.symbols[id] : undefined;
+      const outlineText = sym && file.newRecord?.hash === graph.records.get(s.path)?.hash ? outline(graph, sym) : undefined;
+      planned.push({
+        path: s.path, start: s.start, end: s.end, role: "added", label: s.qualified, kind: s.kind, side: "head", change: "added", full: fence(language, body),
+        ...(outlineText !== undefined && outlineText.length < body.length ? { outline: fence(language, outlineText) } : {}), suffix: "", ...(id !== undefined ? { id } : {}),
+      });
+    } else if (s.change === "removed") {
+      const body = oldLines.slice(s.start - 1, s.end).join("\n");
+      const header = file.oldRecord!.definitions.find((d) => d.start === s.start && d.qualified === s.name);
+      planned.push({
+        path: s.path, start: s.start, end: s.end, role: "removed", label: s.qualified, kind: s.kind, side: "base", change: "removed", full: fence(language, body),
+        ...(header && header.signature.length < body.length ? { outline: fence(language, header.signature) } : {}), suffix: ` (as it was at ${set.base.oid ? short(set.base.oid) : set.base.label})`,
+      });
+    } else {
+      const spans = { old: [s.old!.start, s.old!.end] as [number, number], new: [s.start, s.end] as [number, number] };
+      const full = fullSpanDiff(oldLines, newLines, file.hunks, spans);
+      const compact = compactSpanDiff(oldLines, newLines, file.hunks, spans) ?? full;
+      const what = s.change === "signature" ? "signature changed" : s.change === "renamed" ? `renamed from ${s.renamedFrom}` : "body changed";
+      planned.push({
+        path: s.path, start: s.start, end: s.end, role: "changed", label: s.qualified, kind: s.kind, side: "head", change: s.change, full: fence("diff", full),
+        ...(compact.length < full.length ? { outline: fence("diff", compact) } : {}), suffix: ` (${what})`, ...(id !== undefined ? { id } : {}),
+      });
+    }
+  }
+  // Module-level lines (imports, constants, top-level code): one chunk per file, after the definitions.
+  const summaryFiles: ChangedFile[] = set.files.map((f) => ({
+    path: f.path, ...(f.oldPath ? { oldPath: f.oldPath } : {}), status: f.status, ...(f.language ? { language: f.language } : {}), ...(f.reason ? { reason: f.reason } : {}),
+    hunks: f.hunks, symbols: f.comparison?.definitions.length ?? 0, moduleLines: f.comparison?.moduleLines ?? { old: [], new: [] },
+  }));
+  for (const f of set.files) {
+    const m = f.comparison?.moduleLines;
+    if (!m || (m.new.length === 0 && m.old.length === 0) || f.status === "added" || f.status === "removed") continue;
+    const oldLines = splitLines(f.oldText ?? "");
+    const newLines = splitLines(f.newText ?? "");
+    const parts: string[] = [];
+    // Each changed run with the aligned lines around it: spans on both sides cover the runs.
+    for (const h of f.hunks) {
+      const inModule = m.new.some(([a, b]) => h.newLines > 0 && a <= h.newStart + h.newLines - 1 && b >= h.newStart) || m.old.some(([a, b]) => h.oldLines > 0 && a <= h.oldStart + h.oldLines - 1 && b >= h.oldStart);
+      if (!inModule) continue;
+      const spans = { old: [Math.max(1, h.oldStart - 1), h.oldStart + h.oldLines] as [number, number], new: [Math.max(1, h.newStart - 1), h.newStart + h.newLines] as [number, number] };
+      parts.push(fullSpanDiff(oldLines, newLines, f.hunks, spans));
+    }
+    if (!parts.length) continue;
+    const lines = m.new.length ? m.new : m.old;
+    planned.push({
+      path: f.path, start: lines[0]![0], end: lines[lines.length - 1]![1], role: "changed", label: f.path, kind: "module-code",
+      side: m.new.length ? "head" : "base", change: "module", full: fence("diff", parts.join("\n⋯\n")), suffix: ` (module-level lines ${ranges(m.new.length ? m.new : m.old)})`,
+    });
+  }
+
+  const symbolText = async (id: number): Promise<{ body: string; outlineText?: string; start: number; end: number; path: string; language: string }> => {
+    const s = graph.symbols[id]!;
+    const lines = await linesOf(s.file);
+    return { body: lines.slice(s.start - 1, s.end).join("\n"), ...(s.kind !== "module" ? { outlineText: outline(graph, s) } : {}), start: s.start, end: s.end, path: s.file, language: s.language };
+  };
+  /** A caller as a chunk: the whole symbol, or its call lines (± 2) when it is module-level code. */
+  const callerChunk = async (id: number, role: ChangeRole, suffix: string, callLines: number[], listOnly: boolean): Promise<Planned[]> => {
+    const s = graph.symbols[id]!;
+    if (s.kind === "module") {
+      const lines = await linesOf(s.file);
+      return [...new Set(callLines)].sort((a, b) => a - b).slice(0, 3).map((line) => {
+        const start = Math.max(1, line - 2);
+        const end = Math.min(lines.length, line + 2);
+        return { path: s.file, start, end, role, label: s.qualified, kind: "module-code", side: "head" as const, full: fence(s.language, lines.slice(start - 1, end).join("\n")), suffix, ...(listOnly ? { listOnly } : {}) };
+      });
+    }
+    const t = await symbolText(id);
+    return [{
+      path: t.path, start: t.start, end: t.end, role, label: s.qualified, kind: s.kind, side: "head", full: fence(t.language, t.body),
+      ...(t.outlineText !== undefined && t.outlineText.length < t.body.length ? { outline: fence(t.language, t.outlineText) } : {}), suffix, id, ...(listOnly ? { listOnly } : {}),
+    }];
+  };
+  const nameOfId = new Map(sources.flatMap((s) => (s.id !== undefined ? [[s.id, s.qualified] as const] : [])));
+  const changeOfId = new Map(sources.flatMap((s) => (s.id !== undefined ? [[s.id, s.change] as const] : [])));
+  const callersOf = async (which: (c: ChangeKind) => boolean) => {
+    let n = 0;
+    const entries = [...impact.direct].filter(([caller, d]) => !shownIds.has(caller) && !isTestFile(graph.symbols[caller]!.file) && [...d.sources].some((x) => which(changeOfId.get(x)!)));
+    entries.sort((a, b) => graph.symbols[a[0]]!.file.localeCompare(graph.symbols[b[0]]!.file) || graph.symbols[a[0]]!.start - graph.symbols[b[0]]!.start);
+    for (const [caller, d] of entries.slice(0, PER_ROLE)) {
+      const reached = [...d.sources].filter((x) => which(changeOfId.get(x)!)).map((x) => nameOfId.get(x)!);
+      const lines = [...new Set(d.lines)].sort((a, b) => a - b);
+      planned.push(...(await callerChunk(caller, "caller", ` (calls ${reached.slice(0, 2).join(", ")}${reached.length > 2 ? ", …" : ""} at line${lines.length > 1 ? "s" : ""} ${lines.slice(0, 4).join(", ")})`, lines, ++n > SHOWN_PER_ROLE)));
+      shownIds.add(caller);
+    }
+  };
+  // Callers of changed signatures and renames, then code still calling removed names.
+  await callersOf((c) => c === "signature" || c === "renamed");
+  {
+    let n = 0;
+    for (const [caller, r] of [...impact.stillCalling].slice(0, PER_ROLE)) {
+      if (shownIds.has(caller)) continue;
+      const lines = [...new Set(r.lines)].sort((a, b) => a - b);
+      planned.push(...(await callerChunk(caller, isTestFile(graph.symbols[caller]!.file) ? "test" : "caller", ` (still calls ${[...r.names].join(", ")} at line${lines.length > 1 ? "s" : ""} ${lines.slice(0, 4).join(", ")}, no longer defined)`, lines, ++n > SHOWN_PER_ROLE)));
+      shownIds.add(caller);
+    }
+  }
+  // Routes reached.
+  {
+    let n = 0;
+    for (const r of impact.routes.slice(0, PER_ROLE)) {
+      const label = `${r.method} ${r.path}`;
+      const suffix = r.depth === 0 ? ` (handler changed: ${r.reaches[0]})` : ` (reaches ${r.reaches[0]} in ${r.depth} call${r.depth > 1 ? "s" : ""})`;
+      const handlerId = r.handler !== undefined ? graph.byQualified.get(r.handler) : undefined;
+      if (handlerId !== undefined && !shownIds.has(handlerId)) {
+        const [c] = await callerChunk(handlerId, "route", suffix, [], ++n > SHOWN_PER_ROLE);
+        planned.push({ ...c!, label: `${label} → ${r.handler}` });
+        shownIds.add(handlerId);
+      } else if (handlerId === undefined) {
+        const lines = await linesOf(r.file);
+        const route = io.routes().find((x) => x.file === r.file && x.line === r.line && x.method === r.method);
+        const span = route?.span ?? { start: r.line, end: r.line };
+        const language = graph.symbols[graph.moduleSymbol.get(r.file) ?? 0]?.language;
+        planned.push({ path: r.file, start: span.start, end: span.end, role: "route", label, kind: "route", side: "head", full: fence(language, lines.slice(span.start - 1, span.end).join("\n")), suffix, ...(++n > SHOWN_PER_ROLE ? { listOnly: true } : {}) });
+      }
+    }
+  }
+  // Tests reached: by calls (nearest first), then test files that import a changed file (listed only).
+  {
+    let n = 0;
+    for (const t of impact.tests.slice(0, PER_ROLE)) {
+      const id = t.kind === "module" ? graph.moduleSymbol.get(t.path)! : graph.byQualified.get(t.qualified);
+      if (id === undefined || shownIds.has(id)) continue;
+      if (t.via === "import") {
+        const lines = await linesOf(t.path);
+        planned.push({ path: t.path, start: 1, end: lines.length, role: "test", label: t.path, kind: "file", side: "head", full: fence(graph.symbols[id]!.language, lines.join("\n")), suffix: ` (imports ${t.reaches[0]})`, listOnly: true });
+      } else {
+        const callLines = t.kind === "module" ? (impact.direct.get(id)?.lines ?? impact.stillCalling.get(id)?.lines ?? []) : [];
+        const suffix = ` (reaches ${t.reaches.slice(0, 2).join(", ")}${t.depth > 1 ? ` in ${t.depth} calls` : ""})`;
+        planned.push(...(await callerChunk(id, "test", suffix, callLines.length ? callLines : [t.site?.line ?? 1], ++n > SHOWN_PER_ROLE)));
+      }
+      shownIds.add(id);
+    }
+  }
+  // Callers of changed bodies, last.
+  await callersOf((c) => c === "body");
+
+  // ---- fit
+  const header = summaryText(set, symbols, summaryFiles, impact, notes);
+  const fitInput: FitChunk[] = planned.map((c) => {
+    const head = `## ${cite(c.path, c.start, c.end)} [${c.role}] ${citeName(c.label)}${c.suffix}`;
+    return {
+      full: `${head}\n${c.full}`,
+      ...(c.outline !== undefined ? { outline: `${head} (outline)\n${c.outline}` } : {}),
+      ...(c.listOnly ? { listOnly: true } : {}),
+      cutLine: (tokens: number) => `- ${cite(c.path, c.start, c.end)} [${c.role}] ${citeName(c.label)} (${tokens} tokens)`,
+    };
+  });
+  // A chunk inside another chunk of the same side (a changed method of a changed class).
+  const within = planned.map((c, i) => planned.flatMap((o, j) => (j !== i && j < i && o.side === c.side && o.path === c.path && o.start <= c.start && o.end >= c.end ? [j] : [])));
+  const fit = fitChunks(
+    header,
+    fitInput,
+    budget,
+    count,
+    (tokens) => `-- ${tokens}/${budget} tokens (${encoding})`,
+    (full) => `Note: this change's whole diff needs ${full} tokens; shown as its changed lines. Ask with budget ≥ ${full + 400} for all of it.`,
+    within,
+  );
+  const chunks: ChangesChunk[] = [];
+  const cut: ChangesCut[] = [];
+  planned.forEach((c, i) => {
+    const form: FitForm = fit.forms[i]!;
+    if (form === "covered") return;
+    if (form === "cut") {
+      const handle = c.side === "base" ? `${cite(c.path, c.start, c.end)} at ${set.base.oid ? short(set.base.oid) : set.base.label}` : c.id !== undefined || (c.kind !== "module-code" && c.kind !== "file" && c.kind !== "route") ? c.label.split(" → ").pop()! : cite(c.path, c.start, c.end);
+      cut.push({ path: c.path, start: c.start, end: c.end, role: c.role, symbol: c.label, handle, tokens: fit.fullTokens[i]! });
+    } else {
+      chunks.push({
+        path: c.path, start: c.start, end: c.end, role: c.role, symbol: c.label, kind: c.kind, form, tokens: form === "full" ? fit.fullTokens[i]! : fit.outlineTokens[i]!,
+        ...(c.change ? { change: c.change } : {}), side: c.side,
+      });
+    }
+  });
+  return {
+    mode: set.mode,
+    base: set.base,
+    head: set.head,
+    headOnDisk: set.headOnDisk,
+    files: summaryFiles,
+    symbols,
+    impact: {
+      callers: impact.callers.slice(0, IMPACT_LIST_LIMIT),
+      tests: impact.tests.slice(0, IMPACT_LIST_LIMIT),
+      routes: impact.routes.slice(0, IMPACT_LIST_LIMIT),
+      depth: TEST_DEPTH,
+    },
+    notes,
+    chunks,
+    cut,
+    usage: { tokens: fit.tokens, budget, encoding },
+    text: fit.text,
+  };
+}
+
+const STATUS_MARK: Record<FileStatus, string> = { added: "A", removed: "D", modified: "M", renamed: "R", binary: "B", skipped: "S" };
+
+/** The answer's head: the two sides, the files, every changed symbol (up to a limit), the impact in numbers, notes. */
+function summaryText(set: ChangeSet, symbols: ChangedSymbol[], files: ChangedFile[], impact: ReturnType<typeof computeImpact>, notes: string[]): string {
+  const lines = [`# codeslice changes: ${set.base.label} → ${set.head.label}`];
+  if (files.length === 0) {
+    lines.push("No changes.");
+    return lines.join("\n");
+  }
+  const fileLines = files.slice(0, SUMMARY_FILES).map((f) => {
+    const path = f.oldPath && f.oldPath !== f.path ? `${f.oldPath} → ${f.path}` : f.path;
+    const what = f.reason ? ` (${f.reason})` : f.symbols === 0 && !f.moduleLines.new.length && !f.moduleLines.old.length && f.language ? " (no code change)" : !f.language && f.status !== "binary" && f.status !== "skipped" ? " (not a source file)" : "";
+    return `${STATUS_MARK[f.status]} ${path}${what}`;
+  });
+  lines.push(`Files (${files.length}): ${fileLines.join(" · ")}${files.length > SUMMARY_FILES ? ` · … and ${files.length - SUMMARY_FILES} more` : ""}`);
+  if (symbols.length) {
+    const counts = Object.entries(symbols.reduce<Record<string, number>>((acc, s) => ((acc[s.change] = (acc[s.change] ?? 0) + 1), acc), {}))
+      .sort((a, b) => CHANGE_ORDER[a[0] as ChangeKind] - CHANGE_ORDER[b[0] as ChangeKind]).map(([k, n]) => `${n} ${k}`).join(", ");
+    lines.push(`Changed definitions (${symbols.length}): ${counts}`);
+    const shown = symbols.filter((s) => !s.within).slice(0, SUMMARY_SYMBOLS);
+    for (const s of shown) {
+      const where = s.side === "base" ? `was ${cite(s.path, s.start, s.end)}` : cite(s.path, s.start, s.end);
+      const nested = symbols.filter((x) => x.within === s.qualified).length;
+      const detail = s.change === "signature" && s.signature ? `: ${one(s.signature.old, 80)} → ${one(s.signature.new, 80)}` : s.change === "renamed" ? ` (from ${s.renamedFrom})` : nested ? ` (with ${nested} member${nested > 1 ? "s" : ""})` : "";
+      lines.push(`- ${s.change} ${s.kind} ${citeName(s.qualified)} ${where}${detail}`);
+    }
+    const rest = symbols.filter((s) => !s.within).length - shown.length;
+    if (rest > 0) lines.push(`- … and ${rest} more (the JSON answer lists all)`);
+  } else lines.push("Changed definitions: none.");
+  const moduleLevel = files.filter((f) => f.moduleLines.new.length || f.moduleLines.old.length);
+  if (moduleLevel.length) lines.push(`Module-level lines changed: ${moduleLevel.slice(0, 10).map((f) => `${f.path}:${ranges(f.moduleLines.new.length ? f.moduleLines.new : f.moduleLines.old)}`).join(" · ")}`);
+  const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
+  const direct = impact.callers.filter((c) => c.depth === 1 && c.via === "call").length;
+  const byCall = impact.tests.filter((t) => t.via !== "import").length;
+  const byImport = impact.tests.length - byCall;
+  const parts = [
+    `${plural(direct, "direct caller")} outside the change`,
+    `${plural(impact.routes.length, "route")}${impact.routes.length ? ` (${impact.routes.slice(0, 4).map((r) => `${r.method} ${r.path}`).join(", ")}${impact.routes.length > 4 ? ", …" : ""})` : ""}`,
+    `${plural(byCall, "test")} within ${TEST_DEPTH} calls${byImport ? ` and ${plural(byImport, "test file")} importing changed files` : ""}`,
+  ];
+  if (impact.stillCalling.size) parts.push(`${plural(impact.stillCalling.size, "symbol")} still calling removed names`);
+  lines.push(`Impact: ${parts.join("; ")}`);
+  if (!set.headOnDisk) lines.push(`Note: ${set.head.label} is not what the files on disk hold; changed code is cited at ${set.head.label}, callers and tests at the files on disk.`);
+  for (const n of notes) lines.push(`Note: ${n}`);
+  return lines.join("\n");
+}

@@ -1,0 +1,313 @@
+/**
+ * Git's object database, read-only: loose objects and packs (index v2, offset and reference
+ * deltas), through the engine's FileSystem port, so the same code reads a repository on Node,
+ * Deno and in a browser. It reads what `changes` needs (a few trees and blobs per answer), not
+ * whole histories: a pack is read whole on first use and kept for the life of the store.
+ */
+import { EngineError, isEngineError } from "../../shared/errors.ts";
+import type { FileSystem } from "../ports.ts";
+import { inflate } from "./inflate.ts";
+
+export type ObjectType = "commit" | "tree" | "blob" | "tag";
+
+/** One object's type and content (without git's "type size\0" header). */
+export interface GitObject {
+  type: ObjectType;
+  bytes: Uint8Array;
+}
+
+/** Reads objects by id. `read` resolves undefined for an id the repository does not hold. */
+export interface ObjectStore {
+  read(oid: string): Promise<GitObject | undefined>;
+  /** Full ids that start with `prefix` (4 to 40 hex digits), at most `limit` of them. */
+  expand(prefix: string, limit?: number): Promise<string[]>;
+}
+
+const TYPES: Record<number, ObjectType> = { 1: "commit", 2: "tree", 3: "blob", 4: "tag" };
+const OFS_DELTA = 6;
+const REF_DELTA = 7;
+const HEX: string[] = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, "0"));
+const decoder = new TextDecoder();
+
+export function toHex(bytes: Uint8Array, start = 0, end = bytes.length): string {
+  let out = "";
+  for (let i = start; i < end; i++) out += HEX[bytes[i]!];
+  return out;
+}
+
+function fromHex(hex: string): Uint8Array {
+  const out = new Uint8Array(hex.length >> 1);
+  for (let i = 0; i < out.length; i++) out[i] = parseInt(hex.slice(2 * i, 2 * i + 2), 16);
+  return out;
+}
+
+/** A pack's index: ids sorted, with their offsets into the pack. */
+interface PackIndex {
+  count: number;
+  fanout: Uint32Array;
+  oids: Uint8Array;
+  offsets: Float64Array;
+}
+
+function damaged(what: string, why: string): EngineError {
+  return new EngineError("io_error", `Unreadable git object data (${what}): ${why}.`, {
+    hint: "Run `git fsck` in the repository; `git gc` rewrites damaged packs from good copies.",
+    data: { file: what },
+  });
+}
+
+/** Parses a version-2 pack index (what every git since 1.5.2 writes). */
+export function parsePackIndex(bytes: Uint8Array, name: string): PackIndex {
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  if (bytes.length < 8 + 1024 || view.getUint32(0) !== 0xff744f63) throw damaged(name, "not a version-2 pack index (run `git gc` to rewrite old packs)");
+  if (view.getUint32(4) !== 2) throw damaged(name, `pack index version ${view.getUint32(4)}`);
+  const fanout = new Uint32Array(256);
+  for (let i = 0; i < 256; i++) fanout[i] = view.getUint32(8 + 4 * i);
+  const count = fanout[255]!;
+  const oidsAt = 8 + 1024;
+  const offsetsAt = oidsAt + 24 * count; // ids, then one CRC-32 per object
+  const largeAt = offsetsAt + 4 * count;
+  if (bytes.length < largeAt + 40) throw damaged(name, "truncated");
+  const offsets = new Float64Array(count);
+  for (let i = 0; i < count; i++) {
+    const o = view.getUint32(offsetsAt + 4 * i);
+    if (o & 0x80000000) {
+      const at = largeAt + 8 * (o & 0x7fffffff);
+      offsets[i] = view.getUint32(at) * 2 ** 32 + view.getUint32(at + 4);
+    } else offsets[i] = o;
+  }
+  return { count, fanout, oids: bytes.subarray(oidsAt, oidsAt + 20 * count), offsets };
+}
+
+/** Compares the id at `i` of the index with `key` over the first `n` bytes. */
+function compareAt(idx: PackIndex, i: number, key: Uint8Array, n = 20): number {
+  const base = 20 * i;
+  for (let k = 0; k < n; k++) {
+    const d = idx.oids[base + k]! - key[k]!;
+    if (d !== 0) return d;
+  }
+  return 0;
+}
+
+/** Position of the first id ≥ key (compared over `n` bytes) within its fan-out bucket. */
+function lowerBound(idx: PackIndex, key: Uint8Array, n = 20): number {
+  let lo = key[0]! === 0 ? 0 : idx.fanout[key[0]! - 1]!;
+  let hi = idx.fanout[key[0]!]!;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (compareAt(idx, mid, key, n) < 0) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/** Applies a git delta to `base`. */
+export function applyDelta(base: Uint8Array, delta: Uint8Array, what: string): Uint8Array {
+  let pos = 0;
+  const varint = () => {
+    let value = 0;
+    let shift = 0;
+    let c: number;
+    do {
+      c = delta[pos++]!;
+      value += (c & 0x7f) * 2 ** shift;
+      shift += 7;
+    } while (c & 0x80 && pos < delta.length);
+    return value;
+  };
+  const sourceSize = varint();
+  const targetSize = varint();
+  if (sourceSize !== base.length) throw damaged(what, `delta expects a base of ${sourceSize} bytes, found ${base.length}`);
+  const out = new Uint8Array(targetSize);
+  let at = 0;
+  while (pos < delta.length) {
+    const op = delta[pos++]!;
+    if (op & 0x80) {
+      let offset = 0;
+      let size = 0;
+      for (let b = 0; b < 4; b++) if (op & (1 << b)) offset += delta[pos++]! * 2 ** (8 * b);
+      for (let b = 0; b < 3; b++) if (op & (16 << b)) size += delta[pos++]! * 2 ** (8 * b);
+      if (size === 0) size = 0x10000;
+      if (offset + size > base.length || at + size > targetSize) throw damaged(what, "delta copies past its base");
+      out.set(base.subarray(offset, offset + size), at);
+      at += size;
+    } else if (op > 0) {
+      if (at + op > targetSize || pos + op > delta.length) throw damaged(what, "delta inserts past its target");
+      out.set(delta.subarray(pos, pos + op), at);
+      pos += op;
+      at += op;
+    } else throw damaged(what, "delta opcode 0");
+  }
+  if (at !== targetSize) throw damaged(what, "delta result has the wrong size");
+  return out;
+}
+
+interface Pack {
+  name: string;
+  index: PackIndex;
+  data?: Promise<Uint8Array>;
+  /** Every entry's offset, ascending: an entry's compressed data ends where the next begins. */
+  sorted?: Float64Array;
+}
+
+/** How many resolved pack entries are kept (delta bases are shared by many objects). */
+const CACHE_ENTRIES = 512;
+
+/** The object store of the git directory `gitdir` (workspace-relative, e.g. ".git"). */
+export function createObjectStore(fs: FileSystem, gitdir: string): ObjectStore {
+  let packs: Promise<Pack[]> | undefined;
+  const cache = new Map<string, GitObject>();
+  const remember = (key: string, obj: GitObject) => {
+    if (cache.size >= CACHE_ENTRIES) cache.delete(cache.keys().next().value!);
+    cache.set(key, obj);
+  };
+
+  const listPacks = async (): Promise<Pack[]> => {
+    let entries;
+    try {
+      entries = await fs.readDir(`${gitdir}/objects/pack`);
+    } catch (error) {
+      if (isEngineError(error, "not_found", "not_directory")) return [];
+      throw error;
+    }
+    const names = entries.filter((e) => e.kind === "file" && e.name.endsWith(".idx")).map((e) => e.name.slice(0, -4)).sort();
+    const out: Pack[] = [];
+    for (const name of names) {
+      const path = `${gitdir}/objects/pack/${name}.idx`;
+      out.push({ name, index: parsePackIndex(await fs.readFile(path), path) });
+    }
+    return out;
+  };
+  const getPacks = () => (packs ??= listPacks().catch((error) => {
+    packs = undefined;
+    throw error;
+  }));
+
+  const packData = (pack: Pack) => (pack.data ??= fs.readFile(`${gitdir}/objects/pack/${pack.name}.pack`));
+
+  const entryEnd = (pack: Pack, offset: number, length: number): number => {
+    if (!pack.sorted) pack.sorted = Float64Array.from(pack.index.offsets).sort();
+    const s = pack.sorted;
+    let lo = 0;
+    let hi = s.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (s[mid]! <= offset) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo < s.length ? s[lo]! : length - 20; // the last entry ends at the trailing checksum
+  };
+
+  const readPacked = async (pack: Pack, offset: number, depth = 0): Promise<GitObject> => {
+    const key = `${pack.name}:${offset}`;
+    const hit = cache.get(key);
+    if (hit) return hit;
+    const what = `objects/pack/${pack.name}.pack@${offset}`;
+    if (depth > 10_000) throw damaged(what, "delta chain does not end");
+    const data = await packData(pack);
+    if (offset >= data.length) throw damaged(what, "offset past the end of the pack");
+    let pos = offset;
+    let c = data[pos++]!;
+    const type = (c >> 4) & 7;
+    while (c & 0x80) c = data[pos++]!; // the size: inflation tells it anyway
+    let base: GitObject | undefined;
+    if (type === OFS_DELTA) {
+      c = data[pos++]!;
+      let back = c & 0x7f;
+      while (c & 0x80) {
+        c = data[pos++]!;
+        back = (back + 1) * 128 + (c & 0x7f);
+      }
+      base = await readPacked(pack, offset - back, depth + 1);
+    } else if (type === REF_DELTA) {
+      const baseOid = toHex(data, pos, pos + 20);
+      pos += 20;
+      base = await read(baseOid, depth + 1);
+      if (!base) throw damaged(what, `delta base ${baseOid} is missing`);
+    } else if (!TYPES[type]) throw damaged(what, `object type ${type}`);
+    let body: Uint8Array;
+    try {
+      body = await inflate(data.subarray(pos, entryEnd(pack, offset, data.length)));
+    } catch (error) {
+      throw damaged(what, `cannot inflate (${(error as Error).message})`);
+    }
+    const obj = base ? { type: base.type, bytes: applyDelta(base.bytes, body, what) } : { type: TYPES[type]!, bytes: body };
+    remember(key, obj);
+    return obj;
+  };
+
+  const readLoose = async (oid: string): Promise<GitObject | undefined> => {
+    const path = `${gitdir}/objects/${oid.slice(0, 2)}/${oid.slice(2)}`;
+    let raw: Uint8Array;
+    try {
+      raw = await fs.readFile(path);
+    } catch (error) {
+      if (isEngineError(error, "not_found", "not_directory")) return undefined;
+      throw error;
+    }
+    let bytes: Uint8Array;
+    try {
+      bytes = await inflate(raw);
+    } catch (error) {
+      throw damaged(path, `cannot inflate (${(error as Error).message})`);
+    }
+    const nul = bytes.indexOf(0);
+    const header = decoder.decode(bytes.subarray(0, Math.max(0, nul)));
+    const type = header.split(" ")[0] as ObjectType;
+    if (nul < 0 || !["commit", "tree", "blob", "tag"].includes(type)) throw damaged(path, "no object header");
+    return { type, bytes: bytes.subarray(nul + 1) };
+  };
+
+  const findInPacks = async (oid: string, list: Pack[]): Promise<{ pack: Pack; offset: number } | undefined> => {
+    const key = fromHex(oid);
+    for (const pack of list) {
+      const i = lowerBound(pack.index, key);
+      if (i < pack.index.count && compareAt(pack.index, i, key) === 0) return { pack, offset: pack.index.offsets[i]! };
+    }
+    return undefined;
+  };
+
+  const read = async (oid: string, depth = 0): Promise<GitObject | undefined> => {
+    if (!/^[0-9a-f]{40}$/.test(oid)) return undefined;
+    const cached = cache.get(oid);
+    if (cached) return cached;
+    let found = await findInPacks(oid, await getPacks());
+    if (!found) {
+      const loose = await readLoose(oid);
+      if (loose) {
+        remember(oid, loose);
+        return loose;
+      }
+      // A gc or fetch since the packs were listed: list them again once.
+      packs = undefined;
+      found = await findInPacks(oid, await getPacks());
+      if (!found) return undefined;
+    }
+    return readPacked(found.pack, found.offset, depth);
+  };
+
+  return {
+    read: (oid) => read(oid),
+    async expand(prefix, limit = 10) {
+      const p = prefix.toLowerCase();
+      const out = new Set<string>();
+      try {
+        for (const e of await fs.readDir(`${gitdir}/objects/${p.slice(0, 2)}`)) {
+          if (e.kind === "file" && `${p.slice(0, 2)}${e.name}`.startsWith(p)) out.add(`${p.slice(0, 2)}${e.name}`);
+        }
+      } catch (error) {
+        if (!isEngineError(error, "not_found", "not_directory")) throw error;
+      }
+      // Compare whole bytes with a lower bound, then check the odd nibble by text.
+      const whole = fromHex(p.slice(0, p.length & ~1));
+      for (const pack of await getPacks()) {
+        for (let i = lowerBound(pack.index, whole, whole.length); i < pack.index.count && out.size <= limit; i++) {
+          const hex = toHex(pack.index.oids, 20 * i, 20 * i + 20);
+          if (!hex.startsWith(p.slice(0, whole.length * 2))) break;
+          if (hex.startsWith(p)) out.add(hex);
+        }
+      }
+      return [...out].sort().slice(0, limit);
+    },
+  };
+}

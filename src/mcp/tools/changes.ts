@@ -1,0 +1,118 @@
+/** `changes`: what changed and what it reaches, as one bundle under the response cap. */
+import { z } from "zod";
+import { LIMITS, type ChangesAnswer } from "../../index.ts";
+import { budget, symbolRef } from "../schemas.ts";
+import { defineTool, type ToolAnswer, type ToolContext } from "../tool.ts";
+
+/** Longest pasted diff accepted over MCP (a large pull request's patch is a few hundred KB). */
+export const MAX_DIFF_CHARS = 2_000_000;
+/** Entries of each list in the structured content; the text names every changed definition it can. */
+const LISTED = 100;
+
+const impactItem = symbolRef.extend({
+  end: z.int(),
+  depth: z.int().describe("Call hops from the nearest changed definition (1 = calls it directly)."),
+  via: z.string().describe("call, import (a test file importing a changed file) or name (calls a name no longer defined)."),
+  reaches: z.array(z.string()).describe("The changed definitions (or files) it reaches."),
+});
+
+/**
+ * Runs changes with `budget = min(requested, cap)`; when the text plus the structured content
+ * passes the cap, the budget is lowered and the answer recomputed, at most a few times.
+ */
+async function budgetedChanges(ctx: ToolContext, call: (budget: number) => Promise<ChangesAnswer>, requested: number): Promise<ToolAnswer> {
+  let b = Math.min(requested, ctx.cap);
+  for (let attempt = 0; ; attempt++) {
+    const a = await call(b);
+    const clampNote = b < requested ? `Note: budget lowered from ${requested} to ${b} tokens to fit this server's response cap (${ctx.responseCap} tokens); ask for a cut chunk by its handle to see more.` : undefined;
+    const text = clampNote ? `${a.text}\n${clampNote}` : a.text;
+    const item = (i: ChangesAnswer["impact"]["callers"][number]) => ({ qualified: i.qualified, kind: i.kind, path: i.path, line: i.line, end: i.end, depth: i.depth, via: i.via, reaches: i.reaches });
+    const data = {
+      mode: a.mode,
+      base: a.base,
+      head: a.head,
+      headOnDisk: a.headOnDisk,
+      usage: a.usage,
+      ...(b < requested ? { budgetRequested: requested } : {}),
+      text,
+      files: a.files.slice(0, LISTED).map((f) => ({ path: f.path, ...(f.oldPath ? { oldPath: f.oldPath } : {}), status: f.status, ...(f.reason ? { reason: f.reason } : {}), symbols: f.symbols })),
+      symbols: a.symbols.slice(0, LISTED).map((s) => ({
+        change: s.change, qualified: s.qualified, kind: s.kind, path: s.path, start: s.start, end: s.end, side: s.side,
+        ...(s.signature ? { signature: s.signature } : {}), ...(s.renamedFrom ? { renamedFrom: s.renamedFrom } : {}),
+      })),
+      impact: {
+        callers: a.impact.callers.slice(0, LISTED).map(item),
+        tests: a.impact.tests.slice(0, LISTED).map(item),
+        routes: a.impact.routes.slice(0, LISTED).map((r) => ({ method: r.method, path: r.path, file: r.file, line: r.line, depth: r.depth, ...(r.handler ? { handler: r.handler } : {}) })),
+      },
+      totals: { files: a.files.length, symbols: a.symbols.length, callers: a.impact.callers.length, tests: a.impact.tests.length, routes: a.impact.routes.length },
+      notes: clampNote ? [...a.notes, clampNote.replace(/^Note: /, "")] : a.notes,
+      chunks: a.chunks.map((c) => ({ path: c.path, start: c.start, end: c.end, role: c.role, symbol: c.symbol, form: c.form, tokens: c.tokens })),
+      cut: a.cut.slice(0, 20).map((c) => ({ handle: c.handle, path: c.path, start: c.start, end: c.end, role: c.role, tokens: c.tokens })),
+      cutTotal: a.cut.length,
+    };
+    const size = ctx.measure(text, data);
+    if (size <= ctx.cap || attempt >= 3 || b <= 1) {
+      if (size > ctx.cap) ctx.log.warn(`changes answer of ${size} tokens exceeds the cap of ${ctx.cap} after ${attempt + 1} attempts`);
+      return { text, data };
+    }
+    b = Math.max(1, Math.floor((b * ctx.cap) / size) - 64);
+  }
+}
+
+export const changesTool = defineTool({
+  name: "changes",
+  title: "What changed, and what it reaches",
+  description: [
+    "Lists what changed by definition — added, removed, renamed, signature changed, body changed — and returns the changed code with its impact as one bundle fitted to a token budget: the changed code (signatures and removals first, as diffs), callers of changed signatures and code still calling removed names, HTTP routes whose handlers reach the change, tests that reach it within 3 calls (or import a changed file), then callers of changed bodies.",
+    "Compares the working tree (untracked files included) with HEAD by default; `staged` compares the index with HEAD; `base`/`head` compare two commits (`head` alone: that commit against its parent); `diff` takes a unified diff (git diff output, a pull request's patch) and matches it against the files on disk, already applied or still to apply.",
+    "Chunks are headed `## path:start-end [role] name` (roles: changed, added, removed, caller, route, test); cite those. Use it to review a change, check what a refactor breaks, or pick the tests to run. Limits: read-only; reads git objects of the project's own .git folder (not a linked worktree's: pass the diff instead).",
+  ].join("\n"),
+  input: z.strictObject({
+    staged: z.boolean({ error: "staged must be true or false" }).optional().describe("Compare the index (staged changes) with HEAD."),
+    base: z.string({ error: "base must be a string" }).min(1).max(300).optional().describe("Base revision: commit id or prefix, branch, tag, HEAD, with ~N/^N (default HEAD)."),
+    head: z.string({ error: "head must be a string" }).min(1).max(300).optional().describe("Head revision (default: the working tree). Alone: that commit against its first parent."),
+    diff: z
+      .string({ error: "diff must be a string" })
+      .min(1, { error: "diff must not be empty" })
+      .max(MAX_DIFF_CHARS, { error: `diff must be at most ${MAX_DIFF_CHARS} characters: pass the diff of fewer files` })
+      .optional()
+      .describe("A unified diff to read instead of git history (cannot be combined with staged, base or head)."),
+    budget: budget("8000 fits a few changed functions with their callers and tests.", LIMITS.budget.context),
+  }),
+  output: z.object({
+    mode: z.string().describe("worktree, staged, refs or diff."),
+    base: z.object({ label: z.string(), rev: z.string().optional(), oid: z.string().optional() }),
+    head: z.object({ label: z.string(), rev: z.string().optional(), oid: z.string().optional() }),
+    headOnDisk: z.boolean().describe("True when the changed code cited is what the files on disk hold."),
+    text: z.string().describe("The answer: a summary, then chunks headed `## path:start-end [role] name`, a cut list and the token usage."),
+    usage: z.object({ tokens: z.int(), budget: z.int(), encoding: z.string() }),
+    budgetRequested: z.int().optional(),
+    files: z.array(z.object({ path: z.string(), oldPath: z.string().optional(), status: z.string(), reason: z.string().optional(), symbols: z.int() })),
+    symbols: z.array(z.object({
+      change: z.string(), qualified: z.string(), kind: z.string(), path: z.string(), start: z.int(), end: z.int(),
+      side: z.string().describe("head, or base for a removed definition (its lines as they were)."),
+      signature: z.object({ old: z.string(), new: z.string() }).optional(), renamedFrom: z.string().optional(),
+    })),
+    impact: z.object({
+      callers: z.array(impactItem),
+      tests: z.array(impactItem),
+      routes: z.array(z.object({ method: z.string(), path: z.string(), file: z.string(), line: z.int(), depth: z.int(), handler: z.string().optional() })),
+    }),
+    totals: z.object({ files: z.int(), symbols: z.int(), callers: z.int(), tests: z.int(), routes: z.int() }).describe("Full counts; the lists above hold at most 100 entries each."),
+    notes: z.array(z.string()),
+    chunks: z.array(z.object({ path: z.string(), start: z.int(), end: z.int(), role: z.string(), symbol: z.string(), form: z.string(), tokens: z.int() })),
+    cut: z.array(z.object({ handle: z.string(), path: z.string(), start: z.int(), end: z.int(), role: z.string(), tokens: z.int() })),
+    cutTotal: z.int(),
+  }),
+  async run(args, ctx) {
+    const requested = args.budget ?? LIMITS.budget.context;
+    return budgetedChanges(ctx, (b) => ctx.engine.changes({
+      budget: b, signal: ctx.signal,
+      ...(args.staged ? { staged: true } : {}),
+      ...(args.base !== undefined ? { base: args.base } : {}),
+      ...(args.head !== undefined ? { head: args.head } : {}),
+      ...(args.diff !== undefined ? { diff: args.diff } : {}),
+    }), requested);
+  },
+});
