@@ -56,6 +56,8 @@ export interface LanguageSemantics {
   classNames: readonly string[];
   /** A function defined directly in a class body is a method. */
   classFunctionsAreMethods?: boolean;
+  /** Code directly in a class body runs once, when the class is defined (not on each construction). */
+  classBodyRunsOnce?: boolean;
   /** How an outline shows a body: by indentation after a colon, or between braces. */
   blocks: "indent" | "braces";
 }

@@ -68,7 +68,8 @@ export function calls(graph: CodeGraph, target: string, direction: "callers" | "
         });
         if (!seen.has(other)) {
           seen.add(other);
-          next.push(other);
+          // A class-body call's caller is the class, but calling the class does not run its body.
+          if (!(direction === "callers" && e.classBody)) next.push(other);
         }
       }
     }

@@ -27,6 +27,7 @@ export const python: LanguageSpec = {
     instanceNames: ["self", "this"],
     classNames: ["cls"],
     classFunctionsAreMethods: true,
+    classBodyRunsOnce: true,
     blocks: "indent",
   },
   routes: {
