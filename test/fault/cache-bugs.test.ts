@@ -3,6 +3,7 @@
  * deterministic reproduction, skipped with a `// BUG:` line until src/ is fixed (then un-skip it).
  * The one case that passes (tag or .gitignore deleted) runs.
  */
+import { spawnSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -11,6 +12,7 @@ import { seal, unseal } from "../../src/core/engine/seal.ts";
 import { createNodePlatform, NodeStore, NodeWasmSource } from "../../src/platform/node/index.ts";
 import { answers } from "./cache-damage.suite.ts";
 import { removeTemps, tempDir, treeOf, writeProject } from "./fixture.ts";
+import { cli, ensureBuilt } from "./run.ts";
 
 const wasm = new NodeWasmSource();
 const open = async (root: string, cacheDir?: string) => createEngine({ ...(await createNodePlatform({ root, ...(cacheDir ? { cacheDir } : {}) })), wasm });
@@ -24,6 +26,7 @@ let expected: unknown;
 let sources: { path: string; record: string }[];
 
 beforeAll(async () => {
+  ensureBuilt();
   const base = tempDir();
   root = path.join(base, "project");
   clean = path.join(base, "clean-cache");
@@ -109,6 +112,50 @@ describe("cache damage the product does not survive yet", () => {
     fs.writeFileSync(path.join(dir, "CACHEDIR.TAG"), "Signature: 8a477f597d28d172789f06886806bc55\n# This file is a cache directory tag cre");
     expect(await answers(await open(root, dir))).toEqual(expected);
     expect(fs.readFileSync(path.join(dir, "CACHEDIR.TAG"), "utf8")).toMatch(/created by codeslice/);
+  });
+});
+
+describe("leftovers and special files in the cache folder", () => {
+  // BUG: temp files of writes cut short by a crash or kill -9 (`.<name>.<pid>.<n>.tmp`, up to 64 records and a whole snapshot) stay in the cache folder for good: keys() skips dot-names, so no sweep ever removes them; repeated kills only add more.
+  it.skip("a stale temp file from a killed write is swept by the next index that sweeps the store", async () => {
+    const dir = copy();
+    const stale = [path.join(dir, "v16", ".snapshot.json.99999.0.tmp"), path.join(dir, sources[0]!.record.replace(/[^/]+$/, ".stale.json.99999.1.tmp"))];
+    for (const f of stale) {
+      fs.writeFileSync(f, "partial");
+      const old = new Date(Date.now() - 86_400_000);
+      fs.utimesSync(f, old, old);
+    }
+    fs.rmSync(path.join(dir, "v16", "snapshot.json")); // no snapshot: the next index sweeps everything
+    expect(await answers(await open(root, dir))).toEqual(expected);
+    expect(stale.filter((f) => fs.existsSync(f))).toEqual([]);
+  });
+
+  // BUG: the store reads cache files with a plain blocking open: a named pipe (FIFO) at a record's or the snapshot's path makes every command hang for good (the project's own files are opened with O_NONBLOCK for exactly this reason; the cache is not).
+  it.skip("a named pipe where a record or the snapshot should be reads as damaged, not as a hang", async () => {
+    for (const key of ["v16/snapshot.json", sources[2]!.record]) {
+      const dir = copy();
+      fs.rmSync(path.join(dir, key));
+      const made = spawnSync("mkfifo", [path.join(dir, key)]);
+      expect(made.status).toBe(0);
+      const r = await cli(["callers", "format_label", "--root", root, "--cache-dir", dir, "--json", "--quiet"], { timeoutMs: 20_000 });
+      expect({ key, signal: r.signal, status: r.status }).toEqual({ key, signal: null, status: 0 }); // today: killed by the 20 s timeout
+    }
+  }, 60_000);
+
+  // BUG: a full disk (ENOSPC, also EDQUOT) under the cache folder makes every command fail with io_error "Cannot read v16/records/…: ENOSPC: no space left on device, write" (a write reported as a read), where a read-only or unwritable cache falls back to memory and answers.
+  it.skip("a cache folder on a full disk still answers (in memory), like a read-only one", async () => {
+    const mnt = path.join(tempDir(), "full");
+    fs.mkdirSync(mnt);
+    // Root only: a 12 KiB tmpfs fills up with the first records.
+    const mounted = spawnSync("mount", ["-t", "tmpfs", "-o", "size=12k", "tmpfs", mnt]);
+    if (mounted.status !== 0) return;
+    try {
+      const r = await cli(["callers", "format_label", "--root", root, "--cache-dir", path.join(mnt, "cache"), "--json", "--quiet"]);
+      expect(r.status, r.stdout + r.stderr).toBe(0); // today: exit 1, io_error
+      expect(JSON.parse(r.stdout)).toEqual((expected as Record<string, unknown>)["callers format_label"]);
+    } finally {
+      spawnSync("umount", [mnt]);
+    }
   });
 });
 
