@@ -8,7 +8,7 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { damageCache } from "./damage.ts";
-import { CALLERS_TARGETS, CONTEXT_TARGETS, removeTemps, rng, STACK_FRAME, tempDir, treeOf, writeProject } from "./fixture.ts";
+import { CALLERS_TARGETS, CONTEXT_TARGETS, removeTemps, rng, seedList, STACK_FRAME, tempDir, treeOf, writeProject } from "./fixture.ts";
 import { cli, ensureBuilt, pool, type Run } from "./run.ts";
 
 const COMMANDS: string[][] = [
@@ -16,8 +16,7 @@ const COMMANDS: string[][] = [
   ...CALLERS_TARGETS.map((t) => ["callers", t]),
   ["graph"],
 ];
-const SEEDS = Number(process.env.FAULT_SEEDS ?? 102);
-const seeds = process.env.FAULT_SEED ? [Number(process.env.FAULT_SEED)] : Array.from({ length: SEEDS }, (_, i) => i);
+const seeds = seedList(102);
 
 let root: string;
 let clean: string;

@@ -9,12 +9,11 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { damageCache } from "./damage.ts";
-import { removeTemps, rng, STACK_FRAME, tempDir, treeOf, writeProject } from "./fixture.ts";
+import { removeTemps, rng, seedList, STACK_FRAME, tempDir, treeOf, writeProject } from "./fixture.ts";
 import { callTool, openServer, TOOL_CALLS, withoutFreshness } from "./mcp.ts";
 import { cli, ensureBuilt, pool } from "./run.ts";
 
-const SEEDS = Number(process.env.FAULT_SEEDS ?? 100);
-const seeds = process.env.FAULT_SEED ? [Number(process.env.FAULT_SEED)] : Array.from({ length: SEEDS }, (_, i) => i);
+const seeds = seedList(100);
 
 let root: string;
 let clean: string;

@@ -7,12 +7,11 @@
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
-import process from "node:process";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createEngine, type Engine } from "../../src/core/engine/engine.ts";
 import type { Logger, Platform } from "../../src/platform/types.ts";
 import { damageCache } from "./damage.ts";
-import { CALLERS_TARGETS, CONTEXT_TARGETS, plain, removeTemps, rng, tempDir, treeOf, writeProject } from "./fixture.ts";
+import { CALLERS_TARGETS, CONTEXT_TARGETS, plain, removeTemps, rng, seedList, tempDir, treeOf, writeProject } from "./fixture.ts";
 
 /** Everything compared: three context answers, callers of two symbols, the graph, a search, the repo map. */
 export async function answers(engine: Engine): Promise<unknown> {
@@ -30,7 +29,7 @@ export async function answers(engine: Engine): Promise<unknown> {
  * runtime is kept per source, and a fresh one per engine would spend the test compiling grammars.
  */
 export function cacheDamageSuite(name: string, seedCount: number, openPlatform: (root: string, cacheDir: string, logger: Logger) => Promise<Platform>): void {
-  const seeds = process.env.FAULT_SEED ? [Number(process.env.FAULT_SEED)] : Array.from({ length: seedCount }, (_, i) => i);
+  const seeds = seedList(seedCount);
   let root: string;
   let clean: string;
   let expected: unknown;

@@ -25,6 +25,6 @@ describe.runIf(fs.existsSync(deno))("cache damage under Deno", () => {
     const summary = /^(ok|FAILED) \| (\d+) passed(?: \((\d+) steps?\))? \| (\d+) failed/m.exec(output);
     expect(code, output.slice(-4000)).toBe(0);
     expect(summary?.[1]).toBe("ok");
-    expect(output).toMatch(/128 seeds: answers equal a clean run, and the folder heals \.\.\. ok/);
+    expect(output).toMatch(/\d+ seeds: answers equal a clean run, and the folder heals \.\.\. ok/);
   }, 300_000);
 });

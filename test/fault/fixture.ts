@@ -7,6 +7,7 @@ import { createHash } from "node:crypto";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
+import process from "node:process";
 
 /** ~15 files: two empty __init__.py (they share one record), Python services and a TS client. */
 export const PROJECT: Record<string, string> = {
@@ -198,6 +199,18 @@ export function rng(seed: number) {
   };
 }
 export type Rng = ReturnType<typeof rng>;
+
+/**
+ * The seeds a loop runs: `count` of them (times FAULT_SCALE, default 1) from FAULT_SEED_FROM
+ * (default 0), or only FAULT_SEED when it is set, to replay a failure.
+ */
+export function seedList(count: number): number[] {
+  const env = process.env;
+  if (env.FAULT_SEED) return [Number(env.FAULT_SEED)];
+  const n = Math.max(1, Math.round(count * Number(env.FAULT_SCALE ?? 1)));
+  const from = Number(env.FAULT_SEED_FROM ?? 0);
+  return Array.from({ length: n }, (_, i) => from + i);
+}
 
 const temps: string[] = [];
 
