@@ -129,7 +129,10 @@ export function damageCache(dir: string, rand: Rng, ops: readonly DamageOp[] = A
       case "flip": {
         const bytes = fs.readFileSync(full);
         const n = 1 + rand.int(4);
-        for (let k = 0; k < n && bytes.length > 0; k++) bytes[rand.int(bytes.length)] ^= 1 << rand.int(8);
+        for (let k = 0; k < n && bytes.length > 0; k++) {
+          const at = rand.int(bytes.length);
+          bytes[at] = bytes[at]! ^ (1 << rand.int(8));
+        }
         fs.writeFileSync(full, bytes);
         done.push(`flip ${n} bit(s) in ${file}`);
         break;

@@ -81,7 +81,7 @@ interface KillPoint {
   when: (child: ChildProcess, cacheDir: string) => Promise<void>;
 }
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 /** Polls until `test()` holds or the process ended. */
 async function until(child: ChildProcess, test: () => boolean): Promise<void> {
   while (child.exitCode === null && child.signalCode === null && !test()) await sleep(5);
