@@ -1,6 +1,6 @@
 /**
  * The cache damage loop (../cache-damage.suite.ts) on the Deno store, under `deno test` with the
- * Vitest shim: run by ../deno-store.test.ts with the config next to this file.
+ * Vitest shim: run by ../cache-damage.test.ts with the config next to this file.
  */
 import { createDenoPlatform, DenoWasmSource } from "../../../src/platform/deno/index.ts";
 import { cacheDamageSuite } from "../cache-damage.suite.ts";
