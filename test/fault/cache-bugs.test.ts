@@ -1,7 +1,8 @@
 /**
- * Cache damage the random loop leaves out because the product gets it wrong today: each case is a
- * deterministic reproduction, skipped with a `// BUG:` line until src/ is fixed (then un-skip it).
- * The one case that passes (tag or .gitignore deleted) runs.
+ * Cache damage the fault suite's first run found the product getting wrong, as deterministic
+ * reproductions (each marked "Was a bug"): a record swapped for another file's, wrong types in
+ * optional fields, concurrent repairs of the version folder, a damaged tag, stale temp files of
+ * killed writes, named pipes in the cache, a full disk.
  */
 import { spawnSync } from "node:child_process";
 import * as fs from "node:fs";
@@ -13,6 +14,10 @@ import { createNodePlatform, NodeStore, NodeWasmSource } from "../../src/platfor
 import { answers } from "./cache-damage.suite.ts";
 import { removeTemps, tempDir, treeOf, writeProject } from "./fixture.ts";
 import { cli, ensureBuilt } from "./run.ts";
+import { SCHEMA_VERSION } from "../../src/core/engine/snapshot.ts";
+
+/** The cache's version folder (v<schema>). */
+const V = `v${SCHEMA_VERSION}`;
 
 const wasm = new NodeWasmSource();
 const open = async (root: string, cacheDir?: string) => createEngine({ ...(await createNodePlatform({ root, ...(cacheDir ? { cacheDir } : {}) })), wasm });
@@ -32,7 +37,7 @@ beforeAll(async () => {
   clean = path.join(base, "clean-cache");
   writeProject(root);
   expected = await answers(await open(root, clean));
-  const snapshot = JSON.parse(dec.decode(unseal(new Uint8Array(fs.readFileSync(path.join(clean, "v16/snapshot.json")))))) as { files: { path: string; record?: string }[] };
+  const snapshot = JSON.parse(dec.decode(unseal(new Uint8Array(fs.readFileSync(path.join(clean, `${V}/snapshot.json`)))))) as { files: { path: string; record?: string }[] };
   sources = snapshot.files.filter((f): f is { path: string; record: string } => f.record !== undefined);
 });
 afterAll(removeTemps);
@@ -52,8 +57,8 @@ function editSealed(dir: string, key: string, edit: (value: any) => void): void 
 }
 
 describe("cache damage the product does not survive yet", () => {
-  // BUG: a well-formed record under another file's key is accepted on the repair path (prepare() never compares record.hash/language with the file), so answers stay wrong on every run.
-  it.skip("a record holding another file's (valid, sealed) record is made again, not trusted", async () => {
+  // Was a bug (fixed): a well-formed record under another file's key is accepted on the repair path (prepare() never compares record.hash/language with the file), so answers stay wrong on every run.
+  it("a record holding another file's (valid, sealed) record is made again, not trusted", async () => {
     const models = sources.find((f) => f.path === "inventory/models.py")!;
     const money = sources.find((f) => f.path === "web/src/money.ts")!;
     const dir = copy();
@@ -64,15 +69,15 @@ describe("cache damage the product does not survive yet", () => {
     expect((await again.index()).parsed).toBe(0);
   });
 
-  // BUG: the same hole with one field: a sealed record whose "language" is changed passes checkRecord, fails the engine's language check, and is then accepted by prepare() on the repair pass.
-  it.skip("a sealed record whose language was changed is made again", async () => {
+  // Was a bug (fixed): the same hole with one field: a sealed record whose "language" is changed passes checkRecord, fails the engine's language check, and is then accepted by prepare() on the repair pass.
+  it("a sealed record whose language was changed is made again", async () => {
     const dir = copy();
     editSealed(dir, sources.find((f) => f.path === "inventory/store.py")!.record, (r) => (r.language = "typescript"));
     expect(await answers(await open(root, dir))).toEqual(expected);
   });
 
-  // BUG: checkRecord does not look at optional fields (doc, receiver, args, imports' name, bindings' value/type/alias, bases, …): a sealed record with a wrong type there passes, the graph or context code throws a TypeError on every run, and the cache never heals.
-  it.skip.each([
+  // Was a bug (fixed): checkRecord does not look at optional fields (doc, receiver, args, imports' name, bindings' value/type/alias, bases, …): a sealed record with a wrong type there passes, the graph or context code throws a TypeError on every run, and the cache never heals.
+  it.each([
     ["calls[].receiver = 7", (r: any) => r.calls.forEach((c: any) => c.receiver !== undefined && (c.receiver = 7))],
     ["calls[].args = \"x\"", (r: any) => r.calls.forEach((c: any) => (c.args = "x"))],
     ["definitions[].doc = 5", (r: any) => r.definitions.forEach((d: any) => d.doc !== undefined && (d.doc = 5))],
@@ -89,16 +94,16 @@ describe("cache damage the product does not survive yet", () => {
     expect(await answers(again)).toEqual(expected);
   });
 
-  // BUG: DiskStore.ensureKeyFolders races with itself: concurrent set() calls that all find a file where v16/ should be each `rm -r` it, and one removes the folders (and temp files) another has just made, failing with ENOENT/ENOTEMPTY. The engine writes up to 64 records at once, so an index over a cache whose v16/ is a file fails ~7% of the time with "No such file or folder: v16/records/…".
-  it.skip("concurrent writes through a file where the version folder should be all succeed", async () => {
+  // Was a bug (fixed): DiskStore.ensureKeyFolders races with itself: concurrent set() calls that all find a file where v16/ should be each `rm -r` it, and one removes the folders (and temp files) another has just made, failing with ENOENT/ENOTEMPTY. The engine writes up to 64 records at once, so an index over a cache whose v16/ is a file fails ~7% of the time with "No such file or folder: v16/records/…".
+  it("concurrent writes through a file where the version folder should be all succeed", async () => {
     let failed = 0;
     for (let trial = 0; trial < 50; trial++) {
       const dir = path.join(tempDir(), "cache");
       const store = new NodeStore(dir);
-      await store.set("v16/snapshot.json", new Uint8Array([1]));
-      fs.rmSync(path.join(dir, "v16"), { recursive: true });
-      fs.writeFileSync(path.join(dir, "v16"), "");
-      const keys = Array.from({ length: 64 }, (_, i) => `v16/records/0${i % 8}/r${i}.json`);
+      await store.set(`${V}/snapshot.json`, new Uint8Array([1]));
+      fs.rmSync(path.join(dir, V), { recursive: true });
+      fs.writeFileSync(path.join(dir, V), "");
+      const keys = Array.from({ length: 64 }, (_, i) => `${V}/records/0${i % 8}/r${i}.json`);
       const results = await Promise.allSettled(keys.map((k, i) => store.set(k, new Uint8Array([i]))));
       failed += results.filter((r) => r.status === "rejected").length;
       expect(keys.filter((k) => !fs.existsSync(path.join(dir, k)))).toHaveLength(results.filter((r) => r.status === "rejected").length);
@@ -106,8 +111,8 @@ describe("cache damage the product does not survive yet", () => {
     expect(failed).toBe(0);
   }, 120_000);
 
-  // BUG: a damaged CACHEDIR.TAG makes codeslice refuse its own cache folder for good: --cache-dir fails with cache_refused ("holds files codeslice did not write: .gitignore, CACHEDIR.TAG, v16"), and the default <root>/.codeslice falls back to memory on every run, re-parsing everything, without ever repairing the tag.
-  it.skip("a damaged tag in a folder that is otherwise codeslice's own is written again", async () => {
+  // Was a bug (fixed): a damaged CACHEDIR.TAG makes codeslice refuse its own cache folder for good: --cache-dir fails with cache_refused ("holds files codeslice did not write: .gitignore, CACHEDIR.TAG, v16"), and the default <root>/.codeslice falls back to memory on every run, re-parsing everything, without ever repairing the tag.
+  it("a damaged tag in a folder that is otherwise codeslice's own is written again", async () => {
     const dir = copy();
     fs.writeFileSync(path.join(dir, "CACHEDIR.TAG"), "Signature: 8a477f597d28d172789f06886806bc55\n# This file is a cache directory tag cre");
     expect(await answers(await open(root, dir))).toEqual(expected);
@@ -116,23 +121,23 @@ describe("cache damage the product does not survive yet", () => {
 });
 
 describe("leftovers and special files in the cache folder", () => {
-  // BUG: temp files of writes cut short by a crash or kill -9 (`.<name>.<pid>.<n>.tmp`, up to 64 records and a whole snapshot) stay in the cache folder for good: keys() skips dot-names, so no sweep ever removes them; repeated kills only add more.
-  it.skip("a stale temp file from a killed write is swept by the next index that sweeps the store", async () => {
+  // Was a bug (fixed): temp files of writes cut short by a crash or kill -9 (`.<name>.<pid>.<n>.tmp`, up to 64 records and a whole snapshot) stay in the cache folder for good: keys() skips dot-names, so no sweep ever removes them; repeated kills only add more.
+  it("a stale temp file from a killed write is swept by the next index that sweeps the store", async () => {
     const dir = copy();
-    const stale = [path.join(dir, "v16", ".snapshot.json.99999.0.tmp"), path.join(dir, sources[0]!.record.replace(/[^/]+$/, ".stale.json.99999.1.tmp"))];
+    const stale = [path.join(dir, V, ".snapshot.json.99999.0.tmp"), path.join(dir, sources[0]!.record.replace(/[^/]+$/, ".stale.json.99999.1.tmp"))];
     for (const f of stale) {
       fs.writeFileSync(f, "partial");
       const old = new Date(Date.now() - 86_400_000);
       fs.utimesSync(f, old, old);
     }
-    fs.rmSync(path.join(dir, "v16", "snapshot.json")); // no snapshot: the next index sweeps everything
+    fs.rmSync(path.join(dir, V, "snapshot.json")); // no snapshot: the next index sweeps everything
     expect(await answers(await open(root, dir))).toEqual(expected);
     expect(stale.filter((f) => fs.existsSync(f))).toEqual([]);
   });
 
-  // BUG: the store reads cache files with a plain blocking open: a named pipe (FIFO) at a record's or the snapshot's path makes every command hang for good (the project's own files are opened with O_NONBLOCK for exactly this reason; the cache is not).
-  it.skip("a named pipe where a record or the snapshot should be reads as damaged, not as a hang", async () => {
-    for (const key of ["v16/snapshot.json", sources[2]!.record]) {
+  // Was a bug (fixed): the store reads cache files with a plain blocking open: a named pipe (FIFO) at a record's or the snapshot's path makes every command hang for good (the project's own files are opened with O_NONBLOCK for exactly this reason; the cache is not).
+  it("a named pipe where a record or the snapshot should be reads as damaged, not as a hang", async () => {
+    for (const key of [`${V}/snapshot.json`, sources[2]!.record]) {
       const dir = copy();
       fs.rmSync(path.join(dir, key));
       const made = spawnSync("mkfifo", [path.join(dir, key)]);
@@ -142,8 +147,8 @@ describe("leftovers and special files in the cache folder", () => {
     }
   }, 60_000);
 
-  // BUG: a full disk (ENOSPC, also EDQUOT) under the cache folder makes every command fail with io_error "Cannot read v16/records/…: ENOSPC: no space left on device, write" (a write reported as a read), where a read-only or unwritable cache falls back to memory and answers.
-  it.skip("a cache folder on a full disk still answers (in memory), like a read-only one", async () => {
+  // Was a bug (fixed): a full disk (ENOSPC, also EDQUOT) under the cache folder makes every command fail with io_error "Cannot read v16/records/…: ENOSPC: no space left on device, write" (a write reported as a read), where a read-only or unwritable cache falls back to memory and answers.
+  it("a cache folder on a full disk still answers (in memory), like a read-only one", async () => {
     const mnt = path.join(tempDir(), "full");
     fs.mkdirSync(mnt);
     // Root only: a 12 KiB tmpfs fills up with the first records.

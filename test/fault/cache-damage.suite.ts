@@ -9,7 +9,7 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createEngine, type Engine } from "../../src/core/engine/engine.ts";
-import type { Logger, Platform } from "../../src/platform/types.ts";
+import type { Logger, Platform } from "../../src/core/ports.ts";
 import { damageCache } from "./damage.ts";
 import { CALLERS_TARGETS, CONTEXT_TARGETS, plain, removeTemps, rng, seedList, tempDir, treeOf, writeProject } from "./fixture.ts";
 

@@ -9,6 +9,10 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { seal, unseal } from "../../src/core/engine/seal.ts";
 import type { Rng } from "./fixture.ts";
+import { SCHEMA_VERSION } from "../../src/core/engine/snapshot.ts";
+
+/** The cache's version folder (v<schema>). */
+const V = `v${SCHEMA_VERSION}`;
 
 interface Entries {
   files: string[];
@@ -116,7 +120,7 @@ export function damageCache(dir: string, rand: Rng, ops: readonly DamageOp[] = A
       if (folders.length === 0) op = "delete";
     } else if (files.length === 0) op = folders.length ? "folder-to-file" : "delete";
     const snapshot = files.find((f) => f.endsWith("/snapshot.json"));
-    const file = snapshot && rand.chance(1 / 3) ? snapshot : rand.pick(files.length ? files : ["v16/snapshot.json"]);
+    const file = snapshot && rand.chance(1 / 3) ? snapshot : rand.pick(files.length ? files : [`${V}/snapshot.json`]);
     const full = path.join(dir, file);
     switch (op) {
       case "truncate": {
@@ -165,15 +169,14 @@ export function damageCache(dir: string, rand: Rng, ops: readonly DamageOp[] = A
         done.push(`replace ${file} by a folder`);
         break;
       case "folder-to-file": {
-        // Only a folder holding at most one value: with more, the engine's concurrent writes into
-        // it race inside DiskStore.ensureKeyFolders (see cache-bugs.test.ts, BUG: folder race).
-        const single = folders.filter((f) => files.filter((x) => x.startsWith(`${f}/`)).length <= 1);
-        if (single.length === 0) {
+        // Any folder, the version folder included: the engine's concurrent writes through it must
+        // repair it one at a time (see cache-bugs.test.ts, the folder race).
+        if (folders.length === 0) {
           fs.rmSync(full, { recursive: true });
           done.push(`delete ${file}`);
           break;
         }
-        const folder = rand.pick(single);
+        const folder = rand.pick(folders);
         fs.rmSync(path.join(dir, folder), { recursive: true });
         fs.writeFileSync(path.join(dir, folder), rand.chance(0.5) ? rand.bytes(rand.int(64)) : "{}");
         done.push(`replace folder ${folder} by a file`);

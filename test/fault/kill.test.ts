@@ -13,6 +13,10 @@ import { bigProject } from "./big-project.ts";
 import { removeTemps, STACK_FRAME, tempDir, treeOf, writeProject } from "./fixture.ts";
 import { callTool, openServer } from "./mcp.ts";
 import { cli, cliPath, ensureBuilt, pool } from "./run.ts";
+import { SCHEMA_VERSION } from "../../src/core/engine/snapshot.ts";
+
+/** The cache's version folder (v<schema>). */
+const V = `v${SCHEMA_VERSION}`;
 
 /** The answers compared: the whole graph and one callers list. */
 const QUERIES: string[][] = [["graph"], ["callers", "Widget200.draw"]];
@@ -97,7 +101,7 @@ async function until(child: ChildProcess, test: () => boolean): Promise<void> {
  */
 function inSnapshotWrite(recordsBefore: number): KillPoint["when"] {
   return async (child, dir) => {
-    const v16 = path.join(dir, "v16");
+    const v16 = path.join(dir, V);
     await until(child, () => fs.existsSync(path.join(v16, "records")));
     const pipes = Array.from({ length: 7 }, (_, k) => path.join(v16, `.snapshot.json.${child.pid}.${recordsBefore - 3 + k}.tmp`));
     const made = spawnSync("mkfifo", pipes);
@@ -152,7 +156,7 @@ describe("kill -9 during a cold index (CLI, ~1,000 files)", () => {
       child.kill("SIGKILL");
       await exited;
       const { records, temps } = cacheFiles(cacheDir);
-      const snapshot = fs.existsSync(path.join(cacheDir, "v16", "snapshot.json"));
+      const snapshot = fs.existsSync(path.join(cacheDir, V, "snapshot.json"));
       outcomes.push(`${point.label}: ${finishedFirst ? "finished before the kill" : "killed"}, ${records} records, snapshot ${snapshot ? "written" : "missing"}, ${temps.length} temp files left`);
       const { values, problems } = await answersOf(root, cacheDir);
       if (problems.length) failures.push(`${point.label}: ${problems.join("\n")}`);
@@ -195,7 +199,7 @@ describe("kill -9 of the MCP server during a refresh", () => {
         fs.appendFileSync(path.join(project, `web/src/view${i}.ts`), `\nexport function extra${i}(p: Props${i}): string {\n  return render${i}(p);\n}\n`);
       }
       const edited = treeOf(project);
-      const snapshotBefore = fs.readFileSync(path.join(cacheDir, "v16", "snapshot.json"));
+      const snapshotBefore = fs.readFileSync(path.join(cacheDir, V, "snapshot.json"));
       const recordsBefore = cacheFiles(cacheDir).records;
       const pending = callTool(s.client, "callers", { symbol: "compute_10" }).then(
         () => "answered",
@@ -207,7 +211,7 @@ describe("kill -9 of the MCP server during a refresh", () => {
       process.kill(s.pid!, "SIGKILL");
       killed = true;
       const outcome = await pending;
-      const snapshotRewritten = !fs.readFileSync(path.join(cacheDir, "v16", "snapshot.json")).equals(snapshotBefore);
+      const snapshotRewritten = !fs.readFileSync(path.join(cacheDir, V, "snapshot.json")).equals(snapshotBefore);
       expect({ outcome, snapshotRewritten }, "the kill landed in the middle of the refresh").toEqual({ outcome: "connection closed", snapshotRewritten: false });
       expect(STACK_FRAME.test(s.stderr()), s.stderr()).toBe(false);
 

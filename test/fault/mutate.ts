@@ -44,13 +44,13 @@ function insertion(rand: Rng, original: Uint8Array): { what: string; bytes: Uint
     case 2:
       return { what: "NUL bytes", bytes: new Uint8Array(1 + rand.int(8)) };
     case 3: {
-      // A long line of code, or one long word (a data literal). Words stay under 8,000 characters:
-      // counting the tokens of a longer one is quadratic (see tokenizer-bugs.test.ts).
+      // A long line of code, or one long word (a data literal; its tokens are counted in linear
+      // time, see tokenizer-bugs.test.ts).
       if (rand.chance(0.5)) {
         const n = 20_000 + rand.int(100_000);
         return { what: `a ${n}-character line of code`, bytes: enc.encode("a = f(b) + g(c); ".repeat(Math.ceil(n / 17))) };
       }
-      const n = 2_000 + rand.int(6_000);
+      const n = 2_000 + rand.int(60_000);
       return { what: `a ${n}-character word`, bytes: enc.encode(rand.pick(["x", "=", "ab", "Zq9"]).repeat(n).slice(0, n)) };
     }
     case 4: {

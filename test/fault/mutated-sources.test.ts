@@ -12,7 +12,7 @@ import process from "node:process";
 import { describe, expect, it } from "vitest";
 import { createEngine, type Engine } from "../../src/core/engine/engine.ts";
 import { decodeRecord } from "../../src/core/engine/snapshot.ts";
-import { EngineError } from "../../src/core/shared/errors.ts";
+import { EngineError } from "../../src/shared/errors.ts";
 import { MemoryFileSystem, MemoryStore } from "../../src/platform/memory/index.ts";
 import { wasm } from "../support/platform.ts";
 import { plain, rng, seedList } from "./fixture.ts";

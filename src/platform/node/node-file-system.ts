@@ -7,7 +7,7 @@ import { LinkFreeFolders } from "../link-free-folders.ts";
 import type { DirEntry, EntryKind, FileStat, FileSystem } from "../../core/ports.ts";
 
 /** Maps a node:fs error to an EngineError with a canonical code. */
-export function mapNodeError(error: unknown, path: string): EngineError {
+export function mapNodeError(error: unknown, path: string, action: "read" | "write" = "read"): EngineError {
   const code = (error as NodeJS.ErrnoException)?.code;
   const data = { path };
   switch (code) {
@@ -23,7 +23,7 @@ export function mapNodeError(error: unknown, path: string): EngineError {
     case "EROFS":
       return new EngineError("read_only", `Read-only file system: ${path}`, { data, cause: error });
     default:
-      return new EngineError("io_error", `Cannot read ${path}: ${(error as Error)?.message ?? error}`, { data, cause: error });
+      return new EngineError("io_error", `Cannot ${action} ${path}: ${(error as Error)?.message ?? error}`, { data, cause: error });
   }
 }
 
