@@ -20,6 +20,8 @@ export type ErrorCode =
   | "grammar_incompatible"
   | "invalid_argument"
   | "unknown_symbol"
+  /** A task in words that nothing in the project matches well (a floor, rather than unrelated code). */
+  | "no_match"
   | "ambiguous_symbol"
   | "no_index"
   | "budget_too_small"

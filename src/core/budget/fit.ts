@@ -16,6 +16,8 @@ export interface FitChunk {
   cutLine: (tokens: number) => string;
   /** Offer this chunk as an outline only (second-hop neighbours: their names and shapes, not bodies). */
   outlineOnly?: boolean;
+  /** Take the outline on the first pass, the full body only with budget left at the end (a task's further matches). */
+  preferOutline?: boolean;
   /** Never show it: list it with its handle and cost only. */
   listOnly?: boolean;
 }
@@ -120,7 +122,7 @@ export function fitChunks(
   // Greedy by priority; a chunk whose container is already shown in full costs nothing.
   for (let i = 1; i < chunks.length; i++) {
     if (covered(i) || chunks[i]!.listOnly) continue;
-    if (!chunks[i]!.outlineOnly && used + fullTokens[i]! + 2 <= budget) {
+    if (!chunks[i]!.outlineOnly && !chunks[i]!.preferOutline && used + fullTokens[i]! + 2 <= budget) {
       forms[i] = "full";
       used += fullTokens[i]! + 2;
     } else if (outlineTokens[i] !== undefined && used + outlineTokens[i]! + 2 <= budget) {

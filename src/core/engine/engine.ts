@@ -8,7 +8,7 @@ import { patchGraph } from "../graph/patch.ts";
 import type { CodeGraph } from "../graph/model.ts";
 import { calls, importers, signature, type CallsAnswer, type ImportersAnswer, type SignatureAnswer } from "../graph/queries.ts";
 import { findSymbol, symbolRef, type SymbolRef } from "../graph/lookup.ts";
-import { buildContext, type ContextAnswer, type ContextIO, type ContextOptions } from "../slice/context.ts";
+import { buildContext, DEFAULT_TASK_SEEDS, type ContextAnswer, type ContextIO, type ContextOptions } from "../slice/context.ts";
 import { searchSymbols, updateSearchIndex, type SearchHit, type SearchIndex } from "../search/search.ts";
 import { findRoutes, type Route } from "../slice/routes.ts";
 import { buildRepoMap, isManifest, type RepoMap, type RepoMapOptions } from "../map/repo-map.ts";
@@ -309,7 +309,7 @@ export function createEngine(platform: Platform, options: EngineOptions = {}): E
     },
     async pack(task, opts = {}) {
       const graph = await codeGraph(opts);
-      return buildContext(graph, task, opts, contextIO(graph), opts.seeds ?? 3);
+      return buildContext(graph, task, opts, contextIO(graph), { maxSeeds: opts.seeds ?? DEFAULT_TASK_SEEDS });
     },
     async search(query, opts = {}) {
       return searchSymbols(searchIndexOf(await codeGraph(opts)), query, opts.limit ?? 10);

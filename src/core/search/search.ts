@@ -259,10 +259,10 @@ export interface ScoredDoc {
 
 /**
  * Scores every live document holding a query word: per word, the inverse document frequency
- * times the best field weight it appears in (BM25's saturation over the field weights; the body
- * normalized by its length), summed over words.
+ * (times the word's own weight, when given) times the best field weight it appears in (BM25's
+ * saturation over the field weights; the body normalized by its length), summed over words.
  */
-export function scoreDocuments(index: SearchIndex, terms: string[], weights: FieldWeights, prefixes = true): Map<number, ScoredDoc> {
+export function scoreDocuments(index: SearchIndex, terms: string[], weights: FieldWeights, prefixes = true, termWeights?: ReadonlyMap<string, number>): Map<number, ScoredDoc> {
   const scores = new Map<number, ScoredDoc>();
   const n = Math.max(index.liveCount, 1);
   const avgBody = index.bodyTotal / n || 1;
@@ -288,7 +288,7 @@ export function scoreDocuments(index: SearchIndex, terms: string[], weights: Fie
   };
   for (const t of terms) {
     const df = index.words.get(t)?.df ?? 0;
-    const idf = Math.log(1 + (n - df + 0.5) / (df + 0.5));
+    const idf = Math.log(1 + (n - df + 0.5) / (df + 0.5)) * (termWeights?.get(t) ?? 1);
     const seen = new Set<number>();
     eachPosting(index, t, (doc, fields) => {
       seen.add(doc);

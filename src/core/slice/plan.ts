@@ -8,9 +8,13 @@ import { overridesOf } from "../graph/calls.ts";
 import { CONFIDENCE, type CodeGraph, type SymbolNode } from "../graph/model.ts";
 import type { MountLine } from "./routes.ts";
 
-/** A chunk's role, in priority order (`impl`: an override or implementation of a seed method). */
-export type Role = "seed" | "type" | "callee" | "impl" | "caller" | "mount" | "witness";
-export const ROLE_ORDER: readonly Role[] = ["seed", "type", "callee", "impl", "caller", "mount", "witness"];
+/**
+ * A chunk's role, in priority order: `frame` is an outer project frame of a stack trace (the seed
+ * is its innermost), `match` another place a task in words points at (shown as an outline first),
+ * `impl` an override or implementation of a seed method.
+ */
+export type Role = "seed" | "frame" | "match" | "type" | "callee" | "impl" | "caller" | "mount" | "witness";
+export const ROLE_ORDER: readonly Role[] = ["seed", "frame", "match", "type", "callee", "impl", "caller", "mount", "witness"];
 
 /** A candidate chunk: a whole symbol (or a line range for mounts and inline handlers). */
 export interface PlannedChunk {
@@ -70,7 +74,7 @@ function withDescendants(graph: CodeGraph, id: number): number[] {
 export function planContext(
   graph: CodeGraph,
   seeds: number[],
-  extra: { mounts?: MountLine[]; inline?: PlannedChunk[]; scopes?: number[] } = {},
+  extra: { mounts?: MountLine[]; inline?: PlannedChunk[]; scopes?: number[]; matches?: number[]; frames?: number[] } = {},
   limits: PlanLimits = DEFAULT_LIMITS,
 ): PlannedChunk[] {
   const chunks: PlannedChunk[] = [];
@@ -84,6 +88,10 @@ export function planContext(
   // Seeds (a file seed is its module symbol: the file's code).
   for (const id of seeds) take(id, "seed", 0, 1);
   for (const c of extra.inline ?? []) chunks.push(c);
+  // The outer frames of a stack trace, innermost first.
+  for (const id of extra.frames ?? []) take(id, "frame", 1, 1);
+  // Other places a task in words points at, in rank order.
+  (extra.matches ?? []).forEach((id, i) => take(id, "match", 1, 0.9 - i / 100));
   // `scopes`: symbols an inline seed shows (lines across several definitions): their neighbours
   // count as the seed's, but they get no chunk of their own.
   for (const id of extra.scopes ?? []) taken.add(id);
