@@ -22,6 +22,8 @@ export type ErrorCode =
   | "unknown_symbol"
   | "ambiguous_symbol"
   | "no_index"
+  /** A file kept changing while the engine re-indexed it to answer from its current bytes. */
+  | "stale_index"
   | "budget_too_small"
   | "no_supported_files"
   | "cancelled"
