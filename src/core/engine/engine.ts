@@ -17,6 +17,7 @@ import { LIMITS } from "../limits.ts";
 import { findFile } from "../../shared/locations.ts";
 import { normalizeRelative, readQuotedPath } from "../../shared/paths.ts";
 import { runIndex, type IndexOptions, type IndexResult, type Progress } from "./indexer.ts";
+import { CONFIG_FILE, snapshotInputs, StaleInputs, staleIndexError, type Inputs, type StaleInput } from "./inputs.ts";
 import { ensureHeadroom, HEAP_PER_SYMBOL } from "./memory.ts";
 import { decodeRecord, type Snapshot } from "./snapshot.ts";
 
@@ -42,6 +43,21 @@ export interface SnippetAnswer {
   /** True when the range was shortened to `maxLines` or to the end of the file. */
   capped: boolean;
   text: string;
+}
+
+/**
+ * Re-indexes of changed files one answer may make before giving up with `stale_index`: the same
+ * bound as the cache repair's, for a file saved again while it is re-indexed (an editor writing in
+ * two steps). Each round re-indexes every changed file the answer read.
+ */
+const MAX_INPUT_RETRIES = 2;
+
+/** The code graph of one snapshot, with the paths and configs it was built from. */
+interface BuiltGraph {
+  graph: CodeGraph;
+  snapshot: Snapshot;
+  paths: string[];
+  configs: Map<string, string>;
 }
 
 /** Default cap on lines per snippet. */
@@ -140,8 +156,10 @@ export interface Engine {
 /** Creates an engine over one platform (file system, store, wasm). */
 export function createEngine(platform: Platform, options: EngineOptions = {}): Engine {
   let state: { snapshot: Snapshot; records: Map<string, FileRecord> } | undefined;
-  let graphCache: { snapshot: Snapshot; built: Promise<{ graph: CodeGraph; paths: string[]; configs: Map<string, string> }> } | undefined;
+  let graphCache: { snapshot: Snapshot; built: Promise<BuiltGraph> } | undefined;
   let running: Promise<IndexResult> | undefined;
+  /** Whether the pass under way is a plain scan another caller may share. */
+  let runningShared = false;
 
   let watcher: { close(): void } | undefined;
   let dirty = true;
@@ -163,13 +181,25 @@ export function createEngine(platform: Platform, options: EngineOptions = {}): E
       watchFailed = true; // too many folders for the host's watch limit: re-scan instead
     }
   };
-  const refresh = (run: RunOptions = {}, repair?: ReadonlySet<string>): Promise<IndexResult> => {
-    running ??= (async () => {
+
+  /**
+   * One index pass. A plain pass scans the tree and is shared by the plain passes asked for while it
+   * runs. A repair or a re-check must read its files after they were found damaged or changed, so
+   * it never joins a pass under way; a re-check reads only those files and keeps the rest of the
+   * inventory, so it leaves the watcher's "something changed" flag to the next scan.
+   */
+  const reindex = async (run: RunOptions = {}, extra: { repair?: ReadonlySet<string>; recheck?: ReadonlySet<string> } = {}): Promise<IndexResult> => {
+    const shared = !extra.repair && !extra.recheck;
+    while (running && !(shared && runningShared)) await running.catch(() => {});
+    if (running) return running;
+    runningShared = shared;
+    running = (async () => {
+      const full = !extra.recheck;
       const opts: IndexOptions = {
         ...run, ...(options.maxFileBytes !== undefined ? { maxFileBytes: options.maxFileBytes } : {}), ...(options.exclude ? { exclude: options.exclude } : {}),
-        ...(repair ? { repair } : {}),
+        ...extra,
       };
-      dirty = false; // events from here on mean another pass
+      if (full) dirty = false; // events from here on mean another pass
       let result: IndexResult;
       try {
         result = await runIndex(platform, opts, state);
@@ -181,7 +211,7 @@ export function createEngine(platform: Platform, options: EngineOptions = {}): E
       if (!result.changed && state) result.snapshot = state.snapshot;
       else state = { snapshot: result.snapshot, records: result.records };
       if (result.repaired > 0) platform.logger?.log("warn", `the index cache had ${result.repaired} damaged or missing entr${result.repaired === 1 ? "y" : "ies"}; made again from the source files.`);
-      lastAt = Date.now();
+      if (full) lastAt = Date.now();
       if (!watcher || result.changed) {
         const first = !watcher;
         startWatching(state.snapshot);
@@ -194,6 +224,11 @@ export function createEngine(platform: Platform, options: EngineOptions = {}): E
       running = undefined;
     });
     return running;
+  };
+
+  /** Re-indexes files whose bytes a read found changed. */
+  const recheck = async (paths: Iterable<string>, run: RunOptions): Promise<void> => {
+    await reindex(run.signal ? { signal: run.signal } : {}, { recheck: new Set(paths) });
   };
 
   /** Loads the records the snapshot names; returns the paths whose record is missing or damaged. */
@@ -211,8 +246,9 @@ export function createEngine(platform: Platform, options: EngineOptions = {}): E
     }
     return damaged;
   };
-  const allRecords = async (run: RunOptions = {}): Promise<FileRecord[]> => {
-    if (!state) await refresh(run);
+  /** Every record of the current snapshot, with that snapshot (a refresh may replace it meanwhile). */
+  const loadAll = async (run: RunOptions = {}): Promise<{ snapshot: Snapshot; records: FileRecord[] }> => {
+    if (!state) await reindex(run);
     const unloaded = state!.snapshot.files.reduce((n, f) => n + (f.record && !state!.records.has(f.path) ? f.definitions ?? 0 : 0), 0);
     if (unloaded > 0) ensureHeadroom(platform.memory, unloaded * HEAP_PER_SYMBOL.records, `the records of ${unloaded.toLocaleString("en-US")} symbols`);
     // A record that does not read back whole (truncated, flipped, deleted, replaced) is made again
@@ -221,55 +257,94 @@ export function createEngine(platform: Platform, options: EngineOptions = {}): E
     for (let attempt = 0; ; attempt++) {
       const { snapshot, records } = state!;
       const damaged = await loadRecords(snapshot, records);
-      if (damaged.size === 0) return snapshot.files.filter((f) => f.record).map((f) => records.get(f.path)!);
+      if (damaged.size === 0) return { snapshot, records: snapshot.files.filter((f) => f.record).map((f) => records.get(f.path)!) };
       if (attempt >= 2) {
         throw new EngineError("no_index", `The index cache ${platform.store.label} could not be repaired: ${damaged.size} records stay unreadable (${[...damaged].slice(0, 3).join(", ")}).`, {
           hint: "Delete the cache folder; it is rebuilt on the next run.",
           data: { store: platform.store.label, paths: [...damaged].slice(0, 20) },
         });
       }
-      await running?.catch(() => {});
-      await refresh(run, damaged);
+      await reindex(run, { repair: damaged });
     }
   };
 
-  /** Config files the module resolvers read (tsconfig paths, workspace packages). */
-  const CONFIG_FILE = /(^|\/)(tsconfig[^/]*\.json|jsconfig\.json|package\.json)$/;
-  const codeGraph = async (run: RunOptions = {}): Promise<CodeGraph> => {
-    const records = await allRecords(run);
+  /**
+   * The code graph of the current snapshot, with the inputs it was built from. The configs it
+   * resolves modules with are read through those inputs: when one changed since it was indexed, the
+   * graph is not built from it (the caller's `consistent` re-indexes it and asks again).
+   */
+  const graphOf = async (run: RunOptions = {}): Promise<BuiltGraph> => {
+    const { snapshot, records } = await loadAll(run);
     if (records.length === 0) {
       throw new EngineError("no_supported_files", `No source files in a supported language under ${platform.fs.rootLabel}.`, {
         hint: `codeslice reads ${supportedLanguageNames().join(", ")}. Check --root, or whether the files are ignored by git.`,
         data: { root: platform.fs.rootLabel, languages: supportedLanguageNames() },
       });
     }
-    const snapshot = state!.snapshot;
     if (graphCache?.snapshot !== snapshot) {
-      const previous = graphCache?.built;
-      const built = (async () => {
+      const previous = graphCache;
+      const built = (async (): Promise<BuiltGraph> => {
+        const inputs = snapshotInputs(platform.fs, snapshot);
         const paths = snapshot.files.map((f) => f.path);
         const configs = new Map<string, string>();
         for (const f of snapshot.files) {
           if (!CONFIG_FILE.test(f.path)) continue;
           try {
-            configs.set(f.path, new TextDecoder().decode(await platform.fs.readFile(f.path)));
+            configs.set(f.path, await inputs.text(f.path));
           } catch {
             // unreadable config: resolution falls back to plain relative paths
           }
         }
+        inputs.check();
         // After an edit the previous graph can often be updated instead of rebuilt: the same files
         // and configuration, and a few records changed in ways no other file can see.
-        const prior = previous ? await previous.catch(() => undefined) : undefined;
+        const prior = previous ? await previous.built.catch(() => undefined) : undefined;
         const updated = prior && samePaths(prior.paths, paths) && sameConfigs(prior.configs, configs) ? updateGraph(prior.graph, records) : undefined;
-        if (updated) return { graph: updated, paths, configs };
+        if (updated) return { graph: updated, snapshot, paths, configs };
         const symbols = records.reduce((n, r) => n + r.definitions.length, 0);
         ensureHeadroom(platform.memory, symbols * HEAP_PER_SYMBOL.graph, `the code graph of ${symbols.toLocaleString("en-US")} symbols`);
-        return { graph: buildGraph(records, paths, configs), paths, configs };
+        return { graph: buildGraph(records, paths, configs), snapshot, paths, configs };
       })();
       graphCache = { snapshot, built };
+      // A graph that could not be built is not kept: the next call builds again, from the last good one.
+      built.catch(() => {
+        if (graphCache?.built === built) graphCache = previous;
+      });
     }
-    return graphCache.built.then((b) => b.graph);
+    return graphCache.built;
   };
+
+  /**
+   * Runs `answer` until the files it read are the ones its snapshot indexed. A file that changed
+   * since (edited, replaced, deleted) is re-indexed alone and the answer computed again: correct
+   * lines rather than an error whenever a retry can give them. A file still changing after
+   * MAX_INPUT_RETRIES re-indexes ends in `stale_index`.
+   */
+  const consistent = async <T>(run: RunOptions, answer: (read: (snapshot: Snapshot) => Inputs) => Promise<T>): Promise<T> => {
+    for (let attempt = 0; ; attempt++) {
+      const reads: Inputs[] = [];
+      const read = (snapshot: Snapshot) => {
+        const inputs = snapshotInputs(platform.fs, snapshot);
+        reads.push(inputs);
+        return inputs;
+      };
+      let stale: StaleInput[];
+      try {
+        const value = await answer(read);
+        // Whatever the answer did with the bytes, it is not given out if any were not the indexed ones.
+        for (const inputs of reads) inputs.check();
+        return value;
+      } catch (error) {
+        if (!(error instanceof StaleInputs)) throw error;
+        stale = error.stale;
+      }
+      if (attempt >= MAX_INPUT_RETRIES) throw staleIndexError(stale[0]!, attempt);
+      platform.logger?.log("info", `${stale.map((s) => s.path).join(", ")} changed since indexed: re-indexing before answering.`);
+      await recheck(stale.map((s) => s.path), run);
+    }
+  };
+
+  const codeGraph = (run: RunOptions = {}): Promise<CodeGraph> => consistent(run, async () => (await graphOf(run)).graph);
 
   const routes = new WeakMap<CodeGraph, Route[]>();
   const routesOf = (graph: CodeGraph) => routes.get(graph) ?? routes.set(graph, findRoutes(graph)).get(graph)!;
@@ -281,12 +356,17 @@ export function createEngine(platform: Platform, options: EngineOptions = {}): E
     if (!search) ensureHeadroom(platform.memory, graph.symbols.length * HEAP_PER_SYMBOL.search, `the search index of ${graph.symbols.length.toLocaleString("en-US")} symbols`);
     return (search = updateSearchIndex(search, graph));
   };
-  const contextIO = (graph: CodeGraph): ContextIO => ({
+  const contextIO = (graph: CodeGraph, inputs: Inputs): ContextIO => ({
     root: platform.fs.rootLabel,
-    readText: async (path) => new TextDecoder().decode(await platform.fs.readFile(path)),
+    readText: (path) => inputs.text(path),
     searchIndex: () => searchIndexOf(graph),
     routes: () => routesOf(graph),
   });
+  const answerContext = (target: string, opts: ContextOptions & RunOptions, searchLimit?: number) =>
+    consistent(opts, async (read) => {
+      const { graph, snapshot } = await graphOf(opts);
+      return buildContext(graph, target, opts, contextIO(graph, read(snapshot)), searchLimit);
+    });
 
   return {
     async refresh(run = {}) {
@@ -295,20 +375,18 @@ export function createEngine(platform: Platform, options: EngineOptions = {}): E
       if (watcher) await new Promise((resolve) => setTimeout(resolve, 0));
       const watching = watcher !== undefined;
       if (state && watching && !dirty) return { refreshed: false, parsed: 0, removed: 0, repaired: 0, at: lastAt, mode: "watch" };
-      const r = await refresh(run);
+      const r = await reindex(run);
       return { refreshed: r.changed, parsed: r.parsed.length, removed: r.removed, repaired: r.repaired, at: lastAt, mode: watcher ? "watch" : "scan" };
     },
     close() {
       watcher?.close();
       watcher = undefined;
     },
-    async context(target, opts = {}) {
-      const graph = await codeGraph(opts);
-      return buildContext(graph, target, opts, contextIO(graph));
+    context(target, opts = {}) {
+      return answerContext(target, opts);
     },
-    async pack(task, opts = {}) {
-      const graph = await codeGraph(opts);
-      return buildContext(graph, task, opts, contextIO(graph), opts.seeds ?? 3);
+    pack(task, opts = {}) {
+      return answerContext(task, opts, opts.seeds ?? 3);
     },
     async search(query, opts = {}) {
       return searchSymbols(searchIndexOf(await codeGraph(opts)), query, opts.limit ?? 10);
@@ -324,41 +402,48 @@ export function createEngine(platform: Platform, options: EngineOptions = {}): E
       } catch {
         // not URL-encoded
       }
-      if (!state) await refresh(opts);
-      const inventory = new Set(state!.snapshot.files.map((f) => f.path));
-      // An exact inventory path (quoted when its name needed it), or one written relative to the
-      // root or absolute inside it; never a suffix guess, never a path that climbs out.
-      const written = readQuotedPath(pathArg.trim())?.path ?? pathArg.trim();
-      const found = findFile({ has: (p) => inventory.has(p), paths: () => inventory }, written, platform.fs.rootLabel, { bySuffix: false });
-      const path = found?.path ?? normalizeRelative(written);
-      if (path === undefined || path === "" || (!found && normalizeRelative(decoded.trim()) === undefined)) {
-        throw new EngineError("outside_root", `${JSON.stringify(pathArg)} is not a path inside the project.`, {
-          hint: "Paths are relative to the project root (or absolute inside it); .. out of it is refused.",
-          data: { path: pathArg },
-        });
-      }
-      if (!inventory.has(path)) {
-        throw new EngineError("not_found", `${path} is not a project file in the index (missing, ignored, or skipped).`, {
-          hint: "Use a path from the map or from a context header.",
-          data: { path },
-        });
-      }
-      const lines = new TextDecoder().decode(await platform.fs.readFile(path)).split("\n");
-      const total = lines.length;
-      if (start > total) {
-        throw new EngineError("invalid_argument", `${path} has ${total} lines; start ${start} is past the end.`, { data: { path, totalLines: total } });
-      }
-      const last = Math.min(end, total, start + maxLines - 1);
-      return { path, start, end: last, totalLines: total, capped: last < end, text: lines.slice(start - 1, last).join("\n") };
+      if (!state) await reindex(opts);
+      return consistent(opts, async (read) => {
+        const snapshot = state!.snapshot;
+        const inventory = new Set(snapshot.files.map((f) => f.path));
+        // An exact inventory path (quoted when its name needed it), or one written relative to the
+        // root or absolute inside it; never a suffix guess, never a path that climbs out.
+        const written = readQuotedPath(pathArg.trim())?.path ?? pathArg.trim();
+        const found = findFile({ has: (p) => inventory.has(p), paths: () => inventory }, written, platform.fs.rootLabel, { bySuffix: false });
+        const path = found?.path ?? normalizeRelative(written);
+        if (path === undefined || path === "" || (!found && normalizeRelative(decoded.trim()) === undefined)) {
+          throw new EngineError("outside_root", `${JSON.stringify(pathArg)} is not a path inside the project.`, {
+            hint: "Paths are relative to the project root (or absolute inside it); .. out of it is refused.",
+            data: { path: pathArg },
+          });
+        }
+        if (!inventory.has(path)) {
+          throw new EngineError("not_found", `${path} is not a project file in the index (missing, ignored, or skipped).`, {
+            hint: "Use a path from the map or from a context header.",
+            data: { path },
+          });
+        }
+        const inputs = read(snapshot);
+        const lines = (await inputs.text(path)).split("\n");
+        inputs.check();
+        const total = lines.length;
+        if (start > total) {
+          throw new EngineError("invalid_argument", `${path} has ${total} lines; start ${start} is past the end.`, { data: { path, totalLines: total } });
+        }
+        const last = Math.min(end, total, start + maxLines - 1);
+        return { path, start, end: last, totalLines: total, capped: last < end, text: lines.slice(start - 1, last).join("\n") };
+      });
     },
     async routes(opts = {}) {
       return routesOf(await codeGraph(opts));
     },
     async index(run = {}) {
-      const result = await refresh(run);
+      const result = await reindex(run);
       return summarize(platform, result);
     },
-    records: allRecords,
+    async records(run = {}) {
+      return (await loadAll(run)).records;
+    },
     codeGraph,
     async callers(symbol, opts = {}) {
       return calls(await codeGraph(opts), symbol, "callers", opts.depth);
@@ -378,20 +463,23 @@ export function createEngine(platform: Platform, options: EngineOptions = {}): E
     async graph(run = {}) {
       return toGoldGraph(await codeGraph(run), run.minConfidence ?? 0);
     },
-    async map(opts = {}) {
-      const graph = await codeGraph(opts);
-      const snapshot = state!.snapshot;
-      const manifests = new Map<string, string>();
-      for (const f of snapshot.files) {
-        if (!isManifest(f.path)) continue;
-        try {
-          manifests.set(f.path, new TextDecoder().decode(await platform.fs.readFile(f.path)));
-        } catch {
-          // an unreadable manifest still marks a service folder
-          manifests.set(f.path, "");
+    map(opts = {}) {
+      return consistent(opts, async (read) => {
+        const { graph, snapshot } = await graphOf(opts);
+        const inputs = read(snapshot);
+        const manifests = new Map<string, string>();
+        for (const f of snapshot.files) {
+          if (!isManifest(f.path)) continue;
+          try {
+            manifests.set(f.path, await inputs.text(f.path));
+          } catch {
+            // an unreadable manifest still marks a service folder
+            manifests.set(f.path, "");
+          }
         }
-      }
-      return buildRepoMap(snapshot, graph, manifests, routesOf(graph), opts);
+        inputs.check();
+        return buildRepoMap(snapshot, graph, manifests, routesOf(graph), opts);
+      });
     },
   };
 }
