@@ -1,4 +1,5 @@
-/** Snapshot inputs in Chromium: the core cases of test/engine/inputs.cases.ts, run in the browser. */
-import { inputsCases } from "../engine/inputs.cases.ts";
+/** Snapshot inputs and refresh() in Chromium: the core cases of test/engine/inputs.cases.ts, run in the browser. */
+import { inputsCases, refreshCases } from "../engine/inputs.cases.ts";
 
 inputsCases();
+refreshCases();

@@ -1,13 +1,15 @@
 /**
  * Answers follow edits made after indexing, with no refresh in between: every file an answer reads
  * (cited source, resolver configs, manifests) is checked against the hash the snapshot holds, and
- * one that changed is re-indexed alone before the answer is given.
+ * one that changed is re-indexed alone before the answer is given. And `refresh()` as hosts use it:
+ * the first index shared by concurrent callers, the settle pass, recovery after the root went away.
  *
  * Shared by Node (inputs.test.ts) and Chromium (test/browser/inputs.chromium.ts): core code only,
  * on the memory platform, whose `write` simulates an edit.
  */
 import { describe, expect, it } from "vitest";
 import { createEngine, type Engine } from "../../src/core/engine/engine.ts";
+import type { Progress } from "../../src/core/engine/indexer.ts";
 import { EngineError } from "../../src/shared/errors.ts";
 import { MemoryFileSystem, MemoryStore, type MemoryEntry } from "../../src/platform/memory/index.ts";
 import { parseFixture, wasm } from "../support/platform.ts";
@@ -205,6 +207,84 @@ export function inputsCases(): void {
       fs.write("api/pyproject.toml", '[project]\nname = "beta"\n');
       fs.remove("worker/pyproject.toml");
       expect(await services()).toEqual(["api:beta"]);
+    });
+  });
+}
+
+export function refreshCases(): void {
+  describe("refresh(), as every host runs it", () => {
+    it("the first index is shared by concurrent callers, each with progress; exactly one reports it as initial", async () => {
+      const { engine } = setup(PROJECT);
+      const seen: Progress[][] = [[], [], []];
+      const results = await Promise.all(seen.map((progress) => engine.refresh({ onProgress: (p) => progress.push(p) })));
+      expect(results.filter((r) => r.mode === "initial")).toHaveLength(1);
+      expect(results.find((r) => r.mode === "initial")).toMatchObject({ refreshed: true, parsed: 2, sourceFiles: 2, files: 2 });
+      for (const progress of seen) {
+        expect(progress.some((p) => p.phase === "parse")).toBe(true);
+        expect(progress.at(-1)?.phase).toBe("graph"); // the graph is built as part of the first index
+      }
+      // Later calls re-scan (no watcher), report nothing new and no progress.
+      const later: Progress[] = [];
+      expect(await engine.refresh({ onProgress: (p) => later.push(p) })).toMatchObject({ refreshed: false, parsed: 0, mode: "scan", sourceFiles: 2 });
+      expect(later).toEqual([]);
+    });
+
+    it("with a watcher: edits made during the first index are caught by the settle pass, then the watcher vouches", async () => {
+      const { engine, fs } = setup(PROJECT, { watch: true });
+      try {
+        let edited = false;
+        const first = await engine.refresh({
+          onProgress: (p) => {
+            if (edited || p.phase !== "parse") return;
+            edited = true; // before any watcher exists: only a re-scan can see it
+            fs.write("other.py", "def late():\n    return 3\n");
+          },
+        });
+        expect(first).toMatchObject({ mode: "initial", parsed: 2 });
+        await new Promise((resolve) => setTimeout(resolve, 200)); // the settle pass runs meanwhile
+        const listings = fs.listings;
+        expect(await engine.refresh()).toMatchObject({ refreshed: true, parsed: 1, mode: "watch" });
+        expect(fs.listings).toBe(listings); // reported by the settle pass, not re-scanned again
+        expect((await engine.signature("late")).symbol.path).toBe("other.py");
+        expect(await engine.refresh()).toMatchObject({ refreshed: false, mode: "watch" });
+        fs.write("m.py", "def b():\n    return 5\n");
+        expect(await engine.refresh()).toMatchObject({ refreshed: true, parsed: 1, mode: "watch" });
+        expect(fs.listings).toBeGreaterThan(listings);
+      } finally {
+        engine.close();
+      }
+    });
+
+    it("a root that went away is root_not_found on every call; once back, the next call re-scans and watching resumes", async () => {
+      const { engine, fs } = setup(PROJECT, { watch: true });
+      try {
+        await engine.refresh();
+        await engine.refresh();
+        fs.gone = true;
+        for (let i = 0; i < 2; i++) await expect(engine.refresh()).rejects.toMatchObject({ code: "root_not_found", data: { root: "memory" } });
+        fs.gone = false;
+        fs.write("m.py", "def b():\n    return 7\n");
+        expect(await engine.refresh()).toMatchObject({ refreshed: true, parsed: 1, mode: "scan" });
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        expect(await engine.refresh()).toMatchObject({ refreshed: false, mode: "watch" });
+      } finally {
+        engine.close();
+      }
+    });
+
+    it("rescan: true re-scans even when the watcher says nothing changed", async () => {
+      const { engine, fs } = setup(PROJECT, { watch: true });
+      try {
+        await engine.refresh();
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        const listings = fs.listings;
+        expect(await engine.refresh()).toMatchObject({ mode: "watch" });
+        expect(fs.listings).toBe(listings);
+        expect(await engine.refresh({ rescan: true })).toMatchObject({ refreshed: false, mode: "scan" });
+        expect(fs.listings).toBeGreaterThan(listings);
+      } finally {
+        engine.close();
+      }
     });
   });
 }

@@ -1,4 +1,5 @@
-/** Snapshot inputs on Node; the same cases run in Chromium (test/browser/inputs.chromium.ts). */
-import { inputsCases } from "./inputs.cases.ts";
+/** Snapshot inputs and refresh() on Node; the same cases run in Chromium (test/browser/inputs.chromium.ts). */
+import { inputsCases, refreshCases } from "./inputs.cases.ts";
 
 inputsCases();
+refreshCases();

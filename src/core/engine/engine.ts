@@ -12,7 +12,7 @@ import { searchSymbols, updateSearchIndex, type SearchHit, type SearchIndex } fr
 import { findRoutes, type Route } from "../slice/routes.ts";
 import { buildRepoMap, isManifest, type RepoMap, type RepoMapOptions } from "../map/repo-map.ts";
 import type { SkipReason } from "../scan/defaults.ts";
-import { EngineError } from "../../shared/errors.ts";
+import { EngineError, isEngineError } from "../../shared/errors.ts";
 import { LIMITS } from "../limits.ts";
 import { findFile } from "../../shared/locations.ts";
 import { normalizeRelative, readQuotedPath } from "../../shared/paths.ts";
@@ -45,6 +45,9 @@ export interface SnippetAnswer {
   text: string;
 }
 
+/** How long after the first index the settle re-scan starts (lets the first answer go out first). */
+const SETTLE_DELAY_MS = 20;
+
 /**
  * Re-indexes of changed files one answer may make before giving up with `stale_index`: the same
  * bound as the cache repair's, for a file saved again while it is re-indexed (an editor writing in
@@ -60,21 +63,50 @@ interface BuiltGraph {
   configs: Map<string, string>;
 }
 
+const sourceCounts = new WeakMap<Snapshot, number>();
+/** Files with a record (a supported language) in `snapshot`. */
+function sourceCount(snapshot: Snapshot): number {
+  let n = sourceCounts.get(snapshot);
+  if (n === undefined) sourceCounts.set(snapshot, (n = snapshot.files.reduce((k, f) => k + (f.record ? 1 : 0), 0)));
+  return n;
+}
+
 /** Default cap on lines per snippet. */
 export const MAX_SNIPPET_LINES = LIMITS.snippetLines;
 
-/** What `refresh()` did. */
+/**
+ * What `refresh()` did: what a host reports as the freshness of the answer it is about to give.
+ * Counts include what the settle pass after the first index found (see `Engine.refresh`).
+ */
 export interface RefreshResult {
-  /** True when the index was rebuilt (incrementally) because files changed or it never ran. */
+  /** True when the index was built or brought up to date (incrementally) because files changed. */
   refreshed: boolean;
+  /** Files (re-)parsed. */
   parsed: number;
+  /** Files dropped from the index. */
   removed: number;
   /** Damaged or missing cache entries made again. */
   repaired: number;
-  /** When the index was last brought up to date (ms since epoch). */
+  /** When the index was last brought up to date with a full scan (ms since epoch). */
   at: number;
-  /** How changes are noticed: a folder watcher, or a re-scan on every refresh. */
-  mode: "watch" | "scan";
+  /**
+   * How this refresh knows the index is current: `initial`, the engine's first index (built, or
+   * loaded from the cache); `watch`, a folder watcher vouched for the tree or named what changed;
+   * `scan`, a re-scan of the tree (no watcher, one asked for, or recovering from a failure).
+   */
+  mode: "initial" | "watch" | "scan";
+  /** Files in a supported language in the index; 0 means there is nothing to answer from. */
+  sourceFiles: number;
+  /** Files in the inventory. */
+  files: number;
+  /** How long the refresh took; for the first index, the index and the code graph. */
+  durationMs: number;
+}
+
+/** Options of `refresh()`. */
+export interface RefreshOptions extends RunOptions {
+  /** Re-scan the whole tree even when a watcher says nothing changed. */
+  rescan?: boolean;
 }
 
 /** The summary of an index run, as `codeslice index` prints it. */
@@ -109,10 +141,19 @@ export interface RunOptions {
 /** The engine API shared by the CLI, the MCP server, the playground and embedders. */
 export interface Engine {
   /**
-   * Makes sure answers reflect the files on disk: re-indexes (incrementally) if a watched folder
-   * changed or, without a watcher, after a quick re-scan. Cheap when nothing changed.
+   * Makes sure answers reflect the files on disk; hosts call it before each answer. The first call
+   * builds (or loads) the index and the code graph, once for every call that arrives while it runs,
+   * each getting the progress; later calls re-index incrementally if a watched folder changed or,
+   * without a watcher, after a quick re-scan, and cost next to nothing when nothing changed. With
+   * a watcher, one more re-scan follows the first index (edits made while it ran were not watched
+   * yet); a call made meanwhile waits for it and reports its changes. After a failure (a root that
+   * went away) the watchers are dropped and the next call re-scans. Throws `root_not_found` or
+   * `root_not_directory` when the root is gone.
+   *
+   * Answers stay correct between refreshes too: every file an answer cites is checked against the
+   * hash it was indexed with, and one that changed since is re-indexed before answering.
    */
-  refresh(options?: RunOptions): Promise<RefreshResult>;
+  refresh(options?: RefreshOptions): Promise<RefreshResult>;
   /** Stops watching (long-running hosts call this on shutdown). */
   close(): void;
   /** Brings the index up to date (incrementally) and summarizes it. */
@@ -182,6 +223,27 @@ export function createEngine(platform: Platform, options: EngineOptions = {}): E
     }
   };
 
+  // The settle pass: watchers exist only once the first index is done, so an edit made while it ran
+  // goes unnoticed by them. One more pass (a re-scan that parses only what changed) shortly after
+  // catches those; a refresh that arrives meanwhile waits for it and reports what it found.
+  let settleTimer: ReturnType<typeof setTimeout> | undefined;
+  let late = { parsed: 0, removed: 0, repaired: 0 };
+  const scheduleSettle = () => {
+    if (settleTimer !== undefined) clearTimeout(settleTimer);
+    settleTimer = setTimeout(() => {
+      settleTimer = undefined;
+      if (running || !dirty) return; // a pass already under way re-scans
+      reindex().then(
+        (r) => void (late = { parsed: late.parsed + r.parsed.length, removed: late.removed + r.removed, repaired: late.repaired + r.repaired }),
+        (error) => platform.logger?.log("debug", `the re-scan after the first index failed: ${(error as Error).message}`),
+      );
+    }, SETTLE_DELAY_MS);
+  };
+  const cancelSettle = () => {
+    if (settleTimer !== undefined) clearTimeout(settleTimer);
+    settleTimer = undefined;
+  };
+
   /**
    * One index pass. A plain pass scans the tree and is shared by the plain passes asked for while it
    * runs. A repair or a re-check must read its files after they were found damaged or changed, so
@@ -199,7 +261,10 @@ export function createEngine(platform: Platform, options: EngineOptions = {}): E
         ...run, ...(options.maxFileBytes !== undefined ? { maxFileBytes: options.maxFileBytes } : {}), ...(options.exclude ? { exclude: options.exclude } : {}),
         ...extra,
       };
-      if (full) dirty = false; // events from here on mean another pass
+      if (full) {
+        dirty = false; // events from here on mean another pass
+        cancelSettle();
+      }
       let result: IndexResult;
       try {
         result = await runIndex(platform, opts, state);
@@ -215,9 +280,11 @@ export function createEngine(platform: Platform, options: EngineOptions = {}): E
       if (!watcher || result.changed) {
         const first = !watcher;
         startWatching(state.snapshot);
-        // Edits made while this pass ran, before the watchers existed, were not seen: the next
-        // refresh re-scans once more before trusting the watchers.
-        if (first && watcher) dirty = true;
+        // Edits made while this pass ran, before the watchers existed, were not seen: re-scan once more.
+        if (first && watcher) {
+          dirty = true;
+          scheduleSettle();
+        }
       }
       return result;
     })().finally(() => {
@@ -368,17 +435,93 @@ export function createEngine(platform: Platform, options: EngineOptions = {}): E
       return buildContext(graph, target, opts, contextIO(graph, read(snapshot)), searchLimit);
     });
 
-  return {
-    async refresh(run = {}) {
+  // Refresh: the first index (shared by every call that arrives while it runs, each with its own
+  // progress), the settle pass after it, and recovery after a failure, so every host gets them.
+  let initial: Promise<{ result: IndexResult; durationMs: number; claimed: boolean }> | undefined;
+  const progressListeners = new Set<(p: Progress) => void>();
+  const broadcast = (p: Progress) => progressListeners.forEach((l) => l(p));
+  const firstPass = async (run: RunOptions) => {
+    const started = Date.now();
+    const result = await reindex({ ...(run.signal ? { signal: run.signal } : {}), onProgress: broadcast });
+    if (sourceCount(result.snapshot) > 0) {
+      // Building the graph is part of the first answer's cost; say so while it happens. Its errors
+      // (a heap too small) belong to the answers that need it, not to the index.
+      broadcast({ phase: "graph", done: 0 });
+      await codeGraph(run).catch(() => {});
+    }
+    return { result, durationMs: Date.now() - started, claimed: false };
+  };
+  const checkRoot = async () => {
+    let kind: string;
+    try {
+      kind = (await platform.fs.stat("")).kind;
+    } catch (error) {
+      if (isEngineError(error, "not_found", "not_directory")) {
+        throw new EngineError("root_not_found", `The project root no longer exists: ${platform.fs.rootLabel}`, { data: { root: platform.fs.rootLabel }, cause: error });
+      }
+      throw error;
+    }
+    if (kind !== "directory") throw new EngineError("root_not_directory", `The project root is no longer a folder: ${platform.fs.rootLabel}`, { data: { root: platform.fs.rootLabel } });
+  };
+  /** What a refresh reports; every other mode than the first index also reports the settle pass's changes. */
+  const refreshResult = (r: IndexResult | undefined, mode: RefreshResult["mode"], durationMs: number): RefreshResult => {
+    const fold = mode === "initial" ? { parsed: 0, removed: 0, repaired: 0 } : late;
+    if (mode !== "initial") late = { parsed: 0, removed: 0, repaired: 0 };
+    const parsed = (r?.parsed.length ?? 0) + fold.parsed;
+    const removed = (r?.removed ?? 0) + fold.removed;
+    return {
+      refreshed: mode === "initial" || r?.changed === true || parsed + removed > 0, parsed, removed, repaired: (r?.repaired ?? 0) + fold.repaired,
+      at: lastAt, mode, sourceFiles: sourceCount(state!.snapshot), files: state!.snapshot.files.length, durationMs,
+    };
+  };
+  const refresh = async (run: RefreshOptions = {}): Promise<RefreshResult> => {
+    const started = Date.now();
+    if (run.onProgress) progressListeners.add(run.onProgress);
+    try {
+      await checkRoot();
+      if (!state || initial) {
+        const pass = (initial ??= firstPass(run));
+        let first;
+        try {
+          first = await pass;
+        } catch (error) {
+          if (initial === pass) initial = undefined;
+          throw error;
+        }
+        if (!first.claimed) {
+          first.claimed = true;
+          if (initial === pass) initial = undefined;
+          return refreshResult(first.result, "initial", first.durationMs);
+        }
+      }
       // Let pending watch events arrive first: an edit made just before this call is delivered on
-      // the next turn of the event loop, and answering before it would be answering stale.
+      // the next turn of the event loop, and answering before it would be answering stale. A pass
+      // under way (the settle pass, another caller's) may have started before the edits this call
+      // must see: it is waited for, and without a watcher a new scan follows, shared by the calls
+      // that waited with this one.
       if (watcher) await new Promise((resolve) => setTimeout(resolve, 0));
+      if (running) await running.catch(() => {});
       const watching = watcher !== undefined;
-      if (state && watching && !dirty) return { refreshed: false, parsed: 0, removed: 0, repaired: 0, at: lastAt, mode: "watch" };
-      const r = await reindex(run);
-      return { refreshed: r.changed, parsed: r.parsed.length, removed: r.removed, repaired: r.repaired, at: lastAt, mode: watcher ? "watch" : "scan" };
-    },
+      if (watching && !dirty && !run.rescan) return refreshResult(undefined, "watch", Date.now() - started);
+      const r = await reindex(run.signal ? { signal: run.signal } : {});
+      return refreshResult(r, watching && !run.rescan ? "watch" : "scan", Date.now() - started);
+    } catch (error) {
+      // The engine may hold watchers on deleted folders: drop them and re-scan on the next call,
+      // which also starts watching afresh (no background pass may start them before it).
+      cancelSettle();
+      watcher?.close();
+      watcher = undefined;
+      dirty = true;
+      throw error;
+    } finally {
+      if (run.onProgress) progressListeners.delete(run.onProgress);
+    }
+  };
+
+  return {
+    refresh,
     close() {
+      cancelSettle();
       watcher?.close();
       watcher = undefined;
     },
