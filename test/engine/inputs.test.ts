@@ -1,4 +1,4 @@
-/** Snapshot inputs and refresh() on Node; the same cases run in Chromium (test/browser/inputs.chromium.ts). */
+/** Snapshot inputs and refresh() on Node (and under Deno, test/deno/deno.json); the same cases run in Chromium (test/browser/inputs.chromium.ts). */
 import { inputsCases, refreshCases } from "./inputs.cases.ts";
 
 inputsCases();
