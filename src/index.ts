@@ -12,7 +12,7 @@ export { cite, citePath, citeName, readQuotedPath } from "./shared/paths.ts";
 /** For adapters that list files themselves (archives, uploads): the scan's skip-by-name rules. */
 export { skipByName } from "./core/scan/defaults.ts";
 export type { SkipReason, SkippedFile } from "./core/scan/defaults.ts";
-export type { Engine, EngineOptions, IndexSummary, RunOptions, RefreshResult, SnippetAnswer } from "./core/engine/engine.ts";
+export type { Engine, EngineOptions, IndexSummary, RunOptions, RefreshOptions, RefreshResult, SnippetAnswer } from "./core/engine/engine.ts";
 export type { Progress } from "./core/engine/indexer.ts";
 export { EngineError, isEngineError } from "./shared/errors.ts";
 /** For adapter authors: normalize a workspace-relative path, or undefined when it escapes the root. */

@@ -24,6 +24,8 @@ export type ErrorCode =
   | "no_match"
   | "ambiguous_symbol"
   | "no_index"
+  /** A file kept changing while the engine re-indexed it to answer from its current bytes. */
+  | "stale_index"
   | "budget_too_small"
   | "no_supported_files"
   | "cancelled"

@@ -24,7 +24,10 @@ export interface SnapshotFile {
   path: string;
   size: number;
   mtimeMs: number;
-  /** Content hash (git blob id); absent for files never read (no supported language). */
+  /**
+   * Content hash (git blob id) of every file the engine reads again after indexing: source files,
+   * and the configs and manifests of inputs.ts. Absent for other files (never read by the index).
+   */
   hash?: string;
   language?: string;
   /** Store key of the record, for parsed files. */
