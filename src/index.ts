@@ -17,7 +17,7 @@ export type { Progress } from "./core/engine/indexer.ts";
 export { EngineError, isEngineError } from "./shared/errors.ts";
 /** For adapter authors: normalize a workspace-relative path, or undefined when it escapes the root. */
 export { normalizeRelative } from "./shared/paths.ts";
-export type { ErrorCode } from "./shared/errors.ts";
+export type { ErrorCode, ErrorData, ErrorSymbol, EngineErrorOf, EngineErrorOptions } from "./shared/errors.ts";
 export type { FileRecord, Definition, ImportRecord, CallRecord, TypeRefRecord, BindingRecord, Diagnostic } from "./core/extract/record.ts";
 export type { GoldGraph, GoldDefinition } from "./core/graph/gold-json.ts";
 export type { CodeGraph, SymbolNode, CallEdge, Resolution, ExternalCall, AmbiguousCall, InheritEdge, ImportEdge } from "./core/graph/model.ts";

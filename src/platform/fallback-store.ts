@@ -32,7 +32,7 @@ export function refusalReason(error: unknown): string {
     if (e.name === "NotCapable") return `Deno was started without ${/--allow-[a-z-]+/.exec(String(e.message))?.[0] ?? "--allow-write"}`;
   }
   if (isEngineError(error)) {
-    const flag = error.data.flag;
+    const flag = error.code === "permission_denied" ? error.data.flag : undefined;
     if (typeof flag === "string") return `Deno was started without ${flag}`;
     return error.code === "read_only" ? "read-only file system" : error.code === "cache_unavailable" ? "its folder is gone" : "permission denied";
   }

@@ -108,8 +108,8 @@ export function fitChunks(
     } else {
       const needed = fixed + (outlineTokens[0] !== undefined ? outlineTokens[0]! + seedNoteCost : fullTokens[0]!) + 2;
       throw new EngineError("budget_too_small", `A budget of ${budget} tokens cannot hold even the target's outline; it needs about ${needed}.`, {
-        hint: `Ask again with budget ≥ ${needed}, or use signature for the header alone.`,
-        data: { budget, needed, seedTokens: fullTokens[0], seedOutlineTokens: outlineTokens[0] },
+        hint: `A budget of at least ${needed} tokens holds it; the signature alone costs less.`,
+        data: { budget, needed, seedTokens: fullTokens[0]!, ...(outlineTokens[0] !== undefined ? { seedOutlineTokens: outlineTokens[0] } : {}) },
       });
     }
   }
@@ -156,7 +156,7 @@ export function fitChunks(
   }
   if (tokens > budget) {
     throw new EngineError("budget_too_small", `A budget of ${budget} tokens cannot hold the answer; it needs ${tokens}.`, {
-      hint: `Ask again with budget ≥ ${tokens}.`,
+      hint: `A budget of at least ${tokens} tokens holds it.`,
       data: { budget, needed: tokens },
     });
   }
