@@ -11,6 +11,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { createEngine, supportedLanguageNames } from "../../src/core/engine/engine.ts";
 import { createNodePlatform } from "../../src/platform/node/index.ts";
 import { INSTRUCTIONS, TOOL_NAMES } from "../../src/mcp/server.ts";
+import { LIMITS } from "../../src/core/limits.ts";
 import { memoryEngine, memoryPlatform } from "../support/platform.ts";
 import { answerTokens, budgetedTokens, call, connect, FIXTURE, FIXTURE_FILES, fixtureDir, removeTemps, tempDir, writeFiles, type Connected } from "./support.ts";
 
@@ -42,6 +43,17 @@ describe("tools over the in-process transport", () => {
       expect(t.inputSchema.type).toBe("object");
       expect(t.outputSchema?.properties, t.name).toHaveProperty("freshness");
     }
+    // The schemas report the engine's limits.
+    const props = (name: string) => (tools.find((t) => t.name === name)!.inputSchema.properties ?? {}) as Record<string, { maxLength?: number; maximum?: number; minimum?: number; description?: string }>;
+    expect(props("context").target!.maxLength).toBe(LIMITS.targetChars);
+    expect(props("pack").task!.maxLength).toBe(LIMITS.targetChars);
+    expect(props("search").query!.maxLength).toBe(LIMITS.targetChars);
+    expect(props("search").limit).toMatchObject({ minimum: LIMITS.searchResults.min, maximum: LIMITS.searchResults.max });
+    expect(props("search").limit!.description).toContain(`default ${LIMITS.searchResults.default}, at most ${LIMITS.searchResults.max}`);
+    expect(props("callers").depth!.description).toContain(`at most ${LIMITS.depth.max}`);
+    expect(props("context").budget!.minimum).toBe(LIMITS.budget.min);
+    expect(props("context").budget!.description).toContain(`default ${LIMITS.budget.context}`);
+    expect(props("repo_map").budget!.description).toContain(`default ${LIMITS.budget.map}`);
     const instructions = c.client.getInstructions()!;
     expect(instructions).toBe(INSTRUCTIONS);
     expect(instructions).toContain("repo_map");
