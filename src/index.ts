@@ -8,7 +8,7 @@ export { createEngine, supportedLanguageNames } from "./core/engine/engine.ts";
 export { LIMITS } from "./core/limits.ts";
 export { loadTokenCounter, ENCODINGS } from "./core/budget/tokenizer.ts";
 /** The one fitter, for front ends that fit their own lists and texts under a limit (see core/budget/fit.ts). */
-export { fitBlocks, clipText, largestFitting, CUT_SHOWN, MIN_CUT_SHOWN } from "./core/budget/fit.ts";
+export { fitBlocks, clipText, envelopeRecord, largestFitting, CUT_SHOWN, MIN_CUT_SHOWN } from "./core/budget/fit.ts";
 export type { Block, BlockForm, Envelope, FitSpec, FitState, FitResult } from "./core/budget/fit.ts";
 /** Citations as answers print them, and the reverse (see shared/paths.ts). */
 export { cite, citePath, citeName, readQuotedPath } from "./shared/paths.ts";

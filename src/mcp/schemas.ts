@@ -85,10 +85,10 @@ export const contextOutput = z.object({
     })
     .describe("The budget covers the text and this structured content together."),
   chunks: z
-    .array(z.object({ path: z.string(), start: z.int(), end: z.int(), role: z.string(), symbol: z.string(), kind: z.string(), form: z.string(), tokens: z.int() }))
+    .array(z.object({ path: z.string(), start: z.int(), end: z.int(), role: z.string(), symbol: z.string(), form: z.string(), tokens: z.int() }))
     .describe("The chunks in the text, in order, each headed `## path:start-end [role] symbol` there."),
   cut: z
-    .array(z.object({ path: z.string(), start: z.int(), end: z.int(), role: z.string(), symbol: z.string(), handle: z.string(), tokens: z.int() }))
+    .array(z.object({ handle: z.string(), path: z.string(), start: z.int(), end: z.int(), role: z.string(), tokens: z.int() }))
     .describe("The chunks left out that the text lists, with the handle to ask for each and its cost in tokens."),
   cutTotal: z.int().describe("All chunks left out, listed or not."),
   budgetRequested: z.int().optional().describe("Present when the requested budget was lowered to fit the response cap."),

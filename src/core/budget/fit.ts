@@ -22,6 +22,19 @@ export interface Envelope {
    * language): each record then costs the tokens of its JSON plus this many (for separators).
    */
   perRecord?: number;
+  /**
+   * The fields the front end repeats of each kind of record, in its order (context: `seed`,
+   * `chunk`, `cut`; the map: `language`); a kind not named is repeated whole. Counting exactly
+   * what is repeated keeps the budget for the text.
+   */
+  fields?: Readonly<Record<string, readonly string[]>>;
+}
+
+/** A record as an envelope repeats it: `fields` of it, in that order, or all of it. */
+export function envelopeRecord(value: unknown, fields: readonly string[] | undefined): unknown {
+  if (fields === undefined || typeof value !== "object" || value === null) return value;
+  const record = value as Record<string, unknown>;
+  return Object.fromEntries(fields.filter((f) => record[f] !== undefined).map((f) => [f, record[f]]));
 }
 
 /** One block of an answer, rendered in each form it can take. */

@@ -5,7 +5,7 @@
  * to a token budget, most important lines first.
  */
 import { languageById } from "../../languages/index.ts";
-import { fitBlocks, type Block, type Envelope } from "../budget/fit.ts";
+import { envelopeRecord, fitBlocks, type Block, type Envelope } from "../budget/fit.ts";
 import { loadTokenCounter, type Encoding } from "../budget/tokenizer.ts";
 import type { Snapshot } from "../engine/snapshot.ts";
 import type { CodeGraph } from "../graph/model.ts";
@@ -270,7 +270,7 @@ export async function buildRepoMap(
     separator: "\n",
     join,
     envelope: options.envelope === undefined ? 0
-      : options.envelope.fixed + (options.envelope.perRecord === undefined ? 0 : languages.reduce((a, l) => a + count(JSON.stringify(l)) + options.envelope!.perRecord!, 0)),
+      : options.envelope.fixed + (options.envelope.perRecord === undefined ? 0 : languages.reduce((a, l) => a + count(JSON.stringify(envelopeRecord(l, options.envelope!.fields?.language))) + options.envelope!.perRecord!, 0)),
     smallest: "the map's header",
   });
   const { text, tokens } = fit;

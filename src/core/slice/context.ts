@@ -3,7 +3,7 @@
  * the cited lines, render each chunk in full and as an outline, and fit the answer to the budget.
  */
 import { loadTokenCounter, type Encoding, ENCODINGS } from "../budget/tokenizer.ts";
-import { fitBlocks, type Block, type BlockForm, type Envelope } from "../budget/fit.ts";
+import { envelopeRecord, fitBlocks, type Block, type BlockForm, type Envelope } from "../budget/fit.ts";
 import { matchSymbols, findSymbol, suggestNames, symbolRef, type SymbolRef } from "../graph/lookup.ts";
 import type { CodeGraph } from "../graph/model.ts";
 import { outline } from "../graph/queries.ts";
@@ -284,9 +284,10 @@ export async function buildContext(graph: CodeGraph, target: string, options: Co
 
   // The envelope: what the front end adds once, and what each record costs when it repeats them.
   const perRecord = options.envelope?.perRecord;
-  const record = (value: unknown) => (perRecord === undefined ? 0 : count(JSON.stringify(value)) + perRecord);
+  const fields = options.envelope?.fields ?? {};
+  const record = (value: unknown, kind?: string) => (perRecord === undefined ? 0 : count(JSON.stringify(envelopeRecord(value, kind === undefined ? undefined : fields[kind]))) + perRecord);
   const envelopeFixed = options.envelope === undefined ? 0
-    : options.envelope.fixed + seedRefs.reduce((a, r) => a + record(r), 0) + notes.reduce((a, n) => a + record(n), 0);
+    : options.envelope.fixed + seedRefs.reduce((a, r) => a + record(r, "seed"), 0) + notes.reduce((a, n) => a + record(n), 0);
 
   const blocks: Block[] = chunks.map((c, i) => {
     const lines = texts.get(c.path) ?? [];
@@ -316,9 +317,9 @@ export async function buildContext(graph: CodeGraph, target: string, options: Co
       const fullTokens = count(full);
       const outlineTokens = outlineBlock !== undefined ? count(outlineBlock) : undefined;
       block.envelope = {
-        full: record(shownChunk(c, "full", fullTokens)),
-        ...(outlineTokens !== undefined ? { outline: record(shownChunk(c, "outline", outlineTokens)) + (i === 0 ? record(seedOutlineNote(fullTokens)) : 0) } : {}),
-        listed: record(cutChunk(c, fullTokens)),
+        full: record(shownChunk(c, "full", fullTokens), "chunk"),
+        ...(outlineTokens !== undefined ? { outline: record(shownChunk(c, "outline", outlineTokens), "chunk") + (i === 0 ? record(seedOutlineNote(fullTokens)) : 0) } : {}),
+        listed: record(cutChunk(c, fullTokens), "cut"),
       };
     }
     return block;

@@ -1,6 +1,6 @@
 /** `context`: the slicer's bundle for one target, fitted in one pass to a budget that never exceeds the response cap. */
 import { z } from "zod";
-import { LIMITS, type ContextAnswer, type Envelope } from "../../index.ts";
+import { envelopeRecord, LIMITS, type ContextAnswer, type Envelope } from "../../index.ts";
 import { budget, contextOutput, targetArg } from "../schemas.ts";
 import { defineTool, type ToolAnswer, type ToolContext } from "../tool.ts";
 
@@ -14,6 +14,13 @@ const WIDEST = 9_999_999;
  */
 const JOIN_SLACK = 8;
 
+/** The fields of each record the structured content repeats, in order: the envelope counts exactly these. */
+const FIELDS = {
+  seed: ["qualified", "kind", "path", "line"],
+  chunk: ["path", "start", "end", "role", "symbol", "form", "tokens"],
+  cut: ["handle", "path", "start", "end", "role", "tokens"],
+} as const;
+
 /** The structured content of a context answer. */
 function structured(answer: ContextAnswer, requested: number, clamp: string | undefined) {
   return {
@@ -24,11 +31,11 @@ function structured(answer: ContextAnswer, requested: number, clamp: string | un
       ...(answer.usage.envelope !== undefined ? { envelope: answer.usage.envelope } : {}),
     },
     ...(answer.usage.budget < requested ? { budgetRequested: requested } : {}),
-    seeds: answer.seeds.map((r) => ({ qualified: r.qualified, kind: r.kind, path: r.path, line: r.line })),
+    // The engine's records, with the fields the envelope counted.
+    seeds: answer.seeds.map((r) => envelopeRecord(r, FIELDS.seed)),
     notes: clamp ? [...answer.notes, clamp] : answer.notes,
-    // The engine's own records, as the envelope counted them.
-    chunks: answer.chunks.map((c) => ({ path: c.path, start: c.start, end: c.end, role: c.role, symbol: c.symbol, kind: c.kind, form: c.form, tokens: c.tokens })),
-    cut: answer.cut.slice(0, answer.cutListed).map((c) => ({ path: c.path, start: c.start, end: c.end, role: c.role, symbol: c.symbol, handle: c.handle, tokens: c.tokens })),
+    chunks: answer.chunks.map((c) => envelopeRecord(c, FIELDS.chunk)),
+    cut: answer.cut.slice(0, answer.cutListed).map((c) => envelopeRecord(c, FIELDS.cut)),
     cutTotal: answer.cut.length,
   };
 }
@@ -55,7 +62,7 @@ export async function budgetedContext(
   };
   const skeleton = structured(widest, requested, undefined);
   const fixed = ctx.count(JSON.stringify({ ...skeleton, cutTotal: WIDEST })) + (clamp ? ctx.count(`\nNote: ${clamp}`) + ctx.count(JSON.stringify(clamp)) + 1 : 0) + JOIN_SLACK;
-  const answer = await call(b, { fixed, perRecord: 1 });
+  const answer = await call(b, { fixed, perRecord: 1, fields: FIELDS });
   const text = clamp ? `${answer.text}\nNote: ${clamp}` : answer.text;
   const data = structured(answer, requested, clamp);
   const size = ctx.measure(text, data);
