@@ -7,6 +7,9 @@
 export { createEngine, supportedLanguageNames } from "./core/engine/engine.ts";
 export { LIMITS } from "./core/limits.ts";
 export { loadTokenCounter, ENCODINGS } from "./core/budget/tokenizer.ts";
+/** The one fitter, for front ends that fit their own lists and texts under a limit (see core/budget/fit.ts). */
+export { fitBlocks, clipText, envelopeRecord, largestFitting, CUT_SHOWN, MIN_CUT_SHOWN } from "./core/budget/fit.ts";
+export type { Block, BlockForm, Envelope, FitSpec, FitState, FitResult } from "./core/budget/fit.ts";
 /** Citations as answers print them, and the reverse (see shared/paths.ts). */
 export { cite, citePath, citeName, readQuotedPath } from "./shared/paths.ts";
 /** For adapters that list files themselves (archives, uploads): the scan's skip-by-name rules. */
@@ -17,7 +20,7 @@ export type { Progress } from "./core/engine/indexer.ts";
 export { EngineError, isEngineError } from "./shared/errors.ts";
 /** For adapter authors: normalize a workspace-relative path, or undefined when it escapes the root. */
 export { normalizeRelative } from "./shared/paths.ts";
-export type { ErrorCode } from "./shared/errors.ts";
+export type { ErrorCode, ErrorData, ErrorSymbol, EngineErrorOf, EngineErrorOptions } from "./shared/errors.ts";
 export type { FileRecord, Definition, ImportRecord, CallRecord, TypeRefRecord, BindingRecord, Diagnostic } from "./core/extract/record.ts";
 export type { GoldGraph, GoldDefinition } from "./core/graph/gold-json.ts";
 export type { CodeGraph, SymbolNode, CallEdge, Resolution, ExternalCall, AmbiguousCall, InheritEdge, ImportEdge } from "./core/graph/model.ts";

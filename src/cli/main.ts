@@ -28,7 +28,8 @@ Commands:
   index               Index the project (incremental) and print a summary
   map                 Print the repo map: languages, layout, most referenced symbols
   context <target>    The smallest bundle of whole symbols for a target, within --budget
-                      (target: symbol, path::symbol, file path, "METHOD /path", or words)
+                      (target: symbol, path::symbol, file path, "METHOD /path", or words;
+                      at most ${LIMITS.targetChars} characters)
   pack "<task>"       Like context, seeded by the best search hits for a task in words
   search <words>      Find symbols by name, path, signature and docstring words
   callers <symbol>    Who calls a symbol (--depth N for transitive callers)
@@ -44,11 +45,12 @@ a dotted suffix (Class.method) or a bare name when unique.
 Options:
   --root DIR       Project folder (default: current folder)
   --cache-dir DIR  Where the index is kept (default: <root>/.codeslice)
-  --depth N        Hops for callers/callees/importers (1-10, default 1)
-  --budget N       Token budget for the whole answer (context/pack default 8000, map 2000)
-  --limit N        Results for search (default 10)
-  --encoding E     Tokenizer: o200k_base (default) or cl100k_base
-  --max-file-bytes N  Skip files larger than N bytes (default 1048576)
+  --depth N        Hops for callers/callees/importers (${LIMITS.depth.min}-${LIMITS.depth.max}, default ${LIMITS.depth.default})
+  --budget N       Token budget for the whole answer, ${LIMITS.budget.min}-${LIMITS.budget.max}
+                   (context/pack default ${LIMITS.budget.context}, map ${LIMITS.budget.map})
+  --limit N        Results for search (${LIMITS.searchResults.min}-${LIMITS.searchResults.max}, default ${LIMITS.searchResults.default})
+  --encoding E     Tokenizer: ${ENCODINGS.join(" (default) or ")}
+  --max-file-bytes N  Skip files larger than N bytes (default ${LIMITS.maxFileBytes})
   --json           Machine-readable output on stdout
   --quiet          No progress on stderr
   -h, --help       Show this help (also: codeslice <command> --help)
@@ -70,7 +72,8 @@ Options:
   --root DIR                 Project folder (default: current folder)
   --cache-dir DIR            Where the index is kept (default: <root>/.codeslice)
   --log-level L              debug, info, warn (default), error or silent; logs go to stderr
-  --max-response-tokens N    Largest answer in tokens (default 20000, at least 1000)
+  --max-response-tokens N    Largest answer in tokens, text and structured content together
+                             (default ${LIMITS.responseTokens.default}, at least ${LIMITS.responseTokens.min})
 `,
   index: `Usage: codeslice index [--root DIR] [--cache-dir DIR] [--json]
 
@@ -81,7 +84,7 @@ skipped files with reasons, and the time taken.
 `,
   map: `Usage: codeslice map [--root DIR] [--budget N] [--encoding E] [--json]
 
-Prints a map of the project fitted to --budget tokens (counted with the real tokenizer):
+Prints a map of the project fitted to --budget tokens (default ${LIMITS.budget.map}, counted with the real tokenizer):
 languages, top-level layout and the most referenced symbols with path:line citations.
 Indexes first if needed.
 `,
@@ -95,7 +98,7 @@ edges below X (0-1).
   context: `Usage: codeslice context <target> [--budget N] [--encoding E] [--json]
 
 Prints the smallest bundle of whole symbols that answers <target>, within --budget tokens
-(default 8000) counted over the whole answer with the real tokenizer. Chunks come in
+(default ${LIMITS.budget.context}, ${LIMITS.budget.min}-${LIMITS.budget.max}) counted over the whole answer with the real tokenizer. Chunks come in
 priority order, each headed "## path:start-end [role] name": the seed, the types it uses,
 its callees, its callers, mount lines (for routes) and witnesses (tests). A chunk that does
 not fit in full is shown as an outline, else listed as cut with its token cost.
@@ -106,10 +109,13 @@ or a few words (search picks the seed and says which).
 `,
   pack: `Usage: codeslice pack "<task in words>" [--budget N] [--encoding E] [--json]
 
-Searches for the symbols that best match the task and fills the budget around them,
-like context with several seeds.
+Searches for the symbols that best match the task and fills the budget around them
+(default ${LIMITS.budget.context} tokens), like context with several seeds. The task is at most
+${LIMITS.targetChars} characters.
 `,
   search: `Usage: codeslice search <words> [--limit N] [--json]
+
+--limit N: ${LIMITS.searchResults.min}-${LIMITS.searchResults.max} results (default ${LIMITS.searchResults.default}).
 
 Finds symbols whose names, paths, signatures or docstrings contain the words; identifiers
 are split on camelCase and snake_case. Name matches rank above docstring matches.
@@ -117,7 +123,7 @@ are split on camelCase and snake_case. Name matches rank above docstring matches
   callers: `Usage: codeslice callers <symbol> [--depth N] [--json]
 
 Lists the call sites that call <symbol>, each with the calling symbol, path:line, how the
-call was resolved and a confidence. --depth N follows callers of callers. Calls that only
+call was resolved and a confidence. --depth N (at most ${LIMITS.depth.max}) follows callers of callers. Calls that only
 match by name (several definitions share it) are listed separately as possible callers.
 `,
   callees: `Usage: codeslice callees <symbol> [--depth N] [--json]
@@ -128,7 +134,7 @@ external packages and the standard library.
   importers: `Usage: codeslice importers <file> [--depth N] [--json]
 
 Lists the files that import <file> (a path relative to the project root); --depth N adds
-the files that import those, and so on.
+the files that import those, and so on (at most ${LIMITS.depth.max} hops).
 `,
   signature: `Usage: codeslice signature <symbol> [--json]
 
@@ -215,15 +221,16 @@ async function main(argv: string[]): Promise<number> {
     // Words may come unquoted (codeslice search parse config); symbols and files are one argument.
     if (wantsArg && positionals.length > 2 && !["search", "pack", "context"].includes(command)) throw new UsageError(`${command} takes exactly one argument`);
     const arg = positionals.slice(1).join(" ");
-    const limit = parseInteger("limit", values.limit, 1, 200);
+    const limit = parseInteger("limit", values.limit, LIMITS.searchResults.min, LIMITS.searchResults.max);
     if (!wantsArg && positionals.length > 1) throw new UsageError(`${command} takes no arguments, got ${JSON.stringify(positionals.slice(1).join(" "))}`);
-    const depth = parseInteger("depth", values.depth, 1, 10);
+    const depth = parseInteger("depth", values.depth, LIMITS.depth.min, LIMITS.depth.max);
     const minConfidence = values["min-confidence"] === undefined ? undefined : Number(values["min-confidence"]);
     if (minConfidence !== undefined && !(minConfidence >= 0 && minConfidence <= 1)) throw new UsageError("--min-confidence must be a number from 0 to 1");
     const encoding = values.encoding as Encoding | undefined;
     if (encoding !== undefined && !ENCODINGS.includes(encoding)) throw new UsageError(`--encoding must be one of ${ENCODINGS.join(", ")}`);
     const budget = parseInteger("budget", values.budget, LIMITS.budget.min, LIMITS.budget.max);
     const maxFileBytes = parseInteger("max-file-bytes", values["max-file-bytes"], 1, 2 ** 31);
+    if (wantsArg && arg.length > LIMITS.targetChars) throw new UsageError(`the ${command === "pack" ? "task" : command === "search" ? "query" : "argument"} is ${arg.length} characters; the limit is ${LIMITS.targetChars}`);
     const flags: Flags = {
       root: values.root ?? process.cwd(),
       json,
@@ -305,7 +312,7 @@ async function main(argv: string[]): Promise<number> {
     }
     return EXIT.ok;
   } catch (error) {
-    return reportError(error, json);
+    return reportError(error, json, command);
   }
 }
 

@@ -1,29 +1,43 @@
 /**
  * Zod pieces the tools share: argument types with model-readable messages, and the output shapes
- * of engine answers. Output schemas use plain strings where the engine has enums (roles, kinds,
- * resolutions) so a new engine value never fails validation of an otherwise good answer.
+ * of engine answers. Bounds come from the engine's LIMITS, so the schemas, their descriptions and
+ * the engine's own checks agree. Output schemas use plain strings where the engine has enums
+ * (roles, kinds, resolutions) so a new engine value never fails validation of an otherwise good
+ * answer.
  */
 import { z } from "zod";
+import { LIMITS } from "../index.ts";
 
 /** Longest symbol name accepted (a qualified name is well under this). */
 export const MAX_SYMBOL_CHARS = 1000;
 /** Longest path accepted. */
 export const MAX_PATH_CHARS = 4096;
 
-/** A token budget: a whole number ≥ 1; larger than the response cap is clamped, not refused. */
+/**
+ * A token budget: a whole number ≥ LIMITS.budget.min; larger than the response cap (or than
+ * LIMITS.budget.max) is lowered, not refused, and the answer says so.
+ */
 export const budget = (what: string, dflt: number) =>
   z
     .int({ error: "budget must be a whole number of tokens" })
-    .min(1, { error: "budget must be at least 1 token" })
+    .min(LIMITS.budget.min, { error: `budget must be at least ${LIMITS.budget.min} token` })
     .optional()
-    .describe(`Token budget for the whole answer (default ${dflt}). Values above the server's response cap are lowered to the cap. ${what}`);
+    .describe(`Token budget for the whole answer, its text and structured content together (default ${dflt}). Values above the server's response cap are lowered to the cap. ${what}`.trim());
 
-/** Hops for graph walks: 1 to 10; more is clamped to 10. */
+/** Hops for graph walks: LIMITS.depth; more is lowered to the most. */
 export const depth = z
   .int({ error: "depth must be a whole number" })
-  .min(1, { error: "depth must be at least 1" })
+  .min(LIMITS.depth.min, { error: `depth must be at least ${LIMITS.depth.min}` })
   .optional()
-  .describe("Hops to follow (default 1 = direct only; at most 10, larger values are lowered to 10).");
+  .describe(`Hops to follow (default ${LIMITS.depth.default} = direct only; at most ${LIMITS.depth.max}, larger values are lowered to ${LIMITS.depth.max}).`);
+
+/** A target, task or query: non-empty, at most LIMITS.targetChars characters (`advice` says what to do instead). */
+export const targetArg = (name: string, what: string, advice?: string) =>
+  z
+    .string({ error: `${name} must be a string` })
+    .min(1, { error: `${name} must not be empty` })
+    .max(LIMITS.targetChars, { error: `${name} must be at most ${LIMITS.targetChars} characters${advice ? `; ${advice}` : ""}` })
+    .describe(what);
 
 export const symbolArg = z
   .string({ error: "symbol must be a string" })
@@ -56,20 +70,26 @@ export const symbolRef = z.object({
 
 export const site = z.object({ path: z.string(), line: z.int() });
 
-/** Output of context and pack. */
+/** Output of context and pack: the answer's data; its text is the tool result's text content, not repeated here. */
 export const contextOutput = z.object({
   target: z.string(),
   resolvedAs: z.string().describe("How the target was understood: symbol, file, route or search."),
-  text: z.string().describe("The answer: chunks headed `## path:start-end [role] name`, a cut list and the token usage."),
   seeds: z.array(symbolRef),
   notes: z.array(z.string()),
-  usage: z.object({ tokens: z.int(), budget: z.int(), encoding: z.string() }),
-  chunks: z.array(
-    z.object({ path: z.string(), start: z.int(), end: z.int(), role: z.string(), symbol: z.string(), form: z.string(), tokens: z.int() }),
-  ),
+  usage: z
+    .object({
+      tokens: z.int().describe("Tokens of the text content (o200k_base unless encoding says otherwise)."),
+      budget: z.int(),
+      encoding: z.string(),
+      envelope: z.int().optional().describe("Tokens of the budget kept for this structured content."),
+    })
+    .describe("The budget covers the text and this structured content together."),
+  chunks: z
+    .array(z.object({ path: z.string(), start: z.int(), end: z.int(), role: z.string(), symbol: z.string(), form: z.string(), tokens: z.int() }))
+    .describe("The chunks in the text, in order, each headed `## path:start-end [role] symbol` there."),
   cut: z
     .array(z.object({ handle: z.string(), path: z.string(), start: z.int(), end: z.int(), role: z.string(), tokens: z.int() }))
-    .describe("Chunks left out, with the handle to ask for each and its cost in tokens."),
-  cutTotal: z.int(),
+    .describe("The chunks left out that the text lists, with the handle to ask for each and its cost in tokens."),
+  cutTotal: z.int().describe("All chunks left out, listed or not."),
   budgetRequested: z.int().optional().describe("Present when the requested budget was lowered to fit the response cap."),
 });

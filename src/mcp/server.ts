@@ -27,7 +27,7 @@ import { signatureTool } from "./tools/signature.ts";
 export const DEFAULT_MAX_RESPONSE_TOKENS = LIMITS.responseTokens.default;
 /** Smallest cap accepted: below this even a map header and a few entries would not fit. */
 export const MIN_MAX_RESPONSE_TOKENS = LIMITS.responseTokens.min;
-/** Tokens the server keeps for the freshness line and field it adds to every answer. */
+/** Tokens the server keeps for the freshness line and field it adds to every answer (JSON and line together, well under it). */
 const FRESHNESS_RESERVE = 120;
 
 /** Every tool, in the order clients list them (each spec's handler takes its own argument type). */
@@ -48,7 +48,7 @@ export interface McpServerOptions {
   /** Name and version the server reports on initialize. */
   name?: string;
   version?: string;
-  /** Largest answer in tokens (text, and the JSON of the structured content); default 20,000. */
+  /** Largest answer in tokens: its text and the JSON of its structured content together; default 20,000. */
   maxResponseTokens?: number;
   /** The engine's file system: names the project root in messages. */
   fs?: FileSystem;
@@ -123,7 +123,7 @@ export function createMcpServer(engine: Engine, options: McpServerOptions = {}):
           cap: responseCap - FRESHNESS_RESERVE,
           responseCap,
           count,
-          measure: (text, data) => Math.max(count(text), count(JSON.stringify(data))),
+          measure: (text, data) => count(text) + count(JSON.stringify(data)),
           signal: extra.signal,
           log,
         };

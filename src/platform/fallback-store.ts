@@ -33,7 +33,7 @@ export function refusalReason(error: unknown): string {
     if (e.name === "NotCapable") return `Deno was started without ${/--allow-[a-z-]+/.exec(String(e.message))?.[0] ?? "--allow-write"}`;
   }
   if (isEngineError(error)) {
-    const flag = error.data.flag;
+    const flag = error.code === "permission_denied" ? error.data.flag : undefined;
     if (typeof flag === "string") return `Deno was started without ${flag}`;
     const native = causeCode(error);
     if (native === "ENOSPC" || native === "EDQUOT") return "the disk is full";

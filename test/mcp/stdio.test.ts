@@ -96,16 +96,22 @@ describe("codeslice mcp over stdio (SDK client)", () => {
     const root = fixtureDir();
     const s = await open(["--root", root]);
     try {
-      const calls: [string, Record<string, unknown>, (data: any) => void][] = [
+      const calls: [string, Record<string, unknown>, (data: any, text: string) => void][] = [
         ["repo_map", { budget: 800 }, (d) => expect(d.tokens).toBeLessThanOrEqual(800)],
         ["context", { target: "Cart.total", budget: 1500 }, (d) => expect(d.chunks[0]).toMatchObject({ role: "seed", path: "web/src/cart.ts" })],
         ["pack", { task: "place an order for a user", budget: 1500 }, (d) => expect(d.seeds.length).toBeGreaterThan(0)],
         ["search", { query: "format price" }, (d) => expect(JSON.stringify(d)).toContain("formatPrice")],
-        ["signature", { symbol: "shop.service.register" }, (d) => expect(JSON.stringify(d)).toContain("def register(name: str) -> User:")],
+        ["signature", { symbol: "shop.service.register" }, (d, text) => {
+          expect(d.symbol.qualified).toBe("shop.service.register");
+          expect(text).toContain("def register(name: str) -> User:");
+        }],
         ["callers", { symbol: "formatPrice" }, (d) => expect(JSON.stringify(d)).toContain("Cart.total")],
         ["callees", { symbol: "checkoutLabel" }, (d) => expect(JSON.stringify(d)).toContain("Cart.add")],
         ["importers", { file: "web/src/format.ts" }, (d) => expect(JSON.stringify(d)).toContain("web/src/cart.ts")],
-        ["read_snippet", { path: "web/src/format.ts", start_line: 1, end_line: 2 }, (d) => expect(JSON.stringify(d)).toContain("Formats a price")],
+        ["read_snippet", { path: "web/src/format.ts", start_line: 1, end_line: 2 }, (d, text) => {
+          expect(d).toMatchObject({ path: "web/src/format.ts", start: 1, end: 2 });
+          expect(text).toContain("Formats a price");
+        }],
       ];
       const { tools } = await s.client.listTools();
       expect(calls.map(([name]) => name).sort()).toEqual(tools.map((t) => t.name).sort());
@@ -114,7 +120,9 @@ describe("codeslice mcp over stdio (SDK client)", () => {
         expect(r.isError, `${name}: ${r.text.slice(0, 200)}`).toBe(false);
         expect(r.text.length, name).toBeGreaterThan(0);
         expect(r.data, name).toBeDefined();
-        check(r.data);
+        check(r.data, r.text);
+        // The structured content is data: the text is not repeated in it.
+        expect(r.data, name).not.toHaveProperty("text");
       }
     } finally {
       await s.close();

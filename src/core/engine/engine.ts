@@ -345,7 +345,7 @@ export function createEngine(platform: Platform, options: EngineOptions = {}): E
     const { snapshot, records } = await loadAll(run);
     if (records.length === 0) {
       throw new EngineError("no_supported_files", `No source files in a supported language under ${platform.fs.rootLabel}.`, {
-        hint: `codeslice reads ${supportedLanguageNames().join(", ")}. Check --root, or whether the files are ignored by git.`,
+        hint: `Supported languages: ${supportedLanguageNames().join(", ")}. Check the project folder, or whether its files are ignored by git.`,
         data: { root: platform.fs.rootLabel, languages: supportedLanguageNames() },
       });
     }

@@ -104,7 +104,7 @@ export function findSymbol(graph: CodeGraph, target: string): SymbolNode {
   if (ids.length === 0) {
     const suggestions = suggestNames(graph, target);
     throw new EngineError("unknown_symbol", `No symbol named ${JSON.stringify(target)}.`, {
-      hint: suggestions.length ? `Did you mean ${suggestions.map((s) => s.qualified).join(", ")}?` : "Try `codeslice search <words>` to find it.",
+      hint: suggestions.length ? `Did you mean ${suggestions.map((s) => s.qualified).join(", ")}?` : "Search for a few words from its name or docstring to find it.",
       data: { target, suggestions },
     });
   }

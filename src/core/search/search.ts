@@ -321,7 +321,7 @@ const FIELD_NAMES: [number, string][] = [[FIELD.name, "name"], [FIELD.path, "pat
 export function searchSymbols(index: SearchIndex, query: string, limit = 10): SearchHit[] {
   const { min, max } = LIMITS.searchResults;
   if (!Number.isInteger(limit) || limit < min || limit > max) {
-    throw new EngineError("invalid_argument", `limit must be a whole number from ${min} to ${max}, got ${limit}.`, { data: { limit } });
+    throw new EngineError("invalid_argument", `limit must be a whole number from ${min} to ${max}, got ${limit}.`, { data: { limit, min, max } });
   }
   const terms = queryTerms(query.slice(0, 2000), MAX_QUERY_WORDS);
   if (terms.length === 0) {

@@ -4,7 +4,7 @@
  */
 import { languageById } from "../../languages/index.ts";
 import { loadTokenCounter, type Encoding, ENCODINGS } from "../budget/tokenizer.ts";
-import { fitChunks, type FitChunk, type FitForm } from "../budget/fit.ts";
+import { envelopeRecord, fitBlocks, type Block, type BlockForm, type Envelope } from "../budget/fit.ts";
 import { matchSymbols, findSymbol, suggestNames, symbolRef, type SymbolRef } from "../graph/lookup.ts";
 import type { CodeGraph } from "../graph/model.ts";
 import { outline } from "../graph/queries.ts";
@@ -24,8 +24,11 @@ const MAX_TARGET_CHARS = LIMITS.targetChars;
 
 /** Options for context and pack. */
 export interface ContextOptions {
+  /** Tokens for the whole answer: its text, plus the envelope when there is one (default 8,000). */
   budget?: number;
   encoding?: Encoding;
+  /** What the front end adds around the text; the budget covers it (default none). */
+  envelope?: Envelope;
 }
 
 /** One chunk of the answer. */
@@ -62,7 +65,13 @@ export interface ContextAnswer {
   notes: string[];
   chunks: ContextChunk[];
   cut: CutChunk[];
-  usage: { tokens: number; budget: number; encoding: Encoding };
+  /** How many of `cut` (the first ones) the text lists by handle; it counts the rest. */
+  cutListed: number;
+  /**
+   * `tokens`: a recount of `text`; `envelope`: the tokens reserved for the options' envelope
+   * (present when one was asked for); `tokens + envelope ≤ budget`.
+   */
+  usage: { tokens: number; budget: number; encoding: Encoding; envelope?: number };
   text: string;
 }
 
@@ -92,10 +101,10 @@ interface Seeds {
 /** Validates a budget argument. */
 export function checkBudget(budget: number | undefined): number {
   const b = budget ?? DEFAULT_BUDGET;
-  if (typeof b !== "number" || !Number.isInteger(b) || b < 1 || b > MAX_BUDGET) {
-    throw new EngineError("invalid_argument", `budget must be a whole number of tokens from 1 to ${MAX_BUDGET}, got ${String(budget)}.`, {
+  if (typeof b !== "number" || !Number.isInteger(b) || b < LIMITS.budget.min || b > MAX_BUDGET) {
+    throw new EngineError("invalid_argument", `budget must be a whole number of tokens from ${LIMITS.budget.min} to ${MAX_BUDGET}, got ${String(budget)}.`, {
       hint: `A few thousand is typical: ${DEFAULT_BUDGET} fits one endpoint with its types and callers.`,
-      data: { budget },
+      data: { budget, min: LIMITS.budget.min, max: MAX_BUDGET },
     });
   }
   return b;
@@ -160,8 +169,8 @@ export function resolveTarget(graph: CodeGraph, targetArg: string, io: ContextIO
   if (target === "") throw new EngineError("invalid_argument", "The target is empty.", { hint: "Pass a symbol (Session.send), a file path, `METHOD /path`, or a few words." });
   if (target.length > MAX_TARGET_CHARS) {
     throw new EngineError("invalid_argument", `The target is ${target.length} characters; the limit is ${MAX_TARGET_CHARS}.`, {
-      hint: "Pass a symbol, a path or a short description; for a long task description use pack with its key words.",
-      data: { length: target.length },
+      hint: "Pass a symbol, a path or a short description; for a long task, its key words.",
+      data: { length: target.length, max: MAX_TARGET_CHARS },
     });
   }
   // `pack` takes a task in words as it is; `context` first reads it as a route, a location or a name.
@@ -202,7 +211,7 @@ export function resolveTarget(graph: CodeGraph, targetArg: string, io: ContextIO
       if (ids.length >= 1) return { ids: [findSymbol(graph, `${found.path}::${location.symbol}`).id], how: "symbol", notes, mounts: [], inline: [] };
       const inFile = suggestNames(graph, location.symbol, 50).filter((r) => r.path === found.path).slice(0, 5);
       throw new EngineError("unknown_symbol", `No symbol named ${JSON.stringify(location.symbol)} in ${found.path}.`, {
-        hint: inFile.length ? `Did you mean ${inFile.map((r) => r.qualified).join(", ")}?` : `Ask for ${found.path} to see what it defines.`,
+        hint: inFile.length ? `Did you mean ${inFile.map((r) => r.qualified).join(", ")}?` : `The file ${found.path} itself shows what it defines.`,
         data: { target, suggestions: inFile },
       });
     }
@@ -344,59 +353,96 @@ export async function buildContext(graph: CodeGraph, target: string, options: Co
   const chunks = planned.filter((c, i) => !planned.some((o, j) => j < i && o.role === "seed" && o.path === c.path && o.start <= c.start && o.end >= c.end));
   const within = chunks.map((c, i) => chunks.flatMap((o, j) => (j < i && o.path === c.path && o.start <= c.start && o.end >= c.end ? [j] : [])));
 
-  const fitInput: FitChunk[] = chunks.map((c) => {
+  const seedLabel = (seeds.ids.length ? seeds.ids.map((id) => graph.symbols[id]!.qualified) : seeds.inline.map((c) => c.label)).map(citeName).join(", ");
+  const notes = [...seeds.notes];
+  const seedRefs = seeds.ids.map((id) => symbolRef(graph.symbols[id]!));
+  const seedOutlineNote = (full: number) => `the seed is shown as an outline: its full body needs ${full} tokens`;
+  const handleOf = (c: PlannedChunk) => (c.symbol !== undefined && c.kind !== "file" ? c.label : cite(c.path, c.start, c.end));
+  const shownChunk = (c: PlannedChunk, form: "full" | "outline", tokens: number): ContextChunk =>
+    ({ path: c.path, start: c.start, end: c.end, role: c.role, symbol: c.label, kind: c.kind, form, tokens });
+  const cutChunk = (c: PlannedChunk, tokens: number): CutChunk =>
+    ({ path: c.path, start: c.start, end: c.end, role: c.role, symbol: c.label, handle: handleOf(c), tokens });
+
+  // The envelope: what the front end adds once, and what each record costs when it repeats them.
+  const perRecord = options.envelope?.perRecord;
+  const fields = options.envelope?.fields ?? {};
+  const record = (value: unknown, kind?: string) => (perRecord === undefined ? 0 : count(JSON.stringify(envelopeRecord(value, kind === undefined ? undefined : fields[kind]))) + perRecord);
+  const envelopeFixed = options.envelope === undefined ? 0
+    : options.envelope.fixed + seedRefs.reduce((a, r) => a + record(r, "seed"), 0) + notes.reduce((a, n) => a + record(n), 0);
+
+  const blocks: Block[] = chunks.map((c, i) => {
     const lines = texts.get(c.path) ?? [];
     const body = lines.slice(c.start - 1, c.end).join("\n");
     const head = `## ${cite(c.path, c.start, c.end)} [${c.role}] ${citeName(c.label)}`;
     const sym = c.symbol !== undefined ? graph.symbols[c.symbol]! : undefined;
     const outlineText = sym && sym.kind !== "module" ? outline(graph, sym) : sym ? fileOutline(graph, sym.id) : undefined;
-    return {
+    const full = `${head}\n${fence(c.language, body)}`;
+    const hasOutline = outlineText !== undefined && outlineText.length < body.length;
+    // The seed as an outline says so, and how to get its body.
+    let outlineBlock = hasOutline ? `${head} (outline)\n${fence(c.language, outlineText)}` : undefined;
+    if (i === 0 && outlineBlock !== undefined) {
+      const fullTokens = count(full);
+      outlineBlock = `${outlineBlock}\nNote: the seed's full body needs ${fullTokens} tokens; shown as an outline. Ask with budget ≥ ${fullTokens + 200} for the full text, or read its lines.`;
+    }
+    const block: Block = {
+      full,
+      ...(outlineBlock !== undefined ? { outline: outlineBlock } : {}),
+      listed: (tokens: number) => `- ${cite(c.path, c.start, c.end)} [${c.role}] ${citeName(c.label)} (${tokens} tokens)`,
       // Beyond the first hop, a neighbour's shape is what helps; its body is one request away.
-      ...(c.distance >= 2 && outlineText !== undefined && outlineText.length < body.length ? { outlineOnly: true } : {}),
+      ...(c.distance >= 2 && hasOutline ? { outlineOnly: true } : {}),
       ...(c.listOnly ? { listOnly: true } : {}),
       // The next places a task points at: their shapes first, their bodies while budget lasts.
-      ...(c.role === "match" && outlineText !== undefined && outlineText.length < body.length ? { preferOutline: true } : {}),
-      full: `${head}\n${fence(c.language, body)}`,
-      ...(outlineText !== undefined && outlineText.length < body.length ? { outline: `${head} (outline)\n${fence(c.language, outlineText)}` } : {}),
-      cutLine: (tokens: number) => `- ${cite(c.path, c.start, c.end)} [${c.role}] ${citeName(c.label)} (${tokens} tokens)`,
+      ...(c.role === "match" && hasOutline ? { preferOutline: true } : {}),
+      ...(i === 0 ? { required: true } : {}),
+      ...(within[i]!.length ? { within: within[i]! } : {}),
     };
+    if (perRecord !== undefined) {
+      const fullTokens = count(full);
+      const outlineTokens = outlineBlock !== undefined ? count(outlineBlock) : undefined;
+      block.envelope = {
+        full: record(shownChunk(c, "full", fullTokens), "chunk"),
+        ...(outlineTokens !== undefined ? { outline: record(shownChunk(c, "outline", outlineTokens), "chunk") + (i === 0 ? record(seedOutlineNote(fullTokens)) : 0) } : {}),
+        listed: record(cutChunk(c, fullTokens), "cut"),
+      };
+    }
+    return block;
   });
 
-  const seedLabel = (seeds.ids.length ? seeds.ids.map((id) => graph.symbols[id]!.qualified) : seeds.inline.map((c) => c.label)).map(citeName).join(", ");
-  const notes = [...seeds.notes];
   const oneLine = target.replace(/\s*\r?\n\s*/g, " ⏎ ");
   const header = [`# codeslice context: ${oneLine.length > 200 ? `${oneLine.slice(0, 200)}…` : oneLine}`, `Seed: ${seedLabel}`, ...notes.map((n) => `Note: ${n}`)].join("\n");
-  const fit = fitChunks(
+  const fit = fitBlocks({
     header,
-    fitInput,
+    blocks,
     budget,
     count,
-    (tokens) => `-- ${tokens}/${budget} tokens (${encoding})`,
-    (full) => `Note: the seed's full body needs ${full} tokens; shown as an outline. Ask with budget ≥ ${full + 200} for the full text, or read its lines.`,
-    within,
-  );
+    separator: "\n\n",
+    cutList: {
+      title: (total) => `## Cut: ${total} chunk${total > 1 ? "s" : ""} left out (ask for any by name or path:lines)`,
+      more: (n) => `- … and ${n} more`,
+    },
+    footer: (s) => `-- ${s.tokens}/${s.budget} tokens (${encoding}${s.envelope > 0 ? `; ${s.envelope} more for data alongside this text` : ""})`,
+    envelope: envelopeFixed,
+    smallest: "even the target's outline",
+  });
 
   const included: ContextChunk[] = [];
   const cut: CutChunk[] = [];
   chunks.forEach((c, i) => {
-    const form: FitForm = fit.forms[i]!;
-    const symbol = c.label;
+    const form: BlockForm = fit.forms[i]!;
     if (form === "covered") return;
-    if (form === "cut") {
-      cut.push({ path: c.path, start: c.start, end: c.end, role: c.role, symbol, handle: c.symbol !== undefined && c.kind !== "file" ? symbol : cite(c.path, c.start, c.end), tokens: fit.fullTokens[i]! });
-    } else {
-      included.push({ path: c.path, start: c.start, end: c.end, role: c.role, symbol, kind: c.kind, form, tokens: form === "full" ? fit.fullTokens[i]! : fit.outlineTokens[i]! });
-    }
+    if (form === "cut") cut.push(cutChunk(c, fit.fullTokens[i]!));
+    else included.push(shownChunk(c, form, form === "full" ? fit.fullTokens[i]! : fit.outlineTokens[i]!));
   });
-  if (fit.forms[0] === "outline") notes.push(`the seed is shown as an outline: its full body needs ${fit.fullTokens[0]} tokens`);
+  if (fit.forms[0] === "outline") notes.push(seedOutlineNote(fit.fullTokens[0]!));
   return {
     target,
     resolvedAs: seeds.how,
-    seeds: seeds.ids.map((id) => symbolRef(graph.symbols[id]!)),
+    seeds: seedRefs,
     notes,
     chunks: included,
     cut,
-    usage: { tokens: fit.tokens, budget, encoding },
+    cutListed: fit.listed,
+    usage: { tokens: fit.tokens, budget, encoding, ...(options.envelope ? { envelope: fit.envelope } : {}) },
     text: fit.text,
   };
 }

@@ -102,7 +102,7 @@ export function missingDenoFlag(error: unknown): string | undefined {
 /** Maps a Deno file-system error to an EngineError with a canonical code (the original as `cause`). */
 export function mapDenoError(error: unknown, path: string, action: "read" | "write" = "read"): EngineError {
   if (error instanceof EngineError) return error;
-  const data: Record<string, unknown> = { path };
+  const data = { path };
   const flag = missingDenoFlag(error);
   if (flag) {
     return new EngineError("permission_denied", `Deno refused access to ${path}`, {

@@ -206,7 +206,7 @@ export async function createNodeFileSystem(root: string): Promise<NodeFileSystem
     real = await fsp.realpath(abs);
   } catch (error) {
     throw new EngineError("root_not_found", `The project root does not exist: ${abs}`, {
-      hint: "Pass an existing folder with --root DIR.",
+      hint: "Pass an existing folder as the project root.",
       data: { root: abs },
       cause: error,
     });
@@ -214,7 +214,7 @@ export async function createNodeFileSystem(root: string): Promise<NodeFileSystem
   const s = await fsp.stat(real);
   if (!s.isDirectory()) {
     throw new EngineError("root_not_directory", `The project root is not a folder: ${abs}`, {
-      hint: "Pass a folder with --root DIR, not a file.",
+      hint: "Pass a folder as the project root, not a file.",
       data: { root: abs },
     });
   }
