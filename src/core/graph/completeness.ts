@@ -167,7 +167,7 @@ export function callsCompleteness(graph: CodeGraph, s: SymbolNode, direction: "c
     }
     if (possible) {
       c.ambiguous = possible;
-      notes.push(`${n(possible)} call site${possible === 1 ? "" : "s"} could be this or another definition of \`${s.name}\` (listed as possible callers)`);
+      notes.push(`${n(possible)} call site${possible === 1 ? "" : "s"} could be this or another definition of \`${s.name}\` (the possible callers)`);
     }
   } else {
     const names = siteIndex(graph).byCaller.get(s.id);

@@ -197,13 +197,14 @@ export function summarizeByFile(paths: string[]): TestCodeSummary {
 }
 
 /** The lines that tell what the page holds and how to get the rest. */
-export function pagingLines(page: PageInfo, what: string, rest: { testCode: TestCodeSummary; testWhat: string }): string[] {
+export function pagingLines(page: PageInfo, what: string, rest: { testCode: TestCodeSummary; testWhat: string | ((n: number) => string) }): string[] {
   const lines: string[] = [];
   if (page.tests === "summary" && rest.testCode.entries > 0) {
     const files = rest.testCode.files.map((f) => `${f.path} (${fmt(f.count)})`).join(", ");
     const more = rest.testCode.fileCount - rest.testCode.files.length;
     const where = files ? ` in ${plural(rest.testCode.fileCount, "test file")}: ${files}${more > 0 ? `, and ${plural(more, "more file")}` : ""}` : "";
-    lines.push(`Tests: ${plural(rest.testCode.entries, rest.testWhat)}${where} (counted, not listed). To list them, ask again with tests=only (or tests=include for everything).`);
+    const counted = typeof rest.testWhat === "string" ? plural(rest.testCode.entries, rest.testWhat) : rest.testWhat(rest.testCode.entries);
+    lines.push(`Tests: ${counted}${where} (counted, not listed). To list them, ask again with tests=only (or tests=include for everything).`);
   }
   if (page.next) lines.push(`Next page: ask again with cursor=${page.next} (${plural(page.matching - page.offset - page.shown, `more ${what}`, `more ${what}`)}).`);
   else if (page.offset > 0 || page.shown < page.matching) lines.push(`Last page: ${what} ${fmt(page.offset + 1)}-${fmt(page.offset + page.shown)} of ${fmt(page.matching)}.`);
@@ -294,11 +295,14 @@ export function pageCalls(graph: CodeGraph, full: CallsAnswer, a: ListArgs): Cal
         }
         if (e.kind === "result") {
           const r = e.r;
-          lines.push(`${"  ".repeat(r.depth - 1)}- ${cite(r.site.path, r.site.line)} ${callers ? "in " : "→ "}${r.qualified} (${r.kind}, ${cite(r.path, r.line)})${r.via !== "call" ? ` via ${r.via}` : ""} [${r.resolution}, ${r.confidence.toFixed(2)}]${r.test ? ` test: ${r.test}` : ""}`);
+          // Module-level code is named by its file, which the site already cites.
+          const who = r.kind === "module" && r.path === r.site.path ? "module code" : `${r.qualified} (${r.kind}, ${cite(r.path, r.line)})`;
+          lines.push(`${"  ".repeat(r.depth - 1)}- ${cite(r.site.path, r.site.line)} ${callers ? "in " : "→ "}${who}${r.via !== "call" ? ` via ${r.via}` : ""} [${r.resolution}, ${r.confidence.toFixed(2)}]${r.test ? ` test: ${r.test}` : ""}`);
         } else if (e.kind === "external") lines.push(`- ${cite(e.x.site.path, e.x.site.line)} → ${e.x.target}`);
         else lines.push(`- ${cite(e.p.site.path, e.p.site.line)} in ${e.p.caller.qualified} [${e.p.candidates} candidates]`);
       }
-      const paging = pagingLines(page, what, { testCode, testWhat: callers ? "call site" : "call" });
+      const testWhat = () => [testCode.results && plural(testCode.results, callers ? "resolved call site" : "call"), testCode.possible && plural(testCode.possible, "possible call site"), testCode.entries - testCode.results - testCode.possible && plural(testCode.entries - testCode.results - testCode.possible, "call into packages", "calls into packages")].filter(Boolean).join(" and ");
+      const paging = pagingLines(page, what, { testCode, testWhat });
       if (paging.length) lines.push("", ...paging);
       lines.push("", ...completenessLines(completeness, kept.length === 0, callers ? `every call naming \`${s.qualified.split(/[.#]/).pop()}\` in its language's files is linked, and no such file has syntax errors` : "every call it makes is linked"));
       lines.push("", usage);
