@@ -214,8 +214,8 @@ function reachableFrom(graph: CodeGraph, starts: number[], max: number): number 
 
 interface Start {
   node: number;
-  /** The first hop that leads to it (a route's registration, membership in the `from` class). */
-  lead?: Edge & { label?: string };
+  /** The hops that lead to it (a route's registration; membership in the `from` class or a base it extends). */
+  lead?: (Edge & { label?: string })[];
   /** Only call edges written on these lines leave it (an inline route handler inside module code). */
   lines?: { start: number; end: number };
 }
@@ -277,8 +277,8 @@ function kShortest(graph: CodeGraph, starts: Start[], targets: Set<number>, dist
   };
   for (const s of starts) {
     if (!dist.has(s.node)) continue;
-    const lead = s.lead ? [s.lead] : [];
-    push({ node: s.node, edges: lead, nodes: new Set([s.node]), cost: 0, conf: s.lead?.confidence ?? 1, ...(s.lines ? { lines: s.lines } : {}) });
+    const lead = s.lead ?? [];
+    push({ node: s.node, edges: lead, nodes: new Set([s.node]), cost: 0, conf: lead.reduce((c, e) => c * e.confidence, 1), ...(s.lines ? { lines: s.lines } : {}) });
   }
   const found: Edge[][] = [];
   const seenPaths = new Set<string>();
@@ -365,20 +365,36 @@ export async function trace(graph: CodeGraph, fromArg: string, toArg: string, op
     const label = `${r.method} ${r.path}`;
     from = { label, route: { method: r.method, path: r.path, at: { path: r.file, line: r.line } } };
     for (const m of matched) {
-      if (m.handler !== undefined) starts.push({ node: m.handler, lead: { from: -1, to: m.handler, kind: "route", file: m.file, line: m.line, confidence: 0.9, label: `${m.method} ${m.path}` } });
+      if (m.handler !== undefined) starts.push({ node: m.handler, lead: [{ from: -1, to: m.handler, kind: "route", file: m.file, line: m.line, confidence: 0.9, label: `${m.method} ${m.path}` }] });
       else {
         const moduleId = graph.moduleSymbol.get(m.file)!;
-        starts.push({ node: moduleId, lines: m.span, lead: { from: -1, to: moduleId, kind: "route", file: m.file, line: m.line, confidence: 0.9, label: `${m.method} ${m.path}` } });
+        starts.push({ node: moduleId, lines: m.span, lead: [{ from: -1, to: moduleId, kind: "route", file: m.file, line: m.line, confidence: 0.9, label: `${m.method} ${m.path}` }] });
       }
     }
   } else {
     fromSymbol = findSymbol(graph, fromArg);
     from = { label: fromSymbol.qualified, symbol: symbolRef(fromSymbol) };
     starts.push({ node: fromSymbol.id });
-    // A class starts from its members too: `trace Class target` means any of its methods.
-    for (const m of withMembers(graph, fromSymbol.id).slice(1)) {
+    // A class starts from its members too, and from those it inherits: `trace Class target` means
+    // any method its objects have.
+    const member = (owner: number, m: number): Edge => {
       const s = graph.symbols[m]!;
-      starts.push({ node: m, lead: { from: fromSymbol.id, to: m, kind: "member", file: s.file, line: s.nameLine, confidence: 1 } });
+      return { from: owner, to: m, kind: "member", file: s.file, line: s.nameLine, confidence: 1 };
+    };
+    for (const m of withMembers(graph, fromSymbol.id).slice(1)) starts.push({ node: m, lead: [member(fromSymbol.id, m)] });
+    const ix = indexesOf(graph);
+    const seenBases = new Set([fromSymbol.id]);
+    const queue: { cls: number; lead: Edge[] }[] = [{ cls: fromSymbol.id, lead: [] }];
+    while (queue.length && seenBases.size < 50) {
+      const { cls, lead } = queue.shift()!;
+      const c = graph.symbols[cls]!;
+      for (const b of ix.basesOf.get(cls) ?? []) {
+        if (seenBases.has(b.base)) continue;
+        seenBases.add(b.base);
+        const hop: Edge = { from: cls, to: b.base, kind: b.kind, file: c.file, line: c.nameLine, confidence: 0.9 };
+        for (const m of graph.children.get(b.base) ?? []) starts.push({ node: m, lead: [...lead, hop, member(b.base, m)] });
+        queue.push({ cls: b.base, lead: [...lead, hop] });
+      }
     }
   }
   const targets = new Set(withMembers(graph, to.id));
@@ -443,6 +459,8 @@ export async function trace(graph: CodeGraph, fromArg: string, toArg: string, op
       const lines = [`# Trace: ${citeName(from.label)} → ${to.qualified} (${to.kind}, ${cite(to.file, to.start)})`];
       if (!paths.length) {
         lines.push(`No path within ${maxHops} hops.`);
+      } else if (!paths.some((p) => p.level === "symbol")) {
+        lines.push(`No symbol path within ${maxHops} hops (calls, inheritance, overriding, types); their files are linked by imports:`);
       } else {
         lines.push(`${plural(paths.length, "path")} (shortest first, up to ${k}, within ${maxHops} hops)${paths.length > shown ? `; ${fmt(shown)} shown` : ""}.`);
       }
@@ -456,7 +474,7 @@ export async function trace(graph: CodeGraph, fromArg: string, toArg: string, op
       if (paths.length > shown) lines.push("", `${plural(paths.length - shown, "more path")} found but left out by the budget; ask again with a larger budget.`);
       lines.push("", `Searched: ${FOLLOWED.join(", ")} edges, up to ${maxHops} hops; ${plural(searched.reachableFrom, "symbol")} reachable from the start, ${plural(searched.reachingTo, "symbol")} reaching the end.`);
       if (searched.reverse !== undefined) lines.push(`The other way round, ${to.qualified} reaches ${from.label} in ${plural(searched.reverse, "hop")}: trace from ${to.qualified} to ${from.label}.`);
-      else if (!paths.length) lines.push(`Nor does ${to.qualified} reach it within ${maxHops} hops. To search further, ask with maxHops up to ${LIMITS.trace.hops.max}.`);
+      else if (!paths.some((p) => p.level === "symbol")) lines.push(`Nor does ${to.qualified} reach it within ${maxHops} hops.${maxHops < LIMITS.trace.hops.max ? ` To search further, ask with maxHops up to ${LIMITS.trace.hops.max}.` : ""}`);
       lines.push("", ...completenessLines(completeness, paths.length === 0, "every call at both ends is linked"));
       lines.push("", usage);
       return lines.join("\n");
