@@ -70,6 +70,15 @@ describe("paged callers", () => {
     await expect(engine.callers("shared", { budget: 20 })).rejects.toMatchObject({ code: "budget_too_small" });
   });
 
+  it("a cursor past the end (the list shrank since) says so and how to start again", async () => {
+    const a = await engine.callers("shared", { cursor: "5000.summary.1" });
+    expect(a.results).toEqual([]);
+    expect(a.page).toMatchObject({ offset: 5000, shown: 0 });
+    expect(a.page.next).toBeUndefined();
+    expect(a.text).toMatch(/past the end: there are 600 entries[^\n]*ask again without a cursor/);
+    expect(a.text).not.toMatch(/Last page/);
+  });
+
   it("importers page the same way", async () => {
     const a = await engine.importers("core/util.py", { limit: 7 });
     expect(a).toMatchObject({ total: 55, page: { matching: 30, shown: 7, next: "7.summary.1" }, testCode: { entries: 25 } });

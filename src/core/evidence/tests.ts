@@ -13,7 +13,7 @@ import { LIMITS } from "../limits.ts";
 import { callsCompleteness, importsCompleteness, type Completeness } from "../graph/completeness.ts";
 import { symbolRef, type SymbolRef } from "../graph/lookup.ts";
 import type { CodeGraph, SymbolNode } from "../graph/model.ts";
-import { completenessLines, fitPage, fmt, pageInfo, plural, withUsage, type ListArgs, type PageInfo, type Usage } from "../graph/pages.ts";
+import { completenessLines, fitPage, fmt, pageInfo, pastTheEnd, plural, withUsage, type ListArgs, type PageInfo, type Usage } from "../graph/pages.ts";
 import { conventionsOf, holdsTests, scopeAt, siteOf, testAt } from "./test-code.ts";
 
 /** How a test reaches the target. */
@@ -239,7 +239,8 @@ export async function findTests(
       const lines = [`# Tests of ${head}`];
       const parts = [byEvidence.call && `${plural(byEvidence.call, "calls", "call")} it`, byEvidence.mention && `${plural(byEvidence.mention, "names", "name")} it`, byEvidence.import && `${plural(byEvidence.import, "file imports", "files import")} its file`].filter(Boolean);
       lines.push(all.length ? `${plural(all.length, "test reaches", "tests reach")} it (calls followed up to depth ${args.depth}): ${parts.join(", ")}.` : `No test found within depth ${args.depth} (callers followed through helpers; test files importing its file read for its name).`);
-      if (shown.length) lines.push(`Listed: ${fmt(args.offset + 1)}-${fmt(args.offset + shown.length)} of ${fmt(all.length)}.`);
+      if (all.length && args.offset >= all.length) lines.push(pastTheEnd(args.offset, all.length));
+      else if (shown.length) lines.push(`Listed: ${fmt(args.offset + 1)}-${fmt(args.offset + shown.length)} of ${fmt(all.length)}.`);
       for (const p of run) {
         lines.push("", `## ${p.name}: ${plural(p.tests, "test")}${p.cwd ? `, run in ${p.cwd}/` : ""} (${p.detectedBy ? `found by ${p.detectedBy}` : "assumed"})`, ...p.commands.map((c) => `    ${c}`));
       }

@@ -207,8 +207,13 @@ export function pagingLines(page: PageInfo, what: string, rest: { testCode: Test
     lines.push(`Tests: ${counted}${where} (counted, not listed). To list them, ask again with tests=only (or tests=include for everything).`);
   }
   if (page.next) lines.push(`Next page: ask again with cursor=${page.next} (${plural(page.matching - page.offset - page.shown, `more ${what}`, `more ${what}`)}).`);
-  else if (page.offset > 0 || page.shown < page.matching) lines.push(`Last page: ${what} ${fmt(page.offset + 1)}-${fmt(page.offset + page.shown)} of ${fmt(page.matching)}.`);
+  else if (page.offset < page.matching && (page.offset > 0 || page.shown < page.matching)) lines.push(`Last page: ${what} ${fmt(page.offset + 1)}-${fmt(page.offset + page.shown)} of ${fmt(page.matching)}.`);
   return lines;
+}
+
+/** What a page past the last entry says (a cursor kept across an edit that shortened the list). */
+export function pastTheEnd(offset: number, matching: number): string {
+  return `The cursor points past the end: there are ${fmt(matching)} entries (the code may have changed since it was made); ask again without a cursor.`;
 }
 
 /** A page's info for `k` entries from `offset` of `matching`. */
@@ -283,7 +288,7 @@ export function pageCalls(graph: CodeGraph, full: CallsAnswer, a: ListArgs): Cal
       lines.push(`${plural(full.results.length, callers ? "resolved call site" : "resolved call")}${testNote}${full.external.length ? `; ${plural(full.external.length, "call")} into packages` : ""}${full.possible.length ? `; ${plural(full.possible.length, "possible call site")} by name only` : ""}.`);
       const filter = a.tests === "only" ? "test code only" : a.tests === "include" ? "production code first, then test code" : "production code";
       if (kept.length === 0) lines.push(full.results.length + full.possible.length + full.external.length === 0 ? `None found${callers ? " among resolved calls" : ""}.` : `None in ${filter}.`);
-      else if (shown.length === 0) lines.push(`No entry fits this page (${filter}): ${fmt(kept.length - a.offset)} from entry ${fmt(a.offset + 1)} on.`);
+      else if (a.offset >= kept.length) lines.push(pastTheEnd(a.offset, kept.length));
       else lines.push(`Listed (${filter}): ${fmt(a.offset + 1)}-${fmt(a.offset + shown.length)} of ${fmt(kept.length)}.`);
       let section = "";
       for (const e of shown) {
@@ -332,6 +337,7 @@ export function pageImporters(graph: CodeGraph, full: ImportersAnswer, a: ListAr
       lines.push(`${plural(full.results.length, "file")}${tests.length ? `: ${fmt(full.results.length - tests.length)} production, ${fmt(tests.length)} test` : ""}.`);
       const filter = a.tests === "only" ? "test files only" : a.tests === "include" ? "production files first, then test files" : "production files";
       if (kept.length === 0) lines.push(full.results.length === 0 ? "No project file imports it." : `None among ${filter}.`);
+      else if (a.offset >= kept.length) lines.push(pastTheEnd(a.offset, kept.length));
       else if (shown.length) lines.push(`Listed (${filter}): ${fmt(a.offset + 1)}-${fmt(a.offset + shown.length)} of ${fmt(kept.length)}.`, "");
       for (const r of shown) lines.push(`${"  ".repeat(r.depth - 1)}- ${r.path}${r.depth > 1 ? ` (depth ${r.depth})` : ""}`);
       const paging = pagingLines(page, "files", { testCode: { ...testCode, files: [] }, testWhat: "test file" });
