@@ -107,7 +107,7 @@ const GAPS: { name: string; fixture: string; ask: (e: Engine) => Promise<{ text:
     `,
     ask: (e) => e.callers("core.util.shared"),
     expect: { unlinked: { count: 1, files: [{ path: "app.py", count: 1 }] } },
-    text: /1 call site name `shared` but are linked to no definition/,
+    text: /1 call site names `shared` but is linked to no definition/,
   },
   {
     name: "files with syntax errors",

@@ -163,7 +163,7 @@ export function callsCompleteness(graph: CodeGraph, s: SymbolNode, direction: "c
     if (unlinked) {
       c.unlinked = unlinked;
       const builtin = spec?.builtinMethods?.has(s.name) ? ` (also a method name of built-in types, which most of them likely call)` : "";
-      notes.push(`${n(unlinked.count)} call site${unlinked.count === 1 ? "" : "s"} name \`${s.name}\` but are linked to no definition (receiver type unknown, or a function value)${builtin}: they may call it; in ${filesText(unlinked)}`);
+      notes.push(`${n(unlinked.count)} call site${unlinked.count === 1 ? " names" : "s name"} \`${s.name}\` but ${unlinked.count === 1 ? "is" : "are"} linked to no definition (receiver type unknown, or a function value)${builtin}: ${unlinked.count === 1 ? "it" : "they"} may call it; in ${filesText(unlinked)}`);
     }
     if (possible) {
       c.ambiguous = possible;
@@ -175,7 +175,7 @@ export function callsCompleteness(graph: CodeGraph, s: SymbolNode, direction: "c
       const count = [...names.values()].reduce((a, b) => a + b, 0);
       const top = [...names].sort((a, b) => b[1] - a[1]).slice(0, 8).map(([name]) => name);
       c.unlinked = { count, files: [{ path: s.file, count }], names: top };
-      notes.push(`${n(count)} call${count === 1 ? "" : "s"} it makes are linked to no definition (a package without types, an untyped receiver, a function value): ${top.map((t) => `\`${t}\``).join(", ")}${names.size > top.length ? ", …" : ""}`);
+      notes.push(`${n(count)} call${count === 1 ? " it makes is" : "s it makes are"} linked to no definition (a package without types, an untyped receiver, a function value): ${top.map((t) => `\`${t}\``).join(", ")}${names.size > top.length ? ", …" : ""}`);
     }
   }
   const errors = parseErrors(graph, s.language);
