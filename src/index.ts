@@ -25,6 +25,11 @@ export type { FileRecord, Definition, ImportRecord, CallRecord, TypeRefRecord, B
 export type { GoldGraph, GoldDefinition } from "./core/graph/gold-json.ts";
 export type { CodeGraph, SymbolNode, CallEdge, Resolution, ExternalCall, AmbiguousCall, InheritEdge, ImportEdge } from "./core/graph/model.ts";
 export type { CallsAnswer, ImportersAnswer, SignatureAnswer, RelatedSymbol } from "./core/graph/queries.ts";
+export type { CallsPage, ImportersPage, ListOptions, PageInfo, TestsMode, TestCodeSummary, Usage } from "./core/graph/pages.ts";
+export { TESTS_MODES } from "./core/graph/pages.ts";
+export type { Completeness, CountByFile } from "./core/graph/completeness.ts";
+export type { TraceAnswer, TracePath, TraceHop, HopKind } from "./core/graph/trace.ts";
+export type { TestsAnswer, TestHit, TestEvidence, RunPlan } from "./core/evidence/tests.ts";
 export type { SymbolRef } from "./core/graph/lookup.ts";
 export type { ContextAnswer, ContextChunk, CutChunk, ContextOptions } from "./core/slice/context.ts";
 export type { SearchHit } from "./core/search/search.ts";

@@ -93,3 +93,57 @@ export const contextOutput = z.object({
   cutTotal: z.int().describe("All chunks left out, listed or not."),
   budgetRequested: z.int().optional().describe("Present when the requested budget was lowered to fit the response cap."),
 });
+
+/** Entries per page of a list answer. */
+export const limit = z
+  .int({ error: "limit must be a whole number" })
+  .min(1, { error: "limit must be at least 1" })
+  .max(1000, { error: "limit must be at most 1000" })
+  .optional()
+  .describe("Entries per page (default 50, at most 1000); the budget may show fewer, and the answer names the cursor of the next page.");
+
+/** The cursor a page names for the next one. */
+export const cursor = z
+  .string({ error: "cursor must be a string" })
+  .max(100, { error: "cursor must be at most 100 characters" })
+  .optional()
+  .describe("The next page: pass the cursor the previous answer named (it carries the offset, tests filter and depth); leave it out for the first page.");
+
+/** Which test code a list shows. */
+export const testsMode = z
+  .enum(["summary", "include", "exclude", "only"], { error: "tests must be summary, include, exclude or only" })
+  .optional()
+  .describe("Test code: summary (default: production code listed, test code counted by file), include (all, production first), exclude, or only.");
+
+/** Where a page sits in the whole list. */
+export const page = z.object({
+  tests: z.string(),
+  matching: z.int().describe("Entries the tests filter keeps: what the pages go through."),
+  offset: z.int(),
+  shown: z.int(),
+  limit: z.int(),
+  next: z.string().optional().describe("Cursor of the next page; absent on the last one."),
+});
+
+const countByFile = z.object({ count: z.int(), files: z.array(z.object({ path: z.string(), count: z.int() })), names: z.array(z.string()).optional() });
+
+/** What an answer could not see. */
+export const completeness = z
+  .object({
+    unlinked: countByFile.optional().describe("Call sites naming the symbol (or made by it) that are linked to no definition: they may call it."),
+    ambiguous: z.int().optional().describe("Calls several definitions share the name of, this one among them."),
+    unresolvedImports: countByFile.optional(),
+    parseErrors: countByFile.optional().describe("Files with syntax errors, read only in part."),
+    notExtracted: z.array(z.object({ language: z.string(), files: z.int(), what: z.string() })).optional().describe("Languages whose calls or imports the index does not extract."),
+    dispatch: z.array(z.object({ symbol: symbolRef, relation: z.string(), sites: z.int() })).optional().describe("Overriding methods a call may reach at run time."),
+    notes: z.array(z.string()),
+  })
+  .describe("What the answer could not see: an empty list is never proof that nothing is there.");
+
+export const usage = z.object({ tokens: z.int(), budget: z.int(), encoding: z.string() });
+
+export const testCode = z.object({
+  entries: z.int(),
+  files: z.array(z.object({ path: z.string(), count: z.int() })),
+  fileCount: z.int(),
+});

@@ -22,6 +22,8 @@ import { readSnippetTool } from "./tools/read-snippet.ts";
 import { repoMapTool } from "./tools/repo-map.ts";
 import { searchTool } from "./tools/search.ts";
 import { signatureTool } from "./tools/signature.ts";
+import { testsTool } from "./tools/tests.ts";
+import { traceTool } from "./tools/trace.ts";
 
 /** Default response cap: under Claude Code's 25,000-token limit for one tool result. */
 export const DEFAULT_MAX_RESPONSE_TOKENS = LIMITS.responseTokens.default;
@@ -32,14 +34,14 @@ const FRESHNESS_RESERVE = 120;
 
 /** Every tool, in the order clients list them (each spec's handler takes its own argument type). */
 export const TOOLS: readonly ToolSpec[] = [
-  repoMapTool, contextTool, searchTool, signatureTool, callersTool, calleesTool, importersTool, readSnippetTool, packTool,
+  repoMapTool, contextTool, searchTool, signatureTool, callersTool, calleesTool, importersTool, testsTool, traceTool, readSnippetTool, packTool,
 ] as unknown as readonly ToolSpec[];
 
 /** Told to the agent on connect. */
 export const INSTRUCTIONS = `codeslice answers questions about this repository's code from an index (files, symbols, imports, calls), in a few hundred to a few thousand tokens, with exact citations.
 - Start with repo_map: the project's services, entry points, central symbols and layout, with the names the other tools take.
 - To understand or change code, call context with a symbol, a file path, "METHOD /path" or a few words, instead of reading whole files: it returns the target with the types, callees, callers and tests that matter, fitted to a token budget, and lists what it cut with handles to ask for.
-- Use signature to see how to call something, callers/callees/importers before changing it, search when you don't know a name, read_snippet for exact lines that context did not include.
+- Use signature to see how to call something, callers/callees/importers before changing it (one page at a time: pass the cursor an answer names for the next), tests for the tests to run after a change (with their commands), trace for how one symbol or route reaches another, search when you don't know a name, read_snippet for exact lines that context did not include.
 - Cite code by the chunk headers (## path:start-end), which are exact line ranges in the current files.
 - The index follows edits on its own; each answer says when it was refreshed.`;
 

@@ -498,7 +498,8 @@ describe("the response cap", () => {
       expect(callers.data.total.results).toBe(400);
       expect(callers.data.omitted).toBe(400 - callers.data.results.length);
       expect(callers.data.results.length).toBeGreaterThan(5);
-      expect(callers.text).toContain(`${callers.data.omitted} more not shown`);
+      expect(callers.text).toContain(`cursor=${callers.data.page.next}`);
+      expect(callers.data.notes.join(" ")).toMatch(/budget lowered from 4000 to 1500 tokens/);
 
       const imp = await call(c.client, "importers", { file: "core/util.py" });
       expect(answerTokens(imp)).toBeLessThanOrEqual(cap);

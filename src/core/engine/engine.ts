@@ -6,7 +6,10 @@ import { toGoldGraph, type GoldGraph } from "../graph/gold-json.ts";
 import { buildGraph } from "../graph/build.ts";
 import { patchGraph } from "../graph/patch.ts";
 import type { CodeGraph } from "../graph/model.ts";
-import { calls, importers, signature, type CallsAnswer, type ImportersAnswer, type SignatureAnswer } from "../graph/queries.ts";
+import { calls, importers, signature, type SignatureAnswer } from "../graph/queries.ts";
+import { listArgs, pageCalls, pageImporters, type CallsPage, type ImportersPage, type ListOptions } from "../graph/pages.ts";
+import { trace, traceLimits, type TraceAnswer } from "../graph/trace.ts";
+import { findTests, testsDepth, type TestsAnswer } from "../evidence/tests.ts";
 import { findSymbol, symbolRef, type SymbolRef } from "../graph/lookup.ts";
 import { buildContext, DEFAULT_TASK_SEEDS, type ContextAnswer, type ContextIO, type ContextOptions } from "../slice/context.ts";
 import { searchSymbols, updateSearchIndex, type SearchHit, type SearchIndex } from "../search/search.ts";
@@ -165,12 +168,27 @@ export interface Engine {
   codeGraph(options?: RunOptions): Promise<CodeGraph>;
   /** The graph in the graph-gold JSON shape; call edges below `minConfidence` are left out. */
   graph(options?: RunOptions & { minConfidence?: number }): Promise<GoldGraph>;
-  /** Who calls `symbol` (qualified, `path::name`, dotted suffix or bare when unique), up to `depth` hops. */
-  callers(symbol: string, options?: RunOptions & { depth?: number }): Promise<CallsAnswer>;
-  /** What `symbol` calls, up to `depth` hops, plus calls into external packages. */
-  callees(symbol: string, options?: RunOptions & { depth?: number }): Promise<CallsAnswer>;
-  /** Files that import `path`, up to `depth` hops. */
-  importers(path: string, options?: RunOptions & { depth?: number }): Promise<ImportersAnswer>;
+  /**
+   * Who calls `symbol` (qualified, `path::name`, dotted suffix or bare when unique), up to `depth`
+   * hops: one page (`limit`, `cursor`), production code first and test code counted by file
+   * unless `tests` asks otherwise, the totals and what could not be seen, fitted to `budget`.
+   */
+  callers(symbol: string, options?: RunOptions & ListOptions & { depth?: number }): Promise<CallsPage>;
+  /** What `symbol` calls, up to `depth` hops, plus calls into external packages; paged like callers. */
+  callees(symbol: string, options?: RunOptions & ListOptions & { depth?: number }): Promise<CallsPage>;
+  /** Files that import `path`, up to `depth` hops; paged like callers. */
+  importers(path: string, options?: RunOptions & ListOptions & { depth?: number }): Promise<ImportersPage>;
+  /**
+   * The tests that exercise a symbol or a file (test code among its callers up to `depth`, default
+   * 2; test files that import its file and name it), each with a runnable id in its runner's
+   * syntax, and the command lines that run them; paged like callers.
+   */
+  tests(target: string, options?: RunOptions & ListOptions & { depth?: number }): Promise<TestsAnswer>;
+  /**
+   * The shortest paths (at most `k`, default 3, within `maxHops`, default 6) from a symbol or a
+   * route (`METHOD /path`) to a symbol, through calls, inheritance, overriding, types and imports.
+   */
+  trace(from: string, to: string, options?: RunOptions & Omit<ListOptions, "limit" | "cursor" | "tests"> & { k?: number; maxHops?: number }): Promise<TraceAnswer>;
   /** Header and docstring without the body; a class with its members stubbed. */
   signature(symbol: string, options?: RunOptions): Promise<SignatureAnswer>;
   /** Resolves a symbol name to one definition (throws unknown_symbol / ambiguous_symbol). */
@@ -590,13 +608,52 @@ export function createEngine(platform: Platform, options: EngineOptions = {}): E
     },
     codeGraph,
     async callers(symbol, opts = {}) {
-      return calls(await codeGraph(opts), symbol, "callers", opts.depth);
+      const args = await listArgs(opts);
+      const graph = await codeGraph(opts);
+      return pageCalls(graph, calls(graph, symbol, "callers", args.depth), args);
     },
     async callees(symbol, opts = {}) {
-      return calls(await codeGraph(opts), symbol, "callees", opts.depth);
+      const args = await listArgs(opts);
+      const graph = await codeGraph(opts);
+      return pageCalls(graph, calls(graph, symbol, "callees", args.depth), args);
     },
     async importers(path, opts = {}) {
-      return importers(await codeGraph(opts), path, opts.depth, platform.fs.rootLabel);
+      const args = await listArgs(opts);
+      const graph = await codeGraph(opts);
+      return pageImporters(graph, importers(graph, path, args.depth, platform.fs.rootLabel), args);
+    },
+    async tests(target, opts = {}) {
+      const args = await listArgs({ ...opts, ...(opts.tests === undefined && opts.cursor === undefined ? { tests: "only" as const } : {}) });
+      const depth = testsDepth(args.depth);
+      const graph = await codeGraph(opts);
+      const written = readQuotedPath(target.trim())?.path ?? target.trim();
+      const file = findFile({ has: (p) => graph.moduleSymbol.has(p), paths: () => graph.moduleSymbol.keys() }, written, platform.fs.rootLabel, { bySuffix: false });
+      const resolved = file ? { file: file.path } : { symbol: findSymbol(graph, target) };
+      return findTests(graph, resolved, { ...args, depth }, {
+        paths: () => state!.snapshot.files.map((f) => f.path),
+        readText: async (path) => {
+          try {
+            return new TextDecoder().decode(await platform.fs.readFile(path));
+          } catch {
+            return undefined; // unreadable now: the file is skipped, as a file gone since the index
+          }
+        },
+      });
+    },
+    async trace(fromArg, toArg, opts = {}) {
+      const limits = traceLimits(opts.k, opts.maxHops);
+      const args = await listArgs(opts);
+      const graph = await codeGraph(opts);
+      return trace(graph, fromArg, toArg, limits, args, {
+        routes: () => routesOf(graph),
+        readText: async (path) => {
+          try {
+            return new TextDecoder().decode(await platform.fs.readFile(path));
+          } catch {
+            return undefined; // a file gone since the index: the hop is cited without its line
+          }
+        },
+      });
     },
     async signature(symbol, opts = {}) {
       return signature(await codeGraph(opts), symbol);

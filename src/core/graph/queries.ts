@@ -29,6 +29,8 @@ export interface RelatedSymbol extends SymbolRef {
   via: "call" | "constructor" | "super";
   resolution: Resolution;
   confidence: number;
+  /** For a call site in a test: the test's runnable id in its runner's syntax (set by paged answers). */
+  test?: string;
 }
 
 /** Answer to callers/callees. */
