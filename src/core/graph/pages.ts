@@ -160,12 +160,14 @@ export function withUsage(render: (usage: string) => string, a: ListArgs): { tex
  * When not even none fits, `budget_too_small` names the budget needed.
  */
 export function fitPage<T extends { text: string; usage: Usage }>(max: number, make: (k: number) => T, a: ListArgs): T {
-  const fits = (answer: T) => answer.usage.tokens <= a.budget && (!a.json || a.count(JSON.stringify({ ...answer, text: undefined })) <= a.budget);
+  // With `json`, a front end sends the data beside the text: the budget covers both together.
+  const cost = (answer: T) => answer.usage.tokens + (a.json ? a.count(JSON.stringify({ ...answer, text: undefined })) : 0);
+  const fits = (answer: T) => cost(answer) <= a.budget;
   const first = make(max);
   if (fits(first)) return first;
   const none = make(0);
   if (!fits(none)) {
-    const needed = Math.max(none.usage.tokens, a.json ? a.count(JSON.stringify({ ...none, text: undefined })) : 0);
+    const needed = cost(none);
     throw new EngineError("budget_too_small", `A budget of ${a.budget} tokens cannot hold even the answer's header and notes; it needs ${needed}.`, {
       hint: `Ask again with budget ≥ ${needed}.`,
       data: { budget: a.budget, needed },

@@ -134,6 +134,9 @@ function edgesOf(graph: CodeGraph, u: number, reverse: boolean): Edge[] {
   const out: Edge[] = [];
   for (const ei of (reverse ? graph.callsTo : graph.callsFrom).get(u) ?? []) {
     const e = graph.calls[ei]!;
+    // A via-base edge is the graph's shortcut for dispatch; a path shows it as its two steps
+    // (the call to the base method, then the dispatch hop to the override) below.
+    if (e.resolution === "via-base") continue;
     out.push({ from: e.caller, to: e.callee, kind: e.via === "call" ? "call" : e.via, file: e.file, line: e.line, confidence: e.confidence, resolution: e.resolution });
   }
   if (reverse) {
