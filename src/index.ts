@@ -7,21 +7,29 @@
 export { createEngine, supportedLanguageNames } from "./core/engine/engine.ts";
 export { LIMITS } from "./core/limits.ts";
 export { loadTokenCounter, ENCODINGS } from "./core/budget/tokenizer.ts";
+/** The one fitter, for front ends that fit their own lists and texts under a limit (see core/budget/fit.ts). */
+export { fitBlocks, clipText, envelopeRecord, largestFitting, CUT_SHOWN, MIN_CUT_SHOWN } from "./core/budget/fit.ts";
+export type { Block, BlockForm, Envelope, FitSpec, FitState, FitResult } from "./core/budget/fit.ts";
 /** Citations as answers print them, and the reverse (see shared/paths.ts). */
 export { cite, citePath, citeName, readQuotedPath } from "./shared/paths.ts";
 /** For adapters that list files themselves (archives, uploads): the scan's skip-by-name rules. */
 export { skipByName } from "./core/scan/defaults.ts";
 export type { SkipReason, SkippedFile } from "./core/scan/defaults.ts";
-export type { Engine, EngineOptions, IndexSummary, RunOptions, RefreshResult, SnippetAnswer } from "./core/engine/engine.ts";
+export type { Engine, EngineOptions, IndexSummary, RunOptions, RefreshOptions, RefreshResult, SnippetAnswer } from "./core/engine/engine.ts";
 export type { Progress } from "./core/engine/indexer.ts";
 export { EngineError, isEngineError } from "./shared/errors.ts";
 /** For adapter authors: normalize a workspace-relative path, or undefined when it escapes the root. */
 export { normalizeRelative } from "./shared/paths.ts";
-export type { ErrorCode } from "./shared/errors.ts";
+export type { ErrorCode, ErrorData, ErrorSymbol, EngineErrorOf, EngineErrorOptions } from "./shared/errors.ts";
 export type { FileRecord, Definition, ImportRecord, CallRecord, TypeRefRecord, BindingRecord, Diagnostic } from "./core/extract/record.ts";
 export type { GoldGraph, GoldDefinition } from "./core/graph/gold-json.ts";
 export type { CodeGraph, SymbolNode, CallEdge, Resolution, ExternalCall, AmbiguousCall, InheritEdge, ImportEdge } from "./core/graph/model.ts";
 export type { CallsAnswer, ImportersAnswer, SignatureAnswer, RelatedSymbol } from "./core/graph/queries.ts";
+export type { CallsPage, ImportersPage, ListOptions, PageInfo, TestsMode, TestCodeSummary, Usage } from "./core/graph/pages.ts";
+export { TESTS_MODES } from "./core/graph/pages.ts";
+export type { Completeness, CountByFile } from "./core/graph/completeness.ts";
+export type { TraceAnswer, TracePath, TraceHop, HopKind } from "./core/graph/trace.ts";
+export type { TestsAnswer, TestHit, TestEvidence, RunPlan } from "./core/evidence/tests.ts";
 export type { SymbolRef } from "./core/graph/lookup.ts";
 export type { ContextAnswer, ContextChunk, CutChunk, ContextOptions } from "./core/slice/context.ts";
 export type { SearchHit } from "./core/search/search.ts";

@@ -3,13 +3,13 @@
 import { parseArgs } from "node:util";
 import { readFileSync } from "node:fs";
 import * as nodePath from "node:path";
-import { cite, createEngine, ENCODINGS, LIMITS, type Encoding, type Engine } from "../index.ts";
+import { cite, createEngine, ENCODINGS, LIMITS, TESTS_MODES, type Encoding, type Engine, type TestsMode } from "../index.ts";
 import { createHostPlatform } from "./platform.ts";
 import { EXIT, UsageError, createProgressReporter, reportError, writeJson, writeOut } from "./output.ts";
-import { renderCalls, renderImporters, renderIndexSummary, renderSearch } from "./render.ts";
+import { renderIndexSummary, renderSearch } from "./render.ts";
 
 /** Commands that take one positional argument. */
-const ARG_COMMANDS = new Set(["callers", "callees", "importers", "signature", "context", "pack", "search"]);
+const ARG_COMMANDS = new Set(["callers", "callees", "importers", "tests", "signature", "context", "pack", "search"]);
 
 // Never throws at load: under Deno without --allow-read, main() must still run to name the missing flag.
 const VERSION = (() => {
@@ -28,12 +28,15 @@ Commands:
   index               Index the project (incremental) and print a summary
   map                 Print the repo map: languages, layout, most referenced symbols
   context <target>    The smallest bundle of whole symbols for a target, within --budget
-                      (target: symbol, path::symbol, file path, "METHOD /path", or words)
+                      (target: symbol, path::symbol, file path, "METHOD /path", or words;
+                      at most ${LIMITS.targetChars} characters)
   pack "<task>"       Like context, seeded by the best search hits for a task in words
   search <words>      Find symbols by name, path, signature and docstring words
-  callers <symbol>    Who calls a symbol (--depth N for transitive callers)
+  callers <symbol>    Who calls a symbol (--depth N for transitive callers), one page at a time
   callees <symbol>    What a symbol calls, including external packages
   importers <file>    Files that import a file (--depth N)
+  tests <target>      The tests that exercise a symbol or file, with runnable ids and commands
+  trace <from> <to>   Shortest call/inheritance/import paths from a symbol or "METHOD /path" to a symbol
   signature <symbol>  Header and docstring without the body; classes with members stubbed
   changes             What changed (working tree vs HEAD, --staged, --base/--head, --diff)
                       and what it reaches: callers, routes, tests, within --budget
@@ -46,11 +49,19 @@ a dotted suffix (Class.method) or a bare name when unique.
 Options:
   --root DIR       Project folder (default: current folder)
   --cache-dir DIR  Where the index is kept (default: <root>/.codeslice)
-  --depth N        Hops for callers/callees/importers (1-10, default 1)
-  --budget N       Token budget for the whole answer (context/pack default 8000, map 2000)
-  --limit N        Results for search (default 10)
-  --encoding E     Tokenizer: o200k_base (default) or cl100k_base
-  --max-file-bytes N  Skip files larger than N bytes (default 1048576)
+  --depth N        Hops for callers/callees/importers (${LIMITS.depth.min}-${LIMITS.depth.max}, default ${LIMITS.depth.default})
+  --budget N       Token budget for the whole answer, ${LIMITS.budget.min}-${LIMITS.budget.max}
+                   (context/pack default ${LIMITS.budget.context}, map ${LIMITS.budget.map},
+                   callers/callees/importers/tests/trace ${LIMITS.budget.list})
+  --limit N        Results for search (${LIMITS.searchResults.min}-${LIMITS.searchResults.max}, default ${LIMITS.searchResults.default}); entries per page for
+                   callers, callees, importers and tests (default 50, at most ${LIMITS.page.max})
+  --cursor C       The next page of callers/callees/importers/tests: the cursor a page names
+  --tests MODE     Test code in callers/callees/importers: summary (default: production
+                   listed, tests counted by file), include, exclude or only
+  --k N            Paths for trace (default 3, at most ${LIMITS.trace.paths.max})
+  --max-hops N     Hops trace searches (default 6, at most ${LIMITS.trace.hops.max})
+  --encoding E     Tokenizer: ${ENCODINGS.join(" (default) or ")}
+  --max-file-bytes N  Skip files larger than N bytes (default ${LIMITS.maxFileBytes})
   --json           Machine-readable output on stdout
   --quiet          No progress on stderr
   -h, --help       Show this help (also: codeslice <command> --help)
@@ -72,7 +83,8 @@ Options:
   --root DIR                 Project folder (default: current folder)
   --cache-dir DIR            Where the index is kept (default: <root>/.codeslice)
   --log-level L              debug, info, warn (default), error or silent; logs go to stderr
-  --max-response-tokens N    Largest answer in tokens (default 20000, at least 1000)
+  --max-response-tokens N    Largest answer in tokens, text and structured content together
+                             (default ${LIMITS.responseTokens.default}, at least ${LIMITS.responseTokens.min})
 `,
   index: `Usage: codeslice index [--root DIR] [--cache-dir DIR] [--json]
 
@@ -83,7 +95,7 @@ skipped files with reasons, and the time taken.
 `,
   map: `Usage: codeslice map [--root DIR] [--budget N] [--encoding E] [--json]
 
-Prints a map of the project fitted to --budget tokens (counted with the real tokenizer):
+Prints a map of the project fitted to --budget tokens (default ${LIMITS.budget.map}, counted with the real tokenizer):
 languages, top-level layout and the most referenced symbols with path:line citations.
 Indexes first if needed.
 `,
@@ -97,7 +109,7 @@ edges below X (0-1).
   context: `Usage: codeslice context <target> [--budget N] [--encoding E] [--json]
 
 Prints the smallest bundle of whole symbols that answers <target>, within --budget tokens
-(default 8000) counted over the whole answer with the real tokenizer. Chunks come in
+(default ${LIMITS.budget.context}, ${LIMITS.budget.min}-${LIMITS.budget.max}) counted over the whole answer with the real tokenizer. Chunks come in
 priority order, each headed "## path:start-end [role] name": the seed, the types it uses,
 its callees, its callers, mount lines (for routes) and witnesses (tests). A chunk that does
 not fit in full is shown as an outline, else listed as cut with its token cost.
@@ -108,29 +120,59 @@ or a few words (search picks the seed and says which).
 `,
   pack: `Usage: codeslice pack "<task in words>" [--budget N] [--encoding E] [--json]
 
-Searches for the symbols that best match the task and fills the budget around them,
-like context with several seeds.
+Searches for the symbols that best match the task and fills the budget around them
+(default ${LIMITS.budget.context} tokens), like context with several seeds. The task is at most
+${LIMITS.targetChars} characters.
 `,
   search: `Usage: codeslice search <words> [--limit N] [--json]
+
+--limit N: ${LIMITS.searchResults.min}-${LIMITS.searchResults.max} results (default ${LIMITS.searchResults.default}).
 
 Finds symbols whose names, paths, signatures or docstrings contain the words; identifiers
 are split on camelCase and snake_case. Name matches rank above docstring matches.
 `,
-  callers: `Usage: codeslice callers <symbol> [--depth N] [--json]
+  callers: `Usage: codeslice callers <symbol> [--depth N] [--limit N] [--cursor C] [--tests MODE] [--budget N] [--json]
 
 Lists the call sites that call <symbol>, each with the calling symbol, path:line, how the
-call was resolved and a confidence. --depth N follows callers of callers. Calls that only
-match by name (several definitions share it) are listed separately as possible callers.
+call was resolved and a confidence (and, in a test, the test's runnable id). --depth N
+(at most ${LIMITS.depth.max}) follows callers of callers. Calls that only match by name (several definitions share it)
+are listed separately as possible callers.
+
+One page at a time: --limit entries (default 50) within --budget tokens (default 4000),
+production code first; test code is counted by file unless --tests include (everything,
+production first), exclude or only. The answer states the totals, names the cursor of the
+next page (--cursor C) and says what it could not see: call sites naming the symbol that
+are linked to nothing, files with syntax errors, languages whose calls are not extracted,
+overriding methods reached by dynamic dispatch.
 `,
-  callees: `Usage: codeslice callees <symbol> [--depth N] [--json]
+  callees: `Usage: codeslice callees <symbol> [--depth N] [--limit N] [--cursor C] [--tests MODE] [--budget N] [--json]
 
 Lists what <symbol> calls (project symbols with path:line and resolution), then calls into
-external packages and the standard library.
+external packages and the standard library; paged like callers, and says which of its
+calls are linked to nothing.
 `,
-  importers: `Usage: codeslice importers <file> [--depth N] [--json]
+  importers: `Usage: codeslice importers <file> [--depth N] [--limit N] [--cursor C] [--tests MODE] [--budget N] [--json]
 
 Lists the files that import <file> (a path relative to the project root); --depth N adds
-the files that import those, and so on.
+the files that import those, and so on (at most ${LIMITS.depth.max} hops). Paged like callers; says which imports resolve to
+no file and which files have syntax errors.
+`,
+  tests: `Usage: codeslice tests <symbol|file> [--depth N] [--limit N] [--cursor C] [--budget N] [--json]
+
+Lists the tests that exercise a symbol or a file: test functions among its callers (through
+helpers, up to --depth hops, default 2), test files that import its file and name it, and,
+for languages whose calls are not extracted, tests that name it. Each comes with a runnable
+id in its runner's own syntax (pytest node ids, Vitest/Jest -t names, go test -run, cargo
+test paths, JUnit Class#method) and the command lines that run just those tests, with the
+runner found from the project's manifests and configs. codeslice never runs them.
+`,
+  trace: `Usage: codeslice trace <from> <to> [--k N] [--max-hops N] [--budget N] [--json]
+
+The shortest paths (up to --k, default 3) from <from> (a symbol, or a route "METHOD /path")
+to <to> (a symbol), within --max-hops hops (default 6), through calls, constructor and super
+calls, inheritance, overriding methods (dynamic dispatch), type annotations and, between
+files, imports. Each hop is cited with its line. When no path exists it says what was
+searched, and whether <to> reaches <from> the other way round.
 `,
   changes: `Usage: codeslice changes [--staged] [--base REF] [--head REF] [--diff FILE|-] [--budget N] [--json]
 
@@ -175,6 +217,11 @@ function parseInteger(name: string, value: string | undefined, min: number, max:
   const n = Number(value);
   if (n < min || n > max) throw new UsageError(`--${name} must be between ${min} and ${max}, got ${n}`);
   return n;
+}
+
+/** The --budget and --encoding flags, when given, as engine options. */
+function budgetFlags(flags: Flags): { budget?: number; encoding?: Encoding } {
+  return { ...(flags.budget !== undefined ? { budget: flags.budget } : {}), ...(flags.encoding ? { encoding: flags.encoding } : {}) };
 }
 
 async function makeEngine(flags: Flags): Promise<Engine> {
@@ -224,6 +271,10 @@ async function main(argv: string[]): Promise<number> {
         diff: { type: "string" },
         json: { type: "boolean", default: false },
         limit: { type: "string" },
+        cursor: { type: "string" },
+        tests: { type: "string" },
+        k: { type: "string" },
+        "max-hops": { type: "string" },
         quiet: { type: "boolean", default: false },
         help: { type: "boolean", short: "h", default: false },
         version: { type: "boolean", short: "v", default: false },
@@ -246,19 +297,29 @@ async function main(argv: string[]): Promise<number> {
   try {
     if (!COMMAND_HELP[command]) throw new UsageError(`unknown command ${JSON.stringify(command)}`);
     const wantsArg = ARG_COMMANDS.has(command);
-    if (wantsArg && positionals.length < 2) throw new UsageError(`${command} needs ${command === "importers" ? "a file" : command === "pack" ? "a task" : command === "search" ? "words to search for" : command === "context" ? "a target" : "a symbol"}`);
+    if (wantsArg && positionals.length < 2) throw new UsageError(`${command} needs ${command === "importers" ? "a file" : command === "pack" ? "a task" : command === "search" ? "words to search for" : command === "context" || command === "tests" ? "a target" : "a symbol"}`);
     // Words may come unquoted (codeslice search parse config); symbols and files are one argument.
     if (wantsArg && positionals.length > 2 && !["search", "pack", "context"].includes(command)) throw new UsageError(`${command} takes exactly one argument`);
+    if (command === "trace" && positionals.length !== 3) throw new UsageError(`trace takes two arguments, <from> and <to> (quote a route: "GET /users/{id}")`);
     const arg = positionals.slice(1).join(" ");
-    const limit = parseInteger("limit", values.limit, 1, 200);
-    if (!wantsArg && positionals.length > 1) throw new UsageError(`${command} takes no arguments, got ${JSON.stringify(positionals.slice(1).join(" "))}`);
-    const depth = parseInteger("depth", values.depth, 1, 10);
+    const limit = parseInteger("limit", values.limit, LIMITS.searchResults.min, command === "search" ? LIMITS.searchResults.max : LIMITS.page.max);
+    if (!wantsArg && command !== "trace" && positionals.length > 1) throw new UsageError(`${command} takes no arguments, got ${JSON.stringify(positionals.slice(1).join(" "))}`);
+    const tests = values.tests as TestsMode | undefined;
+    if (tests !== undefined && !TESTS_MODES.includes(tests)) throw new UsageError(`--tests must be one of ${TESTS_MODES.join(", ")}`);
+    const k = parseInteger("k", values.k, 1, LIMITS.trace.paths.max);
+    const maxHops = parseInteger("max-hops", values["max-hops"], 1, LIMITS.trace.hops.max);
+    // The paging options callers, callees, importers and tests share.
+    const page = {
+      ...(limit !== undefined ? { limit } : {}), ...(values.cursor !== undefined ? { cursor: values.cursor } : {}), ...(tests ? { tests } : {}),
+    };
+    const depth = parseInteger("depth", values.depth, LIMITS.depth.min, LIMITS.depth.max);
     const minConfidence = values["min-confidence"] === undefined ? undefined : Number(values["min-confidence"]);
     if (minConfidence !== undefined && !(minConfidence >= 0 && minConfidence <= 1)) throw new UsageError("--min-confidence must be a number from 0 to 1");
     const encoding = values.encoding as Encoding | undefined;
     if (encoding !== undefined && !ENCODINGS.includes(encoding)) throw new UsageError(`--encoding must be one of ${ENCODINGS.join(", ")}`);
     const budget = parseInteger("budget", values.budget, LIMITS.budget.min, LIMITS.budget.max);
     const maxFileBytes = parseInteger("max-file-bytes", values["max-file-bytes"], 1, 2 ** 31);
+    if (wantsArg && arg.length > LIMITS.targetChars) throw new UsageError(`the ${command === "pack" ? "task" : command === "search" ? "query" : "argument"} is ${arg.length} characters; the limit is ${LIMITS.targetChars}`);
     const flags: Flags = {
       root: values.root ?? process.cwd(),
       json,
@@ -310,18 +371,24 @@ async function main(argv: string[]): Promise<number> {
           return EXIT.ok;
         }
         case "callers":
-        case "callees": {
-          const answer = await engine[command](arg, { onProgress, ...(depth ? { depth } : {}) });
+        case "callees":
+        case "importers":
+        case "tests": {
+          const answer = await engine[command](arg, {
+            onProgress, ...(depth ? { depth } : {}), ...page, ...budgetFlags(flags), ...(json ? { json: true } : {}),
+          });
           progress.done();
           if (json) writeJson(answer);
-          else writeOut(renderCalls(answer));
+          else writeOut(answer.text);
           return EXIT.ok;
         }
-        case "importers": {
-          const answer = await engine.importers(arg, { onProgress, ...(depth ? { depth } : {}) });
+        case "trace": {
+          const answer = await engine.trace(positionals[1]!, positionals[2]!, {
+            onProgress, ...(k !== undefined ? { k } : {}), ...(maxHops !== undefined ? { maxHops } : {}), ...budgetFlags(flags), ...(json ? { json: true } : {}),
+          });
           progress.done();
           if (json) writeJson(answer);
-          else writeOut(renderImporters(answer));
+          else writeOut(answer.text);
           return EXIT.ok;
         }
         case "signature": {
@@ -358,7 +425,7 @@ async function main(argv: string[]): Promise<number> {
     }
     return EXIT.ok;
   } catch (error) {
-    return reportError(error, json);
+    return reportError(error, json, command);
   }
 }
 

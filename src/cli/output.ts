@@ -1,5 +1,9 @@
-/** CLI output helpers: stdout for answers, stderr for progress and errors, exit codes. */
-import { EngineError, isEngineError } from "../index.ts";
+/**
+ * CLI output helpers: stdout for answers, stderr for progress and errors, exit codes. The engine's
+ * hints are neutral; here an error's code and data become advice in the CLI's own terms (its
+ * commands and flags).
+ */
+import { EngineError, isEngineError, LIMITS, type EngineErrorOf } from "../index.ts";
 
 /** Exit codes: 0 success, 1 the engine could not answer, 2 bad usage. */
 export const EXIT = { ok: 0, failure: 1, usage: 2 } as const;
@@ -30,8 +34,65 @@ function missingDenoPermission(error: unknown): { flag: string; detail: string }
   return undefined;
 }
 
-/** Prints an error for people (or as JSON) and returns the exit code. */
-export function reportError(error: unknown, json: boolean): number {
+/** Flags that carry an argument the engine checks, by the data key that names it. */
+const FLAGS: Record<string, { flag: string; min: number; max: number }> = {
+  budget: { flag: "--budget", ...LIMITS.budget },
+  depth: { flag: "--depth", ...LIMITS.depth },
+  limit: { flag: "--limit", ...LIMITS.searchResults },
+};
+
+/**
+ * What to do next, in the CLI's terms, for an engine error while running `command`: its flags
+ * and commands, from the error's code and data; the engine's neutral hint where the CLI has
+ * nothing better to say.
+ */
+export function cliHint(error: EngineError, command?: string): string | undefined {
+  const e = error as EngineErrorOf;
+  const again = command ? `codeslice ${command}` : "the command";
+  switch (e.code) {
+    case "unknown_symbol": {
+      const names = (e.data.suggestions ?? []).map((s) => s.qualified);
+      if (names.length) return `Did you mean ${names.join(", ")}? Run ${again} with one of them.`;
+      if (e.data.known !== undefined) return e.hint ? `${e.hint} \`codeslice map\` lists the routes.` : "`codeslice map` lists the routes.";
+      return "Try `codeslice search <words>` to find it.";
+    }
+    case "ambiguous_symbol": {
+      const names = e.data.candidates.map((c) => c.qualified);
+      return `Run ${again} with one of ${names.slice(0, 3).join(", ")}${e.data.total > 3 ? ", …" : ""}, or with path::name.`;
+    }
+    case "budget_too_small":
+      return `Run ${again} with --budget ${e.data.needed} or more${e.data.seedOutlineTokens !== undefined ? ", or `codeslice signature <symbol>` for the header alone" : ""}.`;
+    case "invalid_argument": {
+      const key = Object.keys(FLAGS).find((k) => k in e.data);
+      if (key) {
+        const { flag, min, max } = FLAGS[key]!;
+        return `${flag} takes a whole number from ${min} to ${max}.`;
+      }
+      if (e.data.length !== undefined) return `Pass at most ${LIMITS.targetChars} characters: a symbol, a path, or the task's key words.`;
+      return e.hint;
+    }
+    case "root_not_found":
+    case "root_not_directory":
+      return "Pass the project folder with --root DIR (default: the current folder).";
+    case "no_supported_files":
+      return `codeslice reads ${(e.data.languages ?? []).join(", ") || "the supported languages"}. Pass the project folder with --root DIR, or check whether its files are ignored by git.`;
+    case "not_found":
+      return e.data.suggestions?.length ? `Did you mean ${e.data.suggestions.join(", ")}? Paths are relative to --root.` : "Paths are relative to the project folder (--root, default: the current folder).";
+    case "outside_root":
+      return "Pass a path inside the project folder (--root), relative to it or absolute.";
+    case "memory_limit":
+      return `Give node more heap: NODE_OPTIONS=--max-old-space-size=${Math.max(512, 2 ** Math.ceil(Math.log2(e.data.suggestedMiB)))} codeslice …, or pass a smaller folder with --root.`;
+    case "no_index":
+      return `Delete the cache folder${e.data.store ? ` ${e.data.store}` : ""} (or pick another with --cache-dir); the next run rebuilds it.`;
+    case "cache_refused":
+      return "Pass a new or empty folder with --cache-dir DIR, or leave it out for <root>/.codeslice.";
+    default:
+      return e.hint;
+  }
+}
+
+/** Prints an error for people (or as JSON) and returns the exit code; `command` is the one that failed. */
+export function reportError(error: unknown, json: boolean, command?: string): number {
   const denied = missingDenoPermission(error);
   if (denied) {
     // One line, no stack: the user's fix is a flag on the deno command line.
@@ -44,8 +105,9 @@ export function reportError(error: unknown, json: boolean): number {
     return EXIT.usage;
   }
   if (isEngineError(error)) {
-    if (json) process.stdout.write(`${JSON.stringify({ error: { code: error.code, message: error.message, hint: error.hint, data: error.data } }, null, 2)}\n`);
-    process.stderr.write(`codeslice: ${error.message}\n${error.hint ? `hint: ${error.hint}\n` : ""}`);
+    const hint = cliHint(error, command);
+    if (json) process.stdout.write(`${JSON.stringify({ error: { code: error.code, message: error.message, hint, data: error.data } }, null, 2)}\n`);
+    process.stderr.write(`codeslice: ${error.message}\n${hint ? `hint: ${hint}\n` : ""}`);
     return error.code === "invalid_argument" ? EXIT.usage : EXIT.failure;
   }
   // A bug of ours, not the user's doing: one line saying so, the stack only when asked for.

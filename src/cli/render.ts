@@ -1,5 +1,5 @@
 /** Human-readable renderings of engine answers for the terminal. */
-import { cite, type CallsAnswer, type ImportersAnswer, type IndexSummary, type SearchHit } from "../index.ts";
+import { cite, type IndexSummary, type SearchHit } from "../index.ts";
 
 const fmt = (n: number) => String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ",");
 
@@ -25,34 +25,6 @@ export function renderIndexSummary(s: IndexSummary): string {
     if (s.syntaxErrors.length > 10) lines.push(`    … ${fmt(s.syntaxErrors.length - 10)} more (--json lists all)`);
   }
   lines.push("", `Index stored in ${s.store}`);
-  return lines.join("\n");
-}
-
-/** callers / callees for the terminal. */
-export function renderCalls(a: CallsAnswer): string {
-  const s = a.symbol;
-  const lines = [`${a.direction === "callers" ? "Callers of" : "Callees of"} ${s.qualified} (${s.kind}, ${cite(s.path, s.line)})${a.depth > 1 ? `, depth ${a.depth}` : ""}`];
-  if (a.results.length === 0) lines.push(`  none found${a.direction === "callers" ? " (no resolved call sites)" : ""}`);
-  for (const r of a.results) {
-    lines.push(`  ${"  ".repeat(r.depth - 1)}${cite(r.site.path, r.site.line)}  ${r.qualified}${r.via !== "call" ? ` (${r.via})` : ""}  [${r.resolution}, ${r.confidence.toFixed(2)}]`);
-  }
-  if (a.external.length) {
-    lines.push("", `External (${a.external.length}):`);
-    for (const x of a.external.slice(0, 50)) lines.push(`  ${cite(x.site.path, x.site.line)}  ${x.target}`);
-    if (a.external.length > 50) lines.push(`  … ${a.external.length - 50} more (--json lists all)`);
-  }
-  if (a.possible.length) {
-    lines.push("", `Possible callers by name only (${a.possible.length}; the name has several definitions, no evidence picks this one):`);
-    for (const p of a.possible.slice(0, 20)) lines.push(`  ${cite(p.site.path, p.site.line)}  ${p.caller.qualified}  [${p.candidates} candidates]`);
-    if (a.possible.length > 20) lines.push(`  … ${a.possible.length - 20} more (--json lists all)`);
-  }
-  return lines.join("\n");
-}
-
-/** importers for the terminal. */
-export function renderImporters(a: ImportersAnswer): string {
-  const lines = [`Files importing ${a.path}${a.depth > 1 ? ` (depth ${a.depth})` : ""}: ${a.results.length}`];
-  for (const r of a.results) lines.push(`  ${"  ".repeat(r.depth - 1)}${r.path}`);
   return lines.join("\n");
 }
 

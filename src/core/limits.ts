@@ -3,8 +3,12 @@
  * front end (CLI flags, MCP schemas, the playground's controls) reports the same bounds.
  */
 export const LIMITS = {
-  /** Tokens for a whole answer: context and pack default to 8,000, the map to 2,000. */
-  budget: { min: 1, max: 1_000_000, context: 8_000, map: 2_000 },
+  /** Tokens for a whole answer: context and pack default to 8,000, the map to 2,000, lists (callers, tests, trace…) to 4,000. */
+  budget: { min: 1, max: 1_000_000, context: 8_000, map: 2_000, list: 4_000 },
+  /** Entries one page of callers, callees, importers or tests lists (the budget may show fewer). */
+  page: { min: 1, max: 1_000, default: 50 },
+  /** Paths a trace returns, and the hops it searches. */
+  trace: { paths: { max: 10, default: 3 }, hops: { max: 12, default: 6 } },
   /** Characters of a target or task: a whole bug report with its traceback fits. */
   targetChars: 10_000,
   /** Call and import hops for callers, callees and importers. */

@@ -56,6 +56,8 @@ export interface LanguageSemantics {
   classNames: readonly string[];
   /** A function defined directly in a class body is a method. */
   classFunctionsAreMethods?: boolean;
+  /** Code directly in a class body runs once, when the class is defined (not on each construction). */
+  classBodyRunsOnce?: boolean;
   /** How an outline shows a body: by indentation after a colon, or between braces. */
   blocks: "indent" | "braces";
 }
@@ -122,6 +124,8 @@ export interface LanguageSpec {
   fence?: string;
   /** HTTP route registrations the frameworks of this language write (see RouteRules). */
   routes?: RouteRules;
+  /** How its test runners name and run tests (see TestConventions). */
+  tests?: TestConventions;
 }
 
 /**
@@ -184,4 +188,89 @@ export interface ModuleResolver {
   moduleName?(state: unknown, path: string): string | undefined;
   /** The module file `name` names inside the package `file` is the entry of (`from pkg import mod`), if any. */
   submodule?(state: unknown, file: string, name: string): string | undefined;
+}
+
+/** A definition around a site, as test conventions read it. */
+export interface TestScope {
+  name: string;
+  kind: string;
+  decorators?: readonly string[];
+  bases?: readonly string[];
+  start: number;
+  end: number;
+}
+
+/** A call of the file; calls with a string-literal argument carry their arguments and last line (`describe("…", …)`). */
+export interface TestCallSite {
+  name: string;
+  receiver?: string;
+  line: number;
+  end?: number;
+  args?: readonly string[];
+}
+
+/** A place in a file that may be inside a test: what a language's test conventions read. */
+export interface TestSite {
+  path: string;
+  /** The definitions enclosing `line`, outermost first (none at module level). */
+  scope: readonly TestScope[];
+  line: number;
+  /** The file's calls, in file order. */
+  calls: readonly TestCallSite[];
+}
+
+/** A test, or a group of tests, as its runner names it. */
+export interface TestCase {
+  /**
+   * The runnable id in the runner's own syntax: a pytest node id, a `-t` full name (describe and
+   * test titles joined by spaces), a Go test function, a libtest path, a JUnit `Class#method`.
+   */
+  id: string;
+  /** The test's own lines. */
+  start: number;
+  end: number;
+  /** A group (a describe block, a test class) whose tests all run under this id. */
+  group?: boolean;
+  /** Runs once per parameter set; the id selects every set. */
+  parametrized?: boolean;
+}
+
+/** One test the command should run: its id, and its file relative to the runner's folder. */
+export interface TestToRun {
+  path: string;
+  id: string;
+  /** The whole file (or package, or class) rather than one named test. */
+  file?: boolean;
+  /** A named group (a describe block, a test class): every test under it. */
+  group?: boolean;
+}
+
+/** A test runner: the files that show a project uses it, and the command that runs chosen tests. */
+export interface TestRunner {
+  id: string;
+  name: string;
+  /**
+   * Files that select it: a path pattern and, optionally, a pattern its text must contain. The
+   * nearest folder (from the test file up) holding a matching file wins; its folder is where the
+   * command runs.
+   */
+  detect: readonly { file: RegExp; contains?: RegExp }[];
+  /** Command lines (each runnable alone, from the runner's folder) that run exactly `tests`. */
+  commands(tests: readonly TestToRun[]): string[];
+}
+
+/**
+ * How a language's test runners find and name tests: data and small pure hooks, so the core names
+ * no runner. The core finds which code reaches a symbol; these say which of it is a test, and how
+ * to run it.
+ */
+export interface TestConventions {
+  /** Files that hold tests (default: the generic pattern of tests/ folders, test_*, *_test.*, *.test.*, *.spec.*). */
+  file?: RegExp;
+  /** The test at `site`, or undefined when the site is in no test (a helper, module code outside a test). */
+  testAt(site: TestSite): TestCase | undefined;
+  /** The id that runs every test of a file (a path, a Go package, a test class); default: the path. */
+  fileId?(path: string, topLevel: readonly TestScope[]): string;
+  /** Runners in the order they are preferred; the first is assumed when no project file names one. */
+  runners: readonly TestRunner[];
 }

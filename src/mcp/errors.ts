@@ -1,74 +1,89 @@
 /**
- * Failures as tool results (`isError: true`) whose text tells the model what to do next:
- * did-you-mean for unknown names, candidates with path:line for ambiguous ones, the budget
- * needed when it was too small, the root's path when it is missing, the supported languages when
- * nothing could be indexed. Error results carry text only: a client validates any structured
- * content against the tool's output schema, which describes answers, not errors.
+ * Failures as tool results (`isError: true`) whose text tells the model what to do next, in the
+ * server's own terms (tools, parameters, the server's options): the engine's hints are neutral,
+ * so the advice is worded here from each error's code and typed data — did-you-mean for unknown
+ * names, candidates with path:line for ambiguous ones, the budget needed when it was too small,
+ * the root's path when it is missing, the supported languages when nothing could be indexed.
+ * Error results carry text only: a client validates any structured content against the tool's
+ * output schema, which describes answers, not errors.
  */
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
-import { isEngineError, supportedLanguageNames, type EngineError } from "../index.ts";
+import { cite, isEngineError, supportedLanguageNames, type EngineError, type EngineErrorOf, type ErrorSymbol } from "../index.ts";
 import type { McpLogger } from "./tool.ts";
 
-interface Candidate {
-  qualified?: unknown;
-  kind?: unknown;
-  path?: unknown;
-  line?: unknown;
+function candidateLine(c: ErrorSymbol): string {
+  return `- ${c.qualified} (${c.kind}, ${cite(c.path, c.line)})`;
 }
 
-function candidateLine(c: Candidate): string {
-  return `- ${String(c.qualified)} (${String(c.kind)}, ${String(c.path)}:${String(c.line)})`;
-}
+/** The tools that take a symbol, a path or words, for advice that names the right one. */
+const PATH_TOOLS = new Set(["importers", "read_snippet"]);
 
-/** The text of an engine error, with the structured data spelled out where it helps. */
+/** The text of an engine error for a model calling `tool`: the message, then what to call next. */
 export function engineErrorText(error: EngineError, tool: string): string {
-  const lines: string[] = [];
-  const data = error.data ?? {};
-  switch (error.code) {
+  const e = error as EngineErrorOf;
+  const lines: string[] = [e.message];
+  switch (e.code) {
     case "unknown_symbol": {
-      lines.push(error.message);
-      const suggestions = Array.isArray(data.suggestions) ? (data.suggestions as Candidate[]) : [];
-      if (suggestions.length) lines.push("Did you mean:", ...suggestions.map(candidateLine));
-      else lines.push(error.hint ?? "Use the search tool with a few words from the name or docstring to find it.");
+      const suggestions = e.data.suggestions ?? [];
+      if (suggestions.length) lines.push("Did you mean:", ...suggestions.map(candidateLine), `Call ${tool} again with one of these names.`);
+      else if (e.data.known !== undefined) lines.push(e.hint ?? "", "Call repo_map to see the project's routes.");
+      else lines.push("Call search with a few words from its name or docstring to find it, then use the qualified name it returns.");
       break;
     }
     case "ambiguous_symbol": {
-      const candidates = Array.isArray(data.candidates) ? (data.candidates as Candidate[]) : [];
-      const total = typeof data.total === "number" ? data.total : candidates.length;
-      if (candidates.length === 0) {
-        lines.push(error.message);
-      } else {
-        lines.push(`${JSON.stringify(data.target ?? "")} matches ${total} symbols:`, ...candidates.map(candidateLine));
+      const { candidates, total, target } = e.data;
+      if (candidates.length) {
+        lines[0] = `${JSON.stringify(target)} matches ${total} ${candidates.every((c) => c.kind === "file") ? "files" : "symbols"}:`;
+        lines.push(...candidates.map(candidateLine));
         if (total > candidates.length) lines.push(`+${total - candidates.length} more`);
       }
-      lines.push(error.hint ?? "Qualify the name: Class.method, pkg.module.name or path::name.");
+      lines.push(`Call ${tool} again with one of these qualified names, or with path::name.`);
       break;
     }
     case "budget_too_small": {
-      lines.push(error.message);
-      if (typeof data.needed === "number") lines.push(`Call ${tool} again with budget ≥ ${data.needed}.`);
-      else if (error.hint) lines.push(error.hint);
+      const { needed, seedOutlineTokens } = e.data;
+      lines.push(`Call ${tool} again with budget ≥ ${needed}.${seedOutlineTokens !== undefined && tool !== "signature" ? " For the target's header and docstring alone, call signature." : ""}`);
+      break;
+    }
+    case "not_found": {
+      const suggestions = e.data.suggestions ?? [];
+      if (suggestions.length) lines.push(`Did you mean: ${suggestions.join(", ")}?`);
+      lines.push(`Pass a path relative to the project root, as repo_map and the context headers show it.`);
+      break;
+    }
+    case "outside_root":
+      lines.push(`${PATH_TOOLS.has(tool) ? tool : "This tool"} reads only files inside the project root; pass a path relative to it (or absolute inside it).`);
+      break;
+    case "invalid_argument": {
+      const { totalLines } = e.data;
+      if (totalLines !== undefined && tool === "read_snippet") lines.push(`Call read_snippet with start_line from 1 to ${totalLines}.`);
+      else if (e.hint) lines.push(e.hint);
       break;
     }
     case "root_not_found":
     case "root_not_directory":
-      lines.push(error.message, "The project folder may have been moved or deleted. Restore it, or restart the codeslice MCP server with --root pointing at the project.");
+      lines.push("The project folder may have been moved or deleted. Restore it, or restart the codeslice MCP server with --root pointing at the project.");
       break;
+    case "no_supported_files": {
+      const languages = e.data.languages ?? supportedLanguageNames();
+      lines.push(e.hint ?? `Supported languages: ${languages.join(", ")}.`, "Restart the codeslice MCP server with --root pointing at a project in one of them.");
+      break;
+    }
     case "memory_limit": {
-      lines.push(error.message);
-      const suggested = typeof data.suggestedMiB === "number" ? Math.max(512, 2 ** Math.ceil(Math.log2(data.suggestedMiB))) : 1024;
+      const suggested = Math.max(512, 2 ** Math.ceil(Math.log2(e.data.suggestedMiB)));
       lines.push(`Restart the codeslice MCP server with more heap: set NODE_OPTIONS=--max-old-space-size=${suggested} in its environment (or pass it to node/deno). Other tools and smaller requests may still answer.`);
       break;
     }
-    case "no_supported_files":
-      lines.push(error.message);
-      if (error.hint) lines.push(error.hint);
+    case "no_index":
+      lines.push(`${e.data.store ? `Delete the cache folder ${e.data.store}` : "Delete the server's cache folder"}; the next call rebuilds it. Other tools may still answer.`);
+      break;
+    case "cache_refused":
+      lines.push("Restart the codeslice MCP server with --cache-dir pointing at a new or empty folder (or without it, for <root>/.codeslice).");
       break;
     default:
-      lines.push(error.message);
-      if (error.hint) lines.push(error.hint);
+      if (e.hint) lines.push(e.hint);
   }
-  return lines.join("\n");
+  return lines.filter((l) => l !== "").join("\n");
 }
 
 /** A tool error result. */
@@ -92,6 +107,6 @@ export function toToolError(error: unknown, tool: string, log: McpLogger): CallT
 export function noSourceText(root: string, files: number): { message: string; hint: string } {
   const languages = supportedLanguageNames().join(", ");
   return files === 0
-    ? { message: `The project root ${root} is empty: no files to index (or all of them are ignored).`, hint: `Start the server with --root pointing at a project folder. Supported languages: ${languages}.` }
-    : { message: `No supported source files under ${root} (${files} files scanned).`, hint: `codeslice reads ${languages}. Start the server with --root pointing at a project in one of them.` };
+    ? { message: `The project root ${root} is empty: no files to index (or all of them are ignored).`, hint: `Supported languages: ${languages}.` }
+    : { message: `No supported source files under ${root} (${files} files scanned).`, hint: `codeslice reads ${languages}.` };
 }

@@ -1,4 +1,5 @@
-/** Small text helpers shared by the tools: code fences, citations, counts. */
+/** Small text helpers shared by the tools: code fences, citations, counts, texts fitted by whole lines. */
+import { clipText, fitBlocks } from "../index.ts";
 
 const FENCE_BY_EXTENSION: Record<string, string> = {
   py: "python", pyi: "python", ts: "ts", mts: "ts", cts: "ts", tsx: "tsx", js: "js", mjs: "js", cjs: "js", jsx: "jsx",
@@ -20,3 +21,37 @@ export function plural(n: number, one: string, many = `${one}s`): string {
 
 /** `path:line` for a citation (the path quoted when it holds a newline, a backslash or a quote). */
 export { cite as at } from "../index.ts";
+
+/** The opening and closing lines of {@link fence}, for texts fitted line by line. */
+export function fenceLines(path: string, body: string): { open: string; close: string } {
+  const ext = path.slice(path.lastIndexOf(".") + 1).toLowerCase();
+  const tick = body.includes("```") ? "````" : "```";
+  return { open: `${tick}${FENCE_BY_EXTENSION[ext] ?? ""}`, close: tick };
+}
+
+/**
+ * Whole lines of a text under a limit, with the one fitter: the longest run of lines that fits
+ * with its header and footer (which may cite how many were kept) and the envelope; a first line
+ * longer than the whole limit (minified code) is clipped by characters instead.
+ */
+export function fitLines(o: {
+  lines: readonly string[];
+  header: (kept: number) => string;
+  footer: (kept: number, clipped: boolean) => string;
+  budget: number;
+  envelope: number;
+  count: (text: string) => number;
+}): { text: string; kept: number; clipped: boolean } {
+  const fit = (lines: readonly string[], clipped: boolean) =>
+    fitBlocks({
+      header: (s) => o.header(s.shown), blocks: lines.map((full) => ({ full })), budget: o.budget, count: o.count,
+      separator: "\n", prefix: true, envelope: o.envelope, footer: (s) => o.footer(s.shown, clipped),
+    });
+  const whole = fit(o.lines, false);
+  const kept = whole.forms.filter((f) => f === "full").length;
+  if (kept > 0 || o.lines.length === 0) return { text: whole.text, kept, clipped: false };
+  // Not even the first line fits: as many of its characters as the room left holds.
+  const room = o.budget - whole.tokens - whole.envelope - 2;
+  const clipped = fit([clipText(o.lines[0]!, Math.max(1, room), o.count)], true);
+  return { text: clipped.text, kept: clipped.forms[0] === "full" ? 1 : 0, clipped: true };
+}

@@ -1,29 +1,43 @@
 /**
  * Zod pieces the tools share: argument types with model-readable messages, and the output shapes
- * of engine answers. Output schemas use plain strings where the engine has enums (roles, kinds,
- * resolutions) so a new engine value never fails validation of an otherwise good answer.
+ * of engine answers. Bounds come from the engine's LIMITS, so the schemas, their descriptions and
+ * the engine's own checks agree. Output schemas use plain strings where the engine has enums
+ * (roles, kinds, resolutions) so a new engine value never fails validation of an otherwise good
+ * answer.
  */
 import { z } from "zod";
+import { LIMITS } from "../index.ts";
 
 /** Longest symbol name accepted (a qualified name is well under this). */
 export const MAX_SYMBOL_CHARS = 1000;
 /** Longest path accepted. */
 export const MAX_PATH_CHARS = 4096;
 
-/** A token budget: a whole number ≥ 1; larger than the response cap is clamped, not refused. */
+/**
+ * A token budget: a whole number ≥ LIMITS.budget.min; larger than the response cap (or than
+ * LIMITS.budget.max) is lowered, not refused, and the answer says so.
+ */
 export const budget = (what: string, dflt: number) =>
   z
     .int({ error: "budget must be a whole number of tokens" })
-    .min(1, { error: "budget must be at least 1 token" })
+    .min(LIMITS.budget.min, { error: `budget must be at least ${LIMITS.budget.min} token` })
     .optional()
-    .describe(`Token budget for the whole answer (default ${dflt}). Values above the server's response cap are lowered to the cap. ${what}`);
+    .describe(`Token budget for the whole answer, its text and structured content together (default ${dflt}). Values above the server's response cap are lowered to the cap. ${what}`.trim());
 
-/** Hops for graph walks: 1 to 10; more is clamped to 10. */
+/** Hops for graph walks: LIMITS.depth; more is lowered to the most. */
 export const depth = z
   .int({ error: "depth must be a whole number" })
-  .min(1, { error: "depth must be at least 1" })
+  .min(LIMITS.depth.min, { error: `depth must be at least ${LIMITS.depth.min}` })
   .optional()
-  .describe("Hops to follow (default 1 = direct only; at most 10, larger values are lowered to 10).");
+  .describe(`Hops to follow (default ${LIMITS.depth.default} = direct only; at most ${LIMITS.depth.max}, larger values are lowered to ${LIMITS.depth.max}).`);
+
+/** A target, task or query: non-empty, at most LIMITS.targetChars characters (`advice` says what to do instead). */
+export const targetArg = (name: string, what: string, advice?: string) =>
+  z
+    .string({ error: `${name} must be a string` })
+    .min(1, { error: `${name} must not be empty` })
+    .max(LIMITS.targetChars, { error: `${name} must be at most ${LIMITS.targetChars} characters${advice ? `; ${advice}` : ""}` })
+    .describe(what);
 
 export const symbolArg = z
   .string({ error: "symbol must be a string" })
@@ -56,20 +70,80 @@ export const symbolRef = z.object({
 
 export const site = z.object({ path: z.string(), line: z.int() });
 
-/** Output of context and pack. */
+/** Output of context and pack: the answer's data; its text is the tool result's text content, not repeated here. */
 export const contextOutput = z.object({
   target: z.string(),
   resolvedAs: z.string().describe("How the target was understood: symbol, file, route or search."),
-  text: z.string().describe("The answer: chunks headed `## path:start-end [role] name`, a cut list and the token usage."),
   seeds: z.array(symbolRef),
   notes: z.array(z.string()),
-  usage: z.object({ tokens: z.int(), budget: z.int(), encoding: z.string() }),
-  chunks: z.array(
-    z.object({ path: z.string(), start: z.int(), end: z.int(), role: z.string(), symbol: z.string(), form: z.string(), tokens: z.int() }),
-  ),
+  usage: z
+    .object({
+      tokens: z.int().describe("Tokens of the text content (o200k_base unless encoding says otherwise)."),
+      budget: z.int(),
+      encoding: z.string(),
+      envelope: z.int().optional().describe("Tokens of the budget kept for this structured content."),
+    })
+    .describe("The budget covers the text and this structured content together."),
+  chunks: z
+    .array(z.object({ path: z.string(), start: z.int(), end: z.int(), role: z.string(), symbol: z.string(), form: z.string(), tokens: z.int() }))
+    .describe("The chunks in the text, in order, each headed `## path:start-end [role] symbol` there."),
   cut: z
     .array(z.object({ handle: z.string(), path: z.string(), start: z.int(), end: z.int(), role: z.string(), tokens: z.int() }))
-    .describe("Chunks left out, with the handle to ask for each and its cost in tokens."),
-  cutTotal: z.int(),
+    .describe("The chunks left out that the text lists, with the handle to ask for each and its cost in tokens."),
+  cutTotal: z.int().describe("All chunks left out, listed or not."),
   budgetRequested: z.int().optional().describe("Present when the requested budget was lowered to fit the response cap."),
+});
+
+/** Entries per page of a list answer. */
+export const limit = z
+  .int({ error: "limit must be a whole number" })
+  .min(1, { error: "limit must be at least 1" })
+  .max(1000, { error: "limit must be at most 1000" })
+  .optional()
+  .describe("Entries per page (default 50, at most 1000); the budget may show fewer, and the answer names the cursor of the next page.");
+
+/** The cursor a page names for the next one. */
+export const cursor = z
+  .string({ error: "cursor must be a string" })
+  .max(100, { error: "cursor must be at most 100 characters" })
+  .optional()
+  .describe("The next page: pass the cursor the previous answer named (it carries the offset, tests filter and depth); leave it out for the first page.");
+
+/** Which test code a list shows. */
+export const testsMode = z
+  .enum(["summary", "include", "exclude", "only"], { error: "tests must be summary, include, exclude or only" })
+  .optional()
+  .describe("Test code: summary (default: production code listed, test code counted by file), include (all, production first), exclude, or only.");
+
+/** Where a page sits in the whole list. */
+export const page = z.object({
+  tests: z.string(),
+  matching: z.int().describe("Entries the tests filter keeps: what the pages go through."),
+  offset: z.int(),
+  shown: z.int(),
+  limit: z.int(),
+  next: z.string().optional().describe("Cursor of the next page; absent on the last one."),
+});
+
+const countByFile = z.object({ count: z.int(), files: z.array(z.object({ path: z.string(), count: z.int() })), names: z.array(z.string()).optional() });
+
+/** What an answer could not see. */
+export const completeness = z
+  .object({
+    unlinked: countByFile.optional().describe("Call sites naming the symbol (or made by it) that are linked to no definition: they may call it."),
+    ambiguous: z.int().optional().describe("Calls several definitions share the name of, this one among them."),
+    unresolvedImports: countByFile.optional(),
+    parseErrors: countByFile.optional().describe("Files with syntax errors, read only in part."),
+    notExtracted: z.array(z.object({ language: z.string(), files: z.int(), what: z.string() })).optional().describe("Languages whose calls or imports the index does not extract."),
+    dispatch: z.array(z.object({ symbol: symbolRef, relation: z.string(), sites: z.int() })).optional().describe("Overriding methods a call may reach at run time."),
+    notes: z.array(z.string()),
+  })
+  .describe("What the answer could not see: an empty list is never proof that nothing is there.");
+
+export const usage = z.object({ tokens: z.int(), budget: z.int(), encoding: z.string() });
+
+export const testCode = z.object({
+  entries: z.int(),
+  files: z.array(z.object({ path: z.string(), count: z.int() })),
+  fileCount: z.int(),
 });

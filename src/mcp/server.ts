@@ -8,7 +8,7 @@
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { CallToolResult, ServerNotification, ServerRequest } from "@modelcontextprotocol/sdk/types.js";
 import type { RequestHandlerExtra } from "@modelcontextprotocol/sdk/shared/protocol.js";
-import { EngineError, isEngineError, LIMITS, loadTokenCounter, type Engine, type FileSystem, type Progress } from "../index.ts";
+import { EngineError, LIMITS, loadTokenCounter, type Engine, type FileSystem, type Progress } from "../index.ts";
 import { noSourceText, toToolError } from "./errors.ts";
 import { plural } from "./render.ts";
 import { freshness as freshnessSchema } from "./schemas.ts";
@@ -23,24 +23,26 @@ import { readSnippetTool } from "./tools/read-snippet.ts";
 import { repoMapTool } from "./tools/repo-map.ts";
 import { searchTool } from "./tools/search.ts";
 import { signatureTool } from "./tools/signature.ts";
+import { testsTool } from "./tools/tests.ts";
+import { traceTool } from "./tools/trace.ts";
 
 /** Default response cap: under Claude Code's 25,000-token limit for one tool result. */
 export const DEFAULT_MAX_RESPONSE_TOKENS = LIMITS.responseTokens.default;
 /** Smallest cap accepted: below this even a map header and a few entries would not fit. */
 export const MIN_MAX_RESPONSE_TOKENS = LIMITS.responseTokens.min;
-/** Tokens the server keeps for the freshness line and field it adds to every answer. */
+/** Tokens the server keeps for the freshness line and field it adds to every answer (JSON and line together, well under it). */
 const FRESHNESS_RESERVE = 120;
 
 /** Every tool, in the order clients list them (each spec's handler takes its own argument type). */
 export const TOOLS: readonly ToolSpec[] = [
-  repoMapTool, contextTool, searchTool, signatureTool, callersTool, calleesTool, importersTool, readSnippetTool, packTool, changesTool,
+  repoMapTool, contextTool, searchTool, signatureTool, callersTool, calleesTool, importersTool, testsTool, traceTool, readSnippetTool, packTool, changesTool,
 ] as unknown as readonly ToolSpec[];
 
 /** Told to the agent on connect. */
 export const INSTRUCTIONS = `codeslice answers questions about this repository's code from an index (files, symbols, imports, calls), in a few hundred to a few thousand tokens, with exact citations.
 - Start with repo_map: the project's services, entry points, central symbols and layout, with the names the other tools take.
 - To understand or change code, call context with a symbol, a file path, "METHOD /path" or a few words, instead of reading whole files: it returns the target with the types, callees, callers and tests that matter, fitted to a token budget, and lists what it cut with handles to ask for.
-- Use signature to see how to call something, callers/callees/importers before changing it, search when you don't know a name, read_snippet for exact lines that context did not include.
+- Use signature to see how to call something, callers/callees/importers before changing it (one page at a time: pass the cursor an answer names for the next), tests for the tests to run after a change (with their commands), trace for how one symbol or route reaches another, search when you don't know a name, read_snippet for exact lines that context did not include.
 - Use changes to review what changed (the working tree, staged files, two commits or a pasted diff): the changed definitions with their callers, routes and tests.
 - Cite code by the chunk headers (## path:start-end), which are exact line ranges in the current files.
 - The index follows edits on its own; each answer says when it was refreshed.`;
@@ -50,9 +52,9 @@ export interface McpServerOptions {
   /** Name and version the server reports on initialize. */
   name?: string;
   version?: string;
-  /** Largest answer in tokens (text, and the JSON of the structured content); default 20,000. */
+  /** Largest answer in tokens: its text and the JSON of its structured content together; default 20,000. */
   maxResponseTokens?: number;
-  /** The engine's file system: used to check before each call that the project root still exists. */
+  /** The engine's file system: names the project root in messages. */
   fs?: FileSystem;
   log?: McpLogger;
 }
@@ -68,6 +70,10 @@ interface Freshness {
   parsed: number;
   removed: number;
   mode: string;
+  /** Source files in the index: 0 makes every answer a no_supported_files error. */
+  sourceFiles: number;
+  /** Files in the inventory, for that error's message. */
+  files: number;
   /** One line for the answer's text when something changed; empty otherwise. */
   line: string;
 }
@@ -85,131 +91,23 @@ export function createMcpServer(engine: Engine, options: McpServerOptions = {}):
     { instructions: INSTRUCTIONS, capabilities: { tools: { listChanged: false } } },
   );
 
-  // The first index is shared by every call that arrives while it runs; each caller that sent a
-  // progress token gets the notifications.
-  let initial: Promise<{ durationMs: number; parsed: number }> | undefined;
-  let initialDone = false;
-  const progressListeners = new Set<(p: Progress) => void>();
-  // After a failed refresh the engine may believe it is up to date; the next call re-scans fully.
-  let rescanNext = false;
-  // Source files in the index: checked after every change so an empty project is an error, not an empty answer.
-  let sourceFiles: number | undefined;
-  let inventoryFiles = 0;
-
-  const checkRoot = async () => {
-    if (!options.fs) return;
-    try {
-      const s = await options.fs.stat("");
-      if (s.kind !== "directory") throw new EngineError("root_not_directory", `The project root is no longer a folder: ${root}`, { data: { root } });
-    } catch (error) {
-      if (isEngineError(error, "root_not_directory")) throw error;
-      if (isEngineError(error, "not_found", "not_directory")) throw new EngineError("root_not_found", `The project root no longer exists: ${root}`, { data: { root }, cause: error });
-      throw error;
-    }
-  };
-
-  const countSources = async () => {
-    sourceFiles = (await engine.records()).length;
-    // The inventory size only matters for the message about an empty project.
-    if (sourceFiles === 0) inventoryFiles = (await engine.index()).files;
-  };
-
-  // The engine starts watching when the first index is done, so an edit made while it ran would go
-  // unnoticed: one more pass right after it (a re-scan that parses only what changed) catches
-  // those. Calls that arrive meanwhile wait for it; its changes are reported by the next answer.
-  let settling: Promise<void> | undefined;
-  let settled = { parsed: 0, removed: 0 };
-  const settle = () => {
-    settling = (async () => {
-      await new Promise((resolve) => setTimeout(resolve, 20));
-      try {
-        const summary = await engine.index();
-        settled = { parsed: settled.parsed + summary.parsed, removed: settled.removed + summary.removed };
-        if (summary.parsed + summary.removed > 0) await countSources();
-      } catch (error) {
-        rescanNext = true;
-        log.debug(`re-scan after the first index failed: ${(error as Error).message}`);
-      }
-    })().finally(() => {
-      settling = undefined;
-      // The word-search index is built on first use (1.4 s on django); build it while the agent
-      // reads the first answer rather than during its first search.
-      if (sourceFiles) setTimeout(() => void engine.search("warm up").catch(() => {}), 100).unref?.();
-    });
-  };
-
+  // The engine's refresh does the work: the first index shared by concurrent calls (each with its
+  // progress), the settle re-scan after it, recovery after a failure, the root check. The server
+  // reports what it says.
   const freshen = async (extra: Extra, rescan: boolean): Promise<Freshness> => {
     const listener = progressSender(extra);
-    if (listener) progressListeners.add(listener);
-    try {
-      await checkRoot();
-      // Let pending watcher events land before asking the engine whether anything changed.
-      await new Promise<void>((resolve) => setImmediate(resolve));
-      if (!initialDone) {
-        initial ??= (async () => {
-          const started = Date.now();
-          const summary = await engine.index({ onProgress: (p) => progressListeners.forEach((l) => l(p)) });
-          sourceFiles = summary.sourceFiles;
-          inventoryFiles = summary.files;
-          if (summary.sourceFiles > 0) {
-            // Building the graph is part of the first answer's cost; say so while it happens.
-            progressListeners.forEach((l) => l({ phase: "graph", done: 0 }));
-            await engine.codeGraph();
-          }
-          settle();
-          return { durationMs: Date.now() - started, parsed: summary.parsed };
-        })();
-        try {
-          const first = await initial;
-          const wasFirst = !initialDone;
-          initialDone = true;
-          if (wasFirst) {
-            log.info(`indexed ${root}: ${sourceFiles} source files (${first.parsed} parsed) in ${first.durationMs} ms`);
-            const files = plural(sourceFiles ?? 0, "source file");
-            const took = `${(first.durationMs / 1000).toFixed(1)} s`;
-            return {
-              indexedAt: new Date().toISOString(), refreshed: true, parsed: first.parsed, removed: 0, mode: "initial",
-              line: first.parsed === 0 ? `index loaded from the cache: ${files} in ${took}` : `index built: ${files} (${first.parsed} parsed) in ${took}`,
-            };
-          }
-        } catch (error) {
-          initial = undefined;
-          throw error;
-        }
-      }
-      if (settling) await settling;
-      const late = settled;
-      settled = { parsed: 0, removed: 0 };
-      if (rescan || rescanNext) {
-        rescanNext = false;
-        const summary = await engine.index();
-        sourceFiles = summary.sourceFiles;
-        inventoryFiles = summary.files;
-        const parsed = summary.parsed + late.parsed;
-        const removed = summary.removed + late.removed;
-        return {
-          indexedAt: new Date().toISOString(), refreshed: parsed + removed > 0, parsed, removed, mode: "scan",
-          line: parsed + removed > 0 ? `index refreshed: ${refreshWords(parsed, removed)}` : "",
-        };
-      }
-      const r = await engine.refresh();
-      if (r.refreshed) await countSources();
-      const parsed = r.parsed + late.parsed;
-      const removed = r.removed + late.removed;
-      const refreshed = r.refreshed || parsed + removed > 0;
-      return {
-        indexedAt: new Date(r.at).toISOString(), refreshed, parsed, removed, mode: r.mode,
-        line: refreshed ? `index refreshed: ${refreshWords(parsed, removed)}` : "",
-      };
-    } catch (error) {
-      // The engine may now hold a stale "up to date" flag or watchers on deleted folders: drop the
-      // watchers and re-scan on the next call, which also starts watching afresh.
-      rescanNext = true;
-      engine.close();
-      throw error;
-    } finally {
-      if (listener) progressListeners.delete(listener);
+    const r = await engine.refresh({ ...(listener ? { onProgress: listener } : {}), ...(rescan ? { rescan: true } : {}) });
+    const base = { indexedAt: new Date(r.at).toISOString(), refreshed: r.refreshed, parsed: r.parsed, removed: r.removed, mode: r.mode, sourceFiles: r.sourceFiles, files: r.files };
+    if (r.mode === "initial") {
+      log.info(`indexed ${root}: ${r.sourceFiles} source files (${r.parsed} parsed) in ${r.durationMs} ms`);
+      // The word-search index is built on first use (1.4 s on django); build it while the agent
+      // reads the first answer rather than during its first search.
+      if (r.sourceFiles > 0) setTimeout(() => void engine.search("warm up").catch(() => {}), 100).unref?.();
+      const files = plural(r.sourceFiles, "source file");
+      const took = `${(r.durationMs / 1000).toFixed(1)} s`;
+      return { ...base, line: r.parsed === 0 ? `index loaded from the cache: ${files} in ${took}` : `index built: ${files} (${r.parsed} parsed) in ${took}` };
     }
+    return { ...base, line: r.refreshed ? `index refreshed: ${refreshWords(r.parsed, r.removed)}` : "" };
   };
 
   const register = (tool: ToolSpec) => {
@@ -218,9 +116,9 @@ export function createMcpServer(engine: Engine, options: McpServerOptions = {}):
       const started = performance.now();
       try {
         const fresh = await freshen(extra, tool.rescan?.(args as never) === true);
-        if (sourceFiles === 0) {
-          const { message, hint } = noSourceText(root, inventoryFiles);
-          throw new EngineError("no_supported_files", message, { hint, data: { root, files: inventoryFiles } });
+        if (fresh.sourceFiles === 0) {
+          const { message, hint } = noSourceText(root, fresh.files);
+          throw new EngineError("no_supported_files", message, { hint, data: { root, files: fresh.files } });
         }
         const count = await loadTokenCounter("o200k_base");
         const ctx: ToolContext = {
@@ -229,12 +127,12 @@ export function createMcpServer(engine: Engine, options: McpServerOptions = {}):
           cap: responseCap - FRESHNESS_RESERVE,
           responseCap,
           count,
-          measure: (text, data) => Math.max(count(text), count(JSON.stringify(data))),
+          measure: (text, data) => count(text) + count(JSON.stringify(data)),
           signal: extra.signal,
           log,
         };
         const answer = await tool.run(args as never, ctx);
-        const { line, ...freshness } = fresh;
+        const { line, sourceFiles: _sources, files: _files, ...freshness } = fresh;
         const text = line ? `${answer.text}\n\n(${line})` : answer.text;
         log.debug(`${tool.name} answered in ${(performance.now() - started).toFixed(1)} ms`);
         return { content: [{ type: "text", text }], structuredContent: { ...answer.data, freshness } };

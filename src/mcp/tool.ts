@@ -16,16 +16,16 @@ export interface ToolContext {
   /** The project root as the platform names it (an absolute path for the Node server). */
   root: string;
   /**
-   * Tokens this tool's answer may use, for the text and for the JSON of its structured content
-   * alike (some clients show the model one, some the other): the response cap minus the room the
-   * server keeps for the freshness line.
+   * Tokens this tool's answer may use, its text and the JSON of its structured content together
+   * (a client may pass both to the model): the response cap minus the room the server keeps for
+   * the freshness line and field.
    */
   cap: number;
   /** The server's configured response cap, for notes that mention it. */
   responseCap: number;
   /** Counts tokens (o200k_base). */
   count: (text: string) => number;
-  /** The larger of the text's and the structured content's token counts. */
+  /** Tokens of the text plus tokens of the structured content's JSON: what the cap limits. */
   measure: (text: string, data: unknown) => number;
   /** Cancelled when the client cancels the request. */
   signal: AbortSignal;

@@ -23,9 +23,12 @@ export function isOwnCacheTag(text: string | undefined): boolean {
   return text !== undefined && text.startsWith(TAG_SIGNATURE) && text.includes("created by codeslice");
 }
 
-/** A folder left by a codeslice version before the tag: its own .gitignore and index folders only. */
-function isLegacyCache(ignoreText: string | undefined, names: string[]): boolean {
-  return ignoreText?.startsWith("# codeslice cache") === true && names.every((n) => n === ".gitignore" || /^v\d+$/.test(n) || n.startsWith("."));
+/**
+ * A folder codeslice made whose tag is missing or damaged (or left by a version before the tag):
+ * its own .gitignore and nothing but index folders, the tag and dot-files beside it.
+ */
+function isOwnWithoutTag(ignoreText: string | undefined, names: string[]): boolean {
+  return ignoreText?.startsWith("# codeslice cache") === true && names.every((n) => n === ".gitignore" || n === CACHE_TAG_FILE || /^v\d+$/.test(n) || n.startsWith("."));
 }
 
 /** The native operations a disk store needs. Paths are absolute and native; `rel` keys are POSIX. */
@@ -37,6 +40,8 @@ export interface DiskOps {
   isInside(path: string, root: string): boolean;
   /** What is at `path`, following symbolic links; "missing" when nothing is. */
   kind(path: string): Promise<EntryKind | "missing">;
+  /** When the file at `path` was last modified (ms since epoch). */
+  modifiedMs(path: string): Promise<number>;
   realpath(path: string): Promise<string>;
   list(path: string): Promise<{ name: string; kind: EntryKind }[]>;
   readFile(path: string): Promise<Uint8Array>;
@@ -49,7 +54,7 @@ export interface DiskOps {
   /** The POSIX-style code of a native error ("ENOENT", "EEXIST", "ENOTDIR", "EISDIR", "ENOTEMPTY", …). */
   code(error: unknown): string | undefined;
   /** A native error as an EngineError (`permission_denied`, `read_only`, …). */
-  mapError(error: unknown, path: string): EngineError;
+  mapError(error: unknown, path: string, action?: "read" | "write"): EngineError;
   /** A temp-file name next to `target`, unique in this process. */
   tempFor(target: string): string;
 }
@@ -80,9 +85,20 @@ export class DiskStore implements Store {
   private toCreate: string[] = [];
   /** True once the folder holds our tag (written by us, or found there). */
   private tagged = false;
+  /** The folder is ours but its tag is damaged: overwrite it on the first write. */
+  private damagedTag = false;
 
   constructor(private readonly ops: DiskOps, private readonly dir: string, private readonly options: DiskStoreOptions = {}) {
     this.label = dir;
+  }
+
+  private repairs: Promise<unknown> = Promise.resolve();
+
+  /** Runs `work` after every repair queued before it. */
+  private serially<T>(work: () => Promise<T>): Promise<T> {
+    const run = this.repairs.then(work, work);
+    this.repairs = run.catch(() => {});
+    return run;
   }
 
   /** Checks that the folder is codeslice's own (or new, or empty); throws `cache_refused` otherwise. */
@@ -120,9 +136,9 @@ export class DiskStore implements Store {
       const names = entries.map((e) => e.name);
       const tag = names.includes(CACHE_TAG_FILE) ? await this.readText(ops.join(dir, CACHE_TAG_FILE)) : undefined;
       if (isOwnCacheTag(tag)) this.tagged = true;
-      else if (names.length > 0 && !isLegacyCache(names.includes(".gitignore") ? await this.readText(ops.join(dir, ".gitignore")) : undefined, names)) {
+      else if (names.length > 0 && !isOwnWithoutTag(names.includes(".gitignore") ? await this.readText(ops.join(dir, ".gitignore")) : undefined, names)) {
         throw refuse(dir, "not_empty", `it already holds files codeslice did not write (${names.slice(0, 5).join(", ")}${names.length > 5 ? ", …" : ""}).`, { entries: names.slice(0, 20) });
-      }
+      } else if (tag !== undefined) this.damagedTag = true; // ours by its .gitignore and layout: the tag is written again
     }
     // Inside the project, the cache may sit at the top or under folders without source files, not
     // among the sources: a folder of code is the user's, whatever the cache would add to it.
@@ -135,6 +151,17 @@ export class DiskStore implements Store {
     }
     this.anchor = missing.length ? ops.dirname(missing[0]!) : ops.dirname(dir);
     this.toCreate = missing;
+    // Ours by its .gitignore and layout, with a damaged tag: mend it now (a run that writes
+    // nothing would otherwise leave it damaged); a read-only folder keeps it as it is.
+    if (this.damagedTag) {
+      await ops.writeFile(ops.join(dir, CACHE_TAG_FILE), new TextEncoder().encode(CACHE_TAG)).then(
+        () => {
+          this.damagedTag = false;
+          this.tagged = true;
+        },
+        () => {},
+      );
+    }
   }
 
   private async readText(path: string): Promise<string | undefined> {
@@ -171,11 +198,13 @@ export class DiskStore implements Store {
     }
     if (!this.tagged) {
       for (const [name, text] of [[CACHE_TAG_FILE, CACHE_TAG], [".gitignore", CACHE_IGNORE]] as const) {
-        await ops.writeFile(ops.join(dir, name), new TextEncoder().encode(text), true).catch((error) => {
+        const overwrite = name === CACHE_TAG_FILE && this.damagedTag;
+        await ops.writeFile(ops.join(dir, name), new TextEncoder().encode(text), !overwrite).catch((error) => {
           if (ops.code(error) !== "EEXIST") throw error;
         });
       }
       this.tagged = true;
+      this.damagedTag = false;
     }
   }
 
@@ -224,9 +253,13 @@ export class DiskStore implements Store {
         const code = this.ops.code(error);
         if (code !== "ENOENT" && code !== "ENOTDIR") throw error;
         // The key's folder is missing, or a file stands where a folder should (the cache folder was
-        // deleted while this store lived on — it is "safe to delete" — or damaged).
-        await this.ensureFolder();
-        await this.ensureKeyFolders(key);
+        // deleted while this store lived on — it is "safe to delete" — or damaged). One writer at a
+        // time repairs: concurrent writers each removing "the file in the way" removed each
+        // other's new folders (the fault suite saw 2 of 30 indexes fail so).
+        await this.serially(async () => {
+          await this.ensureFolder();
+          await this.ensureKeyFolders(key);
+        });
         await this.ops.writeFile(tmp, bytes);
       }
       if (!this.tagged) await this.ensureFolder();
@@ -243,7 +276,7 @@ export class DiskStore implements Store {
     } catch (error) {
       await this.ops.remove(tmp, false).catch(() => {});
       if (error instanceof EngineError) throw error;
-      throw this.ops.mapError(error, key);
+      throw this.ops.mapError(error, key, "write");
     }
   }
 
@@ -257,6 +290,12 @@ export class DiskStore implements Store {
       if (code === "ENOENT" || code === "ENOTDIR" || code === "EISDIR" || code === "EPERM") return;
       throw this.ops.mapError(error, key);
     }
+  }
+
+  /** Removes a temp file older than a minute: no write in progress takes that long. */
+  private async sweepTemp(path: string): Promise<void> {
+    const modified = await this.ops.modifiedMs(path).catch(() => undefined);
+    if (modified !== undefined && Date.now() - modified > 60_000) await this.ops.remove(path, false).catch(() => {});
   }
 
   async keys(prefix = ""): Promise<string[]> {
@@ -273,6 +312,8 @@ export class DiskStore implements Store {
       }
       for (const e of entries) {
         const key = rel === "" ? e.name : `${rel}/${e.name}`;
+        // A temp file a killed write left behind (older than any write in progress) is swept.
+        if (e.kind === "file" && /^\..+\.tmp$/.test(e.name)) await this.sweepTemp(this.ops.join(this.dir, key));
         // The .gitignore, the tag and temp files of writes in progress are not keys; links are never followed.
         if (e.name.startsWith(".") || key === CACHE_TAG_FILE) continue;
         if (e.kind === "directory") {

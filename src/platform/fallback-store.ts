@@ -10,7 +10,8 @@ import { MemoryStore } from "./memory/index.ts";
 import { checkStoreKey } from "./store-key.ts";
 import type { Logger, Store } from "../core/ports.ts";
 
-const REFUSED_CODES = new Set(["EROFS", "EACCES", "EPERM"]);
+/** Codes meaning "this folder takes no writes": read-only, not ours to write, or full. */
+const REFUSED_CODES = new Set(["EROFS", "EACCES", "EPERM", "ENOSPC", "EDQUOT"]);
 const REFUSED_NAMES = new Set(["NotCapable", "PermissionDenied"]);
 
 /**
@@ -32,11 +33,22 @@ export function refusalReason(error: unknown): string {
     if (e.name === "NotCapable") return `Deno was started without ${/--allow-[a-z-]+/.exec(String(e.message))?.[0] ?? "--allow-write"}`;
   }
   if (isEngineError(error)) {
-    const flag = error.data.flag;
+    const flag = error.code === "permission_denied" ? error.data.flag : undefined;
     if (typeof flag === "string") return `Deno was started without ${flag}`;
+    const native = causeCode(error);
+    if (native === "ENOSPC" || native === "EDQUOT") return "the disk is full";
     return error.code === "read_only" ? "read-only file system" : error.code === "cache_unavailable" ? "its folder is gone" : "permission denied";
   }
-  return (error as { code?: unknown })?.code === "EROFS" ? "read-only file system" : "permission denied";
+  const code = causeCode(error);
+  return code === "EROFS" ? "read-only file system" : code === "ENOSPC" || code === "EDQUOT" ? "the disk is full" : "permission denied";
+}
+
+/** The first errno-style code on an error or its causes. */
+function causeCode(error: unknown): string | undefined {
+  for (let e = error as { code?: unknown; cause?: unknown } | undefined, depth = 0; e && depth < 5; e = e.cause as typeof e, depth++) {
+    if (typeof e.code === "string" && /^E[A-Z]+$/.test(e.code)) return e.code;
+  }
+  return undefined;
 }
 
 /**

@@ -1,67 +1,129 @@
-/** The one error type the engine throws: a stable `code`, a concrete message, a hint and data. */
+/**
+ * The one error type the engine throws: a stable `code`, a concrete message, a neutral hint and
+ * typed data. The hint names no front end (no command, flag or tool): each front end words its own
+ * way out from the code and the data (the CLI in cli/output.ts, the MCP server in mcp/errors.ts).
+ */
+
+/** A symbol an error suggests or lists as a candidate (the shape of the engine's SymbolRef). */
+export interface ErrorSymbol {
+  qualified: string;
+  kind: string;
+  path: string;
+  line: number;
+}
+
+/**
+ * The data each error code carries. Front ends branch on `code` and read these fields to word
+ * their advice; tests assert on them, never on wording.
+ */
+export interface ErrorData {
+  /** The project folder is missing (`root`); `id` names a saved browser copy that is gone. */
+  root_not_found: { root?: string; id?: string };
+  root_not_directory: { root: string };
+  /** A file or folder that does not exist; `suggestions` are indexed files of the same name. */
+  not_found: { path: string; suggestions?: string[] };
+  not_directory: { path: string };
+  /** A path that leaves the project root (`path` from a file system, `target` as the caller wrote it). */
+  outside_root: { path?: string; target?: string };
+  /** `flag`: the runtime permission that was missing (Deno's `--allow-read`, …). */
+  permission_denied: { path?: string; flag?: string };
+  symlink_loop: { path: string };
+  /** `oid`/`type`: a git object that is missing or not what it should be; `file`: git data that could not be read. */
+  io_error: { path?: string; kind?: string; reason?: string; oid?: string; type?: string; file?: string };
+  read_only: { path?: string };
+  /** The cache folder or browser store is not codeslice's own; nothing was written there. */
+  cache_refused: { cacheDir?: string; store?: string; namespace?: string; reason?: string; entries?: string[]; refused?: string[]; [detail: string]: unknown };
+  cache_unavailable: { cacheDir: string };
+  wasm_missing: { file: string; url?: string; status?: number };
+  wasm_mismatch: { file: string; expected: string; actual: string };
+  grammar_incompatible: { grammar: string };
+  /**
+   * An argument out of its bounds: the key names the argument and holds the value given (`budget`,
+   * `depth`, `limit`, `encoding`, `length` of a target, `start`/`end` lines, …); `min`/`max` are
+   * its bounds when it has them.
+   */
+  invalid_argument: {
+    budget?: unknown;
+    depth?: unknown;
+    limit?: unknown;
+    encoding?: unknown;
+    length?: number;
+    start?: unknown;
+    end?: unknown;
+    path?: string;
+    totalLines?: number;
+    key?: string;
+    maxResponseTokens?: unknown;
+    query?: string;
+    min?: number;
+    max?: number;
+    reason?: string;
+    [detail: string]: unknown;
+  };
+  /** Nothing answers `target`; `suggestions` are the nearest names, `known` the routes there are (for a route). */
+  unknown_symbol: { target: string; suggestions?: ErrorSymbol[]; known?: number };
+  /** `target` matches `total` symbols (or files); `candidates` are the first few. */
+  /** A task in words (or a trace) that nothing in the project matches well: `closest` are the nearest, each weak. */
+  no_match: { target?: string; terms?: string[]; closest?: ErrorSymbol[]; frames?: unknown[]; error?: string | undefined };
+  /** `path` kept changing while the engine re-indexed it to answer from its current bytes. */
+  stale_index: { path: string; indexedHash?: string; currentHash?: string | null };
+  ambiguous_symbol: { target: string; candidates: ErrorSymbol[]; total: number };
+  /** The index cache (`store`) could not be read back whole: `paths` stay unreadable. */
+  no_index: { store?: string; paths?: string[] };
+  /** `needed`: the smallest budget that holds the answer (its seed's outline, the map's header). */
+  budget_too_small: { budget: number; needed: number; seedTokens?: number; seedOutlineTokens?: number };
+  /** Nothing to index under `root`: `files` scanned, `languages` supported. */
+  no_supported_files: { root: string; languages?: string[]; files?: number };
+  cancelled: Record<string, never>;
+  /** The work needs more heap than the process has: `suggestedMiB` would do. */
+  memory_limit: { what: string; neededMiB: number; usedMiB: number; limitMiB: number; suggestedMiB: number };
+  /** The root is not a git repository the engine can read (none, or a linked worktree whose git folder lies outside it). */
+  not_a_repository: { root: string; gitdir?: string };
+  /** `rev` names nothing in the repository (`suggestions`: branch and tag names close to it), or `candidates` share an abbreviated id, or it names a `type` other than a commit. */
+  unknown_revision: { rev?: string; oid?: string; suggestions?: string[]; candidates?: string[]; type?: string };
+  /** The repository has no commits yet (`branch`: the unborn branch HEAD names). */
+  empty_repository: { rev?: string; branch?: string };
+  /** The history needed is past a shallow clone's boundary (`boundary`), or object `oid` was left out by it. */
+  shallow_history: { rev?: string; oid?: string; boundary?: string };
+  /** A text that is not a unified diff (`line`: the first line that breaks the format). */
+  invalid_diff: { line?: number };
+  /** A diff whose files match the tree neither before nor after it: `failures` say why, per file (the first few). */
+  diff_not_applicable: { files: number; failures: { path: string | undefined; forward: string; reverse: string }[] };
+}
 
 /** Stable, lower_snake error codes. Tests and front ends branch on these, never on wording. */
-export type ErrorCode =
-  | "root_not_found"
-  | "root_not_directory"
-  | "not_found"
-  | "not_directory"
-  | "outside_root"
-  | "permission_denied"
-  | "symlink_loop"
-  | "io_error"
-  | "read_only"
-  /** The cache folder is not codeslice's own (user files, the project itself): nothing is written there. */
-  | "cache_refused"
-  /** The cache folder vanished with its parent (a deleted project): writes go nowhere. */
-  | "cache_unavailable"
-  | "wasm_missing"
-  | "wasm_mismatch"
-  | "grammar_incompatible"
-  | "invalid_argument"
-  | "unknown_symbol"
-  | "ambiguous_symbol"
-  | "no_index"
-  | "budget_too_small"
-  | "no_supported_files"
-  | "cancelled"
-  /** The work would not fit in the process's heap: refused before it could kill the process. */
-  | "memory_limit"
-  /** `changes`: the root is not a git repository the engine can read (none, or a linked worktree). */
-  | "not_a_repository"
-  /** `changes`: a branch, tag, commit or `~n` that the repository does not have. */
-  | "unknown_revision"
-  /** `changes`: the repository has no commits yet, so there is no HEAD to compare with. */
-  | "empty_repository"
-  /** `changes`: the history needed was left out by a shallow clone. */
-  | "shallow_history"
-  /** `changes --diff`: the text is not a unified diff. */
-  | "invalid_diff"
-  /** `changes --diff`: the diff's lines are not in the project's files (neither as its old side nor as its new). */
-  | "diff_not_applicable";
+export type ErrorCode = keyof ErrorData;
 
-/** An error with a machine-readable `code`, a one-line `hint` saying what to do, and structured `data`. */
-export class EngineError extends Error {
-  readonly code: ErrorCode;
+/** Options of an error: its data is required when the code's data has required fields. */
+export type EngineErrorOptions<C extends ErrorCode> = { hint?: string; cause?: unknown } & (Record<string, never> extends ErrorData[C]
+  ? { data?: ErrorData[C] }
+  : { data: ErrorData[C] });
+
+/** An error with a machine-readable `code`, a one-line neutral `hint`, and the code's typed `data`. */
+export class EngineError<C extends ErrorCode = ErrorCode> extends Error {
+  readonly code: C;
+  /** What to do next, in words that fit any front end (no command, flag or tool names). */
   readonly hint: string | undefined;
-  readonly data: Record<string, unknown>;
+  readonly data: ErrorData[C];
 
-  constructor(
-    code: ErrorCode,
-    message: string,
-    options: { hint?: string; data?: Record<string, unknown>; cause?: unknown } = {},
-  ) {
-    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+  constructor(code: C, message: string, ...[options]: Record<string, never> extends ErrorData[C] ? [options?: EngineErrorOptions<C>] : [options: EngineErrorOptions<C>]) {
+    super(message, options?.cause === undefined ? undefined : { cause: options.cause });
     this.name = "EngineError";
     this.code = code;
-    this.hint = options.hint;
-    this.data = options.data ?? {};
+    this.hint = options?.hint;
+    this.data = (options?.data ?? {}) as ErrorData[C];
   }
 }
 
+/**
+ * An EngineError of one of the codes `C`, as a union over the codes: a `switch` on `code` narrows
+ * `data` to that code's shape.
+ */
+export type EngineErrorOf<C extends ErrorCode = ErrorCode> = C extends ErrorCode ? EngineError<C> : never;
+
 /** True when `error` is an EngineError, optionally with one of the given codes. */
-export function isEngineError(error: unknown, ...codes: ErrorCode[]): error is EngineError {
-  return error instanceof EngineError && (codes.length === 0 || codes.includes(error.code));
+export function isEngineError<C extends ErrorCode = ErrorCode>(error: unknown, ...codes: C[]): error is EngineErrorOf<C> {
+  return error instanceof EngineError && (codes.length === 0 || (codes as ErrorCode[]).includes(error.code));
 }
 
 /** Throws `cancelled` if the signal was aborted; long loops call this between units of work. */

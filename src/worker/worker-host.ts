@@ -4,7 +4,7 @@
  * event loop now and then, so an `abort` message is seen promptly even when every read is served
  * from memory.
  */
-import { createEngine, EngineError, supportedLanguageNames, type DirEntry, type Engine, type EngineOptions, type FileStat, type FileSystem, type Platform, type Store } from "../index.ts";
+import { createEngine, EngineError, LIMITS, supportedLanguageNames, type DirEntry, type Engine, type EngineOptions, type FileStat, type FileSystem, type Platform, type Store } from "../index.ts";
 import {
   FetchWasmSource, HandleFileSystem, MemoryFileSystem, MemoryStore, openBrowserStore, PERSIST_LIMITS, persistedTree, persistTree, readUploads, unzip,
   type StoreNotice, type UnzipResult,
@@ -173,7 +173,9 @@ export function serveEngine(options: ServeOptions): void {
   }
 
   async function neighbourhood(engine: Engine, symbol: string, limit: number, signal: AbortSignal): Promise<Neighbourhood> {
-    const [callers, callees] = await Promise.all([engine.callers(symbol, { signal }), engine.callees(symbol, { signal })]);
+    // The picture counts every caller, tests included: one page as large as the engine gives.
+    const all = { signal, tests: "include", limit: LIMITS.page.max, budget: LIMITS.budget.max } as const;
+    const [callers, callees] = await Promise.all([engine.callers(symbol, all), engine.callees(symbol, all)]);
     const key = (s: { qualified: string; path: string; line: number }) => `${s.path}:${s.line}:${s.qualified}`;
     const center = callers.symbol;
     const nodes = new Map<string, NeighbourNode>([[key(center), { ...center, id: key(center), role: "center" }]]);

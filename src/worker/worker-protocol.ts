@@ -4,7 +4,7 @@
  * once with `result` or `error`, may send `progress` for it before that, and stops work on `abort`.
  * The code graph itself never crosses; `neighbourhood` is its small, plain stand-in for pictures.
  */
-import { EngineError } from "../shared/errors.ts";
+import { EngineError, type EngineErrorOptions, type ErrorCode } from "../shared/errors.ts";
 import type {
   CallsAnswer, ContextAnswer, ContextOptions, EngineOptions, ImportersAnswer, IndexSummary, Progress, RefreshResult,
   RepoMap, RepoMapOptions, Route, SearchHit, SignatureAnswer, SnippetAnswer, SymbolRef, DirEntry, FileStat,
@@ -138,7 +138,9 @@ export function toWire(error: unknown): WireError {
 /** Turns a wire error back into an EngineError (code, hint and data intact) or a plain Error. */
 export function fromWire(error: WireError): Error {
   if (error.name === "EngineError" && error.code) {
-    return new EngineError(error.code as never, error.message, { ...(error.hint ? { hint: error.hint } : {}), ...(error.data ? { data: error.data } : {}) });
+    // The data crosses as it was thrown: the worker passes it through and the page reads it by code.
+    const options = { ...(error.hint ? { hint: error.hint } : {}), ...(error.data ? { data: error.data } : {}) } as EngineErrorOptions<ErrorCode>;
+    return new EngineError(error.code as ErrorCode, error.message, options);
   }
   const e = new Error(error.message);
   e.name = error.name;

@@ -125,7 +125,9 @@ const results = { machine: { cpus: `${os.cpus().length} × ${os.cpus()[0]?.model
       const wanted = [...(goldCallers.get(s.qualified) ?? []), ...(goldCallees.get(s.qualified) ?? [])].filter((q) => q !== s.qualified);
       const found = wanted.filter(covers).length;
       // Why the others are missing: the graph lacks the edge, or the plan left it out.
-      const inGraph = new Set([...(await engine.callers(s.qualified)).results, ...(await engine.callees(s.qualified)).results].map((r) => r.qualified));
+      // Every caller and callee, tests included: one page as large as the engine gives.
+      const all = { tests: "include", limit: 1000, budget: 1_000_000 };
+      const inGraph = new Set([...(await engine.callers(s.qualified, all)).results, ...(await engine.callees(s.qualified, all)).results].map((r) => r.qualified));
       for (const q of wanted) if (!covers(q)) (inGraph.has(q) ? missing.planned : missing.graph).push(`${s.qualified} ↔ ${q}`);
       rows.push({ corpus: name, symbol: s.qualified, signature: sigTokens, context: a.usage.tokens, naive, saved: 1 - a.usage.tokens / naive, goldNeighbours: wanted.length, found });
     }

@@ -5,7 +5,7 @@
  */
 import { afterEach, describe, expect, it } from "vitest";
 import { MemoryFileSystem } from "../../src/platform/memory/index.ts";
-import { createWorkerEngine, type WorkerEngine, type WorkerProgress } from "../../src/platform/browser/index.ts";
+import { createWorkerEngine, type WorkerEngine, type WorkerProgress } from "../../src/worker/index.ts";
 import { makeZip } from "./support/zip-writer.ts";
 
 const SAMPLE: Record<string, string> = {

@@ -195,6 +195,19 @@ describe("codeslice map", () => {
     expect(status).toBe(0);
   });
 
+  it("a budget too small names the --budget that answers (data with --json), and that budget does", () => {
+    const j = run(["context", "shop.mod3.Service3", "--root", project, "--budget", "5", "--json"]);
+    expect(j.status).toBe(1);
+    const error = json<{ error: { code: string; hint: string; data: { needed: number } } }>(j).error;
+    expect(error.code).toBe("budget_too_small");
+    expect(error.hint).toContain(`--budget ${error.data.needed}`);
+    const r = run(["context", "shop.mod3.Service3", "--root", project, "--budget", "5"]);
+    expect(r.stderr).toContain(`codeslice context with --budget ${error.data.needed}`);
+    const again = run(["context", "shop.mod3.Service3", "--root", project, "--budget", String(error.data.needed)]);
+    expect(again.status, again.stderr).toBe(0);
+    expect(countO200k(again.stdout.replace(/\n$/, ""))).toBeLessThanOrEqual(error.data.needed);
+  });
+
   it("--json reports the budget and the tokens its text uses", () => {
     const m = json<{ tokens: number; budget: number; encoding: string; text: string; symbols: unknown[] }>(run(["map", "--root", project, "--budget", "300", "--json"]));
     expect(m.budget).toBe(300);
@@ -243,6 +256,24 @@ describe("usage and errors", () => {
     expect(r.status).toBe(0);
     for (const c of ["index", "map", "graph"]) expect(r.stdout).toContain(c);
     for (const c of ["index", "map", "graph"]) expect(run([c, "--help"]).status).toBe(0);
+  });
+
+  it("--help reports the engine's limits, and the flags refuse what the limits refuse", async () => {
+    const { LIMITS } = await import("../../src/core/limits.ts");
+    const help = run(["--help"]).stdout;
+    expect(help).toContain(`--budget N       Token budget for the whole answer, ${LIMITS.budget.min}-${LIMITS.budget.max}`);
+    expect(help).toContain(`(${LIMITS.depth.min}-${LIMITS.depth.max}, default ${LIMITS.depth.default})`);
+    expect(help).toContain(`(${LIMITS.searchResults.min}-${LIMITS.searchResults.max}, default ${LIMITS.searchResults.default})`);
+    expect(help).toContain(`at most ${LIMITS.targetChars} characters`);
+    expect(run(["mcp", "--help"]).stdout).toContain(`at least ${LIMITS.responseTokens.min}`);
+    for (const [flag, bad] of [["--depth", LIMITS.depth.max + 1], ["--limit", LIMITS.searchResults.max + 1], ["--budget", LIMITS.budget.max + 1]] as const) {
+      const r = run([flag === "--limit" ? "search" : flag === "--depth" ? "callers" : "map", ...(flag === "--budget" ? [] : ["x"]), flag, String(bad)]);
+      expect(r.status, flag).toBe(2);
+      expect(r.stderr, flag).toContain(flag);
+    }
+    const long = run(["context", "x".repeat(LIMITS.targetChars + 1)]);
+    expect(long.status).toBe(2);
+    expect(long.stderr).toContain(String(LIMITS.targetChars));
   });
 
   it("--version prints the package version", () => {

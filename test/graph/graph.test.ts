@@ -152,3 +152,25 @@ describe("updating the graph after an edit", () => {
     }
   });
 });
+
+describe("dispatch and class bodies", () => {
+  const files = parseFixture(fixtures["python-dispatch.txt"]!);
+
+  it("an override's callers include the calls that reach it through its base; the base method's context shows its implementations", async () => {
+    const { engine } = memoryEngine(files);
+    const callers = await engine.callers("SecureCookieSessionInterface.save_session");
+    expect(callers.results.map((r) => `${r.qualified} ${r.resolution}`)).toEqual(["app.core.Flask.finish via-base"]);
+    const ctx = await engine.context("SessionInterface.save_session", { budget: 4000 });
+    expect(ctx.chunks.filter((c) => c.role === "impl").map((c) => c.symbol).sort()).toEqual([
+      "app.sessions.NullSession.save_session", "app.sessions.SecureCookieSessionInterface.save_session",
+    ]);
+  });
+
+  it("a call in a class body has the class as its caller, but the class's own callers do not run it", async () => {
+    const { engine } = memoryEngine(files);
+    const callers = await engine.callers("SecureCookieSessionInterface", { depth: 3 });
+    expect(callers.results.map((r) => `${r.depth} ${r.qualified}`)).toEqual(["1 app.core.Flask"]);
+    const make = await engine.callers("Flask");
+    expect(make.results.map((r) => r.qualified)).toEqual(["app.core.make"]);
+  });
+});

@@ -11,6 +11,8 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { countTokens } from "gpt-tokenizer/encoding/o200k_base";
+import { busyProject } from "../support/busy-project.ts";
 import { cliPath, FIXTURE_FILES, fixtureDir, removeTemps, repoRoot, tempDir, writeFiles } from "./support.ts";
 
 beforeAll(() => {
@@ -66,7 +68,7 @@ describe("codeslice mcp over stdio (SDK client)", () => {
       expect(s.client.getServerVersion()?.name).toBe("codeslice");
       expect(s.client.getInstructions()).toContain("repo_map");
       const { tools } = await s.client.listTools();
-      expect(tools).toHaveLength(9);
+      expect(tools).toHaveLength(11);
 
       const ctx = await tool(s.client, "context", { target: "shop.service.register", budget: 3000 });
       expect(ctx.isError).toBe(false);
@@ -96,16 +98,24 @@ describe("codeslice mcp over stdio (SDK client)", () => {
     const root = fixtureDir();
     const s = await open(["--root", root]);
     try {
-      const calls: [string, Record<string, unknown>, (data: any) => void][] = [
+      const calls: [string, Record<string, unknown>, (data: any, text: string) => void][] = [
         ["repo_map", { budget: 800 }, (d) => expect(d.tokens).toBeLessThanOrEqual(800)],
         ["context", { target: "Cart.total", budget: 1500 }, (d) => expect(d.chunks[0]).toMatchObject({ role: "seed", path: "web/src/cart.ts" })],
         ["pack", { task: "place an order for a user", budget: 1500 }, (d) => expect(d.seeds.length).toBeGreaterThan(0)],
         ["search", { query: "format price" }, (d) => expect(JSON.stringify(d)).toContain("formatPrice")],
-        ["signature", { symbol: "shop.service.register" }, (d) => expect(JSON.stringify(d)).toContain("def register(name: str) -> User:")],
+        ["signature", { symbol: "shop.service.register" }, (d, text) => {
+          expect(d.symbol.qualified).toBe("shop.service.register");
+          expect(text).toContain("def register(name: str) -> User:");
+        }],
         ["callers", { symbol: "formatPrice" }, (d) => expect(JSON.stringify(d)).toContain("Cart.total")],
         ["callees", { symbol: "checkoutLabel" }, (d) => expect(JSON.stringify(d)).toContain("Cart.add")],
         ["importers", { file: "web/src/format.ts" }, (d) => expect(JSON.stringify(d)).toContain("web/src/cart.ts")],
-        ["read_snippet", { path: "web/src/format.ts", start_line: 1, end_line: 2 }, (d) => expect(JSON.stringify(d)).toContain("Formats a price")],
+        ["tests", { target: "format_greeting" }, (d) => expect(d).toMatchObject({ resolvedAs: "symbol", total: 0 })],
+        ["trace", { from: "checkoutLabel", to: "formatPrice" }, (d) => expect(d.paths[0].hops.map((h: { to: string }) => h.to)).toEqual(["web/src/cart.ts#Cart.total", "web/src/format.ts#formatPrice"])],
+        ["read_snippet", { path: "web/src/format.ts", start_line: 1, end_line: 2 }, (d, text) => {
+          expect(d).toMatchObject({ path: "web/src/format.ts", start: 1, end: 2 });
+          expect(text).toContain("Formats a price");
+        }],
       ];
       const { tools } = await s.client.listTools();
       expect(calls.map(([name]) => name).sort()).toEqual(tools.map((t) => t.name).sort());
@@ -114,8 +124,30 @@ describe("codeslice mcp over stdio (SDK client)", () => {
         expect(r.isError, `${name}: ${r.text.slice(0, 200)}`).toBe(false);
         expect(r.text.length, name).toBeGreaterThan(0);
         expect(r.data, name).toBeDefined();
-        check(r.data);
+        check(r.data, r.text);
+        // The structured content is data: the text is not repeated in it.
+        expect(r.data, name).not.toHaveProperty("text");
       }
+    } finally {
+      await s.close();
+    }
+  });
+
+  it("pages a function with 1,100 call sites: under 4,000 tokens by default, the next page by the cursor it names", async () => {
+    const root = fixtureDir({ ...busyProject(), "pytest.ini": "[pytest]\n" });
+    const s = await open(["--root", root]);
+    try {
+      const first = await tool(s.client, "callers", { symbol: "shared" });
+      expect(first.isError, first.text).toBe(false);
+      expect(Math.max(countTokens(first.text), countTokens(JSON.stringify(first.data)))).toBeLessThanOrEqual(4000);
+      expect(first.data.total.results).toBe(1100);
+      expect(first.data.page.matching).toBe(600);
+      const second = await tool(s.client, "callers", { symbol: "shared", cursor: first.data.page.next });
+      expect(second.data.page.offset).toBe(first.data.results.length);
+      const sites = (d: { results: { site: { path: string; line: number } }[] }) => d.results.map((r) => `${r.site.path}:${r.site.line}`);
+      expect(sites(second.data).some((x) => sites(first.data).includes(x))).toBe(false);
+      const tests = await tool(s.client, "tests", { target: "shared", limit: 3 });
+      expect(tests.data.run[0].commands).toEqual([expect.stringMatching(/^pytest (tests\/test_m\d+\.py::test_shared_\d+_\d+ ?){3}$/)]);
     } finally {
       await s.close();
     }
@@ -180,7 +212,7 @@ describe("codeslice mcp over stdio (SDK client)", () => {
       expect(gone.text).toContain(root);
       await new Promise((r) => setTimeout(r, 300)); // let any late watcher refresh run
       expect(fs.existsSync(root), "the server must not bring a deleted root back as a cache folder").toBe(false);
-      expect((await t.client.listTools()).tools).toHaveLength(9);
+      expect((await t.client.listTools()).tools).toHaveLength(11);
     } finally {
       await t.close();
     }
@@ -194,7 +226,7 @@ describe.runIf(fs.existsSync(deno))("codeslice mcp under Deno (deno run -A)", ()
     const root = fixtureDir();
     const s = await open(["--root", root], [deno, "run", "-A"]);
     try {
-      expect((await s.client.listTools()).tools).toHaveLength(9);
+      expect((await s.client.listTools()).tools).toHaveLength(11);
       const ctx = await tool(s.client, "context", { target: "Cart.total", budget: 2000 });
       expect(ctx.isError).toBe(false);
       expect(ctx.data.chunks[0]).toMatchObject({ path: "web/src/cart.ts", role: "seed" });
@@ -296,7 +328,7 @@ describe("codeslice mcp over stdio (raw JSON-RPC)", () => {
     expect(anonymous).toContain(-32600); // {"foo":1}
     expect((raw.byId(7)!.error as { code: number }).code).toBe(-32600);
     expect((raw.byId(11)!.error as { code: number }).code).toBe(-32601);
-    expect(((raw.byId(2)!.result as { tools: unknown[] }).tools)).toHaveLength(9);
+    expect(((raw.byId(2)!.result as { tools: unknown[] }).tools)).toHaveLength(11);
     const result = (id: number) => raw.byId(id)!.result as CallToolResult;
     expect(result(3).isError).toBeFalsy();
     expect(JSON.stringify(result(3).structuredContent)).toContain("shop/service.py");

@@ -174,7 +174,14 @@ export async function call(client: Client, name: string, args: Record<string, un
   return { isError: raw.isError === true, text, data: raw.structuredContent, raw };
 }
 
-/** Tokens of an answer as a client may show it: the text, or the JSON of the structured content. */
+/** Tokens of an answer as a client that passes both shows it: the text plus the JSON of the structured content. */
 export function answerTokens(a: Answer): number {
-  return Math.max(countTokens(a.text), a.data === undefined ? 0 : countTokens(JSON.stringify(a.data)));
+  return countTokens(a.text) + (a.data === undefined ? 0 : countTokens(JSON.stringify(a.data)));
+}
+
+/** {@link answerTokens} without what the server adds to every answer (the freshness line and field): what a budget covers. */
+export function budgetedTokens(a: Answer): number {
+  const { freshness: _f, ...data } = a.data ?? {};
+  const text = a.text.replace(/\n\n\(index (built|loaded|refreshed)[^\n]*\)$/, "");
+  return countTokens(text) + (a.data === undefined ? 0 : countTokens(JSON.stringify(data)));
 }

@@ -11,8 +11,9 @@ import { afterAll, describe, expect, it } from "vitest";
 import { createEngine, supportedLanguageNames } from "../../src/core/engine/engine.ts";
 import { createNodePlatform } from "../../src/platform/node/index.ts";
 import { INSTRUCTIONS, TOOL_NAMES } from "../../src/mcp/server.ts";
+import { LIMITS } from "../../src/core/limits.ts";
 import { memoryEngine, memoryPlatform } from "../support/platform.ts";
-import { answerTokens, call, connect, FIXTURE, FIXTURE_FILES, fixtureDir, removeTemps, tempDir, writeFiles, type Connected } from "./support.ts";
+import { answerTokens, budgetedTokens, call, connect, FIXTURE, FIXTURE_FILES, fixtureDir, removeTemps, tempDir, writeFiles, type Connected } from "./support.ts";
 
 afterAll(removeTemps);
 
@@ -42,6 +43,17 @@ describe("tools over the in-process transport", () => {
       expect(t.inputSchema.type).toBe("object");
       expect(t.outputSchema?.properties, t.name).toHaveProperty("freshness");
     }
+    // The schemas report the engine's limits.
+    const props = (name: string) => (tools.find((t) => t.name === name)!.inputSchema.properties ?? {}) as Record<string, { maxLength?: number; maximum?: number; minimum?: number; description?: string }>;
+    expect(props("context").target!.maxLength).toBe(LIMITS.targetChars);
+    expect(props("pack").task!.maxLength).toBe(LIMITS.targetChars);
+    expect(props("search").query!.maxLength).toBe(LIMITS.targetChars);
+    expect(props("search").limit).toMatchObject({ minimum: LIMITS.searchResults.min, maximum: LIMITS.searchResults.max });
+    expect(props("search").limit!.description).toContain(`default ${LIMITS.searchResults.default}, at most ${LIMITS.searchResults.max}`);
+    expect(props("callers").depth!.description).toContain(`at most ${LIMITS.depth.max}`);
+    expect(props("context").budget!.minimum).toBe(LIMITS.budget.min);
+    expect(props("context").budget!.description).toContain(`default ${LIMITS.budget.context}`);
+    expect(props("repo_map").budget!.description).toContain(`default ${LIMITS.budget.map}`);
     const instructions = c.client.getInstructions()!;
     expect(instructions).toBe(INSTRUCTIONS);
     expect(instructions).toContain("repo_map");
@@ -52,7 +64,8 @@ describe("tools over the in-process transport", () => {
   it("repo_map: the first call builds the index and says so", async () => {
     const a = await call(c.client, "repo_map");
     expect(a.isError).toBe(false);
-    expect(a.data.text).toContain("shop/");
+    expect(a.text).toContain("shop/");
+    expect(a.data).not.toHaveProperty("text");
     expect(a.data.languages.map((l: { language: string }) => l.language).sort()).toEqual(["Python", "TypeScript"]);
     expect(a.data.tokens).toBeLessThanOrEqual(a.data.budget);
     expect(a.data.freshness.refreshed).toBe(true);
@@ -62,6 +75,7 @@ describe("tools over the in-process transport", () => {
     expect(again.data.freshness.refreshed).toBe(false);
     expect(again.text).not.toMatch(/index (built|refreshed)/);
     expect(again.data.tokens).toBeLessThanOrEqual(400);
+    expect(budgetedTokens(again)).toBeLessThanOrEqual(400);
   });
 
   it("context: whole chunks with path:start-end headers, seeds and usage", async () => {
@@ -74,7 +88,12 @@ describe("tools over the in-process transport", () => {
     expect(a.data.usage).toMatchObject({ budget: 8000, encoding: "o200k_base" });
     expect(a.data.usage.tokens).toBeLessThanOrEqual(8000);
     expect(a.text).toContain("## shop/service.py:4-9 [seed] shop.service.register");
-    expect(a.data.text).toBe(a.text);
+    // The structured content carries the data, not the text a second time; its chunks and listed
+    // cut entries are the ones the text shows, and the budget covers both.
+    expect(a.data).not.toHaveProperty("text");
+    for (const ch of a.data.chunks) expect(a.text).toContain(`## ${ch.path}:${ch.start}-${ch.end} [${ch.role}] ${ch.symbol}`);
+    for (const cut of a.data.cut) expect(a.text).toContain(`- ${cut.path}:${cut.start}-${cut.end} [${cut.role}]`);
+    expect(budgetedTokens(a)).toBeLessThanOrEqual(8000);
     const file = await call(c.client, "context", { target: "web/src/cart.ts", budget: 2000, encoding: "cl100k_base" });
     expect(file.data.resolvedAs).toBe("file");
     expect(file.data.usage.encoding).toBe("cl100k_base");
@@ -119,6 +138,7 @@ describe("tools over the in-process transport", () => {
     expect(pack.isError).toBe(false);
     expect(pack.data.seeds.map((x: { qualified: string }) => x.qualified)).toEqual(expect.arrayContaining(["shop.service.checkout"]));
     expect(pack.data.usage.tokens).toBeLessThanOrEqual(3000);
+    expect(budgetedTokens(pack)).toBeLessThanOrEqual(3000);
   });
 
   it("errors: did-you-mean, candidates with path:line, budget needed, not found", async () => {
@@ -478,7 +498,8 @@ describe("the response cap", () => {
       expect(callers.data.total.results).toBe(400);
       expect(callers.data.omitted).toBe(400 - callers.data.results.length);
       expect(callers.data.results.length).toBeGreaterThan(5);
-      expect(callers.text).toContain(`${callers.data.omitted} more not shown`);
+      expect(callers.text).toContain(`cursor=${callers.data.page.next}`);
+      expect(callers.data.notes.join(" ")).toMatch(/budget lowered from 4000 to 1500 tokens/);
 
       const imp = await call(c.client, "importers", { file: "core/util.py" });
       expect(answerTokens(imp)).toBeLessThanOrEqual(cap);
@@ -512,6 +533,43 @@ describe("the response cap", () => {
       expect(mini.isError, mini.text).toBe(false);
       expect(answerTokens(mini)).toBeLessThanOrEqual(cap);
       expect(mini.data.capped).toBe(true);
+    } finally {
+      await c.close();
+    }
+  });
+
+  it("fits context, pack and repo_map in one pass: text and structured content within the budget and the cap", async () => {
+    const warnings: string[] = [];
+    const log = { debug() {}, info() {}, warn: (m: string) => warnings.push(m), error: (m: string) => warnings.push(m) };
+    const { engine, platform } = memoryEngine(bigProject(), { maxFileBytes: 4_000_000 });
+    let calls = 0;
+    const counting = { ...engine, context: (...a: Parameters<typeof engine.context>) => (calls++, engine.context(...a)), pack: (...a: Parameters<typeof engine.pack>) => (calls++, engine.pack(...a)) };
+    const cap = 2500;
+    const c = await connect(counting, { fs: platform.fs, maxResponseTokens: cap, log });
+    let answered = 0;
+    try {
+      for (const budget of [300, 700, 1200, 2000, 2400, 5000, 100_000]) {
+        for (const [tool, args] of [
+          ["context", { target: "shared", budget }],
+          ["context", { target: "pkg3/mod.py", budget, encoding: "cl100k_base" }],
+          ["context", { target: "caller_4_7", budget }],
+          ["pack", { task: "caller module docstring", budget }],
+          ["repo_map", { budget }],
+        ] as const) {
+          const before = calls;
+          const a = await call(c.client, tool, args);
+          if (a.isError) {
+            expect(a.text, `${tool} @ ${budget}`).toMatch(/budget ≥ \d+/);
+            continue;
+          }
+          expect(answerTokens(a), `${tool} @ ${budget}`).toBeLessThanOrEqual(cap);
+          expect(budgetedTokens(a), `${tool} @ ${budget}`).toBeLessThanOrEqual(Math.min(budget, cap));
+          if (tool !== "repo_map") expect(calls - before, `${tool} @ ${budget}: one engine call`).toBe(1);
+          answered++;
+        }
+      }
+      expect(answered).toBeGreaterThanOrEqual(30);
+      expect(warnings).toEqual([]);
     } finally {
       await c.close();
     }

@@ -74,7 +74,7 @@ describe("FallbackStore", () => {
     expect(notices).toEqual([]);
   });
 
-  it("recognises refusals by code, native errno, Deno error name, or in the cause chain", () => {
+  it("recognises refusals by code, native errno (a full disk too), Deno error name, or in the cause chain", () => {
     expect(isWriteRefused(new EngineError("permission_denied", "x"))).toBe(true);
     expect(isWriteRefused(Object.assign(new Error("x"), { code: "EROFS" }))).toBe(true);
     expect(isWriteRefused(Object.assign(new Error("x"), { code: "EACCES" }))).toBe(true);
@@ -82,7 +82,9 @@ describe("FallbackStore", () => {
     expect(isWriteRefused(notCapable)).toBe(true);
     expect(isWriteRefused(new EngineError("io_error", "Cannot read /x", { cause: notCapable }))).toBe(true);
     expect(isWriteRefused(new EngineError("io_error", "x"))).toBe(false);
-    expect(isWriteRefused(Object.assign(new Error("x"), { code: "ENOSPC" }))).toBe(false);
+    expect(isWriteRefused(Object.assign(new Error("x"), { code: "ENOSPC" }))).toBe(true);
+    expect(isWriteRefused(Object.assign(new Error("x"), { code: "EDQUOT" }))).toBe(true);
+    expect(isWriteRefused(Object.assign(new Error("x"), { code: "EIO" }))).toBe(false);
   });
 
   it("names the missing Deno flag in its notice", async () => {

@@ -139,6 +139,33 @@ describe("context budget", () => {
     }
   });
 
+  it("with an envelope, text and envelope together stay within the budget, and each record costs its JSON", async () => {
+    const { engine } = memoryEngine(project);
+    const json = (v: unknown) => countTokens(JSON.stringify(v)) + 1;
+    const pick = (v: object, fields?: readonly string[]) => (fields ? Object.fromEntries(fields.map((f) => [f, (v as Record<string, unknown>)[f]])) : v);
+    for (const envelope of [{ fixed: 40, perRecord: 1 }, { fixed: 40, perRecord: 1, fields: { cut: ["handle", "tokens"], chunk: ["path", "start", "end"] } }]) {
+      for (const target of ["checkout", "Cart", "shop/models.py", "price of item"]) {
+        for (const budget of [60, 120, 200, 300, 450, 700, 3000]) {
+          try {
+            const a = await engine.context(target, { budget, envelope });
+            expect(countTokens(a.text), `${target} @ ${budget}`).toBe(a.usage.tokens);
+            expect(a.usage.tokens + a.usage.envelope!, `${target} @ ${budget}`).toBeLessThanOrEqual(budget);
+            const f = (envelope as { fields?: Record<string, readonly string[]> }).fields ?? {};
+            const records = [...a.seeds, ...a.notes, ...a.chunks.map((c) => pick(c, f.chunk)), ...a.cut.slice(0, a.cutListed).map((c) => pick(c, f.cut))];
+            expect(a.usage.envelope, `${target} @ ${budget}`).toBe(envelope.fixed + records.reduce((n, r) => n + json(r), 0));
+          } catch (error) {
+            if (!isEngineError(error, "budget_too_small")) throw error;
+            // The budget it names answers.
+            const again = await engine.context(target, { budget: error.data.needed, envelope });
+            expect(again.usage.tokens + again.usage.envelope!).toBeLessThanOrEqual(error.data.needed);
+          }
+        }
+      }
+    }
+    // Without an envelope the answer is the same as before envelopes existed: no envelope in usage.
+    expect((await engine.context("checkout", { budget: 300 })).usage.envelope).toBeUndefined();
+  });
+
   it("degrades a seed that does not fit to its outline and says what the full body needs", async () => {
     const body = Array.from({ length: 400 }, (_, i) => `    total += ${i}`).join("\n");
     const { engine } = memoryEngine({ "big.py": `def big(n):\n    """Adds a lot."""\n    total = 0\n${body}\n    return total\n` });
@@ -181,7 +208,7 @@ describe("context targets and bad input", () => {
     const words = await engine.context("shopping cart totals", { budget: 2000 });
     expect(words.resolvedAs).toBe("search");
     expect(words.seeds[0]!.qualified).toBe("shop.models.Cart");
-    expect(words.notes.join(" ")).toContain("search picked shop.models.Cart");
+    expect(words.notes.join(" ")).toContain("shop.models.Cart");
   });
 
   it("answers bad budgets and targets with specific errors", async () => {

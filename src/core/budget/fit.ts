@@ -1,174 +1,349 @@
 /**
- * Fits chunks into a token budget that covers the whole rendered answer: header, notes, chunk
- * headers and code, the cut list and the usage line. Chunks are taken in priority order; one
- * that does not fit in full falls back to its outline, else it is listed as cut with its exact
- * handle and token cost. The final text is recounted, so the reported count is exact.
+ * The one fitter. Every answer with a budget — context and pack, the repo map, a front end's lists
+ * and capped texts — is a header, blocks in priority order, an optional cut list and a footer.
+ * Renderers make the blocks (each in full, maybe as an outline, maybe as a one-line cut entry);
+ * this fits them, with the real tokenizer, into a budget that covers the whole text plus an
+ * **envelope**: the tokens a front end adds around the text (the MCP server's structured content),
+ * so a front end's limit is met in one pass. The text is recounted at the end, so the reported
+ * count is exact.
  */
 import { EngineError } from "../../shared/errors.ts";
 
-/** A chunk ready to fit: both renderings already made. */
-export interface FitChunk {
-  /** The rendered block in full (header + code). */
-  full: string;
-  /** The rendered block as an outline, if the chunk has one. */
-  outline?: string;
-  /** The one-line entry for the cut list. */
-  cutLine: (tokens: number) => string;
-  /** Offer this chunk as an outline only (second-hop neighbours: their names and shapes, not bodies). */
-  outlineOnly?: boolean;
-  /** Never show it: list it with its handle and cost only. */
-  listOnly?: boolean;
+/**
+ * Tokens a front end adds around an answer's text (the MCP server's structured content), which the
+ * budget covers too, so the front end's own limit is met in one pass.
+ */
+export interface Envelope {
+  /** Tokens added once, whatever the answer holds (the front end's own fields and notes). */
+  fixed: number;
+  /**
+   * Set when the front end repeats the answer's records as JSON, with the same fields or fewer
+   * (context: each seed and note, each chunk shown, each cut entry the text lists; the map: each
+   * language): each record then costs the tokens of its JSON plus this many (for separators).
+   */
+  perRecord?: number;
+  /**
+   * The fields the front end repeats of each kind of record, in its order (context: `seed`,
+   * `chunk`, `cut`; the map: `language`); a kind not named is repeated whole. Counting exactly
+   * what is repeated keeps the budget for the text.
+   */
+  fields?: Readonly<Record<string, readonly string[]>>;
 }
 
-/** What the fitter decided for each chunk ("covered": shown as part of a containing chunk). */
-export type FitForm = "full" | "outline" | "cut" | "covered";
+/** A record as an envelope repeats it: `fields` of it, in that order, or all of it. */
+export function envelopeRecord(value: unknown, fields: readonly string[] | undefined): unknown {
+  if (fields === undefined || typeof value !== "object" || value === null) return value;
+  const record = value as Record<string, unknown>;
+  return Object.fromEntries(fields.filter((f) => record[f] !== undefined).map((f) => [f, record[f]]));
+}
+
+/** One block of an answer, rendered in each form it can take. */
+export interface Block {
+  /** The block shown in full. */
+  full: string;
+  /** A shorter form (an outline) shown when the full one does not fit. */
+  outline?: string;
+  /** Its entry in the cut list, given its full cost; a block without one is only counted when left out. */
+  listed?: (tokens: number) => string;
+  /** Offer it as an outline only (second-hop neighbours: their shape, not their bodies). */
+  outlineOnly?: boolean;
+  /** Take the outline on the first pass, the full form only with budget left at the end (a task's further matches). */
+  preferOutline?: boolean;
+  /** Never show it: list it in the cut list only. */
+  listOnly?: boolean;
+  /** It must be shown, in full or as its outline; when not even that fits: `budget_too_small`. */
+  required?: boolean;
+  /** Earlier blocks that contain this one: when one of them is shown in full, this one is covered. */
+  within?: readonly number[];
+  /** Lower goes in first (default: the block's index). Rendering keeps the blocks' own order. */
+  priority?: number;
+  /**
+   * What showing it in full adds to the text, estimated (default: its tokens plus two for the
+   * separator). The exact render decides; a closer estimate leaves less to correct.
+   */
+  cost?: number;
+  /** Envelope tokens this block adds in each form: shown in full, as its outline, listed as cut. */
+  envelope?: { full?: number; outline?: number; listed?: number };
+}
+
+/** What became of a block ("covered": shown as part of a containing block shown in full). */
+export type BlockForm = "full" | "outline" | "cut" | "covered";
+
+/** What a dynamic header or footer knows about the answer it heads or closes. */
+export interface FitState {
+  /** Tokens of the text (the value the footer reports; the fitter renders until it is exact). */
+  tokens: number;
+  /** Envelope tokens of the chosen forms. */
+  envelope: number;
+  budget: number;
+  /** Blocks shown (full or outline). */
+  shown: number;
+  /** Blocks left out (cut, not covered). */
+  omitted: number;
+  /** Cut blocks listed by their entry. */
+  listed: number;
+}
+
+/** The answer's layout, its blocks and its budget. */
+export interface FitSpec {
+  /** First part of the text: always there. A function when it cites what the fit kept. */
+  header: string | ((state: FitState) => string);
+  blocks: readonly Block[];
+  /** Tokens for the text and the envelope together. */
+  budget: number;
+  count: (text: string) => number;
+  /** Between header, body, cut list and footer, and between blocks (default a blank line). */
+  separator?: string;
+  /** Joins the shown blocks into the body (default: with the separator); the map groups them into sections. */
+  join?: (parts: readonly { index: number; text: string }[]) => string;
+  /** A cut list after the body: its title for `total` cut blocks, the line for `more` not listed. */
+  cutList?: { title: (total: number) => string; more: (n: number) => string; max?: number; min?: number };
+  /** Last part of the text (a usage line, "N more not shown"); empty for none. */
+  footer?: (state: FitState) => string;
+  /**
+   * Keep a prefix of the blocks (lists, lines of a file): the longest run, in priority order, that
+   * fits; nothing after a block that did not fit.
+   */
+  prefix?: boolean;
+  /** Envelope tokens the front end adds once, whatever the blocks. */
+  envelope?: number;
+  /** What the smallest answer holds, for the budget_too_small message (default "the answer"). */
+  smallest?: string;
+}
 
 /** The fitted answer. */
 export interface FitResult {
   text: string;
-  forms: FitForm[];
-  /** Token cost of each chunk in full (what the cut list reports). */
+  forms: BlockForm[];
+  /** Token cost of each block in full (what the cut list reports). */
   fullTokens: number[];
   outlineTokens: (number | undefined)[];
+  /** Tokens of `text`: a recount. */
   tokens: number;
+  /** Envelope tokens of the chosen forms (`tokens + envelope ≤ budget`). */
+  envelope: number;
+  /** Cut blocks listed by their entry (the first ones, in block order). */
+  listed: number;
+  /** Blocks left out (cut, not covered). */
+  omitted: number;
 }
 
 /** How many cut entries are listed before "… and N more". */
 export const CUT_SHOWN = 15;
-/** How many cut entries an answer keeps before it gives up chunks for them. */
+/** How many cut entries an answer keeps before it gives up blocks for them. */
 export const MIN_CUT_SHOWN = 5;
 
-/** Assembles the answer text from its parts. */
-function assemble(header: string, blocks: string[], cutLines: string[], cutTotal: number, usage: string): string {
-  const parts = [header, ...blocks];
-  if (cutTotal > 0) {
-    const more = cutTotal - cutLines.length;
-    parts.push([`## Cut: ${cutTotal} chunk${cutTotal > 1 ? "s" : ""} left out (ask for any by name or path:lines)`, ...cutLines, ...(more > 0 ? [`- … and ${more} more`] : [])].join("\n"));
+/**
+ * The largest `k` (0..n) for which `fits(k)` holds, assuming `fits` is monotone (true up to some
+ * k, false after) and `fits(0)`. Binary search: a list of thousands of entries costs a dozen renders.
+ */
+export function largestFitting(n: number, fits: (k: number) => boolean): number {
+  if (fits(n)) return n;
+  let lo = 0;
+  let hi = n;
+  while (hi - lo > 1) {
+    const mid = (lo + hi) >>> 1;
+    if (fits(mid)) lo = mid;
+    else hi = mid;
   }
-  parts.push(usage);
-  return parts.join("\n\n");
+  return lo;
 }
 
 /**
- * Fits `chunks` (seed first) into `budget` tokens. The first chunk is the seed: it is always
- * present, in full if it fits, else as its outline; if not even that fits, throws
- * `budget_too_small` with the budget needed. `within[i]` lists earlier chunks that contain chunk
- * i: when one of them is shown in full, chunk i is already on the page and is left out.
+ * The longest start of `text` (by characters, ending in "…") within `limit` tokens: for a single
+ * line longer than any budget (minified code), where whole lines cannot be kept.
  */
-export function fitChunks(
-  header: string,
-  chunks: FitChunk[],
-  budget: number,
-  count: (text: string) => number,
-  usageLine: (tokens: number) => string,
-  seedNote: (fullTokens: number) => string,
-  within: number[][] = [],
-): FitResult {
-  const fullTokens = chunks.map((c) => count(c.full));
-  const outlineTokens = chunks.map((c) => (c.outline !== undefined ? count(c.outline) : undefined));
-  const forms: FitForm[] = chunks.map(() => "cut");
-  const covered = (i: number) => (within[i] ?? []).some((j) => forms[j] === "full");
-  let shown = CUT_SHOWN;
+export function clipText(text: string, limit: number, count: (text: string) => number): string {
+  const chars = largestFitting(text.length, (n) => count(`${text.slice(0, n)}…`) <= limit);
+  return `${text.slice(0, chars)}…`;
+}
 
-  const render = (): string => {
-    const blocks: string[] = [];
-    const cut: string[] = [];
+interface Draft {
+  text: string;
+  tokens: number;
+  envelope: number;
+}
+
+/**
+ * Fits `spec.blocks` into `spec.budget` tokens (text plus envelope). Blocks are taken in priority
+ * order: in full if they fit, else as their outline, else left out (listed in the cut list when
+ * they have an entry). Then the exact text is rendered and counted: over budget, the cut list is
+ * shortened and blocks are demoted from the lowest priority up; under it, the slack goes to the
+ * highest-priority blocks left out, then to more cut-list entries. Throws `budget_too_small`
+ * (with the budget needed) when not even the header and the required blocks' outlines fit.
+ */
+export function fitBlocks(spec: FitSpec): FitResult {
+  const { blocks, budget, count } = spec;
+  const n = blocks.length;
+  const sep = spec.separator ?? "\n\n";
+  const cutMax = spec.cutList ? (spec.cutList.max ?? CUT_SHOWN) : 0;
+  const cutMin = spec.cutList ? Math.min(cutMax, spec.cutList.min ?? MIN_CUT_SHOWN) : 0;
+  const fullTokens = blocks.map((b) => count(b.full));
+  const outlineTokens = blocks.map((b) => (b.outline !== undefined ? count(b.outline) : undefined));
+  const envFull = (i: number) => blocks[i]!.envelope?.full ?? 0;
+  /** Estimated cost of a block in full: text, separator, envelope. */
+  const fullCost = (i: number) => (blocks[i]!.cost ?? fullTokens[i]! + 2) + envFull(i);
+  const envOutline = (i: number) => blocks[i]!.envelope?.outline ?? 0;
+  const forms: BlockForm[] = blocks.map(() => "cut");
+  const covered = (i: number) => (blocks[i]!.within ?? []).some((j) => forms[j] === "full");
+  const order = blocks.map((_, i) => i).sort((a, b) => (blocks[a]!.priority ?? a) - (blocks[b]!.priority ?? b) || a - b);
+  const dynamic = typeof spec.header === "function" || spec.footer !== undefined;
+  let shown = cutMax;
+
+  /** Renders the current forms (with the footer's budget as `b`), counting until the text reports its own count. */
+  const draft = (b = budget): Draft => {
+    const parts: { index: number; text: string }[] = [];
+    const cutLines: string[] = [];
     let cutTotal = 0;
-    chunks.forEach((c, i) => {
-      if (forms[i] === "full") blocks.push(c.full);
-      else if (forms[i] === "outline") blocks.push(i === 0 ? `${c.outline!}\n${seedNote(fullTokens[0]!)}` : c.outline!);
-      else if (!covered(i)) {
+    let envelope = spec.envelope ?? 0;
+    blocks.forEach((block, i) => {
+      const form = forms[i];
+      if (form === "full" || form === "outline") {
+        parts.push({ index: i, text: form === "full" ? block.full : block.outline! });
+        envelope += form === "full" ? envFull(i) : envOutline(i);
+      } else if (!covered(i)) {
         cutTotal++;
-        if (cut.length < shown) cut.push(c.cutLine(fullTokens[i]!));
+        if (spec.cutList && block.listed && cutLines.length < shown) {
+          cutLines.push(block.listed(fullTokens[i]!));
+          envelope += block.envelope?.listed ?? 0;
+        }
       }
     });
-    // Render with the real count: recount until the number stops changing its own token count.
-    let tokens = count(assemble(header, blocks, cut, cutTotal, usageLine(0)));
+    const state = (tokens: number): FitState => ({ tokens, envelope, budget: b, shown: parts.length, omitted: cutTotal, listed: cutLines.length });
+    const assemble = (tokens: number): string => {
+      const out: string[] = [];
+      const head = typeof spec.header === "string" ? spec.header : spec.header(state(tokens));
+      if (head !== "") out.push(head);
+      const body = parts.length === 0 ? "" : spec.join ? spec.join(parts) : parts.map((p) => p.text).join(sep);
+      if (body !== "") out.push(body);
+      if (spec.cutList && cutTotal > 0) {
+        const more = cutTotal - cutLines.length;
+        out.push([spec.cutList.title(cutTotal), ...cutLines, ...(more > 0 ? [spec.cutList.more(more)] : [])].join("\n"));
+      }
+      const foot = spec.footer?.(state(tokens)) ?? "";
+      if (foot !== "") out.push(foot);
+      return out.join(sep);
+    };
+    if (!dynamic) {
+      const text = assemble(0);
+      return { text, tokens: count(text), envelope };
+    }
+    // A footer that reports the count changes the count: render until the number is its own.
+    let tokens = count(assemble(0));
     for (let k = 0; k < 3; k++) {
-      const text = assemble(header, blocks, cut, cutTotal, usageLine(tokens));
+      const text = assemble(tokens);
       const again = count(text);
-      if (again === tokens) return text;
+      if (again === tokens) return { text, tokens, envelope };
       tokens = again;
     }
-    return assemble(header, blocks, cut, cutTotal, usageLine(tokens));
+    const text = assemble(tokens);
+    return { text, tokens: count(text), envelope };
+  };
+  const over = (d: Draft) => d.tokens + d.envelope > budget;
+
+  /** The smallest budget that holds the current (smallest) answer, its footer's own digits included. */
+  const needed = (d: Draft): number => {
+    let need = d.tokens + d.envelope;
+    for (let k = 0; k < 3; k++) {
+      const again = draft(need);
+      if (again.tokens + again.envelope <= need) break;
+      need = again.tokens + again.envelope;
+    }
+    return need;
+  };
+  const tooSmall = (need: number): EngineError<"budget_too_small"> => {
+    const seed = order.find((i) => blocks[i]!.required);
+    return new EngineError("budget_too_small", `A budget of ${budget} tokens cannot hold ${spec.smallest ?? "the answer"}; it needs ${need}.`, {
+      hint: `A budget of at least ${need} tokens holds it.`,
+      data: {
+        budget, needed: need,
+        ...(seed !== undefined ? { seedTokens: fullTokens[seed]! } : {}),
+        ...(seed !== undefined && outlineTokens[seed] !== undefined ? { seedOutlineTokens: outlineTokens[seed]! } : {}),
+      },
+    });
   };
 
-  // The least any answer costs besides its chunks: header, usage line, and a one-line cut list.
-  const minCut = chunks.length > 1 ? count(`## Cut: ${chunks.length} chunks left out (ask for any by name or path:lines)\n- … and ${chunks.length} more`) + 2 : 0;
-  const fixed = count(header) + count(usageLine(budget)) + minCut + 4;
-  const seedNoteCost = count(seedNote(fullTokens[0] ?? 0)) + 1;
+  if (spec.prefix) return fitPrefix();
+
+  // The least any answer costs besides its blocks: header, footer, a one-line cut list, and two
+  // tokens for the separator before each of the last two.
+  const widest: FitState = { tokens: budget, envelope: 0, budget, shown: n, omitted: n, listed: 0 };
+  const minCut = spec.cutList && n > 1 ? count(`${spec.cutList.title(n)}\n${spec.cutList.more(n)}`) + 2 : 0;
+  const headerCost = count(typeof spec.header === "string" ? spec.header : spec.header(widest));
+  const margin = 2 * ((spec.cutList ? 1 : 0) + (spec.footer ? 1 : 0));
+  const fixed = headerCost + (spec.footer ? count(spec.footer(widest)) : 0) + minCut + margin + (spec.envelope ?? 0);
   let used = fixed;
-  if (chunks.length > 0) {
-    if (used + fullTokens[0]! + 2 <= budget) {
-      forms[0] = "full";
-      used += fullTokens[0]! + 2;
-    } else if (outlineTokens[0] !== undefined && used + outlineTokens[0]! + seedNoteCost + 2 <= budget) {
-      forms[0] = "outline";
-      used += outlineTokens[0]! + seedNoteCost + 2;
+  // Required blocks first: in full, else as the outline; when even that fails the estimate, only the
+  // exact render below can say whether the smallest answer fits.
+  let tight = false;
+  for (const i of order) {
+    if (!blocks[i]!.required) continue;
+    const full = fullCost(i);
+    const outline = outlineTokens[i] !== undefined ? outlineTokens[i]! + envOutline(i) : undefined;
+    if (!tight && used + full <= budget) {
+      forms[i] = "full";
+      used += full;
+    } else if (!tight && outline !== undefined && used + outline + 2 <= budget) {
+      forms[i] = "outline";
+      used += outline + 2;
     } else {
-      const needed = fixed + (outlineTokens[0] !== undefined ? outlineTokens[0]! + seedNoteCost : fullTokens[0]!) + 2;
-      throw new EngineError("budget_too_small", `A budget of ${budget} tokens cannot hold even the target's outline; it needs about ${needed}.`, {
-        hint: `Ask again with budget ≥ ${needed}, or use signature for the header alone.`,
-        data: { budget, needed, seedTokens: fullTokens[0], seedOutlineTokens: outlineTokens[0] },
-      });
+      tight = true;
+      forms[i] = outline !== undefined ? "outline" : "full";
     }
   }
-  // Keep room for the first few cut-list handles (estimated from the average entry).
-  const cutCosts = chunks.slice(1).map((c, i) => count(c.cutLine(fullTokens[i + 1]!)) + 1);
-  const avgCut = cutCosts.length ? cutCosts.reduce((a, b) => a + b, 0) / cutCosts.length : 0;
-  used += Math.ceil(avgCut * Math.min(MIN_CUT_SHOWN, cutCosts.length));
-  // Greedy by priority; a chunk whose container is already shown in full costs nothing.
-  for (let i = 1; i < chunks.length; i++) {
-    if (covered(i) || chunks[i]!.listOnly) continue;
-    if (!chunks[i]!.outlineOnly && used + fullTokens[i]! + 2 <= budget) {
-      forms[i] = "full";
-      used += fullTokens[i]! + 2;
-    } else if (outlineTokens[i] !== undefined && used + outlineTokens[i]! + 2 <= budget) {
-      forms[i] = "outline";
-      used += outlineTokens[i]! + 2;
+  if (!tight) {
+    // Keep room for the first few cut-list entries (estimated from the average entry).
+    const cutCosts = spec.cutList ? blocks.flatMap((b, i) => (b.required ? [] : [(b.listed ? count(b.listed(fullTokens[i]!)) + 1 : 0) + (b.envelope?.listed ?? 0)])) : [];
+    const avgCut = cutCosts.length ? cutCosts.reduce((a, c) => a + c, 0) / cutCosts.length : 0;
+    used += Math.ceil(avgCut * Math.min(cutMin, cutCosts.length));
+    // Greedy by priority; a block whose container is already shown in full costs nothing.
+    for (const i of order) {
+      const b = blocks[i]!;
+      if (b.required || covered(i) || b.listOnly) continue;
+      const full = fullCost(i);
+      if (!b.outlineOnly && !b.preferOutline && used + full <= budget) {
+        forms[i] = "full";
+        used += full;
+      } else if (outlineTokens[i] !== undefined && used + outlineTokens[i]! + envOutline(i) + 2 <= budget) {
+        forms[i] = "outline";
+        used += outlineTokens[i]! + envOutline(i) + 2;
+      }
     }
   }
 
-  // Exact pass: shorten the cut list to its first few handles, then demote chunks from the end,
-  // and only then drop the last handles: an agent can ask for what it can name.
-  let text = render();
-  let tokens = count(text);
+  // Exact pass: shorten the cut list to its first few entries, then demote blocks from the lowest
+  // priority up, and only then drop the last entries: an agent can ask for what it can name.
+  let current = draft();
   const shrinkCutList = (floor: number) => {
-    while (tokens > budget && shown > floor) {
-      shown = Math.max(floor, shown - Math.max(1, Math.ceil((tokens - budget) / 15)));
-      text = render();
-      tokens = count(text);
+    while (over(current) && shown > floor) {
+      shown = Math.max(floor, shown - Math.max(1, Math.ceil((current.tokens + current.envelope - budget) / 15)));
+      current = draft();
     }
   };
-  shrinkCutList(MIN_CUT_SHOWN);
-  for (let i = chunks.length - 1; tokens > budget && i >= 1; i--) {
-    if (forms[i] === "cut") continue;
+  shrinkCutList(cutMin);
+  for (let k = n - 1; over(current) && k >= 0; k--) {
+    const i = order[k]!;
+    if (forms[i] === "cut" || blocks[i]!.required) continue;
     forms[i] = forms[i] === "full" && outlineTokens[i] !== undefined ? "outline" : "cut";
-    if (forms[i] === "outline") i++; // look at it again: cut it if the outline is still too much
-    text = render();
-    tokens = count(text);
+    if (forms[i] === "outline") k++; // look at it again: cut it if the outline is still too much
+    current = draft();
   }
   shrinkCutList(0);
-  if (tokens > budget && forms[0] === "full" && outlineTokens[0] !== undefined) {
-    forms[0] = "outline";
-    text = render();
-    tokens = count(text);
+  for (let k = n - 1; over(current) && k >= 0; k--) {
+    const i = order[k]!;
+    if (!blocks[i]!.required || forms[i] !== "full" || outlineTokens[i] === undefined) continue;
+    forms[i] = "outline";
+    current = draft();
   }
-  if (tokens > budget) {
-    throw new EngineError("budget_too_small", `A budget of ${budget} tokens cannot hold the answer; it needs ${tokens}.`, {
-      hint: `Ask again with budget ≥ ${tokens}.`,
-      data: { budget, needed: tokens },
-    });
-  }
-  // Use what is left: promote cut or outlined chunks in priority order, then show more of the cut list.
-  const tryForm = (i: number, form: FitForm): boolean => {
+  if (over(current)) throw tooSmall(needed(current));
+
+  // Use what is left: promote left-out or outlined blocks in priority order, then list more cut entries.
+  const tryForm = (i: number, form: BlockForm): boolean => {
     const before = forms[i]!;
     forms[i] = form;
-    const t = render();
-    const n = count(t);
-    if (n <= budget) {
-      text = t;
-      tokens = n;
+    const d = draft();
+    if (!over(d)) {
+      current = d;
       return true;
     }
     forms[i] = before;
@@ -178,25 +353,49 @@ export function fitChunks(
   const growCutList = (limit: number) => {
     while (shown < limit) {
       shown++;
-      const t = render();
-      const n = count(t);
-      if (n > budget) {
+      const d = draft();
+      if (over(d)) {
         shown--;
         return;
       }
-      text = t;
-      tokens = n;
+      current = d;
     }
   };
-  // Show the first few handles before spending the slack on promotions.
-  growCutList(MIN_CUT_SHOWN);
-  for (let i = 1; i < chunks.length; i++) {
-    if (forms[i] === "full" || covered(i) || chunks[i]!.listOnly) continue;
-    const slack = budget - tokens;
-    const current = forms[i] === "outline" ? outlineTokens[i]! : 0;
-    if (!chunks[i]!.outlineOnly && fullTokens[i]! - current <= slack && tryForm(i, "full")) continue;
-    if (forms[i] === "cut" && outlineTokens[i] !== undefined && outlineTokens[i]! <= slack) tryForm(i, "outline");
+  growCutList(cutMin);
+  for (const i of order) {
+    const b = blocks[i]!;
+    if (forms[i] === "full" || covered(i) || b.listOnly) continue;
+    const slack = budget - current.tokens - current.envelope;
+    const now = forms[i] === "outline" ? outlineTokens[i]! + envOutline(i) : 0;
+    if (!b.outlineOnly && fullTokens[i]! + envFull(i) - now <= slack && tryForm(i, "full")) continue;
+    if (forms[i] === "cut" && outlineTokens[i] !== undefined && outlineTokens[i]! + envOutline(i) <= slack) tryForm(i, "outline");
   }
-  growCutList(CUT_SHOWN);
-  return { text, forms: forms.map((f, i) => (f === "cut" && covered(i) ? "covered" : f)), fullTokens, outlineTokens, tokens };
+  growCutList(cutMax);
+  return finish(current);
+
+  /** Lists and lines: the longest prefix (in priority order) whose exact render fits. */
+  function fitPrefix(): FitResult {
+    const take = (k: number) => order.forEach((i, rank) => (forms[i] = rank < k ? "full" : "cut"));
+    const k = largestFitting(n, (m) => {
+      take(m);
+      return !over(draft());
+    });
+    take(k);
+    const d = draft();
+    if (over(d)) throw tooSmall(needed(d));
+    return finish(d);
+  }
+
+  function finish(d: Draft): FitResult {
+    let omitted = 0;
+    let listed = 0;
+    const out = forms.map((f, i): BlockForm => {
+      if (f !== "cut") return f;
+      if (covered(i)) return "covered";
+      if (spec.cutList && blocks[i]!.listed && listed < shown) listed++;
+      omitted++;
+      return "cut";
+    });
+    return { text: d.text, forms: out, fullTokens, outlineTokens, tokens: d.tokens, envelope: d.envelope, listed, omitted };
+  }
 }

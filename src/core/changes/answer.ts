@@ -6,7 +6,7 @@
  * reached, tests reached, then callers of changed bodies — with a cut list for the rest.
  */
 import { languageById } from "../../languages/index.ts";
-import { fitChunks, type FitChunk, type FitForm } from "../budget/fit.ts";
+import { fitBlocks, type Block, type BlockForm } from "../budget/fit.ts";
 import { ENCODINGS, loadTokenCounter, type Encoding } from "../budget/tokenizer.ts";
 import type { FileRecord } from "../extract/record.ts";
 import type { CodeGraph } from "../graph/model.ts";
@@ -407,30 +407,44 @@ export async function buildChangesAnswer(graph: CodeGraph, set: ChangeSet, optio
 
   // ---- fit
   const header = summaryText(set, symbols, summaryFiles, impact, notes);
-  const fitInput: FitChunk[] = planned.map((c) => {
-    const head = `## ${cite(c.path, c.start, c.end)} [${c.role}] ${citeName(c.label)}${c.suffix}`;
-    return {
-      full: `${head}\n${c.full}`,
-      ...(c.outline !== undefined ? { outline: `${head} (outline)\n${c.outline}` } : {}),
-      ...(c.listOnly ? { listOnly: true } : {}),
-      cutLine: (tokens: number) => `- ${cite(c.path, c.start, c.end)} [${c.role}] ${citeName(c.label)} (${tokens} tokens)`,
-    };
-  });
   // A chunk inside another chunk of the same side (a changed method of a changed class).
   const within = planned.map((c, i) => planned.flatMap((o, j) => (j !== i && j < i && o.side === c.side && o.path === c.path && o.start <= c.start && o.end >= c.end ? [j] : [])));
-  const fit = fitChunks(
+  const blocks: Block[] = planned.map((c, i) => {
+    const head = `## ${cite(c.path, c.start, c.end)} [${c.role}] ${citeName(c.label)}${c.suffix}`;
+    const full = `${head}\n${c.full}`;
+    let outlineBlock = c.outline !== undefined ? `${head} (outline)\n${c.outline}` : undefined;
+    // The first changed chunk as its changed lines only says so, and what its whole diff needs.
+    if (i === 0 && outlineBlock !== undefined) {
+      const fullTokens = count(full);
+      outlineBlock = `${outlineBlock}\nNote: this change's whole diff needs ${fullTokens} tokens; shown as its changed lines. Ask with budget ≥ ${fullTokens + 400} for all of it.`;
+    }
+    return {
+      full,
+      ...(outlineBlock !== undefined ? { outline: outlineBlock } : {}),
+      ...(c.listOnly ? { listOnly: true } : {}),
+      // The most important change is always there, in full or as its changed lines.
+      ...(i === 0 && c.role !== "caller" && c.role !== "route" && c.role !== "test" ? { required: true } : {}),
+      ...(within[i]!.length ? { within: within[i]! } : {}),
+      listed: (tokens: number) => `- ${cite(c.path, c.start, c.end)} [${c.role}] ${citeName(c.label)} (${tokens} tokens)`,
+    };
+  });
+  const fit = fitBlocks({
     header,
-    fitInput,
+    blocks,
     budget,
     count,
-    (tokens) => `-- ${tokens}/${budget} tokens (${encoding})`,
-    (full) => `Note: this change's whole diff needs ${full} tokens; shown as its changed lines. Ask with budget ≥ ${full + 400} for all of it.`,
-    within,
-  );
+    separator: "\n\n",
+    cutList: {
+      title: (total) => `## Cut: ${total} chunk${total > 1 ? "s" : ""} left out (ask for any by name or path:lines)`,
+      more: (n) => `- … and ${n} more`,
+    },
+    footer: (s) => `-- ${s.tokens}/${s.budget} tokens (${encoding})`,
+    smallest: "the summary and the first change's changed lines",
+  });
   const chunks: ChangesChunk[] = [];
   const cut: ChangesCut[] = [];
   planned.forEach((c, i) => {
-    const form: FitForm = fit.forms[i]!;
+    const form: BlockForm = fit.forms[i]!;
     if (form === "covered") return;
     if (form === "cut") {
       const handle = c.side === "base" ? `${cite(c.path, c.start, c.end)} at ${set.base.oid ? short(set.base.oid) : set.base.label}` : c.id !== undefined || (c.kind !== "module-code" && c.kind !== "file" && c.kind !== "route") ? c.label.split(" → ").pop()! : cite(c.path, c.start, c.end);

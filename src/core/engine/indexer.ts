@@ -6,10 +6,11 @@ import { extractFile } from "../extract/extract.ts";
 import type { FileRecord } from "../extract/record.ts";
 import { createParserRuntime, loadWasmLock, type ParserRuntime } from "../parse/runtime.ts";
 import { classifyContent, type SkippedFile } from "../scan/defaults.ts";
-import { scanRepository } from "../scan/scan.ts";
+import { DEFAULT_MAX_FILE_BYTES, scanRepository, type ScanResult, type ScannedFile } from "../scan/scan.ts";
 import { EngineError, isEngineError, throwIfAborted } from "../../shared/errors.ts";
 import { gitBlobId, sha256Hex } from "../../shared/hash.ts";
 import { extname } from "../../shared/paths.ts";
+import { isSnapshotInput } from "./inputs.ts";
 import {
   checkSnapshot, decodeJson, decodeRecord, encodeJson, OWN_KEY, recordKey, SCHEMA_VERSION, SNAPSHOT_KEY, storedForm, type Snapshot, type SnapshotFile,
 } from "./snapshot.ts";
@@ -33,6 +34,12 @@ export interface IndexOptions {
    * (and parsed when no valid record is found), whatever their stat says.
    */
   repair?: ReadonlySet<string>;
+  /**
+   * Files to read again whatever their stat says, with the rest of the inventory taken from the
+   * previous snapshot instead of a scan: the re-index after a read found that a file's bytes are
+   * no longer the indexed ones (see inputs.ts). Without a previous snapshot the run scans as usual.
+   */
+  recheck?: ReadonlySet<string>;
 }
 
 /** What an index run did. */
@@ -106,6 +113,7 @@ export async function runIndex(
   const started = Date.now();
   const { signal, onProgress } = options;
   const repair = options.repair ?? new Set<string>();
+  const recheck = options.recheck ?? new Set<string>();
   let repaired = 0;
   let prevSnap = previous?.snapshot;
   if (!prevSnap) {
@@ -118,12 +126,23 @@ export async function runIndex(
   const contentSkips: NonNullable<Snapshot["contentSkips"]> = [];
 
   onProgress?.({ phase: "scan", done: 0 });
-  const scan = await scanRepository(platform.fs, {
-    ...(options.maxFileBytes !== undefined ? { maxFileBytes: options.maxFileBytes } : {}),
-    ...(options.exclude ? { exclude: options.exclude } : {}),
-    ...(signal ? { signal } : {}),
-    onProgress: (seen) => onProgress?.({ phase: "scan", done: seen }),
-  });
+  let scan: ScanResult;
+  if (prevSnap && recheck.size > 0) {
+    scan = await restatFiles(platform, prevSnap, recheck, options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES);
+    // Files skipped for their content are not in the inventory the re-stat starts from: carried as they were.
+    for (const f of prevSnap.contentSkips ?? []) if (!recheck.has(f.path)) contentSkips.push(f);
+  } else {
+    scan = await scanRepository(platform.fs, {
+      ...(options.maxFileBytes !== undefined ? { maxFileBytes: options.maxFileBytes } : {}),
+      ...(options.exclude ? { exclude: options.exclude } : {}),
+      ...(signal ? { signal } : {}),
+      onProgress: (seen) => onProgress?.({ phase: "scan", done: seen }),
+    });
+  }
+  // Whether a file whose stat matches the previous snapshot may be trusted without reading it.
+  const trusted = (f: ScannedFile, prev: SnapshotFile | undefined): prev is SnapshotFile & { hash: string } =>
+    prev?.hash !== undefined && prev.size === f.size && prev.mtimeMs === f.mtimeMs && f.mtimeMs < prevSnap!.createdAt - RACY_WINDOW_MS &&
+    !repair.has(f.path) && !recheck.has(f.path);
   const skipped: SkippedFile[] = [...scan.skipped];
   const files: SnapshotFile[] = [];
   const records = new Map<string, FileRecord>();
@@ -169,16 +188,31 @@ export async function runIndex(
     pending?: Promise<Prepared> | undefined;
   }
   const jobs: Job[] = [];
+  // Configs and manifests are read again after indexing (inputs.ts): their hash goes in the
+  // snapshot too, from the git index when it vouches for the file, else from reading it.
+  const inputHashes: Promise<void>[] = [];
   for (const f of scan.files) {
     const spec = languageForExtension(extname(f.path));
     if (!spec) {
-      files.push({ path: f.path, size: f.size, mtimeMs: f.mtimeMs });
+      const entry: SnapshotFile = { path: f.path, size: f.size, mtimeMs: f.mtimeMs };
+      files.push(entry);
+      if (!isSnapshotInput(f.path)) continue;
+      const prev = prevByPath.get(f.path);
+      if (trusted(f, prev)) entry.hash = prev.hash;
+      else if (f.blobId && !recheck.has(f.path)) entry.hash = f.blobId;
+      else {
+        inputHashes.push(
+          platform.fs.readFile(f.path).then(
+            async (bytes) => void (entry.hash = await gitBlobId(bytes)),
+            () => {}, // unreadable now: read unchecked later, as any file the index holds no hash for
+          ),
+        );
+      }
       continue;
     }
     const version = await extractorVersion(platform, spec);
     const prev = prevByPath.get(f.path);
-    const statSame = prev?.hash !== undefined && prev.size === f.size && prev.mtimeMs === f.mtimeMs && f.mtimeMs < prevSnap!.createdAt - RACY_WINDOW_MS && !repair.has(f.path);
-    if (statSame && prev.record === recordKey(version, prev.hash!)) {
+    if (trusted(f, prev) && prev.record === recordKey(version, prev.hash)) {
       jobs.push({ f, spec, version, prev });
       continue;
     }
@@ -189,7 +223,7 @@ export async function runIndex(
       contentSkips.push(skippedBefore);
       continue;
     }
-    const blobKey = f.blobId ? recordKey(version, f.blobId) : undefined;
+    const blobKey = f.blobId && !recheck.has(f.path) ? recordKey(version, f.blobId) : undefined;
     jobs.push({ f, spec, version, work: () => prepare(f, spec, version, blobKey) });
   }
 
@@ -280,7 +314,7 @@ export async function runIndex(
     if (++done % 100 === 0) onProgress?.({ phase: "parse", done, total: sources.length });
   }
   onProgress?.({ phase: "parse", done, total: sources.length });
-  await Promise.all(writes);
+  await Promise.all([...writes, ...inputHashes]);
   // A project deleted while it was indexed leaves a run of unreadable files and failed writes:
   // that is a missing root, not an index to keep.
   await platform.fs.stat("").catch((error) => {
@@ -303,6 +337,34 @@ export async function runIndex(
     snapshot.createdAt = prevSnap!.createdAt; // nothing moved: keep the racy window anchored to the write
   }
   return { snapshot, records, parsed, reused, removed, changed, repaired, durationMs: Date.now() - started };
+}
+
+/**
+ * The inventory of `prev` with `paths` stat'ed again, for a re-check: a file that is gone leaves
+ * the inventory, one that grew past the size limit or stopped being a readable file is skipped.
+ */
+async function restatFiles(platform: Platform, prev: Snapshot, paths: ReadonlySet<string>, maxBytes: number): Promise<ScanResult> {
+  const files: ScannedFile[] = [];
+  const skipped = prev.skipped.filter((s) => !paths.has(s.path));
+  for (const f of prev.files) {
+    if (!paths.has(f.path)) {
+      files.push({ path: f.path, size: f.size, mtimeMs: f.mtimeMs });
+      continue;
+    }
+    let st;
+    try {
+      st = await platform.fs.stat(f.path);
+    } catch (error) {
+      if (isEngineError(error, "not_found", "not_directory")) continue;
+      const reason = isEngineError(error, "outside_root") ? "symlink_outside_root" : isEngineError(error, "symlink_loop") ? "symlink_loop" : "unreadable";
+      skipped.push({ path: f.path, reason, ...(reason === "unreadable" ? { detail: (error as Error).message } : {}) });
+      continue;
+    }
+    if (st.kind !== "file") continue; // a folder now: the next full scan walks it
+    if (st.size > maxBytes) skipped.push({ path: f.path, reason: "too_large", detail: `${st.size} bytes, limit ${maxBytes}` });
+    else files.push({ path: f.path, size: st.size, mtimeMs: st.mtimeMs });
+  }
+  return { mode: prev.scanMode, files, skipped };
 }
 
 async function parseOne(runtime: ParserRuntime, spec: LanguageSpec, text: string, path: string, hash: string): Promise<FileRecord> {

@@ -24,7 +24,10 @@ export interface SnapshotFile {
   path: string;
   size: number;
   mtimeMs: number;
-  /** Content hash (git blob id); absent for files never read (no supported language). */
+  /**
+   * Content hash (git blob id) of every file the engine reads again after indexing: source files,
+   * and the configs and manifests of inputs.ts. Absent for other files (never read by the index).
+   */
   hash?: string;
   language?: string;
   /** Store key of the record, for parsed files. */
@@ -68,6 +71,7 @@ const isStr = (v: unknown): v is string => typeof v === "string";
 const isObj = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
 const optStr = (v: unknown) => v === undefined || isStr(v);
 const optInt = (v: unknown) => v === undefined || isInt(v);
+const optStrings = (v: unknown) => v === undefined || (Array.isArray(v) && v.every(isStr));
 
 /** A decoded snapshot when it has the shape this version writes, else undefined. */
 export function checkSnapshot(value: unknown): Snapshot | undefined {
@@ -97,12 +101,24 @@ export function checkRecord(value: unknown): StoredRecord | undefined {
   for (let i = 0; i < n; i++) {
     const d = (defs as unknown[])[i];
     if (!isObj(d) || !isStr(d.name) || !isStr(d.qualified) || !isStr(d.kind) || !isStr(d.signature) || typeof d.exported !== "boolean") return undefined;
-    if (!isInt(d.parent) || d.parent < -1 || d.parent >= i || !isInt(d.start) || !isInt(d.end) || !isInt(d.nameLine) || !isInt(d.bodyStart)) return undefined;
+    if (!isInt(d.parent) || d.parent < -1 || d.parent >= i || !isInt(d.start) || !isInt(d.end) || !isInt(d.nameLine) || !isInt(d.bodyStart) || !optInt(d.nameCol)) return undefined;
+    if (!optStr(d.doc) || !optStr(d.returns) || !optStr(d.terms) || !optStrings(d.decorators) || !optStrings(d.bases) || !optStrings(d.implements)) return undefined;
+    if (d.params !== undefined && (!Array.isArray(d.params) || !d.params.every((p) => isObj(p) && isStr(p.name) && optStr(p.type)))) return undefined;
   }
-  for (const x of imports as unknown[]) if (!isObj(x) || !isStr(x.kind) || !isStr(x.module) || !isInt(x.line) || !inScope(x.scope)) return undefined;
-  for (const x of calls as unknown[]) if (!isObj(x) || !isStr(x.name) || !isStr(x.kind) || !isInt(x.line) || !inScope(x.caller)) return undefined;
+  if (!optStr(value.terms)) return undefined;
+  for (const x of imports as unknown[]) {
+    if (!isObj(x) || !isStr(x.kind) || !isStr(x.module) || !isInt(x.line) || !inScope(x.scope) || !optStr(x.name) || !optStr(x.alias)) return undefined;
+  }
+  for (const x of calls as unknown[]) {
+    if (!isObj(x) || !isStr(x.name) || !isStr(x.kind) || !isInt(x.line) || !inScope(x.caller) || !optInt(x.col) || !optStr(x.receiver) || !optStrings(x.args) || !optInt(x.end)) return undefined;
+  }
   for (const x of typeRefs as unknown[]) if (!isObj(x) || !isStr(x.name) || !isInt(x.line) || !inScope(x.scope)) return undefined;
-  for (const x of bindings as unknown[]) if (!isObj(x) || !isStr(x.kind) || !isStr(x.name) || !isInt(x.line) || !inScope(x.scope)) return undefined;
+  for (const x of bindings as unknown[]) {
+    if (!isObj(x) || !isStr(x.kind) || !isStr(x.name) || !isInt(x.line) || !inScope(x.scope)) return undefined;
+    if (!optStr(x.receiver) || !optStr(x.type) || !optStr(x.value) || !optStr(x.alias) || !optStr(x.iter)) return undefined;
+    const a = x.argOf;
+    if (a !== undefined && (!isObj(a) || !isStr(a.callee) || !isInt(a.arg) || !isInt(a.param) || typeof a.isNew !== "boolean")) return undefined;
+  }
   for (const x of diagnostics as unknown[]) if (!isObj(x) || !isInt(x.line) || !isStr(x.message)) return undefined;
   return value as unknown as StoredRecord;
 }

@@ -165,7 +165,7 @@ function createRepository(fs: FileSystem, gitdir: string): GitRepository {
     if (!obj) {
       if ((await shallow()).size > 0) {
         throw new EngineError("shallow_history", `Object ${oid.slice(0, 12)} is not in this shallow clone.`, {
-          hint: "Fetch more history (`git fetch --deepen=50`, or `git fetch --unshallow`) and ask again.",
+          hint: "Fetch more history (deepen the clone, or unshallow it) and ask again.",
           data: { oid },
         });
       }
@@ -176,7 +176,7 @@ function createRepository(fs: FileSystem, gitdir: string): GitRepository {
   };
 
   const shallowError = (rev: string, boundary: string) => new EngineError("shallow_history", `${rev} reaches past the history of this shallow clone (commit ${boundary.slice(0, 12)} is a shallow boundary).`, {
-    hint: "Fetch more history (`git fetch --deepen=50` or `git fetch --unshallow`) and ask again.",
+    hint: "Fetch more history (deepen the clone, or unshallow it) and ask again.",
     data: { rev, boundary },
   });
 
@@ -185,7 +185,7 @@ function createRepository(fs: FileSystem, gitdir: string): GitRepository {
     for (let i = 0; i < 20; i++) {
       const obj = await objects.read(oid);
       if (!obj) {
-        if ((await shallow()).size > 0) throw new EngineError("shallow_history", `Object ${oid.slice(0, 12)} is not in this shallow clone.`, { hint: "Fetch more history (`git fetch --deepen=50` or `git fetch --unshallow`) and ask again.", data: { oid } });
+        if ((await shallow()).size > 0) throw new EngineError("shallow_history", `Object ${oid.slice(0, 12)} is not in this shallow clone.`, { hint: "Fetch more history (deepen the clone, or unshallow it) and ask again.", data: { oid } });
         throw new EngineError("unknown_revision", `No object ${oid.slice(0, 12)} in this repository.`, { data: { oid } });
       }
       if (obj.type !== "tag") return { ...obj, oid };

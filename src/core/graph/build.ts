@@ -39,7 +39,7 @@ export function buildGraph(records: FileRecord[], allPaths: Iterable<string>, co
     files.set(record.path, st);
   }
   const ctx: GraphContext = {
-    ...base, symbols, moduleSymbol, ...indexSymbols(symbols), files, memos: emptyMemos(), uniqueNameFallback: options.uniqueNameFallback ?? true,
+    ...base, symbols, moduleSymbol, ...indexSymbols(symbols), files, memos: emptyMemos(), subclasses: new Map(), uniqueNameFallback: options.uniqueNameFallback ?? true,
   };
 
   // 2. Imports, 3. inheritance, 4. calls and type uses, each file on its own.
@@ -55,6 +55,7 @@ export function buildGraph(records: FileRecord[], allPaths: Iterable<string>, co
     edgeCounts.set(st.record.path, { calls: 0, external: 0, ambiguous: 0, unresolved: 0, imports: edges.length });
   }
   const inherits = inheritEdges(ctx);
+  ctx.subclasses = subclassIndex(inherits);
   const typeUses = new Map<number, number[]>();
   for (const st of files.values()) {
     const out = callsOf(ctx, st);
@@ -79,6 +80,13 @@ export function inheritEdges(ctx: GraphContext): InheritEdge[] {
   return inherits;
 }
 
+/** Direct subclasses and implementers of each class, from the inheritance edges. */
+export function subclassIndex(inherits: InheritEdge[]): Map<number, number[]> {
+  const subclasses = new Map<number, number[]>();
+  for (const e of inherits) (subclasses.get(e.base) ?? subclasses.set(e.base, []).get(e.base)!).push(e.child);
+  return subclasses;
+}
+
 /** The edge lists and tables a graph is finished from. */
 export type GraphParts = Pick<CodeGraph, "calls" | "external" | "ambiguous" | "unresolvedCalls" | "imports" | "inherits" | "typeUses" | "edgeCounts" | "records">;
 
@@ -101,8 +109,7 @@ export function finishGraph(ctx: GraphContext, parts: GraphParts): CodeGraph {
     (importsFrom.get(e.from) ?? importsFrom.set(e.from, []).get(e.from)!).push(e.to);
     (importedBy.get(e.to) ?? importedBy.set(e.to, []).get(e.to)!).push(e.from);
   }
-  const subclasses = new Map<number, number[]>();
-  for (const e of parts.inherits) (subclasses.get(e.base) ?? subclasses.set(e.base, []).get(e.base)!).push(e.child);
+  const subclasses = ctx.subclasses.size || parts.inherits.length === 0 ? ctx.subclasses : subclassIndex(parts.inherits);
   return {
     ...parts, symbols: ctx.symbols, moduleSymbol: ctx.moduleSymbol, children: ctx.children, byName: ctx.byName, byQualified: ctx.byQualified,
     callsFrom, callsTo, importsFrom, importedBy, subclasses, context: ctx,

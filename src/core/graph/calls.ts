@@ -34,6 +34,29 @@ function callableIds(ctx: GraphContext, name: string): { ids: number[]; shown: r
   return entry;
 }
 
+/**
+ * The overrides and implementations of a method in the project: members of the same name declared
+ * in the classes below its own (subclasses and implementers, transitively), memoized.
+ */
+export function overridesOf(ctx: GraphContext, method: number): number[] {
+  const known = ctx.memos.overrides.get(method);
+  if (known) return known;
+  const out: number[] = [];
+  ctx.memos.overrides.set(method, out);
+  const m = ctx.symbols[method]!;
+  if (m.kind !== "method" || !isClassLike(ctx, m.parent)) return out;
+  const seen = new Set<number>([m.parent]);
+  const queue = [...(ctx.subclasses.get(m.parent) ?? [])];
+  for (let i = 0; i < queue.length && i < 10_000; i++) {
+    const cls = queue[i]!;
+    if (seen.has(cls)) continue;
+    seen.add(cls);
+    for (const c of ctx.children.get(cls) ?? []) if (ctx.symbols[c]!.name === m.name && ctx.symbols[c]!.kind === "method") out.push(c);
+    for (const sub of ctx.subclasses.get(cls) ?? []) queue.push(sub);
+  }
+  return out;
+}
+
 /** True for a receiver that is the current instance, the class or `super`. */
 function isSelfReceiver(st: FileState, receiver: string): boolean {
   const sem = st.semantics;
@@ -50,10 +73,20 @@ export function callsOf(ctx: GraphContext, st: FileState): FileCalls {
     const k = `${caller}|${callee}|${line}`;
     if (seen.has(k)) return;
     seen.add(k);
-    out.calls.push({ caller, callee, file: path, line, via, resolution, confidence: CONFIDENCE[resolution] });
+    const edge: CallEdge = { caller, callee, file: path, line, via, resolution, confidence: CONFIDENCE[resolution] };
+    if (classBody) edge.classBody = true;
+    out.calls.push(edge);
+    // Dynamic dispatch: a method called on an instance may run any override below it.
+    if (dispatch && via === "call" && resolution !== "via-base") {
+      for (const o of overridesOf(ctx, callee)) addCall(caller, o, line, "call", "via-base");
+    }
   };
+  let classBody = false;
+  let dispatch = false;
   for (const call of record.calls) {
     const caller = symbolOf(st, call.caller);
+    classBody = st.semantics.classBodyRunsOnce === true && call.caller >= 0 && isClassLike(ctx, caller);
+    dispatch = false;
     const link = (v: Value | undefined, resolution: Resolution): boolean => {
       if (!v) return false;
       if (v.kind === "external") {
@@ -83,6 +116,8 @@ export function callsOf(ctx: GraphContext, st: FileState): FileCalls {
     } else {
       const recv = call.receiver;
       const base = resolveExpr(ctx, st, call.caller, recv);
+      // Only a call on an instance dispatches; `super().m()` and `Class.m(self)` name their method.
+      dispatch = base?.kind === "instance";
       if (base) {
         const v = member(ctx, base, call.name, 0);
         const resolution: Resolution = base.kind === "module" || base.kind === "external" ? "import" : isSelfReceiver(st, recv) ? "self" : "type";

@@ -37,6 +37,7 @@ export interface Memos {
   bases: Map<number, { id: number; kind: "extends" | "implements" }[]>;
   imports: Map<FileState, Map<ImportRecord, ResolvedImport>>;
   callables: Map<string, { ids: number[]; shown: readonly number[] }>;
+  overrides: Map<number, number[]>;
 }
 
 /** Everything resolution reads. */
@@ -50,12 +51,14 @@ export interface GraphContext {
   project: ProjectFiles;
   resolverStates: Map<ModuleResolver, unknown>;
   memos: Memos;
+  /** Direct subclasses and implementers of each class or interface (set once inheritance is known). */
+  subclasses: Map<number, number[]>;
   /** Link a call with an unknown receiver to the only definition of that name (default true). */
   uniqueNameFallback: boolean;
 }
 
 export function emptyMemos(): Memos {
-  return { exports: new Map(), members: new Map(), bases: new Map(), imports: new Map(), callables: new Map() };
+  return { exports: new Map(), members: new Map(), bases: new Map(), imports: new Map(), callables: new Map(), overrides: new Map() };
 }
 
 /** The resolver tables for `resolver`, prepared once per project. */

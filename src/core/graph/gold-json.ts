@@ -16,14 +16,28 @@ export interface GoldDefinition {
 export interface GoldGraph {
   meta: { tool: string; format: string; files: number; min_confidence: number };
   definitions: GoldDefinition[];
-  call_edges: { caller: string; callee: string; file: string; line: number; via: string; resolution: string; confidence: number }[];
+  call_edges: GoldCallEdge[];
+  /** Calls that can reach an override or implementation through a base method (`via-base`), apart: SCIP gold holds static references only. */
+  dispatch_edges: GoldCallEdge[];
   import_edges: { from: string; to: string }[];
   inherits: { child: string; base: string; kind: string }[];
+}
+
+/** One call edge in gold shape, with codeslice's resolution and confidence. */
+export interface GoldCallEdge {
+  caller: string;
+  callee: string;
+  file: string;
+  line: number;
+  via: string;
+  resolution: string;
+  confidence: number;
 }
 
 /** Builds the gold-shaped document; call edges below `minConfidence` are left out. */
 export function toGoldGraph(graph: CodeGraph, minConfidence = 0): GoldGraph {
   const q = (id: number) => graph.symbols[id]!.qualified;
+  const edge = (e: CodeGraph["calls"][number]): GoldCallEdge => ({ caller: q(e.caller), callee: q(e.callee), file: e.file, line: e.line, via: e.via, resolution: e.resolution, confidence: e.confidence });
   const definitions: GoldDefinition[] = [];
   for (const s of graph.symbols) {
     if (s.kind === "module") continue;
@@ -34,9 +48,8 @@ export function toGoldGraph(graph: CodeGraph, minConfidence = 0): GoldGraph {
   return {
     meta: { tool: "codeslice", format: "code-graph-gold/1", files: graph.moduleSymbol.size, min_confidence: minConfidence },
     definitions,
-    call_edges: graph.calls
-      .filter((e) => e.confidence >= minConfidence)
-      .map((e) => ({ caller: q(e.caller), callee: q(e.callee), file: e.file, line: e.line, via: e.via, resolution: e.resolution, confidence: e.confidence })),
+    call_edges: graph.calls.filter((e) => e.confidence >= minConfidence && e.resolution !== "via-base").map(edge),
+    dispatch_edges: graph.calls.filter((e) => e.confidence >= minConfidence && e.resolution === "via-base").map(edge),
     import_edges: graph.imports.map((e) => ({ from: e.from, to: e.to })),
     inherits: graph.inherits.map((e) => ({ child: q(e.child), base: q(e.base), kind: e.kind })),
   };

@@ -65,9 +65,15 @@ function distance(a: string, b: string, cap: number): number {
   return prev[b.length]!;
 }
 
-/** Up to `limit` names close to `query` (case-insensitive edit distance, then substring matches). */
+/**
+ * Up to `limit` names close to `query` (case-insensitive edit distance, then substring matches).
+ * For a dotted query (`Hono.fecth`) the last segment is what is misspelled: candidates inside a
+ * container named like the rest (`Hono`) come first.
+ */
 export function suggestNames(graph: CodeGraph, query: string, limit = 5): SymbolRef[] {
-  const last = query.split(/[.#:]+/).filter(Boolean).pop() ?? query;
+  const segments = query.split(/[.#:]+/).filter(Boolean);
+  const last = segments.pop() ?? query;
+  const container = segments.at(-1)?.toLowerCase();
   const q = last.toLowerCase();
   const cap = q.length <= 3 ? 1 : q.length <= 7 ? 2 : 3;
   const scored: { id: number; score: number }[] = [];
@@ -78,7 +84,11 @@ export function suggestNames(graph: CodeGraph, query: string, limit = 5): Symbol
       if (q.length >= 3 && n.includes(q)) score = cap + 0.5 + (n.length - q.length) / 100;
       else continue;
     }
-    for (const id of ids.slice(0, 3)) scored.push({ id, score });
+    for (const id of container ? ids : ids.slice(0, 3)) {
+      const parent = graph.symbols[graph.symbols[id]!.parent];
+      const inContainer = container !== undefined && parent !== undefined && parent.name.toLowerCase() === container;
+      scored.push({ id, score: inContainer ? score - 10 : score });
+    }
   }
   scored.sort((a, b) => a.score - b.score || graph.symbols[a.id]!.qualified.length - graph.symbols[b.id]!.qualified.length);
   return scored.slice(0, limit).map((s) => symbolRef(graph.symbols[s.id]!));
@@ -94,7 +104,7 @@ export function findSymbol(graph: CodeGraph, target: string): SymbolNode {
   if (ids.length === 0) {
     const suggestions = suggestNames(graph, target);
     throw new EngineError("unknown_symbol", `No symbol named ${JSON.stringify(target)}.`, {
-      hint: suggestions.length ? `Did you mean ${suggestions.map((s) => s.qualified).join(", ")}?` : "Try `codeslice search <words>` to find it.",
+      hint: suggestions.length ? `Did you mean ${suggestions.map((s) => s.qualified).join(", ")}?` : "Search for a few words from its name or docstring to find it.",
       data: { target, suggestions },
     });
   }

@@ -2,8 +2,12 @@
 import type { DefinitionKind, FileRecord } from "../extract/record.ts";
 import type { GraphContext } from "./context.ts";
 
-/** How an edge was resolved, most trusted first. */
-export type Resolution = "scope" | "import" | "self" | "type" | "unique-name" | "ambiguous";
+/**
+ * How an edge was resolved, most trusted first. `via-base`: the call resolved to a base-class or
+ * interface method, and this edge goes to an override or implementation that dynamic dispatch can
+ * reach instead.
+ */
+export type Resolution = "scope" | "import" | "self" | "type" | "via-base" | "unique-name" | "ambiguous";
 
 /** Confidence per resolution rule; an agent can filter on it. */
 export const CONFIDENCE: Record<Resolution, number> = {
@@ -11,6 +15,7 @@ export const CONFIDENCE: Record<Resolution, number> = {
   import: 0.95,
   self: 0.9,
   type: 0.85,
+  "via-base": 0.6,
   "unique-name": 0.5,
   ambiguous: 0.2,
 };
@@ -41,6 +46,11 @@ export interface CallEdge {
   via: "call" | "constructor" | "super";
   resolution: Resolution;
   confidence: number;
+  /**
+   * The call sits in a class body that runs once, when the class is defined (Python): the class is
+   * its caller, but calling the class does not run it, so walks up the callers stop here.
+   */
+  classBody?: true;
 }
 
 /** A call into code outside the project (a package, the standard library, a builtin). */

@@ -29,6 +29,8 @@ export interface RelatedSymbol extends SymbolRef {
   via: "call" | "constructor" | "super";
   resolution: Resolution;
   confidence: number;
+  /** For a call site in a test: the test's runnable id in its runner's syntax (set by paged answers). */
+  test?: string;
 }
 
 /** Answer to callers/callees. */
@@ -68,7 +70,8 @@ export function calls(graph: CodeGraph, target: string, direction: "callers" | "
         });
         if (!seen.has(other)) {
           seen.add(other);
-          next.push(other);
+          // A class-body call's caller is the class, but calling the class does not run its body.
+          if (!(direction === "callers" && e.classBody)) next.push(other);
         }
       }
     }

@@ -5,6 +5,7 @@
  * to a token budget, most important lines first.
  */
 import { languageById } from "../../languages/index.ts";
+import { envelopeRecord, fitBlocks, type Block, type Envelope } from "../budget/fit.ts";
 import { loadTokenCounter, type Encoding } from "../budget/tokenizer.ts";
 import type { Snapshot } from "../engine/snapshot.ts";
 import type { CodeGraph } from "../graph/model.ts";
@@ -16,9 +17,11 @@ import { cite } from "../../shared/paths.ts";
 
 /** Options for the map. */
 export interface RepoMapOptions {
-  /** Token budget for the whole rendered map (default 2000). */
+  /** Token budget for the whole map: its text, plus the envelope when there is one (default 2,000). */
   budget?: number;
   encoding?: Encoding;
+  /** What the front end adds around the map's text (its records: the languages); the budget covers it. */
+  envelope?: Envelope;
 }
 
 /** A symbol worth knowing about. */
@@ -61,9 +64,12 @@ export interface RepoMap {
   layout: { path: string; files: number; sourceFiles: number }[];
   witnesses: { testFiles: number; testFunctions: number; httpFiles: string[]; openapi: string[] };
   text: string;
+  /** A recount of `text`. */
   tokens: number;
   budget: number;
   encoding: Encoding;
+  /** Tokens kept for the options' envelope (`tokens + envelope ≤ budget`); present when one was asked for. */
+  envelope?: number;
   /** Lines left out to fit the budget. */
   omitted: number;
 }
@@ -122,8 +128,9 @@ export async function buildRepoMap(
   options: RepoMapOptions = {},
 ): Promise<RepoMap> {
   const budget = options.budget ?? LIMITS.budget.map;
-  if (!Number.isInteger(budget) || budget < 1 || budget > 1_000_000) {
-    throw new EngineError("invalid_argument", `budget must be a whole number of tokens from 1 to 1000000, got ${budget}.`, { data: { budget } });
+  const { min, max } = LIMITS.budget;
+  if (!Number.isInteger(budget) || budget < min || budget > max) {
+    throw new EngineError("invalid_argument", `budget must be a whole number of tokens from ${min} to ${max}, got ${budget}.`, { data: { budget, min, max } });
   }
   const encoding = options.encoding ?? "o200k_base";
   const count = await loadTokenCounter(encoding);
@@ -238,48 +245,38 @@ export async function buildRepoMap(
   if (httpFiles.length) add(6, 5, `- .http/.rest requests: ${httpFiles.slice(0, 5).join(", ")}${httpFiles.length > 5 ? ` +${httpFiles.length - 5} more` : ""}`);
   if (openapi.length) add(6, 5, `- OpenAPI: ${openapi.slice(0, 5).join(", ")}`);
 
-  // Fill by priority with per-line costs, then render in section order and trim to the exact count.
-  const byPriority = [...lines].sort((a, b) => a.priority - b.priority || a.order - b.order);
-  const chosen = new Set<Line>();
-  let used = 0;
-  for (const l of byPriority) {
-    const cost = count(`${l.text}\n`) + 1;
-    if (used + cost <= budget) {
-      chosen.add(l);
-      used += cost;
-    }
-  }
-  const render = () => {
+  // The title and how to cite are the header: the map has them or it is no map. Every other line
+  // is a block with its priority; rendering keeps section order, with a blank line between
+  // sections and no section header without lines under it.
+  const [title, how, ...rest] = lines;
+  // A line's cost with its newline is nearly exact: the tokenizer does not merge across lines.
+  const blocks: Block[] = rest.map((l) => ({ full: l.text, priority: l.priority, cost: count(`${l.text}\n`) + 1 }));
+  const join = (parts: readonly { index: number; text: string }[]) => {
     const out: string[] = [];
-    let section = -1;
-    for (const l of lines) {
-      if (!chosen.has(l)) continue;
-      if (l.section !== section && out.length) out.push("");
+    let section = 0;
+    for (const p of parts) {
+      const l = rest[p.index]!;
+      if (l.section !== section) out.push("");
       section = l.section;
-      out.push(l.text);
+      out.push(p.text);
     }
-    // A section header with nothing under it says nothing.
     return out.filter((t, i) => !(t.startsWith("## ") && (out[i + 1] === undefined || out[i + 1] === ""))).join("\n");
   };
-  let text = render();
-  let tokens = count(text);
-  while (tokens > budget && chosen.size > 0) {
-    const last = byPriority.filter((l) => chosen.has(l)).at(-1)!;
-    chosen.delete(last);
-    text = render();
-    tokens = count(text);
-  }
-  // The map's header (its title and how to cite) comes first or there is no map: never an empty one.
-  if (!chosen.has(lines[0]!) || !chosen.has(lines[1]!)) {
-    const needed = count(lines.slice(0, 2).map((l) => l.text).join("\n"));
-    throw new EngineError("budget_too_small", `A budget of ${budget} tokens cannot hold the map's header; it needs at least ${needed}.`, {
-      hint: `Ask for the map with budget ≥ ${needed} (2000 is a good start).`,
-      data: { budget, needed },
-    });
-  }
+  const fit = fitBlocks({
+    header: `${title!.text}\n${how!.text}`,
+    blocks,
+    budget,
+    count,
+    separator: "\n",
+    join,
+    envelope: options.envelope === undefined ? 0
+      : options.envelope.fixed + (options.envelope.perRecord === undefined ? 0 : languages.reduce((a, l) => a + count(JSON.stringify(envelopeRecord(l, options.envelope!.fields?.language))) + options.envelope!.perRecord!, 0)),
+    smallest: "the map's header",
+  });
+  const { text, tokens } = fit;
   return {
     services, languages, entryPoints, symbols: symbols.slice(0, 50), layout,
     witnesses: { testFiles: testFiles.size, testFunctions, httpFiles, openapi },
-    text, tokens, budget, encoding, omitted: lines.length - chosen.size,
+    text, tokens, budget, encoding, ...(options.envelope !== undefined ? { envelope: fit.envelope } : {}), omitted: fit.omitted,
   };
 }

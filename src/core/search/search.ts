@@ -259,10 +259,10 @@ export interface ScoredDoc {
 
 /**
  * Scores every live document holding a query word: per word, the inverse document frequency
- * times the best field weight it appears in (BM25's saturation over the field weights; the body
- * normalized by its length), summed over words.
+ * (times the word's own weight, when given) times the best field weight it appears in (BM25's
+ * saturation over the field weights; the body normalized by its length), summed over words.
  */
-export function scoreDocuments(index: SearchIndex, terms: string[], weights: FieldWeights, prefixes = true): Map<number, ScoredDoc> {
+export function scoreDocuments(index: SearchIndex, terms: string[], weights: FieldWeights, prefixes = true, termWeights?: ReadonlyMap<string, number>): Map<number, ScoredDoc> {
   const scores = new Map<number, ScoredDoc>();
   const n = Math.max(index.liveCount, 1);
   const avgBody = index.bodyTotal / n || 1;
@@ -288,7 +288,7 @@ export function scoreDocuments(index: SearchIndex, terms: string[], weights: Fie
   };
   for (const t of terms) {
     const df = index.words.get(t)?.df ?? 0;
-    const idf = Math.log(1 + (n - df + 0.5) / (df + 0.5));
+    const idf = Math.log(1 + (n - df + 0.5) / (df + 0.5)) * (termWeights?.get(t) ?? 1);
     const seen = new Set<number>();
     eachPosting(index, t, (doc, fields) => {
       seen.add(doc);
@@ -321,7 +321,7 @@ const FIELD_NAMES: [number, string][] = [[FIELD.name, "name"], [FIELD.path, "pat
 export function searchSymbols(index: SearchIndex, query: string, limit = 10): SearchHit[] {
   const { min, max } = LIMITS.searchResults;
   if (!Number.isInteger(limit) || limit < min || limit > max) {
-    throw new EngineError("invalid_argument", `limit must be a whole number from ${min} to ${max}, got ${limit}.`, { data: { limit } });
+    throw new EngineError("invalid_argument", `limit must be a whole number from ${min} to ${max}, got ${limit}.`, { data: { limit, min, max } });
   }
   const terms = queryTerms(query.slice(0, 2000), MAX_QUERY_WORDS);
   if (terms.length === 0) {

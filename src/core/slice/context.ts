@@ -4,7 +4,7 @@
  */
 import { languageById } from "../../languages/index.ts";
 import { loadTokenCounter, type Encoding, ENCODINGS } from "../budget/tokenizer.ts";
-import { fitChunks, type FitChunk, type FitForm } from "../budget/fit.ts";
+import { envelopeRecord, fitBlocks, type Block, type BlockForm, type Envelope } from "../budget/fit.ts";
 import { matchSymbols, findSymbol, suggestNames, symbolRef, type SymbolRef } from "../graph/lookup.ts";
 import type { CodeGraph } from "../graph/model.ts";
 import { outline } from "../graph/queries.ts";
@@ -13,6 +13,8 @@ import { EngineError } from "../../shared/errors.ts";
 import { LIMITS } from "../limits.ts";
 import { cite, citeName, normalizeRelative } from "../../shared/paths.ts";
 import { findFile, parseLocation, sourceFiles, symbolsAt } from "./locate.ts";
+import { rankTask } from "./task.ts";
+import { parseTrace, type ParsedTrace } from "./trace.ts";
 import { planContext, type PlannedChunk, type Role } from "./plan.ts";
 import { findRoutes, matchRoutes, type MountLine, type Route } from "./routes.ts";
 
@@ -22,8 +24,11 @@ const MAX_TARGET_CHARS = LIMITS.targetChars;
 
 /** Options for context and pack. */
 export interface ContextOptions {
+  /** Tokens for the whole answer: its text, plus the envelope when there is one (default 8,000). */
   budget?: number;
   encoding?: Encoding;
+  /** What the front end adds around the text; the budget covers it (default none). */
+  envelope?: Envelope;
 }
 
 /** One chunk of the answer. */
@@ -60,7 +65,13 @@ export interface ContextAnswer {
   notes: string[];
   chunks: ContextChunk[];
   cut: CutChunk[];
-  usage: { tokens: number; budget: number; encoding: Encoding };
+  /** How many of `cut` (the first ones) the text lists by handle; it counts the rest. */
+  cutListed: number;
+  /**
+   * `tokens`: a recount of `text`; `envelope`: the tokens reserved for the options' envelope
+   * (present when one was asked for); `tokens + envelope ≤ budget`.
+   */
+  usage: { tokens: number; budget: number; encoding: Encoding; envelope?: number };
   text: string;
 }
 
@@ -81,15 +92,19 @@ interface Seeds {
   inline: PlannedChunk[];
   /** Symbols shown inside an inline seed: their neighbours are the seed's. */
   scopes?: number[];
+  /** Further places a task in words points at (role `match`). */
+  matches?: number[];
+  /** Outer project frames of a stack trace (role `frame`). */
+  frames?: number[];
 }
 
 /** Validates a budget argument. */
 export function checkBudget(budget: number | undefined): number {
   const b = budget ?? DEFAULT_BUDGET;
-  if (typeof b !== "number" || !Number.isInteger(b) || b < 1 || b > MAX_BUDGET) {
-    throw new EngineError("invalid_argument", `budget must be a whole number of tokens from 1 to ${MAX_BUDGET}, got ${String(budget)}.`, {
+  if (typeof b !== "number" || !Number.isInteger(b) || b < LIMITS.budget.min || b > MAX_BUDGET) {
+    throw new EngineError("invalid_argument", `budget must be a whole number of tokens from ${LIMITS.budget.min} to ${MAX_BUDGET}, got ${String(budget)}.`, {
       hint: `A few thousand is typical: ${DEFAULT_BUDGET} fits one endpoint with its types and callers.`,
-      data: { budget },
+      data: { budget, min: LIMITS.budget.min, max: MAX_BUDGET },
     });
   }
   return b;
@@ -105,6 +120,8 @@ function checkEncoding(encoding: string | undefined): Encoding {
 
 const ROUTE = /^(GET|POST|PUT|PATCH|DELETE|HEAD|OPTIONS|ANY)\s+(\/\S*)$/i;
 const IDENTIFIER_LIKE = /^[\w$.#:/\\<>@-]+$/;
+/** Written like a name rather than a word: CamelCase, dotted, snake_case, `path::name`, `file#name`. */
+const NAME_LIKE = /[a-z0-9][A-Z]|[A-Za-z_$][\w$]*\.[A-Za-z_$]|_[A-Za-z0-9]|::|#|^[A-Z][A-Za-z0-9]*[A-Z]/;
 
 /** `path` is not a file of the index: the error, with files of the same name as suggestions. */
 function notIndexed(graph: CodeGraph, written: string): EngineError {
@@ -146,16 +163,19 @@ function locationSeeds(graph: CodeGraph, path: string, start: number, end: numbe
 }
 
 /** Understands a target: route, path::symbol, file path, symbol name, or free text for search. */
-export function resolveTarget(graph: CodeGraph, targetArg: string, io: ContextIO, searchLimit = 1): Seeds {
+export function resolveTarget(graph: CodeGraph, targetArg: string, io: ContextIO, task?: { maxSeeds: number }): Seeds {
+  const maxSeeds = task?.maxSeeds ?? DEFAULT_TASK_SEEDS;
   const target = targetArg.trim();
   if (target === "") throw new EngineError("invalid_argument", "The target is empty.", { hint: "Pass a symbol (Session.send), a file path, `METHOD /path`, or a few words." });
   if (target.length > MAX_TARGET_CHARS) {
     throw new EngineError("invalid_argument", `The target is ${target.length} characters; the limit is ${MAX_TARGET_CHARS}.`, {
-      hint: "Pass a symbol, a path or a short description; for a long task description use pack with its key words.",
-      data: { length: target.length },
+      hint: "Pass a symbol, a path or a short description; for a long task, its key words.",
+      data: { length: target.length, max: MAX_TARGET_CHARS },
     });
   }
-  const route = searchLimit > 1 ? null : ROUTE.exec(target);
+  // `pack` takes a task in words as it is; `context` first reads it as a route, a location or a name.
+  if (task) return taskSeeds(graph, io, target, maxSeeds);
+  const route = ROUTE.exec(target);
   if (route) {
     const method = route[1]!.toUpperCase();
     const routes = io.routes();
@@ -180,7 +200,9 @@ export function resolveTarget(graph: CodeGraph, targetArg: string, io: ContextIO
     }
     return { ids: [...new Set(ids)], how: "route", notes: hits.map((r) => `route ${r.method} ${r.path} registered at ${cite(r.file, r.line)}`), mounts, inline };
   }
-  const location = searchLimit === 1 ? parseLocation(target) : undefined;
+  const trace = parseTrace(target);
+  if (trace) return traceSeeds(graph, io, trace);
+  const location = parseLocation(target);
   if (location) {
     const found = findFile(sourceFiles(graph), location.path, io.root, { quoted: location.quoted });
     const notes = found?.note ? [found.note] : [];
@@ -189,7 +211,7 @@ export function resolveTarget(graph: CodeGraph, targetArg: string, io: ContextIO
       if (ids.length >= 1) return { ids: [findSymbol(graph, `${found.path}::${location.symbol}`).id], how: "symbol", notes, mounts: [], inline: [] };
       const inFile = suggestNames(graph, location.symbol, 50).filter((r) => r.path === found.path).slice(0, 5);
       throw new EngineError("unknown_symbol", `No symbol named ${JSON.stringify(location.symbol)} in ${found.path}.`, {
-        hint: inFile.length ? `Did you mean ${inFile.map((r) => r.qualified).join(", ")}?` : `Ask for ${found.path} to see what it defines.`,
+        hint: inFile.length ? `Did you mean ${inFile.map((r) => r.qualified).join(", ")}?` : `The file ${found.path} itself shows what it defines.`,
         data: { target, suggestions: inFile },
       });
     }
@@ -202,44 +224,109 @@ export function resolveTarget(graph: CodeGraph, targetArg: string, io: ContextIO
     if (location.quoted || (location.start !== undefined && !/\s/.test(target))) throw notIndexed(graph, location.path);
     // `ns::Class::method` (C++, Rust, PHP) is a symbol when no file is called `ns`.
   }
-  const looksLikePath = searchLimit === 1 && !target.includes("::") && !/\s/.test(target) && (target.includes("/") || target.includes("\\") || /\.[a-z]{1,5}$/i.test(target) && graph.byQualified.get(target) === undefined);
+  const looksLikePath = !target.includes("::") && !/\s/.test(target) && (target.includes("/") || target.includes("\\") || /\.[a-z]{1,5}$/i.test(target) && graph.byQualified.get(target) === undefined);
   if (looksLikePath) {
     const found = findFile(sourceFiles(graph), target, io.root);
     if (found) return { ids: [graph.moduleSymbol.get(found.path)!], how: "file", notes: found.note ? [found.note] : [], mounts: [], inline: [] };
     if (matchSymbols(graph, target).length === 0) throw notIndexed(graph, target);
   }
-  if (searchLimit === 1 && IDENTIFIER_LIKE.test(target)) {
+  if (IDENTIFIER_LIKE.test(target)) {
     const ids = matchSymbols(graph, target);
     if (ids.length >= 1) return { ids: [findSymbol(graph, target).id], how: "symbol", notes: [], mounts: [], inline: [] };
-    // An identifier nobody defines: suggest, but also try words (a class named differently).
-    const suggestions = suggestNames(graph, target);
-    if (suggestions.length) {
+    // Written like a name (CamelCase, dotted, snake_case, path::name): a name nobody defines is an
+    // unknown symbol, with the closest names — never a silent search that answers about something else.
+    if (NAME_LIKE.test(target)) {
+      const suggestions = suggestNames(graph, target);
       throw new EngineError("unknown_symbol", `No symbol named ${JSON.stringify(target)}.`, {
-        hint: `Did you mean ${suggestions.map((s) => s.qualified).join(", ")}?`,
+        hint: suggestions.length ? `Did you mean ${suggestions.map((s) => s.qualified).join(", ")}?` : "Search for it with words from its name or docstring.",
         data: { target, suggestions },
       });
     }
   }
-  const hits = searchSymbols(io.searchIndex(), target, Math.max(searchLimit, 5));
-  if (hits.length === 0) {
-    throw new EngineError("unknown_symbol", `Nothing in the project matches ${JSON.stringify(target.slice(0, 80))}.`, {
-      hint: "Try other words, a symbol name, or a file path.",
-      data: { target: target.slice(0, 200) },
+  return taskSeeds(graph, io, target, maxSeeds);
+}
+
+/**
+ * Seeds for a stack trace: the innermost frame in the project is the seed, the other project
+ * frames come as `frame` chunks (outermost last), the error line is a note. Frames are matched by
+ * the longest path suffix inside the root, since traces come from other machines and checkouts.
+ */
+function traceSeeds(graph: CodeGraph, io: ContextIO, trace: ParsedTrace): Seeds {
+  const files = sourceFiles(graph);
+  const inProject: { path: string; line: number; fn?: string }[] = [];
+  let outside = 0;
+  for (const f of trace.frames) {
+    let found: { path: string } | undefined;
+    try {
+      found = findFile(files, f.path, io.root);
+    } catch {
+      found = undefined; // a suffix several files share: not this frame's to guess
+    }
+    if (found && (graph.records.get(found.path)?.lines ?? 0) >= f.line) inProject.push({ ...f, path: found.path });
+    else outside++;
+  }
+  const innermost = inProject.at(-1);
+  if (!innermost) {
+    const first = trace.frames.at(-1)!;
+    throw new EngineError("no_match", `None of the trace's ${trace.frames.length} frame${trace.frames.length > 1 ? "s is" : " is"} in this project (innermost: ${cite(first.path, first.line)}).`, {
+      hint: "Give the trace of a run of this project, or a path:line inside it.",
+      data: { frames: trace.frames.slice(-5), error: trace.error },
     });
   }
-  // Take the top hits that score close to the best one (pack asks for several).
-  const best = hits[0]!.score;
-  const chosen = hits.slice(0, searchLimit).filter((h, i) => i === 0 || h.score >= best * 0.6);
-  const ids = chosen.map((h) => graph.byQualified.get(h.qualified)!).filter((id) => id !== undefined);
-  const others = hits.filter((h) => !chosen.includes(h)).slice(0, 3).map((h) => h.qualified);
+  const seed = locationSeeds(graph, innermost.path, innermost.line, innermost.line, []);
+  const seen = new Set(seed.ids);
+  const frames: number[] = [];
+  for (const f of inProject.slice(0, -1).reverse()) {
+    for (const s of symbolsAt(graph, f.path, f.line, f.line).slice(0, 1)) {
+      if (!seen.has(s.id)) frames.push(s.id);
+      seen.add(s.id);
+    }
+  }
+  const notes = [
+    ...(trace.error ? [`error: ${trace.error.length > 300 ? `${trace.error.slice(0, 300)}…` : trace.error}`] : []),
+    `trace: ${inProject.length} of ${trace.frames.length} frames in the project (innermost ${cite(innermost.path, innermost.line)}${innermost.fn ? ` in ${innermost.fn}` : ""})${outside ? `; ${outside} outside it (libraries, the runtime)` : ""}`,
+  ];
+  return { ...seed, how: seed.how === "file" && seed.inline.length === 0 ? "file" : seed.how, notes, frames };
+}
+
+/** Seeds for a task in words: the strongest places in full, the next ones as matches. */
+function taskSeeds(graph: CodeGraph, io: ContextIO, text: string, maxSeeds: number): Seeds {
+  const ranking = rankTask(io.searchIndex(), graph, text);
+  const top = ranking.candidates[0];
+  if ((!top || !ranking.relevant) && !/\s/.test(text)) {
+    // One word that matches nothing well may be a misspelled name.
+    const suggestions = suggestNames(graph, text);
+    if (suggestions.length) {
+      throw new EngineError("unknown_symbol", `No symbol named ${JSON.stringify(text)}.`, { hint: `Did you mean ${suggestions.map((s) => s.qualified).join(", ")}?`, data: { target: text, suggestions } });
+    }
+  }
+  if (!top || !ranking.relevant) {
+    const closest = ranking.candidates.slice(0, 5).map((c) => symbolRef(graph.symbols[c.id]!));
+    throw new EngineError("no_match", `Nothing in the project matches ${JSON.stringify(text.length > 80 ? `${text.slice(0, 80)}…` : text)} well.`, {
+      hint: closest.length ? `The closest, each holding few of the words: ${closest.map((r) => r.qualified).join(", ")}.` : "Try words from the code itself: names, messages, comments.",
+      data: { target: text.slice(0, 200), terms: ranking.terms, closest },
+    });
+  }
+  const best = top.score;
+  const seeds = ranking.candidates.slice(0, maxSeeds).filter((c, i) => i === 0 || c.score >= best * SEED_SHARE).map((c) => c.id);
+  const matches = ranking.candidates.slice(seeds.length, seeds.length + MAX_MATCHES).filter((c) => c.score >= best * MATCH_SHARE).map((c) => c.id);
+  const q = (id: number) => citeName(graph.symbols[id]!.qualified);
   return {
-    ids,
+    ids: seeds,
     how: "search",
-    notes: [`search picked ${chosen.map((h) => h.qualified).join(", ")}${others.length ? `; next best: ${others.join(", ")}` : ""}`],
+    notes: [`the task's words point first at ${seeds.map(q).join(", ")}${matches.length ? `, then ${matches.length} more place${matches.length > 1 ? "s" : ""} (match)` : ""}`],
     mounts: [],
     inline: [],
+    matches,
   };
 }
+
+/** Seeds a task in words gets by default (pack's `seeds` option changes it). */
+export const DEFAULT_TASK_SEEDS = 5;
+/** Seeds a task may have; places past them that score this share of the best become matches. */
+const SEED_SHARE = 0.45;
+const MATCH_SHARE = 0.12;
+const MAX_MATCHES = 25;
 
 /** A fenced code block tagged with the language's fence name. */
 function fence(language: string, body: string): string {
@@ -248,12 +335,15 @@ function fence(language: string, body: string): string {
 }
 
 /** Builds the context answer for `target`. */
-export async function buildContext(graph: CodeGraph, target: string, options: ContextOptions, io: ContextIO, searchLimit = 1): Promise<ContextAnswer> {
+export async function buildContext(graph: CodeGraph, target: string, options: ContextOptions, io: ContextIO, task?: { maxSeeds: number }): Promise<ContextAnswer> {
   const budget = checkBudget(options.budget);
   const encoding = checkEncoding(options.encoding);
   const count = await loadTokenCounter(encoding);
-  const seeds = resolveTarget(graph, target, io, searchLimit);
-  const planned = planContext(graph, seeds.ids, { mounts: seeds.mounts, inline: seeds.inline, ...(seeds.scopes ? { scopes: seeds.scopes } : {}) });
+  const seeds = resolveTarget(graph, target, io, task);
+  const planned = planContext(graph, seeds.ids, {
+    mounts: seeds.mounts, inline: seeds.inline, ...(seeds.scopes ? { scopes: seeds.scopes } : {}), ...(seeds.matches ? { matches: seeds.matches } : {}),
+    ...(seeds.frames ? { frames: seeds.frames } : {}),
+  });
 
   // Load each cited file once; a chunk nested in another chunk of the answer is skipped.
   const texts = new Map<string, string[]>();
@@ -263,56 +353,96 @@ export async function buildContext(graph: CodeGraph, target: string, options: Co
   const chunks = planned.filter((c, i) => !planned.some((o, j) => j < i && o.role === "seed" && o.path === c.path && o.start <= c.start && o.end >= c.end));
   const within = chunks.map((c, i) => chunks.flatMap((o, j) => (j < i && o.path === c.path && o.start <= c.start && o.end >= c.end ? [j] : [])));
 
-  const fitInput: FitChunk[] = chunks.map((c) => {
+  const seedLabel = (seeds.ids.length ? seeds.ids.map((id) => graph.symbols[id]!.qualified) : seeds.inline.map((c) => c.label)).map(citeName).join(", ");
+  const notes = [...seeds.notes];
+  const seedRefs = seeds.ids.map((id) => symbolRef(graph.symbols[id]!));
+  const seedOutlineNote = (full: number) => `the seed is shown as an outline: its full body needs ${full} tokens`;
+  const handleOf = (c: PlannedChunk) => (c.symbol !== undefined && c.kind !== "file" ? c.label : cite(c.path, c.start, c.end));
+  const shownChunk = (c: PlannedChunk, form: "full" | "outline", tokens: number): ContextChunk =>
+    ({ path: c.path, start: c.start, end: c.end, role: c.role, symbol: c.label, kind: c.kind, form, tokens });
+  const cutChunk = (c: PlannedChunk, tokens: number): CutChunk =>
+    ({ path: c.path, start: c.start, end: c.end, role: c.role, symbol: c.label, handle: handleOf(c), tokens });
+
+  // The envelope: what the front end adds once, and what each record costs when it repeats them.
+  const perRecord = options.envelope?.perRecord;
+  const fields = options.envelope?.fields ?? {};
+  const record = (value: unknown, kind?: string) => (perRecord === undefined ? 0 : count(JSON.stringify(envelopeRecord(value, kind === undefined ? undefined : fields[kind]))) + perRecord);
+  const envelopeFixed = options.envelope === undefined ? 0
+    : options.envelope.fixed + seedRefs.reduce((a, r) => a + record(r, "seed"), 0) + notes.reduce((a, n) => a + record(n), 0);
+
+  const blocks: Block[] = chunks.map((c, i) => {
     const lines = texts.get(c.path) ?? [];
     const body = lines.slice(c.start - 1, c.end).join("\n");
     const head = `## ${cite(c.path, c.start, c.end)} [${c.role}] ${citeName(c.label)}`;
     const sym = c.symbol !== undefined ? graph.symbols[c.symbol]! : undefined;
     const outlineText = sym && sym.kind !== "module" ? outline(graph, sym) : sym ? fileOutline(graph, sym.id) : undefined;
-    return {
+    const full = `${head}\n${fence(c.language, body)}`;
+    const hasOutline = outlineText !== undefined && outlineText.length < body.length;
+    // The seed as an outline says so, and how to get its body.
+    let outlineBlock = hasOutline ? `${head} (outline)\n${fence(c.language, outlineText)}` : undefined;
+    if (i === 0 && outlineBlock !== undefined) {
+      const fullTokens = count(full);
+      outlineBlock = `${outlineBlock}\nNote: the seed's full body needs ${fullTokens} tokens; shown as an outline. Ask with budget ≥ ${fullTokens + 200} for the full text, or read its lines.`;
+    }
+    const block: Block = {
+      full,
+      ...(outlineBlock !== undefined ? { outline: outlineBlock } : {}),
+      listed: (tokens: number) => `- ${cite(c.path, c.start, c.end)} [${c.role}] ${citeName(c.label)} (${tokens} tokens)`,
       // Beyond the first hop, a neighbour's shape is what helps; its body is one request away.
-      ...(c.distance >= 2 && outlineText !== undefined && outlineText.length < body.length ? { outlineOnly: true } : {}),
+      ...(c.distance >= 2 && hasOutline ? { outlineOnly: true } : {}),
       ...(c.listOnly ? { listOnly: true } : {}),
-      full: `${head}\n${fence(c.language, body)}`,
-      ...(outlineText !== undefined && outlineText.length < body.length ? { outline: `${head} (outline)\n${fence(c.language, outlineText)}` } : {}),
-      cutLine: (tokens: number) => `- ${cite(c.path, c.start, c.end)} [${c.role}] ${citeName(c.label)} (${tokens} tokens)`,
+      // The next places a task points at: their shapes first, their bodies while budget lasts.
+      ...(c.role === "match" && hasOutline ? { preferOutline: true } : {}),
+      ...(i === 0 ? { required: true } : {}),
+      ...(within[i]!.length ? { within: within[i]! } : {}),
     };
+    if (perRecord !== undefined) {
+      const fullTokens = count(full);
+      const outlineTokens = outlineBlock !== undefined ? count(outlineBlock) : undefined;
+      block.envelope = {
+        full: record(shownChunk(c, "full", fullTokens), "chunk"),
+        ...(outlineTokens !== undefined ? { outline: record(shownChunk(c, "outline", outlineTokens), "chunk") + (i === 0 ? record(seedOutlineNote(fullTokens)) : 0) } : {}),
+        listed: record(cutChunk(c, fullTokens), "cut"),
+      };
+    }
+    return block;
   });
 
-  const seedLabel = (seeds.ids.length ? seeds.ids.map((id) => graph.symbols[id]!.qualified) : seeds.inline.map((c) => c.label)).map(citeName).join(", ");
-  const notes = [...seeds.notes];
-  const header = [`# codeslice context: ${target.length > 200 ? `${target.slice(0, 200)}…` : target}`, `Seed: ${seedLabel}`, ...notes.map((n) => `Note: ${n}`)].join("\n");
-  const fit = fitChunks(
+  const oneLine = target.replace(/\s*\r?\n\s*/g, " ⏎ ");
+  const header = [`# codeslice context: ${oneLine.length > 200 ? `${oneLine.slice(0, 200)}…` : oneLine}`, `Seed: ${seedLabel}`, ...notes.map((n) => `Note: ${n}`)].join("\n");
+  const fit = fitBlocks({
     header,
-    fitInput,
+    blocks,
     budget,
     count,
-    (tokens) => `-- ${tokens}/${budget} tokens (${encoding})`,
-    (full) => `Note: the seed's full body needs ${full} tokens; shown as an outline. Ask with budget ≥ ${full + 200} for the full text, or read its lines.`,
-    within,
-  );
+    separator: "\n\n",
+    cutList: {
+      title: (total) => `## Cut: ${total} chunk${total > 1 ? "s" : ""} left out (ask for any by name or path:lines)`,
+      more: (n) => `- … and ${n} more`,
+    },
+    footer: (s) => `-- ${s.tokens}/${s.budget} tokens (${encoding}${s.envelope > 0 ? `; ${s.envelope} more for data alongside this text` : ""})`,
+    envelope: envelopeFixed,
+    smallest: "even the target's outline",
+  });
 
   const included: ContextChunk[] = [];
   const cut: CutChunk[] = [];
   chunks.forEach((c, i) => {
-    const form: FitForm = fit.forms[i]!;
-    const symbol = c.label;
+    const form: BlockForm = fit.forms[i]!;
     if (form === "covered") return;
-    if (form === "cut") {
-      cut.push({ path: c.path, start: c.start, end: c.end, role: c.role, symbol, handle: c.symbol !== undefined && c.kind !== "file" ? symbol : cite(c.path, c.start, c.end), tokens: fit.fullTokens[i]! });
-    } else {
-      included.push({ path: c.path, start: c.start, end: c.end, role: c.role, symbol, kind: c.kind, form, tokens: form === "full" ? fit.fullTokens[i]! : fit.outlineTokens[i]! });
-    }
+    if (form === "cut") cut.push(cutChunk(c, fit.fullTokens[i]!));
+    else included.push(shownChunk(c, form, form === "full" ? fit.fullTokens[i]! : fit.outlineTokens[i]!));
   });
-  if (fit.forms[0] === "outline") notes.push(`the seed is shown as an outline: its full body needs ${fit.fullTokens[0]} tokens`);
+  if (fit.forms[0] === "outline") notes.push(seedOutlineNote(fit.fullTokens[0]!));
   return {
     target,
     resolvedAs: seeds.how,
-    seeds: seeds.ids.map((id) => symbolRef(graph.symbols[id]!)),
+    seeds: seedRefs,
     notes,
     chunks: included,
     cut,
-    usage: { tokens: fit.tokens, budget, encoding },
+    cutListed: fit.listed,
+    usage: { tokens: fit.tokens, budget, encoding, ...(options.envelope ? { envelope: fit.envelope } : {}) },
     text: fit.text,
   };
 }

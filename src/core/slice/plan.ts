@@ -4,12 +4,17 @@
  * a whole symbol with its role, graph distance and edge confidence. No text yet: the engine loads
  * only the files the plan cites.
  */
-import type { CodeGraph, SymbolNode } from "../graph/model.ts";
+import { overridesOf } from "../graph/calls.ts";
+import { CONFIDENCE, type CodeGraph, type SymbolNode } from "../graph/model.ts";
 import type { MountLine } from "./routes.ts";
 
-/** A chunk's role, in priority order. */
-export type Role = "seed" | "type" | "callee" | "caller" | "mount" | "witness";
-export const ROLE_ORDER: readonly Role[] = ["seed", "type", "callee", "caller", "mount", "witness"];
+/**
+ * A chunk's role, in priority order: `frame` is an outer project frame of a stack trace (the seed
+ * is its innermost), `match` another place a task in words points at (shown as an outline first),
+ * `impl` an override or implementation of a seed method.
+ */
+export type Role = "seed" | "frame" | "match" | "type" | "callee" | "impl" | "caller" | "mount" | "witness";
+export const ROLE_ORDER: readonly Role[] = ["seed", "frame", "match", "type", "callee", "impl", "caller", "mount", "witness"];
 
 /** A candidate chunk: a whole symbol (or a line range for mounts and inline handlers). */
 export interface PlannedChunk {
@@ -69,7 +74,7 @@ function withDescendants(graph: CodeGraph, id: number): number[] {
 export function planContext(
   graph: CodeGraph,
   seeds: number[],
-  extra: { mounts?: MountLine[]; inline?: PlannedChunk[]; scopes?: number[] } = {},
+  extra: { mounts?: MountLine[]; inline?: PlannedChunk[]; scopes?: number[]; matches?: number[]; frames?: number[] } = {},
   limits: PlanLimits = DEFAULT_LIMITS,
 ): PlannedChunk[] {
   const chunks: PlannedChunk[] = [];
@@ -83,6 +88,10 @@ export function planContext(
   // Seeds (a file seed is its module symbol: the file's code).
   for (const id of seeds) take(id, "seed", 0, 1);
   for (const c of extra.inline ?? []) chunks.push(c);
+  // The outer frames of a stack trace, innermost first.
+  for (const id of extra.frames ?? []) take(id, "frame", 1, 1);
+  // Other places a task in words points at, in rank order.
+  (extra.matches ?? []).forEach((id, i) => take(id, "match", 1, 0.9 - i / 100));
   // `scopes`: symbols an inline seed shows (lines across several definitions): their neighbours
   // count as the seed's, but they get no chunk of their own.
   for (const id of extra.scopes ?? []) taken.add(id);
@@ -117,6 +126,7 @@ export function planContext(
     for (let d = 1; d <= limits.callDepth && frontier.length && found.length < limits.perRole * 2; d++) {
       const hop = new Map<number, number>();
       const lines = new Map<number, number[]>();
+      const stops = new Set<number>();
       for (const id of frontier) {
         for (const ei of adjacency.get(id) ?? []) {
           const e = graph.calls[ei]!;
@@ -124,6 +134,8 @@ export function planContext(
           if (seen.has(other)) continue;
           hop.set(other, Math.max(hop.get(other) ?? 0, e.confidence));
           (lines.get(other) ?? lines.set(other, []).get(other)!).push(e.line);
+          // A class body runs when the class is defined: its callers are not callers of this code.
+          if (direction === "caller" && e.classBody) stops.add(other);
         }
       }
       const ordered = [...hop].sort((a, b) => b[1] - a[1] || a[0] - b[0]);
@@ -131,12 +143,14 @@ export function planContext(
         seen.add(id);
         found.push({ id, distance: d, confidence, test: isTestFile(graph.symbols[id]!.file), lines: lines.get(id) ?? [] });
       }
-      frontier = ordered.map(([id]) => id);
+      frontier = ordered.map(([id]) => id).filter((id) => !stops.has(id));
     }
     return found;
   };
   const callees = walk("callee").filter((c) => !c.test).slice(0, limits.perRole);
   for (const c of callees) take(c.id, "callee", c.distance, c.confidence);
+  // A seed method's overrides and implementations: the code a call to it may actually run.
+  for (const id of seeds) for (const o of overridesOf(graph.context, id).slice(0, limits.perRole)) take(o, "impl", 1, CONFIDENCE["via-base"]);
   const callers = walk("caller");
   /** A caller that is module-level code is cited by its call lines (± 2), not as the whole file. */
   const takeCaller = (c: (typeof callers)[number], role: Role) => {

@@ -5,6 +5,7 @@
  */
 import type { LanguageSpec } from "../types.ts";
 import { QUERIES } from "../queries.gen.ts";
+import { goTests } from "./tests.ts";
 
 export const go: LanguageSpec = {
   id: "go",
@@ -18,4 +19,5 @@ export const go: LanguageSpec = {
   docStyle: "preceding-comment",
   exportStyle: "capitalized",
   fullDepth: false,
+  tests: goTests,
 };

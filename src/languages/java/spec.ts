@@ -4,6 +4,7 @@
  */
 import type { LanguageSpec } from "../types.ts";
 import { QUERIES } from "../queries.gen.ts";
+import { javaTests } from "./tests.ts";
 
 export const java: LanguageSpec = {
   id: "java",
@@ -18,6 +19,7 @@ export const java: LanguageSpec = {
   docStyle: "preceding-comment",
   exportStyle: "public-modifier",
   fullDepth: false,
+  tests: javaTests,
   routes: {
     // Spring: `@GetMapping("/x")`, `@RequestMapping(value = "/x", method = RequestMethod.POST)` under a class-level `@RequestMapping("/api")`.
     classPrefix: [/^@RequestMapping(?:\(\s*(?:(?:value|path)\s*=\s*)?\{?\s*"(?<path>[^"]*)"[^)]*\))?/],

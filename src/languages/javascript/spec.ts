@@ -4,6 +4,7 @@ import { QUERIES } from "../queries.gen.ts";
 import { callbackSite } from "../typescript/hooks.ts";
 import { JS_BUILTIN_METHODS } from "../typescript/builtins.ts";
 import { typescriptResolver } from "../typescript/resolve.ts";
+import { jsTests } from "../typescript/tests.ts";
 
 export const javascript: LanguageSpec = {
   id: "javascript",
@@ -21,6 +22,7 @@ export const javascript: LanguageSpec = {
   builtinMethods: JS_BUILTIN_METHODS,
   resolver: typescriptResolver,
   fence: "js",
+  tests: jsTests,
   // CommonJS modules export what they assign to module.exports, which the index reads as any top-level definition.
   semantics: { ...DEFAULT_SEMANTICS, exports: "explicit-or-top-level" },
   routes: {

@@ -3,6 +3,7 @@ import type { LanguageSpec } from "../types.ts";
 import { QUERIES } from "../queries.gen.ts";
 import { PYTHON_BUILTIN_METHODS } from "./builtins.ts";
 import { pythonResolver } from "./resolve.ts";
+import { pythonTests } from "./tests.ts";
 
 export const python: LanguageSpec = {
   id: "python",
@@ -19,6 +20,7 @@ export const python: LanguageSpec = {
   builtinMethods: PYTHON_BUILTIN_METHODS,
   resolver: pythonResolver,
   fence: "python",
+  tests: pythonTests,
   semantics: {
     exports: "top-level",
     laterBindingWins: true,
@@ -27,6 +29,7 @@ export const python: LanguageSpec = {
     instanceNames: ["self", "this"],
     classNames: ["cls"],
     classFunctionsAreMethods: true,
+    classBodyRunsOnce: true,
     blocks: "indent",
   },
   routes: {

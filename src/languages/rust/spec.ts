@@ -5,6 +5,7 @@
  */
 import type { LanguageSpec } from "../types.ts";
 import { QUERIES } from "../queries.gen.ts";
+import { rustTests } from "./tests.ts";
 
 export const rust: LanguageSpec = {
   id: "rust",
@@ -18,4 +19,5 @@ export const rust: LanguageSpec = {
   docStyle: "preceding-comment",
   exportStyle: "public-modifier",
   fullDepth: false,
+  tests: rustTests,
 };

@@ -4,6 +4,7 @@ import { QUERIES } from "../queries.gen.ts";
 import { callbackSite } from "./hooks.ts";
 import { JS_BUILTIN_METHODS } from "./builtins.ts";
 import { typescriptResolver } from "./resolve.ts";
+import { jsTests } from "./tests.ts";
 
 const base = {
   query: QUERIES.typescript,
@@ -16,6 +17,7 @@ const base = {
   callbackSite,
   builtinMethods: JS_BUILTIN_METHODS,
   resolver: typescriptResolver,
+  tests: jsTests,
   routes: {
     // NestJS: `@Get(":id")` on methods of a `@Controller("users")` class.
     classPrefix: [/^@Controller\(\s*(?:(['"`])(?<path>.*?)\1)?/],

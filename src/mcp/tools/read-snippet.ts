@@ -1,12 +1,13 @@
 /** `read_snippet`: a bounded line range of a project file; nothing outside the project is readable. */
 import { z } from "zod";
 import { LIMITS } from "../../index.ts";
-
-const MAX_SNIPPET_LINES = LIMITS.snippetLines;
-import { capLines } from "../fit.ts";
-import { at, fence, plural } from "../render.ts";
+import { at, fenceLines, fitLines, plural } from "../render.ts";
 import { pathArg } from "../schemas.ts";
 import { defineTool } from "../tool.ts";
+
+const MAX_SNIPPET_LINES = LIMITS.snippetLines;
+/** A number as wide as any line number or count, for the envelope's worst case. */
+const WIDEST = 9_999_999;
 
 const line = (name: string) =>
   z
@@ -32,30 +33,29 @@ export const readSnippetTool = defineTool({
     start: z.int(),
     end: z.int().describe("Last line returned (may be before end_line when capped)."),
     totalLines: z.int(),
-    capped: z.boolean().describe("True when fewer lines than asked were returned."),
-    text: z.string(),
+    capped: z.boolean().describe("True when fewer lines than asked were returned (or the only line was cut short)."),
   }),
   async run(args, ctx) {
     const s = await ctx.engine.snippet(args.path, args.start_line, args.end_line, { maxLines: MAX_SNIPPET_LINES, signal: ctx.signal });
-    const render = (body: string, end: number, capped: boolean) => {
-      const head = `## ${at(s.path, s.start, end)} (of ${plural(s.totalLines, "line")})`;
-      const asked = Math.min(args.end_line, s.totalLines);
-      const note = capped
-        ? `\nNote: shortened to lines ${s.start}-${end} of the ${asked - s.start + 1} asked (at most ${MAX_SNIPPET_LINES} lines and ${ctx.responseCap} tokens per call); continue with start_line ${end + 1}.`
-        : args.end_line > s.totalLines ? `\nNote: the file ends at line ${s.totalLines}.` : "";
-      return `${head}\n${fence(s.path, body)}${note}`;
-    };
-    let text = render(s.text, s.end, s.capped && s.end < Math.min(args.end_line, s.totalLines));
-    let data = { path: s.path, start: s.start, end: s.end, totalLines: s.totalLines, capped: s.end < Math.min(args.end_line, s.totalLines), text };
-    let limit = ctx.cap - 300;
-    while (ctx.measure(text, data) > ctx.cap && limit > 1) {
-      // Long lines (minified code, data): keep whole lines that fit.
-      const kept = capLines(s.text, limit, ctx.count);
-      const end = s.start + kept.keptLines - 1;
-      text = render(kept.text, end, true);
-      data = { path: s.path, start: s.start, end, totalLines: s.totalLines, capped: true, text };
-      limit = Math.floor(limit * 0.8);
-    }
-    return { text, data };
+    const asked = Math.min(args.end_line, s.totalLines);
+    const { open, close } = fenceLines(s.path, s.text);
+    const last = (kept: number) => s.start + Math.max(1, kept) - 1;
+    // The lines themselves are the text content; the structured content says which they are.
+    const fit = fitLines({
+      lines: s.text.split("\n"),
+      header: (kept) => `## ${at(s.path, s.start, last(kept))} (of ${plural(s.totalLines, "line")})\n${open}`,
+      footer: (kept, clipped) => {
+        const end = last(kept);
+        const note = end < asked || clipped
+          ? `\nNote: shortened to ${clipped ? `the start of line ${end}` : `lines ${s.start}-${end}`} of the ${asked - s.start + 1} asked (at most ${MAX_SNIPPET_LINES} lines and ${ctx.responseCap} tokens per call); continue with start_line ${end + 1}.`
+          : args.end_line > s.totalLines ? `\nNote: the file ends at line ${s.totalLines}.` : "";
+        return `${close}${note}`;
+      },
+      budget: ctx.cap,
+      envelope: ctx.count(JSON.stringify({ path: s.path, start: WIDEST, end: WIDEST, totalLines: WIDEST, capped: false })),
+      count: ctx.count,
+    });
+    const end = last(fit.kept);
+    return { text: fit.text, data: { path: s.path, start: s.start, end, totalLines: s.totalLines, capped: end < asked || fit.clipped } };
   },
 });

@@ -100,9 +100,9 @@ export function missingDenoFlag(error: unknown): string | undefined {
 }
 
 /** Maps a Deno file-system error to an EngineError with a canonical code (the original as `cause`). */
-export function mapDenoError(error: unknown, path: string): EngineError {
+export function mapDenoError(error: unknown, path: string, action: "read" | "write" = "read"): EngineError {
   if (error instanceof EngineError) return error;
-  const data: Record<string, unknown> = { path };
+  const data = { path };
   const flag = missingDenoFlag(error);
   if (flag) {
     return new EngineError("permission_denied", `Deno refused access to ${path}`, {
@@ -120,5 +120,5 @@ export function mapDenoError(error: unknown, path: string): EngineError {
   if (name === "PermissionDenied" || code === "EACCES" || code === "EPERM") {
     return new EngineError("permission_denied", `Permission denied: ${path}`, { data, cause: error });
   }
-  return new EngineError("io_error", `Cannot read ${path}: ${(error as Error)?.message ?? error}`, { data, cause: error });
+  return new EngineError("io_error", `Cannot ${action} ${path}: ${(error as Error)?.message ?? error}`, { data, cause: error });
 }

@@ -208,7 +208,7 @@ export async function createDenoFileSystem(root: string, deno: DenoApi = require
     // Deno refusing to look (no --allow-read) is not a missing root.
     if (missingDenoFlag(error)) throw mapDenoError(error, abs);
     throw new EngineError("root_not_found", `The project root does not exist: ${abs}`, {
-      hint: "Pass an existing folder with --root DIR.",
+      hint: "Pass an existing folder as the project root.",
       data: { root: abs },
       cause: error,
     });
@@ -221,7 +221,7 @@ export async function createDenoFileSystem(root: string, deno: DenoApi = require
   }
   if (!s.isDirectory) {
     throw new EngineError("root_not_directory", `The project root is not a folder: ${abs}`, {
-      hint: "Pass a folder with --root DIR, not a file.",
+      hint: "Pass a folder as the project root, not a file.",
       data: { root: abs },
     });
   }

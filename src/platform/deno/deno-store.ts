@@ -33,7 +33,13 @@ export function denoDiskOps(deno: DenoApi): DiskOps {
       for await (const e of deno.readDir(p)) out.push({ name: e.name, kind: kindOf(e) });
       return out;
     },
-    readFile: (p) => deno.readFile(p),
+    // Only a regular file is read: a named pipe where a value should be would wait for ever.
+    readFile: async (p) => {
+      const info = await deno.stat(p);
+      if (!info.isFile) throw Object.assign(new Error(`not a regular file: ${p}`), { code: "EISDIR" });
+      return deno.readFile(p);
+    },
+    modifiedMs: async (p) => (await deno.stat(p)).mtime?.getTime() ?? Date.now(),
     writeFile: (p, bytes, createNew) => deno.writeFile(p, bytes, createNew ? { createNew: true } : undefined),
     mkdir: (p) => deno.mkdir(p),
     rename: (a, b) => deno.rename(a, b),

@@ -7,7 +7,7 @@ import { LinkFreeFolders } from "../link-free-folders.ts";
 import type { DirEntry, EntryKind, FileStat, FileSystem } from "../../core/ports.ts";
 
 /** Maps a node:fs error to an EngineError with a canonical code. */
-export function mapNodeError(error: unknown, path: string): EngineError {
+export function mapNodeError(error: unknown, path: string, action: "read" | "write" = "read"): EngineError {
   const code = (error as NodeJS.ErrnoException)?.code;
   const data = { path };
   switch (code) {
@@ -23,7 +23,7 @@ export function mapNodeError(error: unknown, path: string): EngineError {
     case "EROFS":
       return new EngineError("read_only", `Read-only file system: ${path}`, { data, cause: error });
     default:
-      return new EngineError("io_error", `Cannot read ${path}: ${(error as Error)?.message ?? error}`, { data, cause: error });
+      return new EngineError("io_error", `Cannot ${action} ${path}: ${(error as Error)?.message ?? error}`, { data, cause: error });
   }
 }
 
@@ -206,7 +206,7 @@ export async function createNodeFileSystem(root: string): Promise<NodeFileSystem
     real = await fsp.realpath(abs);
   } catch (error) {
     throw new EngineError("root_not_found", `The project root does not exist: ${abs}`, {
-      hint: "Pass an existing folder with --root DIR.",
+      hint: "Pass an existing folder as the project root.",
       data: { root: abs },
       cause: error,
     });
@@ -214,7 +214,7 @@ export async function createNodeFileSystem(root: string): Promise<NodeFileSystem
   const s = await fsp.stat(real);
   if (!s.isDirectory()) {
     throw new EngineError("root_not_directory", `The project root is not a folder: ${abs}`, {
-      hint: "Pass a folder with --root DIR, not a file.",
+      hint: "Pass a folder as the project root, not a file.",
       data: { root: abs },
     });
   }

@@ -1,11 +1,12 @@
 /** The cache folder over node:fs (see DiskStore): atomic writes, codeslice's own folder only. */
-import { promises as fsp } from "node:fs";
+import { constants as fsConstants, promises as fsp } from "node:fs";
 import * as nodePath from "node:path";
 import { DiskStore, type DiskOps, type DiskStoreOptions } from "../disk-store.ts";
 import type { EntryKind } from "../../core/ports.ts";
 import { mapNodeError } from "./node-file-system.ts";
 
 let tmpCounter = 0;
+const NONBLOCK: number = (fsConstants as { O_NONBLOCK?: number }).O_NONBLOCK ?? 0;
 
 const kindOf = (d: { isFile(): boolean; isDirectory(): boolean; isSymbolicLink(): boolean }): EntryKind =>
   d.isFile() ? "file" : d.isDirectory() ? "directory" : d.isSymbolicLink() ? "symlink" : "other";
@@ -29,10 +30,19 @@ export const nodeDiskOps: DiskOps = {
   },
   realpath: (p) => fsp.realpath(p),
   list: async (p) => (await fsp.readdir(p, { withFileTypes: true })).map((d) => ({ name: d.name, kind: kindOf(d) })),
+  // Non-blocking open, then only a regular file is read: a named pipe where a value should be
+  // would otherwise wait for a writer for ever (it reads as "no value" and is replaced).
   readFile: async (p) => {
-    const buf = await fsp.readFile(p);
-    return new Uint8Array(buf.buffer, buf.byteOffset, buf.byteLength);
+    const handle = await fsp.open(p, fsConstants.O_RDONLY | NONBLOCK);
+    try {
+      if (!(await handle.stat()).isFile()) throw Object.assign(new Error(`not a regular file: ${p}`), { code: "EISDIR" });
+      const buf = await handle.readFile();
+      return new Uint8Array(buf.buffer, buf.byteOffset, buf.byteLength);
+    } finally {
+      await handle.close();
+    }
   },
+  modifiedMs: async (p) => (await fsp.stat(p)).mtimeMs,
   writeFile: (p, bytes, createNew) => fsp.writeFile(p, bytes, createNew ? { flag: "wx" } : undefined),
   mkdir: async (p) => {
     await fsp.mkdir(p);

@@ -1,0 +1,67 @@
+/**
+ * Test code, language-blind: which sites are in tests and which test each is, through the test
+ * conventions each language declares beside itself (`LanguageSpec.tests`). The core knows no
+ * runner: it builds a `TestSite` from a file's record and asks the language.
+ */
+import { languageById } from "../../languages/index.ts";
+import type { TestCase, TestConventions, TestScope, TestSite } from "../../languages/types.ts";
+import type { FileRecord } from "../extract/record.ts";
+import type { CodeGraph } from "../graph/model.ts";
+import { isTestFile } from "../slice/plan.ts";
+
+/** A language's test conventions, if it declares any. */
+export function conventionsOf(language: string): TestConventions | undefined {
+  return languageById(language)?.tests;
+}
+
+/** True for a file that holds tests by its language's pattern (else by the generic one). */
+export function isTestPath(path: string, language: string | undefined): boolean {
+  const file = language ? conventionsOf(language)?.file : undefined;
+  return file ? file.test(path) || isTestFile(path) : isTestFile(path);
+}
+
+/**
+ * True for a file its language's runner collects tests from (a pytest `test_*.py`, a Vitest
+ * `*.test.ts`), stricter than `isTestPath`: a helper module under tests/ is test code, not a test file.
+ */
+export function holdsTests(path: string, language: string | undefined): boolean {
+  const file = language ? conventionsOf(language)?.file : undefined;
+  return file ? file.test(path) : isTestFile(path);
+}
+
+/** The definitions of `record` enclosing `line` (innermost by `index` when given), outermost first. */
+export function scopeAt(record: FileRecord, line: number, index?: number): TestScope[] {
+  const defs = record.definitions;
+  let i = index ?? -1;
+  if (index === undefined) {
+    // Innermost definition whose span holds the line.
+    for (let j = 0; j < defs.length; j++) if (defs[j]!.start <= line && defs[j]!.end >= line && (i < 0 || defs[j]!.start >= defs[i]!.start)) i = j;
+  }
+  const chain: TestScope[] = [];
+  for (; i >= 0; i = defs[i]!.parent) {
+    const d = defs[i]!;
+    chain.push({ name: d.name, kind: d.kind, start: d.start, end: d.end, ...(d.decorators ? { decorators: d.decorators } : {}), ...(d.bases ? { bases: d.bases } : {}) });
+  }
+  return chain.reverse();
+}
+
+/** The TestSite of a line of `record`, inside the definition `index` (-1: module level) when known. */
+export function siteOf(record: FileRecord, line: number, index?: number): TestSite {
+  return { path: record.path, scope: index === -1 ? [] : scopeAt(record, line, index), line, calls: record.calls };
+}
+
+/** The test at a line of a file (inside definition `index` when known), per its language. */
+export function testAt(graph: CodeGraph, path: string, line: number, index?: number): TestCase | undefined {
+  const record = graph.records.get(path);
+  if (!record) return undefined;
+  const conv = conventionsOf(record.language);
+  return conv?.testAt(siteOf(record, line, index));
+}
+
+/** True when a call site (in `path` at `line`, made by symbol `caller`) is test code. */
+export function isTestSite(graph: CodeGraph, path: string, line: number, caller: number): boolean {
+  const s = graph.symbols[caller];
+  if (isTestPath(path, s?.language)) return true;
+  if (!s || !conventionsOf(s.language)) return false;
+  return testAt(graph, path, line, s.index) !== undefined;
+}

@@ -1,0 +1,84 @@
+/** `tests`: the tests that exercise a symbol or a file, with runnable ids and the commands that run them. */
+import { z } from "zod";
+import { LIMITS } from "../../index.ts";
+import { budget, completeness, cursor, depth, limit, page, usage } from "../schemas.ts";
+import { defineTool } from "../tool.ts";
+import { DEFAULT_LIST_BUDGET, listBudget } from "./list.ts";
+
+const MAX_DEPTH = LIMITS.depth.max;
+
+const runPlan = z.object({
+  runner: z.string(),
+  name: z.string(),
+  cwd: z.string().describe("Folder to run the commands in, relative to the project root (\"\" for the root)."),
+  detectedBy: z.string().optional().describe("The project file that shows the runner is used; absent when it is assumed."),
+  tests: z.int(),
+  commands: z.array(z.string()),
+});
+
+export const testsTool = defineTool({
+  name: "tests",
+  title: "Tests of a symbol or file",
+  description: [
+    "Lists the tests that exercise a symbol or a file: test functions among its callers (directly, or through helpers up to depth, default 2), test files that import its file and name it, and, for languages whose calls the index does not extract (Go, Java, Rust…), tests that name it.",
+    "Each test has a runnable id in its runner's own syntax — a pytest node id (tests/test_x.py::TestY::test_z), a Vitest/Jest -t full name (describe and it titles), a go test -run name, a cargo test path, a JUnit Class#method — and the answer gives the command lines that run just those tests (run them yourself: codeslice never runs anything), with the runner found from the project's manifests and configs.",
+    "Use it after changing code, to run the tests that matter instead of the whole suite. One page at a time (limit, cursor, budget default 4000 tokens); the answer states the total and what it could not see.",
+  ].join("\n"),
+  input: z.strictObject({
+    target: z
+      .string({ error: "target must be a string" })
+      .min(1, { error: "target must not be empty" })
+      .max(4096, { error: "target must be at most 4096 characters" })
+      .describe("A symbol (Session.send, pkg.module.func, src/a.ts#Class.method, path::name) or a project file path."),
+    depth: depth.describe("Caller hops to follow from the target to a test (default 2: a test that calls a helper that calls it; at most 10)."),
+    limit,
+    cursor,
+    budget: budget("The answer lists as many tests as fit and names the cursor of the rest.", DEFAULT_LIST_BUDGET),
+  }),
+  output: z.object({
+    target: z.string(),
+    resolvedAs: z.string(),
+    depth: z.int(),
+    tests: z.array(
+      z.object({
+        id: z.string().describe("The runnable id in the runner's syntax."),
+        runner: z.string().optional(),
+        path: z.string(),
+        start: z.int(),
+        end: z.int(),
+        group: z.boolean().optional(),
+        file: z.boolean().optional(),
+        parametrized: z.boolean().optional(),
+        evidence: z.string().describe("call (it calls the target, maybe through helpers), mention (it names the target; the call is not resolved) or import (its file imports the target's file)."),
+        depth: z.int(),
+        site: z.object({ path: z.string(), line: z.int() }),
+        through: z.array(z.string()).describe("Symbols between the test and the target, nearest the test first."),
+        confidence: z.number(),
+      }),
+    ),
+    total: z.int(),
+    byEvidence: z.object({ call: z.int(), mention: z.int(), import: z.int() }),
+    run: z.array(runPlan).describe("Commands that run this page's tests, per runner and folder."),
+    runAll: z.array(runPlan).optional().describe("Commands that run the files of every test found, when they span several pages."),
+    page,
+    completeness,
+    usage,
+    notes: z.array(z.string()),
+  }),
+  async run(args, ctx) {
+    const notes: string[] = [];
+    let d = args.depth;
+    if (d !== undefined && d > MAX_DEPTH) {
+      notes.push(`depth lowered from ${d} to ${MAX_DEPTH}, the most this server follows`);
+      d = MAX_DEPTH;
+    }
+    const { budget: b, note } = listBudget(ctx, args.budget, notes.length ? 40 : 0);
+    if (note) notes.push(note);
+    const a = await ctx.engine.tests(args.target, {
+      signal: ctx.signal, budget: b, json: true,
+      ...(d !== undefined ? { depth: d } : {}), ...(args.limit !== undefined ? { limit: args.limit } : {}), ...(args.cursor !== undefined ? { cursor: args.cursor } : {}),
+    });
+    const { text: _text, symbol: _symbol, path: _path, ...rest } = a;
+    return { text: notes.length ? [a.text, ...notes.map((n) => `Note: ${n}`)].join("\n") : a.text, data: { ...rest, notes } };
+  },
+});

@@ -1,0 +1,125 @@
+/**
+ * The built CLI's list answers as a user runs them: callers over 1,100 call sites in pages (under
+ * 4,000 tokens by default, totals stated, production first, every page reached by the cursor the
+ * previous one names), tests with runnable ids and commands, trace with cited hops. Assertions are
+ * on exit codes, JSON fields and token counts. `npm test` builds first; a bare vitest run builds
+ * here only when dist/ is missing.
+ */
+import { spawnSync } from "node:child_process";
+import * as fs from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
+import { fileURLToPath } from "node:url";
+import { countTokens } from "gpt-tokenizer/encoding/o200k_base";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { busyProject } from "../support/busy-project.ts";
+
+const repoRoot = fileURLToPath(new URL("../../", import.meta.url));
+const cli = path.join(repoRoot, "dist", "cli", "main.js");
+const temps: string[] = [];
+
+function run(args: string[]): { status: number | null; stdout: string; stderr: string } {
+  const r = spawnSync(process.execPath, [cli, ...args, "--quiet"], { cwd: repoRoot, encoding: "utf8", timeout: 120_000 });
+  return { status: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+function project(files: Record<string, string>): string {
+  const root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), "codeslice-cli-lists-")));
+  temps.push(root);
+  for (const [rel, text] of Object.entries(files)) {
+    fs.mkdirSync(path.dirname(path.join(root, rel)), { recursive: true });
+    fs.writeFileSync(path.join(root, rel), text);
+  }
+  return root;
+}
+
+beforeAll(() => {
+  if (!fs.existsSync(cli)) {
+    const r = spawnSync(process.execPath, ["scripts/build.mjs"], { cwd: repoRoot, encoding: "utf8" });
+    if (r.status !== 0) throw new Error(`build failed:\n${r.stdout}\n${r.stderr}`);
+  }
+}, 300_000);
+
+afterAll(() => {
+  for (const t of temps) fs.rmSync(t, { recursive: true, force: true });
+});
+
+describe("codeslice callers over 1,100 call sites", () => {
+  let root: string;
+  beforeAll(() => {
+    root = project({ ...busyProject(), "pytest.ini": "[pytest]\n" });
+  });
+
+  it("prints one page under 4,000 tokens: the totals, production first, tests counted, the next cursor", () => {
+    const r = run(["callers", "shared", "--root", root]);
+    expect(r.status).toBe(0);
+    expect(countTokens(r.stdout.trimEnd())).toBeLessThanOrEqual(4000);
+    expect(r.stdout).toContain("1,100 resolved call sites: 600 in production code, 500 in test code");
+    expect(r.stdout).toMatch(/Tests: 500 resolved call sites in 25 test files/);
+    expect(r.stdout).toMatch(/cursor=\d+\.summary\.1/);
+  });
+
+  it("the cursor each page names reaches every production call site once", () => {
+    const sites = new Set<string>();
+    let cursor: string | undefined;
+    let pages = 0;
+    do {
+      // Large pages keep the subprocess count (2-3 s each on a loaded machine) small.
+      const r = run(["callers", "shared", "--root", root, "--json", "--limit", "250", "--budget", "16000", ...(cursor ? ["--cursor", cursor] : [])]);
+      expect(r.status).toBe(0);
+      const a = JSON.parse(r.stdout) as { results: { site: { path: string; line: number } }[]; page: { next?: string }; usage: { tokens: number } };
+      expect(a.usage.tokens).toBeLessThanOrEqual(16000);
+      for (const x of a.results) sites.add(`${x.site.path}:${x.site.line}`);
+      cursor = a.page.next;
+      pages++;
+    } while (cursor && pages < 100);
+    expect(sites.size).toBe(600);
+  }, 180_000);
+
+  it("--tests only lists tests with their pytest ids; a bad cursor or mode is bad usage", () => {
+    const r = run(["callers", "shared", "--root", root, "--tests", "only", "--limit", "3", "--json"]);
+    const a = JSON.parse(r.stdout) as { results: { test?: string }[]; page: { next?: string } };
+    expect(a.results.map((x) => x.test)).toEqual([expect.stringMatching(/^tests\/test_m\d+\.py::test_shared_\d+_\d+$/), expect.any(String), expect.any(String)]);
+    expect(a.page.next).toBe("3.only.1");
+    expect(run(["callers", "shared", "--root", root, "--cursor", "soon"]).status).toBe(2);
+    expect(run(["callers", "shared", "--root", root, "--tests", "some"]).status).toBe(2);
+  });
+
+  it("importers page the same way", () => {
+    const r = run(["importers", "core/util.py", "--root", root, "--limit", "5"]);
+    expect(r.status).toBe(0);
+    expect(r.stdout).toContain("55 files: 30 production, 25 test.");
+    expect(r.stdout).toContain("cursor=5.summary.1");
+  });
+});
+
+describe("codeslice tests and trace", () => {
+  let root: string;
+  beforeAll(() => {
+    root = project({
+      "pyproject.toml": "[tool.pytest.ini_options]\n",
+      "shop/__init__.py": "",
+      "shop/models.py": "def format_greeting(name):\n    return 'Hello ' + name\n\n\ndef register(name):\n    return format_greeting(name)\n",
+      "tests/test_models.py": "from shop.models import register\n\n\nclass TestRegister:\n    def test_greets(self):\n        assert register('ann')\n",
+    });
+  });
+
+  it("tests prints runnable ids and the command that runs them", () => {
+    const r = run(["tests", "format_greeting", "--root", root]);
+    expect(r.status).toBe(0);
+    expect(r.stdout).toContain("pytest tests/test_models.py::TestRegister::test_greets");
+    const j = JSON.parse(run(["tests", "shop/models.py", "--root", root, "--json"]).stdout) as { resolvedAs: string; tests: { id: string }[] };
+    expect(j).toMatchObject({ resolvedAs: "file", tests: [{ id: "tests/test_models.py::TestRegister::test_greets" }] });
+  });
+
+  it("trace prints the cited hops; one argument is bad usage", () => {
+    const r = run(["trace", "test_greets", "format_greeting", "--root", root]);
+    expect(r.status).toBe(0);
+    expect(r.stdout).toContain("tests/test_models.py:6 tests.test_models.TestRegister.test_greets —call→ shop.models.register");
+    expect(r.stdout).toContain("shop/models.py:6 shop.models.register —call→ shop.models.format_greeting");
+    expect(run(["trace", "format_greeting", "--root", root]).status).toBe(2);
+    const help = run(["--help"]);
+    expect(help.stdout).toMatch(/tests <target>/);
+    expect(help.stdout).toMatch(/trace <from> <to>/);
+  });
+});
