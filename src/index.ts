@@ -29,6 +29,8 @@ export type { CallsPage, ImportersPage, ListOptions, PageInfo, TestsMode, TestCo
 export { TESTS_MODES } from "./core/graph/pages.ts";
 export type { Completeness, CountByFile } from "./core/graph/completeness.ts";
 export type { TraceAnswer, TracePath, TraceHop, HopKind } from "./core/graph/trace.ts";
+export type { ImpactAnswer, ImpactDirection, ImpactEntry, ImpactRisk, ImpactRoute, ImpactTest } from "./core/graph/impact.ts";
+export { IMPACT_DIRECTIONS, IMPACT_DEFAULT_DEPTH } from "./core/graph/impact.ts";
 export type { TestsAnswer, TestHit, TestEvidence, RunPlan } from "./core/evidence/tests.ts";
 export type { SymbolRef } from "./core/graph/lookup.ts";
 export type { ContextAnswer, ContextChunk, CutChunk, ContextOptions } from "./core/slice/context.ts";

@@ -42,6 +42,8 @@ export interface ChangesContext {
   snapshot: Snapshot;
   routes: Route[];
   maxFileBytes: number;
+  /** Reads an indexed file through the snapshot's inputs (a file changed since indexing is noticed). */
+  readText: (path: string) => Promise<string>;
   signal?: AbortSignal;
 }
 
@@ -71,7 +73,7 @@ export async function runChanges(ctx: ChangesContext, options: ChangesOptions): 
   const files = await compareAll(ctx, set.raw, set.notes);
   const { raw: _raw, ...rest } = set;
   return buildChangesAnswer(ctx.graph, { ...rest, files }, options, {
-    readText: async (path) => new TextDecoder().decode(await ctx.platform.fs.readFile(path)),
+    readText: ctx.readText,
     routes: () => ctx.routes,
   });
 }

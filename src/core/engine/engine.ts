@@ -9,6 +9,7 @@ import type { CodeGraph } from "../graph/model.ts";
 import { calls, importers, signature, type SignatureAnswer } from "../graph/queries.ts";
 import { listArgs, pageCalls, pageImporters, type CallsPage, type ImportersPage, type ListOptions } from "../graph/pages.ts";
 import { trace, traceLimits, type TraceAnswer } from "../graph/trace.ts";
+import { checkDirection, checkImpactDepth, impact, type ImpactAnswer, type ImpactDirection } from "../graph/impact.ts";
 import { findTests, testsDepth, type TestsAnswer } from "../evidence/tests.ts";
 import { findSymbol, symbolRef, type SymbolRef } from "../graph/lookup.ts";
 import { buildContext, DEFAULT_TASK_SEEDS, type ContextAnswer, type ContextIO, type ContextOptions } from "../slice/context.ts";
@@ -192,6 +193,12 @@ export interface Engine {
    * route (`METHOD /path`) to a symbol, through calls, inheritance, overriding, types and imports.
    */
   trace(from: string, to: string, options?: RunOptions & Omit<ListOptions, "limit" | "cursor" | "tests"> & { k?: number; maxHops?: number }): Promise<TraceAnswer>;
+  /**
+   * The blast radius of a symbol, a file or `path:start-end`: callers (`direction` up, the
+   * default), callees (down) or both to `depth` hops (default 3), grouped by depth with each hop's
+   * resolution and confidence, the routes and tests reached, and a risk summary; paged like callers.
+   */
+  impact(target: string, options?: RunOptions & ListOptions & { depth?: number; direction?: ImpactDirection }): Promise<ImpactAnswer>;
   /** Header and docstring without the body; a class with its members stubbed. */
   signature(symbol: string, options?: RunOptions): Promise<SignatureAnswer>;
   /** Resolves a symbol name to one definition (throws unknown_symbol / ambiguous_symbol). */
@@ -664,6 +671,13 @@ export function createEngine(platform: Platform, options: EngineOptions = {}): E
         },
       });
     },
+    async impact(target, opts = {}) {
+      const direction = checkDirection(opts.direction);
+      const args = await listArgs(opts);
+      const depth = checkImpactDepth(args.depth);
+      const graph = await codeGraph(opts);
+      return impact(graph, target, direction, depth, args, { root: platform.fs.rootLabel, routes: () => routesOf(graph) });
+    },
     async signature(symbol, opts = {}) {
       return signature(await codeGraph(opts), symbol);
     },
@@ -691,12 +705,16 @@ export function createEngine(platform: Platform, options: EngineOptions = {}): E
         return buildRepoMap(snapshot, graph, manifests, routesOf(graph), opts);
       });
     },
-    async changes(opts = {}) {
-      const graph = await codeGraph(opts);
-      return runChanges({
-        platform, graph, snapshot: state!.snapshot, routes: routesOf(graph), maxFileBytes: options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES,
-        ...(opts.signal ? { signal: opts.signal } : {}),
-      }, opts);
+    changes(opts = {}) {
+      // Read through the snapshot's inputs: a cited file edited since indexing is re-indexed first.
+      return consistent(opts, async (read) => {
+        const { graph, snapshot } = await graphOf(opts);
+        const inputs = read(snapshot);
+        return runChanges({
+          platform, graph, snapshot, routes: routesOf(graph), maxFileBytes: options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES, readText: (path) => inputs.text(path),
+          ...(opts.signal ? { signal: opts.signal } : {}),
+        }, opts);
+      });
     },
   };
 }

@@ -1,0 +1,374 @@
+/**
+ * `impact`: the blast radius of a symbol, a file or lines of a file. Callers (up) and callees
+ * (down) are walked breadth-first from every symbol the target names, each symbol reached kept
+ * once at its smallest depth with the edge that reached it (resolution, confidence, and the
+ * product of the confidences along its path); then the routes whose handlers are reached, the
+ * tests reached (by calls, or by importing a target file), and a risk summary: production callers,
+ * the directories they sit in, the deepest path. One page at a time within a budget, like callers.
+ */
+import { cite } from "../../shared/paths.ts";
+import { EngineError } from "../../shared/errors.ts";
+import { findFile, parseLocation } from "../../shared/locations.ts";
+import { isTestPath, isTestSite, testAt } from "../evidence/test-code.ts";
+import { LIMITS } from "../limits.ts";
+import type { Route } from "../slice/routes.ts";
+import { callsCompleteness, type Completeness } from "./completeness.ts";
+import { findSymbol, symbolRef, type SymbolRef } from "./lookup.ts";
+import type { CodeGraph, Resolution, SymbolNode } from "./model.ts";
+import {
+  completenessLines, filterTests, fitPage, fmt, pageInfo, pagingLines, pastTheEnd, plural, summarizeByFile, withUsage,
+  type ListArgs, type PageInfo, type TestCodeSummary, type Usage,
+} from "./pages.ts";
+
+/** Which way an impact walk goes: up to callers, down to callees, or both. */
+export type ImpactDirection = "up" | "down" | "both";
+export const IMPACT_DIRECTIONS: readonly ImpactDirection[] = ["up", "down", "both"];
+/** Default hops: three levels of callers hold most of what a change breaks and the tests that see it. */
+export const IMPACT_DEFAULT_DEPTH = 3;
+/** Directories, tests and routes the summary names before "…". */
+const SUMMARY_SHOWN = 8;
+
+/** One symbol the walk reached. */
+export interface ImpactEntry extends SymbolRef {
+  end: number;
+  /** up: it calls toward the target; down: the target calls toward it. */
+  direction: "up" | "down";
+  /** Hops from the nearest target symbol (1 = direct). */
+  depth: number;
+  /** The call site of the hop that reached it. */
+  site: { path: string; line: number };
+  via: "call" | "constructor" | "super";
+  /** How that hop's call was resolved (`via-base`: through a base method to its override). */
+  resolution: Resolution;
+  /** Confidence of that hop. */
+  confidence: number;
+  /** Product of the confidences along its path from the target. */
+  pathConfidence: number;
+  /** In test code. */
+  inTest: boolean;
+  /** For test code: the test's runnable id in its runner's syntax. */
+  test?: string;
+}
+
+/** A test the target reaches: by calls (up), or a test file importing a target file. */
+export interface ImpactTest {
+  path: string;
+  line: number;
+  /** The runnable id, when the test's language knows its runner. */
+  id?: string;
+  qualified: string;
+  depth: number;
+  via: "call" | "import";
+}
+
+/** A route whose handler is a target symbol or one of its callers. */
+export interface ImpactRoute {
+  method: string;
+  path: string;
+  file: string;
+  line: number;
+  handler?: string;
+  /** Hops from the handler to the target (0: the handler is the target). */
+  depth: number;
+}
+
+/** How much could break, in numbers. */
+export interface ImpactRisk {
+  /** low: a few production callers, no route; high: many callers, or routes across several directories. */
+  level: "low" | "medium" | "high";
+  productionCallers: number;
+  directCallers: number;
+  /** Directories holding production callers (the nearest thing to packages the graph knows), most callers first. */
+  directories: { path: string; count: number }[];
+  directoryCount: number;
+  routes: number;
+  tests: number;
+  /** The longest caller chain found, target last (qualified names). */
+  deepest: { depth: number; path: string[] };
+}
+
+/** The answer to impact: one page of entries plus the whole walk's summary. */
+export interface ImpactAnswer {
+  target: string;
+  resolvedAs: "symbol" | "file" | "lines";
+  targets: SymbolRef[];
+  direction: ImpactDirection;
+  depth: number;
+  /** This page's entries. */
+  entries: ImpactEntry[];
+  total: { up: number; down: number; tests: number; routes: number };
+  byDepth: { direction: "up" | "down"; depth: number; production: number; test: number }[];
+  routes: ImpactRoute[];
+  tests: ImpactTest[];
+  risk: ImpactRisk;
+  testCode: TestCodeSummary;
+  page: PageInfo;
+  completeness: Completeness;
+  usage: Usage;
+  notes: string[];
+  text: string;
+}
+
+/** What the walk reads besides the graph: the routes. */
+export interface ImpactIO {
+  root?: string;
+  routes(): Route[];
+}
+
+/** Validates the direction. */
+export function checkDirection(direction: string | undefined): ImpactDirection {
+  const d = direction ?? "up";
+  if (!IMPACT_DIRECTIONS.includes(d as ImpactDirection)) {
+    throw new EngineError("invalid_argument", `direction must be one of ${IMPACT_DIRECTIONS.join(", ")}, got ${JSON.stringify(direction)}.`, { data: { direction, key: "direction" } });
+  }
+  return d as ImpactDirection;
+}
+
+/** Validates the depth (default 3, from 1 to LIMITS.depth.max). */
+export function checkImpactDepth(depth: number | undefined): number {
+  const d = depth ?? IMPACT_DEFAULT_DEPTH;
+  if (!Number.isInteger(d) || d < LIMITS.depth.min || d > LIMITS.depth.max) {
+    throw new EngineError("invalid_argument", `depth must be a whole number from ${LIMITS.depth.min} to ${LIMITS.depth.max}, got ${String(depth)}.`, {
+      hint: `${IMPACT_DEFAULT_DEPTH} hops hold most of what a change reaches; the deepest levels are mostly test code.`,
+      data: { depth, min: LIMITS.depth.min, max: LIMITS.depth.max },
+    });
+  }
+  return d;
+}
+
+/** The symbols a target names: a symbol, a file (all it defines), or lines of a file (the definitions they touch). */
+export function impactTargets(graph: CodeGraph, target: string, root?: string): { ids: number[]; how: ImpactAnswer["resolvedAs"]; files: string[] } {
+  const t = target.trim();
+  if (t === "") throw new EngineError("invalid_argument", "The target is empty.", { hint: "Pass a symbol, a file path, or path:start-end.", data: { key: "target" } });
+  if (t.length > LIMITS.targetChars) throw new EngineError("invalid_argument", `The target is ${fmt(t.length)} characters; the limit is ${fmt(LIMITS.targetChars)}.`, { data: { length: t.length, max: LIMITS.targetChars } });
+  const files = { has: (p: string) => graph.moduleSymbol.has(p), paths: () => graph.moduleSymbol.keys() };
+  const fileSymbols = (path: string) => {
+    const moduleId = graph.moduleSymbol.get(path)!;
+    const n = graph.records.get(path)?.definitions.length ?? 0;
+    return Array.from({ length: n + 1 }, (_, i) => moduleId + i);
+  };
+  const location = parseLocation(t);
+  if (location && location.symbol === undefined) {
+    const found = findFile(files, location.path, root, { quoted: location.quoted });
+    if (found && location.start !== undefined) {
+      const total = graph.records.get(found.path)?.lines;
+      const { start, end } = { start: location.start, end: location.end ?? location.start };
+      if (start < 1 || (total !== undefined && start > total)) {
+        throw new EngineError("invalid_argument", `${found.path} has ${total ?? "?"} lines; ${start} is not one of them.`, { data: { path: found.path, start, end, ...(total !== undefined ? { totalLines: total } : {}) } });
+      }
+      // Lines name every definition they touch (innermost ones), else the module code around them.
+      const touched = fileSymbols(found.path).filter((id) => {
+        const s = graph.symbols[id]!;
+        return s.kind !== "module" && s.start <= end && s.end >= start;
+      });
+      const innermost = touched.filter((id) => !touched.some((o) => o !== id && graph.symbols[o]!.parent === id));
+      return { ids: innermost.length ? innermost : [graph.moduleSymbol.get(found.path)!], how: "lines", files: [found.path] };
+    }
+    if (found) return { ids: fileSymbols(found.path), how: "file", files: [found.path] };
+  }
+  const looksLikePath = !t.includes("::") && !/\s/.test(t) && (t.includes("/") || (/\.[a-z]{1,5}$/i.test(t) && graph.byQualified.get(t) === undefined));
+  if (looksLikePath) {
+    const found = findFile(files, t, root, { bySuffix: false });
+    if (found) return { ids: fileSymbols(found.path), how: "file", files: [found.path] };
+  }
+  return { ids: [findSymbol(graph, t).id], how: "symbol", files: [] };
+}
+
+interface Reached {
+  id: number;
+  direction: "up" | "down";
+  depth: number;
+  edge: number;
+  /** The symbol one hop nearer the target. */
+  from: number;
+  pathConfidence: number;
+}
+
+/** Breadth-first from `roots` along callers (up) or callees (down). */
+function walk(graph: CodeGraph, roots: number[], direction: "up" | "down", depth: number): Map<number, Reached> {
+  const adjacency = direction === "up" ? graph.callsTo : graph.callsFrom;
+  const rootSet = new Set(roots);
+  const reached = new Map<number, Reached>();
+  const conf = new Map<number, number>(roots.map((r) => [r, 1]));
+  let frontier = [...roots];
+  for (let d = 1; d <= depth && frontier.length; d++) {
+    const next: number[] = [];
+    for (const id of frontier) {
+      for (const ei of adjacency.get(id) ?? []) {
+        const e = graph.calls[ei]!;
+        const other = direction === "up" ? e.caller : e.callee;
+        if (rootSet.has(other) || reached.has(other)) continue;
+        const pathConfidence = conf.get(id)! * e.confidence;
+        reached.set(other, { id: other, direction, depth: d, edge: ei, from: id, pathConfidence });
+        conf.set(other, pathConfidence);
+        // A class-body call's caller is the class, but calling the class does not run its body.
+        if (!(direction === "up" && e.classBody)) next.push(other);
+      }
+    }
+    frontier = next;
+  }
+  return reached;
+}
+
+/** The impact of `target`, one page within the budget of `a`. */
+export function impact(graph: CodeGraph, target: string, direction: ImpactDirection, depth: number, a: ListArgs, io: ImpactIO): ImpactAnswer {
+  const { ids, how, files } = impactTargets(graph, target, io.root);
+  const targets = ids.map((id) => graph.symbols[id]!);
+  const up = direction === "down" ? new Map<number, Reached>() : walk(graph, ids, "up", depth);
+  const down = direction === "up" ? new Map<number, Reached>() : walk(graph, ids, "down", depth);
+  const sym = (id: number) => graph.symbols[id]!;
+
+  const entryOf = (r: Reached): ImpactEntry => {
+    const s = sym(r.id);
+    const e = graph.calls[r.edge]!;
+    const inTest = r.direction === "up" ? isTestSite(graph, e.file, e.line, r.id) : isTestPath(s.file, s.language);
+    const test = inTest ? testAt(graph, s.file, s.kind === "module" ? e.line : s.start, s.kind === "module" ? undefined : s.index)?.id : undefined;
+    return {
+      ...symbolRef(s), end: s.end, direction: r.direction, depth: r.depth, site: { path: e.file, line: e.line }, via: e.via, resolution: e.resolution,
+      confidence: e.confidence, pathConfidence: Math.round(r.pathConfidence * 1000) / 1000, inTest, ...(test ? { test } : {}),
+    };
+  };
+  const order = (x: ImpactEntry, y: ImpactEntry) =>
+    (x.direction === y.direction ? 0 : x.direction === "up" ? -1 : 1) || x.depth - y.depth || y.pathConfidence - x.pathConfidence
+    || (x.path < y.path ? -1 : x.path > y.path ? 1 : x.line - y.line);
+  const entryById = new Map<string, ImpactEntry>();
+  const all = [...up.values(), ...down.values()].map((r) => {
+    const e = entryOf(r);
+    entryById.set(`${r.direction}.${r.id}`, e);
+    return e;
+  }).sort(order);
+
+  // Tests: test code among the callers, then test files importing a target file (fixtures,
+  // parametrized cases and calls through untyped receivers link no call to it).
+  const tests: ImpactTest[] = [];
+  const seenTests = new Set<string>();
+  for (const e of all) {
+    // A helper in test code is no test: the tests that call it are further up the walk.
+    if (e.direction !== "up" || !e.inTest || e.test === undefined) continue;
+    const key = e.test;
+    if (seenTests.has(key)) continue;
+    seenTests.add(key);
+    tests.push({ path: e.path, line: e.line, ...(e.test ? { id: e.test } : {}), qualified: e.qualified, depth: e.depth, via: "call" });
+  }
+  if (direction !== "down") {
+    const testFilesByCall = new Set(tests.map((t) => t.path));
+    for (const f of files) {
+      for (const imp of graph.importedBy.get(f) ?? []) {
+        const language = graph.records.get(imp)?.language;
+        if (!isTestPath(imp, language) || testFilesByCall.has(imp)) continue;
+        testFilesByCall.add(imp);
+        const line = graph.imports.find((x) => x.from === imp && x.to === f)?.line ?? 1;
+        tests.push({ path: imp, line, qualified: imp, depth: 1, via: "import" });
+      }
+    }
+  }
+
+  // Routes whose handler is a target or reached upwards.
+  const routes: ImpactRoute[] = [];
+  const targetSet = new Set(ids);
+  for (const r of io.routes()) {
+    let d: number | undefined;
+    if (r.handler !== undefined && targetSet.has(r.handler)) d = 0;
+    else if (r.handler !== undefined && up.has(r.handler)) d = up.get(r.handler)!.depth;
+    else if (r.handler === undefined && targets.some((s) => s.file === r.file && s.kind !== "module" && s.start <= r.span.end && s.end >= r.span.start)) d = 0;
+    if (d === undefined) continue;
+    routes.push({ method: r.method, path: r.path, file: r.file, line: r.line, ...(r.handler !== undefined ? { handler: sym(r.handler).qualified } : {}), depth: d });
+  }
+  routes.sort((x, y) => x.depth - y.depth || (x.path < y.path ? -1 : x.path > y.path ? 1 : 0));
+
+  // Risk: production callers, where they live, the deepest chain.
+  const prodUp = all.filter((e) => e.direction === "up" && !e.inTest);
+  const dirCounts = new Map<string, number>();
+  for (const e of prodUp) {
+    const dir = e.path.includes("/") ? e.path.slice(0, e.path.lastIndexOf("/")) : ".";
+    dirCounts.set(dir, (dirCounts.get(dir) ?? 0) + 1);
+  }
+  const directories = [...dirCounts].map(([path, count]) => ({ path, count })).sort((x, y) => y.count - x.count || (x.path < y.path ? -1 : 1));
+  let deepestEntry: Reached | undefined;
+  for (const r of up.values()) if (!entryById.get(`up.${r.id}`)!.inTest && (!deepestEntry || r.depth > deepestEntry.depth)) deepestEntry = r;
+  const chain: string[] = [];
+  for (let r: Reached | undefined = deepestEntry; r; r = up.get(r.from)) {
+    chain.push(sym(r.id).qualified);
+    if (!up.has(r.from)) chain.push(sym(r.from).qualified);
+  }
+  const directCallers = prodUp.filter((e) => e.depth === 1).length;
+  const level: ImpactRisk["level"] = prodUp.length >= 25 || (routes.length > 0 && dirCounts.size >= 3) ? "high" : prodUp.length >= 5 || routes.length > 0 || dirCounts.size >= 3 ? "medium" : "low";
+  const risk: ImpactRisk = {
+    level, productionCallers: prodUp.length, directCallers, directories: directories.slice(0, SUMMARY_SHOWN), directoryCount: dirCounts.size,
+    routes: routes.length, tests: tests.length, deepest: { depth: deepestEntry?.depth ?? 0, path: chain },
+  };
+
+  const byDepthMap = new Map<string, ImpactAnswer["byDepth"][number]>();
+  for (const e of all) {
+    const key = `${e.direction}.${e.depth}`;
+    const row = byDepthMap.get(key) ?? byDepthMap.set(key, { direction: e.direction, depth: e.depth, production: 0, test: 0 }).get(key)!;
+    if (e.inTest) row.test++;
+    else row.production++;
+  }
+  const byDepth = [...byDepthMap.values()];
+
+  // What the walk could not see, for a single symbol target (a file's is the union of many).
+  const completeness: Completeness = targets.length === 1 && targets[0]!.kind !== "module"
+    ? mergeCompleteness(direction, graph, targets[0]!)
+    : { notes: [`the walk starts from ${plural(targets.length, "symbol")}; ask for one of them for what its callers could not show (unlinked call sites, dynamic dispatch)`] };
+
+  const notes: string[] = [];
+  if (how === "lines" && targets.length === 1 && targets[0]!.kind === "module") notes.push(`the lines are module-level code of ${targets[0]!.file}: its callers are the files that run it`);
+  const { kept, tests: testEntries } = filterTests(all, (e) => e.inTest, a.tests);
+  const testCode = summarizeByFile(testEntries.map((e) => e.path));
+  const rest = kept.slice(a.offset);
+  const total = { up: up.size, down: down.size, tests: tests.length, routes: routes.length };
+  const targetLine = targets.length === 1
+    ? `${targets[0]!.qualified} (${targets[0]!.kind}, ${cite(targets[0]!.file, targets[0]!.kind === "module" ? 1 : targets[0]!.start)})`
+    : `${plural(targets.length, "symbol")} of ${files.join(", ")}: ${targets.filter((s) => s.kind !== "module").slice(0, 5).map((s) => s.qualified).join(", ")}${targets.length > 6 ? ", …" : ""}`;
+
+  const make = (k: number): ImpactAnswer => {
+    const shown = rest.slice(0, k);
+    const page = pageInfo(a, kept.length, shown.length, depth);
+    const render = (usage: string) => {
+      const lines = [`# Impact of ${targetLine}, ${direction === "both" ? "callers and callees" : direction === "up" ? "callers" : "callees"} to depth ${depth}`];
+      if (direction !== "down") {
+        const dirs = directories.slice(0, SUMMARY_SHOWN).map((d) => `${d.path} (${fmt(d.count)})`).join(", ");
+        lines.push(`Risk: ${risk.level} — ${plural(risk.productionCallers, "production caller")} (${fmt(directCallers)} direct)${dirCounts.size ? ` in ${plural(dirCounts.size, "directory", "directories")}: ${dirs}${dirCounts.size > SUMMARY_SHOWN ? ", …" : ""}` : ""}; ${plural(routes.length, "route")}; ${plural(tests.length, "test")}${risk.deepest.depth ? `; deepest path ${plural(risk.deepest.depth, "hop")}: ${chain.join(" → ")}` : ""}.`);
+      }
+      lines.push(`Reached: ${[direction !== "down" && plural(total.up, "caller"), direction !== "up" && plural(total.down, "callee")].filter(Boolean).join(", ")} — ${byDepth.map((r) => `${r.direction === "up" ? "callers" : "callees"} at depth ${r.depth}: ${fmt(r.production)}${r.test ? ` + ${fmt(r.test)} in tests` : ""}`).join("; ") || "none"}.`);
+      if (routes.length) lines.push(`Routes: ${routes.slice(0, SUMMARY_SHOWN).map((r) => `${r.method} ${r.path} (${cite(r.file, r.line)}${r.depth ? `, ${plural(r.depth, "hop")}` : ", handler"})`).join("; ")}${routes.length > SUMMARY_SHOWN ? `; … and ${fmt(routes.length - SUMMARY_SHOWN)} more` : ""}.`);
+      if (tests.length) lines.push(`Tests reached: ${tests.slice(0, SUMMARY_SHOWN).map((t) => t.id ?? (t.via === "import" ? `${t.path} (imports it)` : cite(t.path, t.line))).join("; ")}${tests.length > SUMMARY_SHOWN ? `; … and ${fmt(tests.length - SUMMARY_SHOWN)} more` : ""}.`);
+      for (const n of notes) lines.push(`Note: ${n}`);
+      const filter = a.tests === "only" ? "test code only" : a.tests === "include" ? "production code first, then test code" : "production code";
+      if (kept.length === 0) lines.push(all.length === 0 ? "None found among resolved calls." : `None in ${filter}.`);
+      else if (a.offset >= kept.length) lines.push(pastTheEnd(a.offset, kept.length));
+      else lines.push(`Listed (${filter}): ${fmt(a.offset + 1)}-${fmt(a.offset + shown.length)} of ${fmt(kept.length)}.`);
+      let group = "";
+      for (const e of shown) {
+        const g = `${e.direction}.${e.depth}`;
+        if (g !== group) {
+          group = g;
+          lines.push("", `## ${e.direction === "up" ? "Callers" : "Callees"} at depth ${e.depth}`);
+        }
+        const who = e.kind === "module" ? `module code of ${e.path}` : `${e.qualified} (${e.kind}, ${cite(e.path, e.line)})`;
+        lines.push(`- ${who} ${e.direction === "up" ? "calls at" : "called at"} ${cite(e.site.path, e.site.line)} [${e.resolution}, ${e.confidence.toFixed(2)}${e.depth > 1 ? `; path ${e.pathConfidence.toFixed(2)}` : ""}]${e.test ? ` test: ${e.test}` : ""}`);
+      }
+      const paging = pagingLines(page, "entries", { testCode, testWhat: (n) => plural(n, "entry", "entries") });
+      if (paging.length) lines.push("", ...paging);
+      lines.push("", ...completenessLines(completeness, kept.length === 0, "every call naming it is linked"));
+      lines.push("", usage);
+      return lines.join("\n");
+    };
+    const { text, tokens } = withUsage(render, a);
+    return {
+      target, resolvedAs: how, targets: targets.map(symbolRef), direction, depth, entries: shown, total, byDepth, routes: routes.slice(0, 50), tests: tests.slice(0, 100), risk,
+      testCode, page, completeness, usage: { tokens, budget: a.budget, encoding: a.encoding }, notes, text,
+    };
+  };
+  return fitPage(Math.min(a.limit, rest.length), make, a);
+}
+
+/** The completeness of callers (up), callees (down) or both of one symbol. */
+function mergeCompleteness(direction: ImpactDirection, graph: CodeGraph, s: SymbolNode): Completeness {
+  if (direction === "up") return callsCompleteness(graph, s, "callers", graph.ambiguous.filter((x) => x.candidates.includes(s.id)).length);
+  if (direction === "down") return callsCompleteness(graph, s, "callees", 0);
+  const upC = callsCompleteness(graph, s, "callers", graph.ambiguous.filter((x) => x.candidates.includes(s.id)).length);
+  const downC = callsCompleteness(graph, s, "callees", 0);
+  return { ...downC, ...upC, notes: [...new Set([...upC.notes, ...downC.notes])] };
+}
