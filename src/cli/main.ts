@@ -9,7 +9,7 @@ import { EXIT, UsageError, createProgressReporter, reportError, writeJson, write
 import { renderIndexSummary, renderSearch } from "./render.ts";
 
 /** Commands that take one positional argument. */
-const ARG_COMMANDS = new Set(["callers", "callees", "importers", "tests", "signature", "context", "pack", "search"]);
+const ARG_COMMANDS = new Set(["callers", "callees", "importers", "tests", "impact", "signature", "context", "pack", "search"]);
 
 // Never throws at load: under Deno without --allow-read, main() must still run to name the missing flag.
 const VERSION = (() => {
@@ -36,6 +36,8 @@ Commands:
   callees <symbol>    What a symbol calls, including external packages
   importers <file>    Files that import a file (--depth N)
   tests <target>      The tests that exercise a symbol or file, with runnable ids and commands
+  impact <target>     The blast radius of a symbol, file or path:lines (--direction up|down|both,
+                      --depth N, default 3): by depth, routes and tests reached, a risk summary
   trace <from> <to>   Shortest call/inheritance/import paths from a symbol or "METHOD /path" to a symbol
   signature <symbol>  Header and docstring without the body; classes with members stubbed
   changes             What changed (working tree vs HEAD, --staged, --base/--head, --diff)
@@ -49,7 +51,7 @@ a dotted suffix (Class.method) or a bare name when unique.
 Options:
   --root DIR       Project folder (default: current folder)
   --cache-dir DIR  Where the index is kept (default: <root>/.codeslice)
-  --depth N        Hops for callers/callees/importers (${LIMITS.depth.min}-${LIMITS.depth.max}, default ${LIMITS.depth.default})
+  --depth N        Hops for callers/callees/importers/impact (${LIMITS.depth.min}-${LIMITS.depth.max}, default ${LIMITS.depth.default})
   --budget N       Token budget for the whole answer, ${LIMITS.budget.min}-${LIMITS.budget.max}
                    (context/pack default ${LIMITS.budget.context}, map ${LIMITS.budget.map},
                    callers/callees/importers/tests/trace ${LIMITS.budget.list})
@@ -174,6 +176,17 @@ calls, inheritance, overriding methods (dynamic dispatch), type annotations and,
 files, imports. Each hop is cited with its line. When no path exists it says what was
 searched, and whether <to> reaches <from> the other way round.
 `,
+  impact: `Usage: codeslice impact <symbol|file|path:start-end> [--direction up|down|both] [--depth N] [--limit N] [--cursor C] [--tests MODE] [--budget N] [--json]
+
+What a change to <target> could break: its callers (--direction up, the default), what it
+calls (down) or both, to --depth hops (default 3, at most ${LIMITS.depth.max}), grouped by depth, each
+with the call site, how the call was resolved and a confidence (and the product of the
+confidences along its path). A file stands for everything it defines; path:start-end for
+the definitions those lines touch. The head of the answer is a risk summary: production
+callers and the directories they sit in, routes whose handlers are reached, tests reached
+(by calls, or test files importing the file) with runnable ids, and the deepest path.
+Paged like callers: production code first, test code counted unless --tests include or only.
+`,
   changes: `Usage: codeslice changes [--staged] [--base REF] [--head REF] [--diff FILE|-] [--budget N] [--json]
 
 Lists what changed, by definition (added, removed, renamed, signature changed, body changed),
@@ -274,6 +287,7 @@ async function main(argv: string[]): Promise<number> {
         cursor: { type: "string" },
         tests: { type: "string" },
         k: { type: "string" },
+        direction: { type: "string" },
         "max-hops": { type: "string" },
         quiet: { type: "boolean", default: false },
         help: { type: "boolean", short: "h", default: false },
@@ -297,7 +311,7 @@ async function main(argv: string[]): Promise<number> {
   try {
     if (!COMMAND_HELP[command]) throw new UsageError(`unknown command ${JSON.stringify(command)}`);
     const wantsArg = ARG_COMMANDS.has(command);
-    if (wantsArg && positionals.length < 2) throw new UsageError(`${command} needs ${command === "importers" ? "a file" : command === "pack" ? "a task" : command === "search" ? "words to search for" : command === "context" || command === "tests" ? "a target" : "a symbol"}`);
+    if (wantsArg && positionals.length < 2) throw new UsageError(`${command} needs ${command === "importers" ? "a file" : command === "pack" ? "a task" : command === "search" ? "words to search for" : command === "context" || command === "tests" || command === "impact" ? "a target" : "a symbol"}`);
     // Words may come unquoted (codeslice search parse config); symbols and files are one argument.
     if (wantsArg && positionals.length > 2 && !["search", "pack", "context"].includes(command)) throw new UsageError(`${command} takes exactly one argument`);
     if (command === "trace" && positionals.length !== 3) throw new UsageError(`trace takes two arguments, <from> and <to> (quote a route: "GET /users/{id}")`);
@@ -329,6 +343,9 @@ async function main(argv: string[]): Promise<number> {
       ...(encoding ? { encoding } : {}),
       ...(maxFileBytes !== undefined ? { maxFileBytes } : {}),
     };
+    const direction = values.direction;
+    if (direction !== undefined && command !== "impact") throw new UsageError("--direction is an option of `codeslice impact`");
+    if (direction !== undefined && !["up", "down", "both"].includes(direction)) throw new UsageError(`--direction must be up, down or both, got ${JSON.stringify(direction)}`);
     const changeFlags = ["staged", "base", "head", "diff"].filter((f) => values[f as "staged"] !== undefined && values[f as "staged"] !== false);
     if (command !== "changes" && changeFlags.length) throw new UsageError(`--${changeFlags[0]} is an option of \`codeslice changes\``);
     const diff = command === "changes" && values.diff !== undefined ? readDiff(values.diff) : undefined;
@@ -376,6 +393,15 @@ async function main(argv: string[]): Promise<number> {
         case "tests": {
           const answer = await engine[command](arg, {
             onProgress, ...(depth ? { depth } : {}), ...page, ...budgetFlags(flags), ...(json ? { json: true } : {}),
+          });
+          progress.done();
+          if (json) writeJson(answer);
+          else writeOut(answer.text);
+          return EXIT.ok;
+        }
+        case "impact": {
+          const answer = await engine.impact(arg, {
+            onProgress, ...(depth ? { depth } : {}), ...(direction ? { direction: direction as "up" | "down" | "both" } : {}), ...page, ...budgetFlags(flags), ...(json ? { json: true } : {}),
           });
           progress.done();
           if (json) writeJson(answer);

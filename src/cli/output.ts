@@ -86,6 +86,16 @@ export function cliHint(error: EngineError, command?: string): string | undefine
       return `Delete the cache folder${e.data.store ? ` ${e.data.store}` : ""} (or pick another with --cache-dir); the next run rebuilds it.`;
     case "cache_refused":
       return "Pass a new or empty folder with --cache-dir DIR, or leave it out for <root>/.codeslice.";
+    case "not_a_repository":
+      return "Pass the repository's top folder with --root DIR, or the changes as a diff: `git diff HEAD | codeslice changes --diff -`.";
+    case "empty_repository":
+      return "Make a first commit, or run `codeslice changes --staged` (every staged file counts as added).";
+    case "shallow_history":
+      return "Fetch more history (`git fetch --deepen=50` or `git fetch --unshallow`), or pass the diff: `git diff <base> | codeslice changes --diff -`.";
+    case "unknown_revision":
+      return e.data.suggestions?.length ? `Did you mean ${e.data.suggestions.join(", ")}?` : (e.hint ?? "Pass a commit id, a branch, a tag, or HEAD~N to --base/--head.");
+    case "diff_not_applicable":
+      return "Pass a diff made against this tree (`git diff`, or the pull request's patch on its base branch), or check out the branch it was made on.";
     default:
       return e.hint;
   }

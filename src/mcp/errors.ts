@@ -80,6 +80,13 @@ export function engineErrorText(error: EngineError, tool: string): string {
     case "cache_refused":
       lines.push("Restart the codeslice MCP server with --cache-dir pointing at a new or empty folder (or without it, for <root>/.codeslice).");
       break;
+    case "not_a_repository":
+    case "shallow_history":
+      lines.push(e.hint ?? "", "Call changes with diff set to the unified diff (the output of git diff) instead.");
+      break;
+    case "empty_repository":
+      lines.push("Make a first commit, or call changes with staged: true (every staged file counts as added), or with diff set to a unified diff.");
+      break;
     default:
       if (e.hint) lines.push(e.hint);
   }

@@ -123,3 +123,58 @@ describe("codeslice tests and trace", () => {
     expect(help.stdout).toMatch(/trace <from> <to>/);
   });
 });
+
+describe("codeslice impact and changes", () => {
+  let busy: string;
+  let small: string;
+  beforeAll(() => {
+    busy = project({ ...busyProject(), "pytest.ini": "[pytest]\n" });
+    small = project({
+      "pyproject.toml": "[tool.pytest.ini_options]\n",
+      "shop/__init__.py": "",
+      "shop/models.py": "def format_greeting(name):\n    return 'Hello ' + name\n\n\ndef register(name):\n    return format_greeting(name)\n",
+      "tests/test_models.py": "from shop.models import register\n\n\nclass TestRegister:\n    def test_greets(self):\n        assert register('ann')\n",
+    });
+  });
+
+  it("impact of 1,100 call sites: one page under 4,000 tokens with the total, the risk and the next cursor", () => {
+    const r = run(["impact", "shared", "--root", busy]);
+    expect(r.status).toBe(0);
+    expect(countTokens(r.stdout.trimEnd())).toBeLessThanOrEqual(4000);
+    expect(r.stdout).toMatch(/^Risk: high — \d[\d,]* production callers/m);
+    expect(r.stdout).toMatch(/cursor=\d+\.summary\.3/);
+    const j = JSON.parse(run(["impact", "shared", "--root", busy, "--json", "--depth", "1"]).stdout) as { total: { up: number }; page: { matching: number } };
+    expect(j.total.up).toBeGreaterThan(j.page.matching);
+  });
+
+  it("impact names tests with runnable ids; a depth of 0 or 1,000 and an unknown direction are bad usage", () => {
+    const j = JSON.parse(run(["impact", "format_greeting", "--root", small, "--json"]).stdout) as { tests: { id?: string }[]; risk: { productionCallers: number } };
+    expect(j.tests.map((t) => t.id)).toEqual(["tests/test_models.py::TestRegister::test_greets"]);
+    expect(j.risk.productionCallers).toBe(1);
+    expect(run(["impact", "format_greeting", "--root", small, "--depth", "0"]).status).toBe(2);
+    expect(run(["impact", "format_greeting", "--root", small, "--depth", "1000"]).status).toBe(2);
+    expect(run(["impact", "format_greeting", "--root", small, "--direction", "sideways"]).status).toBe(2);
+    expect(run(["callers", "format_greeting", "--root", small, "--direction", "up"]).status).toBe(2);
+    const unknown = run(["impact", "nothing_here", "--root", small, "--json"]);
+    expect(unknown.status).toBe(1);
+    expect(JSON.parse(unknown.stdout).error.code).toBe("unknown_symbol");
+  });
+
+  it("changes outside a git repository says so, and reads a pasted diff instead", () => {
+    const r = run(["changes", "--root", small, "--json"]);
+    expect(r.status).toBe(1);
+    expect(JSON.parse(r.stdout).error.code).toBe("not_a_repository");
+    expect(r.stderr).toContain("--diff -");
+    const diffFile = path.join(small, "..", `${path.basename(small)}.diff`);
+    temps.push(diffFile);
+    fs.writeFileSync(diffFile, "--- a/shop/models.py\n+++ b/shop/models.py\n@@ -1,2 +1,2 @@\n-def format_greeting(name):\n+def format_greeting(name, polite=False):\n     return 'Hello ' + name\n");
+    const d = run(["changes", "--root", small, "--diff", diffFile, "--json"]);
+    expect(d.status).toBe(0);
+    const a = JSON.parse(d.stdout) as { mode: string; symbols: { change: string; qualified: string }[]; impact: { tests: { path: string }[] } };
+    expect(a.mode).toBe("diff");
+    expect(a.symbols.map((s) => `${s.change} ${s.qualified}`)).toEqual(["signature shop.models.format_greeting"]);
+    expect(a.impact.tests.map((t) => t.path)).toEqual(["tests/test_models.py"]);
+    expect(run(["changes", "--root", small, "--diff", path.join(small, "missing.diff")]).status).toBe(2);
+    expect(run(["impact", "format_greeting", "--root", small, "--base", "HEAD"]).status).toBe(2);
+  });
+});

@@ -91,14 +91,17 @@ export interface ImpactRisk {
 export interface ImpactAnswer {
   target: string;
   resolvedAs: "symbol" | "file" | "lines";
+  /** The symbols the target names (the first 8; `total.targets` counts them all). */
   targets: SymbolRef[];
   direction: ImpactDirection;
   depth: number;
   /** This page's entries. */
   entries: ImpactEntry[];
-  total: { up: number; down: number; tests: number; routes: number };
+  total: { targets: number; up: number; down: number; tests: number; routes: number };
   byDepth: { direction: "up" | "down"; depth: number; production: number; test: number }[];
+  /** The first 8 routes reached (`total.routes` counts them all). */
   routes: ImpactRoute[];
+  /** The first 8 tests reached, nearest first (`total.tests` counts them all; tests=only pages through every test-code entry). */
   tests: ImpactTest[];
   risk: ImpactRisk;
   testCode: TestCodeSummary;
@@ -317,7 +320,7 @@ export function impact(graph: CodeGraph, target: string, direction: ImpactDirect
   const { kept, tests: testEntries } = filterTests(all, (e) => e.inTest, a.tests);
   const testCode = summarizeByFile(testEntries.map((e) => e.path));
   const rest = kept.slice(a.offset);
-  const total = { up: up.size, down: down.size, tests: tests.length, routes: routes.length };
+  const total = { targets: targets.length, up: up.size, down: down.size, tests: tests.length, routes: routes.length };
   const targetLine = targets.length === 1
     ? `${targets[0]!.qualified} (${targets[0]!.kind}, ${cite(targets[0]!.file, targets[0]!.kind === "module" ? 1 : targets[0]!.start)})`
     : `${plural(targets.length, "symbol")} of ${files.join(", ")}: ${targets.filter((s) => s.kind !== "module").slice(0, 5).map((s) => s.qualified).join(", ")}${targets.length > 6 ? ", …" : ""}`;
@@ -357,7 +360,8 @@ export function impact(graph: CodeGraph, target: string, direction: ImpactDirect
     };
     const { text, tokens } = withUsage(render, a);
     return {
-      target, resolvedAs: how, targets: targets.map(symbolRef), direction, depth, entries: shown, total, byDepth, routes: routes.slice(0, 50), tests: tests.slice(0, 100), risk,
+      target, resolvedAs: how, targets: targets.slice(0, SUMMARY_SHOWN).map(symbolRef), direction, depth, entries: shown, total, byDepth,
+      routes: routes.slice(0, SUMMARY_SHOWN), tests: tests.slice(0, SUMMARY_SHOWN), risk,
       testCode, page, completeness, usage: { tokens, budget: a.budget, encoding: a.encoding }, notes, text,
     };
   };

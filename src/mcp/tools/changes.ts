@@ -34,7 +34,6 @@ async function budgetedChanges(ctx: ToolContext, call: (budget: number) => Promi
       headOnDisk: a.headOnDisk,
       usage: a.usage,
       ...(b < requested ? { budgetRequested: requested } : {}),
-      text,
       files: a.files.slice(0, LISTED).map((f) => ({ path: f.path, ...(f.oldPath ? { oldPath: f.oldPath } : {}), status: f.status, ...(f.reason ? { reason: f.reason } : {}), symbols: f.symbols })),
       symbols: a.symbols.slice(0, LISTED).map((s) => ({
         change: s.change, qualified: s.qualified, kind: s.kind, path: s.path, start: s.start, end: s.end, side: s.side,
@@ -85,7 +84,6 @@ export const changesTool = defineTool({
     base: z.object({ label: z.string(), rev: z.string().optional(), oid: z.string().optional() }),
     head: z.object({ label: z.string(), rev: z.string().optional(), oid: z.string().optional() }),
     headOnDisk: z.boolean().describe("True when the changed code cited is what the files on disk hold."),
-    text: z.string().describe("The answer: a summary, then chunks headed `## path:start-end [role] name`, a cut list and the token usage."),
     usage: z.object({ tokens: z.int(), budget: z.int(), encoding: z.string() }),
     budgetRequested: z.int().optional(),
     files: z.array(z.object({ path: z.string(), oldPath: z.string().optional(), status: z.string(), reason: z.string().optional(), symbols: z.int() })),

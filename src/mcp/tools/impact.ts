@@ -1,0 +1,93 @@
+/** `impact`: the blast radius of a symbol, a file or lines, one page within the budget, with a risk summary. */
+import { z } from "zod";
+import { LIMITS, type ImpactAnswer } from "../../index.ts";
+import { budget, completeness, cursor, depth, limit, page, site, symbolRef, targetArg, testCode, testsMode, usage } from "../schemas.ts";
+import { defineTool } from "../tool.ts";
+import { DEFAULT_LIST_BUDGET, listBudget } from "./list.ts";
+
+const MAX_DEPTH = LIMITS.depth.max;
+
+/** The structured content: the page's entries and the whole walk's summary, without the text. */
+function data(a: ImpactAnswer, notes: string[]) {
+  return {
+    target: a.target,
+    resolvedAs: a.resolvedAs,
+    targets: a.targets,
+    direction: a.direction,
+    depth: a.depth,
+    risk: a.risk,
+    total: a.total,
+    byDepth: a.byDepth,
+    routes: a.routes,
+    tests: a.tests,
+    entries: a.entries.map((e) => ({
+      qualified: e.qualified, kind: e.kind, path: e.path, line: e.line, direction: e.direction, depth: e.depth, site: e.site,
+      resolution: e.resolution, confidence: e.confidence, pathConfidence: e.pathConfidence, ...(e.test ? { test: e.test } : {}), ...(e.inTest ? { inTest: true } : {}),
+    })),
+    testCode: a.testCode,
+    page: a.page,
+    completeness: a.completeness,
+    usage: a.usage,
+    notes: [...a.notes, ...notes],
+  };
+}
+
+export const impactTool = defineTool({
+  name: "impact",
+  title: "Blast radius of a change",
+  description: [
+    "What changing a symbol, a file or path:start-end could break: its callers (direction up, default), callees (down) or both, to depth hops (default 3), grouped by depth, each with the call site, how it was resolved (via-base: through a base method to its override) and a confidence.",
+    "Heads the answer with a risk summary: production callers and the directories they sit in, routes whose handlers are reached, tests reached (runnable ids) and the deepest path. Paged like callers (limit, cursor, tests, budget default 4000 tokens); states totals and what it could not see.",
+  ].join("\n"),
+  input: z.strictObject({
+    target: targetArg("target", "A symbol (Session.send, src/a.ts#Class.method, path::name), a project file, or path:start-end."),
+    direction: z.enum(["up", "down", "both"], { error: "direction must be up, down or both" }).optional().describe("up: callers (default); down: callees; both."),
+    depth: depth.describe(`Hops to follow (default 3; at most ${MAX_DEPTH}, larger values are lowered).`),
+    limit,
+    cursor,
+    tests: testsMode,
+    budget: budget("The answer lists as many entries as fit and names the cursor of the rest.", DEFAULT_LIST_BUDGET),
+  }),
+  output: z.object({
+    target: z.string(),
+    resolvedAs: z.string().describe("symbol, file or lines."),
+    targets: z.array(symbolRef),
+    direction: z.string(),
+    depth: z.int(),
+    risk: z.object({
+      level: z.string(), productionCallers: z.int(), directCallers: z.int(),
+      directories: z.array(z.object({ path: z.string(), count: z.int() })), directoryCount: z.int(), routes: z.int(), tests: z.int(),
+      deepest: z.object({ depth: z.int(), path: z.array(z.string()) }),
+    }),
+    total: z.object({ targets: z.int(), up: z.int(), down: z.int(), tests: z.int(), routes: z.int() }),
+    byDepth: z.array(z.object({ direction: z.string(), depth: z.int(), production: z.int(), test: z.int() })),
+    routes: z.array(z.object({ method: z.string(), path: z.string(), file: z.string(), line: z.int(), handler: z.string().optional(), depth: z.int() })),
+    tests: z.array(z.object({ path: z.string(), line: z.int(), id: z.string().optional(), qualified: z.string(), depth: z.int(), via: z.string() })),
+    entries: z.array(symbolRef.extend({
+      direction: z.string(), depth: z.int(), site, resolution: z.string(), confidence: z.number(), pathConfidence: z.number(),
+      test: z.string().optional(), inTest: z.boolean().optional(),
+    })),
+    testCode,
+    page,
+    completeness,
+    usage,
+    notes: z.array(z.string()),
+  }),
+  async run(args, ctx) {
+    const notes: string[] = [];
+    let d = args.depth;
+    if (d !== undefined && d > MAX_DEPTH) {
+      notes.push(`depth lowered from ${d} to ${MAX_DEPTH}, the most this server follows`);
+      d = MAX_DEPTH;
+    }
+    const { budget: b, note } = listBudget(ctx, args.budget, notes.length ? 40 : 0);
+    if (note) notes.push(note);
+    const a = await ctx.engine.impact(args.target, {
+      signal: ctx.signal, budget: b, json: true,
+      ...(d !== undefined ? { depth: d } : {}), ...(args.direction ? { direction: args.direction } : {}), ...(args.limit !== undefined ? { limit: args.limit } : {}),
+      ...(args.cursor !== undefined ? { cursor: args.cursor } : {}), ...(args.tests !== undefined ? { tests: args.tests } : {}),
+    });
+    const text = notes.length ? [a.text, ...notes.map((n) => `Note: ${n}`)].join("\n") : a.text;
+    return { text, data: data(a, notes) };
+  },
+});
