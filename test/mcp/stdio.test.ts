@@ -56,6 +56,18 @@ async function tool(client: Client, name: string, args: Record<string, unknown> 
   return { isError: r.isError === true, text, data: r.structuredContent as any };
 }
 
+/** A diff still to apply to the fixture: formatPrice takes a currency. */
+const FORMAT_DIFF = `--- a/web/src/format.ts
++++ b/web/src/format.ts
+@@ -1,4 +1,4 @@
+ /** Formats a price in euros. */
+-export function formatPrice(cents: number): string {
+-  return (cents / 100).toFixed(2) + " EUR";
++export function formatPrice(cents: number, currency = "EUR"): string {
++  return (cents / 100).toFixed(2) + " " + currency;
+ }
+`;
+
 describe("codeslice mcp over stdio (SDK client)", () => {
   it("initializes fast, lists the tools, answers context and repo_map, and follows edits", async () => {
     const root = fixtureDir();
@@ -68,7 +80,7 @@ describe("codeslice mcp over stdio (SDK client)", () => {
       expect(s.client.getServerVersion()?.name).toBe("codeslice");
       expect(s.client.getInstructions()).toContain("repo_map");
       const { tools } = await s.client.listTools();
-      expect(tools).toHaveLength(11);
+      expect(tools).toHaveLength(13);
 
       const ctx = await tool(s.client, "context", { target: "shop.service.register", budget: 3000 });
       expect(ctx.isError).toBe(false);
@@ -112,6 +124,11 @@ describe("codeslice mcp over stdio (SDK client)", () => {
         ["importers", { file: "web/src/format.ts" }, (d) => expect(JSON.stringify(d)).toContain("web/src/cart.ts")],
         ["tests", { target: "format_greeting" }, (d) => expect(d).toMatchObject({ resolvedAs: "symbol", total: 0 })],
         ["trace", { from: "checkoutLabel", to: "formatPrice" }, (d) => expect(d.paths[0].hops.map((h: { to: string }) => h.to)).toEqual(["web/src/cart.ts#Cart.total", "web/src/format.ts#formatPrice"])],
+        ["impact", { target: "formatPrice" }, (d) => {
+          expect(d.entries.map((e: { qualified: string }) => e.qualified)).toContain("web/src/cart.ts#Cart.total");
+          expect(d.risk.productionCallers).toBeGreaterThan(0);
+        }],
+        ["changes", { diff: FORMAT_DIFF }, (d) => expect(d.symbols).toEqual([expect.objectContaining({ change: "signature", qualified: "web/src/format.ts#formatPrice" })])],
         ["read_snippet", { path: "web/src/format.ts", start_line: 1, end_line: 2 }, (d, text) => {
           expect(d).toMatchObject({ path: "web/src/format.ts", start: 1, end: 2 });
           expect(text).toContain("Formats a price");
@@ -212,7 +229,7 @@ describe("codeslice mcp over stdio (SDK client)", () => {
       expect(gone.text).toContain(root);
       await new Promise((r) => setTimeout(r, 300)); // let any late watcher refresh run
       expect(fs.existsSync(root), "the server must not bring a deleted root back as a cache folder").toBe(false);
-      expect((await t.client.listTools()).tools).toHaveLength(11);
+      expect((await t.client.listTools()).tools).toHaveLength(13);
     } finally {
       await t.close();
     }
@@ -226,7 +243,7 @@ describe.runIf(fs.existsSync(deno))("codeslice mcp under Deno (deno run -A)", ()
     const root = fixtureDir();
     const s = await open(["--root", root], [deno, "run", "-A"]);
     try {
-      expect((await s.client.listTools()).tools).toHaveLength(11);
+      expect((await s.client.listTools()).tools).toHaveLength(13);
       const ctx = await tool(s.client, "context", { target: "Cart.total", budget: 2000 });
       expect(ctx.isError).toBe(false);
       expect(ctx.data.chunks[0]).toMatchObject({ path: "web/src/cart.ts", role: "seed" });
@@ -328,7 +345,7 @@ describe("codeslice mcp over stdio (raw JSON-RPC)", () => {
     expect(anonymous).toContain(-32600); // {"foo":1}
     expect((raw.byId(7)!.error as { code: number }).code).toBe(-32600);
     expect((raw.byId(11)!.error as { code: number }).code).toBe(-32601);
-    expect(((raw.byId(2)!.result as { tools: unknown[] }).tools)).toHaveLength(11);
+    expect(((raw.byId(2)!.result as { tools: unknown[] }).tools)).toHaveLength(13);
     const result = (id: number) => raw.byId(id)!.result as CallToolResult;
     expect(result(3).isError).toBeFalsy();
     expect(JSON.stringify(result(3).structuredContent)).toContain("shop/service.py");

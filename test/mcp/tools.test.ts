@@ -504,6 +504,24 @@ describe("the response cap", () => {
       const imp = await call(c.client, "importers", { file: "core/util.py" });
       expect(answerTokens(imp)).toBeLessThanOrEqual(cap);
 
+      const blast = await call(c.client, "impact", { target: "shared" });
+      expect(blast.isError, blast.text).toBe(false);
+      expect(answerTokens(blast)).toBeLessThanOrEqual(cap);
+      expect(blast.data.total.up).toBe(400);
+      expect(blast.text).toContain(`cursor=${blast.data.page.next}`);
+      const deep = await call(c.client, "impact", { target: "shared", depth: 1000, direction: "both" });
+      expect(deep.isError, deep.text).toBe(false);
+      expect(deep.data.depth).toBe(10);
+      expect(deep.data.notes.join(" ")).toMatch(/depth lowered from 1000 to 10/);
+      expect((await call(c.client, "impact", { target: "shared", depth: 0 })).isError).toBe(true);
+
+      // No git folder in this project: changes says so, and points at the diff parameter.
+      const noGit = await call(c.client, "changes", {});
+      expect(noGit.isError).toBe(true);
+      expect(noGit.text).toMatch(/Call changes with diff set to the unified diff/);
+      const badDiff = await call(c.client, "changes", { diff: "not a diff at all\n" });
+      expect(badDiff.isError).toBe(true);
+
       const search = await call(c.client, "search", { query: "caller module", limit: 200 });
       expect(answerTokens(search)).toBeLessThanOrEqual(cap);
       expect(search.data.omitted).toBeGreaterThan(0);
