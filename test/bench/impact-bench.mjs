@@ -356,10 +356,12 @@ const perRepoSummary = Object.fromEntries(repos.map((r) => [r.name, summarize(ro
 const total = summarize(rows);
 const pct = (x) => (x == null ? "–" : `${(100 * x).toFixed(1)}%`);
 const table = mdTable(
-  ["repository", "language", "commits", "fn precision (code)", "fn recall (code)", "fn precision (all)", "fn recall (all)", "def precision", "def recall", "commits w/ tests", "modified test files found (calls)", "(calls or imports)", "median CPU s"],
+  ["repository", "language", "commits", "fn precision (code)", "fn recall (code)", "fn precision (all)", "fn recall (all)", "def precision", "def recall", "commits w/ tests", "modified test files found (calls)", "(calls or imports)", "commits: a modified test found", "commits: all found", "median CPU s"],
   [...repos.map((r) => [r.name, r.language, perRepoSummary[r.name]]), ["all", "", total]].map(([name, lang, s]) => [
     name, lang, s.commits, pct(s.code_functions.precision), pct(s.code_functions.recall), pct(s.functions.precision), pct(s.functions.recall), pct(s.definitions.precision), pct(s.definitions.recall),
-    s.tests.commits, `${s.tests.found_by_calls}/${s.tests.modified_test_files} (${pct(s.tests.share_by_calls)})`, `${s.tests.found_by_calls_or_imports}/${s.tests.modified_test_files} (${pct(s.tests.share)})`, fmt(s.cpu_s_median, 2),
+    s.tests.commits, `${s.tests.found_by_calls}/${s.tests.modified_test_files} (${pct(s.tests.share_by_calls)})`, `${s.tests.found_by_calls_or_imports}/${s.tests.modified_test_files} (${pct(s.tests.share)})`,
+    `${s.tests.commits_any_found}/${s.tests.commits} (${pct(s.tests.commits ? s.tests.commits_any_found / s.tests.commits : null)})`,
+    `${s.tests.commits_all_found}/${s.tests.commits} (${pct(s.tests.commits ? s.tests.commits_all_found / s.tests.commits : null)})`, fmt(s.cpu_s_median, 2),
   ]),
 );
 console.log(table);
