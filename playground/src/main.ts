@@ -63,6 +63,8 @@ const ui = {
   contextError: byId("context-error"),
   graph: byId("graph"),
   graphError: byId("graph-error"),
+  impact: byId("impact"),
+  impactError: byId("impact-error"),
   snippetTitle: byId("snippet-title"),
   snippet: byId("snippet"),
   snippetError: byId("snippet-error"),
@@ -294,7 +296,7 @@ function resetPanels(): void {
   replace(ui.map, h("p", { class: "empty" }, "Indexing…"));
   ui.results.replaceChildren();
   clearContext();
-  for (const slot of [ui.searchError, ui.contextError, ui.graphError, ui.snippetError]) clearPanelError(slot);
+  for (const slot of [ui.searchError, ui.contextError, ui.graphError, ui.impactError, ui.snippetError]) clearPanelError(slot);
   replace(ui.graph, h("p", { class: "empty" }, "Pick a symbol to see who calls it and what it calls."));
   ui.snippetTitle.textContent = "Lines";
   replace(ui.snippet, h("span", { class: "empty" }, "Open a chunk to read its lines."));
@@ -625,7 +627,21 @@ function renderBundle(a: ContextAnswer): void {
   replace(ui.bundle, nodes);
 }
 
+/** The symbol's impact as an agent gets it: the risk summary, then callers by depth (one small page). */
+async function showImpact(symbol: string, signal: AbortSignal): Promise<void> {
+  try {
+    const a = await engine.impact(symbol, { budget: 1500, signal });
+    clearPanelError(ui.impactError);
+    ui.impact.textContent = a.text;
+  } catch (error) {
+    if ((error as { code?: string }).code === "cancelled") return;
+    ui.impact.replaceChildren();
+    panelError(ui.impactError, error, "Measuring the impact");
+  }
+}
+
 async function showGraph(symbol: string, signal: AbortSignal): Promise<void> {
+  void showImpact(symbol, signal);
   try {
     const n = await engine.neighbourhood(symbol, { limit: 10, signal });
     clearPanelError(ui.graphError);

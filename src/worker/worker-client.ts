@@ -7,7 +7,7 @@
 // worker does not bundle the engine itself.
 import { EngineError } from "../shared/errors.ts";
 import type {
-  CallsAnswer, ContextAnswer, ContextOptions, EngineOptions, FileSystem, ImportersAnswer, IndexSummary, RefreshResult, RepoMap,
+  CallsAnswer, ContextAnswer, ContextOptions, EngineOptions, FileSystem, ImpactAnswer, ImpactDirection, ImportersAnswer, IndexSummary, RefreshResult, RepoMap,
   RepoMapOptions, Route, SearchHit, SignatureAnswer, SnippetAnswer,
 } from "../index.ts";
 import type { StoreNotice } from "../platform/browser/index.ts";
@@ -52,6 +52,8 @@ export interface WorkerEngine {
   importers(path: string, options?: { depth?: number } & CallOptions): Promise<ImportersAnswer>;
   snippet(path: string, start: number, end: number, options?: { maxLines?: number } & CallOptions): Promise<SnippetAnswer>;
   routes(options?: CallOptions): Promise<Route[]>;
+  /** The blast radius of a symbol, file or path:lines: callers by depth, routes, tests, a risk summary. */
+  impact(target: string, options?: { direction?: ImpactDirection; depth?: number; budget?: number; limit?: number } & CallOptions): Promise<ImpactAnswer>;
   /** Callers and callees of `symbol` as a small plain graph (at most `limit` per side), for pictures. */
   neighbourhood(symbol: string, options?: { limit?: number } & CallOptions): Promise<Neighbourhood>;
   /** Closes the open project. */
@@ -72,7 +74,7 @@ const UPLOAD_PART = 100;
 const OPTIONS_AT: { [M in EngineMethod]: [index: number, sent: boolean] } = {
   open: [2, true], index: [0, false], refresh: [0, false], map: [0, true], context: [1, true], search: [1, true],
   callers: [1, true], callees: [1, true], signature: [1, false], importers: [1, true], snippet: [3, true], routes: [0, false],
-  neighbourhood: [1, true], close: [0, false],
+  impact: [1, true], neighbourhood: [1, true], close: [0, false],
 };
 
 /** Connects to an engine served by `serveEngine()` in `worker`. */

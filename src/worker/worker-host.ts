@@ -250,6 +250,7 @@ export function serveEngine(options: ServeOptions): void {
       case "importers": return e.importers(str(0), opt(1));
       case "snippet": return e.snippet(str(0), num(1), num(2), opt(3));
       case "routes": return e.routes(run);
+      case "impact": return e.impact(str(0), opt(1));
       case "neighbourhood": return neighbourhood(e, str(0), (args[1] as { limit?: number } | undefined)?.limit ?? 12, signal);
     }
     throw new EngineError("invalid_argument", `Unknown method ${String(method)}`);

@@ -6,7 +6,7 @@
  */
 import { EngineError, type EngineErrorOptions, type ErrorCode } from "../shared/errors.ts";
 import type {
-  CallsAnswer, ContextAnswer, ContextOptions, EngineOptions, ImportersAnswer, IndexSummary, Progress, RefreshResult,
+  CallsAnswer, ContextAnswer, ContextOptions, EngineOptions, ImpactAnswer, ImpactDirection, ImportersAnswer, IndexSummary, Progress, RefreshResult,
   RepoMap, RepoMapOptions, Route, SearchHit, SignatureAnswer, SnippetAnswer, SymbolRef, DirEntry, FileStat,
 } from "../index.ts";
 import type { StoreBackend, StoreNotice, ZipLimits, ZipSkipped } from "../platform/browser/index.ts";
@@ -79,6 +79,7 @@ export interface EngineCalls {
   importers: { args: [path: string, options?: { depth?: number }]; result: ImportersAnswer };
   snippet: { args: [path: string, start: number, end: number, options?: { maxLines?: number }]; result: SnippetAnswer };
   routes: { args: []; result: Route[] };
+  impact: { args: [target: string, options?: { direction?: ImpactDirection; depth?: number; budget?: number; limit?: number }]; result: ImpactAnswer };
   neighbourhood: { args: [symbol: string, options?: { limit?: number }]; result: Neighbourhood };
   close: { args: []; result: null };
 }
