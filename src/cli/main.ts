@@ -51,14 +51,14 @@ a dotted suffix (Class.method) or a bare name when unique.
 Options:
   --root DIR       Project folder (default: current folder)
   --cache-dir DIR  Where the index is kept (default: <root>/.codeslice)
-  --depth N        Hops for callers/callees/importers/impact (${LIMITS.depth.min}-${LIMITS.depth.max}, default ${LIMITS.depth.default})
+  --depth N        Hops for callers/callees/importers (${LIMITS.depth.min}-${LIMITS.depth.max}, default ${LIMITS.depth.default}) and impact (default 3)
   --budget N       Token budget for the whole answer, ${LIMITS.budget.min}-${LIMITS.budget.max}
                    (context/pack default ${LIMITS.budget.context}, map ${LIMITS.budget.map},
-                   callers/callees/importers/tests/trace ${LIMITS.budget.list})
+                   callers/callees/importers/tests/trace/impact ${LIMITS.budget.list})
   --limit N        Results for search (${LIMITS.searchResults.min}-${LIMITS.searchResults.max}, default ${LIMITS.searchResults.default}); entries per page for
-                   callers, callees, importers and tests (default 50, at most ${LIMITS.page.max})
-  --cursor C       The next page of callers/callees/importers/tests: the cursor a page names
-  --tests MODE     Test code in callers/callees/importers: summary (default: production
+                   callers, callees, importers, tests and impact (default 50, at most ${LIMITS.page.max})
+  --cursor C       The next page of callers/callees/importers/tests/impact: the cursor a page names
+  --tests MODE     Test code in callers/callees/importers/impact: summary (default: production
                    listed, tests counted by file), include, exclude or only
   --k N            Paths for trace (default 3, at most ${LIMITS.trace.paths.max})
   --max-hops N     Hops trace searches (default 6, at most ${LIMITS.trace.hops.max})
