@@ -16,9 +16,39 @@ const impactItem = symbolRef.extend({
   reaches: z.array(z.string()).describe("The changed definitions (or files) it reaches."),
 });
 
+/** The structured content of an answer, each list cut to `listed` entries (the totals count them all). */
+function changesData(a: ChangesAnswer, listed: number, requested: number, clampNote: string | undefined) {
+  const item = (i: ChangesAnswer["impact"]["callers"][number]) => ({ qualified: i.qualified, kind: i.kind, path: i.path, line: i.line, end: i.end, depth: i.depth, via: i.via, reaches: i.reaches });
+  return {
+    mode: a.mode,
+    base: a.base,
+    head: a.head,
+    headOnDisk: a.headOnDisk,
+    usage: a.usage,
+    ...(a.usage.budget < requested ? { budgetRequested: requested } : {}),
+    files: a.files.slice(0, listed).map((f) => ({ path: f.path, ...(f.oldPath ? { oldPath: f.oldPath } : {}), status: f.status, ...(f.reason ? { reason: f.reason } : {}), symbols: f.symbols })),
+    symbols: a.symbols.slice(0, listed).map((s) => ({
+      change: s.change, qualified: s.qualified, kind: s.kind, path: s.path, start: s.start, end: s.end, side: s.side,
+      ...(s.signature ? { signature: s.signature } : {}), ...(s.renamedFrom ? { renamedFrom: s.renamedFrom } : {}),
+    })),
+    impact: {
+      callers: a.impact.callers.slice(0, listed).map(item),
+      tests: a.impact.tests.slice(0, listed).map(item),
+      routes: a.impact.routes.slice(0, listed).map((r) => ({ method: r.method, path: r.path, file: r.file, line: r.line, depth: r.depth, ...(r.handler ? { handler: r.handler } : {}) })),
+    },
+    totals: { files: a.files.length, symbols: a.symbols.length, callers: a.impact.callers.length, tests: a.impact.tests.length, routes: a.impact.routes.length },
+    notes: clampNote ? [...a.notes, clampNote.replace(/^Note: /, "")] : a.notes,
+    chunks: a.chunks.map((c) => ({ path: c.path, start: c.start, end: c.end, role: c.role, symbol: c.symbol, form: c.form, tokens: c.tokens })),
+    cut: a.cut.slice(0, Math.min(20, listed)).map((c) => ({ handle: c.handle, path: c.path, start: c.start, end: c.end, role: c.role, tokens: c.tokens })),
+    cutTotal: a.cut.length,
+  };
+}
+
 /**
- * Runs changes with `budget = min(requested, cap)`; when the text plus the structured content
- * passes the cap, the budget is lowered and the answer recomputed, at most a few times.
+ * Runs changes with `budget = min(requested, cap)`. When the text plus the structured content
+ * passes the cap, the lists are shortened first (100, 50, 25, 12, 5 entries: no recomputation),
+ * and only then the budget lowered and the answer recomputed, at most a few times: a large change
+ * set (a root commit of thousands of files) takes seconds to compare.
  */
 async function budgetedChanges(ctx: ToolContext, call: (budget: number) => Promise<ChangesAnswer>, requested: number): Promise<ToolAnswer> {
   let b = Math.min(requested, ctx.cap);
@@ -26,34 +56,15 @@ async function budgetedChanges(ctx: ToolContext, call: (budget: number) => Promi
     const a = await call(b);
     const clampNote = b < requested ? `Note: budget lowered from ${requested} to ${b} tokens to fit this server's response cap (${ctx.responseCap} tokens); ask for a cut chunk by its handle to see more.` : undefined;
     const text = clampNote ? `${a.text}\n${clampNote}` : a.text;
-    const item = (i: ChangesAnswer["impact"]["callers"][number]) => ({ qualified: i.qualified, kind: i.kind, path: i.path, line: i.line, end: i.end, depth: i.depth, via: i.via, reaches: i.reaches });
-    const data = {
-      mode: a.mode,
-      base: a.base,
-      head: a.head,
-      headOnDisk: a.headOnDisk,
-      usage: a.usage,
-      ...(b < requested ? { budgetRequested: requested } : {}),
-      files: a.files.slice(0, LISTED).map((f) => ({ path: f.path, ...(f.oldPath ? { oldPath: f.oldPath } : {}), status: f.status, ...(f.reason ? { reason: f.reason } : {}), symbols: f.symbols })),
-      symbols: a.symbols.slice(0, LISTED).map((s) => ({
-        change: s.change, qualified: s.qualified, kind: s.kind, path: s.path, start: s.start, end: s.end, side: s.side,
-        ...(s.signature ? { signature: s.signature } : {}), ...(s.renamedFrom ? { renamedFrom: s.renamedFrom } : {}),
-      })),
-      impact: {
-        callers: a.impact.callers.slice(0, LISTED).map(item),
-        tests: a.impact.tests.slice(0, LISTED).map(item),
-        routes: a.impact.routes.slice(0, LISTED).map((r) => ({ method: r.method, path: r.path, file: r.file, line: r.line, depth: r.depth, ...(r.handler ? { handler: r.handler } : {}) })),
-      },
-      totals: { files: a.files.length, symbols: a.symbols.length, callers: a.impact.callers.length, tests: a.impact.tests.length, routes: a.impact.routes.length },
-      notes: clampNote ? [...a.notes, clampNote.replace(/^Note: /, "")] : a.notes,
-      chunks: a.chunks.map((c) => ({ path: c.path, start: c.start, end: c.end, role: c.role, symbol: c.symbol, form: c.form, tokens: c.tokens })),
-      cut: a.cut.slice(0, 20).map((c) => ({ handle: c.handle, path: c.path, start: c.start, end: c.end, role: c.role, tokens: c.tokens })),
-      cutTotal: a.cut.length,
-    };
-    const size = ctx.measure(text, data);
-    if (size <= ctx.cap || attempt >= 3 || b <= 1) {
-      if (size > ctx.cap) ctx.log.warn(`changes answer of ${size} tokens exceeds the cap of ${ctx.cap} after ${attempt + 1} attempts`);
-      return { text, data };
+    let size = 0;
+    for (const listed of [LISTED, 50, 25, 12, 5]) {
+      const data = changesData(a, listed, requested, clampNote);
+      size = ctx.measure(text, data);
+      if (size <= ctx.cap) return { text, data };
+    }
+    if (attempt >= 3 || b <= 1) {
+      ctx.log.warn(`changes answer of ${size} tokens exceeds the cap of ${ctx.cap} after ${attempt + 1} attempts`);
+      return { text, data: changesData(a, 5, requested, clampNote) };
     }
     b = Math.max(1, Math.floor((b * ctx.cap) / size) - 64);
   }
@@ -97,7 +108,7 @@ export const changesTool = defineTool({
       tests: z.array(impactItem),
       routes: z.array(z.object({ method: z.string(), path: z.string(), file: z.string(), line: z.int(), depth: z.int(), handler: z.string().optional() })),
     }),
-    totals: z.object({ files: z.int(), symbols: z.int(), callers: z.int(), tests: z.int(), routes: z.int() }).describe("Full counts; the lists above hold at most 100 entries each."),
+    totals: z.object({ files: z.int(), symbols: z.int(), callers: z.int(), tests: z.int(), routes: z.int() }).describe("Full counts; the lists above hold at most 100 entries each (fewer when the answer had to shrink to fit the response cap)."),
     notes: z.array(z.string()),
     chunks: z.array(z.object({ path: z.string(), start: z.int(), end: z.int(), role: z.string(), symbol: z.string(), form: z.string(), tokens: z.int() })),
     cut: z.array(z.object({ handle: z.string(), path: z.string(), start: z.int(), end: z.int(), role: z.string(), tokens: z.int() })),
