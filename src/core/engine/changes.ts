@@ -44,8 +44,17 @@ export interface ChangesContext {
   maxFileBytes: number;
   /** Reads an indexed file through the snapshot's inputs (a file changed since indexing is noticed). */
   readText: (path: string) => Promise<string>;
+  /**
+   * Flattened trees (path → blob id) by tree id, kept by the engine across calls: a tree id names
+   * immutable content, and flattening HEAD's tree (inflating every tree object) was most of a
+   * working-tree `changes` on django (≈1.4 of 3.3 CPU s).
+   */
+  trees?: Map<string, Map<string, string>>;
   signal?: AbortSignal;
 }
+
+/** Trees an engine keeps flattened (HEAD's, and a base or two). */
+const KEPT_TREES = 4;
 
 /** Longest diff text accepted (a very large PR is a few megabytes). */
 export const MAX_DIFF_CHARS = 50_000_000;
@@ -138,6 +147,16 @@ async function fromGit(ctx: ChangesContext, o: ChangesOptions): Promise<Omit<Cha
     }
   };
   const treeOf = async (oid: string) => (await repo.readCommit(oid)).tree;
+  const flatten = async (tree: string): Promise<Map<string, string>> => {
+    const kept = ctx.trees?.get(tree);
+    if (kept) return kept;
+    const flat = await repo.flatten(tree);
+    if (ctx.trees) {
+      if (ctx.trees.size >= KEPT_TREES) ctx.trees.delete(ctx.trees.keys().next().value!);
+      ctx.trees.set(tree, flat);
+    }
+    return flat;
+  };
   const headLabel = (rev: string, oid: string) => (rev === "HEAD" || rev === "@" ? sideLabel("HEAD", oid, headExtra) : sideLabel(rev, oid));
 
   let pairs: { path: string; oldOid?: string; newOid?: string }[];
@@ -159,7 +178,7 @@ async function fromGit(ctx: ChangesContext, o: ChangesOptions): Promise<Omit<Cha
     headSide = { label: "the index (staged)" };
     const staged = new Map<string, string>();
     for (const [path, e] of await gitIndex()) if ((e.mode & 0o170000) === 0o100000) staged.set(path, e.oid);
-    const before = baseTree ? await repo.flatten(baseTree) : new Map<string, string>();
+    const before = baseTree ? await flatten(baseTree) : new Map<string, string>();
     pairs = diffMaps(before, staged);
     for (const p of pairs) if (p.newOid && (await worktreeOid(p.path)) !== p.newOid) headOnDisk = false;
   } else if (o.head !== undefined) {
@@ -195,7 +214,7 @@ async function fromGit(ctx: ChangesContext, o: ChangesOptions): Promise<Omit<Cha
     base = { label: headLabel(rev, baseOid), rev, oid: baseOid };
     headSide = { label: "the working tree" };
     newFromDisk = true;
-    const before = await repo.flatten(await treeOf(baseOid));
+    const before = await flatten(await treeOf(baseOid));
     const paths = new Set([...before.keys(), ...inventory.files.keys(), ...inventory.skipped.keys()]);
     pairs = [];
     for (const path of [...paths].sort()) {

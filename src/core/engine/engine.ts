@@ -448,6 +448,8 @@ export function createEngine(platform: Platform, options: EngineOptions = {}): E
 
   const codeGraph = (run: RunOptions = {}): Promise<CodeGraph> => consistent(run, async () => (await graphOf(run)).graph);
 
+  // Flattened git trees for changes, by tree id (immutable content, so never stale).
+  const trees = new Map<string, Map<string, string>>();
   const routes = new WeakMap<CodeGraph, Route[]>();
   const routesOf = (graph: CodeGraph) => routes.get(graph) ?? routes.set(graph, findRoutes(graph)).get(graph)!;
   // One search index, carried from graph to graph: after an edit only the changed files are
@@ -711,7 +713,7 @@ export function createEngine(platform: Platform, options: EngineOptions = {}): E
         const { graph, snapshot } = await graphOf(opts);
         const inputs = read(snapshot);
         return runChanges({
-          platform, graph, snapshot, routes: routesOf(graph), maxFileBytes: options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES, readText: (path) => inputs.text(path),
+          platform, graph, snapshot, routes: routesOf(graph), maxFileBytes: options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES, readText: (path) => inputs.text(path), trees,
           ...(opts.signal ? { signal: opts.signal } : {}),
         }, opts);
       });
