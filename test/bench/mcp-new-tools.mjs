@@ -54,7 +54,6 @@ const cases = [
   ["impact", { target: "django/contrib/auth/__init__.py" }],
   ["impact", { target: "django.utils.functional.cached_property", direction: "both", depth: 2 }],
   ["changes", {}],
-  ["changes", { head: "HEAD" }],
   ["tests", { target: "django.contrib.auth.authenticate" }],
   ["trace", { from: "django.contrib.auth.login", to: "django.contrib.auth.get_user_model" }],
 ];
