@@ -16,7 +16,7 @@ import { findFile, parseLocation, sourceFiles, symbolsAt } from "./locate.ts";
 import { rankTask } from "./task.ts";
 import { parseTrace, type ParsedTrace } from "./trace.ts";
 import { planContext, type PlannedChunk, type Role } from "./plan.ts";
-import { findRoutes, matchRoutes, type MountLine, type Route } from "./routes.ts";
+import { findRoutes, joinPaths, matchRoutes, type MountLine, type Route } from "./routes.ts";
 
 const DEFAULT_BUDGET = LIMITS.budget.context;
 const MAX_BUDGET = LIMITS.budget.max;
@@ -198,7 +198,12 @@ export function resolveTarget(graph: CodeGraph, targetArg: string, io: ContextIO
       }
       for (const m of r.mounts) if (!mounts.some((x) => x.path === m.path && x.start === m.start)) mounts.push(m);
     }
-    return { ids: [...new Set(ids)], how: "route", notes: hits.map((r) => `route ${r.method} ${r.path} registered at ${cite(r.file, r.line)}`), mounts, inline };
+    const notes = hits.map((r) =>
+      r.suffixOf !== undefined
+        ? `route ${r.method} …${joinPaths(...r.mounts.slice(r.mounts.findLastIndex((x) => x.unresolved !== undefined) + 1).map((x) => x.prefix), r.own)} registered at ${cite(r.file, r.line)}, matched by the end of the path: its prefix ${r.suffixOf} is not a string the project spells out`
+        : `route ${r.method} ${r.path} registered at ${cite(r.file, r.line)}`,
+    );
+    return { ids: [...new Set(ids)], how: "route", notes, mounts, inline };
   }
   const trace = parseTrace(target);
   if (trace) return traceSeeds(graph, io, trace);
