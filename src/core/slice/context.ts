@@ -454,5 +454,23 @@ export async function buildContext(graph: CodeGraph, target: string, options: Co
 
 /** A file's outline: each top-level definition's outline. */
 function fileOutline(graph: CodeGraph, moduleId: number): string {
-  return (graph.children.get(moduleId) ?? []).map((id) => outline(graph, graph.symbols[id]!)).join("\n\n");
+  const constants = moduleConstants(graph, moduleId);
+  const defs = (graph.children.get(moduleId) ?? []).map((id) => outline(graph, graph.symbols[id]!));
+  return (constants.length ? [constants.join("\n"), ...defs] : defs).join("\n\n");
+}
+
+/** Module constants a file outline lists: names in capitals, and names holding a string the code spells out. */
+function moduleConstants(graph: CodeGraph, moduleId: number): string[] {
+  const m = graph.symbols[moduleId]!;
+  const record = graph.records.get(m.file);
+  if (!record) return [];
+  const seen = new Set<string>();
+  const out: string[] = [];
+  for (const b of record.bindings) {
+    if (b.scope >= 0 || b.kind !== "assign" || seen.has(b.name) || out.length >= 24) continue;
+    if (!(/^[A-Z][A-Z0-9_]+$/.test(b.name) || (b.literal !== undefined && b.literal.length <= 80))) continue;
+    seen.add(b.name);
+    out.push(`${b.name}${b.type ? `: ${b.type}` : ""}${b.literal !== undefined && b.literal.length <= 80 ? ` = ${b.literal}` : b.value ? ` = ${b.value}(…)` : " = …"}`);
+  }
+  return out;
 }
