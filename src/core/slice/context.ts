@@ -296,6 +296,7 @@ function traceSeeds(graph: CodeGraph, io: ContextIO, trace: ParsedTrace): Seeds 
 
 /** Seeds for a task in words: the strongest places in full, the next ones as matches. */
 function taskSeeds(graph: CodeGraph, io: ContextIO, text: string, maxSeeds: number): Seeds {
+  const maxMatches = MAX_MATCHES;
   const ranking = rankTask(io.searchIndex(), graph, text);
   const top = ranking.candidates[0];
   if ((!top || !ranking.relevant) && !/\s/.test(text)) {
@@ -314,7 +315,25 @@ function taskSeeds(graph: CodeGraph, io: ContextIO, text: string, maxSeeds: numb
   }
   const best = top.score;
   const seeds = ranking.candidates.slice(0, maxSeeds).filter((c, i) => i === 0 || c.score >= best * SEED_SHARE).map((c) => c.id);
-  const matches = ranking.candidates.slice(seeds.length, seeds.length + MAX_MATCHES).filter((c) => c.score >= best * MATCH_SHARE).map((c) => c.id);
+  // Matches reach across files: the best place of each file not yet shown, taken in turn with the
+  // next places in files already shown, so a small budget still points at several files.
+  const pool = ranking.candidates.slice(seeds.length, seeds.length + maxMatches * 2).filter((c) => c.score >= best * MATCH_SHARE);
+  const shownFiles = new Set(seeds.map((id) => graph.symbols[id]!.file));
+  const firsts: number[] = [];
+  const rest: number[] = [];
+  for (const c of pool) {
+    const file = graph.symbols[c.id]!.file;
+    if (shownFiles.has(file)) rest.push(c.id);
+    else {
+      shownFiles.add(file);
+      firsts.push(c.id);
+    }
+  }
+  const matches: number[] = [];
+  for (let i = 0; matches.length < maxMatches && (i < firsts.length || i < rest.length); i++) {
+    if (i < firsts.length) matches.push(firsts[i]!);
+    if (i < rest.length && matches.length < maxMatches) matches.push(rest[i]!);
+  }
   const q = (id: number) => citeName(graph.symbols[id]!.qualified);
   return {
     ids: seeds,
@@ -331,6 +350,7 @@ export const DEFAULT_TASK_SEEDS = 5;
 /** Seeds a task may have; places past them that score this share of the best become matches. */
 const SEED_SHARE = 0.45;
 const MATCH_SHARE = 0.12;
+/** Places past the seeds a task's answer points at (as outlines, bodies while budget lasts). */
 const MAX_MATCHES = 25;
 
 /** A fenced code block tagged with the language's fence name. */
