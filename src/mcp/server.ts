@@ -6,12 +6,13 @@
  * can take the server down.
  */
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import type { CallToolResult, ServerNotification, ServerRequest } from "@modelcontextprotocol/sdk/types.js";
+import { ListToolsRequestSchema, type CallToolResult, type ServerNotification, type ServerRequest } from "@modelcontextprotocol/sdk/types.js";
 import type { RequestHandlerExtra } from "@modelcontextprotocol/sdk/shared/protocol.js";
 import { EngineError, LIMITS, loadTokenCounter, type Engine, type FileSystem, type Progress } from "../index.ts";
 import { noSourceText, toToolError } from "./errors.ts";
 import { plural } from "./render.ts";
 import { freshness as freshnessSchema } from "./schemas.ts";
+import { listedTool } from "./tool-list.ts";
 import type { McpLogger, ToolContext, ToolSpec } from "./tool.ts";
 import { calleesTool } from "./tools/callees.ts";
 import { callersTool } from "./tools/callers.ts";
@@ -109,7 +110,6 @@ export function createMcpServer(engine: Engine, options: McpServerOptions = {}):
   };
 
   const register = (tool: ToolSpec) => {
-    const outputSchema = tool.output.extend({ freshness: freshnessSchema.describe("How fresh the index behind this answer is.") });
     const handler = async (args: Record<string, unknown>, extra: Extra): Promise<CallToolResult> => {
       const started = performance.now();
       try {
@@ -138,19 +138,12 @@ export function createMcpServer(engine: Engine, options: McpServerOptions = {}):
         return toToolError(error, tool.name, log);
       }
     };
-    server.registerTool(
-      tool.name,
-      {
-        title: tool.title,
-        description: tool.description,
-        inputSchema: tool.input,
-        outputSchema,
-        annotations: { title: tool.title, readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
-      },
-      handler as never,
-    );
+    // The SDK validates the arguments against `input` and routes the call; the list is ours.
+    server.registerTool(tool.name, { title: tool.title, description: tool.description, inputSchema: tool.input }, handler as never);
   };
   for (const tool of TOOLS) register(tool);
+  const listed = TOOLS.map(listedTool);
+  server.server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: listed }));
 
   server.server.onerror = (error) => log.warn(`protocol error: ${error.message}`);
   // Load the tokenizer's tables (0.35 s) once the client is connected and idle, not during the
@@ -190,3 +183,11 @@ function progressSender(extra: Extra): ((p: Progress) => void) | undefined {
 
 /** Tool names, for tests and docs. */
 export const TOOL_NAMES = TOOLS.map((t) => t.name);
+
+/**
+ * The shape of a tool's structured content, `freshness` included. Not sent in `tools/list` (see
+ * tool-list.ts); the tests check every answer against it, and programs can import it.
+ */
+export function structuredContentSchema(tool: ToolSpec) {
+  return tool.output.extend({ freshness: freshnessSchema });
+}
