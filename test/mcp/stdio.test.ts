@@ -417,6 +417,22 @@ describe("codeslice mcp over stdio (raw JSON-RPC)", () => {
     expect(main.stdout).toMatch(/\bmcp\b/);
   });
 
+  it("--print-config names this clone's dist/cli/main.js by absolute path, as every test here runs it", () => {
+    const print = (...args: string[]) => spawnSync(process.execPath, [cliPath, "mcp", "--print-config", ...args], { encoding: "utf8", cwd: tempDir() });
+    expect(print("claude-code").stdout.trim()).toBe(`claude mcp add codeslice -- node ${cliPath} mcp`);
+    const cursor = JSON.parse(print("cursor").stdout) as { mcpServers: { codeslice: { command: string; args: string[] } } };
+    expect(cursor.mcpServers.codeslice).toEqual({ command: "node", args: [cliPath, "mcp", "--root", "${workspaceFolder}"] });
+    const vscode = JSON.parse(print("vscode", "--root", "proj", "--log-level", "info").stdout) as { servers: { codeslice: { args: string[] } } };
+    expect(vscode.servers.codeslice.args).toEqual([cliPath, "mcp", "--root", expect.stringMatching(/\/proj$/), "--log-level", "info"]);
+    expect(print("codex").stdout).toBe(`[mcp_servers.codeslice]\ncommand = "node"\nargs = [${JSON.stringify(cliPath)}, "mcp"]\n`);
+    expect(print("deno").stdout.trim()).toBe(`claude mcp add codeslice -- deno run -A ${cliPath} mcp`);
+    const bad = print("emacs");
+    expect(bad.status).toBe(2);
+    expect(bad.stdout).toBe("");
+    expect(bad.stderr).toMatch(/claude-code, cursor, vscode, codex, deno/);
+    expect(print("cursor", "--max-response-tokens", "5").status).toBe(2);
+  });
+
   it("a positional root works as --root does", async () => {
     const root = tempDir();
     writeFiles(root, { "main.py": "def main():\n    return 1\n" });
