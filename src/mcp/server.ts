@@ -172,6 +172,8 @@ export function createMcpServer(engine: Engine, options: McpServerOptions = {}):
     },
   });
   registerPrompts(server);
+  // The SDK announces listChanged for every kind it registers; the tools and prompts never change.
+  server.server.registerCapabilities({ tools: { listChanged: false }, prompts: { listChanged: false } });
   server.server.onclose = () => resources?.close();
 
   server.server.onerror = (error) => log.warn(`protocol error: ${error.message}`);

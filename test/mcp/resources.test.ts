@@ -36,6 +36,8 @@ describe("resources", () => {
     try {
       const caps = c.client.getServerCapabilities()!;
       expect(caps.resources).toMatchObject({ subscribe: true, listChanged: true });
+      expect(caps.tools).toEqual({ listChanged: false });
+      expect(caps.prompts).toEqual({ listChanged: false });
       const { resources } = await c.client.listResources();
       const uris = resources.map((r) => r.uri);
       expect(uris).toContain(MAP_URI);
