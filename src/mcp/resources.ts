@@ -43,6 +43,8 @@ export function registerResources(server: McpServer, ctx: ResourceContext): { re
   const subscribed = new Set<string>();
   let poll: ReturnType<typeof setInterval> | undefined;
   let lastSources: number | undefined;
+  let indexed = false;
+  let listedEarly = false;
 
   const read = async (uri: URL, make: (count: (text: string) => number) => Promise<string>): Promise<ReadResourceResult> => {
     try {
@@ -67,6 +69,13 @@ export function registerResources(server: McpServer, ctx: ResourceContext): { re
     "file-outline",
     new ResourceTemplate(OUTLINE_TEMPLATE, {
       list: async () => {
+        // Clients list resources as they connect; indexing then would hold up the session's start
+        // (and break "nothing is indexed before it is asked for"). Until the first index, only the
+        // map is listed, and list_changed follows that index.
+        if (!indexed) {
+          listedEarly = true;
+          return { resources: [] };
+        }
         const files = await sourceFiles(ctx);
         return { resources: files.slice(0, MAX_LISTED_OUTLINES).map((path) => ({ uri: outlineUri(path), name: path, mimeType: "text/markdown" })) };
       },
@@ -105,8 +114,9 @@ export function registerResources(server: McpServer, ctx: ResourceContext): { re
 
   return {
     refreshed(r) {
-      const sourcesChanged = lastSources !== undefined && (r.sourceFiles !== lastSources || r.removed > 0);
+      const sourcesChanged = (lastSources !== undefined && (r.sourceFiles !== lastSources || r.removed > 0)) || (!indexed && listedEarly);
       lastSources = r.sourceFiles;
+      indexed = true;
       if (!server.isConnected()) return;
       if (r.refreshed && r.mode !== "initial") {
         for (const uri of subscribed) server.server.sendResourceUpdated({ uri }).catch(() => {});

@@ -38,6 +38,13 @@ describe("resources", () => {
       expect(caps.resources).toMatchObject({ subscribe: true, listChanged: true });
       expect(caps.tools).toEqual({ listChanged: false });
       expect(caps.prompts).toEqual({ listChanged: false });
+      // Listed before anything is indexed: the map alone, and list_changed once the index is built.
+      let listChanged = 0;
+      c.client.setNotificationHandler(ResourceListChangedNotificationSchema, () => void listChanged++);
+      expect((await c.client.listResources()).resources.map((r) => r.uri)).toEqual([MAP_URI]);
+      const map = textOf(await c.client.readResource({ uri: MAP_URI }));
+      expect(map).toContain("shop/");
+      await until(() => listChanged === 1, "list_changed after the first index");
       const { resources } = await c.client.listResources();
       const uris = resources.map((r) => r.uri);
       expect(uris).toContain(MAP_URI);
@@ -46,8 +53,6 @@ describe("resources", () => {
       const { resourceTemplates } = await c.client.listResourceTemplates();
       expect(resourceTemplates.map((t) => t.uriTemplate).sort()).toEqual(["codeslice://outline/{+path}", "codeslice://symbol/{+symbol}"]);
 
-      const map = textOf(await c.client.readResource({ uri: MAP_URI }));
-      expect(map).toContain("shop/");
       const outline = textOf(await c.client.readResource({ uri: outlineUri("shop/models.py") }));
       expect(outline).toMatch(/^# shop\/models\.py \(python, 33 lines, 8 symbols\)/);
       expect(outline).toMatch(/\n- 4-16 class User:\n/);

@@ -166,10 +166,10 @@ describe("codeslice mcp over stdio (SDK client)", () => {
       console.log(`tools/list: ${list.tools.length} tools, ${listTokens} tokens (o200k)`);
       expect(listTokens).toBeLessThanOrEqual(4000);
 
-      const { resources } = await s.client.listResources();
-      expect(resources.map((r) => r.uri)).toEqual(expect.arrayContaining([MAP_URI, outlineUri("web/src/cart.ts")]));
       const read = async (uri: string) => (await s.client.readResource({ uri })).contents.map((c) => String(c.text ?? "")).join("");
       expect(await read(MAP_URI)).toContain("web/");
+      const { resources } = await s.client.listResources();
+      expect(resources.map((r) => r.uri)).toEqual(expect.arrayContaining([MAP_URI, outlineUri("web/src/cart.ts")]));
       expect(await read(outlineUri("web/src/cart.ts"))).toMatch(/- \d+-\d+ .*Cart/);
       expect(await read(symbolUri("web/src/format.ts#formatPrice"))).toContain("toFixed(2)");
 

@@ -13,7 +13,7 @@ const JOIN_SLACK = 8;
 export const repoMapTool = defineTool({
   name: "repo_map",
   title: "Repository map",
-  description: "The project's shape: services, languages, entry points (routes, commands, handlers), central symbols with `path:start-end`, layout, tests. Call it first: the names it shows are what the other tools take. The first call indexes the project; edits are noticed on their own.",
+  description: "The project's shape: services, languages, entry points (routes, commands, handlers), central symbols with `path:start-end`, layout, tests. Call it first: the names it shows are what the other tools take. The first call indexes the project; edits are noticed on their own. Raise budget for more symbols.",
   input: z.strictObject({
     refresh: z.boolean({ error: "refresh must be true or false" }).optional().describe("Force a full re-scan."),
     budget: budget("", DEFAULT_MAP_BUDGET),

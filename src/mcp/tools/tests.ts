@@ -19,7 +19,7 @@ const runPlan = z.object({
 export const testsTool = defineTool({
   name: "tests",
   title: "Tests of a symbol or file",
-  description: "Tests that exercise a symbol or file (callers through helpers, test files importing it, tests naming it), each with a runnable id (pytest node id, Vitest -t name, go test -run, …) and the commands that run just those; run them after a change. Paged like callers.",
+  description: "Tests that exercise a symbol or file (callers through helpers, test files importing it, tests naming it), each with a runnable id (pytest node id, Vitest -t name, go test -run, …) and the commands that run just those (codeslice never runs them); run them after a change. Paged like callers.",
   input: z.strictObject({
     target: z
       .string({ error: "target must be a string" })
