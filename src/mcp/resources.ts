@@ -99,7 +99,7 @@ export function registerResources(server: McpServer, ctx: ResourceContext): { re
   server.server.registerCapabilities({ resources: { subscribe: true, listChanged: true } });
   server.server.setRequestHandler(SubscribeRequestSchema, (request) => {
     subscribed.add(request.params.uri);
-    poll ??= setInterval(() => void ctx.refresh().catch(() => {}), POLL_MS);
+    poll ??= setInterval(() => void ctx.refresh().catch((error: Error) => ctx.log.debug(`resource check: ${error.message}`)), POLL_MS);
     poll.unref?.();
     return {};
   });
