@@ -3,7 +3,9 @@
  * up to date (the first call builds it, with progress notifications when the client asked for
  * them), then makes one engine call, renders it under the response cap and reports freshness.
  * Whatever goes wrong becomes a tool error with text saying what to do; nothing a client sends
- * can take the server down.
+ * can take the server down. The server also lists its tools itself (tool-list.ts: what a model
+ * reads, no output schemas), serves the index as `codeslice://` resources (resources.ts) and
+ * offers prompts for common flows (prompts.ts).
  */
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { ListToolsRequestSchema, type CallToolResult, type ServerNotification, type ServerRequest } from "@modelcontextprotocol/sdk/types.js";
