@@ -228,6 +228,12 @@ async function makeEngine(flags: Flags): Promise<Engine> {
  */
 function serverCommands(): { node: ServerCommand; deno: ServerCommand } {
   const main = fileURLToPath(import.meta.url);
+  // Deno run from its own npm cache (`deno run npm:codeslice`): that folder has no node_modules
+  // for node to resolve from, so every client gets the npm: specifier Deno resolved.
+  if (/[\\/]registry\.npmjs\.org[\\/]codeslice[\\/]/.test(main)) {
+    const viaNpm = { command: "deno", args: ["run", "-A", `npm:codeslice@${VERSION}`, "mcp"] };
+    return { node: viaNpm, deno: viaNpm };
+  }
   const deno = { command: "deno", args: ["run", "-A", main, "mcp"] };
   const pkg = nodePath.resolve(main, "..", "..", "..");
   const modules = nodePath.dirname(pkg);
