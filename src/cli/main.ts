@@ -1,12 +1,14 @@
 #!/usr/bin/env node
 /** The `codeslice` command line: argument parsing, one engine call per command, rendering. */
 import { parseArgs } from "node:util";
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
 import * as nodePath from "node:path";
 import { cite, createEngine, ENCODINGS, LIMITS, TESTS_MODES, type Encoding, type Engine, type TestsMode } from "../index.ts";
 import { createHostPlatform } from "./platform.ts";
 import { EXIT, UsageError, createProgressReporter, reportError, writeJson, writeOut } from "./output.ts";
 import { renderIndexSummary, renderSearch } from "./render.ts";
+import type { ConfigClient, ServerCommand } from "../mcp/client-config.ts";
 
 /** Commands that take one positional argument. */
 const ARG_COMMANDS = new Set(["callers", "callees", "importers", "tests", "impact", "signature", "context", "pack", "search"]);
@@ -65,7 +67,7 @@ Options:
   --encoding E     Tokenizer: ${ENCODINGS.join(" (default) or ")}
   --max-file-bytes N  Skip files larger than N bytes (default ${LIMITS.maxFileBytes})
   --json           Machine-readable output on stdout
-  --quiet          No progress on stderr
+  --quiet          No progress bar (shown on a terminal's stderr for runs over a second)
   -h, --help       Show this help (also: codeslice <command> --help)
   -v, --version    Print the version
 
@@ -74,12 +76,20 @@ Exit codes: 0 success, 1 the engine could not answer (message on stderr), 2 bad 
 
 const COMMAND_HELP: Record<string, string> = {
   mcp: `Usage: codeslice mcp [--root DIR] [--cache-dir DIR] [--log-level L] [--max-response-tokens N]
+       codeslice mcp --print-config <client> [same options]
 
 Serves codeslice's tools (repo_map, context, search, signature, callers, callees, importers,
-read_snippet, pack, changes) to an AI agent over the Model Context Protocol on stdin/stdout, e.g.
-  claude mcp add codeslice -- npx -y codeslice mcp
-The project is --root DIR (or a positional folder), else the folder the client starts the
-server in. The first tool call indexes it; later calls notice edits on their own.
+tests, trace, impact, changes, read_snippet, pack), resources (codeslice://map, codeslice://outline/<path>,
+codeslice://symbol/<name>) and prompts (explain_symbol, review_diff, plan_change) to an AI
+agent over the Model Context Protocol on stdin/stdout. The project is --root DIR (or a
+positional folder), else the folder the client starts the server in. The first tool call
+indexes it; later calls notice edits on their own.
+
+Setup: --print-config claude-code|cursor|vscode|codex|deno prints the snippet that registers
+this codeslice with that client (deno: Claude Code's line, run under Deno), with its absolute
+path; the options given with it go into the snippet. For example:
+  codeslice mcp --print-config claude-code     # then run the line it prints
+  codeslice mcp --print-config cursor > .cursor/mcp.json
 
 Options:
   --root DIR                 Project folder (default: current folder)
@@ -87,6 +97,7 @@ Options:
   --log-level L              debug, info, warn (default), error or silent; logs go to stderr
   --max-response-tokens N    Largest answer in tokens, text and structured content together
                              (default ${LIMITS.responseTokens.default}, at least ${LIMITS.responseTokens.min})
+  --print-config CLIENT      Print the client's setup snippet instead of serving
 `,
   index: `Usage: codeslice index [--root DIR] [--cache-dir DIR] [--json]
 
@@ -254,6 +265,55 @@ function readDiff(file: string): string {
   }
 }
 
+/**
+ * How a client should start this codeslice: an installed package by its bin (`node_modules/.bin`
+ * of a local install, `<prefix>/bin` of a global one), a clone by node and the absolute path of
+ * its dist/cli/main.js; under Deno, by that file.
+ */
+function serverCommands(): { node: ServerCommand; deno: ServerCommand } {
+  const main = fileURLToPath(import.meta.url);
+  // Deno run from its own npm cache (`deno run npm:codeslice`): that folder has no node_modules
+  // for node to resolve from, so every client gets the npm: specifier Deno resolved.
+  if (/[\\/]registry\.npmjs\.org[\\/]codeslice[\\/]/.test(main)) {
+    const viaNpm = { command: "deno", args: ["run", "-A", `npm:codeslice@${VERSION}`, "mcp"] };
+    return { node: viaNpm, deno: viaNpm };
+  }
+  const deno = { command: "deno", args: ["run", "-A", main, "mcp"] };
+  const pkg = nodePath.resolve(main, "..", "..", "..");
+  const modules = nodePath.dirname(pkg);
+  if (nodePath.basename(modules) === "node_modules") {
+    for (const bin of [nodePath.join(modules, ".bin", "codeslice"), nodePath.join(modules, "..", "..", "bin", "codeslice")]) {
+      if (existsSync(bin)) return { node: { command: bin, args: ["mcp"] }, deno };
+    }
+  }
+  return { node: { command: "node", args: [main, "mcp"] }, deno };
+}
+
+/** `codeslice mcp --print-config <client> [server options]`: the snippet on stdout, where it goes on stderr. */
+async function printMcpConfig(args: string[], at: number): Promise<number> {
+  const { CONFIG_CLIENTS, clientConfig } = await import("../mcp/client-config.ts");
+  const { configArgs } = await import("../mcp/stdio.ts");
+  const flag = args[at]!;
+  const inline = flag.includes("=") ? flag.slice(flag.indexOf("=") + 1) : undefined;
+  const client = inline ?? args[at + 1];
+  const rest = [...args.slice(0, at), ...args.slice(at + (inline === undefined ? 2 : 1))];
+  if (!client || !(CONFIG_CLIENTS as readonly string[]).includes(client)) {
+    process.stderr.write(`codeslice mcp: --print-config takes one of ${CONFIG_CLIENTS.join(", ")}${client ? `, got ${JSON.stringify(client)}` : ""}\n`);
+    return EXIT.usage;
+  }
+  let extra: string[];
+  try {
+    extra = configArgs(rest);
+  } catch (error) {
+    process.stderr.write(`codeslice mcp: ${(error as Error).message}\nRun \`codeslice mcp --help\` for usage.\n`);
+    return EXIT.usage;
+  }
+  const config = clientConfig(client as ConfigClient, serverCommands(), extra);
+  process.stderr.write(`# ${config.where}\n`);
+  writeOut(config.snippet);
+  return EXIT.ok;
+}
+
 async function main(argv: string[]): Promise<number> {
   // The MCP server parses its own options and runs until the client hangs up; loaded only here
   // so the other commands never pay for the MCP SDK.
@@ -262,6 +322,8 @@ async function main(argv: string[]): Promise<number> {
       writeOut(COMMAND_HELP.mcp!);
       return EXIT.ok;
     }
+    const at = argv.findIndex((a) => a === "--print-config" || a.startsWith("--print-config="));
+    if (at >= 0) return printMcpConfig(argv.slice(1), at - 1);
     const { runMcpStdio } = await import("../mcp/stdio.ts");
     return runMcpStdio(argv.slice(1), { version: VERSION, createPlatform: createHostPlatform });
   }

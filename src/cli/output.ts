@@ -134,31 +134,65 @@ export function reportError(error: unknown, json: boolean, command?: string): nu
   return EXIT.failure;
 }
 
+/** Where progress goes: stderr, or a stand-in in tests. */
+export interface ProgressStream {
+  isTTY?: boolean;
+  columns?: number;
+  write(text: string): unknown;
+}
+
+/** Redraws at most this often, in ms: a terminal needs no more, and each write costs a syscall. */
+const REDRAW_MS = 100;
+
 /**
- * Progress on stderr, shown only once an operation has run for a second, so quick runs stay quiet.
- * On a terminal it rewrites one line; otherwise it prints a line per phase change.
+ * A progress bar on a terminal's stderr for runs longer than a second (quick runs stay quiet):
+ * one line rewritten in place, with the phase, a bar and files per second while parsing. Nothing
+ * when stderr is not a terminal (logs and CI output stay clean) or `enabled` is false (--quiet).
  */
-export function createProgressReporter(enabled: boolean): { update(phase: string, done: number, total?: number): void; done(): void } {
-  const started = Date.now();
-  const tty = process.stderr.isTTY === true;
-  let lastPhase = "";
+export function createProgressReporter(
+  enabled: boolean,
+  stream: ProgressStream = process.stderr,
+  now: () => number = Date.now,
+): { update(phase: string, done: number, total?: number): void; done(): void } {
+  const started = now();
+  const on = enabled && stream.isTTY === true;
   let shown = false;
+  let drawnAt = 0;
+  let phase = "";
+  let phaseAt = started;
+  let phaseDone = 0;
   return {
-    update(phase, done, total) {
-      if (!enabled || Date.now() - started < 1000) return;
-      const line = `${phase}: ${done}${total ? `/${total}` : ""} files`;
-      if (tty) {
-        process.stderr.write(`\r\x1b[K${line}`);
-        shown = true;
-      } else if (phase !== lastPhase) {
-        process.stderr.write(`${line}…\n`);
+    update(p, done, total) {
+      if (!on) return;
+      const t = now();
+      if (p !== phase) {
+        phase = p;
+        phaseAt = t;
+        phaseDone = done;
       }
-      lastPhase = phase;
+      if (t - started < 1000 || (t - drawnAt < REDRAW_MS && !(total && done === total))) return;
+      drawnAt = t;
+      stream.write(`\r\x1b[K${progressLine(p, done, total, (done - phaseDone) / Math.max(0.001, (t - phaseAt) / 1000), stream.columns || 80)}`);
+      shown = true;
     },
     done() {
-      if (shown) process.stderr.write("\r\x1b[K");
+      if (shown) stream.write("\r\x1b[K");
+      shown = false;
     },
   };
+}
+
+/** One line of the bar, at most `columns` wide: `parse [####----]  512/1,200 files  43%  210 files/s`. */
+export function progressLine(phase: string, done: number, total: number | undefined, rate: number, columns: number): string {
+  const n = (x: number) => x.toLocaleString("en-US");
+  if (phase === "graph") return "building the code graph…".slice(0, columns - 1);
+  if (!total) return `${phase === "scan" ? "scanning" : phase}: ${n(done)} files found`.slice(0, columns - 1);
+  const pct = Math.min(100, Math.floor((100 * done) / total));
+  const tail = `  ${n(done)}/${n(total)} files  ${pct}%${rate > 0 && Number.isFinite(rate) ? `  ${n(Math.round(rate))} files/s` : ""}`;
+  const width = Math.max(0, Math.min(30, columns - 1 - phase.length - 3 - tail.length));
+  const filled = Math.round((width * done) / total);
+  const bar = width > 0 ? ` [${"#".repeat(filled)}${"-".repeat(width - filled)}]` : "";
+  return `${phase}${bar}${tail}`.slice(0, columns - 1);
 }
 
 export { EngineError };

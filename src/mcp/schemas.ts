@@ -22,14 +22,14 @@ export const budget = (what: string, dflt: number) =>
     .int({ error: "budget must be a whole number of tokens" })
     .min(LIMITS.budget.min, { error: `budget must be at least ${LIMITS.budget.min} token` })
     .optional()
-    .describe(`Token budget for the whole answer, its text and structured content together (default ${dflt}). Values above the server's response cap are lowered to the cap. ${what}`.trim());
+    .describe(`Tokens for the whole answer, text and structured content (default ${dflt}; lowered to the server's cap).${what ? ` ${what}` : ""}`);
 
 /** Hops for graph walks: LIMITS.depth; more is lowered to the most. */
 export const depth = z
   .int({ error: "depth must be a whole number" })
   .min(LIMITS.depth.min, { error: `depth must be at least ${LIMITS.depth.min}` })
   .optional()
-  .describe(`Hops to follow (default ${LIMITS.depth.default} = direct only; at most ${LIMITS.depth.max}, larger values are lowered to ${LIMITS.depth.max}).`);
+  .describe(`Hops (default ${LIMITS.depth.default}, at most ${LIMITS.depth.max}).`);
 
 /** A target, task or query: non-empty, at most LIMITS.targetChars characters (`advice` says what to do instead). */
 export const targetArg = (name: string, what: string, advice?: string) =>
@@ -43,7 +43,7 @@ export const symbolArg = z
   .string({ error: "symbol must be a string" })
   .min(1, { error: "symbol must not be empty" })
   .max(MAX_SYMBOL_CHARS, { error: `symbol must be at most ${MAX_SYMBOL_CHARS} characters` })
-  .describe("A symbol: qualified (pkg.mod.Class.method, src/a.ts#Class.method), path::Class.method, a dotted suffix (Class.method) or a bare name when unique.");
+  .describe("Qualified (pkg.mod.Class.method, src/a.ts#Class.method), path::Class.method, Class.method, or a unique bare name.");
 
 export const pathArg = (what: string) =>
   z
@@ -100,20 +100,20 @@ export const limit = z
   .min(1, { error: "limit must be at least 1" })
   .max(1000, { error: "limit must be at most 1000" })
   .optional()
-  .describe("Entries per page (default 50, at most 1000); the budget may show fewer, and the answer names the cursor of the next page.");
+  .describe("Entries per page (default 50).");
 
 /** The cursor a page names for the next one. */
 export const cursor = z
   .string({ error: "cursor must be a string" })
   .max(100, { error: "cursor must be at most 100 characters" })
   .optional()
-  .describe("The next page: pass the cursor the previous answer named (it carries the offset, tests filter and depth); leave it out for the first page.");
+  .describe("The cursor the previous page named.");
 
 /** Which test code a list shows. */
 export const testsMode = z
   .enum(["summary", "include", "exclude", "only"], { error: "tests must be summary, include, exclude or only" })
   .optional()
-  .describe("Test code: summary (default: production code listed, test code counted by file), include (all, production first), exclude, or only.");
+  .describe("Test code: summary (default: counted by file), include, exclude or only.");
 
 /** Where a page sits in the whole list. */
 export const page = z.object({

@@ -3,15 +3,20 @@
  * up to date (the first call builds it, with progress notifications when the client asked for
  * them), then makes one engine call, renders it under the response cap and reports freshness.
  * Whatever goes wrong becomes a tool error with text saying what to do; nothing a client sends
- * can take the server down.
+ * can take the server down. The server also lists its tools itself (tool-list.ts: what a model
+ * reads, no output schemas), serves the index as `codeslice://` resources (resources.ts) and
+ * offers prompts for common flows (prompts.ts).
  */
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import type { CallToolResult, ServerNotification, ServerRequest } from "@modelcontextprotocol/sdk/types.js";
+import { ListToolsRequestSchema, type CallToolResult, type ServerNotification, type ServerRequest } from "@modelcontextprotocol/sdk/types.js";
 import type { RequestHandlerExtra } from "@modelcontextprotocol/sdk/shared/protocol.js";
-import { EngineError, LIMITS, loadTokenCounter, type Engine, type FileSystem, type Progress } from "../index.ts";
+import { EngineError, LIMITS, loadTokenCounter, type Engine, type FileSystem, type Progress, type RefreshOptions, type RefreshResult } from "../index.ts";
 import { noSourceText, toToolError } from "./errors.ts";
 import { plural } from "./render.ts";
 import { freshness as freshnessSchema } from "./schemas.ts";
+import { listedTool } from "./tool-list.ts";
+import { registerPrompts } from "./prompts.ts";
+import { registerResources } from "./resources.ts";
 import type { McpLogger, ToolContext, ToolSpec } from "./tool.ts";
 import { calleesTool } from "./tools/callees.ts";
 import { changesTool } from "./tools/changes.ts";
@@ -92,18 +97,29 @@ export function createMcpServer(engine: Engine, options: McpServerOptions = {}):
     { instructions: INSTRUCTIONS, capabilities: { tools: { listChanged: false } } },
   );
 
-  // The engine's refresh does the work: the first index shared by concurrent calls (each with its
-  // progress), the settle re-scan after it, recovery after a failure, the root check. The server
-  // reports what it says.
-  const freshen = async (extra: Extra, rescan: boolean): Promise<Freshness> => {
-    const listener = progressSender(extra);
-    const r = await engine.refresh({ ...(listener ? { onProgress: listener } : {}), ...(rescan ? { rescan: true } : {}) });
-    const base = { indexedAt: new Date(r.at).toISOString(), refreshed: r.refreshed, parsed: r.parsed, removed: r.removed, mode: r.mode, sourceFiles: r.sourceFiles, files: r.files };
+  // Every refresh, whoever asks for it (a tool call, a resource read, the subscription poll), goes
+  // through here so that subscribers hear of it and the first index is logged once.
+  let resources: ReturnType<typeof registerResources> | undefined;
+  const refresh = async (options: RefreshOptions = {}): Promise<RefreshResult> => {
+    const r = await engine.refresh(options);
     if (r.mode === "initial") {
       log.info(`indexed ${root}: ${r.sourceFiles} source files (${r.parsed} parsed) in ${r.durationMs} ms`);
       // The word-search index is built on first use (1.4 s on django); build it while the agent
       // reads the first answer rather than during its first search.
       if (r.sourceFiles > 0) setTimeout(() => void engine.search("warm up").catch(() => {}), 100).unref?.();
+    }
+    resources?.refreshed(r);
+    return r;
+  };
+
+  // The engine's refresh does the work: the first index shared by concurrent calls (each with its
+  // progress), the settle re-scan after it, recovery after a failure, the root check. The server
+  // reports what it says.
+  const freshen = async (extra: Extra, rescan: boolean): Promise<Freshness> => {
+    const listener = progressSender(extra);
+    const r = await refresh({ ...(listener ? { onProgress: listener } : {}), ...(rescan ? { rescan: true } : {}) });
+    const base = { indexedAt: new Date(r.at).toISOString(), refreshed: r.refreshed, parsed: r.parsed, removed: r.removed, mode: r.mode, sourceFiles: r.sourceFiles, files: r.files };
+    if (r.mode === "initial") {
       const files = plural(r.sourceFiles, "source file");
       const took = `${(r.durationMs / 1000).toFixed(1)} s`;
       return { ...base, line: r.parsed === 0 ? `index loaded from the cache: ${files} in ${took}` : `index built: ${files} (${r.parsed} parsed) in ${took}` };
@@ -112,7 +128,6 @@ export function createMcpServer(engine: Engine, options: McpServerOptions = {}):
   };
 
   const register = (tool: ToolSpec) => {
-    const outputSchema = tool.output.extend({ freshness: freshnessSchema.describe("How fresh the index behind this answer is.") });
     const handler = async (args: Record<string, unknown>, extra: Extra): Promise<CallToolResult> => {
       const started = performance.now();
       try {
@@ -141,19 +156,30 @@ export function createMcpServer(engine: Engine, options: McpServerOptions = {}):
         return toToolError(error, tool.name, log);
       }
     };
-    server.registerTool(
-      tool.name,
-      {
-        title: tool.title,
-        description: tool.description,
-        inputSchema: tool.input,
-        outputSchema,
-        annotations: { title: tool.title, readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
-      },
-      handler as never,
-    );
+    // The SDK validates the arguments against `input` and routes the call; the list is ours.
+    server.registerTool(tool.name, { title: tool.title, description: tool.description, inputSchema: tool.input }, handler as never);
   };
   for (const tool of TOOLS) register(tool);
+  const listed = TOOLS.map(listedTool);
+  server.server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: listed }));
+
+  resources = registerResources(server, {
+    engine,
+    cap: responseCap,
+    log,
+    async refresh() {
+      const r = await refresh();
+      if (r.sourceFiles === 0) {
+        const { message, hint } = noSourceText(root, r.files);
+        throw new EngineError("no_supported_files", message, { hint, data: { root, files: r.files } });
+      }
+      return r;
+    },
+  });
+  registerPrompts(server);
+  // The SDK announces listChanged for every kind it registers; the tools and prompts never change.
+  server.server.registerCapabilities({ tools: { listChanged: false }, prompts: { listChanged: false } });
+  server.server.onclose = () => resources?.close();
 
   server.server.onerror = (error) => log.warn(`protocol error: ${error.message}`);
   // Load the tokenizer's tables (0.35 s) once the client is connected and idle, not during the
@@ -193,3 +219,11 @@ function progressSender(extra: Extra): ((p: Progress) => void) | undefined {
 
 /** Tool names, for tests and docs. */
 export const TOOL_NAMES = TOOLS.map((t) => t.name);
+
+/**
+ * The shape of a tool's structured content, `freshness` included. Not sent in `tools/list` (see
+ * tool-list.ts); the tests check every answer against it, and programs can import it.
+ */
+export function structuredContentSchema(tool: ToolSpec) {
+  return tool.output.extend({ freshness: freshnessSchema });
+}

@@ -60,6 +60,23 @@ export function parseStdioArgs(argv: string[], cwd = process.cwd()): StdioOption
   };
 }
 
+/**
+ * The server options given alongside `--print-config`, as the printed command should carry them:
+ * checked as the server would check them, with folders made absolute (a client starts the server
+ * elsewhere).
+ */
+export function configArgs(argv: string[], cwd = process.cwd()): string[] {
+  const options = parseStdioArgs(argv, cwd);
+  const given = (name: string) => argv.some((a) => a === `--${name}` || a.startsWith(`--${name}=`));
+  const positional = argv.some((a, i) => !a.startsWith("-") && !(i > 0 && /^--(root|cache-dir|log-level|max-response-tokens)$/.test(argv[i - 1]!)));
+  return [
+    ...(given("root") || positional ? ["--root", options.root] : []),
+    ...(options.cacheDir ? ["--cache-dir", options.cacheDir] : []),
+    ...(given("log-level") ? ["--log-level", options.logLevel] : []),
+    ...(given("max-response-tokens") ? ["--max-response-tokens", String(options.maxResponseTokens)] : []),
+  ];
+}
+
 /** An engine stand-in whose every call fails with `error` (the root could not be opened). */
 function failingEngine(error: EngineError): Engine {
   return new Proxy({} as Engine, {

@@ -13,7 +13,10 @@ import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { countTokens } from "gpt-tokenizer/encoding/o200k_base";
 import { busyProject } from "../support/busy-project.ts";
-import { cliPath, FIXTURE_FILES, fixtureDir, removeTemps, repoRoot, tempDir, writeFiles } from "./support.ts";
+import { ResourceUpdatedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
+import { TOOL_NAMES } from "../../src/mcp/server.ts";
+import { MAP_URI, outlineUri, symbolUri } from "../../src/mcp/resources.ts";
+import { checkStructured, cliPath, FIXTURE_FILES, fixtureDir, removeTemps, repoRoot, tempDir, writeFiles } from "./support.ts";
 
 beforeAll(() => {
   if (!fs.existsSync(path.join(repoRoot, "dist", "mcp", "stdio.js"))) {
@@ -23,6 +26,23 @@ beforeAll(() => {
 }, 300_000);
 
 afterAll(removeTemps);
+
+/**
+ * Strings of the structured content that repeat the text: any that spans lines of it, or any
+ * long one found in it. Short fields (a name, a path, a one-line note) are data the text also
+ * shows; a block of the text copied into the data is what a client would pay for twice.
+ */
+function repeatedText(data: unknown, text: string): string[] {
+  const found: string[] = [];
+  const walk = (v: unknown): void => {
+    if (typeof v === "string") {
+      if ((v.includes("\n") || v.length >= 200) && text.includes(v)) found.push(v.slice(0, 80));
+    } else if (Array.isArray(v)) v.forEach(walk);
+    else if (v && typeof v === "object") Object.values(v).forEach(walk);
+  };
+  walk(data);
+  return found;
+}
 
 interface Session {
   client: Client;
@@ -52,6 +72,7 @@ async function open(args: string[], command: string[] = [process.execPath]): Pro
 async function tool(client: Client, name: string, args: Record<string, unknown> = {}) {
   const r = (await client.callTool({ name, arguments: args })) as CallToolResult;
   const text = r.content.map((c) => (c.type === "text" ? c.text : "")).join("\n");
+  checkStructured(name, r);
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   return { isError: r.isError === true, text, data: r.structuredContent as any };
 }
@@ -80,7 +101,7 @@ describe("codeslice mcp over stdio (SDK client)", () => {
       expect(s.client.getServerVersion()?.name).toBe("codeslice");
       expect(s.client.getInstructions()).toContain("repo_map");
       const { tools } = await s.client.listTools();
-      expect(tools).toHaveLength(13);
+      expect(tools).toHaveLength(TOOL_NAMES.length);
 
       const ctx = await tool(s.client, "context", { target: "shop.service.register", budget: 3000 });
       expect(ctx.isError).toBe(false);
@@ -144,11 +165,49 @@ describe("codeslice mcp over stdio (SDK client)", () => {
         check(r.data, r.text);
         // The structured content is data: the text is not repeated in it.
         expect(r.data, name).not.toHaveProperty("text");
+        expect(repeatedText(r.data, r.text), name).toEqual([]);
       }
     } finally {
       await s.close();
     }
   });
+
+  it("a real client session: tools/list within 4,000 tokens, resources read and subscribed, prompts got", async () => {
+    const root = fixtureDir();
+    const s = await open(["--root", root]);
+    try {
+      const list = await s.client.listTools();
+      expect(list.tools.map((t) => t.name).sort()).toEqual([...TOOL_NAMES].sort());
+      // Recounted here with the tokenizer, over the whole result as the client received it.
+      const listTokens = countTokens(JSON.stringify(list));
+      console.log(`tools/list: ${list.tools.length} tools, ${listTokens} tokens (o200k)`);
+      expect(listTokens).toBeLessThanOrEqual(4000);
+
+      const read = async (uri: string) => (await s.client.readResource({ uri })).contents.map((c) => String(c.text ?? "")).join("");
+      expect(await read(MAP_URI)).toContain("web/");
+      const { resources } = await s.client.listResources();
+      expect(resources.map((r) => r.uri)).toEqual(expect.arrayContaining([MAP_URI, outlineUri("web/src/cart.ts")]));
+      expect(await read(outlineUri("web/src/cart.ts"))).toMatch(/- \d+-\d+ .*Cart/);
+      expect(await read(symbolUri("web/src/format.ts#formatPrice"))).toContain("toFixed(2)");
+
+      const updated: string[] = [];
+      s.client.setNotificationHandler(ResourceUpdatedNotificationSchema, (n) => void updated.push(n.params.uri));
+      const uri = symbolUri("formatPrice");
+      await s.client.subscribeResource({ uri });
+      fs.writeFileSync(path.join(root, "web/src/format.ts"), FIXTURE_FILES["web/src/format.ts"]!.replace('" EUR"', '" €"'));
+      const deadline = Date.now() + 20_000;
+      while (!updated.includes(uri) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+      expect(updated).toContain(uri);
+      expect(await read(uri)).toContain('" €"');
+
+      const { prompts } = await s.client.listPrompts();
+      expect(prompts.map((p) => p.name).sort()).toEqual(["explain_symbol", "plan_change", "review_diff"]);
+      const got = await s.client.getPrompt({ name: "explain_symbol", arguments: { symbol: "Cart.total" } });
+      expect(JSON.stringify(got.messages)).toContain("Cart.total");
+    } finally {
+      await s.close();
+    }
+  }, 60_000);
 
   it("pages a function with 1,100 call sites: under 4,000 tokens by default, the next page by the cursor it names", async () => {
     const root = fixtureDir({ ...busyProject(), "pytest.ini": "[pytest]\n" });
@@ -229,7 +288,7 @@ describe("codeslice mcp over stdio (SDK client)", () => {
       expect(gone.text).toContain(root);
       await new Promise((r) => setTimeout(r, 300)); // let any late watcher refresh run
       expect(fs.existsSync(root), "the server must not bring a deleted root back as a cache folder").toBe(false);
-      expect((await t.client.listTools()).tools).toHaveLength(13);
+      expect((await t.client.listTools()).tools).toHaveLength(TOOL_NAMES.length);
     } finally {
       await t.close();
     }
@@ -243,7 +302,7 @@ describe.runIf(fs.existsSync(deno))("codeslice mcp under Deno (deno run -A)", ()
     const root = fixtureDir();
     const s = await open(["--root", root], [deno, "run", "-A"]);
     try {
-      expect((await s.client.listTools()).tools).toHaveLength(13);
+      expect((await s.client.listTools()).tools).toHaveLength(TOOL_NAMES.length);
       const ctx = await tool(s.client, "context", { target: "Cart.total", budget: 2000 });
       expect(ctx.isError).toBe(false);
       expect(ctx.data.chunks[0]).toMatchObject({ path: "web/src/cart.ts", role: "seed" });
@@ -345,7 +404,7 @@ describe("codeslice mcp over stdio (raw JSON-RPC)", () => {
     expect(anonymous).toContain(-32600); // {"foo":1}
     expect((raw.byId(7)!.error as { code: number }).code).toBe(-32600);
     expect((raw.byId(11)!.error as { code: number }).code).toBe(-32601);
-    expect(((raw.byId(2)!.result as { tools: unknown[] }).tools)).toHaveLength(13);
+    expect(((raw.byId(2)!.result as { tools: unknown[] }).tools)).toHaveLength(TOOL_NAMES.length);
     const result = (id: number) => raw.byId(id)!.result as CallToolResult;
     expect(result(3).isError).toBeFalsy();
     expect(JSON.stringify(result(3).structuredContent)).toContain("shop/service.py");
@@ -373,6 +432,22 @@ describe("codeslice mcp over stdio (raw JSON-RPC)", () => {
     expect(help.stdout).toMatch(/--max-response-tokens/);
     const main = spawnSync(process.execPath, [cliPath, "--help"], { encoding: "utf8" });
     expect(main.stdout).toMatch(/\bmcp\b/);
+  });
+
+  it("--print-config names this clone's dist/cli/main.js by absolute path, as every test here runs it", () => {
+    const print = (...args: string[]) => spawnSync(process.execPath, [cliPath, "mcp", "--print-config", ...args], { encoding: "utf8", cwd: tempDir() });
+    expect(print("claude-code").stdout.trim()).toBe(`claude mcp add codeslice -- node ${cliPath} mcp`);
+    const cursor = JSON.parse(print("cursor").stdout) as { mcpServers: { codeslice: { command: string; args: string[] } } };
+    expect(cursor.mcpServers.codeslice).toEqual({ command: "node", args: [cliPath, "mcp", "--root", "${workspaceFolder}"] });
+    const vscode = JSON.parse(print("vscode", "--root", "proj", "--log-level", "info").stdout) as { servers: { codeslice: { args: string[] } } };
+    expect(vscode.servers.codeslice.args).toEqual([cliPath, "mcp", "--root", expect.stringMatching(/\/proj$/), "--log-level", "info"]);
+    expect(print("codex").stdout).toBe(`[mcp_servers.codeslice]\ncommand = "node"\nargs = [${JSON.stringify(cliPath)}, "mcp"]\n`);
+    expect(print("deno").stdout.trim()).toBe(`claude mcp add codeslice -- deno run -A ${cliPath} mcp`);
+    const bad = print("emacs");
+    expect(bad.status).toBe(2);
+    expect(bad.stdout).toBe("");
+    expect(bad.stderr).toMatch(/claude-code, cursor, vscode, codex, deno/);
+    expect(print("cursor", "--max-response-tokens", "5").status).toBe(2);
   });
 
   it("a positional root works as --root does", async () => {

@@ -12,7 +12,7 @@ import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import type { CallToolResult, Progress } from "@modelcontextprotocol/sdk/types.js";
 import { countTokens } from "gpt-tokenizer/encoding/o200k_base";
 import type { Engine } from "../../src/core/engine/engine.ts";
-import { createMcpServer, type McpServerOptions } from "../../src/mcp/server.ts";
+import { createMcpServer, structuredContentSchema, TOOLS, type McpServerOptions } from "../../src/mcp/server.ts";
 import { parseFixture } from "../support/platform.ts";
 
 export const repoRoot = fileURLToPath(new URL("../../", import.meta.url));
@@ -147,8 +147,6 @@ export async function connect(engine: Engine, options: McpServerOptions = {}): P
   await server.connect(serverSide);
   const client = new Client({ name: "codeslice-test", version: "1.0.0" });
   await client.connect(clientSide);
-  // Listing caches each tool's output schema in the client, which then validates every structured result.
-  await client.listTools();
   return {
     client,
     async close() {
@@ -167,10 +165,23 @@ export interface Answer {
   raw: CallToolResult;
 }
 
+/**
+ * Checks a successful answer's structured content against the tool's schema. The schemas are not
+ * sent in tools/list (a client would validate them), so the tests do it for every answer.
+ */
+export function checkStructured(name: string, raw: CallToolResult): void {
+  if (raw.isError) return;
+  const tool = TOOLS.find((t) => t.name === name);
+  if (!tool) throw new Error(`no tool ${name}`);
+  const r = structuredContentSchema(tool).strict().safeParse(raw.structuredContent);
+  if (!r.success) throw new Error(`${name}: structured content does not match its schema: ${r.error.message}`);
+}
+
 /** Calls one tool; `onprogress` receives progress notifications (and makes the client send a token). */
 export async function call(client: Client, name: string, args: Record<string, unknown> = {}, onprogress?: (p: Progress) => void): Promise<Answer> {
   const raw = (await client.callTool({ name, arguments: args }, undefined, onprogress ? { onprogress } : {})) as CallToolResult;
   const text = raw.content.map((c) => (c.type === "text" ? c.text : "")).join("\n");
+  checkStructured(name, raw);
   return { isError: raw.isError === true, text, data: raw.structuredContent, raw };
 }
 

@@ -227,8 +227,8 @@ describe("installed, under Deno: deno run npm:codeslice", () => {
 });
 
 /** An MCP handshake plus one tool call against `command args`, from the SDK's Node client. */
-async function mcpSession(command: string, args: string[]): Promise<{ server: string | undefined; tools: string[]; text: string; isError: boolean }> {
-  const transport = new StdioClientTransport({ command, args, cwd: appDir, env: cleanEnv() as Record<string, string>, stderr: "pipe" });
+async function mcpSession(command: string, args: string[], cwd = appDir): Promise<{ server: string | undefined; tools: string[]; text: string; isError: boolean }> {
+  const transport = new StdioClientTransport({ command, args, cwd, env: cleanEnv() as Record<string, string>, stderr: "pipe" });
   let stderr = "";
   transport.stderr?.on("data", (d: Buffer) => (stderr += d.toString()));
   const client = new Client({ name: "codeslice-package-test", version: "0.0.0" });
@@ -262,4 +262,44 @@ describe.skipIf(!hasMcp)("installed, MCP over stdio", () => {
     expect(session.isError, session.text).toBe(false);
     expect(session.text).toContain("shop/service.py");
   }, 120_000);
+});
+
+/** The command and args of a printed snippet, in each client's format. */
+function commandOf(client: string, snippet: string): { command: string; args: string[] } {
+  if (client === "claude-code" || client === "deno") {
+    const words = snippet.trim().split(" ");
+    expect(words.slice(0, 4)).toEqual(["claude", "mcp", "add", "codeslice"]);
+    expect(words[4]).toBe("--");
+    return { command: words[5]!, args: words.slice(6) };
+  }
+  if (client === "codex") {
+    const command = /^command = (".*")$/m.exec(snippet)![1]!;
+    const args = /^args = (\[.*\])$/m.exec(snippet)![1]!;
+    expect(snippet).toMatch(/^\[mcp_servers\.codeslice\]$/m);
+    return { command: JSON.parse(command) as string, args: JSON.parse(args) as string[] };
+  }
+  const config = JSON.parse(snippet) as Record<string, Record<string, { command: string; args: string[]; type?: string }>>;
+  const entry = (client === "vscode" ? config.servers : config.mcpServers)!.codeslice!;
+  if (client === "vscode") expect(entry.type).toBe("stdio");
+  return { command: entry.command, args: entry.args };
+}
+
+describe.skipIf(!hasMcp)("installed: the setup snippets codeslice mcp --print-config prints", () => {
+  for (const client of ["claude-code", "cursor", "vscode", "codex", "deno"]) {
+    it(`${client}: the printed server starts from the project folder and answers`, async () => {
+      const printed = npx(["mcp", "--print-config", client, "--cache-dir", cache(`print-${client}`)]);
+      expect(printed.status, printed.stderr).toBe(0);
+      expect(printed.stderr).toMatch(/^# /);
+      const { command, args } = commandOf(client, printed.stdout);
+      // Absolute paths to this install: no registry, no PATH lookup of codeslice.
+      expect(path.isAbsolute(client === "deno" ? args[2]! : command), printed.stdout).toBe(true);
+      expect(args).toContain(cache(`print-${client}`));
+      // Cursor and VS Code fill in the workspace folder; the others start the server in it.
+      const resolved = args.map((a) => a.replace("${workspaceFolder}", fixture));
+      const session = await mcpSession(command === "deno" ? denoBin : command, resolved, fixture);
+      expect(session.server).toBe("codeslice");
+      expect(session.isError, session.text).toBe(false);
+      expect(session.text).toContain("shop/service.py");
+    }, 120_000);
+  }
 });

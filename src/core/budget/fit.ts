@@ -158,6 +158,33 @@ export function clipText(text: string, limit: number, count: (text: string) => n
   return `${text.slice(0, chars)}…`;
 }
 
+/** Listed entries sampled to estimate the room the cut list needs. */
+const CUT_SAMPLE = 24;
+/** More characters per token than any ordinary text has: a block this much longer than the budget cannot fit. */
+const MAX_CHARS_PER_TOKEN = 12;
+
+/**
+ * Token counts computed on first read. A text longer than `budget × MAX_CHARS_PER_TOKEN`
+ * characters is not counted: it reads as a quarter of its length (an over-estimate that still
+ * cannot fit), so a 50,000-token class in a neighbourhood costs nothing to leave out.
+ */
+function lazyCounts(texts: (string | undefined)[], count: (text: string) => number, budget: number): (number | undefined)[] {
+  const cache: (number | undefined)[] = new Array(texts.length);
+  return new Proxy(cache, {
+    get(target, key, receiver) {
+      if (typeof key === "string" && /^\d+$/.test(key)) {
+        const i = Number(key);
+        if (target[i] === undefined && texts[i] !== undefined) {
+          const t = texts[i]!;
+          target[i] = t.length > budget * MAX_CHARS_PER_TOKEN ? Math.ceil(t.length / 4) : count(t);
+        }
+        return target[i];
+      }
+      return Reflect.get(target, key, receiver);
+    },
+  });
+}
+
 interface Draft {
   text: string;
   tokens: number;
@@ -178,8 +205,10 @@ export function fitBlocks(spec: FitSpec): FitResult {
   const sep = spec.separator ?? "\n\n";
   const cutMax = spec.cutList ? (spec.cutList.max ?? CUT_SHOWN) : 0;
   const cutMin = spec.cutList ? Math.min(cutMax, spec.cutList.min ?? MIN_CUT_SHOWN) : 0;
-  const fullTokens = blocks.map((b) => count(b.full));
-  const outlineTokens = blocks.map((b) => (b.outline !== undefined ? count(b.outline) : undefined));
+  // Counted on first use: a block far larger than the budget is never counted (its cost is an
+  // estimate that cannot fit), and the rest only when the fit looks at them.
+  const fullTokens = lazyCounts(blocks.map((b) => b.full), count, budget);
+  const outlineTokens = lazyCounts(blocks.map((b) => b.outline), count, budget);
   const envFull = (i: number) => blocks[i]!.envelope?.full ?? 0;
   /** Estimated cost of a block in full: text, separator, envelope. */
   const fullCost = (i: number) => (blocks[i]!.cost ?? fullTokens[i]! + 2) + envFull(i);
@@ -189,6 +218,8 @@ export function fitBlocks(spec: FitSpec): FitResult {
   const order = blocks.map((_, i) => i).sort((a, b) => (blocks[a]!.priority ?? a) - (blocks[b]!.priority ?? b) || a - b);
   const dynamic = typeof spec.header === "function" || spec.footer !== undefined;
   let shown = cutMax;
+  /** Count the text before the footer once (cleared if the final recount ever disagrees). */
+  let additive = true;
 
   /** Renders the current forms (with the footer's budget as `b`), counting until the text reports its own count. */
   const draft = (b = budget): Draft => {
@@ -210,7 +241,7 @@ export function fitBlocks(spec: FitSpec): FitResult {
       }
     });
     const state = (tokens: number): FitState => ({ tokens, envelope, budget: b, shown: parts.length, omitted: cutTotal, listed: cutLines.length });
-    const assemble = (tokens: number): string => {
+    const assembleMain = (tokens: number): string => {
       const out: string[] = [];
       const head = typeof spec.header === "string" ? spec.header : spec.header(state(tokens));
       if (head !== "") out.push(head);
@@ -220,15 +251,30 @@ export function fitBlocks(spec: FitSpec): FitResult {
         const more = cutTotal - cutLines.length;
         out.push([spec.cutList.title(cutTotal), ...cutLines, ...(more > 0 ? [spec.cutList.more(more)] : [])].join("\n"));
       }
-      const foot = spec.footer?.(state(tokens)) ?? "";
-      if (foot !== "") out.push(foot);
       return out.join(sep);
     };
+    const withFooter = (main: string, foot: string) => (main === "" ? foot : foot === "" ? main : main + sep + foot);
+    const assemble = (tokens: number): string => withFooter(assembleMain(tokens), spec.footer?.(state(tokens)) ?? "");
     if (!dynamic) {
       const text = assemble(0);
       return { text, tokens: count(text), envelope };
     }
-    // A footer that reports the count changes the count: render until the number is its own.
+    // A footer that reports the count changes the count: render until the number is its own. With a
+    // fixed header and a separator ending in a line break, the text before the footer is counted
+    // once (pre-tokenization splits after a line break, so the counts add up); finish() checks.
+    if (additive && typeof spec.header === "string" && sep.endsWith("\n")) {
+      const main = assembleMain(0);
+      if (main !== "") {
+        const base = count(main + sep);
+        let tokens = base;
+        for (let k = 0; k < 4; k++) {
+          const foot = spec.footer?.(state(tokens)) ?? "";
+          const total = foot === "" ? count(main) : base + count(foot);
+          if (total === tokens) return { text: withFooter(main, foot), tokens, envelope };
+          tokens = total;
+        }
+      }
+    }
     let tokens = count(assemble(0));
     for (let k = 0; k < 3; k++) {
       const text = assemble(tokens);
@@ -293,7 +339,8 @@ export function fitBlocks(spec: FitSpec): FitResult {
   }
   if (!tight) {
     // Keep room for the first few cut-list entries (estimated from the average entry).
-    const cutCosts = spec.cutList ? blocks.flatMap((b, i) => (b.required ? [] : [(b.listed ? count(b.listed(fullTokens[i]!)) + 1 : 0) + (b.envelope?.listed ?? 0)])) : [];
+    const sample = spec.cutList ? order.filter((i) => !blocks[i]!.required).slice(-CUT_SAMPLE) : [];
+    const cutCosts = sample.map((i) => { const b = blocks[i]!; return (b.listed ? count(b.listed(fullTokens[i]!)) + 1 : 0) + (b.envelope?.listed ?? 0); });
     const avgCut = cutCosts.length ? cutCosts.reduce((a, c) => a + c, 0) / cutCosts.length : 0;
     used += Math.ceil(avgCut * Math.min(cutMin, cutCosts.length));
     // Greedy by priority; a block whose container is already shown in full costs nothing.
@@ -351,24 +398,56 @@ export function fitBlocks(spec: FitSpec): FitResult {
   };
   /** Lists more cut entries, up to `limit`, while the answer still fits. */
   const growCutList = (limit: number) => {
-    while (shown < limit) {
-      shown++;
-      const d = draft();
-      if (over(d)) {
-        shown--;
-        return;
-      }
-      current = d;
+    if (shown >= limit) return;
+    // Estimate how many more entries the slack holds, draft once, and step back while over.
+    const before = shown;
+    const entries = blocks.map((b, i) => (forms[i] === "cut" && !covered(i) && b.listed ? i : -1)).filter((i) => i >= 0);
+    let slack = budget - current.tokens - current.envelope;
+    let k = shown;
+    while (k < limit && k < entries.length) {
+      const b = blocks[entries[k]!]!;
+      const cost = count(b.listed!(fullTokens[entries[k]!]!)) + 1 + (b.envelope?.listed ?? 0);
+      if (cost > slack) break;
+      slack -= cost;
+      k++;
     }
+    if (k === before) return;
+    shown = k;
+    let d = draft();
+    while (over(d) && shown > before) {
+      shown--;
+      d = draft();
+    }
+    if (!over(d)) current = d;
+    else shown = before;
   };
   growCutList(cutMin);
+  // Promote by the estimates first, then render once; step back (last promotion first) while over.
+  let slack = budget - current.tokens - current.envelope;
+  const promoted: { i: number; from: BlockForm }[] = [];
   for (const i of order) {
     const b = blocks[i]!;
     if (forms[i] === "full" || covered(i) || b.listOnly) continue;
-    const slack = budget - current.tokens - current.envelope;
     const now = forms[i] === "outline" ? outlineTokens[i]! + envOutline(i) : 0;
-    if (!b.outlineOnly && fullTokens[i]! + envFull(i) - now <= slack && tryForm(i, "full")) continue;
-    if (forms[i] === "cut" && outlineTokens[i] !== undefined && outlineTokens[i]! + envOutline(i) <= slack) tryForm(i, "outline");
+    const full = !b.outlineOnly ? fullTokens[i]! + envFull(i) + 2 - now : Infinity;
+    if (full <= slack) {
+      promoted.push({ i, from: forms[i]! });
+      forms[i] = "full";
+      slack -= full;
+    } else if (forms[i] === "cut" && outlineTokens[i] !== undefined && outlineTokens[i]! + envOutline(i) + 2 <= slack) {
+      promoted.push({ i, from: "cut" });
+      forms[i] = "outline";
+      slack -= outlineTokens[i]! + envOutline(i) + 2;
+    }
+  }
+  if (promoted.length) {
+    let d = draft();
+    while (over(d) && promoted.length) {
+      const p = promoted.pop()!;
+      forms[p.i] = p.from;
+      d = draft();
+    }
+    current = d;
   }
   growCutList(cutMax);
   return finish(current);
@@ -386,7 +465,23 @@ export function fitBlocks(spec: FitSpec): FitResult {
     return finish(d);
   }
 
-  function finish(d: Draft): FitResult {
+  function finish(draftIn: Draft): FitResult {
+    // The reported count is exact: recount the final text once (the additive shortcut is checked here).
+    let d = draftIn;
+    if (dynamic && count(d.text) !== d.tokens) {
+      additive = false;
+      d = draft();
+      while (over(d) && shown > 0) {
+        shown--;
+        d = draft();
+      }
+      for (let k = n - 1; over(d) && k >= 0; k--) {
+        const i = order[k]!;
+        if (forms[i] === "cut" || blocks[i]!.required) continue;
+        forms[i] = "cut";
+        d = draft();
+      }
+    }
     let omitted = 0;
     let listed = 0;
     const out = forms.map((f, i): BlockForm => {
@@ -396,6 +491,7 @@ export function fitBlocks(spec: FitSpec): FitResult {
       omitted++;
       return "cut";
     });
-    return { text: d.text, forms: out, fullTokens, outlineTokens, tokens: d.tokens, envelope: d.envelope, listed, omitted };
+    // Still lazy: a caller reads the counts it reports (the shown blocks, the cut ones it lists).
+    return { text: d.text, forms: out, fullTokens: fullTokens as number[], outlineTokens, tokens: d.tokens, envelope: d.envelope, listed, omitted };
   }
 }

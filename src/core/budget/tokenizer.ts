@@ -20,10 +20,9 @@ export const LONG_RUN = 1_000;
 export function linearCounter(count: Counter): Counter {
   const longRun = new RegExp(`\\S{${LONG_RUN},}`, "g");
   return (text: string) => {
-    if (text.length < LONG_RUN || !longRun.test(text)) {
-      longRun.lastIndex = 0;
-      return count(text);
-    }
+    // One pass over the characters (a /\S{1000,}/ test re-scans each word from every start:
+    // it cost more than the counting itself on a large answer).
+    if (text.length < LONG_RUN || !hasLongRun(text)) return count(text);
     longRun.lastIndex = 0;
     let total = 0;
     let rest = "";
@@ -35,6 +34,18 @@ export function linearCounter(count: Counter): Counter {
     }
     return total + count(rest + text.slice(at));
   };
+}
+
+/** True when `text` holds LONG_RUN or more characters in a row without whitespace. */
+function hasLongRun(text: string): boolean {
+  let run = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    // ASCII whitespace, NBSP and the other Unicode spaces \s matches
+    if (c === 32 || (c >= 9 && c <= 13) || c === 160 || c === 0x1680 || (c >= 0x2000 && c <= 0x200a) || c === 0x2028 || c === 0x2029 || c === 0x202f || c === 0x205f || c === 0x3000 || c === 0xfeff) run = 0;
+    else if (++run >= LONG_RUN) return true;
+  }
+  return false;
 }
 
 /** Returns a synchronous counter for `encoding` once its tables are loaded. */

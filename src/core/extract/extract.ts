@@ -280,7 +280,7 @@ interface Drafts {
   calls: { node: Node; name: Node; receiver?: Node; args?: Node; kind: "call" | "new" }[];
   types: Node[];
   imports: { node: Node; module: string; name?: string; alias?: string; kind: ImportRecord["kind"] }[];
-  bindings: { node: Node; kind: BindingRecord["kind"]; name: Node; type?: Node; value?: Node; alias?: Node; iter?: Node; receiver?: Node }[];
+  bindings: { node: Node; kind: BindingRecord["kind"]; name: Node; type?: Node; value?: Node; alias?: Node; iter?: Node; receiver?: Node; literal?: Node }[];
 }
 
 /** Sorts the query's matches by their main capture (definition, reference, import, local binding). */
@@ -338,6 +338,7 @@ function collectDrafts(matches: QueryMatch[]): Drafts {
           ...(cap.type ? { type: cap.type } : {}), ...(cap.value ? { value: cap.value } : {}), ...(cap.alias ? { alias: cap.alias } : {}),
           ...(cap.iter ? { iter: cap.iter } : {}),
           ...(cap.receiver ? { receiver: cap.receiver } : {}),
+          ...(cap.literal ? { literal: cap.literal } : {}),
         });
       }
     }
@@ -442,8 +443,25 @@ function enclosingOf(t: DefinitionTable): (index: number) => number {
   };
 }
 
+/** Which calls keep their arguments besides those with a string: the language's mount calls and prefix keywords. */
+const argRules = new WeakMap<LanguageSpec, { names: Set<string>; keyword: RegExp | undefined }>();
+function argRulesOf(spec: LanguageSpec) {
+  let r = argRules.get(spec);
+  if (!r) {
+    const routes = spec.routes;
+    const keywords = routes?.prefixKeywords ?? [];
+    r = {
+      names: new Set(routes?.mountCalls ?? []),
+      keyword: keywords.length ? new RegExp(`^(?:${keywords.join("|")})\\s*[=:]`) : undefined,
+    };
+    argRules.set(spec, r);
+  }
+  return r;
+}
+
 function callRecords(drafts: Drafts["calls"], spec: LanguageSpec, enclosing: (index: number) => number): CallRecord[] {
   const calls: CallRecord[] = [];
+  const keep = argRulesOf(spec);
   const seenCalls = new Set<number>();
   if (spec.fullDepth) {
     for (const c of drafts) {
@@ -459,7 +477,8 @@ function callRecords(drafts: Drafts["calls"], spec: LanguageSpec, enclosing: (in
       if (c.receiver) call.receiver = squash(c.receiver.text);
       if (c.args) {
         const args = c.args.namedChildren.filter((a): a is Node => a !== null && !spec.commentTypes.includes(a.type));
-        if (args.some((a) => STRING_ARG.test(a.text))) {
+        // Strings (routes, messages), and the arguments of the calls that mount routers or set their prefixes.
+        if (args.some((a) => STRING_ARG.test(a.text) || keep.keyword?.test(a.text)) || (args.length > 0 && keep.names.has(c.name.text.toLowerCase()))) {
           call.args = args.slice(0, 8).map((a) => squash(a.text, 120));
           call.end = c.node.endPosition.row + 1;
         }
@@ -496,6 +515,15 @@ function importRecords(drafts: Drafts["imports"], enclosing: (index: number) => 
   return dedupedImports;
 }
 
+/** Longest string expression kept for a binding (a route prefix, a constant): longer ones are data, not names. */
+const MAX_LITERAL = 300;
+
+/** The source of a string-valued expression a binding holds, when short and on one line. */
+function literalText(node: Node): string | undefined {
+  const text = node.text;
+  return text.length <= MAX_LITERAL && !text.includes("\n") ? text : undefined;
+}
+
 function bindingRecords(drafts: Drafts["bindings"], spec: LanguageSpec, depths: number[], enclosing: (index: number) => number): BindingRecord[] {
   // Several patterns may bind the same name token (a plain assignment and a typed one): merge them.
   const bindings: BindingRecord[] = [];
@@ -508,6 +536,10 @@ function bindingRecords(drafts: Drafts["bindings"], spec: LanguageSpec, depths: 
         if (b.value && !prior.value) prior.value = squash(b.value.text);
         if (b.alias && !prior.alias) prior.alias = squash(b.alias.text);
         if (b.iter && !prior.iter) prior.iter = squash(b.iter.text);
+        if (b.literal && prior.literal === undefined) {
+          const text = literalText(b.literal);
+          if (text !== undefined) prior.literal = text;
+        }
         if (b.receiver && !prior.receiver) prior.receiver = b.receiver.text;
         if (b.kind === "field") prior.kind = "field";
         continue;
@@ -524,6 +556,7 @@ function bindingRecords(drafts: Drafts["bindings"], spec: LanguageSpec, depths: 
         ...(b.value ? { value: squash(b.value.text) } : {}),
         ...(b.alias ? { alias: squash(b.alias.text) } : {}),
         ...(b.iter ? { iter: squash(b.iter.text) } : {}),
+        ...(b.literal && literalText(b.literal) !== undefined ? { literal: literalText(b.literal)! } : {}),
         line: b.name.startPosition.row + 1,
         scope,
       };

@@ -95,6 +95,11 @@ export interface BindingRecord {
   value?: string;
   /** The assigned expression when it is a plain name or attribute chain (`x = other.attr`). */
   alias?: string;
+  /**
+   * The assigned expression when it builds a string (a literal, an f-string or template, a
+   * concatenation), as written: route prefixes and constants resolve through it.
+   */
+  literal?: string;
   /** For a loop variable: the iterated expression (`for x in self.items`), typed by its element type. */
   iter?: string;
   /** For an untyped callback parameter: the call it is an argument of (see LanguageSpec.callbackSite). */

@@ -162,21 +162,55 @@ export function outline(graph: CodeGraph, s: SymbolNode, depth = 0): string {
   const header = d.signature.split("\n").map((l, i) => (i === 0 ? indent + l.trim() : l)).join("\n");
   const members = (graph.children.get(s.id) ?? []).map((id) => graph.symbols[id]!).filter((m) => m.kind !== "module");
   const container = s.kind === "class" || s.kind === "interface" || s.kind === "struct" || s.kind === "trait" || s.kind === "enum" || s.kind === "module";
+  const fields = container && s.kind !== "module" && depth < 2 ? fieldLines(graph, s, indented, `${indent}    `) : [];
   if (indented) {
     lines.push(header.endsWith(":") ? header : `${header}:`);
     lines.push(...docBlock(depth > 0 ? d.doc?.split("\n")[0] : d.doc, spec?.docStyle, `${indent}    `));
+    lines.push(...fields);
     if (container && members.length && depth < 2) for (const m of members) lines.push(outline(graph, m, depth + 1));
-    else lines.push(`${indent}    ...`);
+    else if (!fields.length) lines.push(`${indent}    ...`);
   } else {
     lines.splice(lines.length - (d.decorators?.length ?? 0), 0, ...docBlock(depth > 0 ? d.doc?.split("\n")[0] : d.doc, spec?.docStyle, indent));
-    if (container && members.length && depth < 2) {
+    if (container && (members.length || fields.length) && depth < 2) {
       lines.push(`${header} {`);
+      lines.push(...fields);
       for (const m of members) lines.push(outline(graph, m, depth + 1));
       lines.push(`${indent}}`);
     } else if (d.bodyStart) lines.push(`${header} { … }`);
     else lines.push(header);
   }
   return lines.join("\n");
+}
+
+/** Fields an outline lists at most per class: the shape, not an inventory. */
+const MAX_FIELDS = 24;
+
+/**
+ * A class's attributes and fields as outline lines: its own class-level assignments and field
+ * declarations, then the fields its methods set on the instance (`self.x = …`, `this.x = …`),
+ * each once, with the type and the string default when the code states them.
+ */
+function fieldLines(graph: CodeGraph, s: SymbolNode, indented: boolean, indent: string): string[] {
+  const record = graph.records.get(s.file);
+  if (!record) return [];
+  const sem = languageById(s.language)?.semantics ?? DEFAULT_SEMANTICS;
+  const methods = new Set((graph.children.get(s.id) ?? []).map((id) => graph.symbols[id]!.index));
+  const seen = new Set<string>();
+  const out: string[] = [];
+  const add = (name: string, type: string | undefined, literal: string | undefined) => {
+    if (seen.has(name) || out.length >= MAX_FIELDS || !/^[A-Za-z_$#][\w$]*$/.test(name)) return;
+    seen.add(name);
+    const typed = type ? `: ${type.length > 80 ? `${type.slice(0, 80)}…` : type}` : "";
+    const value = literal !== undefined && literal.length <= 80 ? ` = ${literal}` : indented && !typed ? " = ..." : "";
+    out.push(`${indent}${name}${typed}${value}${indented ? "" : ";"}`);
+  };
+  for (const b of record.bindings) {
+    if (b.scope === s.index && (b.kind === "assign" || (b.kind === "field" && b.receiver === undefined))) add(b.name, b.type, b.literal);
+  }
+  for (const b of record.bindings) {
+    if (b.kind === "field" && methods.has(b.scope) && (b.receiver === undefined || sem.instanceNames.includes(b.receiver))) add(b.name, b.type, b.literal);
+  }
+  return out;
 }
 
 /** The signature answer for `target`. */

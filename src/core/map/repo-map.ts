@@ -165,7 +165,10 @@ export async function buildRepoMap(
   // Entry points: routes, decorated commands and handlers.
   const entryPoints: MapEntryPoint[] = [];
   const seenRoute = new Set<string>();
-  for (const r of routes) {
+  // The project's own routes: a test's app or an example's are witnesses, listed only when nothing else registers routes.
+  const aside = (r: Route) => r.test === true || /(^|\/)(examples?|samples?|demos?)\//i.test(r.file);
+  const own = routes.filter((r) => !aside(r));
+  for (const r of own.length ? own : routes) {
     const label = `${r.method} ${r.path}`;
     if (seenRoute.has(label)) continue;
     seenRoute.add(label);

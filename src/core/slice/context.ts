@@ -16,7 +16,7 @@ import { findFile, parseLocation, sourceFiles, symbolsAt } from "./locate.ts";
 import { rankTask } from "./task.ts";
 import { parseTrace, type ParsedTrace } from "./trace.ts";
 import { planContext, type PlannedChunk, type Role } from "./plan.ts";
-import { findRoutes, matchRoutes, type MountLine, type Route } from "./routes.ts";
+import { findRoutes, joinPaths, matchRoutes, type MountLine, type Route } from "./routes.ts";
 
 const DEFAULT_BUDGET = LIMITS.budget.context;
 const MAX_BUDGET = LIMITS.budget.max;
@@ -198,7 +198,12 @@ export function resolveTarget(graph: CodeGraph, targetArg: string, io: ContextIO
       }
       for (const m of r.mounts) if (!mounts.some((x) => x.path === m.path && x.start === m.start)) mounts.push(m);
     }
-    return { ids: [...new Set(ids)], how: "route", notes: hits.map((r) => `route ${r.method} ${r.path} registered at ${cite(r.file, r.line)}`), mounts, inline };
+    const notes = hits.map((r) =>
+      r.suffixOf !== undefined
+        ? `route ${r.method} …${joinPaths(...r.mounts.slice(r.mounts.findLastIndex((x) => x.unresolved !== undefined) + 1).map((x) => x.prefix), r.own)} registered at ${cite(r.file, r.line)}, matched by the end of the path: its prefix ${r.suffixOf} is not a string the project spells out`
+        : `route ${r.method} ${r.path} registered at ${cite(r.file, r.line)}`,
+    );
+    return { ids: [...new Set(ids)], how: "route", notes, mounts, inline };
   }
   const trace = parseTrace(target);
   if (trace) return traceSeeds(graph, io, trace);
@@ -291,6 +296,7 @@ function traceSeeds(graph: CodeGraph, io: ContextIO, trace: ParsedTrace): Seeds 
 
 /** Seeds for a task in words: the strongest places in full, the next ones as matches. */
 function taskSeeds(graph: CodeGraph, io: ContextIO, text: string, maxSeeds: number): Seeds {
+  const maxMatches = MAX_MATCHES;
   const ranking = rankTask(io.searchIndex(), graph, text);
   const top = ranking.candidates[0];
   if ((!top || !ranking.relevant) && !/\s/.test(text)) {
@@ -309,7 +315,25 @@ function taskSeeds(graph: CodeGraph, io: ContextIO, text: string, maxSeeds: numb
   }
   const best = top.score;
   const seeds = ranking.candidates.slice(0, maxSeeds).filter((c, i) => i === 0 || c.score >= best * SEED_SHARE).map((c) => c.id);
-  const matches = ranking.candidates.slice(seeds.length, seeds.length + MAX_MATCHES).filter((c) => c.score >= best * MATCH_SHARE).map((c) => c.id);
+  // Matches reach across files: the best place of each file not yet shown, taken in turn with the
+  // next places in files already shown, so a small budget still points at several files.
+  const pool = ranking.candidates.slice(seeds.length, seeds.length + maxMatches * 2).filter((c) => c.score >= best * MATCH_SHARE);
+  const shownFiles = new Set(seeds.map((id) => graph.symbols[id]!.file));
+  const firsts: number[] = [];
+  const rest: number[] = [];
+  for (const c of pool) {
+    const file = graph.symbols[c.id]!.file;
+    if (shownFiles.has(file)) rest.push(c.id);
+    else {
+      shownFiles.add(file);
+      firsts.push(c.id);
+    }
+  }
+  const matches: number[] = [];
+  for (let i = 0; matches.length < maxMatches && (i < firsts.length || i < rest.length); i++) {
+    if (i < firsts.length) matches.push(firsts[i]!);
+    if (i < rest.length && matches.length < maxMatches) matches.push(rest[i]!);
+  }
   const q = (id: number) => citeName(graph.symbols[id]!.qualified);
   return {
     ids: seeds,
@@ -326,6 +350,7 @@ export const DEFAULT_TASK_SEEDS = 5;
 /** Seeds a task may have; places past them that score this share of the best become matches. */
 const SEED_SHARE = 0.45;
 const MATCH_SHARE = 0.12;
+/** Places past the seeds a task's answer points at (as outlines, bodies while budget lasts). */
 const MAX_MATCHES = 25;
 
 /** A fenced code block tagged with the language's fence name. */
@@ -449,5 +474,23 @@ export async function buildContext(graph: CodeGraph, target: string, options: Co
 
 /** A file's outline: each top-level definition's outline. */
 function fileOutline(graph: CodeGraph, moduleId: number): string {
-  return (graph.children.get(moduleId) ?? []).map((id) => outline(graph, graph.symbols[id]!)).join("\n\n");
+  const constants = moduleConstants(graph, moduleId);
+  const defs = (graph.children.get(moduleId) ?? []).map((id) => outline(graph, graph.symbols[id]!));
+  return (constants.length ? [constants.join("\n"), ...defs] : defs).join("\n\n");
+}
+
+/** Module constants a file outline lists: names in capitals, and names holding a string the code spells out. */
+function moduleConstants(graph: CodeGraph, moduleId: number): string[] {
+  const m = graph.symbols[moduleId]!;
+  const record = graph.records.get(m.file);
+  if (!record) return [];
+  const seen = new Set<string>();
+  const out: string[] = [];
+  for (const b of record.bindings) {
+    if (b.scope >= 0 || b.kind !== "assign" || seen.has(b.name) || out.length >= 24) continue;
+    if (!(/^[A-Z][A-Z0-9_]+$/.test(b.name) || (b.literal !== undefined && b.literal.length <= 80))) continue;
+    seen.add(b.name);
+    out.push(`${b.name}${b.type ? `: ${b.type}` : ""}${b.literal !== undefined && b.literal.length <= 80 ? ` = ${b.literal}` : b.value ? ` = ${b.value}(…)` : " = …"}`);
+  }
+  return out;
 }

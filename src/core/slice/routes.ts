@@ -11,6 +11,8 @@ import type { CallRecord } from "../extract/record.ts";
 import { importTarget } from "../graph/imports.ts";
 import type { CodeGraph } from "../graph/model.ts";
 import { lookupDefinition } from "../graph/resolve.ts";
+import { stringValue } from "../graph/strings.ts";
+import { isTestFile } from "./plan.ts";
 
 /** Where a prefix or mount was declared: cited as a `mount` chunk. */
 export interface MountLine {
@@ -18,6 +20,8 @@ export interface MountLine {
   start: number;
   end: number;
   prefix: string;
+  /** The prefix expression as written, when it could not be read as a string (an environment value, a call). */
+  unresolved?: string;
 }
 
 /** A route with its full path (prefixes applied) and the code that handles it. */
@@ -35,6 +39,10 @@ export interface Route {
   span: { start: number; end: number };
   /** Prefix declarations and mount calls, outermost first. */
   mounts: MountLine[];
+  /** Registered in a test file: an app a test builds, a witness rather than the project's own route. */
+  test?: boolean;
+  /** Set on a route matched by the part of its path after a prefix that could not be resolved: that prefix's expression. */
+  suffixOf?: string;
 }
 
 const STRING = /^[rbuf]?(['"`])(.*)\1$/;
@@ -54,7 +62,7 @@ function rulesFor(language: string): CompiledRules | undefined {
   const rules = languageById(language)?.routes;
   const c = rules && {
     rules,
-    prefixKw: rules.prefixKeywords?.length ? new RegExp(`^(?:${rules.prefixKeywords.join("|")})\\s*[=:]\\s*[rbuf]?(['"\`])(.*)\\1$`) : undefined,
+    prefixKw: rules.prefixKeywords?.length ? new RegExp(`^(?:${rules.prefixKeywords.join("|")})\\s*[=:]\\s*([\\s\\S]+)$`) : undefined,
     mountCalls: new Set(rules.mountCalls ?? []),
     callVerbs: new Set(rules.callVerbs ?? []),
   };
@@ -65,6 +73,15 @@ function rulesFor(language: string): CompiledRules | undefined {
 function literal(arg: string | undefined): string | undefined {
   if (arg === undefined) return undefined;
   return STRING.exec(arg.trim())?.[2];
+}
+
+/** An argument that is certainly a string (a literal, an f-string or template, a concatenation with one). */
+const STRINGY = /^[rbuf]{0,2}['"`]|['"`]\s*\+|\+\s*[rbuf]{0,2}['"`]/i;
+
+/** A prefix expression's string, or the expression itself as unresolved. */
+function prefixOf(graph: CodeGraph, file: string, expr: string): { prefix: string; unresolved?: string } {
+  const value = stringValue(graph, file, expr);
+  return value !== undefined ? { prefix: value } : { prefix: "", unresolved: expr.trim() };
 }
 
 /** Joins path pieces with single slashes. */
@@ -88,7 +105,7 @@ export function findRoutes(graph: CodeGraph): Route[] {
   // Own prefixes of router objects: (file, variable) → prefix line.
   const ownPrefix = new Map<string, MountLine>();
   // Mount calls: the router expression, the mounting file and the prefix.
-  const mountCalls: { file: string; scope: number; call: CallRecord; target: string; prefix: string }[] = [];
+  const mountCalls: { file: string; scope: number; call: CallRecord; target: string; line: MountLine }[] = [];
 
   for (const [file, record] of graph.records) {
     const c = rulesFor(record.language);
@@ -98,32 +115,41 @@ export function findRoutes(graph: CodeGraph): Route[] {
     for (const d of record.definitions) for (let l = d.start; l < d.nameLine && d.decorators; l++) decoratorLines.add(l);
     const bindingsByLine = new Map<number, string>();
     for (const b of record.bindings) if (b.kind === "assign" && b.scope < 0 && b.value) bindingsByLine.set(b.line, b.name);
+    const test = isTestFile(file);
     for (const call of record.calls) {
       if (!call.args) continue;
       const owner = bindingsByLine.get(call.line);
-      const kw = c.prefixKw ? call.args.map((a) => c.prefixKw!.exec(a)?.[2]).find((p) => p !== undefined) : undefined;
-      if (owner && kw !== undefined && !c.mountCalls.has(call.name)) {
-        ownPrefix.set(`${file}\0${owner}`, { path: file, start: call.line, end: call.end ?? call.line, prefix: kw });
-      }
+      const kwExpr = c.prefixKw ? call.args.map((a) => c.prefixKw!.exec(a)?.[1]).find((p) => p !== undefined) : undefined;
+      const kw = kwExpr !== undefined ? prefixOf(graph, file, kwExpr) : undefined;
+      const at = { path: file, start: call.line, end: call.end ?? call.line };
+      if (owner && kw !== undefined && !c.mountCalls.has(call.name)) ownPrefix.set(`${file}\0${owner}`, { ...at, ...kw });
       if (c.mountCalls.has(call.name) && call.receiver) {
-        const first = literal(call.args[0]);
-        if (first !== undefined && call.args.length >= 2 && (first.startsWith("/") || first === "")) {
-          mountCalls.push({ file, scope: call.caller, call, target: call.args[1]!, prefix: first });
-        } else if (kw !== undefined && call.args[0] && literal(call.args[0]) === undefined) {
-          mountCalls.push({ file, scope: call.caller, call, target: call.args[0], prefix: kw });
+        const first = call.args[0];
+        const firstValue = first !== undefined && call.args.length >= 2 ? stringValue(graph, file, first) : undefined;
+        if (firstValue !== undefined && (firstValue.startsWith("/") || firstValue === "")) {
+          mountCalls.push({ file, scope: call.caller, call, target: call.args[1]!, line: { ...at, prefix: firstValue } });
+        } else if (first !== undefined && call.args.length >= 2 && STRINGY.test(first.trim())) {
+          // A string the project builds from something it does not spell out (an environment value).
+          mountCalls.push({ file, scope: call.caller, call, target: call.args[1]!, line: { ...at, prefix: "", unresolved: first.trim() } });
+        } else if (first && literal(first) === undefined && /^[A-Za-z_$][\w$.]*$/.test(first.trim())) {
+          // include_router(users.router, prefix=…) / app.use(router): a router mounted under its keyword prefix, or none.
+          mountCalls.push({ file, scope: call.caller, call, target: first, line: { ...at, ...(kw ?? { prefix: "" }) } });
         }
       }
-      // Call-style registration: router.get("/x", handler) / app.post("/x", (req, res) => …)
+      // Call-style registration: router.get("/x", handler) / app.post("/x", (req, res) => …). A call
+      // with the path alone is a request (a test client's client.get("/x")), not a registration.
       const name = call.name.toLowerCase();
-      if (c.callVerbs.has(name) && call.receiver && /^[A-Za-z_$][\w$.]*$/.test(call.receiver) && !decoratorLines.has(call.line)) {
-        const own = literal(call.args[0]);
+      if (c.callVerbs.has(name) && call.receiver && call.args.length >= 2 && /^[A-Za-z_$][\w$.]*$/.test(call.receiver) && !decoratorLines.has(call.line)) {
+        const own = stringValue(graph, file, call.args[0]!);
         if (own === undefined || !(own.startsWith("/") || own === "" || own === "*")) continue;
         const last = call.args.at(-1)!;
-        const handler = call.args.length >= 2 && /^[A-Za-z_$][\w$.]*$/.test(last) ? lookupDefinition(graph.context, file, call.caller, last) : undefined;
+        // A handler is code: a name or a function; an options object or a string is not.
+        if (/^[{'"`\d]/.test(last.trim())) continue;
+        const handler = /^[A-Za-z_$][\w$.]*$/.test(last) ? lookupDefinition(graph.context, file, call.caller, last) : undefined;
         routes.push({
           method: name === "all" || name === "any" ? "ANY" : name.toUpperCase(), path: own, own, file, line: call.line,
           ...(handler !== undefined ? { handler } : {}),
-          span: { start: call.line, end: call.end ?? call.line }, mounts: [], owner: call.receiver,
+          span: { start: call.line, end: call.end ?? call.line }, mounts: [], owner: call.receiver, ...(test ? { test } : {}),
         });
       }
     }
@@ -140,7 +166,7 @@ export function findRoutes(graph: CodeGraph): Route[] {
           const prefix = classDecorators.flatMap((x) => c.rules.classPrefix?.map((re) => re.exec(x)?.groups?.path) ?? []).find((p) => p !== undefined) ?? "";
           const own = joinPaths(prefix, member.groups!.path ?? "");
           for (const method of methods.length ? methods : ["ANY"]) {
-            routes.push({ method, path: own, own, file, line: d.nameLine, handler: moduleId + 1 + i, span: { start: d.start, end: d.end }, mounts: [] });
+            routes.push({ method, path: own, own, file, line: d.nameLine, handler: moduleId + 1 + i, span: { start: d.start, end: d.end }, mounts: [], ...(test ? { test } : {}) });
           }
           continue;
         }
@@ -150,7 +176,7 @@ export function findRoutes(graph: CodeGraph): Route[] {
         for (const method of methodsOf(m.groups!.verb!, m.groups!.rest ?? "")) {
           routes.push({
             method: method === "ALL" ? "ANY" : method, path: m.groups!.path ?? "", own: m.groups!.path ?? "", file, line: d.nameLine, handler: moduleId + 1 + i,
-            span: { start: d.start, end: d.end }, mounts: [], ...(owner ? { owner } : {}),
+            span: { start: d.start, end: d.end }, mounts: [], ...(owner ? { owner } : {}), ...(test ? { test } : {}),
           });
         }
       }
@@ -179,7 +205,7 @@ export function findRoutes(graph: CodeGraph): Route[] {
     const chains: MountLine[][] = [];
     for (const m of mountCalls) {
       if (!denotes(m.file, m.target, routerFile, name)) continue;
-      const line: MountLine = { path: m.file, start: m.call.line, end: m.call.end ?? m.call.line, prefix: m.prefix };
+      const line = m.line;
       const parent = m.call.receiver && /^[A-Za-z_$][\w$]*$/.test(m.call.receiver) ? chainOf(m.file, m.call.receiver, depth + 1) : [[]];
       for (const p of parent) chains.push([...p, line]);
     }
@@ -211,8 +237,28 @@ export function pathMatches(route: string, requested: string): boolean {
   return a.every((s, i) => s === "*" || b[i] === "*" || s === b[i]);
 }
 
-/** Routes matching `METHOD /path` (method ANY on either side matches every method). */
+/**
+ * Routes matching `METHOD /path` (method ANY on either side matches every method): the project's
+ * own routes before those a test registers. When none matches whole, a route whose prefix could not
+ * be resolved matches by the part of its path after that prefix, marked with `suffixOf`.
+ */
 export function matchRoutes(routes: Route[], method: string, path: string): Route[] {
   const m = method.toUpperCase();
-  return routes.filter((r) => (m === "ANY" || r.method === "ANY" || r.method === m) && pathMatches(r.path, path));
+  const methodOk = (r: Route) => m === "ANY" || r.method === "ANY" || r.method === m;
+  const exact = routes.filter((r) => methodOk(r) && pathMatches(r.path, path));
+  const own = exact.filter((r) => !r.test);
+  if (exact.length) return own.length ? own : exact;
+  const wanted = segments(path);
+  const bySuffix: Route[] = [];
+  for (const r of routes) {
+    if (!methodOk(r)) continue;
+    const last = r.mounts.findLastIndex((x) => x.unresolved !== undefined);
+    if (last < 0) continue;
+    const tail = segments(joinPaths(...r.mounts.slice(last + 1).map((x) => x.prefix), r.own));
+    if (tail.length >= wanted.length) continue;
+    const rest = wanted.slice(wanted.length - tail.length);
+    if (tail.every((s, i) => s === "*" || rest[i] === "*" || s === rest[i])) bySuffix.push({ ...r, suffixOf: r.mounts[last]!.unresolved! });
+  }
+  const ownSuffix = bySuffix.filter((r) => !r.test);
+  return ownSuffix.length ? ownSuffix : bySuffix;
 }

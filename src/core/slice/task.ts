@@ -38,6 +38,9 @@ export interface TaskRanking {
 const CODE_LIKE = /(?:[A-Za-z_$][\w$]*\.)+[A-Za-z_$][\w$]*|[A-Za-z_$][\w$]*\(\)|\b[a-z]+[A-Z][\w$]*|\b[A-Z][a-z0-9]+[A-Z][\w$]*|\b\w+_\w+/g;
 const TEST_WORDS = new Set(["test", "tests", "testing", "spec", "specs", "fixture", "fixtures", "pytest", "unittest", "jest", "vitest", "mock", "mocks"]);
 
+/** What a test's score counts for when the task is not about tests: tests are witnesses of the code to change. */
+const TEST_SHARE = 0.2;
+
 /** Candidates scored from the documents' words, before the graph weighs in. */
 const POOL = 60;
 
@@ -52,7 +55,10 @@ export function rankTask(index: SearchIndex, graph: CodeGraph, text: string): Ta
   }
   const weights = new Map([...codeWords].map((w) => [w, 2]));
   const scored = scoreDocuments(index, terms, TASK_WEIGHTS, true, weights);
-  const aboutTests = splitWords(text).some((w) => TEST_WORDS.has(w));
+  // About tests when the task is mostly about them (a test named like code, or test words making a
+  // quarter of its words), not when a change description mentions adding one.
+  const words = splitWords(text).filter((w) => w.length > 1 && !STOP_WORDS.has(w));
+  const aboutTests = [...codeWords].some((w) => w.startsWith("test")) || words.filter((w) => TEST_WORDS.has(w)).length * 4 >= Math.max(words.length, 1);
 
   // Raw scores per symbol (a definition's doc and its file's module doc are separate symbols).
   let raw: TaskCandidate[] = [];
@@ -60,7 +66,7 @@ export function rankTask(index: SearchIndex, graph: CodeGraph, text: string): Ta
     const id = docSymbol(index, s.doc);
     let score = s.score;
     // Tests are witnesses: below the code they exercise, unless the task asks about tests.
-    if (!aboutTests && isTestFile(graph.symbols[id]!.file)) score *= 0.35;
+    if (!aboutTests && isTestFile(graph.symbols[id]!.file)) score *= TEST_SHARE;
     raw.push({ id, score, words: s.words, fields: s.fields });
   }
   raw.sort((a, b) => b.score - a.score || a.id - b.id);

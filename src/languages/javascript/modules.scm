@@ -93,6 +93,9 @@
 (variable_declarator
   name: (identifier) @name
   value: [(identifier) (member_expression)] @alias) @local.assign
+(variable_declarator
+  name: (identifier) @name
+  value: [(string) (template_string) (binary_expression)] @literal) @local.assign
 (variable_declarator name: (identifier) @name) @local.assign
 (arrow_function parameter: (identifier) @name) @local.param
 (assignment_expression

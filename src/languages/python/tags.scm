@@ -70,6 +70,10 @@
 (assignment
   left: (identifier) @name
   right: (conditional_expression (call function: [(identifier) (attribute)] @value))) @local.assign
+; x = "text", x: str = f"{A}/b", x = A + "/b": the string a name holds (route prefixes, constants).
+(assignment
+  left: (identifier) @name
+  right: [(string) (concatenated_string) (binary_operator)] @literal) @local.assign
 (typed_parameter (identifier) @name type: (type) @type) @local.param
 (typed_default_parameter name: (identifier) @name type: (type) @type) @local.param
 (assignment

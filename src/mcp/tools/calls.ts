@@ -17,7 +17,7 @@ export const callsInput = z.strictObject({
   limit,
   cursor,
   tests: testsMode,
-  budget: budget("The answer lists as many entries as fit and names the cursor of the rest.", DEFAULT_LIST_BUDGET),
+  budget: budget("", DEFAULT_LIST_BUDGET),
 });
 
 export const callsOutput = z.object({

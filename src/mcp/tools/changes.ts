@@ -73,22 +73,18 @@ async function budgetedChanges(ctx: ToolContext, call: (budget: number) => Promi
 export const changesTool = defineTool({
   name: "changes",
   title: "What changed, and what it reaches",
-  description: [
-    "Lists what changed by definition — added, removed, renamed, signature changed, body changed — and returns the changed code with its impact as one bundle fitted to a token budget: the changed code (signatures and removals first, as diffs), callers of changed signatures and code still calling removed names, HTTP routes whose handlers reach the change, tests that reach it within 3 calls (or import a changed file), then callers of changed bodies.",
-    "Compares the working tree (untracked files included) with HEAD by default; `staged` compares the index with HEAD; `base`/`head` compare two commits (`head` alone: that commit against its parent); `diff` takes a unified diff (git diff output, a pull request's patch) and matches it against the files on disk, already applied or still to apply.",
-    "Chunks are headed `## path:start-end [role] name` (roles: changed, added, removed, caller, route, test); cite those. Use it to review a change, check what a refactor breaks, or pick the tests to run. Limits: read-only; reads git objects of the project's own .git folder (not a linked worktree's: pass the diff instead).",
-  ].join("\n"),
+  description: "What changed — the working tree against HEAD (default), staged, two commits (base/head), or a pasted unified diff — by definition (added, removed, renamed, signature or body changed), as one budgeted bundle: the changed code as diffs, callers of changed signatures, code still calling removed names, routes and tests reached.",
   input: z.strictObject({
-    staged: z.boolean({ error: "staged must be true or false" }).optional().describe("Compare the index (staged changes) with HEAD."),
-    base: z.string({ error: "base must be a string" }).min(1).max(300).optional().describe("Base revision: commit id or prefix, branch, tag, HEAD, with ~N/^N (default HEAD)."),
-    head: z.string({ error: "head must be a string" }).min(1).max(300).optional().describe("Head revision (default: the working tree). Alone: that commit against its first parent."),
+    staged: z.boolean({ error: "staged must be true or false" }).optional().describe("The index against HEAD."),
+    base: z.string({ error: "base must be a string" }).min(1).max(300).optional().describe("Commit, branch, tag, HEAD~N (default HEAD)."),
+    head: z.string({ error: "head must be a string" }).min(1).max(300).optional().describe("Default: the working tree; alone: against its parent."),
     diff: z
       .string({ error: "diff must be a string" })
       .min(1, { error: "diff must not be empty" })
       .max(MAX_DIFF_CHARS, { error: `diff must be at most ${MAX_DIFF_CHARS} characters: pass the diff of fewer files` })
       .optional()
-      .describe("A unified diff to read instead of git history (cannot be combined with staged, base or head)."),
-    budget: budget("8000 fits a few changed functions with their callers and tests.", LIMITS.budget.context),
+      .describe("A unified diff instead of git history."),
+    budget: budget("", LIMITS.budget.context),
   }),
   output: z.object({
     mode: z.string().describe("worktree, staged, refs or diff."),

@@ -73,16 +73,11 @@ export async function budgetedContext(
 export const contextTool = defineTool({
   name: "context",
   title: "Code context for a target",
-  description: [
-    "Returns the smallest bundle of whole code chunks that explains a target, fitted to a token budget: the target itself (with decorators), the types it uses, what it calls, who calls it, route registrations and tests that exercise it, in that priority order.",
-    "Each chunk starts with a header `## path:start-end [role] name`; cite those headers. Chunks that did not fit are listed as cut with a handle and their token cost, so you can ask for exactly one of them next.",
-    "Target forms: a symbol (Session.send, pkg.module.func, src/a.ts#Class.method), path::symbol, a file path (the file's outline), an HTTP route (\"POST /api/users\"), or a few words (search picks the seed and the answer says which).",
-    `Use this instead of reading whole files when you need to understand or change a piece of code. Limits: read-only; only files of the indexed project; target at most ${LIMITS.targetChars} characters; the budget covers the text and the structured content together and is capped by the server's response limit.`,
-  ].join("\n"),
+  description: "Whole code chunks that explain a target, fitted to a token budget: the target, then the types it uses, its callees, callers, route registrations and tests. Each chunk is headed `## path:start-end [role] name` (cite these); chunks that did not fit are listed as cut, with a handle to ask for. Use it instead of reading whole files.",
   input: z.strictObject({
-    target: targetArg("target", "What to explain: a symbol, path::symbol, a file path, \"METHOD /path\", or a few words.", "for a task described in words use pack with its key words"),
-    budget: budget(`${DEFAULT_CONTEXT_BUDGET} fits one function with its types, callees and callers.`, DEFAULT_CONTEXT_BUDGET),
-    encoding: z.enum(["o200k_base", "cl100k_base"], { error: "encoding must be o200k_base or cl100k_base" }).optional().describe("Tokenizer for the budget (default o200k_base)."),
+    target: targetArg("target", "A symbol (Class.method, pkg.mod.func, src/a.ts#Class.method), path::symbol, a file path, \"METHOD /path\", or a few words.", "for a task described in words use pack with its key words"),
+    budget: budget("", DEFAULT_CONTEXT_BUDGET),
+    encoding: z.enum(["o200k_base", "cl100k_base"], { error: "encoding must be o200k_base or cl100k_base" }).optional().describe("Tokenizer (default o200k_base)."),
   }),
   output: contextOutput,
   async run(args, ctx) {

@@ -35,18 +35,15 @@ function data(a: ImpactAnswer, notes: string[]) {
 export const impactTool = defineTool({
   name: "impact",
   title: "Blast radius of a change",
-  description: [
-    "What changing a symbol, a file or path:start-end could break: its callers (direction up, default), callees (down) or both, to depth hops (default 3), grouped by depth, each with the call site, how it was resolved (via-base: through a base method to its override) and a confidence.",
-    "Heads the answer with a risk summary: production callers and the directories they sit in, routes whose handlers are reached, tests reached (runnable ids) and the deepest path. Paged like callers (limit, cursor, tests, budget default 4000 tokens); states totals and what it could not see.",
-  ].join("\n"),
+  description: "What a change to a symbol, file or path:start-end could break: callers (direction up, default), callees (down) or both to depth (default 3), by depth, each with its call site, resolution and confidence; a risk summary (production callers and their directories, routes, tests with runnable ids, deepest path). Paged like callers.",
   input: z.strictObject({
-    target: targetArg("target", "A symbol (Session.send, src/a.ts#Class.method, path::name), a project file, or path:start-end."),
-    direction: z.enum(["up", "down", "both"], { error: "direction must be up, down or both" }).optional().describe("up: callers (default); down: callees; both."),
-    depth: depth.describe(`Hops to follow (default 3; at most ${MAX_DEPTH}, larger values are lowered).`),
+    target: targetArg("target", "A symbol, a file, or path:start-end."),
+    direction: z.enum(["up", "down", "both"], { error: "direction must be up, down or both" }).optional(),
+    depth: depth.describe(`Hops (default 3, at most ${MAX_DEPTH}).`),
     limit,
     cursor,
     tests: testsMode,
-    budget: budget("The answer lists as many entries as fit and names the cursor of the rest.", DEFAULT_LIST_BUDGET),
+    budget: budget("", DEFAULT_LIST_BUDGET),
   }),
   output: z.object({
     target: z.string(),

@@ -10,19 +10,14 @@ const MAX_DEPTH = LIMITS.depth.max;
 export const importersTool = defineTool({
   name: "importers",
   title: "Files importing a file",
-  description: [
-    "Lists the project files that import a file (resolved imports: relative paths, packages, tsconfig paths, Python packages and re-exports); depth > 1 adds the files that import those, each with its hop count.",
-    "Use it to see the blast radius of changing a module, or who uses a file's exports; tests gives the tests to run.",
-    "One page at a time (limit, cursor, budget default 4000 tokens), production files first and test files counted unless tests is include, exclude or only; the answer states the totals and what it could not see (imports that resolve to nothing, files with syntax errors, languages whose imports are not resolved).",
-    "Limits: the path is relative to the project root (as in the map or a context header); only indexed source files; depth at most 10.",
-  ].join("\n"),
+  description: "Files that import a file (relative, package, tsconfig-path and re-exported imports); depth > 1 adds their importers. Paged like callers. Use it to see what a module change reaches.",
   input: z.strictObject({
-    file: pathArg("A project file, relative to the project root, e.g. src/app.ts or pkg/models.py."),
+    file: pathArg("Relative to the project root, e.g. src/app.ts."),
     depth,
     limit,
     cursor,
     tests: testsMode,
-    budget: budget("The answer lists as many files as fit and names the cursor of the rest.", DEFAULT_LIST_BUDGET),
+    budget: budget("", DEFAULT_LIST_BUDGET),
   }),
   output: z.object({
     path: z.string(),

@@ -8,13 +8,9 @@ import { budgetedContext, DEFAULT_CONTEXT_BUDGET } from "./context.ts";
 export const packTool = defineTool({
   name: "pack",
   title: "Code context for a task in words",
-  description: [
-    "Returns a budgeted bundle of whole code chunks for a task described in words (\"add retry to the HTTP client\", \"where are sessions persisted\"): search picks several seed symbols, then their types, callees, callers and tests fill the budget.",
-    "Chunks are headed `## path:start-end [role] name` (cite those); cut chunks are listed with handles and token costs. The answer says which seeds search picked: if they are wrong, call context with the right symbol instead.",
-    `Use it when you know what you want to do but not which symbol to start from. Limits: word search over names, paths, signatures and docstrings (not a language model); task at most ${LIMITS.targetChars} characters; the budget covers the text and the structured content together and is capped by the server's response limit.`,
-  ].join("\n"),
+  description: "Like context, for a task in words (\"add retry to the HTTP client\"): search picks seed symbols, and their types, callees, callers and tests fill the budget. The answer names the seeds; if they are wrong, call context with the right symbol.",
   input: z.strictObject({
-    task: targetArg("task", "The task in a few words; identifiers and domain words work best.", "keep the key words"),
+    task: targetArg("task", "The task's key words and identifiers.", "keep the key words"),
     budget: budget("", DEFAULT_CONTEXT_BUDGET),
   }),
   output: contextOutput,

@@ -13,18 +13,14 @@ const line = (name: string) =>
   z
     .int({ error: `${name} must be a whole number` })
     .min(1, { error: `${name} must be at least 1 (lines are numbered from 1)` })
-    .describe(`${name === "start_line" ? "First" : "Last"} line, 1-based, inclusive.`);
+    .describe(name === "start_line" ? "1-based." : "Inclusive.");
 
 export const readSnippetTool = defineTool({
   name: "read_snippet",
   title: "Read lines of a project file",
-  description: [
-    `Returns lines start_line..end_line (1-based, inclusive) of a project file, headed \`## path:start-end\`; at most ${MAX_SNIPPET_LINES} lines per call, and never more than the response cap (a note says when the range was shortened and where to continue).`,
-    "Use it for code that context did not include: a cut chunk's lines, a few lines around a citation, a config block. Prefer context or signature for whole symbols.",
-    "Limits: only files the index knows (inside the project root, not ignored by git, not binary or oversized); paths are relative to the root or absolute inside it; `..`, paths elsewhere and symbolic links leading outside are refused.",
-  ].join("\n"),
+  description: `Lines start_line..end_line of a project file (at most ${MAX_SNIPPET_LINES}), headed \`## path:start-end\`. For code context left out; only indexed files inside the project.`,
   input: z.strictObject({
-    path: pathArg("A project file relative to the project root, e.g. src/app.ts (as in map and context headers)."),
+    path: pathArg("Relative to the project root, e.g. src/app.ts."),
     start_line: line("start_line"),
     end_line: line("end_line"),
   }),

@@ -13,13 +13,9 @@ const JOIN_SLACK = 8;
 export const repoMapTool = defineTool({
   name: "repo_map",
   title: "Repository map",
-  description: [
-    "Returns a map of the project fitted to a token budget: services (folders with a manifest), languages, entry points (routes, CLI commands, handlers), the most central symbols with `path:start-end` citations, the folder layout and the tests/HTTP files/OpenAPI documents found.",
-    "Call it first in a session to learn the project's shape and the names to pass to context, signature, callers and callees.",
-    `The first call of a session indexes the project (a few seconds on a large repository; progress is reported); later calls notice edited files by themselves. Pass refresh: true only to force a full re-scan. Limits: an overview, not code; raise budget (default ${DEFAULT_MAP_BUDGET}) for more symbols.`,
-  ].join("\n"),
+  description: "The project's shape: services, languages, entry points (routes, commands, handlers), central symbols with `path:start-end`, layout, tests. Call it first: the names it shows are what the other tools take. The first call indexes the project; edits are noticed on their own. Raise budget for more symbols.",
   input: z.strictObject({
-    refresh: z.boolean({ error: "refresh must be true or false" }).optional().describe("Re-scan the whole project before answering (default false: changes are noticed automatically)."),
+    refresh: z.boolean({ error: "refresh must be true or false" }).optional().describe("Force a full re-scan."),
     budget: budget("", DEFAULT_MAP_BUDGET),
   }),
   output: z.object({

@@ -19,19 +19,15 @@ const hit = z.object({
 export const searchTool = defineTool({
   name: "search",
   title: "Find symbols by words",
-  description: [
-    "Finds symbols (functions, classes, methods, types) whose name, path, signature or docstring contain the words; identifiers are split on camelCase and snake_case, and name matches rank above path, signature and docstring matches.",
-    "Returns each hit's kind, qualified name, `path:start-end` and first signature line, best first.",
-    `Use it to find where something lives when you don't know the exact name; then call context or signature with the qualified name. Limits: word matching, not semantics; definitions only (not call sites or comments); at most ${LIMITS.searchResults.max} results.`,
-  ].join("\n"),
+  description: "Symbols whose name, path, signature or docstring match the words (camelCase and snake_case split; name matches first), with kind, `path:start-end` and signature. Use it when you don't know the name, then call context or signature with the qualified name. Word matching over definitions only.",
   input: z.strictObject({
-    query: targetArg("query", "A few words or identifier fragments, e.g. \"parse config\" or \"sessionStore\"."),
+    query: targetArg("query", "Words or identifier parts, e.g. \"parse config\"."),
     limit: z
       .int({ error: "limit must be a whole number" })
       .min(LIMITS.searchResults.min, { error: `limit must be at least ${LIMITS.searchResults.min}` })
       .max(LIMITS.searchResults.max, { error: `limit must be at most ${LIMITS.searchResults.max}` })
       .optional()
-      .describe(`Most results to return (default ${LIMITS.searchResults.default}, at most ${LIMITS.searchResults.max}).`),
+      .describe(`Results (default ${LIMITS.searchResults.default}).`),
   }),
   output: z.object({
     query: z.string(),

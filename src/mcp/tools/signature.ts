@@ -7,11 +7,7 @@ import { defineTool } from "../tool.ts";
 export const signatureTool = defineTool({
   name: "signature",
   title: "Signature of a symbol",
-  description: [
-    "Returns a symbol's declaration without its body: decorators, header with parameters and types, docstring; for a class or interface, each member's header with bodies stubbed. Headed `## path:start-end kind name` for citation.",
-    "Use it to learn how to call something or what a class offers, at a fraction of the tokens of reading the file. Use context when you need the implementation too.",
-    "Limits: one symbol per call; an ambiguous name returns the candidates to choose from.",
-  ].join("\n"),
+  description: "A symbol's declaration without its body (decorators, parameters, types, docstring); for a class, its members' headers. Use it to learn how to call something; context gives the implementation.",
   input: z.strictObject({ symbol: symbolArg }),
   output: z.object({
     symbol: z.object({ qualified: z.string(), kind: z.string(), path: z.string(), line: z.int(), end: z.int() }),

@@ -19,21 +19,17 @@ const runPlan = z.object({
 export const testsTool = defineTool({
   name: "tests",
   title: "Tests of a symbol or file",
-  description: [
-    "Lists the tests that exercise a symbol or a file: test functions among its callers (directly, or through helpers up to depth, default 2), test files that import its file and name it, and, for languages whose calls the index does not extract (Go, Java, Rust…), tests that name it.",
-    "Each test has a runnable id in its runner's own syntax — a pytest node id (tests/test_x.py::TestY::test_z), a Vitest/Jest -t full name (describe and it titles), a go test -run name, a cargo test path, a JUnit Class#method — and the answer gives the command lines that run just those tests (run them yourself: codeslice never runs anything), with the runner found from the project's manifests and configs.",
-    "Use it after changing code, to run the tests that matter instead of the whole suite. One page at a time (limit, cursor, budget default 4000 tokens); the answer states the total and what it could not see.",
-  ].join("\n"),
+  description: "Tests that exercise a symbol or file (callers through helpers, test files importing it, tests naming it), each with a runnable id (pytest node id, Vitest -t name, go test -run, …) and the commands that run just those (codeslice never runs them); run them after a change. Paged like callers.",
   input: z.strictObject({
     target: z
       .string({ error: "target must be a string" })
       .min(1, { error: "target must not be empty" })
       .max(4096, { error: "target must be at most 4096 characters" })
-      .describe("A symbol (Session.send, pkg.module.func, src/a.ts#Class.method, path::name) or a project file path."),
-    depth: depth.describe("Caller hops to follow from the target to a test (default 2: a test that calls a helper that calls it; at most 10)."),
+      .describe("A symbol or a project file path."),
+    depth: depth.describe("Caller hops to a test (default 2)."),
     limit,
     cursor,
-    budget: budget("The answer lists as many tests as fit and names the cursor of the rest.", DEFAULT_LIST_BUDGET),
+    budget: budget("", DEFAULT_LIST_BUDGET),
   }),
   output: z.object({
     target: z.string(),

@@ -19,20 +19,17 @@ const hop = z.object({
 export const traceTool = defineTool({
   name: "trace",
   title: "Paths between two symbols",
-  description: [
-    "Finds the shortest paths from one symbol — or an HTTP route written \"METHOD /path\" — to another: through calls, constructor and super calls, inheritance, overriding methods (dynamic dispatch, marked), type annotations, and imports between files when no symbol path exists. Up to k paths (default 3), shortest first, each hop cited `path:line` with its source line, fitted to the budget (default 4000 tokens).",
-    "Use it to learn how a request reaches some code, or how a change in one place can affect another. When no path exists within maxHops (default 6), the answer says what was searched and whether the path exists the other way round.",
-  ].join("\n"),
+  description: "Shortest paths from a symbol or route to a symbol, through calls, inheritance, dynamic dispatch, types and imports; each hop cited `path:line` with its source line. With no path, it says what was searched.",
   input: z.strictObject({
     from: z
       .string({ error: "from must be a string" })
       .min(1, { error: "from must not be empty" })
       .max(1000, { error: "from must be at most 1000 characters" })
-      .describe("Where paths start: a symbol (as for callers) or a route such as \"GET /users/{id}\"."),
-    to: symbolArg.describe("Where paths end: a symbol; reaching any member of a class counts as reaching the class."),
+      .describe("A symbol or a route, e.g. \"GET /users/{id}\"."),
+    to: symbolArg.describe("A symbol (a class is reached through any member)."),
     k: z.int({ error: "k must be a whole number" }).min(1, { error: "k must be at least 1" }).max(LIMITS.trace.paths.max, { error: `k must be at most ${LIMITS.trace.paths.max}` }).optional().describe("Paths to return (default 3)."),
-    maxHops: z.int({ error: "maxHops must be a whole number" }).min(1, { error: "maxHops must be at least 1" }).max(LIMITS.trace.hops.max, { error: `maxHops must be at most ${LIMITS.trace.hops.max}` }).optional().describe("Longest path searched, in hops (default 6)."),
-    budget: budget("Paths that do not fit lose their source lines first, then are counted as left out.", DEFAULT_LIST_BUDGET),
+    maxHops: z.int({ error: "maxHops must be a whole number" }).min(1, { error: "maxHops must be at least 1" }).max(LIMITS.trace.hops.max, { error: `maxHops must be at most ${LIMITS.trace.hops.max}` }).optional().describe("Longest path (default 6)."),
+    budget: budget("", DEFAULT_LIST_BUDGET),
   }),
   output: z.object({
     from: z.object({ label: z.string(), symbol: symbolRef.optional(), route: z.object({ method: z.string(), path: z.string(), at: z.object({ path: z.string(), line: z.int() }) }).optional() }),

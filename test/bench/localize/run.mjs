@@ -6,10 +6,16 @@
 // o200k budgets. See README.md in this folder.
 //
 // usage: node test/bench/localize/run.mjs [--limit N] [--repos a,b] [--budgets 2000,4000,8000]
+//            [--systems a,b] [--variants query,masked] [--baseline RAW.json]
 //            [--rebuild-cases] [--summary FILE]
 //   --limit N         only the N oldest cases per repository (a smoke run)
 //   --repos a,b       only these repositories of config.json
 //   --budgets LIST    o200k budgets (default: config.json's)
+//   --systems a,b     only these systems (default: config.json's)
+//   --variants a,b    only these query variants (default: config.json's)
+//   --baseline FILE   a raw results file of an earlier run on the same cases: the rows of the systems
+//                     this run leaves out are taken from it (the baselines do not depend on codeslice,
+//                     so a codeslice-only run can report them beside its own figures)
 //   --rebuild-cases   build the cases again even when the stored cases file matches config.json
 //   --summary FILE    where the aggregate goes (default test/bench/results/localize.json; a run with
 //                     --limit, --repos or --budgets writes <corpora>/localize/results/summary-partial.json)
@@ -42,8 +48,11 @@ const work = path.resolve(process.env.LOCALIZE_WORK || path.join(base, "work"));
 const names = flags.repos ? String(flags.repos).split(",") : Object.keys(config.repos);
 for (const n of names) if (!config.repos[n]) die(`--repos ${n}: not in config.json (${Object.keys(config.repos).join(", ")})`);
 const budgets = flags.budgets ? String(flags.budgets).split(",").map(Number) : config.budgets;
+const systems = flags.systems ? String(flags.systems).split(",") : config.systems;
+const variants = flags.variants ? String(flags.variants).split(",") : config.variants;
+const baselineFile = flags.baseline ? path.resolve(String(flags.baseline)) : undefined;
 const limit = flags.limit ? Number(flags.limit) : undefined;
-const partial = Boolean(flags.limit || flags.repos || flags.budgets);
+const partial = Boolean(flags.limit || flags.repos || flags.budgets || flags.variants);
 const summaryFile = path.resolve(flags.summary || (partial ? path.join(outDir, "summary-partial.json") : path.join(resultsDir, "localize.json")));
 
 const git = (dir, ...a) => execFileSync("git", ["-C", dir, ...a], { encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] }).trim();
@@ -94,7 +103,7 @@ const revision = codesliceRevision();
 const date = new Date().toISOString().slice(0, 10);
 const rawFile = path.join(outDir, `results-${date}${partial ? "-partial" : ""}.json`);
 const runArgs = [path.join(tool, "run.mjs"), cli, "--cases", runCases, "--repos", names.join(","), "--budgets", budgets.join(","),
-  "--variants", config.variants.join(","), "--systems", config.systems.join(","), "--work", work, "--out", rawFile];
+  "--variants", variants.join(","), "--systems", systems.join(","), "--work", work, "--out", rawFile];
 if (limit) runArgs.push("--limit", String(limit));
 console.error(`codeslice ${revision}; tool ${toolSrc} (${toolHash}); raw results ${rawFile}`);
 const t0 = Date.now();
@@ -106,6 +115,15 @@ fs.writeFileSync(rawFile.replace(/\.json$/, ".report.md"), report.stdout || repo
 
 // 5. Aggregate: no messages, no source, only figures.
 const res = JSON.parse(fs.readFileSync(rawFile, "utf8"));
+const ranSystems = new Set(systems);
+const reportedSystems = [...systems];
+if (baselineFile) {
+  // Rows of the systems this run did not run, for the same cases, budgets and variants.
+  const ids = new Set(res.rows.map((r) => r.id));
+  const earlier = JSON.parse(fs.readFileSync(baselineFile, "utf8")).rows.filter((r) => !ranSystems.has(r.system) && ids.has(r.id) && budgets.includes(r.budget) && variants.includes(r.variant));
+  for (const r of earlier) res.rows.push({ ...r, from_baseline: path.basename(baselineFile) });
+  for (const sys of config.systems) if (!ranSystems.has(sys) && earlier.some((r) => r.system === sys)) reportedSystems.push(sys);
+}
 const mean = (xs) => (xs.length ? xs.reduce((s, x) => s + x, 0) / xs.length : null);
 const p50 = (xs) => { if (!xs.length) return null; const s = [...xs].sort((a, b) => a - b); return s[Math.floor(s.length / 2)]; };
 const r3 = (x) => (x == null ? null : Math.round(x * 1000) / 1000);
@@ -128,7 +146,7 @@ function cell(rows) {
 }
 function table(filter) {
   const out = [];
-  for (const system of config.systems) for (const variant of config.variants) for (const budget of budgets) {
+  for (const system of reportedSystems) for (const variant of variants) for (const budget of budgets) {
     const rows = res.rows.filter((r) => r.system === system && r.variant === variant && r.budget === budget && filter(r));
     if (rows.length) out.push({ system, variant, budget, ...cell(rows) });
   }
@@ -146,7 +164,8 @@ const summary = {
   repos: Object.fromEntries(names.map((n) => [n, { url: config.repos[n].url, head: config.repos[n].head, language: config.repos[n].language, cases: res.meta.cases_per_repo[n] ?? 0 }])),
   cases: res.meta.cases,
   excluded_cases: excluded.length,
-  budgets, variants: config.variants, systems: config.systems,
+  budgets, variants, systems: reportedSystems,
+  ...(baselineFile ? { baseline_rows_from: { file: path.basename(baselineFile), systems: reportedSystems.filter((x) => !ranSystems.has(x)) } } : {}),
   metrics: {
     file_recall: "share of gold files with a line in the answer",
     all_files: "share of cases with every gold file in the answer",

@@ -1,0 +1,192 @@
+/**
+ * The index as `codeslice://` resources, for clients that let a user (or the model) attach context
+ * without a tool call: the repo map, a file's outline and a symbol's source. Clients that subscribe
+ * get `notifications/resources/updated` when the index refreshes, and `list_changed` when files
+ * come or go; while anything is subscribed the server checks the index every few seconds, which
+ * costs next to nothing with the folder watcher.
+ */
+import { McpServer, ResourceTemplate } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { ErrorCode, McpError, SubscribeRequestSchema, UnsubscribeRequestSchema, type ReadResourceResult } from "@modelcontextprotocol/sdk/types.js";
+import { isEngineError, LIMITS, loadTokenCounter, type Engine, type FileRecord, type RefreshResult } from "../index.ts";
+import { engineErrorText } from "./errors.ts";
+import { at, fenceLines, fitLines, plural } from "./render.ts";
+import type { McpLogger } from "./tool.ts";
+
+export const MAP_URI = "codeslice://map";
+export const OUTLINE_TEMPLATE = "codeslice://outline/{+path}";
+export const SYMBOL_TEMPLATE = "codeslice://symbol/{+symbol}";
+
+/** The URI of a file's outline. */
+export const outlineUri = (path: string) => `codeslice://outline/${encodeURI(path)}`;
+/** The URI of a symbol's source. */
+export const symbolUri = (symbol: string) => `codeslice://symbol/${encodeURIComponent(symbol)}`;
+
+/** Outlines listed in `resources/list` at most: the template reaches every other file. */
+const MAX_LISTED_OUTLINES = 500;
+/** How often a subscribed server checks the index, in ms. */
+const POLL_MS = 2000;
+/** JSON-RPC code the MCP spec gives a resource that does not exist. */
+const RESOURCE_NOT_FOUND = -32002;
+
+/** What the resources need from the server. */
+export interface ResourceContext {
+  engine: Engine;
+  /** Brings the index up to date (throws what a tool call would) and reports the refresh. */
+  refresh(): Promise<RefreshResult>;
+  /** Largest resource in tokens: the server's response cap. */
+  cap: number;
+  log: McpLogger;
+}
+
+/** Registers the resources and the subscribe handlers; returns what the server calls after every refresh. */
+export function registerResources(server: McpServer, ctx: ResourceContext): { refreshed(r: RefreshResult): void; close(): void } {
+  const subscribed = new Set<string>();
+  let poll: ReturnType<typeof setInterval> | undefined;
+  let lastSources: number | undefined;
+  let indexed = false;
+  let listedEarly = false;
+
+  const read = async (uri: URL, make: (count: (text: string) => number) => Promise<string>): Promise<ReadResourceResult> => {
+    try {
+      await ctx.refresh();
+      const count = await loadTokenCounter("o200k_base");
+      return { contents: [{ uri: uri.href, mimeType: "text/markdown", text: await make(count) }] };
+    } catch (error) {
+      if (!isEngineError(error)) throw error;
+      const missing = ["unknown_symbol", "ambiguous_symbol", "not_found", "outside_root"].includes(error.code);
+      throw new McpError(missing ? RESOURCE_NOT_FOUND : ErrorCode.InvalidParams, engineErrorText(error, "resources/read"), { uri: uri.href, code: error.code });
+    }
+  };
+
+  server.registerResource(
+    "repo-map",
+    MAP_URI,
+    { title: "Repository map", description: "Services, languages, entry points, central symbols with path:line, layout and tests (what the repo_map tool returns).", mimeType: "text/markdown" },
+    (uri) => read(uri, async () => (await ctx.engine.map({ budget: Math.min(LIMITS.budget.map, ctx.cap) })).text),
+  );
+
+  server.registerResource(
+    "file-outline",
+    new ResourceTemplate(OUTLINE_TEMPLATE, {
+      list: async () => {
+        // Clients list resources as they connect; indexing then would hold up the session's start
+        // (and break "nothing is indexed before it is asked for"). Until the first index, only the
+        // map is listed, and list_changed follows that index.
+        if (!indexed) {
+          listedEarly = true;
+          return { resources: [] };
+        }
+        const files = await sourceFiles(ctx);
+        return { resources: files.slice(0, MAX_LISTED_OUTLINES).map((path) => ({ uri: outlineUri(path), name: path, mimeType: "text/markdown" })) };
+      },
+      complete: { path: async (value) => (await sourceFiles(ctx)).filter((p) => p.startsWith(value)).slice(0, 100) },
+    }),
+    { title: "File outline", description: "A project file's symbols (kind, name, lines, header), nested, without bodies.", mimeType: "text/markdown" },
+    (uri, vars) => read(uri, async (count) => outline(await fileRecord(ctx, variable(vars.path)), ctx.cap, count)),
+  );
+
+  server.registerResource(
+    "symbol-source",
+    new ResourceTemplate(SYMBOL_TEMPLATE, {
+      list: undefined,
+      complete: { symbol: async (value) => (value ? (await ctx.engine.search(value, { limit: 20 })).map((h) => h.qualified) : []) },
+    }),
+    { title: "Symbol source", description: "A symbol's whole definition, headed ## path:start-end. The name as the tools take it, URI-encoded.", mimeType: "text/markdown" },
+    (uri, vars) => read(uri, (count) => symbolSource(ctx, variable(vars.symbol), count)),
+  );
+
+  // McpServer handles list and read; subscriptions are the protocol's own requests.
+  server.server.registerCapabilities({ resources: { subscribe: true, listChanged: true } });
+  server.server.setRequestHandler(SubscribeRequestSchema, (request) => {
+    subscribed.add(request.params.uri);
+    poll ??= setInterval(() => void ctx.refresh().catch((error: Error) => ctx.log.debug(`resource check: ${error.message}`)), POLL_MS);
+    poll.unref?.();
+    return {};
+  });
+  server.server.setRequestHandler(UnsubscribeRequestSchema, (request) => {
+    subscribed.delete(request.params.uri);
+    if (subscribed.size === 0 && poll) {
+      clearInterval(poll);
+      poll = undefined;
+    }
+    return {};
+  });
+
+  return {
+    refreshed(r) {
+      const sourcesChanged = (lastSources !== undefined && (r.sourceFiles !== lastSources || r.removed > 0)) || (!indexed && listedEarly);
+      lastSources = r.sourceFiles;
+      indexed = true;
+      if (!server.isConnected()) return;
+      if (r.refreshed && r.mode !== "initial") {
+        for (const uri of subscribed) server.server.sendResourceUpdated({ uri }).catch(() => {});
+      }
+      if (sourcesChanged) server.sendResourceListChanged();
+    },
+    close() {
+      if (poll) clearInterval(poll);
+      poll = undefined;
+      subscribed.clear();
+    },
+  };
+}
+
+/** A template variable, percent-decoded (a malformed escape is taken as written). */
+function variable(value: string | string[] | undefined): string {
+  const raw = Array.isArray(value) ? value.join(",") : (value ?? "");
+  try {
+    return decodeURIComponent(raw);
+  } catch {
+    return raw;
+  }
+}
+
+/** Indexed source files, sorted. */
+async function sourceFiles(ctx: ResourceContext): Promise<string[]> {
+  await ctx.refresh();
+  return (await ctx.engine.records()).map((r) => r.path).sort();
+}
+
+async function fileRecord(ctx: ResourceContext, path: string): Promise<FileRecord> {
+  const rel = path.replace(/^\.\//, "");
+  const record = (await ctx.engine.records()).find((r) => r.path === rel);
+  if (record) return record;
+  // Let the engine say why (outside the root, not indexed, did-you-mean): a one-line read does.
+  await ctx.engine.snippet(rel, 1, 1);
+  throw new McpError(RESOURCE_NOT_FOUND, `${rel} is not an indexed source file; codeslice://map lists the project's layout.`, { path: rel });
+}
+
+/** A file's definitions, nested by parent, each with its lines and its header's first line (or kind and name). */
+function outline(record: FileRecord, cap: number, count: (text: string) => number): string {
+  const depth = (i: number): number => (record.definitions[i]!.parent < 0 ? 0 : 1 + depth(record.definitions[i]!.parent));
+  const lines = record.definitions.map((d, i) => {
+    const header = d.signature.split("\n")[0]!.trim();
+    return `${"  ".repeat(depth(i))}- ${d.start}-${d.end} ${header.includes(d.name) ? header : `${d.kind} ${d.name}`}`;
+  });
+  const head = `# ${record.path} (${record.language}, ${plural(record.lines, "line")}, ${plural(record.definitions.length, "symbol")})`;
+  if (lines.length === 0) return `${head}\n\nNo definitions.`;
+  return fitLines({
+    lines,
+    header: () => head,
+    footer: (kept) => (kept < lines.length ? `\n(${lines.length - kept} more not shown: over the server's response cap)` : ""),
+    budget: cap,
+    envelope: 0,
+    count,
+  }).text;
+}
+
+/** A symbol's whole definition, fenced, cut at a whole line if it passes the response cap. */
+async function symbolSource(ctx: ResourceContext, symbol: string, count: (text: string) => number): Promise<string> {
+  const { symbol: s } = await ctx.engine.signature(symbol);
+  const snippet = await ctx.engine.snippet(s.path, s.line, s.end, { maxLines: s.end - s.line + 1 });
+  const lines = snippet.text.split("\n");
+  const { open, close } = fenceLines(s.path, snippet.text);
+  return fitLines({
+    lines,
+    header: () => `## ${at(s.path, s.line, s.end)} ${s.kind} ${s.qualified}\n${open}`,
+    footer: (kept) => (kept < lines.length ? `${close}\n(cut after ${plural(kept, "line")} to fit the server's response cap; read the rest with read_snippet)` : close),
+    budget: ctx.cap,
+    envelope: 0,
+    count,
+  }).text;
+}

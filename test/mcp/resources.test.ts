@@ -1,0 +1,132 @@
+/**
+ * Resources and prompts through a real MCP Client over the SDK's in-process transport, on a real
+ * temp folder with the folder watcher: the map, outlines and symbol sources as `codeslice://`
+ * resources, subscriptions told of a refresh, list_changed when a file is added, and the prompts.
+ */
+import * as fs from "node:fs";
+import * as path from "node:path";
+import { ResourceListChangedNotificationSchema, ResourceUpdatedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
+import { afterAll, describe, expect, it } from "vitest";
+import { createEngine } from "../../src/core/engine/engine.ts";
+import { createNodePlatform } from "../../src/platform/node/index.ts";
+import { MAP_URI, outlineUri, symbolUri } from "../../src/mcp/resources.ts";
+import { connect, FIXTURE_FILES, fixtureDir, removeTemps, tempDir, type Connected } from "./support.ts";
+
+afterAll(removeTemps);
+
+async function nodeServer(root: string): Promise<Connected> {
+  const platform = await createNodePlatform({ root, cacheDir: path.join(tempDir("codeslice-mcp-cache-"), "c") });
+  return connect(createEngine(platform, { watch: true }), { fs: platform.fs });
+}
+
+const textOf = (r: { contents: { text?: unknown }[] }) => r.contents.map((c) => String(c.text ?? "")).join("\n");
+
+async function until(pred: () => boolean, what: string, ms = 15_000): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!pred()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+describe("resources", () => {
+  it("lists the map and file outlines, templates outlines and symbols, and reads each", async () => {
+    const root = fixtureDir();
+    const c = await nodeServer(root);
+    try {
+      const caps = c.client.getServerCapabilities()!;
+      expect(caps.resources).toMatchObject({ subscribe: true, listChanged: true });
+      expect(caps.tools).toEqual({ listChanged: false });
+      expect(caps.prompts).toEqual({ listChanged: false });
+      // Listed before anything is indexed: the map alone, and list_changed once the index is built.
+      let listChanged = 0;
+      c.client.setNotificationHandler(ResourceListChangedNotificationSchema, () => void listChanged++);
+      expect((await c.client.listResources()).resources.map((r) => r.uri)).toEqual([MAP_URI]);
+      const map = textOf(await c.client.readResource({ uri: MAP_URI }));
+      expect(map).toContain("shop/");
+      await until(() => listChanged === 1, "list_changed after the first index");
+      const { resources } = await c.client.listResources();
+      const uris = resources.map((r) => r.uri);
+      expect(uris).toContain(MAP_URI);
+      expect(uris).toContain(outlineUri("web/src/cart.ts"));
+      expect(uris).toContain(outlineUri("shop/models.py"));
+      const { resourceTemplates } = await c.client.listResourceTemplates();
+      expect(resourceTemplates.map((t) => t.uriTemplate).sort()).toEqual(["codeslice://outline/{+path}", "codeslice://symbol/{+symbol}"]);
+
+      const outline = textOf(await c.client.readResource({ uri: outlineUri("shop/models.py") }));
+      expect(outline).toMatch(/^# shop\/models\.py \(python, 33 lines, 8 symbols\)/);
+      expect(outline).toMatch(/\n- 4-16 class User:\n/);
+      expect(outline).toMatch(/\n {2}- 10-12 def greet\(self\) -> str:\n/);
+      expect(outline).not.toContain("return format_greeting");
+      const source = textOf(await c.client.readResource({ uri: symbolUri("shop.models.User.greet") }));
+      expect(source).toMatch(/^## shop\/models\.py:\d+-\d+ method shop\.models\.User\.greet/);
+      expect(source).toContain("return format_greeting(self.name)");
+      // A path::name with its # and slashes, percent-encoded, and the same name written plainly.
+      expect(textOf(await c.client.readResource({ uri: symbolUri("web/src/cart.ts#Cart.total") }))).toContain("formatPrice(");
+      expect(textOf(await c.client.readResource({ uri: "codeslice://symbol/Cart.total" }))).toContain("formatPrice(");
+
+      await expect(c.client.readResource({ uri: symbolUri("no_such_symbol_here") })).rejects.toThrow(/no_such_symbol_here/);
+      await expect(c.client.readResource({ uri: symbolUri("save") })).rejects.toThrow(/User\.save|Order\.save/);
+      await expect(c.client.readResource({ uri: outlineUri("shop/nope.py") })).rejects.toThrow(/nope\.py/);
+      await expect(c.client.readResource({ uri: outlineUri("../../etc/passwd") })).rejects.toThrow();
+      const completion = await c.client.complete({ ref: { type: "ref/resource", uri: "codeslice://outline/{+path}" }, argument: { name: "path", value: "web/" } });
+      expect(completion.completion.values.sort()).toEqual(["web/src/app.ts", "web/src/cart.ts", "web/src/format.ts"]);
+    } finally {
+      await c.close();
+    }
+  });
+
+  it("tells subscribers when the index refreshes, and the list when a file is added", async () => {
+    const root = fixtureDir();
+    const c = await nodeServer(root);
+    const updated: string[] = [];
+    let listChanged = 0;
+    c.client.setNotificationHandler(ResourceUpdatedNotificationSchema, (n) => void updated.push(n.params.uri));
+    c.client.setNotificationHandler(ResourceListChangedNotificationSchema, () => void listChanged++);
+    try {
+      const uri = symbolUri("shop.service.register");
+      expect(textOf(await c.client.readResource({ uri }))).not.toContain("notify(user)");
+      await c.client.subscribeResource({ uri });
+      fs.writeFileSync(path.join(root, "shop/service.py"), FIXTURE_FILES["shop/service.py"]!.replace("user.save()", "user.save()\n    notify(user)"));
+      // No tool call: the subscription's own check notices the edit.
+      await until(() => updated.includes(uri), "resources/updated");
+      expect(textOf(await c.client.readResource({ uri }))).toContain("notify(user)");
+
+      fs.writeFileSync(path.join(root, "shop/extra.py"), "def extra():\n    return 1\n");
+      await until(() => listChanged > 0, "resources/list_changed");
+      expect((await c.client.listResources()).resources.map((r) => r.uri)).toContain(outlineUri("shop/extra.py"));
+
+      await c.client.unsubscribeResource({ uri });
+      const seen = updated.length;
+      fs.writeFileSync(path.join(root, "shop/service.py"), FIXTURE_FILES["shop/service.py"]!);
+      await new Promise((r) => setTimeout(r, 3000));
+      expect(updated.length).toBe(seen);
+    } finally {
+      await c.close();
+    }
+  }, 30_000);
+});
+
+describe("prompts", () => {
+  it("lists explain_symbol, review_diff and plan_change, each naming the tools to call", async () => {
+    const root = fixtureDir();
+    const c = await nodeServer(root);
+    try {
+      const { prompts } = await c.client.listPrompts();
+      expect(prompts.map((p) => p.name).sort()).toEqual(["explain_symbol", "plan_change", "review_diff"]);
+      for (const p of prompts) expect(p.arguments?.[0]?.required, p.name).toBe(true);
+      const explain = await c.client.getPrompt({ name: "explain_symbol", arguments: { symbol: "Cart.total" } });
+      const text = (r: typeof explain) => r.messages.map((m) => (m.content.type === "text" ? m.content.text : "")).join("\n");
+      expect(text(explain)).toContain('context with target "Cart.total"');
+      expect(text(explain)).toMatch(/callers.*tests/s);
+      const review = await c.client.getPrompt({ name: "review_diff", arguments: { diff: "--- a/web/src/cart.ts\n+++ b/web/src/cart.ts\n@@ -12 +12 @@ total\n-  x\n+  y" } });
+      expect(text(review)).toContain("+++ b/web/src/cart.ts");
+      expect(text(review)).toMatch(/callers[\s\S]*tests/);
+      const plan = await c.client.getPrompt({ name: "plan_change", arguments: { task: "add a discount to the cart" } });
+      expect(text(plan)).toContain('pack with task "add a discount to the cart"');
+      await expect(c.client.getPrompt({ name: "plan_change", arguments: {} })).rejects.toThrow();
+    } finally {
+      await c.close();
+    }
+  });
+});
