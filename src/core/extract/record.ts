@@ -43,7 +43,9 @@ export interface ImportRecord {
   kind:
     | "named" | "module" | "default" | "namespace" | "star" | "reexport" | "reexport-namespace" | "side-effect" | "require" | "dynamic"
     /** `export { a as b }` without a source, and `export default x` (module is ""). */
-    | "export" | "export-default";
+    | "export" | "export-default"
+    /** The package the file itself declares (Go `package p`, Java `package a.b;`): binds nothing. */
+    | "package";
   /** The module as written ("./x.js", "..pkg.mod", "os.path"). */
   module: string;
   /** The imported name, when one is named. */

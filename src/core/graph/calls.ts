@@ -6,7 +6,7 @@
  */
 import { languageById } from "../../languages/index.ts";
 import type { CallRecord } from "../extract/record.ts";
-import { isClassLike, symbolOf, type FileState, type GraphContext } from "./context.ts";
+import { isClassLike, membersOf, symbolOf, type FileState, type GraphContext } from "./context.ts";
 import { AMBIGUOUS_CANDIDATES, CONFIDENCE, type AmbiguousCall, type CallEdge, type ExternalCall, type Resolution } from "./model.ts";
 import { basesOf, enclosingClass, member, resolveExpr, resolveName, type Value } from "./resolve.ts";
 
@@ -51,7 +51,7 @@ export function overridesOf(ctx: GraphContext, method: number): number[] {
     const cls = queue[i]!;
     if (seen.has(cls)) continue;
     seen.add(cls);
-    for (const c of ctx.children.get(cls) ?? []) if (ctx.symbols[c]!.name === m.name && ctx.symbols[c]!.kind === "method") out.push(c);
+    for (const c of membersOf(ctx, cls)) if (ctx.symbols[c]!.name === m.name && ctx.symbols[c]!.kind === "method") out.push(c);
     for (const sub of ctx.subclasses.get(cls) ?? []) queue.push(sub);
   }
   return out;
@@ -97,7 +97,7 @@ export function callsOf(ctx: GraphContext, st: FileState): FileCalls {
       if (v.kind !== "def") return false;
       const kind = ctx.symbols[v.id]!.kind;
       if (isClassLike(ctx, v.id)) {
-        if (kind !== "interface") addCall(caller, v.id, call.line, "constructor", resolution);
+        if (kind !== "interface" && !st.semantics.typeCallsConvert) addCall(caller, v.id, call.line, "constructor", resolution);
         return true;
       }
       if (kind === "getter" || kind === "setter") return true; // `x.prop()` calls what the getter returns
@@ -108,6 +108,12 @@ export function callsOf(ctx: GraphContext, st: FileState): FileCalls {
       const cls = enclosingClass(st, call.caller);
       const base = cls !== undefined ? basesOf(ctx, cls).find((b) => b.kind === "extends") : undefined;
       if (base) addCall(caller, base.id, call.line, "super", "self");
+      continue;
+    }
+    if (call.receiver === undefined && st.semantics.thisCallsConstructor && st.semantics.instanceNames.includes(call.name)) {
+      // `this(…)`: another constructor of the same class.
+      const cls = enclosingClass(st, call.caller);
+      if (cls !== undefined) addCall(caller, cls, call.line, "constructor", "self");
       continue;
     }
     if (call.receiver === undefined) {
@@ -160,7 +166,8 @@ function linkByName(
       if (!next) break;
       known = next;
     }
-    const untyped = known === undefined || known.kind === "local" || known.kind === "instance";
+    // With compiler-checked types, a name nothing declares comes from outside (java.lang, a base class's package).
+    const untyped = known === undefined ? !st.semantics.staticTypes : known.kind === "local" || known.kind === "instance";
     if (untyped && !builtins?.has(call.name)) {
       const id = candidates[0]!;
       addCall(caller, id, call.line, isClassLike(ctx, id) ? "constructor" : "call", "unique-name");

@@ -7,8 +7,10 @@
  * its LanguageSemantics and module resolver, never from its name.
  */
 import type { BindingRecord, ImportRecord } from "../extract/record.ts";
-import { defOf, fieldsOf, isClassLike, localsOf, stateOf, symbolOf, type FileState, type GraphContext } from "./context.ts";
+import type { ResolvedImport } from "../../languages/types.ts";
+import { defOf, fieldsOf, isClassLike, localsOf, membersOf, stateOf, symbolOf, TYPE_KINDS, type FileState, type GraphContext } from "./context.ts";
 import { resolveImport } from "./imports.ts";
+import { packageMember } from "./packages.ts";
 import { elementType, functionTypeParams, splitCall, typeCandidates } from "./type-text.ts";
 
 /** What a name or expression stands for during resolution. */
@@ -45,6 +47,11 @@ function computeExport(ctx: GraphContext, file: string, name: string, depth: num
   if (!st) return undefined;
   const sem = st.semantics;
   const i = st.top.get(name);
+  if (i === undefined) {
+    // Another file of the same package declares it.
+    const id = packageMember(ctx, st, name);
+    if (id !== undefined && (sem.exports !== "explicit" || defOf(ctx, id)?.exported)) return { kind: "def", id, via: "import" };
+  }
   if (sem.exports === "top-level") {
     const lastImp = (st.importBindings.get(name) ?? []).filter((imp) => imp.scope < 0).at(-1);
     const defValue: Value | undefined = i !== undefined ? { kind: "def", id: symbolOf(st, i), via: "import" } : undefined;
@@ -83,11 +90,19 @@ function fromStarImports(ctx: GraphContext, st: FileState, name: string, depth: 
   for (const star of st.starImports) {
     const r = resolveImport(ctx, st, star);
     if (r.file) {
-      const v = exportOf(ctx, r.file, name, depth + 1);
+      const v = r.within ? withinValue(ctx, r, name, depth + 1) : exportOf(ctx, r.file, name, depth + 1);
       if (v) return v;
     }
   }
   return undefined;
+}
+
+/** `name` as a member of the nested definitions an import reaches into (`import a.b.C.Inner`, `import static a.b.C.m`). */
+function withinValue(ctx: GraphContext, r: ResolvedImport, name: string, depth: number): Value | undefined {
+  let v = exportOf(ctx, r.file!, r.within![0]!, depth);
+  for (const seg of r.within!.slice(1)) v = v ? member(ctx, v, seg, depth) : undefined;
+  const found = v ? member(ctx, v, name, depth) : undefined;
+  return found?.kind === "def" ? { ...found, via: "import" } : found;
 }
 
 /** The value an import binding gives its local name (a definition reached this way is `import`-resolved). */
@@ -101,7 +116,8 @@ function importValueRaw(ctx: GraphContext, st: FileState, imp: ImportRecord, dep
   switch (imp.kind) {
     case "module": {
       if (!r.file) return r.external ? { kind: "external", name: imp.module } : undefined;
-      if (imp.alias) return { kind: "module", file: r.file };
+      // An alias, or a language whose import binds the module itself (Go), names the module.
+      if (imp.alias || st.resolver?.localName) return { kind: "module", file: r.file };
       // `import a.b` binds `a`: the top package.
       const top = imp.module.split(".")[0]!;
       const topFile = st.resolver!.resolve(st.resolverState, st.record.path, top, undefined).file;
@@ -109,6 +125,7 @@ function importValueRaw(ctx: GraphContext, st: FileState, imp: ImportRecord, dep
     }
     case "named":
       if (r.submodule) return { kind: "module", file: r.submodule };
+      if (r.file && r.within) return withinValue(ctx, r, imp.name!, depth + 1);
       if (r.file) return exportOf(ctx, r.file, imp.name!, depth + 1) ?? undefined;
       return r.external ? { kind: "external", name: `${imp.module}.${imp.name}` } : undefined;
     case "default":
@@ -138,9 +155,22 @@ export function localValue(ctx: GraphContext, st: FileState, name: string, depth
 export function resolveName(ctx: GraphContext, st: FileState, scope: number, name: string, depth = 0): Value | undefined {
   const defs = st.record.definitions;
   let first = true;
+  const membersInScope = st.semantics.classMembersInScope === true;
   for (let s = scope; s >= 0; s = defs[s]!.parent) {
     const d = defs[s]!;
-    const isClass = d.kind === "class" || d.kind === "interface";
+    const isClass = TYPE_KINDS.has(d.kind);
+    if (isClass && membersInScope) {
+      // Java, C#: a class's members, inherited ones too, are in scope in its methods and nested classes.
+      const cls = symbolOf(st, s);
+      const found = findMember(ctx, cls, name);
+      if (found !== undefined) return { kind: "def", id: found, via: "scope" };
+      const field = fieldsOf(st).get(s)?.get(name);
+      if (field) return bindingValue(ctx, st, s, field, depth + 1);
+      const inherited = findField(ctx, cls, name, depth + 1);
+      if (inherited) return inherited;
+      first = false;
+      continue;
+    }
     // Class bodies are not visible from their methods; only code directly in the body sees them.
     if (!isClass || first) {
       for (const c of ctx.children.get(symbolOf(st, s)) ?? []) if (ctx.symbols[c]!.name === name) return { kind: "def", id: c, via: "scope" };
@@ -154,6 +184,8 @@ export function resolveName(ctx: GraphContext, st: FileState, scope: number, nam
   }
   const v = localValue(ctx, st, name, depth);
   if (v) return v;
+  const inPackage = packageMember(ctx, st, name);
+  if (inPackage !== undefined) return { kind: "def", id: inPackage, via: "scope" };
   const moduleLocal = localsOf(st).get(-1)?.get(name);
   if (moduleLocal) return bindingValue(ctx, st, -1, moduleLocal, depth);
   return st.semantics.starImportsBind ? fromStarImports(ctx, st, name, depth) : undefined;
@@ -165,6 +197,8 @@ function bindingValue(ctx: GraphContext, st: FileState, scope: number, b: Bindin
   if (b.type) {
     const cls = typeToClass(ctx, st, scope, b.type, depth + 1);
     if (cls !== undefined) return { kind: "instance", id: cls };
+    // A compiler-checked type outside the project: an outside object, whatever its value says.
+    if (st.semantics.staticTypes && !/^(var|auto|let|dynamic)$/.test(b.type)) return { kind: "external", name: typeCandidates(b.type)[0] ?? b.type };
   }
   if (b.value) {
     const v = callResult(ctx, st, scope, b.value, depth + 1);
@@ -274,7 +308,7 @@ function callResult(ctx: GraphContext, st: FileState, scope: number, callee: str
 /** The enclosing class of a scope (for self/this/cls/super). */
 export function enclosingClass(st: FileState, scope: number): number | undefined {
   const defs = st.record.definitions;
-  for (let s = scope; s >= 0; s = defs[s]!.parent) if (defs[s]!.kind === "class") return symbolOf(st, s);
+  for (let s = scope; s >= 0; s = defs[s]!.parent) if (defs[s]!.kind === "class" || defs[s]!.kind === "enum") return symbolOf(st, s);
   return undefined;
 }
 
@@ -384,7 +418,7 @@ export function findMember(ctx: GraphContext, id: number, name: string, depth = 
   if (ctx.memos.members.has(key)) return ctx.memos.members.get(key) ?? undefined;
   ctx.memos.members.set(key, null);
   let found: number | undefined;
-  for (const c of ctx.children.get(id) ?? []) if (ctx.symbols[c]!.name === name && ctx.symbols[c]!.kind !== "module") found = c;
+  for (const c of membersOf(ctx, id)) if (ctx.symbols[c]!.name === name && ctx.symbols[c]!.kind !== "module") found = c;
   if (found === undefined && depth < MAX_DEPTH) {
     for (const b of basesOf(ctx, id)) {
       found = findMember(ctx, b.id, name, depth + 1);

@@ -24,6 +24,12 @@ export function splitTop(text: string, sep: string): string[] {
  */
 export function typeCandidates(text: string): string[] {
   let t = text.trim().replace(/^["']|["']$/g, "");
+  // A pointer (`*T`, `&T`) holds a T; a parenthesized result list (`(*T, error)`) gives its first.
+  t = t.replace(/^[*&]+\s*/, "");
+  if (t.startsWith("(") && t.endsWith(")") && !t.includes("=>")) {
+    const first = splitTop(t.slice(1, -1), ",")[0];
+    if (first) return typeCandidates(first.replace(/^[A-Za-z_]\w*\s+(?=[*\w])/, ""));
+  }
   const wrapper = /^(?:typing\.)?(Optional|Final|ClassVar|Annotated|Union|Type|type|Readonly|Promise|Awaitable)\[(.*)\]$/s.exec(t) ??
     /^(Readonly|Promise|Awaited|NonNullable)<(.*)>$/s.exec(t);
   if (wrapper) {
