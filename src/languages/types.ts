@@ -69,6 +69,8 @@ export interface LanguageSemantics {
   packages?: "folder" | "declared";
   /** Inside a method, the members of the enclosing classes (inherited ones too) are in scope unqualified (Java, C#). */
   classMembersInScope?: boolean;
+  /** A called bare name is a method or function, never a variable: they live in separate namespaces (Java). */
+  callsNameMethods?: boolean;
   /** `this(…)` calls another constructor of the same class. */
   thisCallsConstructor?: boolean;
   /** Calling a type converts a value (Go `T(x)`): no constructor runs, so no edge. */

@@ -456,7 +456,7 @@ function callRecords(drafts: Drafts["calls"], spec: LanguageSpec, enclosing: (in
         col: c.name.startPosition.column,
         caller: enclosing(c.name.startIndex),
       };
-      if (c.receiver) call.receiver = squash(c.receiver.text);
+      if (c.receiver) call.receiver = receiverText(c.receiver.text);
       if (c.args) {
         const args = c.args.namedChildren.filter((a): a is Node => a !== null && !spec.commentTypes.includes(a.type));
         if (args.some((a) => STRING_ARG.test(a.text))) {
@@ -468,6 +468,26 @@ function callRecords(drafts: Drafts["calls"], spec: LanguageSpec, enclosing: (in
     }
   }
   return calls;
+}
+
+/**
+ * A receiver as written, whitespace-collapsed; a long one (a builder chain with arguments) keeps
+ * its calls with their arguments dropped (`a.b(…).c(…)` → `a.b().c()`), so the chain still resolves.
+ */
+function receiverText(text: string): string {
+  // A chain written one call per line (`new Builder()\n  .add(x)`) reads as `new Builder().add(x)`.
+  const s = text.replace(/\s+/g, " ").trim().replace(/ ?(\??\.) ?/g, "$1");
+  if (s.length <= MAX_EXPR) return s;
+  let out = "";
+  let depth = 0;
+  for (const ch of s) {
+    if (ch === "(") {
+      if (depth++ === 0) out += "(";
+    } else if (ch === ")") {
+      if (--depth === 0) out += ")";
+    } else if (depth === 0) out += ch;
+  }
+  return squash(out);
 }
 
 function typeRefRecords(drafts: Node[], nameNodeIds: Set<number>, enclosing: (index: number) => number): TypeRefRecord[] {

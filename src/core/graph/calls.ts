@@ -117,7 +117,7 @@ export function callsOf(ctx: GraphContext, st: FileState): FileCalls {
       continue;
     }
     if (call.receiver === undefined) {
-      const v = resolveName(ctx, st, call.caller, call.name);
+      const v = resolveName(ctx, st, call.caller, call.name, 0, true);
       if (link(v, v?.kind === "def" ? v.via : "scope")) continue;
     } else {
       const recv = call.receiver;

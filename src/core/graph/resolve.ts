@@ -152,10 +152,12 @@ export function localValue(ctx: GraphContext, st: FileState, name: string, depth
 // ---- Names and expressions ------------------------------------------------------------------
 
 /** A name in scope at `scope` (a definition index, -1 for module level): enclosing functions, then the module. */
-export function resolveName(ctx: GraphContext, st: FileState, scope: number, name: string, depth = 0): Value | undefined {
+export function resolveName(ctx: GraphContext, st: FileState, scope: number, name: string, depth = 0, called = false): Value | undefined {
   const defs = st.record.definitions;
   let first = true;
   const membersInScope = st.semantics.classMembersInScope === true;
+  // Where methods and variables have separate namespaces, a called name is never a variable.
+  const skipVariables = called && st.semantics.callsNameMethods === true;
   for (let s = scope; s >= 0; s = defs[s]!.parent) {
     const d = defs[s]!;
     const isClass = TYPE_KINDS.has(d.kind);
@@ -163,11 +165,14 @@ export function resolveName(ctx: GraphContext, st: FileState, scope: number, nam
       // Java, C#: a class's members, inherited ones too, are in scope in its methods and nested classes.
       const cls = symbolOf(st, s);
       const found = findMember(ctx, cls, name);
-      if (found !== undefined) return { kind: "def", id: found, via: "scope" };
-      const field = fieldsOf(st).get(s)?.get(name);
-      if (field) return bindingValue(ctx, st, s, field, depth + 1);
-      const inherited = findField(ctx, cls, name, depth + 1);
-      if (inherited) return inherited;
+      // A constructor is not reachable by its name: the class is.
+      if (found !== undefined && ctx.symbols[found]!.kind !== "constructor") return { kind: "def", id: found, via: "scope" };
+      if (!skipVariables) {
+        const field = fieldsOf(st).get(s)?.get(name);
+        if (field) return bindingValue(ctx, st, s, field, depth + 1);
+        const inherited = findField(ctx, cls, name, depth + 1);
+        if (inherited) return inherited;
+      }
       first = false;
       continue;
     }
@@ -176,7 +181,7 @@ export function resolveName(ctx: GraphContext, st: FileState, scope: number, nam
       for (const c of ctx.children.get(symbolOf(st, s)) ?? []) if (ctx.symbols[c]!.name === name) return { kind: "def", id: c, via: "scope" };
       const imp = st.importBindings.get(name)?.filter((i) => i.scope === s);
       if (imp?.length) return importValue(ctx, st, imp.at(-1)!, depth);
-      const local = localsOf(st).get(s)?.get(name);
+      const local = skipVariables ? undefined : localsOf(st).get(s)?.get(name);
       if (local && local.kind !== "global") return bindingValue(ctx, st, s, local, depth);
       if (local?.kind === "global") break;
     }
@@ -186,7 +191,7 @@ export function resolveName(ctx: GraphContext, st: FileState, scope: number, nam
   if (v) return v;
   const inPackage = packageMember(ctx, st, name);
   if (inPackage !== undefined) return { kind: "def", id: inPackage, via: "scope" };
-  const moduleLocal = localsOf(st).get(-1)?.get(name);
+  const moduleLocal = skipVariables ? undefined : localsOf(st).get(-1)?.get(name);
   if (moduleLocal) return bindingValue(ctx, st, -1, moduleLocal, depth);
   return st.semantics.starImportsBind ? fromStarImports(ctx, st, name, depth) : undefined;
 }
@@ -315,6 +320,8 @@ export function enclosingClass(st: FileState, scope: number): number | undefined
 /** Evaluates a dotted expression (`self.x.y`, `pkg.mod`, `Foo`, `get()`) to a value. */
 export function resolveExpr(ctx: GraphContext, st: FileState, scope: number, text: string, depth = 0): Value | undefined {
   if (depth > MAX_DEPTH) return undefined;
+  // `new Foo<T>(…)` as a receiver: a call of the class.
+  if (text.startsWith("new ")) text = text.slice(4).replace(/^([\w$.]+)\s*<[^()]*>\s*(?=\()/, "$1");
   const [head, isCall] = splitCall(text);
   if (isCall) {
     if (head === "super") {
@@ -362,7 +369,8 @@ export function member(ctx: GraphContext, base: Value, attr: string, depth: numb
       if (!isClassLike(ctx, base.id) && base.kind === "def") return undefined;
       const found = base.kind === "super" ? findInBases(ctx, base.id, attr) : findMember(ctx, base.id, attr);
       if (found !== undefined) return { kind: "def", id: found, via: "scope" };
-      if (base.kind === "instance") {
+      // Fields of an instance, and static fields of a class (`Builder.DEFAULT.create()`).
+      if (base.kind === "instance" || (base.kind === "def" && stateOf(ctx, base.id).semantics.classMembersInScope)) {
         const fieldType = findField(ctx, base.id, attr, depth);
         if (fieldType) return fieldType;
       }
