@@ -73,11 +73,14 @@ export interface LanguageSemantics {
   callsNameMethods?: boolean;
   /** `this(…)` calls another constructor of the same class. */
   thisCallsConstructor?: boolean;
+  /** Built-in functions that return a new instance of the type they are given (Go `new(T)`). */
+  allocators?: readonly string[];
   /** Calling a type converts a value (Go `T(x)`): no constructor runs, so no edge. */
   typeCallsConvert?: boolean;
   /**
    * Declared types are checked by a compiler: a name declared with a type outside the project is
-   * an outside object (its calls are external), never linked by name alone.
+   * an outside object (its calls are external), and a call is never linked by its name alone (on
+   * chi, mux and cobra 22 of 239 such Go links were right).
    */
   staticTypes?: boolean;
   /**

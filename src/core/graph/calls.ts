@@ -156,7 +156,7 @@ function linkByName(
   out: FileCalls,
 ): void {
   const { ids: candidates, shown } = callableIds(ctx, call.name);
-  if (candidates.length === 1 && ctx.uniqueNameFallback && call.receiver !== undefined) {
+  if (candidates.length === 1 && ctx.uniqueNameFallback && call.receiver !== undefined && !st.semantics.staticTypes) {
     const builtins = languageById(st.record.language)?.builtinMethods;
     // Walk the receiver chain as far as it resolves; guess only if it ends in untyped data.
     const segments = call.receiver.includes("(") ? [/^[A-Za-z_$][\w$]*/.exec(call.receiver)?.[0] ?? ""] : call.receiver.split(".");

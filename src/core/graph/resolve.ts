@@ -263,12 +263,17 @@ function declaredType(ctx: GraphContext, st: FileState, scope: number, expr: str
     const d = defOf(ctx, v.id);
     return d?.returns ? { st: stateOf(ctx, v.id), scope: ownerScope(ctx, v.id), type: d.returns } : undefined;
   }
-  const dot = head.indexOf(".");
-  if (dot > 0 && st.semantics.instanceNames.includes(head.slice(0, dot)) && IDENT.test(head.slice(dot + 1))) {
-    const cls = enclosingClass(st, scope);
-    if (cls === undefined) return undefined;
-    const b = fieldsOf(st).get(ctx.symbols[cls]!.index)?.get(head.slice(dot + 1));
-    return b?.type ? { st, scope: b.scope, type: b.type } : undefined;
+  const dot = head.lastIndexOf(".");
+  if (dot > 0 && IDENT.test(head.slice(dot + 1))) {
+    // A field of a typed object (`self.items`, `r.routes`): its declared type, in its class or a base.
+    const owner = resolveExpr(ctx, st, scope, head.slice(0, dot), depth + 1);
+    if (owner?.kind !== "instance") return undefined;
+    for (const cls of [owner.id, ...basesOf(ctx, owner.id).map((b) => b.id)]) {
+      const cst = stateOf(ctx, cls);
+      const b = fieldsOf(cst).get(ctx.symbols[cls]!.index)?.get(head.slice(dot + 1));
+      if (b) return b.type ? { st: cst, scope: b.scope, type: b.type } : undefined;
+    }
+    return undefined;
   }
   if (!IDENT.test(head)) return undefined;
   const defs = st.record.definitions;
@@ -324,6 +329,11 @@ export function resolveExpr(ctx: GraphContext, st: FileState, scope: number, tex
   if (text.startsWith("new ")) text = text.slice(4).replace(/^([\w$.]+)\s*<[^()]*>\s*(?=\()/, "$1");
   const [head, isCall] = splitCall(text);
   if (isCall) {
+    // Go's `new(T)`: a pointer to a fresh T.
+    if (st.semantics.allocators?.includes(head)) {
+      const cls = typeToClass(ctx, st, scope, text.slice(head.length + 1, -1), depth + 1);
+      return cls !== undefined ? { kind: "instance", id: cls } : undefined;
+    }
     if (head === "super") {
       const cls = enclosingClass(st, scope);
       return cls !== undefined ? { kind: "super", id: cls } : undefined;

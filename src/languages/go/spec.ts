@@ -32,6 +32,7 @@ export const go: LanguageSpec = {
     instanceNames: [],
     classNames: [],
     typeCallsConvert: true,
+    allocators: ["new"],
     staticTypes: true,
     structuralInterfaces: true,
     blocks: "braces",

@@ -124,3 +124,7 @@
 (var_spec
   name: (identifier) @name
   value: (expression_list . (call_expression function: [(identifier) (selector_expression)] @value))) @local.assign
+; `for _, v := range xs`: v is an element of xs (a slice's element, a map's value).
+(range_clause
+  left: (expression_list (_) . (identifier) @name .)
+  right: (_) @iter) @local.assign
