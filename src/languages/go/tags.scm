@@ -128,3 +128,10 @@
 (range_clause
   left: (expression_list (_) . (identifier) @name .)
   right: (_) @iter) @local.assign
+; `x := new(T)`: a *T.
+(short_var_declaration
+  left: (expression_list . (identifier) @name)
+  right: (expression_list . (call_expression
+    function: (identifier) @_new
+    arguments: (argument_list . (_) @type)))
+  (#eq? @_new "new")) @local.assign
