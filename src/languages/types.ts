@@ -64,13 +64,16 @@ export interface LanguageSemantics {
    * Files that declare the same package share their top-level names (an import record of kind
    * `package` declares it): `folder` when a package is also one folder (Go: `p` and `p_test` in one
    * folder are two packages), `declared` when the declaration alone names it (Java: main and test
-   * roots hold one package).
+   * roots hold one package), `namespaces` when namespace blocks (definitions of kind `module`)
+   * are the packages and a type may be split over files (C# `partial class`).
    */
-  packages?: "folder" | "declared";
+  packages?: "folder" | "declared" | "namespaces";
   /** Inside a method, the members of the enclosing classes (inherited ones too) are in scope unqualified (Java, C#). */
   classMembersInScope?: boolean;
   /** A called bare name is a method or function, never a variable: they live in separate namespaces (Java). */
   callsNameMethods?: boolean;
+  /** The word for the base class (`super`; C#'s `base`). */
+  superName?: string;
   /** `this(…)` calls another constructor of the same class. */
   thisCallsConstructor?: boolean;
   /** Built-in functions that return a new instance of the type they are given (Go `new(T)`). */

@@ -60,7 +60,7 @@ export function overridesOf(ctx: GraphContext, method: number): number[] {
 /** True for a receiver that is the current instance, the class or `super`. */
 function isSelfReceiver(st: FileState, receiver: string): boolean {
   const sem = st.semantics;
-  return sem.instanceNames.includes(receiver) || sem.classNames.includes(receiver) || /^super(\(.*\))?$/.test(receiver);
+  return sem.instanceNames.includes(receiver) || sem.classNames.includes(receiver) || /^super(\(.*\))?$/.test(receiver) || receiver === sem.superName;
 }
 
 /** Resolves every call site of one file. */
@@ -104,9 +104,9 @@ export function callsOf(ctx: GraphContext, st: FileState): FileCalls {
       if (CALLABLE.has(kind)) addCall(caller, v.id, call.line, "call", resolution);
       return true;
     };
-    if (call.name === "super" && call.receiver === undefined && st.semantics.superCallsConstructor) {
+    if (call.name === (st.semantics.superName ?? "super") && call.receiver === undefined && st.semantics.superCallsConstructor) {
       const cls = enclosingClass(st, call.caller);
-      const base = cls !== undefined ? basesOf(ctx, cls).find((b) => b.kind === "extends") : undefined;
+      const base = cls !== undefined ? basesOf(ctx, cls).find((b) => b.kind === "extends" && ctx.symbols[b.id]!.kind !== "interface") : undefined;
       if (base) addCall(caller, base.id, call.line, "super", "self");
       continue;
     }

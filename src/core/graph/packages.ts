@@ -13,14 +13,42 @@ export function packageTables(files: Iterable<FileState>, symbols: readonly Symb
   const packages = new Map<string, Map<string, number>>();
   const list = [...files];
   for (const st of list) {
-    if (st.packageKey === undefined) continue;
+    if (st.packageKey === undefined || st.semantics.packages === "namespaces") continue;
     const names = packages.get(st.packageKey) ?? packages.set(st.packageKey, new Map()).get(st.packageKey)!;
     st.record.definitions.forEach((d, i) => {
       if (d.parent < 0 && d.name === d.qualified && !names.has(d.name)) names.set(d.name, symbolOf(st, i));
     });
   }
   const attached = new Map<number, number[]>();
+  const attach = (owner: number, member: number) => (attached.get(owner) ?? attached.set(owner, []).get(owner)!).push(member);
+  // Namespace blocks are packages: their types, in every file; a type split over files (a partial
+  // class) is one type, each part seeing the members of the others.
+  const parts = new Map<number, { st: FileState; index: number }[]>();
   for (const st of list) {
+    if (st.semantics.packages !== "namespaces") continue;
+    const defs = st.record.definitions;
+    defs.forEach((d, i) => {
+      const ns = d.parent >= 0 ? defs[d.parent]! : undefined;
+      if (ns && ns.kind !== "module") return;
+      if (!TYPE_KINDS.has(d.kind) && d.kind !== "type") return;
+      const key = `${st.record.language}:${ns ? ns.qualified : ""}`;
+      const names = packages.get(key) ?? packages.set(key, new Map()).get(key)!;
+      const first = names.get(d.name);
+      if (first === undefined) names.set(d.name, symbolOf(st, i));
+      if (TYPE_KINDS.has(d.kind)) (parts.get(first ?? symbolOf(st, i)) ?? parts.set(first ?? symbolOf(st, i), []).get(first ?? symbolOf(st, i))!).push({ st, index: i });
+    });
+  }
+  for (const group of parts.values()) {
+    if (group.length < 2) continue;
+    for (const owner of group) {
+      for (const other of group) {
+        if (other === owner) continue;
+        other.st.record.definitions.forEach((m, j) => m.parent === other.index && attach(symbolOf(owner.st, owner.index), symbolOf(other.st, j)));
+      }
+    }
+  }
+  for (const st of list) {
+    if (st.semantics.packages === "namespaces") continue;
     st.record.definitions.forEach((d, i) => {
       if (d.parent >= 0 || d.name === d.qualified) return;
       // `Type.method` at top level: the method of the type of that name in this file, else in its package.
@@ -30,7 +58,7 @@ export function packageTables(files: Iterable<FileState>, symbols: readonly Symb
         : st.packageKey !== undefined ? packages.get(st.packageKey)?.get(owner) : undefined;
       const kind = id !== undefined ? symbols[id]!.kind : undefined;
       if (id === undefined || (kind !== "type" && !TYPE_KINDS.has(kind!))) return;
-      (attached.get(id) ?? attached.set(id, []).get(id)!).push(symbolOf(st, i));
+      attach(id, symbolOf(st, i));
     });
   }
   return { packages, attached };

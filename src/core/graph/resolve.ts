@@ -88,6 +88,16 @@ function computeExport(ctx: GraphContext, file: string, name: string, depth: num
 /** `name` through a file's star imports, first hit wins. */
 function fromStarImports(ctx: GraphContext, st: FileState, name: string, depth: number): Value | undefined {
   for (const star of st.starImports) {
+    if (st.semantics.packages) {
+      // A star import of a package the project declares (C# `using A.B;`), or of a type in one (`using static A.B.C;`).
+      const lang = st.record.language;
+      const id = ctx.packages.get(`${lang}:${star.module}`)?.get(name);
+      if (id !== undefined) return { kind: "def", id, via: "import" };
+      const dot = star.module.lastIndexOf(".");
+      const cls = dot > 0 ? ctx.packages.get(`${lang}:${star.module.slice(0, dot)}`)?.get(star.module.slice(dot + 1)) : undefined;
+      const m = cls !== undefined && isClassLike(ctx, cls) ? findMember(ctx, cls, name) : undefined;
+      if (m !== undefined) return { kind: "def", id: m, via: "import" };
+    }
     const r = resolveImport(ctx, st, star);
     if (r.file) {
       const v = r.within ? withinValue(ctx, r, name, depth + 1) : exportOf(ctx, r.file, name, depth + 1);
@@ -175,6 +185,14 @@ export function resolveName(ctx: GraphContext, st: FileState, scope: number, nam
       }
       first = false;
       continue;
+    }
+    if (d.kind === "module" && st.semantics.packages === "namespaces") {
+      // A namespace block sees its namespace's types in every file, and those of the namespaces around it.
+      const parts = d.qualified.split(".");
+      for (let n = parts.length; n > 0; n--) {
+        const id = ctx.packages.get(`${st.record.language}:${parts.slice(0, n).join(".")}`)?.get(name);
+        if (id !== undefined) return { kind: "def", id, via: "scope" };
+      }
     }
     // Class bodies are not visible from their methods; only code directly in the body sees them.
     if (!isClass || first) {
@@ -352,7 +370,7 @@ export function resolveExpr(ctx: GraphContext, st: FileState, scope: number, tex
       const cls = enclosingClass(st, scope);
       if (cls !== undefined) return { kind: "def", id: cls, via: "scope" };
     }
-    if (head === "super" && sem.superCallsConstructor) {
+    if (head === (sem.superName ?? "super") && sem.superCallsConstructor) {
       const cls = enclosingClass(st, scope);
       return cls !== undefined ? { kind: "super", id: cls } : undefined;
     }

@@ -61,7 +61,8 @@
 ; What names hold: fields, parameters, locals (a `var` takes the type of its `new` or the call's result).
 (field_declaration type: (_) @type declarator: (variable_declarator name: (identifier) @name)) @local.field
 (formal_parameter type: (_) @type name: (identifier) @name) @local.param
-(local_variable_declaration type: (_) @type declarator: (variable_declarator name: (identifier) @name)) @local.assign
+(local_variable_declaration type: (_) @type declarator: (variable_declarator name: (identifier) @name)
+  (#not-eq? @type "var")) @local.assign
 (local_variable_declaration
   type: (type_identifier) @_var
   declarator: (variable_declarator name: (identifier) @name value: (object_creation_expression type: (_) @type))
