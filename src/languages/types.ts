@@ -124,7 +124,8 @@ export interface LanguageSpec {
    * - `@import` on an import statement with `@import.module`, `@import.name`, `@import.alias`, and
    *   `(#set! kind "...")` where the kind is not "named".
    * - `@local.assign` / `@local.param` / `@local.field` with `@name` and `@type` or `@value`:
-   *   what a local name or field holds, for receiver typing.
+   *   what a local name or field holds, for receiver typing; `@extent` on the node it is visible
+   *   in when that ends before its scope does (a closure's parameters).
    */
   query: string;
   /** Node types that are decorators/annotations (collected from the definition and around it). */

@@ -280,7 +280,7 @@ interface Drafts {
   calls: { node: Node; name: Node; receiver?: Node; args?: Node; kind: "call" | "new" }[];
   types: Node[];
   imports: { node: Node; module: string; name?: string; alias?: string; kind: ImportRecord["kind"] }[];
-  bindings: { node: Node; kind: BindingRecord["kind"]; name: Node; type?: Node; value?: Node; alias?: Node; iter?: Node; receiver?: Node }[];
+  bindings: { node: Node; kind: BindingRecord["kind"]; name: Node; type?: Node; value?: Node; alias?: Node; iter?: Node; receiver?: Node; extent?: Node }[];
 }
 
 /** Sorts the query's matches by their main capture (definition, reference, import, local binding). */
@@ -338,6 +338,7 @@ function collectDrafts(matches: QueryMatch[]): Drafts {
           ...(cap.type ? { type: cap.type } : {}), ...(cap.value ? { value: cap.value } : {}), ...(cap.alias ? { alias: cap.alias } : {}),
           ...(cap.iter ? { iter: cap.iter } : {}),
           ...(cap.receiver ? { receiver: cap.receiver } : {}),
+          ...(cap.extent ? { extent: cap.extent } : {}),
         });
       }
     }
@@ -544,6 +545,7 @@ function bindingRecords(drafts: Drafts["bindings"], spec: LanguageSpec, depths: 
         ...(b.value ? { value: squash(b.value.text) } : {}),
         ...(b.alias ? { alias: squash(b.alias.text) } : {}),
         ...(b.iter ? { iter: squash(b.iter.text) } : {}),
+        ...(b.extent ? { until: b.extent.endPosition.row + 1 } : {}),
         line: b.name.startPosition.row + 1,
         scope,
       };

@@ -99,6 +99,11 @@ export interface BindingRecord {
   alias?: string;
   /** For a loop variable: the iterated expression (`for x in self.items`), typed by its element type. */
   iter?: string;
+  /**
+   * The last line the binding is visible on, when that is before its scope's end: a closure's
+   * parameter (Go `func(r chi.Router) {…}`) shadows an outer name only inside the closure.
+   */
+  until?: number;
   /** For an untyped callback parameter: the call it is an argument of (see LanguageSpec.callbackSite). */
   argOf?: { callee: string; arg: number; param: number; isNew: boolean };
   line: number;

@@ -84,6 +84,7 @@ export function callsOf(ctx: GraphContext, st: FileState): FileCalls {
   let classBody = false;
   let dispatch = false;
   for (const call of record.calls) {
+    st.atLine = call.line;
     const caller = symbolOf(st, call.caller);
     classBody = st.semantics.classBodyRunsOnce === true && call.caller >= 0 && isClassLike(ctx, caller);
     dispatch = false;
@@ -138,6 +139,7 @@ export function callsOf(ctx: GraphContext, st: FileState): FileCalls {
     out.unresolved++;
     linkByName(ctx, st, call, caller, addCall, out);
   }
+  delete st.atLine;
   return out;
 }
 

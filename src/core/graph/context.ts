@@ -26,7 +26,14 @@ export interface FileState {
    * Local bindings by scope (definition index) and name, and fields per class definition index.
    * Built on first use and released once the graph is built: a big tree has ~90k of these maps.
    */
-  scopes: { locals: Map<number, Map<string, BindingRecord>>; fields: Map<number, Map<string, BindingRecord>> } | undefined;
+  scopes: {
+    locals: Map<number, Map<string, BindingRecord>>;
+    fields: Map<number, Map<string, BindingRecord>>;
+    /** Bindings visible on some lines only (`until`), by scope and name: they shadow `locals` there. */
+    shadows: Map<number, Map<string, BindingRecord[]>>;
+  } | undefined;
+  /** The line of the call being resolved, for bindings visible on some lines only. */
+  atLine?: number;
   resolver: ModuleResolver | undefined;
   resolverState: unknown;
   /** The package the file belongs to, when its language shares top-level names per package (see LanguageSemantics.packages). */
@@ -115,7 +122,13 @@ export function makeFileState(ctx: Pick<GraphContext, "resolverStates" | "projec
 function scopesOf(record: FileRecord): NonNullable<FileState["scopes"]> {
   const locals = new Map<number, Map<string, BindingRecord>>();
   const fields = new Map<number, Map<string, BindingRecord>>();
+  const shadows = new Map<number, Map<string, BindingRecord[]>>();
   for (const b of record.bindings) {
+    if (b.until !== undefined) {
+      const m = shadows.get(b.scope) ?? shadows.set(b.scope, new Map()).get(b.scope)!;
+      (m.get(b.name) ?? m.set(b.name, []).get(b.name)!).push(b);
+      continue;
+    }
     const scopeDef = b.scope >= 0 ? record.definitions[b.scope] : undefined;
     const isField = b.kind === "field" && (b.receiver === "self" || b.receiver === "this" || b.receiver === undefined);
     const classIdx = isField
@@ -134,10 +147,26 @@ function scopesOf(record: FileRecord): NonNullable<FileState["scopes"]> {
       locals.set(b.scope, m);
     }
   }
-  return { locals, fields };
+  return { locals, fields, shadows };
 }
 
 export const localsOf = (st: FileState) => (st.scopes ??= scopesOf(st.record)).locals;
+
+/**
+ * The binding of `name` in scope `scope` at the line being resolved: the innermost closure
+ * parameter whose lines hold it, else the scope's own binding. A call on the closure's first
+ * line is taken as outside it (`r.Get("/", func(w, r *http.Request) {…`: the receiver is the outer r).
+ */
+export function localAt(st: FileState, scope: number, name: string): BindingRecord | undefined {
+  const scopes = (st.scopes ??= scopesOf(st.record));
+  const line = st.atLine;
+  if (line !== undefined) {
+    let best: BindingRecord | undefined;
+    for (const b of scopes.shadows.get(scope)?.get(name) ?? []) if (b.line < line && line <= b.until! && (!best || b.line >= best.line)) best = b;
+    if (best) return best;
+  }
+  return scopes.locals.get(scope)?.get(name);
+}
 export const fieldsOf = (st: FileState) => (st.scopes ??= scopesOf(st.record)).fields;
 
 export const stateOf = (ctx: GraphContext, id: number): FileState => ctx.files.get(ctx.symbols[id]!.file)!;

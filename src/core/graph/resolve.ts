@@ -8,7 +8,7 @@
  */
 import type { BindingRecord, ImportRecord } from "../extract/record.ts";
 import type { ResolvedImport } from "../../languages/types.ts";
-import { defOf, fieldsOf, isClassLike, localsOf, membersOf, stateOf, symbolOf, TYPE_KINDS, type FileState, type GraphContext } from "./context.ts";
+import { defOf, fieldsOf, isClassLike, localAt, localsOf, membersOf, stateOf, symbolOf, TYPE_KINDS, type FileState, type GraphContext } from "./context.ts";
 import { resolveImport } from "./imports.ts";
 import { packageMember } from "./packages.ts";
 import { elementType, functionTypeParams, splitCall, typeCandidates } from "./type-text.ts";
@@ -199,7 +199,7 @@ export function resolveName(ctx: GraphContext, st: FileState, scope: number, nam
       for (const c of ctx.children.get(symbolOf(st, s)) ?? []) if (ctx.symbols[c]!.name === name) return { kind: "def", id: c, via: "scope" };
       const imp = st.importBindings.get(name)?.filter((i) => i.scope === s);
       if (imp?.length) return importValue(ctx, st, imp.at(-1)!, depth);
-      const local = skipVariables ? undefined : localsOf(st).get(s)?.get(name);
+      const local = skipVariables ? undefined : localAt(st, s, name);
       if (local && local.kind !== "global") return bindingValue(ctx, st, s, local, depth);
       if (local?.kind === "global") break;
     }
@@ -296,7 +296,7 @@ function declaredType(ctx: GraphContext, st: FileState, scope: number, expr: str
   if (!IDENT.test(head)) return undefined;
   const defs = st.record.definitions;
   for (let s = scope; ; s = defs[s]!.parent) {
-    const b = localsOf(st).get(s)?.get(head);
+    const b = localAt(st, s, head);
     if (b) return b.type ? { st, scope: s, type: b.type } : undefined;
     if (s < 0) return undefined;
   }

@@ -109,7 +109,9 @@
   body: (block) @local.param)
 (function_declaration parameters: (parameter_list (parameter_declaration name: (identifier) @name type: (_) @type) @local.param))
 (method_declaration parameters: (parameter_list (parameter_declaration name: (identifier) @name type: (_) @type) @local.param))
-(func_literal parameters: (parameter_list (parameter_declaration name: (identifier) @name type: (_) @type) @local.param))
+(func_literal
+  parameters: (parameter_list (parameter_declaration name: (identifier) @name type: (_) @type) @local.param)
+  body: (block) @extent)
 (field_declaration name: (field_identifier) @name type: (_) @type) @local.field
 (field_declaration !name type: (type_identifier) @name @type) @local.field
 (field_declaration !name type: (qualified_type name: (type_identifier) @name) @type) @local.field
