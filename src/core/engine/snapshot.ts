@@ -144,3 +144,19 @@ export function storedForm(record: FileRecord): { bytes: Uint8Array; record: Fil
   const json = JSON.stringify(toStore);
   return { bytes: seal(encoder.encode(json)), record: { ...(JSON.parse(json) as StoredRecord), path } };
 }
+
+/** The stored bytes of a fresh record alone: what a parse worker sends back (see parse-pool.ts). */
+export function storedBytes(record: FileRecord): Uint8Array {
+  const { path: _path, ...toStore } = record;
+  return seal(encoder.encode(JSON.stringify(toStore)));
+}
+
+/**
+ * The in-memory record of bytes `storedBytes` made in this process's own code (a parse worker's
+ * reply), without the shape check a record read from the store gets: it equals what `storedForm`
+ * keeps for the same record. Undefined when the seal does not vouch for the bytes.
+ */
+export function freshRecord(bytes: Uint8Array, path: string): FileRecord | undefined {
+  const stored = decodeJson<StoredRecord>(bytes);
+  return stored ? { ...stored, path } : undefined;
+}
