@@ -206,7 +206,9 @@ export async function runIndex(
     if ("reason" in content) return { kind: "skip", skip: { path: f.path, reason: content.reason, detail: content.detail, size: f.size, mtimeMs: f.mtimeMs } };
     const hash = await gitBlobId(bytes);
     const key = recordKey(version, hash);
-    const record = await readRecord(platform, key, f.path, hash, spec.id);
+    // The git index's id is the content's id unless the file changed since it was staged: then
+    // this is the key just looked up, and a second lookup would only miss again.
+    const record = key === blobKey ? undefined : await readRecord(platform, key, f.path, hash, spec.id);
     if (record) return { kind: "record", record, hash, key };
     if (!pool || parsedThisRun.has(key)) return { kind: "parse", text: content.text, hash, key };
     let extracted = dispatched.get(key);

@@ -4,7 +4,7 @@
  */
 import type { SkippedFile } from "../scan/defaults.ts";
 import type { FileRecord } from "../extract/record.ts";
-import { seal, unseal } from "./seal.ts";
+import { seal, sealedContent, unseal } from "./seal.ts";
 
 /** Bump when the record shape or extract.ts rules change (query edits re-key by themselves): every cached record is then re-made. */
 export const SCHEMA_VERSION = 17;
@@ -153,10 +153,16 @@ export function storedBytes(record: FileRecord): Uint8Array {
 
 /**
  * The in-memory record of bytes `storedBytes` made in this process's own code (a parse worker's
- * reply), without the shape check a record read from the store gets: it equals what `storedForm`
- * keeps for the same record. Undefined when the seal does not vouch for the bytes.
+ * reply, handed over in memory), without the checksum and shape checks a record read from the
+ * store gets: it equals what `storedForm` keeps for the same record. Those checks guard against
+ * disks, and on the engine's thread they would cost a CRC pass over every record for nothing.
  */
 export function freshRecord(bytes: Uint8Array, path: string): FileRecord | undefined {
-  const stored = decodeJson<StoredRecord>(bytes);
-  return stored ? { ...stored, path } : undefined;
+  const inner = sealedContent(bytes);
+  if (!inner) return undefined;
+  try {
+    return { ...(JSON.parse(decoder.decode(inner)) as StoredRecord), path };
+  } catch {
+    return undefined;
+  }
 }
