@@ -60,7 +60,7 @@ Options:
   --max-hops N     Hops trace searches (default 6, at most ${LIMITS.trace.hops.max})
   --encoding E     Tokenizer: ${ENCODINGS.join(" (default) or ")}
   --max-file-bytes N  Skip files larger than N bytes (default ${LIMITS.maxFileBytes})
-  --jobs N         Threads that parse (default: the cores, at most 8; 1 parses in the main thread)
+  --jobs N         Threads that parse (default: the cores minus one, at most 8; 1 parses in the main thread)
   --json           Machine-readable output on stdout
   --quiet          No progress on stderr
   -h, --help       Show this help (also: codeslice <command> --help)
@@ -91,7 +91,7 @@ Scans the project (git-aware: tracked files plus untracked files git would not i
 parses supported files with tree-sitter and stores per-file records in the cache folder.
 A second run re-parses only files whose content changed. Prints files by language, symbols,
 skipped files with reasons, and the time taken. --jobs N parses on N threads (default: the
-cores, at most 8; 1 parses in the main thread); the index is the same for every N.
+cores minus one, at most 8; 1 parses in the main thread); the index is the same for every N.
 `,
   map: `Usage: codeslice map [--root DIR] [--budget N] [--encoding E] [--json]
 

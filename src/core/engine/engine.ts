@@ -38,7 +38,7 @@ export interface EngineOptions {
   watch?: boolean;
   /**
    * Threads that parse files: 1 parses in the engine's thread, N > 1 uses N workers of the
-   * platform's parse pool (`Platform.workers`). Default: the host's parallelism, at most 8. The
+   * platform's parse pool (`Platform.workers`). Default: the host's cores minus one, at most 8. The
    * index is the same for every value.
    */
   jobs?: number;

@@ -43,8 +43,9 @@ export interface IndexOptions {
   recheck?: ReadonlySet<string>;
   /**
    * Threads that parse: 1 parses in this thread; N > 1 hands files to N workers of the platform's
-   * `workers` (in-thread when it has none). Default: the platform's parallelism, at most
-   * MAX_DEFAULT_JOBS. The records, their order and the snapshot are the same for every value.
+   * `workers` (in-thread when it has none). Default: the platform's parallelism minus one (the
+   * engine's thread keeps a core for reading, hashing and storing), at most MAX_DEFAULT_JOBS. The
+   * records, their order and the snapshot are the same for every value.
    */
   jobs?: number;
 }
@@ -78,10 +79,15 @@ export const MAX_DEFAULT_JOBS = 8;
  */
 const POOL_MIN_FILES = 100;
 
-/** The number of parse threads for a run: `jobs` when given, else the host's parallelism (capped). */
+/**
+ * The number of parse threads for a run: `jobs` when given, else the host's parallelism minus one,
+ * capped. On two cores that is 1 (in-thread): there bench:pool measured the pool's own cost (a
+ * fresh isolate per worker compiling its queries, +1–1.3 CPU-s each on django) eating its gain
+ * (an idle-machine bound of 5.73 s against 5.97 s, for +90 MB of RSS).
+ */
 export function parseJobs(platform: Platform, jobs: number | undefined): number {
   if (jobs !== undefined) return Math.max(1, Math.floor(jobs));
-  return Math.max(1, Math.min(MAX_DEFAULT_JOBS, Math.floor(platform.workers?.parallelism ?? 1)));
+  return Math.max(1, Math.min(MAX_DEFAULT_JOBS, Math.floor(platform.workers?.parallelism ?? 1) - 1));
 }
 
 /** Past this share of the heap limit, an index run stops keeping parsed records in memory. */
