@@ -37,7 +37,7 @@ export interface BrowserPlatformOptions {
    * Optional parse pool. Starting a worker needs a module the host's bundler emits, so the host
    * supplies it: `new WebParseWorkers(() => new Worker(new URL("./parse-worker.ts", import.meta.url),
    * { type: "module" }))` with an entry that calls `serveParseWorkerOnSelf(new FetchWasmSource(base))`.
-   * Without it files are parsed in the engine's thread. (Not yet exercised in Chromium by a test.)
+   * Without it files are parsed in the engine's thread (test/browser/parse-pool.chromium.ts runs both).
    */
   workers?: ParseWorkers;
 }
