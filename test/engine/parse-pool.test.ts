@@ -14,7 +14,10 @@ import { serveParseWorker } from "../../src/core/engine/parse-worker.ts";
 import type { ParseWorkers, Platform, WorkerChannel } from "../../src/core/ports.ts";
 import { MemoryFileSystem, MemoryStore } from "../../src/platform/memory/index.ts";
 import { NodeParseWorkers } from "../../src/platform/node/node-parse-workers.ts";
+import { sha256Hex } from "../../src/shared/hash.ts";
 import { wasm } from "../support/platform.ts";
+
+const lock = await sha256Hex(await wasm.load("wasm.lock.json"));
 
 const repoRoot = fileURLToPath(new URL("../../", import.meta.url));
 
@@ -185,7 +188,7 @@ describe("parse pool", () => {
     const silent = inThreadWorkers((_job, w) => (w.drop(), false));
     const pool = createParsePool(silent, { size: 1, stallMs: 50 });
     const started = Date.now();
-    const results = await Promise.all([1, 2, 3].map((i) => pool.extract({ language: "python", path: `${i}.py`, hash: "h", text: "x = 1\n" })));
+    const results = await Promise.all([1, 2, 3].map((i) => pool.extract({ language: "python", lock, path: `${i}.py`, hash: "h", text: "x = 1\n" })));
     pool.close();
     expect(results).toEqual([undefined, undefined, undefined]);
     expect(Date.now() - started).toBeLessThan(5_000);
@@ -193,9 +196,36 @@ describe("parse pool", () => {
 
   it("a pool answers with the stored bytes of the record", async () => {
     const pool = createParsePool(inThreadWorkers(), { size: 2 });
-    const bytes = await pool.extract({ language: "python", path: "a.py", hash: "h", text: "def f():\n    pass\n" });
+    const bytes = await pool.extract({ language: "python", lock, path: "a.py", hash: "h", text: "def f():\n    pass\n" });
     pool.close();
     expect(bytes).toBeInstanceOf(Uint8Array);
-    expect(await pool.extract({ language: "python", path: "b.py", hash: "h", text: "" })).toBeUndefined();
+    expect(await pool.extract({ language: "python", lock, path: "b.py", hash: "h", text: "" })).toBeUndefined();
   });
+
+  it("a worker with another wasm lock than the engine's refuses its files, which are parsed in-thread", async () => {
+    const pool = createParsePool(inThreadWorkers(), { size: 1 });
+    expect(await pool.extract({ language: "python", lock: "not-this-lock", path: "a.py", hash: "h", text: "def f():\n    pass\n" })).toBeUndefined();
+    pool.close();
+  });
+
+  it("a grammar the engine's wasm fails is skipped as in a one-thread run, though the workers' copy is sound", async () => {
+    const damaged: typeof wasm = {
+      async load(file) {
+        const bytes = await wasm.load(file);
+        if (file !== "tree-sitter-python.wasm") return bytes;
+        const copy = bytes.slice();
+        copy[copy.length - 1] ^= 0xff;
+        return copy;
+      },
+    };
+    const run = async (extra: Partial<Platform>, jobs: number) => {
+      const platform: Platform = { fs: new MemoryFileSystem(small), store: new MemoryStore(), wasm: damaged, ...extra };
+      return runIndex(platform, { jobs });
+    };
+    const one = await run({}, 1);
+    const pooled = await run({ workers: inThreadWorkers() }, 2);
+    expect(one.snapshot.skipped.filter((x) => x.reason === "grammar_unavailable").length).toBeGreaterThan(50);
+    expect(pooled.snapshot.skipped).toEqual(one.snapshot.skipped);
+    expect([...pooled.records.entries()]).toEqual([...one.records.entries()]);
+  }, 120_000);
 });

@@ -3,7 +3,7 @@ import { languageForExtension } from "../../languages/index.ts";
 import type { LanguageSpec } from "../../languages/types.ts";
 import type { Platform } from "../ports.ts";
 import type { FileRecord } from "../extract/record.ts";
-import { createParserRuntime, loadWasmLock, type ParserRuntime } from "../parse/runtime.ts";
+import { createParserRuntime, loadWasmLock, verifyGrammar, type ParserRuntime } from "../parse/runtime.ts";
 import { classifyContent, type SkippedFile } from "../scan/defaults.ts";
 import { DEFAULT_MAX_FILE_BYTES, scanRepository, type ScanResult, type ScannedFile } from "../scan/scan.ts";
 import { EngineError, isEngineError, throwIfAborted } from "../../shared/errors.ts";
@@ -187,6 +187,14 @@ export async function runIndex(
   // with the run. Files go to it as soon as their bytes are read (ahead of this loop, within the
   // read-ahead window) and come back in the loop's own order, so the run is the one-thread run.
   let pool: ParsePool | undefined;
+  let lockHash: string | undefined;
+  /** Per language: whether the engine's own WasmSource holds the grammar its lock names. */
+  const grammarChecks = new Map<string, Promise<boolean>>();
+  const grammarOk = (spec: LanguageSpec) => {
+    let ok = grammarChecks.get(spec.id);
+    if (!ok) grammarChecks.set(spec.id, (ok = verifyGrammar(platform.wasm, spec).then(() => true, () => false)));
+    return ok;
+  };
   /** Records being made by the pool this run, by store key: identical files share one parse. */
   const dispatched = new Map<string, Promise<Uint8Array | undefined>>();
   /** Records parsed this run by store key (while the heap allows): a copy of a file is not parsed again. */
@@ -216,9 +224,10 @@ export async function runIndex(
     // this is the key just looked up, and a second lookup would only miss again.
     const record = key === blobKey ? undefined : await readRecord(platform, key, f.path, hash, spec.id);
     if (record) return { kind: "record", record, hash, key };
-    if (!pool || parsedThisRun.has(key)) return { kind: "parse", text: content.text, hash, key };
+    // A grammar the engine's own wasm fails is left to the in-thread parse, which reports it.
+    if (!pool || parsedThisRun.has(key) || !(await grammarOk(spec))) return { kind: "parse", text: content.text, hash, key };
     let extracted = dispatched.get(key);
-    if (!extracted) dispatched.set(key, (extracted = pool.extract({ language: spec.id, path: f.path, hash, text: content.text })));
+    if (!extracted) dispatched.set(key, (extracted = pool.extract({ language: spec.id, lock: lockHash!, path: f.path, hash, text: content.text })));
     return { kind: "parse", text: content.text, hash, key, extracted };
   };
 
@@ -277,6 +286,7 @@ export async function runIndex(
   const withWork = jobs.filter((j) => j.work);
   const threads = parseJobs(platform, options.jobs);
   if (threads > 1 && platform.workers && withWork.length >= POOL_MIN_FILES) {
+    lockHash = await sha256Hex(await platform.wasm.load("wasm.lock.json"));
     pool = createParsePool(platform.workers, { size: threads, ...(platform.logger ? { logger: platform.logger } : {}) });
   }
   let launched = 0;

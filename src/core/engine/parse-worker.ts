@@ -6,6 +6,7 @@
 import { languageById } from "../../languages/index.ts";
 import type { WasmSource } from "../ports.ts";
 import { createParserRuntime } from "../parse/runtime.ts";
+import { sha256Hex } from "../../shared/hash.ts";
 import { parseFile } from "./parse-file.ts";
 import { storedBytes } from "./snapshot.ts";
 
@@ -14,6 +15,12 @@ export interface ParseJob {
   type: "parse";
   id: number;
   language: string;
+  /**
+   * sha256 of the engine's `wasm.lock.json`. A worker whose own lock differs (its host reads
+   * another wasm/ folder than the engine's WasmSource) refuses the job: its grammars could make
+   * other records than the ones the cache keys promise.
+   */
+  lock: string;
   path: string;
   hash: string;
   text: string;
@@ -35,6 +42,7 @@ export interface ParseWorkerEndpoint {
  */
 export function serveParseWorker(endpoint: ParseWorkerEndpoint, wasm: WasmSource): void {
   let chain: Promise<void> = Promise.resolve();
+  let ownLock: Promise<string> | undefined;
   endpoint.onMessage((message) => {
     const job = message as ParseJob;
     if (job?.type !== "parse") return;
@@ -42,6 +50,8 @@ export function serveParseWorker(endpoint: ParseWorkerEndpoint, wasm: WasmSource
       try {
         const spec = languageById(job.language);
         if (!spec) throw new Error(`no language ${job.language}`);
+        ownLock ??= wasm.load("wasm.lock.json").then(sha256Hex);
+        if ((await ownLock) !== job.lock) throw Object.assign(new Error("this worker's wasm.lock.json is not the engine's"), { code: "wasm_mismatch" });
         const runtime = await createParserRuntime(wasm);
         const bytes = storedBytes(await parseFile(runtime, spec, job.text, job.path, job.hash));
         endpoint.post({ type: "parsed", id: job.id, bytes }, [bytes.buffer as ArrayBuffer]);

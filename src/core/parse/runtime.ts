@@ -61,6 +61,15 @@ export async function loadWasmLock(wasm: WasmSource): Promise<WasmLock> {
   return JSON.parse(new TextDecoder().decode(bytes)) as WasmLock;
 }
 
+/**
+ * Checks that `wasm` holds the grammar the lock names for `spec` (the bytes' sha256), without
+ * compiling it: a parse pool's workers read their own copy, so the engine checks its own before
+ * handing them files, and a damaged grammar fails the same way with or without a pool.
+ */
+export async function verifyGrammar(wasm: WasmSource, spec: LanguageSpec): Promise<void> {
+  await verified(wasm, await loadWasmLock(wasm), spec.grammar);
+}
+
 /** A grammar loader bound to one WasmSource. */
 export interface ParserRuntime {
   load(spec: LanguageSpec): Promise<LoadedLanguage>;
