@@ -37,5 +37,10 @@ export type { Route, MountLine } from "./core/slice/routes.ts";
 export type { Role } from "./core/slice/plan.ts";
 export type { RepoMap, RepoMapOptions, MapSymbol, MapService, MapEntryPoint } from "./core/map/repo-map.ts";
 export type { Encoding } from "./core/budget/tokenizer.ts";
-export type { FileSystem, Store, WasmSource, Platform, Logger, LogLevel, FileStat, DirEntry, EntryKind, HeapUsage } from "./core/ports.ts";
+export type {
+  FileSystem, Store, WasmSource, Platform, Logger, LogLevel, FileStat, DirEntry, EntryKind, HeapUsage, ParseWorkers, WorkerChannel,
+} from "./core/ports.ts";
+/** For adapters that run the parse pool's workers: the loop inside each worker and its messages. */
+export { serveParseWorker } from "./core/engine/parse-worker.ts";
+export type { ParseWorkerEndpoint, ParseJob, ParseReply } from "./core/engine/parse-worker.ts";
 export { LANGUAGES } from "./languages/index.ts";

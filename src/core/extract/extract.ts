@@ -104,8 +104,9 @@ function decoratorsOf(node: Node, outer: Node, spec: LanguageSpec): string[] {
 
 function docOf(node: Node, outer: Node, body: Node | undefined, spec: LanguageSpec): string | undefined {
   if (spec.docStyle === "body-string") {
-    const first = body?.namedChildren[0];
-    const str = first?.type === "expression_statement" ? first.namedChildren[0] : undefined;
+    // The first named child only: `namedChildren` would build the whole body's list to read one.
+    const first = body?.firstNamedChild;
+    const str = first?.type === "expression_statement" ? first.firstNamedChild : undefined;
     if (str && str.type === "string") return cap(cleanStringDoc(str.text), MAX_DOC) || undefined;
     return undefined;
   }
