@@ -44,5 +44,10 @@ export type { ChangesAnswer, ChangedSymbol, ChangedFile, ChangesChunk, ChangesCu
 export type { ImpactItem, RouteImpact } from "./core/changes/impact.ts";
 export type { ChangeKind } from "./core/changes/symbols.ts";
 export type { Hunk } from "./core/changes/line-diff.ts";
-export type { FileSystem, Store, WasmSource, Platform, Logger, LogLevel, FileStat, DirEntry, EntryKind, HeapUsage } from "./core/ports.ts";
+export type {
+  FileSystem, Store, WasmSource, Platform, Logger, LogLevel, FileStat, DirEntry, EntryKind, HeapUsage, ParseWorkers, WorkerChannel,
+} from "./core/ports.ts";
+/** For adapters that run the parse pool's workers: the loop inside each worker and its messages. */
+export { serveParseWorker } from "./core/engine/parse-worker.ts";
+export type { ParseWorkerEndpoint, ParseJob, ParseReply } from "./core/engine/parse-worker.ts";
 export { LANGUAGES } from "./languages/index.ts";

@@ -66,6 +66,7 @@ Options:
   --max-hops N     Hops trace searches (default 6, at most ${LIMITS.trace.hops.max})
   --encoding E     Tokenizer: ${ENCODINGS.join(" (default) or ")}
   --max-file-bytes N  Skip files larger than N bytes (default ${LIMITS.maxFileBytes})
+  --jobs N         Threads that parse (default: the cores minus one, at most 8; 1 parses in the main thread)
   --json           Machine-readable output on stdout
   --quiet          No progress bar (shown on a terminal's stderr for runs over a second)
   -h, --help       Show this help (also: codeslice <command> --help)
@@ -99,12 +100,13 @@ Options:
                              (default ${LIMITS.responseTokens.default}, at least ${LIMITS.responseTokens.min})
   --print-config CLIENT      Print the client's setup snippet instead of serving
 `,
-  index: `Usage: codeslice index [--root DIR] [--cache-dir DIR] [--json]
+  index: `Usage: codeslice index [--root DIR] [--cache-dir DIR] [--jobs N] [--json]
 
 Scans the project (git-aware: tracked files plus untracked files git would not ignore),
 parses supported files with tree-sitter and stores per-file records in the cache folder.
 A second run re-parses only files whose content changed. Prints files by language, symbols,
-skipped files with reasons, and the time taken.
+skipped files with reasons, and the time taken. --jobs N parses on N threads (default: the
+cores minus one, at most 8; 1 parses in the main thread); the index is the same for every N.
 `,
   map: `Usage: codeslice map [--root DIR] [--budget N] [--encoding E] [--json]
 
@@ -231,6 +233,7 @@ interface Flags {
   budget?: number;
   encoding?: Encoding;
   maxFileBytes?: number;
+  jobs?: number;
   json: boolean;
   quiet: boolean;
 }
@@ -253,7 +256,9 @@ async function makeEngine(flags: Flags): Promise<Engine> {
   // A cache folder inside the root must not be indexed itself.
   const rel = nodePath.relative(platform.fs.rootLabel, platform.store.label);
   const exclude = rel && !rel.startsWith("..") && !nodePath.isAbsolute(rel) ? [rel.split(nodePath.sep).join("/")] : [];
-  return createEngine(platform, { exclude, ...(flags.maxFileBytes !== undefined ? { maxFileBytes: flags.maxFileBytes } : {}) });
+  return createEngine(platform, {
+    exclude, ...(flags.maxFileBytes !== undefined ? { maxFileBytes: flags.maxFileBytes } : {}), ...(flags.jobs !== undefined ? { jobs: flags.jobs } : {}),
+  });
 }
 
 /** The text of `--diff FILE`, or of stdin for `--diff -`. */
@@ -338,6 +343,7 @@ async function main(argv: string[]): Promise<number> {
         budget: { type: "string" },
         encoding: { type: "string" },
         "max-file-bytes": { type: "string" },
+        jobs: { type: "string" },
         depth: { type: "string" },
         "min-confidence": { type: "string" },
         staged: { type: "boolean", default: false },
@@ -395,6 +401,7 @@ async function main(argv: string[]): Promise<number> {
     if (encoding !== undefined && !ENCODINGS.includes(encoding)) throw new UsageError(`--encoding must be one of ${ENCODINGS.join(", ")}`);
     const budget = parseInteger("budget", values.budget, LIMITS.budget.min, LIMITS.budget.max);
     const maxFileBytes = parseInteger("max-file-bytes", values["max-file-bytes"], 1, 2 ** 31);
+    const jobs = parseInteger("jobs", values.jobs, 1, 64);
     if (wantsArg && arg.length > LIMITS.targetChars) throw new UsageError(`the ${command === "pack" ? "task" : command === "search" ? "query" : "argument"} is ${arg.length} characters; the limit is ${LIMITS.targetChars}`);
     const flags: Flags = {
       root: values.root ?? process.cwd(),
@@ -404,6 +411,7 @@ async function main(argv: string[]): Promise<number> {
       ...(budget !== undefined ? { budget } : {}),
       ...(encoding ? { encoding } : {}),
       ...(maxFileBytes !== undefined ? { maxFileBytes } : {}),
+      ...(jobs !== undefined ? { jobs } : {}),
     };
     const direction = values.direction;
     if (direction !== undefined && command !== "impact") throw new UsageError("--direction is an option of `codeslice impact`");

@@ -83,6 +83,29 @@ export interface HeapUsage {
   limit: number;
 }
 
+/**
+ * A message channel to one worker thread running `serveParseWorker`. Messages are plain data
+ * (structured-clone safe); `transfer` lists buffers the sender gives up.
+ */
+export interface WorkerChannel {
+  post(message: unknown, transfer?: ArrayBuffer[]): void;
+  /**
+   * Registers the handlers, once: `onMessage` for each message the worker posts, `onFailure` when
+   * it dies (an uncaught error, out of memory, an entry that failed to load, an exit). After a
+   * failure the worker posts nothing more.
+   */
+  listen(onMessage: (message: unknown) => void, onFailure: (error: Error) => void): void;
+  terminate(): void;
+}
+
+/** Optional: threads that parse and extract files off the engine's thread (the parse pool). */
+export interface ParseWorkers {
+  /** How many threads the host runs at once (`os.availableParallelism()`, `navigator.hardwareConcurrency`). */
+  readonly parallelism: number;
+  /** Starts one worker. May throw when the host cannot; the engine then parses in its own thread. */
+  spawn(): WorkerChannel;
+}
+
 /** Everything the engine needs from its host. */
 export interface Platform {
   fs: FileSystem;
@@ -94,4 +117,9 @@ export interface Platform {
    * (`memory_limit`, naming the sizes) instead of letting the process die out of memory.
    */
   memory?: () => HeapUsage;
+  /**
+   * Optional: worker threads for the parse pool. Without it (or with `jobs: 1`) files are parsed
+   * in the engine's own thread; results are identical either way.
+   */
+  workers?: ParseWorkers;
 }

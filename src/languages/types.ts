@@ -60,6 +60,37 @@ export interface LanguageSemantics {
   classBodyRunsOnce?: boolean;
   /** How an outline shows a body: by indentation after a colon, or between braces. */
   blocks: "indent" | "braces";
+  /**
+   * Files that declare the same package share their top-level names (an import record of kind
+   * `package` declares it): `folder` when a package is also one folder (Go: `p` and `p_test` in one
+   * folder are two packages), `declared` when the declaration alone names it (Java: main and test
+   * roots hold one package), `namespaces` when namespace blocks (definitions of kind `module`)
+   * are the packages and a type may be split over files (C# `partial class`).
+   */
+  packages?: "folder" | "declared" | "namespaces";
+  /** Inside a method, the members of the enclosing classes (inherited ones too) are in scope unqualified (Java, C#). */
+  classMembersInScope?: boolean;
+  /** A called bare name is a method or function, never a variable: they live in separate namespaces (Java). */
+  callsNameMethods?: boolean;
+  /** The word for the base class (`super`; C#'s `base`). */
+  superName?: string;
+  /** `this(…)` calls another constructor of the same class. */
+  thisCallsConstructor?: boolean;
+  /** Built-in functions that return a new instance of the type they are given (Go `new(T)`). */
+  allocators?: readonly string[];
+  /** Calling a type converts a value (Go `T(x)`): no constructor runs, so no edge. */
+  typeCallsConvert?: boolean;
+  /**
+   * Declared types are checked by a compiler: a name declared with a type outside the project is
+   * an outside object (its calls are external), and a call is never linked by its name alone (on
+   * chi, mux and cobra 22 of 239 such Go links were right).
+   */
+  staticTypes?: boolean;
+  /**
+   * A type implements every interface whose methods it has (Go): implements edges come from method
+   * sets, not from a declared clause.
+   */
+  structuralInterfaces?: boolean;
 }
 
 /** The semantics of a language that does not say otherwise. */
@@ -93,7 +124,8 @@ export interface LanguageSpec {
    * - `@import` on an import statement with `@import.module`, `@import.name`, `@import.alias`, and
    *   `(#set! kind "...")` where the kind is not "named".
    * - `@local.assign` / `@local.param` / `@local.field` with `@name` and `@type` or `@value`:
-   *   what a local name or field holds, for receiver typing.
+   *   what a local name or field holds, for receiver typing; `@extent` on the node it is visible
+   *   in when that ends before its scope does (a closure's parameters).
    */
   query: string;
   /** Node types that are decorators/annotations (collected from the definition and around it). */
@@ -172,12 +204,23 @@ export interface ResolvedImport {
   submodule?: string;
   /** True when the module is outside the project (a package, the standard library). */
   external: boolean;
+  /** Every file of an imported package (Go packages, Java `import a.b.*`): each gets an import edge. */
+  files?: string[];
+  /**
+   * The imported name is a member of these nested definitions of `file`, outermost first: Java's
+   * `import a.b.C.Inner` and `import static a.b.C.m` are `within: ["C"]`.
+   */
+  within?: string[];
 }
 
 /** Per-language module resolution: pure functions over paths and config text. */
 export interface ModuleResolver {
   /** Builds per-project tables once (tsconfig paths, Python source roots). */
   prepare(project: ProjectFiles): unknown;
+  /** Config files it reads through `ProjectFiles.config` (beyond tsconfig/package.json): `go.mod`. */
+  configs?: RegExp;
+  /** The name a whole-module import binds when it has no alias (Go: the package name the path ends in). */
+  localName?(module: string): string;
   /** Resolves `module` (as written in `fromPath`), optionally with the imported `name`. */
   resolve(state: unknown, fromPath: string, module: string, name: string | undefined): ResolvedImport;
   /**

@@ -4,7 +4,7 @@
  * event loop now and then, so an `abort` message is seen promptly even when every read is served
  * from memory.
  */
-import { createEngine, EngineError, LIMITS, supportedLanguageNames, type DirEntry, type Engine, type EngineOptions, type FileStat, type FileSystem, type Platform, type Store } from "../index.ts";
+import { createEngine, EngineError, LIMITS, supportedLanguageNames, type DirEntry, type Engine, type EngineOptions, type FileStat, type FileSystem, type ParseWorkers, type Platform, type Store } from "../index.ts";
 import {
   FetchWasmSource, HandleFileSystem, MemoryFileSystem, MemoryStore, openBrowserStore, PERSIST_LIMITS, persistedTree, persistTree, readUploads, unzip,
   type StoreNotice, type UnzipResult,
@@ -26,6 +26,12 @@ export interface ServeOptions {
   wasmBase: string | URL;
   /** The endpoint to serve on (default: the worker's global scope). */
   endpoint?: MessageEndpoint;
+  /**
+   * Optional parse pool (nested Web Workers, see `WebParseWorkers` in `codeslice/browser`): the
+   * host's bundler must emit the worker's entry, so the host passes it. Without it, or where the
+   * engine's `jobs` comes to 1, files are parsed in this worker's thread.
+   */
+  workers?: ParseWorkers;
 }
 
 // Progress is sent at most this often per request: more only costs the page frames.
@@ -224,7 +230,7 @@ export function serveEngine(options: ServeOptions): void {
       remote = undefined;
       const { fs, unpacked } = await openFiles(source, signal, run.onProgress);
       const { store, answer } = await openStore(storeChoice);
-      const platform: Platform = { fs: yielding(fs), store, wasm };
+      const platform: Platform = { fs: yielding(fs), store, wasm, ...(options.workers ? { workers: options.workers } : {}) };
       session = { platform, engine: createEngine(platform, (engineOptions ?? {}) as EngineOptions) };
       return { label: fs.rootLabel, languages: supportedLanguageNames(), store: answer, ...(unpacked ? { unpacked } : {}) } satisfies OpenAnswer;
     }

@@ -307,6 +307,13 @@ describe("usage and errors", () => {
     expect(r.stdout).toBe("");
   });
 
+  it.each([["0"], ["two"], ["1.5"], ["65"]])("--jobs %j exits 2 naming the flag", (value) => {
+    const r = run(["index", "--root", repoRoot, "--jobs", value]);
+    expect(r.status).toBe(2);
+    expect(r.stderr).toContain("--jobs");
+    expect(r.stdout).toBe("");
+  });
+
   it("an unknown --encoding exits 2", () => {
     const r = run(["map", "--encoding", "gpt2"]);
     expect(r.status).toBe(2);

@@ -148,7 +148,7 @@ export const CASES: Case[] = [
     detectedBy: "jest.config.js",
   },
   {
-    name: "go test: Test functions in _test.go files that name it (Go calls are not extracted)",
+    name: "go test: Test functions in _test.go files that call it",
     fixture: `
       //- go.mod
       module example.com/calc
@@ -172,7 +172,7 @@ export const CASES: Case[] = [
       func helperAdd() int { return Add(2, 2) }
     `,
     target: "Add",
-    tests: ["TestAdd [mention]"],
+    tests: ["TestAdd [call]"],
     commands: ["go test -run '^(TestAdd)$' ./calc"],
     detectedBy: "go.mod",
     run: { tool: "go", flags: "-v", expect: [/--- PASS: TestAdd/], reject: [/TestOther/] },
@@ -248,7 +248,7 @@ export const CASES: Case[] = [
       }
     `,
     target: "Calc.add",
-    tests: ["CalcTest#addsNumbers [mention]", "CalcTest#addsMany [mention] (parametrized)", "CalcTest$Negative#addsNegatives [mention]"],
+    tests: ["CalcTest#addsNumbers [call]", "CalcTest#addsMany [call] (parametrized)", "CalcTest$Negative#addsNegatives [call]"],
     commands: ["mvn test -Dtest='CalcTest#addsNumbers+addsMany,CalcTest$Negative#addsNegatives'"],
     detectedBy: "pom.xml",
   },
@@ -272,7 +272,7 @@ export const CASES: Case[] = [
       }
     `,
     target: "Calc.twice",
-    tests: ["CalcTests#doubles [mention]"],
+    tests: ["CalcTests#doubles [call]"],
     commands: ["./gradlew test --tests CalcTests.doubles"],
     detectedBy: "gradlew",
   },

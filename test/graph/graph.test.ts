@@ -103,6 +103,9 @@ describe("updating the graph after an edit", () => {
     "shop/service.py": "from shop.models import Order, Refund\n\n\ndef place(total: int) -> Order:\n    order = Order(total)\n    order.save()\n    return order\n\n\ndef refund(order: Order) -> Refund:\n    r = Refund(order.total)\n    r.save()\n    return r\n",
     "web/api.ts": 'import { total } from "./lib";\n\nexport class Api {\n  run(): number {\n    return total([1, 2]);\n  }\n}\n',
     "web/lib.ts": "export function total(xs: number[]): number {\n  return xs.length;\n}\n\nexport function unused(): void {}\n",
+    "go.mod": "module example.com/svc\n",
+    "svc/store.go": "package svc\n\ntype Store struct{}\n\nfunc (s *Store) Save() {}\n",
+    "svc/run.go": "package svc\n\nfunc Run(s *Store) {\n\ts.Save()\n}\n",
   };
 
   it("a body edit is patched into the previous graph, and the patched graph equals a fresh build", async () => {
@@ -114,6 +117,8 @@ describe("updating the graph after an edit", () => {
       ["shop/service.py", `# header\n${project["shop/service.py"]!.replace("    order.save()\n", "    order.save()\n    order.save()\n    print(order)\n")}`],
       ["web/api.ts", project["web/api.ts"]!.replace("return total([1, 2]);", "total([1]);\n    return total([2]);")],
       ["shop/models.py", project["shop/models.py"]!.replace("        return self.total\n", "        print('saving')\n        return self.total\n")],
+      // a Go method called from another file of its package: the package tables survive the patch
+      ["svc/run.go", `// header\n${project["svc/run.go"]!.replace("\ts.Save()\n", "\ts.Save()\n\ts.Save()\n")}`],
     ];
     let previous = before;
     for (const [path, text] of edits) {

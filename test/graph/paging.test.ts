@@ -126,14 +126,12 @@ const GAPS: { name: string; fixture: string; ask: (e: Engine) => Promise<{ text:
   {
     name: "a language whose calls the index does not extract",
     fixture: `
-      //- calc/calc.go
-      package calc
-
-      func Add(a, b int) int { return a + b }
+      //- src/calc.rs
+      pub fn add(a: i32, b: i32) -> i32 { a + b }
     `,
-    ask: (e) => e.callers("Add"),
-    expect: { notExtracted: [{ language: "Go", files: 1, what: "calls" }] },
-    text: /does not extract calls in Go/,
+    ask: (e) => e.callers("add"),
+    expect: { notExtracted: [{ language: "Rust", files: 1, what: "calls" }] },
+    text: /does not extract calls in Rust/,
   },
   {
     name: "overriding methods reached by dynamic dispatch",

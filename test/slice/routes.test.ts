@@ -86,3 +86,54 @@ describe("test-client calls are requests, not registrations", () => {
     expect(answer.chunks.filter((c) => c.role === "seed").every((c) => !c.path.includes("/tests/"))).toBe(true);
   });
 });
+
+describe("types by use", () => {
+  const project = parseFixture(`#- app/service.py
+from app.models import Order, Repo, Audit
+
+
+def place(order: Order, repo: Repo, audit: Audit) -> Order:
+    """Places an order."""
+    repo.save(order)
+    return order
+#- app/models.py
+class Order:
+    """An order."""
+
+    def __init__(self, total: int):
+        self.total = total
+
+    def describe(self) -> str:
+        return f"order of {self.total}"
+
+
+class Repo:
+    """Stores orders."""
+
+    def save(self, order: "Order") -> None:
+        self.last = order
+
+
+class Audit:
+    """Writes the audit trail."""
+
+    def write(self, line: str) -> None:
+        print(line)
+#- app/__init__.py
+`);
+
+  it("a type whose members the seed calls comes first and in full; types only annotated come later, as outlines", async () => {
+    const { engine } = memoryEngine(project);
+    const answer = await engine.context("app.service.place", { budget: 4000 });
+    const order = answer.chunks.map((c) => `${c.role} ${c.symbol}`);
+    const at = (name: string) => order.findIndex((x) => x.endsWith(name));
+    expect(at("app.models.Repo")).toBeGreaterThan(0);
+    expect(order[at("app.models.Repo")]).toMatch(/^type /);
+    // Repo.save is inside the Repo chunk (shown in full), not a chunk of its own.
+    expect(answer.chunks[at("app.models.Repo")]!.form).toBe("full");
+    for (const annotated of ["app.models.Order", "app.models.Audit"]) {
+      expect(at(annotated)).toBeGreaterThan(at("app.models.Repo"));
+      expect(answer.chunks[at(annotated)]!.form).toBe("outline");
+    }
+  });
+});

@@ -40,6 +40,12 @@ export interface EngineOptions {
    * file changes. Long-running hosts (the MCP server, the playground) turn this on.
    */
   watch?: boolean;
+  /**
+   * Threads that parse files: 1 parses in the engine's thread, N > 1 uses N workers of the
+   * platform's parse pool (`Platform.workers`). Default: the host's cores minus one, at most 8. The
+   * index is the same for every value.
+   */
+  jobs?: number;
 }
 
 /** Answer to `snippet`. */
@@ -294,7 +300,7 @@ export function createEngine(platform: Platform, options: EngineOptions = {}): E
       const full = !extra.recheck;
       const opts: IndexOptions = {
         ...run, ...(options.maxFileBytes !== undefined ? { maxFileBytes: options.maxFileBytes } : {}), ...(options.exclude ? { exclude: options.exclude } : {}),
-        ...extra,
+        ...(options.jobs !== undefined ? { jobs: options.jobs } : {}), ...extra,
       };
       if (full) {
         dirty = false; // events from here on mean another pass

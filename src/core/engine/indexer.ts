@@ -2,17 +2,18 @@
 import { languageForExtension } from "../../languages/index.ts";
 import type { LanguageSpec } from "../../languages/types.ts";
 import type { Platform } from "../ports.ts";
-import { extractFile } from "../extract/extract.ts";
 import type { FileRecord } from "../extract/record.ts";
-import { createParserRuntime, loadWasmLock, type ParserRuntime } from "../parse/runtime.ts";
+import { createParserRuntime, loadWasmLock, verifyGrammar, type ParserRuntime } from "../parse/runtime.ts";
 import { classifyContent, type SkippedFile } from "../scan/defaults.ts";
 import { DEFAULT_MAX_FILE_BYTES, scanRepository, type ScanResult, type ScannedFile } from "../scan/scan.ts";
 import { EngineError, isEngineError, throwIfAborted } from "../../shared/errors.ts";
 import { gitBlobId, sha256Hex } from "../../shared/hash.ts";
 import { extname } from "../../shared/paths.ts";
 import { isSnapshotInput } from "./inputs.ts";
+import { parseFile } from "./parse-file.ts";
+import { createParsePool, type ParsePool } from "./parse-pool.ts";
 import {
-  checkSnapshot, decodeJson, decodeRecord, encodeJson, OWN_KEY, recordKey, SCHEMA_VERSION, SNAPSHOT_KEY, storedForm, type Snapshot, type SnapshotFile,
+  checkSnapshot, decodeJson, decodeRecord, encodeJson, freshRecord, OWN_KEY, recordKey, SCHEMA_VERSION, SNAPSHOT_KEY, storedForm, type Snapshot, type SnapshotFile,
 } from "./snapshot.ts";
 
 /** Progress of a long operation. */
@@ -40,6 +41,13 @@ export interface IndexOptions {
    * no longer the indexed ones (see inputs.ts). Without a previous snapshot the run scans as usual.
    */
   recheck?: ReadonlySet<string>;
+  /**
+   * Threads that parse: 1 parses in this thread; N > 1 hands files to N workers of the platform's
+   * `workers` (in-thread when it has none). Default: the platform's parallelism minus one (the
+   * engine's thread keeps a core for reading, hashing and storing), at most MAX_DEFAULT_JOBS. The
+   * records, their order and the snapshot are the same for every value.
+   */
+  jobs?: number;
 }
 
 /** What an index run did. */
@@ -57,6 +65,29 @@ export interface IndexResult {
   /** Cache entries found damaged or missing and made again this run (the snapshot counts as one). */
   repaired: number;
   durationMs: number;
+}
+
+/**
+ * The default pool is at most this many workers: each holds its own runtime, grammars and compiled
+ * queries (tens of MB), so a 64-core host does not multiply the index's peak memory by 64.
+ */
+export const MAX_DEFAULT_JOBS = 8;
+
+/**
+ * Fewer files to read than this are parsed in-thread whatever `jobs` says: a worker's start
+ * (thread, wasm runtime, grammar and query compile: 0.1–0.3 s) costs more than ~100 small parses.
+ */
+const POOL_MIN_FILES = 100;
+
+/**
+ * The number of parse threads for a run: `jobs` when given, else the host's parallelism minus one,
+ * capped. On two cores that is 1 (in-thread): there bench:pool measured the pool's own cost (a
+ * fresh isolate per worker compiling its queries, +1–1.3 CPU-s each on django) eating its gain
+ * (an idle-machine bound of 5.73 s against 5.97 s, for +90 MB of RSS).
+ */
+export function parseJobs(platform: Platform, jobs: number | undefined): number {
+  if (jobs !== undefined) return Math.max(1, Math.floor(jobs));
+  return Math.max(1, Math.min(MAX_DEFAULT_JOBS, Math.floor(platform.workers?.parallelism ?? 1) - 1));
 }
 
 /** Past this share of the heap limit, an index run stops keeping parsed records in memory. */
@@ -152,11 +183,27 @@ export async function runIndex(
   let retain = true;
 
   const sources = scan.files.filter((f) => languageForExtension(extname(f.path)));
+  // The parse pool, when this run has one: started on the first file that needs a parse, ended
+  // with the run. Files go to it as soon as their bytes are read (ahead of this loop, within the
+  // read-ahead window) and come back in the loop's own order, so the run is the one-thread run.
+  let pool: ParsePool | undefined;
+  let lockHash: string | undefined;
+  /** Per language: whether the engine's own WasmSource holds the grammar its lock names. */
+  const grammarChecks = new Map<string, Promise<boolean>>();
+  const grammarOk = (spec: LanguageSpec) => {
+    let ok = grammarChecks.get(spec.id);
+    if (!ok) grammarChecks.set(spec.id, (ok = verifyGrammar(platform.wasm, spec).then(() => true, () => false)));
+    return ok;
+  };
+  /** Records being made by the pool this run, by store key: identical files share one parse. */
+  const dispatched = new Map<string, Promise<Uint8Array | undefined>>();
+  /** Records parsed this run by store key (while the heap allows): a copy of a file is not parsed again. */
+  const parsedThisRun = new Map<string, FileRecord>();
 
   /** The IO for a file that is not unchanged: read, classify, hash, look in the store. */
   type Prepared =
     | { kind: "record"; record: FileRecord; hash: string; key: string }
-    | { kind: "parse"; text: string; hash: string; key: string }
+    | { kind: "parse"; text: string; hash: string; key: string; extracted?: Promise<Uint8Array | undefined> }
     | { kind: "skip"; skip: SkippedFile & { size?: number; mtimeMs?: number } };
   const prepare = async (f: (typeof scan.files)[number], spec: LanguageSpec, version: string, blobKey: string | undefined): Promise<Prepared> => {
     if (blobKey) {
@@ -173,9 +220,15 @@ export async function runIndex(
     if ("reason" in content) return { kind: "skip", skip: { path: f.path, reason: content.reason, detail: content.detail, size: f.size, mtimeMs: f.mtimeMs } };
     const hash = await gitBlobId(bytes);
     const key = recordKey(version, hash);
-    const record = await readRecord(platform, key, f.path, hash, spec.id);
+    // The git index's id is the content's id unless the file changed since it was staged: then
+    // this is the key just looked up, and a second lookup would only miss again.
+    const record = key === blobKey ? undefined : await readRecord(platform, key, f.path, hash, spec.id);
     if (record) return { kind: "record", record, hash, key };
-    return { kind: "parse", text: content.text, hash, key };
+    // A grammar the engine's own wasm fails is left to the in-thread parse, which reports it.
+    if (!pool || parsedThisRun.has(key) || !(await grammarOk(spec))) return { kind: "parse", text: content.text, hash, key };
+    let extracted = dispatched.get(key);
+    if (!extracted) dispatched.set(key, (extracted = pool.extract({ language: spec.id, lock: lockHash!, path: f.path, hash, text: content.text })));
+    return { kind: "parse", text: content.text, hash, key, extracted };
   };
 
   // Plan: which files are unchanged (no IO at all) and which need reading.
@@ -231,87 +284,104 @@ export async function runIndex(
   // CPU-bound parse never waits on the disk. Measured on django: 1.2 s of 4.6 s was idle waiting.
   const READ_AHEAD = 24;
   const withWork = jobs.filter((j) => j.work);
+  const threads = parseJobs(platform, options.jobs);
+  if (threads > 1 && platform.workers && withWork.length >= POOL_MIN_FILES) {
+    lockHash = await sha256Hex(await platform.wasm.load("wasm.lock.json"));
+    pool = createParsePool(platform.workers, { size: threads, ...(platform.logger ? { logger: platform.logger } : {}) });
+  }
   let launched = 0;
   const startMore = (upTo: number) => {
     for (; launched < Math.min(upTo, withWork.length); launched++) withWork[launched]!.pending = withWork[launched]!.work!();
   };
   const writes: Promise<void>[] = [];
-  const parsedThisRun = new Map<string, FileRecord>();
   const grammarFailures = new Map<string, string>();
   let writeError: unknown;
   let done = 0;
   let workIndex = 0;
-  for (const job of jobs) {
-    throwIfAborted(signal);
-    const { f, spec, prev } = job;
-    if (!job.work) {
-      // Unchanged since the last snapshot; the record is loaded later, only if asked for.
-      const inMemory = previous?.records.get(f.path);
-      if (inMemory) records.set(f.path, inMemory);
-      reused++;
-      files.push({ ...prev!, size: f.size, mtimeMs: f.mtimeMs });
+  try {
+    for (const job of jobs) {
+      throwIfAborted(signal);
+      const { f, spec, prev } = job;
+      if (!job.work) {
+        // Unchanged since the last snapshot; the record is loaded later, only if asked for.
+        const inMemory = previous?.records.get(f.path);
+        if (inMemory) records.set(f.path, inMemory);
+        reused++;
+        files.push({ ...prev!, size: f.size, mtimeMs: f.mtimeMs });
+        if (++done % 100 === 0) onProgress?.({ phase: "parse", done, total: sources.length });
+        continue;
+      }
+      startMore(workIndex + READ_AHEAD);
+      workIndex++;
+      const prepared = await job.pending!;
+      job.pending = undefined;
+      let record: FileRecord;
+      let hash: string;
+      let key: string;
+      if (prepared.kind === "skip") {
+        const { size, mtimeMs, ...skip } = prepared.skip;
+        skipped.push(skip);
+        if (size !== undefined && mtimeMs !== undefined) contentSkips.push({ ...skip, size, mtimeMs });
+        continue;
+      }
+      if (repair.has(f.path)) repaired++;
+      if (prepared.kind === "record") {
+        ({ record, hash, key } = prepared);
+        reused++;
+      } else if (parsedThisRun.has(prepared.key)) {
+        // Same content as a file parsed earlier in this run (empty __init__.py files, copies).
+        ({ hash, key } = prepared);
+        record = { ...parsedThisRun.get(prepared.key)!, path: f.path };
+        reused++;
+      } else {
+        ({ hash, key } = prepared);
+        const failed = grammarFailures.get(spec.id);
+        if (failed) {
+          skipped.push({ path: f.path, reason: "grammar_unavailable", detail: failed });
+          continue;
+        }
+        // The pool's record when it made one; else (no pool, a worker that died or could not load
+        // the grammar) the file is parsed here, which also reports a failure as a one-thread run does.
+        const bytes = prepared.extracted ? await prepared.extracted : undefined;
+        dispatched.delete(key);
+        const pooled = bytes && freshRecord(bytes, f.path);
+        let stored: { bytes: Uint8Array; record: FileRecord };
+        if (bytes && pooled) stored = { bytes, record: pooled };
+        else {
+          runtime ??= await createParserRuntime(platform.wasm);
+          try {
+            await runtime.load(spec);
+          } catch (error) {
+            // One broken grammar must not sink the whole index: that language's files are skipped, and
+            // every one of them says why.
+            if (!isEngineError(error, "wasm_missing", "wasm_mismatch", "grammar_incompatible")) throw error;
+            grammarFailures.set(spec.id, `${(error as EngineError).message}${(error as EngineError).hint ? ` (${(error as EngineError).hint})` : ""}`);
+            skipped.push({ path: f.path, reason: "grammar_unavailable", detail: grammarFailures.get(spec.id)! });
+            continue;
+          }
+          stored = storedForm(await parseFile(runtime, spec, prepared.text, f.path, hash));
+        }
+        record = stored.record;
+        if (retain) parsedThisRun.set(key, record);
+        writes.push(platform.store.set(key, stored.bytes).catch((error) => void (writeError ??= error)));
+        if (writes.length >= 64) await Promise.all(writes.splice(0));
+        parsed.push(f.path);
+      }
+      // Keep the record for the graph unless the heap is getting full: then it stays in the store
+      // only and is read back when asked for (a cold index under a small heap streams).
+      if (done % 64 === 0 && platform.memory) {
+        const { used, limit } = platform.memory();
+        retain = used < limit * RETAIN_SHARE;
+      }
+      if (retain) records.set(f.path, record);
+      files.push({
+        path: f.path, size: f.size, mtimeMs: f.mtimeMs, hash: hash!, language: spec.id, record: key!,
+        definitions: record.definitions.length, diagnostics: record.diagnostics.length,
+      });
       if (++done % 100 === 0) onProgress?.({ phase: "parse", done, total: sources.length });
-      continue;
     }
-    startMore(workIndex + READ_AHEAD);
-    workIndex++;
-    const prepared = await job.pending!;
-    job.pending = undefined;
-    let record: FileRecord;
-    let hash: string;
-    let key: string;
-    if (prepared.kind === "skip") {
-      const { size, mtimeMs, ...skip } = prepared.skip;
-      skipped.push(skip);
-      if (size !== undefined && mtimeMs !== undefined) contentSkips.push({ ...skip, size, mtimeMs });
-      continue;
-    }
-    if (repair.has(f.path)) repaired++;
-    if (prepared.kind === "record") {
-      ({ record, hash, key } = prepared);
-      reused++;
-    } else if (parsedThisRun.has(prepared.key)) {
-      // Same content as a file parsed earlier in this run (empty __init__.py files, copies).
-      ({ hash, key } = prepared);
-      record = { ...parsedThisRun.get(prepared.key)!, path: f.path };
-      reused++;
-    } else {
-      ({ hash, key } = prepared);
-      runtime ??= await createParserRuntime(platform.wasm);
-      const failed = grammarFailures.get(spec.id);
-      if (failed) {
-        skipped.push({ path: f.path, reason: "grammar_unavailable", detail: failed });
-        continue;
-      }
-      try {
-        await runtime.load(spec);
-      } catch (error) {
-        // One broken grammar must not sink the whole index: that language's files are skipped, and
-        // every one of them says why.
-        if (!isEngineError(error, "wasm_missing", "wasm_mismatch", "grammar_incompatible")) throw error;
-        grammarFailures.set(spec.id, `${(error as EngineError).message}${(error as EngineError).hint ? ` (${(error as EngineError).hint})` : ""}`);
-        skipped.push({ path: f.path, reason: "grammar_unavailable", detail: grammarFailures.get(spec.id)! });
-        continue;
-      }
-      const stored = storedForm(await parseOne(runtime, spec, prepared.text, f.path, hash));
-      record = stored.record;
-      if (retain) parsedThisRun.set(key, record);
-      writes.push(platform.store.set(key, stored.bytes).catch((error) => void (writeError ??= error)));
-      if (writes.length >= 64) await Promise.all(writes.splice(0));
-      parsed.push(f.path);
-    }
-    // Keep the record for the graph unless the heap is getting full: then it stays in the store
-    // only and is read back when asked for (a cold index under a small heap streams).
-    if (done % 64 === 0 && platform.memory) {
-      const { used, limit } = platform.memory();
-      retain = used < limit * RETAIN_SHARE;
-    }
-    if (retain) records.set(f.path, record);
-    files.push({
-      path: f.path, size: f.size, mtimeMs: f.mtimeMs, hash: hash!, language: spec.id, record: key!,
-      definitions: record.definitions.length, diagnostics: record.diagnostics.length,
-    });
-    if (++done % 100 === 0) onProgress?.({ phase: "parse", done, total: sources.length });
+  } finally {
+    pool?.close();
   }
   onProgress?.({ phase: "parse", done, total: sources.length });
   await Promise.all([...writes, ...inputHashes]);
@@ -365,18 +435,6 @@ async function restatFiles(platform: Platform, prev: Snapshot, paths: ReadonlySe
     else files.push({ path: f.path, size: st.size, mtimeMs: st.mtimeMs });
   }
   return { mode: prev.scanMode, files, skipped };
-}
-
-async function parseOne(runtime: ParserRuntime, spec: LanguageSpec, text: string, path: string, hash: string): Promise<FileRecord> {
-  const lang = await runtime.load(spec);
-  runtime.parser.setLanguage(lang.language);
-  const tree = runtime.parser.parse(text);
-  if (!tree) throw new Error(`tree-sitter returned no tree for ${path}`);
-  try {
-    return extractFile(tree, lang.query, spec, path, hash);
-  } finally {
-    tree.delete();
-  }
 }
 
 /**

@@ -45,3 +45,15 @@ export function unseal(sealed: Uint8Array | undefined): Uint8Array | undefined {
   if (view.getUint32(8, true) !== crc32(sealed, length)) return undefined;
   return sealed.subarray(0, length);
 }
+
+/**
+ * The sealed bytes without their trailer when the trailer's magic word and length match, without
+ * recomputing the CRC: for bytes that never left the process (a parse worker's reply).
+ */
+export function sealedContent(sealed: Uint8Array): Uint8Array | undefined {
+  if (sealed.length < TRAILER) return undefined;
+  const length = sealed.length - TRAILER;
+  const view = new DataView(sealed.buffer, sealed.byteOffset + length, TRAILER);
+  if (view.getUint32(0, true) !== MAGIC || view.getUint32(4, true) !== length) return undefined;
+  return sealed.subarray(0, length);
+}

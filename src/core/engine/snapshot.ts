@@ -4,10 +4,10 @@
  */
 import type { SkippedFile } from "../scan/defaults.ts";
 import type { FileRecord } from "../extract/record.ts";
-import { seal, unseal } from "./seal.ts";
+import { seal, sealedContent, unseal } from "./seal.ts";
 
 /** Bump when the record shape or extract.ts rules change (query edits re-key by themselves): every cached record is then re-made. */
-export const SCHEMA_VERSION = 18;
+export const SCHEMA_VERSION = 21;
 
 /** Keys of the engine's own data: a store sweep never touches anything else. */
 export const OWN_KEY = /^v\d+\//;
@@ -143,4 +143,26 @@ export function storedForm(record: FileRecord): { bytes: Uint8Array; record: Fil
   const { path, ...toStore } = record;
   const json = JSON.stringify(toStore);
   return { bytes: seal(encoder.encode(json)), record: { ...(JSON.parse(json) as StoredRecord), path } };
+}
+
+/** The stored bytes of a fresh record alone: what a parse worker sends back (see parse-pool.ts). */
+export function storedBytes(record: FileRecord): Uint8Array {
+  const { path: _path, ...toStore } = record;
+  return seal(encoder.encode(JSON.stringify(toStore)));
+}
+
+/**
+ * The in-memory record of bytes `storedBytes` made in this process's own code (a parse worker's
+ * reply, handed over in memory), without the checksum and shape checks a record read from the
+ * store gets: it equals what `storedForm` keeps for the same record. Those checks guard against
+ * disks, and on the engine's thread they would cost a CRC pass over every record for nothing.
+ */
+export function freshRecord(bytes: Uint8Array, path: string): FileRecord | undefined {
+  const inner = sealedContent(bytes);
+  if (!inner) return undefined;
+  try {
+    return { ...(JSON.parse(decoder.decode(inner)) as StoredRecord), path };
+  } catch {
+    return undefined;
+  }
 }

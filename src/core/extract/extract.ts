@@ -104,8 +104,9 @@ function decoratorsOf(node: Node, outer: Node, spec: LanguageSpec): string[] {
 
 function docOf(node: Node, outer: Node, body: Node | undefined, spec: LanguageSpec): string | undefined {
   if (spec.docStyle === "body-string") {
-    const first = body?.namedChildren[0];
-    const str = first?.type === "expression_statement" ? first.namedChildren[0] : undefined;
+    // The first named child only: `namedChildren` would build the whole body's list to read one.
+    const first = body?.firstNamedChild;
+    const str = first?.type === "expression_statement" ? first.firstNamedChild : undefined;
     if (str && str.type === "string") return cap(cleanStringDoc(str.text), MAX_DOC) || undefined;
     return undefined;
   }
@@ -280,7 +281,7 @@ interface Drafts {
   calls: { node: Node; name: Node; receiver?: Node; args?: Node; kind: "call" | "new" }[];
   types: Node[];
   imports: { node: Node; module: string; name?: string; alias?: string; kind: ImportRecord["kind"] }[];
-  bindings: { node: Node; kind: BindingRecord["kind"]; name: Node; type?: Node; value?: Node; alias?: Node; iter?: Node; receiver?: Node; literal?: Node }[];
+  bindings: { node: Node; kind: BindingRecord["kind"]; name: Node; type?: Node; value?: Node; alias?: Node; iter?: Node; receiver?: Node; literal?: Node; extent?: Node }[];
 }
 
 /** Sorts the query's matches by their main capture (definition, reference, import, local binding). */
@@ -339,6 +340,7 @@ function collectDrafts(matches: QueryMatch[]): Drafts {
           ...(cap.iter ? { iter: cap.iter } : {}),
           ...(cap.receiver ? { receiver: cap.receiver } : {}),
           ...(cap.literal ? { literal: cap.literal } : {}),
+          ...(cap.extent ? { extent: cap.extent } : {}),
         });
       }
     }
@@ -474,7 +476,7 @@ function callRecords(drafts: Drafts["calls"], spec: LanguageSpec, enclosing: (in
         col: c.name.startPosition.column,
         caller: enclosing(c.name.startIndex),
       };
-      if (c.receiver) call.receiver = squash(c.receiver.text);
+      if (c.receiver) call.receiver = receiverText(c.receiver.text);
       if (c.args) {
         const args = c.args.namedChildren.filter((a): a is Node => a !== null && !spec.commentTypes.includes(a.type));
         // Strings (routes, messages), and the arguments of the calls that mount routers or set their prefixes.
@@ -487,6 +489,26 @@ function callRecords(drafts: Drafts["calls"], spec: LanguageSpec, enclosing: (in
     }
   }
   return calls;
+}
+
+/**
+ * A receiver as written, whitespace-collapsed; a long one (a builder chain with arguments) keeps
+ * its calls with their arguments dropped (`a.b(…).c(…)` → `a.b().c()`), so the chain still resolves.
+ */
+function receiverText(text: string): string {
+  // A chain written one call per line (`new Builder()\n  .add(x)`) reads as `new Builder().add(x)`.
+  const s = text.replace(/\s+/g, " ").trim().replace(/ ?(\??\.) ?/g, "$1");
+  if (s.length <= MAX_EXPR) return s;
+  let out = "";
+  let depth = 0;
+  for (const ch of s) {
+    if (ch === "(") {
+      if (depth++ === 0) out += "(";
+    } else if (ch === ")") {
+      if (--depth === 0) out += ")";
+    } else if (depth === 0) out += ch;
+  }
+  return squash(out);
 }
 
 function typeRefRecords(drafts: Node[], nameNodeIds: Set<number>, enclosing: (index: number) => number): TypeRefRecord[] {
@@ -557,6 +579,7 @@ function bindingRecords(drafts: Drafts["bindings"], spec: LanguageSpec, depths: 
         ...(b.alias ? { alias: squash(b.alias.text) } : {}),
         ...(b.iter ? { iter: squash(b.iter.text) } : {}),
         ...(b.literal && literalText(b.literal) !== undefined ? { literal: literalText(b.literal)! } : {}),
+        ...(b.extent ? { until: b.extent.endPosition.row + 1 } : {}),
         line: b.name.startPosition.row + 1,
         scope,
       };

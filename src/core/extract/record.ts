@@ -43,7 +43,9 @@ export interface ImportRecord {
   kind:
     | "named" | "module" | "default" | "namespace" | "star" | "reexport" | "reexport-namespace" | "side-effect" | "require" | "dynamic"
     /** `export { a as b }` without a source, and `export default x` (module is ""). */
-    | "export" | "export-default";
+    | "export" | "export-default"
+    /** The package the file itself declares (Go `package p`, Java `package a.b;`): binds nothing. */
+    | "package";
   /** The module as written ("./x.js", "..pkg.mod", "os.path"). */
   module: string;
   /** The imported name, when one is named. */
@@ -102,6 +104,11 @@ export interface BindingRecord {
   literal?: string;
   /** For a loop variable: the iterated expression (`for x in self.items`), typed by its element type. */
   iter?: string;
+  /**
+   * The last line the binding is visible on, when that is before its scope's end: a closure's
+   * parameter (Go `func(r chi.Router) {…}`) shadows an outer name only inside the closure.
+   */
+  until?: number;
   /** For an untyped callback parameter: the call it is an argument of (see LanguageSpec.callbackSite). */
   argOf?: { callee: string; arg: number; param: number; isNew: boolean };
   line: number;

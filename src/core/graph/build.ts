@@ -11,6 +11,7 @@ import { emptyMemos, makeFileState, type FileState, type GraphContext } from "./
 import { importEdgesOf } from "./imports.ts";
 import type { CallEdge, CodeGraph, FileEdgeCounts, ImportEdge, InheritEdge, SymbolNode } from "./model.ts";
 import { basesOf } from "./resolve.ts";
+import { packageTables, structuralImplements } from "./packages.ts";
 import { fileSymbols, indexSymbols } from "./symbols.ts";
 
 export { typeCandidates, functionTypeParams } from "./type-text.ts";
@@ -40,6 +41,7 @@ export function buildGraph(records: FileRecord[], allPaths: Iterable<string>, co
   }
   const ctx: GraphContext = {
     ...base, symbols, moduleSymbol, ...indexSymbols(symbols), files, memos: emptyMemos(), subclasses: new Map(), uniqueNameFallback: options.uniqueNameFallback ?? true,
+    ...packageTables(files.values(), symbols),
   };
 
   // 2. Imports, 3. inheritance, 4. calls and type uses, each file on its own.
@@ -74,9 +76,10 @@ export function buildGraph(records: FileRecord[], allPaths: Iterable<string>, co
 export function inheritEdges(ctx: GraphContext): InheritEdge[] {
   const inherits: InheritEdge[] = [];
   for (const s of ctx.symbols) {
-    if (s.kind !== "class" && s.kind !== "interface") continue;
+    if (s.kind !== "class" && s.kind !== "interface" && s.kind !== "struct" && s.kind !== "enum") continue;
     for (const b of basesOf(ctx, s.id)) inherits.push({ child: s.id, base: b.id, kind: b.kind });
   }
+  for (const e of structuralImplements(ctx)) inherits.push(e);
   return inherits;
 }
 

@@ -6,7 +6,7 @@
  */
 import { languageById } from "../../languages/index.ts";
 import type { CallRecord } from "../extract/record.ts";
-import { isClassLike, symbolOf, type FileState, type GraphContext } from "./context.ts";
+import { isClassLike, membersOf, symbolOf, type FileState, type GraphContext } from "./context.ts";
 import { AMBIGUOUS_CANDIDATES, CONFIDENCE, type AmbiguousCall, type CallEdge, type ExternalCall, type Resolution } from "./model.ts";
 import { basesOf, enclosingClass, member, resolveExpr, resolveName, type Value } from "./resolve.ts";
 
@@ -51,7 +51,7 @@ export function overridesOf(ctx: GraphContext, method: number): number[] {
     const cls = queue[i]!;
     if (seen.has(cls)) continue;
     seen.add(cls);
-    for (const c of ctx.children.get(cls) ?? []) if (ctx.symbols[c]!.name === m.name && ctx.symbols[c]!.kind === "method") out.push(c);
+    for (const c of membersOf(ctx, cls)) if (ctx.symbols[c]!.name === m.name && ctx.symbols[c]!.kind === "method") out.push(c);
     for (const sub of ctx.subclasses.get(cls) ?? []) queue.push(sub);
   }
   return out;
@@ -60,7 +60,7 @@ export function overridesOf(ctx: GraphContext, method: number): number[] {
 /** True for a receiver that is the current instance, the class or `super`. */
 function isSelfReceiver(st: FileState, receiver: string): boolean {
   const sem = st.semantics;
-  return sem.instanceNames.includes(receiver) || sem.classNames.includes(receiver) || /^super(\(.*\))?$/.test(receiver);
+  return sem.instanceNames.includes(receiver) || sem.classNames.includes(receiver) || /^super(\(.*\))?$/.test(receiver) || receiver === sem.superName;
 }
 
 /** Resolves every call site of one file. */
@@ -84,6 +84,7 @@ export function callsOf(ctx: GraphContext, st: FileState): FileCalls {
   let classBody = false;
   let dispatch = false;
   for (const call of record.calls) {
+    st.atLine = call.line;
     const caller = symbolOf(st, call.caller);
     classBody = st.semantics.classBodyRunsOnce === true && call.caller >= 0 && isClassLike(ctx, caller);
     dispatch = false;
@@ -97,21 +98,27 @@ export function callsOf(ctx: GraphContext, st: FileState): FileCalls {
       if (v.kind !== "def") return false;
       const kind = ctx.symbols[v.id]!.kind;
       if (isClassLike(ctx, v.id)) {
-        if (kind !== "interface") addCall(caller, v.id, call.line, "constructor", resolution);
+        if (kind !== "interface" && !st.semantics.typeCallsConvert) addCall(caller, v.id, call.line, "constructor", resolution);
         return true;
       }
       if (kind === "getter" || kind === "setter") return true; // `x.prop()` calls what the getter returns
       if (CALLABLE.has(kind)) addCall(caller, v.id, call.line, "call", resolution);
       return true;
     };
-    if (call.name === "super" && call.receiver === undefined && st.semantics.superCallsConstructor) {
+    if (call.name === (st.semantics.superName ?? "super") && call.receiver === undefined && st.semantics.superCallsConstructor) {
       const cls = enclosingClass(st, call.caller);
-      const base = cls !== undefined ? basesOf(ctx, cls).find((b) => b.kind === "extends") : undefined;
+      const base = cls !== undefined ? basesOf(ctx, cls).find((b) => b.kind === "extends" && ctx.symbols[b.id]!.kind !== "interface") : undefined;
       if (base) addCall(caller, base.id, call.line, "super", "self");
       continue;
     }
+    if (call.receiver === undefined && st.semantics.thisCallsConstructor && st.semantics.instanceNames.includes(call.name)) {
+      // `this(…)`: another constructor of the same class.
+      const cls = enclosingClass(st, call.caller);
+      if (cls !== undefined) addCall(caller, cls, call.line, "constructor", "self");
+      continue;
+    }
     if (call.receiver === undefined) {
-      const v = resolveName(ctx, st, call.caller, call.name);
+      const v = resolveName(ctx, st, call.caller, call.name, 0, true);
       if (link(v, v?.kind === "def" ? v.via : "scope")) continue;
     } else {
       const recv = call.receiver;
@@ -132,6 +139,7 @@ export function callsOf(ctx: GraphContext, st: FileState): FileCalls {
     out.unresolved++;
     linkByName(ctx, st, call, caller, addCall, out);
   }
+  delete st.atLine;
   return out;
 }
 
@@ -150,7 +158,7 @@ function linkByName(
   out: FileCalls,
 ): void {
   const { ids: candidates, shown } = callableIds(ctx, call.name);
-  if (candidates.length === 1 && ctx.uniqueNameFallback && call.receiver !== undefined) {
+  if (candidates.length === 1 && ctx.uniqueNameFallback && call.receiver !== undefined && !st.semantics.staticTypes) {
     const builtins = languageById(st.record.language)?.builtinMethods;
     // Walk the receiver chain as far as it resolves; guess only if it ends in untyped data.
     const segments = call.receiver.includes("(") ? [/^[A-Za-z_$][\w$]*/.exec(call.receiver)?.[0] ?? ""] : call.receiver.split(".");
@@ -160,7 +168,8 @@ function linkByName(
       if (!next) break;
       known = next;
     }
-    const untyped = known === undefined || known.kind === "local" || known.kind === "instance";
+    // With compiler-checked types, a name nothing declares comes from outside (java.lang, a base class's package).
+    const untyped = known === undefined ? !st.semantics.staticTypes : known.kind === "local" || known.kind === "instance";
     if (untyped && !builtins?.has(call.name)) {
       const id = candidates[0]!;
       addCall(caller, id, call.line, isClassLike(ctx, id) ? "constructor" : "call", "unique-name");

@@ -8,6 +8,7 @@ import { DEFAULT_SEMANTICS, type LanguageSemantics, type LanguageSpec, type Modu
 import { languageById } from "../../languages/index.ts";
 import type { BindingRecord, Definition, FileRecord, ImportRecord } from "../extract/record.ts";
 import type { SymbolNode } from "./model.ts";
+import { dirname } from "../../shared/paths.ts";
 import { bindingName } from "./summary.ts";
 
 /** A file's scope for resolution. */
@@ -25,9 +26,18 @@ export interface FileState {
    * Local bindings by scope (definition index) and name, and fields per class definition index.
    * Built on first use and released once the graph is built: a big tree has ~90k of these maps.
    */
-  scopes: { locals: Map<number, Map<string, BindingRecord>>; fields: Map<number, Map<string, BindingRecord>> } | undefined;
+  scopes: {
+    locals: Map<number, Map<string, BindingRecord>>;
+    fields: Map<number, Map<string, BindingRecord>>;
+    /** Bindings visible on some lines only (`until`), by scope and name: they shadow `locals` there. */
+    shadows: Map<number, Map<string, BindingRecord[]>>;
+  } | undefined;
+  /** The line of the call being resolved, for bindings visible on some lines only. */
+  atLine?: number;
   resolver: ModuleResolver | undefined;
   resolverState: unknown;
+  /** The package the file belongs to, when its language shares top-level names per package (see LanguageSemantics.packages). */
+  packageKey: string | undefined;
 }
 
 /** Memos of a resolution pass; cleared when a graph is finished or patched. */
@@ -55,6 +65,13 @@ export interface GraphContext {
   subclasses: Map<number, number[]>;
   /** Link a call with an unknown receiver to the only definition of that name (default true). */
   uniqueNameFallback: boolean;
+  /** Top-level definitions by name per package (LanguageSemantics.packages), first declaration wins. */
+  packages: Map<string, Map<string, number>>;
+  /**
+   * Methods declared outside their type's body (Go receivers, Rust impl blocks), by the type they
+   * belong to: members as much as its children are.
+   */
+  attached: Map<number, number[]>;
 }
 
 export function emptyMemos(): Memos {
@@ -76,20 +93,25 @@ export function makeFileState(ctx: Pick<GraphContext, "resolverStates" | "projec
   });
   const importBindings = new Map<string, ImportRecord[]>();
   const starImports: ImportRecord[] = [];
+  const spec = languageById(record.language);
+  const resolver = spec?.resolver;
+  const semantics = spec?.semantics ?? DEFAULT_SEMANTICS;
+  let declared: string | undefined;
   for (const imp of record.imports) {
     if (imp.kind === "star") starImports.push(imp);
-    const name = bindingName(imp);
+    if (imp.kind === "package") declared ??= imp.module;
+    const name = imp.kind === "module" && !imp.alias && resolver?.localName ? resolver.localName(imp.module) : bindingName(imp);
     if (name) {
       const list = importBindings.get(name) ?? [];
       list.push(imp);
       importBindings.set(name, list);
     }
   }
-  const spec = languageById(record.language);
-  const resolver = spec?.resolver;
+  const packageKey = !semantics.packages ? undefined
+    : semantics.packages === "folder" ? `${record.language}:${dirname(record.path)}:${declared ?? ""}` : `${record.language}:${declared ?? ""}`;
   return {
-    record, moduleId, spec, semantics: spec?.semantics ?? DEFAULT_SEMANTICS, top, importBindings, starImports, scopes: undefined,
-    resolver, resolverState: resolverState(ctx, resolver),
+    record, moduleId, spec, semantics, top, importBindings, starImports, scopes: undefined,
+    resolver, resolverState: resolverState(ctx, resolver), packageKey,
   };
 }
 
@@ -100,11 +122,17 @@ export function makeFileState(ctx: Pick<GraphContext, "resolverStates" | "projec
 function scopesOf(record: FileRecord): NonNullable<FileState["scopes"]> {
   const locals = new Map<number, Map<string, BindingRecord>>();
   const fields = new Map<number, Map<string, BindingRecord>>();
+  const shadows = new Map<number, Map<string, BindingRecord[]>>();
   for (const b of record.bindings) {
+    if (b.until !== undefined) {
+      const m = shadows.get(b.scope) ?? shadows.set(b.scope, new Map()).get(b.scope)!;
+      (m.get(b.name) ?? m.set(b.name, []).get(b.name)!).push(b);
+      continue;
+    }
     const scopeDef = b.scope >= 0 ? record.definitions[b.scope] : undefined;
     const isField = b.kind === "field" && (b.receiver === "self" || b.receiver === "this" || b.receiver === undefined);
     const classIdx = isField
-      ? scopeDef?.kind === "class" ? b.scope : scopeDef && scopeDef.parent >= 0 && record.definitions[scopeDef.parent]!.kind === "class" ? scopeDef.parent : -1
+      ? scopeDef && TYPE_KINDS.has(scopeDef.kind) ? b.scope : scopeDef && scopeDef.parent >= 0 && TYPE_KINDS.has(record.definitions[scopeDef.parent]!.kind) ? scopeDef.parent : -1
       : scopeDef?.kind === "class" && b.kind === "assign" ? b.scope : -1;
     if (classIdx >= 0 && (b.type || b.value || b.alias)) {
       const m = fields.get(classIdx) ?? new Map<string, BindingRecord>();
@@ -119,10 +147,26 @@ function scopesOf(record: FileRecord): NonNullable<FileState["scopes"]> {
       locals.set(b.scope, m);
     }
   }
-  return { locals, fields };
+  return { locals, fields, shadows };
 }
 
 export const localsOf = (st: FileState) => (st.scopes ??= scopesOf(st.record)).locals;
+
+/**
+ * The binding of `name` in scope `scope` at the line being resolved: the innermost closure
+ * parameter whose lines hold it, else the scope's own binding. A call on the closure's first
+ * line is taken as outside it (`r.Get("/", func(w, r *http.Request) {…`: the receiver is the outer r).
+ */
+export function localAt(st: FileState, scope: number, name: string): BindingRecord | undefined {
+  const scopes = (st.scopes ??= scopesOf(st.record));
+  const line = st.atLine;
+  if (line !== undefined) {
+    let best: BindingRecord | undefined;
+    for (const b of scopes.shadows.get(scope)?.get(name) ?? []) if (b.line < line && line <= b.until! && (!best || b.line >= best.line)) best = b;
+    if (best) return best;
+  }
+  return scopes.locals.get(scope)?.get(name);
+}
 export const fieldsOf = (st: FileState) => (st.scopes ??= scopesOf(st.record)).fields;
 
 export const stateOf = (ctx: GraphContext, id: number): FileState => ctx.files.get(ctx.symbols[id]!.file)!;
@@ -132,9 +176,20 @@ export function defOf(ctx: GraphContext, id: number): Definition | undefined {
   return s.index >= 0 ? ctx.files.get(s.file)!.record.definitions[s.index] : undefined;
 }
 
+/** Kinds whose definitions have members and make instances. */
+export const TYPE_KINDS: ReadonlySet<string> = new Set(["class", "interface", "struct", "enum"]);
+
+/** A class, interface, struct or enum, or a named type with methods of its own (Go `type HandlerFunc func(…)`). */
 export function isClassLike(ctx: GraphContext, id: number): boolean {
   const k = ctx.symbols[id]!.kind;
-  return k === "class" || k === "interface" || k === "struct";
+  return TYPE_KINDS.has(k) || (k === "type" && ctx.attached.has(id));
+}
+
+/** The members of a type: its children, then the methods declared outside its body. */
+export function membersOf(ctx: Pick<GraphContext, "children" | "attached">, id: number): readonly number[] {
+  const own = ctx.children.get(id);
+  const outside = ctx.attached.get(id);
+  return outside ? [...(own ?? []), ...outside] : own ?? [];
 }
 
 /** The symbol id of definition `index` of a file (-1: its module symbol). */

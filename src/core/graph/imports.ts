@@ -12,7 +12,7 @@ export function resolveImport(ctx: GraphContext, st: FileState, imp: ImportRecor
   const cache = ctx.memos.imports.get(st) ?? ctx.memos.imports.set(st, new Map()).get(st)!;
   let r = cache.get(imp);
   if (!r) {
-    r = st.resolver && imp.module !== "" ? st.resolver.resolve(st.resolverState, st.record.path, imp.module, imp.kind === "named" ? imp.name : undefined) : { external: imp.module !== "" };
+    r = imp.kind === "package" ? { external: false } : st.resolver && imp.module !== "" ? st.resolver.resolve(st.resolverState, st.record.path, imp.module, imp.kind === "named" ? imp.name : undefined) : { external: imp.module !== "" };
     cache.set(imp, r);
   }
   return r;
@@ -30,9 +30,11 @@ export function importEdgesOf(ctx: GraphContext, st: FileState): ImportEdge[] {
   };
   for (const imp of st.record.imports) {
     if (imp.kind === "export" || imp.kind === "export-default") continue;
+    if (imp.kind === "package") continue;
     const r = resolveImport(ctx, st, imp);
     add(r.file, imp.line);
     add(r.submodule, imp.line);
+    for (const f of r.files ?? []) add(f, imp.line);
   }
   return out;
 }

@@ -7,8 +7,10 @@
  * its LanguageSemantics and module resolver, never from its name.
  */
 import type { BindingRecord, ImportRecord } from "../extract/record.ts";
-import { defOf, fieldsOf, isClassLike, localsOf, stateOf, symbolOf, type FileState, type GraphContext } from "./context.ts";
+import type { ResolvedImport } from "../../languages/types.ts";
+import { defOf, fieldsOf, isClassLike, localAt, localsOf, membersOf, stateOf, symbolOf, TYPE_KINDS, type FileState, type GraphContext } from "./context.ts";
 import { resolveImport } from "./imports.ts";
+import { packageMember } from "./packages.ts";
 import { elementType, functionTypeParams, splitCall, typeCandidates } from "./type-text.ts";
 
 /** What a name or expression stands for during resolution. */
@@ -45,6 +47,11 @@ function computeExport(ctx: GraphContext, file: string, name: string, depth: num
   if (!st) return undefined;
   const sem = st.semantics;
   const i = st.top.get(name);
+  if (i === undefined) {
+    // Another file of the same package declares it.
+    const id = packageMember(ctx, st, name);
+    if (id !== undefined && (sem.exports !== "explicit" || defOf(ctx, id)?.exported)) return { kind: "def", id, via: "import" };
+  }
   if (sem.exports === "top-level") {
     const lastImp = (st.importBindings.get(name) ?? []).filter((imp) => imp.scope < 0).at(-1);
     const defValue: Value | undefined = i !== undefined ? { kind: "def", id: symbolOf(st, i), via: "import" } : undefined;
@@ -81,13 +88,31 @@ function computeExport(ctx: GraphContext, file: string, name: string, depth: num
 /** `name` through a file's star imports, first hit wins. */
 function fromStarImports(ctx: GraphContext, st: FileState, name: string, depth: number): Value | undefined {
   for (const star of st.starImports) {
+    if (st.semantics.packages) {
+      // A star import of a package the project declares (C# `using A.B;`), or of a type in one (`using static A.B.C;`).
+      const lang = st.record.language;
+      const id = ctx.packages.get(`${lang}:${star.module}`)?.get(name);
+      if (id !== undefined) return { kind: "def", id, via: "import" };
+      const dot = star.module.lastIndexOf(".");
+      const cls = dot > 0 ? ctx.packages.get(`${lang}:${star.module.slice(0, dot)}`)?.get(star.module.slice(dot + 1)) : undefined;
+      const m = cls !== undefined && isClassLike(ctx, cls) ? findMember(ctx, cls, name) : undefined;
+      if (m !== undefined) return { kind: "def", id: m, via: "import" };
+    }
     const r = resolveImport(ctx, st, star);
     if (r.file) {
-      const v = exportOf(ctx, r.file, name, depth + 1);
+      const v = r.within ? withinValue(ctx, r, name, depth + 1) : exportOf(ctx, r.file, name, depth + 1);
       if (v) return v;
     }
   }
   return undefined;
+}
+
+/** `name` as a member of the nested definitions an import reaches into (`import a.b.C.Inner`, `import static a.b.C.m`). */
+function withinValue(ctx: GraphContext, r: ResolvedImport, name: string, depth: number): Value | undefined {
+  let v = exportOf(ctx, r.file!, r.within![0]!, depth);
+  for (const seg of r.within!.slice(1)) v = v ? member(ctx, v, seg, depth) : undefined;
+  const found = v ? member(ctx, v, name, depth) : undefined;
+  return found?.kind === "def" ? { ...found, via: "import" } : found;
 }
 
 /** The value an import binding gives its local name (a definition reached this way is `import`-resolved). */
@@ -101,7 +126,8 @@ function importValueRaw(ctx: GraphContext, st: FileState, imp: ImportRecord, dep
   switch (imp.kind) {
     case "module": {
       if (!r.file) return r.external ? { kind: "external", name: imp.module } : undefined;
-      if (imp.alias) return { kind: "module", file: r.file };
+      // An alias, or a language whose import binds the module itself (Go), names the module.
+      if (imp.alias || st.resolver?.localName) return { kind: "module", file: r.file };
       // `import a.b` binds `a`: the top package.
       const top = imp.module.split(".")[0]!;
       const topFile = st.resolver!.resolve(st.resolverState, st.record.path, top, undefined).file;
@@ -109,6 +135,7 @@ function importValueRaw(ctx: GraphContext, st: FileState, imp: ImportRecord, dep
     }
     case "named":
       if (r.submodule) return { kind: "module", file: r.submodule };
+      if (r.file && r.within) return withinValue(ctx, r, imp.name!, depth + 1);
       if (r.file) return exportOf(ctx, r.file, imp.name!, depth + 1) ?? undefined;
       return r.external ? { kind: "external", name: `${imp.module}.${imp.name}` } : undefined;
     case "default":
@@ -135,18 +162,44 @@ export function localValue(ctx: GraphContext, st: FileState, name: string, depth
 // ---- Names and expressions ------------------------------------------------------------------
 
 /** A name in scope at `scope` (a definition index, -1 for module level): enclosing functions, then the module. */
-export function resolveName(ctx: GraphContext, st: FileState, scope: number, name: string, depth = 0): Value | undefined {
+export function resolveName(ctx: GraphContext, st: FileState, scope: number, name: string, depth = 0, called = false): Value | undefined {
   const defs = st.record.definitions;
   let first = true;
+  const membersInScope = st.semantics.classMembersInScope === true;
+  // Where methods and variables have separate namespaces, a called name is never a variable.
+  const skipVariables = called && st.semantics.callsNameMethods === true;
   for (let s = scope; s >= 0; s = defs[s]!.parent) {
     const d = defs[s]!;
-    const isClass = d.kind === "class" || d.kind === "interface";
+    const isClass = TYPE_KINDS.has(d.kind);
+    if (isClass && membersInScope) {
+      // Java, C#: a class's members, inherited ones too, are in scope in its methods and nested classes.
+      const cls = symbolOf(st, s);
+      const found = findMember(ctx, cls, name);
+      // A constructor is not reachable by its name: the class is.
+      if (found !== undefined && ctx.symbols[found]!.kind !== "constructor") return { kind: "def", id: found, via: "scope" };
+      if (!skipVariables) {
+        const field = fieldsOf(st).get(s)?.get(name);
+        if (field) return bindingValue(ctx, st, s, field, depth + 1);
+        const inherited = findField(ctx, cls, name, depth + 1);
+        if (inherited) return inherited;
+      }
+      first = false;
+      continue;
+    }
+    if (d.kind === "module" && st.semantics.packages === "namespaces") {
+      // A namespace block sees its namespace's types in every file, and those of the namespaces around it.
+      const parts = d.qualified.split(".");
+      for (let n = parts.length; n > 0; n--) {
+        const id = ctx.packages.get(`${st.record.language}:${parts.slice(0, n).join(".")}`)?.get(name);
+        if (id !== undefined) return { kind: "def", id, via: "scope" };
+      }
+    }
     // Class bodies are not visible from their methods; only code directly in the body sees them.
     if (!isClass || first) {
       for (const c of ctx.children.get(symbolOf(st, s)) ?? []) if (ctx.symbols[c]!.name === name) return { kind: "def", id: c, via: "scope" };
       const imp = st.importBindings.get(name)?.filter((i) => i.scope === s);
       if (imp?.length) return importValue(ctx, st, imp.at(-1)!, depth);
-      const local = localsOf(st).get(s)?.get(name);
+      const local = skipVariables ? undefined : localAt(st, s, name);
       if (local && local.kind !== "global") return bindingValue(ctx, st, s, local, depth);
       if (local?.kind === "global") break;
     }
@@ -154,7 +207,9 @@ export function resolveName(ctx: GraphContext, st: FileState, scope: number, nam
   }
   const v = localValue(ctx, st, name, depth);
   if (v) return v;
-  const moduleLocal = localsOf(st).get(-1)?.get(name);
+  const inPackage = packageMember(ctx, st, name);
+  if (inPackage !== undefined) return { kind: "def", id: inPackage, via: "scope" };
+  const moduleLocal = skipVariables ? undefined : localsOf(st).get(-1)?.get(name);
   if (moduleLocal) return bindingValue(ctx, st, -1, moduleLocal, depth);
   return st.semantics.starImportsBind ? fromStarImports(ctx, st, name, depth) : undefined;
 }
@@ -165,6 +220,8 @@ function bindingValue(ctx: GraphContext, st: FileState, scope: number, b: Bindin
   if (b.type) {
     const cls = typeToClass(ctx, st, scope, b.type, depth + 1);
     if (cls !== undefined) return { kind: "instance", id: cls };
+    // A compiler-checked type outside the project: an outside object, whatever its value says.
+    if (st.semantics.staticTypes && !/^(var|auto|let|dynamic)$/.test(b.type)) return { kind: "external", name: typeCandidates(b.type)[0] ?? b.type };
   }
   if (b.value) {
     const v = callResult(ctx, st, scope, b.value, depth + 1);
@@ -224,17 +281,22 @@ function declaredType(ctx: GraphContext, st: FileState, scope: number, expr: str
     const d = defOf(ctx, v.id);
     return d?.returns ? { st: stateOf(ctx, v.id), scope: ownerScope(ctx, v.id), type: d.returns } : undefined;
   }
-  const dot = head.indexOf(".");
-  if (dot > 0 && st.semantics.instanceNames.includes(head.slice(0, dot)) && IDENT.test(head.slice(dot + 1))) {
-    const cls = enclosingClass(st, scope);
-    if (cls === undefined) return undefined;
-    const b = fieldsOf(st).get(ctx.symbols[cls]!.index)?.get(head.slice(dot + 1));
-    return b?.type ? { st, scope: b.scope, type: b.type } : undefined;
+  const dot = head.lastIndexOf(".");
+  if (dot > 0 && IDENT.test(head.slice(dot + 1))) {
+    // A field of a typed object (`self.items`, `r.routes`): its declared type, in its class or a base.
+    const owner = resolveExpr(ctx, st, scope, head.slice(0, dot), depth + 1);
+    if (owner?.kind !== "instance") return undefined;
+    for (const cls of [owner.id, ...basesOf(ctx, owner.id).map((b) => b.id)]) {
+      const cst = stateOf(ctx, cls);
+      const b = fieldsOf(cst).get(ctx.symbols[cls]!.index)?.get(head.slice(dot + 1));
+      if (b) return b.type ? { st: cst, scope: b.scope, type: b.type } : undefined;
+    }
+    return undefined;
   }
   if (!IDENT.test(head)) return undefined;
   const defs = st.record.definitions;
   for (let s = scope; ; s = defs[s]!.parent) {
-    const b = localsOf(st).get(s)?.get(head);
+    const b = localAt(st, s, head);
     if (b) return b.type ? { st, scope: s, type: b.type } : undefined;
     if (s < 0) return undefined;
   }
@@ -274,15 +336,22 @@ function callResult(ctx: GraphContext, st: FileState, scope: number, callee: str
 /** The enclosing class of a scope (for self/this/cls/super). */
 export function enclosingClass(st: FileState, scope: number): number | undefined {
   const defs = st.record.definitions;
-  for (let s = scope; s >= 0; s = defs[s]!.parent) if (defs[s]!.kind === "class") return symbolOf(st, s);
+  for (let s = scope; s >= 0; s = defs[s]!.parent) if (defs[s]!.kind === "class" || defs[s]!.kind === "enum") return symbolOf(st, s);
   return undefined;
 }
 
 /** Evaluates a dotted expression (`self.x.y`, `pkg.mod`, `Foo`, `get()`) to a value. */
 export function resolveExpr(ctx: GraphContext, st: FileState, scope: number, text: string, depth = 0): Value | undefined {
   if (depth > MAX_DEPTH) return undefined;
+  // `new Foo<T>(…)` as a receiver: a call of the class.
+  if (text.startsWith("new ")) text = text.slice(4).replace(/^([\w$.]+)\s*<[^()]*>\s*(?=\()/, "$1");
   const [head, isCall] = splitCall(text);
   if (isCall) {
+    // Go's `new(T)`: a pointer to a fresh T.
+    if (st.semantics.allocators?.includes(head)) {
+      const cls = typeToClass(ctx, st, scope, text.slice(head.length + 1, -1), depth + 1);
+      return cls !== undefined ? { kind: "instance", id: cls } : undefined;
+    }
     if (head === "super") {
       const cls = enclosingClass(st, scope);
       return cls !== undefined ? { kind: "super", id: cls } : undefined;
@@ -301,7 +370,7 @@ export function resolveExpr(ctx: GraphContext, st: FileState, scope: number, tex
       const cls = enclosingClass(st, scope);
       if (cls !== undefined) return { kind: "def", id: cls, via: "scope" };
     }
-    if (head === "super" && sem.superCallsConstructor) {
+    if (head === (sem.superName ?? "super") && sem.superCallsConstructor) {
       const cls = enclosingClass(st, scope);
       return cls !== undefined ? { kind: "super", id: cls } : undefined;
     }
@@ -328,7 +397,8 @@ export function member(ctx: GraphContext, base: Value, attr: string, depth: numb
       if (!isClassLike(ctx, base.id) && base.kind === "def") return undefined;
       const found = base.kind === "super" ? findInBases(ctx, base.id, attr) : findMember(ctx, base.id, attr);
       if (found !== undefined) return { kind: "def", id: found, via: "scope" };
-      if (base.kind === "instance") {
+      // Fields of an instance, and static fields of a class (`Builder.DEFAULT.create()`).
+      if (base.kind === "instance" || (base.kind === "def" && stateOf(ctx, base.id).semantics.classMembersInScope)) {
         const fieldType = findField(ctx, base.id, attr, depth);
         if (fieldType) return fieldType;
       }
@@ -384,7 +454,7 @@ export function findMember(ctx: GraphContext, id: number, name: string, depth = 
   if (ctx.memos.members.has(key)) return ctx.memos.members.get(key) ?? undefined;
   ctx.memos.members.set(key, null);
   let found: number | undefined;
-  for (const c of ctx.children.get(id) ?? []) if (ctx.symbols[c]!.name === name && ctx.symbols[c]!.kind !== "module") found = c;
+  for (const c of membersOf(ctx, id)) if (ctx.symbols[c]!.name === name && ctx.symbols[c]!.kind !== "module") found = c;
   if (found === undefined && depth < MAX_DEPTH) {
     for (const b of basesOf(ctx, id)) {
       found = findMember(ctx, b.id, name, depth + 1);

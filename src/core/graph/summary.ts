@@ -23,6 +23,7 @@ export function bindingName(imp: ImportRecord): string | undefined {
     case "reexport":
     case "export":
     case "export-default":
+    case "package":
       return undefined;
   }
 }

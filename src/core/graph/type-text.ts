@@ -24,6 +24,12 @@ export function splitTop(text: string, sep: string): string[] {
  */
 export function typeCandidates(text: string): string[] {
   let t = text.trim().replace(/^["']|["']$/g, "");
+  // A pointer (`*T`, `&T`) holds a T; a parenthesized result list (`(*T, error)`) gives its first.
+  t = t.replace(/^[*&]+\s*/, "");
+  if (t.startsWith("(") && t.endsWith(")") && !t.includes("=>")) {
+    const first = splitTop(t.slice(1, -1), ",")[0];
+    if (first) return typeCandidates(first.replace(/^[A-Za-z_]\w*\s+(?=[*\w])/, ""));
+  }
   const wrapper = /^(?:typing\.)?(Optional|Final|ClassVar|Annotated|Union|Type|type|Readonly|Promise|Awaitable)\[(.*)\]$/s.exec(t) ??
     /^(Readonly|Promise|Awaited|NonNullable)<(.*)>$/s.exec(t);
   if (wrapper) {
@@ -71,7 +77,18 @@ export function functionTypeParams(text: string): string[] | undefined {
 export function elementType(text: string): string | undefined {
   const t = text.trim().replace(/^["']|["']$/g, "");
   const generic = /^(?:typing\.)?(?:List|Iterable|Iterator|Sequence|MutableSequence|Collection|Set|FrozenSet|AbstractSet|Tuple|Deque|Generator|list|set|frozenset|tuple|Array|ReadonlyArray|Set|Iterable|IterableIterator)\s*[[<](.*)[\]>]$/s.exec(t);
-  return generic ? splitTop(generic[1]!, ",")[0] : /^(.*)\[\]$/.exec(t)?.[1];
+  if (generic) return splitTop(generic[1]!, ",")[0];
+  // Go: a slice or array `[]T` / `[4]T`, and a map's values `map[K]V`.
+  const slice = /^\[\d*\](.+)$/s.exec(t);
+  if (slice) return slice[1];
+  if (t.startsWith("map[")) {
+    let depth = 0;
+    for (let i = 3; i < t.length; i++) {
+      if (t[i] === "[") depth++;
+      else if (t[i] === "]" && --depth === 0) return t.slice(i + 1) || undefined;
+    }
+  }
+  return /^(.*)\[\]$/.exec(t)?.[1];
 }
 
 /** Splits `a.b(c).d` into the callee part and whether it ends in a call: returns [expr, isCall]. */

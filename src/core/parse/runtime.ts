@@ -34,6 +34,13 @@ export interface LoadedLanguage {
 
 let runtimeReady: Promise<void> | undefined;
 
+/**
+ * Compiled grammars and queries by grammar sha256, depth and query text. TypeScript and TSX cannot
+ * share one: they are two grammars whose node types are numbered differently, and a query is
+ * compiled against one grammar's numbering.
+ */
+const compiled = new Map<string, Promise<{ language: Language; query: Query }>>();
+
 async function verified(wasm: WasmSource, lock: WasmLock, file: string): Promise<{ bytes: Uint8Array; sha256: string }> {
   const entry = lock.files.find((f) => f.file === file);
   if (!entry) throw new EngineError("wasm_missing", `${file} is not listed in wasm/wasm.lock.json`, { hint: "Run `npm run wasm:sync`.", data: { file } });
@@ -52,6 +59,15 @@ async function verified(wasm: WasmSource, lock: WasmLock, file: string): Promise
 export async function loadWasmLock(wasm: WasmSource): Promise<WasmLock> {
   const bytes = await wasm.load("wasm.lock.json");
   return JSON.parse(new TextDecoder().decode(bytes)) as WasmLock;
+}
+
+/**
+ * Checks that `wasm` holds the grammar the lock names for `spec` (the bytes' sha256), without
+ * compiling it: a parse pool's workers read their own copy, so the engine checks its own before
+ * handing them files, and a damaged grammar fails the same way with or without a pool.
+ */
+export async function verifyGrammar(wasm: WasmSource, spec: LanguageSpec): Promise<void> {
+  await verified(wasm, await loadWasmLock(wasm), spec.grammar);
 }
 
 /** A grammar loader bound to one WasmSource. */
@@ -99,17 +115,30 @@ async function newRuntime(wasm: WasmSource): Promise<ParserRuntime> {
       if (!p) {
         p = (async () => {
           const { bytes, sha256 } = await verified(wasm, lock, spec.grammar);
-          let language: Language;
-          try {
-            language = await Language.load(bytes);
-          } catch (error) {
-            throw new EngineError("grammar_incompatible", `Cannot load the ${spec.name} grammar (${spec.grammar})`, {
-              hint: "The grammar's ABI does not match the web-tree-sitter runtime; run `npm run wasm:sync`.",
-              data: { grammar: spec.grammar },
-              cause: error,
-            });
+          // The same grammar bytes and query text compile once per thread, whichever WasmSource
+          // (engine) asks: a TypeScript query costs ~0.2 s to compile.
+          const shareKey = `${sha256}\0${spec.fullDepth}\0${spec.query}`;
+          let shared = compiled.get(shareKey);
+          if (!shared) {
+            shared = (async () => {
+              let language: Language;
+              try {
+                language = await Language.load(bytes);
+              } catch (error) {
+                throw new EngineError("grammar_incompatible", `Cannot load the ${spec.name} grammar (${spec.grammar})`, {
+                  hint: "The grammar's ABI does not match the web-tree-sitter runtime; run `npm run wasm:sync`.",
+                  data: { grammar: spec.grammar },
+                  cause: error,
+                });
+              }
+              const query = new Query(language, spec.query);
+              if (!spec.fullDepth) disableDeepPatterns(query);
+              return { language, query };
+            })();
+            shared.catch(() => compiled.delete(shareKey));
+            compiled.set(shareKey, shared);
           }
-          const query = new Query(language, spec.query);
+          const { language, query } = await shared;
           return { spec, language, query, grammarHash: sha256 };
         })();
         p.catch(() => loaded.delete(spec.id));
@@ -118,4 +147,23 @@ async function newRuntime(wasm: WasmSource): Promise<ParserRuntime> {
       return p;
     },
   };
+}
+
+/** Captures of patterns whose matches extraction keeps only at full depth (calls, local bindings). */
+const DEEP_CAPTURE = /^(reference\.call|reference\.new|local\.)/;
+/** Captures that make a pattern worth matching at any depth. */
+const SHALLOW_CAPTURE = /^(definition\.|reference\.type$|import$)/;
+
+/**
+ * For a language indexed below full depth, turns off the query's patterns whose matches extraction
+ * would throw away (call sites, local bindings), so tree-sitter never matches them: C's query
+ * matched every `call_expression` only for the records to drop it (6.6% of a kernel index, issue
+ * 14). The query text, and so the cache key, stays the language's declarative whole.
+ */
+function disableDeepPatterns(query: Query): void {
+  const names = query.captureNames;
+  for (let i = 0; i < query.captureQuantifiers.length; i++) {
+    const used = names.filter((_, c) => (query.captureQuantifiers[i]?.[c] ?? 0) !== 0);
+    if (used.some((n) => DEEP_CAPTURE.test(n)) && !used.some((n) => SHALLOW_CAPTURE.test(n))) query.disablePattern(i);
+  }
 }

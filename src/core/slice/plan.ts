@@ -63,6 +63,8 @@ function chunkOf(graph: CodeGraph, s: SymbolNode, role: Role, distance: number, 
   return { path: s.file, start: s.start, end: s.end, role, symbol: s.id, label: s.qualified, kind: s.kind, language: s.language, distance, confidence };
 }
 
+const CLASS_KINDS = new Set(["class", "interface", "struct", "trait", "enum"]);
+
 /** Symbols inside `id` (a class's methods, a function's nested functions), itself included. */
 function withDescendants(graph: CodeGraph, id: number): number[] {
   const out = [id];
@@ -98,12 +100,23 @@ export function planContext(
   const seedScopes = [...seeds, ...(extra.scopes ?? [])].flatMap((id) => (graph.symbols[id]!.kind === "module" ? [id, ...withDescendants(graph, id).slice(1)] : withDescendants(graph, id)));
   const inSeed = new Set(seedScopes);
 
-  // Types: what the seeds name in annotations and extend, then those types' own bases and field types.
-  const typeQueue: { id: number; depth: number }[] = [];
+  // Types by use: the bases the seeds extend and the types whose members (or constructors) they
+  // call come first; types they only name in annotations come after the callers, as outlines.
+  // Then those types' own bases and field types.
+  const usedTypes = new Set<number>();
   for (const sc of seedScopes) {
-    for (const t of graph.typeUses.get(sc) ?? []) typeQueue.push({ id: t, depth: 1 });
+    for (const ei of graph.callsFrom.get(sc) ?? []) {
+      const callee = graph.symbols[graph.calls[ei]!.callee]!;
+      if (callee.kind === "class" || callee.kind === "interface" || callee.kind === "struct") usedTypes.add(callee.id);
+      else if (callee.parent >= 0 && CLASS_KINDS.has(graph.symbols[callee.parent]!.kind)) usedTypes.add(callee.parent);
+    }
   }
+  const typeQueue: { id: number; depth: number }[] = [];
   for (const e of graph.inherits) if (inSeed.has(e.child)) typeQueue.push({ id: e.base, depth: 1 });
+  const annotated: number[] = [];
+  for (const sc of seedScopes) for (const t of graph.typeUses.get(sc) ?? []) (usedTypes.has(t) ? typeQueue.push({ id: t, depth: 1 }) : annotated.push(t));
+  // Annotation-only types: a hop further (an outline, after the first hop of every role).
+  for (const t of annotated) typeQueue.push({ id: t, depth: 2 });
   const types: { id: number; depth: number }[] = [];
   const seenTypes = new Set<number>();
   for (let i = 0; i < typeQueue.length && types.length < limits.perRole; i++) {

@@ -1,6 +1,9 @@
 /**
- * C#: definitions and using directives. `[Attribute]` lists are decorators; a file-scoped
- * namespace spans the whole file, so the file's types nest under it like a block namespace.
+ * C#: full depth. `[Attribute]` lists are decorators; a file-scoped namespace spans the whole file,
+ * so the file's types nest under it like a block namespace. Namespaces are packages (their types
+ * are visible in every file of the namespace and through `using`), a partial class is one type
+ * over its files, class members are in scope in methods, `this`/`base` and `: this(…)`/`: base(…)`.
+ * Extension methods are not resolved yet.
  */
 import type { LanguageSpec } from "../types.ts";
 import { QUERIES } from "../queries.gen.ts";
@@ -16,6 +19,19 @@ export const csharp: LanguageSpec = {
   commentTypes: ["comment"],
   docStyle: "preceding-comment",
   exportStyle: "public-modifier",
-  fullDepth: false,
+  fullDepth: true,
   fence: "csharp",
+  semantics: {
+    exports: "top-level",
+    packages: "namespaces",
+    starImportsBind: true,
+    superCallsConstructor: true,
+    superName: "base",
+    instanceNames: ["this"],
+    classNames: [],
+    classMembersInScope: true,
+    thisCallsConstructor: true,
+    staticTypes: true,
+    blocks: "braces",
+  },
 };

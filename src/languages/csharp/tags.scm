@@ -68,13 +68,37 @@
 (invocation_expression function: (identifier) @name) @reference.call
 (invocation_expression
   function: (member_access_expression expression: (_) @receiver name: (identifier) @name)) @reference.call
-(object_creation_expression type: (_) @name) @reference.new
+(object_creation_expression type: [(identifier) @name (generic_name . (identifier) @name)]) @reference.new
+(object_creation_expression type: (qualified_name qualifier: (_) @receiver name: [(identifier) @name (generic_name . (identifier) @name)])) @reference.new
+; `this.M()`, `base.M()`; `: this(…)` and `: base(…)` before a constructor body.
+(invocation_expression
+  function: (member_access_expression expression: ["this" "base"] @receiver name: (identifier) @name)) @reference.call
+(constructor_initializer ["this" "base"] @name) @reference.call
+
+; Return types, for receiver typing.
+(method_declaration returns: (_) @returns) @definition.method
+
+; What names hold: fields, properties, parameters, locals (`var` takes the type of its `new`).
+(field_declaration (variable_declaration type: (_) @type (variable_declarator name: (identifier) @name))) @local.field
+(property_declaration type: (_) @type name: (identifier) @name) @local.field
+(parameter type: (_) @type name: (identifier) @name) @local.param
+(local_declaration_statement (variable_declaration type: (_) @type (variable_declarator name: (identifier) @name))
+  (#not-eq? @type "var")) @local.assign
+(local_declaration_statement
+  (variable_declaration type: (implicit_type)
+    (variable_declarator name: (identifier) @name (object_creation_expression type: (_) @type)))) @local.assign
+(local_declaration_statement
+  (variable_declaration type: (implicit_type)
+    (variable_declarator name: (identifier) @name (invocation_expression) @alias))) @local.assign
+(foreach_statement type: (_) @type left: (identifier) @name) @local.assign
 
 ; using A.B;  using static A.B.C;  global using A;  using X = A.B;
+; `using A.B;` and `using static A.B.C;` bring a namespace's types (a type's static members) into
+; scope: star imports.
 (using_directive
   !name
   [(identifier) (qualified_name)] @import.module
-  (#set! kind "module")) @import
+  (#set! kind "star")) @import
 (using_directive
   name: (identifier) @import.alias
   [(identifier) (qualified_name) (generic_name)] @import.module

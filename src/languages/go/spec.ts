@@ -1,10 +1,13 @@
 /**
- * Go: definitions and imports. Methods are top-level (kind "method", plain name); a type is
- * exported when its name is capitalized. Import aliases `.` and `_` become "star" and
- * "side-effect" imports.
+ * Go: full depth. Methods are top-level, qualified by their receiver type (`Mux.Use`) and attached
+ * to it as members; a package is a folder whose files share their top-level names; import paths
+ * resolve through go.mod; embedded fields are bases; interfaces are satisfied by method sets. A name
+ * is exported when it is capitalized. Import aliases `.` and `_` become "star" and "side-effect"
+ * imports.
  */
 import type { LanguageSpec } from "../types.ts";
 import { QUERIES } from "../queries.gen.ts";
+import { goResolver } from "./resolve.ts";
 import { goTests } from "./tests.ts";
 
 export const go: LanguageSpec = {
@@ -18,6 +21,20 @@ export const go: LanguageSpec = {
   commentTypes: ["comment"],
   docStyle: "preceding-comment",
   exportStyle: "capitalized",
-  fullDepth: false,
+  fullDepth: true,
+  resolver: goResolver,
   tests: goTests,
+  semantics: {
+    exports: "explicit",
+    packages: "folder",
+    starImportsBind: true,
+    superCallsConstructor: false,
+    instanceNames: [],
+    classNames: [],
+    typeCallsConvert: true,
+    allocators: ["new"],
+    staticTypes: true,
+    structuralInterfaces: true,
+    blocks: "braces",
+  },
 };

@@ -1,9 +1,12 @@
 /**
- * Java: definitions and imports. Annotations sit inside a `modifiers` node, not beside the
- * definition, so none are collected as decorators yet.
+ * Java: full depth. A package's classes see each other unimported (the declared package, across
+ * source roots); imports resolve by path tails (single-type, nested, static, wildcard); inside a
+ * method the members of the enclosing classes, inherited ones too, are in scope; `this(…)` and
+ * `super(…)` call constructors. Overloads share one qualified name, so a call links to the name.
  */
 import type { LanguageSpec } from "../types.ts";
 import { QUERIES } from "../queries.gen.ts";
+import { javaResolver } from "./resolve.ts";
 import { javaTests } from "./tests.ts";
 
 export const java: LanguageSpec = {
@@ -18,8 +21,22 @@ export const java: LanguageSpec = {
   commentTypes: ["line_comment", "block_comment"],
   docStyle: "preceding-comment",
   exportStyle: "public-modifier",
-  fullDepth: false,
+  fullDepth: true,
+  resolver: javaResolver,
   tests: javaTests,
+  semantics: {
+    exports: "top-level",
+    packages: "declared",
+    starImportsBind: true,
+    superCallsConstructor: true,
+    instanceNames: ["this"],
+    classNames: [],
+    classMembersInScope: true,
+    callsNameMethods: true,
+    thisCallsConstructor: true,
+    staticTypes: true,
+    blocks: "braces",
+  },
   routes: {
     // Spring: `@GetMapping("/x")`, `@RequestMapping(value = "/x", method = RequestMethod.POST)` under a class-level `@RequestMapping("/api")`.
     classPrefix: [/^@RequestMapping(?:\(\s*(?:(?:value|path)\s*=\s*)?\{?\s*"(?<path>[^"]*)"[^)]*\))?/],

@@ -44,7 +44,35 @@
 (method_invocation
   object: (_)? @receiver
   name: (identifier) @name) @reference.call
-(object_creation_expression type: (_) @name) @reference.new
+; `new Foo(…)`, `new Foo<>(…)`, `new Outer.Inner(…)`: the class name is the callee, its scope the receiver.
+(object_creation_expression type: [(type_identifier) @name (generic_type . (type_identifier) @name)]) @reference.new
+(object_creation_expression
+  type: [(scoped_type_identifier (_) @receiver . (type_identifier) @name .)
+         (generic_type (scoped_type_identifier (_) @receiver . (type_identifier) @name .))]) @reference.new
+; `this(…)` and `super(…)` in a constructor.
+(explicit_constructor_invocation !object constructor: [(this) (super)] @name) @reference.call
+
+; `package a.b;`: the file's package (its classes see the package's other classes unimported).
+(package_declaration [(scoped_identifier) (identifier)] @import.module (#set! kind "package")) @import
+
+; Return types, for receiver typing.
+(method_declaration type: (_) @returns) @definition.method
+
+; What names hold: fields, parameters, locals (a `var` takes the type of its `new` or the call's result).
+(field_declaration type: (_) @type declarator: (variable_declarator name: (identifier) @name)) @local.field
+(formal_parameter type: (_) @type name: (identifier) @name) @local.param
+(local_variable_declaration type: (_) @type declarator: (variable_declarator name: (identifier) @name)
+  (#not-eq? @type "var")) @local.assign
+(local_variable_declaration
+  type: (type_identifier) @_var
+  declarator: (variable_declarator name: (identifier) @name value: (object_creation_expression type: (_) @type))
+  (#eq? @_var "var")) @local.assign
+(local_variable_declaration
+  type: (type_identifier) @_var
+  declarator: (variable_declarator name: (identifier) @name value: (method_invocation) @alias)
+  (#eq? @_var "var")) @local.assign
+(enhanced_for_statement type: (_) @type name: (identifier) @name) @local.assign
+(catch_formal_parameter (catch_type . (_) @type .) name: (identifier) @name) @local.assign
 
 ; import a.b.C;  import a.b.*;  import static a.b.C.m;  import static a.b.C.*;
 (import_declaration

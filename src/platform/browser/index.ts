@@ -3,7 +3,7 @@
  * trees, an OPFS store with IndexedDB and memory fallbacks, a fetch-based WasmSource, archive
  * and upload readers with limits. The engine-in-a-Web-Worker front end is `codeslice/worker`.
  */
-import type { FileSystem, Logger, Platform } from "../../core/ports.ts";
+import type { FileSystem, Logger, ParseWorkers, Platform } from "../../core/ports.ts";
 import { openBrowserStore, type StoreBackend, type StoreNotice } from "./browser-store.ts";
 import { FetchWasmSource } from "./fetch-wasm-source.ts";
 
@@ -19,6 +19,7 @@ export { unzip, DEFAULT_ZIP_LIMITS } from "./zip.ts";
 export type { UnzipResult, UnzipOptions, ZipLimits, ZipSkipped } from "./zip.ts";
 export { readUploads, persistTree, persistedTree, deletePersistedTree, packTree, unpackTree, OPFS_TREES_DIR, PERSIST_LIMITS } from "./uploads.ts";
 export { isStorageRefusal, mapDomError } from "./dom-errors.ts";
+export { WebParseWorkers, serveParseWorkerOnSelf, hardwareConcurrency } from "../web-parse-workers.ts";
 
 /** Options for {@link createBrowserPlatform}. */
 export interface BrowserPlatformOptions {
@@ -32,6 +33,13 @@ export interface BrowserPlatformOptions {
   prefer?: StoreBackend;
   onStoreNotice?: (notice: StoreNotice) => void;
   logger?: Logger;
+  /**
+   * Optional parse pool. Starting a worker needs a module the host's bundler emits, so the host
+   * supplies it: `new WebParseWorkers(() => new Worker(new URL("./parse-worker.ts", import.meta.url),
+   * { type: "module" }))` with an entry that calls `serveParseWorkerOnSelf(new FetchWasmSource(base))`.
+   * Without it files are parsed in the engine's thread (test/browser/parse-pool.chromium.ts runs both).
+   */
+  workers?: ParseWorkers;
 }
 
 /** A Platform for the main thread or a worker: `fs` as given, the best store available, wasm over fetch. */
@@ -45,6 +53,7 @@ export async function createBrowserPlatform(options: BrowserPlatformOptions): Pr
     fs: options.fs,
     store: opened.store,
     wasm: new FetchWasmSource(options.wasmBase),
+    ...(options.workers ? { workers: options.workers } : {}),
     storeBackend: opened.backend,
     ...(opened.notice ? { storeNotice: opened.notice } : {}),
     ...(options.logger ? { logger: options.logger } : {}),

@@ -6,11 +6,21 @@ import { createDenoFileSystem } from "./deno-file-system.ts";
 import { nativePaths } from "./deno-paths.ts";
 import { DenoStore } from "./deno-store.ts";
 import { DenoWasmSource } from "./deno-wasm-source.ts";
+import { WebParseWorkers } from "../web-parse-workers.ts";
 
 export { DenoFileSystem, createDenoFileSystem } from "./deno-file-system.ts";
 export { DenoStore } from "./deno-store.ts";
 export { DenoWasmSource } from "./deno-wasm-source.ts";
 export { mapDenoError, missingDenoFlag } from "./deno-api.ts";
+export { WebParseWorkers } from "../web-parse-workers.ts";
+
+// The worker entry beside this module: TypeScript from sources, JavaScript from dist/.
+const WORKER_ENTRY = new URL(import.meta.url.endsWith(".ts") ? "./parse-worker.ts" : "./parse-worker.js", import.meta.url);
+
+/** Parse workers on Deno: module Workers (they inherit this process's permissions) running parse-worker.ts. */
+export function denoParseWorkers(): WebParseWorkers {
+  return new WebParseWorkers(() => new Worker(WORKER_ENTRY.href, { type: "module" }));
+}
 
 /** Options for {@link createDenoPlatform}. */
 export interface DenoPlatformOptions {
@@ -33,5 +43,5 @@ export async function createDenoPlatform(options: DenoPlatformOptions): Promise<
   const paths = nativePaths(deno);
   const cacheDir = paths.absolute(options.cacheDir ?? paths.join(fs.rootLabel, ".codeslice"));
   const store = await openDiskCache(new DenoStore(cacheDir, deno, { root: fs.rootLabel }), { explicit: options.cacheDir !== undefined, ...(options.logger ? { logger: options.logger } : {}) });
-  return { fs, store, wasm: new DenoWasmSource(), ...(options.logger ? { logger: options.logger } : {}) };
+  return { fs, store, wasm: new DenoWasmSource(), workers: denoParseWorkers(), ...(options.logger ? { logger: options.logger } : {}) };
 }

@@ -6,10 +6,12 @@ import type { Logger, Platform } from "../../core/ports.ts";
 import { createNodeFileSystem } from "./node-file-system.ts";
 import { NodeStore } from "./node-store.ts";
 import { NodeWasmSource } from "./node-wasm-source.ts";
+import { NodeParseWorkers } from "./node-parse-workers.ts";
 
 export { NodeFileSystem, createNodeFileSystem, mapNodeError } from "./node-file-system.ts";
 export { NodeStore } from "./node-store.ts";
 export { NodeWasmSource } from "./node-wasm-source.ts";
+export { NodeParseWorkers } from "./node-parse-workers.ts";
 
 /** Options for {@link createNodePlatform}. */
 export interface NodePlatformOptions {
@@ -30,7 +32,7 @@ export async function createNodePlatform(options: NodePlatformOptions): Promise<
   const fs = await createNodeFileSystem(options.root);
   const cacheDir = nodePath.resolve(options.cacheDir ?? nodePath.join(fs.rootLabel, ".codeslice"));
   const store = await openDiskCache(new NodeStore(cacheDir, { root: fs.rootLabel }), { explicit: options.cacheDir !== undefined, ...(options.logger ? { logger: options.logger } : {}) });
-  return { fs, store, wasm: new NodeWasmSource(), memory: nodeHeapUsage, ...(options.logger ? { logger: options.logger } : {}) };
+  return { fs, store, wasm: new NodeWasmSource(), workers: new NodeParseWorkers(), memory: nodeHeapUsage, ...(options.logger ? { logger: options.logger } : {}) };
 }
 
 /**

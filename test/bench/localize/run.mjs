@@ -16,6 +16,9 @@
 //   --baseline FILE   a raw results file of an earlier run on the same cases: the rows of the systems
 //                     this run leaves out are taken from it (the baselines do not depend on codeslice,
 //                     so a codeslice-only run can report them beside its own figures)
+//   --raw FILE        where this run's raw rows go (default <corpora>/localize/results/results-<date>.json)
+//   --from-raw A,B    run nothing: aggregate the raw rows of earlier runs (e.g. two halves run side by
+//                     side with --repos, --raw and their own LOCALIZE_WORK) into one summary
 //   --rebuild-cases   build the cases again even when the stored cases file matches config.json
 //   --summary FILE    where the aggregate goes (default test/bench/results/localize.json; a run with
 //                     --limit, --repos or --budgets writes <corpora>/localize/results/summary-partial.json)
@@ -101,15 +104,27 @@ ensureBuilt();
 const cli = utils.cliPath;
 const revision = codesliceRevision();
 const date = new Date().toISOString().slice(0, 10);
-const rawFile = path.join(outDir, `results-${date}${partial ? "-partial" : ""}.json`);
+const fromRaw = flags["from-raw"] ? String(flags["from-raw"]).split(",").map((f) => path.resolve(f)) : undefined;
+const rawFile = fromRaw ? path.join(outDir, `results-${date}-merged.json`) : path.resolve(flags.raw ? String(flags.raw) : path.join(outDir, `results-${date}${partial ? "-partial" : ""}.json`));
 const runArgs = [path.join(tool, "run.mjs"), cli, "--cases", runCases, "--repos", names.join(","), "--budgets", budgets.join(","),
   "--variants", variants.join(","), "--systems", systems.join(","), "--work", work, "--out", rawFile];
 if (limit) runArgs.push("--limit", String(limit));
 console.error(`codeslice ${revision}; tool ${toolSrc} (${toolHash}); raw results ${rawFile}`);
 const t0 = Date.now();
-const run = spawnSync("nice", ["-n", "10", process.execPath, ...runArgs], { stdio: ["ignore", "inherit", "inherit"] });
-if (run.status !== 0) die(`run.mjs failed (exit ${run.status})`);
-const wallS = Math.round((Date.now() - t0) / 1000);
+let wallS;
+if (fromRaw) {
+  // The halves' rows and metadata in one raw file; wall time is the longest half's.
+  const docs = fromRaw.map((f) => JSON.parse(fs.readFileSync(f, "utf8")));
+  const rows = docs.flatMap((d) => d.rows);
+  const meta = { ...docs[0].meta, cases: new Set(rows.map((r) => r.id)).size, cases_per_repo: Object.assign({}, ...docs.map((d) => d.meta.cases_per_repo)),
+    run_wall_s: Math.max(...docs.map((d) => d.meta.run_wall_s)), run_cpu_s: docs.reduce((a, d) => a + d.meta.run_cpu_s, 0), merged_from: fromRaw.map((f) => path.basename(f)) };
+  writeJson(rawFile, { meta, rows });
+  wallS = meta.run_wall_s;
+} else {
+  const run = spawnSync("nice", ["-n", "10", process.execPath, ...runArgs], { stdio: ["ignore", "inherit", "inherit"] });
+  if (run.status !== 0) die(`run.mjs failed (exit ${run.status})`);
+  wallS = Math.round((Date.now() - t0) / 1000);
+}
 const report = spawnSync(process.execPath, [path.join(tool, "report.mjs"), rawFile, "--misses", "200"], { encoding: "utf8", maxBuffer: 1 << 28 });
 fs.writeFileSync(rawFile.replace(/\.json$/, ".report.md"), report.stdout || report.stderr);
 

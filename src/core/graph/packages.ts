@@ -1,0 +1,109 @@
+/**
+ * Package scope and members declared outside their type: the files of one package share their
+ * top-level names (LanguageSemantics.packages), a method written outside its type's body (a Go
+ * receiver, a Rust `impl` block) is a member of that type, and where interfaces are structural a
+ * type implements every interface whose methods it has.
+ */
+import { isClassLike, membersOf, stateOf, symbolOf, TYPE_KINDS, type FileState, type GraphContext } from "./context.ts";
+import type { InheritEdge, SymbolNode } from "./model.ts";
+import { basesOf } from "./resolve.ts";
+
+/** Top-level definitions by name per package, and each type's methods declared outside its body. */
+export function packageTables(files: Iterable<FileState>, symbols: readonly SymbolNode[]): Pick<GraphContext, "packages" | "attached"> {
+  const packages = new Map<string, Map<string, number>>();
+  const list = [...files];
+  for (const st of list) {
+    if (st.packageKey === undefined || st.semantics.packages === "namespaces") continue;
+    const names = packages.get(st.packageKey) ?? packages.set(st.packageKey, new Map()).get(st.packageKey)!;
+    st.record.definitions.forEach((d, i) => {
+      if (d.parent < 0 && d.name === d.qualified && !names.has(d.name)) names.set(d.name, symbolOf(st, i));
+    });
+  }
+  const attached = new Map<number, number[]>();
+  const attach = (owner: number, member: number) => (attached.get(owner) ?? attached.set(owner, []).get(owner)!).push(member);
+  // Namespace blocks are packages: their types, in every file; a type split over files (a partial
+  // class) is one type, each part seeing the members of the others.
+  const parts = new Map<number, { st: FileState; index: number }[]>();
+  for (const st of list) {
+    if (st.semantics.packages !== "namespaces") continue;
+    const defs = st.record.definitions;
+    defs.forEach((d, i) => {
+      const ns = d.parent >= 0 ? defs[d.parent]! : undefined;
+      if (ns && ns.kind !== "module") return;
+      if (!TYPE_KINDS.has(d.kind) && d.kind !== "type") return;
+      const key = `${st.record.language}:${ns ? ns.qualified : ""}`;
+      const names = packages.get(key) ?? packages.set(key, new Map()).get(key)!;
+      const first = names.get(d.name);
+      if (first === undefined) names.set(d.name, symbolOf(st, i));
+      if (TYPE_KINDS.has(d.kind)) (parts.get(first ?? symbolOf(st, i)) ?? parts.set(first ?? symbolOf(st, i), []).get(first ?? symbolOf(st, i))!).push({ st, index: i });
+    });
+  }
+  for (const group of parts.values()) {
+    if (group.length < 2) continue;
+    for (const owner of group) {
+      for (const other of group) {
+        if (other === owner) continue;
+        other.st.record.definitions.forEach((m, j) => m.parent === other.index && attach(symbolOf(owner.st, owner.index), symbolOf(other.st, j)));
+      }
+    }
+  }
+  for (const st of list) {
+    if (st.semantics.packages === "namespaces") continue;
+    st.record.definitions.forEach((d, i) => {
+      if (d.parent >= 0 || d.name === d.qualified) return;
+      // `Type.method` at top level: the method of the type of that name in this file, else in its package.
+      const owner = d.qualified.slice(0, d.qualified.length - d.name.length - 1);
+      const local = st.top.get(owner);
+      const id = local !== undefined && st.record.definitions[local]!.qualified === owner ? symbolOf(st, local)
+        : st.packageKey !== undefined ? packages.get(st.packageKey)?.get(owner) : undefined;
+      const kind = id !== undefined ? symbols[id]!.kind : undefined;
+      if (id === undefined || (kind !== "type" && !TYPE_KINDS.has(kind!))) return;
+      attach(id, symbolOf(st, i));
+    });
+  }
+  return { packages, attached };
+}
+
+/** A top-level name of the package a file belongs to (any of its files), if the language has packages. */
+export function packageMember(ctx: GraphContext, st: FileState, name: string): number | undefined {
+  return st.packageKey !== undefined ? ctx.packages.get(st.packageKey)?.get(name) : undefined;
+}
+
+/** The method names of a type, with those it gets from embedded or base types. */
+function methodSet(ctx: GraphContext, id: number, memo: Map<number, Set<string>>, depth = 0): Set<string> {
+  let set = memo.get(id);
+  if (set) return set;
+  set = new Set();
+  memo.set(id, set); // cycle guard
+  for (const m of membersOf(ctx, id)) if (ctx.symbols[m]!.kind === "method") set.add(ctx.symbols[m]!.name);
+  if (depth < 8) for (const b of basesOf(ctx, id)) for (const n of methodSet(ctx, b.id, memo, depth + 1)) set.add(n);
+  return set;
+}
+
+/**
+ * Structural `implements` edges: each project type (not an interface) to each interface of its
+ * language whose every method (embedded interfaces' too) it has, by name. Candidates come from the
+ * types that have the interface's first method, so the cost follows the method names, not types × interfaces.
+ */
+export function structuralImplements(ctx: GraphContext): InheritEdge[] {
+  const memo = new Map<number, Set<string>>();
+  const byMethod = new Map<string, number[]>();
+  const interfaces: number[] = [];
+  for (const s of ctx.symbols) {
+    if (s.kind === "module" || !stateOf(ctx, s.id).semantics.structuralInterfaces) continue;
+    if (s.kind === "interface") interfaces.push(s.id);
+    else if (isClassLike(ctx, s.id)) for (const n of methodSet(ctx, s.id, memo)) (byMethod.get(n) ?? byMethod.set(n, []).get(n)!).push(s.id);
+  }
+  const out: InheritEdge[] = [];
+  for (const i of interfaces) {
+    const wanted = [...methodSet(ctx, i, memo)];
+    if (wanted.length === 0) continue;
+    const language = ctx.symbols[i]!.language;
+    for (const t of byMethod.get(wanted[0]!) ?? []) {
+      if (ctx.symbols[t]!.language !== language) continue;
+      const has = methodSet(ctx, t, memo);
+      if (wanted.every((n) => has.has(n))) out.push({ child: t, base: i, kind: "implements" });
+    }
+  }
+  return out;
+}

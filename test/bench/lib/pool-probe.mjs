@@ -1,0 +1,28 @@
+#!/usr/bin/env node
+// One cold index in this process, for bench:pool: wall time, the process's CPU time, and the CPU
+// time of the engine's own (main) thread read from /proc/self/task/<pid>/stat (Linux). With the
+// pool, the main thread is the run's critical path on an idle machine: wall ≥ max(main-thread CPU,
+// process CPU / cores). That bound, unlike wall time, barely moves with other work on the machine.
+// usage: node pool-probe.mjs <dist dir> <root> <cache dir> <jobs>
+import fs from "node:fs";
+import path from "node:path";
+import { pathToFileURL } from "node:url";
+
+const [dist, root, cacheDir, jobs] = process.argv.slice(2);
+const { createEngine } = await import(pathToFileURL(path.join(dist, "index.js")).href);
+const { createNodePlatform } = await import(pathToFileURL(path.join(dist, "platform/node/index.js")).href);
+const TICK_S = 0.01; // USER_HZ is 100 on Linux
+const mainThreadCpu = () => {
+  // Fields after the parenthesised command name: utime and stime are the 12th and 13th.
+  const stat = fs.readFileSync(`/proc/self/task/${process.pid}/stat`, "utf8");
+  const f = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+  return (Number(f[11]) + Number(f[12])) * TICK_S;
+};
+const platform = await createNodePlatform({ root, cacheDir });
+const cpu0 = process.cpuUsage();
+const main0 = mainThreadCpu();
+const t0 = performance.now();
+const summary = await createEngine(platform, { jobs: Number(jobs) }).index();
+const wall = (performance.now() - t0) / 1000;
+const u = process.cpuUsage(cpu0);
+console.log(JSON.stringify({ wall, cpu: (u.user + u.system) / 1e6, mainCpu: mainThreadCpu() - main0, parsed: summary.parsed }));
