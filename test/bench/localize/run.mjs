@@ -13,9 +13,9 @@
 //   --budgets LIST    o200k budgets (default: config.json's)
 //   --systems a,b     only these systems (default: config.json's)
 //   --variants a,b    only these query variants (default: config.json's)
-//   --baseline FILE   a raw results file of an earlier run on the same cases: the rows of the systems
-//                     this run leaves out are taken from it (the baselines do not depend on codeslice,
-//                     so a codeslice-only run can report them beside its own figures)
+//   --baseline FILE   a raw results file of an earlier run on the same cases: the baselines' rows
+//                     (bm25-whole, grep-window) are taken from it when this run leaves them out (they
+//                     do not depend on codeslice, so a codeslice-only run reports them beside its own)
 //   --raw FILE        where this run's raw rows go (default <corpora>/localize/results/results-<date>.json)
 //   --from-raw A,B    run nothing: aggregate the raw rows of earlier runs (e.g. two halves run side by
 //                     side with --repos, --raw and their own LOCALIZE_WORK) into one summary
@@ -135,7 +135,8 @@ const reportedSystems = [...systems];
 if (baselineFile) {
   // Rows of the systems this run did not run, for the same cases, budgets and variants.
   const ids = new Set(res.rows.map((r) => r.id));
-  const earlier = JSON.parse(fs.readFileSync(baselineFile, "utf8")).rows.filter((r) => !ranSystems.has(r.system) && ids.has(r.id) && budgets.includes(r.budget) && variants.includes(r.variant));
+  // Only the baselines: an earlier run's codeslice rows describe an earlier build, not this one.
+  const earlier = JSON.parse(fs.readFileSync(baselineFile, "utf8")).rows.filter((r) => !r.system.startsWith("codeslice") && !ranSystems.has(r.system) && ids.has(r.id) && budgets.includes(r.budget) && variants.includes(r.variant));
   for (const r of earlier) res.rows.push({ ...r, from_baseline: path.basename(baselineFile) });
   for (const sys of config.systems) if (!ranSystems.has(sys) && earlier.some((r) => r.system === sys)) reportedSystems.push(sys);
 }
