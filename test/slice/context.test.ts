@@ -3,19 +3,9 @@ import { readFileSync } from "node:fs";
 import { countTokens } from "gpt-tokenizer/encoding/o200k_base";
 import { describe, expect, it } from "vitest";
 import { isEngineError } from "../../src/shared/errors.ts";
-import { memoryEngine, parseFixture } from "../support/platform.ts";
+import { errorOf, memoryEngine, parseFixture } from "../support/platform.ts";
 
 const fixture = (name: string) => parseFixture(readFileSync(new URL(`./fixtures/${name}`, import.meta.url), "utf8"));
-
-async function errorOf(p: Promise<unknown>) {
-  try {
-    await p;
-  } catch (error) {
-    if (isEngineError(error)) return error;
-    throw error;
-  }
-  throw new Error("expected an EngineError");
-}
 
 describe("routes: METHOD /path through mounts", () => {
   const cases = [

@@ -1,20 +1,9 @@
 /** Routes as real apps write them: prefixes held in names, parameters by position, unresolved prefixes, test clients. */
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { isEngineError } from "../../src/shared/errors.ts";
-import { memoryEngine, parseFixture } from "../support/platform.ts";
+import { errorOf, memoryEngine, parseFixture } from "../support/platform.ts";
 
 const fixture = (name: string) => parseFixture(readFileSync(new URL(`./fixtures/${name}`, import.meta.url), "utf8"));
-
-async function errorOf(p: Promise<unknown>) {
-  try {
-    await p;
-  } catch (error) {
-    if (isEngineError(error)) return error;
-    throw error;
-  }
-  throw new Error("expected an EngineError");
-}
 
 describe("route prefixes read through names", () => {
   const cases = [

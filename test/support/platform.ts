@@ -3,6 +3,7 @@ import { MemoryFileSystem, MemoryStore, type MemoryEntry } from "../../src/platf
 import { FetchWasmSource } from "../../src/platform/browser/fetch-wasm-source.ts";
 import type { Platform, WasmSource } from "../../src/core/ports.ts";
 import { createEngine, type Engine, type EngineOptions } from "../../src/core/engine/engine.ts";
+import { isEngineError, type EngineError } from "../../src/shared/errors.ts";
 
 /** The package's real wasm/ folder: read from disk, or fetched where the tests are served (Chromium). */
 async function wasmSource(): Promise<WasmSource> {
@@ -58,4 +59,15 @@ export function memoryPlatform(files: string | Record<string, MemoryEntry>): Pla
 export function memoryEngine(files: string | Record<string, MemoryEntry>, options?: EngineOptions): { engine: Engine; platform: ReturnType<typeof memoryPlatform> } {
   const platform = memoryPlatform(files);
   return { engine: createEngine(platform, options), platform };
+}
+
+/** The EngineError a promise rejects with (anything else fails the test, and so does success). */
+export async function errorOf(p: Promise<unknown>): Promise<EngineError> {
+  try {
+    await p;
+  } catch (error) {
+    if (isEngineError(error)) return error;
+    throw error;
+  }
+  throw new Error("expected an EngineError");
 }

@@ -9,7 +9,7 @@ import { LIMITS, type CallsPage, type RelatedSymbol } from "../../index.ts";
 const MAX_DEPTH = LIMITS.depth.max;
 import { budget, completeness, cursor, depth, limit, page, site, symbolArg, symbolRef, testCode, testsMode, usage } from "../schemas.ts";
 import type { ToolAnswer, ToolContext } from "../tool.ts";
-import { listBudget, DEFAULT_LIST_BUDGET } from "./list.ts";
+import { DEFAULT_LIST_BUDGET, listCall, withNotes } from "./list.ts";
 
 export const callsInput = z.strictObject({
   symbol: symbolArg,
@@ -74,19 +74,7 @@ function data(a: CallsPage, notes: string[]) {
 
 /** Runs callers or callees: one page within the budget. */
 export async function runCalls(direction: "callers" | "callees", args: z.output<typeof callsInput>, ctx: ToolContext): Promise<ToolAnswer> {
-  const notes: string[] = [];
-  let d = args.depth;
-  if (d !== undefined && d > MAX_DEPTH) {
-    notes.push(`depth lowered from ${d} to ${MAX_DEPTH}, the most this server follows`);
-    d = MAX_DEPTH;
-  }
-  const { budget: b, note } = listBudget(ctx, args.budget, notes.length ? 40 : 0);
-  if (note) notes.push(note);
-  const a = await ctx.engine[direction](args.symbol, {
-    signal: ctx.signal, budget: b, json: true,
-    ...(d !== undefined ? { depth: d } : {}), ...(args.limit !== undefined ? { limit: args.limit } : {}),
-    ...(args.cursor !== undefined ? { cursor: args.cursor } : {}), ...(args.tests !== undefined ? { tests: args.tests } : {}),
-  });
-  const text = notes.length ? [a.text, ...notes.map((n) => `Note: ${n}`)].join("\n") : a.text;
-  return { text, data: data(a, notes) };
+  const { options, notes } = listCall(ctx, args);
+  const a = await ctx.engine[direction](args.symbol, options);
+  return { text: withNotes(a.text, notes), data: data(a, notes) };
 }

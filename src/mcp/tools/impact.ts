@@ -3,7 +3,7 @@ import { z } from "zod";
 import { LIMITS, type ImpactAnswer } from "../../index.ts";
 import { budget, completeness, cursor, depth, limit, page, site, symbolRef, targetArg, testCode, testsMode, usage } from "../schemas.ts";
 import { defineTool } from "../tool.ts";
-import { DEFAULT_LIST_BUDGET, listBudget } from "./list.ts";
+import { DEFAULT_LIST_BUDGET, listCall, withNotes } from "./list.ts";
 
 const MAX_DEPTH = LIMITS.depth.max;
 
@@ -71,20 +71,8 @@ export const impactTool = defineTool({
     notes: z.array(z.string()),
   }),
   async run(args, ctx) {
-    const notes: string[] = [];
-    let d = args.depth;
-    if (d !== undefined && d > MAX_DEPTH) {
-      notes.push(`depth lowered from ${d} to ${MAX_DEPTH}, the most this server follows`);
-      d = MAX_DEPTH;
-    }
-    const { budget: b, note } = listBudget(ctx, args.budget, notes.length ? 40 : 0);
-    if (note) notes.push(note);
-    const a = await ctx.engine.impact(args.target, {
-      signal: ctx.signal, budget: b, json: true,
-      ...(d !== undefined ? { depth: d } : {}), ...(args.direction ? { direction: args.direction } : {}), ...(args.limit !== undefined ? { limit: args.limit } : {}),
-      ...(args.cursor !== undefined ? { cursor: args.cursor } : {}), ...(args.tests !== undefined ? { tests: args.tests } : {}),
-    });
-    const text = notes.length ? [a.text, ...notes.map((n) => `Note: ${n}`)].join("\n") : a.text;
-    return { text, data: data(a, notes) };
+    const { options, notes } = listCall(ctx, args);
+    const a = await ctx.engine.impact(args.target, { ...options, ...(args.direction ? { direction: args.direction } : {}) });
+    return { text: withNotes(a.text, notes), data: data(a, notes) };
   },
 });

@@ -3,7 +3,7 @@ import { z } from "zod";
 import { LIMITS } from "../../index.ts";
 import { budget, completeness, cursor, depth, limit, page, pathArg, testCode, testsMode, usage } from "../schemas.ts";
 import { defineTool } from "../tool.ts";
-import { DEFAULT_LIST_BUDGET, listBudget } from "./list.ts";
+import { DEFAULT_LIST_BUDGET, listCall, withNotes } from "./list.ts";
 
 const MAX_DEPTH = LIMITS.depth.max;
 
@@ -32,21 +32,10 @@ export const importersTool = defineTool({
     notes: z.array(z.string()),
   }),
   async run(args, ctx) {
-    const notes: string[] = [];
-    let d = args.depth;
-    if (d !== undefined && d > MAX_DEPTH) {
-      notes.push(`depth lowered from ${d} to ${MAX_DEPTH}, the most this server follows`);
-      d = MAX_DEPTH;
-    }
-    const { budget: b, note } = listBudget(ctx, args.budget, notes.length ? 40 : 0);
-    if (note) notes.push(note);
-    const a = await ctx.engine.importers(args.file, {
-      signal: ctx.signal, budget: b, json: true,
-      ...(d !== undefined ? { depth: d } : {}), ...(args.limit !== undefined ? { limit: args.limit } : {}),
-      ...(args.cursor !== undefined ? { cursor: args.cursor } : {}), ...(args.tests !== undefined ? { tests: args.tests } : {}),
-    });
+    const { options, notes } = listCall(ctx, args);
+    const a = await ctx.engine.importers(args.file, options);
     return {
-      text: notes.length ? [a.text, ...notes.map((n) => `Note: ${n}`)].join("\n") : a.text,
+      text: withNotes(a.text, notes),
       data: {
         path: a.path, depth: a.depth, results: a.results.map((r) => ({ path: r.path, depth: r.depth })), total: a.total, testCode: a.testCode, page: a.page,
         omitted: a.total - a.page.shown, completeness: a.completeness, usage: a.usage, notes,

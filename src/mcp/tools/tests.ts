@@ -3,7 +3,7 @@ import { z } from "zod";
 import { LIMITS } from "../../index.ts";
 import { budget, completeness, cursor, depth, limit, page, usage } from "../schemas.ts";
 import { defineTool } from "../tool.ts";
-import { DEFAULT_LIST_BUDGET, listBudget } from "./list.ts";
+import { DEFAULT_LIST_BUDGET, listCall, withNotes } from "./list.ts";
 
 const MAX_DEPTH = LIMITS.depth.max;
 
@@ -62,19 +62,9 @@ export const testsTool = defineTool({
     notes: z.array(z.string()),
   }),
   async run(args, ctx) {
-    const notes: string[] = [];
-    let d = args.depth;
-    if (d !== undefined && d > MAX_DEPTH) {
-      notes.push(`depth lowered from ${d} to ${MAX_DEPTH}, the most this server follows`);
-      d = MAX_DEPTH;
-    }
-    const { budget: b, note } = listBudget(ctx, args.budget, notes.length ? 40 : 0);
-    if (note) notes.push(note);
-    const a = await ctx.engine.tests(args.target, {
-      signal: ctx.signal, budget: b, json: true,
-      ...(d !== undefined ? { depth: d } : {}), ...(args.limit !== undefined ? { limit: args.limit } : {}), ...(args.cursor !== undefined ? { cursor: args.cursor } : {}),
-    });
+    const { options, notes } = listCall(ctx, args);
+    const a = await ctx.engine.tests(args.target, options);
     const { text: _text, symbol: _symbol, path: _path, ...rest } = a;
-    return { text: notes.length ? [a.text, ...notes.map((n) => `Note: ${n}`)].join("\n") : a.text, data: { ...rest, notes } };
+    return { text: withNotes(a.text, notes), data: { ...rest, notes } };
   },
 });
