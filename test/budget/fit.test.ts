@@ -79,7 +79,7 @@ describe("fitBlocks", () => {
     expect(wide.forms).toEqual(["full", "covered", "full"]);
     const narrow = fitBlocks(spec(blocks, 260));
     expect(narrow.forms[2]).not.toBe("full");
-    if (narrow.forms[2] === "cut") expect(narrow.text).toContain(`- next (${narrow.fullTokens[2]} tokens)`);
+    if (narrow.forms[2] === "cut") expect(narrow.text).toContain(`- next (${narrow.fullTokens(2)} tokens)`);
     const tight = fitBlocks(spec(blocks, count(blocks[0]!.outline!) + 40));
     expect(tight.forms[0]).toBe("outline");
     expect(tight.forms[1]).toBe("cut"); // its container is only an outline now

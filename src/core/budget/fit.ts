@@ -115,9 +115,10 @@ export interface FitSpec {
 export interface FitResult {
   text: string;
   forms: BlockForm[];
-  /** Token cost of each block in full (what the cut list reports). */
-  fullTokens: number[];
-  outlineTokens: (number | undefined)[];
+  /** Token cost of block i in full (what the cut list reports), counted when first asked. */
+  fullTokens: (i: number) => number;
+  /** Token cost of block i as its outline (undefined: it has none). */
+  outlineTokens: (i: number) => number | undefined;
   /** Tokens of `text`: a recount. */
   tokens: number;
   /** Envelope tokens of the chosen forms (`tokens + envelope ≤ budget`). */
@@ -168,21 +169,13 @@ const MAX_CHARS_PER_TOKEN = 12;
  * characters is not counted: it reads as a quarter of its length (an over-estimate that still
  * cannot fit), so a 50,000-token class in a neighbourhood costs nothing to leave out.
  */
-function lazyCounts(texts: (string | undefined)[], count: (text: string) => number, budget: number): (number | undefined)[] {
+function lazyCounts(texts: readonly (string | undefined)[], count: (text: string) => number, budget: number): (i: number) => number | undefined {
   const cache: (number | undefined)[] = new Array(texts.length);
-  return new Proxy(cache, {
-    get(target, key, receiver) {
-      if (typeof key === "string" && /^\d+$/.test(key)) {
-        const i = Number(key);
-        if (target[i] === undefined && texts[i] !== undefined) {
-          const t = texts[i]!;
-          target[i] = t.length > budget * MAX_CHARS_PER_TOKEN ? Math.ceil(t.length / 4) : count(t);
-        }
-        return target[i];
-      }
-      return Reflect.get(target, key, receiver);
-    },
-  });
+  return (i) => {
+    const t = texts[i];
+    if (cache[i] === undefined && t !== undefined) cache[i] = t.length > budget * MAX_CHARS_PER_TOKEN ? Math.ceil(t.length / 4) : count(t);
+    return cache[i];
+  };
 }
 
 interface Draft {
@@ -207,11 +200,12 @@ export function fitBlocks(spec: FitSpec): FitResult {
   const cutMin = spec.cutList ? Math.min(cutMax, spec.cutList.min ?? MIN_CUT_SHOWN) : 0;
   // Counted on first use: a block far larger than the budget is never counted (its cost is an
   // estimate that cannot fit), and the rest only when the fit looks at them.
-  const fullTokens = lazyCounts(blocks.map((b) => b.full), count, budget);
+  const fullCount = lazyCounts(blocks.map((b) => b.full), count, budget);
+  const fullTokens = (i: number): number => fullCount(i)!;
   const outlineTokens = lazyCounts(blocks.map((b) => b.outline), count, budget);
   const envFull = (i: number) => blocks[i]!.envelope?.full ?? 0;
   /** Estimated cost of a block in full: text, separator, envelope. */
-  const fullCost = (i: number) => (blocks[i]!.cost ?? fullTokens[i]! + 2) + envFull(i);
+  const fullCost = (i: number) => (blocks[i]!.cost ?? fullTokens(i) + 2) + envFull(i);
   const envOutline = (i: number) => blocks[i]!.envelope?.outline ?? 0;
   const forms: BlockForm[] = blocks.map(() => "cut");
   const covered = (i: number) => (blocks[i]!.within ?? []).some((j) => forms[j] === "full");
@@ -235,7 +229,7 @@ export function fitBlocks(spec: FitSpec): FitResult {
       } else if (!covered(i)) {
         cutTotal++;
         if (spec.cutList && block.listed && cutLines.length < shown) {
-          cutLines.push(block.listed(fullTokens[i]!));
+          cutLines.push(block.listed(fullTokens(i)));
           envelope += block.envelope?.listed ?? 0;
         }
       }
@@ -303,8 +297,8 @@ export function fitBlocks(spec: FitSpec): FitResult {
       hint: `A budget of at least ${need} tokens holds it.`,
       data: {
         budget, needed: need,
-        ...(seed !== undefined ? { seedTokens: fullTokens[seed]! } : {}),
-        ...(seed !== undefined && outlineTokens[seed] !== undefined ? { seedOutlineTokens: outlineTokens[seed]! } : {}),
+        ...(seed !== undefined ? { seedTokens: fullTokens(seed) } : {}),
+        ...(seed !== undefined && outlineTokens(seed) !== undefined ? { seedOutlineTokens: outlineTokens(seed)! } : {}),
       },
     });
   };
@@ -325,7 +319,7 @@ export function fitBlocks(spec: FitSpec): FitResult {
   for (const i of order) {
     if (!blocks[i]!.required) continue;
     const full = fullCost(i);
-    const outline = outlineTokens[i] !== undefined ? outlineTokens[i]! + envOutline(i) : undefined;
+    const outline = outlineTokens(i) !== undefined ? outlineTokens(i)! + envOutline(i) : undefined;
     if (!tight && used + full <= budget) {
       forms[i] = "full";
       used += full;
@@ -340,7 +334,7 @@ export function fitBlocks(spec: FitSpec): FitResult {
   if (!tight) {
     // Keep room for the first few cut-list entries (estimated from the average entry).
     const sample = spec.cutList ? order.filter((i) => !blocks[i]!.required).slice(-CUT_SAMPLE) : [];
-    const cutCosts = sample.map((i) => { const b = blocks[i]!; return (b.listed ? count(b.listed(fullTokens[i]!)) + 1 : 0) + (b.envelope?.listed ?? 0); });
+    const cutCosts = sample.map((i) => { const b = blocks[i]!; return (b.listed ? count(b.listed(fullTokens(i))) + 1 : 0) + (b.envelope?.listed ?? 0); });
     const avgCut = cutCosts.length ? cutCosts.reduce((a, c) => a + c, 0) / cutCosts.length : 0;
     used += Math.ceil(avgCut * Math.min(cutMin, cutCosts.length));
     // Greedy by priority; a block whose container is already shown in full costs nothing.
@@ -351,9 +345,9 @@ export function fitBlocks(spec: FitSpec): FitResult {
       if (!b.outlineOnly && !b.preferOutline && used + full <= budget) {
         forms[i] = "full";
         used += full;
-      } else if (outlineTokens[i] !== undefined && used + outlineTokens[i]! + envOutline(i) + 2 <= budget) {
+      } else if (outlineTokens(i) !== undefined && used + outlineTokens(i)! + envOutline(i) + 2 <= budget) {
         forms[i] = "outline";
-        used += outlineTokens[i]! + envOutline(i) + 2;
+        used += outlineTokens(i)! + envOutline(i) + 2;
       }
     }
   }
@@ -371,14 +365,14 @@ export function fitBlocks(spec: FitSpec): FitResult {
   for (let k = n - 1; over(current) && k >= 0; k--) {
     const i = order[k]!;
     if (forms[i] === "cut" || blocks[i]!.required) continue;
-    forms[i] = forms[i] === "full" && outlineTokens[i] !== undefined ? "outline" : "cut";
+    forms[i] = forms[i] === "full" && outlineTokens(i) !== undefined ? "outline" : "cut";
     if (forms[i] === "outline") k++; // look at it again: cut it if the outline is still too much
     current = draft();
   }
   shrinkCutList(0);
   for (let k = n - 1; over(current) && k >= 0; k--) {
     const i = order[k]!;
-    if (!blocks[i]!.required || forms[i] !== "full" || outlineTokens[i] === undefined) continue;
+    if (!blocks[i]!.required || forms[i] !== "full" || outlineTokens(i) === undefined) continue;
     forms[i] = "outline";
     current = draft();
   }
@@ -406,7 +400,7 @@ export function fitBlocks(spec: FitSpec): FitResult {
     let k = shown;
     while (k < limit && k < entries.length) {
       const b = blocks[entries[k]!]!;
-      const cost = count(b.listed!(fullTokens[entries[k]!]!)) + 1 + (b.envelope?.listed ?? 0);
+      const cost = count(b.listed!(fullTokens(entries[k]!))) + 1 + (b.envelope?.listed ?? 0);
       if (cost > slack) break;
       slack -= cost;
       k++;
@@ -428,16 +422,16 @@ export function fitBlocks(spec: FitSpec): FitResult {
   for (const i of order) {
     const b = blocks[i]!;
     if (forms[i] === "full" || covered(i) || b.listOnly) continue;
-    const now = forms[i] === "outline" ? outlineTokens[i]! + envOutline(i) : 0;
-    const full = !b.outlineOnly ? fullTokens[i]! + envFull(i) + 2 - now : Infinity;
+    const now = forms[i] === "outline" ? outlineTokens(i)! + envOutline(i) : 0;
+    const full = !b.outlineOnly ? fullTokens(i) + envFull(i) + 2 - now : Infinity;
     if (full <= slack) {
       promoted.push({ i, from: forms[i]! });
       forms[i] = "full";
       slack -= full;
-    } else if (forms[i] === "cut" && outlineTokens[i] !== undefined && outlineTokens[i]! + envOutline(i) + 2 <= slack) {
+    } else if (forms[i] === "cut" && outlineTokens(i) !== undefined && outlineTokens(i)! + envOutline(i) + 2 <= slack) {
       promoted.push({ i, from: "cut" });
       forms[i] = "outline";
-      slack -= outlineTokens[i]! + envOutline(i) + 2;
+      slack -= outlineTokens(i)! + envOutline(i) + 2;
     }
   }
   if (promoted.length) {
@@ -491,7 +485,7 @@ export function fitBlocks(spec: FitSpec): FitResult {
       omitted++;
       return "cut";
     });
-    // Still lazy: a caller reads the counts it reports (the shown blocks, the cut ones it lists).
-    return { text: d.text, forms: out, fullTokens: fullTokens as number[], outlineTokens, tokens: d.tokens, envelope: d.envelope, listed, omitted };
+    // Still lazy: a caller counts only what it reports.
+    return { text: d.text, forms: out, fullTokens, outlineTokens, tokens: d.tokens, envelope: d.envelope, listed, omitted };
   }
 }

@@ -448,10 +448,10 @@ export async function buildChangesAnswer(graph: CodeGraph, set: ChangeSet, optio
     if (form === "covered") return;
     if (form === "cut") {
       const handle = c.side === "base" ? `${cite(c.path, c.start, c.end)} at ${set.base.oid ? short(set.base.oid) : set.base.label}` : c.id !== undefined || (c.kind !== "module-code" && c.kind !== "file" && c.kind !== "route") ? c.label.split(" → ").pop()! : cite(c.path, c.start, c.end);
-      cut.push({ path: c.path, start: c.start, end: c.end, role: c.role, symbol: c.label, handle, tokens: fit.fullTokens[i]! });
+      cut.push({ path: c.path, start: c.start, end: c.end, role: c.role, symbol: c.label, handle, tokens: fit.fullTokens(i) });
     } else {
       chunks.push({
-        path: c.path, start: c.start, end: c.end, role: c.role, symbol: c.label, kind: c.kind, form, tokens: form === "full" ? fit.fullTokens[i]! : fit.outlineTokens[i]!,
+        path: c.path, start: c.start, end: c.end, role: c.role, symbol: c.label, kind: c.kind, form, tokens: form === "full" ? fit.fullTokens(i) : fit.outlineTokens(i)!,
         ...(c.change ? { change: c.change } : {}), side: c.side,
       });
     }

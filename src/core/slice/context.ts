@@ -455,10 +455,10 @@ export async function buildContext(graph: CodeGraph, target: string, options: Co
   chunks.forEach((c, i) => {
     const form: BlockForm = fit.forms[i]!;
     if (form === "covered") return;
-    if (form === "cut") cut.push(cutChunk(c, fit.fullTokens[i]!));
-    else included.push(shownChunk(c, form, form === "full" ? fit.fullTokens[i]! : fit.outlineTokens[i]!));
+    if (form === "cut") cut.push(cutChunk(c, fit.fullTokens(i)));
+    else included.push(shownChunk(c, form, form === "full" ? fit.fullTokens(i) : fit.outlineTokens(i)!));
   });
-  if (fit.forms[0] === "outline") notes.push(seedOutlineNote(fit.fullTokens[0]!));
+  if (fit.forms[0] === "outline") notes.push(seedOutlineNote(fit.fullTokens(0)));
   return {
     target,
     resolvedAs: seeds.how,
