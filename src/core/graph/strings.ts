@@ -6,6 +6,7 @@
  * The language-specific part is only the literal syntax below, which is shared by the languages
  * whose bindings carry `literal` (the quote forms of Python, JavaScript and TypeScript).
  */
+import type { BindingRecord } from "../extract/record.ts";
 import { importTarget } from "./imports.ts";
 import type { CodeGraph } from "./model.ts";
 import { basesOf, lookupDefinition, resolveExpr } from "./resolve.ts";
@@ -123,28 +124,25 @@ export function stringValue(graph: CodeGraph, file: string, expr: string, depth 
 
 /** The class a module-level name is an instance of, when it is assigned a constructor call. */
 function instanceClass(graph: CodeGraph, file: string, name: string, depth: number): number | undefined {
-  if (depth > MAX_DEPTH) return undefined;
-  const record = graph.records.get(file);
-  if (!record) return undefined;
-  const own = record.bindings.filter((b) => b.scope < 0 && b.name === name && b.kind === "assign").at(-1);
-  if (own) {
-    if (own.value === undefined) return undefined;
-    const id = lookupDefinition(graph.context, file, -1, own.value);
-    return id !== undefined && graph.symbols[id]!.kind === "class" ? id : undefined;
-  }
-  const target = importTarget(graph.context, file, name);
-  return target && target.file !== file && target.name !== undefined ? instanceClass(graph, target.file, target.name, depth + 1) : undefined;
+  const found = moduleBinding(graph, file, name, depth);
+  if (found?.binding.value === undefined) return undefined;
+  const id = lookupDefinition(graph.context, found.file, -1, found.binding.value);
+  return id !== undefined && graph.symbols[id]!.kind === "class" ? id : undefined;
 }
 
-/** A module-level name's string in `file`, or the name it imports from another module. */
-function nameValue(graph: CodeGraph, file: string, name: string, depth: number): string | undefined {
-  const record = graph.records.get(file);
-  if (!record) return undefined;
-  const own = record.bindings.filter((b) => b.scope < 0 && b.name === name && b.kind === "assign").at(-1);
-  if (own) return own.literal !== undefined ? stringValue(graph, file, own.literal, depth + 1) : undefined;
+/** A module-level assignment of `name` in `file`, or in the module it imports `name` from. */
+function moduleBinding(graph: CodeGraph, file: string, name: string, depth: number): { file: string; binding: BindingRecord } | undefined {
+  if (depth > MAX_DEPTH) return undefined;
+  const own = graph.records.get(file)?.bindings.filter((b) => b.scope < 0 && b.name === name && b.kind === "assign").at(-1);
+  if (own) return { file, binding: own };
   const target = importTarget(graph.context, file, name);
-  if (target && target.file !== file) return nameValue(graph, target.file, target.name ?? name, depth + 1);
-  return undefined;
+  return target && target.file !== file ? moduleBinding(graph, target.file, target.name ?? name, depth + 1) : undefined;
+}
+
+/** A module-level name's string in `file`, or the string of the name it imports. */
+function nameValue(graph: CodeGraph, file: string, name: string, depth: number): string | undefined {
+  const found = moduleBinding(graph, file, name, depth);
+  return found?.binding.literal !== undefined ? stringValue(graph, found.file, found.binding.literal, depth + 1) : undefined;
 }
 
 /** A class attribute's default (`API_V1_STR: str = "/api/v1"`), looked up through the bases. */

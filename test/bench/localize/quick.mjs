@@ -31,7 +31,6 @@ const { values } = parseArgs({
 const budgets = values.budgets.split(",").map(Number);
 const { createEngine } = await import(path.join(root, "dist/core/engine/engine.js"));
 const { createNodePlatform } = await import(path.join(root, "dist/platform/node/index.js"));
-const config = JSON.parse(fs.readFileSync(path.join(here, "config.json"), "utf8"));
 const { cases } = JSON.parse(fs.readFileSync(path.join(results, "cases.run.json"), "utf8"));
 const only = values.repos ? values.repos.split(",") : [...new Set(cases.map((c) => c.repo))];
 const git = (cwd, args) => execFileSync("git", args, { cwd, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
@@ -111,4 +110,3 @@ if (values.misses) {
     console.log(`\n${r.id} (${r.error ?? ""}) gold: ${r.gold.join(", ")}\n  seeds: ${r.seeds.slice(0, 5).join(", ")}`);
   }
 }
-void config;
