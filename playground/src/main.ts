@@ -295,6 +295,7 @@ function resetPanels(): void {
   ui.indexTime.value = "–";
   replace(ui.map, h("p", { class: "empty" }, "Indexing…"));
   ui.results.replaceChildren();
+  delete ui.results.dataset.query;
   clearContext();
   for (const slot of [ui.searchError, ui.contextError, ui.graphError, ui.impactError, ui.snippetError]) clearPanelError(slot);
   replace(ui.graph, h("p", { class: "empty" }, "Pick a symbol to see who calls it and what it calls."));
@@ -489,6 +490,7 @@ const runSearch = debounce(async (query: string) => {
   searchRun?.abort();
   if (!current || query.trim() === "") {
     ui.results.replaceChildren();
+    delete ui.results.dataset.query;
     clearPanelError(ui.searchError);
     return;
   }
@@ -500,11 +502,15 @@ const runSearch = debounce(async (query: string) => {
   } catch (error) {
     if ((error as { code?: string }).code === "cancelled") return;
     ui.results.replaceChildren();
+    delete ui.results.dataset.query;
     panelError(ui.searchError, error, "Search");
   }
 }, 120);
 
 function renderHits(hits: SearchHit[], query: string): void {
+  // The query these hits answer: a click on a result list still showing an older query's hits
+  // (the next search is debounced) would pick from the wrong list.
+  ui.results.dataset.query = query;
   if (hits.length === 0) {
     replace(ui.results, h("li", { class: "empty" }, `No symbol matches “${query}”.`));
     return;

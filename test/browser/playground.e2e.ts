@@ -109,7 +109,8 @@ describe("the playground with the bundled sample", () => {
 
     // Pick a symbol: the context bundle fits the default budget, seed first.
     await page.fill("#search", "order total");
-    await page.locator('#search-results button[data-qualified="api.pricing.order_total"]').click();
+    // Wait for this query's hits: the list still shows the last query's until the debounced search lands.
+    await page.locator('#search-results[data-query="order total"] button[data-qualified="api.pricing.order_total"]').click();
     await page.waitForSelector("body[data-context=ready]");
     await page.waitForSelector('[data-testid=graph-svg] [data-qualified="api.pricing.order_total"]');
     const usage = page.getByTestId("usage");
