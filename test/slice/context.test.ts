@@ -277,3 +277,46 @@ describe("search and pack", () => {
     expect(countTokens(a.text)).toBeLessThanOrEqual(3000);
   });
 });
+
+describe("files read only in part", () => {
+  const project = parseFixture(`#- app/config.py
+class Settings:
+    def describe(self):
+        return "settings"
+#- app/broken.py
+from app.config import Settings
+
+
+def load(name):
+    s = Settings()
+    return s.describe(
+
+
+def save(x):
+    return x
+#- app/clean.py
+from app.config import Settings
+
+
+def show():
+    return Settings().describe()
+`);
+
+  it("an answer whose neighbourhood holds a file with syntax errors names the file, the broken lines, and the chunk they fall in", async () => {
+    const { engine } = memoryEngine(project);
+    const answer = await engine.context("app.config.Settings", { budget: 2000 });
+    const brokenLine = project["app/broken.py"]!.split("\n").findIndex((l) => l.includes("s.describe(")) + 1;
+    const note = answer.notes.find((n) => n.startsWith("app/broken.py has syntax errors"));
+    expect(note).toBeDefined();
+    expect(note).toMatch(new RegExp(`lines? ${brokenLine}\\b`));
+    expect(answer.text).toContain(`Note: ${note}`);
+    expect(answer.notes.some((n) => n.startsWith("app/clean.py"))).toBe(false);
+  });
+
+  it("an answer far from the broken file says nothing about it", async () => {
+    const { engine } = memoryEngine(project);
+    const answer = await engine.context("app/clean.py::show", { budget: 2000 });
+    expect(answer.chunks.some((c) => c.path === "app/broken.py")).toBe(false);
+    expect(answer.notes.some((n) => n.includes("syntax errors"))).toBe(answer.cut.some((c) => c.path === "app/broken.py"));
+  });
+});
