@@ -186,7 +186,12 @@ export function renderNeighbourhood(n: Neighbourhood, o: GraphOptions): HTMLElem
 function nodeElement(node: NeighbourNode, p: Box, nodeH: number, file: string | undefined, o: GraphOptions): SVGGElement {
   const bundled = o.inBundle(node);
   const pickable = node.role !== "center";
-  const said = `${node.qualified}, ${node.role === "both" ? "caller and callee" : node.role}, ${node.kind} at ${node.path}:${node.line}${bundled ? `, ${bundled === "outline" ? "outline" : "code"} in the bundle` : ""}`;
+  const chars = Math.max(4, Math.floor((p.w - 16) / CHAR_PX));
+  const name = clip(shortName(node.qualified), chars);
+  const fileShown = file === undefined ? undefined : clip(file, chars);
+  // The spoken name starts with the text on screen (WCAG 2.5.3, label in name), then says the rest.
+  const seen = fileShown ? `${name} ${fileShown}` : name;
+  const said = `${seen}: ${node.role === "both" ? "caller and callee" : node.role}, ${node.qualified}, ${node.kind} at ${node.path}:${node.line}${bundled ? `, ${bundled === "outline" ? "outline" : "code"} in the bundle` : ""}`;
   const g = svg("g", {
     class: `node ${node.role}${bundled ? " in-bundle" : ""}${bundled === "outline" ? " outline" : ""}`,
     transform: `translate(${p.x} ${p.y})`,
@@ -198,13 +203,14 @@ function nodeElement(node: NeighbourNode, p: Box, nodeH: number, file: string | 
     ...(bundled ? { "data-in-bundle": bundled } : {}),
     ...(pickable ? { tabindex: 0 } : {}),
   });
-  const chars = Math.max(4, Math.floor((p.w - 16) / CHAR_PX));
+  // One text: the name, a space, the file on the line under it (so the text reads "name file").
+  const text = svg("text", { "text-anchor": "middle" }, svg("tspan", { x: p.w / 2, y: file ? 17 : nodeH / 2 + 4, class: "name" }, name));
+  if (fileShown) text.append(" ", svg("tspan", { x: p.w / 2, y: 34, class: "file" }, fileShown));
   g.append(
     svg("title", {}, `${node.qualified}\n${node.kind} at ${node.path}:${node.line}${bundled ? `\n${bundled === "outline" ? "Outline" : "Code"} in the bundle` : ""}${pickable ? "\nClick to centre the picture here" : ""}`),
     svg("rect", { width: p.w, height: nodeH, rx: 6 }),
-    svg("text", { x: p.w / 2, y: file ? 17 : nodeH / 2 + 4, "text-anchor": "middle", class: "name" }, clip(shortName(node.qualified), chars)),
+    text,
   );
-  if (file) g.append(svg("text", { x: p.w / 2, y: 34, "text-anchor": "middle", class: "file" }, clip(file, chars)));
   if (bundled) g.append(svg("rect", { class: "bundle-mark", x: 2, y: 4, width: 5, height: nodeH - 8, rx: 2 }));
   if (pickable) {
     g.addEventListener("click", () => o.onPick(node));

@@ -569,6 +569,7 @@ async function runContext(how: GraphMove = {}): Promise<void> {
   const controller = (contextRun = new AbortController());
   const budget = Number(ui.budget.value);
   document.body.dataset.context = "loading";
+  document.body.dataset.graph = "loading";
   writeUrl(target);
   let answer: ContextAnswer;
   try {
@@ -578,6 +579,7 @@ async function runContext(how: GraphMove = {}): Promise<void> {
     clearContext();
     panelError(ui.contextError, error, "Slicing the context");
     document.body.dataset.context = "error";
+    document.body.dataset.graph = "kept";
     return;
   }
   clearPanelError(ui.contextError);
@@ -585,6 +587,7 @@ async function runContext(how: GraphMove = {}): Promise<void> {
   document.body.dataset.context = "ready";
   const seed = answer.seeds[0];
   if (seed && answer.resolvedAs !== "file") await showGraph(seed.qualified, controller.signal, how);
+  else document.body.dataset.graph = "kept";
 }
 
 /** Opens a chunk's lines ("path:start-end") or slices the context of a handle. */
@@ -666,6 +669,12 @@ interface GraphMove {
 const GRAPH_FIRST = 10;
 const GRAPH_ALL = 1000;
 
+/*
+ * body[data-graph] says where the picture stands: "loading" from the moment a slice or "show all"
+ * starts until it is drawn for that answer ("ready"), "error", or "kept" (the run drew nothing:
+ * a file target or a failed slice leaves the last picture, without bundle marks).
+ */
+
 /** The picture on screen: the answer drawn and whether it holds every neighbour. */
 let graphShown: { n: Neighbourhood; all: boolean } | undefined;
 /** The centres shown before this one, newest last: what Back returns to. */
@@ -686,11 +695,13 @@ async function showGraph(symbol: string, signal: AbortSignal, how: GraphMove = {
     graphShown = { n, all };
     drawGraph();
     showBack();
+    document.body.dataset.graph = "ready";
   } catch (error) {
     if ((error as { code?: string }).code === "cancelled") return;
     graphShown = undefined;
     ui.graph.replaceChildren();
     panelError(ui.graphError, error, "Drawing the callers and callees");
+    document.body.dataset.graph = "error";
   }
 }
 
@@ -702,10 +713,15 @@ function bundled(node: NeighbourNode): "full" | "outline" | undefined {
   return lastAnswer.chunks.some((c) => c.form === "full" && c.path === node.path && c.start <= node.line && node.line <= c.end) ? "full" : undefined;
 }
 
-/** Draws `graphShown` at the panel's width; keyboard focus stays on the node it was on. */
+/**
+ * Draws `graphShown` at the panel's width. Keyboard focus in the picture stays on the node it was
+ * on; when that node is gone or became the centre, on the picture itself (Tab goes on from there
+ * rather than from the top of the page).
+ */
 function drawGraph(): void {
   if (!graphShown) return;
   const { n, all } = graphShown;
+  const inGraph = ui.graph.contains(document.activeElement);
   const focused = (document.activeElement as Element | null)?.closest?.("#graph [data-id]")?.getAttribute("data-id");
   drawnWidth = ui.graph.clientWidth;
   replace(ui.graph, renderNeighbourhood(n, {
@@ -715,7 +731,16 @@ function drawGraph(): void {
     onExpand: () => void expandGraph(),
     expanded: all,
   }));
-  if (focused) (ui.graph.querySelector(`[data-id="${CSS.escape(focused)}"]`) as SVGGElement | null)?.focus();
+  if (!inGraph) return;
+  const same = focused ? ui.graph.querySelector<SVGGElement>(`[data-id="${CSS.escape(focused)}"][tabindex]`) : null;
+  (same ?? focusableGraph())?.focus();
+}
+
+/** The picture as a focus target of its own (not in the Tab order: its nodes are). */
+function focusableGraph(): SVGSVGElement | null {
+  const root = ui.graph.querySelector<SVGSVGElement>("[data-testid=graph-svg]");
+  root?.setAttribute("tabindex", "-1");
+  return root;
 }
 
 /** "Show all": the same centre with every caller and callee; focus goes to the first one newly drawn. */
@@ -725,22 +750,27 @@ async function expandGraph(): Promise<void> {
   const symbol = graphShown.n.center.qualified;
   graphRun?.abort();
   const run = (graphRun = new AbortController());
+  document.body.dataset.graph = "loading";
   try {
     const n = await engine.neighbourhood(symbol, { limit: GRAPH_ALL, signal: run.signal });
     if (graphShown?.n.center.qualified !== symbol) return;
     graphShown = { n, all: true };
     drawGraph();
+    document.body.dataset.graph = "ready";
     const first = n.nodes.find((x) => !shown.has(x.id));
     if (first) (ui.graph.querySelector(`[data-id="${CSS.escape(first.id)}"]`) as SVGGElement | null)?.focus();
   } catch (error) {
     if ((error as { code?: string }).code === "cancelled") return;
     panelError(ui.graphError, error, "Drawing every caller and callee");
+    document.body.dataset.graph = "error";
   }
 }
 
 /** The Back button names the centre it returns to; hidden when there is none. */
 function showBack(): void {
   const previous = graphHistory.at(-1);
+  // Hiding the focused button would drop keyboard focus to the top of the page.
+  if (previous === undefined && document.activeElement === ui.graphBack) focusableGraph()?.focus();
   ui.graphBack.hidden = previous === undefined;
   ui.graphBack.textContent = previous ? `← Back to ${shortName(previous)}` : "← Back";
   if (previous) ui.graphBack.dataset.target = previous;

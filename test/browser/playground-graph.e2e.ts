@@ -6,7 +6,7 @@
  */
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { newPage, openSite, openZip, shot, type Site } from "./support/playground-page.ts";
+import { newPage, openSite, openZip, seriousViolations, shot, type Site } from "./support/playground-page.ts";
 
 /**
  * app.run calls two functions both named util.helper (in a/x/util.py and b/y/util.py) and hub.hub;
@@ -37,19 +37,21 @@ async function slice(page: Page, target: string, centreOn = target): Promise<voi
   await page.fill("#target", target);
   await page.click("#context-form button[type=submit]");
   await page.waitForSelector(`[data-testid=graph-svg] g.node.center[data-qualified="${centreOn}"]`);
-  await page.waitForSelector("body[data-context=ready]");
+  await page.waitForSelector("body[data-context=ready][data-graph=ready]");
 }
 
 /** Every text in the picture: its computed font size times the SVG's scale (what is seen, in CSS px), and whether it fits its box. */
 function textSizes(page: Page) {
   return graph(page).evaluate((svg: SVGSVGElement) => {
     const scale = svg.getBoundingClientRect().width / svg.viewBox.baseVal.width;
-    return [...svg.querySelectorAll("text")].map((t) => {
+    // The leaves that hold text: a node's name and file lines (tspans), the column titles (texts).
+    return [...svg.querySelectorAll("tspan, text:not(:has(tspan))")].map((t) => {
+      const leaf = t as SVGTextContentElement;
       const box = t.closest("g.node")?.querySelector("rect");
       return {
         text: t.textContent ?? "",
         px: parseFloat(getComputedStyle(t).fontSize) * scale,
-        fits: !box || t.getComputedTextLength() * scale <= box.getBoundingClientRect().width,
+        fits: !box || leaf.getComputedTextLength() * scale <= box.getBoundingClientRect().width,
       };
     });
   });
@@ -63,8 +65,8 @@ describe("the playground's callers/callees picture", () => {
     await slice(page, "app.run");
     const nodes = await graph(page).locator("g.node").evaluateAll((gs) => gs.map((g) => ({
       qualified: g.getAttribute("data-qualified")!,
-      name: g.querySelector("text.name")?.textContent ?? "",
-      file: g.querySelector("text.file")?.textContent ?? null,
+      name: g.querySelector(".name")?.textContent ?? "",
+      file: g.querySelector(".file")?.textContent ?? null,
       label: g.getAttribute("aria-label") ?? "",
     })));
     const helpers = nodes.filter((n) => n.qualified.endsWith(".helper"));
@@ -74,9 +76,15 @@ describe("the playground's callers/callees picture", () => {
     expect(helpers.map((n) => n.file).sort()).toEqual(["x/util.py", "y/util.py"]);
     // What is seen, name and file together, is different for every node; a screen reader hears the path.
     expect(new Set(nodes.map((n) => `${n.name}|${n.file}`)).size).toBe(nodes.length);
-    for (const n of helpers) expect(n.label).toContain(n.qualified.startsWith("a.") ? "a/x/util.py" : "b/y/util.py");
+    // A screen reader hears what is seen first (label in name), then the qualified name and the path.
+    for (const n of helpers) {
+      expect(n.label.startsWith(`${n.name} ${n.file}`)).toBe(true);
+      expect(n.label).toContain(n.qualified);
+      expect(n.label).toContain(n.qualified.startsWith("a.") ? "a/x/util.py" : "b/y/util.py");
+    }
     // A name no other node shares gets no file line.
     expect(nodes.find((n) => n.qualified === "hub.hub")?.file).toBeNull();
+    expect(await seriousViolations(page)).toEqual([]);
     expect(errors).toEqual([]);
     await context.close();
   });
@@ -93,9 +101,11 @@ describe("the playground's callers/callees picture", () => {
     const before = new Set(await callers.evaluateAll((gs) => gs.map((g) => g.getAttribute("data-qualified"))));
     await more.focus();
     await page.keyboard.press("Enter");
-    await expect.poll(() => callers.count()).toBe(HUB_CALLERS);
+    await page.waitForSelector("body[data-graph=ready]");
+    expect(await callers.count()).toBe(HUB_CALLERS);
     expect(await more.count()).toBe(0);
     await shot(page, "31-graph-all-callers");
+    expect(await seriousViolations(page)).toEqual([]);
     // Focus lands on a caller that was not drawn before, not on the page's body.
     const now = await page.evaluate(() => document.activeElement?.getAttribute("data-qualified") ?? null);
     expect(now).not.toBeNull();
@@ -108,8 +118,9 @@ describe("the playground's callers/callees picture", () => {
     // Another budget slices the same centre again: the picture stays expanded.
     await page.locator("#budget").fill("300");
     await expect.poll(() => page.getByTestId("usage").getAttribute("data-budget")).toBe("300");
-    await page.waitForSelector("body[data-context=ready]");
-    await expect.poll(() => callers.count()).toBe(HUB_CALLERS);
+    // Drawn again for the new answer (data-graph goes to "loading" with the slice), not the old picture.
+    await page.waitForSelector("body[data-context=ready][data-graph=ready]");
+    expect(await callers.count()).toBe(HUB_CALLERS);
     expect(errors).toEqual([]);
     await context.close();
   });
@@ -172,8 +183,11 @@ describe("the playground's callers/callees picture", () => {
     await graph(page).locator('g.node[data-qualified="callers.c3.call3"]').focus();
     await page.keyboard.press("Enter");
     await page.waitForSelector('[data-testid=graph-svg] g.node.center[data-qualified="callers.c3.call3"]');
+    // The chosen node became the centre: focus stays in the picture, not back at the top of the page.
+    expect(await page.evaluate(() => document.getElementById("graph")!.contains(document.activeElement))).toBe(true);
     expect(await back.getAttribute("data-target")).toBe("hub.hub");
     expect(await back.innerText()).toBe("← Back to hub.hub");
+    expect(await seriousViolations(page)).toEqual([]);
     await back.focus();
     await page.keyboard.press("Enter");
     await page.waitForSelector('[data-testid=graph-svg] g.node.center[data-qualified="hub.hub"]');
@@ -182,10 +196,16 @@ describe("the playground's callers/callees picture", () => {
     expect(await page.inputValue("#target")).toBe("hub.hub");
     await expect.poll(() => page.locator("#chunks li").first().getAttribute("data-symbol")).toBe("hub.hub");
     expect(await back.getAttribute("data-target")).toBe("app.run");
-    await back.click();
+    await back.focus();
+    await page.keyboard.press("Space");
     await page.waitForSelector('[data-testid=graph-svg] g.node.center[data-qualified="app.run"]');
     expect(await centre(page)).toBe("app.run");
     expect(await back.isHidden()).toBe(true);
+    // The button hid under the keyboard's focus: focus went to the picture, and Tab goes on to its nodes.
+    await page.waitForSelector("body[data-graph=ready]");
+    expect(await page.evaluate(() => document.getElementById("graph")!.contains(document.activeElement))).toBe(true);
+    await page.keyboard.press("Tab");
+    expect(await page.evaluate(() => document.activeElement?.getAttribute("data-qualified"))).toMatch(/helper|hub/);
     expect(errors).toEqual([]);
     await context.close();
   });

@@ -4,6 +4,7 @@
  * zipped to disk (Playwright hands a path to Chromium as a real file).
  */
 import * as fs from "node:fs";
+import { createRequire } from "node:module";
 import * as os from "node:os";
 import * as path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -70,4 +71,15 @@ export function focused(page: Page): Promise<string> {
     if (!el || el === document.body) return "body";
     return el.id ? `#${el.id}` : `${el.tagName.toLowerCase()}${el.getAttribute("data-qualified") ? `[data-qualified="${el.getAttribute("data-qualified")}"]` : ""}`;
   });
+}
+
+const AXE = createRequire(import.meta.url).resolve("axe-core/axe.min.js");
+
+/** axe-core's WCAG 2.1 A/AA violations of impact serious or critical, one line each. */
+export async function seriousViolations(page: Page): Promise<string[]> {
+  await page.addScriptTag({ path: AXE });
+  const result = await page.evaluate(() => (window as unknown as { axe: { run(ctx: Document, o: object): Promise<{ violations: { id: string; impact: string; nodes: { target: string[] }[] }[] }> } }).axe
+    .run(document, { runOnly: { type: "tag", values: ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"] } }));
+  return result.violations.filter((v) => v.impact === "serious" || v.impact === "critical")
+    .map((v) => `${v.id} (${v.impact}): ${v.nodes.slice(0, 3).map((n) => n.target.join(" ")).join(", ")}`);
 }
