@@ -580,9 +580,10 @@ describe("the playground for keyboard and screen-reader users", () => {
       await page.fill("#target", "api.pricing.order_total");
       await page.locator("#budget").fill("300");
       await page.click("#context-form button[type=submit]");
-      await page.waitForSelector("body[data-context=ready]");
-      await page.waitForSelector("[data-testid=graph-svg]");
+      // The picture drawn for this answer (not mid-redraw) and the chunk's lines shown, then axe.
+      await page.waitForSelector("body[data-context=ready][data-graph=ready]");
       await page.locator("#chunks li button").first().click();
+      await expect.poll(() => text(page, "#snippet-title")).toMatch(/^api\/pricing\.py:/);
       await page.locator("#bundle-details summary").click();
       await page.locator("#cut summary").click();
       expect(await seriousViolations(page), `indexed sample at ${viewport.width}px`).toEqual([]);
