@@ -660,7 +660,7 @@ async function showImpact(symbol: string, signal: AbortSignal): Promise<void> {
   }
 }
 
-/** How the picture got to a centre: through Back (not recorded again), or by "show all". */
+/** How the picture gets to a centre: `back` when Back chose it (not recorded in the history again). */
 interface GraphMove {
   back?: boolean;
 }
@@ -745,7 +745,8 @@ function focusableGraph(): SVGSVGElement | null {
 
 /** "Show all": the same centre with every caller and callee; focus goes to the first one newly drawn. */
 async function expandGraph(): Promise<void> {
-  if (!graphShown || graphShown.all) return;
+  // While a slice is drawing its own picture, the button belongs to the picture it replaces.
+  if (!graphShown || graphShown.all || document.body.dataset.graph === "loading") return;
   const shown = new Set(graphShown.n.nodes.map((x) => x.id));
   const symbol = graphShown.n.center.qualified;
   graphRun?.abort();
