@@ -313,6 +313,21 @@ def show():
     expect(answer.notes.some((n) => n.startsWith("app/clean.py"))).toBe(false);
   });
 
+  it("the map lists the files read only in part, with their broken lines", async () => {
+    const { engine } = memoryEngine(project);
+    const map = await engine.map({ budget: 2000 });
+    const brokenLine = project["app/broken.py"]!.split("\n").findIndex((l) => l.includes("s.describe(")) + 1;
+    expect(map.readPartly.files).toBe(1);
+    expect(map.readPartly.list[0]!.path).toBe("app/broken.py");
+    expect(map.readPartly.list[0]!.lines).toContain(brokenLine);
+    expect(map.text).toMatch(/## Read only in part: 1 file with syntax errors/);
+    expect(map.text).toContain(`- app/broken.py: line ${brokenLine}`);
+    const clean = memoryEngine({ "app/config.py": project["app/config.py"]! }).engine;
+    const cleanMap = await clean.map({ budget: 2000 });
+    expect(cleanMap.readPartly.files).toBe(0);
+    expect(cleanMap.text).not.toContain("Read only in part");
+  });
+
   it("an answer far from the broken file says nothing about it", async () => {
     const { engine } = memoryEngine(project);
     const answer = await engine.context("app/clean.py::show", { budget: 2000 });

@@ -64,6 +64,8 @@ export interface RepoMap {
   symbols: MapSymbol[];
   layout: { path: string; files: number; sourceFiles: number }[];
   witnesses: { testFiles: number; testFunctions: number; httpFiles: string[]; openapi: string[] };
+  /** Files that parsed with syntax errors (indexed only in part): how many, and the first few with their broken lines. */
+  readPartly: { files: number; list: { path: string; lines: number[] }[] };
   text: string;
   /** A recount of `text`. */
   tokens: number;
@@ -143,6 +145,7 @@ export async function buildRepoMap(
     symbols: centralSymbols(graph),
     layout: mapLayout(snapshot),
     witnesses: mapWitnesses(snapshot, graph),
+    readPartly: readPartly(records),
   };
   const lines = mapLines(snapshot, graph, records.length, parts);
   const envelope = options.envelope === undefined ? 0
@@ -153,6 +156,7 @@ export async function buildRepoMap(
   return {
     services, languages, entryPoints, symbols: symbols.slice(0, 50), layout,
     witnesses: { testFiles: witnesses.testFiles.size, testFunctions: witnesses.testFunctions, httpFiles: witnesses.httpFiles, openapi: witnesses.openapi },
+    readPartly: parts.readPartly,
     text, tokens, budget, encoding, ...(options.envelope !== undefined ? { envelope: fit.envelope } : {}), omitted: fit.omitted,
   };
 }
@@ -165,6 +169,17 @@ interface MapParts {
   symbols: MapSymbol[];
   layout: RepoMap["layout"];
   witnesses: { testFiles: Set<string>; testFunctions: number; httpFiles: string[]; openapi: string[] };
+  readPartly: RepoMap["readPartly"];
+}
+
+/** The most files with syntax errors the map names one by one. */
+const MAX_READ_PARTLY = 10;
+
+/** Files with syntax errors, most errors first: what sits in their broken regions is not indexed. */
+function readPartly(records: FileRecord[]): RepoMap["readPartly"] {
+  const broken = records.filter((r) => r.diagnostics.length > 0)
+    .sort((a, b) => b.diagnostics.length - a.diagnostics.length || (a.path < b.path ? -1 : 1));
+  return { files: broken.length, list: broken.slice(0, MAX_READ_PARTLY).map((r) => ({ path: r.path, lines: r.diagnostics.map((d) => d.line) })) };
 }
 
 /** Files and symbols per language, most files first. */
@@ -306,6 +321,12 @@ function mapLines(snapshot: Snapshot, graph: CodeGraph, indexed: number, parts: 
   const { httpFiles, openapi } = witnesses;
   if (httpFiles.length) add(6, 5, `- .http/.rest requests: ${httpFiles.slice(0, 5).join(", ")}${httpFiles.length > 5 ? ` +${httpFiles.length - 5} more` : ""}`);
   if (openapi.length) add(6, 5, `- OpenAPI: ${openapi.slice(0, 5).join(", ")}`);
+  const { readPartly: broken } = parts;
+  if (broken.files) {
+    add(7, 4, `## Read only in part: ${broken.files} file${broken.files > 1 ? "s" : ""} with syntax errors (what their broken lines hold is not indexed)`);
+    broken.list.forEach((f, i) => add(7, i < 3 ? 4 : 7, `- ${f.path}: line${f.lines.length > 1 ? "s" : ""} ${f.lines.join(", ")}${f.lines.length >= 5 ? ", …" : ""}`));
+    if (broken.files > broken.list.length) add(7, 7, `- … and ${broken.files - broken.list.length} more`);
+  }
   return lines;
 }
 
