@@ -285,7 +285,7 @@ interface Drafts {
 }
 
 /** Sorts the query's matches by their main capture (definition, reference, import, local binding). */
-function collectDrafts(matches: QueryMatch[]): Drafts {
+function collectDrafts(matches: QueryMatch[], pathJoin: string | undefined): Drafts {
   const drafts: Drafts = { defs: new Map(), calls: [], types: [], imports: [], bindings: [] };
   const { defs, calls: callDrafts, types: typeDrafts, imports: importDrafts, bindings: bindingDrafts } = drafts;
   for (const m of matches) {
@@ -331,7 +331,10 @@ function collectDrafts(matches: QueryMatch[]): Drafts {
       if (!mod && kind !== "export" && kind !== "export-default") continue;
       const name = cap["import.name"]?.text;
       const alias = cap["import.alias"]?.text;
-      importDrafts.push({ node, module: mod?.text ?? "", kind, ...(name !== undefined ? { name } : {}), ...(alias !== undefined ? { alias } : {}) });
+      // Nested import trees (`use a::{b::{c}}`) capture one module path per level: joined, outermost first.
+      const mods = many["import.module"] ?? [];
+      const module = pathJoin && mods.length > 1 ? mods.map((n) => n.text.replace(/\s+/g, "")).join(pathJoin) : mod?.text ?? "";
+      importDrafts.push({ node, module, kind, ...(name !== undefined ? { name } : {}), ...(alias !== undefined ? { alias } : {}) });
     } else if (main.name.startsWith("local.")) {
       if (cap.name) {
         bindingDrafts.push({
@@ -476,7 +479,8 @@ function callRecords(drafts: Drafts["calls"], spec: LanguageSpec, enclosing: (in
         col: c.name.startPosition.column,
         caller: enclosing(c.name.startIndex),
       };
-      if (c.receiver) call.receiver = receiverText(c.receiver.text);
+      // A receiver joined to the name by `::` (`self::f()`, `Type::new()`) keeps the `::`: a path, not a value.
+      if (c.receiver) call.receiver = receiverText(c.receiver.text) + (c.receiver.nextSibling?.type === "::" ? "::" : "");
       if (c.args) {
         const args = c.args.namedChildren.filter((a): a is Node => a !== null && !spec.commentTypes.includes(a.type));
         // Strings (routes, messages), and the arguments of the calls that mount routers or set their prefixes.
@@ -620,7 +624,7 @@ function diagnosticsOf(root: Node): Diagnostic[] {
 export function extractFile(tree: Tree, query: Query, spec: LanguageSpec, path: string, hash: string): FileRecord {
   const root = tree.rootNode;
   const source = root.text;
-  const drafts = collectDrafts(query.matches(root));
+  const drafts = collectDrafts(query.matches(root), spec.importPathJoin);
   const table = buildDefinitions(drafts.defs, spec, source);
   const enclosing = enclosingOf(table);
   const moduleTerms = assignTerms(source, table.definitions, table.spans);
