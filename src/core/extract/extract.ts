@@ -469,8 +469,11 @@ function callRecords(drafts: Drafts["calls"], spec: LanguageSpec, enclosing: (in
   const keep = argRulesOf(spec);
   const seenCalls = new Set<number>();
   if (spec.fullDepth) {
+    // Several patterns may read one call (a bare `f(…)` and `x.f(…)` over the same tokens): the one with a receiver wins.
+    const withReceiver = new Set<number>();
+    for (const c of drafts) if (c.receiver) withReceiver.add(c.name.id);
     for (const c of drafts) {
-      if (seenCalls.has(c.name.id)) continue;
+      if (seenCalls.has(c.name.id) || (!c.receiver && withReceiver.has(c.name.id))) continue;
       seenCalls.add(c.name.id);
       const call: CallRecord = {
         name: boundedName(c.name.text),

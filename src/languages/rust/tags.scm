@@ -194,3 +194,20 @@
 (where_predicate
   left: (type_identifier) @name
   bounds: (trait_bounds . [(type_identifier) (scoped_type_identifier)] @alias)) @local.assign
+
+; Calls inside macro arguments (`assert_eq!(parse(x), Ok(y))`, `format!("{}", x.name())`): the
+; grammar leaves them as token trees, so calls are read off the tokens, four trees deep: `f(…)`,
+; `x.f(…)` and `p::f(…)` (only the last segment before the name is the receiver).
+
+(macro_invocation (token_tree (identifier) @name . (token_tree) @args (#match? @args "^\\(")) @reference.call)
+(macro_invocation (token_tree [(identifier) (self)] @receiver . "." . (identifier) @name . (token_tree) @args (#match? @args "^\\(")) @reference.call)
+(macro_invocation (token_tree [(identifier) (self) (super) (crate)] @receiver . "::" . (identifier) @name . (token_tree) @args (#match? @args "^\\(")) @reference.call)
+(macro_invocation (token_tree (token_tree (identifier) @name . (token_tree) @args (#match? @args "^\\(")) @reference.call))
+(macro_invocation (token_tree (token_tree [(identifier) (self)] @receiver . "." . (identifier) @name . (token_tree) @args (#match? @args "^\\(")) @reference.call))
+(macro_invocation (token_tree (token_tree [(identifier) (self) (super) (crate)] @receiver . "::" . (identifier) @name . (token_tree) @args (#match? @args "^\\(")) @reference.call))
+(macro_invocation (token_tree (token_tree (token_tree (identifier) @name . (token_tree) @args (#match? @args "^\\(")) @reference.call)))
+(macro_invocation (token_tree (token_tree (token_tree [(identifier) (self)] @receiver . "." . (identifier) @name . (token_tree) @args (#match? @args "^\\(")) @reference.call)))
+(macro_invocation (token_tree (token_tree (token_tree [(identifier) (self) (super) (crate)] @receiver . "::" . (identifier) @name . (token_tree) @args (#match? @args "^\\(")) @reference.call)))
+(macro_invocation (token_tree (token_tree (token_tree (token_tree (identifier) @name . (token_tree) @args (#match? @args "^\\(")) @reference.call))))
+(macro_invocation (token_tree (token_tree (token_tree (token_tree [(identifier) (self)] @receiver . "." . (identifier) @name . (token_tree) @args (#match? @args "^\\(")) @reference.call))))
+(macro_invocation (token_tree (token_tree (token_tree (token_tree [(identifier) (self) (super) (crate)] @receiver . "::" . (identifier) @name . (token_tree) @args (#match? @args "^\\(")) @reference.call))))

@@ -17,10 +17,12 @@
 // Rules (see ../README.md, "Rust"):
 //   definitions  `fn` items (`function`), `fn` in an impl or trait, with or without a body
 //                (`method`), struct/union (`struct`), enum, trait, type alias (`type`), macro_rules
-//                (`macro`); at any depth, inline modules excepted (not definitions, but they
-//                qualify). Not: items a macro generates (span outside the source: derives,
-//                macro_rules expansions), associated types and consts, consts, statics, extern
-//                blocks. `start_line` is the name token's line.
+//                (`macro`), an impl's associated types (`type`); at any depth, inline modules
+//                excepted (not definitions, but they qualify). Not: items a macro generates (span
+//                outside the source: derives, macro_rules expansions), trait associated types,
+//                consts, statics, extern blocks. A module file several crates include
+//                (tests/util/mod.rs) gives one definition per (file, name, line). `start_line` is
+//                the name token's line.
 //   qualified    `<relpath>#<Outer>.<inner>`: inline modules, functions, traits and the impl's
 //                self type (`Parser.parse` for a method of `impl Parser` or `impl Trait for
 //                Parser`, its last path segment without generics) of the same file.
@@ -30,13 +32,15 @@
 //                trait method: when its Self type is a corpus type (first generic argument) whose
 //                `impl Trait for Type` in the corpus defines the method -> that method (`call`,
 //                tag `trait-impl`); otherwise (generic, `dyn`, default method) -> the trait's
-//                method (`trait`). Calls of locals, parameters, fields and call results (closures,
+//                method (`trait`). A method of an outside trait (`From::from`, `Iterator::next`)
+//                whose Self type has a corpus impl defining it -> that method (tag `outside-trait`). Calls of locals, parameters, fields and call results (closures,
 //                fn pointers) are unresolvable; std and other crates external; tuple-struct and
 //                variant constructors are not calls. `line` = the callee token (the method name,
 //                the last path segment). Caller: the enclosing fn (closures are transparent);
 //                const/static initialisers at module level -> the file (module pseudo-definition).
 //   import edges each leaf of a `use` that resolves to a corpus item -> the file that defines it
-//                (a module -> the module's file); glob imports -> the module's file.
+//                (a module -> the module's file); glob imports -> the module's file; `mod x;` ->
+//                the module's file.
 //   inherits     `impl Trait for Type` (`implements`, Type -> Trait, both corpus), supertraits
 //                `trait A: B` (`extends`).
 import { execFileSync, spawn } from "node:child_process";
@@ -333,11 +337,12 @@ function buildGold(dir, info, owners, calls, targets) {
     if (!o.span || o.span.ctxt !== 0 || !inCorpus(o.span.file) || !o.name) return null;
     if (o.node === "Item") return KINDS[o.kind] ?? null;
     if ((o.node === "ImplItem" || o.node === "TraitItem") && o.kind === "Fn") return "method";
+    if (o.node === "ImplItem" && o.kind === "Type") return "type";
     return null;
   };
   /** The line of the name token: the keyword then the name, from the span's start. */
   const nameLine = (o) => {
-    const kw = o.node === "Item" ? KEYWORD[o.kind] : "fn";
+    const kw = o.node === "Item" ? KEYWORD[o.kind] : o.kind === "Type" ? "type" : "fn";
     const src = lines(o.span.file);
     const re = new RegExp(`(^|[^\\w])${kw.replace("!", "!")}\\s*(r#)?${o.name}\\b`);
     const re2 = new RegExp(`(^|[^\\w])(r#)?${o.name}\\b`);
@@ -378,10 +383,14 @@ function buildGold(dir, info, owners, calls, targets) {
     return qualCache.get(o.key);
   };
   const defs = new Map(); // key -> def
+  const defAt = new Map(); // one definition per (file, name, line): a module file shared by several crates (tests/util/mod.rs) is read once per crate
   for (const o of owners.values()) {
     const kind = kindOf(o);
     if (!kind) continue;
-    defs.set(o.key, { file: o.span.file, name: o.name, qualified: qualified(o), kind, start_line: nameLine(o), end_line: o.span.endLine, _key: o.key });
+    const d = { file: o.span.file, name: o.name, qualified: qualified(o), kind, start_line: nameLine(o), end_line: o.span.endLine, _key: o.key };
+    const at = `${d.file}\0${d.name}\0${d.start_line}`;
+    defs.set(o.key, defAt.get(at) ?? d);
+    if (!defAt.has(at)) defAt.set(at, d);
   }
 
   // Impls: (trait, self type) -> impl key; corpus types by name and by path.
@@ -475,13 +484,23 @@ function buildGold(dir, info, owners, calls, targets) {
     const fd = /^FnDef\(DefId\(\d+:\d+ ~ ([^)]*)\)/.exec(c.ty ?? "");
     if (!fd) { unres("not_an_fn_item"); continue; }
     const key = normPath(fd[1]);
-    if (!localKey(key)) { site.outcome = "external"; bump("external"); continue; }
     let target = defs.get(key);
+    const tags = [];
+    if (!localKey(key)) {
+      // A method of an outside trait (`From::from`, `Iterator::next`, `Display::fmt`): the corpus
+      // impl of that trait for the Self type, when there is one, is what runs.
+      const selfText = firstArg(c.ty);
+      const selfKey = selfText ? typeKeyOf(selfText) : null;
+      const impl = selfKey ? impls.get(`${parentKey(key)}|${selfKey}`) : null;
+      const method = impl ? defs.get(`${impl}::${key.split("::").at(-1)}`) : null;
+      if (!method) { site.outcome = "external"; bump("external"); continue; }
+      target = method;
+      tags.push("trait-impl", "outside-trait");
+    }
     if (!target) { unres("no_definition"); continue; }
     let via = "call";
-    const tags = [];
     const parent = owners.get(parentKey(key));
-    if (parent?.kind === "Trait") {
+    if (parent?.kind === "Trait" && localKey(key)) {
       const selfText = firstArg(c.ty);
       const selfKey = selfText ? typeKeyOf(selfText) : null;
       const impl = selfKey ? impls.get(`${parentKey(key)}|${selfKey}`) : null;
@@ -508,6 +527,10 @@ function buildGold(dir, info, owners, calls, targets) {
   };
   const importSet = new Map();
   for (const o of owners.values()) {
+    // `mod x;`: the declaring file takes in the module's file.
+    if (o.kind === "Mod" && o.span && o.span.ctxt === 0 && inCorpus(o.span.file) && o.inner && inCorpus(o.inner.file) && o.inner.file !== o.span.file) {
+      importSet.set(`${o.span.file}\0${o.inner.file}`, { from: o.span.file, to: o.inner.file });
+    }
     if (o.kind !== "Use" || !o.span || o.span.ctxt !== 0 || !inCorpus(o.span.file)) continue;
     for (const k of o.uses) {
       let f = fileOfKey(k);
@@ -517,7 +540,7 @@ function buildGold(dir, info, owners, calls, targets) {
     }
   }
 
-  const definitions = [...defs.values()].map(({ _key, ...d }) => d).sort((a, b) => a.file.localeCompare(b.file) || a.start_line - b.start_line);
+  const definitions = [...defAt.values()].map(({ _key, ...d }) => d).sort((a, b) => a.file.localeCompare(b.file) || a.start_line - b.start_line);
   const pairs = new Set(edges.map((e) => `${e.caller}\0${e.callee}`));
   const rustc = execFileSync("rustc", ["--version"], { encoding: "utf8" }).trim();
   return {
