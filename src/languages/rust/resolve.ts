@@ -146,7 +146,8 @@ function resolveRust(state: unknown, from: string, module: string, name: string 
     if (!next) break;
     mods.push(segs.shift()!);
   }
-  const file = moduleFile(t, dir, mods);
+  // A root of its own (tests/x.rs, examples/x.rs): `crate` is the file itself.
+  const file = moduleFile(t, dir, mods) ?? (mods.length === 0 && dir === here.crate.dir && here.mods.length === 0 ? from : undefined);
   if (!file) return { external: false };
   return leaf(t, file, segs, name);
 }
