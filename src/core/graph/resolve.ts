@@ -416,7 +416,9 @@ function resolvePath(ctx: GraphContext, st: FileState, scope: number, text: stri
     // A path inside a longer expression (`Parser::new(x).parse()`): `::` reads as `.`.
     return st.semantics.pathRoots?.includes(segs[0]!) ? undefined : resolveExpr(ctx, st, scope, path.replace(/\s*::\s*/g, "."), depth + 1);
   }
-  if (st.resolver && segs.length > 1 && st.semantics.pathRoots?.includes(segs[0]!)) {
+  // A path root, or a first segment nothing in scope names (another crate: `calc::parser::parse`).
+  const fromRoot = st.semantics.pathRoots?.includes(segs[0]!) || (st.semantics.pathRoots !== undefined && resolveName(ctx, st, scope, segs[0]!, depth + 1) === undefined);
+  if (st.resolver && segs.length > 1 && fromRoot) {
     // The longest prefix the resolver places in a file; the rest are members.
     const r = st.resolver.resolve(st.resolverState, st.record.path, segs.slice(0, -1).join("::"), segs.at(-1), enclosingModules(st, scope));
     if (!r.file) return r.external ? { kind: "external", name: segs.join(".") } : undefined;
