@@ -278,14 +278,15 @@ function assignTerms(text: string, definitions: Definition[], spans: [number, nu
 /** What one parse's query matches hold, before the definitions are put in order. */
 interface Drafts {
   defs: Map<number, DefDraft>;
-  calls: { node: Node; name: Node; receiver?: Node; args?: Node; kind: "call" | "new" }[];
+  /** `receiverText`: several `@receiver` captures (adjacent tokens, `parser` `("x")`) joined; `receiver` is then the last. */
+  calls: { node: Node; name: Node; receiver?: Node; receiverText?: string; args?: Node; kind: "call" | "new" }[];
   types: Node[];
   imports: { node: Node; module: string; name?: string; alias?: string; kind: ImportRecord["kind"] }[];
   bindings: { node: Node; kind: BindingRecord["kind"]; name: Node; type?: Node; value?: Node; alias?: Node; iter?: Node; receiver?: Node; literal?: Node; extent?: Node }[];
 }
 
 /** Sorts the query's matches by their main capture (definition, reference, import, local binding). */
-function collectDrafts(matches: QueryMatch[]): Drafts {
+function collectDrafts(matches: QueryMatch[], pathJoin: string | undefined): Drafts {
   const drafts: Drafts = { defs: new Map(), calls: [], types: [], imports: [], bindings: [] };
   const { defs, calls: callDrafts, types: typeDrafts, imports: importDrafts, bindings: bindingDrafts } = drafts;
   for (const m of matches) {
@@ -318,9 +319,11 @@ function collectDrafts(matches: QueryMatch[]): Drafts {
       if (cap.qualifier) d.qualifier = qualifierOf(cap.qualifier.text, cap.name?.text ?? "");
     } else if (main.name === "reference.call" || main.name === "reference.new") {
       if (cap.name) {
+        const receivers = many.receiver ?? [];
         callDrafts.push({
           node, name: cap.name, kind: main.name === "reference.new" ? "new" : "call",
-          ...(cap.receiver ? { receiver: cap.receiver } : {}), ...(cap.args ? { args: cap.args } : {}),
+          ...(receivers.length > 1 ? { receiver: receivers.at(-1)!, receiverText: receivers.map((r) => r.text).join("") } : cap.receiver ? { receiver: cap.receiver } : {}),
+          ...(cap.args ? { args: cap.args } : {}),
         });
       }
     } else if (main.name === "reference.type") {
@@ -331,7 +334,10 @@ function collectDrafts(matches: QueryMatch[]): Drafts {
       if (!mod && kind !== "export" && kind !== "export-default") continue;
       const name = cap["import.name"]?.text;
       const alias = cap["import.alias"]?.text;
-      importDrafts.push({ node, module: mod?.text ?? "", kind, ...(name !== undefined ? { name } : {}), ...(alias !== undefined ? { alias } : {}) });
+      // Nested import trees (`use a::{b::{c}}`) capture one module path per level: joined, outermost first.
+      const mods = many["import.module"] ?? [];
+      const module = pathJoin && mods.length > 1 ? mods.map((n) => n.text.replace(/\s+/g, "")).join(pathJoin) : mod?.text ?? "";
+      importDrafts.push({ node, module, kind, ...(name !== undefined ? { name } : {}), ...(alias !== undefined ? { alias } : {}) });
     } else if (main.name.startsWith("local.")) {
       if (cap.name) {
         bindingDrafts.push({
@@ -466,8 +472,15 @@ function callRecords(drafts: Drafts["calls"], spec: LanguageSpec, enclosing: (in
   const keep = argRulesOf(spec);
   const seenCalls = new Set<number>();
   if (spec.fullDepth) {
+    // Several patterns may read one call (`f(…)`, `x.f(…)` and `self.x.f(…)` over the same tokens): the longest receiver wins.
+    const best = new Map<number, (typeof drafts)[number]>();
+    const receiverLength = (c: (typeof drafts)[number]) => (c.receiverText ?? c.receiver?.text ?? "").length;
     for (const c of drafts) {
-      if (seenCalls.has(c.name.id)) continue;
+      const prior = best.get(c.name.id);
+      if (!prior || receiverLength(c) > receiverLength(prior)) best.set(c.name.id, c);
+    }
+    for (const c of drafts) {
+      if (seenCalls.has(c.name.id) || best.get(c.name.id) !== c) continue;
       seenCalls.add(c.name.id);
       const call: CallRecord = {
         name: boundedName(c.name.text),
@@ -476,7 +489,8 @@ function callRecords(drafts: Drafts["calls"], spec: LanguageSpec, enclosing: (in
         col: c.name.startPosition.column,
         caller: enclosing(c.name.startIndex),
       };
-      if (c.receiver) call.receiver = receiverText(c.receiver.text);
+      // A receiver joined to the name by `::` (`self::f()`, `Type::new()`) keeps the `::`: a path, not a value.
+      if (c.receiver) call.receiver = receiverText(c.receiverText ?? c.receiver.text) + (c.receiver.nextSibling?.type === "::" ? "::" : "");
       if (c.args) {
         const args = c.args.namedChildren.filter((a): a is Node => a !== null && !spec.commentTypes.includes(a.type));
         // Strings (routes, messages), and the arguments of the calls that mount routers or set their prefixes.
@@ -622,7 +636,7 @@ function diagnosticsOf(root: Node): Diagnostic[] {
 export function extractFile(tree: Tree, query: Query, spec: LanguageSpec, path: string, hash: string): FileRecord {
   const root = tree.rootNode;
   const source = root.text;
-  const drafts = collectDrafts(query.matches(root));
+  const drafts = collectDrafts(query.matches(root), spec.importPathJoin);
   const table = buildDefinitions(drafts.defs, spec, source);
   const enclosing = enclosingOf(table);
   const moduleTerms = assignTerms(source, table.definitions, table.spans);
