@@ -307,6 +307,8 @@ interface Drafts {
 }
 
 /** A match's main capture: what it defines, references, imports or binds. */
+/** Captures a match may hold several of, kept as lists: bases, a receiver of several tokens, one import path per nesting level. */
+const LISTED_CAPTURES = new Set(["base", "base.implements", "receiver", "import.module"]);
 const MAIN_CAPTURE = /^(definition\.|reference\.|import$|local\.)/;
 /** Capture names seen so far, by whether they are a main capture (a query has a few dozen names). */
 const mainCaptures = new Map<string, boolean>();
@@ -326,7 +328,7 @@ function collectDrafts(matches: QueryMatch[], pathJoin: string | undefined): Dra
       if (isMain) main = c;
       else {
         cap[c.name] ??= c.node;
-        if (c.name === "base" || c.name === "base.implements") (many[c.name] ??= []).push(c.node);
+        if (LISTED_CAPTURES.has(c.name)) (many[c.name] ??= []).push(c.node);
       }
     }
     if (!main) continue;
