@@ -21,10 +21,12 @@ import { EngineError, isEngineError } from "../../shared/errors.ts";
 import { LIMITS } from "../limits.ts";
 import { findFile } from "../../shared/locations.ts";
 import { normalizeRelative, readQuotedPath } from "../../shared/paths.ts";
-import { runIndex, type IndexOptions, type IndexResult, type Progress } from "./indexer.ts";
+import { extractorVersion, runIndex, type IndexOptions, type IndexResult, type Progress } from "./indexer.ts";
+import { decodeArtifact, exportArtifact, importArtifact, type ArtifactSummary } from "./artifact.ts";
+import { buildScip, type ScipAnswer, type ScipOptions } from "../scip/scip.ts";
 import { CONFIG_FILE, snapshotInputs, StaleInputs, staleIndexError, type Inputs, type StaleInput } from "./inputs.ts";
 import { ensureHeadroom, HEAP_PER_SYMBOL } from "./memory.ts";
-import { decodeRecord, type Snapshot } from "./snapshot.ts";
+import { decodeRecord, storedBytes, type Snapshot } from "./snapshot.ts";
 import { runChanges, type ChangesOptions } from "./changes.ts";
 import type { ChangesAnswer } from "../changes/answer.ts";
 import { DEFAULT_MAX_FILE_BYTES } from "../scan/scan.ts";
@@ -233,6 +235,22 @@ export interface Engine {
    * (callers of changed signatures, routes and tests reached), fitted to `budget` like context.
    */
   changes(options?: ChangesOptions & RunOptions): Promise<ChangesAnswer>;
+  /**
+   * The index as a portable artifact (format in core/engine/artifact.ts): the snapshot of the last
+   * index (made first when there is none) and every record it names, relocatable and checksummed.
+   * Another engine, on any machine and under any root, loads it with `importIndex`.
+   */
+  exportIndex(options?: RunOptions): Promise<{ bytes: Uint8Array; summary: ArtifactSummary }>;
+  /**
+   * Loads an artifact `exportIndex` made into this engine's store, replacing its index. All of it
+   * is checked first (frame, SHA-256, versions, every record, the snapshot) and nothing is written
+   * unless all of it holds: `artifact_foreign`, `artifact_truncated`, `artifact_corrupt` or
+   * `artifact_version_mismatch` otherwise. The next index run finds each file's record by its
+   * content and parses only the files that differ from the exporter's.
+   */
+  importIndex(bytes: Uint8Array, options?: RunOptions): Promise<ArtifactSummary>;
+  /** The code graph as a SCIP index (core/scip/scip.ts): definitions, references, inheritance. */
+  scip(options?: ScipOptions & RunOptions): Promise<ScipAnswer>;
 }
 
 /** Creates an engine over one platform (file system, store, wasm). */
@@ -561,6 +579,30 @@ export function createEngine(platform: Platform, options: EngineOptions = {}): E
     }
   };
 
+  /** The extractor version of a language id, undefined for a language this engine does not know. */
+  const versionOf = async (language: string) => {
+    const spec = languageById(language);
+    return spec ? extractorVersion(platform, spec) : undefined;
+  };
+  const exportIndex = async (run: RunOptions) => {
+    for (let attempt = 0; ; attempt++) {
+      if (!state) await reindex(run);
+      const { snapshot, records } = state!;
+      const extractors: Record<string, string> = {};
+      for (const f of snapshot.files) if (f.language && !(f.language in extractors)) extractors[f.language] = (await versionOf(f.language)) ?? "";
+      // A record held in memory is sealed again (its stored form, byte for byte), the rest read from the store.
+      const byKey = new Map(snapshot.files.filter((f) => f.record && records.has(f.path)).map((f) => [f.record!, records.get(f.path)!]));
+      const read = async (key: string) => {
+        const held = byKey.get(key);
+        return held ? storedBytes(held) : platform.store.get(key);
+      };
+      const out = await exportArtifact(read, snapshot, extractors);
+      if (out) return out;
+      if (attempt >= 1) throw new EngineError("no_index", `The index cache ${platform.store.label} could not be read back whole to export it.`, { hint: "Delete the cache folder; it is rebuilt on the next run.", data: { store: platform.store.label } });
+      await loadAll(run); // reads every record and makes the damaged ones again
+    }
+  };
+
   return {
     refresh,
     close() {
@@ -711,6 +753,27 @@ export function createEngine(platform: Platform, options: EngineOptions = {}): E
         }
         inputs.check();
         return buildRepoMap(snapshot, graph, manifests, routesOf(graph), opts);
+      });
+    },
+    exportIndex(run = {}) {
+      return exportIndex(run);
+    },
+    async importIndex(bytes) {
+      const contents = await decodeArtifact(bytes, versionOf);
+      while (running) await running.catch(() => {});
+      const summary = await importArtifact(platform.store, contents, bytes.length);
+      // Everything held came from the replaced index: the next answer starts from the imported one.
+      state = undefined;
+      graphCache = undefined;
+      search = undefined;
+      dirty = true;
+      return summary;
+    },
+    scip(opts = {}) {
+      return consistent(opts, async (read) => {
+        const { graph, snapshot } = await graphOf(opts);
+        const inputs = read(snapshot);
+        return buildScip(graph, { root: platform.fs.rootLabel, readText: (path) => inputs.text(path).catch(() => undefined) }, opts);
       });
     },
     changes(opts = {}) {
