@@ -12,7 +12,8 @@
  *   12      4     record schema (SCHEMA_VERSION)
  *   16      8     total length of the artifact in bytes, digest included
  *   24      4     header length H
- *   28      H     header: UTF-8 JSON { tool, extractors: { language: extractor version }, files, records }
+ *   28      4     CRC-32 of bytes 0–27, so a damaged length reads as damage, not as a cut copy
+ *   32      H     header: UTF-8 JSON { tool, extractors: { language: extractor version }, files, records }
  *   …             records, each: u32 length L, then L bytes of the record as the store seals it
  *   …             snapshot: u32 length S, then S bytes of the sealed snapshot JSON
  *   end-32  32    SHA-256 of every byte before it
@@ -26,7 +27,7 @@
 import { EngineError } from "../../shared/errors.ts";
 import { normalizeRelative } from "../../shared/paths.ts";
 import type { Store } from "../ports.ts";
-import { unseal } from "./seal.ts";
+import { crc32, unseal } from "./seal.ts";
 import { checkRecord, checkSnapshot, decodeJson, encodeJson, OWN_KEY, recordKey, SCHEMA_VERSION, SNAPSHOT_KEY, type Snapshot } from "./snapshot.ts";
 
 /** The artifact's first eight bytes. */
@@ -35,8 +36,8 @@ export const ARTIFACT_MAGIC = Uint8Array.of(0x89, 0x43, 0x53, 0x4c, 0x49, 0x43, 
 /** The layout version this engine writes and reads; bumped when the layout above changes. */
 export const ARTIFACT_FORMAT = 1;
 
-/** magic, format, schema, total length, header length. */
-const PREAMBLE = 28;
+/** magic, format, schema, total length, header length, their CRC-32. */
+const PREAMBLE = 32;
 const DIGEST = 32;
 
 /** The artifact's JSON header. */
@@ -109,6 +110,7 @@ export async function encodeArtifact(snapshot: Snapshot, records: Uint8Array[], 
   view.setUint32(12, SCHEMA_VERSION, true);
   view.setBigUint64(16, BigInt(total), true);
   view.setUint32(24, headerBytes.length, true);
+  view.setUint32(28, crc32(out, 28), true);
   out.set(headerBytes, PREAMBLE);
   let at = PREAMBLE + headerBytes.length;
   for (const part of [...records, snapshotBytes]) {
@@ -149,8 +151,10 @@ async function checkFrame(bytes: Uint8Array): Promise<{ schema: number; headerLe
   });
   if (bytes.length < PREAMBLE) throw truncated(PREAMBLE + DIGEST);
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  // The format first: another format may lay out the rest otherwise.
   const format = view.getUint32(8, true);
   if (format !== ARTIFACT_FORMAT) throw otherVersion({ format: { artifact: format, engine: ARTIFACT_FORMAT } }, `artifact format ${format}, this one reads ${ARTIFACT_FORMAT}`);
+  if (view.getUint32(28, true) !== crc32(bytes, 28)) throw corrupt("the checksum of its first bytes does not match them", 0);
   const declared = view.getBigUint64(16, true);
   if (declared < BigInt(PREAMBLE + DIGEST) || declared > BigInt(Number.MAX_SAFE_INTEGER)) throw corrupt(`a total length of ${declared} bytes`, 16);
   const total = Number(declared);
