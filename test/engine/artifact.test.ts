@@ -121,6 +121,21 @@ describe("index artifact", () => {
     expect(Buffer.from(await exported()).equals(Buffer.from(fromMemory))).toBe(true);
   });
 
+  it("exports a damaged cache only after repairing it", async () => {
+    const store = new MemoryStore();
+    const fs = new MemoryFileSystem(FILES, "/x");
+    await createEngine({ fs, store, wasm }).index();
+    const snapshot = decodeJson<Snapshot>(await store.get(SNAPSHOT_KEY))!;
+    const keys = snapshot.files.flatMap((f) => (f.record ? [f.record] : []));
+    // One record flipped, another replaced by a whole, valid record of a different file.
+    const flipped = (await store.get(keys[0]!))!.slice();
+    flipped[5] ^= 1;
+    await store.set(keys[0]!, flipped);
+    await store.set(keys[1]!, (await store.get(keys.at(-1)!))!);
+    const bytes = (await createEngine({ fs, store, wasm }).exportIndex()).bytes;
+    expect(Buffer.from(bytes).equals(Buffer.from(await exported()))).toBe(true);
+  });
+
   it("replaces the index an engine held, and drops the records only that index used", async () => {
     const b = engineOver({ "other.py": "def lonely():\n    return 1\n" }, "/b");
     await b.engine.index();

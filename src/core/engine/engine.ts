@@ -590,11 +590,16 @@ export function createEngine(platform: Platform, options: EngineOptions = {}): E
       const { snapshot, records } = state!;
       const extractors: Record<string, string> = {};
       for (const f of snapshot.files) if (f.language && !(f.language in extractors)) extractors[f.language] = (await versionOf(f.language)) ?? "";
-      // A record held in memory is sealed again (its stored form, byte for byte), the rest read from the store.
-      const byKey = new Map(snapshot.files.filter((f) => f.record && records.has(f.path)).map((f) => [f.record!, records.get(f.path)!]));
+      // A record held in memory is sealed again (its stored form, byte for byte); the rest are read
+      // from the store and checked as a load checks them, so a damaged cache never travels.
+      const byKey = new Map(snapshot.files.filter((f) => f.record).map((f) => [f.record!, f]));
       const read = async (key: string) => {
-        const held = byKey.get(key);
-        return held ? storedBytes(held) : platform.store.get(key);
+        const f = byKey.get(key)!;
+        const held = records.get(f.path);
+        if (held) return storedBytes(held);
+        const bytes = await platform.store.get(key);
+        const record = decodeRecord(bytes, f.path);
+        return record && record.hash === f.hash && record.language === f.language ? bytes : undefined;
       };
       const out = await exportArtifact(read, snapshot, extractors);
       if (out) return out;
