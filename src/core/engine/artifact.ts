@@ -141,7 +141,7 @@ async function checkFrame(bytes: Uint8Array): Promise<{ schema: number; headerLe
   const prefix = bytes.subarray(0, ARTIFACT_MAGIC.length);
   if (prefix.some((b, i) => b !== ARTIFACT_MAGIC[i])) {
     throw new EngineError("artifact_foreign", "This is not a codeslice index artifact.", {
-      hint: "Pass a file made by exporting a codeslice index.",
+      hint: "Pass a file made by an index export.",
       data: { bytes: bytes.length, magic: hex(prefix) },
     });
   }
