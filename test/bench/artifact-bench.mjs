@@ -24,6 +24,8 @@ import path from "node:path";
 import {
   codesliceRevision, ensureBuilt, fmt, hasGnuTime, machine, mdTable, parseArgs, prepareDjango, resultsDir, runCli, stats, writeJson,
 } from "./lib/bench-utils.mjs";
+import { readScip } from "./graph-gold/scip.mjs";
+import { ensureTools } from "./graph-gold/tools.mjs";
 
 const { flags, positionals } = parseArgs(process.argv.slice(2), ["help"]);
 if (flags.help) {
@@ -85,6 +87,20 @@ for (let i = 0; i < RUNS; i++) {
 }
 
 const scipCounts = JSON.parse((await runCli(["scip", "--root", corpus, "--out", scip, "--json", "--quiet"], { measureRss: false })).stdout);
+// A second reader: protobufjs over the public scip.proto field numbers (graph-gold's reader, from
+// the bench tools cache), which must see the documents and occurrences the CLI says it wrote.
+try {
+  ensureTools();
+  const decoded = readScip(scip);
+  const occurrences = decoded.documents.flatMap((d) => d.occurrences);
+  const seen = { documents: decoded.documents.length, definitions: occurrences.filter((o) => o.roles & 1).length, references: occurrences.filter((o) => !(o.roles & 1)).length };
+  for (const k of Object.keys(seen)) if (seen[k] !== scipCounts[k]) throw new Error(`protobufjs reads ${seen[k]} ${k}, the CLI says ${scipCounts[k]}`);
+  scipCounts.checkedWith = "protobufjs (test/bench/graph-gold/scip.mjs)";
+  console.error(`protobufjs decodes the SCIP index: ${seen.documents} documents, ${seen.definitions} definitions, ${seen.references} references`);
+} catch (error) {
+  if (/protobufjs reads/.test(String(error))) throw error;
+  console.error(`note: SCIP not cross-checked with protobufjs (${String(error).split("\n")[0]})`);
+}
 const sizes = { artifact_bytes: fs.statSync(artifact).size, cache_bytes: du(path.join(corpus, ".codeslice")), scip_bytes: fs.statSync(scip).size };
 const summarize = (runs) => ({ wall: stats(runs.map((r) => r.wall)), cpu: hasGnuTime ? stats(runs.map((r) => r.cpu)) : null, rss_mb: stats(runs.map((r) => r.rssMb ?? NaN)) });
 const results = Object.fromEntries(Object.entries(columns).map(([k, v]) => [k, summarize(v)]));
