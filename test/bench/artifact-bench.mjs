@@ -114,5 +114,5 @@ console.log(`\n${corpusName}${corpusVersion ? ` ${corpusVersion}` : ""}: ${first
 console.log(mdTable(["command", "CPU s", "wall s", "peak RSS MB"], rows));
 console.log(`\nartifact ${mb(sizes.artifact_bytes)} (${first.sourceFiles} files); cache folder ${mb(sizes.cache_bytes)}; SCIP ${mb(sizes.scip_bytes)}: ${scipCounts.documents} documents, ${scipCounts.definitions} definitions, ${scipCounts.references} references, ${scipCounts.relationships} relationships`);
 const out = path.join(resultsDir, `artifact-${corpusName}.json`);
-writeJson(out, { corpus: corpusName, version: corpusVersion ?? null, codeslice: codesliceRevision(), machine: machine(), runs: RUNS, index: first, sizes, scip: scipCounts, results });
+writeJson(out, { corpus: corpusName, version: corpusVersion ?? null, codeslice: codesliceRevision(), machine: machine(), runs: RUNS, index: { files: first.files, sourceFiles: first.sourceFiles, symbols: first.symbols, scanMode: first.scanMode, byLanguage: first.byLanguage, skippedByReason: first.skippedByReason }, sizes, scip: scipCounts, results });
 console.error(`wrote ${path.relative(process.cwd(), out)}`);
