@@ -600,7 +600,9 @@ function diagnosticsOf(root: Node): Diagnostic[] {
       do {
         const n = cursor.currentNode;
         if (n.isError || n.isMissing) {
-          diagnostics.push({ line: n.startPosition.row + 1, message: n.isMissing ? `syntax error: missing ${n.type}` : "syntax error" });
+          const line = n.startPosition.row + 1;
+          const end = n.endPosition.row + 1;
+          diagnostics.push({ line, ...(end > line ? { end } : {}), message: n.isMissing ? `syntax error: missing ${n.type}` : "syntax error" });
           if (diagnostics.length >= 5) return;
         } else if (n.hasError && cursor.gotoFirstChild()) {
           visit();

@@ -6,6 +6,7 @@
  */
 import { EngineError } from "../../shared/errors.ts";
 import { cite } from "../../shared/paths.ts";
+import { fitPrefix } from "../budget/fit.ts";
 import { ENCODINGS, loadTokenCounter, type Encoding } from "../budget/tokenizer.ts";
 import { isTestSite, isTestPath, testAt } from "../evidence/test-code.ts";
 import { LIMITS } from "../limits.ts";
@@ -157,34 +158,21 @@ export function withUsage(render: (usage: string) => string, a: ListArgs): { tex
 
 /**
  * The answer with the most entries, up to `max`, that fits the budget: `make(k)` renders k entries.
- * When not even none fits, `budget_too_small` names the budget needed.
+ * The one fitter decides ({@link fitPrefix}); this says what a page costs (its text, and with
+ * `json` its JSON too) and, when not even none fits, throws `budget_too_small` naming the budget needed.
  */
 export function fitPage<T extends { text: string; usage: Usage }>(max: number, make: (k: number) => T, a: ListArgs): T {
   // With `json`, a front end sends the data beside the text: the budget covers both together.
   const cost = (answer: T) => answer.usage.tokens + (a.json ? a.count(JSON.stringify({ ...answer, text: undefined })) : 0);
-  const fits = (answer: T) => cost(answer) <= a.budget;
-  const first = make(max);
-  if (fits(first)) return first;
-  const none = make(0);
-  if (!fits(none)) {
-    const needed = cost(none);
+  const { answer, fits } = fitPrefix(max, make, cost, a.budget);
+  if (!fits) {
+    const needed = cost(answer);
     throw new EngineError("budget_too_small", `A budget of ${a.budget} tokens cannot hold even the answer's header and notes; it needs ${needed}.`, {
       hint: `Ask again with budget ≥ ${needed}.`,
       data: { budget: a.budget, needed },
     });
   }
-  let lo = 0;
-  let hi = max;
-  let best = none;
-  while (hi - lo > 1) {
-    const mid = (lo + hi) >>> 1;
-    const answer = make(mid);
-    if (fits(answer)) {
-      lo = mid;
-      best = answer;
-    } else hi = mid;
-  }
-  return best;
+  return answer;
 }
 
 export const fmt = (n: number) => n.toLocaleString("en-US");
