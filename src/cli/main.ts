@@ -8,6 +8,7 @@ import { cite, createEngine, ENCODINGS, LIMITS, TESTS_MODES, type Encoding, type
 import { createHostPlatform } from "./platform.ts";
 import { EXIT, UsageError, createProgressReporter, reportError, writeJson, writeOut } from "./output.ts";
 import { renderIndexSummary, renderSearch } from "./render.ts";
+import { readBinary, writeBinary } from "./files.ts";
 import type { ConfigClient, ServerCommand } from "../mcp/client-config.ts";
 
 /** Commands that take one positional argument. */
@@ -45,6 +46,7 @@ Commands:
   changes             What changed (working tree vs HEAD, --staged, --base/--head, --diff)
                       and what it reaches: callers, routes, tests, within --budget
   graph               Print the code graph as JSON (graph-gold format)
+  scip --out FILE     Write the code graph as a SCIP index (Sourcegraph and other code intelligence)
   mcp                 Serve the tools to an agent over MCP stdio (codeslice mcp --help)
 
 Symbols: qualified (pkg.mod.Class.method, src/a.ts#Class.method), path::Class.method,
@@ -67,6 +69,8 @@ Options:
   --encoding E     Tokenizer: ${ENCODINGS.join(" (default) or ")}
   --max-file-bytes N  Skip files larger than N bytes (default ${LIMITS.maxFileBytes})
   --jobs N         Threads that parse (default: the cores minus one, at most 8; 1 parses in the main thread)
+  --export FILE    index: also write the index as a portable artifact another machine can load
+  --import FILE    index: load such an artifact first, then index (only files that differ are parsed)
   --json           Machine-readable output on stdout
   --quiet          No progress bar (shown on a terminal's stderr for runs over a second)
   -h, --help       Show this help (also: codeslice <command> --help)
@@ -101,12 +105,34 @@ Options:
   --print-config CLIENT      Print the client's setup snippet instead of serving
 `,
   index: `Usage: codeslice index [--root DIR] [--cache-dir DIR] [--jobs N] [--json]
+       codeslice index --export FILE [same options]
+       codeslice index --import FILE [same options]
 
 Scans the project (git-aware: tracked files plus untracked files git would not ignore),
 parses supported files with tree-sitter and stores per-file records in the cache folder.
 A second run re-parses only files whose content changed. Prints files by language, symbols,
 skipped files with reasons, and the time taken. --jobs N parses on N threads (default: the
 cores minus one, at most 8; 1 parses in the main thread); the index is the same for every N.
+
+--export FILE  After indexing, writes the index as one portable file ("-": stdout): the
+               records and the file list, paths relative to the root, versioned and
+               SHA-256-checksummed. Build it once (in CI), load it anywhere.
+--import FILE  Before indexing, loads such a file ("-": stdin) into the cache folder,
+               replacing the index there; the project may sit under another path. Every
+               part is checked first and nothing is written unless all of it holds: a
+               file that is not an artifact, cut short, damaged, or made by another
+               codeslice version is refused (exit 1) with the reason. The index that
+               follows reads each file once and parses only files that differ.
+`,
+  scip: `Usage: codeslice scip --out FILE [--project NAME] [--root DIR] [--json]
+
+Writes the code graph as a SCIP index (github.com/sourcegraph/scip; "-": stdout), the
+protobuf format Sourcegraph and other code-intelligence services ingest: one document per
+indexed file with its language, an occurrence for every definition, call site and import,
+and per symbol its kind, docstring, signature and relationships (a class to the classes and
+interfaces it extends or implements, an overriding method to the method it overrides).
+Symbols read "codeslice . NAME . path/\`file.py\`/Class#method()." with NAME from --project
+(default: the root folder's name). Indexes first if needed. Prints the counts it wrote.
 `,
   map: `Usage: codeslice map [--root DIR] [--budget N] [--encoding E] [--json]
 
@@ -261,6 +287,11 @@ async function makeEngine(flags: Flags): Promise<Engine> {
   });
 }
 
+/** One line about an index artifact: its size and what it holds. */
+function artifactLine(a: { bytes: number; files: number; records: number }): string {
+  return `${a.records.toLocaleString("en-US")} records for ${a.files.toLocaleString("en-US")} files, ${(a.bytes / 1048576).toFixed(1)} MB`;
+}
+
 /** The text of `--diff FILE`, or of stdin for `--diff -`. */
 function readDiff(file: string): string {
   try {
@@ -357,6 +388,10 @@ async function main(argv: string[]): Promise<number> {
         k: { type: "string" },
         direction: { type: "string" },
         "max-hops": { type: "string" },
+        export: { type: "string" },
+        import: { type: "string" },
+        out: { type: "string" },
+        project: { type: "string" },
         quiet: { type: "boolean", default: false },
         help: { type: "boolean", short: "h", default: false },
         version: { type: "boolean", short: "v", default: false },
@@ -419,16 +454,42 @@ async function main(argv: string[]): Promise<number> {
     const changeFlags = ["staged", "base", "head", "diff"].filter((f) => values[f as "staged"] !== undefined && values[f as "staged"] !== false);
     if (command !== "changes" && changeFlags.length) throw new UsageError(`--${changeFlags[0]} is an option of \`codeslice changes\``);
     const diff = command === "changes" && values.diff !== undefined ? readDiff(values.diff) : undefined;
+    for (const [flag, owner] of [["export", "index"], ["import", "index"], ["out", "scip"], ["project", "scip"]] as const) {
+      if (values[flag] !== undefined && command !== owner) throw new UsageError(`--${flag} is an option of \`codeslice ${owner}\``);
+    }
+    if (values.export !== undefined && values.import !== undefined) throw new UsageError("--export and --import do not go together: import on one machine, export on another");
+    if (command === "scip" && !values.out) throw new UsageError("scip needs --out FILE (\"-\" for stdout)");
+    const artifact = values.import !== undefined ? readBinary(values.import, "index artifact") : undefined;
     const engine = await makeEngine(flags);
     const progress = createProgressReporter(!flags.quiet);
     const onProgress = (p: { phase: string; done: number; total?: number }) => progress.update(p.phase, p.done, p.total);
     try {
       switch (command) {
         case "index": {
+          const imported = artifact ? await engine.importIndex(artifact) : undefined;
           const summary = await engine.index({ onProgress });
           progress.done();
-          if (json) writeJson(summary);
-          else writeOut(renderIndexSummary(summary));
+          const artifactOut = values.export !== undefined ? await engine.exportIndex() : undefined;
+          if (artifactOut) writeBinary(values.export!, [artifactOut.bytes]);
+          const exported = artifactOut?.summary;
+          // With the artifact on stdout, the summary goes to stderr.
+          const say = values.export === "-" ? (text: string) => process.stderr.write(`${text}\n`) : writeOut;
+          const notes = [
+            ...(imported ? [`Imported ${values.import === "-" ? "stdin" : values.import}: ${artifactLine(imported)}`] : []),
+            ...(exported ? [`Exported ${values.export === "-" ? "to stdout" : values.export}: ${artifactLine(exported)}`] : []),
+          ];
+          if (json) say(JSON.stringify({ ...summary, ...(imported ? { imported } : {}), ...(exported ? { exported: { file: values.export, ...exported } } : {}) }, null, 2));
+          else say([renderIndexSummary(summary), ...notes].join("\n"));
+          return EXIT.ok;
+        }
+        case "scip": {
+          const answer = await engine.scip({ onProgress, toolVersion: VERSION, ...(values.project !== undefined ? { project: values.project } : {}) });
+          progress.done();
+          writeBinary(values.out!, answer.parts);
+          const { parts: _parts, ...counts } = answer;
+          const say = values.out === "-" ? (text: string) => process.stderr.write(`${text}\n`) : writeOut;
+          if (json) say(JSON.stringify({ file: values.out, ...counts }, null, 2));
+          else say(`Wrote ${values.out === "-" ? "the SCIP index to stdout" : values.out}: ${counts.documents} documents, ${counts.definitions} definitions, ${counts.references} references, ${counts.symbols} symbols, ${counts.relationships} relationships (${counts.bytes.toLocaleString("en-US")} bytes)`);
           return EXIT.ok;
         }
         case "map": {

@@ -94,6 +94,13 @@ export function cliHint(error: EngineError, command?: string): string | undefine
       return "Fetch more history (`git fetch --deepen=50` or `git fetch --unshallow`), or pass the diff: `git diff <base> | codeslice changes --diff -`.";
     case "unknown_revision":
       return e.data.suggestions?.length ? `Did you mean ${e.data.suggestions.join(", ")}?` : (e.hint ?? "Pass a commit id, a branch, a tag, or HEAD~N to --base/--head.");
+    case "artifact_foreign":
+      return "Pass a file written by `codeslice index --export FILE`.";
+    case "artifact_truncated":
+    case "artifact_corrupt":
+      return "Copy or download the artifact again (as binary), or write it again with `codeslice index --export FILE`; the cache was left as it was.";
+    case "artifact_version_mismatch":
+      return "Write the artifact again with this codeslice (`codeslice --version`) using `codeslice index --export FILE`, or run `codeslice index` to build the index from source.";
     case "diff_not_applicable":
       return "Pass a diff made against this tree (`git diff`, or the pull request's patch on its base branch), or check out the branch it was made on.";
     default:

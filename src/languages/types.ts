@@ -113,6 +113,8 @@ export interface LanguageSpec {
   id: string;
   /** Display name. */
   name: string;
+  /** The name SCIP's `Language` enum gives it, when that is not `name` (C++ is "CPP"). */
+  scipName?: string;
   /** The grammar file in `wasm/`. */
   grammar: string;
   /** Lower-case extensions including the dot. */

@@ -89,6 +89,18 @@ export interface ErrorData {
   invalid_diff: { line?: number };
   /** A diff whose files match the tree neither before nor after it: `failures` say why, per file (the first few). */
   diff_not_applicable: { files: number; failures: { path: string | undefined; forward: string; reverse: string }[] };
+  /** Bytes given as an index artifact that are not one (`bytes`: how many; `magic`: their first bytes, hex). */
+  artifact_foreign: { bytes: number; magic: string };
+  /** An index artifact shorter than its header says (`expectedBytes`), cut in a copy or a download. */
+  artifact_truncated: { expectedBytes: number; actualBytes: number };
+  /** An index artifact whose checksum or content does not hold (`reason`; `offset` of the part that broke, when known). */
+  artifact_corrupt: { reason: string; offset?: number };
+  /**
+   * An index artifact written by another codeslice: another artifact format (`format`), record schema
+   * (`schema`), or grammar and query versions (`languages`: the languages whose records this engine
+   * would not make the same). Each pair is the artifact's value and this engine's.
+   */
+  artifact_version_mismatch: { format?: { artifact: number; engine: number }; schema?: { artifact: number; engine: number }; languages?: string[] };
 }
 
 /** Stable, lower_snake error codes. Tests and front ends branch on these, never on wording. */

@@ -24,6 +24,9 @@ import { loadAll, reindex, stopWatching } from "./passes.ts";
 import { codeGraph, routesOf, searchIndexOf } from "./graph-cache.ts";
 import { refresh } from "./refresh.ts";
 import { answerChanges, answerContext, answerMap, answerSnippet, answerTests, answerTrace } from "./answers.ts";
+import { answerScip, exportIndex, importIndex } from "./portable.ts";
+import type { ArtifactSummary } from "./artifact.ts";
+import type { ScipAnswer, ScipOptions } from "../scip/scip.ts";
 
 export { supportedLanguageNames } from "./graph-cache.ts";
 
@@ -205,6 +208,22 @@ export interface Engine {
    * (callers of changed signatures, routes and tests reached), fitted to `budget` like context.
    */
   changes(options?: ChangesOptions & RunOptions): Promise<ChangesAnswer>;
+  /**
+   * The index as a portable artifact (format in core/engine/artifact.ts): the snapshot of the last
+   * index (made first when there is none) and every record it names, relocatable and checksummed.
+   * Another engine, on any machine and under any root, loads it with `importIndex`.
+   */
+  exportIndex(options?: RunOptions): Promise<{ bytes: Uint8Array; summary: ArtifactSummary }>;
+  /**
+   * Loads an artifact `exportIndex` made into this engine's store, replacing its index. All of it
+   * is checked first (frame, SHA-256, versions, every record, the snapshot) and nothing is written
+   * unless all of it holds: `artifact_foreign`, `artifact_truncated`, `artifact_corrupt` or
+   * `artifact_version_mismatch` otherwise. The next index run finds each file's record by its
+   * content and parses only the files that differ from the exporter's.
+   */
+  importIndex(bytes: Uint8Array): Promise<ArtifactSummary>;
+  /** The code graph as a SCIP index (core/scip/scip.ts): definitions, references, inheritance. */
+  scip(options?: ScipOptions & RunOptions): Promise<ScipAnswer>;
 }
 
 /** Creates an engine over one platform (file system, store, wasm). */
@@ -284,6 +303,9 @@ export function createEngine(platform: Platform, options: EngineOptions = {}): E
     changes(opts = {}) {
       return answerChanges(s, opts);
     },
+    exportIndex: (run = {}) => exportIndex(s, run),
+    importIndex: (bytes) => importIndex(s, bytes),
+    scip: (opts = {}) => answerScip(s, opts),
   };
 }
 

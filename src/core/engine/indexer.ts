@@ -99,7 +99,12 @@ const RACY_WINDOW_MS = 2000;
 
 const extractorVersions = new Map<string, string>();
 
-async function extractorVersion(platform: Platform, spec: LanguageSpec): Promise<string> {
+/**
+ * The version of the records a language's extractor makes: a hash of the schema, the language, its
+ * grammar's sha256 and its query. Part of every record key, and what an index artifact is checked
+ * against on import (another codeslice build would make other records).
+ */
+export async function extractorVersion(platform: Platform, spec: LanguageSpec): Promise<string> {
   const cached = extractorVersions.get(spec.id);
   if (cached) return cached;
   const lock = await loadWasmLock(platform.wasm);

@@ -9,6 +9,7 @@ import { QUERIES } from "../queries.gen.ts";
 export const cpp: LanguageSpec = {
   id: "cpp",
   name: "C++",
+  scipName: "CPP",
   grammar: "tree-sitter-cpp.wasm",
   extensions: [".cc", ".cpp", ".cxx", ".c++", ".hh", ".hpp", ".hxx", ".h++", ".ipp", ".tpp", ".inl"],
   query: QUERIES.cpp,

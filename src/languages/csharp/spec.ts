@@ -11,6 +11,7 @@ import { QUERIES } from "../queries.gen.ts";
 export const csharp: LanguageSpec = {
   id: "csharp",
   name: "C#",
+  scipName: "CSharp",
   grammar: "tree-sitter-c-sharp.wasm",
   extensions: [".cs"],
   query: QUERIES.csharp,

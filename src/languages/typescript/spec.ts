@@ -42,6 +42,7 @@ export const tsx: LanguageSpec = {
   ...base,
   id: "tsx",
   name: "TSX",
+  scipName: "TypeScriptReact",
   grammar: "tree-sitter-tsx.wasm",
   extensions: [".tsx"],
   fence: "tsx",
