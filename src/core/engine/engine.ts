@@ -26,6 +26,7 @@ import { CONFIG_FILE, snapshotInputs, StaleInputs, staleIndexError, type Inputs,
 import { ensureHeadroom, HEAP_PER_SYMBOL } from "./memory.ts";
 import { decodeRecord, type Snapshot } from "./snapshot.ts";
 import { runChanges, type ChangesOptions } from "./changes.ts";
+import { createGitCache } from "../git/worktree.ts";
 import type { ChangesAnswer } from "../changes/answer.ts";
 import { DEFAULT_MAX_FILE_BYTES } from "../scan/scan.ts";
 
@@ -252,7 +253,7 @@ export function createEngine(platform: Platform, options: EngineOptions = {}): E
     watcher = undefined;
     if (!options.watch || !platform.fs.watch || watchFailed) return;
     const dirs = new Set<string>([""]);
-    for (const f of snapshot.files) for (let d = f.path.lastIndexOf("/"); d > 0; d = f.path.lastIndexOf("/", d - 1)) dirs.add(f.path.slice(0, d));
+    for (const f of [...snapshot.files, ...snapshot.skipped]) for (let d = f.path.lastIndexOf("/"); d > 0; d = f.path.lastIndexOf("/", d - 1)) dirs.add(f.path.slice(0, d));
     const excluded = options.exclude ?? [];
     try {
       watcher = platform.fs.watch([...dirs], (path) => {
@@ -314,7 +315,8 @@ export function createEngine(platform: Platform, options: EngineOptions = {}): E
         throw error;
       }
       // Nothing changed: keep the same snapshot so everything derived from it stays cached.
-      if (!result.changed && state) result.snapshot = state.snapshot;
+      // (Its skipped files, with the stat changes matches against the git index, are the scan's own.)
+      if (!result.changed && state) result.snapshot = Object.assign(state.snapshot, { skipped: result.snapshot.skipped });
       else state = { snapshot: result.snapshot, records: result.records };
       if (result.repaired > 0) platform.logger?.log("warn", `the index cache had ${result.repaired} damaged or missing entr${result.repaired === 1 ? "y" : "ies"}; made again from the source files.`);
       if (full) lastAt = Date.now();
@@ -454,8 +456,8 @@ export function createEngine(platform: Platform, options: EngineOptions = {}): E
 
   const codeGraph = (run: RunOptions = {}): Promise<CodeGraph> => consistent(run, async () => (await graphOf(run)).graph);
 
-  // Flattened git trees for changes, by tree id (immutable content, so never stale).
-  const trees = new Map<string, Map<string, string>>();
+  // Git data for changes (trees, commits, the parsed index), keyed by content, so never stale.
+  const git = createGitCache();
   const routes = new WeakMap<CodeGraph, Route[]>();
   const routesOf = (graph: CodeGraph) => routes.get(graph) ?? routes.set(graph, findRoutes(graph)).get(graph)!;
   // One search index, carried from graph to graph: after an edit only the changed files are
@@ -719,7 +721,7 @@ export function createEngine(platform: Platform, options: EngineOptions = {}): E
         const { graph, snapshot } = await graphOf(opts);
         const inputs = read(snapshot);
         return runChanges({
-          platform, graph, snapshot, routes: routesOf(graph), maxFileBytes: options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES, readText: (path) => inputs.text(path), trees,
+          platform, graph, snapshot, routes: routesOf(graph), maxFileBytes: options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES, readText: (path) => inputs.text(path), git,
           ...(opts.signal ? { signal: opts.signal } : {}),
         }, opts);
       });
