@@ -6,7 +6,7 @@
  */
 import { EngineError } from "../../shared/errors.ts";
 import { cite } from "../../shared/paths.ts";
-import { ENCODINGS, loadTokenCounter, type Encoding } from "../budget/tokenizer.ts";
+import { ENCODINGS, lineMemoCounter, loadTokenCounter, type Encoding } from "../budget/tokenizer.ts";
 import { isTestSite, isTestPath, testAt } from "../evidence/test-code.ts";
 import { LIMITS } from "../limits.ts";
 import { callsCompleteness, importsCompleteness, type Completeness } from "./completeness.ts";
@@ -137,7 +137,8 @@ export async function listArgs(opts: ListOptions & { depth?: number }, defaultBu
     tests = cursorTests;
     depth = cursorDepth;
   }
-  return { limit, offset, tests, depth, budget, encoding, json: opts.json === true, count: await loadTokenCounter(encoding) };
+  // Remembers each line's count: a page is rendered and counted several times while it is fitted.
+  return { limit, offset, tests, depth, budget, encoding, json: opts.json === true, count: lineMemoCounter(await loadTokenCounter(encoding)) };
 }
 
 const usageLine = (tokens: number, a: ListArgs) => `-- ${tokens}/${a.budget} tokens (${a.encoding})`;
@@ -162,27 +163,40 @@ export function withUsage(render: (usage: string) => string, a: ListArgs): { tex
 export function fitPage<T extends { text: string; usage: Usage }>(max: number, make: (k: number) => T, a: ListArgs): T {
   // With `json`, a front end sends the data beside the text: the budget covers both together.
   const cost = (answer: T) => answer.usage.tokens + (a.json ? a.count(JSON.stringify({ ...answer, text: undefined })) : 0);
-  const fits = (answer: T) => cost(answer) <= a.budget;
   const first = make(max);
-  if (fits(first)) return first;
+  const firstCost = cost(first);
+  if (firstCost <= a.budget) return first;
   const none = make(0);
-  if (!fits(none)) {
-    const needed = cost(none);
-    throw new EngineError("budget_too_small", `A budget of ${a.budget} tokens cannot hold even the answer's header and notes; it needs ${needed}.`, {
-      hint: `Ask again with budget ≥ ${needed}.`,
-      data: { budget: a.budget, needed },
+  const noneCost = cost(none);
+  if (noneCost > a.budget) {
+    throw new EngineError("budget_too_small", `A budget of ${a.budget} tokens cannot hold even the answer's header and notes; it needs ${noneCost}.`, {
+      hint: `Ask again with budget ≥ ${noneCost}.`,
+      data: { budget: a.budget, needed: noneCost },
     });
   }
+  // Entries cost about the same each: guess where the budget runs out from the costs at both ends
+  // of the range (three or four renders where halving took eight), halving when a guess gains little.
   let lo = 0;
   let hi = max;
+  let loCost = noneCost;
+  let hiCost = firstCost;
   let best = none;
+  let bisect = false;
   while (hi - lo > 1) {
-    const mid = (lo + hi) >>> 1;
+    const span = hi - lo;
+    const guess = bisect || hiCost <= loCost ? (lo + hi) >>> 1 : lo + Math.floor((span * (a.budget - loCost)) / (hiCost - loCost));
+    const mid = Math.min(hi - 1, Math.max(lo + 1, guess));
     const answer = make(mid);
-    if (fits(answer)) {
+    const c = cost(answer);
+    if (c <= a.budget) {
       lo = mid;
+      loCost = c;
       best = answer;
-    } else hi = mid;
+    } else {
+      hi = mid;
+      hiCost = c;
+    }
+    bisect = !bisect && hi - lo > span / 2;
   }
   return best;
 }
