@@ -51,10 +51,11 @@ function hasLongRun(text: string): boolean {
 /**
  * A counter that remembers the count of each line: for an answer rendered again and again while
  * it is fitted (a page of 50 entries, then 25, then 37…), where most lines recur. The text is cut
- * after a line break followed by an ASCII character that is neither whitespace nor "/": both
- * encodings' pre-tokenizers always split there (no pre-token runs from a line break into a
- * letter, digit or sign, except o200k's punctuation-then-"\n/"), so the sum is the count of the
- * whole. One memo per answer: let it go with the answer.
+ * after a line break followed by an ASCII character that is neither whitespace nor "/", and after
+ * `{"` followed by a letter (each record of an answer's JSON): both encodings' pre-tokenizers
+ * always split there (no pre-token runs from a line break into a letter, digit or sign, except
+ * o200k's punctuation-then-"\n/"; `{"` ends a run of punctuation, which a letter never joins), so
+ * the sum is the count of the whole. One memo per answer: let it go with the answer.
  */
 export function lineMemoCounter(count: Counter): Counter {
   const memo = new Map<string, number>();
@@ -63,15 +64,14 @@ export function lineMemoCounter(count: Counter): Counter {
     if (n === undefined) memo.set(part, (n = count(part)));
     return n;
   };
+  const cuts = /\n(?=[!-.0-~])|\{"(?=[A-Za-z])/g;
   return (text: string) => {
     let total = 0;
     let start = 0;
-    for (let i = text.indexOf("\n"); i >= 0 && i + 1 < text.length; i = text.indexOf("\n", i + 1)) {
-      const c = text.charCodeAt(i + 1);
-      // Not after whitespace (it may join the break), nor "/" (o200k keeps `)\n/` as one pre-token), nor past ASCII.
-      if (c === 32 || (c >= 9 && c <= 13) || c === 47 || c >= 127) continue;
-      total += countPart(text.slice(start, i + 1));
-      start = i + 1;
+    for (const m of text.matchAll(cuts)) {
+      const at = m.index + m[0].length;
+      total += countPart(text.slice(start, at));
+      start = at;
     }
     return total + countPart(text.slice(start));
   };
