@@ -49,11 +49,12 @@ export function byId<T extends HTMLElement = HTMLElement>(id: string): T {
 
 export const fmt = (n: number) => n.toLocaleString("en");
 
-/** Runs `fn` once calls stop for `ms`. */
-export function debounce<A extends unknown[]>(fn: (...args: A) => void, ms: number): (...args: A) => void {
+/** Runs `fn` once calls stop for `ms`; `cancel()` drops a call still waiting. */
+export function debounce<A extends unknown[]>(fn: (...args: A) => void, ms: number): ((...args: A) => void) & { cancel(): void } {
   let timer: ReturnType<typeof setTimeout> | undefined;
-  return (...args) => {
+  const run = (...args: A) => {
     clearTimeout(timer);
     timer = setTimeout(() => fn(...args), ms);
   };
+  return Object.assign(run, { cancel: () => clearTimeout(timer) });
 }

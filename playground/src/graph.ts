@@ -1,15 +1,27 @@
 /**
  * The callers/callees picture: the symbol in the middle, its callers on the left, its callees on
  * the right, one arrow per calling relation (thicker for more call sites, fainter for less sure
- * resolutions). Hand-rolled SVG: a neighbourhood is at most a few dozen nodes.
+ * resolutions). Hand-rolled SVG: a neighbourhood is at most a few dozen nodes, or a few hundred
+ * once "show all" is asked for.
+ *
+ * The picture is drawn at the pixel width of its container (one SVG unit is one CSS pixel), so its
+ * text is as large as the stylesheet says at every width: the page redraws it when the width
+ * changes. Below NARROW px the centre goes on top with callers and callees in two columns under it.
  */
 import type { Neighbourhood, NeighbourNode } from "../../src/worker/index.ts";
 import { h, svg } from "./dom.ts";
 
-const WIDTH = 640;
-const NODE_W = 170;
-const NODE_H = 30;
-const GAP = 10;
+/** Below this width (px) the centre goes on top and the two sides share the width under it. */
+export const NARROW = 480;
+const PAD = 8;
+/** Room between the columns for the arrows: wide layout (each side), narrow layout (the middle). */
+const GUTTER_WIDE = 40;
+const GUTTER_NARROW = 28;
+/** Matches `.graph text` in styles.css: 12 px monospace, about 0.6 em per character. */
+const FONT_PX = 12;
+const CHAR_PX = FONT_PX * 0.62;
+const ROW_GAP = 8;
+const TITLE_H = 26;
 
 /** The last part of a qualified name ("api.services.OrderService.place" → "OrderService.place"). */
 export function shortName(qualified: string): string {
@@ -19,40 +31,129 @@ export function shortName(qualified: string): string {
 }
 
 function clip(text: string, max: number): string {
-  return text.length > max ? `${text.slice(0, max - 1)}…` : text;
+  return text.length > max ? `${text.slice(0, Math.max(1, max - 1))}…` : text;
 }
 
-/** Renders `n` into an element; `onPick` is called with a node's qualified name when it is chosen. */
-export function renderNeighbourhood(n: Neighbourhood, onPick: (node: NeighbourNode) => void): HTMLElement {
+/**
+ * For nodes whose short names collide, the shortest tail of their file's path that tells them
+ * apart ("x/util.py" and "y/util.py"), with the line when they share a file. Other nodes get none.
+ */
+export function fileLabels(nodes: readonly NeighbourNode[]): Map<string, string> {
+  const groups = new Map<string, NeighbourNode[]>();
+  for (const n of nodes) {
+    const key = shortName(n.qualified);
+    groups.set(key, [...(groups.get(key) ?? []), n]);
+  }
+  const labels = new Map<string, string>();
+  for (const group of groups.values()) {
+    if (group.length < 2) continue;
+    const parts = group.map((n) => n.path.split("/"));
+    const longest = Math.max(...parts.map((p) => p.length));
+    let depth = 1;
+    const tail = (p: string[], d: number) => p.slice(-d).join("/");
+    while (depth < longest && new Set(parts.map((p) => tail(p, depth))).size < new Set(group.map((n) => n.path)).size) depth++;
+    group.forEach((n, i) => {
+      const file = tail(parts[i]!, depth);
+      const sharesFile = group.some((o) => o !== n && o.path === n.path);
+      labels.set(n.id, sharesFile ? `${file}:${n.line}` : file);
+    });
+  }
+  return labels;
+}
+
+/** How the page draws a neighbourhood: at what width, what is in the bundle, what a choice does. */
+export interface GraphOptions {
+  /** The container's width in CSS pixels. */
+  width: number;
+  /** Whether a node's code is in the current bundle, and in which form. */
+  inBundle: (node: NeighbourNode) => "full" | "outline" | undefined;
+  /** A node other than the centre was chosen (click, Enter or Space). */
+  onPick: (node: NeighbourNode) => void;
+  /** "Show all" was chosen: draw again with every caller and callee. */
+  onExpand: () => void;
+  /** This answer already holds every neighbour the engine gives (no button, only a count). */
+  expanded: boolean;
+}
+
+type Box = { x: number; y: number; w: number };
+
+/** Where each node goes, for either layout. */
+function layout(n: Neighbourhood, width: number, nodeH: number) {
   const left = n.nodes.filter((x) => x.role === "caller" || x.role === "both");
   const right = n.nodes.filter((x) => x.role === "callee");
   const center = n.nodes.find((x) => x.role === "center")!;
   const rows = Math.max(left.length, right.length, 1);
-  const height = Math.max(160, rows * (NODE_H + GAP) + 60);
-  const pos = new Map<string, { x: number; y: number }>();
-  const column = (nodes: NeighbourNode[], x: number) =>
-    nodes.forEach((node, i) => pos.set(node.id, { x, y: 40 + i * (NODE_H + GAP) + ((rows - nodes.length) * (NODE_H + GAP)) / 2 }));
-  column(left, 10);
-  column(right, WIDTH - NODE_W - 10);
-  pos.set(center.id, { x: (WIDTH - NODE_W) / 2, y: height / 2 - NODE_H / 2 });
+  const step = nodeH + ROW_GAP;
+  const pos = new Map<string, Box>();
+  const narrow = width < NARROW;
+  if (!narrow) {
+    const w = Math.max(90, Math.min(230, Math.floor((width - 2 * PAD - 2 * GUTTER_WIDE) / 3)));
+    const top = TITLE_H + 4;
+    const height = Math.max(130, top + rows * step + PAD);
+    const column = (nodes: NeighbourNode[], x: number) =>
+      nodes.forEach((node, i) => pos.set(node.id, { x, y: top + i * step + ((rows - nodes.length) * step) / 2, w }));
+    column(left, PAD);
+    column(right, width - PAD - w);
+    pos.set(center.id, { x: (width - w) / 2, y: Math.max(top, top + (rows * step) / 2 - step / 2), w });
+    return { narrow, pos, height, titles: { y: 18, leftX: PAD, rightX: width - PAD }, left, right, center };
+  }
+  const w = Math.max(60, Math.floor((width - 2 * PAD - GUTTER_NARROW) / 2));
+  pos.set(center.id, { x: PAD, y: PAD, w: width - 2 * PAD });
+  const titleY = PAD + nodeH + 22;
+  const top = titleY + 10;
+  const column = (nodes: NeighbourNode[], x: number) => nodes.forEach((node, i) => pos.set(node.id, { x, y: top + i * step, w }));
+  column(left, PAD);
+  column(right, width - PAD - w);
+  const height = top + rows * step + PAD;
+  return { narrow, pos, height, titles: { y: titleY, leftX: PAD, rightX: width - PAD }, left, right, center };
+}
 
-  const root = svg("svg", { viewBox: `0 0 ${WIDTH} ${height}`, width: "100%", role: "group", "aria-label": `Callers and callees of ${center.qualified}`, "data-testid": "graph-svg" });
+/** The arrow from box `a` to box `b`: side to side in the wide layout, through the middle in the narrow one. */
+function edgePath(a: Box, b: Box, nodeH: number, narrow: boolean, width: number, toCenter: boolean): string {
+  const ay = a.y + nodeH / 2;
+  const by = b.y + nodeH / 2;
+  if (!narrow) {
+    const forward = a.x < b.x;
+    const x1 = forward ? a.x + a.w : a.x;
+    const x2 = forward ? b.x - 2 : b.x + b.w + 2;
+    const mid = (x1 + x2) / 2;
+    return `M ${x1} ${ay} C ${mid} ${ay}, ${mid} ${by}, ${x2} ${by}`;
+  }
+  // Narrow: the centre is on top; arrows run up (callers) or down (callees) the middle gutter.
+  const bus = width / 2 + (toCenter ? -6 : 6);
+  if (toCenter) {
+    const x1 = a.x < bus ? a.x + a.w : a.x;
+    return `M ${x1} ${ay} H ${bus} V ${b.y + nodeH + 2}`;
+  }
+  const x2 = b.x < bus ? b.x + b.w + 2 : b.x - 2;
+  return `M ${bus} ${a.y + nodeH} V ${by} H ${x2}`;
+}
+
+/**
+ * Renders `n` into an element: the SVG picture, "show all" when some neighbours were left out, a
+ * legend, and the calls that leave the project.
+ */
+export function renderNeighbourhood(n: Neighbourhood, o: GraphOptions): HTMLElement {
+  const files = fileLabels(n.nodes);
+  const nodeH = files.size ? 42 : 28;
+  const width = Math.max(240, Math.floor(o.width));
+  const { narrow, pos, height, titles, left, right, center } = layout(n, width, nodeH);
+
+  const root = svg("svg", {
+    viewBox: `0 0 ${width} ${height}`, width, height, role: "group",
+    "aria-label": `Callers and callees of ${center.qualified}`, "data-testid": "graph-svg", "data-layout": narrow ? "narrow" : "wide",
+  });
   root.append(
     svg("defs", {}, svg("marker", { id: "arrow", viewBox: "0 0 10 10", refX: 9, refY: 5, markerWidth: 7, markerHeight: 7, orient: "auto-start-reverse" }, svg("path", { d: "M 0 0 L 10 5 L 0 10 z", class: "arrow-head" }))),
-    svg("text", { x: 10, y: 20, class: "column-title" }, left.length ? "callers" : "no callers"),
-    svg("text", { x: WIDTH - 10, y: 20, class: "column-title", "text-anchor": "end" }, right.length ? "callees" : "no callees"),
+    svg("text", { x: titles.leftX, y: titles.y, class: "column-title" }, left.length ? "callers" : "no callers"),
+    svg("text", { x: titles.rightX, y: titles.y, class: "column-title", "text-anchor": "end" }, right.length ? "callees" : "no callees"),
   );
   for (const e of n.edges) {
     const a = pos.get(e.from);
     const b = pos.get(e.to);
     if (!a || !b) continue;
-    const x1 = a.x + NODE_W;
-    const y1 = a.y + NODE_H / 2;
-    const x2 = b.x;
-    const y2 = b.y + NODE_H / 2;
-    const mid = (x1 + x2) / 2;
     const path = svg("path", {
-      d: `M ${x1} ${y1} C ${mid} ${y1}, ${mid} ${y2}, ${x2 - 2} ${y2}`,
+      d: edgePath(a, b, nodeH, narrow, width, e.to === center.id),
       class: "edge",
       "stroke-width": Math.min(1 + e.sites, 5),
       "stroke-opacity": (0.35 + 0.65 * e.confidence).toFixed(2),
@@ -61,28 +162,64 @@ export function renderNeighbourhood(n: Neighbourhood, onPick: (node: NeighbourNo
     path.append(svg("title", {}, `${e.sites} call site${e.sites === 1 ? "" : "s"}, confidence ${e.confidence.toFixed(2)}`));
     root.append(path);
   }
-  for (const node of n.nodes) {
-    const p = pos.get(node.id)!;
-    const g = svg("g", { class: `node ${node.role}`, transform: `translate(${p.x} ${p.y})`, tabindex: 0, role: "button", "data-qualified": node.qualified });
-    g.append(
-      svg("title", {}, `${node.qualified}\n${node.kind} at ${node.path}:${node.line}${node.role === "center" ? "" : "\nClick to centre the picture here"}`),
-      svg("rect", { width: NODE_W, height: NODE_H, rx: 6 }),
-      svg("text", { x: NODE_W / 2, y: NODE_H / 2 + 4, "text-anchor": "middle" }, clip(shortName(node.qualified), 24)),
-    );
-    if (node.role !== "center") {
-      g.addEventListener("click", () => onPick(node));
-      g.addEventListener("keydown", (e) => {
-        if ((e as KeyboardEvent).key === "Enter" || (e as KeyboardEvent).key === " ") onPick(node);
-      });
-    }
-    root.append(g);
-  }
-  const notes: string[] = [];
-  if (n.hidden.callers) notes.push(`+${n.hidden.callers} more callers`);
-  if (n.hidden.callees) notes.push(`+${n.hidden.callees} more callees`);
+  for (const node of n.nodes) root.append(nodeElement(node, pos.get(node.id)!, nodeH, files.get(node.id), o));
+
+  const hidden = n.hidden.callers + n.hidden.callees;
+  const counts = [n.hidden.callers ? `${n.hidden.callers} more caller${n.hidden.callers === 1 ? "" : "s"}` : "", n.hidden.callees ? `${n.hidden.callees} more callee${n.hidden.callees === 1 ? "" : "s"}` : ""].filter(Boolean).join(" and ");
   return h("div", { class: "graph-figure" },
     root,
-    notes.length ? h("p", { class: "graph-note" }, notes.join(" · ")) : null,
+    hidden
+      ? o.expanded
+        ? h("p", { class: "graph-note" }, `+${counts} not drawn (more than the engine lists at once).`)
+        : h("p", { class: "graph-note" }, h("button", { type: "button", class: "graph-more", "data-hidden": hidden, onclick: () => o.onExpand() }, `Show ${counts}`))
+      : null,
+    h("ul", { class: "graph-legend", "aria-label": "Legend" },
+      h("li", {}, h("span", { class: "swatch caller", "aria-hidden": "true" }), "caller"),
+      h("li", {}, h("span", { class: "swatch callee", "aria-hidden": "true" }), "callee"),
+      h("li", { "data-legend": "in-bundle" }, h("span", { class: "swatch in-bundle", "aria-hidden": "true" }), "code in the bundle"),
+      h("li", { "data-legend": "outline" }, h("span", { class: "swatch in-bundle outline", "aria-hidden": "true" }), "outline in the bundle")),
     n.external.length ? h("p", { class: "graph-external" }, "Calls outside the project: ", n.external.map((x) => h("code", {}, x.target))) : null,
   );
+}
+
+/** One node: a box with its short name, the file when the name is shared, the bundle mark. */
+function nodeElement(node: NeighbourNode, p: Box, nodeH: number, file: string | undefined, o: GraphOptions): SVGGElement {
+  const bundled = o.inBundle(node);
+  const pickable = node.role !== "center";
+  const chars = Math.max(4, Math.floor((p.w - 16) / CHAR_PX));
+  const name = clip(shortName(node.qualified), chars);
+  const fileShown = file === undefined ? undefined : clip(file, chars);
+  // The spoken name starts with the text on screen (WCAG 2.5.3, label in name), then says the rest.
+  const seen = fileShown ? `${name} ${fileShown}` : name;
+  const said = `${seen}: ${node.role === "both" ? "caller and callee" : node.role}, ${node.qualified}, ${node.kind} at ${node.path}:${node.line}${bundled ? `, ${bundled === "outline" ? "outline" : "code"} in the bundle` : ""}`;
+  const g = svg("g", {
+    class: `node ${node.role}${bundled ? " in-bundle" : ""}${bundled === "outline" ? " outline" : ""}`,
+    transform: `translate(${p.x} ${p.y})`,
+    role: pickable ? "button" : "img",
+    "aria-label": said,
+    "data-qualified": node.qualified,
+    "data-id": node.id,
+    "data-path": node.path,
+    ...(bundled ? { "data-in-bundle": bundled } : {}),
+    ...(pickable ? { tabindex: 0 } : {}),
+  });
+  // One text: the name, a space, the file on the line under it (so the text reads "name file").
+  const text = svg("text", { "text-anchor": "middle" }, svg("tspan", { x: p.w / 2, y: file ? 17 : nodeH / 2 + 4, class: "name" }, name));
+  if (fileShown) text.append(" ", svg("tspan", { x: p.w / 2, y: 34, class: "file" }, fileShown));
+  g.append(
+    svg("title", {}, `${node.qualified}\n${node.kind} at ${node.path}:${node.line}${bundled ? `\n${bundled === "outline" ? "Outline" : "Code"} in the bundle` : ""}${pickable ? "\nClick to centre the picture here" : ""}`),
+    svg("rect", { width: p.w, height: nodeH, rx: 6 }),
+    text,
+  );
+  if (bundled) g.append(svg("rect", { class: "bundle-mark", x: 2, y: 4, width: 5, height: nodeH - 8, rx: 2 }));
+  if (pickable) {
+    g.addEventListener("click", () => o.onPick(node));
+    g.addEventListener("keydown", (e) => {
+      const key = (e as KeyboardEvent).key;
+      if (key !== "Enter" && key !== " ") return;
+      e.preventDefault(); // Space would scroll the page
+      o.onPick(node);
+    });
+  }
+  return g;
 }

@@ -14,6 +14,7 @@ import type { ContextAnswer, IndexSummary, RepoMap, SearchHit } from "../../src/
 import { byId, debounce, fmt, h, replace } from "./dom.ts";
 import { fromDrop, fromFileList, type Picked } from "./drop.ts";
 import { renderNeighbourhood, shortName } from "./graph.ts";
+import type { Neighbourhood, NeighbourNode } from "../../src/worker/index.ts";
 import {
   canRead, folderHandle, forgetFolder, loadSaved, loadState, MAX_UNFINISHED, namespaceOf, newId, rememberFolder, saveState, type SavedProject, type SavedState,
 } from "./projects.ts";
@@ -62,6 +63,7 @@ const ui = {
   bundleStatus: byId("bundle-status"),
   contextError: byId("context-error"),
   graph: byId("graph"),
+  graphBack: byId<HTMLButtonElement>("graph-back"),
   graphError: byId("graph-error"),
   impact: byId("impact"),
   impactError: byId("impact-error"),
@@ -298,6 +300,9 @@ function resetPanels(): void {
   delete ui.results.dataset.query;
   clearContext();
   for (const slot of [ui.searchError, ui.contextError, ui.graphError, ui.impactError, ui.snippetError]) clearPanelError(slot);
+  graphShown = undefined;
+  graphHistory.length = 0;
+  showBack();
   replace(ui.graph, h("p", { class: "empty" }, "Pick a symbol to see who calls it and what it calls."));
   ui.snippetTitle.textContent = "Lines";
   replace(ui.snippet, h("span", { class: "empty" }, "Open a chunk to read its lines."));
@@ -533,9 +538,9 @@ let contextRun: AbortController | undefined;
 let lastAnswer: ContextAnswer | undefined;
 
 /** Picks a target: fills the field, slices the context and draws the graph around it. */
-function select(target: string): void {
+function select(target: string, how: GraphMove = {}): void {
   ui.target.value = target;
-  void runContext();
+  void runContext(how);
 }
 
 /** Empties the context panel (the old result must not stay next to a new error). */
@@ -551,15 +556,20 @@ function clearContext(): void {
   ui.copyBundle.disabled = true;
   ui.downloadBundle.disabled = true;
   ui.bundleStatus.textContent = "";
+  // The picture's bundle marks belong to the answer just cleared.
+  if (graphShown) drawGraph();
 }
 
-async function runContext(): Promise<void> {
+async function runContext(how: GraphMove = {}): Promise<void> {
   const target = ui.target.value.trim();
   if (!current || target === "") return;
+  // This run reads the slider as it is now: a re-slice the slider still has queued is moot.
+  rerunContext.cancel();
   contextRun?.abort();
   const controller = (contextRun = new AbortController());
   const budget = Number(ui.budget.value);
   document.body.dataset.context = "loading";
+  document.body.dataset.graph = "loading";
   writeUrl(target);
   let answer: ContextAnswer;
   try {
@@ -569,13 +579,15 @@ async function runContext(): Promise<void> {
     clearContext();
     panelError(ui.contextError, error, "Slicing the context");
     document.body.dataset.context = "error";
+    document.body.dataset.graph = "kept";
     return;
   }
   clearPanelError(ui.contextError);
   renderContext(answer);
   document.body.dataset.context = "ready";
   const seed = answer.seeds[0];
-  if (seed && answer.resolvedAs !== "file") await showGraph(seed.qualified, controller.signal);
+  if (seed && answer.resolvedAs !== "file") await showGraph(seed.qualified, controller.signal, how);
+  else document.body.dataset.graph = "kept";
 }
 
 /** Opens a chunk's lines ("path:start-end") or slices the context of a handle. */
@@ -590,7 +602,7 @@ function renderContext(a: ContextAnswer): void {
   ui.usage.dataset.budget = String(a.usage.budget);
   ui.usageMeter.max = a.usage.budget;
   ui.usageMeter.value = a.usage.tokens;
-  replace(ui.chunks, a.chunks.map((c) => h("li", { class: `chunk ${c.role}`, "data-role": c.role },
+  replace(ui.chunks, a.chunks.map((c) => h("li", { class: `chunk ${c.role}`, "data-role": c.role, "data-symbol": c.symbol, "data-form": c.form },
     h("button", { type: "button", class: "link", title: "Show these lines", onclick: () => void openLines(c.path, c.start, c.end) },
       h("span", { class: "role" }, c.role), " ", h("strong", {}, shortName(c.symbol)), h("span", { class: "where" }, ` ${c.path}:${c.start}-${c.end}`)),
     h("span", { class: "tokens" }, ` ${fmt(c.tokens)} tokens${c.form === "outline" ? " · outline" : ""}`),
@@ -605,6 +617,8 @@ function renderContext(a: ContextAnswer): void {
     : null,
   a.notes.length ? h("ul", { class: "notes" }, a.notes.map((n) => h("li", {}, n))) : null);
   renderBundle(a);
+  // The picture's bundle marks follow the new answer at once (its centre may change after).
+  if (graphShown) drawGraph();
   ui.copyBundle.disabled = false;
   ui.downloadBundle.disabled = false;
   ui.bundleStatus.textContent = "";
@@ -646,18 +660,135 @@ async function showImpact(symbol: string, signal: AbortSignal): Promise<void> {
   }
 }
 
-async function showGraph(symbol: string, signal: AbortSignal): Promise<void> {
+/** How the picture gets to a centre: `back` when Back chose it (not recorded in the history again). */
+interface GraphMove {
+  back?: boolean;
+}
+
+/** Neighbours drawn per side at first; "show all" asks for as many as the engine lists at once (LIMITS.page.max). */
+const GRAPH_FIRST = 10;
+const GRAPH_ALL = 1000;
+
+/*
+ * body[data-graph] says where the picture stands: "loading" from the moment a slice or "show all"
+ * starts until it is drawn for that answer ("ready"), "error", or "kept" (the run drew nothing:
+ * a file target or a failed slice leaves the last picture, without bundle marks).
+ */
+
+/** The picture on screen: the answer drawn and whether it holds every neighbour. */
+let graphShown: { n: Neighbourhood; all: boolean } | undefined;
+/** The centres shown before this one, newest last: what Back returns to. */
+const graphHistory: string[] = [];
+let graphRun: AbortController | undefined;
+
+/** Draws the neighbourhood of `symbol` (the context's seed), keeping "show all" when the centre stays. */
+async function showGraph(symbol: string, signal: AbortSignal, how: GraphMove = {}): Promise<void> {
   void showImpact(symbol, signal);
+  const before = graphShown?.n.center.qualified;
+  const all = before === symbol && graphShown?.all === true;
+  graphRun?.abort();
+  const run = (graphRun = new AbortController());
   try {
-    const n = await engine.neighbourhood(symbol, { limit: 10, signal });
+    const n = await engine.neighbourhood(symbol, { limit: all ? GRAPH_ALL : GRAPH_FIRST, signal: AbortSignal.any([signal, run.signal]) });
     clearPanelError(ui.graphError);
-    replace(ui.graph, renderNeighbourhood(n, (node) => select(node.qualified)));
+    if (before && before !== n.center.qualified && !how.back && graphHistory.at(-1) !== before) graphHistory.push(before);
+    graphShown = { n, all };
+    drawGraph();
+    showBack();
+    document.body.dataset.graph = "ready";
   } catch (error) {
     if ((error as { code?: string }).code === "cancelled") return;
+    graphShown = undefined;
     ui.graph.replaceChildren();
     panelError(ui.graphError, error, "Drawing the callers and callees");
+    document.body.dataset.graph = "error";
   }
 }
+
+/** Whether a node's code is in the bundle on screen: its own chunk, or inside a whole chunk. */
+function bundled(node: NeighbourNode): "full" | "outline" | undefined {
+  if (!lastAnswer) return undefined;
+  const own = lastAnswer.chunks.find((c) => c.symbol === node.qualified && c.path === node.path);
+  if (own) return own.form;
+  return lastAnswer.chunks.some((c) => c.form === "full" && c.path === node.path && c.start <= node.line && node.line <= c.end) ? "full" : undefined;
+}
+
+/**
+ * Draws `graphShown` at the panel's width. Keyboard focus in the picture stays on the node it was
+ * on; when that node is gone or became the centre, on the picture itself (Tab goes on from there
+ * rather than from the top of the page).
+ */
+function drawGraph(): void {
+  if (!graphShown) return;
+  const { n, all } = graphShown;
+  const inGraph = ui.graph.contains(document.activeElement);
+  const focused = (document.activeElement as Element | null)?.closest?.("#graph [data-id]")?.getAttribute("data-id");
+  drawnWidth = ui.graph.clientWidth;
+  replace(ui.graph, renderNeighbourhood(n, {
+    width: drawnWidth || 640,
+    inBundle: bundled,
+    onPick: (node) => select(node.qualified),
+    onExpand: () => void expandGraph(),
+    expanded: all,
+  }));
+  if (!inGraph) return;
+  const same = focused ? ui.graph.querySelector<SVGGElement>(`[data-id="${CSS.escape(focused)}"][tabindex]`) : null;
+  (same ?? focusableGraph())?.focus();
+}
+
+/** The picture as a focus target of its own (not in the Tab order: its nodes are). */
+function focusableGraph(): SVGSVGElement | null {
+  const root = ui.graph.querySelector<SVGSVGElement>("[data-testid=graph-svg]");
+  root?.setAttribute("tabindex", "-1");
+  return root;
+}
+
+/** "Show all": the same centre with every caller and callee; focus goes to the first one newly drawn. */
+async function expandGraph(): Promise<void> {
+  // While a slice is drawing its own picture, the button belongs to the picture it replaces.
+  if (!graphShown || graphShown.all || document.body.dataset.graph === "loading") return;
+  const shown = new Set(graphShown.n.nodes.map((x) => x.id));
+  const symbol = graphShown.n.center.qualified;
+  graphRun?.abort();
+  const run = (graphRun = new AbortController());
+  document.body.dataset.graph = "loading";
+  try {
+    const n = await engine.neighbourhood(symbol, { limit: GRAPH_ALL, signal: run.signal });
+    if (graphShown?.n.center.qualified !== symbol) return;
+    graphShown = { n, all: true };
+    drawGraph();
+    document.body.dataset.graph = "ready";
+    const first = n.nodes.find((x) => !shown.has(x.id));
+    if (first) (ui.graph.querySelector(`[data-id="${CSS.escape(first.id)}"]`) as SVGGElement | null)?.focus();
+  } catch (error) {
+    if ((error as { code?: string }).code === "cancelled") return;
+    panelError(ui.graphError, error, "Drawing every caller and callee");
+    document.body.dataset.graph = "error";
+  }
+}
+
+/** The Back button names the centre it returns to; hidden when there is none. */
+function showBack(): void {
+  const previous = graphHistory.at(-1);
+  // Hiding the focused button would drop keyboard focus to the top of the page.
+  if (previous === undefined && document.activeElement === ui.graphBack) focusableGraph()?.focus();
+  ui.graphBack.hidden = previous === undefined;
+  ui.graphBack.textContent = previous ? `← Back to ${shortName(previous)}` : "← Back";
+  if (previous) ui.graphBack.dataset.target = previous;
+  else delete ui.graphBack.dataset.target;
+}
+
+ui.graphBack.addEventListener("click", () => {
+  const previous = graphHistory.pop();
+  showBack();
+  if (previous) select(previous, { back: true });
+});
+
+// The picture is drawn at the panel's pixel width: draw it again when that changes.
+let drawnWidth = 0;
+new ResizeObserver(() => {
+  if (graphShown && ui.graph.clientWidth && Math.abs(ui.graph.clientWidth - drawnWidth) >= 1) drawGraph();
+}).observe(ui.graph);
 
 async function openLines(path: string, start: number, end: number): Promise<void> {
   try {

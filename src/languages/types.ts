@@ -72,6 +72,11 @@ export interface LanguageSemantics {
   classMembersInScope?: boolean;
   /** A called bare name is a method or function, never a variable: they live in separate namespaces (Java). */
   callsNameMethods?: boolean;
+  /**
+   * First segments of a `::` path that the module resolver places (`crate`, `self`, `super`): such
+   * a path in an expression resolves like an import.
+   */
+  pathRoots?: readonly string[];
   /** The word for the base class (`super`; C#'s `base`). */
   superName?: string;
   /** `this(…)` calls another constructor of the same class. */
@@ -148,6 +153,11 @@ export interface LanguageSpec {
   builtinMethods?: ReadonlySet<string>;
   /** Locates an untyped callback parameter (given its name token) for contextual typing. */
   callbackSite?: (name: Node) => CallbackSite | undefined;
+  /**
+   * Joins the module paths a nested import tree captures, outermost first (`use a::{b::{c}}` → the
+   * module `a::b`); without it the outermost path is the module.
+   */
+  importPathJoin?: string;
   /** Module resolution for imports; languages without one scope nothing by import. */
   resolver?: ModuleResolver;
   /** Resolution semantics (default: DEFAULT_SEMANTICS). */
@@ -221,8 +231,11 @@ export interface ModuleResolver {
   configs?: RegExp;
   /** The name a whole-module import binds when it has no alias (Go: the package name the path ends in). */
   localName?(module: string): string;
-  /** Resolves `module` (as written in `fromPath`), optionally with the imported `name`. */
-  resolve(state: unknown, fromPath: string, module: string, name: string | undefined): ResolvedImport;
+  /**
+   * Resolves `module` (as written in `fromPath`), optionally with the imported `name`; `enclosing`
+   * names the module definitions around the import statement (inline modules), outermost first.
+   */
+  resolve(state: unknown, fromPath: string, module: string, name: string | undefined, enclosing?: readonly string[]): ResolvedImport;
   /**
    * The dotted module name code elsewhere imports this file by (`pkg.mod`), when the language
    * names modules that way: symbols are then qualified `pkg.mod.Class.method` instead of

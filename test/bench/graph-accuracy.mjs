@@ -23,6 +23,7 @@
 //   npm run bench:graph -- --only go-chi,java-gson # Go / Java corpora (clones under --lang-corpora DIR,
 //                                                  # default $CODESLICE_GOLD_CORPORA or /work/corpora/gold)
 //   npm run bench:graph -- --langs go,java         # all corpora of these languages
+//   npm run bench:graph -- --langs rust            # Rust crates, gold from rustc (graph-gold/rust)
 // Needs python3, git, npm, and `apt-get install -y python3-requests python3-click python3-rich`.
 // Output: markdown tables on stdout and test/bench/results/graph-accuracy.json. Gold graphs and
 // codeslice's graphs are kept in ~/.cache/codeslice-bench/gold/ for inspection.
@@ -77,7 +78,7 @@ for (const spec of specs) {
   let dir, gold, scip, deriveMs;
   if (spec.repo) {
     dir = prepareLangCorpus(spec, langCorporaDir);
-    process.stderr.write(`${spec.name}: gold from ${spec.language === "go" ? "go/types" : "javac"}… `);
+    process.stderr.write(`${spec.name}: gold from ${{ go: "go/types", java: "javac", rust: "rustc" }[spec.language]}… `);
     const r = deriveLangGold(spec, dir, { fresh: !!flags.fresh });
     process.stderr.write(r.cached ? "cached\n" : `${fmt(r.seconds, 1)} s\n`);
     gold = r.gold;
@@ -99,7 +100,7 @@ for (const spec of specs) {
   const run = await runCli(["graph", "--root", dir, "--cache-dir", cache, "--json", "--quiet"], { stdoutFile: candFile });
   fs.rmSync(cache, { recursive: true, force: true });
   const cand = JSON.parse(fs.readFileSync(candFile, "utf8"));
-  const otherLanguage = spec.repo ? restrictToLanguage(cand, spec.language) : 0;
+  const otherLanguage = spec.repo ? restrictToLanguage(cand, spec.language, gold) : 0;
 
   const { report, detail } = scoreGraph(gold, cand);
   const kinds = missKinds(gold, cand, detail);
@@ -165,7 +166,7 @@ const prf = (r) => `${fmt(r.precision)} / ${fmt(r.recall)} / **${fmt(r.f1)}**`;
 console.log(`\n## codeslice graph vs compiler-grade gold (P / R / F1)\n`);
 const goldTools = [...new Set(specs.map((s) => s.language))].map((l) => ({
   python: `scip-python ${TOOL_VERSIONS["@sourcegraph/scip-python"]}`, typescript: `scip-typescript ${TOOL_VERSIONS["@sourcegraph/scip-typescript"]}`,
-  go: `go/types (${langTools.go})`, java: `javac ${langTools.javac}`,
+  go: `go/types (${langTools.go})`, java: `javac ${langTools.javac}`, rust: `rustc ${langTools.rustc} (hir-tree, thir-tree)`,
 })[l]);
 console.log(`codeslice ${codesliceRevision()}; gold from ${goldTools.join(", ")}; ${m.cpu} × ${m.cpus}, node ${m.node}\n`);
 console.log(mdTable(

@@ -502,12 +502,21 @@ describe("the context bundle's links, copy, download and address", () => {
       await expect.poll(() => text(page, "#snippet-title")).toMatch(new RegExp(`^${where.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}`));
       expect(await page.getByTestId("snippet-error").isHidden()).toBe(true);
     }
-    // Each cut chunk's lines open too.
+    // Each cut chunk's link opens its lines: the title names them and the numbered lines start and end there.
     await page.locator("#cut summary").click();
     const cutPlaces = page.locator("#cut button.where");
-    expect(await cutPlaces.count()).toBeGreaterThan(0);
-    await cutPlaces.first().click();
-    await expect.poll(() => text(page, "#snippet-title")).toBe(await cutPlaces.first().innerText());
+    const cutCount = await cutPlaces.count();
+    expect(cutCount).toBeGreaterThan(0);
+    for (let i = 0; i < cutCount; i++) {
+      const where = await cutPlaces.nth(i).innerText();
+      const [, start, end] = /:(\d+)-(\d+)$/.exec(where)!;
+      await cutPlaces.nth(i).click();
+      await expect.poll(() => text(page, "#snippet-title")).toBe(where);
+      expect(await page.getByTestId("snippet-error").isHidden()).toBe(true);
+      const numbers = await page.locator("#snippet .ln").allInnerTexts();
+      expect(Number(numbers[0]), where).toBe(Number(start));
+      expect(Number(numbers.at(-1)), where).toBe(Number(end));
+    }
 
     // Copy and download give exactly the bundle text.
     const bundleText = await page.evaluate(() => document.getElementById("bundle")!.textContent);
@@ -518,8 +527,7 @@ describe("the context bundle's links, copy, download and address", () => {
     expect(download.suggestedFilename()).toBe("codeslice-context-api.pricing.order_total.md");
     expect(fs.readFileSync(await download.path(), "utf8")).toBe(bundleText?.replace(/\n$/, ""));
 
-    // Each cut handle slices its own context (a qualified name works today; a "path:a-b" handle
-    // needs the engine to accept line ranges as targets: counted, not required, until it does).
+    // Each cut handle slices its own context (a qualified name, or a "path:a-b" line range).
     const handles = await page.locator("#cut li").evaluateAll((lis) => lis.map((li) => li.getAttribute("data-handle")!));
     const results: Record<string, string> = {};
     for (const handle of handles) {
@@ -529,7 +537,7 @@ describe("the context bundle's links, copy, download and address", () => {
       await link.click();
       await page.waitForFunction((h) => (document.getElementById("target") as HTMLInputElement).value === h && document.body.dataset.context !== "loading", handle);
       results[handle] = await page.evaluate(() => document.body.dataset.context!);
-      if (/^[\w.]+$/.test(handle)) expect(results[handle], handle).toBe("ready");
+      expect(results[handle], handle).toBe("ready");
       await page.fill("#target", "api.pricing.order_total");
       await page.click("#context-form button[type=submit]");
       await page.waitForSelector("body[data-context=ready]");
@@ -572,9 +580,10 @@ describe("the playground for keyboard and screen-reader users", () => {
       await page.fill("#target", "api.pricing.order_total");
       await page.locator("#budget").fill("300");
       await page.click("#context-form button[type=submit]");
-      await page.waitForSelector("body[data-context=ready]");
-      await page.waitForSelector("[data-testid=graph-svg]");
+      // The picture drawn for this answer (not mid-redraw) and the chunk's lines shown, then axe.
+      await page.waitForSelector("body[data-context=ready][data-graph=ready]");
       await page.locator("#chunks li button").first().click();
+      await expect.poll(() => text(page, "#snippet-title")).toMatch(/^api\/pricing\.py:/);
       await page.locator("#bundle-details summary").click();
       await page.locator("#cut summary").click();
       expect(await seriousViolations(page), `indexed sample at ${viewport.width}px`).toEqual([]);

@@ -4,7 +4,7 @@
  * cut list, prefix lists, and `budget_too_small` with a budget that then suffices.
  */
 import { describe, expect, it } from "vitest";
-import { clipText, fitBlocks, type Block, type FitSpec } from "../../src/core/budget/fit.ts";
+import { clipText, fitBlocks, fitPrefix, type Block, type FitSpec } from "../../src/core/budget/fit.ts";
 import { loadTokenCounter } from "../../src/core/budget/tokenizer.ts";
 import { isEngineError } from "../../src/shared/errors.ts";
 
@@ -114,6 +114,25 @@ describe("fitBlocks", () => {
     expect(caught.data.seedTokens).toBeGreaterThan(30);
     expect(caught.message).toContain("the target");
     expect(caught.hint).not.toMatch(/codeslice |--[a-z]/);
+  });
+
+  it("fitPrefix keeps the most entries whose whole answer fits, rendering only what the search asks for", () => {
+    // An answer of k entries: a 10-token header plus 7 tokens per entry.
+    const rendered: number[] = [];
+    const render = (k: number) => {
+      rendered.push(k);
+      return { k, cost: 10 + 7 * k };
+    };
+    const cost = (a: { cost: number }) => a.cost;
+    expect(fitPrefix(20, render, cost, 200)).toEqual({ k: 20, answer: { k: 20, cost: 150 }, fits: true });
+    expect(rendered).toEqual([20]);
+    rendered.length = 0;
+    // 10 + 7k <= 60 holds up to k = 7.
+    expect(fitPrefix(20, render, cost, 60)).toEqual({ k: 7, answer: { k: 7, cost: 59 }, fits: true });
+    expect(rendered.length).toBeLessThanOrEqual(7);
+    expect(fitPrefix(20, render, cost, 16)).toEqual({ k: 0, answer: { k: 0, cost: 10 }, fits: true });
+    expect(fitPrefix(20, render, cost, 9)).toEqual({ k: 0, answer: { k: 0, cost: 10 }, fits: false });
+    expect(fitPrefix(0, render, cost, 9)).toEqual({ k: 0, answer: { k: 0, cost: 10 }, fits: false });
   });
 
   it("clips a line longer than any budget by characters", () => {

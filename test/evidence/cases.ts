@@ -204,7 +204,7 @@ export const CASES: Case[] = [
       }
     `,
     target: "parse",
-    tests: ["parser::tests::parses_empty [mention]", "api_parses [mention]"],
+    tests: ["parser::tests::parses_empty [call]", "api_parses [call]"],
     commands: ["cargo test -- --exact parser::tests::parses_empty", "cargo test --test api -- --exact api_parses"],
     detectedBy: "Cargo.toml",
     run: { tool: "cargo", flags: "--offline", expect: [/test parser::tests::parses_empty \.\.\. ok/, /test api_parses \.\.\. ok/] },

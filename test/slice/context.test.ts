@@ -277,3 +277,61 @@ describe("search and pack", () => {
     expect(countTokens(a.text)).toBeLessThanOrEqual(3000);
   });
 });
+
+describe("files read only in part", () => {
+  const project = parseFixture(`#- app/config.py
+class Settings:
+    def describe(self):
+        return "settings"
+#- app/broken.py
+from app.config import Settings
+
+
+def load(name):
+    s = Settings()
+    return s.describe(
+
+
+def save(x):
+    return x
+#- app/clean.py
+from app.config import Settings
+
+
+def show():
+    return Settings().describe()
+`);
+
+  it("an answer whose neighbourhood holds a file with syntax errors names the file, the broken lines, and the chunk they fall in", async () => {
+    const { engine } = memoryEngine(project);
+    const answer = await engine.context("app.config.Settings", { budget: 2000 });
+    const brokenLine = project["app/broken.py"]!.split("\n").findIndex((l) => l.includes("s.describe(")) + 1;
+    const note = answer.notes.find((n) => n.startsWith("app/broken.py has syntax errors"));
+    expect(note).toBeDefined();
+    expect(note).toMatch(new RegExp(`lines? ${brokenLine}\\b`));
+    expect(answer.text).toContain(`Note: ${note}`);
+    expect(answer.notes.some((n) => n.startsWith("app/clean.py"))).toBe(false);
+  });
+
+  it("the map lists the files read only in part, with their broken lines", async () => {
+    const { engine } = memoryEngine(project);
+    const map = await engine.map({ budget: 2000 });
+    const brokenLine = project["app/broken.py"]!.split("\n").findIndex((l) => l.includes("s.describe(")) + 1;
+    expect(map.readPartly.files).toBe(1);
+    expect(map.readPartly.list[0]!.path).toBe("app/broken.py");
+    expect(map.readPartly.list[0]!.lines).toContain(brokenLine);
+    expect(map.text).toMatch(/## Read only in part: 1 file with syntax errors/);
+    expect(map.text).toContain(`- app/broken.py: line ${brokenLine}`);
+    const clean = memoryEngine({ "app/config.py": project["app/config.py"]! }).engine;
+    const cleanMap = await clean.map({ budget: 2000 });
+    expect(cleanMap.readPartly.files).toBe(0);
+    expect(cleanMap.text).not.toContain("Read only in part");
+  });
+
+  it("an answer far from the broken file says nothing about it", async () => {
+    const { engine } = memoryEngine(project);
+    const answer = await engine.context("app/clean.py::show", { budget: 2000 });
+    expect(answer.chunks.some((c) => c.path === "app/broken.py")).toBe(false);
+    expect(answer.notes.some((n) => n.includes("syntax errors"))).toBe(answer.cut.some((c) => c.path === "app/broken.py"));
+  });
+});

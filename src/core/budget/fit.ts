@@ -151,6 +151,26 @@ export function largestFitting(n: number, fits: (k: number) => boolean): number 
 }
 
 /**
+ * Prefix mode, the one search for answers that keep the first k of n entries (a prefix of the
+ * blocks in {@link fitBlocks}; a page of a list, rendered whole): renders the answer for k entries
+ * and keeps the largest k whose cost is within `budget`, by binary search (the cost is taken to grow
+ * with k). Returns that answer, or the answer with no entries and `fits: false` when not even that
+ * fits: the caller words its `budget_too_small`.
+ */
+export function fitPrefix<T>(n: number, render: (k: number) => T, cost: (answer: T) => number, budget: number): { k: number; answer: T; fits: boolean } {
+  let best: { answer: T } | undefined;
+  const k = largestFitting(n, (m) => {
+    const answer = render(m);
+    if (cost(answer) > budget) return false;
+    best = { answer };
+    return true;
+  });
+  if (best) return { k, answer: best.answer, fits: true };
+  const none = render(0);
+  return { k: 0, answer: none, fits: cost(none) <= budget };
+}
+
+/**
  * The longest start of `text` (by characters, ending in "…") within `limit` tokens: for a single
  * line longer than any budget (minified code), where whole lines cannot be kept.
  */
@@ -178,10 +198,165 @@ function lazyCounts(texts: readonly (string | undefined)[], count: (text: string
   };
 }
 
+/** One rendering of the current forms: its text, the text's token count and the envelope it adds. */
 interface Draft {
   text: string;
   tokens: number;
   envelope: number;
+}
+
+/**
+ * One fit under way, shared by its phases: the spec, the blocks' lazy counts and priority order,
+ * each block's current form, and how many cut entries are listed.
+ */
+interface Fit {
+  spec: FitSpec;
+  blocks: readonly Block[];
+  budget: number;
+  count: (text: string) => number;
+  sep: string;
+  /** Cut entries listed at most, and kept before blocks are given up for them. */
+  cutMax: number;
+  cutMin: number;
+  fullTokens: (i: number) => number;
+  outlineTokens: (i: number) => number | undefined;
+  forms: BlockForm[];
+  /** Block indices by priority, first in first. */
+  order: number[];
+  /** A header or footer that depends on what was kept: the text is rendered until its count holds. */
+  dynamic: boolean;
+  /** Cut entries listed. */
+  shown: number;
+  /** Count the text before the footer once (cleared if the final recount ever disagrees). */
+  additive: boolean;
+}
+
+/** The state of a fit that has chosen nothing yet: every block cut, every cut entry allowed. */
+function startFit(spec: FitSpec): Fit {
+  const { blocks, budget, count } = spec;
+  const cutMax = spec.cutList ? (spec.cutList.max ?? CUT_SHOWN) : 0;
+  // Counted on first use: a block far larger than the budget is never counted (its cost is an
+  // estimate that cannot fit), and the rest only when the fit looks at them.
+  const fullCount = lazyCounts(blocks.map((b) => b.full), count, budget);
+  return {
+    spec, blocks, budget, count,
+    sep: spec.separator ?? "\n\n",
+    cutMax,
+    cutMin: spec.cutList ? Math.min(cutMax, spec.cutList.min ?? MIN_CUT_SHOWN) : 0,
+    fullTokens: (i) => fullCount(i)!,
+    outlineTokens: lazyCounts(blocks.map((b) => b.outline), count, budget),
+    forms: blocks.map(() => "cut"),
+    order: blocks.map((_, i) => i).sort((a, b) => (blocks[a]!.priority ?? a) - (blocks[b]!.priority ?? b) || a - b),
+    dynamic: typeof spec.header === "function" || spec.footer !== undefined,
+    shown: cutMax,
+    additive: true,
+  };
+}
+
+const envFull = (fit: Fit, i: number) => fit.blocks[i]!.envelope?.full ?? 0;
+const envOutline = (fit: Fit, i: number) => fit.blocks[i]!.envelope?.outline ?? 0;
+/** Estimated cost of a block in full: text, separator, envelope. */
+const fullCost = (fit: Fit, i: number) => (fit.blocks[i]!.cost ?? fit.fullTokens(i) + 2) + envFull(fit, i);
+/** Whether a block is shown as part of a containing block shown in full. */
+const covered = (fit: Fit, i: number) => (fit.blocks[i]!.within ?? []).some((j) => fit.forms[j] === "full");
+const over = (fit: Fit, d: Draft) => d.tokens + d.envelope > fit.budget;
+
+/** What the current forms show: the blocks' texts, the cut entries listed, and the envelope they add. */
+function layout(fit: Fit): { parts: { index: number; text: string }[]; cutLines: string[]; cutTotal: number; envelope: number } {
+  const { spec, forms } = fit;
+  const parts: { index: number; text: string }[] = [];
+  const cutLines: string[] = [];
+  let cutTotal = 0;
+  let envelope = spec.envelope ?? 0;
+  fit.blocks.forEach((block, i) => {
+    const form = forms[i];
+    if (form === "full" || form === "outline") {
+      parts.push({ index: i, text: form === "full" ? block.full : block.outline! });
+      envelope += form === "full" ? envFull(fit, i) : envOutline(fit, i);
+    } else if (!covered(fit, i)) {
+      cutTotal++;
+      if (spec.cutList && block.listed && cutLines.length < fit.shown) {
+        cutLines.push(block.listed(fit.fullTokens(i)));
+        envelope += block.envelope?.listed ?? 0;
+      }
+    }
+  });
+  return { parts, cutLines, cutTotal, envelope };
+}
+
+/** Renders the current forms (with the footer's budget as `b`), counting until the text reports its own count. */
+function draft(fit: Fit, b = fit.budget): Draft {
+  const { spec, sep, count } = fit;
+  const { parts, cutLines, cutTotal, envelope } = layout(fit);
+  const state = (tokens: number): FitState => ({ tokens, envelope, budget: b, shown: parts.length, omitted: cutTotal, listed: cutLines.length });
+  const assembleMain = (tokens: number): string => {
+    const out: string[] = [];
+    const head = typeof spec.header === "string" ? spec.header : spec.header(state(tokens));
+    if (head !== "") out.push(head);
+    const body = parts.length === 0 ? "" : spec.join ? spec.join(parts) : parts.map((p) => p.text).join(sep);
+    if (body !== "") out.push(body);
+    if (spec.cutList && cutTotal > 0) {
+      const more = cutTotal - cutLines.length;
+      out.push([spec.cutList.title(cutTotal), ...cutLines, ...(more > 0 ? [spec.cutList.more(more)] : [])].join("\n"));
+    }
+    return out.join(sep);
+  };
+  const withFooter = (main: string, foot: string) => (main === "" ? foot : foot === "" ? main : main + sep + foot);
+  const assemble = (tokens: number): string => withFooter(assembleMain(tokens), spec.footer?.(state(tokens)) ?? "");
+  if (!fit.dynamic) {
+    const text = assemble(0);
+    return { text, tokens: count(text), envelope };
+  }
+  // A footer that reports the count changes the count: render until the number is its own. With a
+  // fixed header and a separator ending in a line break, the text before the footer is counted
+  // once (pre-tokenization splits after a line break, so the counts add up); finishFit() checks.
+  if (fit.additive && typeof spec.header === "string" && sep.endsWith("\n")) {
+    const main = assembleMain(0);
+    if (main !== "") {
+      const base = count(main + sep);
+      let tokens = base;
+      for (let k = 0; k < 4; k++) {
+        const foot = spec.footer?.(state(tokens)) ?? "";
+        const total = foot === "" ? count(main) : base + count(foot);
+        if (total === tokens) return { text: withFooter(main, foot), tokens, envelope };
+        tokens = total;
+      }
+    }
+  }
+  let tokens = count(assemble(0));
+  for (let k = 0; k < 3; k++) {
+    const text = assemble(tokens);
+    const again = count(text);
+    if (again === tokens) return { text, tokens, envelope };
+    tokens = again;
+  }
+  const text = assemble(tokens);
+  return { text, tokens: count(text), envelope };
+}
+
+/** The smallest budget that holds the current (smallest) answer, its footer's own digits included. */
+function needed(fit: Fit, d: Draft): number {
+  let need = d.tokens + d.envelope;
+  for (let k = 0; k < 3; k++) {
+    const again = draft(fit, need);
+    if (again.tokens + again.envelope <= need) break;
+    need = again.tokens + again.envelope;
+  }
+  return need;
+}
+
+/** `budget_too_small` for a fit whose smallest answer needs `need` tokens, with the seed's sizes. */
+function tooSmall(fit: Fit, need: number): EngineError<"budget_too_small"> {
+  const { budget, blocks, spec } = fit;
+  const seed = fit.order.find((i) => blocks[i]!.required);
+  return new EngineError("budget_too_small", `A budget of ${budget} tokens cannot hold ${spec.smallest ?? "the answer"}; it needs ${need}.`, {
+    hint: `A budget of at least ${need} tokens holds it.`,
+    data: {
+      budget, needed: need,
+      ...(seed !== undefined ? { seedTokens: fit.fullTokens(seed) } : {}),
+      ...(seed !== undefined && fit.outlineTokens(seed) !== undefined ? { seedOutlineTokens: fit.outlineTokens(seed)! } : {}),
+    },
+  });
 }
 
 /**
@@ -191,120 +366,27 @@ interface Draft {
  * shortened and blocks are demoted from the lowest priority up; under it, the slack goes to the
  * highest-priority blocks left out, then to more cut-list entries. Throws `budget_too_small`
  * (with the budget needed) when not even the header and the required blocks' outlines fit.
+ * With `spec.prefix`, keeps the longest prefix that fits instead ({@link fitPrefix}).
  */
 export function fitBlocks(spec: FitSpec): FitResult {
-  const { blocks, budget, count } = spec;
+  const fit = startFit(spec);
+  if (spec.prefix) return fitBlockPrefix(fit);
+  chooseForms(fit);
+  let current = demoteToBudget(fit);
+  current = growCutList(fit, current, fit.cutMin);
+  current = promoteIntoSlack(fit, current);
+  current = growCutList(fit, current, fit.cutMax);
+  return finishFit(fit, current);
+}
+
+/**
+ * The estimate pass: required blocks first (in full, else as the outline), then the rest greedily
+ * by priority, with room kept for the first few cut-list entries. Costs are estimates; the exact
+ * render in {@link demoteToBudget} corrects them.
+ */
+function chooseForms(fit: Fit): void {
+  const { spec, blocks, budget, count, forms, order } = fit;
   const n = blocks.length;
-  const sep = spec.separator ?? "\n\n";
-  const cutMax = spec.cutList ? (spec.cutList.max ?? CUT_SHOWN) : 0;
-  const cutMin = spec.cutList ? Math.min(cutMax, spec.cutList.min ?? MIN_CUT_SHOWN) : 0;
-  // Counted on first use: a block far larger than the budget is never counted (its cost is an
-  // estimate that cannot fit), and the rest only when the fit looks at them.
-  const fullCount = lazyCounts(blocks.map((b) => b.full), count, budget);
-  const fullTokens = (i: number): number => fullCount(i)!;
-  const outlineTokens = lazyCounts(blocks.map((b) => b.outline), count, budget);
-  const envFull = (i: number) => blocks[i]!.envelope?.full ?? 0;
-  /** Estimated cost of a block in full: text, separator, envelope. */
-  const fullCost = (i: number) => (blocks[i]!.cost ?? fullTokens(i) + 2) + envFull(i);
-  const envOutline = (i: number) => blocks[i]!.envelope?.outline ?? 0;
-  const forms: BlockForm[] = blocks.map(() => "cut");
-  const covered = (i: number) => (blocks[i]!.within ?? []).some((j) => forms[j] === "full");
-  const order = blocks.map((_, i) => i).sort((a, b) => (blocks[a]!.priority ?? a) - (blocks[b]!.priority ?? b) || a - b);
-  const dynamic = typeof spec.header === "function" || spec.footer !== undefined;
-  let shown = cutMax;
-  /** Count the text before the footer once (cleared if the final recount ever disagrees). */
-  let additive = true;
-
-  /** Renders the current forms (with the footer's budget as `b`), counting until the text reports its own count. */
-  const draft = (b = budget): Draft => {
-    const parts: { index: number; text: string }[] = [];
-    const cutLines: string[] = [];
-    let cutTotal = 0;
-    let envelope = spec.envelope ?? 0;
-    blocks.forEach((block, i) => {
-      const form = forms[i];
-      if (form === "full" || form === "outline") {
-        parts.push({ index: i, text: form === "full" ? block.full : block.outline! });
-        envelope += form === "full" ? envFull(i) : envOutline(i);
-      } else if (!covered(i)) {
-        cutTotal++;
-        if (spec.cutList && block.listed && cutLines.length < shown) {
-          cutLines.push(block.listed(fullTokens(i)));
-          envelope += block.envelope?.listed ?? 0;
-        }
-      }
-    });
-    const state = (tokens: number): FitState => ({ tokens, envelope, budget: b, shown: parts.length, omitted: cutTotal, listed: cutLines.length });
-    const assembleMain = (tokens: number): string => {
-      const out: string[] = [];
-      const head = typeof spec.header === "string" ? spec.header : spec.header(state(tokens));
-      if (head !== "") out.push(head);
-      const body = parts.length === 0 ? "" : spec.join ? spec.join(parts) : parts.map((p) => p.text).join(sep);
-      if (body !== "") out.push(body);
-      if (spec.cutList && cutTotal > 0) {
-        const more = cutTotal - cutLines.length;
-        out.push([spec.cutList.title(cutTotal), ...cutLines, ...(more > 0 ? [spec.cutList.more(more)] : [])].join("\n"));
-      }
-      return out.join(sep);
-    };
-    const withFooter = (main: string, foot: string) => (main === "" ? foot : foot === "" ? main : main + sep + foot);
-    const assemble = (tokens: number): string => withFooter(assembleMain(tokens), spec.footer?.(state(tokens)) ?? "");
-    if (!dynamic) {
-      const text = assemble(0);
-      return { text, tokens: count(text), envelope };
-    }
-    // A footer that reports the count changes the count: render until the number is its own. With a
-    // fixed header and a separator ending in a line break, the text before the footer is counted
-    // once (pre-tokenization splits after a line break, so the counts add up); finish() checks.
-    if (additive && typeof spec.header === "string" && sep.endsWith("\n")) {
-      const main = assembleMain(0);
-      if (main !== "") {
-        const base = count(main + sep);
-        let tokens = base;
-        for (let k = 0; k < 4; k++) {
-          const foot = spec.footer?.(state(tokens)) ?? "";
-          const total = foot === "" ? count(main) : base + count(foot);
-          if (total === tokens) return { text: withFooter(main, foot), tokens, envelope };
-          tokens = total;
-        }
-      }
-    }
-    let tokens = count(assemble(0));
-    for (let k = 0; k < 3; k++) {
-      const text = assemble(tokens);
-      const again = count(text);
-      if (again === tokens) return { text, tokens, envelope };
-      tokens = again;
-    }
-    const text = assemble(tokens);
-    return { text, tokens: count(text), envelope };
-  };
-  const over = (d: Draft) => d.tokens + d.envelope > budget;
-
-  /** The smallest budget that holds the current (smallest) answer, its footer's own digits included. */
-  const needed = (d: Draft): number => {
-    let need = d.tokens + d.envelope;
-    for (let k = 0; k < 3; k++) {
-      const again = draft(need);
-      if (again.tokens + again.envelope <= need) break;
-      need = again.tokens + again.envelope;
-    }
-    return need;
-  };
-  const tooSmall = (need: number): EngineError<"budget_too_small"> => {
-    const seed = order.find((i) => blocks[i]!.required);
-    return new EngineError("budget_too_small", `A budget of ${budget} tokens cannot hold ${spec.smallest ?? "the answer"}; it needs ${need}.`, {
-      hint: `A budget of at least ${need} tokens holds it.`,
-      data: {
-        budget, needed: need,
-        ...(seed !== undefined ? { seedTokens: fullTokens(seed) } : {}),
-        ...(seed !== undefined && outlineTokens(seed) !== undefined ? { seedOutlineTokens: outlineTokens(seed)! } : {}),
-      },
-    });
-  };
-
-  if (spec.prefix) return fitPrefix();
-
   // The least any answer costs besides its blocks: header, footer, a one-line cut list, and two
   // tokens for the separator before each of the last two.
   const widest: FitState = { tokens: budget, envelope: 0, budget, shown: n, omitted: n, listed: 0 };
@@ -314,12 +396,12 @@ export function fitBlocks(spec: FitSpec): FitResult {
   const fixed = headerCost + (spec.footer ? count(spec.footer(widest)) : 0) + minCut + margin + (spec.envelope ?? 0);
   let used = fixed;
   // Required blocks first: in full, else as the outline; when even that fails the estimate, only the
-  // exact render below can say whether the smallest answer fits.
+  // exact render can say whether the smallest answer fits.
   let tight = false;
   for (const i of order) {
     if (!blocks[i]!.required) continue;
-    const full = fullCost(i);
-    const outline = outlineTokens(i) !== undefined ? outlineTokens(i)! + envOutline(i) : undefined;
+    const full = fullCost(fit, i);
+    const outline = fit.outlineTokens(i) !== undefined ? fit.outlineTokens(i)! + envOutline(fit, i) : undefined;
     if (!tight && used + full <= budget) {
       forms[i] = "full";
       used += full;
@@ -331,161 +413,165 @@ export function fitBlocks(spec: FitSpec): FitResult {
       forms[i] = outline !== undefined ? "outline" : "full";
     }
   }
-  if (!tight) {
-    // Keep room for the first few cut-list entries (estimated from the average entry).
-    const sample = spec.cutList ? order.filter((i) => !blocks[i]!.required).slice(-CUT_SAMPLE) : [];
-    const cutCosts = sample.map((i) => { const b = blocks[i]!; return (b.listed ? count(b.listed(fullTokens(i))) + 1 : 0) + (b.envelope?.listed ?? 0); });
-    const avgCut = cutCosts.length ? cutCosts.reduce((a, c) => a + c, 0) / cutCosts.length : 0;
-    used += Math.ceil(avgCut * Math.min(cutMin, cutCosts.length));
-    // Greedy by priority; a block whose container is already shown in full costs nothing.
-    for (const i of order) {
-      const b = blocks[i]!;
-      if (b.required || covered(i) || b.listOnly) continue;
-      const full = fullCost(i);
-      if (!b.outlineOnly && !b.preferOutline && used + full <= budget) {
-        forms[i] = "full";
-        used += full;
-      } else if (outlineTokens(i) !== undefined && used + outlineTokens(i)! + envOutline(i) + 2 <= budget) {
-        forms[i] = "outline";
-        used += outlineTokens(i)! + envOutline(i) + 2;
-      }
-    }
-  }
-
-  // Exact pass: shorten the cut list to its first few entries, then demote blocks from the lowest
-  // priority up, and only then drop the last entries: an agent can ask for what it can name.
-  let current = draft();
-  const shrinkCutList = (floor: number) => {
-    while (over(current) && shown > floor) {
-      shown = Math.max(floor, shown - Math.max(1, Math.ceil((current.tokens + current.envelope - budget) / 15)));
-      current = draft();
-    }
-  };
-  shrinkCutList(cutMin);
-  for (let k = n - 1; over(current) && k >= 0; k--) {
-    const i = order[k]!;
-    if (forms[i] === "cut" || blocks[i]!.required) continue;
-    forms[i] = forms[i] === "full" && outlineTokens(i) !== undefined ? "outline" : "cut";
-    if (forms[i] === "outline") k++; // look at it again: cut it if the outline is still too much
-    current = draft();
-  }
-  shrinkCutList(0);
-  for (let k = n - 1; over(current) && k >= 0; k--) {
-    const i = order[k]!;
-    if (!blocks[i]!.required || forms[i] !== "full" || outlineTokens(i) === undefined) continue;
-    forms[i] = "outline";
-    current = draft();
-  }
-  if (over(current)) throw tooSmall(needed(current));
-
-  // Use what is left: promote left-out or outlined blocks in priority order, then list more cut entries.
-  const tryForm = (i: number, form: BlockForm): boolean => {
-    const before = forms[i]!;
-    forms[i] = form;
-    const d = draft();
-    if (!over(d)) {
-      current = d;
-      return true;
-    }
-    forms[i] = before;
-    return false;
-  };
-  /** Lists more cut entries, up to `limit`, while the answer still fits. */
-  const growCutList = (limit: number) => {
-    if (shown >= limit) return;
-    // Estimate how many more entries the slack holds, draft once, and step back while over.
-    const before = shown;
-    const entries = blocks.map((b, i) => (forms[i] === "cut" && !covered(i) && b.listed ? i : -1)).filter((i) => i >= 0);
-    let slack = budget - current.tokens - current.envelope;
-    let k = shown;
-    while (k < limit && k < entries.length) {
-      const b = blocks[entries[k]!]!;
-      const cost = count(b.listed!(fullTokens(entries[k]!))) + 1 + (b.envelope?.listed ?? 0);
-      if (cost > slack) break;
-      slack -= cost;
-      k++;
-    }
-    if (k === before) return;
-    shown = k;
-    let d = draft();
-    while (over(d) && shown > before) {
-      shown--;
-      d = draft();
-    }
-    if (!over(d)) current = d;
-    else shown = before;
-  };
-  growCutList(cutMin);
-  // Promote by the estimates first, then render once; step back (last promotion first) while over.
-  let slack = budget - current.tokens - current.envelope;
-  const promoted: { i: number; from: BlockForm }[] = [];
+  if (tight) return;
+  // Keep room for the first few cut-list entries (estimated from the average entry).
+  const sample = spec.cutList ? order.filter((i) => !blocks[i]!.required).slice(-CUT_SAMPLE) : [];
+  const cutCosts = sample.map((i) => { const b = blocks[i]!; return (b.listed ? count(b.listed(fit.fullTokens(i))) + 1 : 0) + (b.envelope?.listed ?? 0); });
+  const avgCut = cutCosts.length ? cutCosts.reduce((a, c) => a + c, 0) / cutCosts.length : 0;
+  used += Math.ceil(avgCut * Math.min(fit.cutMin, cutCosts.length));
+  // Greedy by priority; a block whose container is already shown in full costs nothing.
   for (const i of order) {
     const b = blocks[i]!;
-    if (forms[i] === "full" || covered(i) || b.listOnly) continue;
-    const now = forms[i] === "outline" ? outlineTokens(i)! + envOutline(i) : 0;
-    const full = !b.outlineOnly ? fullTokens(i) + envFull(i) + 2 - now : Infinity;
+    if (b.required || covered(fit, i) || b.listOnly) continue;
+    const full = fullCost(fit, i);
+    if (!b.outlineOnly && !b.preferOutline && used + full <= budget) {
+      forms[i] = "full";
+      used += full;
+    } else if (fit.outlineTokens(i) !== undefined && used + fit.outlineTokens(i)! + envOutline(fit, i) + 2 <= budget) {
+      forms[i] = "outline";
+      used += fit.outlineTokens(i)! + envOutline(fit, i) + 2;
+    }
+  }
+}
+
+/**
+ * The exact pass: renders the chosen forms and, while over budget, shortens the cut list to its
+ * first few entries, demotes blocks from the lowest priority up, and only then drops the last
+ * entries (an agent can ask for what it can name) and outlines the required blocks. Throws
+ * `budget_too_small` when even that is over.
+ */
+function demoteToBudget(fit: Fit): Draft {
+  const { blocks, forms, order } = fit;
+  const n = blocks.length;
+  let current = draft(fit);
+  const shrinkCutList = (floor: number) => {
+    while (over(fit, current) && fit.shown > floor) {
+      fit.shown = Math.max(floor, fit.shown - Math.max(1, Math.ceil((current.tokens + current.envelope - fit.budget) / 15)));
+      current = draft(fit);
+    }
+  };
+  shrinkCutList(fit.cutMin);
+  for (let k = n - 1; over(fit, current) && k >= 0; k--) {
+    const i = order[k]!;
+    if (forms[i] === "cut" || blocks[i]!.required) continue;
+    forms[i] = forms[i] === "full" && fit.outlineTokens(i) !== undefined ? "outline" : "cut";
+    if (forms[i] === "outline") k++; // look at it again: cut it if the outline is still too much
+    current = draft(fit);
+  }
+  shrinkCutList(0);
+  for (let k = n - 1; over(fit, current) && k >= 0; k--) {
+    const i = order[k]!;
+    if (!blocks[i]!.required || forms[i] !== "full" || fit.outlineTokens(i) === undefined) continue;
+    forms[i] = "outline";
+    current = draft(fit);
+  }
+  if (over(fit, current)) throw tooSmall(fit, needed(fit, current));
+  return current;
+}
+
+/**
+ * Spends the slack: promotes left-out or outlined blocks in priority order by the estimates, renders
+ * once, and steps back (last promotion first) while over.
+ */
+function promoteIntoSlack(fit: Fit, current: Draft): Draft {
+  const { blocks, forms } = fit;
+  let slack = fit.budget - current.tokens - current.envelope;
+  const promoted: { i: number; from: BlockForm }[] = [];
+  for (const i of fit.order) {
+    const b = blocks[i]!;
+    if (forms[i] === "full" || covered(fit, i) || b.listOnly) continue;
+    const now = forms[i] === "outline" ? fit.outlineTokens(i)! + envOutline(fit, i) : 0;
+    const full = !b.outlineOnly ? fit.fullTokens(i) + envFull(fit, i) + 2 - now : Infinity;
     if (full <= slack) {
       promoted.push({ i, from: forms[i]! });
       forms[i] = "full";
       slack -= full;
-    } else if (forms[i] === "cut" && outlineTokens(i) !== undefined && outlineTokens(i)! + envOutline(i) + 2 <= slack) {
+    } else if (forms[i] === "cut" && fit.outlineTokens(i) !== undefined && fit.outlineTokens(i)! + envOutline(fit, i) + 2 <= slack) {
       promoted.push({ i, from: "cut" });
       forms[i] = "outline";
-      slack -= outlineTokens(i)! + envOutline(i) + 2;
+      slack -= fit.outlineTokens(i)! + envOutline(fit, i) + 2;
     }
   }
-  if (promoted.length) {
-    let d = draft();
-    while (over(d) && promoted.length) {
-      const p = promoted.pop()!;
-      forms[p.i] = p.from;
-      d = draft();
-    }
-    current = d;
+  if (!promoted.length) return current;
+  let d = draft(fit);
+  while (over(fit, d) && promoted.length) {
+    const p = promoted.pop()!;
+    forms[p.i] = p.from;
+    d = draft(fit);
   }
-  growCutList(cutMax);
-  return finish(current);
+  return d;
+}
 
-  /** Lists and lines: the longest prefix (in priority order) whose exact render fits. */
-  function fitPrefix(): FitResult {
-    const take = (k: number) => order.forEach((i, rank) => (forms[i] = rank < k ? "full" : "cut"));
-    const k = largestFitting(n, (m) => {
-      take(m);
-      return !over(draft());
-    });
-    take(k);
-    const d = draft();
-    if (over(d)) throw tooSmall(needed(d));
-    return finish(d);
+/** Lists more cut entries, up to `limit`, while the answer still fits: estimates how many the slack holds, drafts once, and steps back while over. */
+function growCutList(fit: Fit, current: Draft, limit: number): Draft {
+  const { blocks, forms } = fit;
+  if (fit.shown >= limit) return current;
+  const before = fit.shown;
+  const entries = blocks.map((b, i) => (forms[i] === "cut" && !covered(fit, i) && b.listed ? i : -1)).filter((i) => i >= 0);
+  let slack = fit.budget - current.tokens - current.envelope;
+  let k = fit.shown;
+  while (k < limit && k < entries.length) {
+    const b = blocks[entries[k]!]!;
+    const cost = fit.count(b.listed!(fit.fullTokens(entries[k]!))) + 1 + (b.envelope?.listed ?? 0);
+    if (cost > slack) break;
+    slack -= cost;
+    k++;
   }
+  if (k === before) return current;
+  fit.shown = k;
+  let d = draft(fit);
+  while (over(fit, d) && fit.shown > before) {
+    fit.shown--;
+    d = draft(fit);
+  }
+  if (!over(fit, d)) return d;
+  fit.shown = before;
+  return current;
+}
 
-  function finish(draftIn: Draft): FitResult {
-    // The reported count is exact: recount the final text once (the additive shortcut is checked here).
-    let d = draftIn;
-    if (dynamic && count(d.text) !== d.tokens) {
-      additive = false;
-      d = draft();
-      while (over(d) && shown > 0) {
-        shown--;
-        d = draft();
-      }
-      for (let k = n - 1; over(d) && k >= 0; k--) {
-        const i = order[k]!;
-        if (forms[i] === "cut" || blocks[i]!.required) continue;
-        forms[i] = "cut";
-        d = draft();
-      }
+/** Prefix mode (lists, lines of a file): the longest prefix, in priority order, whose exact render fits. */
+function fitBlockPrefix(fit: Fit): FitResult {
+  const take = (k: number) => fit.order.forEach((i, rank) => (fit.forms[i] = rank < k ? "full" : "cut"));
+  const { k, answer, fits } = fitPrefix(fit.blocks.length, (m) => {
+    take(m);
+    return draft(fit);
+  }, (d) => d.tokens + d.envelope, fit.budget);
+  take(k);
+  if (!fits) throw tooSmall(fit, needed(fit, answer));
+  return finishFit(fit, answer);
+}
+
+/**
+ * The fitted answer from the last draft. The reported count is exact: the final text is recounted
+ * once (the additive shortcut is checked here) and, should it disagree, drafted again without it,
+ * giving up cut entries and then blocks while over.
+ */
+function finishFit(fit: Fit, draftIn: Draft): FitResult {
+  const { blocks, forms, order, spec } = fit;
+  let d = draftIn;
+  if (fit.dynamic && fit.count(d.text) !== d.tokens) {
+    fit.additive = false;
+    d = draft(fit);
+    while (over(fit, d) && fit.shown > 0) {
+      fit.shown--;
+      d = draft(fit);
     }
-    let omitted = 0;
-    let listed = 0;
-    const out = forms.map((f, i): BlockForm => {
-      if (f !== "cut") return f;
-      if (covered(i)) return "covered";
-      if (spec.cutList && blocks[i]!.listed && listed < shown) listed++;
-      omitted++;
-      return "cut";
-    });
-    // Still lazy: a caller counts only what it reports.
-    return { text: d.text, forms: out, fullTokens, outlineTokens, tokens: d.tokens, envelope: d.envelope, listed, omitted };
+    for (let k = blocks.length - 1; over(fit, d) && k >= 0; k--) {
+      const i = order[k]!;
+      if (forms[i] === "cut" || blocks[i]!.required) continue;
+      forms[i] = "cut";
+      d = draft(fit);
+    }
   }
+  let omitted = 0;
+  let listed = 0;
+  const out = forms.map((f, i): BlockForm => {
+    if (f !== "cut") return f;
+    if (covered(fit, i)) return "covered";
+    if (spec.cutList && blocks[i]!.listed && listed < fit.shown) listed++;
+    omitted++;
+    return "cut";
+  });
+  // Still lazy: a caller counts only what it reports.
+  return { text: d.text, forms: out, fullTokens: fit.fullTokens, outlineTokens: fit.outlineTokens, tokens: d.tokens, envelope: d.envelope, listed, omitted };
 }

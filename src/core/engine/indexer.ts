@@ -135,6 +135,45 @@ async function readRecord(platform: Platform, key: string, path: string, hash: s
   return record && record.hash === hash && record.language === language ? record : undefined;
 }
 
+/** What one run builds up for its snapshot and result, shared by its steps. */
+interface RunState {
+  platform: Platform;
+  options: IndexOptions;
+  repair: ReadonlySet<string>;
+  recheck: ReadonlySet<string>;
+  prevSnap: Snapshot | undefined;
+  files: SnapshotFile[];
+  skipped: SkippedFile[];
+  contentSkips: NonNullable<Snapshot["contentSkips"]>;
+  records: Map<string, FileRecord>;
+  parsed: string[];
+  reused: number;
+  repaired: number;
+  /**
+   * Every key the store held when a run without a snapshot began, or undefined (a run with one,
+   * or a store that could not list): a record key not in it is not looked up (it would miss), and
+   * the store sweep after the run takes its candidates from it instead of listing again.
+   */
+  storedKeys: Set<string> | undefined;
+  /** The first record write that failed: the run fails with it once the writes have settled. */
+  writeError?: unknown;
+}
+
+/** One scanned source file, and for one that is not unchanged, the IO that reads it. */
+interface Job {
+  f: ScannedFile;
+  spec: LanguageSpec;
+  prev?: SnapshotFile;
+  work?: () => Promise<Prepared>;
+  pending?: Promise<Prepared> | undefined;
+}
+
+/** The IO for a file that is not unchanged: read, classify, hash, look in the store. */
+type Prepared =
+  | { kind: "record"; record: FileRecord; hash: string; key: string }
+  | { kind: "parse"; text: string; hash: string; key: string; extracted?: Promise<Uint8Array | undefined> }
+  | { kind: "skip"; skip: SkippedFile & { size?: number; mtimeMs?: number } };
+
 /** Indexes the platform's root incrementally. `previous` records avoid store reads when warm. */
 export async function runIndex(
   platform: Platform,
@@ -142,104 +181,68 @@ export async function runIndex(
   previous?: { snapshot: Snapshot; records: Map<string, FileRecord> },
 ): Promise<IndexResult> {
   const started = Date.now();
-  const { signal, onProgress } = options;
-  const repair = options.repair ?? new Set<string>();
-  const recheck = options.recheck ?? new Set<string>();
-  let repaired = 0;
-  let prevSnap = previous?.snapshot;
-  if (!prevSnap) {
+  const state: RunState = {
+    platform, options, repair: options.repair ?? new Set(), recheck: options.recheck ?? new Set(), prevSnap: previous?.snapshot,
+    files: [], skipped: [], contentSkips: [], records: new Map(), parsed: [], reused: 0, repaired: 0, storedKeys: undefined,
+  };
+  if (!state.prevSnap) {
     const loaded = await loadSnapshot(platform);
-    prevSnap = loaded.snapshot;
-    if (loaded.damaged) repaired++;
+    state.prevSnap = loaded.snapshot;
+    if (loaded.damaged) state.repaired++;
+    // A run without a snapshot (a cold one) lists the store once instead of looking up every
+    // record key, most of which miss: on django 800 failed opens. A store that cannot list is
+    // asked key by key, as before.
+    if (!state.prevSnap) state.storedKeys = await platform.store.keys("").then((keys) => new Set(keys), () => undefined);
   }
+  const scan = await scanInventory(state);
+  state.skipped.push(...scan.skipped);
+  const ctx = createParseContext(platform);
+  const { jobs, inputHashes } = await planJobs(state, scan, ctx);
+  const sources = scan.files.filter((f) => languageForExtension(extname(f.path))).length;
+  const writes = await processJobs(state, ctx, jobs, sources, previous?.records);
+  await Promise.all([...writes, ...inputHashes]);
+  // A project deleted while it was indexed leaves a run of unreadable files and failed writes:
+  // that is a missing root, not an index to keep.
+  await platform.fs.stat("").catch((error) => {
+    if (isEngineError(error, "not_found", "not_directory")) throw new EngineError("root_not_found", `The project root no longer exists: ${platform.fs.rootLabel}`, { data: { root: platform.fs.rootLabel }, cause: error });
+  });
+  if (state.writeError) throw state.writeError;
+  return { ...(await finishRun(state, scan.mode)), durationMs: Date.now() - started };
+}
+
+/** The run's inventory: a re-stat of the files to re-check on the previous snapshot, else a scan. */
+async function scanInventory(state: RunState): Promise<ScanResult> {
+  const { platform, options, prevSnap, recheck } = state;
+  const { signal, onProgress } = options;
+  onProgress?.({ phase: "scan", done: 0 });
+  if (prevSnap && recheck.size > 0) {
+    const scan = await restatFiles(platform, prevSnap, recheck, options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES);
+    // Files skipped for their content are not in the inventory the re-stat starts from: carried as they were.
+    for (const f of prevSnap.contentSkips ?? []) if (!recheck.has(f.path)) state.contentSkips.push(f);
+    return scan;
+  }
+  return scanRepository(platform.fs, {
+    ...(options.maxFileBytes !== undefined ? { maxFileBytes: options.maxFileBytes } : {}),
+    ...(options.exclude ? { exclude: options.exclude } : {}),
+    ...(signal ? { signal } : {}),
+    onProgress: (seen) => onProgress?.({ phase: "scan", done: seen }),
+  });
+}
+
+/**
+ * Plans the run: which source files are unchanged (no IO at all), which were skipped for their
+ * content before and still are, and which need reading (a job with `work`). Files of no supported
+ * language go into the snapshot as they are, with the hash of those the engine reads again.
+ */
+async function planJobs(state: RunState, scan: ScanResult, ctx: ParseContext): Promise<{ jobs: Job[]; inputHashes: Promise<void>[] }> {
+  const { platform, prevSnap, repair, recheck, files } = state;
   const prevByPath = new Map(prevSnap?.files.map((f) => [f.path, f]));
   const prevContentSkips = new Map(prevSnap?.contentSkips?.map((f) => [f.path, f]));
-  const contentSkips: NonNullable<Snapshot["contentSkips"]> = [];
-
-  onProgress?.({ phase: "scan", done: 0 });
-  let scan: ScanResult;
-  if (prevSnap && recheck.size > 0) {
-    scan = await restatFiles(platform, prevSnap, recheck, options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES);
-    // Files skipped for their content are not in the inventory the re-stat starts from: carried as they were.
-    for (const f of prevSnap.contentSkips ?? []) if (!recheck.has(f.path)) contentSkips.push(f);
-  } else {
-    scan = await scanRepository(platform.fs, {
-      ...(options.maxFileBytes !== undefined ? { maxFileBytes: options.maxFileBytes } : {}),
-      ...(options.exclude ? { exclude: options.exclude } : {}),
-      ...(signal ? { signal } : {}),
-      onProgress: (seen) => onProgress?.({ phase: "scan", done: seen }),
-    });
-  }
   // Whether a file whose stat matches the previous snapshot may be trusted without reading it.
   const trusted = (f: ScannedFile, prev: SnapshotFile | undefined): prev is SnapshotFile & { hash: string } =>
     prev?.hash !== undefined && prev.size === f.size && prev.mtimeMs === f.mtimeMs && f.mtimeMs < prevSnap!.createdAt - RACY_WINDOW_MS &&
     !repair.has(f.path) && !recheck.has(f.path);
-  const skipped: SkippedFile[] = [...scan.skipped];
-  const files: SnapshotFile[] = [];
-  const records = new Map<string, FileRecord>();
-  const parsed: string[] = [];
-  let reused = 0;
-  let runtime: ParserRuntime | undefined;
-  let retain = true;
-
-  const sources = scan.files.filter((f) => languageForExtension(extname(f.path)));
-  // The parse pool, when this run has one: started on the first file that needs a parse, ended
-  // with the run. Files go to it as soon as their bytes are read (ahead of this loop, within the
-  // read-ahead window) and come back in the loop's own order, so the run is the one-thread run.
-  let pool: ParsePool | undefined;
-  let lockHash: string | undefined;
-  /** Per language: whether the engine's own WasmSource holds the grammar its lock names. */
-  const grammarChecks = new Map<string, Promise<boolean>>();
-  const grammarOk = (spec: LanguageSpec) => {
-    let ok = grammarChecks.get(spec.id);
-    if (!ok) grammarChecks.set(spec.id, (ok = verifyGrammar(platform.wasm, spec).then(() => true, () => false)));
-    return ok;
-  };
-  /** Records being made by the pool this run, by store key: identical files share one parse. */
-  const dispatched = new Map<string, Promise<Uint8Array | undefined>>();
-  /** Records parsed this run by store key (while the heap allows): a copy of a file is not parsed again. */
-  const parsedThisRun = new Map<string, FileRecord>();
-
-  /** The IO for a file that is not unchanged: read, classify, hash, look in the store. */
-  type Prepared =
-    | { kind: "record"; record: FileRecord; hash: string; key: string }
-    | { kind: "parse"; text: string; hash: string; key: string; extracted?: Promise<Uint8Array | undefined> }
-    | { kind: "skip"; skip: SkippedFile & { size?: number; mtimeMs?: number } };
-  const prepare = async (f: (typeof scan.files)[number], spec: LanguageSpec, version: string, blobKey: string | undefined): Promise<Prepared> => {
-    if (blobKey) {
-      const record = await readRecord(platform, blobKey, f.path, f.blobId!, spec.id);
-      if (record) return { kind: "record", record, hash: f.blobId!, key: blobKey };
-    }
-    let bytes: Uint8Array;
-    try {
-      bytes = await platform.fs.readFile(f.path);
-    } catch (error) {
-      return { kind: "skip", skip: { path: f.path, reason: "unreadable", detail: (error as Error).message } };
-    }
-    const content = classifyContent(bytes);
-    if ("reason" in content) return { kind: "skip", skip: { path: f.path, reason: content.reason, detail: content.detail, size: f.size, mtimeMs: f.mtimeMs } };
-    const hash = await gitBlobId(bytes);
-    const key = recordKey(version, hash);
-    // The git index's id is the content's id unless the file changed since it was staged: then
-    // this is the key just looked up, and a second lookup would only miss again.
-    const record = key === blobKey ? undefined : await readRecord(platform, key, f.path, hash, spec.id);
-    if (record) return { kind: "record", record, hash, key };
-    // A grammar the engine's own wasm fails is left to the in-thread parse, which reports it.
-    if (!pool || parsedThisRun.has(key) || !(await grammarOk(spec))) return { kind: "parse", text: content.text, hash, key };
-    let extracted = dispatched.get(key);
-    if (!extracted) dispatched.set(key, (extracted = pool.extract({ language: spec.id, lock: lockHash!, path: f.path, hash, text: content.text })));
-    return { kind: "parse", text: content.text, hash, key, extracted };
-  };
-
-  // Plan: which files are unchanged (no IO at all) and which need reading.
-  interface Job {
-    f: (typeof scan.files)[number];
-    spec: LanguageSpec;
-    version: string;
-    prev?: SnapshotFile;
-    work?: () => Promise<Prepared>;
-    pending?: Promise<Prepared> | undefined;
-  }
+  const prepare = createPreparer(state, ctx);
   const jobs: Job[] = [];
   // Configs and manifests are read again after indexing (inputs.ts): their hash goes in the
   // snapshot too, from the git index when it vouches for the file, else from reading it.
@@ -266,36 +269,108 @@ export async function runIndex(
     const version = await extractorVersion(platform, spec);
     const prev = prevByPath.get(f.path);
     if (trusted(f, prev) && prev.record === recordKey(version, prev.hash)) {
-      jobs.push({ f, spec, version, prev });
+      jobs.push({ f, spec, prev });
       continue;
     }
     const skippedBefore = prevContentSkips.get(f.path);
     if (skippedBefore && skippedBefore.size === f.size && skippedBefore.mtimeMs === f.mtimeMs && f.mtimeMs < prevSnap!.createdAt - RACY_WINDOW_MS) {
       const { size: _s, mtimeMs: _m, ...skip } = skippedBefore;
-      skipped.push(skip);
-      contentSkips.push(skippedBefore);
+      state.skipped.push(skip);
+      state.contentSkips.push(skippedBefore);
       continue;
     }
     const blobKey = f.blobId && !recheck.has(f.path) ? recordKey(version, f.blobId) : undefined;
-    jobs.push({ f, spec, version, work: () => prepare(f, spec, version, blobKey) });
+    jobs.push({ f, spec, work: () => prepare(f, spec, version, blobKey) });
   }
+  return { jobs, inputHashes };
+}
 
+/** What the parse step shares with the read step: the pool and what it was handed. */
+interface ParseContext {
+  /** The parse pool, when this run has one (started in processJobs, before the first read). */
+  pool?: ParsePool;
+  lockHash?: string;
+  /** Records being made by the pool this run, by store key: identical files share one parse. */
+  dispatched: Map<string, Promise<Uint8Array | undefined>>;
+  /** Records parsed this run by store key (while the heap allows): a copy of a file is not parsed again. */
+  parsedThisRun: Map<string, FileRecord>;
+  grammarOk(spec: LanguageSpec): Promise<boolean>;
+}
+
+function createParseContext(platform: Platform): ParseContext {
+  /** Per language: whether the engine's own WasmSource holds the grammar its lock names. */
+  const grammarChecks = new Map<string, Promise<boolean>>();
+  return {
+    dispatched: new Map(),
+    parsedThisRun: new Map(),
+    grammarOk: (spec) => {
+      let ok = grammarChecks.get(spec.id);
+      if (!ok) grammarChecks.set(spec.id, (ok = verifyGrammar(platform.wasm, spec).then(() => true, () => false)));
+      return ok;
+    },
+  };
+}
+
+/**
+ * The read step for one file: its record from the store when there is one for its content, else
+ * its text to parse (handed to the pool at once when the run has one), or why it is skipped.
+ */
+function createPreparer(state: RunState, ctx: ParseContext): (f: ScannedFile, spec: LanguageSpec, version: string, blobKey: string | undefined) => Promise<Prepared> {
+  const { platform, storedKeys } = state;
+  const lookUp = (key: string, path: string, hash: string, language: string) =>
+    storedKeys && !storedKeys.has(key) ? undefined : readRecord(platform, key, path, hash, language);
+  return async (f, spec, version, blobKey) => {
+    if (blobKey) {
+      const record = await lookUp(blobKey, f.path, f.blobId!, spec.id);
+      if (record) return { kind: "record", record, hash: f.blobId!, key: blobKey };
+    }
+    let bytes: Uint8Array;
+    try {
+      bytes = await platform.fs.readFile(f.path);
+    } catch (error) {
+      return { kind: "skip", skip: { path: f.path, reason: "unreadable", detail: (error as Error).message } };
+    }
+    const content = classifyContent(bytes);
+    if ("reason" in content) return { kind: "skip", skip: { path: f.path, reason: content.reason, detail: content.detail, size: f.size, mtimeMs: f.mtimeMs } };
+    const hash = await gitBlobId(bytes);
+    const key = recordKey(version, hash);
+    // The git index's id is the content's id unless the file changed since it was staged: then
+    // this is the key just looked up, and a second lookup would only miss again.
+    const record = key === blobKey ? undefined : await lookUp(key, f.path, hash, spec.id);
+    if (record) return { kind: "record", record, hash, key };
+    const { pool, dispatched, parsedThisRun } = ctx;
+    // A grammar the engine's own wasm fails is left to the in-thread parse, which reports it.
+    if (!pool || parsedThisRun.has(key) || !(await ctx.grammarOk(spec))) return { kind: "parse", text: content.text, hash, key };
+    let extracted = dispatched.get(key);
+    if (!extracted) dispatched.set(key, (extracted = pool.extract({ language: spec.id, lock: ctx.lockHash!, path: f.path, hash, text: content.text })));
+    return { kind: "parse", text: content.text, hash, key, extracted };
+  };
+}
+
+/**
+ * Runs the jobs in scan order: unchanged files keep their snapshot entry, the others are read
+ * (ahead of this loop, within a window) and reused from the store or parsed. Returns the record
+ * writes still in flight (a failed one sets `state.writeError`).
+ */
+async function processJobs(state: RunState, ctx: ParseContext, jobs: Job[], sources: number, previousRecords: Map<string, FileRecord> | undefined): Promise<Promise<void>[]> {
+  const { platform, options, repair, records, files } = state;
+  const { signal, onProgress } = options;
   // Reads run ahead of parsing (a window of concurrent IO) and record writes run behind it, so the
   // CPU-bound parse never waits on the disk. Measured on django: 1.2 s of 4.6 s was idle waiting.
   const READ_AHEAD = 24;
   const withWork = jobs.filter((j) => j.work);
   const threads = parseJobs(platform, options.jobs);
   if (threads > 1 && platform.workers && withWork.length >= POOL_MIN_FILES) {
-    lockHash = await sha256Hex(await platform.wasm.load("wasm.lock.json"));
-    pool = createParsePool(platform.workers, { size: threads, ...(platform.logger ? { logger: platform.logger } : {}) });
+    ctx.lockHash = await sha256Hex(await platform.wasm.load("wasm.lock.json"));
+    ctx.pool = createParsePool(platform.workers, { size: threads, ...(platform.logger ? { logger: platform.logger } : {}) });
   }
   let launched = 0;
   const startMore = (upTo: number) => {
     for (; launched < Math.min(upTo, withWork.length); launched++) withWork[launched]!.pending = withWork[launched]!.work!();
   };
+  const maker = createRecordMaker(state, ctx);
   const writes: Promise<void>[] = [];
-  const grammarFailures = new Map<string, string>();
-  let writeError: unknown;
+  let retain = true;
   let done = 0;
   let workIndex = 0;
   try {
@@ -304,68 +379,41 @@ export async function runIndex(
       const { f, spec, prev } = job;
       if (!job.work) {
         // Unchanged since the last snapshot; the record is loaded later, only if asked for.
-        const inMemory = previous?.records.get(f.path);
+        const inMemory = previousRecords?.get(f.path);
         if (inMemory) records.set(f.path, inMemory);
-        reused++;
+        state.reused++;
         files.push({ ...prev!, size: f.size, mtimeMs: f.mtimeMs });
-        if (++done % 100 === 0) onProgress?.({ phase: "parse", done, total: sources.length });
+        if (++done % 100 === 0) onProgress?.({ phase: "parse", done, total: sources });
         continue;
       }
       startMore(workIndex + READ_AHEAD);
       workIndex++;
       const prepared = await job.pending!;
       job.pending = undefined;
-      let record: FileRecord;
-      let hash: string;
-      let key: string;
       if (prepared.kind === "skip") {
         const { size, mtimeMs, ...skip } = prepared.skip;
-        skipped.push(skip);
-        if (size !== undefined && mtimeMs !== undefined) contentSkips.push({ ...skip, size, mtimeMs });
+        state.skipped.push(skip);
+        if (size !== undefined && mtimeMs !== undefined) state.contentSkips.push({ ...skip, size, mtimeMs });
         continue;
       }
-      if (repair.has(f.path)) repaired++;
+      if (repair.has(f.path)) state.repaired++;
+      const { hash, key } = prepared;
+      let record: FileRecord;
       if (prepared.kind === "record") {
-        ({ record, hash, key } = prepared);
-        reused++;
-      } else if (parsedThisRun.has(prepared.key)) {
+        record = prepared.record;
+        state.reused++;
+      } else if (ctx.parsedThisRun.has(key)) {
         // Same content as a file parsed earlier in this run (empty __init__.py files, copies).
-        ({ hash, key } = prepared);
-        record = { ...parsedThisRun.get(prepared.key)!, path: f.path };
-        reused++;
+        record = { ...ctx.parsedThisRun.get(key)!, path: f.path };
+        state.reused++;
       } else {
-        ({ hash, key } = prepared);
-        const failed = grammarFailures.get(spec.id);
-        if (failed) {
-          skipped.push({ path: f.path, reason: "grammar_unavailable", detail: failed });
-          continue;
-        }
-        // The pool's record when it made one; else (no pool, a worker that died or could not load
-        // the grammar) the file is parsed here, which also reports a failure as a one-thread run does.
-        const bytes = prepared.extracted ? await prepared.extracted : undefined;
-        dispatched.delete(key);
-        const pooled = bytes && freshRecord(bytes, f.path);
-        let stored: { bytes: Uint8Array; record: FileRecord };
-        if (bytes && pooled) stored = { bytes, record: pooled };
-        else {
-          runtime ??= await createParserRuntime(platform.wasm);
-          try {
-            await runtime.load(spec);
-          } catch (error) {
-            // One broken grammar must not sink the whole index: that language's files are skipped, and
-            // every one of them says why.
-            if (!isEngineError(error, "wasm_missing", "wasm_mismatch", "grammar_incompatible")) throw error;
-            grammarFailures.set(spec.id, `${(error as EngineError).message}${(error as EngineError).hint ? ` (${(error as EngineError).hint})` : ""}`);
-            skipped.push({ path: f.path, reason: "grammar_unavailable", detail: grammarFailures.get(spec.id)! });
-            continue;
-          }
-          stored = storedForm(await parseFile(runtime, spec, prepared.text, f.path, hash));
-        }
-        record = stored.record;
-        if (retain) parsedThisRun.set(key, record);
-        writes.push(platform.store.set(key, stored.bytes).catch((error) => void (writeError ??= error)));
+        const made = await maker.make(f, spec, prepared);
+        if (!made) continue;
+        record = made.record;
+        if (retain) ctx.parsedThisRun.set(key, record);
+        writes.push(platform.store.set(key, made.bytes).catch((error) => void (state.writeError ??= error)));
         if (writes.length >= 64) await Promise.all(writes.splice(0));
-        parsed.push(f.path);
+        state.parsed.push(f.path);
       }
       // Keep the record for the graph unless the heap is getting full: then it stays in the store
       // only and is read back when asked for (a cold index under a small heap streams).
@@ -375,38 +423,70 @@ export async function runIndex(
       }
       if (retain) records.set(f.path, record);
       files.push({
-        path: f.path, size: f.size, mtimeMs: f.mtimeMs, hash: hash!, language: spec.id, record: key!,
+        path: f.path, size: f.size, mtimeMs: f.mtimeMs, hash, language: spec.id, record: key,
         definitions: record.definitions.length, diagnostics: record.diagnostics.length,
       });
-      if (++done % 100 === 0) onProgress?.({ phase: "parse", done, total: sources.length });
+      if (++done % 100 === 0) onProgress?.({ phase: "parse", done, total: sources });
     }
   } finally {
-    pool?.close();
+    ctx.pool?.close();
   }
-  onProgress?.({ phase: "parse", done, total: sources.length });
-  await Promise.all([...writes, ...inputHashes]);
-  // A project deleted while it was indexed leaves a run of unreadable files and failed writes:
-  // that is a missing root, not an index to keep.
-  await platform.fs.stat("").catch((error) => {
-    if (isEngineError(error, "not_found", "not_directory")) throw new EngineError("root_not_found", `The project root no longer exists: ${platform.fs.rootLabel}`, { data: { root: platform.fs.rootLabel }, cause: error });
-  });
-  if (writeError) throw writeError;
+  onProgress?.({ phase: "parse", done, total: sources });
+  return writes;
+}
 
+/**
+ * Makes the record of a file to parse: the pool's when it made one, else (no pool, a worker that
+ * died or could not load the grammar) parsed in this thread, which also reports a failure as a
+ * one-thread run does. Undefined when the file's grammar is unavailable (the file is skipped, and
+ * says why).
+ */
+function createRecordMaker(state: RunState, ctx: ParseContext) {
+  const { platform } = state;
+  let runtime: ParserRuntime | undefined;
+  const grammarFailures = new Map<string, string>();
+  const unavailable = (path: string, detail: string) => void state.skipped.push({ path, reason: "grammar_unavailable", detail });
+  return {
+    async make(f: ScannedFile, spec: LanguageSpec, prepared: Prepared & { kind: "parse" }): Promise<{ bytes: Uint8Array; record: FileRecord } | undefined> {
+      const failed = grammarFailures.get(spec.id);
+      if (failed) return unavailable(f.path, failed);
+      const bytes = prepared.extracted ? await prepared.extracted : undefined;
+      ctx.dispatched.delete(prepared.key);
+      const pooled = bytes && freshRecord(bytes, f.path);
+      if (bytes && pooled) return { bytes, record: pooled };
+      runtime ??= await createParserRuntime(platform.wasm);
+      try {
+        await runtime.load(spec);
+      } catch (error) {
+        // One broken grammar must not sink the whole index: that language's files are skipped, and
+        // every one of them says why.
+        if (!isEngineError(error, "wasm_missing", "wasm_mismatch", "grammar_incompatible")) throw error;
+        grammarFailures.set(spec.id, `${(error as EngineError).message}${(error as EngineError).hint ? ` (${(error as EngineError).hint})` : ""}`);
+        return unavailable(f.path, grammarFailures.get(spec.id)!);
+      }
+      return storedForm(await parseFile(runtime, spec, prepared.text, f.path, prepared.hash));
+    },
+  };
+}
+
+/** The snapshot of a finished run, written (with a store sweep) when anything changed. */
+async function finishRun(state: RunState, scanMode: ScanResult["mode"]): Promise<Omit<IndexResult, "durationMs">> {
+  const { platform, prevSnap, files, skipped, contentSkips, parsed, repaired } = state;
   const live = new Set(files.filter((f) => f.record).map((f) => f.path));
   const removed = prevSnap ? prevSnap.files.filter((f) => f.record && !live.has(f.path)).length : 0;
   skipped.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
-  const snapshot: Snapshot = { schema: SCHEMA_VERSION, createdAt: Date.now(), scanMode: scan.mode, files, skipped, contentSkips };
+  const snapshot: Snapshot = { schema: SCHEMA_VERSION, createdAt: Date.now(), scanMode, files, skipped, contentSkips };
   const changed = parsed.length > 0 || removed > 0 || repaired > 0 || !prevSnap || prevSnap.files.length !== files.length ||
     (prevSnap.contentSkips?.length ?? 0) !== contentSkips.length ||
     prevSnap.files.some((f, i) => files[i]?.path !== f.path || files[i]?.mtimeMs !== f.mtimeMs || files[i]?.hash !== f.hash);
   if (changed) {
     await platform.store.set(SNAPSHOT_KEY, encodeJson(snapshot));
-    if (parsed.length > 0 || removed > 0 || !prevSnap) await collectGarbage(platform, snapshot, prevSnap);
+    if (parsed.length > 0 || removed > 0 || !prevSnap) await collectGarbage(platform, snapshot, prevSnap, state.storedKeys);
   } else {
     snapshot.createdAt = prevSnap!.createdAt; // nothing moved: keep the racy window anchored to the write
   }
-  return { snapshot, records, parsed, reused, removed, changed, repaired, durationMs: Date.now() - started };
+  return { snapshot, records: state.records, parsed, reused: state.reused, removed, changed, repaired };
 }
 
 /**
@@ -440,13 +520,15 @@ async function restatFiles(platform: Platform, prev: Snapshot, paths: ReadonlySe
 /**
  * Deletes stored records no file of `snapshot` points at. After an incremental run only the
  * records the previous snapshot used are candidates (no listing: a full key listing cost ~100 ms
- * on django); a run without a usable previous snapshot sweeps everything, older schemas included.
+ * on django); a run without a usable previous snapshot sweeps everything, older schemas included,
+ * from `listed` (the keys the store held when the run began) when it has it. A key another process
+ * wrote since is then left alone: the sweep only ever deletes what it knew was there.
  */
-async function collectGarbage(platform: Platform, snapshot: Snapshot, prevSnap: Snapshot | undefined): Promise<void> {
+async function collectGarbage(platform: Platform, snapshot: Snapshot, prevSnap: Snapshot | undefined, listed: Set<string> | undefined): Promise<void> {
   const live = new Set(snapshot.files.map((f) => f.record).filter(Boolean));
   // Only keys of the engine's own layout are ever swept: whatever else a store lists is left alone.
   const candidates = prevSnap
     ? prevSnap.files.map((f) => f.record).filter((k): k is string => k !== undefined)
-    : (await platform.store.keys("")).filter((k) => k !== SNAPSHOT_KEY);
+    : [...(listed ?? (await platform.store.keys("")))].filter((k) => k !== SNAPSHOT_KEY);
   for (const key of new Set(candidates)) if (!live.has(key) && OWN_KEY.test(key)) await platform.store.delete(key).catch(() => {});
 }

@@ -89,14 +89,8 @@ const CONFIDENCE = { mention: 0.4, import: 0.3 };
 
 const rank = (h: TestHit) => (h.evidence === "call" ? 0 : h.evidence === "mention" ? 1 : 2);
 
-/** Finds the tests of `seeds` (a symbol with its members, or a file's definitions). */
-export async function findTests(
-  graph: CodeGraph,
-  target: { symbol?: SymbolNode; file?: string },
-  args: ListArgs & { depth: number },
-  io: TestsIO,
-): Promise<TestsAnswer> {
-  const notes: string[] = [];
+/** The symbols a tests answer starts from (a symbol with its members, or a file's definitions) and their files. */
+function seedsOf(graph: CodeGraph, target: { symbol?: SymbolNode; file?: string }): { seeds: number[]; files: Set<string> } {
   const seeds: number[] = [];
   const files = new Set<string>();
   if (target.symbol) {
@@ -111,21 +105,31 @@ export async function findTests(
     for (let i = 0; i < count; i++) seeds.push(moduleId + 1 + i);
     files.add(target.file!);
   }
-  const hits = new Map<string, TestHit>();
-  const add = (h: TestHit) => {
-    const key = `${h.path}\0${h.id}`;
-    const old = hits.get(key);
-    if (!old || rank(h) < rank(old) || (rank(h) === rank(old) && (h.depth < old.depth || (h.depth === old.depth && h.confidence > old.confidence)))) hits.set(key, h);
-  };
-  const caseHit = (c: TestCase, path: string, evidence: TestEvidence, depth: number, site: { path: string; line: number }, through: string[], confidence: number): TestHit => ({
+  return { seeds, files };
+}
+
+/** Keeps one hit per file and test id: the strongest evidence, then the fewest hops, then the highest confidence. */
+function addHit(hits: Map<string, TestHit>, h: TestHit): void {
+  const key = `${h.path}\0${h.id}`;
+  const old = hits.get(key);
+  if (!old || rank(h) < rank(old) || (rank(h) === rank(old) && (h.depth < old.depth || (h.depth === old.depth && h.confidence > old.confidence)))) hits.set(key, h);
+}
+
+/** A hit on one test case. */
+function caseHit(c: TestCase, path: string, evidence: TestEvidence, depth: number, site: { path: string; line: number }, through: string[], confidence: number): TestHit {
+  return {
     path, start: c.start, end: c.end, id: c.id, ...(c.group ? { group: true } : {}), ...(c.parametrized ? { parametrized: true } : {}),
     evidence, depth, site, through, confidence,
-  });
-  const fileHit = (path: string, evidence: TestEvidence, depth: number, site: { path: string; line: number }, through: string[], confidence: number): TestHit => ({
-    path, start: 1, end: graph.records.get(path)!.lines, id: fileId(graph, path), file: true, evidence, depth, site, through, confidence,
-  });
+  };
+}
 
-  // 1. Test code among the callers, breadth-first through helpers and production code.
+/** A hit on a whole test file. */
+function fileHit(graph: CodeGraph, path: string, evidence: TestEvidence, depth: number, site: { path: string; line: number }, through: string[], confidence: number): TestHit {
+  return { path, start: 1, end: graph.records.get(path)!.lines, id: fileId(graph, path), file: true, evidence, depth, site, through, confidence };
+}
+
+/** Test code among the callers of the seeds, breadth-first through helpers and production code, up to `depth` hops. */
+function callerTests(graph: CodeGraph, seeds: number[], depth: number, hits: Map<string, TestHit>): void {
   const parent = new Map<number, number>();
   const chain = (id: number): string[] => {
     const out: string[] = [];
@@ -134,7 +138,7 @@ export async function findTests(
   };
   const seen = new Set(seeds);
   let frontier = [...seeds];
-  for (let d = 1; d <= args.depth && frontier.length; d++) {
+  for (let d = 1; d <= depth && frontier.length; d++) {
     const next: number[] = [];
     for (const id of frontier) {
       for (const ei of graph.callsTo.get(id) ?? []) {
@@ -143,12 +147,12 @@ export async function findTests(
         const site = { path: e.file, line: e.line };
         const test = testAt(graph, e.file, e.line, caller.index);
         if (test) {
-          add(caseHit(test, e.file, "call", d, site, chain(id), e.confidence));
+          addHit(hits, caseHit(test, e.file, "call", d, site, chain(id), e.confidence));
           continue;
         }
         // Module code of a test file outside every test (shared setup) runs for each of its tests.
         if (caller.kind === "module" && holdsTests(e.file, caller.language)) {
-          add(fileHit(e.file, "call", d, site, chain(id), e.confidence));
+          addHit(hits, fileHit(graph, e.file, "call", d, site, chain(id), e.confidence));
           continue;
         }
         if (seen.has(caller.id) || caller.kind === "module") continue;
@@ -159,9 +163,15 @@ export async function findTests(
     }
     frontier = next;
   }
+}
 
-  // 2. Test files that name the target without a resolved call: those importing its file, and,
-  // for a language whose calls the index does not extract, every test file of that language.
+/**
+ * Test files that name the target without a resolved call: those importing its file, and, for a
+ * language whose calls the index does not extract, every test file of that language. Returns the
+ * notes on what was not read.
+ */
+async function mentionTests(graph: CodeGraph, target: { symbol?: SymbolNode }, seeds: number[], files: Set<string>, hits: Map<string, TestHit>, io: TestsIO): Promise<string[]> {
+  const notes: string[] = [];
   const names = nameSet(graph, seeds, target.symbol);
   const scan = new Set<string>();
   for (const f of files) {
@@ -197,24 +207,19 @@ export async function findTests(
       const test = conv?.testAt(siteOf(record, line));
       if (test) {
         mentioned = true;
-        add(caseHit(test, path, "mention", 1, { path, line }, [], CONFIDENCE.mention));
+        addHit(hits, caseHit(test, path, "mention", 1, { path, line }, [], CONFIDENCE.mention));
       }
     }
     if (!mentioned && imported && ![...hits.values()].some((h) => h.path === path)) {
       const first = (graph.records.get(path)?.imports ?? []).find(() => true)?.line ?? 1;
-      add(fileHit(path, "import", 1, { path, line: first }, [], CONFIDENCE.import));
+      addHit(hits, fileHit(graph, path, "import", 1, { path, line: first }, [], CONFIDENCE.import));
     }
   }
+  return notes;
+}
 
-  const all = [...hits.values()].sort((a, b) => rank(a) - rank(b) || a.depth - b.depth || b.confidence - a.confidence || (a.path < b.path ? -1 : a.path > b.path ? 1 : a.start - b.start));
-  const runners = await runnerIndex(graph, io);
-  for (const h of all) {
-    const r = runners.of(h.path);
-    if (r) h.runner = r.runner.id;
-  }
-  const byEvidence = { call: 0, mention: 0, import: 0 };
-  for (const h of all) byEvidence[h.evidence]++;
-
+/** What a tests answer could not see: the walk's own limits, runners assumed, and what no static walk sees. */
+function testsCompleteness(graph: CodeGraph, target: { symbol?: SymbolNode; file?: string }, all: TestHit[], runners: RunnerIndex, notes: string[]): Completeness {
   const completeness: Completeness = target.symbol
     ? callsCompleteness(graph, target.symbol, "callers", graph.ambiguous.filter((a) => a.candidates.includes(target.symbol!.id)).length)
     : importsCompleteness(graph, target.file!);
@@ -226,44 +231,83 @@ export async function findTests(
   }
   if (assumed.size) completeness.notes.push(`no project file names a test runner for ${[...assumed].join(", ")}'s language; the commands assume ${[...assumed].join(", ")}`);
   completeness.notes.push("tests reached only through fixtures, dependency injection, reflection or strings are not seen");
+  return completeness;
+}
 
-  const rest = all.slice(args.offset);
-  const runAll = all.length > 0 ? plans(runners, all.map((h) => ({ ...h, id: fileId(graph, h.path), file: true }))) : [];
-  const head = target.symbol ? `${target.symbol.qualified} (${target.symbol.kind}, ${cite(target.symbol.file, target.symbol.start)})` : target.file!;
-  const make = (k: number): TestsAnswer => {
-    const shown = rest.slice(0, k);
-    const page = pageInfo(args, all.length, shown.length, args.depth);
-    const run = plans(runners, shown);
-    const wholeFiles = page.next && runAll.reduce((n, p) => n + p.commands.join(" ").length, 0) < 2_000 ? runAll : undefined;
-    const render = (usage: string) => {
-      const lines = [`# Tests of ${head}`];
-      const parts = [byEvidence.call && `${plural(byEvidence.call, "calls", "call")} it`, byEvidence.mention && `${plural(byEvidence.mention, "names", "name")} it`, byEvidence.import && `${plural(byEvidence.import, "file imports", "files import")} its file`].filter(Boolean);
-      lines.push(all.length ? `${plural(all.length, "test reaches", "tests reach")} it (calls followed up to depth ${args.depth}): ${parts.join(", ")}.` : `No test found within depth ${args.depth} (callers followed through helpers; test files importing its file read for its name).`);
-      if (all.length && args.offset >= all.length) lines.push(pastTheEnd(args.offset, all.length));
-      else if (shown.length) lines.push(`Listed: ${fmt(args.offset + 1)}-${fmt(args.offset + shown.length)} of ${fmt(all.length)}.`);
-      for (const p of run) {
-        lines.push("", `## ${p.name}: ${plural(p.tests, "test")}${p.cwd ? `, run in ${p.cwd}/` : ""} (${p.detectedBy ? `found by ${p.detectedBy}` : "assumed"})`, ...p.commands.map((c) => `    ${c}`));
-      }
-      if (shown.length) lines.push("");
-      for (const h of shown) lines.push(`- ${h.id}${h.file ? " (whole file)" : h.group ? " (group)" : ""}${h.parametrized ? " (parametrized)" : ""}  ${cite(h.path, h.start, h.end)}  [${why(h)}]`);
-      if (page.next) lines.push("", `Next page: ask again with cursor=${page.next} (${plural(all.length - args.offset - shown.length, "more test")}).`);
-      if (wholeFiles) {
-        lines.push("", "Every test found, by whole files:");
-        for (const p of wholeFiles) lines.push(...p.commands.map((c) => `    ${p.cwd ? `(in ${p.cwd}/) ` : ""}${c}`));
-      }
-      lines.push("", ...completenessLines(completeness, all.length === 0, "every call is linked"));
-      lines.push("", usage);
-      return lines.join("\n");
-    };
-    const { text, tokens } = withUsage(render, args);
-    return {
-      target: target.symbol ? target.symbol.qualified : target.file!, resolvedAs: target.symbol ? "symbol" : "file",
-      ...(target.symbol ? { symbol: symbolRef(target.symbol) } : { path: target.file! }),
-      depth: args.depth, tests: shown, total: all.length, byEvidence, run, ...(wholeFiles ? { runAll: wholeFiles } : {}),
-      page, completeness, usage: { tokens, budget: args.budget, encoding: args.encoding }, text,
-    };
+/** Finds the tests of `seeds` (a symbol with its members, or a file's definitions). */
+export async function findTests(
+  graph: CodeGraph,
+  target: { symbol?: SymbolNode; file?: string },
+  args: ListArgs & { depth: number },
+  io: TestsIO,
+): Promise<TestsAnswer> {
+  const { seeds, files } = seedsOf(graph, target);
+  const hits = new Map<string, TestHit>();
+  callerTests(graph, seeds, args.depth, hits);
+  const notes = await mentionTests(graph, target, seeds, files, hits, io);
+  const all = [...hits.values()].sort((a, b) => rank(a) - rank(b) || a.depth - b.depth || b.confidence - a.confidence || (a.path < b.path ? -1 : a.path > b.path ? 1 : a.start - b.start));
+  const runners = await runnerIndex(graph, io);
+  for (const h of all) {
+    const r = runners.of(h.path);
+    if (r) h.runner = r.runner.id;
+  }
+  const byEvidence = { call: 0, mention: 0, import: 0 };
+  for (const h of all) byEvidence[h.evidence]++;
+  const found: FoundTests = {
+    target, all, byEvidence, runners, completeness: testsCompleteness(graph, target, all, runners, notes),
+    runAll: all.length > 0 ? plans(runners, all.map((h) => ({ ...h, id: fileId(graph, h.path), file: true }))) : [],
   };
-  return fitPage(Math.min(args.limit, rest.length), make, args);
+  const rest = all.slice(args.offset);
+  return fitPage(Math.min(args.limit, rest.length), (k) => testsPage(graph, found, args, k), args);
+}
+
+/** Every test found for a target, before paging. */
+interface FoundTests {
+  target: { symbol?: SymbolNode; file?: string };
+  /** In answer order: strongest evidence, fewest hops, highest confidence, then by place. */
+  all: TestHit[];
+  byEvidence: Record<TestEvidence, number>;
+  runners: RunnerIndex;
+  completeness: Completeness;
+  /** Commands that run the files of every test found. */
+  runAll: RunPlan[];
+}
+
+/** The page of `k` tests from the cursor's offset, rendered with its run commands and usage line. */
+function testsPage(graph: CodeGraph, found: FoundTests, args: ListArgs & { depth: number }, k: number): TestsAnswer {
+  const { target, all, byEvidence, runners, completeness, runAll } = found;
+  const shown = all.slice(args.offset).slice(0, k);
+  const page = pageInfo(args, all.length, shown.length, args.depth);
+  const run = plans(runners, shown);
+  const wholeFiles = page.next && runAll.reduce((n, p) => n + p.commands.join(" ").length, 0) < 2_000 ? runAll : undefined;
+  const head = target.symbol ? `${target.symbol.qualified} (${target.symbol.kind}, ${cite(target.symbol.file, target.symbol.start)})` : target.file!;
+  const render = (usage: string) => {
+    const lines = [`# Tests of ${head}`];
+    const parts = [byEvidence.call && `${plural(byEvidence.call, "calls", "call")} it`, byEvidence.mention && `${plural(byEvidence.mention, "names", "name")} it`, byEvidence.import && `${plural(byEvidence.import, "file imports", "files import")} its file`].filter(Boolean);
+    lines.push(all.length ? `${plural(all.length, "test reaches", "tests reach")} it (calls followed up to depth ${args.depth}): ${parts.join(", ")}.` : `No test found within depth ${args.depth} (callers followed through helpers; test files importing its file read for its name).`);
+    if (all.length && args.offset >= all.length) lines.push(pastTheEnd(args.offset, all.length));
+    else if (shown.length) lines.push(`Listed: ${fmt(args.offset + 1)}-${fmt(args.offset + shown.length)} of ${fmt(all.length)}.`);
+    for (const p of run) {
+      lines.push("", `## ${p.name}: ${plural(p.tests, "test")}${p.cwd ? `, run in ${p.cwd}/` : ""} (${p.detectedBy ? `found by ${p.detectedBy}` : "assumed"})`, ...p.commands.map((c) => `    ${c}`));
+    }
+    if (shown.length) lines.push("");
+    for (const h of shown) lines.push(`- ${h.id}${h.file ? " (whole file)" : h.group ? " (group)" : ""}${h.parametrized ? " (parametrized)" : ""}  ${cite(h.path, h.start, h.end)}  [${why(h)}]`);
+    if (page.next) lines.push("", `Next page: ask again with cursor=${page.next} (${plural(all.length - args.offset - shown.length, "more test")}).`);
+    if (wholeFiles) {
+      lines.push("", "Every test found, by whole files:");
+      for (const p of wholeFiles) lines.push(...p.commands.map((c) => `    ${p.cwd ? `(in ${p.cwd}/) ` : ""}${c}`));
+    }
+    lines.push("", ...completenessLines(completeness, all.length === 0, "every call is linked"));
+    lines.push("", usage);
+    return lines.join("\n");
+  };
+  const { text, tokens } = withUsage(render, args);
+  return {
+    target: target.symbol ? target.symbol.qualified : target.file!, resolvedAs: target.symbol ? "symbol" : "file",
+    ...(target.symbol ? { symbol: symbolRef(target.symbol) } : { path: target.file! }),
+    depth: args.depth, tests: shown, total: all.length, byEvidence, run, ...(wholeFiles ? { runAll: wholeFiles } : {}),
+    page, completeness, usage: { tokens, budget: args.budget, encoding: args.encoding }, text,
+  };
 }
 
 function why(h: TestHit): string {
@@ -290,6 +334,11 @@ function mentionPattern(graph: CodeGraph, names: string[], symbol: SymbolNode | 
   return member ? new RegExp(`(\\.|::|->)(${esc.join("|")})\\s*\\(`) : new RegExp(`(?<![\\w$])(${esc.join("|")})(?![\\w$])`);
 }
 
+/** The runner of each test file. */
+interface RunnerIndex {
+  of(path: string): RunnerChoice | undefined;
+}
+
 interface RunnerChoice {
   runner: TestRunner;
   cwd: string;
@@ -297,7 +346,7 @@ interface RunnerChoice {
 }
 
 /** Which runner runs each test file: the nearest folder (from the file up) with a file that names one. */
-async function runnerIndex(graph: CodeGraph, io: TestsIO): Promise<{ of(path: string): RunnerChoice | undefined }> {
+async function runnerIndex(graph: CodeGraph, io: TestsIO): Promise<RunnerIndex> {
   const byFolder = new Map<string, string[]>();
   for (const p of io.paths()) {
     const i = p.lastIndexOf("/");

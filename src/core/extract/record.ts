@@ -118,6 +118,8 @@ export interface BindingRecord {
 /** A problem found while reading a file; the index continues. */
 export interface Diagnostic {
   line: number;
+  /** The last line of the broken region, when it spans several. */
+  end?: number;
   message: string;
 }
 

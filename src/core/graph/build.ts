@@ -11,7 +11,7 @@ import { emptyMemos, makeFileState, type FileState, type GraphContext } from "./
 import { importEdgesOf } from "./imports.ts";
 import type { CallEdge, CodeGraph, FileEdgeCounts, ImportEdge, InheritEdge, SymbolNode } from "./model.ts";
 import { basesOf } from "./resolve.ts";
-import { packageTables, structuralImplements } from "./packages.ts";
+import { attachThroughScope, packageTables, structuralImplements } from "./packages.ts";
 import { fileSymbols, indexSymbols } from "./symbols.ts";
 
 export { typeCandidates, functionTypeParams } from "./type-text.ts";
@@ -43,6 +43,7 @@ export function buildGraph(records: FileRecord[], allPaths: Iterable<string>, co
     ...base, symbols, moduleSymbol, ...indexSymbols(symbols), files, memos: emptyMemos(), subclasses: new Map(), uniqueNameFallback: options.uniqueNameFallback ?? true,
     ...packageTables(files.values(), symbols),
   };
+  attachThroughScope(ctx);
 
   // 2. Imports, 3. inheritance, 4. calls and type uses, each file on its own.
   const imports: ImportEdge[] = [];

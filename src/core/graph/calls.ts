@@ -60,6 +60,7 @@ export function overridesOf(ctx: GraphContext, method: number): number[] {
 /** True for a receiver that is the current instance, the class or `super`. */
 function isSelfReceiver(st: FileState, receiver: string): boolean {
   const sem = st.semantics;
+  receiver = receiver.replace(/::$/, "");
   return sem.instanceNames.includes(receiver) || sem.classNames.includes(receiver) || /^super(\(.*\))?$/.test(receiver) || receiver === sem.superName;
 }
 
@@ -106,14 +107,14 @@ export function callsOf(ctx: GraphContext, st: FileState): FileCalls {
       return true;
     };
     if (call.name === (st.semantics.superName ?? "super") && call.receiver === undefined && st.semantics.superCallsConstructor) {
-      const cls = enclosingClass(st, call.caller);
+      const cls = enclosingClass(st, call.caller, ctx);
       const base = cls !== undefined ? basesOf(ctx, cls).find((b) => b.kind === "extends" && ctx.symbols[b.id]!.kind !== "interface") : undefined;
       if (base) addCall(caller, base.id, call.line, "super", "self");
       continue;
     }
     if (call.receiver === undefined && st.semantics.thisCallsConstructor && st.semantics.instanceNames.includes(call.name)) {
       // `this(…)`: another constructor of the same class.
-      const cls = enclosingClass(st, call.caller);
+      const cls = enclosingClass(st, call.caller, ctx);
       if (cls !== undefined) addCall(caller, cls, call.line, "constructor", "self");
       continue;
     }

@@ -72,6 +72,11 @@ export interface GraphContext {
    * belong to: members as much as its children are.
    */
   attached: Map<number, number[]>;
+  /**
+   * Bases a type gets from outside its body (Rust `impl Trait for Type`): the base's text, resolved
+   * in the file and scope of the block that declares it.
+   */
+  attachedBases?: Map<number, { file: string; scope: number; text: string }[]>;
 }
 
 export function emptyMemos(): Memos {
@@ -177,7 +182,7 @@ export function defOf(ctx: GraphContext, id: number): Definition | undefined {
 }
 
 /** Kinds whose definitions have members and make instances. */
-export const TYPE_KINDS: ReadonlySet<string> = new Set(["class", "interface", "struct", "enum"]);
+export const TYPE_KINDS: ReadonlySet<string> = new Set(["class", "interface", "struct", "enum", "trait"]);
 
 /** A class, interface, struct or enum, or a named type with methods of its own (Go `type HandlerFunc func(…)`). */
 export function isClassLike(ctx: GraphContext, id: number): boolean {
@@ -190,6 +195,19 @@ export function membersOf(ctx: Pick<GraphContext, "children" | "attached">, id: 
   const own = ctx.children.get(id);
   const outside = ctx.attached.get(id);
   return outside ? [...(own ?? []), ...outside] : own ?? [];
+}
+
+const ownerMaps = new WeakMap<Map<number, number[]>, Map<number, number>>();
+
+/** The type a method declared outside its body belongs to (the inverse of `attached`). */
+export function attachedOwner(ctx: Pick<GraphContext, "attached">, member: number): number | undefined {
+  let m = ownerMaps.get(ctx.attached);
+  if (!m) {
+    m = new Map();
+    for (const [owner, members] of ctx.attached) for (const x of members) m.set(x, owner);
+    ownerMaps.set(ctx.attached, m);
+  }
+  return m.get(member);
 }
 
 /** The symbol id of definition `index` of a file (-1: its module symbol). */

@@ -241,65 +241,11 @@ export function impact(graph: CodeGraph, target: string, direction: ImpactDirect
     return e;
   }).sort(order);
 
-  // Tests: test code among the callers, then test files importing a target file (fixtures,
-  // parametrized cases and calls through untyped receivers link no call to it).
-  const tests: ImpactTest[] = [];
-  const seenTests = new Set<string>();
-  for (const e of all) {
-    // A helper in test code is no test: the tests that call it are further up the walk.
-    if (e.direction !== "up" || !e.inTest || e.test === undefined) continue;
-    const key = e.test;
-    if (seenTests.has(key)) continue;
-    seenTests.add(key);
-    tests.push({ path: e.path, line: e.line, ...(e.test ? { id: e.test } : {}), qualified: e.qualified, depth: e.depth, via: "call" });
-  }
-  if (direction !== "down") {
-    const testFilesByCall = new Set(tests.map((t) => t.path));
-    for (const f of files) {
-      for (const imp of graph.importedBy.get(f) ?? []) {
-        const language = graph.records.get(imp)?.language;
-        if (!isTestPath(imp, language) || testFilesByCall.has(imp)) continue;
-        testFilesByCall.add(imp);
-        const line = graph.imports.find((x) => x.from === imp && x.to === f)?.line ?? 1;
-        tests.push({ path: imp, line, qualified: imp, depth: 1, via: "import" });
-      }
-    }
-  }
+  const tests = impactTests(graph, all, files, direction);
 
-  // Routes whose handler is a target or reached upwards.
-  const routes: ImpactRoute[] = [];
-  const targetSet = new Set(ids);
-  for (const r of io.routes()) {
-    let d: number | undefined;
-    if (r.handler !== undefined && targetSet.has(r.handler)) d = 0;
-    else if (r.handler !== undefined && up.has(r.handler)) d = up.get(r.handler)!.depth;
-    else if (r.handler === undefined && targets.some((s) => s.file === r.file && s.kind !== "module" && s.start <= r.span.end && s.end >= r.span.start)) d = 0;
-    if (d === undefined) continue;
-    routes.push({ method: r.method, path: r.path, file: r.file, line: r.line, ...(r.handler !== undefined ? { handler: sym(r.handler).qualified } : {}), depth: d });
-  }
-  routes.sort((x, y) => x.depth - y.depth || (x.path < y.path ? -1 : x.path > y.path ? 1 : 0));
+  const routes = impactRoutes(graph, ids, targets, up, io);
 
-  // Risk: production callers, where they live, the deepest chain.
-  const prodUp = all.filter((e) => e.direction === "up" && !e.inTest);
-  const dirCounts = new Map<string, number>();
-  for (const e of prodUp) {
-    const dir = e.path.includes("/") ? e.path.slice(0, e.path.lastIndexOf("/")) : ".";
-    dirCounts.set(dir, (dirCounts.get(dir) ?? 0) + 1);
-  }
-  const directories = [...dirCounts].map(([path, count]) => ({ path, count })).sort((x, y) => y.count - x.count || (x.path < y.path ? -1 : 1));
-  let deepestEntry: Reached | undefined;
-  for (const r of up.values()) if (!entryById.get(`up.${r.id}`)!.inTest && (!deepestEntry || r.depth > deepestEntry.depth)) deepestEntry = r;
-  const chain: string[] = [];
-  for (let r: Reached | undefined = deepestEntry; r; r = up.get(r.from)) {
-    chain.push(sym(r.id).qualified);
-    if (!up.has(r.from)) chain.push(sym(r.from).qualified);
-  }
-  const directCallers = prodUp.filter((e) => e.depth === 1).length;
-  const level: ImpactRisk["level"] = prodUp.length >= 25 || (routes.length > 0 && dirCounts.size >= 3) ? "high" : prodUp.length >= 5 || routes.length > 0 || dirCounts.size >= 3 ? "medium" : "low";
-  const risk: ImpactRisk = {
-    level, productionCallers: prodUp.length, directCallers, directories: directories.slice(0, SUMMARY_SHOWN), directoryCount: dirCounts.size,
-    routes: routes.length, tests: tests.length, deepest: { depth: deepestEntry?.depth ?? 0, path: chain },
-  };
+  const { risk, directories, dirCount, chain, directCallers } = impactRisk(graph, all, up, entryById, routes.length, tests.length);
 
   const byDepthMap = new Map<string, ImpactAnswer["byDepth"][number]>();
   for (const e of all) {
@@ -332,7 +278,7 @@ export function impact(graph: CodeGraph, target: string, direction: ImpactDirect
       const lines = [`# Impact of ${targetLine}, ${direction === "both" ? "callers and callees" : direction === "up" ? "callers" : "callees"} to depth ${depth}`];
       if (direction !== "down") {
         const dirs = directories.slice(0, SUMMARY_SHOWN).map((d) => `${d.path} (${fmt(d.count)})`).join(", ");
-        lines.push(`Risk: ${risk.level} — ${plural(risk.productionCallers, "production caller")} (${fmt(directCallers)} direct)${dirCounts.size ? ` in ${plural(dirCounts.size, "directory", "directories")}: ${dirs}${dirCounts.size > SUMMARY_SHOWN ? ", …" : ""}` : ""}; ${plural(routes.length, "route")}; ${plural(tests.length, "test")}${risk.deepest.depth ? `; deepest path ${plural(risk.deepest.depth, "hop")}: ${chain.join(" → ")}` : ""}.`);
+        lines.push(`Risk: ${risk.level} — ${plural(risk.productionCallers, "production caller")} (${fmt(directCallers)} direct)${dirCount ? ` in ${plural(dirCount, "directory", "directories")}: ${dirs}${dirCount > SUMMARY_SHOWN ? ", …" : ""}` : ""}; ${plural(routes.length, "route")}; ${plural(tests.length, "test")}${risk.deepest.depth ? `; deepest path ${plural(risk.deepest.depth, "hop")}: ${chain.join(" → ")}` : ""}.`);
       }
       lines.push(`Reached: ${[direction !== "down" && plural(total.up, "caller"), direction !== "up" && plural(total.down, "callee")].filter(Boolean).join(", ")} — ${byDepth.map((r) => `${r.direction === "up" ? "callers" : "callees"} at depth ${r.depth}: ${fmt(r.production)}${r.test ? ` + ${fmt(r.test)} in tests` : ""}`).join("; ") || "none"}.`);
       if (routes.length) lines.push(`Routes: ${routes.slice(0, SUMMARY_SHOWN).map((r) => `${r.method} ${r.path} (${cite(r.file, r.line)}${r.depth ? `, ${plural(r.depth, "hop")}` : ", handler"})`).join("; ")}${routes.length > SUMMARY_SHOWN ? `; … and ${fmt(routes.length - SUMMARY_SHOWN)} more` : ""}.`);
@@ -366,6 +312,79 @@ export function impact(graph: CodeGraph, target: string, direction: ImpactDirect
     };
   };
   return fitPage(Math.min(a.limit, rest.length), make, a);
+}
+
+/**
+ * The tests an impact reaches: test code among the callers, then (upwards) test files importing a
+ * target file (fixtures, parametrized cases and calls through untyped receivers link no call to it).
+ */
+function impactTests(graph: CodeGraph, all: ImpactEntry[], files: string[], direction: ImpactDirection): ImpactTest[] {
+  const tests: ImpactTest[] = [];
+  const seenTests = new Set<string>();
+  for (const e of all) {
+    // A helper in test code is no test: the tests that call it are further up the walk.
+    if (e.direction !== "up" || !e.inTest || e.test === undefined) continue;
+    const key = e.test;
+    if (seenTests.has(key)) continue;
+    seenTests.add(key);
+    tests.push({ path: e.path, line: e.line, ...(e.test ? { id: e.test } : {}), qualified: e.qualified, depth: e.depth, via: "call" });
+  }
+  if (direction !== "down") {
+    const testFilesByCall = new Set(tests.map((t) => t.path));
+    for (const f of files) {
+      for (const imp of graph.importedBy.get(f) ?? []) {
+        const language = graph.records.get(imp)?.language;
+        if (!isTestPath(imp, language) || testFilesByCall.has(imp)) continue;
+        testFilesByCall.add(imp);
+        const line = graph.imports.find((x) => x.from === imp && x.to === f)?.line ?? 1;
+        tests.push({ path: imp, line, qualified: imp, depth: 1, via: "import" });
+      }
+    }
+  }
+  return tests;
+}
+
+/** Routes whose handler is a target or reached upwards, nearest first. */
+function impactRoutes(graph: CodeGraph, ids: number[], targets: SymbolNode[], up: Map<number, Reached>, io: ImpactIO): ImpactRoute[] {
+  const sym = (id: number) => graph.symbols[id]!;
+  const routes: ImpactRoute[] = [];
+  const targetSet = new Set(ids);
+  for (const r of io.routes()) {
+    let d: number | undefined;
+    if (r.handler !== undefined && targetSet.has(r.handler)) d = 0;
+    else if (r.handler !== undefined && up.has(r.handler)) d = up.get(r.handler)!.depth;
+    else if (r.handler === undefined && targets.some((s) => s.file === r.file && s.kind !== "module" && s.start <= r.span.end && s.end >= r.span.start)) d = 0;
+    if (d === undefined) continue;
+    routes.push({ method: r.method, path: r.path, file: r.file, line: r.line, ...(r.handler !== undefined ? { handler: sym(r.handler).qualified } : {}), depth: d });
+  }
+  routes.sort((x, y) => x.depth - y.depth || (x.path < y.path ? -1 : x.path > y.path ? 1 : 0));
+  return routes;
+}
+
+/** The risk summary: production callers, the folders they live in, the deepest chain of callers. */
+function impactRisk(graph: CodeGraph, all: ImpactEntry[], up: Map<number, Reached>, entryById: Map<string, ImpactEntry>, routeCount: number, testCount: number) {
+  const sym = (id: number) => graph.symbols[id]!;
+  const prodUp = all.filter((e) => e.direction === "up" && !e.inTest);
+  const dirCounts = new Map<string, number>();
+  for (const e of prodUp) {
+    const dir = e.path.includes("/") ? e.path.slice(0, e.path.lastIndexOf("/")) : ".";
+    dirCounts.set(dir, (dirCounts.get(dir) ?? 0) + 1);
+  }
+  const directories = [...dirCounts].map(([path, count]) => ({ path, count })).sort((x, y) => y.count - x.count || (x.path < y.path ? -1 : 1));
+  let deepestEntry: Reached | undefined;
+  for (const r of up.values()) if (!entryById.get(`up.${r.id}`)!.inTest && (!deepestEntry || r.depth > deepestEntry.depth)) deepestEntry = r;
+  const chain: string[] = [];
+  for (let r: Reached | undefined = deepestEntry; r; r = up.get(r.from)) {
+    chain.push(sym(r.id).qualified);
+    if (!up.has(r.from)) chain.push(sym(r.from).qualified);
+  }
+  const directCallers = prodUp.filter((e) => e.depth === 1).length;
+  const level: ImpactRisk["level"] = prodUp.length >= 25 || (routeCount > 0 && dirCounts.size >= 3) ? "high" : prodUp.length >= 5 || routeCount > 0 || dirCounts.size >= 3 ? "medium" : "low";
+  const risk: ImpactRisk = {
+    level, productionCallers: prodUp.length, directCallers, directories: directories.slice(0, SUMMARY_SHOWN), directoryCount: dirCounts.size,
+    routes: routeCount, tests: testCount, deepest: { depth: deepestEntry?.depth ?? 0, path: chain },
+  };
+  return { risk, directories, dirCount: dirCounts.size, chain, directCallers };
 }
 
 /** The completeness of callers (up), callees (down) or both of one symbol. */

@@ -12,10 +12,18 @@ export function resolveImport(ctx: GraphContext, st: FileState, imp: ImportRecor
   const cache = ctx.memos.imports.get(st) ?? ctx.memos.imports.set(st, new Map()).get(st)!;
   let r = cache.get(imp);
   if (!r) {
-    r = imp.kind === "package" ? { external: false } : st.resolver && imp.module !== "" ? st.resolver.resolve(st.resolverState, st.record.path, imp.module, imp.kind === "named" ? imp.name : undefined) : { external: imp.module !== "" };
+    r = imp.kind === "package" ? { external: false } : st.resolver && imp.module !== "" ? st.resolver.resolve(st.resolverState, st.record.path, imp.module, imp.kind === "named" ? imp.name : undefined, enclosingModules(st, imp.scope)) : { external: imp.module !== "" };
     cache.set(imp, r);
   }
   return r;
+}
+
+/** The module definitions around a scope (inline modules, namespace blocks), outermost first. */
+export function enclosingModules(st: FileState, scope: number): string[] {
+  const out: string[] = [];
+  const defs = st.record.definitions;
+  for (let s = scope; s >= 0; s = defs[s]!.parent) if (defs[s]!.kind === "module") out.unshift(defs[s]!.name);
+  return out;
 }
 
 /** A file's import edges, one per imported file (at the first import line). */

@@ -6,7 +6,8 @@
  */
 import { isClassLike, membersOf, stateOf, symbolOf, TYPE_KINDS, type FileState, type GraphContext } from "./context.ts";
 import type { InheritEdge, SymbolNode } from "./model.ts";
-import { basesOf } from "./resolve.ts";
+import { basesOf, resolveExpr } from "./resolve.ts";
+import { emptyMemos } from "./context.ts";
 
 /** Top-level definitions by name per package, and each type's methods declared outside its body. */
 export function packageTables(files: Iterable<FileState>, symbols: readonly SymbolNode[]): Pick<GraphContext, "packages" | "attached"> {
@@ -106,4 +107,47 @@ export function structuralImplements(ctx: GraphContext): InheritEdge[] {
     }
   }
   return out;
+}
+
+/**
+ * Methods declared outside their type's body for a type the file does not define at that level
+ * (a Rust `impl Display for Version` in display.rs, `impl S` inside `mod b` for `b::S`): the
+ * qualifier is resolved in the file's scope (nested definitions, then imports) and the method
+ * attached to the type it names. The interfaces such a block implements (captured as the method's
+ * `implements`) become bases of the type. Runs once the file scopes exist; clears the memos.
+ */
+export function attachThroughScope(ctx: GraphContext): void {
+  const ownerOf = new Map<number, number>();
+  for (const [o, list] of ctx.attached) for (const x of list) ownerOf.set(x, o);
+  for (const st of ctx.files.values()) {
+    const defs = st.record.definitions;
+    defs.forEach((d, i) => {
+      const parentQualified = d.parent >= 0 ? defs[d.parent]!.qualified : "";
+      const plain = parentQualified ? `${parentQualified}.${d.name}` : d.name;
+      if (d.qualified === plain || !d.qualified.endsWith(`.${d.name}`)) return;
+      const id = symbolOf(st, i);
+      const ownerQualified = d.qualified.slice(0, d.qualified.length - d.name.length - 1);
+      let owner = ownerOf.get(id);
+      if (owner === undefined) {
+        // The type in this file under that qualified name, else the qualifier resolved in scope.
+        const local = defs.findIndex((x) => x.qualified === ownerQualified && TYPE_KINDS.has(x.kind));
+        if (local >= 0) owner = symbolOf(st, local);
+        else {
+          const qualifier = parentQualified ? ownerQualified.slice(parentQualified.length + 1) : ownerQualified;
+          const v = resolveExpr(ctx, st, d.parent, qualifier);
+          if (v?.kind === "def" && (TYPE_KINDS.has(ctx.symbols[v.id]!.kind) || ctx.symbols[v.id]!.kind === "type")) owner = v.id;
+        }
+        if (owner === undefined) return;
+        (ctx.attached.get(owner) ?? ctx.attached.set(owner, []).get(owner)!).push(id);
+        ownerOf.set(id, owner);
+      }
+      if (!d.implements?.length) return;
+      ctx.attachedBases ??= new Map();
+      const list = ctx.attachedBases.get(owner) ?? ctx.attachedBases.set(owner, []).get(owner)!;
+      for (const text of d.implements) if (!list.some((b) => b.text === text && b.file === st.record.path)) list.push({ file: st.record.path, scope: d.parent, text });
+    });
+  }
+  // A new map: look-ups cached against the old one (attachedOwner) start afresh.
+  ctx.attached = new Map(ctx.attached);
+  ctx.memos = emptyMemos();
 }

@@ -6,6 +6,7 @@
  */
 import { EngineError } from "../../shared/errors.ts";
 import { cite } from "../../shared/paths.ts";
+import { fitPrefix } from "../budget/fit.ts";
 import { ENCODINGS, lineMemoCounter, loadTokenCounter, type Encoding } from "../budget/tokenizer.ts";
 import { isTestSite, isTestPath, testAt } from "../evidence/test-code.ts";
 import { LIMITS } from "../limits.ts";
@@ -168,47 +169,21 @@ export function withUsage(render: (usage: string) => string, a: ListArgs): { tex
 
 /**
  * The answer with the most entries, up to `max`, that fits the budget: `make(k)` renders k entries.
- * When not even none fits, `budget_too_small` names the budget needed.
+ * The one fitter decides ({@link fitPrefix}); this says what a page costs (its text, and with
+ * `json` its JSON too) and, when not even none fits, throws `budget_too_small` naming the budget needed.
  */
 export function fitPage<T extends { text: string; usage: Usage }>(max: number, make: (k: number) => T, a: ListArgs): T {
   // With `json`, a front end sends the data beside the text: the budget covers both together.
   const cost = (answer: T) => answer.usage.tokens + (a.json ? a.count(JSON.stringify({ ...answer, text: undefined })) : 0);
-  const first = make(max);
-  const firstCost = cost(first);
-  if (firstCost <= a.budget) return first;
-  const none = make(0);
-  const noneCost = cost(none);
-  if (noneCost > a.budget) {
-    throw new EngineError("budget_too_small", `A budget of ${a.budget} tokens cannot hold even the answer's header and notes; it needs ${noneCost}.`, {
-      hint: `Ask again with budget ≥ ${noneCost}.`,
-      data: { budget: a.budget, needed: noneCost },
+  const { answer, fits } = fitPrefix(max, make, cost, a.budget);
+  if (!fits) {
+    const needed = cost(answer);
+    throw new EngineError("budget_too_small", `A budget of ${a.budget} tokens cannot hold even the answer's header and notes; it needs ${needed}.`, {
+      hint: `Ask again with budget ≥ ${needed}.`,
+      data: { budget: a.budget, needed },
     });
   }
-  // Entries cost about the same each: guess where the budget runs out from the costs at both ends
-  // of the range (three or four renders where halving took eight), halving when a guess gains little.
-  let lo = 0;
-  let hi = max;
-  let loCost = noneCost;
-  let hiCost = firstCost;
-  let best = none;
-  let bisect = false;
-  while (hi - lo > 1) {
-    const span = hi - lo;
-    const guess = bisect || hiCost <= loCost ? (lo + hi) >>> 1 : lo + Math.floor((span * (a.budget - loCost)) / (hiCost - loCost));
-    const mid = Math.min(hi - 1, Math.max(lo + 1, guess));
-    const answer = make(mid);
-    const c = cost(answer);
-    if (c <= a.budget) {
-      lo = mid;
-      loCost = c;
-      best = answer;
-    } else {
-      hi = mid;
-      hiCost = c;
-    }
-    bisect = !bisect && hi - lo > span / 2;
-  }
-  return best;
+  return answer;
 }
 
 export const fmt = (n: number) => n.toLocaleString("en-US");

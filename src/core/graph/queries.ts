@@ -202,7 +202,7 @@ function fieldLines(graph: CodeGraph, s: SymbolNode, indented: boolean, indent: 
     seen.add(name);
     const typed = type ? `: ${type.length > 80 ? `${type.slice(0, 80)}…` : type}` : "";
     const value = literal !== undefined && literal.length <= 80 ? ` = ${literal}` : indented && !typed ? " = ..." : "";
-    out.push(`${indent}${name}${typed}${value}${indented ? "" : ";"}`);
+    out.push(`${indent}${name}${typed}${value}${indented ? "" : s.kind === "enum" ? "," : ";"}`);
   };
   for (const b of record.bindings) {
     if (b.scope === s.index && (b.kind === "assign" || (b.kind === "field" && b.receiver === undefined))) add(b.name, b.type, b.literal);

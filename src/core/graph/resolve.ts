@@ -8,8 +8,8 @@
  */
 import type { BindingRecord, ImportRecord } from "../extract/record.ts";
 import type { ResolvedImport } from "../../languages/types.ts";
-import { defOf, fieldsOf, isClassLike, localAt, localsOf, membersOf, stateOf, symbolOf, TYPE_KINDS, type FileState, type GraphContext } from "./context.ts";
-import { resolveImport } from "./imports.ts";
+import { attachedOwner, defOf, fieldsOf, isClassLike, localAt, localsOf, membersOf, stateOf, symbolOf, TYPE_KINDS, type FileState, type GraphContext } from "./context.ts";
+import { enclosingModules, resolveImport } from "./imports.ts";
 import { packageMember } from "./packages.ts";
 import { elementType, functionTypeParams, splitCall, typeCandidates } from "./type-text.ts";
 
@@ -327,22 +327,37 @@ function callResult(ctx: GraphContext, st: FileState, scope: number, callee: str
   if (isClassLike(ctx, v.id)) return { kind: "instance", id: v.id };
   const d = defOf(ctx, v.id);
   if (d?.returns) {
-    const cls = typeToClass(ctx, stateOf(ctx, v.id), ownerScope(ctx, v.id), d.returns, depth + 1);
+    const rst = stateOf(ctx, v.id);
+    // A return type that names the class itself (`-> Self`): the type the method belongs to.
+    const named = typeCandidates(d.returns)[0];
+    if (named !== undefined && rst.semantics.classNames.includes(named)) {
+      const owner = attachedOwner(ctx, v.id) ?? (isClassLike(ctx, ctx.symbols[v.id]!.parent) ? ctx.symbols[v.id]!.parent : undefined);
+      if (owner !== undefined) return { kind: "instance", id: owner };
+    }
+    const cls = typeToClass(ctx, rst, ownerScope(ctx, v.id), d.returns, depth + 1);
     if (cls !== undefined) return { kind: "instance", id: cls };
   }
   return undefined;
 }
 
-/** The enclosing class of a scope (for self/this/cls/super). */
-export function enclosingClass(st: FileState, scope: number): number | undefined {
+/**
+ * The enclosing class of a scope (for self/this/cls/super): a class or enum around it, or the type
+ * a method around it was declared for outside its body (a Rust `impl` block).
+ */
+export function enclosingClass(st: FileState, scope: number, ctx?: Pick<GraphContext, "attached">): number | undefined {
   const defs = st.record.definitions;
-  for (let s = scope; s >= 0; s = defs[s]!.parent) if (defs[s]!.kind === "class" || defs[s]!.kind === "enum") return symbolOf(st, s);
+  for (let s = scope; s >= 0; s = defs[s]!.parent) {
+    if (defs[s]!.kind === "class" || defs[s]!.kind === "enum" || defs[s]!.kind === "trait") return symbolOf(st, s);
+    const owner = ctx ? attachedOwner(ctx, symbolOf(st, s)) : undefined;
+    if (owner !== undefined) return owner;
+  }
   return undefined;
 }
 
 /** Evaluates a dotted expression (`self.x.y`, `pkg.mod`, `Foo`, `get()`) to a value. */
 export function resolveExpr(ctx: GraphContext, st: FileState, scope: number, text: string, depth = 0): Value | undefined {
   if (depth > MAX_DEPTH) return undefined;
+  if (text.includes("::")) return resolvePath(ctx, st, scope, text, depth);
   // `new Foo<T>(…)` as a receiver: a call of the class.
   if (text.startsWith("new ")) text = text.slice(4).replace(/^([\w$.]+)\s*<[^()]*>\s*(?=\()/, "$1");
   const [head, isCall] = splitCall(text);
@@ -353,7 +368,7 @@ export function resolveExpr(ctx: GraphContext, st: FileState, scope: number, tex
       return cls !== undefined ? { kind: "instance", id: cls } : undefined;
     }
     if (head === "super") {
-      const cls = enclosingClass(st, scope);
+      const cls = enclosingClass(st, scope, ctx);
       return cls !== undefined ? { kind: "super", id: cls } : undefined;
     }
     return callResult(ctx, st, scope, head, depth + 1);
@@ -363,15 +378,15 @@ export function resolveExpr(ctx: GraphContext, st: FileState, scope: number, tex
     if (!IDENT.test(head)) return undefined;
     const sem = st.semantics;
     if (sem.instanceNames.includes(head)) {
-      const cls = enclosingClass(st, scope);
+      const cls = enclosingClass(st, scope, ctx);
       return cls !== undefined ? { kind: "instance", id: cls } : undefined;
     }
     if (sem.classNames.includes(head)) {
-      const cls = enclosingClass(st, scope);
+      const cls = enclosingClass(st, scope, ctx);
       if (cls !== undefined) return { kind: "def", id: cls, via: "scope" };
     }
     if (head === (sem.superName ?? "super") && sem.superCallsConstructor) {
-      const cls = enclosingClass(st, scope);
+      const cls = enclosingClass(st, scope, ctx);
       return cls !== undefined ? { kind: "super", id: cls } : undefined;
     }
     return resolveName(ctx, st, scope, head, depth + 1);
@@ -380,6 +395,39 @@ export function resolveExpr(ctx: GraphContext, st: FileState, scope: number, tex
   const attr = head.slice(dot + 1);
   if (!base || !/^[A-Za-z_$#][\w$]*$/.test(attr)) return undefined;
   return member(ctx, base, attr, depth + 1);
+}
+
+/**
+ * A `::` path (`crate::a::f`, `super::T`, `Type::new`, `Vec::<u8>::new`): a path from a module root
+ * the module resolver knows goes through it, like an import; any other is read as a dotted name.
+ */
+function resolvePath(ctx: GraphContext, st: FileState, scope: number, text: string, depth: number): Value | undefined {
+  const path = text.replace(/::\s*<[^()]*?>/g, "").replace(/^::|::$/g, "");
+  const segs = path.split("::").map((p) => p.trim());
+  if (segs.length === 1) {
+    // A path root on its own (`self::`, `super::`, `crate::`): the module it names.
+    if (!st.resolver || !st.semantics.pathRoots?.includes(segs[0]!)) return resolveExpr(ctx, st, scope, segs[0]!, depth + 1);
+    const r = st.resolver.resolve(st.resolverState, st.record.path, segs[0]!, undefined, enclosingModules(st, scope));
+    let v: Value | undefined = r.file ? { kind: "module", file: r.file } : undefined;
+    for (const seg of r.within ?? []) v = v ? member(ctx, v, seg, depth + 1) : undefined;
+    return v;
+  }
+  if (segs.some((p) => !IDENT.test(p))) {
+    // A path inside a longer expression (`Parser::new(x).parse()`): `::` reads as `.`.
+    return st.semantics.pathRoots?.includes(segs[0]!) ? undefined : resolveExpr(ctx, st, scope, path.replace(/\s*::\s*/g, "."), depth + 1);
+  }
+  // A path root, or a first segment nothing in scope names (another crate: `calc::parser::parse`).
+  const fromRoot = st.semantics.pathRoots?.includes(segs[0]!) || (st.semantics.pathRoots !== undefined && resolveName(ctx, st, scope, segs[0]!, depth + 1) === undefined);
+  if (st.resolver && segs.length > 1 && fromRoot) {
+    // The longest prefix the resolver places in a file; the rest are members.
+    const r = st.resolver.resolve(st.resolverState, st.record.path, segs.slice(0, -1).join("::"), segs.at(-1), enclosingModules(st, scope));
+    if (!r.file) return r.external ? { kind: "external", name: segs.join(".") } : undefined;
+    if (r.submodule) return { kind: "module", file: r.submodule };
+    let v: Value | undefined = { kind: "module", file: r.file };
+    for (const seg of [...(r.within ?? []), segs.at(-1)!]) v = v ? member(ctx, v, seg, depth + 1) : undefined;
+    return v;
+  }
+  return resolveExpr(ctx, st, scope, segs.join("."), depth + 1);
 }
 
 /** `value.attr`: a module's export, a class's member, an instance's field or method. */
@@ -394,6 +442,11 @@ export function member(ctx: GraphContext, base: Value, attr: string, depth: numb
     case "def":
     case "instance":
     case "super": {
+      if (base.kind === "def" && ctx.symbols[base.id]!.kind === "module") {
+        // An inline module: its items.
+        for (const c of ctx.children.get(base.id) ?? []) if (ctx.symbols[c]!.name === attr) return { kind: "def", id: c, via: "scope" };
+        return undefined;
+      }
       if (!isClassLike(ctx, base.id) && base.kind === "def") return undefined;
       const found = base.kind === "super" ? findInBases(ctx, base.id, attr) : findMember(ctx, base.id, attr);
       if (found !== undefined) return { kind: "def", id: found, via: "scope" };
@@ -444,6 +497,12 @@ export function basesOf(ctx: GraphContext, id: number): { id: number; kind: "ext
       const v = resolveExpr(ctx, st, d.parent, t, 1);
       if (v?.kind === "def" && isClassLike(ctx, v.id) && v.id !== id) out.push({ id: v.id, kind });
     }
+  }
+  for (const b of ctx.attachedBases?.get(id) ?? []) {
+    const bst = ctx.files.get(b.file);
+    const t = typeCandidates(b.text)[0];
+    const v = bst && t ? resolveExpr(ctx, bst, b.scope, t, 1) : undefined;
+    if (v?.kind === "def" && isClassLike(ctx, v.id) && v.id !== id && !out.some((o) => o.id === v.id)) out.push({ id: v.id, kind: "implements" });
   }
   return out;
 }

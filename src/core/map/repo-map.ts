@@ -5,9 +5,10 @@
  * to a token budget, most important lines first.
  */
 import { languageById } from "../../languages/index.ts";
-import { envelopeRecord, fitBlocks, type Block, type Envelope } from "../budget/fit.ts";
+import { envelopeRecord, fitBlocks, type Block, type Envelope, type FitResult } from "../budget/fit.ts";
 import { loadTokenCounter, type Encoding } from "../budget/tokenizer.ts";
 import type { Snapshot } from "../engine/snapshot.ts";
+import type { FileRecord } from "../extract/record.ts";
 import type { CodeGraph } from "../graph/model.ts";
 import { isTestFile } from "../slice/plan.ts";
 import type { Route } from "../slice/routes.ts";
@@ -63,6 +64,8 @@ export interface RepoMap {
   symbols: MapSymbol[];
   layout: { path: string; files: number; sourceFiles: number }[];
   witnesses: { testFiles: number; testFunctions: number; httpFiles: string[]; openapi: string[] };
+  /** Files that parsed with syntax errors (indexed only in part): how many, and the first few with their broken lines. */
+  readPartly: { files: number; list: { path: string; lines: number[] }[] };
   text: string;
   /** A recount of `text`. */
   tokens: number;
@@ -135,7 +138,52 @@ export async function buildRepoMap(
   const encoding = options.encoding ?? "o200k_base";
   const count = await loadTokenCounter(encoding);
   const records = [...graph.records.values()];
+  const parts: MapParts = {
+    languages: mapLanguages(records),
+    services: mapServices(snapshot, manifests),
+    entryPoints: mapEntryPoints(graph, routes),
+    symbols: centralSymbols(graph),
+    layout: mapLayout(snapshot),
+    witnesses: mapWitnesses(snapshot, graph),
+    readPartly: readPartly(records),
+  };
+  const lines = mapLines(snapshot, graph, records.length, parts);
+  const envelope = options.envelope === undefined ? 0
+    : options.envelope.fixed + (options.envelope.perRecord === undefined ? 0 : parts.languages.reduce((a, l) => a + count(JSON.stringify(envelopeRecord(l, options.envelope!.fields?.language))) + options.envelope!.perRecord!, 0));
+  const fit = fitMapLines(lines, budget, count, envelope);
+  const { services, languages, entryPoints, symbols, layout, witnesses } = parts;
+  const { text, tokens } = fit;
+  return {
+    services, languages, entryPoints, symbols: symbols.slice(0, 50), layout,
+    witnesses: { testFiles: witnesses.testFiles.size, testFunctions: witnesses.testFunctions, httpFiles: witnesses.httpFiles, openapi: witnesses.openapi },
+    readPartly: parts.readPartly,
+    text, tokens, budget, encoding, ...(options.envelope !== undefined ? { envelope: fit.envelope } : {}), omitted: fit.omitted,
+  };
+}
 
+/** What the map shows, section by section, before it is rendered. */
+interface MapParts {
+  languages: RepoMap["languages"];
+  services: MapService[];
+  entryPoints: MapEntryPoint[];
+  symbols: MapSymbol[];
+  layout: RepoMap["layout"];
+  witnesses: { testFiles: Set<string>; testFunctions: number; httpFiles: string[]; openapi: string[] };
+  readPartly: RepoMap["readPartly"];
+}
+
+/** The most files with syntax errors the map names one by one. */
+const MAX_READ_PARTLY = 10;
+
+/** Files with syntax errors, most errors first: what sits in their broken regions is not indexed. */
+function readPartly(records: FileRecord[]): RepoMap["readPartly"] {
+  const broken = records.filter((r) => r.diagnostics.length > 0)
+    .sort((a, b) => b.diagnostics.length - a.diagnostics.length || (a.path < b.path ? -1 : 1));
+  return { files: broken.length, list: broken.slice(0, MAX_READ_PARTLY).map((r) => ({ path: r.path, lines: r.diagnostics.map((d) => d.line) })) };
+}
+
+/** Files and symbols per language, most files first. */
+function mapLanguages(records: FileRecord[]): RepoMap["languages"] {
   const langs = new Map<string, { files: number; symbols: number }>();
   for (const r of records) {
     const name = languageById(r.language)?.name ?? r.language;
@@ -144,9 +192,11 @@ export async function buildRepoMap(
     e.symbols += r.definitions.length;
     langs.set(name, e);
   }
-  const languages = [...langs].map(([language, v]) => ({ language, ...v })).sort((a, b) => b.files - a.files);
+  return [...langs].map(([language, v]) => ({ language, ...v })).sort((a, b) => b.files - a.files);
+}
 
-  // Services: each folder with a manifest; files counted under the deepest service folder.
+/** Services: each folder with a manifest; files counted under the deepest service folder. */
+function mapServices(snapshot: Snapshot, manifests: Map<string, string>): MapService[] {
   const services: MapService[] = [];
   for (const [path, text] of [...manifests].sort((a, b) => (a[0] < b[0] ? -1 : 1))) {
     const base = path.slice(path.lastIndexOf("/") + 1);
@@ -161,8 +211,11 @@ export async function buildRepoMap(
     for (const s of services) if ((s.path === "" || f.path.startsWith(`${s.path}/`)) && (!best || s.path.length > best.path.length)) best = s;
     if (best) best.files++;
   }
+  return services;
+}
 
-  // Entry points: routes, decorated commands and handlers.
+/** Entry points: routes, decorated commands and handlers. */
+function mapEntryPoints(graph: CodeGraph, routes: Route[]): MapEntryPoint[] {
   const entryPoints: MapEntryPoint[] = [];
   const seenRoute = new Set<string>();
   // The project's own routes: a test's app or an example's are witnesses, listed only when nothing else registers routes.
@@ -183,8 +236,11 @@ export async function buildRepoMap(
       entryPoints.push({ kind, label: `${dec.slice(0, 60)} ${s.name}`, path: s.file, line: s.nameLine, symbol: s.qualified });
     }
   }
+  return entryPoints;
+}
 
-  // Central symbols.
+/** The 60 most central referenced symbols outside tests, by rank then references. */
+function centralSymbols(graph: CodeGraph): MapSymbol[] {
   const rank = rankSymbols(graph);
   const refs = new Map<number, number>();
   for (const e of graph.calls) refs.set(e.callee, (refs.get(e.callee) ?? 0) + 1);
@@ -194,14 +250,17 @@ export async function buildRepoMap(
     .filter((s) => s.kind !== "module" && !isTestFile(s.file) && (refs.get(s.id) ?? 0) > 0)
     .sort((a, b) => rank[b.id]! - rank[a.id]! || (refs.get(b.id) ?? 0) - (refs.get(a.id) ?? 0));
   const top = ranked[0] ? rank[ranked[0].id]! : 1;
-  const symbols: MapSymbol[] = ranked.slice(0, 60).map((s) => {
+  return ranked.slice(0, 60).map((s) => {
     const d = graph.records.get(s.file)!.definitions[s.index]!;
     return {
       path: s.file, line: s.start, end: s.end, kind: s.kind, qualified: s.qualified,
       signature: d.signature.split("\n")[0]!.trim().slice(0, 140), rank: Math.round((rank[s.id]! / top) * 1000) / 1000, references: refs.get(s.id) ?? 0,
     };
   });
+}
 
+/** Folders one and two levels deep, with their file counts. */
+function mapLayout(snapshot: Snapshot): RepoMap["layout"] {
   const dirs = new Map<string, { files: number; sourceFiles: number }>();
   for (const f of snapshot.files) {
     const parts = f.path.split("/");
@@ -213,19 +272,33 @@ export async function buildRepoMap(
       dirs.set(d, e);
     }
   }
-  const layout = [...dirs].map(([path, v]) => ({ path, ...v })).sort((a, b) => (a.path < b.path ? -1 : 1));
+  return [...dirs].map(([path, v]) => ({ path, ...v })).sort((a, b) => (a.path < b.path ? -1 : 1));
+}
 
+/** Test files and functions, .http requests and OpenAPI documents. */
+function mapWitnesses(snapshot: Snapshot, graph: CodeGraph): MapParts["witnesses"] {
   const testFiles = new Set(snapshot.files.filter((f) => f.language && isTestFile(f.path)).map((f) => f.path));
   let testFunctions = 0;
   for (const path of testFiles) for (const d of graph.records.get(path)?.definitions ?? []) if (/^test|^it_|Test$|^Test/.test(d.name)) testFunctions++;
   const httpFiles = snapshot.files.filter((f) => /\.(http|rest)$/i.test(f.path)).map((f) => f.path);
   const openapi = snapshot.files.filter((f) => /(^|\/)(openapi|swagger)[^/]*\.(json|ya?ml)$/i.test(f.path)).map((f) => f.path);
+  return { testFiles, testFunctions, httpFiles, openapi };
+}
 
-  // Lines with a priority: lower goes in first; rendering keeps section order.
-  type Line = { section: number; order: number; priority: number; text: string };
-  const lines: Line[] = [];
+/** A line of the map with its section and priority: lower goes in first; rendering keeps section order. */
+interface MapLine {
+  section: number;
+  order: number;
+  priority: number;
+  text: string;
+}
+
+/** The map's lines, section by section: the title and how to cite, then each section's header and entries. */
+function mapLines(snapshot: Snapshot, graph: CodeGraph, indexed: number, parts: MapParts): MapLine[] {
+  const { languages, services, entryPoints, symbols, layout, witnesses } = parts;
+  const lines: MapLine[] = [];
   const add = (section: number, priority: number, text: string) => lines.push({ section, order: lines.length, priority, text });
-  add(0, 0, `# Repo map: ${snapshot.files.length} files, ${records.length} indexed, ${graph.symbols.length - records.length} symbols`);
+  add(0, 0, `# Repo map: ${snapshot.files.length} files, ${indexed} indexed, ${graph.symbols.length - indexed} symbols`);
   add(0, 0, "Cite lines as path:line. Use context <symbol|path|METHOD /path|words> for code, signature for headers.");
   add(1, 1, "## Languages");
   languages.forEach((l, i) => add(1, i < 4 ? 1 : 6, `- ${l.language}: ${l.files} files, ${l.symbols} symbols`));
@@ -244,13 +317,25 @@ export async function buildRepoMap(
   add(5, 4, "## Layout");
   layout.forEach((d) => add(5, d.path.split("/").length > 2 ? 8 : 4, `${d.path.split("/").length > 2 ? "  " : ""}- ${d.path} ${d.files} files${d.sourceFiles ? ` (${d.sourceFiles} source)` : ""}`));
   add(6, 4, "## Witnesses");
-  add(6, 4, `- tests: ${testFiles.size} files, ${testFunctions} test functions`);
+  add(6, 4, `- tests: ${witnesses.testFiles.size} files, ${witnesses.testFunctions} test functions`);
+  const { httpFiles, openapi } = witnesses;
   if (httpFiles.length) add(6, 5, `- .http/.rest requests: ${httpFiles.slice(0, 5).join(", ")}${httpFiles.length > 5 ? ` +${httpFiles.length - 5} more` : ""}`);
   if (openapi.length) add(6, 5, `- OpenAPI: ${openapi.slice(0, 5).join(", ")}`);
+  const { readPartly: broken } = parts;
+  if (broken.files) {
+    add(7, 4, `## Read only in part: ${broken.files} file${broken.files > 1 ? "s" : ""} with syntax errors (what their broken lines hold is not indexed)`);
+    broken.list.forEach((f, i) => add(7, i < 3 ? 4 : 7, `- ${f.path}: line${f.lines.length > 1 ? "s" : ""} ${f.lines.join(", ")}${f.lines.length >= 5 ? ", …" : ""}`));
+    if (broken.files > broken.list.length) add(7, 7, `- … and ${broken.files - broken.list.length} more`);
+  }
+  return lines;
+}
 
-  // The title and how to cite are the header: the map has them or it is no map. Every other line
-  // is a block with its priority; rendering keeps section order, with a blank line between
-  // sections and no section header without lines under it.
+/**
+ * The map's lines fitted to the budget. The title and how to cite are the header: the map has them
+ * or it is no map. Every other line is a block with its priority; rendering keeps section order,
+ * with a blank line between sections and no section header without lines under it.
+ */
+function fitMapLines(lines: MapLine[], budget: number, count: (text: string) => number, envelope: number): FitResult {
   const [title, how, ...rest] = lines;
   // A line's cost with its newline is nearly exact: the tokenizer does not merge across lines.
   const blocks: Block[] = rest.map((l) => ({ full: l.text, priority: l.priority, cost: count(`${l.text}\n`) + 1 }));
@@ -265,21 +350,5 @@ export async function buildRepoMap(
     }
     return out.filter((t, i) => !(t.startsWith("## ") && (out[i + 1] === undefined || out[i + 1] === ""))).join("\n");
   };
-  const fit = fitBlocks({
-    header: `${title!.text}\n${how!.text}`,
-    blocks,
-    budget,
-    count,
-    separator: "\n",
-    join,
-    envelope: options.envelope === undefined ? 0
-      : options.envelope.fixed + (options.envelope.perRecord === undefined ? 0 : languages.reduce((a, l) => a + count(JSON.stringify(envelopeRecord(l, options.envelope!.fields?.language))) + options.envelope!.perRecord!, 0)),
-    smallest: "the map's header",
-  });
-  const { text, tokens } = fit;
-  return {
-    services, languages, entryPoints, symbols: symbols.slice(0, 50), layout,
-    witnesses: { testFiles: testFiles.size, testFunctions, httpFiles, openapi },
-    text, tokens, budget, encoding, ...(options.envelope !== undefined ? { envelope: fit.envelope } : {}), omitted: fit.omitted,
-  };
+  return fitBlocks({ header: `${title!.text}\n${how!.text}`, blocks, budget, count, separator: "\n", join, envelope, smallest: "the map's header" });
 }

@@ -6,13 +6,14 @@ import { languageById } from "../../languages/index.ts";
 import { loadTokenCounter, type Encoding, ENCODINGS } from "../budget/tokenizer.ts";
 import { envelopeRecord, fitBlocks, type Block, type BlockForm, type Envelope } from "../budget/fit.ts";
 import { matchSymbols, findSymbol, suggestNames, symbolRef, type SymbolRef } from "../graph/lookup.ts";
-import type { CodeGraph } from "../graph/model.ts";
+import type { CodeGraph, SymbolNode } from "../graph/model.ts";
 import { outline } from "../graph/queries.ts";
 import { searchSymbols, type SearchIndex } from "../search/search.ts";
 import { EngineError } from "../../shared/errors.ts";
 import { LIMITS } from "../limits.ts";
 import { cite, citeName, normalizeRelative } from "../../shared/paths.ts";
 import { findFile, parseLocation, sourceFiles, symbolsAt } from "./locate.ts";
+import { findMembers, memberNames, memberOwner } from "./members.ts";
 import { rankTask } from "./task.ts";
 import { parseTrace, type ParsedTrace } from "./trace.ts";
 import { planContext, type PlannedChunk, type Role } from "./plan.ts";
@@ -162,6 +163,34 @@ function locationSeeds(graph: CodeGraph, path: string, start: number, end: numbe
   };
 }
 
+/**
+ * Seeds for a name the graph keeps as a binding, not a definition (see members.ts): a field's
+ * class, or a constant's lines; a note says what the name is and where it is set.
+ */
+function memberSeeds(graph: CodeGraph, target: string, notes: string[]): Seeds | undefined {
+  const hits = findMembers(graph, target);
+  const hit = hits[0];
+  if (!hit) return undefined;
+  const where = hits.map((h) => cite(h.path, h.line)).join(", ");
+  if (hit.kind === "field") {
+    notes.push(`\`${hit.name}\` is not a definition but a ${hit.owner.kind === "enum" ? "member" : "field"} of ${hit.owner.kind} ${hit.owner.qualified}, set at ${where}: that ${hit.owner.kind} is the seed`);
+    return { ids: [hit.owner.id], how: "symbol", notes, mounts: [], inline: [] };
+  }
+  notes.push(`\`${hit.name}\` is not a definition but a module-level value, set at ${where}${hits.length > 1 ? " (the first is the seed)" : ""}`);
+  return locationSeeds(graph, hit.path, hit.line, hit.line, notes);
+}
+
+/** `Owner.name` where the owner exists but holds no such name: say so, with what it holds. */
+function noMember(owner: SymbolNode, name: string, held: ReturnType<typeof memberNames>): EngineError {
+  const lower = name.toLowerCase();
+  const close = [...held.filter((h) => h.name.toLowerCase().includes(lower) || lower.includes(h.name.toLowerCase())), ...held]
+    .filter((h, i, a) => a.indexOf(h) === i).slice(0, 8);
+  return new EngineError("unknown_symbol", `${owner.qualified} has no member named ${JSON.stringify(name)}.`, {
+    hint: close.length ? `It holds ${close.map((h) => h.name).join(", ")}${held.length > close.length ? ", …" : ""}.` : `Ask for ${owner.qualified} itself.`,
+    data: { target: `${owner.qualified}.${name}`, suggestions: close.map(({ qualified, kind, path, line }) => ({ qualified, kind, path, line })) },
+  });
+}
+
 /** Understands a target: route, path::symbol, file path, symbol name, or free text for search. */
 export function resolveTarget(graph: CodeGraph, targetArg: string, io: ContextIO, task?: { maxSeeds: number }): Seeds {
   const maxSeeds = task?.maxSeeds ?? DEFAULT_TASK_SEEDS;
@@ -214,6 +243,8 @@ export function resolveTarget(graph: CodeGraph, targetArg: string, io: ContextIO
     if (found && location.symbol !== undefined) {
       const ids = matchSymbols(graph, `${found.path}::${location.symbol}`);
       if (ids.length >= 1) return { ids: [findSymbol(graph, `${found.path}::${location.symbol}`).id], how: "symbol", notes, mounts: [], inline: [] };
+      const member = memberSeeds(graph, `${found.path}::${location.symbol}`, notes);
+      if (member) return member;
       const inFile = suggestNames(graph, location.symbol, 50).filter((r) => r.path === found.path).slice(0, 5);
       throw new EngineError("unknown_symbol", `No symbol named ${JSON.stringify(location.symbol)} in ${found.path}.`, {
         hint: inFile.length ? `Did you mean ${inFile.map((r) => r.qualified).join(", ")}?` : `The file ${found.path} itself shows what it defines.`,
@@ -233,11 +264,20 @@ export function resolveTarget(graph: CodeGraph, targetArg: string, io: ContextIO
   if (looksLikePath) {
     const found = findFile(sourceFiles(graph), target, io.root);
     if (found) return { ids: [graph.moduleSymbol.get(found.path)!], how: "file", notes: found.note ? [found.note] : [], mounts: [], inline: [] };
-    if (matchSymbols(graph, target).length === 0) throw notIndexed(graph, target);
+    if (matchSymbols(graph, target).length === 0) {
+      // `config.PORT` reads like a file name too: a constant or field first, then "not indexed".
+      const member = memberSeeds(graph, target, []);
+      if (member) return member;
+      const owner = memberOwner(graph, target);
+      if (owner) throw noMember(owner, target.slice(target.lastIndexOf(".") + 1), memberNames(graph, owner));
+      throw notIndexed(graph, target);
+    }
   }
   if (IDENTIFIER_LIKE.test(target)) {
     const ids = matchSymbols(graph, target);
     if (ids.length >= 1) return { ids: [findSymbol(graph, target).id], how: "symbol", notes: [], mounts: [], inline: [] };
+    const member = NAME_LIKE.test(target) || /[.#]|::/.test(target) ? memberSeeds(graph, target, []) : undefined;
+    if (member) return member;
     // Written like a name (CamelCase, dotted, snake_case, path::name): a name nobody defines is an
     // unknown symbol, with the closest names — never a silent search that answers about something else.
     if (NAME_LIKE.test(target)) {
@@ -379,7 +419,7 @@ export async function buildContext(graph: CodeGraph, target: string, options: Co
   const within = chunks.map((c, i) => chunks.flatMap((o, j) => (j < i && o.path === c.path && o.start <= c.start && o.end >= c.end ? [j] : [])));
 
   const seedLabel = (seeds.ids.length ? seeds.ids.map((id) => graph.symbols[id]!.qualified) : seeds.inline.map((c) => c.label)).map(citeName).join(", ");
-  const notes = [...seeds.notes];
+  const notes = [...seeds.notes, ...brokenFiles(graph, planned)];
   const seedRefs = seeds.ids.map((id) => symbolRef(graph.symbols[id]!));
   const seedOutlineNote = (full: number) => `the seed is shown as an outline: its full body needs ${full} tokens`;
   const handleOf = (c: PlannedChunk) => (c.symbol !== undefined && c.kind !== "file" ? c.label : cite(c.path, c.start, c.end));
@@ -470,6 +510,27 @@ export async function buildContext(graph: CodeGraph, target: string, options: Co
     usage: { tokens: fit.tokens, budget, encoding, ...(options.envelope ? { envelope: fit.envelope } : {}) },
     text: fit.text,
   };
+}
+
+/** The most files with syntax errors a context answer names. */
+const MAX_BROKEN_FILES = 3;
+
+/**
+ * One note per file of the answer's neighbourhood (the planned chunks, shown or cut) that parsed
+ * with errors: where the broken regions are, and whether one lies inside a chunk, since what sits
+ * there (a definition, a call) is not seen and may be missing from the answer.
+ */
+function brokenFiles(graph: CodeGraph, planned: PlannedChunk[]): string[] {
+  const notes: string[] = [];
+  const paths = [...new Set(planned.map((c) => c.path))].filter((p) => graph.records.get(p)?.diagnostics.length);
+  for (const path of paths.slice(0, MAX_BROKEN_FILES)) {
+    const diagnostics = graph.records.get(path)!.diagnostics;
+    const regions = diagnostics.map((d) => (d.end !== undefined ? `${d.line}-${d.end}` : `${d.line}`));
+    const inside = planned.find((c) => c.path === path && diagnostics.some((d) => d.line <= c.end && (d.end ?? d.line) >= c.start));
+    notes.push(`${path} has syntax errors at line${regions.length > 1 || regions[0]!.includes("-") ? "s" : ""} ${regions.join(", ")}${diagnostics.length >= 5 ? " (the first five)" : ""}, read only in part${inside ? `, one inside ${inside.role} ${citeName(inside.label)}` : ""}: what sits there may be missing from this answer`);
+  }
+  if (paths.length > MAX_BROKEN_FILES) notes.push(`${paths.length - MAX_BROKEN_FILES} more file${paths.length - MAX_BROKEN_FILES > 1 ? "s" : ""} of this answer ha${paths.length - MAX_BROKEN_FILES > 1 ? "ve" : "s"} syntax errors`);
+  return notes;
 }
 
 /** A file's outline: each top-level definition's outline. */

@@ -104,6 +104,8 @@
 (assignment_expression
   left: (member_expression object: (this) @receiver property: (property_identifier) @name)
   right: [(identifier) (member_expression)] @alias) @local.field
+(assignment_expression
+  left: (member_expression object: (this) @receiver property: (property_identifier) @name)) @local.field
 
 ; Local export lists and default exports (module = ""): `export { a, b as c }`, `export default x`.
 (export_statement

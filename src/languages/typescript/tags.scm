@@ -94,5 +94,9 @@
 (public_field_definition
   name: (property_identifier) @name
   value: (new_expression constructor: (_) @value)) @local.field
+; Enum members and fields with neither type nor `new`: names a target may ask for (Mode.Fast, Client.retries).
+(enum_body (property_identifier) @name @local.field)
+(enum_body (enum_assignment name: (property_identifier) @name) @local.field)
+(public_field_definition name: (property_identifier) @name) @local.field
 (required_parameter pattern: (identifier) @name) @local.param
 (optional_parameter pattern: (identifier) @name) @local.param

@@ -1,8 +1,11 @@
-// Go and Java accuracy corpora: public repositories pinned to a commit, with gold from the
+// Go, Java and Rust accuracy corpora: public repositories pinned to a commit, with gold from the
 // language's own compiler front end instead of a SCIP indexer:
 //   Go    go/go (main.go): go/parser + go/types of Debian's golang-go (1.19), stdlib only
 //   Java  java/GoldJava.java: javac's Tree API + Trees + javax.lang.model (JDK 17)
-// Rules: ../graph-gold/README.md ("Go", "Java") and the headers of those two programs.
+//   Rust  rust/gold-rust.mjs: rustc's -Zunpretty=hir-tree and thir-tree (RUSTC_BOOTSTRAP=1; the
+//         rustup toolchain's rustc, no crates downloaded: the crates build without dependencies)
+// Rules: ../graph-gold/README.md ("Go", "Java", "Rust") and the headers of those programs.
+// A corpus with `subdir` is one crate of a repository: codeslice and the gold read only that folder.
 //
 // The clones are not made here (the benchmark machine reaches no git host): each corpus is expected
 // as a git clone at <dir>/<language>/<short name> (dir: --lang-corpora, $CODESLICE_GOLD_CORPORA, or
@@ -29,6 +32,8 @@ export const LANG_CORPORA = [
   { name: "java-gson", language: "java", repo: "google/gson", commit: "9835b6f90192f79cdf5300c528fc6212455fb6c1", short: "gson" },
   { name: "java-javapoet", language: "java", repo: "square/javapoet", commit: "b9017a9503b76e11b4ad4c1a9f050e2d29112cb0", short: "javapoet" },
   { name: "java-commons-cli", language: "java", repo: "apache/commons-cli", commit: "0a68ae0e826bb08eb59bda9bae7ec5d84008b62a", short: "commons-cli" },
+  { name: "rust-regex-syntax", language: "rust", repo: "rust-lang/regex", commit: "2b527599eb9eea0dcc288c704584f242f26a5c61", short: "regex", subdir: "regex-syntax" },
+  { name: "rust-semver", language: "rust", repo: "dtolnay/semver", commit: "8591f2344b52b31d85b538de58b76a676fe9ff90", short: "semver" },
 ];
 
 /** Libraries of the Java corpora's tests and annotations, from Debian (used when present). */
@@ -54,13 +59,14 @@ export function prepareLangCorpus(spec, dir) {
       throw new Error(`${spec.name}: ${clone} is at ${head} and lacks ${spec.commit}; ${how}`);
     }
   }
-  return clone;
+  return spec.subdir ? path.join(clone, spec.subdir) : clone;
 }
 
 export function toolVersions(specs) {
   const v = {};
   if (specs.some((s) => s.language === "go")) v.go = sh("go", ["version"]).replace(/^go version /, "");
   if (specs.some((s) => s.language === "java")) v.javac = sh("javac", ["-version"]).replace(/^javac /, "");
+  if (specs.some((s) => s.language === "rust")) v.rustc = sh("rustc", ["--version"]).replace(/^rustc /, "");
   return v;
 }
 
@@ -75,6 +81,11 @@ const EXPORTS = ["--add-exports", "jdk.compiler/com.sun.tools.javac.tree=ALL-UNN
 /** Builds the extractor of a language into the bench cache (once per source hash). */
 function ensureExtractor(language) {
   const toolsDir = path.join(benchCache, "tools");
+  if (language === "rust") {
+    const src = path.join(here, "rust", "gold-rust.mjs");
+    const rustc = sh("rustc", ["--version"]);
+    return { hash: `${hashOf([src])}-${crypto.createHash("sha256").update(rustc).digest("hex").slice(0, 8)}`, cmd: (corpus) => [process.execPath, [src, corpus]] };
+  }
   if (language === "go") {
     const src = path.join(here, "go");
     const hash = hashOf([path.join(src, "main.go"), path.join(src, "go.mod")]);
@@ -126,12 +137,15 @@ export function deriveLangGold(spec, dir, { fresh = false } = {}) {
   return { gold, seconds, cached: false };
 }
 
-const EXTENSIONS = { go: [".go"], java: [".java"] };
+const EXTENSIONS = { go: [".go"], java: [".java"], rust: [".rs"] };
 
 /** Keeps the candidate's facts about files of the corpus' language (commons-cli ships a .js file
- *  in its site folder: the gold covers only the language's own files). Returns how many were dropped. */
-export function restrictToLanguage(cand, language) {
-  const ok = (file) => EXTENSIONS[language].some((x) => file.endsWith(x));
+ *  in its site folder: the gold covers only the language's own files), and, when the gold lists the
+ *  files the compiler read (`meta.files`: Rust targets that failed to build, e.g. benches needing a
+ *  crate from crates.io, are not in it), only those. Returns how many were dropped. */
+export function restrictToLanguage(cand, language, gold) {
+  const files = Array.isArray(gold?.meta?.files) ? new Set(gold.meta.files) : null;
+  const ok = (file) => EXTENSIONS[language].some((x) => file.endsWith(x)) && (!files || files.has(file));
   const fileOf = (qualified) => qualified.split("#")[0];
   const before = cand.definitions.length + cand.call_edges.length + cand.import_edges.length + cand.inherits.length;
   cand.definitions = cand.definitions.filter((d) => ok(d.file));

@@ -22,13 +22,14 @@ const SHAPES = {
   java: { none: "m()", this: "this.m()", super: "super.m()", type: "Type.m()", name: "x.m()", "this-attr": "this.x.m()",
     chain: "a.b.m()", "call-result": "f().m()", "new-result": "new X().m()", subscript: "x[i].m()", literal: "'lit'.m()",
     other: "(expr).m()", computed: "computed callee", outer: "outer.new X()" },
+  rust: { none: "f()", value: "x.m()", path: "a::f()", Self: "Self::f()", self: "self::f()", super: "super::f()", crate: "crate::f()" },
 };
 
 function shapeOf(lang, site) {
   if (!site) return "no call here per the parser";
   if (site.form === "super") return "super(...)";
   if (site.form === "this") return "this(...)";
-  const receiver = SHAPES[lang][site.receiver] ?? site.receiver;
+  const receiver = SHAPES[lang]?.[site.receiver] ?? site.receiver;
   if (site.form === "new") return site.receiver === "none" ? "new X()" : `new ${receiver.replace(/m\(\)$/, "X()")}`;
   if (site.form === "tagged") return "tagged template";
   return receiver;
@@ -41,6 +42,10 @@ const CHECKER = {
   local: "checker: unresolvable (local/parameter; prec_adj ignores it)",
   no_symbol: "checker: unresolvable (no symbol; prec_adj ignores it)",
   no_token: "checker: unresolvable (computed callee; prec_adj ignores it)",
+  local_or_param: "checker: unresolvable (local/parameter; prec_adj ignores it)",
+  value: "checker: unresolvable (a value: field, call result; prec_adj ignores it)",
+  not_an_fn_item: "checker: unresolvable (fn pointer; prec_adj ignores it)",
+  no_definition: "checker: unresolvable (macro-generated; prec_adj ignores it)",
 };
 
 const lastName = (qualified) => qualified.split(/[.#]/).pop();

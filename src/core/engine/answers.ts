@@ -1,0 +1,150 @@
+/**
+ * The engine's answers that need more than the code graph: those that read files (context, pack,
+ * snippet, the map, tests, trace, changes), each through the snapshot's inputs where the file's
+ * hash can be checked.
+ */
+import { EngineError } from "../../shared/errors.ts";
+import { findFile } from "../../shared/locations.ts";
+import { normalizeRelative, readQuotedPath } from "../../shared/paths.ts";
+import type { ChangesAnswer } from "../changes/answer.ts";
+import { findTests, testsDepth, type TestsAnswer } from "../evidence/tests.ts";
+import { findSymbol } from "../graph/lookup.ts";
+import type { CodeGraph } from "../graph/model.ts";
+import { listArgs, type ListOptions } from "../graph/pages.ts";
+import { trace, traceLimits, type TraceAnswer } from "../graph/trace.ts";
+import { LIMITS } from "../limits.ts";
+import { buildRepoMap, isManifest, type RepoMap, type RepoMapOptions } from "../map/repo-map.ts";
+import { DEFAULT_MAX_FILE_BYTES } from "../scan/scan.ts";
+import { buildContext, type ContextAnswer, type ContextIO, type ContextOptions } from "../slice/context.ts";
+import { runChanges, type ChangesOptions } from "./changes.ts";
+import { consistent } from "./consistent.ts";
+import type { RunOptions, SnippetAnswer } from "./engine.ts";
+import { codeGraph, graphOf, routesOf, searchIndexOf } from "./graph-cache.ts";
+import type { Inputs } from "./inputs.ts";
+import { reindex } from "./passes.ts";
+import type { EngineState } from "./state.ts";
+
+/** What the slicer may read and ask for: files through the snapshot's inputs, the search index, the routes. */
+function contextIO(s: EngineState, graph: CodeGraph, inputs: Inputs): ContextIO {
+  return {
+    root: s.platform.fs.rootLabel,
+    readText: (path) => inputs.text(path),
+    searchIndex: () => searchIndexOf(s, graph),
+    routes: () => routesOf(s, graph),
+  };
+}
+
+/** `context` (no task) and `pack` (a task seeds the slice from search hits). */
+export function answerContext(s: EngineState, target: string, opts: ContextOptions & RunOptions, task?: Parameters<typeof buildContext>[4]): Promise<ContextAnswer> {
+  return consistent(s, opts, async (read) => {
+    const { graph, snapshot } = await graphOf(s, opts);
+    return buildContext(graph, target, opts, contextIO(s, graph, read(snapshot)), task);
+  });
+}
+
+/** `Engine.snippet`: lines of a file in the inventory, read through its hash check. */
+export async function answerSnippet(s: EngineState, pathArg: string, start: number, end: number, opts: RunOptions & { maxLines?: number }): Promise<SnippetAnswer> {
+  const maxLines = opts.maxLines ?? LIMITS.snippetLines;
+  if (!Number.isInteger(start) || !Number.isInteger(end) || start < 1 || end < start) {
+    throw new EngineError("invalid_argument", `Lines must be whole numbers with 1 ≤ start ≤ end, got ${start}-${end}.`, { data: { start, end } });
+  }
+  let decoded = pathArg;
+  try {
+    decoded = decodeURIComponent(pathArg);
+  } catch {
+    // not URL-encoded
+  }
+  if (!s.index) await reindex(s, opts);
+  return consistent(s, opts, async (read) => {
+    const snapshot = s.index!.snapshot;
+    const inventory = new Set(snapshot.files.map((f) => f.path));
+    // An exact inventory path (quoted when its name needed it), or one written relative to the
+    // root or absolute inside it; never a suffix guess, never a path that climbs out.
+    const written = readQuotedPath(pathArg.trim())?.path ?? pathArg.trim();
+    const found = findFile({ has: (p) => inventory.has(p), paths: () => inventory }, written, s.platform.fs.rootLabel, { bySuffix: false });
+    const path = found?.path ?? normalizeRelative(written);
+    if (path === undefined || path === "" || (!found && normalizeRelative(decoded.trim()) === undefined)) {
+      throw new EngineError("outside_root", `${JSON.stringify(pathArg)} is not a path inside the project.`, {
+        hint: "Paths are relative to the project root (or absolute inside it); .. out of it is refused.",
+        data: { path: pathArg },
+      });
+    }
+    if (!inventory.has(path)) {
+      throw new EngineError("not_found", `${path} is not a project file in the index (missing, ignored, or skipped).`, {
+        hint: "Use a path from the map or from a context header.",
+        data: { path },
+      });
+    }
+    const inputs = read(snapshot);
+    const lines = (await inputs.text(path)).split("\n");
+    inputs.check();
+    const total = lines.length;
+    if (start > total) {
+      throw new EngineError("invalid_argument", `${path} has ${total} lines; start ${start} is past the end.`, { data: { path, totalLines: total } });
+    }
+    const last = Math.min(end, total, start + maxLines - 1);
+    return { path, start, end: last, totalLines: total, capped: last < end, text: lines.slice(start - 1, last).join("\n") };
+  });
+}
+
+/** A file's text as it is now, or undefined when it cannot be read (gone since the index). */
+function readNow(s: EngineState): (path: string) => Promise<string | undefined> {
+  return async (path) => {
+    try {
+      return new TextDecoder().decode(await s.platform.fs.readFile(path));
+    } catch {
+      return undefined;
+    }
+  };
+}
+
+/** `Engine.tests`: the target is a file when one matches exactly, else a symbol; tests only unless asked. */
+export async function answerTests(s: EngineState, target: string, opts: RunOptions & ListOptions & { depth?: number }): Promise<TestsAnswer> {
+  const args = await listArgs({ ...opts, ...(opts.tests === undefined && opts.cursor === undefined ? { tests: "only" as const } : {}) });
+  const depth = testsDepth(args.depth);
+  const graph = await codeGraph(s, opts);
+  const written = readQuotedPath(target.trim())?.path ?? target.trim();
+  const file = findFile({ has: (p) => graph.moduleSymbol.has(p), paths: () => graph.moduleSymbol.keys() }, written, s.platform.fs.rootLabel, { bySuffix: false });
+  const resolved = file ? { file: file.path } : { symbol: findSymbol(graph, target) };
+  // An unreadable file is skipped, as a file gone since the index.
+  return findTests(graph, resolved, { ...args, depth }, { paths: () => s.index!.snapshot.files.map((f) => f.path), readText: readNow(s) });
+}
+
+/** `Engine.trace`: a hop in a file gone since the index is cited without its line. */
+export async function answerTrace(s: EngineState, fromArg: string, toArg: string, opts: RunOptions & Omit<ListOptions, "limit" | "cursor" | "tests"> & { k?: number; maxHops?: number }): Promise<TraceAnswer> {
+  const limits = traceLimits(opts.k, opts.maxHops);
+  const args = await listArgs(opts);
+  const graph = await codeGraph(s, opts);
+  return trace(graph, fromArg, toArg, limits, args, { routes: () => routesOf(s, graph), readText: readNow(s) });
+}
+
+/** `Engine.map`: manifests read through the snapshot's inputs (an unreadable one still marks a service folder). */
+export function answerMap(s: EngineState, opts: RepoMapOptions & RunOptions): Promise<RepoMap> {
+  return consistent(s, opts, async (read) => {
+    const { graph, snapshot } = await graphOf(s, opts);
+    const inputs = read(snapshot);
+    const manifests = new Map<string, string>();
+    for (const f of snapshot.files) {
+      if (!isManifest(f.path)) continue;
+      try {
+        manifests.set(f.path, await inputs.text(f.path));
+      } catch {
+        manifests.set(f.path, "");
+      }
+    }
+    inputs.check();
+    return buildRepoMap(snapshot, graph, manifests, routesOf(s, graph), opts);
+  });
+}
+
+/** `Engine.changes`: read through the snapshot's inputs, so a cited file edited since indexing is re-indexed first. */
+export function answerChanges(s: EngineState, opts: ChangesOptions & RunOptions): Promise<ChangesAnswer> {
+  return consistent(s, opts, async (read) => {
+    const { graph, snapshot } = await graphOf(s, opts);
+    const inputs = read(snapshot);
+    return runChanges({
+      platform: s.platform, graph, snapshot, routes: routesOf(s, graph), maxFileBytes: s.options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES, readText: (path) => inputs.text(path), git: s.git,
+      ...(opts.signal ? { signal: opts.signal } : {}),
+    }, opts);
+  });
+}

@@ -1,0 +1,121 @@
+/**
+ * The code graph of the engine's current snapshot, cached per snapshot: patched from the previous
+ * graph after an edit when it can be, built afresh otherwise; and what is derived from a graph
+ * (its routes, the search index carried from graph to graph).
+ */
+import { LANGUAGES } from "../../languages/index.ts";
+import { EngineError } from "../../shared/errors.ts";
+import type { FileRecord } from "../extract/record.ts";
+import { buildGraph } from "../graph/build.ts";
+import type { CodeGraph } from "../graph/model.ts";
+import { patchGraph } from "../graph/patch.ts";
+import { updateSearchIndex, type SearchIndex } from "../search/search.ts";
+import { findRoutes, type Route } from "../slice/routes.ts";
+import type { RunOptions } from "./engine.ts";
+import { CONFIG_FILE, snapshotInputs } from "./inputs.ts";
+import { ensureHeadroom, HEAP_PER_SYMBOL } from "./memory.ts";
+import { consistent } from "./consistent.ts";
+import { loadAll } from "./passes.ts";
+import type { Snapshot } from "./snapshot.ts";
+import type { EngineState } from "./state.ts";
+
+/** The code graph of one snapshot, with the paths and configs it was built from. */
+export interface BuiltGraph {
+  graph: CodeGraph;
+  snapshot: Snapshot;
+  paths: string[];
+  configs: Map<string, string>;
+}
+
+/** The names of the languages the engine indexes. */
+export function supportedLanguageNames(): string[] {
+  return LANGUAGES.map((l) => l.name);
+}
+
+/**
+ * The code graph of the current snapshot, with the inputs it was built from. The configs it
+ * resolves modules with are read through those inputs: when one changed since it was indexed, the
+ * graph is not built from it (the caller's `consistent` re-indexes it and asks again).
+ */
+export async function graphOf(s: EngineState, run: RunOptions = {}): Promise<BuiltGraph> {
+  const { platform } = s;
+  const { snapshot, records } = await loadAll(s, run);
+  if (records.length === 0) {
+    throw new EngineError("no_supported_files", `No source files in a supported language under ${platform.fs.rootLabel}.`, {
+      hint: `Supported languages: ${supportedLanguageNames().join(", ")}. Check the project folder, or whether its files are ignored by git.`,
+      data: { root: platform.fs.rootLabel, languages: supportedLanguageNames() },
+    });
+  }
+  if (s.graphCache?.snapshot !== snapshot) {
+    const previous = s.graphCache;
+    const built = buildOrPatch(s, snapshot, records, previous);
+    s.graphCache = { snapshot, built };
+    // A graph that could not be built is not kept: the next call builds again, from the last good one.
+    built.catch(() => {
+      if (s.graphCache?.built === built) s.graphCache = previous;
+    });
+  }
+  return s.graphCache.built;
+}
+
+/**
+ * The graph of `snapshot`: after an edit the previous graph can often be updated instead of
+ * rebuilt (the same files and configuration, and a few records changed in ways no other file can
+ * see); otherwise built afresh, once the heap has room for it.
+ */
+async function buildOrPatch(s: EngineState, snapshot: Snapshot, records: FileRecord[], previous: EngineState["graphCache"]): Promise<BuiltGraph> {
+  const inputs = snapshotInputs(s.platform.fs, snapshot);
+  const paths = snapshot.files.map((f) => f.path);
+  const configs = new Map<string, string>();
+  for (const f of snapshot.files) {
+    if (!CONFIG_FILE.test(f.path)) continue;
+    try {
+      configs.set(f.path, await inputs.text(f.path));
+    } catch {
+      // unreadable config: resolution falls back to plain relative paths
+    }
+  }
+  inputs.check();
+  const prior = previous ? await previous.built.catch(() => undefined) : undefined;
+  const updated = prior && samePaths(prior.paths, paths) && sameConfigs(prior.configs, configs) ? updateGraph(prior.graph, records) : undefined;
+  if (updated) return { graph: updated, snapshot, paths, configs };
+  const symbols = records.reduce((n, r) => n + r.definitions.length, 0);
+  ensureHeadroom(s.platform.memory, symbols * HEAP_PER_SYMBOL.graph, `the code graph of ${symbols.toLocaleString("en-US")} symbols`);
+  return { graph: buildGraph(records, paths, configs), snapshot, paths, configs };
+}
+
+/** The code graph, checked against the inputs it was built from (see `consistent`). */
+export function codeGraph(s: EngineState, run: RunOptions = {}): Promise<CodeGraph> {
+  return consistent(s, run, async () => (await graphOf(s, run)).graph);
+}
+
+/** The routes of a graph, found once per graph. */
+export function routesOf(s: EngineState, graph: CodeGraph): Route[] {
+  return s.routes.get(graph) ?? s.routes.set(graph, findRoutes(graph)).get(graph)!;
+}
+
+/** The search index of a graph: the engine's one index, updated with the files that changed. */
+export function searchIndexOf(s: EngineState, graph: CodeGraph): SearchIndex {
+  if (s.search?.graph === graph) return s.search;
+  if (!s.search) ensureHeadroom(s.platform.memory, graph.symbols.length * HEAP_PER_SYMBOL.search, `the search index of ${graph.symbols.length.toLocaleString("en-US")} symbols`);
+  return (s.search = updateSearchIndex(s.search, graph));
+}
+
+/** The previous graph patched with the records that changed, or undefined when it must be rebuilt. */
+function updateGraph(prior: CodeGraph, records: FileRecord[]): CodeGraph | undefined {
+  try {
+    return patchGraph(prior, records.filter((r) => prior.records.get(r.path) !== r));
+  } catch {
+    return undefined; // a patch that fails leaves the previous graph as it was: build afresh
+  }
+}
+
+function samePaths(a: string[], b: string[]): boolean {
+  return a.length === b.length && a.every((p, i) => p === b[i]);
+}
+
+function sameConfigs(a: Map<string, string>, b: Map<string, string>): boolean {
+  if (a.size !== b.size) return false;
+  for (const [k, v] of a) if (b.get(k) !== v) return false;
+  return true;
+}
