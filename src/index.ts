@@ -41,6 +41,7 @@ export type { RepoMap, RepoMapOptions, MapSymbol, MapService, MapEntryPoint } fr
 export type { Encoding } from "./core/budget/tokenizer.ts";
 export type { ChangesOptions } from "./core/engine/changes.ts";
 export type { ChangesAnswer, ChangedSymbol, ChangedFile, ChangesChunk, ChangesCut, ChangesSide, ChangeRole, FileStatus } from "./core/changes/answer.ts";
+export type { ChangesEnvelope } from "./core/changes/envelope.ts";
 export type { ImpactItem, RouteImpact } from "./core/changes/impact.ts";
 export type { ChangeKind } from "./core/changes/symbols.ts";
 export type { Hunk } from "./core/changes/line-diff.ts";

@@ -62,6 +62,7 @@ Options:
   --limit N        Results for search (${LIMITS.searchResults.min}-${LIMITS.searchResults.max}, default ${LIMITS.searchResults.default}); entries per page for
                    callers, callees, importers, tests and impact (default 50, at most ${LIMITS.page.max})
   --cursor C       The next page of callers/callees/importers/tests/impact: the cursor a page names
+                   (it carries the tests filter, depth and impact's direction it was made with)
   --tests MODE     Test code in callers/callees/importers/impact: summary (default: production
                    listed, tests counted by file), include, exclude or only
   --k N            Paths for trace (default 3, at most ${LIMITS.trace.paths.max})

@@ -4,7 +4,9 @@
 //
 //   node scripts/build.mjs && node test/bench/mcp-new-tools.mjs [REPO_DIR] [--rounds N]
 // REPO_DIR must be a git repository (changes reads its history); default /work/corpora/django.
-// The index goes to a temp cache folder; nothing is written into the repository.
+// The index goes to a temp cache folder; nothing is written into the repository. On Linux the
+// server's CPU time per call (mean over the rounds, from /proc) is reported beside the wall time:
+// on a loaded machine the wall time mostly measures the wait for a core.
 import { spawn } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
@@ -47,6 +49,15 @@ const call = async (name, args) => {
   const r = await rpc("tools/call", { name, arguments: args });
   return { ms: performance.now() - t, error: r.result?.isError ? r.result.content[0].text.slice(0, 120) : undefined, tokens: countTokens(JSON.stringify(r.result)) };
 };
+/** The server's user + system CPU in ms (Linux), or undefined. */
+const cpuMs = () => {
+  try {
+    const fields = fs.readFileSync(`/proc/${child.pid}/stat`, "utf8").split(") ")[1].split(" ");
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100; // utime, stime in clock ticks (USER_HZ 100)
+  } catch {
+    return undefined;
+  }
+};
 const first = await call("repo_map", {});
 console.error(`first call (index): ${(first.ms / 1000).toFixed(1)} s`);
 const cases = [
@@ -62,15 +73,17 @@ for (const [name, args] of cases) {
   await call(name, args); // warm
   const times = [];
   let last;
+  const cpu0 = cpuMs();
   for (let r = 0; r < rounds; r++) {
     last = await call(name, args);
     times.push(last.ms);
   }
+  const cpu1 = cpuMs();
   times.sort((a, b) => a - b);
-  rows.push({ tool: name, args: JSON.stringify(args), p50: times[Math.floor(times.length / 2)], max: times.at(-1), tokens: last.tokens, error: last.error });
+  rows.push({ tool: name, args: JSON.stringify(args), p50: times[Math.floor(times.length / 2)], max: times.at(-1), cpu: cpu0 === undefined ? undefined : (cpu1 - cpu0) / rounds, tokens: last.tokens, error: last.error });
 }
 console.log(`tools/list: ${list.result.tools.length} tools, ${listTokens} tokens (o200k_base); load ${os.loadavg().map((x) => x.toFixed(1)).join(" ")}`);
-console.log("| tool | arguments | p50 ms | max ms | response tokens |\n| --- | --- | --- | --- | --- |");
-for (const r of rows) console.log(`| ${r.tool} | \`${r.args}\` | ${r.p50.toFixed(0)} | ${r.max.toFixed(0)} | ${r.tokens}${r.error ? ` (error: ${r.error})` : ""} |`);
+console.log("| tool | arguments | p50 ms | max ms | CPU ms/call | response tokens |\n| --- | --- | --- | --- | --- | --- |");
+for (const r of rows) console.log(`| ${r.tool} | \`${r.args}\` | ${r.p50.toFixed(0)} | ${r.max.toFixed(0)} | ${r.cpu === undefined ? "?" : r.cpu.toFixed(0)} | ${r.tokens}${r.error ? ` (error: ${r.error})` : ""} |`);
 child.kill();
 process.exit(0);

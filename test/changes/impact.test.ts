@@ -152,6 +152,24 @@ describe("impact", () => {
     expect(second.entries[0]!.qualified).not.toBe(first.entries[0]!.qualified);
   });
 
+  it("keeps the direction it was asked with on the next page: the cursor carries it", async () => {
+    const first = await check("shop.service.total", { direction: "down", limit: 1 });
+    expect(first.entries.map((e) => `${e.direction} ${e.qualified}`)).toEqual(["down shop.core.compute"]);
+    expect(first.text).toContain(`cursor=${first.page.next}`);
+    // The next page as the text says to ask for it: the cursor alone.
+    const second = await check("shop.service.total", { cursor: first.page.next! });
+    expect(second.direction).toBe("down");
+    expect(second.entries.map((e) => `${e.direction} ${e.qualified}`)).toEqual(["down shop.core.helper"]);
+    // Asking for another direction with that cursor is refused, as for tests and depth.
+    const { engine } = memoryEngine(FIXTURE);
+    await expect(engine.impact("shop.service.total", { cursor: first.page.next!, direction: "up" })).rejects.toMatchObject({ code: "invalid_argument", data: { direction: "up" } });
+    // A callers' cursor (direction up, the default) pages callers.
+    const up = await check("shop.core.helper", { limit: 1 });
+    const upNext = await check("shop.core.helper", { cursor: up.page.next! });
+    expect(upNext.direction).toBe("up");
+    expect(upNext.page.offset).toBe(1);
+  });
+
   it("refuses bad input with a code and data", async () => {
     expect((await failure("shop.core.nothing")).code).toBe("unknown_symbol");
     expect((await failure("save")).code).toBe("ambiguous_symbol");

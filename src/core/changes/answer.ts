@@ -16,6 +16,7 @@ import { isTestFile } from "../slice/plan.ts";
 import type { Route } from "../slice/routes.ts";
 import { EngineError } from "../../shared/errors.ts";
 import { cite, citeName } from "../../shared/paths.ts";
+import { planEnvelope, type ChangesEnvelope } from "./envelope.ts";
 import { computeImpact, createQualifier, graphSymbolOf, IMPACT_LIST_LIMIT, TEST_DEPTH, type ImpactItem, type ImpactSource, type RouteImpact } from "./impact.ts";
 import { splitLines, type Hunk } from "./line-diff.ts";
 import { compactSpanDiff, fullSpanDiff } from "./span-diff.ts";
@@ -140,14 +141,26 @@ export interface ChangesAnswer {
   notes: string[];
   chunks: ChangesChunk[];
   cut: ChangesCut[];
-  usage: { tokens: number; budget: number; encoding: Encoding };
+  /** Cut entries the text lists (the first ones). */
+  cutListed: number;
+  /** Entries of each list (files, symbols, callers, tests, routes) the options' envelope counted: what a front end repeats. */
+  listed: number;
+  /** `envelope`: the tokens reserved for the options' envelope (present when one was asked for); `tokens + envelope ≤ budget`. */
+  usage: { tokens: number; budget: number; encoding: Encoding; envelope?: number };
   text: string;
 }
 
 /** Options of the bundle. */
 export interface ChangesBundleOptions {
+  /** Tokens for the whole answer: its text, plus the envelope when there is one. */
   budget?: number;
   encoding?: Encoding;
+  /**
+   * What a front end adds around the text (the MCP server's structured content), covered by the
+   * budget too: its fixed fields, and per record the fields it repeats (`file`, `symbol`, `caller`,
+   * `test`, `route`, `chunk`, `cut`), at most `listed` entries of each list.
+   */
+  envelope?: ChangesEnvelope;
 }
 
 /** What the bundle reads besides the change set: the indexed files' text and the routes. */
@@ -407,6 +420,9 @@ export async function buildChangesAnswer(graph: CodeGraph, set: ChangeSet, optio
 
   // ---- fit
   const header = summaryText(set, symbols, summaryFiles, impact, notes);
+  const lists = { files: summaryFiles, symbols, callers: impact.callers.slice(0, IMPACT_LIST_LIMIT), tests: impact.tests.slice(0, IMPACT_LIST_LIMIT), routes: impact.routes.slice(0, IMPACT_LIST_LIMIT), notes };
+  const env = planEnvelope(options.envelope, lists, budget, count);
+  const handleOf = (c: Planned) => (c.side === "base" ? `${cite(c.path, c.start, c.end)} at ${set.base.oid ? short(set.base.oid) : set.base.label}` : c.id !== undefined || (c.kind !== "module-code" && c.kind !== "file" && c.kind !== "route") ? c.label.split(" → ").pop()! : cite(c.path, c.start, c.end));
   // A chunk inside another chunk of the same side (a changed method of a changed class).
   const within = planned.map((c, i) => planned.flatMap((o, j) => (j !== i && j < i && o.side === c.side && o.path === c.path && o.start <= c.start && o.end >= c.end ? [j] : [])));
   const blocks: Block[] = planned.map((c, i) => {
@@ -426,6 +442,7 @@ export async function buildChangesAnswer(graph: CodeGraph, set: ChangeSet, optio
       ...(i === 0 && c.role !== "caller" && c.role !== "route" && c.role !== "test" ? { required: true } : {}),
       ...(within[i]!.length ? { within: within[i]! } : {}),
       listed: (tokens: number) => `- ${cite(c.path, c.start, c.end)} [${c.role}] ${citeName(c.label)} (${tokens} tokens)`,
+      ...(options.envelope?.perRecord !== undefined ? { envelope: env.block({ path: c.path, start: c.start, end: c.end, role: c.role, symbol: c.label }, { handle: handleOf(c), path: c.path, start: c.start, end: c.end, role: c.role }) } : {}),
     };
   });
   const fit = fitBlocks({
@@ -438,7 +455,8 @@ export async function buildChangesAnswer(graph: CodeGraph, set: ChangeSet, optio
       title: (total) => `## Cut: ${total} chunk${total > 1 ? "s" : ""} left out (ask for any by name or path:lines)`,
       more: (n) => `- … and ${n} more`,
     },
-    footer: (s) => `-- ${s.tokens}/${s.budget} tokens (${encoding})`,
+    footer: (s) => `-- ${s.tokens}/${s.budget} tokens (${encoding}${s.envelope > 0 ? `; ${s.envelope} more for data alongside this text` : ""})`,
+    envelope: env.fixed,
     smallest: "the summary and the first change's changed lines",
   });
   const chunks: ChangesChunk[] = [];
@@ -447,8 +465,7 @@ export async function buildChangesAnswer(graph: CodeGraph, set: ChangeSet, optio
     const form: BlockForm = fit.forms[i]!;
     if (form === "covered") return;
     if (form === "cut") {
-      const handle = c.side === "base" ? `${cite(c.path, c.start, c.end)} at ${set.base.oid ? short(set.base.oid) : set.base.label}` : c.id !== undefined || (c.kind !== "module-code" && c.kind !== "file" && c.kind !== "route") ? c.label.split(" → ").pop()! : cite(c.path, c.start, c.end);
-      cut.push({ path: c.path, start: c.start, end: c.end, role: c.role, symbol: c.label, handle, tokens: fit.fullTokens(i) });
+      cut.push({ path: c.path, start: c.start, end: c.end, role: c.role, symbol: c.label, handle: handleOf(c), tokens: fit.fullTokens(i) });
     } else {
       chunks.push({
         path: c.path, start: c.start, end: c.end, role: c.role, symbol: c.label, kind: c.kind, form, tokens: form === "full" ? fit.fullTokens(i) : fit.outlineTokens(i)!,
@@ -472,7 +489,9 @@ export async function buildChangesAnswer(graph: CodeGraph, set: ChangeSet, optio
     notes,
     chunks,
     cut,
-    usage: { tokens: fit.tokens, budget, encoding },
+    cutListed: fit.listed,
+    listed: env.listed,
+    usage: { tokens: fit.tokens, budget, encoding, ...(options.envelope ? { envelope: fit.envelope } : {}) },
     text: fit.text,
   };
 }

@@ -143,7 +143,7 @@ export function answerChanges(s: EngineState, opts: ChangesOptions & RunOptions)
     const { graph, snapshot } = await graphOf(s, opts);
     const inputs = read(snapshot);
     return runChanges({
-      platform: s.platform, graph, snapshot, routes: routesOf(s, graph), maxFileBytes: s.options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES, readText: (path) => inputs.text(path), trees: s.trees,
+      platform: s.platform, graph, snapshot, routes: routesOf(s, graph), maxFileBytes: s.options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES, readText: (path) => inputs.text(path), git: s.git,
       ...(opts.signal ? { signal: opts.signal } : {}),
     }, opts);
   });

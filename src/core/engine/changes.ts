@@ -10,7 +10,6 @@ import { extractFile } from "../extract/extract.ts";
 import type { FileRecord } from "../extract/record.ts";
 import { createParserRuntime } from "../parse/runtime.ts";
 import { classifyContent } from "../scan/defaults.ts";
-import { readGitIndex } from "../scan/git-index.ts";
 import type { CodeGraph } from "../graph/model.ts";
 import type { Route } from "../slice/routes.ts";
 import { buildChangesAnswer, type ChangeSet, type ChangesAnswer, type ChangesBundleOptions, type ChangesSide, type ComparedFile, type FileStatus } from "../changes/answer.ts";
@@ -18,6 +17,7 @@ import { diffLines, splitLines } from "../changes/line-diff.ts";
 import { compareDefinitions } from "../changes/symbols.ts";
 import { applyHunks, fromLines, parseUnifiedDiff, toLines, type FilePatch } from "../changes/unified-diff.ts";
 import { openGitRepository, type GitRepository } from "../git/repository.ts";
+import { filesOfTree, indexedBlob, loadGitIndex, treeOfCommit, type GitCache, type GitIndex } from "../git/worktree.ts";
 import { EngineError, isEngineError, throwIfAborted } from "../../shared/errors.ts";
 import { gitBlobId } from "../../shared/hash.ts";
 import { extname, normalizeRelative } from "../../shared/paths.ts";
@@ -45,16 +45,12 @@ export interface ChangesContext {
   /** Reads an indexed file through the snapshot's inputs (a file changed since indexing is noticed). */
   readText: (path: string) => Promise<string>;
   /**
-   * Flattened trees (path → blob id) by tree id, kept by the engine across calls: a tree id names
-   * immutable content, and flattening HEAD's tree (inflating every tree object) was most of a
-   * working-tree `changes` on django (≈1.4 of 3.3 CPU s).
+   * What the engine keeps across calls (flattened trees by tree id, commits' trees, the parsed
+   * index): flattening HEAD's tree was most of a working-tree `changes` on django (≈1.4 of 3.3 CPU s).
    */
-  trees?: Map<string, Map<string, string>>;
+  git?: GitCache;
   signal?: AbortSignal;
 }
-
-/** Trees an engine keeps flattened (HEAD's, and a base or two). */
-const KEPT_TREES = 4;
 
 /** Longest diff text accepted (a very large PR is a few megabytes). */
 export const MAX_DIFF_CHARS = 50_000_000;
@@ -101,11 +97,16 @@ function checkOptions(o: ChangesOptions): void {
   }
 }
 
-/** The inventory of the indexed tree: files by path, and files the scan skipped (they exist). */
+/**
+ * The inventory of the indexed tree: files by path, and files the scan skipped (they exist), with
+ * the stat the scan saw where it kept one (files skipped for their content keep it aside).
+ */
 function inventoryOf(snapshot: Snapshot) {
   const files = new Map(snapshot.files.map((f) => [f.path, f]));
   const skipped = new Map(snapshot.skipped.map((s) => [s.path, s]));
-  return { files, skipped };
+  const stats = new Map<string, { size?: number; mtimeMs?: number }>(snapshot.skipped.map((s) => [s.path, s]));
+  for (const c of snapshot.contentSkips ?? []) stats.set(c.path, c);
+  return { files, skipped, stats };
 }
 
 /** Bytes to text for comparison, or the reason there is none (binary, too large…). */
@@ -129,16 +130,19 @@ async function fromGit(ctx: ChangesContext, o: ChangesOptions): Promise<Omit<Cha
   const head = await repo.head();
   const headExtra = head.branch ? head.branch : "detached HEAD";
   const inventory = inventoryOf(ctx.snapshot);
-  let index: Awaited<ReturnType<typeof readGitIndex>> | undefined;
-  const gitIndex = async () => (index ??= await readGitIndex(fs));
+  let index: GitIndex | undefined;
+  const gitIndex = async () => (index ??= await loadGitIndex(fs, ctx.git));
 
-  /** The blob id of a file of the indexed tree, read and hashed only when the index can't vouch for it. */
+  /**
+   * The blob id of a file of the indexed tree, without reading it when the scan hashed it or the
+   * git index vouches for its stat (as `git status` does); else read and hashed.
+   */
   const worktreeOid = async (path: string): Promise<string | undefined> => {
     const f = inventory.files.get(path);
     if (f?.hash) return f.hash;
     if (!f && !inventory.skipped.has(path)) return undefined;
-    const e = (await gitIndex()).get(path);
-    if (f && e && e.size === f.size && Math.floor(e.mtimeMs / 1000) === Math.floor(f.mtimeMs / 1000)) return e.oid;
+    const vouched = indexedBlob(await gitIndex(), path, f ?? inventory.stats.get(path));
+    if (vouched) return vouched;
     try {
       const bytes = await fs.readFile(path);
       return bytes.length > 16 * ctx.maxFileBytes ? `size:${bytes.length}` : await gitBlobId(bytes);
@@ -146,17 +150,8 @@ async function fromGit(ctx: ChangesContext, o: ChangesOptions): Promise<Omit<Cha
       return undefined;
     }
   };
-  const treeOf = async (oid: string) => (await repo.readCommit(oid)).tree;
-  const flatten = async (tree: string): Promise<Map<string, string>> => {
-    const kept = ctx.trees?.get(tree);
-    if (kept) return kept;
-    const flat = await repo.flatten(tree);
-    if (ctx.trees) {
-      if (ctx.trees.size >= KEPT_TREES) ctx.trees.delete(ctx.trees.keys().next().value!);
-      ctx.trees.set(tree, flat);
-    }
-    return flat;
-  };
+  const treeOf = (oid: string) => treeOfCommit(repo, ctx.git, oid);
+  const flatten = async (tree: string) => filesOfTree(repo, ctx.git, tree, await gitIndex());
   const headLabel = (rev: string, oid: string) => (rev === "HEAD" || rev === "@" ? sideLabel("HEAD", oid, headExtra) : sideLabel(rev, oid));
 
   let pairs: { path: string; oldOid?: string; newOid?: string }[];
@@ -176,8 +171,7 @@ async function fromGit(ctx: ChangesContext, o: ChangesOptions): Promise<Omit<Cha
       notes.push("the repository has no commits yet: every staged file counts as added");
     }
     headSide = { label: "the index (staged)" };
-    const staged = new Map<string, string>();
-    for (const [path, e] of await gitIndex()) if ((e.mode & 0o170000) === 0o100000) staged.set(path, e.oid);
+    const staged = (await gitIndex()).files;
     const before = baseTree ? await flatten(baseTree) : new Map<string, string>();
     pairs = diffMaps(before, staged);
     for (const p of pairs) if (p.newOid && (await worktreeOid(p.path)) !== p.newOid) headOnDisk = false;
@@ -215,18 +209,27 @@ async function fromGit(ctx: ChangesContext, o: ChangesOptions): Promise<Omit<Cha
     headSide = { label: "the working tree" };
     newFromDisk = true;
     const before = await flatten(await treeOf(baseOid));
-    const paths = new Set([...before.keys(), ...inventory.files.keys(), ...inventory.skipped.keys()]);
+    const idx = await gitIndex();
     pairs = [];
-    for (const path of [...paths].sort()) {
-      throwIfAborted(ctx.signal);
+    const unread: string[] = [];
+    const visit = (path: string) => {
       const oldOid = before.get(path);
       const f = inventory.files.get(path);
-      // Fast path: an indexed source file whose blob id equals the base's.
-      if (oldOid && f?.hash === oldOid) continue;
+      // Without reading: the scan's hash of an indexed file, else the index's id when the stat matches.
+      const known = f?.hash ?? (f || inventory.skipped.has(path) ? indexedBlob(idx, path, f ?? inventory.stats.get(path)) : undefined);
+      if (known === undefined) unread.push(path);
+      else if (known !== oldOid) pairs.push({ path, ...(oldOid ? { oldOid } : {}), newOid: known });
+    };
+    for (const path of before.keys()) visit(path);
+    for (const path of inventory.files.keys()) if (!before.has(path)) visit(path);
+    for (const path of inventory.skipped.keys()) if (!before.has(path) && !inventory.files.has(path)) visit(path);
+    for (const path of unread) {
+      throwIfAborted(ctx.signal);
+      const oldOid = before.get(path);
       const newOid = await worktreeOid(path);
-      if (oldOid === newOid) continue;
-      pairs.push({ path, ...(oldOid ? { oldOid } : {}), ...(newOid ? { newOid } : {}) });
+      if (oldOid !== newOid) pairs.push({ path, ...(oldOid ? { oldOid } : {}), ...(newOid ? { newOid } : {}) });
     }
+    pairs.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   }
 
   const raw: RawChange[] = [];

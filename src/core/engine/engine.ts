@@ -282,8 +282,8 @@ export function createEngine(platform: Platform, options: EngineOptions = {}): E
       return answerTrace(s, fromArg, toArg, opts);
     },
     async impact(target, opts = {}) {
-      const direction = checkDirection(opts.direction);
       const args = await listArgs(opts);
+      const direction = checkDirection(opts.direction ?? args.direction); // a cursor carries the direction it was made with
       const depth = checkImpactDepth(args.depth);
       const graph = await codeGraph(s, opts);
       return impact(graph, target, direction, depth, args, { root: platform.fs.rootLabel, routes: () => routesOf(s, graph) });

@@ -21,7 +21,8 @@ function startWatching(s: EngineState, snapshot: Snapshot): void {
   s.watcher = undefined;
   if (!options.watch || !platform.fs.watch || s.watchFailed) return;
   const dirs = new Set<string>([""]);
-  for (const f of snapshot.files) for (let d = f.path.lastIndexOf("/"); d > 0; d = f.path.lastIndexOf("/", d - 1)) dirs.add(f.path.slice(0, d));
+  // Skipped files' folders too: changes trusts their stat from the last scan.
+  for (const f of [...snapshot.files, ...snapshot.skipped]) for (let d = f.path.lastIndexOf("/"); d > 0; d = f.path.lastIndexOf("/", d - 1)) dirs.add(f.path.slice(0, d));
   const excluded = options.exclude ?? [];
   try {
     s.watcher = platform.fs.watch([...dirs], (path) => {
@@ -100,7 +101,8 @@ async function indexPass(s: EngineState, run: RunOptions, extra: { repair?: Read
     throw error;
   }
   // Nothing changed: keep the same snapshot so everything derived from it stays cached.
-  if (!result.changed && s.index) result.snapshot = s.index.snapshot;
+  // (Its skipped files, with the stat changes matches against the git index, are the scan's own.)
+  if (!result.changed && s.index) result.snapshot = Object.assign(s.index.snapshot, { skipped: result.snapshot.skipped });
   else s.index = { snapshot: result.snapshot, records: result.records };
   if (result.repaired > 0) platform.logger?.log("warn", `the index cache had ${result.repaired} damaged or missing entr${result.repaired === 1 ? "y" : "ies"}; made again from the source files.`);
   if (full) s.lastAt = Date.now();

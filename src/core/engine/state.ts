@@ -12,6 +12,7 @@ import type { EngineOptions } from "./engine.ts";
 import type { BuiltGraph } from "./graph-cache.ts";
 import type { IndexResult, Progress } from "./indexer.ts";
 import type { Snapshot } from "./snapshot.ts";
+import { createGitCache, type GitCache } from "../git/worktree.ts";
 
 /** What one engine holds between calls. Only the engine's own modules touch it. */
 export interface EngineState {
@@ -41,8 +42,8 @@ export interface EngineState {
    */
   search: SearchIndex | undefined;
   routes: WeakMap<CodeGraph, Route[]>;
-  /** Flattened git trees for changes, by tree id (immutable content, so never stale). */
-  trees: Map<string, Map<string, string>>;
+  /** Git data for changes (trees, commits' trees, the parsed index), keyed by content, so never stale. */
+  git: GitCache;
   /** The first index, shared by every refresh that arrives while it runs. */
   initial: Promise<{ result: IndexResult; durationMs: number; claimed: boolean }> | undefined;
   /** The progress callbacks of the refreshes waiting on the first index. */
@@ -56,7 +57,7 @@ export function createEngineState(platform: Platform, options: EngineOptions): E
     index: undefined, graphCache: undefined, running: undefined, runningShared: false,
     watcher: undefined, dirty: true, lastAt: 0, watchFailed: false, settleTimer: undefined,
     late: { parsed: 0, removed: 0, repaired: 0 },
-    search: undefined, routes: new WeakMap(), trees: new Map(),
+    search: undefined, routes: new WeakMap(), git: createGitCache(),
     initial: undefined, progressListeners: new Set(),
   };
 }

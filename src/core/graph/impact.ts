@@ -273,7 +273,7 @@ export function impact(graph: CodeGraph, target: string, direction: ImpactDirect
 
   const make = (k: number): ImpactAnswer => {
     const shown = rest.slice(0, k);
-    const page = pageInfo(a, kept.length, shown.length, depth);
+    const page = pageInfo(a, kept.length, shown.length, depth, direction);
     const render = (usage: string) => {
       const lines = [`# Impact of ${targetLine}, ${direction === "both" ? "callers and callees" : direction === "up" ? "callers" : "callees"} to depth ${depth}`];
       if (direction !== "down") {

@@ -7,7 +7,7 @@
 import { EngineError } from "../../shared/errors.ts";
 import { cite } from "../../shared/paths.ts";
 import { fitPrefix } from "../budget/fit.ts";
-import { ENCODINGS, loadTokenCounter, type Encoding } from "../budget/tokenizer.ts";
+import { ENCODINGS, lineMemoCounter, loadTokenCounter, type Encoding } from "../budget/tokenizer.ts";
 import { isTestSite, isTestPath, testAt } from "../evidence/test-code.ts";
 import { LIMITS } from "../limits.ts";
 import { callsCompleteness, importsCompleteness, type Completeness } from "./completeness.ts";
@@ -22,7 +22,7 @@ export const TESTS_MODES: readonly TestsMode[] = ["summary", "include", "exclude
 export interface ListOptions {
   /** Entries per page (default 50, at most 1,000); the budget may show fewer. */
   limit?: number;
-  /** The cursor an earlier page named as `next`: carries the offset, the tests filter and the depth. */
+  /** The cursor an earlier page named as `next`: carries the offset, the tests filter, the depth (and impact's direction). */
   cursor?: string;
   tests?: TestsMode;
   /** Tokens for the whole text (default 4,000). */
@@ -87,17 +87,22 @@ export interface ListArgs {
   offset: number;
   tests: TestsMode;
   depth: number | undefined;
+  /** impact's direction, when a cursor carried it. */
+  direction: string | undefined;
   budget: number;
   encoding: Encoding;
   json: boolean;
   count: (text: string) => number;
 }
 
-const CURSOR = /^(\d{1,9})\.(summary|include|exclude|only)\.(\d{1,2})$/;
+const CURSOR = /^(\d{1,9})\.(summary|include|exclude|only)\.(\d{1,2})(?:\.(up|down|both))?$/;
 
-/** A page's cursor: `<offset>.<tests>.<depth>`, readable and enough to ask for the next page alone. */
-export function encodeCursor(offset: number, tests: TestsMode, depth: number): string {
-  return `${offset}.${tests}.${depth}`;
+/**
+ * A page's cursor: `<offset>.<tests>.<depth>`, and `.<direction>` for impact, readable and enough
+ * to ask for the next page alone.
+ */
+export function encodeCursor(offset: number, tests: TestsMode, depth: number, direction?: string): string {
+  return `${offset}.${tests}.${depth}${direction ? `.${direction}` : ""}`;
 }
 
 function badArgument(message: string, data: Record<string, unknown>, hint?: string): EngineError {
@@ -105,7 +110,7 @@ function badArgument(message: string, data: Record<string, unknown>, hint?: stri
 }
 
 /** Validates paging options against each other (a cursor carries the filter and depth it was made with). */
-export async function listArgs(opts: ListOptions & { depth?: number }, defaultBudget: number = LIMITS.budget.list): Promise<ListArgs> {
+export async function listArgs(opts: ListOptions & { depth?: number; direction?: string }, defaultBudget: number = LIMITS.budget.list): Promise<ListArgs> {
   const limit = opts.limit ?? LIMITS.page.default;
   if (!Number.isInteger(limit) || limit < LIMITS.page.min || limit > LIMITS.page.max) {
     throw badArgument(`limit must be a whole number from ${LIMITS.page.min} to ${LIMITS.page.max}, got ${String(opts.limit)}.`, { limit: opts.limit });
@@ -122,6 +127,7 @@ export async function listArgs(opts: ListOptions & { depth?: number }, defaultBu
   let offset = 0;
   let tests = opts.tests ?? "summary";
   let depth = opts.depth;
+  let direction: string | undefined;
   if (opts.cursor !== undefined) {
     const m = CURSOR.exec(String(opts.cursor).trim());
     if (!m) {
@@ -135,10 +141,15 @@ export async function listArgs(opts: ListOptions & { depth?: number }, defaultBu
     if (opts.depth !== undefined && opts.depth !== cursorDepth) {
       throw badArgument(`the cursor was made with depth ${cursorDepth}, not ${opts.depth}.`, { cursor: opts.cursor, depth: opts.depth }, `Leave depth out with this cursor, or start again without a cursor to change it.`);
     }
+    if (opts.direction !== undefined && m[4] !== undefined && opts.direction !== m[4]) {
+      throw badArgument(`the cursor was made with direction ${m[4]}, not ${opts.direction}.`, { cursor: opts.cursor, direction: opts.direction }, `Leave direction out with this cursor, or start again without a cursor to change it.`);
+    }
     tests = cursorTests;
     depth = cursorDepth;
+    direction = m[4];
   }
-  return { limit, offset, tests, depth, budget, encoding, json: opts.json === true, count: await loadTokenCounter(encoding) };
+  // Remembers each line's count: a page is rendered and counted several times while it is fitted.
+  return { limit, offset, tests, depth, direction, budget, encoding, json: opts.json === true, count: lineMemoCounter(await loadTokenCounter(encoding)) };
 }
 
 const usageLine = (tokens: number, a: ListArgs) => `-- ${tokens}/${a.budget} tokens (${a.encoding})`;
@@ -206,10 +217,10 @@ export function pastTheEnd(offset: number, matching: number): string {
   return `The cursor points past the end: there are ${fmt(matching)} entries (the code may have changed since it was made); ask again without a cursor.`;
 }
 
-/** A page's info for `k` entries from `offset` of `matching`. */
-export function pageInfo(a: ListArgs, matching: number, k: number, depth: number): PageInfo {
+/** A page's info for `k` entries from `offset` of `matching` (`direction`: impact's, carried by the cursor). */
+export function pageInfo(a: ListArgs, matching: number, k: number, depth: number, direction?: string): PageInfo {
   const end = a.offset + k;
-  return { tests: a.tests, matching, offset: a.offset, shown: k, limit: a.limit, ...(end < matching && k > 0 ? { next: encodeCursor(end, a.tests, depth) } : {}) };
+  return { tests: a.tests, matching, offset: a.offset, shown: k, limit: a.limit, ...(end < matching && k > 0 ? { next: encodeCursor(end, a.tests, depth, direction) } : {}) };
 }
 
 /** Keeps the entries the tests filter asks for, production first. */

@@ -50,6 +50,12 @@ export interface SkippedFile {
   path: string;
   reason: SkipReason;
   detail?: string;
+  /**
+   * Stat at the scan, for files skipped by name or size: `changes` matches them against the git
+   * index's stat, as git does, instead of reading and hashing them on every call.
+   */
+  size?: number;
+  mtimeMs?: number;
 }
 
 /** The reason to skip `path` by name alone, if any. */

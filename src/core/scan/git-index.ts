@@ -22,6 +22,15 @@ const decoder = new TextDecoder();
 
 /** Parses index bytes. Throws `io_error` on a damaged or unknown-version index. */
 export function parseGitIndex(bytes: Uint8Array): Map<string, IndexEntry> {
+  return parseGitIndexFile(bytes).entries;
+}
+
+/**
+ * Parses index bytes: the entries, and the root tree id of the cache-tree extension when git left
+ * it valid (the tree a commit of the index would have: equal to HEAD's tree, the index matches HEAD
+ * without reading HEAD's tree). Throws `io_error` on a damaged or unknown-version index.
+ */
+export function parseGitIndexFile(bytes: Uint8Array): { entries: Map<string, IndexEntry>; tree?: string } {
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const bad = (why: string) => new EngineError("io_error", `Unreadable .git/index: ${why}`, { hint: "Run `git status` to let git repair its index." });
   if (bytes.length < 12 || decoder.decode(bytes.subarray(0, 4)) !== "DIRC") throw bad("no DIRC signature");
@@ -68,7 +77,31 @@ export function parseGitIndex(bytes: Uint8Array): Map<string, IndexEntry> {
     if ((mode & 0o170000) === 0o040000) continue; // sparse-index directory entry
     out.set(decoder.decode(pathBytes), { oid, size, mtimeMs: mtimeS * 1000 + Math.floor(mtimeNs / 1e6), mode });
   }
-  return out;
+  const tree = cacheTreeRoot(bytes, pos);
+  return { entries: out, ...(tree ? { tree } : {}) };
+}
+
+/** The root of the "TREE" extension among the extensions from `pos` (before the 20-byte checksum), if valid. */
+function cacheTreeRoot(bytes: Uint8Array, pos: number): string | undefined {
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  while (pos + 8 <= bytes.length - 20) {
+    const size = view.getUint32(pos + 4);
+    if (decoder.decode(bytes.subarray(pos, pos + 4)) !== "TREE") {
+      pos += 8 + size;
+      continue;
+    }
+    // The root entry: an empty path, NUL, "<entries> <subtrees>\n", then its id when entries ≥ 0.
+    const at = pos + 8;
+    if (bytes[at] !== 0) return undefined;
+    const nl = bytes.indexOf(0x0a, at + 1);
+    if (nl < 0 || nl > at + 8 + size) return undefined;
+    const [entries] = decoder.decode(bytes.subarray(at + 1, nl)).split(" ");
+    if (Number(entries) < 0 || nl + 21 > bytes.length) return undefined;
+    let oid = "";
+    for (let i = nl + 1; i < nl + 21; i++) oid += HEX[bytes[i]!];
+    return oid;
+  }
+  return undefined;
 }
 
 /**

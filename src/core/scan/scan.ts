@@ -144,12 +144,12 @@ export async function scanRepository(fs: FileSystem, options: ScanOptions = {}):
   let seen = 0;
   const addFile = (path: string, size: number, mtimeMs: number) => {
     if (size > maxBytes) {
-      skipped.push({ path, reason: "too_large", detail: `${size} bytes, limit ${maxBytes}` });
+      skipped.push({ path, reason: "too_large", detail: `${size} bytes, limit ${maxBytes}`, size, mtimeMs });
       return;
     }
     const byName = skipByName(path);
     if (byName) {
-      skipped.push({ path, reason: byName });
+      skipped.push({ path, reason: byName, size, mtimeMs });
       return;
     }
     const entry = tracked?.get(path);

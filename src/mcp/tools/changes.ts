@@ -1,13 +1,28 @@
 /** `changes`: what changed and what it reaches, as one bundle under the response cap. */
 import { z } from "zod";
-import { LIMITS, type ChangesAnswer } from "../../index.ts";
+import { envelopeRecord, LIMITS, type ChangesAnswer, type ChangesEnvelope } from "../../index.ts";
 import { budget, symbolRef } from "../schemas.ts";
 import { defineTool, type ToolAnswer, type ToolContext } from "../tool.ts";
 
 /** Longest pasted diff accepted over MCP (a large pull request's patch is a few hundred KB). */
 export const MAX_DIFF_CHARS = 2_000_000;
-/** Entries of each list in the structured content; the text names every changed definition it can. */
+/** Entries of each list in the structured content at most; fewer when the lists would take over half the budget. */
 const LISTED = 100;
+/** A number as wide as any this answer reports, for the envelope's fixed part at its widest. */
+const WIDEST = 9_999_999;
+/** Tokens kept over the envelope's sum: records counted one by one tokenize a little differently where they meet. */
+const JOIN_SLACK = 8;
+
+/** The fields of each record the structured content repeats, in order: the envelope counts exactly these. */
+const FIELDS = {
+  file: ["path", "oldPath", "status", "reason", "symbols"],
+  symbol: ["change", "qualified", "kind", "path", "start", "end", "side", "signature", "renamedFrom"],
+  caller: ["qualified", "kind", "path", "line", "end", "depth", "via", "reaches"],
+  test: ["qualified", "kind", "path", "line", "end", "depth", "via", "reaches"],
+  route: ["method", "path", "file", "line", "depth", "handler"],
+  chunk: ["path", "start", "end", "role", "symbol", "form", "tokens"],
+  cut: ["handle", "path", "start", "end", "role", "tokens"],
+} as const;
 
 const impactItem = symbolRef.extend({
   end: z.int(),
@@ -16,9 +31,9 @@ const impactItem = symbolRef.extend({
   reaches: z.array(z.string()).describe("The changed definitions (or files) it reaches."),
 });
 
-/** The structured content of an answer, each list cut to `listed` entries (the totals count them all). */
-function changesData(a: ChangesAnswer, listed: number, requested: number, clampNote: string | undefined) {
-  const item = (i: ChangesAnswer["impact"]["callers"][number]) => ({ qualified: i.qualified, kind: i.kind, path: i.path, line: i.line, end: i.end, depth: i.depth, via: i.via, reaches: i.reaches });
+/** The structured content: the engine's records with the fields the envelope counted, each list cut to `a.listed`. */
+function changesData(a: ChangesAnswer, requested: number, clamp: string | undefined) {
+  const n = a.listed;
   return {
     mode: a.mode,
     base: a.base,
@@ -26,48 +41,45 @@ function changesData(a: ChangesAnswer, listed: number, requested: number, clampN
     headOnDisk: a.headOnDisk,
     usage: a.usage,
     ...(a.usage.budget < requested ? { budgetRequested: requested } : {}),
-    files: a.files.slice(0, listed).map((f) => ({ path: f.path, ...(f.oldPath ? { oldPath: f.oldPath } : {}), status: f.status, ...(f.reason ? { reason: f.reason } : {}), symbols: f.symbols })),
-    symbols: a.symbols.slice(0, listed).map((s) => ({
-      change: s.change, qualified: s.qualified, kind: s.kind, path: s.path, start: s.start, end: s.end, side: s.side,
-      ...(s.signature ? { signature: s.signature } : {}), ...(s.renamedFrom ? { renamedFrom: s.renamedFrom } : {}),
-    })),
+    files: a.files.slice(0, n).map((f) => envelopeRecord(f, FIELDS.file)),
+    symbols: a.symbols.slice(0, n).map((s) => envelopeRecord(s, FIELDS.symbol)),
     impact: {
-      callers: a.impact.callers.slice(0, listed).map(item),
-      tests: a.impact.tests.slice(0, listed).map(item),
-      routes: a.impact.routes.slice(0, listed).map((r) => ({ method: r.method, path: r.path, file: r.file, line: r.line, depth: r.depth, ...(r.handler ? { handler: r.handler } : {}) })),
+      callers: a.impact.callers.slice(0, n).map((c) => envelopeRecord(c, FIELDS.caller)),
+      tests: a.impact.tests.slice(0, n).map((t) => envelopeRecord(t, FIELDS.test)),
+      routes: a.impact.routes.slice(0, n).map((r) => envelopeRecord(r, FIELDS.route)),
     },
     totals: { files: a.files.length, symbols: a.symbols.length, callers: a.impact.callers.length, tests: a.impact.tests.length, routes: a.impact.routes.length },
-    notes: clampNote ? [...a.notes, clampNote.replace(/^Note: /, "")] : a.notes,
-    chunks: a.chunks.map((c) => ({ path: c.path, start: c.start, end: c.end, role: c.role, symbol: c.symbol, form: c.form, tokens: c.tokens })),
-    cut: a.cut.slice(0, Math.min(20, listed)).map((c) => ({ handle: c.handle, path: c.path, start: c.start, end: c.end, role: c.role, tokens: c.tokens })),
+    notes: clamp ? [...a.notes, clamp] : a.notes,
+    chunks: a.chunks.map((c) => envelopeRecord(c, FIELDS.chunk)),
+    cut: a.cut.slice(0, a.cutListed).map((c) => envelopeRecord(c, FIELDS.cut)),
     cutTotal: a.cut.length,
   };
 }
 
 /**
- * Runs changes with `budget = min(requested, cap)`. When the text plus the structured content
- * passes the cap, the lists are shortened first (100, 50, 25, 12, 5 entries: no recomputation),
- * and only then the budget lowered and the answer recomputed, at most a few times: a large change
- * set (a root commit of thousands of files) takes seconds to compare.
+ * Runs changes once, with `budget = min(requested, cap)` covering the text and the structured
+ * content together, as context does: the structured content's own fields (at their widest) and
+ * the note about a lowered budget are the envelope's fixed part, and the engine adds what each
+ * record costs (files, definitions, callers, tests, routes, notes, chunks, listed cut entries),
+ * shortening the lists when they would take over half the budget.
  */
-async function budgetedChanges(ctx: ToolContext, call: (budget: number) => Promise<ChangesAnswer>, requested: number): Promise<ToolAnswer> {
-  let b = Math.min(requested, ctx.cap);
-  for (let attempt = 0; ; attempt++) {
-    const a = await call(b);
-    const clampNote = b < requested ? `Note: budget lowered from ${requested} to ${b} tokens to fit this server's response cap (${ctx.responseCap} tokens); ask for a cut chunk by its handle to see more.` : undefined;
-    const text = clampNote ? `${a.text}\n${clampNote}` : a.text;
-    let size = 0;
-    for (const listed of [LISTED, 50, 25, 12, 5]) {
-      const data = changesData(a, listed, requested, clampNote);
-      size = ctx.measure(text, data);
-      if (size <= ctx.cap) return { text, data };
-    }
-    if (attempt >= 3 || b <= 1) {
-      ctx.log.warn(`changes answer of ${size} tokens exceeds the cap of ${ctx.cap} after ${attempt + 1} attempts`);
-      return { text, data: changesData(a, 5, requested, clampNote) };
-    }
-    b = Math.max(1, Math.floor((b * ctx.cap) / size) - 64);
-  }
+async function budgetedChanges(ctx: ToolContext, call: (budget: number, envelope: ChangesEnvelope) => Promise<ChangesAnswer>, requested: number): Promise<ToolAnswer> {
+  const b = Math.min(requested, ctx.cap);
+  const clamp = b < requested ? `budget lowered from ${requested} to ${b} tokens to fit this server's response cap (${ctx.responseCap} tokens); ask for a cut chunk by its handle to see more.` : undefined;
+  const side = { label: "x".repeat(60), rev: "x".repeat(40), oid: "f".repeat(40) };
+  const widest: ChangesAnswer = {
+    mode: "worktree", base: side, head: side, headOnDisk: false, files: [], symbols: [], impact: { callers: [], tests: [], routes: [], depth: 0 },
+    notes: [], chunks: [], cut: [], cutListed: 0, listed: 0, text: "", usage: { tokens: WIDEST, budget: b, encoding: "cl100k_base", envelope: WIDEST },
+  };
+  const skeleton = changesData(widest, requested, undefined);
+  const wideTotals = { files: WIDEST, symbols: WIDEST, callers: WIDEST, tests: WIDEST, routes: WIDEST };
+  const fixed = ctx.count(JSON.stringify({ ...skeleton, totals: wideTotals, cutTotal: WIDEST })) + (clamp ? ctx.count(`\nNote: ${clamp}`) + ctx.count(JSON.stringify(clamp)) + 1 : 0) + JOIN_SLACK;
+  const a = await call(b, { fixed, perRecord: 1, fields: FIELDS, listed: LISTED });
+  const text = clamp ? `${a.text}\nNote: ${clamp}` : a.text;
+  const data = changesData(a, requested, clamp);
+  const size = ctx.measure(text, data);
+  if (size > b) ctx.log.warn(`changes answer of ${size} tokens (text and structured content) exceeds its budget of ${b}`);
+  return { text, data };
 }
 
 export const changesTool = defineTool({
@@ -91,7 +103,7 @@ export const changesTool = defineTool({
     base: z.object({ label: z.string(), rev: z.string().optional(), oid: z.string().optional() }),
     head: z.object({ label: z.string(), rev: z.string().optional(), oid: z.string().optional() }),
     headOnDisk: z.boolean().describe("True when the changed code cited is what the files on disk hold."),
-    usage: z.object({ tokens: z.int(), budget: z.int(), encoding: z.string() }),
+    usage: z.object({ tokens: z.int(), budget: z.int(), encoding: z.string(), envelope: z.int().optional().describe("Tokens reserved for this structured content within the budget.") }),
     budgetRequested: z.int().optional(),
     files: z.array(z.object({ path: z.string(), oldPath: z.string().optional(), status: z.string(), reason: z.string().optional(), symbols: z.int() })),
     symbols: z.array(z.object({
@@ -104,7 +116,7 @@ export const changesTool = defineTool({
       tests: z.array(impactItem),
       routes: z.array(z.object({ method: z.string(), path: z.string(), file: z.string(), line: z.int(), depth: z.int(), handler: z.string().optional() })),
     }),
-    totals: z.object({ files: z.int(), symbols: z.int(), callers: z.int(), tests: z.int(), routes: z.int() }).describe("Full counts; the lists above hold at most 100 entries each (fewer when the answer had to shrink to fit the response cap)."),
+    totals: z.object({ files: z.int(), symbols: z.int(), callers: z.int(), tests: z.int(), routes: z.int() }).describe("Full counts; the lists above hold at most 100 entries each (fewer when they would take over half the budget)."),
     notes: z.array(z.string()),
     chunks: z.array(z.object({ path: z.string(), start: z.int(), end: z.int(), role: z.string(), symbol: z.string(), form: z.string(), tokens: z.int() })),
     cut: z.array(z.object({ handle: z.string(), path: z.string(), start: z.int(), end: z.int(), role: z.string(), tokens: z.int() })),
@@ -112,8 +124,8 @@ export const changesTool = defineTool({
   }),
   async run(args, ctx) {
     const requested = args.budget ?? LIMITS.budget.context;
-    return budgetedChanges(ctx, (b) => ctx.engine.changes({
-      budget: b, signal: ctx.signal,
+    return budgetedChanges(ctx, (b, envelope) => ctx.engine.changes({
+      budget: b, envelope, signal: ctx.signal,
       ...(args.staged ? { staged: true } : {}),
       ...(args.base !== undefined ? { base: args.base } : {}),
       ...(args.head !== undefined ? { head: args.head } : {}),
