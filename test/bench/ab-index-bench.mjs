@@ -5,10 +5,14 @@
 // (`--jobs 1`: the work after the parse is what this compares). CPU seconds (user + sys, GNU time)
 // move far less with load than wall time; both are reported as medians, with the load average.
 // Then each build writes `graph --json` for the corpus: the outputs must be byte-identical.
+// `--modes cold,unchanged,edit` adds, on each build's own warm cache, `index` with nothing changed
+// and `index` after a one-line edit of one file (a new comment line each round, so every build
+// re-parses exactly that file); the file is restored at the end.
 //
 // Rerun:
 //   node test/bench/ab-index-bench.mjs --a /path/to/base-package --b . [CORPUS_DIR] [--runs 5] [--name NAME]
 //   node test/bench/ab-index-bench.mjs --builds base=/pkg/a,lookups=/pkg/b,terms=/pkg/c [CORPUS_DIR] …
+//   node test/bench/ab-index-bench.mjs --a BASE --b . --modes cold,unchanged,edit [--edit-file rel/path.py]
 // A package folder is a checkout (or a copy of its dist/, wasm/ and package.json) after
 // `node scripts/build.mjs`. Without CORPUS_DIR: Debian's python3-django, prepared as index-bench does.
 // Output: a markdown table on stdout and test/bench/results/ab-index-<corpus>.json.
@@ -66,18 +70,36 @@ function run(pkg, args, stdoutFile) {
   });
 }
 
+const MODES = String(flags.modes ?? "cold").split(",");
+const editFile = path.join(corpus, String(flags["edit-file"] ?? "django/db/models/sql/query.py"));
+const original = MODES.includes("edit") ? fs.readFileSync(editFile) : undefined;
 const loadBefore = os.loadavg();
 const runs = Object.fromEntries(names.map((n) => [n, []]));
+const warmRuns = Object.fromEntries(MODES.filter((m) => m !== "cold").map((m) => [m, Object.fromEntries(names.map((n) => [n, []]))]));
 try {
+  const warmCache = (side) => path.join(scratch, `warm-${side}`);
+  if (MODES.some((m) => m !== "cold")) for (const side of names) await run(builds[side], ["index", "--root", corpus, "--cache-dir", warmCache(side), "--quiet", "--jobs", "1"]);
   for (let i = 0; i < RUNS; i++) {
-    for (const side of i % 2 ? [...names].reverse() : names) {
-      const cache = path.join(scratch, `cache-${side}-${i}`);
-      const r = await run(builds[side], ["index", "--root", corpus, "--cache-dir", cache, "--quiet", "--jobs", "1"]);
-      fs.rmSync(cache, { recursive: true, force: true });
-      runs[side].push(r);
-      process.stderr.write(`${side} ${i + 1}/${RUNS}: ${fmt(r.wall)} s wall, ${fmt(r.cpu)} s CPU, ${Math.round(r.rssMb)} MB, load ${os.loadavg()[0].toFixed(2)}\n`);
+    const order = i % 2 ? [...names].reverse() : names;
+    if (MODES.includes("cold")) {
+      for (const side of order) {
+        const cache = path.join(scratch, `cache-${side}-${i}`);
+        const r = await run(builds[side], ["index", "--root", corpus, "--cache-dir", cache, "--quiet", "--jobs", "1"]);
+        fs.rmSync(cache, { recursive: true, force: true });
+        runs[side].push(r);
+        process.stderr.write(`${side} ${i + 1}/${RUNS}: ${fmt(r.wall)} s wall, ${fmt(r.cpu)} s CPU, ${Math.round(r.rssMb)} MB, load ${os.loadavg()[0].toFixed(2)}\n`);
+      }
+    }
+    for (const mode of MODES.filter((m) => m !== "cold")) {
+      if (mode === "edit") fs.appendFileSync(editFile, `\n# ab-index-bench edit ${i}\n`);
+      for (const side of order) {
+        const r = await run(builds[side], ["index", "--root", corpus, "--cache-dir", warmCache(side), "--quiet", "--jobs", "1"]);
+        warmRuns[mode][side].push(r);
+        process.stderr.write(`${mode} ${side} ${i + 1}/${RUNS}: ${fmt(r.wall)} s wall, ${fmt(r.cpu)} s CPU\n`);
+      }
     }
   }
+  if (original) fs.writeFileSync(editFile, original);
   // graph --json of every build, compared byte for byte with the first build's.
   const identical = {};
   if (!flags["no-graph"]) {
@@ -89,15 +111,25 @@ try {
     }
     process.stderr.write(`graph --json identical to ${names[0]}: ${JSON.stringify(identical)}\n`);
   }
-  const s = (side, k) => stats(runs[side].map((r) => r[k]));
-  const base = s(names[0], "cpu").median;
-  const row = (side) => [`${side} (${revision(builds[side])})`, fmt(s(side, "cpu").median), fmt(s(side, "cpu").median / base), fmt(s(side, "wall").median), Math.round(s(side, "rssMb").median), identical[side] ?? "–"];
-  console.log(mdTable(["build", "CPU s (median)", `CPU ÷ ${names[0]}`, "wall s (median)", "peak RSS MB", "graph identical"], names.map(row)));
-  console.log(`\n${RUNS} cold runs each, interleaved; load ${loadBefore.map((x) => x.toFixed(2)).join(" ")} → ${os.loadavg().map((x) => x.toFixed(2)).join(" ")}`);
+  const all = { ...(MODES.includes("cold") ? { cold: runs } : {}), ...warmRuns };
+  const s = (mode, side, k) => stats(all[mode][side].map((r) => r[k]));
+  const rows = [];
+  for (const mode of Object.keys(all)) {
+    const base = s(mode, names[0], "cpu").median;
+    for (const side of names) {
+      rows.push([mode, `${side} (${revision(builds[side])})`, fmt(s(mode, side, "cpu").median), fmt(s(mode, side, "cpu").median / base), fmt(s(mode, side, "wall").median), Math.round(s(mode, side, "rssMb").median), identical[side] ?? "–"]);
+    }
+  }
+  console.log(mdTable(["mode", "build", "CPU s (median)", `CPU ÷ ${names[0]}`, "wall s (median)", "peak RSS MB", "graph identical"], rows));
+  console.log(`\n${RUNS} runs of each mode per build, interleaved; load ${loadBefore.map((x) => x.toFixed(2)).join(" ")} → ${os.loadavg().map((x) => x.toFixed(2)).join(" ")}`);
   writeJson(path.join(resultsDir, `ab-index-${corpusName}.json`), {
-    corpus: corpusName, runs: RUNS, machine: machine(), loadBefore, loadAfter: os.loadavg(),
-    builds: Object.fromEntries(names.map((n) => [n, { revision: revision(builds[n]), cpu: s(n, "cpu"), wall: s(n, "wall"), rssMb: s(n, "rssMb"), graphIdentical: identical[n] ?? null, raw: runs[n] }])),
+    corpus: corpusName, runs: RUNS, modes: Object.keys(all), machine: machine(), loadBefore, loadAfter: os.loadavg(),
+    builds: Object.fromEntries(names.map((n) => [n, {
+      revision: revision(builds[n]), graphIdentical: identical[n] ?? null,
+      ...Object.fromEntries(Object.keys(all).map((m) => [m, { cpu: s(m, n, "cpu"), wall: s(m, n, "wall"), rssMb: s(m, n, "rssMb"), raw: all[m][n] }])),
+    }])),
   });
 } finally {
+  if (original) fs.writeFileSync(editFile, original);
   fs.rmSync(scratch, { recursive: true, force: true });
 }
