@@ -7,7 +7,8 @@
 //   2. index it with scip-python 0.6.6 (Pyright) or scip-typescript 0.4.0 (tsc), installed into
 //      ~/.cache/codeslice-bench/tools, never into the project (graph-gold/tools.mjs);
 //   3. derive the gold graph from the SCIP index plus the language's own parser (graph-gold/derive.mjs);
-//      Go and Java corpora instead get theirs from go/types and javac (graph-gold/go, graph-gold/java);
+//      Go, Java, C and C++ corpora instead get theirs from go/types, javac and clang (graph-gold/go,
+//      graph-gold/java, graph-gold/c);
 //   4. run `codeslice graph --json` on a fresh cache and score it (graph-gold/score.mjs):
 //      precision / recall / F1 for definitions, call edges strict (caller, callee) and loose
 //      (file, line, callee) with adjusted precision, import edges and inherits;
@@ -23,6 +24,7 @@
 //   npm run bench:graph -- --only go-chi,java-gson # Go / Java corpora (clones under --lang-corpora DIR,
 //                                                  # default $CODESLICE_GOLD_CORPORA or /work/corpora/gold)
 //   npm run bench:graph -- --langs go,java         # all corpora of these languages
+//   npm run bench:graph -- --langs c,cpp           # C and C++ (gold from clang through libclang)
 // Needs python3, git, npm, and `apt-get install -y python3-requests python3-click python3-rich`.
 // Output: markdown tables on stdout and test/bench/results/graph-accuracy.json. Gold graphs and
 // codeslice's graphs are kept in ~/.cache/codeslice-bench/gold/ for inspection.
@@ -77,7 +79,7 @@ for (const spec of specs) {
   let dir, gold, scip, deriveMs;
   if (spec.repo) {
     dir = prepareLangCorpus(spec, langCorporaDir);
-    process.stderr.write(`${spec.name}: gold from ${spec.language === "go" ? "go/types" : "javac"}… `);
+    process.stderr.write(`${spec.name}: gold from ${{ go: "go/types", java: "javac" }[spec.language] ?? "clang"}… `);
     const r = deriveLangGold(spec, dir, { fresh: !!flags.fresh });
     process.stderr.write(r.cached ? "cached\n" : `${fmt(r.seconds, 1)} s\n`);
     gold = r.gold;
@@ -99,7 +101,7 @@ for (const spec of specs) {
   const run = await runCli(["graph", "--root", dir, "--cache-dir", cache, "--json", "--quiet"], { stdoutFile: candFile });
   fs.rmSync(cache, { recursive: true, force: true });
   const cand = JSON.parse(fs.readFileSync(candFile, "utf8"));
-  const otherLanguage = spec.repo ? restrictToLanguage(cand, spec.language) : 0;
+  const otherLanguage = spec.repo ? restrictToLanguage(cand, spec.language, gold.meta.skipped_files) : 0;
 
   const { report, detail } = scoreGraph(gold, cand);
   const kinds = missKinds(gold, cand, detail);
@@ -165,7 +167,7 @@ const prf = (r) => `${fmt(r.precision)} / ${fmt(r.recall)} / **${fmt(r.f1)}**`;
 console.log(`\n## codeslice graph vs compiler-grade gold (P / R / F1)\n`);
 const goldTools = [...new Set(specs.map((s) => s.language))].map((l) => ({
   python: `scip-python ${TOOL_VERSIONS["@sourcegraph/scip-python"]}`, typescript: `scip-typescript ${TOOL_VERSIONS["@sourcegraph/scip-typescript"]}`,
-  go: `go/types (${langTools.go})`, java: `javac ${langTools.javac}`,
+  go: `go/types (${langTools.go})`, java: `javac ${langTools.javac}`, c: `clang ${langTools.clang}`, cpp: `clang ${langTools.clang}`,
 })[l]);
 console.log(`codeslice ${codesliceRevision()}; gold from ${goldTools.join(", ")}; ${m.cpu} × ${m.cpus}, node ${m.node}\n`);
 console.log(mdTable(

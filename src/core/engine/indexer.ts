@@ -1,5 +1,5 @@
 /** The index pipeline: scan, reuse what the snapshot and store already know, parse the rest. */
-import { languageForExtension } from "../../languages/index.ts";
+import { languagesForProject } from "../../languages/index.ts";
 import type { LanguageSpec } from "../../languages/types.ts";
 import type { Platform } from "../ports.ts";
 import type { FileRecord } from "../extract/record.ts";
@@ -8,7 +8,6 @@ import { classifyContent, type SkippedFile } from "../scan/defaults.ts";
 import { DEFAULT_MAX_FILE_BYTES, scanRepository, type ScanResult, type ScannedFile } from "../scan/scan.ts";
 import { EngineError, isEngineError, throwIfAborted } from "../../shared/errors.ts";
 import { gitBlobId, sha256Hex } from "../../shared/hash.ts";
-import { extname } from "../../shared/paths.ts";
 import { isSnapshotInput } from "./inputs.ts";
 import { parseFile } from "./parse-file.ts";
 import { createParsePool, type ParsePool } from "./parse-pool.ts";
@@ -182,7 +181,8 @@ export async function runIndex(
   let runtime: ParserRuntime | undefined;
   let retain = true;
 
-  const sources = scan.files.filter((f) => languageForExtension(extname(f.path)));
+  const languageOf = languagesForProject(scan.files.map((f) => f.path));
+  const sources = scan.files.filter((f) => languageOf(f.path));
   // The parse pool, when this run has one: started on the first file that needs a parse, ended
   // with the run. Files go to it as soon as their bytes are read (ahead of this loop, within the
   // read-ahead window) and come back in the loop's own order, so the run is the one-thread run.
@@ -245,7 +245,7 @@ export async function runIndex(
   // snapshot too, from the git index when it vouches for the file, else from reading it.
   const inputHashes: Promise<void>[] = [];
   for (const f of scan.files) {
-    const spec = languageForExtension(extname(f.path));
+    const spec = languageOf(f.path);
     if (!spec) {
       const entry: SnapshotFile = { path: f.path, size: f.size, mtimeMs: f.mtimeMs };
       files.push(entry);

@@ -72,6 +72,11 @@ export interface GraphContext {
    * belong to: members as much as its children are.
    */
   attached: Map<number, number[]>;
+  /**
+   * Functions with external linkage by name (LanguageSemantics.linkage): what a declaration in a
+   * header leads to, wherever the definition is.
+   */
+  linked: Map<string, number[]>;
 }
 
 export function emptyMemos(): Memos {

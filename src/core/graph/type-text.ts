@@ -26,6 +26,8 @@ export function typeCandidates(text: string): string[] {
   let t = text.trim().replace(/^["']|["']$/g, "");
   // A pointer (`*T`, `&T`) holds a T; a parenthesized result list (`(*T, error)`) gives its first.
   t = t.replace(/^[*&]+\s*/, "");
+  // A scoped name (C++ `ns::T`, Rust `a::B`) reads as a dotted one.
+  t = t.replace(/\s*::\s*/g, ".").replace(/^\./, "");
   if (t.startsWith("(") && t.endsWith(")") && !t.includes("=>")) {
     const first = splitTop(t.slice(1, -1), ",")[0];
     if (first) return typeCandidates(first.replace(/^[A-Za-z_]\w*\s+(?=[*\w])/, ""));

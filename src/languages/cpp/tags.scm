@@ -132,16 +132,49 @@
 
 
 (call_expression function: (identifier) @name) @reference.call
+(call_expression function: (template_function name: (identifier) @name)) @reference.call
 (call_expression
   function: (field_expression argument: (_) @receiver field: (field_identifier) @name)) @reference.call
+(call_expression
+  function: (field_expression argument: (_) @receiver field: (template_method name: (field_identifier) @name))) @reference.call
+; `ns::f()`, `Class::m()`, `a::B::m()`: the qualified callee is the receiver (the extractor keeps
+; the part before the name, read with dots).
+(call_expression
+  function: (qualified_identifier name: [(identifier) @name (template_function name: (identifier) @name)]) @receiver) @reference.call
+(call_expression
+  function: (qualified_identifier name: (qualified_identifier name: [(identifier) @name (template_function name: (identifier) @name)])) @receiver) @reference.call
+(call_expression
+  function: (qualified_identifier name: (qualified_identifier name: (qualified_identifier name: [(identifier) @name (template_function name: (identifier) @name)]))) @receiver) @reference.call
+
+; What names hold, for receiver typing: parameters, locals (`Foo x;`, `Foo* p = …;`, `auto`-less
+; declarations), fields (`Foo* rep_;`).
+(parameter_declaration type: (_) @type
+  declarator: [(identifier) @name (pointer_declarator declarator: (identifier) @name)
+               (reference_declarator (identifier) @name)]) @local.param
+(declaration type: (_) @type
+  declarator: [(identifier) @name (pointer_declarator declarator: (identifier) @name)
+               (reference_declarator (identifier) @name)
+               (init_declarator declarator: [(identifier) @name (pointer_declarator declarator: (identifier) @name) (reference_declarator (identifier) @name)])]) @local.assign
+(field_declaration type: (_) @type
+  declarator: [(field_identifier) @name (pointer_declarator declarator: (field_identifier) @name)
+               (reference_declarator (field_identifier) @name)]) @local.field
 
 ; #include <vector> keeps its angle brackets; #include "x.hpp" is "x.hpp"; C++20 `import a.b;`.
 (preproc_include
   path: (system_lib_string) @import.module
-  (#set! kind "module")) @import
+  (#set! kind "star")) @import
 (preproc_include
   path: (string_literal (string_content) @import.module)
-  (#set! kind "module")) @import
+  (#set! kind "star")) @import
 (import_declaration
   name: (module_name) @import.module
   (#set! kind "module")) @import
+
+; `using namespace a::b;`: the namespace's names are in scope (a star import of the namespace).
+(using_declaration "namespace" [(identifier) (qualified_identifier)] @import.module (#set! kind "star")) @import
+
+; Return types, for receiver typing (`XMLElement* FirstChildElement()`: an XMLElement).
+(function_definition type: (_) @returns) @definition.function
+(field_declaration type: (_) @returns
+  declarator: [(function_declarator) (pointer_declarator declarator: (function_declarator))
+               (reference_declarator (function_declarator))]) @definition.method

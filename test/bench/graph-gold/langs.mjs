@@ -1,8 +1,10 @@
-// Go and Java accuracy corpora: public repositories pinned to a commit, with gold from the
+// Go, Java, C and C++ accuracy corpora: public repositories pinned to a commit, with gold from the
 // language's own compiler front end instead of a SCIP indexer:
-//   Go    go/go (main.go): go/parser + go/types of Debian's golang-go (1.19), stdlib only
-//   Java  java/GoldJava.java: javac's Tree API + Trees + javax.lang.model (JDK 17)
-// Rules: ../graph-gold/README.md ("Go", "Java") and the headers of those two programs.
+//   Go     go/go (main.go): go/parser + go/types of Debian's golang-go (1.19), stdlib only
+//   Java   java/GoldJava.java: javac's Tree API + Trees + javax.lang.model (JDK 17)
+//   C/C++  c/gold_clang.py: clang 14's AST through libclang (Debian clang-14, python3-clang-14),
+//          syntax-only (nothing is built); each corpus's compiler flags are written down below
+// Rules: ../graph-gold/README.md ("Go", "Java", "C and C++") and the headers of those programs.
 //
 // The clones are not made here (the benchmark machine reaches no git host): each corpus is expected
 // as a git clone at <dir>/<language>/<short name> (dir: --lang-corpora, $CODESLICE_GOLD_CORPORA, or
@@ -29,6 +31,40 @@ export const LANG_CORPORA = [
   { name: "java-gson", language: "java", repo: "google/gson", commit: "9835b6f90192f79cdf5300c528fc6212455fb6c1", short: "gson" },
   { name: "java-javapoet", language: "java", repo: "square/javapoet", commit: "b9017a9503b76e11b4ad4c1a9f050e2d29112cb0", short: "javapoet" },
   { name: "java-commons-cli", language: "java", repo: "apache/commons-cli", commit: "0a68ae0e826bb08eb59bda9bae7ec5d84008b62a", short: "commons-cli" },
+  // C and C++: `clang` is what a compile_commands.json would say for each file (flags relative to
+  // the corpus root; `per_dir` adds flags for the files under a path prefix; `skip` lists sources
+  // that cannot compile here, whose facts are then left out of the scores on both sides).
+  {
+    name: "c-lua", language: "c", repo: "lua/lua", commit: "53b41d0cddd80bf33fdc631bdd32e3ba53842b89", short: "lua",
+    // ltests.c is compiled only in Lua's test build (LUA_USER_H pulls in ltests.h, which sets LUA_DEBUG)
+    clang: { args: ["-I.", "-DLUA_USE_LINUX"], per_dir: [["ltests.c", ["-DLUA_USER_H=\"ltests.h\""]]] },
+  },
+  {
+    name: "c-cjson", language: "c", repo: "DaveGamble/cJSON", commit: "a29814f285cc531c00223743ad3c55cd38c0dc56", short: "cjson",
+    clang: {
+      args: ["-I.", "-Itests", "-Itests/unity/src", "-Itests/unity/extras/fixture/src"],
+      per_dir: [
+        ["tests/unity/examples/example_1/", ["-Itests/unity/examples/example_1/src"]],
+        ["tests/unity/examples/example_2/", ["-Itests/unity/examples/example_2/src"]],
+        ["tests/unity/examples/example_3/", ["-Itests/unity/examples/example_3/src", "-Itests/unity/examples/example_3/helper", "-Itests/unity/examples"]],
+        ["tests/unity/test/", ["-Itests/unity/test/testdata"]],
+      ],
+    },
+  },
+  {
+    name: "cpp-leveldb", language: "cpp", repo: "google/leveldb", commit: "78a352f47ed6c1e9d750545e9b242289185b87e1", short: "leveldb",
+    // googletest from Debian (libgtest-dev libgmock-dev); the Windows port and the sqlite3 /
+    // Kyoto Cabinet benchmarks need what this machine lacks
+    clang: {
+      args: ["-I.", "-Iinclude", "-DLEVELDB_PLATFORM_POSIX=1", "-std=c++17"],
+      skip: ["util/env_windows.cc", "util/env_windows_test.cc", "util/windows_logger.h", "util/env_windows_test_helper.h",
+        "benchmarks/db_bench_sqlite3.cc", "benchmarks/db_bench_tree_db.cc"],
+    },
+  },
+  {
+    name: "cpp-tinyxml2", language: "cpp", repo: "leethomason/tinyxml2", commit: "3dcad8e3c38e7091ae3771bf63020027f91715ce", short: "tinyxml2",
+    clang: { args: ["-I.", "-std=c++17"] },
+  },
 ];
 
 /** Libraries of the Java corpora's tests and annotations, from Debian (used when present). */
@@ -61,6 +97,7 @@ export function toolVersions(specs) {
   const v = {};
   if (specs.some((s) => s.language === "go")) v.go = sh("go", ["version"]).replace(/^go version /, "");
   if (specs.some((s) => s.language === "java")) v.javac = sh("javac", ["-version"]).replace(/^javac /, "");
+  if (specs.some((s) => s.language === "c" || s.language === "cpp")) v.clang = sh("clang", ["--version"]).split("\n")[0].replace(/^.*clang version /, "");
   return v;
 }
 
@@ -75,6 +112,12 @@ const EXPORTS = ["--add-exports", "jdk.compiler/com.sun.tools.javac.tree=ALL-UNN
 /** Builds the extractor of a language into the bench cache (once per source hash). */
 function ensureExtractor(language) {
   const toolsDir = path.join(benchCache, "tools");
+  if (language === "c" || language === "cpp") {
+    // Python over libclang: nothing to build; the config (flags) is part of the cache key
+    const script = path.join(here, "c", "gold_clang.py");
+    if (!fs.existsSync("/usr/lib/python3/dist-packages/clang/cindex.py")) throw new Error("C/C++ gold needs `apt-get install -y clang-14 python3-clang-14`");
+    return { hash: hashOf([script]), cmd: (corpus, spec) => ["/usr/bin/python3", [script, corpus, JSON.stringify({ language, ...spec.clang })]] };
+  }
   if (language === "go") {
     const src = path.join(here, "go");
     const hash = hashOf([path.join(src, "main.go"), path.join(src, "go.mod")]);
@@ -105,13 +148,13 @@ function ensureExtractor(language) {
 export function deriveLangGold(spec, dir, { fresh = false } = {}) {
   const tool = ensureExtractor(spec.language);
   const classPath = spec.language === "java" ? JAVA_LIBS.filter((j) => fs.existsSync(j)) : [];
-  const key = crypto.createHash("sha256").update(`${tool.hash}|${sh("git", ["rev-parse", "HEAD^{tree}"], { cwd: dir })}|${classPath.join(":")}`).digest("hex").slice(0, 16);
+  const key = crypto.createHash("sha256").update(`${tool.hash}|${sh("git", ["rev-parse", "HEAD^{tree}"], { cwd: dir })}|${classPath.join(":")}|${JSON.stringify(spec.clang ?? null)}`).digest("hex").slice(0, 16);
   const cacheFile = path.join(benchCache, "gold", `${spec.name}.${key}.gold-cache.json`);
   if (!fresh && fs.existsSync(cacheFile)) {
     const c = JSON.parse(fs.readFileSync(cacheFile, "utf8"));
     return { gold: c.gold, seconds: c.seconds, cached: true };
   }
-  const [cmd, args] = tool.cmd(dir);
+  const [cmd, args] = tool.cmd(dir, spec);
   const t0 = Date.now();
   const out = execFileSync("nice", ["-n", "10", cmd, ...args], {
     encoding: "utf8", maxBuffer: 1 << 30, stdio: ["ignore", "pipe", "inherit"],
@@ -126,12 +169,15 @@ export function deriveLangGold(spec, dir, { fresh = false } = {}) {
   return { gold, seconds, cached: false };
 }
 
-const EXTENSIONS = { go: [".go"], java: [".java"] };
+const C_FAMILY = [".c", ".h", ".cc", ".cpp", ".cxx", ".c++", ".hh", ".hpp", ".hxx", ".h++", ".inl", ".ipp", ".tpp"];
+const EXTENSIONS = { go: [".go"], java: [".java"], c: C_FAMILY, cpp: C_FAMILY };
 
 /** Keeps the candidate's facts about files of the corpus' language (commons-cli ships a .js file
- *  in its site folder: the gold covers only the language's own files). Returns how many were dropped. */
-export function restrictToLanguage(cand, language) {
-  const ok = (file) => EXTENSIONS[language].some((x) => file.endsWith(x));
+ *  in its site folder: the gold covers only the language's own files), less the files the gold
+ *  could not compile (`meta.skipped_files`, C/C++). Returns how many were dropped. */
+export function restrictToLanguage(cand, language, skipped = []) {
+  const skip = new Set(skipped);
+  const ok = (file) => !skip.has(file) && EXTENSIONS[language].some((x) => file.endsWith(x));
   const fileOf = (qualified) => qualified.split("#")[0];
   const before = cand.definitions.length + cand.call_edges.length + cand.import_edges.length + cand.inherits.length;
   cand.definitions = cand.definitions.filter((d) => ok(d.file));

@@ -1,0 +1,141 @@
+/**
+ * `#include` resolution for C and C++. A quoted include (`"util.h"`) is looked up beside the
+ * including file first; then, quoted or angled (`<leveldb/db.h>`), under the include directories:
+ * the `-I`/`-isystem`/`-iquote` folders of a `compile_commands.json` when the project has one
+ * (the entries of the including file first, then every entry's), else the project's files whose
+ * path ends with the included path, the one sharing the longest folder prefix with the includer
+ * first (what `-I` flags pointing at the project's own folders give). Anything else — `<stdio.h>`,
+ * `<vector>`, a library's headers — is outside the project.
+ */
+import { dirname } from "../../shared/paths.ts";
+import type { ModuleResolver, ProjectFiles, ResolvedImport } from "../types.ts";
+
+interface IncludeTables {
+  files: ProjectFiles;
+  /** Path tails (`db.h`, `leveldb/db.h`, `include/leveldb/db.h`) → the files ending so. */
+  tails: Map<string, string[]>;
+  /** From compile_commands.json: file → its include folders; and every folder any entry names. */
+  dirsOf: Map<string, string[]>;
+  allDirs: string[];
+}
+
+/** Path tails indexed per file; a deeper include path is found by its last segments. */
+const MAX_TAIL = 6;
+
+/** Joins and normalizes a relative path (`a/b/../c` → `a/c`); undefined when it leaves the root. */
+function normalize(path: string): string | undefined {
+  const out: string[] = [];
+  for (const part of path.split("/")) {
+    if (part === "" || part === ".") continue;
+    if (part === "..") {
+      if (!out.length) return undefined;
+      out.pop();
+    } else out.push(part);
+  }
+  return out.join("/");
+}
+
+/** The include folders of one compile command, relative to the project root. */
+function includeDirs(entry: { directory?: string; arguments?: string[]; command?: string }, root: string): string[] {
+  const args = entry.arguments ?? (entry.command ?? "").split(/\s+/);
+  const out: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i]!;
+    const m = /^(-I|-isystem|-iquote)(.*)$/.exec(a);
+    if (!m) continue;
+    let dir = m[2] || args[++i] || "";
+    if (!dir.startsWith("/")) dir = `${entry.directory ?? root}/${dir}`;
+    const rel = dir === root ? "" : dir.startsWith(`${root}/`) ? normalize(dir.slice(root.length + 1)) : undefined;
+    if (rel !== undefined) out.push(rel);
+  }
+  return out;
+}
+
+function prepareIncludes(project: ProjectFiles): IncludeTables {
+  const tails = new Map<string, string[]>();
+  const dirsOf = new Map<string, string[]>();
+  const all = new Set<string>();
+  for (const path of project.paths()) {
+    const parts = path.split("/");
+    for (let i = Math.max(0, parts.length - MAX_TAIL); i < parts.length; i++) {
+      const k = parts.slice(i).join("/");
+      (tails.get(k) ?? tails.set(k, []).get(k)!).push(path);
+    }
+    if (!/(^|\/)compile_commands\.json$/.test(path)) continue;
+    let entries: { directory?: string; file?: string; arguments?: string[]; command?: string }[];
+    try {
+      entries = JSON.parse(project.config(path) ?? "[]");
+    } catch {
+      continue; // an unreadable database: fall back to path tails
+    }
+    if (!Array.isArray(entries)) continue;
+    const files = entries.map((e) => e.file ?? "").filter(Boolean);
+    const root = commonRoot(files, project);
+    if (root === undefined) continue;
+    for (const e of entries) {
+      const dirs = includeDirs(e, root);
+      for (const d of dirs) all.add(d);
+      const f = e.file?.startsWith("/") ? e.file.slice(root.length + 1) : normalize(`${dirname(path)}/${e.file ?? ""}`);
+      if (f) dirsOf.set(f, dirs);
+    }
+  }
+  return { files: project, tails, dirsOf, allDirs: [...all] };
+}
+
+/** The absolute folder of the project root as the database names it: an absolute source path less the project path it ends with. */
+function commonRoot(files: string[], project: ProjectFiles): string | undefined {
+  for (const abs of files) {
+    if (!abs.startsWith("/")) continue;
+    const parts = abs.split("/");
+    for (let i = 1; i < parts.length; i++) if (project.has(parts.slice(i).join("/"))) return parts.slice(0, i).join("/");
+  }
+  return undefined;
+}
+
+function commonPrefix(a: string, b: string): number {
+  const x = a.split("/"), y = b.split("/");
+  let n = 0;
+  while (n < x.length - 1 && n < y.length - 1 && x[n] === y[n]) n++;
+  return n;
+}
+
+function resolveInclude(state: unknown, from: string, module: string): ResolvedImport {
+  const t = state as IncludeTables;
+  const angled = module.startsWith("<") && module.endsWith(">");
+  const path = angled ? module.slice(1, -1).trim() : module;
+  if (!angled) {
+    const beside = normalize(`${dirname(from)}/${path}`);
+    if (beside !== undefined && t.files.has(beside)) return { file: beside, external: false };
+  }
+  const dirs = t.dirsOf.get(from) ?? (t.allDirs.length ? t.allDirs : undefined);
+  if (dirs) {
+    for (const d of dirs) {
+      const p = normalize(d ? `${d}/${path}` : path);
+      if (p !== undefined && t.files.has(p)) return { file: p, external: false };
+    }
+    if (t.dirsOf.size) return { external: true };
+  }
+  const found = t.tails.get(normalize(path) ?? path);
+  if (!found?.length) return { external: true };
+  // The candidate nearest the includer; an angled include of a name the system has (<string.h>) only when the project path says more than the name.
+  if (angled && !path.includes("/") && found.every((f) => f.includes("/"))) return { external: true };
+  const best = [...found].sort((a, b) => commonPrefix(b, from) - commonPrefix(a, from) || a.length - b.length)[0]!;
+  return { file: best, external: false };
+}
+
+export const includeResolver: ModuleResolver = {
+  prepare: prepareIncludes,
+  configs: /(^|\/)compile_commands\.json$/,
+  resolve: resolveInclude,
+};
+
+/**
+ * The text tree-sitter parses: an upper-case macro between `class`/`struct`/`union` and the name
+ * (`class TINYXML2_LIB XMLNode {`, `struct LEVELDB_EXPORT Options {`), an export or attribute macro
+ * the preprocessor would expand, becomes spaces, so the type keeps its name and body. Same length,
+ * same lines.
+ */
+export function blankExportMacros(text: string): string {
+  return text.replace(/\b(class|struct|union)(\s+)([A-Z][A-Z0-9_]*)(?=\s+[A-Za-z_]\w*\s*(?:[:{]|final\b))/g,
+    (_m, kw: string, ws: string, macro: string) => `${kw}${ws}${" ".repeat(macro.length)}`);
+}
