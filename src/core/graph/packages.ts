@@ -158,13 +158,17 @@ export function outOfLineOwner(ctx: GraphContext, st: FileState, index: number):
 
 /**
  * The definition behind a member declared without a body (a C++ method declared in its class and
- * defined out of line): the attached member of the same name that has one, else the declaration.
+ * defined out of line): an overload of the same name with its body in the class (the non-const
+ * twin of a const method, a one-line forwarder: what a call on a plain object most often reaches),
+ * else the attached member of the same name that has one, else the declaration.
  */
 export function definitionBehind(ctx: GraphContext, id: number): number {
   const s = ctx.symbols[id]!;
   if (s.parent < 0 || (s.kind !== "method" && s.kind !== "constructor")) return id;
   const st = ctx.files.get(s.file)!;
   if (!st.semantics.linkage || st.record.definitions[s.index]!.bodyStart > 0) return id;
+  const body = (m: number) => ctx.files.get(ctx.symbols[m]!.file)!.record.definitions[ctx.symbols[m]!.index]!.bodyStart > 0;
+  for (const m of ctx.children.get(s.parent) ?? []) if (m !== id && ctx.symbols[m]!.name === s.name && body(m)) return m;
   for (const m of ctx.attached.get(s.parent) ?? []) {
     const o = ctx.symbols[m]!;
     if (o.name === s.name && ctx.files.get(o.file)!.record.definitions[o.index]!.bodyStart > 0) return m;

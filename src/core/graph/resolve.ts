@@ -174,7 +174,8 @@ export function resolveName(ctx: GraphContext, st: FileState, scope: number, nam
     const owner = membersInScope ? outOfLineOwner(ctx, st, s) : undefined;
     if (owner !== undefined) {
       // C++ `T::m() {…}` outside T's body: T's members are in scope as in the body.
-      const found = findMember(ctx, owner, name);
+      // (the type's own name is the type, not its constructor)
+      const found = name === ctx.symbols[owner]!.name ? undefined : findMember(ctx, owner, name);
       if (found !== undefined && ctx.symbols[found]!.kind !== "constructor") return { kind: "def", id: found, via: "scope" };
       const inherited = skipVariables ? undefined : localAt(st, s, name) ? undefined : findField(ctx, owner, name, depth + 1);
       if (inherited) return inherited;
