@@ -48,7 +48,7 @@ const BARS = { call_precision: 0.9, call_recall: 0.85, f1: 0.97 };
 
 const { flags } = parseArgs(process.argv.slice(2), ["fresh", "help"]);
 if (flags.help) {
-  console.log("usage: node test/bench/graph-accuracy.mjs [--corpora DIR] [--lang-corpora DIR] [--only a,b] [--langs go,java] [--fresh]");
+  console.log("usage: node test/bench/graph-accuracy.mjs [--corpora DIR] [--lang-corpora DIR] [--only a,b] [--langs go,java,c,cpp] [--fresh]");
   process.exit(0);
 }
 const ALL = [...CORPORA, ...LANG_CORPORA];
@@ -197,7 +197,7 @@ console.log(mdTable(["corpus", "call P", "call R", "definitions F1", "imports F1
 })));
 const extra = specs.filter(({ name }) => results[name].scores.import_edges_by_use || results[name].scores.call_edges_loose.recall_by_tag);
 if (extra.length) {
-  console.log(`\n### Go / Java extras\n`);
+  console.log(`\n### Extras\n`);
   console.log("Import edges scored against the gold's by-use rule (Go: file → files declaring what it uses through the import), and loose call-edge recall by what makes the call hard (a gold edge can carry several tags).\n");
   console.log(mdTable(["corpus", "imports by use P / R / F1", "call recall by tag"], extra.map(({ name }) => {
     const r = results[name].scores;

@@ -121,14 +121,16 @@ export function linkedMember(ctx: GraphContext, st: FileState, name: string): nu
   if (!st.semantics.linkage) return undefined;
   const ids = ctx.linked.get(name);
   if (!ids?.length) return undefined;
-  if (ids.length === 1) return ids[0];
+  // One function, or overloads of one name in one file (C++): they share a qualified name.
+  const same = (list: readonly number[]) => list.every((id) => ctx.symbols[id]!.qualified === ctx.symbols[list[0]!]!.qualified);
+  if (same(ids)) return ids[0];
   const stem = (p: string) => p.replace(/\.[^./]+$/, "");
   const base = (p: string) => stem(p).slice(stem(p).lastIndexOf("/") + 1);
   const headers = [...included(ctx, st)];
   for (const key of [stem, base]) {
     const wanted = new Set(headers.map(key));
     const hits = ids.filter((id) => wanted.has(key(ctx.symbols[id]!.file)));
-    if (hits.length === 1) return hits[0];
+    if (hits.length && same(hits)) return hits[0];
     if (hits.length > 1) return undefined;
   }
   return undefined;

@@ -11,7 +11,8 @@ leveldb unit, 99% of it the standard library, which is why this reads the AST th
 
 config-json: {"language": "c"|"cpp", "args": [compiler flags, e.g. "-I.", "-DX", "-std=c++17"],
               "per_dir": [[path prefix, [more flags for the files under it]], ...],
-              "skip": [relpaths of sources that do not compile on this machine, e.g. Windows ports]}
+              "skip": [relpaths of files that do not compile on this machine, e.g. Windows ports],
+              "skip_re": a regular expression of more such relpaths}
 Paths in flags are relative to the corpus root (the process runs there): what a compile_commands.json
 would say, written down, since building the corpus to record one is not done here.
 
@@ -49,6 +50,7 @@ Rules (see ../README.md, "C and C++"):
 """
 import json
 import os
+import re
 import subprocess
 import sys
 
@@ -76,7 +78,8 @@ class Gold:
         self.lang = cfg["language"]
         files = subprocess.run(["git", "ls-files"], cwd=root, capture_output=True, text=True, check=True).stdout.split("\n")
         self.files = [f for f in files if f.endswith(SOURCE_EXT["cpp"] + HEADER_EXT)]
-        self.skip = set(cfg.get("skip", []))
+        skip_re = re.compile(cfg["skip_re"]) if cfg.get("skip_re") else None
+        self.skip = set(cfg.get("skip", [])) | {f for f in self.files if skip_re and skip_re.search(f)}
         self.lines = {}
         self.defs = {}  # (file, line, name) -> def
         self.def_by_usr = {}  # usr -> qualified of the definition (with a body)
@@ -297,6 +300,8 @@ class Gold:
             rel = self.rel(f) if f is not None else None
             if rel is None:
                 continue
+            if rel != path and rel in self.unit_set:
+                continue  # a unit #included by another (onelua.c, cJSON's tests): its own unit has its facts
             if c.kind == K.MACRO_DEFINITION:
                 if ci.conf.lib.clang_Cursor_isMacroFunctionLike(c):
                     self.add_def(c, rel, c.spelling, "macro")
@@ -309,7 +314,10 @@ class Gold:
                 continue
             if c.kind == K.INCLUSION_DIRECTIVE:
                 # every #include the preprocessor ran, also of a header a guard then skips
-                b = self.rel(c.get_included_file())
+                try:
+                    b = self.rel(c.get_included_file())
+                except AssertionError:  # a header not found (outside this machine's include path)
+                    b = None
                 if b:
                     self.imports.add((rel, b))
                 continue
@@ -350,6 +358,7 @@ class Gold:
         self.file_set = set(self.files)
         exts = SOURCE_EXT[self.lang]
         units = [f for f in self.files if f.endswith(exts) and f not in self.skip]
+        self.unit_set = set(units)
         for i, u in enumerate(units):
             print(f"[{i + 1}/{len(units)}] {u}", file=sys.stderr)
             self.parse(u)
