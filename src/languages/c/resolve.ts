@@ -129,13 +129,27 @@ export const includeResolver: ModuleResolver = {
   resolve: resolveInclude,
 };
 
+/** Words that may start a declaration (C and C++ keywords and qualifiers): never taken for a macro. */
+const DECL_WORDS = new Set(("auto break case char class const constexpr consteval constinit continue default delete do double else enum explicit " +
+  "export extern float for friend goto if inline int long mutable namespace new noexcept operator private protected public register " +
+  "restrict return short signed sizeof static static_assert struct switch template thread_local throw typedef typename union unsigned " +
+  "using virtual void volatile while co_return co_await co_yield _Noreturn _Thread_local _Alignas _Static_assert __inline __inline__ " +
+  "__extension__ bool").split(" "));
+
 /**
- * The text tree-sitter parses: an upper-case macro between `class`/`struct`/`union` and the name
- * (`class TINYXML2_LIB XMLNode {`, `struct LEVELDB_EXPORT Options {`), an export or attribute macro
- * the preprocessor would expand, becomes spaces, so the type keeps its name and body. Same length,
- * same lines.
+ * The text tree-sitter parses, with the macros the preprocessor would expand away where the grammar
+ * cannot read them blanked out (same length, same lines and columns):
+ * - an upper-case macro between `class`/`struct`/`union` and the name (`class TINYXML2_LIB XMLNode {`,
+ *   `struct LEVELDB_EXPORT Options {`): an export or attribute macro;
+ * - a word before a declaration that already has its type and name (`LUA_API int lua_gettop (`,
+ *   `l_sinline Node *mainposition (`): a storage or visibility macro, since in C a type and a
+ *   name are all a declaration takes before its parameters.
  */
 export function blankExportMacros(text: string): string {
-  return text.replace(/\b(class|struct|union)(\s+)([A-Z][A-Z0-9_]*)(?=\s+[A-Za-z_]\w*\s*(?:[:{]|final\b))/g,
-    (_m, kw: string, ws: string, macro: string) => `${kw}${ws}${" ".repeat(macro.length)}`);
+  const blank = (w: string) => " ".repeat(w.length);
+  return text
+    .replace(/\b(class|struct|union)(\s+)([A-Z][A-Z0-9_]*)(?=\s+[A-Za-z_]\w*\s*(?:[:{]|final\b))/g,
+      (_m, kw: string, ws: string, macro: string) => `${kw}${ws}${blank(macro)}`)
+    .replace(/^([ \t]*)([A-Za-z_]\w*)(?=[ \t]+(?:(?:const|volatile|unsigned|signed|struct|union|enum|long|short)[ \t]+)*([A-Za-z_]\w*)[ \t*&]+[A-Za-z_]\w*[ \t]*\()/gm,
+      (m, ws: string, word: string, type: string) => (DECL_WORDS.has(word) || type === "const" || type === "volatile" ? m : `${ws}${blank(word)}`));
 }
