@@ -143,7 +143,8 @@ const DECL_WORDS = new Set(("auto break case char class const constexpr consteva
  *   `struct LEVELDB_EXPORT Options {`): an export or attribute macro;
  * - a word before a declaration that already has its type and name (`LUA_API int lua_gettop (`,
  *   `l_sinline Node *mainposition (`): a storage or visibility macro, since in C a type and a
- *   name are all a declaration takes before its parameters.
+ *   name are all a declaration takes before its parameters;
+ * - an upper-case word between the type and the name (`int CJSON_CDECL main (`): a calling convention.
  */
 export function blankExportMacros(text: string): string {
   const blank = (w: string) => " ".repeat(w.length);
@@ -151,5 +152,8 @@ export function blankExportMacros(text: string): string {
     .replace(/\b(class|struct|union)(\s+)([A-Z][A-Z0-9_]*)(?=\s+[A-Za-z_]\w*\s*(?:[:{]|final\b))/g,
       (_m, kw: string, ws: string, macro: string) => `${kw}${ws}${blank(macro)}`)
     .replace(/^([ \t]*)([A-Za-z_]\w*)(?=[ \t]+(?:(?:const|volatile|unsigned|signed|struct|union|enum|long|short)[ \t]+)*([A-Za-z_]\w*)[ \t*&]+[A-Za-z_]\w*[ \t]*\()/gm,
-      (m, ws: string, word: string, type: string) => (DECL_WORDS.has(word) || type === "const" || type === "volatile" ? m : `${ws}${blank(word)}`));
+      (m, ws: string, word: string, type: string) => (DECL_WORDS.has(word) || type === "const" || type === "volatile" ? m : `${ws}${blank(word)}`))
+    // a calling-convention macro between the type and the name (`int CJSON_CDECL main(void)`)
+    .replace(/^([ \t]*([A-Za-z_]\w*)[ \t*]+)([A-Z][A-Z0-9_]+)(?=[ \t]+[A-Za-z_]\w*[ \t]*\()/gm,
+      (m, head: string, first: string, macro: string) => (/^(return|case|goto|else|do|throw|delete|new|sizeof)$/.test(first) ? m : `${head}${blank(macro)}`));
 }

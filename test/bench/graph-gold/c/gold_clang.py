@@ -102,7 +102,7 @@ class Gold:
         if not p.startswith(self.root + os.sep):
             return None
         r = p[len(self.root) + 1:]
-        return r if r in self.file_set else None
+        return r if r in self.file_set and r not in self.skip else None  # a skipped file is outside the corpus
 
     def text_line(self, rel, line):
         if rel not in self.lines:
