@@ -99,6 +99,8 @@ export interface LanguageSemantics {
    * any file, or among several the one whose file pairs with an included header (`db.c`, `db.h`).
    */
   linkage?: boolean;
+  /** `p[i]` is an element of the type `p` points to (C, C++: a declared `T* p` or `T p[]`). */
+  pointerSubscripts?: boolean;
 }
 
 /** The semantics of a language that does not say otherwise. */

@@ -368,6 +368,12 @@ export function resolveExpr(ctx: GraphContext, st: FileState, scope: number, tex
   if (depth > MAX_DEPTH) return undefined;
   // `new Foo<T>(…)` as a receiver: a call of the class.
   if (text.startsWith("new ")) text = text.slice(4).replace(/^([\w$.]+)\s*<[^()]*>\s*(?=\()/, "$1");
+  // C, C++: `p[i]` on a pointer or array of T is a T.
+  if (st.semantics.pointerSubscripts && text.endsWith("]")) {
+    const m = /^(.+?)\[[^[\]]*\]$/.exec(text);
+    const base = m ? resolveExpr(ctx, st, scope, m[1]!, depth + 1) : undefined;
+    return base?.kind === "instance" ? base : undefined;
+  }
   const [head, isCall] = splitCall(text);
   if (isCall) {
     // Go's `new(T)`: a pointer to a fresh T.

@@ -34,6 +34,7 @@ export const c: LanguageSpec = {
     classNames: [],
     staticTypes: true,
     linkage: true,
+    pointerSubscripts: true,
     blocks: "braces",
   },
 };

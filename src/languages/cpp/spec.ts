@@ -37,6 +37,7 @@ export const cpp: LanguageSpec = {
     callsNameMethods: false,
     staticTypes: true,
     linkage: true,
+    pointerSubscripts: true,
     // `T(x)` builds a temporary or converts; constructions are not call edges (as in the clang gold)
     typeCallsConvert: true,
     blocks: "braces",

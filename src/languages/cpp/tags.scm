@@ -72,49 +72,49 @@
 
 ; class/struct/union/enum with a body, under any parent but a typedef (queries cannot negate a
 ; parent, so the allowed parents are listed).
-(translation_unit [(class_specifier name: [(type_identifier) @name (template_type name: (type_identifier) @name) (qualified_identifier) @name] body: (field_declaration_list) @body) @definition.class
-  (struct_specifier name: [(type_identifier) @name (template_type name: (type_identifier) @name) (qualified_identifier) @name] body: (field_declaration_list) @body) @definition.struct
-  (union_specifier name: [(type_identifier) @name (template_type name: (type_identifier) @name) (qualified_identifier) @name] body: (field_declaration_list) @body) @definition.struct
+(translation_unit [(class_specifier name: [(type_identifier) @name (template_type name: (type_identifier) @name) (qualified_identifier name: (type_identifier) @name) @qualifier] body: (field_declaration_list) @body) @definition.class
+  (struct_specifier name: [(type_identifier) @name (template_type name: (type_identifier) @name) (qualified_identifier name: (type_identifier) @name) @qualifier] body: (field_declaration_list) @body) @definition.struct
+  (union_specifier name: [(type_identifier) @name (template_type name: (type_identifier) @name) (qualified_identifier name: (type_identifier) @name) @qualifier] body: (field_declaration_list) @body) @definition.struct
   (enum_specifier name: [(type_identifier) (qualified_identifier)] @name body: (enumerator_list) @body) @definition.enum])
-(compound_statement [(class_specifier name: [(type_identifier) @name (template_type name: (type_identifier) @name) (qualified_identifier) @name] body: (field_declaration_list) @body) @definition.class
-  (struct_specifier name: [(type_identifier) @name (template_type name: (type_identifier) @name) (qualified_identifier) @name] body: (field_declaration_list) @body) @definition.struct
-  (union_specifier name: [(type_identifier) @name (template_type name: (type_identifier) @name) (qualified_identifier) @name] body: (field_declaration_list) @body) @definition.struct
+(compound_statement [(class_specifier name: [(type_identifier) @name (template_type name: (type_identifier) @name) (qualified_identifier name: (type_identifier) @name) @qualifier] body: (field_declaration_list) @body) @definition.class
+  (struct_specifier name: [(type_identifier) @name (template_type name: (type_identifier) @name) (qualified_identifier name: (type_identifier) @name) @qualifier] body: (field_declaration_list) @body) @definition.struct
+  (union_specifier name: [(type_identifier) @name (template_type name: (type_identifier) @name) (qualified_identifier name: (type_identifier) @name) @qualifier] body: (field_declaration_list) @body) @definition.struct
   (enum_specifier name: [(type_identifier) (qualified_identifier)] @name body: (enumerator_list) @body) @definition.enum])
-(declaration_list [(class_specifier name: [(type_identifier) @name (template_type name: (type_identifier) @name) (qualified_identifier) @name] body: (field_declaration_list) @body) @definition.class
-  (struct_specifier name: [(type_identifier) @name (template_type name: (type_identifier) @name) (qualified_identifier) @name] body: (field_declaration_list) @body) @definition.struct
-  (union_specifier name: [(type_identifier) @name (template_type name: (type_identifier) @name) (qualified_identifier) @name] body: (field_declaration_list) @body) @definition.struct
+(declaration_list [(class_specifier name: [(type_identifier) @name (template_type name: (type_identifier) @name) (qualified_identifier name: (type_identifier) @name) @qualifier] body: (field_declaration_list) @body) @definition.class
+  (struct_specifier name: [(type_identifier) @name (template_type name: (type_identifier) @name) (qualified_identifier name: (type_identifier) @name) @qualifier] body: (field_declaration_list) @body) @definition.struct
+  (union_specifier name: [(type_identifier) @name (template_type name: (type_identifier) @name) (qualified_identifier name: (type_identifier) @name) @qualifier] body: (field_declaration_list) @body) @definition.struct
   (enum_specifier name: [(type_identifier) (qualified_identifier)] @name body: (enumerator_list) @body) @definition.enum])
-(preproc_if [(class_specifier name: [(type_identifier) @name (template_type name: (type_identifier) @name) (qualified_identifier) @name] body: (field_declaration_list) @body) @definition.class
-  (struct_specifier name: [(type_identifier) @name (template_type name: (type_identifier) @name) (qualified_identifier) @name] body: (field_declaration_list) @body) @definition.struct
-  (union_specifier name: [(type_identifier) @name (template_type name: (type_identifier) @name) (qualified_identifier) @name] body: (field_declaration_list) @body) @definition.struct
+(preproc_if [(class_specifier name: [(type_identifier) @name (template_type name: (type_identifier) @name) (qualified_identifier name: (type_identifier) @name) @qualifier] body: (field_declaration_list) @body) @definition.class
+  (struct_specifier name: [(type_identifier) @name (template_type name: (type_identifier) @name) (qualified_identifier name: (type_identifier) @name) @qualifier] body: (field_declaration_list) @body) @definition.struct
+  (union_specifier name: [(type_identifier) @name (template_type name: (type_identifier) @name) (qualified_identifier name: (type_identifier) @name) @qualifier] body: (field_declaration_list) @body) @definition.struct
   (enum_specifier name: [(type_identifier) (qualified_identifier)] @name body: (enumerator_list) @body) @definition.enum])
-(preproc_ifdef [(class_specifier name: [(type_identifier) @name (template_type name: (type_identifier) @name) (qualified_identifier) @name] body: (field_declaration_list) @body) @definition.class
-  (struct_specifier name: [(type_identifier) @name (template_type name: (type_identifier) @name) (qualified_identifier) @name] body: (field_declaration_list) @body) @definition.struct
-  (union_specifier name: [(type_identifier) @name (template_type name: (type_identifier) @name) (qualified_identifier) @name] body: (field_declaration_list) @body) @definition.struct
+(preproc_ifdef [(class_specifier name: [(type_identifier) @name (template_type name: (type_identifier) @name) (qualified_identifier name: (type_identifier) @name) @qualifier] body: (field_declaration_list) @body) @definition.class
+  (struct_specifier name: [(type_identifier) @name (template_type name: (type_identifier) @name) (qualified_identifier name: (type_identifier) @name) @qualifier] body: (field_declaration_list) @body) @definition.struct
+  (union_specifier name: [(type_identifier) @name (template_type name: (type_identifier) @name) (qualified_identifier name: (type_identifier) @name) @qualifier] body: (field_declaration_list) @body) @definition.struct
   (enum_specifier name: [(type_identifier) (qualified_identifier)] @name body: (enumerator_list) @body) @definition.enum])
-(preproc_else [(class_specifier name: [(type_identifier) @name (template_type name: (type_identifier) @name) (qualified_identifier) @name] body: (field_declaration_list) @body) @definition.class
-  (struct_specifier name: [(type_identifier) @name (template_type name: (type_identifier) @name) (qualified_identifier) @name] body: (field_declaration_list) @body) @definition.struct
-  (union_specifier name: [(type_identifier) @name (template_type name: (type_identifier) @name) (qualified_identifier) @name] body: (field_declaration_list) @body) @definition.struct
+(preproc_else [(class_specifier name: [(type_identifier) @name (template_type name: (type_identifier) @name) (qualified_identifier name: (type_identifier) @name) @qualifier] body: (field_declaration_list) @body) @definition.class
+  (struct_specifier name: [(type_identifier) @name (template_type name: (type_identifier) @name) (qualified_identifier name: (type_identifier) @name) @qualifier] body: (field_declaration_list) @body) @definition.struct
+  (union_specifier name: [(type_identifier) @name (template_type name: (type_identifier) @name) (qualified_identifier name: (type_identifier) @name) @qualifier] body: (field_declaration_list) @body) @definition.struct
   (enum_specifier name: [(type_identifier) (qualified_identifier)] @name body: (enumerator_list) @body) @definition.enum])
-(preproc_elif [(class_specifier name: [(type_identifier) @name (template_type name: (type_identifier) @name) (qualified_identifier) @name] body: (field_declaration_list) @body) @definition.class
-  (struct_specifier name: [(type_identifier) @name (template_type name: (type_identifier) @name) (qualified_identifier) @name] body: (field_declaration_list) @body) @definition.struct
-  (union_specifier name: [(type_identifier) @name (template_type name: (type_identifier) @name) (qualified_identifier) @name] body: (field_declaration_list) @body) @definition.struct
+(preproc_elif [(class_specifier name: [(type_identifier) @name (template_type name: (type_identifier) @name) (qualified_identifier name: (type_identifier) @name) @qualifier] body: (field_declaration_list) @body) @definition.class
+  (struct_specifier name: [(type_identifier) @name (template_type name: (type_identifier) @name) (qualified_identifier name: (type_identifier) @name) @qualifier] body: (field_declaration_list) @body) @definition.struct
+  (union_specifier name: [(type_identifier) @name (template_type name: (type_identifier) @name) (qualified_identifier name: (type_identifier) @name) @qualifier] body: (field_declaration_list) @body) @definition.struct
   (enum_specifier name: [(type_identifier) (qualified_identifier)] @name body: (enumerator_list) @body) @definition.enum])
-(preproc_elifdef [(class_specifier name: [(type_identifier) @name (template_type name: (type_identifier) @name) (qualified_identifier) @name] body: (field_declaration_list) @body) @definition.class
-  (struct_specifier name: [(type_identifier) @name (template_type name: (type_identifier) @name) (qualified_identifier) @name] body: (field_declaration_list) @body) @definition.struct
-  (union_specifier name: [(type_identifier) @name (template_type name: (type_identifier) @name) (qualified_identifier) @name] body: (field_declaration_list) @body) @definition.struct
+(preproc_elifdef [(class_specifier name: [(type_identifier) @name (template_type name: (type_identifier) @name) (qualified_identifier name: (type_identifier) @name) @qualifier] body: (field_declaration_list) @body) @definition.class
+  (struct_specifier name: [(type_identifier) @name (template_type name: (type_identifier) @name) (qualified_identifier name: (type_identifier) @name) @qualifier] body: (field_declaration_list) @body) @definition.struct
+  (union_specifier name: [(type_identifier) @name (template_type name: (type_identifier) @name) (qualified_identifier name: (type_identifier) @name) @qualifier] body: (field_declaration_list) @body) @definition.struct
   (enum_specifier name: [(type_identifier) (qualified_identifier)] @name body: (enumerator_list) @body) @definition.enum])
-(template_declaration [(class_specifier name: [(type_identifier) @name (template_type name: (type_identifier) @name) (qualified_identifier) @name] body: (field_declaration_list) @body) @definition.class
-  (struct_specifier name: [(type_identifier) @name (template_type name: (type_identifier) @name) (qualified_identifier) @name] body: (field_declaration_list) @body) @definition.struct
-  (union_specifier name: [(type_identifier) @name (template_type name: (type_identifier) @name) (qualified_identifier) @name] body: (field_declaration_list) @body) @definition.struct
+(template_declaration [(class_specifier name: [(type_identifier) @name (template_type name: (type_identifier) @name) (qualified_identifier name: (type_identifier) @name) @qualifier] body: (field_declaration_list) @body) @definition.class
+  (struct_specifier name: [(type_identifier) @name (template_type name: (type_identifier) @name) (qualified_identifier name: (type_identifier) @name) @qualifier] body: (field_declaration_list) @body) @definition.struct
+  (union_specifier name: [(type_identifier) @name (template_type name: (type_identifier) @name) (qualified_identifier name: (type_identifier) @name) @qualifier] body: (field_declaration_list) @body) @definition.struct
   (enum_specifier name: [(type_identifier) (qualified_identifier)] @name body: (enumerator_list) @body) @definition.enum])
-(declaration type: [(class_specifier name: [(type_identifier) @name (template_type name: (type_identifier) @name) (qualified_identifier) @name] body: (field_declaration_list) @body) @definition.class
-  (struct_specifier name: [(type_identifier) @name (template_type name: (type_identifier) @name) (qualified_identifier) @name] body: (field_declaration_list) @body) @definition.struct
-  (union_specifier name: [(type_identifier) @name (template_type name: (type_identifier) @name) (qualified_identifier) @name] body: (field_declaration_list) @body) @definition.struct
+(declaration type: [(class_specifier name: [(type_identifier) @name (template_type name: (type_identifier) @name) (qualified_identifier name: (type_identifier) @name) @qualifier] body: (field_declaration_list) @body) @definition.class
+  (struct_specifier name: [(type_identifier) @name (template_type name: (type_identifier) @name) (qualified_identifier name: (type_identifier) @name) @qualifier] body: (field_declaration_list) @body) @definition.struct
+  (union_specifier name: [(type_identifier) @name (template_type name: (type_identifier) @name) (qualified_identifier name: (type_identifier) @name) @qualifier] body: (field_declaration_list) @body) @definition.struct
   (enum_specifier name: [(type_identifier) (qualified_identifier)] @name body: (enumerator_list) @body) @definition.enum])
-(field_declaration type: [(class_specifier name: [(type_identifier) @name (template_type name: (type_identifier) @name) (qualified_identifier) @name] body: (field_declaration_list) @body) @definition.class
-  (struct_specifier name: [(type_identifier) @name (template_type name: (type_identifier) @name) (qualified_identifier) @name] body: (field_declaration_list) @body) @definition.struct
-  (union_specifier name: [(type_identifier) @name (template_type name: (type_identifier) @name) (qualified_identifier) @name] body: (field_declaration_list) @body) @definition.struct
+(field_declaration type: [(class_specifier name: [(type_identifier) @name (template_type name: (type_identifier) @name) (qualified_identifier name: (type_identifier) @name) @qualifier] body: (field_declaration_list) @body) @definition.class
+  (struct_specifier name: [(type_identifier) @name (template_type name: (type_identifier) @name) (qualified_identifier name: (type_identifier) @name) @qualifier] body: (field_declaration_list) @body) @definition.struct
+  (union_specifier name: [(type_identifier) @name (template_type name: (type_identifier) @name) (qualified_identifier name: (type_identifier) @name) @qualifier] body: (field_declaration_list) @body) @definition.struct
   (enum_specifier name: [(type_identifier) (qualified_identifier)] @name body: (enumerator_list) @body) @definition.enum])
 
 (class_specifier (base_class_clause [(type_identifier) (qualified_identifier) (template_type)] @base)) @definition.class
