@@ -178,3 +178,5 @@
 (field_declaration type: (_) @returns
   declarator: [(function_declarator) (pointer_declarator declarator: (function_declarator))
                (reference_declarator (function_declarator))]) @definition.method
+; `using a::B;`: B's namespace is searched for names (a star import of `a`, a little wider than B alone).
+(using_declaration (qualified_identifier scope: (namespace_identifier) @import.module name: (identifier)) (#set! kind "star")) @import
