@@ -144,7 +144,9 @@ const DECL_WORDS = new Set(("auto break case char class const constexpr consteva
  * - a word before a declaration that already has its type and name (`LUA_API int lua_gettop (`,
  *   `l_sinline Node *mainposition (`): a storage or visibility macro, since in C a type and a
  *   name are all a declaration takes before its parameters;
- * - an upper-case word between the type and the name (`int CJSON_CDECL main (`): a calling convention.
+ * - an upper-case word between the type and the name (`int CJSON_CDECL main (`): a calling convention;
+ * - an upper-case macro call between a declarator and its `;` or body (`int n_ GUARDED_BY(mu_);`):
+ *   a thread-safety or attribute annotation.
  */
 export function blankExportMacros(text: string): string {
   const blank = (w: string) => " ".repeat(w.length);
@@ -155,5 +157,16 @@ export function blankExportMacros(text: string): string {
       (m, ws: string, word: string, type: string) => (DECL_WORDS.has(word) || type === "const" || type === "volatile" ? m : `${ws}${blank(word)}`))
     // a calling-convention macro between the type and the name (`int CJSON_CDECL main(void)`)
     .replace(/^([ \t]*([A-Za-z_]\w*)[ \t*]+)([A-Z][A-Z0-9_]+)(?=[ \t]+[A-Za-z_]\w*[ \t]*\()/gm,
-      (m, head: string, first: string, macro: string) => (/^(return|case|goto|else|do|throw|delete|new|sizeof)$/.test(first) ? m : `${head}${blank(macro)}`));
+      (m, head: string, first: string, macro: string) => (/^(return|case|goto|else|do|throw|delete|new|sizeof)$/.test(first) ? m : `${head}${blank(macro)}`))
+    // an annotation macro after a declarator (`int n_ GUARDED_BY(mu_);`, `void F() EXCLUSIVE_LOCKS_REQUIRED(mu);`)
+    .replace(/^([ \t]*)(?!(?:if|while|for|switch|else|return|do|case)\b)(\S.*?[\w)])([ \t]+)([A-Z][A-Z0-9_]*\([^()\n]*\))(?=[ \t]*[;{])/gm,
+      (m, ws: string, decl: string, gap: string, macro: string) => {
+        const last = /(\w+)$/.exec(decl)?.[1];
+        if (/\b(if|while|for|switch)\s*\(/.test(decl)) return m;
+        // after a parameter list (or its const/override/noexcept) any such macro is an annotation; after
+        // a plain name only one with arguments (`GUARDED_BY(mu)`), else it is the function `T OK();`
+        const afterParams = decl.endsWith(")") || /^(const|override|noexcept|final)$/.test(last ?? "");
+        const field = last !== undefined && !DECL_WORDS.has(last) && /\w[\s*&]+\w+$/.test(decl) && !/\(\s*\)$/.test(macro);
+        return afterParams || field ? `${ws}${decl}${gap}${blank(macro)}` : m;
+      });
 }

@@ -22,13 +22,17 @@ const SHAPES = {
   java: { none: "m()", this: "this.m()", super: "super.m()", type: "Type.m()", name: "x.m()", "this-attr": "this.x.m()",
     chain: "a.b.m()", "call-result": "f().m()", "new-result": "new X().m()", subscript: "x[i].m()", literal: "'lit'.m()",
     other: "(expr).m()", computed: "computed callee", outer: "outer.new X()" },
+  // C/C++ gold edges carry a form instead of a receiver kind
+  c: { plain: "f()", member: "x.m() / p->m()", macro: "MACRO()" },
+  cpp: { plain: "f() / ns::f() / T::m()", member: "x.m() / p->m()", macro: "MACRO()" },
 };
 
 function shapeOf(lang, site) {
   if (!site) return "no call here per the parser";
   if (site.form === "super") return "super(...)";
   if (site.form === "this") return "this(...)";
-  const receiver = SHAPES[lang][site.receiver] ?? site.receiver;
+  const key = site.receiver ?? site.form;
+  const receiver = SHAPES[lang]?.[key] ?? key ?? "?";
   if (site.form === "new") return site.receiver === "none" ? "new X()" : `new ${receiver.replace(/m\(\)$/, "X()")}`;
   if (site.form === "tagged") return "tagged template";
   return receiver;
