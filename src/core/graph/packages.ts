@@ -32,7 +32,8 @@ export function packageTables(files: Iterable<FileState>, symbols: readonly Symb
     defs.forEach((d, i) => {
       const ns = d.parent >= 0 ? defs[d.parent]! : undefined;
       if (ns && ns.kind !== "module") return;
-      if (!TYPE_KINDS.has(d.kind) && d.kind !== "type") return;
+      // types, and nested namespaces (C++ `port::Mutex` inside `namespace leveldb`)
+      if (!TYPE_KINDS.has(d.kind) && d.kind !== "type" && d.kind !== "module") return;
       const key = `${st.record.language}:${ns ? ns.qualified : ""}`;
       const names = packages.get(key) ?? packages.set(key, new Map()).get(key)!;
       const first = names.get(d.name);
