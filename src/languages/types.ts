@@ -23,8 +23,10 @@ export type ExportStyle =
   | "capitalized"
   /** Carries a `public`/`pub` modifier (Java, C#, Rust, PHP). */
   | "public-modifier"
-  /** Everything at top level (C, C++, Ruby). */
-  | "top-level";
+  /** Everything at top level (Ruby). */
+  | "top-level"
+  /** Top level or in a namespace, unless declared `static` (C, C++: internal linkage). */
+  | "storage-class";
 
 /** Where an untyped callback parameter sits: argument `arg` of a call to `callee`, parameter `param`. */
 export interface CallbackSite {
@@ -96,6 +98,14 @@ export interface LanguageSemantics {
    * sets, not from a declared clause.
    */
   structuralInterfaces?: boolean;
+  /**
+   * Functions not declared `static` are one program-wide namespace, reached through declarations in
+   * headers (C, C++): a called name no scope or include answers is the definition of that name in
+   * any file, or among several the one whose file pairs with an included header (`db.c`, `db.h`).
+   */
+  linkage?: boolean;
+  /** `p[i]` is an element of the type `p` points to (C, C++: a declared `T* p` or `T p[]`). */
+  pointerSubscripts?: boolean;
 }
 
 /** The semantics of a language that does not say otherwise. */
@@ -119,6 +129,16 @@ export interface LanguageSpec {
   grammar: string;
   /** Lower-case extensions including the dot. */
   extensions: readonly string[];
+  /**
+   * Rewrites a file's text before it is parsed, keeping its length and every line and column (C and
+   * C++ blank export macros the grammar cannot read: `class LEVELDB_EXPORT DB {`).
+   */
+  sourceForParse?: (text: string) => string;
+  /**
+   * Extensions of another language this one takes in a project where its own source files
+   * outnumber the other's (C++ takes `.h` from C): see `languagesForProject`.
+   */
+  sharedExtensions?: readonly string[];
   /**
    * The tree-sitter query. Capture names:
    * - `@definition.<kind>` on a definition node, `@name` on its name, `@body` on its body,

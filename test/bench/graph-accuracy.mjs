@@ -7,7 +7,8 @@
 //   2. index it with scip-python 0.6.6 (Pyright) or scip-typescript 0.4.0 (tsc), installed into
 //      ~/.cache/codeslice-bench/tools, never into the project (graph-gold/tools.mjs);
 //   3. derive the gold graph from the SCIP index plus the language's own parser (graph-gold/derive.mjs);
-//      Go and Java corpora instead get theirs from go/types and javac (graph-gold/go, graph-gold/java);
+//      Go, Java, C and C++ corpora instead get theirs from go/types, javac and clang (graph-gold/go,
+//      graph-gold/java, graph-gold/c);
 //   4. run `codeslice graph --json` on a fresh cache and score it (graph-gold/score.mjs):
 //      precision / recall / F1 for definitions, call edges strict (caller, callee) and loose
 //      (file, line, callee) with adjusted precision, import edges and inherits;
@@ -24,6 +25,7 @@
 //                                                  # default $CODESLICE_GOLD_CORPORA or /work/corpora/gold)
 //   npm run bench:graph -- --langs go,java         # all corpora of these languages
 //   npm run bench:graph -- --langs rust            # Rust crates, gold from rustc (graph-gold/rust)
+//   npm run bench:graph -- --langs c,cpp           # C and C++ (gold from clang through libclang)
 // Needs python3, git, npm, and `apt-get install -y python3-requests python3-click python3-rich`.
 // Output: markdown tables on stdout and test/bench/results/graph-accuracy.json. Gold graphs and
 // codeslice's graphs are kept in ~/.cache/codeslice-bench/gold/ for inspection.
@@ -47,7 +49,7 @@ const BARS = { call_precision: 0.9, call_recall: 0.85, f1: 0.97 };
 
 const { flags } = parseArgs(process.argv.slice(2), ["fresh", "help"]);
 if (flags.help) {
-  console.log("usage: node test/bench/graph-accuracy.mjs [--corpora DIR] [--lang-corpora DIR] [--only a,b] [--langs go,java] [--fresh]");
+  console.log("usage: node test/bench/graph-accuracy.mjs [--corpora DIR] [--lang-corpora DIR] [--only a,b] [--langs go,java,c,cpp] [--fresh]");
   process.exit(0);
 }
 const ALL = [...CORPORA, ...LANG_CORPORA];
@@ -78,7 +80,7 @@ for (const spec of specs) {
   let dir, gold, scip, deriveMs;
   if (spec.repo) {
     dir = prepareLangCorpus(spec, langCorporaDir);
-    process.stderr.write(`${spec.name}: gold from ${{ go: "go/types", java: "javac", rust: "rustc" }[spec.language]}… `);
+    process.stderr.write(`${spec.name}: gold from ${{ go: "go/types", java: "javac", rust: "rustc" }[spec.language] ?? "clang"}… `);
     const r = deriveLangGold(spec, dir, { fresh: !!flags.fresh });
     process.stderr.write(r.cached ? "cached\n" : `${fmt(r.seconds, 1)} s\n`);
     gold = r.gold;
@@ -166,7 +168,7 @@ const prf = (r) => `${fmt(r.precision)} / ${fmt(r.recall)} / **${fmt(r.f1)}**`;
 console.log(`\n## codeslice graph vs compiler-grade gold (P / R / F1)\n`);
 const goldTools = [...new Set(specs.map((s) => s.language))].map((l) => ({
   python: `scip-python ${TOOL_VERSIONS["@sourcegraph/scip-python"]}`, typescript: `scip-typescript ${TOOL_VERSIONS["@sourcegraph/scip-typescript"]}`,
-  go: `go/types (${langTools.go})`, java: `javac ${langTools.javac}`, rust: `rustc ${langTools.rustc} (hir-tree, thir-tree)`,
+  go: `go/types (${langTools.go})`, java: `javac ${langTools.javac}`, rust: `rustc ${langTools.rustc} (hir-tree, thir-tree)`, c: `clang ${langTools.clang}`, cpp: `clang ${langTools.clang}`,
 })[l]);
 console.log(`codeslice ${codesliceRevision()}; gold from ${goldTools.join(", ")}; ${m.cpu} × ${m.cpus}, node ${m.node}\n`);
 console.log(mdTable(
@@ -196,7 +198,7 @@ console.log(mdTable(["corpus", "call P", "call R", "definitions F1", "imports F1
 })));
 const extra = specs.filter(({ name }) => results[name].scores.import_edges_by_use || results[name].scores.call_edges_loose.recall_by_tag);
 if (extra.length) {
-  console.log(`\n### Go / Java extras\n`);
+  console.log(`\n### Extras\n`);
   console.log("Import edges scored against the gold's by-use rule (Go: file → files declaring what it uses through the import), and loose call-edge recall by what makes the call hard (a gold edge can carry several tags).\n");
   console.log(mdTable(["corpus", "imports by use P / R / F1", "call recall by tag"], extra.map(({ name }) => {
     const r = results[name].scores;

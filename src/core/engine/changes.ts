@@ -422,7 +422,7 @@ async function parseText(platform: Platform, path: string, text: string): Promis
   const runtime = await createParserRuntime(platform.wasm);
   const lang = await runtime.load(spec);
   runtime.parser.setLanguage(lang.language);
-  const tree = runtime.parser.parse(text);
+  const tree = runtime.parser.parse(spec.sourceForParse ? spec.sourceForParse(text) : text);
   if (!tree) return undefined;
   try {
     return extractFile(tree, lang.query, spec, path, await gitBlobId(encoder.encode(text)));

@@ -1,5 +1,5 @@
 /** The index pipeline: scan, reuse what the snapshot and store already know, parse the rest. */
-import { languageForExtension } from "../../languages/index.ts";
+import { languagesForProject } from "../../languages/index.ts";
 import type { LanguageSpec } from "../../languages/types.ts";
 import type { Platform } from "../ports.ts";
 import type { FileRecord } from "../extract/record.ts";
@@ -8,7 +8,6 @@ import { classifyContent, type SkippedFile } from "../scan/defaults.ts";
 import { DEFAULT_MAX_FILE_BYTES, scanRepository, type ScanResult, type ScannedFile } from "../scan/scan.ts";
 import { EngineError, isEngineError, throwIfAborted } from "../../shared/errors.ts";
 import { gitBlobId, sha256Hex } from "../../shared/hash.ts";
-import { extname } from "../../shared/paths.ts";
 import { isSnapshotInput } from "./inputs.ts";
 import { parseFile } from "./parse-file.ts";
 import { createParsePool, type ParsePool } from "./parse-pool.ts";
@@ -202,8 +201,10 @@ export async function runIndex(
   const scan = await scanInventory(state);
   state.skipped.push(...scan.skipped);
   const ctx = createParseContext(platform);
-  const { jobs, inputHashes } = await planJobs(state, scan, ctx);
-  const sources = scan.files.filter((f) => languageForExtension(extname(f.path))).length;
+  // A file's language can hang on the project's (a `.h` is C++ in a project of C++ sources).
+  const languageOf = languagesForProject(scan.files.map((f) => f.path));
+  const { jobs, inputHashes } = await planJobs(state, scan, ctx, languageOf);
+  const sources = scan.files.filter((f) => languageOf(f.path)).length;
   const writes = await processJobs(state, ctx, jobs, sources, previous?.records);
   await Promise.all([...writes, ...inputHashes]);
   // A project deleted while it was indexed leaves a run of unreadable files and failed writes:
@@ -239,7 +240,7 @@ async function scanInventory(state: RunState): Promise<ScanResult> {
  * content before and still are, and which need reading (a job with `work`). Files of no supported
  * language go into the snapshot as they are, with the hash of those the engine reads again.
  */
-async function planJobs(state: RunState, scan: ScanResult, ctx: ParseContext): Promise<{ jobs: Job[]; inputHashes: Promise<void>[] }> {
+async function planJobs(state: RunState, scan: ScanResult, ctx: ParseContext, languageOf: (path: string) => LanguageSpec | undefined): Promise<{ jobs: Job[]; inputHashes: Promise<void>[] }> {
   const { platform, prevSnap, repair, recheck, files } = state;
   const prevByPath = new Map(prevSnap?.files.map((f) => [f.path, f]));
   const prevContentSkips = new Map(prevSnap?.contentSkips?.map((f) => [f.path, f]));
@@ -253,7 +254,7 @@ async function planJobs(state: RunState, scan: ScanResult, ctx: ParseContext): P
   // snapshot too, from the git index when it vouches for the file, else from reading it.
   const inputHashes: Promise<void>[] = [];
   for (const f of scan.files) {
-    const spec = languageForExtension(extname(f.path));
+    const spec = languageOf(f.path);
     if (!spec) {
       const entry: SnapshotFile = { path: f.path, size: f.size, mtimeMs: f.mtimeMs };
       files.push(entry);

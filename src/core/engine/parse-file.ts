@@ -8,7 +8,7 @@ import type { ParserRuntime } from "../parse/runtime.ts";
 export async function parseFile(runtime: ParserRuntime, spec: LanguageSpec, text: string, path: string, hash: string): Promise<FileRecord> {
   const lang = await runtime.load(spec);
   runtime.parser.setLanguage(lang.language);
-  const tree = runtime.parser.parse(text);
+  const tree = runtime.parser.parse(spec.sourceForParse ? spec.sourceForParse(text) : text);
   if (!tree) throw new Error(`tree-sitter returned no tree for ${path}`);
   try {
     return extractFile(tree, lang.query, spec, path, hash);

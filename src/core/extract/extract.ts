@@ -148,6 +148,10 @@ function isExported(def: Definition, outer: Node, spec: LanguageSpec, defs: Defi
     }
     case "top-level":
       return def.parent === -1;
+    case "storage-class": {
+      for (let p = def.parent; p >= 0; p = defs[p]!.parent) if (defs[p]!.kind !== "module") return false;
+      return !/^\s*(\[\[[^\]]*\]\]\s*)*(static|inline\s+static)\b/.test(outer.text);
+    }
   }
 }
 
@@ -540,8 +544,20 @@ function callRecords(drafts: Drafts["calls"], spec: LanguageSpec, source: string
         col: c.name.startPosition.column,
         caller: enclosing(c.name.startIndex),
       };
-      // A receiver joined to the name by `::` (`self::f()`, `Type::new()`) keeps the `::`: a path, not a value.
-      if (c.receiver) call.receiver = receiverText(c.receiverText ?? c.receiver.text) + (c.receiver.nextSibling?.type === "::" ? "::" : "");
+      if (c.receiver) {
+        // A receiver that holds the name is the whole qualified callee (C++ `a::B::m`, read from its
+        // outermost node of that type): the part before the name.
+        let rn = c.receiver;
+        const holds = rn.endIndex >= c.name.endIndex && rn.startIndex <= c.name.startIndex;
+        while (holds && rn.parent && rn.parent.type === rn.type && rn.parent.endIndex === rn.endIndex) rn = rn.parent;
+        if (holds) {
+          const r = rn.text.slice(0, c.name.startIndex - rn.startIndex).replace(/\s*(::|\.|->)\s*$/, "");
+          if (r) call.receiver = receiverText(r);
+        } else {
+          // A receiver joined to the name by `::` (`self::f()`, `Type::new()`) keeps the `::`: a path, not a value.
+          call.receiver = receiverText(c.receiverText ?? c.receiver.text) + (c.receiver.nextSibling?.type === "::" ? "::" : "");
+        }
+      }
       if (c.args && !keep.names.has(nameText.toLowerCase())) {
         hints ??= Array.from(source.matchAll(keep.hint), (m) => m.index);
         const hint = firstAtOrAfter(hints, c.args.startIndex);
@@ -570,7 +586,8 @@ function callRecords(drafts: Drafts["calls"], spec: LanguageSpec, source: string
  */
 function receiverText(text: string): string {
   // A chain written one call per line (`new Builder()\n  .add(x)`) reads as `new Builder().add(x)`.
-  const s = text.replace(/\s+/g, " ").trim().replace(/ ?(\??\.) ?/g, "$1");
+  // C/C++ member access and scope (`p->x`, `ns::T`) read as dots.
+  const s = text.replace(/\s+/g, " ").trim().replace(/ ?(->|::) ?/g, ".").replace(/ ?(\??\.) ?/g, "$1");
   if (s.length <= MAX_EXPR) return s;
   let out = "";
   let depth = 0;

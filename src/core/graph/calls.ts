@@ -9,8 +9,9 @@ import type { CallRecord } from "../extract/record.ts";
 import { isClassLike, membersOf, symbolOf, type FileState, type GraphContext } from "./context.ts";
 import { AMBIGUOUS_CANDIDATES, CONFIDENCE, type AmbiguousCall, type CallEdge, type ExternalCall, type Resolution } from "./model.ts";
 import { basesOf, enclosingClass, member, resolveExpr, resolveName, type Value } from "./resolve.ts";
+import { definitionBehind } from "./packages.ts";
 
-const CALLABLE = new Set(["function", "method", "class", "constructor"]);
+const CALLABLE = new Set(["function", "method", "class", "constructor", "macro"]);
 
 /** One file's call resolution. */
 export interface FileCalls {
@@ -103,7 +104,7 @@ export function callsOf(ctx: GraphContext, st: FileState): FileCalls {
         return true;
       }
       if (kind === "getter" || kind === "setter") return true; // `x.prop()` calls what the getter returns
-      if (CALLABLE.has(kind)) addCall(caller, v.id, call.line, "call", resolution);
+      if (CALLABLE.has(kind)) addCall(caller, definitionBehind(ctx, v.id), call.line, "call", resolution);
       return true;
     };
     if (call.name === (st.semantics.superName ?? "super") && call.receiver === undefined && st.semantics.superCallsConstructor) {

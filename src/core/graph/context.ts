@@ -77,6 +77,11 @@ export interface GraphContext {
    * in the file and scope of the block that declares it.
    */
   attachedBases?: Map<number, { file: string; scope: number; text: string }[]>;
+  /**
+   * Functions with external linkage by name (LanguageSemantics.linkage): what a declaration in a
+   * header leads to, wherever the definition is.
+   */
+  linked: Map<string, number[]>;
 }
 
 export function emptyMemos(): Memos {

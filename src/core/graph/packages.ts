@@ -4,15 +4,17 @@
  * receiver, a Rust `impl` block) is a member of that type, and where interfaces are structural a
  * type implements every interface whose methods it has.
  */
-import { isClassLike, membersOf, stateOf, symbolOf, TYPE_KINDS, type FileState, type GraphContext } from "./context.ts";
+import { defOf, isClassLike, membersOf, stateOf, symbolOf, TYPE_KINDS, type FileState, type GraphContext } from "./context.ts";
 import type { InheritEdge, SymbolNode } from "./model.ts";
 import { basesOf, resolveExpr } from "./resolve.ts";
 import { emptyMemos } from "./context.ts";
+import { resolveImport } from "./imports.ts";
 
 /** Top-level definitions by name per package, and each type's methods declared outside its body. */
-export function packageTables(files: Iterable<FileState>, symbols: readonly SymbolNode[]): Pick<GraphContext, "packages" | "attached"> {
+export function packageTables(files: Iterable<FileState>, symbols: readonly SymbolNode[]): Pick<GraphContext, "packages" | "attached" | "linked"> {
   const packages = new Map<string, Map<string, number>>();
   const list = [...files];
+  const linked = linkageTable(list);
   for (const st of list) {
     if (st.packageKey === undefined || st.semantics.packages === "namespaces") continue;
     const names = packages.get(st.packageKey) ?? packages.set(st.packageKey, new Map()).get(st.packageKey)!;
@@ -31,7 +33,8 @@ export function packageTables(files: Iterable<FileState>, symbols: readonly Symb
     defs.forEach((d, i) => {
       const ns = d.parent >= 0 ? defs[d.parent]! : undefined;
       if (ns && ns.kind !== "module") return;
-      if (!TYPE_KINDS.has(d.kind) && d.kind !== "type") return;
+      // types, and nested namespaces (C++ `port::Mutex` inside `namespace leveldb`)
+      if (!TYPE_KINDS.has(d.kind) && d.kind !== "type" && d.kind !== "module") return;
       const key = `${st.record.language}:${ns ? ns.qualified : ""}`;
       const names = packages.get(key) ?? packages.set(key, new Map()).get(key)!;
       const first = names.get(d.name);
@@ -49,7 +52,14 @@ export function packageTables(files: Iterable<FileState>, symbols: readonly Symb
     }
   }
   for (const st of list) {
-    if (st.semantics.packages === "namespaces") continue;
+    if (st.semantics.packages === "namespaces") {
+      // `ns::T::m() {…}` written outside T's body (C++): a member of T, wherever T is declared.
+      if (st.semantics.linkage) st.record.definitions.forEach((d, i) => {
+        const owner = outOfLineOwnerIn(packages, st, i);
+        if (owner !== undefined) attach(owner, symbolOf(st, i));
+      });
+      continue;
+    }
     st.record.definitions.forEach((d, i) => {
       if (d.parent >= 0 || d.name === d.qualified) return;
       // `Type.method` at top level: the method of the type of that name in this file, else in its package.
@@ -62,7 +72,126 @@ export function packageTables(files: Iterable<FileState>, symbols: readonly Symb
       attach(id, symbolOf(st, i));
     });
   }
-  return { packages, attached };
+  return { packages, attached, linked };
+}
+
+/**
+ * Functions with external linkage (LanguageSemantics.linkage) by name: the exported ones at file
+ * level or inside namespaces only (not members, not nested in functions).
+ */
+function linkageTable(files: readonly FileState[]): Map<string, number[]> {
+  const linked = new Map<string, number[]>();
+  for (const st of files) {
+    if (!st.semantics.linkage) continue;
+    const defs = st.record.definitions;
+    defs.forEach((d, i) => {
+      if (d.kind !== "function" || !d.exported) return;
+      for (let p = d.parent; p >= 0; p = defs[p]!.parent) if (defs[p]!.kind !== "module") return;
+      (linked.get(d.name) ?? linked.set(d.name, []).get(d.name)!).push(symbolOf(st, i));
+    });
+  }
+  return linked;
+}
+
+/** The files a file brings in through its star imports (C's `#include`), transitively, memoized per file state. */
+const includedMemo = new WeakMap<FileState, Set<string>>();
+function included(ctx: GraphContext, st: FileState): Set<string> {
+  let out = includedMemo.get(st);
+  if (out) return out;
+  out = new Set();
+  includedMemo.set(st, out);
+  const queue = [st];
+  while (queue.length && out.size < 2000) {
+    const cur = queue.shift()!;
+    for (const imp of cur.starImports) {
+      const f = resolveImport(ctx, cur, imp).file;
+      if (!f || out.has(f)) continue;
+      out.add(f);
+      const next = ctx.files.get(f);
+      if (next) queue.push(next);
+    }
+  }
+  return out;
+}
+
+/**
+ * A function with external linkage that a call of `name` in `st` reaches: the only one of that
+ * name; among several, the one whose file pairs with a header the file includes (`db.c` for
+ * `db.h`, same folder first, then same stem). Undefined when none or no single one.
+ */
+export function linkedMember(ctx: GraphContext, st: FileState, name: string): number | undefined {
+  if (!st.semantics.linkage) return undefined;
+  const ids = ctx.linked.get(name);
+  if (!ids?.length) return undefined;
+  // One function, or overloads of one name in one file (C++): they share a qualified name.
+  const same = (list: readonly number[]) => list.every((id) => ctx.symbols[id]!.qualified === ctx.symbols[list[0]!]!.qualified);
+  if (same(ids)) return ids[0];
+  const stem = (p: string) => p.replace(/\.[^./]+$/, "");
+  const base = (p: string) => stem(p).slice(stem(p).lastIndexOf("/") + 1);
+  const headers = [...included(ctx, st)];
+  for (const key of [stem, base]) {
+    const wanted = new Set(headers.map(key));
+    const hits = ids.filter((id) => wanted.has(key(ctx.symbols[id]!.file)));
+    if (hits.length && same(hits)) return hits[0];
+    if (hits.length > 1) return undefined;
+  }
+  return undefined;
+}
+
+/**
+ * The type a definition written outside its body belongs to (`void ns::T::m() {}` inside or outside
+ * `namespace ns {…}`): its qualified name says more than its parents do; the type is looked up in
+ * the namespace package its qualifier names.
+ */
+function outOfLineOwnerIn(packages: Map<string, Map<string, number>>, st: FileState, index: number): number | undefined {
+  const defs = st.record.definitions;
+  const d = defs[index]!;
+  if (d.kind !== "method" && d.kind !== "constructor") return undefined;
+  const parentQ = d.parent >= 0 ? defs[d.parent]!.qualified : "";
+  if (d.parent >= 0 && defs[d.parent]!.kind !== "module") return undefined;
+  const owner = d.qualified.slice(0, d.qualified.length - d.name.length - 1);
+  if (!owner || owner === parentQ) return undefined;
+  const dot = owner.lastIndexOf(".");
+  return packages.get(`${st.record.language}:${dot > 0 ? owner.slice(0, dot) : ""}`)?.get(owner.slice(dot + 1));
+}
+
+/** The type an out-of-line method definition (C++ `T::m`) belongs to. */
+export function outOfLineOwner(ctx: GraphContext, st: FileState, index: number): number | undefined {
+  return st.semantics.linkage && st.semantics.packages === "namespaces" ? outOfLineOwnerIn(ctx.packages, st, index) : undefined;
+}
+
+/**
+ * The definition behind a member declared without a body (a C++ method declared in its class and
+ * defined out of line): an overload of the same name with its body in the class (the non-const
+ * twin of a const method, a one-line forwarder: what a call on a plain object most often reaches),
+ * else the attached member of the same name that has one, else the declaration.
+ */
+export function definitionBehind(ctx: GraphContext, id: number): number {
+  const s = ctx.symbols[id]!;
+  if (s.parent < 0 || (s.kind !== "method" && s.kind !== "constructor")) return id;
+  const st = ctx.files.get(s.file)!;
+  if (!st.semantics.linkage || st.record.definitions[s.index]!.bodyStart > 0) return id;
+  const body = (m: number) => ctx.files.get(ctx.symbols[m]!.file)!.record.definitions[ctx.symbols[m]!.index]!.bodyStart > 0;
+  for (const m of ctx.children.get(s.parent) ?? []) if (m !== id && ctx.symbols[m]!.name === s.name && body(m)) return m;
+  for (const m of ctx.attached.get(s.parent) ?? []) {
+    const o = ctx.symbols[m]!;
+    if (o.name === s.name && ctx.files.get(o.file)!.record.definitions[o.index]!.bodyStart > 0) return m;
+  }
+  return id;
+}
+
+/** A member of a namespace (C++ `ns::T`, `ns::f`): its types in any file's block of it, its functions with linkage. */
+export function namespaceMember(ctx: GraphContext, ns: number, name: string): number | undefined {
+  const s = ctx.symbols[ns]!;
+  const d = defOf(ctx, ns);
+  if (s.kind !== "module" || !d) return undefined;
+  const inner = `${d.qualified}.${name}`;
+  const type = ctx.packages.get(`${s.language}:${d.qualified}`)?.get(name);
+  if (type !== undefined) return type;
+  const fns = (ctx.linked.get(name) ?? []).filter((id) => defOf(ctx, id)?.qualified === inner);
+  if (fns.length === 1) return fns[0];
+  for (const c of ctx.children.get(ns) ?? []) if (ctx.symbols[c]!.name === name && defOf(ctx, c)?.qualified === inner) return c;
+  return undefined;
 }
 
 /** A top-level name of the package a file belongs to (any of its files), if the language has packages. */

@@ -10,7 +10,7 @@ import type { BindingRecord, ImportRecord } from "../extract/record.ts";
 import type { ResolvedImport } from "../../languages/types.ts";
 import { attachedOwner, defOf, fieldsOf, isClassLike, localAt, localsOf, membersOf, stateOf, symbolOf, TYPE_KINDS, type FileState, type GraphContext } from "./context.ts";
 import { enclosingModules, resolveImport } from "./imports.ts";
-import { packageMember } from "./packages.ts";
+import { linkedMember, namespaceMember, outOfLineOwner, packageMember } from "./packages.ts";
 import { elementType, functionTypeParams, splitCall, typeCandidates } from "./type-text.ts";
 
 /** What a name or expression stands for during resolution. */
@@ -171,6 +171,15 @@ export function resolveName(ctx: GraphContext, st: FileState, scope: number, nam
   for (let s = scope; s >= 0; s = defs[s]!.parent) {
     const d = defs[s]!;
     const isClass = TYPE_KINDS.has(d.kind);
+    const owner = membersInScope ? outOfLineOwner(ctx, st, s) : undefined;
+    if (owner !== undefined) {
+      // C++ `T::m() {…}` outside T's body: T's members are in scope as in the body.
+      // (the type's own name is the type, not its constructor)
+      const found = name === ctx.symbols[owner]!.name ? undefined : findMember(ctx, owner, name);
+      if (found !== undefined && ctx.symbols[found]!.kind !== "constructor") return { kind: "def", id: found, via: "scope" };
+      const inherited = skipVariables ? undefined : localAt(st, s, name) ? undefined : findField(ctx, owner, name, depth + 1);
+      if (inherited) return inherited;
+    }
     if (isClass && membersInScope) {
       // Java, C#: a class's members, inherited ones too, are in scope in its methods and nested classes.
       const cls = symbolOf(st, s);
@@ -196,7 +205,8 @@ export function resolveName(ctx: GraphContext, st: FileState, scope: number, nam
     }
     // Class bodies are not visible from their methods; only code directly in the body sees them.
     if (!isClass || first) {
-      for (const c of ctx.children.get(symbolOf(st, s)) ?? []) if (ctx.symbols[c]!.name === name) return { kind: "def", id: c, via: "scope" };
+      // (a member defined out of line, `T::m`, is not a name of the block it is written in)
+      for (const c of ctx.children.get(symbolOf(st, s)) ?? []) if (ctx.symbols[c]!.name === name && defOf(ctx, c)?.qualified === `${d.qualified}.${name}`) return { kind: "def", id: c, via: "scope" };
       const imp = st.importBindings.get(name)?.filter((i) => i.scope === s);
       if (imp?.length) return importValue(ctx, st, imp.at(-1)!, depth);
       const local = skipVariables ? undefined : localAt(st, s, name);
@@ -211,7 +221,11 @@ export function resolveName(ctx: GraphContext, st: FileState, scope: number, nam
   if (inPackage !== undefined) return { kind: "def", id: inPackage, via: "scope" };
   const moduleLocal = skipVariables ? undefined : localsOf(st).get(-1)?.get(name);
   if (moduleLocal) return bindingValue(ctx, st, -1, moduleLocal, depth);
-  return st.semantics.starImportsBind ? fromStarImports(ctx, st, name, depth) : undefined;
+  const starred = st.semantics.starImportsBind ? fromStarImports(ctx, st, name, depth) : undefined;
+  if (starred) return starred;
+  // C, C++: a function declared in a header is defined in some file of the program.
+  const linked = linkedMember(ctx, st, name);
+  return linked !== undefined ? { kind: "def", id: linked, via: "import" } : undefined;
 }
 
 /** What a local binding holds: an instance of its annotated or constructed type, else unknown. */
@@ -340,6 +354,15 @@ function callResult(ctx: GraphContext, st: FileState, scope: number, callee: str
   return undefined;
 }
 
+/** The type of the out-of-line method (C++ `T::m`) a scope is in. */
+function ownerAround(ctx: GraphContext, st: FileState, scope: number): number | undefined {
+  for (let s = scope; s >= 0; s = st.record.definitions[s]!.parent) {
+    const owner = outOfLineOwner(ctx, st, s);
+    if (owner !== undefined) return owner;
+  }
+  return undefined;
+}
+
 /**
  * The enclosing class of a scope (for self/this/cls/super): a class or enum around it, or the type
  * a method around it was declared for outside its body (a Rust `impl` block).
@@ -360,6 +383,12 @@ export function resolveExpr(ctx: GraphContext, st: FileState, scope: number, tex
   if (text.includes("::")) return resolvePath(ctx, st, scope, text, depth);
   // `new Foo<T>(…)` as a receiver: a call of the class.
   if (text.startsWith("new ")) text = text.slice(4).replace(/^([\w$.]+)\s*<[^()]*>\s*(?=\()/, "$1");
+  // C, C++: `p[i]` on a pointer or array of T is a T.
+  if (st.semantics.pointerSubscripts && text.endsWith("]")) {
+    const m = /^(.+?)\[[^[\]]*\]$/.exec(text);
+    const base = m ? resolveExpr(ctx, st, scope, m[1]!, depth + 1) : undefined;
+    return base?.kind === "instance" ? base : undefined;
+  }
   const [head, isCall] = splitCall(text);
   if (isCall) {
     // Go's `new(T)`: a pointer to a fresh T.
@@ -378,7 +407,7 @@ export function resolveExpr(ctx: GraphContext, st: FileState, scope: number, tex
     if (!IDENT.test(head)) return undefined;
     const sem = st.semantics;
     if (sem.instanceNames.includes(head)) {
-      const cls = enclosingClass(st, scope, ctx);
+      const cls = enclosingClass(st, scope, ctx) ?? ownerAround(ctx, st, scope);
       return cls !== undefined ? { kind: "instance", id: cls } : undefined;
     }
     if (sem.classNames.includes(head)) {
@@ -443,7 +472,9 @@ export function member(ctx: GraphContext, base: Value, attr: string, depth: numb
     case "instance":
     case "super": {
       if (base.kind === "def" && ctx.symbols[base.id]!.kind === "module") {
-        // An inline module: its items.
+        // A namespace's or an inline module's items.
+        const id = namespaceMember(ctx, base.id, attr);
+        if (id !== undefined) return { kind: "def", id, via: "scope" };
         for (const c of ctx.children.get(base.id) ?? []) if (ctx.symbols[c]!.name === attr) return { kind: "def", id: c, via: "scope" };
         return undefined;
       }

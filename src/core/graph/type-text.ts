@@ -24,9 +24,9 @@ export function splitTop(text: string, sep: string): string[] {
  */
 export function typeCandidates(text: string): string[] {
   let t = text.trim().replace(/^["']|["']$/g, "");
-  // A pointer (`*T`, `&T`, `&'a mut T`) holds a T; `dyn T` and `impl T` name T; `a::T` is `a.T`;
-  // a parenthesized result list (`(*T, error)`) gives its first.
-  t = t.replace(/^([*&]+\s*('\w+\s+)?(mut\s+|const\s+)?)+/, "").replace(/^(dyn|impl)\s+/, "").replace(/::/g, ".");
+  // A pointer (`*T`, `&T`, `&'a mut T`) holds a T; `dyn T` and `impl T` name T; a scoped name
+  // (C++ `ns::T`, Rust `a::T`) reads as a dotted one; a parenthesized result list (`(*T, error)`) gives its first.
+  t = t.replace(/^([*&]+\s*('\w+\s+)?(mut\s+|const\s+)?)+/, "").replace(/^(dyn|impl)\s+/, "").replace(/\s*::\s*/g, ".").replace(/^\./, "");
   if (t.startsWith("(") && t.endsWith(")") && !t.includes("=>")) {
     const first = splitTop(t.slice(1, -1), ",")[0];
     if (first) return typeCandidates(first.replace(/^[A-Za-z_]\w*\s+(?=[*\w])/, ""));

@@ -61,7 +61,7 @@
 ; #include <stdio.h> keeps its angle brackets (module "<stdio.h>"); #include "x.h" is "x.h".
 (preproc_include
   path: (system_lib_string) @import.module
-  (#set! kind "module")) @import
+  (#set! kind "star")) @import
 (preproc_include
   path: (string_literal (string_content) @import.module)
-  (#set! kind "module")) @import
+  (#set! kind "star")) @import

@@ -1,10 +1,14 @@
 /**
- * C++ (.cc, .cpp, .cxx, .hh, .hpp, .hxx; `.h` is C): definitions and includes. Namespaces are
- * modules; an out-of-line `Foo::bar() {}` is a top-level method named `bar` (no class in its
- * qualified name). Includes keep their form, as in C: `<vector>` or `shapes.hpp`.
+ * C++ (.cc, .cpp, .cxx, .hh, .hpp, .hxx; `.h` too in a project with more C++ sources than C ones):
+ * full depth. Includes, linkage and macros as in C (../c/resolve.ts). Namespaces are modules; an
+ * out-of-line `Foo::bar() {}` is a method named `Foo.bar` in the file that defines it, and inside it
+ * the class's members are in scope as in the class body. Calls `f()`, `ns::f()`, `obj.m()`,
+ * `p->m()`, `this->m()`, `Class::m()`: receivers typed by their declarations (locals, parameters,
+ * fields), members found through base classes.
  */
 import type { LanguageSpec } from "../types.ts";
 import { QUERIES } from "../queries.gen.ts";
+import { blankExportMacros, includeResolver } from "../c/resolve.ts";
 
 export const cpp: LanguageSpec = {
   id: "cpp",
@@ -12,12 +16,31 @@ export const cpp: LanguageSpec = {
   scipName: "CPP",
   grammar: "tree-sitter-cpp.wasm",
   extensions: [".cc", ".cpp", ".cxx", ".c++", ".hh", ".hpp", ".hxx", ".h++", ".ipp", ".tpp", ".inl"],
+  sharedExtensions: [".h"],
   query: QUERIES.cpp,
   decoratorTypes: [],
   wrapperTypes: ["template_declaration", "declaration", "field_declaration", "linkage_specification", "export_declaration"],
   commentTypes: ["comment"],
   docStyle: "preceding-comment",
-  exportStyle: "top-level",
-  fullDepth: false,
+  exportStyle: "storage-class",
+  fullDepth: true,
   fence: "cpp",
+  resolver: includeResolver,
+  sourceForParse: blankExportMacros,
+  semantics: {
+    exports: "top-level",
+    packages: "namespaces",
+    starImportsBind: true,
+    superCallsConstructor: false,
+    instanceNames: ["this"],
+    classNames: [],
+    classMembersInScope: true,
+    callsNameMethods: false,
+    staticTypes: true,
+    linkage: true,
+    pointerSubscripts: true,
+    // `T(x)` builds a temporary or converts; constructions are not call edges (as in the clang gold)
+    typeCallsConvert: true,
+    blocks: "braces",
+  },
 };

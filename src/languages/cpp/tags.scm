@@ -72,49 +72,49 @@
 
 ; class/struct/union/enum with a body, under any parent but a typedef (queries cannot negate a
 ; parent, so the allowed parents are listed).
-(translation_unit [(class_specifier name: [(type_identifier) @name (template_type name: (type_identifier) @name) (qualified_identifier) @name] body: (field_declaration_list) @body) @definition.class
-  (struct_specifier name: [(type_identifier) @name (template_type name: (type_identifier) @name) (qualified_identifier) @name] body: (field_declaration_list) @body) @definition.struct
-  (union_specifier name: [(type_identifier) @name (template_type name: (type_identifier) @name) (qualified_identifier) @name] body: (field_declaration_list) @body) @definition.struct
+(translation_unit [(class_specifier name: [(type_identifier) @name (template_type name: (type_identifier) @name) (qualified_identifier name: (type_identifier) @name) @qualifier] body: (field_declaration_list) @body) @definition.class
+  (struct_specifier name: [(type_identifier) @name (template_type name: (type_identifier) @name) (qualified_identifier name: (type_identifier) @name) @qualifier] body: (field_declaration_list) @body) @definition.struct
+  (union_specifier name: [(type_identifier) @name (template_type name: (type_identifier) @name) (qualified_identifier name: (type_identifier) @name) @qualifier] body: (field_declaration_list) @body) @definition.struct
   (enum_specifier name: [(type_identifier) (qualified_identifier)] @name body: (enumerator_list) @body) @definition.enum])
-(compound_statement [(class_specifier name: [(type_identifier) @name (template_type name: (type_identifier) @name) (qualified_identifier) @name] body: (field_declaration_list) @body) @definition.class
-  (struct_specifier name: [(type_identifier) @name (template_type name: (type_identifier) @name) (qualified_identifier) @name] body: (field_declaration_list) @body) @definition.struct
-  (union_specifier name: [(type_identifier) @name (template_type name: (type_identifier) @name) (qualified_identifier) @name] body: (field_declaration_list) @body) @definition.struct
+(compound_statement [(class_specifier name: [(type_identifier) @name (template_type name: (type_identifier) @name) (qualified_identifier name: (type_identifier) @name) @qualifier] body: (field_declaration_list) @body) @definition.class
+  (struct_specifier name: [(type_identifier) @name (template_type name: (type_identifier) @name) (qualified_identifier name: (type_identifier) @name) @qualifier] body: (field_declaration_list) @body) @definition.struct
+  (union_specifier name: [(type_identifier) @name (template_type name: (type_identifier) @name) (qualified_identifier name: (type_identifier) @name) @qualifier] body: (field_declaration_list) @body) @definition.struct
   (enum_specifier name: [(type_identifier) (qualified_identifier)] @name body: (enumerator_list) @body) @definition.enum])
-(declaration_list [(class_specifier name: [(type_identifier) @name (template_type name: (type_identifier) @name) (qualified_identifier) @name] body: (field_declaration_list) @body) @definition.class
-  (struct_specifier name: [(type_identifier) @name (template_type name: (type_identifier) @name) (qualified_identifier) @name] body: (field_declaration_list) @body) @definition.struct
-  (union_specifier name: [(type_identifier) @name (template_type name: (type_identifier) @name) (qualified_identifier) @name] body: (field_declaration_list) @body) @definition.struct
+(declaration_list [(class_specifier name: [(type_identifier) @name (template_type name: (type_identifier) @name) (qualified_identifier name: (type_identifier) @name) @qualifier] body: (field_declaration_list) @body) @definition.class
+  (struct_specifier name: [(type_identifier) @name (template_type name: (type_identifier) @name) (qualified_identifier name: (type_identifier) @name) @qualifier] body: (field_declaration_list) @body) @definition.struct
+  (union_specifier name: [(type_identifier) @name (template_type name: (type_identifier) @name) (qualified_identifier name: (type_identifier) @name) @qualifier] body: (field_declaration_list) @body) @definition.struct
   (enum_specifier name: [(type_identifier) (qualified_identifier)] @name body: (enumerator_list) @body) @definition.enum])
-(preproc_if [(class_specifier name: [(type_identifier) @name (template_type name: (type_identifier) @name) (qualified_identifier) @name] body: (field_declaration_list) @body) @definition.class
-  (struct_specifier name: [(type_identifier) @name (template_type name: (type_identifier) @name) (qualified_identifier) @name] body: (field_declaration_list) @body) @definition.struct
-  (union_specifier name: [(type_identifier) @name (template_type name: (type_identifier) @name) (qualified_identifier) @name] body: (field_declaration_list) @body) @definition.struct
+(preproc_if [(class_specifier name: [(type_identifier) @name (template_type name: (type_identifier) @name) (qualified_identifier name: (type_identifier) @name) @qualifier] body: (field_declaration_list) @body) @definition.class
+  (struct_specifier name: [(type_identifier) @name (template_type name: (type_identifier) @name) (qualified_identifier name: (type_identifier) @name) @qualifier] body: (field_declaration_list) @body) @definition.struct
+  (union_specifier name: [(type_identifier) @name (template_type name: (type_identifier) @name) (qualified_identifier name: (type_identifier) @name) @qualifier] body: (field_declaration_list) @body) @definition.struct
   (enum_specifier name: [(type_identifier) (qualified_identifier)] @name body: (enumerator_list) @body) @definition.enum])
-(preproc_ifdef [(class_specifier name: [(type_identifier) @name (template_type name: (type_identifier) @name) (qualified_identifier) @name] body: (field_declaration_list) @body) @definition.class
-  (struct_specifier name: [(type_identifier) @name (template_type name: (type_identifier) @name) (qualified_identifier) @name] body: (field_declaration_list) @body) @definition.struct
-  (union_specifier name: [(type_identifier) @name (template_type name: (type_identifier) @name) (qualified_identifier) @name] body: (field_declaration_list) @body) @definition.struct
+(preproc_ifdef [(class_specifier name: [(type_identifier) @name (template_type name: (type_identifier) @name) (qualified_identifier name: (type_identifier) @name) @qualifier] body: (field_declaration_list) @body) @definition.class
+  (struct_specifier name: [(type_identifier) @name (template_type name: (type_identifier) @name) (qualified_identifier name: (type_identifier) @name) @qualifier] body: (field_declaration_list) @body) @definition.struct
+  (union_specifier name: [(type_identifier) @name (template_type name: (type_identifier) @name) (qualified_identifier name: (type_identifier) @name) @qualifier] body: (field_declaration_list) @body) @definition.struct
   (enum_specifier name: [(type_identifier) (qualified_identifier)] @name body: (enumerator_list) @body) @definition.enum])
-(preproc_else [(class_specifier name: [(type_identifier) @name (template_type name: (type_identifier) @name) (qualified_identifier) @name] body: (field_declaration_list) @body) @definition.class
-  (struct_specifier name: [(type_identifier) @name (template_type name: (type_identifier) @name) (qualified_identifier) @name] body: (field_declaration_list) @body) @definition.struct
-  (union_specifier name: [(type_identifier) @name (template_type name: (type_identifier) @name) (qualified_identifier) @name] body: (field_declaration_list) @body) @definition.struct
+(preproc_else [(class_specifier name: [(type_identifier) @name (template_type name: (type_identifier) @name) (qualified_identifier name: (type_identifier) @name) @qualifier] body: (field_declaration_list) @body) @definition.class
+  (struct_specifier name: [(type_identifier) @name (template_type name: (type_identifier) @name) (qualified_identifier name: (type_identifier) @name) @qualifier] body: (field_declaration_list) @body) @definition.struct
+  (union_specifier name: [(type_identifier) @name (template_type name: (type_identifier) @name) (qualified_identifier name: (type_identifier) @name) @qualifier] body: (field_declaration_list) @body) @definition.struct
   (enum_specifier name: [(type_identifier) (qualified_identifier)] @name body: (enumerator_list) @body) @definition.enum])
-(preproc_elif [(class_specifier name: [(type_identifier) @name (template_type name: (type_identifier) @name) (qualified_identifier) @name] body: (field_declaration_list) @body) @definition.class
-  (struct_specifier name: [(type_identifier) @name (template_type name: (type_identifier) @name) (qualified_identifier) @name] body: (field_declaration_list) @body) @definition.struct
-  (union_specifier name: [(type_identifier) @name (template_type name: (type_identifier) @name) (qualified_identifier) @name] body: (field_declaration_list) @body) @definition.struct
+(preproc_elif [(class_specifier name: [(type_identifier) @name (template_type name: (type_identifier) @name) (qualified_identifier name: (type_identifier) @name) @qualifier] body: (field_declaration_list) @body) @definition.class
+  (struct_specifier name: [(type_identifier) @name (template_type name: (type_identifier) @name) (qualified_identifier name: (type_identifier) @name) @qualifier] body: (field_declaration_list) @body) @definition.struct
+  (union_specifier name: [(type_identifier) @name (template_type name: (type_identifier) @name) (qualified_identifier name: (type_identifier) @name) @qualifier] body: (field_declaration_list) @body) @definition.struct
   (enum_specifier name: [(type_identifier) (qualified_identifier)] @name body: (enumerator_list) @body) @definition.enum])
-(preproc_elifdef [(class_specifier name: [(type_identifier) @name (template_type name: (type_identifier) @name) (qualified_identifier) @name] body: (field_declaration_list) @body) @definition.class
-  (struct_specifier name: [(type_identifier) @name (template_type name: (type_identifier) @name) (qualified_identifier) @name] body: (field_declaration_list) @body) @definition.struct
-  (union_specifier name: [(type_identifier) @name (template_type name: (type_identifier) @name) (qualified_identifier) @name] body: (field_declaration_list) @body) @definition.struct
+(preproc_elifdef [(class_specifier name: [(type_identifier) @name (template_type name: (type_identifier) @name) (qualified_identifier name: (type_identifier) @name) @qualifier] body: (field_declaration_list) @body) @definition.class
+  (struct_specifier name: [(type_identifier) @name (template_type name: (type_identifier) @name) (qualified_identifier name: (type_identifier) @name) @qualifier] body: (field_declaration_list) @body) @definition.struct
+  (union_specifier name: [(type_identifier) @name (template_type name: (type_identifier) @name) (qualified_identifier name: (type_identifier) @name) @qualifier] body: (field_declaration_list) @body) @definition.struct
   (enum_specifier name: [(type_identifier) (qualified_identifier)] @name body: (enumerator_list) @body) @definition.enum])
-(template_declaration [(class_specifier name: [(type_identifier) @name (template_type name: (type_identifier) @name) (qualified_identifier) @name] body: (field_declaration_list) @body) @definition.class
-  (struct_specifier name: [(type_identifier) @name (template_type name: (type_identifier) @name) (qualified_identifier) @name] body: (field_declaration_list) @body) @definition.struct
-  (union_specifier name: [(type_identifier) @name (template_type name: (type_identifier) @name) (qualified_identifier) @name] body: (field_declaration_list) @body) @definition.struct
+(template_declaration [(class_specifier name: [(type_identifier) @name (template_type name: (type_identifier) @name) (qualified_identifier name: (type_identifier) @name) @qualifier] body: (field_declaration_list) @body) @definition.class
+  (struct_specifier name: [(type_identifier) @name (template_type name: (type_identifier) @name) (qualified_identifier name: (type_identifier) @name) @qualifier] body: (field_declaration_list) @body) @definition.struct
+  (union_specifier name: [(type_identifier) @name (template_type name: (type_identifier) @name) (qualified_identifier name: (type_identifier) @name) @qualifier] body: (field_declaration_list) @body) @definition.struct
   (enum_specifier name: [(type_identifier) (qualified_identifier)] @name body: (enumerator_list) @body) @definition.enum])
-(declaration type: [(class_specifier name: [(type_identifier) @name (template_type name: (type_identifier) @name) (qualified_identifier) @name] body: (field_declaration_list) @body) @definition.class
-  (struct_specifier name: [(type_identifier) @name (template_type name: (type_identifier) @name) (qualified_identifier) @name] body: (field_declaration_list) @body) @definition.struct
-  (union_specifier name: [(type_identifier) @name (template_type name: (type_identifier) @name) (qualified_identifier) @name] body: (field_declaration_list) @body) @definition.struct
+(declaration type: [(class_specifier name: [(type_identifier) @name (template_type name: (type_identifier) @name) (qualified_identifier name: (type_identifier) @name) @qualifier] body: (field_declaration_list) @body) @definition.class
+  (struct_specifier name: [(type_identifier) @name (template_type name: (type_identifier) @name) (qualified_identifier name: (type_identifier) @name) @qualifier] body: (field_declaration_list) @body) @definition.struct
+  (union_specifier name: [(type_identifier) @name (template_type name: (type_identifier) @name) (qualified_identifier name: (type_identifier) @name) @qualifier] body: (field_declaration_list) @body) @definition.struct
   (enum_specifier name: [(type_identifier) (qualified_identifier)] @name body: (enumerator_list) @body) @definition.enum])
-(field_declaration type: [(class_specifier name: [(type_identifier) @name (template_type name: (type_identifier) @name) (qualified_identifier) @name] body: (field_declaration_list) @body) @definition.class
-  (struct_specifier name: [(type_identifier) @name (template_type name: (type_identifier) @name) (qualified_identifier) @name] body: (field_declaration_list) @body) @definition.struct
-  (union_specifier name: [(type_identifier) @name (template_type name: (type_identifier) @name) (qualified_identifier) @name] body: (field_declaration_list) @body) @definition.struct
+(field_declaration type: [(class_specifier name: [(type_identifier) @name (template_type name: (type_identifier) @name) (qualified_identifier name: (type_identifier) @name) @qualifier] body: (field_declaration_list) @body) @definition.class
+  (struct_specifier name: [(type_identifier) @name (template_type name: (type_identifier) @name) (qualified_identifier name: (type_identifier) @name) @qualifier] body: (field_declaration_list) @body) @definition.struct
+  (union_specifier name: [(type_identifier) @name (template_type name: (type_identifier) @name) (qualified_identifier name: (type_identifier) @name) @qualifier] body: (field_declaration_list) @body) @definition.struct
   (enum_specifier name: [(type_identifier) (qualified_identifier)] @name body: (enumerator_list) @body) @definition.enum])
 
 (class_specifier (base_class_clause [(type_identifier) (qualified_identifier) (template_type)] @base)) @definition.class
@@ -132,16 +132,51 @@
 
 
 (call_expression function: (identifier) @name) @reference.call
+(call_expression function: (template_function name: (identifier) @name)) @reference.call
 (call_expression
   function: (field_expression argument: (_) @receiver field: (field_identifier) @name)) @reference.call
+(call_expression
+  function: (field_expression argument: (_) @receiver field: (template_method name: (field_identifier) @name))) @reference.call
+; `ns::f()`, `Class::m()`, `a::B::m()`: the qualified callee is the receiver (the extractor keeps
+; the part before the name, read with dots).
+(call_expression
+  function: (qualified_identifier name: [(identifier) @name (template_function name: (identifier) @name)]) @receiver) @reference.call
+(call_expression
+  function: (qualified_identifier name: (qualified_identifier name: [(identifier) @name (template_function name: (identifier) @name)])) @receiver) @reference.call
+(call_expression
+  function: (qualified_identifier name: (qualified_identifier name: (qualified_identifier name: [(identifier) @name (template_function name: (identifier) @name)]))) @receiver) @reference.call
+
+; What names hold, for receiver typing: parameters, locals (`Foo x;`, `Foo* p = …;`, `auto`-less
+; declarations), fields (`Foo* rep_;`).
+(parameter_declaration type: (_) @type
+  declarator: [(identifier) @name (pointer_declarator declarator: (identifier) @name)
+               (reference_declarator (identifier) @name)]) @local.param
+(declaration type: (_) @type
+  declarator: [(identifier) @name (pointer_declarator declarator: (identifier) @name)
+               (reference_declarator (identifier) @name)
+               (init_declarator declarator: [(identifier) @name (pointer_declarator declarator: (identifier) @name) (reference_declarator (identifier) @name)])]) @local.assign
+(field_declaration type: (_) @type
+  declarator: [(field_identifier) @name (pointer_declarator declarator: (field_identifier) @name)
+               (reference_declarator (field_identifier) @name)]) @local.field
 
 ; #include <vector> keeps its angle brackets; #include "x.hpp" is "x.hpp"; C++20 `import a.b;`.
 (preproc_include
   path: (system_lib_string) @import.module
-  (#set! kind "module")) @import
+  (#set! kind "star")) @import
 (preproc_include
   path: (string_literal (string_content) @import.module)
-  (#set! kind "module")) @import
+  (#set! kind "star")) @import
 (import_declaration
   name: (module_name) @import.module
   (#set! kind "module")) @import
+
+; `using namespace a::b;`: the namespace's names are in scope (a star import of the namespace).
+(using_declaration "namespace" [(identifier) (qualified_identifier)] @import.module (#set! kind "star")) @import
+
+; Return types, for receiver typing (`XMLElement* FirstChildElement()`: an XMLElement).
+(function_definition type: (_) @returns) @definition.function
+(field_declaration type: (_) @returns
+  declarator: [(function_declarator) (pointer_declarator declarator: (function_declarator))
+               (reference_declarator (function_declarator))]) @definition.method
+; `using a::B;`: B's namespace is searched for names (a star import of `a`, a little wider than B alone).
+(using_declaration (qualified_identifier scope: (namespace_identifier) @import.module name: (identifier)) (#set! kind "star")) @import

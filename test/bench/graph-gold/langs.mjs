@@ -1,10 +1,12 @@
-// Go, Java and Rust accuracy corpora: public repositories pinned to a commit, with gold from the
-// language's own compiler front end instead of a SCIP indexer:
-//   Go    go/go (main.go): go/parser + go/types of Debian's golang-go (1.19), stdlib only
-//   Java  java/GoldJava.java: javac's Tree API + Trees + javax.lang.model (JDK 17)
-//   Rust  rust/gold-rust.mjs: rustc's -Zunpretty=hir-tree and thir-tree (RUSTC_BOOTSTRAP=1; the
-//         rustup toolchain's rustc, no crates downloaded: the crates build without dependencies)
-// Rules: ../graph-gold/README.md ("Go", "Java", "Rust") and the headers of those programs.
+// Go, Java, Rust, C and C++ accuracy corpora: public repositories pinned to a commit, with gold
+// from the language's own compiler front end instead of a SCIP indexer:
+//   Go     go/go (main.go): go/parser + go/types of Debian's golang-go (1.19), stdlib only
+//   Java   java/GoldJava.java: javac's Tree API + Trees + javax.lang.model (JDK 17)
+//   Rust   rust/gold-rust.mjs: rustc's -Zunpretty=hir-tree and thir-tree (RUSTC_BOOTSTRAP=1; the
+//          rustup toolchain's rustc, no crates downloaded: the crates build without dependencies)
+//   C/C++  c/gold_clang.py: clang 14's AST through libclang (Debian clang-14, python3-clang-14),
+//          syntax-only (nothing is built); each corpus's compiler flags are written down below
+// Rules: ../graph-gold/README.md ("Go", "Java", "Rust", "C and C++") and the headers of those programs.
 // A corpus with `subdir` is one crate of a repository: codeslice and the gold read only that folder.
 //
 // The clones are not made here (the benchmark machine reaches no git host): each corpus is expected
@@ -34,6 +36,37 @@ export const LANG_CORPORA = [
   { name: "java-commons-cli", language: "java", repo: "apache/commons-cli", commit: "0a68ae0e826bb08eb59bda9bae7ec5d84008b62a", short: "commons-cli" },
   { name: "rust-regex-syntax", language: "rust", repo: "rust-lang/regex", commit: "2b527599eb9eea0dcc288c704584f242f26a5c61", short: "regex", subdir: "regex-syntax" },
   { name: "rust-semver", language: "rust", repo: "dtolnay/semver", commit: "8591f2344b52b31d85b538de58b76a676fe9ff90", short: "semver" },
+  // C and C++: `clang` is what a compile_commands.json would say for each file (flags relative to
+  // the corpus root; `per_dir` adds flags for the files under a path prefix; `skip` lists sources
+  // that cannot compile here, whose facts are then left out of the scores on both sides).
+  {
+    name: "c-lua", language: "c", repo: "lua/lua", commit: "53b41d0cddd80bf33fdc631bdd32e3ba53842b89", short: "lua",
+    // ltests.c is compiled only in Lua's test build (LUA_USER_H pulls in ltests.h, which sets LUA_DEBUG)
+    clang: { args: ["-I.", "-DLUA_USE_LINUX"], per_dir: [["ltests.c", ["-DLUA_USER_H=\"ltests.h\""]]] },
+  },
+  {
+    name: "c-cjson", language: "c", repo: "DaveGamble/cJSON", commit: "a29814f285cc531c00223743ad3c55cd38c0dc56", short: "cjson",
+    // cJSON's own code and tests; tests/unity/ is a vendored copy of the Unity test framework (its
+    // self-tests open and close braces inside macros, which no syntax-only reader follows), left
+    // out on both sides: its headers are outside the corpus, as a system library's would be
+    clang: { args: ["-I.", "-Itests", "-Itests/unity/src"], skip_re: "^tests/unity/" },
+  },
+  {
+    name: "cpp-leveldb", language: "cpp", repo: "google/leveldb", commit: "78a352f47ed6c1e9d750545e9b242289185b87e1", short: "leveldb",
+    // The Windows port and the sqlite3 / Kyoto Cabinet benchmarks need what this machine lacks. The
+    // googletest tests (35 files) are left out too: with gtest's headers a unit took minutes of
+    // libclang on this shared machine, more than the session had; the library, its tools and
+    // benchmarks are scored.
+    clang: {
+      args: ["-I.", "-Iinclude", "-DLEVELDB_PLATFORM_POSIX=1", "-std=c++17"],
+      skip: ["util/env_windows.cc", "util/windows_logger.h", "benchmarks/db_bench_sqlite3.cc", "benchmarks/db_bench_tree_db.cc"],
+      skip_re: "(_test\\.cc|_test\\.c|_test_helper\\.h|^issues/.*|^util/testutil\\.(cc|h))$",
+    },
+  },
+  {
+    name: "cpp-tinyxml2", language: "cpp", repo: "leethomason/tinyxml2", commit: "3dcad8e3c38e7091ae3771bf63020027f91715ce", short: "tinyxml2",
+    clang: { args: ["-I.", "-std=c++17"] },
+  },
 ];
 
 /** Libraries of the Java corpora's tests and annotations, from Debian (used when present). */
@@ -67,6 +100,7 @@ export function toolVersions(specs) {
   if (specs.some((s) => s.language === "go")) v.go = sh("go", ["version"]).replace(/^go version /, "");
   if (specs.some((s) => s.language === "java")) v.javac = sh("javac", ["-version"]).replace(/^javac /, "");
   if (specs.some((s) => s.language === "rust")) v.rustc = sh("rustc", ["--version"]).replace(/^rustc /, "");
+  if (specs.some((s) => s.language === "c" || s.language === "cpp")) v.clang = sh("clang", ["--version"]).split("\n")[0].replace(/^.*clang version /, "");
   return v;
 }
 
@@ -85,6 +119,12 @@ function ensureExtractor(language) {
     const src = path.join(here, "rust", "gold-rust.mjs");
     const rustc = sh("rustc", ["--version"]);
     return { hash: `${hashOf([src])}-${crypto.createHash("sha256").update(rustc).digest("hex").slice(0, 8)}`, cmd: (corpus) => [process.execPath, [src, corpus]] };
+  }
+  if (language === "c" || language === "cpp") {
+    // Python over libclang: nothing to build; the config (flags) is part of the cache key
+    const script = path.join(here, "c", "gold_clang.py");
+    if (!fs.existsSync("/usr/lib/python3/dist-packages/clang/cindex.py")) throw new Error("C/C++ gold needs `apt-get install -y clang-14 python3-clang-14`");
+    return { hash: hashOf([script]), cmd: (corpus, spec) => ["/usr/bin/python3", [script, corpus, JSON.stringify({ language, ...spec.clang })]] };
   }
   if (language === "go") {
     const src = path.join(here, "go");
@@ -116,13 +156,13 @@ function ensureExtractor(language) {
 export function deriveLangGold(spec, dir, { fresh = false } = {}) {
   const tool = ensureExtractor(spec.language);
   const classPath = spec.language === "java" ? JAVA_LIBS.filter((j) => fs.existsSync(j)) : [];
-  const key = crypto.createHash("sha256").update(`${tool.hash}|${sh("git", ["rev-parse", "HEAD^{tree}"], { cwd: dir })}|${classPath.join(":")}`).digest("hex").slice(0, 16);
+  const key = crypto.createHash("sha256").update(`${tool.hash}|${sh("git", ["rev-parse", "HEAD^{tree}"], { cwd: dir })}|${classPath.join(":")}|${JSON.stringify(spec.clang ?? null)}`).digest("hex").slice(0, 16);
   const cacheFile = path.join(benchCache, "gold", `${spec.name}.${key}.gold-cache.json`);
   if (!fresh && fs.existsSync(cacheFile)) {
     const c = JSON.parse(fs.readFileSync(cacheFile, "utf8"));
     return { gold: c.gold, seconds: c.seconds, cached: true };
   }
-  const [cmd, args] = tool.cmd(dir);
+  const [cmd, args] = tool.cmd(dir, spec);
   const t0 = Date.now();
   const out = execFileSync("nice", ["-n", "10", cmd, ...args], {
     encoding: "utf8", maxBuffer: 1 << 30, stdio: ["ignore", "pipe", "inherit"],
@@ -137,15 +177,18 @@ export function deriveLangGold(spec, dir, { fresh = false } = {}) {
   return { gold, seconds, cached: false };
 }
 
-const EXTENSIONS = { go: [".go"], java: [".java"], rust: [".rs"] };
+const C_FAMILY = [".c", ".h", ".cc", ".cpp", ".cxx", ".c++", ".hh", ".hpp", ".hxx", ".h++", ".inl", ".ipp", ".tpp"];
+const EXTENSIONS = { go: [".go"], java: [".java"], rust: [".rs"], c: C_FAMILY, cpp: C_FAMILY };
 
 /** Keeps the candidate's facts about files of the corpus' language (commons-cli ships a .js file
  *  in its site folder: the gold covers only the language's own files), and, when the gold lists the
  *  files the compiler read (`meta.files`: Rust targets that failed to build, e.g. benches needing a
- *  crate from crates.io, are not in it), only those. Returns how many were dropped. */
+ *  crate from crates.io, are not in it), only those; less the files the gold could not compile
+ *  (`meta.skipped_files`, C/C++). Returns how many were dropped. */
 export function restrictToLanguage(cand, language, gold) {
   const files = Array.isArray(gold?.meta?.files) ? new Set(gold.meta.files) : null;
-  const ok = (file) => EXTENSIONS[language].some((x) => file.endsWith(x)) && (!files || files.has(file));
+  const skip = new Set(gold?.meta?.skipped_files ?? []);
+  const ok = (file) => !skip.has(file) && EXTENSIONS[language].some((x) => file.endsWith(x)) && (!files || files.has(file));
   const fileOf = (qualified) => qualified.split("#")[0];
   const before = cand.definitions.length + cand.call_edges.length + cand.import_edges.length + cand.inherits.length;
   cand.definitions = cand.definitions.filter((d) => ok(d.file));

@@ -23,13 +23,17 @@ const SHAPES = {
     chain: "a.b.m()", "call-result": "f().m()", "new-result": "new X().m()", subscript: "x[i].m()", literal: "'lit'.m()",
     other: "(expr).m()", computed: "computed callee", outer: "outer.new X()" },
   rust: { none: "f()", value: "x.m()", path: "a::f()", Self: "Self::f()", self: "self::f()", super: "super::f()", crate: "crate::f()" },
+  // C/C++ gold edges carry a form instead of a receiver kind
+  c: { plain: "f()", member: "x.m() / p->m()", macro: "MACRO()" },
+  cpp: { plain: "f() / ns::f() / T::m()", member: "x.m() / p->m()", macro: "MACRO()" },
 };
 
 function shapeOf(lang, site) {
   if (!site) return "no call here per the parser";
   if (site.form === "super") return "super(...)";
   if (site.form === "this") return "this(...)";
-  const receiver = SHAPES[lang]?.[site.receiver] ?? site.receiver;
+  const key = site.receiver ?? site.form;
+  const receiver = SHAPES[lang]?.[key] ?? key ?? "?";
   if (site.form === "new") return site.receiver === "none" ? "new X()" : `new ${receiver.replace(/m\(\)$/, "X()")}`;
   if (site.form === "tagged") return "tagged template";
   return receiver;
