@@ -16,8 +16,8 @@ import { isTestFile } from "../slice/plan.ts";
 import type { Route } from "../slice/routes.ts";
 import { EngineError } from "../../shared/errors.ts";
 import { cite, citeName } from "../../shared/paths.ts";
-import { planEnvelope, type ChangesEnvelope } from "./envelope.ts";
-import { computeImpact, createQualifier, graphSymbolOf, IMPACT_LIST_LIMIT, TEST_DEPTH, type ImpactItem, type ImpactSource, type RouteImpact } from "./impact.ts";
+import { planEnvelope, type ChangesEnvelope, type EnvelopePlan } from "./envelope.ts";
+import { computeImpact, createQualifier, graphSymbolOf, IMPACT_LIST_LIMIT, TEST_DEPTH, type Impact, type ImpactItem, type ImpactSource, type RouteImpact } from "./impact.ts";
 import { splitLines, type Hunk } from "./line-diff.ts";
 import { compactSpanDiff, fullSpanDiff } from "./span-diff.ts";
 import type { ChangeKind, FileComparison } from "./symbols.ts";
@@ -216,14 +216,20 @@ const one = (text: string, max = 100) => {
   return s.length > max ? `${s.slice(0, max)}…` : s;
 };
 
-/** Builds the answer: changed symbols, impact, and the budgeted bundle. */
-export async function buildChangesAnswer(graph: CodeGraph, set: ChangeSet, options: ChangesBundleOptions, io: ChangesIO): Promise<ChangesAnswer> {
-  const budget = checkBudget(options.budget);
-  const encoding = checkEncoding(options.encoding);
-  const count = await loadTokenCounter(encoding);
-  const notes = [...set.notes];
+/** The changed definitions of a change set, with what the impact and the chunks need about each. */
+interface CollectedSymbols {
+  symbols: ChangedSymbol[];
+  /** Per symbol, in the same order: where the impact starts from. */
+  sources: ImpactSource[];
+  /** Per symbol, in the same order: its graph id on the head side, when it maps to one. */
+  symbolIds: (number | undefined)[];
+  fileOf: Map<ChangedSymbol, ComparedFile>;
+  /** Head-side definitions matched to the indexed tree by name only (the head side is not on disk). */
+  inexact: number;
+}
 
-  // Changed symbols, with their graph ids on the head side.
+/** Collects every changed definition of `set`, qualified as the graph names them, with their graph ids on the head side. */
+function collectChangedSymbols(graph: CodeGraph, set: ChangeSet): CollectedSymbols {
   const symbols: ChangedSymbol[] = [];
   const sources: ImpactSource[] = [];
   const symbolIds: (number | undefined)[] = [];
@@ -258,18 +264,17 @@ export async function buildChangesAnswer(graph: CodeGraph, set: ChangeSet, optio
       });
     }
   }
-  if (inexact > 0) notes.push(`${inexact} changed definition${inexact > 1 ? "s are" : " is"} matched to the indexed tree by name: the head side differs from the files on disk, so callers and tests come from the files on disk.`);
+  return { symbols, sources, symbolIds, fileOf, inexact };
+}
 
-  // Tests are reached from changed code outside tests; a changed test reaches nothing new.
-  const impactSources = sources.filter((s) => !s.test);
-  const changedFiles = [...new Set(set.files.filter((f) => f.comparison && (f.comparison.definitions.length || f.comparison.moduleLines.new.length || f.comparison.moduleLines.old.length)).map((f) => f.path))];
-  const impact = computeImpact(graph, impactSources, io.routes(), changedFiles);
-
-  // ---- chunks, in priority order
-  const texts = new Map<string, string[]>();
-  const linesOf = async (path: string) => texts.get(path) ?? texts.set(path, splitLines(await io.readText(path).catch(() => ""))).get(path)!;
+/**
+ * The changed definitions as chunks, changed signatures first, then renames, removals, bodies and
+ * additions (tests after the rest of each kind): an addition in full, a removal as it was on the
+ * base side, anything else as its diff. Adds each shown definition's graph id to `shownIds`.
+ */
+function planChangedChunks(graph: CodeGraph, set: ChangeSet, collected: CollectedSymbols, shownIds: Set<number>): Planned[] {
+  const { symbols, symbolIds, fileOf } = collected;
   const planned: Planned[] = [];
-  const shownIds = new Set<number>();
   const order = symbols.map((s, i) => i).sort((a, b) => CHANGE_ORDER[symbols[a]!.change] - CHANGE_ORDER[symbols[b]!.change] || (symbols[a]!.test ? 1 : 0) - (symbols[b]!.test ? 1 : 0) || a - b);
   for (const i of order) {
     const s = symbols[i]!;
@@ -306,11 +311,20 @@ export async function buildChangesAnswer(graph: CodeGraph, set: ChangeSet, optio
       });
     }
   }
-  // Module-level lines (imports, constants, top-level code): one chunk per file, after the definitions.
-  const summaryFiles: ChangedFile[] = set.files.map((f) => ({
+  return planned;
+}
+
+/** The answer's files: each compared file with its hunks, its count of changed definitions and its changed module-level lines. */
+function summarizeFiles(set: ChangeSet): ChangedFile[] {
+  return set.files.map((f) => ({
     path: f.path, ...(f.oldPath ? { oldPath: f.oldPath } : {}), status: f.status, ...(f.language ? { language: f.language } : {}), ...(f.reason ? { reason: f.reason } : {}),
     hunks: f.hunks, symbols: f.comparison?.definitions.length ?? 0, moduleLines: f.comparison?.moduleLines ?? { old: [], new: [] },
   }));
+}
+
+/** Module-level lines (imports, constants, top-level code) of modified files: one diff chunk per file, to follow the definitions. */
+function planModuleChunks(set: ChangeSet): Planned[] {
+  const planned: Planned[] = [];
   for (const f of set.files) {
     const m = f.comparison?.moduleLines;
     if (!m || (m.new.length === 0 && m.old.length === 0) || f.status === "added" || f.status === "removed") continue;
@@ -331,7 +345,13 @@ export async function buildChangesAnswer(graph: CodeGraph, set: ChangeSet, optio
       side: m.new.length ? "head" : "base", change: "module", full: fence("diff", parts.join("\n⋯\n")), suffix: ` (module-level lines ${ranges(m.new.length ? m.new : m.old)})`,
     });
   }
+  return planned;
+}
 
+/** Reads the indexed files (each once, an unreadable one as empty) and turns graph symbols into chunks. */
+function createChunkReader(graph: CodeGraph, io: ChangesIO) {
+  const texts = new Map<string, string[]>();
+  const linesOf = async (path: string) => texts.get(path) ?? texts.set(path, splitLines(await io.readText(path).catch(() => ""))).get(path)!;
   const symbolText = async (id: number): Promise<{ body: string; outlineText?: string; start: number; end: number; path: string; language: string }> => {
     const s = graph.symbols[id]!;
     const lines = await linesOf(s.file);
@@ -354,6 +374,18 @@ export async function buildChangesAnswer(graph: CodeGraph, set: ChangeSet, optio
       ...(t.outlineText !== undefined && t.outlineText.length < t.body.length ? { outline: fence(t.language, t.outlineText) } : {}), suffix, id, ...(listOnly ? { listOnly } : {}),
     }];
   };
+  return { linesOf, callerChunk };
+}
+
+/**
+ * What the change reaches, as chunks in priority order: callers of changed signatures and renames,
+ * code still calling removed names, routes whose handlers reach the change, tests (by calls, then
+ * test files importing a changed file, listed only), then callers of changed bodies. Skips, and
+ * adds to, `shownIds`; past SHOWN_PER_ROLE per role a chunk is listed only.
+ */
+async function planImpactChunks(graph: CodeGraph, io: ChangesIO, impact: Impact, sources: ImpactSource[], shownIds: Set<number>): Promise<Planned[]> {
+  const planned: Planned[] = [];
+  const { linesOf, callerChunk } = createChunkReader(graph, io);
   const nameOfId = new Map(sources.flatMap((s) => (s.id !== undefined ? [[s.id, s.qualified] as const] : [])));
   const changeOfId = new Map(sources.flatMap((s) => (s.id !== undefined ? [[s.id, s.change] as const] : [])));
   const callersOf = async (which: (c: ChangeKind) => boolean) => {
@@ -417,15 +449,22 @@ export async function buildChangesAnswer(graph: CodeGraph, set: ChangeSet, optio
   }
   // Callers of changed bodies, last.
   await callersOf((c) => c === "body");
+  return planned;
+}
 
-  // ---- fit
-  const header = summaryText(set, symbols, summaryFiles, impact, notes);
-  const lists = { files: summaryFiles, symbols, callers: impact.callers.slice(0, IMPACT_LIST_LIMIT), tests: impact.tests.slice(0, IMPACT_LIST_LIMIT), routes: impact.routes.slice(0, IMPACT_LIST_LIMIT), notes };
-  const env = planEnvelope(options.envelope, lists, budget, count);
-  const handleOf = (c: Planned) => (c.side === "base" ? `${cite(c.path, c.start, c.end)} at ${set.base.oid ? short(set.base.oid) : set.base.label}` : c.id !== undefined || (c.kind !== "module-code" && c.kind !== "file" && c.kind !== "route") ? c.label.split(" → ").pop()! : cite(c.path, c.start, c.end));
+/** How to ask for a chunk again: its symbol's name, or its lines (at the base commit for removed code). */
+function chunkHandle(set: ChangeSet, c: Planned): string {
+  return c.side === "base" ? `${cite(c.path, c.start, c.end)} at ${set.base.oid ? short(set.base.oid) : set.base.label}` : c.id !== undefined || (c.kind !== "module-code" && c.kind !== "file" && c.kind !== "route") ? c.label.split(" → ").pop()! : cite(c.path, c.start, c.end);
+}
+
+/**
+ * The planned chunks as blocks for the fitter: headed `## path:start-end [role] name`, with their
+ * outline form, the chunks they sit inside, the first change required, and their envelope records.
+ */
+function toBlocks(set: ChangeSet, planned: Planned[], count: (text: string) => number, options: ChangesBundleOptions, env: EnvelopePlan): Block[] {
   // A chunk inside another chunk of the same side (a changed method of a changed class).
   const within = planned.map((c, i) => planned.flatMap((o, j) => (j !== i && j < i && o.side === c.side && o.path === c.path && o.start <= c.start && o.end >= c.end ? [j] : [])));
-  const blocks: Block[] = planned.map((c, i) => {
+  return planned.map((c, i) => {
     const head = `## ${cite(c.path, c.start, c.end)} [${c.role}] ${citeName(c.label)}${c.suffix}`;
     const full = `${head}\n${c.full}`;
     let outlineBlock = c.outline !== undefined ? `${head} (outline)\n${c.outline}` : undefined;
@@ -442,12 +481,60 @@ export async function buildChangesAnswer(graph: CodeGraph, set: ChangeSet, optio
       ...(i === 0 && c.role !== "caller" && c.role !== "route" && c.role !== "test" ? { required: true } : {}),
       ...(within[i]!.length ? { within: within[i]! } : {}),
       listed: (tokens: number) => `- ${cite(c.path, c.start, c.end)} [${c.role}] ${citeName(c.label)} (${tokens} tokens)`,
-      ...(options.envelope?.perRecord !== undefined ? { envelope: env.block({ path: c.path, start: c.start, end: c.end, role: c.role, symbol: c.label }, { handle: handleOf(c), path: c.path, start: c.start, end: c.end, role: c.role }) } : {}),
+      ...(options.envelope?.perRecord !== undefined ? { envelope: env.block({ path: c.path, start: c.start, end: c.end, role: c.role, symbol: c.label }, { handle: chunkHandle(set, c), path: c.path, start: c.start, end: c.end, role: c.role }) } : {}),
     };
   });
+}
+
+/** Sorts the planned chunks by what the fitter made of them: shown (in full or as an outline), cut, or covered by another. */
+function splitFitted(set: ChangeSet, planned: Planned[], fit: ReturnType<typeof fitBlocks>): { chunks: ChangesChunk[]; cut: ChangesCut[] } {
+  const chunks: ChangesChunk[] = [];
+  const cut: ChangesCut[] = [];
+  planned.forEach((c, i) => {
+    const form: BlockForm = fit.forms[i]!;
+    if (form === "covered") return;
+    if (form === "cut") {
+      cut.push({ path: c.path, start: c.start, end: c.end, role: c.role, symbol: c.label, handle: chunkHandle(set, c), tokens: fit.fullTokens(i) });
+    } else {
+      chunks.push({
+        path: c.path, start: c.start, end: c.end, role: c.role, symbol: c.label, kind: c.kind, form, tokens: form === "full" ? fit.fullTokens(i) : fit.outlineTokens(i)!,
+        ...(c.change ? { change: c.change } : {}), side: c.side,
+      });
+    }
+  });
+  return { chunks, cut };
+}
+
+/** Builds the answer: changed symbols, impact, and the budgeted bundle. */
+export async function buildChangesAnswer(graph: CodeGraph, set: ChangeSet, options: ChangesBundleOptions, io: ChangesIO): Promise<ChangesAnswer> {
+  const budget = checkBudget(options.budget);
+  const encoding = checkEncoding(options.encoding);
+  const count = await loadTokenCounter(encoding);
+  const notes = [...set.notes];
+
+  const collected = collectChangedSymbols(graph, set);
+  const { symbols, sources, inexact } = collected;
+  if (inexact > 0) notes.push(`${inexact} changed definition${inexact > 1 ? "s are" : " is"} matched to the indexed tree by name: the head side differs from the files on disk, so callers and tests come from the files on disk.`);
+
+  // Tests are reached from changed code outside tests; a changed test reaches nothing new.
+  const impactSources = sources.filter((s) => !s.test);
+  const changedFiles = [...new Set(set.files.filter((f) => f.comparison && (f.comparison.definitions.length || f.comparison.moduleLines.new.length || f.comparison.moduleLines.old.length)).map((f) => f.path))];
+  const impact = computeImpact(graph, impactSources, io.routes(), changedFiles);
+
+  // ---- chunks, in priority order: changed definitions, module-level lines, then what they reach
+  const shownIds = new Set<number>();
+  const planned: Planned[] = planChangedChunks(graph, set, collected, shownIds);
+  const summaryFiles = summarizeFiles(set);
+  planned.push(...planModuleChunks(set));
+  planned.push(...(await planImpactChunks(graph, io, impact, sources, shownIds)));
+
+  // ---- fit
+  const header = summaryText(set, symbols, summaryFiles, impact, notes);
+  const lists = { files: summaryFiles, symbols, callers: impact.callers.slice(0, IMPACT_LIST_LIMIT), tests: impact.tests.slice(0, IMPACT_LIST_LIMIT), routes: impact.routes.slice(0, IMPACT_LIST_LIMIT), notes };
+  const env = planEnvelope(options.envelope, lists, budget, count);
   const fit = fitBlocks({
     header,
-    blocks,
+    blocks: toBlocks(set, planned, count, options, env),
     budget,
     count,
     separator: "\n\n",
@@ -459,20 +546,7 @@ export async function buildChangesAnswer(graph: CodeGraph, set: ChangeSet, optio
     envelope: env.fixed,
     smallest: "the summary and the first change's changed lines",
   });
-  const chunks: ChangesChunk[] = [];
-  const cut: ChangesCut[] = [];
-  planned.forEach((c, i) => {
-    const form: BlockForm = fit.forms[i]!;
-    if (form === "covered") return;
-    if (form === "cut") {
-      cut.push({ path: c.path, start: c.start, end: c.end, role: c.role, symbol: c.label, handle: handleOf(c), tokens: fit.fullTokens(i) });
-    } else {
-      chunks.push({
-        path: c.path, start: c.start, end: c.end, role: c.role, symbol: c.label, kind: c.kind, form, tokens: form === "full" ? fit.fullTokens(i) : fit.outlineTokens(i)!,
-        ...(c.change ? { change: c.change } : {}), side: c.side,
-      });
-    }
-  });
+  const { chunks, cut } = splitFitted(set, planned, fit);
   return {
     mode: set.mode,
     base: set.base,

@@ -153,6 +153,116 @@ interface Pack {
 /** How many resolved pack entries are kept (delta bases are shared by many objects). */
 const CACHE_ENTRIES = 512;
 
+/** Reads the loose object `oid` under `gitdir`; undefined when there is no such file. */
+async function readLooseObject(fs: FileSystem, gitdir: string, oid: string): Promise<GitObject | undefined> {
+  const path = `${gitdir}/objects/${oid.slice(0, 2)}/${oid.slice(2)}`;
+  let raw: Uint8Array;
+  try {
+    raw = await fs.readFile(path);
+  } catch (error) {
+    if (isEngineError(error, "not_found", "not_directory")) return undefined;
+    throw error;
+  }
+  let bytes: Uint8Array;
+  try {
+    bytes = await inflate(raw);
+  } catch (error) {
+    throw damaged(path, `cannot inflate (${(error as Error).message})`);
+  }
+  const nul = bytes.indexOf(0);
+  const header = decoder.decode(bytes.subarray(0, Math.max(0, nul)));
+  const type = header.split(" ")[0] as ObjectType;
+  if (nul < 0 || !["commit", "tree", "blob", "tag"].includes(type)) throw damaged(path, "no object header");
+  return { type, bytes: bytes.subarray(nul + 1) };
+}
+
+/** Every pack under `gitdir`, by name, with its index read and parsed (the pack data is read on first use). */
+async function listPacks(fs: FileSystem, gitdir: string): Promise<Pack[]> {
+  let entries;
+  try {
+    entries = await fs.readDir(`${gitdir}/objects/pack`);
+  } catch (error) {
+    if (isEngineError(error, "not_found", "not_directory")) return [];
+    throw error;
+  }
+  const names = entries.filter((e) => e.kind === "file" && e.name.endsWith(".idx")).map((e) => e.name.slice(0, -4)).sort();
+  const out: Pack[] = [];
+  for (const name of names) {
+    const path = `${gitdir}/objects/pack/${name}.idx`;
+    out.push({ name, index: parsePackIndex(await fs.readFile(path), path) });
+  }
+  return out;
+}
+
+/** The first pack of `list` whose index holds `oid`, and the object's offset in it. */
+function findInPacks(oid: string, list: Pack[]): { pack: Pack; offset: number } | undefined {
+  const key = fromHex(oid);
+  for (const pack of list) {
+    const i = lowerBound(pack.index, key);
+    if (i < pack.index.count && compareAt(pack.index, i, key) === 0) return { pack, offset: pack.index.offsets[i]! };
+  }
+  return undefined;
+}
+
+/** Where the pack entry at `offset` ends: at the next entry, or at the trailing checksum of a pack of `length` bytes. */
+function packEntryEnd(pack: Pack, offset: number, length: number): number {
+  if (!pack.sorted) pack.sorted = Float64Array.from(pack.index.offsets).sort();
+  const s = pack.sorted;
+  let lo = 0;
+  let hi = s.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (s[mid]! <= offset) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo < s.length ? s[lo]! : length - 20; // the last entry ends at the trailing checksum
+}
+
+/**
+ * A pack entry's header: its type number, where its compressed data starts, and for a delta where
+ * its base is (an offset back from the entry, or an object id).
+ */
+function parseEntryHeader(data: Uint8Array, offset: number): { type: number; pos: number; back?: number; baseOid?: string } {
+  let pos = offset;
+  let c = data[pos++]!;
+  const type = (c >> 4) & 7;
+  while (c & 0x80) c = data[pos++]!; // the size: inflation tells it anyway
+  if (type === OFS_DELTA) {
+    c = data[pos++]!;
+    let back = c & 0x7f;
+    while (c & 0x80) {
+      c = data[pos++]!;
+      back = (back + 1) * 128 + (c & 0x7f);
+    }
+    return { type, pos, back };
+  }
+  if (type === REF_DELTA) return { type, pos: pos + 20, baseOid: toHex(data, pos, pos + 20) };
+  return { type, pos };
+}
+
+/** Ids under `gitdir` that start with `prefix`, loose ones and those in the packs `packs` lists (after the loose ones are read), at most `limit` of them, sorted. */
+async function expandPrefix(fs: FileSystem, gitdir: string, packs: () => Promise<Pack[]>, prefix: string, limit: number): Promise<string[]> {
+  const p = prefix.toLowerCase();
+  const out = new Set<string>();
+  try {
+    for (const e of await fs.readDir(`${gitdir}/objects/${p.slice(0, 2)}`)) {
+      if (e.kind === "file" && `${p.slice(0, 2)}${e.name}`.startsWith(p)) out.add(`${p.slice(0, 2)}${e.name}`);
+    }
+  } catch (error) {
+    if (!isEngineError(error, "not_found", "not_directory")) throw error;
+  }
+  // Compare whole bytes with a lower bound, then check the odd nibble by text.
+  const whole = fromHex(p.slice(0, p.length & ~1));
+  for (const pack of await packs()) {
+    for (let i = lowerBound(pack.index, whole, whole.length); i < pack.index.count && out.size <= limit; i++) {
+      const hex = toHex(pack.index.oids, 20 * i, 20 * i + 20);
+      if (!hex.startsWith(p.slice(0, whole.length * 2))) break;
+      if (hex.startsWith(p)) out.add(hex);
+    }
+  }
+  return [...out].sort().slice(0, limit);
+}
+
 /** The object store of the git directory `gitdir` (workspace-relative, e.g. ".git"). */
 export function createObjectStore(fs: FileSystem, gitdir: string): ObjectStore {
   let packs: Promise<Pack[]> | undefined;
@@ -161,43 +271,13 @@ export function createObjectStore(fs: FileSystem, gitdir: string): ObjectStore {
     if (cache.size >= CACHE_ENTRIES) cache.delete(cache.keys().next().value!);
     cache.set(key, obj);
   };
-
-  const listPacks = async (): Promise<Pack[]> => {
-    let entries;
-    try {
-      entries = await fs.readDir(`${gitdir}/objects/pack`);
-    } catch (error) {
-      if (isEngineError(error, "not_found", "not_directory")) return [];
-      throw error;
-    }
-    const names = entries.filter((e) => e.kind === "file" && e.name.endsWith(".idx")).map((e) => e.name.slice(0, -4)).sort();
-    const out: Pack[] = [];
-    for (const name of names) {
-      const path = `${gitdir}/objects/pack/${name}.idx`;
-      out.push({ name, index: parsePackIndex(await fs.readFile(path), path) });
-    }
-    return out;
-  };
-  const getPacks = () => (packs ??= listPacks().catch((error) => {
+  const getPacks = () => (packs ??= listPacks(fs, gitdir).catch((error) => {
     packs = undefined;
     throw error;
   }));
-
   const packData = (pack: Pack) => (pack.data ??= fs.readFile(`${gitdir}/objects/pack/${pack.name}.pack`));
 
-  const entryEnd = (pack: Pack, offset: number, length: number): number => {
-    if (!pack.sorted) pack.sorted = Float64Array.from(pack.index.offsets).sort();
-    const s = pack.sorted;
-    let lo = 0;
-    let hi = s.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if (s[mid]! <= offset) lo = mid + 1;
-      else hi = mid;
-    }
-    return lo < s.length ? s[lo]! : length - 20; // the last entry ends at the trailing checksum
-  };
-
+  /** The object at `offset` of `pack`, its delta chain resolved (a reference delta's base may be in any pack, or loose). */
   const readPacked = async (pack: Pack, offset: number, depth = 0): Promise<GitObject> => {
     const key = `${pack.name}:${offset}`;
     const hit = cache.get(key);
@@ -206,28 +286,17 @@ export function createObjectStore(fs: FileSystem, gitdir: string): ObjectStore {
     if (depth > 10_000) throw damaged(what, "delta chain does not end");
     const data = await packData(pack);
     if (offset >= data.length) throw damaged(what, "offset past the end of the pack");
-    let pos = offset;
-    let c = data[pos++]!;
-    const type = (c >> 4) & 7;
-    while (c & 0x80) c = data[pos++]!; // the size: inflation tells it anyway
+    const { type, pos, back, baseOid } = parseEntryHeader(data, offset);
     let base: GitObject | undefined;
-    if (type === OFS_DELTA) {
-      c = data[pos++]!;
-      let back = c & 0x7f;
-      while (c & 0x80) {
-        c = data[pos++]!;
-        back = (back + 1) * 128 + (c & 0x7f);
-      }
+    if (back !== undefined) {
       base = await readPacked(pack, offset - back, depth + 1);
-    } else if (type === REF_DELTA) {
-      const baseOid = toHex(data, pos, pos + 20);
-      pos += 20;
+    } else if (baseOid !== undefined) {
       base = await read(baseOid, depth + 1);
       if (!base) throw damaged(what, `delta base ${baseOid} is missing`);
     } else if (!TYPES[type]) throw damaged(what, `object type ${type}`);
     let body: Uint8Array;
     try {
-      body = await inflate(data.subarray(pos, entryEnd(pack, offset, data.length)));
+      body = await inflate(data.subarray(pos, packEntryEnd(pack, offset, data.length)));
     } catch (error) {
       throw damaged(what, `cannot inflate (${(error as Error).message})`);
     }
@@ -236,51 +305,20 @@ export function createObjectStore(fs: FileSystem, gitdir: string): ObjectStore {
     return obj;
   };
 
-  const readLoose = async (oid: string): Promise<GitObject | undefined> => {
-    const path = `${gitdir}/objects/${oid.slice(0, 2)}/${oid.slice(2)}`;
-    let raw: Uint8Array;
-    try {
-      raw = await fs.readFile(path);
-    } catch (error) {
-      if (isEngineError(error, "not_found", "not_directory")) return undefined;
-      throw error;
-    }
-    let bytes: Uint8Array;
-    try {
-      bytes = await inflate(raw);
-    } catch (error) {
-      throw damaged(path, `cannot inflate (${(error as Error).message})`);
-    }
-    const nul = bytes.indexOf(0);
-    const header = decoder.decode(bytes.subarray(0, Math.max(0, nul)));
-    const type = header.split(" ")[0] as ObjectType;
-    if (nul < 0 || !["commit", "tree", "blob", "tag"].includes(type)) throw damaged(path, "no object header");
-    return { type, bytes: bytes.subarray(nul + 1) };
-  };
-
-  const findInPacks = async (oid: string, list: Pack[]): Promise<{ pack: Pack; offset: number } | undefined> => {
-    const key = fromHex(oid);
-    for (const pack of list) {
-      const i = lowerBound(pack.index, key);
-      if (i < pack.index.count && compareAt(pack.index, i, key) === 0) return { pack, offset: pack.index.offsets[i]! };
-    }
-    return undefined;
-  };
-
   const read = async (oid: string, depth = 0): Promise<GitObject | undefined> => {
     if (!/^[0-9a-f]{40}$/.test(oid)) return undefined;
     const cached = cache.get(oid);
     if (cached) return cached;
-    let found = await findInPacks(oid, await getPacks());
+    let found = findInPacks(oid, await getPacks());
     if (!found) {
-      const loose = await readLoose(oid);
+      const loose = await readLooseObject(fs, gitdir, oid);
       if (loose) {
         remember(oid, loose);
         return loose;
       }
       // A gc or fetch since the packs were listed: list them again once.
       packs = undefined;
-      found = await findInPacks(oid, await getPacks());
+      found = findInPacks(oid, await getPacks());
       if (!found) return undefined;
     }
     return readPacked(found.pack, found.offset, depth);
@@ -288,26 +326,6 @@ export function createObjectStore(fs: FileSystem, gitdir: string): ObjectStore {
 
   return {
     read: (oid) => read(oid),
-    async expand(prefix, limit = 10) {
-      const p = prefix.toLowerCase();
-      const out = new Set<string>();
-      try {
-        for (const e of await fs.readDir(`${gitdir}/objects/${p.slice(0, 2)}`)) {
-          if (e.kind === "file" && `${p.slice(0, 2)}${e.name}`.startsWith(p)) out.add(`${p.slice(0, 2)}${e.name}`);
-        }
-      } catch (error) {
-        if (!isEngineError(error, "not_found", "not_directory")) throw error;
-      }
-      // Compare whole bytes with a lower bound, then check the odd nibble by text.
-      const whole = fromHex(p.slice(0, p.length & ~1));
-      for (const pack of await getPacks()) {
-        for (let i = lowerBound(pack.index, whole, whole.length); i < pack.index.count && out.size <= limit; i++) {
-          const hex = toHex(pack.index.oids, 20 * i, 20 * i + 20);
-          if (!hex.startsWith(p.slice(0, whole.length * 2))) break;
-          if (hex.startsWith(p)) out.add(hex);
-        }
-      }
-      return [...out].sort().slice(0, limit);
-    },
+    expand: (prefix, limit = 10) => expandPrefix(fs, gitdir, getPacks, prefix, limit),
   };
 }

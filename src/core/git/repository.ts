@@ -125,11 +125,15 @@ export function parseTree(bytes: Uint8Array): TreeEntry[] {
 
 const isTree = (mode: string) => mode === "40000" || mode === "040000";
 
-function createRepository(fs: FileSystem, gitdir: string): GitRepository {
-  const objects = createObjectStore(fs, gitdir);
-  let packedRefs: Promise<Map<string, string>> | undefined;
-  let shallowSet: Promise<Set<string>> | undefined;
+/** A full ref name to the id it holds (absent for an unborn branch), and the ref it ends at. */
+type RefValue = { oid?: string; target: string };
 
+/**
+ * The refs of `gitdir`: loose and packed ones, symbolic refs followed (`readRef`), and the error
+ * for a revision that names none of them, with the branches and tags closest to it (`unknown`).
+ */
+function createRefReader(fs: FileSystem, gitdir: string) {
+  let packedRefs: Promise<Map<string, string>> | undefined;
   const packed = () => (packedRefs ??= (async () => {
     const refs = new Map<string, string>();
     for (const line of ((await readText(fs, `${gitdir}/packed-refs`)) ?? "").split("\n")) {
@@ -138,10 +142,9 @@ function createRepository(fs: FileSystem, gitdir: string): GitRepository {
     }
     return refs;
   })());
-  const shallow = () => (shallowSet ??= (async () => new Set(((await readText(fs, `${gitdir}/shallow`)) ?? "").split("\n").map((l) => l.trim()).filter((l) => FULL_ID.test(l))))());
 
   /** A full ref name to the id it holds, following symbolic refs; undefined when it does not exist. */
-  const readRef = async (name: string, depth = 0): Promise<{ oid?: string; target: string } | undefined> => {
+  const readRef = async (name: string, depth = 0): Promise<RefValue | undefined> => {
     if (depth > 10 || name.includes("..") || name.startsWith("/")) return undefined;
     const loose = await readText(fs, `${gitdir}/${name}`).catch((error) => {
       if (isEngineError(error, "outside_root")) return undefined;
@@ -160,42 +163,7 @@ function createRepository(fs: FileSystem, gitdir: string): GitRepository {
     return oid ? { oid, target: name } : undefined;
   };
 
-  const readObject = async (oid: string, want: GitObject["type"]): Promise<Uint8Array> => {
-    const obj = await objects.read(oid);
-    if (!obj) {
-      if ((await shallow()).size > 0) {
-        throw new EngineError("shallow_history", `Object ${oid.slice(0, 12)} is not in this shallow clone.`, {
-          hint: "Fetch more history (deepen the clone, or unshallow it) and ask again.",
-          data: { oid },
-        });
-      }
-      throw new EngineError("io_error", `The repository has no object ${oid} (a ${want} it refers to).`, { hint: "Run `git fsck` in the repository.", data: { oid } });
-    }
-    if (obj.type !== want) throw new EngineError("io_error", `Object ${oid.slice(0, 12)} is a ${obj.type}, not a ${want}.`, { data: { oid, type: obj.type } });
-    return obj.bytes;
-  };
-
-  const shallowError = (rev: string, boundary: string) => new EngineError("shallow_history", `${rev} reaches past the history of this shallow clone (commit ${boundary.slice(0, 12)} is a shallow boundary).`, {
-    hint: "Fetch more history (deepen the clone, or unshallow it) and ask again.",
-    data: { rev, boundary },
-  });
-
-  /** Follows annotated tags to what they point at. */
-  const peel = async (oid: string): Promise<GitObject & { oid: string }> => {
-    for (let i = 0; i < 20; i++) {
-      const obj = await objects.read(oid);
-      if (!obj) {
-        if ((await shallow()).size > 0) throw new EngineError("shallow_history", `Object ${oid.slice(0, 12)} is not in this shallow clone.`, { hint: "Fetch more history (deepen the clone, or unshallow it) and ask again.", data: { oid } });
-        throw new EngineError("unknown_revision", `No object ${oid.slice(0, 12)} in this repository.`, { data: { oid } });
-      }
-      if (obj.type !== "tag") return { ...obj, oid };
-      const m = /^object ([0-9a-f]{40})/m.exec(decoder.decode(obj.bytes));
-      if (!m) break;
-      oid = m[1]!;
-    }
-    throw new EngineError("io_error", `Tag ${oid.slice(0, 12)} points nowhere.`, { data: { oid } });
-  };
-
+  /** The `unknown_revision` error for `rev` (with `why`, or "no such name"), suggesting the branches and tags closest to it. */
   const unknown = async (rev: string, why?: string) => {
     const names = [...(await packed()).keys()];
     for (const dir of ["refs/heads", "refs/tags"]) {
@@ -213,7 +181,65 @@ function createRepository(fs: FileSystem, gitdir: string): GitRepository {
       data: { rev, suggestions: near },
     });
   };
+  return { readRef, unknown };
+}
 
+/**
+ * Commits, trees and blobs of the store, each checked to be the kind asked for; a missing object
+ * is `shallow_history` in a shallow clone, else damage. `peel` follows annotated tags.
+ */
+function createObjectReader(objects: ObjectStore, shallow: () => Promise<Set<string>>) {
+  const readObject = async (oid: string, want: GitObject["type"]): Promise<Uint8Array> => {
+    const obj = await objects.read(oid);
+    if (!obj) {
+      if ((await shallow()).size > 0) {
+        throw new EngineError("shallow_history", `Object ${oid.slice(0, 12)} is not in this shallow clone.`, {
+          hint: "Fetch more history (deepen the clone, or unshallow it) and ask again.",
+          data: { oid },
+        });
+      }
+      throw new EngineError("io_error", `The repository has no object ${oid} (a ${want} it refers to).`, { hint: "Run `git fsck` in the repository.", data: { oid } });
+    }
+    if (obj.type !== want) throw new EngineError("io_error", `Object ${oid.slice(0, 12)} is a ${obj.type}, not a ${want}.`, { data: { oid, type: obj.type } });
+    return obj.bytes;
+  };
+
+  /** Follows annotated tags to what they point at. */
+  const peel = async (oid: string): Promise<GitObject & { oid: string }> => {
+    for (let i = 0; i < 20; i++) {
+      const obj = await objects.read(oid);
+      if (!obj) {
+        if ((await shallow()).size > 0) throw new EngineError("shallow_history", `Object ${oid.slice(0, 12)} is not in this shallow clone.`, { hint: "Fetch more history (deepen the clone, or unshallow it) and ask again.", data: { oid } });
+        throw new EngineError("unknown_revision", `No object ${oid.slice(0, 12)} in this repository.`, { data: { oid } });
+      }
+      if (obj.type !== "tag") return { ...obj, oid };
+      const m = /^object ([0-9a-f]{40})/m.exec(decoder.decode(obj.bytes));
+      if (!m) break;
+      oid = m[1]!;
+    }
+    throw new EngineError("io_error", `Tag ${oid.slice(0, 12)} points nowhere.`, { data: { oid } });
+  };
+
+  const readCommit = async (oid: string): Promise<Commit> => parseCommit(oid, await readObject(oid, "commit"));
+  const readTree = async (oid: string): Promise<TreeEntry[]> => parseTree(await readObject(oid, "tree"));
+  return { readObject, peel, readCommit, readTree };
+}
+
+/** The error for a revision that steps past a shallow clone's boundary commit. */
+function shallowError(rev: string, boundary: string): EngineError {
+  return new EngineError("shallow_history", `${rev} reaches past the history of this shallow clone (commit ${boundary.slice(0, 12)} is a shallow boundary).`, {
+    hint: "Fetch more history (deepen the clone, or unshallow it) and ask again.",
+    data: { rev, boundary },
+  });
+}
+
+/**
+ * Revisions to commit ids: HEAD (`@`, or nothing), full and abbreviated ids, ref names as git
+ * tries them, then `~N`, `^N` and `^{…}` steps, each result peeled to a commit.
+ */
+function createResolver(objects: ObjectStore, refs: ReturnType<typeof createRefReader>, reader: ReturnType<typeof createObjectReader>, shallow: () => Promise<Set<string>>) {
+  const { readRef, unknown } = refs;
+  const { peel, readCommit } = reader;
   /** The base of a revision (before `~`/`^`): HEAD, a ref name or an id. */
   const resolveName = async (rev: string, name: string): Promise<string> => {
     if (name === "" || name === "@" || name === "HEAD") {
@@ -248,7 +274,7 @@ function createRepository(fs: FileSystem, gitdir: string): GitRepository {
     throw await unknown(rev);
   };
 
-  const resolve = async (revArg: string): Promise<string> => {
+  return async (revArg: string): Promise<string> => {
     const rev = revArg.trim();
     const m = /^([^~^]*)((?:[~^][0-9]*|\^\{[a-z]*\})*)$/.exec(rev);
     if (!m || rev === "" || /\s|\.\.|@\{|:/.test(rev)) {
@@ -279,10 +305,10 @@ function createRepository(fs: FileSystem, gitdir: string): GitRepository {
     if (obj.type !== "commit") throw new EngineError("unknown_revision", `${rev} names a ${obj.type}, not a commit.`, { data: { rev, type: obj.type } });
     return obj.oid;
   };
+}
 
-  const readCommit = async (oid: string): Promise<Commit> => parseCommit(oid, await readObject(oid, "commit"));
-  const readTree = async (oid: string): Promise<TreeEntry[]> => parseTree(await readObject(oid, "tree"));
-
+/** Every file of a tree, by path (`flatten`), and the files that differ between two trees, skipping equal subtrees (`diffTrees`). */
+function createTreeWalker(readTree: (oid: string) => Promise<TreeEntry[]>) {
   const flatten = async (treeOid: string, prefix = "", out = new Map<string, string>()): Promise<Map<string, string>> => {
     for (const e of await readTree(treeOid)) {
       const path = prefix + e.name;
@@ -311,18 +337,30 @@ function createRepository(fs: FileSystem, gitdir: string): GitRepository {
     }
     return out;
   };
+  return { flatten, diffTrees };
+}
+
+/** The repository whose git directory is `gitdir`: refs, objects, revisions and tree diffs over one object store. */
+function createRepository(fs: FileSystem, gitdir: string): GitRepository {
+  const objects = createObjectStore(fs, gitdir);
+  let shallowSet: Promise<Set<string>> | undefined;
+  const shallow = () => (shallowSet ??= (async () => new Set(((await readText(fs, `${gitdir}/shallow`)) ?? "").split("\n").map((l) => l.trim()).filter((l) => FULL_ID.test(l))))());
+  const refs = createRefReader(fs, gitdir);
+  const reader = createObjectReader(objects, shallow);
+  const resolve = createResolver(objects, refs, reader, shallow);
+  const { flatten, diffTrees } = createTreeWalker(reader.readTree);
 
   return {
     objects,
     async head() {
-      const h = await readRef("HEAD");
+      const h = await refs.readRef("HEAD");
       const branch = h && h.target !== "HEAD" ? h.target.replace(/^refs\/heads\//, "") : undefined;
       return { ...(branch ? { branch } : {}), ...(h?.oid ? { oid: h.oid } : {}) };
     },
     resolve,
-    readCommit,
-    readTree,
-    readBlob: (oid) => readObject(oid, "blob"),
+    readCommit: reader.readCommit,
+    readTree: reader.readTree,
+    readBlob: (oid) => reader.readObject(oid, "blob"),
     flatten: (oid) => flatten(oid),
     diffTrees: (a, b) => diffTrees(a, b),
     shallow,
