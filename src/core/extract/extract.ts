@@ -555,7 +555,8 @@ function callRecords(drafts: Drafts["calls"], spec: LanguageSpec, source: string
           if (r) call.receiver = receiverText(r);
         } else {
           // A receiver joined to the name by `::` (`self::f()`, `Type::new()`) keeps the `::`: a path, not a value.
-          call.receiver = receiverText(c.receiverText ?? c.receiver.text) + (c.receiver.nextSibling?.type === "::" ? "::" : "");
+          const path = c.receiver.nextSibling?.type === "::";
+          call.receiver = receiverText(c.receiverText ?? c.receiver.text, path) + (path ? "::" : "");
         }
       }
       if (c.args && !keep.names.has(nameText.toLowerCase())) {
@@ -584,10 +585,11 @@ function callRecords(drafts: Drafts["calls"], spec: LanguageSpec, source: string
  * A receiver as written, whitespace-collapsed; a long one (a builder chain with arguments) keeps
  * its calls with their arguments dropped (`a.b(…).c(…)` → `a.b().c()`), so the chain still resolves.
  */
-function receiverText(text: string): string {
+function receiverText(text: string, path = false): string {
   // A chain written one call per line (`new Builder()\n  .add(x)`) reads as `new Builder().add(x)`.
-  // C/C++ member access and scope (`p->x`, `ns::T`) read as dots.
-  const s = text.replace(/\s+/g, " ").trim().replace(/ ?(->|::) ?/g, ".").replace(/ ?(\??\.) ?/g, "$1");
+  // C/C++ member access and scope (`p->x`, `ns::T`) read as dots; a path joined to the name by
+  // `::` (Rust `super::util::f()`) keeps its `::`, which resolution reads as a path.
+  const s = text.replace(/\s+/g, " ").trim().replace(path ? / ?(->) ?/g : / ?(->|::) ?/g, ".").replace(/ ?(\??\.) ?/g, "$1").replace(/ ?:: ?/g, "::");
   if (s.length <= MAX_EXPR) return s;
   let out = "";
   let depth = 0;
