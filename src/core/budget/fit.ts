@@ -360,6 +360,22 @@ function tooSmall(fit: Fit, need: number): EngineError<"budget_too_small"> {
 }
 
 /**
+ * How answers made of code chunks (context, pack, changes) lay out what the fitter decides: blank
+ * lines between chunks, a cut list that says how to ask for what was left out, and a footer with
+ * the count against the budget and the tokens kept for data sent alongside the text.
+ */
+export function chunkAnswerLayout(encoding: string): Pick<FitSpec, "separator" | "cutList" | "footer"> {
+  return {
+    separator: "\n\n",
+    cutList: {
+      title: (total) => `## Cut: ${total} chunk${total > 1 ? "s" : ""} left out (ask for any by name or path:lines)`,
+      more: (n) => `- … and ${n} more`,
+    },
+    footer: (s) => `-- ${s.tokens}/${s.budget} tokens (${encoding}${s.envelope > 0 ? `; ${s.envelope} more for data alongside this text` : ""})`,
+  };
+}
+
+/**
  * Fits `spec.blocks` into `spec.budget` tokens (text plus envelope). Blocks are taken in priority
  * order: in full if they fit, else as their outline, else left out (listed in the cut list when
  * they have an entry). Then the exact text is rendered and counted: over budget, the cut list is

@@ -6,7 +6,7 @@
  * reached, tests reached, then callers of changed bodies — with a cut list for the rest.
  */
 import { languageById } from "../../languages/index.ts";
-import { fitBlocks, type Block, type BlockForm } from "../budget/fit.ts";
+import { chunkAnswerLayout, fitBlocks, type Block, type BlockForm } from "../budget/fit.ts";
 import { ENCODINGS, loadTokenCounter, type Encoding } from "../budget/tokenizer.ts";
 import type { FileRecord } from "../extract/record.ts";
 import type { CodeGraph } from "../graph/model.ts";
@@ -537,12 +537,7 @@ export async function buildChangesAnswer(graph: CodeGraph, set: ChangeSet, optio
     blocks: toBlocks(set, planned, count, options, env),
     budget,
     count,
-    separator: "\n\n",
-    cutList: {
-      title: (total) => `## Cut: ${total} chunk${total > 1 ? "s" : ""} left out (ask for any by name or path:lines)`,
-      more: (n) => `- … and ${n} more`,
-    },
-    footer: (s) => `-- ${s.tokens}/${s.budget} tokens (${encoding}${s.envelope > 0 ? `; ${s.envelope} more for data alongside this text` : ""})`,
+    ...chunkAnswerLayout(encoding),
     envelope: env.fixed,
     smallest: "the summary and the first change's changed lines",
   });

@@ -7,6 +7,7 @@
 import { languageById } from "../../languages/index.ts";
 import type { FileRecord } from "../extract/record.ts";
 import type { CodeGraph } from "../graph/model.ts";
+import type { ImpactRoute } from "../graph/impact.ts";
 import { isTestFile } from "../slice/plan.ts";
 import type { Route } from "../slice/routes.ts";
 import type { ChangeKind } from "./symbols.ts";
@@ -33,14 +34,8 @@ export interface ImpactItem {
   site?: { path: string; line: number };
 }
 
-/** A route whose handler is, or leads to, changed code. */
-export interface RouteImpact {
-  method: string;
-  path: string;
-  file: string;
-  line: number;
-  handler?: string;
-  depth: number;
+/** A route whose handler is, or leads to, changed code: an impact route with the changed definitions it reaches. */
+export interface RouteImpact extends ImpactRoute {
   reaches: string[];
 }
 

@@ -4,7 +4,7 @@
  */
 import { languageById } from "../../languages/index.ts";
 import { loadTokenCounter, type Encoding, ENCODINGS } from "../budget/tokenizer.ts";
-import { envelopeRecord, fitBlocks, type Block, type BlockForm, type Envelope } from "../budget/fit.ts";
+import { chunkAnswerLayout, envelopeRecord, fitBlocks, type Block, type BlockForm, type Envelope } from "../budget/fit.ts";
 import { matchSymbols, findSymbol, suggestNames, symbolRef, type SymbolRef } from "../graph/lookup.ts";
 import type { CodeGraph, SymbolNode } from "../graph/model.ts";
 import { outline } from "../graph/queries.ts";
@@ -480,12 +480,7 @@ export async function buildContext(graph: CodeGraph, target: string, options: Co
     blocks,
     budget,
     count,
-    separator: "\n\n",
-    cutList: {
-      title: (total) => `## Cut: ${total} chunk${total > 1 ? "s" : ""} left out (ask for any by name or path:lines)`,
-      more: (n) => `- … and ${n} more`,
-    },
-    footer: (s) => `-- ${s.tokens}/${s.budget} tokens (${encoding}${s.envelope > 0 ? `; ${s.envelope} more for data alongside this text` : ""})`,
+    ...chunkAnswerLayout(encoding),
     envelope: envelopeFixed,
     smallest: "even the target's outline",
   });
