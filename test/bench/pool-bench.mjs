@@ -20,7 +20,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { execFileSync } from "node:child_process";
-import { codesliceRevision, ensureBuilt, fmt, machine, mdTable, parseArgs, prepareDjango, resultsDir, runCli, stats, writeJson } from "./lib/bench-utils.mjs";
+import { codesliceRevision, ensureBuilt, fmt, machine, mdTable, parseArgs, benchCorpus, resultsDir, runCli, stats, writeJson } from "./lib/bench-utils.mjs";
 
 const { flags, positionals } = parseArgs(process.argv.slice(2), ["help"]);
 if (flags.help) {
@@ -36,14 +36,7 @@ if (!Number.isInteger(RUNS) || RUNS < 1 || !JOBS.every((j) => Number.isInteger(j
 ensureBuilt();
 
 const scratch = fs.mkdtempSync(path.join(os.tmpdir(), "codeslice-pool-bench-"));
-let corpus, corpusName;
-if (positionals[0]) {
-  corpus = path.resolve(positionals[0]);
-  corpusName = flags.name ?? path.basename(corpus);
-} else {
-  corpusName = flags.name ?? "django";
-  ({ corpus } = prepareDjango(path.join(scratch, "django-repo")));
-}
+const { corpus, corpusName } = benchCorpus(positionals, flags, scratch);
 const progress = (msg) => process.stderr.write(`${msg}\n`);
 const loadBefore = os.loadavg();
 const machineAtStart = machine();

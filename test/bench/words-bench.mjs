@@ -16,7 +16,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
-import { codesliceRevision, ensureBuilt, fmt, machine, mdTable, packageRoot, parseArgs, prepareDjango, resultsDir, runCli, writeJson } from "./lib/bench-utils.mjs";
+import { codesliceRevision, ensureBuilt, fmt, machine, mdTable, packageRoot, parseArgs, benchCorpus, resultsDir, runCli, writeJson } from "./lib/bench-utils.mjs";
 
 const BAR_MS = 150; // the task-in-words issue: p50 ≤ 150 ms warm on django
 const { flags, positionals } = parseArgs(process.argv.slice(2), ["help"]);
@@ -31,14 +31,7 @@ const { createEngine } = await import(pathToFileURL(path.join(packageRoot, "dist
 const { createNodePlatform } = await import(pathToFileURL(path.join(packageRoot, "dist/platform/node/index.js")).href);
 
 const scratch = fs.mkdtempSync(path.join(os.tmpdir(), "codeslice-words-bench-"));
-let corpus, corpusName;
-if (positionals[0]) {
-  corpus = path.resolve(positionals[0]);
-  corpusName = flags.name ?? path.basename(corpus);
-} else {
-  corpusName = flags.name ?? "django";
-  ({ corpus } = prepareDjango(path.join(scratch, "django-repo")));
-}
+const { corpus, corpusName } = benchCorpus(positionals, flags, scratch);
 const cacheDir = path.join(scratch, "cache");
 const percentile = (values, p) => {
   const v = [...values].sort((a, b) => a - b);

@@ -188,6 +188,19 @@ export function debianVersion(pkg) {
 }
 
 /**
+ * The corpus a benchmark runs on: the folder given as its first argument (named by `--name` or
+ * its base name), else Debian's django prepared under `scratch` (see prepareDjango).
+ */
+export function benchCorpus(positionals, flags, scratch) {
+  if (positionals[0]) {
+    const corpus = path.resolve(positionals[0]);
+    return { corpus, corpusName: flags.name ?? path.basename(corpus) };
+  }
+  const { corpus, version } = prepareDjango(path.join(scratch, "django-repo"));
+  return { corpus, corpusName: flags.name ?? "django", version };
+}
+
+/**
  * The default corpus of the speed benchmarks: Debian's python3-django copied into `<dir>/django`
  * without __pycache__ and committed to a fresh git repo. Exits with the apt-get command when the
  * package is missing.
