@@ -1,7 +1,7 @@
 /** Graph queries: callers, callees, importers and signatures, as plain serializable answers. */
 import { languageById } from "../../languages/index.ts";
 import { DEFAULT_SEMANTICS, type DocStyle } from "../../languages/types.ts";
-import type { Definition } from "../extract/record.ts";
+import type { BindingRecord, Definition } from "../extract/record.ts";
 import { EngineError } from "../../shared/errors.ts";
 import { LIMITS } from "../limits.ts";
 import { findFile } from "../../shared/locations.ts";
@@ -191,10 +191,6 @@ const MAX_FIELDS = 24;
  * each once, with the type and the string default when the code states them.
  */
 function fieldLines(graph: CodeGraph, s: SymbolNode, indented: boolean, indent: string): string[] {
-  const record = graph.records.get(s.file);
-  if (!record) return [];
-  const sem = languageById(s.language)?.semantics ?? DEFAULT_SEMANTICS;
-  const methods = new Set((graph.children.get(s.id) ?? []).map((id) => graph.symbols[id]!.index));
   const seen = new Set<string>();
   const out: string[] = [];
   const add = (name: string, type: string | undefined, literal: string | undefined) => {
@@ -204,13 +200,23 @@ function fieldLines(graph: CodeGraph, s: SymbolNode, indented: boolean, indent: 
     const value = literal !== undefined && literal.length <= 80 ? ` = ${literal}` : indented && !typed ? " = ..." : "";
     out.push(`${indent}${name}${typed}${value}${indented ? "" : s.kind === "enum" ? "," : ";"}`);
   };
-  for (const b of record.bindings) {
-    if (b.scope === s.index && (b.kind === "assign" || (b.kind === "field" && b.receiver === undefined))) add(b.name, b.type, b.literal);
-  }
-  for (const b of record.bindings) {
-    if (b.kind === "field" && methods.has(b.scope) && (b.receiver === undefined || sem.instanceNames.includes(b.receiver))) add(b.name, b.type, b.literal);
-  }
+  for (const b of fieldBindings(graph, s)) add(b.name, b.type, b.literal);
   return out;
+}
+
+/**
+ * A class-like symbol's attributes and fields as the code binds them, in outline order: its own
+ * class-level assignments and field declarations, then the fields its methods set on the instance
+ * (`self.x = …`, `this.x = …`). A name may come more than once.
+ */
+export function fieldBindings(graph: CodeGraph, s: SymbolNode): BindingRecord[] {
+  const record = graph.records.get(s.file);
+  if (!record) return [];
+  const sem = languageById(s.language)?.semantics ?? DEFAULT_SEMANTICS;
+  const methods = new Set((graph.children.get(s.id) ?? []).map((id) => graph.symbols[id]!.index));
+  const own = record.bindings.filter((b) => b.scope === s.index && (b.kind === "assign" || (b.kind === "field" && b.receiver === undefined)));
+  const set = record.bindings.filter((b) => b.kind === "field" && methods.has(b.scope) && (b.receiver === undefined || sem.instanceNames.includes(b.receiver)));
+  return [...own, ...set];
 }
 
 /** The signature answer for `target`. */

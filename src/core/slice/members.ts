@@ -6,9 +6,8 @@
  * say about them, and counting them as definitions would be wrong — but a target naming one should
  * land on the code that declares it rather than on "no symbol named".
  */
-import { languageById } from "../../languages/index.ts";
-import { DEFAULT_SEMANTICS } from "../../languages/types.ts";
 import { matchSymbols } from "../graph/lookup.ts";
+import { fieldBindings } from "../graph/queries.ts";
 import type { CodeGraph, SymbolNode } from "../graph/model.ts";
 
 /** A binding found for a target: the symbol that owns it (a class, or a file's module) and where it is set. */
@@ -49,14 +48,8 @@ export function memberNames(graph: CodeGraph, owner: SymbolNode): { name: string
 
 /** A class-like symbol's binding `name`: its own class-level assignment or field, else one its methods set on the instance. */
 function fieldOf(graph: CodeGraph, owner: SymbolNode, name: string): MemberHit | undefined {
-  const record = graph.records.get(owner.file);
-  if (!record) return undefined;
-  const own = record.bindings.find((b) => b.name === name && b.scope === owner.index && (b.kind === "assign" || (b.kind === "field" && b.receiver === undefined)));
-  if (own) return { owner, name, path: owner.file, line: own.line, kind: "field" };
-  const sem = languageById(owner.language)?.semantics ?? DEFAULT_SEMANTICS;
-  const methods = new Set((graph.children.get(owner.id) ?? []).map((id) => graph.symbols[id]!.index));
-  const set = record.bindings.find((b) => b.name === name && b.kind === "field" && methods.has(b.scope) && (b.receiver === undefined || sem.instanceNames.includes(b.receiver)));
-  return set && { owner, name, path: owner.file, line: set.line, kind: "field" };
+  const b = fieldBindings(graph, owner).find((x) => x.name === name);
+  return b && { owner, name, path: owner.file, line: b.line, kind: "field" };
 }
 
 /** A file's module-level assignment of `name`. */
