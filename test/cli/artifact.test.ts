@@ -5,42 +5,18 @@
  * SCIP output is decoded by a protobuf reader written here, apart from the encoder, and checked
  * against what the fixture's source holds (counted by hand, below, from the source).
  */
-import { execFileSync, spawnSync } from "node:child_process";
+import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ensureCliBuilt, jsonOf, repoRoot, runCli, tempDirs } from "../support/cli.ts";
 
-const repoRoot = fileURLToPath(new URL("../../", import.meta.url));
-const cli = path.join(repoRoot, "dist", "cli", "main.js");
-const temps: string[] = [];
-
-interface Run {
-  status: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-function run(args: string[]): Run {
-  const r = spawnSync(process.execPath, [cli, ...args, "--quiet"], { cwd: repoRoot, encoding: "utf8", timeout: 120_000 });
-  return { status: r.status, stdout: r.stdout, stderr: r.stderr };
-}
-
-function json<T = Record<string, unknown>>(r: Run): T {
-  try {
-    return JSON.parse(r.stdout) as T;
-  } catch {
-    throw new Error(`stdout is not JSON (exit ${r.status}): ${r.stdout.slice(0, 500)}\nstderr: ${r.stderr.slice(0, 500)}`);
-  }
-}
-
-function tempDir(): string {
-  const dir = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), "codeslice-artifact-")));
-  temps.push(dir);
-  return dir;
-}
+const temps = tempDirs("codeslice-artifact-");
+const tempDir = temps.make;
+const run = (args: string[]) => runCli([...args, "--quiet"]);
+const json = jsonOf;
 
 function writeFiles(root: string, files: Record<string, string>): void {
   for (const [rel, text] of Object.entries(files)) {
@@ -77,16 +53,9 @@ function cacheEntries(root: string): string[] {
   return (fs.readdirSync(dir, { recursive: true }) as string[]).filter((f) => /^v\d+/.test(f) && fs.statSync(path.join(dir, f)).isFile());
 }
 
-beforeAll(() => {
-  if (!fs.existsSync(cli)) {
-    const r = spawnSync(process.execPath, ["scripts/build.mjs"], { cwd: repoRoot, encoding: "utf8" });
-    if (r.status !== 0) throw new Error(`build failed:\n${r.stdout}\n${r.stderr}`);
-  }
-}, 300_000);
+beforeAll(ensureCliBuilt, 300_000);
 
-afterAll(() => {
-  for (const t of temps) fs.rmSync(t, { recursive: true, force: true });
-});
+afterAll(temps.cleanup);
 
 describe("codeslice index --export / --import", () => {
   let origin: string;

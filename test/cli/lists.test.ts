@@ -5,27 +5,18 @@
  * on exit codes, JSON fields and token counts. `npm test` builds first; a bare vitest run builds
  * here only when dist/ is missing.
  */
-import { spawnSync } from "node:child_process";
 import * as fs from "node:fs";
-import * as os from "node:os";
 import * as path from "node:path";
-import { fileURLToPath } from "node:url";
 import { countTokens } from "gpt-tokenizer/encoding/o200k_base";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { busyProject } from "../support/busy-project.ts";
+import { ensureCliBuilt, runCli, tempDirs } from "../support/cli.ts";
 
-const repoRoot = fileURLToPath(new URL("../../", import.meta.url));
-const cli = path.join(repoRoot, "dist", "cli", "main.js");
-const temps: string[] = [];
-
-function run(args: string[]): { status: number | null; stdout: string; stderr: string } {
-  const r = spawnSync(process.execPath, [cli, ...args, "--quiet"], { cwd: repoRoot, encoding: "utf8", timeout: 120_000 });
-  return { status: r.status, stdout: r.stdout, stderr: r.stderr };
-}
+const temps = tempDirs("codeslice-cli-lists-");
+const run = (args: string[]) => runCli([...args, "--quiet"]);
 
 function project(files: Record<string, string>): string {
-  const root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), "codeslice-cli-lists-")));
-  temps.push(root);
+  const root = temps.make();
   for (const [rel, text] of Object.entries(files)) {
     fs.mkdirSync(path.dirname(path.join(root, rel)), { recursive: true });
     fs.writeFileSync(path.join(root, rel), text);
@@ -33,16 +24,9 @@ function project(files: Record<string, string>): string {
   return root;
 }
 
-beforeAll(() => {
-  if (!fs.existsSync(cli)) {
-    const r = spawnSync(process.execPath, ["scripts/build.mjs"], { cwd: repoRoot, encoding: "utf8" });
-    if (r.status !== 0) throw new Error(`build failed:\n${r.stdout}\n${r.stderr}`);
-  }
-}, 300_000);
+beforeAll(ensureCliBuilt, 300_000);
 
-afterAll(() => {
-  for (const t of temps) fs.rmSync(t, { recursive: true, force: true });
-});
+afterAll(temps.cleanup);
 
 describe("codeslice callers over 1,100 call sites", () => {
   let root: string;
@@ -166,7 +150,7 @@ describe("codeslice impact and changes", () => {
     expect(JSON.parse(r.stdout).error.code).toBe("not_a_repository");
     expect(r.stderr).toContain("--diff -");
     const diffFile = path.join(small, "..", `${path.basename(small)}.diff`);
-    temps.push(diffFile);
+    temps.add(diffFile);
     fs.writeFileSync(diffFile, "--- a/shop/models.py\n+++ b/shop/models.py\n@@ -1,2 +1,2 @@\n-def format_greeting(name):\n+def format_greeting(name, polite=False):\n     return 'Hello ' + name\n");
     const d = run(["changes", "--root", small, "--diff", diffFile, "--json"]);
     expect(d.status).toBe(0);
