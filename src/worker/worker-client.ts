@@ -7,10 +7,9 @@
 // worker does not bundle the engine itself.
 import { EngineError } from "../shared/errors.ts";
 import type {
-  CallsAnswer, ContextAnswer, ContextOptions, EngineOptions, FileSystem, ImpactAnswer, ImpactDirection, ImportersAnswer, IndexSummary, RefreshResult, RepoMap,
+  ArtifactSummary, CallsAnswer, ContextAnswer, ContextOptions, EngineOptions, FileSystem, ImpactAnswer, ImpactDirection, ImportersAnswer, IndexSummary, RefreshResult, RepoMap,
   RepoMapOptions, Route, SearchHit, SignatureAnswer, SnippetAnswer,
 } from "../index.ts";
-import type { ArtifactSummary } from "../core/engine/artifact.ts";
 import type { StoreNotice } from "../platform/browser/index.ts";
 import {
   fromWire, toWire, type CallOptions, type EngineCalls, type EngineMethod, type FromWorker, type IndexArtifact, type Neighbourhood, type OpenAnswer, type ProjectSource,

@@ -6,10 +6,9 @@
  */
 import { EngineError, type EngineErrorOptions, type ErrorCode } from "../shared/errors.ts";
 import type {
-  CallsAnswer, ContextAnswer, ContextOptions, EngineOptions, ImpactAnswer, ImpactDirection, ImportersAnswer, IndexSummary, Progress, RefreshResult,
+  ArtifactSummary, CallsAnswer, ContextAnswer, ContextOptions, EngineOptions, ImpactAnswer, ImpactDirection, ImportersAnswer, IndexSummary, Progress, RefreshResult,
   RepoMap, RepoMapOptions, Route, SearchHit, SignatureAnswer, SnippetAnswer, SymbolRef, DirEntry, FileStat,
 } from "../index.ts";
-import type { ArtifactSummary } from "../core/engine/artifact.ts";
 import type { StoreBackend, StoreNotice, ZipLimits, ZipSkipped } from "../platform/browser/index.ts";
 
 /** Where the project's files come from. Handles and Blobs are structured-clone safe. */
