@@ -18,7 +18,8 @@
 //                   while indexing; the page must never be blocked for 100 ms or more
 //   * workers       Web Workers Chromium started during the cold index (engine worker plus parse
 //                   workers; from CDP target discovery), so a pool that failed over is visible
-//   * browser CPU s the CPU seconds of Chromium's whole process tree over the cold index (/proc)
+//   * browser CPU s the CPU seconds of Chromium's whole process tree over the cold index (/proc),
+//                   and split by thread: the engine worker, the parse workers, everything else
 //   * same answers  the SHA-256 of the index file the page saves after the cold index ("Save
 //                   index file": every record and the snapshot, byte-stable), equal across jobs
 // Exit status 1 when a main-thread block reached 100 ms, a warm reload parsed any file, or two
@@ -45,7 +46,7 @@ import { machine, mdTable, parseArgs, resultsDir, writeJson } from "./lib/bench-
 
 const { flags } = parseArgs(process.argv.slice(2), ["help"]);
 if (flags.help) {
-  console.log("usage: node test/bench/browser-bench.mjs [--runs N] [--files N] [--store indexeddb|memory] [--jobs 1,2,default]");
+  console.log("usage: node test/bench/browser-bench.mjs [--runs N] [--files N] [--store indexeddb|memory] [--jobs 1,2,default] [--out NAME.json]");
   process.exit(0);
 }
 const RUNS = Number(flags.runs ?? 3);
@@ -319,6 +320,76 @@ function browserCpuSeconds() {
   return total;
 }
 
+/**
+ * Samples the CPU seconds of every thread of the browser's processes (/proc/PID/task, Linux) every
+ * 250 ms, keeping each thread's first and last reading, so threads that end before the run does
+ * (the parse workers close with the pool) still count. `split()` then tells apart the Web Worker
+ * threads that were running when sampling began (the engine worker) from those started since (the
+ * parse workers), and the rest (the page's thread, compositor, GPU and browser processes).
+ */
+function threadCpuSampler() {
+  if (process.platform !== "linux") return { stop: () => undefined };
+  const threads = new Map();
+  let first = true;
+  const sample = () => {
+    const roots = new Set();
+    const parents = new Map();
+    for (const name of fs.readdirSync("/proc")) {
+      if (!/^\d+$/.test(name)) continue;
+      try {
+        const text = fs.readFileSync(`/proc/${name}/stat`, "utf8");
+        parents.set(Number(name), Number(text.slice(text.lastIndexOf(")") + 2).split(" ")[1]));
+        if (fs.readFileSync(`/proc/${name}/cmdline`, "utf8").split("\0").includes(MARKER)) roots.add(Number(name));
+      } catch {
+        // gone meanwhile
+      }
+    }
+    const inTree = (pid) => {
+      for (let p = pid, hops = 0; p > 1 && hops < 16; p = parents.get(p) ?? 0, hops++) if (roots.has(p)) return true;
+      return false;
+    };
+    for (const pid of parents.keys()) {
+      if (!inTree(pid)) continue;
+      let tids;
+      try {
+        tids = fs.readdirSync(`/proc/${pid}/task`);
+      } catch {
+        continue;
+      }
+      for (const tid of tids) {
+        try {
+          const text = fs.readFileSync(`/proc/${pid}/task/${tid}/stat`, "utf8");
+          const comm = text.slice(text.indexOf("(") + 1, text.lastIndexOf(")"));
+          const f = text.slice(text.lastIndexOf(")") + 2).split(" ");
+          const cpu = (Number(f[11]) + Number(f[12])) / 100;
+          const key = `${pid}/${tid}`;
+          const t = threads.get(key);
+          if (t) t.last = cpu;
+          else threads.set(key, { comm, first: first ? cpu : 0, last: cpu, old: first });
+        } catch {
+          // ended meanwhile
+        }
+      }
+    }
+    first = false;
+  };
+  sample();
+  const timer = setInterval(sample, 250);
+  return {
+    stop() {
+      clearInterval(timer);
+      sample();
+      const out = { engineWorker: 0, parseWorkers: 0, other: 0 };
+      for (const t of threads.values()) {
+        const used = t.last - t.first;
+        if (t.comm.startsWith("DedicatedWorker")) out[t.old ? "engineWorker" : "parseWorkers"] += used;
+        else out.other += used;
+      }
+      return out;
+    },
+  };
+}
+
 /** The SHA-256 of the index file the page saves ("Save index file"). */
 async function savedIndexSha(page) {
   const [download] = await Promise.all([page.waitForEvent("download", { timeout: 600_000 }), page.click("#save-index")]);
@@ -345,12 +416,14 @@ async function runCase(browser, site, kind, zipPath, jobs) {
   heap.reset();
   workers.reset();
   const cpu0 = browserCpuSeconds();
+  const byThread = threadCpuSampler();
   const t0 = performance.now();
   if (kind === "sample") await page.click("#load-sample");
   else await page.setInputFiles("#file-input", zipPath);
   await indexed(page);
   const coldWall = performance.now() - t0;
   const cpu1 = browserCpuSeconds();
+  const threadCpu = byThread.stop();
   const coldHeap = heap.peaks();
   const coldLong = await page.evaluate(() => Math.max(0, ...window.__longTasks));
   const cold = await counters(page);
@@ -373,7 +446,7 @@ async function runCase(browser, site, kind, zipPath, jobs) {
   return {
     cores,
     indexSha,
-    cold: { wallMs: coldWall, ...cold, heapPage: coldHeap.page, heapWorker: coldHeap.worker, longestTaskMs: coldLong, workers: coldWorkers, cpuS: cpu0 !== undefined && cpu1 !== undefined ? cpu1 - cpu0 : NaN },
+    cold: { wallMs: coldWall, ...cold, heapPage: coldHeap.page, heapWorker: coldHeap.worker, longestTaskMs: coldLong, workers: coldWorkers, cpuS: cpu0 !== undefined && cpu1 !== undefined ? cpu1 - cpu0 : NaN, threadCpu },
     warm: { wallMs: warmWall, ...warm, heapPage: warmHeap.page, heapWorker: warmHeap.worker, longestTaskMs: warmLong },
   };
 }
@@ -428,14 +501,21 @@ for (const [name, runs] of Object.entries(cases)) {
       heapPageMiB: summary(r, (x) => x.heapPage / 2 ** 20),
       heapWorkerMiB: summary(r, (x) => x.heapWorker / 2 ** 20),
       longestTaskMs: summary(r, (x) => x.longestTaskMs),
-      ...(phase === "cold" ? { workers: summary(r, (x) => x.workers), cpuS: summary(r, (x) => x.cpuS) } : {}),
+      ...(phase === "cold" ? {
+        workers: summary(r, (x) => x.workers),
+        cpuS: summary(r, (x) => x.cpuS),
+        cpuEngineWorkerS: summary(r, (x) => x.threadCpu?.engineWorker ?? NaN),
+        cpuParseWorkersS: summary(r, (x) => x.threadCpu?.parseWorkers ?? NaN),
+        cpuOtherS: summary(r, (x) => x.threadCpu?.other ?? NaN),
+      } : {}),
     };
     results[`${name} ${phase}`] = s;
     if (s.longestTaskMs.max >= 100) failed = true;
     if (phase === "warm" && s.parsed.max > 0) failed = true;
     rows.push([
       `${name} ${phase === "cold" ? "cold" : "after reload"}`, s.files, s.parsed.median, range(s.wallMs, (x) => x.toFixed(0)), range(s.indexMs, (x) => x.toFixed(0)),
-      phase === "cold" ? s.workers.median : "", phase === "cold" ? range(s.cpuS, (x) => x.toFixed(1)) : "", range(s.heapWorkerMiB, (x) => x.toFixed(1)), range(s.heapPageMiB, (x) => x.toFixed(1)), range(s.longestTaskMs, (x) => x.toFixed(0)),
+      phase === "cold" ? s.workers.median : "", phase === "cold" ? range(s.cpuS, (x) => x.toFixed(1)) : "",
+      phase === "cold" ? `${s.cpuEngineWorkerS.median.toFixed(1)} / ${s.cpuParseWorkersS.median.toFixed(1)} / ${s.cpuOtherS.median.toFixed(1)}` : "", range(s.heapWorkerMiB, (x) => x.toFixed(1)), range(s.heapPageMiB, (x) => x.toFixed(1)), range(s.longestTaskMs, (x) => x.toFixed(0)),
     ]);
   }
 }
@@ -444,7 +524,7 @@ const shas = new Set(Object.entries(cases).filter(([n]) => n !== "sample").flatM
 const sameAnswers = shas.size === 1;
 if (!sameAnswers) failed = true;
 const cores = cases.sample[0]?.cores;
-console.log(mdTable(["case", "files", "parsed", "wall ms", "engine index ms", "workers started", "browser CPU s", "peak heap engine worker MiB", "peak heap page MiB", "longest main-thread task ms"], rows));
+console.log(mdTable(["case", "files", "parsed", "wall ms", "engine index ms", "workers started", "browser CPU s", "CPU s: engine worker / parse workers / rest", "peak heap engine worker MiB", "peak heap page MiB", "longest main-thread task ms"], rows));
 console.log(`\nChromium ${CHROMIUM} (navigator.hardwareConcurrency ${cores}: the default jobs is ${Math.max(1, Math.min(8, (cores ?? 1) - 1))}), index in ${STORE ?? "opfs"}, ${RUNS} runs each, load average ${os.loadavg().map((x) => x.toFixed(1)).join(" ")} at the end; main-thread blocks ${failed ? "REACHED 100 ms or answers differed" : "stayed under"} 100 ms; index files saved after the zip's cold runs: ${sameAnswers ? `all equal (sha256 ${[...shas][0]?.slice(0, 16)}…)` : `DIFFER (${shas.size} distinct)`}.`);
-writeJson(path.join(resultsDir, STORE ? `browser-${STORE}.json` : "browser.json"), { machine: machine(), chromium: CHROMIUM, store: STORE ?? "opfs", runs: RUNS, treeFiles: TREE_FILES, hardwareConcurrency: cores, jobs: JOBS, sameAnswers, indexSha: [...shas], results, raw: cases });
+writeJson(path.join(resultsDir, flags.out ? path.basename(String(flags.out)) : STORE ? `browser-${STORE}.json` : "browser.json"), { machine: machine(), chromium: CHROMIUM, store: STORE ?? "opfs", runs: RUNS, treeFiles: TREE_FILES, hardwareConcurrency: cores, jobs: JOBS, sameAnswers, indexSha: [...shas], results, raw: cases });
 process.exit(failed ? 1 : 0);
