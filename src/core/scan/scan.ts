@@ -98,6 +98,28 @@ function sameMtime(indexMs: number, fileMs: number): boolean {
   return indexMs % 1000 === 0 ? Math.floor(indexMs / 1000) === Math.floor(fileMs / 1000) : indexMs === Math.floor(fileMs);
 }
 
+/**
+ * Tracked files inside folders the walk did not enter (ignored or default-ignored) still count:
+ * each one not yet in `files`, skipped, excluded or a submodule is stat'ed and added.
+ */
+async function addUnwalkedTracked(
+  fs: FileSystem, tracked: Map<string, IndexEntry>, files: Map<string, ScannedFile>, skipped: SkippedFile[], exclude: Set<string>,
+  addFile: (path: string, size: number, mtimeMs: number) => void,
+): Promise<void> {
+  const skippedPaths = new Set(skipped.map((s) => s.path));
+  for (const [path, entry] of tracked) {
+    if (files.has(path) || (entry.mode & 0o170000) === 0o160000) continue;
+    if (skippedPaths.has(path)) continue;
+    if ([...exclude].some((x) => path === x || path.startsWith(`${x}/`))) continue;
+    try {
+      const st = await fs.stat(path);
+      if (st.kind === "file") addFile(path, st.size, st.mtimeMs);
+    } catch {
+      // deleted in the working tree, or a link out of the root: not part of what the user sees
+    }
+  }
+}
+
 /** Scans the root. Errors on individual entries become skipped files; only a bad root throws. */
 export async function scanRepository(fs: FileSystem, options: ScanOptions = {}): Promise<ScanResult> {
   const maxBytes = options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES;
@@ -233,21 +255,7 @@ export async function scanRepository(fs: FileSystem, options: ScanOptions = {}):
   };
   await walk("", rootLevels);
 
-  // Tracked files inside folders the walk did not enter (ignored or default-ignored) still count.
-  if (tracked) {
-    const skippedPaths = new Set(skipped.map((s) => s.path));
-    for (const [path, entry] of tracked) {
-      if (files.has(path) || (entry.mode & 0o170000) === 0o160000) continue;
-      if (skippedPaths.has(path)) continue;
-      if ([...exclude].some((x) => path === x || path.startsWith(`${x}/`))) continue;
-      try {
-        const st = await fs.stat(path);
-        if (st.kind === "file") addFile(path, st.size, st.mtimeMs);
-      } catch {
-        // deleted in the working tree, or a link out of the root: not part of what the user sees
-      }
-    }
-  }
+  if (tracked) await addUnwalkedTracked(fs, tracked, files, skipped, exclude, addFile);
 
   const list = [...files.values()].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   skipped.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
