@@ -80,7 +80,7 @@ for (const spec of specs) {
   let dir, gold, scip, deriveMs;
   if (spec.repo) {
     dir = prepareLangCorpus(spec, langCorporaDir);
-    process.stderr.write(`${spec.name}: gold from ${{ go: "go/types", java: "javac", rust: "rustc" }[spec.language] ?? "clang"}… `);
+    process.stderr.write(`${spec.name}: gold from ${{ go: "go/types", java: "javac", rust: "rustc", ruby: "ruby (Ripper + TracePoint over the test suite)" }[spec.language] ?? "clang"}… `);
     const r = deriveLangGold(spec, dir, { fresh: !!flags.fresh });
     process.stderr.write(r.cached ? "cached\n" : `${fmt(r.seconds, 1)} s\n`);
     gold = r.gold;
@@ -169,6 +169,7 @@ console.log(`\n## codeslice graph vs compiler-grade gold (P / R / F1)\n`);
 const goldTools = [...new Set(specs.map((s) => s.language))].map((l) => ({
   python: `scip-python ${TOOL_VERSIONS["@sourcegraph/scip-python"]}`, typescript: `scip-typescript ${TOOL_VERSIONS["@sourcegraph/scip-typescript"]}`,
   go: `go/types (${langTools.go})`, java: `javac ${langTools.javac}`, rust: `rustc ${langTools.rustc} (hir-tree, thir-tree)`, c: `clang ${langTools.clang}`, cpp: `clang ${langTools.clang}`,
+  ruby: `ruby ${langTools.ruby} (Ripper, TracePoint over the test suite, Coverage)`,
 })[l]);
 console.log(`codeslice ${codesliceRevision()}; gold from ${goldTools.join(", ")}; ${m.cpu} × ${m.cpus}, node ${m.node}\n`);
 console.log(mdTable(
