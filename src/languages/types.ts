@@ -79,6 +79,14 @@ export interface LanguageSemantics {
    * a path in an expression resolves like an import.
    */
   pathRoots?: readonly string[];
+  /**
+   * Classes and modules are open (Ruby): a module holds methods and is mixed into classes as a base
+   * (`include`), so it is a type; a class or module opened in several files, or under a path
+   * (`class A::B`), is one, registered under its full path.
+   */
+  openModules?: boolean;
+  /** A bare `super` calls the method of the same name in the bases (Ruby), not a constructor. */
+  superCallsSameMethod?: boolean;
   /** The word for the base class (`super`; C#'s `base`). */
   superName?: string;
   /** `this(…)` calls another constructor of the same class. */

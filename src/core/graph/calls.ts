@@ -8,7 +8,7 @@ import { languageById } from "../../languages/index.ts";
 import type { CallRecord } from "../extract/record.ts";
 import { isClassLike, membersOf, symbolOf, type FileState, type GraphContext } from "./context.ts";
 import { AMBIGUOUS_CANDIDATES, CONFIDENCE, type AmbiguousCall, type CallEdge, type ExternalCall, type Resolution } from "./model.ts";
-import { basesOf, enclosingClass, member, resolveExpr, resolveName, type Value } from "./resolve.ts";
+import { basesOf, enclosingClass, findInBases, member, resolveExpr, resolveName, type Value } from "./resolve.ts";
 import { definitionBehind } from "./packages.ts";
 
 const CALLABLE = new Set(["function", "method", "class", "constructor", "macro"]);
@@ -107,6 +107,13 @@ export function callsOf(ctx: GraphContext, st: FileState): FileCalls {
       if (CALLABLE.has(kind)) addCall(caller, definitionBehind(ctx, v.id), call.line, "call", resolution);
       return true;
     };
+    if (call.name === "super" && call.receiver === undefined && st.semantics.superCallsSameMethod) {
+      // Ruby: `super` runs the method of the caller's name in the bases (mixins included).
+      const cls = enclosingClass(st, call.caller, ctx);
+      const m = cls !== undefined && call.caller >= 0 ? findInBases(ctx, cls, ctx.symbols[caller]!.name) : undefined;
+      if (m !== undefined) addCall(caller, m, call.line, "super", "self");
+      continue;
+    }
     if (call.name === (st.semantics.superName ?? "super") && call.receiver === undefined && st.semantics.superCallsConstructor) {
       const cls = enclosingClass(st, call.caller, ctx);
       const base = cls !== undefined ? basesOf(ctx, cls).find((b) => b.kind === "extends" && ctx.symbols[b.id]!.kind !== "interface") : undefined;

@@ -165,12 +165,14 @@ export function localValue(ctx: GraphContext, st: FileState, name: string, depth
 export function resolveName(ctx: GraphContext, st: FileState, scope: number, name: string, depth = 0, called = false): Value | undefined {
   const defs = st.record.definitions;
   let first = true;
+  // Ruby: a bare method name is a method of self's class only, not of the classes around it.
+  let classSeen = false;
   const membersInScope = st.semantics.classMembersInScope === true;
   // Where methods and variables have separate namespaces, a called name is never a variable.
   const skipVariables = called && st.semantics.callsNameMethods === true;
   for (let s = scope; s >= 0; s = defs[s]!.parent) {
     const d = defs[s]!;
-    const isClass = TYPE_KINDS.has(d.kind);
+    const isClass = TYPE_KINDS.has(d.kind) || (d.kind === "module" && st.semantics.openModules === true);
     const owner = membersInScope ? outOfLineOwner(ctx, st, s) : undefined;
     if (owner !== undefined) {
       // C++ `T::m() {…}` outside T's body: T's members are in scope as in the body.
@@ -180,7 +182,16 @@ export function resolveName(ctx: GraphContext, st: FileState, scope: number, nam
       const inherited = skipVariables ? undefined : localAt(st, s, name) ? undefined : findField(ctx, owner, name, depth + 1);
       if (inherited) return inherited;
     }
-    if (isClass && membersInScope) {
+    if (st.semantics.packages === "namespaces" && (d.kind === "module" || (isClass && st.semantics.openModules))) {
+      // A namespace block (a Ruby class or module too) sees its namespace's types in every file, and those of the namespaces around it.
+      const parts = d.qualified.split(".");
+      for (let n = parts.length; n > 0; n--) {
+        const id = ctx.packages.get(`${st.record.language}:${parts.slice(0, n).join(".")}`)?.get(name);
+        if (id !== undefined) return { kind: "def", id, via: "scope" };
+      }
+    }
+    if (isClass && membersInScope && !(classSeen && st.semantics.openModules)) {
+      classSeen = true;
       // Java, C#: a class's members, inherited ones too, are in scope in its methods and nested classes.
       const cls = symbolOf(st, s);
       const found = findMember(ctx, cls, name);
@@ -194,14 +205,6 @@ export function resolveName(ctx: GraphContext, st: FileState, scope: number, nam
       }
       first = false;
       continue;
-    }
-    if (d.kind === "module" && st.semantics.packages === "namespaces") {
-      // A namespace block sees its namespace's types in every file, and those of the namespaces around it.
-      const parts = d.qualified.split(".");
-      for (let n = parts.length; n > 0; n--) {
-        const id = ctx.packages.get(`${st.record.language}:${parts.slice(0, n).join(".")}`)?.get(name);
-        if (id !== undefined) return { kind: "def", id, via: "scope" };
-      }
     }
     // Class bodies are not visible from their methods; only code directly in the body sees them.
     if (!isClass || first) {
@@ -370,7 +373,8 @@ function ownerAround(ctx: GraphContext, st: FileState, scope: number): number | 
 export function enclosingClass(st: FileState, scope: number, ctx?: Pick<GraphContext, "attached">): number | undefined {
   const defs = st.record.definitions;
   for (let s = scope; s >= 0; s = defs[s]!.parent) {
-    if (defs[s]!.kind === "class" || defs[s]!.kind === "enum" || defs[s]!.kind === "trait") return symbolOf(st, s);
+    const k = defs[s]!.kind;
+    if (k === "class" || k === "enum" || k === "trait" || (k === "module" && st.semantics.openModules)) return symbolOf(st, s);
     const owner = ctx ? attachedOwner(ctx, symbolOf(st, s)) : undefined;
     if (owner !== undefined) return owner;
   }
@@ -476,7 +480,8 @@ export function member(ctx: GraphContext, base: Value, attr: string, depth: numb
         const id = namespaceMember(ctx, base.id, attr);
         if (id !== undefined) return { kind: "def", id, via: "scope" };
         for (const c of ctx.children.get(base.id) ?? []) if (ctx.symbols[c]!.name === attr) return { kind: "def", id: c, via: "scope" };
-        return undefined;
+        // An open module (Ruby) is also a type: its methods, in any file that opens it, and its mixins'.
+        if (!isClassLike(ctx, base.id)) return undefined;
       }
       if (!isClassLike(ctx, base.id) && base.kind === "def") return undefined;
       const found = base.kind === "super" ? findInBases(ctx, base.id, attr) : findMember(ctx, base.id, attr);
