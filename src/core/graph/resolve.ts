@@ -184,8 +184,9 @@ export function resolveName(ctx: GraphContext, st: FileState, scope: number, nam
     }
     if (st.semantics.packages === "namespaces" && (d.kind === "module" || (isClass && st.semantics.openModules))) {
       // A namespace block (a Ruby class or module too) sees its namespace's types in every file, and those of the namespaces around it.
+      // (open modules: only the path each enclosing block opens, `class A::B` opens A::B, not A)
       const parts = d.qualified.split(".");
-      for (let n = parts.length; n > 0; n--) {
+      for (let n = parts.length; n > (st.semantics.openModules ? parts.length - 1 : 0); n--) {
         const id = ctx.packages.get(`${st.record.language}:${parts.slice(0, n).join(".")}`)?.get(name);
         if (id !== undefined) return { kind: "def", id, via: "scope" };
       }

@@ -32,7 +32,11 @@
 #                (Object.const_source_location). Call site: the caller's frame (file, line of the
 #                method name), in a corpus file. Caller: the innermost definition (class, module
 #                or method; blocks transparent) whose span holds the site, else the relpath. `super`
-#                is an edge to the method it reached. Calls into methods without a corpus `def`
+#                is an edge to the method it reached. An observed call counts only where it is
+#                written as a call of that name on that line (Ripper's call sites: `f`, `x.f`,
+#                `K.new`), so operators (`a << b`, `x[i]`, `a == b`), setters (`x.y = 1`),
+#                `send(:f)` and Ruby's implicit calls (to_s in interpolation, each in a for loop) are
+#                no edge. Calls into methods without a corpus `def`
 #                (attr_reader, define_method, the standard library, gems) are no edge.
 #   call sites   every call Ripper sees (`f`, `f(..)`, `x.f`, `x.f ..`, `super`), by (file, line of
 #                the name). A site on a line that never ran (Ruby's Coverage, lines mode, plus the
@@ -55,6 +59,7 @@ require "json"
 require "ripper"
 require "coverage"
 require "pathname"
+require "set"
 
 ROOT = File.realpath(ARGV[0])
 CFG = JSON.parse(ARGV[1] || "{}")
@@ -208,6 +213,9 @@ rescue StandardError => e
   parse_errors << "#{rel}: #{e.class}"
 end
 
+SITE_NAMES = {} # [file, line] => names called there (Ripper)
+FACTS.each { |rel, f| f.sites.each { |line, name| (SITE_NAMES[[rel, line]] ||= Set.new) << name } }
+
 DEF_AT = {} # [file, line] => Def (methods and classes; the first by line)
 FACTS.each_value { |f| f.defs.each { |d| DEF_AT[[d.file, d.start_line]] ||= d } }
 
@@ -270,6 +278,8 @@ tp = TracePoint.new(:call, :c_call) do |t|
     d = class_def.call(klass)
     next unless d && d.kind == "class"
     loc = caller_locations(1, 1)&.first
+    site_rel = loc && REL_MEMO[loc.absolute_path || loc.path]
+    next unless site_rel && SITE_NAMES[[site_rel, loc.lineno]]&.include?("new")
     record.call(loc, d, "constructor") if loc
   else
     rel = REL_MEMO[t.path]
@@ -277,7 +287,15 @@ tp = TracePoint.new(:call, :c_call) do |t|
     d = DEF_AT[[rel, t.lineno]]
     next unless d && d.kind != "class" && d.kind != "module" && d.name == t.method_id.to_s
     loc = caller_locations(2, 1)&.first
-    record.call(loc, d, "call") if loc
+    next unless loc
+    # `K.new` runs initialize from the C frame of `new`: that site's edge is the constructor one
+    next if t.method_id == :initialize && loc.label == "new"
+    # `super` is called from the method of the same name; any other call must be written as a
+    # call of that name on that line (not an operator, `send(:x)`, a setter or an implicit call)
+    via_super = loc.label.sub(/^block (\(\d+ levels\) )?in /, "") == d.name
+    site_rel = REL_MEMO[loc.absolute_path || loc.path]
+    next unless via_super || (site_rel && SITE_NAMES[[site_rel, loc.lineno]]&.include?(d.name))
+    record.call(loc, d, via_super ? "super" : "call")
   end
 rescue StandardError
   counts["hook_errors"] += 1
