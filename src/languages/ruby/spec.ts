@@ -10,6 +10,7 @@
 import type { LanguageSpec } from "../types.ts";
 import { QUERIES } from "../queries.gen.ts";
 import { rubyResolver } from "./resolve.ts";
+import { RUBY_BUILTIN_METHODS } from "./builtins.ts";
 
 export const ruby: LanguageSpec = {
   id: "ruby",
@@ -24,6 +25,7 @@ export const ruby: LanguageSpec = {
   exportStyle: "top-level",
   fullDepth: true,
   resolver: rubyResolver,
+  builtinMethods: RUBY_BUILTIN_METHODS,
   semantics: {
     exports: "top-level",
     packages: "namespaces",
