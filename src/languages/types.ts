@@ -85,6 +85,13 @@ export interface LanguageSemantics {
    * (`class A::B`), is one, registered under its full path.
    */
   openModules?: boolean;
+  /**
+   * The method that constructs an instance when called on a class (Ruby `K.new`): bare, or on
+   * `self` / `self.class`, it constructs the enclosing class.
+   */
+  constructorMethod?: string;
+  /** Instance variables carry this sigil (Ruby `@x`): `@x` is a field of the current instance. */
+  fieldSigil?: string;
   /** A bare `super` calls the method of the same name in the bases (Ruby), not a constructor. */
   superCallsSameMethod?: boolean;
   /** The word for the base class (`super`; C#'s `base`). */

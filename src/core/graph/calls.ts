@@ -120,6 +120,12 @@ export function callsOf(ctx: GraphContext, st: FileState): FileCalls {
       if (base) addCall(caller, base.id, call.line, "super", "self");
       continue;
     }
+    if (call.name === st.semantics.constructorMethod && (call.receiver === undefined || call.receiver === "self" || call.receiver === "self.class")) {
+      // Ruby `new` / `self.class.new` inside a class: a new instance of that class.
+      const cls = enclosingClass(st, call.caller, ctx);
+      if (cls !== undefined && ctx.symbols[cls]!.kind !== "module") addCall(caller, cls, call.line, "constructor", "self");
+      continue;
+    }
     if (call.receiver === undefined && st.semantics.thisCallsConstructor && st.semantics.instanceNames.includes(call.name)) {
       // `this(…)`: another constructor of the same class.
       const cls = enclosingClass(st, call.caller, ctx);

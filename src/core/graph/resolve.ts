@@ -408,6 +408,12 @@ export function resolveExpr(ctx: GraphContext, st: FileState, scope: number, tex
     return callResult(ctx, st, scope, head, depth + 1);
   }
   const dot = head.lastIndexOf(".");
+  const sigil = st.semantics.fieldSigil;
+  if (dot < 0 && sigil && head.startsWith(sigil) && IDENT.test(head.slice(sigil.length))) {
+    // Ruby `@x`: a field of the instance the method runs on (bound where any method of its class sets it).
+    const cls = enclosingClass(st, scope, ctx);
+    return cls !== undefined ? findField(ctx, cls, head, depth + 1) : undefined;
+  }
   if (dot < 0) {
     if (!IDENT.test(head)) return undefined;
     const sem = st.semantics;

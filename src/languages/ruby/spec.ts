@@ -35,6 +35,8 @@ export const ruby: LanguageSpec = {
     instanceNames: ["self"],
     classNames: [],
     classMembersInScope: true,
+    fieldSigil: "@",
+    constructorMethod: "new",
     blocks: "braces",
   },
 };

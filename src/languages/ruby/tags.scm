@@ -39,6 +39,7 @@
 
 ; Calls: `x.m(…)`, `x.m`, `m(…)`, `m arg`; `K.new(…)` constructs K.
 (call receiver: (_) @receiver method: (identifier) @name (#not-eq? @name "new")) @reference.call
+(call receiver: [(self) (call receiver: (self) method: (identifier) @_c (#eq? @_c "class"))] @receiver method: (identifier) @name (#eq? @name "new")) @reference.call
 (call !receiver method: (identifier) @name) @reference.call
 (call receiver: (constant) @name method: (identifier) @_new (#eq? @_new "new")) @reference.new
 (call
@@ -86,6 +87,15 @@
   left: (identifier) @name
   right: (call receiver: [(constant) (scope_resolution)] @value method: (identifier) @_new (#eq? @_new "new"))) @local.assign
 (assignment left: (identifier) @name) @local.assign
+; `FileList = Rake::FileList`: a constant naming a class or module.
+(assignment left: (constant) @name right: [(constant) (scope_resolution)] @alias) @local.assign
+; `@x = K.new(…)` in any method of a class: its instances' field @x holds a K.
+(assignment
+  left: (instance_variable) @name
+  right: (call receiver: [(constant) (scope_resolution)] @value method: (identifier) @_new (#eq? @_new "new"))) @local.field
+(operator_assignment
+  left: (instance_variable) @name
+  right: (call receiver: [(constant) (scope_resolution)] @value method: (identifier) @_new (#eq? @_new "new"))) @local.field
 (operator_assignment left: (identifier) @name) @local.assign
 (left_assignment_list (identifier) @name) @local.assign
 (destructured_left_assignment (identifier) @name) @local.assign

@@ -73,6 +73,12 @@ export const LANG_CORPORA = [
     ruby: { load_path: ["lib", "test"], tests: ["test/test_*.rb"], framework: "test-unit" },
   },
   {
+    name: "ruby-thor", language: "ruby", repo: "rails/thor", commit: "d89dd720c8774e6ba354d9df195ef003c3bbd465", short: "thor",
+    // rspec from Debian (ruby-rspec), webmock and diff-lcs too (ruby-webmock, ruby-diff-lcs); the spec
+    // helper's coverage reporters (simplecov, coveralls) are stand-ins that do nothing (ruby/stub_coverage_gems.rb)
+    ruby: { load_path: ["lib", "spec"], tests: ["spec/**/*_spec.rb"], framework: "rspec", prelude: ["stub_coverage_gems.rb"] },
+  },
+  {
     name: "cpp-tinyxml2", language: "cpp", repo: "leethomason/tinyxml2", commit: "3dcad8e3c38e7091ae3771bf63020027f91715ce", short: "tinyxml2",
     clang: { args: ["-I.", "-std=c++17"] },
   },

@@ -72,6 +72,10 @@ class SpanBuilder < Ripper::SexpBuilderPP
   %i[def defs class module sclass].each do |ev|
     define_method(:"on_#{ev}") { |*args| super(*args).push([:@end, lineno]) }
   end
+  # `super` has no token of its own in the tree: keep the line of the keyword
+  %i[super zsuper].each do |ev|
+    define_method(:"on_#{ev}") { |*args| super(*args).push([:@line, lineno]) }
+  end
 end
 
 Def = Struct.new(:file, :name, :qualified, :kind, :start_line, :end_line, :parent, :nesting, keyword_init: true)
@@ -101,6 +105,12 @@ class FileFacts
       b = const_path(node[2])
       a && b ? a + b : nil
     end
+  end
+
+  def first_line(node)
+    return nil unless node.is_a?(Array)
+    return node[2][0] if node[0].is_a?(Symbol) && node[0].to_s.start_with?("@") && node[2].is_a?(Array)
+    node.filter_map { |n| first_line(n) }.min
   end
 
   def tok_line(tok) = tok.is_a?(Array) && tok[2].is_a?(Array) ? tok[2][0] : nil
@@ -193,11 +203,10 @@ class FileFacts
       end
       node[1..].each { |n| walk(n, scope, nesting, in_block, top: false) }
     when :super, :zsuper
-      # no token: the line comes from the walk of its arguments or is unknown; recorded below
-      @sites << [@last_line, "super"] if @last_line && node[0] == :zsuper
-      node[1..].each { |n| walk(n, scope, nesting, in_block, top: false) }
+      first = first_line(node[1...-1])
+      @sites << [first && first < node.last[1] ? first : node.last[1], "super"]
+      node[1...-1].each { |n| walk(n, scope, nesting, in_block, top: false) }
     else
-      @last_line = node[2][0] if node[0].to_s.start_with?("@") && node[2].is_a?(Array)
       node[1..].each { |n| walk(n, scope, nesting, in_block, top: false) }
     end
   end
@@ -292,9 +301,11 @@ tp = TracePoint.new(:call, :c_call) do |t|
     next if t.method_id == :initialize && loc.label == "new"
     # `super` is called from the method of the same name; any other call must be written as a
     # call of that name on that line (not an operator, `send(:x)`, a setter or an implicit call)
-    via_super = loc.label.sub(/^block (\(\d+ levels\) )?in /, "") == d.name
     site_rel = REL_MEMO[loc.absolute_path || loc.path]
-    next unless via_super || (site_rel && SITE_NAMES[[site_rel, loc.lineno]]&.include?(d.name))
+    names = site_rel && SITE_NAMES[[site_rel, loc.lineno]]
+    next unless names
+    via_super = !names.include?(d.name) && names.include?("super") && loc.label.sub(/^block (\(\d+ levels\) )?in /, "") == d.name
+    next unless via_super || names.include?(d.name)
     record.call(loc, d, via_super ? "super" : "call")
   end
 rescue StandardError
