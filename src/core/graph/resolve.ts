@@ -491,6 +491,12 @@ export function member(ctx: GraphContext, base: Value, attr: string, depth: numb
         if (!isClassLike(ctx, base.id)) return undefined;
       }
       if (!isClassLike(ctx, base.id) && base.kind === "def") return undefined;
+      if (base.kind === "def" && stateOf(ctx, base.id).semantics.openModules) {
+        // An open class's constants, from every file that opens it (`Thor::Util` in thor/util.rb).
+        const d = defOf(ctx, base.id);
+        const id = d ? ctx.packages.get(`${ctx.symbols[base.id]!.language}:${d.qualified}`)?.get(attr) : undefined;
+        if (id !== undefined) return { kind: "def", id, via: "scope" };
+      }
       const found = base.kind === "super" ? findInBases(ctx, base.id, attr) : findMember(ctx, base.id, attr);
       if (found !== undefined) return { kind: "def", id: found, via: "scope" };
       // Fields of an instance, and static fields of a class (`Builder.DEFAULT.create()`).
@@ -556,7 +562,9 @@ export function findMember(ctx: GraphContext, id: number, name: string, depth = 
   if (ctx.memos.members.has(key)) return ctx.memos.members.get(key) ?? undefined;
   ctx.memos.members.set(key, null);
   let found: number | undefined;
-  for (const c of membersOf(ctx, id)) if (ctx.symbols[c]!.name === name && ctx.symbols[c]!.kind !== "module") found = c;
+  // (a nested module is a member only where modules are open: Ruby's `Thor::Util`)
+  const open = stateOf(ctx, id).semantics.openModules === true;
+  for (const c of membersOf(ctx, id)) if (ctx.symbols[c]!.name === name && (open || ctx.symbols[c]!.kind !== "module")) found = c;
   if (found === undefined && depth < MAX_DEPTH) {
     for (const b of basesOf(ctx, id)) {
       found = findMember(ctx, b.id, name, depth + 1);
