@@ -543,7 +543,9 @@ export function basesOf(ctx: GraphContext, id: number): { id: number; kind: "ext
     for (const text of list) {
       const t = typeCandidates(text)[0];
       if (!t) continue;
-      const v = resolveExpr(ctx, st, d.parent, t, 1);
+      // (open modules: a mixin is named inside the body, so in the class's own scope, then around it)
+      const inBody = kind === "implements" && st.semantics.openModules ? resolveExpr(ctx, st, ctx.symbols[id]!.index, t, 1) : undefined;
+      const v = inBody?.kind === "def" ? inBody : resolveExpr(ctx, st, d.parent, t, 1);
       if (v?.kind === "def" && isClassLike(ctx, v.id) && v.id !== id) out.push({ id: v.id, kind });
     }
   }

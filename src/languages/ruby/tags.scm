@@ -37,6 +37,42 @@
       arguments: (argument_list [(constant) (scope_resolution)] @base.implements)))
   (#match? @_mix "^(include|prepend|extend)$")) @definition.module
 
+; The `included` hook's `base.extend ClassMethods` (a common idiom): a class including the module
+; gets ClassMethods' methods, so the module has it as a base.
+(module
+  body: (body_statement
+    (singleton_method
+      name: (identifier) @_hook
+      body: (body_statement
+        (call receiver: (identifier) method: (identifier) @_ext
+          arguments: (argument_list [(constant) (scope_resolution)] @base.implements)))))
+  (#eq? @_hook "included")
+  (#eq? @_ext "extend")) @definition.module
+(module
+  body: (body_statement
+    (singleton_class
+      body: (body_statement
+        (method
+          name: (identifier) @_hook
+          body: (body_statement
+            (call receiver: (identifier) method: (identifier) @_ext
+              arguments: (argument_list [(constant) (scope_resolution)] @base.implements)))))))
+  (#eq? @_hook "included")
+  (#eq? @_ext "extend")) @definition.module
+; ... and `base.send :include, M` there: the includer gets M too.
+(module
+  body: (body_statement
+    (singleton_class
+      body: (body_statement
+        (method
+          name: (identifier) @_hook
+          body: (body_statement
+            (call receiver: (identifier) method: (identifier) @_send
+              arguments: (argument_list (simple_symbol) @_sym [(constant) (scope_resolution)] @base.implements)))))))
+  (#eq? @_hook "included")
+  (#eq? @_send "send")
+  (#match? @_sym "^:(include|extend|prepend)$")) @definition.module
+
 ; Calls: `x.m(…)`, `x.m`, `m(…)`, `m arg`; `K.new(…)` constructs K.
 (call receiver: (_) @receiver method: (identifier) @name (#not-eq? @name "new")) @reference.call
 (call receiver: [(self) (call receiver: (self) method: (identifier) @_c (#eq? @_c "class"))] @receiver method: (identifier) @name (#eq? @name "new")) @reference.call
