@@ -150,6 +150,11 @@ export interface LanguageSpec {
    */
   sourceForParse?: (text: string) => string;
   /**
+   * For a type opened in several files (a Ruby class reopened): true when `path` is the file its
+   * qualified name says it lives in (`Thor.Base` in `…/thor/base.rb`), which then names it.
+   */
+  homeFile?: (path: string, qualified: string) => boolean;
+  /**
    * Extensions of another language this one takes in a project where its own source files
    * outnumber the other's (C++ takes `.h` from C): see `languagesForProject`.
    */

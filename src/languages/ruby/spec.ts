@@ -9,7 +9,7 @@
  */
 import type { LanguageSpec } from "../types.ts";
 import { QUERIES } from "../queries.gen.ts";
-import { rubyResolver } from "./resolve.ts";
+import { rubyHomeFile, rubyResolver } from "./resolve.ts";
 import { RUBY_BUILTIN_METHODS } from "./builtins.ts";
 
 export const ruby: LanguageSpec = {
@@ -25,6 +25,7 @@ export const ruby: LanguageSpec = {
   exportStyle: "top-level",
   fullDepth: true,
   resolver: rubyResolver,
+  homeFile: rubyHomeFile,
   builtinMethods: RUBY_BUILTIN_METHODS,
   semantics: {
     exports: "top-level",

@@ -29,7 +29,8 @@
 #                `new` while the test suite runs in this process. Callee: the corpus definition at
 #                the method's own location (tp.path, tp.lineno); for `K.new`, the corpus class K
 #                (`constructor`), its definition found where Ruby says K was first defined
-#                (Object.const_source_location). Call site: the caller's frame (file, line of the
+#                (Object.const_source_location), or, for a class reopened in several files, the
+#                one in the file Ruby's naming convention gives it (`Thor::Base` in thor/base.rb). Call site: the caller's frame (file, line of the
 #                method name), in a corpus file. Caller: the innermost definition (class, module
 #                or method; blocks transparent) whose span holds the site, else the relpath. `super`
 #                is an edge to the method it reached. An observed call counts only where it is
@@ -225,6 +226,9 @@ end
 SITE_NAMES = {} # [file, line] => names called there (Ripper)
 FACTS.each { |rel, f| f.sites.each { |line, name| (SITE_NAMES[[rel, line]] ||= Set.new) << name } }
 
+CLASS_BY_PATH = Hash.new { |h, k| h[k] = [] } # constant path => its class/module definitions
+FACTS.each_value { |f| f.defs.each { |d| CLASS_BY_PATH[d.nesting] << d if %w[class module].include?(d.kind) } }
+
 DEF_AT = {} # [file, line] => Def (methods and classes; the first by line)
 FACTS.each_value { |f| f.defs.each { |d| DEF_AT[[d.file, d.start_line]] ||= d } }
 
@@ -276,6 +280,12 @@ class_def = lambda do |klass|
   loc = name && (Object.const_source_location(name) rescue nil)
   rel = loc && !loc.empty? ? REL_MEMO[loc[0]] : nil
   d = rel && DEF_AT[[rel, loc[1]]]
+  # reopened in several files: named by the file Ruby's naming convention gives it (thor/base.rb)
+  if d && name
+    home = "#{name.split("::").map { |c| c.gsub(/([a-z\d])([A-Z])/, '\1_\2').gsub(/([A-Z]+)([A-Z][a-z])/, '\1_\2').downcase }.join("/")}.rb"
+    alt = CLASS_BY_PATH[name.split("::")]&.find { |x| x.file == home || x.file.end_with?("/#{home}") }
+    d = alt if alt
+  end
   CLASS_DEF[klass] = d && %w[class module].include?(d.kind) ? d : nil
 end
 
