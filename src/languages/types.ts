@@ -90,6 +90,8 @@ export interface LanguageSemantics {
    * `self` / `self.class`, it constructs the enclosing class.
    */
   constructorMethod?: string;
+  /** A string literal is an instance of the project's class of this name, when it (re)opens it (Ruby `class String`). */
+  stringClass?: string;
   /** Instance variables carry this sigil (Ruby `@x`): `@x` is a field of the current instance. */
   fieldSigil?: string;
   /** A bare `super` calls the method of the same name in the bases (Ruby), not a constructor. */

@@ -385,6 +385,11 @@ export function enclosingClass(st: FileState, scope: number, ctx?: Pick<GraphCon
 /** Evaluates a dotted expression (`self.x.y`, `pkg.mod`, `Foo`, `get()`) to a value. */
 export function resolveExpr(ctx: GraphContext, st: FileState, scope: number, text: string, depth = 0): Value | undefined {
   if (depth > MAX_DEPTH) return undefined;
+  if (st.semantics.stringClass && /^(["'])[^"'#]*\1$/.test(text)) {
+    // `"a.rb".pathmap` where the project reopens String: an instance of that class.
+    const id = packageMember(ctx, st, st.semantics.stringClass);
+    return id !== undefined && isClassLike(ctx, id) ? { kind: "instance", id } : undefined;
+  }
   if (text.includes("::")) return resolvePath(ctx, st, scope, text, depth);
   // `new Foo<T>(…)` as a receiver: a call of the class.
   if (text.startsWith("new ")) text = text.slice(4).replace(/^([\w$.]+)\s*<[^()]*>\s*(?=\()/, "$1");

@@ -38,6 +38,7 @@ export const ruby: LanguageSpec = {
     classMembersInScope: true,
     fieldSigil: "@",
     constructorMethod: "new",
+    stringClass: "String",
     blocks: "braces",
   },
 };
