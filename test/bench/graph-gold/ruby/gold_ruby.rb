@@ -237,6 +237,8 @@ def rel_of(path)
   abs = File.expand_path(path, ROOT)
   abs = File.realpath(abs) if File.exist?(abs)
   abs.start_with?("#{ROOT}/") ? abs[(ROOT.size + 1)..] : nil
+rescue SystemCallError # a file a test made and removed again
+  nil
 end
 
 REL_MEMO = Hash.new { |h, k| h[k] = rel_of(k) }
