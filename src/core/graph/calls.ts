@@ -6,7 +6,7 @@
  */
 import { languageById } from "../../languages/index.ts";
 import type { CallRecord } from "../extract/record.ts";
-import { isClassLike, membersOf, symbolOf, type FileState, type GraphContext } from "./context.ts";
+import { defOf, isClassLike, membersOf, symbolOf, type FileState, type GraphContext } from "./context.ts";
 import { AMBIGUOUS_CANDIDATES, CONFIDENCE, type AmbiguousCall, type CallEdge, type ExternalCall, type Resolution } from "./model.ts";
 import { basesOf, enclosingClass, findInBases, member, resolveExpr, resolveName, type Value } from "./resolve.ts";
 import { definitionBehind } from "./packages.ts";
@@ -122,7 +122,10 @@ export function callsOf(ctx: GraphContext, st: FileState): FileCalls {
     }
     if (call.name === st.semantics.constructorMethod && (call.receiver === undefined || call.receiver === "self" || call.receiver === "self.class")) {
       // Ruby `new` / `self.class.new` inside a class: a new instance of that class.
-      const cls = enclosingClass(st, call.caller, ctx);
+      let cls = enclosingClass(st, call.caller, ctx);
+      // (a class opened in several files is the one its package table names, as `K.new` finds it)
+      const d = cls !== undefined ? defOf(ctx, cls) : undefined;
+      if (cls !== undefined && d) cls = ctx.packages.get(`${ctx.symbols[cls]!.language}:${d.qualified.slice(0, Math.max(0, d.qualified.length - d.name.length - 1))}`)?.get(d.name) ?? cls;
       if (cls !== undefined && ctx.symbols[cls]!.kind !== "module") addCall(caller, cls, call.line, "constructor", "self");
       continue;
     }
