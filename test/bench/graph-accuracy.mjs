@@ -26,6 +26,7 @@
 //   npm run bench:graph -- --langs go,java         # all corpora of these languages
 //   npm run bench:graph -- --langs rust            # Rust crates, gold from rustc (graph-gold/rust)
 //   npm run bench:graph -- --langs c,cpp           # C and C++ (gold from clang through libclang)
+//   npm run bench:graph -- --langs ruby            # Ruby (gold: Ripper + a TracePoint over each suite, graph-gold/ruby)
 // Needs python3, git, npm, and `apt-get install -y python3-requests python3-click python3-rich`.
 // Output: markdown tables on stdout and test/bench/results/graph-accuracy.json. Gold graphs and
 // codeslice's graphs are kept in ~/.cache/codeslice-bench/gold/ for inspection.

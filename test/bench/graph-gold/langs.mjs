@@ -1,5 +1,5 @@
-// Go, Java, Rust, C and C++ accuracy corpora: public repositories pinned to a commit, with gold
-// from the language's own compiler front end instead of a SCIP indexer:
+// Go, Java, Rust, C, C++ and Ruby accuracy corpora: public repositories pinned to a commit, with
+// gold from the language's own compiler front end (Ruby: the interpreter) instead of a SCIP indexer:
 //   Go     go/go (main.go): go/parser + go/types of Debian's golang-go (1.19), stdlib only
 //   Java   java/GoldJava.java: javac's Tree API + Trees + javax.lang.model (JDK 17)
 //   Rust   rust/gold-rust.mjs: rustc's -Zunpretty=hir-tree and thir-tree (RUSTC_BOOTSTRAP=1; the
