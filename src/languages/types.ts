@@ -81,6 +81,23 @@ export interface LanguageSemantics {
    * a path in an expression resolves like an import.
    */
   pathRoots?: readonly string[];
+  /**
+   * Classes and modules are open (Ruby): a module holds methods and is mixed into classes as a base
+   * (`include`), so it is a type; a class or module opened in several files, or under a path
+   * (`class A::B`), is one, registered under its full path.
+   */
+  openModules?: boolean;
+  /**
+   * The method that constructs an instance when called on a class (Ruby `K.new`): bare, or on
+   * `self` / `self.class`, it constructs the enclosing class.
+   */
+  constructorMethod?: string;
+  /** A string literal is an instance of the project's class of this name, when it (re)opens it (Ruby `class String`). */
+  stringClass?: string;
+  /** Instance variables carry this sigil (Ruby `@x`): `@x` is a field of the current instance. */
+  fieldSigil?: string;
+  /** A bare `super` calls the method of the same name in the bases (Ruby), not a constructor. */
+  superCallsSameMethod?: boolean;
   /** The word for the base class (`super`; C#'s `base`). */
   superName?: string;
   /** `this(…)` calls another constructor of the same class. */
@@ -136,6 +153,11 @@ export interface LanguageSpec {
    * C++ blank export macros the grammar cannot read: `class LEVELDB_EXPORT DB {`).
    */
   sourceForParse?: (text: string) => string;
+  /**
+   * For a type opened in several files (a Ruby class reopened): true when `path` is the file its
+   * qualified name says it lives in (`Thor.Base` in `…/thor/base.rb`), which then names it.
+   */
+  homeFile?: (path: string, qualified: string) => boolean;
   /**
    * Extensions of another language this one takes in a project where its own source files
    * outnumber the other's (C++ takes `.h` from C): see `languagesForProject`.

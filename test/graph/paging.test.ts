@@ -126,14 +126,15 @@ const GAPS: { name: string; fixture: string; ask: (e: Engine) => Promise<{ text:
   {
     name: "a language whose calls the index does not extract",
     fixture: `
-      //- calc.rb
-      def add(a, b)
-        a + b
-      end
+      //- calc.php
+      <?php
+      function add($a, $b) {
+        return $a + $b;
+      }
     `,
     ask: (e) => e.callers("add"),
-    expect: { notExtracted: [{ language: "Ruby", files: 1, what: "calls" }] },
-    text: /does not extract calls in Ruby/,
+    expect: { notExtracted: [{ language: "PHP", files: 1, what: "calls" }] },
+    text: /does not extract calls in PHP/,
   },
   {
     name: "overriding methods reached by dynamic dispatch",

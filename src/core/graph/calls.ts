@@ -6,9 +6,9 @@
  */
 import { languageById } from "../../languages/index.ts";
 import type { CallRecord } from "../extract/record.ts";
-import { isClassLike, membersOf, symbolOf, type FileState, type GraphContext } from "./context.ts";
+import { defOf, isClassLike, membersOf, symbolOf, type FileState, type GraphContext } from "./context.ts";
 import { AMBIGUOUS_CANDIDATES, CONFIDENCE, type AmbiguousCall, type CallEdge, type ExternalCall, type Resolution } from "./model.ts";
-import { basesOf, enclosingClass, member, resolveExpr, resolveName, type Value } from "./resolve.ts";
+import { basesOf, enclosingClass, findInBases, member, resolveExpr, resolveName, type Value } from "./resolve.ts";
 import { definitionBehind } from "./packages.ts";
 
 const CALLABLE = new Set(["function", "method", "class", "constructor", "macro"]);
@@ -107,10 +107,26 @@ export function callsOf(ctx: GraphContext, st: FileState): FileCalls {
       if (CALLABLE.has(kind)) addCall(caller, definitionBehind(ctx, v.id), call.line, "call", resolution);
       return true;
     };
+    if (call.name === "super" && call.receiver === undefined && st.semantics.superCallsSameMethod) {
+      // Ruby: `super` runs the method of the caller's name in the bases (mixins included).
+      const cls = enclosingClass(st, call.caller, ctx);
+      const m = cls !== undefined && call.caller >= 0 ? findInBases(ctx, cls, ctx.symbols[caller]!.name) : undefined;
+      if (m !== undefined) addCall(caller, m, call.line, "super", "self");
+      continue;
+    }
     if (call.name === (st.semantics.superName ?? "super") && call.receiver === undefined && st.semantics.superCallsConstructor) {
       const cls = enclosingClass(st, call.caller, ctx);
       const base = cls !== undefined ? basesOf(ctx, cls).find((b) => b.kind === "extends" && ctx.symbols[b.id]!.kind !== "interface") : undefined;
       if (base) addCall(caller, base.id, call.line, "super", "self");
+      continue;
+    }
+    if (call.name === st.semantics.constructorMethod && (call.receiver === undefined || call.receiver === "self" || call.receiver === "self.class")) {
+      // Ruby `new` / `self.class.new` inside a class: a new instance of that class.
+      let cls = enclosingClass(st, call.caller, ctx);
+      // (a class opened in several files is the one its package table names, as `K.new` finds it)
+      const d = cls !== undefined ? defOf(ctx, cls) : undefined;
+      if (cls !== undefined && d) cls = ctx.packages.get(`${ctx.symbols[cls]!.language}:${d.qualified.slice(0, Math.max(0, d.qualified.length - d.name.length - 1))}`)?.get(d.name) ?? cls;
+      if (cls !== undefined && ctx.symbols[cls]!.kind !== "module") addCall(caller, cls, call.line, "constructor", "self");
       continue;
     }
     if (call.receiver === undefined && st.semantics.thisCallsConstructor && st.semantics.instanceNames.includes(call.name)) {

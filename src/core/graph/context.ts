@@ -192,7 +192,7 @@ export const TYPE_KINDS: ReadonlySet<string> = new Set(["class", "interface", "s
 /** A class, interface, struct or enum, or a named type with methods of its own (Go `type HandlerFunc func(…)`). */
 export function isClassLike(ctx: GraphContext, id: number): boolean {
   const k = ctx.symbols[id]!.kind;
-  return TYPE_KINDS.has(k) || (k === "type" && ctx.attached.has(id));
+  return TYPE_KINDS.has(k) || (k === "type" && ctx.attached.has(id)) || (k === "module" && stateOf(ctx, id).semantics.openModules === true);
 }
 
 /** The members of a type: its children, then the methods declared outside its body. */

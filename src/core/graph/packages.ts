@@ -27,19 +27,29 @@ export function packageTables(files: Iterable<FileState>, symbols: readonly Symb
   // Namespace blocks are packages: their types, in every file; a type split over files (a partial
   // class) is one type, each part seeing the members of the others.
   const parts = new Map<number, { st: FileState; index: number }[]>();
+  const firstOf = new Map<string, number>();
   for (const st of list) {
     if (st.semantics.packages !== "namespaces") continue;
     const defs = st.record.definitions;
+    const open = st.semantics.openModules === true;
     defs.forEach((d, i) => {
       const ns = d.parent >= 0 ? defs[d.parent]! : undefined;
-      if (ns && ns.kind !== "module") return;
+      // (open modules: a class is a namespace too, and a top-level function is everyone's)
+      if (ns && ns.kind !== "module" && !(open && TYPE_KINDS.has(ns.kind))) return;
       // types, and nested namespaces (C++ `port::Mutex` inside `namespace leveldb`)
-      if (!TYPE_KINDS.has(d.kind) && d.kind !== "type" && d.kind !== "module") return;
-      const key = `${st.record.language}:${ns ? ns.qualified : ""}`;
+      if (!TYPE_KINDS.has(d.kind) && d.kind !== "type" && d.kind !== "module" && !(open && !ns && d.kind === "function")) return;
+      // (open modules: `class A::B` belongs to A, wherever it is written)
+      const key = `${st.record.language}:${open ? d.qualified.slice(0, Math.max(0, d.qualified.length - d.name.length - 1)) : ns ? ns.qualified : ""}`;
       const names = packages.get(key) ?? packages.set(key, new Map()).get(key)!;
-      const first = names.get(d.name);
-      if (first === undefined) names.set(d.name, symbolOf(st, i));
-      if (TYPE_KINDS.has(d.kind)) (parts.get(first ?? symbolOf(st, i)) ?? parts.set(first ?? symbolOf(st, i), []).get(first ?? symbolOf(st, i))!).push({ st, index: i });
+      const first = firstOf.get(`${key}\0${d.name}`);
+      if (first === undefined) {
+        firstOf.set(`${key}\0${d.name}`, symbolOf(st, i));
+        names.set(d.name, symbolOf(st, i));
+      } else if (st.spec?.homeFile?.(st.record.path, d.qualified)) {
+        // A type opened in several files is named by the one its name says it lives in (Ruby `A::B` in a/b.rb).
+        names.set(d.name, symbolOf(st, i));
+      }
+      if (TYPE_KINDS.has(d.kind) || (open && d.kind === "module")) (parts.get(first ?? symbolOf(st, i)) ?? parts.set(first ?? symbolOf(st, i), []).get(first ?? symbolOf(st, i))!).push({ st, index: i });
     });
   }
   for (const group of parts.values()) {

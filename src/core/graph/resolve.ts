@@ -165,12 +165,14 @@ export function localValue(ctx: GraphContext, st: FileState, name: string, depth
 export function resolveName(ctx: GraphContext, st: FileState, scope: number, name: string, depth = 0, called = false): Value | undefined {
   const defs = st.record.definitions;
   let first = true;
+  // Ruby: a bare method name is a method of self's class only, not of the classes around it.
+  let classSeen = false;
   const membersInScope = st.semantics.classMembersInScope === true;
   // Where methods and variables have separate namespaces, a called name is never a variable.
   const skipVariables = called && st.semantics.callsNameMethods === true;
   for (let s = scope; s >= 0; s = defs[s]!.parent) {
     const d = defs[s]!;
-    const isClass = TYPE_KINDS.has(d.kind);
+    const isClass = TYPE_KINDS.has(d.kind) || (d.kind === "module" && st.semantics.openModules === true);
     const owner = membersInScope ? outOfLineOwner(ctx, st, s) : undefined;
     if (owner !== undefined) {
       // C++ `T::m() {…}` outside T's body: T's members are in scope as in the body.
@@ -180,7 +182,17 @@ export function resolveName(ctx: GraphContext, st: FileState, scope: number, nam
       const inherited = skipVariables ? undefined : localAt(st, s, name) ? undefined : findField(ctx, owner, name, depth + 1);
       if (inherited) return inherited;
     }
-    if (isClass && membersInScope) {
+    if (st.semantics.packages === "namespaces" && (d.kind === "module" || (isClass && st.semantics.openModules))) {
+      // A namespace block (a Ruby class or module too) sees its namespace's types in every file, and those of the namespaces around it.
+      // (open modules: only the path each enclosing block opens, `class A::B` opens A::B, not A)
+      const parts = d.qualified.split(".");
+      for (let n = parts.length; n > (st.semantics.openModules ? parts.length - 1 : 0); n--) {
+        const id = ctx.packages.get(`${st.record.language}:${parts.slice(0, n).join(".")}`)?.get(name);
+        if (id !== undefined) return { kind: "def", id, via: "scope" };
+      }
+    }
+    if (isClass && membersInScope && !(classSeen && st.semantics.openModules)) {
+      classSeen = true;
       // Java, C#: a class's members, inherited ones too, are in scope in its methods and nested classes.
       const cls = symbolOf(st, s);
       const found = findMember(ctx, cls, name);
@@ -194,14 +206,6 @@ export function resolveName(ctx: GraphContext, st: FileState, scope: number, nam
       }
       first = false;
       continue;
-    }
-    if (d.kind === "module" && st.semantics.packages === "namespaces") {
-      // A namespace block sees its namespace's types in every file, and those of the namespaces around it.
-      const parts = d.qualified.split(".");
-      for (let n = parts.length; n > 0; n--) {
-        const id = ctx.packages.get(`${st.record.language}:${parts.slice(0, n).join(".")}`)?.get(name);
-        if (id !== undefined) return { kind: "def", id, via: "scope" };
-      }
     }
     // Class bodies are not visible from their methods; only code directly in the body sees them.
     if (!isClass || first) {
@@ -370,7 +374,8 @@ function ownerAround(ctx: GraphContext, st: FileState, scope: number): number | 
 export function enclosingClass(st: FileState, scope: number, ctx?: Pick<GraphContext, "attached">): number | undefined {
   const defs = st.record.definitions;
   for (let s = scope; s >= 0; s = defs[s]!.parent) {
-    if (defs[s]!.kind === "class" || defs[s]!.kind === "enum" || defs[s]!.kind === "trait") return symbolOf(st, s);
+    const k = defs[s]!.kind;
+    if (k === "class" || k === "enum" || k === "trait" || (k === "module" && st.semantics.openModules)) return symbolOf(st, s);
     const owner = ctx ? attachedOwner(ctx, symbolOf(st, s)) : undefined;
     if (owner !== undefined) return owner;
   }
@@ -380,6 +385,11 @@ export function enclosingClass(st: FileState, scope: number, ctx?: Pick<GraphCon
 /** Evaluates a dotted expression (`self.x.y`, `pkg.mod`, `Foo`, `get()`) to a value. */
 export function resolveExpr(ctx: GraphContext, st: FileState, scope: number, text: string, depth = 0): Value | undefined {
   if (depth > MAX_DEPTH) return undefined;
+  if (st.semantics.stringClass && /^(["'])[^"'#]*\1$/.test(text)) {
+    // `"a.rb".pathmap` where the project reopens String: an instance of that class.
+    const id = packageMember(ctx, st, st.semantics.stringClass);
+    return id !== undefined && isClassLike(ctx, id) ? { kind: "instance", id } : undefined;
+  }
   if (text.includes("::")) return resolvePath(ctx, st, scope, text, depth);
   // `new Foo<T>(…)` as a receiver: a call of the class.
   if (text.startsWith("new ")) text = text.slice(4).replace(/^([\w$.]+)\s*<[^()]*>\s*(?=\()/, "$1");
@@ -403,6 +413,12 @@ export function resolveExpr(ctx: GraphContext, st: FileState, scope: number, tex
     return callResult(ctx, st, scope, head, depth + 1);
   }
   const dot = head.lastIndexOf(".");
+  const sigil = st.semantics.fieldSigil;
+  if (dot < 0 && sigil && head.startsWith(sigil) && IDENT.test(head.slice(sigil.length))) {
+    // Ruby `@x`: a field of the instance the method runs on (bound where any method of its class sets it).
+    const cls = enclosingClass(st, scope, ctx);
+    return cls !== undefined ? findField(ctx, cls, head, depth + 1) : undefined;
+  }
   if (dot < 0) {
     if (!IDENT.test(head)) return undefined;
     const sem = st.semantics;
@@ -476,9 +492,16 @@ export function member(ctx: GraphContext, base: Value, attr: string, depth: numb
         const id = namespaceMember(ctx, base.id, attr);
         if (id !== undefined) return { kind: "def", id, via: "scope" };
         for (const c of ctx.children.get(base.id) ?? []) if (ctx.symbols[c]!.name === attr) return { kind: "def", id: c, via: "scope" };
-        return undefined;
+        // An open module (Ruby) is also a type: its methods, in any file that opens it, and its mixins'.
+        if (!isClassLike(ctx, base.id)) return undefined;
       }
       if (!isClassLike(ctx, base.id) && base.kind === "def") return undefined;
+      if (base.kind === "def" && stateOf(ctx, base.id).semantics.openModules) {
+        // An open class's constants, from every file that opens it (`Thor::Util` in thor/util.rb).
+        const d = defOf(ctx, base.id);
+        const id = d ? ctx.packages.get(`${ctx.symbols[base.id]!.language}:${d.qualified}`)?.get(attr) : undefined;
+        if (id !== undefined) return { kind: "def", id, via: "scope" };
+      }
       const found = base.kind === "super" ? findInBases(ctx, base.id, attr) : findMember(ctx, base.id, attr);
       if (found !== undefined) return { kind: "def", id: found, via: "scope" };
       // Fields of an instance, and static fields of a class (`Builder.DEFAULT.create()`).
@@ -525,7 +548,9 @@ export function basesOf(ctx: GraphContext, id: number): { id: number; kind: "ext
     for (const text of list) {
       const t = typeCandidates(text)[0];
       if (!t) continue;
-      const v = resolveExpr(ctx, st, d.parent, t, 1);
+      // (open modules: a mixin is named inside the body, so in the class's own scope, then around it)
+      const inBody = kind === "implements" && st.semantics.openModules ? resolveExpr(ctx, st, ctx.symbols[id]!.index, t, 1) : undefined;
+      const v = inBody?.kind === "def" ? inBody : resolveExpr(ctx, st, d.parent, t, 1);
       if (v?.kind === "def" && isClassLike(ctx, v.id) && v.id !== id) out.push({ id: v.id, kind });
     }
   }
@@ -544,7 +569,9 @@ export function findMember(ctx: GraphContext, id: number, name: string, depth = 
   if (ctx.memos.members.has(key)) return ctx.memos.members.get(key) ?? undefined;
   ctx.memos.members.set(key, null);
   let found: number | undefined;
-  for (const c of membersOf(ctx, id)) if (ctx.symbols[c]!.name === name && ctx.symbols[c]!.kind !== "module") found = c;
+  // (a nested module is a member only where modules are open: Ruby's `Thor::Util`)
+  const open = stateOf(ctx, id).semantics.openModules === true;
+  for (const c of membersOf(ctx, id)) if (ctx.symbols[c]!.name === name && (open || ctx.symbols[c]!.kind !== "module")) found = c;
   if (found === undefined && depth < MAX_DEPTH) {
     for (const b of basesOf(ctx, id)) {
       found = findMember(ctx, b.id, name, depth + 1);

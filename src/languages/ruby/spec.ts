@@ -1,6 +1,16 @@
-/** Ruby: definitions and requires (`require`, `require_relative`, `load` with a literal path). */
+/**
+ * Ruby: full depth. Classes and modules are open: one opened in several files (or as `class A::B`)
+ * is one, reached by its constant path from anywhere once loaded, and a module holds methods and is
+ * mixed into classes (`include`, `prepend`, `extend` are bases). Inside a method a bare name is a
+ * method of `self` (its class, mixins and superclasses) unless it is a local variable; constants
+ * resolve through the lexical nesting, then from the top. `K.new` constructs K, `super` calls the
+ * method of the same name in the bases. Requires resolve beside the file and on a `lib/`, `test/`,
+ * `spec/` load path.
+ */
 import type { LanguageSpec } from "../types.ts";
 import { QUERIES } from "../queries.gen.ts";
+import { rubyHomeFile, rubyResolver } from "./resolve.ts";
+import { RUBY_BUILTIN_METHODS } from "./builtins.ts";
 
 export const ruby: LanguageSpec = {
   id: "ruby",
@@ -13,5 +23,22 @@ export const ruby: LanguageSpec = {
   commentTypes: ["comment"],
   docStyle: "preceding-comment",
   exportStyle: "top-level",
-  fullDepth: false,
+  fullDepth: true,
+  resolver: rubyResolver,
+  homeFile: rubyHomeFile,
+  builtinMethods: RUBY_BUILTIN_METHODS,
+  semantics: {
+    exports: "top-level",
+    packages: "namespaces",
+    openModules: true,
+    superCallsConstructor: false,
+    superCallsSameMethod: true,
+    instanceNames: ["self"],
+    classNames: [],
+    classMembersInScope: true,
+    fieldSigil: "@",
+    constructorMethod: "new",
+    stringClass: "String",
+    blocks: "braces",
+  },
 };

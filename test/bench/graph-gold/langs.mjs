@@ -1,11 +1,14 @@
-// Go, Java, Rust, C and C++ accuracy corpora: public repositories pinned to a commit, with gold
-// from the language's own compiler front end instead of a SCIP indexer:
+// Go, Java, Rust, C, C++ and Ruby accuracy corpora: public repositories pinned to a commit, with
+// gold from the language's own compiler front end (Ruby: the interpreter) instead of a SCIP indexer:
 //   Go     go/go (main.go): go/parser + go/types of Debian's golang-go (1.19), stdlib only
 //   Java   java/GoldJava.java: javac's Tree API + Trees + javax.lang.model (JDK 17)
 //   Rust   rust/gold-rust.mjs: rustc's -Zunpretty=hir-tree and thir-tree (RUSTC_BOOTSTRAP=1; the
 //          rustup toolchain's rustc, no crates downloaded: the crates build without dependencies)
 //   C/C++  c/gold_clang.py: clang 14's AST through libclang (Debian clang-14, python3-clang-14),
 //          syntax-only (nothing is built); each corpus's compiler flags are written down below
+//   Ruby   ruby/gold_ruby.rb: Debian's ruby 3.1 itself: Ripper for definitions, call sites, requires
+//          and mixins; call edges observed by a TracePoint while the corpus's own test suite runs
+//          (Debian ruby-test-unit / ruby-minitest / ruby-rspec); Coverage says which sites ran
 // Rules: ../graph-gold/README.md ("Go", "Java", "Rust", "C and C++") and the headers of those programs.
 // A corpus with `subdir` is one crate of a repository: codeslice and the gold read only that folder.
 //
@@ -63,6 +66,18 @@ export const LANG_CORPORA = [
       skip_re: "(_test\\.cc|_test\\.c|_test_helper\\.h|^issues/.*|^util/testutil\\.(cc|h))$",
     },
   },
+  // Ruby: `ruby` is how the gold runs the corpus's own suite (load path, test files, framework);
+  // the gold is Ripper + a TracePoint over that run (ruby/gold_ruby.rb), nothing downloaded.
+  {
+    name: "ruby-rake", language: "ruby", repo: "ruby/rake", commit: "474500ab2eec41ef28068e18e30f84fa412a098f", short: "rake",
+    ruby: { load_path: ["lib", "test"], tests: ["test/test_*.rb"], framework: "test-unit" },
+  },
+  {
+    name: "ruby-thor", language: "ruby", repo: "rails/thor", commit: "d89dd720c8774e6ba354d9df195ef003c3bbd465", short: "thor",
+    // rspec from Debian (ruby-rspec), webmock and diff-lcs too (ruby-webmock, ruby-diff-lcs); the spec
+    // helper's coverage reporters (simplecov, coveralls) are stand-ins that do nothing (ruby/stub_coverage_gems.rb)
+    ruby: { load_path: ["lib", "spec"], tests: ["spec/**/*_spec.rb"], framework: "rspec", prelude: ["stub_coverage_gems.rb"] },
+  },
   {
     name: "cpp-tinyxml2", language: "cpp", repo: "leethomason/tinyxml2", commit: "3dcad8e3c38e7091ae3771bf63020027f91715ce", short: "tinyxml2",
     clang: { args: ["-I.", "-std=c++17"] },
@@ -100,6 +115,7 @@ export function toolVersions(specs) {
   if (specs.some((s) => s.language === "go")) v.go = sh("go", ["version"]).replace(/^go version /, "");
   if (specs.some((s) => s.language === "java")) v.javac = sh("javac", ["-version"]).replace(/^javac /, "");
   if (specs.some((s) => s.language === "rust")) v.rustc = sh("rustc", ["--version"]).replace(/^rustc /, "");
+  if (specs.some((s) => s.language === "ruby")) v.ruby = sh("ruby", ["--version"]).replace(/^ruby /, "").split(" ")[0];
   if (specs.some((s) => s.language === "c" || s.language === "cpp")) v.clang = sh("clang", ["--version"]).split("\n")[0].replace(/^.*clang version /, "");
   return v;
 }
@@ -119,6 +135,13 @@ function ensureExtractor(language) {
     const src = path.join(here, "rust", "gold-rust.mjs");
     const rustc = sh("rustc", ["--version"]);
     return { hash: `${hashOf([src])}-${crypto.createHash("sha256").update(rustc).digest("hex").slice(0, 8)}`, cmd: (corpus) => [process.execPath, [src, corpus]] };
+  }
+  if (language === "ruby") {
+    // Ruby itself runs the corpus's test suite under a TracePoint: nothing to build; the config is in the cache key
+    const script = path.join(here, "ruby", "gold_ruby.rb");
+    const prelude = fs.readdirSync(path.join(here, "ruby")).filter((f) => f.endsWith(".rb")).sort().map((f) => path.join(here, "ruby", f));
+    const ruby = sh("ruby", ["--version"]);
+    return { hash: `${hashOf(prelude)}-${crypto.createHash("sha256").update(ruby).digest("hex").slice(0, 8)}`, cmd: (corpus, spec) => ["ruby", [script, corpus, JSON.stringify(spec.ruby)]] };
   }
   if (language === "c" || language === "cpp") {
     // Python over libclang: nothing to build; the config (flags) is part of the cache key
@@ -156,7 +179,7 @@ function ensureExtractor(language) {
 export function deriveLangGold(spec, dir, { fresh = false } = {}) {
   const tool = ensureExtractor(spec.language);
   const classPath = spec.language === "java" ? JAVA_LIBS.filter((j) => fs.existsSync(j)) : [];
-  const key = crypto.createHash("sha256").update(`${tool.hash}|${sh("git", ["rev-parse", "HEAD^{tree}"], { cwd: dir })}|${classPath.join(":")}|${JSON.stringify(spec.clang ?? null)}`).digest("hex").slice(0, 16);
+  const key = crypto.createHash("sha256").update(`${tool.hash}|${sh("git", ["rev-parse", "HEAD^{tree}"], { cwd: dir })}|${classPath.join(":")}|${JSON.stringify(spec.clang ?? spec.ruby ?? null)}`).digest("hex").slice(0, 16);
   const cacheFile = path.join(benchCache, "gold", `${spec.name}.${key}.gold-cache.json`);
   if (!fresh && fs.existsSync(cacheFile)) {
     const c = JSON.parse(fs.readFileSync(cacheFile, "utf8"));
@@ -178,7 +201,7 @@ export function deriveLangGold(spec, dir, { fresh = false } = {}) {
 }
 
 const C_FAMILY = [".c", ".h", ".cc", ".cpp", ".cxx", ".c++", ".hh", ".hpp", ".hxx", ".h++", ".inl", ".ipp", ".tpp"];
-const EXTENSIONS = { go: [".go"], java: [".java"], rust: [".rs"], c: C_FAMILY, cpp: C_FAMILY };
+const EXTENSIONS = { go: [".go"], java: [".java"], rust: [".rs"], c: C_FAMILY, cpp: C_FAMILY, ruby: [".rb", ".rake", ".gemspec", ".ru"] };
 
 /** Keeps the candidate's facts about files of the corpus' language (commons-cli ships a .js file
  *  in its site folder: the gold covers only the language's own files), and, when the gold lists the
