@@ -10,6 +10,7 @@ import { isClassLike, membersOf, symbolOf, type FileState, type GraphContext } f
 import { AMBIGUOUS_CANDIDATES, CONFIDENCE, type AmbiguousCall, type CallEdge, type ExternalCall, type Resolution } from "./model.ts";
 import { basesOf, enclosingClass, member, resolveExpr, resolveName, type Value } from "./resolve.ts";
 import { definitionBehind } from "./packages.ts";
+import { extensionMethod } from "./extensions.ts";
 
 const CALLABLE = new Set(["function", "method", "class", "constructor", "macro"]);
 
@@ -127,6 +128,12 @@ export function callsOf(ctx: GraphContext, st: FileState): FileCalls {
       const base = resolveExpr(ctx, st, call.caller, recv);
       // Only a call on an instance dispatches; `super().m()` and `Class.m(self)` name their method.
       dispatch = base?.kind === "instance";
+      // A method declared as an extension of the receiver's type, when the type has none of that name.
+      const ext = base?.kind === "def" || base?.kind === "module" ? undefined : (base?.kind !== "instance" || member(ctx, base, call.name, 0) === undefined) ? extensionMethod(ctx, st, call.caller, call.name, base) : undefined;
+      if (ext !== undefined) {
+        addCall(caller, ext, call.line, "call", "type");
+        continue;
+      }
       if (base) {
         const v = member(ctx, base, call.name, 0);
         const resolution: Resolution = base.kind === "module" || base.kind === "external" ? "import" : isSelfReceiver(st, recv) ? "self" : "type";
