@@ -129,7 +129,7 @@ export function callsOf(ctx: GraphContext, st: FileState): FileCalls {
       // Only a call on an instance dispatches; `super().m()` and `Class.m(self)` name their method.
       dispatch = base?.kind === "instance";
       // A method declared as an extension of the receiver's type, when the type has none of that name.
-      const ext = base?.kind === "def" || base?.kind === "module" ? undefined : (base?.kind !== "instance" || member(ctx, base, call.name, 0) === undefined) ? extensionMethod(ctx, st, call.caller, call.name, base) : undefined;
+      const ext = base?.kind === "def" || base?.kind === "module" ? undefined : (base?.kind !== "instance" || member(ctx, base, call.name, 0) === undefined) ? extensionMethod(ctx, st, call.caller, call.name, base, recv) : undefined;
       if (ext !== undefined) {
         addCall(caller, ext, call.line, "call", "type");
         continue;

@@ -56,11 +56,14 @@ function typeNames(ctx: GraphContext, id: number): Set<string> {
  * The extension method a call `recv.name(…)` in `st` reaches, given what the receiver resolved to
  * (undefined when it did not): the visible extension methods of that name whose receiver type
  * fits (a project class or one of its bases, any type for a type parameter; for an outside or
- * unknown receiver, any), when they are one method (overloads share a qualified name).
+ * unknown receiver, any), when they are one method (overloads share a qualified name). A receiver
+ * written as a bare name that resolves to no value is a type, whose static members are not extensions.
  */
-export function extensionMethod(ctx: GraphContext, st: FileState, scope: number, name: string, recv: Value | undefined): number | undefined {
+export function extensionMethod(ctx: GraphContext, st: FileState, scope: number, name: string, recv: Value | undefined, recvText: string): number | undefined {
   const re = st.spec?.extensionReceiver;
   if (!re) return undefined;
+  // A bare name that is no value in scope names a type (`double.Parse(…)`): a static call, never an extension.
+  if (/^[A-Za-z_]\w*$/.test(recvText) && (recv === undefined || (recv.kind === "external" && recv.name === recvText))) return undefined;
   const language = st.record.language;
   let visible: Set<string> | undefined;
   const hits: number[] = [];
