@@ -39,9 +39,9 @@ export function importEdgesOf(ctx: GraphContext, st: FileState): ImportEdge[] {
   for (const imp of st.record.imports) {
     if (imp.kind === "export" || imp.kind === "export-default") continue;
     if (imp.kind === "package") continue;
-    if (imp.kind === "star" && st.semantics.packages === "namespaces" && !st.resolver) {
+    if ((imp.kind === "star" || (imp.kind === "module" && imp.alias)) && st.semantics.packages === "namespaces" && !st.resolver) {
       // A namespace the project declares (C# `using A.B;`): the files declaring its types; a type
-      // (`using static A.B.C;`): its file.
+      // (`using static A.B.C;`, `using X = A.B.C;`): its file.
       for (const f of namespaceFiles(ctx, st.record.language, imp.module)) add(f, imp.line);
       continue;
     }
