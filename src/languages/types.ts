@@ -186,6 +186,8 @@ export interface LanguageSpec {
    * namespace is in scope.
    */
   extensionReceiver?: RegExp;
+  /** A bare name that reads as a type when nothing in scope binds it (C# `Math`, `double`): no extension method is called on it. */
+  typeNamePattern?: RegExp;
   /** Module resolution for imports; languages without one scope nothing by import. */
   resolver?: ModuleResolver;
   /** Resolution semantics (default: DEFAULT_SEMANTICS). */

@@ -57,13 +57,16 @@ function typeNames(ctx: GraphContext, id: number): Set<string> {
  * (undefined when it did not): the visible extension methods of that name whose receiver type
  * fits (a project class or one of its bases, any type for a type parameter; for an outside or
  * unknown receiver, any), when they are one method (overloads share a qualified name). A receiver
- * written as a bare name that resolves to no value is a type, whose static members are not extensions.
+ * written as a bare name that resolves to nothing and reads as a type (LanguageSpec.typeNamePattern)
+ * is a type, whose static members are not extensions.
  */
 export function extensionMethod(ctx: GraphContext, st: FileState, scope: number, name: string, recv: Value | undefined, recvText: string): number | undefined {
   const re = st.spec?.extensionReceiver;
   if (!re) return undefined;
-  // A bare name that is no value in scope names a type (`double.Parse(…)`): a static call, never an extension.
-  if (/^[A-Za-z_]\w*$/.test(recvText) && (recv === undefined || (recv.kind === "external" && recv.name === recvText))) return undefined;
+  // A bare name that is no value in scope and reads as a type (`double.Parse(…)`, `Math.Max(…)`):
+  // a static call, never an extension.
+  const typeName = st.spec?.typeNamePattern;
+  if (typeName?.test(recvText) && (recv === undefined || (recv.kind === "external" && recv.name === recvText))) return undefined;
   const language = st.record.language;
   let visible: Set<string> | undefined;
   const hits: number[] = [];

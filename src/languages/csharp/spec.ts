@@ -22,6 +22,7 @@ export const csharp: LanguageSpec = {
   exportStyle: "public-modifier",
   fullDepth: true,
   fence: "csharp",
+  typeNamePattern: /^(?:[A-Z]\w*|bool|byte|char|decimal|double|float|int|long|object|sbyte|short|string|uint|ulong|ushort)$/,
   extensionReceiver: /\(\s*(?:\[[^\]]*\]\s*)?this\s+([\w.]+(?:<[^()]*?>)?\??)\s+@?\w+\s*[,)=]/,
   semantics: {
     exports: "top-level",
