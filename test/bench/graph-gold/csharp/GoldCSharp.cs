@@ -367,7 +367,7 @@ static class GoldCSharp {
     var d = DefOfMember(m);
     if (d == null) { s["outcome"] = "non_callable"; Count("corpus_member_without_definition"); return; }
     string tag = ir.IsExtensionMethodInvocation ? "extension" : m.DeclaringTypeDefinition != null && m.DeclaringTypeDefinition.Kind == TypeKind.Interface ? "interface" : null;
-    string tag2 = form == "base" ? "base" : receiver != null && ir.TargetResult is TypeResolveResult ? "static" : null;
+    string tag2 = form == "base" ? "base" : receiver != null && !ir.IsExtensionMethodInvocation && ir.TargetResult is TypeResolveResult ? "static" : null;
     string tag3 = m is IMethod && ((IMethod)m).TypeArguments.Count > 0 ? "generic" : null;
     AddEdge(rel, inv, d, "call", form, r, s, tag, tag2, tag3);
   }
