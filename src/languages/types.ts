@@ -204,6 +204,14 @@ export interface LanguageSpec {
    * module `a::b`); without it the outermost path is the module.
    */
   importPathJoin?: string;
+  /**
+   * Matched against a method's signature: group 1 is the type it extends when its first parameter
+   * is marked as the receiver (C# `static R M(this T x, …)`), so `value.M()` reaches it where its
+   * namespace is in scope.
+   */
+  extensionReceiver?: RegExp;
+  /** A bare name that reads as a type when nothing in scope binds it (C# `Math`, `double`): no extension method is called on it. */
+  typeNamePattern?: RegExp;
   /** Module resolution for imports; languages without one scope nothing by import. */
   resolver?: ModuleResolver;
   /** Resolution semantics (default: DEFAULT_SEMANTICS). */

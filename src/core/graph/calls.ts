@@ -10,8 +10,11 @@ import { defOf, isClassLike, membersOf, symbolOf, type FileState, type GraphCont
 import { AMBIGUOUS_CANDIDATES, CONFIDENCE, type AmbiguousCall, type CallEdge, type ExternalCall, type Resolution } from "./model.ts";
 import { basesOf, enclosingClass, findInBases, member, resolveExpr, resolveName, type Value } from "./resolve.ts";
 import { definitionBehind } from "./packages.ts";
+import { extensionMethod } from "./extensions.ts";
 
 const CALLABLE = new Set(["function", "method", "class", "constructor", "macro"]);
+/** Definitions that name a value, not a type or namespace (a property or field used as a receiver). */
+const VALUE_KINDS = new Set(["property", "field", "constant", "getter"]);
 
 /** One file's call resolution. */
 export interface FileCalls {
@@ -143,6 +146,14 @@ export function callsOf(ctx: GraphContext, st: FileState): FileCalls {
       const base = resolveExpr(ctx, st, call.caller, recv);
       // Only a call on an instance dispatches; `super().m()` and `Class.m(self)` name their method.
       dispatch = base?.kind === "instance";
+      // A method declared as an extension of the receiver's type, when the type has none of that name.
+      const typeOrModule = (base?.kind === "def" && !VALUE_KINDS.has(ctx.symbols[base.id]!.kind)) || base?.kind === "module";
+      const ext = !st.spec?.extensionReceiver || typeOrModule ? undefined
+        : base?.kind !== "instance" || member(ctx, base, call.name, 0) === undefined ? extensionMethod(ctx, st, call.caller, call.name, base, recv) : undefined;
+      if (ext !== undefined) {
+        addCall(caller, ext, call.line, "call", "type");
+        continue;
+      }
       if (base) {
         const v = member(ctx, base, call.name, 0);
         const resolution: Resolution = base.kind === "module" || base.kind === "external" ? "import" : isSelfReceiver(st, recv) ? "self" : "type";

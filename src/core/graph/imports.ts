@@ -1,7 +1,7 @@
 /** Imports: each import statement resolved through its language's module resolver, and the file-level import edges. */
 import type { ResolvedImport } from "../../languages/types.ts";
 import type { ImportRecord } from "../extract/record.ts";
-import type { FileState, GraphContext } from "./context.ts";
+import { defOf, type FileState, type GraphContext } from "./context.ts";
 import type { ImportEdge } from "./model.ts";
 
 /**
@@ -39,6 +39,12 @@ export function importEdgesOf(ctx: GraphContext, st: FileState): ImportEdge[] {
   for (const imp of st.record.imports) {
     if (imp.kind === "export" || imp.kind === "export-default") continue;
     if (imp.kind === "package") continue;
+    if ((imp.kind === "star" || (imp.kind === "module" && imp.alias)) && st.semantics.packages === "namespaces" && !st.resolver) {
+      // A namespace the project declares (C# `using A.B;`): the files declaring its types; a type
+      // (`using static A.B.C;`, `using X = A.B.C;`): its file.
+      for (const f of namespaceFiles(ctx, st.record.language, imp.module)) add(f, imp.line);
+      continue;
+    }
     const r = resolveImport(ctx, st, imp);
     if (imp.kind === "named" && r.files && imp.name !== undefined) {
       add(namedFile(ctx, r, imp.name), imp.line);
@@ -49,6 +55,20 @@ export function importEdgesOf(ctx: GraphContext, st: FileState): ImportEdge[] {
     for (const f of r.files ?? []) add(f, imp.line);
   }
   return out;
+}
+
+/** The files declaring the types of a namespace package, or the file of a type named by its dotted path. */
+function namespaceFiles(ctx: GraphContext, language: string, module: string): string[] {
+  const types = ctx.packages.get(`${language}:${module}`);
+  if (types) {
+    // every part of a type split over files (a partial class): the same qualified name, same language
+    const parts = [...types.values()].flatMap((id) => (ctx.byName.get(ctx.symbols[id]!.name) ?? [])
+      .filter((o) => ctx.symbols[o]!.language === language && defOf(ctx, o)?.qualified === defOf(ctx, id)?.qualified));
+    return [...new Set(parts.map((id) => ctx.symbols[id]!.file))].sort();
+  }
+  const dot = module.lastIndexOf(".");
+  const type = dot > 0 ? ctx.packages.get(`${language}:${module.slice(0, dot)}`)?.get(module.slice(dot + 1)) : undefined;
+  return type !== undefined ? [ctx.symbols[type]!.file] : [];
 }
 
 /**

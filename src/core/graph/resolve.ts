@@ -125,6 +125,12 @@ function importValueRaw(ctx: GraphContext, st: FileState, imp: ImportRecord, dep
   const r = resolveImport(ctx, st, imp);
   switch (imp.kind) {
     case "module": {
+      if (!r.file && st.semantics.packages === "namespaces" && imp.alias) {
+        // `using X = A.B.C;`: an alias of a type the project declares in namespace A.B.
+        const dot = imp.module.lastIndexOf(".");
+        const type = dot > 0 ? ctx.packages.get(`${st.record.language}:${imp.module.slice(0, dot)}`)?.get(imp.module.slice(dot + 1)) : undefined;
+        if (type !== undefined) return { kind: "def", id: type, via: "import" };
+      }
       if (!r.file) return r.external ? { kind: "external", name: imp.module } : undefined;
       // An alias, or a language whose import binds the module itself (Go), names the module.
       if (imp.alias || st.resolver?.localName) return { kind: "module", file: r.file };

@@ -3,7 +3,7 @@
  * so the file's types nest under it like a block namespace. Namespaces are packages (their types
  * are visible in every file of the namespace and through `using`), a partial class is one type
  * over its files, class members are in scope in methods, `this`/`base` and `: this(…)`/`: base(…)`.
- * Extension methods are not resolved yet.
+ * Extension methods (`static R M(this T x)`) are members of T's values where their namespace is in scope.
  */
 import type { LanguageSpec } from "../types.ts";
 import { QUERIES } from "../queries.gen.ts";
@@ -22,6 +22,8 @@ export const csharp: LanguageSpec = {
   exportStyle: "public-modifier",
   fullDepth: true,
   fence: "csharp",
+  typeNamePattern: /^(?:[A-Z]\w*|bool|byte|char|decimal|double|float|int|long|object|sbyte|short|string|uint|ulong|ushort)$/,
+  extensionReceiver: /\(\s*(?:\[[^\]]*\]\s*)?this\s+([\w.]+(?:<[^()]*?>)?\??)\s+@?\w+\s*[,)=]/,
   semantics: {
     exports: "top-level",
     packages: "namespaces",

@@ -68,6 +68,10 @@
 (invocation_expression function: (identifier) @name) @reference.call
 (invocation_expression
   function: (member_access_expression expression: (_) @receiver name: (identifier) @name)) @reference.call
+; `M<T>(…)`, `x.M<T>(…)`: generic methods with explicit type arguments.
+(invocation_expression function: (generic_name . (identifier) @name)) @reference.call
+(invocation_expression
+  function: (member_access_expression expression: (_) @receiver name: (generic_name . (identifier) @name))) @reference.call
 (object_creation_expression type: [(identifier) @name (generic_name . (identifier) @name)]) @reference.new
 (object_creation_expression type: (qualified_name qualifier: (_) @receiver name: [(identifier) @name (generic_name . (identifier) @name)])) @reference.new
 ; `this.M()`, `base.M()`; `: this(…)` and `: base(…)` before a constructor body.

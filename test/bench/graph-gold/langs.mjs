@@ -1,4 +1,4 @@
-// Go, Java, Rust, C, C++ and Ruby accuracy corpora: public repositories pinned to a commit, with
+// Go, Java, Rust, C, C++, C# and Ruby accuracy corpora: public repositories pinned to a commit, with
 // gold from the language's own compiler front end (Ruby: the interpreter) instead of a SCIP indexer:
 //   Go     go/go (main.go): go/parser + go/types of Debian's golang-go (1.19), stdlib only
 //   Java   java/GoldJava.java: javac's Tree API + Trees + javax.lang.model (JDK 17)
@@ -9,7 +9,9 @@
 //   Ruby   ruby/gold_ruby.rb: Debian's ruby 3.1 itself: Ripper for definitions, call sites, requires
 //          and mixins; call edges observed by a TracePoint while the corpus's own test suite runs
 //          (Debian ruby-test-unit / ruby-minitest / ruby-rspec); Coverage says which sites ran
-// Rules: ../graph-gold/README.md ("Go", "Java", "Rust", "C and C++") and the headers of those programs.
+//   C#     csharp/GoldCSharp.cs: NRefactory 5's C# parser + resolver (Debian libicsharpcode-nrefactory-
+//          cil-dev) on Mono 6.8, with Mono's mcs compiling the corpus as the gate (mono-mcs, mono-devel)
+// Rules: ../graph-gold/README.md ("Go", "Java", "Rust", "C and C++", "C#", "Ruby") and the headers of those programs.
 // A corpus with `subdir` is one crate of a repository: codeslice and the gold read only that folder.
 //
 // The clones are not made here (the benchmark machine reaches no git host): each corpus is expected
@@ -82,6 +84,24 @@ export const LANG_CORPORA = [
     name: "cpp-tinyxml2", language: "cpp", repo: "leethomason/tinyxml2", commit: "3dcad8e3c38e7091ae3771bf63020027f91715ce", short: "tinyxml2",
     clang: { args: ["-I.", "-std=c++17"] },
   },
+  // C#: `csharp` is the extractor's config: `refs` (assemblies beyond Mono's mscorlib, System, System.Core,
+  // System.Xml(.Linq), System.Data), `skip`/`skip_re` (files that cannot compile, left out on both sides).
+  {
+    name: "csharp-litjson", language: "csharp", repo: "LitJSON/litjson", commit: "aa1869387c0dbec44e56958ebbdc8ede8ea8c0e4", short: "litjson",
+    // the benchmarks compare against Jayrock and Newtonsoft.Json, which are not here; the NUnit tests build
+    // against Debian's NUnit 2.6.3
+    csharp: { refs: ["/usr/lib/cli/nunit.framework-2.6.3/nunit.framework.dll"], skip_re: "^benchmarks/" },
+  },
+  {
+    // 2016-07, before Sprache moved to C# 6 (nameof, interpolation), which NRefactory 5.3 cannot read
+    name: "csharp-sprache", language: "csharp", repo: "sprache/Sprache", commit: "daa0038198d7baf06ce5c79ae1b11ad751712fc6", short: "sprache",
+    // one assembly of all projects: their AssemblyInfo.cs files repeat the same assembly attributes, and
+    // src/Files/NonWorkingLeftExpressionParser.cs is a sample kept because it does not compile
+    csharp: {
+      refs: ["/usr/lib/cli/nunit.framework-2.6.3/nunit.framework.dll"],
+      skip_re: "(^|/)Properties/AssemblyInfo\\.cs$|^src/Files/NonWorkingLeftExpressionParser\\.cs$",
+    },
+  },
 ];
 
 /** Libraries of the Java corpora's tests and annotations, from Debian (used when present). */
@@ -117,6 +137,7 @@ export function toolVersions(specs) {
   if (specs.some((s) => s.language === "rust")) v.rustc = sh("rustc", ["--version"]).replace(/^rustc /, "");
   if (specs.some((s) => s.language === "ruby")) v.ruby = sh("ruby", ["--version"]).replace(/^ruby /, "").split(" ")[0];
   if (specs.some((s) => s.language === "c" || s.language === "cpp")) v.clang = sh("clang", ["--version"]).split("\n")[0].replace(/^.*clang version /, "");
+  if (specs.some((s) => s.language === "csharp")) v.mono = sh("mono", ["--version"]).split("\n")[0].replace(/^Mono JIT compiler version (\S+).*$/, "$1");
   return v;
 }
 
@@ -149,6 +170,23 @@ function ensureExtractor(language) {
     if (!fs.existsSync("/usr/lib/python3/dist-packages/clang/cindex.py")) throw new Error("C/C++ gold needs `apt-get install -y clang-14 python3-clang-14`");
     return { hash: hashOf([script]), cmd: (corpus, spec) => ["/usr/bin/python3", [script, corpus, JSON.stringify({ language, ...spec.clang })]] };
   }
+  if (language === "csharp") {
+    // one C# program on NRefactory, compiled with mcs; it runs mcs on the corpus as its gate
+    const src = path.join(here, "csharp", "GoldCSharp.cs");
+    const lib = (n) => `/usr/lib/cli/ICSharpCode.NRefactory${n}-5.0/ICSharpCode.NRefactory${n}.dll`;
+    const libs = [lib(""), lib(".CSharp"), lib(".Cecil")];
+    if (!libs.every((l) => fs.existsSync(l))) throw new Error("C# gold needs `apt-get install -y mono-mcs mono-devel libicsharpcode-nrefactory-cil-dev libnunit-cil-dev`");
+    const hash = hashOf([src]);
+    const out = path.join(toolsDir, `gold-csharp-${hash}`);
+    const exe = path.join(out, "gold-csharp.exe");
+    if (!fs.existsSync(exe)) {
+      console.error(`compiling the C# gold extractor into ${out}`);
+      fs.mkdirSync(out, { recursive: true });
+      for (const l of libs) fs.copyFileSync(l, path.join(out, path.basename(l)));
+      execFileSync("mcs", ["-nowarn:0618", `-out:${exe}`, ...libs.map((l) => `-r:${l}`), src], { stdio: ["ignore", "inherit", "inherit"] });
+    }
+    return { hash, cmd: (corpus, spec) => ["mono", [exe, corpus, JSON.stringify(spec.csharp ?? {})]] };
+  }
   if (language === "go") {
     const src = path.join(here, "go");
     const hash = hashOf([path.join(src, "main.go"), path.join(src, "go.mod")]);
@@ -179,7 +217,7 @@ function ensureExtractor(language) {
 export function deriveLangGold(spec, dir, { fresh = false } = {}) {
   const tool = ensureExtractor(spec.language);
   const classPath = spec.language === "java" ? JAVA_LIBS.filter((j) => fs.existsSync(j)) : [];
-  const key = crypto.createHash("sha256").update(`${tool.hash}|${sh("git", ["rev-parse", "HEAD^{tree}"], { cwd: dir })}|${classPath.join(":")}|${JSON.stringify(spec.clang ?? spec.ruby ?? null)}`).digest("hex").slice(0, 16);
+  const key = crypto.createHash("sha256").update(`${tool.hash}|${sh("git", ["rev-parse", "HEAD^{tree}"], { cwd: dir })}|${classPath.join(":")}|${JSON.stringify(spec.clang ?? spec.ruby ?? spec.csharp ?? null)}`).digest("hex").slice(0, 16);
   const cacheFile = path.join(benchCache, "gold", `${spec.name}.${key}.gold-cache.json`);
   if (!fresh && fs.existsSync(cacheFile)) {
     const c = JSON.parse(fs.readFileSync(cacheFile, "utf8"));
@@ -201,7 +239,7 @@ export function deriveLangGold(spec, dir, { fresh = false } = {}) {
 }
 
 const C_FAMILY = [".c", ".h", ".cc", ".cpp", ".cxx", ".c++", ".hh", ".hpp", ".hxx", ".h++", ".inl", ".ipp", ".tpp"];
-const EXTENSIONS = { go: [".go"], java: [".java"], rust: [".rs"], c: C_FAMILY, cpp: C_FAMILY, ruby: [".rb", ".rake", ".gemspec", ".ru"] };
+const EXTENSIONS = { go: [".go"], java: [".java"], rust: [".rs"], c: C_FAMILY, cpp: C_FAMILY, ruby: [".rb", ".rake", ".gemspec", ".ru"], csharp: [".cs"] };
 
 /** Keeps the candidate's facts about files of the corpus' language (commons-cli ships a .js file
  *  in its site folder: the gold covers only the language's own files), and, when the gold lists the
