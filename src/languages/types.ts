@@ -106,6 +106,19 @@ export interface LanguageSemantics {
   linkage?: boolean;
   /** `p[i]` is an element of the type `p` points to (C, C++: a declared `T* p` or `T p[]`). */
   pointerSubscripts?: boolean;
+  /**
+   * Namespaces are written with this separator (`\A\B\C`, relative `B\C`): such a name is
+   * resolved as the namespace path it spells, absolute with a leading separator, else through the
+   * import alias of its first segment or the enclosing namespace; an import binding comes before a
+   * name of the enclosing namespace.
+   */
+  namespaceSeparator?: string;
+  /**
+   * Functions belong to their namespace as types do (reached from its other files), and a name no
+   * namespace, import or file answers falls back to the global namespace (functions and classes
+   * declared outside any namespace).
+   */
+  globalNamespace?: boolean;
 }
 
 /** The semantics of a language that does not say otherwise. */

@@ -34,7 +34,8 @@ export function packageTables(files: Iterable<FileState>, symbols: readonly Symb
       const ns = d.parent >= 0 ? defs[d.parent]! : undefined;
       if (ns && ns.kind !== "module") return;
       // types, and nested namespaces (C++ `port::Mutex` inside `namespace leveldb`)
-      if (!TYPE_KINDS.has(d.kind) && d.kind !== "type" && d.kind !== "module") return;
+      // (and functions, where they belong to their namespace: LanguageSemantics.globalNamespace)
+      if (!TYPE_KINDS.has(d.kind) && d.kind !== "type" && d.kind !== "module" && !(d.kind === "function" && st.semantics.globalNamespace)) return;
       const key = `${st.record.language}:${ns ? ns.qualified : ""}`;
       const names = packages.get(key) ?? packages.set(key, new Map()).get(key)!;
       const first = names.get(d.name);

@@ -122,6 +122,12 @@ export function importValue(ctx: GraphContext, st: FileState, imp: ImportRecord,
 }
 
 function importValueRaw(ctx: GraphContext, st: FileState, imp: ImportRecord, depth: number): Value | undefined {
+  const sep = st.semantics.namespaceSeparator;
+  if (sep && (imp.kind === "named" || imp.kind === "module")) {
+    // `use A\B\C;`: the declared namespace member, wherever its file is.
+    const v = namespaceLookup(ctx, st, imp.kind === "named" && imp.name ? `${imp.module}${sep}${imp.name}` : imp.module);
+    if (v.kind === "def") return v;
+  }
   const r = resolveImport(ctx, st, imp);
   switch (imp.kind) {
     case "module": {
@@ -161,8 +167,52 @@ export function localValue(ctx: GraphContext, st: FileState, name: string, depth
 
 // ---- Names and expressions ------------------------------------------------------------------
 
+/**
+ * A name written with the namespace separator (LanguageSemantics.namespaceSeparator): `\A\B\C` is
+ * absolute; `B\C` starts from the import binding `B` in scope, else from the enclosing namespace
+ * (`namespace\C` too). What it names is looked up in the namespace tables (namespaceLookup).
+ */
+function namespacedValue(ctx: GraphContext, st: FileState, scope: number, text: string): Value {
+  const sep = st.semantics.namespaceSeparator!;
+  if (text.startsWith(sep)) return namespaceLookup(ctx, st, text.slice(sep.length));
+  const cut = text.indexOf(sep);
+  const first = text.slice(0, cut);
+  const rest = text.slice(cut + sep.length);
+  const defs = st.record.definitions;
+  let ns = "";
+  for (let s = scope; s >= 0; s = defs[s]!.parent) {
+    if (defs[s]!.kind !== "module") continue;
+    ns ||= defs[s]!.qualified;
+    const imp = st.importBindings.get(first)?.filter((i) => i.scope === s && (i.kind === "named" || i.kind === "module")).at(-1);
+    if (imp && first.toLowerCase() !== "namespace") return namespaceLookup(ctx, st, `${imp.kind === "named" && imp.name ? `${imp.module}${sep}${imp.name}` : imp.module}${sep}${rest}`);
+  }
+  const imp = st.importBindings.get(first)?.filter((i) => i.scope < 0 && (i.kind === "named" || i.kind === "module")).at(-1);
+  if (imp && first.toLowerCase() !== "namespace") return namespaceLookup(ctx, st, `${imp.kind === "named" && imp.name ? `${imp.module}${sep}${imp.name}` : imp.module}${sep}${rest}`);
+  if (first.toLowerCase() === "namespace") return namespaceLookup(ctx, st, ns ? `${ns}${sep}${rest}` : rest);
+  return namespaceLookup(ctx, st, ns ? `${ns}${sep}${text}` : text);
+}
+
+/**
+ * A fully qualified name (`A\B\C`, no leading separator): the type or function `C` that some
+ * file declares in namespace `A\B`, else the namespace `A\B\C` itself, else something outside
+ * the project.
+ */
+function namespaceLookup(ctx: GraphContext, st: FileState, full: string): Value {
+  const sep = st.semantics.namespaceSeparator!;
+  const lang = st.record.language;
+  if (full.startsWith(sep)) full = full.slice(sep.length);
+  const cut = full.lastIndexOf(sep);
+  const id = ctx.packages.get(`${lang}:${cut < 0 ? "" : full.slice(0, cut)}`)?.get(cut < 0 ? full : full.slice(cut + sep.length));
+  if (id !== undefined) return { kind: "def", id, via: "import" };
+  const ns = ctx.packages.get(`${lang}:`)?.get(full);
+  if (ns !== undefined && ctx.symbols[ns]!.kind === "module") return { kind: "def", id: ns, via: "import" };
+  return { kind: "external", name: full.split(sep).join(".") };
+}
+
 /** A name in scope at `scope` (a definition index, -1 for module level): enclosing functions, then the module. */
 export function resolveName(ctx: GraphContext, st: FileState, scope: number, name: string, depth = 0, called = false): Value | undefined {
+  const sep = st.semantics.namespaceSeparator;
+  if (sep && name.includes(sep)) return namespacedValue(ctx, st, scope, name);
   const defs = st.record.definitions;
   let first = true;
   const membersInScope = st.semantics.classMembersInScope === true;
@@ -196,6 +246,9 @@ export function resolveName(ctx: GraphContext, st: FileState, scope: number, nam
       continue;
     }
     if (d.kind === "module" && st.semantics.packages === "namespaces") {
+      // Where namespaces are spelled with a separator, an import binding comes before the namespace's own names.
+      const imported = sep ? st.importBindings.get(name)?.filter((i) => i.scope === s) : undefined;
+      if (imported?.length) return importValue(ctx, st, imported.at(-1)!, depth);
       // A namespace block sees its namespace's types in every file, and those of the namespaces around it.
       const parts = d.qualified.split(".");
       for (let n = parts.length; n > 0; n--) {
@@ -404,6 +457,7 @@ export function resolveExpr(ctx: GraphContext, st: FileState, scope: number, tex
   }
   const dot = head.lastIndexOf(".");
   if (dot < 0) {
+    if (st.semantics.namespaceSeparator && head.includes(st.semantics.namespaceSeparator)) return namespacedValue(ctx, st, scope, head);
     if (!IDENT.test(head)) return undefined;
     const sem = st.semantics;
     if (sem.instanceNames.includes(head)) {
