@@ -113,6 +113,8 @@ export interface LanguageSemantics {
    * name of the enclosing namespace.
    */
   namespaceSeparator?: string;
+  /** A member is written `a->b` (and `a?->b`) in the source text of bindings: read as `a.b` (call receivers already are). */
+  arrowMembers?: boolean;
   /**
    * Functions belong to their namespace as types do (reached from its other files), and a name no
    * namespace, import or file answers falls back to the global namespace (functions and classes

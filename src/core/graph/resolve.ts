@@ -276,6 +276,12 @@ export function resolveName(ctx: GraphContext, st: FileState, scope: number, nam
   if (moduleLocal) return bindingValue(ctx, st, -1, moduleLocal, depth);
   const starred = st.semantics.starImportsBind ? fromStarImports(ctx, st, name, depth) : undefined;
   if (starred) return starred;
+  // A bare class name nothing else binds (PHP `new static`, `new self`, `new parent`): the enclosing class, or its base.
+  if (st.semantics.classNames.includes(name) || (name === st.semantics.superName && st.semantics.superCallsConstructor)) {
+    const cls = enclosingClass(st, scope, ctx);
+    const base = cls !== undefined && name === st.semantics.superName ? basesOf(ctx, cls).find((b) => b.kind === "extends")?.id : cls;
+    if (base !== undefined) return { kind: "def", id: base, via: "scope" };
+  }
   // C, C++: a function declared in a header is defined in some file of the program.
   const linked = linkedMember(ctx, st, name);
   return linked !== undefined ? { kind: "def", id: linked, via: "import" } : undefined;
@@ -295,7 +301,7 @@ function bindingValue(ctx: GraphContext, st: FileState, scope: number, b: Bindin
     if (v) return v;
   }
   if (b.alias && b.alias !== b.name) {
-    const v = resolveExpr(ctx, st, scope, b.alias, depth + 1);
+    const v = resolveExpr(ctx, st, scope, st.semantics.arrowMembers ? b.alias.replace(/\s*\??->\s*/g, ".") : b.alias, depth + 1);
     if (v && v.kind !== "external") return v;
   }
   if (b.argOf) {

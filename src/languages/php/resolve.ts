@@ -14,6 +14,8 @@ interface PhpTables {
   /** `B/C.php` (any tail of a path) → the files that end with it. */
   tails: Map<string, string[]>;
   files: Set<string>;
+  /** Composer's `files` autoload entries (function files), by the namespace their folder maps to under PSR-4. */
+  functionFiles: Map<string, string[]>;
 }
 
 const MAX_TAIL = 8;
@@ -35,6 +37,7 @@ function preparePhp(project: ProjectFiles): PhpTables {
   const roots: PhpTables["roots"] = [];
   const tails = new Map<string, string[]>();
   const files = new Set<string>();
+  const autoloaded: string[] = [];
   for (const path of project.paths()) {
     if (/(^|\/)composer\.json$/.test(path)) {
       let json: unknown;
@@ -46,6 +49,8 @@ function preparePhp(project: ProjectFiles): PhpTables {
       const base = dirOf(path);
       for (const section of ["autoload", "autoload-dev"]) {
         const auto = (json as Record<string, Record<string, Record<string, string | string[]>>> | null)?.[section];
+        const listed = (auto as Record<string, unknown> | undefined)?.files;
+        if (Array.isArray(listed)) for (const f of listed) if (typeof f === "string") autoloaded.push(join(base, f));
         for (const [kind, psr0] of [["psr-4", false], ["psr-0", true]] as const) {
           const map = auto?.[kind];
           if (!map || typeof map !== "object") continue;
@@ -64,7 +69,16 @@ function preparePhp(project: ProjectFiles): PhpTables {
     }
   }
   roots.sort((a, b) => b[0].length - a[0].length);
-  return { roots, tails, files };
+  // `"files": ["src/functions.php"]` under `"A\\": "src/"` declares functions of namespace A (by convention).
+  const functionFiles = new Map<string, string[]>();
+  for (const f of autoloaded) {
+    const root = roots.find(([, dir, psr0]) => !psr0 && (dir === "" || f.startsWith(`${dir}/`)));
+    if (!root) continue;
+    const sub = dirOf(root[1] === "" ? f : f.slice(root[1].length + 1));
+    const ns = [root[0].replace(/\\+$/, ""), sub.replace(/\//g, "\\")].filter(Boolean).join("\\");
+    (functionFiles.get(ns) ?? functionFiles.set(ns, []).get(ns)!).push(f);
+  }
+  return { roots, tails, files, functionFiles };
 }
 
 function resolvePhp(state: unknown, from: string, module: string, name: string | undefined): ResolvedImport {
@@ -81,6 +95,9 @@ function resolvePhp(state: unknown, from: string, module: string, name: string |
     const file = join(dir, `${rest.replace(/\\/g, "/")}.php`);
     if (t.files.has(file)) return { file, external: false };
   }
+  // `use function A\f`: the function file Composer loads for namespace A, when there is one.
+  const fns = name !== undefined ? t.functionFiles.get(module.replace(/^\\+/, "")) : undefined;
+  if (fns?.length === 1 && t.files.has(fns[0]!)) return { file: fns[0]!, external: false };
   const segs = full.split("\\");
   // (two segments at least: a bare `TestCase.php` is too weak a sign for `PHPUnit\Framework\TestCase`)
   for (let n = Math.min(segs.length, MAX_TAIL); n >= Math.min(2, segs.length); n--) {

@@ -31,6 +31,7 @@ export const php: LanguageSpec = {
     exports: "top-level",
     packages: "namespaces",
     namespaceSeparator: "\\",
+    arrowMembers: true,
     globalNamespace: true,
     superCallsConstructor: true,
     superName: "parent",

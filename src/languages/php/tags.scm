@@ -62,12 +62,32 @@
 (function_definition return_type: [(named_type) @returns (optional_type (named_type) @returns)]) @definition.function
 
 ; What names hold: typed parameters (`Foo $x`), typed and promoted properties, `$x = new Foo`,
-; `$this->x = new Foo`. A variable is named with its `$`, a property without.
-(simple_parameter type: [(named_type) @type (optional_type (named_type) @type)] name: (variable_name) @name) @local.param
+; `$x = $this->make()` (by its return type), `$this->x = new Foo`. A variable is named with its `$`,
+; a property without.
+(method_declaration parameters: (formal_parameters
+  (simple_parameter type: [(named_type) @type (optional_type (named_type) @type)] name: (variable_name) @name) @local.param))
+(function_definition parameters: (formal_parameters
+  (simple_parameter type: [(named_type) @type (optional_type (named_type) @type)] name: (variable_name) @name) @local.param))
 (property_promotion_parameter type: [(named_type) @type (optional_type (named_type) @type)] name: (variable_name) @name) @local.param
+; A closure's parameters, typed or not, hold inside its body only (they shadow the outer `$r`).
+(anonymous_function
+  parameters: (formal_parameters (simple_parameter type: [(named_type) @type (optional_type (named_type) @type)] name: (variable_name) @name) @local.param)
+  body: (_) @extent)
+(anonymous_function
+  parameters: (formal_parameters (simple_parameter !type name: (variable_name) @name) @local.param)
+  body: (_) @extent)
+(arrow_function
+  parameters: (formal_parameters (simple_parameter type: [(named_type) @type (optional_type (named_type) @type)] name: (variable_name) @name) @local.param)
+  body: (_) @extent)
+(arrow_function
+  parameters: (formal_parameters (simple_parameter !type name: (variable_name) @name) @local.param)
+  body: (_) @extent)
 (property_promotion_parameter type: [(named_type) @type (optional_type (named_type) @type)] name: (variable_name (name) @name)) @local.field
 (property_declaration type: [(named_type) @type (optional_type (named_type) @type)] (property_element name: (variable_name (name) @name))) @local.field
 (assignment_expression left: (variable_name) @name right: (object_creation_expression [(name) (qualified_name)] @type)) @local.assign
+(assignment_expression
+  left: (variable_name) @name
+  right: [(member_call_expression) (nullsafe_member_call_expression) (scoped_call_expression) (function_call_expression)] @alias) @local.assign
 ((assignment_expression
   left: (member_access_expression object: (variable_name (name) @_this) name: (name) @name)
   right: (object_creation_expression [(name) (qualified_name)] @type))
