@@ -113,6 +113,8 @@ export interface LanguageSemantics {
    * name of the enclosing namespace.
    */
   namespaceSeparator?: string;
+  /** Fields and methods are separate namespaces: a member read without a call (`$this->x`) is the field even where a method `x()` exists. */
+  fieldsApart?: boolean;
   /** A member is written `a->b` (and `a?->b`) in the source text of bindings: read as `a.b` (call receivers already are). */
   arrowMembers?: boolean;
   /**

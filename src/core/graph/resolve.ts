@@ -284,7 +284,9 @@ export function resolveName(ctx: GraphContext, st: FileState, scope: number, nam
   }
   // C, C++: a function declared in a header is defined in some file of the program.
   const linked = linkedMember(ctx, st, name);
-  return linked !== undefined ? { kind: "def", id: linked, via: "import" } : undefined;
+  if (linked !== undefined) return { kind: "def", id: linked, via: "import" };
+  // A called name no namespace of the project declares is the runtime's (PHP's `strlen`).
+  return called && st.semantics.globalNamespace ? { kind: "external", name } : undefined;
 }
 
 /** What a local binding holds: an instance of its annotated or constructed type, else unknown. */
@@ -395,7 +397,7 @@ export function typeToClass(ctx: GraphContext, st: FileState, scope: number, typ
 
 /** The value of calling `callee` (an expression text): an instance for a class, a function's return type. */
 function callResult(ctx: GraphContext, st: FileState, scope: number, callee: string, depth: number): Value | undefined {
-  const v = resolveExpr(ctx, st, scope, callee, depth);
+  const v = resolveExpr(ctx, st, scope, callee, depth, true);
   if (v?.kind !== "def") return undefined;
   if (isClassLike(ctx, v.id)) return { kind: "instance", id: v.id };
   const d = defOf(ctx, v.id);
@@ -437,7 +439,7 @@ export function enclosingClass(st: FileState, scope: number, ctx?: Pick<GraphCon
 }
 
 /** Evaluates a dotted expression (`self.x.y`, `pkg.mod`, `Foo`, `get()`) to a value. */
-export function resolveExpr(ctx: GraphContext, st: FileState, scope: number, text: string, depth = 0): Value | undefined {
+export function resolveExpr(ctx: GraphContext, st: FileState, scope: number, text: string, depth = 0, called = false): Value | undefined {
   if (depth > MAX_DEPTH) return undefined;
   if (text.includes("::")) return resolvePath(ctx, st, scope, text, depth);
   // `new Foo<T>(…)` as a receiver: a call of the class.
@@ -483,6 +485,11 @@ export function resolveExpr(ctx: GraphContext, st: FileState, scope: number, tex
   const base = resolveExpr(ctx, st, scope, head.slice(0, dot), depth + 1);
   const attr = head.slice(dot + 1);
   if (!base || !/^[A-Za-z_$#][\w$]*$/.test(attr)) return undefined;
+  // Where fields and methods are apart (PHP `$this->x` and `$this->x()`), a member read is the field.
+  if (st.semantics.fieldsApart && !called && (base.kind === "instance" || base.kind === "def") && isClassLike(ctx, base.id)) {
+    const field = findField(ctx, base.id, attr, depth + 1);
+    if (field) return field;
+  }
   return member(ctx, base, attr, depth + 1);
 }
 

@@ -84,7 +84,8 @@ function preparePhp(project: ProjectFiles): PhpTables {
 function resolvePhp(state: unknown, from: string, module: string, name: string | undefined): ResolvedImport {
   const t = state as PhpTables;
   if (/\.(php|phtml|inc)$/i.test(module) || module.includes("/")) {
-    // require/include 'x.php': beside the including file, else from the root.
+    // require/include 'x.php': beside the including file, else from the root; `__DIR__ . '/x.php'`
+    // (captured as `/x.php`) is beside it.
     for (const file of [join(dirOf(from), module), join(module)]) if (t.files.has(file)) return { file, external: false };
     return { external: !module.startsWith(".") };
   }

@@ -32,6 +32,7 @@ export const php: LanguageSpec = {
     packages: "namespaces",
     namespaceSeparator: "\\",
     arrowMembers: true,
+    fieldsApart: true,
     globalNamespace: true,
     superCallsConstructor: true,
     superName: "parent",

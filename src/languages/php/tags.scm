@@ -122,7 +122,8 @@
      (qualified_name prefix: (namespace_name) @import.module (name) @import.name)]
     alias: (name) @import.alias))) @import
 
-; require/include(_once) with a literal path; `__DIR__ . '/x.php'` and other expressions are skipped.
+; require/include(_once) with a literal path, or `__DIR__ . '/x.php'` (the including file's folder);
+; other expressions are skipped.
 (require_expression
   [(string . (string_content) @import.module .)
    (encapsed_string . (string_content) @import.module .)
@@ -146,4 +147,24 @@
    (encapsed_string . (string_content) @import.module .)
    (parenthesized_expression [(string . (string_content) @import.module .)
                               (encapsed_string . (string_content) @import.module .)])]
+  (#set! kind "require")) @import
+(require_expression
+  [(binary_expression left: (name) @_dir right: [(string . (string_content) @import.module .) (encapsed_string . (string_content) @import.module .)])
+   (parenthesized_expression (binary_expression left: (name) @_dir right: [(string . (string_content) @import.module .) (encapsed_string . (string_content) @import.module .)]))]
+  (#eq? @_dir "__DIR__")
+  (#set! kind "require")) @import
+(require_once_expression
+  [(binary_expression left: (name) @_dir right: [(string . (string_content) @import.module .) (encapsed_string . (string_content) @import.module .)])
+   (parenthesized_expression (binary_expression left: (name) @_dir right: [(string . (string_content) @import.module .) (encapsed_string . (string_content) @import.module .)]))]
+  (#eq? @_dir "__DIR__")
+  (#set! kind "require")) @import
+(include_expression
+  [(binary_expression left: (name) @_dir right: [(string . (string_content) @import.module .) (encapsed_string . (string_content) @import.module .)])
+   (parenthesized_expression (binary_expression left: (name) @_dir right: [(string . (string_content) @import.module .) (encapsed_string . (string_content) @import.module .)]))]
+  (#eq? @_dir "__DIR__")
+  (#set! kind "require")) @import
+(include_once_expression
+  [(binary_expression left: (name) @_dir right: [(string . (string_content) @import.module .) (encapsed_string . (string_content) @import.module .)])
+   (parenthesized_expression (binary_expression left: (name) @_dir right: [(string . (string_content) @import.module .) (encapsed_string . (string_content) @import.module .)]))]
+  (#eq? @_dir "__DIR__")
   (#set! kind "require")) @import
