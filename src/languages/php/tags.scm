@@ -1,7 +1,7 @@
 ; PHP: definitions, calls, `use` imports and literal require/include paths. A block namespace
-; (`namespace A { }`) is a module around its content; a statement namespace (`namespace A;`) is
-; captured on the whole program so the file's definitions nest under it (one per file: a second
-; statement namespace in the same file is not seen). A trait a class uses (`use T;` in its body)
+; (`namespace A { }`) is a module around its content; a statement namespace (`namespace A;`) is a
+; module from its statement to the next one (several per file), so the definitions after it nest
+; under it. A trait a class uses (`use T;` in its body)
 ; is one of its bases: its methods are the class's. Qualified names (`\A\f()`, `new B\C`) are
 ; captured whole; the namespace rules resolve them.
 
@@ -45,17 +45,15 @@
 (namespace_definition
   name: (namespace_name) @name
   body: (compound_statement) @body) @definition.module
-((program
-  (namespace_definition name: (namespace_name) @name !body) (_) @body) @definition.module
-  (#not-match? @body "^(//|#|/[*])"))
-(program
-  (namespace_definition name: (namespace_name) @name !body)) @definition.module
+; `namespace A;` governs what follows it, up to the next `namespace B;` or the end of the file.
+((namespace_definition name: (namespace_name) @name !body) @definition.module
+  (#set! extent "siblings"))
 
-(function_call_expression function: [(name) (qualified_name)] @name) @reference.call
+(function_call_expression function: [(name) (qualified_name) (relative_name)] @name) @reference.call
 (member_call_expression object: (_) @receiver name: (name) @name) @reference.call
 (nullsafe_member_call_expression object: (_) @receiver name: (name) @name) @reference.call
 (scoped_call_expression scope: (_) @receiver name: (name) @name) @reference.call
-(object_creation_expression [(name) (qualified_name)] @name) @reference.new
+(object_creation_expression [(name) (qualified_name) (relative_name)] @name) @reference.new
 
 ; Return types, for receiver typing.
 (method_declaration return_type: [(named_type) @returns (optional_type (named_type) @returns)]) @definition.method
