@@ -162,7 +162,9 @@ export interface LanguageSpec {
    *   `@base` / `@base.implements` on base classes, `@returns` on a return annotation,
    *   `@qualifier` on the type a method belongs to when the source does not nest it (Go receivers,
    *   Rust `impl` blocks): the method is then named `Type.method`;
-   *   several patterns may capture the same definition node and their captures merge.
+   *   several patterns may capture the same definition node and their captures merge;
+   *   `(#set! extent "siblings")` makes a definition reach over the siblings after it, up to the
+   *   next node of its type (PHP's `namespace A;`).
    * - `@reference.call` / `@reference.new` on a call, `@name` on the callee token, `@receiver` on
    *   the object it is called on; `@reference.type` with `@name` for a type mentioned.
    * - `@import` on an import statement with `@import.module`, `@import.name`, `@import.alias`, and

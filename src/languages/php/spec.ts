@@ -1,13 +1,14 @@
 /**
  * PHP (`<?php` files, HTML around them allowed): full depth. `#[...]` attribute lists are
- * decorators; a statement namespace (`namespace App\Http;`) spans the file, so its definitions nest
- * under it. Namespaces are packages: their classes, interfaces, traits, enums and functions are
- * visible in every file of the namespace; names written with `\` resolve by PHP's rules (absolute,
- * through a `use` alias, or relative to the namespace), a `use` binding comes before the
- * namespace's own names, and an unqualified function no namespace has is the global one. `use`
- * imports resolve to files through the PSR-4 roots of composer.json (resolve.ts). `$this`,
- * `self::`/`static::` (the enclosing class) and `parent::` (its base) follow the class hierarchy, a
- * used trait included; typed parameters and properties type their receivers.
+ * decorators; a statement namespace (`namespace App\Http;`) governs the code after it up to the
+ * next one, so the definitions there nest under it. Namespaces are packages: their classes,
+ * interfaces, traits, enums and functions are visible in every file of the namespace; names
+ * written with `\` resolve by PHP's rules (absolute, through a `use` alias, or relative to the
+ * namespace), a `use` binding comes before the namespace's own names, and an unqualified function
+ * no namespace has is the global one. `use` imports resolve to files through the PSR-4 roots and
+ * `files` of composer.json (resolve.ts). `$this`, `self::`/`static::` (the enclosing class) and
+ * `parent::` (its base) follow the class hierarchy, used traits included; parameter, property and
+ * return types and `$x = new X` / `$x = call()` type receivers; properties and methods are apart.
  */
 import type { LanguageSpec } from "../types.ts";
 import { QUERIES } from "../queries.gen.ts";
