@@ -37,6 +37,7 @@ const GRAMMARS = [
   { file: "tree-sitter-cpp.wasm", pkg: "@vscode/tree-sitter-wasm@0.3.1", path: "wasm/tree-sitter-cpp.wasm" },
   { file: "tree-sitter-c-sharp.wasm", pkg: "tree-sitter-c-sharp@0.23.5", path: "tree-sitter-c_sharp.wasm" },
   { file: "tree-sitter-ruby.wasm", pkg: "@vscode/tree-sitter-wasm@0.3.1", path: "wasm/tree-sitter-ruby.wasm" },
+  { file: "tree-sitter-kotlin.wasm", pkg: "@tree-sitter-grammars/tree-sitter-kotlin@1.1.0", path: "tree-sitter-kotlin.wasm" },
   { file: "tree-sitter-php.wasm", pkg: "@vscode/tree-sitter-wasm@0.3.1", path: "wasm/tree-sitter-php.wasm" },
 ];
 

@@ -12,13 +12,14 @@ import { cpp } from "./cpp/spec.ts";
 import { csharp } from "./csharp/spec.ts";
 import { ruby } from "./ruby/spec.ts";
 import { php } from "./php/spec.ts";
+import { kotlin } from "./kotlin/spec.ts";
 
 export type { LanguageSpec, DocStyle, ExportStyle } from "./types.ts";
 
 /** All languages, full-depth ones first. */
 export const LANGUAGES: readonly LanguageSpec[] = [
   python, typescript, tsx, javascript,
-  go, java, rust, c, cpp, csharp, ruby, php,
+  go, java, kotlin, rust, c, cpp, csharp, ruby, php,
 ];
 
 const byExtension = new Map<string, LanguageSpec>();

@@ -25,6 +25,8 @@ export type ExportStyle =
   | "public-modifier"
   /** Everything at top level (Ruby). */
   | "top-level"
+  /** Everything not declared `private` (Kotlin: public by default). */
+  | "unless-private"
   /** Top level or in a namespace, unless declared `static` (C, C++: internal linkage). */
   | "storage-class";
 

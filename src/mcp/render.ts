@@ -4,7 +4,7 @@ import { clipText, fitBlocks } from "../index.ts";
 const FENCE_BY_EXTENSION: Record<string, string> = {
   py: "python", pyi: "python", ts: "ts", mts: "ts", cts: "ts", tsx: "tsx", js: "js", mjs: "js", cjs: "js", jsx: "jsx",
   go: "go", java: "java", rs: "rust", c: "c", h: "c", cc: "cpp", cpp: "cpp", cxx: "cpp", hpp: "cpp", hh: "cpp",
-  cs: "csharp", rb: "ruby", php: "php", json: "json", md: "markdown", toml: "toml", yaml: "yaml", yml: "yaml", sh: "bash",
+  cs: "csharp", kt: "kotlin", kts: "kotlin", rb: "ruby", php: "php", json: "json", md: "markdown", toml: "toml", yaml: "yaml", yml: "yaml", sh: "bash",
 };
 
 /** A fenced code block, with the language guessed from `path`; a longer fence when the body holds one. */

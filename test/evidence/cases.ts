@@ -277,6 +277,44 @@ export const CASES: Case[] = [
     detectedBy: "gradlew",
   },
   {
+    name: "Kotlin tests under the Gradle wrapper: Class.method, nested classes",
+    fixture: `
+      //- gradlew
+      #!/bin/sh
+      //- build.gradle.kts
+      plugins { kotlin("jvm") }
+      //- src/main/kotlin/com/x/Calc.kt
+      package com.x
+
+      class Calc {
+          fun twice(a: Int): Int = a * 2
+      }
+      //- src/test/kotlin/com/x/CalcTest.kt
+      package com.x
+
+      import kotlin.test.Test
+
+      class CalcTest {
+          @Test
+          fun doubles() {
+              Calc().twice(2)
+          }
+
+          @Nested
+          inner class Negative {
+              @Test
+              fun doublesNegatives() {
+                  Calc().twice(-2)
+              }
+          }
+      }
+    `,
+    target: "Calc.twice",
+    tests: ["CalcTest.doubles [call]", "CalcTest$Negative.doublesNegatives [call]"],
+    commands: ["./gradlew test --tests CalcTest.doubles --tests 'CalcTest$Negative.doublesNegatives'"],
+    detectedBy: "gradlew",
+  },
+  {
     name: "a monorepo package with its own runner runs in its own folder; a file target",
     fixture: `
       //- packages/web/package.json

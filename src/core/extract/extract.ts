@@ -161,6 +161,8 @@ function isExported(def: Definition, outer: Node, spec: LanguageSpec, defs: Defi
     }
     case "top-level":
       return def.parent === -1;
+    case "unless-private":
+      return !/^\s*(@[\w.]+(\([^)]*\))?\s*)*([a-z]+\s+)*private\b/.test(def.signature) && (def.parent === -1 || defs[def.parent]!.exported);
     case "storage-class": {
       for (let p = def.parent; p >= 0; p = defs[p]!.parent) if (defs[p]!.kind !== "module") return false;
       return !/^\s*(\[\[[^\]]*\]\]\s*)*(static|inline\s+static)\b/.test(outer.text);
@@ -442,7 +444,7 @@ function buildDefinitions(drafts: Map<number, DefDraft>, spec: LanguageSpec, sou
     let kind = d.kind;
     const name = boundedName(nameNode.type === "string" ? nameNode.text.slice(1, -1) : nameNode.text);
     const parentDef = parent >= 0 ? definitions[parent] : undefined;
-    if (kind === "function" && parentDef?.kind === "class" && spec.semantics?.classFunctionsAreMethods) kind = "method";
+    if (kind === "function" && (parentDef?.kind === "class" || parentDef?.kind === "interface" || parentDef?.kind === "enum") && spec.semantics?.classFunctionsAreMethods) kind = "method";
     if (kind === "method" && name === "constructor") kind = "constructor";
     const bodyStart = d.body ? d.body.startPosition.row + 1 : 0;
     const headerEnd = d.body ? d.body.startIndex : node.endIndex;

@@ -40,11 +40,24 @@ export function importEdgesOf(ctx: GraphContext, st: FileState): ImportEdge[] {
     if (imp.kind === "export" || imp.kind === "export-default") continue;
     if (imp.kind === "package") continue;
     const r = resolveImport(ctx, st, imp);
+    if (imp.kind === "named" && r.files && imp.name !== undefined) {
+      add(namedFile(ctx, r, imp.name), imp.line);
+      continue;
+    }
     add(r.file, imp.line);
     add(r.submodule, imp.line);
     for (const f of r.files ?? []) add(f, imp.line);
   }
   return out;
+}
+
+/**
+ * The file a named import takes its name from when the resolver could only name the package's
+ * files (Kotlin: a file need not be named after what it declares): the first that declares the
+ * name at top level, else the resolver's first file.
+ */
+export function namedFile(ctx: GraphContext, r: ResolvedImport, name: string): string | undefined {
+  return r.files?.find((f) => ctx.files.get(f)?.top.has(name)) ?? r.file;
 }
 
 /**
@@ -58,5 +71,5 @@ export function importTarget(ctx: GraphContext, file: string, localName: string)
   const r = resolveImport(ctx, st, imp);
   if (r.submodule) return { file: r.submodule };
   if (!r.file) return undefined;
-  return imp.kind === "named" && imp.name ? { file: r.file, name: imp.name } : { file: r.file };
+  return imp.kind === "named" && imp.name ? { file: namedFile(ctx, r, imp.name)!, name: imp.name } : { file: r.file };
 }

@@ -9,7 +9,7 @@
 import type { BindingRecord, ImportRecord } from "../extract/record.ts";
 import type { ResolvedImport } from "../../languages/types.ts";
 import { attachedOwner, defOf, fieldsOf, isClassLike, localAt, localsOf, membersOf, stateOf, symbolOf, TYPE_KINDS, type FileState, type GraphContext } from "./context.ts";
-import { enclosingModules, resolveImport } from "./imports.ts";
+import { enclosingModules, namedFile, resolveImport } from "./imports.ts";
 import { linkedMember, namespaceMember, outOfLineOwner, packageMember } from "./packages.ts";
 import { elementType, functionTypeParams, splitCall, typeCandidates } from "./type-text.ts";
 
@@ -142,7 +142,7 @@ function importValueRaw(ctx: GraphContext, st: FileState, imp: ImportRecord, dep
     case "named":
       if (r.submodule) return { kind: "module", file: r.submodule };
       if (r.file && r.within) return withinValue(ctx, r, imp.name!, depth + 1);
-      if (r.file) return exportOf(ctx, r.file, imp.name!, depth + 1) ?? undefined;
+      if (r.file) return exportOf(ctx, namedFile(ctx, r, imp.name!)!, imp.name!, depth + 1) ?? undefined;
       return r.external ? { kind: "external", name: `${imp.module}.${imp.name}` } : undefined;
     case "default":
       if (r.file) return exportOf(ctx, r.file, "default", depth + 1);
