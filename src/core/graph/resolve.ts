@@ -180,15 +180,15 @@ function namespacedValue(ctx: GraphContext, st: FileState, scope: number, text: 
   const rest = text.slice(cut + sep.length);
   const defs = st.record.definitions;
   let ns = "";
-  for (let s = scope; s >= 0; s = defs[s]!.parent) {
-    if (defs[s]!.kind !== "module") continue;
-    ns ||= defs[s]!.qualified;
-    const imp = st.importBindings.get(first)?.filter((i) => i.scope === s && (i.kind === "named" || i.kind === "module")).at(-1);
-    if (imp && first.toLowerCase() !== "namespace") return namespaceLookup(ctx, st, `${imp.kind === "named" && imp.name ? `${imp.module}${sep}${imp.name}` : imp.module}${sep}${rest}`);
-  }
-  const imp = st.importBindings.get(first)?.filter((i) => i.scope < 0 && (i.kind === "named" || i.kind === "module")).at(-1);
-  if (imp && first.toLowerCase() !== "namespace") return namespaceLookup(ctx, st, `${imp.kind === "named" && imp.name ? `${imp.module}${sep}${imp.name}` : imp.module}${sep}${rest}`);
+  for (let s = scope; s >= 0; s = defs[s]!.parent) if (defs[s]!.kind === "module") ns ||= defs[s]!.qualified;
   if (first.toLowerCase() === "namespace") return namespaceLookup(ctx, st, ns ? `${ns}${sep}${rest}` : rest);
+  // The import binding `first` of the innermost scope that has one (a namespace, then the file).
+  const imports = (st.importBindings.get(first) ?? []).filter((i) => i.kind === "named" || i.kind === "module");
+  for (let s = scope; ; s = defs[s]!.parent) {
+    const imp = imports.filter((i) => i.scope === s).at(-1);
+    if (imp) return namespaceLookup(ctx, st, `${imp.kind === "named" && imp.name ? `${imp.module}${sep}${imp.name}` : imp.module}${sep}${rest}`);
+    if (s < 0) break;
+  }
   return namespaceLookup(ctx, st, ns ? `${ns}${sep}${text}` : text);
 }
 
