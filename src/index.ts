@@ -17,6 +17,7 @@ export { skipByName } from "./core/scan/defaults.ts";
 export type { SkipReason, SkippedFile } from "./core/scan/defaults.ts";
 export type { Engine, EngineOptions, IndexSummary, RunOptions, RefreshOptions, RefreshResult, SnippetAnswer } from "./core/engine/engine.ts";
 export type { Progress } from "./core/engine/indexer.ts";
+export type { ArtifactSummary } from "./core/engine/artifact.ts";
 export { EngineError, isEngineError } from "./shared/errors.ts";
 /** For adapter authors: normalize a workspace-relative path, or undefined when it escapes the root. */
 export { normalizeRelative } from "./shared/paths.ts";

@@ -30,6 +30,9 @@ const ui = {
   folderInput: byId<HTMLInputElement>("folder-input"),
   loadSample: byId<HTMLButtonElement>("load-sample"),
   reopen: byId<HTMLButtonElement>("reopen"),
+  openIndex: byId<HTMLButtonElement>("open-index"),
+  indexInput: byId<HTMLInputElement>("index-input"),
+  saveIndex: byId<HTMLButtonElement>("save-index"),
   projectLabel: byId("project-label"),
   storeBadge: byId("store-badge"),
   files: byId<HTMLOutputElement>("files-count"),
@@ -79,6 +82,12 @@ const params = new URLSearchParams(location.search);
 const preferredStore = ((): StoreBackend | undefined => {
   const s = params.get("store");
   return s === "opfs" || s === "indexeddb" || s === "memory" ? s : undefined;
+})();
+
+/** ?jobs=N: parse threads for the engine (1 parses in the engine worker; default: cores minus one). */
+const jobs = ((): number | undefined => {
+  const n = Number(params.get("jobs"));
+  return Number.isInteger(n) && n >= 1 && n <= 8 ? n : undefined;
 })();
 
 /** A target and budget from the address (`?target=…&budget=…`), sliced once a project is indexed. */
@@ -154,8 +163,12 @@ function describeError(error: unknown, doing: string): { title: string; message:
     budget_too_small: "The budget is too small.",
     no_supported_files: "Nothing to index.",
     cache_refused: "The browser storage for this project is not codeslice's.",
+    artifact_foreign: "That is not a codeslice index file.",
+    artifact_truncated: "The index file is cut short.",
+    artifact_corrupt: "The index file is damaged.",
+    artifact_version_mismatch: "The index file was made by another codeslice version.",
   };
-  const key = (e?.code === "cache_refused" ? e.code : reason) ?? e?.code ?? "";
+  const key = (e?.code === "cache_refused" || e?.code?.startsWith("artifact_") ? e.code : reason) ?? e?.code ?? "";
   // The engine's hint for a damaged wasm/ folder speaks to package users; here the site serves it.
   const hint = key.startsWith("wasm_") || key === "grammar_incompatible"
     ? "Reload the page to fetch it again; if this persists, the site's wasm/ folder is damaged. Projects in other languages still open."
@@ -291,6 +304,7 @@ async function discard(old: SavedProject | undefined, next: SavedProject): Promi
 
 function resetPanels(): void {
   ui.workspace.dataset.state = "empty";
+  ui.saveIndex.disabled = true;
   delete document.body.dataset.indexed;
   ui.storeBadge.hidden = true;
   for (const o of [ui.files, ui.symbols, ui.parsed, ui.reused]) o.value = "0";
@@ -326,13 +340,21 @@ async function openProject(source: ProjectSource, project: SavedProject, label: 
   const previous = current;
   current = undefined;
   try {
-    const opened = await engine.open(source, storeFor(project), { signal: controller.signal, onProgress });
+    const opened = await engine.open(source, storeFor(project), { signal: controller.signal, onProgress, ...(jobs ? { jobs } : {}) });
+    lastOpened = opened;
     describeOpened(opened);
     await discard(previous && previous !== project ? previous : loadSaved(), project);
     // An upload kept only in memory cannot come back after a reload.
     const keepable = !(project.kind === "persisted" && opened.unpacked && !opened.unpacked.persisted);
     saveState(keepable ? { project, status: "opening", attempts } : undefined);
     current = project;
+    if (pendingIndexFile) {
+      // A bad index file is reported, and the project is indexed from its files as usual.
+      await importIndexFile(pendingIndexFile, controller.signal).catch((error) => {
+        if ((error as { code?: string })?.code === "cancelled") throw error;
+        report(error, "Loading the index file");
+      });
+    }
     ui.progressText.textContent = "Indexing…";
     const summary = await engine.index({ signal: controller.signal, onProgress });
     describeIndex(summary, opened);
@@ -340,6 +362,7 @@ async function openProject(source: ProjectSource, project: SavedProject, label: 
     if (opened.store.backend !== "memory") void navigator.storage?.persist?.().catch(() => false);
     ui.workspace.dataset.state = "ready";
     document.body.dataset.indexed = "true";
+    ui.saveIndex.disabled = false;
     await showMap(controller.signal);
     if (keepable) saveState({ project, status: "ready", attempts: 0 });
     if (pendingTarget) {
@@ -845,6 +868,64 @@ ui.downloadBundle.addEventListener("click", () => {
   a.remove();
   setTimeout(() => URL.revokeObjectURL(url), 10_000);
   ui.bundleStatus.textContent = `Saved as ${bundleFileName(lastAnswer.target)}.`;
+});
+
+// ---------------------------------------------------------------------------------------------
+// Index files: load an index built elsewhere (a CI job's `codeslice index --export`), save this one
+
+let lastOpened: OpenAnswer | undefined;
+/** An index file picked with no project open: loaded into the next project before it is indexed. */
+let pendingIndexFile: File | undefined;
+
+/** Loads `file` into the open project's store (the engine checks all of it first). */
+async function importIndexFile(file: File, signal: AbortSignal): Promise<void> {
+  pendingIndexFile = undefined;
+  ui.progressText.textContent = `Loading the index file ${file.name}…`;
+  const s = await engine.importIndex(file, { signal });
+  say("info", `Loaded ${file.name}:`, `${fmt(s.records)} records for ${fmt(s.files)} files; files that match them are not parsed.`, undefined, "index_loaded");
+}
+
+ui.openIndex.addEventListener("click", () => ui.indexInput.click());
+ui.indexInput.addEventListener("change", async () => {
+  const file = ui.indexInput.files?.[0];
+  ui.indexInput.value = "";
+  if (!file) return;
+  if (!current || !lastOpened || busy) {
+    pendingIndexFile = file;
+    say("info", `${file.name} is ready.`, "It is loaded into the next project you open (an index holds no source text: open the project's folder or zip too).", undefined, "index_pending");
+    return;
+  }
+  const controller = startBusy(`Loading ${file.name}…`);
+  try {
+    await importIndexFile(file, controller.signal);
+    ui.progressText.textContent = "Indexing…";
+    const summary = await engine.index({ signal: controller.signal, onProgress });
+    describeIndex(summary, lastOpened);
+    await showMap(controller.signal);
+  } catch (error) {
+    report(error, `Loading ${file.name}`);
+  } finally {
+    endBusy(controller);
+  }
+});
+
+ui.saveIndex.addEventListener("click", async () => {
+  if (!current || busy) return;
+  const controller = startBusy("Saving the index…");
+  try {
+    const { bytes } = await engine.exportIndex({ signal: controller.signal });
+    const name = `${(lastOpened?.label ?? "project").replace(/[^\w.-]+/g, "_")}.csidx`;
+    const url = URL.createObjectURL(new Blob([bytes as BlobPart], { type: "application/octet-stream" }));
+    const a = h("a", { href: url, download: name });
+    document.body.append(a);
+    a.click();
+    a.remove();
+    setTimeout(() => URL.revokeObjectURL(url), 10_000);
+  } catch (error) {
+    report(error, "Saving the index");
+  } finally {
+    endBusy(controller);
+  }
 });
 
 // ---------------------------------------------------------------------------------------------

@@ -279,7 +279,7 @@ function budgetFlags(flags: Flags): { budget?: number; encoding?: Encoding } {
 }
 
 async function makeEngine(flags: Flags): Promise<Engine> {
-  const platform = await createHostPlatform({ root: flags.root, ...(flags.cacheDir ? { cacheDir: flags.cacheDir } : {}) });
+  const platform = await createHostPlatform({ root: flags.root, shortLived: true, ...(flags.cacheDir ? { cacheDir: flags.cacheDir } : {}) });
   // A cache folder inside the root must not be indexed itself.
   const rel = nodePath.relative(platform.fs.rootLabel, platform.store.label);
   const exclude = rel && !rel.startsWith("..") && !nodePath.isAbsolute(rel) ? [rel.split(nodePath.sep).join("/")] : [];

@@ -11,6 +11,11 @@ export interface HostPlatformOptions {
   /** Where the index lives; default `<root>/.codeslice`. */
   cacheDir?: string;
   logger?: Logger;
+  /**
+   * The process runs one command and exits (every CLI command but `mcp`): on Node, a run that
+   * parses only a handful of files skips V8's optimizing wasm compile (see `NodeWasmSource`).
+   */
+  shortLived?: boolean;
 }
 
 /** The runtime this process runs on, as far as choosing a platform goes. */

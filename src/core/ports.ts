@@ -67,6 +67,14 @@ export interface Store {
 /** Hands the engine the bytes of files in `wasm/` (runtime, grammars, lock file). */
 export interface WasmSource {
   load(file: string): Promise<Uint8Array>;
+  /**
+   * Optional: told, before an index run compiles any wasm in this thread, how many files at most
+   * the run will parse here (`files`; most runs on a warm cache parse one or none). A host whose
+   * wasm engine compiles hot code a second time, optimized (V8's tier-up), may skip that second
+   * compile for a handful of files, where it costs more than it saves. A hint only: the records
+   * are the same either way.
+   */
+  expectParses?(files: number): void;
 }
 
 /** Log levels, most to least verbose. */

@@ -10,5 +10,5 @@ export type { WorkerEngine, WorkerEngineOptions, WorkerLike } from "./worker-cli
 export { toWire, fromWire } from "./worker-protocol.ts";
 export type {
   ProjectSource, StoreChoice, OpenAnswer, Neighbourhood, NeighbourNode, CallOptions, WorkerProgress, EngineCalls, EngineMethod,
-  ToWorker, FromWorker, WireError,
+  ToWorker, FromWorker, WireError, IndexArtifact,
 } from "./worker-protocol.ts";

@@ -7,12 +7,12 @@
 // worker does not bundle the engine itself.
 import { EngineError } from "../shared/errors.ts";
 import type {
-  CallsAnswer, ContextAnswer, ContextOptions, EngineOptions, FileSystem, ImpactAnswer, ImpactDirection, ImportersAnswer, IndexSummary, RefreshResult, RepoMap,
+  ArtifactSummary, CallsAnswer, ContextAnswer, ContextOptions, EngineOptions, FileSystem, ImpactAnswer, ImpactDirection, ImportersAnswer, IndexSummary, RefreshResult, RepoMap,
   RepoMapOptions, Route, SearchHit, SignatureAnswer, SnippetAnswer,
 } from "../index.ts";
 import type { StoreNotice } from "../platform/browser/index.ts";
 import {
-  fromWire, toWire, type CallOptions, type EngineCalls, type EngineMethod, type FromWorker, type Neighbourhood, type OpenAnswer, type ProjectSource,
+  fromWire, toWire, type CallOptions, type EngineCalls, type EngineMethod, type FromWorker, type IndexArtifact, type Neighbourhood, type OpenAnswer, type ProjectSource,
   type StoreChoice, type ToWorker, type WireError, type WorkerProgress,
 } from "./worker-protocol.ts";
 
@@ -56,6 +56,18 @@ export interface WorkerEngine {
   impact(target: string, options?: { direction?: ImpactDirection; depth?: number; budget?: number; limit?: number } & CallOptions): Promise<ImpactAnswer>;
   /** Callers and callees of `symbol` as a small plain graph (at most `limit` per side), for pictures. */
   neighbourhood(symbol: string, options?: { limit?: number } & CallOptions): Promise<Neighbourhood>;
+  /**
+   * The open project's index as a portable artifact (see `Engine.exportIndex`), indexing first
+   * when there is none: the bytes `codeslice index --import` and {@link importIndex} load.
+   */
+  exportIndex(options?: CallOptions): Promise<{ bytes: Uint8Array; summary: ArtifactSummary }>;
+  /**
+   * Loads an artifact (from `codeslice index --export` or {@link exportIndex}) into the open
+   * project's store; the next `index` parses only the files that differ from the exporter's. The
+   * whole artifact is checked first: `artifact_foreign`, `artifact_truncated`, `artifact_corrupt`
+   * or `artifact_version_mismatch` otherwise, and nothing is written.
+   */
+  importIndex(artifact: IndexArtifact, options?: CallOptions): Promise<ArtifactSummary>;
   /** Closes the open project. */
   close(): Promise<null>;
   /** Sends one request in its wire form; the methods above are built on it. */
@@ -74,7 +86,7 @@ const UPLOAD_PART = 100;
 const OPTIONS_AT: { [M in EngineMethod]: [index: number, sent: boolean] } = {
   open: [2, true], index: [0, false], refresh: [0, false], map: [0, true], context: [1, true], search: [1, true],
   callers: [1, true], callees: [1, true], signature: [1, false], importers: [1, true], snippet: [3, true], routes: [0, false],
-  impact: [1, true], neighbourhood: [1, true], close: [0, false],
+  impact: [1, true], neighbourhood: [1, true], exportIndex: [0, false], importIndex: [1, false], close: [0, false],
 };
 
 /** Connects to an engine served by `serveEngine()` in `worker`. */

@@ -11,7 +11,7 @@ import {
 } from "../platform/browser/index.ts";
 import {
   fromWire, toWire, type EngineCalls, type EngineMethod, type FromWorker, type FsOp, type FsResult, type Neighbourhood,
-  type NeighbourNode, type OpenAnswer, type ProjectSource, type StoreChoice, type ToWorker, type WorkerProgress,
+  type IndexArtifact, type NeighbourNode, type OpenAnswer, type ProjectSource, type StoreChoice, type ToWorker, type WorkerProgress,
 } from "./worker-protocol.ts";
 
 /** The side of a MessagePort or worker global this module needs. */
@@ -95,6 +95,22 @@ class RemoteFileSystem implements FileSystem {
   readDir(path: string) {
     return this.ask({ op: "readDir", path }) as Promise<DirEntry[]>;
   }
+}
+
+/** The bytes of an artifact the page sent: a Uint8Array, an ArrayBuffer or a File/Blob. */
+async function artifactBytes(artifact: IndexArtifact): Promise<Uint8Array> {
+  if (artifact instanceof Uint8Array) return artifact;
+  if (artifact instanceof ArrayBuffer) return new Uint8Array(artifact);
+  if (typeof Blob !== "undefined" && artifact instanceof Blob) return new Uint8Array(await artifact.arrayBuffer());
+  throw new EngineError("invalid_argument", "importIndex takes the artifact's bytes (a Uint8Array, an ArrayBuffer or a File).", {
+    hint: "Pass the file the user picked, or the bytes `codeslice index --export` wrote.",
+  });
+}
+
+/** Buffers a result carries that can cross by transfer rather than copy (an exported artifact). */
+function transferables(value: unknown): Transferable[] {
+  const bytes = (value as { bytes?: unknown } | null)?.bytes;
+  return bytes instanceof Uint8Array && bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength && bytes.buffer instanceof ArrayBuffer ? [bytes.buffer] : [];
 }
 
 interface Session {
@@ -258,6 +274,8 @@ export function serveEngine(options: ServeOptions): void {
       case "routes": return e.routes(run);
       case "impact": return e.impact(str(0), opt(1));
       case "neighbourhood": return neighbourhood(e, str(0), (args[1] as { limit?: number } | undefined)?.limit ?? 12, signal);
+      case "exportIndex": return e.exportIndex(run);
+      case "importIndex": return e.importIndex(await artifactBytes(args[0] as IndexArtifact));
     }
     throw new EngineError("invalid_argument", `Unknown method ${String(method)}`);
   }
@@ -289,7 +307,7 @@ export function serveEngine(options: ServeOptions): void {
     const controller = new AbortController();
     controllers.set(message.id, controller);
     call(message.id, message.method, message.args as unknown[], controller.signal).then(
-      (value) => post({ type: "result", id: message.id, value }),
+      (value) => endpoint.postMessage({ type: "result", id: message.id, value } satisfies FromWorker, message.method === "exportIndex" ? transferables(value) : []),
       (error) => post({ type: "error", id: message.id, error: toWire(error) }),
     ).finally(() => controllers.delete(message.id));
   });

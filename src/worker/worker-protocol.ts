@@ -6,7 +6,7 @@
  */
 import { EngineError, type EngineErrorOptions, type ErrorCode } from "../shared/errors.ts";
 import type {
-  CallsAnswer, ContextAnswer, ContextOptions, EngineOptions, ImpactAnswer, ImpactDirection, ImportersAnswer, IndexSummary, Progress, RefreshResult,
+  ArtifactSummary, CallsAnswer, ContextAnswer, ContextOptions, EngineOptions, ImpactAnswer, ImpactDirection, ImportersAnswer, IndexSummary, Progress, RefreshResult,
   RepoMap, RepoMapOptions, Route, SearchHit, SignatureAnswer, SnippetAnswer, SymbolRef, DirEntry, FileStat,
 } from "../index.ts";
 import type { StoreBackend, StoreNotice, ZipLimits, ZipSkipped } from "../platform/browser/index.ts";
@@ -28,6 +28,9 @@ export type ProjectSource =
 
 /** Where the index is kept. */
 export type StoreChoice = { kind: "browser"; namespace: string; prefer?: StoreBackend } | { kind: "memory" };
+
+/** An index artifact as the page holds it: bytes, or a File/Blob (read inside the worker). */
+export type IndexArtifact = Uint8Array | ArrayBuffer | Blob;
 
 /** What `open` reports. */
 export interface OpenAnswer {
@@ -81,6 +84,10 @@ export interface EngineCalls {
   routes: { args: []; result: Route[] };
   impact: { args: [target: string, options?: { direction?: ImpactDirection; depth?: number; budget?: number; limit?: number }]; result: ImpactAnswer };
   neighbourhood: { args: [symbol: string, options?: { limit?: number }]; result: Neighbourhood };
+  /** The index as a portable artifact (the engine's `exportIndex`); the bytes cross transferred. */
+  exportIndex: { args: []; result: { bytes: Uint8Array; summary: ArtifactSummary } };
+  /** Loads an artifact into the open project's store (the engine's `importIndex`); `index` follows. */
+  importIndex: { args: [artifact: IndexArtifact]; result: ArtifactSummary };
   close: { args: []; result: null };
 }
 

@@ -3,7 +3,10 @@
 //   * the bundled sample project ("Load the sample project"), and
 //   * a generated 2,000-file tree (1,200 Python + 800 TypeScript files with imports, classes and
 //     calls), dropped as a zip (deflated, as `zip -r` makes it),
-// each cold (fresh browser profile) and again after a reload (the index restored from OPFS).
+// each cold (fresh browser profile) and again after a reload (the index restored from OPFS). The zip
+// runs with the parse pool at jobs 1 (parsed in the engine worker), jobs 2 (two nested parse
+// workers) and the browser's default (no ?jobs=: navigator.hardwareConcurrency minus one), the
+// variants alternating within each round so a busy machine inflates them alike.
 //
 // Reported per case (median of N runs, default 3, min and max alongside):
 //   * wall time     from the click / file pick to the page showing the indexed project (includes
@@ -13,7 +16,14 @@
 //                   page and in the engine's Web Worker, where the work happens
 //   * longest main-thread block   the longest "longtask" a PerformanceObserver saw on the page
 //                   while indexing; the page must never be blocked for 100 ms or more
-// Exit status 1 when a main-thread block reached 100 ms or a warm reload parsed any file.
+//   * workers       Web Workers Chromium started during the cold index (engine worker plus parse
+//                   workers; from CDP target discovery), so a pool that failed over is visible
+//   * browser CPU s the CPU seconds of Chromium's whole process tree over the cold index (/proc),
+//                   and split by thread: the engine worker, the parse workers, everything else
+//   * same answers  the SHA-256 of the index file the page saves after the cold index ("Save
+//                   index file": every record and the snapshot, byte-stable), equal across jobs
+// Exit status 1 when a main-thread block reached 100 ms, a warm reload parsed any file, or two
+// runs of the zip saved different index files.
 // (Not measured here: picking a big folder through <input webkitdirectory>. Chromium builds that
 // FileList on the page's thread, about 0.5 s for 2,000 files, before the page's code runs; the
 // folder picker and folder drops hand over a directory handle instead and avoid it.)
@@ -21,6 +31,7 @@
 // Rerun:  npm run bench:browser [-- --runs 5]        (Chromium: scripts/ensure-chromium.mjs finds or
 //         provisions it, as for `npm test`; CHROMIUM_PATH overrides it)
 // Output: a markdown table on stdout and test/bench/results/browser.json.
+import { createHash } from "node:crypto";
 import { createReadStream, promises as fsp } from "node:fs";
 import fs from "node:fs";
 import { createServer } from "node:http";
@@ -35,13 +46,15 @@ import { machine, mdTable, parseArgs, resultsDir, writeJson } from "./lib/bench-
 
 const { flags } = parseArgs(process.argv.slice(2), ["help"]);
 if (flags.help) {
-  console.log("usage: node test/bench/browser-bench.mjs [--runs N] [--files N] [--store indexeddb|memory]");
+  console.log("usage: node test/bench/browser-bench.mjs [--runs N] [--files N] [--store indexeddb|memory] [--jobs 1,2,default] [--out NAME.json]");
   process.exit(0);
 }
 const RUNS = Number(flags.runs ?? 3);
 const TREE_FILES = Number(flags.files ?? 2000);
 // --store indexeddb|memory: where the index is kept (the page's ?store= switch); default OPFS.
 const STORE = flags.store ? String(flags.store) : undefined;
+// --jobs: the parse-pool variants the zip runs with ("default" sends no ?jobs=).
+const JOBS = String(flags.jobs ?? "1,2,default").split(",").map((j) => j.trim()).filter(Boolean);
 const CHROMIUM = (() => {
   try {
     return ensureChromium().path;
@@ -51,7 +64,9 @@ const CHROMIUM = (() => {
     process.exit(1);
   }
 })();
-const ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"];
+// A switch Chromium ignores, to find this run's browser process in /proc (browserCpuSeconds).
+const MARKER = `--codeslice-bench=${process.pid}`;
+const ARGS = [MARKER, "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"];
 const repoRoot = fileURLToPath(new URL("../../", import.meta.url));
 const dist = path.join(repoRoot, "playground/dist");
 
@@ -262,28 +277,163 @@ async function counters(page) {
   return { parsed: await n("parsed-count"), reused: await n("reused-count"), files: await n("files-count"), symbols: await n("symbols-count"), indexMs: await n("index-time") };
 }
 
-async function runCase(browser, site, kind, zipPath) {
-  const context = await browser.newContext({ viewport: { width: 1400, height: 900 }, serviceWorkers: "block" });
+/** Counts the Web Workers Chromium starts (nested ones included), from browser-wide target discovery. */
+async function workerCounter(browser) {
+  const cdp = await browser.newBrowserCDPSession();
+  let started = 0;
+  cdp.on("Target.targetCreated", (e) => {
+    if (e.targetInfo.type === "worker") started++;
+  });
+  await cdp.send("Target.setDiscoverTargets", { discover: true });
+  return { reset: () => (started = 0), count: () => started, close: () => cdp.detach().catch(() => {}) };
+}
+
+/**
+ * CPU seconds (user + system) of the browser's process tree so far, from /proc (Linux): every
+ * thread of every Chromium process counts, so a pool's extra work (worker start, grammar and query
+ * compiles, message handling) shows here even where wall time hides it. Undefined elsewhere.
+ */
+function browserCpuSeconds() {
+  if (process.platform !== "linux") return undefined;
+  const tick = 100; // USER_HZ on Linux
+  const stats = new Map();
+  for (const name of fs.readdirSync("/proc")) {
+    if (!/^\d+$/.test(name)) continue;
+    try {
+      const text = fs.readFileSync(`/proc/${name}/stat`, "utf8");
+      const f = text.slice(text.lastIndexOf(")") + 2).split(" ");
+      const root = fs.readFileSync(`/proc/${name}/cmdline`, "utf8").split("\0").includes(MARKER);
+      stats.set(Number(name), { ppid: Number(f[1]), cpu: (Number(f[11]) + Number(f[12])) / tick, root });
+    } catch {
+      // gone meanwhile
+    }
+  }
+  let total = 0;
+  for (const [pid, st] of stats) {
+    for (let p = pid, hops = 0; p > 1 && hops < 16; p = stats.get(p)?.ppid ?? 0, hops++) {
+      if (stats.get(p)?.root) {
+        total += st.cpu;
+        break;
+      }
+    }
+  }
+  return total;
+}
+
+/**
+ * Samples the CPU seconds of every thread of the browser's processes (/proc/PID/task, Linux) every
+ * 250 ms, keeping each thread's first and last reading, so threads that end before the run does
+ * (the parse workers close with the pool) still count. `split()` then tells apart the Web Worker
+ * threads that were running when sampling began (the engine worker) from those started since (the
+ * parse workers), and the rest (the page's thread, compositor, GPU and browser processes).
+ */
+function threadCpuSampler() {
+  if (process.platform !== "linux") return { stop: () => undefined };
+  const threads = new Map();
+  let first = true;
+  const sample = () => {
+    const roots = new Set();
+    const parents = new Map();
+    for (const name of fs.readdirSync("/proc")) {
+      if (!/^\d+$/.test(name)) continue;
+      try {
+        const text = fs.readFileSync(`/proc/${name}/stat`, "utf8");
+        parents.set(Number(name), Number(text.slice(text.lastIndexOf(")") + 2).split(" ")[1]));
+        if (fs.readFileSync(`/proc/${name}/cmdline`, "utf8").split("\0").includes(MARKER)) roots.add(Number(name));
+      } catch {
+        // gone meanwhile
+      }
+    }
+    const inTree = (pid) => {
+      for (let p = pid, hops = 0; p > 1 && hops < 16; p = parents.get(p) ?? 0, hops++) if (roots.has(p)) return true;
+      return false;
+    };
+    for (const pid of parents.keys()) {
+      if (!inTree(pid)) continue;
+      let tids;
+      try {
+        tids = fs.readdirSync(`/proc/${pid}/task`);
+      } catch {
+        continue;
+      }
+      for (const tid of tids) {
+        try {
+          const text = fs.readFileSync(`/proc/${pid}/task/${tid}/stat`, "utf8");
+          const comm = text.slice(text.indexOf("(") + 1, text.lastIndexOf(")"));
+          const f = text.slice(text.lastIndexOf(")") + 2).split(" ");
+          const cpu = (Number(f[11]) + Number(f[12])) / 100;
+          const key = `${pid}/${tid}`;
+          const t = threads.get(key);
+          if (t) t.last = cpu;
+          else threads.set(key, { comm, first: first ? cpu : 0, last: cpu, old: first });
+        } catch {
+          // ended meanwhile
+        }
+      }
+    }
+    first = false;
+  };
+  sample();
+  const timer = setInterval(sample, 250);
+  return {
+    stop() {
+      clearInterval(timer);
+      sample();
+      const out = { engineWorker: 0, parseWorkers: 0, other: 0 };
+      for (const t of threads.values()) {
+        const used = t.last - t.first;
+        if (t.comm.startsWith("DedicatedWorker")) out[t.old ? "engineWorker" : "parseWorkers"] += used;
+        else out.other += used;
+      }
+      return out;
+    },
+  };
+}
+
+/** The SHA-256 of the index file the page saves ("Save index file"). */
+async function savedIndexSha(page) {
+  const [download] = await Promise.all([page.waitForEvent("download", { timeout: 600_000 }), page.click("#save-index")]);
+  const file = await download.path();
+  const sha = createHash("sha256").update(fs.readFileSync(file)).digest("hex");
+  await download.delete().catch(() => {});
+  await page.waitForFunction(() => !document.body.dataset.busy, undefined, { timeout: 600_000 });
+  return sha;
+}
+
+async function runCase(browser, site, kind, zipPath, jobs) {
+  const context = await browser.newContext({ viewport: { width: 1400, height: 900 }, serviceWorkers: "block", acceptDownloads: true });
   await context.addInitScript(LONG_TASKS);
   const page = await context.newPage();
   const errors = [];
   page.on("pageerror", (e) => errors.push(e.message));
-  await page.goto(STORE ? `${site.url}?store=${STORE}` : site.url);
+  const query = new URLSearchParams({ ...(STORE ? { store: STORE } : {}), ...(jobs && jobs !== "default" ? { jobs } : {}) }).toString();
+  await page.goto(query ? `${site.url}?${query}` : site.url);
   await page.waitForFunction(() => document.readyState === "complete");
+  const cores = await page.evaluate(() => navigator.hardwareConcurrency);
   const heap = await heapSampler(context, page);
+  const workers = await workerCounter(browser);
   await page.evaluate(() => (window.__longTasks.length = 0));
   heap.reset();
+  workers.reset();
+  const cpu0 = browserCpuSeconds();
+  const byThread = threadCpuSampler();
   const t0 = performance.now();
   if (kind === "sample") await page.click("#load-sample");
   else await page.setInputFiles("#file-input", zipPath);
   await indexed(page);
   const coldWall = performance.now() - t0;
+  const cpu1 = browserCpuSeconds();
+  const threadCpu = byThread.stop();
   const coldHeap = heap.peaks();
   const coldLong = await page.evaluate(() => Math.max(0, ...window.__longTasks));
   const cold = await counters(page);
+  const coldWorkers = workers.count();
+  await workers.close();
+  const indexSha = kind === "sample" ? undefined : await savedIndexSha(page);
 
   // Reload: the project re-opens from OPFS and nothing is parsed.
   heap.reset();
+  await page.evaluate(() => (window.__longTasks.length = 0));
   const t1 = performance.now();
   await page.reload();
   await indexed(page);
@@ -294,7 +444,9 @@ async function runCase(browser, site, kind, zipPath) {
   await context.close();
   if (errors.length) throw new Error(`page errors: ${errors.join("; ")}`);
   return {
-    cold: { wallMs: coldWall, ...cold, heapPage: coldHeap.page, heapWorker: coldHeap.worker, longestTaskMs: coldLong },
+    cores,
+    indexSha,
+    cold: { wallMs: coldWall, ...cold, heapPage: coldHeap.page, heapWorker: coldHeap.worker, longestTaskMs: coldLong, workers: coldWorkers, cpuS: cpu0 !== undefined && cpu1 !== undefined ? cpu1 - cpu0 : NaN, threadCpu },
     warm: { wallMs: warmWall, ...warm, heapPage: warmHeap.page, heapWorker: warmHeap.worker, longestTaskMs: warmLong },
   };
 }
@@ -315,12 +467,17 @@ const tree = fs.mkdtempSync(path.join(os.tmpdir(), "codeslice-browser-bench-"));
 const zipPath = path.join(tree, "generated.zip");
 fs.writeFileSync(zipPath, zipOf(generateTree(TREE_FILES), "generated"));
 const browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS, headless: true });
-const cases = { sample: [], [`zip of ${TREE_FILES} files`]: [] };
+const zipName = (jobs) => `zip of ${TREE_FILES} files, jobs ${jobs}`;
+const cases = { sample: [], ...Object.fromEntries(JOBS.map((j) => [zipName(j), []])) };
 try {
   for (let r = 0; r < RUNS; r++) {
-    for (const name of Object.keys(cases)) {
-      console.error(`run ${r + 1}/${RUNS}: ${name}`);
-      cases[name].push(await runCase(browser, site, name === "sample" ? "sample" : "tree", zipPath));
+    console.error(`run ${r + 1}/${RUNS}: sample`);
+    cases.sample.push(await runCase(browser, site, "sample", zipPath, undefined));
+    // The jobs variants in a rotated order each round: none always runs first or last.
+    const order = JOBS.map((_, i) => JOBS[(i + r) % JOBS.length]);
+    for (const jobs of order) {
+      console.error(`run ${r + 1}/${RUNS}: ${zipName(jobs)}`);
+      cases[zipName(jobs)].push(await runCase(browser, site, "tree", zipPath, jobs));
     }
   }
 } finally {
@@ -344,17 +501,30 @@ for (const [name, runs] of Object.entries(cases)) {
       heapPageMiB: summary(r, (x) => x.heapPage / 2 ** 20),
       heapWorkerMiB: summary(r, (x) => x.heapWorker / 2 ** 20),
       longestTaskMs: summary(r, (x) => x.longestTaskMs),
+      ...(phase === "cold" ? {
+        workers: summary(r, (x) => x.workers),
+        cpuS: summary(r, (x) => x.cpuS),
+        cpuEngineWorkerS: summary(r, (x) => x.threadCpu?.engineWorker ?? NaN),
+        cpuParseWorkersS: summary(r, (x) => x.threadCpu?.parseWorkers ?? NaN),
+        cpuOtherS: summary(r, (x) => x.threadCpu?.other ?? NaN),
+      } : {}),
     };
     results[`${name} ${phase}`] = s;
     if (s.longestTaskMs.max >= 100) failed = true;
     if (phase === "warm" && s.parsed.max > 0) failed = true;
     rows.push([
       `${name} ${phase === "cold" ? "cold" : "after reload"}`, s.files, s.parsed.median, range(s.wallMs, (x) => x.toFixed(0)), range(s.indexMs, (x) => x.toFixed(0)),
-      range(s.heapWorkerMiB, (x) => x.toFixed(1)), range(s.heapPageMiB, (x) => x.toFixed(1)), range(s.longestTaskMs, (x) => x.toFixed(0)),
+      phase === "cold" ? s.workers.median : "", phase === "cold" ? range(s.cpuS, (x) => x.toFixed(1)) : "",
+      phase === "cold" ? `${s.cpuEngineWorkerS.median.toFixed(1)} / ${s.cpuParseWorkersS.median.toFixed(1)} / ${s.cpuOtherS.median.toFixed(1)}` : "", range(s.heapWorkerMiB, (x) => x.toFixed(1)), range(s.heapPageMiB, (x) => x.toFixed(1)), range(s.longestTaskMs, (x) => x.toFixed(0)),
     ]);
   }
 }
-console.log(mdTable(["case", "files", "parsed", "wall ms", "engine index ms", "peak heap worker MiB", "peak heap page MiB", "longest main-thread task ms"], rows));
-console.log(`\nChromium ${CHROMIUM}, index in ${STORE ?? "opfs"}, ${RUNS} runs each; main-thread blocks ${failed ? "REACHED" : "stayed under"} 100 ms.`);
-writeJson(path.join(resultsDir, STORE ? `browser-${STORE}.json` : "browser.json"), { machine: machine(), chromium: CHROMIUM, store: STORE ?? "opfs", runs: RUNS, treeFiles: TREE_FILES, results, raw: cases });
+// Same answers: every zip run, whatever its jobs, saved the same index file.
+const shas = new Set(Object.entries(cases).filter(([n]) => n !== "sample").flatMap(([, runs]) => runs.map((x) => x.indexSha)));
+const sameAnswers = shas.size === 1;
+if (!sameAnswers) failed = true;
+const cores = cases.sample[0]?.cores;
+console.log(mdTable(["case", "files", "parsed", "wall ms", "engine index ms", "workers started", "browser CPU s", "CPU s: engine worker / parse workers / rest", "peak heap engine worker MiB", "peak heap page MiB", "longest main-thread task ms"], rows));
+console.log(`\nChromium ${CHROMIUM} (navigator.hardwareConcurrency ${cores}: the default jobs is ${Math.max(1, Math.min(8, (cores ?? 1) - 1))}), index in ${STORE ?? "opfs"}, ${RUNS} runs each, load average ${os.loadavg().map((x) => x.toFixed(1)).join(" ")} at the end; main-thread blocks ${failed ? "REACHED 100 ms or answers differed" : "stayed under"} 100 ms; index files saved after the zip's cold runs: ${sameAnswers ? `all equal (sha256 ${[...shas][0]?.slice(0, 16)}…)` : `DIFFER (${shas.size} distinct)`}.`);
+writeJson(path.join(resultsDir, flags.out ? path.basename(String(flags.out)) : STORE ? `browser-${STORE}.json` : "browser.json"), { machine: machine(), chromium: CHROMIUM, store: STORE ?? "opfs", runs: RUNS, treeFiles: TREE_FILES, hardwareConcurrency: cores, jobs: JOBS, sameAnswers, indexSha: [...shas], results, raw: cases });
 process.exit(failed ? 1 : 0);

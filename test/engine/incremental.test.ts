@@ -8,7 +8,7 @@
 import { describe, expect, it } from "vitest";
 import { createEngine } from "../../src/core/engine/engine.ts";
 import { MemoryFileSystem, MemoryStore } from "../../src/platform/memory/index.ts";
-import type { Platform, Store } from "../../src/core/ports.ts";
+import type { Platform, Store, WasmSource } from "../../src/core/ports.ts";
 import { memoryEngine, parseFixture, wasm } from "../support/platform.ts";
 
 const FIXTURE = `
@@ -170,6 +170,22 @@ describe("incremental indexing", () => {
     await engine.index();
     const after = (await store.keys()).filter((k) => k.includes("/records/"));
     expect(after.length).toBe(3);
+  });
+
+  it("tells the wasm source how many files a run may parse before it compiles any: all on a cold run, none unchanged, one after an edit", async () => {
+    const fs = new MemoryFileSystem(parseFixture(FIXTURE));
+    const hints: number[] = [];
+    // A WasmSource of its own: the parser runtime is made once per source, so the first parse of
+    // this engine's runs is the first for this source too.
+    const hinted: WasmSource = { load: (file) => wasm.load(file), expectParses: (files) => void hints.push(files) };
+    const engine = createEngine({ fs, store: new MemoryStore(), wasm: hinted }, { jobs: 1 });
+    await engine.index();
+    expect(hints).toEqual([4]);
+    await engine.index();
+    expect(hints).toEqual([4]);
+    fs.write("app/util.py", "def helper():\n    return 7\n");
+    expect((await engine.index()).parsed).toBe(1);
+    expect(hints).toEqual([4, 1]);
   });
 
   it("concurrent index() calls share one run", async () => {

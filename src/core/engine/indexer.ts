@@ -374,7 +374,7 @@ async function processJobs(state: RunState, ctx: ParseContext, jobs: Job[], sour
   const startMore = (upTo: number) => {
     for (; launched < Math.min(upTo, withWork.length); launched++) withWork[launched]!.pending = withWork[launched]!.work!();
   };
-  const maker = createRecordMaker(state, ctx);
+  const maker = createRecordMaker(state, ctx, withWork.length);
   const writes: Promise<void>[] = [];
   let retain = true;
   let done = 0;
@@ -447,7 +447,7 @@ async function processJobs(state: RunState, ctx: ParseContext, jobs: Job[], sour
  * one-thread run does. Undefined when the file's grammar is unavailable (the file is skipped, and
  * says why).
  */
-function createRecordMaker(state: RunState, ctx: ParseContext) {
+function createRecordMaker(state: RunState, ctx: ParseContext, toRead: number) {
   const { platform } = state;
   let runtime: ParserRuntime | undefined;
   const grammarFailures = new Map<string, string>();
@@ -460,7 +460,11 @@ function createRecordMaker(state: RunState, ctx: ParseContext) {
       ctx.dispatched.delete(prepared.key);
       const pooled = bytes && freshRecord(bytes, f.path);
       if (bytes && pooled) return { bytes, record: pooled };
-      runtime ??= await createParserRuntime(platform.wasm);
+      if (!runtime) {
+        // At most the files read this run are parsed here (fewer: most reads find their record).
+        platform.wasm.expectParses?.(toRead);
+        runtime = await createParserRuntime(platform.wasm);
+      }
       try {
         await runtime.load(spec);
       } catch (error) {

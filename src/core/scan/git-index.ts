@@ -19,6 +19,21 @@ export interface IndexEntry {
 
 const HEX: string[] = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, "0"));
 const decoder = new TextDecoder();
+const DIGITS: number[] = Array.from("0123456789abcdef", (c) => c.charCodeAt(0));
+const idCodes: number[] = new Array<number>(40).fill(0);
+
+/**
+ * The 20-byte id at `at` as 40 hex digits, made in one string call: twenty two-digit
+ * concatenations per entry were half of a cold parse of django's index (~20 of ~40 ms of CPU).
+ */
+function hexId(bytes: Uint8Array, at: number): string {
+  for (let i = 0; i < 20; i++) {
+    const b = bytes[at + i]!;
+    idCodes[2 * i] = DIGITS[b >> 4]!;
+    idCodes[2 * i + 1] = DIGITS[b & 15]!;
+  }
+  return String.fromCharCode(...idCodes);
+}
 
 /** Parses index bytes. Throws `io_error` on a damaged or unknown-version index. */
 export function parseGitIndex(bytes: Uint8Array): Map<string, IndexEntry> {
@@ -47,8 +62,7 @@ export function parseGitIndexFile(bytes: Uint8Array): { entries: Map<string, Ind
     const mtimeNs = view.getUint32(pos + 12);
     const mode = view.getUint32(pos + 24);
     const size = view.getUint32(pos + 36);
-    let oid = "";
-    for (let i = 0; i < 20; i++) oid += HEX[bytes[pos + 40 + i]!];
+    const oid = hexId(bytes, pos + 40);
     const flags = view.getUint16(pos + 60);
     pos += 62;
     if (version >= 3 && flags & 0x4000) pos += 2;

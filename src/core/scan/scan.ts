@@ -98,6 +98,28 @@ function sameMtime(indexMs: number, fileMs: number): boolean {
   return indexMs % 1000 === 0 ? Math.floor(indexMs / 1000) === Math.floor(fileMs / 1000) : indexMs === Math.floor(fileMs);
 }
 
+/**
+ * Tracked files inside folders the walk did not enter (ignored or default-ignored) still count:
+ * each one not yet in `files`, skipped, excluded or a submodule is stat'ed and added.
+ */
+async function addUnwalkedTracked(
+  fs: FileSystem, tracked: Map<string, IndexEntry>, files: Map<string, ScannedFile>, skipped: SkippedFile[], exclude: Set<string>,
+  addFile: (path: string, size: number, mtimeMs: number) => void,
+): Promise<void> {
+  const skippedPaths = new Set(skipped.map((s) => s.path));
+  for (const [path, entry] of tracked) {
+    if (files.has(path) || (entry.mode & 0o170000) === 0o160000) continue;
+    if (skippedPaths.has(path)) continue;
+    if ([...exclude].some((x) => path === x || path.startsWith(`${x}/`))) continue;
+    try {
+      const st = await fs.stat(path);
+      if (st.kind === "file") addFile(path, st.size, st.mtimeMs);
+    } catch {
+      // deleted in the working tree, or a link out of the root: not part of what the user sees
+    }
+  }
+}
+
 /** Scans the root. Errors on individual entries become skipped files; only a bad root throws. */
 export async function scanRepository(fs: FileSystem, options: ScanOptions = {}): Promise<ScanResult> {
   const maxBytes = options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES;
@@ -175,71 +197,65 @@ export async function scanRepository(fs: FileSystem, options: ScanOptions = {}):
       if (text) levels = [...levels, { dir, rules: new GitignoreRules(ignorecase).add(text) }];
     }
     entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-    // Stat the folder's files concurrently (one await per folder, not per file), then descend.
-    const kinds = await Promise.all(
-      entries.map(async (e): Promise<"file" | "directory" | undefined> => {
-        const path = joinPath(dir, e.name);
-        // `.git` is never content: a folder (a repository) or a file (a worktree or submodule pointer).
-        if (exclude.has(path) || e.name === ".git") return undefined;
-        if (e.kind === "directory") {
-          if (DEFAULT_IGNORED_DIRS.has(e.name) || (mode === "git" && gitIgnored(levels, path, true))) return undefined;
-          return "directory";
-        }
-        // Git matches a link by its own name, never by its target; ignored entries are not even stat'ed.
-        if (mode === "git" && !tracked!.has(path) && gitIgnored(levels, path, false)) return undefined;
-        if (e.kind !== "file" && e.kind !== "symlink") {
-          // A named pipe, socket or device: never read (opening a pipe would wait for a writer).
-          skipped.push({ path, reason: "special_file" });
-          return undefined;
-        }
-        if (e.kind === "file" && e.size !== undefined && e.mtimeMs !== undefined) {
-          addFile(path, e.size, e.mtimeMs);
-          if (++seen % 500 === 0) options.onProgress?.(seen);
-          return "file";
-        }
-        let st;
-        try {
-          st = await fs.stat(path);
-        } catch (error) {
-          if (isEngineError(error, "outside_root")) skipped.push({ path, reason: "symlink_outside_root" });
-          else if (isEngineError(error, "symlink_loop")) skipped.push({ path, reason: "symlink_loop" });
-          else if (e.kind === "symlink" && isEngineError(error, "not_found")) skipped.push({ path, reason: "symlink_broken" });
-          else skipped.push({ path, reason: "unreadable", detail: (error as Error).message });
-          return undefined;
-        }
-        if (e.kind === "symlink" && st.kind === "directory") {
-          skipped.push({ path, reason: "symlink_directory", detail: "symbolic links to folders are not followed" });
-          return undefined;
-        }
-        if (st.kind !== "file") {
-          skipped.push({ path, reason: "special_file" });
-          return undefined;
-        }
-        addFile(path, st.size, st.mtimeMs);
+    // One synchronous pass over the folder: what the listing already tells (a folder, an ignored
+    // entry, a file whose size and mtime came with the listing, as Node's do) is settled here, and
+    // only the rest (links, backends without stat in their listing) waits for a `stat`, all of
+    // them at once. Per entry this is a loop step, not an async call and a promise: django's
+    // 6,900 entries cost ~3x less.
+    const subdirs: string[] = [];
+    const stats: Promise<void>[] = [];
+    for (const e of entries) {
+      const path = dir === "" ? e.name : `${dir}/${e.name}`;
+      // `.git` is never content: a folder (a repository) or a file (a worktree or submodule pointer).
+      if (exclude.has(path) || e.name === ".git") continue;
+      if (e.kind === "directory") {
+        if (!DEFAULT_IGNORED_DIRS.has(e.name) && !(mode === "git" && gitIgnored(levels, path, true))) subdirs.push(path);
+        continue;
+      }
+      // Git matches a link by its own name, never by its target; ignored entries are not even stat'ed.
+      if (mode === "git" && !tracked!.has(path) && gitIgnored(levels, path, false)) continue;
+      if (e.kind !== "file" && e.kind !== "symlink") {
+        // A named pipe, socket or device: never read (opening a pipe would wait for a writer).
+        skipped.push({ path, reason: "special_file" });
+        continue;
+      }
+      if (e.kind === "file" && e.size !== undefined && e.mtimeMs !== undefined) {
+        addFile(path, e.size, e.mtimeMs);
         if (++seen % 500 === 0) options.onProgress?.(seen);
-        return "file";
-      }),
-    );
+        continue;
+      }
+      stats.push(statEntry(path, e.kind));
+    }
+    if (stats.length > 0) await Promise.all(stats);
     // Sibling folders are walked concurrently: the cost is file-system round trips, not CPU.
-    await Promise.all(entries.map((e, i) => (kinds[i] === "directory" ? walk(joinPath(dir, e.name), levels) : undefined)));
+    if (subdirs.length > 0) await Promise.all(subdirs.map((path) => walk(path, levels)));
+  };
+  /** A file or link the listing gave no stat for: stat'ed (links followed, inside the root only). */
+  const statEntry = async (path: string, kind: "file" | "symlink"): Promise<void> => {
+    let st;
+    try {
+      st = await fs.stat(path);
+    } catch (error) {
+      if (isEngineError(error, "outside_root")) skipped.push({ path, reason: "symlink_outside_root" });
+      else if (isEngineError(error, "symlink_loop")) skipped.push({ path, reason: "symlink_loop" });
+      else if (kind === "symlink" && isEngineError(error, "not_found")) skipped.push({ path, reason: "symlink_broken" });
+      else skipped.push({ path, reason: "unreadable", detail: (error as Error).message });
+      return;
+    }
+    if (kind === "symlink" && st.kind === "directory") {
+      skipped.push({ path, reason: "symlink_directory", detail: "symbolic links to folders are not followed" });
+      return;
+    }
+    if (st.kind !== "file") {
+      skipped.push({ path, reason: "special_file" });
+      return;
+    }
+    addFile(path, st.size, st.mtimeMs);
+    if (++seen % 500 === 0) options.onProgress?.(seen);
   };
   await walk("", rootLevels);
 
-  // Tracked files inside folders the walk did not enter (ignored or default-ignored) still count.
-  if (tracked) {
-    const skippedPaths = new Set(skipped.map((s) => s.path));
-    for (const [path, entry] of tracked) {
-      if (files.has(path) || (entry.mode & 0o170000) === 0o160000) continue;
-      if (skippedPaths.has(path)) continue;
-      if ([...exclude].some((x) => path === x || path.startsWith(`${x}/`))) continue;
-      try {
-        const st = await fs.stat(path);
-        if (st.kind === "file") addFile(path, st.size, st.mtimeMs);
-      } catch {
-        // deleted in the working tree, or a link out of the root: not part of what the user sees
-      }
-    }
-  }
+  if (tracked) await addUnwalkedTracked(fs, tracked, files, skipped, exclude, addFile);
 
   const list = [...files.values()].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   skipped.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));

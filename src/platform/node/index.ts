@@ -20,6 +20,11 @@ export interface NodePlatformOptions {
   /** Where the index lives; default `<root>/.codeslice`. */
   cacheDir?: string;
   logger?: Logger;
+  /**
+   * The process runs one command and exits (the CLI does; a server does not): a run that parses
+   * only a handful of files then skips V8's optimizing wasm compile (see `NodeWasmSource`).
+   */
+  shortLived?: boolean;
 }
 
 /**
@@ -32,7 +37,7 @@ export async function createNodePlatform(options: NodePlatformOptions): Promise<
   const fs = await createNodeFileSystem(options.root);
   const cacheDir = nodePath.resolve(options.cacheDir ?? nodePath.join(fs.rootLabel, ".codeslice"));
   const store = await openDiskCache(new NodeStore(cacheDir, { root: fs.rootLabel }), { explicit: options.cacheDir !== undefined, ...(options.logger ? { logger: options.logger } : {}) });
-  return { fs, store, wasm: new NodeWasmSource(), workers: new NodeParseWorkers(), memory: nodeHeapUsage, ...(options.logger ? { logger: options.logger } : {}) };
+  return { fs, store, wasm: new NodeWasmSource(undefined, { shortLived: options.shortLived ?? false }), workers: new NodeParseWorkers(), memory: nodeHeapUsage, ...(options.logger ? { logger: options.logger } : {}) };
 }
 
 /**

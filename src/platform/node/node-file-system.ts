@@ -160,13 +160,16 @@ export class NodeFileSystem implements FileSystem {
       // Synchronous: one listing is ~50 µs of syscalls, while an async one waits a thread-pool round
       // trip; on django the scan went from ~80 ms of readdir to ~25 ms.
       const entries = readdirSync(target, { withFileTypes: true });
+      // An entry's name is one segment (no separator, never "." or ".."): plain concatenation is
+      // the joined path, without path.join's normalizing pass per entry.
+      const prefix = target.endsWith(nodePath.sep) ? target : target + nodePath.sep;
       return entries.map((d): DirEntry => {
         const kind = kindOf(d);
         if (safe && kind === "directory") this.safeDirs.addChild(rel, d.name);
         if (safe && kind === "file") {
           // A synchronous lstat costs ~4 µs; the async one ~30 µs of round trip. Measured on
           // django: 15 ms for 4,355 files synchronously against 130 ms of async stat calls.
-          const st = lstatSync(nodePath.join(target, d.name), { throwIfNoEntry: false });
+          const st = lstatSync(prefix + d.name, { throwIfNoEntry: false });
           if (st?.isFile()) return { name: d.name, kind, size: st.size, mtimeMs: Math.floor(st.mtimeMs) };
         }
         return { name: d.name, kind };
