@@ -125,6 +125,23 @@ export interface LanguageSemantics {
   linkage?: boolean;
   /** `p[i]` is an element of the type `p` points to (C, C++: a declared `T* p` or `T p[]`). */
   pointerSubscripts?: boolean;
+  /**
+   * Namespaces are written with this separator (`\A\B\C`, relative `B\C`): such a name is
+   * resolved as the namespace path it spells, absolute with a leading separator, else through the
+   * import alias of its first segment or the enclosing namespace; an import binding comes before a
+   * name of the enclosing namespace.
+   */
+  namespaceSeparator?: string;
+  /** Fields and methods are separate namespaces: a member read without a call (`$this->x`) is the field even where a method `x()` exists. */
+  fieldsApart?: boolean;
+  /** A member is written `a->b` (and `a?->b`) in the source text of bindings: read as `a.b` (call receivers already are). */
+  arrowMembers?: boolean;
+  /**
+   * Functions belong to their namespace as types do (reached from its other files), and a name no
+   * namespace, import or file answers falls back to the global namespace (functions and classes
+   * declared outside any namespace).
+   */
+  globalNamespace?: boolean;
 }
 
 /** The semantics of a language that does not say otherwise. */
@@ -169,7 +186,9 @@ export interface LanguageSpec {
    *   `@base` / `@base.implements` on base classes, `@returns` on a return annotation,
    *   `@qualifier` on the type a method belongs to when the source does not nest it (Go receivers,
    *   Rust `impl` blocks): the method is then named `Type.method`;
-   *   several patterns may capture the same definition node and their captures merge.
+   *   several patterns may capture the same definition node and their captures merge;
+   *   `(#set! extent "siblings")` makes a definition reach over the siblings after it, up to the
+   *   next node of its type (PHP's `namespace A;`).
    * - `@reference.call` / `@reference.new` on a call, `@name` on the callee token, `@receiver` on
    *   the object it is called on; `@reference.type` with `@name` for a type mentioned.
    * - `@import` on an import statement with `@import.module`, `@import.name`, `@import.alias`, and

@@ -28,6 +28,7 @@
 //   npm run bench:graph -- --langs c,cpp           # C and C++ (gold from clang through libclang)
 //   npm run bench:graph -- --langs ruby            # Ruby (gold: Ripper + a TracePoint over each suite, graph-gold/ruby)
 //   npm run bench:graph -- --langs csharp          # C# (NRefactory's resolver, mcs as the gate; graph-gold/csharp)
+//   npm run bench:graph -- --langs php             # PHP (gold from the PHP compiler's AST, php-ast)
 // Needs python3, git, npm, and `apt-get install -y python3-requests python3-click python3-rich`.
 // Output: markdown tables on stdout and test/bench/results/graph-accuracy.json. Gold graphs and
 // codeslice's graphs are kept in ~/.cache/codeslice-bench/gold/ for inspection.
@@ -82,7 +83,7 @@ for (const spec of specs) {
   let dir, gold, scip, deriveMs;
   if (spec.repo) {
     dir = prepareLangCorpus(spec, langCorporaDir);
-    process.stderr.write(`${spec.name}: gold from ${{ go: "go/types", java: "javac", rust: "rustc", ruby: "ruby (Ripper + TracePoint over the test suite)", csharp: "NRefactory + mcs" }[spec.language] ?? "clang"}… `);
+    process.stderr.write(`${spec.name}: gold from ${{ go: "go/types", java: "javac", rust: "rustc", ruby: "ruby (Ripper + TracePoint over the test suite)", csharp: "NRefactory + mcs", php: "php-ast" }[spec.language] ?? "clang"}… `);
     const r = deriveLangGold(spec, dir, { fresh: !!flags.fresh });
     process.stderr.write(r.cached ? "cached\n" : `${fmt(r.seconds, 1)} s\n`);
     gold = r.gold;
@@ -172,7 +173,7 @@ const goldTools = [...new Set(specs.map((s) => s.language))].map((l) => ({
   python: `scip-python ${TOOL_VERSIONS["@sourcegraph/scip-python"]}`, typescript: `scip-typescript ${TOOL_VERSIONS["@sourcegraph/scip-typescript"]}`,
   go: `go/types (${langTools.go})`, java: `javac ${langTools.javac}`, rust: `rustc ${langTools.rustc} (hir-tree, thir-tree)`, c: `clang ${langTools.clang}`, cpp: `clang ${langTools.clang}`,
   ruby: `ruby ${langTools.ruby} (Ripper, TracePoint over the test suite, Coverage)`,
-  csharp: `NRefactory 5.3 + mcs (Mono ${langTools.mono})`,
+  csharp: `NRefactory 5.3 + mcs (Mono ${langTools.mono})`, php: `php-ast on PHP ${langTools.php}`,
 })[l]);
 console.log(`codeslice ${codesliceRevision()}; gold from ${goldTools.join(", ")}; ${m.cpu} × ${m.cpus}, node ${m.node}\n`);
 console.log(mdTable(

@@ -124,19 +124,6 @@ const GAPS: { name: string; fixture: string; ask: (e: Engine) => Promise<{ text:
     text: /1 file has syntax errors, read only in part: b\.py/,
   },
   {
-    name: "a language whose calls the index does not extract",
-    fixture: `
-      //- calc.php
-      <?php
-      function add($a, $b) {
-        return $a + $b;
-      }
-    `,
-    ask: (e) => e.callers("add"),
-    expect: { notExtracted: [{ language: "PHP", files: 1, what: "calls" }] },
-    text: /does not extract calls in PHP/,
-  },
-  {
     name: "overriding methods reached by dynamic dispatch",
     fixture: `
       //- shapes.py

@@ -26,6 +26,19 @@ interface DefDraft {
   returns?: string;
   /** The type a method belongs to when the source does not nest it (Go receivers, Rust impl blocks). */
   qualifier?: string;
+  /**
+   * The last node of the definition's extent when it is not the definition node's own end: a
+   * statement that governs the siblings after it (`(#set! extent "siblings")`: PHP's `namespace A;`
+   * reaches up to the next `namespace B;` or the end of the file).
+   */
+  until?: Node;
+}
+
+/** The last sibling after `node` before the next one of its type (or the last of its parent's children). */
+function lastGoverned(node: Node): Node {
+  let last = node;
+  for (let s = node.nextSibling; s && s.type !== node.type; s = s.nextSibling) last = s;
+  return last;
 }
 
 const squash = (text: string, max = MAX_EXPR) => {
@@ -353,6 +366,7 @@ function collectDrafts(matches: QueryMatch[], pathJoin: string | undefined): Dra
       for (const b of many["base.implements"] ?? []) if (!d.implements.includes(squash(b.text))) d.implements.push(squash(b.text));
       if (cap.returns) d.returns = squash(cap.returns.text);
       if (cap.qualifier) d.qualifier = qualifierOf(cap.qualifier.text, cap.name?.text ?? "");
+      if (m.setProperties?.extent === "siblings" && !d.until) d.until = lastGoverned(node);
     } else if (main.name === "reference.call" || main.name === "reference.new") {
       if (cap.name) {
         const receivers = many.receiver ?? [];
@@ -407,7 +421,8 @@ interface DefinitionTable {
 }
 
 function buildDefinitions(drafts: Map<number, DefDraft>, spec: LanguageSpec, source: string): DefinitionTable {
-  const sorted = [...drafts.values()].filter((d) => d.name).sort((a, b) => a.node.startIndex - b.node.startIndex || b.node.endIndex - a.node.endIndex);
+  const endOf = (d: DefDraft) => (d.until ?? d.node).endIndex;
+  const sorted = [...drafts.values()].filter((d) => d.name).sort((a, b) => a.node.startIndex - b.node.startIndex || endOf(b) - endOf(a));
   const t: DefinitionTable = { definitions: [], scopeStart: [], scopeEnd: [], depths: [], spans: [], nameNodeIds: new Set() };
   const { definitions, scopeStart, scopeEnd, depths, spans, nameNodeIds } = t;
   const qualifiedOf: QualifiedName[] = [];
@@ -415,7 +430,8 @@ function buildDefinitions(drafts: Map<number, DefDraft>, spec: LanguageSpec, sou
   for (const d of sorted) {
     const node = d.node;
     const nameNode = d.name!;
-    while (stack.length && scopeEnd[stack.at(-1)!]! < node.endIndex) stack.pop();
+    const last = d.until ?? node;
+    while (stack.length && scopeEnd[stack.at(-1)!]! < last.endIndex) stack.pop();
     const parent = stack.length ? stack.at(-1)! : -1;
     // tree-sitter finds a node's parent or sibling by descending from the root, so each such step
     // costs the node's depth. Past DEEP_NESTING nested definitions (generated or hostile code, never
@@ -440,7 +456,7 @@ function buildDefinitions(drafts: Map<number, DefDraft>, spec: LanguageSpec, sou
       kind,
       parent,
       start: outer.startPosition.row + 1,
-      end: node.endPosition.row + 1,
+      end: last.endPosition.row + 1,
       nameLine: nameNode.startPosition.row + 1,
       nameCol: nameNode.startPosition.column,
       signature,
@@ -458,10 +474,10 @@ function buildDefinitions(drafts: Map<number, DefDraft>, spec: LanguageSpec, sou
     def.exported = isExported(def, outer, spec, definitions);
     definitions.push(def);
     scopeStart.push(nameNode.startIndex);
-    scopeEnd.push(node.endIndex);
+    scopeEnd.push(last.endIndex);
     depths.push(stack.length);
     qualifiedOf.push(qualified);
-    spans.push([outer.startIndex, node.endIndex]);
+    spans.push([outer.startIndex, last.endIndex]);
     nameNodeIds.add(nameNode.id);
     stack.push(definitions.length - 1);
   }

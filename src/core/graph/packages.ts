@@ -37,7 +37,8 @@ export function packageTables(files: Iterable<FileState>, symbols: readonly Symb
       // (open modules: a class is a namespace too, and a top-level function is everyone's)
       if (ns && ns.kind !== "module" && !(open && TYPE_KINDS.has(ns.kind))) return;
       // types, and nested namespaces (C++ `port::Mutex` inside `namespace leveldb`)
-      if (!TYPE_KINDS.has(d.kind) && d.kind !== "type" && d.kind !== "module" && !(open && !ns && d.kind === "function")) return;
+      // (functions too, where they belong to their namespace: LanguageSemantics.globalNamespace)
+      if (!TYPE_KINDS.has(d.kind) && d.kind !== "type" && d.kind !== "module" && !(open && !ns && d.kind === "function") && !(d.kind === "function" && st.semantics.globalNamespace)) return;
       // (open modules: `class A::B` belongs to A, wherever it is written)
       const key = `${st.record.language}:${open ? d.qualified.slice(0, Math.max(0, d.qualified.length - d.name.length - 1)) : ns ? ns.qualified : ""}`;
       const names = packages.get(key) ?? packages.set(key, new Map()).get(key)!;

@@ -122,6 +122,12 @@ export function importValue(ctx: GraphContext, st: FileState, imp: ImportRecord,
 }
 
 function importValueRaw(ctx: GraphContext, st: FileState, imp: ImportRecord, depth: number): Value | undefined {
+  const sep = st.semantics.namespaceSeparator;
+  if (sep && (imp.kind === "named" || imp.kind === "module")) {
+    // `use A\B\C;`: the declared namespace member, wherever its file is.
+    const v = namespaceLookup(ctx, st, imp.kind === "named" && imp.name ? `${imp.module}${sep}${imp.name}` : imp.module);
+    if (v.kind === "def") return v;
+  }
   const r = resolveImport(ctx, st, imp);
   switch (imp.kind) {
     case "module": {
@@ -167,8 +173,52 @@ export function localValue(ctx: GraphContext, st: FileState, name: string, depth
 
 // ---- Names and expressions ------------------------------------------------------------------
 
+/**
+ * A name written with the namespace separator (LanguageSemantics.namespaceSeparator): `\A\B\C` is
+ * absolute; `B\C` starts from the import binding `B` in scope, else from the enclosing namespace
+ * (`namespace\C` too). What it names is looked up in the namespace tables (namespaceLookup).
+ */
+function namespacedValue(ctx: GraphContext, st: FileState, scope: number, text: string): Value {
+  const sep = st.semantics.namespaceSeparator!;
+  if (text.startsWith(sep)) return namespaceLookup(ctx, st, text.slice(sep.length));
+  const cut = text.indexOf(sep);
+  const first = text.slice(0, cut);
+  const rest = text.slice(cut + sep.length);
+  const defs = st.record.definitions;
+  let ns = "";
+  for (let s = scope; s >= 0; s = defs[s]!.parent) if (defs[s]!.kind === "module") ns ||= defs[s]!.qualified;
+  if (first.toLowerCase() === "namespace") return namespaceLookup(ctx, st, ns ? `${ns}${sep}${rest}` : rest);
+  // The import binding `first` of the innermost scope that has one (a namespace, then the file).
+  const imports = (st.importBindings.get(first) ?? []).filter((i) => i.kind === "named" || i.kind === "module");
+  for (let s = scope; ; s = defs[s]!.parent) {
+    const imp = imports.filter((i) => i.scope === s).at(-1);
+    if (imp) return namespaceLookup(ctx, st, `${imp.kind === "named" && imp.name ? `${imp.module}${sep}${imp.name}` : imp.module}${sep}${rest}`);
+    if (s < 0) break;
+  }
+  return namespaceLookup(ctx, st, ns ? `${ns}${sep}${text}` : text);
+}
+
+/**
+ * A fully qualified name (`A\B\C`, no leading separator): the type or function `C` that some
+ * file declares in namespace `A\B`, else the namespace `A\B\C` itself, else something outside
+ * the project.
+ */
+function namespaceLookup(ctx: GraphContext, st: FileState, full: string): Value {
+  const sep = st.semantics.namespaceSeparator!;
+  const lang = st.record.language;
+  if (full.startsWith(sep)) full = full.slice(sep.length);
+  const cut = full.lastIndexOf(sep);
+  const id = ctx.packages.get(`${lang}:${cut < 0 ? "" : full.slice(0, cut)}`)?.get(cut < 0 ? full : full.slice(cut + sep.length));
+  if (id !== undefined) return { kind: "def", id, via: "import" };
+  const ns = ctx.packages.get(`${lang}:`)?.get(full);
+  if (ns !== undefined && ctx.symbols[ns]!.kind === "module") return { kind: "def", id: ns, via: "import" };
+  return { kind: "external", name: full.split(sep).join(".") };
+}
+
 /** A name in scope at `scope` (a definition index, -1 for module level): enclosing functions, then the module. */
 export function resolveName(ctx: GraphContext, st: FileState, scope: number, name: string, depth = 0, called = false): Value | undefined {
+  const sep = st.semantics.namespaceSeparator;
+  if (sep && name.includes(sep)) return namespacedValue(ctx, st, scope, name);
   const defs = st.record.definitions;
   let first = true;
   // Ruby: a bare method name is a method of self's class only, not of the classes around it.
@@ -189,6 +239,9 @@ export function resolveName(ctx: GraphContext, st: FileState, scope: number, nam
       if (inherited) return inherited;
     }
     if (st.semantics.packages === "namespaces" && (d.kind === "module" || (isClass && st.semantics.openModules))) {
+      // Where namespaces are spelled with a separator (PHP), an import binding comes before the namespace's own names.
+      const imported = sep && d.kind === "module" ? st.importBindings.get(name)?.filter((i) => i.scope === s) : undefined;
+      if (imported?.length) return importValue(ctx, st, imported.at(-1)!, depth);
       // A namespace block (a Ruby class or module too) sees its namespace's types in every file, and those of the namespaces around it.
       // (open modules: only the path each enclosing block opens, `class A::B` opens A::B, not A)
       const parts = d.qualified.split(".");
@@ -233,9 +286,17 @@ export function resolveName(ctx: GraphContext, st: FileState, scope: number, nam
   if (moduleLocal) return bindingValue(ctx, st, -1, moduleLocal, depth);
   const starred = st.semantics.starImportsBind ? fromStarImports(ctx, st, name, depth) : undefined;
   if (starred) return starred;
+  // A bare class name nothing else binds (PHP `new static`, `new self`, `new parent`): the enclosing class, or its base.
+  if (st.semantics.classNames.includes(name) || (name === st.semantics.superName && st.semantics.superCallsConstructor)) {
+    const cls = enclosingClass(st, scope, ctx);
+    const base = cls !== undefined && name === st.semantics.superName ? basesOf(ctx, cls).find((b) => b.kind === "extends")?.id : cls;
+    if (base !== undefined) return { kind: "def", id: base, via: "scope" };
+  }
   // C, C++: a function declared in a header is defined in some file of the program.
   const linked = linkedMember(ctx, st, name);
-  return linked !== undefined ? { kind: "def", id: linked, via: "import" } : undefined;
+  if (linked !== undefined) return { kind: "def", id: linked, via: "import" };
+  // A called name no namespace of the project declares is the runtime's (PHP's `strlen`).
+  return called && st.semantics.globalNamespace ? { kind: "external", name } : undefined;
 }
 
 /** What a local binding holds: an instance of its annotated or constructed type, else unknown. */
@@ -252,7 +313,7 @@ function bindingValue(ctx: GraphContext, st: FileState, scope: number, b: Bindin
     if (v) return v;
   }
   if (b.alias && b.alias !== b.name) {
-    const v = resolveExpr(ctx, st, scope, b.alias, depth + 1);
+    const v = resolveExpr(ctx, st, scope, st.semantics.arrowMembers ? b.alias.replace(/\s*\??->\s*/g, ".") : b.alias, depth + 1);
     if (v && v.kind !== "external") return v;
   }
   if (b.argOf) {
@@ -346,7 +407,7 @@ export function typeToClass(ctx: GraphContext, st: FileState, scope: number, typ
 
 /** The value of calling `callee` (an expression text): an instance for a class, a function's return type. */
 function callResult(ctx: GraphContext, st: FileState, scope: number, callee: string, depth: number): Value | undefined {
-  const v = resolveExpr(ctx, st, scope, callee, depth);
+  const v = resolveExpr(ctx, st, scope, callee, depth, true);
   if (v?.kind !== "def") return undefined;
   if (isClassLike(ctx, v.id)) return { kind: "instance", id: v.id };
   const d = defOf(ctx, v.id);
@@ -389,7 +450,7 @@ export function enclosingClass(st: FileState, scope: number, ctx?: Pick<GraphCon
 }
 
 /** Evaluates a dotted expression (`self.x.y`, `pkg.mod`, `Foo`, `get()`) to a value. */
-export function resolveExpr(ctx: GraphContext, st: FileState, scope: number, text: string, depth = 0): Value | undefined {
+export function resolveExpr(ctx: GraphContext, st: FileState, scope: number, text: string, depth = 0, called = false): Value | undefined {
   if (depth > MAX_DEPTH) return undefined;
   if (st.semantics.stringClass && /^(["'])[^"'#]*\1$/.test(text)) {
     // `"a.rb".pathmap` where the project reopens String: an instance of that class.
@@ -426,6 +487,7 @@ export function resolveExpr(ctx: GraphContext, st: FileState, scope: number, tex
     return cls !== undefined ? findField(ctx, cls, head, depth + 1) : undefined;
   }
   if (dot < 0) {
+    if (st.semantics.namespaceSeparator && head.includes(st.semantics.namespaceSeparator)) return namespacedValue(ctx, st, scope, head);
     if (!IDENT.test(head)) return undefined;
     const sem = st.semantics;
     if (sem.instanceNames.includes(head)) {
@@ -445,6 +507,11 @@ export function resolveExpr(ctx: GraphContext, st: FileState, scope: number, tex
   const base = resolveExpr(ctx, st, scope, head.slice(0, dot), depth + 1);
   const attr = head.slice(dot + 1);
   if (!base || !/^[A-Za-z_$#][\w$]*$/.test(attr)) return undefined;
+  // Where fields and methods are apart (PHP `$this->x` and `$this->x()`), a member read is the field.
+  if (st.semantics.fieldsApart && !called && (base.kind === "instance" || base.kind === "def") && isClassLike(ctx, base.id)) {
+    const field = findField(ctx, base.id, attr, depth + 1);
+    if (field) return field;
+  }
   return member(ctx, base, attr, depth + 1);
 }
 

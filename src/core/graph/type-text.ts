@@ -42,7 +42,8 @@ export function typeCandidates(text: string): string[] {
   if (parts.length > 1) return parts.flatMap((p) => typeCandidates(p));
   if (/^(None|null|undefined|void|any|unknown|never)$/.test(t) || t.endsWith("[]")) return [];
   t = t.replace(/(<.*>|\[.*\])$/s, "").trim();
-  return /^[A-Za-z_$][\w$]*(\.[A-Za-z_$][\w$]*)*$/.test(t) ? [t] : [];
+  // (a namespace path written with backslashes, `\A\B\C`, stays whole: the language resolves it)
+  return /^[A-Za-z_$][\w$]*(\.[A-Za-z_$][\w$]*)*$/.test(t) || /^\\?[A-Za-z_]\w*(\\[A-Za-z_]\w*)+$/.test(t) ? [t] : [];
 }
 
 /** Parameter types of a function type `(a: A, b?: B) => R` (a `this:` parameter is dropped). */

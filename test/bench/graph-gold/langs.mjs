@@ -1,5 +1,5 @@
-// Go, Java, Rust, C, C++, C# and Ruby accuracy corpora: public repositories pinned to a commit, with
-// gold from the language's own compiler front end (Ruby: the interpreter) instead of a SCIP indexer:
+// Go, Java, Rust, C, C++, C#, PHP and Ruby accuracy corpora: public repositories pinned to a commit,
+// with gold from the language's own compiler front end (Ruby: the interpreter) instead of a SCIP indexer:
 //   Go     go/go (main.go): go/parser + go/types of Debian's golang-go (1.19), stdlib only
 //   Java   java/GoldJava.java: javac's Tree API + Trees + javax.lang.model (JDK 17)
 //   Rust   rust/gold-rust.mjs: rustc's -Zunpretty=hir-tree and thir-tree (RUSTC_BOOTSTRAP=1; the
@@ -11,7 +11,9 @@
 //          (Debian ruby-test-unit / ruby-minitest / ruby-rspec); Coverage says which sites ran
 //   C#     csharp/GoldCSharp.cs: NRefactory 5's C# parser + resolver (Debian libicsharpcode-nrefactory-
 //          cil-dev) on Mono 6.8, with Mono's mcs compiling the corpus as the gate (mono-mcs, mono-devel)
-// Rules: ../graph-gold/README.md ("Go", "Java", "Rust", "C and C++", "C#", "Ruby") and the headers of those programs.
+//   PHP    php/gold-php.php: the PHP compiler's AST through php-ast (Debian php-cli 8.2, php-ast),
+//          names resolved with PHP's namespace rules; nothing is run or autoloaded
+// Rules: ../graph-gold/README.md ("Go", "Java", "Rust", "C and C++", "C#", "Ruby", "PHP") and the headers of those programs.
 // A corpus with `subdir` is one crate of a repository: codeslice and the gold read only that folder.
 //
 // The clones are not made here (the benchmark machine reaches no git host): each corpus is expected
@@ -102,6 +104,11 @@ export const LANG_CORPORA = [
       skip_re: "(^|/)Properties/AssemblyInfo\\.cs$|^src/Files/NonWorkingLeftExpressionParser\\.cs$",
     },
   },
+  // PHP: corpora with no runtime Composer dependency the gold would need (it reads the AST and
+  // loads nothing); FastRoute's PSR interfaces are outside the corpus, so calls into them are external.
+  { name: "php-fastroute", language: "php", repo: "nikic/FastRoute", commit: "1c961398bef1ff6ecd8b273bef651d7afe90312b", short: "fastroute" },
+  { name: "php-inflector", language: "php", repo: "doctrine/inflector", commit: "5817d0659c5b50c9b950feb9af7b9668e2c436bc", short: "inflector" },
+  { name: "php-parsedown", language: "php", repo: "erusev/parsedown", commit: "4e433a8d57078645b55d21fd12c887d3ba6ca01e", short: "parsedown" },
 ];
 
 /** Libraries of the Java corpora's tests and annotations, from Debian (used when present). */
@@ -136,6 +143,7 @@ export function toolVersions(specs) {
   if (specs.some((s) => s.language === "java")) v.javac = sh("javac", ["-version"]).replace(/^javac /, "");
   if (specs.some((s) => s.language === "rust")) v.rustc = sh("rustc", ["--version"]).replace(/^rustc /, "");
   if (specs.some((s) => s.language === "ruby")) v.ruby = sh("ruby", ["--version"]).replace(/^ruby /, "").split(" ")[0];
+  if (specs.some((s) => s.language === "php")) v.php = `${sh("php", ["-r", "echo PHP_VERSION;"])} with php-ast ${sh("php", ["-r", "echo phpversion('ast');"])}`;
   if (specs.some((s) => s.language === "c" || s.language === "cpp")) v.clang = sh("clang", ["--version"]).split("\n")[0].replace(/^.*clang version /, "");
   if (specs.some((s) => s.language === "csharp")) v.mono = sh("mono", ["--version"]).split("\n")[0].replace(/^Mono JIT compiler version (\S+).*$/, "$1");
   return v;
@@ -163,6 +171,18 @@ function ensureExtractor(language) {
     const prelude = fs.readdirSync(path.join(here, "ruby")).filter((f) => f.endsWith(".rb")).sort().map((f) => path.join(here, "ruby", f));
     const ruby = sh("ruby", ["--version"]);
     return { hash: `${hashOf(prelude)}-${crypto.createHash("sha256").update(ruby).digest("hex").slice(0, 8)}`, cmd: (corpus, spec) => ["ruby", [script, corpus, JSON.stringify(spec.ruby)]] };
+  }
+  if (language === "php") {
+    // PHP over php-ast: nothing to build; PHP's and php-ast's versions are part of the cache key
+    const script = path.join(here, "php", "gold-php.php");
+    let versions;
+    try {
+      versions = sh("php", ["-r", "echo PHP_VERSION, ' ', phpversion('ast');"]);
+    } catch {
+      throw new Error("PHP gold needs `apt-get install -y php-cli php-ast`");
+    }
+    if (/ $/.test(versions)) throw new Error("PHP gold needs the php-ast extension: `apt-get install -y php-ast`");
+    return { hash: `${hashOf([script])}-${crypto.createHash("sha256").update(versions).digest("hex").slice(0, 8)}`, cmd: (corpus) => ["php", ["-d", "memory_limit=2G", "-d", "xdebug.mode=off", script, corpus]] };
   }
   if (language === "c" || language === "cpp") {
     // Python over libclang: nothing to build; the config (flags) is part of the cache key
@@ -239,7 +259,7 @@ export function deriveLangGold(spec, dir, { fresh = false } = {}) {
 }
 
 const C_FAMILY = [".c", ".h", ".cc", ".cpp", ".cxx", ".c++", ".hh", ".hpp", ".hxx", ".h++", ".inl", ".ipp", ".tpp"];
-const EXTENSIONS = { go: [".go"], java: [".java"], rust: [".rs"], c: C_FAMILY, cpp: C_FAMILY, ruby: [".rb", ".rake", ".gemspec", ".ru"], csharp: [".cs"] };
+const EXTENSIONS = { go: [".go"], java: [".java"], rust: [".rs"], c: C_FAMILY, cpp: C_FAMILY, ruby: [".rb", ".rake", ".gemspec", ".ru"], csharp: [".cs"], php: [".php"] };
 
 /** Keeps the candidate's facts about files of the corpus' language (commons-cli ships a .js file
  *  in its site folder: the gold covers only the language's own files), and, when the gold lists the
