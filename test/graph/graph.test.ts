@@ -3,6 +3,9 @@
  * (files separated by `#- path` or `//- path` lines) whose comments say what the graph must find:
  *
  *   -> <qualified callee> (<resolution>)   a call edge from this line (resolution optional)
+ *   -> <qualified callee>@<line> (…)        …to the definition of that name whose name is on that
+ *                                           line (overloads share a qualified name): the edges from
+ *                                           this line to that name must reach exactly the lines given
  *   -> external <name>                      a call into code outside the project
  *   -> ambiguous                            an unresolved call whose name several definitions share
  *   -> nothing                              no edge from this line
@@ -53,10 +56,21 @@ describe("graph resolution fixtures", () => {
       }
 
       const gotCalls = graph.calls.map((e) => `${e.file}:${e.line} ${q(e.callee)}`);
+      const atLine = (w: string) => w.replace(/@\d+( |$)/, "$1");
       const gotWithRes = graph.calls.map((e) => `${e.file}:${e.line} ${q(e.callee)} (${e.resolution})`);
-      const expectedCalls = wantCalls.map((w) => w.replace(/ \([\w-]+\)$/, ""));
+      const expectedCalls = wantCalls.map((w) => atLine(w.replace(/ \([\w-]+\)$/, "")));
+      // Overloads: where an annotation names the definition's line, the lines reached must be those named.
+      const wantLines = new Map<string, number[]>();
+      for (const w of wantCalls) {
+        const mm = /^(\S+ \S+)@(\d+)/.exec(w);
+        if (mm) (wantLines.get(mm[1]!) ?? wantLines.set(mm[1]!, []).get(mm[1]!)!).push(Number(mm[2]));
+      }
+      for (const [site, lines] of wantLines) {
+        const got = graph.calls.filter((e) => `${e.file}:${e.line} ${q(e.callee)}` === site).map((e) => graph.symbols[e.callee]!.nameLine);
+        expect([...new Set(got)].sort((a, b) => a - b), `overloads reached from ${site}`).toEqual([...new Set(lines)].sort((a, b) => a - b));
+      }
       expect([...new Set(gotCalls)].sort(), "call edges").toEqual([...new Set(expectedCalls)].sort());
-      for (const w of wantCalls.filter((c) => c.endsWith(")"))) expect(gotWithRes, "resolution").toContain(w);
+      for (const w of wantCalls.filter((c) => c.endsWith(")"))) expect(gotWithRes, "resolution").toContain(atLine(w));
       for (const n of nothing) expect(gotCalls.filter((c) => c.startsWith(`${n} `)), `edges at ${n}`).toEqual([]);
       const gotExternal = graph.external.map((e) => `${e.file}:${e.line} ${e.target}`);
       for (const w of wantExternal) expect(gotExternal, "external calls").toContain(w);

@@ -304,7 +304,7 @@ function assignTerms(text: string, definitions: Definition[], spans: [number, nu
 interface Drafts {
   defs: Map<number, DefDraft>;
   /** `receiverText`: several `@receiver` captures (adjacent tokens, `parser` `("x")`) joined; `receiver` is then the last. */
-  calls: { node: Node; name: Node; receiver?: Node; receiverText?: string; args?: Node; kind: "call" | "new" }[];
+  calls: { node: Node; name: Node; receiver?: Node; receiverText?: string; args?: Node; arity?: Node; kind: "call" | "new" }[];
   types: Node[];
   imports: { node: Node; module: string; name?: string; alias?: string; kind: ImportRecord["kind"] }[];
   bindings: { node: Node; kind: BindingRecord["kind"]; name: Node; type?: Node; value?: Node; alias?: Node; iter?: Node; receiver?: Node; literal?: Node; extent?: Node }[];
@@ -358,6 +358,7 @@ function collectDrafts(matches: QueryMatch[], pathJoin: string | undefined): Dra
           node, name: cap.name, kind: main.name === "reference.new" ? "new" : "call",
           ...(receivers.length > 1 ? { receiver: receivers.at(-1)!, receiverText: receivers.map((r) => r.text).join("") } : cap.receiver ? { receiver: cap.receiver } : {}),
           ...(cap.args ? { args: cap.args } : {}),
+          ...(cap.arity ? { arity: cap.arity } : {}),
         });
       }
     } else if (main.name === "reference.type") {
@@ -525,6 +526,8 @@ function callRecords(drafts: Drafts["calls"], spec: LanguageSpec, source: string
   // (and are not mount calls) are known so without listing their arguments (a third of the calls'
   // cost on django), from the hint positions, found in one pass over the file when first needed.
   let hints: number[] | undefined;
+  /** Positions of `/` in the file (where a comment could start), found when first needed. */
+  let slashes: number[] | undefined;
   if (spec.fullDepth) {
     // Several patterns may read one call (`f(…)`, `x.f(…)` and `self.x.f(…)` over the same tokens): the longest receiver wins.
     const best = new Map<number, (typeof drafts)[number]>();
@@ -544,6 +547,10 @@ function callRecords(drafts: Drafts["calls"], spec: LanguageSpec, source: string
         col: c.name.startPosition.column,
         caller: enclosing(c.name.startIndex),
       };
+      if (c.arity) {
+        slashes ??= Array.from(source.matchAll(/\//g), (m) => m.index);
+        call.argc = argumentCount(c.arity, spec, slashes);
+      }
       if (c.receiver) {
         // A receiver that holds the name is the whole qualified callee (C++ `a::B::m`, read from its
         // outermost node of that type): the part before the name.
@@ -579,6 +586,20 @@ function callRecords(drafts: Drafts["calls"], spec: LanguageSpec, source: string
     }
   }
   return calls;
+}
+
+/**
+ * The entries of an argument list (`@arity`): its named children, comments left out. Only a list
+ * whose text holds a `/` can hold a comment, so most are counted without listing their children.
+ */
+function argumentCount(list: Node, spec: LanguageSpec, slashes: number[]): number {
+  const n = list.namedChildCount;
+  if (n === 0) return 0;
+  const slash = firstAtOrAfter(slashes, list.startIndex);
+  if (slash === undefined || slash >= list.endIndex) return n;
+  let count = 0;
+  for (const a of list.namedChildren) if (a && !spec.commentTypes.includes(a.type)) count++;
+  return count;
 }
 
 /**

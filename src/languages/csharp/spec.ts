@@ -3,10 +3,14 @@
  * so the file's types nest under it like a block namespace. Namespaces are packages (their types
  * are visible in every file of the namespace and through `using`), a partial class is one type
  * over its files, class members are in scope in methods, `this`/`base` and `: this(…)`/`: base(…)`.
- * Extension methods are not resolved yet.
+ * Overloads are told apart by argument count (optional parameters give a range, `params` any
+ * count). Extension methods are not resolved yet.
  */
 import type { LanguageSpec } from "../types.ts";
 import { QUERIES } from "../queries.gen.ts";
+import { parameterRange, type ParameterStyle } from "../arity.ts";
+
+const CSHARP_PARAMETERS: ParameterStyle = { variadic: /^(\[[^\]]*\]\s*)*params\s/, defaults: true, thisReceiver: true };
 
 export const csharp: LanguageSpec = {
   id: "csharp",
@@ -22,7 +26,9 @@ export const csharp: LanguageSpec = {
   exportStyle: "public-modifier",
   fullDepth: true,
   fence: "csharp",
+  arity: (signature, name) => parameterRange(signature, name, CSHARP_PARAMETERS),
   semantics: {
+    overloads: "inherited",
     exports: "top-level",
     packages: "namespaces",
     starImportsBind: true,
