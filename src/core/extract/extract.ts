@@ -526,8 +526,7 @@ function callRecords(drafts: Drafts["calls"], spec: LanguageSpec, source: string
   // (and are not mount calls) are known so without listing their arguments (a third of the calls'
   // cost on django), from the hint positions, found in one pass over the file when first needed.
   let hints: number[] | undefined;
-  /** Positions of `/` in the file (where a comment could start), found when first needed. */
-  let slashes: number[] | undefined;
+  const slash = slashFinder(source);
   if (spec.fullDepth) {
     // Several patterns may read one call (`f(…)`, `x.f(…)` and `self.x.f(…)` over the same tokens): the longest receiver wins.
     const best = new Map<number, (typeof drafts)[number]>();
@@ -547,10 +546,7 @@ function callRecords(drafts: Drafts["calls"], spec: LanguageSpec, source: string
         col: c.name.startPosition.column,
         caller: enclosing(c.name.startIndex),
       };
-      if (c.arity) {
-        slashes ??= Array.from(source.matchAll(/\//g), (m) => m.index);
-        call.argc = argumentCount(c.arity, spec, slashes);
-      }
+      if (c.arity) call.argc = argumentCount(c.arity, spec, slash);
       if (c.receiver) {
         // A receiver that holds the name is the whole qualified callee (C++ `a::B::m`, read from its
         // outermost node of that type): the part before the name.
@@ -589,16 +585,31 @@ function callRecords(drafts: Drafts["calls"], spec: LanguageSpec, source: string
 }
 
 /**
- * The entries of an argument list (`@arity`): its named children, comments left out. Only a list
- * whose text holds a `/` can hold a comment, so most are counted without listing their children.
+ * The first `/` at or after an index (-1: none), for look-ups in ascending order mostly: the last
+ * answer is reused while it still holds, so a file is scanned about once however many calls it has.
  */
-function argumentCount(list: Node, spec: LanguageSpec, slashes: number[]): number {
+function slashFinder(source: string): (from: number) => number {
+  let askedFrom = Infinity;
+  let found = -1;
+  return (from) => {
+    if (from >= askedFrom && (found < 0 || from <= found)) return found;
+    askedFrom = from;
+    found = source.indexOf("/", from);
+    return found;
+  };
+}
+
+/**
+ * The entries of an argument list (`@arity`): its named children, comments left out. Only a list
+ * whose text holds a `/` can hold a comment, so most are counted without visiting their children.
+ */
+function argumentCount(list: Node, spec: LanguageSpec, slash: (from: number) => number): number {
   const n = list.namedChildCount;
   if (n === 0) return 0;
-  const slash = firstAtOrAfter(slashes, list.startIndex);
-  if (slash === undefined || slash >= list.endIndex) return n;
+  const at = slash(list.startIndex);
+  if (at < 0 || at >= list.endIndex) return n;
   let count = 0;
-  for (const a of list.namedChildren) if (a && !spec.commentTypes.includes(a.type)) count++;
+  for (let i = 0; i < n; i++) if (!spec.commentTypes.includes(list.namedChild(i)!.type)) count++;
   return count;
 }
 
