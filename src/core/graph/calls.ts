@@ -108,7 +108,11 @@ export function callsOf(ctx: GraphContext, st: FileState): FileCalls {
         return true;
       }
       if (kind === "getter" || kind === "setter") return true; // `x.prop()` calls what the getter returns
-      if (CALLABLE.has(kind)) for (const id of overloadsFor(ctx, v.id, call.argc)) addCall(caller, definitionBehind(ctx, id), call.line, "call", resolution);
+      if (CALLABLE.has(kind)) {
+        const overloads = overloadsFor(ctx, v.id, call.argc);
+        if (overloads) for (const id of overloads) addCall(caller, definitionBehind(ctx, id), call.line, "call", resolution);
+        else addCall(caller, definitionBehind(ctx, v.id), call.line, "call", resolution);
+      }
       return true;
     };
     if (call.name === (st.semantics.superName ?? "super") && call.receiver === undefined && st.semantics.superCallsConstructor) {

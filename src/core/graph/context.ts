@@ -51,6 +51,8 @@ export interface Memos {
   overrides: Map<number, number[]>;
   /** The argument counts each overloaded definition accepts (null: its signature does not tell). */
   arity: Map<number, ArityRange | null>;
+  /** The same-named callable members of a type, by `owner\0name` (its overloads of the name). */
+  overloads: Map<string, readonly number[]>;
 }
 
 /** Everything resolution reads. */
@@ -88,7 +90,7 @@ export interface GraphContext {
 }
 
 export function emptyMemos(): Memos {
-  return { exports: new Map(), members: new Map(), bases: new Map(), imports: new Map(), callables: new Map(), overrides: new Map(), arity: new Map() };
+  return { exports: new Map(), members: new Map(), bases: new Map(), imports: new Map(), callables: new Map(), overrides: new Map(), arity: new Map(), overloads: new Map() };
 }
 
 /** The resolver tables for `resolver`, prepared once per project. */

@@ -29,27 +29,35 @@ export function acceptsArgs(ctx: GraphContext, id: number, argc: number | undefi
   return !r || (argc >= r.min && argc <= r.max);
 }
 
-/** The members of `owner` named `name` that can be called (its overloads of that name). */
-function sameNamed(ctx: GraphContext, owner: number, name: string): number[] {
-  return membersOf(ctx, owner).filter((m) => ctx.symbols[m]!.name === name && OVERLOADABLE.has(ctx.symbols[m]!.kind));
+/** The members of `owner` named `name` that can be called (its overloads of that name), memoized. */
+function sameNamed(ctx: GraphContext, owner: number, name: string): readonly number[] {
+  const key = `${owner}\0${name}`;
+  let list = ctx.memos.overloads.get(key);
+  if (!list) {
+    list = membersOf(ctx, owner).filter((m) => ctx.symbols[m]!.name === name && OVERLOADABLE.has(ctx.symbols[m]!.kind));
+    ctx.memos.overloads.set(key, list);
+  }
+  return list;
 }
 
 /**
  * The overloads a call with `argc` arguments reaches, given the one member `id` resolution found:
  * the same-named members of its type whose parameters accept `argc` (for `inherited` overloads,
  * those of the nearest base that has such when the type itself has none), else all of the type's.
- * `id` alone when its language has no overloads or its type declares the name once.
+ * Undefined when that is `id` alone (its language has no overloads, or its type declares the name
+ * once and it accepts the count): the common case allocates nothing.
  */
-export function overloadsFor(ctx: GraphContext, id: number, argc: number | undefined): number[] {
+export function overloadsFor(ctx: GraphContext, id: number, argc: number | undefined): readonly number[] | undefined {
   const s = ctx.symbols[id]!;
-  if (!OVERLOADABLE.has(s.kind)) return [id];
+  if (!OVERLOADABLE.has(s.kind)) return undefined;
   const spec = languageById(s.language);
   const mode = spec?.semantics?.overloads;
-  if (!mode || !spec.arity) return [id];
+  if (!mode || !spec.arity) return undefined;
   const owner = attachedOwner(ctx, id) ?? (isClassLike(ctx, s.parent) ? s.parent : undefined);
-  if (owner === undefined) return [id];
+  if (owner === undefined) return undefined;
   const own = sameNamed(ctx, owner, s.name);
-  if (argc === undefined) return own.length > 1 ? own : [id];
+  if (own.length < 2 && (mode !== "inherited" || acceptsArgs(ctx, id, argc))) return undefined;
+  if (argc === undefined) return own;
   const fits = own.filter((m) => acceptsArgs(ctx, m, argc));
   if (fits.length) return withBodies(ctx, fits);
   if (mode === "inherited") {
@@ -65,7 +73,7 @@ export function overloadsFor(ctx: GraphContext, id: number, argc: number | undef
       for (const b of basesOf(ctx, cls)) queue.push(b.id);
     }
   }
-  return own.length > 1 ? own : [id];
+  return own.length > 1 ? own : undefined;
 }
 
 /**
