@@ -18,6 +18,7 @@
 import { describe, expect, it } from "vitest";
 import { fixtureFiles } from "../support/fixtures.ts";
 import { memoryEngine, parseFixture } from "../support/platform.ts";
+import { toGoldGraph } from "../../src/core/graph/gold-json.ts";
 
 const fixtures = await fixtureFiles("graph/fixtures");
 const ANNOTATION = /(?:#|\/\/)\s*->\s*(.*)$/;
@@ -191,5 +192,21 @@ describe("dispatch and class bodies", () => {
     expect(callers.results.map((r) => `${r.depth} ${r.qualified}`)).toEqual(["1 app.core.Flask"]);
     const make = await engine.callers("Flask");
     expect(make.results.map((r) => r.qualified)).toEqual(["app.core.make"]);
+  });
+});
+
+describe("the gold-shaped JSON of a call linked to several overloads", () => {
+  it("holds one edge per caller, qualified callee and line: overloads share the qualified name", async () => {
+    const { engine } = memoryEngine(parseFixture(fixtures["java-overloads.txt"]!));
+    const graph = await engine.codeGraph();
+    const gold = toGoldGraph(graph);
+    const site = (e: { file: string; line: number; callee: string }) => `${e.file}:${e.line} ${e.callee}`;
+    // `c.apply()` reaches all three overloads of Calc.apply in the graph, one edge in the JSON.
+    expect(graph.calls.filter((e) => e.file === "src/main/java/com/calc/Use.java" && e.line === 9).length).toBe(3);
+    expect(gold.call_edges.filter((e) => e.file === "src/main/java/com/calc/Use.java" && e.line === 9).map(site)).toEqual([
+      "src/main/java/com/calc/Use.java:9 src/main/java/com/calc/Calc.java#Calc.apply",
+    ]);
+    const keys = gold.call_edges.map((e) => `${e.caller} ${site(e)} ${e.via} ${e.resolution}`);
+    expect(new Set(keys).size).toBe(keys.length);
   });
 });
