@@ -1,4 +1,5 @@
 import type { Node } from "web-tree-sitter";
+import type { ArityRange } from "./arity.ts";
 
 /**
  * What a language folder provides: grammar, file extensions, tree-sitter queries with standard
@@ -142,6 +143,14 @@ export interface LanguageSemantics {
    * declared outside any namespace).
    */
   globalNamespace?: boolean;
+  /**
+   * Methods of one name in one type are overloads told apart by their parameters: a call links to
+   * those whose parameter count (LanguageSpec.arity) accepts its argument count, and to all of them
+   * when none does or the count is unknown. `inherited` (Java, C#): when none of the class's own
+   * overloads accepts the count, its bases' overloads are looked at; `hidden` (C++): a class that
+   * declares the name hides its bases' overloads of it.
+   */
+  overloads?: "inherited" | "hidden";
 }
 
 /** The semantics of a language that does not say otherwise. */
@@ -216,6 +225,12 @@ export interface LanguageSpec {
    * name alone: `rows.append(x)` is far likelier a list than the one `append` the project defines.
    */
   builtinMethods?: ReadonlySet<string>;
+  /**
+   * The argument counts a function or method accepts, from its signature as written (see
+   * `parameterRange` in ./arity.ts): what picks among overloads (LanguageSemantics.overloads).
+   * Undefined when the signature does not tell.
+   */
+  arity?: (signature: string, name: string) => ArityRange | undefined;
   /** Locates an untyped callback parameter (given its name token) for contextual typing. */
   callbackSite?: (name: Node) => CallbackSite | undefined;
   /**

@@ -3,6 +3,9 @@
  * (files separated by `#- path` or `//- path` lines) whose comments say what the graph must find:
  *
  *   -> <qualified callee> (<resolution>)   a call edge from this line (resolution optional)
+ *   -> <qualified callee>@<line> (…)        …to the definition of that name whose name is on that
+ *                                           line (overloads share a qualified name): the edges from
+ *                                           this line to that name must reach exactly the lines given
  *   -> external <name>                      a call into code outside the project
  *   -> ambiguous                            an unresolved call whose name several definitions share
  *   -> nothing                              no edge from this line
@@ -15,6 +18,7 @@
 import { describe, expect, it } from "vitest";
 import { fixtureFiles } from "../support/fixtures.ts";
 import { memoryEngine, parseFixture } from "../support/platform.ts";
+import { toGoldGraph } from "../../src/core/graph/gold-json.ts";
 
 const fixtures = await fixtureFiles("graph/fixtures");
 const ANNOTATION = /(?:#|\/\/)\s*->\s*(.*)$/;
@@ -53,10 +57,21 @@ describe("graph resolution fixtures", () => {
       }
 
       const gotCalls = graph.calls.map((e) => `${e.file}:${e.line} ${q(e.callee)}`);
+      const atLine = (w: string) => w.replace(/@\d+( |$)/, "$1");
       const gotWithRes = graph.calls.map((e) => `${e.file}:${e.line} ${q(e.callee)} (${e.resolution})`);
-      const expectedCalls = wantCalls.map((w) => w.replace(/ \([\w-]+\)$/, ""));
+      const expectedCalls = wantCalls.map((w) => atLine(w.replace(/ \([\w-]+\)$/, "")));
+      // Overloads: where an annotation names the definition's line, the lines reached must be those named.
+      const wantLines = new Map<string, number[]>();
+      for (const w of wantCalls) {
+        const mm = /^(\S+ \S+)@(\d+)/.exec(w);
+        if (mm) (wantLines.get(mm[1]!) ?? wantLines.set(mm[1]!, []).get(mm[1]!)!).push(Number(mm[2]));
+      }
+      for (const [site, lines] of wantLines) {
+        const got = graph.calls.filter((e) => `${e.file}:${e.line} ${q(e.callee)}` === site).map((e) => graph.symbols[e.callee]!.nameLine);
+        expect([...new Set(got)].sort((a, b) => a - b), `overloads reached from ${site}`).toEqual([...new Set(lines)].sort((a, b) => a - b));
+      }
       expect([...new Set(gotCalls)].sort(), "call edges").toEqual([...new Set(expectedCalls)].sort());
-      for (const w of wantCalls.filter((c) => c.endsWith(")"))) expect(gotWithRes, "resolution").toContain(w);
+      for (const w of wantCalls.filter((c) => c.endsWith(")"))) expect(gotWithRes, "resolution").toContain(atLine(w));
       for (const n of nothing) expect(gotCalls.filter((c) => c.startsWith(`${n} `)), `edges at ${n}`).toEqual([]);
       const gotExternal = graph.external.map((e) => `${e.file}:${e.line} ${e.target}`);
       for (const w of wantExternal) expect(gotExternal, "external calls").toContain(w);
@@ -177,5 +192,21 @@ describe("dispatch and class bodies", () => {
     expect(callers.results.map((r) => `${r.depth} ${r.qualified}`)).toEqual(["1 app.core.Flask"]);
     const make = await engine.callers("Flask");
     expect(make.results.map((r) => r.qualified)).toEqual(["app.core.make"]);
+  });
+});
+
+describe("the gold-shaped JSON of a call linked to several overloads", () => {
+  it("holds one edge per caller, qualified callee and line: overloads share the qualified name", async () => {
+    const { engine } = memoryEngine(parseFixture(fixtures["java-overloads.txt"]!));
+    const graph = await engine.codeGraph();
+    const gold = toGoldGraph(graph);
+    const site = (e: { file: string; line: number; callee: string }) => `${e.file}:${e.line} ${e.callee}`;
+    // `c.apply()` reaches all three overloads of Calc.apply in the graph, one edge in the JSON.
+    expect(graph.calls.filter((e) => e.file === "src/main/java/com/calc/Use.java" && e.line === 9).length).toBe(3);
+    expect(gold.call_edges.filter((e) => e.file === "src/main/java/com/calc/Use.java" && e.line === 9).map(site)).toEqual([
+      "src/main/java/com/calc/Use.java:9 src/main/java/com/calc/Calc.java#Calc.apply",
+    ]);
+    const keys = gold.call_edges.map((e) => `${e.caller} ${site(e)} ${e.via} ${e.resolution}`);
+    expect(new Set(keys).size).toBe(keys.length);
   });
 });

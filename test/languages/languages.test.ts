@@ -4,7 +4,8 @@
  *
  * Annotations sit in a comment on the line they describe; several are separated by " ; ":
  *   def: <kind> <Qualified.name> [bases=A,B] [implements=I] [doc=prefix…] [exported=true|false] [decorators=N]
- *   call: [receiver.]name        new: [receiver.]Name        ref: TypeName
+ *   call: [receiver.]name [argc=N]    new: [receiver.]Name [argc=N]    ref: TypeName
+ *     (argc: the call passes N arguments, as far as the record says)
  *   import: <kind> <module> [name] [as alias]
  * Definitions and imports must match exactly (nothing missing, nothing extra). Calls and type refs
  * must be present; a file containing the annotation `exact: calls` must also have no other calls.
@@ -95,8 +96,11 @@ for (const language of languages) {
         const imports = r.imports.map((i) => `${i.line} ${i.kind} ${i.module}${i.name !== undefined ? ` ${i.name}` : ""}${i.alias !== undefined ? ` as ${i.alias}` : ""}`);
         expect(imports.sort()).toEqual(expected.imports.sort());
         const calls = r.calls.map((c) => `${c.line} ${c.kind} ${c.receiver !== undefined ? `${c.receiver}.` : ""}${c.name}`);
-        if (expected.exactCalls) expect(calls.sort()).toEqual(expected.calls.sort());
-        else for (const c of expected.calls) expect(calls, `missing ${c}`).toContain(c);
+        const withArgc = r.calls.map((c, i) => `${calls[i]} argc=${c.argc ?? "?"}`);
+        const plain = (c: string) => c.replace(/ argc=\S+$/, "");
+        if (expected.exactCalls) expect(calls.sort()).toEqual(expected.calls.map(plain).sort());
+        else for (const c of expected.calls) expect(calls, `missing ${c}`).toContain(plain(c));
+        for (const c of expected.calls.filter((x) => / argc=/.test(x))) expect(withArgc, `argument count of ${c}`).toContain(c);
         const refs = r.typeRefs.map((t) => `${t.line} ${t.name}`);
         for (const t of expected.refs) expect(refs, `missing type ref ${t}`).toContain(t);
       });

@@ -7,7 +7,7 @@ import type { FileRecord } from "../extract/record.ts";
 import { seal, sealedContent, unseal } from "./seal.ts";
 
 /** Bump when the record shape or extract.ts rules change (query edits re-key by themselves): every cached record is then re-made. */
-export const SCHEMA_VERSION = 23;
+export const SCHEMA_VERSION = 24;
 
 /** Keys of the engine's own data: a store sweep never touches anything else. */
 export const OWN_KEY = /^v\d+\//;
@@ -110,7 +110,7 @@ export function checkRecord(value: unknown): StoredRecord | undefined {
     if (!isObj(x) || !isStr(x.kind) || !isStr(x.module) || !isInt(x.line) || !inScope(x.scope) || !optStr(x.name) || !optStr(x.alias)) return undefined;
   }
   for (const x of calls as unknown[]) {
-    if (!isObj(x) || !isStr(x.name) || !isStr(x.kind) || !isInt(x.line) || !inScope(x.caller) || !optInt(x.col) || !optStr(x.receiver) || !optStrings(x.args) || !optInt(x.end)) return undefined;
+    if (!isObj(x) || !isStr(x.name) || !isStr(x.kind) || !isInt(x.line) || !inScope(x.caller) || !optInt(x.col) || !optStr(x.receiver) || !optStrings(x.args) || !optInt(x.end) || !optInt(x.argc)) return undefined;
   }
   for (const x of typeRefs as unknown[]) if (!isObj(x) || !isStr(x.name) || !isInt(x.line) || !inScope(x.scope)) return undefined;
   for (const x of bindings as unknown[]) {

@@ -319,7 +319,7 @@ function assignTerms(text: string, definitions: Definition[], spans: [number, nu
 interface Drafts {
   defs: Map<number, DefDraft>;
   /** `receiverText`: several `@receiver` captures (adjacent tokens, `parser` `("x")`) joined; `receiver` is then the last. */
-  calls: { node: Node; name: Node; receiver?: Node; receiverText?: string; args?: Node; kind: "call" | "new" }[];
+  calls: { node: Node; name: Node; receiver?: Node; receiverText?: string; args?: Node; arity?: Node; kind: "call" | "new" }[];
   types: Node[];
   imports: { node: Node; module: string; name?: string; alias?: string; kind: ImportRecord["kind"] }[];
   bindings: { node: Node; kind: BindingRecord["kind"]; name: Node; type?: Node; value?: Node; alias?: Node; iter?: Node; receiver?: Node; literal?: Node; extent?: Node }[];
@@ -374,6 +374,7 @@ function collectDrafts(matches: QueryMatch[], pathJoin: string | undefined): Dra
           node, name: cap.name, kind: main.name === "reference.new" ? "new" : "call",
           ...(receivers.length > 1 ? { receiver: receivers.at(-1)!, receiverText: receivers.map((r) => r.text).join("") } : cap.receiver ? { receiver: cap.receiver } : {}),
           ...(cap.args ? { args: cap.args } : {}),
+          ...(cap.arity ? { arity: cap.arity } : {}),
         });
       }
     } else if (main.name === "reference.type") {
@@ -543,6 +544,7 @@ function callRecords(drafts: Drafts["calls"], spec: LanguageSpec, source: string
   // (and are not mount calls) are known so without listing their arguments (a third of the calls'
   // cost on django), from the hint positions, found in one pass over the file when first needed.
   let hints: number[] | undefined;
+  const slash = slashFinder(source);
   if (spec.fullDepth) {
     // Several patterns may read one call (`f(…)`, `x.f(…)` and `self.x.f(…)` over the same tokens): the longest receiver wins.
     const best = new Map<number, (typeof drafts)[number]>();
@@ -562,6 +564,7 @@ function callRecords(drafts: Drafts["calls"], spec: LanguageSpec, source: string
         col: c.name.startPosition.column,
         caller: enclosing(c.name.startIndex),
       };
+      if (c.arity) call.argc = argumentCount(c.arity, spec, slash);
       if (c.receiver) {
         // A receiver that holds the name is the whole qualified callee (C++ `a::B::m`, read from its
         // outermost node of that type): the part before the name.
@@ -597,6 +600,35 @@ function callRecords(drafts: Drafts["calls"], spec: LanguageSpec, source: string
     }
   }
   return calls;
+}
+
+/**
+ * The first `/` at or after an index (-1: none), for look-ups in ascending order mostly: the last
+ * answer is reused while it still holds, so a file is scanned about once however many calls it has.
+ */
+function slashFinder(source: string): (from: number) => number {
+  let askedFrom = Infinity;
+  let found = -1;
+  return (from) => {
+    if (from >= askedFrom && (found < 0 || from <= found)) return found;
+    askedFrom = from;
+    found = source.indexOf("/", from);
+    return found;
+  };
+}
+
+/**
+ * The entries of an argument list (`@arity`): its named children, comments left out. Only a list
+ * whose text holds a `/` can hold a comment, so most are counted without visiting their children.
+ */
+function argumentCount(list: Node, spec: LanguageSpec, slash: (from: number) => number): number {
+  const n = list.namedChildCount;
+  if (n === 0) return 0;
+  const at = slash(list.startIndex);
+  if (at < 0 || at >= list.endIndex) return n;
+  let count = 0;
+  for (let i = 0; i < n; i++) if (!spec.commentTypes.includes(list.namedChild(i)!.type)) count++;
+  return count;
 }
 
 /**

@@ -75,6 +75,11 @@ export interface CallRecord {
   args?: string[];
   /** Last line of the call expression, with `args`. */
   end?: number;
+  /**
+   * How many arguments the call passes, where the language's query captures its argument list
+   * (`@arity`: Java, C#, C++): which overloads of a name it can reach.
+   */
+  argc?: number;
 }
 
 /** A type named in an annotation or heritage clause. */

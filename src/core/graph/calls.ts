@@ -11,6 +11,7 @@ import { AMBIGUOUS_CANDIDATES, CONFIDENCE, type AmbiguousCall, type CallEdge, ty
 import { basesOf, enclosingClass, findInBases, member, resolveExpr, resolveName, type Value } from "./resolve.ts";
 import { definitionBehind } from "./packages.ts";
 import { extensionMethod } from "./extensions.ts";
+import { acceptsArgs, overloadsFor } from "./overloads.ts";
 
 const CALLABLE = new Set(["function", "method", "class", "constructor", "macro"]);
 /** Definitions that name a value, not a type or namespace (a property or field used as a receiver). */
@@ -81,15 +82,18 @@ export function callsOf(ctx: GraphContext, st: FileState): FileCalls {
     const edge: CallEdge = { caller, callee, file: path, line, via, resolution, confidence: CONFIDENCE[resolution] };
     if (classBody) edge.classBody = true;
     out.calls.push(edge);
-    // Dynamic dispatch: a method called on an instance may run any override below it.
+    // Dynamic dispatch: a method called on an instance may run any override below it (one that
+    // takes the call's arguments, where overloads are told apart).
     if (dispatch && via === "call" && resolution !== "via-base") {
-      for (const o of overridesOf(ctx, callee)) addCall(caller, o, line, "call", "via-base");
+      for (const o of overridesOf(ctx, callee)) if (acceptsArgs(ctx, o, argc)) addCall(caller, o, line, "call", "via-base");
     }
   };
   let classBody = false;
   let dispatch = false;
+  let argc: number | undefined;
   for (const call of record.calls) {
     st.atLine = call.line;
+    argc = call.argc;
     const caller = symbolOf(st, call.caller);
     classBody = st.semantics.classBodyRunsOnce === true && call.caller >= 0 && isClassLike(ctx, caller);
     dispatch = false;
@@ -107,7 +111,11 @@ export function callsOf(ctx: GraphContext, st: FileState): FileCalls {
         return true;
       }
       if (kind === "getter" || kind === "setter") return true; // `x.prop()` calls what the getter returns
-      if (CALLABLE.has(kind)) addCall(caller, definitionBehind(ctx, v.id), call.line, "call", resolution);
+      if (CALLABLE.has(kind)) {
+        const overloads = overloadsFor(ctx, v.id, call.argc);
+        if (overloads) for (const id of overloads) addCall(caller, definitionBehind(ctx, id), call.line, "call", resolution);
+        else addCall(caller, definitionBehind(ctx, v.id), call.line, "call", resolution);
+      }
       return true;
     };
     if (call.name === "super" && call.receiver === undefined && st.semantics.superCallsSameMethod) {

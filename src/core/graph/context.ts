@@ -6,6 +6,7 @@
  */
 import { DEFAULT_SEMANTICS, type LanguageSemantics, type LanguageSpec, type ModuleResolver, type ProjectFiles, type ResolvedImport } from "../../languages/types.ts";
 import { languageById } from "../../languages/index.ts";
+import type { ArityRange } from "../../languages/arity.ts";
 import type { BindingRecord, Definition, FileRecord, ImportRecord } from "../extract/record.ts";
 import type { SymbolNode } from "./model.ts";
 import { dirname } from "../../shared/paths.ts";
@@ -48,6 +49,10 @@ export interface Memos {
   imports: Map<FileState, Map<ImportRecord, ResolvedImport>>;
   callables: Map<string, { ids: number[]; shown: readonly number[] }>;
   overrides: Map<number, number[]>;
+  /** The argument counts each overloaded definition accepts (null: its signature does not tell). */
+  arity: Map<number, ArityRange | null>;
+  /** The same-named callable members of a type, by `owner\0name` (its overloads of the name). */
+  overloads: Map<string, readonly number[]>;
 }
 
 /** Everything resolution reads. */
@@ -85,7 +90,7 @@ export interface GraphContext {
 }
 
 export function emptyMemos(): Memos {
-  return { exports: new Map(), members: new Map(), bases: new Map(), imports: new Map(), callables: new Map(), overrides: new Map() };
+  return { exports: new Map(), members: new Map(), bases: new Map(), imports: new Map(), callables: new Map(), overrides: new Map(), arity: new Map(), overloads: new Map() };
 }
 
 /** The resolver tables for `resolver`, prepared once per project. */

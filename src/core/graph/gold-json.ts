@@ -34,10 +34,20 @@ export interface GoldCallEdge {
   confidence: number;
 }
 
-/** Builds the gold-shaped document; call edges below `minConfidence` are left out. */
+/**
+ * Builds the gold-shaped document; call edges below `minConfidence` are left out. Edges that read
+ * the same in this shape (a call linked to several overloads of one qualified name) are kept once.
+ */
 export function toGoldGraph(graph: CodeGraph, minConfidence = 0): GoldGraph {
   const q = (id: number) => graph.symbols[id]!.qualified;
   const edge = (e: CodeGraph["calls"][number]): GoldCallEdge => ({ caller: q(e.caller), callee: q(e.callee), file: e.file, line: e.line, via: e.via, resolution: e.resolution, confidence: e.confidence });
+  const seen = new Set<string>();
+  const once = (e: GoldCallEdge): boolean => {
+    const key = `${e.caller}\0${e.callee}\0${e.file}\0${e.line}\0${e.via}\0${e.resolution}`;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  };
   const definitions: GoldDefinition[] = [];
   for (const s of graph.symbols) {
     if (s.kind === "module") continue;
@@ -48,8 +58,8 @@ export function toGoldGraph(graph: CodeGraph, minConfidence = 0): GoldGraph {
   return {
     meta: { tool: "codeslice", format: "code-graph-gold/1", files: graph.moduleSymbol.size, min_confidence: minConfidence },
     definitions,
-    call_edges: graph.calls.filter((e) => e.confidence >= minConfidence && e.resolution !== "via-base").map(edge),
-    dispatch_edges: graph.calls.filter((e) => e.confidence >= minConfidence && e.resolution === "via-base").map(edge),
+    call_edges: graph.calls.filter((e) => e.confidence >= minConfidence && e.resolution !== "via-base").map(edge).filter(once),
+    dispatch_edges: graph.calls.filter((e) => e.confidence >= minConfidence && e.resolution === "via-base").map(edge).filter(once),
     import_edges: graph.imports.map((e) => ({ from: e.from, to: e.to })),
     inherits: graph.inherits.map((e) => ({ child: q(e.child), base: q(e.base), kind: e.kind })),
   };

@@ -4,11 +4,15 @@
  * out-of-line `Foo::bar() {}` is a method named `Foo.bar` in the file that defines it, and inside it
  * the class's members are in scope as in the class body. Calls `f()`, `ns::f()`, `obj.m()`,
  * `p->m()`, `this->m()`, `Class::m()`: receivers typed by their declarations (locals, parameters,
- * fields), members found through base classes.
+ * fields), members found through base classes. Overloads of a method are told apart by argument
+ * count (default values give a range, `...` any count); a class declaring the name hides its bases'.
  */
 import type { LanguageSpec } from "../types.ts";
 import { QUERIES } from "../queries.gen.ts";
+import { parameterRange, type ParameterStyle } from "../arity.ts";
 import { blankExportMacros, includeResolver } from "../c/resolve.ts";
+
+const CPP_PARAMETERS: ParameterStyle = { variadic: /\.\.\./, defaults: true, voidList: true };
 
 export const cpp: LanguageSpec = {
   id: "cpp",
@@ -27,7 +31,9 @@ export const cpp: LanguageSpec = {
   fence: "cpp",
   resolver: includeResolver,
   sourceForParse: blankExportMacros,
+  arity: (signature, name) => parameterRange(signature, name, CPP_PARAMETERS),
   semantics: {
+    overloads: "hidden",
     exports: "top-level",
     packages: "namespaces",
     starImportsBind: true,

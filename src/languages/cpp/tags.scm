@@ -131,20 +131,21 @@
 (alias_declaration name: (type_identifier) @name) @definition.type
 
 
-(call_expression function: (identifier) @name) @reference.call
-(call_expression function: (template_function name: (identifier) @name)) @reference.call
+; `@arity`: the argument list, whose entries pick among overloads.
+(call_expression function: (identifier) @name arguments: (argument_list) @arity) @reference.call
+(call_expression function: (template_function name: (identifier) @name) arguments: (argument_list) @arity) @reference.call
 (call_expression
-  function: (field_expression argument: (_) @receiver field: (field_identifier) @name)) @reference.call
+  function: (field_expression argument: (_) @receiver field: (field_identifier) @name) arguments: (argument_list) @arity) @reference.call
 (call_expression
-  function: (field_expression argument: (_) @receiver field: (template_method name: (field_identifier) @name))) @reference.call
+  function: (field_expression argument: (_) @receiver field: (template_method name: (field_identifier) @name)) arguments: (argument_list) @arity) @reference.call
 ; `ns::f()`, `Class::m()`, `a::B::m()`: the qualified callee is the receiver (the extractor keeps
 ; the part before the name, read with dots).
 (call_expression
-  function: (qualified_identifier name: [(identifier) @name (template_function name: (identifier) @name)]) @receiver) @reference.call
+  function: (qualified_identifier name: [(identifier) @name (template_function name: (identifier) @name)]) @receiver arguments: (argument_list) @arity) @reference.call
 (call_expression
-  function: (qualified_identifier name: (qualified_identifier name: [(identifier) @name (template_function name: (identifier) @name)])) @receiver) @reference.call
+  function: (qualified_identifier name: (qualified_identifier name: [(identifier) @name (template_function name: (identifier) @name)])) @receiver arguments: (argument_list) @arity) @reference.call
 (call_expression
-  function: (qualified_identifier name: (qualified_identifier name: (qualified_identifier name: [(identifier) @name (template_function name: (identifier) @name)]))) @receiver) @reference.call
+  function: (qualified_identifier name: (qualified_identifier name: (qualified_identifier name: [(identifier) @name (template_function name: (identifier) @name)]))) @receiver arguments: (argument_list) @arity) @reference.call
 
 ; What names hold, for receiver typing: parameters, locals (`Foo x;`, `Foo* p = …;`, `auto`-less
 ; declarations), fields (`Foo* rep_;`).

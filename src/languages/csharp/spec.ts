@@ -3,10 +3,15 @@
  * so the file's types nest under it like a block namespace. Namespaces are packages (their types
  * are visible in every file of the namespace and through `using`), a partial class is one type
  * over its files, class members are in scope in methods, `this`/`base` and `: this(…)`/`: base(…)`.
- * Extension methods (`static R M(this T x)`) are members of T's values where their namespace is in scope.
+ * Overloads are told apart by argument count (optional parameters give a range, `params` any
+ * count). Extension methods (`static R M(this T x)`) are members of T's values where their
+ * namespace is in scope.
  */
 import type { LanguageSpec } from "../types.ts";
 import { QUERIES } from "../queries.gen.ts";
+import { parameterRange, type ParameterStyle } from "../arity.ts";
+
+const CSHARP_PARAMETERS: ParameterStyle = { variadic: /^(\[[^\]]*\]\s*)*params\s/, defaults: true, thisReceiver: true };
 
 export const csharp: LanguageSpec = {
   id: "csharp",
@@ -24,7 +29,9 @@ export const csharp: LanguageSpec = {
   fence: "csharp",
   typeNamePattern: /^(?:[A-Z]\w*|bool|byte|char|decimal|double|float|int|long|object|sbyte|short|string|uint|ulong|ushort)$/,
   extensionReceiver: /\(\s*(?:\[[^\]]*\]\s*)?this\s+([\w.]+(?:<[^()]*?>)?\??)\s+@?\w+\s*[,)=]/,
+  arity: (signature, name) => parameterRange(signature, name, CSHARP_PARAMETERS),
   semantics: {
+    overloads: "inherited",
     exports: "top-level",
     packages: "namespaces",
     starImportsBind: true,

@@ -65,19 +65,20 @@
 (compilation_unit
   (file_scoped_namespace_declaration name: [(identifier) (qualified_name)] @name)) @definition.module
 
-(invocation_expression function: (identifier) @name) @reference.call
+; `@arity`: the argument list, whose entries pick among overloads.
+(invocation_expression function: (identifier) @name arguments: (argument_list) @arity) @reference.call
 (invocation_expression
-  function: (member_access_expression expression: (_) @receiver name: (identifier) @name)) @reference.call
+  function: (member_access_expression expression: (_) @receiver name: (identifier) @name) arguments: (argument_list) @arity) @reference.call
 ; `M<T>(…)`, `x.M<T>(…)`: generic methods with explicit type arguments.
-(invocation_expression function: (generic_name . (identifier) @name)) @reference.call
+(invocation_expression function: (generic_name . (identifier) @name) arguments: (argument_list) @arity) @reference.call
 (invocation_expression
-  function: (member_access_expression expression: (_) @receiver name: (generic_name . (identifier) @name))) @reference.call
-(object_creation_expression type: [(identifier) @name (generic_name . (identifier) @name)]) @reference.new
-(object_creation_expression type: (qualified_name qualifier: (_) @receiver name: [(identifier) @name (generic_name . (identifier) @name)])) @reference.new
+  function: (member_access_expression expression: (_) @receiver name: (generic_name . (identifier) @name)) arguments: (argument_list) @arity) @reference.call
+(object_creation_expression type: [(identifier) @name (generic_name . (identifier) @name)] arguments: (argument_list)? @arity) @reference.new
+(object_creation_expression type: (qualified_name qualifier: (_) @receiver name: [(identifier) @name (generic_name . (identifier) @name)]) arguments: (argument_list)? @arity) @reference.new
 ; `this.M()`, `base.M()`; `: this(…)` and `: base(…)` before a constructor body.
 (invocation_expression
-  function: (member_access_expression expression: ["this" "base"] @receiver name: (identifier) @name)) @reference.call
-(constructor_initializer ["this" "base"] @name) @reference.call
+  function: (member_access_expression expression: ["this" "base"] @receiver name: (identifier) @name) arguments: (argument_list) @arity) @reference.call
+(constructor_initializer ["this" "base"] @name (argument_list) @arity) @reference.call
 
 ; Return types, for receiver typing.
 (method_declaration returns: (_) @returns) @definition.method

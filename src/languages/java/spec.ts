@@ -2,12 +2,17 @@
  * Java: full depth. A package's classes see each other unimported (the declared package, across
  * source roots); imports resolve by path tails (single-type, nested, static, wildcard); inside a
  * method the members of the enclosing classes, inherited ones too, are in scope; `this(…)` and
- * `super(…)` call constructors. Overloads share one qualified name, so a call links to the name.
+ * `super(…)` call constructors. Overloads share one qualified name; a call links to those whose
+ * parameter count accepts its argument count (varargs take n−1 or more), looking in the bases when
+ * the class's own overloads take none.
  */
 import type { LanguageSpec } from "../types.ts";
 import { QUERIES } from "../queries.gen.ts";
+import { parameterRange, type ParameterStyle } from "../arity.ts";
 import { javaResolver } from "./resolve.ts";
 import { javaTests } from "./tests.ts";
+
+const JAVA_PARAMETERS: ParameterStyle = { variadic: /\.\.\./, defaults: false };
 
 export const java: LanguageSpec = {
   id: "java",
@@ -24,7 +29,9 @@ export const java: LanguageSpec = {
   fullDepth: true,
   resolver: javaResolver,
   tests: javaTests,
+  arity: (signature, name) => parameterRange(signature, name, JAVA_PARAMETERS),
   semantics: {
+    overloads: "inherited",
     exports: "top-level",
     packages: "declared",
     starImportsBind: true,

@@ -41,16 +41,19 @@
   name: (identifier) @name
   body: (block) @body) @definition.constructor
 
+; `@arity`: the argument list, whose entries pick among overloads.
 (method_invocation
   object: (_)? @receiver
-  name: (identifier) @name) @reference.call
+  name: (identifier) @name
+  arguments: (argument_list) @arity) @reference.call
 ; `new Foo(…)`, `new Foo<>(…)`, `new Outer.Inner(…)`: the class name is the callee, its scope the receiver.
-(object_creation_expression type: [(type_identifier) @name (generic_type . (type_identifier) @name)]) @reference.new
+(object_creation_expression type: [(type_identifier) @name (generic_type . (type_identifier) @name)] arguments: (argument_list) @arity) @reference.new
 (object_creation_expression
   type: [(scoped_type_identifier (_) @receiver . (type_identifier) @name .)
-         (generic_type (scoped_type_identifier (_) @receiver . (type_identifier) @name .))]) @reference.new
+         (generic_type (scoped_type_identifier (_) @receiver . (type_identifier) @name .))]
+  arguments: (argument_list) @arity) @reference.new
 ; `this(…)` and `super(…)` in a constructor.
-(explicit_constructor_invocation !object constructor: [(this) (super)] @name) @reference.call
+(explicit_constructor_invocation !object constructor: [(this) (super)] @name arguments: (argument_list) @arity) @reference.call
 
 ; `package a.b;`: the file's package (its classes see the package's other classes unimported).
 (package_declaration [(scoped_identifier) (identifier)] @import.module (#set! kind "package")) @import
