@@ -147,8 +147,9 @@ async function indexPass(s: EngineState, run: RunOptions, extra: PassKind): Prom
     cancelSettle(s);
   }
   let result: IndexResult;
+  let watched: Set<string> | undefined;
   try {
-    const watched = extra.watched && touched && s.index ? await watchedFiles(s, s.index.snapshot, touched) : undefined;
+    watched = extra.watched && touched && s.index ? await watchedFiles(s, s.index.snapshot, touched) : undefined;
     const opts: IndexOptions = {
       ...run, ...(options.maxFileBytes !== undefined ? { maxFileBytes: options.maxFileBytes } : {}), ...(options.exclude ? { exclude: options.exclude } : {}),
       ...(options.jobs !== undefined ? { jobs: options.jobs } : {}), ...(extra.repair ? { repair: extra.repair } : {}),
@@ -166,7 +167,8 @@ async function indexPass(s: EngineState, run: RunOptions, extra: PassKind): Prom
   else s.index = { snapshot: result.snapshot, records: result.records };
   if (result.repaired > 0) platform.logger?.log("warn", `the index cache had ${result.repaired} damaged or missing entr${result.repaired === 1 ? "y" : "ies"}; made again from the source files.`);
   if (full) s.lastAt = Date.now();
-  if (!s.watcher || result.changed) {
+  // A re-check of watched files adds no folder (new names mean a scan): the watchers stay as they are.
+  if (!s.watcher || (result.changed && !watched)) {
     const first = !s.watcher;
     startWatching(s, s.index.snapshot);
     // Edits made while this pass ran, before the watchers existed, were not seen: re-scan once more.
