@@ -249,7 +249,11 @@ export function refreshCases(): void {
         expect(await engine.refresh()).toMatchObject({ refreshed: false, mode: "watch" });
         fs.write("m.py", "def b():\n    return 5\n");
         expect(await engine.refresh()).toMatchObject({ refreshed: true, parsed: 1, mode: "watch" });
-        expect(fs.listings).toBeGreaterThan(listings);
+        expect(fs.listings).toBe(listings); // the watcher named a file of the index: re-checked alone
+        fs.write("new.py", "def c():\n    return 6\n");
+        expect(await engine.refresh()).toMatchObject({ refreshed: true, parsed: 1, mode: "watch" });
+        expect(fs.listings).toBeGreaterThan(listings); // a new name: re-scanned
+        expect((await engine.signature("c")).symbol.path).toBe("new.py");
       } finally {
         engine.close();
       }

@@ -153,6 +153,35 @@ describe("updating the graph after an edit", () => {
     }
   });
 
+  it("a new local in a body is patched; a local a field is set from is not; both equal a fresh build", async () => {
+    const small: Record<string, string> = {
+      "app/__init__.py": "",
+      "app/models.py": "class Item:\n    def save(self):\n        return 1\n\n\nclass Box:\n    def __init__(self, item):\n        self.item = item\n\n    def size(self):\n        return 2\n",
+      "app/use.py": "from app.models import Box\n\n\ndef run():\n    box = Box(None)\n    box.item.save()\n    return box.size()\n",
+    };
+    const { engine, platform } = memoryEngine(small);
+    const current = { ...small };
+    const edits: [string, string, "patched" | "rebuilt"][] = [
+      ["app/use.py", small["app/use.py"]!.replace("    box.item.save()\n", "    box.item.save()\n    extra = box.size()\n"), "patched"],
+      ["app/models.py", small["app/models.py"]!.replace("        return 2\n", "        n = 3\n        return n\n"), "patched"],
+      // `self.item = item` now reads a local that is an Item: another file's `box.item.save()` resolves.
+      ["app/models.py", small["app/models.py"]!.replace("        self.item = item\n", "        item = Item()\n        self.item = item\n"), "rebuilt"],
+    ];
+    for (const [path, text, how] of edits) {
+      const before = await engine.codeGraph();
+      current[path] = text;
+      platform.fs.write(path, text);
+      await engine.refresh();
+      const after = await engine.codeGraph();
+      if (how === "patched") expect(after.byQualified, `${path}: patched`).toBe(before.byQualified);
+      else expect(after.byQualified, `${path}: rebuilt`).not.toBe(before.byQualified);
+      expect(graphFacts(after), path).toEqual(graphFacts(await memoryEngine({ ...current }).engine.codeGraph()));
+    }
+    const last = await engine.codeGraph();
+    const edges = last.calls.map((e) => `${last.symbols[e.caller]!.qualified} -> ${last.symbols[e.callee]!.qualified}`);
+    expect(edges).toContain("app.use.run -> app.models.Item.save");
+  });
+
   it("an edit others can see (a renamed function, a new import, a new field) builds a new graph, equal to a fresh build", async () => {
     const { engine, platform } = memoryEngine(project);
     const current = { ...project };

@@ -132,8 +132,10 @@ export interface Engine {
   /**
    * Makes sure answers reflect the files on disk; hosts call it before each answer. The first call
    * builds (or loads) the index and the code graph, once for every call that arrives while it runs,
-   * each getting the progress; later calls re-index incrementally if a watched folder changed or,
-   * without a watcher, after a quick re-scan, and cost next to nothing when nothing changed. With
+   * each getting the progress; later calls re-index incrementally: with a watcher, only the files
+   * its events named when they are all that changed (edited or deleted files; a new name, a folder
+   * or a .gitignore means a re-scan), without one after a quick re-scan; and cost next to nothing
+   * when nothing changed. With
    * a watcher, one more re-scan follows the first index (edits made while it ran were not watched
    * yet); a call made meanwhile waits for it and reports its changes. After a failure (a root that
    * went away) the watchers are dropped and the next call re-scans. Throws `root_not_found` or

@@ -3,7 +3,7 @@
  * the folder watchers that make a refresh free until a file changes, the settle pass after the
  * first index, and loading the records a snapshot names (repairing damaged cache entries).
  */
-import { EngineError } from "../../shared/errors.ts";
+import { EngineError, isEngineError } from "../../shared/errors.ts";
 import type { FileRecord } from "../extract/record.ts";
 import type { RunOptions } from "./engine.ts";
 import { runIndex, type IndexOptions, type IndexResult } from "./indexer.ts";
@@ -14,24 +14,68 @@ import type { EngineState } from "./state.ts";
 /** How long after the first index the settle re-scan starts (lets the first answer go out first). */
 const SETTLE_DELAY_MS = 20;
 
-/** Watches every folder of `snapshot` (when asked to and the file system can); an event marks the state dirty. */
+/** Past this many paths named by watch events between two passes, the next pass re-scans the tree. */
+const MAX_TOUCHED = 256;
+
+/** Files whose change changes which files the scan takes in: a watch event naming one means a re-scan. */
+const SCAN_RULES = /(^|\/)\.gitignore$/;
+
+/**
+ * Watches every folder of `snapshot` (when asked to and the file system can); an event marks the
+ * state dirty and names the path. Watchers over the same folders are kept (on django, closing and
+ * opening ~700 of them after each edit cost more than re-parsing the file).
+ */
 function startWatching(s: EngineState, snapshot: Snapshot): void {
   const { platform, options } = s;
-  s.watcher?.close();
-  s.watcher = undefined;
-  if (!options.watch || !platform.fs.watch || s.watchFailed) return;
+  if (!options.watch || !platform.fs.watch || s.watchFailed) {
+    s.watcher?.close();
+    s.watcher = undefined;
+    return;
+  }
   const dirs = new Set<string>([""]);
   // Skipped files' folders too: changes trusts their stat from the last scan.
   for (const f of [...snapshot.files, ...snapshot.skipped]) for (let d = f.path.lastIndexOf("/"); d > 0; d = f.path.lastIndexOf("/", d - 1)) dirs.add(f.path.slice(0, d));
+  const key = [...dirs].sort().join("\n");
+  if (s.watcher && s.watchedDirs === key) return;
+  s.watcher?.close();
+  s.watcher = undefined;
   const excluded = options.exclude ?? [];
   try {
     s.watcher = platform.fs.watch([...dirs], (path) => {
       if (excluded.some((x) => path === x || path.startsWith(`${x}/`))) return;
       s.dirty = true;
+      if (s.touched && s.touched.add(path).size > MAX_TOUCHED) s.touched = undefined;
     });
+    s.watchedDirs = key;
   } catch {
     s.watchFailed = true; // too many folders for the host's watch limit: re-scan instead
   }
+}
+
+const inventories = new WeakMap<Snapshot, Set<string>>();
+
+/**
+ * The files to re-check after watch events named `touched`, when re-checking them is all a pass
+ * needs: each is a file of the inventory (edited, or deleted), or a name that is gone again (an
+ * editor's temporary file). Undefined when only a scan will do: a new file or folder, a folder's
+ * own event, an ignore file, a file the last scan skipped, a file that became something else.
+ */
+async function watchedFiles(s: EngineState, snapshot: Snapshot, touched: ReadonlySet<string>): Promise<Set<string> | undefined> {
+  let known = inventories.get(snapshot);
+  if (!known) inventories.set(snapshot, (known = new Set(snapshot.files.map((f) => f.path))));
+  const out = new Set<string>();
+  for (const path of touched) {
+    if (SCAN_RULES.test(path)) return undefined;
+    let kind;
+    try {
+      kind = (await s.platform.fs.stat(path)).kind;
+    } catch (error) {
+      if (!isEngineError(error, "not_found", "not_directory")) return undefined;
+    }
+    if (known.has(path) && (kind === undefined || kind === "file")) out.add(path);
+    else if (kind !== undefined) return undefined;
+  }
+  return out;
 }
 
 /**
@@ -70,8 +114,8 @@ export function stopWatching(s: EngineState): void {
  * it never joins a pass under way; a re-check reads only those files and keeps the rest of the
  * inventory, so it leaves the watcher's "something changed" flag to the next scan.
  */
-export async function reindex(s: EngineState, run: RunOptions = {}, extra: { repair?: ReadonlySet<string>; recheck?: ReadonlySet<string> } = {}): Promise<IndexResult> {
-  const shared = !extra.repair && !extra.recheck;
+export async function reindex(s: EngineState, run: RunOptions = {}, extra: PassKind = {}): Promise<IndexResult> {
+  const shared = !extra.repair && !extra.recheck && !extra.watched;
   while (s.running && !(shared && s.runningShared)) await s.running.catch(() => {});
   if (s.running) return s.running;
   s.runningShared = shared;
@@ -81,23 +125,40 @@ export async function reindex(s: EngineState, run: RunOptions = {}, extra: { rep
   return running;
 }
 
+/**
+ * What a pass does besides a plain scan: `repair` and `recheck` read the files named; `watched`
+ * re-checks only the files the watch events since the last pass named, when they are all that may
+ * have changed (see `watchedFiles`), and scans otherwise.
+ */
+export interface PassKind {
+  repair?: ReadonlySet<string>;
+  recheck?: ReadonlySet<string>;
+  watched?: boolean;
+}
+
 /** The body of {@link reindex}: runs the indexer, keeps the new snapshot (or the old one when nothing changed), and (re)starts the watchers. */
-async function indexPass(s: EngineState, run: RunOptions, extra: { repair?: ReadonlySet<string>; recheck?: ReadonlySet<string> }): Promise<IndexResult> {
+async function indexPass(s: EngineState, run: RunOptions, extra: PassKind): Promise<IndexResult> {
   const { platform, options } = s;
   const full = !extra.recheck;
-  const opts: IndexOptions = {
-    ...run, ...(options.maxFileBytes !== undefined ? { maxFileBytes: options.maxFileBytes } : {}), ...(options.exclude ? { exclude: options.exclude } : {}),
-    ...(options.jobs !== undefined ? { jobs: options.jobs } : {}), ...extra,
-  };
+  const touched = s.touched;
   if (full) {
     s.dirty = false; // events from here on mean another pass
+    s.touched = new Set();
     cancelSettle(s);
   }
   let result: IndexResult;
+  let watched: Set<string> | undefined;
   try {
-    result = await runIndex(platform, opts, s.index);
+    watched = extra.watched && touched && s.index ? await watchedFiles(s, s.index.snapshot, touched) : undefined;
+    const opts: IndexOptions = {
+      ...run, ...(options.maxFileBytes !== undefined ? { maxFileBytes: options.maxFileBytes } : {}), ...(options.exclude ? { exclude: options.exclude } : {}),
+      ...(options.jobs !== undefined ? { jobs: options.jobs } : {}), ...(extra.repair ? { repair: extra.repair } : {}),
+      ...(extra.recheck ? { recheck: extra.recheck } : watched ? { recheck: watched } : {}),
+    };
+    result = watched?.size === 0 ? unchanged(s) : await runIndex(platform, opts, s.index);
   } catch (error) {
     s.dirty = true; // a failed pass proves nothing about the files: check again next time
+    s.touched = undefined;
     throw error;
   }
   // Nothing changed: keep the same snapshot so everything derived from it stays cached.
@@ -106,16 +167,23 @@ async function indexPass(s: EngineState, run: RunOptions, extra: { repair?: Read
   else s.index = { snapshot: result.snapshot, records: result.records };
   if (result.repaired > 0) platform.logger?.log("warn", `the index cache had ${result.repaired} damaged or missing entr${result.repaired === 1 ? "y" : "ies"}; made again from the source files.`);
   if (full) s.lastAt = Date.now();
-  if (!s.watcher || result.changed) {
+  // A re-check of watched files adds no folder (new names mean a scan): the watchers stay as they are.
+  if (!s.watcher || (result.changed && !watched)) {
     const first = !s.watcher;
     startWatching(s, s.index.snapshot);
     // Edits made while this pass ran, before the watchers existed, were not seen: re-scan once more.
     if (first && s.watcher) {
       s.dirty = true;
+      s.touched = undefined;
       scheduleSettle(s);
     }
   }
   return result;
+}
+
+/** The result of a pass that found nothing to do (watch events only for names already gone). */
+function unchanged(s: EngineState): IndexResult {
+  return { snapshot: s.index!.snapshot, records: s.index!.records, parsed: [], reused: 0, removed: 0, changed: false, repaired: 0, durationMs: 0 };
 }
 
 /** Re-indexes files whose bytes a read found changed. */

@@ -64,6 +64,7 @@ export async function importIndex(s: EngineState, bytes: Uint8Array): Promise<Ar
   s.graphCache = undefined;
   s.search = undefined;
   s.dirty = true;
+  s.touched = undefined;
   return summary;
 }
 

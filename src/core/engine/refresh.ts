@@ -79,13 +79,15 @@ export async function refresh(s: EngineState, run: RefreshOptions = {}): Promise
     if (s.running) await s.running.catch(() => {});
     const watching = s.watcher !== undefined;
     if (watching && !s.dirty && !run.rescan) return refreshResult(s, undefined, "watch", Date.now() - started);
-    const r = await reindex(s, run.signal ? { signal: run.signal } : {});
+    // With a watcher, the paths its events named are re-checked alone when that is enough.
+    const r = await reindex(s, run.signal ? { signal: run.signal } : {}, watching && !run.rescan ? { watched: true } : {});
     return refreshResult(s, r, watching && !run.rescan ? "watch" : "scan", Date.now() - started);
   } catch (error) {
     // The engine may hold watchers on deleted folders: drop them and re-scan on the next call,
     // which also starts watching afresh (no background pass may start them before it).
     stopWatching(s);
     s.dirty = true;
+    s.touched = undefined;
     throw error;
   } finally {
     if (run.onProgress) s.progressListeners.delete(run.onProgress);

@@ -27,8 +27,16 @@ export interface EngineState {
   /** Whether the pass under way is a plain scan another caller may share. */
   runningShared: boolean;
   watcher: { close(): void } | undefined;
+  /** The folders `watcher` watches, joined: the watchers are kept while a pass leaves them the same. */
+  watchedDirs: string | undefined;
   /** Something may have changed since the last full pass (a watch event, a failure, no watcher yet). */
   dirty: boolean;
+  /**
+   * The paths watch events named since the last pass, when they are all that may have changed;
+   * undefined when something else may have (a failure, no watcher yet, too many events): then the
+   * next pass re-scans the tree instead of re-checking these paths only.
+   */
+  touched: Set<string> | undefined;
   /** When the index was last brought up to date with a full scan (ms since epoch). */
   lastAt: number;
   /** The host refused the watchers (too many folders): re-scan instead. */
@@ -55,7 +63,7 @@ export function createEngineState(platform: Platform, options: EngineOptions): E
   return {
     platform, options,
     index: undefined, graphCache: undefined, running: undefined, runningShared: false,
-    watcher: undefined, dirty: true, lastAt: 0, watchFailed: false, settleTimer: undefined,
+    watcher: undefined, watchedDirs: undefined, dirty: true, touched: undefined, lastAt: 0, watchFailed: false, settleTimer: undefined,
     late: { parsed: 0, removed: 0, repaired: 0 },
     search: undefined, routes: new WeakMap(), git: createGitCache(),
     initial: undefined, progressListeners: new Set(),

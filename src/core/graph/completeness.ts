@@ -8,6 +8,7 @@
 import { languageById } from "../../languages/index.ts";
 import { resolveImport } from "./imports.ts";
 import { symbolRef, type SymbolRef } from "./lookup.ts";
+import type { FileRecord } from "../extract/record.ts";
 import type { CodeGraph, SymbolNode } from "./model.ts";
 
 /** A count with the files that hold the most of it. */
@@ -36,51 +37,86 @@ export interface Completeness {
 
 const TOP_FILES = 5;
 
-interface SiteIndex {
-  /** Unlinked call sites by the name they call. */
-  byName: Map<string, Map<string, number>>;
+/** One file's call sites the graph linked to nothing: by the name they call, and by calling symbol. */
+interface FileSites {
+  path: string;
+  /** Unlinked call sites by name: count. */
+  byName: Map<string, number>;
   /** Unlinked call sites by the symbol that makes them: name → count. */
   byCaller: Map<number, Map<string, number>>;
 }
 
-const siteIndexes = new WeakMap<CodeGraph, SiteIndex>();
+/**
+ * Each file's unlinked sites, per lineage of graphs (a graph and those patched from it share
+ * `byQualified`) and per record. Within a lineage every file keeps its outward shape, so a file's
+ * edges depend on its own record only: after an edit only the edited file is counted again.
+ */
+const fileSites = new WeakMap<Map<string, number>, WeakMap<FileRecord, FileSites>>();
+
+/** The edges of each file of `graph` that has no counted sites yet, by file. */
+function edgesOf(graph: CodeGraph, files: Set<string>): Map<string, Set<string>> {
+  const linked = new Map<string, Set<string>>();
+  const add = (file: string, line: number, name: string) => {
+    if (!files.has(file)) return;
+    const set = linked.get(file) ?? linked.set(file, new Set()).get(file)!;
+    set.add(`${line}\0${name}`);
+  };
+  for (const e of graph.calls) {
+    add(e.file, e.line, graph.symbols[e.callee]!.name);
+    if (e.via === "super") add(e.file, e.line, "super");
+  }
+  for (const x of graph.external) {
+    add(x.file, x.line, x.target);
+    add(x.file, x.line, x.target.slice(x.target.lastIndexOf(".") + 1));
+  }
+  for (const a of graph.ambiguous) add(a.file, a.line, a.name);
+  return linked;
+}
 
 /**
  * Every call site the graph linked to nothing (not a project definition, not a package, not an
- * ambiguous candidate list), by name and by calling symbol: built once per graph from the records
- * and the edge lists, which keep no list of their own.
+ * ambiguous candidate list), per file: counted from the records and the edge lists, which keep no
+ * list of their own, for the files not counted yet in this graph's lineage.
  */
-function siteIndex(graph: CodeGraph): SiteIndex {
-  const cached = siteIndexes.get(graph);
-  if (cached) return cached;
-  const linked = new Set<string>();
-  const key = (file: string, line: number, name: string) => `${file}\0${line}\0${name}`;
-  for (const e of graph.calls) {
-    linked.add(key(e.file, e.line, graph.symbols[e.callee]!.name));
-    if (e.via === "super") linked.add(key(e.file, e.line, "super"));
-  }
-  for (const x of graph.external) {
-    linked.add(key(x.file, x.line, x.target));
-    linked.add(key(x.file, x.line, x.target.slice(x.target.lastIndexOf(".") + 1)));
-  }
-  for (const a of graph.ambiguous) linked.add(key(a.file, a.line, a.name));
-  const byName = new Map<string, Map<string, number>>();
-  const byCaller = new Map<number, Map<string, number>>();
-  for (const record of graph.records.values()) {
-    const moduleId = graph.moduleSymbol.get(record.path);
-    if (moduleId === undefined) continue;
-    for (const c of record.calls) {
-      if (linked.has(key(record.path, c.line, c.name))) continue;
-      const files = byName.get(c.name) ?? byName.set(c.name, new Map()).get(c.name)!;
-      files.set(record.path, (files.get(record.path) ?? 0) + 1);
-      const caller = c.caller < 0 ? moduleId : moduleId + 1 + c.caller;
-      const names = byCaller.get(caller) ?? byCaller.set(caller, new Map()).get(caller)!;
-      names.set(c.name, (names.get(c.name) ?? 0) + 1);
+function sitesOf(graph: CodeGraph): (path: string) => FileSites | undefined {
+  let perRecord = fileSites.get(graph.byQualified);
+  if (!perRecord) fileSites.set(graph.byQualified, (perRecord = new WeakMap()));
+  const cache = perRecord;
+  const missing = new Set<string>();
+  for (const [path, record] of graph.records) if (cache.get(record)?.path !== path && graph.moduleSymbol.has(path)) missing.add(path);
+  if (missing.size > 0) {
+    const linked = edgesOf(graph, missing);
+    for (const path of missing) {
+      const record = graph.records.get(path)!;
+      const moduleId = graph.moduleSymbol.get(path)!;
+      const own = linked.get(path);
+      const sites: FileSites = { path, byName: new Map(), byCaller: new Map() };
+      for (const c of record.calls) {
+        if (own?.has(`${c.line}\0${c.name}`)) continue;
+        sites.byName.set(c.name, (sites.byName.get(c.name) ?? 0) + 1);
+        const caller = c.caller < 0 ? moduleId : moduleId + 1 + c.caller;
+        const names = sites.byCaller.get(caller) ?? sites.byCaller.set(caller, new Map()).get(caller)!;
+        names.set(c.name, (names.get(c.name) ?? 0) + 1);
+      }
+      cache.set(record, sites);
     }
   }
-  const index = { byName, byCaller };
-  siteIndexes.set(graph, index);
-  return index;
+  return (path) => {
+    const record = graph.records.get(path);
+    const sites = record && cache.get(record);
+    return sites?.path === path ? sites : undefined;
+  };
+}
+
+/** Unlinked call sites naming `name`, by file. */
+function unlinkedByName(graph: CodeGraph, name: string): Map<string, number> | undefined {
+  const sites = sitesOf(graph);
+  const files = new Map<string, number>();
+  for (const path of graph.records.keys()) {
+    const count = sites(path)?.byName.get(name);
+    if (count) files.set(path, count);
+  }
+  return files.size ? files : undefined;
 }
 
 function countByFile(files: Map<string, number> | undefined, keep?: (path: string) => boolean): CountByFile | undefined {
@@ -159,7 +195,7 @@ export function callsCompleteness(graph: CodeGraph, s: SymbolNode, direction: "c
   }
   if (direction === "callers") {
     const same = kin(graph, s.language);
-    const unlinked = countByFile(siteIndex(graph).byName.get(s.name), (p) => same(graph.records.get(p)?.language ?? ""));
+    const unlinked = countByFile(unlinkedByName(graph, s.name), (p) => same(graph.records.get(p)?.language ?? ""));
     if (unlinked) {
       c.unlinked = unlinked;
       const builtin = spec?.builtinMethods?.has(s.name) ? ` (also a method name of built-in types, which most of them likely call)` : "";
@@ -170,7 +206,7 @@ export function callsCompleteness(graph: CodeGraph, s: SymbolNode, direction: "c
       notes.push(`${n(possible)} call site${possible === 1 ? "" : "s"} could be this or another definition of \`${s.name}\` (the possible callers)`);
     }
   } else {
-    const names = siteIndex(graph).byCaller.get(s.id);
+    const names = sitesOf(graph)(s.file)?.byCaller.get(s.id);
     if (names?.size) {
       const count = [...names.values()].reduce((a, b) => a + b, 0);
       const top = [...names].sort((a, b) => b[1] - a[1]).slice(0, 8).map(([name]) => name);

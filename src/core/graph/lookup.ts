@@ -29,9 +29,13 @@ function suffixes(s: SymbolNode): string[] {
   return out;
 }
 
-const suffixIndexes = new WeakMap<CodeGraph, Map<string, number[]>>();
+/**
+ * Keyed by the graph's `byQualified`, which a patched graph shares with the graph it was patched
+ * from exactly when every symbol keeps its id, name and kind: the index then carries over an edit.
+ */
+const suffixIndexes = new WeakMap<Map<string, number>, Map<string, number[]>>();
 function suffixIndex(graph: CodeGraph): Map<string, number[]> {
-  let index = suffixIndexes.get(graph);
+  let index = suffixIndexes.get(graph.byQualified);
   if (!index) {
     index = new Map();
     for (const s of graph.symbols) {
@@ -42,7 +46,7 @@ function suffixIndex(graph: CodeGraph): Map<string, number[]> {
         else index.set(suf, [s.id]);
       }
     }
-    suffixIndexes.set(graph, index);
+    suffixIndexes.set(graph.byQualified, index);
   }
   return index;
 }

@@ -30,13 +30,32 @@ export function bindingName(imp: ImportRecord): string | undefined {
 
 const shapes = new WeakMap<FileRecord, string>();
 
+/** Definitions whose bindings are a body's locals. */
+const CALLABLE: ReadonlySet<string> = new Set(["function", "method", "constructor", "getter", "setter"]);
+
+/**
+ * The bindings other files can reach: every one but a function's plain locals (`x = …` inside a
+ * body), which only resolve names inside that body. A function's locals are kept when a field is
+ * set in it or in a scope nested in it (`self.x = y` types the field through the local `y`, and
+ * a class defined in a function resolves its fields through the function's locals).
+ */
+function reachableBindings(record: FileRecord): FileRecord["bindings"] {
+  const defs = record.definitions;
+  const isLocal = (b: FileRecord["bindings"][number]) => b.kind === "assign" && b.scope >= 0 && CALLABLE.has(defs[b.scope]?.kind ?? "");
+  const fieldScopes = new Set<number>();
+  for (const b of record.bindings) {
+    if (b.kind !== "field" && (b.kind !== "assign" || b.scope < 0 || isLocal(b))) continue;
+    for (let s = b.scope; s >= 0 && !fieldScopes.has(s); s = defs[s]?.parent ?? -1) fieldScopes.add(s);
+  }
+  return record.bindings.filter((b) => !isLocal(b) || fieldScopes.has(b.scope));
+}
+
 /**
  * What other files can see of a file, as a string to compare: its definitions without positions,
  * docs, signature text or search words (names, kinds, nesting, bases, parameter and return types,
- * decorators, exports), its imports without lines, every binding (fields resolve through their
- * method's locals, callback types through the callee's scope, so a local inside a function can be
- * visible from other files), and, for a name both imported and defined at top level, which comes
- * later.
+ * decorators, exports), its imports without lines, its bindings but a function's plain locals
+ * (see `reachableBindings`: fields resolve through their method's locals, so those stay), and, for
+ * a name both imported and defined at top level, which comes later.
  */
 export function outwardShape(record: FileRecord): string {
   let shape = shapes.get(record);
@@ -50,7 +69,7 @@ export function outwardShape(record: FileRecord): string {
   shape = JSON.stringify([
     defs.map(({ start: _s, end: _e, nameLine: _l, nameCol: _c, bodyStart: _b, doc: _d, signature: _g, terms: _t, ...rest }) => rest),
     record.imports.map(({ line: _l, ...rest }) => rest),
-    record.bindings.map(({ line: _l, ...rest }) => rest),
+    reachableBindings(record).map(({ line: _l, ...rest }) => rest),
     defs.filter((d) => d.parent < 0 && lastImportLine.has(d.name)).map((d) => [d.name, d.start > lastImportLine.get(d.name)!]),
   ]);
   shapes.set(record, shape);
