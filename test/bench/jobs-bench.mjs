@@ -26,7 +26,7 @@
 //   node scripts/build.mjs
 //   npm run bench:jobs -- --prepare [--corpora django,effect,ts-large,linux]   # build missing corpora
 //   npm run bench:jobs -- --corpora django,effect,ts-large --runs 3
-//   npm run bench:jobs -- --corpora linux --runs 1 --in-place --no-edit-graph
+//   npm run bench:jobs -- --corpora linux --runs 1 --jobs 2,1 --in-place --no-edit-graph --graph-last
 //   npm run bench:jobs -- --report            # the combined tables from results/jobs-*.json
 // Each run works on a `git clone --local` of the corpus (so an edit never touches the shared copy)
 // unless --in-place (the edited file is then restored). Output: test/bench/results/jobs-<corpus>.json.
@@ -67,7 +67,7 @@ const TARGETS = [
 const MODES = ["cold", "unchanged", "edit"];
 const PROJECT_CORES = 8;
 
-const { flags } = parseArgs(process.argv.slice(2), ["help", "prepare", "report", "in-place", "no-edit-graph"]);
+const { flags } = parseArgs(process.argv.slice(2), ["help", "prepare", "report", "in-place", "no-edit-graph", "graph-last"]);
 if (flags.help) {
   console.log(`usage: node test/bench/jobs-bench.mjs [--prepare] [--corpora ${Object.keys(CORPORA).join(",")}] [--runs N] [--jobs 1,2] [--in-place] [--no-edit-graph]
        node test/bench/jobs-bench.mjs --report`);
@@ -221,7 +221,7 @@ async function benchCorpus(name, RUNS, JOBS) {
         const cache = path.join(scratch, `cache-${jobs}-${round}`);
         const args = ["index", "--root", corpus, "--cache-dir", cache, "--quiet", "--json", "--jobs", String(jobs)];
         await timed(round, jobs, "cold", args);
-        await graphHash(round, jobs, "cold", cache);
+        if (!flags["graph-last"]) await graphHash(round, jobs, "cold", cache);
         await timed(round, jobs, "unchanged", args);
         // the same edit for every job count in a round, so the graphs after it must match
         fs.appendFileSync(editPath, spec.comment(`codeslice jobs-bench edit, round ${round}`));
@@ -231,51 +231,61 @@ async function benchCorpus(name, RUNS, JOBS) {
         } finally {
           restore();
         }
+        // --graph-last: the unchanged and edit figures first (a kernel-sized graph takes long); the
+        // graph of the original tree is the same whether taken before the edit or after its undo
+        if (flags["graph-last"]) await graphHash(round, jobs, "cold", cache);
         fs.rmSync(cache, { recursive: true, force: true });
+        // after every setting, so a long run stopped part-way still leaves what it completed
+        writeResult(true);
       }
     }
   } finally {
     restore();
     fs.rmSync(scratch, { recursive: true, force: true });
   }
-
-  const cores = machineAtStart.cpus;
-  const summary = {};
-  for (const jobs of JOBS) {
-    summary[jobs] = {};
-    for (const mode of MODES) {
-      const r = runs.filter((x) => x.jobs === jobs && x.mode === mode);
-      summary[jobs][mode] = {
-        wall: stats(r.map((x) => x.wall)), cpu: stats(r.map((x) => x.cpu)), mainCpu: stats(r.map((x) => x.mainCpu)),
-        rssMb: stats(r.map((x) => x.rssMb)), parsed: r.map((x) => x.parsed),
-        // per run, then the median: the idle-machine lower bound on this machine's cores
-        idleBound: stats(r.map((x) => idleBound({ mainCpu: x.mainCpu, cpu: x.cpu, cores }))),
-      };
-    }
-  }
-  const ref = (round, after) => graphs.find((g) => g.round === round && g.after === after && g.jobs === JOBS[0])?.sha256;
-  const checks = {
-    same_graph_every_jobs: graphs.every((g) => g.sha256 === ref(g.round, g.after)),
-    cold_graphs_compared: graphs.filter((g) => g.after === "cold").length,
-    edit_graphs_compared: graphs.filter((g) => g.after === "edit").length,
-    unchanged_parses_nothing: runs.filter((x) => x.mode === "unchanged").every((x) => x.parsed === 0),
-    edit_parses_one: runs.filter((x) => x.mode === "edit").every((x) => x.parsed === 1),
-    same_symbols_every_jobs: new Set(runs.filter((x) => x.mode === "cold").map((x) => x.symbols)).size === 1,
-  };
-  const projection = projectionFor(summary, JOBS);
-  const cold0 = runs.find((x) => x.mode === "cold");
-  const result = {
-    benchmark: "jobs", corpus: { name, path: source, files: cold0.files, parsed_cold: cold0.parsed, symbols: cold0.symbols, edit_file: spec.edit, cloned: !flags["in-place"] },
-    codeslice: codesliceRevision(), date: new Date().toISOString(),
-    machine: { ...machineAtStart, load_average_at_end: machine().load_average_1_5_15 },
-    runs_per_mode: RUNS, jobs: JOBS, measured_with: "GNU time (%M %U %S) around `node <cli>`; engine-thread CPU from /proc/self/task/<pid>/stat at exit",
-    summary, projection, checks, runs, graphs,
-  };
-  writeJson(path.join(resultsDir, `jobs-${name}.json`), result);
+  const result = writeResult(false);
   console.log(`\n${name}: ${RUNS} round(s), load ${machineAtStart.load_average_1_5_15.join(" ")} → ${result.machine.load_average_at_end.join(" ")}`);
   console.log(corpusTable([result]));
-  console.log(`checks: ${JSON.stringify(checks)}`);
-  if (!checks.same_graph_every_jobs || !checks.unchanged_parses_nothing || !checks.edit_parses_one) process.exitCode = 1;
+  console.log(`checks: ${JSON.stringify(result.checks)}`);
+  const c = result.checks;
+  if (!c.same_graph_every_jobs || !c.unchanged_parses_nothing || !c.edit_parses_one) process.exitCode = 1;
+
+  function writeResult(partial) {
+    const cores = machineAtStart.cpus;
+    const summary = {};
+    for (const jobs of JOBS) {
+      summary[jobs] = {};
+      for (const mode of MODES) {
+        const r = runs.filter((x) => x.jobs === jobs && x.mode === mode);
+        summary[jobs][mode] = {
+          wall: stats(r.map((x) => x.wall)), cpu: stats(r.map((x) => x.cpu)), mainCpu: stats(r.map((x) => x.mainCpu)),
+          rssMb: stats(r.map((x) => x.rssMb)), parsed: r.map((x) => x.parsed),
+          // per run, then the median: the idle-machine lower bound on this machine's cores
+          idleBound: stats(r.map((x) => idleBound({ mainCpu: x.mainCpu, cpu: x.cpu, cores }))),
+        };
+      }
+    }
+    const ref = (round, after) => graphs.find((g) => g.round === round && g.after === after && g.jobs === JOBS[0])?.sha256;
+    const checks = {
+      same_graph_every_jobs: graphs.every((g) => g.sha256 === ref(g.round, g.after)),
+      cold_graphs_compared: graphs.filter((g) => g.after === "cold").length,
+      edit_graphs_compared: graphs.filter((g) => g.after === "edit").length,
+      unchanged_parses_nothing: runs.filter((x) => x.mode === "unchanged").every((x) => x.parsed === 0),
+      edit_parses_one: runs.filter((x) => x.mode === "edit").every((x) => x.parsed === 1),
+      same_symbols_every_jobs: new Set(runs.filter((x) => x.mode === "cold").map((x) => x.symbols)).size === 1,
+    };
+    const projection = projectionFor(summary, JOBS);
+    const cold0 = runs.find((x) => x.mode === "cold");
+    const result = {
+      benchmark: "jobs", corpus: { name, path: source, files: cold0.files, parsed_cold: cold0.parsed, symbols: cold0.symbols, edit_file: spec.edit, cloned: !flags["in-place"] },
+      codeslice: codesliceRevision(), date: new Date().toISOString(),
+      machine: { ...machineAtStart, load_average_at_end: machine().load_average_1_5_15 },
+      runs_per_mode: new Set(runs.map((x) => x.round)).size, runs_planned: RUNS, partial, jobs: JOBS, measured_with: "GNU time (%M %U %S) around `node <cli>`; engine-thread CPU from /proc/self/task/<pid>/stat at exit",
+      summary, projection, checks, runs, graphs,
+    };
+    writeJson(path.join(resultsDir, `jobs-${name}.json`), result);
+    return result;
+  }
 }
 
 /** The 8-core projection of a cold run from the 1-job and the pool's medians (see lib/cores.mjs). */
