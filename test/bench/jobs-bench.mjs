@@ -291,7 +291,7 @@ async function benchCorpus(name, RUNS, JOBS) {
 /** The 8-core projection of a cold run from the 1-job and the pool's medians (see lib/cores.mjs). */
 function projectionFor(summary, JOBS) {
   const one = summary[1]?.cold, poolJobs = JOBS.find((j) => j > 1), pool = poolJobs && summary[poolJobs].cold;
-  if (!one || !pool) return null;
+  if (!one?.wall.runs || !pool?.wall.runs) return null;
   const perWorker = perWorkerCpu({ cpuOneJob: one.cpu.median, cpuPool: pool.cpu.median, workers: poolJobs });
   const p = projectCores({ cpuOneJob: one.cpu.median, mainCpuPool: pool.mainCpu.median, perWorker, cores: PROJECT_CORES });
   const rssPerWorker = (pool.rssMb.median - one.rssMb.median) / poolJobs;
@@ -350,7 +350,7 @@ function report() {
   const byName = Object.fromEntries(results.map((r) => [r.corpus.name, r]));
   console.log(mdTable(["target (2 jobs)", "measured wall, median", "idle 2-core bound", "peak RSS MB", "holds?"], TARGETS.filter((t) => byName[t.corpus]).map((t) => {
     const s = byName[t.corpus].summary[2]?.[t.mode];
-    if (!s) return [`${t.corpus} ${t.mode}`, "–", "–", "–", "not run with 2 jobs"];
+    if (!s?.wall.runs) return [`${t.corpus} ${t.mode}`, "–", "–", "–", "not run with 2 jobs"];
     const rssOk = t.rssMb == null || s.rssMb.max <= t.rssMb;
     const verdict = s.wall.median <= t.wall && rssOk ? "yes" : s.idleBound.median <= t.wall && rssOk ? "not as measured; the idle bound is under it" : "no";
     return [`${t.corpus} ${t.mode} ≤ ${t.wall} s${t.rssMb ? ` within ${t.rssMb} MB` : ""}`, fmt(s.wall.median, 2), fmt(s.idleBound.median, 2), fmt(s.rssMb.max, 0), verdict];
