@@ -214,7 +214,16 @@ async function benchCorpus(name, RUNS, JOBS) {
     return row;
   };
   const graphHash = async (round, jobs, after, cache) => {
-    const r = await runCli(["graph", "--root", corpus, "--cache-dir", cache, "--quiet", "--json", "--jobs", String(jobs)], { stdoutFile: graphFile });
+    let r;
+    try {
+      r = await runCli(["graph", "--root", corpus, "--cache-dir", cache, "--quiet", "--json", "--jobs", String(jobs)], { stdoutFile: graphFile });
+    } catch (error) {
+      // a failing graph is a finding (the kernel's hit a V8 limit): record it, keep the other figures
+      const message = String(error.message).split("\n").slice(0, 2).join(" ");
+      graphs.push({ round, jobs, after, error: message });
+      progress(`${name} jobs ${jobs} graph after ${after}: FAILED ${message}`);
+      return;
+    }
     const sha256 = await sha256File(graphFile);
     const bytes = fs.statSync(graphFile).size;
     fs.rmSync(graphFile, { force: true });
@@ -273,7 +282,8 @@ async function benchCorpus(name, RUNS, JOBS) {
     }
     const ref = (round, after) => graphs.find((g) => g.round === round && g.after === after && g.jobs === JOBS[0])?.sha256;
     const checks = {
-      same_graph_every_jobs: graphs.every((g) => g.sha256 === ref(g.round, g.after)),
+      same_graph_every_jobs: graphs.every((g) => !g.error && g.sha256 === ref(g.round, g.after)),
+      graph_failures: graphs.filter((g) => g.error).length,
       cold_graphs_compared: graphs.filter((g) => g.after === "cold").length,
       edit_graphs_compared: graphs.filter((g) => g.after === "edit").length,
       unchanged_parses_nothing: runs.filter((x) => x.mode === "unchanged").every((x) => x.parsed === 0),
