@@ -20,6 +20,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { execFileSync } from "node:child_process";
+import { idleBound } from "./lib/cores.mjs";
 import { codesliceRevision, ensureBuilt, fmt, machine, mdTable, parseArgs, benchCorpus, resultsDir, runCli, stats, writeJson } from "./lib/bench-utils.mjs";
 
 const { flags, positionals } = parseArgs(process.argv.slice(2), ["help"]);
@@ -86,7 +87,7 @@ try {
     const r = probes.get(jobs);
     const cpu = stats(r.map((x) => x.cpu)).median;
     const mainCpu = stats(r.map((x) => x.mainCpu)).median;
-    return { jobs, wall: stats(r.map((x) => x.wall)).median, cpu, mainCpu, bound: Math.max(mainCpu, cpu / cores) };
+    return { jobs, wall: stats(r.map((x) => x.wall)).median, cpu, mainCpu, bound: idleBound({ mainCpu, cpu, cores }) };
   });
   const base = summary[0];
   const rows = summary.map((s) => [

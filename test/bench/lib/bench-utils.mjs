@@ -6,7 +6,7 @@ import { spawn, execFileSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
+import { fileURLToPath, pathToFileURL } from "node:url";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 /** The repository this benchmark lives in. */
@@ -85,26 +85,31 @@ export function ensureBuilt() {
  * Runs `node <cli> ...args` once. stdout goes to `stdoutFile` (a file, not a pipe, so a slow
  * reader never stalls the child and the wall time is the CLI's own). Returns wall seconds and,
  * when measurable, peak RSS in MB and CPU seconds (user + sys; with GNU time only). CPU time
- * moves less than wall time when other work shares the machine.
+ * moves less than wall time when other work shares the machine. With `mainCpu`, also the CPU
+ * seconds of the main (engine) thread alone (Linux; null elsewhere).
  */
-export async function runCli(args, { stdoutFile, measureRss = true } = {}) {
+export async function runCli(args, { stdoutFile, measureRss = true, mainCpu = false } = {}) {
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "codeslice-run-"));
   const out = stdoutFile ?? path.join(tmp, "stdout");
   const rssFile = path.join(tmp, "rss");
-  let cmd = process.execPath;
-  let argv = [cliPath, ...args];
+  const mainCpuFile = path.join(tmp, "main-cpu");
+  // mainCpu: also the engine (main) thread's own CPU seconds, written on exit by a preload
+  const node = mainCpu ? [process.execPath, "--import", pathToFileURL(path.join(here, "main-cpu-preload.mjs")).href] : [process.execPath];
+  let cmd = node[0];
+  let argv = [...node.slice(1), cliPath, ...args];
   if (measureRss && hasGnuTime) {
     cmd = GNU_TIME;
-    argv = ["-f", "%M %U %S", "-o", rssFile, process.execPath, cliPath, ...args];
+    argv = ["-f", "%M %U %S", "-o", rssFile, ...node, cliPath, ...args];
   } else if (measureRss) {
     // No GNU time: run the CLI inside a wrapper that records its own maxRSS on exit.
-    argv = [path.join(here, "rss-wrapper.mjs"), rssFile, cliPath, ...args];
+    argv = [...node.slice(1), path.join(here, "rss-wrapper.mjs"), rssFile, cliPath, ...args];
   }
   const fd = fs.openSync(out, "w");
   const stderr = [];
   const t0 = process.hrtime.bigint();
   const code = await new Promise((resolve, reject) => {
-    const child = spawn(cmd, argv, { stdio: ["ignore", fd, "pipe"] });
+    const env = mainCpu ? { ...process.env, CODESLICE_BENCH_MAIN_CPU: mainCpuFile } : process.env;
+    const child = spawn(cmd, argv, { stdio: ["ignore", fd, "pipe"], env });
     child.stderr.on("data", (b) => stderr.push(b));
     child.on("error", reject);
     child.on("close", (c) => resolve(c));
@@ -118,12 +123,13 @@ export async function runCli(args, { stdoutFile, measureRss = true } = {}) {
     if (Number.isFinite(kb)) rssMb = kb / 1024;
     if (Number.isFinite(user) && Number.isFinite(sys)) cpu = user + sys;
   }
+  const engineCpu = mainCpu && fs.existsSync(mainCpuFile) ? Number(fs.readFileSync(mainCpuFile, "utf8")) : null;
   const stdout = stdoutFile ? null : fs.readFileSync(out, "utf8");
   fs.rmSync(tmp, { recursive: true, force: true });
   if (code !== 0) {
     throw new Error(`codeslice ${args.join(" ")} exited with ${code}\n${Buffer.concat(stderr).toString().slice(-2000)}`);
   }
-  return { wall, cpu, rssMb, stdout };
+  return { wall, cpu, rssMb, mainCpu: engineCpu, stdout };
 }
 
 /** median / min / max of a list of numbers. */

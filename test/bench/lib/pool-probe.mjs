@@ -4,20 +4,13 @@
 // pool, the main thread is the run's critical path on an idle machine: wall ≥ max(main-thread CPU,
 // process CPU / cores). That bound, unlike wall time, barely moves with other work on the machine.
 // usage: node pool-probe.mjs <dist dir> <root> <cache dir> <jobs>
-import fs from "node:fs";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
+import { mainThreadCpu } from "./cores.mjs";
 
 const [dist, root, cacheDir, jobs] = process.argv.slice(2);
 const { createEngine } = await import(pathToFileURL(path.join(dist, "index.js")).href);
 const { createNodePlatform } = await import(pathToFileURL(path.join(dist, "platform/node/index.js")).href);
-const TICK_S = 0.01; // USER_HZ is 100 on Linux
-const mainThreadCpu = () => {
-  // Fields after the parenthesised command name: utime and stime are the 12th and 13th.
-  const stat = fs.readFileSync(`/proc/self/task/${process.pid}/stat`, "utf8");
-  const f = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-  return (Number(f[11]) + Number(f[12])) * TICK_S;
-};
 const platform = await createNodePlatform({ root, cacheDir });
 const cpu0 = process.cpuUsage();
 const main0 = mainThreadCpu();
