@@ -15,8 +15,64 @@ export function writeOut(text: string): void {
   process.stdout.write(text.endsWith("\n") ? text : `${text}\n`);
 }
 
+/**
+ * Writes `value` as `JSON.stringify(value, null, 2)` would, byte for byte, without ever holding the
+ * whole text: the top-level object's arrays are written element by element in chunks of about 1 MB.
+ * The Linux kernel's `graph --json` is well past the 2^29 characters V8 allows a string.
+ */
 export function writeJson(value: unknown): void {
-  process.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
+  const chunks: string[] = [];
+  let size = 0;
+  const push = (s: string) => {
+    chunks.push(s);
+    size += s.length;
+    if (size >= JSON_CHUNK) {
+      process.stdout.write(chunks.join(""));
+      chunks.length = 0;
+      size = 0;
+    }
+  };
+  jsonValue(value, "", 0, push);
+  push("\n");
+  process.stdout.write(chunks.join(""));
+}
+
+const JSON_CHUNK = 1 << 20;
+/** Below this depth arrays and plain objects are written piecewise; deeper values in one `JSON.stringify`. */
+const JSON_STREAM_DEPTH = 2;
+
+const skipped = (v: unknown) => v === undefined || typeof v === "function" || typeof v === "symbol";
+
+function jsonValue(value: unknown, indent: string, depth: number, push: (s: string) => void): void {
+  const isArray = Array.isArray(value);
+  const plain = isArray || (value !== null && typeof value === "object" && Object.getPrototypeOf(value) === Object.prototype && typeof (value as { toJSON?: unknown }).toJSON !== "function");
+  if (depth >= JSON_STREAM_DEPTH || !plain) {
+    const text = String(JSON.stringify(value, null, 2));
+    push(indent ? text.replaceAll("\n", `\n${indent}`) : text);
+    return;
+  }
+  const inner = `${indent}  `;
+  if (isArray) {
+    const items = value as unknown[];
+    if (!items.length) return push("[]");
+    push("[\n");
+    items.forEach((item, i) => {
+      push(inner);
+      if (skipped(item)) push("null");
+      else jsonValue(item, inner, depth + 1, push);
+      push(i < items.length - 1 ? ",\n" : "\n");
+    });
+    return push(`${indent}]`);
+  }
+  const entries = Object.entries(value as Record<string, unknown>).filter(([, v]) => !skipped(v));
+  if (!entries.length) return push("{}");
+  push("{\n");
+  entries.forEach(([key, v], i) => {
+    push(`${inner}${JSON.stringify(key)}: `);
+    jsonValue(v, inner, depth + 1, push);
+    push(i < entries.length - 1 ? ",\n" : "\n");
+  });
+  push(`${indent}}`);
 }
 
 /**

@@ -89,8 +89,28 @@ export interface GraphContext {
   linked: Map<string, number[]>;
 }
 
+/** Entries a memo holds before it starts over (V8 refuses a Map past 2^24 entries). */
+export const MEMO_LIMIT = 1 << 23;
+
+/**
+ * A memo that forgets everything when it reaches its limit: a memo is only a cache, and on the
+ * Linux kernel the names looked up through its headers passed the 2^24 entries V8 allows a Map
+ * (`graph` failed with "Map maximum size exceeded").
+ */
+export class BoundedMap<K, V> extends Map<K, V> {
+  constructor(private readonly limit = MEMO_LIMIT) {
+    super();
+  }
+
+  override set(key: K, value: V): this {
+    if (this.size >= this.limit && !this.has(key)) this.clear();
+    return super.set(key, value);
+  }
+}
+
 export function emptyMemos(): Memos {
-  return { exports: new Map(), members: new Map(), bases: new Map(), imports: new Map(), callables: new Map(), overrides: new Map(), arity: new Map(), overloads: new Map() };
+  const memo = () => new BoundedMap<never, never>();
+  return { exports: memo(), members: memo(), bases: memo(), imports: memo(), callables: memo(), overrides: memo(), arity: memo(), overloads: memo() };
 }
 
 /** The resolver tables for `resolver`, prepared once per project. */
