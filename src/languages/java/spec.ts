@@ -11,6 +11,7 @@ import { QUERIES } from "../queries.gen.ts";
 import { parameterRange, type ParameterStyle } from "../arity.ts";
 import { javaResolver } from "./resolve.ts";
 import { javaTests } from "./tests.ts";
+import { SPRING_ROUTES } from "../jvm.ts";
 
 const JAVA_PARAMETERS: ParameterStyle = { variadic: /\.\.\./, defaults: false };
 
@@ -44,9 +45,5 @@ export const java: LanguageSpec = {
     staticTypes: true,
     blocks: "braces",
   },
-  routes: {
-    // Spring: `@GetMapping("/x")`, `@RequestMapping(value = "/x", method = RequestMethod.POST)` under a class-level `@RequestMapping("/api")`.
-    classPrefix: [/^@RequestMapping(?:\(\s*(?:(?:value|path)\s*=\s*)?\{?\s*"(?<path>[^"]*)"[^)]*\))?/],
-    memberDecorators: [/^@(?<verb>Get|Post|Put|Patch|Delete|Request)Mapping(?:\(\s*(?:(?:value|path)\s*=\s*)?\{?\s*"(?<path>[^"]*)"[^)]*\))?/],
-  },
+  routes: SPRING_ROUTES,
 };

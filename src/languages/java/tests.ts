@@ -6,8 +6,9 @@
  */
 import type { TestConventions, TestToRun } from "../types.ts";
 import { groupBy, shellQuote } from "../testing.ts";
+import { junitTestAt } from "../jvm.ts";
 
-const ANNOTATION = /^@([\w.]+\.)?(Test|ParameterizedTest|RepeatedTest|TestFactory|TestTemplate)\b/;
+const TEST_FILE = /(^|\/)src\/test\/|Tests?\.java$|IT\.java$/;
 
 /** Surefire's `-Dtest`: `A#m1+m2,B`. */
 function surefire(tests: readonly TestToRun[]): string {
@@ -21,24 +22,7 @@ function gradle(tests: readonly TestToRun[]): string {
 
 export const javaTests: TestConventions = {
   file: /(^|\/)src\/test\/|(^|\/)(Test[^/]*|[^/]*(Test|Tests|IT|TestCase))\.java$/,
-  testAt(site) {
-    const classes: string[] = [];
-    for (const s of site.scope) {
-      if (s.kind === "class") {
-        classes.push(s.name);
-        continue;
-      }
-      if (!classes.length) return undefined;
-      if (s.kind === "method" && (s.decorators ?? []).some((d) => ANNOTATION.test(d))) {
-        const parametrized = (s.decorators ?? []).some((d) => /^@([\w.]+\.)?ParameterizedTest\b/.test(d));
-        return { id: `${classes.join("$")}#${s.name}`, start: s.start, end: s.end, ...(parametrized ? { parametrized } : {}) };
-      }
-      break;
-    }
-    // In a test file, inside a class but in no test (a @BeforeEach, a helper): every test of the class.
-    const outer = site.scope[0];
-    return classes.length && outer && /(^|\/)src\/test\/|Tests?\.java$|IT\.java$/.test(site.path) ? { id: classes.join("$"), start: outer.start, end: outer.end, group: true } : undefined;
-  },
+  testAt: (site) => junitTestAt(site, "#", TEST_FILE),
   fileId: (path, topLevel) => topLevel.find((s) => s.kind === "class")?.name ?? path.slice(path.lastIndexOf("/") + 1).replace(/\.java$/, ""),
   runners: [
     { id: "maven-wrapper", name: "Maven (wrapper)", detect: [{ file: /(^|\/)mvnw$/ }], commands: (tests) => [`./mvnw test -Dtest=${shellQuote(surefire(tests))}`] },

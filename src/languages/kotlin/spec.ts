@@ -11,6 +11,7 @@ import type { LanguageSpec } from "../types.ts";
 import { QUERIES } from "../queries.gen.ts";
 import { kotlinResolver } from "./resolve.ts";
 import { kotlinTests } from "./tests.ts";
+import { SPRING_ROUTES } from "../jvm.ts";
 
 export const kotlin: LanguageSpec = {
   id: "kotlin",
@@ -40,9 +41,5 @@ export const kotlin: LanguageSpec = {
     staticTypes: true,
     blocks: "braces",
   },
-  routes: {
-    // Spring in Kotlin, as in Java: `@GetMapping("/x")` under a class-level `@RequestMapping("/api")`.
-    classPrefix: [/^@RequestMapping(?:\(\s*(?:(?:value|path)\s*=\s*)?\[?\s*"(?<path>[^"]*)"[^)]*\))?/],
-    memberDecorators: [/^@(?<verb>Get|Post|Put|Patch|Delete|Request)Mapping(?:\(\s*(?:(?:value|path)\s*=\s*)?\[?\s*"(?<path>[^"]*)"[^)]*\))?/],
-  },
+  routes: SPRING_ROUTES,
 };

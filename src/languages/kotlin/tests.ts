@@ -5,8 +5,8 @@
  */
 import type { TestConventions, TestToRun } from "../types.ts";
 import { shellQuote } from "../testing.ts";
+import { junitTestAt } from "../jvm.ts";
 
-const ANNOTATION = /^@([\w.]+\.)?(Test|ParameterizedTest|RepeatedTest|TestFactory)\b/;
 const TEST_FILE = /(^|\/)src\/(test|\w*Test)\/|(^|\/)[^/]*(Test|Tests|IT)\.kts?$/;
 
 /** Gradle's `--tests`, one per test: `A.m`, or `A` for a whole class. */
@@ -15,23 +15,7 @@ const gradle = (tests: readonly TestToRun[]) =>
 
 export const kotlinTests: TestConventions = {
   file: TEST_FILE,
-  testAt(site) {
-    const classes: string[] = [];
-    for (const s of site.scope) {
-      if (s.kind === "class") {
-        classes.push(s.name);
-        continue;
-      }
-      if (!classes.length) return undefined;
-      if ((s.kind === "method" || s.kind === "function") && (s.decorators ?? []).some((d) => ANNOTATION.test(d))) {
-        const parametrized = (s.decorators ?? []).some((d) => /^@([\w.]+\.)?ParameterizedTest\b/.test(d));
-        return { id: `${classes.join("$")}.${s.name}`, start: s.start, end: s.end, ...(parametrized ? { parametrized } : {}) };
-      }
-      break;
-    }
-    const outer = site.scope[0];
-    return classes.length && outer && TEST_FILE.test(site.path) ? { id: classes.join("$"), start: outer.start, end: outer.end, group: true } : undefined;
-  },
+  testAt: (site) => junitTestAt(site, ".", TEST_FILE),
   fileId: (path, topLevel) => topLevel.find((s) => s.kind === "class")?.name ?? path.slice(path.lastIndexOf("/") + 1).replace(/\.kts?$/, ""),
   runners: [
     { id: "gradle-wrapper", name: "Gradle (wrapper)", detect: [{ file: /(^|\/)gradlew$/ }], commands: (tests) => [`./gradlew test ${gradle(tests)}`] },
