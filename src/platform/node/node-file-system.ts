@@ -1,5 +1,5 @@
 /** FileSystem over node:fs, confined to one root folder (symbolic links included). */
-import { constants as fsConstants, lstatSync, readdirSync, promises as fsp, watch as fsWatch, type FSWatcher } from "node:fs";
+import { closeSync, constants as fsConstants, fstatSync, lstatSync, openSync, readFileSync, readdirSync, promises as fsp, watch as fsWatch, type FSWatcher } from "node:fs";
 import * as nodePath from "node:path";
 import { EngineError } from "../../shared/errors.ts";
 import { normalizeRelative } from "../../shared/paths.ts";
@@ -36,19 +36,23 @@ const NOFOLLOW: number | undefined = (fsConstants as { O_NOFOLLOW?: number }).O_
 // makes that open return at once; the fstat after it then refuses anything but a regular file.
 const NONBLOCK: number = (fsConstants as { O_NONBLOCK?: number }).O_NONBLOCK ?? 0;
 
-/** Reads a regular file through an open handle; a FIFO, socket, device or folder is refused. */
+/**
+ * Reads a regular file through an open descriptor; a FIFO, socket, device or folder is refused.
+ * Synchronous: a source file is read in well under a millisecond, and the promise API's file
+ * handle cost more CPU than the read itself (a tenth of a second per thousand files).
+ */
 async function readRegularFile(target: string, flags: number, path: string): Promise<Uint8Array> {
-  const handle = await fsp.open(target, flags);
+  const fd = openSync(target, flags);
   try {
-    const s = await handle.stat();
+    const s = fstatSync(fd);
     if (!s.isFile()) {
       const kind = s.isDirectory() ? "directory" : "other";
       throw new EngineError("io_error", `Not a regular file: ${path}`, { data: { path, kind } });
     }
-    const buf = await handle.readFile();
+    const buf = readFileSync(fd);
     return new Uint8Array(buf.buffer, buf.byteOffset, buf.byteLength);
   } finally {
-    await handle.close();
+    closeSync(fd);
   }
 }
 

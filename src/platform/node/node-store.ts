@@ -1,5 +1,5 @@
 /** The cache folder over node:fs (see DiskStore): atomic writes, codeslice's own folder only. */
-import { constants as fsConstants, promises as fsp } from "node:fs";
+import { closeSync, constants as fsConstants, fstatSync, openSync, promises as fsp, readFileSync, renameSync, writeFileSync } from "node:fs";
 import * as nodePath from "node:path";
 import { DiskStore, type DiskOps, type DiskStoreOptions } from "../disk-store.ts";
 import type { EntryKind } from "../../core/ports.ts";
@@ -32,22 +32,24 @@ export const nodeDiskOps: DiskOps = {
   list: async (p) => (await fsp.readdir(p, { withFileTypes: true })).map((d) => ({ name: d.name, kind: kindOf(d) })),
   // Non-blocking open, then only a regular file is read: a named pipe where a value should be
   // would otherwise wait for a writer for ever (it reads as "no value" and is replaced).
+  // Reads and writes of values are synchronous: a record is a few kilobytes, and the promise API's
+  // file handles cost more CPU than the IO (a cold index writes and reads one per source file).
   readFile: async (p) => {
-    const handle = await fsp.open(p, fsConstants.O_RDONLY | NONBLOCK);
+    const fd = openSync(p, fsConstants.O_RDONLY | NONBLOCK);
     try {
-      if (!(await handle.stat()).isFile()) throw Object.assign(new Error(`not a regular file: ${p}`), { code: "EISDIR" });
-      const buf = await handle.readFile();
+      if (!fstatSync(fd).isFile()) throw Object.assign(new Error(`not a regular file: ${p}`), { code: "EISDIR" });
+      const buf = readFileSync(fd);
       return new Uint8Array(buf.buffer, buf.byteOffset, buf.byteLength);
     } finally {
-      await handle.close();
+      closeSync(fd);
     }
   },
   modifiedMs: async (p) => (await fsp.stat(p)).mtimeMs,
-  writeFile: (p, bytes, createNew) => fsp.writeFile(p, bytes, createNew ? { flag: "wx" } : undefined),
+  writeFile: async (p, bytes, createNew) => writeFileSync(p, bytes, createNew ? { flag: "wx" } : undefined),
   mkdir: async (p) => {
     await fsp.mkdir(p);
   },
-  rename: (a, b) => fsp.rename(a, b),
+  rename: async (a, b) => renameSync(a, b),
   remove: (p, recursive) => (recursive ? fsp.rm(p, { recursive: true, force: true }) : fsp.unlink(p)),
   code: (error) => (error as NodeJS.ErrnoException | undefined)?.code,
   mapError: mapNodeError,
