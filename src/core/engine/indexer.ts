@@ -232,7 +232,10 @@ async function scanInventory(state: RunState): Promise<ScanResult> {
     return scan;
   }
   // The listings of the last walk: a missing or damaged one only means this scan lists every folder.
-  state.scanCache = checkScanCache(decodeJson<unknown>(await platform.store.get(SCAN_KEY).catch(() => undefined)));
+  // A scan that reuses them takes no blob ids from the git index, so it is not used when the
+  // snapshot cannot vouch for files by their stat: none (a cold run), or one imported from an
+  // artifact (stat times zeroed), where git's ids spare reading every file.
+  if (prevSnap && prevSnap.createdAt > 0) state.scanCache = checkScanCache(decodeJson<unknown>(await platform.store.get(SCAN_KEY).catch(() => undefined)));
   return scanRepository(platform.fs, {
     ...(state.scanCache ? { cache: state.scanCache } : {}),
     ...(options.maxFileBytes !== undefined ? { maxFileBytes: options.maxFileBytes } : {}),
@@ -260,6 +263,7 @@ async function planJobs(state: RunState, scan: ScanResult, ctx: ParseContext, la
   // Configs and manifests are read again after indexing (inputs.ts): their hash goes in the
   // snapshot too, from the git index when it vouches for the file, else from reading it.
   const inputHashes: Promise<void>[] = [];
+  const versions = new Map<string, string>();
   for (const f of scan.files) {
     const spec = languageOf(f.path);
     if (!spec) {
@@ -279,7 +283,9 @@ async function planJobs(state: RunState, scan: ScanResult, ctx: ParseContext, la
       }
       continue;
     }
-    const version = await extractorVersion(platform, spec);
+    // One await per language, not per file: a thousand awaits of a cached value cost a cold process ~10 ms.
+    let version = versions.get(spec.id);
+    if (version === undefined) versions.set(spec.id, (version = await extractorVersion(platform, spec)));
     const prev = prevByPath.get(f.path);
     if (trusted(f, prev) && prev.record === recordKey(version, prev.hash)) {
       jobs.push({ f, spec, prev });
