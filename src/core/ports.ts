@@ -14,6 +14,13 @@ export interface FileStat {
   size: number;
   /** Modification time in milliseconds; 0 when the backend has none. */
   mtimeMs: number;
+  /**
+   * Optional, from `lstatMany`: the status-change time in milliseconds and the inode number. With
+   * the mtime they tell whether a folder's entries or a file's bytes may have changed: `touch -d`
+   * can set an mtime back, but not a ctime, and a replaced file has another inode.
+   */
+  ctimeMs?: number;
+  ino?: number;
 }
 
 /** One directory entry. */
@@ -41,6 +48,14 @@ export interface FileSystem {
   stat(path: string): Promise<FileStat>;
   /** The entries of a directory, with symbolic links reported as "symlink". */
   readDir(path: string): Promise<DirEntry[]>;
+  /**
+   * Optional: the stat of many paths at once, without following a final symbolic link (reported
+   * as "symlink"), with `ctimeMs` and `ino`; undefined for a path that is missing or cannot be
+   * stat'ed. Paths are given parents first: a folder in the batch vouches for the entries after
+   * it (a batch that starts at the root "" starts over). The scan checks its cached folder
+   * listings with it (one call instead of one listing per folder); hosts without it re-list.
+   */
+  lstatMany?(paths: readonly string[]): Promise<(FileStat | undefined)[]>;
   /**
    * Optional: calls `onChange` when an entry of one of `dirs` (folders, not recursive) is
    * added, removed or modified. Returns a handle to stop watching. Throws when the host cannot

@@ -11,6 +11,12 @@ export class LinkFreeFolders {
     return this.dirs.has(rel);
   }
 
+  /** Forgets every folder but the root (a new scan starts: folders may have become links since). */
+  reset(): void {
+    this.dirs.clear();
+    this.dirs.add("");
+  }
+
   /** Records a folder seen to be link-free (its realpath is its lexical path). */
   add(rel: string): void {
     this.dirs.add(rel);
@@ -22,10 +28,7 @@ export class LinkFreeFolders {
    * become links since.
    */
   async listingTarget(rel: string, full: string, resolve: () => Promise<string>): Promise<{ target: string; safe: boolean }> {
-    if (rel === "") {
-      this.dirs.clear();
-      this.dirs.add("");
-    }
+    if (rel === "") this.reset();
     let target = full;
     if (!this.dirs.has(rel)) {
       target = await resolve();

@@ -5,14 +5,14 @@ import type { Platform } from "../ports.ts";
 import type { FileRecord } from "../extract/record.ts";
 import { createParserRuntime, loadWasmLock, verifyGrammar, type ParserRuntime } from "../parse/runtime.ts";
 import { classifyContent, type SkippedFile } from "../scan/defaults.ts";
-import { DEFAULT_MAX_FILE_BYTES, scanRepository, type ScanResult, type ScannedFile } from "../scan/scan.ts";
+import { checkScanCache, DEFAULT_MAX_FILE_BYTES, scanRepository, type ScanCache, type ScanResult, type ScannedFile } from "../scan/scan.ts";
 import { EngineError, isEngineError, throwIfAborted } from "../../shared/errors.ts";
 import { gitBlobId, sha256Hex } from "../../shared/hash.ts";
 import { isSnapshotInput } from "./inputs.ts";
 import { parseFile } from "./parse-file.ts";
 import { createParsePool, type ParsePool } from "./parse-pool.ts";
 import {
-  checkSnapshot, decodeJson, decodeRecord, encodeJson, freshRecord, OWN_KEY, recordKey, SCHEMA_VERSION, SNAPSHOT_KEY, storedForm, type Snapshot, type SnapshotFile,
+  checkSnapshot, decodeJson, decodeRecord, encodeJson, freshRecord, OWN_KEY, recordKey, SCAN_KEY, SCHEMA_VERSION, SNAPSHOT_KEY, storedForm, type Snapshot, type SnapshotFile,
 } from "./snapshot.ts";
 
 /** Progress of a long operation. */
@@ -161,6 +161,8 @@ interface RunState {
   storedKeys: Set<string> | undefined;
   /** The first record write that failed: the run fails with it once the writes have settled. */
   writeError?: unknown;
+  /** The scan's listings as stored by the last walk (see ScanCache). */
+  scanCache?: ScanCache | undefined;
 }
 
 /** One scanned source file, and for one that is not unchanged, the IO that reads it. */
@@ -200,13 +202,15 @@ export async function runIndex(
   }
   const scan = await scanInventory(state);
   state.skipped.push(...scan.skipped);
+  // A new walk's listings are kept for the next scan; a reused one is already stored.
+  const scanCacheWrite = scan.cache && scan.cache !== state.scanCache ? platform.store.set(SCAN_KEY, encodeJson(scan.cache)).catch(() => {}) : undefined;
   const ctx = createParseContext(platform);
   // A file's language can hang on the project's (a `.h` is C++ in a project of C++ sources).
   const languageOf = languagesForProject(scan.files.map((f) => f.path));
   const { jobs, inputHashes } = await planJobs(state, scan, ctx, languageOf);
   const sources = scan.files.filter((f) => languageOf(f.path)).length;
   const writes = await processJobs(state, ctx, jobs, sources, previous?.records);
-  await Promise.all([...writes, ...inputHashes]);
+  await Promise.all([...writes, ...inputHashes, scanCacheWrite]);
   // A project deleted while it was indexed leaves a run of unreadable files and failed writes:
   // that is a missing root, not an index to keep.
   await platform.fs.stat("").catch((error) => {
@@ -227,7 +231,13 @@ async function scanInventory(state: RunState): Promise<ScanResult> {
     for (const f of prevSnap.contentSkips ?? []) if (!recheck.has(f.path)) state.contentSkips.push(f);
     return scan;
   }
+  // The listings of the last walk: a missing or damaged one only means this scan lists every folder.
+  // A scan that reuses them takes no blob ids from the git index, so it is not used when the
+  // snapshot cannot vouch for files by their stat: none (a cold run), or one imported from an
+  // artifact (stat times zeroed), where git's ids spare reading every file.
+  if (prevSnap && prevSnap.createdAt > 0) state.scanCache = checkScanCache(decodeJson<unknown>(await platform.store.get(SCAN_KEY).catch(() => undefined)));
   return scanRepository(platform.fs, {
+    ...(state.scanCache ? { cache: state.scanCache } : {}),
     ...(options.maxFileBytes !== undefined ? { maxFileBytes: options.maxFileBytes } : {}),
     ...(options.exclude ? { exclude: options.exclude } : {}),
     ...(signal ? { signal } : {}),
@@ -253,6 +263,7 @@ async function planJobs(state: RunState, scan: ScanResult, ctx: ParseContext, la
   // Configs and manifests are read again after indexing (inputs.ts): their hash goes in the
   // snapshot too, from the git index when it vouches for the file, else from reading it.
   const inputHashes: Promise<void>[] = [];
+  const versions = new Map<string, string>();
   for (const f of scan.files) {
     const spec = languageOf(f.path);
     if (!spec) {
@@ -272,7 +283,9 @@ async function planJobs(state: RunState, scan: ScanResult, ctx: ParseContext, la
       }
       continue;
     }
-    const version = await extractorVersion(platform, spec);
+    // One await per language, not per file: a thousand awaits of a cached value cost a cold process ~10 ms.
+    let version = versions.get(spec.id);
+    if (version === undefined) versions.set(spec.id, (version = await extractorVersion(platform, spec)));
     const prev = prevByPath.get(f.path);
     if (trusted(f, prev) && prev.record === recordKey(version, prev.hash)) {
       jobs.push({ f, spec, prev });
@@ -539,6 +552,6 @@ async function collectGarbage(platform: Platform, snapshot: Snapshot, prevSnap: 
   // Only keys of the engine's own layout are ever swept: whatever else a store lists is left alone.
   const candidates = prevSnap
     ? prevSnap.files.map((f) => f.record).filter((k): k is string => k !== undefined)
-    : [...(listed ?? (await platform.store.keys("")))].filter((k) => k !== SNAPSHOT_KEY);
+    : [...(listed ?? (await platform.store.keys("")))].filter((k) => k !== SNAPSHOT_KEY && k !== SCAN_KEY);
   for (const key of new Set(candidates)) if (!live.has(key) && OWN_KEY.test(key)) await platform.store.delete(key).catch(() => {});
 }

@@ -14,6 +14,9 @@ export const OWN_KEY = /^v\d+\//;
 
 export const SNAPSHOT_KEY = `v${SCHEMA_VERSION}/snapshot.json`;
 
+/** The scan's folder listings (core/scan's `ScanCache`): what lets an unchanged tree be checked by stat instead of listed. */
+export const SCAN_KEY = `v${SCHEMA_VERSION}/scan.json`;
+
 /** Store key of a record: the extractor version (schema, grammar, query) plus the content hash. */
 export function recordKey(extractorVersion: string, hash: string): string {
   return `v${SCHEMA_VERSION}/records/${hash.slice(0, 2)}/${extractorVersion}-${hash}.json`;

@@ -30,6 +30,9 @@ export function mapNodeError(error: unknown, path: string, action: "read" | "wri
 // On POSIX a backslash is part of a file name; only Windows reads it as a separator.
 const SEPARATORS = process.platform === "win32" ? "any" : "posix";
 
+/** A path that may need normalizing before use: "." or ".." segments, doubled or edge slashes, a backslash on Windows. */
+const NOT_PLAIN = process.platform === "win32" ? /(^|[/\\])\.\.?([/\\]|$)|\/\/|^\/|\/$|\\|^[a-zA-Z]:/ : /(^|\/)\.\.?(\/|$)|\/\/|^\/|\/$/;
+
 // O_NOFOLLOW is POSIX; on Windows it is undefined and every read goes through realpath.
 const NOFOLLOW: number | undefined = (fsConstants as { O_NOFOLLOW?: number }).O_NOFOLLOW;
 // Opening a named pipe for reading blocks until a writer appears (forever, in a scan). O_NONBLOCK
@@ -181,6 +184,38 @@ export class NodeFileSystem implements FileSystem {
     } catch (error) {
       throw mapNodeError(error, path);
     }
+  }
+
+  /**
+   * Many `lstat`s in one call, synchronously: ~4 µs each against ~30 µs for an async call's round
+   * trip. A path is stat'ed only under a folder known to be reached without links (the root, a
+   * folder listed or stat'ed earlier in this batch or scan); any other path reads as undefined, so
+   * a cached listing the caller checks with it is listed again instead. A batch that starts at the
+   * root forgets what was known first, as a listing of the root does.
+   */
+  async lstatMany(paths: readonly string[]): Promise<(FileStat | undefined)[]> {
+    const out = new Array<FileStat | undefined>(paths.length);
+    const prefix = this.realRoot.endsWith(nodePath.sep) ? this.realRoot : this.realRoot + nodePath.sep;
+    for (let i = 0; i < paths.length; i++) {
+      let rel: string | undefined = paths[i]!;
+      if (rel === "" && i === 0) this.safeDirs.reset();
+      // Paths the engine passes are normalized already; anything else goes through the full check.
+      if (NOT_PLAIN.test(rel)) rel = normalizeRelative(rel, SEPARATORS);
+      if (rel === undefined) continue;
+      const slash = rel.lastIndexOf("/");
+      if (rel !== "" && !this.safeDirs.has(slash < 0 ? "" : rel.slice(0, slash))) continue;
+      let s;
+      try {
+        s = lstatSync(rel === "" ? this.realRoot : prefix + rel, { throwIfNoEntry: false });
+      } catch {
+        continue; // no access, not a folder on the way: unknown, as a missing path
+      }
+      if (!s) continue;
+      const kind = kindOf(s);
+      if (kind === "directory") this.safeDirs.add(rel);
+      out[i] = { kind, size: s.size, mtimeMs: Math.floor(s.mtimeMs), ctimeMs: Math.floor(s.ctimeMs), ino: s.ino };
+    }
+    return out;
   }
 
   watch(dirs: string[], onChange: (path: string) => void): { close(): void } {
