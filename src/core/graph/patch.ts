@@ -1,7 +1,7 @@
 /**
  * A graph patched after an edit instead of rebuilt: when none of the changed files changed what
  * other files can see (their outward shape: summary.ts), only their own imports, calls and type
- * uses are resolved again and spliced into the edge lists in file order, so the result equals a
+ * uses are resolved again (otherwise reresolve.ts resolves their dependents too) and spliced into the edge lists in file order, so the result equals a
  * fresh build. The previous graph is never touched: the new one shares what did not change.
  */
 import type { FileRecord } from "../extract/record.ts";
@@ -10,6 +10,7 @@ import { callsOf, typeUsesOf } from "./calls.ts";
 import { emptyMemos, makeFileState, type GraphContext } from "./context.ts";
 import { importEdgesOf } from "./imports.ts";
 import type { AmbiguousCall, CallEdge, CodeGraph, ExternalCall, ImportEdge } from "./model.ts";
+import { reresolveGraph } from "./reresolve.ts";
 import { outwardShape } from "./summary.ts";
 import { fileSymbols } from "./symbols.ts";
 
@@ -18,7 +19,8 @@ export const MAX_PATCH_FILES = 32;
 
 /**
  * `old` with the changed files' records swapped in, or undefined when a full build is needed: a
- * changed shape or language, a file that was not in the graph, or too many files.
+ * changed language, a file that was not in the graph, or too many files. A changed shape
+ * resolves again the files that can see it (reresolve.ts), when they can be told and are few.
  */
 export function patchGraph(old: CodeGraph, changed: FileRecord[]): CodeGraph | undefined {
   if (changed.length === 0) return old;
@@ -26,7 +28,8 @@ export function patchGraph(old: CodeGraph, changed: FileRecord[]): CodeGraph | u
   const prev = old.context;
   for (const record of changed) {
     const st = prev.files.get(record.path);
-    if (!st || st.record.language !== record.language || outwardShape(st.record) !== outwardShape(record)) return undefined;
+    if (!st || st.record.language !== record.language) return undefined;
+    if (outwardShape(st.record) !== outwardShape(record)) return reresolveGraph(old, changed);
   }
   const ctx: GraphContext = { ...prev, symbols: prev.symbols.slice(), files: new Map(prev.files), memos: emptyMemos() };
   const records = new Map(old.records);

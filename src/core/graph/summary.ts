@@ -39,7 +39,7 @@ const CALLABLE: ReadonlySet<string> = new Set(["function", "method", "constructo
  * set in it or in a scope nested in it (`self.x = y` types the field through the local `y`, and
  * a class defined in a function resolves its fields through the function's locals).
  */
-function reachableBindings(record: FileRecord): FileRecord["bindings"] {
+export function reachableBindings(record: FileRecord): FileRecord["bindings"] {
   const defs = record.definitions;
   const isLocal = (b: FileRecord["bindings"][number]) => b.kind === "assign" && b.scope >= 0 && CALLABLE.has(defs[b.scope]?.kind ?? "");
   const fieldScopes = new Set<number>();
