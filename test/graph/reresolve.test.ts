@@ -91,6 +91,8 @@ const PROJECT: Record<string, string> = {
 
 /** Edits applied one after another (each to the files as the previous one left them). */
 const EDITS: { name: string; path: string; edit: (text: string) => string }[] = [
+  { name: "a body edit with as many calls (the shape kept: the edited file alone, call adjacency patched)", path: "pkg/app.py", edit: (t) => t.replace("    t.save()\n", "    t.check()\n") },
+  { name: "a body edit with one more call", path: "pkg/app.py", edit: (t) => t.replace("    t.check()\n", "    t.check()\n    t.save()\n") },
   { name: "a new function a star importer's unresolved call now reaches", path: "pkg/util.py", edit: (t) => `${t}\n\ndef helper():\n    return first()\n` },
   { name: "a new function reached as a module attribute", path: "pkg/util.py", edit: (t) => `${t}\n\ndef other():\n    return 1\n` },
   { name: "a new method an untyped receiver's call now reaches by its unique name", path: "pkg/leaf.py", edit: (t) => `${t}\n\nclass Odd:\n    def rare_method(self):\n        return 1\n` },

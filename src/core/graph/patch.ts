@@ -77,5 +77,50 @@ export function patchGraph(old: CodeGraph, changed: FileRecord[]): CodeGraph | u
     at.imports += counts.imports;
   }
   // Inheritance is part of the shape: the edges stay those of `old`.
-  return finishGraph(ctx, { calls, external, ambiguous, unresolvedCalls, imports, inherits: old.inherits, typeUses, edgeCounts, records });
+  return finishGraph(ctx, { calls, external, ambiguous, unresolvedCalls, imports, inherits: old.inherits, typeUses, edgeCounts, records }, callAdjacency(old, calls, redo));
+}
+
+/**
+ * The call adjacency of `calls` from `old`'s, when the redone files kept their number of call
+ * edges (every other edge keeps its index): only the redone files' entries change, instead of
+ * indexing every edge again (~10 ms on django). Undefined otherwise.
+ */
+function callAdjacency(old: CodeGraph, calls: CallEdge[], redo: Set<string>): Pick<CodeGraph, "callsFrom" | "callsTo"> | undefined {
+  if (calls.length !== old.calls.length) return undefined;
+  const ranges: [number, number][] = [];
+  let at = 0;
+  for (const [path, counts] of old.edgeCounts) {
+    if (redo.has(path)) ranges.push([at, at + counts.calls]);
+    at += counts.calls;
+  }
+  for (const [start, end] of ranges) for (let i = start; i < end; i++) if (calls[i]!.file !== old.calls[i]!.file) return undefined;
+  const callsFrom = new Map(old.callsFrom);
+  const callsTo = new Map(old.callsTo);
+  // The lists this patch copied, with where they live.
+  const touched = new Map<number[], { m: Map<number, number[]>; key: number }>();
+  const edit = (m: Map<number, number[]>, key: number, index: number, add: boolean) => {
+    let list = m.get(key) ?? [];
+    if (!touched.has(list)) {
+      list = list.slice();
+      touched.set(list, { m, key });
+      m.set(key, list);
+    }
+    if (add) list.push(index);
+    else list.splice(list.indexOf(index), 1);
+  };
+  for (const [start, end] of ranges) {
+    for (let i = start; i < end; i++) {
+      edit(callsFrom, old.calls[i]!.caller, i, false);
+      edit(callsTo, old.calls[i]!.callee, i, false);
+    }
+    for (let i = start; i < end; i++) {
+      edit(callsFrom, calls[i]!.caller, i, true);
+      edit(callsTo, calls[i]!.callee, i, true);
+    }
+  }
+  for (const [list, { m, key }] of touched) {
+    if (list.length === 0) m.delete(key);
+    else list.sort((a, b) => a - b);
+  }
+  return { callsFrom, callsTo };
 }

@@ -12,7 +12,7 @@ import { callableIds, callsOf, typeUsesOf } from "./calls.ts";
 import { emptyMemos, makeFileState, type FileState, type GraphContext } from "./context.ts";
 import { affectedFiles, namesTravelByWords } from "./dependents.ts";
 import { importEdgesOf } from "./imports.ts";
-import type { AmbiguousCall, CallEdge, CodeGraph, ExternalCall, ImportEdge, InheritEdge, SymbolNode } from "./model.ts";
+import { AMBIGUOUS_CANDIDATES, type AmbiguousCall, type CallEdge, type CodeGraph, type ExternalCall, type ImportEdge, type InheritEdge, type SymbolNode } from "./model.ts";
 import { basesOf } from "./resolve.ts";
 import { fileSymbols, indexSymbols } from "./symbols.ts";
 
@@ -117,6 +117,20 @@ export function reresolveGraph(old: CodeGraph, changed: FileRecord[]): CodeGraph
     if (map[from]! < 0 || to.some((id) => id < 0)) return undefined;
     typeUses.set(map[from]!, to);
   }
+  // The names of an unaffected file's ambiguous calls kept their definitions (a name whose
+  // definitions changed is a changed word): only their ids moved. Moved in id order, they are the
+  // fresh list, unless a capped list's definitions changed order (then listed afresh).
+  const moved = new Map<readonly number[], readonly number[]>();
+  const movedCandidates = (e: AmbiguousCall): readonly number[] => {
+    let out = moved.get(e.candidates);
+    if (!out) {
+      const ids = e.candidates.map((id) => map[id]!);
+      const ordered = ids.every((id, i) => i === 0 || id > ids[i - 1]!);
+      out = ordered && !ids.includes(-1) ? ids : e.candidates.length < AMBIGUOUS_CANDIDATES && !ids.includes(-1) ? ids.sort((a, b) => a - b) : callableIds(ctx, e.name).shown;
+      moved.set(e.candidates, out);
+    }
+    return out;
+  };
   const calls: CallEdge[] = [];
   const external: ExternalCall[] = [];
   const ambiguous: AmbiguousCall[] = [];
@@ -161,8 +175,7 @@ export function reresolveGraph(old: CodeGraph, changed: FileRecord[]): CodeGraph
         const e = old.ambiguous[i]!;
         const caller = map[e.caller]!;
         if (caller < 0) return undefined;
-        // The names of an unaffected file's ambiguous calls kept their definitions; only their ids moved.
-        ambiguous.push({ caller, name: e.name, candidates: callableIds(ctx, e.name).shown, file: e.file, line: e.line });
+        ambiguous.push({ caller, name: e.name, candidates: movedCandidates(e), file: e.file, line: e.line });
       }
       for (let i = at.imports; i < at.imports + counts.imports; i++) imports.push(old.imports[i]!);
     }
