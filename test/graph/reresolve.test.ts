@@ -11,6 +11,7 @@ import { buildGraph } from "../../src/core/graph/build.ts";
 import { affectedFiles } from "../../src/core/graph/dependents.ts";
 import type { CodeGraph } from "../../src/core/graph/model.ts";
 import { patchGraph } from "../../src/core/graph/patch.ts";
+import { outwardShape, sameOutwardShape } from "../../src/core/graph/summary.ts";
 import type { FileRecord } from "../../src/core/extract/record.ts";
 import { memoryEngine } from "../support/platform.ts";
 
@@ -121,6 +122,8 @@ describe("patches of edits other files can see", () => {
       files = { ...files, [step.path]: text };
       const recs = await records(files);
       const changed = recs.filter((r) => r.path === step.path);
+      const was = graph.records.get(step.path)!;
+      expect(sameOutwardShape(was, changed[0]!), `${step.name}: the shape compared in place`).toBe(outwardShape(was) === outwardShape(changed[0]!));
       const before = JSON.stringify(facts(graph));
       const patched = patchGraph(graph, changed);
       expect(patched, `${step.name}: patched, not refused`).toBeDefined();

@@ -11,7 +11,7 @@ import { emptyMemos, makeFileState, type GraphContext } from "./context.ts";
 import { importEdgesOf } from "./imports.ts";
 import type { AmbiguousCall, CallEdge, CodeGraph, ExternalCall, ImportEdge } from "./model.ts";
 import { reresolveGraph } from "./reresolve.ts";
-import { outwardShape } from "./summary.ts";
+import { sameOutwardShape } from "./summary.ts";
 import { fileSymbols } from "./symbols.ts";
 
 /** At most this many changed files are patched; more rebuild the graph. */
@@ -29,7 +29,7 @@ export function patchGraph(old: CodeGraph, changed: FileRecord[]): CodeGraph | u
   for (const record of changed) {
     const st = prev.files.get(record.path);
     if (!st || st.record.language !== record.language) return undefined;
-    if (outwardShape(st.record) !== outwardShape(record)) return reresolveGraph(old, changed);
+    if (!sameOutwardShape(st.record, record)) return reresolveGraph(old, changed);
   }
   const ctx: GraphContext = { ...prev, symbols: prev.symbols.slice(), files: new Map(prev.files), memos: emptyMemos() };
   const records = new Map(old.records);
