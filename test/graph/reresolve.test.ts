@@ -133,6 +133,34 @@ describe("patches of edits other files can see", () => {
     }
   });
 
+  it("equal a fresh build after TypeScript edits through re-exports and a star re-export", async () => {
+    let files: Record<string, string> = {
+      "src/a.ts": "export class A {\n  m(): number {\n    return 1;\n  }\n}\n\nexport function f(): A {\n  return new A();\n}\n",
+      "src/b.ts": "export { A as Alias } from \"./a\";\nexport * from \"./a\";\n",
+      "src/c.ts": "import { Alias, f, g } from \"./b\";\n\nexport function run(): void {\n  new Alias().m();\n  f().m();\n  g();\n}\n",
+      "src/d.ts": "export function lone(): number {\n  return 2;\n}\n",
+    };
+    const edits: [string, string, (t: string) => string][] = [
+      ["a new function a star re-export now passes on", "src/a.ts", (t) => `${t}\nexport function g(): number {\n  return 3;\n}\n`],
+      ["a renamed method", "src/a.ts", (t) => t.replace("  m(): number", "  n(): number")],
+      ["a renamed re-export", "src/b.ts", (t) => t.replace("A as Alias", "A as Other")],
+      ["a changed return type", "src/a.ts", (t) => t.replace("export function f(): A", "export function f(): number").replace("return new A();", "return 1;")],
+      ["a function inserted first", "src/a.ts", (t) => `export function zero(): number {\n  return 0;\n}\n\n${t}`],
+    ];
+    let graph = build(await records(files));
+    for (const [name, path, edit] of edits) {
+      const text = edit(files[path]!);
+      expect(text, name).not.toBe(files[path]);
+      files = { ...files, [path]: text };
+      const recs = await records(files);
+      const patched = patchGraph(graph, recs.filter((r) => r.path === path));
+      const fresh = build(recs);
+      expect(patched, `${name}: patched, not refused`).toBeDefined();
+      expect(facts(patched!), name).toEqual(facts(fresh));
+      graph = patched!;
+    }
+  });
+
   it("resolve again only the files that can see the change", async () => {
     const old = build(await records(PROJECT));
     const edit = async (path: string, text: string) => {
