@@ -83,7 +83,8 @@ describe("edits under a running engine with a folder watcher", () => {
         { name: "removed function", apply: () => write("shop/models.py", models.replace(/\n\ndef make[\s\S]*$/, "\n")), scan: false },
         // Edits another file's edges depend on: only resolving that file again gets them right.
         { name: "new function a star importer's unresolved call now reaches", apply: () => write("shop/helpers.py", `${PROJECT["shop/helpers.py"]}\n\ndef fmt():\n    return nothing()\n`), parsed: 1, scan: false },
-        { name: "removed base class (a call two files away loses its method)", apply: () => write("shop/base.py", "def unrelated():\n    return 1\n"), parsed: 1, scan: false },
+        { name: "removed base class (a call in another file loses the method it inherited)", apply: () => write("shop/audit.py", PROJECT["shop/audit.py"]!.replace("class Audit(Record):", "class Audit:")), parsed: 1, scan: false },
+        { name: "removed class (the base of a class another file calls through)", apply: () => write("shop/base.py", "def unrelated():\n    return 1\n"), parsed: 1, scan: false },
         { name: "renamed re-export", apply: () => write("shop/exports.py", "from shop.models import Order as Sale\n"), parsed: 1, scan: false },
         {
           name: "save through a temporary file (an editor's atomic write)",
