@@ -27,6 +27,13 @@ const PROJECT: Record<string, string> = {
   "shop/models.py": "class Order:\n    def __init__(self, total):\n        self.total = total\n\n    def save(self):\n        return self.total\n\n\ndef make(total):\n    return Order(total)\n",
   "shop/service.py": "from shop.models import Order, make\n\n\ndef place(total):\n    order = make(total)\n    order.save()\n    return order\n\n\ndef cancel(order: Order):\n    order.save()\n",
   "shop/api.py": "from shop.service import place\n\n\ndef handle(request):\n    return place(request)\n",
+  // Files whose edges hang on names other files define: a star import, a base class two files
+  // away, a re-export.
+  "shop/exports.py": "from shop.models import Order as Purchase\n",
+  "shop/helpers.py": "def nothing():\n    return 0\n",
+  "shop/base.py": "class Record:\n    def touch(self):\n        return 1\n",
+  "shop/audit.py": "from shop.base import Record\n\n\nclass Audit(Record):\n    pass\n",
+  "shop/report.py": "from shop.audit import Audit\nfrom shop.helpers import *\nfrom shop.exports import Purchase\n\n\ndef report():\n    Audit().touch()\n    fmt()\n    Purchase(1).save()\n",
 };
 
 /** An engine over `root`; `listings` counts the folders it lists (a scan lists every folder). */
@@ -74,6 +81,11 @@ describe("edits under a running engine with a folder watcher", () => {
         { name: "signature change", apply: () => write("shop/models.py", models.replace("def save(self):", "def save(self, force=False):")), parsed: 1, scan: false },
         { name: "added function", apply: () => write("shop/models.py", `${models}\n\ndef archive(order):\n    order.save()\n`), parsed: 1, scan: false },
         { name: "removed function", apply: () => write("shop/models.py", models.replace(/\n\ndef make[\s\S]*$/, "\n")), scan: false },
+        // Edits another file's edges depend on: only resolving that file again gets them right.
+        { name: "new function a star importer's unresolved call now reaches", apply: () => write("shop/helpers.py", `${PROJECT["shop/helpers.py"]}\n\ndef fmt():\n    return nothing()\n`), parsed: 1, scan: false },
+        { name: "removed base class (a call in another file loses the method it inherited)", apply: () => write("shop/audit.py", PROJECT["shop/audit.py"]!.replace("class Audit(Record):", "class Audit:")), parsed: 1, scan: false },
+        { name: "removed class (the base of a class another file calls through)", apply: () => write("shop/base.py", "def unrelated():\n    return 1\n"), parsed: 1, scan: false },
+        { name: "renamed re-export", apply: () => write("shop/exports.py", "from shop.models import Order as Sale\n"), parsed: 1, scan: false },
         {
           name: "save through a temporary file (an editor's atomic write)",
           apply: () => {

@@ -174,10 +174,17 @@ describe("patches", () => {
     expect(facts(patched)).toEqual(facts(fresh));
   });
 
-  it("refuse an edit other files can see", async () => {
+  it("resolve an edit other files can see again where they see it, and refuse one whose reach cannot be told", async () => {
     const old = await graphOf(PROJECT);
-    const renamed = (await records({ ...PROJECT, "pkg/models.py": PROJECT["pkg/models.py"].replace("def check", "def verify") })).filter((r) => r.path === "pkg/models.py");
-    expect(patchGraph(old, renamed)).toBeUndefined();
+    const edited = { ...PROJECT, "pkg/models.py": PROJECT["pkg/models.py"].replace("def check", "def verify") };
+    const renamed = (await records(edited)).filter((r) => r.path === "pkg/models.py");
+    const patched = patchGraph(old, renamed)!;
+    expect(patched).toBeDefined();
+    const calls = (g: CodeGraph) => g.calls.map((e) => `${q(g, e.caller)}->${q(g, e.callee)}@${e.file}:${e.line} ${e.resolution}`);
+    expect(calls(patched)).toEqual(calls(await graphOf(edited)));
+    // A star import added: every name the file shows may change (test/graph/reresolve.test.ts has the rest).
+    const starred = (await records({ ...PROJECT, "pkg/models.py": `from pkg.service import *\n${PROJECT["pkg/models.py"]}` })).filter((r) => r.path === "pkg/models.py");
+    expect(patchGraph(old, starred)).toBeUndefined();
     expect(patchGraph(old, [])).toBe(old);
   });
 });

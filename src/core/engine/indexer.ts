@@ -259,11 +259,11 @@ async function planJobs(state: RunState, scan: ScanResult, ctx: ParseContext, la
     prev?.hash !== undefined && prev.size === f.size && prev.mtimeMs === f.mtimeMs && f.mtimeMs < prevSnap!.createdAt - RACY_WINDOW_MS &&
     !repair.has(f.path) && !recheck.has(f.path);
   const prepare = createPreparer(state, ctx);
+  const versions = new Map<LanguageSpec, string>();
   const jobs: Job[] = [];
   // Configs and manifests are read again after indexing (inputs.ts): their hash goes in the
   // snapshot too, from the git index when it vouches for the file, else from reading it.
   const inputHashes: Promise<void>[] = [];
-  const versions = new Map<string, string>();
   for (const f of scan.files) {
     const spec = languageOf(f.path);
     if (!spec) {
@@ -283,9 +283,9 @@ async function planJobs(state: RunState, scan: ScanResult, ctx: ParseContext, la
       }
       continue;
     }
-    // One await per language, not per file: a thousand awaits of a cached value cost a cold process ~10 ms.
-    let version = versions.get(spec.id);
-    if (version === undefined) versions.set(spec.id, (version = await extractorVersion(platform, spec)));
+    // (one await per language, not per file: ~900 awaits were a visible share of a one-file re-check)
+    let version = versions.get(spec);
+    if (version === undefined) versions.set(spec, (version = await extractorVersion(platform, spec)));
     const prev = prevByPath.get(f.path);
     if (trusted(f, prev) && prev.record === recordKey(version, prev.hash)) {
       jobs.push({ f, spec, prev });

@@ -95,18 +95,20 @@ export function subclassIndex(inherits: InheritEdge[]): Map<number, number[]> {
 export type GraphParts = Pick<CodeGraph, "calls" | "external" | "ambiguous" | "unresolvedCalls" | "imports" | "inherits" | "typeUses" | "edgeCounts" | "records">;
 
 /**
- * The graph object with its adjacency. The memos and per-file scope tables only the build needed
- * are dropped (a big tree has ~90k scope maps); look-ups refill what they need.
+ * The graph object with its adjacency (`adjacency`: call adjacency a patch already brought up to
+ * date). The memos and per-file scope tables only the build needed are dropped (a big tree has ~90k scope maps); look-ups refill what they need.
  */
-export function finishGraph(ctx: GraphContext, parts: GraphParts): CodeGraph {
+export function finishGraph(ctx: GraphContext, parts: GraphParts, adjacency?: Pick<CodeGraph, "callsFrom" | "callsTo">): CodeGraph {
   for (const m of Object.values(ctx.memos)) m.clear();
   for (const st of ctx.files.values()) st.scopes = undefined;
-  const callsFrom = new Map<number, number[]>();
-  const callsTo = new Map<number, number[]>();
-  parts.calls.forEach((e, i) => {
-    (callsFrom.get(e.caller) ?? callsFrom.set(e.caller, []).get(e.caller)!).push(i);
-    (callsTo.get(e.callee) ?? callsTo.set(e.callee, []).get(e.callee)!).push(i);
-  });
+  const callsFrom = adjacency?.callsFrom ?? new Map<number, number[]>();
+  const callsTo = adjacency?.callsTo ?? new Map<number, number[]>();
+  if (!adjacency) {
+    parts.calls.forEach((e, i) => {
+      (callsFrom.get(e.caller) ?? callsFrom.set(e.caller, []).get(e.caller)!).push(i);
+      (callsTo.get(e.callee) ?? callsTo.set(e.callee, []).get(e.callee)!).push(i);
+    });
+  }
   const importsFrom = new Map<string, string[]>();
   const importedBy = new Map<string, string[]>();
   for (const e of parts.imports) {

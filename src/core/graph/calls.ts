@@ -29,7 +29,7 @@ export interface FileCalls {
  * Per name, the callables that share it: computed once, and the capped list is one array shared by
  * every ambiguous call of that name (a big tree has ~100k such calls, mostly to a few names).
  */
-function callableIds(ctx: GraphContext, name: string): { ids: number[]; shown: readonly number[] } {
+export function callableIds(ctx: GraphContext, name: string): { ids: number[]; shown: readonly number[] } {
   let entry = ctx.memos.callables.get(name);
   if (!entry) {
     const ids = (ctx.byName.get(name) ?? []).filter((id) => CALLABLE.has(ctx.symbols[id]!.kind));
