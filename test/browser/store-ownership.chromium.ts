@@ -8,7 +8,7 @@
 import { afterAll, describe, expect, it } from "vitest";
 import { createStore, get as idbGet, set as idbSet } from "idb-keyval";
 import {
-  deleteBrowserIndex, findDirectory, IDB_MARKER, IdbStore, openBrowserStore, openDirectory, OpfsStore, OPFS_INDEX_DIR, STORE_MARKER,
+  canWriteSync, deleteBrowserIndex, findDirectory, IDB_MARKER, IdbStore, openBrowserStore, openDirectory, OpfsStore, OPFS_INDEX_DIR, STORE_MARKER,
 } from "../../src/platform/browser/index.ts";
 import { valueFor } from "./support/store-writer.worker.ts";
 
@@ -121,6 +121,37 @@ describe("OpfsStore: the folder is codeslice's own", () => {
     await again.set("v16/records/ab/r.json", bytes("healed too"));
     expect(await again.get("v16/snapshot.json")).toEqual(bytes("healed"));
     expect(await again.get("v16/records/ab/r.json")).toEqual(bytes("healed too"));
+  });
+});
+
+describe("OpfsStore in a dedicated worker (sync access handles)", () => {
+  it("writes through sync access handles there, and through writables on the page", async () => {
+    expect(canWriteSync()).toBe(false); // the page: createWritable(), as before
+    const path = `${TEST_ROOT}/worker-ops`;
+    const worker = new Worker(new URL("./support/store-ops.worker.ts", import.meta.url), { type: "module" });
+    const got = await new Promise<Record<string, unknown>>((resolve) => {
+      worker.addEventListener("message", (e) => resolve(e.data), { once: true });
+      worker.postMessage({ path });
+    });
+    worker.terminate();
+    expect(got.error).toBeUndefined();
+    expect(got.sync).toBe(true);
+    const text = (v: unknown) => new TextDecoder().decode(Uint8Array.from(v as number[]));
+    expect(got.all).toEqual(Array.from({ length: 512 }, (_, i) => (i * 7) % 256));
+    expect(got.empty).toEqual([]);
+    expect(got.bigSame).toBe(true);
+    expect(text(got.over)).toBe("short");
+    expect(text(got.grow)).toBe("a much longer second value");
+    expect(text(got.race)).toMatch(/^race-[0-7]-x*$/);
+    expect(text(got.race).length).toBe(7 + Number(text(got.race)[5]) * 3000);
+    expect(got.gone).toBeNull();
+    expect(text(got.healed)).toBe("value");
+    expect(got.keys).toEqual(["big", "empty", "grow", "healed", "over", "race", "v1/records/ab/all.bin"]);
+    // Nothing else in the folder: no temp or swap file left behind, only the marker besides the keys.
+    expect(got.files).toEqual([STORE_MARKER, ...(got.keys as string[])].sort());
+    // And the page's own store reads what the worker wrote.
+    const page = new OpfsStore(await openDirectory(await root(), path));
+    expect(text(Array.from((await page.get("over"))!))).toBe("short");
   });
 });
 
