@@ -9,7 +9,7 @@ import { FetchWasmSource } from "./fetch-wasm-source.ts";
 
 export { HandleFileSystem } from "./handle-file-system.ts";
 export { MemoryFileSystem, MemoryStore } from "../memory/index.ts";
-export { OpfsStore, opfsRoot, canWriteOpfs, canWriteSync, openDirectory, findDirectory, inspectFolder, writeFileAtomic, STORE_MARKER } from "./opfs-store.ts";
+export { OpfsStore, opfsRoot, canWriteOpfs, openDirectory, findDirectory, inspectFolder, writeFileAtomic, STORE_MARKER } from "./opfs-store.ts";
 export type { FolderOwnership } from "./opfs-store.ts";
 export { IdbStore, IDB_MARKER } from "./idb-store.ts";
 export { BrowserFallbackStore, openBrowserStore, deleteBrowserIndex, OPFS_INDEX_DIR } from "./browser-store.ts";

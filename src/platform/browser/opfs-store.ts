@@ -6,9 +6,8 @@
  * the store heals what stands in its way (a folder where a value should be, a file where a folder
  * should be).
  *
- * Writes are atomic: a value is written to a dot-named temp file and then moved onto its key. In a
- * dedicated worker (the engine's) the temp file is written through a sync access handle; elsewhere
- * (a page's thread) with `createWritable()`, whose swap file only replaces the temp on `close()`. A plain
+ * Writes are atomic: a value is written to a dot-named temp file with `createWritable()` (whose
+ * swap file only replaces the temp on `close()`) and then moved onto its key. A plain
  * `getFileHandle(key, { create: true })` would make an empty file under the key before the bytes
  * arrive, and a reload at that moment left a 0-byte value behind; a key now either holds a whole
  * value or none.
@@ -20,12 +19,6 @@ import { domErrorName } from "./dom-errors.ts";
 
 type IterableDirectory = FileSystemDirectoryHandle & { entries(): AsyncIterableIterator<[string, FileSystemHandle]> };
 type MovableFile = FileSystemFileHandle & { move?(name: string): Promise<void> };
-/** The part of `FileSystemSyncAccessHandle` (dedicated workers only) a write uses. */
-interface SyncAccessHandle {
-  write(buffer: Uint8Array, options?: { at?: number }): number;
-  close(): void;
-}
-type SyncFile = FileSystemFileHandle & { createSyncAccessHandle(): Promise<SyncAccessHandle> };
 
 /** The marker file of a store folder (dot-named: no store key can collide with it). */
 export const STORE_MARKER = ".codeslice-store";
@@ -38,13 +31,10 @@ export async function opfsRoot(): Promise<FileSystemDirectoryHandle | undefined>
   return storage.getDirectory();
 }
 
-/**
- * True when this browser can write OPFS files from this context: with writables, or with sync
- * access handles and `move()` (older Safari offers only those, and only in workers).
- */
+/** True when this browser can write OPFS files from this context (Safari only offers sync handles in workers). */
 export function canWriteOpfs(): boolean {
   const proto = (globalThis as { FileSystemFileHandle?: { prototype: object } }).FileSystemFileHandle?.prototype;
-  return proto !== undefined && ("createWritable" in proto || canWriteSync());
+  return proto !== undefined && "createWritable" in proto;
 }
 
 /** Opens (creating) the folder at `path` ("a/b") under `root`. */
@@ -96,59 +86,12 @@ export function refuseFolder(label: string, entries: string[]): EngineError {
   });
 }
 
-/**
- * True where file handles offer `createSyncAccessHandle()`: Chromium, Firefox and Safari expose it
- * in dedicated workers only (the engine worker), not on a page's thread.
- */
-export function canWriteSync(): boolean {
-  const proto = (globalThis as { FileSystemFileHandle?: { prototype: object } }).FileSystemFileHandle?.prototype;
-  return proto !== undefined && "createSyncAccessHandle" in proto && "move" in proto;
-}
-
-// Set once a sync handle was refused where the method exists (a context that exposes it but
-// does not allow it): later writes go through `createWritable()` straight away.
-let syncRefused = false;
-
-/**
- * Writes `bytes` into the fresh file `handle` through a sync access handle: the bytes go from this
- * thread straight into the file, with no swap file, no copy of the bytes into the browser process
- * and no swap-file rename on close. False when this context refuses the handle (then nothing was
- * written and the caller uses a writable).
- */
-async function writeSync(handle: FileSystemFileHandle, bytes: Uint8Array): Promise<boolean> {
-  let sync: SyncAccessHandle;
-  try {
-    sync = await (handle as SyncFile).createSyncAccessHandle();
-  } catch (error) {
-    // Not allowed here (InvalidStateError on a page's thread in some engines, or a build without
-    // it). A lock held on the file (NoModificationAllowedError) cannot happen on a fresh temp name.
-    const name = domErrorName(error);
-    if (name === "InvalidStateError" || name === "NotSupportedError" || name === "SecurityError" || error instanceof TypeError) {
-      syncRefused = true;
-      return false;
-    }
-    throw error;
-  }
-  try {
-    for (let at = 0; at < bytes.length;) {
-      const n = sync.write(at === 0 ? bytes : bytes.subarray(at), { at });
-      if (!(n > 0)) throw new DOMException(`Wrote ${at} of ${bytes.length} bytes.`, "QuotaExceededError");
-      at += n;
-    }
-  } finally {
-    sync.close();
-  }
-  return true;
-}
-
 let tempCounter = 0;
 const tempName = (name: string) => `.${name}.${Date.now().toString(36)}${(tempCounter++).toString(36)}${Math.random().toString(36).slice(2, 6)}.tmp`;
 
 /**
  * Writes `bytes` under `name` in `dir` so that a reader sees the old value or the new one, never
- * a part: into a temp file, then moved onto the name. In a dedicated worker the temp file is
- * written through a sync access handle (see {@link canWriteSync}), elsewhere through
- * `createWritable()`. Where `move()` is missing (older engines)
+ * a part: into a temp file, then moved onto the name. Where `move()` is missing (older engines)
  * the write goes through the target's own writable, whose swap file is atomic for an existing file.
  * A folder standing where the file should be is removed first when `heal` says so.
  */
@@ -179,7 +122,7 @@ export async function writeFileAtomic(dir: FileSystemDirectoryHandle, name: stri
   const temp = tempName(name);
   const handle = (await dir.getFileHandle(temp, { create: true })) as MovableFile;
   try {
-    if (syncRefused || !canWriteSync() || !(await writeSync(handle, bytes))) await write(handle);
+    await write(handle);
     try {
       await handle.move!(name);
     } catch (error) {
@@ -273,9 +216,14 @@ export class OpfsStore implements Store {
   }
 
   /**
-   * Writes one value atomically (see {@link writeFileAtomic}): in the engine worker through a
-   * sync access handle on a temp file, then `move()`. Either way each value costs Chromium's
-   * browser process four or five file-system calls (test/bench/opfs-store-bench.mjs).
+   * Writes one value atomically (see {@link writeFileAtomic}). Each value costs Chromium's browser
+   * process about 4.5 ms of CPU whatever the API: creating the temp file, opening it, the quota
+   * bookkeeping of the write and the `move()` each cost 0.6-1.7 ms (`test/bench/opfs-ops-bench.mjs`).
+   * Sync access handles in a worker (temp file, then `move()`) measured no cheaper for 2,000
+   * records (9.8 against 10.4 CPU-s, ranges overlapping, `test/bench/opfs-store-bench.mjs`,
+   * results/opfs-store-sync-handles.json) and slower in wall time (7.8 s against 6.2 s, an earlier
+   * measurement): they hold the worker thread on synchronous quota requests. What would cut the
+   * cost is fewer files: records packed several to a file.
    */
   private async writeFile(key: string, bytes: Uint8Array): Promise<void> {
     const at = (await this.folderOf(key, true))!;

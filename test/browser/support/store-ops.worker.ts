@@ -1,10 +1,9 @@
 /**
- * Runs an OpfsStore inside a dedicated worker (where it writes through sync access handles, as in
- * the engine worker) and reports what it observed, for store-ownership.chromium.ts to judge:
+ * Runs an OpfsStore inside a dedicated worker (the engine worker's situation) and reports what it observed, for store-ownership.chromium.ts to judge:
  * round trips of every byte value, the empty value, a 1 MiB value, overwrites longer and shorter,
  * concurrent writes of one key, deletes, listings, healing, and what is left in the folder.
  */
-import { canWriteSync, openDirectory, OpfsStore } from "../../../src/platform/browser/opfs-store.ts";
+import { openDirectory, OpfsStore } from "../../../src/platform/browser/opfs-store.ts";
 
 type Iterable = FileSystemDirectoryHandle & { entries(): AsyncIterableIterator<[string, FileSystemHandle]> };
 
@@ -44,7 +43,6 @@ self.addEventListener("message", async (event: MessageEvent<{ path: string }>) =
       return v === undefined ? null : Array.from(v);
     };
     self.postMessage({
-      sync: canWriteSync(),
       all: await read("v1/records/ab/all.bin"),
       empty: await read("empty"),
       bigSame: (await store.get("big"))?.every((b, i) => b === big[i]) === true && (await store.get("big"))?.length === big.length,
