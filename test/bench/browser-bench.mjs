@@ -211,11 +211,30 @@ function zipOf(files, top) {
 // ---------------------------------------------------------------------------------------------
 // Measuring one run
 
+// Long animation frames (Chromium 123+) say what ran in a long stretch of the page's thread: the
+// scripts (their source and entry point, as the browser attributes them), style and layout, and
+// rendering. Each longtask is paired with the frame that holds it, to tell which one blocked.
 const LONG_TASKS = `
   window.__longTasks = [];
+  window.__longFrames = [];
   new PerformanceObserver((list) => { for (const e of list.getEntries()) window.__longTasks.push(e.duration); })
     .observe({ type: "longtask", buffered: true });
+  try {
+    new PerformanceObserver((list) => {
+      for (const e of list.getEntries()) {
+        if (e.duration < 80) continue;
+        window.__longFrames.push({
+          at: Math.round(e.startTime), duration: Math.round(e.duration), blocking: Math.round(e.blockingDuration),
+          styleLayout: Math.round(e.renderStart && e.styleAndLayoutStart ? e.startTime + e.duration - e.styleAndLayoutStart : 0),
+          scripts: e.scripts.map((s) => ({ invoker: s.invoker, type: s.invokerType, fn: s.sourceFunctionName, src: (s.sourceURL || "").split("/").pop(), at: s.sourceCharPosition, duration: Math.round(s.duration), forcedLayout: Math.round(s.forcedStyleAndLayoutDuration) })),
+        });
+      }
+    }).observe({ type: "long-animation-frame", buffered: true });
+  } catch {}
 `;
+
+/** The long frames of the page since the last reset, longest first (what ran in them). */
+const longFrames = (page) => page.evaluate(() => [...window.__longFrames].sort((a, b) => b.duration - a.duration).slice(0, 5));
 
 /** Samples the JS heap of the page and of every worker it starts, every 50 ms. */
 async function heapSampler(context, page) {
@@ -412,9 +431,14 @@ async function runCase(browser, site, kind, zipPath, jobs) {
   const cores = await page.evaluate(() => navigator.hardwareConcurrency);
   const heap = await heapSampler(context, page);
   const workers = await workerCounter(browser);
-  await page.evaluate(() => (window.__longTasks.length = 0));
+  await page.evaluate(() => (window.__longTasks.length = 0, window.__longFrames.length = 0));
   heap.reset();
   workers.reset();
+  // CODESLICE_BENCH_TRACE=DIR: a Chromium trace of each run (cold index and reload) into DIR, for
+  // what the page's long tasks did (wall against thread time); read with test/bench/lib/long-tasks.mjs.
+  const traceDir = process.env.CODESLICE_BENCH_TRACE;
+  const traceName = `${kind}-${jobs ?? "default"}-${Date.now().toString(36)}.json`;
+  if (traceDir) await browser.startTracing(page, { path: path.join(traceDir, traceName), categories: ["toplevel", "devtools.timeline", "disabled-by-default-devtools.timeline", "v8", "blink", "loading"] });
   const cpu0 = browserCpuSeconds();
   const byThread = threadCpuSampler();
   const t0 = performance.now();
@@ -426,6 +450,7 @@ async function runCase(browser, site, kind, zipPath, jobs) {
   const threadCpu = byThread.stop();
   const coldHeap = heap.peaks();
   const coldLong = await page.evaluate(() => Math.max(0, ...window.__longTasks));
+  const coldFrames = await longFrames(page);
   const cold = await counters(page);
   const coldWorkers = workers.count();
   await workers.close();
@@ -434,20 +459,24 @@ async function runCase(browser, site, kind, zipPath, jobs) {
   // Reload: the project re-opens from OPFS and nothing is parsed.
   heap.reset();
   await page.evaluate(() => (window.__longTasks.length = 0));
+  await page.evaluate(() => (window.__longFrames.length = 0));
   const t1 = performance.now();
   await page.reload();
   await indexed(page);
   const warmWall = performance.now() - t1;
   const warm = await counters(page);
   const warmLong = await page.evaluate(() => Math.max(0, ...window.__longTasks));
+  const warmFrames = await longFrames(page);
+  if (traceDir) await browser.stopTracing();
+  if (process.env.CODESLICE_BENCH_FRAMES) console.error(JSON.stringify({ kind, jobs, coldLong, coldFrames, warmLong, warmFrames }, null, 1));
   const warmHeap = await heap.stop();
   await context.close();
   if (errors.length) throw new Error(`page errors: ${errors.join("; ")}`);
   return {
     cores,
     indexSha,
-    cold: { wallMs: coldWall, ...cold, heapPage: coldHeap.page, heapWorker: coldHeap.worker, longestTaskMs: coldLong, workers: coldWorkers, cpuS: cpu0 !== undefined && cpu1 !== undefined ? cpu1 - cpu0 : NaN, threadCpu },
-    warm: { wallMs: warmWall, ...warm, heapPage: warmHeap.page, heapWorker: warmHeap.worker, longestTaskMs: warmLong },
+    cold: { wallMs: coldWall, ...cold, heapPage: coldHeap.page, heapWorker: coldHeap.worker, longestTaskMs: coldLong, longFrames: coldFrames, workers: coldWorkers, cpuS: cpu0 !== undefined && cpu1 !== undefined ? cpu1 - cpu0 : NaN, threadCpu },
+    warm: { wallMs: warmWall, ...warm, heapPage: warmHeap.page, heapWorker: warmHeap.worker, longestTaskMs: warmLong, longFrames: warmFrames },
   };
 }
 
