@@ -216,9 +216,9 @@ export class OpfsStore implements Store {
   }
 
   /**
-   * Writes one value atomically (see {@link writeFileAtomic}). Each value costs Chromium's browser
-   * process about 4.5 ms of CPU whatever the API: creating the temp file, opening it, the quota
-   * bookkeeping of the write and the `move()` each cost 0.6-1.7 ms (`test/bench/opfs-ops-bench.mjs`).
+   * Writes one value atomically (see {@link writeFileAtomic}). Each value costs Chromium 4-5 ms of
+   * CPU whatever the API: creating the temp file, opening it, the quota bookkeeping of the write
+   * and the `move()` each cost about 1 ms (`test/bench/opfs-ops-bench.mjs`).
    * Sync access handles in a worker (temp file, then `move()`) measured no cheaper for 2,000
    * records (9.8 against 10.4 CPU-s, ranges overlapping, `test/bench/opfs-store-bench.mjs`,
    * results/opfs-store-sync-handles.json) and slower in wall time (7.8 s against 6.2 s, an earlier
