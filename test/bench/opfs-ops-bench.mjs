@@ -9,9 +9,12 @@
 //   sahmove   + move() onto another name (the atomic write with a sync access handle)
 //   writable  create, createWritable(), write(), close(), move() (what OpfsStore does)
 //   idb       one IndexedDB put per value, one transaction each (what IdbStore does)
+//   pack64    the values of each batch of 64 written as one file (createWritable(), move()): what
+//             a store that packs records several to a file would pay, per value
 //
-// Rerun:  node test/bench/opfs-ops-bench.mjs [--files 1000] [--rounds 2] [--modes create,sahmove,...]
-// Output: a table on stdout and test/bench/results/opfs-ops.json.
+// Rerun:  node test/bench/opfs-ops-bench.mjs [--files 1000] [--rounds 2] [--modes create,sahmove,...] [--out NAME.json]
+// Output: a table on stdout and test/bench/results/opfs-ops.json (opfs-ops-pack.json: --files 2000
+// --rounds 3 --modes writable,pack64,idb).
 import fs from "node:fs";
 import { createServer } from "node:http";
 import os from "node:os";
@@ -22,12 +25,12 @@ import { machine, mdTable, parseArgs, resultsDir, writeJson } from "./lib/bench-
 
 const { flags } = parseArgs(process.argv.slice(2), ["help"]);
 if (flags.help) {
-  console.log("usage: node test/bench/opfs-ops-bench.mjs [--files N] [--rounds N] [--modes create,sahopen,sahwrite,sahmove,writable,idb]");
+  console.log("usage: node test/bench/opfs-ops-bench.mjs [--files N] [--rounds N] [--modes create,sahopen,sahwrite,sahmove,writable,idb,pack64] [--out NAME.json]");
   process.exit(0);
 }
 const N = Number(flags.files ?? 1000);
 const ROUNDS = Number(flags.rounds ?? 2);
-const MODES = String(flags.modes ?? "create,sahopen,sahwrite,sahmove,writable,idb").split(",");
+const MODES = String(flags.modes ?? "create,sahopen,sahwrite,sahmove,writable,idb,pack64").split(",");
 const CHROMIUM = (() => {
   try {
     return ensureChromium().path;
@@ -60,7 +63,18 @@ self.onmessage = async ({ data: { mode, n } }) => {
     if (mode === "sahmove") await h.move("k" + i);
   };
   const t0 = performance.now();
-  for (let i = 0; i < n; i += 64) await Promise.all(Array.from({ length: Math.min(64, n - i) }, (_, j) => one(i + j)));
+  if (mode === "pack64") {
+    for (let i = 0; i < n; i += 64) {
+      const count = Math.min(64, n - i);
+      const pack = new Uint8Array(count * v.length);
+      for (let j = 0; j < count; j++) pack.set(v, j * v.length);
+      const h = await sub.getFileHandle("t" + i, { create: true });
+      const w = await h.createWritable();
+      await w.write(pack);
+      await w.close();
+      await h.move("p" + i);
+    }
+  } else for (let i = 0; i < n; i += 64) await Promise.all(Array.from({ length: Math.min(64, n - i) }, (_, j) => one(i + j)));
   const ms = performance.now() - t0;
   await root.removeEntry(dir.name, { recursive: true }).catch(() => {});
   postMessage({ ms });
@@ -131,4 +145,4 @@ const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const results = Object.fromEntries(MODES.map((m) => [m, { ms: median(runs[m].map((x) => x.ms)), cpuS: median(runs[m].map((x) => x.cpuS)), cpuMsPerFile: (1000 * median(runs[m].map((x) => x.cpuS))) / N }]));
 console.log(mdTable(["mode", `wall ms (${N} files)`, "Chromium CPU s", "CPU ms per file"], MODES.map((m) => [m, results[m].ms.toFixed(0), results[m].cpuS.toFixed(2), results[m].cpuMsPerFile.toFixed(2)])));
 console.log(`\n${ROUNDS} rounds (median), load average ${os.loadavg().map((x) => x.toFixed(1)).join(" ")} at the end.`);
-writeJson(path.join(resultsDir, "opfs-ops.json"), { machine: machine(), chromium: CHROMIUM, files: N, rounds: ROUNDS, results, raw: runs });
+writeJson(path.join(resultsDir, flags.out ? path.basename(String(flags.out)) : "opfs-ops.json"), { machine: machine(), chromium: CHROMIUM, files: N, rounds: ROUNDS, results, raw: runs });
