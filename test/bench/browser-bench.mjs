@@ -44,9 +44,9 @@ import { build } from "vite";
 import { ChromiumError, ensureChromium } from "../../scripts/ensure-chromium.mjs";
 import { machine, mdTable, parseArgs, resultsDir, writeJson } from "./lib/bench-utils.mjs";
 
-const { flags } = parseArgs(process.argv.slice(2), ["help"]);
+const { flags } = parseArgs(process.argv.slice(2), ["help", "task-cpu"]);
 if (flags.help) {
-  console.log("usage: node test/bench/browser-bench.mjs [--runs N] [--files N] [--store indexeddb|memory] [--jobs 1,2,default] [--out NAME.json]");
+  console.log("usage: node test/bench/browser-bench.mjs [--runs N] [--files N] [--store indexeddb|memory] [--jobs 1,2,default] [--task-cpu] [--out NAME.json]");
   process.exit(0);
 }
 const RUNS = Number(flags.runs ?? 3);
@@ -211,11 +211,30 @@ function zipOf(files, top) {
 // ---------------------------------------------------------------------------------------------
 // Measuring one run
 
+// Long animation frames (Chromium 123+) say what ran in a long stretch of the page's thread: the
+// scripts (their source and entry point, as the browser attributes them), style and layout, and
+// rendering. Each longtask is paired with the frame that holds it, to tell which one blocked.
 const LONG_TASKS = `
   window.__longTasks = [];
+  window.__longFrames = [];
   new PerformanceObserver((list) => { for (const e of list.getEntries()) window.__longTasks.push(e.duration); })
     .observe({ type: "longtask", buffered: true });
+  try {
+    new PerformanceObserver((list) => {
+      for (const e of list.getEntries()) {
+        if (e.duration < 80) continue;
+        window.__longFrames.push({
+          at: Math.round(e.startTime), duration: Math.round(e.duration), blocking: Math.round(e.blockingDuration),
+          styleLayout: Math.round(e.renderStart && e.styleAndLayoutStart ? e.startTime + e.duration - e.styleAndLayoutStart : 0),
+          scripts: e.scripts.map((s) => ({ invoker: s.invoker, type: s.invokerType, fn: s.sourceFunctionName, src: (s.sourceURL || "").split("/").pop(), at: s.sourceCharPosition, duration: Math.round(s.duration), forcedLayout: Math.round(s.forcedStyleAndLayoutDuration) })),
+        });
+      }
+    }).observe({ type: "long-animation-frame", buffered: true });
+  } catch {}
 `;
+
+/** The long frames of the page since the last reset, longest first (what ran in them). */
+const longFrames = (page) => page.evaluate(() => [...window.__longFrames].sort((a, b) => b.duration - a.duration).slice(0, 5));
 
 /** Samples the JS heap of the page and of every worker it starts, every 50 ms. */
 async function heapSampler(context, page) {
@@ -265,6 +284,37 @@ async function heapSampler(context, page) {
     },
     peaks: () => ({ page: peakPage, worker: peakWorker }),
   };
+}
+
+// --task-cpu: a Chromium trace ("toplevel" only) of each phase, for the thread (CPU) time of the
+// page's longest task beside its wall time: on a machine busier than its cores a `longtask`
+// mostly measures the wait for a core. CODESLICE_BENCH_TRACE=DIR records a fuller trace of each
+// phase into DIR instead (what ran in each task: test/bench/lib/long-tasks.mjs reads it).
+const TRACE_DIR = process.env.CODESLICE_BENCH_TRACE;
+const TASK_CPU = Boolean(flags["task-cpu"]) || Boolean(TRACE_DIR);
+
+/** The longest task on a renderer's main thread in a trace: wall and thread ms, and the most thread ms of any task. */
+function mainThreadTasks(buffer) {
+  const raw = JSON.parse(buffer.toString("utf8"));
+  const events = Array.isArray(raw) ? raw : raw.traceEvents;
+  const mains = new Set(events.filter((e) => e.name === "thread_name" && e.args?.name === "CrRendererMain").map((e) => `${e.pid}:${e.tid}`));
+  let wall = 0;
+  let wallThread = 0;
+  let thread = 0;
+  for (const e of events) {
+    if (e.ph !== "X" || (e.name !== "RunTask" && e.name !== "ThreadControllerImpl::RunTask") || !mains.has(`${e.pid}:${e.tid}`)) continue;
+    if (e.dur > wall) [wall, wallThread] = [e.dur, e.tdur ?? 0];
+    thread = Math.max(thread, e.tdur ?? 0);
+  }
+  return { longestTaskTraceMs: wall / 1000, longestTaskThreadMs: wallThread / 1000, mostTaskThreadMs: thread / 1000 };
+}
+
+async function startTrace(browser, page, name) {
+  if (!TASK_CPU) return { stop: async () => ({}) };
+  const file = TRACE_DIR ? path.join(TRACE_DIR, `${name}-${Date.now().toString(36)}.json`) : undefined;
+  const categories = TRACE_DIR ? ["toplevel", "devtools.timeline", "disabled-by-default-devtools.timeline", "v8", "blink", "loading"] : ["toplevel"];
+  await browser.startTracing(page, { ...(file ? { path: file } : {}), categories });
+  return { stop: async () => mainThreadTasks(await browser.stopTracing()) };
 }
 
 async function indexed(page) {
@@ -412,9 +462,10 @@ async function runCase(browser, site, kind, zipPath, jobs) {
   const cores = await page.evaluate(() => navigator.hardwareConcurrency);
   const heap = await heapSampler(context, page);
   const workers = await workerCounter(browser);
-  await page.evaluate(() => (window.__longTasks.length = 0));
+  await page.evaluate(() => (window.__longTasks.length = 0, window.__longFrames.length = 0));
   heap.reset();
   workers.reset();
+  const coldTrace = await startTrace(browser, page, `${kind}-${jobs ?? "default"}-cold`);
   const cpu0 = browserCpuSeconds();
   const byThread = threadCpuSampler();
   const t0 = performance.now();
@@ -424,8 +475,10 @@ async function runCase(browser, site, kind, zipPath, jobs) {
   const coldWall = performance.now() - t0;
   const cpu1 = browserCpuSeconds();
   const threadCpu = byThread.stop();
+  const coldTasks = await coldTrace.stop();
   const coldHeap = heap.peaks();
   const coldLong = await page.evaluate(() => Math.max(0, ...window.__longTasks));
+  const coldFrames = await longFrames(page);
   const cold = await counters(page);
   const coldWorkers = workers.count();
   await workers.close();
@@ -434,20 +487,25 @@ async function runCase(browser, site, kind, zipPath, jobs) {
   // Reload: the project re-opens from OPFS and nothing is parsed.
   heap.reset();
   await page.evaluate(() => (window.__longTasks.length = 0));
+  await page.evaluate(() => (window.__longFrames.length = 0));
+  const warmTrace = await startTrace(browser, page, `${kind}-${jobs ?? "default"}-reload`);
   const t1 = performance.now();
   await page.reload();
   await indexed(page);
   const warmWall = performance.now() - t1;
   const warm = await counters(page);
   const warmLong = await page.evaluate(() => Math.max(0, ...window.__longTasks));
+  const warmFrames = await longFrames(page);
+  const warmTasks = await warmTrace.stop();
+  if (process.env.CODESLICE_BENCH_FRAMES) console.error(JSON.stringify({ kind, jobs, coldLong, coldFrames, warmLong, warmFrames }, null, 1));
   const warmHeap = await heap.stop();
   await context.close();
   if (errors.length) throw new Error(`page errors: ${errors.join("; ")}`);
   return {
     cores,
     indexSha,
-    cold: { wallMs: coldWall, ...cold, heapPage: coldHeap.page, heapWorker: coldHeap.worker, longestTaskMs: coldLong, workers: coldWorkers, cpuS: cpu0 !== undefined && cpu1 !== undefined ? cpu1 - cpu0 : NaN, threadCpu },
-    warm: { wallMs: warmWall, ...warm, heapPage: warmHeap.page, heapWorker: warmHeap.worker, longestTaskMs: warmLong },
+    cold: { wallMs: coldWall, ...cold, heapPage: coldHeap.page, heapWorker: coldHeap.worker, longestTaskMs: coldLong, longFrames: coldFrames, ...coldTasks, workers: coldWorkers, cpuS: cpu0 !== undefined && cpu1 !== undefined ? cpu1 - cpu0 : NaN, threadCpu },
+    warm: { wallMs: warmWall, ...warm, heapPage: warmHeap.page, heapWorker: warmHeap.worker, longestTaskMs: warmLong, longFrames: warmFrames, ...warmTasks },
   };
 }
 
@@ -501,6 +559,7 @@ for (const [name, runs] of Object.entries(cases)) {
       heapPageMiB: summary(r, (x) => x.heapPage / 2 ** 20),
       heapWorkerMiB: summary(r, (x) => x.heapWorker / 2 ** 20),
       longestTaskMs: summary(r, (x) => x.longestTaskMs),
+      ...(TASK_CPU ? { mostTaskThreadMs: summary(r, (x) => x.mostTaskThreadMs) } : {}),
       ...(phase === "cold" ? {
         workers: summary(r, (x) => x.workers),
         cpuS: summary(r, (x) => x.cpuS),
@@ -516,6 +575,7 @@ for (const [name, runs] of Object.entries(cases)) {
       `${name} ${phase === "cold" ? "cold" : "after reload"}`, s.files, s.parsed.median, range(s.wallMs, (x) => x.toFixed(0)), range(s.indexMs, (x) => x.toFixed(0)),
       phase === "cold" ? s.workers.median : "", phase === "cold" ? range(s.cpuS, (x) => x.toFixed(1)) : "",
       phase === "cold" ? `${s.cpuEngineWorkerS.median.toFixed(1)} / ${s.cpuParseWorkersS.median.toFixed(1)} / ${s.cpuOtherS.median.toFixed(1)}` : "", range(s.heapWorkerMiB, (x) => x.toFixed(1)), range(s.heapPageMiB, (x) => x.toFixed(1)), range(s.longestTaskMs, (x) => x.toFixed(0)),
+      ...(TASK_CPU ? [range(s.mostTaskThreadMs, (x) => x.toFixed(0))] : []),
     ]);
   }
 }
@@ -524,7 +584,7 @@ const shas = new Set(Object.entries(cases).filter(([n]) => n !== "sample").flatM
 const sameAnswers = shas.size === 1;
 if (!sameAnswers) failed = true;
 const cores = cases.sample[0]?.cores;
-console.log(mdTable(["case", "files", "parsed", "wall ms", "engine index ms", "workers started", "browser CPU s", "CPU s: engine worker / parse workers / rest", "peak heap engine worker MiB", "peak heap page MiB", "longest main-thread task ms"], rows));
+console.log(mdTable(["case", "files", "parsed", "wall ms", "engine index ms", "workers started", "browser CPU s", "CPU s: engine worker / parse workers / rest", "peak heap engine worker MiB", "peak heap page MiB", "longest main-thread task ms", ...(TASK_CPU ? ["most CPU ms in one main-thread task"] : [])], rows));
 console.log(`\nChromium ${CHROMIUM} (navigator.hardwareConcurrency ${cores}: the default jobs is ${Math.max(1, Math.min(8, (cores ?? 1) - 1))}), index in ${STORE ?? "opfs"}, ${RUNS} runs each, load average ${os.loadavg().map((x) => x.toFixed(1)).join(" ")} at the end; main-thread blocks ${failed ? "REACHED 100 ms or answers differed" : "stayed under"} 100 ms; index files saved after the zip's cold runs: ${sameAnswers ? `all equal (sha256 ${[...shas][0]?.slice(0, 16)}…)` : `DIFFER (${shas.size} distinct)`}.`);
 writeJson(path.join(resultsDir, flags.out ? path.basename(String(flags.out)) : STORE ? `browser-${STORE}.json` : "browser.json"), { machine: machine(), chromium: CHROMIUM, store: STORE ?? "opfs", runs: RUNS, treeFiles: TREE_FILES, hardwareConcurrency: cores, jobs: JOBS, sameAnswers, indexSha: [...shas], results, raw: cases });
 process.exit(failed ? 1 : 0);

@@ -50,4 +50,14 @@ describe("src/platform/browser and the worker front end", () => {
     expect(inputs.filter((f) => f.startsWith("src/core/") || f === "src/index.ts")).toEqual([]);
     expect(inputs.filter((f) => /node_modules\/(web-tree-sitter|gpt-tokenizer)\//.test(f))).toEqual([]);
   });
+
+  it("the playground's page (storage helpers and uploads included) leaves languages, queries and the engine out", async () => {
+    // The page's module is evaluated on its main thread at every load: the language specs and their
+    // query texts (≈140 kB) came in once through uploads.ts importing skipByName from src/index.ts.
+    const inputs = Object.keys((await graph("playground/src/main.ts")).inputs);
+    expect(inputs).toContain("src/platform/browser/uploads.ts");
+    expect(inputs).toContain("src/platform/browser/browser-store.ts");
+    expect(inputs.filter((f) => f.startsWith("src/languages/") || f === "src/index.ts" || /^src\/core\/(engine|graph|slice|extract|parse)/.test(f))).toEqual([]);
+    expect(inputs.filter((f) => /node_modules\/(web-tree-sitter|gpt-tokenizer)\//.test(f))).toEqual([]);
+  });
 });

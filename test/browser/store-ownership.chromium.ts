@@ -124,6 +124,35 @@ describe("OpfsStore: the folder is codeslice's own", () => {
   });
 });
 
+describe("OpfsStore in a dedicated worker (where the engine runs)", () => {
+  it("round-trips every kind of value, leaves only its keys and marker, and the page reads what it wrote", async () => {
+    const path = `${TEST_ROOT}/worker-ops`;
+    const worker = new Worker(new URL("./support/store-ops.worker.ts", import.meta.url), { type: "module" });
+    const got = await new Promise<Record<string, unknown>>((resolve) => {
+      worker.addEventListener("message", (e) => resolve(e.data), { once: true });
+      worker.postMessage({ path });
+    });
+    worker.terminate();
+    expect(got.error).toBeUndefined();
+    const text = (v: unknown) => new TextDecoder().decode(Uint8Array.from(v as number[]));
+    expect(got.all).toEqual(Array.from({ length: 512 }, (_, i) => (i * 7) % 256));
+    expect(got.empty).toEqual([]);
+    expect(got.bigSame).toBe(true);
+    expect(text(got.over)).toBe("short");
+    expect(text(got.grow)).toBe("a much longer second value");
+    expect(text(got.race)).toMatch(/^race-[0-7]-x*$/);
+    expect(text(got.race).length).toBe(7 + Number(text(got.race)[5]) * 3000);
+    expect(got.gone).toBeNull();
+    expect(text(got.healed)).toBe("value");
+    expect(got.keys).toEqual(["big", "empty", "grow", "healed", "over", "race", "v1/records/ab/all.bin"]);
+    // Nothing else in the folder: no temp or swap file left behind, only the marker besides the keys.
+    expect(got.files).toEqual([STORE_MARKER, ...(got.keys as string[])].sort());
+    // And the page's own store reads what the worker wrote.
+    const page = new OpfsStore(await openDirectory(await root(), path));
+    expect(text(Array.from((await page.get("over"))!))).toBe("short");
+  });
+});
+
 describe("OPFS writes cut off midway", () => {
   it("a worker terminated mid-write (a reload) leaves each key whole or absent, never empty or partial", async () => {
     let leftovers = 0;

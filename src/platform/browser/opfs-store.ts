@@ -216,9 +216,14 @@ export class OpfsStore implements Store {
   }
 
   /**
-   * Writes one value atomically (see {@link writeFileAtomic}). (Sync access handles in a worker,
-   * with a temporary file and `move()`, measured slower here for a whole index: 7.8 s against
-   * 6.2 s for 2,000 records; they hold the worker thread while writing and lock each file.)
+   * Writes one value atomically (see {@link writeFileAtomic}). Each value costs Chromium 4-5 ms of
+   * CPU whatever the API: creating the temp file, opening it, the quota bookkeeping of the write
+   * and the `move()` each cost about 1 ms (`test/bench/opfs-ops-bench.mjs`).
+   * Sync access handles in a worker (temp file, then `move()`) measured no cheaper for 2,000
+   * records (9.8 against 10.4 CPU-s, ranges overlapping, `test/bench/opfs-store-bench.mjs`,
+   * results/opfs-store-sync-handles.json) and slower in wall time (7.8 s against 6.2 s, an earlier
+   * measurement): they hold the worker thread on synchronous quota requests. What would cut the
+   * cost is fewer files: records packed several to a file.
    */
   private async writeFile(key: string, bytes: Uint8Array): Promise<void> {
     const at = (await this.folderOf(key, true))!;
