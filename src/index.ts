@@ -13,8 +13,8 @@ export type { Block, BlockForm, Envelope, FitSpec, FitState, FitResult } from ".
 /** Citations as answers print them, and the reverse (see shared/paths.ts). */
 export { cite, citePath, citeName, readQuotedPath } from "./shared/paths.ts";
 /** For adapters that list files themselves (archives, uploads): the scan's skip-by-name rules. */
-export { skipByName } from "./core/scan/defaults.ts";
-export type { SkipReason, SkippedFile } from "./core/scan/defaults.ts";
+export { skipByName } from "./shared/skip-rules.ts";
+export type { SkipReason, SkippedFile } from "./shared/skip-rules.ts";
 export type { Engine, EngineOptions, IndexSummary, RunOptions, RefreshOptions, RefreshResult, SnippetAnswer } from "./core/engine/engine.ts";
 export type { Progress } from "./core/engine/indexer.ts";
 export type { ArtifactSummary } from "./core/engine/artifact.ts";

@@ -9,7 +9,7 @@ import type { Platform } from "../ports.ts";
 import { extractFile } from "../extract/extract.ts";
 import type { FileRecord } from "../extract/record.ts";
 import { createParserRuntime } from "../parse/runtime.ts";
-import { classifyContent } from "../scan/defaults.ts";
+import { classifyContent } from "../../shared/skip-rules.ts";
 import type { CodeGraph } from "../graph/model.ts";
 import type { Route } from "../slice/routes.ts";
 import { buildChangesAnswer, type ChangeSet, type ChangesAnswer, type ChangesBundleOptions, type ChangesSide, type ComparedFile, type FileStatus } from "../changes/answer.ts";

@@ -14,7 +14,7 @@ import { DEFAULT_TASK_SEEDS, type ContextAnswer, type ContextOptions } from "../
 import { searchSymbols, type SearchHit } from "../search/search.ts";
 import type { Route } from "../slice/routes.ts";
 import type { RepoMap, RepoMapOptions } from "../map/repo-map.ts";
-import type { SkipReason } from "../scan/defaults.ts";
+import type { SkipReason } from "../../shared/skip-rules.ts";
 import { LIMITS } from "../limits.ts";
 import type { IndexResult, Progress } from "./indexer.ts";
 import type { ChangesOptions } from "./changes.ts";

@@ -4,7 +4,7 @@ import type { LanguageSpec } from "../../languages/types.ts";
 import type { Platform } from "../ports.ts";
 import type { FileRecord } from "../extract/record.ts";
 import { createParserRuntime, loadWasmLock, verifyGrammar, type ParserRuntime } from "../parse/runtime.ts";
-import { classifyContent, type SkippedFile } from "../scan/defaults.ts";
+import { classifyContent, type SkippedFile } from "../../shared/skip-rules.ts";
 import { checkScanCache, DEFAULT_MAX_FILE_BYTES, scanRepository, type ScanCache, type ScanResult, type ScannedFile } from "../scan/scan.ts";
 import { EngineError, isEngineError, throwIfAborted } from "../../shared/errors.ts";
 import { gitBlobId, sha256Hex } from "../../shared/hash.ts";

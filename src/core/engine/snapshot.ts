@@ -2,7 +2,7 @@
  * The persisted index: a snapshot manifest plus content-addressed per-file records, each stored
  * sealed (see seal.ts) and checked for its shape when read back, so a damaged entry reads as absent.
  */
-import type { SkippedFile } from "../scan/defaults.ts";
+import type { SkippedFile } from "../../shared/skip-rules.ts";
 import type { FileRecord } from "../extract/record.ts";
 import { seal, sealedContent, unseal } from "./seal.ts";
 

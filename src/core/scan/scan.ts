@@ -7,7 +7,7 @@ import { EngineError, isEngineError, throwIfAborted } from "../../shared/errors.
 import { LIMITS } from "../limits.ts";
 import { joinPath } from "../../shared/paths.ts";
 import type { DirEntry, FileStat, FileSystem } from "../ports.ts";
-import { DEFAULT_IGNORED_DIRS, skipByName, type SkippedFile } from "./defaults.ts";
+import { DEFAULT_IGNORED_DIRS, skipByName, type SkippedFile } from "../../shared/skip-rules.ts";
 import { GitignoreRules } from "./gitignore.ts";
 import { readGitIndex, type IndexEntry } from "./git-index.ts";
 

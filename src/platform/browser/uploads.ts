@@ -5,7 +5,7 @@
  */
 import { EngineError, throwIfAborted } from "../../shared/errors.ts";
 import { normalizeRelative } from "../../shared/paths.ts";
-import { skipByName } from "../../core/scan/defaults.ts";
+import { skipByName } from "../../shared/skip-rules.ts";
 import { DEFAULT_ZIP_LIMITS, type UnzipResult, type ZipLimits, type ZipSkipped } from "./zip.ts";
 import { openDirectory, opfsRoot, writeFileAtomic } from "./opfs-store.ts";
 

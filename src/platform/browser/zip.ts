@@ -6,7 +6,7 @@
  */
 import { EngineError, throwIfAborted } from "../../shared/errors.ts";
 import { normalizeRelative } from "../../shared/paths.ts";
-import { skipByName } from "../../core/scan/defaults.ts";
+import { skipByName } from "../../shared/skip-rules.ts";
 
 /** Limits for one archive. */
 export interface ZipLimits {

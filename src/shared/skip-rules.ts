@@ -1,5 +1,5 @@
 /** The conservative ignore list and the file-kind rules the scan applies outside git's own rules. */
-import { basename, extname } from "../../shared/paths.ts";
+import { basename, extname } from "./paths.ts";
 
 /**
  * Folders never entered unless git tracks files in them: VCS, dependencies, caches, build outputs.
