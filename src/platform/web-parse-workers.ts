@@ -2,7 +2,7 @@
  * The parse pool's threads over the Web Worker API, which Deno and browsers share: a channel over
  * a `Worker`, and the worker-side binding of the engine's parse loop to its global scope.
  */
-import { serveParseWorker } from "../core/engine/parse-worker.ts";
+import { serveParseWorker } from "../index.ts";
 import type { ParseWorkers, WasmSource, WorkerChannel } from "../core/ports.ts";
 
 /** The host's thread count, from `navigator.hardwareConcurrency` (1 when it does not say). */

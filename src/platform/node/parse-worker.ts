@@ -1,6 +1,6 @@
 /** Entry of a Node parse worker (see node-parse-workers.ts): the engine's parse loop over `parentPort`. */
 import { parentPort, workerData } from "node:worker_threads";
-import { serveParseWorker } from "../../core/engine/parse-worker.ts";
+import { serveParseWorker } from "../../index.ts";
 import { NodeWasmSource } from "./node-wasm-source.ts";
 
 const port = parentPort;
