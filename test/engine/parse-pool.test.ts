@@ -114,7 +114,7 @@ describe("parse pool", () => {
     expect(single.result.parsed.length).toBeGreaterThan(100);
     smallSingle = await indexWith(small, {}, 1);
     expect(smallSingle.result.parsed.length).toBeGreaterThan(100);
-  });
+  }, 120_000); // two one-thread indexes of ~150 files: past vitest's 30 s default on a loaded 2-core machine
 
   it("Node worker_threads give the same records, in the same order, as one thread; the engine's thread parses too", async () => {
     const workers = new NodeParseWorkers();

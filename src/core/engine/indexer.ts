@@ -477,6 +477,8 @@ function createRecordMaker(state: RunState, ctx: ParseContext, toRead: number) {
   const parseHere = async (path: string, spec: LanguageSpec, text: string, hash: string): Promise<{ bytes: Uint8Array; record: FileRecord } | { failure: string }> => {
     const failed = grammarFailures.get(spec.id);
     if (failed) return { failure: failed };
+    // With a pool, this thread loads the modules it posts to the workers, and so shares their code.
+    if (ctx.pool) await ctx.modules(spec);
     if (!runtime) {
       // At most the files read this run are parsed here (fewer: most reads find their record).
       platform.wasm.expectParses?.(toRead);

@@ -90,6 +90,20 @@ async function verifiedModule(wasm: WasmSource, lock: WasmLock, file: string): P
 }
 
 /**
+ * What to instantiate `file` from: a module compiled in this thread or adopted, when there is one
+ * (a run with a parse pool compiled it to post it: this thread then shares the workers' code),
+ * else the checked bytes, which web-tree-sitter compiles as it always did (a one-thread run).
+ */
+async function loadable(wasm: WasmSource, lock: WasmLock, file: string): Promise<{ sha256: string; module?: Promise<WebAssembly.Module>; bytes?: Uint8Array }> {
+  const listed = lock.files.find((f) => f.file === file)?.sha256;
+  const given = listed && adopted.get(wasm)?.has(listed) ? modules.get(listed) : undefined;
+  if (given) return { module: given, sha256: listed! };
+  const { bytes, sha256 } = await verified(wasm, lock, file);
+  const module = modules.get(sha256);
+  return module ? { module, sha256 } : { bytes, sha256 };
+}
+
+/**
  * The compiled modules a parse worker needs for `specs` (the runtime and their grammars), keyed by
  * sha256, to post to it (see {@link adoptModules}). Compiling is cheap (V8 compiles functions on
  * first call); what the worker is spared is that and every later tier-up.
@@ -162,7 +176,9 @@ async function newRuntime(wasm: WasmSource): Promise<ParserRuntime> {
   const { Language, Parser, Query } = await import("web-tree-sitter");
   const lock = await loadWasmLock(wasm);
   runtimeReady ??= (async () => {
-    const module = await (await verifiedModule(wasm, lock, "web-tree-sitter.wasm")).module;
+    const source = await loadable(wasm, lock, "web-tree-sitter.wasm");
+    if (!source.module) return Parser.init({ wasmBinary: source.bytes });
+    const module = await source.module;
     // Emscripten instantiates through this hook and waits for its callback; a failure would leave
     // Parser.init pending forever, so it rejects the race instead.
     let failed!: (error: unknown) => void;
@@ -185,7 +201,7 @@ async function newRuntime(wasm: WasmSource): Promise<ParserRuntime> {
       let p = loaded.get(spec.id);
       if (!p) {
         p = (async () => {
-          const { module, sha256 } = await verifiedModule(wasm, lock, spec.grammar);
+          const { module, bytes, sha256 } = await loadable(wasm, lock, spec.grammar);
           // The same grammar bytes and query text compile once per thread, whichever WasmSource
           // (engine) asks: a TypeScript query costs ~0.2 s to compile.
           const shareKey = `${sha256}\0${spec.fullDepth}\0${spec.query}`;
@@ -194,7 +210,7 @@ async function newRuntime(wasm: WasmSource): Promise<ParserRuntime> {
             shared = (async () => {
               let language: Language;
               try {
-                language = Language.loadSync(await module);
+                language = module ? Language.loadSync(await module) : await Language.load(bytes!);
               } catch (error) {
                 throw new EngineError("grammar_incompatible", `Cannot load the ${spec.name} grammar (${spec.grammar})`, {
                   hint: "The grammar's ABI does not match the web-tree-sitter runtime; run `npm run wasm:sync`.",
