@@ -43,9 +43,9 @@ export interface IndexOptions {
   /**
    * Threads that parse: 1 parses in this thread; N > 1 hands files to N - 1 workers of the
    * platform's `workers` and parses in this thread too, whatever the workers have not taken yet
-   * (in-thread only when the platform has no workers). Default: the platform's parallelism minus one (the
-   * engine's thread keeps a core for reading, hashing and storing), at most MAX_DEFAULT_JOBS. The
-   * records, their order and the snapshot are the same for every value.
+   * (in-thread only when the platform has no workers). Default: the platform's parallelism minus
+   * one, at most MAX_DEFAULT_JOBS. The records, their order and the snapshot are the same for
+   * every value.
    */
   jobs?: number;
 }
