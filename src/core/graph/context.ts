@@ -11,6 +11,7 @@ import type { BindingRecord, Definition, FileRecord, ImportRecord } from "../ext
 import type { SymbolNode } from "./model.ts";
 import { dirname } from "../../shared/paths.ts";
 import { bindingName } from "./summary.ts";
+import { StarExports } from "./star-exports.ts";
 
 /** A file's scope for resolution. */
 export interface FileState {
@@ -53,6 +54,8 @@ export interface Memos {
   arity: Map<number, ArityRange | null>;
   /** The same-named callable members of a type, by `owner\0name` (its overloads of the name). */
   overloads: Map<string, readonly number[]>;
+  /** The names star imports can bring in at all (star-exports.ts). */
+  starExports: StarExports;
 }
 
 /** Everything resolution reads. */
@@ -110,7 +113,10 @@ export class BoundedMap<K, V> extends Map<K, V> {
 
 export function emptyMemos(): Memos {
   const memo = () => new BoundedMap<never, never>();
-  return { exports: memo(), members: memo(), bases: memo(), imports: memo(), callables: memo(), overrides: memo(), arity: memo(), overloads: memo() };
+  return {
+    exports: memo(), members: memo(), bases: memo(), imports: memo(), callables: memo(), overrides: memo(), arity: memo(), overloads: memo(),
+    starExports: new StarExports(),
+  };
 }
 
 /** The resolver tables for `resolver`, prepared once per project. */

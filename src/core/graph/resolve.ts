@@ -99,7 +99,8 @@ function fromStarImports(ctx: GraphContext, st: FileState, name: string, depth: 
       if (m !== undefined) return { kind: "def", id: m, via: "import" };
     }
     const r = resolveImport(ctx, st, star);
-    if (r.file) {
+    // (a name no star-import target binds is found through none of them: no walk, see star-exports.ts)
+    if (r.file && (r.within || ctx.memos.starExports.mayExport(ctx, r.file, name))) {
       const v = r.within ? withinValue(ctx, r, name, depth + 1) : exportOf(ctx, r.file, name, depth + 1);
       if (v) return v;
     }
