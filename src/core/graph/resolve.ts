@@ -34,11 +34,11 @@ const IDENT = /^[A-Za-z_$][\w$]*$/;
 
 /** What `from <file> import <name>` / `import { name } from "<file>"` reaches, memoized. */
 export function exportOf(ctx: GraphContext, file: string, name: string, depth = 0): Value | undefined {
-  const key = `${file}\0${name}`;
-  if (ctx.memos.exports.has(key)) return (ctx.memos.exports.get(key) as Value | null) ?? undefined;
-  ctx.memos.exports.set(key, null); // cycle guard
+  const memo = ctx.memos.exports;
+  if (memo.has(file, name)) return (memo.get(file, name) as Value | null) ?? undefined;
+  memo.set(file, name, null); // cycle guard
   const v = depth > MAX_DEPTH ? undefined : computeExport(ctx, file, name, depth);
-  ctx.memos.exports.set(key, v ?? null);
+  memo.set(file, name, v ?? null);
   return v;
 }
 
