@@ -11,6 +11,7 @@ import type { BindingRecord, Definition, FileRecord, ImportRecord } from "../ext
 import type { SymbolNode } from "./model.ts";
 import { dirname } from "../../shared/paths.ts";
 import { bindingName } from "./summary.ts";
+import { StarExports } from "./star-exports.ts";
 
 /** A file's scope for resolution. */
 export interface FileState {
@@ -43,7 +44,8 @@ export interface FileState {
 
 /** Memos of a resolution pass; cleared when a graph is finished or patched. */
 export interface Memos {
-  exports: Map<string, unknown>;
+  /** What a file's name exports, by file then name (see PairMemo). */
+  exports: PairMemo<string, string, unknown>;
   members: Map<string, number | null>;
   bases: Map<number, { id: number; kind: "extends" | "implements" }[]>;
   imports: Map<FileState, Map<ImportRecord, ResolvedImport>>;
@@ -53,6 +55,8 @@ export interface Memos {
   arity: Map<number, ArityRange | null>;
   /** The same-named callable members of a type, by `owner\0name` (its overloads of the name). */
   overloads: Map<string, readonly number[]>;
+  /** The names star imports can bring in at all (star-exports.ts). */
+  starExports: StarExports;
 }
 
 /** Everything resolution reads. */
@@ -108,9 +112,54 @@ export class BoundedMap<K, V> extends Map<K, V> {
   }
 }
 
+/**
+ * A memo keyed by a pair (file, name), as a map of maps: no key string is built per look-up (a
+ * `file\0name` key was ~70 bytes for each of millions of entries on the Linux kernel, and hashed
+ * afresh every time). Bounded like BoundedMap: at `limit` entries in all it forgets everything.
+ */
+export class PairMemo<A, B, V> {
+  private readonly outer = new Map<A, Map<B, V>>();
+  private count = 0;
+  constructor(private readonly limit = MEMO_LIMIT) {}
+
+  get size(): number {
+    return this.count;
+  }
+
+  has(a: A, b: B): boolean {
+    return this.outer.get(a)?.has(b) ?? false;
+  }
+
+  get(a: A, b: B): V | undefined {
+    return this.outer.get(a)?.get(b);
+  }
+
+  set(a: A, b: B, value: V): this {
+    let inner = this.outer.get(a);
+    if (!inner?.has(b)) {
+      if (this.count >= this.limit) {
+        this.clear();
+        inner = undefined;
+      }
+      if (!inner) this.outer.set(a, (inner = new Map()));
+      this.count++;
+    }
+    inner.set(b, value);
+    return this;
+  }
+
+  clear(): void {
+    this.outer.clear();
+    this.count = 0;
+  }
+}
+
 export function emptyMemos(): Memos {
   const memo = () => new BoundedMap<never, never>();
-  return { exports: memo(), members: memo(), bases: memo(), imports: memo(), callables: memo(), overrides: memo(), arity: memo(), overloads: memo() };
+  return {
+    exports: new PairMemo(), members: memo(), bases: memo(), imports: memo(), callables: memo(), overrides: memo(), arity: memo(), overloads: memo(),
+    starExports: new StarExports(),
+  };
 }
 
 /** The resolver tables for `resolver`, prepared once per project. */

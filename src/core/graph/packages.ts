@@ -104,16 +104,12 @@ function linkageTable(files: readonly FileState[]): Map<string, number[]> {
   return linked;
 }
 
-/** The files a file brings in through its star imports (C's `#include`), transitively, memoized per file state. */
-const includedMemo = new WeakMap<FileState, Set<string>>();
+/** The files a file brings in through its star imports (C's `#include`), transitively (2,000 at most). */
 function included(ctx: GraphContext, st: FileState): Set<string> {
-  let out = includedMemo.get(st);
-  if (out) return out;
-  out = new Set();
-  includedMemo.set(st, out);
+  const out = new Set<string>();
   const queue = [st];
-  while (queue.length && out.size < 2000) {
-    const cur = queue.shift()!;
+  for (let head = 0; head < queue.length && out.size < 2000; head++) {
+    const cur = queue[head]!;
     for (const imp of cur.starImports) {
       const f = resolveImport(ctx, cur, imp).file;
       if (!f || out.has(f)) continue;
@@ -124,6 +120,28 @@ function included(ctx: GraphContext, st: FileState): Set<string> {
   }
   return out;
 }
+
+/**
+ * The path stems (`drivers/net/foo`) and base names (`foo`) of the files a file includes, for the
+ * file whose calls are being linked. One file at a time: the calls of a file are linked together,
+ * and a set per file kept for the whole build (up to 2,000 headers each) was gigabytes on the Linux
+ * kernel's 55k files.
+ */
+let includedKeys: { memos: GraphContext["memos"]; st: FileState; stems: Set<string>; bases: Set<string> } | undefined;
+function includedKeysOf(ctx: GraphContext, st: FileState): { stems: Set<string>; bases: Set<string> } {
+  if (includedKeys?.st === st && includedKeys.memos === ctx.memos) return includedKeys;
+  const stems = new Set<string>();
+  const bases = new Set<string>();
+  for (const h of included(ctx, st)) {
+    stems.add(pathStem(h));
+    bases.add(pathBase(h));
+  }
+  includedKeys = { memos: ctx.memos, st, stems, bases };
+  return includedKeys;
+}
+
+const pathStem = (p: string) => p.replace(/\.[^./]+$/, "");
+const pathBase = (p: string) => pathStem(p).slice(pathStem(p).lastIndexOf("/") + 1);
 
 /**
  * A function with external linkage that a call of `name` in `st` reaches: the only one of that
@@ -137,11 +155,8 @@ export function linkedMember(ctx: GraphContext, st: FileState, name: string): nu
   // One function, or overloads of one name in one file (C++): they share a qualified name.
   const same = (list: readonly number[]) => list.every((id) => ctx.symbols[id]!.qualified === ctx.symbols[list[0]!]!.qualified);
   if (same(ids)) return ids[0];
-  const stem = (p: string) => p.replace(/\.[^./]+$/, "");
-  const base = (p: string) => stem(p).slice(stem(p).lastIndexOf("/") + 1);
-  const headers = [...included(ctx, st)];
-  for (const key of [stem, base]) {
-    const wanted = new Set(headers.map(key));
+  const keys = includedKeysOf(ctx, st);
+  for (const [key, wanted] of [[pathStem, keys.stems], [pathBase, keys.bases]] as const) {
     const hits = ids.filter((id) => wanted.has(key(ctx.symbols[id]!.file)));
     if (hits.length && same(hits)) return hits[0];
     if (hits.length > 1) return undefined;

@@ -34,11 +34,11 @@ const IDENT = /^[A-Za-z_$][\w$]*$/;
 
 /** What `from <file> import <name>` / `import { name } from "<file>"` reaches, memoized. */
 export function exportOf(ctx: GraphContext, file: string, name: string, depth = 0): Value | undefined {
-  const key = `${file}\0${name}`;
-  if (ctx.memos.exports.has(key)) return (ctx.memos.exports.get(key) as Value | null) ?? undefined;
-  ctx.memos.exports.set(key, null); // cycle guard
+  const memo = ctx.memos.exports;
+  if (memo.has(file, name)) return (memo.get(file, name) as Value | null) ?? undefined;
+  memo.set(file, name, null); // cycle guard
   const v = depth > MAX_DEPTH ? undefined : computeExport(ctx, file, name, depth);
-  ctx.memos.exports.set(key, v ?? null);
+  memo.set(file, name, v ?? null);
   return v;
 }
 
@@ -99,7 +99,8 @@ function fromStarImports(ctx: GraphContext, st: FileState, name: string, depth: 
       if (m !== undefined) return { kind: "def", id: m, via: "import" };
     }
     const r = resolveImport(ctx, st, star);
-    if (r.file) {
+    // (a name no star-import target binds is found through none of them: no walk, see star-exports.ts)
+    if (r.file && (r.within || ctx.memos.starExports.mayExport(ctx, r.file, name))) {
       const v = r.within ? withinValue(ctx, r, name, depth + 1) : exportOf(ctx, r.file, name, depth + 1);
       if (v) return v;
     }
