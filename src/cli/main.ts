@@ -112,9 +112,8 @@ Options:
 Scans the project (git-aware: tracked files plus untracked files git would not ignore),
 parses supported files with tree-sitter and stores per-file records in the cache folder.
 A second run re-parses only files whose content changed. Prints files by language, symbols,
-skipped files with reasons, and the time taken. --jobs N parses on N threads: the main thread
-and N - 1 workers (default: the cores minus one, at most 8; 1 parses in the main thread only);
-the index is the same for every N.
+skipped files with reasons, and the time taken. --jobs N parses on N threads (default: the
+cores minus one, at most 8; 1 parses in the main thread); the index is the same for every N.
 
 --export FILE  After indexing, writes the index as one portable file ("-": stdout): the
                records and the file list, paths relative to the root, versioned and

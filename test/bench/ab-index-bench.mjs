@@ -2,7 +2,7 @@
 // A/B cold-index benchmark: two or more builds of codeslice (package folders, each with dist/
 // and wasm/) index the same corpus cold, run by run in turn (A, B, …, then the next round in
 // reverse order), so load from other work on a shared machine falls on all alike. Each run gets a fresh cache folder and one parse thread
-// (`--jobs 1` unless the build says `@N`: the work after the parse is what this compares). CPU seconds (user + sys, GNU time)
+// (`--jobs 1`: the work after the parse is what this compares). CPU seconds (user + sys, GNU time)
 // move far less with load than wall time; both are reported as medians, with the load average.
 // Then each build writes `graph --json` for the corpus: the outputs must be byte-identical.
 // `--modes cold,unchanged,edit` adds, on each build's own warm cache, `index` with nothing changed
@@ -13,9 +13,6 @@
 //   node test/bench/ab-index-bench.mjs --a /path/to/base-package --b . [CORPUS_DIR] [--runs 5] [--name NAME]
 //   node test/bench/ab-index-bench.mjs --builds base=/pkg/a,lookups=/pkg/b,terms=/pkg/c [CORPUS_DIR] …
 //   node test/bench/ab-index-bench.mjs --a BASE --b . --modes cold,unchanged,edit [--edit-file rel/path.py]
-//   node test/bench/ab-index-bench.mjs --builds main1=/pkg/a@1,main2=/pkg/a@2,head2=.@2 CORPUS_DIR
-// A build ending in `@N` runs with `--jobs N` (default 1), its graph --json too: the same package at
-// two job counts checks that the parse pool changes nothing.
 // A package folder is a checkout (or a copy of its dist/, wasm/ and package.json) after
 // `node scripts/build.mjs`. Without CORPUS_DIR: Debian's python3-django, prepared as index-bench does.
 // Output: a markdown table on stdout and test/bench/results/ab-index-<corpus>.json.
@@ -32,9 +29,9 @@ if (flags.help || !((flags.a && flags.b) || flags.builds)) {
 }
 const RUNS = Number(flags.runs ?? 5);
 /** Build name → package folder, in run order; the first is the base the others are compared with. */
-const specs = flags.builds ? String(flags.builds).split(",").map((b) => [b.split("=")[0], b.split("=").slice(1).join("=")]) : [["a", String(flags.a)], ["b", String(flags.b)]];
-const jobsOf = Object.fromEntries(specs.map(([n, p]) => [n, /@(\d+)$/.exec(p)?.[1] ?? "1"]));
-const builds = Object.fromEntries(specs.map(([n, p]) => [n, path.resolve(p.replace(/@\d+$/, ""))]));
+const builds = Object.fromEntries(
+  flags.builds ? String(flags.builds).split(",").map((b) => [b.split("=")[0], path.resolve(b.split("=").slice(1).join("="))]) : [["a", path.resolve(flags.a)], ["b", path.resolve(flags.b)]],
+);
 const names = Object.keys(builds);
 for (const dir of Object.values(builds)) {
   if (!fs.existsSync(path.join(dir, "dist/cli/main.js"))) {
@@ -81,13 +78,13 @@ const runs = Object.fromEntries(names.map((n) => [n, []]));
 const warmRuns = Object.fromEntries(MODES.filter((m) => m !== "cold").map((m) => [m, Object.fromEntries(names.map((n) => [n, []]))]));
 try {
   const warmCache = (side) => path.join(scratch, `warm-${side}`);
-  if (MODES.some((m) => m !== "cold")) for (const side of names) await run(builds[side], ["index", "--root", corpus, "--cache-dir", warmCache(side), "--quiet", "--jobs", jobsOf[side]]);
+  if (MODES.some((m) => m !== "cold")) for (const side of names) await run(builds[side], ["index", "--root", corpus, "--cache-dir", warmCache(side), "--quiet", "--jobs", "1"]);
   for (let i = 0; i < RUNS; i++) {
     const order = i % 2 ? [...names].reverse() : names;
     if (MODES.includes("cold")) {
       for (const side of order) {
         const cache = path.join(scratch, `cache-${side}-${i}`);
-        const r = await run(builds[side], ["index", "--root", corpus, "--cache-dir", cache, "--quiet", "--jobs", jobsOf[side]]);
+        const r = await run(builds[side], ["index", "--root", corpus, "--cache-dir", cache, "--quiet", "--jobs", "1"]);
         fs.rmSync(cache, { recursive: true, force: true });
         runs[side].push(r);
         process.stderr.write(`${side} ${i + 1}/${RUNS}: ${fmt(r.wall)} s wall, ${fmt(r.cpu)} s CPU, ${Math.round(r.rssMb)} MB, load ${os.loadavg()[0].toFixed(2)}\n`);
@@ -96,7 +93,7 @@ try {
     for (const mode of MODES.filter((m) => m !== "cold")) {
       if (mode === "edit") fs.appendFileSync(editFile, `\n# ab-index-bench edit ${i}\n`);
       for (const side of order) {
-        const r = await run(builds[side], ["index", "--root", corpus, "--cache-dir", warmCache(side), "--quiet", "--jobs", jobsOf[side]]);
+        const r = await run(builds[side], ["index", "--root", corpus, "--cache-dir", warmCache(side), "--quiet", "--jobs", "1"]);
         warmRuns[mode][side].push(r);
         process.stderr.write(`${mode} ${side} ${i + 1}/${RUNS}: ${fmt(r.wall)} s wall, ${fmt(r.cpu)} s CPU\n`);
       }
@@ -109,7 +106,7 @@ try {
     const out = {};
     for (const side of names) {
       out[side] = path.join(scratch, `graph-${side}.json`);
-      await run(builds[side], ["graph", "--root", corpus, "--cache-dir", path.join(scratch, `graph-cache-${side}`), "--quiet", "--json", "--jobs", jobsOf[side]], out[side]);
+      await run(builds[side], ["graph", "--root", corpus, "--cache-dir", path.join(scratch, `graph-cache-${side}`), "--quiet", "--json", "--jobs", "1"], out[side]);
       identical[side] = Buffer.compare(fs.readFileSync(out[names[0]]), fs.readFileSync(out[side])) === 0;
     }
     process.stderr.write(`graph --json identical to ${names[0]}: ${JSON.stringify(identical)}\n`);
@@ -120,7 +117,7 @@ try {
   for (const mode of Object.keys(all)) {
     const base = s(mode, names[0], "cpu").median;
     for (const side of names) {
-      rows.push([mode, `${side} (${revision(builds[side])}, jobs ${jobsOf[side]})`, fmt(s(mode, side, "cpu").median), fmt(s(mode, side, "cpu").median / base), fmt(s(mode, side, "wall").median), Math.round(s(mode, side, "rssMb").median), identical[side] ?? "–"]);
+      rows.push([mode, `${side} (${revision(builds[side])})`, fmt(s(mode, side, "cpu").median), fmt(s(mode, side, "cpu").median / base), fmt(s(mode, side, "wall").median), Math.round(s(mode, side, "rssMb").median), identical[side] ?? "–"]);
     }
   }
   console.log(mdTable(["mode", "build", "CPU s (median)", `CPU ÷ ${names[0]}`, "wall s (median)", "peak RSS MB", "graph identical"], rows));
@@ -128,7 +125,7 @@ try {
   writeJson(path.join(resultsDir, `ab-index-${corpusName}.json`), {
     corpus: corpusName, runs: RUNS, modes: Object.keys(all), machine: machine(), loadBefore, loadAfter: os.loadavg(),
     builds: Object.fromEntries(names.map((n) => [n, {
-      revision: revision(builds[n]), jobs: Number(jobsOf[n]), graphIdentical: identical[n] ?? null,
+      revision: revision(builds[n]), graphIdentical: identical[n] ?? null,
       ...Object.fromEntries(Object.keys(all).map((m) => [m, { cpu: s(m, n, "cpu"), wall: s(m, n, "wall"), rssMb: s(m, n, "rssMb"), raw: all[m][n] }])),
     }])),
   });

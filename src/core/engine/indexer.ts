@@ -1,9 +1,9 @@
 /** The index pipeline: scan, reuse what the snapshot and store already know, parse the rest. */
-import { languageById, languagesForProject } from "../../languages/index.ts";
+import { languagesForProject } from "../../languages/index.ts";
 import type { LanguageSpec } from "../../languages/types.ts";
 import type { Platform } from "../ports.ts";
 import type { FileRecord } from "../extract/record.ts";
-import { createParserRuntime, loadWasmLock, sharedModules, verifyGrammar, type ParserRuntime } from "../parse/runtime.ts";
+import { createParserRuntime, loadWasmLock, verifyGrammar, type ParserRuntime } from "../parse/runtime.ts";
 import { classifyContent, type SkippedFile } from "../../shared/skip-rules.ts";
 import { checkScanCache, DEFAULT_MAX_FILE_BYTES, scanRepository, type ScanCache, type ScanResult, type ScannedFile } from "../scan/scan.ts";
 import { EngineError, isEngineError, throwIfAborted } from "../../shared/errors.ts";
@@ -41,11 +41,10 @@ export interface IndexOptions {
    */
   recheck?: ReadonlySet<string>;
   /**
-   * Threads that parse: 1 parses in this thread; N > 1 hands files to N - 1 workers of the
-   * platform's `workers` and parses in this thread too, whatever the workers have not taken yet
-   * (in-thread only when the platform has no workers). Default: the platform's parallelism minus
-   * one, at most MAX_DEFAULT_JOBS. The records, their order and the snapshot are the same for
-   * every value.
+   * Threads that parse: 1 parses in this thread; N > 1 hands files to N workers of the platform's
+   * `workers` (in-thread when it has none). Default: the platform's parallelism minus one (the
+   * engine's thread keeps a core for reading, hashing and storing), at most MAX_DEFAULT_JOBS. The
+   * records, their order and the snapshot are the same for every value.
    */
   jobs?: number;
 }
@@ -315,20 +314,12 @@ interface ParseContext {
   /** Records parsed this run by store key (while the heap allows): a copy of a file is not parsed again. */
   parsedThisRun: Map<string, FileRecord>;
   grammarOk(spec: LanguageSpec): Promise<boolean>;
-  /** The compiled modules a worker needs for `spec`'s files, to post them (undefined: it compiles its own). */
-  modules(spec: LanguageSpec): Promise<Record<string, WebAssembly.Module> | undefined>;
 }
 
 function createParseContext(platform: Platform): ParseContext {
   /** Per language: whether the engine's own WasmSource holds the grammar its lock names. */
   const grammarChecks = new Map<string, Promise<boolean>>();
-  const compiled = new Map<string, Promise<Record<string, WebAssembly.Module> | undefined>>();
   return {
-    modules: (spec) => {
-      let m = compiled.get(spec.id);
-      if (!m) compiled.set(spec.id, (m = sharedModules(platform.wasm, [spec]).catch(() => undefined)));
-      return m;
-    },
     dispatched: new Map(),
     parsedThisRun: new Map(),
     grammarOk: (spec) => {
@@ -370,12 +361,7 @@ function createPreparer(state: RunState, ctx: ParseContext): (f: ScannedFile, sp
     // A grammar the engine's own wasm fails is left to the in-thread parse, which reports it.
     if (!pool || parsedThisRun.has(key) || !(await ctx.grammarOk(spec))) return { kind: "parse", text: content.text, hash, key };
     let extracted = dispatched.get(key);
-    if (!extracted) {
-      const modules = await ctx.modules(spec);
-      // Checked again: a copy of this file may have been handed out while the modules were awaited.
-      extracted = dispatched.get(key);
-      if (!extracted) dispatched.set(key, (extracted = pool.extract({ language: spec.id, lock: ctx.lockHash!, path: f.path, hash, text: content.text, ...(modules ? { modules } : {}) })));
-    }
+    if (!extracted) dispatched.set(key, (extracted = pool.extract({ language: spec.id, lock: ctx.lockHash!, path: f.path, hash, text: content.text })));
     return { kind: "parse", text: content.text, hash, key, extracted };
   };
 }
@@ -395,8 +381,7 @@ async function processJobs(state: RunState, ctx: ParseContext, jobs: Job[], sour
   const threads = parseJobs(platform, options.jobs);
   if (threads > 1 && platform.workers && withWork.length >= POOL_MIN_FILES) {
     ctx.lockHash = await sha256Hex(await platform.wasm.load("wasm.lock.json"));
-    // This thread parses too (files it takes back from the pool while it waits on a worker).
-    ctx.pool = createParsePool(platform.workers, { size: threads - 1, ...(platform.logger ? { logger: platform.logger } : {}) });
+    ctx.pool = createParsePool(platform.workers, { size: threads, ...(platform.logger ? { logger: platform.logger } : {}) });
   }
   let launched = 0;
   const startMore = (upTo: number) => {
@@ -473,80 +458,36 @@ async function processJobs(state: RunState, ctx: ParseContext, jobs: Job[], sour
  * Makes the record of a file to parse: the pool's when it made one, else (no pool, a worker that
  * died or could not load the grammar) parsed in this thread, which also reports a failure as a
  * one-thread run does. Undefined when the file's grammar is unavailable (the file is skipped, and
- * says why). While a worker still makes the record it waits on, this thread parses the files
- * queued last in the pool (see {@link ParsePool.takeBack}), so it is one of the run's parse threads.
+ * says why).
  */
 function createRecordMaker(state: RunState, ctx: ParseContext, toRead: number) {
   const { platform } = state;
   let runtime: ParserRuntime | undefined;
   const grammarFailures = new Map<string, string>();
-  /** Records this thread made for files taken back from the pool, by their stored bytes. */
-  const madeHere = new WeakMap<Uint8Array, FileRecord>();
-  /** Pool answers that have arrived. */
-  const settled = new WeakSet<Promise<Uint8Array | undefined>>();
   const unavailable = (path: string, detail: string) => void state.skipped.push({ path, reason: "grammar_unavailable", detail });
-
-  /** Parses in this thread; a grammar that fails to load is answered with why (in `failure`). */
-  const parseHere = async (path: string, spec: LanguageSpec, text: string, hash: string): Promise<{ bytes: Uint8Array; record: FileRecord } | { failure: string }> => {
-    const failed = grammarFailures.get(spec.id);
-    if (failed) return { failure: failed };
-    // With a pool, this thread loads the modules it posts to the workers, and so shares their code.
-    if (ctx.pool) await ctx.modules(spec);
-    if (!runtime) {
-      // At most the files read this run are parsed here (fewer: most reads find their record).
-      platform.wasm.expectParses?.(toRead);
-      runtime = await createParserRuntime(platform.wasm);
-    }
-    try {
-      await runtime.load(spec);
-    } catch (error) {
-      // One broken grammar must not sink the whole index: that language's files are skipped, and
-      // every one of them says why.
-      if (!isEngineError(error, "wasm_missing", "wasm_mismatch", "grammar_incompatible")) throw error;
-      grammarFailures.set(spec.id, `${(error as EngineError).message}${(error as EngineError).hint ? ` (${(error as EngineError).hint})` : ""}`);
-      return { failure: grammarFailures.get(spec.id)! };
-    }
-    return storedForm(await parseFile(runtime, spec, text, path, hash));
-  };
-
-  /** Until `waited` settles, parses files taken back from the pool; they settle with their bytes. */
-  const helpWhile = async (waited: Promise<Uint8Array | undefined>) => {
-    void waited.then(() => settled.add(waited));
-    await Promise.resolve();
-    while (ctx.pool && !settled.has(waited)) {
-      const taken = ctx.pool.takeBack();
-      if (!taken) return;
-      const { job } = taken;
-      const spec = languageById(job.language);
-      let made: Awaited<ReturnType<typeof parseHere>> | undefined;
-      try {
-        made = spec && (await parseHere(job.path, spec, job.text, job.hash));
-      } catch {
-        // Parsed again when its turn comes, where the failure is reported as in a one-thread run.
-      }
-      if (made && "bytes" in made) madeHere.set(made.bytes, made.record);
-      taken.resolve(made && "bytes" in made ? made.bytes : undefined);
-      // A parse here runs on promises that are already settled: only a macrotask turn lets the
-      // workers' answers in (and hands them their next files) before this thread takes another.
-      await new Promise((resolve) => setTimeout(resolve, 0));
-    }
-  };
-
   return {
     async make(f: ScannedFile, spec: LanguageSpec, prepared: Prepared & { kind: "parse" }): Promise<{ bytes: Uint8Array; record: FileRecord } | undefined> {
       const failed = grammarFailures.get(spec.id);
       if (failed) return unavailable(f.path, failed);
-      if (prepared.extracted) await helpWhile(prepared.extracted);
       const bytes = prepared.extracted ? await prepared.extracted : undefined;
       ctx.dispatched.delete(prepared.key);
-      const here = bytes && madeHere.get(bytes);
-      // A record made here for a copy of this file (another path, same content) names that path.
-      if (bytes && here) return { bytes, record: here.path === f.path ? here : { ...here, path: f.path } };
       const pooled = bytes && freshRecord(bytes, f.path);
       if (bytes && pooled) return { bytes, record: pooled };
-      const made = await parseHere(f.path, spec, prepared.text, prepared.hash);
-      if ("failure" in made) return unavailable(f.path, made.failure);
-      return made;
+      if (!runtime) {
+        // At most the files read this run are parsed here (fewer: most reads find their record).
+        platform.wasm.expectParses?.(toRead);
+        runtime = await createParserRuntime(platform.wasm);
+      }
+      try {
+        await runtime.load(spec);
+      } catch (error) {
+        // One broken grammar must not sink the whole index: that language's files are skipped, and
+        // every one of them says why.
+        if (!isEngineError(error, "wasm_missing", "wasm_mismatch", "grammar_incompatible")) throw error;
+        grammarFailures.set(spec.id, `${(error as EngineError).message}${(error as EngineError).hint ? ` (${(error as EngineError).hint})` : ""}`);
+        return unavailable(f.path, grammarFailures.get(spec.id)!);
+      }
+      return storedForm(await parseFile(runtime, spec, prepared.text, f.path, prepared.hash));
     },
   };
 }

@@ -15,12 +15,6 @@ export type PoolJob = Omit<ParseJob, "type" | "id">;
 export interface ParsePool {
   /** The record's stored bytes, or undefined when the pool could not make them (parse it in-thread). */
   extract(job: PoolJob): Promise<Uint8Array | undefined>;
-  /**
-   * Takes back the file handed in last that no worker holds yet, for the engine's thread to parse
-   * while it waits on a worker: the caller settles it with `resolve` (the record's stored bytes, or
-   * undefined to have it parsed in-thread when its turn comes). Undefined when none is queued.
-   */
-  takeBack(): { job: PoolJob; resolve(bytes: Uint8Array | undefined): void } | undefined;
   /** Terminates the workers; files still waiting resolve undefined. */
   close(): void;
 }
@@ -42,7 +36,6 @@ const PER_WORKER = 2;
 const DEFAULT_STALL_MS = 60_000;
 
 interface Pending {
-  job: PoolJob;
   message: ParseJob;
   resolve: (bytes: Uint8Array | undefined) => void;
   timer?: ReturnType<typeof setTimeout>;
@@ -52,8 +45,6 @@ interface Slot {
   channel: WorkerChannel;
   inFlight: Map<number, Pending>;
   dead: boolean;
-  /** sha256s of the wasm modules this worker was handed (each is posted to a worker once). */
-  modulesSent: Set<string>;
 }
 
 /** A pool of `options.size` workers from `workers`, started when the first file arrives. */
@@ -68,8 +59,6 @@ export function createParsePool(workers: ParseWorkers, options: ParsePoolOptions
   // file that kills every worker it meets then costs a bounded number of threads, not one each.
   let respawns = options.size;
   let warned = false;
-  // Cleared when the host refuses to post a WebAssembly.Module: workers then compile their own.
-  let shareModules = true;
 
   const warn = (why: string) => {
     if (warned) return;
@@ -106,7 +95,7 @@ export function createParsePool(workers: ParseWorkers, options: ParsePoolOptions
       warn(`cannot start one: ${(error as Error).message}`);
       return;
     }
-    const slot: Slot = { channel, inFlight: new Map(), dead: false, modulesSent: new Set() };
+    const slot: Slot = { channel, inFlight: new Map(), dead: false };
     slots.push(slot);
     channel.listen(
       (message) => {
@@ -120,21 +109,6 @@ export function createParsePool(workers: ParseWorkers, options: ParsePoolOptions
       },
       (error) => fail(slot, error.message),
     );
-  };
-
-  /** Posts a job with the modules its worker does not hold yet (without any, should the host refuse them). */
-  const post = (slot: Slot, message: ParseJob) => {
-    const { modules, ...job } = message;
-    const fresh = shareModules && modules ? Object.entries(modules).filter(([sha256]) => !slot.modulesSent.has(sha256)) : [];
-    if (fresh.length === 0) return slot.channel.post(job);
-    try {
-      slot.channel.post({ ...job, modules: Object.fromEntries(fresh) });
-    } catch {
-      shareModules = false;
-      slot.channel.post(job);
-      return;
-    }
-    for (const [sha256] of fresh) slot.modulesSent.add(sha256);
   };
 
   const pump = () => {
@@ -156,7 +130,7 @@ export function createParsePool(workers: ParseWorkers, options: ParsePoolOptions
       const slot = best;
       p.timer = setTimeout(() => fail(slot, `no answer in ${stallMs} ms`), stallMs);
       try {
-        post(slot, p.message);
+        slot.channel.post(p.message);
       } catch (error) {
         fail(slot, (error as Error).message);
       }
@@ -171,13 +145,9 @@ export function createParsePool(workers: ParseWorkers, options: ParsePoolOptions
         for (let i = 0; i < options.size; i++) spawn();
       }
       return new Promise((resolve) => {
-        queue.push({ job, message: { type: "parse", id: nextId++, ...job }, resolve });
+        queue.push({ message: { type: "parse", id: nextId++, ...job }, resolve });
         pump();
       });
-    },
-    takeBack() {
-      const p = queue.pop();
-      return p && { job: p.job, resolve: p.resolve };
     },
     close() {
       closed = true;

@@ -5,7 +5,7 @@
  */
 import { languageById } from "../../languages/index.ts";
 import type { WasmSource } from "../ports.ts";
-import { adoptModules, createParserRuntime } from "../parse/runtime.ts";
+import { createParserRuntime } from "../parse/runtime.ts";
 import { sha256Hex } from "../../shared/hash.ts";
 import { parseFile } from "./parse-file.ts";
 import { storedBytes } from "./snapshot.ts";
@@ -24,13 +24,6 @@ export interface ParseJob {
   path: string;
   hash: string;
   text: string;
-  /**
-   * The engine's compiled wasm modules this worker has not been handed yet (the runtime and this
-   * file's grammar), by sha256 of their bytes: the worker uses them instead of reading and
-   * compiling its own copy, and shares the engine's compiled code. Absent where the host cannot
-   * post a `WebAssembly.Module`; the worker then compiles its own.
-   */
-  modules?: Record<string, WebAssembly.Module>;
 }
 
 /** Worker → engine: the stored bytes of the record, or why there are none. */
@@ -59,7 +52,6 @@ export function serveParseWorker(endpoint: ParseWorkerEndpoint, wasm: WasmSource
         if (!spec) throw new Error(`no language ${job.language}`);
         ownLock ??= wasm.load("wasm.lock.json").then(sha256Hex);
         if ((await ownLock) !== job.lock) throw Object.assign(new Error("this worker's wasm.lock.json is not the engine's"), { code: "wasm_mismatch" });
-        if (job.modules) adoptModules(wasm, job.modules);
         const runtime = await createParserRuntime(wasm);
         const bytes = storedBytes(await parseFile(runtime, spec, job.text, job.path, job.hash));
         endpoint.post({ type: "parsed", id: job.id, bytes }, [bytes.buffer as ArrayBuffer]);

@@ -41,83 +41,6 @@ let runtimeReady: Promise<void> | undefined;
  */
 const compiled = new Map<string, Promise<{ language: Language; query: Query }>>();
 
-/**
- * This thread's compiled wasm modules (the runtime and each grammar), by the sha256 of their bytes.
- * A `WebAssembly.Module` can be posted to another thread (Node's worker_threads, Web Workers in
- * browsers and Deno), where it shares the same compiled machine code: a parse worker handed the
- * engine's modules neither reads nor compiles the wasm again, and starts on the code V8 already
- * optimized for the engine's thread (it tiers hot functions up once per process, not per thread).
- * Measured on django's query.py with Python's and JavaScript's grammars: a worker's start took
- * ~0.85–0.95 CPU-s on its own modules and ~0.5–0.6 CPU-s on posted ones.
- */
-const modules = new Map<string, Promise<WebAssembly.Module>>();
-
-/** Per WasmSource, sha256s of modules posted in by another thread ({@link adoptModules}), used without reading that source. */
-const adopted = new WeakMap<WasmSource, Set<string>>();
-
-/**
- * Takes modules compiled by another thread (see {@link sharedModules}), keyed by the sha256 of
- * their bytes, for the runtime of `wasm`: it uses them in place of its own files. A thread that
- * adopts a module trusts the other thread's check of those bytes; the parse worker does so only
- * after its own wasm.lock.json matched the engine's. Other WasmSources are still checked.
- */
-export function adoptModules(wasm: WasmSource, given: Readonly<Record<string, WebAssembly.Module>>): void {
-  let own = adopted.get(wasm);
-  if (!own) adopted.set(wasm, (own = new Set()));
-  for (const [sha256, module] of Object.entries(given)) {
-    if (!(module instanceof WebAssembly.Module) || own.has(sha256)) continue;
-    own.add(sha256);
-    if (!modules.has(sha256)) modules.set(sha256, Promise.resolve(module));
-  }
-}
-
-/**
- * The compiled module of `file` as the lock names it: an adopted one, else the bytes of `wasm`
- * checked against the lock (every WasmSource is checked on its own), compiled once per thread.
- */
-async function verifiedModule(wasm: WasmSource, lock: WasmLock, file: string): Promise<{ module: Promise<WebAssembly.Module>; sha256: string }> {
-  const listed = lock.files.find((f) => f.file === file)?.sha256;
-  const given = listed && adopted.get(wasm)?.has(listed) ? modules.get(listed) : undefined;
-  if (given) return { module: given, sha256: listed! };
-  const { bytes, sha256 } = await verified(wasm, lock, file);
-  let module = modules.get(sha256);
-  if (!module) {
-    module = WebAssembly.compile(bytes as Uint8Array<ArrayBuffer>);
-    module.catch(() => modules.delete(sha256));
-    modules.set(sha256, module);
-  }
-  return { module, sha256 };
-}
-
-/**
- * What to instantiate `file` from: a module compiled in this thread or adopted, when there is one
- * (a run with a parse pool compiled it to post it: this thread then shares the workers' code),
- * else the checked bytes, which web-tree-sitter compiles as it always did (a one-thread run).
- */
-async function loadable(wasm: WasmSource, lock: WasmLock, file: string): Promise<{ sha256: string; module?: Promise<WebAssembly.Module>; bytes?: Uint8Array }> {
-  const listed = lock.files.find((f) => f.file === file)?.sha256;
-  const given = listed && adopted.get(wasm)?.has(listed) ? modules.get(listed) : undefined;
-  if (given) return { module: given, sha256: listed! };
-  const { bytes, sha256 } = await verified(wasm, lock, file);
-  const module = modules.get(sha256);
-  return module ? { module, sha256 } : { bytes, sha256 };
-}
-
-/**
- * The compiled modules a parse worker needs for `specs` (the runtime and their grammars), keyed by
- * sha256, to post to it (see {@link adoptModules}). Compiling is cheap (V8 compiles functions on
- * first call); what the worker is spared is that and every later tier-up.
- */
-export async function sharedModules(wasm: WasmSource, specs: readonly LanguageSpec[]): Promise<Record<string, WebAssembly.Module>> {
-  const lock = await loadWasmLock(wasm);
-  const out: Record<string, WebAssembly.Module> = {};
-  for (const file of ["web-tree-sitter.wasm", ...specs.map((s) => s.grammar)]) {
-    const { module, sha256 } = await verifiedModule(wasm, lock, file);
-    out[sha256] = await module;
-  }
-  return out;
-}
-
 async function verified(wasm: WasmSource, lock: WasmLock, file: string): Promise<{ bytes: Uint8Array; sha256: string }> {
   const entry = lock.files.find((f) => f.file === file);
   if (!entry) throw new EngineError("wasm_missing", `${file} is not listed in wasm/wasm.lock.json`, { hint: "Run `npm run wasm:sync`.", data: { file } });
@@ -176,18 +99,8 @@ async function newRuntime(wasm: WasmSource): Promise<ParserRuntime> {
   const { Language, Parser, Query } = await import("web-tree-sitter");
   const lock = await loadWasmLock(wasm);
   runtimeReady ??= (async () => {
-    const source = await loadable(wasm, lock, "web-tree-sitter.wasm");
-    if (!source.module) return Parser.init({ wasmBinary: source.bytes });
-    const module = await source.module;
-    // Emscripten instantiates through this hook and waits for its callback; a failure would leave
-    // Parser.init pending forever, so it rejects the race instead.
-    let failed!: (error: unknown) => void;
-    const failure = new Promise<never>((_, reject) => (failed = reject));
-    const instantiateWasm = (imports: WebAssembly.Imports, done: (instance: WebAssembly.Instance, module: WebAssembly.Module) => void) => {
-      WebAssembly.instantiate(module, imports).then((instance) => done(instance, module), failed);
-      return {};
-    };
-    await Promise.race([Parser.init({ instantiateWasm } as Parameters<typeof Parser.init>[0]), failure]);
+    const { bytes } = await verified(wasm, lock, "web-tree-sitter.wasm");
+    await Parser.init({ wasmBinary: bytes });
   })().catch((error) => {
     runtimeReady = undefined;
     throw error;
@@ -201,7 +114,7 @@ async function newRuntime(wasm: WasmSource): Promise<ParserRuntime> {
       let p = loaded.get(spec.id);
       if (!p) {
         p = (async () => {
-          const { module, bytes, sha256 } = await loadable(wasm, lock, spec.grammar);
+          const { bytes, sha256 } = await verified(wasm, lock, spec.grammar);
           // The same grammar bytes and query text compile once per thread, whichever WasmSource
           // (engine) asks: a TypeScript query costs ~0.2 s to compile.
           const shareKey = `${sha256}\0${spec.fullDepth}\0${spec.query}`;
@@ -210,7 +123,7 @@ async function newRuntime(wasm: WasmSource): Promise<ParserRuntime> {
             shared = (async () => {
               let language: Language;
               try {
-                language = module ? Language.loadSync(await module) : await Language.load(bytes!);
+                language = await Language.load(bytes);
               } catch (error) {
                 throw new EngineError("grammar_incompatible", `Cannot load the ${spec.name} grammar (${spec.grammar})`, {
                   hint: "The grammar's ABI does not match the web-tree-sitter runtime; run `npm run wasm:sync`.",
