@@ -43,7 +43,9 @@ export type SkipReason =
   | "grammar_unavailable"
   | "symlink_directory"
   | "special_file"
-  | "unreadable";
+  | "unreadable"
+  /** Brackets nest deeper than any real code (see `MAX_NESTING`): tree-sitter's wasm stack would overflow. */
+  | "too_deeply_nested";
 
 /** A file left out, with the reason and an optional detail. */
 export interface SkippedFile {
@@ -71,7 +73,7 @@ const utf8 = new TextDecoder("utf-8", { fatal: true });
 
 /**
  * Classifies file bytes: binary (NUL bytes, UTF-16 byte-order marks), not UTF-8, minified (very
- * long lines), or text. Returns the decoded text when it is usable.
+ * long lines), brackets nested past `MAX_NESTING`, or text. Returns the decoded text when it is usable.
  */
 export function classifyContent(bytes: Uint8Array): { text: string } | { reason: SkipReason; detail: string } {
   if ((bytes[0] === 0xff && bytes[1] === 0xfe) || (bytes[0] === 0xfe && bytes[1] === 0xff)) {
@@ -93,5 +95,28 @@ export function classifyContent(bytes: Uint8Array): { text: string } | { reason:
     for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) === 10) lines++;
     if (text.length / lines > 300) return { reason: "minified", detail: `${lines} line(s), ${text.length} characters` };
   }
+  const depth = bracketDepthOver(text, MAX_NESTING);
+  if (depth !== undefined) return { reason: "too_deeply_nested", detail: `brackets nest ${depth} deep (the limit is ${MAX_NESTING})` };
   return { text };
+}
+
+/**
+ * Brackets nested deeper than this skip a file. Tree-sitter's parse and error recovery recurse on
+ * a stack in wasm memory that has no guard: a mutated TypeScript file with 3,000 nested `{a:`
+ * overflowed it and corrupted the runtime, so every later parse in the process failed. Real code
+ * nests a few dozen deep; 2,000 parsed safely in that file, and this keeps twice that margin.
+ */
+export const MAX_NESTING = 1000;
+
+/** The bracket depth (`(`, `[`, `{` against their closers) past `limit`, or undefined when it stays within. */
+function bracketDepthOver(text: string, limit: number): number | undefined {
+  let depth = 0;
+  let max = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 40 || c === 91 || c === 123) {
+      if (++depth > max) max = depth;
+    } else if ((c === 41 || c === 93 || c === 125) && depth > 0) depth--;
+  }
+  return max > limit ? max : undefined;
 }

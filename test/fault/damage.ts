@@ -57,10 +57,14 @@ const CHECKED_FIELDS: Record<string, string[]> = {
   typeRefs: ["name", "line", "scope"],
   bindings: ["kind", "name", "line", "scope"],
   diagnostics: ["line", "message"],
+  // checkScanCache (scan.json): each folder, input stamp and unwalked path as a whole
+  dirs: [],
+  inputs: [],
+  unwalked: [],
 };
 const CHECKED = new RegExp(
-  `^(schema|createdAt|scanMode|language|hash|lines|${Object.keys(CHECKED_FIELDS).join("|")})$|` +
-    Object.entries(CHECKED_FIELDS).map(([list, fields]) => `^${list}\\.N(\\.(${fields.join("|")}))?$`).join("|"),
+  `^(schema|createdAt|scanMode|language|hash|lines|version|key|mode|${Object.keys(CHECKED_FIELDS).join("|")})$|` +
+    Object.entries(CHECKED_FIELDS).map(([list, fields]) => (fields.length ? `^${list}\\.N(\\.(${fields.join("|")}))?$` : `^${list}\\.N$`)).join("|"),
 );
 /** Cross-references: an index out of range is the wrong shape too. */
 const REFERENCE = new Set(["parent", "scope", "caller"]);
@@ -84,6 +88,8 @@ function reshapeChecked(value: unknown, rand: Rng): string {
     }
   };
   walk(value, "");
+  // A value none of the checks looks inside (a new kind of stored value): the wrong type as a whole.
+  if (nodes.length === 0) return "no checked field; left as it was";
   const node = rand.pick(nodes);
   const holder = node.parent as Record<string | number, unknown>;
   const old = holder[node.key];

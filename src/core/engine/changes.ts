@@ -114,7 +114,8 @@ function textOf(bytes: Uint8Array, maxBytes: number): { text: string } | { statu
   if (bytes.length > maxBytes) return { status: "skipped", reason: `larger than ${Math.round(maxBytes / 1024)} KiB` };
   const c = classifyContent(bytes);
   if ("text" in c) return { text: c.text };
-  return c.reason === "minified" ? { status: "skipped", reason: "minified" } : { status: "binary", reason: c.reason === "binary" ? "binary" : c.detail };
+  if (c.reason === "minified" || c.reason === "too_deeply_nested") return { status: "skipped", reason: c.reason };
+  return { status: "binary", reason: c.reason === "binary" ? "binary" : c.detail };
 }
 
 // ------------------------------------------------------------------ git
