@@ -102,11 +102,12 @@ export function classifyContent(bytes: Uint8Array): { text: string } | { reason:
 
 /**
  * Brackets nested deeper than this skip a file. Tree-sitter's parse and error recovery recurse on
- * a stack in wasm memory that has no guard: a mutated TypeScript file with 3,000 nested `{a:`
- * overflowed it and corrupted the runtime, so every later parse in the process failed. Real code
- * nests a few dozen deep; 2,000 parsed safely in that file, and this keeps twice that margin.
+ * a stack in wasm memory that has no guard: a mutated TypeScript file nesting 4,356 deep (`{a:`
+ * after a call) overflowed it and corrupted the runtime, so every later parse in the process
+ * failed. 3,000 nested functions parse safely and stay indexed (test/fault/hostile-shapes), so the
+ * limit sits above them; the same `{a:` shape already crashes at 3,000, which this does not catch.
  */
-export const MAX_NESTING = 1000;
+export const MAX_NESTING = 4000;
 
 /** The bracket depth (`(`, `[`, `{` against their closers) past `limit`, or undefined when it stays within. */
 function bracketDepthOver(text: string, limit: number): number | undefined {
