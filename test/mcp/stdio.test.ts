@@ -280,9 +280,13 @@ describe("codeslice mcp over stdio (SDK client)", () => {
     const t = await open(["--root", root]);
     try {
       expect((await tool(t.client, "signature", { symbol: "Cart" })).isError).toBe(false);
-      // The server's folder watcher may refresh (and write its cache) while the folder goes away,
-      // so the removal retries as `rm -rf` would have to.
-      fs.rmSync(root, { recursive: true, force: true, maxRetries: 20, retryDelay: 50 });
+      // The server's folder watcher may refresh (and write its cache) while the folder goes away:
+      // a recursive delete could race those writes (ENOTEMPTY in CI), so the root is moved away in
+      // one step (to the server it is gone at once; a store never creates a folder's parents) and
+      // the moved copy deleted.
+      const moved = `${root}.deleted`;
+      fs.renameSync(root, moved);
+      fs.rmSync(moved, { recursive: true, force: true, maxRetries: 20, retryDelay: 50 });
       const gone = await tool(t.client, "signature", { symbol: "Cart" });
       expect(gone.isError).toBe(true);
       expect(gone.text).toContain(root);
