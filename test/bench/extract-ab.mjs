@@ -18,7 +18,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
-import { fmt, machine, mdTable, parseArgs, prepareDjango } from "./lib/bench-utils.mjs";
+import { fmt, machine, mdTable, parseArgs, prepareDjango, sourceFiles } from "./lib/bench-utils.mjs";
 
 const { flags, positionals } = parseArgs(process.argv.slice(2), ["help", "own-queries"]);
 const ownQueries = !!flags["own-queries"];
@@ -47,17 +47,7 @@ const { NodeWasmSource } = await load(base.dir, "platform/node/node-wasm-source.
 let corpus = positionals[0] ? path.resolve(positionals[0]) : undefined;
 const scratch = fs.mkdtempSync(path.join(os.tmpdir(), "codeslice-extract-ab-"));
 if (!corpus) corpus = prepareDjango(path.join(scratch, "django-repo")).corpus;
-const files = [];
-const walk = (dir) => {
-  for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
-    if (e.name.startsWith(".")) continue;
-    const p = path.join(dir, e.name);
-    if (e.isDirectory()) walk(p);
-    else if (e.isFile() && languageForExtension(path.extname(e.name))) files.push(p);
-  }
-};
-walk(corpus);
-files.sort();
+const files = sourceFiles(corpus, (p) => languageForExtension(path.extname(p)));
 
 const runtime = await createParserRuntime(new NodeWasmSource());
 const cpuOf = (f) => {

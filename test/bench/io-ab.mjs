@@ -11,7 +11,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
-import { fmt, machine, mdTable, parseArgs } from "./lib/bench-utils.mjs";
+import { fmt, machine, mdTable, parseArgs, sourceFiles } from "./lib/bench-utils.mjs";
 
 const { flags, positionals } = parseArgs(process.argv.slice(2), ["help"]);
 if (flags.help || !flags.builds) {
@@ -29,16 +29,7 @@ for (const b of String(flags.builds).split(",")) {
   const { NodeStore } = await load(dir, "platform/node/node-store.js");
   builds.push({ name, fs: new NodeFileSystem(root), NodeStore, cpu: 0, wall: 0 });
 }
-const files = [];
-const walk = (dir) => {
-  for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
-    if (e.name.startsWith(".")) continue;
-    const p = path.join(dir, e.name);
-    if (e.isDirectory()) walk(p);
-    else if (e.isFile() && /\.(py|js|ts|tsx|go|java|rs|c|h|cc|cpp|rb|php|cs|kt)$/.test(e.name)) files.push(path.relative(root, p).split(path.sep).join("/"));
-  }
-};
-walk(root);
+const files = sourceFiles(root, (p) => /\.(py|js|ts|tsx|go|java|rs|c|h|cc|cpp|rb|php|cs|kt)$/.test(p)).map((p) => path.relative(root, p).split(path.sep).join("/"));
 const loadBefore = os.loadavg();
 for (let r = 0; r < ROUNDS; r++) {
   for (const b of r % 2 ? [...builds].reverse() : builds) {

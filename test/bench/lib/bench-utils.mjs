@@ -221,3 +221,18 @@ export function prepareDjango(dir) {
   gitCommitAll(dir, `django ${version} from Debian`);
   return { corpus: dir, version };
 }
+
+/** Files under `root` (dot-named entries left out) whose path `accept` takes, sorted, as absolute paths. */
+export function sourceFiles(root, accept) {
+  const files = [];
+  const walk = (dir) => {
+    for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
+      if (e.name.startsWith(".")) continue;
+      const p = path.join(dir, e.name);
+      if (e.isDirectory()) walk(p);
+      else if (e.isFile() && accept(p)) files.push(p);
+    }
+  };
+  walk(root);
+  return files.sort();
+}
