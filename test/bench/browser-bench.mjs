@@ -40,8 +40,8 @@ import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { chromium } from "playwright-core";
+import { benchChromium, browserThreads } from "./lib/chromium-threads.mjs";
 import { build } from "vite";
-import { ChromiumError, ensureChromium } from "../../scripts/ensure-chromium.mjs";
 import { machine, mdTable, parseArgs, resultsDir, writeJson } from "./lib/bench-utils.mjs";
 
 const { flags } = parseArgs(process.argv.slice(2), ["help", "task-cpu"]);
@@ -55,15 +55,7 @@ const TREE_FILES = Number(flags.files ?? 2000);
 const STORE = flags.store ? String(flags.store) : undefined;
 // --jobs: the parse-pool variants the zip runs with ("default" sends no ?jobs=).
 const JOBS = String(flags.jobs ?? "1,2,default").split(",").map((j) => j.trim()).filter(Boolean);
-const CHROMIUM = (() => {
-  try {
-    return ensureChromium().path;
-  } catch (e) {
-    if (!(e instanceof ChromiumError)) throw e;
-    console.error(`codeslice bench: ${e.message}`);
-    process.exit(1);
-  }
-})();
+const CHROMIUM = benchChromium();
 // A switch Chromium ignores, to find this run's browser process in /proc (browserCpuSeconds).
 const MARKER = `--codeslice-bench=${process.pid}`;
 const ARGS = [MARKER, "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"];
@@ -382,44 +374,10 @@ function threadCpuSampler() {
   const threads = new Map();
   let first = true;
   const sample = () => {
-    const roots = new Set();
-    const parents = new Map();
-    for (const name of fs.readdirSync("/proc")) {
-      if (!/^\d+$/.test(name)) continue;
-      try {
-        const text = fs.readFileSync(`/proc/${name}/stat`, "utf8");
-        parents.set(Number(name), Number(text.slice(text.lastIndexOf(")") + 2).split(" ")[1]));
-        if (fs.readFileSync(`/proc/${name}/cmdline`, "utf8").split("\0").includes(MARKER)) roots.add(Number(name));
-      } catch {
-        // gone meanwhile
-      }
-    }
-    const inTree = (pid) => {
-      for (let p = pid, hops = 0; p > 1 && hops < 16; p = parents.get(p) ?? 0, hops++) if (roots.has(p)) return true;
-      return false;
-    };
-    for (const pid of parents.keys()) {
-      if (!inTree(pid)) continue;
-      let tids;
-      try {
-        tids = fs.readdirSync(`/proc/${pid}/task`);
-      } catch {
-        continue;
-      }
-      for (const tid of tids) {
-        try {
-          const text = fs.readFileSync(`/proc/${pid}/task/${tid}/stat`, "utf8");
-          const comm = text.slice(text.indexOf("(") + 1, text.lastIndexOf(")"));
-          const f = text.slice(text.lastIndexOf(")") + 2).split(" ");
-          const cpu = (Number(f[11]) + Number(f[12])) / 100;
-          const key = `${pid}/${tid}`;
-          const t = threads.get(key);
-          if (t) t.last = cpu;
-          else threads.set(key, { comm, first: first ? cpu : 0, last: cpu, old: first });
-        } catch {
-          // ended meanwhile
-        }
-      }
+    for (const [key, { comm, cpu }] of browserThreads(MARKER)) {
+      const t = threads.get(key);
+      if (t) t.last = cpu;
+      else threads.set(key, { comm, first: first ? cpu : 0, last: cpu, old: first });
     }
     first = false;
   };

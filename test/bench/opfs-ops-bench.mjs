@@ -20,7 +20,7 @@ import { createServer } from "node:http";
 import os from "node:os";
 import path from "node:path";
 import { chromium } from "playwright-core";
-import { ChromiumError, ensureChromium } from "../../scripts/ensure-chromium.mjs";
+import { benchChromium } from "./lib/chromium-threads.mjs";
 import { machine, mdTable, parseArgs, resultsDir, writeJson } from "./lib/bench-utils.mjs";
 
 const { flags } = parseArgs(process.argv.slice(2), ["help"]);
@@ -31,15 +31,7 @@ if (flags.help) {
 const N = Number(flags.files ?? 1000);
 const ROUNDS = Number(flags.rounds ?? 2);
 const MODES = String(flags.modes ?? "create,sahopen,sahwrite,sahmove,writable,idb,pack64").split(",");
-const CHROMIUM = (() => {
-  try {
-    return ensureChromium().path;
-  } catch (e) {
-    if (!(e instanceof ChromiumError)) throw e;
-    console.error(`codeslice bench: ${e.message}`);
-    process.exit(1);
-  }
-})();
+const CHROMIUM = benchChromium();
 const MARKER = `--codeslice-bench=${process.pid}`;
 
 const WORKER = `

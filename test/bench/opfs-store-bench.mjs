@@ -22,7 +22,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
 import { chromium } from "playwright-core";
-import { ChromiumError, ensureChromium } from "../../scripts/ensure-chromium.mjs";
+import { benchChromium, browserThreads } from "./lib/chromium-threads.mjs";
 import { machine, mdTable, parseArgs, resultsDir, writeJson } from "./lib/bench-utils.mjs";
 
 const { flags } = parseArgs(process.argv.slice(2), ["help"]);
@@ -37,15 +37,7 @@ const BUILDS = String(flags.builds).split(",").map((b) => {
   const [name, dir] = b.split("=");
   return { name, file: path.resolve(repoRoot, dir, "src/platform/browser/opfs-store.ts") };
 });
-const CHROMIUM = (() => {
-  try {
-    return ensureChromium().path;
-  } catch (e) {
-    if (!(e instanceof ChromiumError)) throw e;
-    console.error(`codeslice bench: ${e.message}`);
-    process.exit(1);
-  }
-})();
+const CHROMIUM = benchChromium();
 const MARKER = `--codeslice-bench=${process.pid}`;
 const ARGS = [MARKER, "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"];
 
@@ -96,45 +88,7 @@ async function bundle(storeFile) {
 }
 
 /** CPU seconds of every thread of the browser's processes, by pid/tid (Linux /proc). */
-function threadCpu() {
-  const roots = new Set();
-  const parents = new Map();
-  for (const name of fs.readdirSync("/proc")) {
-    if (!/^\d+$/.test(name)) continue;
-    try {
-      const text = fs.readFileSync(`/proc/${name}/stat`, "utf8");
-      parents.set(Number(name), Number(text.slice(text.lastIndexOf(")") + 2).split(" ")[1]));
-      if (fs.readFileSync(`/proc/${name}/cmdline`, "utf8").split("\0").includes(MARKER)) roots.add(Number(name));
-    } catch {
-      // gone meanwhile
-    }
-  }
-  const inTree = (pid) => {
-    for (let p = pid, hops = 0; p > 1 && hops < 16; p = parents.get(p) ?? 0, hops++) if (roots.has(p)) return true;
-    return false;
-  };
-  const out = new Map();
-  for (const pid of parents.keys()) {
-    if (!inTree(pid)) continue;
-    let tids = [];
-    try {
-      tids = fs.readdirSync(`/proc/${pid}/task`);
-    } catch {
-      continue;
-    }
-    for (const tid of tids) {
-      try {
-        const text = fs.readFileSync(`/proc/${pid}/task/${tid}/stat`, "utf8");
-        const comm = text.slice(text.indexOf("(") + 1, text.lastIndexOf(")"));
-        const f = text.slice(text.lastIndexOf(")") + 2).split(" ");
-        out.set(`${pid}/${tid}`, { comm, cpu: (Number(f[11]) + Number(f[12])) / 100 });
-      } catch {
-        // ended meanwhile
-      }
-    }
-  }
-  return out;
-}
+const threadCpu = () => browserThreads(MARKER);
 function cpuDelta(before, after) {
   const d = { worker: 0, other: 0 };
   const byComm = {};
