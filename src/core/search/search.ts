@@ -349,3 +349,22 @@ export function searchSymbols(index: SearchIndex, query: string, limit = 10): Se
   hits.sort((a, b) => b.score - a.score || a.qualified.length - b.qualified.length || (a.qualified < b.qualified ? -1 : 1));
   return hits.slice(0, limit);
 }
+
+/**
+ * Which of `terms` each of `paths`' documents hold, per path, in the order of `terms`: the evidence
+ * line of a ranked file. One pass over each word's postings.
+ */
+export function termsInFiles(index: SearchIndex, paths: readonly string[], terms: readonly string[]): Map<string, string[]> {
+  const fileOfDoc = new Map<number, string>();
+  for (const p of paths) for (const id of index.files.get(p)?.ids ?? []) fileOfDoc.set(id, p);
+  const out = new Map<string, string[]>(paths.map((p) => [p, []]));
+  for (const t of terms) {
+    const hit = new Set<string>();
+    eachPosting(index, t, (doc) => {
+      const p = fileOfDoc.get(doc);
+      if (p !== undefined) hit.add(p);
+    });
+    for (const p of hit) out.get(p)!.push(t);
+  }
+  return out;
+}

@@ -14,7 +14,8 @@ import { LIMITS } from "../limits.ts";
 import { cite, citeName, normalizeRelative } from "../../shared/paths.ts";
 import { findFile, parseLocation, sourceFiles, symbolsAt } from "./locate.ts";
 import { findMembers, memberNames, memberOwner } from "./members.ts";
-import { rankTask } from "./task.ts";
+import { rankTask } from "../locate/rank-task.ts";
+import { readTaskText } from "../locate/task-text.ts";
 import { parseTrace, type ParsedTrace } from "./trace.ts";
 import { planContext, type PlannedChunk, type Role } from "./plan.ts";
 import { findRoutes, joinPaths, matchRoutes, type MountLine, type Route } from "./routes.ts";
@@ -234,8 +235,14 @@ export function resolveTarget(graph: CodeGraph, targetArg: string, io: ContextIO
     );
     return { ids: [...new Set(ids)], how: "route", notes, mounts, inline };
   }
+  // A pasted trace alone seeds from its innermost project frame; a report that holds a trace among
+  // its words is a task, with the frames as evidence; a trace none of whose frames is in the
+  // project still has its error line and function names to go by.
   const trace = parseTrace(target);
-  if (trace) return traceSeeds(graph, io, trace);
+  if (trace && readTaskText(target).traceOnly) {
+    const seeds = traceSeeds(graph, io, trace);
+    if (seeds) return seeds;
+  }
   const location = parseLocation(target);
   if (location) {
     const found = findFile(sourceFiles(graph), location.path, io.root, { quoted: location.quoted });
@@ -296,7 +303,7 @@ export function resolveTarget(graph: CodeGraph, targetArg: string, io: ContextIO
  * frames come as `frame` chunks (outermost last), the error line is a note. Frames are matched by
  * the longest path suffix inside the root, since traces come from other machines and checkouts.
  */
-function traceSeeds(graph: CodeGraph, io: ContextIO, trace: ParsedTrace): Seeds {
+function traceSeeds(graph: CodeGraph, io: ContextIO, trace: ParsedTrace): Seeds | undefined {
   const files = sourceFiles(graph);
   const inProject: { path: string; line: number; fn?: string }[] = [];
   let outside = 0;
@@ -311,13 +318,7 @@ function traceSeeds(graph: CodeGraph, io: ContextIO, trace: ParsedTrace): Seeds 
     else outside++;
   }
   const innermost = inProject.at(-1);
-  if (!innermost) {
-    const first = trace.frames.at(-1)!;
-    throw new EngineError("no_match", `None of the trace's ${trace.frames.length} frame${trace.frames.length > 1 ? "s is" : " is"} in this project (innermost: ${cite(first.path, first.line)}).`, {
-      hint: "Give the trace of a run of this project, or a path:line inside it.",
-      data: { frames: trace.frames.slice(-5), error: trace.error },
-    });
-  }
+  if (!innermost) return undefined;
   const seed = locationSeeds(graph, innermost.path, innermost.line, innermost.line, []);
   const seen = new Set(seed.ids);
   const frames: number[] = [];
@@ -337,7 +338,7 @@ function traceSeeds(graph: CodeGraph, io: ContextIO, trace: ParsedTrace): Seeds 
 /** Seeds for a task in words: the strongest places in full, the next ones as matches. */
 function taskSeeds(graph: CodeGraph, io: ContextIO, text: string, maxSeeds: number): Seeds {
   const maxMatches = MAX_MATCHES;
-  const ranking = rankTask(io.searchIndex(), graph, text);
+  const ranking = rankTask(io.searchIndex(), graph, text, io.root);
   const top = ranking.candidates[0];
   if ((!top || !ranking.relevant) && !/\s/.test(text)) {
     // One word that matches nothing well may be a misspelled name.
