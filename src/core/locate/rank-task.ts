@@ -72,10 +72,12 @@ export function rankTask(index: SearchIndex, graph: CodeGraph, text: string, roo
     const df = index.words.get(t)?.df ?? 0;
     return df === 0 ? 0 : Math.log(1 + (n - df + 0.5) / (df + 0.5));
   };
-  const terms = [...ev.terms].map(([t, w]) => ({ t, w, s: w * idf(t) })).filter((x) => x.s > 0).sort((a, b) => b.s - a.s).slice(0, MAX_TERMS);
+  // A short task keeps words no document holds: a name's prefix may still match (`check` → checkout).
+  const short = ev.terms.size <= 12;
+  const terms = [...ev.terms].map(([t, w]) => ({ t, w, s: w * idf(t) })).filter((x) => x.s > 0 || (short && x.t.length >= 3)).sort((a, b) => b.s - a.s).slice(0, MAX_TERMS);
   const weights = new Map(terms.map((x) => [x.t, x.w]));
   const termList = terms.map((x) => x.t);
-  const scored = scoreDocuments(index, termList, TASK_WEIGHTS, termList.length <= 12, weights);
+  const scored = scoreDocuments(index, termList, TASK_WEIGHTS, short, weights);
   // About tests when the task is mostly about them (a test named like code, or test words making a
   // quarter of its words), not when a report mentions running one.
   const words = [...ev.terms.keys()];

@@ -33,11 +33,13 @@ export interface TaskEvidence {
 }
 
 /** How much a word counts by where it came from. */
-const PART_WEIGHT: Record<TaskPartKind, number> = { title: 1.6, prose: 1, code: 1.4, trace: 1.2, error: 2, environment: 0 };
+const PART_WEIGHT: Record<TaskPartKind, number> = { title: 1.6, prose: 1, code: 1.4, trace: 1.2, error: 2.5, environment: 0 };
 /** Inline code (`backticks`) and identifiers written like code in prose. */
 const INLINE_CODE_WEIGHT = 2;
 /** An exception's own name (`ProxyError`): the code that raises or defines it. */
 const ERROR_NAME_WEIGHT = 2.5;
+/** What each part of a compound identifier counts for, against the whole. */
+const PART_SHARE = 0.5;
 /** Function names of trace frames. */
 const FRAME_FN_WEIGHT = 2;
 /** Words of issue templates and bug-report prose that say nothing about the code. */
@@ -63,6 +65,8 @@ const CODE_LIKE = /(?:[A-Za-z_$][\w$]*\.)+[A-Za-z_$][\w$]*(?:\(\))?|[A-Za-z_$][\
 const IDENTIFIER = /[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*/g;
 /** `ValueError: …`, `TypeError`, `E   KeyError: 'a'` — the error's name and its message. */
 const ERROR_LINE = /(?:^|[\s:(])((?:[A-Za-z_][\w]*\.)*([A-Z]\w*(?:Error|Exception|Warning|Exit|Interrupt|Failure|Fault)))\b(?::\s*(.*))?$/;
+/** `pkg.errors.CurrencyMismatch: message` after a traceback's frames. */
+const TRACE_END = /^((?:[A-Za-z_]\w*\.)*([A-Z]\w+))(?::\s*(.*))?$/;
 const FENCE = /^\s*(`{3,}|~{3,})/;
 /** Longest text read; past it the rest is ignored (and said). */
 export const MAX_TASK_CHARS = 100_000;
@@ -88,12 +92,14 @@ export function readTaskText(input: string): TaskEvidence {
   };
   const addIdentifier = (id: string, weight: number) => {
     const clean = id.replace(/\(\)$/, "");
-    const parts = splitWords(clean);
-    addWords(parts, weight, true);
-    // A compound name also counts whole (`makeResponse` → makeresponse), as the index spells it.
+    // A compound name counts whole (`makeResponse` → makeresponse, as the index spells it); its
+    // parts count for less, or one name would weigh as three words.
     for (const piece of clean.split(".")) {
       const sub = splitWords(piece);
-      if (sub.length > 1) addWords([sub.join("")], weight, true);
+      if (sub.length > 1) {
+        addWords([sub.join("")], weight, true);
+        addWords(sub, weight * PART_SHARE, true);
+      } else addWords(sub, weight, true);
     }
     if (/[A-Za-z]/.test(clean) && clean.length >= 3) identifiers.add(clean);
   };
@@ -111,8 +117,8 @@ export function readTaskText(input: string): TaskEvidence {
   let fence: string | undefined;
   let title = true;
   let previousBlank = true;
-  let traceChars = 0;
-  let otherChars = 0;
+  let proseWords = 0;
+  let afterTrace = false;
   for (const raw of lines) {
     const line = raw.replace(/\s+$/, "");
     const f = FENCE.exec(line);
@@ -128,9 +134,12 @@ export function readTaskText(input: string): TaskEvidence {
     }
     const inCode = fence !== undefined || (previousBlank === false && /^( {4}|\t)/.test(line) && !/^\s*[-*\d]/.test(line)) || /^\s*(>>>|\.\.\.|\$|#|In \[\d+\]:)\s/.test(line);
     previousBlank = false;
-    const kind = classify(line, inCode);
-    if (kind === "trace") traceChars += line.length;
-    else otherChars += line.trim().length;
+    let kind = classify(line, inCode);
+    // The line that ends a Python traceback names the exception, whatever its name ends with.
+    if (afterTrace && kind !== "trace" && !/^\s/.test(line) && TRACE_END.test(line)) kind = "error";
+    if (kind === "trace") afterTrace = true;
+    else if (!/^\s/.test(line)) afterTrace = false;
+    if (kind === "prose") proseWords += (line.replace(PATH, " ").match(/[A-Za-z]{3,}/g) ?? []).length;
     for (const m of line.matchAll(PATH)) if (!/^\d/.test(m[1]!)) paths.add(m[1]!.replace(/^\.\//, ""));
     if (title && kind === "prose") {
       // The title: the first line, when it is short (an issue's title, a commit's subject).
@@ -145,8 +154,9 @@ export function readTaskText(input: string): TaskEvidence {
     addPart(kind, line.length);
     if (kind === "environment") continue;
     if (kind === "error") {
-      const m = ERROR_LINE.exec(line.trim())!;
-      if (ev.errors.length < 20 && !ev.errors.includes(m[0].trim())) ev.errors.push(m[0].trim().slice(0, 500));
+      const m = ERROR_LINE.exec(line.trim()) ?? TRACE_END.exec(line.trim())!;
+      const whole = line.trim().replace(/^E\s+/, "");
+      if (ev.errors.length < 20 && !ev.errors.includes(whole)) ev.errors.push(whole.slice(0, 500));
       addIdentifier(m[1]!, ERROR_NAME_WEIGHT);
       if (m[3]) addProse(m[3], PART_WEIGHT.error);
       continue;
@@ -180,7 +190,9 @@ export function readTaskText(input: string): TaskEvidence {
 
   if (trace) ev.frames = trace.frames;
   if (trace?.error && !ev.errors.includes(trace.error)) ev.errors.unshift(trace.error);
-  ev.traceOnly = trace !== undefined && otherChars <= Math.max(80, traceChars * 0.25);
+  // A trace alone: its frames, their code lines, the error and a test runner's headings, with
+  // hardly a sentence of prose around them.
+  ev.traceOnly = trace !== undefined && proseWords <= Math.max(12, trace.frames.length * 3);
   for (const [w, c] of counts) {
     // Repetition counts, slowly: a word the reporter writes five times matters more than once.
     ev.terms.set(w, c.weight * (1 + 0.3 * Math.log2(c.n)));
@@ -195,7 +207,7 @@ export function readTaskText(input: string): TaskEvidence {
 /** What a line is: a frame or trace line, an error line, environment, code or prose. */
 function classify(line: string, inCode: boolean): TaskPartKind {
   const t = line.trim();
-  if (/^File "[^"]+", line \d+/.test(t) || /^at (?:async |new )?\S+ \(?\S+:\d+:\d+\)?$/.test(t) || /^at \S+:\d+:\d+$/.test(t) || /^Traceback \(most recent call last\)/.test(t) || /^❯ /.test(t)) return "trace";
+  if (/^File "[^"]+", line \d+/.test(t) || /^at (?:async |new )?\S+ \(?\S+:\d+:\d+\)?$/.test(t) || /^at \S+:\d+:\d+$/.test(t) || /^Traceback \(most recent call last\)/.test(t) || /^❯ /.test(t) || /^[^\s:][^:]*\.pyi?:\d+:(?: in \S+)?$/.test(t)) return "trace";
   if (ERROR_LINE.test(t) && t.length <= 600 && /^(?:E\s+)?(?:[\w.]+\.)?[A-Z]\w*(?:Error|Exception|Warning|Exit|Interrupt|Failure|Fault)\b/.test(t.replace(/^(?:error|uncaught|fatal)[:\s]+/i, ""))) return "error";
   if (ENVIRONMENT_LINE.test(t) && t.length <= 160) return "environment";
   return inCode ? "code" : "prose";
