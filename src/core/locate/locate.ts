@@ -11,7 +11,7 @@ import { termsInFiles, type SearchIndex } from "../search/search.ts";
 import { EngineError } from "../../shared/errors.ts";
 import { LIMITS } from "../limits.ts";
 import { citeName } from "../../shared/paths.ts";
-import { rankTask } from "./rank-task.ts";
+import { rankTask, type TaskCandidate } from "./rank-task.ts";
 
 /** Options of `locate`. */
 export interface LocateOptions {
@@ -57,7 +57,7 @@ export interface LocateAnswer {
   text: string;
 }
 
-export const LOCATE_LIMITS = { files: { min: 1, max: 50, default: 10 }, symbols: { min: 0, max: 10, default: 3 }, budget: 1_000 } as const;
+export const LOCATE_LIMITS = { files: { min: 1, max: 50, default: 10 }, symbols: { min: 0, max: 10, default: 5 }, budget: 1_000 } as const;
 
 const round = (n: number) => Math.round(n * 100) / 100;
 
@@ -89,13 +89,7 @@ export async function buildLocate(graph: CodeGraph, index: SearchIndex, task: st
       path: f.path,
       score: round(f.score),
       why: [...f.why.slice(0, 3), ...(held.length ? [`words: ${held.slice(0, 6).join(", ")}${held.length > 6 ? ` +${held.length - 6}` : ""}`] : [])],
-      symbols: f.symbols
-        .filter((c) => graph.symbols[c.id]!.kind !== "module")
-        .slice(0, perFile)
-        .map((c) => {
-          const s = graph.symbols[c.id]!;
-          return { qualified: s.qualified, kind: s.kind, line: s.start, end: s.end, score: round(c.score) };
-        }),
+      symbols: symbolsOf(graph, f.symbols, perFile),
     };
   });
   const ev = ranking.evidence;
@@ -124,16 +118,38 @@ export async function buildLocate(graph: CodeGraph, index: SearchIndex, task: st
   };
 }
 
+/**
+ * A file's functions and classes to list: functions and methods first (what a change edits); a
+ * class only when none of its own members scored, since its best member says more than its header.
+ */
+function symbolsOf(graph: CodeGraph, candidates: readonly TaskCandidate[], max: number): LocatedSymbol[] {
+  const scored = candidates.filter((c) => graph.symbols[c.id]!.kind !== "module");
+  const parents = new Set(scored.map((c) => graph.symbols[c.id]!.parent));
+  const out: LocatedSymbol[] = [];
+  for (const c of scored) {
+    if (out.length >= max) break;
+    const s = graph.symbols[c.id]!;
+    if (CLASS_KINDS.has(s.kind) && parents.has(s.id)) continue;
+    out.push({ qualified: s.qualified, kind: s.kind, line: s.start, end: s.end, score: round(c.score) });
+  }
+  return out;
+}
+
+const CLASS_KINDS = new Set(["class", "interface", "struct", "trait", "enum", "impl", "module_def", "namespace"]);
+
 function headerOf(terms: string[], read: LocateAnswer["read"]): string {
   const frames = read.frames ? `; ${read.framesInProject} of ${read.frames} trace frame${read.frames > 1 ? "s" : ""} in the project` : "";
   const shown = terms.slice(0, 8).join(", ");
   return `Where the task points (best first; words: ${shown}${terms.length > 8 ? ", …" : ""}${frames}):`;
 }
 
+/** Symbols per file the text shows (the data has them all). */
+const TEXT_SYMBOLS = 3;
+
 function renderFile(f: LocatedFile, i: number): string {
   const head = `${i + 1}. ${f.path}  ${f.score}${f.why.length ? `  — ${f.why.join("; ")}` : ""}`;
   if (f.symbols.length === 0) return head;
-  return `${head}\n   ${f.symbols.map((s) => `${citeName(shortName(s.qualified, f.path))}:${s.line}`).join(" · ")}`;
+  return `${head}\n   ${f.symbols.slice(0, TEXT_SYMBOLS).map((s) => `${citeName(shortName(s.qualified, f.path))}:${s.line}`).join(" · ")}`;
 }
 
 /** A qualified name without its module prefix (`pkg.mod.Class.m` in pkg/mod.py → `Class.m`). */

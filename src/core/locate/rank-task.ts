@@ -59,6 +59,9 @@ const TEST_SHARE = 0.2;
 /** Docs, examples, benchmarks and scripts: below the library's own code unless the task names them. */
 const ASIDE = /(?:^|\/)(?:docs?|examples?|samples?|demos?|benchmarks?|bench|scripts?|tools?|e2e|playground|fixtures?)\//i;
 const ASIDE_SHARE = 0.5;
+/** Built, bundled, vendored and generated copies: almost never the code a task is about. */
+const COPIES = /(?:^|\/)(?:dist|build|out|vendor|vendored|third_party|assets|static|compat|node_modules|bower_components)\/|\.(?:min|umd|bundle|esm|cjs)\.[cm]?js$|\.d\.[cm]?ts$/i;
+const COPIES_SHARE = 0.15;
 /** Candidates scored from the documents' words, before the graph weighs in. */
 const POOL = 80;
 /** Most words looked up for one task: the heaviest by weight times rarity. */
@@ -82,7 +85,9 @@ export function rankTask(index: SearchIndex, graph: CodeGraph, text: string, roo
   // quarter of its words), not when a report mentions running one.
   const words = [...ev.terms.keys()];
   const aboutTests = [...ev.codeWords].some((w) => w.startsWith("test") && w.length > 4) || words.filter((w) => TEST_WORDS.has(w)).length * 4 >= Math.max(words.length, 1);
-  const asideNamed = ev.paths.some((p) => ASIDE.test(p)) || /\b(?:docs?|documentation|example|examples|benchmark)\b/i.test(text.slice(0, 300));
+  // Docs and examples count fully when the task names one of their files, or its title is about them.
+  const title = text.trimStart().split("\n")[0]!;
+  const asideNamed = ev.paths.some((p) => ASIDE.test(p)) || /\b(?:docs|documentation|examples?|benchmarks?)\b/i.test(title);
 
   const raw = new Map<number, TaskCandidate>();
   for (const s of scored.values()) {
@@ -164,7 +169,8 @@ export function rankTask(index: SearchIndex, graph: CodeGraph, text: string, roo
   // Tests, docs and examples below the code they exercise, unless the task is about them.
   for (const c of raw.values()) {
     const file = graph.symbols[c.id]!.file;
-    if (!aboutTests && isTestFile(file)) c.score *= TEST_SHARE;
+    if (COPIES.test(file) && !ev.paths.some((p) => file.endsWith(p))) c.score *= COPIES_SHARE;
+    else if (!aboutTests && isTestFile(file)) c.score *= TEST_SHARE;
     else if (!asideNamed && ASIDE.test(file)) c.score *= ASIDE_SHARE;
   }
   let list = [...raw.values()].sort((a, b) => b.score - a.score || a.id - b.id);

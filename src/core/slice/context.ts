@@ -356,20 +356,22 @@ function taskSeeds(graph: CodeGraph, io: ContextIO, text: string, maxSeeds: numb
   }
   const best = top.score;
   const seeds = ranking.candidates.slice(0, maxSeeds).filter((c, i) => i === 0 || c.score >= best * SEED_SHARE).map((c) => c.id);
-  // Matches reach across files: the best place of each file not yet shown, taken in turn with the
-  // next places in files already shown, so a small budget still points at several files.
-  const pool = ranking.candidates.slice(seeds.length, seeds.length + maxMatches * 2).filter((c) => c.score >= best * MATCH_SHARE);
+  // Matches reach across files in the ranking's file order: the best place of each file not yet
+  // shown, taken in turn with the next places in files already shown, so a small budget still
+  // points at several files.
+  const taken = new Set(seeds);
   const shownFiles = new Set(seeds.map((id) => graph.symbols[id]!.file));
   const firsts: number[] = [];
-  const rest: number[] = [];
-  for (const c of pool) {
-    const file = graph.symbols[c.id]!.file;
-    if (shownFiles.has(file)) rest.push(c.id);
-    else {
-      shownFiles.add(file);
-      firsts.push(c.id);
-    }
+  for (const f of ranking.files) {
+    if (firsts.length >= maxMatches) break;
+    if (shownFiles.has(f.path)) continue;
+    const c = f.symbols.find((x) => graph.symbols[x.id]!.kind !== "module") ?? f.symbols[0]!;
+    if (c.score < best * MATCH_SHARE) continue;
+    shownFiles.add(f.path);
+    firsts.push(c.id);
+    taken.add(c.id);
   }
+  const rest = ranking.candidates.slice(seeds.length, seeds.length + maxMatches * 2).filter((c) => c.score >= best * MATCH_SHARE && !taken.has(c.id)).map((c) => c.id);
   const matches: number[] = [];
   for (let i = 0; matches.length < maxMatches && (i < firsts.length || i < rest.length); i++) {
     if (i < firsts.length) matches.push(firsts[i]!);
