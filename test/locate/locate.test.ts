@@ -94,7 +94,11 @@ describe("locate", () => {
   it("finds the code through a trace that is all in the reporter's script", async () => {
     const task = `Traceback (most recent call last):\n  File "/home/me/report_tool.py", line 40, in main\n    amount = load(row)\n  File "/home/me/report_tool.py", line 12, in load\nValueError: unparseable amount: '12,50 EUR'`;
     // Before, context answered no_match ("None of the trace's 2 frames is in this project").
-    expect((await files(task))[0]).toBe("src/ledger/parse.py");
+    const a = await engine().locate(task);
+    expect(a.files[0]!.path).toBe("src/ledger/parse.py");
+    // The message's literal run, found where the code formats it.
+    expect(a.files[0]!.why.join(" ")).toContain('says "unparseable amount"');
+    expect(a.files[0]!.symbols[0]!.qualified).toBe("ledger.parse.parse_amount");
     const c = await engine().context(task, { budget: 2000 });
     expect(c.chunks[0]!.path).toBe("src/ledger/parse.py");
   });

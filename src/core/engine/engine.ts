@@ -12,7 +12,7 @@ import type { TestsAnswer } from "../evidence/tests.ts";
 import { findSymbol, symbolRef, type SymbolRef } from "../graph/lookup.ts";
 import { DEFAULT_TASK_SEEDS, type ContextAnswer, type ContextOptions } from "../slice/context.ts";
 import { searchSymbols, type SearchHit } from "../search/search.ts";
-import { buildLocate, type LocateAnswer, type LocateOptions } from "../locate/locate.ts";
+import type { LocateAnswer, LocateOptions } from "../locate/locate.ts";
 import type { Route } from "../slice/routes.ts";
 import type { RepoMap, RepoMapOptions } from "../map/repo-map.ts";
 import type { SkipReason } from "../../shared/skip-rules.ts";
@@ -24,7 +24,7 @@ import { createEngineState } from "./state.ts";
 import { loadAll, reindex, stopWatching } from "./passes.ts";
 import { codeGraph, routesOf, searchIndexOf } from "./graph-cache.ts";
 import { refresh } from "./refresh.ts";
-import { answerChanges, answerContext, answerMap, answerSnippet, answerTests, answerTrace } from "./answers.ts";
+import { answerChanges, answerContext, answerLocate, answerMap, answerSnippet, answerTests, answerTrace } from "./answers.ts";
 import { answerScip, exportIndex, importIndex } from "./portable.ts";
 import type { ArtifactSummary } from "./artifact.ts";
 import type { ScipAnswer, ScipOptions } from "../scip/scip.ts";
@@ -251,9 +251,8 @@ export function createEngine(platform: Platform, options: EngineOptions = {}): E
     pack(task, opts = {}) {
       return answerContext(s, task, opts, { maxSeeds: opts.seeds ?? DEFAULT_TASK_SEEDS });
     },
-    async locate(task, opts = {}) {
-      const graph = await codeGraph(s, opts);
-      return buildLocate(graph, searchIndexOf(s, graph), task, opts, platform.fs.rootLabel);
+    locate(task, opts = {}) {
+      return answerLocate(s, task, opts);
     },
     async search(query, opts = {}) {
       return searchSymbols(searchIndexOf(s, await codeGraph(s, opts)), query, opts.limit ?? 10);

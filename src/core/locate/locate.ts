@@ -12,6 +12,8 @@ import { EngineError } from "../../shared/errors.ts";
 import { LIMITS } from "../limits.ts";
 import { citeName } from "../../shared/paths.ts";
 import { rankTask, type TaskCandidate } from "./rank-task.ts";
+import { findPhrases } from "./phrases.ts";
+import { readTaskText } from "./task-text.ts";
 
 /** Options of `locate`. */
 export interface LocateOptions {
@@ -62,7 +64,7 @@ export const LOCATE_LIMITS = { files: { min: 1, max: 50, default: 10 }, symbols:
 const round = (n: number) => Math.round(n * 100) / 100;
 
 /** Ranks files and symbols for a task text. Throws `no_match` when nothing in it matches anything. */
-export async function buildLocate(graph: CodeGraph, index: SearchIndex, task: string, options: LocateOptions, root?: string): Promise<LocateAnswer> {
+export async function buildLocate(graph: CodeGraph, index: SearchIndex, task: string, options: LocateOptions, io: { root?: string; readText: (path: string) => Promise<string> }): Promise<LocateAnswer> {
   const limit = checkRange("limit", options.limit, LOCATE_LIMITS.files);
   const perFile = checkRange("symbols", options.symbols, LOCATE_LIMITS.symbols);
   const budget = options.budget ?? LOCATE_LIMITS.budget;
@@ -74,7 +76,9 @@ export async function buildLocate(graph: CodeGraph, index: SearchIndex, task: st
   if (text.length > LIMITS.targetChars) {
     throw new EngineError("invalid_argument", `The task is ${text.length} characters; the limit is ${LIMITS.targetChars}.`, { data: { length: text.length, max: LIMITS.targetChars } });
   }
-  const ranking = rankTask(index, graph, text, root);
+  const evidence = readTaskText(text);
+  const phrases = await findPhrases(index, graph, text, evidence, io.readText);
+  const ranking = rankTask(index, graph, text, io.root, phrases, evidence);
   if (!ranking.relevant || ranking.files.length === 0) {
     throw new EngineError("no_match", `Nothing in the project matches ${JSON.stringify(text.length > 80 ? `${text.slice(0, 80)}…` : text)}.`, {
       hint: "Give words from the code itself: names, error messages, paths; or a stack trace of a run of this project.",

@@ -15,6 +15,7 @@ import { FIELD, docSymbol, scoreDocuments, type FieldWeights, type SearchIndex }
 import { findFile } from "../../shared/locations.ts";
 import { isTestFile } from "../slice/plan.ts";
 import { readTaskText, type TaskEvidence } from "./task-text.ts";
+import type { PhraseHit } from "./phrases.ts";
 
 /** Field weights for a task in words: the body counts, names still most. */
 export const TASK_WEIGHTS: FieldWeights = { name: 3, namePrefix: 1.5, path: 1.5, signature: 1.5, doc: 1.5, body: 1 };
@@ -68,8 +69,8 @@ const POOL = 80;
 const MAX_TERMS = 96;
 
 /** Ranks the project's definitions and files for a task. `root` maps absolute frame paths. */
-export function rankTask(index: SearchIndex, graph: CodeGraph, text: string, root?: string): TaskRanking {
-  const ev = readTaskText(text);
+export function rankTask(index: SearchIndex, graph: CodeGraph, text: string, root?: string, phrases: readonly PhraseHit[] = [], evidence?: TaskEvidence): TaskRanking {
+  const ev = evidence ?? readTaskText(text);
   const n = Math.max(index.liveCount, 1);
   const idf = (t: string) => {
     const df = index.words.get(t)?.df ?? 0;
@@ -134,6 +135,15 @@ export function rankTask(index: SearchIndex, graph: CodeGraph, text: string, roo
     bump(sym ?? graph.moduleSymbol.get(f.path)!, best * strength);
     note(f.path, inner ? `frame :${f.line} (innermost in the project)` : `frame :${f.line}`);
   });
+
+  // Messages the task quotes, where the project spells them: the code that raises or formats them.
+  const phraseSeen = new Set<number>();
+  for (const h of phrases) {
+    if (phraseSeen.has(h.symbol)) continue;
+    phraseSeen.add(h.symbol);
+    bump(h.symbol, best * 0.8);
+    note(h.path, `says "${h.phrase.length > 40 ? `${h.phrase.slice(0, 40)}…` : h.phrase}" (:${h.line})`);
+  }
 
   // Paths the task names: the file itself is evidence.
   for (const p of ev.paths.slice(0, 40)) {
@@ -204,7 +214,7 @@ export function rankTask(index: SearchIndex, graph: CodeGraph, text: string, roo
   // of the task must be in the project.
   const top = candidates[0];
   const strongField = FIELD.name | FIELD.signature | FIELD.doc | FIELD.path;
-  const relevant = top !== undefined && top.score > 0 && (framesInProject > 0 || top.words >= Math.min(2, termList.length) || ev.codeWords.size > 0 || (top.fields & strongField) !== 0);
+  const relevant = top !== undefined && top.score > 0 && (framesInProject > 0 || phrases.length > 0 || top.words >= Math.min(2, termList.length) || ev.codeWords.size > 0 || (top.fields & strongField) !== 0);
   return { candidates, files: rankedFiles, terms: termList, codeWords: [...ev.codeWords], relevant, evidence: ev, framesInProject };
 }
 

@@ -368,3 +368,19 @@ export function termsInFiles(index: SearchIndex, paths: readonly string[], terms
   }
   return out;
 }
+
+/** The files in which every one of `words` appears in some document (at most `limit`, fewest first). */
+export function filesHoldingAll(index: SearchIndex, words: readonly string[], limit = 50): string[] {
+  let files: Set<string> | undefined;
+  const byRarity = [...words].sort((a, b) => (index.words.get(a)?.df ?? 0) - (index.words.get(b)?.df ?? 0));
+  for (const w of byRarity) {
+    const here = new Set<string>();
+    eachPosting(index, w, (doc) => {
+      const p = index.docPath[doc]!;
+      if (!files || files.has(p)) here.add(p);
+    });
+    files = here;
+    if (files.size === 0) return [];
+  }
+  return files ? [...files].slice(0, limit) : [];
+}

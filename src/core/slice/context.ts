@@ -16,6 +16,7 @@ import { findFile, parseLocation, sourceFiles, symbolsAt } from "./locate.ts";
 import { findMembers, memberNames, memberOwner } from "./members.ts";
 import { rankTask } from "../locate/rank-task.ts";
 import { readTaskText } from "../locate/task-text.ts";
+import { findPhrases, type PhraseHit } from "../locate/phrases.ts";
 import { parseTrace, type ParsedTrace } from "./trace.ts";
 import { planContext, type PlannedChunk, type Role } from "./plan.ts";
 import { findRoutes, joinPaths, matchRoutes, type MountLine, type Route } from "./routes.ts";
@@ -193,7 +194,7 @@ function noMember(owner: SymbolNode, name: string, held: ReturnType<typeof membe
 }
 
 /** Understands a target: route, path::symbol, file path, symbol name, or free text for search. */
-export function resolveTarget(graph: CodeGraph, targetArg: string, io: ContextIO, task?: { maxSeeds: number }): Seeds {
+export function resolveTarget(graph: CodeGraph, targetArg: string, io: ContextIO, task?: { maxSeeds: number }, phrases: readonly PhraseHit[] = []): Seeds {
   const maxSeeds = task?.maxSeeds ?? DEFAULT_TASK_SEEDS;
   const target = targetArg.trim();
   if (target === "") throw new EngineError("invalid_argument", "The target is empty.", { hint: "Pass a symbol (Session.send), a file path, `METHOD /path`, or a few words." });
@@ -204,7 +205,7 @@ export function resolveTarget(graph: CodeGraph, targetArg: string, io: ContextIO
     });
   }
   // `pack` takes a task in words as it is; `context` first reads it as a route, a location or a name.
-  if (task) return taskSeeds(graph, io, target, maxSeeds);
+  if (task) return taskSeeds(graph, io, target, maxSeeds, phrases);
   const route = ROUTE.exec(target);
   if (route) {
     const method = route[1]!.toUpperCase();
@@ -295,7 +296,7 @@ export function resolveTarget(graph: CodeGraph, targetArg: string, io: ContextIO
       });
     }
   }
-  return taskSeeds(graph, io, target, maxSeeds);
+  return taskSeeds(graph, io, target, maxSeeds, phrases);
 }
 
 /**
@@ -336,9 +337,9 @@ function traceSeeds(graph: CodeGraph, io: ContextIO, trace: ParsedTrace): Seeds 
 }
 
 /** Seeds for a task in words: the strongest places in full, the next ones as matches. */
-function taskSeeds(graph: CodeGraph, io: ContextIO, text: string, maxSeeds: number): Seeds {
+function taskSeeds(graph: CodeGraph, io: ContextIO, text: string, maxSeeds: number, phrases: readonly PhraseHit[]): Seeds {
   const maxMatches = MAX_MATCHES;
-  const ranking = rankTask(io.searchIndex(), graph, text, io.root);
+  const ranking = rankTask(io.searchIndex(), graph, text, io.root, phrases);
   const top = ranking.candidates[0];
   if ((!top || !ranking.relevant) && !/\s/.test(text)) {
     // One word that matches nothing well may be a misspelled name.
@@ -407,7 +408,9 @@ export async function buildContext(graph: CodeGraph, target: string, options: Co
   const budget = checkBudget(options.budget);
   const encoding = checkEncoding(options.encoding);
   const count = await loadTokenCounter(encoding);
-  const seeds = resolveTarget(graph, target, io, task);
+  // A task in words may quote messages the project spells: found before the target is read.
+  const phrases = task || /\s\S+\s/.test(target.trim()) ? await findPhrases(io.searchIndex(), graph, target, readTaskText(target), io.readText) : [];
+  const seeds = resolveTarget(graph, target, io, task, phrases);
   const planned = planContext(graph, seeds.ids, {
     mounts: seeds.mounts, inline: seeds.inline, ...(seeds.scopes ? { scopes: seeds.scopes } : {}), ...(seeds.matches ? { matches: seeds.matches } : {}),
     ...(seeds.frames ? { frames: seeds.frames } : {}),
