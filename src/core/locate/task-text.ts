@@ -6,6 +6,7 @@
  * name and message, a path, a trace frame count for more than a word of prose; version dumps,
  * URLs, issue-template headings and pasted shell prompts count for nothing.
  */
+import { LANGUAGES } from "../../languages/index.ts";
 import { parseTrace, type TraceFrame } from "../slice/trace.ts";
 import { splitWords, STOP_WORDS } from "../search/words.ts";
 
@@ -45,21 +46,27 @@ const FRAME_FN_WEIGHT = 2;
 /** Words of issue templates and bug-report prose that say nothing about the code. */
 const TEMPLATE_WORDS = new Set(
   ("bug report expected actual behavior behaviour reproduce reproduction steps step description describe issue problem " +
-    "summary context additional information environment version versions os platform python please thanks thank hi hello " +
+    "summary context additional information environment version versions os platform please thanks thank hi hello " +
     "checklist checked searched existing duplicate minimal example code output result results happen happens happened " +
     "following below above seems seem like get got getting using use used want work works working instead however " +
     "traceback recent call last file line error exception raise raised").split(" "),
 );
 const TEMPLATE_WEIGHT = 0.35;
 
-/** `Python 3.11.4`, `django==4.2`, `OS: macOS 14`, `Node v20.1.0`, `- pydantic version: 2.5.3`. */
-const ENVIRONMENT_LINE =
-  /^\s*(?:[-*]\s*)?(?:(?:[\w .-]*\b(?:version|versions|os|platform|python|node|npm|yarn|pnpm|browser|system|environment|kernel|release|distribution|arch|architecture|compiler|runtime)\b[\w ()-]*)\s*[:=]|[\w.-]+\s*(?:==|>=|<=|~=|@)\s*v?\d[\w.+-]*\s*$|[\w.-]+\s+v?\d+\.\d+[\w.+-]*\s*$|(?:python|node|pip|npm)\s+v?\d)/i;
+/** Regex-escaped alternatives. */
+const alternatives = (words: Iterable<string>) => [...new Set(words)].map((w) => w.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")).join("|");
+/** Runtimes, compilers and package managers of the supported languages, as version lines name them. */
+const TOOLCHAIN = alternatives(LANGUAGES.flatMap((l) => [...(l.toolchain ?? []), l.id, l.name.toLowerCase()]));
+/** `Python 3.11.4`, `pkg==4.2`, `OS: macOS 14`, `Node v20.1.0`, `- some-lib version: 2.5.3`. */
+const ENVIRONMENT_LINE = new RegExp(
+  `^\\s*(?:[-*]\\s*)?(?:(?:[\\w .-]*\\b(?:version|versions|os|platform|system|environment|kernel|release|distribution|arch|architecture|runtime|${TOOLCHAIN})\\b[\\w ()-]*)\\s*[:=]|[\\w.-]+\\s*(?:==|>=|<=|~=|@)\\s*v?\\d[\\w.+-]*\\s*$|[\\w.-]+\\s+v?\\d+\\.\\d+[\\w.+-]*\\s*$|(?:${TOOLCHAIN})\\s+v?\\d)`,
+  "i",
+);
 /** A URL; a repository file link keeps its path (`…/blob/<ref>/src/x.py#L12` → `src/x.py`). */
 const URL = /\bhttps?:\/\/[^\s)>\]"'`]+/g;
 const BLOB_PATH = /\/(?:blob|tree|raw)\/[^/\s]+\/([^\s#?]+)/;
-/** A relative or absolute path with a source-like extension. */
-const PATH = /(?:^|[\s"'`(\[<])((?:[\w.@-]+\/)*[\w.@-]+\.(?:py|pyi|ts|tsx|js|jsx|mjs|cjs|go|rs|java|kt|rb|php|cs|c|h|cc|cpp|hpp|swift|scala))\b/g;
+/** A relative or absolute path with a source extension of a supported language. */
+const PATH = new RegExp(`(?:^|[\\s"'\`(\\[<])((?:[\\w.@-]+/)*[\\w.@-]+(?:${alternatives(LANGUAGES.flatMap((l) => l.extensions))}))\\b`, "g");
 /** Identifier-shaped code in prose: dotted, called, camelCase, snake_case, PascalCase with a second capital. */
 const CODE_LIKE = /(?:[A-Za-z_$][\w$]*\.)+[A-Za-z_$][\w$]*(?:\(\))?|[A-Za-z_$][\w$]*\(\)|\b[a-z]+[A-Z][\w$]*|\b[A-Z][a-z0-9]+[A-Z][\w$]*|\b_*[A-Za-z][A-Za-z0-9]*_\w+/g;
 const IDENTIFIER = /[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*/g;
@@ -209,7 +216,8 @@ function classify(line: string, inCode: boolean): TaskPartKind {
   const t = line.trim();
   if (/^File "[^"]+", line \d+/.test(t) || /^at (?:async |new )?\S+ \(?\S+:\d+:\d+\)?$/.test(t) || /^at \S+:\d+:\d+$/.test(t) || /^Traceback \(most recent call last\)/.test(t) || /^❯ /.test(t) || /^[^\s:][^:]*\.pyi?:\d+:(?: in \S+)?$/.test(t)) return "trace";
   if (ERROR_LINE.test(t) && t.length <= 600 && /^(?:E\s+)?(?:[\w.]+\.)?[A-Z]\w*(?:Error|Exception|Warning|Exit|Interrupt|Failure|Fault)\b/.test(t.replace(/^(?:error|uncaught|fatal)[:\s]+/i, ""))) return "error";
-  if (ENVIRONMENT_LINE.test(t) && t.length <= 160) return "environment";
+  // Version lines carry a version (or are a short `OS: macOS` label), never a sentence.
+  if (ENVIRONMENT_LINE.test(t) && t.length <= 160 && (/\d/.test(t) || t.length <= 40)) return "environment";
   return inCode ? "code" : "prose";
 }
 
