@@ -176,7 +176,7 @@ installed copy or another machine works), paths and names the task gives, the ta
 file holds. Pass the task whole (a bug report with its code blocks, tracebacks and logs, up to
 ${LIMITS.targetChars} characters; - reads it from standard input).
 
---limit N: files, 1-50 (default 10). --budget N: tokens for the text (default 1,000).
+--limit N: files, 1-50 (default 10). --budget N: tokens for the text (default 600).
 --json: { "files": [ { "path", "score", "why", "symbols": [ { "qualified", "line", "score" } ] } ], … }
 `,
   search: `Usage: codeslice search <words> [--limit N] [--json]

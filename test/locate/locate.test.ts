@@ -86,7 +86,7 @@ describe("locate", () => {
     const task = `Adding amounts fails\n\n\`\`\`\nTraceback (most recent call last):\n  File "/home/me/run.py", line 3, in <module>\n    total = a + b\n  File "/opt/venv/lib/python3.11/site-packages/ledger/money.py", line 11, in __add__\n    raise CurrencyMismatch("x")\nledger.errors.CurrencyMismatch: cannot add amounts in different currencies\n\`\`\``;
     const a = await engine().locate(task);
     expect(a.files[0]!.path).toBe("src/ledger/money.py");
-    expect(a.files[0]!.why.join(" ")).toContain("frame :11");
+    expect(a.files[0]!.why.join(" ")).toContain("innermost frame :11");
     expect(a.files[0]!.symbols[0]!.qualified).toBe("ledger.money.Money.__add__");
     expect(a.read.framesInProject).toBe(1);
   });

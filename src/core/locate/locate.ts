@@ -21,7 +21,7 @@ export interface LocateOptions {
   limit?: number;
   /** Functions and classes listed under each file (default 3, at most 10). */
   symbols?: number;
-  /** Tokens for the whole answer (default 1,000): files past it are counted, not shown. */
+  /** Tokens for the text (default 600): files list fewer symbols, then are counted, not shown, to fit. */
   budget?: number;
   encoding?: Encoding;
 }
@@ -59,7 +59,7 @@ export interface LocateAnswer {
   text: string;
 }
 
-export const LOCATE_LIMITS = { files: { min: 1, max: 50, default: 10 }, symbols: { min: 0, max: 10, default: 5 }, budget: 1_000 } as const;
+export const LOCATE_LIMITS = { files: { min: 1, max: 50, default: 10 }, symbols: { min: 0, max: 10, default: 5 }, budget: 600 } as const;
 
 const round = (n: number) => Math.round(n * 100) / 100;
 
@@ -92,7 +92,7 @@ export async function buildLocate(graph: CodeGraph, index: SearchIndex, task: st
     return {
       path: f.path,
       score: round(f.score),
-      why: [...f.why.slice(0, 3), ...(held.length ? [`words: ${held.slice(0, 6).join(", ")}${held.length > 6 ? ` +${held.length - 6}` : ""}`] : [])],
+      why: [...f.why.slice(0, 3), ...(held.length ? [`words: ${held.slice(0, 8).join(", ")}${held.length > 8 ? ` +${held.length - 8}` : ""}`] : [])],
       symbols: symbolsOf(graph, f.symbols, perFile),
     };
   });
@@ -103,11 +103,11 @@ export async function buildLocate(graph: CodeGraph, index: SearchIndex, task: st
   const header = headerOf(ranking.terms, read);
   const fit = fitBlocks({
     header,
-    blocks: files.map((f, i) => ({ full: renderFile(f, i) })),
+    // Each file in full (three symbols) or, when the budget runs short, as its outline (one).
+    blocks: files.map((f, i) => ({ full: renderFile(f, i, TEXT_SYMBOLS), outline: renderFile(f, i, 1) })),
     budget,
     count,
     separator: "\n",
-    prefix: true,
     footer: (s) => (s.omitted > 0 ? `${s.omitted} more file${s.omitted > 1 ? "s" : ""} not shown (budget); ask with a larger --budget.` : ""),
     smallest: "the header and the first file",
   });
@@ -143,29 +143,28 @@ const CLASS_KINDS = new Set(["class", "interface", "struct", "trait", "enum", "i
 
 function headerOf(terms: string[], read: LocateAnswer["read"]): string {
   const frames = read.frames ? `; ${read.framesInProject} of ${read.frames} trace frame${read.frames > 1 ? "s" : ""} in the project` : "";
-  const shown = terms.slice(0, 8).join(", ");
-  return `Where the task points (best first; words: ${shown}${terms.length > 8 ? ", …" : ""}${frames}):`;
+  const shown = terms.slice(0, 6).join(", ");
+  return `Where the task points, best first (words: ${shown}${terms.length > 6 ? ", …" : ""}${frames}):`;
 }
 
 /** Symbols per file the text shows (the data has them all). */
 const TEXT_SYMBOLS = 3;
 
-function renderFile(f: LocatedFile, i: number): string {
-  const head = `${i + 1}. ${f.path}  ${f.score}${f.why.length ? `  — ${f.why.join("; ")}` : ""}`;
+function renderFile(f: LocatedFile, i: number, symbols: number): string {
+  // The text is for reading at a glance: two pieces of evidence and four words; the data has all.
+  const evidence = f.why.filter((w) => !w.startsWith("words: ")).slice(0, 2);
+  const words = f.why.find((w) => w.startsWith("words: "))?.slice(7).split(", ").slice(0, 3).join(", ").replace(/ \+\d+$/, "");
+  const why = [...evidence, ...(words ? [words] : [])].join("; ");
+  const head = `${i + 1}. ${f.path} (${f.score.toFixed(1)})${why ? ` ${why}` : ""}`;
   if (f.symbols.length === 0) return head;
-  return `${head}\n   ${f.symbols.slice(0, TEXT_SYMBOLS).map((s) => `${citeName(shortName(s.qualified, f.path))}:${s.line}`).join(" · ")}`;
+  return `${head}\n   ${f.symbols.slice(0, symbols).map((s) => `${citeName(shortName(s.qualified))}:${s.line}`).join(" · ")}`;
 }
 
-/** A qualified name without its module prefix (`pkg.mod.Class.m` in pkg/mod.py → `Class.m`). */
-function shortName(qualified: string, path: string): string {
+/** The last two parts of a qualified name (`pkg.mod.Class.method` → `Class.method`): enough to ask for it. */
+function shortName(qualified: string): string {
   const hash = qualified.indexOf("#");
-  if (hash >= 0) return qualified.slice(hash + 1);
-  const module = path.replace(/\.[^./]+$/, "").replace(/\/__init__$/, "").replace(/\//g, ".");
-  for (let cut = module; cut.length > 0; cut = cut.slice(cut.indexOf(".") + 1 || cut.length)) {
-    if (qualified.startsWith(`${cut}.`)) return qualified.slice(cut.length + 1);
-    if (!cut.includes(".")) break;
-  }
-  return qualified;
+  const dotted = hash >= 0 ? qualified.slice(hash + 1) : qualified;
+  return dotted.split(".").slice(-2).join(".");
 }
 
 function checkRange(name: string, value: number | undefined, range: { min: number; max: number; default: number }): number {

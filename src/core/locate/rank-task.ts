@@ -133,7 +133,7 @@ export function rankTask(index: SearchIndex, graph: CodeGraph, text: string, roo
     framesInProject++;
     const strength = (inner ? 1 : 0.6) * (fnMatches ? 1 : 0.7);
     bump(sym ?? graph.moduleSymbol.get(f.path)!, best * strength);
-    note(f.path, inner ? `frame :${f.line} (innermost in the project)` : `frame :${f.line}`);
+    note(f.path, inner ? `innermost frame :${f.line}` : `frame :${f.line}`);
   });
 
   // Messages the task quotes, where the project spells them: the code that raises or formats them.

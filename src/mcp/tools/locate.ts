@@ -30,7 +30,7 @@ export const locateTool = defineTool({
     omitted: z.int().describe("Files ranked but left out of the text by the budget."),
   }),
   async run(args, ctx) {
-    const a = await ctx.engine.locate(args.task, { ...(args.limit !== undefined ? { limit: args.limit } : {}), budget: Math.min(ctx.cap, 4_000), signal: ctx.signal });
+    const a = await ctx.engine.locate(args.task, { ...(args.limit !== undefined ? { limit: args.limit } : {}), budget: Math.min(ctx.cap, Math.max(LOCATE_LIMITS.budget, 60 * (args.limit ?? LOCATE_LIMITS.files.default))), signal: ctx.signal });
     const files = a.files.slice(0, a.files.length - a.omitted).map((f) => ({ path: f.path, score: f.score, symbols: f.symbols.map((s) => ({ qualified: s.qualified, line: s.line, end: s.end, score: s.score })) }));
     return { text: a.text, data: { files, framesInProject: a.read.framesInProject, omitted: a.omitted } };
   },
