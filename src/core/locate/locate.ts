@@ -11,7 +11,7 @@ import { termsInFiles, type SearchIndex } from "../search/search.ts";
 import { EngineError } from "../../shared/errors.ts";
 import { LIMITS } from "../limits.ts";
 import { citeName } from "../../shared/paths.ts";
-import { rankTask, type TaskCandidate } from "./rank-task.ts";
+import { rankTask, TASK_TUNING, type TaskCandidate, type TaskTuning } from "./rank-task.ts";
 import { findPhrases } from "./phrases.ts";
 import { readTaskText } from "./task-text.ts";
 
@@ -64,7 +64,14 @@ export const LOCATE_LIMITS = { files: { min: 1, max: 50, default: 10 }, symbols:
 const round = (n: number) => Math.round(n * 100) / 100;
 
 /** Ranks files and symbols for a task text. Throws `no_match` when nothing in it matches anything. */
-export async function buildLocate(graph: CodeGraph, index: SearchIndex, task: string, options: LocateOptions, io: { root?: string; readText: (path: string) => Promise<string> }): Promise<LocateAnswer> {
+export async function buildLocate(
+  graph: CodeGraph,
+  index: SearchIndex,
+  task: string,
+  options: LocateOptions,
+  io: { root?: string; readText: (path: string) => Promise<string> },
+  tuning?: Readonly<TaskTuning>,
+): Promise<LocateAnswer> {
   const limit = checkRange("limit", options.limit, LOCATE_LIMITS.files);
   const perFile = checkRange("symbols", options.symbols, LOCATE_LIMITS.symbols);
   const budget = options.budget ?? LOCATE_LIMITS.budget;
@@ -78,7 +85,7 @@ export async function buildLocate(graph: CodeGraph, index: SearchIndex, task: st
   }
   const evidence = readTaskText(text);
   const phrases = await findPhrases(index, graph, text, evidence, io.readText);
-  const ranking = rankTask(index, graph, text, io.root, phrases, evidence);
+  const ranking = rankTask(index, graph, text, io.root, phrases, evidence, tuning);
   if (!ranking.relevant || ranking.files.length === 0) {
     throw new EngineError("no_match", `Nothing in the project matches ${JSON.stringify(text.length > 80 ? `${text.slice(0, 80)}…` : text)}.`, {
       hint: "Give words from the code itself: names, error messages, paths; or a stack trace of a run of this project.",
@@ -93,7 +100,7 @@ export async function buildLocate(graph: CodeGraph, index: SearchIndex, task: st
       path: f.path,
       score: round(f.score),
       why: [...f.why.slice(0, 3), ...(held.length ? [`words: ${held.slice(0, 8).join(", ")}${held.length > 8 ? ` +${held.length - 8}` : ""}`] : [])],
-      symbols: symbolsOf(graph, f.symbols, perFile),
+      symbols: symbolsOf(graph, f.symbols, perFile, (tuning ?? TASK_TUNING).symbolFileShare * f.score),
     };
   });
   const ev = ranking.evidence;
@@ -126,7 +133,7 @@ export async function buildLocate(graph: CodeGraph, index: SearchIndex, task: st
  * A file's functions and classes to list: functions and methods first (what a change edits); a
  * class only when none of its own members scored, since its best member says more than its header.
  */
-function symbolsOf(graph: CodeGraph, candidates: readonly TaskCandidate[], max: number): LocatedSymbol[] {
+function symbolsOf(graph: CodeGraph, candidates: readonly TaskCandidate[], max: number, fromFile: number): LocatedSymbol[] {
   const scored = candidates.filter((c) => graph.symbols[c.id]!.kind !== "module");
   const parents = new Set(scored.map((c) => graph.symbols[c.id]!.parent));
   const out: LocatedSymbol[] = [];
@@ -134,7 +141,7 @@ function symbolsOf(graph: CodeGraph, candidates: readonly TaskCandidate[], max: 
     if (out.length >= max) break;
     const s = graph.symbols[c.id]!;
     if (CLASS_KINDS.has(s.kind) && parents.has(s.id)) continue;
-    out.push({ qualified: s.qualified, kind: s.kind, line: s.start, end: s.end, score: round(c.score) });
+    out.push({ qualified: s.qualified, kind: s.kind, line: s.start, end: s.end, score: round(c.score + fromFile) });
   }
   return out;
 }

@@ -11,7 +11,7 @@
  * matched well enough to answer.
  */
 import type { CodeGraph } from "../graph/model.ts";
-import { FIELD, docSymbol, scoreDocuments, type FieldWeights, type SearchIndex } from "../search/search.ts";
+import { FIELD, docSymbol, scoreDocuments, splitWords, type FieldWeights, type SearchIndex } from "../search/search.ts";
 import { findFile } from "../../shared/locations.ts";
 import { isTestFile } from "../slice/plan.ts";
 import { readTaskText, type TaskEvidence } from "./task-text.ts";
@@ -68,8 +68,44 @@ const POOL = 80;
 /** Most words looked up for one task: the heaviest by weight times rarity. */
 const MAX_TERMS = 96;
 
+/**
+ * The weights of the evidence, as shares of the best word score: chosen on the tune half of the
+ * issue-report benchmark (test/bench/issues), kept in one place so a benchmark can try others.
+ */
+export interface TaskTuning {
+  /** A trace frame of the project (the innermost; outer ones count 0.6 of it). */
+  frame: number;
+  /** A message the task quotes, found in the code. */
+  phrase: number;
+  /** A path the task names. */
+  path: number;
+  /** An identifier that names a definition (`Owner.name` when the owner agrees, else `name`). */
+  ownedName: number;
+  name: number;
+  /** What a file's second, third… candidates add to its best (the k-th adds share / (k - 1)). */
+  fileShare: number;
+  /** A file's score divided by (1 + log2 of its candidate count) to this power: hubs match everything. */
+  hubDamping: number;
+  /** What a member takes from its class's own score (a class the task names points into its methods). */
+  parentShare: number;
+  /** What a symbol's listed score takes from its file's (so the best file's functions come first). */
+  symbolFileShare: number;
+  /** How much each field of a definition counts for the task's words. */
+  weights: FieldWeights;
+}
+
+export const TASK_TUNING: Readonly<TaskTuning> = { frame: 1, phrase: 0.8, path: 0.5, ownedName: 0.35, name: 0.2, fileShare: 0.5, hubDamping: 0, parentShare: 0, symbolFileShare: 0, weights: { ...TASK_WEIGHTS, body: 1.5 } };
+
 /** Ranks the project's definitions and files for a task. `root` maps absolute frame paths. */
-export function rankTask(index: SearchIndex, graph: CodeGraph, text: string, root?: string, phrases: readonly PhraseHit[] = [], evidence?: TaskEvidence): TaskRanking {
+export function rankTask(
+  index: SearchIndex,
+  graph: CodeGraph,
+  text: string,
+  root?: string,
+  phrases: readonly PhraseHit[] = [],
+  evidence?: TaskEvidence,
+  tuning: Readonly<TaskTuning> = TASK_TUNING,
+): TaskRanking {
   const ev = evidence ?? readTaskText(text);
   const n = Math.max(index.liveCount, 1);
   const idf = (t: string) => {
@@ -81,11 +117,13 @@ export function rankTask(index: SearchIndex, graph: CodeGraph, text: string, roo
   const terms = [...ev.terms].map(([t, w]) => ({ t, w, s: w * idf(t) })).filter((x) => x.s > 0 || (short && x.t.length >= 3)).sort((a, b) => b.s - a.s).slice(0, MAX_TERMS);
   const weights = new Map(terms.map((x) => [x.t, x.w]));
   const termList = terms.map((x) => x.t);
-  const scored = scoreDocuments(index, termList, TASK_WEIGHTS, short, weights);
+  const scored = scoreDocuments(index, termList, tuning.weights, short, weights);
   // About tests when the task is mostly about them (a test named like code, or test words making a
   // quarter of its words), not when a report mentions running one.
   const words = [...ev.terms.keys()];
-  const aboutTests = [...ev.codeWords].some((w) => w.startsWith("test") && w.length > 4) || words.filter((w) => TEST_WORDS.has(w)).length * 4 >= Math.max(words.length, 1);
+  // (A reporter's pasted test case is not enough: the title must say it, or test words dominate.)
+  const titleWords = splitWords(text.trimStart().split("\n")[0]!);
+  const aboutTests = titleWords.some((w) => TEST_WORDS.has(w)) || words.filter((w) => TEST_WORDS.has(w)).length * 4 >= Math.max(words.length, 1);
   // Docs and examples count fully when the task names one of their files, or its title is about them.
   const title = text.trimStart().split("\n")[0]!;
   const asideNamed = ev.paths.some((p) => ASIDE.test(p)) || /\b(?:docs|documentation|examples?|benchmarks?)\b/i.test(title);
@@ -131,7 +169,7 @@ export function rankTask(index: SearchIndex, graph: CodeGraph, text: string, roo
     // A basename alone (`utils.py`) is weak unless the function agrees.
     if (f.segments < 2 && !fnMatches) return;
     framesInProject++;
-    const strength = (inner ? 1 : 0.6) * (fnMatches ? 1 : 0.7);
+    const strength = tuning.frame * (inner ? 1 : 0.6) * (fnMatches ? 1 : 0.7);
     bump(sym ?? graph.moduleSymbol.get(f.path)!, best * strength);
     note(f.path, inner ? `innermost frame :${f.line}` : `frame :${f.line}`);
   });
@@ -141,7 +179,7 @@ export function rankTask(index: SearchIndex, graph: CodeGraph, text: string, roo
   for (const h of phrases) {
     if (phraseSeen.has(h.symbol)) continue;
     phraseSeen.add(h.symbol);
-    bump(h.symbol, best * 0.8);
+    bump(h.symbol, best * tuning.phrase);
     note(h.path, `says "${h.phrase.length > 40 ? `${h.phrase.slice(0, 40)}…` : h.phrase}" (:${h.line})`);
   }
 
@@ -157,7 +195,7 @@ export function rankTask(index: SearchIndex, graph: CodeGraph, text: string, roo
     if (found.note && !p.includes("/")) {
       // A bare file name: only when no other file has it (findFile would have said ambiguous).
     }
-    bump(graph.moduleSymbol.get(found.path)!, best * 0.5);
+    bump(graph.moduleSymbol.get(found.path)!, best * tuning.path);
     note(found.path, "named in the task");
   }
 
@@ -171,7 +209,7 @@ export function rankTask(index: SearchIndex, graph: CodeGraph, text: string, roo
     const matched = owner ? defs.filter((d) => graph.symbols[graph.symbols[d]!.parent]?.name === owner || graph.symbols[d]!.qualified.includes(`${owner}.`)) : defs;
     const chosen = matched.length ? matched : defs;
     for (const d of chosen) {
-      bump(d, (best * (matched.length && owner ? 0.35 : 0.2)) / chosen.length);
+      bump(d, (best * (matched.length && owner ? tuning.ownedName : tuning.name)) / chosen.length);
       note(graph.symbols[d]!.file, `defines \`${owner && matched.length ? `${owner}.` : ""}${name}\``);
     }
   }
@@ -202,12 +240,13 @@ export function rankTask(index: SearchIndex, graph: CodeGraph, text: string, roo
     if (s.kind !== "module") for (const sib of graph.children.get(s.parent) ?? []) add(sib, 0.08);
     add(graph.moduleSymbol.get(s.file)!, 0.15);
     for (const child of graph.children.get(c.id) ?? []) add(child, 0.1);
+    if (s.kind !== "module" && graph.symbols[s.parent]?.kind !== "module") add(s.parent, tuning.parentShare);
     return { ...c, score: c.score + Math.min(bonus, c.score) };
   });
   list = [...reinforced, ...list.slice(POOL)].sort((a, b) => b.score - a.score || a.id - b.id);
   const candidates = list.slice(0, POOL * 4);
 
-  const rankedFiles = rankFiles(graph, candidates, why);
+  const rankedFiles = rankFiles(graph, candidates, why, tuning);
 
   // The floor: the best candidate must hold two of the task's words (or one written like code, or
   // the only word asked for) in a field that is more than a passing mention, or a frame or a path
@@ -235,7 +274,7 @@ function symbolsAtLine(graph: CodeGraph, path: string, line: number): number | u
  * Files from their candidates: the best symbol, plus a decaying share of the next ones (a file
  * where several definitions match is likelier than one with a single lucky match).
  */
-function rankFiles(graph: CodeGraph, candidates: TaskCandidate[], why: Map<string, string[]>): TaskFile[] {
+function rankFiles(graph: CodeGraph, candidates: TaskCandidate[], why: Map<string, string[]>, tuning: Readonly<TaskTuning>): TaskFile[] {
   const byFile = new Map<string, TaskCandidate[]>();
   for (const c of candidates) {
     const file = graph.symbols[c.id]!.file;
@@ -246,7 +285,8 @@ function rankFiles(graph: CodeGraph, candidates: TaskCandidate[], why: Map<strin
   const out: TaskFile[] = [];
   for (const [path, list] of byFile) {
     let score = 0;
-    list.slice(0, 5).forEach((c, i) => (score += c.score * (i === 0 ? 1 : 0.25 / i)));
+    list.slice(0, 5).forEach((c, i) => (score += c.score * (i === 0 ? 1 : tuning.fileShare / i)));
+    if (tuning.hubDamping > 0) score /= (1 + Math.log2(list.length)) ** tuning.hubDamping;
     out.push({ path, score, why: [...(why.get(path) ?? [])], symbols: list });
   }
   out.sort((a, b) => b.score - a.score || (a.path < b.path ? -1 : 1));
