@@ -34,7 +34,7 @@ export interface TaskEvidence {
 }
 
 /** How much a word counts by where it came from. */
-const PART_WEIGHT: Record<TaskPartKind, number> = { title: 1.6, prose: 1, code: 1.4, trace: 1.2, error: 2.5, environment: 0 };
+const PART_WEIGHT: Record<TaskPartKind, number> = { title: 1.6, prose: 1, code: 0.9, trace: 1.2, error: 2.5, environment: 0 };
 /** Inline code (`backticks`) and identifiers written like code in prose. */
 const INLINE_CODE_WEIGHT = 2;
 /** An exception's own name (`ProxyError`): the code that raises or defines it. */
