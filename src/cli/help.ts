@@ -3,9 +3,9 @@
  * of docs/cli.md and the README's command table (written by scripts/cli-docs.mjs, checked by
  * test/cli/cli-docs.test.ts). Nothing here is written by hand per command.
  */
-import { LIMITS } from "../index.ts";
+import { ENCODINGS, LIMITS } from "../index.ts";
 import type { Arg, Command, Flag } from "./command.ts";
-import { globalFlags } from "./flags.ts";
+import { engineFlags, globalFlags } from "./flags.ts";
 
 /** Text help is wrapped to this many columns. */
 const WIDTH = 100;
@@ -141,7 +141,17 @@ export function generalHelp(commands: readonly Command[], version: string): stri
 
 /** A cell of a Markdown table: pipes escaped, on one line. */
 function cell(text: string): string {
-  return text.replace(/\s+/g, " ").replaceAll("|", "\\|").trim();
+  return escapeHtml(text.replace(/\s+/g, " ").replaceAll("|", "\\|").trim());
+}
+
+/** A code span in a Markdown table: pipes escaped, nothing else (entities would show as typed). */
+function code(text: string): string {
+  return `\`${text.replace(/\s+/g, " ").replaceAll("|", "\\|").trim()}\``;
+}
+
+/** `<target>` in prose would read as an HTML tag in rendered Markdown. */
+function escapeHtml(text: string): string {
+  return text.replaceAll("<", "&lt;");
 }
 
 /** Help prose as Markdown: plain paragraphs joined, blocks with indented lines kept as they are in a text fence. */
@@ -149,19 +159,35 @@ function proseMarkdown(text: string): string {
   return text
     .trim()
     .split(/\n\s*\n/)
-    .map((block) => (block.split("\n").slice(1).some((l) => /^\s/.test(l)) ? `\`\`\`text\n${block}\n\`\`\`` : block.replace(/\s*\n\s*/g, " ")))
+    .map((block) => (block.split("\n").slice(1).some((l) => /^\s/.test(l)) ? `\`\`\`text\n${block}\n\`\`\`` : escapeHtml(block.replace(/\s*\n\s*/g, " "))))
     .join("\n\n");
 }
 
-/** The README's command table (what goes between its cli-table markers). */
+/** The flags most commands share, which the README names once below its table instead of in every row. */
+const SHARED_IN_README = new Set([...Object.values(engineFlags).map((f) => f.name), "encoding"]);
+
+/** The README's command table (what goes between its cli-table markers): each command, what it answers, the options of its own. */
 export function readmeTable(commands: readonly Command[]): string {
+  const own = (c: Command) =>
+    Object.values(c.flags)
+      .filter((f) => !SHARED_IN_README.has(f.name))
+      .map((f) => `${code(flagShown(f))}${f.default !== undefined && /^\d/.test(f.default) ? ` (${f.default})` : ""}`)
+      .join(", ");
+  const engine = commands.filter((c) => Object.values(engineFlags).every((f) => Object.values(c.flags).some((g) => g.name === f.name)));
+  const others = commands.filter((c) => !engine.includes(c)).map((c) => c.name);
   return [
-    "| command | what it does |",
-    "| --- | --- |",
-    ...commands.map((c) => `| \`codeslice ${cell(commandLine(c))}\` | ${cell(c.summary)} |`),
+    "| command | what it answers | options of its own |",
+    "| --- | --- | --- |",
+    ...commands.map((c) => `| ${code(commandLine(c))} | ${cell(c.summary)} | ${own(c)} |`),
     "",
-    "Every command's arguments, flags, defaults and examples: [docs/cli.md](docs/cli.md), or `codeslice <command> --help`.",
+    `Every command${others.length ? ` but ${listed(others)}` : ""} takes ${listed(Object.values(engineFlags).map((f) => code(flagShown(f))))};`,
+    `every command with \`--budget N\` takes \`--encoding E\` (${ENCODINGS.join(" or ")}). The defaults and the rest: [docs/cli.md](docs/cli.md).`,
   ].join("\n");
+}
+
+/** `a`, `a and b`, `a, b and c`. */
+function listed(words: readonly string[]): string {
+  return words.length > 1 ? `${words.slice(0, -1).join(", ")} and ${words.at(-1)}` : (words[0] ?? "");
 }
 
 /** docs/cli.md: the whole command-line reference. */
@@ -180,13 +206,24 @@ export function cliMarkdown(commands: readonly Command[]): string {
     "",
     "| command | what it does |",
     "| --- | --- |",
-    ...commands.map((c) => `| [\`${cell(commandLine(c))}\`](#${c.name}) | ${cell(c.summary)} |`),
+    ...commands.map((c) => `| [${code(commandLine(c))}](#${c.name}) | ${cell(c.summary)} |`),
   ];
   for (const c of commands) {
     out.push("", `## ${c.name}`, "", `\`${usageLine(c)}\``, "", cell(c.summary), "", proseMarkdown(c.help));
-    if (c.args?.length) out.push("", "| argument | what it is |", "| --- | --- |", ...c.args.map((a) => `| \`${argShown(a)}\` | ${cell(a.help)} |`));
-    out.push("", "| flag | default | what it does |", "| --- | --- | --- |", ...flagsOf(c).map((f) => `| \`${flagShown(f)}\` | ${f.default !== undefined ? cell(f.default) : ""} | ${cell(f.help)} |`));
+    if (c.args?.length) out.push("", "| argument | what it is |", "| --- | --- |", ...c.args.map((a) => `| ${code(argShown(a))} | ${cell(a.help)} |`));
+    out.push("", "| flag | default | what it does |", "| --- | --- | --- |", ...flagsOf(c).map((f) => `| ${code(flagShown(f))} | ${f.default !== undefined ? code(f.default) : ""} | ${cell(f.help)} |`));
     if (c.examples.length) out.push("", "```sh", ...c.examples, "```");
   }
   return `${out.join("\n")}\n`;
+}
+
+/** The README's markers around the generated command table. */
+export const README_MARKERS = { start: "<!-- cli-table:start -->", end: "<!-- cli-table:end -->" } as const;
+
+/** `readme` with the text between its cli-table markers replaced by the table of `commands`; throws when the markers are missing. */
+export function withReadmeTable(readme: string, commands: readonly Command[]): string {
+  const start = readme.indexOf(README_MARKERS.start);
+  const end = readme.indexOf(README_MARKERS.end);
+  if (start < 0 || end < start) throw new Error(`README.md has no ${README_MARKERS.start} … ${README_MARKERS.end} block`);
+  return `${readme.slice(0, start + README_MARKERS.start.length)}\n${readmeTable(commands)}\n${readme.slice(end)}`;
 }

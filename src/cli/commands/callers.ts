@@ -1,4 +1,4 @@
-/** `codeslice callers`: who calls a symbol (--depth N for transitive callers), one page at a time. */
+/** `codeslice callers`: who calls a symbol, with call sites, resolution and confidence, one page at a time. */
 import { LIMITS } from "../../index.ts";
 import { defineCommand } from "../command.ts";
 import { budgetFlags, depthFlag, engineFlags, pagingFlags } from "../flags.ts";
@@ -8,7 +8,7 @@ import { budgetOptions, pageOptions, withEngine } from "../with-engine.ts";
 /** `codeslice callers`. */
 export const callersCommand = defineCommand({
   name: "callers",
-  summary: "Who calls a symbol (--depth N for transitive callers), one page at a time",
+  summary: "Who calls a symbol, with call sites, resolution and confidence, one page at a time",
   args: [{ name: "symbol", what: "a symbol", maxChars: { limit: LIMITS.targetChars, noun: "argument" }, help: "The symbol whose callers to list" }],
   flags: { depth: depthFlag(LIMITS.depth.default), ...pagingFlags, ...budgetFlags(LIMITS.budget.list), ...engineFlags },
   help: `Lists the call sites that call <symbol>, each with the calling symbol, path:line, how the

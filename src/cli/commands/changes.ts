@@ -18,7 +18,7 @@ function readDiff(file: string): string {
 /** `codeslice changes`. */
 export const changesCommand = defineCommand({
   name: "changes",
-  summary: "What changed (working tree vs HEAD, --staged, --base/--head, --diff) and what it reaches: callers, routes, tests",
+  summary: "What changed and what it reaches, as one budgeted bundle: the working tree against HEAD, --staged, --base REF [--head REF], or a pasted --diff",
   flags: {
     staged: switchFlag("staged", "Compare the index (staged changes) against HEAD"),
     base: textFlag("base", "REF", "Compare against REF: the working tree, or --head"),

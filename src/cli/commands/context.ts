@@ -8,7 +8,7 @@ import { budgetOptions, withEngine } from "../with-engine.ts";
 /** `codeslice context`. */
 export const contextCommand = defineCommand({
   name: "context",
-  summary: "The smallest bundle of whole symbols for a target, within --budget",
+  summary: "The smallest bundle of whole symbols for a symbol, file, route, location, stack trace or words, within --budget",
   args: [{
     name: "target", what: "a target", rest: true, maxChars: { limit: LIMITS.targetChars, noun: "argument" },
     help: `A symbol (Session.send, pkg.mod.func, src/a.ts#Class.method), path::symbol, a file path, an HTTP route ("POST /api/users") or a few words; at most ${LIMITS.targetChars} characters`,

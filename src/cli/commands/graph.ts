@@ -7,7 +7,7 @@ import { withEngine } from "../with-engine.ts";
 /** `codeslice graph`. */
 export const graphCommand = defineCommand({
   name: "graph",
-  summary: "Print the code graph as JSON (graph-gold format)",
+  summary: "The code graph in the graph-gold JSON shape",
   flags: {
     minConfidence: defineFlag({
       name: "min-confidence", value: "X", help: "Drop call edges resolved with a confidence below X (0-1)",

@@ -13,7 +13,7 @@ export const impactCommand = defineCommand({
   summary: "The blast radius of a symbol, file or path:lines: by depth, routes and tests reached, a risk summary",
   args: [{ name: "target", what: "a target", maxChars: { limit: LIMITS.targetChars, noun: "argument" }, help: "A symbol, a file (everything it defines) or path:start-end (the definitions those lines touch)" }],
   flags: {
-    direction: choiceFlag("direction", "D", DIRECTIONS, "up (its callers), down (what it calls) or both", { default: "up" }),
+    direction: choiceFlag("direction", DIRECTIONS.join("|"), DIRECTIONS, "up (its callers), down (what it calls) or both", { default: "up" }),
     depth: depthFlag(3),
     ...pagingFlags,
     ...budgetFlags(LIMITS.budget.list),

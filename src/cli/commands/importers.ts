@@ -1,4 +1,4 @@
-/** `codeslice importers`: files that import a file (--depth N). */
+/** `codeslice importers`: files that import a file, transitively with --depth N. */
 import { LIMITS } from "../../index.ts";
 import { defineCommand } from "../command.ts";
 import { budgetFlags, depthFlag, engineFlags, pagingFlags } from "../flags.ts";
@@ -8,7 +8,7 @@ import { budgetOptions, pageOptions, withEngine } from "../with-engine.ts";
 /** `codeslice importers`. */
 export const importersCommand = defineCommand({
   name: "importers",
-  summary: "Files that import a file (--depth N)",
+  summary: "Files that import a file, transitively with --depth N",
   args: [{ name: "file", what: "a file", maxChars: { limit: LIMITS.targetChars, noun: "argument" }, help: "A path relative to the project root" }],
   flags: { depth: depthFlag(LIMITS.depth.default), ...pagingFlags, ...budgetFlags(LIMITS.budget.list), ...engineFlags },
   help: `Lists the files that import <file> (a path relative to the project root); --depth N adds

@@ -8,7 +8,7 @@ import { budgetOptions, withEngine } from "../with-engine.ts";
 /** `codeslice map`. */
 export const mapCommand = defineCommand({
   name: "map",
-  summary: "Print the repo map: languages, layout, most referenced symbols",
+  summary: "The repo map: services, languages, entry points, central symbols, layout, witnesses",
   flags: { ...budgetFlags(LIMITS.budget.map), ...engineFlags },
   help: `Prints a map of the project fitted to --budget tokens, counted with the real tokenizer:
 services, languages, entry points, the most referenced symbols with path:line citations,

@@ -8,7 +8,7 @@ import { withEngine } from "../with-engine.ts";
 /** `codeslice scip`. */
 export const scipCommand = defineCommand({
   name: "scip",
-  summary: "Write the code graph as a SCIP index (Sourcegraph and other code intelligence); needs --out FILE",
+  summary: "The code graph as a SCIP index (protobuf) for Sourcegraph and other code intelligence, to --out FILE",
   flags: {
     out: textFlag("out", "FILE", "Where to write the index (\"-\": stdout); required"),
     project: textFlag("project", "NAME", "The project name in every symbol", { default: "the root folder's name" }),

@@ -9,7 +9,7 @@ import { withEngine } from "../with-engine.ts";
 /** `codeslice search`. */
 export const searchCommand = defineCommand({
   name: "search",
-  summary: "Find symbols by name, path, signature and docstring words",
+  summary: "Symbols by name, path, signature and docstring words",
   args: [{ name: "words", what: "words to search for", rest: true, maxChars: { limit: LIMITS.targetChars, noun: "query" }, help: "What to look for, quoted or not" }],
   flags: { limit: limitFlag("Results", LIMITS.searchResults.max, LIMITS.searchResults.default), ...engineFlags },
   help: `Finds symbols whose names, paths, signatures or docstrings contain the words; identifiers

@@ -1,4 +1,4 @@
-/** `codeslice tests`: the tests that exercise a symbol or file, with runnable ids and commands. */
+/** `codeslice tests`: the tests that exercise a symbol or file: runnable ids and the commands to run them. */
 import { LIMITS } from "../../index.ts";
 import { defineCommand } from "../command.ts";
 import { budgetFlags, depthFlag, engineFlags, pagingFlags } from "../flags.ts";
@@ -8,7 +8,7 @@ import { budgetOptions, pageOptions, withEngine } from "../with-engine.ts";
 /** `codeslice tests`. */
 export const testsCommand = defineCommand({
   name: "tests",
-  summary: "The tests that exercise a symbol or file, with runnable ids and commands",
+  summary: "The tests that exercise a symbol or file: runnable ids and the commands to run them",
   args: [{ name: "target", what: "a target", maxChars: { limit: LIMITS.targetChars, noun: "argument" }, help: "A symbol or a file" }],
   flags: { depth: depthFlag(2), ...pagingFlags, ...budgetFlags(LIMITS.budget.list), ...engineFlags },
   help: `Lists the tests that exercise a symbol or a file: test functions among its callers (through
