@@ -13,6 +13,7 @@ export class UsageError extends Error {
   command?: string;
 }
 
+/** Writes an answer to stdout, ending it with one newline. */
 export function writeOut(text: string): void {
   process.stdout.write(text.endsWith("\n") ? text : `${text}\n`);
 }

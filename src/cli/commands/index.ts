@@ -1,4 +1,9 @@
-/** The command table: every `codeslice` command, one line each, in the order help lists them. */
+/**
+ * The command table: every `codeslice` command, in the order help lists them. A new command is a
+ * file here exporting `defineCommand({ name, summary, args, flags, help, examples, run })`, its
+ * import and its entry below; dispatch, did-you-mean, `--help`, docs/cli.md and the README table
+ * follow from it (`npm run docs:cli` rewrites the two documents).
+ */
 import type { Command } from "../command.ts";
 import { callersCommand } from "./callers.ts";
 import { calleesCommand } from "./callees.ts";
