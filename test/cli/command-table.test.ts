@@ -32,9 +32,9 @@ async function cli(argv: string[], table: readonly Command[] = dryTable()): Prom
   }
 }
 
-/** A help example as argv: the words after `codeslice`, up to a pipe or a comment; quotes kept together. */
+/** A help example as argv: the words after `codeslice`, up to a pipe, a redirection or a comment; quotes kept together. */
 function exampleArgv(line: string): string[] {
-  const tail = line.slice(line.indexOf("codeslice ") + "codeslice ".length).split(/\s[|#>]/)[0]!;
+  const tail = line.slice(line.indexOf("codeslice ") + "codeslice ".length).split(/\s[|#<>]/)[0]!;
   return [...tail.matchAll(/"([^"]*)"|(\S+)/g)].map((m) => m[1] ?? m[2]!);
 }
 
@@ -169,6 +169,6 @@ describe("the table", () => {
     expect(commandHelp(echo)).toContain("--shout          In capitals");
     expect(generalHelp(table, "1")).toMatch(/\n {2}echo <words> +Prints its words back\n/);
     expect(cliMarkdown(table)).toContain("## echo\n");
-    expect(readmeTable(table)).toContain("| `codeslice echo <words>` | Prints its words back |");
+    expect(readmeTable(table)).toContain("| `echo <words>` | Prints its words back | `--shout` |");
   });
 });
