@@ -20,7 +20,10 @@ export function readBinary(file: string, what: string): Uint8Array {
 /** Writes `parts` one after the other to `file` (atomically), or to stdout for "-". */
 export function writeBinary(file: string, parts: Uint8Array[]): void {
   if (file === "-") {
-    for (const part of parts) fs.writeSync(1, part);
+    // Through the stream, not fs.writeSync(1): Node has made a piped stdout non-blocking, so a raw
+    // write takes one pipe buffer (64 KiB) and returns; the stream writes the rest as the reader
+    // drains it, and the process stays alive until it has.
+    for (const part of parts) process.stdout.write(part);
     return;
   }
   const target = nodePath.resolve(file);

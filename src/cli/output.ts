@@ -8,9 +8,12 @@ import { EngineError, isEngineError, LIMITS, type EngineErrorOf } from "../index
 /** Exit codes: 0 success, 1 the engine could not answer, 2 bad usage. */
 export const EXIT = { ok: 0, failure: 1, usage: 2 } as const;
 
-/** A usage error (bad flag, missing argument): exit code 2. */
-export class UsageError extends Error {}
+/** A usage error (bad flag, missing argument): exit code 2. `command`, when known, is the command whose help to point at. */
+export class UsageError extends Error {
+  command?: string;
+}
 
+/** Writes an answer to stdout, ending it with one newline. */
 export function writeOut(text: string): void {
   process.stdout.write(text.endsWith("\n") ? text : `${text}\n`);
 }
@@ -174,7 +177,7 @@ export function reportError(error: unknown, json: boolean, command?: string): nu
     return EXIT.failure;
   }
   if (error instanceof UsageError) {
-    process.stderr.write(`codeslice: ${error.message}\nRun \`codeslice --help\` for usage.\n`);
+    process.stderr.write(`codeslice: ${error.message}\nRun \`codeslice ${error.command ? `${error.command} ` : ""}--help\` for usage.\n`);
     return EXIT.usage;
   }
   if (isEngineError(error)) {

@@ -113,6 +113,56 @@ function transferables(value: unknown): Transferable[] {
   return bytes instanceof Uint8Array && bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength && bytes.buffer instanceof ArrayBuffer ? [bytes.buffer] : [];
 }
 
+/** The picture around a symbol: its callers and callees, at most `limit` of each shown, the rest counted. */
+async function neighbourhood(engine: Engine, symbol: string, limit: number, signal: AbortSignal): Promise<Neighbourhood> {
+  // The picture counts every caller, tests included: one page as large as the engine gives.
+  const all = { signal, tests: "include", limit: LIMITS.page.max, budget: LIMITS.budget.max } as const;
+  const [callers, callees] = await Promise.all([engine.callers(symbol, all), engine.callees(symbol, all)]);
+  const key = (s: { qualified: string; path: string; line: number }) => `${s.path}:${s.line}:${s.qualified}`;
+  const center = callers.symbol;
+  const nodes = new Map<string, NeighbourNode>([[key(center), { ...center, id: key(center), role: "center" }]]);
+  const edges = new Map<string, Neighbourhood["edges"][number]>();
+  const hidden = { callers: 0, callees: 0 };
+  const add = (answer: typeof callers, role: "caller" | "callee") => {
+    const seen = new Set<string>();
+    for (const r of answer.results) {
+      const id = key(r);
+      if (id === key(center)) continue; // recursion: no arrow from the symbol to itself
+      if (!seen.has(id) && !nodes.has(id) && seen.size >= limit) {
+        hidden[role === "caller" ? "callers" : "callees"]++;
+        seen.add(id);
+        continue;
+      }
+      if (seen.has(id) && !nodes.has(id)) continue; // hidden already
+      seen.add(id);
+      const existing = nodes.get(id);
+      if (!existing) nodes.set(id, { qualified: r.qualified, kind: r.kind, path: r.path, line: r.line, id, role });
+      else if (existing.role !== role && existing.role !== "center") existing.role = "both";
+      const [from, to] = role === "caller" ? [id, key(center)] : [key(center), id];
+      const e = edges.get(`${from}>${to}`);
+      if (e) {
+        e.sites++;
+        e.confidence = Math.max(e.confidence, r.confidence);
+      } else edges.set(`${from}>${to}`, { from, to, sites: 1, confidence: r.confidence });
+    }
+  };
+  add(callers, "caller");
+  add(callees, "callee");
+  const external = new Map<string, number>();
+  for (const x of callees.external) external.set(x.target, (external.get(x.target) ?? 0) + 1);
+  return {
+    center, nodes: [...nodes.values()], edges: [...edges.values()], hidden,
+    external: [...external].map(([target, sites]) => ({ target, sites })).sort((a, b) => b.sites - a.sites).slice(0, 12),
+  };
+}
+
+/** The store the page chose: memory, or the browser's (OPFS, else IndexedDB), `notice` told of a fallback. */
+async function openStore(choice: StoreChoice, notice: (n: StoreNotice) => void): Promise<{ store: Store; answer: OpenAnswer["store"] }> {
+  if (choice.kind === "memory") return { store: new MemoryStore(), answer: { backend: "memory", label: "memory" } };
+  const opened = await openBrowserStore({ namespace: choice.namespace, ...(choice.prefer ? { prefer: choice.prefer } : {}), onFallback: notice });
+  return { store: opened.store, answer: { backend: opened.backend, label: opened.store.label, ...(opened.notice ? { notice: opened.notice } : {}) } };
+}
+
 interface Session {
   engine: Engine;
   platform: Platform;
@@ -139,12 +189,6 @@ export function serveEngine(options: ServeOptions): void {
       post({ type: "progress", id, progress });
     };
   };
-
-  async function openStore(choice: StoreChoice): Promise<{ store: Store; answer: OpenAnswer["store"] }> {
-    if (choice.kind === "memory") return { store: new MemoryStore(), answer: { backend: "memory", label: "memory" } };
-    const opened = await openBrowserStore({ namespace: choice.namespace, ...(choice.prefer ? { prefer: choice.prefer } : {}), onFallback: notice });
-    return { store: opened.store, answer: { backend: opened.backend, label: opened.store.label, ...(opened.notice ? { notice: opened.notice } : {}) } };
-  }
 
   async function openFiles(source: ProjectSource, signal: AbortSignal, progress: (p: WorkerProgress) => void): Promise<{ fs: FileSystem; unpacked?: OpenAnswer["unpacked"] }> {
     switch (source.kind) {
@@ -194,48 +238,6 @@ export function serveEngine(options: ServeOptions): void {
     }
   }
 
-  async function neighbourhood(engine: Engine, symbol: string, limit: number, signal: AbortSignal): Promise<Neighbourhood> {
-    // The picture counts every caller, tests included: one page as large as the engine gives.
-    const all = { signal, tests: "include", limit: LIMITS.page.max, budget: LIMITS.budget.max } as const;
-    const [callers, callees] = await Promise.all([engine.callers(symbol, all), engine.callees(symbol, all)]);
-    const key = (s: { qualified: string; path: string; line: number }) => `${s.path}:${s.line}:${s.qualified}`;
-    const center = callers.symbol;
-    const nodes = new Map<string, NeighbourNode>([[key(center), { ...center, id: key(center), role: "center" }]]);
-    const edges = new Map<string, Neighbourhood["edges"][number]>();
-    const hidden = { callers: 0, callees: 0 };
-    const add = (answer: typeof callers, role: "caller" | "callee") => {
-      const seen = new Set<string>();
-      for (const r of answer.results) {
-        const id = key(r);
-        if (id === key(center)) continue; // recursion: no arrow from the symbol to itself
-        if (!seen.has(id) && !nodes.has(id) && seen.size >= limit) {
-          hidden[role === "caller" ? "callers" : "callees"]++;
-          seen.add(id);
-          continue;
-        }
-        if (seen.has(id) && !nodes.has(id)) continue; // hidden already
-        seen.add(id);
-        const existing = nodes.get(id);
-        if (!existing) nodes.set(id, { qualified: r.qualified, kind: r.kind, path: r.path, line: r.line, id, role });
-        else if (existing.role !== role && existing.role !== "center") existing.role = "both";
-        const [from, to] = role === "caller" ? [id, key(center)] : [key(center), id];
-        const e = edges.get(`${from}>${to}`);
-        if (e) {
-          e.sites++;
-          e.confidence = Math.max(e.confidence, r.confidence);
-        } else edges.set(`${from}>${to}`, { from, to, sites: 1, confidence: r.confidence });
-      }
-    };
-    add(callers, "caller");
-    add(callees, "callee");
-    const external = new Map<string, number>();
-    for (const x of callees.external) external.set(x.target, (external.get(x.target) ?? 0) + 1);
-    return {
-      center, nodes: [...nodes.values()], edges: [...edges.values()], hidden,
-      external: [...external].map(([target, sites]) => ({ target, sites })).sort((a, b) => b.sites - a.sites).slice(0, 12),
-    };
-  }
-
   async function call(id: number, method: EngineMethod, args: unknown[], signal: AbortSignal): Promise<unknown> {
     const progress = progressFor(id);
     const run = { signal, onProgress: (p: WorkerProgress) => progress(p, p.phase !== "scan" && p.total !== undefined && p.done === p.total) };
@@ -245,7 +247,7 @@ export function serveEngine(options: ServeOptions): void {
       session = undefined;
       remote = undefined;
       const { fs, unpacked } = await openFiles(source, signal, run.onProgress);
-      const { store, answer } = await openStore(storeChoice);
+      const { store, answer } = await openStore(storeChoice, notice);
       const platform: Platform = { fs: yielding(fs), store, wasm, ...(options.workers ? { workers: options.workers } : {}) };
       session = { platform, engine: createEngine(platform, (engineOptions ?? {}) as EngineOptions) };
       return { label: fs.rootLabel, languages: supportedLanguageNames(), store: answer, ...(unpacked ? { unpacked } : {}) } satisfies OpenAnswer;

@@ -262,8 +262,8 @@ describe("usage and errors", () => {
     const { LIMITS } = await import("../../src/core/limits.ts");
     const help = run(["--help"]).stdout;
     expect(help).toContain(`--budget N       Token budget for the whole answer, ${LIMITS.budget.min}-${LIMITS.budget.max}`);
-    expect(help).toContain(`(${LIMITS.depth.min}-${LIMITS.depth.max}, default ${LIMITS.depth.default})`);
-    expect(help).toContain(`(${LIMITS.searchResults.min}-${LIMITS.searchResults.max}, default ${LIMITS.searchResults.default})`);
+    expect(run(["callers", "--help"]).stdout).toContain(`--depth N        Hops to follow, ${LIMITS.depth.min}-${LIMITS.depth.max} (default ${LIMITS.depth.default})`);
+    expect(run(["search", "--help"]).stdout).toContain(`--limit N        Results, ${LIMITS.searchResults.min}-${LIMITS.searchResults.max} (default ${LIMITS.searchResults.default})`);
     expect(help).toContain(`at most ${LIMITS.targetChars} characters`);
     expect(run(["mcp", "--help"]).stdout).toContain(`at least ${LIMITS.responseTokens.min}`);
     for (const [flag, bad] of [["--depth", LIMITS.depth.max + 1], ["--limit", LIMITS.searchResults.max + 1], ["--budget", LIMITS.budget.max + 1]] as const) {

@@ -1,0 +1,63 @@
+/** `codeslice changes`: what changed and what it reaches, as one budgeted bundle. */
+import { readFileSync } from "node:fs";
+import { LIMITS } from "../../index.ts";
+import { defineCommand } from "../command.ts";
+import { budgetFlags, engineFlags, switchFlag, textFlag } from "../flags.ts";
+import { EXIT, UsageError, writeJson, writeOut } from "../output.ts";
+import { budgetOptions, withEngine } from "../with-engine.ts";
+
+/** The text of `--diff FILE`, or of stdin for `--diff -`. */
+function readDiff(file: string): string {
+  try {
+    return readFileSync(file === "-" ? 0 : file, "utf8");
+  } catch (error) {
+    throw new UsageError(`cannot read the diff ${file === "-" ? "from stdin" : JSON.stringify(file)}: ${(error as Error).message.split("\n")[0]}`);
+  }
+}
+
+/** `codeslice changes`. */
+export const changesCommand = defineCommand({
+  name: "changes",
+  summary: "What changed and what it reaches, as one budgeted bundle: the working tree against HEAD, --staged, --base REF [--head REF], or a pasted --diff",
+  flags: {
+    staged: switchFlag("staged", "Compare the index (staged changes) against HEAD"),
+    base: textFlag("base", "REF", "Compare against REF: the working tree, or --head"),
+    head: textFlag("head", "REF", "Compare commit REF against --base, or against its first parent"),
+    diff: textFlag("diff", "FILE", "A unified diff (git diff, diff -u, a pull request's .diff/.patch) from FILE, or stdin for \"-\""),
+    ...budgetFlags(LIMITS.budget.context),
+    ...engineFlags,
+  },
+  help: `Prints what changed, by definition (added, removed, renamed, signature or body changed),
+and what it reaches, as one bundle within --budget tokens: the changed code (signatures and
+removals first, as diffs), callers of changed signatures and code still calling removed
+names, routes whose handlers reach the change, tests that reach it within 3 calls (or
+import a changed file), then callers of changed bodies. Cut chunks are listed.
+
+What is compared:
+  (nothing)              the working tree (untracked files included) against HEAD
+  --staged               the index against HEAD
+  --base REF             the working tree against REF
+  --base A --head B      commit B against commit A
+  --head REF             commit REF against its first parent
+  --diff FILE, --diff -  a unified diff matched against the files on disk: already applied,
+                         or still to apply (then the changed code is cited as it would be)
+REF: a commit id (or a prefix), a branch, a tag, HEAD, or any of those followed by ~N or ^N.`,
+  examples: ["codeslice changes", "codeslice changes --base main --budget 4000", "git diff HEAD~3 | codeslice changes --diff -"],
+  async run({ flags }) {
+    const diff = flags.diff !== undefined ? readDiff(flags.diff) : undefined;
+    return withEngine(flags, async (engine, progress) => {
+      const answer = await engine.changes({
+        onProgress: progress.onProgress,
+        ...(flags.staged ? { staged: true } : {}),
+        ...(flags.base !== undefined ? { base: flags.base } : {}),
+        ...(flags.head !== undefined ? { head: flags.head } : {}),
+        ...(diff !== undefined ? { diff } : {}),
+        ...budgetOptions(flags),
+      });
+      progress.done();
+      if (flags.json) writeJson(answer);
+      else writeOut(answer.text);
+      return EXIT.ok;
+    });
+  },
+});

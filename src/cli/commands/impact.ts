@@ -1,0 +1,39 @@
+/** `codeslice impact`: what a change to a symbol, file or line range could break. */
+import { LIMITS } from "../../index.ts";
+import { defineCommand } from "../command.ts";
+import { budgetFlags, choiceFlag, depthFlag, engineFlags, pagingFlags } from "../flags.ts";
+import { EXIT, writeJson, writeOut } from "../output.ts";
+import { budgetOptions, pageOptions, withEngine } from "../with-engine.ts";
+
+const DIRECTIONS = ["up", "down", "both"] as const;
+
+/** `codeslice impact`. */
+export const impactCommand = defineCommand({
+  name: "impact",
+  summary: "The blast radius of a symbol, file or path:lines: by depth, routes and tests reached, a risk summary",
+  args: [{ name: "target", what: "a target", maxChars: { limit: LIMITS.targetChars, noun: "argument" }, help: "A symbol, a file (everything it defines) or path:start-end (the definitions those lines touch)" }],
+  flags: {
+    direction: choiceFlag("direction", DIRECTIONS.join("|"), DIRECTIONS, "up (its callers), down (what it calls) or both", { default: "up" }),
+    depth: depthFlag(3),
+    ...pagingFlags,
+    ...budgetFlags(LIMITS.budget.list),
+    ...engineFlags,
+  },
+  help: `What a change to <target> could break: its callers, what it calls or both, to --depth hops,
+grouped by depth, each with the call site, how the call was resolved and a confidence (and
+the product of the confidences along its path). The head of the answer is a risk summary:
+production callers and their directories, routes whose handlers are reached, tests with
+runnable ids, the deepest path. Paged like callers.`,
+  examples: ["codeslice impact Session.send", "codeslice impact src/auth.py --direction both --depth 2", "codeslice impact src/cart.ts:40-62 --json"],
+  async run({ args: [target], flags }) {
+    return withEngine(flags, async (engine, progress) => {
+      const answer = await engine.impact(target!, {
+        onProgress: progress.onProgress, ...(flags.depth ? { depth: flags.depth } : {}), ...(flags.direction ? { direction: flags.direction } : {}), ...pageOptions(flags), ...budgetOptions(flags), ...(flags.json ? { json: true } : {}),
+      });
+      progress.done();
+      if (flags.json) writeJson(answer);
+      else writeOut(answer.text);
+      return EXIT.ok;
+    });
+  },
+});

@@ -1,0 +1,32 @@
+/** `codeslice tests`: the tests that exercise a symbol or file: runnable ids and the commands to run them. */
+import { LIMITS } from "../../index.ts";
+import { defineCommand } from "../command.ts";
+import { budgetFlags, depthFlag, engineFlags, pagingFlags } from "../flags.ts";
+import { EXIT, writeJson, writeOut } from "../output.ts";
+import { budgetOptions, pageOptions, withEngine } from "../with-engine.ts";
+
+/** `codeslice tests`. */
+export const testsCommand = defineCommand({
+  name: "tests",
+  summary: "The tests that exercise a symbol or file: runnable ids and the commands to run them",
+  args: [{ name: "target", what: "a target", maxChars: { limit: LIMITS.targetChars, noun: "argument" }, help: "A symbol or a file" }],
+  flags: { depth: depthFlag(2), ...pagingFlags, ...budgetFlags(LIMITS.budget.list), ...engineFlags },
+  help: `Lists the tests that exercise a symbol or a file: test functions among its callers (through
+helpers, up to --depth hops), test files that import its file and name it, and, for
+languages whose calls are not extracted, tests that name it. Each comes with a runnable id
+in its runner's own syntax (pytest node ids, Vitest/Jest -t names, go test -run, cargo test
+paths, JUnit Class#method) and the command lines that run just those tests, with the runner
+found from the project's manifests and configs. codeslice never runs them.`,
+  examples: ["codeslice tests Session.send", "codeslice tests src/cart.ts --json"],
+  async run({ args: [target], flags }) {
+    return withEngine(flags, async (engine, progress) => {
+      const answer = await engine.tests(target!, {
+        onProgress: progress.onProgress, ...(flags.depth ? { depth: flags.depth } : {}), ...pageOptions(flags), ...budgetOptions(flags), ...(flags.json ? { json: true } : {}),
+      });
+      progress.done();
+      if (flags.json) writeJson(answer);
+      else writeOut(answer.text);
+      return EXIT.ok;
+    });
+  },
+});

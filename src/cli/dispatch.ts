@@ -1,0 +1,161 @@
+/**
+ * Runs one command line against a command table: finds the command, checks every flag against the
+ * flags it owns (did-you-mean for a typo, the owners for another command's flag), reads the values
+ * and the arguments, prints help, and hands the rest to the command's `run`.
+ */
+import { splitArgv, type FlagSpelling, type GivenFlag } from "./argv.ts";
+import { checkArgLength, type Command, type Flag } from "./command.ts";
+import { globalFlags } from "./flags.ts";
+import { commandHelp, generalHelp } from "./help.ts";
+import { EXIT, UsageError, reportError, writeOut } from "./output.ts";
+import { didYouMean, suggest } from "./suggest.ts";
+
+/** What the running program tells the dispatcher about itself. */
+export interface CliHost {
+  version: string;
+  /** The file the command line runs from (dist/cli/main.js). */
+  entry: string;
+}
+
+/** Every flag of the table (and the global ones) by long name, with the commands that own it. */
+interface FlagTable {
+  spelling: FlagSpelling;
+  owners: Map<string, string[]>;
+}
+
+function flagTable(commands: readonly Command[]): FlagTable {
+  const long = new Map<string, { value?: string }>();
+  const short = new Map<string, string>();
+  const owners = new Map<string, string[]>();
+  const add = (flag: Flag, owner?: string) => {
+    const seen = long.get(flag.name);
+    // One spelling per name across the table: `--limit N` cannot be a switch in another command.
+    if (seen && seen.value === undefined !== (flag.value === undefined)) throw new Error(`--${flag.name} takes a value in one command and not in another`);
+    long.set(flag.name, flag.value ? { value: flag.value } : {});
+    if (flag.short) short.set(flag.short, flag.name);
+    if (owner) owners.set(flag.name, [...(owners.get(flag.name) ?? []), owner]);
+  };
+  for (const flag of Object.values(globalFlags)) add(flag);
+  for (const command of commands) for (const flag of Object.values(command.flags)) add(flag, command.name);
+  return { spelling: { long, short }, owners };
+}
+
+/** `a`, `a and b`, `a, b and c`. */
+function listed(words: readonly string[]): string {
+  return words.length > 1 ? `${words.slice(0, -1).join(", ")} and ${words.at(-1)}` : (words[0] ?? "");
+}
+
+/** The usage error for a flag no command owns, or one `command` does not own. */
+function flagError(typed: string, command: Command | undefined, table: FlagTable): UsageError {
+  const name = typed.replace(/^-+/, "");
+  const owners = table.owners.get(name);
+  if (command && owners) {
+    return new UsageError(`--${name} is an option of ${listed(owners)}, not of ${command.name}`);
+  }
+  const own = command ? [...Object.values(command.flags), ...Object.values(globalFlags)].map((f) => f.name) : [...table.spelling.long.keys()];
+  const near = suggest(name, own);
+  const elsewhere = near.length ? [] : suggest(name, [...table.owners.keys()]);
+  const where = command ? ` for \`codeslice ${command.name}\`` : "";
+  if (near.length) return new UsageError(`Unknown option ${typed}${where}.${didYouMean(near.map((n) => `--${n}`), (s) => s)}`);
+  if (elsewhere.length) {
+    const [other] = elsewhere;
+    return new UsageError(`Unknown option ${typed}${where}. Did you mean --${other} (an option of ${listed(table.owners.get(other!)!)})?`);
+  }
+  return new UsageError(`Unknown option ${typed}${where}`);
+}
+
+/** The command named `name`, or a usage error with the nearest names. */
+function findCommand(name: string, commands: readonly Command[]): Command {
+  const command = commands.find((c) => c.name === name);
+  if (command) return command;
+  const names = commands.map((c) => c.name);
+  const near = suggest(name, names);
+  throw new UsageError(`Unknown command ${JSON.stringify(name)}.${near.length ? didYouMean(near) : ` The commands: ${names.join(", ")}.`}`);
+}
+
+/** The flags given, each read by its own parser; the last of a repeated flag wins. */
+function readFlags(command: Command, given: readonly GivenFlag[]): Record<string, unknown> {
+  const keyOf = new Map(Object.entries(command.flags).map(([key, flag]) => [flag.name, key]));
+  const values: Record<string, unknown> = {};
+  for (const { name, value } of given) {
+    const key = keyOf.get(name);
+    if (key !== undefined) values[key] = command.flags[key]!.parse(value);
+  }
+  return values;
+}
+
+/** The positional arguments as the command declares them: counted, a `rest` argument joined, lengths checked. */
+function readArgs(command: Command, words: readonly string[]): string[] {
+  const declared = command.args ?? [];
+  if (command.ownArgs) return [...words];
+  const required = declared.filter((a) => !a.optional);
+  const rest = declared.at(-1)?.rest === true;
+  if (words.length < required.length) {
+    if (declared.length > 1) throw new UsageError(`${command.name} takes ${declared.length} arguments, ${listed(declared.map((a) => `<${a.name}>`))}${command.argsNote ?? ""}`);
+    throw new UsageError(`${command.name} needs ${required[words.length]!.what}`);
+  }
+  if (words.length > declared.length && !rest) {
+    if (declared.length === 0) throw new UsageError(`${command.name} takes no arguments, got ${JSON.stringify(words.join(" "))}`);
+    if (declared.length === 1) throw new UsageError(`${command.name} takes exactly one argument`);
+    throw new UsageError(`${command.name} takes ${declared.length} arguments, ${listed(declared.map((a) => `<${a.name}>`))}${command.argsNote ?? ""}`);
+  }
+  const args = rest ? [...words.slice(0, declared.length - 1), words.slice(declared.length - 1).join(" ")] : [...words];
+  declared.forEach((arg, i) => checkArgLength(arg, args[i]));
+  return args;
+}
+
+/** The command line's words with the command's name taken out (the first positional), for a command that reads them itself. */
+function withoutCommandName(argv: readonly string[], name: string, table: FlagTable): string[] {
+  let skipValue = false;
+  for (let i = 0; i < argv.length; i++) {
+    const word = argv[i]!;
+    if (skipValue) skipValue = false;
+    else if (word === "--") break;
+    else if (word.startsWith("--") && !word.includes("=")) skipValue = table.spelling.long.get(word.slice(2))?.value !== undefined;
+    else if (word === name) return [...argv.slice(0, i), ...argv.slice(i + 1)];
+  }
+  return [...argv];
+}
+
+/**
+ * Runs `argv` (the words after `codeslice`) against `commands`; resolves to the exit code: 0
+ * success, 1 the engine could not answer, 2 bad usage (an unknown command or flag, a flag without
+ * its value, a bad value or argument count). Help and the version go to stdout, errors to stderr.
+ */
+export async function runCli(argv: readonly string[], commands: readonly Command[], host: CliHost): Promise<number> {
+  const table = flagTable(commands);
+  let command: Command | undefined;
+  let json = false;
+  try {
+    const split = splitArgv(argv, table.spelling);
+    const [name, ...words] = split.positionals;
+    // An unknown flag before the command may have swallowed nothing: `--budjet 3 map` reads 3 as
+    // the command, so the flag is the error to report first.
+    if (name !== undefined && split.unknown.length && !commands.some((c) => c.name === name)) throw flagError(split.unknown[0]!, undefined, table);
+    command = name === undefined ? undefined : findCommand(name, commands);
+    const given = new Set(split.flags.map((f) => f.name));
+    const foreign = split.flags.find((f) => !(f.name in globalFlags) && command && !Object.values(command.flags).some((own) => own.name === f.name));
+    if (split.unknown.length || foreign) throw flagError(split.unknown[0] ?? `--${foreign!.name}`, command, table);
+    json = given.has("json");
+    if (given.has("version")) {
+      writeOut(host.version);
+      return EXIT.ok;
+    }
+    if (!command) {
+      writeOut(generalHelp(commands, host.version));
+      return given.has("help") ? EXIT.ok : EXIT.usage;
+    }
+    if (given.has("help")) {
+      writeOut(commandHelp(command));
+      return EXIT.ok;
+    }
+    const args = readArgs(command, words);
+    const flags = readFlags(command, split.flags);
+    const raw = command.ownArgs ? withoutCommandName(argv, command.name, table) : [...argv];
+    return await command.run({ args, flags, argv: raw, version: host.version, entry: host.entry });
+  } catch (error) {
+    // Point a usage error at the help of the command it was made for.
+    if (error instanceof UsageError && command && error.command === undefined) error.command = command.name;
+    return reportError(error, json, command?.name);
+  }
+}
