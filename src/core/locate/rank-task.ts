@@ -146,33 +146,14 @@ export function rankTask(
   };
   let best = Math.max(1, ...[...raw.values()].map((c) => c.score));
 
-  // Trace frames: the project's own frames (by the longest path suffix, the line inside the file),
-  // the innermost counting most; a frame whose function is the symbol at its line is surest.
-  const files = { has: (p: string) => graph.moduleSymbol.has(p), paths: () => graph.moduleSymbol.keys() };
-  let framesInProject = 0;
-  const frameHits: { path: string; line: number; fn?: string; segments: number }[] = [];
-  for (const f of ev.frames.slice(-60)) {
-    let found: { path: string; note?: string } | undefined;
-    try {
-      found = findFile(files, f.path, root);
-    } catch {
-      found = undefined; // outside the root, or a suffix several files share
-    }
-    if (!found || (graph.records.get(found.path)?.lines ?? 0) < f.line) continue;
-    const segments = found.note ? Number(/last (\d+) path segment/.exec(found.note)?.[1] ?? 1) : 9;
-    frameHits.push({ path: found.path, line: f.line, ...(f.fn ? { fn: f.fn } : {}), segments });
+  // Trace frames, then the definitions the task's identifiers name (see the helpers below).
+  const frames = frameEvidence(graph, ev, root);
+  for (const f of frames) {
+    bump(f.symbol, best * tuning.frame * f.strength);
+    note(f.path, f.note);
   }
-  frameHits.forEach((f, i) => {
-    const inner = i === frameHits.length - 1;
-    const sym = symbolsAtLine(graph, f.path, f.line);
-    const fnMatches = sym !== undefined && f.fn !== undefined && graph.symbols[sym]!.name === f.fn.split(".").at(-1);
-    // A basename alone (`utils.py`) is weak unless the function agrees.
-    if (f.segments < 2 && !fnMatches) return;
-    framesInProject++;
-    const strength = tuning.frame * (inner ? 1 : 0.6) * (fnMatches ? 1 : 0.7);
-    bump(sym ?? graph.moduleSymbol.get(f.path)!, best * strength);
-    note(f.path, inner ? `innermost frame :${f.line}` : `frame :${f.line}`);
-  });
+  const framesInProject = frames.length;
+  const files = { has: (p: string) => graph.moduleSymbol.has(p), paths: () => graph.moduleSymbol.keys() };
 
   // Messages the task quotes, where the project spells them: the code that raises or formats them.
   const phraseSeen = new Set<number>();
@@ -192,26 +173,13 @@ export function rankTask(
       found = undefined;
     }
     if (!found) continue;
-    if (found.note && !p.includes("/")) {
-      // A bare file name: only when no other file has it (findFile would have said ambiguous).
-    }
     bump(graph.moduleSymbol.get(found.path)!, best * tuning.path);
     note(found.path, "named in the task");
   }
 
-  // Identifiers that name a definition: the definition, above the places that only use the name.
-  for (const id of ev.identifiers.slice(0, 200)) {
-    const parts = id.split(".");
-    const name = parts.at(-1)!;
-    const defs = graph.byName.get(name);
-    if (!defs || defs.length === 0 || defs.length > 6 || name.length < 4) continue;
-    const owner = parts.length > 1 ? parts.at(-2)! : undefined;
-    const matched = owner ? defs.filter((d) => graph.symbols[graph.symbols[d]!.parent]?.name === owner || graph.symbols[d]!.qualified.includes(`${owner}.`)) : defs;
-    const chosen = matched.length ? matched : defs;
-    for (const d of chosen) {
-      bump(d, (best * (matched.length && owner ? tuning.ownedName : tuning.name)) / chosen.length);
-      note(graph.symbols[d]!.file, `defines \`${owner && matched.length ? `${owner}.` : ""}${name}\``);
-    }
+  for (const n of nameEvidence(graph, ev)) {
+    bump(n.symbol, (best * (n.owned ? tuning.ownedName : tuning.name)) / n.of);
+    note(graph.symbols[n.symbol]!.file, n.note);
   }
 
   // Tests, docs and examples below the code they exercise, unless the task is about them.
@@ -255,6 +223,56 @@ export function rankTask(
   const strongField = FIELD.name | FIELD.signature | FIELD.doc | FIELD.path;
   const relevant = top !== undefined && top.score > 0 && (framesInProject > 0 || phrases.length > 0 || top.words >= Math.min(2, termList.length) || ev.codeWords.size > 0 || (top.fields & strongField) !== 0);
   return { candidates, files: rankedFiles, terms: termList, codeWords: [...ev.codeWords], relevant, evidence: ev, framesInProject };
+}
+
+/**
+ * The project's own trace frames (by the longest path suffix, the line inside the file), as the
+ * symbol at each frame's line with a strength: the innermost counts most, and a frame whose
+ * function is the symbol at its line is surest; a basename alone (`utils.py`) counts only then.
+ */
+function frameEvidence(graph: CodeGraph, ev: TaskEvidence, root: string | undefined): { symbol: number; path: string; strength: number; note: string }[] {
+  const files = { has: (p: string) => graph.moduleSymbol.has(p), paths: () => graph.moduleSymbol.keys() };
+  const hits: { path: string; line: number; fn?: string; segments: number }[] = [];
+  for (const f of ev.frames.slice(-60)) {
+    let found: { path: string; note?: string } | undefined;
+    try {
+      found = findFile(files, f.path, root);
+    } catch {
+      found = undefined; // outside the root, or a suffix several files share
+    }
+    if (!found || (graph.records.get(found.path)?.lines ?? 0) < f.line) continue;
+    const segments = found.note ? Number(/last (\d+) path segment/.exec(found.note)?.[1] ?? 1) : 9;
+    hits.push({ path: found.path, line: f.line, ...(f.fn ? { fn: f.fn } : {}), segments });
+  }
+  const out: { symbol: number; path: string; strength: number; note: string }[] = [];
+  hits.forEach((f, i) => {
+    const inner = i === hits.length - 1;
+    const sym = symbolsAtLine(graph, f.path, f.line);
+    const fnMatches = sym !== undefined && f.fn !== undefined && graph.symbols[sym]!.name === f.fn.split(".").at(-1);
+    if (f.segments < 2 && !fnMatches) return;
+    out.push({ symbol: sym ?? graph.moduleSymbol.get(f.path)!, path: f.path, strength: (inner ? 1 : 0.6) * (fnMatches ? 1 : 0.7), note: inner ? `innermost frame :${f.line}` : `frame :${f.line}` });
+  });
+  return out;
+}
+
+/**
+ * Definitions the task's identifiers name (`Owner.name` matched by its owner when it can be, a
+ * bare name when few definitions share it): the definition, above the places that only use it.
+ */
+function nameEvidence(graph: CodeGraph, ev: TaskEvidence): { symbol: number; owned: boolean; of: number; note: string }[] {
+  const out: { symbol: number; owned: boolean; of: number; note: string }[] = [];
+  for (const id of ev.identifiers.slice(0, 200)) {
+    const parts = id.split(".");
+    const name = parts.at(-1)!;
+    const defs = graph.byName.get(name);
+    if (!defs || defs.length === 0 || defs.length > 6 || name.length < 4) continue;
+    const owner = parts.length > 1 ? parts.at(-2)! : undefined;
+    const matched = owner ? defs.filter((d) => graph.symbols[graph.symbols[d]!.parent]?.name === owner || graph.symbols[d]!.qualified.includes(`${owner}.`)) : defs;
+    const owned = owner !== undefined && matched.length > 0;
+    const chosen = matched.length ? matched : defs;
+    for (const d of chosen) out.push({ symbol: d, owned, of: chosen.length, note: `defines \`${owned ? `${owner}.` : ""}${name}\`` });
+  }
+  return out;
 }
 
 /** The innermost definition enclosing `line` of `path` (its module symbol when none does). */
