@@ -30,7 +30,10 @@ export interface LocateOptions {
 export interface LocatedSymbol {
   qualified: string;
   kind: string;
+  /** The line of its name (after any decorators). */
   line: number;
+  /** Its whole span, decorators and docstring included. */
+  start: number;
   end: number;
   score: number;
 }
@@ -141,7 +144,7 @@ function symbolsOf(graph: CodeGraph, candidates: readonly TaskCandidate[], max: 
     if (out.length >= max) break;
     const s = graph.symbols[c.id]!;
     if (CLASS_KINDS.has(s.kind) && parents.has(s.id)) continue;
-    out.push({ qualified: s.qualified, kind: s.kind, line: s.start, end: s.end, score: round(c.score + fromFile) });
+    out.push({ qualified: s.qualified, kind: s.kind, line: s.nameLine, start: s.start, end: s.end, score: round(c.score + fromFile) });
   }
   return out;
 }
