@@ -2,7 +2,7 @@
  * context(target, budget): resolve the target to seeds, plan the chunks around them, load only
  * the cited lines, render each chunk in full and as an outline, and fit the answer to the budget.
  */
-import { languageById } from "../../languages/index.ts";
+import { languageById, languageForExtension } from "../../languages/index.ts";
 import { loadTokenCounter, type Encoding, ENCODINGS } from "../budget/tokenizer.ts";
 import { chunkAnswerLayout, envelopeRecord, fitBlocks, type Block, type BlockForm, type Envelope } from "../budget/fit.ts";
 import { matchSymbols, findSymbol, suggestNames, symbolRef, type SymbolRef } from "../graph/lookup.ts";
@@ -13,7 +13,7 @@ import { EngineError } from "../../shared/errors.ts";
 import { LIMITS } from "../limits.ts";
 import { cite, citeName, normalizeRelative } from "../../shared/paths.ts";
 import { findFile, parseLocation, sourceFiles, symbolsAt } from "./locate.ts";
-import { findMembers, memberNames, memberOwner } from "./members.ts";
+import { closestMembers, findMembers, memberNames, memberOwners } from "./members.ts";
 import { rankTask } from "./task.ts";
 import { parseTrace, type ParsedTrace } from "./trace.ts";
 import { planContext, type PlannedChunk, type Role } from "./plan.ts";
@@ -180,15 +180,29 @@ function memberSeeds(graph: CodeGraph, target: string, notes: string[]): Seeds |
   return locationSeeds(graph, hit.path, hit.line, hit.line, notes);
 }
 
-/** `Owner.name` where the owner exists but holds no such name: say so, with what it holds. */
-function noMember(owner: SymbolNode, name: string, held: ReturnType<typeof memberNames>): EngineError {
-  const lower = name.toLowerCase();
-  const close = [...held.filter((h) => h.name.toLowerCase().includes(lower) || lower.includes(h.name.toLowerCase())), ...held]
-    .filter((h, i, a) => a.indexOf(h) === i).slice(0, 8);
-  return new EngineError("unknown_symbol", `${owner.qualified} has no member named ${JSON.stringify(name)}.`, {
-    hint: close.length ? `It holds ${close.map((h) => h.name).join(", ")}${held.length > close.length ? ", …" : ""}.` : `Ask for ${owner.qualified} itself.`,
-    data: { target: `${owner.qualified}.${name}`, suggestions: close.map(({ qualified, kind, path, line }) => ({ qualified, kind, path, line })) },
+/**
+ * `Owner.name` where the owner exists (one class, or several of that name) but holds no such
+ * name: say so, with what it holds, the closest names first.
+ */
+function noMember(found: readonly SymbolNode[], name: string, graph: CodeGraph): EngineError {
+  const owner = found[0]!;
+  const held = found.flatMap((o) => memberNames(graph, o));
+  const close = closestMembers(held, name).slice(0, 8);
+  const who = found.length === 1 ? owner.qualified : `No ${owner.kind} named ${owner.name} (${found.length} of them)`;
+  return new EngineError("unknown_symbol", found.length === 1 ? `${who} has no member named ${JSON.stringify(name)}.` : `${who} has a member named ${JSON.stringify(name)}.`, {
+    hint: close.length ? `Did you mean ${close.map((h) => h.qualified).join(", ")}${held.length > close.length ? ", …" : ""}?` : `Ask for ${owner.qualified} itself.`,
+    data: { target: found.length === 1 ? `${owner.qualified}.${name}` : `${owner.name}.${name}`, suggestions: close.map(({ qualified, kind, path, line }) => ({ qualified, kind, path, line })) },
   });
+}
+
+/** The part of `Owner.member` (also `::`, `#`) after the owner. */
+const memberPart = (target: string) => /([A-Za-z_$][\w$]*)$/.exec(target)?.[1] ?? target;
+
+/** A file path as written: a `/` or `\\` in it, or one of the indexed languages' extensions at its end. */
+function looksLikePath(target: string): boolean {
+  if (target.includes("/") || target.includes("\\")) return true;
+  const ext = /\.[A-Za-z0-9+]{1,6}$/.exec(target)?.[0].toLowerCase();
+  return ext !== undefined && languageForExtension(ext) !== undefined;
 }
 
 /** Understands a target: route, path::symbol, file path, symbol name, or free text for search. */
@@ -260,16 +274,16 @@ export function resolveTarget(graph: CodeGraph, targetArg: string, io: ContextIO
     if (location.quoted || (location.start !== undefined && !/\s/.test(target))) throw notIndexed(graph, location.path);
     // `ns::Class::method` (C++, Rust, PHP) is a symbol when no file is called `ns`.
   }
-  const looksLikePath = !target.includes("::") && !/\s/.test(target) && (target.includes("/") || target.includes("\\") || /\.[a-z]{1,5}$/i.test(target) && graph.byQualified.get(target) === undefined);
-  if (looksLikePath) {
+  // `Session.sned` is a name with a typo, not a file: only a `/` or a source extension makes a path.
+  if (!target.includes("::") && !/\s/.test(target) && looksLikePath(target) && graph.byQualified.get(target) === undefined) {
     const found = findFile(sourceFiles(graph), target, io.root);
     if (found) return { ids: [graph.moduleSymbol.get(found.path)!], how: "file", notes: found.note ? [found.note] : [], mounts: [], inline: [] };
     if (matchSymbols(graph, target).length === 0) {
       // `config.PORT` reads like a file name too: a constant or field first, then "not indexed".
       const member = memberSeeds(graph, target, []);
       if (member) return member;
-      const owner = memberOwner(graph, target);
-      if (owner) throw noMember(owner, target.slice(target.lastIndexOf(".") + 1), memberNames(graph, owner));
+      const found = memberOwners(graph, target);
+      if (found.length) throw noMember(found, memberPart(target), graph);
       throw notIndexed(graph, target);
     }
   }
@@ -278,6 +292,9 @@ export function resolveTarget(graph: CodeGraph, targetArg: string, io: ContextIO
     if (ids.length >= 1) return { ids: [findSymbol(graph, target).id], how: "symbol", notes: [], mounts: [], inline: [] };
     const member = NAME_LIKE.test(target) || /[.#]|::/.test(target) ? memberSeeds(graph, target, []) : undefined;
     if (member) return member;
+    // `Owner.membr`: the owner exists, the member is misspelled: its closest members.
+    const found = /[.#]|::/.test(target) ? memberOwners(graph, target) : [];
+    if (found.length) throw noMember(found, memberPart(target), graph);
     // Written like a name (CamelCase, dotted, snake_case, path::name): a name nobody defines is an
     // unknown symbol, with the closest names — never a silent search that answers about something else.
     if (NAME_LIKE.test(target)) {
