@@ -14,6 +14,7 @@ import { LIMITS } from "../limits.ts";
 import { cite, citeName, normalizeRelative } from "../../shared/paths.ts";
 import { findFile, parseLocation, sourceFiles, symbolsAt } from "./locate.ts";
 import { closestMembers, findMembers, memberNames, memberOwners } from "./members.ts";
+import { BRIEF_TOKENS, briefClassOutline, briefFileOutline } from "./brief.ts";
 import { rankTask } from "./task.ts";
 import { parseTrace, type ParsedTrace } from "./trace.ts";
 import { planContext, type PlannedChunk, type Role } from "./plan.ts";
@@ -198,11 +199,14 @@ function noMember(found: readonly SymbolNode[], name: string, graph: CodeGraph):
 /** The part of `Owner.member` (also `::`, `#`) after the owner. */
 const memberPart = (target: string) => /([A-Za-z_$][\w$]*)$/.exec(target)?.[1] ?? target;
 
-/** A file path as written: a `/` or `\\` in it, or one of the indexed languages' extensions at its end. */
-function looksLikePath(target: string): boolean {
+/**
+ * A file path as written: a `/` or `\\` in it, or one of the indexed languages' extensions at its
+ * end (unless a symbol is called that: `config.py` may be a module's qualified name).
+ */
+function looksLikePath(target: string, graph: CodeGraph): boolean {
   if (target.includes("/") || target.includes("\\")) return true;
   const ext = /\.[A-Za-z0-9+]{1,6}$/.exec(target)?.[0].toLowerCase();
-  return ext !== undefined && languageForExtension(ext) !== undefined;
+  return ext !== undefined && languageForExtension(ext) !== undefined && graph.byQualified.get(target) === undefined;
 }
 
 /** Understands a target: route, path::symbol, file path, symbol name, or free text for search. */
@@ -275,7 +279,7 @@ export function resolveTarget(graph: CodeGraph, targetArg: string, io: ContextIO
     // `ns::Class::method` (C++, Rust, PHP) is a symbol when no file is called `ns`.
   }
   // `Session.sned` is a name with a typo, not a file: only a `/` or a source extension makes a path.
-  if (!target.includes("::") && !/\s/.test(target) && looksLikePath(target) && graph.byQualified.get(target) === undefined) {
+  if (!target.includes("::") && !/\s/.test(target) && looksLikePath(target, graph)) {
     const found = findFile(sourceFiles(graph), target, io.root);
     if (found) return { ids: [graph.moduleSymbol.get(found.path)!], how: "file", notes: found.note ? [found.note] : [], mounts: [], inline: [] };
     if (matchSymbols(graph, target).length === 0) {
@@ -452,6 +456,12 @@ export async function buildContext(graph: CodeGraph, target: string, options: Co
   const envelopeFixed = options.envelope === undefined ? 0
     : options.envelope.fixed + seedRefs.reduce((a, r) => a + record(r, "seed"), 0) + notes.reduce((a, n) => a + record(n), 0);
 
+  // What the seed calls: the members a brief outline of a long class keeps first.
+  const used = new Set<number>();
+  for (const id of [...seeds.ids, ...(seeds.scopes ?? [])]) {
+    for (const s of [id, ...(graph.children.get(id) ?? [])]) for (const ei of graph.callsFrom.get(s) ?? []) used.add(graph.calls[ei]!.callee);
+  }
+
   const blocks: Block[] = chunks.map((c, i) => {
     const lines = texts.get(c.path) ?? [];
     const body = lines.slice(c.start - 1, c.end).join("\n");
@@ -460,15 +470,22 @@ export async function buildContext(graph: CodeGraph, target: string, options: Co
     const outlineText = sym && sym.kind !== "module" ? outline(graph, sym) : sym ? fileOutline(graph, sym.id) : undefined;
     const full = `${head}\n${fence(c.language, body)}`;
     const hasOutline = outlineText !== undefined && outlineText.length < body.length;
-    // The seed as an outline says so, and how to get its body.
-    let outlineBlock = hasOutline ? `${head} (outline)\n${fence(c.language, outlineText)}` : undefined;
-    if (i === 0 && outlineBlock !== undefined) {
-      const fullTokens = count(full);
-      outlineBlock = `${outlineBlock}\nNote: the seed's full body needs ${fullTokens} tokens; shown as an outline. Ask with budget ≥ ${fullTokens + 200} for the full text, or read its lines.`;
-    }
+    const outlineBlock = hasOutline ? `${head} (outline)\n${fence(c.language, outlineText)}` : undefined;
+    // A long outline gets a brief one too: no outline takes more than its share of a budget.
+    const briefText = hasOutline && sym && count(outlineText) > BRIEF_TOKENS
+      ? sym.kind === "module" ? briefFileOutline(graph, sym.id, moduleConstants(graph, sym.id), count) : briefClassOutline(graph, sym, used, count)
+      : undefined;
+    const briefBlock = briefText !== undefined && briefText.length < outlineText!.length ? `${head} (outline)\n${fence(c.language, briefText)}` : undefined;
+    // The seed as an outline says so, and from which budget its body shows.
+    const fullTokens = i === 0 && outlineBlock !== undefined ? count(full) : 0;
+    const note = i === 0 && outlineBlock !== undefined
+      ? (fullAt: number | undefined) => `Note: the seed's full body needs ${fullTokens} tokens; shown as an outline. ${fullAt !== undefined && fullAt <= MAX_BUDGET ? `Ask with budget ≥ ${fullAt} for the full text, or read its lines.` : "Read its lines for the full text."}`
+      : undefined;
     const block: Block = {
       full,
       ...(outlineBlock !== undefined ? { outline: outlineBlock } : {}),
+      ...(briefBlock !== undefined ? { brief: briefBlock } : {}),
+      ...(note ? { note } : {}),
       listed: (tokens: number) => `- ${cite(c.path, c.start, c.end)} [${c.role}] ${citeName(c.label)} (${tokens} tokens)`,
       // Beyond the first hop, a neighbour's shape is what helps; its body is one request away.
       ...(c.distance >= 2 && hasOutline ? { outlineOnly: true } : {}),
@@ -479,12 +496,12 @@ export async function buildContext(graph: CodeGraph, target: string, options: Co
       ...(within[i]!.length ? { within: within[i]! } : {}),
     };
     if (perRecord !== undefined) {
-      const fullTokens = count(full);
-      const outlineTokens = outlineBlock !== undefined ? count(outlineBlock) : undefined;
+      const fullCount = count(full);
+      const outlineTokens = outlineBlock !== undefined ? count(note ? `${outlineBlock}\n${note(MAX_BUDGET)}` : outlineBlock) : undefined;
       block.envelope = {
-        full: record(shownChunk(c, "full", fullTokens), "chunk"),
-        ...(outlineTokens !== undefined ? { outline: record(shownChunk(c, "outline", outlineTokens), "chunk") + (i === 0 ? record(seedOutlineNote(fullTokens)) : 0) } : {}),
-        listed: record(cutChunk(c, fullTokens), "cut"),
+        full: record(shownChunk(c, "full", fullCount), "chunk"),
+        ...(outlineTokens !== undefined ? { outline: record(shownChunk(c, "outline", outlineTokens), "chunk") + (i === 0 ? record(seedOutlineNote(fullCount)) : 0) } : {}),
+        listed: record(cutChunk(c, fullCount), "cut"),
       };
     }
     return block;
@@ -500,6 +517,7 @@ export async function buildContext(graph: CodeGraph, target: string, options: Co
     ...chunkAnswerLayout(encoding),
     envelope: envelopeFixed,
     smallest: "even the target's outline",
+    monotone: GROWTH,
   });
 
   const included: ContextChunk[] = [];
@@ -508,9 +526,9 @@ export async function buildContext(graph: CodeGraph, target: string, options: Co
     const form: BlockForm = fit.forms[i]!;
     if (form === "covered") return;
     if (form === "cut") cut.push(cutChunk(c, fit.fullTokens(i)));
-    else included.push(shownChunk(c, form, form === "full" ? fit.fullTokens(i) : fit.outlineTokens(i)!));
+    else included.push(shownChunk(c, form === "full" ? "full" : "outline", fit.shownTokens(i)!));
   });
-  if (fit.forms[0] === "outline") notes.push(seedOutlineNote(fit.fullTokens(0)));
+  if (fit.forms[0] === "outline" || fit.forms[0] === "brief") notes.push(seedOutlineNote(fit.fullTokens(0)));
   return {
     target,
     resolvedAs: seeds.how,
@@ -523,6 +541,17 @@ export async function buildContext(graph: CodeGraph, target: string, options: Co
     text: fit.text,
   };
 }
+
+/**
+ * How an answer grows with its budget (see budget/thresholds.ts): an outline takes at most a fifth
+ * of the budget, a neighbour in full a third, the seed in full two thirds; a larger chunk waits for
+ * a budget where it takes no more, so it never crowds out what ranks after it. A neighbour whose
+ * body is over 400 tokens (~40 lines) shows whole only after every neighbour has appeared. Chosen
+ * on test/slice/monotone-budgets.test.ts (requests, click, zod; 210 targets × 8 budgets): against
+ * ¼ / ⅖ / ¾ and no deferral, more chunks per answer on all three (e.g. zod 3.37 whole + 2.39
+ * outlines, against 3.24 + 2.00) for a few points of budget left unused.
+ */
+const GROWTH = { outline: 0.2, full: 1 / 3, required: 2 / 3, longFull: 400 } as const;
 
 /** The most files with syntax errors a context answer names. */
 const MAX_BROKEN_FILES = 3;
