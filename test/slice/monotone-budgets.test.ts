@@ -1,7 +1,8 @@
 /**
  * Budgets only ever add: for a fixed target, every chunk shown at a budget (whole or as an outline)
- * is still shown at every larger budget, the seed is always there, and no answer is over its
- * budget. Checked on three real projects — Debian's python3-requests and python3-click (.ci/run
+ * is still shown at every larger budget (and one shown whole stays whole), the seed is always there, no answer is over its budget,
+ * no neighbour takes more than its share of it (an outline a fifth, a body a third), and no target
+ * fails `budget_too_small` at 2,000 tokens or more. Checked on three real projects — Debian's python3-requests and python3-click (.ci/run
  * installs them) and zod's TypeScript sources (a dependency of this package, so `npm ci` brings
  * them) — over a deterministic sample of their functions, methods, classes and files, in-process
  * through `createEngine` with the Node platform.
@@ -79,7 +80,7 @@ interface Figures {
   pairs: number;
   checked: number;
   violations: string[];
-  /** Chunks shown whole at a budget and only as an outline at the next one (allowed, counted). */
+  /** Chunks shown whole at a budget and only as an outline at the next one (violations too: a larger budget only upgrades). */
   downgrades: number;
   /** Tokens used / budget, and chunks shown (whole, outline), summed over answers (for the means). */
   fill: number;
@@ -108,12 +109,19 @@ async function check(engine: Engine, targets: string[]): Promise<Figures> {
       f.outlines += answer.chunks.filter((c) => c.form === "outline").length;
       if (answer.usage.tokens > budget) f.violations.push(`${target} @ ${budget}: ${answer.usage.tokens} tokens`);
       if (!answer.chunks.some((c) => c.role === "seed")) f.violations.push(`${target} @ ${budget}: no seed`);
+      // No neighbour takes more than its share: an outline a fifth of the budget, a body a third.
+      for (const c of answer.chunks) {
+        if (c.role !== "seed" && c.tokens > budget * (c.form === "outline" ? 0.2 : 1 / 3)) f.violations.push(`${target} @ ${budget}: ${c.role} ${c.symbol} (${c.form}) takes ${c.tokens} tokens`);
+      }
       if (previous) {
         f.pairs++;
         for (const c of previous.answer.chunks) {
           f.checked++;
           if (!present(c, answer)) f.violations.push(`${target}: ${c.role} ${c.symbol} (${c.form}, ${c.tokens}) shown at ${previous.budget}, gone at ${budget}`);
-          else if (c.form === "full" && answer.chunks.some((o) => key(o) === key(c) && o.form === "outline")) f.downgrades++;
+          else if (c.form === "full" && answer.chunks.some((o) => key(o) === key(c) && o.form === "outline")) {
+            f.downgrades++;
+            f.violations.push(`${target}: ${c.role} ${c.symbol} whole at ${previous.budget}, an outline at ${budget}`);
+          }
         }
       }
       previous = { budget, answer };
@@ -134,7 +142,7 @@ describe("budgets only ever add", () => {
         const meanFill = f.answers ? f.fill / f.answers : 0;
         console.log(
           `${corpus.name}: ${f.targets} targets × ${BUDGETS.length} budgets: ${f.answers} answers, ${f.tooSmall} budget_too_small (${f.tooSmallLarge.length} at ≥ 2,000), ` +
-            `${f.pairs} budget pairs, ${f.checked} chunks checked, ${f.violations.length} violations, ${f.downgrades} whole→outline, mean fill ${(100 * meanFill).toFixed(1)}%, ` +
+            `${f.pairs} budget pairs, ${f.checked} chunks checked, ${f.violations.length} violations (${f.violations.filter((v) => v.includes(", gone at")).length} chunks dropped, ${f.downgrades} whole→outline, ${f.violations.filter((v) => / takes \d+ tokens$/.test(v)).length} over their share, ${f.violations.filter((v) => v.includes("budget_too_small at")).length} too small after an answer), mean fill ${(100 * meanFill).toFixed(1)}%, ` +
             `chunks per answer ${(f.whole / f.answers).toFixed(2)} whole + ${(f.outlines / f.answers).toFixed(2)} outlines` +
             (f.violations.length ? `\n  ${f.violations.slice(0, 12).join("\n  ")}` : ""),
         );
