@@ -4,6 +4,7 @@
  * shows the members that matter and counts the rest), and a seed that is a 1,000-line class still
  * answers a small budget.
  */
+import { countTokens } from "gpt-tokenizer/encoding/o200k_base";
 import { describe, expect, it } from "vitest";
 import type { ContextAnswer } from "../../src/core/slice/context.ts";
 import { memoryEngine } from "../support/platform.ts";
@@ -87,6 +88,18 @@ describe("context grows with the budget", () => {
     const byWords = await engine.context("registry of request handlers keyed by route", { budget: 2000 });
     expect(byWords.seeds[0]!.qualified).toBe("store.registry.HandlerRegistry");
     expect(byWords.chunks[0]!.form).toBe("outline");
+  });
+
+  it("with an envelope, a brief outline's record costs its JSON and the whole stays within the budget", async () => {
+    const { engine } = memoryEngine({ "store/registry.py": bigClass("HandlerRegistry", 250, "A registry of request handlers keyed by route and method.") });
+    const json = (v: unknown) => countTokens(JSON.stringify(v)) + 1;
+    for (const budget of [600, 2000, 8000]) {
+      const envelope = { fixed: 40, perRecord: 1 };
+      const a = await engine.context("HandlerRegistry", { budget, envelope });
+      expect(a.usage.tokens + a.usage.envelope!).toBeLessThanOrEqual(budget);
+      const records = [...a.seeds, ...a.notes, ...a.chunks, ...a.cut.slice(0, a.cutListed)];
+      expect(a.usage.envelope, `@ ${budget}`).toBe(envelope.fixed + records.reduce((n, r) => n + json(r), 0));
+    }
   });
 
   it("the budget the seed's note names shows the seed whole", async () => {

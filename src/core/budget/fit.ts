@@ -73,8 +73,8 @@ export interface Block {
    * separator). The exact render decides; a closer estimate leaves less to correct.
    */
   cost?: number;
-  /** Envelope tokens this block adds in each form: shown in full, as its outline, listed as cut. */
-  envelope?: { full?: number; outline?: number; listed?: number };
+  /** Envelope tokens this block adds in each form: shown in full, as its outline (its brief: `brief`, else the outline's), listed as cut. */
+  envelope?: { full?: number; outline?: number; brief?: number; listed?: number };
 }
 
 /** What became of a block ("covered": shown as part of a containing block shown in full; "brief": its brief outline). */
@@ -309,6 +309,7 @@ function startFit(spec: FitSpec): Fit {
 
 const envFull = (fit: Fit, i: number) => fit.blocks[i]!.envelope?.full ?? 0;
 const envOutline = (fit: Fit, i: number) => fit.blocks[i]!.envelope?.outline ?? 0;
+const envBrief = (fit: Fit, i: number) => fit.blocks[i]!.envelope?.brief ?? envOutline(fit, i);
 /** Estimated cost of a block in full: text, separator, envelope. */
 const fullCost = (fit: Fit, i: number) => (fit.blocks[i]!.cost ?? fit.fullTokens(i) + 2) + envFull(fit, i);
 /** Whether a block is shown as part of a containing block shown in full. */
@@ -326,7 +327,7 @@ function layout(fit: Fit): { parts: { index: number; text: string }[]; cutLines:
     const form = forms[i];
     if (form === "full" || form === "outline" || form === "brief") {
       parts.push({ index: i, text: form === "full" ? block.full : fit.shownText ? fit.shownText(i, form) : block.outline! });
-      envelope += form === "full" ? envFull(fit, i) : envOutline(fit, i);
+      envelope += form === "full" ? envFull(fit, i) : form === "brief" ? envBrief(fit, i) : envOutline(fit, i);
     } else if (!covered(fit, i)) {
       cutTotal++;
       if (spec.cutList && block.listed && cutLines.length < fit.shown) {
@@ -676,7 +677,7 @@ function fitMonotone(fit: Fit, shares: Shares): FitResult {
   const textOf = (i: number, form: "outline" | "brief", fullAt: number | undefined) => noted(i, form === "brief" ? blocks[i]!.brief! : blocks[i]!.outline!, fullAt);
   const estimated = (i: number, form: "outline" | "brief") => {
     const t = textOf(i, form, WIDEST);
-    return (t.length > HUGE_CHARS ? Math.ceil(t.length / 2) : count(t)) + 2 + envOutline(fit, i);
+    return (t.length > HUGE_CHARS ? Math.ceil(t.length / 2) : count(t)) + 2 + (form === "brief" ? envBrief(fit, i) : envOutline(fit, i));
   };
 
   // The fixed part: header, footer, the cut list's title and its first few entries, separators.

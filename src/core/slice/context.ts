@@ -497,10 +497,12 @@ export async function buildContext(graph: CodeGraph, target: string, options: Co
     };
     if (perRecord !== undefined) {
       const fullCount = count(full);
-      const outlineTokens = outlineBlock !== undefined ? count(note ? `${outlineBlock}\n${note(MAX_BUDGET)}` : outlineBlock) : undefined;
+      // The records of the outline forms cite their token counts (the seed's note counted with a wide number).
+      const asOutline = (text: string) => record(shownChunk(c, "outline", count(note ? `${text}\n${note(MAX_BUDGET)}` : text)), "chunk") + (i === 0 ? record(seedOutlineNote(fullCount)) : 0);
       block.envelope = {
         full: record(shownChunk(c, "full", fullCount), "chunk"),
-        ...(outlineTokens !== undefined ? { outline: record(shownChunk(c, "outline", outlineTokens), "chunk") + (i === 0 ? record(seedOutlineNote(fullCount)) : 0) } : {}),
+        ...(outlineBlock !== undefined ? { outline: asOutline(outlineBlock) } : {}),
+        ...(briefBlock !== undefined ? { brief: asOutline(briefBlock) } : {}),
         listed: record(cutChunk(c, fullCount), "cut"),
       };
     }
