@@ -179,7 +179,7 @@ export function outline(graph: CodeGraph, s: SymbolNode, depth = 0, select?: Out
   const allFields = container && s.kind !== "module" && depth < 2 ? fieldLines(graph, s, indented, `${indent}    `) : [];
   const fields = select ? allFields.slice(0, select.fields) : allFields;
   const hidden = container && depth < 2 ? all.length - members.length + allFields.length - fields.length : 0;
-  const comment = indented || s.language === "ruby" ? "#" : "//";
+  const comment = indented ? "#" : "//";
   const more = hidden > 0 ? [`${indent}    ${comment} … ${hidden} more member${hidden > 1 ? "s" : ""}`] : [];
   const doc = depth > 0 || select ? d.doc?.split("\n")[0] : d.doc;
   if (indented) {

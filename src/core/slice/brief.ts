@@ -5,6 +5,8 @@
  * public ones, in declaration order — and counts the rest ("… 37 more members"); a file keeps its
  * first constants and as many top-level definitions (each as a brief) as fit, and counts the rest.
  */
+import { languageById } from "../../languages/index.ts";
+import { DEFAULT_SEMANTICS } from "../../languages/types.ts";
 import type { CodeGraph, SymbolNode } from "../graph/model.ts";
 import { outline } from "../graph/queries.ts";
 
@@ -59,7 +61,7 @@ export function briefClassOutline(graph: CodeGraph, s: SymbolNode, used: Readonl
  */
 export function briefFileOutline(graph: CodeGraph, moduleId: number, constants: readonly string[], count: (text: string) => number, cap = BRIEF_TOKENS): string {
   const m = graph.symbols[moduleId]!;
-  const comment = m.language === "python" || m.language === "ruby" ? "#" : "//";
+  const comment = (languageById(m.language)?.semantics ?? DEFAULT_SEMANTICS).blocks === "indent" ? "#" : "//";
   const parts: string[] = [];
   let total = 0;
   const shownConstants = constants.slice(0, BRIEF_CONSTANTS);
