@@ -462,6 +462,7 @@ export async function buildContext(graph: CodeGraph, target: string, options: Co
     for (const s of [id, ...(graph.children.get(id) ?? [])]) for (const ei of graph.callsFrom.get(s) ?? []) used.add(graph.calls[ei]!.callee);
   }
 
+  let seedFullTokens = 0;
   const blocks: Block[] = chunks.map((c, i) => {
     const lines = texts.get(c.path) ?? [];
     const body = lines.slice(c.start - 1, c.end).join("\n");
@@ -477,7 +478,10 @@ export async function buildContext(graph: CodeGraph, target: string, options: Co
       : undefined;
     const briefBlock = briefText !== undefined && briefText.length < outlineText!.length ? `${head} (outline)\n${fence(c.language, briefText)}` : undefined;
     // The seed as an outline says so, and from which budget its body shows.
+    // Counted exactly (a long text's cost is otherwise estimated): the note cites it, and the seed
+    // shows whole from the budget its real size asks for.
     const fullTokens = i === 0 && outlineBlock !== undefined ? count(full) : 0;
+    if (i === 0) seedFullTokens = fullTokens;
     const note = i === 0 && outlineBlock !== undefined
       ? (fullAt: number | undefined) => `Note: the seed's full body needs ${fullTokens} tokens; shown as an outline. ${fullAt !== undefined && fullAt <= MAX_BUDGET ? `Ask with budget ≥ ${fullAt} for the full text, or read its lines.` : "Read its lines for the full text."}`
       : undefined;
@@ -492,7 +496,7 @@ export async function buildContext(graph: CodeGraph, target: string, options: Co
       ...(c.listOnly ? { listOnly: true } : {}),
       // The next places a task points at: their shapes first, their bodies while budget lasts.
       ...(c.role === "match" && hasOutline ? { preferOutline: true } : {}),
-      ...(i === 0 ? { required: true } : {}),
+      ...(i === 0 ? { required: true, ...(note ? { cost: fullTokens + 2 } : {}) } : {}),
       ...(within[i]!.length ? { within: within[i]! } : {}),
     };
     if (perRecord !== undefined) {
@@ -530,7 +534,7 @@ export async function buildContext(graph: CodeGraph, target: string, options: Co
     if (form === "cut") cut.push(cutChunk(c, fit.fullTokens(i)));
     else included.push(shownChunk(c, form === "full" ? "full" : "outline", fit.shownTokens(i)!));
   });
-  if (fit.forms[0] === "outline" || fit.forms[0] === "brief") notes.push(seedOutlineNote(fit.fullTokens(0)));
+  if (fit.forms[0] === "outline" || fit.forms[0] === "brief") notes.push(seedOutlineNote(seedFullTokens));
   return {
     target,
     resolvedAs: seeds.how,
