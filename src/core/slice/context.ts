@@ -3,7 +3,7 @@
  * the cited lines, render each chunk in full and as an outline, and fit the answer to the budget.
  */
 import { languageById, languageForExtension } from "../../languages/index.ts";
-import { loadTokenCounter, type Encoding, ENCODINGS } from "../budget/tokenizer.ts";
+import { lineMemoCounter, loadTokenCounter, type Encoding, ENCODINGS } from "../budget/tokenizer.ts";
 import { chunkAnswerLayout, envelopeRecord, fitBlocks, type Block, type BlockForm, type Envelope } from "../budget/fit.ts";
 import { matchSymbols, findSymbol, suggestNames, symbolRef, type SymbolRef } from "../graph/lookup.ts";
 import type { CodeGraph, SymbolNode } from "../graph/model.ts";
@@ -424,7 +424,8 @@ function fence(language: string, body: string): string {
 export async function buildContext(graph: CodeGraph, target: string, options: ContextOptions, io: ContextIO, task?: { maxSeeds: number }): Promise<ContextAnswer> {
   const budget = checkBudget(options.budget);
   const encoding = checkEncoding(options.encoding);
-  const count = await loadTokenCounter(encoding);
+  // Line by line, remembered: an outline, its brief and the drafts of the answer share most lines.
+  const count = lineMemoCounter(await loadTokenCounter(encoding));
   const seeds = resolveTarget(graph, target, io, task);
   const planned = planContext(graph, seeds.ids, {
     mounts: seeds.mounts, inline: seeds.inline, ...(seeds.scopes ? { scopes: seeds.scopes } : {}), ...(seeds.matches ? { matches: seeds.matches } : {}),
