@@ -12,7 +12,7 @@ import { readBinary, writeBinary } from "./files.ts";
 import type { ConfigClient, ServerCommand } from "../mcp/client-config.ts";
 
 /** Commands that take one positional argument. */
-const ARG_COMMANDS = new Set(["callers", "callees", "importers", "tests", "impact", "signature", "context", "pack", "search"]);
+const ARG_COMMANDS = new Set(["callers", "callees", "importers", "tests", "impact", "signature", "context", "pack", "search", "locate"]);
 
 // Never throws at load: under Deno without --allow-read, main() must still run to name the missing flag.
 const VERSION = (() => {
@@ -34,6 +34,8 @@ Commands:
                       (target: symbol, path::symbol, file path, "METHOD /path", or words;
                       at most ${LIMITS.targetChars} characters)
   pack "<task>"       Like context, seeded by the best search hits for a task in words
+  locate "<task>"     Where a task points (a whole bug report, an error, a commit message):
+                      ranked files and functions with the evidence for each
   search <words>      Find symbols by name, path, signature and docstring words
   callers <symbol>    Who calls a symbol (--depth N for transitive callers), one page at a time
   callees <symbol>    What a symbol calls, including external packages
@@ -165,6 +167,17 @@ or a few words (search picks the seed and says which).
 Searches for the symbols that best match the task and fills the budget around them
 (default ${LIMITS.budget.context} tokens), like context with several seeds. The task is at most
 ${LIMITS.targetChars} characters.
+`,
+  locate: `Usage: codeslice locate "<task>" [--limit N] [--budget N] [--json]
+
+Ranks the files a task points at and, under each, its functions and classes, with the evidence
+that put each there: trace frames mapped into the project (by path suffix, so a traceback from an
+installed copy or another machine works), paths and names the task gives, the task's words each
+file holds. Pass the task whole (a bug report with its code blocks, tracebacks and logs, up to
+${LIMITS.targetChars} characters; - reads it from standard input).
+
+--limit N: files, 1-50 (default 10). --budget N: tokens for the text (default 600).
+--json: { "files": [ { "path", "score", "why", "symbols": [ { "qualified", "line", "score" } ] } ], … }
 `,
   search: `Usage: codeslice search <words> [--limit N] [--json]
 
@@ -415,11 +428,12 @@ async function main(argv: string[]): Promise<number> {
   try {
     if (!COMMAND_HELP[command]) throw new UsageError(`unknown command ${JSON.stringify(command)}`);
     const wantsArg = ARG_COMMANDS.has(command);
-    if (wantsArg && positionals.length < 2) throw new UsageError(`${command} needs ${command === "importers" ? "a file" : command === "pack" ? "a task" : command === "search" ? "words to search for" : command === "context" || command === "tests" || command === "impact" ? "a target" : "a symbol"}`);
+    if (wantsArg && positionals.length < 2) throw new UsageError(`${command} needs ${command === "importers" ? "a file" : command === "pack" || command === "locate" ? "a task" : command === "search" ? "words to search for" : command === "context" || command === "tests" || command === "impact" ? "a target" : "a symbol"}`);
     // Words may come unquoted (codeslice search parse config); symbols and files are one argument.
-    if (wantsArg && positionals.length > 2 && !["search", "pack", "context"].includes(command)) throw new UsageError(`${command} takes exactly one argument`);
+    if (wantsArg && positionals.length > 2 && !["search", "pack", "context", "locate"].includes(command)) throw new UsageError(`${command} takes exactly one argument`);
     if (command === "trace" && positionals.length !== 3) throw new UsageError(`trace takes two arguments, <from> and <to> (quote a route: "GET /users/{id}")`);
-    const arg = positionals.slice(1).join(" ");
+    // `-` reads a task from standard input (a bug report is long and full of quotes).
+    const arg = command === "locate" && positionals[1] === "-" && positionals.length === 2 ? readFileSync(0, "utf8") : positionals.slice(1).join(" ");
     const limit = parseInteger("limit", values.limit, LIMITS.searchResults.min, command === "search" ? LIMITS.searchResults.max : LIMITS.page.max);
     if (!wantsArg && command !== "trace" && positionals.length > 1) throw new UsageError(`${command} takes no arguments, got ${JSON.stringify(positionals.slice(1).join(" "))}`);
     const tests = values.tests as TestsMode | undefined;
@@ -506,6 +520,15 @@ async function main(argv: string[]): Promise<number> {
         case "pack": {
           const answer = await engine[command](arg, {
             onProgress, ...(flags.budget !== undefined ? { budget: flags.budget } : {}), ...(flags.encoding ? { encoding: flags.encoding } : {}),
+          });
+          progress.done();
+          if (json) writeJson(answer);
+          else writeOut(answer.text);
+          return EXIT.ok;
+        }
+        case "locate": {
+          const answer = await engine.locate(arg, {
+            onProgress, ...(limit !== undefined ? { limit } : {}), ...(flags.budget !== undefined ? { budget: flags.budget } : {}), ...(flags.encoding ? { encoding: flags.encoding } : {}),
           });
           progress.done();
           if (json) writeJson(answer);

@@ -9,8 +9,8 @@ export const LIMITS = {
   page: { min: 1, max: 1_000, default: 50 },
   /** Paths a trace returns, and the hops it searches. */
   trace: { paths: { max: 10, default: 3 }, hops: { max: 12, default: 6 } },
-  /** Characters of a target or task: a whole bug report with its traceback fits. */
-  targetChars: 10_000,
+  /** Characters of a target or task: a whole bug report with its tracebacks and pasted logs fits. */
+  targetChars: 100_000,
   /** Call and import hops for callers, callees and importers. */
   depth: { min: 1, max: 10, default: 1 },
   /** Results of a search. */

@@ -175,6 +175,12 @@ export interface LanguageSpec {
   /** Lower-case extensions including the dot. */
   extensions: readonly string[];
   /**
+   * Lower-case names of the language's runtimes, compilers, package managers and hosts, as bug
+   * reports write them in version lines (`Python 3.11`, `npm 10.2`): such lines say nothing about
+   * the code and are left out of a task's words.
+   */
+  toolchain?: readonly string[];
+  /**
    * Rewrites a file's text before it is parsed, keeping its length and every line and column (C and
    * C++ blank export macros the grammar cannot read: `class LEVELDB_EXPORT DB {`).
    */

@@ -3,6 +3,7 @@ import { readFileSync } from "node:fs";
 import { countTokens } from "gpt-tokenizer/encoding/o200k_base";
 import { describe, expect, it } from "vitest";
 import { isEngineError } from "../../src/shared/errors.ts";
+import { LIMITS } from "../../src/core/limits.ts";
 import { errorOf, memoryEngine, parseFixture } from "../support/platform.ts";
 
 const fixture = (name: string) => parseFixture(readFileSync(new URL(`./fixtures/${name}`, import.meta.url), "utf8"));
@@ -206,7 +207,7 @@ describe("context targets and bad input", () => {
     for (const budget of [0, -5, 1.5, Number.NaN, 10 ** 12]) expect((await errorOf(engine.context("checkout", { budget }))).code).toBe("invalid_argument");
     expect((await errorOf(engine.context("", {}))).code).toBe("invalid_argument");
     expect((await errorOf(engine.context("   ", {}))).code).toBe("invalid_argument");
-    expect((await errorOf(engine.context("x".repeat(10_001), {}))).code).toBe("invalid_argument");
+    expect((await errorOf(engine.context("x".repeat(LIMITS.targetChars + 1), {}))).code).toBe("invalid_argument");
     expect((await errorOf(engine.context("../../etc/passwd", {}))).code).toBe("outside_root");
     expect((await errorOf(engine.context("shop/nothing.py", {}))).code).toBe("not_found");
     const unknown = await errorOf(engine.context("chekout", {}));

@@ -17,6 +17,7 @@ import { buildRepoMap, isManifest, type RepoMap, type RepoMapOptions } from "../
 import { DEFAULT_MAX_FILE_BYTES } from "../scan/scan.ts";
 import { buildContext, type ContextAnswer, type ContextIO, type ContextOptions } from "../slice/context.ts";
 import { runChanges, type ChangesOptions } from "./changes.ts";
+import { buildLocate, type LocateAnswer, type LocateOptions } from "../locate/locate.ts";
 import { consistent } from "./consistent.ts";
 import type { RunOptions, SnippetAnswer } from "./engine.ts";
 import { codeGraph, graphOf, routesOf, searchIndexOf } from "./graph-cache.ts";
@@ -39,6 +40,15 @@ export function answerContext(s: EngineState, target: string, opts: ContextOptio
   return consistent(s, opts, async (read) => {
     const { graph, snapshot } = await graphOf(s, opts);
     return buildContext(graph, target, opts, contextIO(s, graph, read(snapshot)), task);
+  });
+}
+
+/** `locate`: files and symbols for a task, reading quoted messages through the snapshot's inputs. */
+export function answerLocate(s: EngineState, task: string, opts: LocateOptions & RunOptions): Promise<LocateAnswer> {
+  return consistent(s, opts, async (read) => {
+    const { graph, snapshot } = await graphOf(s, opts);
+    const inputs = read(snapshot);
+    return buildLocate(graph, searchIndexOf(s, graph), task, opts, { root: s.platform.fs.rootLabel, readText: (path) => inputs.text(path) });
   });
 }
 

@@ -12,6 +12,7 @@ import type { TestsAnswer } from "../evidence/tests.ts";
 import { findSymbol, symbolRef, type SymbolRef } from "../graph/lookup.ts";
 import { DEFAULT_TASK_SEEDS, type ContextAnswer, type ContextOptions } from "../slice/context.ts";
 import { searchSymbols, type SearchHit } from "../search/search.ts";
+import type { LocateAnswer, LocateOptions } from "../locate/locate.ts";
 import type { Route } from "../slice/routes.ts";
 import type { RepoMap, RepoMapOptions } from "../map/repo-map.ts";
 import type { SkipReason } from "../../shared/skip-rules.ts";
@@ -23,7 +24,7 @@ import { createEngineState } from "./state.ts";
 import { loadAll, reindex, stopWatching } from "./passes.ts";
 import { codeGraph, routesOf, searchIndexOf } from "./graph-cache.ts";
 import { refresh } from "./refresh.ts";
-import { answerChanges, answerContext, answerMap, answerSnippet, answerTests, answerTrace } from "./answers.ts";
+import { answerChanges, answerContext, answerLocate, answerMap, answerSnippet, answerTests, answerTrace } from "./answers.ts";
 import { answerScip, exportIndex, importIndex } from "./portable.ts";
 import type { ArtifactSummary } from "./artifact.ts";
 import type { ScipAnswer, ScipOptions } from "../scip/scip.ts";
@@ -193,6 +194,11 @@ export interface Engine {
   context(target: string, options?: ContextOptions & RunOptions): Promise<ContextAnswer>;
   /** Like context, seeded by the best search hits for a task described in words. */
   pack(task: string, options?: ContextOptions & RunOptions & { seeds?: number }): Promise<ContextAnswer>;
+  /**
+   * Where a task points (a bug report, an error, a commit message; up to 100,000 characters, read
+   * whole): ranked files and, under each, ranked functions and classes, with the evidence for each.
+   */
+  locate(task: string, options?: LocateOptions & RunOptions): Promise<LocateAnswer>;
   /** Symbols matching words (identifier parts, path, signature, docstring). */
   search(query: string, options?: RunOptions & { limit?: number }): Promise<SearchHit[]>;
   /** HTTP routes found in the project, with full paths after prefixes. */
@@ -244,6 +250,9 @@ export function createEngine(platform: Platform, options: EngineOptions = {}): E
     },
     pack(task, opts = {}) {
       return answerContext(s, task, opts, { maxSeeds: opts.seeds ?? DEFAULT_TASK_SEEDS });
+    },
+    locate(task, opts = {}) {
+      return answerLocate(s, task, opts);
     },
     async search(query, opts = {}) {
       return searchSymbols(searchIndexOf(s, await codeGraph(s, opts)), query, opts.limit ?? 10);

@@ -68,15 +68,34 @@ export interface SearchIndex {
 /** Share of tombstones over live documents past which an update rebuilds from scratch. */
 const REBUILD_TOMBSTONE_SHARE = 0.25;
 
+/**
+ * Words of the strings that repeat across a file's documents (its path, its container names), kept
+ * for one file at a time: a CLI call builds the whole index, and on django splitting the same path
+ * and prefixes once per definition was a fifth of that build.
+ */
+interface FieldMemo {
+  record: FileRecord | undefined;
+  pathWords: string[];
+  prefixes: Map<string, string[]>;
+}
+
 /** The words of each field of a definition's document. */
-function fieldsOf(record: FileRecord, index: number, qualified: string): [number, string[]][] {
+function fieldsOf(record: FileRecord, index: number, qualified: string, memo: FieldMemo = { record: undefined, pathWords: [], prefixes: new Map() }): [number, string[]][] {
+  if (memo.record !== record) {
+    memo.record = record;
+    memo.pathWords = splitWords(record.path);
+    memo.prefixes.clear();
+  }
   if (index < 0) {
-    return [[FIELD.path, splitWords(record.path)], [FIELD.body, record.terms ? record.terms.split(" ") : []]];
+    return [[FIELD.path, memo.pathWords], [FIELD.body, record.terms ? record.terms.split(" ") : []]];
   }
   const d = record.definitions[index]!;
+  const prefix = qualified.slice(0, Math.max(0, qualified.length - d.name.length));
+  let prefixWords = memo.prefixes.get(prefix);
+  if (!prefixWords) memo.prefixes.set(prefix, (prefixWords = [...memo.pathWords, ...termsOf(prefix)]));
   return [
     [FIELD.name, termsOf(d.name)],
-    [FIELD.path, [...splitWords(record.path), ...termsOf(qualified.slice(0, Math.max(0, qualified.length - d.name.length)))]],
+    [FIELD.path, prefixWords],
     [FIELD.signature, termsOf(d.signature.slice(0, 400))],
     [FIELD.doc, termsOf((d.doc ?? "").slice(0, 600))],
     [FIELD.body, d.terms ? d.terms.split(" ") : []],
@@ -88,12 +107,13 @@ function addFile(index: SearchIndex, path: string, record: FileRecord, collect?:
   const moduleId = index.graph.moduleSymbol.get(path);
   if (moduleId === undefined) return;
   const ids: number[] = [];
+  const memo: FieldMemo = { record: undefined, pathWords: [], prefixes: new Map() };
   for (let i = -1; i < record.definitions.length; i++) {
     const id = index.docPath.length;
     const qualified = index.graph.symbols[moduleId + 1 + i]!.qualified;
     const mask = new Map<string, number>();
     let bodyLen = 0;
-    for (const [bit, words] of fieldsOf(record, i, qualified)) {
+    for (const [bit, words] of fieldsOf(record, i, qualified, memo)) {
       for (const w of words) mask.set(w, (mask.get(w) ?? 0) | bit);
       if (bit === FIELD.body) bodyLen = words.length;
     }
@@ -348,4 +368,39 @@ export function searchSymbols(index: SearchIndex, query: string, limit = 10): Se
   }
   hits.sort((a, b) => b.score - a.score || a.qualified.length - b.qualified.length || (a.qualified < b.qualified ? -1 : 1));
   return hits.slice(0, limit);
+}
+
+/**
+ * Which of `terms` each of `paths`' documents hold, per path, in the order of `terms`: the evidence
+ * line of a ranked file. One pass over each word's postings.
+ */
+export function termsInFiles(index: SearchIndex, paths: readonly string[], terms: readonly string[]): Map<string, string[]> {
+  const fileOfDoc = new Map<number, string>();
+  for (const p of paths) for (const id of index.files.get(p)?.ids ?? []) fileOfDoc.set(id, p);
+  const out = new Map<string, string[]>(paths.map((p) => [p, []]));
+  for (const t of terms) {
+    const hit = new Set<string>();
+    eachPosting(index, t, (doc) => {
+      const p = fileOfDoc.get(doc);
+      if (p !== undefined) hit.add(p);
+    });
+    for (const p of hit) out.get(p)!.push(t);
+  }
+  return out;
+}
+
+/** The files in which every one of `words` appears in some document (at most `limit`, fewest first). */
+export function filesHoldingAll(index: SearchIndex, words: readonly string[], limit = 50): string[] {
+  let files: Set<string> | undefined;
+  const byRarity = [...words].sort((a, b) => (index.words.get(a)?.df ?? 0) - (index.words.get(b)?.df ?? 0));
+  for (const w of byRarity) {
+    const here = new Set<string>();
+    eachPosting(index, w, (doc) => {
+      const p = index.docPath[doc]!;
+      if (!files || files.has(p)) here.add(p);
+    });
+    files = here;
+    if (files.size === 0) return [];
+  }
+  return files ? [...files].slice(0, limit) : [];
 }

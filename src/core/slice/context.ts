@@ -15,7 +15,9 @@ import { cite, citeName, normalizeRelative } from "../../shared/paths.ts";
 import { findFile, parseLocation, sourceFiles, symbolsAt } from "./locate.ts";
 import { closestMembers, findMembers, memberNames, memberOwners } from "./members.ts";
 import { BRIEF_TOKENS, briefClassOutline, briefFileOutline } from "./brief.ts";
-import { rankTask } from "./task.ts";
+import { rankTask } from "../locate/rank-task.ts";
+import { readTaskText } from "../locate/task-text.ts";
+import { findPhrases, type PhraseHit } from "../locate/phrases.ts";
 import { parseTrace, type ParsedTrace } from "./trace.ts";
 import { planContext, type PlannedChunk, type Role } from "./plan.ts";
 import { findRoutes, joinPaths, matchRoutes, type MountLine, type Route } from "./routes.ts";
@@ -210,7 +212,7 @@ function looksLikePath(target: string, graph: CodeGraph): boolean {
 }
 
 /** Understands a target: route, path::symbol, file path, symbol name, or free text for search. */
-export function resolveTarget(graph: CodeGraph, targetArg: string, io: ContextIO, task?: { maxSeeds: number }): Seeds {
+export function resolveTarget(graph: CodeGraph, targetArg: string, io: ContextIO, task?: { maxSeeds: number }, phrases: readonly PhraseHit[] = []): Seeds {
   const maxSeeds = task?.maxSeeds ?? DEFAULT_TASK_SEEDS;
   const target = targetArg.trim();
   if (target === "") throw new EngineError("invalid_argument", "The target is empty.", { hint: "Pass a symbol (Session.send), a file path, `METHOD /path`, or a few words." });
@@ -221,7 +223,7 @@ export function resolveTarget(graph: CodeGraph, targetArg: string, io: ContextIO
     });
   }
   // `pack` takes a task in words as it is; `context` first reads it as a route, a location or a name.
-  if (task) return taskSeeds(graph, io, target, maxSeeds);
+  if (task) return taskSeeds(graph, io, target, maxSeeds, phrases);
   const route = ROUTE.exec(target);
   if (route) {
     const method = route[1]!.toUpperCase();
@@ -252,8 +254,14 @@ export function resolveTarget(graph: CodeGraph, targetArg: string, io: ContextIO
     );
     return { ids: [...new Set(ids)], how: "route", notes, mounts, inline };
   }
+  // A pasted trace alone seeds from its innermost project frame; a report that holds a trace among
+  // its words is a task, with the frames as evidence; a trace none of whose frames is in the
+  // project still has its error line and function names to go by.
   const trace = parseTrace(target);
-  if (trace) return traceSeeds(graph, io, trace);
+  if (trace && readTaskText(target).traceOnly) {
+    const seeds = traceSeeds(graph, io, trace);
+    if (seeds) return seeds;
+  }
   const location = parseLocation(target);
   if (location) {
     const found = findFile(sourceFiles(graph), location.path, io.root, { quoted: location.quoted });
@@ -283,7 +291,7 @@ export function resolveTarget(graph: CodeGraph, targetArg: string, io: ContextIO
     const found = findFile(sourceFiles(graph), target, io.root);
     if (found) return { ids: [graph.moduleSymbol.get(found.path)!], how: "file", notes: found.note ? [found.note] : [], mounts: [], inline: [] };
     if (matchSymbols(graph, target).length === 0) {
-      // `config.PORT` reads like a file name too: a constant or field first, then "not indexed".
+      // A name ending like a file (`Config.js`) may still be a constant or a field: those first, then "not indexed".
       const member = memberSeeds(graph, target, []);
       if (member) return member;
       const found = memberOwners(graph, target);
@@ -309,7 +317,7 @@ export function resolveTarget(graph: CodeGraph, targetArg: string, io: ContextIO
       });
     }
   }
-  return taskSeeds(graph, io, target, maxSeeds);
+  return taskSeeds(graph, io, target, maxSeeds, phrases);
 }
 
 /**
@@ -317,7 +325,7 @@ export function resolveTarget(graph: CodeGraph, targetArg: string, io: ContextIO
  * frames come as `frame` chunks (outermost last), the error line is a note. Frames are matched by
  * the longest path suffix inside the root, since traces come from other machines and checkouts.
  */
-function traceSeeds(graph: CodeGraph, io: ContextIO, trace: ParsedTrace): Seeds {
+function traceSeeds(graph: CodeGraph, io: ContextIO, trace: ParsedTrace): Seeds | undefined {
   const files = sourceFiles(graph);
   const inProject: { path: string; line: number; fn?: string }[] = [];
   let outside = 0;
@@ -332,13 +340,7 @@ function traceSeeds(graph: CodeGraph, io: ContextIO, trace: ParsedTrace): Seeds 
     else outside++;
   }
   const innermost = inProject.at(-1);
-  if (!innermost) {
-    const first = trace.frames.at(-1)!;
-    throw new EngineError("no_match", `None of the trace's ${trace.frames.length} frame${trace.frames.length > 1 ? "s is" : " is"} in this project (innermost: ${cite(first.path, first.line)}).`, {
-      hint: "Give the trace of a run of this project, or a path:line inside it.",
-      data: { frames: trace.frames.slice(-5), error: trace.error },
-    });
-  }
+  if (!innermost) return undefined;
   const seed = locationSeeds(graph, innermost.path, innermost.line, innermost.line, []);
   const seen = new Set(seed.ids);
   const frames: number[] = [];
@@ -356,9 +358,9 @@ function traceSeeds(graph: CodeGraph, io: ContextIO, trace: ParsedTrace): Seeds 
 }
 
 /** Seeds for a task in words: the strongest places in full, the next ones as matches. */
-function taskSeeds(graph: CodeGraph, io: ContextIO, text: string, maxSeeds: number): Seeds {
+function taskSeeds(graph: CodeGraph, io: ContextIO, text: string, maxSeeds: number, phrases: readonly PhraseHit[]): Seeds {
   const maxMatches = MAX_MATCHES;
-  const ranking = rankTask(io.searchIndex(), graph, text);
+  const ranking = rankTask(io.searchIndex(), graph, text, io.root, phrases);
   const top = ranking.candidates[0];
   if ((!top || !ranking.relevant) && !/\s/.test(text)) {
     // One word that matches nothing well may be a misspelled name.
@@ -376,20 +378,22 @@ function taskSeeds(graph: CodeGraph, io: ContextIO, text: string, maxSeeds: numb
   }
   const best = top.score;
   const seeds = ranking.candidates.slice(0, maxSeeds).filter((c, i) => i === 0 || c.score >= best * SEED_SHARE).map((c) => c.id);
-  // Matches reach across files: the best place of each file not yet shown, taken in turn with the
-  // next places in files already shown, so a small budget still points at several files.
-  const pool = ranking.candidates.slice(seeds.length, seeds.length + maxMatches * 2).filter((c) => c.score >= best * MATCH_SHARE);
+  // Matches reach across files in the ranking's file order: the best place of each file not yet
+  // shown, taken in turn with the next places in files already shown, so a small budget still
+  // points at several files.
+  const taken = new Set(seeds);
   const shownFiles = new Set(seeds.map((id) => graph.symbols[id]!.file));
   const firsts: number[] = [];
-  const rest: number[] = [];
-  for (const c of pool) {
-    const file = graph.symbols[c.id]!.file;
-    if (shownFiles.has(file)) rest.push(c.id);
-    else {
-      shownFiles.add(file);
-      firsts.push(c.id);
-    }
+  for (const f of ranking.files) {
+    if (firsts.length >= maxMatches) break;
+    if (shownFiles.has(f.path)) continue;
+    const c = f.symbols.find((x) => graph.symbols[x.id]!.kind !== "module") ?? f.symbols[0]!;
+    if (c.score < best * MATCH_SHARE) continue;
+    shownFiles.add(f.path);
+    firsts.push(c.id);
+    taken.add(c.id);
   }
+  const rest = ranking.candidates.slice(seeds.length, seeds.length + maxMatches * 2).filter((c) => c.score >= best * MATCH_SHARE && !taken.has(c.id)).map((c) => c.id);
   const matches: number[] = [];
   for (let i = 0; matches.length < maxMatches && (i < firsts.length || i < rest.length); i++) {
     if (i < firsts.length) matches.push(firsts[i]!);
@@ -426,7 +430,9 @@ export async function buildContext(graph: CodeGraph, target: string, options: Co
   const encoding = checkEncoding(options.encoding);
   // Line by line, remembered: an outline, its brief and the drafts of the answer share most lines.
   const count = lineMemoCounter(await loadTokenCounter(encoding));
-  const seeds = resolveTarget(graph, target, io, task);
+  // A task in words may quote messages the project spells: found before the target is read.
+  const phrases = task || /\s\S+\s/.test(target.trim()) ? await findPhrases(io.searchIndex(), graph, target, readTaskText(target), io.readText) : [];
+  const seeds = resolveTarget(graph, target, io, task, phrases);
   const planned = planContext(graph, seeds.ids, {
     mounts: seeds.mounts, inline: seeds.inline, ...(seeds.scopes ? { scopes: seeds.scopes } : {}), ...(seeds.matches ? { matches: seeds.matches } : {}),
     ...(seeds.frames ? { frames: seeds.frames } : {}),

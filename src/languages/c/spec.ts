@@ -17,6 +17,7 @@ export const c: LanguageSpec = {
   name: "C",
   grammar: "tree-sitter-c.wasm",
   extensions: [".c", ".h"],
+  toolchain: ["gcc", "clang", "cc", "make", "cmake"],
   query: QUERIES.c,
   decoratorTypes: [],
   wrapperTypes: ["declaration", "field_declaration"],

@@ -20,6 +20,7 @@ export const cpp: LanguageSpec = {
   scipName: "CPP",
   grammar: "tree-sitter-cpp.wasm",
   extensions: [".cc", ".cpp", ".cxx", ".c++", ".hh", ".hpp", ".hxx", ".h++", ".ipp", ".tpp", ".inl"],
+  toolchain: ["g++", "clang++", "msvc", "cmake"],
   sharedExtensions: [".h"],
   query: QUERIES.cpp,
   decoratorTypes: [],

@@ -19,6 +19,7 @@ export const csharp: LanguageSpec = {
   scipName: "CSharp",
   grammar: "tree-sitter-c-sharp.wasm",
   extensions: [".cs"],
+  toolchain: ["dotnet", "msbuild", "nuget"],
   query: QUERIES.csharp,
   decoratorTypes: ["attribute_list"],
   wrapperTypes: [],

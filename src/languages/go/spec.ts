@@ -15,6 +15,7 @@ export const go: LanguageSpec = {
   name: "Go",
   grammar: "tree-sitter-go.wasm",
   extensions: [".go"],
+  toolchain: ["go"],
   query: QUERIES.go,
   decoratorTypes: [],
   wrapperTypes: [],

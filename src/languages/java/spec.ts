@@ -20,6 +20,7 @@ export const java: LanguageSpec = {
   name: "Java",
   grammar: "tree-sitter-java.wasm",
   extensions: [".java"],
+  toolchain: ["java", "jdk", "jre", "maven", "gradle"],
   query: QUERIES.java,
   decoratorTypes: ["annotation", "marker_annotation"],
   decoratorContainers: ["modifiers"],

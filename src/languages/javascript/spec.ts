@@ -11,6 +11,7 @@ export const javascript: LanguageSpec = {
   name: "JavaScript",
   grammar: "tree-sitter-javascript.wasm",
   extensions: [".js", ".mjs", ".cjs", ".jsx"],
+  toolchain: ["node", "nodejs", "npm", "yarn", "pnpm", "deno", "bun", "browser", "chrome", "firefox", "safari"],
   query: QUERIES.javascript,
   decoratorTypes: ["decorator"],
   wrapperTypes: ["export_statement", "lexical_declaration", "variable_declaration"],

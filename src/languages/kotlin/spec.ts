@@ -18,6 +18,7 @@ export const kotlin: LanguageSpec = {
   name: "Kotlin",
   grammar: "tree-sitter-kotlin.wasm",
   extensions: [".kt", ".kts"],
+  toolchain: ["kotlin", "kotlinc", "gradle"],
   query: QUERIES.kotlin,
   decoratorTypes: ["annotation"],
   decoratorContainers: ["modifiers"],

@@ -19,6 +19,7 @@ export const php: LanguageSpec = {
   name: "PHP",
   grammar: "tree-sitter-php.wasm",
   extensions: [".php", ".phtml"],
+  toolchain: ["php", "composer"],
   query: QUERIES.php,
   decoratorTypes: ["attribute_list"],
   wrapperTypes: [],

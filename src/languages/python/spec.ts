@@ -10,6 +10,7 @@ export const python: LanguageSpec = {
   name: "Python",
   grammar: "tree-sitter-python.wasm",
   extensions: [".py", ".pyi"],
+  toolchain: ["python", "python3", "cpython", "pypy", "pip", "conda", "poetry", "uv"],
   query: QUERIES.python,
   decoratorTypes: ["decorator"],
   wrapperTypes: ["decorated_definition"],

@@ -17,6 +17,7 @@ export const ruby: LanguageSpec = {
   name: "Ruby",
   grammar: "tree-sitter-ruby.wasm",
   extensions: [".rb", ".rake", ".gemspec", ".ru"],
+  toolchain: ["ruby", "gem", "bundler", "rails"],
   query: QUERIES.ruby,
   decoratorTypes: [],
   wrapperTypes: [],

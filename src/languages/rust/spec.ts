@@ -18,6 +18,7 @@ export const rust: LanguageSpec = {
   name: "Rust",
   grammar: "tree-sitter-rust.wasm",
   extensions: [".rs"],
+  toolchain: ["rustc", "cargo", "rustup"],
   query: QUERIES.rust,
   decoratorTypes: ["attribute_item"],
   wrapperTypes: [],

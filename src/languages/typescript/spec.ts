@@ -35,6 +35,7 @@ export const typescript: LanguageSpec = {
   name: "TypeScript",
   grammar: "tree-sitter-typescript.wasm",
   extensions: [".ts", ".mts", ".cts"],
+  toolchain: ["typescript", "tsc", "node", "npm", "yarn", "pnpm", "deno", "bun"],
   fence: "ts",
 };
 

@@ -1,0 +1,294 @@
+/**
+ * A task in words — a bug report, a commit message, a question — to the code that has to change.
+ * The text is read into weighted evidence (task-text.ts); every definition (and each file's
+ * module-level code) is scored with BM25 over its name, path, signature, docstring and body words
+ * (identifiers, string literals, comments), rare words counting most and each word weighted by the
+ * part of the task it came from. Then the rest of what the index knows weighs in: trace frames
+ * mapped into the project by path suffix, paths the task names, identifiers that name a definition,
+ * and the graph (candidates that call each other, share a class or a file lift each other). Tests,
+ * docs, examples and benchmarks rank below source unless the task is about them. Files are ranked
+ * from their symbols and from the task's words they hold between them. A floor says when nothing
+ * matched well enough to answer.
+ */
+import type { CodeGraph } from "../graph/model.ts";
+import { FIELD, docSymbol, scoreDocuments, splitWords, type FieldWeights, type SearchIndex } from "../search/search.ts";
+import { findFile } from "../../shared/locations.ts";
+import { isTestFile } from "../slice/plan.ts";
+import { readTaskText, type TaskEvidence } from "./task-text.ts";
+import type { PhraseHit } from "./phrases.ts";
+
+/** Field weights for a task in words: the body counts, names still most. */
+export const TASK_WEIGHTS: FieldWeights = { name: 3, namePrefix: 1.5, path: 1.5, signature: 1.5, doc: 1.5, body: 1 };
+
+/** One ranked place for a task. */
+export interface TaskCandidate {
+  /** Symbol id (a module symbol for a file's module-level code). */
+  id: number;
+  score: number;
+  /** Query words it holds. */
+  words: number;
+  fields: number;
+}
+
+/** One ranked file for a task, with the evidence that put it there. */
+export interface TaskFile {
+  path: string;
+  score: number;
+  /** Evidence, strongest first: `frame 3 (innermost)`, `named in the task`, `words: a, b`. */
+  why: string[];
+  /** Its candidates, best first. */
+  symbols: TaskCandidate[];
+}
+
+/** The ranking, best first, with what the floor decided. */
+export interface TaskRanking {
+  candidates: TaskCandidate[];
+  files: TaskFile[];
+  terms: string[];
+  /** Words written like code in the task (they count more). */
+  codeWords: string[];
+  /** False when not even the best candidate matched well enough to be worth showing. */
+  relevant: boolean;
+  evidence: TaskEvidence;
+  /** Trace frames that map into the project. */
+  framesInProject: number;
+}
+
+const TEST_WORDS = new Set(["test", "tests", "testing", "spec", "specs", "fixture", "fixtures", "pytest", "unittest", "jest", "vitest", "mock", "mocks"]);
+/** What a test's score counts for when the task is not about tests: tests are witnesses of the code to change. */
+const TEST_SHARE = 0.2;
+/** Docs, examples, benchmarks and scripts: below the library's own code unless the task names them. */
+const ASIDE = /(?:^|\/)(?:docs?|examples?|samples?|demos?|benchmarks?|bench|scripts?|tools?|e2e|playground|fixtures?)\//i;
+const ASIDE_SHARE = 0.5;
+/** Built, bundled, vendored and generated copies: almost never the code a task is about. */
+const COPIES = /(?:^|\/)(?:dist|build|out|vendor|vendored|third_party|assets|static|compat|node_modules|bower_components)\/|\.(?:min|umd|bundle|esm|cjs)\.[cm]?js$|\.d\.[cm]?ts$/i;
+const COPIES_SHARE = 0.15;
+/** Candidates scored from the documents' words, before the graph weighs in. */
+const POOL = 80;
+/** Most words looked up for one task: the heaviest by weight times rarity. */
+const MAX_TERMS = 96;
+
+/**
+ * The weights of the evidence, as shares of the best word score: chosen on the tune half of the
+ * issue-report benchmark (test/bench/issues), kept in one place so a benchmark can try others.
+ */
+export interface TaskTuning {
+  /** A trace frame of the project (the innermost; outer ones count 0.6 of it). */
+  frame: number;
+  /** A message the task quotes, found in the code. */
+  phrase: number;
+  /** A path the task names. */
+  path: number;
+  /** An identifier that names a definition (`Owner.name` when the owner agrees, else `name`). */
+  ownedName: number;
+  name: number;
+  /** What a file's second, third… candidates add to its best (the k-th adds share / (k - 1)). */
+  fileShare: number;
+  /** A file's score divided by (1 + log2 of its candidate count) to this power: hubs match everything. */
+  hubDamping: number;
+  /** What a member takes from its class's own score (a class the task names points into its methods). */
+  parentShare: number;
+  /** What a symbol's listed score takes from its file's (so the best file's functions come first). */
+  symbolFileShare: number;
+  /** How much each field of a definition counts for the task's words. */
+  weights: FieldWeights;
+}
+
+export const TASK_TUNING: Readonly<TaskTuning> = { frame: 1, phrase: 0.8, path: 0.5, ownedName: 0.35, name: 0.2, fileShare: 0.5, hubDamping: 0, parentShare: 0, symbolFileShare: 0, weights: { ...TASK_WEIGHTS, body: 1.5 } };
+
+/** Ranks the project's definitions and files for a task. `root` maps absolute frame paths. */
+export function rankTask(
+  index: SearchIndex,
+  graph: CodeGraph,
+  text: string,
+  root?: string,
+  phrases: readonly PhraseHit[] = [],
+  evidence?: TaskEvidence,
+  tuning: Readonly<TaskTuning> = TASK_TUNING,
+): TaskRanking {
+  const ev = evidence ?? readTaskText(text);
+  const n = Math.max(index.liveCount, 1);
+  const idf = (t: string) => {
+    const df = index.words.get(t)?.df ?? 0;
+    return df === 0 ? 0 : Math.log(1 + (n - df + 0.5) / (df + 0.5));
+  };
+  // A short task keeps words no document holds: a name's prefix may still match (`check` → checkout).
+  const short = ev.terms.size <= 12;
+  const terms = [...ev.terms].map(([t, w]) => ({ t, w, s: w * idf(t) })).filter((x) => x.s > 0 || (short && x.t.length >= 3)).sort((a, b) => b.s - a.s).slice(0, MAX_TERMS);
+  const weights = new Map(terms.map((x) => [x.t, x.w]));
+  const termList = terms.map((x) => x.t);
+  const scored = scoreDocuments(index, termList, tuning.weights, short, weights);
+  // About tests when the task is mostly about them (a test named like code, or test words making a
+  // quarter of its words), not when a report mentions running one.
+  const words = [...ev.terms.keys()];
+  // (A reporter's pasted test case is not enough: the title must say it, or test words dominate.)
+  const titleWords = splitWords(text.trimStart().split("\n")[0]!);
+  const aboutTests = titleWords.some((w) => TEST_WORDS.has(w)) || words.filter((w) => TEST_WORDS.has(w)).length * 4 >= Math.max(words.length, 1);
+  // Docs and examples count fully when the task names one of their files, or its title is about them.
+  const title = text.trimStart().split("\n")[0]!;
+  const asideNamed = ev.paths.some((p) => ASIDE.test(p)) || /\b(?:docs|documentation|examples?|benchmarks?)\b/i.test(title);
+
+  const raw = new Map<number, TaskCandidate>();
+  for (const s of scored.values()) {
+    const id = docSymbol(index, s.doc);
+    raw.set(id, { id, score: s.score, words: s.words, fields: s.fields });
+  }
+  const why = new Map<string, string[]>();
+  const note = (path: string, text: string) => {
+    const list = why.get(path) ?? [];
+    if (!list.includes(text)) list.push(text);
+    why.set(path, list);
+  };
+  const bump = (id: number, amount: number) => {
+    const c = raw.get(id);
+    if (c) c.score += amount;
+    else raw.set(id, { id, score: amount, words: 0, fields: 0 });
+  };
+  let best = Math.max(1, ...[...raw.values()].map((c) => c.score));
+
+  // Trace frames: the project's own frames (by the longest path suffix, the line inside the file),
+  // the innermost counting most; a frame whose function is the symbol at its line is surest.
+  const files = { has: (p: string) => graph.moduleSymbol.has(p), paths: () => graph.moduleSymbol.keys() };
+  let framesInProject = 0;
+  const frameHits: { path: string; line: number; fn?: string; segments: number }[] = [];
+  for (const f of ev.frames.slice(-60)) {
+    let found: { path: string; note?: string } | undefined;
+    try {
+      found = findFile(files, f.path, root);
+    } catch {
+      found = undefined; // outside the root, or a suffix several files share
+    }
+    if (!found || (graph.records.get(found.path)?.lines ?? 0) < f.line) continue;
+    const segments = found.note ? Number(/last (\d+) path segment/.exec(found.note)?.[1] ?? 1) : 9;
+    frameHits.push({ path: found.path, line: f.line, ...(f.fn ? { fn: f.fn } : {}), segments });
+  }
+  frameHits.forEach((f, i) => {
+    const inner = i === frameHits.length - 1;
+    const sym = symbolsAtLine(graph, f.path, f.line);
+    const fnMatches = sym !== undefined && f.fn !== undefined && graph.symbols[sym]!.name === f.fn.split(".").at(-1);
+    // A basename alone (`utils.py`) is weak unless the function agrees.
+    if (f.segments < 2 && !fnMatches) return;
+    framesInProject++;
+    const strength = tuning.frame * (inner ? 1 : 0.6) * (fnMatches ? 1 : 0.7);
+    bump(sym ?? graph.moduleSymbol.get(f.path)!, best * strength);
+    note(f.path, inner ? `innermost frame :${f.line}` : `frame :${f.line}`);
+  });
+
+  // Messages the task quotes, where the project spells them: the code that raises or formats them.
+  const phraseSeen = new Set<number>();
+  for (const h of phrases) {
+    if (phraseSeen.has(h.symbol)) continue;
+    phraseSeen.add(h.symbol);
+    bump(h.symbol, best * tuning.phrase);
+    note(h.path, `says "${h.phrase.length > 40 ? `${h.phrase.slice(0, 40)}…` : h.phrase}" (:${h.line})`);
+  }
+
+  // Paths the task names: the file itself is evidence.
+  for (const p of ev.paths.slice(0, 40)) {
+    let found: { path: string; note?: string } | undefined;
+    try {
+      found = findFile(files, p, root);
+    } catch {
+      found = undefined;
+    }
+    if (!found) continue;
+    if (found.note && !p.includes("/")) {
+      // A bare file name: only when no other file has it (findFile would have said ambiguous).
+    }
+    bump(graph.moduleSymbol.get(found.path)!, best * tuning.path);
+    note(found.path, "named in the task");
+  }
+
+  // Identifiers that name a definition: the definition, above the places that only use the name.
+  for (const id of ev.identifiers.slice(0, 200)) {
+    const parts = id.split(".");
+    const name = parts.at(-1)!;
+    const defs = graph.byName.get(name);
+    if (!defs || defs.length === 0 || defs.length > 6 || name.length < 4) continue;
+    const owner = parts.length > 1 ? parts.at(-2)! : undefined;
+    const matched = owner ? defs.filter((d) => graph.symbols[graph.symbols[d]!.parent]?.name === owner || graph.symbols[d]!.qualified.includes(`${owner}.`)) : defs;
+    const chosen = matched.length ? matched : defs;
+    for (const d of chosen) {
+      bump(d, (best * (matched.length && owner ? tuning.ownedName : tuning.name)) / chosen.length);
+      note(graph.symbols[d]!.file, `defines \`${owner && matched.length ? `${owner}.` : ""}${name}\``);
+    }
+  }
+
+  // Tests, docs and examples below the code they exercise, unless the task is about them.
+  for (const c of raw.values()) {
+    const file = graph.symbols[c.id]!.file;
+    if (COPIES.test(file) && !ev.paths.some((p) => file.endsWith(p))) c.score *= COPIES_SHARE;
+    else if (!aboutTests && isTestFile(file)) c.score *= TEST_SHARE;
+    else if (!asideNamed && ASIDE.test(file)) c.score *= ASIDE_SHARE;
+  }
+  let list = [...raw.values()].sort((a, b) => b.score - a.score || a.id - b.id);
+  const pool = list.slice(0, POOL);
+  best = pool[0]?.score ?? 0;
+
+  // The graph reinforces: a candidate that calls or is called by another candidate, or shares its
+  // class or file, gets a share of that candidate's score (at most its own again).
+  const rawOf = new Map(pool.map((c) => [c.id, c.score]));
+  const reinforced = pool.map((c) => {
+    let bonus = 0;
+    const s = graph.symbols[c.id]!;
+    const add = (other: number, weight: number) => {
+      const r = other !== c.id ? rawOf.get(other) : undefined;
+      if (r !== undefined) bonus += weight * r;
+    };
+    for (const ei of graph.callsFrom.get(c.id) ?? []) add(graph.calls[ei]!.callee, 0.2);
+    for (const ei of graph.callsTo.get(c.id) ?? []) add(graph.calls[ei]!.caller, 0.2);
+    if (s.kind !== "module") for (const sib of graph.children.get(s.parent) ?? []) add(sib, 0.08);
+    add(graph.moduleSymbol.get(s.file)!, 0.15);
+    for (const child of graph.children.get(c.id) ?? []) add(child, 0.1);
+    if (s.kind !== "module" && graph.symbols[s.parent]?.kind !== "module") add(s.parent, tuning.parentShare);
+    return { ...c, score: c.score + Math.min(bonus, c.score) };
+  });
+  list = [...reinforced, ...list.slice(POOL)].sort((a, b) => b.score - a.score || a.id - b.id);
+  const candidates = list.slice(0, POOL * 4);
+
+  const rankedFiles = rankFiles(graph, candidates, why, tuning);
+
+  // The floor: the best candidate must hold two of the task's words (or one written like code, or
+  // the only word asked for) in a field that is more than a passing mention, or a frame or a path
+  // of the task must be in the project.
+  const top = candidates[0];
+  const strongField = FIELD.name | FIELD.signature | FIELD.doc | FIELD.path;
+  const relevant = top !== undefined && top.score > 0 && (framesInProject > 0 || phrases.length > 0 || top.words >= Math.min(2, termList.length) || ev.codeWords.size > 0 || (top.fields & strongField) !== 0);
+  return { candidates, files: rankedFiles, terms: termList, codeWords: [...ev.codeWords], relevant, evidence: ev, framesInProject };
+}
+
+/** The innermost definition enclosing `line` of `path` (its module symbol when none does). */
+function symbolsAtLine(graph: CodeGraph, path: string, line: number): number | undefined {
+  const moduleId = graph.moduleSymbol.get(path);
+  if (moduleId === undefined) return undefined;
+  const defs = graph.records.get(path)?.definitions ?? [];
+  let found: number | undefined;
+  for (let i = 0; i < defs.length; i++) {
+    const s = graph.symbols[moduleId + 1 + i]!;
+    if (s.start <= line && s.end >= line && (found === undefined || s.start >= graph.symbols[found]!.start)) found = s.id;
+  }
+  return found ?? moduleId;
+}
+
+/**
+ * Files from their candidates: the best symbol, plus a decaying share of the next ones (a file
+ * where several definitions match is likelier than one with a single lucky match).
+ */
+function rankFiles(graph: CodeGraph, candidates: TaskCandidate[], why: Map<string, string[]>, tuning: Readonly<TaskTuning>): TaskFile[] {
+  const byFile = new Map<string, TaskCandidate[]>();
+  for (const c of candidates) {
+    const file = graph.symbols[c.id]!.file;
+    const list = byFile.get(file);
+    if (list) list.push(c);
+    else byFile.set(file, [c]);
+  }
+  const out: TaskFile[] = [];
+  for (const [path, list] of byFile) {
+    let score = 0;
+    list.slice(0, 5).forEach((c, i) => (score += c.score * (i === 0 ? 1 : tuning.fileShare / i)));
+    if (tuning.hubDamping > 0) score /= (1 + Math.log2(list.length)) ** tuning.hubDamping;
+    out.push({ path, score, why: [...(why.get(path) ?? [])], symbols: list });
+  }
+  out.sort((a, b) => b.score - a.score || (a.path < b.path ? -1 : 1));
+  return out;
+}
