@@ -8,6 +8,7 @@
  * count is exact.
  */
 import { EngineError } from "../../shared/errors.ts";
+import { entryBudgets, type Step } from "./thresholds.ts";
 
 /**
  * Tokens a front end adds around an answer's text (the MCP server's structured content), which the
@@ -43,6 +44,16 @@ export interface Block {
   full: string;
   /** A shorter form (an outline) shown when the full one does not fit. */
   outline?: string;
+  /**
+   * A shorter outline still (a long class's members that matter, the rest counted), shown before
+   * `outline` when that one would take too much of the budget. Only with `FitSpec.monotone`.
+   */
+  brief?: string;
+  /**
+   * A line appended to the outline and brief forms, told the budget from which the block shows in
+   * full (undefined: none does). Only with `FitSpec.monotone`, where that budget is known.
+   */
+  note?: (fullAt: number | undefined) => string;
   /** Its entry in the cut list, given its full cost; a block without one is only counted when left out. */
   listed?: (tokens: number) => string;
   /** Offer it as an outline only (second-hop neighbours: their shape, not their bodies). */
@@ -62,12 +73,31 @@ export interface Block {
    * separator). The exact render decides; a closer estimate leaves less to correct.
    */
   cost?: number;
-  /** Envelope tokens this block adds in each form: shown in full, as its outline, listed as cut. */
-  envelope?: { full?: number; outline?: number; listed?: number };
+  /** Envelope tokens this block adds in each form: shown in full, as its outline (its brief: `brief`, else the outline's), listed as cut. */
+  envelope?: { full?: number; outline?: number; brief?: number; listed?: number };
 }
 
-/** What became of a block ("covered": shown as part of a containing block shown in full). */
-export type BlockForm = "full" | "outline" | "cut" | "covered";
+/** What became of a block ("covered": shown as part of a containing block shown in full; "brief": its brief outline). */
+export type BlockForm = "full" | "outline" | "brief" | "cut" | "covered";
+
+/**
+ * Budgets that only ever add ({@link FitSpec.monotone}): the most of the budget one block may
+ * take in each form. A block whose form would take more waits for a budget where it takes no more
+ * than that share, so a long class's outline never crowds out the callees ranked after it.
+ */
+export interface Shares {
+  /** An outline or brief outline. */
+  outline: number;
+  /** A block in full. */
+  full: number;
+  /** A required block in full (its smallest form is always shown). */
+  required: number;
+  /**
+   * Tokens past which a block's full form is taken only after every block has appeared (as its
+   * outline): one long body waits rather than hold back all that ranks after it.
+   */
+  longFull?: number;
+}
 
 /** What a dynamic header or footer knows about the answer it heads or closes. */
 export interface FitState {
@@ -109,6 +139,14 @@ export interface FitSpec {
   envelope?: number;
   /** What the smallest answer holds, for the budget_too_small message (default "the answer"). */
   smallest?: string;
+  /**
+   * Budgets only ever add: for the same blocks, every block shown at a budget is shown (whole, as
+   * its outline or brief, or inside a container shown whole) at every larger budget. Blocks enter
+   * in priority order, each form at the smallest budget from which it fits at every larger one
+   * (see thresholds.ts), and takes at most its share of the budget. Costs are counted without
+   * regard to the budget, so the same blocks get the same entry budgets whatever was asked.
+   */
+  monotone?: Shares;
 }
 
 /** The fitted answer. */
@@ -119,6 +157,10 @@ export interface FitResult {
   fullTokens: (i: number) => number;
   /** Token cost of block i as its outline (undefined: it has none). */
   outlineTokens: (i: number) => number | undefined;
+  /** Token cost of block i as shown (full, outline or brief, with its note); undefined when it is not shown. */
+  shownTokens: (i: number) => number | undefined;
+  /** Monotone fits: the smallest budget at which block i shows in full (undefined: none, or not monotone). */
+  fullAt: (i: number) => number | undefined;
   /** Tokens of `text`: a recount. */
   tokens: number;
   /** Envelope tokens of the chosen forms (`tokens + envelope ≤ budget`). */
@@ -189,14 +231,21 @@ const MAX_CHARS_PER_TOKEN = 12;
  * characters is not counted: it reads as a quarter of its length (an over-estimate that still
  * cannot fit), so a 50,000-token class in a neighbourhood costs nothing to leave out.
  */
-function lazyCounts(texts: readonly (string | undefined)[], count: (text: string) => number, budget: number): (i: number) => number | undefined {
+function lazyCounts(texts: readonly (string | undefined)[], count: (text: string) => number, budget: number, fixedLimit = false): (i: number) => number | undefined {
   const cache: (number | undefined)[] = new Array(texts.length);
   return (i) => {
     const t = texts[i];
-    if (cache[i] === undefined && t !== undefined) cache[i] = t.length > budget * MAX_CHARS_PER_TOKEN ? Math.ceil(t.length / 4) : count(t);
+    if (cache[i] === undefined && t !== undefined) {
+      // A monotone fit counts without regard to the budget: past HUGE_CHARS, half the length (more
+      // tokens than code has: such a block shows whole only where that estimate fits).
+      cache[i] = fixedLimit ? (t.length > HUGE_CHARS ? Math.ceil(t.length / 2) : count(t)) : t.length > budget * MAX_CHARS_PER_TOKEN ? Math.ceil(t.length / 4) : count(t);
+    }
     return cache[i];
   };
 }
+
+/** Characters past which a monotone fit estimates a text's tokens instead of counting them (~15,000 tokens of code). */
+const HUGE_CHARS = 60_000;
 
 /** One rendering of the current forms: its text, the text's token count and the envelope it adds. */
 interface Draft {
@@ -229,6 +278,10 @@ interface Fit {
   shown: number;
   /** Count the text before the footer once (cleared if the final recount ever disagrees). */
   additive: boolean;
+  /** Monotone fits: the outline and brief texts as shown (their note appended). */
+  shownText?: (i: number, form: "outline" | "brief") => string;
+  /** Monotone fits: the budget from which each block shows in full (Infinity: none). */
+  fullAt?: number[];
 }
 
 /** The state of a fit that has chosen nothing yet: every block cut, every cut entry allowed. */
@@ -237,14 +290,15 @@ function startFit(spec: FitSpec): Fit {
   const cutMax = spec.cutList ? (spec.cutList.max ?? CUT_SHOWN) : 0;
   // Counted on first use: a block far larger than the budget is never counted (its cost is an
   // estimate that cannot fit), and the rest only when the fit looks at them.
-  const fullCount = lazyCounts(blocks.map((b) => b.full), count, budget);
+  const fixedLimit = spec.monotone !== undefined;
+  const fullCount = lazyCounts(blocks.map((b) => b.full), count, budget, fixedLimit);
   return {
     spec, blocks, budget, count,
     sep: spec.separator ?? "\n\n",
     cutMax,
     cutMin: spec.cutList ? Math.min(cutMax, spec.cutList.min ?? MIN_CUT_SHOWN) : 0,
     fullTokens: (i) => fullCount(i)!,
-    outlineTokens: lazyCounts(blocks.map((b) => b.outline), count, budget),
+    outlineTokens: lazyCounts(blocks.map((b) => b.outline), count, budget, fixedLimit),
     forms: blocks.map(() => "cut"),
     order: blocks.map((_, i) => i).sort((a, b) => (blocks[a]!.priority ?? a) - (blocks[b]!.priority ?? b) || a - b),
     dynamic: typeof spec.header === "function" || spec.footer !== undefined,
@@ -255,6 +309,7 @@ function startFit(spec: FitSpec): Fit {
 
 const envFull = (fit: Fit, i: number) => fit.blocks[i]!.envelope?.full ?? 0;
 const envOutline = (fit: Fit, i: number) => fit.blocks[i]!.envelope?.outline ?? 0;
+const envBrief = (fit: Fit, i: number) => fit.blocks[i]!.envelope?.brief ?? envOutline(fit, i);
 /** Estimated cost of a block in full: text, separator, envelope. */
 const fullCost = (fit: Fit, i: number) => (fit.blocks[i]!.cost ?? fit.fullTokens(i) + 2) + envFull(fit, i);
 /** Whether a block is shown as part of a containing block shown in full. */
@@ -270,9 +325,9 @@ function layout(fit: Fit): { parts: { index: number; text: string }[]; cutLines:
   let envelope = spec.envelope ?? 0;
   fit.blocks.forEach((block, i) => {
     const form = forms[i];
-    if (form === "full" || form === "outline") {
-      parts.push({ index: i, text: form === "full" ? block.full : block.outline! });
-      envelope += form === "full" ? envFull(fit, i) : envOutline(fit, i);
+    if (form === "full" || form === "outline" || form === "brief") {
+      parts.push({ index: i, text: form === "full" ? block.full : fit.shownText ? fit.shownText(i, form) : block.outline! });
+      envelope += form === "full" ? envFull(fit, i) : form === "brief" ? envBrief(fit, i) : envOutline(fit, i);
     } else if (!covered(fit, i)) {
       cutTotal++;
       if (spec.cutList && block.listed && cutLines.length < fit.shown) {
@@ -387,6 +442,7 @@ export function chunkAnswerLayout(encoding: string): Pick<FitSpec, "separator" |
 export function fitBlocks(spec: FitSpec): FitResult {
   const fit = startFit(spec);
   if (spec.prefix) return fitBlockPrefix(fit);
+  if (spec.monotone) return fitMonotone(fit, spec.monotone);
   chooseForms(fit);
   let current = demoteToBudget(fit);
   current = growCutList(fit, current, fit.cutMin);
@@ -589,5 +645,124 @@ function finishFit(fit: Fit, draftIn: Draft): FitResult {
     return "cut";
   });
   // Still lazy: a caller counts only what it reports.
-  return { text: d.text, forms: out, fullTokens: fit.fullTokens, outlineTokens: fit.outlineTokens, tokens: d.tokens, envelope: d.envelope, listed, omitted };
+  const shownTokens = (i: number): number | undefined => {
+    const f = out[i];
+    if (f === "full") return fit.fullTokens(i);
+    if (f !== "outline" && f !== "brief") return undefined;
+    return fit.shownText ? fit.count(fit.shownText(i, f)) : fit.outlineTokens(i);
+  };
+  const fullAt = (i: number) => (fit.fullAt && fit.fullAt[i] !== Infinity ? fit.fullAt[i] : undefined);
+  return { text: d.text, forms: out, fullTokens: fit.fullTokens, outlineTokens: fit.outlineTokens, shownTokens, fullAt, tokens: d.tokens, envelope: d.envelope, listed, omitted };
+}
+
+/** A budget no answer reaches: the widest number a footer or note may print while costs are estimated. */
+const WIDEST = 9_999_999;
+
+/**
+ * Monotone mode ({@link FitSpec.monotone}): each block's forms become steps in priority order — the
+ * required blocks first (their smallest form, then larger ones), then every other block (its
+ * smallest form, then larger ones), then the full forms held back: bodies longer than
+ * `shares.longFull`, then a task's further matches (`preferOutline`) — and each step enters at
+ * the smallest budget from which it fits at every larger budget (thresholds.ts), and not before
+ * its form takes no more than its share. What this budget shows is what those entry budgets
+ * allow; the exact render then only decides how many cut entries are listed.
+ */
+function fitMonotone(fit: Fit, shares: Shares): FitResult {
+  const { spec, blocks, count, forms, order, budget } = fit;
+  const n = blocks.length;
+
+  // The outline and brief as shown: a note may follow them, told from which budget the block shows
+  // whole. Costs are estimated with the widest number in the note.
+  const noted = (i: number, text: string, fullAt: number | undefined) => (blocks[i]!.note ? `${text}\n${blocks[i]!.note!(fullAt)}` : text);
+  const textOf = (i: number, form: "outline" | "brief", fullAt: number | undefined) => noted(i, form === "brief" ? blocks[i]!.brief! : blocks[i]!.outline!, fullAt);
+  const estimated = (i: number, form: "outline" | "brief") => {
+    const t = textOf(i, form, WIDEST);
+    return (t.length > HUGE_CHARS ? Math.ceil(t.length / 2) : count(t)) + 2 + (form === "brief" ? envBrief(fit, i) : envOutline(fit, i));
+  };
+
+  // The fixed part: header, footer, the cut list's title and its first few entries, separators.
+  const anyEnvelope = (spec.envelope ?? 0) > 0 || blocks.some((b) => b.envelope !== undefined);
+  const widest: FitState = { tokens: WIDEST, envelope: anyEnvelope ? WIDEST : 0, budget: WIDEST, shown: n, omitted: n, listed: n };
+  const headerCost = count(typeof spec.header === "string" ? spec.header : spec.header(widest));
+  const footerCost = spec.footer ? count(spec.footer(widest)) : 0;
+  const minCut = spec.cutList && n > 1 ? count(`${spec.cutList.title(n)}\n${spec.cutList.more(n)}`) + 2 : 0;
+  const entryCosts = spec.cutList
+    ? order.filter((i) => !blocks[i]!.required && blocks[i]!.listed).map((i) => count(blocks[i]!.listed!(fit.fullTokens(i))) + 1 + (blocks[i]!.envelope?.listed ?? 0)).sort((a, b) => b - a)
+    : [];
+  const entries = entryCosts.slice(0, fit.cutMin).reduce((a, c) => a + c, 0);
+  const margin = 2 * ((spec.cutList ? 1 : 0) + (spec.footer ? 1 : 0));
+  const fixed = headerCost + footerCost + minCut + entries + margin + (spec.envelope ?? 0);
+
+  // The steps, in priority order.
+  const steps: Step[] = [];
+  const stepOf: { i: number; form: BlockForm }[] = [];
+  const fullStep = new Map<number, number>();
+  const later: (() => void)[] = [];
+  const last: (() => void)[] = [];
+  const smallest = new Map<number, BlockForm>();
+  const required = order.filter((i) => blocks[i]!.required);
+  for (const i of [...required, ...order.filter((i) => !blocks[i]!.required)]) {
+    const b = blocks[i]!;
+    if (b.listOnly) continue;
+    let levels: { form: BlockForm; cost: number }[] = [];
+    if (b.brief !== undefined && b.outline !== undefined) levels.push({ form: "brief", cost: estimated(i, "brief") });
+    if (b.outline !== undefined) levels.push({ form: "outline", cost: estimated(i, "outline") });
+    if (!b.outlineOnly || b.outline === undefined) levels.push({ form: "full", cost: fullCost(fit, i) });
+    // A form no cheaper than a larger one is skipped: the larger one says more for the same tokens.
+    levels = levels.filter((l, k) => levels.slice(k + 1).every((m) => m.cost > l.cost));
+    smallest.set(i, levels[0]!.form);
+    const freedBy = (b.within ?? []).flatMap((j) => (fullStep.has(j) ? [fullStep.get(j)!] : []));
+    let previous: { step: number; cost: number } | undefined;
+    for (const level of levels) {
+      const share = b.required ? (previous ? shares.required : undefined) : level.form === "full" ? shares.full : shares.outline;
+      const after = previous;
+      const take = () => {
+        steps.push({ cost: level.cost - (after?.cost ?? 0), from: share ? Math.ceil(level.cost / share) : 0, ...(after ? { after: after.step } : {}), ...(freedBy.length ? { freedBy } : {}) });
+        stepOf.push({ i, form: level.form });
+        if (level.form === "full") fullStep.set(i, steps.length - 1);
+        return steps.length - 1;
+      };
+      if (level.form === "full" && b.preferOutline && after) last.push(take);
+      else if (level.form === "full" && after && !b.required && level.cost > (shares.longFull ?? Infinity)) later.push(take);
+      else previous = { step: take(), cost: level.cost };
+    }
+  }
+  for (const take of [...later, ...last]) take();
+  const at = entryBudgets(steps, fixed);
+
+  // The forms this budget allows: each block's largest form whose step has entered.
+  forms.fill("cut");
+  stepOf.forEach((s, k) => {
+    if (at[k]! <= budget) forms[s.i] = s.form;
+  });
+  fit.fullAt = blocks.map((_, i) => (fullStep.has(i) ? at[fullStep.get(i)!]! : Infinity));
+  const shownText = (i: number, form: "outline" | "brief") => textOf(i, form, fit.fullAt![i] === Infinity ? undefined : fit.fullAt![i]);
+  fit.shownText = shownText;
+  for (let i = 0; i < n; i++) if (forms[i] !== "cut" && covered(fit, i)) forms[i] = "cut";
+  for (const i of required) if (forms[i] === "cut") forms[i] = smallest.get(i) ?? "full";
+
+  // The exact render: over budget (the estimates were short), list fewer cut entries, then give up
+  // blocks from the lowest priority (this alone could break the rule; the estimates keep it rare).
+  fit.shown = fit.cutMin;
+  let current = draft(fit);
+  while (over(fit, current) && fit.shown > 0) {
+    fit.shown = Math.max(0, fit.shown - Math.max(1, Math.ceil((current.tokens + current.envelope - budget) / 15)));
+    current = draft(fit);
+  }
+  for (let k = n - 1; over(fit, current) && k >= 0; k--) {
+    const i = order[k]!;
+    if (forms[i] === "cut" || blocks[i]!.required) continue;
+    forms[i] = "cut";
+    current = draft(fit);
+  }
+  for (const i of required) {
+    if (!over(fit, current)) break;
+    if (forms[i] !== smallest.get(i)) {
+      forms[i] = smallest.get(i)!;
+      current = draft(fit);
+    }
+  }
+  if (over(fit, current)) throw tooSmall(fit, needed(fit, current));
+  current = growCutList(fit, current, fit.cutMax);
+  return finishFit(fit, current);
 }

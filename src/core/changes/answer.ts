@@ -497,7 +497,7 @@ function splitFitted(set: ChangeSet, planned: Planned[], fit: ReturnType<typeof 
       cut.push({ path: c.path, start: c.start, end: c.end, role: c.role, symbol: c.label, handle: chunkHandle(set, c), tokens: fit.fullTokens(i) });
     } else {
       chunks.push({
-        path: c.path, start: c.start, end: c.end, role: c.role, symbol: c.label, kind: c.kind, form, tokens: form === "full" ? fit.fullTokens(i) : fit.outlineTokens(i)!,
+        path: c.path, start: c.start, end: c.end, role: c.role, symbol: c.label, kind: c.kind, form: form === "full" ? "full" : "outline", tokens: fit.shownTokens(i)!,
         ...(c.change ? { change: c.change } : {}), side: c.side,
       });
     }

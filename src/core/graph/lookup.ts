@@ -51,47 +51,76 @@ function suffixIndex(graph: CodeGraph): Map<string, number[]> {
   return index;
 }
 
-/** Edit distance, capped: returns cap+1 once the distance exceeds `cap`. */
-function distance(a: string, b: string, cap: number): number {
+/**
+ * Damerau–Levenshtein distance (optimal string alignment: an adjacent swap is one edit, so `sned`
+ * is one edit from `send`, as a typist sees it), capped: returns cap+1 once it exceeds `cap`.
+ */
+export function editDistance(a: string, b: string, cap = Infinity): number {
   if (Math.abs(a.length - b.length) > cap) return cap + 1;
+  let before: number[] = [];
   let prev = Array.from({ length: b.length + 1 }, (_, i) => i);
   for (let i = 1; i <= a.length; i++) {
     const cur = [i];
     let rowMin = i;
     for (let j = 1; j <= b.length; j++) {
-      const v = Math.min(prev[j]! + 1, cur[j - 1]! + 1, prev[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+      let v = Math.min(prev[j]! + 1, cur[j - 1]! + 1, prev[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) v = Math.min(v, before[j - 2]! + 1);
       cur.push(v);
       rowMin = Math.min(rowMin, v);
     }
     if (rowMin > cap) return cap + 1;
+    before = prev;
     prev = cur;
   }
   return prev[b.length]!;
 }
 
+/** The edits a misspelled name of `length` letters may be away from the name meant. */
+export function typoCap(length: number): number {
+  return length <= 3 ? 1 : length <= 7 ? 2 : 3;
+}
+
 /**
- * Up to `limit` names close to `query` (case-insensitive edit distance, then substring matches).
- * For a dotted query (`Hono.fecth`) the last segment is what is misspelled: candidates inside a
- * container named like the rest (`Hono`) come first.
+ * Up to `limit` names close to `query` (case-insensitive Damerau–Levenshtein distance, then
+ * substring matches), closest first. For a dotted query (`Hono.fecth`) the last segment is what is
+ * misspelled: candidates inside a container named like the rest (`Hono`, or within two edits of
+ * it: `Sesion.send`) come first, and there two edits are allowed whatever the name's length.
  */
 export function suggestNames(graph: CodeGraph, query: string, limit = 5): SymbolRef[] {
   const segments = query.split(/[.#:]+/).filter(Boolean);
   const last = segments.pop() ?? query;
   const container = segments.at(-1)?.toLowerCase();
   const q = last.toLowerCase();
-  const cap = q.length <= 3 ? 1 : q.length <= 7 ? 2 : 3;
+  const cap = typoCap(q.length);
+  const memberCap = Math.max(cap, 2);
+  const containerCap = container === undefined ? 0 : typoCap(container.length);
+  /** 0: the container is the one named; 1: within a few edits of it; undefined: another. */
+  const containerMatch = new Map<string, number | undefined>();
+  const near = (parent: string): number | undefined => {
+    if (container === undefined) return undefined;
+    let m = containerMatch.get(parent);
+    if (!containerMatch.has(parent)) {
+      const p = parent.toLowerCase();
+      m = p === container ? 0 : editDistance(p, container, containerCap) <= containerCap ? 1 : undefined;
+      containerMatch.set(parent, m);
+    }
+    return m;
+  };
   const scored: { id: number; score: number }[] = [];
   for (const [name, ids] of graph.byName) {
     const n = name.toLowerCase();
-    let score = distance(q, n, cap);
+    const d = editDistance(q, n, Math.max(cap, container === undefined ? cap : memberCap));
+    let score = d;
     if (score > cap) {
       if (q.length >= 3 && n.includes(q)) score = cap + 0.5 + (n.length - q.length) / 100;
-      else continue;
+      else if (container === undefined || d > memberCap) continue;
     }
     for (const id of container ? ids : ids.slice(0, 3)) {
       const parent = graph.symbols[graph.symbols[id]!.parent];
-      const inContainer = container !== undefined && parent !== undefined && parent.name.toLowerCase() === container;
-      scored.push({ id, score: inContainer ? score - 10 : score });
+      const m = parent === undefined ? undefined : near(parent.name);
+      // Past the usual cap only inside the container named: `Hono.get` for `Hono.gte`, not any `get`.
+      if (score > cap && m === undefined && !(q.length >= 3 && n.includes(q))) continue;
+      scored.push({ id, score: m === 0 ? score - 10 : m === 1 ? score - 5 : score });
     }
   }
   scored.sort((a, b) => a.score - b.score || graph.symbols[a.id]!.qualified.length - graph.symbols[b.id]!.qualified.length);

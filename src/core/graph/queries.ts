@@ -151,8 +151,21 @@ function docBlock(doc: string | undefined, style: DocStyle | undefined, indent: 
   return [`${indent}/**`, ...doc.split("\n").map((l) => `${indent} * ${l}`.trimEnd()), `${indent} */`];
 }
 
-/** Renders a definition as its outline: decorators, header, docstring, and (for classes) member headers. */
-export function outline(graph: CodeGraph, s: SymbolNode, depth = 0): string {
+/**
+ * A shorter outline of a container (see {@link outline}): the members it shows, the fields it
+ * lists at most, and its docstring cut to the first line; what is left out is counted on one line.
+ */
+export interface OutlineSelection {
+  members: ReadonlySet<number>;
+  fields: number;
+}
+
+/**
+ * Renders a definition as its outline: decorators, header, docstring, and (for classes) member
+ * headers. With `select`, only the members it names, its first fields and the docstring's first
+ * line, and a line counting the rest ("… 37 more members").
+ */
+export function outline(graph: CodeGraph, s: SymbolNode, depth = 0, select?: OutlineSelection): string {
   const d = definitionOf(graph, s);
   const spec = languageById(s.language);
   const indented = (spec?.semantics ?? DEFAULT_SEMANTICS).blocks === "indent";
@@ -160,21 +173,29 @@ export function outline(graph: CodeGraph, s: SymbolNode, depth = 0): string {
   const lines: string[] = [];
   for (const dec of d.decorators ?? []) lines.push(indent + dec);
   const header = d.signature.split("\n").map((l, i) => (i === 0 ? indent + l.trim() : l)).join("\n");
-  const members = (graph.children.get(s.id) ?? []).map((id) => graph.symbols[id]!).filter((m) => m.kind !== "module");
+  const all = (graph.children.get(s.id) ?? []).map((id) => graph.symbols[id]!).filter((m) => m.kind !== "module");
+  const members = select ? all.filter((m) => select.members.has(m.id)) : all;
   const container = s.kind === "class" || s.kind === "interface" || s.kind === "struct" || s.kind === "trait" || s.kind === "enum" || s.kind === "module";
-  const fields = container && s.kind !== "module" && depth < 2 ? fieldLines(graph, s, indented, `${indent}    `) : [];
+  const allFields = container && s.kind !== "module" && depth < 2 ? fieldLines(graph, s, indented, `${indent}    `) : [];
+  const fields = select ? allFields.slice(0, select.fields) : allFields;
+  const hidden = container && depth < 2 ? all.length - members.length + allFields.length - fields.length : 0;
+  const comment = indented ? "#" : "//";
+  const more = hidden > 0 ? [`${indent}    ${comment} … ${hidden} more member${hidden > 1 ? "s" : ""}`] : [];
+  const doc = depth > 0 || select ? d.doc?.split("\n")[0] : d.doc;
   if (indented) {
     lines.push(header.endsWith(":") ? header : `${header}:`);
-    lines.push(...docBlock(depth > 0 ? d.doc?.split("\n")[0] : d.doc, spec?.docStyle, `${indent}    `));
+    lines.push(...docBlock(doc, spec?.docStyle, `${indent}    `));
     lines.push(...fields);
     if (container && members.length && depth < 2) for (const m of members) lines.push(outline(graph, m, depth + 1));
-    else if (!fields.length) lines.push(`${indent}    ...`);
+    else if (!fields.length && !more.length) lines.push(`${indent}    ...`);
+    lines.push(...more);
   } else {
-    lines.splice(lines.length - (d.decorators?.length ?? 0), 0, ...docBlock(depth > 0 ? d.doc?.split("\n")[0] : d.doc, spec?.docStyle, indent));
-    if (container && (members.length || fields.length) && depth < 2) {
+    lines.splice(lines.length - (d.decorators?.length ?? 0), 0, ...docBlock(doc, spec?.docStyle, indent));
+    if (container && (members.length || fields.length || more.length) && depth < 2) {
       lines.push(`${header} {`);
       lines.push(...fields);
       for (const m of members) lines.push(outline(graph, m, depth + 1));
+      lines.push(...more);
       lines.push(`${indent}}`);
     } else if (d.bodyStart) lines.push(`${header} { … }`);
     else lines.push(header);

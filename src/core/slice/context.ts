@@ -2,8 +2,8 @@
  * context(target, budget): resolve the target to seeds, plan the chunks around them, load only
  * the cited lines, render each chunk in full and as an outline, and fit the answer to the budget.
  */
-import { languageById } from "../../languages/index.ts";
-import { loadTokenCounter, type Encoding, ENCODINGS } from "../budget/tokenizer.ts";
+import { languageById, languageForExtension } from "../../languages/index.ts";
+import { lineMemoCounter, loadTokenCounter, type Encoding, ENCODINGS } from "../budget/tokenizer.ts";
 import { chunkAnswerLayout, envelopeRecord, fitBlocks, type Block, type BlockForm, type Envelope } from "../budget/fit.ts";
 import { matchSymbols, findSymbol, suggestNames, symbolRef, type SymbolRef } from "../graph/lookup.ts";
 import type { CodeGraph, SymbolNode } from "../graph/model.ts";
@@ -13,7 +13,8 @@ import { EngineError } from "../../shared/errors.ts";
 import { LIMITS } from "../limits.ts";
 import { cite, citeName, normalizeRelative } from "../../shared/paths.ts";
 import { findFile, parseLocation, sourceFiles, symbolsAt } from "./locate.ts";
-import { findMembers, memberNames, memberOwner } from "./members.ts";
+import { closestMembers, findMembers, memberNames, memberOwners } from "./members.ts";
+import { BRIEF_TOKENS, briefClassOutline, briefFileOutline } from "./brief.ts";
 import { rankTask } from "../locate/rank-task.ts";
 import { readTaskText } from "../locate/task-text.ts";
 import { findPhrases, type PhraseHit } from "../locate/phrases.ts";
@@ -182,15 +183,32 @@ function memberSeeds(graph: CodeGraph, target: string, notes: string[]): Seeds |
   return locationSeeds(graph, hit.path, hit.line, hit.line, notes);
 }
 
-/** `Owner.name` where the owner exists but holds no such name: say so, with what it holds. */
-function noMember(owner: SymbolNode, name: string, held: ReturnType<typeof memberNames>): EngineError {
-  const lower = name.toLowerCase();
-  const close = [...held.filter((h) => h.name.toLowerCase().includes(lower) || lower.includes(h.name.toLowerCase())), ...held]
-    .filter((h, i, a) => a.indexOf(h) === i).slice(0, 8);
-  return new EngineError("unknown_symbol", `${owner.qualified} has no member named ${JSON.stringify(name)}.`, {
-    hint: close.length ? `It holds ${close.map((h) => h.name).join(", ")}${held.length > close.length ? ", …" : ""}.` : `Ask for ${owner.qualified} itself.`,
-    data: { target: `${owner.qualified}.${name}`, suggestions: close.map(({ qualified, kind, path, line }) => ({ qualified, kind, path, line })) },
+/**
+ * `Owner.name` where the owner exists (one class, or several of that name) but holds no such
+ * name: say so, with what it holds, the closest names first.
+ */
+function noMember(found: readonly SymbolNode[], name: string, graph: CodeGraph): EngineError {
+  const owner = found[0]!;
+  const held = found.flatMap((o) => memberNames(graph, o));
+  const close = closestMembers(held, name).slice(0, 8);
+  const who = found.length === 1 ? owner.qualified : `No ${owner.kind} named ${owner.name} (${found.length} of them)`;
+  return new EngineError("unknown_symbol", found.length === 1 ? `${who} has no member named ${JSON.stringify(name)}.` : `${who} has a member named ${JSON.stringify(name)}.`, {
+    hint: close.length ? `Did you mean ${close.map((h) => h.qualified).join(", ")}${held.length > close.length ? ", …" : ""}?` : `Ask for ${owner.qualified} itself.`,
+    data: { target: found.length === 1 ? `${owner.qualified}.${name}` : `${owner.name}.${name}`, suggestions: close.map(({ qualified, kind, path, line }) => ({ qualified, kind, path, line })) },
   });
+}
+
+/** The part of `Owner.member` (also `::`, `#`) after the owner. */
+const memberPart = (target: string) => /([A-Za-z_$][\w$]*)$/.exec(target)?.[1] ?? target;
+
+/**
+ * A file path as written: a `/` or `\\` in it, or one of the indexed languages' extensions at its
+ * end (unless a symbol is called that: `config.py` may be a module's qualified name).
+ */
+function looksLikePath(target: string, graph: CodeGraph): boolean {
+  if (target.includes("/") || target.includes("\\")) return true;
+  const ext = /\.[A-Za-z0-9+]{1,6}$/.exec(target)?.[0].toLowerCase();
+  return ext !== undefined && languageForExtension(ext) !== undefined && graph.byQualified.get(target) === undefined;
 }
 
 /** Understands a target: route, path::symbol, file path, symbol name, or free text for search. */
@@ -268,16 +286,16 @@ export function resolveTarget(graph: CodeGraph, targetArg: string, io: ContextIO
     if (location.quoted || (location.start !== undefined && !/\s/.test(target))) throw notIndexed(graph, location.path);
     // `ns::Class::method` (C++, Rust, PHP) is a symbol when no file is called `ns`.
   }
-  const looksLikePath = !target.includes("::") && !/\s/.test(target) && (target.includes("/") || target.includes("\\") || /\.[a-z]{1,5}$/i.test(target) && graph.byQualified.get(target) === undefined);
-  if (looksLikePath) {
+  // `Session.sned` is a name with a typo, not a file: only a `/` or a source extension makes a path.
+  if (!target.includes("::") && !/\s/.test(target) && looksLikePath(target, graph)) {
     const found = findFile(sourceFiles(graph), target, io.root);
     if (found) return { ids: [graph.moduleSymbol.get(found.path)!], how: "file", notes: found.note ? [found.note] : [], mounts: [], inline: [] };
     if (matchSymbols(graph, target).length === 0) {
-      // `config.PORT` reads like a file name too: a constant or field first, then "not indexed".
+      // A name ending like a file (`Config.js`) may still be a constant or a field: those first, then "not indexed".
       const member = memberSeeds(graph, target, []);
       if (member) return member;
-      const owner = memberOwner(graph, target);
-      if (owner) throw noMember(owner, target.slice(target.lastIndexOf(".") + 1), memberNames(graph, owner));
+      const found = memberOwners(graph, target);
+      if (found.length) throw noMember(found, memberPart(target), graph);
       throw notIndexed(graph, target);
     }
   }
@@ -286,6 +304,9 @@ export function resolveTarget(graph: CodeGraph, targetArg: string, io: ContextIO
     if (ids.length >= 1) return { ids: [findSymbol(graph, target).id], how: "symbol", notes: [], mounts: [], inline: [] };
     const member = NAME_LIKE.test(target) || /[.#]|::/.test(target) ? memberSeeds(graph, target, []) : undefined;
     if (member) return member;
+    // `Owner.membr`: the owner exists, the member is misspelled: its closest members.
+    const found = /[.#]|::/.test(target) ? memberOwners(graph, target) : [];
+    if (found.length) throw noMember(found, memberPart(target), graph);
     // Written like a name (CamelCase, dotted, snake_case, path::name): a name nobody defines is an
     // unknown symbol, with the closest names — never a silent search that answers about something else.
     if (NAME_LIKE.test(target)) {
@@ -407,7 +428,8 @@ function fence(language: string, body: string): string {
 export async function buildContext(graph: CodeGraph, target: string, options: ContextOptions, io: ContextIO, task?: { maxSeeds: number }): Promise<ContextAnswer> {
   const budget = checkBudget(options.budget);
   const encoding = checkEncoding(options.encoding);
-  const count = await loadTokenCounter(encoding);
+  // Line by line, remembered: an outline, its brief and the drafts of the answer share most lines.
+  const count = lineMemoCounter(await loadTokenCounter(encoding));
   // A task in words may quote messages the project spells: found before the target is read.
   const phrases = task || /\s\S+\s/.test(target.trim()) ? await findPhrases(io.searchIndex(), graph, target, readTaskText(target), io.readText) : [];
   const seeds = resolveTarget(graph, target, io, task, phrases);
@@ -441,6 +463,13 @@ export async function buildContext(graph: CodeGraph, target: string, options: Co
   const envelopeFixed = options.envelope === undefined ? 0
     : options.envelope.fixed + seedRefs.reduce((a, r) => a + record(r, "seed"), 0) + notes.reduce((a, n) => a + record(n), 0);
 
+  // What the seed calls: the members a brief outline of a long class keeps first.
+  const used = new Set<number>();
+  for (const id of [...seeds.ids, ...(seeds.scopes ?? [])]) {
+    for (const s of [id, ...(graph.children.get(id) ?? [])]) for (const ei of graph.callsFrom.get(s) ?? []) used.add(graph.calls[ei]!.callee);
+  }
+
+  let seedFullTokens = 0;
   const blocks: Block[] = chunks.map((c, i) => {
     const lines = texts.get(c.path) ?? [];
     const body = lines.slice(c.start - 1, c.end).join("\n");
@@ -449,31 +478,43 @@ export async function buildContext(graph: CodeGraph, target: string, options: Co
     const outlineText = sym && sym.kind !== "module" ? outline(graph, sym) : sym ? fileOutline(graph, sym.id) : undefined;
     const full = `${head}\n${fence(c.language, body)}`;
     const hasOutline = outlineText !== undefined && outlineText.length < body.length;
-    // The seed as an outline says so, and how to get its body.
-    let outlineBlock = hasOutline ? `${head} (outline)\n${fence(c.language, outlineText)}` : undefined;
-    if (i === 0 && outlineBlock !== undefined) {
-      const fullTokens = count(full);
-      outlineBlock = `${outlineBlock}\nNote: the seed's full body needs ${fullTokens} tokens; shown as an outline. Ask with budget ≥ ${fullTokens + 200} for the full text, or read its lines.`;
-    }
+    const outlineBlock = hasOutline ? `${head} (outline)\n${fence(c.language, outlineText)}` : undefined;
+    // A long outline gets a brief one too: no outline takes more than its share of a budget.
+    const briefText = hasOutline && sym && count(outlineText) > BRIEF_TOKENS
+      ? sym.kind === "module" ? briefFileOutline(graph, sym.id, moduleConstants(graph, sym.id), count) : briefClassOutline(graph, sym, used, count)
+      : undefined;
+    const briefBlock = briefText !== undefined && briefText.length < outlineText!.length ? `${head} (outline)\n${fence(c.language, briefText)}` : undefined;
+    // The seed as an outline says so, and from which budget its body shows.
+    // Counted exactly (a long text's cost is otherwise estimated): the note cites it, and the seed
+    // shows whole from the budget its real size asks for.
+    const fullTokens = i === 0 && outlineBlock !== undefined ? count(full) : 0;
+    if (i === 0) seedFullTokens = fullTokens;
+    const note = i === 0 && outlineBlock !== undefined
+      ? (fullAt: number | undefined) => `Note: the seed's full body needs ${fullTokens} tokens; shown as an outline. ${fullAt !== undefined && fullAt <= MAX_BUDGET ? `Ask with budget ≥ ${fullAt} for the full text, or read its lines.` : "Read its lines for the full text."}`
+      : undefined;
     const block: Block = {
       full,
       ...(outlineBlock !== undefined ? { outline: outlineBlock } : {}),
+      ...(briefBlock !== undefined ? { brief: briefBlock } : {}),
+      ...(note ? { note } : {}),
       listed: (tokens: number) => `- ${cite(c.path, c.start, c.end)} [${c.role}] ${citeName(c.label)} (${tokens} tokens)`,
       // Beyond the first hop, a neighbour's shape is what helps; its body is one request away.
       ...(c.distance >= 2 && hasOutline ? { outlineOnly: true } : {}),
       ...(c.listOnly ? { listOnly: true } : {}),
       // The next places a task points at: their shapes first, their bodies while budget lasts.
       ...(c.role === "match" && hasOutline ? { preferOutline: true } : {}),
-      ...(i === 0 ? { required: true } : {}),
+      ...(i === 0 ? { required: true, ...(note ? { cost: fullTokens + 2 } : {}) } : {}),
       ...(within[i]!.length ? { within: within[i]! } : {}),
     };
     if (perRecord !== undefined) {
-      const fullTokens = count(full);
-      const outlineTokens = outlineBlock !== undefined ? count(outlineBlock) : undefined;
+      const fullCount = count(full);
+      // The records of the outline forms cite their token counts (the seed's note counted with a wide number).
+      const asOutline = (text: string) => record(shownChunk(c, "outline", count(note ? `${text}\n${note(MAX_BUDGET)}` : text)), "chunk") + (i === 0 ? record(seedOutlineNote(fullCount)) : 0);
       block.envelope = {
-        full: record(shownChunk(c, "full", fullTokens), "chunk"),
-        ...(outlineTokens !== undefined ? { outline: record(shownChunk(c, "outline", outlineTokens), "chunk") + (i === 0 ? record(seedOutlineNote(fullTokens)) : 0) } : {}),
-        listed: record(cutChunk(c, fullTokens), "cut"),
+        full: record(shownChunk(c, "full", fullCount), "chunk"),
+        ...(outlineBlock !== undefined ? { outline: asOutline(outlineBlock) } : {}),
+        ...(briefBlock !== undefined ? { brief: asOutline(briefBlock) } : {}),
+        listed: record(cutChunk(c, fullCount), "cut"),
       };
     }
     return block;
@@ -489,6 +530,7 @@ export async function buildContext(graph: CodeGraph, target: string, options: Co
     ...chunkAnswerLayout(encoding),
     envelope: envelopeFixed,
     smallest: "even the target's outline",
+    monotone: GROWTH,
   });
 
   const included: ContextChunk[] = [];
@@ -497,9 +539,9 @@ export async function buildContext(graph: CodeGraph, target: string, options: Co
     const form: BlockForm = fit.forms[i]!;
     if (form === "covered") return;
     if (form === "cut") cut.push(cutChunk(c, fit.fullTokens(i)));
-    else included.push(shownChunk(c, form, form === "full" ? fit.fullTokens(i) : fit.outlineTokens(i)!));
+    else included.push(shownChunk(c, form === "full" ? "full" : "outline", fit.shownTokens(i)!));
   });
-  if (fit.forms[0] === "outline") notes.push(seedOutlineNote(fit.fullTokens(0)));
+  if (fit.forms[0] === "outline" || fit.forms[0] === "brief") notes.push(seedOutlineNote(seedFullTokens));
   return {
     target,
     resolvedAs: seeds.how,
@@ -512,6 +554,17 @@ export async function buildContext(graph: CodeGraph, target: string, options: Co
     text: fit.text,
   };
 }
+
+/**
+ * How an answer grows with its budget (see budget/thresholds.ts): an outline takes at most a fifth
+ * of the budget, a neighbour in full a third, the seed in full two thirds; a larger chunk waits for
+ * a budget where it takes no more, so it never crowds out what ranks after it. A neighbour whose
+ * body is over 400 tokens (~40 lines) shows whole only after every neighbour has appeared. Chosen
+ * on test/slice/monotone-budgets.test.ts (requests, click, zod; 210 targets × 8 budgets): against
+ * ¼ / ⅖ / ¾ and no deferral, more chunks per answer on all three (e.g. zod 3.37 whole + 2.39
+ * outlines, against 3.24 + 2.00) for a few points of budget left unused.
+ */
+const GROWTH = { outline: 0.2, full: 1 / 3, required: 2 / 3, longFull: 400 } as const;
 
 /** The most files with syntax errors a context answer names. */
 const MAX_BROKEN_FILES = 3;

@@ -6,7 +6,7 @@
  * say about them, and counting them as definitions would be wrong — but a target naming one should
  * land on the code that declares it rather than on "no symbol named".
  */
-import { matchSymbols } from "../graph/lookup.ts";
+import { editDistance, matchSymbols } from "../graph/lookup.ts";
 import { fieldBindings } from "../graph/queries.ts";
 import type { CodeGraph, SymbolNode } from "../graph/model.ts";
 
@@ -26,9 +26,32 @@ const MEMBER = /^(.+?)(?:\.|::|#)([A-Za-z_$][\w$]*)$/;
 
 /** The class-like symbol (not a module) the part of `target` before its last `.`, `::` or `#` names, when exactly one does. */
 export function memberOwner(graph: CodeGraph, target: string): SymbolNode | undefined {
-  const m = MEMBER.exec(target);
-  const found = m ? owners(graph, m[1]!).filter((o) => o.kind !== "module") : [];
+  const found = memberOwners(graph, target);
   return found.length === 1 ? found[0] : undefined;
+}
+
+/** Every class-like symbol (not a module) the part of `target` before its last `.`, `::` or `#` names (two classes may share a name). */
+export function memberOwners(graph: CodeGraph, target: string): SymbolNode[] {
+  const m = MEMBER.exec(target);
+  return m ? owners(graph, m[1]!).filter((o) => o.kind !== "module") : [];
+}
+
+/** A member as a did-you-mean names it. */
+export type MemberName = ReturnType<typeof memberNames>[number];
+
+/**
+ * `held` ranked by how close each name is to `name`: edit distance (Damerau–Levenshtein, case
+ * folded, so a swap is one edit), then a name that contains the other, then the nearer length;
+ * declaration order only breaks ties. Without this, `Client.sned` listed `send` seventh.
+ */
+export function closestMembers(held: readonly MemberName[], name: string): MemberName[] {
+  const q = name.toLowerCase();
+  const scored = held.map((h, i) => {
+    const n = h.name.toLowerCase();
+    return { h, i, d: editDistance(q, n), within: n.includes(q) || q.includes(n) ? 0 : 1, len: Math.abs(n.length - q.length) };
+  });
+  scored.sort((a, b) => a.d - b.d || a.within - b.within || a.len - b.len || a.i - b.i);
+  return scored.map((x) => x.h);
 }
 
 /** What `owner` holds by name, for a did-you-mean: its definitions, then its fields. */
