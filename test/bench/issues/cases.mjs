@@ -26,10 +26,14 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === path.resolve(process.a
   const cands = JSON.parse(fs.readFileSync(path.join(base, "candidates.json"), "utf8")).candidates;
   const issues = fs.readFileSync(path.join(base, "issues.jsonl"), "utf8").trim().split("\n").filter(Boolean).map((l) => JSON.parse(l));
   const byKey = new Map(cands.map((c) => [`${c.repo}#${c.issue}`, c]));
-  const cases = [], missing = [];
+  const cases = [], missing = [], sameFix = [];
+  const seenCommit = new Set();
   for (const is of issues) {
     const c = byKey.get(`${is.repo}#${is.issue}`);
     if (!c || !config.repos[is.repo]) { missing.push(`${is.repo}#${is.issue}`); continue; }
+    // one case per fix commit: a commit that closes several issues is kept once (the first issue stored)
+    if (seenCommit.has(c.commit)) { sameFix.push(`${is.repo}#${is.issue}`); continue; }
+    seenCommit.add(c.commit);
     const id = `${is.repo}-${is.issue}`;
     if (config.exclude?.[id]) continue;
     const body = is.body.trim();
@@ -53,5 +57,5 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === path.resolve(process.a
     },
     cases,
   });
-  console.error(`${cases.length} cases (${JSON.stringify(perRepo)}); ${missing.length} issue texts without a candidate${missing.length ? `: ${missing.join(", ")}` : ""}`);
+  console.error(`${cases.length} cases (${JSON.stringify(perRepo)}); ${missing.length} issue texts without a candidate${missing.length ? `: ${missing.join(", ")}` : ""}; ${sameFix.length} left out as a second issue of the same fix${sameFix.length ? `: ${sameFix.join(", ")}` : ""}`);
 }
