@@ -139,7 +139,7 @@ function runCs(args) {
 }
 
 function locate(c, text, tree, cache) {
-  const r = runCs(["locate", text, "--root", tree, "--cache-dir", cache, "--json", "--quiet"]);
+  const r = runCs(["locate", "--root", tree, "--cache-dir", cache, "--json", "--quiet", "--", text]);
   if (r.error) return { error: r.error, ms: r.ms, ...fileAcc(c, []), ...symAcc(c, []) };
   const files = (r.json.files || []).map((f) => f.path);
   const syms = [];
@@ -150,14 +150,14 @@ function locate(c, text, tree, cache) {
 }
 
 function search(c, text, tree, cache) {
-  const r = runCs(["search", text, "--root", tree, "--cache-dir", cache, "--json", "--quiet", "--limit", "50"]);
+  const r = runCs(["search", "--root", tree, "--cache-dir", cache, "--json", "--quiet", "--limit", "50", "--", text]);
   if (r.error) return { error: r.error, ms: r.ms, ...fileAcc(c, []), ...symAcc(c, []) };
   const res = r.json.results || [];
   return { ms: r.ms, ...fileAcc(c, res.map((s) => s.path)), ...symAcc(c, res), top_files: distinct(res.map((s) => s.path)).slice(0, 5) };
 }
 
 function context(c, text, budget, tree, cache) {
-  const r = runCs(["context", text, "--budget", String(budget), "--root", tree, "--cache-dir", cache, "--json", "--quiet"]);
+  const r = runCs(["context", "--budget", String(budget), "--root", tree, "--cache-dir", cache, "--json", "--quiet", "--", text]);
   if (r.error) return { error: r.error, ms: r.ms, ...fileAcc(c, []), file_in: false, fn_in: false, tokens: 0 };
   const chunks = (r.json.chunks || []).map((ch) => ({ path: ch.path, start: ch.start, end: ch.end }));
   return { ms: r.ms, ...fileAcc(c, chunks.map((ch) => ch.path)), ...inAnswer(c, chunks), tokens: T.countTokens(r.json.text || ""), top_files: distinct(chunks.map((ch) => ch.path)).slice(0, 5) };
