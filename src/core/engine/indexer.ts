@@ -487,7 +487,14 @@ function createRecordMaker(state: RunState, ctx: ParseContext, toRead: number) {
         grammarFailures.set(spec.id, `${(error as EngineError).message}${(error as EngineError).hint ? ` (${(error as EngineError).hint})` : ""}`);
         return unavailable(f.path, grammarFailures.get(spec.id)!);
       }
-      return storedForm(await parseFile(runtime, spec, prepared.text, f.path, prepared.hash));
+      try {
+        return storedForm(await parseFile(runtime, spec, prepared.text, f.path, prepared.hash));
+      } catch (error) {
+        // One file the parser cannot take is skipped with its reason; the run goes on.
+        if (!isEngineError(error, "parse_failed")) throw error;
+        state.skipped.push({ path: f.path, reason: "parse_failed", detail: (error as EngineError).message });
+        return undefined;
+      }
     },
   };
 }

@@ -733,31 +733,34 @@ function bindingRecords(drafts: Drafts["bindings"], spec: LanguageSpec, depths: 
   return bindings;
 }
 
-/** Up to five syntax errors (ERROR and MISSING nodes), found without visiting error-free subtrees. */
+/**
+ * Up to five syntax errors (ERROR and MISSING nodes), found without visiting error-free subtrees.
+ * A loop over the cursor, not a recursion: 3,700 nested blocks with one error overflowed the JS
+ * stack and ended the whole index (issue 22).
+ */
 function diagnosticsOf(root: Node): Diagnostic[] {
   const diagnostics: Diagnostic[] = [];
-  if (root.hasError) {
-    const cursor = root.walk();
-    const visit = (): void => {
-      do {
-        const n = cursor.currentNode;
-        if (n.isError || n.isMissing) {
-          const line = n.startPosition.row + 1;
-          const end = n.endPosition.row + 1;
-          diagnostics.push({ line, ...(end > line ? { end } : {}), message: n.isMissing ? `syntax error: missing ${n.type}` : "syntax error" });
-          if (diagnostics.length >= 5) return;
-        } else if (n.hasError && cursor.gotoFirstChild()) {
-          visit();
-          cursor.gotoParent();
-          if (diagnostics.length >= 5) return;
-        }
-      } while (cursor.gotoNextSibling());
-    };
-    if (cursor.gotoFirstChild()) visit();
+  if (!root.hasError) return diagnostics;
+  const cursor = root.walk();
+  try {
+    if (!cursor.gotoFirstChild()) return diagnostics;
+    for (;;) {
+      const n = cursor.currentNode;
+      if (n.isError || n.isMissing) {
+        const line = n.startPosition.row + 1;
+        const end = n.endPosition.row + 1;
+        diagnostics.push({ line, ...(end > line ? { end } : {}), message: n.isMissing ? `syntax error: missing ${n.type}` : "syntax error" });
+        if (diagnostics.length >= 5) break;
+      } else if (n.hasError && cursor.gotoFirstChild()) continue;
+      // Next sibling, else the next sibling of the nearest ancestor that has one.
+      while (!cursor.gotoNextSibling()) {
+        if (!cursor.gotoParent() || cursor.currentDepth === 0) return diagnostics;
+      }
+    }
+    return diagnostics;
+  } finally {
     cursor.delete();
   }
-
-  return diagnostics;
 }
 
 /** Extracts the record for one parsed file. `path`/`hash` are carried through unchanged. */
