@@ -744,6 +744,8 @@ function diagnosticsOf(root: Node): Diagnostic[] {
   const cursor = root.walk();
   try {
     if (!cursor.gotoFirstChild()) return diagnostics;
+    // Counted here: the cursor's own currentDepth costs the depth (3 s over 4,000 nested lambdas).
+    let depth = 1;
     for (;;) {
       const n = cursor.currentNode;
       if (n.isError || n.isMissing) {
@@ -751,10 +753,13 @@ function diagnosticsOf(root: Node): Diagnostic[] {
         const end = n.endPosition.row + 1;
         diagnostics.push({ line, ...(end > line ? { end } : {}), message: n.isMissing ? `syntax error: missing ${n.type}` : "syntax error" });
         if (diagnostics.length >= 5) break;
-      } else if (n.hasError && cursor.gotoFirstChild()) continue;
+      } else if (n.hasError && cursor.gotoFirstChild()) {
+        depth++;
+        continue;
+      }
       // Next sibling, else the next sibling of the nearest ancestor that has one.
       while (!cursor.gotoNextSibling()) {
-        if (!cursor.gotoParent() || cursor.currentDepth === 0) return diagnostics;
+        if (!cursor.gotoParent() || --depth === 0) return diagnostics;
       }
     }
     return diagnostics;
@@ -763,11 +768,37 @@ function diagnosticsOf(root: Node): Diagnostic[] {
   }
 }
 
+/**
+ * Wall time one file's query may take. tree-sitter's query cursor costs more per node the deeper
+ * the node for some patterns (C++'s class-in-a-block pattern on nested lambdas: 2,000 nested
+ * lambdas took 9.8 s of query; issue 22 measured 21–64 s for 66–199 KB files), and real files
+ * take far less (a 600 KB TypeScript declaration file: 0.1 s), so past this the query stops and
+ * the record keeps what it matched, with a diagnostic saying where it stopped.
+ */
+export const QUERY_BUDGET_MS = 5_000;
+
+/** Options of one extraction. */
+export interface ExtractOptions {
+  /** Overrides QUERY_BUDGET_MS (tests). */
+  queryBudgetMs?: number;
+}
+
+/** The query's matches within the time budget, and whether it stopped early. */
+function boundedMatches(query: Query, root: Node, budgetMs: number): { matches: QueryMatch[]; stopped: boolean } {
+  const deadline = Date.now() + budgetMs;
+  let stopped = false;
+  // Called by the cursor every hundred or so steps; returning true ends the query.
+  const matches = query.matches(root, { progressCallback: () => (stopped ||= Date.now() > deadline) });
+  return { matches, stopped };
+}
+
 /** Extracts the record for one parsed file. `path`/`hash` are carried through unchanged. */
-export function extractFile(tree: Tree, query: Query, spec: LanguageSpec, path: string, hash: string): FileRecord {
+export function extractFile(tree: Tree, query: Query, spec: LanguageSpec, path: string, hash: string, options: ExtractOptions = {}): FileRecord {
   const root = tree.rootNode;
   const source = root.text;
-  const drafts = collectDrafts(query.matches(root), spec.importPathJoin);
+  const budgetMs = options.queryBudgetMs ?? QUERY_BUDGET_MS;
+  const { matches, stopped } = boundedMatches(query, root, budgetMs);
+  const drafts = collectDrafts(matches, spec.importPathJoin);
   const table = buildDefinitions(drafts.defs, spec, source);
   const enclosing = enclosingOf(table);
   const moduleTerms = assignTerms(source, table.definitions, table.spans);
@@ -782,6 +813,13 @@ export function extractFile(tree: Tree, query: Query, spec: LanguageSpec, path: 
     calls: callRecords(drafts.calls, spec, source, enclosing),
     typeRefs: typeRefRecords(drafts.types, table.nameNodeIds, enclosing),
     bindings: bindingRecords(drafts.bindings, spec, table.depths, enclosing),
-    diagnostics: diagnosticsOf(root),
+    diagnostics: stopped ? [stoppedDiagnostic(matches, budgetMs), ...diagnosticsOf(root).slice(0, 4)] : diagnosticsOf(root),
   };
+}
+
+/** The diagnostic of a query stopped by its budget: from the line after its last match on, the record may miss facts. */
+function stoppedDiagnostic(matches: QueryMatch[], budgetMs: number): Diagnostic {
+  let last = 0;
+  for (const m of matches) for (const c of m.captures) if (c.node.startPosition.row > last) last = c.node.startPosition.row;
+  return { line: last + 1, message: `extraction stopped after ${budgetMs / 1000} s: definitions and calls after line ${last + 1} may be missing` };
 }
