@@ -189,6 +189,27 @@ function paramsOf(fn: Node): { name: string; type?: string }[] {
 
 /** Nested definitions past this depth get no wrapper, decorator or doc lookup (see extractFile). */
 const DEEP_NESTING = 48;
+
+/**
+ * A callback parameter nested in more brackets than this gets no contextual typing: the climb to
+ * its call costs the node's depth per parent step, and lambdas are not definitions, so DEEP_NESTING
+ * never saw them (2,000 nested TypeScript arrow functions took 6 s in that climb alone).
+ */
+const CALLBACK_BRACKET_DEPTH = 64;
+
+/** Bracket depth (`(`, `[`, `{` against their closers) before each UTF-16 index of `text`, clamped at 65,535. */
+function bracketDepths(text: string): Uint16Array {
+  const out = new Uint16Array(text.length + 1);
+  let depth = 0;
+  for (let i = 0; i < text.length; i++) {
+    out[i] = depth > 65_535 ? 65_535 : depth;
+    const c = text.charCodeAt(i);
+    if (c === 40 || c === 91 || c === 123) depth++;
+    else if ((c === 41 || c === 93 || c === 125) && depth > 0) depth--;
+  }
+  out[text.length] = depth > 65_535 ? 65_535 : depth;
+  return out;
+}
 /** Longest name kept whole; a longer one keeps its start and a hash of the rest. */
 const MAX_NAME = 200;
 /** Segments a qualified name keeps at each end; the middle of a deeper one is elided to a hash. */
@@ -688,7 +709,8 @@ function literalText(node: Node): string | undefined {
   return text.length <= MAX_LITERAL && !text.includes("\n") ? text : undefined;
 }
 
-function bindingRecords(drafts: Drafts["bindings"], spec: LanguageSpec, depths: number[], enclosing: (index: number) => number): BindingRecord[] {
+function bindingRecords(drafts: Drafts["bindings"], spec: LanguageSpec, depths: number[], enclosing: (index: number) => number, source: string): BindingRecord[] {
+  let brackets: Uint16Array | undefined;
   // Several patterns may bind the same name token (a plain assignment and a typed one): merge them.
   const bindings: BindingRecord[] = [];
   if (spec.fullDepth) {
@@ -710,7 +732,8 @@ function bindingRecords(drafts: Drafts["bindings"], spec: LanguageSpec, depths: 
       }
       const scope = enclosing(b.node.startIndex);
       // Contextual typing climbs from the parameter to its call: only where that climb is cheap.
-      const site = b.kind === "param" && !b.type && (scope < 0 || depths[scope]! <= DEEP_NESTING) ? spec.callbackSite?.(b.name) : undefined;
+      const site = b.kind === "param" && !b.type && spec.callbackSite && (scope < 0 || depths[scope]! <= DEEP_NESTING) &&
+        (brackets ??= bracketDepths(source))[b.name.startIndex]! <= CALLBACK_BRACKET_DEPTH ? spec.callbackSite(b.name) : undefined;
       // Fields set one by one in the order the stored JSON lists them (conditional spreads each
       // cloned an object: a third of this function's time on django).
       const rec = (site ? { argOf: site, kind: b.kind } : { kind: b.kind }) as BindingRecord;
@@ -812,7 +835,7 @@ export function extractFile(tree: Tree, query: Query, spec: LanguageSpec, path: 
     imports: importRecords(drafts.imports, enclosing),
     calls: callRecords(drafts.calls, spec, source, enclosing),
     typeRefs: typeRefRecords(drafts.types, table.nameNodeIds, enclosing),
-    bindings: bindingRecords(drafts.bindings, spec, table.depths, enclosing),
+    bindings: bindingRecords(drafts.bindings, spec, table.depths, enclosing, source),
     diagnostics: stopped ? [stoppedDiagnostic(matches, budgetMs), ...diagnosticsOf(root).slice(0, 4)] : diagnosticsOf(root),
   };
 }
