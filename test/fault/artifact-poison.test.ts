@@ -7,7 +7,7 @@
 import { describe, expect, it } from "vitest";
 import { createEngine, type Engine } from "../../src/core/engine/engine.ts";
 import { encodeArtifact } from "../../src/core/engine/artifact.ts";
-import { SNAPSHOT_KEY, decodeJson, encodeJson, type Snapshot, type StoredRecord } from "../../src/core/engine/snapshot.ts";
+import { SNAPSHOT_KEY, decodeJson, encodeJson, recordKey, type Snapshot, type StoredRecord } from "../../src/core/engine/snapshot.ts";
 import { MemoryFileSystem, MemoryStore } from "../../src/platform/memory/index.ts";
 import { errorOf, wasm } from "../support/platform.ts";
 
@@ -74,7 +74,10 @@ describe("a crafted artifact", () => {
   for (const language of ["constructor", "__proto__", "toString", "hasOwnProperty"]) {
     it(`giving a record the language ${JSON.stringify(language)} is refused as corrupt`, async () => {
       const { snapshot, records, extractors } = await parts();
-      const r = await importInto(await artifact(snapshot, [...records.entries()].map(([p, rec]) => (p === "a.py" ? { ...rec, language } : rec)), extractors));
+      // The snapshot names the record under the key a lookup of the prototype key would make.
+      const inherited = String((extractors as Record<string, unknown>)[language]);
+      const moved = { ...snapshot, files: snapshot.files.map((f) => (f.path === "a.py" ? { ...f, language, record: recordKey(inherited, f.hash!) } : f)) };
+      const r = await importInto(await artifact(moved, [...records.entries()].map(([p, rec]) => (p === "a.py" ? { ...rec, language } : rec)), extractors));
       expect(r.error.code).toBe("artifact_corrupt");
       expect(r.unchanged).toBe(true);
     });
