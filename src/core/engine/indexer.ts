@@ -490,9 +490,17 @@ function createRecordMaker(state: RunState, ctx: ParseContext, toRead: number) {
       try {
         return storedForm(await parseFile(runtime, spec, prepared.text, f.path, prepared.hash));
       } catch (error) {
-        // One file the parser cannot take is skipped with its reason; the run goes on.
-        if (!isEngineError(error, "parse_failed")) throw error;
-        state.skipped.push({ path: f.path, reason: "parse_failed", detail: (error as EngineError).message });
+        // One file the parser cannot take is skipped with its reason; the run goes on. So is one
+        // that meets a bug of extraction's own (a JS exception, not an EngineError): it would
+        // otherwise cost every other file of the run, as a stack overflow over error nodes did.
+        if (isEngineError(error, "parse_failed")) {
+          state.skipped.push({ path: f.path, reason: "parse_failed", detail: (error as EngineError).message });
+          return undefined;
+        }
+        if (isEngineError(error)) throw error;
+        const message = (error as Error)?.message ?? String(error);
+        platform.logger?.log("warn", `${f.path}: extraction failed (${message}); the file is skipped`);
+        state.skipped.push({ path: f.path, reason: "parse_failed", detail: `internal error: ${message}` });
         return undefined;
       }
     },
