@@ -20,7 +20,7 @@ describe("deeply nested brackets", () => {
     expect(classifyContent(enc.encode(over))).toEqual({ text: over });
     const at = `x = ${"(".repeat(MAX_NESTING)}1${")".repeat(MAX_NESTING)}\n`;
     expect(blankDeeperThan(at, MAX_NESTING)).toBe(at);
-    expect(blankDeeperThan(over, MAX_NESTING)).toBe(`x = ${"[".repeat(MAX_NESTING)} \n`);
+    expect(blankDeeperThan(over, MAX_NESTING)).toBe(`x = ${"[".repeat(MAX_NESTING)}0\n`);
     // Stray closers do not bank depth for later openers.
     const closers = `${"}".repeat(5000)}${"{".repeat(MAX_NESTING)}\n`;
     expect(blankDeeperThan(closers, MAX_NESTING)).toBe(closers);

@@ -64,7 +64,7 @@ describe("one file never aborts the index", () => {
     const text = "a(b(c(\nd)))e[[[x]]]";
     const out = blankDeeperThan(text, 2);
     expect(out).toHaveLength(text.length);
-    expect(out).toBe("a(b(c \n  ))e[[   ]]");
+    expect(out).toBe("a(b(c \n  ))e[[0  ]]"); // a call keeps a space, an expression start gets 0
     expect(blankDeeperThan("(())", 2)).toBe("(())");
   });
 });
