@@ -156,19 +156,44 @@ async function fileRecord(ctx: ResourceContext, path: string): Promise<FileRecor
   throw new McpError(RESOURCE_NOT_FOUND, `${rel} is not an indexed source file; codeslice://map lists the project's layout.`, { path: rel });
 }
 
-/** A file's definitions, nested by parent, each with its lines and its header's first line (or kind and name). */
+/** Nesting an outline shows by indentation; deeper entries stay at this indent and say their depth. */
+const OUTLINE_INDENT = 24;
+
+/**
+ * Characters of outline entries built per token of the response cap, at most: a token is rarely
+ * under 2 characters, so no reply is cut from more than this, and a file of 3,000 nested functions
+ * no longer builds (and counts) 9 million characters of indentation: 41 s with a ping waiting.
+ */
+const OUTLINE_CHARS_PER_TOKEN = 6;
+
+/**
+ * A file's definitions, nested by parent, each with its lines and its header's first line (or
+ * kind and name). Depths come from one pass (a parent precedes its children; a record from an
+ * artifact may hold a 50,000-deep chain, which a recursion overflowed), indentation stops at
+ * OUTLINE_INDENT, and entries stop once their text passes what the cap could ever show.
+ */
 function outline(record: FileRecord, cap: number, count: (text: string) => number): string {
-  const depth = (i: number): number => (record.definitions[i]!.parent < 0 ? 0 : 1 + depth(record.definitions[i]!.parent));
-  const lines = record.definitions.map((d, i) => {
-    const header = d.signature.split("\n")[0]!.trim();
-    return `${"  ".repeat(depth(i))}- ${d.start}-${d.end} ${header.includes(d.name) ? header : `${d.kind} ${d.name}`}`;
-  });
-  const head = `# ${record.path} (${record.language}, ${plural(record.lines, "line")}, ${plural(record.definitions.length, "symbol")})`;
+  const defs = record.definitions;
+  const depths: number[] = new Array(defs.length);
+  const lines: string[] = [];
+  const maxChars = cap * OUTLINE_CHARS_PER_TOKEN;
+  let chars = 0;
+  for (let i = 0; i < defs.length && chars <= maxChars; i++) {
+    const d = defs[i]!;
+    const parent = d.parent;
+    const depth = (depths[i] = parent >= 0 && parent < i ? depths[parent]! + 1 : 0);
+    const header = d.signature.split("\n", 1)[0]!.trim();
+    const indent = depth > OUTLINE_INDENT ? `${"  ".repeat(OUTLINE_INDENT)}(depth ${depth}) ` : "  ".repeat(depth);
+    const line = `${indent}- ${d.start}-${d.end} ${header.includes(d.name) ? header : `${d.kind} ${d.name}`}`;
+    lines.push(line);
+    chars += line.length + 1;
+  }
+  const head = `# ${record.path} (${record.language}, ${plural(record.lines, "line")}, ${plural(defs.length, "symbol")})`;
   if (lines.length === 0) return `${head}\n\nNo definitions.`;
   return fitLines({
     lines,
     header: () => head,
-    footer: (kept) => (kept < lines.length ? `\n(${lines.length - kept} more not shown: over the server's response cap)` : ""),
+    footer: (kept) => (kept < defs.length ? `\n(${defs.length - kept} more not shown: over the server's response cap)` : ""),
     budget: cap,
     envelope: 0,
     count,

@@ -37,6 +37,8 @@ export interface ErrorData {
   wasm_missing: { file: string; url?: string; status?: number };
   wasm_mismatch: { file: string; expected: string; actual: string };
   grammar_incompatible: { grammar: string };
+  /** tree-sitter trapped on this file even after a renewed instance and a shallower retry: the file is skipped. */
+  parse_failed: { path: string };
   /**
    * An argument out of its bounds: the key names the argument and holds the value given (`budget`,
    * `depth`, `limit`, `encoding`, `length` of a target, `start`/`end` lines, …); `min`/`max` are

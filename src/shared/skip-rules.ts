@@ -44,8 +44,13 @@ export type SkipReason =
   | "symlink_directory"
   | "special_file"
   | "unreadable"
-  /** Brackets nest deeper than any real code (see `MAX_NESTING`): tree-sitter's wasm stack would overflow. */
-  | "too_deeply_nested";
+  /**
+   * Brackets nest deeper than any real code (see `MAX_NESTING`). The index no longer skips such a
+   * file (it blanks the deep part); `changes` still reports a file of an older snapshot this way.
+   */
+  | "too_deeply_nested"
+  /** tree-sitter trapped on the file even with its deep brackets blanked; the other files index. */
+  | "parse_failed";
 
 /** A file left out, with the reason and an optional detail. */
 export interface SkippedFile {
@@ -73,7 +78,9 @@ const utf8 = new TextDecoder("utf-8", { fatal: true });
 
 /**
  * Classifies file bytes: binary (NUL bytes, UTF-16 byte-order marks), not UTF-8, minified (very
- * long lines), brackets nested past `MAX_NESTING`, or text. Returns the decoded text when it is usable.
+ * long lines), or text. Returns the decoded text when it is usable. Brackets nested past
+ * `MAX_NESTING` no longer skip a file: the parse blanks what lies deeper (`blankDeeperThan`) and
+ * keeps the rest.
  */
 export function classifyContent(bytes: Uint8Array): { text: string } | { reason: SkipReason; detail: string } {
   if ((bytes[0] === 0xff && bytes[1] === 0xfe) || (bytes[0] === 0xfe && bytes[1] === 0xff)) {
@@ -95,22 +102,23 @@ export function classifyContent(bytes: Uint8Array): { text: string } | { reason:
     for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) === 10) lines++;
     if (text.length / lines > 300) return { reason: "minified", detail: `${lines} line(s), ${text.length} characters` };
   }
-  const depth = bracketDepthOver(text, MAX_NESTING);
-  if (depth !== undefined) return { reason: "too_deeply_nested", detail: `brackets nest ${depth} deep (the limit is ${MAX_NESTING})` };
   return { text };
 }
 
 /**
- * Brackets nested deeper than this skip a file. Tree-sitter's parse and error recovery recurse on
- * a stack in wasm memory that has no guard: a mutated TypeScript file nesting 4,356 deep (`{a:`
- * after a call) overflowed it and corrupted the runtime, so every later parse in the process
- * failed. 3,000 nested functions parse safely and stay indexed (test/fault/hostile-shapes), so the
- * limit sits above them; the same `{a:` shape already crashes at 3,000, which this does not catch.
+ * Brackets nested deeper than this are blanked before the parse (`blankDeeperThan`): tree-sitter's
+ * parse and error recovery recurse on a stack in wasm memory that has no guard, and an overflow
+ * corrupts the wasm instance. 3,000 nested functions parse safely and stay indexed
+ * (test/fault/hostile-shapes), so the limit sits above them. Some shapes crash lower (`{a:` after
+ * a typed call from ~2,100): the parse then renews the instance and retries at `SAFE_NESTING`.
  */
 export const MAX_NESTING = 4000;
 
+/** The bracket depth a retry after a wasm trap blanks past: every hostile shape measured parses at 1,000. */
+export const SAFE_NESTING = 1000;
+
 /** The bracket depth (`(`, `[`, `{` against their closers) past `limit`, or undefined when it stays within. */
-function bracketDepthOver(text: string, limit: number): number | undefined {
+export function bracketDepthOver(text: string, limit: number): number | undefined {
   let depth = 0;
   let max = 0;
   for (let i = 0; i < text.length; i++) {
@@ -120,4 +128,48 @@ function bracketDepthOver(text: string, limit: number): number | undefined {
     } else if ((c === 41 || c === 93 || c === 125) && depth > 0) depth--;
   }
   return max > limit ? max : undefined;
+}
+
+/**
+ * `text` with everything inside brackets nested deeper than `limit` replaced by spaces (line
+ * breaks kept), so lines, columns and UTF-16 offsets stay where they were: the definitions before
+ * and after an over-deep expression are still parsed. A blanked bracket where an expression starts
+ * becomes `0`, so the innermost kept pair reads `(0 )`, `[0 ]`, `{a: 0 }`: an empty `()` after an
+ * arrow is a syntax error whose recovery lost the rest of a TypeScript file (hostile bench, 10k
+ * lambdas).
+ * Returns `text` itself when nothing nests that deep.
+ */
+export function blankDeeperThan(text: string, limit: number): string {
+  if (bracketDepthOver(text, limit) === undefined) return text;
+  const out: string[] = [];
+  let depth = 0;
+  let from = 0;
+  let blankFrom = -1;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 40 || c === 91 || c === 123) {
+      if (++depth === limit + 1) blankFrom = i;
+    } else if ((c === 41 || c === 93 || c === 125) && depth > 0) {
+      if (depth-- === limit + 1) {
+        out.push(text.slice(from, blankFrom), blank(text, blankFrom, i + 1));
+        from = i + 1;
+        blankFrom = -1;
+      }
+    }
+  }
+  if (blankFrom >= 0) out.push(text.slice(from, blankFrom), blank(text, blankFrom, text.length));
+  else out.push(text.slice(from));
+  return out.join("");
+}
+
+/**
+ * Spaces for `text[start, end)` (which starts with a bracket), its line breaks kept; the bracket
+ * becomes `0` where an expression starts (after `(`, `[`, `{`, `,`, `:`, `=`, `>`, `?`), and a
+ * space after a name or `)` (`if (x)`, `f(x)`, `) {`), where a `0` would break valid code.
+ */
+function blank(text: string, start: number, end: number): string {
+  let before = start - 1;
+  while (before >= 0 && /\s/.test(text[before]!)) before--;
+  const head = before >= 0 && "([{,:=>?".includes(text[before]!) ? "0" : " ";
+  return `${head}${text.slice(start + 1, end).replace(/[^\r\n]/g, " ")}`;
 }

@@ -26,6 +26,7 @@
  */
 import { EngineError } from "../../shared/errors.ts";
 import { normalizeRelative } from "../../shared/paths.ts";
+import { languageById } from "../../languages/index.ts";
 import type { Store } from "../ports.ts";
 import { crc32, unseal } from "./seal.ts";
 import { checkRecord, checkSnapshot, decodeJson, encodeJson, OWN_KEY, recordKey, SCHEMA_VERSION, SNAPSHOT_KEY, type Snapshot } from "./snapshot.ts";
@@ -181,6 +182,9 @@ function readHeader(bytes: Uint8Array, length: number): ArtifactHeader {
   const wellFormed = h !== null && typeof h === "object" && h.tool === "codeslice" && Number.isInteger(h.files) && Number.isInteger(h.records) && h.records! >= 0 &&
     typeof extractors === "object" && extractors !== null && Object.values(extractors).every((v) => typeof v === "string" && /^[0-9a-f]{16}$/.test(v));
   if (!wellFormed) throw corrupt("its header lacks the fields this format writes", PREAMBLE);
+  // A language is looked up by name below: `constructor` or `__proto__` would find Object's own.
+  const unknown = Object.keys(extractors).find((l) => !languageById(l));
+  if (unknown !== undefined) throw corrupt(`its header names a language this version does not know (${JSON.stringify(unknown.slice(0, 100))})`, PREAMBLE);
   return h as ArtifactHeader;
 }
 
@@ -210,34 +214,54 @@ export async function decodeArtifact(bytes: Uint8Array, engineVersion: (language
     return out;
   };
   const records = new Map<string, Uint8Array>();
+  const lines = new Map<string, number>();
   for (let i = 0; i < header.records; i++) {
     const offset = at;
     const sealed = part(`record ${i + 1}`);
     const record = checkRecord(decodeJson<unknown>(sealed));
-    const version = record ? header.extractors[record.language] : undefined;
+    const version = record ? extractorOf(header, record.language) : undefined;
     if (!record || !version || !/^[0-9a-f]{40}$/.test(record.hash)) throw corrupt(`record ${i + 1} is not a record this version writes`, offset);
-    records.set(recordKey(version, record.hash), sealed);
+    const key = recordKey(version, record.hash);
+    if (records.has(key)) throw corrupt(`record ${i + 1} repeats an earlier one`, offset);
+    records.set(key, sealed);
+    lines.set(key, record.lines);
   }
   const snapshotOffset = at;
   const snapshot = checkSnapshot(decodeJson<unknown>(part("snapshot")));
   if (!snapshot) throw corrupt("its snapshot is not one this version writes", snapshotOffset);
   if (at !== end) throw corrupt(`${end - at} bytes between its snapshot and its checksum`, at);
-  checkSnapshotFiles(snapshot, header, records, snapshotOffset);
+  checkSnapshotFiles(snapshot, header, records, lines, snapshotOffset);
   // Whatever stat times it carries, none is this machine's: the first index trusts no stat.
   return { header, snapshot: portableSnapshot(snapshot), records };
 }
 
-/** Every path relative and canonical, every record named present under the key this engine gives it. */
-function checkSnapshotFiles(snapshot: Snapshot, header: ArtifactHeader, records: Map<string, Uint8Array>, offset: number): void {
+/** The extractor version the header gives `language`: its own entry only, never an inherited one. */
+function extractorOf(header: ArtifactHeader, language: string | undefined): string | undefined {
+  return language !== undefined && Object.hasOwn(header.extractors, language) ? header.extractors[language] : undefined;
+}
+
+/**
+ * Every path relative and canonical, every record named present under the key this engine gives
+ * it, and every record held named by some file, with no more lines than that file's size allows:
+ * a record nothing names was kept for ever and reused for any later file with that content.
+ */
+function checkSnapshotFiles(snapshot: Snapshot, header: ArtifactHeader, records: Map<string, Uint8Array>, lines: Map<string, number>, offset: number): void {
   if (snapshot.files.length !== header.files) throw corrupt(`its snapshot lists ${snapshot.files.length} files, its header ${header.files}`, offset);
   const paths = [...snapshot.files, ...snapshot.skipped, ...(snapshot.contentSkips ?? [])].map((f) => f.path);
   const bad = paths.find((p) => p === "" || normalizeRelative(p, "posix") !== p);
   if (bad !== undefined) throw corrupt(`its snapshot names ${JSON.stringify(bad.slice(0, 200))}, not a path inside a project`, offset);
+  const named = new Set<string>();
   for (const f of snapshot.files) {
+    if (!Number.isSafeInteger(f.size) || f.size < 0 || (f.definitions ?? 0) < 0 || (f.diagnostics ?? 0) < 0) throw corrupt(`its snapshot gives ${JSON.stringify(f.path.slice(0, 200))} a negative size or count`, offset);
     if (!f.record) continue;
-    const version = header.extractors[f.language!];
+    const version = extractorOf(header, f.language);
     if (!version || f.record !== recordKey(version, f.hash!) || !records.has(f.record)) throw corrupt(`its snapshot names a record for ${f.path} that it does not hold`, offset);
+    // Each line but the last ends in a byte of its own.
+    if (lines.get(f.record)! > f.size + 1) throw corrupt(`its record for ${f.path} has ${lines.get(f.record)} lines, more than ${f.size} bytes hold`, offset);
+    named.add(f.record);
   }
+  const stray = records.size - named.size;
+  if (stray > 0) throw corrupt(`it holds ${stray} record(s) its snapshot does not name`, offset);
 }
 
 /**
@@ -280,8 +304,12 @@ export async function importArtifact(store: Store, contents: ArtifactContents, a
     const entries = [...contents.records];
     for (let i = 0; i < entries.length; i += 64) {
       await Promise.all(entries.slice(i, i + 64).map(async ([key, bytes]) => {
+        // A record this cache holds already stays: an import adds records, never replaces one
+        // (the key names the content and extractor, so the local one is the same record or a
+        // damaged copy the next index heals).
+        if (existing.has(key)) return;
         await store.set(key, bytes);
-        if (!existing.has(key)) written.push(key);
+        written.push(key);
       }));
     }
     await store.set(SNAPSHOT_KEY, encodeJson(contents.snapshot));

@@ -6,7 +6,6 @@
  */
 import { languageForExtension } from "../../languages/index.ts";
 import type { Platform } from "../ports.ts";
-import { extractFile } from "../extract/extract.ts";
 import type { FileRecord } from "../extract/record.ts";
 import { createParserRuntime } from "../parse/runtime.ts";
 import { classifyContent } from "../../shared/skip-rules.ts";
@@ -21,6 +20,7 @@ import { filesOfTree, indexedBlob, loadGitIndex, treeOfCommit, type GitCache, ty
 import { EngineError, isEngineError, throwIfAborted } from "../../shared/errors.ts";
 import { gitBlobId } from "../../shared/hash.ts";
 import { extname, normalizeRelative } from "../../shared/paths.ts";
+import { parseFile } from "./parse-file.ts";
 import type { Snapshot } from "./snapshot.ts";
 
 /** What to compare. With nothing set: the working tree against HEAD. */
@@ -417,18 +417,19 @@ async function fromDiff(ctx: ChangesContext, text: string): Promise<Omit<ChangeS
 
 // ------------------------------------------------------------------ parse and compare
 
+/**
+ * The record of one side's text, through the index's own parse: deep brackets blanked, a wasm trap
+ * renewing the instance (issue 22). A file the parser cannot take compares as no source file.
+ */
 async function parseText(platform: Platform, path: string, text: string): Promise<FileRecord | undefined> {
   const spec = languageForExtension(extname(path));
   if (!spec) return undefined;
   const runtime = await createParserRuntime(platform.wasm);
-  const lang = await runtime.load(spec);
-  runtime.parser.setLanguage(lang.language);
-  const tree = runtime.parser.parse(spec.sourceForParse ? spec.sourceForParse(text) : text);
-  if (!tree) return undefined;
   try {
-    return extractFile(tree, lang.query, spec, path, await gitBlobId(encoder.encode(text)));
-  } finally {
-    tree.delete();
+    return await parseFile(runtime, spec, text, path, await gitBlobId(encoder.encode(text)));
+  } catch (error) {
+    if (isEngineError(error, "parse_failed")) return undefined;
+    throw error;
   }
 }
 

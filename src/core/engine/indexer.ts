@@ -487,7 +487,22 @@ function createRecordMaker(state: RunState, ctx: ParseContext, toRead: number) {
         grammarFailures.set(spec.id, `${(error as EngineError).message}${(error as EngineError).hint ? ` (${(error as EngineError).hint})` : ""}`);
         return unavailable(f.path, grammarFailures.get(spec.id)!);
       }
-      return storedForm(await parseFile(runtime, spec, prepared.text, f.path, prepared.hash));
+      try {
+        return storedForm(await parseFile(runtime, spec, prepared.text, f.path, prepared.hash));
+      } catch (error) {
+        // One file the parser cannot take is skipped with its reason; the run goes on. So is one
+        // that meets a bug of extraction's own (a JS exception, not an EngineError): it would
+        // otherwise cost every other file of the run, as a stack overflow over error nodes did.
+        if (isEngineError(error, "parse_failed")) {
+          state.skipped.push({ path: f.path, reason: "parse_failed", detail: (error as EngineError).message });
+          return undefined;
+        }
+        if (isEngineError(error)) throw error;
+        const message = (error as Error)?.message ?? String(error);
+        platform.logger?.log("warn", `${f.path}: extraction failed (${message}); the file is skipped`);
+        state.skipped.push({ path: f.path, reason: "parse_failed", detail: `internal error: ${message}` });
+        return undefined;
+      }
     },
   };
 }

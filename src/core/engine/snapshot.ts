@@ -7,7 +7,7 @@ import type { FileRecord } from "../extract/record.ts";
 import { seal, sealedContent, unseal } from "./seal.ts";
 
 /** Bump when the record shape or extract.ts rules change (query edits re-key by themselves): every cached record is then re-made. */
-export const SCHEMA_VERSION = 24;
+export const SCHEMA_VERSION = 25;
 
 /** Keys of the engine's own data: a store sweep never touches anything else. */
 export const OWN_KEY = /^v\d+\//;
@@ -91,38 +91,81 @@ export function checkSnapshot(value: unknown): Snapshot | undefined {
 }
 
 /**
+ * Bounds of a record's fields: each at least what extraction writes (extract.ts caps names at 200
+ * characters, signatures at 400 and docs at 1,200, plus an ellipsis), so a record this engine made
+ * always passes, and one from a crafted artifact cannot carry a 200 KB signature or cite
+ * `src/util.ts:1-999999999`.
+ */
+export const RECORD_CAPS = {
+  /** Lines of a file: a 1 MiB file has at most 1,048,577; options may raise the file size limit. */
+  lines: 1 << 24,
+  /** A column (UTF-16 units into a line). */
+  col: 1 << 24,
+  /** Entries of each list (definitions, imports, calls, …). */
+  entries: 1 << 20,
+  name: 201,
+  signature: 401,
+  doc: 1201,
+  /**
+   * Any other string: a qualified name, a receiver, an argument, a module, the terms. Some are
+   * text as written (a receiver expression), so the bound is a whole file's: an honest record of
+   * a big file must never fail it (the record would be parsed again on every run, and an artifact
+   * holding it refused).
+   */
+  text: 1 << 22,
+  /** Entries of a definition's params, decorators, bases; a call's args. */
+  list: 1 << 12,
+} as const;
+
+const DEFINITION_KINDS = new Set(["function", "method", "constructor", "getter", "setter", "class", "interface", "type", "enum", "struct", "trait", "module", "macro", "field", "constant", "property"]);
+const IMPORT_KINDS = new Set(["named", "module", "default", "namespace", "star", "reexport", "reexport-namespace", "side-effect", "require", "dynamic", "export", "export-default", "package"]);
+const BINDING_KINDS = new Set(["assign", "param", "field", "global"]);
+
+/**
  * A decoded record when it has the shape extraction produces, with every cross-reference (parent,
- * enclosing scope, caller) inside its file's definitions, else undefined: the graph indexes by
- * them, so a record that passed its checksum but not this would still break it.
+ * enclosing scope, caller) inside its file's definitions, every line inside its file, and every
+ * field within RECORD_CAPS, else undefined: the graph indexes by them, so a record that passed its
+ * checksum but not this would still break it, and a crafted artifact's record would be cited as
+ * fact. Loops only: a 50,000-deep parent chain costs nothing more than a flat one.
  */
 export function checkRecord(value: unknown): StoredRecord | undefined {
   if (!isObj(value) || !isStr(value.language) || !isStr(value.hash) || !isInt(value.lines)) return undefined;
+  const lines = value.lines;
+  if (lines < 1 || lines > RECORD_CAPS.lines || value.hash.length > 64) return undefined;
   const { definitions: defs, imports, calls, typeRefs, bindings, diagnostics } = value;
-  if (![defs, imports, calls, typeRefs, bindings, diagnostics].every(Array.isArray)) return undefined;
+  if (![defs, imports, calls, typeRefs, bindings, diagnostics].every((a) => Array.isArray(a) && a.length <= RECORD_CAPS.entries)) return undefined;
   const n = (defs as unknown[]).length;
   const inScope = (v: unknown) => isInt(v) && v >= -1 && v < n;
+  const line = (v: unknown): boolean => isInt(v) && v >= 1 && v <= lines;
+  const optLine = (v: unknown) => v === undefined || line(v);
+  const col = (v: unknown) => v === undefined || (isInt(v) && v >= 0 && v <= RECORD_CAPS.col);
+  const str = (v: unknown, max: number = RECORD_CAPS.text): v is string => isStr(v) && v.length <= max;
+  const optS = (v: unknown, max: number = RECORD_CAPS.text) => v === undefined || str(v, max);
+  const strs = (v: unknown) => v === undefined || (Array.isArray(v) && v.length <= RECORD_CAPS.list && v.every((x) => str(x)));
   for (let i = 0; i < n; i++) {
     const d = (defs as unknown[])[i];
-    if (!isObj(d) || !isStr(d.name) || !isStr(d.qualified) || !isStr(d.kind) || !isStr(d.signature) || typeof d.exported !== "boolean") return undefined;
-    if (!isInt(d.parent) || d.parent < -1 || d.parent >= i || !isInt(d.start) || !isInt(d.end) || !isInt(d.nameLine) || !isInt(d.bodyStart) || !optInt(d.nameCol)) return undefined;
-    if (!optStr(d.doc) || !optStr(d.returns) || !optStr(d.terms) || !optStrings(d.decorators) || !optStrings(d.bases) || !optStrings(d.implements)) return undefined;
-    if (d.params !== undefined && (!Array.isArray(d.params) || !d.params.every((p) => isObj(p) && isStr(p.name) && optStr(p.type)))) return undefined;
+    if (!isObj(d) || !str(d.name, RECORD_CAPS.name) || !str(d.qualified) || !isStr(d.kind) || !DEFINITION_KINDS.has(d.kind) || !str(d.signature, RECORD_CAPS.signature) || typeof d.exported !== "boolean") return undefined;
+    if (!isInt(d.parent) || d.parent < -1 || d.parent >= i || !line(d.start) || !line(d.end) || (d.start as number) > (d.end as number) || !line(d.nameLine) || !col(d.nameCol)) return undefined;
+    if (!isInt(d.bodyStart) || (d.bodyStart !== 0 && !line(d.bodyStart))) return undefined;
+    if (!optS(d.doc, RECORD_CAPS.doc) || !optS(d.returns) || !optS(d.terms) || !strs(d.decorators) || !strs(d.bases) || !strs(d.implements)) return undefined;
+    if (d.params !== undefined && (!Array.isArray(d.params) || d.params.length > RECORD_CAPS.list || !d.params.every((p) => isObj(p) && str(p.name) && optS(p.type)))) return undefined;
   }
-  if (!optStr(value.terms)) return undefined;
+  if (!optS(value.terms)) return undefined;
   for (const x of imports as unknown[]) {
-    if (!isObj(x) || !isStr(x.kind) || !isStr(x.module) || !isInt(x.line) || !inScope(x.scope) || !optStr(x.name) || !optStr(x.alias)) return undefined;
+    if (!isObj(x) || !isStr(x.kind) || !IMPORT_KINDS.has(x.kind) || !str(x.module) || !line(x.line) || !inScope(x.scope) || !optS(x.name) || !optS(x.alias)) return undefined;
   }
   for (const x of calls as unknown[]) {
-    if (!isObj(x) || !isStr(x.name) || !isStr(x.kind) || !isInt(x.line) || !inScope(x.caller) || !optInt(x.col) || !optStr(x.receiver) || !optStrings(x.args) || !optInt(x.end) || !optInt(x.argc)) return undefined;
+    if (!isObj(x) || !str(x.name, RECORD_CAPS.name) || (x.kind !== "call" && x.kind !== "new") || !line(x.line) || !inScope(x.caller) || !col(x.col) || !optS(x.receiver)) return undefined;
+    if (!strs(x.args) || !optLine(x.end) || !(x.argc === undefined || (isInt(x.argc) && x.argc >= 0 && x.argc <= RECORD_CAPS.list))) return undefined;
   }
-  for (const x of typeRefs as unknown[]) if (!isObj(x) || !isStr(x.name) || !isInt(x.line) || !inScope(x.scope)) return undefined;
+  for (const x of typeRefs as unknown[]) if (!isObj(x) || !str(x.name, RECORD_CAPS.name) || !line(x.line) || !inScope(x.scope)) return undefined;
   for (const x of bindings as unknown[]) {
-    if (!isObj(x) || !isStr(x.kind) || !isStr(x.name) || !isInt(x.line) || !inScope(x.scope)) return undefined;
-    if (!optStr(x.receiver) || !optStr(x.type) || !optStr(x.value) || !optStr(x.alias) || !optStr(x.iter)) return undefined;
+    if (!isObj(x) || !isStr(x.kind) || !BINDING_KINDS.has(x.kind) || !str(x.name, RECORD_CAPS.name) || !line(x.line) || !inScope(x.scope) || !optLine(x.until)) return undefined;
+    if (!optS(x.receiver) || !optS(x.type) || !optS(x.value) || !optS(x.alias) || !optS(x.iter) || !optS(x.literal)) return undefined;
     const a = x.argOf;
-    if (a !== undefined && (!isObj(a) || !isStr(a.callee) || !isInt(a.arg) || !isInt(a.param) || typeof a.isNew !== "boolean")) return undefined;
+    if (a !== undefined && (!isObj(a) || !str(a.callee) || !isInt(a.arg) || a.arg < 0 || !isInt(a.param) || a.param < 0 || typeof a.isNew !== "boolean")) return undefined;
   }
-  for (const x of diagnostics as unknown[]) if (!isObj(x) || !isInt(x.line) || !isStr(x.message)) return undefined;
+  for (const x of diagnostics as unknown[]) if (!isObj(x) || !line(x.line) || !optLine(x.end) || !str(x.message, 200)) return undefined;
   return value as unknown as StoredRecord;
 }
 

@@ -189,6 +189,27 @@ function paramsOf(fn: Node): { name: string; type?: string }[] {
 
 /** Nested definitions past this depth get no wrapper, decorator or doc lookup (see extractFile). */
 const DEEP_NESTING = 48;
+
+/**
+ * A callback parameter nested in more brackets than this gets no contextual typing: the climb to
+ * its call costs the node's depth per parent step, and lambdas are not definitions, so DEEP_NESTING
+ * never saw them (2,000 nested TypeScript arrow functions took 6 s in that climb alone).
+ */
+const CALLBACK_BRACKET_DEPTH = 64;
+
+/** Bracket depth (`(`, `[`, `{` against their closers) before each UTF-16 index of `text`, clamped at 65,535. */
+function bracketDepths(text: string): Uint16Array {
+  const out = new Uint16Array(text.length + 1);
+  let depth = 0;
+  for (let i = 0; i < text.length; i++) {
+    out[i] = depth > 65_535 ? 65_535 : depth;
+    const c = text.charCodeAt(i);
+    if (c === 40 || c === 91 || c === 123) depth++;
+    else if ((c === 41 || c === 93 || c === 125) && depth > 0) depth--;
+  }
+  out[text.length] = depth > 65_535 ? 65_535 : depth;
+  return out;
+}
 /** Longest name kept whole; a longer one keeps its start and a hash of the rest. */
 const MAX_NAME = 200;
 /** Segments a qualified name keeps at each end; the middle of a deeper one is elided to a hash. */
@@ -688,7 +709,8 @@ function literalText(node: Node): string | undefined {
   return text.length <= MAX_LITERAL && !text.includes("\n") ? text : undefined;
 }
 
-function bindingRecords(drafts: Drafts["bindings"], spec: LanguageSpec, depths: number[], enclosing: (index: number) => number): BindingRecord[] {
+function bindingRecords(drafts: Drafts["bindings"], spec: LanguageSpec, depths: number[], enclosing: (index: number) => number, source: string): BindingRecord[] {
+  let brackets: Uint16Array | undefined;
   // Several patterns may bind the same name token (a plain assignment and a typed one): merge them.
   const bindings: BindingRecord[] = [];
   if (spec.fullDepth) {
@@ -710,7 +732,8 @@ function bindingRecords(drafts: Drafts["bindings"], spec: LanguageSpec, depths: 
       }
       const scope = enclosing(b.node.startIndex);
       // Contextual typing climbs from the parameter to its call: only where that climb is cheap.
-      const site = b.kind === "param" && !b.type && (scope < 0 || depths[scope]! <= DEEP_NESTING) ? spec.callbackSite?.(b.name) : undefined;
+      const site = b.kind === "param" && !b.type && spec.callbackSite && (scope < 0 || depths[scope]! <= DEEP_NESTING) &&
+        (brackets ??= bracketDepths(source))[b.name.startIndex]! <= CALLBACK_BRACKET_DEPTH ? spec.callbackSite(b.name) : undefined;
       // Fields set one by one in the order the stored JSON lists them (conditional spreads each
       // cloned an object: a third of this function's time on django).
       const rec = (site ? { argOf: site, kind: b.kind } : { kind: b.kind }) as BindingRecord;
@@ -733,38 +756,72 @@ function bindingRecords(drafts: Drafts["bindings"], spec: LanguageSpec, depths: 
   return bindings;
 }
 
-/** Up to five syntax errors (ERROR and MISSING nodes), found without visiting error-free subtrees. */
+/**
+ * Up to five syntax errors (ERROR and MISSING nodes), found without visiting error-free subtrees.
+ * A loop over the cursor, not a recursion: 3,700 nested blocks with one error overflowed the JS
+ * stack and ended the whole index (issue 22).
+ */
 function diagnosticsOf(root: Node): Diagnostic[] {
   const diagnostics: Diagnostic[] = [];
-  if (root.hasError) {
-    const cursor = root.walk();
-    const visit = (): void => {
-      do {
-        const n = cursor.currentNode;
-        if (n.isError || n.isMissing) {
-          const line = n.startPosition.row + 1;
-          const end = n.endPosition.row + 1;
-          diagnostics.push({ line, ...(end > line ? { end } : {}), message: n.isMissing ? `syntax error: missing ${n.type}` : "syntax error" });
-          if (diagnostics.length >= 5) return;
-        } else if (n.hasError && cursor.gotoFirstChild()) {
-          visit();
-          cursor.gotoParent();
-          if (diagnostics.length >= 5) return;
-        }
-      } while (cursor.gotoNextSibling());
-    };
-    if (cursor.gotoFirstChild()) visit();
+  if (!root.hasError) return diagnostics;
+  const cursor = root.walk();
+  try {
+    if (!cursor.gotoFirstChild()) return diagnostics;
+    // Counted here: the cursor's own currentDepth costs the depth (3 s over 4,000 nested lambdas).
+    let depth = 1;
+    for (;;) {
+      const n = cursor.currentNode;
+      if (n.isError || n.isMissing) {
+        const line = n.startPosition.row + 1;
+        const end = n.endPosition.row + 1;
+        diagnostics.push({ line, ...(end > line ? { end } : {}), message: n.isMissing ? `syntax error: missing ${n.type}` : "syntax error" });
+        if (diagnostics.length >= 5) break;
+      } else if (n.hasError && cursor.gotoFirstChild()) {
+        depth++;
+        continue;
+      }
+      // Next sibling, else the next sibling of the nearest ancestor that has one.
+      while (!cursor.gotoNextSibling()) {
+        if (!cursor.gotoParent() || --depth === 0) return diagnostics;
+      }
+    }
+    return diagnostics;
+  } finally {
     cursor.delete();
   }
+}
 
-  return diagnostics;
+/**
+ * Wall time one file's query may take. tree-sitter's query cursor costs more per node the deeper
+ * the node for some patterns (C++'s class-in-a-block pattern on nested lambdas: 2,000 nested
+ * lambdas took 9.8 s of query; issue 22 measured 21–64 s for 66–199 KB files), and real files
+ * take far less (a 600 KB TypeScript declaration file: 0.1 s), so past this the query stops and
+ * the record keeps what it matched, with a diagnostic saying where it stopped.
+ */
+export const QUERY_BUDGET_MS = 5_000;
+
+/** Options of one extraction. */
+export interface ExtractOptions {
+  /** Overrides QUERY_BUDGET_MS (tests). */
+  queryBudgetMs?: number;
+}
+
+/** The query's matches within the time budget, and whether it stopped early. */
+function boundedMatches(query: Query, root: Node, budgetMs: number): { matches: QueryMatch[]; stopped: boolean } {
+  const deadline = Date.now() + budgetMs;
+  let stopped = false;
+  // Called by the cursor every hundred or so steps; returning true ends the query.
+  const matches = query.matches(root, { progressCallback: () => (stopped ||= Date.now() > deadline) });
+  return { matches, stopped };
 }
 
 /** Extracts the record for one parsed file. `path`/`hash` are carried through unchanged. */
-export function extractFile(tree: Tree, query: Query, spec: LanguageSpec, path: string, hash: string): FileRecord {
+export function extractFile(tree: Tree, query: Query, spec: LanguageSpec, path: string, hash: string, options: ExtractOptions = {}): FileRecord {
   const root = tree.rootNode;
   const source = root.text;
-  const drafts = collectDrafts(query.matches(root), spec.importPathJoin);
+  const budgetMs = options.queryBudgetMs ?? QUERY_BUDGET_MS;
+  const { matches, stopped } = boundedMatches(query, root, budgetMs);
+  const drafts = collectDrafts(matches, spec.importPathJoin);
   const table = buildDefinitions(drafts.defs, spec, source);
   const enclosing = enclosingOf(table);
   const moduleTerms = assignTerms(source, table.definitions, table.spans);
@@ -778,7 +835,14 @@ export function extractFile(tree: Tree, query: Query, spec: LanguageSpec, path: 
     imports: importRecords(drafts.imports, enclosing),
     calls: callRecords(drafts.calls, spec, source, enclosing),
     typeRefs: typeRefRecords(drafts.types, table.nameNodeIds, enclosing),
-    bindings: bindingRecords(drafts.bindings, spec, table.depths, enclosing),
-    diagnostics: diagnosticsOf(root),
+    bindings: bindingRecords(drafts.bindings, spec, table.depths, enclosing, source),
+    diagnostics: stopped ? [stoppedDiagnostic(matches, budgetMs), ...diagnosticsOf(root).slice(0, 4)] : diagnosticsOf(root),
   };
+}
+
+/** The diagnostic of a query stopped by its budget: from the line after its last match on, the record may miss facts. */
+function stoppedDiagnostic(matches: QueryMatch[], budgetMs: number): Diagnostic {
+  let last = 0;
+  for (const m of matches) for (const c of m.captures) if (c.node.startPosition.row > last) last = c.node.startPosition.row;
+  return { line: last + 1, message: `extraction stopped after ${budgetMs / 1000} s: definitions and calls after line ${last + 1} may be missing` };
 }

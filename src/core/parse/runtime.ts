@@ -32,15 +32,6 @@ export interface LoadedLanguage {
   grammarHash: string;
 }
 
-let runtimeReady: Promise<void> | undefined;
-
-/**
- * Compiled grammars and queries by grammar sha256, depth and query text. TypeScript and TSX cannot
- * share one: they are two grammars whose node types are numbered differently, and a query is
- * compiled against one grammar's numbering.
- */
-const compiled = new Map<string, Promise<{ language: Language; query: Query }>>();
-
 async function verified(wasm: WasmSource, lock: WasmLock, file: string): Promise<{ bytes: Uint8Array; sha256: string }> {
   const entry = lock.files.find((f) => f.file === file);
   if (!entry) throw new EngineError("wasm_missing", `${file} is not listed in wasm/wasm.lock.json`, { hint: "Run `npm run wasm:sync`.", data: { file } });
@@ -73,7 +64,63 @@ export async function verifyGrammar(wasm: WasmSource, spec: LanguageSpec): Promi
 /** A grammar loader bound to one WasmSource. */
 export interface ParserRuntime {
   load(spec: LanguageSpec): Promise<LoadedLanguage>;
-  parser: Parser;
+  /** The parser of the current wasm instance (a new one after {@link ParserRuntime.renew}). */
+  readonly parser: Parser;
+  /**
+   * Replaces the wasm instance after a trap (a `WebAssembly.RuntimeError`): tree-sitter's parse
+   * recurses on a stack in wasm memory with no guard, and an overflow corrupts the instance, so
+   * every later parse in the process failed, a new Parser included (the module is one per
+   * instance). Loads a fresh copy of web-tree-sitter; false where the host cannot load a second
+   * copy (a bundle that inlined it), and every parse after the trap then fails.
+   */
+  renew(): Promise<boolean>;
+}
+
+type TreeSitterModule = typeof import("web-tree-sitter");
+
+/** One instance of web-tree-sitter's wasm module, with the grammars and queries compiled in it. */
+interface Instance {
+  module: TreeSitterModule;
+  generation: number;
+  /**
+   * Compiled grammars and queries by grammar sha256, depth and query text. TypeScript and TSX
+   * cannot share one: they are two grammars whose node types are numbered differently, and a query
+   * is compiled against one grammar's numbering.
+   */
+  compiled: Map<string, Promise<{ language: Language; query: Query }>>;
+}
+
+/** The process's current instance: every runtime moves to a renewed one. */
+let current: Promise<Instance> | undefined;
+let generations = 0;
+
+/**
+ * What a trapped instance made, held for the life of the process: web-tree-sitter deletes a tree,
+ * parser or query through a FinalizationRegistry when it is collected, and that call into the dead
+ * instance traps again, as an uncaught exception. The wasm memory this holds is the price of one
+ * trap (a few MB), paid only by a process that met one.
+ */
+const graveyard: unknown[] = [];
+
+/** Keeps `objects` of a trapped instance from ever being collected (see `graveyard`). */
+export function bury(...objects: unknown[]): void {
+  graveyard.push(...objects);
+}
+
+async function instantiate(wasm: WasmSource, lock: WasmLock, fresh: boolean): Promise<Instance> {
+  let module: TreeSitterModule;
+  if (!fresh) {
+    // Loaded on first use: a re-index that parses nothing never pays for the module.
+    module = await import("web-tree-sitter");
+  } else {
+    // A second copy needs a module URL of its own: the package's, with a query string.
+    const resolve = (import.meta as { resolve?: (specifier: string) => string }).resolve;
+    if (typeof resolve !== "function") throw new Error("this host cannot load a second copy of web-tree-sitter");
+    module = (await import(/* @vite-ignore */ `${resolve("web-tree-sitter")}?instance=${generations + 1}`)) as TreeSitterModule;
+  }
+  const { bytes } = await verified(wasm, lock, "web-tree-sitter.wasm");
+  await module.Parser.init({ wasmBinary: bytes });
+  return { module, generation: ++generations, compiled: new Map() };
 }
 
 /**
@@ -95,27 +142,51 @@ export function createParserRuntime(wasm: WasmSource): Promise<ParserRuntime> {
 }
 
 async function newRuntime(wasm: WasmSource): Promise<ParserRuntime> {
-  // Loaded on first use: a re-index that parses nothing never pays for the module.
-  const { Language, Parser, Query } = await import("web-tree-sitter");
   const lock = await loadWasmLock(wasm);
-  runtimeReady ??= (async () => {
-    const { bytes } = await verified(wasm, lock, "web-tree-sitter.wasm");
-    await Parser.init({ wasmBinary: bytes });
-  })().catch((error) => {
-    runtimeReady = undefined;
-    throw error;
+  const first = (current ??= instantiate(wasm, lock, false));
+  first.catch(() => {
+    if (current === first) current = undefined;
   });
-  await runtimeReady;
-  const loaded = new Map<string, Promise<LoadedLanguage>>();
-  const parser = new Parser();
+  let instance = await first;
+  let parser = new instance.module.Parser();
+  let loaded = new Map<string, Promise<LoadedLanguage>>();
+  /** Moves to the process's current instance when another runtime renewed it. */
+  const sync = async () => {
+    const now = await current;
+    if (now && now !== instance) {
+      instance = now;
+      parser = new instance.module.Parser();
+      loaded = new Map();
+    }
+  };
   return {
-    parser,
-    load(spec) {
+    get parser() {
+      return parser;
+    },
+    async renew() {
+      const dead = instance;
+      bury(dead, parser, loaded);
+      if ((await current) === dead) {
+        const next = instantiate(wasm, lock, true);
+        current = next;
+        try {
+          await next;
+        } catch {
+          current = Promise.resolve(dead);
+          return false;
+        }
+      }
+      await sync();
+      return instance !== dead;
+    },
+    async load(spec) {
+      await sync();
+      const { module, compiled } = instance;
       let p = loaded.get(spec.id);
       if (!p) {
         p = (async () => {
           const { bytes, sha256 } = await verified(wasm, lock, spec.grammar);
-          // The same grammar bytes and query text compile once per thread, whichever WasmSource
+          // The same grammar bytes and query text compile once per instance, whichever WasmSource
           // (engine) asks: a TypeScript query costs ~0.2 s to compile.
           const shareKey = `${sha256}\0${spec.fullDepth}\0${spec.query}`;
           let shared = compiled.get(shareKey);
@@ -123,7 +194,7 @@ async function newRuntime(wasm: WasmSource): Promise<ParserRuntime> {
             shared = (async () => {
               let language: Language;
               try {
-                language = await Language.load(bytes);
+                language = await module.Language.load(bytes);
               } catch (error) {
                 throw new EngineError("grammar_incompatible", `Cannot load the ${spec.name} grammar (${spec.grammar})`, {
                   hint: "The grammar's ABI does not match the web-tree-sitter runtime; run `npm run wasm:sync`.",
@@ -131,7 +202,7 @@ async function newRuntime(wasm: WasmSource): Promise<ParserRuntime> {
                   cause: error,
                 });
               }
-              const query = new Query(language, spec.query);
+              const query = new module.Query(language, spec.query);
               if (!spec.fullDepth) disableDeepPatterns(query);
               return { language, query };
             })();
@@ -141,7 +212,8 @@ async function newRuntime(wasm: WasmSource): Promise<ParserRuntime> {
           const { language, query } = await shared;
           return { spec, language, query, grammarHash: sha256 };
         })();
-        p.catch(() => loaded.delete(spec.id));
+        const mine = loaded;
+        p.catch(() => mine.delete(spec.id));
         loaded.set(spec.id, p);
       }
       return p;

@@ -79,6 +79,8 @@ export class ProtoWriter {
   /** A packed repeated int32 field of non-negative values; an empty list is left out. */
   packed(field: number, values: readonly number[]): void {
     if (values.length === 0) return;
+    // A negative or fractional number would write a broken varint that the whole index fails on.
+    for (const v of values) if (!Number.isSafeInteger(v) || v < 0) throw new RangeError(`protobuf field ${field}: ${v} is not a non-negative integer`);
     this.message(field, () => {
       for (const v of values) this.raw(v);
     });

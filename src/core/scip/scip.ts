@@ -10,6 +10,7 @@
  * `` codeslice . shop . shop/`models.py`/Cart#total(). `` (a name outside `[A-Za-z0-9_+$-]` is
  * escaped in backticks). Every file also has a module symbol (its path alone), defined at 0:0,
  * which imports reference. Positions are 0-based lines and UTF-16 columns, as the records hold them.
+ * A definition nested in a function, or nested past GLOBAL_DEPTH, is a SCIP local (`local <id>`).
  */
 import { languageById } from "../../languages/index.ts";
 import type { DefinitionKind, FileRecord } from "../extract/record.ts";
@@ -86,17 +87,45 @@ function descriptor(kind: SymbolNode["kind"], name: string, disambiguator: numbe
   }
 }
 
-/** The symbol string of every graph symbol, by id; overloads get `(+1)`, `(+2)`… in file order. */
+/** Definition kinds whose nested definitions are locals: reachable only from inside the body. */
+const SCOPES_LOCALS = new Set<SymbolNode["kind"]>(["function", "method", "constructor", "getter", "setter"]);
+
+/**
+ * Enclosing definitions a global symbol's descriptors may name; one nested deeper is a local. Each
+ * global symbol repeats its ancestors' descriptors, so a chain of n nested definitions wrote
+ * symbols of total length ~n²: 3,000 nested functions with long names made a 1.84 GB index.
+ */
+const GLOBAL_DEPTH = 16;
+
+/** Whether a symbol string is a SCIP local (`local <id>`), meaningful only in its own document. */
+export function isLocalSymbol(symbol: string): boolean {
+  return symbol.startsWith("local ");
+}
+
+/**
+ * The symbol string of every graph symbol, by id; overloads get `(+1)`, `(+2)`… in file order. A
+ * definition nested in a function (or past GLOBAL_DEPTH) is a SCIP local, `local <id>`, as SCIP
+ * asks of symbols no other document can name: the output stays linear in the input.
+ */
 function symbolStrings(graph: CodeGraph, project: string): string[] {
   const prefix = `codeslice . ${project === "" ? "." : project.replace(/ /g, "  ")} . `;
   const out: string[] = new Array(graph.symbols.length);
+  const depth: number[] = new Array(graph.symbols.length);
   const taken = new Set<string>();
   for (const s of graph.symbols) {
     if (s.kind === "module") {
       out[s.id] = prefix + s.file.split("/").map((seg) => `${scipName(seg)}/`).join("");
+      depth[s.id] = 0;
       continue;
     }
-    const parent = out[s.parent] ?? out[graph.moduleSymbol.get(s.file)!]!;
+    const parentNode = graph.symbols[s.parent];
+    const inParent = parentNode !== undefined && parentNode.kind !== "module" && out[s.parent] !== undefined;
+    depth[s.id] = inParent ? depth[s.parent]! + 1 : 1;
+    if (inParent && (isLocalSymbol(out[s.parent]!) || SCOPES_LOCALS.has(parentNode.kind) || depth[s.id]! > GLOBAL_DEPTH)) {
+      out[s.id] = `local ${s.id}`;
+      continue;
+    }
+    const parent = inParent ? out[s.parent]! : out[graph.moduleSymbol.get(s.file)!]!;
     let symbol = parent + descriptor(s.kind, s.name, 0);
     for (let k = 1; taken.has(symbol) && symbol.endsWith(").") && k < 1000; k++) symbol = parent + descriptor(s.kind, s.name, k);
     taken.add(symbol);
@@ -147,15 +176,15 @@ function callOccurrences(graph: CodeGraph, record: FileRecord, moduleId: number,
     if (site === undefined) continue;
     used.add(site);
     const call = record.calls[site]!;
+    // A local is named only inside its own document.
+    if (isLocalSymbol(symbols[e.callee]!) && callee.file !== record.path) continue;
     out.push({ line: call.line - 1, start: call.col, end: call.col + call.name.length, symbol: symbols[e.callee]!, roles: 0 });
   }
   return out;
 }
 
 /** The import references of one file: the module as written on the import's line, else the line. */
-async function importOccurrences(graph: CodeGraph, record: FileRecord, symbols: string[], io: ScipIO, edges: CodeGraph["imports"]): Promise<Occurrence[]> {
-  if (edges.length === 0) return [];
-  const lines = (await io.readText(record.path))?.split("\n");
+function importOccurrences(graph: CodeGraph, record: FileRecord, symbols: string[], lines: string[] | undefined, edges: CodeGraph["imports"]): Occurrence[] {
   const out: Occurrence[] = [];
   for (const e of edges) {
     const target = graph.moduleSymbol.get(e.to);
@@ -176,6 +205,30 @@ async function importOccurrences(graph: CodeGraph, record: FileRecord, symbols: 
     out.push({ line: e.line - 1, start, end: start + length, symbol: symbols[target]!, roles: ROLE.import });
   }
   return out;
+}
+
+/**
+ * The range of a definition's name on its line: the name as the record holds it when the text
+ * has it there, else the token that starts at the column. A string-named method (`"with space"()`)
+ * starts at its quote and spans the literal (its record's name has no quotes: the range read
+ * `"with spac`); a name bounded for length spans the identifier as written.
+ */
+function nameRange(lines: string[] | undefined, line: number, col: number, name: string): [number, number] {
+  const text = lines?.[line];
+  if (text === undefined || text.startsWith(name, col)) return [col, col + name.length];
+  const q = text[col];
+  if (q === '"' || q === "'" || q === "`") {
+    const close = text.indexOf(q, col + 1);
+    if (close > col) return [col, close + 1];
+  }
+  let end = col;
+  while (end < text.length && /[\p{L}\p{N}_$]/u.test(text[end]!)) end++;
+  return [col, end > col ? end : Math.min(text.length, col + name.length)];
+}
+
+/** Whether an occurrence's numbers can be written (a record from an artifact may hold anything). */
+function writable(o: Occurrence): boolean {
+  return Number.isSafeInteger(o.line) && Number.isSafeInteger(o.start) && Number.isSafeInteger(o.end) && o.line >= 0 && o.start >= 0 && o.end >= o.start;
 }
 
 /** Each file's call and import edges, in graph order. */
@@ -217,19 +270,22 @@ export async function buildScip(graph: CodeGraph, io: ScipIO, options: ScipOptio
   for (const [path, moduleId] of graph.moduleSymbol) {
     const record = graph.records.get(path);
     if (!record) continue;
+    const lines = (await io.readText(record.path))?.split("\n");
     const occurrences: Occurrence[] = [{ line: 0, start: 0, end: 0, symbol: symbols[moduleId]!, roles: ROLE.definition }];
     const defined: SymbolNode[] = [graph.symbols[moduleId]!];
     for (let id = moduleId + 1; id <= moduleId + record.definitions.length; id++) {
       const s = graph.symbols[id]!;
       const def = record.definitions[s.index]!;
-      occurrences.push({ line: def.nameLine - 1, start: def.nameCol, end: def.nameCol + def.name.length, symbol: symbols[id]!, roles: ROLE.definition });
+      const [start, end] = nameRange(lines, def.nameLine - 1, def.nameCol, def.name);
+      const o = { line: def.nameLine - 1, start, end, symbol: symbols[id]!, roles: ROLE.definition };
+      if (writable(o)) occurrences.push(o);
       defined.push(s);
     }
     answer.definitions += occurrences.length;
     const references = [
       ...callOccurrences(graph, record, moduleId, symbols, edges.calls.get(path) ?? []),
-      ...(await importOccurrences(graph, record, symbols, io, edges.imports.get(path) ?? [])),
-    ];
+      ...importOccurrences(graph, record, symbols, lines, edges.imports.get(path) ?? []),
+    ].filter(writable);
     answer.references += references.length;
     occurrences.push(...references);
     occurrences.sort((a, b) => a.line - b.line || a.start - b.start || a.end - b.end);
@@ -264,7 +320,8 @@ function writeDocument(
       if (written.has(symbol)) continue; // a redefinition shares its symbol: described once
       written.add(symbol);
       const def = s.kind === "module" ? undefined : record.definitions[s.index];
-      const rels = relationships.get(s.id) ?? [];
+      // A local of another document cannot be named here.
+      const rels = (relationships.get(s.id) ?? []).filter((r) => !isLocalSymbol(symbols[r.base]!) || graph.symbols[r.base]!.file === record.path);
       w.message(3, () => {
         w.string(1, symbol);
         if (def?.doc) w.string(3, def.doc);

@@ -21,9 +21,12 @@
 (translation_unit [(struct_specifier name: (type_identifier) @name body: (field_declaration_list) @body)
   (union_specifier name: (type_identifier) @name body: (field_declaration_list) @body)] @definition.struct)
 (translation_unit (enum_specifier name: (type_identifier) @name body: (enumerator_list) @body) @definition.enum)
-(compound_statement [(struct_specifier name: (type_identifier) @name body: (field_declaration_list) @body)
-  (union_specifier name: (type_identifier) @name body: (field_declaration_list) @body)] @definition.struct)
-(compound_statement (enum_specifier name: (type_identifier) @name body: (enumerator_list) @body) @definition.enum)
+; In a block, the type and the ";" after it as siblings, not the block as parent: a parent pattern
+; keeps a pending state through every nested block below it, which made the query quadratic in
+; nesting (3,000 nested blocks hit the 5 s query budget). A typedef puts its name, not ";", after it.
+([(struct_specifier name: (type_identifier) @name body: (field_declaration_list) @body)
+  (union_specifier name: (type_identifier) @name body: (field_declaration_list) @body)] @definition.struct . ";")
+((enum_specifier name: (type_identifier) @name body: (enumerator_list) @body) @definition.enum . ";")
 (declaration_list [(struct_specifier name: (type_identifier) @name body: (field_declaration_list) @body)
   (union_specifier name: (type_identifier) @name body: (field_declaration_list) @body)] @definition.struct)
 (declaration_list (enum_specifier name: (type_identifier) @name body: (enumerator_list) @body) @definition.enum)
