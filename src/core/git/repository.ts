@@ -45,7 +45,8 @@ export interface GitRepository {
   resolve(rev: string): Promise<string>;
   readCommit(oid: string): Promise<Commit>;
   readTree(oid: string): Promise<TreeEntry[]>;
-  readBlob(oid: string): Promise<Uint8Array>;
+  /** A blob's bytes; over `maxBytes` (default MAX_OBJECT_BYTES) an `io_error` with reason `too_large`, nothing inflated. */
+  readBlob(oid: string, maxBytes?: number): Promise<Uint8Array>;
   /** Every file of a tree, by path. */
   flatten(treeOid: string): Promise<Map<string, string>>;
   /** The files that differ between two trees (`undefined`: the empty tree), skipping equal subtrees. */
@@ -110,17 +111,42 @@ function parseCommit(oid: string, bytes: Uint8Array): Commit {
   return { oid, tree, parents, subject };
 }
 
-export function parseTree(bytes: Uint8Array): TreeEntry[] {
+/**
+ * Why git fsck would reject a tree entry's name, or undefined when it is a name a checkout can
+ * write: not empty, no "/", not "." or "..", not ".git" in any case or any spelling NTFS or HFS+
+ * reads as it (trailing dots and spaces, "git~1"). A path made of such names could leave the root.
+ */
+export function badEntryName(name: string): string | undefined {
+  if (name === "") return "has an empty name";
+  if (name.includes("/") || name.includes("\\")) return "contains a path separator";
+  if (name === "." || name === "..") return `is named ${name}`;
+  const folded = name.toLowerCase().replace(/[\u200c-\u200f\u202a-\u202e\u206a-\u206f\ufeff]/g, "").replace(/[. ]+$/, "");
+  if (folded === ".git" || folded === "git~1") return "is named .git";
+  return undefined;
+}
+
+/** A tree's entries; `oid` names it in the error for an entry git fsck rejects, or for cut bytes. */
+export function parseTree(bytes: Uint8Array, oid = "tree"): TreeEntry[] {
   const out: TreeEntry[] = [];
   let pos = 0;
   while (pos < bytes.length) {
     const space = bytes.indexOf(0x20, pos);
-    const nul = bytes.indexOf(0, space);
-    if (space < 0 || nul < 0 || nul + 21 > bytes.length) break;
-    out.push({ mode: decoder.decode(bytes.subarray(pos, space)), name: decoder.decode(bytes.subarray(space + 1, nul)), oid: toHex(bytes, nul + 1, nul + 21) });
+    const nul = space < 0 ? -1 : bytes.indexOf(0, space);
+    if (space < 0 || nul < 0 || nul + 21 > bytes.length) throw badTree(oid, "its last entry is cut");
+    const name = decoder.decode(bytes.subarray(space + 1, nul));
+    const why = badEntryName(name);
+    if (why) throw badTree(oid, `an entry ${why} (${JSON.stringify(name.slice(0, 100))})`, name);
+    out.push({ mode: decoder.decode(bytes.subarray(pos, space)), name, oid: toHex(bytes, nul + 1, nul + 21) });
     pos = nul + 21;
   }
   return out;
+}
+
+function badTree(oid: string, why: string, name?: string): EngineError {
+  return new EngineError("io_error", `Git tree ${oid.slice(0, 12)} is damaged or hostile: ${why}; git fsck rejects it, and codeslice reads nothing through it.`, {
+    hint: "Run `git fsck` in the repository; compare other commits.",
+    data: { oid, reason: "bad_tree_entry", ...(name !== undefined ? { path: name.slice(0, 200) } : {}) },
+  });
 }
 
 const isTree = (mode: string) => mode === "40000" || mode === "040000";
@@ -146,8 +172,9 @@ function createRefReader(fs: FileSystem, gitdir: string) {
   /** A full ref name to the id it holds, following symbolic refs; undefined when it does not exist. */
   const readRef = async (name: string, depth = 0): Promise<RefValue | undefined> => {
     if (depth > 10 || name.includes("..") || name.startsWith("/")) return undefined;
+    // A folder of that name (refs/remotes/origin holds origin's branches) is no ref: git tries the next spelling.
     const loose = await readText(fs, `${gitdir}/${name}`).catch((error) => {
-      if (isEngineError(error, "outside_root")) return undefined;
+      if (isEngineError(error, "outside_root") || (isEngineError(error, "io_error") && error.data.kind === "directory")) return undefined;
       throw error;
     });
     if (loose !== undefined) {
@@ -189,8 +216,8 @@ function createRefReader(fs: FileSystem, gitdir: string) {
  * is `shallow_history` in a shallow clone, else damage. `peel` follows annotated tags.
  */
 function createObjectReader(objects: ObjectStore, shallow: () => Promise<Set<string>>) {
-  const readObject = async (oid: string, want: GitObject["type"]): Promise<Uint8Array> => {
-    const obj = await objects.read(oid);
+  const readObject = async (oid: string, want: GitObject["type"], maxBytes?: number): Promise<Uint8Array> => {
+    const obj = await objects.read(oid, maxBytes);
     if (!obj) {
       if ((await shallow()).size > 0) {
         throw new EngineError("shallow_history", `Object ${oid.slice(0, 12)} is not in this shallow clone.`, {
@@ -221,7 +248,7 @@ function createObjectReader(objects: ObjectStore, shallow: () => Promise<Set<str
   };
 
   const readCommit = async (oid: string): Promise<Commit> => parseCommit(oid, await readObject(oid, "commit"));
-  const readTree = async (oid: string): Promise<TreeEntry[]> => parseTree(await readObject(oid, "tree"));
+  const readTree = async (oid: string): Promise<TreeEntry[]> => parseTree(await readObject(oid, "tree"), oid);
   return { readObject, peel, readCommit, readTree };
 }
 
@@ -360,7 +387,7 @@ function createRepository(fs: FileSystem, gitdir: string): GitRepository {
     resolve,
     readCommit: reader.readCommit,
     readTree: reader.readTree,
-    readBlob: (oid) => reader.readObject(oid, "blob"),
+    readBlob: (oid, maxBytes) => reader.readObject(oid, "blob", maxBytes),
     flatten: (oid) => flatten(oid),
     diffTrees: (a, b) => diffTrees(a, b),
     shallow,
