@@ -168,6 +168,12 @@ export function withUsage(render: (usage: string) => string, a: ListArgs): { tex
 }
 
 /**
+ * Tokens added to a "needs N" figure: the answer repeats its budget (in its usage line, and in its
+ * JSON), and N may take more tokens to write than the budget it was counted with.
+ */
+export const BUDGET_DIGITS_MARGIN = 4;
+
+/**
  * The answer with the most entries, up to `max`, that fits the budget: `make(k)` renders k entries.
  * The one fitter decides ({@link fitPrefix}); this says what a page costs (its text, and with
  * `json` its JSON too) and, when not even none fits, throws `budget_too_small` naming the budget needed.
@@ -177,7 +183,7 @@ export function fitPage<T extends { text: string; usage: Usage }>(max: number, m
   const cost = (answer: T) => answer.usage.tokens + (a.json ? a.count(JSON.stringify({ ...answer, text: undefined })) : 0);
   const { answer, fits } = fitPrefix(max, make, cost, a.budget);
   if (!fits) {
-    const needed = cost(answer);
+    const needed = cost(answer) + BUDGET_DIGITS_MARGIN;
     throw new EngineError("budget_too_small", `A budget of ${a.budget} tokens cannot hold even the answer's header and notes; it needs ${needed}.`, {
       hint: `Ask again with budget ≥ ${needed}.`,
       data: { budget: a.budget, needed },
