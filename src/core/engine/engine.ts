@@ -5,7 +5,7 @@ import type { FileRecord } from "../extract/record.ts";
 import { toGoldGraph, type GoldGraph } from "../graph/gold-json.ts";
 import type { CodeGraph } from "../graph/model.ts";
 import { calls, importers, signature, type SignatureAnswer } from "../graph/queries.ts";
-import { listArgs, pageCalls, pageImporters, type CallsPage, type ImportersPage, type ListOptions } from "../graph/pages.ts";
+import { bindIndexVersion, listArgs, pageCalls, pageImporters, type CallsPage, type ImportersPage, type ListOptions } from "../graph/pages.ts";
 import type { TraceAnswer } from "../graph/trace.ts";
 import { checkDirection, checkImpactDepth, impact, type ImpactAnswer, type ImpactDirection } from "../graph/impact.ts";
 import type { TestsAnswer } from "../evidence/tests.ts";
@@ -274,17 +274,17 @@ export function createEngine(platform: Platform, options: EngineOptions = {}): E
     async callers(symbol, opts = {}) {
       const args = await listArgs(opts);
       const graph = await codeGraph(s, opts);
-      return pageCalls(graph, calls(graph, symbol, "callers", args.depth), args);
+      return pageCalls(graph, calls(graph, symbol, "callers", args.depth), bindIndexVersion(args, graph));
     },
     async callees(symbol, opts = {}) {
       const args = await listArgs(opts);
       const graph = await codeGraph(s, opts);
-      return pageCalls(graph, calls(graph, symbol, "callees", args.depth), args);
+      return pageCalls(graph, calls(graph, symbol, "callees", args.depth), bindIndexVersion(args, graph));
     },
     async importers(path, opts = {}) {
       const args = await listArgs(opts);
       const graph = await codeGraph(s, opts);
-      return pageImporters(graph, importers(graph, path, args.depth, platform.fs.rootLabel), args);
+      return pageImporters(graph, importers(graph, path, args.depth, platform.fs.rootLabel), bindIndexVersion(args, graph));
     },
     tests(target, opts = {}) {
       return answerTests(s, target, opts);
@@ -297,7 +297,7 @@ export function createEngine(platform: Platform, options: EngineOptions = {}): E
       const direction = checkDirection(opts.direction ?? args.direction); // a cursor carries the direction it was made with
       const depth = checkImpactDepth(args.depth);
       const graph = await codeGraph(s, opts);
-      return impact(graph, target, direction, depth, args, { root: platform.fs.rootLabel, routes: () => routesOf(s, graph) });
+      return impact(graph, target, direction, depth, bindIndexVersion(args, graph), { root: platform.fs.rootLabel, routes: () => routesOf(s, graph) });
     },
     async signature(symbol, opts = {}) {
       return signature(await codeGraph(s, opts), symbol);

@@ -93,16 +93,60 @@ export interface ListArgs {
   encoding: Encoding;
   json: boolean;
   count: (text: string) => number;
+  /** The index version the cursor was made on, when it names one. */
+  cursorVersion?: string;
+  /** This index's version ({@link bindIndexVersion}): the next page's cursor carries it. */
+  version?: string;
 }
 
-const CURSOR = /^(\d{1,9})\.(summary|include|exclude|only)\.(\d{1,2})(?:\.(up|down|both))?$/;
+const CURSOR = /^(\d{1,9})\.(summary|include|exclude|only)\.(\d{1,2})(?:\.(up|down|both))?(?:\.v([0-9a-z]{1,8}))?$/;
 
 /**
- * A page's cursor: `<offset>.<tests>.<depth>`, and `.<direction>` for impact, readable and enough
- * to ask for the next page alone.
+ * A page's cursor: `<offset>.<tests>.<depth>`, `.<direction>` for impact, and `.v<version>` of the
+ * index it was made on: readable, enough to ask for the next page alone, and known stale after an
+ * edit (an offset into a list that changed would repeat some entries and skip others).
  */
-export function encodeCursor(offset: number, tests: TestsMode, depth: number, direction?: string): string {
-  return `${offset}.${tests}.${depth}${direction ? `.${direction}` : ""}`;
+export function encodeCursor(offset: number, tests: TestsMode, depth: number, direction?: string, version?: string): string {
+  return `${offset}.${tests}.${depth}${direction ? `.${direction}` : ""}${version ? `.v${version}` : ""}`;
+}
+
+const versions = new WeakMap<CodeGraph, string>();
+
+/**
+ * The index's version: a hash of every indexed file's path and content hash, so it changes with
+ * any edit and is the same for the same code (a cursor survives a server restart, not an edit).
+ */
+export function indexVersion(graph: CodeGraph): string {
+  let v = versions.get(graph);
+  if (v) return v;
+  let h = 0x811c9dc5;
+  const mix = (text: string) => {
+    for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193);
+  };
+  for (const path of [...graph.records.keys()].sort()) {
+    mix(path);
+    mix("\0");
+    mix(graph.records.get(path)!.hash);
+    mix("\n");
+  }
+  v = (h >>> 0).toString(36);
+  versions.set(graph, v);
+  return v;
+}
+
+/**
+ * Binds list arguments to the graph they page: the next cursor carries its version, and a cursor
+ * made on another version is refused as stale (code `invalid_argument`, reason `stale_cursor`).
+ */
+export function bindIndexVersion(a: ListArgs, graph: CodeGraph): ListArgs {
+  a.version = indexVersion(graph);
+  if (a.cursorVersion !== undefined && a.cursorVersion !== a.version) {
+    throw new EngineError("invalid_argument", "The cursor is stale: it was made before the code changed; the list it pages is not the same any more, and paging on would repeat some entries and skip others.", {
+      hint: "Ask again without a cursor for the first page of the current list.",
+      data: { cursor: encodeCursor(a.offset, a.tests, a.depth ?? 0, a.direction, a.cursorVersion), reason: "stale_cursor" },
+    });
+  }
+  return a;
 }
 
 function badArgument(message: string, data: Record<string, unknown>, hint?: string): EngineError {
@@ -128,6 +172,7 @@ export async function listArgs(opts: ListOptions & { depth?: number; direction?:
   let tests = opts.tests ?? "summary";
   let depth = opts.depth;
   let direction: string | undefined;
+  let cursorVersion: string | undefined;
   if (opts.cursor !== undefined) {
     const m = CURSOR.exec(String(opts.cursor).trim());
     if (!m) {
@@ -147,9 +192,10 @@ export async function listArgs(opts: ListOptions & { depth?: number; direction?:
     tests = cursorTests;
     depth = cursorDepth;
     direction = m[4];
+    cursorVersion = m[5];
   }
   // Remembers each line's count: a page is rendered and counted several times while it is fitted.
-  return { limit, offset, tests, depth, direction, budget, encoding, json: opts.json === true, count: lineMemoCounter(await loadTokenCounter(encoding)) };
+  return { limit, offset, tests, depth, direction, budget, encoding, json: opts.json === true, count: lineMemoCounter(await loadTokenCounter(encoding)), ...(cursorVersion ? { cursorVersion } : {}) };
 }
 
 const usageLine = (tokens: number, a: ListArgs) => `-- ${tokens}/${a.budget} tokens (${a.encoding})`;
@@ -226,7 +272,7 @@ export function pastTheEnd(offset: number, matching: number): string {
 /** A page's info for `k` entries from `offset` of `matching` (`direction`: impact's, carried by the cursor). */
 export function pageInfo(a: ListArgs, matching: number, k: number, depth: number, direction?: string): PageInfo {
   const end = a.offset + k;
-  return { tests: a.tests, matching, offset: a.offset, shown: k, limit: a.limit, ...(end < matching && k > 0 ? { next: encodeCursor(end, a.tests, depth, direction) } : {}) };
+  return { tests: a.tests, matching, offset: a.offset, shown: k, limit: a.limit, ...(end < matching && k > 0 ? { next: encodeCursor(end, a.tests, depth, direction, a.version) } : {}) };
 }
 
 /** Keeps the entries the tests filter asks for, production first. */
