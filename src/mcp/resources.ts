@@ -27,6 +27,24 @@ const MAX_LISTED_OUTLINES = 500;
 const POLL_MS = 2000;
 /** JSON-RPC code the MCP spec gives a resource that does not exist. */
 const RESOURCE_NOT_FOUND = -32002;
+/**
+ * Subscriptions a session may hold, and the longest URI one may name: each refresh notifies every
+ * subscriber, so without bounds one client made an edit cost 103 notifications and 104 MB.
+ */
+export const MAX_SUBSCRIPTIONS = 100;
+export const MAX_SUBSCRIPTION_URI_CHARS = 8192;
+
+/**
+ * Why `uri` cannot be subscribed to, or undefined: only this server's own resources (the map, an
+ * outline, a symbol), each URI bounded in length.
+ */
+export function subscriptionRefusal(uri: string, held: number): string | undefined {
+  if (uri.length > MAX_SUBSCRIPTION_URI_CHARS) return `the URI is ${uri.length} characters; the limit is ${MAX_SUBSCRIPTION_URI_CHARS}`;
+  const own = uri === MAP_URI || (/^codeslice:\/\/(outline|symbol)\/./.test(uri) && !/[\s\u0000-\u001f]/.test(uri));
+  if (!own) return `${JSON.stringify(uri.slice(0, 100))} is not one of this server's resources (${MAP_URI}, codeslice://outline/<path>, codeslice://symbol/<name>)`;
+  if (held >= MAX_SUBSCRIPTIONS) return `this session holds ${held} subscriptions, the most the server keeps; unsubscribe from some first`;
+  return undefined;
+}
 
 /** What the resources need from the server. */
 export interface ResourceContext {
@@ -98,7 +116,10 @@ export function registerResources(server: McpServer, ctx: ResourceContext): { re
   // McpServer handles list and read; subscriptions are the protocol's own requests.
   server.server.registerCapabilities({ resources: { subscribe: true, listChanged: true } });
   server.server.setRequestHandler(SubscribeRequestSchema, (request) => {
-    subscribed.add(request.params.uri);
+    const uri = request.params.uri;
+    const refusal = subscribed.has(uri) ? undefined : subscriptionRefusal(uri, subscribed.size);
+    if (refusal) throw new McpError(ErrorCode.InvalidParams, `Cannot subscribe: ${refusal}.`, { uri: uri.slice(0, 200) });
+    subscribed.add(uri);
     poll ??= setInterval(() => void ctx.refresh().catch((error: Error) => ctx.log.debug(`resource check: ${error.message}`)), POLL_MS);
     poll.unref?.();
     return {};
