@@ -26,6 +26,8 @@ import { codeGraph, routesOf, searchIndexOf } from "./graph-cache.ts";
 import { refresh } from "./refresh.ts";
 import { answerChanges, answerContext, answerLocate, answerMap, answerSnippet, answerTests, answerTrace } from "./answers.ts";
 import { answerScip, exportIndex, importIndex } from "./portable.ts";
+import { loadGitIndex } from "../git/worktree.ts";
+import { normalizeRelative } from "../../shared/paths.ts";
 import type { ArtifactSummary } from "./artifact.ts";
 import type { ScipAnswer, ScipOptions } from "../scip/scip.ts";
 
@@ -232,6 +234,12 @@ export interface Engine {
   importIndex(bytes: Uint8Array): Promise<ArtifactSummary>;
   /** The code graph as a SCIP index (core/scip/scip.ts): definitions, references, inheritance. */
   scip(options?: ScipOptions & RunOptions): Promise<ScipAnswer>;
+  /**
+   * Whether `path` (relative to the root) is one of the project's own files: a source file of the
+   * index, or a file git tracks. A front end writing output (an artifact, a SCIP index) refuses to
+   * replace one unless told to, since the export would silently take the place of code.
+   */
+  isProjectFile(path: string, options?: RunOptions): Promise<boolean>;
 }
 
 /** Creates an engine over one platform (file system, store, wasm). */
@@ -317,6 +325,13 @@ export function createEngine(platform: Platform, options: EngineOptions = {}): E
     exportIndex: (run = {}) => exportIndex(s, run),
     importIndex: (bytes) => importIndex(s, bytes),
     scip: (opts = {}) => answerScip(s, opts),
+    async isProjectFile(path, run = {}) {
+      const rel = normalizeRelative(path);
+      if (rel === undefined || rel === "") return false;
+      if (!s.index) await reindex(s, run);
+      if (s.index!.snapshot.files.some((f) => f.path === rel && f.language !== undefined)) return true;
+      return (await loadGitIndex(platform.fs, undefined)).entries.has(rel);
+    },
   };
 }
 
