@@ -7,7 +7,7 @@
  */
 import { McpServer, ResourceTemplate } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { ErrorCode, McpError, SubscribeRequestSchema, UnsubscribeRequestSchema, type ReadResourceResult } from "@modelcontextprotocol/sdk/types.js";
-import { isEngineError, LIMITS, loadTokenCounter, type Engine, type FileRecord, type RefreshResult } from "../index.ts";
+import { citePath, isEngineError, LIMITS, loadTokenCounter, type Engine, type FileRecord, type RefreshResult } from "../index.ts";
 import { engineErrorText } from "./errors.ts";
 import { at, fenceLines, fitLines, plural } from "./render.ts";
 import type { McpLogger } from "./tool.ts";
@@ -170,12 +170,16 @@ async function sourceFiles(ctx: ResourceContext): Promise<string[]> {
 
 async function fileRecord(ctx: ResourceContext, path: string): Promise<FileRecord> {
   const rel = path.replace(/^\.\//, "");
-  const record = (await ctx.engine.records()).find((r) => r.path === rel);
+  const records = await ctx.engine.records();
+  // The exact name, else the one file with the same name in another Unicode normalization (NFC typed for an NFD name).
+  const record = records.find((r) => r.path === rel) ?? oneOf(records.filter((r) => r.path.normalize("NFC") === rel.normalize("NFC")));
   if (record) return record;
   // Let the engine say why (outside the root, not indexed, did-you-mean): a one-line read does.
   await ctx.engine.snippet(rel, 1, 1);
   throw new McpError(RESOURCE_NOT_FOUND, `${rel} is not an indexed source file; codeslice://map lists the project's layout.`, { path: rel });
 }
+
+const oneOf = <T>(xs: T[]): T | undefined => (xs.length === 1 ? xs[0] : undefined);
 
 /** A file's definitions, nested by parent, each with its lines and its header's first line (or kind and name). */
 function outline(record: FileRecord, cap: number, count: (text: string) => number): string {
@@ -184,7 +188,7 @@ function outline(record: FileRecord, cap: number, count: (text: string) => numbe
     const header = d.signature.split("\n")[0]!.trim();
     return `${"  ".repeat(depth(i))}- ${d.start}-${d.end} ${header.includes(d.name) ? header : `${d.kind} ${d.name}`}`;
   });
-  const head = `# ${record.path} (${record.language}, ${plural(record.lines, "line")}, ${plural(record.definitions.length, "symbol")})`;
+  const head = `# ${citePath(record.path)} (${record.language}, ${plural(record.lines, "line")}, ${plural(record.definitions.length, "symbol")})`;
   if (lines.length === 0) return `${head}\n\nNo definitions.`;
   return fitLines({
     lines,

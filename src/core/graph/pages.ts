@@ -5,7 +5,7 @@
  * a token budget that covers the whole text (and, when asked, the answer's JSON too).
  */
 import { EngineError } from "../../shared/errors.ts";
-import { cite } from "../../shared/paths.ts";
+import { cite, citePath } from "../../shared/paths.ts";
 import { fitPrefix } from "../budget/fit.ts";
 import { ENCODINGS, lineMemoCounter, loadTokenCounter, type Encoding } from "../budget/tokenizer.ts";
 import { isTestSite, isTestPath, testAt } from "../evidence/test-code.ts";
@@ -253,7 +253,7 @@ export function summarizeByFile(paths: string[]): TestCodeSummary {
 export function pagingLines(page: PageInfo, what: string, rest: { testCode: TestCodeSummary; testWhat: string | ((n: number) => string) }): string[] {
   const lines: string[] = [];
   if (page.tests === "summary" && rest.testCode.entries > 0) {
-    const files = rest.testCode.files.map((f) => `${f.path} (${fmt(f.count)})`).join(", ");
+    const files = rest.testCode.files.map((f) => `${citePath(f.path)} (${fmt(f.count)})`).join(", ");
     const more = rest.testCode.fileCount - rest.testCode.files.length;
     const where = files ? ` in ${plural(rest.testCode.fileCount, "test file")}: ${files}${more > 0 ? `, and ${plural(more, "more file")}` : ""}` : "";
     const counted = typeof rest.testWhat === "string" ? plural(rest.testCode.entries, rest.testWhat) : rest.testWhat(rest.testCode.entries);
@@ -386,13 +386,13 @@ export function pageImporters(graph: CodeGraph, full: ImportersAnswer, a: ListAr
     const shown = rest.slice(0, k);
     const page = pageInfo(a, kept.length, shown.length, full.depth);
     const render = (usage: string) => {
-      const lines = [`# Files importing ${full.path}${full.depth > 1 ? ` (depth ${full.depth})` : ""}`];
+      const lines = [`# Files importing ${citePath(full.path)}${full.depth > 1 ? ` (depth ${full.depth})` : ""}`];
       lines.push(`${plural(full.results.length, "file")}${tests.length ? `: ${fmt(full.results.length - tests.length)} production, ${fmt(tests.length)} test` : ""}.`);
       const filter = a.tests === "only" ? "test files only" : a.tests === "include" ? "production files first, then test files" : "production files";
       if (kept.length === 0) lines.push(full.results.length === 0 ? "No project file imports it." : `None among ${filter}.`);
       else if (a.offset >= kept.length) lines.push(pastTheEnd(a.offset, kept.length));
       else if (shown.length) lines.push(`Listed (${filter}): ${fmt(a.offset + 1)}-${fmt(a.offset + shown.length)} of ${fmt(kept.length)}.`, "");
-      for (const r of shown) lines.push(`${"  ".repeat(r.depth - 1)}- ${r.path}${r.depth > 1 ? ` (depth ${r.depth})` : ""}`);
+      for (const r of shown) lines.push(`${"  ".repeat(r.depth - 1)}- ${citePath(r.path)}${r.depth > 1 ? ` (depth ${r.depth})` : ""}`);
       const paging = pagingLines(page, "files", { testCode: { ...testCode, files: [] }, testWhat: "test file" });
       if (paging.length) lines.push("", ...paging);
       lines.push("", ...completenessLines(completeness, kept.length === 0, "every import in its language's files resolves, and none of them has syntax errors"));
