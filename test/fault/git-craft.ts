@@ -9,6 +9,21 @@ import * as path from "node:path";
 import { createDeflate, deflateSync } from "node:zlib";
 
 export type Kind = "commit" | "tree" | "blob" | "tag";
+
+/** Where a crafted git directory goes: a folder on disk, or a map of its files (relative to it) for a memory file system. */
+export type GitDir = string | Map<string, Uint8Array>;
+
+/** Writes `bytes` at `rel` under `gitdir`. */
+export function put(gitdir: GitDir, rel: string, bytes: Uint8Array | string): void {
+  const data = typeof bytes === "string" ? enc.encode(bytes) : bytes;
+  if (typeof gitdir !== "string") {
+    gitdir.set(rel, data);
+    return;
+  }
+  const file = path.join(gitdir, rel);
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  fs.writeFileSync(file, data);
+}
 const TYPE_NUMBER: Record<Kind, number> = { commit: 1, tree: 2, blob: 3, tag: 4 };
 const enc = new TextEncoder();
 
@@ -18,12 +33,10 @@ export function objectId(kind: Kind, body: Uint8Array): string {
 }
 
 /** Writes a loose object (any bytes as its body); returns its id, or `oid` when given (to lie). */
-export function writeLoose(gitdir: string, kind: Kind, body: Uint8Array | string, oid?: string): string {
+export function writeLoose(gitdir: GitDir, kind: Kind, body: Uint8Array | string, oid?: string): string {
   const bytes = typeof body === "string" ? enc.encode(body) : body;
   const id = oid ?? objectId(kind, bytes);
-  const file = path.join(gitdir, "objects", id.slice(0, 2), id.slice(2));
-  fs.mkdirSync(path.dirname(file), { recursive: true });
-  fs.writeFileSync(file, deflateSync(Buffer.concat([Buffer.from(`${kind} ${bytes.length}\0`), bytes])));
+  put(gitdir, `objects/${id.slice(0, 2)}/${id.slice(2)}`, deflateSync(Buffer.concat([Buffer.from(`${kind} ${bytes.length}\0`), bytes])));
   return id;
 }
 
@@ -69,10 +82,9 @@ export function initRepo(root: string): string {
 }
 
 /** Writes a commit of `tree` and points `ref` (default refs/heads/main) at it. */
-export function commit(gitdir: string, tree: string, parents: string[] = [], ref = "refs/heads/main"): string {
+export function commit(gitdir: GitDir, tree: string, parents: string[] = [], ref = "refs/heads/main"): string {
   const oid = writeLoose(gitdir, "commit", commitBody(tree, parents));
-  fs.mkdirSync(path.dirname(path.join(gitdir, ref)), { recursive: true });
-  fs.writeFileSync(path.join(gitdir, ref), `${oid}\n`);
+  put(gitdir, ref, `${oid}\n`);
   return oid;
 }
 
@@ -108,7 +120,7 @@ function entryHeader(type: number, size: number): number[] {
 }
 
 /** Writes objects/pack/pack-<name>.{pack,idx} holding `entries` (index v2); returns each entry's id. */
-export function writePack(gitdir: string, entries: PackEntry[], name = "a".repeat(40)): string[] {
+export function writePack(gitdir: GitDir, entries: PackEntry[], name = "a".repeat(40)): string[] {
   const chunks: Buffer[] = [];
   const header = Buffer.alloc(12);
   header.write("PACK", 0);
@@ -158,7 +170,7 @@ export function writePack(gitdir: string, entries: PackEntry[], name = "a".repea
   order.forEach((o, i) => offs.writeUInt32BE(o.offset, 4 * i));
   idx.push(offs, pack.subarray(pack.length - 20));
   const idxBody = Buffer.concat(idx);
-  fs.writeFileSync(path.join(gitdir, "objects", "pack", `pack-${name}.pack`), pack);
-  fs.writeFileSync(path.join(gitdir, "objects", "pack", `pack-${name}.idx`), Buffer.concat([idxBody, createHash("sha1").update(idxBody).digest()]));
+  put(gitdir, `objects/pack/pack-${name}.pack`, pack);
+  put(gitdir, `objects/pack/pack-${name}.idx`, Buffer.concat([idxBody, createHash("sha1").update(idxBody).digest()]));
   return oids;
 }

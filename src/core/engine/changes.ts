@@ -344,9 +344,23 @@ function detectRenames(raw: RawChange[]): void {
 // ------------------------------------------------------------------ pasted diffs
 
 async function fromDiff(ctx: ChangesContext, text: string): Promise<Omit<ChangeSet, "files"> & { raw: RawChange[] }> {
-  const patches = parseUnifiedDiff(text);
-  const inventory = inventoryOf(ctx.snapshot);
   const notes: string[] = [];
+  // A file the diff names outside the project (`../x`, `/etc/passwd`), or names on neither side
+  // (/dev/null both ways), is left out, said in a note: nothing outside the root is read or cited.
+  const inside = (p: string | undefined) => p === undefined || (normalizeRelative(p) ?? "") !== "";
+  const all = parseUnifiedDiff(text);
+  const patches = all.filter((p) => (p.oldPath !== undefined || p.newPath !== undefined) && inside(p.oldPath) && inside(p.newPath));
+  if (patches.length < all.length) {
+    const out = all.length - patches.length;
+    notes.push(`${out} file${out > 1 ? "s" : ""} of the diff name${out > 1 ? "" : "s"} no path inside the project; left out`);
+  }
+  if (patches.length === 0) {
+    throw new EngineError("invalid_diff", "The diff names no file inside the project: every file it changes is outside the root, or /dev/null on both sides.", {
+      hint: "Pass a diff made in this project (paths relative to its root).",
+      data: {},
+    });
+  }
+  const inventory = inventoryOf(ctx.snapshot);
   const contents = new Map<string, string | { reason: string } | undefined>();
   /** A path's current text; undefined when the tree has no such file; a reason when it has one the index skipped. */
   const current = async (path: string): Promise<string | { reason: string } | undefined> => {

@@ -97,17 +97,25 @@ export function parsePackIndex(bytes: Uint8Array, name: string): PackIndex {
   if (bytes.length < 8 + 1024 || view.getUint32(0) !== 0xff744f63) throw damaged(name, "not a version-2 pack index (run `git gc` to rewrite old packs)");
   if (view.getUint32(4) !== 2) throw damaged(name, `pack index version ${view.getUint32(4)}`);
   const fanout = new Uint32Array(256);
-  for (let i = 0; i < 256; i++) fanout[i] = view.getUint32(8 + 4 * i);
+  for (let i = 0; i < 256; i++) {
+    fanout[i] = view.getUint32(8 + 4 * i);
+    // Every bucket's end is at or past the one before: a lookup's range is trusted from here on.
+    if (i > 0 && fanout[i]! < fanout[i - 1]!) throw damaged(name, "fan-out table out of order");
+  }
   const count = fanout[255]!;
   const oidsAt = 8 + 1024;
   const offsetsAt = oidsAt + 24 * count; // ids, then one CRC-32 per object
   const largeAt = offsetsAt + 4 * count;
+  // 28 bytes an object at least, then the two trailing checksums: a count the file cannot hold is damage.
   if (bytes.length < largeAt + 40) throw damaged(name, "truncated");
+  const large = Math.floor((bytes.length - 40 - largeAt) / 8);
   const offsets = new Float64Array(count);
   for (let i = 0; i < count; i++) {
     const o = view.getUint32(offsetsAt + 4 * i);
     if (o & 0x80000000) {
-      const at = largeAt + 8 * (o & 0x7fffffff);
+      const k = o & 0x7fffffff;
+      if (k >= large) throw damaged(name, "large offset past the end of the index");
+      const at = largeAt + 8 * k;
       offsets[i] = view.getUint32(at) * 2 ** 32 + view.getUint32(at + 4);
     } else offsets[i] = o;
   }
