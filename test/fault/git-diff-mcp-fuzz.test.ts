@@ -52,7 +52,7 @@ const A = "def main():\n    return helper()\n\n\ndef helper():\n    return 1\n";
 const B = A.replace("return 1", "return 2").concat("\n\ndef extra():\n    return 3\n");
 
 /** A valid repository in memory: loose commits and trees, blobs in a pack as a base, an offset delta and a reference delta. */
-function baseRepo(): { files: Map<string, Uint8Array>; loose: string[] } {
+function baseRepo(): { files: Map<string, Uint8Array>; loose: string[]; known: { blob: string; tree: string } } {
   const files = new Map<string, Uint8Array>();
   put(files, "HEAD", "ref: refs/heads/main\n");
   const blobA = enc.encode(A);
@@ -76,7 +76,7 @@ function baseRepo(): { files: Map<string, Uint8Array>; loose: string[] } {
   loose.push(sub1, t1, c1, sub2, t2, c2);
   put(files, "refs/heads/main", `${c2}\n`);
   put(files, "packed-refs", `# pack-refs with: peeled fully-peeled sorted\n${c1} refs/tags/v1\n`);
-  return { files, loose };
+  return { files, loose, known: { blob: idA, tree: sub1 } };
 }
 
 function commonPrefix(a: Uint8Array, b: Uint8Array): number {
@@ -134,7 +134,7 @@ function bomb(kind: string): Uint8Array {
 }
 
 /** Damages one loose object: its inflated content (re-deflated, so parsers see it), its header, or its compressed bytes. */
-function damageLoose(r: Rng, raw: Uint8Array): Uint8Array {
+function damageLoose(r: Rng, raw: Uint8Array, known: { blob: string; tree: string }): Uint8Array {
   let body: Uint8Array;
   try {
     body = new Uint8Array(inflateSync(raw));
@@ -149,11 +149,11 @@ function damageLoose(r: Rng, raw: Uint8Array): Uint8Array {
     case 1: return deflateSync(Buffer.concat([Buffer.from(`${header.split(" ")[0]} ${r.pick([0, 1, content.length + 1, 2 ** 31, 2 ** 40, 2 ** 53])}\0`), content]));
     case 2: return deflateSync(Buffer.concat([Buffer.from(`${r.pick(["blob", "tree", "commit", "tag", "bogus", ""])} ${content.length}\0`), content]));
     case 3: {
-      // A tree entry renamed to something hostile, or a bad mode.
+      // A tree entry with a hostile name (naming an object the repository holds, so a reader would follow it), or a bad mode.
       if (header.startsWith("tree")) {
         const name = r.pick(BAD_NAMES);
-        const mode = r.pick(["100644", "40000", "160000", "120000", "999999", ""]);
-        const oid = "ab".repeat(20);
+        const mode = r.pick(["100644", "100644", "40000", "40000", "160000", "120000", "999999", ""]);
+        const oid = r.chance(0.1) ? "ab".repeat(20) : mode === "40000" ? known.tree : known.blob;
         const extra = treeBytes([{ mode, name, oid }]);
         const next = Buffer.concat([content, extra]);
         return deflateSync(Buffer.concat([Buffer.from(`tree ${next.length}\0`), next]));
@@ -168,6 +168,16 @@ function damageLoose(r: Rng, raw: Uint8Array): Uint8Array {
       // A small compression bomb: declares and holds 8 MiB of zeros (the reader must not need it whole to refuse it).
       return bomb(header.split(" ")[0]!);
   }
+}
+
+/** A tree with one more entry, named as git fsck refuses, naming an object the repository holds. */
+function hostileTree(r: Rng, raw: Uint8Array, known: { blob: string; tree: string }): Uint8Array {
+  const body = new Uint8Array(inflateSync(raw));
+  const content = body.subarray(body.indexOf(0) + 1);
+  const dir = r.chance(0.3);
+  const entry = treeBytes([{ mode: dir ? "40000" : "100644", name: r.pick(BAD_NAMES), oid: dir ? known.tree : known.blob }]);
+  const next = r.chance(0.5) ? Buffer.concat([entry, content]) : Buffer.concat([content, entry]);
+  return deflateSync(Buffer.concat([Buffer.from(`tree ${next.length}\0`), next]));
 }
 
 /** Rebuilds the pack with damaged entries: declared sizes, types, delta headers and ops, base offsets and ids. */
@@ -211,14 +221,21 @@ describe("fuzz: git objects (loose, packed, deltas) and refs", () => {
     let readable = 0;
     for (const seed of seedList(SEEDS)) {
       const r = rng(seed);
-      const { files, loose } = baseRepo();
+      const { files, loose, known } = baseRepo();
       const kinds = 1 + r.int(2);
       for (let k = 0; k < kinds; k++) {
-        switch (r.int(4)) {
+        switch (r.int(5)) {
           case 0: case 1: {
             const oid = r.pick(loose);
             const key = `objects/${oid.slice(0, 2)}/${oid.slice(2)}`;
-            files.set(key, damageLoose(r, files.get(key)!));
+            files.set(key, damageLoose(r, files.get(key)!, known));
+            break;
+          }
+          case 3: {
+            // A hostile name added to one of the trees every revision reads.
+            const oid = r.pick(loose.filter((_, i) => i % 3 !== 2)); // the trees, not the commits
+            const key = `objects/${oid.slice(0, 2)}/${oid.slice(2)}`;
+            files.set(key, hostileTree(r, files.get(key)!, known));
             break;
           }
           case 2: damagedPack(r, files); break;
@@ -250,10 +267,10 @@ describe("fuzz: git objects (loose, packed, deltas) and refs", () => {
   it("the engine's changes over damaged repositories (a third of the seeds): no crash, no path outside the root", async () => {
     for (const seed of seedList(SEEDS).filter((s) => s % 3 === 0)) {
       const r = rng(seed + 100_000);
-      const { files, loose } = baseRepo();
+      const { files, loose, known } = baseRepo();
       const oid = r.pick(loose);
       const key = `objects/${oid.slice(0, 2)}/${oid.slice(2)}`;
-      if (r.chance(0.6)) files.set(key, damageLoose(r, files.get(key)!));
+      if (r.chance(0.6)) files.set(key, damageLoose(r, files.get(key)!, known));
       else damagedPack(r, files);
       const tree: Record<string, string | Uint8Array> = { "a.py": B, "c.py": A, "pkg/b.py": A };
       for (const [k, v] of files) tree[`.git/${k}`] = v;
