@@ -87,6 +87,7 @@ describe("issue 22: the git reader trusts nothing in .git", () => {
     const r = await childChanges(root, { base: "HEAD" });
     expect(r.ok, r.message).toBe(true);
     expect(r.answer!.files.find((f) => f.path === "big.py")).toMatchObject({ status: "skipped", reason: "larger than 1024 KiB" });
+    console.log(`256 MiB zero-blob bomb: changes peaked at ${r.maxRssMiB} MiB RSS`);
     expect(r.maxRssMiB).toBeLessThan(200);
   }, 60_000);
 

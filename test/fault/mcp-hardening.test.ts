@@ -112,6 +112,21 @@ describe("issue 22: MCP budgets, cursors, subscriptions and prompts", () => {
     }
   });
 
+  // Was a bug (item 5): the changes tool crashed on the real diff of a one-line edit to a huge file, as the CLI did.
+  it("the changes tool reads a one-line edit to a 500,000-line file", async () => {
+    const lines = Array.from({ length: 500_000 }, (_, i) => `${i % 10}`);
+    const root = fixtureDir({ "big.py": `${lines.join("\n")}\n`, "main.py": "def main():\n    return 1\n" });
+    const diff = `--- a/big.py\n+++ b/big.py\n@@ -250000,3 +250000,3 @@\n ${lines[249_999]}\n-${lines[250_000]}\n+-1\n ${lines[250_001]}\n`;
+    const c = await server(root);
+    try {
+      const r = await call(c.client, "changes", { diff });
+      expect(r.isError, r.text).toBe(false);
+      expect(r.data.files.map((f: { path: string; status: string }) => `${f.status} ${f.path}`)).toEqual(["modified big.py"]);
+    } finally {
+      await c.close();
+    }
+  }, 60_000);
+
   // Was a bug (item 15): a 10 MiB diff argument made a reply larger than the SDK client's read buffer.
   it("review_diff with a 10 MiB diff replies within the response cap, saying it cut the diff", async () => {
     const c = await server(fixtureDir());
