@@ -49,6 +49,29 @@ describe("issue 22: MCP budgets, cursors, subscriptions and prompts", () => {
     }
   });
 
+  // The engine's own figure (what the CLI reports) holds too, with and without the JSON in the budget.
+  it("engine: the budget a budget_too_small names is one that answers", async () => {
+    const root = fixtureDir();
+    const engine = createEngine(await createNodePlatform({ root, cacheDir: path.join(tempDir("codeslice-mcp-cache-"), "c") }));
+    try {
+      const calls: [string, (budget: number, json: boolean) => Promise<unknown>][] = [
+        ["callers", (budget, json) => engine.callers("format_greeting", { budget, json })],
+        ["impact", (budget, json) => engine.impact("format_greeting", { budget, json })],
+        ["tests", (budget, json) => engine.tests("shop/models.py", { budget, json })],
+        ["trace", (budget, json) => engine.trace("register", "format_greeting", { budget, json })],
+      ];
+      for (const [name, run] of calls) {
+        for (const json of [false, true]) {
+          const needed = await run(1, json).then(() => undefined, (e: { code: string; data: { needed: number } }) => (e.code === "budget_too_small" ? e.data.needed : undefined));
+          expect(needed, name).toBeGreaterThan(1);
+          await expect(run(needed!, json), `${name} json=${json} with ${needed}`).resolves.toBeTruthy();
+        }
+      }
+    } finally {
+      engine.close();
+    }
+  });
+
   // Was a bug (item 13): a cursor replayed after an edit repeated some entries and skipped others without a word.
   it("a cursor made before an edit says it is stale instead of paging the new list", async () => {
     const root = tempDir();
