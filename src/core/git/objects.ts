@@ -225,6 +225,27 @@ export function applyDelta(base: Uint8Array, delta: Uint8Array, what: string, ma
   return out;
 }
 
+/**
+ * A delta's declared result checked from its first inflated bytes, before the delta is inflated
+ * whole: a result over `maxBytes` is too large, and a delta of `size` bytes larger than eight
+ * times its result (a copy op is at most 8 bytes and makes at least 1) is damage.
+ */
+async function checkDeltaPrefix(compressed: Uint8Array, size: number, maxBytes: number, what: string): Promise<void> {
+  let head: Uint8Array;
+  try {
+    head = await inflate(compressed, 20, true);
+  } catch (error) {
+    throw damaged(what, `cannot inflate (${(error as Error).message})`);
+  }
+  const { targetSize } = deltaHeader(head.subarray(0, 20), what);
+  if (targetSize > maxBytes) {
+    // A small delta is read whole first, so one that lies about its result is called damaged, not large.
+    if (size <= 64 * 1024) checkDelta(await inflateExactly(compressed, size, what), what);
+    throw tooLarge(what, targetSize, maxBytes);
+  }
+  if (size > 8 * targetSize + 20) throw damaged(what, `a delta of ${size} bytes for a result of ${targetSize}`);
+}
+
 interface Pack {
   name: string;
   index: PackIndex;
@@ -401,7 +422,9 @@ export function createObjectStore(fs: FileSystem, gitdir: string): ObjectStore {
     const isDelta = back !== undefined || baseOid !== undefined;
     if (!isDelta && !TYPES[type]) throw damaged(what, `object type ${type}`);
     if (size > (isDelta ? MAX_OBJECT_BYTES : maxBytes)) throw tooLarge(what, size, isDelta ? MAX_OBJECT_BYTES : maxBytes);
-    const body = await inflateExactly(data.subarray(pos, packEntryEnd(pack, offset, data.length)), size, what);
+    const compressed = data.subarray(pos, packEntryEnd(pack, offset, data.length));
+    if (isDelta) await checkDeltaPrefix(compressed, size, maxBytes, what);
+    const body = await inflateExactly(compressed, size, what);
     let obj: GitObject;
     if (isDelta) {
       const { sourceSize, targetSize } = checkDelta(body, what);
