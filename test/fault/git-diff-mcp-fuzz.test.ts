@@ -172,7 +172,12 @@ function damageLoose(r: Rng, raw: Uint8Array, known: { blob: string; tree: strin
 
 /** A tree with one more entry, named as git fsck refuses, naming an object the repository holds. */
 function hostileTree(r: Rng, raw: Uint8Array, known: { blob: string; tree: string }): Uint8Array {
-  const body = new Uint8Array(inflateSync(raw));
+  let body: Uint8Array;
+  try {
+    body = new Uint8Array(inflateSync(raw));
+  } catch {
+    return damageBytes(r, raw); // damaged already, past inflating
+  }
   const content = body.subarray(body.indexOf(0) + 1);
   const dir = r.chance(0.3);
   const entry = treeBytes([{ mode: dir ? "40000" : "100644", name: r.pick(BAD_NAMES), oid: dir ? known.tree : known.blob }]);

@@ -128,6 +128,29 @@ describe("issue 22: the git reader trusts nothing in .git", () => {
     expect(error?.data).toMatchObject({ reason: "bad_tree_entry" });
   });
 
+  // Was a bug (found by the fuzz suite): a tree stored under its own id as a subtree, and trees that hold the next one twice (2^24 files from 24 small objects, as real git can store them), walked for ever.
+  it.each(["a tree that holds itself", "a tree bomb of 2^24 files"])("%s is refused, not walked for ever", async (shape) => {
+    const root = tempDir();
+    const gitdir = initRepo(root);
+    const blob = writeLoose(gitdir, "blob", SOURCE);
+    const one = commit(gitdir, writeLoose(gitdir, "tree", treeBytes([{ mode: "100644", name: "main.py", oid: blob }])));
+    let top: string;
+    if (shape.startsWith("a tree that")) {
+      const self = "5e".repeat(20);
+      writeLoose(gitdir, "tree", treeBytes([{ mode: "100644", name: "main.py", oid: blob }, { mode: "40000", name: "sub", oid: self }]), self);
+      top = self;
+    } else {
+      top = writeLoose(gitdir, "tree", treeBytes([{ mode: "100644", name: "f.py", oid: blob }]));
+      for (let k = 0; k < 24; k++) top = writeLoose(gitdir, "tree", treeBytes([{ mode: "40000", name: "a", oid: top }, { mode: "40000", name: "b", oid: top }]));
+      top = writeLoose(gitdir, "tree", treeBytes([{ mode: "100644", name: "main.py", oid: blob }, { mode: "40000", name: "x", oid: top }]));
+    }
+    commit(gitdir, top, [one]);
+    write(root, { "main.py": SOURCE });
+    const e = await failure(root, { head: "HEAD" });
+    expect(e.code, e.message).toBe("io_error");
+    expect(e.data).toMatchObject({ reason: "bad_tree_entry" });
+  }, 20_000);
+
   // Was a bug (item 9): the files of a submodule's checkout were reported as added on a clean `git status`.
   it("a submodule's files are not reported as added on a clean tree", async () => {
     const sub = gitRepo({ "lib.py": SOURCE });

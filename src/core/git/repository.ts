@@ -334,21 +334,53 @@ function createResolver(objects: ObjectStore, refs: ReturnType<typeof createRefR
   };
 }
 
+/**
+ * Trees nested deeper than this, or walks that meet more entries, are refused: a tree that holds
+ * itself (an object stored under another object's id) never ends, and a few trees that each hold
+ * the next one twice list 2^depth files from a few hundred bytes. Far above real repositories
+ * (Chromium's tree is under 500,000 files).
+ */
+export const MAX_TREE_DEPTH = 4096;
+export const MAX_TREE_ENTRIES = 1_000_000;
+
+/** Counts a walk's entries and depth, and refuses a cycle, a depth or a count past the bounds. */
+function walkGuard() {
+  let entries = 0;
+  const refuse = (oid: string, why: string) =>
+    new EngineError("io_error", `Git tree ${oid.slice(0, 12)} cannot be walked: ${why}.`, { hint: "Run `git fsck` in the repository.", data: { oid, reason: "bad_tree_entry" } });
+  return (oid: string, ancestors: readonly string[], count: number) => {
+    if (ancestors.includes(oid)) throw refuse(oid, "it holds itself");
+    if (ancestors.length >= MAX_TREE_DEPTH) throw refuse(oid, `trees nest more than ${MAX_TREE_DEPTH} deep`);
+    entries += count;
+    if (entries > MAX_TREE_ENTRIES) throw refuse(oid, `the walk meets more than ${MAX_TREE_ENTRIES.toLocaleString("en-US")} entries`);
+  };
+}
+
 /** Every file of a tree, by path (`flatten`), and the files that differ between two trees, skipping equal subtrees (`diffTrees`). */
 function createTreeWalker(readTree: (oid: string) => Promise<TreeEntry[]>) {
-  const flatten = async (treeOid: string, prefix = "", out = new Map<string, string>()): Promise<Map<string, string>> => {
-    for (const e of await readTree(treeOid)) {
+  const flatten = async (treeOid: string, prefix = "", out = new Map<string, string>(), guard = walkGuard(), ancestors: string[] = []): Promise<Map<string, string>> => {
+    const entries = await readTree(treeOid);
+    guard(treeOid, ancestors, entries.length);
+    ancestors.push(treeOid);
+    for (const e of entries) {
       const path = prefix + e.name;
-      if (isTree(e.mode)) await flatten(e.oid, `${path}/`, out);
+      if (isTree(e.mode)) await flatten(e.oid, `${path}/`, out, guard, ancestors);
       else if (FILE_MODES.has(e.mode)) out.set(path, e.oid);
     }
+    ancestors.pop();
     return out;
   };
 
-  const diffTrees = async (a: string | undefined, b: string | undefined, prefix = "", out: TreeChange[] = []): Promise<TreeChange[]> => {
+  const diffTrees = async (a: string | undefined, b: string | undefined, prefix = "", out: TreeChange[] = [], guard = walkGuard(), ancestors: string[] = []): Promise<TreeChange[]> => {
     if (a === b) return out;
-    const left = new Map((a ? await readTree(a) : []).map((e) => [e.name, e]));
-    const right = new Map((b ? await readTree(b) : []).map((e) => [e.name, e]));
+    const leftEntries = a ? await readTree(a) : [];
+    const rightEntries = b ? await readTree(b) : [];
+    // Each side's ancestry is its own: one id names the pair on the way down.
+    const pair = `${a ?? ""}:${b ?? ""}`;
+    guard(pair, ancestors, leftEntries.length + rightEntries.length);
+    ancestors.push(pair);
+    const left = new Map(leftEntries.map((e) => [e.name, e]));
+    const right = new Map(rightEntries.map((e) => [e.name, e]));
     const names = [...new Set([...left.keys(), ...right.keys()])].sort();
     for (const name of names) {
       const l = left.get(name);
@@ -357,11 +389,12 @@ function createTreeWalker(readTree: (oid: string) => Promise<TreeEntry[]>) {
       const path = prefix + name;
       const lTree = l && isTree(l.mode) ? l.oid : undefined;
       const rTree = r && isTree(r.mode) ? r.oid : undefined;
-      if (lTree || rTree) await diffTrees(lTree, rTree, `${path}/`, out);
+      if (lTree || rTree) await diffTrees(lTree, rTree, `${path}/`, out, guard, ancestors);
       const lFile = l && FILE_MODES.has(l.mode) ? l.oid : undefined;
       const rFile = r && FILE_MODES.has(r.mode) ? r.oid : undefined;
       if ((lFile || rFile) && lFile !== rFile) out.push({ path, ...(lFile ? { oldOid: lFile } : {}), ...(rFile ? { newOid: rFile } : {}) });
     }
+    ancestors.pop();
     return out;
   };
   return { flatten, diffTrees };
