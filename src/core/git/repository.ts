@@ -350,7 +350,7 @@ function walkGuard() {
     new EngineError("io_error", `Git tree ${oid.slice(0, 12)} cannot be walked: ${why}.`, { hint: "Run `git fsck` in the repository.", data: { oid, reason: "bad_tree_entry" } });
   return (oid: string, ancestors: readonly string[], count: number) => {
     if (ancestors.includes(oid)) throw refuse(oid, "it holds itself");
-    if (ancestors.length >= MAX_TREE_DEPTH) throw refuse(oid, `trees nest more than ${MAX_TREE_DEPTH} deep`);
+    if (ancestors.length >= MAX_TREE_DEPTH) throw refuse(oid, `trees go more than ${MAX_TREE_DEPTH} levels deep`);
     entries += count;
     if (entries > MAX_TREE_ENTRIES) throw refuse(oid, `the walk meets more than ${MAX_TREE_ENTRIES.toLocaleString("en-US")} entries`);
   };
