@@ -7,11 +7,20 @@ const FENCE_BY_EXTENSION: Record<string, string> = {
   cs: "csharp", kt: "kotlin", kts: "kotlin", rb: "ruby", php: "php", json: "json", md: "markdown", toml: "toml", yaml: "yaml", yml: "yaml", sh: "bash",
 };
 
+/**
+ * A backtick fence longer than any run of backticks in `body` (at least three), so nothing in the
+ * body can close it: a body holding ```` closed a four-tick fence and read as text after it.
+ */
+export function fenceFor(body: string): string {
+  let longest = 0;
+  for (const m of body.matchAll(/`{3,}/g)) longest = Math.max(longest, m[0].length);
+  return "`".repeat(Math.max(3, longest + 1));
+}
+
 /** A fenced code block, with the language guessed from `path`; a longer fence when the body holds one. */
 export function fence(path: string, body: string): string {
-  const ext = path.slice(path.lastIndexOf(".") + 1).toLowerCase();
-  const tick = body.includes("```") ? "````" : "```";
-  return `${tick}${FENCE_BY_EXTENSION[ext] ?? ""}\n${body}\n${tick}`;
+  const { open, close } = fenceLines(path, body);
+  return `${open}\n${body}\n${close}`;
 }
 
 /** "1 file" / "3 files". */
@@ -25,7 +34,7 @@ export { cite as at } from "../index.ts";
 /** The opening and closing lines of {@link fence}, for texts fitted line by line. */
 export function fenceLines(path: string, body: string): { open: string; close: string } {
   const ext = path.slice(path.lastIndexOf(".") + 1).toLowerCase();
-  const tick = body.includes("```") ? "````" : "```";
+  const tick = fenceFor(body);
   return { open: `${tick}${FENCE_BY_EXTENSION[ext] ?? ""}`, close: tick };
 }
 

@@ -7,7 +7,7 @@
  */
 import { McpServer, ResourceTemplate } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { ErrorCode, McpError, SubscribeRequestSchema, UnsubscribeRequestSchema, type ReadResourceResult } from "@modelcontextprotocol/sdk/types.js";
-import { isEngineError, LIMITS, loadTokenCounter, type Engine, type FileRecord, type RefreshResult } from "../index.ts";
+import { citePath, isEngineError, LIMITS, loadTokenCounter, type Engine, type FileRecord, type RefreshResult } from "../index.ts";
 import { engineErrorText } from "./errors.ts";
 import { at, fenceLines, fitLines, plural } from "./render.ts";
 import type { McpLogger } from "./tool.ts";
@@ -27,6 +27,24 @@ const MAX_LISTED_OUTLINES = 500;
 const POLL_MS = 2000;
 /** JSON-RPC code the MCP spec gives a resource that does not exist. */
 const RESOURCE_NOT_FOUND = -32002;
+/**
+ * Subscriptions a session may hold, and the longest URI one may name: each refresh notifies every
+ * subscriber, so without bounds one client made an edit cost 103 notifications and 104 MB.
+ */
+export const MAX_SUBSCRIPTIONS = 100;
+export const MAX_SUBSCRIPTION_URI_CHARS = 8192;
+
+/**
+ * Why `uri` cannot be subscribed to, or undefined: only this server's own resources (the map, an
+ * outline, a symbol), each URI bounded in length.
+ */
+export function subscriptionRefusal(uri: string, held: number): string | undefined {
+  if (uri.length > MAX_SUBSCRIPTION_URI_CHARS) return `the URI is ${uri.length} characters; the limit is ${MAX_SUBSCRIPTION_URI_CHARS}`;
+  const own = uri === MAP_URI || (/^codeslice:\/\/(outline|symbol)\/./.test(uri) && !/[\s\u0000-\u001f]/.test(uri));
+  if (!own) return `${JSON.stringify(uri.slice(0, 100))} is not one of this server's resources (${MAP_URI}, codeslice://outline/<path>, codeslice://symbol/<name>)`;
+  if (held >= MAX_SUBSCRIPTIONS) return `this session holds ${held} subscriptions, the most the server keeps; unsubscribe from some first`;
+  return undefined;
+}
 
 /** What the resources need from the server. */
 export interface ResourceContext {
@@ -98,7 +116,10 @@ export function registerResources(server: McpServer, ctx: ResourceContext): { re
   // McpServer handles list and read; subscriptions are the protocol's own requests.
   server.server.registerCapabilities({ resources: { subscribe: true, listChanged: true } });
   server.server.setRequestHandler(SubscribeRequestSchema, (request) => {
-    subscribed.add(request.params.uri);
+    const uri = request.params.uri;
+    const refusal = subscribed.has(uri) ? undefined : subscriptionRefusal(uri, subscribed.size);
+    if (refusal) throw new McpError(ErrorCode.InvalidParams, `Cannot subscribe: ${refusal}.`, { uri: uri.slice(0, 200) });
+    subscribed.add(uri);
     poll ??= setInterval(() => void ctx.refresh().catch((error: Error) => ctx.log.debug(`resource check: ${error.message}`)), POLL_MS);
     poll.unref?.();
     return {};
@@ -149,12 +170,16 @@ async function sourceFiles(ctx: ResourceContext): Promise<string[]> {
 
 async function fileRecord(ctx: ResourceContext, path: string): Promise<FileRecord> {
   const rel = path.replace(/^\.\//, "");
-  const record = (await ctx.engine.records()).find((r) => r.path === rel);
+  const records = await ctx.engine.records();
+  // The exact name, else the one file with the same name in another Unicode normalization (NFC typed for an NFD name).
+  const record = records.find((r) => r.path === rel) ?? oneOf(records.filter((r) => r.path.normalize("NFC") === rel.normalize("NFC")));
   if (record) return record;
   // Let the engine say why (outside the root, not indexed, did-you-mean): a one-line read does.
   await ctx.engine.snippet(rel, 1, 1);
   throw new McpError(RESOURCE_NOT_FOUND, `${rel} is not an indexed source file; codeslice://map lists the project's layout.`, { path: rel });
 }
+
+const oneOf = <T>(xs: T[]): T | undefined => (xs.length === 1 ? xs[0] : undefined);
 
 /** Nesting an outline shows by indentation; deeper entries stay at this indent and say their depth. */
 const OUTLINE_INDENT = 24;
@@ -188,7 +213,7 @@ function outline(record: FileRecord, cap: number, count: (text: string) => numbe
     lines.push(line);
     chars += line.length + 1;
   }
-  const head = `# ${record.path} (${record.language}, ${plural(record.lines, "line")}, ${plural(defs.length, "symbol")})`;
+  const head = `# ${citePath(record.path)} (${record.language}, ${plural(record.lines, "line")}, ${plural(defs.length, "symbol")})`;
   if (lines.length === 0) return `${head}\n\nNo definitions.`;
   return fitLines({
     lines,

@@ -178,7 +178,7 @@ export function createMcpServer(engine: Engine, options: McpServerOptions = {}):
       return r;
     },
   });
-  registerPrompts(server);
+  registerPrompts(server, 3 * responseCap);
   // The SDK announces listChanged for every kind it registers; the tools and prompts never change.
   server.server.registerCapabilities({ tools: { listChanged: false }, prompts: { listChanged: false } });
   server.server.onclose = () => resources?.close();

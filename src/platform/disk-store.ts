@@ -125,6 +125,12 @@ export class DiskStore implements Store {
       kind = await ops.kind(at);
     }
     const root = this.options.root;
+    // The cache never creates the project folder (or a folder above it): when that is gone (deleted
+    // during a cold index, before the first record write opened the cache), writing it again would
+    // bring back a project the user removed.
+    if (root !== undefined && missing.some((m) => ops.isInside(root, m))) {
+      throw new EngineError("cache_unavailable", `The cache folder ${dir} cannot be created: the project folder ${root} no longer exists.`, { data: { cacheDir: dir } });
+    }
     const real = kind === "missing" ? at : await ops.realpath(at).catch(() => at);
     const realDir = missing.length === 0 ? real : ops.join(real, missing.map((m) => m.slice(ops.dirname(m).length + 1)).join("/"));
     if (root !== undefined && (ops.isInside(root, realDir) || ops.isInside(root, dir))) {

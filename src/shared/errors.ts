@@ -29,7 +29,8 @@ export interface ErrorData {
   permission_denied: { path?: string; flag?: string };
   symlink_loop: { path: string };
   /** `oid`/`type`: a git object that is missing or not what it should be; `file`: git data that could not be read. */
-  io_error: { path?: string; kind?: string; reason?: string; oid?: string; type?: string; file?: string };
+  /** `reason`: `damaged_object`, `bad_tree_entry`, or `too_large` (an object's declared `size` over `limit`, left unread). */
+  io_error: { path?: string; kind?: string; reason?: string; oid?: string; type?: string; file?: string; size?: number; limit?: number };
   read_only: { path?: string };
   /** The cache folder or browser store is not codeslice's own; nothing was written there. */
   cache_refused: { cacheDir?: string; store?: string; namespace?: string; reason?: string; entries?: string[]; refused?: string[]; [detail: string]: unknown };

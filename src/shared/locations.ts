@@ -57,8 +57,9 @@ export interface FileSet {
  * The indexed file `written` refers to: the exact path; then, unless quoted, with `./` and
  * Windows separators normalized, an absolute path under `root` made relative, and finally the
  * longest path suffix that exactly one indexed file ends with (a path from another checkout or a
- * stack trace from another machine). Undefined when nothing fits; `outside_root` for a path that
- * climbs out or is absolute elsewhere.
+ * stack trace from another machine). A path that differs from one file's only in its Unicode
+ * normalization (NFC typed for an NFD name, as macOS writes them) is that file. Undefined when
+ * nothing fits; `outside_root` for a path that climbs out or is absolute elsewhere.
  */
 export function findFile(
   files: FileSet,
@@ -95,6 +96,10 @@ export function findFile(
   if (rel === undefined && !absolute) {
     throw new EngineError("outside_root", `${JSON.stringify(written)} is outside the project.`, { hint: "Give a path inside the project root.", data: { target: written } });
   }
+  if (rel !== undefined && rel !== "") {
+    const same = byNormalForm(files, rel);
+    if (same) return { path: same, note: `${written} matched ${JSON.stringify(same)}, the same name in another Unicode normalization` };
+  }
   if (options.bySuffix === false) return undefined;
   // Longest suffix match: `/home/ci/build/src/pkg/mod.py` → `src/pkg/mod.py` (or `pkg/mod.py`).
   const parts = slashed(text).split("/").filter((p) => p !== "" && p !== ".");
@@ -113,3 +118,17 @@ export function findFile(
   return undefined;
 }
 
+
+/** The one file whose path equals `path` once both are NFC-normalized, if exactly one does. */
+function byNormalForm(files: FileSet, path: string): string | undefined {
+  const want = path.normalize("NFC");
+  // Only a name with characters normalization can change (all ASCII cannot) is worth the walk.
+  if (want === path && path.normalize("NFD") === path) return undefined;
+  let hit: string | undefined;
+  for (const p of files.paths()) {
+    if (p.normalize("NFC") !== want) continue;
+    if (hit !== undefined) return undefined;
+    hit = p;
+  }
+  return hit;
+}

@@ -64,7 +64,7 @@ describe("codeslice callers over 1,100 call sites", () => {
     const r = run(["callers", "shared", "--root", root, "--tests", "only", "--limit", "3", "--json"]);
     const a = JSON.parse(r.stdout) as { results: { test?: string }[]; page: { next?: string } };
     expect(a.results.map((x) => x.test)).toEqual([expect.stringMatching(/^tests\/test_m\d+\.py::test_shared_\d+_\d+$/), expect.any(String), expect.any(String)]);
-    expect(a.page.next).toBe("3.only.1");
+    expect(a.page.next).toMatch(/^3\.only\.1\.v/);
     expect(run(["callers", "shared", "--root", root, "--cursor", "soon"]).status).toBe(2);
     expect(run(["callers", "shared", "--root", root, "--tests", "some"]).status).toBe(2);
   });
@@ -73,7 +73,7 @@ describe("codeslice callers over 1,100 call sites", () => {
     const r = run(["importers", "core/util.py", "--root", root, "--limit", "5"]);
     expect(r.status).toBe(0);
     expect(r.stdout).toContain("55 files: 30 production, 25 test.");
-    expect(r.stdout).toContain("cursor=5.summary.1");
+    expect(r.stdout).toMatch(/cursor=5\.summary\.1\.v/);
   });
 });
 

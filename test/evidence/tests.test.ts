@@ -58,7 +58,7 @@ describe("tests: runnable ids per runner", () => {
     for (let i = 0; i < 30; i++) files[`tests/test_${i}.py`] = `from lib import f\n\n\ndef test_${i}():\n    assert f()\n`;
     const { engine } = memoryEngine(files);
     const first = await engine.tests("f", { limit: 12 });
-    expect(first.page).toMatchObject({ matching: 30, shown: 12, next: "12.only.2" });
+    expect(first.page).toMatchObject({ matching: 30, shown: 12, next: expect.stringMatching(/^12\.only\.2\.v/) });
     expect(first.runAll?.[0]!.commands[0]).toMatch(/^pytest tests\/test_0\.py /);
     const ids = [...first.tests];
     for (let cursor = first.page.next; cursor; ) {

@@ -24,7 +24,7 @@ describe("paged callers", () => {
     const a = await engine.callers("shared");
     expect(a.total).toEqual({ results: 1100, external: 0, possible: 0 });
     expect(a.testCode).toMatchObject({ results: 500, entries: 500, fileCount: 25 });
-    expect(a.page).toMatchObject({ tests: "summary", matching: 600, offset: 0, shown: a.results.length, next: `${a.results.length}.summary.1` });
+    expect(a.page).toMatchObject({ tests: "summary", matching: 600, offset: 0, shown: a.results.length, next: expect.stringMatching(new RegExp(`^${a.results.length}\\.summary\\.1\\.v`)) });
     expect(a.results.length).toBeGreaterThan(20);
     expect(a.results.every((r) => r.site.path.startsWith("pkg"))).toBe(true);
     expect(countTokens(a.text)).toBe(a.usage.tokens);
@@ -46,7 +46,7 @@ describe("paged callers", () => {
 
   it("tests=only lists the tests with their runnable ids; include lists production first; exclude counts none", async () => {
     const only = await engine.callers("shared", { tests: "only", limit: 10 });
-    expect(only.page).toMatchObject({ tests: "only", matching: 500, shown: 10, next: "10.only.1" });
+    expect(only.page).toMatchObject({ tests: "only", matching: 500, shown: 10, next: expect.stringMatching(/^10\.only\.1\.v/) });
     expect(only.results[0]!.test).toMatch(/^tests\/test_m\d+\.py::test_shared_\d+_\d+$/);
     const include = await engine.callers("shared", { tests: "include", limit: 1000, budget: 200_000 });
     expect(include.results).toHaveLength(1000);
@@ -81,7 +81,7 @@ describe("paged callers", () => {
 
   it("importers page the same way", async () => {
     const a = await engine.importers("core/util.py", { limit: 7 });
-    expect(a).toMatchObject({ total: 55, page: { matching: 30, shown: 7, next: "7.summary.1" }, testCode: { entries: 25 } });
+    expect(a).toMatchObject({ total: 55, page: { matching: 30, shown: 7, next: expect.stringMatching(/^7\.summary\.1\.v/) }, testCode: { entries: 25 } });
     const next = await engine.importers("core/util.py", { cursor: a.page.next! });
     expect(next.results[0]!.path).not.toBe(a.results[0]!.path);
   });

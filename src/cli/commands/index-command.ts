@@ -1,8 +1,8 @@
 /** `codeslice index`: builds or refreshes the index, optionally loading or writing a portable artifact. (Not index.ts: that name is the registry's.) */
 import { renderIndexSummary } from "../render.ts";
 import { defineCommand } from "../command.ts";
-import { readBinary, writeBinary } from "../files.ts";
-import { engineFlags, textFlag } from "../flags.ts";
+import { readBinary, refuseProjectFile, writeBinary } from "../files.ts";
+import { engineFlags, switchFlag, textFlag } from "../flags.ts";
 import { EXIT, UsageError, writeOut } from "../output.ts";
 import { withEngine } from "../with-engine.ts";
 
@@ -18,6 +18,7 @@ export const indexCommand = defineCommand({
   flags: {
     export: textFlag("export", "FILE", "After indexing, write the index as one portable, versioned, SHA-256-checksummed file (\"-\": stdout) another machine can load"),
     import: textFlag("import", "FILE", "Before indexing, load such a file (\"-\": stdin), made anywhere; refused whole (exit 1) if it is not an artifact, cut short, damaged or from another version"),
+    force: switchFlag("force", "Write the file even over one of the project's own (a source file of the index, a file git tracks)"),
     ...engineFlags,
   },
   help: `Scans the project (git-aware: tracked files plus untracked files git would not ignore),
@@ -40,6 +41,7 @@ that differ.`,
       const summary = await engine.index({ onProgress: progress.onProgress });
       progress.done();
       const artifactOut = flags.export !== undefined ? await engine.exportIndex() : undefined;
+      if (artifactOut) await refuseProjectFile(flags.export!, flags.root ?? process.cwd(), engine, flags.force);
       if (artifactOut) writeBinary(flags.export!, [artifactOut.bytes]);
       const exported = artifactOut?.summary;
       // With the artifact on stdout, the summary goes to stderr.

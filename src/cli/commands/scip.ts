@@ -1,7 +1,7 @@
 /** `codeslice scip`: the code graph written as a SCIP index. */
 import { defineCommand } from "../command.ts";
-import { writeBinary } from "../files.ts";
-import { engineFlags, textFlag } from "../flags.ts";
+import { refuseProjectFile, writeBinary } from "../files.ts";
+import { engineFlags, switchFlag, textFlag } from "../flags.ts";
 import { EXIT, UsageError, writeOut } from "../output.ts";
 import { withEngine } from "../with-engine.ts";
 
@@ -12,6 +12,7 @@ export const scipCommand = defineCommand({
   flags: {
     out: textFlag("out", "FILE", "Where to write the index (\"-\": stdout); required"),
     project: textFlag("project", "NAME", "The project name in every symbol", { default: "the root folder's name" }),
+    force: switchFlag("force", "Write the file even over one of the project's own (a source file of the index, a file git tracks)"),
     ...engineFlags,
   },
   help: `Writes the code graph as a SCIP index (github.com/sourcegraph/scip), the protobuf format
@@ -28,6 +29,7 @@ if needed. Prints the counts it wrote.`,
     return withEngine(flags, async (engine, progress) => {
       const answer = await engine.scip({ onProgress: progress.onProgress, toolVersion: version, ...(flags.project !== undefined ? { project: flags.project } : {}) });
       progress.done();
+      await refuseProjectFile(out, flags.root ?? process.cwd(), engine, flags.force);
       writeBinary(out, answer.parts);
       const { parts: _parts, ...counts } = answer;
       const say = out === "-" ? (text: string) => process.stderr.write(`${text}\n`) : writeOut;

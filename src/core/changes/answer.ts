@@ -15,7 +15,7 @@ import { checkBudget } from "../slice/context.ts";
 import { isTestFile } from "../slice/plan.ts";
 import type { Route } from "../slice/routes.ts";
 import { EngineError } from "../../shared/errors.ts";
-import { cite, citeName } from "../../shared/paths.ts";
+import { cite, citeName, citePath } from "../../shared/paths.ts";
 import { planEnvelope, type ChangesEnvelope, type EnvelopePlan } from "./envelope.ts";
 import { computeImpact, createQualifier, graphSymbolOf, IMPACT_LIST_LIMIT, TEST_DEPTH, type Impact, type ImpactItem, type ImpactSource, type RouteImpact } from "./impact.ts";
 import { splitLines, type Hunk } from "./line-diff.ts";
@@ -575,7 +575,8 @@ function summaryText(set: ChangeSet, symbols: ChangedSymbol[], files: ChangedFil
     return lines.join("\n");
   }
   const fileLines = files.slice(0, SUMMARY_FILES).map((f) => {
-    const path = f.oldPath && f.oldPath !== f.path ? `${f.oldPath} → ${f.path}` : f.path;
+    // Quoted when a name holds a newline: it would end the summary line mid-name.
+    const path = f.oldPath && f.oldPath !== f.path ? `${citePath(f.oldPath)} → ${citePath(f.path)}` : citePath(f.path);
     const what = f.reason ? ` (${f.reason})` : f.symbols === 0 && !f.moduleLines.new.length && !f.moduleLines.old.length && f.language ? " (no code change)" : !f.language && f.status !== "binary" && f.status !== "skipped" ? " (not a source file)" : "";
     return `${STATUS_MARK[f.status]} ${path}${what}`;
   });
@@ -595,7 +596,7 @@ function summaryText(set: ChangeSet, symbols: ChangedSymbol[], files: ChangedFil
     if (rest > 0) lines.push(`- … and ${rest} more (the JSON answer lists all)`);
   } else lines.push("Changed definitions: none.");
   const moduleLevel = files.filter((f) => f.moduleLines.new.length || f.moduleLines.old.length);
-  if (moduleLevel.length) lines.push(`Module-level lines changed: ${moduleLevel.slice(0, 10).map((f) => `${f.path}:${ranges(f.moduleLines.new.length ? f.moduleLines.new : f.moduleLines.old)}`).join(" · ")}`);
+  if (moduleLevel.length) lines.push(`Module-level lines changed: ${moduleLevel.slice(0, 10).map((f) => `${citePath(f.path)}:${ranges(f.moduleLines.new.length ? f.moduleLines.new : f.moduleLines.old)}`).join(" · ")}`);
   const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
   const direct = impact.callers.filter((c) => c.depth === 1 && c.via === "call").length;
   const byCall = impact.tests.filter((t) => t.via !== "import").length;

@@ -43,7 +43,7 @@ function unquote(path: string): string {
   for (let i = 0; i < body.length; i++) {
     const c = body[i]!;
     if (c !== "\\") {
-      bytes.push(...enc.encode(c));
+      for (const b of enc.encode(c)) bytes.push(b);
       continue;
     }
     const n = body[++i]!;
@@ -274,13 +274,15 @@ export function applyHunks(content: Lines, hunks: PatchHunk[], reverse: boolean)
     }
     drift = at - (count === 0 ? start : start - 1);
     verified += want.length;
-    out.push(...content.lines.slice(pos, at), ...give);
+    // Loops, not push(...lines): a spread of a 140,000-line file overflows the stack.
+    for (let i = pos; i < at; i++) out.push(content.lines[i]!);
+    for (const line of give) out.push(line);
     pos = at + want.length;
     if (pos >= content.lines.length) {
       const noNewline = reverse ? hunk.oldNoNewline : hunk.newNoNewline;
       finalNewline = !noNewline;
     }
   }
-  out.push(...content.lines.slice(pos));
+  for (let i = pos; i < content.lines.length; i++) out.push(content.lines[i]!);
   return { ok: true, result: { lines: out, finalNewline }, verified };
 }

@@ -10,7 +10,7 @@ import type { ChangesAnswer } from "../changes/answer.ts";
 import { findTests, testsDepth, type TestsAnswer } from "../evidence/tests.ts";
 import { findSymbol } from "../graph/lookup.ts";
 import type { CodeGraph } from "../graph/model.ts";
-import { listArgs, type ListOptions } from "../graph/pages.ts";
+import { bindIndexVersion, listArgs, type ListOptions } from "../graph/pages.ts";
 import { trace, traceLimits, type TraceAnswer } from "../graph/trace.ts";
 import { LIMITS } from "../limits.ts";
 import { buildRepoMap, isManifest, type RepoMap, type RepoMapOptions } from "../map/repo-map.ts";
@@ -117,7 +117,7 @@ export async function answerTests(s: EngineState, target: string, opts: RunOptio
   const file = findFile({ has: (p) => graph.moduleSymbol.has(p), paths: () => graph.moduleSymbol.keys() }, written, s.platform.fs.rootLabel, { bySuffix: false });
   const resolved = file ? { file: file.path } : { symbol: findSymbol(graph, target) };
   // An unreadable file is skipped, as a file gone since the index.
-  return findTests(graph, resolved, { ...args, depth }, { paths: () => s.index!.snapshot.files.map((f) => f.path), readText: readNow(s) });
+  return findTests(graph, resolved, { ...bindIndexVersion(args, graph), depth }, { paths: () => s.index!.snapshot.files.map((f) => f.path), readText: readNow(s) });
 }
 
 /** `Engine.trace`: a hop in a file gone since the index is cited without its line. */

@@ -213,7 +213,17 @@ async function fromGit(ctx: ChangesContext, o: ChangesOptions): Promise<Omit<Cha
     const idx = await gitIndex();
     pairs = [];
     const unread: string[] = [];
+    // A submodule is one gitlink entry in the index; its checkout's files belong to its own
+    // repository, as `git status` has it, so they are neither added nor compared here.
+    const gitlinks = new Set<string>();
+    for (const [path, e] of idx.entries) if ((e.mode & 0o170000) === 0o160000) gitlinks.add(path);
+    const inSubmodule = (path: string) => {
+      if (gitlinks.size === 0) return false;
+      for (let i = path.indexOf("/"); i > 0; i = path.indexOf("/", i + 1)) if (gitlinks.has(path.slice(0, i))) return true;
+      return false;
+    };
     const visit = (path: string) => {
+      if (inSubmodule(path)) return;
       const oldOid = before.get(path);
       const f = inventory.files.get(path);
       // Without reading: the scan's hash of an indexed file, else the index's id when the stat matches.
@@ -258,16 +268,22 @@ async function readPair(ctx: ChangesContext, repo: GitRepository, p: { path: str
   const status: FileStatus = !p.oldOid ? "added" : !p.newOid ? "removed" : "modified";
   const change: RawChange = { path: p.path, status, ...(p.oldOid ? { oldOid: p.oldOid } : {}), ...(p.newOid ? { newOid: p.newOid } : {}) };
   const skippedBy = inventory.skipped.get(p.path);
-  const sides: [("old" | "new"), Uint8Array | undefined][] = [];
-  if (p.oldOid) sides.push(["old", await repo.readBlob(p.oldOid)]);
+  const sides: [("old" | "new"), Uint8Array | "too_large" | undefined][] = [];
+  // A blob over the size limit is refused by the size its object declares, never inflated.
+  const blob = (oid: string) => repo.readBlob(oid, ctx.maxFileBytes).catch((error) => {
+    if (isEngineError(error, "io_error") && error.data.reason === "too_large") return "too_large" as const;
+    throw error;
+  });
+  if (p.oldOid) sides.push(["old", await blob(p.oldOid)]);
   if (p.newOid) {
     if (newFromDisk) {
       if (skippedBy && skippedBy.reason !== "binary" && skippedBy.reason !== "not_utf8") return { ...change, status: "skipped", reason: skippedBy.reason.replace(/_/g, " ") };
       sides.push(["new", await ctx.platform.fs.readFile(p.path).catch(() => undefined)]);
-    } else sides.push(["new", await repo.readBlob(p.newOid)]);
+    } else sides.push(["new", await blob(p.newOid)]);
   }
   for (const [side, bytes] of sides) {
     if (!bytes) return { ...change, status: "skipped", reason: "unreadable" };
+    if (bytes === "too_large") return { ...change, status: "skipped", reason: `larger than ${Math.round(ctx.maxFileBytes / 1024)} KiB` };
     const t = textOf(bytes, ctx.maxFileBytes);
     if ("reason" in t) return { ...change, status: t.status, reason: t.reason };
     if (side === "old") change.oldText = t.text;
@@ -328,9 +344,23 @@ function detectRenames(raw: RawChange[]): void {
 // ------------------------------------------------------------------ pasted diffs
 
 async function fromDiff(ctx: ChangesContext, text: string): Promise<Omit<ChangeSet, "files"> & { raw: RawChange[] }> {
-  const patches = parseUnifiedDiff(text);
-  const inventory = inventoryOf(ctx.snapshot);
   const notes: string[] = [];
+  // A file the diff names outside the project (`../x`, `/etc/passwd`), or names on neither side
+  // (/dev/null both ways), is left out, said in a note: nothing outside the root is read or cited.
+  const inside = (p: string | undefined) => p === undefined || (normalizeRelative(p) ?? "") !== "";
+  const all = parseUnifiedDiff(text);
+  const patches = all.filter((p) => (p.oldPath !== undefined || p.newPath !== undefined) && inside(p.oldPath) && inside(p.newPath));
+  if (patches.length < all.length) {
+    const out = all.length - patches.length;
+    notes.push(`${out} file${out > 1 ? "s" : ""} of the diff name${out > 1 ? "" : "s"} no path inside the project; left out`);
+  }
+  if (patches.length === 0) {
+    throw new EngineError("invalid_diff", "The diff names no file inside the project: every file it changes is outside the root, or /dev/null on both sides.", {
+      hint: "Pass a diff made in this project (paths relative to its root).",
+      data: {},
+    });
+  }
+  const inventory = inventoryOf(ctx.snapshot);
   const contents = new Map<string, string | { reason: string } | undefined>();
   /** A path's current text; undefined when the tree has no such file; a reason when it has one the index skipped. */
   const current = async (path: string): Promise<string | { reason: string } | undefined> => {

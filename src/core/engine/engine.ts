@@ -5,7 +5,7 @@ import type { FileRecord } from "../extract/record.ts";
 import { toGoldGraph, type GoldGraph } from "../graph/gold-json.ts";
 import type { CodeGraph } from "../graph/model.ts";
 import { calls, importers, signature, type SignatureAnswer } from "../graph/queries.ts";
-import { listArgs, pageCalls, pageImporters, type CallsPage, type ImportersPage, type ListOptions } from "../graph/pages.ts";
+import { bindIndexVersion, listArgs, pageCalls, pageImporters, type CallsPage, type ImportersPage, type ListOptions } from "../graph/pages.ts";
 import type { TraceAnswer } from "../graph/trace.ts";
 import { checkDirection, checkImpactDepth, impact, type ImpactAnswer, type ImpactDirection } from "../graph/impact.ts";
 import type { TestsAnswer } from "../evidence/tests.ts";
@@ -26,6 +26,8 @@ import { codeGraph, routesOf, searchIndexOf } from "./graph-cache.ts";
 import { refresh } from "./refresh.ts";
 import { answerChanges, answerContext, answerLocate, answerMap, answerSnippet, answerTests, answerTrace } from "./answers.ts";
 import { answerScip, exportIndex, importIndex } from "./portable.ts";
+import { loadGitIndex } from "../git/worktree.ts";
+import { normalizeRelative } from "../../shared/paths.ts";
 import type { ArtifactSummary } from "./artifact.ts";
 import type { ScipAnswer, ScipOptions } from "../scip/scip.ts";
 
@@ -232,6 +234,12 @@ export interface Engine {
   importIndex(bytes: Uint8Array): Promise<ArtifactSummary>;
   /** The code graph as a SCIP index (core/scip/scip.ts): definitions, references, inheritance. */
   scip(options?: ScipOptions & RunOptions): Promise<ScipAnswer>;
+  /**
+   * Whether `path` (relative to the root) is one of the project's own files: a source file of the
+   * index, or a file git tracks. A front end writing output (an artifact, a SCIP index) refuses to
+   * replace one unless told to, since the export would silently take the place of code.
+   */
+  isProjectFile(path: string, options?: RunOptions): Promise<boolean>;
 }
 
 /** Creates an engine over one platform (file system, store, wasm). */
@@ -274,17 +282,17 @@ export function createEngine(platform: Platform, options: EngineOptions = {}): E
     async callers(symbol, opts = {}) {
       const args = await listArgs(opts);
       const graph = await codeGraph(s, opts);
-      return pageCalls(graph, calls(graph, symbol, "callers", args.depth), args);
+      return pageCalls(graph, calls(graph, symbol, "callers", args.depth), bindIndexVersion(args, graph));
     },
     async callees(symbol, opts = {}) {
       const args = await listArgs(opts);
       const graph = await codeGraph(s, opts);
-      return pageCalls(graph, calls(graph, symbol, "callees", args.depth), args);
+      return pageCalls(graph, calls(graph, symbol, "callees", args.depth), bindIndexVersion(args, graph));
     },
     async importers(path, opts = {}) {
       const args = await listArgs(opts);
       const graph = await codeGraph(s, opts);
-      return pageImporters(graph, importers(graph, path, args.depth, platform.fs.rootLabel), args);
+      return pageImporters(graph, importers(graph, path, args.depth, platform.fs.rootLabel), bindIndexVersion(args, graph));
     },
     tests(target, opts = {}) {
       return answerTests(s, target, opts);
@@ -297,7 +305,7 @@ export function createEngine(platform: Platform, options: EngineOptions = {}): E
       const direction = checkDirection(opts.direction ?? args.direction); // a cursor carries the direction it was made with
       const depth = checkImpactDepth(args.depth);
       const graph = await codeGraph(s, opts);
-      return impact(graph, target, direction, depth, args, { root: platform.fs.rootLabel, routes: () => routesOf(s, graph) });
+      return impact(graph, target, direction, depth, bindIndexVersion(args, graph), { root: platform.fs.rootLabel, routes: () => routesOf(s, graph) });
     },
     async signature(symbol, opts = {}) {
       return signature(await codeGraph(s, opts), symbol);
@@ -317,6 +325,13 @@ export function createEngine(platform: Platform, options: EngineOptions = {}): E
     exportIndex: (run = {}) => exportIndex(s, run),
     importIndex: (bytes) => importIndex(s, bytes),
     scip: (opts = {}) => answerScip(s, opts),
+    async isProjectFile(path, run = {}) {
+      const rel = normalizeRelative(path);
+      if (rel === undefined || rel === "") return false;
+      if (!s.index) await reindex(s, run);
+      if (s.index!.snapshot.files.some((f) => f.path === rel && f.language !== undefined)) return true;
+      return (await loadGitIndex(platform.fs, undefined)).entries.has(rel);
+    },
   };
 }
 

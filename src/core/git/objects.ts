@@ -3,10 +3,14 @@
  * deltas), through the engine's FileSystem port, so the same code reads a repository on Node,
  * Deno and in a browser. It reads what `changes` needs (a few trees and blobs per answer), not
  * whole histories: a pack is read whole on first use and kept for the life of the store.
+ *
+ * Nothing in `.git` is trusted: every size an object declares is checked against the caller's
+ * limit before anything is inflated or allocated, an inflation stops at the size its header
+ * declared, and a delta's ops are checked against the sizes it declares before it is applied.
  */
 import { EngineError, isEngineError } from "../../shared/errors.ts";
 import type { FileSystem } from "../ports.ts";
-import { inflate } from "./inflate.ts";
+import { inflate, InflateLimitError } from "./inflate.ts";
 
 export type ObjectType = "commit" | "tree" | "blob" | "tag";
 
@@ -16,9 +20,13 @@ export interface GitObject {
   bytes: Uint8Array;
 }
 
-/** Reads objects by id. `read` resolves undefined for an id the repository does not hold. */
+/**
+ * Reads objects by id. `read` resolves undefined for an id the repository does not hold, and
+ * throws `io_error` with reason `too_large` (and the declared `size`) for an object larger than
+ * `maxBytes` (default {@link MAX_OBJECT_BYTES}), without inflating it.
+ */
 export interface ObjectStore {
-  read(oid: string): Promise<GitObject | undefined>;
+  read(oid: string, maxBytes?: number): Promise<GitObject | undefined>;
   /** Full ids that start with `prefix` (4 to 40 hex digits), at most `limit` of them. */
   expand(prefix: string, limit?: number): Promise<string[]>;
 }
@@ -28,6 +36,12 @@ const OFS_DELTA = 6;
 const REF_DELTA = 7;
 const HEX: string[] = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, "0"));
 const decoder = new TextDecoder();
+
+/**
+ * Largest object read when the caller names no limit, and largest delta base: far above any real
+ * tree or commit, and small enough that a forged size cannot take the process's memory.
+ */
+export const MAX_OBJECT_BYTES = 64 * 1024 * 1024;
 
 export function toHex(bytes: Uint8Array, start = 0, end = bytes.length): string {
   let out = "";
@@ -52,8 +66,29 @@ interface PackIndex {
 function damaged(what: string, why: string): EngineError {
   return new EngineError("io_error", `Unreadable git object data (${what}): ${why}.`, {
     hint: "Run `git fsck` in the repository; `git gc` rewrites damaged packs from good copies.",
-    data: { file: what },
+    data: { file: what, reason: "damaged_object" },
   });
+}
+
+/** The error for an object whose declared size is over the caller's limit (nothing was inflated). */
+function tooLarge(what: string, size: number, limit: number): EngineError {
+  return new EngineError("io_error", `Git object ${what} is ${size.toLocaleString("en-US")} bytes, over the limit of ${limit.toLocaleString("en-US")}.`, {
+    hint: "Compare smaller files; the object was left unread.",
+    data: { file: what, reason: "too_large", size, limit },
+  });
+}
+
+/** Inflates `data`, which declares `size` bytes: more is stopped at the limit, less or more is damage. */
+async function inflateExactly(data: Uint8Array, size: number, what: string): Promise<Uint8Array> {
+  let out: Uint8Array;
+  try {
+    out = await inflate(data, size);
+  } catch (error) {
+    if (error instanceof InflateLimitError) throw damaged(what, `inflates past the ${size} bytes it declares`);
+    throw damaged(what, `cannot inflate (${(error as Error).message})`);
+  }
+  if (out.length !== size) throw damaged(what, `inflates to ${out.length} bytes, not the ${size} it declares`);
+  return out;
 }
 
 /** Parses a version-2 pack index (what every git since 1.5.2 writes). */
@@ -62,17 +97,25 @@ export function parsePackIndex(bytes: Uint8Array, name: string): PackIndex {
   if (bytes.length < 8 + 1024 || view.getUint32(0) !== 0xff744f63) throw damaged(name, "not a version-2 pack index (run `git gc` to rewrite old packs)");
   if (view.getUint32(4) !== 2) throw damaged(name, `pack index version ${view.getUint32(4)}`);
   const fanout = new Uint32Array(256);
-  for (let i = 0; i < 256; i++) fanout[i] = view.getUint32(8 + 4 * i);
+  for (let i = 0; i < 256; i++) {
+    fanout[i] = view.getUint32(8 + 4 * i);
+    // Every bucket's end is at or past the one before: a lookup's range is trusted from here on.
+    if (i > 0 && fanout[i]! < fanout[i - 1]!) throw damaged(name, "fan-out table out of order");
+  }
   const count = fanout[255]!;
   const oidsAt = 8 + 1024;
   const offsetsAt = oidsAt + 24 * count; // ids, then one CRC-32 per object
   const largeAt = offsetsAt + 4 * count;
+  // 28 bytes an object at least, then the two trailing checksums: a count the file cannot hold is damage.
   if (bytes.length < largeAt + 40) throw damaged(name, "truncated");
+  const large = Math.floor((bytes.length - 40 - largeAt) / 8);
   const offsets = new Float64Array(count);
   for (let i = 0; i < count; i++) {
     const o = view.getUint32(offsetsAt + 4 * i);
     if (o & 0x80000000) {
-      const at = largeAt + 8 * (o & 0x7fffffff);
+      const k = o & 0x7fffffff;
+      if (k >= large) throw damaged(name, "large offset past the end of the index");
+      const at = largeAt + 8 * k;
       offsets[i] = view.getUint32(at) * 2 ** 32 + view.getUint32(at + 4);
     } else offsets[i] = o;
   }
@@ -101,24 +144,64 @@ function lowerBound(idx: PackIndex, key: Uint8Array, n = 20): number {
   return lo;
 }
 
-/** Applies a git delta to `base`. */
-export function applyDelta(base: Uint8Array, delta: Uint8Array, what: string): Uint8Array {
+/** A delta's two declared sizes (its base's, its result's) and where its ops start. */
+export function deltaHeader(delta: Uint8Array, what: string): { sourceSize: number; targetSize: number; pos: number } {
   let pos = 0;
   const varint = () => {
     let value = 0;
     let shift = 0;
     let c: number;
     do {
+      if (pos >= delta.length || shift > 49) throw damaged(what, "delta header is cut or too long");
       c = delta[pos++]!;
       value += (c & 0x7f) * 2 ** shift;
       shift += 7;
-    } while (c & 0x80 && pos < delta.length);
+    } while (c & 0x80);
     return value;
   };
   const sourceSize = varint();
   const targetSize = varint();
+  return { sourceSize, targetSize, pos };
+}
+
+/**
+ * Walks a delta's ops without writing: a delta whose ops copy past the base size it declares, run
+ * past its end, or make another size than the result it declares is damage, found before its base
+ * is read or anything is allocated.
+ */
+export function checkDelta(delta: Uint8Array, what: string): { sourceSize: number; targetSize: number; pos: number } {
+  const header = deltaHeader(delta, what);
+  const { sourceSize, targetSize } = header;
+  let made = 0;
+  for (let p = header.pos; p < delta.length; ) {
+    const op = delta[p++]!;
+    if (op & 0x80) {
+      let offset = 0;
+      let size = 0;
+      for (let b = 0; b < 4; b++) if (op & (1 << b)) offset += (delta[p++] ?? 0) * 2 ** (8 * b);
+      for (let b = 0; b < 3; b++) if (op & (16 << b)) size += (delta[p++] ?? 0) * 2 ** (8 * b);
+      if (size === 0) size = 0x10000;
+      if (p > delta.length || offset + size > sourceSize) throw damaged(what, "delta copies past its base");
+      made += size;
+    } else if (op > 0) {
+      if (p + op > delta.length) throw damaged(what, "delta inserts past its end");
+      p += op;
+      made += op;
+    } else throw damaged(what, "delta opcode 0");
+    if (made > targetSize) break;
+  }
+  if (made !== targetSize) throw damaged(what, `delta declares a result of ${targetSize} bytes; its ops make ${made > targetSize ? "more" : made}`);
+  return header;
+}
+
+/** Applies a git delta to `base`, checked first ({@link checkDelta}); a result over `maxBytes` is refused as too large. */
+export function applyDelta(base: Uint8Array, delta: Uint8Array, what: string, maxBytes = MAX_OBJECT_BYTES): Uint8Array {
+  const header = checkDelta(delta, what);
+  const { sourceSize, targetSize } = header;
   if (sourceSize !== base.length) throw damaged(what, `delta expects a base of ${sourceSize} bytes, found ${base.length}`);
+  if (targetSize > maxBytes) throw tooLarge(what, targetSize, maxBytes);
   const out = new Uint8Array(targetSize);
+  let pos = header.pos;
   let at = 0;
   while (pos < delta.length) {
     const op = delta[pos++]!;
@@ -142,6 +225,27 @@ export function applyDelta(base: Uint8Array, delta: Uint8Array, what: string): U
   return out;
 }
 
+/**
+ * A delta's declared result checked from its first inflated bytes, before the delta is inflated
+ * whole: a result over `maxBytes` is too large, and a delta of `size` bytes larger than eight
+ * times its result (a copy op is at most 8 bytes and makes at least 1) is damage.
+ */
+async function checkDeltaPrefix(compressed: Uint8Array, size: number, maxBytes: number, what: string): Promise<void> {
+  let head: Uint8Array;
+  try {
+    head = await inflate(compressed, 20, true);
+  } catch (error) {
+    throw damaged(what, `cannot inflate (${(error as Error).message})`);
+  }
+  const { targetSize } = deltaHeader(head.subarray(0, 20), what);
+  if (targetSize > maxBytes) {
+    // A small delta is read whole first, so one that lies about its result is called damaged, not large.
+    if (size <= 64 * 1024) checkDelta(await inflateExactly(compressed, size, what), what);
+    throw tooLarge(what, targetSize, maxBytes);
+  }
+  if (size > 8 * targetSize + 20) throw damaged(what, `a delta of ${size} bytes for a result of ${targetSize}`);
+}
+
 interface Pack {
   name: string;
   index: PackIndex;
@@ -153,8 +257,14 @@ interface Pack {
 /** How many resolved pack entries are kept (delta bases are shared by many objects). */
 const CACHE_ENTRIES = 512;
 
-/** Reads the loose object `oid` under `gitdir`; undefined when there is no such file. */
-async function readLooseObject(fs: FileSystem, gitdir: string, oid: string): Promise<GitObject | undefined> {
+/** Longest loose-object header ("commit 18446744073709551615" and its NUL). */
+const LOOSE_HEADER_BYTES = 32;
+
+/**
+ * Reads the loose object `oid` under `gitdir`; undefined when there is no such file. Its header
+ * is inflated first: an object declaring more than `maxBytes` is refused before the rest is.
+ */
+async function readLooseObject(fs: FileSystem, gitdir: string, oid: string, maxBytes: number): Promise<GitObject | undefined> {
   const path = `${gitdir}/objects/${oid.slice(0, 2)}/${oid.slice(2)}`;
   let raw: Uint8Array;
   try {
@@ -163,17 +273,19 @@ async function readLooseObject(fs: FileSystem, gitdir: string, oid: string): Pro
     if (isEngineError(error, "not_found", "not_directory")) return undefined;
     throw error;
   }
-  let bytes: Uint8Array;
+  let head: Uint8Array;
   try {
-    bytes = await inflate(raw);
+    head = await inflate(raw, LOOSE_HEADER_BYTES, true);
   } catch (error) {
     throw damaged(path, `cannot inflate (${(error as Error).message})`);
   }
-  const nul = bytes.indexOf(0);
-  const header = decoder.decode(bytes.subarray(0, Math.max(0, nul)));
-  const type = header.split(" ")[0] as ObjectType;
-  if (nul < 0 || !["commit", "tree", "blob", "tag"].includes(type)) throw damaged(path, "no object header");
-  return { type, bytes: bytes.subarray(nul + 1) };
+  const nul = head.subarray(0, LOOSE_HEADER_BYTES).indexOf(0);
+  const m = nul < 0 ? null : /^(commit|tree|blob|tag) (0|[1-9][0-9]{0,15})$/.exec(decoder.decode(head.subarray(0, nul)));
+  if (!m) throw damaged(path, "no object header");
+  const size = Number(m[2]);
+  if (size > maxBytes) throw tooLarge(path, size, maxBytes);
+  const bytes = head.length === nul + 1 + size ? head : await inflateExactly(raw, nul + 1 + size, path);
+  return { type: m[1] as ObjectType, bytes: bytes.subarray(nul + 1) };
 }
 
 /** Every pack under `gitdir`, by name, with its index read and parsed (the pack data is read on first use). */
@@ -222,22 +334,35 @@ function packEntryEnd(pack: Pack, offset: number, length: number): number {
  * A pack entry's header: its type number, where its compressed data starts, and for a delta where
  * its base is (an offset back from the entry, or an object id).
  */
-function parseEntryHeader(data: Uint8Array, offset: number): { type: number; pos: number; back?: number; baseOid?: string } {
+function parseEntryHeader(data: Uint8Array, offset: number, what: string): { type: number; size: number; pos: number; back?: number; baseOid?: string } {
   let pos = offset;
-  let c = data[pos++]!;
+  const next = () => {
+    if (pos >= data.length || pos - offset > 16) throw damaged(what, "entry header is cut or too long");
+    return data[pos++]!;
+  };
+  let c = next();
   const type = (c >> 4) & 7;
-  while (c & 0x80) c = data[pos++]!; // the size: inflation tells it anyway
+  // The inflated size: of the object, or of the delta for a delta entry.
+  let size = c & 15;
+  for (let shift = 4; c & 0x80; shift += 7) {
+    c = next();
+    size += (c & 0x7f) * 2 ** shift;
+  }
   if (type === OFS_DELTA) {
-    c = data[pos++]!;
+    c = next();
     let back = c & 0x7f;
     while (c & 0x80) {
-      c = data[pos++]!;
+      c = next();
       back = (back + 1) * 128 + (c & 0x7f);
     }
-    return { type, pos, back };
+    if (back <= 0 || back > offset) throw damaged(what, "delta base offset outside the pack");
+    return { type, size, pos, back };
   }
-  if (type === REF_DELTA) return { type, pos: pos + 20, baseOid: toHex(data, pos, pos + 20) };
-  return { type, pos };
+  if (type === REF_DELTA) {
+    if (pos + 20 > data.length) throw damaged(what, "entry header is cut");
+    return { type, size, pos: pos + 20, baseOid: toHex(data, pos, pos + 20) };
+  }
+  return { type, size, pos };
 }
 
 /** Ids under `gitdir` that start with `prefix`, loose ones and those in the packs `packs` lists (after the loose ones are read), at most `limit` of them, sorted. */
@@ -277,41 +402,52 @@ export function createObjectStore(fs: FileSystem, gitdir: string): ObjectStore {
   }));
   const packData = (pack: Pack) => (pack.data ??= fs.readFile(`${gitdir}/objects/pack/${pack.name}.pack`));
 
-  /** The object at `offset` of `pack`, its delta chain resolved (a reference delta's base may be in any pack, or loose). */
-  const readPacked = async (pack: Pack, offset: number, depth = 0): Promise<GitObject> => {
+  /**
+   * The object at `offset` of `pack`, its delta chain resolved (a reference delta's base may be in
+   * any pack, or loose). Sizes are checked before inflating: the entry's against `maxBytes` (a
+   * delta's against the largest base), then a delta's declared result against `maxBytes`.
+   */
+  const readPacked = async (pack: Pack, offset: number, maxBytes: number, depth = 0): Promise<GitObject> => {
     const key = `${pack.name}:${offset}`;
     const hit = cache.get(key);
-    if (hit) return hit;
+    if (hit) {
+      if (hit.bytes.length > maxBytes) throw tooLarge(`objects/pack/${pack.name}.pack@${offset}`, hit.bytes.length, maxBytes);
+      return hit;
+    }
     const what = `objects/pack/${pack.name}.pack@${offset}`;
     if (depth > 10_000) throw damaged(what, "delta chain does not end");
     const data = await packData(pack);
     if (offset >= data.length) throw damaged(what, "offset past the end of the pack");
-    const { type, pos, back, baseOid } = parseEntryHeader(data, offset);
-    let base: GitObject | undefined;
-    if (back !== undefined) {
-      base = await readPacked(pack, offset - back, depth + 1);
-    } else if (baseOid !== undefined) {
-      base = await read(baseOid, depth + 1);
+    const { type, size, pos, back, baseOid } = parseEntryHeader(data, offset, what);
+    const isDelta = back !== undefined || baseOid !== undefined;
+    if (!isDelta && !TYPES[type]) throw damaged(what, `object type ${type}`);
+    if (size > (isDelta ? MAX_OBJECT_BYTES : maxBytes)) throw tooLarge(what, size, isDelta ? MAX_OBJECT_BYTES : maxBytes);
+    const compressed = data.subarray(pos, packEntryEnd(pack, offset, data.length));
+    if (isDelta) await checkDeltaPrefix(compressed, size, maxBytes, what);
+    const body = await inflateExactly(compressed, size, what);
+    let obj: GitObject;
+    if (isDelta) {
+      const { sourceSize, targetSize } = checkDelta(body, what);
+      if (targetSize > maxBytes) throw tooLarge(what, targetSize, maxBytes);
+      if (sourceSize > MAX_OBJECT_BYTES) throw damaged(what, `delta base of ${sourceSize} bytes`);
+      const base = back !== undefined ? await readPacked(pack, offset - back, MAX_OBJECT_BYTES, depth + 1) : await read(baseOid!, MAX_OBJECT_BYTES, depth + 1);
       if (!base) throw damaged(what, `delta base ${baseOid} is missing`);
-    } else if (!TYPES[type]) throw damaged(what, `object type ${type}`);
-    let body: Uint8Array;
-    try {
-      body = await inflate(data.subarray(pos, packEntryEnd(pack, offset, data.length)));
-    } catch (error) {
-      throw damaged(what, `cannot inflate (${(error as Error).message})`);
-    }
-    const obj = base ? { type: base.type, bytes: applyDelta(base.bytes, body, what) } : { type: TYPES[type]!, bytes: body };
+      obj = { type: base.type, bytes: applyDelta(base.bytes, body, what, maxBytes) };
+    } else obj = { type: TYPES[type]!, bytes: body };
     remember(key, obj);
     return obj;
   };
 
-  const read = async (oid: string, depth = 0): Promise<GitObject | undefined> => {
+  const read = async (oid: string, maxBytes = MAX_OBJECT_BYTES, depth = 0): Promise<GitObject | undefined> => {
     if (!/^[0-9a-f]{40}$/.test(oid)) return undefined;
     const cached = cache.get(oid);
-    if (cached) return cached;
+    if (cached) {
+      if (cached.bytes.length > maxBytes) throw tooLarge(oid, cached.bytes.length, maxBytes);
+      return cached;
+    }
     let found = findInPacks(oid, await getPacks());
     if (!found) {
-      const loose = await readLooseObject(fs, gitdir, oid);
+      const loose = await readLooseObject(fs, gitdir, oid, maxBytes);
       if (loose) {
         remember(oid, loose);
         return loose;
@@ -321,11 +457,11 @@ export function createObjectStore(fs: FileSystem, gitdir: string): ObjectStore {
       found = findInPacks(oid, await getPacks());
       if (!found) return undefined;
     }
-    return readPacked(found.pack, found.offset, depth);
+    return readPacked(found.pack, found.offset, maxBytes, depth);
   };
 
   return {
-    read: (oid) => read(oid),
+    read: (oid, maxBytes) => read(oid, maxBytes),
     expand: (prefix, limit = 10) => expandPrefix(fs, gitdir, getPacks, prefix, limit),
   };
 }

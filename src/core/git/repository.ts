@@ -45,7 +45,8 @@ export interface GitRepository {
   resolve(rev: string): Promise<string>;
   readCommit(oid: string): Promise<Commit>;
   readTree(oid: string): Promise<TreeEntry[]>;
-  readBlob(oid: string): Promise<Uint8Array>;
+  /** A blob's bytes; over `maxBytes` (default MAX_OBJECT_BYTES) an `io_error` with reason `too_large`, nothing inflated. */
+  readBlob(oid: string, maxBytes?: number): Promise<Uint8Array>;
   /** Every file of a tree, by path. */
   flatten(treeOid: string): Promise<Map<string, string>>;
   /** The files that differ between two trees (`undefined`: the empty tree), skipping equal subtrees. */
@@ -110,17 +111,42 @@ function parseCommit(oid: string, bytes: Uint8Array): Commit {
   return { oid, tree, parents, subject };
 }
 
-export function parseTree(bytes: Uint8Array): TreeEntry[] {
+/**
+ * Why git fsck would reject a tree entry's name, or undefined when it is a name a checkout can
+ * write: not empty, no "/", not "." or "..", not ".git" in any case or any spelling NTFS or HFS+
+ * reads as it (trailing dots and spaces, "git~1"). A path made of such names could leave the root.
+ */
+export function badEntryName(name: string): string | undefined {
+  if (name === "") return "has an empty name";
+  if (name.includes("/") || name.includes("\\")) return "contains a path separator";
+  if (name === "." || name === "..") return `is named ${name}`;
+  const folded = name.toLowerCase().replace(/[\u200c-\u200f\u202a-\u202e\u206a-\u206f\ufeff]/g, "").replace(/[. ]+$/, "");
+  if (folded === ".git" || folded === "git~1") return "is named .git";
+  return undefined;
+}
+
+/** A tree's entries; `oid` names it in the error for an entry git fsck rejects, or for cut bytes. */
+export function parseTree(bytes: Uint8Array, oid = "tree"): TreeEntry[] {
   const out: TreeEntry[] = [];
   let pos = 0;
   while (pos < bytes.length) {
     const space = bytes.indexOf(0x20, pos);
-    const nul = bytes.indexOf(0, space);
-    if (space < 0 || nul < 0 || nul + 21 > bytes.length) break;
-    out.push({ mode: decoder.decode(bytes.subarray(pos, space)), name: decoder.decode(bytes.subarray(space + 1, nul)), oid: toHex(bytes, nul + 1, nul + 21) });
+    const nul = space < 0 ? -1 : bytes.indexOf(0, space);
+    if (space < 0 || nul < 0 || nul + 21 > bytes.length) throw badTree(oid, "its last entry is cut");
+    const name = decoder.decode(bytes.subarray(space + 1, nul));
+    const why = badEntryName(name);
+    if (why) throw badTree(oid, `an entry ${why} (${JSON.stringify(name.slice(0, 100))})`, name);
+    out.push({ mode: decoder.decode(bytes.subarray(pos, space)), name, oid: toHex(bytes, nul + 1, nul + 21) });
     pos = nul + 21;
   }
   return out;
+}
+
+function badTree(oid: string, why: string, name?: string): EngineError {
+  return new EngineError("io_error", `Git tree ${oid.slice(0, 12)} is damaged or hostile: ${why}; git fsck rejects it, and codeslice reads nothing through it.`, {
+    hint: "Run `git fsck` in the repository; compare other commits.",
+    data: { oid, reason: "bad_tree_entry", ...(name !== undefined ? { path: name.slice(0, 200) } : {}) },
+  });
 }
 
 const isTree = (mode: string) => mode === "40000" || mode === "040000";
@@ -146,8 +172,9 @@ function createRefReader(fs: FileSystem, gitdir: string) {
   /** A full ref name to the id it holds, following symbolic refs; undefined when it does not exist. */
   const readRef = async (name: string, depth = 0): Promise<RefValue | undefined> => {
     if (depth > 10 || name.includes("..") || name.startsWith("/")) return undefined;
+    // A folder of that name (refs/remotes/origin holds origin's branches) is no ref: git tries the next spelling.
     const loose = await readText(fs, `${gitdir}/${name}`).catch((error) => {
-      if (isEngineError(error, "outside_root")) return undefined;
+      if (isEngineError(error, "outside_root") || (isEngineError(error, "io_error") && error.data.kind === "directory")) return undefined;
       throw error;
     });
     if (loose !== undefined) {
@@ -189,8 +216,8 @@ function createRefReader(fs: FileSystem, gitdir: string) {
  * is `shallow_history` in a shallow clone, else damage. `peel` follows annotated tags.
  */
 function createObjectReader(objects: ObjectStore, shallow: () => Promise<Set<string>>) {
-  const readObject = async (oid: string, want: GitObject["type"]): Promise<Uint8Array> => {
-    const obj = await objects.read(oid);
+  const readObject = async (oid: string, want: GitObject["type"], maxBytes?: number): Promise<Uint8Array> => {
+    const obj = await objects.read(oid, maxBytes);
     if (!obj) {
       if ((await shallow()).size > 0) {
         throw new EngineError("shallow_history", `Object ${oid.slice(0, 12)} is not in this shallow clone.`, {
@@ -221,7 +248,7 @@ function createObjectReader(objects: ObjectStore, shallow: () => Promise<Set<str
   };
 
   const readCommit = async (oid: string): Promise<Commit> => parseCommit(oid, await readObject(oid, "commit"));
-  const readTree = async (oid: string): Promise<TreeEntry[]> => parseTree(await readObject(oid, "tree"));
+  const readTree = async (oid: string): Promise<TreeEntry[]> => parseTree(await readObject(oid, "tree"), oid);
   return { readObject, peel, readCommit, readTree };
 }
 
@@ -307,21 +334,53 @@ function createResolver(objects: ObjectStore, refs: ReturnType<typeof createRefR
   };
 }
 
+/**
+ * Trees nested deeper than this, or walks that meet more entries, are refused: a tree that holds
+ * itself (an object stored under another object's id) never ends, and a few trees that each hold
+ * the next one twice list 2^depth files from a few hundred bytes. Far above real repositories
+ * (Chromium's tree is under 500,000 files).
+ */
+export const MAX_TREE_DEPTH = 4096;
+export const MAX_TREE_ENTRIES = 1_000_000;
+
+/** Counts a walk's entries and depth, and refuses a cycle, a depth or a count past the bounds. */
+function walkGuard() {
+  let entries = 0;
+  const refuse = (oid: string, why: string) =>
+    new EngineError("io_error", `Git tree ${oid.slice(0, 12)} cannot be walked: ${why}.`, { hint: "Run `git fsck` in the repository.", data: { oid, reason: "bad_tree_entry" } });
+  return (oid: string, ancestors: readonly string[], count: number) => {
+    if (ancestors.includes(oid)) throw refuse(oid, "it holds itself");
+    if (ancestors.length >= MAX_TREE_DEPTH) throw refuse(oid, `trees go more than ${MAX_TREE_DEPTH} levels deep`);
+    entries += count;
+    if (entries > MAX_TREE_ENTRIES) throw refuse(oid, `the walk meets more than ${MAX_TREE_ENTRIES.toLocaleString("en-US")} entries`);
+  };
+}
+
 /** Every file of a tree, by path (`flatten`), and the files that differ between two trees, skipping equal subtrees (`diffTrees`). */
 function createTreeWalker(readTree: (oid: string) => Promise<TreeEntry[]>) {
-  const flatten = async (treeOid: string, prefix = "", out = new Map<string, string>()): Promise<Map<string, string>> => {
-    for (const e of await readTree(treeOid)) {
+  const flatten = async (treeOid: string, prefix = "", out = new Map<string, string>(), guard = walkGuard(), ancestors: string[] = []): Promise<Map<string, string>> => {
+    const entries = await readTree(treeOid);
+    guard(treeOid, ancestors, entries.length);
+    ancestors.push(treeOid);
+    for (const e of entries) {
       const path = prefix + e.name;
-      if (isTree(e.mode)) await flatten(e.oid, `${path}/`, out);
+      if (isTree(e.mode)) await flatten(e.oid, `${path}/`, out, guard, ancestors);
       else if (FILE_MODES.has(e.mode)) out.set(path, e.oid);
     }
+    ancestors.pop();
     return out;
   };
 
-  const diffTrees = async (a: string | undefined, b: string | undefined, prefix = "", out: TreeChange[] = []): Promise<TreeChange[]> => {
+  const diffTrees = async (a: string | undefined, b: string | undefined, prefix = "", out: TreeChange[] = [], guard = walkGuard(), ancestors: string[] = []): Promise<TreeChange[]> => {
     if (a === b) return out;
-    const left = new Map((a ? await readTree(a) : []).map((e) => [e.name, e]));
-    const right = new Map((b ? await readTree(b) : []).map((e) => [e.name, e]));
+    const leftEntries = a ? await readTree(a) : [];
+    const rightEntries = b ? await readTree(b) : [];
+    // Each side's ancestry is its own: one id names the pair on the way down.
+    const pair = `${a ?? ""}:${b ?? ""}`;
+    guard(pair, ancestors, leftEntries.length + rightEntries.length);
+    ancestors.push(pair);
+    const left = new Map(leftEntries.map((e) => [e.name, e]));
+    const right = new Map(rightEntries.map((e) => [e.name, e]));
     const names = [...new Set([...left.keys(), ...right.keys()])].sort();
     for (const name of names) {
       const l = left.get(name);
@@ -330,11 +389,12 @@ function createTreeWalker(readTree: (oid: string) => Promise<TreeEntry[]>) {
       const path = prefix + name;
       const lTree = l && isTree(l.mode) ? l.oid : undefined;
       const rTree = r && isTree(r.mode) ? r.oid : undefined;
-      if (lTree || rTree) await diffTrees(lTree, rTree, `${path}/`, out);
+      if (lTree || rTree) await diffTrees(lTree, rTree, `${path}/`, out, guard, ancestors);
       const lFile = l && FILE_MODES.has(l.mode) ? l.oid : undefined;
       const rFile = r && FILE_MODES.has(r.mode) ? r.oid : undefined;
       if ((lFile || rFile) && lFile !== rFile) out.push({ path, ...(lFile ? { oldOid: lFile } : {}), ...(rFile ? { newOid: rFile } : {}) });
     }
+    ancestors.pop();
     return out;
   };
   return { flatten, diffTrees };
@@ -360,7 +420,7 @@ function createRepository(fs: FileSystem, gitdir: string): GitRepository {
     resolve,
     readCommit: reader.readCommit,
     readTree: reader.readTree,
-    readBlob: (oid) => reader.readObject(oid, "blob"),
+    readBlob: (oid, maxBytes) => reader.readObject(oid, "blob", maxBytes),
     flatten: (oid) => flatten(oid),
     diffTrees: (a, b) => diffTrees(a, b),
     shallow,

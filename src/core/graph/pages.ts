@@ -5,7 +5,7 @@
  * a token budget that covers the whole text (and, when asked, the answer's JSON too).
  */
 import { EngineError } from "../../shared/errors.ts";
-import { cite } from "../../shared/paths.ts";
+import { cite, citePath } from "../../shared/paths.ts";
 import { fitPrefix } from "../budget/fit.ts";
 import { ENCODINGS, lineMemoCounter, loadTokenCounter, type Encoding } from "../budget/tokenizer.ts";
 import { isTestSite, isTestPath, testAt } from "../evidence/test-code.ts";
@@ -93,16 +93,60 @@ export interface ListArgs {
   encoding: Encoding;
   json: boolean;
   count: (text: string) => number;
+  /** The index version the cursor was made on, when it names one. */
+  cursorVersion?: string;
+  /** This index's version ({@link bindIndexVersion}): the next page's cursor carries it. */
+  version?: string;
 }
 
-const CURSOR = /^(\d{1,9})\.(summary|include|exclude|only)\.(\d{1,2})(?:\.(up|down|both))?$/;
+const CURSOR = /^(\d{1,9})\.(summary|include|exclude|only)\.(\d{1,2})(?:\.(up|down|both))?(?:\.v([0-9a-z]{1,8}))?$/;
 
 /**
- * A page's cursor: `<offset>.<tests>.<depth>`, and `.<direction>` for impact, readable and enough
- * to ask for the next page alone.
+ * A page's cursor: `<offset>.<tests>.<depth>`, `.<direction>` for impact, and `.v<version>` of the
+ * index it was made on: readable, enough to ask for the next page alone, and known stale after an
+ * edit (an offset into a list that changed would repeat some entries and skip others).
  */
-export function encodeCursor(offset: number, tests: TestsMode, depth: number, direction?: string): string {
-  return `${offset}.${tests}.${depth}${direction ? `.${direction}` : ""}`;
+export function encodeCursor(offset: number, tests: TestsMode, depth: number, direction?: string, version?: string): string {
+  return `${offset}.${tests}.${depth}${direction ? `.${direction}` : ""}${version ? `.v${version}` : ""}`;
+}
+
+const versions = new WeakMap<CodeGraph, string>();
+
+/**
+ * The index's version: a hash of every indexed file's path and content hash, so it changes with
+ * any edit and is the same for the same code (a cursor survives a server restart, not an edit).
+ */
+export function indexVersion(graph: CodeGraph): string {
+  let v = versions.get(graph);
+  if (v) return v;
+  let h = 0x811c9dc5;
+  const mix = (text: string) => {
+    for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193);
+  };
+  for (const path of [...graph.records.keys()].sort()) {
+    mix(path);
+    mix("\0");
+    mix(graph.records.get(path)!.hash);
+    mix("\n");
+  }
+  v = (h >>> 0).toString(36);
+  versions.set(graph, v);
+  return v;
+}
+
+/**
+ * Binds list arguments to the graph they page: the next cursor carries its version, and a cursor
+ * made on another version is refused as stale (code `invalid_argument`, reason `stale_cursor`).
+ */
+export function bindIndexVersion(a: ListArgs, graph: CodeGraph): ListArgs {
+  a.version = indexVersion(graph);
+  if (a.cursorVersion !== undefined && a.cursorVersion !== a.version) {
+    throw new EngineError("invalid_argument", "The cursor is stale: it was made before the code changed; the list it pages is not the same any more, and paging on would repeat some entries and skip others.", {
+      hint: "Ask again without a cursor for the first page of the current list.",
+      data: { cursor: encodeCursor(a.offset, a.tests, a.depth ?? 0, a.direction, a.cursorVersion), reason: "stale_cursor" },
+    });
+  }
+  return a;
 }
 
 function badArgument(message: string, data: Record<string, unknown>, hint?: string): EngineError {
@@ -128,6 +172,7 @@ export async function listArgs(opts: ListOptions & { depth?: number; direction?:
   let tests = opts.tests ?? "summary";
   let depth = opts.depth;
   let direction: string | undefined;
+  let cursorVersion: string | undefined;
   if (opts.cursor !== undefined) {
     const m = CURSOR.exec(String(opts.cursor).trim());
     if (!m) {
@@ -147,9 +192,10 @@ export async function listArgs(opts: ListOptions & { depth?: number; direction?:
     tests = cursorTests;
     depth = cursorDepth;
     direction = m[4];
+    cursorVersion = m[5];
   }
   // Remembers each line's count: a page is rendered and counted several times while it is fitted.
-  return { limit, offset, tests, depth, direction, budget, encoding, json: opts.json === true, count: lineMemoCounter(await loadTokenCounter(encoding)) };
+  return { limit, offset, tests, depth, direction, budget, encoding, json: opts.json === true, count: lineMemoCounter(await loadTokenCounter(encoding)), ...(cursorVersion ? { cursorVersion } : {}) };
 }
 
 const usageLine = (tokens: number, a: ListArgs) => `-- ${tokens}/${a.budget} tokens (${a.encoding})`;
@@ -168,6 +214,12 @@ export function withUsage(render: (usage: string) => string, a: ListArgs): { tex
 }
 
 /**
+ * Tokens added to a "needs N" figure: the answer repeats its budget (in its usage line, and in its
+ * JSON), and N may take more tokens to write than the budget it was counted with.
+ */
+export const BUDGET_DIGITS_MARGIN = 4;
+
+/**
  * The answer with the most entries, up to `max`, that fits the budget: `make(k)` renders k entries.
  * The one fitter decides ({@link fitPrefix}); this says what a page costs (its text, and with
  * `json` its JSON too) and, when not even none fits, throws `budget_too_small` naming the budget needed.
@@ -177,7 +229,7 @@ export function fitPage<T extends { text: string; usage: Usage }>(max: number, m
   const cost = (answer: T) => answer.usage.tokens + (a.json ? a.count(JSON.stringify({ ...answer, text: undefined })) : 0);
   const { answer, fits } = fitPrefix(max, make, cost, a.budget);
   if (!fits) {
-    const needed = cost(answer);
+    const needed = cost(answer) + BUDGET_DIGITS_MARGIN;
     throw new EngineError("budget_too_small", `A budget of ${a.budget} tokens cannot hold even the answer's header and notes; it needs ${needed}.`, {
       hint: `Ask again with budget ≥ ${needed}.`,
       data: { budget: a.budget, needed },
@@ -201,7 +253,7 @@ export function summarizeByFile(paths: string[]): TestCodeSummary {
 export function pagingLines(page: PageInfo, what: string, rest: { testCode: TestCodeSummary; testWhat: string | ((n: number) => string) }): string[] {
   const lines: string[] = [];
   if (page.tests === "summary" && rest.testCode.entries > 0) {
-    const files = rest.testCode.files.map((f) => `${f.path} (${fmt(f.count)})`).join(", ");
+    const files = rest.testCode.files.map((f) => `${citePath(f.path)} (${fmt(f.count)})`).join(", ");
     const more = rest.testCode.fileCount - rest.testCode.files.length;
     const where = files ? ` in ${plural(rest.testCode.fileCount, "test file")}: ${files}${more > 0 ? `, and ${plural(more, "more file")}` : ""}` : "";
     const counted = typeof rest.testWhat === "string" ? plural(rest.testCode.entries, rest.testWhat) : rest.testWhat(rest.testCode.entries);
@@ -220,7 +272,7 @@ export function pastTheEnd(offset: number, matching: number): string {
 /** A page's info for `k` entries from `offset` of `matching` (`direction`: impact's, carried by the cursor). */
 export function pageInfo(a: ListArgs, matching: number, k: number, depth: number, direction?: string): PageInfo {
   const end = a.offset + k;
-  return { tests: a.tests, matching, offset: a.offset, shown: k, limit: a.limit, ...(end < matching && k > 0 ? { next: encodeCursor(end, a.tests, depth, direction) } : {}) };
+  return { tests: a.tests, matching, offset: a.offset, shown: k, limit: a.limit, ...(end < matching && k > 0 ? { next: encodeCursor(end, a.tests, depth, direction, a.version) } : {}) };
 }
 
 /** Keeps the entries the tests filter asks for, production first. */
@@ -334,13 +386,13 @@ export function pageImporters(graph: CodeGraph, full: ImportersAnswer, a: ListAr
     const shown = rest.slice(0, k);
     const page = pageInfo(a, kept.length, shown.length, full.depth);
     const render = (usage: string) => {
-      const lines = [`# Files importing ${full.path}${full.depth > 1 ? ` (depth ${full.depth})` : ""}`];
+      const lines = [`# Files importing ${citePath(full.path)}${full.depth > 1 ? ` (depth ${full.depth})` : ""}`];
       lines.push(`${plural(full.results.length, "file")}${tests.length ? `: ${fmt(full.results.length - tests.length)} production, ${fmt(tests.length)} test` : ""}.`);
       const filter = a.tests === "only" ? "test files only" : a.tests === "include" ? "production files first, then test files" : "production files";
       if (kept.length === 0) lines.push(full.results.length === 0 ? "No project file imports it." : `None among ${filter}.`);
       else if (a.offset >= kept.length) lines.push(pastTheEnd(a.offset, kept.length));
       else if (shown.length) lines.push(`Listed (${filter}): ${fmt(a.offset + 1)}-${fmt(a.offset + shown.length)} of ${fmt(kept.length)}.`, "");
-      for (const r of shown) lines.push(`${"  ".repeat(r.depth - 1)}- ${r.path}${r.depth > 1 ? ` (depth ${r.depth})` : ""}`);
+      for (const r of shown) lines.push(`${"  ".repeat(r.depth - 1)}- ${citePath(r.path)}${r.depth > 1 ? ` (depth ${r.depth})` : ""}`);
       const paging = pagingLines(page, "files", { testCode: { ...testCode, files: [] }, testWhat: "test file" });
       if (paging.length) lines.push("", ...paging);
       lines.push("", ...completenessLines(completeness, kept.length === 0, "every import in its language's files resolves, and none of them has syntax errors"));

@@ -11,7 +11,7 @@ import { matchRoutes, type Route } from "../slice/routes.ts";
 import { callsCompleteness, type Completeness } from "./completeness.ts";
 import { findSymbol, symbolRef, type SymbolRef } from "./lookup.ts";
 import type { CodeGraph, Resolution, SymbolNode } from "./model.ts";
-import { completenessLines, fmt, plural, withUsage, type ListArgs, type Usage } from "./pages.ts";
+import { BUDGET_DIGITS_MARGIN, completenessLines, fmt, plural, withUsage, type ListArgs, type Usage } from "./pages.ts";
 
 /** What one hop follows. */
 export type HopKind = "route" | "call" | "constructor" | "super" | "extends" | "implements" | "dispatch" | "type" | "import" | "member";
@@ -493,8 +493,10 @@ export async function trace(graph: CodeGraph, fromArg: string, toArg: string, op
     }
   }
   const smallest = make(0, 0);
-  throw new EngineError("budget_too_small", `A budget of ${args.budget} tokens cannot hold even the trace's header and notes; it needs ${smallest.usage.tokens}.`, {
-    hint: `Ask again with budget ≥ ${smallest.usage.tokens}.`,
-    data: { budget: args.budget, needed: smallest.usage.tokens },
+  // With `json` the budget covers the JSON too; the margin covers the budget's own digits, which the answer repeats.
+  const needed = Math.max(smallest.usage.tokens, args.json ? args.count(JSON.stringify({ ...smallest, text: undefined })) : 0) + BUDGET_DIGITS_MARGIN;
+  throw new EngineError("budget_too_small", `A budget of ${args.budget} tokens cannot hold even the trace's header and notes; it needs ${needed}.`, {
+    hint: `Ask again with budget ≥ ${needed}.`,
+    data: { budget: args.budget, needed },
   });
 }

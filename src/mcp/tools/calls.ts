@@ -74,7 +74,7 @@ function data(a: CallsPage, notes: string[]) {
 
 /** Runs callers or callees: one page within the budget. */
 export async function runCalls(direction: "callers" | "callees", args: z.output<typeof callsInput>, ctx: ToolContext): Promise<ToolAnswer> {
-  const { options, notes } = listCall(ctx, args);
-  const a = await ctx.engine[direction](args.symbol, options);
+  const { options, notes, run } = listCall(ctx, args);
+  const a = await run(() => ctx.engine[direction](args.symbol, options));
   return { text: withNotes(a.text, notes), data: data(a, notes) };
 }

@@ -71,8 +71,8 @@ export const impactTool = defineTool({
     notes: z.array(z.string()),
   }),
   async run(args, ctx) {
-    const { options, notes } = listCall(ctx, args);
-    const a = await ctx.engine.impact(args.target, { ...options, ...(args.direction ? { direction: args.direction } : {}) });
+    const { options, notes, run } = listCall(ctx, args);
+    const a = await run(() => ctx.engine.impact(args.target, { ...options, ...(args.direction ? { direction: args.direction } : {}) }));
     return { text: withNotes(a.text, notes), data: data(a, notes) };
   },
 });

@@ -32,8 +32,8 @@ export const importersTool = defineTool({
     notes: z.array(z.string()),
   }),
   async run(args, ctx) {
-    const { options, notes } = listCall(ctx, args);
-    const a = await ctx.engine.importers(args.file, options);
+    const { options, notes, run } = listCall(ctx, args);
+    const a = await run(() => ctx.engine.importers(args.file, options));
     return {
       text: withNotes(a.text, notes),
       data: {

@@ -62,8 +62,8 @@ export const testsTool = defineTool({
     notes: z.array(z.string()),
   }),
   async run(args, ctx) {
-    const { options, notes } = listCall(ctx, args);
-    const a = await ctx.engine.tests(args.target, options);
+    const { options, notes, run } = listCall(ctx, args);
+    const a = await run(() => ctx.engine.tests(args.target, options));
     const { text: _text, symbol: _symbol, path: _path, ...rest } = a;
     return { text: withNotes(a.text, notes), data: { ...rest, notes } };
   },

@@ -3,7 +3,7 @@ import { z } from "zod";
 import { LIMITS } from "../../index.ts";
 import { budget, completeness, symbolArg, symbolRef, usage } from "../schemas.ts";
 import { defineTool } from "../tool.ts";
-import { DEFAULT_LIST_BUDGET, listBudget } from "./list.ts";
+import { DEFAULT_LIST_BUDGET, inToolBudget, listBudget } from "./list.ts";
 
 const hop = z.object({
   from: z.string(),
@@ -44,11 +44,11 @@ export const traceTool = defineTool({
     notes: z.array(z.string()),
   }),
   async run(args, ctx) {
-    const { budget: b, note } = listBudget(ctx, args.budget);
+    const { budget: b, withheld, note } = listBudget(ctx, args.budget);
     const notes = note ? [note] : [];
-    const a = await ctx.engine.trace(args.from, args.to, {
+    const a = await inToolBudget(args.budget, withheld, () => ctx.engine.trace(args.from, args.to, {
       signal: ctx.signal, budget: b, json: true, ...(args.k !== undefined ? { k: args.k } : {}), ...(args.maxHops !== undefined ? { maxHops: args.maxHops } : {}),
-    });
+    }));
     const { text: _text, ...rest } = a;
     return { text: notes.length ? [a.text, ...notes.map((n) => `Note: ${n}`)].join("\n") : a.text, data: { ...rest, notes } };
   },
