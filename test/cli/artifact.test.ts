@@ -12,6 +12,7 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ensureCliBuilt, jsonOf, repoRoot, runCli, tempDirs } from "../support/cli.ts";
+import { decodeMessage, ints, messages, str, int, type Fields } from "../support/scip-read.ts";
 
 const temps = tempDirs("codeslice-artifact-");
 const tempDir = temps.make;
@@ -167,64 +168,6 @@ function crc32(bytes: Uint8Array): number {
     for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
   }
   return (c ^ 0xffffffff) >>> 0;
-}
-
-/** A protocol-buffers message as field number → values (varints as numbers, the rest as bytes). */
-type Fields = Map<number, (number | Uint8Array)[]>;
-
-/** Decodes one message's wire format: varint (0), 64-bit (1), length-delimited (2) and 32-bit (5) fields. */
-function decodeMessage(buf: Uint8Array): Fields {
-  const out: Fields = new Map();
-  let at = 0;
-  const varint = (): number => {
-    let value = 0;
-    for (let shift = 1; ; shift *= 128) {
-      if (at >= buf.length) throw new Error("varint runs past the end");
-      const b = buf[at++]!;
-      value += (b & 0x7f) * shift;
-      if (b < 0x80) return value;
-    }
-  };
-  while (at < buf.length) {
-    const key = varint();
-    const field = Math.floor(key / 8);
-    const type = key % 8;
-    let value: number | Uint8Array;
-    if (type === 0) value = varint();
-    else if (type === 2) {
-      const n = varint();
-      if (at + n > buf.length) throw new Error(`field ${field} runs past the end`);
-      value = buf.subarray(at, at + n);
-      at += n;
-    } else if (type === 1 || type === 5) {
-      value = buf.subarray(at, at + (type === 1 ? 8 : 4));
-      at += type === 1 ? 8 : 4;
-    } else throw new Error(`wire type ${type} of field ${field}`);
-    (out.get(field) ?? out.set(field, []).get(field)!).push(value);
-  }
-  return out;
-}
-
-const utf8 = new TextDecoder("utf-8", { fatal: true });
-const str = (f: Fields, n: number) => (f.get(n)?.[0] === undefined ? "" : utf8.decode(f.get(n)![0] as Uint8Array));
-const int = (f: Fields, n: number) => (f.get(n)?.[0] as number | undefined) ?? 0;
-const messages = (f: Fields, n: number) => (f.get(n) ?? []).map((v) => decodeMessage(v as Uint8Array));
-/** A packed repeated int32 (or its unpacked form). */
-const ints = (f: Fields, n: number) => (f.get(n) ?? []).flatMap((v) => (typeof v === "number" ? [v] : packedVarints(v)));
-function packedVarints(buf: Uint8Array): number[] {
-  const out: number[] = [];
-  let value = 0;
-  let shift = 1;
-  for (const b of buf) {
-    value += (b & 0x7f) * shift;
-    shift *= 128;
-    if (b < 0x80) {
-      out.push(value);
-      value = 0;
-      shift = 1;
-    }
-  }
-  return out;
 }
 
 describe("codeslice scip", () => {

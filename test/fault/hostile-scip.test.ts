@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { memoryEngine } from "../support/platform.ts";
-import { scipDocuments } from "./scip-read.ts";
+import { scipDocuments } from "../support/scip-read.ts";
 
 /** `depth` TypeScript functions with long names, each nested in the previous one. */
 function nestedTs(depth: number): string {

@@ -64,7 +64,7 @@ function cleanStringDoc(raw: string): string {
   const text = m ? m[2]! : raw;
   const lines = text.split("\n");
   const indents = lines.slice(1).filter((l) => l.trim() !== "").map((l) => /^\s*/.exec(l)![0].length);
-  const cut = indents.length ? Math.min(...indents) : 0;
+  const cut = indents.reduce((m, x) => Math.min(m, x), indents.length ? Infinity : 0);
   return [lines[0]!.trim(), ...lines.slice(1).map((l) => l.slice(cut))].join("\n").trim();
 }
 

@@ -144,10 +144,10 @@ export function reresolveGraph(old: CodeGraph, changed: FileRecord[]): CodeGraph
     if (affected.has(path)) {
       const edges = importEdgesOf(ctx, st);
       const out = callsOf(ctx, st);
-      calls.push(...out.calls);
-      external.push(...out.external);
-      ambiguous.push(...out.ambiguous);
-      imports.push(...edges);
+      for (const x of out.calls) calls.push(x);
+      for (const x of out.external) external.push(x);
+      for (const x of out.ambiguous) ambiguous.push(x);
+      for (const x of edges) imports.push(x);
       unresolvedCalls += out.unresolved;
       edgeCounts.set(path, { calls: out.calls.length, external: out.external.length, ambiguous: out.ambiguous.length, unresolved: out.unresolved, imports: edges.length });
       typeUsesOf(ctx, st, typeUses);

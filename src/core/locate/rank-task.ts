@@ -144,7 +144,9 @@ export function rankTask(
     if (c) c.score += amount;
     else raw.set(id, { id, score: amount, words: 0, fields: 0 });
   };
-  let best = Math.max(1, ...[...raw.values()].map((c) => c.score));
+  // A loop, not a spread: a big project's candidates overflow the argument stack.
+  let best = 1;
+  for (const c of raw.values()) if (c.score > best) best = c.score;
 
   // Trace frames, then the definitions the task's identifiers name (see the helpers below).
   const frames = frameEvidence(graph, ev, root);
