@@ -201,7 +201,7 @@ export async function runIndex(
     if (!state.prevSnap) state.storedKeys = await platform.store.keys("").then((keys) => new Set(keys), () => undefined);
   }
   const scan = await scanInventory(state);
-  state.skipped.push(...scan.skipped);
+  for (const s of scan.skipped) state.skipped.push(s); // a loop: a spread of 100k+ skipped files overflows the stack
   // A new walk's listings are kept for the next scan; a reused one is already stored.
   const scanCacheWrite = scan.cache && scan.cache !== state.scanCache ? platform.store.set(SCAN_KEY, encodeJson(scan.cache)).catch(() => {}) : undefined;
   const ctx = createParseContext(platform);

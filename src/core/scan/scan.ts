@@ -375,7 +375,7 @@ async function walkScan(fs: FileSystem, options: ScanOptions): Promise<ScanResul
   GIT_INPUTS.forEach((path, i) => recordStamp(rec, gitStats[i], present[i]!, (stamp) => rec!.cache!.inputs.push([path, stamp]), true));
 
   const inv = createInventory(fs, options, tracked, indexMtimeMs);
-  inv.skipped.push(...early);
+  for (const s of early) inv.skipped.push(s);
   await walkFolder(fs, options, { mode, tracked, ignorecase, exclude, inv, rec }, "", rootLevels, rootStat, rootEntries);
   if (tracked) {
     const unwalked = await addUnwalkedTracked(fs, tracked, inv.files, inv.skipped, exclude, inv.addFile);

@@ -287,7 +287,7 @@ export async function buildScip(graph: CodeGraph, io: ScipIO, options: ScipOptio
       ...importOccurrences(graph, record, symbols, lines, edges.imports.get(path) ?? []),
     ].filter(writable);
     answer.references += references.length;
-    occurrences.push(...references);
+    for (const r of references) occurrences.push(r);
     occurrences.sort((a, b) => a.line - b.line || a.start - b.start || a.end - b.end);
     writeDocument(w, graph, record, occurrences, defined, symbols, relationships, answer);
     answer.documents++;
