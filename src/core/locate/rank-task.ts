@@ -219,11 +219,14 @@ export function rankTask(
   const rankedFiles = rankFiles(graph, candidates, why, tuning);
 
   // The floor: the best candidate must hold two of the task's words (or one written like code, or
-  // the only word asked for) in a field that is more than a passing mention, or a frame or a path
-  // of the task must be in the project.
+  // the only word asked for) in a field that is more than a passing mention, or a frame, a quoted
+  // message or a path of the task must be in the project.
   const top = candidates[0];
   const strongField = FIELD.name | FIELD.signature | FIELD.doc | FIELD.path;
-  const relevant = top !== undefined && top.score > 0 && (framesInProject > 0 || phrases.length > 0 || top.words >= Math.min(2, termList.length) || ev.codeWords.size > 0 || (top.fields & strongField) !== 0);
+  // Or two of the task's own words (not template words) are in the project, though no one place
+  // holds both: `no_match` is for a task nothing in the project answers to.
+  const known = terms.filter((x) => x.w >= 1 && idf(x.t) > 0).length;
+  const relevant = top !== undefined && top.score > 0 && (framesInProject > 0 || phrases.length > 0 || known >= 2 || top.words >= Math.min(2, termList.length) || ev.codeWords.size > 0 || (top.fields & strongField) !== 0);
   return { candidates, files: rankedFiles, terms: termList, codeWords: [...ev.codeWords], relevant, evidence: ev, framesInProject };
 }
 
