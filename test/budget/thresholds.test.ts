@@ -5,18 +5,9 @@
  */
 import { describe, expect, it } from "vitest";
 import { entryBudgets, type Step } from "../../src/core/budget/thresholds.ts";
+import { mulberry32 } from "../support/rng.ts";
 
-/** A small deterministic generator (mulberry32). */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 2 ** 32;
-  };
-}
+const rng = mulberry32;
 
 /** Tokens the steps entered by `budget` take there (a freed step costs nothing). */
 function used(steps: readonly Step[], at: readonly number[], budget: number): number {

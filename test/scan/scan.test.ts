@@ -14,6 +14,7 @@ import { parseGitIndex } from "../../src/core/scan/git-index.ts";
 import { scanRepository, type ScanResult } from "../../src/core/scan/scan.ts";
 import { MemoryFileSystem } from "../../src/platform/memory/index.ts";
 import { createNodeFileSystem, createNodePlatform } from "../../src/platform/node/index.ts";
+import { mulberry32 } from "../support/rng.ts";
 
 const temps: string[] = [];
 afterAll(() => {
@@ -416,17 +417,7 @@ describe("scan outside git", () => {
   });
 });
 
-/** A small deterministic generator (mulberry32) so a failing seed can be replayed. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+const rng = mulberry32;
 
 describe("gitignore matching against git itself, on random trees and patterns", () => {
   // No name from the default ignore list (build, dist, …): those folders are skipped whatever git says.
