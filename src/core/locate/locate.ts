@@ -11,6 +11,7 @@ import { termsInFiles, type SearchIndex } from "../search/search.ts";
 import { EngineError } from "../../shared/errors.ts";
 import { LIMITS } from "../limits.ts";
 import { citeName } from "../../shared/paths.ts";
+import { CLASS_KINDS } from "../slice/plan.ts";
 import { rankTask, TASK_TUNING, type TaskCandidate, type TaskTuning } from "./rank-task.ts";
 import { findPhrases } from "./phrases.ts";
 import { readTaskText } from "./task-text.ts";
@@ -77,10 +78,7 @@ export async function buildLocate(
 ): Promise<LocateAnswer> {
   const limit = checkRange("limit", options.limit, LOCATE_LIMITS.files);
   const perFile = checkRange("symbols", options.symbols, LOCATE_LIMITS.symbols);
-  const budget = options.budget ?? LOCATE_LIMITS.budget;
-  if (!Number.isInteger(budget) || budget < LIMITS.budget.min || budget > LIMITS.budget.max) {
-    throw new EngineError("invalid_argument", `budget must be a whole number of tokens from ${LIMITS.budget.min} to ${LIMITS.budget.max}, got ${String(budget)}.`, { data: { budget } });
-  }
+  const budget = checkRange("budget", options.budget, { min: LIMITS.budget.min, max: LIMITS.budget.max, default: LOCATE_LIMITS.budget });
   const text = task.trim();
   if (text === "") throw new EngineError("invalid_argument", "The task is empty.", { hint: "Pass the task as given: a bug report, an error message, a few words." });
   if (text.length > LIMITS.targetChars) {
@@ -148,8 +146,6 @@ function symbolsOf(graph: CodeGraph, candidates: readonly TaskCandidate[], max: 
   }
   return out;
 }
-
-const CLASS_KINDS = new Set(["class", "interface", "struct", "trait", "enum", "impl", "module_def", "namespace"]);
 
 function headerOf(terms: string[], read: LocateAnswer["read"]): string {
   const frames = read.frames ? `; ${read.framesInProject} of ${read.frames} trace frame${read.frames > 1 ? "s" : ""} in the project` : "";

@@ -8,6 +8,7 @@ import type { CodeGraph } from "../graph/model.ts";
 import { filesHoldingAll, splitWords, type SearchIndex } from "../search/search.ts";
 import { STOP_WORDS } from "../search/words.ts";
 import type { TaskEvidence } from "./task-text.ts";
+import { symbolsAt } from "../slice/locate.ts";
 
 /** A phrase of the task found in the project: the symbol around it, the line, the phrase. */
 export interface PhraseHit {
@@ -65,21 +66,10 @@ export async function findPhrases(index: SearchIndex, graph: CodeGraph, text: st
       }
       for (let i = 0; i < lines.length; i++) {
         if (!lines[i]!.toLowerCase().replace(/\s+/g, " ").includes(needle)) continue;
-        hits.push({ symbol: innermostAt(graph, path, i + 1), path, line: i + 1, phrase });
+        hits.push({ symbol: symbolsAt(graph, path, i + 1, i + 1)[0]?.id ?? graph.moduleSymbol.get(path)!, path, line: i + 1, phrase });
         break;
       }
     }
   }
   return hits;
-}
-
-function innermostAt(graph: CodeGraph, path: string, line: number): number {
-  const moduleId = graph.moduleSymbol.get(path)!;
-  const defs = graph.records.get(path)?.definitions ?? [];
-  let found = moduleId;
-  for (let i = 0; i < defs.length; i++) {
-    const s = graph.symbols[moduleId + 1 + i]!;
-    if (s.start <= line && s.end >= line && (found === moduleId || s.start >= graph.symbols[found]!.start)) found = s.id;
-  }
-  return found;
 }

@@ -13,6 +13,7 @@
 import type { CodeGraph } from "../graph/model.ts";
 import { FIELD, docSymbol, scoreDocuments, splitWords, type FieldWeights, type SearchIndex } from "../search/search.ts";
 import { findFile } from "../../shared/locations.ts";
+import { sourceFiles, symbolsAt } from "../slice/locate.ts";
 import { isTestFile } from "../slice/plan.ts";
 import { readTaskText, type TaskEvidence } from "./task-text.ts";
 import type { PhraseHit } from "./phrases.ts";
@@ -122,10 +123,9 @@ export function rankTask(
   // quarter of its words), not when a report mentions running one.
   const words = [...ev.terms.keys()];
   // (A reporter's pasted test case is not enough: the title must say it, or test words dominate.)
-  const titleWords = splitWords(text.trimStart().split("\n")[0]!);
-  const aboutTests = titleWords.some((w) => TEST_WORDS.has(w)) || words.filter((w) => TEST_WORDS.has(w)).length * 4 >= Math.max(words.length, 1);
-  // Docs and examples count fully when the task names one of their files, or its title is about them.
   const title = text.trimStart().split("\n")[0]!;
+  const aboutTests = splitWords(title).some((w) => TEST_WORDS.has(w)) || words.filter((w) => TEST_WORDS.has(w)).length * 4 >= Math.max(words.length, 1);
+  // Docs and examples count fully when the task names one of their files, or its title is about them.
   const asideNamed = ev.paths.some((p) => ASIDE.test(p)) || /\b(?:docs|documentation|examples?|benchmarks?)\b/i.test(title);
 
   const raw = new Map<number, TaskCandidate>();
@@ -155,7 +155,7 @@ export function rankTask(
     note(f.path, f.note);
   }
   const framesInProject = frames.length;
-  const files = { has: (p: string) => graph.moduleSymbol.has(p), paths: () => graph.moduleSymbol.keys() };
+  const files = sourceFiles(graph);
 
   // Messages the task quotes, where the project spells them: the code that raises or formats them.
   const phraseSeen = new Set<number>();
@@ -236,7 +236,7 @@ export function rankTask(
  * function is the symbol at its line is surest; a basename alone (`utils.py`) counts only then.
  */
 function frameEvidence(graph: CodeGraph, ev: TaskEvidence, root: string | undefined): { symbol: number; path: string; strength: number; note: string }[] {
-  const files = { has: (p: string) => graph.moduleSymbol.has(p), paths: () => graph.moduleSymbol.keys() };
+  const files = sourceFiles(graph);
   const hits: { path: string; line: number; fn?: string; segments: number }[] = [];
   for (const f of ev.frames.slice(-60)) {
     let found: { path: string; note?: string } | undefined;
@@ -252,7 +252,7 @@ function frameEvidence(graph: CodeGraph, ev: TaskEvidence, root: string | undefi
   const out: { symbol: number; path: string; strength: number; note: string }[] = [];
   hits.forEach((f, i) => {
     const inner = i === hits.length - 1;
-    const sym = symbolsAtLine(graph, f.path, f.line);
+    const sym = symbolsAt(graph, f.path, f.line, f.line)[0]?.id;
     const fnMatches = sym !== undefined && f.fn !== undefined && graph.symbols[sym]!.name === f.fn.split(".").at(-1);
     if (f.segments < 2 && !fnMatches) return;
     out.push({ symbol: sym ?? graph.moduleSymbol.get(f.path)!, path: f.path, strength: (inner ? 1 : 0.6) * (fnMatches ? 1 : 0.7), note: inner ? `innermost frame :${f.line}` : `frame :${f.line}` });
@@ -278,19 +278,6 @@ function nameEvidence(graph: CodeGraph, ev: TaskEvidence): { symbol: number; own
     for (const d of chosen) out.push({ symbol: d, owned, of: chosen.length, note: `defines \`${owned ? `${owner}.` : ""}${name}\`` });
   }
   return out;
-}
-
-/** The innermost definition enclosing `line` of `path` (its module symbol when none does). */
-function symbolsAtLine(graph: CodeGraph, path: string, line: number): number | undefined {
-  const moduleId = graph.moduleSymbol.get(path);
-  if (moduleId === undefined) return undefined;
-  const defs = graph.records.get(path)?.definitions ?? [];
-  let found: number | undefined;
-  for (let i = 0; i < defs.length; i++) {
-    const s = graph.symbols[moduleId + 1 + i]!;
-    if (s.start <= line && s.end >= line && (found === undefined || s.start >= graph.symbols[found]!.start)) found = s.id;
-  }
-  return found ?? moduleId;
 }
 
 /**

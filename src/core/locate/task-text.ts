@@ -175,8 +175,8 @@ export function readTaskText(input: string): TaskEvidence {
       continue;
     }
     if (kind === "code") {
+      // Every identifier-shaped token, string literals' words included: the project may hold them too.
       for (const m of line.matchAll(IDENTIFIER)) addIdentifier(m[0], PART_WEIGHT.code);
-      // String literals in code are words the project may hold too (messages, keys).
       continue;
     }
     addProse(line, PART_WEIGHT.prose);

@@ -16,7 +16,7 @@ import { findFile, parseLocation, sourceFiles, symbolsAt } from "./locate.ts";
 import { closestMembers, findMembers, memberNames, memberOwners } from "./members.ts";
 import { BRIEF_TOKENS, briefClassOutline, briefFileOutline } from "./brief.ts";
 import { rankTask } from "../locate/rank-task.ts";
-import { readTaskText } from "../locate/task-text.ts";
+import { readTaskText, type TaskEvidence } from "../locate/task-text.ts";
 import { findPhrases, type PhraseHit } from "../locate/phrases.ts";
 import { parseTrace, type ParsedTrace } from "./trace.ts";
 import { planContext, type PlannedChunk, type Role } from "./plan.ts";
@@ -212,7 +212,7 @@ function looksLikePath(target: string, graph: CodeGraph): boolean {
 }
 
 /** Understands a target: route, path::symbol, file path, symbol name, or free text for search. */
-export function resolveTarget(graph: CodeGraph, targetArg: string, io: ContextIO, task?: { maxSeeds: number }, phrases: readonly PhraseHit[] = []): Seeds {
+export function resolveTarget(graph: CodeGraph, targetArg: string, io: ContextIO, task?: { maxSeeds: number }, words?: TaskWords): Seeds {
   const maxSeeds = task?.maxSeeds ?? DEFAULT_TASK_SEEDS;
   const target = targetArg.trim();
   if (target === "") throw new EngineError("invalid_argument", "The target is empty.", { hint: "Pass a symbol (Session.send), a file path, `METHOD /path`, or a few words." });
@@ -223,7 +223,7 @@ export function resolveTarget(graph: CodeGraph, targetArg: string, io: ContextIO
     });
   }
   // `pack` takes a task in words as it is; `context` first reads it as a route, a location or a name.
-  if (task) return taskSeeds(graph, io, target, maxSeeds, phrases);
+  if (task) return taskSeeds(graph, io, target, maxSeeds, words);
   const route = ROUTE.exec(target);
   if (route) {
     const method = route[1]!.toUpperCase();
@@ -258,7 +258,7 @@ export function resolveTarget(graph: CodeGraph, targetArg: string, io: ContextIO
   // its words is a task, with the frames as evidence; a trace none of whose frames is in the
   // project still has its error line and function names to go by.
   const trace = parseTrace(target);
-  if (trace && readTaskText(target).traceOnly) {
+  if (trace && (words?.evidence ?? readTaskText(target)).traceOnly) {
     const seeds = traceSeeds(graph, io, trace);
     if (seeds) return seeds;
   }
@@ -317,7 +317,7 @@ export function resolveTarget(graph: CodeGraph, targetArg: string, io: ContextIO
       });
     }
   }
-  return taskSeeds(graph, io, target, maxSeeds, phrases);
+  return taskSeeds(graph, io, target, maxSeeds, words);
 }
 
 /**
@@ -357,10 +357,16 @@ function traceSeeds(graph: CodeGraph, io: ContextIO, trace: ParsedTrace): Seeds 
   return { ...seed, how: seed.how === "file" && seed.inline.length === 0 ? "file" : seed.how, notes, frames };
 }
 
+/** A task text read into evidence, with the quoted messages found in the project. */
+interface TaskWords {
+  evidence: TaskEvidence;
+  phrases: readonly PhraseHit[];
+}
+
 /** Seeds for a task in words: the strongest places in full, the next ones as matches. */
-function taskSeeds(graph: CodeGraph, io: ContextIO, text: string, maxSeeds: number, phrases: readonly PhraseHit[]): Seeds {
+function taskSeeds(graph: CodeGraph, io: ContextIO, text: string, maxSeeds: number, words?: TaskWords): Seeds {
   const maxMatches = MAX_MATCHES;
-  const ranking = rankTask(io.searchIndex(), graph, text, io.root, phrases);
+  const ranking = rankTask(io.searchIndex(), graph, text, io.root, words?.phrases, words?.evidence);
   const top = ranking.candidates[0];
   if ((!top || !ranking.relevant) && !/\s/.test(text)) {
     // One word that matches nothing well may be a misspelled name.
@@ -430,9 +436,14 @@ export async function buildContext(graph: CodeGraph, target: string, options: Co
   const encoding = checkEncoding(options.encoding);
   // Line by line, remembered: an outline, its brief and the drafts of the answer share most lines.
   const count = lineMemoCounter(await loadTokenCounter(encoding));
-  // A task in words may quote messages the project spells: found before the target is read.
-  const phrases = task || /\s\S+\s/.test(target.trim()) ? await findPhrases(io.searchIndex(), graph, target, readTaskText(target), io.readText) : [];
-  const seeds = resolveTarget(graph, target, io, task, phrases);
+  // A task in words is read once, and the messages it quotes found (that needs the files) before
+  // the target is resolved.
+  let words: TaskWords | undefined;
+  if (task || /\s\S+\s/.test(target.trim())) {
+    const evidence = readTaskText(target);
+    words = { evidence, phrases: await findPhrases(io.searchIndex(), graph, target, evidence, io.readText) };
+  }
+  const seeds = resolveTarget(graph, target, io, task, words);
   const planned = planContext(graph, seeds.ids, {
     mounts: seeds.mounts, inline: seeds.inline, ...(seeds.scopes ? { scopes: seeds.scopes } : {}), ...(seeds.matches ? { matches: seeds.matches } : {}),
     ...(seeds.frames ? { frames: seeds.frames } : {}),

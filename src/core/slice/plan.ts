@@ -63,7 +63,8 @@ function chunkOf(graph: CodeGraph, s: SymbolNode, role: Role, distance: number, 
   return { path: s.file, start: s.start, end: s.end, role, symbol: s.id, label: s.qualified, kind: s.kind, language: s.language, distance, confidence };
 }
 
-const CLASS_KINDS = new Set(["class", "interface", "struct", "trait", "enum"]);
+/** Kinds whose members are definitions of their own. */
+export const CLASS_KINDS: ReadonlySet<string> = new Set(["class", "interface", "struct", "trait", "enum"]);
 
 /** Symbols inside `id` (a class's methods, a function's nested functions), itself included. */
 function withDescendants(graph: CodeGraph, id: number): number[] {
