@@ -3,7 +3,7 @@ import * as nodePath from "node:path";
 import { createEngine, type Encoding, type Engine, type TestsMode } from "../index.ts";
 import type { FlagValues } from "./command.ts";
 import type { budgetFlags, outputFlags, pagingFlags, projectFlags } from "./flags.ts";
-import { createProgressReporter } from "./output.ts";
+import { createProgressReporter, EXIT, writeJson, writeOut } from "./output.ts";
 import { createHostPlatform } from "./platform.ts";
 
 /** The flags every engine command owns, parsed. */
@@ -51,4 +51,30 @@ export function pageOptions(flags: FlagValues<typeof pagingFlags>): { limit?: nu
   return {
     ...(flags.limit !== undefined ? { limit: flags.limit } : {}), ...(flags.cursor !== undefined ? { cursor: flags.cursor } : {}), ...(flags.tests ? { tests: flags.tests } : {}),
   };
+}
+
+/** Clears the bar and prints an answer: its JSON with `--json`, else its text. */
+export function printAnswer(progress: Progress, answer: { text: string }, json: boolean | undefined): number {
+  progress.done();
+  if (json) writeJson(answer);
+  else writeOut(answer.text);
+  return EXIT.ok;
+}
+
+/** What a paged list command (callers, callees, importers, tests) passes its engine call. */
+export type ListCallOptions = ReturnType<typeof pageOptions> & ReturnType<typeof budgetOptions> & {
+  onProgress: Progress["onProgress"];
+  depth?: number;
+  json?: boolean;
+};
+
+/** The `run` of a paged list command: one engine call on its one argument, printed. */
+export function listRun(call: (engine: Engine, target: string, options: ListCallOptions) => Promise<{ text: string }>) {
+  return ({ args: [target], flags }: { args: string[]; flags: FlagValues<typeof projectFlags & typeof outputFlags & typeof pagingFlags & ReturnType<typeof budgetFlags>> & { depth?: number } }): Promise<number> =>
+    withEngine(flags, async (engine, progress) => {
+      const answer = await call(engine, target!, {
+        onProgress: progress.onProgress, ...(flags.depth ? { depth: flags.depth } : {}), ...pageOptions(flags), ...budgetOptions(flags), ...(flags.json ? { json: true } : {}),
+      });
+      return printAnswer(progress, answer, flags.json);
+    });
 }

@@ -2,8 +2,7 @@
 import { LIMITS } from "../../index.ts";
 import { defineCommand } from "../command.ts";
 import { budgetFlags, depthFlag, engineFlags, pagingFlags } from "../flags.ts";
-import { EXIT, writeJson, writeOut } from "../output.ts";
-import { budgetOptions, pageOptions, withEngine } from "../with-engine.ts";
+import { listRun } from "../with-engine.ts";
 
 /** `codeslice callees`. */
 export const calleesCommand = defineCommand({
@@ -15,15 +14,5 @@ export const calleesCommand = defineCommand({
 external packages and the standard library; paged like callers, and says which of its
 calls are linked to nothing.`,
   examples: ["codeslice callees Session.send", "codeslice callees build_app --depth 2 --json"],
-  async run({ args: [symbol], flags }) {
-    return withEngine(flags, async (engine, progress) => {
-      const answer = await engine.callees(symbol!, {
-        onProgress: progress.onProgress, ...(flags.depth ? { depth: flags.depth } : {}), ...pageOptions(flags), ...budgetOptions(flags), ...(flags.json ? { json: true } : {}),
-      });
-      progress.done();
-      if (flags.json) writeJson(answer);
-      else writeOut(answer.text);
-      return EXIT.ok;
-    });
-  },
+  run: listRun((engine, target, options) => engine.callees(target, options)),
 });

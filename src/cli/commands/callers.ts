@@ -2,8 +2,7 @@
 import { LIMITS } from "../../index.ts";
 import { defineCommand } from "../command.ts";
 import { budgetFlags, depthFlag, engineFlags, pagingFlags } from "../flags.ts";
-import { EXIT, writeJson, writeOut } from "../output.ts";
-import { budgetOptions, pageOptions, withEngine } from "../with-engine.ts";
+import { listRun } from "../with-engine.ts";
 
 /** `codeslice callers`. */
 export const callersCommand = defineCommand({
@@ -23,15 +22,5 @@ what it could not see: call sites naming the symbol that are linked to nothing, 
 syntax errors, languages whose calls are not extracted, overriding methods reached by
 dynamic dispatch.`,
   examples: ["codeslice callers Session.send", "codeslice callers src/db.py::connect --depth 2 --tests include", "codeslice callers Hono.request --cursor 50.summary.1"],
-  async run({ args: [symbol], flags }) {
-    return withEngine(flags, async (engine, progress) => {
-      const answer = await engine.callers(symbol!, {
-        onProgress: progress.onProgress, ...(flags.depth ? { depth: flags.depth } : {}), ...pageOptions(flags), ...budgetOptions(flags), ...(flags.json ? { json: true } : {}),
-      });
-      progress.done();
-      if (flags.json) writeJson(answer);
-      else writeOut(answer.text);
-      return EXIT.ok;
-    });
-  },
+  run: listRun((engine, target, options) => engine.callers(target, options)),
 });

@@ -3,8 +3,8 @@ import { readFileSync } from "node:fs";
 import { LIMITS } from "../../index.ts";
 import { defineCommand } from "../command.ts";
 import { budgetFlags, engineFlags, switchFlag, textFlag } from "../flags.ts";
-import { EXIT, UsageError, writeJson, writeOut } from "../output.ts";
-import { budgetOptions, withEngine } from "../with-engine.ts";
+import { UsageError } from "../output.ts";
+import { budgetOptions, printAnswer, withEngine } from "../with-engine.ts";
 
 /** The text of `--diff FILE`, or of stdin for `--diff -`. */
 function readDiff(file: string): string {
@@ -54,10 +54,7 @@ REF: a commit id (or a prefix), a branch, a tag, HEAD, or any of those followed 
         ...(diff !== undefined ? { diff } : {}),
         ...budgetOptions(flags),
       });
-      progress.done();
-      if (flags.json) writeJson(answer);
-      else writeOut(answer.text);
-      return EXIT.ok;
+      return printAnswer(progress, answer, flags.json);
     });
   },
 });

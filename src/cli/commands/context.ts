@@ -2,8 +2,7 @@
 import { LIMITS } from "../../index.ts";
 import { defineCommand } from "../command.ts";
 import { budgetFlags, engineFlags } from "../flags.ts";
-import { EXIT, writeJson, writeOut } from "../output.ts";
-import { budgetOptions, withEngine } from "../with-engine.ts";
+import { budgetOptions, printAnswer, withEngine } from "../with-engine.ts";
 
 /** `codeslice context`. */
 export const contextCommand = defineCommand({
@@ -26,10 +25,7 @@ the answer says which.`,
   async run({ args: [target], flags }) {
     return withEngine(flags, async (engine, progress) => {
       const answer = await engine.context(target!, { onProgress: progress.onProgress, ...budgetOptions(flags) });
-      progress.done();
-      if (flags.json) writeJson(answer);
-      else writeOut(answer.text);
-      return EXIT.ok;
+      return printAnswer(progress, answer, flags.json);
     });
   },
 });

@@ -2,8 +2,7 @@
 import { LIMITS } from "../../index.ts";
 import { defineCommand } from "../command.ts";
 import { budgetFlags, choiceFlag, depthFlag, engineFlags, pagingFlags } from "../flags.ts";
-import { EXIT, writeJson, writeOut } from "../output.ts";
-import { budgetOptions, pageOptions, withEngine } from "../with-engine.ts";
+import { budgetOptions, pageOptions, printAnswer, withEngine } from "../with-engine.ts";
 
 const DIRECTIONS = ["up", "down", "both"] as const;
 
@@ -30,10 +29,7 @@ runnable ids, the deepest path. Paged like callers.`,
       const answer = await engine.impact(target!, {
         onProgress: progress.onProgress, ...(flags.depth ? { depth: flags.depth } : {}), ...(flags.direction ? { direction: flags.direction } : {}), ...pageOptions(flags), ...budgetOptions(flags), ...(flags.json ? { json: true } : {}),
       });
-      progress.done();
-      if (flags.json) writeJson(answer);
-      else writeOut(answer.text);
-      return EXIT.ok;
+      return printAnswer(progress, answer, flags.json);
     });
   },
 });

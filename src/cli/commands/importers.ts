@@ -2,8 +2,7 @@
 import { LIMITS } from "../../index.ts";
 import { defineCommand } from "../command.ts";
 import { budgetFlags, depthFlag, engineFlags, pagingFlags } from "../flags.ts";
-import { EXIT, writeJson, writeOut } from "../output.ts";
-import { budgetOptions, pageOptions, withEngine } from "../with-engine.ts";
+import { listRun } from "../with-engine.ts";
 
 /** `codeslice importers`. */
 export const importersCommand = defineCommand({
@@ -15,15 +14,5 @@ export const importersCommand = defineCommand({
 the files that import those, and so on. Paged like callers; says which imports resolve to
 no file and which files have syntax errors.`,
   examples: ["codeslice importers src/util.ts", "codeslice importers app/models.py --depth 2 --tests exclude"],
-  async run({ args: [file], flags }) {
-    return withEngine(flags, async (engine, progress) => {
-      const answer = await engine.importers(file!, {
-        onProgress: progress.onProgress, ...(flags.depth ? { depth: flags.depth } : {}), ...pageOptions(flags), ...budgetOptions(flags), ...(flags.json ? { json: true } : {}),
-      });
-      progress.done();
-      if (flags.json) writeJson(answer);
-      else writeOut(answer.text);
-      return EXIT.ok;
-    });
-  },
+  run: listRun((engine, target, options) => engine.importers(target, options)),
 });

@@ -3,8 +3,7 @@ import { readFileSync } from "node:fs";
 import { LIMITS, LOCATE_LIMITS } from "../../index.ts";
 import { checkArgLength, defineCommand, type Arg } from "../command.ts";
 import { budgetFlags, engineFlags, limitFlag } from "../flags.ts";
-import { EXIT, writeJson, writeOut } from "../output.ts";
-import { budgetOptions, withEngine } from "../with-engine.ts";
+import { budgetOptions, printAnswer, withEngine } from "../with-engine.ts";
 
 const task: Arg = {
   name: "task", what: "a task", rest: true, maxChars: { limit: LIMITS.targetChars, noun: "task" },
@@ -36,10 +35,7 @@ file holds. Pass the task whole; --budget counts the text only.
       const answer = await engine.locate(text, {
         onProgress: progress.onProgress, ...(flags.limit !== undefined ? { limit: flags.limit } : {}), ...budgetOptions(flags),
       });
-      progress.done();
-      if (flags.json) writeJson(answer);
-      else writeOut(answer.text);
-      return EXIT.ok;
+      return printAnswer(progress, answer, flags.json);
     });
   },
 });

@@ -2,8 +2,7 @@
 import { LIMITS } from "../../index.ts";
 import { defineCommand } from "../command.ts";
 import { budgetFlags, depthFlag, engineFlags, pagingFlags } from "../flags.ts";
-import { EXIT, writeJson, writeOut } from "../output.ts";
-import { budgetOptions, pageOptions, withEngine } from "../with-engine.ts";
+import { listRun } from "../with-engine.ts";
 
 /** `codeslice tests`. */
 export const testsCommand = defineCommand({
@@ -18,15 +17,5 @@ in its runner's own syntax (pytest node ids, Vitest/Jest -t names, go test -run,
 paths, JUnit Class#method) and the command lines that run just those tests, with the runner
 found from the project's manifests and configs. codeslice never runs them.`,
   examples: ["codeslice tests Session.send", "codeslice tests src/cart.ts --json"],
-  async run({ args: [target], flags }) {
-    return withEngine(flags, async (engine, progress) => {
-      const answer = await engine.tests(target!, {
-        onProgress: progress.onProgress, ...(flags.depth ? { depth: flags.depth } : {}), ...pageOptions(flags), ...budgetOptions(flags), ...(flags.json ? { json: true } : {}),
-      });
-      progress.done();
-      if (flags.json) writeJson(answer);
-      else writeOut(answer.text);
-      return EXIT.ok;
-    });
-  },
+  run: listRun((engine, target, options) => engine.tests(target, options)),
 });

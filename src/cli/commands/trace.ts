@@ -2,8 +2,7 @@
 import { LIMITS } from "../../index.ts";
 import { defineCommand } from "../command.ts";
 import { budgetFlags, engineFlags, integerFlag } from "../flags.ts";
-import { EXIT, writeJson, writeOut } from "../output.ts";
-import { budgetOptions, withEngine } from "../with-engine.ts";
+import { budgetOptions, printAnswer, withEngine } from "../with-engine.ts";
 
 /** `codeslice trace`. */
 export const traceCommand = defineCommand({
@@ -30,10 +29,7 @@ exists it says what was searched, and whether <to> reaches <from> the other way 
       const answer = await engine.trace(from!, to!, {
         onProgress: progress.onProgress, ...(flags.k !== undefined ? { k: flags.k } : {}), ...(flags.maxHops !== undefined ? { maxHops: flags.maxHops } : {}), ...budgetOptions(flags), ...(flags.json ? { json: true } : {}),
       });
-      progress.done();
-      if (flags.json) writeJson(answer);
-      else writeOut(answer.text);
-      return EXIT.ok;
+      return printAnswer(progress, answer, flags.json);
     });
   },
 });
