@@ -61,6 +61,7 @@ for (const [repo, list] of byRepo) {
       if (fnRank && fnRank <= 5) t.f5++;
       if (fnRank && fnRank <= 10) t.f10++;
       perCase[c.id]![name] = rank;
+      perCase[c.id]![`${name}:fn`] = fnRank;
     }
     process.stderr.write(".");
   }
