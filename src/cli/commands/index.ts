@@ -17,6 +17,7 @@ import { locateCommand } from "./locate.ts";
 import { mapCommand } from "./map.ts";
 import { mcpCommand } from "./mcp.ts";
 import { packCommand } from "./pack.ts";
+import { renameCommand } from "./rename.ts";
 import { scipCommand } from "./scip.ts";
 import { searchCommand } from "./search.ts";
 import { signatureCommand } from "./signature.ts";
@@ -39,6 +40,7 @@ export const COMMANDS: readonly Command[] = [
   traceCommand,
   signatureCommand,
   changesCommand,
+  renameCommand,
   graphCommand,
   scipCommand,
   mcpCommand,

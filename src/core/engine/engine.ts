@@ -257,9 +257,10 @@ export interface Engine {
    * Applies the plan a preview sealed with `token` through `files`, the host's file operations
    * (the engine never writes project files itself): all files or none, only if each still has the
    * content the preview saw. Mentions are written only with `mentions`. A token applies once.
-   * Throws `plan_unknown`, `plan_stale` (nothing written) or `apply_failed` (files restored).
+   * Throws `plan_unknown` (also when `newName` is not the preview's), `plan_stale` (nothing
+   * written) or `apply_failed` (files restored).
    */
-  applyRename(token: string, files: PlanFiles, options?: RunOptions & { mentions?: boolean }): Promise<ApplyReport>;
+  applyRename(token: string, files: PlanFiles, options?: RunOptions & { mentions?: boolean; newName?: string }): Promise<ApplyReport>;
 }
 
 /** Creates an engine over one platform (file system, store, wasm). */
@@ -347,7 +348,7 @@ export function createEngine(platform: Platform, options: EngineOptions = {}): E
     scip: (opts = {}) => answerScip(s, opts),
     rename: (symbol, newName, opts = {}) => answerRename(s, symbol, newName, opts),
     async applyRename(token, files, opts = {}) {
-      const plan = await loadPlan(s, token.trim());
+      const plan = await loadPlan(s, token.trim(), opts.newName);
       const report = await applyPlan(plan, files, opts);
       await forgetPlan(s, plan.planToken);
       s.dirty = true; // the files changed under the index: the next refresh re-scans

@@ -108,9 +108,10 @@ async function keepPlan(s: EngineState, plan: RenamePlan): Promise<void> {
 
 /**
  * The plan a preview sealed with `token`, checked against its own token (a plan edited in the
- * cache does not pass). Throws `plan_unknown` when no preview made it.
+ * cache does not pass) and, when given, against the new name. Throws `plan_unknown` when no
+ * preview made it.
  */
-export async function loadPlan(s: EngineState, token: string): Promise<RenamePlan> {
+export async function loadPlan(s: EngineState, token: string, newName?: string): Promise<RenamePlan> {
   const unknown = () =>
     new EngineError("plan_unknown", `No rename preview made the plan token ${JSON.stringify(token)}.`, {
       hint: "Preview the rename again and apply with the token that preview gives.",
@@ -127,7 +128,8 @@ export async function loadPlan(s: EngineState, token: string): Promise<RenamePla
   }
   const { planToken, files, ...body } = plan;
   const again = (await sha256Hex(JSON.stringify({ ...body, files }))).slice(0, 32);
-  if (planToken !== token || again !== token) throw unknown();
+  // A token given with another new name than its preview's is not that preview's.
+  if (planToken !== token || again !== token || (newName !== undefined && newName !== plan.newName)) throw unknown();
   return plan;
 }
 

@@ -19,6 +19,9 @@ const JS_KEYWORDS = new Set(
     "let static implements interface package private protected public await arguments eval undefined any boolean never number object string symbol unknown bigint").split(" "),
 );
 
+/** Longest new name accepted: longer is a mistake (a pasted text), not a name. */
+export const MAX_NAME_CHARS = 200;
+
 const PYTHON_IDENTIFIER = /^[\p{L}\p{Nl}_][\p{L}\p{Nl}\p{Mn}\p{Mc}\p{Nd}\p{Pc}]*$/u;
 const JS_IDENTIFIER = /^[\p{L}\p{Nl}_$][\p{L}\p{Nl}\p{Mn}\p{Mc}\p{Nd}\p{Pc}$\u200c\u200d]*$/u;
 
@@ -29,6 +32,12 @@ const JS_IDENTIFIER = /^[\p{L}\p{Nl}_$][\p{L}\p{Nl}\p{Mn}\p{Mc}\p{Nd}\p{Pc}$\u20
 export function checkNewName(name: string, family: "python" | "js"): void {
   const valid = family === "python" ? PYTHON_IDENTIFIER : JS_IDENTIFIER;
   const language = family === "python" ? "Python" : "TypeScript/JavaScript";
+  if (name.length > MAX_NAME_CHARS) {
+    throw new EngineError("rename_refused", `The new name is ${name.length} characters long; at most ${MAX_NAME_CHARS} are accepted.`, {
+      hint: "Give a shorter name.",
+      data: { reason: "invalid_identifier", name: `${name.slice(0, 40)}…` },
+    });
+  }
   if (!valid.test(name)) {
     throw new EngineError("rename_refused", `${JSON.stringify(name)} is not a valid ${language} identifier.`, {
       hint: "Give a name of letters, digits and underscores that does not start with a digit.",
