@@ -112,7 +112,8 @@ function cli(args, cwd) {
 
 function reset(work) {
   execFileSync("git", ["-C", work, "checkout", "-q", "--", "."]);
-  execFileSync("git", ["-C", work, "clean", "-fdq", "-e", ".codeslice", "-e", "__pycache__"]);
+  // -x: byte code too (a same-length rename compiled within the same second would pass as fresh).
+  execFileSync("git", ["-C", work, "clean", "-fdqx", "-e", ".codeslice", "-e", "pyrightconfig.json"]);
 }
 
 function checkout(repo) {
@@ -180,7 +181,7 @@ function tscErrors(work) {
 
 // ---- Python: Pyright's language server over stdio ---------------------------------------------
 
-function pyrightServer(work) {
+function pyrightServer(work, srcDir) {
   const bin = path.join(repoRoot, "node_modules/pyright/langserver.index.js");
   const child = spawn(process.execPath, [bin, "--stdio"], { cwd: work, stdio: ["pipe", "pipe", "ignore"] });
   let buffer = Buffer.alloc(0);
@@ -202,7 +203,9 @@ function pyrightServer(work) {
       buffer = buffer.subarray(head + 4 + length);
       if (msg.id !== undefined && msg.method) {
         // A request from the server: configuration gets defaults, the rest an empty answer.
-        const result = msg.method === "workspace/configuration" ? msg.params.items.map(() => ({})) : null;
+        // The package's source folder on the search path, so tests that import it resolve.
+        const settings = (item) => (item.section === "python.analysis" ? { extraPaths: [path.join(work, srcDir)], autoSearchPaths: true, diagnosticMode: "workspace" } : item.section === "python" ? { analysis: { extraPaths: [path.join(work, srcDir)] } } : {});
+        const result = msg.method === "workspace/configuration" ? msg.params.items.map(settings) : null;
         send({ id: msg.id, result });
       } else if (msg.id !== undefined && pending.has(msg.id)) {
         pending.get(msg.id)(msg);
@@ -220,12 +223,16 @@ function pyrightServer(work) {
     async start() {
       await request("initialize", { processId: process.pid, rootUri: pathToFileURL(work).href, capabilities: { workspace: { configuration: true, workspaceEdit: { documentChanges: false } } }, workspaceFolders: [{ uri: pathToFileURL(work).href, name: "w" }] });
       notify("initialized", {});
+      // Every Python file of the checkout opened, as it is before any rename: Pyright then
+      // searches them all (a file it has not analysed yet is otherwise left out of a rename), and
+      // answers from these texts whatever a case's apply writes to disk.
+      for (const file of pyFiles(work)) {
+        notify("textDocument/didOpen", { textDocument: { uri: pathToFileURL(file).href, languageId: "python", version: 1, text: fs.readFileSync(file, "utf8") } });
+      }
     },
     async rename(rel, line, col, newName) {
       const uri = pathToFileURL(path.join(work, rel)).href;
-      notify("textDocument/didOpen", { textDocument: { uri, languageId: "python", version: 1, text: fs.readFileSync(path.join(work, rel), "utf8") } });
       const reply = await request("textDocument/rename", { textDocument: { uri }, position: { line: line - 1, character: col }, newName });
-      notify("textDocument/didClose", { textDocument: { uri } });
       if (reply.error) return { error: reply.error.message, locations: [] };
       const out = [];
       const changes = reply.result?.changes ?? {};
@@ -243,6 +250,20 @@ function pyrightServer(work) {
       child.kill();
     },
   };
+}
+
+function pyFiles(work) {
+  const out = [];
+  const walk = (dir) => {
+    for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
+      if (e.name.startsWith(".") || e.name === "node_modules" || e.name === "__pycache__") continue;
+      const full = path.join(dir, e.name);
+      if (e.isDirectory()) walk(full);
+      else if (e.name.endsWith(".py")) out.push(full);
+    }
+  };
+  walk(work);
+  return out;
 }
 
 function pythonChecks(work, repo) {
@@ -307,7 +328,10 @@ async function runRepo(repo) {
     tools.ts = tsService(work);
     baseline.tscErrors = tscErrors(work);
   } else {
-    tools.py = pyrightServer(work);
+    // Pyright over the same files codeslice indexes (the projects' own configs include src/ only),
+    // with the package's source folder on the search path so tests that import it resolve.
+    fs.writeFileSync(path.join(work, "pyrightconfig.json"), JSON.stringify({ include: ["."], exclude: ["**/.codeslice", "**/__pycache__", "**/.*"], extraPaths: [repo.srcDir] }));
+    tools.py = pyrightServer(work, repo.srcDir);
     await tools.py.start();
     Object.assign(baseline, pythonChecks(work, repo));
   }

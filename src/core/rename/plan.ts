@@ -255,11 +255,15 @@ function isCallAt(record: FileRecord, site: IdentifierSite): boolean {
 
 /** `from m import name`, `import { name } from`, `export { name }`: what the imported or exported name resolves to. */
 function classifyImport(ctx: GraphContext, st: FileState, site: IdentifierSite, family: Set<number>): string {
+  const records = st.record.imports.filter((i) => i.name === site.text && i.line <= site.line);
   if (site.aliased === "alias") {
-    // `x as name`: the local name of something else, unless the file's own binding is the symbol.
+    // `x as x` (Python's explicit re-export, `export { x as x }`): the alias is the name itself and
+    // goes with it, so the file still exports the symbol under its new name. Any other alias is the
+    // local name of something else.
+    const same = records.filter((i) => (i.alias ?? i.name) === site.text).at(-1);
+    if (same && site.role === "import") return inFamily(importOf(ctx, st, same), family) ? "re-export" : "skip";
     return site.role === "export" && inFamily(resolveExpr(ctx, st, -1, site.text), family) ? "re-export" : "skip";
   }
-  const records = st.record.imports.filter((i) => i.name === site.text && i.line <= site.line);
   if (site.role === "export") {
     const fromModule = records.filter((i) => i.kind === "reexport").at(-1);
     if (fromModule) return inFamily(importOf(ctx, st, fromModule), family) ? "re-export" : "skip";
@@ -288,6 +292,7 @@ function classifyMember(graph: CodeGraph, st: FileState, scope: number, site: Id
   const rv = receiver ? resolveExpr(ctx, st, scope, receiver) : undefined;
   const full = receiver ? resolveExpr(ctx, st, scope, `${receiver}.${site.text}`) : undefined;
   if (inFamily(full, family)) return isCallAt(st.record, site) ? "call" : "attribute";
+  if (call === "by-name") return `uncertain:linked by its name alone: the type of ${JSON.stringify(receiver)} is unknown`;
   if (full?.kind === "def" || call === "other") return "skip";
   if (!rv || rv.kind === "local") {
     if (SELF.has(receiver) || receiver === "super()" || receiver === "super") return selfMember(graph, st, scope, family) ? "attribute" : "skip";
@@ -305,13 +310,20 @@ function classifyBareMember(graph: CodeGraph, st: FileState, scope: number, site
   return inFamily(v, family) ? (isCallAt(st.record, site) ? "call" : "reference") : "skip";
 }
 
-/** Whether the graph linked a call on this line to the family (`family`), elsewhere (`other`), or left it ambiguous. */
-function edgeAt(graph: CodeGraph, path: string, site: IdentifierSite, family: Set<number>): "family" | "other" | "ambiguous" | undefined {
+/**
+ * Whether the graph linked a call on this line to the family (`family`), to it by the name alone
+ * (`by-name`: the receiver's type unknown, the name unique in the project), elsewhere (`other`),
+ * or left it ambiguous.
+ */
+function edgeAt(graph: CodeGraph, path: string, site: IdentifierSite, family: Set<number>): "family" | "by-name" | "other" | "ambiguous" | undefined {
   const call = graph.records.get(path)?.calls.find((c) => c.line === site.line && c.col === site.col && c.name === site.text);
   if (!call) return undefined;
   const lines = edgesByLine(graph);
   const onLine = (lines.calls.get(`${path}:${site.line}`) ?? []).filter((e) => graph.symbols[e.callee]!.name === site.text);
-  if (onLine.some((e) => family.has(e.callee))) return "family";
+  const ours = onLine.filter((e) => family.has(e.callee));
+  // A call linked only because the name is unique in the project is a guess about the receiver.
+  if (ours.some((e) => e.resolution !== "unique-name")) return "family";
+  if (ours.length > 0) return "by-name";
   const ambiguous = lines.ambiguous.get(`${path}:${site.line}`) ?? [];
   if (ambiguous.some((a) => a.name === site.text && a.candidates.some((c) => family.has(c)))) return "ambiguous";
   if (onLine.length > 0) return "other";
