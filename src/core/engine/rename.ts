@@ -5,12 +5,12 @@
  */
 import { EngineError, isEngineError } from "../../shared/errors.ts";
 import { sha256Hex } from "../../shared/hash.ts";
-import { languageById } from "../../languages/index.ts";
+import { LANGUAGES, languageById } from "../../languages/index.ts";
 import { identifierSites, type IdentifierSite } from "../extract/identifiers.ts";
 import { findSymbol } from "../graph/lookup.ts";
 import type { CodeGraph, SymbolNode } from "../graph/model.ts";
 import { createParserRuntime } from "../parse/runtime.ts";
-import { checkNewName, RENAME_LANGUAGES } from "../rename/names.ts";
+import { checkNewName } from "../rename/names.ts";
 import { checkRenameable, planRename, type RenamePlan } from "../rename/plan.ts";
 import { consistent } from "./consistent.ts";
 import type { RunOptions } from "./engine.ts";
@@ -31,16 +31,17 @@ export async function answerRename(s: EngineState, symbol: string, newName: stri
   const plan = await consistent(s, opts, async (read) => {
     const { graph, snapshot } = await graphOf(s, opts);
     const target = findTarget(graph, symbol);
-    const family = RENAME_LANGUAGES[target.language];
-    if (!family) {
-      throw new EngineError("rename_refused", `${target.qualified} is ${target.language}; rename handles Python, TypeScript and JavaScript.`, {
+    const spec = languageById(target.language);
+    const family = spec?.rename?.family;
+    if (!spec || !family) {
+      throw new EngineError("rename_refused", `${target.qualified} is ${spec?.name ?? target.language}; rename handles ${renameLanguages()}.`, {
         hint: "Rename it with that language's own tools.",
         data: { reason: "unsupported", target: target.qualified },
       });
     }
     checkRenameable(graph, target);
     if (newName === target.name) throw new EngineError("rename_refused", `${target.qualified} is already named ${newName}.`, { hint: "Give a different name.", data: { reason: "same_name", name: newName } });
-    checkNewName(newName, family);
+    checkNewName(newName, spec);
     const inputs = read(snapshot);
     const sites = await sitesOf(s, graph, inputs, family, new Set([target.name, newName]), opts.signal);
     const body = planRename({ graph, target, newName, sites });
@@ -51,6 +52,11 @@ export async function answerRename(s: EngineState, symbol: string, newName: stri
   });
   await keepPlan(s, plan);
   return plan;
+}
+
+/** The languages rename handles, by name. */
+function renameLanguages(): string {
+  return LANGUAGES.filter((l) => l.rename).map((l) => l.name).join(", ");
 }
 
 /** The target: a project symbol, or `rename_refused` (`outside_project`) for a name only calls into packages spell. */
@@ -75,7 +81,7 @@ function findTarget(graph: CodeGraph, symbol: string): SymbolNode {
 async function sitesOf(s: EngineState, graph: CodeGraph, inputs: Inputs, family: string, names: Set<string>, signal?: AbortSignal): Promise<Map<string, IdentifierSite[]>> {
   const runtime = await createParserRuntime(s.platform.wasm);
   const out = new Map<string, IdentifierSite[]>();
-  const paths = [...graph.records.keys()].filter((p) => RENAME_LANGUAGES[graph.records.get(p)!.language] === family).sort();
+  const paths = [...graph.records.keys()].filter((p) => languageById(graph.records.get(p)!.language)?.rename?.family === family).sort();
   for (const path of paths) {
     signal?.throwIfAborted();
     const text = await inputs.text(path);

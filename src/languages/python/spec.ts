@@ -4,6 +4,7 @@ import { QUERIES } from "../queries.gen.ts";
 import { PYTHON_BUILTIN_METHODS } from "./builtins.ts";
 import { pythonResolver } from "./resolve.ts";
 import { pythonTests } from "./tests.ts";
+import { pythonRename } from "./rename.ts";
 
 export const python: LanguageSpec = {
   id: "python",
@@ -22,6 +23,7 @@ export const python: LanguageSpec = {
   resolver: pythonResolver,
   fence: "python",
   tests: pythonTests,
+  rename: pythonRename,
   semantics: {
     exports: "top-level",
     laterBindingWins: true,

@@ -5,6 +5,7 @@ import { callbackSite } from "./hooks.ts";
 import { JS_BUILTIN_METHODS } from "./builtins.ts";
 import { typescriptResolver } from "./resolve.ts";
 import { jsTests } from "./tests.ts";
+import { ecmascriptRename } from "./rename.ts";
 
 const base = {
   query: QUERIES.typescript,
@@ -18,6 +19,7 @@ const base = {
   builtinMethods: JS_BUILTIN_METHODS,
   resolver: typescriptResolver,
   tests: jsTests,
+  rename: ecmascriptRename,
   routes: {
     // NestJS: `@Get(":id")` on methods of a `@Controller("users")` class.
     classPrefix: [/^@Controller\(\s*(?:(['"`])(?<path>.*?)\1)?/],

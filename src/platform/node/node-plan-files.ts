@@ -5,7 +5,7 @@
  */
 import { promises as fsp } from "node:fs";
 import * as nodePath from "node:path";
-import type { PlanFiles } from "../../core/rename/apply.ts";
+import type { PlanFiles } from "../../index.ts";
 import { EngineError } from "../../shared/errors.ts";
 import { normalizeRelative } from "../../shared/paths.ts";
 import { mapNodeError } from "./node-file-system.ts";
