@@ -70,6 +70,15 @@ import { bar } from "./index";
 export const y = foo(2) + baz(3) + bar(4);
 export function q(k: K): number { return k.m(); }
 export function r(foo: number): number { return foo; }
+//- src/c.ts
+export async function lazy(): Promise<number> {
+  const { foo } = await import("./a");
+  return foo(1);
+}
+export async function lazyAlias(): Promise<number> {
+  const { foo: f } = await import("./index");
+  return f(2);
+}
 `;
 
 /** `path:line:col why` of the `nth` spelling of `name` on the first line of `path` that contains `line`. */
@@ -155,7 +164,7 @@ describe("rename plans (Python)", () => {
 describe("rename plans (TypeScript)", () => {
   const files = parseFixture(TS);
 
-  it("follows barrels: `export { f } from` and the imports through it move, `export { f as g }` keeps g", async () => {
+  it("follows barrels: `export { f } from` and the imports through it move, `export { f as g }` keeps g; dynamic imports destructured", async () => {
     const { engine } = memoryEngine(TS);
     const plan = await engine.rename("src/a.ts#foo", "fooNew");
     expect(shown(plan)).toEqual([
@@ -166,6 +175,10 @@ describe("rename plans (TypeScript)", () => {
       site(files, "src/b.ts", 'import { foo, K } from "./index";', "foo", "import"),
       site(files, "src/b.ts", "import { foo as baz }", "foo", "import"),
       site(files, "src/b.ts", "export const y = foo(2)", "foo", "call"),
+      // Destructured from a dynamic import: the binding and its use; `foo: f` keeps the local f.
+      site(files, "src/c.ts", 'const { foo } = await import("./a")', "foo", "import"),
+      site(files, "src/c.ts", "return foo(1)", "foo", "call"),
+      site(files, "src/c.ts", 'const { foo: f } = await import("./index")', "foo", "import"),
     ].sort());
   });
 

@@ -27,6 +27,11 @@ export interface IdentifierSite {
   receiver?: string;
   /** For `import`/`export`: the name is the local alias of `x as name`, or the `x` with an alias. */
   aliased?: "alias" | "original";
+  /**
+   * For a name destructured from a dynamic import or a require (`const { name } = await
+   * import("m")`, `const { name: local } = require("m")`): the module as written.
+   */
+  module?: string;
   /** The site is a string literal or a comment (mentions only). */
   inString?: boolean;
 }
@@ -136,8 +141,29 @@ function siteOf(node: Node): IdentifierSite {
     default:
       break;
   }
+  const destructured = node.type === "shorthand_property_identifier_pattern" || (parent.type === "pair_pattern" && field === "key");
+  const module = destructured ? loadedModule(node.type === "shorthand_property_identifier_pattern" ? parent : parent.parent) : undefined;
+  if (module !== undefined) {
+    site.role = "import";
+    site.module = module;
+    if (parent.type === "pair_pattern") site.aliased = "original";
+    return site;
+  }
   if (node.type === "property_identifier" || node.type === "private_property_identifier") site.role = "key";
   return site;
+}
+
+/** The module an object pattern destructures: `{ … } = await import("m")` or `{ … } = require("m")`. */
+function loadedModule(pattern: Node | null): string | undefined {
+  if (pattern?.type !== "object_pattern" || pattern.parent?.type !== "variable_declarator") return undefined;
+  let value = pattern.parent.childForFieldName("value");
+  if (value?.type === "await_expression") value = value.namedChild(0);
+  if (value?.type !== "call_expression") return undefined;
+  const fn = value.childForFieldName("function");
+  if (!(fn?.type === "import" || (fn?.type === "identifier" && fn.text === "require"))) return undefined;
+  const arg = value.childForFieldName("arguments")?.namedChild(0);
+  if (arg?.type !== "string") return undefined;
+  return arg.text.slice(1, -1);
 }
 
 function fieldIn(parent: Node, node: Node): string | null {

@@ -88,6 +88,7 @@ export function planRename(input: RenameInput): Omit<RenamePlan, "planToken" | "
     const st = ctx.files.get(path);
     if (!st) continue;
     const ownDefs = allDefinitionPositions(st.record);
+    const loaded = loadedBindings(ctx, st, sites, target.name, family);
     for (const site of sites) {
       if (site.text !== target.name) continue;
       const edit = (why: RenameWhy, note?: string): void => {
@@ -104,7 +105,7 @@ export function planRename(input: RenameInput): Omit<RenamePlan, "planToken" | "
         mentions.push({ path, line: site.line, col: site.col, endCol: site.col + site.text.length, oldText: site.text, newText: newName, why: "mention", note: "string or comment: written only when asked" });
         continue;
       }
-      const verdict = classify(graph, st, site, family, isMember);
+      const verdict = loaded.has(site) ? "import" : classify(graph, st, site, family, isMember, loaded);
       if (verdict === "skip") continue;
       if (verdict.startsWith("uncertain:")) uncertain.push({ path, line: site.line, col: site.col, text: site.text, reason: verdict.slice("uncertain:".length) });
       else edit(verdict as RenameWhy);
@@ -222,7 +223,7 @@ export function scopeAt(record: FileRecord, line: number): number {
 }
 
 /** What one spelling of the name is: an edit's why, `skip`, or `uncertain:<reason>`. */
-function classify(graph: CodeGraph, st: FileState, site: IdentifierSite, family: Set<number>, isMember: boolean): string {
+function classify(graph: CodeGraph, st: FileState, site: IdentifierSite, family: Set<number>, isMember: boolean, loaded: Map<IdentifierSite, number>): string {
   const ctx = graph.context;
   const scope = scopeAt(st.record, site.line);
   switch (site.role) {
@@ -233,16 +234,44 @@ function classify(graph: CodeGraph, st: FileState, site: IdentifierSite, family:
       return isMember ? "uncertain:a member declared or keyed in an object or type the graph does not link to the class" : "skip";
     case "import":
     case "export":
-      return classifyImport(ctx, st, site, family);
+      return site.module === undefined ? classifyImport(ctx, st, site, family) : "skip"; // a load of something else
     case "member":
       return classifyMember(graph, st, scope, site, family);
     default: {
       if (isMember) return classifyBareMember(graph, st, scope, site, family);
       const v = resolveExpr(ctx, st, scope, site.text);
-      if (!inFamily(v, family)) return "skip";
+      if (!inFamily(v, family) && !boundByLoad(st.record, site, scope, loaded)) return "skip";
       return isCallAt(st.record, site) ? "call" : "reference";
     }
   }
+}
+
+/**
+ * The names destructured from a dynamic import or a require that load the symbol
+ * (`const { name } = await import("m")`), with the scope (definition index) their binding lives
+ * in when it is the name itself (no `name: local`). The graph records no binding for them.
+ */
+function loadedBindings(ctx: GraphContext, st: FileState, sites: IdentifierSite[], name: string, family: Set<number>): Map<IdentifierSite, number> {
+  const out = new Map<IdentifierSite, number>();
+  for (const site of sites) {
+    if (site.module === undefined || site.text !== name) continue;
+    const scope = scopeAt(st.record, site.line);
+    const v = importValue(ctx, st, { kind: "named", module: site.module, name, line: site.line, scope }, 0);
+    if (inFamily(v, family)) out.set(site, site.aliased === "original" ? Number.NaN : scope);
+  }
+  return out;
+}
+
+/** Whether a bare name is bound, in its scope, by one of `loaded` (declared on an earlier line of an enclosing scope). */
+function boundByLoad(record: FileRecord, site: IdentifierSite, scope: number, loaded: Map<IdentifierSite, number>): boolean {
+  for (const [load, loadScope] of loaded) {
+    if (Number.isNaN(loadScope) || load.line > site.line) continue;
+    for (let s = scope; ; s = record.definitions[s]!.parent) {
+      if (s === loadScope) return true;
+      if (s < 0) break;
+    }
+  }
+  return false;
 }
 
 function inFamily(v: Value | undefined, family: Set<number>): boolean {
