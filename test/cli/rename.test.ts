@@ -63,7 +63,9 @@ describe("codeslice rename", () => {
     const before = p.read();
     const r = runCli(["rename", "slugify", "toSlug", "--root", p.root, "--quiet", "--json", "--apply", plan.planToken]);
     expect(r.status).toBe(1);
-    expect(jsonOf<{ error: { code: string; data: { changed: string[] } } }>(r).error).toMatchObject({ code: "plan_stale", data: { changed: ["src/app.ts"] } });
+    const error = jsonOf<{ error: { code: string; hint: string; data: { changed: string[] } } }>(r).error;
+    expect(error).toMatchObject({ code: "plan_stale", data: { changed: ["src/app.ts"] } });
+    expect(error.hint).toMatch(/codeslice rename <symbol> <new-name>.*--apply/);
     expect(p.read()).toEqual(before);
   });
 
@@ -100,6 +102,7 @@ describe("the rename MCP tool", () => {
       const forged = await call({ symbol: "slugify", new_name: "toSlug", apply: "f".repeat(32) });
       expect(forged.isError).toBe(true);
       expect(forged.content[0]!.text).toMatch(/No rename preview made the plan token/);
+      expect(forged.content[0]!.text).toMatch(/Call rename again without apply/);
       expect(p.read()).toEqual(FILES);
       const applied = await call({ symbol: "slugify", new_name: "toSlug", apply: token });
       expect(applied.isError).toBeFalsy();
