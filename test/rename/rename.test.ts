@@ -195,6 +195,51 @@ describe("rename plans (TypeScript)", () => {
   });
 });
 
+describe("rename plans: overloads", () => {
+  it("renames every overload signature of a function with it", async () => {
+    const fixture = `
+//- src/o.ts
+export function pick(x: number): number;
+export function pick(x: string): string;
+export function pick(x: any): any { return x; }
+export const z = pick(1);
+`;
+    const files = parseFixture(fixture);
+    const { engine } = memoryEngine(fixture);
+    const plan = await engine.rename("pick", "choose");
+    // A signature without a body is no definition of its own in the record: it names the function.
+    expect(shown(plan)).toEqual([
+      site(files, "src/o.ts", "pick(x: number)", "pick", "reference"),
+      site(files, "src/o.ts", "pick(x: string)", "pick", "reference"),
+      site(files, "src/o.ts", "pick(x: any)", "pick", "definition"),
+      site(files, "src/o.ts", "export const z = pick(1)", "pick", "call"),
+    ].sort());
+  });
+
+  it("renames every @overload of a Python function with it", async () => {
+    const fixture = `
+#- m.py
+from typing import overload
+
+@overload
+def pick(x: int) -> int: ...
+@overload
+def pick(x: str) -> str: ...
+def pick(x):
+    return x
+
+z = pick(1)
+`;
+    const files = parseFixture(fixture);
+    const lines = files["m.py"]!.split("\n");
+    const defs = lines.flatMap((l, i) => (l.startsWith("def pick") ? [`m.py:${i + 1}:4`] : []));
+    const { engine } = memoryEngine(fixture);
+    const plan = await engine.rename("m.py::pick", "choose");
+    expect(defs).toHaveLength(3);
+    expect(plan.edits.map((e) => `${e.path}:${e.line}:${e.col}`).sort()).toEqual([...defs, site(files, "m.py", "z = pick(1)", "pick", "").trim()].sort());
+  });
+});
+
 describe("rename refuses", () => {
   it("keywords and invalid identifiers, per language", async () => {
     expect(await refusal(PY, "pkg/util.py::helper", "class")).toMatchObject({ code: "rename_refused", data: { reason: "keyword" } });

@@ -97,7 +97,9 @@ export function planRename(input: RenameInput): Omit<RenamePlan, "planToken" | "
       const key = `${path}:${site.line}:${site.col}`;
       const famDef = defAt.get(key);
       if (famDef !== undefined) {
-        edit(famDef === target.id ? "definition" : "override", famDef === target.id ? undefined : `${graph.symbols[famDef]!.qualified} ${overrideWord(graph, target, famDef)}`);
+        if (famDef === target.id) edit("definition");
+        else if (memberOwner(graph, graph.symbols[famDef]!) === undefined) edit("definition", "another declaration of the name (an overload or a re-definition): renamed with it");
+        else edit("override", `${graph.symbols[famDef]!.qualified} ${overrideWord(graph, target, famDef)}`);
         continue;
       }
       if (ownDefs.has(key)) continue; // another definition of the same name
@@ -116,7 +118,7 @@ export function planRename(input: RenameInput): Omit<RenamePlan, "planToken" | "
   checkCollisions(input, family, isMember, edits);
   const related = [...family].filter((id) => id !== target.id).map((id) => symbolRef(graph.symbols[id]!));
   const notes: string[] = [];
-  if (related.length) notes.push(`${related.length} related method${related.length === 1 ? "" : "s"} (overrides, implementations or the bases this one overrides) are renamed with it: ${related.map((r) => r.qualified).join(", ")}.`);
+  if (related.length) notes.push(`${related.length} related definition${related.length === 1 ? "" : "s"} (overrides, implementations, the bases this one overrides, overloads) ${related.length === 1 ? "is" : "are"} renamed with it: ${related.map((r) => `${r.qualified} (${r.path}:${r.line})`).join(", ")}.`);
   if (uncertain.length) notes.push(`${uncertain.length} occurrence${uncertain.length === 1 ? "" : "s"} may name it but could not be resolved; they are listed apart and not edited.`);
   const order = (a: { path: string; line: number; col: number }, b: { path: string; line: number; col: number }) => (a.path < b.path ? -1 : a.path > b.path ? 1 : a.line - b.line || a.col - b.col);
   return {
@@ -179,14 +181,19 @@ function descendants(graph: CodeGraph, cls: number): Set<number> {
 }
 
 /**
- * The symbol and, for a method, every same-named method of the classes related to its class by
- * inheritance (bases it overrides, overrides below them): a rename of one alone would break the
- * dispatch between them.
+ * The symbol with its same-named siblings (overloads, re-definitions) and, for a method, every
+ * same-named method of the classes related to its class by inheritance (bases it overrides,
+ * overrides below them): a rename of one alone would break the dispatch between them.
  */
 export function renameFamily(graph: CodeGraph, target: SymbolNode): Set<number> {
   const family = new Set<number>([target.id]);
   const owner = memberOwner(graph, target);
-  if (owner === undefined) return family;
+  if (owner === undefined) {
+    // Overload signatures (TypeScript, Python's @overload) and re-definitions of a module-level
+    // name are one name: renaming one of them alone would break the others.
+    for (const c of graph.children.get(target.parent) ?? []) if (graph.symbols[c]!.name === target.name) family.add(c);
+    return family;
+  }
   const classes = relatedClasses(graph, owner);
   for (const cls of classes) for (const c of graph.children.get(cls) ?? []) if (graph.symbols[c]!.name === target.name && !isClassLike(graph.context, c)) family.add(c);
   return family;
