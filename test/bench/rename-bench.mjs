@@ -22,8 +22,13 @@
 //   git clone https://github.com/pallets/itsdangerous /work/corpora/rename/src-pallets+itsdangerous
 //   git clone https://github.com/pallets/click /work/corpora/rename/src-pallets+click
 //   git clone https://github.com/sindresorhus/ky /work/corpora/rename/src-sindresorhus+ky
-//   node scripts/build.mjs && node test/bench/rename-bench.mjs [--corpora DIR] [--only NAME]
-// Output: a table on stdout and test/bench/results/rename.json.
+//   node scripts/build.mjs && node test/bench/rename-bench.mjs [--corpora DIR] [--only NAME] [--tests]
+// --tests also runs the Python projects' test suites (pytest, with the checkout's src/ on the path)
+// before any rename and after each apply, and compares the outcomes: the same counts of passed,
+// failed, skipped and erroring tests and the same failing test ids. (ky's suite needs its
+// node_modules, which the checkout does not have: not run.)
+// Output: a table on stdout and test/bench/results/rename.json (rename-<only>.json, rename-tests.json
+// with --only or --tests).
 import { execFileSync, spawn, spawnSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
@@ -34,7 +39,7 @@ import { cliPath, machine, codesliceRevision, parseArgs, resultsDir, writeJson, 
 
 const require = createRequire(import.meta.url);
 const ts = require("typescript");
-const { flags } = parseArgs(process.argv.slice(2), []);
+const { flags } = parseArgs(process.argv.slice(2), ["tests"]);
 const corpora = flags.corpora ?? "/work/corpora/rename";
 
 /** The repositories, their pinned commits and the renames tried on each. */
@@ -266,6 +271,23 @@ function pyFiles(work) {
   return out;
 }
 
+/** pytest's outcome counts and failing ids for the checkout (modules that fail to import are counted, not fatal). */
+function pytestOutcome(work, repo) {
+  const r = run("python3", ["-m", "pytest", "-q", "-p", "no:cacheprovider", "--continue-on-collection-errors", "-rfE", "tests"], {
+    cwd: work, env: { ...process.env, PYTHONPATH: path.join(work, repo.srcDir), PYTHONDONTWRITEBYTECODE: "1" }, timeout: 600_000,
+  });
+  const out = r.stdout ?? "";
+  const counts = {};
+  const summary = out.trim().split("\n").at(-1) ?? "";
+  for (const m of summary.matchAll(/(\d+) (passed|failed|skipped|errors?|xfailed|xpassed|deselected)/g)) counts[m[2].replace(/s$/, "")] = Number(m[1]);
+  const failing = [...out.matchAll(/^(?:FAILED|ERROR) (\S+)/gm)].map((m) => m[1]).sort();
+  return { counts, failing };
+}
+
+function sameOutcome(a, b) {
+  return JSON.stringify(a.counts) === JSON.stringify(b.counts) && JSON.stringify(a.failing) === JSON.stringify(b.failing);
+}
+
 function pythonChecks(work, repo) {
   const compile = run("python3", ["-m", "compileall", "-q", path.join(work, repo.srcDir)]);
   const imp = run("python3", ["-c", `import ${repo.pkg}`], { env: { ...process.env, PYTHONPATH: path.join(work, repo.srcDir) }, cwd: os.tmpdir() });
@@ -306,7 +328,13 @@ async function runCase(repo, tools, work, [symbol, newName, what], baseline) {
   const extra = [...ours].filter((k) => !ref.locations.has(k));
   const apply = cli(["rename", symbol, newName, "--apply", plan.planToken], work);
   let compile;
-  if (repo.language === "python") compile = pythonChecks(work, repo);
+  if (repo.language === "python") {
+    compile = pythonChecks(work, repo);
+    if (baseline.tests) {
+      const tests = pytestOutcome(work, repo);
+      compile.tests = { same: sameOutcome(baseline.tests, tests), ...tests };
+    }
+  }
   else {
     const errors = tscErrors(work);
     compile = { compiles: errors === baseline.tscErrors, tscErrors: errors };
@@ -334,12 +362,13 @@ async function runRepo(repo) {
     tools.py = pyrightServer(work, repo.srcDir);
     await tools.py.start();
     Object.assign(baseline, pythonChecks(work, repo));
+    if (flags.tests) baseline.tests = pytestOutcome(work, repo);
   }
   const results = [];
   for (const c of repo.cases) {
     const r = await runCase(repo, tools, work, c, baseline);
     results.push(r);
-    const line = r.refused ? `refused: ${r.refused.code} ${r.refused.message}` : `edits ${r.edits}, reference ${r.reference}, found ${r.found}, extra ${r.extra.length}, missed ${r.missed.length} (uncertain ${r.uncertain}), compiles ${r.compile.compiles}${r.compile.imports === false ? " (import fails)" : ""}`;
+    const line = r.refused ? `refused: ${r.refused.code} ${r.refused.message}` : `edits ${r.edits}, reference ${r.reference}, found ${r.found}, extra ${r.extra.length}, missed ${r.missed.length} (uncertain ${r.uncertain}), compiles ${r.compile.compiles}${r.compile.imports === false ? " (import fails)" : ""}${r.compile.tests ? `, tests ${r.compile.tests.same ? "same" : "DIFFER"} ${JSON.stringify(r.compile.tests.counts)}` : ""}`;
     process.stderr.write(`${repo.name} ${c[0]} → ${c[1]}: ${line}\n`);
   }
   tools.py?.stop();
@@ -359,15 +388,17 @@ const totals = {
   reference: sum((c) => c.reference), found: sum((c) => c.found), edits: sum((c) => c.edits), extra: sum((c) => c.extra.length),
   inStrings: sum((c) => c.inStrings), uncertain: sum((c) => c.uncertain),
   compiled: done.filter((c) => c.compile.compiles && c.compile.imports !== false).length,
+  testsRun: done.filter((c) => c.compile.tests).length,
+  testsSame: done.filter((c) => c.compile.tests?.same).length,
 };
 totals.recall = totals.reference ? totals.found / totals.reference : 1;
 totals.precision = totals.edits ? (totals.edits - totals.extra) / totals.edits : 1;
 const out = { machine: machine(), codeslice: codesliceRevision(), typescript: ts.version, pyright: require("pyright/package.json").version, seconds: Math.round((Date.now() - started) / 1000), totals, repos };
-writeJson(path.join(resultsDir, "rename.json"), out);
+writeJson(path.join(resultsDir, `rename${only ? `-${only}` : ""}${flags.tests ? "-tests" : ""}.json`), out);
 console.log("| repo | case | kind | edits | reference | found | extra | missed (listed uncertain) | compiles |");
 console.log("| --- | --- | --- | --- | --- | --- | --- | --- | --- |");
 for (const c of cases) {
   if (c.refused) console.log(`| ${c.repo} | ${c.symbol} → ${c.newName} | ${c.what} | refused: ${c.refused.code} | | | | | |`);
   else console.log(`| ${c.repo} | ${c.symbol} → ${c.newName} | ${c.what} | ${c.edits} | ${c.reference} | ${c.found} | ${c.extra.length} | ${c.missed.length} (${c.missed.filter((m) => m.listedUncertain).length}) | ${c.compile.compiles && c.compile.imports !== false ? "yes" : "NO"} |`);
 }
-console.log(`\nTotal: ${totals.cases} renames (${totals.refused} refused), recall ${totals.recall.toFixed(4)} (${totals.found}/${totals.reference}), precision ${totals.precision.toFixed(4)} (${totals.edits - totals.extra}/${totals.edits}), compiled after apply ${totals.compiled}/${done.length}, reference locations in strings ${totals.inStrings}, uncertain listed ${totals.uncertain}`);
+console.log(`\nTotal: ${totals.cases} renames (${totals.refused} refused), recall ${totals.recall.toFixed(4)} (${totals.found}/${totals.reference}), precision ${totals.precision.toFixed(4)} (${totals.edits - totals.extra}/${totals.edits}), compiled after apply ${totals.compiled}/${done.length}${totals.testsRun ? `, test suite outcomes unchanged ${totals.testsSame}/${totals.testsRun}` : ""}, reference locations in strings ${totals.inStrings}, uncertain listed ${totals.uncertain}`);
