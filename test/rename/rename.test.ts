@@ -195,6 +195,38 @@ describe("rename plans (TypeScript)", () => {
   });
 });
 
+describe("rename plans: method families", () => {
+  it("links methods through a base that declares the name, not through one that does not", async () => {
+    const fixture = `
+#- shapes.py
+class Shape:
+    def area(self):
+        return 0
+
+class Square(Shape):
+    def area(self):
+        return 4
+
+    def draw(self):
+        return 1
+
+class Circle(Shape):
+    def draw(self):
+        return 2
+`;
+    const files = parseFixture(fixture);
+    const { engine } = memoryEngine(fixture);
+    // Square.draw and Circle.draw share Shape, which has no draw: two unrelated methods.
+    const draw = await engine.rename("shapes.Square.draw", "render");
+    expect(shown(draw)).toEqual([site(files, "shapes.py", "    def draw(self):", "draw", "definition")]);
+    expect(draw.related).toEqual([]);
+    // Square.area overrides Shape.area: both move, whichever is named.
+    const area = await engine.rename("shapes.Square.area", "surface");
+    expect(area.related.map((r) => r.qualified)).toEqual(["shapes.Shape.area"]);
+    expect(area.edits).toHaveLength(2);
+  });
+});
+
 describe("rename plans: overloads", () => {
   it("renames every overload signature of a function with it", async () => {
     const fixture = `

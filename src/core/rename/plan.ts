@@ -194,15 +194,27 @@ export function renameFamily(graph: CodeGraph, target: SymbolNode): Set<number> 
     for (const c of graph.children.get(target.parent) ?? []) if (graph.symbols[c]!.name === target.name) family.add(c);
     return family;
   }
-  const classes = relatedClasses(graph, owner);
-  for (const cls of classes) for (const c of graph.children.get(cls) ?? []) if (graph.symbols[c]!.name === target.name && !isClassLike(graph.context, c)) family.add(c);
+  const classes = relatedClasses(graph, owner, target.name);
+  for (const cls of classes) for (const c of ownMembers(graph, cls, target.name)) family.add(c);
   return family;
 }
 
-/** Every class linked to `owner` through bases and subclasses that share the method's name. */
-function relatedClasses(graph: CodeGraph, owner: number): Set<number> {
+/** The methods (not nested classes) named `name` that class `cls` declares itself. */
+function ownMembers(graph: CodeGraph, cls: number, name: string): number[] {
+  return (graph.children.get(cls) ?? []).filter((c) => graph.symbols[c]!.name === name && !isClassLike(graph.context, c));
+}
+
+/**
+ * The classes whose `name` dispatches together with `owner`'s: below every base of `owner` that
+ * declares `name` (the roots of the override chain), `owner` included. Two classes that each
+ * declare `name` under a common base that does not are not linked.
+ */
+function relatedClasses(graph: CodeGraph, owner: number, name: string): Set<number> {
   const out = new Set<number>();
-  for (const a of ancestors(graph, owner)) for (const d of descendants(graph, a)) out.add(d);
+  for (const a of ancestors(graph, owner)) {
+    if (a !== owner && ownMembers(graph, a, name).length === 0) continue;
+    for (const d of descendants(graph, a)) out.add(d);
+  }
   return out;
 }
 
@@ -422,7 +434,7 @@ function checkCollisions(input: RenameInput, family: Set<number>, isMember: bool
   if (isMember) {
     const owners = new Set([...family].map((id) => memberOwner(graph, graph.symbols[id]!)!));
     const classes = new Set<number>();
-    for (const o of owners) for (const c of relatedClasses(graph, o)) classes.add(c);
+    for (const o of owners) for (const a of ancestors(graph, o)) for (const d of descendants(graph, a)) classes.add(d);
     for (const cls of classes) {
       for (const c of graph.children.get(cls) ?? []) {
         const s = graph.symbols[c]!;
