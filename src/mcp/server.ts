@@ -28,6 +28,7 @@ import { importersTool } from "./tools/importers.ts";
 import { packTool } from "./tools/pack.ts";
 import { locateTool } from "./tools/locate.ts";
 import { readSnippetTool } from "./tools/read-snippet.ts";
+import { renameTool } from "./tools/rename.ts";
 import { repoMapTool } from "./tools/repo-map.ts";
 import { searchTool } from "./tools/search.ts";
 import { signatureTool } from "./tools/signature.ts";
@@ -43,7 +44,7 @@ const FRESHNESS_RESERVE = 120;
 
 /** Every tool, in the order clients list them (each spec's handler takes its own argument type). */
 export const TOOLS: readonly ToolSpec[] = [
-  repoMapTool, locateTool, contextTool, searchTool, signatureTool, callersTool, calleesTool, importersTool, testsTool, traceTool, readSnippetTool, packTool, impactTool, changesTool, routeMapTool,
+  repoMapTool, locateTool, contextTool, searchTool, signatureTool, callersTool, calleesTool, importersTool, testsTool, traceTool, readSnippetTool, packTool, impactTool, changesTool, routeMapTool, renameTool,
 ] as unknown as readonly ToolSpec[];
 
 /** Told to the agent on connect. */

@@ -12,6 +12,7 @@ export { NodeFileSystem, createNodeFileSystem, mapNodeError } from "./node-file-
 export { NodeStore } from "./node-store.ts";
 export { NodeWasmSource } from "./node-wasm-source.ts";
 export { NodeParseWorkers } from "./node-parse-workers.ts";
+export { createNodePlanFiles } from "./node-plan-files.ts";
 
 /** Options for {@link createNodePlatform}. */
 export interface NodePlatformOptions {
