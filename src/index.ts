@@ -55,3 +55,8 @@ export type {
 export { serveParseWorker } from "./core/engine/parse-worker.ts";
 export type { ParseWorkerEndpoint, ParseJob, ParseReply } from "./core/engine/parse-worker.ts";
 export { LANGUAGES } from "./languages/index.ts";
+export type { QueryAnswer, QueryOptions, JsonValue } from "./core/query/query.ts";
+export { QUERY_LIMITS } from "./core/query/query.ts";
+export { MAX_HOPS, MAX_QUERY_CHARS } from "./core/query/parse.ts";
+export { LABELS, EDGE_TYPES, NODE_PROPS, EDGE_PROPS } from "./core/query/view.ts";
+export type { Label, EdgeType } from "./core/query/view.ts";

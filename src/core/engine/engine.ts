@@ -30,6 +30,7 @@ import { loadGitIndex } from "../git/worktree.ts";
 import { normalizeRelative } from "../../shared/paths.ts";
 import type { ArtifactSummary } from "./artifact.ts";
 import type { ScipAnswer, ScipOptions } from "../scip/scip.ts";
+import { runQuery, type QueryAnswer, type QueryOptions } from "../query/query.ts";
 
 export { supportedLanguageNames } from "./graph-cache.ts";
 
@@ -187,6 +188,13 @@ export interface Engine {
   impact(target: string, options?: RunOptions & ListOptions & { depth?: number; direction?: ImpactDirection }): Promise<ImpactAnswer>;
   /** Header and docstring without the body; a class with its members stubbed. */
   signature(symbol: string, options?: RunOptions): Promise<SignatureAnswer>;
+  /**
+   * A read-only graph query in a subset of Cypher (`MATCH (a)-[:CALLS*1..3]->(b) WHERE … RETURN …
+   * LIMIT n`, grammar in core/query/parse.ts) over files, symbols, routes and tests and the edges
+   * between them. Bounded by time, intermediate rows, LIMIT and the token budget: throws
+   * `invalid_query` (with line and column) or `query_over_budget` rather than run on or cut silently.
+   */
+  query(text: string, options?: RunOptions & QueryOptions): Promise<QueryAnswer>;
   /** Resolves a symbol name to one definition (throws unknown_symbol / ambiguous_symbol). */
   resolveSymbol(symbol: string, options?: RunOptions): Promise<SymbolRef>;
   /**
@@ -309,6 +317,10 @@ export function createEngine(platform: Platform, options: EngineOptions = {}): E
     },
     async signature(symbol, opts = {}) {
       return signature(await codeGraph(s, opts), symbol);
+    },
+    async query(text, opts = {}) {
+      const graph = await codeGraph(s, opts);
+      return runQuery(graph, routesOf(s, graph), text, opts);
     },
     async resolveSymbol(symbol, opts = {}) {
       return symbolRef(findSymbol(await codeGraph(s, opts), symbol));
