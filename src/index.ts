@@ -60,3 +60,5 @@ export { QUERY_LIMITS } from "./core/query/query.ts";
 export { MAX_HOPS, MAX_QUERY_CHARS } from "./core/query/parse.ts";
 export { LABELS, EDGE_TYPES, NODE_PROPS, EDGE_PROPS } from "./core/query/view.ts";
 export type { Label, EdgeType } from "./core/query/view.ts";
+export type { FlowsAnswer, FlowItem, ClustersAnswer, ClusterItem, StructureOptions } from "./core/query/structure.ts";
+export type { EntryKind as FlowEntryKind } from "./core/query/flows.ts";

@@ -31,6 +31,7 @@ import { normalizeRelative } from "../../shared/paths.ts";
 import type { ArtifactSummary } from "./artifact.ts";
 import type { ScipAnswer, ScipOptions } from "../scip/scip.ts";
 import { runQuery, type QueryAnswer, type QueryOptions } from "../query/query.ts";
+import { answerClusters, answerFlows, type ClustersAnswer, type FlowsAnswer, type StructureOptions } from "../query/structure.ts";
 
 export { supportedLanguageNames } from "./graph-cache.ts";
 
@@ -195,6 +196,16 @@ export interface Engine {
    * `invalid_query` (with line and column) or `query_over_budget` rather than run on or cut silently.
    */
   query(text: string, options?: RunOptions & QueryOptions): Promise<QueryAnswer>;
+  /**
+   * Execution flows: from each entry point (a route's handler, a CLI command, a `main`, a test)
+   * through its callees, named by the entry and ranked by the symbols reached.
+   */
+  flows(options?: RunOptions & StructureOptions): Promise<FlowsAnswer>;
+  /**
+   * Functional clusters of files (Louvain communities over calls and imports), each with its
+   * cohesion, central symbols and the entry points whose flows reach it.
+   */
+  clusters(options?: RunOptions & StructureOptions): Promise<ClustersAnswer>;
   /** Resolves a symbol name to one definition (throws unknown_symbol / ambiguous_symbol). */
   resolveSymbol(symbol: string, options?: RunOptions): Promise<SymbolRef>;
   /**
@@ -321,6 +332,14 @@ export function createEngine(platform: Platform, options: EngineOptions = {}): E
     async query(text, opts = {}) {
       const graph = await codeGraph(s, opts);
       return runQuery(graph, routesOf(s, graph), text, opts);
+    },
+    async flows(opts = {}) {
+      const graph = await codeGraph(s, opts);
+      return answerFlows(graph, routesOf(s, graph), opts);
+    },
+    async clusters(opts = {}) {
+      const graph = await codeGraph(s, opts);
+      return answerClusters(graph, routesOf(s, graph), opts);
     },
     async resolveSymbol(symbol, opts = {}) {
       return symbolRef(findSymbol(await codeGraph(s, opts), symbol));
