@@ -62,3 +62,4 @@ export { LABELS, EDGE_TYPES, NODE_PROPS, EDGE_PROPS } from "./core/query/view.ts
 export type { Label, EdgeType } from "./core/query/view.ts";
 export type { FlowsAnswer, FlowItem, ClustersAnswer, ClusterItem, StructureOptions } from "./core/query/structure.ts";
 export type { EntryKind as FlowEntryKind } from "./core/query/flows.ts";
+export { querySchemaText } from "./core/query/schema.ts";
