@@ -339,7 +339,10 @@ function reach(ctx: Ctx, rel: RelPattern, types: EdgeType[], dir: "out" | "in" |
       for (const [ei, other] of adjacent(ctx.g, types, dir, id)) {
         ctx.steps++;
         const e = ctx.g.edges[ei]!;
-        if (!edgeFits(rel, e) || seen.has(other)) continue;
+        if (!edgeFits(rel, e)) continue;
+        // A node that reaches itself in one hop (a recursive call) is its own neighbour, as in callers and callees.
+        if (other === from && d === 1 && min <= 1 && !out.has(from)) out.set(from, { hops: 1, edges: [ei] });
+        if (seen.has(other)) continue;
         const forward = e.from === id;
         if (e.classBody && forward && d > 1) continue;
         const path: HopsVal = { hops: d, edges: [...seen.get(id)!.edges, ei] };

@@ -81,6 +81,8 @@ export interface QueryAst {
 
 /** Clauses that write: refused with `invalid_query` reason `write`. */
 const WRITES = new Set(["create", "set", "delete", "detach", "merge", "remove", "drop", "load", "foreach"]);
+/** Words that end an expression: never read as a variable. */
+const RESERVED = new Set(["match", "where", "return", "order", "by", "skip", "limit", "distinct", "as", "and", "or", "xor", "not", "in", "is", "contains", "starts", "ends", "asc", "desc", "ascending", "descending"]);
 /** Read clauses of Cypher outside the subset: refused with reason `unsupported`. */
 const UNSUPPORTED = new Set(["optional", "with", "unwind", "union", "call", "return*", "exists", "case", "yield", "use", "show"]);
 
@@ -518,6 +520,7 @@ class Parser {
       if (w === "true" || w === "false") { this.i++; return { t: "lit", value: w === "true", at: t.at }; }
       if (w === "null") { this.i++; return { t: "lit", value: null, at: t.at }; }
       if (UNSUPPORTED.has(w) || WRITES.has(w)) this.clauseGuard();
+      if (RESERVED.has(w)) this.fail(`expected a value, found ${t.text.toUpperCase()}.`, "Finish the expression before it: a variable (a), a property (a.name), a literal ('x', 3) or a function (count(*)).");
       this.i++;
       if (this.isPunct("(")) return this.call(t);
       return { t: "var", name: t.text, at: t.at };
