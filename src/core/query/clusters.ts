@@ -27,7 +27,7 @@ const SYMBOLS_SHOWN = 5;
 /** One cluster. */
 export interface Cluster {
   id: number;
-  /** The folder its files share (their longest common folder), or its most common folder. */
+  /** The folder its files share when it is two levels deep or more, else its most common folder. */
   name: string;
   files: string[];
   symbols: number;
@@ -79,11 +79,13 @@ function commonFolder(files: string[]): string {
   const dirs = files.map((f) => (f.includes("/") ? f.slice(0, f.lastIndexOf("/")) : ""));
   let prefix = dirs[0] ?? "";
   for (const d of dirs) while (prefix && d !== prefix && !d.startsWith(`${prefix}/`)) prefix = prefix.includes("/") ? prefix.slice(0, prefix.lastIndexOf("/")) : "";
-  if (prefix) return prefix;
+  // A deep shared folder names the cluster; a shallow one (the project's `src`) says nothing.
+  if (prefix.split("/").length >= 2) return prefix;
   const counts = new Map<string, number>();
   for (const d of dirs) counts.set(d, (counts.get(d) ?? 0) + 1);
   const top = [...counts].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))[0]?.[0] ?? "";
-  return top === "" ? "(root)" : `${top} (+${counts.size - 1} folders)`;
+  const name = top === "" ? "(root)" : top;
+  return counts.size > 1 ? `${name} (${counts.get(top)} of ${files.length} files; +${counts.size - 1} folders)` : name;
 }
 
 /** Clusters of the project's files, largest first. */

@@ -24,6 +24,8 @@ export interface EntryPoint {
   qualified: string;
   path: string;
   line: number;
+  /** A test written as a callback (no definition of its own): the symbols its calls reach first. */
+  starts?: number[];
 }
 
 /** One flow: an entry and what it reaches. */
@@ -63,21 +65,35 @@ export function entryPoints(graph: CodeGraph, routes: Route[]): EntryPoint[] {
     else if (!inTest && s.name === "main" && (s.kind === "function" || s.kind === "method")) at("main", s.qualified, s.id);
     else if (!inTest && s.name === "handle" && s.kind === "method" && /(^|\/)management\/commands\/[^/]+\.py$/.test(s.file)) {
       at("command", s.file.slice(s.file.lastIndexOf("/") + 1).replace(/\.py$/, ""), s.id); // Django's manage.py commands
-    } else if (inTest && (s.kind === "function" || s.kind === "method")) {
-      const test = testAt(graph, s.file, s.start, s.index);
-      if (test && test.start === s.start && !test.group) at("test", test.id, s.id);
     }
   }
+  testEntries(graph, out);
   return out;
+}
+
+/** A test entry per test case that calls project code (by its call sites, as the tests answer finds them). */
+function testEntries(graph: CodeGraph, out: EntryPoint[]): void {
+  const tests = new Map<string, EntryPoint & { starts: number[] }>();
+  for (const e of graph.calls) {
+    const caller = graph.symbols[e.caller]!;
+    if (!isTestPath(e.file, caller.language)) continue;
+    const test = testAt(graph, e.file, e.line, caller.index);
+    if (!test || test.group) continue;
+    const key = `${e.file}\0${test.id}`;
+    let entry = tests.get(key);
+    if (!entry) tests.set(key, (entry = { kind: "test", name: test.id, symbol: e.caller, qualified: test.id, path: e.file, line: test.start, starts: [] }));
+    if (!entry.starts.includes(e.callee)) entry.starts.push(e.callee);
+  }
+  out.push(...tests.values());
 }
 
 /** The flow from one entry: callees breadth-first to FLOW_DEPTH hops (a class-body call only as the first hop). */
 export function flowFrom(graph: CodeGraph, entry: EntryPoint, depth = FLOW_DEPTH): Flow {
-  const seen = new Set<number>([entry.symbol]);
-  const reached: number[] = [];
-  let frontier = [entry.symbol];
-  let deepest = 0;
-  for (let d = 1; d <= depth && frontier.length; d++) {
+  const seen = new Set<number>([entry.symbol, ...(entry.starts ?? [])]);
+  const reached: number[] = [...(entry.starts ?? [])];
+  let frontier = entry.starts ?? [entry.symbol];
+  let deepest = entry.starts?.length ? 1 : 0;
+  for (let d = entry.starts ? 2 : 1; d <= depth && frontier.length; d++) {
     const next: number[] = [];
     for (const id of frontier) {
       for (const ei of graph.callsFrom.get(id) ?? []) {

@@ -107,7 +107,7 @@ export async function answerFlows(graph: CodeGraph, routes: Route[], opts: Struc
       const lines = [`# Flows: ${plural(kept.length, "flow")}${w.length ? ` matching ${JSON.stringify(opts.filter)}` : ""}, largest first (entry points: ${counts}; callees to ${FLOW_DEPTH} hops)`];
       if (kept.length === 0) lines.push(flows.length ? "None match the filter." : "No entry points found (routes with a named handler, decorated commands, main functions, tests).");
       for (const f of items.slice(0, k)) {
-        lines.push(`- ${f.kind} ${f.name} → ${f.entry} (${cite(f.path, f.line)}): ${plural(f.size, "symbol")} in ${plural(f.files, "file")}, ${plural(f.depth, "hop")}${f.steps.length ? `; ${f.steps.join(", ")}${f.size > f.steps.length ? ", …" : ""}` : ""}`);
+        lines.push(`- ${f.kind} ${f.name}${f.entry !== f.name ? ` → ${f.entry}` : ""} (${cite(f.path, f.line)}): ${plural(f.size, "symbol")} in ${plural(f.files, "file")}, ${plural(f.depth, "hop")}${f.steps.length ? `; ${f.steps.join(", ")}${f.size > f.steps.length ? ", …" : ""}` : ""}`);
       }
       if (k < kept.length) lines.push(`Listed ${k} of ${kept.length}; filter by words or raise the limit or budget for more.`);
       lines.push(usage);

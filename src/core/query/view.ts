@@ -130,7 +130,7 @@ function testEdges(graph: CodeGraph, nodes: QNode[], addEdge: (type: EdgeType, f
   const testNode = new Map<string, number>();
   for (const e of graph.calls) {
     const caller = graph.symbols[e.caller]!;
-    if (caller.kind === "module") continue;
+    // As the tests answer reads a site: module code too (a Vitest `it(…, () => …)` callback is no definition).
     const test = testAt(graph, e.file, e.line, caller.index);
     if (!test) continue;
     const key = `${e.file}\0${test.id}`;
