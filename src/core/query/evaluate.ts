@@ -461,7 +461,7 @@ function evalBinary(ctx: Ctx, e: Expr & { t: "bin" }, row: Row): Value {
         try {
           re = new RegExp(`^(?:${r})$`, "u");
         } catch (err) {
-          throw queryError(ctx.text, e.right.at, "syntax", `this regular expression does not compile: ${(err as Error).message}.`, "Check the pattern (JavaScript syntax, matched against the whole value).");
+          throw queryError(ctx.text, e.right.at, "syntax", `this regular expression does not compile: ${(err as Error).message}.`, "Check the pattern (ECMAScript regular expression syntax, matched against the whole value).");
         }
         regexCache.set(r, re);
       }
