@@ -116,6 +116,10 @@ describe("query: clauses", () => {
     expect(await rows("MATCH (r:Route)-[:SERVES]->(h) RETURN r.method, r.path, h.qualified")).toEqual([["GET", "/cart", "shop.views.show_cart"]]);
   });
 
+  it("a path never uses one relationship twice (Cypher's rule): two callers of helper pair only with each other", async () => {
+    expect(await rows("MATCH (a)-[:CALLS]->(x {name: 'helper'})<-[:CALLS]-(b) RETURN a.name, b.name ORDER BY a.name")).toEqual([["sum_items", "test_helper"], ["test_helper", "sum_items"]]);
+  });
+
   it("two patterns join on a shared variable", async () => {
     expect(await column("MATCH (t:Test)-[:TESTS]->(s), (s)-[:CALLS]->(h {name: 'helper'}) RETURN t.name")).toEqual(["test_sum"]);
   });

@@ -117,21 +117,30 @@ export function findClusters(graph: CodeGraph, routes: Route[], flows: Flow[] = 
       }
     }
   }
+  // One pass over the calls for every cluster's central symbols, one over each flow for its entries.
+  const inCalls = new Map<number, Map<number, number>>();
+  for (const e of graph.calls) {
+    const ca = community.get(graph.symbols[e.caller]!.file);
+    if (ca === undefined || ca !== community.get(graph.symbols[e.callee]!.file) || graph.symbols[e.callee]!.kind === "module") continue;
+    const m = inCalls.get(ca) ?? inCalls.set(ca, new Map()).get(ca)!;
+    m.set(e.callee, (m.get(e.callee) ?? 0) + 1);
+  }
+  const reaching = new Map<number, { kind: EntryKind; name: string; reached: number }[]>();
+  for (const f of flows) {
+    const counts = new Map<number, number>();
+    for (const id of [f.entry.symbol, ...f.reached]) {
+      const c = community.get(graph.symbols[id]!.file);
+      if (c !== undefined) counts.set(c, (counts.get(c) ?? 0) + 1);
+    }
+    for (const [c, reached] of counts) (reaching.get(c) ?? reaching.set(c, []).get(c)!).push({ kind: f.entry.kind, name: f.entry.name, reached });
+  }
   const clusters: Cluster[] = [];
   for (const [c, files] of byCommunity) {
     files.sort();
-    const fileSet = new Set(files);
     let symbols = 0;
     for (const f of files) symbols += graph.records.get(f)?.definitions.length ?? 0;
-    const inCalls = new Map<number, number>();
-    for (const e of graph.calls) {
-      if (fileSet.has(graph.symbols[e.callee]!.file) && fileSet.has(graph.symbols[e.caller]!.file) && graph.symbols[e.callee]!.kind !== "module") inCalls.set(e.callee, (inCalls.get(e.callee) ?? 0) + 1);
-    }
-    const central = [...inCalls].sort((a, b) => b[1] - a[1] || a[0] - b[0]).slice(0, SYMBOLS_SHOWN).map(([id]) => graph.symbols[id]!.qualified);
-    const entries = flows
-      .map((f) => ({ kind: f.entry.kind, name: f.entry.name, reached: f.reached.filter((id) => fileSet.has(graph.symbols[id]!.file)).length + (fileSet.has(graph.symbols[f.entry.symbol]!.file) ? 1 : 0) }))
-      .filter((e) => e.reached > 0)
-      .sort((a, b) => b.reached - a.reached || (a.name < b.name ? -1 : 1));
+    const central = [...(inCalls.get(c) ?? [])].sort((a, b) => b[1] - a[1] || a[0] - b[0]).slice(0, SYMBOLS_SHOWN).map(([id]) => graph.symbols[id]!.qualified);
+    const entries = (reaching.get(c) ?? []).sort((a, b) => b.reached - a.reached || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
     const i = internal.get(c) ?? 0;
     const o = boundary.get(c) ?? 0;
     clusters.push({ id: 0, name: commonFolder(files), files, symbols, cohesion: Math.round((i + o === 0 ? 1 : i / (i + o)) * 1000) / 1000, central, entries: entries.slice(0, ENTRIES_SHOWN), entryCount: entries.length });

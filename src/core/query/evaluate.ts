@@ -40,6 +40,8 @@ const AGGREGATES = new Set(["count", "collect", "min", "max", "sum", "avg"]);
 const FUNCTIONS = new Set([...AGGREGATES, "type", "labels", "length", "size", "tolower", "toupper", "coalesce", "startnode", "endnode"]);
 
 type Row = Map<string, Value>;
+/** The row key holding the single-hop edges a path has used: as in Cypher, a path never uses one twice. */
+const USED = "\u0000used";
 
 interface Ctx {
   g: QueryGraph;
@@ -266,7 +268,11 @@ function matchPath(ctx: Ctx, p: PathPattern, row: Row, conjuncts: Expr[], emit: 
     if (!nodeFits(ctx, a, id, row)) continue;
     const start = new Map(row);
     if (a.variable) start.set(a.variable, { node: id });
-    extend(ctx, p, anchor, anchor, id, id, start, emit);
+    start.set(USED, []);
+    extend(ctx, p, anchor, anchor, id, id, start, (r) => {
+      r.delete(USED);
+      emit(r);
+    });
   }
 }
 
@@ -306,7 +312,10 @@ function step(ctx: Ctx, rel: RelPattern, to: NodePattern, from: number, reversed
     const e = ctx.g.edges[ei]!;
     if (!edgeFits(rel, e) || !nodeFits(ctx, to, other, row)) continue;
     if (rel.variable && row.has(rel.variable) && (row.get(rel.variable) as EdgeVal).edge !== ei) continue;
+    const used = row.get(USED) as number[];
+    if (used.includes(ei)) continue;
     const r = new Map(row);
+    r.set(USED, [...used, ei]);
     if (to.variable) r.set(to.variable, { node: other });
     if (rel.variable) r.set(rel.variable, { edge: ei });
     next(other, r);
