@@ -208,6 +208,21 @@ describe("query: refusals", () => {
     const e = await errorOf(runQuery(graph, routes, "MATCH (a), (b), (c) RETURN count(*)", { timeMs: 10 }, () => (t += 5)));
     expect(e.data).toMatchObject({ limit: "time", timeMs: 10 });
   });
+
+  it("the time limit holds inside one long variable-length walk too", async () => {
+    // fan() calls 3,000 functions: one walk takes 3,000 edges and yields one row.
+    const n = 3000;
+    const defs = Array.from({ length: n }, (_, i) => `def f${i}():\n    pass\n`).join("\n");
+    const calls = Array.from({ length: n }, (_, i) => `    m.f${i}()`).join("\n");
+    const big = memoryEngine({ "m.py": defs, "hub.py": `import m\n\n\ndef fan():\n${calls}\n` }).engine;
+    const graph = await big.codeGraph();
+    // Both ends have one candidate: the walk starts from the first, fan, and matches f999 alone.
+    const q = "MATCH (a:Symbol {name: 'fan'})-[:CALLS*1..2]->(b:Symbol {name: 'f999'}) RETURN count(b)";
+    expect((await runQuery(graph, [], q)).rows).toEqual([[1]]);
+    let t = 0;
+    const e = await errorOf(runQuery(graph, [], q, { timeMs: 10 }, () => (t += 100)));
+    expect(e.data).toMatchObject({ limit: "time", timeMs: 10 });
+  });
 });
 
 describe("flows and clusters", () => {

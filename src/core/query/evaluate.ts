@@ -50,6 +50,8 @@ interface Ctx {
   deadline: number;
   steps: number;
   bindings: number;
+  /** Counts a unit of work; every 1,024 of them, throws `query_over_budget` past the deadline. */
+  tick: () => void;
   /** Variable → what it was bound to in a pattern. */
   kinds: Map<string, { kind: "node"; label?: Label } | { kind: "edge"; types: EdgeType[] } | { kind: "hops" }>;
 }
@@ -57,7 +59,7 @@ interface Ctx {
 /** Evaluates a parsed query against the view. */
 export function evaluate(g: QueryGraph, ast: QueryAst, text: string, bounds: QueryBounds): QueryRows {
   const now = bounds.now ?? (() => Date.now());
-  const ctx: Ctx = { g, text, bounds, deadline: now() + bounds.timeMs, steps: 0, bindings: 0, kinds: new Map() };
+  const ctx: Ctx = { g, text, bounds, deadline: now() + bounds.timeMs, steps: 0, bindings: 0, kinds: new Map(), tick: () => {} };
   const tick = () => {
     if ((++ctx.steps & 1023) === 0 && now() > ctx.deadline) {
       throw new EngineError("query_over_budget", `The query ran past its ${bounds.timeMs} ms time limit.`, {
@@ -66,6 +68,7 @@ export function evaluate(g: QueryGraph, ast: QueryAst, text: string, bounds: Que
       });
     }
   };
+  ctx.tick = tick;
   checkPatterns(ctx, ast);
   checkExpressions(ctx, ast);
   const conjuncts = ast.where ? splitAnd(ast.where) : [];
@@ -346,7 +349,7 @@ function reach(ctx: Ctx, rel: RelPattern, types: EdgeType[], dir: "out" | "in" |
     for (const id of frontier) {
       if (stopped.has(id)) continue;
       for (const [ei, other] of adjacent(ctx.g, types, dir, id)) {
-        ctx.steps++;
+        ctx.tick();
         const e = ctx.g.edges[ei]!;
         if (!edgeFits(rel, e)) continue;
         // A node that reaches itself in one hop (a recursive call) is its own neighbour, as in callers and callees.
