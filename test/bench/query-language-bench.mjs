@@ -9,7 +9,8 @@
 // Rerun:
 //   node scripts/build.mjs
 //   cp -r /usr/lib/python3/dist-packages/django /work/corpora/query/django   # then git init, add, commit
-//   node test/bench/query-language-bench.mjs /work/corpora/query/django [--json out.json]
+//   npm run bench:query-language -- /work/corpora/query/django [--runs 5] [--json out.json]
+// Output: one line per query and test/bench/results/query-language-<cases>.json.
 //   git clone <honojs/hono> hono && git -C hono checkout 28a9c128912de19f3fb28b00ae289c9b93f6f392
 //   node test/bench/query-language-bench.mjs /work/corpora/query/hono --cases hono     # TESTS against tests, on a suite
 import os from "node:os";
@@ -22,7 +23,7 @@ const repo = path.resolve(here, "../..");
 const root = path.resolve(process.argv[2] ?? "/work/corpora/query/django");
 const casesName = process.argv.indexOf("--cases") > 0 ? process.argv[process.argv.indexOf("--cases") + 1] : "django";
 const RUNS = process.argv.indexOf("--runs") > 0 ? Number(process.argv[process.argv.indexOf("--runs") + 1]) : 5;
-const jsonOut = process.argv.indexOf("--json") > 0 ? process.argv[process.argv.indexOf("--json") + 1] : undefined;
+const jsonOut = process.argv.indexOf("--json") > 0 ? process.argv[process.argv.indexOf("--json") + 1] : path.join(here, "results", `query-language-${casesName}.json`);
 const { createEngine } = await import(pathToFileURL(path.join(repo, "dist/index.js")).href);
 const { createNodePlatform } = await import(pathToFileURL(path.join(repo, "dist/platform/node/index.js")).href);
 const engine = createEngine(await createNodePlatform({ root }));
@@ -154,5 +155,5 @@ for (const kind of ["flows", "clusters"]) {
   structureMs[kind] = Math.round(times.sort((x, y) => x - y)[1]);
   console.log(`${kind}: ${answer.total} (median of 3: ${structureMs[kind]} ms)`);
 }
-if (jsonOut) fs.writeFileSync(jsonOut, JSON.stringify({ root, agree, total: CASES.length, structureMs, cases: report }, null, 2));
+if (jsonOut) fs.writeFileSync(jsonOut, JSON.stringify({ root, machine: { cpu: os.cpus()[0]?.model, cores: os.cpus().length, load: os.loadavg()[0] }, runs: RUNS, graphMs: Math.round(warmMs), agree, total: CASES.length, structureMs, cases: report }, null, 2));
 engine.close();
