@@ -11,9 +11,11 @@ import type { Literal } from "./parse.ts";
 
 /** Node labels. */
 export type Label = "File" | "Symbol" | "Route" | "Test";
+/** Every label, in the order the schema lists them. */
 export const LABELS: readonly Label[] = ["File", "Symbol", "Route", "Test"];
 /** Edge types. */
 export type EdgeType = "CALLS" | "IMPORTS" | "INHERITS" | "OVERRIDES" | "TESTS" | "SERVES" | "DEFINES";
+/** Every edge type, in the order the schema lists them. */
 export const EDGE_TYPES: readonly EdgeType[] = ["CALLS", "IMPORTS", "INHERITS", "OVERRIDES", "TESTS", "SERVES", "DEFINES"];
 
 /** One node: a label and flat properties. */
@@ -55,6 +57,7 @@ export const NODE_PROPS: Record<Label, readonly string[]> = {
   Route: ["method", "path", "file", "line", "handler", "inTest"],
   Test: ["id", "name", "path", "line", "end"],
 };
+/** Properties each edge type has (`confidence` on all). */
 export const EDGE_PROPS: Record<EdgeType, readonly string[]> = {
   CALLS: ["confidence", "resolution", "via", "path", "line"],
   IMPORTS: ["confidence", "line"],

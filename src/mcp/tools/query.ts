@@ -9,6 +9,7 @@ import { DEFAULT_LIST_BUDGET, inToolBudget, listBudget } from "./list.ts";
 
 const KINDS = ["cypher", "flows", "clusters"] as const;
 
+/** `query`: a graph query, or with `kind` the flows or clusters. */
 export const queryTool = defineTool({
   name: "query",
   title: "Graph query",
