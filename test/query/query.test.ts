@@ -254,3 +254,31 @@ describe("flows and clusters", () => {
     expect(a.text).toContain("cohesion");
   });
 });
+
+describe("query: bad input never crashes", () => {
+  it("deep nesting is refused at the token that goes too deep, not by the stack", async () => {
+    for (const q of [`MATCH (a) WHERE ${"(".repeat(1500)}true${")".repeat(1500)} RETURN a`, `MATCH (a) WHERE ${"NOT ".repeat(900)}true RETURN a`, `MATCH (a) RETURN ${"-".repeat(3000)}1`]) {
+      const e = await errorOf(engine.query(q));
+      expect(e.code).toBe("invalid_query");
+      expect(e.data).toMatchObject({ reason: "syntax" });
+      expect(String(e.message)).toContain("nests deeper than 64");
+    }
+  });
+
+  it("random text and cut-off queries get invalid_query or invalid_argument, never another error", async () => {
+    const whole = "MATCH (a:Symbol {name: 'helper'})<-[c:CALLS*1..2]-(b) WHERE b.path STARTS WITH 'shop' AND c IS NOT NULL RETURN DISTINCT b.name AS n, count(*) ORDER BY n DESC SKIP 1 LIMIT 3";
+    const inputs = [...Array.from({ length: whole.length }, (_, i) => whole.slice(0, i)), "", "   ", "MATCH", "()", "MATCH (a)-[", "'", "`", "MATCH (a) RETURN a.", "MATCH (a) RETURN $x", "MATCH (a) RETURN a LIMIT -1", "\u0000\uffff"];
+    let seed = 26;
+    const random = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+    const alphabet = "()[]{}<>-:*.,|'\"=~ abcMATCHRETURNWHERE0123456789";
+    for (let k = 0; k < 200; k++) inputs.push(Array.from({ length: 1 + Math.floor(random() * 60) }, () => alphabet[Math.floor(random() * alphabet.length)]).join(""));
+    for (const q of inputs) {
+      try {
+        await engine.query(q);
+      } catch (error) {
+        const code = (error as { code?: string }).code;
+        expect(["invalid_query", "invalid_argument"], `${JSON.stringify(q)}: ${String(error)}`).toContain(code);
+      }
+    }
+  });
+});

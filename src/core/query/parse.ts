@@ -15,6 +15,8 @@ import { EngineError } from "../../shared/errors.ts";
 export const MAX_HOPS = 6;
 /** Characters of a query at most. */
 export const MAX_QUERY_CHARS = 4_000;
+/** Parentheses, lists, NOTs and signs nested at most: deeper would only exhaust the stack. */
+export const MAX_NESTING = 64;
 
 /** A literal value. */
 export type Literal = string | number | boolean | null;
@@ -188,6 +190,7 @@ export function parseQuery(text: string): QueryAst {
 
 class Parser {
   private i = 0;
+  private depth = 0;
   constructor(private readonly text: string, private readonly tokens: Token[]) {}
 
   private get tok(): Token {
@@ -414,8 +417,23 @@ class Parser {
     return out;
   }
 
+  /** Enters one level of nesting, refusing past MAX_NESTING at the token that would go deeper. */
+  private nest<T>(read: () => T): T {
+    if (++this.depth > MAX_NESTING) {
+      this.fail(`the expression nests deeper than ${MAX_NESTING} levels.`, "Write it flatter: fewer parentheses, NOTs or signs in a row.");
+    }
+    try {
+      return read();
+    } finally {
+      this.depth--;
+    }
+  }
+
   // Expressions, loosest first.
   expr(): Expr {
+    return this.nest(() => this.or());
+  }
+  private or(): Expr {
     let left = this.xor();
     while (this.isWord("or")) {
       const at = this.tok.at;
@@ -446,7 +464,7 @@ class Parser {
     if (this.isWord("not")) {
       const at = this.tok.at;
       this.i++;
-      return { t: "not", of: this.not(), at };
+      return { t: "not", of: this.nest(() => this.not()), at };
     }
     return this.comparison();
   }
@@ -485,7 +503,7 @@ class Parser {
     if (this.isPunct("-")) {
       const at = this.tok.at;
       this.i++;
-      return { t: "neg", of: this.unary(), at };
+      return { t: "neg", of: this.nest(() => this.unary()), at };
     }
     let e = this.primary();
     while (this.isPunct(".")) {
