@@ -418,7 +418,7 @@ class Parser {
   }
 
   /** Enters one level of nesting, refusing past MAX_NESTING at the token that would go deeper. */
-  private nest<T>(read: () => T): T {
+  private deeper<T>(read: () => T): T {
     if (++this.depth > MAX_NESTING) {
       this.fail(`the expression nests deeper than ${MAX_NESTING} levels.`, "Write it flatter: fewer parentheses, NOTs or signs in a row.");
     }
@@ -431,7 +431,7 @@ class Parser {
 
   // Expressions, loosest first.
   expr(): Expr {
-    return this.nest(() => this.or());
+    return this.deeper(() => this.or());
   }
   private or(): Expr {
     let left = this.xor();
@@ -464,7 +464,7 @@ class Parser {
     if (this.isWord("not")) {
       const at = this.tok.at;
       this.i++;
-      return { t: "not", of: this.nest(() => this.not()), at };
+      return { t: "not", of: this.deeper(() => this.not()), at };
     }
     return this.comparison();
   }
@@ -503,7 +503,7 @@ class Parser {
     if (this.isPunct("-")) {
       const at = this.tok.at;
       this.i++;
-      return { t: "neg", of: this.nest(() => this.unary()), at };
+      return { t: "neg", of: this.deeper(() => this.unary()), at };
     }
     let e = this.primary();
     while (this.isPunct(".")) {
