@@ -120,6 +120,15 @@ describe("query: clauses", () => {
     expect(await rows("MATCH (a)-[:CALLS]->(x {name: 'helper'})<-[:CALLS]-(b) RETURN a.name, b.name ORDER BY a.name")).toEqual([["sum_items", "test_helper"], ["test_helper", "sum_items"]]);
   });
 
+  it("a pattern in WHERE tests for a relationship: functions nothing calls, and callers of helper", async () => {
+    expect(await column("MATCH (f:Symbol {kind: 'function'}) WHERE f.path STARTS WITH 'shop/' AND NOT (f)<-[:CALLS]-() RETURN f.name ORDER BY f.name")).toEqual(["main", "show_cart"]);
+    expect(await column("MATCH (f:Symbol) WHERE f.path STARTS WITH 'shop/' AND (f)-[:CALLS]->(:Symbol {name: 'helper'}) RETURN f.name")).toEqual(["sum_items"]);
+    // Arithmetic in parentheses is still arithmetic.
+    expect(await rows("MATCH (f:Symbol {name: 'helper'}) RETURN (f.line) - (1)")).toEqual([[17]]); // helper is on line 18 of models.py
+    const e = await errorOf(engine.query("MATCH (f:Symbol) WHERE (f)<-[:CALLS]-(g) RETURN f"));
+    expect(e.data).toMatchObject({ reason: "unknown_variable", column: 39 });
+  });
+
   it("two patterns join on a shared variable", async () => {
     expect(await column("MATCH (t:Test)-[:TESTS]->(s), (s)-[:CALLS]->(h {name: 'helper'}) RETURN t.name")).toEqual(["test_sum"]);
   });

@@ -100,26 +100,36 @@ function overBindings(bounds: QueryBounds): never {
 
 /** Labels, types and properties in patterns exist; a variable is a node or a relationship, not both. */
 function checkPatterns(ctx: Ctx, ast: QueryAst): void {
-  for (const p of ast.patterns) {
-    for (const n of p.nodes) {
-      if (n.label !== undefined && !LABELS.includes(n.label as Label)) {
-        const near = LABELS.find((l) => l.toLowerCase() === n.label!.toLowerCase());
-        throw queryError(ctx.text, n.at + 1 + (n.variable?.length ?? 0), "unknown_label", `there is no label ${n.label}.`, near ? `Labels are case-sensitive: write ${near}.` : `Labels: ${LABELS.join(", ")}.`, { labels: [...LABELS] });
+  for (const p of ast.patterns) checkPath(ctx, p);
+}
+
+/** One pattern's labels, types and properties; its variables bound (`introduce`) or, in a predicate, already bound. */
+function checkPath(ctx: Ctx, p: PathPattern, introduce = true): void {
+  if (!introduce) {
+    for (const v of [...p.nodes, ...p.rels]) {
+      if (v.variable && !ctx.kinds.has(v.variable)) {
+        throw queryError(ctx.text, ctx.text.indexOf(v.variable, v.at), "unknown_variable", `${v.variable} is not defined; a pattern in WHERE can only use variables from MATCH.`, "Leave the node anonymous, (), or bind it in MATCH.");
       }
-      for (const prop of n.props) checkKey(ctx, prop.key, prop.at, n.label ? NODE_PROPS[n.label as Label] : allNodeProps(), n.label ?? "a node");
-      if (n.variable) bindKind(ctx, n.variable, { kind: "node", ...(n.label ? { label: n.label as Label } : {}) }, n.at);
     }
-    for (const r of p.rels) {
-      for (const t of r.types) {
-        if (!EDGE_TYPES.includes(t as EdgeType)) {
-          const near = EDGE_TYPES.find((x) => x.toLowerCase() === t.toLowerCase());
-          throw queryError(ctx.text, ctx.text.indexOf(t, r.at), "unknown_type", `there is no relationship type ${t}.`, near ? `Types are upper-case: write ${near}.` : `Types: ${EDGE_TYPES.join(", ")}.`, { types: [...EDGE_TYPES] });
-        }
+  }
+  for (const n of p.nodes) {
+    if (n.label !== undefined && !LABELS.includes(n.label as Label)) {
+      const near = LABELS.find((l) => l.toLowerCase() === n.label!.toLowerCase());
+      throw queryError(ctx.text, n.at + 1 + (n.variable?.length ?? 0), "unknown_label", `there is no label ${n.label}.`, near ? `Labels are case-sensitive: write ${near}.` : `Labels: ${LABELS.join(", ")}.`, { labels: [...LABELS] });
+    }
+    for (const prop of n.props) checkKey(ctx, prop.key, prop.at, n.label ? NODE_PROPS[n.label as Label] : allNodeProps(), n.label ?? "a node");
+    if (n.variable) bindKind(ctx, n.variable, { kind: "node", ...(n.label ? { label: n.label as Label } : {}) }, n.at);
+  }
+  for (const r of p.rels) {
+    for (const t of r.types) {
+      if (!EDGE_TYPES.includes(t as EdgeType)) {
+        const near = EDGE_TYPES.find((x) => x.toLowerCase() === t.toLowerCase());
+        throw queryError(ctx.text, ctx.text.indexOf(t, r.at), "unknown_type", `there is no relationship type ${t}.`, near ? `Types are upper-case: write ${near}.` : `Types: ${EDGE_TYPES.join(", ")}.`, { types: [...EDGE_TYPES] });
       }
-      const types = (r.types.length ? r.types : EDGE_TYPES) as EdgeType[];
-      for (const prop of r.props) checkKey(ctx, prop.key, prop.at, [...new Set(types.flatMap((t) => EDGE_PROPS[t]))], types.join("|"));
-      if (r.variable) bindKind(ctx, r.variable, r.hops ? { kind: "hops" } : { kind: "edge", types }, r.at);
     }
+    const types = (r.types.length ? r.types : EDGE_TYPES) as EdgeType[];
+    for (const prop of r.props) checkKey(ctx, prop.key, prop.at, [...new Set(types.flatMap((t) => EDGE_PROPS[t]))], types.join("|"));
+    if (r.variable) bindKind(ctx, r.variable, r.hops ? { kind: "hops" } : { kind: "edge", types }, r.at);
   }
 }
 
@@ -184,6 +194,9 @@ function checkExpressions(ctx: Ctx, ast: QueryAst): void {
         return;
       case "lit":
         return;
+      case "pattern":
+        checkPath(ctx, e.path, false);
+        return;
     }
   };
   if (ast.where) visit(ast.where, false, false);
@@ -202,6 +215,7 @@ function varsOf(e: Expr, out = new Set<string>()): Set<string> {
     case "bin": varsOf(e.left, out); varsOf(e.right, out); break;
     case "list": for (const i of e.items) varsOf(i, out); break;
     case "call": for (const a of e.args) varsOf(a, out); break;
+    case "pattern": for (const v of [...e.path.nodes, ...e.path.rels]) if (v.variable) out.add(v.variable); break;
   }
   return out;
 }
@@ -427,7 +441,24 @@ function evalExpr(ctx: Ctx, e: Expr, row: Row): Value {
     }
     case "bin": return evalBinary(ctx, e, row);
     case "call": return evalCall(ctx, e, row);
+    case "pattern": return patternHolds(ctx, e.path, row);
   }
+}
+
+/** Thrown to stop a pattern predicate's match at its first binding. */
+const FOUND = Symbol("found");
+
+/** Whether `path` matches with the row's variables (anonymous parts free). */
+function patternHolds(ctx: Ctx, path: PathPattern, row: Row): boolean {
+  try {
+    matchPath(ctx, path, row, [], () => {
+      throw FOUND;
+    });
+  } catch (signal) {
+    if (signal === FOUND) return true;
+    throw signal;
+  }
+  return false;
 }
 
 const regexCache = new Map<string, RegExp>();

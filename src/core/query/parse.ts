@@ -31,7 +31,9 @@ export type Expr =
   | { t: "neg"; of: Expr; at: number }
   | { t: "bin"; op: BinaryOp; left: Expr; right: Expr; at: number }
   | { t: "null"; of: Expr; negated: boolean; at: number }
-  | { t: "call"; name: string; args: Expr[]; distinct: boolean; star: boolean; at: number };
+  | { t: "call"; name: string; args: Expr[]; distinct: boolean; star: boolean; at: number }
+  /** A pattern predicate (`(a)<-[:CALLS]-()`): true when the pattern matches with the row's variables. */
+  | { t: "pattern"; path: PathPattern; at: number };
 
 /** Binary operators, lower-cased as written (`starts with` with one space). */
 export type BinaryOp = "or" | "and" | "xor" | "=" | "<>" | "<" | "<=" | ">" | ">=" | "=~" | "contains" | "starts with" | "ends with" | "in" | "+" | "-";
@@ -517,6 +519,7 @@ class Parser {
     const t = this.tok;
     if (t.kind === "string") { this.i++; return { t: "lit", value: t.value as string, at: t.at }; }
     if (t.kind === "number") { this.i++; return { t: "lit", value: t.value as number, at: t.at }; }
+    if (this.isPunct("(") && this.patternAhead()) return { t: "pattern", path: this.path(), at: t.at };
     if (this.isPunct("(")) {
       this.i++;
       const e = this.expr();
@@ -545,6 +548,25 @@ class Parser {
     }
     this.fail(`expected a value, found ${this.shown()}.`, "Write a variable (a), a property (a.name), a literal ('x', 3) or a function (count(*)).");
   }
+  /**
+   * True when a `(` starts a node pattern followed by a relationship (`(a)<-[:CALLS]-()`, `(a)--(b)`):
+   * `(`, an optional variable, label and properties, `)`, then `<-`, or `-` before `[`, `-` or `->`.
+   */
+  private patternAhead(): boolean {
+    let k = this.i + 1;
+    const at = (n: number) => this.tokens[Math.min(n, this.tokens.length - 1)]!;
+    if (at(k).kind === "word") k++;
+    if (this.isPunct(":", at(k))) k += 2;
+    if (this.isPunct("{", at(k))) {
+      while (at(k).kind !== "end" && !this.isPunct("}", at(k))) k++;
+      k++;
+    }
+    if (!this.isPunct(")", at(k))) return false;
+    const next = at(k + 1);
+    if (this.isPunct("<-", next)) return true;
+    return this.isPunct("-", next) && (this.isPunct("[", at(k + 2)) || this.isPunct("-", at(k + 2)) || this.isPunct("->", at(k + 2)));
+  }
+
   private call(name: Token): Expr {
     this.i++;
     const out: Expr & { t: "call" } = { t: "call", name: name.text.toLowerCase(), args: [], distinct: false, star: false, at: name.at };

@@ -31,7 +31,7 @@ export function querySchemaText(): string {
     "MATCH pattern[, pattern] [MATCH …] [WHERE expr] RETURN [DISTINCT] expr [AS name], … [ORDER BY expr [ASC|DESC], …] [SKIP n] [LIMIT n]",
     "- pattern: (a:Label {prop: literal})-[r:TYPE|TYPE {prop: literal}]->(b); <-[…]- and -[…]- too; one label per node",
     `- variable length: -[:CALLS*1..3]->, upper bound required, at most ${MAX_HOPS}; each node reached once per start at its fewest hops (not every path); length(r) is those hops`,
-    "- expr: = <> < <= > >= =~ (regex, whole value) CONTAINS, STARTS WITH, ENDS WITH, IN [..], IS [NOT] NULL, AND OR XOR NOT, + -, a.prop, 'text', 12, true, null",
+    "- expr: = <> < <= > >= =~ (regex, whole value) CONTAINS, STARTS WITH, ENDS WITH, IN [..], IS [NOT] NULL, AND OR XOR NOT, + -, a.prop, 'text', 12, true, null; a pattern such as NOT (f)<-[:CALLS]-() (true when it matches)",
     "- functions: count(*), count([DISTINCT] x), collect, min, max, sum, avg (whole RETURN items; the other items group), type(r), labels(n), length, size, toLower, toUpper, coalesce, startNode, endNode",
     `- refused: CREATE, SET, DELETE, MERGE, REMOVE (read-only); OPTIONAL MATCH, WITH, UNWIND, CALL; a * with no upper bound or over ${MAX_HOPS}; queries over ${MAX_QUERY_CHARS} characters`,
     "- bounds: a time limit (5 s by default), 500,000 intermediate rows, LIMIT 1,000 (50 when LIMIT is not written), and the token budget: a result over one is refused with the rows that would fit",
@@ -40,6 +40,7 @@ export function querySchemaText(): string {
     "- MATCH (a)-[c:CALLS]->(b:Symbol {qualified: 'shortcuts.render'}) RETURN a.qualified, c.line, c.confidence",
     "- MATCH (f:File)-[:IMPORTS*1..2]->(:File {path: 'db/models/query.py'}) RETURN DISTINCT f.path",
     "- MATCH (a)-[:CALLS]->(b) WHERE b.path STARTS WITH 'db/' RETURN b.qualified, count(*) AS calls ORDER BY calls DESC LIMIT 10",
+    "- MATCH (f:Symbol {kind: 'function'}) WHERE NOT (f)<-[:CALLS]-() AND NOT f.inTest RETURN f.qualified LIMIT 20",
   );
   return lines.join("\n");
 }
