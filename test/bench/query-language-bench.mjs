@@ -9,7 +9,7 @@
 // Rerun:
 //   node scripts/build.mjs
 //   cp -r /usr/lib/python3/dist-packages/django /work/corpora/query/django   # then git init, add, commit
-//   npm run bench:query-language -- /work/corpora/query/django [--runs 5] [--json out.json]
+//   npm run bench -- query-language /work/corpora/query/django [--runs 5] [--json out.json]
 // Output: one line per query and test/bench/results/query-language-<cases>.json.
 //   git clone <honojs/hono> hono && git -C hono checkout 28a9c128912de19f3fb28b00ae289c9b93f6f392
 //   node test/bench/query-language-bench.mjs /work/corpora/query/hono --cases hono     # TESTS against tests, on a suite

@@ -158,6 +158,10 @@ describe("codeslice mcp over stdio (SDK client)", () => {
           expect(d.columns).toEqual(["a.qualified", "c.confidence"]);
           expect(d.rows.map((r: unknown[]) => r[0])).toContain("web/src/cart.ts#Cart.total");
         }],
+        ["route_map", {}, (d, text) => {
+          expect(d).toMatchObject({ total: 0, routes: [] });
+          expect(text).toContain("No HTTP route found");
+        }],
         ["read_snippet", { path: "web/src/format.ts", start_line: 1, end_line: 2 }, (d, text) => {
           expect(d).toMatchObject({ path: "web/src/format.ts", start: 1, end: 2 });
           expect(text).toContain("Formats a price");

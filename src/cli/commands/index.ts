@@ -18,6 +18,7 @@ import { mapCommand } from "./map.ts";
 import { mcpCommand } from "./mcp.ts";
 import { packCommand } from "./pack.ts";
 import { queryCommand } from "./query.ts";
+import { routesCommand } from "./routes.ts";
 import { scipCommand } from "./scip.ts";
 import { searchCommand } from "./search.ts";
 import { signatureCommand } from "./signature.ts";
@@ -39,6 +40,7 @@ export const COMMANDS: readonly Command[] = [
   impactCommand,
   traceCommand,
   queryCommand,
+  routesCommand,
   signatureCommand,
   changesCommand,
   graphCommand,
