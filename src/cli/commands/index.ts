@@ -17,6 +17,7 @@ import { locateCommand } from "./locate.ts";
 import { mapCommand } from "./map.ts";
 import { mcpCommand } from "./mcp.ts";
 import { packCommand } from "./pack.ts";
+import { queryCommand } from "./query.ts";
 import { routesCommand } from "./routes.ts";
 import { renameCommand } from "./rename.ts";
 import { scipCommand } from "./scip.ts";
@@ -39,6 +40,7 @@ export const COMMANDS: readonly Command[] = [
   testsCommand,
   impactCommand,
   traceCommand,
+  queryCommand,
   routesCommand,
   signatureCommand,
   changesCommand,
