@@ -20,6 +20,7 @@ import { packCommand } from "./pack.ts";
 import { scipCommand } from "./scip.ts";
 import { searchCommand } from "./search.ts";
 import { signatureCommand } from "./signature.ts";
+import { stopCommand } from "./stop.ts";
 import { testsCommand } from "./tests.ts";
 import { traceCommand } from "./trace.ts";
 
@@ -42,4 +43,5 @@ export const COMMANDS: readonly Command[] = [
   graphCommand,
   scipCommand,
   mcpCommand,
+  stopCommand,
 ];

@@ -1,0 +1,270 @@
+/**
+ * The warm CLI's server: one per project, started detached by the first call that found none
+ * (`codeslice __serve <root> <cacheDir>`). It keeps one engine warm (watching the tree, as the MCP
+ * server's does), runs each caller's command line through the same command table the CLI runs,
+ * with stdout and stderr captured per call, and sends back the bytes and the exit code. It exits
+ * after an idle time, on `codeslice stop`, when a caller of another version calls, when the root or
+ * its socket goes away, and on any failure of its own (a caller then answers in-process).
+ */
+import { AsyncLocalStorage } from "node:async_hooks";
+import * as fs from "node:fs";
+import * as net from "node:net";
+import * as nodePath from "node:path";
+import { isEngineError, loadTokenCounter, type Engine } from "../index.ts";
+import { CACHE_TAG_FILE } from "../platform/disk-store.ts";
+import { COMMANDS } from "./commands/index.ts";
+import { runCli, type CliHost } from "./dispatch.ts";
+import { DEFAULT_IDLE_MS, FRAME, frame, PID_SUFFIX, refuseSocket, socketLocation, type SocketLocation, type WarmRequest } from "./warm-socket.ts";
+import { lendEngines, makeEngine, type ProjectValues } from "./with-engine.ts";
+
+/** One call being answered: its working folder, the frames it printed, why it was declined. */
+interface Call {
+  cwd: string;
+  frames: Buffer[];
+  declined?: string;
+}
+
+const calls = new AsyncLocalStorage<Call>();
+
+/** A call this server must not answer: the caller answers it in-process. */
+class Declined extends Error {}
+
+/** How often the server checks that its root and its socket are still there. */
+const WATCH_MS = 1_000;
+/** The largest request line accepted. */
+const MAX_REQUEST_BYTES = 1 << 20;
+
+/** Sends what commands write to stdout and stderr during a call to that call's frames. */
+function captureOutput(): void {
+  for (const [stream, kind] of [[process.stdout, FRAME.stdout], [process.stderr, FRAME.stderr]] as const) {
+    const original = stream.write.bind(stream) as (...args: unknown[]) => boolean;
+    stream.write = ((chunk: string | Uint8Array, encoding?: BufferEncoding | ((e?: Error) => void), callback?: (e?: Error) => void) => {
+      const call = calls.getStore();
+      if (!call) return original(chunk, encoding, callback);
+      const done = typeof encoding === "function" ? encoding : callback;
+      call.frames.push(frame(kind, typeof chunk === "string" ? Buffer.from(chunk, typeof encoding === "string" ? encoding : "utf8") : chunk));
+      if (done) queueMicrotask(() => done());
+      return true;
+    }) as typeof stream.write;
+  }
+}
+
+/** The options of {@link serveWarm}, from the environment. */
+function idleMs(): number {
+  const raw = Number(process.env.CODESLICE_SERVER_IDLE_MS);
+  return Number.isFinite(raw) && raw > 0 ? raw : DEFAULT_IDLE_MS;
+}
+
+/** Whether `location` may be listened on: nothing there, or a socket of ours no one answers on (removed). */
+async function claimSocket(location: SocketLocation): Promise<boolean> {
+  if (location.privateDir) {
+    try {
+      fs.mkdirSync(location.privateDir, { mode: 0o700 });
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== "EEXIST") return false;
+    }
+  }
+  const refusal = refuseSocket(location);
+  if (refusal === "missing") return location.privateDir === undefined || fs.existsSync(location.privateDir);
+  if (refusal) return false;
+  const alive = await new Promise<boolean>((resolve) => {
+    const probe = net.createConnection(location.path);
+    probe.on("connect", () => {
+      probe.destroy();
+      resolve(true);
+    });
+    probe.on("error", () => resolve(false));
+  });
+  if (alive) return false;
+  fs.rmSync(location.path, { force: true });
+  return true;
+}
+
+/** The identity of the file at `path` (device and inode), or undefined when it is gone. */
+function identity(path: string): string | undefined {
+  try {
+    const s = fs.lstatSync(path);
+    return `${s.dev}:${s.ino}`;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Runs the server for `[root, cacheDir]` until it stops; resolves to the exit code (0 when it
+ * stopped as planned, 1 when it could not start). `build` is what callers must send to be
+ * answered (the version and the entry file's time, main.ts).
+ */
+export async function serveWarm(args: string[], host: CliHost, build: string): Promise<number> {
+  const [root, cacheDir] = args;
+  if (!root || !cacheDir || !nodePath.isAbsolute(root) || !nodePath.isAbsolute(cacheDir)) return 1;
+  // Only a cache folder codeslice made holds the socket; the server never creates one.
+  if (!fs.existsSync(nodePath.join(cacheDir, CACHE_TAG_FILE))) return 1;
+  process.umask(0o077);
+  const location = socketLocation(root, cacheDir);
+  if (!(await claimSocket(location))) return 1;
+  const server = net.createServer();
+  const listening = await new Promise<boolean>((resolve) => {
+    server.once("error", () => resolve(false));
+    server.listen(location.path, () => resolve(true));
+  });
+  if (!listening) return 1;
+  fs.chmodSync(location.path, 0o600);
+  fs.writeFileSync(location.path + PID_SUFFIX, `${process.pid}\n`, { mode: 0o600 });
+  return new Promise<number>((resolve) => runServer(server, { root, cacheDir, location, host, build, resolve }));
+}
+
+interface ServerState {
+  root: string;
+  cacheDir: string;
+  location: SocketLocation;
+  host: CliHost;
+  build: string;
+  resolve(code: number): void;
+}
+
+function runServer(server: net.Server, state: ServerState): void {
+  const { root, cacheDir, location, host, build } = state;
+  const socketId = identity(location.path);
+  const rootId = identity(root);
+  const engines = new Map<string, Promise<Engine>>();
+  let served = 0;
+  let active = 0;
+  let stopping = false;
+
+  const stop = () => {
+    if (stopping) return;
+    stopping = true;
+    clearInterval(watch);
+    clearTimeout(idle);
+    server.close();
+    // Only our own socket is removed: another server may have replaced it.
+    if (identity(location.path) === socketId) {
+      fs.rmSync(location.path, { force: true });
+      fs.rmSync(location.path + PID_SUFFIX, { force: true });
+    }
+    for (const engine of engines.values()) void engine.then((e) => e.close(), () => {});
+    // Let the last answers leave before the process goes.
+    setTimeout(() => state.resolve(0), 50).unref();
+    setTimeout(() => process.exit(0), 100).unref();
+  };
+  process.on("uncaughtException", stop);
+  process.on("unhandledRejection", stop);
+  process.on("SIGTERM", stop);
+  process.on("SIGINT", stop);
+
+  const limit = idleMs();
+  let idle = setTimeout(() => {}, 0);
+  const touch = () => {
+    clearTimeout(idle);
+    idle = setTimeout(() => (active ? touch() : stop()), limit);
+  };
+  touch();
+  const watch = setInterval(() => {
+    if (identity(root) !== rootId || identity(location.path) !== socketId) stop();
+  }, Math.min(WATCH_MS, limit));
+
+  const engineFor = (maxFileBytes: number | undefined): Promise<Engine> => {
+    const key = String(maxFileBytes ?? "");
+    let engine = engines.get(key);
+    if (!engine) {
+      const flags: ProjectValues = { root, ...(cacheDir !== nodePath.join(root, ".codeslice") ? { cacheDir } : {}), ...(maxFileBytes !== undefined ? { maxFileBytes } : {}) };
+      engine = makeEngine(flags, true);
+      engines.set(key, engine);
+      engine.catch(() => stop());
+    }
+    return engine;
+  };
+
+  lendEngines(async (flags) => {
+    const call = calls.getStore()!;
+    const decline = (why: string): never => {
+      call.declined = why;
+      throw new Declined(why);
+    };
+    let asked = "";
+    try {
+      asked = fs.realpathSync(nodePath.resolve(call.cwd, flags.root ?? "."));
+    } catch {
+      decline("root");
+    }
+    const askedCache = flags.cacheDir !== undefined ? nodePath.resolve(call.cwd, flags.cacheDir) : nodePath.join(asked, ".codeslice");
+    if (asked !== root || askedCache !== cacheDir) decline("another project");
+    const engine = await engineFor(flags.maxFileBytes);
+    try {
+      // Fresh answers: the tree is checked before each one, as the MCP server does.
+      await engine.refresh();
+    } catch (error) {
+      if (isEngineError(error, "root_not_found", "root_not_directory")) stop();
+      decline("refresh failed");
+    }
+    return engine;
+  });
+  captureOutput();
+
+  server.on("connection", (socket) => {
+    touch();
+    let line = Buffer.alloc(0);
+    const onData = (chunk: Buffer) => {
+      line = Buffer.concat([line, chunk]);
+      const end = line.indexOf(10);
+      if (end < 0) {
+        if (line.length > MAX_REQUEST_BYTES) socket.destroy();
+        return;
+      }
+      socket.off("data", onData);
+      let request: WarmRequest;
+      try {
+        request = JSON.parse(line.subarray(0, end).toString("utf8")) as WarmRequest;
+      } catch {
+        socket.destroy();
+        return;
+      }
+      void answer(socket, request);
+    };
+    socket.on("data", onData);
+    socket.on("error", () => socket.destroy());
+  });
+
+  const answer = async (socket: net.Socket, request: WarmRequest) => {
+    if (request.stop) {
+      socket.end(Buffer.concat([frame(FRAME.stdout, String(served)), frame(FRAME.stopped, "")]));
+      stop();
+      return;
+    }
+    if (request.version !== build) {
+      socket.end(frame(FRAME.decline, "version"));
+      stop();
+      return;
+    }
+    if (stopping || !Array.isArray(request.argv) || typeof request.cwd !== "string") {
+      socket.end(frame(FRAME.decline, "stopping"));
+      return;
+    }
+    socket.write(frame(FRAME.accepted, ""));
+    active++;
+    const call: Call = { cwd: request.cwd, frames: [] };
+    try {
+      const code = await calls.run(call, () => runCli(request.argv!, COMMANDS, host));
+      if (call.declined !== undefined) socket.end(frame(FRAME.decline, call.declined));
+      else {
+        served++;
+        const exit = Buffer.alloc(4);
+        exit.writeInt32BE(code, 0);
+        socket.end(Buffer.concat([...call.frames, frame(FRAME.exit, exit)]));
+      }
+    } finally {
+      active--;
+      touch();
+    }
+  };
+
+  // Warm up while no one waits: the index and its graph, the word index, the tokenizer.
+  void engineFor(undefined)
+    .then(async (engine) => {
+      const r = await engine.refresh();
+      if (r.sourceFiles > 0) await engine.search("warm up").catch(() => {});
+      await loadTokenCounter("o200k_base").catch(() => {});
+    })
+    .catch(() => {});
+}
