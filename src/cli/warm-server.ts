@@ -11,7 +11,7 @@ import * as fs from "node:fs";
 import * as net from "node:net";
 import * as nodePath from "node:path";
 import { isEngineError, loadTokenCounter, type Engine } from "../index.ts";
-import { CACHE_TAG_FILE } from "../platform/disk-store.ts";
+import { CACHE_TAG_FILE } from "../platform/node/index.ts";
 import { COMMANDS } from "./commands/index.ts";
 import { runCli, type CliHost } from "./dispatch.ts";
 import { DEFAULT_IDLE_MS, FRAME, frame, PID_SUFFIX, refuseSocket, socketLocation, type SocketLocation, type WarmRequest } from "./warm-socket.ts";
