@@ -45,7 +45,12 @@ async function main(argv: string[]): Promise<number> {
     const { serveWarm } = await import("./warm-server.ts");
     return serveWarm(argv.slice(1), { version: VERSION, entry: ENTRY }, BUILD);
   }
-  const plan = planWarm(argv, process.env, process.cwd());
+  let plan: ReturnType<typeof planWarm>;
+  try {
+    plan = (globalThis as { Deno?: unknown }).Deno === undefined ? planWarm(argv, process.env, process.cwd()) : undefined;
+  } catch {
+    plan = undefined; // whatever this host refuses here, the call still runs in-process
+  }
   let outcome: WarmOutcome | undefined;
   if (plan) {
     outcome = await askServer(plan.location, { version: BUILD, argv: plan.argv, cwd: plan.cwd });

@@ -45,8 +45,9 @@ function on(value: string | undefined): boolean {
  * Off under Deno and on Windows (named pipes are not built yet).
  */
 export function serverEnabled(env: NodeJS.ProcessEnv): boolean {
-  if (on(env.CODESLICE_NO_SERVER)) return false;
+  // First, before reading the environment: Deno without --allow-env refuses that read.
   if ((globalThis as { Deno?: unknown }).Deno !== undefined || process.platform === "win32") return false;
+  if (on(env.CODESLICE_NO_SERVER)) return false;
   if (on(env.CODESLICE_SERVER)) return true;
   return !on(env.CI);
 }

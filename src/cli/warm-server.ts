@@ -123,60 +123,34 @@ interface ServerState {
   resolve(code: number): void;
 }
 
-function runServer(server: net.Server, state: ServerState): void {
-  const { root, cacheDir, location, host, build } = state;
-  const socketId = identity(location.path);
-  const rootId = identity(root);
+/** The server's engines, one per `--max-file-bytes` value (the one option that changes answers). */
+function engineCache(root: string, cacheDir: string, onFailure: () => void): { engineFor(maxFileBytes?: number): Promise<Engine>; closeAll(): void } {
   const engines = new Map<string, Promise<Engine>>();
-  let served = 0;
-  let active = 0;
-  let stopping = false;
-
-  const stop = () => {
-    if (stopping) return;
-    stopping = true;
-    clearInterval(watch);
-    clearTimeout(idle);
-    server.close();
-    // Only our own socket is removed: another server may have replaced it.
-    if (identity(location.path) === socketId) {
-      fs.rmSync(location.path, { force: true });
-      fs.rmSync(location.path + PID_SUFFIX, { force: true });
-    }
-    for (const engine of engines.values()) void engine.then((e) => e.close(), () => {});
-    // Let the last answers leave before the process goes.
-    setTimeout(() => state.resolve(0), 50).unref();
-    setTimeout(() => process.exit(0), 100).unref();
+  return {
+    engineFor(maxFileBytes) {
+      const key = String(maxFileBytes ?? "");
+      let engine = engines.get(key);
+      if (!engine) {
+        const flags: ProjectValues = { root, ...(cacheDir !== nodePath.join(root, ".codeslice") ? { cacheDir } : {}), ...(maxFileBytes !== undefined ? { maxFileBytes } : {}) };
+        engine = makeEngine(flags, true);
+        engines.set(key, engine);
+        engine.catch(onFailure);
+      }
+      return engine;
+    },
+    closeAll() {
+      for (const engine of engines.values()) void engine.then((e) => e.close(), () => {});
+    },
   };
-  process.on("uncaughtException", stop);
-  process.on("unhandledRejection", stop);
-  process.on("SIGTERM", stop);
-  process.on("SIGINT", stop);
+}
 
-  const limit = idleMs();
-  let idle = setTimeout(() => {}, 0);
-  const touch = () => {
-    clearTimeout(idle);
-    idle = setTimeout(() => (active ? touch() : stop()), limit);
-  };
-  touch();
-  const watch = setInterval(() => {
-    if (identity(root) !== rootId || identity(location.path) !== socketId) stop();
-  }, Math.min(WATCH_MS, limit));
-
-  const engineFor = (maxFileBytes: number | undefined): Promise<Engine> => {
-    const key = String(maxFileBytes ?? "");
-    let engine = engines.get(key);
-    if (!engine) {
-      const flags: ProjectValues = { root, ...(cacheDir !== nodePath.join(root, ".codeslice") ? { cacheDir } : {}), ...(maxFileBytes !== undefined ? { maxFileBytes } : {}) };
-      engine = makeEngine(flags, true);
-      engines.set(key, engine);
-      engine.catch(() => stop());
-    }
-    return engine;
-  };
-
-  lendEngines(async (flags) => {
+/**
+ * What commands run on inside the server: its engine for their project, refreshed first (fresh
+ * answers: the tree is checked before each one, as the MCP server does). A command about another
+ * root or cache folder, or one whose refresh fails, is declined: the caller answers it itself.
+ */
+function serverLender(root: string, cacheDir: string, engineFor: (maxFileBytes?: number) => Promise<Engine>, stop: () => void) {
+  return async (flags: ProjectValues): Promise<Engine> => {
     const call = calls.getStore()!;
     const decline = (why: string): never => {
       call.declined = why;
@@ -192,18 +166,18 @@ function runServer(server: net.Server, state: ServerState): void {
     if (asked !== root || askedCache !== cacheDir) decline("another project");
     const engine = await engineFor(flags.maxFileBytes);
     try {
-      // Fresh answers: the tree is checked before each one, as the MCP server does.
       await engine.refresh();
     } catch (error) {
       if (isEngineError(error, "root_not_found", "root_not_directory")) stop();
       decline("refresh failed");
     }
     return engine;
-  });
-  captureOutput();
+  };
+}
 
+/** Reads each connection's one request line (at most MAX_REQUEST_BYTES) and hands it on. */
+function onRequests(server: net.Server, handle: (socket: net.Socket, request: WarmRequest) => void): void {
   server.on("connection", (socket) => {
-    touch();
     let line = Buffer.alloc(0);
     const onData = (chunk: Buffer) => {
       line = Buffer.concat([line, chunk]);
@@ -213,54 +187,90 @@ function runServer(server: net.Server, state: ServerState): void {
         return;
       }
       socket.off("data", onData);
-      let request: WarmRequest;
       try {
-        request = JSON.parse(line.subarray(0, end).toString("utf8")) as WarmRequest;
+        handle(socket, JSON.parse(line.subarray(0, end).toString("utf8")) as WarmRequest);
       } catch {
         socket.destroy();
-        return;
       }
-      void answer(socket, request);
     };
     socket.on("data", onData);
     socket.on("error", () => socket.destroy());
   });
+}
 
-  const answer = async (socket: net.Socket, request: WarmRequest) => {
+function runServer(server: net.Server, state: ServerState): void {
+  const { root, cacheDir, location, host, build } = state;
+  const socketId = identity(location.path);
+  const rootId = identity(root);
+  let served = 0;
+  let active = 0;
+  let stopping = false;
+
+  const stop = () => {
+    if (stopping) return;
+    stopping = true;
+    clearInterval(watch);
+    clearTimeout(idle);
+    server.close();
+    // Only our own socket is removed: another server may have replaced it.
+    if (identity(location.path) === socketId) {
+      fs.rmSync(location.path, { force: true });
+      fs.rmSync(location.path + PID_SUFFIX, { force: true });
+    }
+    engines.closeAll();
+    // Let the last answers leave before the process goes.
+    setTimeout(() => state.resolve(0), 50).unref();
+    setTimeout(() => process.exit(0), 100).unref();
+  };
+  for (const event of ["uncaughtException", "unhandledRejection", "SIGTERM", "SIGINT"] as const) process.on(event, stop);
+
+  const limit = idleMs();
+  let idle = setTimeout(() => {}, 0);
+  const touch = () => {
+    clearTimeout(idle);
+    idle = setTimeout(() => (active ? touch() : stop()), limit);
+  };
+  touch();
+  const watch = setInterval(() => {
+    if (identity(root) !== rootId || identity(location.path) !== socketId) stop();
+  }, Math.min(WATCH_MS, limit));
+
+  const engines = engineCache(root, cacheDir, stop);
+  lendEngines(serverLender(root, cacheDir, engines.engineFor, stop));
+  captureOutput();
+
+  onRequests(server, (socket, request) => {
+    touch();
     if (request.stop) {
       socket.end(Buffer.concat([frame(FRAME.stdout, String(served)), frame(FRAME.stopped, "")]));
-      stop();
-      return;
+      return stop();
     }
     if (request.version !== build) {
       socket.end(frame(FRAME.decline, "version"));
-      stop();
-      return;
+      return stop();
     }
-    if (stopping || !Array.isArray(request.argv) || typeof request.cwd !== "string") {
-      socket.end(frame(FRAME.decline, "stopping"));
-      return;
-    }
+    if (stopping || !Array.isArray(request.argv) || typeof request.cwd !== "string") return void socket.end(frame(FRAME.decline, "stopping"));
     socket.write(frame(FRAME.accepted, ""));
     active++;
     const call: Call = { cwd: request.cwd, frames: [] };
-    try {
-      const code = await calls.run(call, () => runCli(request.argv!, COMMANDS, host));
-      if (call.declined !== undefined) socket.end(frame(FRAME.decline, call.declined));
-      else {
+    void calls
+      .run(call, () => runCli(request.argv!, COMMANDS, host))
+      .then((code) => {
+        if (call.declined !== undefined) return void socket.end(frame(FRAME.decline, call.declined));
         served++;
         const exit = Buffer.alloc(4);
         exit.writeInt32BE(code, 0);
         socket.end(Buffer.concat([...call.frames, frame(FRAME.exit, exit)]));
-      }
-    } finally {
-      active--;
-      touch();
-    }
-  };
+      })
+      .finally(() => {
+        active--;
+        touch();
+      });
+  });
 
   // Warm up while no one waits: the index and its graph, the word index, the tokenizer.
-  void engineFor(undefined)
+  void engines
+    .engineFor()
     .then(async (engine) => {
       const r = await engine.refresh();
       if (r.sourceFiles > 0) await engine.search("warm up").catch(() => {});
