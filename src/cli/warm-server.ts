@@ -100,14 +100,16 @@ export async function serveWarm(args: string[], host: CliHost, build: string): P
   if (!root || !cacheDir || !nodePath.isAbsolute(root) || !nodePath.isAbsolute(cacheDir)) return 1;
   // Only a cache folder codeslice made holds the socket; the server never creates one.
   if (!fs.existsSync(nodePath.join(cacheDir, CACHE_TAG_FILE))) return 1;
-  process.umask(0o077);
   const location = socketLocation(root, cacheDir);
   if (!(await claimSocket(location))) return 1;
   const server = net.createServer();
+  // The socket is born 0600 (no moment when others could connect); the cache's own files keep
+  // the user's umask, as the in-process CLI writes them.
+  const umask = process.umask(0o177);
   const listening = await new Promise<boolean>((resolve) => {
     server.once("error", () => resolve(false));
     server.listen(location.path, () => resolve(true));
-  });
+  }).finally(() => process.umask(umask));
   if (!listening) return 1;
   fs.chmodSync(location.path, 0o600);
   fs.writeFileSync(location.path + PID_SUFFIX, `${process.pid}\n`, { mode: 0o600 });
