@@ -213,7 +213,7 @@ describe("the warm CLI", () => {
     expect(stop(root)).toBe(1);
   }, 180_000);
 
-  it("never talks to a socket open to other users or a file that is not a socket", async () => {
+  it("never talks to a socket open to other users, owned by another user, or a file that is not a socket", async () => {
     const { root } = await servedProject();
     fs.chmodSync(sockOf(root), 0o666);
     expect(refuseSocket({ path: sockOf(root) })).toBe("open_mode");
@@ -223,7 +223,15 @@ describe("the warm CLI", () => {
     expect(refused.status).toBe(1);
     expect(refused.stderr).toMatch(/mode/);
     fs.chmodSync(sockOf(root), 0o600);
-    expect(stop(root)).toBe(0); // that call was not the server's
+    if (process.getuid?.() === 0) {
+      // Running as root, another user's socket can be made for real.
+      fs.chownSync(sockOf(root), 65534, 65534);
+      expect(refuseSocket({ path: sockOf(root) })).toBe("foreign_owner");
+      expect(text(call(["callers", "price_of"], root))).toEqual(text(inProcess(["callers", "price_of"], root)));
+      expect(text(call(["stop"], root)).stderr).toMatch(/another user/);
+      fs.chownSync(sockOf(root), 0, 0);
+    }
+    expect(stop(root)).toBe(0); // those calls were not the server's
     // A plain file where the socket goes: answered in-process, left alone, no server started.
     fs.writeFileSync(sockOf(root), "not a socket");
     expect(refuseSocket({ path: sockOf(root) })).toBe("not_a_socket");
