@@ -49,7 +49,7 @@ function captureOutput(): void {
   }
 }
 
-/** The options of {@link serveWarm}, from the environment. */
+/** How long the server waits for a call before it exits: CODESLICE_SERVER_IDLE_MS, else 10 minutes. */
 function idleMs(): number {
   const raw = Number(process.env.CODESLICE_SERVER_IDLE_MS);
   return Number.isFinite(raw) && raw > 0 ? raw : DEFAULT_IDLE_MS;

@@ -152,6 +152,26 @@ describe("the warm CLI", () => {
     expect(text(call(["stop"], root)).stdout).toMatch(/^No codeslice server runs/);
   }, 240_000);
 
+  it("answers calls that arrive together, each with its own output", async () => {
+    const { root } = await servedProject();
+    const lines = [["signature", "Cart.total"], ["callers", "price_of"], ["search", "cart"], ["callers", "nope_nothing"], ["map", "--json"], ["context", "Cart.add", "--budget", "2000"]];
+    const together = await Promise.all(
+      lines.map(
+        (args) =>
+          new Promise<Call>((resolve) => {
+            const child = spawn(process.execPath, [cli, ...args], { cwd: root, env: warmEnv() });
+            const out: Buffer[] = [];
+            const err: Buffer[] = [];
+            child.stdout.on("data", (b: Buffer) => out.push(b));
+            child.stderr.on("data", (b: Buffer) => err.push(b));
+            child.on("close", (status) => resolve({ status, stdout: Buffer.concat(out), stderr: Buffer.concat(err) }));
+          }),
+      ),
+    );
+    lines.forEach((args, i) => expect(text(together[i]!), args.join(" ")).toEqual(text(inProcess(args, root))));
+    expect(stop(root)).toBe(lines.length);
+  }, 180_000);
+
   it("exits after its idle time", async () => {
     const env = warmEnv({ CODESLICE_SERVER_IDLE_MS: "1500" });
     const { root, pid } = await servedProject(env);
