@@ -13,7 +13,7 @@
 // timed: `node -e 0`, the floor any Node CLI process pays on this machine at this load.
 //
 // Rerun:
-//   node scripts/build.mjs && npm run bench:warm -- [--runs N] [--django DIR] [--hono DIR]
+//   node scripts/build.mjs && npm run bench -- warm-cli [--runs N] [--django DIR] [--hono DIR]
 // Corpora (docs/benchmarks.md): django, Debian's python3-django copied and committed;
 // hono, github.com/honojs/hono cloned at 28a9c128912de19f3fb28b00ae289c9b93f6f392.
 // Defaults: /work/corpora/warm/django and /work/corpora/warm/hono. Each is indexed in place (its
