@@ -147,10 +147,15 @@ export function shouldStartServer(outcome: WarmOutcome | undefined): boolean {
 
 /**
  * Starts the server for `plan`'s project, detached from this process (it outlives the call,
- * with no terminal and no open stdio), running the same file this call runs (`entry`).
+ * with no terminal and no open stdio), running the same file this call runs (`entry`); not
+ * when the cache folder is not codeslice's or cannot be written.
  */
 export function startServer(plan: WarmPlan, entry: string): void {
   try {
+    // Where a server could not listen (no cache folder of codeslice's, a read-only one), starting
+    // one after every call would only cost a process each time.
+    if (!fs.existsSync(nodePath.join(plan.cacheDir, "CACHEDIR.TAG"))) return;
+    fs.accessSync(nodePath.dirname(plan.location.privateDir ?? plan.location.path), fs.constants.W_OK);
     const child = spawn(process.execPath, [...process.execArgv, entry, SERVE_WORD, plan.root, plan.cacheDir], {
       detached: true,
       stdio: "ignore",
