@@ -17,6 +17,7 @@ import { locateCommand } from "./locate.ts";
 import { mapCommand } from "./map.ts";
 import { mcpCommand } from "./mcp.ts";
 import { packCommand } from "./pack.ts";
+import { routesCommand } from "./routes.ts";
 import { scipCommand } from "./scip.ts";
 import { searchCommand } from "./search.ts";
 import { signatureCommand } from "./signature.ts";
@@ -38,6 +39,7 @@ export const COMMANDS: readonly Command[] = [
   testsCommand,
   impactCommand,
   traceCommand,
+  routesCommand,
   signatureCommand,
   changesCommand,
   graphCommand,
