@@ -15,12 +15,12 @@ import { FRAME, frameReader, refuseSocket, SERVE_WORD, socketLocation, type Refu
  * the calling process: `index`, `graph`, `scip` (they write files or print whole indexes),
  * `changes` (diffs on stdin), `mcp` (a server of its own) and `stop`.
  */
-export const SERVED_COMMANDS: ReadonlySet<string> = new Set(["map", "context", "pack", "locate", "search", "callers", "callees", "importers", "tests", "impact", "trace", "signature"]);
+export const SERVED_COMMANDS: ReadonlySet<string> = new Set(["map", "context", "pack", "locate", "search", "callers", "callees", "importers", "tests", "impact", "trace", "routes", "signature"]);
 
 /** Every flag of the command table that takes a value (test/cli/warm-server.test.ts checks it against the table). */
 export const VALUE_FLAGS: ReadonlySet<string> = new Set([
   "base", "budget", "cache-dir", "cursor", "depth", "diff", "direction", "encoding", "export", "head", "import", "jobs", "k", "limit", "log-level",
-  "max-file-bytes", "max-hops", "max-response-tokens", "min-confidence", "out", "print-config", "project", "root", "tests",
+  "max-file-bytes", "max-hops", "max-response-tokens", "method", "min-confidence", "out", "prefix", "print-config", "project", "root", "tests",
 ]);
 
 /** A command line the server may answer: the project it is about. */

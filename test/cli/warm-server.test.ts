@@ -131,6 +131,7 @@ describe("the warm CLI", () => {
       ["callers", "nope_nothing"],
       ["context", "Cart.total", "--budget", "abc"],
       ["context", "Cart.total", "--budget", "1"],
+      ["routes", "--method", "GET"],
     ];
     for (const args of lines) {
       const served = call(args, root);

@@ -13,9 +13,9 @@ export const stopCommand = defineCommand({
   summary: "Stop the project's warm server (later calls start it again)",
   flags: { root: projectFlags.root, cacheDir: projectFlags.cacheDir },
   help: `The first call of map, context, pack, locate, search, callers, callees, importers, tests,
-impact, trace or signature on a project answers as usual, then starts a small background server
-for that project; later calls hand their command line to it and print its answer, the same bytes
-and exit code, without loading the engine again (0.06 CPU-seconds for the calling process on
+impact, trace, routes or signature on a project answers as usual, then starts a small background
+server for that project; later calls hand their command line to it and print its answer, the same
+bytes and exit code, without loading the engine again (0.06 CPU-seconds for the calling process on
 django instead of about one). The server checks the tree for edits before each answer. It stops
 after ${DEFAULT_IDLE_MS / 60_000} minutes without a call (CODESLICE_SERVER_IDLE_MS sets another time in ms), when a
 codeslice of another version calls, when the project folder goes away, and on \`codeslice stop\`.
