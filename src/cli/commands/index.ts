@@ -23,6 +23,7 @@ import { renameCommand } from "./rename.ts";
 import { scipCommand } from "./scip.ts";
 import { searchCommand } from "./search.ts";
 import { signatureCommand } from "./signature.ts";
+import { stopCommand } from "./stop.ts";
 import { testsCommand } from "./tests.ts";
 import { traceCommand } from "./trace.ts";
 
@@ -48,4 +49,5 @@ export const COMMANDS: readonly Command[] = [
   graphCommand,
   scipCommand,
   mcpCommand,
+  stopCommand,
 ];

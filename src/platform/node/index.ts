@@ -10,6 +10,8 @@ import { NodeParseWorkers } from "./node-parse-workers.ts";
 
 export { NodeFileSystem, createNodeFileSystem, mapNodeError } from "./node-file-system.ts";
 export { NodeStore } from "./node-store.ts";
+/** The tag file that marks a folder as codeslice's cache (the warm CLI's server listens only in one). */
+export { CACHE_TAG_FILE } from "../disk-store.ts";
 export { NodeWasmSource } from "./node-wasm-source.ts";
 export { NodeParseWorkers } from "./node-parse-workers.ts";
 export { createNodePlanFiles } from "./node-plan-files.ts";
