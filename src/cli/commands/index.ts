@@ -15,6 +15,7 @@ import { importersCommand } from "./importers.ts";
 import { indexCommand } from "./index-command.ts";
 import { locateCommand } from "./locate.ts";
 import { mapCommand } from "./map.ts";
+import { lspCommand } from "./lsp.ts";
 import { mcpCommand } from "./mcp.ts";
 import { packCommand } from "./pack.ts";
 import { scipCommand } from "./scip.ts";
@@ -42,4 +43,5 @@ export const COMMANDS: readonly Command[] = [
   graphCommand,
   scipCommand,
   mcpCommand,
+  lspCommand,
 ];
