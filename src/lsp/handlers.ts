@@ -11,7 +11,7 @@ import type {
   CallHierarchyPrepareParams, CodeLens, CodeLensParams, DocumentSymbol, DocumentSymbolParams, Hover, Location, ReferenceParams,
   TextDocumentPositionParams, WorkspaceSymbol, WorkspaceSymbolParams,
 } from "vscode-languageserver";
-import type { CodeGraph, ContextAnswer, Engine, ImpactAnswer, ImpactDirection, Progress, RefreshResult, SymbolNode } from "../index.ts";
+import { isEngineError, type CodeGraph, type ContextAnswer, type Engine, type ImpactAnswer, type ImpactDirection, type Progress, type RefreshResult, type SearchHit, type SymbolNode } from "../index.ts";
 import { nameRange, siteRange, symbolKind, symbolRange, UriMap, wordAt } from "./convert.ts";
 import { calleesOf, callSitesOf, definitionsOf, targetsAt, type Site, type Target } from "./graph-view.ts";
 import type { OverlayFileSystem } from "./overlay-fs.ts";
@@ -189,7 +189,15 @@ export class LspHandlers {
   async workspaceSymbol(params: WorkspaceSymbolParams, ctx: RequestContext = {}): Promise<WorkspaceSymbol[]> {
     const graph = await this.graph(ctx);
     if (!params.query.trim()) return [];
-    const hits = await unlessCancelled(this.engine.search(params.query, { limit: WORKSPACE_SYMBOL_LIMIT }), ctx.signal);
+    let hits: SearchHit[];
+    try {
+      hits = await unlessCancelled(this.engine.search(params.query, { limit: WORKSPACE_SYMBOL_LIMIT }), ctx.signal);
+    } catch (error) {
+      // A query of stop words or symbols ("at", "_") is what a user types on the way to a name:
+      // names that start with it answer, not an error on every keystroke.
+      if (!isEngineError(error, "invalid_argument")) throw error;
+      hits = namesStartingWith(graph, params.query.trim());
+    }
     const out: WorkspaceSymbol[] = [];
     for (const h of hits) {
       const id = graph.byQualified.get(h.qualified);
@@ -324,6 +332,21 @@ export class LspHandlers {
     if (id !== undefined && graph.symbols[id]!.file === data.path) return graph.symbols[id];
     return definitionsOf(graph, data.path).map((i) => graph.symbols[i]!).find((s) => s.qualified === data.qualified);
   }
+}
+
+/** Symbols whose name starts with `prefix` (case-insensitive), shortest name first, as search hits. */
+function namesStartingWith(graph: CodeGraph, prefix: string): SearchHit[] {
+  const p = prefix.toLowerCase();
+  const out: SearchHit[] = [];
+  for (const [name, ids] of graph.byName) {
+    if (!name.toLowerCase().startsWith(p)) continue;
+    for (const id of ids) {
+      const s = graph.symbols[id]!;
+      if (s.kind !== "module") out.push({ qualified: s.qualified, kind: s.kind, path: s.file, line: s.start, end: s.end, signature: graph.records.get(s.file)?.definitions[s.index]?.signature ?? "", score: 0, matched: ["name"] });
+    }
+  }
+  out.sort((a, b) => a.qualified.length - b.qualified.length || (a.qualified < b.qualified ? -1 : 1));
+  return out.slice(0, WORKSPACE_SYMBOL_LIMIT);
 }
 
 /** The most confident of a caller's sites, for the item's `data`. */
