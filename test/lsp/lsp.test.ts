@@ -168,3 +168,22 @@ describe("the first index", () => {
     }
   }, 120_000);
 });
+
+const deno = path.join(repoRoot, "node_modules", ".bin", "deno");
+
+describe.runIf(fs.existsSync(deno))("codeslice lsp under Deno (deno run -A)", () => {
+  it("answers a definition and follows an unsaved edit", async () => {
+    const root = fixtureDir();
+    const s = await startLsp(root, [], { command: [deno, "run", "-A"] });
+    try {
+      expect((await definition(s, "web/src/app.ts", 5, 14)).map((d) => d.data.qualified)).toEqual(["web/src/cart.ts#Cart.total"]);
+      const uri = s.uri("web/src/app.ts");
+      const text = fs.readFileSync(path.join(root, "web/src/app.ts"), "utf8");
+      await s.connection.sendNotification("textDocument/didOpen", { textDocument: { uri, languageId: "typescript", version: 1, text: text.replace("cart.total()", "cart.add(1)") } });
+      expect((await definition(s, "web/src/app.ts", 5, 14)).map((d) => d.data.qualified)).toEqual(["web/src/cart.ts#Cart.add"]);
+      expect(s.progress.at(-1)?.value.kind).toBe("end");
+    } finally {
+      await s.close();
+    }
+  }, 180_000);
+});

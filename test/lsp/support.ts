@@ -27,9 +27,10 @@ export interface LspSession {
   close(): Promise<void>;
 }
 
-/** Starts `codeslice lsp` on `root` and initializes it (with work-done progress support). */
-export async function startLsp(root: string, extraArgs: string[] = [], options: { progress?: boolean } = {}): Promise<LspSession> {
-  const child = spawn(process.execPath, [cli, "lsp", "--root", root, ...extraArgs], { stdio: "pipe" });
+/** Starts `codeslice lsp` on `root` (under node, or `command`) and initializes it (with work-done progress support unless `progress` is false). */
+export async function startLsp(root: string, extraArgs: string[] = [], options: { progress?: boolean; command?: string[] } = {}): Promise<LspSession> {
+  const [command, ...prefix] = options.command ?? [process.execPath];
+  const child = spawn(command!, [...prefix, cli, "lsp", "--root", root, ...extraArgs], { stdio: "pipe" });
   let err = "";
   child.stderr.on("data", (d: Buffer) => (err += d.toString()));
   const connection = createProtocolConnection(new StreamMessageReader(child.stdout), new StreamMessageWriter(child.stdin));

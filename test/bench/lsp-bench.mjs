@@ -1,0 +1,146 @@
+#!/usr/bin/env node
+// Language server latency: `codeslice lsp` over stdio, as an editor sees it, with the server warm.
+//
+// Starts the built server on a corpus (default: django, see below), waits for its first index,
+// then, in several rounds, times round trips of:
+//   * textDocument/definition, textDocument/hover, textDocument/references at call sites
+//     (positions taken from `codeslice graph --json`: the called name on each sampled call line)
+//   * workspace/symbol for names of definitions
+// Each round's p50 and p90 are recorded; the figures reported are the medians over the rounds
+// (the first round apart: it may still wait for the background re-scan and the search warm-up).
+// The machines are shared: the load average at start and end is recorded next to the figures.
+//
+// Rerun:
+//   node scripts/build.mjs && node test/bench/lsp-bench.mjs [CORPUS_DIR] [--rounds N] [--positions N]
+// Default corpus: /work/corpora/lsp/django, else Debian's django (apt-get install -y python3-django)
+// copied to a temp folder and committed to a fresh git repository (the scan is git-aware).
+// Output: a markdown table on stdout and test/bench/results/lsp-<corpus>.json.
+import { execFileSync, spawn } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { pathToFileURL } from "node:url";
+import protocol from "vscode-languageserver-protocol/node";
+import { cliPath, codesliceRevision, ensureBuilt, machine, resultsDir, stats } from "./lib/bench-utils.mjs";
+
+const { createProtocolConnection, StreamMessageReader, StreamMessageWriter } = protocol;
+const DJANGO = "/usr/lib/python3/dist-packages/django";
+const argv = process.argv.slice(2);
+const flag = (name, dflt) => {
+  const i = argv.indexOf(`--${name}`);
+  return i >= 0 ? argv[i + 1] : dflt;
+};
+const ROUNDS = Number(flag("rounds", 5));
+const POSITIONS = Number(flag("positions", 200));
+const positional = argv.filter((a, i) => !a.startsWith("--") && !["--rounds", "--positions"].includes(argv[i - 1]))[0];
+
+/** The corpus folder: the argument, /work/corpora/lsp/django, or a committed copy of Debian's django. */
+function corpus() {
+  if (positional) return path.resolve(positional);
+  if (fs.existsSync("/work/corpora/lsp/django/.git")) return "/work/corpora/lsp/django";
+  if (!fs.existsSync(DJANGO)) {
+    console.error(`No corpus: pass a folder, or apt-get install -y python3-django (${DJANGO}).`);
+    process.exit(1);
+  }
+  const dir = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "codeslice-lsp-bench-")), "django");
+  fs.cpSync(DJANGO, dir, { recursive: true, filter: (p) => !p.includes("__pycache__") });
+  const git = (...a) => execFileSync("git", a, { cwd: dir, stdio: "ignore" });
+  git("init", "-q");
+  git("add", "-A");
+  git("-c", "user.email=bench@codeslice", "-c", "user.name=bench", "commit", "-qm", "django");
+  return dir;
+}
+
+/** `n` entries spread evenly over `list`. */
+function spread(list, n) {
+  if (list.length <= n) return list;
+  return Array.from({ length: n }, (_, i) => list[Math.floor((i * list.length) / n)]);
+}
+
+/** Call-site positions (the callee's name on the call line) and names to search, from `graph --json`. */
+function positionsOf(root) {
+  const graph = JSON.parse(execFileSync(process.execPath, [cliPath, "graph", "--json", "--root", root, "--quiet"], { encoding: "utf8", maxBuffer: 1 << 30 }));
+  const byQualified = new Map(graph.definitions.map((d) => [d.qualified, d]));
+  const texts = new Map();
+  const lineOf = (file, n) => {
+    if (!texts.has(file)) texts.set(file, fs.readFileSync(path.join(root, file), "utf8").split("\n"));
+    return texts.get(file)[n - 1] ?? "";
+  };
+  const sites = [];
+  for (const e of spread(graph.call_edges, POSITIONS * 2)) {
+    const name = byQualified.get(e.callee)?.name;
+    const col = name ? lineOf(e.file, e.line).search(new RegExp(`\\b${name}\\b`)) : -1;
+    if (col >= 0) sites.push({ file: e.file, line: e.line - 1, character: col });
+  }
+  const names = spread([...new Set(graph.definitions.filter((d) => d.name.length >= 4).map((d) => d.name))].sort(), 100);
+  return { sites: spread(sites, POSITIONS), names };
+}
+
+function percentile(values, p) {
+  const v = [...values].sort((a, b) => a - b);
+  return v[Math.min(v.length - 1, Math.floor((p / 100) * v.length))];
+}
+
+async function main() {
+  ensureBuilt();
+  const root = corpus();
+  const before = machine();
+  console.error(`corpus ${root}; indexing with the CLI first (the server then loads the index from the cache)…`);
+  execFileSync(process.execPath, [cliPath, "index", "--root", root, "--quiet"], { stdio: "ignore" });
+  const { sites, names } = positionsOf(root);
+  const child = spawn(process.execPath, [cliPath, "lsp", "--root", root], { stdio: "pipe" });
+  child.stderr.on("data", () => {});
+  const c = createProtocolConnection(new StreamMessageReader(child.stdout), new StreamMessageWriter(child.stdin));
+  c.listen();
+  const rootUri = pathToFileURL(root).href;
+  const uri = (file) => `${rootUri}/${file.split("/").map(encodeURIComponent).join("/")}`;
+  const t0 = performance.now();
+  await c.sendRequest("initialize", { processId: process.pid, rootUri, capabilities: {}, workspaceFolders: null });
+  await c.sendNotification("initialized", {});
+  await c.sendRequest("workspace/symbol", { query: "queryset" });
+  const firstAnswerMs = performance.now() - t0;
+
+  const kinds = {
+    definition: (p) => c.sendRequest("textDocument/definition", { textDocument: { uri: uri(p.file) }, position: p }),
+    hover: (p) => c.sendRequest("textDocument/hover", { textDocument: { uri: uri(p.file) }, position: p }),
+    references: (p) => c.sendRequest("textDocument/references", { textDocument: { uri: uri(p.file) }, position: p, context: { includeDeclaration: true } }),
+    workspaceSymbol: (q) => c.sendRequest("workspace/symbol", { query: q }),
+  };
+  const rounds = Object.fromEntries(Object.keys(kinds).map((k) => [k, []]));
+  for (let r = 0; r < ROUNDS + 1; r++) {
+    for (const [kind, send] of Object.entries(kinds)) {
+      const inputs = kind === "workspaceSymbol" ? names : sites;
+      const times = [];
+      let answered = 0;
+      for (const input of inputs) {
+        const s = performance.now();
+        const answer = await send(input);
+        times.push(performance.now() - s);
+        if (answer && (!Array.isArray(answer) || answer.length > 0)) answered++;
+      }
+      if (r > 0) rounds[kind].push({ p50: percentile(times, 50), p90: percentile(times, 90), max: Math.max(...times), n: times.length, answered });
+    }
+  }
+  await c.sendRequest("shutdown");
+  await c.sendNotification("exit");
+  child.kill();
+  const targets = { definition: 30, hover: 30, references: 30, workspaceSymbol: 50 };
+  const summary = Object.fromEntries(Object.entries(rounds).map(([k, rs]) => [k, {
+    p50_ms: round(stats(rs.map((x) => x.p50)).median), p90_ms: round(stats(rs.map((x) => x.p90)).median), max_ms: round(Math.max(...rs.map((x) => x.max))),
+    requests_per_round: rs[0].n, non_empty_answers: rs[0].answered, rounds: rs.length, target_p50_ms: targets[k], met: stats(rs.map((x) => x.p50)).median <= targets[k],
+  }]));
+  const result = { bench: "lsp", corpus: root, revision: codesliceRevision(), machine_before: before, machine_after: machine(), first_answer_ms: round(firstAnswerMs), latency: summary };
+  fs.mkdirSync(resultsDir, { recursive: true });
+  const out = path.join(resultsDir, `lsp-${path.basename(root)}.json`);
+  fs.writeFileSync(out, `${JSON.stringify(result, null, 2)}\n`);
+  console.log(`| request | p50 ms | p90 ms | max ms | non-empty answers | target p50 | met |\n| --- | --- | --- | --- | --- | --- | --- |`);
+  for (const [k, v] of Object.entries(summary)) console.log(`| ${k} | ${v.p50_ms} | ${v.p90_ms} | ${v.max_ms} | ${v.non_empty_answers}/${v.requests_per_round} | ≤ ${v.target_p50_ms} | ${v.met ? "yes" : "no"} |`);
+  console.log(`\n${sites.length} call sites, ${names.length} names; medians of ${ROUNDS} rounds after a first; load ${before.load_average_1_5_15.join(" ")} → ${result.machine_after.load_average_1_5_15.join(" ")}; ${path.relative(process.cwd(), out)}`);
+  process.exit(0);
+}
+
+const round = (x) => Math.round(x * 100) / 100;
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});
