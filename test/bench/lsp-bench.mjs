@@ -8,10 +8,14 @@
 //   * workspace/symbol for names of definitions
 // Each round's p50 and p90 are recorded; the figures reported are the medians over the rounds
 // (the first round apart: it may still wait for the background re-scan and the search warm-up).
+// Before that, responsiveness during a cold first index (an empty cache folder), with 1 parse
+// thread and with the server's default (at least 2): every 250 ms a workspace/symbol request is
+// sent and cancelled 20 ms later; the time from the cancel to the RequestCancelled answer is what
+// an editor waits while the index runs (the engine's thread answers between pieces of work).
 // The machines are shared: the load average at start and end is recorded next to the figures.
 //
 // Rerun:
-//   node scripts/build.mjs && node test/bench/lsp-bench.mjs [CORPUS_DIR] [--rounds N] [--positions N]
+//   node scripts/build.mjs && node test/bench/lsp-bench.mjs [CORPUS_DIR] [--rounds N] [--positions N] [--no-cold]
 // Default corpus: /work/corpora/lsp/django, else Debian's django (apt-get install -y python3-django)
 // copied to a temp folder and committed to a fresh git repository (the scan is git-aware).
 // Output: a markdown table on stdout and test/bench/results/lsp-<corpus>.json.
@@ -32,6 +36,7 @@ const flag = (name, dflt) => {
 };
 const ROUNDS = Number(flag("rounds", 5));
 const POSITIONS = Number(flag("positions", 200));
+const NO_COLD = argv.includes("--no-cold");
 const positional = argv.filter((a, i) => !a.startsWith("--") && !["--rounds", "--positions"].includes(argv[i - 1]))[0];
 
 /** The corpus folder: the argument, /work/corpora/lsp/django, or a committed copy of Debian's django. */
@@ -76,6 +81,50 @@ function positionsOf(root) {
   return { sites: spread(sites, POSITIONS), names };
 }
 
+/** Starts the server, initialized; `progress` records `$/progress` and answers `window/workDoneProgress/create`. */
+async function startServer(root, args = [], progress) {
+  const child = spawn(process.execPath, [cliPath, "lsp", "--root", root, ...args], { stdio: "pipe" });
+  child.stderr.on("data", () => {});
+  const c = createProtocolConnection(new StreamMessageReader(child.stdout), new StreamMessageWriter(child.stdin));
+  c.onRequest("window/workDoneProgress/create", () => null);
+  c.onNotification("$/progress", (p) => progress?.(p));
+  c.listen();
+  const rootUri = pathToFileURL(root).href;
+  await c.sendRequest("initialize", { processId: process.pid, rootUri, capabilities: { window: { workDoneProgress: progress !== undefined } }, workspaceFolders: null });
+  await c.sendNotification("initialized", {});
+  const stop = async () => {
+    await c.sendRequest("shutdown").catch(() => {});
+    await c.sendNotification("exit").catch(() => {});
+    child.kill();
+  };
+  return { c, rootUri, stop };
+}
+
+/** Cancel-to-answer times of requests cancelled during a cold first index, with `jobs` parse threads (undefined: the server's default). */
+async function coldProbe(root, jobs) {
+  const cache = fs.mkdtempSync(path.join(os.tmpdir(), "codeslice-lsp-cold-"));
+  let ended = false;
+  const t0 = performance.now();
+  let indexMs = NaN;
+  const { c, stop } = await startServer(root, ["--cache-dir", cache, ...(jobs ? ["--jobs", String(jobs)] : [])], (p) => {
+    if (p.value?.kind === "end") (ended = true), (indexMs = performance.now() - t0);
+  });
+  const waits = [];
+  while (!ended) {
+    const source = new protocol.CancellationTokenSource();
+    const answered = c.sendRequest("workspace/symbol", { query: "queryset" }, source.token).catch(() => {});
+    await new Promise((r) => setTimeout(r, 20));
+    const cancelledAt = performance.now();
+    source.cancel();
+    await answered;
+    if (!ended) waits.push(performance.now() - cancelledAt);
+    await new Promise((r) => setTimeout(r, 230));
+  }
+  await stop();
+  fs.rmSync(cache, { recursive: true, force: true });
+  return { jobs: jobs ?? "default", cold_index_ms: round(indexMs), probes: waits.length, cancel_answer_p50_ms: round(percentile(waits, 50)), cancel_answer_max_ms: round(Math.max(...waits)) };
+}
+
 function percentile(values, p) {
   const v = [...values].sort((a, b) => a - b);
   return v[Math.min(v.length - 1, Math.floor((p / 100) * v.length))];
@@ -88,15 +137,10 @@ async function main() {
   console.error(`corpus ${root}; indexing with the CLI first (the server then loads the index from the cache)…`);
   execFileSync(process.execPath, [cliPath, "index", "--root", root, "--quiet"], { stdio: "ignore" });
   const { sites, names } = positionsOf(root);
-  const child = spawn(process.execPath, [cliPath, "lsp", "--root", root], { stdio: "pipe" });
-  child.stderr.on("data", () => {});
-  const c = createProtocolConnection(new StreamMessageReader(child.stdout), new StreamMessageWriter(child.stdin));
-  c.listen();
-  const rootUri = pathToFileURL(root).href;
-  const uri = (file) => `${rootUri}/${file.split("/").map(encodeURIComponent).join("/")}`;
+  const cold = NO_COLD ? [] : [await coldProbe(root, 1), await coldProbe(root, undefined)];
   const t0 = performance.now();
-  await c.sendRequest("initialize", { processId: process.pid, rootUri, capabilities: {}, workspaceFolders: null });
-  await c.sendNotification("initialized", {});
+  const { c, rootUri, stop } = await startServer(root);
+  const uri = (file) => `${rootUri}/${file.split("/").map(encodeURIComponent).join("/")}`;
   await c.sendRequest("workspace/symbol", { query: "queryset" });
   const firstAnswerMs = performance.now() - t0;
 
@@ -121,20 +165,19 @@ async function main() {
       if (r > 0) rounds[kind].push({ p50: percentile(times, 50), p90: percentile(times, 90), max: Math.max(...times), n: times.length, answered });
     }
   }
-  await c.sendRequest("shutdown");
-  await c.sendNotification("exit");
-  child.kill();
+  await stop();
   const targets = { definition: 30, hover: 30, references: 30, workspaceSymbol: 50 };
   const summary = Object.fromEntries(Object.entries(rounds).map(([k, rs]) => [k, {
     p50_ms: round(stats(rs.map((x) => x.p50)).median), p90_ms: round(stats(rs.map((x) => x.p90)).median), max_ms: round(Math.max(...rs.map((x) => x.max))),
     requests_per_round: rs[0].n, non_empty_answers: rs[0].answered, rounds: rs.length, target_p50_ms: targets[k], met: stats(rs.map((x) => x.p50)).median <= targets[k],
   }]));
-  const result = { bench: "lsp", corpus: root, revision: codesliceRevision(), machine_before: before, machine_after: machine(), first_answer_ms: round(firstAnswerMs), latency: summary };
+  const result = { bench: "lsp", corpus: root, revision: codesliceRevision(), machine_before: before, machine_after: machine(), first_answer_ms: round(firstAnswerMs), latency: summary, cold_first_index: cold };
   fs.mkdirSync(resultsDir, { recursive: true });
   const out = path.join(resultsDir, `lsp-${path.basename(root)}.json`);
   fs.writeFileSync(out, `${JSON.stringify(result, null, 2)}\n`);
   console.log(`| request | p50 ms | p90 ms | max ms | non-empty answers | target p50 | met |\n| --- | --- | --- | --- | --- | --- | --- |`);
   for (const [k, v] of Object.entries(summary)) console.log(`| ${k} | ${v.p50_ms} | ${v.p90_ms} | ${v.max_ms} | ${v.non_empty_answers}/${v.requests_per_round} | ≤ ${v.target_p50_ms} | ${v.met ? "yes" : "no"} |`);
+  for (const x of cold) console.log(`\ncold first index with ${x.jobs} parse thread(s): ${x.cold_index_ms} ms; a request cancelled meanwhile answered in p50 ${x.cancel_answer_p50_ms} ms, max ${x.cancel_answer_max_ms} ms (${x.probes} probes)`);
   console.log(`\n${sites.length} call sites, ${names.length} names; medians of ${ROUNDS} rounds after a first; load ${before.load_average_1_5_15.join(" ")} → ${result.machine_after.load_average_1_5_15.join(" ")}; ${path.relative(process.cwd(), out)}`);
   process.exit(0);
 }

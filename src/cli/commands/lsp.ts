@@ -1,6 +1,6 @@
 /** `codeslice lsp`: the language server over stdio, for editors (Neovim, Helix, VS Code, Zed…). */
 import { defineCommand } from "../command.ts";
-import { projectFlags, textFlag } from "../flags.ts";
+import { integerFlag, projectFlags, textFlag } from "../flags.ts";
 import { createHostPlatform } from "../platform.ts";
 
 /** `codeslice lsp`. */
@@ -13,6 +13,7 @@ export const lspCommand = defineCommand({
     root: projectFlags.root,
     cacheDir: projectFlags.cacheDir,
     logLevel: textFlag("log-level", "L", "debug, info, warn, error or silent; logs go to stderr", { default: "warn" }),
+    jobs: integerFlag("jobs", "N", 1, 64, "Threads that parse; the server keeps parsing off the thread that answers", { default: "the cores minus one, at least 2, at most 8" }),
   },
   help: `A Language Server Protocol server on stdin/stdout over the same index as the other
 commands: go to definition, find references, hover (signature and docstring), document and
