@@ -117,6 +117,12 @@ describe("open documents", () => {
     expect(await s.connection.sendRequest("workspace/symbol", { query: "" })).toEqual([]);
   });
 
+  it("answers a workspace/symbol query that search cannot take (one letter, a stop word) with the names that start with it, not an error", async () => {
+    const names = async (query: string) => ((await s.connection.sendRequest("workspace/symbol", { query })) as { name: string }[]).map((w) => w.name);
+    expect(await names("a")).toEqual(["add"]);
+    expect(await names("self")).toEqual([]);
+  });
+
   it("answers codeslice/context and codeslice/impact, and says what to pass when a request has neither target nor position", async () => {
     const bundle = (await s.connection.sendRequest("codeslice/context", { target: "checkout", budget: 600 })) as { text: string; usage: { tokens: number; budget: number } };
     expect(bundle.usage.tokens).toBeLessThanOrEqual(600);
