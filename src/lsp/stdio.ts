@@ -110,7 +110,7 @@ export async function runLspStdio(
         platform = await meta.createPlatform({ root, ...(options.cacheDir ? { cacheDir: options.cacheDir } : {}), logger: { log } });
       } catch (error) {
         if (!isEngineError(error)) throw error;
-        throw new ResponseError(ErrorCodes.InvalidParams, `${error.message} Start the server with --root DIR, or open a project folder.`, { code: error.code });
+        throw new ResponseError(ErrorCodes.InvalidParams, `${error.message} (start the server with --root DIR, or open a project folder)`, { code: error.code });
       }
       // A cache folder inside the root must not be indexed itself.
       const rel = nodePath.relative(platform.fs.rootLabel, platform.store.label);

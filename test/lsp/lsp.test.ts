@@ -10,7 +10,7 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CancellationTokenSource, LSPErrorCodes, type Location } from "vscode-languageserver-protocol/node";
-import { ensureCliBuilt, repoRoot } from "../support/cli.ts";
+import { ensureCliBuilt, repoRoot, runCli } from "../support/cli.ts";
 import { fixtureDir, removeTemps, tempDir } from "../mcp/support.ts";
 import { checkAgreement } from "./agreement.ts";
 import { startLsp, type LspSession } from "./support.ts";
@@ -132,6 +132,19 @@ describe("open documents", () => {
     await expect(s.connection.sendRequest("codeslice/context", {})).rejects.toMatchObject({ code: -32602, message: expect.stringContaining("Pass `target`") });
     await expect(s.connection.sendRequest("codeslice/context", { target: "NoSuchThing" })).rejects.toMatchObject({ code: LSPErrorCodes.RequestFailed, data: { code: "unknown_symbol" } });
   });
+});
+
+describe("bad input", () => {
+  it("refuses to initialize on a root that does not exist, saying what to do, and exits 2 on bad arguments", async () => {
+    const missing = path.join(tempDir("codeslice-lsp-gone-"), "nope");
+    await expect(startLsp(missing)).rejects.toMatchObject({ code: -32602, data: { code: "root_not_found" }, message: expect.stringContaining("--root DIR") });
+    const bad = runCli(["lsp", "--jobs", "0"]);
+    expect([bad.status, bad.stdout]).toEqual([2, ""]);
+    expect(bad.stderr).toContain("--jobs");
+    const two = runCli(["lsp", "a", "b"]);
+    expect([two.status, two.stdout]).toEqual([2, ""]);
+    expect(two.stderr).toContain("one project folder");
+  }, 60_000);
 });
 
 describe("the first index", () => {

@@ -40,12 +40,19 @@ export async function startLsp(root: string, extraArgs: string[] = [], options: 
   connection.onNotification("$/progress", (p: LspSession["progress"][number]) => void progress.push(p));
   connection.listen();
   const rootUri = pathToFileURL(root).href;
-  const init = await connection.sendRequest(InitializeRequest.type, {
-    processId: process.pid,
-    rootUri,
-    workspaceFolders: null,
-    capabilities: { window: { workDoneProgress: options.progress !== false }, textDocument: { callHierarchy: {}, codeLens: {} } },
-  });
+  let init: InitializeResult;
+  try {
+    init = await connection.sendRequest(InitializeRequest.type, {
+      processId: process.pid,
+      rootUri,
+      workspaceFolders: null,
+      capabilities: { window: { workDoneProgress: options.progress !== false }, textDocument: { callHierarchy: {}, codeLens: {} } },
+    });
+  } catch (error) {
+    child.kill();
+    connection.dispose();
+    throw error;
+  }
   await connection.sendNotification(InitializedNotification.type, {});
   return {
     connection, child, init, rootUri, progress, created,
