@@ -6,6 +6,7 @@
 //   * textDocument/definition, textDocument/hover, textDocument/references at call sites
 //     (positions taken from `codeslice graph --json`: the called name on each sampled call line)
 //   * workspace/symbol for names of definitions
+//   * definition right after an unsaved edit (didChange) of the file it is asked in
 // Each round's p50 and p90 are recorded; the figures reported are the medians over the rounds
 // (the first round apart: it may still wait for the background re-scan and the search warm-up).
 // Before that, responsiveness during a cold first index (an empty cache folder), with 1 parse
@@ -100,6 +101,29 @@ async function startServer(root, args = [], progress) {
   return { c, rootUri, stop };
 }
 
+/**
+ * Definition right after an unsaved edit (didChange appends a comment line to the file of a call
+ * site, then asks at that site): the server re-indexes the one file from the editor's text and
+ * patches the graph before answering. 10 edits, each answered.
+ */
+async function editRounds(c, root, uri, sites) {
+  const site = sites[0];
+  const text = fs.readFileSync(path.join(root, site.file), "utf8");
+  const doc = { uri: uri(site.file) };
+  await c.sendNotification("textDocument/didOpen", { textDocument: { ...doc, languageId: "python", version: 1, text } });
+  const times = [];
+  let answered = 0;
+  for (let i = 0; i < 10; i++) {
+    await c.sendNotification("textDocument/didChange", { textDocument: { ...doc, version: i + 2 }, contentChanges: [{ text: `${text}\n# unsaved edit ${i}\n` }] });
+    const s = performance.now();
+    const answer = await c.sendRequest("textDocument/definition", { textDocument: doc, position: site });
+    times.push(performance.now() - s);
+    if (answer.length) answered++;
+  }
+  await c.sendNotification("textDocument/didClose", { textDocument: doc });
+  return { file: site.file, lines: text.split("\n").length, edits: times.length, non_empty_answers: answered, p50_ms: round(percentile(times, 50)), max_ms: round(Math.max(...times)) };
+}
+
 /** Cancel-to-answer times of requests cancelled during a cold first index, with `jobs` parse threads (undefined: the server's default). */
 async function coldProbe(root, jobs) {
   const cache = fs.mkdtempSync(path.join(os.tmpdir(), "codeslice-lsp-cold-"));
@@ -165,18 +189,20 @@ async function main() {
       if (r > 0) rounds[kind].push({ p50: percentile(times, 50), p90: percentile(times, 90), max: Math.max(...times), n: times.length, answered });
     }
   }
+  const edit = await editRounds(c, root, uri, sites);
   await stop();
   const targets = { definition: 30, hover: 30, references: 30, workspaceSymbol: 50 };
   const summary = Object.fromEntries(Object.entries(rounds).map(([k, rs]) => [k, {
     p50_ms: round(stats(rs.map((x) => x.p50)).median), p90_ms: round(stats(rs.map((x) => x.p90)).median), max_ms: round(Math.max(...rs.map((x) => x.max))),
     requests_per_round: rs[0].n, non_empty_answers: rs[0].answered, rounds: rs.length, target_p50_ms: targets[k], met: stats(rs.map((x) => x.p50)).median <= targets[k],
   }]));
-  const result = { bench: "lsp", corpus: root, revision: codesliceRevision(), machine_before: before, machine_after: machine(), first_answer_ms: round(firstAnswerMs), latency: summary, cold_first_index: cold };
+  const result = { bench: "lsp", corpus: root, revision: codesliceRevision(), machine_before: before, machine_after: machine(), first_answer_ms: round(firstAnswerMs), latency: summary, after_unsaved_edit: edit, cold_first_index: cold };
   fs.mkdirSync(resultsDir, { recursive: true });
   const out = path.join(resultsDir, `lsp-${path.basename(root)}.json`);
   fs.writeFileSync(out, `${JSON.stringify(result, null, 2)}\n`);
   console.log(`| request | p50 ms | p90 ms | max ms | non-empty answers | target p50 | met |\n| --- | --- | --- | --- | --- | --- | --- |`);
   for (const [k, v] of Object.entries(summary)) console.log(`| ${k} | ${v.p50_ms} | ${v.p90_ms} | ${v.max_ms} | ${v.non_empty_answers}/${v.requests_per_round} | ≤ ${v.target_p50_ms} | ${v.met ? "yes" : "no"} |`);
+  console.log(`\ndefinition right after an unsaved edit of ${edit.file} (${edit.lines} lines): p50 ${edit.p50_ms} ms, max ${edit.max_ms} ms (${edit.non_empty_answers}/${edit.edits} answered)`);
   for (const x of cold) console.log(`\ncold first index with ${x.jobs} parse thread(s): ${x.cold_index_ms} ms; a request cancelled meanwhile answered in p50 ${x.cancel_answer_p50_ms} ms, max ${x.cancel_answer_max_ms} ms (${x.probes} probes)`);
   console.log(`\n${sites.length} call sites, ${names.length} names; medians of ${ROUNDS} rounds after a first; load ${before.load_average_1_5_15.join(" ")} → ${result.machine_after.load_average_1_5_15.join(" ")}; ${path.relative(process.cwd(), out)}`);
   process.exit(0);
