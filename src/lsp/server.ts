@@ -6,8 +6,8 @@
  * cancellation becomes an AbortSignal and its failures become protocol errors with the next step.
  */
 import {
-  ErrorCodes, LSPErrorCodes, ResponseError, TextDocuments, TextDocumentSyncKind,
-  type CancellationToken, type Connection, type InitializeParams, type InitializeResult, type WorkDoneProgressReporter,
+  ErrorCodes, LSPErrorCodes, ResponseError, TextDocuments, TextDocumentSyncKind, WorkDoneProgressReporter,
+  type CancellationToken, type Connection, type InitializeParams, type InitializeResult,
 } from "vscode-languageserver";
 import { TextDocument } from "vscode-languageserver-textdocument";
 import { isEngineError, type Progress } from "../index.ts";
@@ -69,10 +69,11 @@ function answer<P, R>(
   return async (params, token, workDone) => {
     const abort = new AbortController();
     const sub = token.onCancellationRequested(() => abort.abort());
-    const hasToken = (params as { workDoneToken?: unknown } | undefined)?.workDoneToken !== undefined;
     let begun = false;
     const ctx: RequestContext = { signal: abort.signal };
-    if (workDone && hasToken) {
+    // The connection takes `workDoneToken` out of the params and hands a reporter for it (a null
+    // one when the request carried none).
+    if (workDone && !WorkDoneProgressReporter.isNullInstance(workDone)) {
       const report = reportTo(workDone);
       ctx.onProgress = (p) => {
         if (!begun) workDone.begin("codeslice: indexing", 0, progressMessage(p), false);

@@ -176,6 +176,22 @@ describe("the first index", () => {
     }
   }, 300_000);
 
+  it("reports the index's progress on a request's own workDoneToken when the request waits for it", async () => {
+    const root = srcCopy();
+    // No window.workDoneProgress: the server starts no progress of its own, only the request's.
+    const s = await startLsp(root, [], { progress: false });
+    try {
+      const hits = (await s.connection.sendRequest("workspace/symbol", { query: "createEngine", workDoneToken: "ws-1" })) as { name: string }[];
+      expect(hits.map((h) => h.name)).toContain("createEngine");
+      expect(s.created).toEqual([]);
+      const kinds = s.progress.filter((p) => p.token === "ws-1").map((p) => p.value.kind);
+      expect([kinds[0], kinds.at(-1), kinds.length >= 3]).toEqual(["begin", "end", true]);
+      expect(s.progress.every((p) => p.token === "ws-1")).toBe(true);
+    } finally {
+      await s.close();
+    }
+  }, 300_000);
+
   it("sends no progress to a client that cannot show it", async () => {
     const root = fixtureDir();
     const s = await startLsp(root, [], { progress: false });
