@@ -88,7 +88,20 @@ export function targetsAt(graph: CodeGraph, file: string, line: number, col: num
   for (const e of here?.calls ?? []) if (calleeNamed(graph, e, word)) add({ id: e.callee, resolution: e.resolution, confidence: e.confidence });
   for (const a of here?.ambiguous ?? []) if (a.name === word) for (const id of a.candidates) add({ id, resolution: "ambiguous", confidence: 0.2 });
   if (out.length) return out.sort((a, b) => b.confidence - a.confidence);
-  return byName(graph, file, word);
+  const named = byName(graph, file, word);
+  return named.length ? named : importedModule(graph, file, line, word);
+}
+
+/**
+ * The file an import on `line` names, when `word` is part of the module as written
+ * (`from shop.models import …`, `import "./cart"`): its module symbol.
+ */
+function importedModule(graph: CodeGraph, file: string, line: number, word: string): Target[] {
+  const written = graph.records.get(file)?.imports.some((i) => i.line === line && i.module.split(/[^\p{L}\p{N}_$]+/u).includes(word));
+  if (!written) return [];
+  const edge = graph.imports.find((e) => e.from === file && e.line === line);
+  const id = edge ? graph.moduleSymbol.get(edge.to) : undefined;
+  return id === undefined ? [] : [{ id, resolution: "import", confidence: 0.95 }];
 }
 
 /** Definitions named `word`: this file's, else those of the files it imports, else all of them when at most 20. */

@@ -108,6 +108,13 @@ describe("open documents", () => {
     expect(refs.map((r) => `${r.uri.slice(s.rootUri.length + 1)}:${r.range.start.line + 1}`)).toEqual(["shop/service.py:7"]);
   }, 120_000);
 
+  it("goes from a module named in an import to its file", async () => {
+    const defs = await definition(s, "shop/service.py", 0, 10);
+    expect(defs.map((d) => [d.uri.slice(s.rootUri.length + 1), d.range.start.line])).toEqual([["shop/models.py", 0]]);
+    const ts = await definition(s, "web/src/app.ts", 0, 24);
+    expect(ts.map((d) => d.uri.slice(s.rootUri.length + 1))).toEqual(["web/src/cart.ts"]);
+  });
+
   it("gives empty answers off a name, outside the project and for files it does not index", async () => {
     expect(await definition(s, "shop/service.py", 2, 0)).toEqual([]);
     expect(await s.connection.sendRequest("textDocument/definition", { textDocument: { uri: "file:///etc/passwd" }, position: { line: 0, character: 0 } })).toEqual([]);
