@@ -148,7 +148,7 @@ async function firstIndex(connection: Connection, ready: () => Promise<LspHandle
 function wireDocuments(connection: Connection, ready: () => Promise<LspHandlers>): void {
   const documents = new TextDocuments(TextDocument);
   const push = (doc: TextDocument) => void ready().then((h) => h.changed(doc.uri, doc.getText()), () => {});
-  documents.onDidOpen((e) => push(e.document));
+  // Fires on open as well as on each change.
   documents.onDidChangeContent((e) => push(e.document));
   documents.onDidClose((e) => void ready().then((h) => h.closed(e.document.uri), () => {}));
   documents.listen(connection);
