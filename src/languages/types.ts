@@ -1,5 +1,5 @@
 import type { Node } from "web-tree-sitter";
-import type { ArityRange } from "./arity.ts";
+import type { ArityRange, ParameterSyntax } from "./arity.ts";
 
 /**
  * What a language folder provides: grammar, file extensions, tree-sitter queries with standard
@@ -237,6 +237,8 @@ export interface LanguageSpec {
    * Undefined when the signature does not tell.
    */
   arity?: (signature: string, name: string) => ArityRange | undefined;
+  /** How parameters and arguments are written: what lets `changes` check call sites against a changed signature. */
+  parameters?: ParameterSyntax;
   /** Locates an untyped callback parameter (given its name token) for contextual typing. */
   callbackSite?: (name: Node) => CallbackSite | undefined;
   /**

@@ -28,7 +28,7 @@
 // FileList on the page's thread, about 0.5 s for 2,000 files, before the page's code runs; the
 // folder picker and folder drops hand over a directory handle instead and avoid it.)
 //
-// Rerun:  npm run bench:browser [-- --runs 5]        (Chromium: scripts/ensure-chromium.mjs finds or
+// Rerun:  npm run bench -- browser [-- --runs 5]        (Chromium: scripts/ensure-chromium.mjs finds or
 //         provisions it, as for `npm test`; CHROMIUM_PATH overrides it)
 // Output: a markdown table on stdout and test/bench/results/browser.json.
 import { createHash } from "node:crypto";

@@ -11,10 +11,10 @@
 // build is then compared byte for byte with the base's, on each build's own warm cache.
 //
 // Rerun:
-//   node scripts/build.mjs && npm run bench:latency                        # vs main, on Debian's django
-//   npm run bench:latency -- /work/corpora/django --runs 7                 # a corpus of your own (copied first)
-//   npm run bench:latency -- --base /path/to/base-package [--head .]       # builds already made
-//   npm run bench:latency -- --base-ref HEAD~3                             # any commit, built here first
+//   node scripts/build.mjs && npm run bench -- latency                        # vs main, on Debian's django
+//   npm run bench -- latency /work/corpora/django --runs 7                 # a corpus of your own (copied first)
+//   npm run bench -- latency --base /path/to/base-package [--head .]       # builds already made
+//   npm run bench -- latency --base-ref HEAD~3                             # any commit, built here first
 // A package folder is a checkout (or a copy of its dist/, wasm/ and package.json) after
 // `node scripts/build.mjs`. Without --base, the base is --base-ref (default `main`) checked out into
 // a temporary git worktree and built there (a couple of minutes). The corpus is copied into a temp

@@ -24,7 +24,7 @@
 // are recorded beside wall ms.
 //
 // Rerun:
-//   node scripts/build.mjs && npm run bench:edit -- [CORPUS_DIR] [--rounds N] [--ab /work/main] [--only body,hub] [--profile out.cpuprofile]
+//   node scripts/build.mjs && npm run bench -- edit [CORPUS_DIR] [--rounds N] [--ab /work/main] [--only body,hub] [--profile out.cpuprofile]
 // Default corpus: /work/corpora/django (a git repo of Debian's django). Output: a markdown table on
 // stdout and test/bench/results/edit-<corpus>.json. Node built-ins only.
 import { execFileSync } from "node:child_process";

@@ -30,7 +30,7 @@ const runs = Number(opt("runs", "3"));
 const impactClones = path.join(benchCache, "impact");
 const repos = (opt("repos", "") || ["zod", "click", "starlette", "ky"].map((r) => path.join(impactClones, r)).join(",")).split(",").filter((d) => fs.existsSync(d));
 if (!repos.length) {
-  console.error("no repositories: run `npm run bench:impact -- --fetch-only` first, or pass --repos DIR1,DIR2");
+  console.error("no repositories: run `npm run bench -- impact --fetch-only` first, or pass --repos DIR1,DIR2");
   process.exit(2);
 }
 ensureBuilt();

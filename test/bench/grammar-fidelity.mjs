@@ -21,7 +21,7 @@
 //
 // Rerun:
 //   node scripts/build-grammars.mjs            # the built candidates (needs emscripten, see there)
-//   npm run bench:grammar [-- --only typescript,tsx] [--runs 3] [--corpora DIR] [--git-mirror TEMPLATE]
+//   npm run bench -- grammar [-- --only typescript,tsx] [--runs 3] [--corpora DIR] [--git-mirror TEMPLATE]
 // Corpora are prepared once into <cache>/grammar-corpora/<id> from the pinned commits: cloned from
 // https://github.com/<owner>/<name>, or from a local mirror given as a template such as
 // --git-mirror '/srv/mirror/{owner}+{name}/repo' (a bare repository holding the commit).
@@ -235,7 +235,7 @@ function save() {
     r.files_per_second.toFixed(0), r.mb_per_second.toFixed(2),
   ]);
   const header = ["language", "corpus", "grammar", "ABI", "files", "files with ERROR/MISSING", "bytes in ERROR", "MISSING", "definitions", "files/CPU-s", "MB/CPU-s"];
-  let md = `# Grammar fidelity\n\nWritten by \`npm run bench:grammar\` (test/bench/grammar-fidelity.mjs); corpora in test/bench/grammar/corpora.json, `;
+  let md = `# Grammar fidelity\n\nWritten by \`npm run bench -- grammar\` (test/bench/grammar-fidelity.mjs); corpora in test/bench/grammar/corpora.json, `;
   md += `candidates in test/bench/grammar/grammars.json. "[= wasm/]" marks the bytes codeslice ships. Speeds are per CPU-second of parsing alone, one `;
   md += `thread, best of ${RUNS} parse-only passes; the machine is shared (load averages below), which still moves them by tens of percent: compare within a language.\n\n`;
   md += `${mdTable(header, rows)}\n`;

@@ -17,18 +17,18 @@
 // graph-gold/cross-check.mjs to confirm both give the same gold and the same scores.
 //
 // Rerun:
-//   node scripts/build.mjs && npm run bench:graph
-//   npm run bench:graph -- --only rxjs,zod        # a subset (results for the others are kept)
-//   npm run bench:graph -- --corpora DIR          # reuse corpora prepared elsewhere (missing ones are made there)
-//   npm run bench:graph -- --fresh                # re-run the SCIP indexers even when cached
-//   npm run bench:graph -- --only go-chi,java-gson # Go / Java corpora (clones under --lang-corpora DIR,
+//   node scripts/build.mjs && npm run bench -- graph
+//   npm run bench -- graph --only rxjs,zod        # a subset (results for the others are kept)
+//   npm run bench -- graph --corpora DIR          # reuse corpora prepared elsewhere (missing ones are made there)
+//   npm run bench -- graph --fresh                # re-run the SCIP indexers even when cached
+//   npm run bench -- graph --only go-chi,java-gson # Go / Java corpora (clones under --lang-corpora DIR,
 //                                                  # default $CODESLICE_GOLD_CORPORA or /work/corpora/gold)
-//   npm run bench:graph -- --langs go,java         # all corpora of these languages
-//   npm run bench:graph -- --langs rust            # Rust crates, gold from rustc (graph-gold/rust)
-//   npm run bench:graph -- --langs c,cpp           # C and C++ (gold from clang through libclang)
-//   npm run bench:graph -- --langs ruby            # Ruby (gold: Ripper + a TracePoint over each suite, graph-gold/ruby)
-//   npm run bench:graph -- --langs csharp          # C# (NRefactory's resolver, mcs as the gate; graph-gold/csharp)
-//   npm run bench:graph -- --langs php             # PHP (gold from the PHP compiler's AST, php-ast)
+//   npm run bench -- graph --langs go,java         # all corpora of these languages
+//   npm run bench -- graph --langs rust            # Rust crates, gold from rustc (graph-gold/rust)
+//   npm run bench -- graph --langs c,cpp           # C and C++ (gold from clang through libclang)
+//   npm run bench -- graph --langs ruby            # Ruby (gold: Ripper + a TracePoint over each suite, graph-gold/ruby)
+//   npm run bench -- graph --langs csharp          # C# (NRefactory's resolver, mcs as the gate; graph-gold/csharp)
+//   npm run bench -- graph --langs php             # PHP (gold from the PHP compiler's AST, php-ast)
 // Needs python3, git, npm, and `apt-get install -y python3-requests python3-click python3-rich`.
 // Output: markdown tables on stdout and test/bench/results/graph-accuracy.json. Gold graphs and
 // codeslice's graphs are kept in ~/.cache/codeslice-bench/gold/ for inspection.

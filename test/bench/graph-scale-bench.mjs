@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // `codeslice graph --json` on a big tree (issue 14, "kernel scale": the kernel's graph within 4 GB).
 //
-// For one corpus (default: the Linux kernel, built by `npm run bench:jobs -- --prepare --corpora linux`):
+// For one corpus (default: the Linux kernel, built by `npm run bench -- jobs --prepare --corpora linux`):
 //   * index     `index --jobs N` into the cache folder, unless --cache-dir names one that exists
 //               (the kernel's cold index is ~8 min of CPU; reuse it): wall, CPU seconds, peak RSS;
 //   * graph     `graph --json` into a scratch file under GNU time: wall, CPU seconds (user + sys),

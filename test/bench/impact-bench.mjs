@@ -13,7 +13,7 @@
 //     changed definition within 3 hops, or importing a changed file), and among the answer's
 //     `test` chunks? Reported as the share of modified test files found.
 //
-// Usage: npm run bench:impact -- [--repos a,b] [--per-repo N] [--budget N] [--git-mirror TEMPLATE]
+// Usage: npm run bench -- impact [--repos a,b] [--per-repo N] [--budget N] [--git-mirror TEMPLATE]
 //                                [--fetch-only] [--scan N]
 // Repositories are cloned (full history) into $CODESLICE_BENCH_CACHE/impact/<name> from GitHub, or
 // from a local mirror: --git-mirror '/srv/mirror/{owner}+{name}/repo'. See impact/README.md.

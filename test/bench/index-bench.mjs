@@ -15,8 +15,8 @@
 // (user + sys) are reported next to wall time: on a shared machine they move much less.
 //
 // Rerun:
-//   node scripts/build.mjs && npm run bench:index                 # Debian's python3-django
-//   npm run bench:index -- /path/to/repo --runs 3 [--name NAME] [--edit-file rel/path.py]
+//   node scripts/build.mjs && npm run bench -- index                 # Debian's python3-django
+//   npm run bench -- index /path/to/repo --runs 3 [--name NAME] [--edit-file rel/path.py]
 // The default corpus is /usr/lib/python3/dist-packages/django (apt-get install -y python3-django),
 // copied to a temp folder without __pycache__ and committed to a fresh git repo. A corpus given as
 // an argument is used in place; the edited file is restored at the end.

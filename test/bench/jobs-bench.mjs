@@ -24,10 +24,10 @@
 //
 // Rerun:
 //   node scripts/build.mjs
-//   npm run bench:jobs -- --prepare [--corpora django,effect,ts-large,linux]   # build missing corpora
-//   npm run bench:jobs -- --corpora django,effect,ts-large --runs 3
-//   npm run bench:jobs -- --corpora linux --runs 1 --jobs 2,1 --in-place --no-edit-graph --graph-last
-//   npm run bench:jobs -- --report [--quiet-factor K]   # the combined tables from results/jobs-*.json
+//   npm run bench -- jobs --prepare [--corpora django,effect,ts-large,linux]   # build missing corpora
+//   npm run bench -- jobs --corpora django,effect,ts-large --runs 3
+//   npm run bench -- jobs --corpora linux --runs 1 --jobs 2,1 --in-place --no-edit-graph --graph-last
+//   npm run bench -- jobs --report [--quiet-factor K]   # the combined tables from results/jobs-*.json
 // Each run works on a `git clone --local` of the corpus (so an edit never touches the shared copy)
 // unless --in-place (the edited file is then restored). Output: test/bench/results/jobs-<corpus>.json.
 import { execFileSync } from "node:child_process";
@@ -179,7 +179,7 @@ async function benchCorpus(name, RUNS, JOBS) {
   const spec = CORPORA[name];
   const source = path.join(CORPORA_DIR, name);
   if (!fs.existsSync(path.join(source, ".git"))) {
-    console.error(`${source} is missing: npm run bench:jobs -- --prepare --corpora ${name}`);
+    console.error(`${source} is missing: npm run bench -- jobs --prepare --corpora ${name}`);
     process.exit(1);
   }
   const scratch = fs.mkdtempSync(path.join(os.tmpdir(), `codeslice-jobs-bench-${name}-`));

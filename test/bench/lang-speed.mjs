@@ -17,9 +17,9 @@
 // with their load (noted in the results). Runs are interleaved corpus by corpus, round by round.
 //
 // Rerun:
-//   node scripts/build.mjs && npm run bench:lang-speed
-//   npm run bench:lang-speed -- --only java-gson,cpp-leveldb --runs 5
-//   npm run bench:lang-speed -- --unlisted            # also C#/Ruby/PHP/… clones langs.mjs does not list
+//   node scripts/build.mjs && npm run bench -- lang-speed
+//   npm run bench -- lang-speed --only java-gson,cpp-leveldb --runs 5
+//   npm run bench -- lang-speed --unlisted            # also C#/Ruby/PHP/… clones langs.mjs does not list
 // Output: a markdown table on stdout and test/bench/results/lang-speed.json.
 import { execFileSync } from "node:child_process";
 import fs from "node:fs";

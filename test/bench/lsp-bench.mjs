@@ -16,7 +16,7 @@
 // The machines are shared: the load average at start and end is recorded next to the figures.
 //
 // Rerun:
-//   node scripts/build.mjs && node test/bench/lsp-bench.mjs [CORPUS_DIR] [--rounds N] [--positions N] [--no-cold]
+//   node scripts/build.mjs && npm run bench -- lsp [CORPUS_DIR] [--rounds N] [--positions N] [--no-cold]
 // Default corpus: /work/corpora/lsp/django, else Debian's django (apt-get install -y python3-django)
 // copied to a temp folder and committed to a fresh git repository (the scan is git-aware).
 // Output: a markdown table on stdout and test/bench/results/lsp-<corpus>.json.

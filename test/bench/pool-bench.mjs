@@ -13,8 +13,8 @@
 // rest is GC, compiler and file-IO threads); with the pool it is what is left after parsing.
 //
 // Rerun:
-//   node scripts/build.mjs && npm run bench:pool                          # Debian's python3-django
-//   npm run bench:pool -- /path/to/repo --runs 3 --jobs 1,2 [--name NAME]
+//   node scripts/build.mjs && npm run bench -- pool                          # Debian's python3-django
+//   npm run bench -- pool /path/to/repo --runs 3 --jobs 1,2 [--name NAME]
 // Output: a markdown table on stdout and test/bench/results/pool-<corpus>.json.
 import fs from "node:fs";
 import os from "node:os";

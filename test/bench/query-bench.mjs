@@ -13,8 +13,8 @@
 //                    one-shot process pays) and the CLI's wall time per question (a new process)
 //
 // Rerun:
-//   node scripts/build.mjs && npm run bench:queries               # Debian's python3-django
-//   npm run bench:queries -- /path/to/repo --runs 5 --sample 50 [--name NAME]
+//   node scripts/build.mjs && npm run bench -- queries               # Debian's python3-django
+//   npm run bench -- queries /path/to/repo --runs 5 --sample 50 [--name NAME]
 // Output: a markdown table on stdout and test/bench/results/queries-<corpus>.json.
 import fs from "node:fs";
 import os from "node:os";

@@ -14,7 +14,7 @@
 //   * in-process: graph and search index build times, then after a one-line edit inside a function
 //     body of one file (as an agent edits between questions): refresh, graph (patched) and search
 //
-// Rerun: node scripts/build.mjs && npm run bench:scale [-- --runs 3 --keep]
+// Rerun: node scripts/build.mjs && npm run bench -- scale [-- --runs 3 --keep]
 // Output: a markdown table on stdout and test/bench/results/scale.json.
 import { execFileSync } from "node:child_process";
 import fs from "node:fs";

@@ -9,8 +9,8 @@
 //   * per task      refresh() + context(words), `--runs` times each: p50, p95, max in ms
 //
 // Rerun:
-//   node scripts/build.mjs && npm run bench:words                 # Debian's python3-django
-//   npm run bench:words -- /path/to/repo --runs 3 --sample 40 [--name NAME]
+//   node scripts/build.mjs && npm run bench -- words                 # Debian's python3-django
+//   npm run bench -- words /path/to/repo --runs 3 --sample 40 [--name NAME]
 // Output: a markdown table on stdout and test/bench/results/words-<corpus>.json.
 import fs from "node:fs";
 import os from "node:os";

@@ -96,7 +96,7 @@ describe("the playground with the bundled sample", () => {
     const map = await text(page, "#map");
     expect(map).toContain("Central symbols");
     expect(map).toContain("POST /orders");
-    // The 100 ms bar is measured by `npm run bench:browser` (a timed test fails on a loaded
+    // The 100 ms bar is measured by `npm run bench -- browser` (a timed test fails on a loaded
     // machine); here, only a blocking pass over the work (seconds) would fail.
     expect(Math.max(0, ...(await longTasks(page)))).toBeLessThan(1000);
     await shot(page, "02-indexed");

@@ -2,7 +2,7 @@
  * Hostile shapes: nesting thousands deep, names 3,000 characters long. Extraction stays
  * linear (tree-sitter's parent and sibling steps cost a node's depth, so a walk up per definition
  * was cubic: 1,000 nested TS functions took 39 s) and names stay bounded and unique. Timings are
- * measured by `npm run bench:hostile`; the bounds here only catch a return of the super-linear
+ * measured by `npm run bench -- hostile`; the bounds here only catch a return of the super-linear
  * cost, far above the measured times.
  */
 import { describe, expect, it } from "vitest";

@@ -9,6 +9,7 @@ import { languageById } from "../../languages/index.ts";
 import { chunkAnswerLayout, fitBlocks, type Block, type BlockForm } from "../budget/fit.ts";
 import { ENCODINGS, loadTokenCounter, type Encoding } from "../budget/tokenizer.ts";
 import type { FileRecord } from "../extract/record.ts";
+import { checkCallSites, type CallSiteCheck } from "./call-sites.ts";
 import type { CodeGraph } from "../graph/model.ts";
 import { outline } from "../graph/queries.ts";
 import { checkBudget } from "../slice/context.ts";
@@ -138,6 +139,8 @@ export interface ChangesAnswer {
   files: ChangedFile[];
   symbols: ChangedSymbol[];
   impact: { callers: ImpactItem[]; tests: ImpactItem[]; routes: RouteImpact[]; depth: number };
+  /** The call sites of changed signatures, bound to the old and the new parameters: the ones that break, surest first. */
+  callSites: CallSiteCheck;
   notes: string[];
   chunks: ChangesChunk[];
   cut: ChangesCut[];
@@ -176,6 +179,10 @@ const PER_ROLE = 40;
 /** Changed symbols listed in the answer's summary before "… and N more". */
 const SUMMARY_SYMBOLS = 25;
 const SUMMARY_FILES = 20;
+/** Breaking calls listed in the summary. */
+const SUMMARY_BREAKS = 10;
+/** Below this edge confidence a breaking call is said to be possibly to another definition. */
+const SURE_CALL = 0.8;
 const CHANGE_ORDER: Record<ChangeKind, number> = { signature: 0, renamed: 1, removed: 2, body: 3, added: 4 };
 
 /** A planned chunk: where, what, and its two renderings. */
@@ -383,7 +390,7 @@ function createChunkReader(graph: CodeGraph, io: ChangesIO) {
  * test files importing a changed file, listed only), then callers of changed bodies. Skips, and
  * adds to, `shownIds`; past SHOWN_PER_ROLE per role a chunk is listed only.
  */
-async function planImpactChunks(graph: CodeGraph, io: ChangesIO, impact: Impact, sources: ImpactSource[], shownIds: Set<number>): Promise<Planned[]> {
+async function planImpactChunks(graph: CodeGraph, io: ChangesIO, impact: Impact, sources: ImpactSource[], shownIds: Set<number>, breaking: ReadonlySet<number> = new Set()): Promise<Planned[]> {
   const planned: Planned[] = [];
   const { linesOf, callerChunk } = createChunkReader(graph, io);
   const nameOfId = new Map(sources.flatMap((s) => (s.id !== undefined ? [[s.id, s.qualified] as const] : [])));
@@ -391,11 +398,13 @@ async function planImpactChunks(graph: CodeGraph, io: ChangesIO, impact: Impact,
   const callersOf = async (which: (c: ChangeKind) => boolean) => {
     let n = 0;
     const entries = [...impact.direct].filter(([caller, d]) => !shownIds.has(caller) && !isTestFile(graph.symbols[caller]!.file) && [...d.sources].some((x) => which(changeOfId.get(x)!)));
-    entries.sort((a, b) => graph.symbols[a[0]]!.file.localeCompare(graph.symbols[b[0]]!.file) || graph.symbols[a[0]]!.start - graph.symbols[b[0]]!.start);
+    // Callers whose call the change breaks first.
+    entries.sort((a, b) => Number(breaking.has(b[0])) - Number(breaking.has(a[0])) || graph.symbols[a[0]]!.file.localeCompare(graph.symbols[b[0]]!.file) || graph.symbols[a[0]]!.start - graph.symbols[b[0]]!.start);
     for (const [caller, d] of entries.slice(0, PER_ROLE)) {
       const reached = [...d.sources].filter((x) => which(changeOfId.get(x)!)).map((x) => nameOfId.get(x)!);
       const lines = [...new Set(d.lines)].sort((a, b) => a - b);
-      planned.push(...(await callerChunk(caller, "caller", ` (calls ${reached.slice(0, 2).join(", ")}${reached.length > 2 ? ", …" : ""} at line${lines.length > 1 ? "s" : ""} ${lines.slice(0, 4).join(", ")})`, lines, ++n > SHOWN_PER_ROLE)));
+      const verb = breaking.has(caller) ? "breaks calling" : "calls";
+      planned.push(...(await callerChunk(caller, "caller", ` (${verb} ${reached.slice(0, 2).join(", ")}${reached.length > 2 ? ", …" : ""} at line${lines.length > 1 ? "s" : ""} ${lines.slice(0, 4).join(", ")})`, lines, ++n > SHOWN_PER_ROLE)));
       shownIds.add(caller);
     }
   };
@@ -520,16 +529,17 @@ export async function buildChangesAnswer(graph: CodeGraph, set: ChangeSet, optio
   const impactSources = sources.filter((s) => !s.test);
   const changedFiles = [...new Set(set.files.filter((f) => f.comparison && (f.comparison.definitions.length || f.comparison.moduleLines.new.length || f.comparison.moduleLines.old.length)).map((f) => f.path))];
   const impact = computeImpact(graph, impactSources, io.routes(), changedFiles);
+  const callSites = await checkSignatureCalls(graph, symbols, sources, io);
 
   // ---- chunks, in priority order: changed definitions, module-level lines, then what they reach
   const shownIds = new Set<number>();
   const planned: Planned[] = planChangedChunks(graph, set, collected, shownIds);
   const summaryFiles = summarizeFiles(set);
   planned.push(...planModuleChunks(set));
-  planned.push(...(await planImpactChunks(graph, io, impact, sources, shownIds)));
+  planned.push(...(await planImpactChunks(graph, io, impact, sources, shownIds, new Set(callSites.breaking.map((b) => b.callerId)))));
 
   // ---- fit
-  const header = summaryText(set, symbols, summaryFiles, impact, notes);
+  const header = summaryText(set, symbols, summaryFiles, impact, notes, callSites);
   const lists = { files: summaryFiles, symbols, callers: impact.callers.slice(0, IMPACT_LIST_LIMIT), tests: impact.tests.slice(0, IMPACT_LIST_LIMIT), routes: impact.routes.slice(0, IMPACT_LIST_LIMIT), notes };
   const env = planEnvelope(options.envelope, lists, budget, count);
   const fit = fitBlocks({
@@ -555,6 +565,7 @@ export async function buildChangesAnswer(graph: CodeGraph, set: ChangeSet, optio
       routes: impact.routes.slice(0, IMPACT_LIST_LIMIT),
       depth: TEST_DEPTH,
     },
+    callSites,
     notes,
     chunks,
     cut,
@@ -568,7 +579,7 @@ export async function buildChangesAnswer(graph: CodeGraph, set: ChangeSet, optio
 const STATUS_MARK: Record<FileStatus, string> = { added: "A", removed: "D", modified: "M", renamed: "R", binary: "B", skipped: "S" };
 
 /** The answer's head: the two sides, the files, every changed symbol (up to a limit), the impact in numbers, notes. */
-function summaryText(set: ChangeSet, symbols: ChangedSymbol[], files: ChangedFile[], impact: ReturnType<typeof computeImpact>, notes: string[]): string {
+function summaryText(set: ChangeSet, symbols: ChangedSymbol[], files: ChangedFile[], impact: ReturnType<typeof computeImpact>, notes: string[], callSites: CallSiteCheck): string {
   const lines = [`# codeslice changes: ${set.base.label} → ${set.head.label}`];
   if (files.length === 0) {
     lines.push("No changes.");
@@ -608,7 +619,29 @@ function summaryText(set: ChangeSet, symbols: ChangedSymbol[], files: ChangedFil
   ];
   if (impact.stillCalling.size) parts.push(`${plural(impact.stillCalling.size, "symbol")} still calling removed names`);
   lines.push(`Impact: ${parts.join("; ")}`);
+  if (callSites.checked + callSites.undecided > 0) {
+    const undecided = callSites.undecided ? `, ${callSites.undecided} not decided` : "";
+    lines.push(`Calls of changed signatures: ${plural(callSites.checked, "call site")} checked against the new parameters, ${callSites.breaking.length} break${undecided}${callSites.breaking.length ? ":" : "."}`);
+    for (const b of callSites.breaking.slice(0, SUMMARY_BREAKS)) {
+      const sure = b.confidence < SURE_CALL ? ` (the call may be to another \`${b.callee.split(/[.#]/).pop()}\`: resolved with confidence ${b.confidence.toFixed(2)})` : "";
+      lines.push(`- ${b.path}:${b.line} in ${citeName(b.caller)}: \`${b.call}\` ${b.reason}${sure}`);
+    }
+    if (callSites.breaking.length > SUMMARY_BREAKS) lines.push(`- … and ${callSites.breaking.length - SUMMARY_BREAKS} more (the JSON answer lists all)`);
+  }
   if (!set.headOnDisk) lines.push(`Note: ${set.head.label} is not what the files on disk hold; changed code is cited at ${set.head.label}, callers and tests at the files on disk.`);
   for (const n of notes) lines.push(`Note: ${n}`);
   return lines.join("\n");
+}
+
+/** The call sites of the changed signatures (head side, outside tests too), bound to the old and the new parameters. */
+async function checkSignatureCalls(graph: CodeGraph, symbols: readonly ChangedSymbol[], sources: readonly ImpactSource[], io: ChangesIO): Promise<CallSiteCheck> {
+  const idOf = new Map(sources.flatMap((s) => (s.id !== undefined ? [[s.qualified, s.id] as const] : [])));
+  const changes = symbols.flatMap((s) => {
+    const id = idOf.get(s.qualified);
+    return s.change === "signature" && s.signature && s.side === "head" && id !== undefined ? [{ id, qualified: s.qualified, old: s.signature.old, new: s.signature.new }] : [];
+  });
+  if (changes.length === 0) return { checked: 0, breaking: [], undecided: 0 };
+  const texts = new Map<string, string[]>();
+  const readLines = async (path: string) => texts.get(path) ?? texts.set(path, splitLines(await io.readText(path).catch(() => ""))).get(path)!;
+  return checkCallSites(graph, changes, readLines);
 }

@@ -8,6 +8,7 @@ import { termsOf } from "../search/words.ts";
 import type {
   BindingRecord, CallRecord, Definition, DefinitionKind, Diagnostic, FileRecord, ImportRecord, TypeRefRecord,
 } from "./record.ts";
+import { TYPE_KINDS } from "./record.ts";
 
 const MAX_SIGNATURE = 400;
 const MAX_DOC = 1200;
@@ -343,7 +344,13 @@ interface Drafts {
   calls: { node: Node; name: Node; receiver?: Node; receiverText?: string; args?: Node; arity?: Node; kind: "call" | "new" }[];
   types: Node[];
   imports: { node: Node; module: string; name?: string; alias?: string; kind: ImportRecord["kind"] }[];
-  bindings: { node: Node; kind: BindingRecord["kind"]; name: Node; type?: Node; value?: Node; alias?: Node; iter?: Node; receiver?: Node; literal?: Node; extent?: Node }[];
+  /**
+   * `member` (from `@local.member`) is a field when the innermost definition around it is a type
+   * and an assignment otherwise: what a `(class_body (property_declaration …))` pattern said, without
+   * a parent-rooted pattern, which tree-sitter's cursor matches in time quadratic in nesting depth
+   * (Kotlin's nested `object { val a = … }` expressions, issue 22).
+   */
+  bindings: { node: Node; kind: BindingRecord["kind"] | "member"; name: Node; type?: Node; value?: Node; alias?: Node; iter?: Node; receiver?: Node; literal?: Node; extent?: Node }[];
 }
 
 /** A match's main capture: what it defines, references, imports or binds. */
@@ -412,7 +419,7 @@ function collectDrafts(matches: QueryMatch[], pathJoin: string | undefined): Dra
       importDrafts.push({ node, module, kind, ...(name !== undefined ? { name } : {}), ...(alias !== undefined ? { alias } : {}) });
     } else if (main.name.startsWith("local.")) {
       if (cap.name) {
-        const b: Drafts["bindings"][number] = { node, kind: main.name.slice(6) as BindingRecord["kind"], name: cap.name };
+        const b: Drafts["bindings"][number] = { node, kind: main.name.slice(6) as Drafts["bindings"][number]["kind"], name: cap.name };
         if (cap.type) b.type = cap.type;
         if (cap.value) b.value = cap.value;
         if (cap.alias) b.alias = cap.alias;
@@ -709,7 +716,13 @@ function literalText(node: Node): string | undefined {
   return text.length <= MAX_LITERAL && !text.includes("\n") ? text : undefined;
 }
 
-function bindingRecords(drafts: Drafts["bindings"], spec: LanguageSpec, depths: number[], enclosing: (index: number) => number, source: string): BindingRecord[] {
+function bindingRecords(drafts: Drafts["bindings"], spec: LanguageSpec, table: { definitions: Definition[]; depths: number[] }, enclosing: (index: number) => number, source: string): BindingRecord[] {
+  const depths = table.depths;
+  for (const b of drafts) {
+    if (b.kind !== "member") continue;
+    const scope = enclosing(b.node.startIndex);
+    b.kind = scope >= 0 && TYPE_KINDS.has(table.definitions[scope]!.kind) ? "field" : "assign";
+  }
   let brackets: Uint16Array | undefined;
   // Several patterns may bind the same name token (a plain assignment and a typed one): merge them.
   const bindings: BindingRecord[] = [];
@@ -835,7 +848,7 @@ export function extractFile(tree: Tree, query: Query, spec: LanguageSpec, path: 
     imports: importRecords(drafts.imports, enclosing),
     calls: callRecords(drafts.calls, spec, source, enclosing),
     typeRefs: typeRefRecords(drafts.types, table.nameNodeIds, enclosing),
-    bindings: bindingRecords(drafts.bindings, spec, table.depths, enclosing, source),
+    bindings: bindingRecords(drafts.bindings, spec, table, enclosing, source),
     diagnostics: stopped ? [stoppedDiagnostic(matches, budgetMs), ...diagnosticsOf(root).slice(0, 4)] : diagnosticsOf(root),
   };
 }

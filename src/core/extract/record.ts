@@ -5,6 +5,9 @@ export type DefinitionKind =
   | "function" | "method" | "constructor" | "getter" | "setter" | "class" | "interface" | "type" | "enum"
   | "struct" | "trait" | "module" | "macro" | "field" | "constant" | "property";
 
+/** Kinds whose definitions have members and make instances. */
+export const TYPE_KINDS: ReadonlySet<string> = new Set<DefinitionKind>(["class", "interface", "struct", "enum", "trait"]);
+
 /** One definition. Lines are 1-based and inclusive. */
 export interface Definition {
   name: string;

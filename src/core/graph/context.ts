@@ -4,6 +4,7 @@
  * memos that keep resolution linear. The modules of the graph pipeline (imports, resolve, calls,
  * type uses, patch) are functions over it; a built graph keeps it for later look-ups.
  */
+import { TYPE_KINDS } from "../extract/record.ts";
 import { DEFAULT_SEMANTICS, type LanguageSemantics, type LanguageSpec, type ModuleResolver, type ProjectFiles, type ResolvedImport } from "../../languages/types.ts";
 import { languageById } from "../../languages/index.ts";
 import type { ArityRange } from "../../languages/arity.ts";
@@ -260,8 +261,8 @@ export function defOf(ctx: GraphContext, id: number): Definition | undefined {
   return s.index >= 0 ? ctx.files.get(s.file)!.record.definitions[s.index] : undefined;
 }
 
-/** Kinds whose definitions have members and make instances. */
-export const TYPE_KINDS: ReadonlySet<string> = new Set(["class", "interface", "struct", "enum", "trait"]);
+/** Kinds whose definitions have members and make instances (defined beside the records). */
+export { TYPE_KINDS };
 
 /** A class, interface, struct or enum, or a named type with methods of its own (Go `type HandlerFunc func(…)`). */
 export function isClassLike(ctx: GraphContext, id: number): boolean {

@@ -1,6 +1,7 @@
 /** JavaScript (.js, .mjs, .cjs, .jsx): full depth, ESM and CommonJS. */
 import { DEFAULT_SEMANTICS, type LanguageSpec } from "../types.ts";
 import { QUERIES } from "../queries.gen.ts";
+import { JS_PARAMETERS } from "../arity.ts";
 import { callbackSite } from "../typescript/hooks.ts";
 import { JS_BUILTIN_METHODS } from "../typescript/builtins.ts";
 import { typescriptResolver } from "../typescript/resolve.ts";
@@ -12,6 +13,7 @@ export const javascript: LanguageSpec = {
   grammar: "tree-sitter-javascript.wasm",
   extensions: [".js", ".mjs", ".cjs", ".jsx"],
   toolchain: ["node", "nodejs", "npm", "yarn", "pnpm", "deno", "bun", "browser", "chrome", "firefox", "safari"],
+  parameters: JS_PARAMETERS,
   query: QUERIES.javascript,
   decoratorTypes: ["decorator"],
   wrapperTypes: ["export_statement", "lexical_declaration", "variable_declaration"],

@@ -74,14 +74,13 @@
   (#set! kind "star")) @import
 
 ; What names hold: properties, parameters, locals (`val h = Helper()` holds what `Helper()` makes).
-(class_body (property_declaration (variable_declaration (identifier) @name (_) @type))) @local.field
+; A property is a field in a class body and a local elsewhere: `@local.member` lets extraction
+; tell them apart by the definition around it (a `(class_body (property_declaration …))` pattern
+; cost time quadratic in nesting depth).
 (class_parameter (identifier) @name (_) @type) @local.field
-(class_body
-  (property_declaration (variable_declaration (identifier) @name .)
-    (call_expression . [(identifier) (navigation_expression)] @value))) @local.field
 (parameter (identifier) @name (_) @type) @local.param
-(property_declaration (variable_declaration (identifier) @name (_) @type)) @local.assign
+(property_declaration (variable_declaration (identifier) @name (_) @type)) @local.member
 (property_declaration
   (variable_declaration (identifier) @name .)
-  (call_expression . [(identifier) (navigation_expression)] @value)) @local.assign
+  (call_expression . [(identifier) (navigation_expression)] @value)) @local.member
 (for_statement (variable_declaration (identifier) @name (_) @type)) @local.assign

@@ -1,6 +1,7 @@
 /** Python: full depth (definitions, calls, types, imports, bindings). */
 import type { LanguageSpec } from "../types.ts";
 import { QUERIES } from "../queries.gen.ts";
+import { PYTHON_PARAMETERS } from "../arity.ts";
 import { PYTHON_BUILTIN_METHODS } from "./builtins.ts";
 import { pythonResolver } from "./resolve.ts";
 import { pythonTests } from "./tests.ts";
@@ -11,6 +12,7 @@ export const python: LanguageSpec = {
   grammar: "tree-sitter-python.wasm",
   extensions: [".py", ".pyi"],
   toolchain: ["python", "python3", "cpython", "pypy", "pip", "conda", "poetry", "uv"],
+  parameters: PYTHON_PARAMETERS,
   query: QUERIES.python,
   decoratorTypes: ["decorator"],
   wrapperTypes: ["decorated_definition"],

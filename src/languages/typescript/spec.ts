@@ -1,12 +1,14 @@
 /** TypeScript (.ts, .mts, .cts) and TSX: full depth. */
 import type { LanguageSpec } from "../types.ts";
 import { QUERIES } from "../queries.gen.ts";
+import { JS_PARAMETERS } from "../arity.ts";
 import { callbackSite } from "./hooks.ts";
 import { JS_BUILTIN_METHODS } from "./builtins.ts";
 import { typescriptResolver } from "./resolve.ts";
 import { jsTests } from "./tests.ts";
 
 const base = {
+  parameters: JS_PARAMETERS,
   query: QUERIES.typescript,
   decoratorTypes: ["decorator"],
   wrapperTypes: ["export_statement", "lexical_declaration", "variable_declaration"],

@@ -68,7 +68,7 @@ async function budgetedChanges(ctx: ToolContext, call: (budget: number, envelope
   const clamp = b < requested ? `budget lowered from ${requested} to ${b} tokens to fit this server's response cap (${ctx.responseCap} tokens); ask for a cut chunk by its handle to see more.` : undefined;
   const side = { label: "x".repeat(60), rev: "x".repeat(40), oid: "f".repeat(40) };
   const widest: ChangesAnswer = {
-    mode: "worktree", base: side, head: side, headOnDisk: false, files: [], symbols: [], impact: { callers: [], tests: [], routes: [], depth: 0 },
+    mode: "worktree", base: side, head: side, headOnDisk: false, files: [], symbols: [], impact: { callers: [], tests: [], routes: [], depth: 0 }, callSites: { checked: 0, breaking: [], undecided: 0 },
     notes: [], chunks: [], cut: [], cutListed: 0, listed: 0, text: "", usage: { tokens: WIDEST, budget: b, encoding: "cl100k_base", envelope: WIDEST },
   };
   const skeleton = changesData(widest, requested, undefined);

@@ -2,7 +2,7 @@
 // Cross-check of the project's accuracy benchmark against the reference harness
 // (../shared/tools/graph-gold): same corpora, same gold, same scores?
 //
-// For each corpus, after `npm run bench:graph` has left its gold and codeslice graphs in
+// For each corpus, after `npm run bench -- graph` has left its gold and codeslice graphs in
 // ~/.cache/codeslice-bench/gold/, and given a finished reference run (its folder holding
 // score.mjs, gold-out/<c>.gold.json, gold-out/<c>.scip and corpora-out/<c>):
 //   corpus   the git tree of our corpus equals the reference corpus' tree
@@ -92,7 +92,7 @@ for (const spec of CORPORA.filter((c) => !only || only.includes(c.name))) {
   const refGoldFile = path.join(refGold, `${name}.gold.json`), ourGoldFile = path.join(ourGold, `${name}.gold.json`);
   const candFile = path.join(ourGold, `${name}.codeslice.json`);
   if (!fs.existsSync(refGoldFile)) { console.error(`${name}: no reference gold at ${refGoldFile}; skipped`); continue; }
-  if (!fs.existsSync(ourGoldFile) || !fs.existsSync(candFile)) { console.error(`${name}: run \`npm run bench:graph\` first; skipped`); continue; }
+  if (!fs.existsSync(ourGoldFile) || !fs.existsSync(candFile)) { console.error(`${name}: run \`npm run bench -- graph\` first; skipped`); continue; }
   const reference = readJson(refGoldFile), ours = readJson(ourGoldFile);
 
   const treeOurs = corpusTree(path.join(ourCorpora, name)), treeRef = corpusTree(path.join(refCorpora, name));

@@ -2,7 +2,7 @@
 // repository, cases oldest first, every tuning variant scored on each case from the same index, so
 // variants compare on identical inputs in a fraction of run.mjs's time (no CLI processes).
 //
-//   npx tsx test/bench/issues/tune.mts [tune|test|all] ['{"name": {<TaskTuning fields>}, …}'] [--cases FILE]
+//   npx tsx test/bench/issues/tune.mts [tune|test|all] ['{"name": {<TaskTuning fields>}, …}'] [--cases FILE] [--only id,id]
 //
 // Prints file Acc@1/3/5 and function Acc@5/10 per variant ("base" is TASK_TUNING as committed).
 // Tune on the tune half only; report both halves with run.mjs.
@@ -22,7 +22,10 @@ const split = process.argv[2] ?? "tune";
 const variants: Record<string, any> = JSON.parse(process.argv[3] ?? "{}");
 variants.base ??= {};
 const data = JSON.parse(fs.readFileSync(casesFile, "utf8"));
-const cases = data.cases.filter((c: any) => split === "all" || c.split === split);
+const onlyAt = process.argv.indexOf("--only");
+const only = onlyAt > 0 ? new Set(process.argv[onlyAt + 1]!.split(",")) : undefined;
+/** With --only: each case's gold functions and the base variant's listed symbols, to read a miss. */
+const cases = data.cases.filter((c: any) => (split === "all" || c.split === split) && (!only || only.has(c.id)));
 const byRepo = new Map<string, any[]>();
 for (const c of cases) (byRepo.get(c.repo) ?? byRepo.set(c.repo, []).get(c.repo)!).push(c);
 const work = process.env.ISSUES_TUNE_WORK ?? path.join(corpora, "issues/tune-work");
@@ -61,6 +64,12 @@ for (const [repo, list] of byRepo) {
       if (fnRank && fnRank <= 5) t.f5++;
       if (fnRank && fnRank <= 10) t.f10++;
       perCase[c.id]![name] = rank;
+      perCase[c.id]![`${name}:fn`] = fnRank;
+      if (only && name === "base") {
+        console.log(`\n${c.id} file ${rank} fn ${fnRank}; gold: ${c.functions.map((g: any) => `${g.path}:${g.start}-${g.end} ${g.name ?? ""}`).join(", ")}`);
+        console.log(`  files: ${files.slice(0, 5).join(", ")}`);
+        console.log(`  symbols: ${syms.slice(0, 12).map((s) => `${s.path.split("/").at(-1)}:${s.line} (${s.score.toFixed(1)})`).join(", ")}`);
+      }
     }
     process.stderr.write(".");
   }

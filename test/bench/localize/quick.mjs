@@ -9,7 +9,7 @@
 //   node test/bench/localize/quick.mjs [--repos a,b] [--limit N] [--budgets 2000,4000,8000]
 //        [--variant query|masked] [--command context|pack] [--rows FILE] [--misses]
 //
-// The figures this prints are for tuning only; the README's table comes from `npm run bench:localize`.
+// The figures this prints are for tuning only; the README's table comes from `npm run bench -- localize`.
 import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
