@@ -159,7 +159,8 @@ describe("the first index", () => {
     const root = srcCopy();
     const s = await startLsp(root);
     try {
-      // Asked at once, while the first index runs: cancelled before it ends.
+      // Asked at once, while the first index runs, and cancelled once the server holds it (50 ms):
+      // answered before the index ends.
       const source = new CancellationTokenSource();
       const pending = s.connection.sendRequest("workspace/symbol", { query: "engine" }, source.token);
       setTimeout(() => source.cancel(), 50);
