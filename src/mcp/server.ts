@@ -20,6 +20,7 @@ import { registerResources } from "./resources.ts";
 import type { McpLogger, ToolContext, ToolSpec } from "./tool.ts";
 import { calleesTool } from "./tools/callees.ts";
 import { changesTool } from "./tools/changes.ts";
+import { routeMapTool } from "./tools/route-map.ts";
 import { impactTool } from "./tools/impact.ts";
 import { callersTool } from "./tools/callers.ts";
 import { contextTool } from "./tools/context.ts";
@@ -42,7 +43,7 @@ const FRESHNESS_RESERVE = 120;
 
 /** Every tool, in the order clients list them (each spec's handler takes its own argument type). */
 export const TOOLS: readonly ToolSpec[] = [
-  repoMapTool, locateTool, contextTool, searchTool, signatureTool, callersTool, calleesTool, importersTool, testsTool, traceTool, readSnippetTool, packTool, impactTool, changesTool,
+  repoMapTool, locateTool, contextTool, searchTool, signatureTool, callersTool, calleesTool, importersTool, testsTool, traceTool, readSnippetTool, packTool, impactTool, changesTool, routeMapTool,
 ] as unknown as readonly ToolSpec[];
 
 /** Told to the agent on connect. */

@@ -114,7 +114,7 @@ describe("parse pool", () => {
     expect(single.result.parsed.length).toBeGreaterThan(100);
     smallSingle = await indexWith(small, {}, 1);
     expect(smallSingle.result.parsed.length).toBeGreaterThan(100);
-  });
+  }, 120_000); // the repository indexed in one thread: over 30 s on a busy 2-core machine
 
   it("Node worker_threads give the same records, in the same order, as one thread", async () => {
     const workers = new NodeParseWorkers();

@@ -387,7 +387,7 @@ function toolArgs(r: Rng, tool: string): Record<string, unknown> {
     callers: ["symbol", "depth", "limit", "cursor", "tests", "budget"], callees: ["symbol", "depth", "limit", "cursor", "tests", "budget"],
     importers: ["file", "depth", "limit", "cursor", "budget"], tests: ["target", "depth", "limit", "cursor", "budget"], trace: ["from", "to", "k", "maxHops", "budget"],
     read_snippet: ["path", "start_line", "end_line"], pack: ["task", "budget"], impact: ["target", "direction", "depth", "limit", "cursor", "tests", "budget"],
-    changes: ["diff", "staged", "base", "head", "budget"],
+    changes: ["diff", "staged", "base", "head", "budget"], route_map: ["prefix", "method", "budget"],
   };
   const out: Record<string, unknown> = {};
   for (const name of names[tool] ?? []) if (r.chance(0.7)) out[name] = anyValue(r);

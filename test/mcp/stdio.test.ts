@@ -154,6 +154,10 @@ describe("codeslice mcp over stdio (SDK client)", () => {
           expect(d.risk.productionCallers).toBeGreaterThan(0);
         }],
         ["changes", { diff: FORMAT_DIFF }, (d) => expect(d.symbols).toEqual([expect.objectContaining({ change: "signature", qualified: "web/src/format.ts#formatPrice" })])],
+        ["route_map", {}, (d, text) => {
+          expect(d).toMatchObject({ total: 0, routes: [] });
+          expect(text).toContain("No HTTP route found");
+        }],
         ["read_snippet", { path: "web/src/format.ts", start_line: 1, end_line: 2 }, (d, text) => {
           expect(d).toMatchObject({ path: "web/src/format.ts", start: 1, end: 2 });
           expect(text).toContain("Formats a price");

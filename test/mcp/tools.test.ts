@@ -49,6 +49,10 @@ describe("tools over the in-process transport", () => {
     expect(props("context").target!.maxLength).toBe(LIMITS.targetChars);
     expect(props("pack").task!.maxLength).toBe(LIMITS.targetChars);
     expect(props("search").query!.maxLength).toBe(LIMITS.targetChars);
+    // What tells a model nothing is left out of the list (the server still checks it).
+    expect(props("callers").symbol).not.toHaveProperty("maxLength");
+    expect(props("callers").symbol).not.toHaveProperty("minLength");
+    expect(tools.find((t) => t.name === "callers")!.inputSchema).not.toHaveProperty("additionalProperties");
     expect(props("search").limit).toMatchObject({ minimum: LIMITS.searchResults.min, maximum: LIMITS.searchResults.max });
     expect(props("search").limit!.description).toContain(`default ${LIMITS.searchResults.default}`);
     expect(props("callers").depth!.description).toContain(`at most ${LIMITS.depth.max}`);
@@ -155,6 +159,14 @@ describe("tools over the in-process transport", () => {
     expect(ambiguous.text).toContain("shop/models.py:14");
     expect(ambiguous.text).toContain("shop.models.Order.save");
     expect(ambiguous.text).toMatch(/matches 3 symbols/);
+
+    // Bounds the tools/list leaves out are still checked, each refusal naming the argument.
+    const extra = await call(c.client, "callers", { symbol: "register", bogus: 1 });
+    expect(extra.isError).toBe(true);
+    expect(extra.text).toContain("bogus");
+    const long = await call(c.client, "callers", { symbol: "x".repeat(1001) });
+    expect(long.isError).toBe(true);
+    expect(long.text).toMatch(/symbol/);
 
     const small = await call(c.client, "context", { target: "register", budget: 5 });
     expect(small.isError).toBe(true);

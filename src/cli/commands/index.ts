@@ -18,6 +18,7 @@ import { mapCommand } from "./map.ts";
 import { lspCommand } from "./lsp.ts";
 import { mcpCommand } from "./mcp.ts";
 import { packCommand } from "./pack.ts";
+import { routesCommand } from "./routes.ts";
 import { scipCommand } from "./scip.ts";
 import { searchCommand } from "./search.ts";
 import { signatureCommand } from "./signature.ts";
@@ -38,6 +39,7 @@ export const COMMANDS: readonly Command[] = [
   testsCommand,
   impactCommand,
   traceCommand,
+  routesCommand,
   signatureCommand,
   changesCommand,
   graphCommand,

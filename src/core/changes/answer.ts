@@ -7,12 +7,12 @@
  */
 import { languageById } from "../../languages/index.ts";
 import { chunkAnswerLayout, fitBlocks, type Block, type BlockForm } from "../budget/fit.ts";
-import { ENCODINGS, loadTokenCounter, type Encoding } from "../budget/tokenizer.ts";
+import { loadTokenCounter, type Encoding } from "../budget/tokenizer.ts";
 import type { FileRecord } from "../extract/record.ts";
 import { checkCallSites, type CallSiteCheck } from "./call-sites.ts";
 import type { CodeGraph } from "../graph/model.ts";
 import { outline } from "../graph/queries.ts";
-import { checkBudget } from "../slice/context.ts";
+import { checkBudget, checkEncoding } from "../slice/context.ts";
 import { isTestFile } from "../slice/plan.ts";
 import type { Route } from "../slice/routes.ts";
 import { EngineError } from "../../shared/errors.ts";
@@ -208,13 +208,6 @@ function fence(language: string | undefined, body: string): string {
   return `${tick}${language ? languageById(language)?.fence ?? language : ""}\n${body}\n${tick}`;
 }
 
-function checkEncoding(encoding: string | undefined): Encoding {
-  const e = encoding ?? "o200k_base";
-  if (!ENCODINGS.includes(e as Encoding)) {
-    throw new EngineError("invalid_argument", `encoding must be one of ${ENCODINGS.join(", ")}, got ${JSON.stringify(encoding)}.`, { data: { encoding } });
-  }
-  return e as Encoding;
-}
 
 const ranges = (rs: [number, number][]) => rs.map(([a, b]) => (a === b ? `${a}` : `${a}-${b}`)).join(", ");
 const short = (oid: string | undefined) => (oid ? oid.slice(0, 7) : "");

@@ -14,6 +14,7 @@ import { DEFAULT_TASK_SEEDS, type ContextAnswer, type ContextOptions } from "../
 import { searchSymbols, type SearchHit } from "../search/search.ts";
 import type { LocateAnswer, LocateOptions } from "../locate/locate.ts";
 import type { Route } from "../slice/routes.ts";
+import { routeMapAnswer, type RouteMapAnswer, type RouteMapOptions } from "../slice/route-map.ts";
 import type { RepoMap, RepoMapOptions } from "../map/repo-map.ts";
 import type { SkipReason } from "../../shared/skip-rules.ts";
 import { LIMITS } from "../limits.ts";
@@ -206,6 +207,12 @@ export interface Engine {
   /** HTTP routes found in the project, with full paths after prefixes. */
   routes(options?: RunOptions): Promise<Route[]>;
   /**
+   * The route map: every route (filtered by path prefix and method) with its handler, the client
+   * calls in the project that reach it (`fetch`, axios, httpx/requests, test clients) and its tests,
+   * fitted to a budget.
+   */
+  routeMap(options?: RouteMapOptions & RunOptions): Promise<RouteMapAnswer>;
+  /**
    * Lines `start`..`end` (1-based, inclusive) of a project file, at most `maxLines` of them.
    * Only files in the index inventory are readable: nothing ignored, nothing outside the root.
    */
@@ -270,6 +277,10 @@ export function createEngine(platform: Platform, options: EngineOptions = {}): E
     },
     async routes(opts = {}) {
       return routesOf(s, await codeGraph(s, opts));
+    },
+    async routeMap(opts = {}) {
+      const graph = await codeGraph(s, opts);
+      return routeMapAnswer(graph, routesOf(s, graph), opts);
     },
     async index(run = {}) {
       const result = await reindex(s, run);

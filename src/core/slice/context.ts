@@ -114,7 +114,8 @@ export function checkBudget(budget: number | undefined): number {
   return b;
 }
 
-function checkEncoding(encoding: string | undefined): Encoding {
+/** Validates an encoding argument. */
+export function checkEncoding(encoding: string | undefined): Encoding {
   const e = encoding ?? "o200k_base";
   if (!ENCODINGS.includes(e as Encoding)) {
     throw new EngineError("invalid_argument", `encoding must be one of ${ENCODINGS.join(", ")}, got ${JSON.stringify(encoding)}.`, { data: { encoding } });
