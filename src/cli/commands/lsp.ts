@@ -10,7 +10,7 @@ export const lspCommand = defineCommand({
   args: [{ name: "root", what: "a project folder", optional: true, help: "The project folder, instead of --root" }],
   ownArgs: true,
   flags: {
-    root: projectFlags.root,
+    root: textFlag("root", "DIR", "Project folder", { default: "the root folder the editor opens, else the current folder" }),
     cacheDir: projectFlags.cacheDir,
     logLevel: textFlag("log-level", "L", "debug, info, warn, error or silent; logs go to stderr", { default: "warn" }),
     jobs: integerFlag("jobs", "N", 1, 64, "Threads that parse; the server keeps parsing off the thread that answers", { default: "the cores minus one, at least 2, at most 8" }),
