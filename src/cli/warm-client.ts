@@ -19,8 +19,8 @@ export const SERVED_COMMANDS: ReadonlySet<string> = new Set(["map", "context", "
 
 /** Every flag of the command table that takes a value (test/cli/warm-server.test.ts checks it against the table). */
 export const VALUE_FLAGS: ReadonlySet<string> = new Set([
-  "base", "budget", "cache-dir", "cursor", "depth", "diff", "direction", "encoding", "export", "head", "import", "jobs", "k", "limit", "log-level",
-  "max-file-bytes", "max-hops", "max-response-tokens", "method", "min-confidence", "out", "prefix", "print-config", "project", "root", "tests",
+  "apply", "base", "budget", "cache-dir", "cursor", "depth", "diff", "direction", "encoding", "export", "head", "import", "jobs", "k", "kind", "limit", "log-level",
+  "max-file-bytes", "max-hops", "max-response-tokens", "method", "min-confidence", "out", "prefix", "print-config", "project", "root", "tests", "time",
 ]);
 
 /** A command line the server may answer: the project it is about. */

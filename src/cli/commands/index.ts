@@ -15,6 +15,7 @@ import { importersCommand } from "./importers.ts";
 import { indexCommand } from "./index-command.ts";
 import { locateCommand } from "./locate.ts";
 import { mapCommand } from "./map.ts";
+import { lspCommand } from "./lsp.ts";
 import { mcpCommand } from "./mcp.ts";
 import { packCommand } from "./pack.ts";
 import { queryCommand } from "./query.ts";
@@ -50,4 +51,5 @@ export const COMMANDS: readonly Command[] = [
   scipCommand,
   mcpCommand,
   stopCommand,
+  lspCommand,
 ];
