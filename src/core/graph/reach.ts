@@ -4,15 +4,15 @@
  * caller, yet every test that sends a request runs it. Reach counts the project's entry points
  * whose call closure holds the symbol:
  *
- * - tests: the test cases (per each language's runner rules, `TestConventions.testAt`) that make
- *   a call; a test reaches the symbol when a chain of calls from it leads there;
+ * - tests: the test cases, per each language's runner rules (`testCasesOf`); a test reaches the
+ *   symbol when a chain of calls from it leads there;
  * - routes: the project's own routes (not those a test registers) whose handler's calls lead there.
  *
  * Share = the larger of the two fractions. Chains are followed up to LIMITS.depth.max hops, the
  * most any answer follows.
  */
 import { LIMITS } from "../limits.ts";
-import { isTestPath, testAt } from "../evidence/test-code.ts";
+import { isTestPath, testAt, testCasesOf } from "../evidence/test-code.ts";
 import type { Route } from "../slice/routes.ts";
 import type { CodeGraph } from "./model.ts";
 
@@ -29,9 +29,6 @@ export interface Reach {
 /** Tests of fewer than this many in all, or routes of fewer, say too little for a share to raise a risk. */
 export const REACH_MIN = { tests: 10, routes: 3 } as const;
 
-/** The test cases that make at least one call, per file: the denominator of the tests' share. Memoized per graph. */
-const allTests = new WeakMap<CodeGraph, number>();
-
 /** The id of the test a call edge sits in, or undefined when it is not test code. */
 function testOfEdge(graph: CodeGraph, edge: number): string | undefined {
   const e = graph.calls[edge]!;
@@ -43,20 +40,11 @@ function testOfEdge(graph: CodeGraph, edge: number): string | undefined {
   return t && !t.group ? `${e.file}\0${t.id}` : undefined;
 }
 
-/** Every test case that makes a call, counted once. */
+/** Every test case of the project, by its runner's rules. */
 function countTests(graph: CodeGraph): number {
-  const known = allTests.get(graph);
-  if (known !== undefined) return known;
-  const ids = new Set<string>();
-  for (let i = 0; i < graph.calls.length; i++) {
-    const e = graph.calls[i]!;
-    const language = graph.records.get(e.file)?.language;
-    if (!isTestPath(e.file, language)) continue;
-    const id = testOfEdge(graph, i);
-    if (id) ids.add(id);
-  }
-  allTests.set(graph, ids.size);
-  return ids.size;
+  let n = 0;
+  for (const ids of testCasesOf(graph).values()) n += ids.size;
+  return n;
 }
 
 /** The reach of `targets` (one symbol, or the definitions of a file or lines) over tests and routes. */
