@@ -24,6 +24,15 @@ describe("repo map", () => {
     expect(map.text).toMatch(/not ranked: .*\d+ in tests.*\d+ in benchmarks/);
   });
 
+  it("does not rank a function local to a function, however often it is called", async () => {
+    const hooks = `//- src/hooks.ts\nexport function useHook(initial: number): number {\n  const resolveInitial = (n: number): number => n + initial;\n${"  resolveInitial(1);\n".repeat(6)}  return resolveInitial(initial);\n}\nexport const a = () => useHook(1);\n`;
+    const { engine } = memoryEngine(`${FIXTURE}\n${hooks}`);
+    const map = await engine.map({ budget: 4000 });
+    const names = map.symbols.map((s) => s.qualified);
+    expect(names).toContain("src/hooks.ts#useHook");
+    expect(names).not.toContain("src/hooks.ts#useHook.resolveInitial");
+  });
+
   it("counts test cases by the runner's rules: each it( of a Vitest file, each pytest test_ function", async () => {
     const { engine } = memoryEngine(FIXTURE);
     const map = await engine.map({ budget: 4000 });
