@@ -131,7 +131,6 @@ function absent(schema: z.ZodType): unknown {
 export function expandContent(value: unknown, schema: z.ZodType, within?: string, under = ""): unknown {
   const s = unwrap(schema);
   if (value === undefined || value === null) return absent(schema);
-  if (typeof value === "string" && value.startsWith("#") && within !== undefined && !(s instanceof z.ZodObject)) return `${within}${value}`;
   if (s instanceof z.ZodArray) {
     const element = s.element as z.ZodType;
     if (isTable(value)) {
