@@ -59,8 +59,13 @@ describe("lean structured content", () => {
       ],
     });
     expect(lean.files).toEqual({
-      columns: ["path", "score", { symbols: ["qualified", "line"] }],
+      columns: ["path", "score", "symbols"],
       rows: [["src/fit.ts", 12.5, ["#fitBlocks:442", "src/other.ts#x:3"]], ["src/b.ts", 3, ["#b:1"]]],
     });
+    // A column of tables with the same columns names them once in the header.
+    const nested = [{ a: 1, xs: [{ p: 1, q: 2 }, { p: 3, q: 4 }] }, { a: 2, xs: [{ p: 5, q: 6 }] }];
+    expect(leanContent(nested)).toEqual({ columns: ["a", { xs: ["p", "q"] }], rows: [[1, [[1, 2], [3, 4]]], [2, [[5, 6]]]] });
+    const nestedSchema = z.array(z.object({ a: z.int(), xs: z.array(z.object({ p: z.int(), q: z.int() })) }));
+    expect(expandContent(leanContent(nested), nestedSchema)).toEqual(nested);
   });
 });
