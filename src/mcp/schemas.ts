@@ -72,7 +72,7 @@ export const site = z.object({ path: z.string(), line: z.int() });
 
 /** Output of context and pack: the answer's data; its text is the tool result's text content, not repeated here. */
 export const contextOutput = z.object({
-  target: z.string(),
+  target: z.string().optional().describe("The symbol, file or route asked for; absent for words (the text quotes them)."),
   resolvedAs: z.string().describe("How the target was understood: symbol, file, route or search."),
   seeds: z.array(symbolRef),
   notes: z.array(z.string()),

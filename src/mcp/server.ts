@@ -7,6 +7,7 @@
  * reads, no output schemas), serves the index as `codeslice://` resources (resources.ts) and
  * offers prompts for common flows (prompts.ts).
  */
+import type { z } from "zod";
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { ListToolsRequestSchema, type CallToolResult, type ServerNotification, type ServerRequest } from "@modelcontextprotocol/sdk/types.js";
 import type { RequestHandlerExtra } from "@modelcontextprotocol/sdk/shared/protocol.js";
@@ -14,6 +15,7 @@ import { EngineError, LIMITS, loadTokenCounter, type Engine, type FileSystem, ty
 import { noSourceText, toToolError } from "./errors.ts";
 import { plural } from "./render.ts";
 import { freshness as freshnessSchema } from "./schemas.ts";
+import { leanContent, withoutProse } from "./lean.ts";
 import { listedTool } from "./tool-list.ts";
 import { registerPrompts } from "./prompts.ts";
 import { registerResources } from "./resources.ts";
@@ -124,7 +126,7 @@ export function createMcpServer(engine: Engine, options: McpServerOptions = {}):
   const freshen = async (extra: Extra, rescan: boolean): Promise<Freshness> => {
     const listener = progressSender(extra);
     const r = await refresh({ ...(listener ? { onProgress: listener } : {}), ...(rescan ? { rescan: true } : {}) });
-    const base = { indexedAt: new Date(r.at).toISOString(), refreshed: r.refreshed, parsed: r.parsed, removed: r.removed, mode: r.mode, sourceFiles: r.sourceFiles, files: r.files };
+    const base = { indexedAt: new Date(r.at).toISOString().replace(/\.\d+Z$/, "Z"), refreshed: r.refreshed, parsed: r.parsed, removed: r.removed, mode: r.mode, sourceFiles: r.sourceFiles, files: r.files };
     if (r.mode === "initial") {
       const files = plural(r.sourceFiles, "source file");
       const took = `${(r.durationMs / 1000).toFixed(1)} s`;
@@ -157,7 +159,7 @@ export function createMcpServer(engine: Engine, options: McpServerOptions = {}):
         const { line, sourceFiles: _sources, files: _files, ...freshness } = fresh;
         const text = line ? `${answer.text}\n\n(${line})` : answer.text;
         log.debug(`${tool.name} answered in ${(performance.now() - started).toFixed(1)} ms`);
-        return { content: [{ type: "text", text }], structuredContent: { ...answer.data, freshness } };
+        return { content: [{ type: "text", text }], structuredContent: leanContent({ ...answer.data, freshness }) as Record<string, unknown> };
       } catch (error) {
         return toToolError(error, tool.name, log);
       }
@@ -223,13 +225,17 @@ function progressSender(extra: Extra): ((p: Progress) => void) | undefined {
   };
 }
 
+export { expandContent } from "./lean.ts";
+
 /** Tool names, for tests and docs. */
 export const TOOL_NAMES = TOOLS.map((t) => t.name);
 
 /**
- * The shape of a tool's structured content, `freshness` included. Not sent in `tools/list` (see
- * tool-list.ts); the tests check every answer against it, and programs can import it.
+ * The shape of a tool's structured content, `freshness` included, once {@link expandContent} has
+ * turned the lean form the server sends (lean.ts) back into objects: the tool's output schema
+ * without its prose fields. Not sent in `tools/list` (see tool-list.ts); the tests check every
+ * answer against it, and programs can import it.
  */
 export function structuredContentSchema(tool: ToolSpec) {
-  return tool.output.extend({ freshness: freshnessSchema });
+  return (withoutProse(tool.output) as z.ZodObject).extend({ freshness: freshnessSchema });
 }

@@ -2,6 +2,7 @@
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { expandContent, structuredContentSchema, TOOLS } from "../../src/mcp/server.ts";
 import { cliPath, repoRoot } from "./run.ts";
 
 export interface Session {
@@ -42,7 +43,10 @@ export interface ToolAnswer {
 export async function callTool(client: Client, name: string, args: Record<string, unknown> = {}): Promise<ToolAnswer> {
   const r = (await client.callTool({ name, arguments: args }, undefined, { timeout: 120_000 })) as CallToolResult;
   const text = r.content.map((c) => (c.type === "text" ? c.text : "")).join("\n");
-  return { isError: r.isError === true, text, data: r.structuredContent };
+  // The lean form the server sends (src/mcp/lean.ts), read back as the tool's shape.
+  const tool = TOOLS.find((t) => t.name === name);
+  const data = r.isError || !tool ? r.structuredContent : expandContent(r.structuredContent, structuredContentSchema(tool));
+  return { isError: r.isError === true, text, data };
 }
 
 /** The structured content without the freshness report, which differs from run to run. */

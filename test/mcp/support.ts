@@ -12,7 +12,7 @@ import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import type { CallToolResult, Progress } from "@modelcontextprotocol/sdk/types.js";
 import { countTokens } from "gpt-tokenizer/encoding/o200k_base";
 import type { Engine } from "../../src/core/engine/engine.ts";
-import { createMcpServer, structuredContentSchema, TOOLS, type McpServerOptions } from "../../src/mcp/server.ts";
+import { createMcpServer, expandContent, structuredContentSchema, TOOLS, type McpServerOptions } from "../../src/mcp/server.ts";
 import { parseFixture } from "../support/platform.ts";
 
 export const repoRoot = fileURLToPath(new URL("../../", import.meta.url));
@@ -166,33 +166,39 @@ export interface Answer {
 }
 
 /**
- * Checks a successful answer's structured content against the tool's schema. The schemas are not
+ * Expands a successful answer's structured content and checks it against the tool's schema. The schemas are not
  * sent in tools/list (a client would validate them), so the tests do it for every answer.
  */
-export function checkStructured(name: string, raw: CallToolResult): void {
-  if (raw.isError) return;
+export function checkStructured(name: string, raw: CallToolResult): unknown {
+  if (raw.isError) return raw.structuredContent;
   const tool = TOOLS.find((t) => t.name === name);
   if (!tool) throw new Error(`no tool ${name}`);
-  const r = structuredContentSchema(tool).strict().safeParse(raw.structuredContent);
+  const schema = structuredContentSchema(tool);
+  const expanded = expandContent(raw.structuredContent, schema);
+  const r = schema.strict().safeParse(expanded);
   if (!r.success) throw new Error(`${name}: structured content does not match its schema: ${r.error.message}`);
+  return expanded;
 }
 
 /** Calls one tool; `onprogress` receives progress notifications (and makes the client send a token). */
 export async function call(client: Client, name: string, args: Record<string, unknown> = {}, onprogress?: (p: Progress) => void): Promise<Answer> {
   const raw = (await client.callTool({ name, arguments: args }, undefined, onprogress ? { onprogress } : {})) as CallToolResult;
   const text = raw.content.map((c) => (c.type === "text" ? c.text : "")).join("\n");
-  checkStructured(name, raw);
-  return { isError: raw.isError === true, text, data: raw.structuredContent, raw };
+  // The server sends the lean form (src/mcp/lean.ts); the tests read it as objects, as a program would.
+  const data = checkStructured(name, raw);
+  return { isError: raw.isError === true, text, data, raw };
 }
 
 /** Tokens of an answer as a client that passes both shows it: the text plus the JSON of the structured content. */
 export function answerTokens(a: Answer): number {
-  return countTokens(a.text) + (a.data === undefined ? 0 : countTokens(JSON.stringify(a.data)));
+  const sent = a.raw.structuredContent;
+  return countTokens(a.text) + (sent === undefined ? 0 : countTokens(JSON.stringify(sent)));
 }
 
 /** {@link answerTokens} without what the server adds to every answer (the freshness line and field): what a budget covers. */
 export function budgetedTokens(a: Answer): number {
-  const { freshness: _f, ...data } = a.data ?? {};
+  const sent = a.raw.structuredContent;
+  const { freshness: _f, ...data } = sent ?? {};
   const text = a.text.replace(/\n\n\(index (built|loaded|refreshed)[^\n]*\)$/, "");
-  return countTokens(text) + (a.data === undefined ? 0 : countTokens(JSON.stringify(data)));
+  return countTokens(text) + (sent === undefined ? 0 : countTokens(JSON.stringify(data)));
 }

@@ -237,7 +237,7 @@ describe("tools over the in-process transport", () => {
     const deep = await call(c.client, "callers", { symbol: "format_greeting", depth: 1_000_000 });
     expect(deep.isError).toBe(false);
     expect(deep.data.depth).toBe(10);
-    expect(deep.data.notes.join(" ")).toMatch(/depth lowered from 1000000 to 10/);
+    expect(deep.text).toMatch(/depth lowered from 1000000 to 10/);
     const mapHuge = await call(c.client, "repo_map", { budget: 1e12 });
     expect(mapHuge.data.budgetRequested).toBe(1e12);
 
@@ -515,7 +515,7 @@ describe("the response cap", () => {
       expect(callers.data.omitted).toBe(400 - callers.data.results.length);
       expect(callers.data.results.length).toBeGreaterThan(5);
       expect(callers.text).toContain(`cursor=${callers.data.page.next}`);
-      expect(callers.data.notes.join(" ")).toMatch(/budget lowered from 4000 to 1500 tokens/);
+      expect(callers.text).toMatch(/budget lowered from 4000 to 1500 tokens/);
 
       const imp = await call(c.client, "importers", { file: "core/util.py" });
       expect(answerTokens(imp)).toBeLessThanOrEqual(cap);
@@ -528,7 +528,7 @@ describe("the response cap", () => {
       const deep = await call(c.client, "impact", { target: "shared", depth: 1000, direction: "both" });
       expect(deep.isError, deep.text).toBe(false);
       expect(deep.data.depth).toBe(10);
-      expect(deep.data.notes.join(" ")).toMatch(/depth lowered from 1000 to 10/);
+      expect(deep.text).toMatch(/depth lowered from 1000 to 10/);
       expect((await call(c.client, "impact", { target: "shared", depth: 0 })).isError).toBe(true);
 
       // No git folder in this project: changes says so, and points at the diff parameter.

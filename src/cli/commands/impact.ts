@@ -22,7 +22,10 @@ export const impactCommand = defineCommand({
 grouped by depth, each with the call site, how the call was resolved and a confidence (and
 the product of the confidences along its path). The head of the answer is a risk summary:
 production callers and their directories, routes whose handlers are reached, tests with
-runnable ids, the deepest path. Paged like callers.`,
+runnable ids, the reach (the tests and routes whose calls lead to the target at any depth,
+of all of them), the deepest path. The risk is high with many callers, or when half the
+tests or routes reach the target (a middleware compose every request runs), however few
+its callers. Paged like callers.`,
   examples: ["codeslice impact Session.send", "codeslice impact src/auth.py --direction both --depth 2", "codeslice impact src/cart.ts:40-62 --json"],
   async run({ args: [target], flags }) {
     return withEngine(flags, async (engine, progress) => {

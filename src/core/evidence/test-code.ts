@@ -65,3 +65,42 @@ export function isTestSite(graph: CodeGraph, path: string, line: number, caller:
   if (!s || !conventionsOf(s.language)) return false;
   return testAt(graph, path, line, s.index) !== undefined;
 }
+
+/** The test cases of each test file, memoized per graph (see {@link testCasesOf}). */
+const casesByGraph = new WeakMap<CodeGraph, Map<string, Set<string>>>();
+
+/**
+ * The test cases of every test file, by its runner's rules (the language's `testAt`): each pytest
+ * `test_*` function, each `it(`/`test(` call of a Vitest, Jest or Mocha file, each Go `Test*`
+ * function, each JUnit `@Test` method. Read at every definition and every call of the file, so a
+ * test is found whether it is a definition or a call; groups (a describe block, a test class) are
+ * not cases. Ids, by path.
+ */
+export function testCasesOf(graph: CodeGraph): Map<string, Set<string>> {
+  const known = casesByGraph.get(graph);
+  if (known) return known;
+  const out = new Map<string, Set<string>>();
+  for (const [path, record] of graph.records) {
+    const conv = conventionsOf(record.language);
+    if (!conv || !isTestPath(path, record.language)) continue;
+    const ids = new Set<string>();
+    const add = (line: number, index: number) => {
+      const t = conv.testAt(siteOf(record, line, index));
+      if (t && !t.group) ids.add(t.id);
+    };
+    const defs = record.definitions;
+    defs.forEach((d, i) => add(d.nameLine, i));
+    // Calls in file order against the definitions open at their line (a stack, innermost on top):
+    // linear in the file, where asking scopeAt for each call is calls × definitions.
+    const open: number[] = [];
+    let next = 0;
+    for (const c of record.calls) {
+      while (next < defs.length && defs[next]!.start <= c.line) open.push(next++);
+      for (let k = open.length - 1; k >= 0; k--) if (defs[open[k]!]!.end < c.line) open.splice(k, 1);
+      add(c.line, open.length ? open[open.length - 1]! : -1);
+    }
+    if (ids.size) out.set(path, ids);
+  }
+  casesByGraph.set(graph, out);
+  return out;
+}

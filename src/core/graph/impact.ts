@@ -6,6 +6,7 @@
  * tests reached (by calls, or by importing a target file), and a risk summary: production callers,
  * the directories they sit in, the deepest path. One page at a time within a budget, like callers.
  */
+import { reachIsHigh, reachIsMedium, reachOf, type Reach } from "./reach.ts";
 import { cite } from "../../shared/paths.ts";
 import { EngineError } from "../../shared/errors.ts";
 import { findFile, parseLocation } from "../../shared/locations.ts";
@@ -74,7 +75,7 @@ export interface ImpactRoute {
 
 /** How much could break, in numbers. */
 export interface ImpactRisk {
-  /** low: a few production callers, no route; high: many callers, or routes across several directories. */
+  /** low: a few production callers, no route; high: many callers, routes across several directories, or half the tests or routes reaching it. */
   level: "low" | "medium" | "high";
   productionCallers: number;
   directCallers: number;
@@ -83,6 +84,8 @@ export interface ImpactRisk {
   directoryCount: number;
   routes: number;
   tests: number;
+  /** Tests and routes whose calls lead to the target at any depth (up to LIMITS.depth.max), of all of them. */
+  reach: Reach;
   /** The longest caller chain found, target last (qualified names). */
   deepest: { depth: number; path: string[] };
 }
@@ -245,7 +248,8 @@ export function impact(graph: CodeGraph, target: string, direction: ImpactDirect
 
   const routes = impactRoutes(graph, ids, targets, up, io);
 
-  const { risk, directories, dirCount, chain, directCallers } = impactRisk(graph, all, up, entryById, routes.length, tests.length);
+  const reach = reachOf(graph, ids, io.routes());
+  const { risk, directories, dirCount, chain, directCallers } = impactRisk(graph, all, up, entryById, routes.length, tests.length, reach);
 
   const byDepthMap = new Map<string, ImpactAnswer["byDepth"][number]>();
   for (const e of all) {
@@ -278,7 +282,7 @@ export function impact(graph: CodeGraph, target: string, direction: ImpactDirect
       const lines = [`# Impact of ${targetLine}, ${direction === "both" ? "callers and callees" : direction === "up" ? "callers" : "callees"} to depth ${depth}`];
       if (direction !== "down") {
         const dirs = directories.slice(0, SUMMARY_SHOWN).map((d) => `${d.path} (${fmt(d.count)})`).join(", ");
-        lines.push(`Risk: ${risk.level} — ${plural(risk.productionCallers, "production caller")} (${fmt(directCallers)} direct)${dirCount ? ` in ${plural(dirCount, "directory", "directories")}: ${dirs}${dirCount > SUMMARY_SHOWN ? ", …" : ""}` : ""}; ${plural(routes.length, "route")}; ${plural(tests.length, "test")}${risk.deepest.depth ? `; deepest path ${plural(risk.deepest.depth, "hop")}: ${chain.join(" → ")}` : ""}.`);
+        lines.push(`Risk: ${risk.level} — ${plural(risk.productionCallers, "production caller")} (${fmt(directCallers)} direct)${dirCount ? ` in ${plural(dirCount, "directory", "directories")}: ${dirs}${dirCount > SUMMARY_SHOWN ? ", …" : ""}` : ""}; ${plural(routes.length, "route")}; ${plural(tests.length, "test")}${reachText(risk.reach)}${risk.deepest.depth ? `; deepest path ${plural(risk.deepest.depth, "hop")}: ${chain.join(" → ")}` : ""}.`);
       }
       lines.push(`Reached: ${[direction !== "down" && plural(total.up, "caller"), direction !== "up" && plural(total.down, "callee")].filter(Boolean).join(", ")} — ${byDepth.map((r) => `${r.direction === "up" ? "callers" : "callees"} at depth ${r.depth}: ${fmt(r.production)}${r.test ? ` + ${fmt(r.test)} in tests` : ""}`).join("; ") || "none"}.`);
       if (routes.length) lines.push(`Routes: ${routes.slice(0, SUMMARY_SHOWN).map((r) => `${r.method} ${r.path} (${cite(r.file, r.line)}${r.depth ? `, ${plural(r.depth, "hop")}` : ", handler"})`).join("; ")}${routes.length > SUMMARY_SHOWN ? `; … and ${fmt(routes.length - SUMMARY_SHOWN)} more` : ""}.`);
@@ -361,8 +365,16 @@ function impactRoutes(graph: CodeGraph, ids: number[], targets: SymbolNode[], up
   return routes;
 }
 
+/** The reach clause of the risk line: the tests and routes that run through the target, of all. */
+function reachText(r: Reach): string {
+  const parts: string[] = [];
+  if (r.testsTotal) parts.push(`${fmt(r.tests)} of ${plural(r.testsTotal, "test")}`);
+  if (r.routesTotal) parts.push(`${fmt(r.routes)} of ${plural(r.routesTotal, "route")}`);
+  return parts.length ? `; at any depth, ${parts.join(" and ")} reach it (${Math.round(r.share * 100)}%)` : "";
+}
+
 /** The risk summary: production callers, the folders they live in, the deepest chain of callers. */
-function impactRisk(graph: CodeGraph, all: ImpactEntry[], up: Map<number, Reached>, entryById: Map<string, ImpactEntry>, routeCount: number, testCount: number) {
+function impactRisk(graph: CodeGraph, all: ImpactEntry[], up: Map<number, Reached>, entryById: Map<string, ImpactEntry>, routeCount: number, testCount: number, reach: Reach) {
   const sym = (id: number) => graph.symbols[id]!;
   const prodUp = all.filter((e) => e.direction === "up" && !e.inTest);
   const dirCounts = new Map<string, number>();
@@ -379,10 +391,13 @@ function impactRisk(graph: CodeGraph, all: ImpactEntry[], up: Map<number, Reache
     if (!up.has(r.from)) chain.push(sym(r.from).qualified);
   }
   const directCallers = prodUp.filter((e) => e.depth === 1).length;
-  const level: ImpactRisk["level"] = prodUp.length >= 25 || (routeCount > 0 && dirCounts.size >= 3) ? "high" : prodUp.length >= 5 || routeCount > 0 || dirCounts.size >= 3 ? "medium" : "low";
+  // Many callers, or routes across folders; or reach: most tests or routes run through it (a
+  // middleware `compose`, a dispatcher), however few its callers.
+  const level: ImpactRisk["level"] = prodUp.length >= 25 || (routeCount > 0 && dirCounts.size >= 3) || reachIsHigh(reach) ? "high"
+    : prodUp.length >= 5 || routeCount > 0 || dirCounts.size >= 3 || reachIsMedium(reach) ? "medium" : "low";
   const risk: ImpactRisk = {
     level, productionCallers: prodUp.length, directCallers, directories: directories.slice(0, SUMMARY_SHOWN), directoryCount: dirCounts.size,
-    routes: routeCount, tests: testCount, deepest: { depth: deepestEntry?.depth ?? 0, path: chain },
+    routes: routeCount, tests: testCount, reach, deepest: { depth: deepestEntry?.depth ?? 0, path: chain },
   };
   return { risk, directories, dirCount: dirCounts.size, chain, directCallers };
 }

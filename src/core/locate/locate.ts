@@ -63,7 +63,7 @@ export interface LocateAnswer {
   text: string;
 }
 
-export const LOCATE_LIMITS = { files: { min: 1, max: 50, default: 10 }, symbols: { min: 0, max: 10, default: 5 }, budget: 600 } as const;
+export const LOCATE_LIMITS = { files: { min: 1, max: 50, default: 10 }, symbols: { min: 0, max: 10, default: 5 }, budget: 600, textSymbols: 3 } as const;
 
 const round = (n: number) => Math.round(n * 100) / 100;
 
@@ -154,7 +154,7 @@ function headerOf(terms: string[], read: LocateAnswer["read"]): string {
 }
 
 /** Symbols per file the text shows (the data has them all). */
-const TEXT_SYMBOLS = 3;
+const TEXT_SYMBOLS = LOCATE_LIMITS.textSymbols;
 
 function renderFile(f: LocatedFile, i: number, symbols: number): string {
   // The text is for reading at a glance: two pieces of evidence and four words; the data has all.

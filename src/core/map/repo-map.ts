@@ -10,7 +10,7 @@ import { loadTokenCounter, type Encoding } from "../budget/tokenizer.ts";
 import type { Snapshot } from "../engine/snapshot.ts";
 import type { FileRecord } from "../extract/record.ts";
 import type { CodeGraph } from "../graph/model.ts";
-import { isTestFile } from "../slice/plan.ts";
+import { isTestPath, testCasesOf } from "../evidence/test-code.ts";
 import type { Route } from "../slice/routes.ts";
 import { EngineError } from "../../shared/errors.ts";
 import { LIMITS } from "../limits.ts";
@@ -57,11 +57,25 @@ export interface MapEntryPoint {
 }
 
 /** The map as data plus its rendering. */
+/** Definitions of the code that is not the product, by role: counted apart from the central symbols. */
+export interface MapApart {
+  test: number;
+  example: number;
+  benchmark: number;
+  vendored: number;
+}
+
 export interface RepoMap {
   services: MapService[];
   languages: { language: string; files: number; symbols: number }[];
+  /** The product's own entry points; when it has none, the first few of its tests', examples' or benchmarks'. */
   entryPoints: MapEntryPoint[];
+  /** When the product has no entry point: how many its tests, examples and benchmarks have (the first few are listed); else 0. */
+  entryPointsElsewhere: number;
+  /** Central symbols of the product's own code. */
   symbols: MapSymbol[];
+  /** Definitions in tests, examples, benchmarks and vendored code, not ranked. */
+  symbolsApart: MapApart;
   layout: { path: string; files: number; sourceFiles: number }[];
   witnesses: { testFiles: number; testFunctions: number; httpFiles: string[]; openapi: string[] };
   /** Files that parsed with syntax errors (indexed only in part): how many, and the first few with their broken lines. */
@@ -96,6 +110,21 @@ const MANIFESTS: Record<string, RegExp | undefined> = {
 export function isManifest(path: string): boolean {
   const base = path.slice(path.lastIndexOf("/") + 1);
   return base in MANIFESTS || base.endsWith(".csproj");
+}
+
+/** Code that is not the product: its tests, examples, benchmarks and vendored copies. */
+export type CodeRole = "production" | "test" | "example" | "benchmark" | "vendored";
+
+const ROLE_FOLDERS: [Exclude<CodeRole, "production" | "test">, RegExp][] = [
+  ["vendored", /(^|\/)(vendor|vendored|_vendor|third[-_]party|node_modules|bower_components)\//i],
+  ["benchmark", /(^|\/)(bench|benches|benchmarks?|perf)\//i],
+  ["example", /(^|\/)(examples?|samples?|demos?|docs_src|docs\/examples)\//i],
+];
+
+/** What a file is to the project, by its path (a test by its language's pattern, else the generic one). */
+export function codeRole(path: string, language?: string): CodeRole {
+  for (const [role, re] of ROLE_FOLDERS) if (re.test(path)) return role;
+  return isTestPath(path, language) ? "test" : "production";
 }
 
 /** Decorators that make a function an entry point: CLI commands (click, typer), tasks, event handlers. */
@@ -142,8 +171,8 @@ export async function buildRepoMap(
   const parts: MapParts = {
     languages: mapLanguages(records),
     services: mapServices(snapshot, manifests),
-    entryPoints: mapEntryPoints(graph, routes),
-    symbols: centralSymbols(graph),
+    ...entryPointParts(mapEntryPoints(graph, routes)),
+    ...symbolParts(centralSymbols(graph)),
     layout: mapLayout(snapshot),
     witnesses: mapWitnesses(snapshot, graph),
     readPartly: readPartly(records),
@@ -152,22 +181,27 @@ export async function buildRepoMap(
   const envelope = options.envelope === undefined ? 0
     : options.envelope.fixed + (options.envelope.perRecord === undefined ? 0 : parts.languages.reduce((a, l) => a + count(JSON.stringify(envelopeRecord(l, options.envelope!.fields?.language))) + options.envelope!.perRecord!, 0));
   const fit = fitMapLines(lines, budget, count, envelope);
-  const { services, languages, entryPoints, symbols, layout, witnesses } = parts;
+  const { services, languages, entryPoints, entryPointsElsewhere, symbols, symbolsApart, layout, witnesses } = parts;
   const { text, tokens } = fit;
   return {
-    services, languages, entryPoints, symbols: symbols.slice(0, 50), layout,
+    services, languages, entryPoints, entryPointsElsewhere, symbols: symbols.slice(0, 50), symbolsApart, layout,
     witnesses: { testFiles: witnesses.testFiles.size, testFunctions: witnesses.testFunctions, httpFiles: witnesses.httpFiles, openapi: witnesses.openapi },
     readPartly: parts.readPartly,
     text, tokens, budget, encoding, ...(options.envelope !== undefined ? { envelope: fit.envelope } : {}), omitted: fit.omitted,
   };
 }
 
+const entryPointParts = (e: { entryPoints: MapEntryPoint[]; elsewhere: number }) => ({ entryPoints: e.entryPoints, entryPointsElsewhere: e.elsewhere });
+const symbolParts = (c: { symbols: MapSymbol[]; apart: MapApart }) => ({ symbols: c.symbols, symbolsApart: c.apart });
+
 /** What the map shows, section by section, before it is rendered. */
 interface MapParts {
   languages: RepoMap["languages"];
   services: MapService[];
   entryPoints: MapEntryPoint[];
+  entryPointsElsewhere: number;
   symbols: MapSymbol[];
+  symbolsApart: MapApart;
   layout: RepoMap["layout"];
   witnesses: { testFiles: Set<string>; testFunctions: number; httpFiles: string[]; openapi: string[] };
   readPartly: RepoMap["readPartly"];
@@ -212,52 +246,80 @@ function mapServices(snapshot: Snapshot, manifests: Map<string, string>): MapSer
     for (const s of services) if ((s.path === "" || f.path.startsWith(`${s.path}/`)) && (!best || s.path.length > best.path.length)) best = s;
     if (best) best.files++;
   }
-  return services;
+  // The root package first, then the product's own packages, then benchmarks, examples and the like.
+  const rank = (s: MapService) => (s.path === "" ? 0 : codeRole(`${s.path}/x`) === "production" ? 1 : 2);
+  return services.sort((a, b) => rank(a) - rank(b) || (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
 }
 
-/** Entry points: routes, decorated commands and handlers. */
-function mapEntryPoints(graph: CodeGraph, routes: Route[]): MapEntryPoint[] {
-  const entryPoints: MapEntryPoint[] = [];
+const APART_WORDS: Record<keyof MapApart, string> = { test: "tests", example: "examples", benchmark: "benchmarks", vendored: "vendored code" };
+
+/** Entry points of tests, examples and benchmarks the map names when the product has none. */
+const ELSEWHERE_SHOWN = 3;
+
+/**
+ * Entry points: routes, decorated commands and handlers of the product's own code. A test's app,
+ * an example's or a benchmark's are witnesses: when the product registers none (a framework's own
+ * repository), the first few are named and all of them counted (`elsewhere`).
+ */
+function mapEntryPoints(graph: CodeGraph, routes: Route[]): { entryPoints: MapEntryPoint[]; elsewhere: number } {
+  const all: (MapEntryPoint & { production: boolean })[] = [];
   const seenRoute = new Set<string>();
-  // The project's own routes: a test's app or an example's are witnesses, listed only when nothing else registers routes.
-  const aside = (r: Route) => r.test === true || /(^|\/)(examples?|samples?|demos?)\//i.test(r.file);
-  const own = routes.filter((r) => !aside(r));
-  for (const r of own.length ? own : routes) {
+  for (const r of routes) {
     const label = `${r.method} ${r.path}`;
     if (seenRoute.has(label)) continue;
     seenRoute.add(label);
-    entryPoints.push({ kind: "route", label, path: r.file, line: r.line, ...(r.handler !== undefined ? { symbol: graph.symbols[r.handler]!.qualified } : {}) });
+    const production = r.test !== true && codeRole(r.file, graph.records.get(r.file)?.language) === "production";
+    all.push({ kind: "route", label, path: r.file, line: r.line, ...(r.handler !== undefined ? { symbol: graph.symbols[r.handler]!.qualified } : {}), production });
   }
   for (const s of graph.symbols) {
-    if (s.kind === "module" || isTestFile(s.file)) continue;
+    if (s.kind === "module") continue;
     const d = graph.records.get(s.file)!.definitions[s.index]!;
     const dec = d.decorators?.find((x) => COMMAND_DECORATOR.test(x));
     if (dec) {
       const kind = /command|group|subcommand|callback|cli/.test(dec) ? "command" : "handler";
-      entryPoints.push({ kind, label: `${dec.slice(0, 60)} ${s.name}`, path: s.file, line: s.nameLine, symbol: s.qualified });
+      all.push({ kind, label: `${dec.slice(0, 60)} ${s.name}`, path: s.file, line: s.nameLine, symbol: s.qualified, production: codeRole(s.file, s.language) === "production" });
     }
   }
-  return entryPoints;
+  const own = all.filter((e) => e.production);
+  const shown = own.length ? own : all.slice(0, ELSEWHERE_SHOWN);
+  return { entryPoints: shown.map(({ production: _p, ...e }) => e), elsewhere: own.length ? 0 : all.length };
 }
 
-/** The 60 most central referenced symbols outside tests, by rank then references. */
-function centralSymbols(graph: CodeGraph): MapSymbol[] {
+/**
+ * The 60 most central referenced symbols of the product's own code, by rank then references: not
+ * tests, examples, benchmarks or vendored copies (counted apart), and not functions local to a
+ * function (a React hook's inner helper is no landmark of the repository).
+ */
+function centralSymbols(graph: CodeGraph): { symbols: MapSymbol[]; apart: MapApart } {
   const rank = rankSymbols(graph);
   const refs = new Map<number, number>();
   for (const e of graph.calls) refs.set(e.callee, (refs.get(e.callee) ?? 0) + 1);
   for (const tos of graph.typeUses.values()) for (const t of tos) refs.set(t, (refs.get(t) ?? 0) + 1);
   for (const e of graph.inherits) refs.set(e.base, (refs.get(e.base) ?? 0) + 1);
+  const apart: MapApart = { test: 0, example: 0, benchmark: 0, vendored: 0 };
+  const roleOf = new Map<string, CodeRole>();
+  const production = (s: CodeGraph["symbols"][number]) => {
+    let role = roleOf.get(s.file);
+    if (role === undefined) roleOf.set(s.file, (role = codeRole(s.file, s.language)));
+    if (role !== "production" && s.kind !== "module") apart[role]++;
+    return role === "production";
+  };
+  const local = (s: CodeGraph["symbols"][number]) => {
+    const p = s.parent >= 0 ? graph.symbols[s.parent] : undefined;
+    return p !== undefined && (p.kind === "function" || p.kind === "method");
+  };
   const ranked = graph.symbols
-    .filter((s) => s.kind !== "module" && !isTestFile(s.file) && (refs.get(s.id) ?? 0) > 0)
+    .filter((s) => s.kind !== "module" && production(s) && !local(s) && (refs.get(s.id) ?? 0) > 0)
     .sort((a, b) => rank[b.id]! - rank[a.id]! || (refs.get(b.id) ?? 0) - (refs.get(a.id) ?? 0));
   const top = ranked[0] ? rank[ranked[0].id]! : 1;
-  return ranked.slice(0, 60).map((s) => {
+  const symbols = ranked.slice(0, 60).map((s) => {
     const d = graph.records.get(s.file)!.definitions[s.index]!;
     return {
       path: s.file, line: s.start, end: s.end, kind: s.kind, qualified: s.qualified,
       signature: d.signature.split("\n")[0]!.trim().slice(0, 140), rank: Math.round((rank[s.id]! / top) * 1000) / 1000, references: refs.get(s.id) ?? 0,
     };
   });
+  return { symbols, apart };
 }
 
 /** Folders one and two levels deep, with their file counts. */
@@ -278,9 +340,10 @@ function mapLayout(snapshot: Snapshot): RepoMap["layout"] {
 
 /** Test files and functions, .http requests and OpenAPI documents. */
 function mapWitnesses(snapshot: Snapshot, graph: CodeGraph): MapParts["witnesses"] {
-  const testFiles = new Set(snapshot.files.filter((f) => f.language && isTestFile(f.path)).map((f) => f.path));
+  const testFiles = new Set(snapshot.files.filter((f) => f.language && codeRole(f.path, graph.records.get(f.path)?.language) === "test").map((f) => f.path));
+  // Test cases by their runner's rules: each `it(`/`test(` call, each pytest `test_*`, each Go `Test*`.
   let testFunctions = 0;
-  for (const path of testFiles) for (const d of graph.records.get(path)?.definitions ?? []) if (/^test|^it_|Test$|^Test/.test(d.name)) testFunctions++;
+  for (const ids of testCasesOf(graph).values()) testFunctions += ids.size;
   const httpFiles = snapshot.files.filter((f) => /\.(http|rest)$/i.test(f.path)).map((f) => f.path);
   const openapi = snapshot.files.filter((f) => /(^|\/)(openapi|swagger)[^/]*\.(json|ya?ml)$/i.test(f.path)).map((f) => f.path);
   return { testFiles, testFunctions, httpFiles, openapi };
@@ -296,7 +359,7 @@ interface MapLine {
 
 /** The map's lines, section by section: the title and how to cite, then each section's header and entries. */
 function mapLines(snapshot: Snapshot, graph: CodeGraph, indexed: number, parts: MapParts): MapLine[] {
-  const { languages, services, entryPoints, symbols, layout, witnesses } = parts;
+  const { languages, services, entryPoints, entryPointsElsewhere, symbols, symbolsApart, layout, witnesses } = parts;
   const lines: MapLine[] = [];
   const add = (section: number, priority: number, text: string) => lines.push({ section, order: lines.length, priority, text });
   add(0, 0, `# Repo map: ${snapshot.files.length} files, ${indexed} indexed, ${graph.symbols.length - indexed} symbols`);
@@ -309,10 +372,13 @@ function mapLines(snapshot: Snapshot, graph: CodeGraph, indexed: number, parts: 
   }
   if (entryPoints.length) {
     add(3, 3, "## Entry points");
+    if (entryPointsElsewhere) add(3, 3, `- none in the product's own code; ${entryPointsElsewhere} in tests, examples and benchmarks${entryPointsElsewhere > entryPoints.length ? `, the first ${entryPoints.length}` : ""}:`);
     entryPoints.forEach((e, i) => add(3, i < 12 ? 3 : 8, `- ${e.kind} ${e.label}${e.symbol && e.kind === "route" ? ` → ${e.symbol}` : ""} (${cite(e.path, e.line)})`));
   }
   if (symbols.length) {
     add(4, 3, "## Central symbols (rank over calls, types and inheritance)");
+    const apart = (Object.entries(symbolsApart) as [keyof MapApart, number][]).filter(([, n]) => n > 0).map(([role, n]) => `${n} in ${APART_WORDS[role]}`);
+    if (apart.length) add(4, 3, `- of the product's own code; not ranked: ${apart.join(", ")} (definitions)`);
     symbols.forEach((s, i) => add(4, i < 15 ? 3 : i < 30 ? 5 : 9, `- ${cite(s.path, s.line, s.end)} ${s.kind} ${s.qualified} (${s.references} refs): ${s.signature}`));
   }
   add(5, 4, "## Layout");

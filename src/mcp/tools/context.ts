@@ -24,7 +24,8 @@ const FIELDS = {
 /** The structured content of a context answer. */
 function structured(answer: ContextAnswer, requested: number, clamp: string | undefined) {
   return {
-    target: answer.target,
+    // Words (a task, a search) are the caller's own argument, quoted in the text: not echoed here.
+    ...(answer.resolvedAs === "search" ? {} : { target: answer.target }),
     resolvedAs: answer.resolvedAs,
     usage: {
       tokens: answer.usage.tokens, budget: answer.usage.budget, encoding: answer.usage.encoding,

@@ -54,6 +54,7 @@ export const impactTool = defineTool({
     risk: z.object({
       level: z.string(), productionCallers: z.int(), directCallers: z.int(),
       directories: z.array(z.object({ path: z.string(), count: z.int() })), directoryCount: z.int(), routes: z.int(), tests: z.int(),
+      reach: z.object({ share: z.number(), tests: z.int(), testsTotal: z.int(), routes: z.int(), routesTotal: z.int() }).describe("Tests and routes whose calls lead to the target, of all; share: the larger fraction."),
       deepest: z.object({ depth: z.int(), path: z.array(z.string()) }),
     }),
     total: z.object({ targets: z.int(), up: z.int(), down: z.int(), tests: z.int(), routes: z.int() }),

@@ -23,7 +23,7 @@ export const locateTool = defineTool({
       z.object({
         path: z.string(),
         score: z.number(),
-        symbols: z.array(z.object({ qualified: z.string(), line: z.int(), end: z.int(), score: z.number() })),
+        symbols: z.array(z.object({ qualified: z.string(), line: z.int() })).describe("The symbols the text names, best first."),
       }),
     ),
     framesInProject: z.int().describe("Trace frames of the task that map into the project."),
@@ -31,7 +31,8 @@ export const locateTool = defineTool({
   }),
   async run(args, ctx) {
     const a = await ctx.engine.locate(args.task, { ...(args.limit !== undefined ? { limit: args.limit } : {}), budget: Math.min(ctx.cap, Math.max(LOCATE_LIMITS.budget, 60 * (args.limit ?? LOCATE_LIMITS.files.default))), signal: ctx.signal });
-    const files = a.files.slice(0, a.files.length - a.omitted).map((f) => ({ path: f.path, score: f.score, symbols: f.symbols.map((s) => ({ qualified: s.qualified, line: s.line, end: s.end, score: s.score })) }));
+    // The symbols the text names for each file (it shows three), not the longer list the engine ranked.
+    const files = a.files.slice(0, a.files.length - a.omitted).map((f) => ({ path: f.path, score: Math.round(f.score * 10) / 10, symbols: f.symbols.slice(0, LOCATE_LIMITS.textSymbols).map((s) => ({ qualified: s.qualified, line: s.line })) }));
     return { text: a.text, data: { files, framesInProject: a.read.framesInProject, omitted: a.omitted } };
   },
 });

@@ -23,10 +23,14 @@ export const queryTool = defineTool({
   output: z.object({
     kind: z.enum(KINDS),
     columns: z.array(z.string()).optional(),
-    rows: z.array(z.array(z.unknown())).optional(),
     total: z.int(),
-    flows: z.array(z.unknown()).optional(),
-    clusters: z.array(z.unknown()).optional(),
+    flows: z.array(z.object({ kind: z.string(), name: z.string(), entry: z.string(), path: z.string(), line: z.int(), size: z.int(), files: z.int(), depth: z.int(), steps: z.array(z.string()) })).optional(),
+    clusters: z
+      .array(z.object({
+        id: z.int(), name: z.string(), files: z.array(z.string()), fileCount: z.int(), symbols: z.int(), cohesion: z.number(), central: z.array(z.string()),
+        entries: z.array(z.object({ kind: z.string(), name: z.string(), reached: z.int() })), entryCount: z.int(),
+      }))
+      .optional(),
     notes: z.array(z.string()),
   }),
   async run(args, ctx) {
@@ -44,6 +48,9 @@ export const queryTool = defineTool({
       return { text: a.text, data: { kind, total: a.total, clusters: a.clusters, notes } };
     }
     const a = await ctx.engine.query(args.q ?? "", common);
-    return { text: a.text, data: { kind, columns: a.columns, rows: a.rows, total: a.total, notes: [...notes, ...a.notes] } };
+    // The rows are the text: a model reads them there, and the structured content does not repeat
+    // them (it would cost as much again, issue 24 item 6); programs take them from the CLI's --json
+    // or the library's engine.query.
+    return { text: a.text, data: { kind, columns: a.columns, total: a.total, notes: [...notes, ...a.notes] } };
   },
 });

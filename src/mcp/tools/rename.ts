@@ -11,7 +11,15 @@ import { defineTool } from "../tool.ts";
 /** Entries of each list the structured content carries (the text lists what fits the cap). */
 const LISTED = 100;
 
-const edit = z.object({ path: z.string(), line: z.int(), col: z.int(), endCol: z.int(), oldText: z.string(), newText: z.string(), why: z.string(), note: z.string().optional() });
+/** A file's edits as data: `line:col:why` each (1-based line, 0-based column); every edit replaces `oldName` with `newName`. */
+const edits = z.array(z.object({ path: z.string(), at: z.array(z.string()) }));
+
+/** Sites grouped by file, each `line:col[:why]`, in the plan's order. */
+function byFile(sites: readonly { path: string; line: number; col: number; why?: string }[]): { path: string; at: string[] }[] {
+  const out = new Map<string, string[]>();
+  for (const e of sites) (out.get(e.path) ?? out.set(e.path, []).get(e.path)!).push(`${e.line}:${e.col}${e.why ? `:${e.why}` : ""}`);
+  return [...out].map(([path, at]) => ({ path, at }));
+}
 
 export const renameTool = defineTool({
   name: "rename",
@@ -29,9 +37,11 @@ export const renameTool = defineTool({
   output: z.object({
     planToken: z.string(),
     applied: z.boolean(),
-    edits: z.array(edit).optional(),
-    mentions: z.array(edit).optional(),
-    uncertain: z.array(z.object({ path: z.string(), line: z.int(), col: z.int(), text: z.string(), reason: z.string() })).optional(),
+    edits: edits.optional(),
+    mentions: edits.optional(),
+    uncertain: edits.optional(),
+    oldName: z.string().optional(),
+    newName: z.string().optional(),
     counts: z.object({ edits: z.int(), mentions: z.int(), uncertain: z.int(), files: z.int() }),
     written: z.array(z.object({ path: z.string(), edits: z.int(), mentions: z.int() })).optional(),
   }),
@@ -48,7 +58,10 @@ export const renameTool = defineTool({
     const counts = { edits: plan.edits.length, mentions: plan.mentions.length, uncertain: plan.uncertain.length, files: plan.files.length };
     const data = {
       planToken: plan.planToken, applied: false, counts,
-      edits: plan.edits.slice(0, LISTED), mentions: plan.mentions.slice(0, LISTED), uncertain: plan.uncertain.slice(0, LISTED),
+      // Where and why only: each edit replaces oldName with newName, and its note and an unresolved
+      // site's reason are prose the text shows beside it.
+      oldName: plan.oldName, newName: plan.newName,
+      edits: byFile(plan.edits.slice(0, LISTED)), mentions: byFile(plan.mentions.slice(0, LISTED)), uncertain: byFile(plan.uncertain.slice(0, LISTED).map(({ path, line, col }) => ({ path, line, col }))),
     };
     const line = (e: RenameEdit) => `- ${e.path}:${e.line}:${e.col + 1} ${e.why}${e.note ? ` (${e.note})` : ""}`;
     const lines = [

@@ -1,0 +1,200 @@
+/**
+ * Structured content that adds to the text, never repeats it (issue 24 item 6). The text of a tool
+ * answer is for a model to read; the structured content is for a program: ids, paths, lines,
+ * numbers and short enums. A client may hand both to the model, so whatever is in both is paid
+ * for twice: on hono, `impact` sent 1,196 tokens of text and 1,980 of JSON, and 8 of 13 answers
+ * carried the same 60+ character strings (test names, commands, notes) in both.
+ *
+ * The server passes every tool's data through {@link leanContent}, so every tool, today's and the
+ * ones added later, keeps the rule without each one remembering it. {@link expandContent} turns it
+ * back into the tool's declared shape (its output schema without the prose fields) for a program
+ * that prefers objects; the tests check every answer that way.
+ *
+ * The lean form, in full:
+ * - prose fields are left out: `notes`, `code` and `signature` (source lines), `commands`, `what` ({@link PROSE_KEYS}),
+ *   and so are echoes of the text or the arguments ({@link ECHOED_UNDER});
+ * - a zero, `false`, `""`, an empty list and an empty object are left out: absent reads as that;
+ * - a `{ path, line }` site is the string `path:line`, the citation form the text uses, or only its
+ *   line when it is in the file of the entry that holds it (the entry's `path`);
+ * - an entry of only a qualified name and a line is the string `name:line`, as the text cites it;
+ * - an entry's `path` is left out when its qualified name begins with it (`src/a.ts#f`), and an
+ *   entry nested in an entry of that file writes its qualified name from the `#` (`#f`);
+ * - a list of objects is a table: `{ "columns": [...], "rows": [[...], ...] }`, one row per object
+ *   in column order, `null` where an object has no such field; a column with the same value in
+ *   every row is `{ "via": "call" }` in the header and has no cells; a column whose cells are all
+ *   tables of the same columns is `{ "symbols": [...their columns] }` in the header, and its cells
+ *   hold only their rows.
+ */
+import { z } from "zod";
+
+/**
+ * Fields that carry prose or source text the answer's text already shows: notes and caveats, the
+ * source line at a trace hop, a definition's signature line, the shell commands that run tests, a language's "what is not
+ * extracted" phrase.
+ */
+export const PROSE_KEYS: ReadonlySet<string> = new Set(["notes", "code", "signature", "commands", "what"]);
+
+/**
+ * What the text says and the arguments already gave, left out under these keys: a page's test mode
+ * and limit (the arguments), the file lists of what the answer could not see (the text lists
+ * them; the counts stay), a test's display name (`id`: the text shows it; the path and line stay).
+ */
+const ECHOED_UNDER: Readonly<Record<string, ReadonlySet<string>>> = {
+  page: new Set(["tests", "limit"]),
+  unlinked: new Set(["files", "names"]),
+  unresolvedImports: new Set(["files", "names"]),
+  parseErrors: new Set(["files", "names"]),
+  tests: new Set(["id"]),
+};
+
+type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
+
+const isPlainObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === "object" && !Array.isArray(v);
+const isEmpty = (v: unknown) =>
+  v === undefined || v === 0 || v === false || v === "" || (Array.isArray(v) && v.length === 0) || (isPlainObject(v) && Object.keys(v).length === 0);
+const isTable = (v: unknown): v is { columns: Json[]; rows: Json[][] } => isPlainObject(v) && Array.isArray(v.columns) && Array.isArray(v.rows) && Object.keys(v).length === 2;
+const isSite = (v: Record<string, unknown>) => {
+  const keys = Object.keys(v);
+  return keys.length === 2 && typeof v.path === "string" && typeof v.line === "number";
+};
+
+/** The structured content as sent: see the module comment for the rules. */
+export function leanContent(value: unknown, within?: string, under = ""): Json {
+  if (Array.isArray(value)) {
+    const items = value.map((v) => leanContent(v, within, under));
+    if (items.length === 0 || !items.every(isPlainObject)) return items;
+    const columns: string[] = [];
+    for (const item of items as Record<string, Json>[]) for (const k of Object.keys(item)) if (!columns.includes(k)) columns.push(k);
+    let rows = (items as Record<string, Json>[]).map((item) => columns.map((c) => item[c] ?? null));
+    const constant: boolean[] = [];
+    const header: Json[] = columns.map((c, i) => {
+      const cells = rows.map((r) => r[i]!);
+      const first = cells[0]!;
+      // A column with one value in every row (all calls, all at depth 1) says it once.
+      if (rows.length > 1 && first !== null && typeof first !== "object" && cells.every((v) => v === first)) {
+        constant[i] = true;
+        return { [c]: first };
+      }
+      // A column of tables with the same columns (each file's symbols) names them once.
+      const tables = cells.filter((v) => v !== null);
+      const t = tables[0];
+      if (!isTable(t) || !tables.every((v) => isTable(v) && JSON.stringify(v.columns) === JSON.stringify(t.columns))) return c;
+      for (const r of rows) if (r[i] !== null) r[i] = (r[i] as { rows: Json }).rows;
+      return { [c]: t.columns };
+    });
+    if (constant.length) rows = rows.map((r) => r.filter((_, i) => !constant[i]));
+    return { columns: header, rows };
+  }
+  if (!isPlainObject(value)) return (value ?? null) as Json;
+  if (isSite(value)) return `${value.path}:${value.line}`;
+  const out: Record<string, Json> = {};
+  const path = typeof value.path === "string" ? value.path : undefined;
+  const echoed = ECHOED_UNDER[under];
+  for (const [key, v] of Object.entries(value)) {
+    if (PROSE_KEYS.has(key) || isEmpty(v) || echoed?.has(key)) continue;
+    if (key === "qualified" && within !== undefined && typeof v === "string" && v.startsWith(`${within}#`)) {
+      out[key] = v.slice(within.length);
+      continue;
+    }
+    // The path a qualified name begins with (`src/a.ts#f`), and a site in the entry's own file, are said once.
+    if (key === "path" && typeof value.qualified === "string" && (value.qualified === v || value.qualified.startsWith(`${String(v)}#`))) continue;
+    if (path !== undefined && isPlainObject(v) && isSite(v) && v.path === path) {
+      out[key] = v.line as number;
+      continue;
+    }
+    const lean = leanContent(v, path ?? within, key);
+    if (!isEmpty(lean)) out[key] = lean;
+  }
+  const keys = Object.keys(out);
+  if (keys.length === 2 && typeof out.qualified === "string" && typeof out.line === "number") return `${out.qualified}:${out.line}`;
+  return out;
+}
+
+const unwrap = (s: z.ZodType): z.ZodType => (s instanceof z.ZodOptional ? (s.unwrap() as z.ZodType) : s);
+const isSiteSchema = (s: z.ZodType) => {
+  const o = unwrap(s);
+  return o instanceof z.ZodObject && "path" in o.shape && "line" in o.shape;
+};
+
+/** What an absent field of this schema reads as (undefined: the field was optional and absent). */
+function absent(schema: z.ZodType): unknown {
+  if (schema instanceof z.ZodOptional) return undefined;
+  if (schema instanceof z.ZodArray) return [];
+  if (schema instanceof z.ZodObject) return expandContent({}, schema);
+  if (schema instanceof z.ZodBoolean) return false;
+  if (schema instanceof z.ZodString) return "";
+  if (schema instanceof z.ZodNumber) return 0;
+  return undefined;
+}
+
+/** A lean answer ({@link leanContent}) back in the shape `schema` declares, prose fields aside. */
+export function expandContent(value: unknown, schema: z.ZodType, within?: string, under = ""): unknown {
+  const s = unwrap(schema);
+  if (value === undefined || value === null) return absent(schema);
+  if (s instanceof z.ZodArray) {
+    const element = s.element as z.ZodType;
+    if (isTable(value)) {
+      // Header entries: a name (a cell per row), `{ name: scalar }` (the same in every row, no
+      // cell), `{ name: [columns] }` (a table per row, its rows alone in the cell).
+      const header = value.columns;
+      return value.rows.map((row) => {
+        const entry: [string, unknown][] = [];
+        let i = 0;
+        for (const c of header) {
+          if (!isPlainObject(c)) entry.push([String(c), row[i++]]);
+          else {
+            const [name, spec] = Object.entries(c)[0]!;
+            if (!Array.isArray(spec)) entry.push([name, spec]);
+            else {
+              const v = row[i++];
+              entry.push([name, v === null ? null : { columns: spec, rows: v }]);
+            }
+          }
+        }
+        return expandContent(Object.fromEntries(entry.filter(([, v]) => v !== null)), element, within, under);
+      });
+    }
+    return Array.isArray(value) ? value.map((v) => expandContent(v, element, within, under)) : value;
+  }
+  if (s instanceof z.ZodObject) {
+    const shape = s.shape as Record<string, z.ZodType>;
+    if (typeof value === "string" && "line" in shape && ("path" in shape || "qualified" in shape)) {
+      const at = value.lastIndexOf(":");
+      const name = value.slice(0, at);
+      const line = Number(value.slice(at + 1));
+      if ("path" in shape) return { path: name, line };
+      return { qualified: name.startsWith("#") && within !== undefined ? `${within}${name}` : name, line };
+    }
+    if (!isPlainObject(value)) return value;
+    const out: Record<string, unknown> = {};
+    const qualified = typeof value.qualified === "string" && value.qualified.startsWith("#") && within !== undefined ? `${within}${value.qualified}` : value.qualified;
+    const own = value.path ?? (typeof qualified === "string" && "path" in shape ? qualified.split("#")[0] : undefined);
+    for (const [key, field] of Object.entries(shape)) {
+      if (PROSE_KEYS.has(key) || (ECHOED_UNDER[under]?.has(key) && value[key] === undefined)) continue;
+      const raw = key === "path" ? own : key === "qualified" ? qualified : typeof value[key] === "number" && isSiteSchema(field) ? { path: own, line: value[key] } : value[key];
+      const v = expandContent(raw, field, typeof own === "string" ? own : within, key);
+      if (v !== undefined) out[key] = v;
+    }
+    for (const [key, v] of Object.entries(value)) if (!(key in shape)) out[key] = v;
+    return out;
+  }
+  return value;
+}
+
+/** The shape {@link expandContent} gives for data of shape `schema`: the same, without the prose fields. */
+export function withoutProse<T extends z.ZodType>(schema: T, under = ""): z.ZodType {
+  const s = unwrap(schema);
+  let out: z.ZodType = s;
+  if (s instanceof z.ZodArray) out = z.array(withoutProse(s.element as z.ZodType, under));
+  else if (s instanceof z.ZodObject) {
+    const shape: Record<string, z.ZodType> = {};
+    for (const [key, field] of Object.entries(s.shape as Record<string, z.ZodType>)) {
+      if (PROSE_KEYS.has(key)) continue;
+      const lean = withoutProse(field, key);
+      shape[key] = ECHOED_UNDER[under]?.has(key) ? lean.optional() : lean;
+    }
+    out = z.object(shape);
+  }
+  if (s.description) out = out.describe(s.description);
+  return schema instanceof z.ZodOptional ? out.optional() : out;
+}

@@ -1,0 +1,62 @@
+/**
+ * A repo map an agent reads first (issue 24 item 5): central symbols from the product's own code,
+ * with tests, examples, benchmarks and vendored code counted apart; test cases counted by their
+ * runner's rules; the root package first under Services; entry points from the product's own
+ * code, or, when it has none, a few from tests and examples with their count.
+ */
+import * as fs from "node:fs";
+import { describe, expect, it } from "vitest";
+import { memoryEngine } from "../support/platform.ts";
+
+const FIXTURE = fs.readFileSync(new URL("./fixtures-tiny-web.txt", import.meta.url), "utf8");
+
+describe("repo map", () => {
+  it("ranks the product's own symbols, and counts benchmark and test definitions apart", async () => {
+    const { engine } = memoryEngine(FIXTURE);
+    const map = await engine.map({ budget: 4000 });
+    const names = map.symbols.map((s) => s.qualified);
+    expect(names).toContain("src/compose.ts#compose");
+    // The benchmark's hook and its inner helper, however often called, are not the product.
+    expect(names.filter((n) => n.startsWith("benchmarks/"))).toEqual([]);
+    expect(map.text).not.toMatch(/resolveInitialState/);
+    expect(map.symbolsApart.benchmark).toBeGreaterThanOrEqual(3); // useState, resolveInitialState, run
+    expect(map.symbolsApart.test).toBeGreaterThanOrEqual(2); // the two pytest functions
+    expect(map.text).toMatch(/not ranked: .*\d+ in tests.*\d+ in benchmarks/);
+  });
+
+  it("does not rank a function local to a function, however often it is called", async () => {
+    const hooks = `//- src/hooks.ts\nexport function useHook(initial: number): number {\n  const resolveInitial = (n: number): number => n + initial;\n${"  resolveInitial(1);\n".repeat(6)}  return resolveInitial(initial);\n}\nexport const a = () => useHook(1);\n`;
+    const { engine } = memoryEngine(`${FIXTURE}\n${hooks}`);
+    const map = await engine.map({ budget: 4000 });
+    const names = map.symbols.map((s) => s.qualified);
+    expect(names).toContain("src/hooks.ts#useHook");
+    expect(names).not.toContain("src/hooks.ts#useHook.resolveInitial");
+  });
+
+  it("counts test cases by the runner's rules: each it( of a Vitest file, each pytest test_ function", async () => {
+    const { engine } = memoryEngine(FIXTURE);
+    const map = await engine.map({ budget: 4000 });
+    expect(map.witnesses.testFunctions).toBe(5 + 2);
+    expect(map.text).toContain("- tests: 2 files, 7 test functions");
+  });
+
+  it("lists the root package first under Services, before the benchmark packages", async () => {
+    const { engine } = memoryEngine(FIXTURE);
+    const map = await engine.map({ budget: 4000 });
+    expect(map.services.map((s) => s.path)).toEqual(["", "benchmarks/alpha", "benchmarks/beta"]);
+    const services = map.text.slice(map.text.indexOf("## Services"));
+    expect(services.split("\n")[1]).toMatch(/^- \.\/ package\.json "tiny-web"/);
+  });
+
+  it("takes entry points from the product's code; with none, names three from examples and counts them all", async () => {
+    const { engine } = memoryEngine(FIXTURE);
+    const map = await engine.map({ budget: 4000 });
+    expect(map.entryPoints).toHaveLength(3);
+    expect(map.entryPointsElsewhere).toBe(5);
+    expect(map.text).toMatch(/- none in the product's own code; 5 in tests, examples and benchmarks, the first 3:/);
+    const { engine: withOwn } = memoryEngine(`${FIXTURE}\n//- shop/web.py\nfrom flask import Flask\n\napp = Flask(__name__)\n\n\n@app.route("/cart")\ndef cart():\n    return "cart"\n`);
+    const own = await withOwn.map({ budget: 4000 });
+    expect(own.entryPoints.map((e) => `${e.label} ${e.path}`)).toEqual(["GET /cart shop/web.py"]);
+    expect(own.entryPointsElsewhere).toBe(0);
+  });
+});

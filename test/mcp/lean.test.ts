@@ -1,0 +1,71 @@
+/**
+ * The lean form of structured content (src/mcp/lean.ts) reads back as the data it came from, less
+ * its prose: every rule (zeros and empties left out, sites as `path:line` or a line, a path the
+ * qualified name holds, `#name` in an entry of the same file, `name:line` entries, tables with
+ * shared values and nested tables) round-trips through `expandContent`.
+ */
+import { describe, expect, it } from "vitest";
+import { z } from "zod";
+import { expandContent, leanContent, withoutProse } from "../../src/mcp/lean.ts";
+
+const site = z.object({ path: z.string(), line: z.int() });
+const schema = z.object({
+  symbol: z.object({ qualified: z.string(), kind: z.string(), path: z.string(), line: z.int() }),
+  results: z.array(z.object({ qualified: z.string(), path: z.string(), line: z.int(), site, via: z.string(), confidence: z.number(), test: z.string().optional() })),
+  files: z.array(z.object({ path: z.string(), score: z.number(), symbols: z.array(z.object({ qualified: z.string(), line: z.int() })) })),
+  omitted: z.int(),
+  truncated: z.boolean(),
+  notes: z.array(z.string()),
+  hop: z.object({ from: z.string(), toAt: site, code: z.string().optional() }),
+});
+
+const data = {
+  symbol: { qualified: "src/format.ts#formatPrice", kind: "function", path: "src/format.ts", line: 2 },
+  results: [
+    { qualified: "src/cart.ts#Cart.total", path: "src/cart.ts", line: 11, site: { path: "src/cart.ts", line: 12 }, via: "call", confidence: 0.95 },
+    { qualified: "shop.models.User.greet", path: "shop/models.py", line: 10, site: { path: "shop/service.py", line: 7 }, via: "call", confidence: 0.85, test: "t::x" },
+  ],
+  files: [
+    { path: "src/fit.ts", score: 12.5, symbols: [{ qualified: "src/fit.ts#fitBlocks", line: 442 }, { qualified: "src/other.ts#x", line: 3 }] },
+    { path: "src/b.ts", score: 3, symbols: [{ qualified: "src/b.ts#b", line: 1 }] },
+  ],
+  omitted: 0,
+  truncated: false,
+  notes: ["budget lowered from 4000 to 1000 tokens"],
+  hop: { from: "a", toAt: { path: "src/a.ts", line: 4 }, code: "return shared(value) + 0" },
+};
+
+describe("lean structured content", () => {
+  it("reads back as the data, less its prose", () => {
+    const lean = leanContent(data);
+    const { notes: _n, ...rest } = data;
+    const { code: _c, ...hop } = data.hop;
+    expect(expandContent(lean, withoutProse(schema))).toEqual({ ...rest, hop });
+    expect(withoutProse(schema).safeParse(expandContent(lean, withoutProse(schema))).success).toBe(true);
+  });
+
+  it("writes each rule in its short form", () => {
+    const lean = leanContent(data) as Record<string, unknown>;
+    expect(lean).not.toHaveProperty("notes");
+    expect(lean).not.toHaveProperty("omitted");
+    expect(lean).not.toHaveProperty("truncated");
+    expect(lean.hop).toEqual({ from: "a", toAt: "src/a.ts:4" });
+    expect(lean.results).toEqual({
+      // Columns in the order the entries first have them (the first entry's path is in its name).
+      columns: ["qualified", "line", "site", { via: "call" }, "confidence", "path", "test"],
+      rows: [
+        ["src/cart.ts#Cart.total", 11, 12, 0.95, null, null],
+        ["shop.models.User.greet", 10, "shop/service.py:7", 0.85, "shop/models.py", "t::x"],
+      ],
+    });
+    expect(lean.files).toEqual({
+      columns: ["path", "score", "symbols"],
+      rows: [["src/fit.ts", 12.5, ["#fitBlocks:442", "src/other.ts#x:3"]], ["src/b.ts", 3, ["#b:1"]]],
+    });
+    // A column of tables with the same columns names them once in the header.
+    const nested = [{ a: 1, xs: [{ p: 1, q: 2 }, { p: 3, q: 4 }] }, { a: 2, xs: [{ p: 5, q: 6 }] }];
+    expect(leanContent(nested)).toEqual({ columns: ["a", { xs: ["p", "q"] }], rows: [[1, [[1, 2], [3, 4]]], [2, [[5, 6]]]] });
+    const nestedSchema = z.array(z.object({ a: z.int(), xs: z.array(z.object({ p: z.int(), q: z.int() })) }));
+    expect(expandContent(leanContent(nested), nestedSchema)).toEqual(nested);
+  });
+});

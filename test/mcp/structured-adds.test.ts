@@ -1,0 +1,207 @@
+/**
+ * Structured content adds to the text, never repeats it (issue 24 item 6): for every tool, through
+ * a real MCP Client, the structured content holds ids, paths, lines and numbers and shares no
+ * string of 40 or more characters with the text but the ids and paths both cite (the prose lives
+ * in the text only), reads back as the tool's declared shape (`expandContent`), and on a project
+ * of real size (codeslice's own source) is no larger than the text in tokens.
+ */
+import * as fs from "node:fs";
+import * as path from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { countTokens } from "gpt-tokenizer/encoding/o200k_base";
+import { createEngine } from "../../src/core/engine/engine.ts";
+import { TOOL_NAMES } from "../../src/mcp/server.ts";
+import { memoryPlatform } from "../support/platform.ts";
+import { call, connect, FIXTURE, removeTemps, repoRoot, type Answer, type Connected } from "./support.ts";
+
+afterAll(removeTemps);
+
+/** The shop fixture with tests for each language, so `tests` and `impact` have test names and commands to give. */
+const PROJECT = `${FIXTURE}
+//- package.json
+{ "name": "shop-web", "devDependencies": { "vitest": "4.1.12" } }
+//- web/src/cart.test.ts
+import { describe, expect, it } from "vitest";
+import { Cart } from "./cart";
+import { checkoutLabel } from "./app";
+
+describe("the cart of a returning customer with a long name", () => {
+  it("totals the prices of every item added to the cart in euros", () => {
+    const cart = new Cart();
+    cart.add(100);
+    expect(cart.total()).toBe("1.00 EUR");
+  });
+  it("labels the checkout button with the total of the cart in euros", () => {
+    expect(checkoutLabel()).toBe("12.50 EUR");
+  });
+});
+//- tests/test_service.py
+from shop.service import checkout, register
+
+
+def test_register_greets_and_saves_a_new_customer_with_a_long_name():
+    register("ann")
+
+
+def test_checkout_places_an_order_for_a_registered_customer():
+    checkout(register("bob"), 10.0)
+`;
+
+const DIFF = `diff --git a/shop/service.py b/shop/service.py
+--- a/shop/service.py
++++ b/shop/service.py
+@@ -12,5 +12,6 @@ def register(name: str) -> User:
+ def checkout(user: User, total: float) -> Order:
+     """Place an order for a user."""
+     order = Order(user, total)
++    order.user.greet()
+     order.save()
+     return order
+`;
+
+/** One call per tool, with arguments that give a full answer on the fixture. */
+const CALLS: Record<string, Record<string, unknown>> = {
+  repo_map: {},
+  locate: { task: "Checkout of a registered user places an order but the order is never saved" },
+  context: { target: "shop.service.checkout", budget: 3000 },
+  search: { query: "greeting", limit: 5 },
+  signature: { symbol: "User" },
+  callers: { symbol: "formatPrice" },
+  callees: { symbol: "shop.service.register", depth: 2 },
+  importers: { file: "web/src/format.ts", depth: 2 },
+  tests: { target: "Cart.total" },
+  trace: { from: "checkoutLabel", to: "formatPrice" },
+  read_snippet: { path: "shop/service.py", start_line: 4, end_line: 10 },
+  pack: { task: "place an order checkout", budget: 3000 },
+  impact: { target: "shop.models.format_greeting" },
+  changes: { diff: DIFF },
+  route_map: {},
+  rename: { symbol: "formatPrice", new_name: "formatAmount" },
+  query: { q: "MATCH (a:Symbol)-[:CALLS]->(b:Symbol {name: 'formatPrice'}) RETURN a.qualified" },
+};
+
+/** Every string in a JSON value. */
+function strings(value: unknown, out: string[] = []): string[] {
+  if (typeof value === "string") out.push(value);
+  else if (Array.isArray(value)) for (const v of value) strings(v, out);
+  else if (value && typeof value === "object") for (const v of Object.values(value)) strings(v, out);
+  return out;
+}
+
+/**
+ * Structured strings of 40+ characters that share a 40-character run with the text. Ids and paths
+ * (no whitespace: `shop.models.User.greet`, `web/src/cart.ts:12`) are what both cite and are not
+ * counted; a test's display name, a command, a note or a source line has spaces and is.
+ */
+function shared(a: Answer, min = 40): string[] {
+  const found: string[] = [];
+  for (const s of strings(a.raw.structuredContent)) {
+    if (!/\s/.test(s)) continue;
+    for (let i = 0; i + min <= s.length; i++) {
+      if (a.text.includes(s.slice(i, i + min))) {
+        found.push(s.length > 80 ? `${s.slice(0, 80)}…` : s);
+        break;
+      }
+    }
+  }
+  return found;
+}
+
+/** Tokens of the text and of the structured content as sent. */
+const sizes = (a: Answer) => ({ text: countTokens(a.text), structured: countTokens(JSON.stringify(a.raw.structuredContent)) });
+
+/** codeslice's own source and its budget and graph tests: answers of the size an agent gets on a real project. */
+function ownSource(): Record<string, string> {
+  const files: Record<string, string> = {};
+  const walk = (rel: string) => {
+    for (const e of fs.readdirSync(path.join(repoRoot, rel), { withFileTypes: true })) {
+      const p = `${rel}/${e.name}`;
+      if (e.isDirectory()) walk(p);
+      else if (/\.(ts|json)$/.test(e.name)) files[p] = fs.readFileSync(path.join(repoRoot, p), "utf8");
+    }
+  };
+  for (const dir of ["src/core", "src/mcp", "src/shared", "test/budget", "test/graph"]) walk(dir);
+  files["package.json"] = fs.readFileSync(path.join(repoRoot, "package.json"), "utf8");
+  return files;
+}
+
+/** One call per tool on codeslice's own source. */
+const OWN_CALLS: Record<string, Record<string, unknown>> = {
+  repo_map: {},
+  locate: { task: "The fitter drops a chunk that does not fit the budget even when an outline would fit" },
+  context: { target: "fitBlocks" },
+  search: { query: "token budget fitter" },
+  signature: { symbol: "createEngine" },
+  callers: { symbol: "fitBlocks" },
+  callees: { symbol: "buildGraph" },
+  importers: { file: "src/core/budget/fit.ts" },
+  tests: { target: "fitBlocks" },
+  trace: { from: "buildContext", to: "fitBlocks" },
+  read_snippet: { path: "src/core/budget/fit.ts", start_line: 1, end_line: 40 },
+  pack: { task: "make the fitter keep outlines of chunks it cuts" },
+  impact: { target: "fitBlocks" },
+  changes: { diff: ownDiff() },
+  route_map: {},
+  rename: { symbol: "fitBlocks", new_name: "fitAllBlocks" },
+  query: { q: "MATCH (a:Symbol)-[:CALLS]->(b:Symbol {name: 'fitBlocks'}) RETURN a.qualified" },
+};
+
+/** A one-line change to fitBlocks, as `git diff` prints it. */
+function ownDiff(): string {
+  const text = fs.readFileSync(path.join(repoRoot, "src/core/budget/fit.ts"), "utf8").split("\n");
+  const at = text.findIndex((l) => /^export function fitBlocks\b/.test(l));
+  const ctx = text.slice(at, at + 3);
+  return [
+    "diff --git a/src/core/budget/fit.ts b/src/core/budget/fit.ts",
+    "--- a/src/core/budget/fit.ts",
+    "+++ b/src/core/budget/fit.ts",
+    `@@ -${at + 1},3 +${at + 1},4 @@`,
+    ` ${ctx[0]}`,
+    "+  // the budget covers the envelope too",
+    ` ${ctx[1]}`,
+    ` ${ctx[2]}`,
+    "",
+  ].join("\n");
+}
+
+describe("structured content adds to the text, never repeats it", () => {
+  let fixture: Connected | undefined;
+  let own: Connected | undefined;
+  afterAll(async () => {
+    await fixture?.close();
+    await own?.close();
+  });
+
+  it("covers every tool", () => {
+    expect(Object.keys(CALLS).sort()).toEqual([...TOOL_NAMES].sort());
+    expect(Object.keys(OWN_CALLS).sort()).toEqual([...TOOL_NAMES].sort());
+  });
+
+  for (const tool of Object.keys(CALLS)) {
+    it(`${tool}: no prose in both on a small project, and the structured content reads back as the tool's shape`, async () => {
+      if (!fixture) {
+        const platform = memoryPlatform(PROJECT);
+        fixture = await connect(createEngine(platform), { fs: platform.fs });
+      }
+      const a = await call(fixture.client, tool, CALLS[tool]!);
+      expect(a.isError, a.text).toBe(false);
+      if (process.env.PRINT_SIZES) console.log(`${tool} (fixture): structured ${sizes(a).structured}, text ${sizes(a).text}`);
+      expect(shared(a), `strings in both: ${JSON.stringify(shared(a))}`).toEqual([]);
+    });
+  }
+
+  for (const tool of Object.keys(OWN_CALLS)) {
+    it(`${tool}: on codeslice's own source, structured ≤ text in tokens and no prose in both`, async () => {
+      if (!own) {
+        const platform = memoryPlatform(ownSource());
+        own = await connect(createEngine(platform), { fs: platform.fs });
+      }
+      const a = await call(own.client, tool, OWN_CALLS[tool]!);
+      expect(a.isError, a.text).toBe(false);
+      expect(shared(a), `strings in both: ${JSON.stringify(shared(a))}`).toEqual([]);
+      const { text, structured } = sizes(a);
+      if (process.env.PRINT_SIZES) console.log(`${tool}: structured ${structured}, text ${text}`);
+      expect(structured, `structured ${structured} vs text ${text} tokens`).toBeLessThanOrEqual(text);
+    }, 60_000);
+  }
+});
