@@ -11,7 +11,7 @@ import { checkDirection, checkImpactDepth, impact, type ImpactAnswer, type Impac
 import type { TestsAnswer } from "../evidence/tests.ts";
 import { findSymbol, symbolRef, type SymbolRef } from "../graph/lookup.ts";
 import { DEFAULT_TASK_SEEDS, type ContextAnswer, type ContextOptions } from "../slice/context.ts";
-import { searchSymbols, type SearchHit } from "../search/search.ts";
+import type { SearchHit } from "../search/search.ts";
 import type { LocateAnswer, LocateOptions } from "../locate/locate.ts";
 import type { Route } from "../slice/routes.ts";
 import type { RepoMap, RepoMapOptions } from "../map/repo-map.ts";
@@ -22,9 +22,9 @@ import type { ChangesOptions } from "./changes.ts";
 import type { ChangesAnswer } from "../changes/answer.ts";
 import { createEngineState } from "./state.ts";
 import { loadAll, reindex, stopWatching } from "./passes.ts";
-import { codeGraph, routesOf, searchIndexOf } from "./graph-cache.ts";
+import { codeGraph, routesOf } from "./graph-cache.ts";
 import { refresh } from "./refresh.ts";
-import { answerChanges, answerContext, answerLocate, answerMap, answerSnippet, answerTests, answerTrace } from "./answers.ts";
+import { answerChanges, answerContext, answerSearch, answerLocate, answerMap, answerSnippet, answerTests, answerTrace } from "./answers.ts";
 import { answerScip, exportIndex, importIndex } from "./portable.ts";
 import { loadGitIndex } from "../git/worktree.ts";
 import { normalizeRelative } from "../../shared/paths.ts";
@@ -201,7 +201,11 @@ export interface Engine {
    * whole): ranked files and, under each, ranked functions and classes, with the evidence for each.
    */
   locate(task: string, options?: LocateOptions & RunOptions): Promise<LocateAnswer>;
-  /** Symbols matching words (identifier parts, path, signature, docstring). */
+  /**
+   * Symbols matching words (identifier parts, path, signature, docstring), and sections of the
+   * project's docs and configuration (a Markdown heading, a YAML, TOML or JSON key, an env
+   * variable; `qualified` is the chunk's handle, which `context` takes), in one ranking.
+   */
   search(query: string, options?: RunOptions & { limit?: number }): Promise<SearchHit[]>;
   /** HTTP routes found in the project, with full paths after prefixes. */
   routes(options?: RunOptions): Promise<Route[]>;
@@ -262,8 +266,8 @@ export function createEngine(platform: Platform, options: EngineOptions = {}): E
     locate(task, opts = {}) {
       return answerLocate(s, task, opts);
     },
-    async search(query, opts = {}) {
-      return searchSymbols(searchIndexOf(s, await codeGraph(s, opts)), query, opts.limit ?? 10);
+    search(query, opts = {}) {
+      return answerSearch(s, query, opts);
     },
     snippet(path, start, end, opts = {}) {
       return answerSnippet(s, path, start, end, opts);
