@@ -26,6 +26,7 @@ import { codeGraph, routesOf } from "./graph-cache.ts";
 import { refresh } from "./refresh.ts";
 import { answerChanges, answerContext, answerSearch, answerLocate, answerMap, answerSnippet, answerTests, answerTrace } from "./answers.ts";
 import { answerScip, exportIndex, importIndex } from "./portable.ts";
+import { answerGrep, type GrepAnswer, type GrepOptions } from "./grep.ts";
 import { loadGitIndex } from "../git/worktree.ts";
 import { normalizeRelative } from "../../shared/paths.ts";
 import type { ArtifactSummary } from "./artifact.ts";
@@ -207,6 +208,14 @@ export interface Engine {
    * variable; `qualified` is the chunk's handle, which `context` takes), in one ranking.
    */
   search(query: string, options?: RunOptions & { limit?: number }): Promise<SearchHit[]>;
+  /**
+   * Lines matching a regular expression (RE2 syntax, linear-time: no catastrophic backtracking) in
+   * the files of the index inventory, as `path:line:column` with the line and the definition around
+   * it; bounded by `maxMatches`, `timeMs`, the bytes read and `budget` (tokens of `text`), saying
+   * when more may exist. Throws `invalid_pattern` (with the column) and `outside_root` (a path
+   * filter that leaves the root).
+   */
+  grep(pattern: string, options?: GrepOptions & RunOptions): Promise<GrepAnswer>;
   /** HTTP routes found in the project, with full paths after prefixes. */
   routes(options?: RunOptions): Promise<Route[]>;
   /**
@@ -268,6 +277,9 @@ export function createEngine(platform: Platform, options: EngineOptions = {}): E
     },
     search(query, opts = {}) {
       return answerSearch(s, query, opts);
+    },
+    grep(pattern, opts = {}) {
+      return answerGrep(s, pattern, opts);
     },
     snippet(path, start, end, opts = {}) {
       return answerSnippet(s, path, start, end, opts);

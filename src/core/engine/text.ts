@@ -5,8 +5,8 @@
  */
 import { languageForExtension } from "../../languages/index.ts";
 import { extname } from "../../shared/paths.ts";
-import { chunkText, isGeneratedText, MAX_TEXT_BYTES, textKind, type TextChunk } from "../text/chunk.ts";
-import { buildTextIndex, type TextIndex } from "../text/text-index.ts";
+import { chunkText, isGeneratedText, MAX_TEXT_BYTES, textKind } from "../text/chunk.ts";
+import { buildTextIndex, textFileDocs, type TextFileDocs, type TextIndex } from "../text/text-index.ts";
 import type { Inputs } from "./inputs.ts";
 import type { Snapshot } from "./snapshot.ts";
 import type { EngineState } from "./state.ts";
@@ -24,7 +24,7 @@ export function textFiles(snapshot: Snapshot): string[] {
 export function textIndexOf(s: EngineState, inputs: Inputs): Promise<TextIndex> {
   const snapshot = inputs.snapshot;
   if (s.text?.snapshot === snapshot) return s.text.built;
-  const built = buildFor(snapshot, inputs);
+  const built = buildFor(s, snapshot, inputs);
   s.text = { snapshot, built };
   built.catch(() => {
     if (s.text?.built === built) s.text = undefined;
@@ -36,18 +36,37 @@ export function textIndexOf(s: EngineState, inputs: Inputs): Promise<TextIndex> 
   return built;
 }
 
-async function buildFor(snapshot: Snapshot, inputs: Inputs): Promise<TextIndex> {
-  const files: { chunks: TextChunk[]; lines: string[] }[] = [];
+/**
+ * Chunks and words of text files by path and content hash, carried from snapshot to snapshot: after
+ * an edit only the changed files are read again. A file the snapshot holds no hash for is read
+ * every time. The answers that show a chunk read its lines again, hash-checked.
+ */
+const docsByHash = new WeakMap<EngineState, Map<string, { hash: string; docs: TextFileDocs | undefined }>>();
+
+async function buildFor(s: EngineState, snapshot: Snapshot, inputs: Inputs): Promise<TextIndex> {
+  const previous = docsByHash.get(s) ?? new Map<string, { hash: string; docs: TextFileDocs | undefined }>();
+  const next = new Map<string, { hash: string; docs: TextFileDocs | undefined }>();
+  const hashes = new Map(snapshot.files.map((f) => [f.path, f.hash]));
+  const files: TextFileDocs[] = [];
   for (const path of textFiles(snapshot)) {
-    let text: string;
-    try {
-      text = await inputs.text(path);
-    } catch {
-      continue; // unreadable now: left out, as a file gone since the index
+    const hash = hashes.get(path);
+    let docs: TextFileDocs | undefined;
+    const known = hash !== undefined ? previous.get(path) : undefined;
+    if (known && known.hash === hash) docs = known.docs;
+    else {
+      let text: string;
+      try {
+        text = await inputs.text(path);
+      } catch {
+        continue; // unreadable now: left out, as a file gone since the index
+      }
+      const chunks = isGeneratedText(text) ? [] : chunkText(path, textKind(path)!, text);
+      docs = chunks.length ? textFileDocs(chunks, text.split("\n")) : undefined;
     }
-    if (isGeneratedText(text)) continue;
-    const chunks = chunkText(path, textKind(path)!, text);
-    if (chunks.length) files.push({ chunks, lines: text.split("\n") });
+    // Bytes that are not the indexed ones are not remembered under the indexed hash.
+    if (hash !== undefined && !inputs.stale.has(path)) next.set(path, { hash, docs });
+    if (docs) files.push(docs);
   }
+  docsByHash.set(s, next);
   return buildTextIndex(files);
 }

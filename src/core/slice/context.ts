@@ -104,8 +104,8 @@ interface Seeds {
   matches?: number[];
   /** Outer project frames of a stack trace (role `frame`). */
   frames?: number[];
-  /** How many of the first inline chunks (text a task points at) lead the answer, before the seeds' code. */
-  textFirst?: number;
+  /** How many of the first inline chunks are text a task points at, and whether they lead the answer (else they close it). */
+  text?: { count: number; lead: boolean };
 }
 
 /** Validates a budget argument. */
@@ -338,25 +338,27 @@ function textOr(code: () => Seeds, graph: CodeGraph, io: ContextIO, text: TextIn
     seeds = code();
   } catch (error) {
     const only = text && isEngineError(error, "no_match", "unknown_symbol") && /\s/.test(task.trim()) ? withText({ ids: [], how: "search", notes: [], mounts: [], inline: [] }, graph, io, text, task) : undefined;
-    if (only?.inline.length) return { ...only, how: "text" };
+    // No code to follow: the text leads whatever kind of task pointed at it.
+    if (only?.text) return { ...only, how: "text", text: { ...only.text, lead: true }, inline: only.inline.map((c, i) => (i === 0 ? { ...c, role: "seed", distance: 0 } : c)) };
     throw error;
   }
   return withText(seeds, graph, io, text, task);
 }
 
 /**
- * A task's seeds with the text chunks it points at (see `pointedText`) leading them: a question
- * about configuration or docs is answered from those files first, the code after.
+ * A task's seeds with the text chunks it points at (see `pointedText`): leading them when the task
+ * asks about configuration or docs (answered from those files first, the code after), else after
+ * everything the code brings, as further places.
  */
 function withText(seeds: Seeds, graph: CodeGraph, io: ContextIO, text: TextIndex | undefined, task: string): Seeds {
   if (!text) return seeds;
-  const hits = pointedText(text, io.searchIndex(), task);
+  const { hits, lead } = pointedText(text, io.searchIndex(), task);
   if (hits.length === 0) return seeds;
   return {
     ...seeds,
-    notes: [...seeds.notes, `the task points at ${hits.map((h) => h.handle).join(", ")} (text) first`],
-    inline: [...hits.map((h, i) => textChunk(h.chunk, i === 0 ? "seed" : "match", i === 0 ? 0 : 1)), ...seeds.inline],
-    textFirst: hits.length,
+    notes: [...seeds.notes, `the task points at ${hits.map((h) => h.handle).join(", ")} (text)${lead ? " first" : " too"}`],
+    inline: [...hits.map((h, i) => textChunk(h.chunk, lead && i === 0 ? "seed" : "match", lead && i === 0 ? 0 : 1)), ...seeds.inline],
+    text: { count: hits.length, lead },
   };
 }
 
@@ -490,9 +492,12 @@ export async function buildContext(graph: CodeGraph, target: string, options: Co
     mounts: seeds.mounts, inline: seeds.inline, ...(seeds.scopes ? { scopes: seeds.scopes } : {}), ...(seeds.matches ? { matches: seeds.matches } : {}),
     ...(seeds.frames ? { frames: seeds.frames } : {}),
   });
-  if (seeds.textFirst) {
-    const lead = new Set(seeds.inline.slice(0, seeds.textFirst));
-    planned = [...planned.filter((c) => lead.has(c)), ...planned.filter((c) => !lead.has(c)).map((c) => (c.role === "seed" ? { ...c, role: "match" as const } : c))];
+  if (seeds.text) {
+    const pointed = new Set(seeds.inline.slice(0, seeds.text.count));
+    const rest = planned.filter((c) => !pointed.has(c));
+    planned = seeds.text.lead && planned.some((c) => pointed.has(c))
+      ? [...planned.filter((c) => pointed.has(c)), ...rest.map((c) => (c.role === "seed" ? { ...c, role: "match" as const } : c))]
+      : [...rest, ...planned.filter((c) => pointed.has(c))];
   }
 
   // Load each cited file once; a chunk nested in another chunk of the answer is skipped.
@@ -503,7 +508,7 @@ export async function buildContext(graph: CodeGraph, target: string, options: Co
   const chunks = planned.filter((c, i) => !planned.some((o, j) => j < i && o.role === "seed" && o.path === c.path && o.start <= c.start && o.end >= c.end));
   const within = chunks.map((c, i) => chunks.flatMap((o, j) => (j < i && o.path === c.path && o.start <= c.start && o.end >= c.end ? [j] : [])));
 
-  const seedLabel = (seeds.textFirst ? [...seeds.inline.slice(0, seeds.textFirst).map((c) => c.label), ...seeds.ids.map((id) => graph.symbols[id]!.qualified)]
+  const seedLabel = (seeds.text?.lead ? [...seeds.inline.slice(0, seeds.text.count).map((c) => c.label), ...seeds.ids.map((id) => graph.symbols[id]!.qualified)]
     : seeds.ids.length ? seeds.ids.map((id) => graph.symbols[id]!.qualified) : seeds.inline.map((c) => c.label)).map(citeName).join(", ");
   const notes = [...seeds.notes, ...brokenFiles(graph, planned)];
   const seedRefs = seeds.ids.map((id) => symbolRef(graph.symbols[id]!));

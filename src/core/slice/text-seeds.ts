@@ -65,25 +65,36 @@ const CUES = new Set(("config configuration configure configured setting setting
 const MAX_PARENT_LINES = 150;
 /** How many text chunks a task's answer leads with, at most. */
 const MAX_TEXT_SEEDS = 3;
-/** A question this short (in words) is a question, not a report: its best text chunk needs only hold its own against code. */
-const SHORT_TASK_WORDS = 16;
-/** The share of the best code hit's score the best text chunk needs: a short question, a longer task that cues configuration. */
-const TEXT_OVER_CODE = { short: 0.6, cued: 1 } as const;
+/** A question this short (in words) asks about one thing: its best text chunk needs only hold its own against code. */
+const SHORT_TASK_WORDS = 20;
+/**
+ * The share of the best code hit's score the best text chunk needs: a short question (TEXT_OVER_CODE.question),
+ * any other task that cues configuration or docs (TEXT_OVER_CODE.cued: bug reports and commit
+ * messages name docs and settings too, and their answer is code).
+ */
+const TEXT_OVER_CODE = { question: 0.6, cued: 1.5 } as const;
+/** A question, as people ask about a project: a question word first, or a question mark. */
+const QUESTION = /^\s*(how|where|what|which|why|when|who|is|are|does|do|can|should|could|would|will)\b|\?\s*$/i;
 
 /**
  * The text chunks a task in words points at, best first: when it names an env variable some text
- * file sets or a heading or key outright; when it is a short question whose best text chunk
- * scores at least TEXT_OVER_CODE.short of the best definition; or when a longer text cues
- * configuration or docs (CUES) and its best text chunk outscores the code. Bug reports about code
- * keep their budget for code. Then the chunks within half the best one's score.
+ * file sets; when it is a short question (QUESTION) whose best text chunk scores at least
+ * TEXT_OVER_CODE.question of the best definition's; or when another task cues configuration or
+ * docs (CUES) and its best text chunk outscores the code by TEXT_OVER_CODE.cued. Bug reports and
+ * commit messages about code keep their budget for code (the localization benchmark holds them).
+ * Then the chunks within half the best one's score; `lead` when they answer the task (a question,
+ * a variable named), else they follow the code, as further places.
  */
-export function pointedText(text: TextIndex, codeIndex: SearchIndex, task: string): TextHit[] {
-  if (text.chunks.length === 0) return [];
+export function pointedText(text: TextIndex, codeIndex: SearchIndex, task: string): { hits: TextHit[]; lead: boolean } {
+  const none = { hits: [], lead: false };
+  if (text.chunks.length === 0) return none;
   const words = splitWords(task);
+  const question = words.length <= SHORT_TASK_WORDS && QUESTION.test(task);
+  const envNamed = [...task.matchAll(/\b[A-Z][A-Z0-9]*_[A-Z0-9_]+\b/g)].some((m) => text.setters.has(m[0]));
+  if (!question && !envNamed && !words.some((w) => CUES.has(w))) return none;
   const hits = searchText(text, task, 12);
   const best = hits[0];
-  if (!best) return [];
-  const envNamed = [...task.matchAll(/\b[A-Z][A-Z0-9]*_[A-Z0-9_]+\b/g)].some((m) => text.setters.has(m[0]));
+  if (!best) return none;
   if (!envNamed) {
     let codeBest = 0;
     try {
@@ -91,10 +102,7 @@ export function pointedText(text: TextIndex, codeIndex: SearchIndex, task: strin
     } catch {
       // no searchable words for code: the text decides
     }
-    const short = words.length <= SHORT_TASK_WORDS;
-    const cued = words.some((w) => CUES.has(w));
-    const enough = short ? best.score >= codeBest * TEXT_OVER_CODE.short : cued && best.score >= codeBest * TEXT_OVER_CODE.cued;
-    if (!enough) return [];
+    if (best.score < codeBest * (question ? TEXT_OVER_CODE.question : TEXT_OVER_CODE.cued)) return none;
   }
   const out: TextHit[] = [];
   for (const h of hits) {
@@ -111,7 +119,7 @@ export function pointedText(text: TextIndex, codeIndex: SearchIndex, task: strin
     }
     out.push(h);
   }
-  return out;
+  return { hits: out, lead: question || envNamed };
 }
 
 /** The env variables the notes name at most. */

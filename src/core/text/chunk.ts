@@ -100,8 +100,10 @@ function preamble(path: string, kind: TextKind, lines: string[], first: number):
 function markdownChunks(path: string, lines: string[]): TextChunk[] {
   const heads: { line: number; level: number; name: string }[] = [];
   let fence: string | undefined;
+  // YAML front matter (`---` … `---` on the first lines) is metadata, not an underlined heading.
+  const frontMatter = lines[0]?.trim() === "---" ? lines.findIndex((l, i) => i > 0 && /^(---|\.\.\.)\s*$/.test(l)) : -1;
   const underline: Record<string, number> = {};
-  for (let i = 0; i < lines.length; i++) {
+  for (let i = frontMatter + 1; i < lines.length; i++) {
     const line = lines[i]!;
     const f = /^\s{0,3}(```+|~~~+)/.exec(line);
     if (f) {

@@ -59,32 +59,50 @@ function ownLines(c: TextChunk, inFile: TextChunk[], lines: string[]): string[] 
   return out;
 }
 
-/** Builds the index over the chunks of each file, with the file's lines for their words. */
-export function buildTextIndex(files: Iterable<{ chunks: TextChunk[]; lines: string[] }>): TextIndex {
+/** A text file's chunks with the words of each (name, path, own lines): what the index is built from, kept per file content. */
+export interface TextFileDocs {
+  chunks: TextChunk[];
+  words: { name: string[]; path: string[]; body: string[] }[];
+}
+
+/** The words of each chunk of a file, from its lines. */
+export function textFileDocs(chunks: TextChunk[], lines: string[]): TextFileDocs {
+  return {
+    chunks,
+    words: chunks.map((c) => ({
+      // A whole file (one chunk, no heading or key) is named by its file name.
+      name: stems(termsOf(c.name === "" ? basename(c.path).replace(/[.-]/g, " ") : c.name)),
+      path: stems(splitWords(c.path).filter((w) => w.length > 1)),
+      body: stems(termsOf(ownLines(c, chunks, lines).join("\n"), 4000)),
+    })),
+  };
+}
+
+/** Builds the index over the chunks of each file. */
+export function buildTextIndex(files: Iterable<TextFileDocs>): TextIndex {
   const index: TextIndex = { chunks: [], words: new Map(), docLen: [], avgLen: 1, byPath: new Map(), setters: new Map() };
   let total = 0;
-  for (const { chunks, lines } of files) {
-    for (const c of chunks) {
+  for (const { chunks, words } of files) {
+    chunks.forEach((c, k) => {
       const id = index.chunks.length;
       index.chunks.push(c);
       const ids = index.byPath.get(c.path) ?? [];
       ids.push(id);
       index.byPath.set(c.path, ids);
       const mask = new Map<string, number>();
-      const add = (words: string[], bit: number) => {
-        for (const w of words) mask.set(w, (mask.get(w) ?? 0) | bit);
+      const add = (list: string[], bit: number) => {
+        for (const w of list) mask.set(w, (mask.get(w) ?? 0) | bit);
       };
-      const body = stems(termsOf(ownLines(c, chunks, lines).join("\n"), 4000));
-      // A whole file (one chunk, no heading or key) is named by its file name.
-      add(stems(termsOf(c.name === "" ? basename(c.path).replace(/[.-]/g, " ") : c.name)), F.name);
-      add(stems(splitWords(c.path).filter((w) => w.length > 1)), F.path);
-      add(body, F.body);
-      index.docLen.push(body.length);
-      total += body.length;
-      for (const [w, bits] of mask) {
-        const list = index.words.get(w);
+      const w = words[k]!;
+      add(w.name, F.name);
+      add(w.path, F.path);
+      add(w.body, F.body);
+      index.docLen.push(w.body.length);
+      total += w.body.length;
+      for (const [word, bits] of mask) {
+        const list = index.words.get(word);
         if (list) list.push(id * 8 + bits);
-        else index.words.set(w, [id * 8 + bits]);
+        else index.words.set(word, [id * 8 + bits]);
       }
       // An env var is set by the innermost chunk that holds it (services.db, not services).
       for (const name of c.sets) {
@@ -93,7 +111,7 @@ export function buildTextIndex(files: Iterable<{ chunks: TextChunk[]; lines: str
         list.push(id);
         index.setters.set(name, list);
       }
-    }
+    });
   }
   index.avgLen = total / Math.max(1, index.chunks.length) || 1;
   return index;
