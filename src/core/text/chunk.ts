@@ -89,7 +89,7 @@ function whole(path: string, kind: TextKind, lines: string[]): TextChunk {
 
 /** A preamble chunk for lines before `first` when any of them holds text. */
 function preamble(path: string, kind: TextKind, lines: string[], first: number): TextChunk[] {
-  return first > 1 && lines.slice(0, first - 1).some((l) => l.trim() !== "") ? [{ path, kind, name: "", start: 1, end: first - 1, depth: 0, sets: [] }] : [];
+  return first > 1 && lines.slice(0, first - 1).some((l) => l.trim() !== "") ? [{ path, kind, name: "", start: 1, end: trimEnd(lines, 1, first - 1), depth: 0, sets: [] }] : [];
 }
 
 /**
@@ -103,6 +103,7 @@ function markdownChunks(path: string, lines: string[]): TextChunk[] {
   // YAML front matter (`---` … `---` on the first lines) is metadata, not an underlined heading.
   const frontMatter = lines[0]?.trim() === "---" ? lines.findIndex((l, i) => i > 0 && /^(---|\.\.\.)\s*$/.test(l)) : -1;
   const underline: Record<string, number> = {};
+  const markdownFile = /\.(md|markdown|mdx)$/i.test(path);
   for (let i = frontMatter + 1; i < lines.length; i++) {
     const line = lines[i]!;
     const f = /^\s{0,3}(```+|~~~+)/.exec(line);
@@ -122,7 +123,8 @@ function markdownChunks(path: string, lines: string[]): TextChunk[] {
     if (next !== undefined && line.trim() !== "" && !/^\s/.test(line) && /^([=\-~^*#])\1{2,}\s*$/.test(next) && next.trim().length >= Math.min(3, line.trim().length)) {
       const mark = next.trim()[0]!;
       if (mark === "-" && /^\s*[-*+]\s|^\s*\|/.test(line)) continue; // a list item or a table over a rule
-      underline[mark] ??= Object.keys(underline).length + 1;
+      // Markdown's setext headings: `=` is level 1, `-` level 2; reStructuredText ranks marks by first use.
+      underline[mark] ??= markdownFile && (mark === "=" || mark === "-") ? (mark === "=" ? 1 : 2) : Object.keys(underline).length + 1;
       heads.push({ line: i + 1, level: underline[mark]!, name: line.trim() });
       i++;
     }
