@@ -97,6 +97,25 @@ describe("grep over the project", () => {
     expect(small.text).toMatch(/more matching lines not shown \(budget\)/);
   });
 
+  it("sees an edit on the next grep (texts are kept only while their stat is the snapshot's)", async () => {
+    const { engine, platform } = memoryEngine(PROJECT);
+    expect((await engine.grep("taxes")).hits.map((h) => h.line)).toEqual([3]);
+    platform.fs.write("app/models.py", "# taxes first\nclass Cart:\n    pass\n");
+    await engine.refresh();
+    const a = await engine.grep("taxes");
+    expect(a.hits.map((h) => [h.path, h.line, h.text])).toEqual([["app/models.py", 1, "# taxes first"]]);
+  });
+
+  it("matches literals and alternations of literals as RE2 does (a faster path for them)", async () => {
+    const { engine } = memoryEngine(PROJECT);
+    // The same lines as the same alternation forced through RE2 by a group.
+    const lines = async (pattern: string, ignoreCase = false) => (await engine.grep(pattern, { ignoreCase })).hits.map((h) => `${h.path}:${h.line}:${h.column}`);
+    expect(await lines("taxes|later")).toEqual(await lines("(taxes|later)"));
+    expect(await lines("TODO|todo")).toEqual(await lines("(TODO|todo)"));
+    expect(await lines("todo", true)).toEqual(await lines("(todo)", true));
+    expect(await lines("sum\\(i\\.price")).toEqual(["app/models.py:4:16"]);
+  });
+
   it("checks its bounds", async () => {
     const { engine } = memoryEngine(PROJECT);
     expect((await errorOf(engine.grep("x", { maxMatches: 0 }))).code).toBe("invalid_argument");

@@ -110,24 +110,19 @@ export async function answerGrep(s: EngineState, pattern: string, opts: GrepOpti
       answer.skipped.tooLarge++;
       continue;
     }
-    let bytes: Uint8Array;
-    try {
-      bytes = await s.platform.fs.readFile(f.path);
-    } catch {
-      continue; // gone since the index: nothing to match
-    }
-    bytesRead += bytes.length;
-    const content = classifyContent(bytes);
-    if (!("text" in content)) {
+    const read = await readForGrep(s, f);
+    if (read === undefined) continue; // gone since the index: nothing to match
+    bytesRead += read.bytes;
+    if (read.text === undefined) {
       answer.skipped.binary++;
       continue;
     }
     answer.files++;
     // One more than the limit: the extra hit only says that more exist.
-    const found = grepText(content.text, args.re, args.maxMatches + 1 - hits.length, overTime);
+    const found = grepText(read.text, args.re, args.maxMatches + 1 - hits.length, overTime);
     if (found.hits.length) {
       answer.filesMatched++;
-      if (f.hash !== undefined && f.language !== undefined) hashes.set(f.path, f.hash === (await gitBlobId(bytes)) ? f.hash : "");
+      if (f.hash !== undefined && f.language !== undefined) hashes.set(f.path, f.hash === (await hashOf(s, f.path, read)) ? f.hash : "");
     }
     for (const h of found.hits) hits.push({ path: f.path, ...h });
     if (found.stopped) answer.stopped = "time";
@@ -139,6 +134,69 @@ export async function answerGrep(s: EngineState, pattern: string, opts: GrepOpti
   await nameSymbols(s, hits, hashes, opts);
   const { stopped, ...counts } = answer;
   return render(pattern, hits, { ...counts, candidates: candidates.length, ...(stopped ? { stopped } : {}) }, args);
+}
+
+/** A file as grep reads it: its text (undefined for binary content), its size, and its hash once computed. */
+interface GrepRead {
+  text: string | undefined;
+  bytes: number;
+  hash?: string;
+  /** The bytes, kept only until the hash is taken. */
+  raw?: Uint8Array;
+}
+
+/**
+ * Texts of the files grep read, by path, while their size and mtime are the snapshot's: a second
+ * grep reads nothing (django's 2,300 files: ~300 ms of reading and decoding, against ~20 ms of
+ * matching a literal), up to GREP_CACHE_CHARS characters in all; past that, files are read anew.
+ */
+const grepCache = new WeakMap<EngineState, { entries: Map<string, GrepRead & { size: number; mtimeMs: number }>; chars: number }>();
+const GREP_CACHE_CHARS = 64 * 1024 * 1024;
+
+/** A snapshot file's text for grep: from the cache when its stat is the snapshot's, else read and classified. */
+async function readForGrep(s: EngineState, f: { path: string; size: number; mtimeMs: number }): Promise<GrepRead | undefined> {
+  let cache = grepCache.get(s);
+  if (!cache) grepCache.set(s, (cache = { entries: new Map(), chars: 0 }));
+  const known = cache.entries.get(f.path);
+  if (known && known.size === f.size && known.mtimeMs === f.mtimeMs) return known;
+  let raw: Uint8Array;
+  try {
+    raw = await s.platform.fs.readFile(f.path);
+  } catch {
+    return undefined;
+  }
+  const content = classifyContent(raw);
+  const read: GrepRead & { size: number; mtimeMs: number } = { text: "text" in content ? content.text : undefined, bytes: raw.length, size: f.size, mtimeMs: f.mtimeMs };
+  // Kept only when the bytes read are the size the snapshot recorded (not a file caught mid-write).
+  if (raw.length === f.size) {
+    if (known) cache.chars -= known.text?.length ?? 0;
+    const chars = read.text?.length ?? 0;
+    if (cache.chars + chars <= GREP_CACHE_CHARS) {
+      cache.entries.set(f.path, read);
+      cache.chars += chars;
+      return { ...read, raw };
+    }
+    cache.entries.delete(f.path);
+  }
+  return read;
+}
+
+/** The content hash of a file grep read (kept with its cached text; the bytes read again when they were not kept). */
+async function hashOf(s: EngineState, path: string, read: GrepRead): Promise<string | undefined> {
+  if (read.hash !== undefined) return read.hash;
+  let raw = read.raw;
+  if (!raw) {
+    try {
+      raw = await s.platform.fs.readFile(path);
+    } catch {
+      return undefined;
+    }
+  }
+  const hash = await gitBlobId(raw);
+  read.hash = hash;
+  const cached = grepCache.get(s)?.entries.get(path);
+  if (cached && cached.bytes === raw.length) cached.hash = hash;
+  return hash;
 }
 
 /** Names the definition around each hit, in files whose bytes are the indexed ones (an edited file's lines may have moved). */
