@@ -140,4 +140,15 @@ describe("tasks in words", () => {
     expect(a.chunks.map((c) => c.path).filter((p) => !p.endsWith(".py"))).toEqual([]);
     expect(a.chunks[0]!.symbol).toBe("app.cart.compute_total");
   });
+
+  it("locate lists the docs and configuration a question points at, before the files; a code task gets none", async () => {
+    const { engine } = memoryEngine(PROJECT);
+    const a = await engine.locate("where is the database URL set?");
+    expect(a.sectionsLead).toBe(true);
+    expect([".env:DATABASE_URL", "compose.yml:services.backend"]).toContain(a.sections[0]!.handle);
+    expect(a.text.split("\n")[1]).toMatch(/^Docs and configuration: /);
+    const code = await engine.locate("compute_total ignores the labels of each subdomain when it sums the cart items");
+    expect(code.sections).toEqual([]);
+    expect(code.text).not.toContain("Docs and configuration");
+  });
 });

@@ -76,7 +76,8 @@ export function answerLocate(s: EngineState, task: string, opts: LocateOptions &
   return consistent(s, opts, async (read) => {
     const { graph, snapshot } = await graphOf(s, opts);
     const inputs = read(snapshot);
-    return buildLocate(graph, searchIndexOf(s, graph), task, opts, { root: s.platform.fs.rootLabel, readText: (path) => inputs.text(path) });
+    const textIndex = await textIndexOf(s, inputs);
+    return buildLocate(graph, searchIndexOf(s, graph), task, opts, { root: s.platform.fs.rootLabel, readText: (path) => inputs.text(path), textIndex });
   });
 }
 
