@@ -141,6 +141,15 @@ describe("tasks in words", () => {
     expect(a.chunks[0]!.symbol).toBe("app.cart.compute_total");
   });
 
+  it("a task naming a text file gets that file's chunks after the code", async () => {
+    const { engine } = memoryEngine(PROJECT);
+    const a = await engine.context("compute_total must read the port from compose.yml for the backend", { budget: 4000 });
+    expect(a.chunks[0]!.path).toBe("app/cart.py");
+    const text = a.chunks.filter((c) => !c.path.endsWith(".py"));
+    expect(text.map((c) => c.path)).toEqual(["compose.yml"]);
+    expect(text[0]).toMatchObject({ role: "match", symbol: "compose.yml:services.backend" });
+  });
+
   it("locate lists the docs and configuration a question points at, before the files; a code task gets none", async () => {
     const { engine } = memoryEngine(PROJECT);
     const a = await engine.locate("where is the database URL set?");

@@ -27,6 +27,7 @@ import type { EngineState } from "./state.ts";
 import { searchSymbols, type SearchHit } from "../search/search.ts";
 import { searchText, type TextHit } from "../text/text-index.ts";
 import { textIndexOf } from "./text.ts";
+import { mayPointAtText } from "../slice/text-seeds.ts";
 
 /** What the slicer may read and ask for: files through the snapshot's inputs, the search index, the routes, the text index. */
 function contextIO(s: EngineState, graph: CodeGraph, inputs: Inputs): ContextIO {
@@ -76,8 +77,8 @@ export function answerLocate(s: EngineState, task: string, opts: LocateOptions &
   return consistent(s, opts, async (read) => {
     const { graph, snapshot } = await graphOf(s, opts);
     const inputs = read(snapshot);
-    const textIndex = await textIndexOf(s, inputs);
-    return buildLocate(graph, searchIndexOf(s, graph), task, opts, { root: s.platform.fs.rootLabel, readText: (path) => inputs.text(path), textIndex });
+    const textIndex = mayPointAtText(task) ? await textIndexOf(s, inputs) : undefined;
+    return buildLocate(graph, searchIndexOf(s, graph), task, opts, { root: s.platform.fs.rootLabel, readText: (path) => inputs.text(path), ...(textIndex ? { textIndex } : {}) });
   });
 }
 

@@ -22,7 +22,7 @@ import { parseTrace, type ParsedTrace } from "./trace.ts";
 import { planContext, type PlannedChunk, type Role } from "./plan.ts";
 import { findRoutes, joinPaths, matchRoutes, type MountLine, type Route } from "./routes.ts";
 import type { TextIndex } from "../text/text-index.ts";
-import { pointedText, settingNotes, textChunk, textTarget } from "./text-seeds.ts";
+import { mayPointAtText, pointedText, settingNotes, textChunk, textTarget } from "./text-seeds.ts";
 
 const DEFAULT_BUDGET = LIMITS.budget.context;
 const MAX_BUDGET = LIMITS.budget.max;
@@ -485,7 +485,12 @@ export async function buildContext(graph: CodeGraph, target: string, options: Co
     const evidence = readTaskText(target);
     words = { evidence, phrases: await findPhrases(io.searchIndex(), graph, target, evidence, io.readText) };
   }
-  const text = await io.textIndex?.();
+  // The text index only when the target may need it: a name or a handle (one word, or `path#Heading
+  // with spaces`: a handle, or a symbol whose settings notes read it), or words that may point at
+  // text (a question, an env variable, a text file named). A bug report or a commit message about
+  // code does not build it.
+  const t = target.trim();
+  const text = (!task && (!/\s/.test(t) || /^\S+?[#:]/.test(t))) || mayPointAtText(t) ? await io.textIndex?.() : undefined;
   const seeds = resolveTarget(graph, target, io, task, words, text);
   if (text && seeds.ids.length && seeds.how !== "search") seeds.notes.push(...settingNotes(graph, text, seeds.ids, []));
   let planned = planContext(graph, seeds.ids, {

@@ -50,59 +50,59 @@ export function textTarget(text: TextIndex, target: string): { chunk: PlannedChu
   return { chunk: textChunk(found.chunk, "seed", 0), sets: found.chunk.sets };
 }
 
-/**
- * Words that say a question is about configuration, deployment or docs rather than code. A task
- * in words brings text chunks in only with one of these (or a heading or env variable named
- * outright): bug reports about code keep their budget for code.
- */
-const CUES = new Set(("config configuration configure configured setting settings env environment variable variables dotenv " +
-  "docker dockerfile compose container image deploy deployment deploying deployed kubernetes helm nginx traefik proxy " +
-  "doc docs documentation readme guide section says describe describes tutorial install installation setup " +
-  "yaml yml toml json ini workflow workflows ci pipeline port ports url host hostname domain secret secrets " +
-  "credential credentials password database db dsn connection migration migrations script scripts command commands dependency dependencies").split(" "));
-
 /** A section up to this many lines takes the place of its subsections in a task's answer. */
 const MAX_PARENT_LINES = 150;
 /** How many text chunks a task's answer leads with, at most. */
 const MAX_TEXT_SEEDS = 3;
 /** A question this short (in words) asks about one thing: its best text chunk needs only hold its own against code. */
 const SHORT_TASK_WORDS = 20;
-/**
- * The share of the best code hit's score the best text chunk needs: a short question (TEXT_OVER_CODE.question),
- * any other task that cues configuration or docs (TEXT_OVER_CODE.cued: bug reports and commit
- * messages name docs and settings too, and their answer is code).
- */
-const TEXT_OVER_CODE = { question: 0.6, cued: 1.5 } as const;
+/** The share of the best code hit's score the best text chunk of a short question needs. */
+const TEXT_OVER_CODE = 0.6;
 /** A question, as people ask about a project: a question word first, or a question mark. */
 const QUESTION = /^\s*(how|where|what|which|why|when|who|is|are|does|do|can|should|could|would|will)\b|\?\s*$/i;
+/** An env variable as written: upper case with an underscore (`DATABASE_URL`). */
+const ENV_NAME = /\b[A-Z][A-Z0-9]*_[A-Z0-9_]+\b/;
+/** A text file as a task names it: `compose.yml`, `docs/deploy.md`, `.env`, `Dockerfile`. */
+const TEXT_FILE_NAME = /(?:^|[\s`'"(])((?:[\w.-]+\/)*(?:[\w-]*\.(?:md|mdx|rst|ya?ml|toml|json|ini|cfg|conf|sql|html|env|dockerfile)|\.env(?:\.[\w-]+)?|Dockerfile(?:\.[\w-]+)?))(?=$|[\s`'"),.:;!?])/;
+
+/** A pattern for every match (a fresh global copy: a shared one would carry its lastIndex between calls). */
+const all = (re: RegExp) => new RegExp(re.source, "g");
 
 /**
- * The text chunks a task in words points at, best first: when it names an env variable some text
- * file sets; when it is a short question (QUESTION) whose best text chunk scores at least
- * TEXT_OVER_CODE.question of the best definition's; or when another task cues configuration or
- * docs (CUES) and its best text chunk outscores the code by TEXT_OVER_CODE.cued. Bug reports and
- * commit messages about code keep their budget for code (the localization benchmark holds them).
- * Then the chunks within half the best one's score; `lead` when they answer the task (a question,
- * a variable named), else they follow the code, as further places.
+ * Whether a task could point at text at all (a cheap test on its words, made before the text
+ * index is needed): a short question, an env variable's name, a text file's name.
+ */
+export function mayPointAtText(task: string): boolean {
+  return (splitWords(task).length <= SHORT_TASK_WORDS && QUESTION.test(task)) || ENV_NAME.test(task) || TEXT_FILE_NAME.test(task);
+}
+
+/**
+ * The text chunks a task in words points at, best first: a short question (QUESTION) whose best
+ * text chunk scores at least TEXT_OVER_CODE of the best definition's, or a task naming an env
+ * variable some text file sets: those lead the answer (`lead`). A task naming a text file
+ * (`compose.yml`, `docs/deploy.md`) gets that file's best chunks after the code. Any other task
+ * (a bug report, a commit message about code) gets none and keeps its budget for code: the
+ * localization benchmark's figures are unchanged. Then the chunks within half the best one's score.
  */
 export function pointedText(text: TextIndex, codeIndex: SearchIndex, task: string): { hits: TextHit[]; lead: boolean } {
   const none = { hits: [], lead: false };
   if (text.chunks.length === 0) return none;
-  const words = splitWords(task);
-  const question = words.length <= SHORT_TASK_WORDS && QUESTION.test(task);
-  const envNamed = [...task.matchAll(/\b[A-Z][A-Z0-9]*_[A-Z0-9_]+\b/g)].some((m) => text.setters.has(m[0]));
-  if (!question && !envNamed && !words.some((w) => CUES.has(w))) return none;
-  const hits = searchText(text, task, 12);
+  const question = splitWords(task).length <= SHORT_TASK_WORDS && QUESTION.test(task);
+  const envNamed = [...task.matchAll(all(ENV_NAME))].some((m) => text.setters.has(m[0]));
+  const files = new Set([...task.matchAll(all(TEXT_FILE_NAME))].flatMap((m) => namedFiles(text, m[1]!)));
+  if (!question && !envNamed && files.size === 0) return none;
+  const lead = question || envNamed;
+  const hits = searchText(text, task, 40).filter((h) => lead || files.has(h.chunk.path));
   const best = hits[0];
   if (!best) return none;
-  if (!envNamed) {
+  if (question && !envNamed) {
     let codeBest = 0;
     try {
       codeBest = searchSymbols(codeIndex, task, 1)[0]?.score ?? 0;
     } catch {
       // no searchable words for code: the text decides
     }
-    if (best.score < codeBest * (question ? TEXT_OVER_CODE.question : TEXT_OVER_CODE.cued)) return none;
+    if (best.score < codeBest * TEXT_OVER_CODE) return none;
   }
   const out: TextHit[] = [];
   for (const h of hits) {
@@ -119,7 +119,14 @@ export function pointedText(text: TextIndex, codeIndex: SearchIndex, task: strin
     }
     out.push(h);
   }
-  return { hits: out, lead: question || envNamed };
+  return { hits: out, lead };
+}
+
+/** The text files of the index a name written in a task stands for: its path, or a path ending in it. */
+function namedFiles(text: TextIndex, name: string): string[] {
+  const clean = name.replace(/^\.\//, "");
+  if (text.byPath.has(clean)) return [clean];
+  return [...text.byPath.keys()].filter((p) => p.endsWith(`/${clean}`)).slice(0, 5);
 }
 
 /** The env variables the notes name at most. */
