@@ -36,6 +36,7 @@ export type { TestsAnswer, TestHit, TestEvidence, RunPlan } from "./core/evidenc
 export type { SymbolRef } from "./core/graph/lookup.ts";
 export type { ContextAnswer, ContextChunk, CutChunk, ContextOptions } from "./core/slice/context.ts";
 export type { SearchHit } from "./core/search/search.ts";
+export type { GrepAnswer, GrepHit, GrepOptions, GrepStop } from "./core/engine/grep.ts";
 export { LOCATE_LIMITS } from "./core/locate/locate.ts";
 export type { LocateAnswer, LocateOptions, LocatedFile, LocatedSymbol } from "./core/locate/locate.ts";
 export type { Route, MountLine } from "./core/slice/routes.ts";

@@ -98,6 +98,8 @@ const FLAGS: Record<string, { flag: string; min: number; max: number }> = {
   budget: { flag: "--budget", ...LIMITS.budget },
   depth: { flag: "--depth", ...LIMITS.depth },
   limit: { flag: "--limit", ...LIMITS.searchResults },
+  maxMatches: { flag: "--max-matches", ...LIMITS.grep.matches },
+  timeMs: { flag: "--time-ms", ...LIMITS.grep.timeMs },
 };
 
 /**
@@ -138,7 +140,9 @@ export function cliHint(error: EngineError, command?: string): string | undefine
     case "not_found":
       return e.data.suggestions?.length ? `Did you mean ${e.data.suggestions.join(", ")}? Paths are relative to --root.` : "Paths are relative to the project folder (--root, default: the current folder).";
     case "outside_root":
-      return "Pass a path inside the project folder (--root), relative to it or absolute.";
+      return command === "grep" ? "Pass --paths globs relative to the project folder (--root), e.g. \"src/**/*.py,*.md\"." : "Pass a path inside the project folder (--root), relative to it or absolute.";
+    case "invalid_pattern":
+      return `${e.hint ?? ""} Run ${again} with the pattern fixed at column ${e.data.column ?? 1} (quote it for the shell).`.trim();
     case "memory_limit":
       return `Give node more heap: NODE_OPTIONS=--max-old-space-size=${Math.max(512, 2 ** Math.ceil(Math.log2(e.data.suggestedMiB)))} codeslice …, or pass a smaller folder with --root.`;
     case "no_index":

@@ -20,7 +20,8 @@ export const SERVED_COMMANDS: ReadonlySet<string> = new Set(["map", "context", "
 /** Every flag of the command table that takes a value (test/cli/warm-server.test.ts checks it against the table). */
 export const VALUE_FLAGS: ReadonlySet<string> = new Set([
   "apply", "base", "budget", "cache-dir", "cursor", "depth", "diff", "direction", "encoding", "export", "head", "import", "jobs", "k", "kind", "limit", "log-level",
-  "max-file-bytes", "max-hops", "max-response-tokens", "method", "min-confidence", "out", "prefix", "print-config", "project", "root", "tests", "time",
+  "max-file-bytes", "max-hops", "max-matches", "max-response-tokens", "method", "min-confidence", "out", "paths", "prefix", "print-config", "project", "root", "tests", "time",
+  "time-ms",
 ]);
 
 /** A command line the server may answer: the project it is about. */

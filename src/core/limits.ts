@@ -15,6 +15,11 @@ export const LIMITS = {
   depth: { min: 1, max: 10, default: 1 },
   /** Results of a search. */
   searchResults: { min: 1, max: 200, default: 10 },
+  /**
+   * A grep: lines it lists (it stops at the limit and says more exist), milliseconds it searches,
+   * bytes it reads, characters of a pattern.
+   */
+  grep: { matches: { min: 1, max: 10_000, default: 200 }, timeMs: { min: 10, max: 60_000, default: 5_000 }, bytes: 256 * 1024 * 1024, patternChars: 1_000 },
   /** Lines one snippet returns. */
   snippetLines: 400,
   /** Files larger than this are not indexed. */

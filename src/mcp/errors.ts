@@ -52,7 +52,12 @@ export function engineErrorText(error: EngineError, tool: string): string {
       break;
     }
     case "outside_root":
-      lines.push(`${PATH_TOOLS.has(tool) ? tool : "This tool"} reads only files inside the project root; pass a path relative to it (or absolute inside it).`);
+      lines.push(tool === "grep"
+        ? "grep searches only files inside the project root: pass paths as globs relative to it (src/**/*.py, *.md, docs/)."
+        : `${PATH_TOOLS.has(tool) ? tool : "This tool"} reads only files inside the project root; pass a path relative to it (or absolute inside it).`);
+      break;
+    case "invalid_pattern":
+      lines.push(e.hint ?? "", `Call ${tool} again with the pattern fixed at column ${e.data.column ?? 1}.`);
       break;
     case "invalid_argument": {
       const { totalLines } = e.data;

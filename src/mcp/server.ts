@@ -34,6 +34,7 @@ import { readSnippetTool } from "./tools/read-snippet.ts";
 import { renameTool } from "./tools/rename.ts";
 import { repoMapTool } from "./tools/repo-map.ts";
 import { searchTool } from "./tools/search.ts";
+import { grepTool } from "./tools/grep.ts";
 import { signatureTool } from "./tools/signature.ts";
 import { testsTool } from "./tools/tests.ts";
 import { traceTool } from "./tools/trace.ts";
@@ -47,7 +48,7 @@ const FRESHNESS_RESERVE = 120;
 
 /** Every tool, in the order clients list them (each spec's handler takes its own argument type). */
 export const TOOLS: readonly ToolSpec[] = [
-  repoMapTool, locateTool, contextTool, searchTool, signatureTool, callersTool, calleesTool, importersTool, testsTool, traceTool, readSnippetTool, packTool, impactTool, changesTool, routeMapTool, renameTool, queryTool,
+  repoMapTool, locateTool, contextTool, searchTool, grepTool, signatureTool, callersTool, calleesTool, importersTool, testsTool, traceTool, readSnippetTool, packTool, impactTool, changesTool, routeMapTool, renameTool, queryTool,
 ] as unknown as readonly ToolSpec[];
 
 /** Told to the agent on connect. */

@@ -88,6 +88,8 @@ export interface ErrorData {
   empty_repository: { rev?: string; branch?: string };
   /** The history needed is past a shallow clone's boundary (`boundary`), or object `oid` was left out by it. */
   shallow_history: { rev?: string; oid?: string; boundary?: string };
+  /** A regular expression that does not compile (`column`: 1-based, where the error is; `reason`: RE2's description). */
+  invalid_pattern: { pattern: string; column?: number; reason: string };
   /** A text that is not a unified diff (`line`: the first line that breaks the format). */
   invalid_diff: { line?: number };
   /** A diff whose files match the tree neither before nor after it: `failures` say why, per file (the first few). */

@@ -35,6 +35,10 @@ describe("CLI hints", () => {
     expect(cliHint(await thrown(memoryEngine({ "README.md": "# docs\n" }).engine.map()), "map")).toContain("--root DIR");
     expect(cliHint(new EngineError("root_not_found", "gone", { data: { root: "/x" } }), "index")).toContain("--root DIR");
     expect(cliHint(new EngineError("memory_limit", "big", { data: { what: "graph", neededMiB: 900, usedMiB: 100, limitMiB: 512, suggestedMiB: 1100 } }))).toContain("--max-old-space-size=2048");
+    expect(cliHint(await thrown(engine.grep("x", { maxMatches: 0 })), "grep")).toBe(`--max-matches takes a whole number from ${LIMITS.grep.matches.min} to ${LIMITS.grep.matches.max}.`);
+    expect(cliHint(await thrown(engine.grep("x", { timeMs: 1 })), "grep")).toContain("--time-ms");
+    expect(cliHint(await thrown(engine.grep("save(", {})), "grep")).toContain("codeslice grep with the pattern fixed at column 5");
+    expect(cliHint(await thrown(engine.grep("x", { paths: ["../up"] })), "grep")).toContain("--paths");
     expect(cliHint(new EngineError("cache_refused", "no", { data: { cacheDir: "/x", reason: "not_empty" } }))).toContain("--cache-dir");
   });
 

@@ -135,6 +135,7 @@ describe("codeslice mcp over stdio (SDK client)", () => {
         ["context", { target: "Cart.total", budget: 1500 }, (d) => expect(d.chunks[0]).toMatchObject({ role: "seed", path: "web/src/cart.ts" })],
         ["pack", { task: "place an order for a user", budget: 1500 }, (d) => expect(d.seeds.length).toBeGreaterThan(0)],
         ["search", { query: "format price" }, (d) => expect(JSON.stringify(d)).toContain("formatPrice")],
+        ["grep", { pattern: "formatPrice\\(", paths: ["web/"] }, (d) => expect(d.results).toContainEqual(expect.objectContaining({ path: "web/src/cart.ts", symbol: "web/src/cart.ts#Cart.total" }))],
         ["locate", { task: "Prices show without cents\n\nThe cart total calls `formatPrice` and prints 12 instead of 12.00." }, (d, text) => {
           expect(d.files.map((f: { path: string }) => f.path)).toContain("web/src/format.ts");
           expect(text).toContain("formatPrice");

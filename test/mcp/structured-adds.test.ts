@@ -76,6 +76,7 @@ const CALLS: Record<string, Record<string, unknown>> = {
   impact: { target: "shop.models.format_greeting" },
   changes: { diff: DIFF },
   route_map: {},
+  grep: { pattern: "def \\w+\\(" },
   rename: { symbol: "formatPrice", new_name: "formatAmount" },
   query: { q: "MATCH (a:Symbol)-[:CALLS]->(b:Symbol {name: 'formatPrice'}) RETURN a.qualified" },
 };
@@ -142,6 +143,7 @@ const OWN_CALLS: Record<string, Record<string, unknown>> = {
   impact: { target: "fitBlocks" },
   changes: { diff: ownDiff() },
   route_map: {},
+  grep: { pattern: "fitBlocks\\(" },
   rename: { symbol: "fitBlocks", new_name: "fitAllBlocks" },
   query: { q: "MATCH (a:Symbol)-[:CALLS]->(b:Symbol {name: 'fitBlocks'}) RETURN a.qualified" },
 };

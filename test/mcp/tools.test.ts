@@ -7,6 +7,7 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import type { Progress } from "@modelcontextprotocol/sdk/types.js";
+import { countTokens } from "gpt-tokenizer/encoding/o200k_base";
 import { afterAll, describe, expect, it } from "vitest";
 import { createEngine, supportedLanguageNames } from "../../src/core/engine/engine.ts";
 import { createNodePlatform } from "../../src/platform/node/index.ts";
@@ -108,6 +109,27 @@ describe("tools over the in-process transport", () => {
     const words = await call(c.client, "context", { target: "format a price" });
     expect(words.data.resolvedAs).toBe("search");
     expect(words.data.seeds[0].qualified).toContain("formatPrice");
+  });
+
+  it("grep: hits with the enclosing symbol, an invalid pattern and a path outside the root as tool errors, and at most 140 tokens in tools/list", async () => {
+    const g = await call(c.client, "grep", { pattern: "def (greet|save)", paths: ["shop/*.py"] });
+    expect(g.isError).toBe(false);
+    expect(g.data.results.map((r: { path: string; line: number; symbol?: string }) => `${r.path}:${r.line} ${r.symbol}`)).toEqual([
+      "shop/models.py:10 shop.models.User.greet", "shop/models.py:14 shop.models.User.save", "shop/models.py:26 shop.models.Order.save",
+    ]);
+    expect(g.text).toContain("shop/models.py:10:5 [method shop.models.User.greet]");
+    const limited = await call(c.client, "grep", { pattern: "def ", max_matches: 1 });
+    expect(limited.data).toMatchObject({ stopped: "matches" });
+    expect(limited.data.results.length).toBe(1);
+    const bad = await call(c.client, "grep", { pattern: "def (greet" });
+    expect(bad.isError).toBe(true);
+    expect(bad.text).toContain("missing closing )");
+    expect(bad.text).toContain("column 5");
+    const outside = await call(c.client, "grep", { pattern: "x", paths: ["../*"] });
+    expect(outside.isError).toBe(true);
+    expect(outside.text).toContain("\"../*\"");
+    const { tools } = await c.client.listTools();
+    expect(countTokens(JSON.stringify(tools.find((t) => t.name === "grep")))).toBeLessThanOrEqual(140);
   });
 
   it("search, signature, callers, callees, importers, read_snippet, pack", async () => {

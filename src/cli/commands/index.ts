@@ -10,6 +10,7 @@ import { calleesCommand } from "./callees.ts";
 import { changesCommand } from "./changes.ts";
 import { contextCommand } from "./context.ts";
 import { graphCommand } from "./graph.ts";
+import { grepCommand } from "./grep.ts";
 import { impactCommand } from "./impact.ts";
 import { importersCommand } from "./importers.ts";
 import { indexCommand } from "./index-command.ts";
@@ -36,6 +37,7 @@ export const COMMANDS: readonly Command[] = [
   packCommand,
   locateCommand,
   searchCommand,
+  grepCommand,
   callersCommand,
   calleesCommand,
   importersCommand,

@@ -26,15 +26,44 @@ import { codeGraph, graphOf, routesOf, searchIndexOf } from "./graph-cache.ts";
 import type { Inputs } from "./inputs.ts";
 import { reindex } from "./passes.ts";
 import type { EngineState } from "./state.ts";
+import { searchSymbols, type SearchHit } from "../search/search.ts";
+import { searchText, type TextHit } from "../text/text-index.ts";
+import { textIndexOf } from "./text.ts";
+import { mayPointAtText } from "../slice/text-seeds.ts";
 
-/** What the slicer may read and ask for: files through the snapshot's inputs, the search index, the routes. */
+/** What the slicer may read and ask for: files through the snapshot's inputs, the search index, the routes, the text index. */
 function contextIO(s: EngineState, graph: CodeGraph, inputs: Inputs): ContextIO {
   return {
     root: s.platform.fs.rootLabel,
     readText: (path) => inputs.text(path),
     searchIndex: () => searchIndexOf(s, graph),
     routes: () => routesOf(s, graph),
+    textIndex: () => textIndexOf(s, inputs),
   };
+}
+
+/** A text chunk as a search hit: its handle is the name, its heading or key the signature. */
+function textSearchHit(h: TextHit): SearchHit {
+  const c = h.chunk;
+  const signature = c.kind === "markdown" ? `${"#".repeat(Math.max(1, c.depth))} ${c.name || c.path}` : c.kind === "env" ? `${c.name}=` : c.name || c.path;
+  return { qualified: h.handle, kind: c.kind === "markdown" ? "section" : c.name === "" ? c.kind : `${c.kind} key`, path: c.path, line: c.start, end: c.end, signature, score: h.score, matched: h.matched };
+}
+
+/**
+ * `Engine.search`: definitions and text chunks (doc sections, configuration keys) by words, in one
+ * ranking. Both scores are BM25 over like fields (name, path, body), so they compare; a project
+ * with text but no source still answers from its text.
+ */
+export function answerSearch(s: EngineState, query: string, opts: RunOptions & { limit?: number }): Promise<SearchHit[]> {
+  const limit = opts.limit ?? LIMITS.searchResults.default;
+  return consistent(s, opts, async (read) => {
+    const { graph, snapshot } = await graphOf(s, opts);
+    const code = searchSymbols(searchIndexOf(s, graph), query, limit);
+    const text = await textIndexOf(s, read(snapshot));
+    const merged = [...code, ...searchText(text, query, limit).map(textSearchHit)];
+    merged.sort((a, b) => b.score - a.score);
+    return merged.slice(0, limit);
+  });
 }
 
 /** `context` (no task) and `pack` (a task seeds the slice from search hits). */
@@ -50,7 +79,8 @@ export function answerLocate(s: EngineState, task: string, opts: LocateOptions &
   return consistent(s, opts, async (read) => {
     const { graph, snapshot } = await graphOf(s, opts);
     const inputs = read(snapshot);
-    return buildLocate(graph, searchIndexOf(s, graph), task, opts, { root: s.platform.fs.rootLabel, readText: (path) => inputs.text(path) });
+    const textIndex = mayPointAtText(task) ? await textIndexOf(s, inputs) : undefined;
+    return buildLocate(graph, searchIndexOf(s, graph), task, opts, { root: s.platform.fs.rootLabel, readText: (path) => inputs.text(path), ...(textIndex ? { textIndex } : {}) });
   });
 }
 

@@ -11,7 +11,7 @@ import { checkDirection, checkImpactDepth, impact, type ImpactAnswer, type Impac
 import type { TestsAnswer } from "../evidence/tests.ts";
 import { findSymbol, symbolRef, type SymbolRef } from "../graph/lookup.ts";
 import { DEFAULT_TASK_SEEDS, type ContextAnswer, type ContextOptions } from "../slice/context.ts";
-import { searchSymbols, type SearchHit } from "../search/search.ts";
+import type { SearchHit } from "../search/search.ts";
 import type { LocateAnswer, LocateOptions } from "../locate/locate.ts";
 import type { Route } from "../slice/routes.ts";
 import { routeMapAnswer, type RouteMapAnswer, type RouteMapOptions } from "../slice/route-map.ts";
@@ -23,10 +23,11 @@ import type { ChangesOptions } from "./changes.ts";
 import type { ChangesAnswer } from "../changes/answer.ts";
 import { createEngineState } from "./state.ts";
 import { loadAll, reindex, stopWatching } from "./passes.ts";
-import { codeGraph, routesOf, searchIndexOf } from "./graph-cache.ts";
+import { codeGraph, routesOf } from "./graph-cache.ts";
 import { refresh } from "./refresh.ts";
-import { answerChanges, answerContext, answerLocate, answerMap, answerSnippet, answerTests, answerTrace } from "./answers.ts";
+import { answerChanges, answerContext, answerSearch, answerLocate, answerMap, answerSnippet, answerTests, answerTrace } from "./answers.ts";
 import { answerScip, exportIndex, importIndex } from "./portable.ts";
+import { answerGrep, type GrepAnswer, type GrepOptions } from "./grep.ts";
 import { loadGitIndex } from "../git/worktree.ts";
 import { normalizeRelative } from "../../shared/paths.ts";
 import type { ArtifactSummary } from "./artifact.ts";
@@ -224,8 +225,20 @@ export interface Engine {
    * whole): ranked files and, under each, ranked functions and classes, with the evidence for each.
    */
   locate(task: string, options?: LocateOptions & RunOptions): Promise<LocateAnswer>;
-  /** Symbols matching words (identifier parts, path, signature, docstring). */
+  /**
+   * Symbols matching words (identifier parts, path, signature, docstring), and sections of the
+   * project's docs and configuration (a Markdown heading, a YAML, TOML or JSON key, an env
+   * variable; `qualified` is the chunk's handle, which `context` takes), in one ranking.
+   */
   search(query: string, options?: RunOptions & { limit?: number }): Promise<SearchHit[]>;
+  /**
+   * Lines matching a regular expression (RE2 syntax, linear-time: no catastrophic backtracking) in
+   * the files of the index inventory, as `path:line:column` with the line and the definition around
+   * it; bounded by `maxMatches`, `timeMs`, the bytes read and `budget` (tokens of `text`), saying
+   * when more may exist. Throws `invalid_pattern` (with the column) and `outside_root` (a path
+   * filter that leaves the root).
+   */
+  grep(pattern: string, options?: GrepOptions & RunOptions): Promise<GrepAnswer>;
   /** HTTP routes found in the project, with full paths after prefixes. */
   routes(options?: RunOptions): Promise<Route[]>;
   /**
@@ -309,8 +322,11 @@ export function createEngine(platform: Platform, options: EngineOptions = {}): E
     locate(task, opts = {}) {
       return answerLocate(s, task, opts);
     },
-    async search(query, opts = {}) {
-      return searchSymbols(searchIndexOf(s, await codeGraph(s, opts)), query, opts.limit ?? 10);
+    search(query, opts = {}) {
+      return answerSearch(s, query, opts);
+    },
+    grep(pattern, opts = {}) {
+      return answerGrep(s, pattern, opts);
     },
     snippet(path, start, end, opts = {}) {
       return answerSnippet(s, path, start, end, opts);

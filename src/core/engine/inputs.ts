@@ -9,6 +9,7 @@ import { isManifest } from "../map/repo-map.ts";
 import { EngineError, isEngineError } from "../../shared/errors.ts";
 import { gitBlobId } from "../../shared/hash.ts";
 import { LANGUAGES } from "../../languages/index.ts";
+import { textKind } from "../text/chunk.ts";
 import type { Snapshot } from "./snapshot.ts";
 
 /** Config files the module resolvers read (tsconfig paths, workspace packages). */
@@ -19,11 +20,12 @@ const RESOLVER_CONFIGS = LANGUAGES.map((l) => l.resolver?.configs).filter((r): r
 export const CONFIG_FILE = { test: (path: string): boolean => TS_CONFIG.test(path) || RESOLVER_CONFIGS.some((r) => r.test(path)) };
 
 /**
- * Whether a file that is not source is still read after indexing (a resolver config or a
- * manifest), so the indexer records its hash too. Both kinds are small: hashing them costs little.
+ * Whether a file that is not source is still read after indexing (a resolver config, a manifest,
+ * or a text file the text index chunks: docs, configuration), so the indexer records its hash
+ * too. They are small: hashing them costs little.
  */
 export function isSnapshotInput(path: string): boolean {
-  return CONFIG_FILE.test(path) || isManifest(path);
+  return CONFIG_FILE.test(path) || isManifest(path) || textKind(path) !== undefined;
 }
 
 /** A file whose bytes are not the ones the snapshot recorded: edited, replaced or deleted since. */

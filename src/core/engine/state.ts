@@ -12,6 +12,7 @@ import type { EngineOptions } from "./engine.ts";
 import type { BuiltGraph } from "./graph-cache.ts";
 import type { IndexResult, Progress } from "./indexer.ts";
 import type { Snapshot } from "./snapshot.ts";
+import type { TextIndex } from "../text/text-index.ts";
 import { createGitCache, type GitCache } from "../git/worktree.ts";
 
 /** What one engine holds between calls. Only the engine's own modules touch it. */
@@ -50,6 +51,8 @@ export interface EngineState {
    */
   search: SearchIndex | undefined;
   routes: WeakMap<CodeGraph, Route[]>;
+  /** The text index (docs, configuration) of one snapshot, being built or built. */
+  text: { snapshot: Snapshot; built: Promise<TextIndex> } | undefined;
   /** Git data for changes (trees, commits' trees, the parsed index), keyed by content, so never stale. */
   git: GitCache;
   /** The first index, shared by every refresh that arrives while it runs. */
@@ -65,7 +68,7 @@ export function createEngineState(platform: Platform, options: EngineOptions): E
     index: undefined, graphCache: undefined, running: undefined, runningShared: false,
     watcher: undefined, watchedDirs: undefined, dirty: true, touched: undefined, lastAt: 0, watchFailed: false, settleTimer: undefined,
     late: { parsed: 0, removed: 0, repaired: 0 },
-    search: undefined, routes: new WeakMap(), git: createGitCache(),
+    search: undefined, routes: new WeakMap(), text: undefined, git: createGitCache(),
     initial: undefined, progressListeners: new Set(),
   };
 }

@@ -10,7 +10,9 @@ import type { CodeGraph } from "../graph/model.ts";
 import { termsInFiles, type SearchIndex } from "../search/search.ts";
 import { EngineError } from "../../shared/errors.ts";
 import { LIMITS } from "../limits.ts";
-import { citeName } from "../../shared/paths.ts";
+import { cite, citeName } from "../../shared/paths.ts";
+import { pointedText } from "../slice/text-seeds.ts";
+import type { TextIndex } from "../text/text-index.ts";
 import { CLASS_KINDS } from "../slice/plan.ts";
 import { rankTask, TASK_TUNING, type TaskCandidate, type TaskTuning } from "./rank-task.ts";
 import { findPhrases } from "./phrases.ts";
@@ -48,11 +50,27 @@ export interface LocatedFile {
   symbols: LocatedSymbol[];
 }
 
+/** A section of a doc or a key of a configuration file the task points at. */
+export interface LocatedText {
+  /** The chunk's handle (`docs/deploy.md#Traefik`, `compose.yml:services.db`), which context takes. */
+  handle: string;
+  path: string;
+  start: number;
+  end: number;
+  score: number;
+}
+
 /** The answer to locate. */
 export interface LocateAnswer {
   /** The task's first line, at most 200 characters. */
   task: string;
   files: LocatedFile[];
+  /**
+   * Docs and configuration the task points at (see slice/text-seeds.ts `pointedText`): listed before
+   * the files when the task asks about them (`lead`), after them otherwise; empty for most tasks.
+   */
+  sections: LocatedText[];
+  sectionsLead: boolean;
   /** The words looked up, heaviest first (at most 30 listed). */
   terms: string[];
   /** What the task held: characters per part, trace frames found and how many are in the project. */
@@ -73,7 +91,7 @@ export async function buildLocate(
   index: SearchIndex,
   task: string,
   options: LocateOptions,
-  io: { root?: string; readText: (path: string) => Promise<string> },
+  io: { root?: string; readText: (path: string) => Promise<string>; textIndex?: TextIndex },
   tuning?: Readonly<TaskTuning>,
 ): Promise<LocateAnswer> {
   const limit = checkRange("limit", options.limit, LOCATE_LIMITS.files);
@@ -87,13 +105,16 @@ export async function buildLocate(
   const evidence = readTaskText(text);
   const phrases = await findPhrases(index, graph, text, evidence, io.readText);
   const ranking = rankTask(index, graph, text, io.root, phrases, evidence, tuning);
-  if (!ranking.relevant || ranking.files.length === 0) {
+  const pointed = io.textIndex ? pointedText(io.textIndex, index, text) : { hits: [], lead: false };
+  const sections: LocatedText[] = pointed.hits.map((h) => ({ handle: h.handle, path: h.chunk.path, start: h.chunk.start, end: h.chunk.end, score: h.score }));
+  const codeMatches = ranking.relevant && ranking.files.length > 0;
+  if (!codeMatches && sections.length === 0) {
     throw new EngineError("no_match", `Nothing in the project matches ${JSON.stringify(text.length > 80 ? `${text.slice(0, 80)}…` : text)}.`, {
       hint: "Give words from the code itself: names, error messages, paths; or a stack trace of a run of this project.",
       data: { terms: ranking.terms.slice(0, 20) },
     });
   }
-  const top = ranking.files.slice(0, limit);
+  const top = codeMatches ? ranking.files.slice(0, limit) : [];
   const words = termsInFiles(index, top.map((f) => f.path), ranking.terms.slice(0, 40));
   const files: LocatedFile[] = top.map((f) => {
     const held = words.get(f.path) ?? [];
@@ -109,22 +130,30 @@ export async function buildLocate(
   const encoding = options.encoding ?? "o200k_base";
   const count = await loadTokenCounter(encoding);
   const header = headerOf(ranking.terms, read);
+  // Each file in full (three symbols) or, when the budget runs short, as its outline (one); the
+  // docs and configuration the task points at as one block, before the files when it asks about them.
+  const fileBlocks = files.map((f, i) => ({ full: renderFile(f, i, TEXT_SYMBOLS), outline: renderFile(f, i, 1) }));
+  const lead = pointed.lead || !codeMatches;
+  const textBlock = sections.length ? [{ full: `Docs and configuration: ${sections.map((t) => `${citeName(t.handle)} (${cite(t.path, t.start, t.end)})`).join(" · ")}` }] : [];
   const fit = fitBlocks({
     header,
-    // Each file in full (three symbols) or, when the budget runs short, as its outline (one).
-    blocks: files.map((f, i) => ({ full: renderFile(f, i, TEXT_SYMBOLS), outline: renderFile(f, i, 1) })),
+    blocks: lead ? [...textBlock, ...fileBlocks] : [...fileBlocks, ...textBlock],
     budget,
     count,
     separator: "\n",
     footer: (s) => (s.omitted > 0 ? `${s.omitted} more file${s.omitted > 1 ? "s" : ""} not shown (budget); ask with a larger --budget.` : ""),
     smallest: "the header and the first file",
   });
+  // `omitted` counts files: a text block left out is not one.
+  const textShown = textBlock.length > 0 && fit.text.includes("Docs and configuration: ");
   return {
     task: text.split("\n")[0]!.slice(0, 200),
     files,
+    sections: textShown ? sections : [],
+    sectionsLead: lead && sections.length > 0,
     terms: ranking.terms.slice(0, 30),
     read,
-    omitted: fit.omitted,
+    omitted: fit.omitted - (textBlock.length > 0 && !textShown ? 1 : 0),
     usage: { tokens: fit.tokens, budget, encoding },
     text: fit.text,
   };

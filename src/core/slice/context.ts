@@ -9,7 +9,7 @@ import { matchSymbols, findSymbol, suggestNames, symbolRef, type SymbolRef } fro
 import type { CodeGraph, SymbolNode } from "../graph/model.ts";
 import { outline } from "../graph/queries.ts";
 import { searchSymbols, type SearchIndex } from "../search/search.ts";
-import { EngineError } from "../../shared/errors.ts";
+import { EngineError, isEngineError } from "../../shared/errors.ts";
 import { LIMITS } from "../limits.ts";
 import { cite, citeName, normalizeRelative } from "../../shared/paths.ts";
 import { findFile, parseLocation, sourceFiles, symbolsAt } from "./locate.ts";
@@ -21,6 +21,8 @@ import { findPhrases, type PhraseHit } from "../locate/phrases.ts";
 import { parseTrace, type ParsedTrace } from "./trace.ts";
 import { planContext, type PlannedChunk, type Role } from "./plan.ts";
 import { findRoutes, joinPaths, matchRoutes, type MountLine, type Route } from "./routes.ts";
+import type { TextIndex } from "../text/text-index.ts";
+import { mayPointAtText, pointedText, settingNotes, textChunk, textTarget } from "./text-seeds.ts";
 
 const DEFAULT_BUDGET = LIMITS.budget.context;
 const MAX_BUDGET = LIMITS.budget.max;
@@ -64,7 +66,7 @@ export interface CutChunk {
 export interface ContextAnswer {
   target: string;
   /** How the target was understood. */
-  resolvedAs: "symbol" | "file" | "route" | "search";
+  resolvedAs: "symbol" | "file" | "route" | "search" | "text";
   seeds: SymbolRef[];
   notes: string[];
   chunks: ContextChunk[];
@@ -86,6 +88,8 @@ export interface ContextIO {
   readText(path: string): Promise<string>;
   searchIndex(): SearchIndex;
   routes(): Route[];
+  /** The text index (docs, configuration) of the same snapshot, when the host has one. */
+  textIndex?(): Promise<TextIndex>;
 }
 
 interface Seeds {
@@ -100,6 +104,8 @@ interface Seeds {
   matches?: number[];
   /** Outer project frames of a stack trace (role `frame`). */
   frames?: number[];
+  /** How many of the first inline chunks are text a task points at, and whether they lead the answer (else they close it). */
+  text?: { count: number; lead: boolean };
 }
 
 /** Validates a budget argument. */
@@ -226,7 +232,7 @@ function looksLikePath(target: string, graph: CodeGraph): boolean {
 }
 
 /** Understands a target: route, path::symbol, file path, symbol name, or free text for search. */
-export function resolveTarget(graph: CodeGraph, targetArg: string, io: ContextIO, task?: { maxSeeds: number }, words?: TaskWords): Seeds {
+export function resolveTarget(graph: CodeGraph, targetArg: string, io: ContextIO, task?: { maxSeeds: number }, words?: TaskWords, text?: TextIndex): Seeds {
   const maxSeeds = task?.maxSeeds ?? DEFAULT_TASK_SEEDS;
   const target = targetArg.trim();
   if (target === "") throw new EngineError("invalid_argument", "The target is empty.", { hint: "Pass a symbol (Session.send), a file path, `METHOD /path`, or a few words." });
@@ -237,7 +243,12 @@ export function resolveTarget(graph: CodeGraph, targetArg: string, io: ContextIO
     });
   }
   // `pack` takes a task in words as it is; `context` first reads it as a route, a location or a name.
-  if (task) return taskSeeds(graph, io, target, maxSeeds, words);
+  if (task) return textOr(() => taskSeeds(graph, io, target, maxSeeds, words), graph, io, text, target);
+  // A section of a doc or a key of a configuration file (`docs/deploy.md#Traefik`, `compose.yml:services.db`).
+  const named = text ? textTarget(text, target) : undefined;
+  if (named) {
+    return { ids: [], how: "text", notes: text ? settingNotes(graph, text, [], named.sets) : [], mounts: [], inline: [named.chunk] };
+  }
   const route = ROUTE.exec(target);
   if (route) {
     const hits = routesNamed(io.routes(), route[1]!, route[2]!, target);
@@ -322,7 +333,38 @@ export function resolveTarget(graph: CodeGraph, targetArg: string, io: ContextIO
       });
     }
   }
-  return taskSeeds(graph, io, target, maxSeeds, words);
+  return textOr(() => taskSeeds(graph, io, target, maxSeeds, words), graph, io, text, target);
+}
+
+/** A task's seeds with the text it points at; text alone when no code matches it but text does. */
+function textOr(code: () => Seeds, graph: CodeGraph, io: ContextIO, text: TextIndex | undefined, task: string): Seeds {
+  let seeds: Seeds;
+  try {
+    seeds = code();
+  } catch (error) {
+    const only = text && isEngineError(error, "no_match", "unknown_symbol") && /\s/.test(task.trim()) ? withText({ ids: [], how: "search", notes: [], mounts: [], inline: [] }, graph, io, text, task) : undefined;
+    // No code to follow: the text leads whatever kind of task pointed at it.
+    if (only?.text) return { ...only, how: "text", text: { ...only.text, lead: true }, inline: only.inline.map((c, i) => (i === 0 ? { ...c, role: "seed", distance: 0 } : c)) };
+    throw error;
+  }
+  return withText(seeds, graph, io, text, task);
+}
+
+/**
+ * A task's seeds with the text chunks it points at (see `pointedText`): leading them when the task
+ * asks about configuration or docs (answered from those files first, the code after), else after
+ * everything the code brings, as further places.
+ */
+function withText(seeds: Seeds, graph: CodeGraph, io: ContextIO, text: TextIndex | undefined, task: string): Seeds {
+  if (!text) return seeds;
+  const { hits, lead } = pointedText(text, io.searchIndex(), task);
+  if (hits.length === 0) return seeds;
+  return {
+    ...seeds,
+    notes: [...seeds.notes, `the task points at ${hits.map((h) => h.handle).join(", ")} (text)${lead ? " first" : " too"}`],
+    inline: [...hits.map((h, i) => textChunk(h.chunk, lead && i === 0 ? "seed" : "match", lead && i === 0 ? 0 : 1)), ...seeds.inline],
+    text: { count: hits.length, lead },
+  };
 }
 
 /**
@@ -448,11 +490,25 @@ export async function buildContext(graph: CodeGraph, target: string, options: Co
     const evidence = readTaskText(target);
     words = { evidence, phrases: await findPhrases(io.searchIndex(), graph, target, evidence, io.readText) };
   }
-  const seeds = resolveTarget(graph, target, io, task, words);
-  const planned = planContext(graph, seeds.ids, {
+  // The text index only when the target may need it: a name or a handle (one word, or `path#Heading
+  // with spaces`: a handle, or a symbol whose settings notes read it), or words that may point at
+  // text (a question, an env variable, a text file named). A bug report or a commit message about
+  // code does not build it.
+  const t = target.trim();
+  const text = (!task && (!/\s/.test(t) || /^\S+?[#:]/.test(t))) || mayPointAtText(t) ? await io.textIndex?.() : undefined;
+  const seeds = resolveTarget(graph, target, io, task, words, text);
+  if (text && seeds.ids.length && seeds.how !== "search") seeds.notes.push(...settingNotes(graph, text, seeds.ids, []));
+  let planned = planContext(graph, seeds.ids, {
     mounts: seeds.mounts, inline: seeds.inline, ...(seeds.scopes ? { scopes: seeds.scopes } : {}), ...(seeds.matches ? { matches: seeds.matches } : {}),
     ...(seeds.frames ? { frames: seeds.frames } : {}),
   });
+  if (seeds.text) {
+    const pointed = new Set(seeds.inline.slice(0, seeds.text.count));
+    const rest = planned.filter((c) => !pointed.has(c));
+    planned = seeds.text.lead && planned.some((c) => pointed.has(c))
+      ? [...planned.filter((c) => pointed.has(c)), ...rest.map((c) => (c.role === "seed" ? { ...c, role: "match" as const } : c))]
+      : [...rest, ...planned.filter((c) => pointed.has(c))];
+  }
 
   // Load each cited file once; a chunk nested in another chunk of the answer is skipped.
   const texts = new Map<string, string[]>();
@@ -462,7 +518,8 @@ export async function buildContext(graph: CodeGraph, target: string, options: Co
   const chunks = planned.filter((c, i) => !planned.some((o, j) => j < i && o.role === "seed" && o.path === c.path && o.start <= c.start && o.end >= c.end));
   const within = chunks.map((c, i) => chunks.flatMap((o, j) => (j < i && o.path === c.path && o.start <= c.start && o.end >= c.end ? [j] : [])));
 
-  const seedLabel = (seeds.ids.length ? seeds.ids.map((id) => graph.symbols[id]!.qualified) : seeds.inline.map((c) => c.label)).map(citeName).join(", ");
+  const seedLabel = (seeds.text?.lead ? [...seeds.inline.slice(0, seeds.text.count).map((c) => c.label), ...seeds.ids.map((id) => graph.symbols[id]!.qualified)]
+    : seeds.ids.length ? seeds.ids.map((id) => graph.symbols[id]!.qualified) : seeds.inline.map((c) => c.label)).map(citeName).join(", ");
   const notes = [...seeds.notes, ...brokenFiles(graph, planned)];
   const seedRefs = seeds.ids.map((id) => symbolRef(graph.symbols[id]!));
   const seedOutlineNote = (full: number) => `the seed is shown as an outline: its full body needs ${full} tokens`;

@@ -13,13 +13,13 @@ const hit = z.object({
   end: z.int(),
   signature: z.string(),
   score: z.number(),
-  matched: z.array(z.string()).describe("Fields that matched: name, path, signature, doc."),
+  matched: z.array(z.string()).describe("Fields that matched: name, path, signature, doc, body."),
 });
 
 export const searchTool = defineTool({
   name: "search",
   title: "Find symbols by words",
-  description: "Symbols whose name, path, signature or docstring match the words (camelCase and snake_case split; name matches first), with kind, `path:start-end` and signature. Use it when you don't know the name, then call context or signature with the qualified name. Word matching over definitions only.",
+  description: "Symbols whose name, path, signature or docstring match the words (camelCase and snake_case split; name matches first), with kind, `path:start-end` and signature. Use it when you don't know the name, then call context or signature with the qualified name. Also finds doc sections and config keys.",
   input: z.strictObject({
     query: targetArg("query", "Words or identifier parts, e.g. \"parse config\"."),
     limit: z
