@@ -10,6 +10,7 @@ import { chunkAnswerLayout, fitBlocks, type Block, type BlockForm } from "../bud
 import { ENCODINGS, loadTokenCounter, type Encoding } from "../budget/tokenizer.ts";
 import type { FileRecord } from "../extract/record.ts";
 import { checkCallSites, type CallSiteCheck } from "./call-sites.ts";
+import { changedOrder } from "./order.ts";
 import type { CodeGraph } from "../graph/model.ts";
 import { outline } from "../graph/queries.ts";
 import { checkBudget } from "../slice/context.ts";
@@ -282,7 +283,7 @@ function collectChangedSymbols(graph: CodeGraph, set: ChangeSet): CollectedSymbo
 function planChangedChunks(graph: CodeGraph, set: ChangeSet, collected: CollectedSymbols, shownIds: Set<number>): Planned[] {
   const { symbols, symbolIds, fileOf } = collected;
   const planned: Planned[] = [];
-  const order = symbols.map((s, i) => i).sort((a, b) => CHANGE_ORDER[symbols[a]!.change] - CHANGE_ORDER[symbols[b]!.change] || (symbols[a]!.test ? 1 : 0) - (symbols[b]!.test ? 1 : 0) || a - b);
+  const order = changedOrder(graph, symbols, symbolIds, (i) => addedLinesOf(symbols[i]!, fileOf.get(symbols[i]!)!));
   for (const i of order) {
     const s = symbols[i]!;
     const file = fileOf.get(s)!;
@@ -309,8 +310,15 @@ function planChangedChunks(graph: CodeGraph, set: ChangeSet, collected: Collecte
       });
     } else {
       const spans = { old: [s.old!.start, s.old!.end] as [number, number], new: [s.start, s.end] as [number, number] };
-      const full = fullSpanDiff(oldLines, newLines, file.hunks, spans);
-      const compact = compactSpanDiff(oldLines, newLines, file.hunks, spans) ?? full;
+      // Bodies only where the diff is: the changed lines with a little context, the unchanged rest
+      // as "⋯" with its nested definitions' headers (a new parameter on a 100-line function is not
+      // its 100 lines); the outline keeps only the changed lines.
+      const headers = nestedHeaderLines(file.newRecord, s);
+      const whole = fullSpanDiff(oldLines, newLines, file.hunks, spans);
+      const withContext = compactSpanDiff(oldLines, newLines, file.hunks, spans, 2, headers) ?? whole;
+      const full = withContext.length < whole.length ? withContext : whole;
+      const tight = compactSpanDiff(oldLines, newLines, file.hunks, spans, 0, headers) ?? full;
+      const compact = tight.length < full.length ? tight : full;
       const what = s.change === "signature" ? "signature changed" : s.change === "renamed" ? `renamed from ${s.renamedFrom}` : "body changed";
       planned.push({
         path: s.path, start: s.start, end: s.end, role: "changed", label: s.qualified, kind: s.kind, side: "head", change: s.change, full: fence("diff", full),
@@ -319,6 +327,22 @@ function planChangedChunks(graph: CodeGraph, set: ChangeSet, collected: Collecte
     }
   }
   return planned;
+}
+
+/** The text of the lines the change added inside a changed definition (head side). */
+function addedLinesOf(s: ChangedSymbol, file: ComparedFile): string {
+  if (s.side !== "head") return "";
+  const lines = splitLines(file.newText ?? "");
+  const out: string[] = [];
+  for (const h of file.hunks) for (let k = 0; k < h.newLines; k++) if (h.newStart + k >= s.start && h.newStart + k <= s.end) out.push(lines[h.newStart + k - 1] ?? "");
+  return out.join("\n");
+}
+
+/** The header lines (head side) of the definitions nested directly in `s`: what outlines its unchanged rest. */
+function nestedHeaderLines(record: FileRecord | undefined, s: ChangedSymbol): Set<number> {
+  const defs = record?.definitions ?? [];
+  const index = defs.findIndex((d) => d.start === s.start && d.qualified === s.name);
+  return new Set(index < 0 ? [] : defs.filter((d) => d.parent === index).map((d) => d.nameLine));
 }
 
 /** The answer's files: each compared file with its hunks, its count of changed definitions and its changed module-level lines. */
@@ -533,9 +557,10 @@ export async function buildChangesAnswer(graph: CodeGraph, set: ChangeSet, optio
 
   // ---- chunks, in priority order: changed definitions, module-level lines, then what they reach
   const shownIds = new Set<number>();
-  const planned: Planned[] = planChangedChunks(graph, set, collected, shownIds);
+  // Production code first (its definitions, then its module-level lines), tests after.
+  const changedChunks = [...planChangedChunks(graph, set, collected, shownIds), ...planModuleChunks(set)];
+  const planned: Planned[] = [...changedChunks.filter((c) => !isTestFile(c.path)), ...changedChunks.filter((c) => isTestFile(c.path))];
   const summaryFiles = summarizeFiles(set);
-  planned.push(...planModuleChunks(set));
   planned.push(...(await planImpactChunks(graph, io, impact, sources, shownIds, new Set(callSites.breaking.map((b) => b.callerId)))));
 
   // ---- fit
