@@ -169,10 +169,14 @@ function goldOf(dir, parent, commit, files) {
   const gold = new Map(); // key → { path, qual, kind, test, side, start, end, norms }
   for (const f of files) {
     const path = f.newPath ?? f.oldPath;
-    const add = (d, side) => {
+    const oldText = f.oldPath ? (sources.find((x) => x.key === `old:${f.oldPath}`)?.text ?? "").split("\n") : [];
+    const newText = f.newPath ? (sources.find((x) => x.key === `new:${f.newPath}`)?.text ?? "").split("\n") : [];
+    const add = (d, side, line) => {
       const key = `${path}::${d.qual}`;
-      const g = gold.get(key) ?? { path, qual: d.qual, kind: d.kind, test: TEST.test(path), sides: new Set() };
+      const g = gold.get(key) ?? { path, qual: d.qual, kind: d.kind, test: TEST.test(path), sides: new Set(), touched: { old: [], new: [] }, blankOnly: true };
       g.sides.add(side);
+      g.touched[side].push(line);
+      if (((side === "old" ? oldText : newText)[line - 1] ?? "").trim() !== "") g.blankOnly = false;
       if (side === "new") Object.assign(g, { start: d.start, end: d.end });
       if (side === "old" && g.oldStart === undefined) Object.assign(g, { oldStart: d.start, oldEnd: d.end });
       gold.set(key, g);
@@ -182,11 +186,11 @@ function goldOf(dir, parent, commit, files) {
     if (oldDefs === null || newDefs === null) return undefined;
     for (const line of f.oldLines) {
       const d = innermost(oldDefs, line);
-      if (d) add(d, "old");
+      if (d) add(d, "old", line);
     }
     for (const line of f.newLines) {
       const d = innermost(newDefs, line);
-      if (d) add(d, "new");
+      if (d) add(d, "new", line);
     }
   }
   return gold;
@@ -252,30 +256,42 @@ const CHANGE_ROLES = new Set(["changed", "added", "removed"]);
 
 /**
  * (c) Production symbols shown: the gold definitions outside tests that are in one of the answer's
- * changed-code chunks (in full or as an outline): a chunk of that definition (by its in-file name,
- * on the side the chunk is on), or one whose lines hold the definition's lines on that side (a
- * method shown inside its new class). Module-level chunks do not count.
+ * changed-code chunks (in full or as an outline): a chunk of that definition (by its in-file name),
+ * one whose lines hold the definition's lines on either side (a method shown inside its new class,
+ * a nested function inside its changed parent, whose diff shows every changed line), or the file's
+ * module-level chunk when the definition's touched lines are module-level lines to codeslice
+ * (`@overload` stubs). `strict` counts every gold definition; the other count leaves out those
+ * whose touched lines are all blank (a blank line added between two methods maps to the class).
  */
 function shownProduction(goldMap, answer, files) {
   const renamedPath = new Map(files.filter((f) => f.oldPath && f.newPath && f.oldPath !== f.newPath).map((f) => [f.oldPath, f.newPath]));
-  const chunks = answer.chunks.filter((ch) => CHANGE_ROLES.has(ch.role) && ch.kind !== "module-code").map((ch) => ({ ...ch, goldPath: ch.side === "base" ? renamedPath.get(ch.path) ?? ch.path : ch.path }));
+  const chunks = answer.chunks.filter((ch) => CHANGE_ROLES.has(ch.role)).map((ch) => ({ ...ch, goldPath: ch.side === "base" ? renamedPath.get(ch.path) ?? ch.path : ch.path }));
   const named = new Set();
+  const spans = []; // { path, side, start, end }
   for (const ch of chunks) {
+    if (ch.kind === "module-code") continue;
+    spans.push({ path: ch.goldPath, side: ch.side === "base" ? "old" : "new", start: ch.start, end: ch.end });
     for (const s of answer.symbols) {
       const same = s.path === ch.path && s.side === ch.side && s.start === ch.start && s.end === ch.end;
       if (!same) continue;
       named.add(keyOf(ch.goldPath, s.name));
       if (s.old?.name) named.add(keyOf(ch.goldPath, s.old.name));
+      if (s.old) spans.push({ path: ch.goldPath, side: "old", start: s.old.start, end: s.old.end });
     }
   }
+  const moduleShown = new Set(chunks.filter((ch) => ch.kind === "module-code").map((ch) => ch.goldPath));
+  const inRanges = (line, ranges) => ranges.some(([a, b]) => line >= a && line <= b);
   const prod = [...goldMap].filter(([, g]) => !g.test);
   const shown = [];
   const missed = [];
   for (const [key, g] of prod) {
-    const inside = chunks.some((ch) => ch.goldPath === g.path && (ch.side === "head" ? g.start !== undefined && ch.start <= g.start && ch.end >= g.end : g.oldStart !== undefined && ch.start <= g.oldStart && ch.end >= g.oldEnd));
-    (named.has(key) || inside ? shown : missed).push(key);
+    const inside = ["old", "new"].some((side) => g.touched[side].length > 0 && spans.some((sp) => sp.path === g.path && sp.side === side && g.touched[side].every((l) => l >= sp.start && l <= sp.end)));
+    const file = answer.files.find((f) => f.path === g.path);
+    const asModule = moduleShown.has(g.path) && file && ["old", "new"].some((side) => g.touched[side].some((l) => inRanges(l, file.moduleLines[side])));
+    (named.has(key) || inside || asModule ? shown : missed).push(key);
   }
-  return { gold: prod.length, shown: shown.length, missed };
+  const blank = new Set(prod.filter(([, g]) => g.blankOnly).map(([k]) => k));
+  return { gold: prod.length, shown: shown.length, missed, goldNonBlank: prod.length - blank.size, shownNonBlank: shown.filter((k) => !blank.has(k)).length };
 }
 
 function score(goldMap, predMap, keep) {
@@ -327,6 +343,8 @@ function summarize(rows) {
       shown: sum((r) => r.shown.shown),
       commits_all_shown: rows.filter((r) => r.shown.gold > 0 && r.shown.shown === r.shown.gold).length,
       commits_scored: rows.filter((r) => r.shown.gold > 0).length,
+      commits_all_shown_nonblank: rows.filter((r) => r.shown.goldNonBlank > 0 && r.shown.shownNonBlank === r.shown.goldNonBlank).length,
+      commits_scored_nonblank: rows.filter((r) => r.shown.goldNonBlank > 0).length,
     },
     errors: rows.filter((r) => r.error).length,
     cpu_s_median: median(rows.map((r) => r.cpu).filter((x) => x != null)),
@@ -397,13 +415,14 @@ const perRepoSummary = Object.fromEntries(repos.map((r) => [r.name, summarize(ro
 const total = summarize(rows);
 const pct = (x) => (x == null ? "–" : `${(100 * x).toFixed(1)}%`);
 const table = mdTable(
-  ["repository", "language", "commits", "fn precision (code)", "fn recall (code)", "fn precision (all)", "fn recall (all)", "def precision", "def recall", "commits w/ tests", "modified test files found (calls)", "(calls or imports)", "commits: a modified test found", "commits: all found", "commits: production shown", "median CPU s"],
+  ["repository", "language", "commits", "fn precision (code)", "fn recall (code)", "fn precision (all)", "fn recall (all)", "def precision", "def recall", "commits w/ tests", "modified test files found (calls)", "(calls or imports)", "commits: a modified test found", "commits: all found", "commits: production shown", "(blank-only left out)", "median CPU s"],
   [...repos.map((r) => [r.name, r.language, perRepoSummary[r.name]]), ["all", "", total]].map(([name, lang, s]) => [
     name, lang, s.commits, pct(s.code_functions.precision), pct(s.code_functions.recall), pct(s.functions.precision), pct(s.functions.recall), pct(s.definitions.precision), pct(s.definitions.recall),
     s.tests.commits, `${s.tests.found_by_calls}/${s.tests.modified_test_files} (${pct(s.tests.share_by_calls)})`, `${s.tests.found_by_calls_or_imports}/${s.tests.modified_test_files} (${pct(s.tests.share)})`,
     `${s.tests.commits_any_found}/${s.tests.commits} (${pct(s.tests.commits ? s.tests.commits_any_found / s.tests.commits : null)})`,
     `${s.tests.commits_all_found}/${s.tests.commits} (${pct(s.tests.commits ? s.tests.commits_all_found / s.tests.commits : null)})`,
-    `${s.production_shown.commits_all_shown}/${s.production_shown.commits_scored} (${pct(s.production_shown.commits_scored ? s.production_shown.commits_all_shown / s.production_shown.commits_scored : null)})`, fmt(s.cpu_s_median, 2),
+    `${s.production_shown.commits_all_shown}/${s.production_shown.commits_scored} (${pct(s.production_shown.commits_scored ? s.production_shown.commits_all_shown / s.production_shown.commits_scored : null)})`,
+    `${s.production_shown.commits_all_shown_nonblank}/${s.production_shown.commits_scored_nonblank} (${pct(s.production_shown.commits_scored_nonblank ? s.production_shown.commits_all_shown_nonblank / s.production_shown.commits_scored_nonblank : null)})`, fmt(s.cpu_s_median, 2),
   ]),
 );
 console.log(table);
@@ -421,7 +440,7 @@ const result = {
     functions: { gold: r.functions.gold, predicted: r.functions.predicted, tp: r.functions.tp, missed: r.functions.missed, extra: r.functions.extra },
     code_functions: { gold: r.code.gold, predicted: r.code.predicted, tp: r.code.tp },
     definitions: { gold: r.definitions.gold, predicted: r.definitions.predicted, tp: r.definitions.tp },
-    production_shown: { gold: r.shown.gold, shown: r.shown.shown, missed: r.shown.missed },
+    production_shown: { gold: r.shown.gold, shown: r.shown.shown, missed: r.shown.missed, gold_nonblank: r.shown.goldNonBlank, shown_nonblank: r.shown.shownNonBlank },
     tests: { modified: r.tests.modified.length, found_by_calls: r.tests.foundByCalls.length, found: r.tests.found.length, in_bundle: r.tests.inBundle.length, associated: r.tests.associated, missed: r.tests.modified.filter((p) => !r.tests.found.includes(p)) },
   })),
 };
