@@ -87,3 +87,24 @@ describe("changes: the budget goes to production code and where the diff is", ()
     expect(a.callSites.breaking).toEqual([]);
   });
 });
+
+describe("changes: a removal whose lines moved", () => {
+  it("is shown by its header, pointing at where its lines went, so the moved code is not paid twice", async () => {
+    const a = await changesOf("moved", 4000);
+    const removed = a.chunks.find((c) => c.role === "removed" && c.symbol === "files.lazy.LazyFile");
+    const added = a.chunks.find((c) => c.role === "added" && c.symbol === "files._lazy._LazyFile");
+    expect(added?.form).toBe("full");
+    expect(removed?.form).toBe("outline");
+    expect(removed!.tokens).toBeLessThan(added!.tokens / 4);
+    expect(a.text).toContain("its lines moved to files._lazy._LazyFile, files/_lazy.py:");
+  });
+});
+
+describe("changes: a change to many definitions", () => {
+  it("shows every changed definition, as its changed lines, before any one in full", async () => {
+    const a = await changesOf("many", 2500);
+    const shown = new Set(a.chunks.filter((c) => c.role === "changed").map((c) => c.symbol));
+    for (let k = 0; k < 14; k++) expect(shown, `check_kind_${k}`).toContain(`rules.checks.check_kind_${k}`);
+    expect(a.usage.tokens).toBeLessThanOrEqual(2500);
+  });
+});

@@ -10,7 +10,7 @@ import { chunkAnswerLayout, fitBlocks, type Block, type BlockForm } from "../bud
 import { ENCODINGS, loadTokenCounter, type Encoding } from "../budget/tokenizer.ts";
 import type { FileRecord } from "../extract/record.ts";
 import { checkCallSites, type CallSiteCheck } from "./call-sites.ts";
-import { changedOrder } from "./order.ts";
+import { changedOrder, movedRemovals } from "./order.ts";
 import type { CodeGraph } from "../graph/model.ts";
 import { outline } from "../graph/queries.ts";
 import { checkBudget } from "../slice/context.ts";
@@ -200,6 +200,8 @@ interface Planned {
   outline?: string;
   suffix: string;
   listOnly?: boolean;
+  /** Shown as its outline only (a removal whose lines moved to an added definition: they are shown there). */
+  outlineOnly?: boolean;
   /** Graph symbol (head side), to skip a caller that is itself shown as changed. */
   id?: number;
 }
@@ -284,6 +286,7 @@ function planChangedChunks(graph: CodeGraph, set: ChangeSet, collected: Collecte
   const { symbols, symbolIds, fileOf } = collected;
   const planned: Planned[] = [];
   const order = changedOrder(graph, symbols, symbolIds, (i) => addedLinesOf(symbols[i]!, fileOf.get(symbols[i]!)!));
+  const moved = movedTo(symbols, fileOf);
   for (const i of order) {
     const s = symbols[i]!;
     const file = fileOf.get(s)!;
@@ -304,9 +307,13 @@ function planChangedChunks(graph: CodeGraph, set: ChangeSet, collected: Collecte
     } else if (s.change === "removed") {
       const body = oldLines.slice(s.start - 1, s.end).join("\n");
       const header = file.oldRecord!.definitions.find((d) => d.start === s.start && d.qualified === s.name);
+      const to = moved.get(s);
+      const hasOutline = header !== undefined && header.signature.length < body.length;
       planned.push({
         path: s.path, start: s.start, end: s.end, role: "removed", label: s.qualified, kind: s.kind, side: "base", change: "removed", full: fence(language, body),
-        ...(header && header.signature.length < body.length ? { outline: fence(language, header.signature) } : {}), suffix: ` (as it was at ${set.base.oid ? short(set.base.oid) : set.base.label})`,
+        ...(hasOutline ? { outline: fence(language, header.signature) } : {}),
+        suffix: to ? ` (as it was at ${set.base.oid ? short(set.base.oid) : set.base.label}; its lines moved to ${to.qualified}, ${cite(to.path, to.start, to.end)})` : ` (as it was at ${set.base.oid ? short(set.base.oid) : set.base.label})`,
+        ...(to && hasOutline ? { outlineOnly: true } : {}),
       });
     } else {
       const spans = { old: [s.old!.start, s.old!.end] as [number, number], new: [s.start, s.end] as [number, number] };
@@ -317,7 +324,7 @@ function planChangedChunks(graph: CodeGraph, set: ChangeSet, collected: Collecte
       const whole = fullSpanDiff(oldLines, newLines, file.hunks, spans);
       const withContext = compactSpanDiff(oldLines, newLines, file.hunks, spans, 2, headers) ?? whole;
       const full = withContext.length < whole.length ? withContext : whole;
-      const tight = compactSpanDiff(oldLines, newLines, file.hunks, spans, 0, headers) ?? full;
+      const tight = compactSpanDiff(oldLines, newLines, file.hunks, spans, 0, headers, OUTLINE_LINE) ?? full;
       const compact = tight.length < full.length ? tight : full;
       const what = s.change === "signature" ? "signature changed" : s.change === "renamed" ? `renamed from ${s.renamedFrom}` : "body changed";
       planned.push({
@@ -327,6 +334,17 @@ function planChangedChunks(graph: CodeGraph, set: ChangeSet, collected: Collecte
     }
   }
   return planned;
+}
+
+/** Each removed definition whose lines moved to an added one (a rename the matcher did not pair), with where they went. */
+function movedTo(symbols: readonly ChangedSymbol[], fileOf: ReadonlyMap<ChangedSymbol, ComparedFile>): Map<ChangedSymbol, ChangedSymbol> {
+  const removed = symbols.filter((s) => s.change === "removed" && !s.within);
+  const added = symbols.filter((s) => s.change === "added" && !s.within);
+  const out = new Map<ChangedSymbol, ChangedSymbol>();
+  if (!removed.length || !added.length || removed.length * added.length > 10_000) return out;
+  const text = (s: ChangedSymbol, side: "oldText" | "newText") => splitLines(fileOf.get(s)![side] ?? "").slice(s.start - 1, s.end).join("\n");
+  movedRemovals(removed.map((s) => text(s, "oldText")), added.map((s) => text(s, "newText"))).forEach((j, i) => j !== undefined && out.set(removed[i]!, added[j]!));
+  return out;
 }
 
 /** The text of the lines the change added inside a changed definition (head side). */
@@ -490,13 +508,36 @@ function chunkHandle(set: ChangeSet, c: Planned): string {
   return c.side === "base" ? `${cite(c.path, c.start, c.end)} at ${set.base.oid ? short(set.base.oid) : set.base.label}` : c.id !== undefined || (c.kind !== "module-code" && c.kind !== "file" && c.kind !== "route") ? c.label.split(" → ").pop()! : cite(c.path, c.start, c.end);
 }
 
+/** Characters of a changed line an outline (changed lines only) keeps. */
+const OUTLINE_LINE = 160;
+
+/** Share of the budget the production changes' full forms may take before the answer goes breadth first. */
+const BREADTH_SHARE = 0.6;
+
+/**
+ * Whether the answer goes breadth first: when the production code's changed chunks in full would
+ * take more than BREADTH_SHARE of the budget, every chunk but the first is offered as its outline
+ * (its changed lines) first and grows to its full form, in priority order, with what is left — so a
+ * change to 15 functions shows all 15, not the first 11 in full and the rest cut.
+ */
+function breadthFirst(planned: readonly Planned[], count: (text: string) => number, budget: number): boolean {
+  let tokens = 0;
+  for (const c of planned) {
+    if ((c.role !== "changed" && c.role !== "added" && c.role !== "removed") || isTestFile(c.path)) continue;
+    tokens += count(c.full);
+    if (tokens > BREADTH_SHARE * budget) return true;
+  }
+  return false;
+}
+
 /**
  * The planned chunks as blocks for the fitter: headed `## path:start-end [role] name`, with their
  * outline form, the chunks they sit inside, the first change required, and their envelope records.
  */
-function toBlocks(set: ChangeSet, planned: Planned[], count: (text: string) => number, options: ChangesBundleOptions, env: EnvelopePlan): Block[] {
+function toBlocks(set: ChangeSet, planned: Planned[], count: (text: string) => number, options: ChangesBundleOptions, env: EnvelopePlan, budget: number): Block[] {
   // A chunk inside another chunk of the same side (a changed method of a changed class).
   const within = planned.map((c, i) => planned.flatMap((o, j) => (j !== i && j < i && o.side === c.side && o.path === c.path && o.start <= c.start && o.end >= c.end ? [j] : [])));
+  const breadth = breadthFirst(planned, count, budget);
   return planned.map((c, i) => {
     const head = `## ${cite(c.path, c.start, c.end)} [${c.role}] ${citeName(c.label)}${c.suffix}`;
     const full = `${head}\n${c.full}`;
@@ -510,6 +551,8 @@ function toBlocks(set: ChangeSet, planned: Planned[], count: (text: string) => n
       full,
       ...(outlineBlock !== undefined ? { outline: outlineBlock } : {}),
       ...(c.listOnly ? { listOnly: true } : {}),
+      ...(c.outlineOnly ? { outlineOnly: true } : {}),
+      ...(breadth && i > 0 && !c.outlineOnly ? { preferOutline: true } : {}),
       // The most important change is always there, in full or as its changed lines.
       ...(i === 0 && c.role !== "caller" && c.role !== "route" && c.role !== "test" ? { required: true } : {}),
       ...(within[i]!.length ? { within: within[i]! } : {}),
@@ -569,7 +612,7 @@ export async function buildChangesAnswer(graph: CodeGraph, set: ChangeSet, optio
   const env = planEnvelope(options.envelope, lists, budget, count);
   const fit = fitBlocks({
     header,
-    blocks: toBlocks(set, planned, count, options, env),
+    blocks: toBlocks(set, planned, count, options, env, budget),
     budget,
     count,
     ...chunkAnswerLayout(encoding),

@@ -70,3 +70,37 @@ export function changedOrder(graph: CodeGraph, symbols: readonly OrderedSymbol[]
   }
   return base.flatMap((i) => (moved.has(i) ? [] : [...(before.get(i) ?? []), i]));
 }
+
+/** Lines two bodies share, as a share of the longer one, at which a removal counts as moved. */
+const MOVED_SHARE = 0.6;
+
+/** A body's lines as compared for a move: trimmed, blank lines dropped, the header line left out. */
+const bodyLines = (body: string): string[] => body.split("\n").slice(1).map((l) => l.trim()).filter((l) => l !== "");
+
+/**
+ * For each removed body, the index of the added body it moved to (the same lines under a new name
+ * or in another file: a rename the symbol matcher did not pair), or undefined. A moved removal
+ * needs only its header in the answer: its lines are shown where they went.
+ */
+export function movedRemovals(removed: readonly string[], added: readonly string[]): (number | undefined)[] {
+  const addedLines = added.map(bodyLines);
+  return removed.map((body) => {
+    const lines = bodyLines(body);
+    if (lines.length < 2) return undefined;
+    let best: number | undefined;
+    let bestShare = MOVED_SHARE;
+    addedLines.forEach((other, j) => {
+      if (other.length < 2) return;
+      const pool = new Map<string, number>();
+      for (const l of other) pool.set(l, (pool.get(l) ?? 0) + 1);
+      let shared = 0;
+      for (const l of lines) {
+        const n = pool.get(l) ?? 0;
+        if (n > 0) (shared++, pool.set(l, n - 1));
+      }
+      const share = shared / Math.max(lines.length, other.length);
+      if (share >= bestShare) (best = j, bestShare = share);
+    });
+    return best;
+  });
+}

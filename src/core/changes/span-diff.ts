@@ -56,9 +56,10 @@ export function fullSpanDiff(oldLines: readonly string[], newLines: readonly str
  * Only the changed lines of a definition, with `context` lines around each run and "⋯" where
  * lines were left out; the definition's first line always leads, so the reader knows whose lines
  * these are, and the unchanged lines `outlineLines` names (new side: the headers of the nested
- * definitions) stay, so the rest reads as an outline. Undefined when nothing in the span changed.
+ * definitions) stay, so the rest reads as an outline; lines past `maxLine` characters end in "…".
+ * Undefined when nothing in the span changed.
  */
-export function compactSpanDiff(oldLines: readonly string[], newLines: readonly string[], hunks: readonly Hunk[], spans: Spans, context = 2, outlineLines: ReadonlySet<number> = new Set()): string | undefined {
+export function compactSpanDiff(oldLines: readonly string[], newLines: readonly string[], hunks: readonly Hunk[], spans: Spans, context = 2, outlineLines: ReadonlySet<number> = new Set(), maxLine = Infinity): string | undefined {
   const lines = spanLines(oldLines, newLines, hunks, spans);
   const changed = lines.map((l) => l.mark !== " ");
   if (!changed.some(Boolean)) return undefined;
@@ -72,7 +73,8 @@ export function compactSpanDiff(oldLines: readonly string[], newLines: readonly 
     }
     if (gap) out.push("⋯");
     gap = false;
-    out.push(`${l.mark}${l.text}`);
+    // A glance form may cut long lines (a paragraph of a comment rewritten): what changed, not all of it.
+    out.push(l.text.length > maxLine ? `${l.mark}${l.text.slice(0, maxLine)}…` : `${l.mark}${l.text}`);
   });
   if (gap) out.push("⋯");
   return out.join("\n");
