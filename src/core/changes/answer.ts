@@ -325,7 +325,8 @@ function planChangedChunks(graph: CodeGraph, set: ChangeSet, collected: Collecte
       const withContext = compactSpanDiff(oldLines, newLines, file.hunks, spans, 2, headers) ?? whole;
       const full = withContext.length < whole.length ? withContext : whole;
       const tight = compactSpanDiff(oldLines, newLines, file.hunks, spans, 0, headers, OUTLINE_LINE) ?? full;
-      const compact = tight.length < full.length ? tight : full;
+      // Where (nearly) every line changed, the outline is the header's diff: enough to say what it is now.
+      const compact = tight.length < TIGHT_SHARE * full.length ? tight : diffHead(full);
       const what = s.change === "signature" ? "signature changed" : s.change === "renamed" ? `renamed from ${s.renamedFrom}` : "body changed";
       planned.push({
         path: s.path, start: s.start, end: s.end, role: "changed", label: s.qualified, kind: s.kind, side: "head", change: s.change, full: fence("diff", full),
@@ -345,6 +346,15 @@ function movedTo(symbols: readonly ChangedSymbol[], fileOf: ReadonlyMap<ChangedS
   const text = (s: ChangedSymbol, side: "oldText" | "newText") => splitLines(fileOf.get(s)![side] ?? "").slice(s.start - 1, s.end).join("\n");
   movedRemovals(removed.map((s) => text(s, "oldText")), added.map((s) => text(s, "newText"))).forEach((j, i) => j !== undefined && out.set(removed[i]!, added[j]!));
   return out;
+}
+
+/** The first lines of a definition's diff: its header as removed and added (at most HEAD_LINES lines), then "⋯". */
+function diffHead(diff: string): string {
+  const lines = diff.split("\n");
+  const end = Math.min(HEAD_LINES, lines.length);
+  let n = 1;
+  while (n < end && lines[n]![0] !== " " && /^[-+]/.test(lines[0]!) === /^[-+]/.test(lines[n]!)) n++;
+  return n < lines.length ? `${lines.slice(0, n).map((l) => (l.length > OUTLINE_LINE ? `${l.slice(0, OUTLINE_LINE)}…` : l)).join("\n")}\n⋯` : diff;
 }
 
 /** The text of the lines the change added inside a changed definition (head side). */
@@ -508,10 +518,14 @@ function chunkHandle(set: ChangeSet, c: Planned): string {
   return c.side === "base" ? `${cite(c.path, c.start, c.end)} at ${set.base.oid ? short(set.base.oid) : set.base.label}` : c.id !== undefined || (c.kind !== "module-code" && c.kind !== "file" && c.kind !== "route") ? c.label.split(" → ").pop()! : cite(c.path, c.start, c.end);
 }
 
+/** An outline of changed lines only must be this much smaller than the full form, else the header's diff is. */
+const TIGHT_SHARE = 0.7;
+/** Lines of a mostly changed definition's diff its outline keeps. */
+const HEAD_LINES = 4;
 /** Characters of a changed line an outline (changed lines only) keeps. */
 const OUTLINE_LINE = 160;
 
-/** Share of the budget the production changes' full forms may take before the answer goes breadth first. */
+/** Share of the room (the budget less the summary) the production changes' full forms may take before the answer goes breadth first. */
 const BREADTH_SHARE = 0.6;
 
 /**
@@ -520,12 +534,12 @@ const BREADTH_SHARE = 0.6;
  * (its changed lines) first and grows to its full form, in priority order, with what is left — so a
  * change to 15 functions shows all 15, not the first 11 in full and the rest cut.
  */
-function breadthFirst(planned: readonly Planned[], count: (text: string) => number, budget: number): boolean {
+function breadthFirst(planned: readonly Planned[], count: (text: string) => number, room: number): boolean {
   let tokens = 0;
   for (const c of planned) {
     if ((c.role !== "changed" && c.role !== "added" && c.role !== "removed") || isTestFile(c.path)) continue;
     tokens += count(c.full);
-    if (tokens > BREADTH_SHARE * budget) return true;
+    if (tokens > BREADTH_SHARE * room) return true;
   }
   return false;
 }
@@ -534,10 +548,10 @@ function breadthFirst(planned: readonly Planned[], count: (text: string) => numb
  * The planned chunks as blocks for the fitter: headed `## path:start-end [role] name`, with their
  * outline form, the chunks they sit inside, the first change required, and their envelope records.
  */
-function toBlocks(set: ChangeSet, planned: Planned[], count: (text: string) => number, options: ChangesBundleOptions, env: EnvelopePlan, budget: number): Block[] {
+function toBlocks(set: ChangeSet, planned: Planned[], count: (text: string) => number, options: ChangesBundleOptions, env: EnvelopePlan, room: number): Block[] {
   // A chunk inside another chunk of the same side (a changed method of a changed class).
   const within = planned.map((c, i) => planned.flatMap((o, j) => (j !== i && j < i && o.side === c.side && o.path === c.path && o.start <= c.start && o.end >= c.end ? [j] : [])));
-  const breadth = breadthFirst(planned, count, budget);
+  const breadth = breadthFirst(planned, count, room);
   return planned.map((c, i) => {
     const head = `## ${cite(c.path, c.start, c.end)} [${c.role}] ${citeName(c.label)}${c.suffix}`;
     const full = `${head}\n${c.full}`;
@@ -552,7 +566,7 @@ function toBlocks(set: ChangeSet, planned: Planned[], count: (text: string) => n
       ...(outlineBlock !== undefined ? { outline: outlineBlock } : {}),
       ...(c.listOnly ? { listOnly: true } : {}),
       ...(c.outlineOnly ? { outlineOnly: true } : {}),
-      ...(breadth && i > 0 && !c.outlineOnly ? { preferOutline: true } : {}),
+      ...(breadth && i > 0 && !c.outlineOnly && outlineBlock !== undefined ? { preferOutline: true } : {}),
       // The most important change is always there, in full or as its changed lines.
       ...(i === 0 && c.role !== "caller" && c.role !== "route" && c.role !== "test" ? { required: true } : {}),
       ...(within[i]!.length ? { within: within[i]! } : {}),
@@ -612,7 +626,7 @@ export async function buildChangesAnswer(graph: CodeGraph, set: ChangeSet, optio
   const env = planEnvelope(options.envelope, lists, budget, count);
   const fit = fitBlocks({
     header,
-    blocks: toBlocks(set, planned, count, options, env, budget),
+    blocks: toBlocks(set, planned, count, options, env, budget - count(header) - env.fixed),
     budget,
     count,
     ...chunkAnswerLayout(encoding),
