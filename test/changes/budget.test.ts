@@ -108,3 +108,16 @@ describe("changes: a change to many definitions", () => {
     expect(a.usage.tokens).toBeLessThanOrEqual(2500);
   });
 });
+
+describe("changes: definitions rewritten line by line", () => {
+  it("outlines each by its header's diff, so all of them are in a small answer", async () => {
+    const a = await changesOf("rewritten", 2000);
+    const shown = a.chunks.filter((c) => c.role === "changed");
+    for (let k = 0; k < 12; k++) expect(shown.map((c) => c.symbol), `transform_${k}`).toContain(`calc.ops.transform_${k}`);
+    // An outline is the header's diff, not the whole rewritten body.
+    const outline = shown.find((c) => c.form === "outline");
+    expect(outline).toBeDefined();
+    expect(outline!.tokens).toBeLessThan(100);
+    expect(a.text).toContain("+def transform_11(value, offset=0):");
+  });
+});

@@ -348,13 +348,19 @@ function movedTo(symbols: readonly ChangedSymbol[], fileOf: ReadonlyMap<ChangedS
   return out;
 }
 
-/** The first lines of a definition's diff: its header as removed and added (at most HEAD_LINES lines), then "⋯". */
+/**
+ * The header of a definition's diff: its first line, and when that line was removed, the first
+ * added line (the header as it is now), then "⋯"; long lines cut.
+ */
 function diffHead(diff: string): string {
   const lines = diff.split("\n");
-  const end = Math.min(HEAD_LINES, lines.length);
-  let n = 1;
-  while (n < end && lines[n]![0] !== " " && /^[-+]/.test(lines[0]!) === /^[-+]/.test(lines[n]!)) n++;
-  return n < lines.length ? `${lines.slice(0, n).map((l) => (l.length > OUTLINE_LINE ? `${l.slice(0, OUTLINE_LINE)}…` : l)).join("\n")}\n⋯` : diff;
+  const cut = (l: string) => (l.length > OUTLINE_LINE ? `${l.slice(0, OUTLINE_LINE)}…` : l);
+  const head = [lines[0]!];
+  if (lines[0]!.startsWith("-")) {
+    const added = lines.find((l) => l.startsWith("+"));
+    if (added !== undefined) head.push(added);
+  }
+  return head.length < lines.length ? `${head.map(cut).join("\n")}\n⋯` : diff;
 }
 
 /** The text of the lines the change added inside a changed definition (head side). */
@@ -520,8 +526,6 @@ function chunkHandle(set: ChangeSet, c: Planned): string {
 
 /** An outline of changed lines only must be this much smaller than the full form, else the header's diff is. */
 const TIGHT_SHARE = 0.7;
-/** Lines of a mostly changed definition's diff its outline keeps. */
-const HEAD_LINES = 4;
 /** Characters of a changed line an outline (changed lines only) keeps. */
 const OUTLINE_LINE = 160;
 
