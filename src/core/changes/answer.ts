@@ -1,9 +1,11 @@
 /**
  * The `changes` answer: what changed (files, definitions by kind of change, module-level lines)
  * and what it reaches, as one bundle fitted to a token budget like `context`: chunks headed
- * `## path:start-end [role] name`, in priority order — the changed code (changed signatures and
- * removals first), callers of changed signatures and code still calling removed names, routes
- * reached, tests reached, then callers of changed bodies — with a cut list for the rest.
+ * `## path:start-end [role] name`, in priority order — the changed code (production before tests;
+ * changed signatures and removals first, a new definition the changed code uses just before it;
+ * each as its changed lines with the unchanged rest outlined), callers of changed signatures and
+ * code still calling removed names, routes reached, tests reached, then callers of changed bodies —
+ * with a cut list for the rest.
  */
 import { languageById } from "../../languages/index.ts";
 import { chunkAnswerLayout, fitBlocks, type Block, type BlockForm } from "../budget/fit.ts";
@@ -534,7 +536,7 @@ const BREADTH_SHARE = 0.6;
 
 /**
  * Whether the answer goes breadth first: when the production code's changed chunks in full would
- * take more than BREADTH_SHARE of the budget, every chunk but the first is offered as its outline
+ * take more than BREADTH_SHARE of `room` (the budget less the summary), every chunk but the first is offered as its outline
  * (its changed lines) first and grows to its full form, in priority order, with what is left — so a
  * change to 15 functions shows all 15, not the first 11 in full and the rest cut.
  */
@@ -563,7 +565,7 @@ function toBlocks(set: ChangeSet, planned: Planned[], count: (text: string) => n
     // The first changed chunk as its changed lines only says so, and what its whole diff needs.
     if (i === 0 && outlineBlock !== undefined) {
       const fullTokens = count(full);
-      outlineBlock = `${outlineBlock}\nNote: this change's whole diff needs ${fullTokens} tokens; shown as its changed lines. Ask with budget ≥ ${fullTokens + 400} for all of it.`;
+      outlineBlock = `${outlineBlock}\nNote: this change's whole diff needs ${fullTokens} tokens; shown in outline. Ask with budget ≥ ${fullTokens + 400} for all of it.`;
     }
     return {
       full,
