@@ -14,7 +14,7 @@
 //     `test` chunks? Reported as the share of modified test files found.
 //
 // Usage: npm run bench -- impact [--repos a,b] [--per-repo N] [--budget N] [--git-mirror TEMPLATE]
-//                                [--fetch-only] [--scan N]
+//                                [--fetch-only] [--scan N] [--out NAME]
 // Repositories are cloned (full history) into $CODESLICE_BENCH_CACHE/impact/<name> from GitHub, or
 // from a local mirror: --git-mirror '/srv/mirror/{owner}+{name}/repo'. See impact/README.md.
 import { execFileSync, spawnSync } from "node:child_process";
@@ -32,7 +32,7 @@ const opt = (name, dflt) => {
   return i >= 0 ? argv[i + 1] : dflt;
 };
 if (flag("help")) {
-  console.log("usage: node test/bench/impact-bench.mjs [--repos a,b] [--per-repo N] [--budget N] [--scan N] [--git-mirror TEMPLATE] [--fetch-only]");
+  console.log("usage: node test/bench/impact-bench.mjs [--repos a,b] [--per-repo N] [--budget N] [--scan N] [--git-mirror TEMPLATE] [--fetch-only] [--out NAME]");
   process.exit(0);
 }
 const config = JSON.parse(fs.readFileSync(path.join(here, "impact/repos.json"), "utf8"));
@@ -42,6 +42,8 @@ const perRepo = Number(opt("per-repo", "15"));
 const scanLimit = Number(opt("scan", "400"));
 const budget = Number(opt("budget", "8000"));
 const mirror = opt("git-mirror", undefined);
+/** Results go to test/bench/results/<name>.json and .md (`--out`), so a run at another budget keeps the default run's files. */
+const resultsName = opt("out", "impact");
 const workRoot = path.join(benchCache, "impact");
 
 /** Files whose changes are not gold (generated, declarations, vendored). */
@@ -167,11 +169,16 @@ function goldOf(dir, parent, commit, files) {
   const gold = new Map(); // key → { path, qual, kind, test, side, start, end, norms }
   for (const f of files) {
     const path = f.newPath ?? f.oldPath;
-    const add = (d, side) => {
+    const oldText = f.oldPath ? (sources.find((x) => x.key === `old:${f.oldPath}`)?.text ?? "").split("\n") : [];
+    const newText = f.newPath ? (sources.find((x) => x.key === `new:${f.newPath}`)?.text ?? "").split("\n") : [];
+    const add = (d, side, line) => {
       const key = `${path}::${d.qual}`;
-      const g = gold.get(key) ?? { path, qual: d.qual, kind: d.kind, test: TEST.test(path), sides: new Set() };
+      const g = gold.get(key) ?? { path, qual: d.qual, kind: d.kind, test: TEST.test(path), sides: new Set(), touched: { old: [], new: [] }, blankOnly: true };
       g.sides.add(side);
+      g.touched[side].push(line);
+      if (((side === "old" ? oldText : newText)[line - 1] ?? "").trim() !== "") g.blankOnly = false;
       if (side === "new") Object.assign(g, { start: d.start, end: d.end });
+      if (side === "old" && g.oldStart === undefined) Object.assign(g, { oldStart: d.start, oldEnd: d.end });
       gold.set(key, g);
     };
     const oldDefs = f.oldPath ? defs[`old:${f.oldPath}`] : [];
@@ -179,11 +186,11 @@ function goldOf(dir, parent, commit, files) {
     if (oldDefs === null || newDefs === null) return undefined;
     for (const line of f.oldLines) {
       const d = innermost(oldDefs, line);
-      if (d) add(d, "old");
+      if (d) add(d, "old", line);
     }
     for (const line of f.newLines) {
       const d = innermost(newDefs, line);
-      if (d) add(d, "new");
+      if (d) add(d, "new", line);
     }
   }
   return gold;
@@ -244,6 +251,49 @@ function predicted(answer, files) {
   return out;
 }
 
+/** Roles of the answer's chunks that show changed code (not callers, routes or tests reached). */
+const CHANGE_ROLES = new Set(["changed", "added", "removed"]);
+
+/**
+ * (c) Production symbols shown: the gold definitions outside tests that are in one of the answer's
+ * changed-code chunks (in full or as an outline): a chunk of that definition (by its in-file name),
+ * one whose lines hold the definition's lines on either side (a method shown inside its new class,
+ * a nested function inside its changed parent, whose diff shows every changed line), or the file's
+ * module-level chunk when the definition's touched lines are module-level lines to codeslice
+ * (`@overload` stubs). `strict` counts every gold definition; the other count leaves out those
+ * whose touched lines are all blank (a blank line added between two methods maps to the class).
+ */
+function shownProduction(goldMap, answer, files) {
+  const renamedPath = new Map(files.filter((f) => f.oldPath && f.newPath && f.oldPath !== f.newPath).map((f) => [f.oldPath, f.newPath]));
+  const chunks = answer.chunks.filter((ch) => CHANGE_ROLES.has(ch.role)).map((ch) => ({ ...ch, goldPath: ch.side === "base" ? renamedPath.get(ch.path) ?? ch.path : ch.path }));
+  const named = new Set();
+  const spans = []; // { path, side, start, end }
+  for (const ch of chunks) {
+    if (ch.kind === "module-code") continue;
+    spans.push({ path: ch.goldPath, side: ch.side === "base" ? "old" : "new", start: ch.start, end: ch.end });
+    for (const s of answer.symbols) {
+      const same = s.path === ch.path && s.side === ch.side && s.start === ch.start && s.end === ch.end;
+      if (!same) continue;
+      named.add(keyOf(ch.goldPath, s.name));
+      if (s.old?.name) named.add(keyOf(ch.goldPath, s.old.name));
+      if (s.old) spans.push({ path: ch.goldPath, side: "old", start: s.old.start, end: s.old.end });
+    }
+  }
+  const moduleShown = new Set(chunks.filter((ch) => ch.kind === "module-code").map((ch) => ch.goldPath));
+  const inRanges = (line, ranges) => ranges.some(([a, b]) => line >= a && line <= b);
+  const prod = [...goldMap].filter(([, g]) => !g.test);
+  const shown = [];
+  const missed = [];
+  for (const [key, g] of prod) {
+    const inside = ["old", "new"].some((side) => g.touched[side].length > 0 && spans.some((sp) => sp.path === g.path && sp.side === side && g.touched[side].every((l) => l >= sp.start && l <= sp.end)));
+    const file = answer.files.find((f) => f.path === g.path);
+    const asModule = moduleShown.has(g.path) && file && ["old", "new"].some((side) => g.touched[side].some((l) => inRanges(l, file.moduleLines[side])));
+    (named.has(key) || inside || asModule ? shown : missed).push(key);
+  }
+  const blank = new Set(prod.filter(([, g]) => g.blankOnly).map(([k]) => k));
+  return { gold: prod.length, shown: shown.length, missed, goldNonBlank: prod.length - blank.size, shownNonBlank: shown.filter((k) => !blank.has(k)).length };
+}
+
 function score(goldMap, predMap, keep) {
   const gold = [...goldMap].filter(([, g]) => keep(g.kind)).map(([k]) => k);
   const pred = [...predMap].filter(([, p]) => keep(p.kind)).map(([k]) => k);
@@ -287,6 +337,14 @@ function summarize(rows) {
       share: tsum((t) => t.modified.length) ? tsum((t) => t.found.length) / tsum((t) => t.modified.length) : null,
       commits_all_found: withTests.filter((r) => r.tests.found.length === r.tests.modified.length).length,
       commits_any_found: withTests.filter((r) => r.tests.found.length > 0).length,
+    },
+    production_shown: {
+      gold: sum((r) => r.shown.gold),
+      shown: sum((r) => r.shown.shown),
+      commits_all_shown: rows.filter((r) => r.shown.gold > 0 && r.shown.shown === r.shown.gold).length,
+      commits_scored: rows.filter((r) => r.shown.gold > 0).length,
+      commits_all_shown_nonblank: rows.filter((r) => r.shown.goldNonBlank > 0 && r.shown.shownNonBlank === r.shown.goldNonBlank).length,
+      commits_scored_nonblank: rows.filter((r) => r.shown.goldNonBlank > 0).length,
     },
     errors: rows.filter((r) => r.error).length,
     cpu_s_median: median(rows.map((r) => r.cpu).filter((x) => x != null)),
@@ -335,6 +393,7 @@ for (const { repo, dir } of clones) {
     row.functions = score(c.gold, pred, isFunction);
     row.code = score(new Map([...c.gold].filter(([, g]) => !g.test)), new Map([...pred].filter(([, p]) => !p.test)), isFunction);
     row.definitions = score(c.gold, pred, isDefinition);
+    row.shown = shownProduction(c.gold, answer, c.files);
     // (b) tests: modified test files (existing at the commit) among codeslice's associated tests.
     const modified = c.testFiles.filter((p) => SOURCE.test(p) && !NOT_SOURCE.test(p));
     const byCalls = new Set(answer.impact.tests.filter((t) => t.via !== "import").map((t) => t.path));
@@ -348,7 +407,7 @@ for (const { repo, dir } of clones) {
       associated: all.size,
     };
     rows.push(row);
-    console.error(`  ${row.commit} code fn P ${row.code.tp}/${row.code.predicted} R ${row.code.tp}/${row.code.gold}  all fn R ${row.functions.tp}/${row.functions.gold}  tests ${row.tests.found.length}/${modified.length}${row.error ? `  ERROR ${row.error}` : ""}  ${row.subject.slice(0, 60)}`);
+    console.error(`  ${row.commit} code fn P ${row.code.tp}/${row.code.predicted} R ${row.code.tp}/${row.code.gold}  all fn R ${row.functions.tp}/${row.functions.gold}  tests ${row.tests.found.length}/${modified.length}  shown ${row.shown.shown}/${row.shown.gold}${row.error ? `  ERROR ${row.error}` : ""}  ${row.subject.slice(0, 60)}`);
   }
 }
 
@@ -356,12 +415,14 @@ const perRepoSummary = Object.fromEntries(repos.map((r) => [r.name, summarize(ro
 const total = summarize(rows);
 const pct = (x) => (x == null ? "–" : `${(100 * x).toFixed(1)}%`);
 const table = mdTable(
-  ["repository", "language", "commits", "fn precision (code)", "fn recall (code)", "fn precision (all)", "fn recall (all)", "def precision", "def recall", "commits w/ tests", "modified test files found (calls)", "(calls or imports)", "commits: a modified test found", "commits: all found", "median CPU s"],
+  ["repository", "language", "commits", "fn precision (code)", "fn recall (code)", "fn precision (all)", "fn recall (all)", "def precision", "def recall", "commits w/ tests", "modified test files found (calls)", "(calls or imports)", "commits: a modified test found", "commits: all found", "commits: production shown", "(blank-only left out)", "median CPU s"],
   [...repos.map((r) => [r.name, r.language, perRepoSummary[r.name]]), ["all", "", total]].map(([name, lang, s]) => [
     name, lang, s.commits, pct(s.code_functions.precision), pct(s.code_functions.recall), pct(s.functions.precision), pct(s.functions.recall), pct(s.definitions.precision), pct(s.definitions.recall),
     s.tests.commits, `${s.tests.found_by_calls}/${s.tests.modified_test_files} (${pct(s.tests.share_by_calls)})`, `${s.tests.found_by_calls_or_imports}/${s.tests.modified_test_files} (${pct(s.tests.share)})`,
     `${s.tests.commits_any_found}/${s.tests.commits} (${pct(s.tests.commits ? s.tests.commits_any_found / s.tests.commits : null)})`,
-    `${s.tests.commits_all_found}/${s.tests.commits} (${pct(s.tests.commits ? s.tests.commits_all_found / s.tests.commits : null)})`, fmt(s.cpu_s_median, 2),
+    `${s.tests.commits_all_found}/${s.tests.commits} (${pct(s.tests.commits ? s.tests.commits_all_found / s.tests.commits : null)})`,
+    `${s.production_shown.commits_all_shown}/${s.production_shown.commits_scored} (${pct(s.production_shown.commits_scored ? s.production_shown.commits_all_shown / s.production_shown.commits_scored : null)})`,
+    `${s.production_shown.commits_all_shown_nonblank}/${s.production_shown.commits_scored_nonblank} (${pct(s.production_shown.commits_scored_nonblank ? s.production_shown.commits_all_shown_nonblank / s.production_shown.commits_scored_nonblank : null)})`, fmt(s.cpu_s_median, 2),
   ]),
 );
 console.log(table);
@@ -370,7 +431,7 @@ const result = {
   revision: codesliceRevision(),
   machine: machine(),
   date: new Date().toISOString(),
-  settings: { per_repo: perRepo, scan: scanLimit, budget, max_source_files: MAX_SOURCE_FILES },
+  settings: { results: resultsName, per_repo: perRepo, scan: scanLimit, budget, max_source_files: MAX_SOURCE_FILES },
   repos: repos.map((r) => ({ name: r.name, git: r.git, head: r.head, language: r.language, selection: selection[r.name] })),
   total,
   per_repo: perRepoSummary,
@@ -379,10 +440,11 @@ const result = {
     functions: { gold: r.functions.gold, predicted: r.functions.predicted, tp: r.functions.tp, missed: r.functions.missed, extra: r.functions.extra },
     code_functions: { gold: r.code.gold, predicted: r.code.predicted, tp: r.code.tp },
     definitions: { gold: r.definitions.gold, predicted: r.definitions.predicted, tp: r.definitions.tp },
+    production_shown: { gold: r.shown.gold, shown: r.shown.shown, missed: r.shown.missed, gold_nonblank: r.shown.goldNonBlank, shown_nonblank: r.shown.shownNonBlank },
     tests: { modified: r.tests.modified.length, found_by_calls: r.tests.foundByCalls.length, found: r.tests.found.length, in_bundle: r.tests.inBundle.length, associated: r.tests.associated, missed: r.tests.modified.filter((p) => !r.tests.found.includes(p)) },
   })),
 };
 fs.mkdirSync(resultsDir, { recursive: true });
-fs.writeFileSync(path.join(resultsDir, "impact.json"), `${JSON.stringify(result, null, 2)}\n`);
-fs.writeFileSync(path.join(resultsDir, "impact.md"), `# Impact benchmark\n\n${result.revision}, ${result.date.slice(0, 10)}; budget ${budget}; ${rows.length} commits.\n\n${table}\n`);
-console.error(`wrote ${path.relative(process.cwd(), path.join(resultsDir, "impact.json"))} and impact.md`);
+fs.writeFileSync(path.join(resultsDir, `${resultsName}.json`), `${JSON.stringify(result, null, 2)}\n`);
+fs.writeFileSync(path.join(resultsDir, `${resultsName}.md`), `# Impact benchmark\n\n${result.revision}, ${result.date.slice(0, 10)}; budget ${budget}; ${rows.length} commits.\n\n${table}\n`);
+console.error(`wrote ${path.relative(process.cwd(), path.join(resultsDir, `${resultsName}.json`))} and ${resultsName}.md`);

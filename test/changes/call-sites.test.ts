@@ -108,6 +108,15 @@ def b_discounted(c: Cart):
     expect(a.text).toContain("[caller] uses.b_discounted (breaks calling cart.Cart.total at line 9)");
   });
 
+  it("Python: a class whose bases change (made generic) breaks no call of the class", async () => {
+    // click 4ece17a1 made `Choice` generic: `class Choice(ParamType, t.Generic[V])` lists bases, not parameters.
+    const types = "import typing as t\n\n\nclass ParamType:\n    pass\n\n\nclass Choice(ParamType):\n    def __init__(self, choices, case_sensitive=True):\n        self.choices = choices\n";
+    const uses = "from types_ import Choice\n\n\ndef make():\n    return Choice([\"a\", \"b\"])\n";
+    const a = await changesAfter({ "types_.py": types, "uses.py": uses }, { "types_.py": types.replace("class Choice(ParamType):", "class Choice(ParamType, t.Generic[t.Any]):") });
+    expect(a.symbols.find((s) => s.name === "Choice")?.change).toBe("signature");
+    expect(a.callSites.breaking).toEqual([]);
+  });
+
   it("TypeScript: one argument too many, or a required one missing, across files", async () => {
     const lib = "export function scale(x: number, factor = 2): number {\n  return x * factor;\n}\n";
     const app = 'import { scale } from "./lib";\n\nexport function big(): number {\n  return scale(3, 4);\n}\n\nexport function small(): number {\n  return scale(3);\n}\n';

@@ -28,10 +28,13 @@ export const changesCommand = defineCommand({
     ...engineFlags,
   },
   help: `Prints what changed, by definition (added, removed, renamed, signature or body changed),
-and what it reaches, as one bundle within --budget tokens: the changed code (signatures and
-removals first, as diffs), callers of changed signatures and code still calling removed
-names, routes whose handlers reach the change, tests that reach it within 3 calls (or
-import a changed file), then callers of changed bodies. Cut chunks are listed.
+and what it reaches, as one bundle within --budget tokens: the changed code (production
+code before tests; signatures and removals first; a new definition the changed code calls
+just before it; each as its changed lines, the unchanged rest outlined), callers of changed
+signatures (the calls that break the new parameters first, listed with path:line) and code
+still calling removed names, routes whose handlers reach the change, tests that reach it
+within 3 calls (or import a changed file), then callers of changed bodies. Cut chunks are
+listed.
 
 What is compared:
   (nothing)              the working tree (untracked files included) against HEAD

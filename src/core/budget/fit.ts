@@ -474,7 +474,8 @@ function chooseForms(fit: Fit): void {
     if (!blocks[i]!.required) continue;
     const full = fullCost(fit, i);
     const outline = fit.outlineTokens(i) !== undefined ? fit.outlineTokens(i)! + envOutline(fit, i) : undefined;
-    if (!tight && used + full <= budget) {
+    // An outline-only block that is required still takes its outline when it has one.
+    if (!tight && !(blocks[i]!.outlineOnly && outline !== undefined) && used + full <= budget) {
       forms[i] = "full";
       used += full;
     } else if (!tight && outline !== undefined && used + outline + 2 <= budget) {

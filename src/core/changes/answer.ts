@@ -1,15 +1,18 @@
 /**
  * The `changes` answer: what changed (files, definitions by kind of change, module-level lines)
  * and what it reaches, as one bundle fitted to a token budget like `context`: chunks headed
- * `## path:start-end [role] name`, in priority order — the changed code (changed signatures and
- * removals first), callers of changed signatures and code still calling removed names, routes
- * reached, tests reached, then callers of changed bodies — with a cut list for the rest.
+ * `## path:start-end [role] name`, in priority order — the changed code (production before tests;
+ * changed signatures and removals first, a new definition the changed code uses just before it;
+ * each as its changed lines with the unchanged rest outlined), callers of changed signatures and
+ * code still calling removed names, routes reached, tests reached, then callers of changed bodies —
+ * with a cut list for the rest.
  */
 import { languageById } from "../../languages/index.ts";
 import { chunkAnswerLayout, fitBlocks, type Block, type BlockForm } from "../budget/fit.ts";
 import { loadTokenCounter, type Encoding } from "../budget/tokenizer.ts";
 import type { FileRecord } from "../extract/record.ts";
 import { checkCallSites, type CallSiteCheck } from "./call-sites.ts";
+import { changedOrder, movedRemovals } from "./order.ts";
 import type { CodeGraph } from "../graph/model.ts";
 import { outline } from "../graph/queries.ts";
 import { checkBudget, checkEncoding } from "../slice/context.ts";
@@ -199,6 +202,8 @@ interface Planned {
   outline?: string;
   suffix: string;
   listOnly?: boolean;
+  /** Shown as its outline only (a removal whose lines moved to an added definition: they are shown there). */
+  outlineOnly?: boolean;
   /** Graph symbol (head side), to skip a caller that is itself shown as changed. */
   id?: number;
 }
@@ -275,7 +280,8 @@ function collectChangedSymbols(graph: CodeGraph, set: ChangeSet): CollectedSymbo
 function planChangedChunks(graph: CodeGraph, set: ChangeSet, collected: CollectedSymbols, shownIds: Set<number>): Planned[] {
   const { symbols, symbolIds, fileOf } = collected;
   const planned: Planned[] = [];
-  const order = symbols.map((s, i) => i).sort((a, b) => CHANGE_ORDER[symbols[a]!.change] - CHANGE_ORDER[symbols[b]!.change] || (symbols[a]!.test ? 1 : 0) - (symbols[b]!.test ? 1 : 0) || a - b);
+  const order = changedOrder(graph, symbols, symbolIds, (i) => addedLinesOf(symbols[i]!, fileOf.get(symbols[i]!)!));
+  const moved = movedTo(symbols, fileOf);
   for (const i of order) {
     const s = symbols[i]!;
     const file = fileOf.get(s)!;
@@ -296,14 +302,26 @@ function planChangedChunks(graph: CodeGraph, set: ChangeSet, collected: Collecte
     } else if (s.change === "removed") {
       const body = oldLines.slice(s.start - 1, s.end).join("\n");
       const header = file.oldRecord!.definitions.find((d) => d.start === s.start && d.qualified === s.name);
+      const to = moved.get(s);
+      const hasOutline = header !== undefined && header.signature.length < body.length;
       planned.push({
         path: s.path, start: s.start, end: s.end, role: "removed", label: s.qualified, kind: s.kind, side: "base", change: "removed", full: fence(language, body),
-        ...(header && header.signature.length < body.length ? { outline: fence(language, header.signature) } : {}), suffix: ` (as it was at ${set.base.oid ? short(set.base.oid) : set.base.label})`,
+        ...(hasOutline ? { outline: fence(language, header.signature) } : {}),
+        suffix: to ? ` (as it was at ${set.base.oid ? short(set.base.oid) : set.base.label}; its lines moved to ${to.qualified}, ${cite(to.path, to.start, to.end)})` : ` (as it was at ${set.base.oid ? short(set.base.oid) : set.base.label})`,
+        ...(to && hasOutline ? { outlineOnly: true } : {}),
       });
     } else {
       const spans = { old: [s.old!.start, s.old!.end] as [number, number], new: [s.start, s.end] as [number, number] };
-      const full = fullSpanDiff(oldLines, newLines, file.hunks, spans);
-      const compact = compactSpanDiff(oldLines, newLines, file.hunks, spans) ?? full;
+      // Bodies only where the diff is: the changed lines with a little context, the unchanged rest
+      // as "⋯" with its nested definitions' headers (a new parameter on a 100-line function is not
+      // its 100 lines); the outline keeps only the changed lines.
+      const headers = nestedHeaderLines(file.newRecord, s);
+      const whole = fullSpanDiff(oldLines, newLines, file.hunks, spans);
+      const withContext = compactSpanDiff(oldLines, newLines, file.hunks, spans, 2, headers) ?? whole;
+      const full = withContext.length < whole.length ? withContext : whole;
+      const tight = compactSpanDiff(oldLines, newLines, file.hunks, spans, 0, headers, OUTLINE_LINE) ?? full;
+      // Where (nearly) every line changed, the outline is the header's diff: enough to say what it is now.
+      const compact = tight.length < TIGHT_SHARE * full.length ? tight : diffHead(full);
       const what = s.change === "signature" ? "signature changed" : s.change === "renamed" ? `renamed from ${s.renamedFrom}` : "body changed";
       planned.push({
         path: s.path, start: s.start, end: s.end, role: "changed", label: s.qualified, kind: s.kind, side: "head", change: s.change, full: fence("diff", full),
@@ -312,6 +330,48 @@ function planChangedChunks(graph: CodeGraph, set: ChangeSet, collected: Collecte
     }
   }
   return planned;
+}
+
+/** Each removed definition whose lines moved to an added one (a rename the matcher did not pair), with where they went. */
+function movedTo(symbols: readonly ChangedSymbol[], fileOf: ReadonlyMap<ChangedSymbol, ComparedFile>): Map<ChangedSymbol, ChangedSymbol> {
+  const removed = symbols.filter((s) => s.change === "removed" && !s.within);
+  const added = symbols.filter((s) => s.change === "added" && !s.within);
+  const out = new Map<ChangedSymbol, ChangedSymbol>();
+  if (!removed.length || !added.length || removed.length * added.length > 10_000) return out;
+  const text = (s: ChangedSymbol, side: "oldText" | "newText") => splitLines(fileOf.get(s)![side] ?? "").slice(s.start - 1, s.end).join("\n");
+  movedRemovals(removed.map((s) => text(s, "oldText")), added.map((s) => text(s, "newText"))).forEach((j, i) => j !== undefined && out.set(removed[i]!, added[j]!));
+  return out;
+}
+
+/**
+ * The header of a definition's diff: its first line, and when that line was removed, the first
+ * added line (the header as it is now), then "⋯"; long lines cut.
+ */
+function diffHead(diff: string): string {
+  const lines = diff.split("\n");
+  const cut = (l: string) => (l.length > OUTLINE_LINE ? `${l.slice(0, OUTLINE_LINE)}…` : l);
+  const head = [lines[0]!];
+  if (lines[0]!.startsWith("-")) {
+    const added = lines.find((l) => l.startsWith("+"));
+    if (added !== undefined) head.push(added);
+  }
+  return head.length < lines.length ? `${head.map(cut).join("\n")}\n⋯` : diff;
+}
+
+/** The text of the lines the change added inside a changed definition (head side). */
+function addedLinesOf(s: ChangedSymbol, file: ComparedFile): string {
+  if (s.side !== "head") return "";
+  const lines = splitLines(file.newText ?? "");
+  const out: string[] = [];
+  for (const h of file.hunks) for (let k = 0; k < h.newLines; k++) if (h.newStart + k >= s.start && h.newStart + k <= s.end) out.push(lines[h.newStart + k - 1] ?? "");
+  return out.join("\n");
+}
+
+/** The header lines (head side) of the definitions nested directly in `s`: what outlines its unchanged rest. */
+function nestedHeaderLines(record: FileRecord | undefined, s: ChangedSymbol): Set<number> {
+  const defs = record?.definitions ?? [];
+  const index = defs.findIndex((d) => d.start === s.start && d.qualified === s.name);
+  return new Set(index < 0 ? [] : defs.filter((d) => d.parent === index).map((d) => d.nameLine));
 }
 
 /** The answer's files: each compared file with its hunks, its count of changed definitions and its changed module-level lines. */
@@ -459,13 +519,38 @@ function chunkHandle(set: ChangeSet, c: Planned): string {
   return c.side === "base" ? `${cite(c.path, c.start, c.end)} at ${set.base.oid ? short(set.base.oid) : set.base.label}` : c.id !== undefined || (c.kind !== "module-code" && c.kind !== "file" && c.kind !== "route") ? c.label.split(" → ").pop()! : cite(c.path, c.start, c.end);
 }
 
+/** An outline of changed lines only must be this much smaller than the full form, else the header's diff is. */
+const TIGHT_SHARE = 0.7;
+/** Characters of a changed line an outline (changed lines only) keeps. */
+const OUTLINE_LINE = 160;
+
+/** Share of the room (the budget less the summary) the production changes' full forms may take before the answer goes breadth first. */
+const BREADTH_SHARE = 0.6;
+
+/**
+ * Whether the answer goes breadth first: when the production code's changed chunks in full would
+ * take more than BREADTH_SHARE of `room` (the budget less the summary), every chunk but the first is offered as its outline
+ * (its changed lines) first and grows to its full form, in priority order, with what is left — so a
+ * change to 15 functions shows all 15, not the first 11 in full and the rest cut.
+ */
+function breadthFirst(planned: readonly Planned[], count: (text: string) => number, room: number): boolean {
+  let tokens = 0;
+  for (const c of planned) {
+    if ((c.role !== "changed" && c.role !== "added" && c.role !== "removed") || isTestFile(c.path)) continue;
+    tokens += count(c.full);
+    if (tokens > BREADTH_SHARE * room) return true;
+  }
+  return false;
+}
+
 /**
  * The planned chunks as blocks for the fitter: headed `## path:start-end [role] name`, with their
  * outline form, the chunks they sit inside, the first change required, and their envelope records.
  */
-function toBlocks(set: ChangeSet, planned: Planned[], count: (text: string) => number, options: ChangesBundleOptions, env: EnvelopePlan): Block[] {
+function toBlocks(set: ChangeSet, planned: Planned[], count: (text: string) => number, options: ChangesBundleOptions, env: EnvelopePlan, room: number): Block[] {
   // A chunk inside another chunk of the same side (a changed method of a changed class).
   const within = planned.map((c, i) => planned.flatMap((o, j) => (j !== i && j < i && o.side === c.side && o.path === c.path && o.start <= c.start && o.end >= c.end ? [j] : [])));
+  const breadth = breadthFirst(planned, count, room);
   return planned.map((c, i) => {
     const head = `## ${cite(c.path, c.start, c.end)} [${c.role}] ${citeName(c.label)}${c.suffix}`;
     const full = `${head}\n${c.full}`;
@@ -473,12 +558,14 @@ function toBlocks(set: ChangeSet, planned: Planned[], count: (text: string) => n
     // The first changed chunk as its changed lines only says so, and what its whole diff needs.
     if (i === 0 && outlineBlock !== undefined) {
       const fullTokens = count(full);
-      outlineBlock = `${outlineBlock}\nNote: this change's whole diff needs ${fullTokens} tokens; shown as its changed lines. Ask with budget ≥ ${fullTokens + 400} for all of it.`;
+      outlineBlock = `${outlineBlock}\nNote: this change's whole diff needs ${fullTokens} tokens; shown in outline. Ask with budget ≥ ${fullTokens + 400} for all of it.`;
     }
     return {
       full,
       ...(outlineBlock !== undefined ? { outline: outlineBlock } : {}),
       ...(c.listOnly ? { listOnly: true } : {}),
+      ...(c.outlineOnly ? { outlineOnly: true } : {}),
+      ...(breadth && i > 0 && !c.outlineOnly && outlineBlock !== undefined ? { preferOutline: true } : {}),
       // The most important change is always there, in full or as its changed lines.
       ...(i === 0 && c.role !== "caller" && c.role !== "route" && c.role !== "test" ? { required: true } : {}),
       ...(within[i]!.length ? { within: within[i]! } : {}),
@@ -526,9 +613,10 @@ export async function buildChangesAnswer(graph: CodeGraph, set: ChangeSet, optio
 
   // ---- chunks, in priority order: changed definitions, module-level lines, then what they reach
   const shownIds = new Set<number>();
-  const planned: Planned[] = planChangedChunks(graph, set, collected, shownIds);
+  // Production code first (its definitions, then its module-level lines), tests after.
+  const changedChunks = [...planChangedChunks(graph, set, collected, shownIds), ...planModuleChunks(set)];
+  const planned: Planned[] = [...changedChunks.filter((c) => !isTestFile(c.path)), ...changedChunks.filter((c) => isTestFile(c.path))];
   const summaryFiles = summarizeFiles(set);
-  planned.push(...planModuleChunks(set));
   planned.push(...(await planImpactChunks(graph, io, impact, sources, shownIds, new Set(callSites.breaking.map((b) => b.callerId)))));
 
   // ---- fit
@@ -537,7 +625,7 @@ export async function buildChangesAnswer(graph: CodeGraph, set: ChangeSet, optio
   const env = planEnvelope(options.envelope, lists, budget, count);
   const fit = fitBlocks({
     header,
-    blocks: toBlocks(set, planned, count, options, env),
+    blocks: toBlocks(set, planned, count, options, env, budget - count(header) - env.fixed),
     budget,
     count,
     ...chunkAnswerLayout(encoding),

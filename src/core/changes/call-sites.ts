@@ -45,6 +45,9 @@ export interface SignatureChange {
   new: string;
 }
 
+/** Kinds whose signature is a parameter list a call binds to. */
+const CALLABLE_KINDS: ReadonlySet<string> = new Set(["function", "method", "constructor"]);
+
 /** Longest call text shown. */
 const MAX_CALL = 100;
 
@@ -54,7 +57,9 @@ export async function checkCallSites(graph: CodeGraph, changes: readonly Signatu
   for (const change of changes) {
     const sym = graph.symbols[change.id]!;
     const syntax = languageById(sym.language)?.parameters;
-    if (!syntax) continue;
+    // Only what takes parameters: a class's header lists its bases, not what its calls pass (the
+    // constructor's own signature change is checked as the constructor).
+    if (!syntax || !CALLABLE_KINDS.has(sym.kind)) continue;
     // A constructor is called by its class's name.
     const parent = graph.symbols[sym.parent];
     const isConstructor = sym.kind === "constructor" || (sym.name === "__init__" && parent !== undefined && parent.kind === "class");
