@@ -47,18 +47,21 @@ export function layerFinder(layers: readonly LayerRule[]): (path: string) => Lay
   return (path) => tests.find((t) => t.test(path))?.layer;
 }
 
+/** Why an import from `from` into `to` breaks the layers (the finding's message), or undefined when it may. */
+export function layerProblem(layerOf: (path: string) => LayerRule | undefined, from: string, to: string): string | undefined {
+  const a = layerOf(from);
+  const b = layerOf(to);
+  if (!a?.mayImport || !b || a.mayImport.includes(b.name)) return undefined;
+  return `${a.name} imports ${b.name} (${to}); ${a.name} may import ${a.mayImport.join(", ") || "nothing"}`;
+}
+
 /** Imports from a layer into one its `mayImport` does not list. */
 function layerFindings(graph: CodeGraph, layers: readonly LayerRule[]): CheckFinding[] {
   const layerOf = layerFinder(layers);
   const out: CheckFinding[] = [];
   for (const e of graph.imports) {
-    const from = layerOf(e.from);
-    const to = layerOf(e.to);
-    if (!from?.mayImport || !to || from.mayImport.includes(to.name)) continue;
-    out.push({
-      rule: "layer", path: e.from, line: e.line, related: [{ path: e.to, line: 1 }],
-      message: `${from.name} imports ${to.name} (${e.to}); ${from.name} may import ${from.mayImport.join(", ") || "nothing"}`,
-    });
+    const message = layerProblem(layerOf, e.from, e.to);
+    if (message) out.push({ rule: "layer", path: e.from, line: e.line, related: [{ path: e.to, line: 1 }], message });
   }
   return out;
 }
