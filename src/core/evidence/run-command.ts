@@ -24,7 +24,7 @@ const SHELL = /[|&;<>()$`\\*?[\]{}~#!\n\r\t"]/;
 
 /**
  * A command line as argv: words split on spaces; `'…'` literal; `"…"` literal when it holds no
- * `$`, backquote or backslash. `run_refused` (`shell_syntax`, with the character) for anything a
+ * `$`, backquote or backslash; `\x` outside quotes is x. `run_refused` (`shell_syntax`, with the character) for anything a
  * shell would expand, redirect or chain.
  */
 export function splitCommand(command: string): string[] {
@@ -54,6 +54,9 @@ export function splitCommand(command: string): string[] {
       if (bad) refuse(bad[0]);
       word = (word ?? "") + inner;
       i = end;
+    } else if (c === "\\" && i + 1 < command.length && command[i + 1] !== "\n") {
+      // `\x` is x, as a shell reads it (shellQuote writes a quote inside quotes as '\'').
+      word = (word ?? "") + command[++i];
     } else if (SHELL.test(c)) refuse(c);
     else word = (word ?? "") + c;
   }

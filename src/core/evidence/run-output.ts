@@ -76,7 +76,8 @@ export function summarizeOutput(output: string): RunOutputSummary {
       continue;
     }
     if (DETAIL.some((re) => re.test(line))) {
-      const kept = line.length > 300 ? `${line.slice(0, 300)}…` : line;
+      const trimmed = line.trim();
+      const kept = trimmed.length > 300 ? `${trimmed.slice(0, 300)}…` : trimmed;
       if (!seenDetail.has(kept)) details.push(kept);
       seenDetail.add(kept);
     }
