@@ -66,8 +66,11 @@ export function summarizeOutput(output: string): RunOutputSummary {
   const seenFailed = new Set<string>();
   const seenDetail = new Set<string>();
   let summary: string | undefined;
+  // pytest's closing summary repeats each failure's first error line: ids only from there on.
+  let idsOnly = false;
   for (const line of lines) {
     if (!line.trim()) continue;
+    if (/^=+ short test summary info =+$/.test(line)) idsOnly = true;
     if (SUMMARY.test(line)) summary = line.replace(/^=+ | =+$/g, "").trim();
     const id = firstCapture(FAILED, line);
     if (id !== undefined) {
@@ -75,7 +78,7 @@ export function summarizeOutput(output: string): RunOutputSummary {
       seenFailed.add(id);
       continue;
     }
-    if (DETAIL.some((re) => re.test(line))) {
+    if (!idsOnly && DETAIL.some((re) => re.test(line))) {
       const trimmed = line.trim();
       const kept = trimmed.length > 300 ? `${trimmed.slice(0, 300)}…` : trimmed;
       if (!seenDetail.has(kept)) details.push(kept);

@@ -103,6 +103,19 @@ export async function runTests(a: TestsAnswer, runner: ProcessRunner, opts: RunT
   return { target: a.target, tests: a.total, runs, passed, text, usage: { tokens: count(text), budget, encoding: "o200k_base" } };
 }
 
+/** Characters of a command line the text shows; the JSON keeps it whole. */
+const COMMAND_CHARS = 240;
+
+/** The command as the text shows it: whole when short, else its first arguments and how many more there are. */
+function shortCommand(r: TestRun): string {
+  if (r.command.length <= COMMAND_CHARS) return r.command;
+  let shown = 0;
+  let length = 0;
+  while (shown < r.argv.length && length + r.argv[shown]!.length + 1 <= COMMAND_CHARS) length += r.argv[shown++]!.length + 1;
+  shown = Math.max(shown, Math.min(2, r.argv.length));
+  return `${r.argv.slice(0, shown).join(" ")} … (${r.argv.length - shown} more arguments)`;
+}
+
 /** The header lines of one run (always shown) and its body lines (shown while the budget lasts). */
 function runLines(r: TestRun, timeoutSeconds: number): { head: string[]; body: string[] } {
   const where = r.cwd ? ` (in ${r.cwd}/)` : "";
@@ -110,12 +123,13 @@ function runLines(r: TestRun, timeoutSeconds: number): { head: string[]; body: s
   const status = r.timedOut
     ? `error: timed out after ${timeoutSeconds} s; the runner and every process it started were killed. Pass a longer timeout if the tests need it, or look for a test that hangs.`
     : `exit ${r.exitCode ?? `signal ${r.signal}`} after ${took}${r.exitCode === 0 ? " (passed)" : ""}`;
-  const head = [`$ ${r.command}${where}`, status];
+  const head = [`$ ${shortCommand(r)}${where}`, status];
   if (r.result.summary) head.push(`summary: ${r.result.summary}`);
   const body: string[] = [];
   if (r.result.failed.length) body.push(`failed (${r.result.failed.length}):`, ...r.result.failed.map((id) => `  ${id}`));
   if (r.result.details.length) body.push("assertions and tracebacks:", ...r.result.details.map((d) => `  ${d.trim()}`));
-  if (r.result.tail?.length) body.push(`last ${r.result.tail.length} lines of output (no failure recognized):`, ...r.result.tail.map((l) => `  ${l}`));
+  // A clean pass needs no output; a failure nobody recognized shows its last lines.
+  if (r.result.tail?.length && (r.exitCode !== 0 || r.timedOut)) body.push(`last ${r.result.tail.length} lines of output (no failure recognized):`, ...r.result.tail.map((l) => `  ${l}`));
   return { head, body };
 }
 
