@@ -113,7 +113,8 @@ function shortCommand(r: TestRun): string {
   let length = 0;
   while (shown < r.argv.length && length + r.argv[shown]!.length + 1 <= COMMAND_CHARS) length += r.argv[shown++]!.length + 1;
   shown = Math.max(shown, Math.min(2, r.argv.length));
-  return `${r.argv.slice(0, shown).join(" ")} … (${r.argv.length - shown} more arguments)`;
+  const more = r.argv.length - shown;
+  return `${r.argv.slice(0, shown).join(" ")} … (${more} more argument${more === 1 ? "" : "s"})`;
 }
 
 /** The header lines of one run (always shown) and its body lines (shown while the budget lasts). */
