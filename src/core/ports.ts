@@ -135,8 +135,10 @@ export interface ProcessResult {
   exitCode: number | null;
   /** The signal that ended it (`SIGKILL` after a timeout). */
   signal?: string;
-  /** It ran past its timeout and was killed, with everything it started. */
+  /** It ran past its timeout (or was cancelled) and was killed. */
   timedOut: boolean;
+  /** What a kill reached: the program's whole process group (Node), or the program alone (Deno). */
+  killScope?: "group" | "process";
   /** The program was not found (ENOENT). */
   notFound?: boolean;
   /** The output, at most `maxOutputBytes` of it: the first part and the last, with a marker line where bytes were dropped. */

@@ -51,6 +51,17 @@ const PY = {
   "tests/test_calc.py": "from calc import add, mul\n\n\ndef test_add():\n    assert add(2, 3) == 5\n\n\ndef test_mul():\n    assert mul(2, 3) == 6\n",
   "slow.py": "import time\n\n\ndef wait_forever():\n    while True:\n        time.sleep(1)\n",
   "tests/test_slow.py": "from slow import wait_forever\n\n\ndef test_hangs():\n    wait_forever()\n",
+  "forks.py": "import subprocess\nimport time\n\n\ndef fork_and_wait(pidfile):\n    child = subprocess.Popen([\"sleep\", \"987\"])\n    with open(pidfile, \"w\") as f:\n        f.write(str(child.pid))\n    while True:\n        time.sleep(1)\n",
+  "tests/test_forks.py": "import os\n\nfrom forks import fork_and_wait\n\n\ndef test_forks():\n    fork_and_wait(os.path.join(os.path.dirname(__file__), \"child.pid\"))\n",
+};
+
+const alive = (pid: number) => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
 };
 
 describe.skipIf(!hasPytest)("pytest", () => {
@@ -83,6 +94,25 @@ describe.skipIf(!hasPytest)("pytest", () => {
     expect(a.runs[0]).toMatchObject({ timedOut: true, exitCode: null, signal: "SIGKILL" });
     expect(a.text).toMatch(/error: timed out after 2 s; the runner and every process it started were killed/);
     expect(a.runs[0]!.result.tail?.some((l) => l.includes("collected 1 item"))).toBe(true);
+  }, 120_000);
+
+  it("kills what a runaway test started, not only the runner", async () => {
+    const r = runCli(["tests", "fork_and_wait", "--run", "--timeout", "3", "--root", root, "--quiet", "--json"]);
+    expect(jsonOf<RunTestsAnswer>(r).runs[0]).toMatchObject({ timedOut: true, killScope: "group" });
+    const pid = Number(fs.readFileSync(path.join(root, "tests/child.pid"), "utf8"));
+    expect(pid).toBeGreaterThan(0);
+    // The group got SIGKILL; give the kernel a moment to reap the orphan.
+    for (let i = 0; i < 20 && alive(pid); i++) await new Promise((res) => setTimeout(res, 100));
+    expect(alive(pid)).toBe(false);
+  }, 120_000);
+
+  it("runs under the Deno front end too (Deno.Command)", () => {
+    const deno = path.join(repoRoot, "node_modules", ".bin", "deno");
+    const r = spawnSync(deno, ["run", "-A", path.join(repoRoot, "dist", "cli", "main.js"), "tests", "add", "--run", "--root", root, "--quiet"], { encoding: "utf8", timeout: 120_000 });
+    expect(r.stderr).toBe("");
+    expect(r.status).toBe(1);
+    expect(r.stdout).toMatch(/failed \(1\):\n {2}tests\/test_calc\.py::test_add\n/);
+    expect(r.stdout).toContain("E       assert -1 == 5");
   }, 120_000);
 });
 

@@ -33,6 +33,8 @@ export interface TestRun {
   exitCode: number | null;
   signal?: string;
   timedOut: boolean;
+  /** What the kill reached after a timeout: the runner's process group, or the runner alone. */
+  killScope?: "group" | "process";
   durationMs: number;
   outputBytes: number;
   /** Tokens of the raw output (what the answer spared). */
@@ -93,7 +95,7 @@ export async function runTests(a: TestsAnswer, runner: ProcessRunner, opts: RunT
       throw new EngineError("run_refused", `${p.argv[0]} is not installed here (or not on the PATH): could not run ${p.command}.`, { hint: `Install ${p.runner} or run the tests yourself.`, data: { command: p.command, reason: "no_runner" } });
     }
     runs.push({
-      command: p.command, argv: p.argv, cwd: p.plan.cwd, runner: p.runner, exitCode: r.exitCode, ...(r.signal ? { signal: r.signal } : {}), timedOut: r.timedOut,
+      command: p.command, argv: p.argv, cwd: p.plan.cwd, runner: p.runner, exitCode: r.exitCode, ...(r.signal ? { signal: r.signal } : {}), timedOut: r.timedOut, ...(r.killScope ? { killScope: r.killScope } : {}),
       durationMs: Math.round(r.durationMs), outputBytes: r.outputBytes, rawTokens: count(r.output), result: summarizeOutput(r.output),
     });
     if (r.timedOut || opts.signal?.aborted) break;
@@ -122,7 +124,7 @@ function runLines(r: TestRun, timeoutSeconds: number): { head: string[]; body: s
   const where = r.cwd ? ` (in ${r.cwd}/)` : "";
   const took = `${(r.durationMs / 1000).toFixed(1)} s`;
   const status = r.timedOut
-    ? `error: timed out after ${timeoutSeconds} s; the runner and every process it started were killed. Pass a longer timeout if the tests need it, or look for a test that hangs.`
+    ? `error: timed out after ${timeoutSeconds} s; ${r.killScope === "group" ? "the runner and every process it started were killed" : "the runner was killed (processes it started may outlive it on this host)"}. Pass a longer timeout if the tests need it, or look for a test that hangs.`
     : `exit ${r.exitCode ?? `signal ${r.signal}`} after ${took}${r.exitCode === 0 ? " (passed)" : ""}`;
   const head = [`$ ${shortCommand(r)}${where}`, status];
   if (r.result.summary) head.push(`summary: ${r.result.summary}`);

@@ -42,6 +42,6 @@ export class DenoProcesses implements ProcessRunner {
     const [status] = await Promise.all([child.status, drain(child.stdout), drain(child.stderr)]);
     clearTimeout(timer);
     options.signal?.removeEventListener("abort", kill);
-    return { exitCode: status.signal ? null : status.code, ...(status.signal ? { signal: status.signal } : {}), timedOut, output: out.text(), outputBytes: out.total, durationMs: performance.now() - started };
+    return { exitCode: status.signal ? null : status.code, ...(status.signal ? { signal: status.signal } : {}), timedOut, killScope: "process", output: out.text(), outputBytes: out.total, durationMs: performance.now() - started };
   }
 }

@@ -41,7 +41,7 @@ export class NodeProcesses implements ProcessRunner {
       child.on("close", (code, signal) => {
         clearTimeout(timer);
         options.signal?.removeEventListener("abort", onAbort);
-        resolve({ exitCode: code, ...(signal ? { signal } : {}), timedOut, ...(notFound ? { notFound } : {}), output: out.text(), outputBytes: out.total, durationMs: performance.now() - started });
+        resolve({ exitCode: code, ...(signal ? { signal } : {}), timedOut, killScope: process.platform === "win32" ? "process" : "group", ...(notFound ? { notFound } : {}), output: out.text(), outputBytes: out.total, durationMs: performance.now() - started });
       });
     });
   }
