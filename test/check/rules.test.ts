@@ -75,6 +75,22 @@ describe("JSDoc @deprecated and the config in package.json", () => {
   });
 });
 
+describe("exports with no callers", () => {
+  it("counts a function passed as a callback and one taken from a dynamic import as used", () => {
+    const root = project({
+      "codeslice.check.json": JSON.stringify({ noCallers: { ignore: ["src/main.ts"] } }),
+      "src/util.ts": "export function double(x: number): number {\n  return 2 * x;\n}\n\nexport function apply(xs: number[]): number[] {\n  return xs.map(double);\n}\n\nexport function lonely(): number {\n  return 0;\n}\n",
+      "src/main.ts": "export async function main(): Promise<number[]> {\n  const { apply } = await import(\"./util.ts\");\n  return apply([1]);\n}\n",
+    });
+    const r = check(root);
+    expect(r.status).toBe(1);
+    expect(r.stdout.trim().split("\n")).toEqual([
+      "src/util.ts:9: no-callers: exported function src/util.ts#lonely has no callers and is imported by name nowhere",
+      expect.stringMatching(/^1 finding: 2 files/),
+    ]);
+  });
+});
+
 describe("a config that cannot be used", () => {
   it("names the file, the key and the reason for an unknown rule, a bad layer reference and bad JSON", () => {
     const base = { "a.py": "import b\n", "b.py": "x = 1\n" };

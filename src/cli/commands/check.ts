@@ -51,7 +51,7 @@ Exit code 0 when nothing is found, 1 on a finding or an error, 2 on bad usage.`,
     const format = flags.json ? "json" : (flags.format ?? "text");
     const config = flags.config !== undefined ? readConfigFile(flags.config) : undefined;
     return withEngine(flags, async (engine, progress) => {
-      const answer = await engine.check({ onProgress: progress.onProgress, ...(config !== undefined ? { config } : {}) });
+      const answer = await engine.check({ onProgress: progress.onProgress, ...(config !== undefined ? { config, configLabel: flags.config! } : {}) });
       progress.done();
       if (format === "sarif") writeJson(toSarif(answer, { version }));
       else if (format === "json") writeJson(answer);

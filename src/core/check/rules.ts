@@ -30,12 +30,15 @@ export interface CheckIO {
 }
 
 /** Every finding of the rules the config turns on, sorted by path, line and rule. */
-export async function runRules(graph: CodeGraph, config: CheckConfig, io: CheckIO): Promise<CheckFinding[]> {
+export async function runRules(graph: CodeGraph, config: CheckConfig, given: CheckIO): Promise<CheckFinding[]> {
+  const texts = new Map<string, Promise<string | undefined>>();
+  // Each file is read once however many rules and symbols ask for it.
+  const io: CheckIO = { sizes: given.sizes, readText: (path) => texts.get(path) ?? (texts.set(path, given.readText(path)), texts.get(path)!) };
   const out: CheckFinding[] = [];
   if (config.layers) out.push(...layerFindings(graph, config.layers));
   if (config.forbid) out.push(...forbidFindings(graph, config.forbid));
   if (config.cycles) out.push(...cycleFindings(graph, config.cycles.ignore));
-  if (config.noCallers) out.push(...noCallerFindings(graph, config.noCallers.ignore));
+  if (config.noCallers) out.push(...(await noCallerFindings(graph, config.noCallers.ignore, io)));
   if (config.deprecated) out.push(...(await deprecatedFindings(graph, config.deprecated.ignore, io)));
   if (config.fileSize) out.push(...fileSizeFindings(graph, config.fileSize, io.sizes));
   return out.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : a.line - b.line || (a.rule < b.rule ? -1 : a.rule > b.rule ? 1 : a.message < b.message ? -1 : 1)));
@@ -165,8 +168,12 @@ function shortestCycle(start: string, next: (n: string) => string[]): string[] {
 
 const CALLABLE = new Set(["function", "class", "interface", "type", "enum"]);
 
-/** Exported top-level definitions that no other code calls, names as a type, subclasses or imports by name. */
-function noCallerFindings(graph: CodeGraph, ignore: readonly string[]): CheckFinding[] {
+/**
+ * Exported top-level definitions that no other code calls, names as a type, subclasses or imports
+ * by name, and whose own file names nowhere outside their definition (a function passed as a
+ * callback, a type in an annotation: references the call graph does not hold).
+ */
+async function noCallerFindings(graph: CodeGraph, ignore: readonly string[], io: CheckIO): Promise<CheckFinding[]> {
   const skip = globMatcher(ignore);
   const typed = new Set<number>();
   for (const [user, targets] of graph.typeUses) for (const t of targets) if (!within(graph, user, t)) typed.add(t);
@@ -190,9 +197,24 @@ function noCallerFindings(graph: CodeGraph, ignore: readonly string[]): CheckFin
     if (!def?.exported) continue;
     const callers = (graph.callsTo.get(s.id) ?? []).some((i) => !within(graph, graph.calls[i]!.caller, s.id));
     if (callers || typed.has(s.id) || graph.subclasses.get(s.id)?.length || importedNames.get(s.file)?.has(s.name)) continue;
+    if (await namedElsewhere(graph, s, io)) continue;
     out.push({ rule: "no-callers", path: s.file, line: s.nameLine, message: `exported ${s.kind} ${s.qualified} has no callers and is imported by name nowhere` });
   }
   return out;
+}
+
+/**
+ * The symbol's name appears as a word in its file outside its own lines, or in a file that
+ * imports its file (a destructured dynamic import, a namespace import's `ns.name`).
+ */
+async function namedElsewhere(graph: CodeGraph, s: { file: string; name: string; start: number; end: number }, io: CheckIO): Promise<boolean> {
+  const word = new RegExp(`(^|[^\\w$])${s.name.replace(/[$]/g, "\\$")}($|[^\\w$])`);
+  const own = (await io.readText(s.file))?.split("\n") ?? [];
+  if (own.some((line, i) => (i + 1 < s.start || i + 1 > s.end) && word.test(line))) return true;
+  for (const importer of graph.importedBy.get(s.file) ?? []) {
+    if (importer !== s.file && word.test((await io.readText(importer)) ?? "")) return true;
+  }
+  return false;
 }
 
 /** `inner` is `outer` or nested inside it. */

@@ -128,9 +128,10 @@ export async function answerTests(s: EngineState, target: string, opts: RunOptio
  * `Engine.check`: the config given, or the one the project holds (codeslice.check.json, package.json,
  * pyproject.toml), run over the current graph. Files are read as they are now.
  */
-export async function answerCheck(s: EngineState, opts: RunOptions & { config?: unknown }): Promise<CheckAnswer> {
+export async function answerCheck(s: EngineState, opts: RunOptions & { config?: unknown; configLabel?: string }): Promise<CheckAnswer> {
   const read = readNow(s);
-  const { config, source } = opts.config !== undefined ? { config: parseCheckConfig(opts.config), source: { file: "(given)" } } : await loadCheckConfig(read);
+  const label = { file: opts.configLabel ?? "(given)" };
+  const { config, source } = opts.config !== undefined ? { config: parseCheckConfig(opts.config, label), source: label } : await loadCheckConfig(read);
   const graph = await codeGraph(s, opts);
   const sizes = new Map(s.index!.snapshot.files.map((f) => [f.path, f.size]));
   return runCheck(graph, config, source, { sizes, readText: read });

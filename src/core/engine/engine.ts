@@ -188,9 +188,10 @@ export interface Engine {
   /**
    * The structural rules of the project's check config (or `config`) over the code graph:
    * layers, forbidden imports, import cycles, exports with no callers, calls into deprecated
-   * symbols, file sizes. `check_config_missing` / `check_config_invalid` when the config is absent or wrong.
+   * symbols, file sizes. `check_config_missing` / `check_config_invalid` when the config is absent
+   * or wrong. `configLabel` names a given `config` in the answer and in errors (its file).
    */
-  check(options?: RunOptions & { config?: unknown }): Promise<CheckAnswer>;
+  check(options?: RunOptions & { config?: unknown; configLabel?: string }): Promise<CheckAnswer>;
   /**
    * The shortest paths (at most `k`, default 3, within `maxHops`, default 6) from a symbol or a
    * route (`METHOD /path`) to a symbol, through calls, inheritance, overriding, types and imports.
