@@ -28,12 +28,14 @@ const PY = {
   "shop/cart.py": "from shop.prices import price\nimport warnings\n\n\ndef total(items):\n    return sum(price(i) for i in items)\n\n\ndef old_total(items):\n    warnings.warn(\"use total\", DeprecationWarning, stacklevel=2)\n    return total(items)\n",
   "shop/prices.py": "from shop.cart import total\nfrom typing_extensions import deprecated\n\n\ndef price(item):\n    return item.cost\n\n\n@deprecated(\"use price\")\ndef legacy_price(item):\n    return price(item)\n\n\ndef unused_helper():\n    return total([])\n",
   "shop/views.py": "from shop.cart import old_total\nfrom shop.prices import legacy_price\n\n\ndef checkout(items):\n    return old_total(items) + legacy_price(items[0])\n",
+  // A warning inside an `if` deprecates an argument, not the function; a project's own warning class counts.
+  "shop/pay.py": "import warnings\n\n\nclass RemovedInShop2Warning(DeprecationWarning):\n    pass\n\n\ndef pay(amount, legacy=None):\n    if legacy is not None:\n        warnings.warn(\"legacy is ignored\", DeprecationWarning)\n    return amount\n\n\ndef refund(amount):\n    warnings.warn(\"use pay(-amount)\", RemovedInShop2Warning)\n    return pay(-amount)\n\n\ndef settle():\n    return pay(1) + refund(1)\n",
 };
 
 describe("rules on a Python project, config in pyproject.toml", () => {
   let root: string;
   beforeAll(() => {
-    root = project({ ...PY, "pyproject.toml": "[project]\nname = \"shop\"\n\n[tool.codeslice]\ncycles = true\ndeprecated = true\nnoCallers = { ignore = [\"shop/views.py\"] }\n\n[[tool.codeslice.forbid]]\nfrom = \"shop/views.py\"\nto = \"shop/prices.py\"\nmessage = \"views go through the cart\"\n\n[tool.codeslice.fileSize]\nmaxLines = 12\n" });
+    root = project({ ...PY, "pyproject.toml": "[project]\nname = \"shop\"\n\n[tool.codeslice]\ncycles = true\ndeprecated = true\nnoCallers = { ignore = [\"shop/views.py\", \"shop/pay.py\"] }\n\n[[tool.codeslice.forbid]]\nfrom = \"shop/views.py\"\nto = \"shop/prices.py\"\nmessage = \"views go through the cart\"\n\n[tool.codeslice.fileSize]\nmaxLines = 12\n" });
   });
 
   it("prints each finding as path:line: rule: message and exits 1", () => {
@@ -43,12 +45,14 @@ describe("rules on a Python project, config in pyproject.toml", () => {
     expect(lines).toContain("shop/cart.py:1: import-cycle: import cycle: shop/cart.py → shop/prices.py → shop/cart.py");
     expect(lines).toContain("shop/views.py:6: deprecated-call: calls shop.cart.old_total, deprecated: warns DeprecationWarning (shop/cart.py:10) (shop/cart.py:9)");
     expect(lines).toContain("shop/views.py:6: deprecated-call: calls shop.prices.legacy_price, deprecated: decorated @deprecated (shop/prices.py:10)");
+    expect(lines).toContain("shop/pay.py:20: deprecated-call: calls shop.pay.refund, deprecated: warns DeprecationWarning (shop/pay.py:15) (shop/pay.py:14)");
+    expect(r.stdout).not.toContain("calls shop.pay.pay");
     expect(lines).toContain("shop/views.py:2: forbidden-import: imports shop/prices.py: views go through the cart");
     expect(lines).toContain("shop/prices.py:14: no-callers: exported function shop.prices.unused_helper has no callers and is imported by name nowhere");
     expect(lines).toContain("shop/prices.py:1: file-size: 16 lines, over the limit of 12");
     // price and total are called; old_total calls total from inside deprecated code: no finding for that.
     expect(r.stdout).not.toMatch(/no-callers: .*\b(price|total|checkout)\b has/);
-    expect(lines.at(-1)).toMatch(/^6 findings: 4 files, 4 imports checked against pyproject.toml \(tool.codeslice\) \(forbidden-import 1, import-cycle 1, no-callers 1, deprecated-call 2, file-size 1\)$/);
+    expect(lines.at(-1)).toMatch(/^8 findings: 5 files, 4 imports checked against pyproject.toml \(tool.codeslice\) \(forbidden-import 1, import-cycle 1, no-callers 1, deprecated-call 3, file-size 2\)$/);
   });
 
   it("--json carries the findings with their rule, path, line and related files", () => {

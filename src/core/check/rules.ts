@@ -225,7 +225,8 @@ function within(graph: CodeGraph, inner: number, outer: number): boolean {
 
 const DEPRECATED_DECORATOR = /^@?(?:[\w$]+\.)*deprecated\b/i;
 const DEPRECATED_DOC = /@deprecated\b|^\s*\.\. deprecated::/m;
-const DEPRECATION_WARNING = /\b(?:Pending)?DeprecationWarning\b/;
+/** DeprecationWarning, PendingDeprecationWarning and projects' own (`RemovedInDjango40Warning`, `FooDeprecationWarning`). */
+const DEPRECATION_WARNING = /\b\w*(?:Deprecation\w*|Removed\w*)Warning\b/;
 
 /** Why a symbol is deprecated, or undefined. */
 async function deprecationOf(graph: CodeGraph, io: CheckIO): Promise<Map<number, string>> {
@@ -236,7 +237,9 @@ async function deprecationOf(graph: CodeGraph, io: CheckIO): Promise<Map<number,
     if (def?.decorators?.some((d) => DEPRECATED_DECORATOR.test(d.trim()))) out.set(s.id, "decorated @deprecated");
     else if (def?.doc && DEPRECATED_DOC.test(def.doc)) out.set(s.id, "documented @deprecated");
   }
-  // `warnings.warn(…, DeprecationWarning)` inside a definition deprecates it (and, in a constructor, its class).
+  // `warnings.warn(…, DeprecationWarning)` at the top of a definition's body deprecates it (and, in a
+  // constructor, its class). One inside an `if` deprecates a way of calling it (an argument, a
+  // setting), not the definition: on django those were 38 of 38 findings before this check.
   for (const [file, record] of graph.records) {
     const warns = record.calls.filter((c) => c.name === "warn" && c.caller >= 0);
     if (!warns.length) continue;
@@ -248,6 +251,9 @@ async function deprecationOf(graph: CodeGraph, io: CheckIO): Promise<Map<number,
       const id = graph.moduleSymbol.get(file)! + 1 + c.caller;
       const s = graph.symbols[id];
       if (!s || out.has(id)) continue;
+      const def = record.definitions[c.caller];
+      const indent = (line: string | undefined) => /^\s*/.exec(line ?? "")![0].length;
+      if (!def?.bodyStart || indent(lines[c.line - 1]) !== indent(lines[def.bodyStart - 1])) continue;
       out.set(id, `warns DeprecationWarning (${file}:${c.line})`);
       if (s.kind === "constructor" || s.name === "__init__") out.set(s.parent, `its constructor warns DeprecationWarning (${file}:${c.line})`);
     }
