@@ -43,7 +43,7 @@ cycles      true or {ignore: [globs]}: files that import each other in a cycle.
 noCallers   true or {ignore}: exported top-level functions and classes that nothing calls,
             imports by name, uses as a type or subclasses.
 deprecated  true or {ignore}: calls into definitions decorated @deprecated, documented
-            @deprecated (JSDoc), or that warn DeprecationWarning.
+            @deprecated (JSDoc), or whose body warns DeprecationWarning (not inside an if).
 fileSize    {maxLines?, maxBytes?, ignore?}: files over the size.
 Exit code 0 when nothing is found, 1 on a finding or an error, 2 on bad usage.`,
   examples: ["codeslice check", "codeslice check --format sarif > check.sarif", "codeslice check --config rules.json --json"],
