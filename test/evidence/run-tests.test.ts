@@ -141,6 +141,24 @@ describe("Vitest", () => {
   }, 180_000);
 });
 
+const hasCargo = spawnSync("cargo", ["--version"], { encoding: "utf8" }).status === 0;
+
+describe.skipIf(!hasCargo)("cargo test", () => {
+  it("answers the failing test's path and the panic with left and right", () => {
+    const root = project({
+      "Cargo.toml": "[package]\nname = \"rfx\"\nversion = \"0.1.0\"\nedition = \"2021\"\n",
+      "src/lib.rs": "pub fn add(a: i32, b: i32) -> i32 {\n    a - b\n}\n\n#[cfg(test)]\nmod tests {\n    use super::*;\n\n    #[test]\n    fn adds() {\n        assert_eq!(add(2, 3), 5);\n    }\n}\n",
+    });
+    const r = runCli(["tests", "add", "--run", "--root", root, "--quiet"], { timeout: 300_000 });
+    expect(r.status).toBe(1);
+    expect(r.stdout).toContain("$ cargo test -- --exact tests::adds");
+    expect(r.stdout).toMatch(/failed \(1\):\n {2}tests::adds\n/);
+    expect(r.stdout).toMatch(/panicked at src\/lib\.rs:11:9/);
+    expect(r.stdout).toContain("left: -1");
+    expect(r.stdout).toContain("right: 5");
+  }, 300_000);
+});
+
 describe("refusals", () => {
   it("refuses a program outside the allowlist and shell syntax, naming what it refused", () => {
     expect(refusal(() => allowedArgv("rm -rf /"))).toMatchObject({ reason: "not_allowed", allowed: expect.arrayContaining(["pytest", "vitest", "go test"]) });
@@ -167,6 +185,12 @@ describe("refusals", () => {
     expect(r.status).toBe(1);
     expect(r.stdout).toBe("");
     expect(r.stderr).toMatch(/Refused to run "npx mocha .*": "npx --no" is not a test runner codeslice runs \(allowed: pytest, npm\/pnpm\/yarn test, vitest, jest/);
+  });
+
+  it("refuses a budget out of run_tests' range as bad usage (exit 2) before running anything", () => {
+    const r = runCli(["tests", "anything", "--run", "--budget", "50", "--quiet"]);
+    expect(r.status).toBe(2);
+    expect(r.stderr).toMatch(/--budget with --run must be between 200 and 20000, got 50/);
   });
 
   it("refuses when nothing tests the target, and on a host that cannot start processes", async () => {

@@ -2,7 +2,7 @@
 import { LIMITS, RUN_LIMITS } from "../../index.ts";
 import { defineCommand } from "../command.ts";
 import { budgetFlags, depthFlag, engineFlags, integerFlag, pagingFlags, switchFlag } from "../flags.ts";
-import { EXIT, writeJson, writeOut } from "../output.ts";
+import { EXIT, UsageError, writeJson, writeOut } from "../output.ts";
 import { listRun, withEngine } from "../with-engine.ts";
 
 const list = listRun((engine, target, options) => engine.tests(target, options));
@@ -36,6 +36,8 @@ failure is recognized. Exit code 0 when the tests pass, 1 when they fail or time
   run(ctx) {
     const { args: [target], flags } = ctx;
     if (!flags.run) return list(ctx);
+    const { min, max } = RUN_LIMITS.budget;
+    if (flags.budget !== undefined && (flags.budget < min || flags.budget > max)) throw new UsageError(`--budget with --run must be between ${min} and ${max}, got ${flags.budget}`);
     return withEngine(flags, async (engine, progress) => {
       const answer = await engine.runTests(target!, {
         onProgress: progress.onProgress, ...(flags.depth ? { depth: flags.depth } : {}), ...(flags.timeout !== undefined ? { timeoutSeconds: flags.timeout } : {}), ...(flags.budget !== undefined ? { budget: flags.budget } : {}),
