@@ -106,6 +106,22 @@ describe.skipIf(!hasPytest)("pytest", () => {
     expect(alive(pid)).toBe(false);
   }, 120_000);
 
+  it("after a timeout runs no further command, and says how many were left", () => {
+    const two = project({
+      "slow.py": PY["slow.py"],
+      "a/pytest.ini": "[pytest]\npythonpath = ..\n",
+      "a/test_a.py": "from slow import wait_forever\n\n\ndef test_a():\n    wait_forever()\n",
+      "b/pytest.ini": "[pytest]\npythonpath = ..\n",
+      "b/test_b.py": "from slow import wait_forever\n\n\ndef test_b():\n    wait_forever()\n",
+    });
+    const a = jsonOf<RunTestsAnswer>(runCli(["tests", "wait_forever", "--run", "--timeout", "2", "--root", two, "--quiet", "--json"]));
+    expect(a.runs).toHaveLength(1);
+    expect(a.runs[0]!.timedOut).toBe(true);
+    expect(a.notRun).toHaveLength(1);
+    expect(a.passed).toBe(false);
+    expect(a.text).toMatch(/; 1 more command not run \(after a timeout, or past 4 per call\)/);
+  }, 120_000);
+
   it("runs under the Deno front end too (Deno.Command)", () => {
     const deno = path.join(repoRoot, "node_modules", ".bin", "deno");
     const r = spawnSync(deno, ["run", "-A", path.join(repoRoot, "dist", "cli", "main.js"), "tests", "add", "--run", "--root", root, "--quiet"], { encoding: "utf8", timeout: 120_000 });

@@ -48,6 +48,8 @@ export interface RunTestsAnswer {
   /** Tests the tests answer found. */
   tests: number;
   runs: TestRun[];
+  /** Commands not run: past the per-call limit, or left after a timeout or a cancel. */
+  notRun?: string[];
   /** True when every command exited 0 and none timed out. */
   passed: boolean;
   text: string;
@@ -80,14 +82,15 @@ export function plannedCommands(a: TestsAnswer): { plan: RunPlan; command: strin
   }
   const plans = a.page.next && a.runAll?.length ? a.runAll : a.run;
   const out = plans.flatMap((plan) => plan.commands.map((command) => ({ plan, command, ...allowedArgv(command) })));
-  return out.slice(0, RUN_LIMITS.maxCommands);
+  return out;
 }
 
 /** Runs the planned commands one after the other and fits what matters into the budget. */
 export async function runTests(a: TestsAnswer, runner: ProcessRunner, opts: RunTestsOptions, count: (text: string) => number): Promise<RunTestsAnswer> {
   const timeoutSeconds = runOption("timeoutSeconds", opts.timeoutSeconds);
   const budget = runOption("budget", opts.budget);
-  const planned = plannedCommands(a);
+  const all = plannedCommands(a);
+  const planned = all.slice(0, RUN_LIMITS.maxCommands);
   const runs: TestRun[] = [];
   for (const p of planned) {
     const r = await runner.run(p.argv, { cwd: p.plan.cwd, timeoutMs: timeoutSeconds * 1000, maxOutputBytes: RUN_LIMITS.maxOutputBytes, ...(opts.signal ? { signal: opts.signal } : {}) });
@@ -100,9 +103,11 @@ export async function runTests(a: TestsAnswer, runner: ProcessRunner, opts: RunT
     });
     if (r.timedOut || opts.signal?.aborted) break;
   }
-  const passed = runs.length === planned.length && runs.every((r) => r.exitCode === 0 && !r.timedOut);
-  const text = fitRunText(runs, a, timeoutSeconds, budget, count);
-  return { target: a.target, tests: a.total, runs, passed, text, usage: { tokens: count(text), budget, encoding: "o200k_base" } };
+  const notRun = all.slice(runs.length).map((p) => p.command);
+  // Tests left unrun have not passed: the call passes only when every command ran and exited 0.
+  const passed = notRun.length === 0 && runs.every((r) => r.exitCode === 0 && !r.timedOut);
+  const text = fitRunText(runs, a, timeoutSeconds, budget, count, notRun.length);
+  return { target: a.target, tests: a.total, runs, ...(notRun.length ? { notRun } : {}), passed, text, usage: { tokens: count(text), budget, encoding: "o200k_base" } };
 }
 
 /** Characters of a command line the text shows; the JSON keeps it whole. */
@@ -137,10 +142,10 @@ function runLines(r: TestRun, timeoutSeconds: number): { head: string[]; body: s
 }
 
 /** Every run's head, then body lines in order while they fit `budget`; a count of the lines left out. */
-function fitRunText(runs: readonly TestRun[], a: TestsAnswer, timeoutSeconds: number, budget: number, count: (text: string) => number): string {
+function fitRunText(runs: readonly TestRun[], a: TestsAnswer, timeoutSeconds: number, budget: number, count: (text: string) => number, notRun: number): string {
   const parts = runs.map((r) => runLines(r, timeoutSeconds));
   const raw = runs.reduce((n, r) => n + r.rawTokens, 0);
-  const footer = (left: number) => `(${runs.length} command${runs.length === 1 ? "" : "s"} for ${a.total} test${a.total === 1 ? "" : "s"} of ${a.target}; raw output ${raw} tokens${left ? `, ${left} more lines left out for the budget of ${budget}` : ""})`;
+  const footer = (left: number) => `(${runs.length} command${runs.length === 1 ? "" : "s"} for ${a.total} test${a.total === 1 ? "" : "s"} of ${a.target}; raw output ${raw} tokens${notRun ? `; ${notRun} more command${notRun === 1 ? "" : "s"} not run (after a timeout, or past ${RUN_LIMITS.maxCommands} per call)` : ""}${left ? `, ${left} more lines left out for the budget of ${budget}` : ""})`;
   const render = (shown: number[]) => [...parts.flatMap((p, i) => [...p.head, ...p.body.slice(0, shown[i]), ...(shown[i]! < p.body.length ? [`  … ${p.body.length - shown[i]!} more`] : [])]), footer(parts.reduce((n, p, i) => n + p.body.length - shown[i]!, 0))].join("\n");
   const shown = parts.map(() => 0);
   // Round-robin over the runs, one line at a time, so a long first run cannot crowd out the rest.

@@ -21,6 +21,7 @@ export const runTestsTool = defineTool({
       command: z.string(), cwd: z.string(), runner: z.string(), exitCode: z.int().nullable(), timedOut: z.boolean(), durationMs: z.int(),
       failed: z.array(z.string()), summary: z.string().optional(),
     })),
+    notRun: z.array(z.string()).optional().describe("Commands not run: after a timeout, or past 4 per call."),
     usage: z.object({ tokens: z.int(), budget: z.int(), encoding: z.string() }),
   }),
   async run(args, ctx) {
@@ -30,6 +31,6 @@ export const runTestsTool = defineTool({
     const runs = a.runs.map((r) => ({
       command: r.command, cwd: r.cwd, runner: r.runner, exitCode: r.exitCode, timedOut: r.timedOut, durationMs: r.durationMs, failed: r.result.failed.slice(0, 20), ...(r.result.summary ? { summary: r.result.summary } : {}),
     }));
-    return { text: a.text, data: { target: a.target, tests: a.tests, passed: a.passed, runs, usage: a.usage } };
+    return { text: a.text, data: { target: a.target, tests: a.tests, passed: a.passed, runs, ...(a.notRun ? { notRun: a.notRun } : {}), usage: a.usage } };
   },
 });
