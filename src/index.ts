@@ -62,3 +62,6 @@ export type {
 export { serveParseWorker } from "./core/engine/parse-worker.ts";
 export type { ParseWorkerEndpoint, ParseJob, ParseReply } from "./core/engine/parse-worker.ts";
 export { LANGUAGES } from "./languages/index.ts";
+export type { RenamePlan, RenameEdit, RenameWhy, UncertainSite } from "./core/rename/plan.ts";
+export type { PlanFiles, ApplyReport } from "./core/rename/apply.ts";
+export { applyEditsToText } from "./core/rename/apply.ts";

@@ -160,6 +160,11 @@ export function cliHint(error: EngineError, command?: string): string | undefine
       return "Copy or download the artifact again (as binary), or write it again with `codeslice index --export FILE`; the cache was left as it was.";
     case "artifact_version_mismatch":
       return "Write the artifact again with this codeslice (`codeslice --version`) using `codeslice index --export FILE`, or run `codeslice index` to build the index from source.";
+    case "plan_unknown":
+    case "plan_stale":
+      return "Nothing was written. Run `codeslice rename <symbol> <new-name>` again for a fresh preview, then add --apply with the planToken it prints.";
+    case "apply_failed":
+      return `${e.hint ?? ""} Then preview again (\`codeslice rename <symbol> <new-name>\`) and apply its planToken.`.trim();
     case "diff_not_applicable":
       return "Pass a diff made against this tree (`git diff`, or the pull request's patch on its base branch), or check out the branch it was made on.";
     default:

@@ -163,9 +163,24 @@ export const DEFAULT_SEMANTICS: LanguageSemantics = {
 };
 
 /** A supported language. */
+/** What rename needs to know of a language: its identifiers, its keywords, the languages it shares names with. */
+export interface RenameRules {
+  /**
+   * Languages with the same `family` can name each other's symbols (TypeScript imports
+   * JavaScript): a rename looks for the name in all of them.
+   */
+  family: string;
+  /** A whole valid identifier. */
+  identifier: RegExp;
+  /** Words that cannot name a symbol (keywords and reserved words). */
+  keywords: ReadonlySet<string>;
+}
+
 export interface LanguageSpec {
   /** Stable id, also the folder name. */
   id: string;
+  /** Present for the languages rename handles. */
+  rename?: RenameRules;
   /** Display name. */
   name: string;
   /** The name SCIP's `Language` enum gives it, when that is not `name` (C++ is "CPP"). */

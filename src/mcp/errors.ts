@@ -87,6 +87,16 @@ export function engineErrorText(error: EngineError, tool: string): string {
     case "empty_repository":
       lines.push("Make a first commit, or call changes with staged: true (every staged file counts as added), or with diff set to a unified diff.");
       break;
+    case "plan_unknown":
+    case "plan_stale":
+      lines.push("Nothing was written. Call rename again without apply for a fresh preview, then with apply set to the plan_token it gives.");
+      break;
+    case "apply_failed":
+      lines.push(e.hint ?? "", "Then call rename again without apply for a fresh preview and apply its plan_token.");
+      break;
+    case "rename_refused":
+      lines.push(e.data.reason === "collision" || e.data.reason === "keyword" || e.data.reason === "invalid_identifier" || e.data.reason === "same_name" ? "Call rename again with another new_name." : (e.hint ?? ""));
+      break;
     default:
       if (e.hint) lines.push(e.hint);
   }

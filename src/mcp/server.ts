@@ -30,6 +30,7 @@ import { importersTool } from "./tools/importers.ts";
 import { packTool } from "./tools/pack.ts";
 import { locateTool } from "./tools/locate.ts";
 import { readSnippetTool } from "./tools/read-snippet.ts";
+import { renameTool } from "./tools/rename.ts";
 import { repoMapTool } from "./tools/repo-map.ts";
 import { searchTool } from "./tools/search.ts";
 import { signatureTool } from "./tools/signature.ts";
@@ -45,7 +46,7 @@ const FRESHNESS_RESERVE = 120;
 
 /** Every tool, in the order clients list them (each spec's handler takes its own argument type). */
 export const TOOLS: readonly ToolSpec[] = [
-  repoMapTool, locateTool, contextTool, searchTool, signatureTool, callersTool, calleesTool, importersTool, testsTool, traceTool, readSnippetTool, packTool, impactTool, changesTool, routeMapTool, checkTool,
+  repoMapTool, locateTool, contextTool, searchTool, signatureTool, callersTool, calleesTool, importersTool, testsTool, traceTool, readSnippetTool, packTool, impactTool, changesTool, routeMapTool, checkTool, renameTool,
 ] as unknown as readonly ToolSpec[];
 
 /** Tools that run the project's code: served only when the server is started with `allowRun` (`--allow-run`). */

@@ -12,17 +12,15 @@ import type { Tool } from "@modelcontextprotocol/sdk/types.js";
 import type { ToolSpec } from "./tool.ts";
 
 /**
- * What every tool is. readOnlyHint makes destructiveHint and idempotentHint meaningless (the spec
+ * What every tool is unless it says otherwise (rename writes). readOnlyHint makes destructiveHint and idempotentHint meaningless (the spec
  * reads them only for tools that write), and the title is the tool's own.
  */
 const ANNOTATIONS = { readOnlyHint: true, openWorldHint: false } as const;
-/** A tool that runs the project's code (run_tests): not read-only; what it runs stays in the project. */
-const RUNS_CODE = { readOnlyHint: false, openWorldHint: false } as const;
 
 /** One tool's entry in `tools/list`. */
 export function listedTool(tool: ToolSpec): Tool {
   const inputSchema = compact(z.toJSONSchema(tool.input, { target: "draft-7", io: "input" })) as Tool["inputSchema"];
-  return { name: tool.name, title: tool.title, description: tool.description, inputSchema, annotations: tool.runsCode ? RUNS_CODE : ANNOTATIONS };
+  return { name: tool.name, title: tool.title, description: tool.description, inputSchema, annotations: tool.annotations ?? ANNOTATIONS };
 }
 
 /** Text arguments this long or longer keep their bound in the list: they say how much a task may hold. */

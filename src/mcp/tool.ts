@@ -47,8 +47,11 @@ export interface ToolSpec<In extends z.ZodObject = z.ZodObject> {
   input: In;
   /** The structured content's shape, without `freshness` (the server adds it). */
   output: z.ZodObject;
-  /** It starts programs (run_tests): listed as not read-only, and served only when the server allows it. */
-  runsCode?: true;
+  /**
+   * The tool's hints in tools/list when it is not read-only (a tool that writes says so: readOnly
+   * false, and whether it destroys or repeats); read-only tools leave it out.
+   */
+  annotations?: { readOnlyHint: false; destructiveHint: boolean; idempotentHint: boolean; openWorldHint: boolean };
   /** True when these arguments ask for a full re-scan before answering (repo_map's `refresh`). */
   rescan?(args: z.output<In>): boolean;
   run(args: z.output<In>, ctx: ToolContext): Promise<ToolAnswer>;

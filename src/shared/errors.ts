@@ -115,6 +115,18 @@ export interface ErrorData {
    */
   run_refused: { command?: string; reason: "not_allowed" | "shell_syntax" | "no_tests" | "no_runner" | "unsupported"; allowed?: string[]; character?: string };
   artifact_version_mismatch: { format?: { artifact: number; engine: number }; schema?: { artifact: number; engine: number }; languages?: string[] };
+  /**
+   * A rename that would not be safe, nothing planned: `reason` says why (`invalid_identifier`,
+   * `keyword`, `collision` with `conflicts`, `outside_project`, `unsupported` for a kind or language
+   * rename does not handle, `same_name`).
+   */
+  rename_refused: { reason: "invalid_identifier" | "keyword" | "collision" | "outside_project" | "unsupported" | "same_name"; name?: string; target?: string; conflicts?: { path: string; line: number; what: string }[] };
+  /** A plan token no preview of this project produced (or one that was applied already, or cleared with the cache). */
+  plan_unknown: { token: string };
+  /** Files a plan touches changed since its preview (`changed`: their paths); nothing was written. */
+  plan_stale: { token: string; changed: string[] };
+  /** Writing a plan failed at `path`; every file written before it was restored (`restored`). */
+  apply_failed: { token: string; path: string; restored: string[]; notRestored?: string[] };
 }
 
 /** Stable, lower_snake error codes. Tests and front ends branch on these, never on wording. */

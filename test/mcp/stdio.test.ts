@@ -167,6 +167,11 @@ describe("codeslice mcp over stdio (SDK client)", () => {
           expect(d).toMatchObject({ path: "web/src/format.ts", start: 1, end: 2 });
           expect(text).toContain("Formats a price");
         }],
+        // The preview only (no apply): it writes nothing, and the fixture stays as the other calls read it.
+        ["rename", { symbol: "formatPrice", new_name: "formatCents" }, (d, text) => {
+          expect(d).toMatchObject({ applied: false, counts: { edits: 3, files: 2 } }); // the definition, the import and the call in Cart.total
+          expect(text).toContain(`plan_token: ${d.planToken}`);
+        }],
       ];
       const { tools } = await s.client.listTools();
       expect(calls.map(([name]) => name).sort()).toEqual(tools.map((t) => t.name).sort());

@@ -31,14 +31,17 @@ describe("tools over the in-process transport", () => {
   };
   afterAll(async () => c?.close());
 
-  it("lists every tool as read-only with a title, description and input schema (no output schema), and sends instructions", async () => {
+  it("lists every tool but rename as read-only with a title, description and input schema (no output schema), and sends instructions", async () => {
     await open();
     const { tools } = await c.client.listTools();
     expect(tools.map((t) => t.name).sort()).toEqual([...TOOL_NAMES].sort());
     expect(TOOL_NAMES).toEqual(expect.arrayContaining(["repo_map", "context", "search", "signature", "callers", "callees", "importers", "read_snippet", "pack"]));
     for (const t of tools) {
       expect(t.title, t.name).toBeTruthy();
-      expect(t.annotations?.readOnlyHint, t.name).toBe(true);
+      // rename is the one tool that writes: it says so (not read-only, not destructive, idempotent:
+      // a plan token applies once, so calling it again changes nothing more).
+      if (t.name === "rename") expect(t.annotations).toEqual({ readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false });
+      else expect(t.annotations?.readOnlyHint, t.name).toBe(true);
       expect(t.description!.length, t.name).toBeGreaterThan(100);
       expect(t.inputSchema.type).toBe("object");
       expect(t.inputSchema, t.name).not.toHaveProperty("$schema");

@@ -124,6 +124,20 @@ describe("route map", () => {
     expect(small.text).toMatch(/… and \d+ more routes: narrow with a path prefix or a method/);
   });
 
+  it("tests: a test that sends a request to a route tests its handler; tests take METHOD /path too", async () => {
+    const { engine } = memoryEngine(PROJECT);
+    const byHandler = await engine.tests("app.api.items.update_item");
+    expect(byHandler.tests.map((t) => t.id)).toEqual(["backend/tests/test_items.py::test_update_item"]);
+    expect(byHandler.text).toContain("calls it through PUT /api/v1/items/{item_id} (1 hop), at backend/tests/test_items.py:5");
+    const byRoute = await engine.tests("PUT /api/v1/items/{id}");
+    expect(byRoute.symbol?.qualified).toBe("app.api.items.update_item");
+    expect(byRoute.tests.map((t) => t.id)).toEqual(["backend/tests/test_items.py::test_update_item"]);
+    // The literal route is the one /items/latest reaches; /items/{item_id}'s GET handler has no test.
+    expect((await engine.tests("GET /api/v1/items/latest")).tests.map((t) => t.id)).toEqual(["backend/tests/test_items.py::test_latest"]);
+    expect((await engine.tests("app.api.items.read_item")).total).toBe(0);
+    await expect(engine.tests("PATCH /api/v1/items/{id}")).rejects.toMatchObject({ code: "unknown_symbol", message: expect.stringContaining("No route PATCH /api/v1/items/{id}") });
+  });
+
   it("reads URLs from string arguments: templates, base URLs, query strings; not plain strings", () => {
     expect(urlOf('f"{settings.API_V1_STR}/items/{item_id}"')).toBe("{settings.API_V1_STR}/items/{item_id}");
     expect(urlOf("`${BASE}/api/items?page=${p}`")).toBe("{BASE}/api/items");

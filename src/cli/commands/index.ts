@@ -19,6 +19,7 @@ import { mapCommand } from "./map.ts";
 import { mcpCommand } from "./mcp.ts";
 import { packCommand } from "./pack.ts";
 import { routesCommand } from "./routes.ts";
+import { renameCommand } from "./rename.ts";
 import { scipCommand } from "./scip.ts";
 import { searchCommand } from "./search.ts";
 import { signatureCommand } from "./signature.ts";
@@ -43,6 +44,7 @@ export const COMMANDS: readonly Command[] = [
   signatureCommand,
   changesCommand,
   checkCommand,
+  renameCommand,
   graphCommand,
   scipCommand,
   mcpCommand,

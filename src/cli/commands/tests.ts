@@ -11,7 +11,7 @@ const list = listRun((engine, target, options) => engine.tests(target, options))
 export const testsCommand = defineCommand({
   name: "tests",
   summary: "The tests that exercise a symbol or file: runnable ids and the commands to run them (--run runs them)",
-  args: [{ name: "target", what: "a target", maxChars: { limit: LIMITS.targetChars, noun: "argument" }, help: "A symbol or a file" }],
+  args: [{ name: "target", what: "a target", maxChars: { limit: LIMITS.targetChars, noun: "argument" }, help: "A symbol, a file, or a route as METHOD /path" }],
   flags: {
     depth: depthFlag(2),
     run: switchFlag("run", "Run the tests with the runner found and print only the exit code, failing ids and assertion lines"),
@@ -22,7 +22,9 @@ export const testsCommand = defineCommand({
   },
   help: `Lists the tests that exercise a symbol or a file: test functions among its callers (through
 helpers, up to --depth hops), test files that import its file and name it, and, for
-languages whose calls are not extracted, tests that name it. Each comes with a runnable id
+languages whose calls are not extracted, tests that name it. A route handler's tests include the
+tests that send a request to its route (test clients, supertest, app.request), and a route
+target (METHOD /path) stands for its handler. Each comes with a runnable id
 in its runner's own syntax (pytest node ids, Vitest/Jest -t names, go test -run, cargo test
 paths, JUnit Class#method) and the command lines that run just those tests, with the runner
 found from the project's manifests and configs.
@@ -32,7 +34,7 @@ test, mvn/gradle test, dotnet test, rspec, phpunit), each killed after --timeout
 and prints the command, the exit code, the failing test ids and the assertion and traceback
 lines within --budget (default ${RUN_LIMITS.budget.default} with --run), or the output's last lines when no
 failure is recognized. Exit code 0 when the tests pass, 1 when they fail or time out.`,
-  examples: ["codeslice tests Session.send", "codeslice tests src/cart.ts --json", "codeslice tests src/cart.ts --run --timeout 120"],
+  examples: ["codeslice tests Session.send", "codeslice tests src/cart.ts --json", "codeslice tests \"PUT /api/v1/items/{id}\"", "codeslice tests src/cart.ts --run --timeout 120"],
   run(ctx) {
     const { args: [target], flags } = ctx;
     if (!flags.run) return list(ctx);

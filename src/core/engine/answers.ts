@@ -5,7 +5,7 @@
  */
 import { EngineError } from "../../shared/errors.ts";
 import { findFile } from "../../shared/locations.ts";
-import { normalizeRelative, readQuotedPath } from "../../shared/paths.ts";
+import { cite, normalizeRelative, readQuotedPath } from "../../shared/paths.ts";
 import type { ChangesAnswer } from "../changes/answer.ts";
 import { findTests, testsDepth, type TestsAnswer } from "../evidence/tests.ts";
 import { runTests, type RunTestsAnswer, type RunTestsOptions } from "../evidence/run-tests.ts";
@@ -13,13 +13,15 @@ import { runCheck, type CheckAnswer } from "../check/check.ts";
 import { loadCheckConfig, parseCheckConfig } from "../check/config.ts";
 import { loadTokenCounter } from "../budget/tokenizer.ts";
 import { findSymbol } from "../graph/lookup.ts";
-import type { CodeGraph } from "../graph/model.ts";
+import type { CodeGraph, SymbolNode } from "../graph/model.ts";
 import { bindIndexVersion, listArgs, type ListOptions } from "../graph/pages.ts";
 import { trace, traceLimits, type TraceAnswer } from "../graph/trace.ts";
 import { LIMITS } from "../limits.ts";
 import { buildRepoMap, isManifest, type RepoMap, type RepoMapOptions } from "../map/repo-map.ts";
 import { DEFAULT_MAX_FILE_BYTES } from "../scan/scan.ts";
-import { buildContext, type ContextAnswer, type ContextIO, type ContextOptions } from "../slice/context.ts";
+import { buildContext, ROUTE, routesNamed, type ContextAnswer, type ContextIO, type ContextOptions } from "../slice/context.ts";
+import type { Route } from "../slice/routes.ts";
+import { closestRoutes } from "../slice/route-map.ts";
 import { runChanges, type ChangesOptions } from "./changes.ts";
 import { buildLocate, type LocateAnswer, type LocateOptions } from "../locate/locate.ts";
 import { consistent } from "./consistent.ts";
@@ -119,9 +121,27 @@ export async function answerTests(s: EngineState, target: string, opts: RunOptio
   const graph = await codeGraph(s, opts);
   const written = readQuotedPath(target.trim())?.path ?? target.trim();
   const file = findFile({ has: (p) => graph.moduleSymbol.has(p), paths: () => graph.moduleSymbol.keys() }, written, s.platform.fs.rootLabel, { bySuffix: false });
-  const resolved = file ? { file: file.path } : { symbol: findSymbol(graph, target) };
+  const resolved = file ? { file: file.path } : { symbol: routeHandler(graph, routesOf(s, graph), target.trim()) ?? findSymbol(graph, target) };
   // An unreadable file is skipped, as a file gone since the index.
-  return findTests(graph, resolved, { ...bindIndexVersion(args, graph), depth }, { paths: () => s.index!.snapshot.files.map((f) => f.path), readText: readNow(s) });
+  return findTests(graph, resolved, { ...bindIndexVersion(args, graph), depth }, { paths: () => s.index!.snapshot.files.map((f) => f.path), readText: readNow(s), routes: () => routesOf(s, graph) });
+}
+
+/**
+ * The handler of a target written `METHOD /path`, or undefined for any other target. A route with
+ * an inline handler, or several routes with different handlers, cannot stand for one symbol.
+ */
+function routeHandler(graph: CodeGraph, routes: Route[], target: string): SymbolNode | undefined {
+  const m = ROUTE.exec(target);
+  if (!m) return undefined;
+  const hits = closestRoutes(routesNamed(routes, m[1]!, m[2]!, target), m[2]!);
+  const handlers = [...new Set(hits.flatMap((r) => (r.handler !== undefined ? [r.handler] : [])))];
+  if (handlers.length === 1) return graph.symbols[handlers[0]!]!;
+  throw new EngineError("invalid_argument", handlers.length === 0
+    ? `${target} is handled inline (${hits.map((r) => cite(r.file, r.span.start, r.span.end)).join(", ")}): no symbol to find the tests of.`
+    : `${target} matches ${hits.length} routes with different handlers: ${hits.map((r) => `${r.method} ${r.path}`).join(", ")}.`, {
+    hint: handlers.length === 0 ? "Ask for the tests of the file that registers it." : "Write the path as one of them.",
+    data: { target },
+  });
 }
 
 /**

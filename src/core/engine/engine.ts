@@ -33,6 +33,9 @@ import { loadGitIndex } from "../git/worktree.ts";
 import { normalizeRelative } from "../../shared/paths.ts";
 import type { ArtifactSummary } from "./artifact.ts";
 import type { ScipAnswer, ScipOptions } from "../scip/scip.ts";
+import type { RenamePlan } from "../rename/plan.ts";
+import { applyPlan, type ApplyReport, type PlanFiles } from "../rename/apply.ts";
+import { answerRename, forgetPlan, loadPlan } from "./rename.ts";
 
 export { supportedLanguageNames } from "./graph-cache.ts";
 
@@ -264,6 +267,24 @@ export interface Engine {
    * replace one unless told to, since the export would silently take the place of code.
    */
   isProjectFile(path: string, options?: RunOptions): Promise<boolean>;
+  /**
+   * The preview of renaming `symbol` to `newName` (Python, TypeScript, JavaScript): every code edit
+   * with why it is made (definition, call, reference, import, re-export, attribute, override),
+   * mentions in strings and comments apart, occurrences the graph cannot resolve apart (never
+   * edited), and a `planToken` (SHA-256 of the preview and of each touched file's hash). The plan
+   * is kept in the store for `applyRename`. Throws `rename_refused` for an invalid identifier, a
+   * keyword, a name that collides in a scope the rename reaches, a symbol outside the project, and
+   * what rename does not handle (modules, constructors, special methods, other languages).
+   */
+  rename(symbol: string, newName: string, options?: RunOptions): Promise<RenamePlan>;
+  /**
+   * Applies the plan a preview sealed with `token` through `files`, the host's file operations
+   * (the engine never writes project files itself): all files or none, only if each still has the
+   * content the preview saw. Mentions are written only with `mentions`. A token applies once.
+   * Throws `plan_unknown` (also when `newName` is not the preview's), `plan_stale` (nothing
+   * written) or `apply_failed` (files restored).
+   */
+  applyRename(token: string, files: PlanFiles, options?: RunOptions & { mentions?: boolean; newName?: string }): Promise<ApplyReport>;
 }
 
 /** Creates an engine over one platform (file system, store, wasm). */
@@ -355,6 +376,14 @@ export function createEngine(platform: Platform, options: EngineOptions = {}): E
     exportIndex: (run = {}) => exportIndex(s, run),
     importIndex: (bytes) => importIndex(s, bytes),
     scip: (opts = {}) => answerScip(s, opts),
+    rename: (symbol, newName, opts = {}) => answerRename(s, symbol, newName, opts),
+    async applyRename(token, files, opts = {}) {
+      const plan = await loadPlan(s, token.trim(), opts.newName);
+      const report = await applyPlan(plan, files, opts);
+      await forgetPlan(s, plan.planToken);
+      s.dirty = true; // the files changed under the index: the next refresh re-scans
+      return report;
+    },
     async isProjectFile(path, run = {}) {
       const rel = normalizeRelative(path);
       if (rel === undefined || rel === "") return false;

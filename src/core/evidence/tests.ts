@@ -5,6 +5,8 @@
  * own syntax, and the command lines that run just those. Runners are detected from the project's
  * manifests and configs through each language's conventions; codeslice never runs them.
  */
+import type { Route } from "../slice/routes.ts";
+import { requestsTo } from "../slice/route-map.ts";
 import { languageById } from "../../languages/index.ts";
 import type { TestCase, TestRunner, TestToRun } from "../../languages/types.ts";
 import { EngineError } from "../../shared/errors.ts";
@@ -81,6 +83,8 @@ export interface TestsIO {
   /** Every inventory path (manifests and configs included). */
   paths(): Iterable<string>;
   readText(path: string): Promise<string | undefined>;
+  /** The project's HTTP routes: a test that sends a request to a route handled by a seed tests it. */
+  routes?(): Route[];
 }
 
 /** Test files read for names at most, per answer. */
@@ -127,6 +131,23 @@ function caseHit(c: TestCase, path: string, evidence: TestEvidence, depth: numbe
 function fileHit(graph: CodeGraph, path: string, evidence: TestEvidence, depth: number, site: { path: string; line: number }, through: string[], confidence: number): TestHit {
   return { path, start: 1, end: graph.records.get(path)!.lines, id: fileId(graph, path), file: true, evidence, depth, site, through, confidence };
 }
+
+/**
+ * Tests that send a request to a route a seed handles (`client.put(f"{API}/items/{id}")`,
+ * supertest, `app.request("/x")`): the request calls the handler, one hop, through the route.
+ */
+function requestTests(graph: CodeGraph, seeds: number[], routes: Route[], hits: Map<string, TestHit>): void {
+  for (const { call, route } of requestsTo(graph, routes, new Set(seeds))) {
+    const caller = graph.symbols[call.callerId]!;
+    const test = testAt(graph, call.path, call.line, caller.index);
+    const site = { path: call.path, line: call.line };
+    if (test) addHit(hits, caseHit(test, call.path, "call", 1, site, [`${route.method} ${route.path}`], REQUEST_CONFIDENCE));
+    else if (caller.kind === "module" && holdsTests(call.path, caller.language)) addHit(hits, fileHit(graph, call.path, "call", 1, site, [`${route.method} ${route.path}`], REQUEST_CONFIDENCE));
+  }
+}
+
+/** A request matched to a route by its URL template: surer than a name, less than a resolved call. */
+const REQUEST_CONFIDENCE = 0.7;
 
 /** Test code among the callers of the seeds, breadth-first through helpers and production code, up to `depth` hops. */
 function callerTests(graph: CodeGraph, seeds: number[], depth: number, hits: Map<string, TestHit>): void {
@@ -244,6 +265,7 @@ export async function findTests(
   const { seeds, files } = seedsOf(graph, target);
   const hits = new Map<string, TestHit>();
   callerTests(graph, seeds, args.depth, hits);
+  if (io.routes) requestTests(graph, seeds, io.routes(), hits);
   const notes = await mentionTests(graph, target, seeds, files, hits, io);
   const all = [...hits.values()].sort((a, b) => rank(a) - rank(b) || a.depth - b.depth || b.confidence - a.confidence || (a.path < b.path ? -1 : a.path > b.path ? 1 : a.start - b.start));
   const runners = await runnerIndex(graph, io);
@@ -312,7 +334,7 @@ function testsPage(graph: CodeGraph, found: FoundTests, args: ListArgs & { depth
 
 function why(h: TestHit): string {
   const at = cite(h.site.path, h.site.line);
-  if (h.evidence === "call") return h.through.length ? `calls it through ${h.through.join(" → ")} (${h.depth} hops), at ${at}` : `calls it at ${at}`;
+  if (h.evidence === "call") return h.through.length ? `calls it through ${h.through.join(" → ")} (${h.depth} hop${h.depth === 1 ? "" : "s"}), at ${at}` : `calls it at ${at}`;
   if (h.evidence === "mention") return `names it at ${at}; the call is not resolved`;
   return `imports its file at ${at}; no test in it names it`;
 }

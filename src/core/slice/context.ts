@@ -123,7 +123,20 @@ export function checkEncoding(encoding: string | undefined): Encoding {
   return e as Encoding;
 }
 
-const ROUTE = /^(GET|POST|PUT|PATCH|DELETE|HEAD|OPTIONS|ANY)\s+(\/\S*)$/i;
+/** A target written as a route: `METHOD /path`. */
+export const ROUTE = /^(GET|POST|PUT|PATCH|DELETE|HEAD|OPTIONS|ANY)\s+(\/\S*)$/i;
+
+/** The routes `METHOD /path` names; throws `unknown_symbol` with the near ones when there is none. */
+export function routesNamed(routes: Route[], methodArg: string, path: string, target: string): Route[] {
+  const method = methodArg.toUpperCase();
+  const hits = matchRoutes(routes, method, path);
+  if (hits.length) return hits;
+  const samePath = routes.filter((r) => matchRoutes([r], "ANY", path).length > 0).map((r) => `${r.method} ${r.path}`);
+  throw new EngineError("unknown_symbol", `No route ${method} ${path} found (${routes.length} routes known).`, {
+    hint: samePath.length ? `Same path, other methods: ${[...new Set(samePath)].slice(0, 5).join(", ")}.` : routes.length ? `Known routes include ${routes.slice(0, 5).map((r) => `${r.method} ${r.path}`).join(", ")}.` : "No route registrations were found in this project.",
+    data: { target, known: routes.length },
+  });
+}
 const IDENTIFIER_LIKE = /^[\w$.#:/\\<>@-]+$/;
 /** Written like a name rather than a word: CamelCase, dotted, snake_case, `path::name`, `file#name`. */
 const NAME_LIKE = /[a-z0-9][A-Z]|[A-Za-z_$][\w$]*\.[A-Za-z_$]|_[A-Za-z0-9]|::|#|^[A-Z][A-Za-z0-9]*[A-Z]/;
@@ -227,16 +240,7 @@ export function resolveTarget(graph: CodeGraph, targetArg: string, io: ContextIO
   if (task) return taskSeeds(graph, io, target, maxSeeds, words);
   const route = ROUTE.exec(target);
   if (route) {
-    const method = route[1]!.toUpperCase();
-    const routes = io.routes();
-    const hits = matchRoutes(routes, method, route[2]!);
-    if (hits.length === 0) {
-      const samePath = routes.filter((r) => matchRoutes([r], "ANY", route[2]!).length > 0).map((r) => `${r.method} ${r.path}`);
-      throw new EngineError("unknown_symbol", `No route ${method} ${route[2]} found (${routes.length} routes known).`, {
-        hint: samePath.length ? `Same path, other methods: ${[...new Set(samePath)].slice(0, 5).join(", ")}.` : routes.length ? `Known routes include ${routes.slice(0, 5).map((r) => `${r.method} ${r.path}`).join(", ")}.` : "No route registrations were found in this project.",
-        data: { target, known: routes.length },
-      });
-    }
+    const hits = routesNamed(io.routes(), route[1]!, route[2]!, target);
     const ids: number[] = [];
     const inline: PlannedChunk[] = [];
     const mounts: MountLine[] = [];

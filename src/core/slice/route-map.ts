@@ -20,8 +20,10 @@ import type { Route } from "./routes.ts";
 export interface ClientCall {
   path: string;
   line: number;
-  /** The definition the call is in, or the file for module-level code. */
+  /** The definition the call is in (its name in the file), or the file for module-level code. */
   caller: string;
+  /** The graph symbol the call is in (the module's symbol for module-level code). */
+  callerId: number;
   method: string;
   /** The URL as written, quotes removed (`/items/{item_id}`, `${API}/items`). */
   url: string;
@@ -98,6 +100,14 @@ function looseness(route: string, url: string): number {
   return loose;
 }
 
+/** Of `routes` (all matching `path`), the ones it matches most closely: `/items/latest` is not also `/items/{id}`. */
+export function closestRoutes<R extends { path: string }>(routes: readonly R[], path: string): R[] {
+  const scored = routes.map((r) => ({ r, loose: looseness(r.path, path) })).filter((x) => x.loose >= 0);
+  if (!scored.length) return [...routes];
+  const best = Math.min(...scored.map((x) => x.loose));
+  return scored.filter((x) => x.loose === best).map((x) => x.r);
+}
+
 /** Every call in the project that sends a request to a URL it spells out, with the method it uses. */
 export function clientCalls(graph: CodeGraph, routes: readonly Route[]): ClientCall[] {
   // Registrations and mounts are calls too (`app.get("/x", h)`, `app.use("/api", r)`): not clients.
@@ -124,8 +134,9 @@ export function clientCalls(graph: CodeGraph, routes: readonly Route[]): ClientC
       } else continue;
       const url = call.args[urlArg] !== undefined ? urlOf(call.args[urlArg]!) : undefined;
       if (url === undefined) continue;
-      const caller = call.caller >= 0 ? inFileName(graph, file, graph.moduleSymbol.get(file)! + 1 + call.caller) : file;
-      out.push({ path: file, line: call.line, caller, method, url, test });
+      const mod = graph.moduleSymbol.get(file)!;
+      const callerId = call.caller >= 0 ? mod + 1 + call.caller : mod;
+      out.push({ path: file, line: call.line, caller: call.caller >= 0 ? inFileName(graph, file, callerId) : file, callerId, method, url, test });
     }
   }
   return out;
@@ -139,6 +150,24 @@ function inFileName(graph: CodeGraph, file: string, id: number): string {
   return q.startsWith(`${mod}.`) ? q.slice(mod.length + 1) : q.includes("#") ? q.slice(q.indexOf("#") + 1) : q;
 }
 
+/**
+ * Which calls reach which route. A call reaches the routes it matches most closely: `/items/latest`
+ * is that route, not also `/items/{id}`; `/items/${id}` is `/items/{id}`, not also `/items/latest`.
+ */
+function reachedBy(routes: readonly Route[], calls: readonly ClientCall[]): Map<Route, ClientCall[]> {
+  const reached = new Map<Route, ClientCall[]>();
+  for (const c of calls) {
+    const hits = routes.flatMap((r) => {
+      const loose = r.method === c.method || r.method === "ANY" ? looseness(r.path, c.url) : -1;
+      return loose >= 0 ? [{ r, loose }] : [];
+    });
+    if (!hits.length) continue;
+    const closest = Math.min(...hits.map((h) => h.loose));
+    for (const { r } of hits.filter((h) => h.loose === closest)) (reached.get(r) ?? reached.set(r, []).get(r)!).push(c);
+  }
+  return reached;
+}
+
 /** The routes (filtered), each with the client calls that reach it, production routes first. */
 export function routeMap(graph: CodeGraph, routes: readonly Route[], filter: RouteFilter = {}): RouteEntry[] {
   const calls = clientCalls(graph, routes);
@@ -150,18 +179,7 @@ export function routeMap(graph: CodeGraph, routes: readonly Route[], filter: Rou
     const s = segmentsOf(r.path);
     return prefix.every((p, i) => s[i] !== undefined && (p === s[i] || p === "*"));
   });
-  // A call reaches the routes it matches most closely: `/items/latest` is that route, not also
-  // `/items/{id}`; `/items/${id}` is `/items/{id}`, not also `/items/latest`.
-  const reached = new Map<Route, ClientCall[]>();
-  for (const c of calls) {
-    const hits = routes.flatMap((r) => {
-      const loose = r.method === c.method || r.method === "ANY" ? looseness(r.path, c.url) : -1;
-      return loose >= 0 ? [{ r, loose }] : [];
-    });
-    if (!hits.length) continue;
-    const closest = Math.min(...hits.map((h) => h.loose));
-    for (const { r } of hits.filter((h) => h.loose === closest)) (reached.get(r) ?? reached.set(r, []).get(r)!).push(c);
-  }
+  const reached = reachedBy(routes, calls);
   const entries = chosen.map((r): RouteEntry => {
     const all = reached.get(r) ?? [];
     return {
@@ -225,4 +243,15 @@ export async function routeMapAnswer(graph: CodeGraph, routes: readonly Route[],
     throw new EngineError("budget_too_small", `A budget of ${budget} tokens cannot hold the route map's header; it needs ${needed}.`, { hint: `Ask again with budget ≥ ${needed}.`, data: { budget, needed } });
   }
   return { routes: entries.slice(0, fitted.k), total: entries.length, text: fitted.answer, usage: { tokens: count(fitted.answer), budget, encoding } };
+}
+
+/** The calls from test files that reach a route whose handler is one of `handlers`, with the route each reaches. */
+export function requestsTo(graph: CodeGraph, routes: readonly Route[], handlers: ReadonlySet<number>): { call: ClientCall; route: Route }[] {
+  const mine = routes.filter((r) => r.handler !== undefined && handlers.has(r.handler));
+  if (!mine.length) return [];
+  const out: { call: ClientCall; route: Route }[] = [];
+  for (const [route, calls] of reachedBy(routes, clientCalls(graph, routes))) {
+    if (mine.includes(route)) for (const call of calls) if (call.test) out.push({ call, route });
+  }
+  return out;
 }

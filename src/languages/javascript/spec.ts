@@ -6,6 +6,7 @@ import { callbackSite } from "../typescript/hooks.ts";
 import { JS_BUILTIN_METHODS } from "../typescript/builtins.ts";
 import { typescriptResolver } from "../typescript/resolve.ts";
 import { jsTests } from "../typescript/tests.ts";
+import { ecmascriptRename } from "../typescript/rename.ts";
 
 export const javascript: LanguageSpec = {
   id: "javascript",
@@ -26,6 +27,7 @@ export const javascript: LanguageSpec = {
   resolver: typescriptResolver,
   fence: "js",
   tests: jsTests,
+  rename: ecmascriptRename,
   // CommonJS modules export what they assign to module.exports, which the index reads as any top-level definition.
   semantics: { ...DEFAULT_SEMANTICS, exports: "explicit-or-top-level" },
   routes: {

@@ -5,6 +5,7 @@ import { PYTHON_PARAMETERS } from "../arity.ts";
 import { PYTHON_BUILTIN_METHODS } from "./builtins.ts";
 import { pythonResolver } from "./resolve.ts";
 import { pythonTests } from "./tests.ts";
+import { pythonRename } from "./rename.ts";
 
 export const python: LanguageSpec = {
   id: "python",
@@ -24,6 +25,7 @@ export const python: LanguageSpec = {
   resolver: pythonResolver,
   fence: "python",
   tests: pythonTests,
+  rename: pythonRename,
   semantics: {
     exports: "top-level",
     laterBindingWins: true,

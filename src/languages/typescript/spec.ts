@@ -6,6 +6,7 @@ import { callbackSite } from "./hooks.ts";
 import { JS_BUILTIN_METHODS } from "./builtins.ts";
 import { typescriptResolver } from "./resolve.ts";
 import { jsTests } from "./tests.ts";
+import { ecmascriptRename } from "./rename.ts";
 
 const base = {
   parameters: JS_PARAMETERS,
@@ -20,6 +21,7 @@ const base = {
   builtinMethods: JS_BUILTIN_METHODS,
   resolver: typescriptResolver,
   tests: jsTests,
+  rename: ecmascriptRename,
   routes: {
     // NestJS: `@Get(":id")` on methods of a `@Controller("users")` class.
     classPrefix: [/^@Controller\(\s*(?:(['"`])(?<path>.*?)\1)?/],

@@ -7,7 +7,8 @@ export const runTestsTool = defineTool({
   name: "run_tests",
   title: "Run tests",
   description: "Runs the tests of a symbol or file (as `tests` finds them) with the project's runner; answers the exit code, failing ids and assertion lines.",
-  runsCode: true,
+  // It runs the project's tests, which may write anything: not read-only, possibly destructive, not idempotent.
+  annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
   input: z.strictObject({
     target: z.string({ error: "target must be a string" }).min(1, { error: "target must not be empty" }).max(4096),
     timeout: z.int().min(RUN_LIMITS.timeoutSeconds.min).max(RUN_LIMITS.timeoutSeconds.max).optional().describe("Seconds (default 300)."),

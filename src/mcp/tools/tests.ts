@@ -25,7 +25,7 @@ export const testsTool = defineTool({
       .string({ error: "target must be a string" })
       .min(1, { error: "target must not be empty" })
       .max(4096, { error: "target must be at most 4096 characters" })
-      .describe("A symbol or a project file path."),
+      .describe("A symbol, a project file path or METHOD /path."),
     depth: depth.describe("Caller hops to a test (default 2)."),
     limit,
     cursor,

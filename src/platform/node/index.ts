@@ -14,6 +14,7 @@ export { NodeStore } from "./node-store.ts";
 export { NodeWasmSource } from "./node-wasm-source.ts";
 export { NodeParseWorkers } from "./node-parse-workers.ts";
 export { NodeProcesses } from "./node-processes.ts";
+export { createNodePlanFiles } from "./node-plan-files.ts";
 
 /** Options for {@link createNodePlatform}. */
 export interface NodePlatformOptions {
