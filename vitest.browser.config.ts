@@ -26,6 +26,7 @@ export default defineConfig({
           include: [
             "test/languages/languages.test.ts",
             "test/graph/graph.test.ts",
+            "test/query/query.test.ts",
             "test/engine/incremental.test.ts",
             "test/browser/**/*.chromium.ts",
           ],

@@ -134,7 +134,8 @@ export async function runCli(argv: readonly string[], commands: readonly Command
     if (name !== undefined && split.unknown.length && !commands.some((c) => c.name === name)) throw flagError(split.unknown[0]!, undefined, table);
     command = name === undefined ? undefined : findCommand(name, commands);
     const given = new Set(split.flags.map((f) => f.name));
-    const foreign = split.flags.find((f) => !(f.name in globalFlags) && command && !Object.values(command.flags).some((own) => own.name === f.name));
+    const globalNames = new Set(Object.values(globalFlags).map((g) => g.name));
+    const foreign = split.flags.find((f) => !globalNames.has(f.name) && command && !Object.values(command.flags).some((own) => own.name === f.name));
     if (split.unknown.length || foreign) throw flagError(split.unknown[0] ?? `--${foreign!.name}`, command, table);
     json = given.has("json");
     if (given.has("version")) {

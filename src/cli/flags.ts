@@ -33,10 +33,11 @@ export function integerFlag(name: string, value: string, min: number, max: numbe
   return defineFlag({ name, value, help, ...extra, parse: (raw) => parseInteger(name, raw, min, max) });
 }
 
-/** `--help` and `--version`: every command's, and the bare `codeslice`'s. */
+/** `--help`, `--version` and `--no-server`: every command's, and the bare `codeslice`'s. */
 export const globalFlags = {
   help: switchFlag("help", "Show this help (also: codeslice <command> --help)", "h"),
   version: switchFlag("version", "Print the version", "v"),
+  noServer: switchFlag("no-server", "Answer in this process, not through the project's warm server (also CODESLICE_NO_SERVER=1; see `codeslice stop --help`)"),
 };
 
 /** Where the project and its index are, and how it is indexed: every command that opens the engine. */

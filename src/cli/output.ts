@@ -165,6 +165,12 @@ export function cliHint(error: EngineError, command?: string): string | undefine
       return "Nothing was written. Run `codeslice rename <symbol> <new-name>` again for a fresh preview, then add --apply with the planToken it prints.";
     case "apply_failed":
       return `${e.hint ?? ""} Then preview again (\`codeslice rename <symbol> <new-name>\`) and apply its planToken.`.trim();
+    case "invalid_query":
+      return `\n${e.data.excerpt}\n${e.hint ?? ""} \`codeslice query --help\` and docs/query.md describe the subset.`;
+    case "query_over_budget":
+      if (e.data.limit === "tokens") return e.data.fits ? `Add LIMIT ${e.data.fits} (SKIP to page), return fewer columns, or run with --budget ${e.data.needed}.` : `Run with --budget ${e.data.needed}.`;
+      if (e.data.limit === "time") return `${e.hint ?? ""} Or raise --time (now ${e.data.timeMs} ms).`;
+      return e.hint;
     case "diff_not_applicable":
       return "Pass a diff made against this tree (`git diff`, or the pull request's patch on its base branch), or check out the branch it was made on.";
     default:
@@ -189,7 +195,7 @@ export function reportError(error: unknown, json: boolean, command?: string): nu
     const hint = cliHint(error, command);
     if (json) process.stdout.write(`${JSON.stringify({ error: { code: error.code, message: error.message, hint, data: error.data } }, null, 2)}\n`);
     process.stderr.write(`codeslice: ${error.message}\n${hint ? `hint: ${hint}\n` : ""}`);
-    return error.code === "invalid_argument" ? EXIT.usage : EXIT.failure;
+    return error.code === "invalid_argument" || error.code === "invalid_query" ? EXIT.usage : EXIT.failure;
   }
   // A bug of ours, not the user's doing: one line saying so, the stack only when asked for.
   const e = error as Error;

@@ -16,14 +16,29 @@ export interface Progress {
   done(): void;
 }
 
-async function makeEngine(flags: ProjectValues): Promise<Engine> {
-  const platform = await createHostPlatform({ root: flags.root ?? process.cwd(), shortLived: true, ...(flags.cacheDir ? { cacheDir: flags.cacheDir } : {}) });
+/**
+ * The engine for `flags`: a new one for this one command (`shortLived`), or, for the warm CLI's
+ * server, one that lives on and watches the tree as the MCP server's does.
+ */
+export async function makeEngine(flags: ProjectValues, longLived = false): Promise<Engine> {
+  const platform = await createHostPlatform({ root: flags.root ?? process.cwd(), shortLived: !longLived, ...(flags.cacheDir ? { cacheDir: flags.cacheDir } : {}) });
   // A cache folder inside the root must not be indexed itself.
   const rel = nodePath.relative(platform.fs.rootLabel, platform.store.label);
   const exclude = rel && !rel.startsWith("..") && !nodePath.isAbsolute(rel) ? [rel.split(nodePath.sep).join("/")] : [];
   return createEngine(platform, {
     exclude, ...(flags.maxFileBytes !== undefined ? { maxFileBytes: flags.maxFileBytes } : {}), ...(flags.jobs !== undefined ? { jobs: flags.jobs } : {}),
+    ...(longLived ? { watch: true } : {}),
   });
+}
+
+/** Lends commands an engine that outlives them (the warm CLI's server); see {@link lendEngines}. */
+export type EngineLender = (flags: ProjectValues) => Promise<Engine>;
+
+let lender: EngineLender | undefined;
+
+/** From now on, commands run on the engines `lend` gives instead of making their own. */
+export function lendEngines(lend: EngineLender): void {
+  lender = lend;
 }
 
 /**
@@ -31,7 +46,7 @@ async function makeEngine(flags: ProjectValues): Promise<Engine> {
  * with a progress bar on stderr (unless `--quiet`), and clears the bar however it ends.
  */
 export async function withEngine(flags: ProjectValues, answer: (engine: Engine, progress: Progress) => Promise<number>): Promise<number> {
-  const engine = await makeEngine(flags);
+  const engine = lender ? await lender(flags) : await makeEngine(flags);
   const bar = createProgressReporter(flags.quiet !== true);
   const progress: Progress = { onProgress: (p) => bar.update(p.phase, p.done, p.total), done: () => bar.done() };
   try {

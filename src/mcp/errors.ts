@@ -84,6 +84,14 @@ export function engineErrorText(error: EngineError, tool: string): string {
     case "shallow_history":
       lines.push(e.hint ?? "", "Call changes with diff set to the unified diff (the output of git diff) instead.");
       break;
+    case "invalid_query":
+      lines.push("```", e.data.excerpt, "```", e.hint ?? "", "Read codeslice://schema for the grammar, labels and relationship types.");
+      break;
+    case "query_over_budget":
+      if (e.data.limit === "tokens" && e.data.fits) lines.push(`Call ${tool} again with LIMIT ${e.data.fits} in the query (SKIP to page), fewer RETURN columns, or budget ≥ ${e.data.needed}.`);
+      else if (e.data.limit === "tokens") lines.push(`Call ${tool} again with budget ≥ ${e.data.needed}.`);
+      else lines.push(e.hint ?? "");
+      break;
     case "empty_repository":
       lines.push("Make a first commit, or call changes with staged: true (every staged file counts as added), or with diff set to a unified diff.");
       break;

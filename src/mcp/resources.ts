@@ -7,12 +7,16 @@
  */
 import { McpServer, ResourceTemplate } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { ErrorCode, McpError, SubscribeRequestSchema, UnsubscribeRequestSchema, type ReadResourceResult } from "@modelcontextprotocol/sdk/types.js";
-import { citePath, isEngineError, LIMITS, loadTokenCounter, type Engine, type FileRecord, type RefreshResult } from "../index.ts";
+import { citePath, isEngineError, LIMITS, loadTokenCounter, querySchemaText, type Engine, type FileRecord, type RefreshResult } from "../index.ts";
 import { engineErrorText } from "./errors.ts";
 import { at, fenceLines, fitLines, plural } from "./render.ts";
 import type { McpLogger } from "./tool.ts";
 
 export const MAP_URI = "codeslice://map";
+/** The query language's schema and grammar, and the flows and clusters the query tool's kinds answer. */
+export const SCHEMA_URI = "codeslice://schema";
+export const FLOWS_URI = "codeslice://flows";
+export const CLUSTERS_URI = "codeslice://clusters";
 export const OUTLINE_TEMPLATE = "codeslice://outline/{+path}";
 export const SYMBOL_TEMPLATE = "codeslice://symbol/{+symbol}";
 
@@ -40,7 +44,7 @@ export const MAX_SUBSCRIPTION_URI_CHARS = 8192;
  */
 export function subscriptionRefusal(uri: string, held: number): string | undefined {
   if (uri.length > MAX_SUBSCRIPTION_URI_CHARS) return `the URI is ${uri.length} characters; the limit is ${MAX_SUBSCRIPTION_URI_CHARS}`;
-  const own = uri === MAP_URI || (/^codeslice:\/\/(outline|symbol)\/./.test(uri) && !/[\s\u0000-\u001f]/.test(uri));
+  const own = uri === MAP_URI || uri === FLOWS_URI || uri === CLUSTERS_URI || (/^codeslice:\/\/(outline|symbol)\/./.test(uri) && !/[\s\u0000-\u001f]/.test(uri));
   if (!own) return `${JSON.stringify(uri.slice(0, 100))} is not one of this server's resources (${MAP_URI}, codeslice://outline/<path>, codeslice://symbol/<name>)`;
   if (held >= MAX_SUBSCRIPTIONS) return `this session holds ${held} subscriptions, the most the server keeps; unsubscribe from some first`;
   return undefined;
@@ -81,6 +85,25 @@ export function registerResources(server: McpServer, ctx: ResourceContext): { re
     MAP_URI,
     { title: "Repository map", description: "Services, languages, entry points, central symbols with path:line, layout and tests (what the repo_map tool returns).", mimeType: "text/markdown" },
     (uri) => read(uri, async () => (await ctx.engine.map({ budget: Math.min(LIMITS.budget.map, ctx.cap) })).text),
+  );
+
+  server.registerResource(
+    "schema",
+    SCHEMA_URI,
+    { title: "Query schema", description: "The query tool's nodes, relationships (with confidence), grammar, limits and examples.", mimeType: "text/markdown" },
+    (uri) => ({ contents: [{ uri: uri.href, mimeType: "text/markdown", text: querySchemaText() }] }),
+  );
+  server.registerResource(
+    "flows",
+    FLOWS_URI,
+    { title: "Execution flows", description: "Flows from each entry point (route, command, main, test) through the call graph, largest first.", mimeType: "text/markdown" },
+    (uri) => read(uri, async () => (await ctx.engine.flows({ budget: Math.min(LIMITS.budget.list, ctx.cap) })).text),
+  );
+  server.registerResource(
+    "clusters",
+    CLUSTERS_URI,
+    { title: "Functional clusters", description: "Clusters of files by calls and imports (Louvain), with cohesion and the entry points reaching them.", mimeType: "text/markdown" },
+    (uri) => read(uri, async () => (await ctx.engine.clusters({ budget: Math.min(LIMITS.budget.list, ctx.cap) })).text),
   );
 
   server.registerResource(

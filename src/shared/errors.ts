@@ -127,6 +127,20 @@ export interface ErrorData {
   plan_stale: { token: string; changed: string[] };
   /** Writing a plan failed at `path`; every file written before it was restored (`restored`). */
   apply_failed: { token: string; path: string; restored: string[]; notRestored?: string[] };
+  /**
+   * A graph query that cannot run: `reason` says why (`syntax`, `write` for a clause that would
+   * write, `unsupported` for Cypher outside the subset, `unbounded` for a variable-length
+   * relationship with no upper bound or over `maxHops`, `unknown_label`/`unknown_type`/
+   * `unknown_property`/`unknown_variable`/`unknown_function`, `type_error`); `line` and `column`
+   * (1-based) point at the part that is wrong, `excerpt` is that line with a caret under it.
+   */
+  invalid_query: { reason: string; line: number; column: number; offset: number; excerpt: string; found?: string; maxHops?: number; [detail: string]: unknown };
+  /**
+   * A graph query past one of its bounds: `limit` is `time` (`timeMs`), `bindings` (`maxBindings`
+   * intermediate rows), `rows` (`maxRows` asked for by LIMIT) or `tokens` (the rows asked for need
+   * `needed` tokens; `fits` rows fit in `budget`).
+   */
+  query_over_budget: { limit: "time" | "bindings" | "rows" | "tokens"; timeMs?: number; maxBindings?: number; maxRows?: number; rows?: number; fits?: number; budget?: number; needed?: number };
 }
 
 /** Stable, lower_snake error codes. Tests and front ends branch on these, never on wording. */

@@ -8,7 +8,7 @@
 import { EngineError } from "../shared/errors.ts";
 import type {
   ArtifactSummary, CallsAnswer, ContextAnswer, ContextOptions, EngineOptions, FileSystem, ImpactAnswer, ImpactDirection, ImportersAnswer, IndexSummary, RefreshResult, RepoMap,
-  RepoMapOptions, Route, SearchHit, SignatureAnswer, SnippetAnswer,
+  RepoMapOptions, Route, SearchHit, SignatureAnswer, SnippetAnswer, QueryAnswer, QueryOptions, FlowsAnswer, ClustersAnswer, StructureOptions,
 } from "../index.ts";
 import type { StoreNotice } from "../platform/browser/index.ts";
 import {
@@ -56,6 +56,12 @@ export interface WorkerEngine {
   impact(target: string, options?: { direction?: ImpactDirection; depth?: number; budget?: number; limit?: number } & CallOptions): Promise<ImpactAnswer>;
   /** Callers and callees of `symbol` as a small plain graph (at most `limit` per side), for pictures. */
   neighbourhood(symbol: string, options?: { limit?: number } & CallOptions): Promise<Neighbourhood>;
+  /** A read-only graph query in the Cypher subset (`Engine.query`; docs/query.md). */
+  query(text: string, options?: QueryOptions & CallOptions): Promise<QueryAnswer>;
+  /** Execution flows from each entry point, largest first (`Engine.flows`). */
+  flows(options?: StructureOptions & CallOptions): Promise<FlowsAnswer>;
+  /** Clusters of files by calls and imports, with cohesion (`Engine.clusters`). */
+  clusters(options?: StructureOptions & CallOptions): Promise<ClustersAnswer>;
   /**
    * The open project's index as a portable artifact (see `Engine.exportIndex`), indexing first
    * when there is none: the bytes `codeslice index --import` and {@link importIndex} load.
@@ -86,7 +92,7 @@ const UPLOAD_PART = 100;
 const OPTIONS_AT: { [M in EngineMethod]: [index: number, sent: boolean] } = {
   open: [2, true], index: [0, false], refresh: [0, false], map: [0, true], context: [1, true], search: [1, true],
   callers: [1, true], callees: [1, true], signature: [1, false], importers: [1, true], snippet: [3, true], routes: [0, false],
-  impact: [1, true], neighbourhood: [1, true], exportIndex: [0, false], importIndex: [1, false], close: [0, false],
+  impact: [1, true], neighbourhood: [1, true], query: [1, true], flows: [0, true], clusters: [0, true], exportIndex: [0, false], importIndex: [1, false], close: [0, false],
 };
 
 /** Connects to an engine served by `serveEngine()` in `worker`. */

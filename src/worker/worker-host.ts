@@ -275,6 +275,9 @@ export function serveEngine(options: ServeOptions): void {
       case "snippet": return e.snippet(str(0), num(1), num(2), opt(3));
       case "routes": return e.routes(run);
       case "impact": return e.impact(str(0), opt(1));
+      case "query": return e.query(str(0), opt(1));
+      case "flows": return e.flows(opt(0));
+      case "clusters": return e.clusters(opt(0));
       case "neighbourhood": return neighbourhood(e, str(0), (args[1] as { limit?: number } | undefined)?.limit ?? 12, signal);
       case "exportIndex": return e.exportIndex(run);
       case "importIndex": return e.importIndex(await artifactBytes(args[0] as IndexArtifact));

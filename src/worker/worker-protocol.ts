@@ -7,7 +7,7 @@
 import { EngineError, type EngineErrorOptions, type ErrorCode } from "../shared/errors.ts";
 import type {
   ArtifactSummary, CallsAnswer, ContextAnswer, ContextOptions, EngineOptions, ImpactAnswer, ImpactDirection, ImportersAnswer, IndexSummary, Progress, RefreshResult,
-  RepoMap, RepoMapOptions, Route, SearchHit, SignatureAnswer, SnippetAnswer, SymbolRef, DirEntry, FileStat,
+  RepoMap, RepoMapOptions, Route, SearchHit, SignatureAnswer, SnippetAnswer, SymbolRef, DirEntry, FileStat, QueryAnswer, QueryOptions, FlowsAnswer, ClustersAnswer, StructureOptions,
 } from "../index.ts";
 import type { StoreBackend, StoreNotice, ZipLimits, ZipSkipped } from "../platform/browser/index.ts";
 
@@ -84,6 +84,12 @@ export interface EngineCalls {
   routes: { args: []; result: Route[] };
   impact: { args: [target: string, options?: { direction?: ImpactDirection; depth?: number; budget?: number; limit?: number }]; result: ImpactAnswer };
   neighbourhood: { args: [symbol: string, options?: { limit?: number }]; result: Neighbourhood };
+  /** A read-only graph query (the engine's `query`). */
+  query: { args: [text: string, options?: QueryOptions]; result: QueryAnswer };
+  /** Execution flows from each entry point (the engine's `flows`). */
+  flows: { args: [options?: StructureOptions]; result: FlowsAnswer };
+  /** Clusters of files by calls and imports (the engine's `clusters`). */
+  clusters: { args: [options?: StructureOptions]; result: ClustersAnswer };
   /** The index as a portable artifact (the engine's `exportIndex`); the bytes cross transferred. */
   exportIndex: { args: []; result: { bytes: Uint8Array; summary: ArtifactSummary } };
   /** Loads an artifact into the open project's store (the engine's `importIndex`); `index` follows. */

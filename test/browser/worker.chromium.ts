@@ -77,6 +77,18 @@ describe("the engine in a Web Worker", () => {
     expect(JSON.parse(JSON.stringify(n))).toEqual(n);
   });
 
+  it("query, flows and clusters: rows, an invalid query's column, and Louvain clusters in the browser", async () => {
+    const engine = start();
+    await engine.open({ kind: "files", files: SAMPLE, label: "sample" }, { kind: "memory" });
+    const a = await engine.query("MATCH (a)-[:CALLS*1..2]->(b:Symbol {name: 'sum_items'}) RETURN a.qualified ORDER BY a.qualified");
+    expect(a.rows).toEqual([["shop.models.Order.total"], ["shop.views.checkout"]]);
+    await expect(engine.query("MATCH (a) DELETE a")).rejects.toMatchObject({ code: "invalid_query", data: { reason: "write", column: 11 } });
+    const clusters = await engine.clusters();
+    // views.py imports and calls models.py; web/api.ts calls only itself and is left out.
+    expect(clusters.clusters.flatMap((c) => c.files).sort()).toEqual(["shop/models.py", "shop/views.py"]);
+    expect((await engine.flows()).total).toBe(0); // no route, command, main or test in the sample
+  });
+
   it("errors keep their code, hint and data; the code graph is not something the worker hands out", async () => {
     const engine = start();
     await expect(engine.search("x")).rejects.toMatchObject({ name: "EngineError", code: "no_index" });

@@ -9,7 +9,7 @@ import { ResourceListChangedNotificationSchema, ResourceUpdatedNotificationSchem
 import { afterAll, describe, expect, it } from "vitest";
 import { createEngine } from "../../src/core/engine/engine.ts";
 import { createNodePlatform } from "../../src/platform/node/index.ts";
-import { MAP_URI, outlineUri, symbolUri } from "../../src/mcp/resources.ts";
+import { CLUSTERS_URI, FLOWS_URI, MAP_URI, outlineUri, SCHEMA_URI, symbolUri } from "../../src/mcp/resources.ts";
 import { connect, FIXTURE_FILES, fixtureDir, removeTemps, tempDir, type Connected } from "./support.ts";
 
 afterAll(removeTemps);
@@ -38,10 +38,11 @@ describe("resources", () => {
       expect(caps.resources).toMatchObject({ subscribe: true, listChanged: true });
       expect(caps.tools).toEqual({ listChanged: false });
       expect(caps.prompts).toEqual({ listChanged: false });
-      // Listed before anything is indexed: the map alone, and list_changed once the index is built.
+      // Listed before anything is indexed: the fixed resources alone (the map, the query schema, flows
+      // and clusters; listing them indexes nothing), and list_changed once the index is built.
       let listChanged = 0;
       c.client.setNotificationHandler(ResourceListChangedNotificationSchema, () => void listChanged++);
-      expect((await c.client.listResources()).resources.map((r) => r.uri)).toEqual([MAP_URI]);
+      expect((await c.client.listResources()).resources.map((r) => r.uri)).toEqual([MAP_URI, SCHEMA_URI, FLOWS_URI, CLUSTERS_URI]);
       const map = textOf(await c.client.readResource({ uri: MAP_URI }));
       expect(map).toContain("shop/");
       await until(() => listChanged === 1, "list_changed after the first index");

@@ -155,6 +155,10 @@ describe("codeslice mcp over stdio (SDK client)", () => {
           expect(d.risk.productionCallers).toBeGreaterThan(0);
         }],
         ["changes", { diff: FORMAT_DIFF }, (d) => expect(d.symbols).toEqual([expect.objectContaining({ change: "signature", qualified: "web/src/format.ts#formatPrice" })])],
+        ["query", { q: "MATCH (a)-[c:CALLS]->(b {name: 'formatPrice'}) RETURN a.qualified, c.confidence" }, (d) => {
+          expect(d.columns).toEqual(["a.qualified", "c.confidence"]);
+          expect(d.rows.map((r: unknown[]) => r[0])).toContain("web/src/cart.ts#Cart.total");
+        }],
         ["route_map", {}, (d, text) => {
           expect(d).toMatchObject({ total: 0, routes: [] });
           expect(text).toContain("No HTTP route found");

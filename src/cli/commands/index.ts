@@ -18,11 +18,13 @@ import { locateCommand } from "./locate.ts";
 import { mapCommand } from "./map.ts";
 import { mcpCommand } from "./mcp.ts";
 import { packCommand } from "./pack.ts";
+import { queryCommand } from "./query.ts";
 import { routesCommand } from "./routes.ts";
 import { renameCommand } from "./rename.ts";
 import { scipCommand } from "./scip.ts";
 import { searchCommand } from "./search.ts";
 import { signatureCommand } from "./signature.ts";
+import { stopCommand } from "./stop.ts";
 import { testsCommand } from "./tests.ts";
 import { traceCommand } from "./trace.ts";
 
@@ -40,6 +42,7 @@ export const COMMANDS: readonly Command[] = [
   testsCommand,
   impactCommand,
   traceCommand,
+  queryCommand,
   routesCommand,
   signatureCommand,
   changesCommand,
@@ -48,4 +51,5 @@ export const COMMANDS: readonly Command[] = [
   graphCommand,
   scipCommand,
   mcpCommand,
+  stopCommand,
 ];

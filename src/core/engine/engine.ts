@@ -36,6 +36,8 @@ import type { ScipAnswer, ScipOptions } from "../scip/scip.ts";
 import type { RenamePlan } from "../rename/plan.ts";
 import { applyPlan, type ApplyReport, type PlanFiles } from "../rename/apply.ts";
 import { answerRename, forgetPlan, loadPlan } from "./rename.ts";
+import { runQuery, type QueryAnswer, type QueryOptions } from "../query/query.ts";
+import { answerClusters, answerFlows, type ClustersAnswer, type FlowsAnswer, type StructureOptions } from "../query/structure.ts";
 
 export { supportedLanguageNames } from "./graph-cache.ts";
 
@@ -208,6 +210,23 @@ export interface Engine {
   impact(target: string, options?: RunOptions & ListOptions & { depth?: number; direction?: ImpactDirection }): Promise<ImpactAnswer>;
   /** Header and docstring without the body; a class with its members stubbed. */
   signature(symbol: string, options?: RunOptions): Promise<SignatureAnswer>;
+  /**
+   * A read-only graph query in a subset of Cypher (`MATCH (a)-[:CALLS*1..3]->(b) WHERE … RETURN …
+   * LIMIT n`, grammar in core/query/parse.ts) over files, symbols, routes and tests and the edges
+   * between them. Bounded by time, intermediate rows, LIMIT and the token budget: throws
+   * `invalid_query` (with line and column) or `query_over_budget` rather than run on or cut silently.
+   */
+  query(text: string, options?: RunOptions & QueryOptions): Promise<QueryAnswer>;
+  /**
+   * Execution flows: from each entry point (a route's handler, a CLI command, a `main`, a test)
+   * through its callees, named by the entry and ranked by the symbols reached.
+   */
+  flows(options?: RunOptions & StructureOptions): Promise<FlowsAnswer>;
+  /**
+   * Functional clusters of files (Louvain communities over calls and imports), each with its
+   * cohesion, central symbols and the entry points whose flows reach it.
+   */
+  clusters(options?: RunOptions & StructureOptions): Promise<ClustersAnswer>;
   /** Resolves a symbol name to one definition (throws unknown_symbol / ambiguous_symbol). */
   resolveSymbol(symbol: string, options?: RunOptions): Promise<SymbolRef>;
   /**
@@ -360,6 +379,18 @@ export function createEngine(platform: Platform, options: EngineOptions = {}): E
     },
     async signature(symbol, opts = {}) {
       return signature(await codeGraph(s, opts), symbol);
+    },
+    async query(text, opts = {}) {
+      const graph = await codeGraph(s, opts);
+      return runQuery(graph, routesOf(s, graph), text, opts);
+    },
+    async flows(opts = {}) {
+      const graph = await codeGraph(s, opts);
+      return answerFlows(graph, routesOf(s, graph), opts);
+    },
+    async clusters(opts = {}) {
+      const graph = await codeGraph(s, opts);
+      return answerClusters(graph, routesOf(s, graph), opts);
     },
     async resolveSymbol(symbol, opts = {}) {
       return symbolRef(findSymbol(await codeGraph(s, opts), symbol));

@@ -98,7 +98,8 @@ export function isManifest(path: string): boolean {
   return base in MANIFESTS || base.endsWith(".csproj");
 }
 
-const COMMAND_DECORATOR = /^@([\w.]+\.)?(command|group|subcommand|callback|cli|task|shared_task|handler|listener|subscribe|on|event|consumer|job|periodic_task)\b/;
+/** Decorators that make a function an entry point: CLI commands (click, typer), tasks, event handlers. */
+export const COMMAND_DECORATOR = /^@([\w.]+\.)?(command|group|subcommand|callback|cli|task|shared_task|handler|listener|subscribe|on|event|consumer|job|periodic_task)\b/;
 
 /** PageRank over symbols with call, type-use and inheritance edges (damping 0.85, 20 rounds). */
 function rankSymbols(graph: CodeGraph): Float64Array {

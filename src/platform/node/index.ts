@@ -11,6 +11,8 @@ import { NodeProcesses } from "./node-processes.ts";
 
 export { NodeFileSystem, createNodeFileSystem, mapNodeError } from "./node-file-system.ts";
 export { NodeStore } from "./node-store.ts";
+/** The tag file that marks a folder as codeslice's cache (the warm CLI's server listens only in one). */
+export { CACHE_TAG_FILE } from "../disk-store.ts";
 export { NodeWasmSource } from "./node-wasm-source.ts";
 export { NodeParseWorkers } from "./node-parse-workers.ts";
 export { NodeProcesses } from "./node-processes.ts";

@@ -8,6 +8,11 @@ import os from "node:os";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 
+// Every benchmark measures a CLI call as it runs in-process (the engine started by the call), as
+// their figures always have, and leaves no warm server behind: the warm CLI is off for the CLI
+// processes they start. warm-cli-bench.mjs turns it back on for its own runs.
+process.env.CODESLICE_NO_SERVER ??= "1";
+
 const here = path.dirname(fileURLToPath(import.meta.url));
 /** The repository this benchmark lives in. */
 export const repoRoot = path.resolve(here, "../../..");
