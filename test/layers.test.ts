@@ -1,7 +1,7 @@
 /**
  * The house's arrows point one way (STYLE habit 2), checked on every import of src/:
  *
- *   front ends (cli, mcp, worker)  →  public API (src/index.ts, src/platform/<host>/index.ts), shared
+ *   front ends (cli, mcp, worker, lsp)  →  public API (src/index.ts, src/platform/<host>/index.ts), shared
  *   platform adapters              →  core ports, public API, languages, shared
  *   core                           →  languages, shared
  *   languages                      →  shared
@@ -24,7 +24,7 @@ type Layer = "frontend" | "api" | "platform" | "ports" | "core" | "languages" | 
 /** The layer of a file under src/ ("src/…", "/"-separated). */
 export function layerOf(file: string): Layer {
   if (file === "src/index.ts") return "api";
-  if (/^src\/(cli|mcp|worker)\//.test(file)) return "frontend";
+  if (/^src\/(cli|mcp|worker|lsp)\//.test(file)) return "frontend";
   if (file === "src/core/ports.ts") return "ports";
   if (file.startsWith("src/core/")) return "core";
   if (file.startsWith("src/platform/")) return "platform";
@@ -53,7 +53,7 @@ export function arrowProblem(from: string, to: string): string | undefined {
     frontend: ["frontend"],
   };
   if (a === "frontend") {
-    if (b === "frontend") return from.split("/")[1] === to.split("/")[1] || (from.startsWith("src/cli/") && to.startsWith("src/mcp/")) ? undefined : `front end ${from} reaches into another front end ${to}`;
+    if (b === "frontend") return from.split("/")[1] === to.split("/")[1] || (from.startsWith("src/cli/") && (to.startsWith("src/mcp/") || to.startsWith("src/lsp/"))) ? undefined : `front end ${from} reaches into another front end ${to}`;
     return PUBLIC.has(to) || b === "shared" ? undefined : `front end ${from} imports ${to}, which is not the public API (src/index.ts, a platform's index.ts, or the shared leaf)`;
   }
   return allowed[a].includes(b) ? undefined : `${a} ${from} imports ${b} ${to}`;

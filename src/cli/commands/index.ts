@@ -16,6 +16,7 @@ import { importersCommand } from "./importers.ts";
 import { indexCommand } from "./index-command.ts";
 import { locateCommand } from "./locate.ts";
 import { mapCommand } from "./map.ts";
+import { lspCommand } from "./lsp.ts";
 import { mcpCommand } from "./mcp.ts";
 import { packCommand } from "./pack.ts";
 import { queryCommand } from "./query.ts";
@@ -52,4 +53,5 @@ export const COMMANDS: readonly Command[] = [
   scipCommand,
   mcpCommand,
   stopCommand,
+  lspCommand,
 ];
