@@ -33,6 +33,12 @@ export type { TraceAnswer, TracePath, TraceHop, HopKind } from "./core/graph/tra
 export type { ImpactAnswer, ImpactDirection, ImpactEntry, ImpactRisk, ImpactRoute, ImpactTest } from "./core/graph/impact.ts";
 export { IMPACT_DIRECTIONS, IMPACT_DEFAULT_DEPTH } from "./core/graph/impact.ts";
 export type { TestsAnswer, TestHit, TestEvidence, RunPlan } from "./core/evidence/tests.ts";
+export { RUN_LIMITS, type RunTestsAnswer, type RunTestsOptions, type TestRun } from "./core/evidence/run-tests.ts";
+export { ALLOWED_RUNNERS, allowedArgv, splitCommand } from "./core/evidence/run-command.ts";
+export { summarizeOutput, type RunOutputSummary } from "./core/evidence/run-output.ts";
+export { CHECK_RULES, checkText, toSarif, type CheckAnswer } from "./core/check/check.ts";
+export { CHECK_CONFIG_FILES, parseCheckConfig, type CheckConfig, type CheckConfigSource } from "./core/check/config.ts";
+export type { CheckFinding, CheckRuleId } from "./core/check/rules.ts";
 export type { SymbolRef } from "./core/graph/lookup.ts";
 export type { ContextAnswer, ContextChunk, CutChunk, ContextOptions } from "./core/slice/context.ts";
 export type { SearchHit } from "./core/search/search.ts";
@@ -51,7 +57,7 @@ export type { ImpactItem, RouteImpact } from "./core/changes/impact.ts";
 export type { ChangeKind } from "./core/changes/symbols.ts";
 export type { Hunk } from "./core/changes/line-diff.ts";
 export type {
-  FileSystem, Store, WasmSource, Platform, Logger, LogLevel, FileStat, DirEntry, EntryKind, HeapUsage, ParseWorkers, WorkerChannel,
+  FileSystem, Store, WasmSource, Platform, Logger, LogLevel, FileStat, DirEntry, EntryKind, HeapUsage, ParseWorkers, WorkerChannel, ProcessRunner, ProcessResult,
 } from "./core/ports.ts";
 /** For adapters that run the parse pool's workers: the loop inside each worker and its messages. */
 export { serveParseWorker } from "./core/engine/parse-worker.ts";

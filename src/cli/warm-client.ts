@@ -19,9 +19,9 @@ export const SERVED_COMMANDS: ReadonlySet<string> = new Set(["map", "context", "
 
 /** Every flag of the command table that takes a value (test/cli/warm-server.test.ts checks it against the table). */
 export const VALUE_FLAGS: ReadonlySet<string> = new Set([
-  "apply", "base", "budget", "cache-dir", "cursor", "depth", "diff", "direction", "encoding", "export", "head", "import", "jobs", "k", "kind", "limit", "log-level",
-  "max-file-bytes", "max-hops", "max-matches", "max-response-tokens", "method", "min-confidence", "out", "paths", "prefix", "print-config", "project", "root", "tests", "time",
-  "time-ms",
+  "apply", "base", "budget", "cache-dir", "config", "cursor", "depth", "diff", "direction", "encoding", "export", "format", "head", "import", "jobs", "k", "kind",
+  "limit", "log-level", "max-file-bytes", "max-hops", "max-matches", "max-response-tokens", "method", "min-confidence", "out", "paths", "prefix", "print-config",
+  "project", "root", "tests", "time", "time-ms", "timeout",
 ]);
 
 /** A command line the server may answer: the project it is about. */
@@ -74,6 +74,9 @@ export function planWarm(argv: readonly string[], env: NodeJS.ProcessEnv, cwd: s
     const eq = word.indexOf("=");
     const name = word.slice(2, eq < 0 ? undefined : eq);
     if (name === "help" || name === "version" || name === "no-server") return undefined;
+    // `tests --run` starts the project's test runner: in the caller's process, with the caller's
+    // environment (PATH, PYTHONPATH, a virtualenv) and no server call timeout over a long suite.
+    if (name === "run") return undefined;
     if (!VALUE_FLAGS.has(name)) continue;
     const value = eq >= 0 ? word.slice(eq + 1) : argv[++i];
     if (value === undefined || value === "" || value === "-") return undefined;

@@ -129,6 +129,34 @@ export interface ParseWorkers {
   spawn(): WorkerChannel;
 }
 
+/** How one program run ended, with its output (stdout and stderr as they arrived, interleaved). */
+export interface ProcessResult {
+  /** The exit code; null when a signal ended it. */
+  exitCode: number | null;
+  /** The signal that ended it (`SIGKILL` after a timeout). */
+  signal?: string;
+  /** It ran past its timeout (or was cancelled) and was killed. */
+  timedOut: boolean;
+  /** What a kill reached: the program's whole process group (Node), or the program alone (Deno). */
+  killScope?: "group" | "process";
+  /** The program was not found (ENOENT). */
+  notFound?: boolean;
+  /** The output, at most `maxOutputBytes` of it: the first part and the last, with a marker line where bytes were dropped. */
+  output: string;
+  /** Bytes it wrote in all. */
+  outputBytes: number;
+  durationMs: number;
+}
+
+/**
+ * Optional: starting a program, never through a shell (argv as given, no expansion), in a folder
+ * of the project, with a timeout after which it is killed with every process it started. The Node
+ * and Deno platforms have it; a browser does not. Only `runTests` uses it, on commands it checked.
+ */
+export interface ProcessRunner {
+  run(argv: readonly string[], options: { cwd: string; timeoutMs: number; maxOutputBytes: number; signal?: AbortSignal }): Promise<ProcessResult>;
+}
+
 /** Everything the engine needs from its host. */
 export interface Platform {
   fs: FileSystem;
@@ -145,4 +173,6 @@ export interface Platform {
    * in the engine's own thread; results are identical either way.
    */
   workers?: ParseWorkers;
+  /** Optional: running a program (the tests `runTests` runs). Absent in browsers. */
+  processes?: ProcessRunner;
 }

@@ -23,6 +23,8 @@ import type { McpLogger, ToolContext, ToolSpec } from "./tool.ts";
 import { calleesTool } from "./tools/callees.ts";
 import { changesTool } from "./tools/changes.ts";
 import { routeMapTool } from "./tools/route-map.ts";
+import { checkTool } from "./tools/check.ts";
+import { runTestsTool } from "./tools/run-tests.ts";
 import { impactTool } from "./tools/impact.ts";
 import { callersTool } from "./tools/callers.ts";
 import { contextTool } from "./tools/context.ts";
@@ -48,8 +50,11 @@ const FRESHNESS_RESERVE = 120;
 
 /** Every tool, in the order clients list them (each spec's handler takes its own argument type). */
 export const TOOLS: readonly ToolSpec[] = [
-  repoMapTool, locateTool, contextTool, searchTool, grepTool, signatureTool, callersTool, calleesTool, importersTool, testsTool, traceTool, readSnippetTool, packTool, impactTool, changesTool, routeMapTool, renameTool, queryTool,
+  repoMapTool, locateTool, contextTool, searchTool, grepTool, signatureTool, callersTool, calleesTool, importersTool, testsTool, traceTool, readSnippetTool, packTool, impactTool, changesTool, routeMapTool, checkTool, renameTool, queryTool,
 ] as unknown as readonly ToolSpec[];
+
+/** Tools that run the project's code: served only when the server is started with `allowRun` (`--allow-run`). */
+export const RUN_TOOLS: readonly ToolSpec[] = [runTestsTool] as unknown as readonly ToolSpec[];
 
 /** Told to the agent on connect. */
 export const INSTRUCTIONS = `codeslice answers questions about this repository's code from an index (files, symbols, imports, calls), in a few hundred to a few thousand tokens, with exact citations.
@@ -72,6 +77,8 @@ export interface McpServerOptions {
   /** The engine's file system: names the project root in messages. */
   fs?: FileSystem;
   log?: McpLogger;
+  /** Serve run_tests, which starts the project's test runner (off by default: see docs/safety.md). */
+  allowRun?: boolean;
 }
 
 /** A logger that drops everything. */
@@ -168,8 +175,9 @@ export function createMcpServer(engine: Engine, options: McpServerOptions = {}):
     // The SDK validates the arguments against `input` and routes the call; the list is ours.
     server.registerTool(tool.name, { title: tool.title, description: tool.description, inputSchema: tool.input }, handler as never);
   };
-  for (const tool of TOOLS) register(tool);
-  const listed = TOOLS.map(listedTool);
+  const tools = options.allowRun ? [...TOOLS, ...RUN_TOOLS] : TOOLS;
+  for (const tool of tools) register(tool);
+  const listed = tools.map(listedTool);
   server.server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: listed }));
 
   resources = registerResources(server, {

@@ -28,6 +28,8 @@ export interface StdioOptions {
   cacheDir?: string;
   logLevel: LogLevel;
   maxResponseTokens: number;
+  /** Serve run_tests (`--allow-run`). */
+  allowRun?: boolean;
 }
 
 /** Parses `codeslice mcp` arguments; throws a message for the user on bad usage. */
@@ -40,6 +42,7 @@ export function parseStdioArgs(argv: string[], cwd = process.cwd()): StdioOption
       "cache-dir": { type: "string" },
       "log-level": { type: "string" },
       "max-response-tokens": { type: "string" },
+      "allow-run": { type: "boolean" },
     },
   });
   if (positionals.length > 1 || (positionals.length === 1 && values.root !== undefined)) {
@@ -57,6 +60,7 @@ export function parseStdioArgs(argv: string[], cwd = process.cwd()): StdioOption
     ...(values["cache-dir"] ? { cacheDir: nodePath.resolve(cwd, values["cache-dir"]) } : {}),
     logLevel,
     maxResponseTokens,
+    ...(values["allow-run"] ? { allowRun: true } : {}),
   };
 }
 
@@ -74,6 +78,7 @@ export function configArgs(argv: string[], cwd = process.cwd()): string[] {
     ...(options.cacheDir ? ["--cache-dir", options.cacheDir] : []),
     ...(given("log-level") ? ["--log-level", options.logLevel] : []),
     ...(given("max-response-tokens") ? ["--max-response-tokens", String(options.maxResponseTokens)] : []),
+    ...(options.allowRun ? ["--allow-run"] : []),
   ];
 }
 
@@ -131,7 +136,7 @@ export async function runMcpStdio(
     engine = failingEngine(error);
   }
 
-  const server = createMcpServer(engine, { name: "codeslice", version: meta.version, maxResponseTokens: options.maxResponseTokens, ...(fs ? { fs } : {}), log });
+  const server = createMcpServer(engine, { name: "codeslice", version: meta.version, maxResponseTokens: options.maxResponseTokens, ...(options.allowRun ? { allowRun: true } : {}), ...(fs ? { fs } : {}), log });
   const transport = new StdioServerTransport();
   const closed = new Promise<void>((resolve) => {
     transport.onclose = () => resolve();

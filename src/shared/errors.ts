@@ -105,6 +105,17 @@ export interface ErrorData {
    * (`schema`), or grammar and query versions (`languages`: the languages whose records this engine
    * would not make the same). Each pair is the artifact's value and this engine's.
    */
+  /** No check config in any of the files `looked` at. */
+  check_config_missing: { looked: string[] };
+  /** A check config that cannot be used: the `file`, the `key` that is wrong (a rule or field), and why. */
+  check_config_invalid: { file: string; key?: string; reason: string };
+  /**
+   * A test command codeslice will not run: `reason` is `not_allowed` (its program is not an allowlisted
+   * runner; `allowed` lists them), `shell_syntax` (it needs a shell: `character` is the first one),
+   * `no_tests` (nothing to run), `no_runner` (the runner is not installed) or `unsupported` (the
+   * host cannot start processes).
+   */
+  run_refused: { command?: string; reason: "not_allowed" | "shell_syntax" | "no_tests" | "no_runner" | "unsupported"; allowed?: string[]; character?: string };
   artifact_version_mismatch: { format?: { artifact: number; engine: number }; schema?: { artifact: number; engine: number }; languages?: string[] };
   /**
    * A rename that would not be safe, nothing planned: `reason` says why (`invalid_identifier`,

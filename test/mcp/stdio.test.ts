@@ -127,7 +127,8 @@ describe("codeslice mcp over stdio (SDK client)", () => {
   });
 
   it("answers every tool over stdio with text and structured content", async () => {
-    const root = fixtureDir();
+    // check reads the project's rules: the web client may not import the Python side.
+    const root = fixtureDir({ ...FIXTURE_FILES, "codeslice.check.json": JSON.stringify({ forbid: [{ from: "web/**", to: "shop/**" }], cycles: true }) });
     const s = await open(["--root", root]);
     try {
       const calls: [string, Record<string, unknown>, (data: any, text: string) => void][] = [
@@ -162,6 +163,10 @@ describe("codeslice mcp over stdio (SDK client)", () => {
         ["route_map", {}, (d, text) => {
           expect(d).toMatchObject({ total: 0, routes: [] });
           expect(text).toContain("No HTTP route found");
+        }],
+        ["check", {}, (d, text) => {
+          expect(d).toMatchObject({ rules: ["forbidden-import", "import-cycle"], total: 0, config: { file: "codeslice.check.json" } });
+          expect(text).toMatch(/^ok: \d+ files/);
         }],
         ["read_snippet", { path: "web/src/format.ts", start_line: 1, end_line: 2 }, (d, text) => {
           expect(d).toMatchObject({ path: "web/src/format.ts", start: 1, end: 2 });

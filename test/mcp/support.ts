@@ -12,7 +12,7 @@ import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import type { CallToolResult, Progress } from "@modelcontextprotocol/sdk/types.js";
 import { countTokens } from "gpt-tokenizer/encoding/o200k_base";
 import type { Engine } from "../../src/core/engine/engine.ts";
-import { createMcpServer, expandContent, structuredContentSchema, TOOLS, type McpServerOptions } from "../../src/mcp/server.ts";
+import { createMcpServer, expandContent, RUN_TOOLS, structuredContentSchema, TOOLS, type McpServerOptions } from "../../src/mcp/server.ts";
 import { parseFixture } from "../support/platform.ts";
 
 export const repoRoot = fileURLToPath(new URL("../../", import.meta.url));
@@ -171,7 +171,7 @@ export interface Answer {
  */
 export function checkStructured(name: string, raw: CallToolResult): unknown {
   if (raw.isError) return raw.structuredContent;
-  const tool = TOOLS.find((t) => t.name === name);
+  const tool = [...TOOLS, ...RUN_TOOLS].find((t) => t.name === name);
   if (!tool) throw new Error(`no tool ${name}`);
   const schema = structuredContentSchema(tool);
   const expanded = expandContent(raw.structuredContent, schema);

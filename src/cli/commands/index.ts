@@ -8,6 +8,7 @@ import type { Command } from "../command.ts";
 import { callersCommand } from "./callers.ts";
 import { calleesCommand } from "./callees.ts";
 import { changesCommand } from "./changes.ts";
+import { checkCommand } from "./check.ts";
 import { contextCommand } from "./context.ts";
 import { graphCommand } from "./graph.ts";
 import { grepCommand } from "./grep.ts";
@@ -48,6 +49,7 @@ export const COMMANDS: readonly Command[] = [
   routesCommand,
   signatureCommand,
   changesCommand,
+  checkCommand,
   renameCommand,
   graphCommand,
   scipCommand,

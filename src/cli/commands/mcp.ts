@@ -4,7 +4,7 @@ import { existsSync } from "node:fs";
 import { LIMITS } from "../../index.ts";
 import type { ConfigClient, ServerCommand } from "../../mcp/client-config.ts";
 import { defineCommand } from "../command.ts";
-import { projectFlags, textFlag } from "../flags.ts";
+import { projectFlags, switchFlag, textFlag } from "../flags.ts";
 import { EXIT, writeOut } from "../output.ts";
 import { createHostPlatform } from "../platform.ts";
 
@@ -67,10 +67,11 @@ export const mcpCommand = defineCommand({
     cacheDir: projectFlags.cacheDir,
     logLevel: textFlag("log-level", "L", "debug, info, warn, error or silent; logs go to stderr", { default: "warn" }),
     maxResponseTokens: textFlag("max-response-tokens", "N", `The largest answer in tokens (at least ${LIMITS.responseTokens.min}), text and structured content together`, { default: String(LIMITS.responseTokens.default) }),
+    allowRun: switchFlag("allow-run", "Also serve run_tests, which runs the project's tests (allowlisted runners, no shell, a timeout); off by default"),
     printConfig: textFlag("print-config", "CLIENT", "Print the setup snippet for claude-code, cursor, vscode, codex or deno instead of serving"),
   },
   help: `Serves codeslice's tools (repo_map, context, search, signature, callers, callees, importers,
-tests, trace, impact, changes, read_snippet, pack), resources (codeslice://map,
+tests, trace, impact, changes, read_snippet, pack, check; run_tests with --allow-run), resources (codeslice://map,
 codeslice://outline/<path>, codeslice://symbol/<name>) and prompts (explain_symbol,
 review_diff, plan_change) to an AI agent over the Model Context Protocol on stdin/stdout.
 The project is --root DIR (or a positional folder), else the folder the client starts the

@@ -8,6 +8,10 @@ import { findFile } from "../../shared/locations.ts";
 import { cite, normalizeRelative, readQuotedPath } from "../../shared/paths.ts";
 import type { ChangesAnswer } from "../changes/answer.ts";
 import { findTests, testsDepth, type TestsAnswer } from "../evidence/tests.ts";
+import { runTests, type RunTestsAnswer, type RunTestsOptions } from "../evidence/run-tests.ts";
+import { runCheck, type CheckAnswer } from "../check/check.ts";
+import { loadCheckConfig, parseCheckConfig } from "../check/config.ts";
+import { loadTokenCounter } from "../budget/tokenizer.ts";
 import { findSymbol } from "../graph/lookup.ts";
 import type { CodeGraph, SymbolNode } from "../graph/model.ts";
 import { bindIndexVersion, listArgs, type ListOptions } from "../graph/pages.ts";
@@ -168,6 +172,29 @@ function routeHandler(graph: CodeGraph, routes: Route[], target: string): Symbol
     hint: handlers.length === 0 ? "Ask for the tests of the file that registers it." : "Write the path as one of them.",
     data: { target },
   });
+}
+
+/**
+ * `Engine.check`: the config given, or the one the project holds (codeslice.check.json, package.json,
+ * pyproject.toml), run over the current graph. Files are read as they are now.
+ */
+export async function answerCheck(s: EngineState, opts: RunOptions & { config?: unknown; configLabel?: string }): Promise<CheckAnswer> {
+  const read = readNow(s);
+  const label = { file: opts.configLabel ?? "(given)" };
+  const { config, source } = opts.config !== undefined ? { config: parseCheckConfig(opts.config, label), source: label } : await loadCheckConfig(read);
+  const graph = await codeGraph(s, opts);
+  const sizes = new Map(s.index!.snapshot.files.map((f) => [f.path, f.size]));
+  return runCheck(graph, config, source, { sizes, readText: read });
+}
+
+/** `Engine.runTests`: the tests of `target` as `tests` finds them, run by the host's process runner. */
+export async function answerRunTests(s: EngineState, target: string, opts: RunOptions & RunTestsOptions & { depth?: number }): Promise<RunTestsAnswer> {
+  const runner = s.platform.processes;
+  if (!runner) {
+    throw new EngineError("run_refused", "This host cannot start processes (a browser): tests can only be run from the Node or Deno front ends.", { hint: "Run the commands the tests answer lists in a terminal.", data: { reason: "unsupported" } });
+  }
+  const found = await answerTests(s, target, { ...(opts.depth !== undefined ? { depth: opts.depth } : {}), ...(opts.onProgress ? { onProgress: opts.onProgress } : {}), ...(opts.signal ? { signal: opts.signal } : {}) });
+  return runTests(found, runner, opts, await loadTokenCounter("o200k_base"));
 }
 
 /** `Engine.trace`: a hop in a file gone since the index is cited without its line. */

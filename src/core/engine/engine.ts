@@ -9,6 +9,8 @@ import { bindIndexVersion, listArgs, pageCalls, pageImporters, type CallsPage, t
 import type { TraceAnswer } from "../graph/trace.ts";
 import { checkDirection, checkImpactDepth, impact, type ImpactAnswer, type ImpactDirection } from "../graph/impact.ts";
 import type { TestsAnswer } from "../evidence/tests.ts";
+import type { RunTestsAnswer, RunTestsOptions } from "../evidence/run-tests.ts";
+import type { CheckAnswer } from "../check/check.ts";
 import { findSymbol, symbolRef, type SymbolRef } from "../graph/lookup.ts";
 import { DEFAULT_TASK_SEEDS, type ContextAnswer, type ContextOptions } from "../slice/context.ts";
 import type { SearchHit } from "../search/search.ts";
@@ -25,7 +27,7 @@ import { createEngineState } from "./state.ts";
 import { loadAll, reindex, stopWatching } from "./passes.ts";
 import { codeGraph, routesOf } from "./graph-cache.ts";
 import { refresh } from "./refresh.ts";
-import { answerChanges, answerContext, answerSearch, answerLocate, answerMap, answerSnippet, answerTests, answerTrace } from "./answers.ts";
+import { answerCheck, answerRunTests, answerChanges, answerContext, answerSearch, answerLocate, answerMap, answerSnippet, answerTests, answerTrace } from "./answers.ts";
 import { answerScip, exportIndex, importIndex } from "./portable.ts";
 import { answerGrep, type GrepAnswer, type GrepOptions } from "./grep.ts";
 import { loadGitIndex } from "../git/worktree.ts";
@@ -181,6 +183,21 @@ export interface Engine {
    * syntax, and the command lines that run them; paged like callers.
    */
   tests(target: string, options?: RunOptions & ListOptions & { depth?: number }): Promise<TestsAnswer>;
+  /**
+   * Runs the tests `tests` finds for `target` with the runner it detected: each command checked
+   * against the allowlist and started without a shell, killed after `timeoutSeconds`; the answer
+   * keeps the exit code, failing ids, assertion and traceback lines, fitted to `budget`.
+   * `run_refused` when a command is not allowed or needs a shell, nothing is found, or the host
+   * cannot start processes (a browser).
+   */
+  runTests(target: string, options?: RunOptions & RunTestsOptions & { depth?: number }): Promise<RunTestsAnswer>;
+  /**
+   * The structural rules of the project's check config (or `config`) over the code graph:
+   * layers, forbidden imports, import cycles, exports with no callers, calls into deprecated
+   * symbols, file sizes. `check_config_missing` / `check_config_invalid` when the config is absent
+   * or wrong. `configLabel` names a given `config` in the answer and in errors (its file).
+   */
+  check(options?: RunOptions & { config?: unknown; configLabel?: string }): Promise<CheckAnswer>;
   /**
    * The shortest paths (at most `k`, default 3, within `maxHops`, default 6) from a symbol or a
    * route (`METHOD /path`) to a symbol, through calls, inheritance, overriding, types and imports.
@@ -364,6 +381,8 @@ export function createEngine(platform: Platform, options: EngineOptions = {}): E
     tests(target, opts = {}) {
       return answerTests(s, target, opts);
     },
+    runTests: (target, opts = {}) => answerRunTests(s, target, opts),
+    check: (opts = {}) => answerCheck(s, opts),
     trace(fromArg, toArg, opts = {}) {
       return answerTrace(s, fromArg, toArg, opts);
     },

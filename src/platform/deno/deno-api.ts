@@ -35,6 +35,14 @@ export interface DenoFsWatcher extends AsyncIterable<{ kind: string; paths: stri
   close(): void;
 }
 
+/** A started program (Deno.ChildProcess). */
+export interface DenoChildProcess {
+  stdout: ReadableStream<Uint8Array>;
+  stderr: ReadableStream<Uint8Array>;
+  status: Promise<{ code: number; signal: string | null }>;
+  kill(signal?: string): void;
+}
+
 /** The Deno namespace, as far as codeslice uses it. */
 export interface DenoApi {
   readFile(path: string | URL): Promise<Uint8Array>;
@@ -49,6 +57,9 @@ export interface DenoApi {
   open(path: string, options?: { read?: boolean }): Promise<DenoFsFile>;
   watchFs(paths: string | string[], options?: { recursive?: boolean }): DenoFsWatcher;
   cwd(): string;
+  /** Starts a program without a shell (Deno.Command); optional in this type so hosts without it still type-check. */
+  Command?: new (program: string, options: { args: string[]; cwd: string; env: Record<string, string>; stdin: "null"; stdout: "piped"; stderr: "piped" }) => { spawn(): DenoChildProcess };
+  env: { toObject(): Record<string, string> };
   readonly pid: number;
   readonly build: { os: string };
 }

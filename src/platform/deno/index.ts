@@ -6,6 +6,7 @@ import { createDenoFileSystem } from "./deno-file-system.ts";
 import { nativePaths } from "./deno-paths.ts";
 import { DenoStore } from "./deno-store.ts";
 import { DenoWasmSource } from "./deno-wasm-source.ts";
+import { DenoProcesses } from "./deno-processes.ts";
 import { WebParseWorkers } from "../web-parse-workers.ts";
 
 export { DenoFileSystem, createDenoFileSystem } from "./deno-file-system.ts";
@@ -43,5 +44,5 @@ export async function createDenoPlatform(options: DenoPlatformOptions): Promise<
   const paths = nativePaths(deno);
   const cacheDir = paths.absolute(options.cacheDir ?? paths.join(fs.rootLabel, ".codeslice"));
   const store = await openDiskCache(new DenoStore(cacheDir, deno, { root: fs.rootLabel }), { explicit: options.cacheDir !== undefined, ...(options.logger ? { logger: options.logger } : {}) });
-  return { fs, store, wasm: new DenoWasmSource(), workers: denoParseWorkers(), ...(options.logger ? { logger: options.logger } : {}) };
+  return { fs, store, wasm: new DenoWasmSource(), workers: denoParseWorkers(), processes: new DenoProcesses(fs.rootLabel, deno), ...(options.logger ? { logger: options.logger } : {}) };
 }

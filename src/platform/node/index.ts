@@ -7,6 +7,7 @@ import { createNodeFileSystem } from "./node-file-system.ts";
 import { NodeStore } from "./node-store.ts";
 import { NodeWasmSource } from "./node-wasm-source.ts";
 import { NodeParseWorkers } from "./node-parse-workers.ts";
+import { NodeProcesses } from "./node-processes.ts";
 
 export { NodeFileSystem, createNodeFileSystem, mapNodeError } from "./node-file-system.ts";
 export { NodeStore } from "./node-store.ts";
@@ -14,6 +15,7 @@ export { NodeStore } from "./node-store.ts";
 export { CACHE_TAG_FILE } from "../disk-store.ts";
 export { NodeWasmSource } from "./node-wasm-source.ts";
 export { NodeParseWorkers } from "./node-parse-workers.ts";
+export { NodeProcesses } from "./node-processes.ts";
 export { createNodePlanFiles } from "./node-plan-files.ts";
 
 /** Options for {@link createNodePlatform}. */
@@ -40,7 +42,7 @@ export async function createNodePlatform(options: NodePlatformOptions): Promise<
   const fs = await createNodeFileSystem(options.root);
   const cacheDir = nodePath.resolve(options.cacheDir ?? nodePath.join(fs.rootLabel, ".codeslice"));
   const store = await openDiskCache(new NodeStore(cacheDir, { root: fs.rootLabel }), { explicit: options.cacheDir !== undefined, ...(options.logger ? { logger: options.logger } : {}) });
-  return { fs, store, wasm: new NodeWasmSource(undefined, { shortLived: options.shortLived ?? false }), workers: new NodeParseWorkers(), memory: nodeHeapUsage, ...(options.logger ? { logger: options.logger } : {}) };
+  return { fs, store, wasm: new NodeWasmSource(undefined, { shortLived: options.shortLived ?? false }), workers: new NodeParseWorkers(), processes: new NodeProcesses(fs.rootLabel), memory: nodeHeapUsage, ...(options.logger ? { logger: options.logger } : {}) };
 }
 
 /**

@@ -1,0 +1,232 @@
+/**
+ * `tests <target> --run` / Engine.runTests on real runners: pytest and Vitest on small projects
+ * with one failing test each (the answer within 600 tokens, the failing id and its assertion
+ * shown, the raw log, run again here without codeslice, at least ten times longer), a runaway
+ * test stopped by the timeout, and the refusals: a runner outside the allowlist, shell syntax,
+ * nothing to run, a host that cannot start processes.
+ */
+import { spawnSync } from "node:child_process";
+import * as fs from "node:fs";
+import * as path from "node:path";
+import { countTokens } from "gpt-tokenizer/encoding/o200k_base";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { allowedArgv, isEngineError, summarizeOutput, type RunTestsAnswer } from "../../src/index.ts";
+import { ensureCliBuilt, jsonOf, repoRoot, runCli, tempDirs } from "../support/cli.ts";
+import { memoryEngine } from "../support/platform.ts";
+
+const temps = tempDirs("codeslice-run-tests-");
+beforeAll(ensureCliBuilt, 300_000);
+afterAll(temps.cleanup);
+
+function project(files: Record<string, string>): string {
+  const root = temps.make();
+  for (const [rel, text] of Object.entries(files)) {
+    fs.mkdirSync(path.dirname(path.join(root, rel)), { recursive: true });
+    fs.writeFileSync(path.join(root, rel), text);
+  }
+  return root;
+}
+
+function refusal(fn: () => unknown): { reason: string; character?: string; allowed?: string[] } {
+  try {
+    fn();
+  } catch (e) {
+    if (isEngineError(e, "run_refused")) return e.data;
+    throw e;
+  }
+  throw new Error("not refused");
+}
+
+const hasPytest = spawnSync("pytest", ["--version"], { encoding: "utf8" }).status === 0;
+
+/** The raw output of the same command, run here without codeslice. */
+function rawOutput(root: string, argv: string[]): string {
+  const r = spawnSync(argv[0]!, argv.slice(1), { cwd: root, encoding: "utf8", env: { ...process.env, CI: "1", NO_COLOR: "1" } });
+  return `${r.stdout}${r.stderr}`;
+}
+
+const PY = {
+  "pytest.ini": "[pytest]\npythonpath = .\n",
+  "calc.py": "def add(a, b):\n    for step in range(120):\n        print(f\"step {step}: adding {a} and {b} into the running total, cache warm, retries 0\")\n    return a - b\n\n\ndef mul(a, b):\n    return a * b\n",
+  "tests/test_calc.py": "from calc import add, mul\n\n\ndef test_add():\n    assert add(2, 3) == 5\n\n\ndef test_mul():\n    assert mul(2, 3) == 6\n",
+  "slow.py": "import time\n\n\ndef wait_forever():\n    while True:\n        time.sleep(1)\n",
+  "tests/test_slow.py": "from slow import wait_forever\n\n\ndef test_hangs():\n    wait_forever()\n",
+  "forks.py": "import subprocess\nimport time\n\n\ndef fork_and_wait(pidfile):\n    child = subprocess.Popen([\"sleep\", \"987\"])\n    with open(pidfile, \"w\") as f:\n        f.write(str(child.pid))\n    while True:\n        time.sleep(1)\n",
+  "tests/test_forks.py": "import os\n\nfrom forks import fork_and_wait\n\n\ndef test_forks():\n    fork_and_wait(os.path.join(os.path.dirname(__file__), \"child.pid\"))\n",
+};
+
+const alive = (pid: number) => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+describe.skipIf(!hasPytest)("pytest", () => {
+  let root: string;
+  beforeAll(() => {
+    root = project(PY);
+  });
+
+  it("answers a failing test with its id and assertion in ≤ 600 tokens, a tenth of the raw log or less", () => {
+    const r = runCli(["tests", "add", "--run", "--root", root, "--quiet"]);
+    expect(r.status).toBe(1);
+    expect(r.stdout).toContain("$ pytest tests/test_calc.py::test_add");
+    expect(r.stdout).toContain("exit 1 after");
+    expect(r.stdout).toMatch(/failed \(1\):\n {2}tests\/test_calc\.py::test_add\n/);
+    expect(r.stdout).toContain("E       assert -1 == 5");
+    expect(r.stdout).toContain("tests/test_calc.py:5: AssertionError");
+    const answer = countTokens(r.stdout.trimEnd());
+    const raw = countTokens(rawOutput(root, ["pytest", "tests/test_calc.py::test_add"]));
+    expect(answer).toBeLessThanOrEqual(600);
+    expect(raw).toBeGreaterThanOrEqual(10 * answer);
+  }, 120_000);
+
+  it("stops a runaway test at the timeout, with the runner's last lines, and exits 1", () => {
+    const started = Date.now();
+    const r = runCli(["tests", "wait_forever", "--run", "--timeout", "2", "--root", root, "--quiet", "--json"]);
+    expect(Date.now() - started).toBeLessThan(60_000);
+    expect(r.status).toBe(1);
+    const a = jsonOf<RunTestsAnswer>(r);
+    expect(a.passed).toBe(false);
+    expect(a.runs[0]).toMatchObject({ timedOut: true, exitCode: null, signal: "SIGKILL" });
+    expect(a.text).toMatch(/error: timed out after 2 s; the runner and every process it started were killed/);
+    expect(a.runs[0]!.result.tail?.some((l) => l.includes("collected 1 item"))).toBe(true);
+  }, 120_000);
+
+  it("kills what a runaway test started, not only the runner", async () => {
+    const r = runCli(["tests", "fork_and_wait", "--run", "--timeout", "3", "--root", root, "--quiet", "--json"]);
+    expect(jsonOf<RunTestsAnswer>(r).runs[0]).toMatchObject({ timedOut: true, killScope: "group" });
+    const pid = Number(fs.readFileSync(path.join(root, "tests/child.pid"), "utf8"));
+    expect(pid).toBeGreaterThan(0);
+    // The group got SIGKILL; give the kernel a moment to reap the orphan.
+    for (let i = 0; i < 20 && alive(pid); i++) await new Promise((res) => setTimeout(res, 100));
+    expect(alive(pid)).toBe(false);
+  }, 120_000);
+
+  it("after a timeout runs no further command, and says how many were left", () => {
+    const two = project({
+      "slow.py": PY["slow.py"],
+      "a/pytest.ini": "[pytest]\npythonpath = ..\n",
+      "a/test_a.py": "from slow import wait_forever\n\n\ndef test_a():\n    wait_forever()\n",
+      "b/pytest.ini": "[pytest]\npythonpath = ..\n",
+      "b/test_b.py": "from slow import wait_forever\n\n\ndef test_b():\n    wait_forever()\n",
+    });
+    const a = jsonOf<RunTestsAnswer>(runCli(["tests", "wait_forever", "--run", "--timeout", "2", "--root", two, "--quiet", "--json"]));
+    expect(a.runs).toHaveLength(1);
+    expect(a.runs[0]!.timedOut).toBe(true);
+    expect(a.notRun).toHaveLength(1);
+    expect(a.passed).toBe(false);
+    expect(a.text).toMatch(/; 1 more command not run \(after a timeout, or past 4 per call\)/);
+  }, 120_000);
+
+  it("runs under the Deno front end too (Deno.Command)", () => {
+    const deno = path.join(repoRoot, "node_modules", ".bin", "deno");
+    const r = spawnSync(deno, ["run", "-A", path.join(repoRoot, "dist", "cli", "main.js"), "tests", "add", "--run", "--root", root, "--quiet"], { encoding: "utf8", timeout: 120_000 });
+    expect(r.stderr).toBe("");
+    expect(r.status).toBe(1);
+    expect(r.stdout).toMatch(/failed \(1\):\n {2}tests\/test_calc\.py::test_add\n/);
+    expect(r.stdout).toContain("E       assert -1 == 5");
+  }, 120_000);
+});
+
+describe("Vitest", () => {
+  it("answers a failing test with its id, the assertion and the frame in ≤ 600 tokens, a tenth of the raw log or less", () => {
+    const root = project({
+      "package.json": JSON.stringify({ name: "cart", type: "module", devDependencies: { vitest: "4.1.12" } }),
+      "vitest.config.ts": "export default {};\n",
+      "src/cart.ts": "export interface Item { name: string; cents: number; qty: number }\n\nexport function total(items: Item[]): number {\n  for (const i of items) console.log(`pricing ${i.name}: ${i.cents} x ${i.qty}, tax table v3, currency EUR, rounding half-even`);\n  return items.reduce((n, i) => n + i.cents, 0);\n}\n",
+      "test/cart.test.ts": "import { describe, expect, it } from \"vitest\";\nimport { total } from \"../src/cart.ts\";\n\nconst items = Array.from({ length: 60 }, (_, k) => ({ name: `item-${k}`, cents: 100 + k, qty: 2 }));\n\ndescribe(\"total\", () => {\n  it(\"multiplies by quantity\", () => {\n    expect(total(items)).toBe(items.reduce((n, i) => n + i.cents * i.qty, 0));\n  });\n  it(\"is zero for no items\", () => {\n    expect(total([])).toBe(0);\n  });\n});\n",
+    });
+    // The project's own Vitest: this repository's, linked in (codeslice never lets npx download one).
+    fs.symlinkSync(path.join(repoRoot, "node_modules"), path.join(root, "node_modules"));
+    const r = runCli(["tests", "total", "--run", "--root", root, "--quiet"], { timeout: 180_000 });
+    expect(r.status).toBe(1);
+    expect(r.stdout).toMatch(/^\$ npx vitest run test\/cart\.test\.ts -t /);
+    expect(r.stdout).toContain("test/cart.test.ts > total > multiplies by quantity");
+    expect(r.stdout).toContain("AssertionError: expected 7770 to be 15540");
+    expect(r.stdout).toContain("❯ test/cart.test.ts:8:26");
+    expect(r.stdout).toMatch(/Tests {2}1 failed \| 1 passed \(2\)/);
+    const answer = countTokens(r.stdout.trimEnd());
+    const argv = allowedArgv(r.stdout.split("\n")[0]!.slice(2)).argv;
+    const raw = countTokens(rawOutput(root, argv));
+    expect(answer).toBeLessThanOrEqual(600);
+    expect(raw).toBeGreaterThanOrEqual(10 * answer);
+  }, 180_000);
+});
+
+const hasCargo = spawnSync("cargo", ["--version"], { encoding: "utf8" }).status === 0;
+
+describe.skipIf(!hasCargo)("cargo test", () => {
+  it("answers the failing test's path and the panic with left and right", () => {
+    const root = project({
+      "Cargo.toml": "[package]\nname = \"rfx\"\nversion = \"0.1.0\"\nedition = \"2021\"\n",
+      "src/lib.rs": "pub fn add(a: i32, b: i32) -> i32 {\n    a - b\n}\n\n#[cfg(test)]\nmod tests {\n    use super::*;\n\n    #[test]\n    fn adds() {\n        assert_eq!(add(2, 3), 5);\n    }\n}\n",
+    });
+    const r = runCli(["tests", "add", "--run", "--root", root, "--quiet"], { timeout: 300_000 });
+    expect(r.status).toBe(1);
+    expect(r.stdout).toContain("$ cargo test -- --exact tests::adds");
+    expect(r.stdout).toMatch(/failed \(1\):\n {2}tests::adds\n/);
+    expect(r.stdout).toMatch(/panicked at src\/lib\.rs:11:9/);
+    expect(r.stdout).toContain("left: -1");
+    expect(r.stdout).toContain("right: 5");
+  }, 300_000);
+});
+
+describe("refusals", () => {
+  it("refuses a program outside the allowlist and shell syntax, naming what it refused", () => {
+    expect(refusal(() => allowedArgv("rm -rf /"))).toMatchObject({ reason: "not_allowed", allowed: expect.arrayContaining(["pytest", "vitest", "go test"]) });
+    expect(refusal(() => allowedArgv("npx mocha test/a.test.js"))).toMatchObject({ reason: "not_allowed" });
+    expect(refusal(() => allowedArgv("go build ./..."))).toMatchObject({ reason: "not_allowed" });
+    expect(refusal(() => allowedArgv("pytest tests/a.py; rm -rf ~"))).toMatchObject({ reason: "shell_syntax", character: ";" });
+    expect(refusal(() => allowedArgv("pytest $(cat ids)"))).toMatchObject({ reason: "shell_syntax", character: "$" });
+    expect(refusal(() => allowedArgv("pytest `id`"))).toMatchObject({ reason: "shell_syntax", character: "`" });
+    expect(refusal(() => allowedArgv("cargo test > out.txt"))).toMatchObject({ reason: "shell_syntax", character: ">" });
+    expect(refusal(() => allowedArgv('pytest "$HOME/x"'))).toMatchObject({ reason: "shell_syntax", character: "$" });
+    expect(refusal(() => allowedArgv("pytest tests/*.py"))).toMatchObject({ reason: "shell_syntax", character: "*" });
+    // What `tests` writes is accepted: quoted words stay one argument; npx never downloads.
+    expect(allowedArgv("npx vitest run 'test/a b.test.ts' -t '^(cart total$|it'\\''s )'").argv).toEqual(["npx", "--no", "vitest", "run", "test/a b.test.ts", "-t", "^(cart total$|it's )"]);
+    expect(allowedArgv("pytest 'tests/test_a.py::TestX::test_y[1-2]'")).toEqual({ argv: ["pytest", "tests/test_a.py::TestX::test_y[1-2]"], runner: "pytest" });
+  });
+
+  it("refuses a detected runner that is not allowlisted (Mocha) through the CLI, with exit 1 and the allowlist", () => {
+    const root = project({
+      "package.json": JSON.stringify({ name: "m", devDependencies: { mocha: "10.0.0" } }),
+      "src/sum.js": "export function sum(a, b) {\n  return a + b;\n}\n",
+      "test/sum.test.js": "import { sum } from \"../src/sum.js\";\n\ndescribe(\"sum\", () => {\n  it(\"adds\", () => {\n    sum(1, 2);\n  });\n});\n",
+    });
+    const r = runCli(["tests", "sum", "--run", "--root", root, "--quiet"]);
+    expect(r.status).toBe(1);
+    expect(r.stdout).toBe("");
+    expect(r.stderr).toMatch(/Refused to run "npx mocha .*": "npx --no" is not a test runner codeslice runs \(allowed: pytest, npm\/pnpm\/yarn test, vitest, jest/);
+  });
+
+  it("refuses a budget out of run_tests' range as bad usage (exit 2) before running anything", () => {
+    const r = runCli(["tests", "anything", "--run", "--budget", "50", "--quiet"]);
+    expect(r.status).toBe(2);
+    expect(r.stderr).toMatch(/--budget with --run must be between 200 and 20000, got 50/);
+  });
+
+  it("refuses when nothing tests the target, and on a host that cannot start processes", async () => {
+    const root = project({ "pytest.ini": "[pytest]\n", "lonely.py": "def alone():\n    return 1\n" });
+    const r = runCli(["tests", "alone", "--run", "--root", root, "--quiet"]);
+    expect(r.status).toBe(1);
+    expect(r.stderr).toMatch(/No tests found for .*alone: nothing to run/);
+    const { engine } = memoryEngine({ "calc.py": "def add(a, b):\n    return a + b\n", "tests/test_calc.py": "from calc import add\n\n\ndef test_add():\n    assert add(1, 2) == 3\n" });
+    const error = await engine.runTests("add").catch((e: unknown) => e);
+    expect(isEngineError(error, "run_refused") && error.data.reason).toBe("unsupported");
+  });
+});
+
+describe("output with no failure recognized", () => {
+  it("keeps the last lines of the raw output", () => {
+    const out = Array.from({ length: 100 }, (_, i) => `line ${i}`).join("\n");
+    const s = summarizeOutput(out);
+    expect(s.failed).toEqual([]);
+    expect(s.details).toEqual([]);
+    expect(s.tail).toHaveLength(40);
+    expect(s.tail![39]).toBe("line 99");
+  });
+});
