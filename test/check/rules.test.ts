@@ -13,14 +13,7 @@ const temps = tempDirs("codeslice-check-rules-");
 beforeAll(ensureCliBuilt, 300_000);
 afterAll(temps.cleanup);
 
-function project(files: Record<string, string>): string {
-  const root = temps.make();
-  for (const [rel, text] of Object.entries(files)) {
-    fs.mkdirSync(path.dirname(path.join(root, rel)), { recursive: true });
-    fs.writeFileSync(path.join(root, rel), text);
-  }
-  return root;
-}
+const project = temps.project;
 const check = (root: string, ...args: string[]) => runCli(["check", "--root", root, "--quiet", ...args]);
 
 const PY = {

@@ -15,14 +15,7 @@ import { ensureCliBuilt, runCli, tempDirs } from "../support/cli.ts";
 const temps = tempDirs("codeslice-cli-lists-");
 const run = (args: string[]) => runCli([...args, "--quiet"]);
 
-function project(files: Record<string, string>): string {
-  const root = temps.make();
-  for (const [rel, text] of Object.entries(files)) {
-    fs.mkdirSync(path.dirname(path.join(root, rel)), { recursive: true });
-    fs.writeFileSync(path.join(root, rel), text);
-  }
-  return root;
-}
+const project = temps.project;
 
 beforeAll(ensureCliBuilt, 300_000);
 

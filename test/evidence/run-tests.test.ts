@@ -18,14 +18,7 @@ const temps = tempDirs("codeslice-run-tests-");
 beforeAll(ensureCliBuilt, 300_000);
 afterAll(temps.cleanup);
 
-function project(files: Record<string, string>): string {
-  const root = temps.make();
-  for (const [rel, text] of Object.entries(files)) {
-    fs.mkdirSync(path.dirname(path.join(root, rel)), { recursive: true });
-    fs.writeFileSync(path.join(root, rel), text);
-  }
-  return root;
-}
+const project = temps.project;
 
 function refusal(fn: () => unknown): { reason: string; character?: string; allowed?: string[] } {
   try {

@@ -12,7 +12,7 @@ import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { countTokens } from "gpt-tokenizer/encoding/o200k_base";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { checkStructured, cliPath, removeTemps, repoRoot, tempDir } from "./support.ts";
+import { checkStructured, cliPath, fixtureDir, removeTemps, repoRoot, tempDir } from "./support.ts";
 
 beforeAll(() => {
   if (!fs.existsSync(cliPath)) {
@@ -22,14 +22,7 @@ beforeAll(() => {
 }, 300_000);
 afterAll(removeTemps);
 
-function project(files: Record<string, string>): string {
-  const root = tempDir();
-  for (const [rel, text] of Object.entries(files)) {
-    fs.mkdirSync(path.dirname(path.join(root, rel)), { recursive: true });
-    fs.writeFileSync(path.join(root, rel), text);
-  }
-  return root;
-}
+const project = fixtureDir;
 
 async function session(args: string[]): Promise<Client> {
   const client = new Client({ name: "check-run-test", version: "1.0.0" });

@@ -37,15 +37,27 @@ export function ensureCliBuilt(): void {
   if (r.status !== 0) throw new Error(`build failed:\n${r.stdout}\n${r.stderr}`);
 }
 
-/** Temp folders (real paths) named with `prefix`, and other paths `add`ed, removed together by `cleanup`. */
-export function tempDirs(prefix: string): { make: () => string; add: (path: string) => void; cleanup: () => void } {
+/**
+ * Temp folders (real paths) named with `prefix`, and other paths `add`ed, removed together by
+ * `cleanup`; `project` makes one holding `files` (relative path → text).
+ */
+export function tempDirs(prefix: string): { make: () => string; add: (path: string) => void; cleanup: () => void; project: (files: Record<string, string>) => string } {
   const made: string[] = [];
+  const make = () => {
+    const dir = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), prefix)));
+    made.push(dir);
+    return dir;
+  };
   return {
     add: (p) => void made.push(p),
-    make: () => {
-      const dir = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), prefix)));
-      made.push(dir);
-      return dir;
+    make,
+    project: (files) => {
+      const root = make();
+      for (const [rel, text] of Object.entries(files)) {
+        fs.mkdirSync(path.dirname(path.join(root, rel)), { recursive: true });
+        fs.writeFileSync(path.join(root, rel), text);
+      }
+      return root;
     },
     cleanup: () => {
       for (const d of made) fs.rmSync(d, { recursive: true, force: true });

@@ -5,6 +5,7 @@
  * share of its files' call and import weight that stays inside it), its central symbols and the
  * entry points whose flows reach it.
  */
+import { mulberry32 } from "../../shared/rng.ts";
 import { UndirectedGraph } from "graphology";
 import * as louvainModule from "graphology-communities-louvain";
 import type { CodeGraph } from "../graph/model.ts";
@@ -49,17 +50,6 @@ export interface ClustersResult {
   isolated: number;
 }
 
-/** A seeded generator (mulberry32), so the same graph gives the same clusters. */
-function seeded(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** The file graph's weights: calls between two files' symbols, plus one per import. */
 function fileWeights(graph: CodeGraph): Map<string, Map<string, number>> {
@@ -100,7 +90,7 @@ export function findClusters(graph: CodeGraph, routes: Route[], flows: Flow[] = 
     }
   }
   if (g.order === 0) return { clusters: [], modularity: 0, isolated: graph.records.size };
-  const detailed = louvain.detailed(g, { getEdgeWeight: "weight", rng: seeded(26), resolution: 1 });
+  const detailed = louvain.detailed(g, { getEdgeWeight: "weight", rng: mulberry32(26), resolution: 1 });
   const byCommunity = new Map<number, string[]>();
   for (const [file, c] of Object.entries(detailed.communities)) (byCommunity.get(c) ?? byCommunity.set(c, []).get(c)!).push(file);
   const community = new Map(Object.entries(detailed.communities));
