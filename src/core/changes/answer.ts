@@ -409,6 +409,8 @@ function planModuleChunks(set: ChangeSet): Planned[] {
 }
 
 /** Reads the indexed files (each once, an unreadable one as empty) and turns graph symbols into chunks. */
+type ChunkReader = ReturnType<typeof createChunkReader>;
+
 function createChunkReader(graph: CodeGraph, io: ChangesIO) {
   const texts = new Map<string, string[]>();
   const linesOf = async (path: string) => texts.get(path) ?? texts.set(path, splitLines(await io.readText(path).catch(() => ""))).get(path)!;
@@ -443,9 +445,9 @@ function createChunkReader(graph: CodeGraph, io: ChangesIO) {
  * test files importing a changed file, listed only), then callers of changed bodies. Skips, and
  * adds to, `shownIds`; past SHOWN_PER_ROLE per role a chunk is listed only.
  */
-async function planImpactChunks(graph: CodeGraph, io: ChangesIO, impact: Impact, sources: ImpactSource[], shownIds: Set<number>, breaking: ReadonlySet<number> = new Set()): Promise<Planned[]> {
+async function planImpactChunks(graph: CodeGraph, io: ChangesIO, reader: ChunkReader, impact: Impact, sources: ImpactSource[], shownIds: Set<number>, breaking: ReadonlySet<number> = new Set()): Promise<Planned[]> {
   const planned: Planned[] = [];
-  const { linesOf, callerChunk } = createChunkReader(graph, io);
+  const { linesOf, callerChunk } = reader;
   const nameOfId = new Map(sources.flatMap((s) => (s.id !== undefined ? [[s.id, s.qualified] as const] : [])));
   const changeOfId = new Map(sources.flatMap((s) => (s.id !== undefined ? [[s.id, s.change] as const] : [])));
   const callersOf = async (which: (c: ChangeKind) => boolean) => {
@@ -609,7 +611,9 @@ export async function buildChangesAnswer(graph: CodeGraph, set: ChangeSet, optio
   const impactSources = sources.filter((s) => !s.test);
   const changedFiles = [...new Set(set.files.filter((f) => f.comparison && (f.comparison.definitions.length || f.comparison.moduleLines.new.length || f.comparison.moduleLines.old.length)).map((f) => f.path))];
   const impact = computeImpact(graph, impactSources, io.routes(), changedFiles);
-  const callSites = await checkSignatureCalls(graph, symbols, sources, io);
+  // One reader for the call-site check and the chunks: each file is read once per answer.
+  const reader = createChunkReader(graph, io);
+  const callSites = await checkSignatureCalls(graph, symbols, sources, reader.linesOf);
 
   // ---- chunks, in priority order: changed definitions, module-level lines, then what they reach
   const shownIds = new Set<number>();
@@ -617,7 +621,7 @@ export async function buildChangesAnswer(graph: CodeGraph, set: ChangeSet, optio
   const changedChunks = [...planChangedChunks(graph, set, collected, shownIds), ...planModuleChunks(set)];
   const planned: Planned[] = [...changedChunks.filter((c) => !isTestFile(c.path)), ...changedChunks.filter((c) => isTestFile(c.path))];
   const summaryFiles = summarizeFiles(set);
-  planned.push(...(await planImpactChunks(graph, io, impact, sources, shownIds, new Set(callSites.breaking.map((b) => b.callerId)))));
+  planned.push(...(await planImpactChunks(graph, io, reader, impact, sources, shownIds, new Set(callSites.breaking.map((b) => b.callerId)))));
 
   // ---- fit
   const header = summaryText(set, symbols, summaryFiles, impact, notes, callSites);
@@ -715,14 +719,12 @@ function summaryText(set: ChangeSet, symbols: ChangedSymbol[], files: ChangedFil
 }
 
 /** The call sites of the changed signatures (head side, outside tests too), bound to the old and the new parameters. */
-async function checkSignatureCalls(graph: CodeGraph, symbols: readonly ChangedSymbol[], sources: readonly ImpactSource[], io: ChangesIO): Promise<CallSiteCheck> {
+async function checkSignatureCalls(graph: CodeGraph, symbols: readonly ChangedSymbol[], sources: readonly ImpactSource[], readLines: (path: string) => Promise<string[]>): Promise<CallSiteCheck> {
   const idOf = new Map(sources.flatMap((s) => (s.id !== undefined ? [[s.qualified, s.id] as const] : [])));
   const changes = symbols.flatMap((s) => {
     const id = idOf.get(s.qualified);
     return s.change === "signature" && s.signature && s.side === "head" && id !== undefined ? [{ id, qualified: s.qualified, old: s.signature.old, new: s.signature.new }] : [];
   });
   if (changes.length === 0) return { checked: 0, breaking: [], undecided: 0 };
-  const texts = new Map<string, string[]>();
-  const readLines = async (path: string) => texts.get(path) ?? texts.set(path, splitLines(await io.readText(path).catch(() => ""))).get(path)!;
   return checkCallSites(graph, changes, readLines);
 }

@@ -168,9 +168,21 @@ function reachedBy(routes: readonly Route[], calls: readonly ClientCall[]): Map<
   return reached;
 }
 
+/**
+ * `reachedBy` over the project's client calls, once per graph and routes: `tests` asks it for each
+ * route handler, and reading every call of the project again each time cost a full pass per answer.
+ */
+const reachedMemo = new WeakMap<CodeGraph, { routes: readonly Route[]; reached: Map<Route, ClientCall[]> }>();
+function reachedOf(graph: CodeGraph, routes: readonly Route[]): Map<Route, ClientCall[]> {
+  const memo = reachedMemo.get(graph);
+  if (memo && memo.routes === routes) return memo.reached;
+  const reached = reachedBy(routes, clientCalls(graph, routes));
+  reachedMemo.set(graph, { routes, reached });
+  return reached;
+}
+
 /** The routes (filtered), each with the client calls that reach it, production routes first. */
 export function routeMap(graph: CodeGraph, routes: readonly Route[], filter: RouteFilter = {}): RouteEntry[] {
-  const calls = clientCalls(graph, routes);
   const method = filter.method?.toUpperCase();
   const prefix = filter.prefix ? segmentsOf(filter.prefix) : undefined;
   const chosen = routes.filter((r) => {
@@ -179,7 +191,7 @@ export function routeMap(graph: CodeGraph, routes: readonly Route[], filter: Rou
     const s = segmentsOf(r.path);
     return prefix.every((p, i) => s[i] !== undefined && (p === s[i] || p === "*"));
   });
-  const reached = reachedBy(routes, calls);
+  const reached = reachedOf(graph, routes);
   const entries = chosen.map((r): RouteEntry => {
     const all = reached.get(r) ?? [];
     return {
@@ -250,7 +262,7 @@ export function requestsTo(graph: CodeGraph, routes: readonly Route[], handlers:
   const mine = routes.filter((r) => r.handler !== undefined && handlers.has(r.handler));
   if (!mine.length) return [];
   const out: { call: ClientCall; route: Route }[] = [];
-  for (const [route, calls] of reachedBy(routes, clientCalls(graph, routes))) {
+  for (const [route, calls] of reachedOf(graph, routes)) {
     if (mine.includes(route)) for (const call of calls) if (call.test) out.push({ call, route });
   }
   return out;
