@@ -46,30 +46,7 @@
                           (parenthesized_expression [(arrow_function body: (_) @body) (function_expression body: (_) @body)])])
           (satisfies_expression [(arrow_function body: (_) @body) (function_expression body: (_) @body)])]) @definition.function
 
-; Function expressions assigned to a property at the top of a module (`obj.h = function …`,
-; `Foo.prototype.m = async () => …`, `module.exports.k = …`, `exports.k = …`): named by the
-; property, so the calls inside belong to them and not to module code. Inside a function the
-; enclosing definition already owns them, and a checker counts no definition there.
-(program (expression_statement (assignment_expression
-  left: (member_expression object: (identifier) @qualifier property: (property_identifier) @name)
-  right: [(arrow_function body: (_) @body) (function_expression body: (_) @body) (generator_function body: (_) @body)])
-  @definition.function)
-  (#not-any-of? @qualifier "exports" "module"))
-(program (expression_statement (assignment_expression
-  left: (member_expression
-    object: (member_expression object: (identifier) @qualifier property: (property_identifier) @_proto)
-    property: (property_identifier) @name)
-  right: [(arrow_function body: (_) @body) (function_expression body: (_) @body) (generator_function body: (_) @body)])
-  @definition.function)
-  (#eq? @_proto "prototype"))
-(program (expression_statement (assignment_expression
-  left: (member_expression
-    object: [(identifier) @_exports
-             (member_expression object: (identifier) @_module property: (property_identifier) @_exports)]
-    property: (property_identifier) @name)
-  right: [(arrow_function body: (_) @body) (function_expression body: (_) @body) (generator_function body: (_) @body)])
-  @definition.function)
-  (#eq? @_exports "exports"))
+; @include ../javascript/assigned-functions.inc
 
 (interface_declaration
   name: (type_identifier) @name
