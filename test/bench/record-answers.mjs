@@ -22,19 +22,13 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { fileURLToPath, pathToFileURL } from "node:url";
+import { pathToFileURL } from "node:url";
 import { execFileSync } from "node:child_process";
+import { parseArgs, repoRoot } from "./lib/bench-utils.mjs";
 
-const here = path.dirname(fileURLToPath(import.meta.url));
-const repoRoot = path.resolve(here, "../..");
-const argv = process.argv.slice(2);
-const flag = (name, dflt) => {
-  const i = argv.indexOf(`--${name}`);
-  return i >= 0 ? argv[i + 1] : dflt;
-};
-const OUT = path.resolve(flag("out", "/tmp/codeslice-answers"));
-const DIST = path.resolve(flag("dist", repoRoot));
-const positional = argv.filter((a, i) => !a.startsWith("--") && !["--out", "--dist"].includes(argv[i - 1]));
+const { flags, positionals: positional } = parseArgs(process.argv.slice(2));
+const OUT = path.resolve(flags.out ?? "/tmp/codeslice-answers");
+const DIST = path.resolve(flags.dist ?? repoRoot);
 
 const { createEngine } = await import(pathToFileURL(path.join(DIST, "dist/index.js")).href);
 const { createNodePlatform } = await import(pathToFileURL(path.join(DIST, "dist/platform/node/index.js")).href);
