@@ -37,6 +37,8 @@ import type { ScipAnswer, ScipOptions } from "../scip/scip.ts";
 import type { RenamePlan } from "../rename/plan.ts";
 import { applyPlan, type ApplyReport, type PlanFiles } from "../rename/apply.ts";
 import { answerRename, forgetPlan, loadPlan } from "./rename.ts";
+import { answerDataflowQuestion, type DataflowOptions } from "./dataflow.ts";
+import type { DataflowAnswer } from "../dataflow/answer.ts";
 import { runQuery, type QueryAnswer, type QueryOptions } from "../query/query.ts";
 import { answerClusters, answerFlows, type ClustersAnswer, type FlowsAnswer, type StructureOptions } from "../query/structure.ts";
 
@@ -310,6 +312,16 @@ export interface Engine {
    */
   rename(symbol: string, newName: string, options?: RunOptions): Promise<RenamePlan>;
   /**
+   * Statement-level data flow in one function (Python, TypeScript, JavaScript), built on demand:
+   * `target` is a symbol or a route `METHOD /path` (an inline handler too). With no question,
+   * whether user input (route parameters, request data) reaches a SQL, process, file-write or
+   * HTML-response call, here or in a project function it passes the input to; with `variable`
+   * (and `line`), where that value comes from and where it goes; with `line` alone, where the
+   * values read on that line come from. Steps cite `path:line`; what cannot be followed is
+   * listed as unknown.
+   */
+  dataflow(target: string, options?: DataflowOptions & RunOptions): Promise<DataflowAnswer>;
+  /**
    * Applies the plan a preview sealed with `token` through `files`, the host's file operations
    * (the engine never writes project files itself): all files or none, only if each still has the
    * content the preview saw. Mentions are written only with `mentions`. A token applies once.
@@ -424,6 +436,7 @@ export function createEngine(platform: Platform, options: EngineOptions = {}): E
     importIndex: (bytes) => importIndex(s, bytes),
     scip: (opts = {}) => answerScip(s, opts),
     rename: (symbol, newName, opts = {}) => answerRename(s, symbol, newName, opts),
+    dataflow: (target, opts = {}) => answerDataflowQuestion(s, target, opts),
     async applyRename(token, files, opts = {}) {
       const plan = await loadPlan(s, token.trim(), opts.newName);
       const report = await applyPlan(plan, files, opts);
