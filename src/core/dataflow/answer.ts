@@ -61,7 +61,7 @@ export interface DataflowSubject {
 
 /** Answers one question about `subject`. */
 export async function answerDataflow(subject: DataflowSubject, question: { variable?: string; line?: number }, io: DataflowIO): Promise<DataflowAnswer> {
-  const flow = analyse(subject.facts, subject.inputs, io.target);
+  const flow = analyse(subject.route ? { ...subject.facts, handler: true } : subject.facts, subject.inputs, io.target);
   const unknown: FlowStep[] = [];
   const sinks = await sinkReach(flow, io, unknown);
   const inputs = inputSteps(flow);
@@ -208,7 +208,9 @@ function defStep(flow: FunctionFlow, d: DefFact, io: DataflowIO): FlowStep {
   const path = flow.facts.path;
   if (d.kind === "param") {
     const t = flow.taint[flow.defs.indexOf(d)];
-    return t ? { ...t.step, what: `${t.step.what}` } : { path, line: d.line, what: `parameter ${d.paramText ?? d.name} (from the caller)`, kind: "param" };
+    if (t) return t.step;
+    const from = flow.facts.handler ? "a dependency the framework fills, not request data" : "from the caller";
+    return { path, line: d.line, what: `parameter ${d.paramText ?? d.name} (${from})`, kind: "param" };
   }
   const v = d.value!;
   const calls = [...new Set(v.uses.filter((u) => u.via).map((u) => `${u.via}@${u.viaLine}`))];
@@ -223,20 +225,22 @@ function defStep(flow: FunctionFlow, d: DefFact, io: DataflowIO): FlowStep {
 async function variableFlow(flow: FunctionFlow, name: string, line: number | undefined, io: DataflowIO, unknown: FlowStep[]): Promise<{ origins: FlowStep[][]; uses: FlowStep[] }> {
   const defs = line === undefined ? flow.defs.filter((d) => d.name === name) : atLine(flow, name, line);
   const origins = dedupe(defs.flatMap((d) => originsOf(flow, d, io, unknown, new Set())));
-  const uses: FlowStep[] = [];
+  // Steps grouped by the line of the function they start at: a callee's steps follow the call that leads there.
+  const groups: { line: number; steps: FlowStep[] }[] = [];
+  const uses = { push: (...steps: FlowStep[]) => steps.length && groups.push({ line: steps[0]!.line, steps }) };
   const path = flow.facts.path;
   const fromDefs = (e: ExprFacts, pos: number, blocks: number[]) => e.uses.some((u) => u.name === name && reaching(flow, name, pos, blocks).some((d) => defs.includes(d)));
   for (const d of flow.defs) if (d.value && d.kind !== "param" && fromDefs(d.value, d.pos, d.blocks) && d.name !== name) uses.push({ path, line: d.line, what: `flows into ${d.name} = ${d.value.text}`, kind: "assign" });
   for (const c of flow.facts.calls) {
     const i = c.args.findIndex((a) => fromDefs(a, c.pos, c.blocks));
-    const chainedHit = i < 0 && c.chained.some((a) => fromDefs(a, c.pos, c.blocks));
+    // A call chained on this one's result counts only for a sink (`db.query(User).filter(User.id == id)`).
+    const chainedHit = i < 0 && c.sink !== undefined && c.chained.some((a) => fromDefs(a, c.pos, c.blocks));
     if (i < 0 && !chainedHit) continue;
-    uses.push({ path, line: c.line, what: `${c.sink ? `${SINK_WORDS[c.sink]}: ` : ""}passed to ${c.callee}(…)${i >= 0 ? ` as argument ${i + 1}` : " (chained call)"}`, kind: c.sink ? "sink" : "call" });
-    if (c.sink || i < 0) continue;
-    uses.push(...(await oneDeep(flow, c, i, io, unknown)));
+    const step: FlowStep = { path, line: c.line, what: `${c.sink ? `${SINK_WORDS[c.sink]}: ` : ""}passed to ${c.callee}(…)${i >= 0 ? ` as argument ${i + 1}` : " (in a call chained on it)"}`, kind: c.sink ? "sink" : "call" };
+    uses.push(step, ...(c.sink || i < 0 ? [] : await oneDeep(flow, c, i, io, unknown)));
   }
   for (const r of flow.facts.returns) if (fromDefs(r.value, r.pos, r.blocks)) uses.push({ path, line: r.line, what: `returned: ${r.value.text}`, kind: "return" });
-  return { origins, uses: uses.sort((a, b) => a.line - b.line) };
+  return { origins, uses: groups.sort((a, b) => a.line - b.line).flatMap((g) => g.steps) };
 }
 
 /** Where an argument goes inside the project function a call reaches: its sinks and returns. */
@@ -288,7 +292,8 @@ export function dataflowText(a: Omit<DataflowAnswer, "text">, question: { variab
   for (const s of a.inputs) lines.push(`  ${at(s)}  ${s.what}`);
   if (a.question === "variable" || a.question === "line") {
     const subject = a.question === "variable" ? `${question.variable}${question.line !== undefined ? ` at line ${question.line}` : ""}` : `the values read on line ${question.line}`;
-    lines.push(a.origins!.length ? `where ${subject} comes from:` : `no binding of ${subject} found in ${fn.qualified}.`);
+    const verb = a.question === "variable" ? "comes" : "come";
+    lines.push(a.origins!.length ? `where ${subject} ${verb} from:` : `no binding of ${subject} found in ${fn.qualified}.`);
     a.origins!.forEach((c, i) => {
       lines.push(`  ${i + 1}.`);
       for (const s of c) lines.push(`    ${at(s)}  ${s.what}`);

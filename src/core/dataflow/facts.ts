@@ -66,6 +66,8 @@ export interface FunctionFacts {
   defs: DefFact[];
   calls: CallFact[];
   returns: ReturnFact[];
+  /** Set when the function is a route's handler: its parameters are filled by the framework. */
+  handler?: boolean;
 }
 
 const oneLine = (text: string) => {

@@ -29,7 +29,7 @@ export interface DataflowOptions {
 }
 
 /** `Engine.dataflow`. */
-export function answerDataflowQuestion(s: EngineState, target: string, opts: DataflowOptions & RunOptions): Promise<DataflowAnswer> {
+export async function answerDataflowQuestion(s: EngineState, target: string, opts: DataflowOptions & RunOptions): Promise<DataflowAnswer> {
   if (opts.line !== undefined && (!Number.isInteger(opts.line) || opts.line < 1)) {
     throw new EngineError("invalid_argument", `line must be a whole number ≥ 1, got ${opts.line}.`, { hint: "Give the line of the function to ask about.", data: { start: opts.line, min: 1 } });
   }
