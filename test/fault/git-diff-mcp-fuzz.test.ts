@@ -389,6 +389,7 @@ function toolArgs(r: Rng, tool: string): Record<string, unknown> {
     read_snippet: ["path", "start_line", "end_line"], pack: ["task", "budget"], impact: ["target", "direction", "depth", "limit", "cursor", "tests", "budget"],
     changes: ["diff", "staged", "base", "head", "budget"], route_map: ["prefix", "method", "budget"],
     grep: ["pattern", "paths", "ignore_case", "max_matches"], rename: ["symbol", "new_name", "apply", "mentions"], query: ["q", "kind", "budget"], check: ["limit"],
+    dataflow: ["target", "variable", "line"],
   };
   const out: Record<string, unknown> = {};
   for (const name of names[tool] ?? []) if (r.chance(0.7)) out[name] = anyValue(r);

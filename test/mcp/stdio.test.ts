@@ -177,6 +177,13 @@ describe("codeslice mcp over stdio (SDK client)", () => {
           expect(d).toMatchObject({ applied: false, counts: { edits: 3, files: 2 } }); // the definition, the import and the call in Cart.total
           expect(text).toContain(`plan_token: ${d.planToken}`);
         }],
+        // register: user = User(name) on line 6 from the parameter name (line 4), returned on line 9.
+        ["dataflow", { target: "shop.service.register", variable: "user" }, (d, text) => {
+          expect(d).toMatchObject({ question: "variable", function: { qualified: "shop.service.register" } });
+          expect(text).toContain("shop/service.py:6  user = User(name)");
+          expect(text).toContain("shop/service.py:4  parameter name: str");
+          expect(text).toMatch(/shop\/service\.py:9 +returned: user/);
+        }],
       ];
       const { tools } = await s.client.listTools();
       expect(calls.map(([name]) => name).sort()).toEqual(tools.map((t) => t.name).sort());

@@ -6,7 +6,7 @@
  */
 import type { Node } from "web-tree-sitter";
 import { EngineError } from "../../shared/errors.ts";
-import { languageById } from "../../languages/index.ts";
+import { LANGUAGES, languageById } from "../../languages/index.ts";
 import type { DataflowRules, LanguageSpec } from "../../languages/types.ts";
 import { answerDataflow, type DataflowAnswer, type LoadedFunction } from "../dataflow/answer.ts";
 import { functionFacts, type FunctionFacts } from "../dataflow/facts.ts";
@@ -42,7 +42,7 @@ export async function answerDataflowQuestion(s: EngineState, target: string, opt
     const spec = languageById(found.file.language);
     const rules = spec?.dataflow;
     if (!spec || !rules) {
-      throw new EngineError("invalid_argument", `${found.label} is ${spec?.name ?? found.file.language}; data flow reads Python, TypeScript and JavaScript.`, { hint: "Ask about a function in one of those languages.", data: { reason: "unsupported_language", target } });
+      throw new EngineError("invalid_argument", `${found.label} is ${spec?.name ?? found.file.language}; data flow reads ${LANGUAGES.filter((l) => l.dataflow).map((l) => l.name).join(", ")}.`, { hint: "Ask about a function in one of those languages.", data: { reason: "unsupported_language", target } });
     }
     const facts = await readFunction(runtime, spec, rules, found.file.path, await inputs.text(found.file.path), found.lines);
     if (!facts) {
