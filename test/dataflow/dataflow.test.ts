@@ -88,9 +88,24 @@ describe("dataflow answers hand-checked questions on route handlers", () => {
 });
 
 describe("dataflow says what it cannot follow and refuses what it cannot read", () => {
-  it("a value passed to an unresolved call is listed as unknown, not followed", async () => {
+  it("a value that passes through an unresolved call says it is assumed to pass on", async () => {
     const a = await ask({ ask: "", fixture: EXPRESS, target: "GET /greet" });
-    expect(a.unknown.some((s) => /String\(…\).*cannot resolve/.test(s.what))).toBe(true);
+    const steps = a.sinks.find((s) => s.reached)!.steps.filter((s) => s.line === lineOf(EXPRESS, "greet_branch").line);
+    expect(steps.map((s) => s.kind)).toEqual(["input", "assumed"]);
+    const step = steps[1]!;
+    expect(step.what).toMatch(/String.*cannot resolve: assumed to pass its argument on/);
+  });
+  it("input passed to an unresolved call whose result goes nowhere is listed as not followed", async () => {
+    const a = await ask({ ask: "", fixture: `
+      #- app.py
+      from flask import request
+      @app.route("/hook", methods=["POST"])
+      def hook():
+          payload = request.json
+          queue.push(payload)  # M:push
+          return "ok"
+    `, target: "POST /hook" });
+    expect(a.unknown.map((s) => s.line)).toEqual([5]);
     expect(a.text).toContain("not followed (unknown):");
   });
   it("an unknown target is unknown_symbol with suggestions", async () => {

@@ -64,6 +64,10 @@ export async function answerDataflow(subject: DataflowSubject, question: { varia
   const flow = analyse(subject.route ? { ...subject.facts, handler: true } : subject.facts, subject.inputs, io.target);
   const unknown: FlowStep[] = [];
   const sinks = await sinkReach(flow, io, unknown);
+  // A binding that carries input through getattr, a computed call or a spread: where it leads cannot be read.
+  flow.defs.forEach((d, i) => {
+    if (flow.taint[i] && d.value) for (const dyn of d.value.dynamic) unknown.push({ path: flow.facts.path, line: d.line, what: `dynamic: ${dyn} (not followed)`, kind: "unknown" });
+  });
   const inputs = inputSteps(flow);
   const fn = { qualified: subject.qualified, path: subject.facts.path, start: subject.facts.start, end: subject.facts.end, ...(subject.route ? { route: subject.route } : {}) };
   const base = { function: fn, inputs, sinks, unknown };
@@ -126,7 +130,8 @@ async function sinkReach(flow: FunctionFlow, io: DataflowIO, unknown: FlowStep[]
     for (const a of [...c.args, ...c.chained]) for (const d of a.dynamic) unknown.push({ path, line: c.line, what: `dynamic: ${d} (not followed)`, kind: "unknown" });
     const t = io.target(c.line, c.callee);
     if (t.kind === "unresolved") {
-      unknown.push({ path, line: c.line, what: `${hit.text} is passed to ${c.callee}(…), a call the graph cannot resolve: not followed`, kind: "unknown" });
+      // A result that is used is followed on (with the assumption said where it is); one that goes nowhere leaves only the callee to tell.
+      if (c.discarded) unknown.push({ path, line: c.line, what: `${hit.text} is passed to ${c.callee}(…), a call the graph cannot resolve: not followed`, kind: "unknown" });
       continue;
     }
     if (t.kind !== "project") continue;
@@ -136,7 +141,7 @@ async function sinkReach(flow: FunctionFlow, io: DataflowIO, unknown: FlowStep[]
     }
     const callee = await io.load(t);
     if (!callee) {
-      unknown.push({ path, line: c.line, what: `${hit.text} is passed to ${t.qualified}, which could not be read: not followed`, kind: "unknown" });
+      if (c.discarded) unknown.push({ path, line: c.line, what: `${hit.text} is passed to ${t.qualified}, which could not be read: not followed`, kind: "unknown" });
       continue;
     }
     const param = paramFor(callee.facts, c, hit);

@@ -15,6 +15,8 @@ export interface ExprFacts {
   uses: { name: string; via?: string; viaLine?: number }[];
   /** User-input sources in it (`request.form`), as written. */
   sources: string[];
+  /** For each source, the callee of the innermost call whose argument holds it (`String` in `String(req.query.x)`). */
+  sourceVia?: ({ via: string; viaLine: number } | undefined)[];
   /** Dynamic parts no reader can follow: `getattr(o, name)`, `o[key](…)`, spreads. */
   dynamic: string[];
 }
@@ -46,6 +48,8 @@ export interface CallFact {
   /** Arguments of calls chained on this one's result (`db.query(User).filter(User.id == id)`). */
   chained: ExprFacts[];
   sink?: SinkKind;
+  /** The call is a statement of its own: its result goes nowhere (`obj.save(x)`), so only the callee can tell where `x` goes. */
+  discarded?: boolean;
 }
 
 /** A return statement. */
@@ -207,7 +211,9 @@ function recordCall(node: Node, rules: DataflowRules, out: FunctionFacts, root: 
     cur = call;
   }
   const sink = rules.sinks.find((s) => s.pattern.test(callee))?.kind;
-  out.calls.push({ callee, name, line: node.startPosition.row + 1, pos: node.startIndex, blocks: blocksOf(node, rules, root), args, chained, ...(sink ? { sink } : {}) });
+  const up = node.parent?.type === "await_expression" ? node.parent.parent : node.parent;
+  const discarded = up?.type === "expression_statement";
+  out.calls.push({ callee, name, line: node.startPosition.row + 1, pos: node.startIndex, blocks: blocksOf(node, rules, root), args, chained, ...(sink ? { sink } : {}), ...(discarded ? { discarded } : {}) });
 }
 
 /** What an expression reads. */
@@ -220,6 +226,7 @@ export function exprFacts(expr: Node, rules: DataflowRules): ExprFacts {
       const text = compact(node.text);
       if (rules.sources.some((s) => s.pattern.test(text))) {
         facts.sources.push(text);
+        (facts.sourceVia ??= []).push(via ? { via, viaLine: viaLine! } : undefined);
         continue;
       }
     }

@@ -83,7 +83,8 @@ export function analyse(facts: FunctionFacts, inputs: Map<string, FlowStep>, tar
 /** The first taint an expression carries: a source in it, or a name whose reaching binding carries one. */
 export function exprTaint(flow: FunctionFlow, e: ExprFacts, pos: number, blocks: readonly number[], line: number, target: (line: number, callee: string) => CallTarget): { from?: Taint; note: string } | undefined {
   if (e.sources.length > 0) {
-    return { from: { step: { path: flow.facts.path, line, what: `user input enters: ${e.sources[0]}`, kind: "input" } }, note: "" };
+    const via = e.sourceVia?.[0];
+    return { from: { step: { path: flow.facts.path, line, what: `user input enters: ${e.sources[0]}`, kind: "input" } }, note: via ? viaNote(via.via, target(via.viaLine, via.via)) : "" };
   }
   for (const use of e.uses) {
     for (const d of reaching(flow, use.name, pos, blocks)) {
