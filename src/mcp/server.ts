@@ -194,7 +194,14 @@ export function createMcpServer(engine: Engine, options: McpServerOptions = {}):
       return r;
     },
   });
-  registerPrompts(server, 3 * responseCap);
+  registerPrompts(server, 3 * responseCap, async (budget) => {
+    const r = await refresh();
+    if (r.sourceFiles === 0) {
+      const { message, hint } = noSourceText(root, r.files);
+      throw new EngineError("no_supported_files", message, { hint, data: { root, files: r.files } });
+    }
+    return engine.mermaidMap({ budget });
+  });
   // The SDK announces listChanged for every kind it registers; the tools and prompts never change.
   server.server.registerCapabilities({ tools: { listChanged: false }, prompts: { listChanged: false } });
   server.server.onclose = () => resources?.close();

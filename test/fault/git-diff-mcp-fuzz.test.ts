@@ -421,8 +421,8 @@ describe("fuzz: MCP arguments", () => {
           } else if (kind === 8) {
             await c.client.subscribeResource({ uri: asText(anyValue(r)) });
           } else {
-            const name = r.pick(["review_diff", "explain_symbol", "plan_change", "nope"]);
-            const res = await c.client.getPrompt({ name, arguments: { diff: asText(anyValue(r)), symbol: asText(anyValue(r)), task: asText(anyValue(r)) } });
+            const name = r.pick(["review_diff", "explain_symbol", "plan_change", "detect_impact", "generate_map", "nope"]);
+            const res = await c.client.getPrompt({ name, arguments: { diff: asText(anyValue(r)), symbol: asText(anyValue(r)), task: asText(anyValue(r)), base: asText(anyValue(r)), budget: asText(anyValue(r)) } });
             text = res.messages.map((m) => (m.content as { text?: string }).text ?? "").join("\n");
             expect(text.length, `seed ${seed}: ${name}`).toBeLessThan(200_000);
           }

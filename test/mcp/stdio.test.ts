@@ -231,7 +231,9 @@ describe("codeslice mcp over stdio (SDK client)", () => {
       expect(await read(uri)).toContain('" €"');
 
       const { prompts } = await s.client.listPrompts();
-      expect(prompts.map((p) => p.name).sort()).toEqual(["explain_symbol", "plan_change", "review_diff"]);
+      expect(prompts.map((p) => p.name).sort()).toEqual(["detect_impact", "explain_symbol", "generate_map", "plan_change", "review_diff"]);
+      const map = await s.client.getPrompt({ name: "generate_map", arguments: {} });
+      expect(JSON.stringify(map.messages)).toContain("```mermaid");
       const got = await s.client.getPrompt({ name: "explain_symbol", arguments: { symbol: "Cart.total" } });
       expect(JSON.stringify(got.messages)).toContain("Cart.total");
     } finally {

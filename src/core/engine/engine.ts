@@ -39,6 +39,9 @@ import { applyPlan, type ApplyReport, type PlanFiles } from "../rename/apply.ts"
 import { answerRename, forgetPlan, loadPlan } from "./rename.ts";
 import { answerDataflowQuestion, type DataflowOptions } from "./dataflow.ts";
 import type { DataflowAnswer } from "../dataflow/answer.ts";
+import { mermaidMap, type MermaidMap } from "../map/mermaid.ts";
+import { loadTokenCounter as loadCounter } from "../budget/tokenizer.ts";
+import { EngineError } from "../../shared/errors.ts";
 import { runQuery, type QueryAnswer, type QueryOptions } from "../query/query.ts";
 import { answerClusters, answerFlows, type ClustersAnswer, type FlowsAnswer, type StructureOptions } from "../query/structure.ts";
 
@@ -230,6 +233,12 @@ export interface Engine {
    * cohesion, central symbols and the entry points whose flows reach it.
    */
   clusters(options?: RunOptions & StructureOptions): Promise<ClustersAnswer>;
+  /**
+   * The architecture as Mermaid diagrams built from the graph (imports between top folders,
+   * clusters with the calls between them and their entry points, the largest flows), fitted to
+   * `budget` tokens (o200k; default 2,000).
+   */
+  mermaidMap(options?: RunOptions & { budget?: number }): Promise<MermaidMap>;
   /** Resolves a symbol name to one definition (throws unknown_symbol / ambiguous_symbol). */
   resolveSymbol(symbol: string, options?: RunOptions): Promise<SymbolRef>;
   /**
@@ -419,6 +428,12 @@ export function createEngine(platform: Platform, options: EngineOptions = {}): E
     async clusters(opts = {}) {
       const graph = await codeGraph(s, opts);
       return answerClusters(graph, routesOf(s, graph), opts);
+    },
+    async mermaidMap(opts = {}) {
+      const budget = opts.budget ?? 2000;
+      if (!Number.isInteger(budget) || budget < 200) throw new EngineError("invalid_argument", `budget must be a whole number ≥ 200, got ${String(opts.budget)}.`, { hint: "Give a budget of at least 200 tokens.", data: { budget: opts.budget, min: 200 } });
+      const graph = await codeGraph(s, opts);
+      return mermaidMap(graph, routesOf(s, graph), budget, await loadCounter("o200k_base"));
     },
     async resolveSymbol(symbol, opts = {}) {
       return symbolRef(findSymbol(await codeGraph(s, opts), symbol));
