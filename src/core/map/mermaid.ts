@@ -52,13 +52,18 @@ function folderEdges(graph: CodeGraph, depth: number): Map<string, number> {
   return out;
 }
 
-/** The shallowest depth (1..4) at which imports connect at least three folders. */
+/**
+ * The shallowest depth (1..4) at which imports connect at least five folders, else the one that
+ * connects the most: a project with all its code under `src/` is mapped by `src/*`, not by one box.
+ */
 function pickDepth(graph: CodeGraph): number {
+  let best = { depth: 1, folders: 0 };
   for (let depth = 1; depth <= 4; depth++) {
-    const folders = new Set([...folderEdges(graph, depth).keys()].flatMap((k) => k.split("\u0000")));
-    if (folders.size >= 3) return depth;
+    const folders = new Set([...folderEdges(graph, depth).keys()].flatMap((k) => k.split("\u0000"))).size;
+    if (folders >= 5) return depth;
+    if (folders > best.folders) best = { depth, folders };
   }
-  return 1;
+  return best.depth;
 }
 
 /** Calls between clusters, by count. */
@@ -95,7 +100,7 @@ function foldersDiagram(edges: [string, number][], depth: number): string[] {
 function clustersDiagram(graph: CodeGraph, clusters: Cluster[], sizes: Sizes): string[] {
   const shown = clusters.slice(0, sizes.clusters);
   const lines = ["flowchart TB"];
-  shown.forEach((c, i) => lines.push(`  c${i}[${label(`${c.name} · ${c.files.length} files · cohesion ${c.cohesion}`)}]`));
+  shown.forEach((c, i) => lines.push(`  c${i}[${label(`${c.name}${c.name.includes(" files") ? "" : ` (${c.files.length} files)`} · cohesion ${c.cohesion}`)}]`));
   for (const [key, n] of top(clusterEdges(graph, shown), sizes.clusterEdges)) {
     const [a, b] = key.split("\u0000");
     lines.push(`  c${a} -->|${n} calls| c${b}`);
