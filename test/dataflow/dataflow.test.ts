@@ -38,6 +38,8 @@ const Q: Question[] = [
   { ask: "does user input reach the SQL call of GET /stats?", fixture: FLASK, target: "GET /stats", reached: [], notReached: ["stats_exec"] },
   { ask: "which bindings of limit reach the SQL call in stats?", fixture: FLASK, target: "app.views.stats", variable: "limit", at: "stats_exec", origins: ["stats_limit", "stats_branch"] },
   { ask: "does the form data of POST /notes reach a file write, and the file name?", fixture: FLASK, target: "POST /notes", reached: ["note_write"], notReached: ["note_open"], unknown: ["note_dyn"] },
+  { ask: "does the form field reach the audit inserts, when make_stamp returns a constant?", fixture: FLASK, target: "POST /audit", reached: ["audit_exec"], notReached: ["audit_seen"] },
+  { ask: "where does stamp come from in audit?", fixture: FLASK, target: "app.views.audit", variable: "stamp", at: "audit_seen", origins: ["audit_stamp"] },
   { ask: "does the email path parameter reach a SQL call?", fixture: FASTAPI, target: "GET /users/by-email/{email}", reached: ["crud_exec"] },
   { ask: "does the term query parameter reach raw SQL text?", fixture: FASTAPI, target: "GET /users/search", reached: ["raw_text", "raw_exec"] },
   { ask: "where does cleaned come from when search calls raw_lookup?", fixture: FASTAPI, target: "app.routes.search", variable: "cleaned", at: "search_call", origins: ["search_param", "search_clean"] },

@@ -18,10 +18,15 @@ def find_user(conn, name):
 
 def count_rows(conn):
     return conn.execute("SELECT count(*) FROM users").fetchone()  # M:count_exec
+
+def make_stamp(name):
+    if not name:
+        return "anonymous"
+    return "2024-01-01T00:00:00"
 #- app/views.py
 import subprocess
 from flask import Flask, request, jsonify
-from .db import get_db, find_user, count_rows
+from .db import get_db, find_user, count_rows, make_stamp
 
 app = Flask(__name__)
 
@@ -58,6 +63,15 @@ def save_note():
     with open(safe, "a") as fh:  # M:note_open
         fh.write(title + "\\n")  # M:note_write
     handler = getattr(fh, request.form["op"])  # M:note_dyn
+    return "ok"
+
+@app.route("/audit", methods=["POST"])
+def audit():
+    who = request.form["who"]  # M:audit_who
+    stamp = make_stamp(who)  # M:audit_stamp
+    conn = get_db()
+    conn.execute("INSERT INTO audit VALUES (?, ?)", (stamp, len(who)))  # M:audit_exec
+    conn.execute("INSERT INTO seen VALUES (?)", (stamp,))  # M:audit_seen
     return "ok"
 `;
 

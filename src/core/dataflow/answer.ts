@@ -61,7 +61,7 @@ export interface DataflowSubject {
 
 /** Answers one question about `subject`. */
 export async function answerDataflow(subject: DataflowSubject, question: { variable?: string; line?: number }, io: DataflowIO): Promise<DataflowAnswer> {
-  const flow = analyse(subject.route ? { ...subject.facts, handler: true } : subject.facts, subject.inputs, io.target);
+  const flow = analyse(subject.route ? { ...subject.facts, handler: true } : subject.facts, subject.inputs, io.target, await opaqueCalls(subject.facts, io));
   const unknown: FlowStep[] = [];
   const sinks = await sinkReach(flow, io, unknown);
   // A binding that carries input through getattr, a computed call or a spread: where it leads cannot be read.
@@ -82,6 +82,32 @@ export async function answerDataflow(subject: DataflowSubject, question: { varia
   }
   const answer = { ...base, question: "reach" as const };
   return { ...answer, text: dataflowText(answer, question) };
+}
+
+/**
+ * The project calls in a function (one level deep) whose return carries none of their
+ * parameters: each callee read with every parameter marked, its returns checked. A value passed
+ * to one does not come back through its result (`stamp = make_stamp(name)` returning a constant).
+ */
+async function opaqueCalls(facts: FunctionFacts, io: DataflowIO): Promise<Set<string>> {
+  const out = new Set<string>();
+  const seen = new Map<string, boolean>();
+  for (const c of facts.calls) {
+    const t = io.target(c.line, c.callee);
+    if (t.kind !== "project") continue;
+    const key = `${t.path}:${t.line}`;
+    if (!seen.has(key)) {
+      const callee = await io.load(t);
+      if (!callee) seen.set(key, false);
+      else {
+        const marked = new Map(callee.facts.params.map((p): [string, FlowStep] => [p.name, { path: t.path, line: p.line, what: p.name, kind: "param" }]));
+        const inner = analyse(callee.facts, marked, callee.target);
+        seen.set(key, callee.facts.returns.length > 0 && !callee.facts.returns.some((r) => exprTaint(inner, r.value, r.pos, r.blocks, r.line, callee.target)));
+      }
+    }
+    if (seen.get(key)) out.add(`${c.line}:${c.callee}`);
+  }
+  return out;
 }
 
 /** Where input enters: input parameters and source expressions, in line order. */

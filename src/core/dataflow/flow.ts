@@ -36,6 +36,8 @@ export interface FunctionFlow {
   defs: DefFact[];
   /** Taint of each binding (by index in `defs`), when it carries user input. */
   taint: (Taint | undefined)[];
+  /** Project calls (`line:callee`) whose return carries none of their arguments: a value read in one does not pass through it. */
+  opaque: ReadonlySet<string>;
 }
 
 /** Where a def sits in `defs`. */
@@ -64,9 +66,9 @@ function isPrefix(a: readonly number[], b: readonly number[]): boolean {
  * Runs the function's flow. `inputs` says which parameters carry user input (a route handler's,
  * or the one a caller passed input to), with the words for why.
  */
-export function analyse(facts: FunctionFacts, inputs: Map<string, FlowStep>, target: (line: number, callee: string) => CallTarget): FunctionFlow {
+export function analyse(facts: FunctionFacts, inputs: Map<string, FlowStep>, target: (line: number, callee: string) => CallTarget, opaque: ReadonlySet<string> = new Set()): FunctionFlow {
   const defs = [...facts.params, ...facts.defs];
-  const flow: FunctionFlow = { facts, defs, taint: new Array(defs.length).fill(undefined) };
+  const flow: FunctionFlow = { facts, defs, taint: new Array(defs.length).fill(undefined), opaque };
   facts.params.forEach((p, i) => {
     const step = inputs.get(p.name);
     if (step) flow.taint[i] = { step };
@@ -87,6 +89,7 @@ export function exprTaint(flow: FunctionFlow, e: ExprFacts, pos: number, blocks:
     return { from: { step: { path: flow.facts.path, line, what: `user input enters: ${e.sources[0]}`, kind: "input" } }, note: via ? viaNote(via.via, target(via.viaLine, via.via)) : "" };
   }
   for (const use of e.uses) {
+    if (use.via && flow.opaque.has(`${use.viaLine}:${use.via}`)) continue;
     for (const d of reaching(flow, use.name, pos, blocks)) {
       const t = flow.taint[indexOf(flow, d)];
       if (!t) continue;

@@ -4,6 +4,7 @@ import type { DataflowRules } from "../types.ts";
 /** Parameters a framework fills with a service rather than request data: dependencies, sessions, the request object itself. */
 const NOT_INPUT = /^(self|cls|request|req|response|background_tasks)\b|Depends\(|Dep\b|\bSession\b|\bRequest\b|\bResponse\b|BackgroundTasks|CurrentUser/;
 
+/** Python's DataflowRules. */
 export const pythonDataflow: DataflowRules = {
   functions: ["function_definition", "lambda"],
   blocks: ["block"],

@@ -3,6 +3,7 @@ import type { DataflowRules } from "../types.ts";
 
 const DB = "(db|sql|pool|client|conn|connection|knex|prisma|tx|trx|database|sequelize|pg|mysql|query|stmt|statement|env\\.DB)";
 
+/** The DataflowRules TypeScript, TSX and JavaScript share. */
 export const ecmascriptDataflow: DataflowRules = {
   functions: ["function_declaration", "function_expression", "arrow_function", "method_definition", "generator_function_declaration", "function"],
   blocks: ["statement_block"],

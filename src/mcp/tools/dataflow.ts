@@ -13,6 +13,7 @@ function shown(a: DataflowAnswer, n: number) {
   return { text: n >= lines.length ? text : `${lines.slice(0, n).join("\n")}\n(cut after ${n} of ${lines.length} lines to fit the response cap; ask about one variable or line)`, data };
 }
 
+/** The `dataflow` tool. */
 export const dataflowTool = defineTool({
   name: "dataflow",
   title: "Data flow",
