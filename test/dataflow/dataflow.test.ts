@@ -138,3 +138,14 @@ describe("dataflow says what it cannot follow and refuses what it cannot read", 
     expect((await errorOf(engine.dataflow("app.views.ping", { line: 0 }))).code).toBe("invalid_argument");
   });
 });
+
+describe("dataflow on a long handler", () => {
+  it("lists at most 40 unknown steps and counts the rest", async () => {
+    const calls = Array.from({ length: 60 }, (_, i) => `    hook${i}(data)`).join("\n");
+    const { engine } = memoryEngine({ "app.py": `from flask import request\n\n@app.route("/many", methods=["POST"])\ndef many():\n    data = request.json\n${calls}\n    return "ok"\n` });
+    const a = await engine.dataflow("POST /many");
+    expect(a.unknown).toHaveLength(40);
+    expect(a.unknownMore).toBe(20);
+    expect(a.text).toContain("… and 20 more");
+  });
+});

@@ -34,6 +34,9 @@ export interface SinkReach {
   steps: FlowStep[];
 }
 
+/** Unknown steps an answer lists at most (a long function can pass input to hundreds of unresolved calls). */
+export const UNKNOWN_KEPT = 40;
+
 /** The answer. */
 export interface DataflowAnswer {
   function: { qualified: string; path: string; start: number; end: number; route?: string };
@@ -45,8 +48,10 @@ export interface DataflowAnswer {
   origins?: FlowStep[][];
   /** For a variable: where its value goes after that line. */
   uses?: FlowStep[];
-  /** Steps that could not be followed. */
+  /** Steps that could not be followed (the first UNKNOWN_KEPT). */
   unknown: FlowStep[];
+  /** Unknown steps past UNKNOWN_KEPT, left out. */
+  unknownMore?: number;
   text: string;
 }
 
@@ -70,7 +75,10 @@ export async function answerDataflow(subject: DataflowSubject, question: { varia
   });
   const inputs = inputSteps(flow);
   const fn = { qualified: subject.qualified, path: subject.facts.path, start: subject.facts.start, end: subject.facts.end, ...(subject.route ? { route: subject.route } : {}) };
-  const base = { function: fn, inputs, sinks, unknown };
+  // The same step is often found from two sinks' chains: each once, the first UNKNOWN_KEPT of them.
+  const seen = new Set<string>();
+  const distinct = unknown.filter((u) => !seen.has(`${u.path}:${u.line}:${u.what}`) && seen.add(`${u.path}:${u.line}:${u.what}`) !== undefined);
+  const base = { function: fn, inputs, sinks, unknown: distinct.slice(0, UNKNOWN_KEPT), ...(distinct.length > UNKNOWN_KEPT ? { unknownMore: distinct.length - UNKNOWN_KEPT } : {}) };
   if (question.variable !== undefined) {
     const v = await variableFlow(flow, question.variable, question.line, io, unknown);
     const answer = { ...base, question: "variable" as const, origins: v.origins, uses: v.uses };
@@ -346,6 +354,7 @@ export function dataflowText(a: Omit<DataflowAnswer, "text">, question: { variab
     lines.push("not followed (unknown):");
     const seen = new Set<string>();
     for (const s of a.unknown) if (!seen.has(at(s) + s.what) && seen.add(at(s) + s.what)) lines.push(`  ${at(s)}  ${s.what}`);
+    if (a.unknownMore) lines.push(`  … and ${a.unknownMore} more`);
   }
   lines.push("(read in source order: a value carried back by a loop is not followed)");
   return lines.join("\n");

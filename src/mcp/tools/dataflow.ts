@@ -35,6 +35,7 @@ export const dataflowTool = defineTool({
     origins: z.array(z.array(step)).optional(),
     uses: z.array(step).optional(),
     unknown: z.array(step),
+    unknownMore: z.int().optional().describe("Unknown steps left out past the first 40."),
   }),
   async run(args, ctx) {
     const a = await ctx.engine.dataflow(args.target, { signal: ctx.signal, ...(args.variable !== undefined ? { variable: args.variable } : {}), ...(args.line !== undefined ? { line: args.line } : {}) });
