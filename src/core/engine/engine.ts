@@ -37,6 +37,11 @@ import type { ScipAnswer, ScipOptions } from "../scip/scip.ts";
 import type { RenamePlan } from "../rename/plan.ts";
 import { applyPlan, type ApplyReport, type PlanFiles } from "../rename/apply.ts";
 import { answerRename, forgetPlan, loadPlan } from "./rename.ts";
+import { answerDataflowQuestion, type DataflowOptions } from "./dataflow.ts";
+import type { DataflowAnswer } from "../dataflow/answer.ts";
+import { mermaidMap, type MermaidMap } from "../map/mermaid.ts";
+import { loadTokenCounter as loadCounter } from "../budget/tokenizer.ts";
+import { EngineError } from "../../shared/errors.ts";
 import { runQuery, type QueryAnswer, type QueryOptions } from "../query/query.ts";
 import { answerClusters, answerFlows, type ClustersAnswer, type FlowsAnswer, type StructureOptions } from "../query/structure.ts";
 
@@ -228,6 +233,12 @@ export interface Engine {
    * cohesion, central symbols and the entry points whose flows reach it.
    */
   clusters(options?: RunOptions & StructureOptions): Promise<ClustersAnswer>;
+  /**
+   * The architecture as Mermaid diagrams built from the graph (imports between top folders,
+   * clusters with the calls between them and their entry points, the largest flows), fitted to
+   * `budget` tokens (o200k; default 2,000).
+   */
+  mermaidMap(options?: RunOptions & { budget?: number }): Promise<MermaidMap>;
   /** Resolves a symbol name to one definition (throws unknown_symbol / ambiguous_symbol). */
   resolveSymbol(symbol: string, options?: RunOptions): Promise<SymbolRef>;
   /**
@@ -309,6 +320,16 @@ export interface Engine {
    * what rename does not handle (modules, constructors, special methods, other languages).
    */
   rename(symbol: string, newName: string, options?: RunOptions): Promise<RenamePlan>;
+  /**
+   * Statement-level data flow in one function (Python, TypeScript, JavaScript), built on demand:
+   * `target` is a symbol or a route `METHOD /path` (an inline handler too). With no question,
+   * whether user input (route parameters, request data) reaches a SQL, process, file-write or
+   * HTML-response call, here or in a project function it passes the input to; with `variable`
+   * (and `line`), where that value comes from and where it goes; with `line` alone, where the
+   * values read on that line come from. Steps cite `path:line`; what cannot be followed is
+   * listed as unknown.
+   */
+  dataflow(target: string, options?: DataflowOptions & RunOptions): Promise<DataflowAnswer>;
   /**
    * Applies the plan a preview sealed with `token` through `files`, the host's file operations
    * (the engine never writes project files itself): all files or none, only if each still has the
@@ -408,6 +429,12 @@ export function createEngine(platform: Platform, options: EngineOptions = {}): E
       const graph = await codeGraph(s, opts);
       return answerClusters(graph, routesOf(s, graph), opts);
     },
+    async mermaidMap(opts = {}) {
+      const budget = opts.budget ?? 2000;
+      if (!Number.isInteger(budget) || budget < 200) throw new EngineError("invalid_argument", `budget must be a whole number ≥ 200, got ${String(opts.budget)}.`, { hint: "Give a budget of at least 200 tokens.", data: { budget: opts.budget, min: 200 } });
+      const graph = await codeGraph(s, opts);
+      return mermaidMap(graph, routesOf(s, graph), budget, await loadCounter("o200k_base"));
+    },
     async resolveSymbol(symbol, opts = {}) {
       return symbolRef(findSymbol(await codeGraph(s, opts), symbol));
     },
@@ -424,6 +451,7 @@ export function createEngine(platform: Platform, options: EngineOptions = {}): E
     importIndex: (bytes) => importIndex(s, bytes),
     scip: (opts = {}) => answerScip(s, opts),
     rename: (symbol, newName, opts = {}) => answerRename(s, symbol, newName, opts),
+    dataflow: (target, opts = {}) => answerDataflowQuestion(s, target, opts),
     async applyRename(token, files, opts = {}) {
       const plan = await loadPlan(s, token.trim(), opts.newName);
       const report = await applyPlan(plan, files, opts);

@@ -7,6 +7,7 @@ import { JS_BUILTIN_METHODS } from "../typescript/builtins.ts";
 import { typescriptResolver } from "../typescript/resolve.ts";
 import { jsTests } from "../typescript/tests.ts";
 import { ecmascriptRename } from "../typescript/rename.ts";
+import { ecmascriptDataflow } from "../typescript/dataflow.ts";
 
 export const javascript: LanguageSpec = {
   id: "javascript",
@@ -28,6 +29,7 @@ export const javascript: LanguageSpec = {
   fence: "js",
   tests: jsTests,
   rename: ecmascriptRename,
+  dataflow: ecmascriptDataflow,
   // CommonJS modules export what they assign to module.exports, which the index reads as any top-level definition.
   semantics: { ...DEFAULT_SEMANTICS, exports: "explicit-or-top-level" },
   routes: {

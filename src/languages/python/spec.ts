@@ -6,6 +6,7 @@ import { PYTHON_BUILTIN_METHODS } from "./builtins.ts";
 import { pythonResolver } from "./resolve.ts";
 import { pythonTests } from "./tests.ts";
 import { pythonRename } from "./rename.ts";
+import { pythonDataflow } from "./dataflow.ts";
 
 export const python: LanguageSpec = {
   id: "python",
@@ -26,6 +27,7 @@ export const python: LanguageSpec = {
   fence: "python",
   tests: pythonTests,
   rename: pythonRename,
+  dataflow: pythonDataflow,
   semantics: {
     exports: "top-level",
     laterBindingWins: true,

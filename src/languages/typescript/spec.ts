@@ -7,6 +7,7 @@ import { JS_BUILTIN_METHODS } from "./builtins.ts";
 import { typescriptResolver } from "./resolve.ts";
 import { jsTests } from "./tests.ts";
 import { ecmascriptRename } from "./rename.ts";
+import { ecmascriptDataflow } from "./dataflow.ts";
 
 const base = {
   parameters: JS_PARAMETERS,
@@ -22,6 +23,7 @@ const base = {
   resolver: typescriptResolver,
   tests: jsTests,
   rename: ecmascriptRename,
+  dataflow: ecmascriptDataflow,
   routes: {
     // NestJS: `@Get(":id")` on methods of a `@Controller("users")` class.
     classPrefix: [/^@Controller\(\s*(?:(['"`])(?<path>.*?)\1)?/],
