@@ -22,7 +22,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import { cliPath, ensureBuilt, fmt, hasGnuTime, machine, mdTable, stats, writeJson } from "./lib/bench-utils.mjs";
+import { cliPath, ensureBuilt, fmt, hasGnuTime, machine, mdTable, resultsDir, stats, writeJson } from "./lib/bench-utils.mjs";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const repoRoot = path.resolve(here, "../..");
@@ -126,4 +126,4 @@ console.log(mdTable(["corpus", "files parsed: floor (index)", "parse only", "par
   ...["parse", "query", "index"].map((k) => `${fmt(r[k].cpu, 2)} / ${fmt(r[k].wall, 2)} / ${fmt(r[k].rss, 0)}`),
   `${fmt(r.ratio, 2)}×`,
 ])));
-writeJson("parse-floor.json", { machine: machine(), load, results });
+writeJson(path.join(resultsDir, "parse-floor.json"), { machine: machine(), load, results });
