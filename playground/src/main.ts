@@ -13,6 +13,8 @@ import type { OpenAnswer, ProjectSource, StoreChoice, WorkerProgress } from "../
 import type { ContextAnswer, IndexSummary, RepoMap, SearchHit } from "../../src/index.ts";
 import { byId, debounce, fmt, h, replace } from "./dom.ts";
 import { fromDrop, fromFileList, type Picked } from "./drop.ts";
+import { createCodeView } from "./editor.ts";
+import { workerEditorServices } from "./editor-services.ts";
 import { renderNeighbourhood, shortName } from "./graph.ts";
 import type { Neighbourhood, NeighbourNode } from "../../src/worker/index.ts";
 import {
@@ -224,6 +226,37 @@ const engine = createWorkerEngine(new Worker(new URL("./engine.worker.ts", impor
   onNotice: (notice: StoreNotice) => showStoreNotice(notice),
 });
 
+// ---------------------------------------------------------------------------------------------
+// The code view: files and the editor, answered from the engine worker
+
+const editorServices = workerEditorServices(engine);
+const code = createCodeView({
+  panel: byId("code-panel"),
+  tree: byId("code-tree"),
+  title: byId("code-path"),
+  editor: byId("code-editor"),
+  results: byId("code-results"),
+  status: byId("code-status"),
+  back: byId<HTMLButtonElement>("code-back"),
+  forward: byId<HTMLButtonElement>("code-forward"),
+  actions: byId("code-actions"),
+  quickOpen: byId<HTMLDialogElement>("quick-open"),
+  quickInput: byId<HTMLInputElement>("quick-input"),
+  quickList: byId("quick-list"),
+}, editorServices, {
+  onSymbol: (symbol) => select(symbol, { fromEditor: true }),
+  context: async (symbol) => {
+    const a = await engine.context(symbol, { budget: Number(ui.budget.value) });
+    return { text: a.text, tokens: a.usage.tokens };
+  },
+  searchSymbols: async (query) => (await engine.search(query, { limit: 12 })).map((hit) => ({ path: hit.path, line: hit.line, symbol: hit.qualified })),
+});
+
+/** Lists the project's files in the code view (after every index run). */
+async function showFiles(signal?: AbortSignal): Promise<void> {
+  code.setFiles(await editorServices.files(signal));
+}
+
 function showStoreNotice(notice: StoreNotice): void {
   setStoreBadge(notice.backend);
   if (storeNoticeShown) return;
@@ -320,6 +353,7 @@ function resetPanels(): void {
   replace(ui.graph, h("p", { class: "empty" }, "Pick a symbol to see who calls it and what it calls."));
   ui.snippetTitle.textContent = "Lines";
   replace(ui.snippet, h("span", { class: "empty" }, "Open a chunk to read its lines."));
+  code.reset();
 }
 
 const sameProject = (a: SavedProject | undefined, b: SavedProject) => a !== undefined && namespaceOf(a) === namespaceOf(b);
@@ -494,6 +528,7 @@ function openSample(): Promise<void> {
 async function showMap(signal?: AbortSignal): Promise<void> {
   const map = await engine.map({ budget: 1500, ...(signal ? { signal } : {}) });
   renderMap(map);
+  await showFiles(signal);
 }
 
 function symbolButton(label: string, target: string, title?: string): HTMLButtonElement {
@@ -609,6 +644,7 @@ async function runContext(how: GraphMove = {}): Promise<void> {
   renderContext(answer);
   document.body.dataset.context = "ready";
   const seed = answer.seeds[0];
+  if (seed && !how.fromEditor) void code.open({ path: seed.path, line: seed.line, symbol: seed.qualified });
   if (seed && answer.resolvedAs !== "file") await showGraph(seed.qualified, controller.signal, how);
   else document.body.dataset.graph = "kept";
 }
@@ -686,6 +722,8 @@ async function showImpact(symbol: string, signal: AbortSignal): Promise<void> {
 /** How the picture gets to a centre: `back` when Back chose it (not recorded in the history again). */
 interface GraphMove {
   back?: boolean;
+  /** The editor chose the symbol: it already shows where, so the slice does not move it. */
+  fromEditor?: boolean;
 }
 
 /** Neighbours drawn per side at first; "show all" asks for as many as the engine lists at once (LIMITS.page.max). */
@@ -814,6 +852,7 @@ new ResizeObserver(() => {
 }).observe(ui.graph);
 
 async function openLines(path: string, start: number, end: number): Promise<void> {
+  void code.open({ path, line: start });
   try {
     const s = await engine.snippet(path, start, end, { maxLines: 400 });
     clearPanelError(ui.snippetError);
