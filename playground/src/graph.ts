@@ -30,8 +30,30 @@ export function shortName(qualified: string): string {
   return parts.length > 2 ? parts.slice(-2).join(".") : local;
 }
 
-function clip(text: string, max: number): string {
-  return text.length > max ? `${text.slice(0, Math.max(1, max - 1))}…` : text;
+let measureCtx: CanvasRenderingContext2D | null | undefined;
+
+/**
+ * Width of `text` in the graph's font (`.graph text`: 12 px of the page's monospace), measured with
+ * a canvas; an estimate per character where no canvas is at hand. A fixed 0.62 em per character
+ * cut names a few pixels short of fitting ("OrderService.check…" in a box with room for it).
+ */
+function textWidth(text: string): number {
+  if (measureCtx === undefined) {
+    measureCtx = typeof document === "undefined" ? null : document.createElement("canvas").getContext("2d");
+    if (measureCtx) {
+      const family = getComputedStyle(document.documentElement).getPropertyValue("--mono").trim() || "monospace";
+      measureCtx.font = `${FONT_PX}px ${family}`;
+    }
+  }
+  return measureCtx ? measureCtx.measureText(text).width : text.length * CHAR_PX;
+}
+
+/** `text`, cut with an ellipsis only when it is wider than `room` pixels. */
+function clip(text: string, room: number): string {
+  if (textWidth(text) <= room) return text;
+  let n = text.length - 1;
+  while (n > 1 && textWidth(`${text.slice(0, n)}…`) > room) n--;
+  return `${text.slice(0, n)}…`;
 }
 
 /**
@@ -186,11 +208,12 @@ export function renderNeighbourhood(n: Neighbourhood, o: GraphOptions): HTMLElem
 function nodeElement(node: NeighbourNode, p: Box, nodeH: number, file: string | undefined, o: GraphOptions): SVGGElement {
   const bundled = o.inBundle(node);
   const pickable = node.role !== "center";
-  const chars = Math.max(4, Math.floor((p.w - 16) / CHAR_PX));
-  const name = clip(shortName(node.qualified), chars);
-  const fileShown = file === undefined ? undefined : clip(file, chars);
-  // The spoken name starts with the text on screen (WCAG 2.5.3, label in name), then says the rest.
-  const seen = fileShown ? `${name} ${fileShown}` : name;
+  const room = Math.max(4 * CHAR_PX, p.w - 16);
+  const name = clip(shortName(node.qualified), room);
+  const fileShown = file === undefined ? undefined : clip(file, room);
+  // The spoken name is the whole name (what is on screen is its start: WCAG 2.5.3, label in name),
+  // never the cut one with its ellipsis, then says the rest.
+  const seen = file ? `${shortName(node.qualified)} ${file}` : shortName(node.qualified);
   const said = `${seen}: ${node.role === "both" ? "caller and callee" : node.role}, ${node.qualified}, ${node.kind} at ${node.path}:${node.line}${bundled ? `, ${bundled === "outline" ? "outline" : "code"} in the bundle` : ""}`;
   const g = svg("g", {
     class: `node ${node.role}${bundled ? " in-bundle" : ""}${bundled === "outline" ? " outline" : ""}`,

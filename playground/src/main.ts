@@ -16,6 +16,7 @@ import { fromDrop, fromFileList, type Picked } from "./drop.ts";
 import { createCodeView } from "./editor.ts";
 import { workerEditorServices } from "./editor-services.ts";
 import { renderNeighbourhood, shortName } from "./graph.ts";
+import { progressView } from "./progress.ts";
 import type { Neighbourhood, NeighbourNode } from "../../src/worker/index.ts";
 import {
   canRead, folderHandle, forgetFolder, loadSaved, loadState, MAX_UNFINISHED, namespaceOf, newId, rememberFolder, saveState, type SavedProject, type SavedState,
@@ -202,14 +203,16 @@ function panelError(slot: HTMLElement, error: unknown, doing: string): void {
 
 /** The engine's suggestions ("Did you mean …?") as links that slice the context of each. */
 function suggestionLinks(error: unknown): HTMLElement | null {
-  const raw = (error as { data?: { suggestions?: unknown } })?.data?.suggestions;
+  // Suggestions for an unknown name; candidates when a name matches several symbols.
+  const data = (error as { data?: { suggestions?: unknown; candidates?: unknown } })?.data;
+  const raw = data?.suggestions ?? data?.candidates;
   if (!Array.isArray(raw)) return null;
   const targets = raw
     .map((x) => (typeof x === "string" ? x : typeof (x as { qualified?: unknown })?.qualified === "string" ? (x as { qualified: string }).qualified : undefined))
     .filter((x): x is string => x !== undefined)
     .slice(0, 8);
   if (!targets.length) return null;
-  return h("span", { class: "suggestions" }, "Try: ", targets.map((t, i) => [i ? ", " : "", symbolButton(t, t, `Slice the context of ${t}`)]).flat());
+  return h("span", { class: "suggestions" }, data?.candidates ? " Pick one: " : "Try: ", targets.map((t, i) => [i ? ", " : "", symbolButton(t, t, `Slice the context of ${t}`)]).flat());
 }
 
 function clearPanelError(slot: HTMLElement): void {
@@ -275,21 +278,6 @@ function setStoreBadge(backend: StoreBackend): void {
 
 let busy: AbortController | undefined;
 
-function progressText(p: WorkerProgress): string {
-  switch (p.phase) {
-    case "unpack":
-      return `Unpacking ${fmt(p.done)}${p.total !== undefined ? ` of ${fmt(p.total)}` : ""} files…`;
-    case "save":
-      return `Saving ${fmt(p.done)} of ${fmt(p.total ?? 0)} files for the next visit…`;
-    case "scan":
-      return `Listing files… ${fmt(p.done)} found`;
-    case "parse":
-      return `Indexing ${fmt(p.done)}${p.total !== undefined ? ` of ${fmt(p.total)}` : ""} source files…`;
-    case "graph":
-      return "Linking calls and imports…";
-  }
-}
-
 function startBusy(label: string): AbortController {
   busy?.abort();
   const controller = new AbortController();
@@ -302,11 +290,14 @@ function startBusy(label: string): AbortController {
 }
 
 function onProgress(p: WorkerProgress): void {
-  ui.progressText.textContent = progressText(p);
-  if (p.total) {
-    ui.progressBar.max = p.total;
-    ui.progressBar.value = p.done;
+  const view = progressView(p);
+  ui.progressText.textContent = view.text;
+  if (view.max !== undefined && view.value !== undefined) {
+    ui.progressBar.max = view.max;
+    ui.progressBar.value = view.value;
   } else ui.progressBar.removeAttribute("value");
+  // The last run's time must not sit beside a bar for this one.
+  ui.indexTime.value = "indexing…";
 }
 
 function endBusy(controller: AbortController): void {
@@ -343,7 +334,13 @@ function resetPanels(): void {
   for (const o of [ui.files, ui.symbols, ui.parsed, ui.reused]) o.value = "0";
   ui.indexTime.value = "–";
   replace(ui.map, h("p", { class: "empty" }, "Indexing…"));
+  // What was typed for the last project means nothing in the next one.
+  runSearch.cancel();
+  searchRun?.abort();
+  ui.search.value = "";
+  ui.target.value = "";
   ui.results.replaceChildren();
+  ui.results.removeAttribute("aria-busy");
   delete ui.results.dataset.query;
   clearContext();
   for (const slot of [ui.searchError, ui.contextError, ui.graphError, ui.impactError, ui.snippetError]) clearPanelError(slot);
@@ -396,9 +393,13 @@ async function openProject(source: ProjectSource, project: SavedProject, label: 
     if (opened.store.backend !== "memory") void navigator.storage?.persist?.().catch(() => false);
     ui.workspace.dataset.state = "ready";
     document.body.dataset.indexed = "true";
-    ui.saveIndex.disabled = false;
-    await showMap(controller.signal);
-    if (keepable) saveState({ project, status: "ready", attempts: 0 });
+    // An empty project has no index worth a file, and nothing to bring back after a reload.
+    const empty = summary.sourceFiles === 0;
+    ui.saveIndex.disabled = empty;
+    if (empty) replace(ui.map, h("p", { class: "empty" }, "No source files to map."));
+    else await showMap(controller.signal);
+    if (keepable && !empty) saveState({ project, status: "ready", attempts: 0 });
+    else if (empty && sameProject(loadSaved(), project)) saveState(undefined);
     if (pendingTarget) {
       ui.target.value = pendingTarget;
       pendingTarget = undefined;
@@ -501,10 +502,27 @@ function describeIndex(s: IndexSummary, opened: OpenAnswer): void {
   if (s.sourceFiles === 0) say("warning", "No source files.", `Nothing here is in a supported language (${opened.languages.join(", ")}).`, undefined, "no_source");
 }
 
+/** Whether `file` starts as a zip does (a local file header, or the end record of an empty zip). */
+async function looksLikeZip(file: Blob): Promise<boolean> {
+  const head = new Uint8Array(await file.slice(0, 4).arrayBuffer());
+  return head.length === 4 && head[0] === 0x50 && head[1] === 0x4b && ((head[2] === 3 && head[3] === 4) || (head[2] === 5 && head[3] === 6) || (head[2] === 7 && head[3] === 8));
+}
+
+/** The same zip (name, size, time) gets the same id, so opening it again finds its index. */
+async function zipId(file: File): Promise<string> {
+  const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(`${file.name}\0${file.size}\0${file.lastModified}`));
+  return `zip${[...new Uint8Array(digest).slice(0, 8)].map((b) => b.toString(16).padStart(2, "0")).join("")}`;
+}
+
 async function openPicked(picked: Picked): Promise<void> {
   if (picked.kind === "nothing") return;
   if (picked.kind === "folder") return openFolder(picked.handle);
-  const id = newId();
+  if (picked.kind === "zip" && !(await looksLikeZip(picked.file))) {
+    // Checked before the open: a file that is no zip must not close the project that is open.
+    say("error", "That is not a zip archive.", `${picked.file.name} does not start as a zip file does.`, current ? "The open project is unchanged. Pick a .zip archive, a folder or source files." : "Pick a .zip archive, a folder or source files.", "not_a_zip");
+    return;
+  }
+  const id = picked.kind === "zip" ? await zipId(picked.file) : newId();
   const project: SavedProject = { kind: "persisted", id, label: picked.kind === "zip" ? picked.file.name : picked.label };
   const limits = { maxFiles: MAX_UPLOAD_FILES };
   const source: ProjectSource = picked.kind === "zip"
@@ -552,18 +570,25 @@ let searchRun: AbortController | undefined;
 const runSearch = debounce(async (query: string) => {
   searchRun?.abort();
   if (!current || query.trim() === "") {
+    ui.results.removeAttribute("aria-busy");
     ui.results.replaceChildren();
     delete ui.results.dataset.query;
     clearPanelError(ui.searchError);
     return;
   }
   const controller = (searchRun = new AbortController());
+  // The first search on a big project builds the word index (seconds): say so at once.
+  ui.results.setAttribute("aria-busy", "true");
+  ui.results.querySelector("li.searching")?.remove();
+  ui.results.prepend(h("li", { class: "empty searching" }, `Searching for “${query.trim()}”…`));
   try {
     const hits = await engine.search(query, { limit: 20, signal: controller.signal });
+    ui.results.removeAttribute("aria-busy");
     clearPanelError(ui.searchError);
     renderHits(hits, query);
   } catch (error) {
     if ((error as { code?: string }).code === "cancelled") return;
+    ui.results.removeAttribute("aria-busy");
     ui.results.replaceChildren();
     delete ui.results.dataset.query;
     panelError(ui.searchError, error, "Search");
@@ -636,8 +661,9 @@ async function runContext(how: GraphMove = {}): Promise<void> {
     if ((error as { code?: string }).code === "cancelled") return;
     clearContext();
     panelError(ui.contextError, error, "Slicing the context");
+    // The graph and impact belonged to the last target: they must not stand beside this error.
+    clearGraph("Pick one symbol to see who calls it and what it calls.");
     document.body.dataset.context = "error";
-    document.body.dataset.graph = "kept";
     return;
   }
   clearPanelError(ui.contextError);
@@ -646,7 +672,9 @@ async function runContext(how: GraphMove = {}): Promise<void> {
   const seed = answer.seeds[0];
   if (seed && !how.fromEditor) void code.open({ path: seed.path, line: seed.line, symbol: seed.qualified });
   if (seed && answer.resolvedAs !== "file") await showGraph(seed.qualified, controller.signal, how);
-  else document.body.dataset.graph = "kept";
+  else clearGraph(answer.resolvedAs === "file"
+    ? `${target} is a file: pick one of its symbols (in the code view or the chunks) to see its callers, callees and impact.`
+    : "This answer has no single symbol to draw.");
 }
 
 /** Opens a chunk's lines ("path:start-end") or slices the context of a handle. */
@@ -741,6 +769,22 @@ let graphShown: { n: Neighbourhood; all: boolean } | undefined;
 /** The centres shown before this one, newest last: what Back returns to. */
 const graphHistory: string[] = [];
 let graphRun: AbortController | undefined;
+
+/** Empties the graph and impact (their symbol is no longer the selection), saying why. */
+function clearGraph(note: string): void {
+  graphRun?.abort();
+  if (graphShown) {
+    const before = graphShown.n.center.qualified;
+    if (graphHistory.at(-1) !== before) graphHistory.push(before);
+  }
+  graphShown = undefined;
+  showBack();
+  clearPanelError(ui.graphError);
+  clearPanelError(ui.impactError);
+  replace(ui.graph, h("p", { class: "empty" }, note));
+  replace(ui.impact, h("span", { class: "empty" }, "Pick a symbol to see what a change to it could break."));
+  document.body.dataset.graph = "cleared";
+}
 
 /** Draws the neighbourhood of `symbol` (the context's seed), keeping "show all" when the centre stays. */
 async function showGraph(symbol: string, signal: AbortSignal, how: GraphMove = {}): Promise<void> {
