@@ -244,7 +244,7 @@ export function createCodeView(el: CodeViewElements, services: EditorServices, h
     if (!r) return;
     const refs = r.value;
     showResults("references", `${refs.length} reference${refs.length === 1 ? "" : "s"} to ${r.p.word}`, [
-      refs.length ? h("ul", {}, refs.map((x) => h("li", {}, placeButton(x, where(x)), h("span", { class: "where" }, ` in ${x.symbol}`), confidence(x)))) : h("p", { class: "empty" }, "No call of it in the index."),
+      refs.length ? h("ul", {}, refs.map((x) => h("li", {}, placeButton(x, where(x)), x.symbol ? h("span", { class: "where" }, ` in ${x.symbol}`) : null, confidence(x)))) : h("p", { class: "empty" }, "No call of it in the index."),
     ]);
     el.results.querySelector<HTMLButtonElement>("button")?.focus();
   }

@@ -14,7 +14,7 @@ import type { ContextAnswer, IndexSummary, RepoMap, SearchHit } from "../../src/
 import { byId, debounce, fmt, h, replace } from "./dom.ts";
 import { fromDrop, fromFileList, type Picked } from "./drop.ts";
 import { createCodeView } from "./editor.ts";
-import { workerEditorServices } from "./editor-services.ts";
+import { lspEditorServices } from "./lsp-services.ts";
 import { renderNeighbourhood, shortName } from "./graph.ts";
 import { progressView } from "./progress.ts";
 import type { Neighbourhood, NeighbourNode } from "../../src/worker/index.ts";
@@ -230,9 +230,10 @@ const engine = createWorkerEngine(new Worker(new URL("./engine.worker.ts", impor
 });
 
 // ---------------------------------------------------------------------------------------------
-// The code view: files and the editor, answered from the engine worker
+// The code view: files and the editor, answered by the engine worker's language server
 
-const editorServices = workerEditorServices(engine);
+// Definition, references, hover and calls go through the browser language server in the engine worker.
+const editorServices = lspEditorServices(engine);
 const code = createCodeView({
   panel: byId("code-panel"),
   tree: byId("code-tree"),
@@ -519,7 +520,7 @@ async function openPicked(picked: Picked): Promise<void> {
   if (picked.kind === "folder") return openFolder(picked.handle);
   if (picked.kind === "zip" && !(await looksLikeZip(picked.file))) {
     // Checked before the open: a file that is no zip must not close the project that is open.
-    say("error", "That is not a zip archive.", `${picked.file.name} does not start as a zip file does.`, current ? "The open project is unchanged. Pick a .zip archive, a folder or source files." : "Pick a .zip archive, a folder or source files.", "not_a_zip");
+    say("error", "That is not a zip archive.", `${picked.file.name} is not a zip archive: it does not start as one does.`, current ? "The open project is unchanged. Pick a .zip archive, a folder or source files." : "Pick a .zip archive, a folder or source files.", "not_a_zip");
     return;
   }
   const id = picked.kind === "zip" ? await zipId(picked.file) : newId();
