@@ -6,7 +6,7 @@
  */
 import type { BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { newPage, openSite, seriousViolations, settled, shot, type Site } from "./support/playground-page.ts";
+import { clickWord, newPage, openSite, seriousViolations, settled, shot, type Site } from "./support/playground-page.ts";
 
 let site: Site;
 beforeAll(async () => {
@@ -28,33 +28,6 @@ async function sample(width: number, height: number): Promise<{ context: Browser
   await settled(opened.page);
   await opened.page.waitForSelector("#code-tree button.file");
   return opened;
-}
-
-/** Clicks the middle of `word` in line `line` of the open file (CodeMirror draws one .cm-line per line). */
-async function clickWord(page: Page, line: number, word: string): Promise<void> {
-  const box = await page.evaluate(([n, w]) => {
-    const el = document.querySelectorAll(".cm-content .cm-line")[n - 1];
-    if (!el) return undefined;
-    const walker = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
-    const full = el.textContent ?? "";
-    const at = new RegExp(`\\b${w}\\b`).exec(full)?.index;
-    if (at === undefined) return undefined;
-    let seen = 0;
-    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
-      const len = node.textContent!.length;
-      if (at < seen + len) {
-        const range = document.createRange();
-        range.setStart(node, at - seen);
-        range.setEnd(node, Math.min(len, at - seen + w.length));
-        const r = range.getBoundingClientRect();
-        return { x: r.left + Math.min(r.width / 2, 4), y: r.top + r.height / 2 };
-      }
-      seen += len;
-    }
-    return undefined;
-  }, [line, word] as const);
-  if (!box) throw new Error(`"${word}" is not on line ${line} of ${await codePath(page)}`);
-  await page.mouse.click(box.x, box.y);
 }
 
 /** Whether the element's box is inside the viewport (at least its top part). */
