@@ -362,17 +362,20 @@ const sameProject = (a: SavedProject | undefined, b: SavedProject) => a !== unde
  * error or a cancel marks it `failed`, and a failed project is offered, never re-opened by itself.
  * `attempts` counts unfinished starts (see MAX_UNFINISHED).
  */
-async function openProject(source: ProjectSource, project: SavedProject, label: string, attempts = 1): Promise<void> {
+async function openProject(source: ProjectSource, project: SavedProject, label: string, attempts = 1, keepMessages = false): Promise<void> {
   const controller = startBusy(`Opening ${label}…`);
-  clearMessages();
+  if (!keepMessages) clearMessages();
   storeNoticeShown = false;
   resetPanels();
   ui.reopen.hidden = true;
   ui.projectLabel.textContent = label;
   const previous = current;
   current = undefined;
+  let openedNew = false;
+  let restore: SavedProject | undefined;
   try {
     const opened = await engine.open(source, storeFor(project), { signal: controller.signal, onProgress, ...(jobs ? { jobs } : {}) });
+    openedNew = true;
     lastOpened = opened;
     describeOpened(opened);
     await discard(previous && previous !== project ? previous : loadSaved(), project);
@@ -421,9 +424,22 @@ async function openProject(source: ProjectSource, project: SavedProject, label: 
       saveState({ project, status: "failed", attempts: saved!.attempts, failure });
       report(error, `Opening ${label}`, recoveryActions(project));
     } else report(error, `Opening ${label}`);
+    // The new project never opened (a damaged archive, say): the one before comes back as it was,
+    // from its stored index, rather than leaving an empty page whose panels answer nothing.
+    if (!openedNew && previous && previous !== project && (error as { code?: string })?.code !== "cancelled") restore = previous;
   } finally {
     endBusy(controller);
   }
+  if (restore) await reopenQuietly(restore);
+}
+
+/** Opens `project` again from its kept files and stored index, keeping the messages on screen. */
+async function reopenQuietly(project: SavedProject): Promise<void> {
+  const label = project.kind === "sample" ? SAMPLE_LABEL : project.label;
+  if (project.kind === "sample") return openProject({ kind: "files", files: SAMPLE_FILES, label }, project, label, 1, true);
+  if (project.kind === "persisted") return openProject({ kind: "persisted", id: project.id, label }, project, label, 1, true);
+  const handle = await folderHandle(project.id);
+  if (handle && (await canRead(handle, false).catch(() => false))) return openProject({ kind: "handle", handle, label: handle.name }, project, label, 1, true);
 }
 
 /** What a project that could not be opened offers: index it again from its files, or delete it. */

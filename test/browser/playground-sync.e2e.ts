@@ -107,6 +107,22 @@ describe("issue 28: opening projects", () => {
     expect(await page.locator("body").getAttribute("data-context")).toBe("ready");
   });
 
+  it("a damaged zip (a zip's first bytes, then garbage) brings the open project back as it was", async () => {
+    const { page } = await withSample();
+    const mapBefore = await text(page, "#map");
+    const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "codeslice-e2e-")), "damaged.zip");
+    fs.writeFileSync(file, Buffer.concat([Buffer.from([0x50, 0x4b, 0x03, 0x04]), Buffer.from("not the rest of a zip\n".repeat(40))]));
+    await page.setInputFiles("#file-input", file);
+    await page.waitForSelector("#messages li.error");
+    await page.waitForFunction(() => document.getElementById("project-label")?.textContent === "bookshop (sample)" && document.body.dataset.indexed === "true" && !document.body.dataset.busy, undefined, { timeout: 60_000 });
+    // The error stays on screen; the sample answers again, from its stored index.
+    expect(await page.locator("#messages li.error").count()).toBe(1);
+    expect(await text(page, "#map")).toBe(mapBefore);
+    expect(await count(page, "parsed-count")).toBe(0);
+    await slice(page, "api.pricing.order_total");
+    expect(await page.locator("body").getAttribute("data-context")).toBe("ready");
+  });
+
   it("another project clears the old search and target text", async () => {
     const { page } = await withSample();
     await page.fill("#search", "order total");
