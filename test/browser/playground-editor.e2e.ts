@@ -19,11 +19,16 @@ afterAll(async () => {
 const text = (page: Page, selector: string) => page.locator(selector).innerText();
 const codePath = (page: Page) => page.getByTestId("code-path").innerText();
 
-async function sample(width: number, height: number): Promise<{ context: BrowserContext; page: Page; errors: string[] }> {
+async function sample(width: number, height: number, { keyboard = false } = {}): Promise<{ context: BrowserContext; page: Page; errors: string[] }> {
   const opened = await newPage(site, { viewport: { width, height } });
   await opened.context.grantPermissions(["clipboard-read", "clipboard-write"], { origin: new URL(site.url).origin });
   await opened.page.goto(site.url);
-  await opened.page.click("#load-sample");
+  if (keyboard) {
+    // Tab to "Load the sample project" and press Enter: no click anywhere.
+    for (let i = 0; i < 10 && (await opened.page.evaluate(() => document.activeElement?.id)) !== "load-sample"; i++) await opened.page.keyboard.press("Tab");
+    expect(await opened.page.evaluate(() => document.activeElement?.id)).toBe("load-sample");
+    await opened.page.keyboard.press("Enter");
+  } else await opened.page.click("#load-sample");
   await opened.page.waitForSelector("body[data-indexed]", { timeout: 60_000 });
   await settled(opened.page);
   await opened.page.waitForSelector("#code-tree button.file");
@@ -67,8 +72,12 @@ describe("the playground's code editor", () => {
     await page.waitForSelector("#code-results[data-kind=hover]");
     expect(await text(page, "#code-results")).toMatch(/def order_total\(order/);
 
-    // Mouse hover shows the same in a tooltip.
-    await page.locator(".cm-content .cm-line").nth(defLine - 1).locator("text=order_total").first().hover().catch(() => undefined);
+    // A mouse hover over a name shows the same in a tooltip.
+    await clickWord(page, defLine, "order_total");
+    await page.mouse.move(1, 1);
+    const box = await page.locator(".cm-cursor").first().boundingBox();
+    await page.mouse.move(box!.x + 6, box!.y + box!.height / 2);
+    await expect.poll(() => page.locator(".cm-tooltip-hover").innerText().catch(() => ""), { timeout: 10_000 }).toMatch(/def order_total\(order/);
 
     // Call hierarchy: callers in, callees out.
     await page.locator(".cm-content").focus();
@@ -103,7 +112,7 @@ describe("the playground's code editor", () => {
   });
 
   it("works by keyboard alone at 390 px: quick open, references, definition, back; code wraps; no serious axe violation", async () => {
-    const { page, errors } = await sample(390, 844);
+    const { page, errors } = await sample(390, 844, { keyboard: true });
     // Quick open (Ctrl+P): a symbol by name, Enter.
     await page.keyboard.press("Control+p");
     await page.waitForSelector("#quick-open[open]");
