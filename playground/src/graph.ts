@@ -254,11 +254,12 @@ function nodeElement(node: NeighbourNode, p: Box, nodeH: number, file: string | 
   };
   ellipsis(nameClip, nameY, "name");
   if (fileClip) ellipsis(fileClip, 34, "file");
-  g.append(clipPath);
   g.append(
     svg("title", {}, `${node.qualified}\n${node.kind} at ${node.path}:${node.line}${bundled ? `\n${bundled === "outline" ? "Outline" : "Code"} in the bundle` : ""}${pickable ? "\nClick to centre the picture here" : ""}`),
     svg("rect", { width: p.w, height: nodeH, rx: 6 }),
     text,
+    // After the box: the node's first rect is its box (styles and tests find it so).
+    clipPath,
   );
   if (bundled) g.append(svg("rect", { class: "bundle-mark", x: 2, y: 4, width: 5, height: nodeH - 8, rx: 2 }));
   if (pickable) {

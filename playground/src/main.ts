@@ -13,8 +13,8 @@ import type { OpenAnswer, ProjectSource, StoreChoice, WorkerProgress } from "../
 import type { ContextAnswer, IndexSummary, RepoMap, SearchHit } from "../../src/index.ts";
 import { byId, debounce, fmt, h, replace } from "./dom.ts";
 import { fromDrop, fromFileList, type Picked } from "./drop.ts";
-import { createCodeView } from "./editor.ts";
-import { lspEditorServices } from "./lsp-services.ts";
+import type { CodeView } from "./editor.ts";
+import type { Place } from "./editor-services.ts";
 import { renderNeighbourhood, shortName } from "./graph.ts";
 import { progressView } from "./progress.ts";
 import type { Neighbourhood, NeighbourNode } from "../../src/worker/index.ts";
@@ -233,8 +233,11 @@ const engine = createWorkerEngine(new Worker(new URL("./engine.worker.ts", impor
 // The code view: files and the editor, answered by the engine worker's language server
 
 // Definition, references, hover and calls go through the browser language server in the engine worker.
-const editorServices = lspEditorServices(engine);
-const code = createCodeView({
+// The editor and the protocol client are most of the page's script (see docs/browser.md): they load
+// in a chunk of their own while the page opens, so the buttons and the engine start without them.
+const codeModules = Promise.all([import("./editor.ts"), import("./lsp-services.ts")]);
+const editorServices = codeModules.then(([, lsp]) => lsp.lspEditorServices(engine));
+const codeView: Promise<CodeView> = Promise.all([codeModules, editorServices]).then(([[editor], services]) => editor.createCodeView({
   panel: byId("code-panel"),
   tree: byId("code-tree"),
   title: byId("code-path"),
@@ -247,18 +250,28 @@ const code = createCodeView({
   quickOpen: byId<HTMLDialogElement>("quick-open"),
   quickInput: byId<HTMLInputElement>("quick-input"),
   quickList: byId("quick-list"),
-}, editorServices, {
+}, services, {
   onSymbol: (symbol) => select(symbol, { fromEditor: true }),
   context: async (symbol) => {
     const a = await engine.context(symbol, { budget: Number(ui.budget.value) });
     return { text: a.text, tokens: a.usage.tokens };
   },
   searchSymbols: async (query) => (await engine.search(query, { limit: 12 })).map((hit) => ({ path: hit.path, line: hit.line, symbol: hit.qualified })),
-});
+}));
+
+codeView.catch((error) => say("error", "The code editor did not load.", (error as Error)?.message ?? String(error), "Reload the page to fetch it again; the other panels work without it.", "editor_unavailable"));
+const none = () => undefined;
+
+/** The code view's commands, run in call order once its chunk is loaded (nothing when it failed to load). */
+const code = {
+  open: (place: Place) => codeView.then((c) => c.open(place), none),
+  reset: () => void codeView.then((c) => c.reset(), none),
+  setFiles: (paths: string[]) => void codeView.then((c) => c.setFiles(paths), none),
+};
 
 /** Lists the project's files in the code view (after every index run). */
 async function showFiles(signal?: AbortSignal): Promise<void> {
-  code.setFiles(await editorServices.files(signal));
+  code.setFiles(await (await editorServices).files(signal));
 }
 
 function showStoreNotice(notice: StoreNotice): void {
