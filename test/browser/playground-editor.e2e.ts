@@ -107,6 +107,10 @@ describe("the playground's code editor", () => {
     await page.fill("#search", "check stock");
     await page.locator('#search-results button[data-qualified="api.services.OrderService.check_stock"]').click();
     await expect.poll(() => codePath(page)).toMatch(/^api\/services\.py:\d+$/);
+    expect(await page.locator(".cm-opened").innerText()).toMatch(/def check_stock\(/);
+    // Back crosses views: from the search hit's place to the reference the editor had open.
+    await page.click("#code-back");
+    await expect.poll(() => codePath(page)).toBe("api/services.py:24");
     await shot(page, "editor-1440");
     expect(errors).toEqual([]);
   });
