@@ -8,7 +8,7 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import type { Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { newPage, openSite, openZip, settled, zipOnDisk, type Site } from "./support/playground-page.ts";
 import { makeZip } from "./support/zip-writer.ts";
 
@@ -23,7 +23,24 @@ afterAll(async () => {
 const text = (page: Page, selector: string) => page.locator(selector).innerText();
 const count = async (page: Page, testid: string) => Number((await page.getByTestId(testid).innerText()).replace(/,/g, ""));
 
-async function withSample(width = 1440, height = 1000) {
+type Opened = Awaited<ReturnType<typeof newPage>>;
+/** Pages a test opened, closed after it; the shared one stays for the file. */
+const toClose: Opened[] = [];
+afterEach(async () => {
+  for (const o of toClose.splice(0)) await o.context.close();
+});
+
+let shared: Promise<Opened> | undefined;
+/** One indexed sample at 1,440 px for the tests that only search and slice (saves an index per test). */
+const sharedSample = () => (shared ??= indexedSample());
+
+async function withSample(width = 1440, height = 1000): Promise<Opened> {
+  const opened = await indexedSample(width, height);
+  toClose.push(opened);
+  return opened;
+}
+
+async function indexedSample(width = 1440, height = 1000): Promise<Opened> {
   const opened = await newPage(site, { viewport: { width, height } });
   await opened.page.goto(site.url);
   await opened.page.click("#load-sample");
@@ -48,7 +65,7 @@ const SHOP: Record<string, string> = {
 
 describe("issue 28: panels follow one selection", () => {
   it("a file target leaves no graph or impact of the symbol before it", async () => {
-    const { page, errors } = await withSample();
+    const { page, errors } = await sharedSample();
     await slice(page, "api.pricing.order_total");
     await page.waitForSelector('[data-testid=graph-svg] [data-qualified="api.pricing.order_total"]');
     expect(await text(page, "#impact")).toContain("api.pricing.order_total");
@@ -60,7 +77,7 @@ describe("issue 28: panels follow one selection", () => {
   });
 
   it("a name that matches several symbols clears the graph and impact and lists each match as a link", async () => {
-    const { page, errors } = await withSample();
+    const { page, errors } = await sharedSample();
     await slice(page, "api.pricing.order_total");
     await page.waitForSelector('[data-testid=graph-svg] [data-qualified="api.pricing.order_total"]');
     await slice(page, "add");
@@ -78,7 +95,7 @@ describe("issue 28: panels follow one selection", () => {
   });
 
   it("a case typo gets a suggestion that works", async () => {
-    const { page } = await withSample();
+    const { page } = await sharedSample();
     await slice(page, "Orderservice.place");
     expect(await page.locator("body").getAttribute("data-context")).toBe("error");
     const suggestion = page.locator('[data-testid=context-error] button:text-is("api.services.OrderService.place")');
@@ -169,7 +186,7 @@ describe("issue 28: opening projects", () => {
 
 describe("issue 28: progress and narrow screens", () => {
   it("a search shows that it is searching until its hits arrive", async () => {
-    const { page } = await withSample();
+    const { page } = await sharedSample();
     await page.evaluate(() => {
       const w = window as unknown as { __busySeen: boolean };
       w.__busySeen = false;
@@ -203,7 +220,7 @@ describe("issue 28: progress and narrow screens", () => {
 
   it("graph labels are cut only when they do not fit, and never in the spoken label", async () => {
     for (const width of [1440, 390]) {
-    const { page, context } = await withSample(width, 900);
+    const { page } = await withSample(width, 900);
     for (const centre of ["api.services.OrderService.check_stock", "api.services.OrderService.place", "api.pricing.order_total"]) {
     await slice(page, centre);
     await page.waitForSelector(`[data-testid=graph-svg] [data-qualified="${centre}"]`);
@@ -229,7 +246,6 @@ describe("issue 28: progress and narrow screens", () => {
       expect(n.label.startsWith(n.full)).toBe(true);
     }
     }
-    await context.close();
     }
   });
 });
