@@ -404,8 +404,10 @@ async function openProject(source: ProjectSource, project: SavedProject, label: 
       });
     }
     ui.progressText.textContent = "Indexing…";
+    const started = performance.now();
     const summary = await engine.index({ signal: controller.signal, onProgress });
     describeIndex(summary, opened);
+    mapping();
     // Ask the browser not to evict the index under storage pressure (Chromium decides without a prompt).
     if (opened.store.backend !== "memory") void navigator.storage?.persist?.().catch(() => false);
     ui.workspace.dataset.state = "ready";
@@ -415,6 +417,7 @@ async function openProject(source: ProjectSource, project: SavedProject, label: 
     ui.saveIndex.disabled = empty;
     if (empty) replace(ui.map, h("p", { class: "empty" }, "No source files to map."));
     else await showMap(controller.signal);
+    indexed(started);
     if (keepable && !empty) saveState({ project, status: "ready", attempts: 0 });
     else if (empty && sameProject(loadSaved(), project)) saveState(undefined);
     if (pendingTarget) {
@@ -502,12 +505,25 @@ function describeOpened(opened: OpenAnswer): void {
   }
 }
 
+/**
+ * The index is written; the code graph and the map are still to come (on a big project that is
+ * most of the wait, seconds after the last file is parsed): the bar says so, with no count.
+ */
+function mapping(): void {
+  ui.progressText.textContent = "Linking calls and imports and drawing the map…";
+  ui.progressBar.removeAttribute("value");
+}
+
+/** The time shown once the project answers: from the start of indexing to the map on screen. */
+function indexed(started: number): void {
+  ui.indexTime.value = `${fmt(Math.round(performance.now() - started))} ms`;
+}
+
 function describeIndex(s: IndexSummary, opened: OpenAnswer): void {
   ui.files.value = fmt(s.files);
   ui.symbols.value = fmt(s.symbols);
   ui.parsed.value = String(s.parsed);
   ui.reused.value = String(s.reused);
-  ui.indexTime.value = `${fmt(s.durationMs)} ms`;
   ui.projectLabel.textContent = opened.label;
   // A grammar that failed to load leaves its language out; the rest of the project is indexed.
   const noGrammar = s.skipped.filter((f) => f.reason === "grammar_unavailable");
@@ -1012,9 +1028,12 @@ ui.indexInput.addEventListener("change", async () => {
   try {
     await importIndexFile(file, controller.signal);
     ui.progressText.textContent = "Indexing…";
+    const started = performance.now();
     const summary = await engine.index({ signal: controller.signal, onProgress });
     describeIndex(summary, lastOpened);
+    mapping();
     await showMap(controller.signal);
+    indexed(started);
   } catch (error) {
     report(error, `Loading ${file.name}`);
   } finally {

@@ -185,6 +185,35 @@ describe("issue 28: opening projects", () => {
 });
 
 describe("issue 28: progress and narrow screens", () => {
+  it("while a project indexes, no full bar stands beside a time, and no count says 0 found or N of N", async () => {
+    const opened = await newPage(site);
+    toClose.push(opened);
+    const { page } = opened;
+    await page.goto(site.url);
+    await page.evaluate(() => {
+      const w = window as unknown as { __seen: string[] };
+      w.__seen = [];
+      const check = () => {
+        if (!document.body.dataset.busy) return;
+        const bar = document.getElementById("progress-bar") as HTMLProgressElement;
+        const text = document.getElementById("progress-text")!.textContent ?? "";
+        const time = document.getElementById("index-time")!.textContent ?? "";
+        const full = bar.hasAttribute("value") && bar.value >= bar.max;
+        if (full) w.__seen.push(`full bar: "${text}" beside index "${time}"`);
+        if (/\bms\b/.test(time)) w.__seen.push(`a time while busy: "${time}" beside "${text}"`);
+        if (/ 0 found/.test(text)) w.__seen.push(`"${text}"`);
+        const m = /Indexing ([\d,]+) of ([\d,]+)/.exec(text);
+        if (m && m[1] === m[2]) w.__seen.push(`"${text}"`);
+      };
+      new MutationObserver(check).observe(document.body, { attributes: true, childList: true, subtree: true, characterData: true });
+    });
+    await page.click("#load-sample");
+    await page.waitForSelector("body[data-indexed]", { timeout: 60_000 });
+    await settled(page);
+    expect(await page.evaluate(() => (window as unknown as { __seen: string[] }).__seen)).toEqual([]);
+    expect(await text(page, "[data-testid=index-time]")).toMatch(/^[\d,]+ ms$/);
+  });
+
   it("a search shows that it is searching until its hits arrive", async () => {
     const { page } = await sharedSample();
     await page.evaluate(() => {
