@@ -43,8 +43,8 @@ export interface CodeViewHooks {
 interface OpenOptions {
   record?: boolean;
   focus?: boolean;
-  /** Lines to mark (a chunk's span); the first is scrolled into view. */
-  end?: number;
+  /** Scroll the page to the editor (default); false when the pick came from a picture the user stays on. */
+  reveal?: boolean;
 }
 
 /** The code view's commands, for the page. */
@@ -174,7 +174,7 @@ export function createCodeView(el: CodeViewElements, services: EditorServices, h
     el.panel.dataset.code = "ready";
     status("");
     // On a narrow screen the editor is below the panels the pick came from: bring it into view.
-    el.editor.scrollIntoView({ block: "nearest", behavior: "instant" as ScrollBehavior });
+    if (options.reveal !== false) el.editor.scrollIntoView({ block: "nearest", behavior: "instant" as ScrollBehavior });
     if (options.focus) view.focus();
   }
 

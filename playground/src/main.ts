@@ -264,7 +264,7 @@ const none = () => undefined;
 
 /** The code view's commands, run in call order once its chunk is loaded (nothing when it failed to load). */
 const code = {
-  open: (place: Place) => codeView.then((c) => c.open(place), none),
+  open: (place: Place, options?: { reveal?: boolean }) => codeView.then((c) => c.open(place, options), none),
   reset: () => void codeView.then((c) => c.reset(), none),
   setFiles: (paths: string[]) => void codeView.then((c) => c.setFiles(paths), none),
 };
@@ -596,7 +596,7 @@ async function showMap(signal?: AbortSignal): Promise<void> {
 }
 
 function symbolButton(label: string, target: string, title?: string): HTMLButtonElement {
-  return h("button", { type: "button", class: "link", title: title ?? target, onclick: () => select(target) }, label);
+  return h("button", { type: "button", class: "link", title: title ?? target, onclick: () => select(target, { reveal: true }) }, label);
 }
 
 function renderMap(map: RepoMap): void {
@@ -650,7 +650,7 @@ function renderHits(hits: SearchHit[], query: string): void {
     return;
   }
   replace(ui.results, hits.map((hit) => h("li", {},
-    h("button", { type: "button", class: "hit", "data-qualified": hit.qualified, onclick: () => select(hit.qualified) },
+    h("button", { type: "button", class: "hit", "data-qualified": hit.qualified, onclick: () => select(hit.qualified, { reveal: true }) },
       h("span", { class: "kind" }, hit.kind), " ", h("strong", {}, shortName(hit.qualified)),
       h("span", { class: "where" }, ` ${hit.path}:${hit.line}`),
       hit.signature ? h("code", { class: "sig" }, hit.signature) : null),
@@ -716,7 +716,7 @@ async function runContext(how: GraphMove = {}): Promise<void> {
   renderContext(answer);
   document.body.dataset.context = "ready";
   const seed = answer.seeds[0];
-  if (seed && !how.fromEditor) void code.open({ path: seed.path, line: seed.line, symbol: seed.qualified });
+  if (seed && !how.fromEditor) void code.open({ path: seed.path, line: seed.line, symbol: seed.qualified }, { reveal: how.reveal === true });
   if (seed && answer.resolvedAs !== "file") await showGraph(seed.qualified, controller.signal, how);
   else clearGraph(answer.resolvedAs === "file"
     ? `${target} is a file: pick one of its symbols (in the code view or the chunks) to see its callers, callees and impact.`
@@ -798,6 +798,8 @@ interface GraphMove {
   back?: boolean;
   /** The editor chose the symbol: it already shows where, so the slice does not move it. */
   fromEditor?: boolean;
+  /** Scroll the editor into view once it shows the symbol (a pick from a list); a graph pick stays put. */
+  reveal?: boolean;
 }
 
 /** Neighbours drawn per side at first; "show all" asks for as many as the engine lists at once (LIMITS.page.max). */
