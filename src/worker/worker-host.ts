@@ -172,11 +172,20 @@ interface Session {
   overlay: OverlayFileSystem;
 }
 
-/** A session on `platform`, its files read through an overlay for the language server's unsaved text. */
-function newSession(platform: Platform, options: EngineOptions): Session {
-  const overlay = new OverlayFileSystem(platform.fs);
+/** Sources whose files never change once opened (held in memory). */
+const UNCHANGING: ReadonlySet<ProjectSource["kind"]> = new Set(["files", "zip", "uploads", "persisted"]);
+
+/**
+ * A session on `platform`, its files read through an overlay for the language server's unsaved
+ * text. Over files that never change the engine watches the overlay alone: a refresh (before each
+ * language server answer) costs nothing until an edit, where it would re-scan the whole tree
+ * (25 ms per answer on 2,000 files in Chromium).
+ */
+function newSession(platform: Platform, kind: ProjectSource["kind"], options: EngineOptions): Session {
+  const unchanging = UNCHANGING.has(kind);
+  const overlay = new OverlayFileSystem(platform.fs, { unchanging });
   const withOverlay: Platform = { ...platform, fs: overlay };
-  return { platform: withOverlay, overlay, engine: createEngine(withOverlay, options) };
+  return { platform: withOverlay, overlay, engine: createEngine(withOverlay, { ...(unchanging ? { watch: true } : {}), ...options }) };
 }
 
 /** Starts answering engine requests on `endpoint` (default: this worker). Returns when set up. */
@@ -259,7 +268,7 @@ export function serveEngine(options: ServeOptions): void {
       remote = undefined;
       const { fs, unpacked } = await openFiles(source, signal, run.onProgress);
       const { store, answer } = await openStore(storeChoice, notice);
-      session = newSession({ fs: yielding(fs), store, wasm, ...(options.workers ? { workers: options.workers } : {}) }, (engineOptions ?? {}) as EngineOptions);
+      session = newSession({ fs: yielding(fs), store, wasm, ...(options.workers ? { workers: options.workers } : {}) }, source.kind, (engineOptions ?? {}) as EngineOptions);
       return { label: fs.rootLabel, languages: supportedLanguageNames(), store: answer, ...(unpacked ? { unpacked } : {}) } satisfies OpenAnswer;
     }
     if (method === "close") {

@@ -141,6 +141,19 @@ describe("open documents", () => {
   });
 });
 
+describe("an in-memory project", () => {
+  it("is not re-scanned before each answer: the engine watches the overlay alone, and an edit still changes the answer", async () => {
+    const { files } = await lspGold("fixture", 0);
+    const s = await start(files, { index: true });
+    await s.engine.refresh(); // the one re-scan a watching engine makes after its first index
+    expect(await s.engine.refresh()).toMatchObject({ mode: "watch", parsed: 0 });
+    const uri = s.uri("web/src/app.ts");
+    await s.connection.sendNotification("textDocument/didOpen", { textDocument: { uri, languageId: "typescript", version: 1, text: files["web/src/app.ts"]!.replace("cart.total()", "cart.add(1)") } });
+    expect((await definition(s, "web/src/app.ts", 5, 14)).map((d) => d.data.qualified)).toEqual(["web/src/cart.ts#Cart.add"]);
+    expect(await s.engine.refresh()).toMatchObject({ mode: "watch", parsed: 0 });
+  });
+});
+
 describe("the first index", () => {
   it("reports work-done progress from begin to end, and a cancelled request answers RequestCancelled while the index goes on", async () => {
     const { files } = await lspGold("src", 0);
