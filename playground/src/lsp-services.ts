@@ -6,8 +6,9 @@
  */
 import { BrowserMessageReader, BrowserMessageWriter, CancellationTokenSource, createProtocolConnection, type ProtocolConnection } from "vscode-languageserver-protocol/browser";
 import type {
-  CallHierarchyIncomingCall, CallHierarchyItem, CallHierarchyOutgoingCall, Hover, Location, LocationLink, MarkupContent,
+  CallHierarchyIncomingCall, CallHierarchyItem, CallHierarchyOutgoingCall, Hover, Location, LocationLink, MarkupContent, WorkspaceSymbol,
 } from "vscode-languageserver-protocol";
+import type { ContextAnswer } from "../../src/index.ts";
 import type { WorkerEngine } from "../../src/worker/worker-client.ts";
 import { workerEditorServices, type CallHierarchy, type EditorServices, type Place, type Position } from "./editor-services.ts";
 
@@ -42,8 +43,17 @@ function hoverText(h: Hover | null): string | undefined {
   return text.replace(/^```\w*\n?|\n?```$/gm, "").trim() || undefined;
 }
 
+/** What the language server adds beyond the editor's questions: quick open's symbols and an agent's bundle. */
+export interface LspExtras {
+  connection(): Promise<ProtocolConnection>;
+  /** `workspace/symbol`: symbols matching words, best first. */
+  symbols(query: string, signal?: AbortSignal): Promise<Place[]>;
+  /** `codeslice/context`: the bundle an agent gets for `target` within `budget` tokens. */
+  context(target: string, budget: number, signal?: AbortSignal): Promise<ContextAnswer>;
+}
+
 /** Editor services over the engine worker's language server. */
-export function lspEditorServices(engine: WorkerEngine): EditorServices & { connection(): Promise<ProtocolConnection> } {
+export function lspEditorServices(engine: WorkerEngine): EditorServices & LspExtras {
   const fallback = workerEditorServices(engine);
   let ready: Promise<ProtocolConnection> | undefined;
 
@@ -86,6 +96,11 @@ export function lspEditorServices(engine: WorkerEngine): EditorServices & { conn
 
   return {
     connection,
+    async symbols(query, signal) {
+      const r = await request<WorkspaceSymbol[] | null>("workspace/symbol", { query }, signal);
+      return (r ?? []).flatMap((x) => ("range" in x.location ? [{ ...placeOf({ uri: x.location.uri, range: x.location.range }), symbol: (x.data as Data)?.qualified ?? x.name }] : []));
+    },
+    context: (target, budget, signal) => request<ContextAnswer>("codeslice/context", { target, budget }, signal),
     files: (signal) => fallback.files(signal),
     read: (path, signal) => fallback.read(path, signal),
     definition,

@@ -252,11 +252,12 @@ const codeView: Promise<CodeView> = Promise.all([codeModules, editorServices]).t
   quickList: byId("quick-list"),
 }, services, {
   onSymbol: (symbol) => select(symbol, { fromEditor: true }),
+  // Copy context and quick open's symbols go through the language server too (codeslice/context, workspace/symbol).
   context: async (symbol) => {
-    const a = await engine.context(symbol, { budget: Number(ui.budget.value) });
+    const a = await services.context(symbol, Number(ui.budget.value));
     return { text: a.text, tokens: a.usage.tokens };
   },
-  searchSymbols: async (query) => (await engine.search(query, { limit: 12 })).map((hit) => ({ path: hit.path, line: hit.line, symbol: hit.qualified })),
+  searchSymbols: (query) => services.symbols(query),
 }));
 
 codeView.catch((error) => say("error", "The code editor did not load.", (error as Error)?.message ?? String(error), "Reload the page to fetch it again; the other panels work without it.", "editor_unavailable"));
