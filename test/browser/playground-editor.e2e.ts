@@ -122,6 +122,7 @@ describe("the playground's code editor", () => {
     await page.waitForSelector("#quick-open[open]");
     await page.keyboard.type("order_total");
     await page.waitForSelector('#quick-list[data-ready="order_total"] button[data-symbol="api.pricing.order_total"]');
+    expect(await seriousViolations(page), "quick open dialog").toEqual([]);
     await page.keyboard.press("Enter");
     await expect.poll(() => codePath(page)).toMatch(/^api\/pricing\.py:\d+$/);
     const defAt = await codePath(page);
