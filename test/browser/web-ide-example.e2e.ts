@@ -39,7 +39,7 @@ const cursor = (page: Page) => page.locator("#position").textContent();
 /** Moves the mouse onto `word` in the editor line holding `lineText` (the middle of the word's own box). */
 async function hoverWord(page: Page, lineText: string, word: string): Promise<void> {
   const box = await page.evaluate(([lineText, word]) => {
-    const line = [...document.querySelectorAll(".cm-line")].find((l) => l.textContent?.includes(lineText));
+    const line = Array.from(document.querySelectorAll(".cm-line")).find((l) => l.textContent?.includes(lineText));
     const walker = document.createTreeWalker(line!, NodeFilter.SHOW_TEXT);
     for (let node = walker.nextNode(); node; node = walker.nextNode()) {
       const at = node.textContent!.indexOf(word);
