@@ -366,12 +366,12 @@ export function createEngine(platform: Platform, options: EngineOptions = {}): E
     async callers(symbol, opts = {}) {
       const args = await listArgs(opts);
       const graph = await codeGraph(s, opts);
-      return pageCalls(graph, calls(graph, symbol, "callers", args.depth), bindIndexVersion(args, graph));
+      return pageCalls(graph, calls(graph, symbol, "callers", args.depth, routesOf(s, graph)), bindIndexVersion(args, graph));
     },
     async callees(symbol, opts = {}) {
       const args = await listArgs(opts);
       const graph = await codeGraph(s, opts);
-      return pageCalls(graph, calls(graph, symbol, "callees", args.depth), bindIndexVersion(args, graph));
+      return pageCalls(graph, calls(graph, symbol, "callees", args.depth, routesOf(s, graph)), bindIndexVersion(args, graph));
     },
     async importers(path, opts = {}) {
       const args = await listArgs(opts);
