@@ -82,6 +82,20 @@ export function insideParens(text: string, open: number): string | undefined {
   return undefined;
 }
 
+/** The response models of a route's handler (`response_model=`, the return annotation) that the project defines. */
+export function responseModelIds(graph: CodeGraph, route: Route): number[] {
+  const handler = route.handler !== undefined ? graph.symbols[route.handler] : undefined;
+  const def = handler && handler.index >= 0 ? graph.records.get(handler.file)?.definitions[handler.index] : undefined;
+  if (!handler || !def) return [];
+  const names = [...(def.decorators ?? []).flatMap((d) => [...d.matchAll(/\bresponse_model\s*=\s*([^,)\n]+(?:\[[^\]]*\])?)/g)].flatMap((m) => typeNames(m[1]!))), ...typeNames(def.returns ?? "")];
+  const ids: number[] = [];
+  for (const n of names) {
+    const id = lookupDefinition(graph.context, handler.file, -1, n);
+    if (id !== undefined && CLASS_LIKE.has(graph.symbols[id]!.kind) && !ids.includes(id)) ids.push(id);
+  }
+  return ids;
+}
+
 /** The route's models, dependencies and consumers. */
 export async function routeParts(graph: CodeGraph, routes: readonly Route[], route: Route, readText: (path: string) => Promise<string>): Promise<RouteParts> {
   const lines = new Map<string, string[]>();
