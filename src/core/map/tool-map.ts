@@ -112,7 +112,8 @@ export async function findTools(graph: CodeGraph, readText: (path: string) => Pr
         const named = /\bname\s*:\s*(['"`])([^'"`]+)\1/.exec(body)?.[2];
         if (!named) continue;
         const run = /^\s*(?:async\s+)?(?:run|handler|execute|action)\s*[(:]/m.exec(body);
-        const runLine = run ? call.line + body.slice(0, run.index).split("\n").length - (body.startsWith("\n") ? 1 : 0) : call.line;
+        // The body starts on the call's line: the handler's line is the call's plus the newlines before its keyword.
+        const runLine = run ? call.line + body.slice(0, run.index + run[0].search(/\S/)).split("\n").length - 1 : call.line;
         push({ kind: FACTORY.exec(name)![1] === "Tool" ? "mcp" : "cli", name: named, via: name, line: call.line, handledAt: { path: file, line: runLine } });
       } else if (name === "addService") {
         const text = await lines(file);

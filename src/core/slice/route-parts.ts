@@ -72,12 +72,20 @@ export function splitArgs(text: string): string[] {
   return out;
 }
 
-/** The text inside the parentheses that open at `open` (an index of `(`), or undefined when unbalanced. */
+/** The text inside the parentheses that open at `open` (an index of `(`), or undefined when unbalanced; parentheses in strings and comments do not count. */
 export function insideParens(text: string, open: number): string | undefined {
   let depth = 0;
+  let quote: string | undefined;
   for (let i = open; i < text.length; i++) {
-    if (text[i] === "(") depth++;
-    else if (text[i] === ")" && --depth === 0) return text.slice(open + 1, i);
+    const ch = text[i]!;
+    if (quote) {
+      if (ch === "\\") i++;
+      else if (ch === quote) quote = undefined;
+    } else if (ch === '"' || ch === "'" || ch === "`") quote = ch;
+    else if (ch === "/" && text[i + 1] === "/") i = text.indexOf("\n", i) < 0 ? text.length : text.indexOf("\n", i); // a comment's apostrophe opens no string
+    else if (ch === "/" && text[i + 1] === "*") i = text.indexOf("*/", i + 2) < 0 ? text.length : text.indexOf("*/", i + 2) + 1;
+    else if (ch === "(") depth++;
+    else if (ch === ")" && --depth === 0) return text.slice(open + 1, i);
   }
   return undefined;
 }
