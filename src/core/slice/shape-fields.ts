@@ -67,6 +67,14 @@ export function modelReader(graph: CodeGraph, lines: (path: string) => Promise<s
       if (/\(/.test(name)) continue;
       node.fields.set(name, { name, type: type.trim(), owner: s.name, line: l });
     }
+    // A plain Python class declares its fields by assigning them in its methods (`self.name = name`).
+    if (python) {
+      for (const b of record?.bindings ?? []) {
+        const method = b.scope >= 0 ? record!.definitions[b.scope] : undefined;
+        if (b.kind !== "field" || b.receiver !== "self" || !method || method.parent !== s.index || node.fields.has(b.name)) continue;
+        node.fields.set(b.name, { name: b.name, type: b.type ?? "", owner: s.name, line: b.line });
+      }
+    }
     if (depth < MAX_DEPTH) {
       for (const f of node.fields.values()) {
         if (f.owner !== s.name) continue;
