@@ -190,10 +190,9 @@ async function middleware(graph: CodeGraph, route: Route, linesOf: (p: string) =
   }
 }
 
-/** A name bound to a router or app object (`express.Router()`, `new Hono()`), which `use` mounts rather than runs. */
+/** A router or app object (`use` mounts it rather than runs it): a name the file registers paths on (`router.get("/x", …)`). */
 function isRouter(graph: CodeGraph, file: string, name: string): boolean {
-  const b = graph.records.get(file)?.bindings.find((x) => x.kind === "assign" && x.scope < 0 && x.name === name);
-  return !!b?.value && /Router|Hono|express|Koa|Elysia|app/i.test(b.value);
+  return !!graph.records.get(file)?.calls.some((c) => c.receiver === name && c.args?.length && /^['"`]\//.test(c.args[0]!.trim()));
 }
 
 /** A one-line summary of a route's parts for a note: models, dependencies, consumers and tests. */

@@ -5,6 +5,8 @@
  * that return the model (`routeClients`: when repository groups land, calls from the other
  * repositories of a group join there) and the code whose parameters are typed by the model's name.
  */
+import { languageById } from "../../languages/index.ts";
+import { DEFAULT_SEMANTICS, type LanguageSemantics } from "../../languages/types.ts";
 import { fitPrefix } from "../budget/fit.ts";
 import { loadTokenCounter, type Encoding } from "../budget/tokenizer.ts";
 import { matchSymbols, findSymbol } from "../graph/lookup.ts";
@@ -63,6 +65,9 @@ export interface ShapeAnswer {
   text: string;
   usage: { tokens: number; budget: number; encoding: Encoding };
 }
+
+/** A language's semantics (blocks in braces or by indent). */
+export const semanticsOf = (language: string): LanguageSemantics => languageById(language)?.semantics ?? DEFAULT_SEMANTICS;
 
 /** Functions a returned model is followed into (an API client's caller, and its caller). */
 const RETURN_HOPS = 2;
@@ -182,7 +187,7 @@ async function consumerReads(graph: CodeGraph, c: ClientCall, root: ModelNode, l
       scanned.add(key);
       const s = graph.symbols[id]!;
       const scope = scopeOf(graph, id, line);
-      const scan = new LineScan(s.file, scope.name, "response", s.language === "python");
+      const scan = new LineScan(s.file, scope.name, "response", semanticsOf(s.language).blocks === "braces");
       scan.run(await lines(s.file), scope.start, scope.end, new Map(), { line, held });
       out.push(...scan.reads);
       if (!scan.returned || s.kind === "module") continue;
@@ -215,7 +220,7 @@ async function typedReads(graph: CodeGraph, roots: ModelNode[], lines: (p: strin
       if (scanned.has(key)) continue;
       scanned.add(key);
       const s = graph.symbols[id]!;
-      const scan = new LineScan(file, s.qualified, "typed", record.language === "python");
+      const scan = new LineScan(file, s.qualified, "typed", semanticsOf(record.language).blocks === "braces");
       scan.run(await lines(file), d.bodyStart || d.nameLine, d.end, vars);
       out.push(...scan.reads);
     }

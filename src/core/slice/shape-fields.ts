@@ -4,6 +4,8 @@
  * fields), bases' fields first. Read from the model's own lines: `name: Type` at the body's indent
  * (Python) or `name?: Type;` (TypeScript), which is how those three declare their fields.
  */
+import { languageById } from "../../languages/index.ts";
+import { DEFAULT_SEMANTICS } from "../../languages/types.ts";
 import type { CodeGraph } from "../graph/model.ts";
 import { lookupDefinition } from "../graph/resolve.ts";
 import { typeNames } from "./route-parts.ts";
@@ -52,26 +54,28 @@ export function modelReader(graph: CodeGraph, lines: (path: string) => Promise<s
     const text = await lines(s.file);
     const record = graph.records.get(s.file);
     const nested = (record?.definitions ?? []).filter((d) => d.start > s.start && d.end <= s.end && !FIELD_KINDS.has(d.kind));
-    const python = s.language === "python";
+    // Indent-block languages declare a field as `name: Type` at the body's indent; brace languages as `name?: Type;`.
+    const semantics = languageById(s.language)?.semantics ?? DEFAULT_SEMANTICS;
+    const indented = semantics.blocks === "indent";
     let indent: string | undefined;
     for (let l = s.nameLine + 1; l <= s.end; l++) {
       if (nested.some((d) => l >= d.start && l <= d.end)) continue;
       const line = text[l - 1] ?? "";
-      const m = python ? PY_FIELD.exec(line) : TS_FIELD.exec(line);
+      const m = indented ? PY_FIELD.exec(line) : TS_FIELD.exec(line);
       if (!m) continue;
-      if (python) {
+      if (indented) {
         indent ??= m[1];
         if (m[1] !== indent) continue;
       }
-      const [name, type] = python ? [m[2]!, m[3]!] : [m[1]!, m[2]!];
+      const [name, type] = indented ? [m[2]!, m[3]!] : [m[1]!, m[2]!];
       if (/\(/.test(name)) continue;
       node.fields.set(name, { name, type: type.trim(), owner: s.name, line: l });
     }
-    // A plain Python class declares its fields by assigning them in its methods (`self.name = name`).
-    if (python) {
+    // A plain class of an indent-block language declares its fields by assigning them in its methods (`self.name = name`).
+    if (indented) {
       for (const b of record?.bindings ?? []) {
         const method = b.scope >= 0 ? record!.definitions[b.scope] : undefined;
-        if (b.kind !== "field" || b.receiver !== "self" || !method || method.parent !== s.index || node.fields.has(b.name)) continue;
+        if (b.kind !== "field" || !semantics.instanceNames.includes(b.receiver ?? "") || !method || method.parent !== s.index || node.fields.has(b.name)) continue;
         node.fields.set(b.name, { name: b.name, type: b.type ?? "", owner: s.name, line: b.line });
       }
     }

@@ -50,7 +50,8 @@ export class LineScan {
     private readonly path: string,
     private readonly consumer: string,
     private readonly from: FieldRead["from"],
-    private readonly python: boolean,
+    /** The language writes blocks in braces (JavaScript and its kin): a response's body is also its `.data` (axios) or `.body` (supertest). */
+    private readonly braces: boolean,
   ) {}
 
   /** Scans lines `start..end` of `text` with `vars` held; `at` is a call on a line whose value is `held`. */
@@ -131,7 +132,7 @@ export class LineScan {
           rest = rest.replace(/^\s*\(\s*\)/, "");
           expr += "()";
           held = { node: held.node, http: false };
-        } else if (!this.python && (name === "data" || name === "body") && m[2] !== undefined) held = { node: held.node, http: false };
+        } else if (this.braces && (name === "data" || name === "body") && m[2] !== undefined) held = { node: held.node, http: false };
         else held = undefined;
         continue;
       }
