@@ -344,7 +344,7 @@ export function impact(graph: CodeGraph, target: string, direction: ImpactDirect
       if (tests.length) lines.push(`Tests reached: ${tests.slice(0, SUMMARY_SHOWN).map((t) => t.id ?? (t.via === "import" ? `${t.path} (imports it)` : cite(t.path, t.line))).join("; ")}${tests.length > SUMMARY_SHOWN ? `; … and ${fmt(tests.length - SUMMARY_SHOWN)} more` : ""}.`);
       for (const n of notes) lines.push(`Note: ${n}`);
       const filter = a.tests === "only" ? "test code only" : a.tests === "include" ? "production code first, then test code" : "production code";
-      if (kept.length === 0) lines.push(all.length === 0 ? "None found among resolved calls." : `None in ${filter}.`);
+      if (kept.length === 0) lines.push(all.length === 0 ? (consumers?.length ? "No code calls the handler directly: its callers are the consumers above." : "None found among resolved calls.") : `None in ${filter}.`);
       else if (a.offset >= kept.length) lines.push(pastTheEnd(a.offset, kept.length));
       else lines.push(`Listed (${filter}): ${fmt(a.offset + 1)}-${fmt(a.offset + shown.length)} of ${fmt(kept.length)}.`);
       let group = "";
