@@ -47,6 +47,8 @@ export { LOCATE_LIMITS } from "./core/locate/locate.ts";
 export type { LocateAnswer, LocateOptions, LocatedFile, LocatedSymbol } from "./core/locate/locate.ts";
 export type { Route, MountLine } from "./core/slice/routes.ts";
 export type { ClientCall, RouteEntry, RouteFilter, RouteMapAnswer, RouteMapOptions } from "./core/slice/route-map.ts";
+export type { FieldRead, ShapeAnswer, ShapeBreak, ShapeModel, ShapeOptions } from "./core/slice/shape-check.ts";
+export type { ToolEntry, ToolMapAnswer, ToolMapOptions } from "./core/map/tool-map.ts";
 export type { Role } from "./core/slice/plan.ts";
 export type { RepoMap, RepoMapOptions, MapSymbol, MapService, MapEntryPoint } from "./core/map/repo-map.ts";
 export type { Encoding } from "./core/budget/tokenizer.ts";

@@ -21,7 +21,7 @@ export const SERVED_COMMANDS: ReadonlySet<string> = new Set(["map", "context", "
 export const VALUE_FLAGS: ReadonlySet<string> = new Set([
   "apply", "base", "budget", "cache-dir", "config", "cursor", "depth", "diff", "direction", "encoding", "export", "format", "head", "import", "jobs", "k", "kind",
   "limit", "line", "log-level", "max-file-bytes", "max-hops", "max-matches", "max-response-tokens", "method", "min-confidence", "out", "paths", "prefix", "print-config",
-  "project", "root", "tests", "time", "time-ms", "timeout", "var",
+  "project", "remove", "rename", "root", "tests", "time", "time-ms", "timeout", "var",
 ]);
 
 /** A command line the server may answer: the project it is about. */

@@ -22,7 +22,6 @@ import { registerResources } from "./resources.ts";
 import type { McpLogger, ToolContext, ToolSpec } from "./tool.ts";
 import { calleesTool } from "./tools/callees.ts";
 import { changesTool } from "./tools/changes.ts";
-import { routeMapTool } from "./tools/route-map.ts";
 import { checkTool } from "./tools/check.ts";
 import { runTestsTool } from "./tools/run-tests.ts";
 import { impactTool } from "./tools/impact.ts";
@@ -37,6 +36,7 @@ import { readSnippetTool } from "./tools/read-snippet.ts";
 import { renameTool } from "./tools/rename.ts";
 import { repoMapTool } from "./tools/repo-map.ts";
 import { searchTool } from "./tools/search.ts";
+import { shapeCheckTool } from "./tools/shape-check.ts";
 import { grepTool } from "./tools/grep.ts";
 import { signatureTool } from "./tools/signature.ts";
 import { testsTool } from "./tools/tests.ts";
@@ -51,7 +51,7 @@ const FRESHNESS_RESERVE = 120;
 
 /** Every tool, in the order clients list them (each spec's handler takes its own argument type). */
 export const TOOLS: readonly ToolSpec[] = [
-  repoMapTool, locateTool, contextTool, searchTool, grepTool, signatureTool, callersTool, calleesTool, importersTool, testsTool, traceTool, readSnippetTool, packTool, impactTool, changesTool, routeMapTool, checkTool, renameTool, queryTool, dataflowTool,
+  repoMapTool, locateTool, contextTool, searchTool, grepTool, signatureTool, callersTool, calleesTool, importersTool, testsTool, traceTool, readSnippetTool, packTool, impactTool, changesTool, shapeCheckTool, checkTool, renameTool, queryTool, dataflowTool,
 ] as unknown as readonly ToolSpec[];
 
 /** Tools that run the project's code: served only when the server is started with `allowRun` (`--allow-run`). */
@@ -63,7 +63,7 @@ export const INSTRUCTIONS = `codeslice answers questions about this repository's
 - Given a task (a bug report, an error, a feature request), pass it whole to locate: the files and functions it points at, with the evidence.
 - To understand or change code, call context with a symbol, a file path, "METHOD /path" or a few words, instead of reading whole files: it returns the target with the types, callees, callers and tests that matter, fitted to a token budget, and lists what it cut with handles to ask for.
 - Use signature to see how to call something, callers/callees/importers before changing it (one page at a time: pass the cursor an answer names for the next), tests for the tests to run after a change (with their commands), trace for how one symbol or route reaches another, search when you don't know a name, read_snippet for exact lines that context did not include.
-- Use impact for what a change to a symbol or file could break (callers by depth, routes, tests, risk), and changes to review what changed (the working tree, staged files, two commits or a pasted diff): the changed definitions with their callers, routes and tests.
+- Use impact for what a change to a symbol, file or route ("METHOD /path": plus the client calls reaching it) could break (callers by depth, routes, tests, risk); shape_check for which consumers read which fields of a response model, and what a field rename breaks; repo_map kind routes|tools for the route map and the project's tools and commands; changes to review what changed (the working tree, staged files, two commits or a pasted diff): the changed definitions with their callers, routes and tests.
 - For a question no tool anticipates (e.g. which functions call X within 3 hops and live under db/), call query with a read-only Cypher subset (codeslice://schema); kind flows|clusters lists execution flows from entry points and clusters of files.
 - Cite code by the chunk headers (## path:start-end), which are exact line ranges in the current files.
 - The index follows edits on its own; each answer says when it was refreshed.`;

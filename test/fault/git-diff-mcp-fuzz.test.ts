@@ -383,11 +383,11 @@ const asText = (v: unknown): string => (typeof v === "string" ? v : JSON.stringi
 /** Arguments for `tool`: mostly the right names with hostile values, sometimes unknown names. */
 function toolArgs(r: Rng, tool: string): Record<string, unknown> {
   const names: Record<string, string[]> = {
-    repo_map: ["budget"], context: ["target", "budget"], search: ["query", "limit"], signature: ["symbol"],
+    repo_map: ["budget", "kind", "prefix", "method"], context: ["target", "budget"], search: ["query", "limit"], signature: ["symbol"],
     callers: ["symbol", "depth", "limit", "cursor", "tests", "budget"], callees: ["symbol", "depth", "limit", "cursor", "tests", "budget"],
     importers: ["file", "depth", "limit", "cursor", "budget"], tests: ["target", "depth", "limit", "cursor", "budget"], trace: ["from", "to", "k", "maxHops", "budget"],
     read_snippet: ["path", "start_line", "end_line"], pack: ["task", "budget"], impact: ["target", "direction", "depth", "limit", "cursor", "tests", "budget"],
-    changes: ["diff", "staged", "base", "head", "budget"], route_map: ["prefix", "method", "budget"],
+    changes: ["diff", "staged", "base", "head", "budget"], shape_check: ["target", "rename", "remove", "budget"],
     grep: ["pattern", "paths", "ignore_case", "max_matches"], rename: ["symbol", "new_name", "apply", "mentions"], query: ["q", "kind", "budget"], check: ["limit"],
     dataflow: ["target", "variable", "line"],
   };

@@ -160,9 +160,10 @@ describe("codeslice mcp over stdio (SDK client)", () => {
           expect(d.total).toBeGreaterThan(0);
           expect(text).toContain("web/src/cart.ts#Cart.total");
         }],
-        ["route_map", {}, (d, text) => {
-          expect(d).toMatchObject({ total: 0, routes: [] });
-          expect(text).toContain("No HTTP route found");
+        ["shape_check", { target: "User", rename: ["name=full_name"] }, (d, text) => {
+          // A plain class's fields are what its methods assign to self; nobody here reads a User's fields.
+          expect(d).toMatchObject({ resolvedAs: "model", models: [{ qualified: "shop.models.User", fields: ["name"] }], total: { breaks: 0 } });
+          expect(text).toContain("## Breaks (name renamed to full_name): 0 reads");
         }],
         ["check", {}, (d, text) => {
           expect(d).toMatchObject({ rules: ["forbidden-import", "import-cycle"], total: 0, config: { file: "codeslice.check.json" } });
@@ -197,6 +198,16 @@ describe("codeslice mcp over stdio (SDK client)", () => {
         expect(r.data, name).not.toHaveProperty("text");
         expect(repeatedText(r.data, r.text), name).toEqual([]);
       }
+      // The route map and the tool map are repo_map's other kinds (route_map folded into it).
+      const routes = await tool(s.client, "repo_map", { kind: "routes" });
+      expect(routes.data.total ?? 0).toBe(0); // zeros and empty lists are left out of the lean form
+      expect(routes.text).toContain("No HTTP route found");
+      const toolMap = await tool(s.client, "repo_map", { kind: "tools" });
+      expect(toolMap.data.total ?? 0).toBe(0);
+      expect(toolMap.text).toContain("# Tools and commands: 0 MCP tools");
+      const misplaced = await tool(s.client, "repo_map", { prefix: "/api" });
+      expect(misplaced.isError).toBe(true);
+      expect(misplaced.text).toContain('pass them with kind "routes"');
     } finally {
       await s.close();
     }

@@ -77,7 +77,7 @@ const CALLS: Record<string, Record<string, unknown>> = {
   pack: { task: "place an order checkout", budget: 3000 },
   impact: { target: "shop.models.format_greeting" },
   changes: { diff: DIFF },
-  route_map: {},
+  shape_check: { target: "User", rename: ["name=full_name"] },
   check: {},
   grep: { pattern: "def \\w+\\(" },
   rename: { symbol: "formatPrice", new_name: "formatAmount" },
@@ -149,7 +149,7 @@ const OWN_CALLS: Record<string, Record<string, unknown>> = {
   pack: { task: "make the fitter keep outlines of chunks it cuts" },
   impact: { target: "fitBlocks" },
   changes: { diff: ownDiff() },
-  route_map: {},
+  shape_check: { target: "ContextAnswer", remove: ["cut"] },
   check: {},
   grep: { pattern: "fitBlocks\\(" },
   rename: { symbol: "fitBlocks", new_name: "fitAllBlocks" },
@@ -199,6 +199,20 @@ describe("structured content adds to the text, never repeats it", () => {
       if (process.env.PRINT_SIZES) console.log(`${tool} (fixture): structured ${sizes(a).structured}, text ${sizes(a).text}`);
       expect(shared(a), `strings in both: ${JSON.stringify(shared(a))}`).toEqual([]);
     });
+  }
+
+  // repo_map's other kinds (the route map and the tool map folded into it) hold to the same rules.
+  for (const args of [{ kind: "routes" }, { kind: "tools" }]) {
+    it(`repo_map kind ${args.kind}: on codeslice's own source, structured ≤ text in tokens and no prose in both`, async () => {
+      if (!own) {
+        const platform = memoryPlatform(ownSource());
+        own = await connect(createEngine(platform), { fs: platform.fs });
+      }
+      const a = await call(own.client, "repo_map", args);
+      expect(a.isError, a.text).toBe(false);
+      expect(shared(a), `strings in both: ${JSON.stringify(shared(a))}`).toEqual([]);
+      expect(sizes(a).structured).toBeLessThanOrEqual(sizes(a).text);
+    }, 60_000);
   }
 
   for (const tool of Object.keys(OWN_CALLS)) {

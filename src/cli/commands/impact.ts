@@ -10,7 +10,7 @@ const DIRECTIONS = ["up", "down", "both"] as const;
 export const impactCommand = defineCommand({
   name: "impact",
   summary: "The blast radius of a symbol, file or path:lines: by depth, routes and tests reached, a risk summary",
-  args: [{ name: "target", what: "a target", maxChars: { limit: LIMITS.targetChars, noun: "argument" }, help: "A symbol, a file (everything it defines) or path:start-end (the definitions those lines touch)" }],
+  args: [{ name: "target", what: "a target", maxChars: { limit: LIMITS.targetChars, noun: "argument" }, help: "A symbol, a file (everything it defines), path:start-end (the definitions those lines touch) or METHOD /path (a route)" }],
   flags: {
     direction: choiceFlag("direction", DIRECTIONS.join("|"), DIRECTIONS, "up (its callers), down (what it calls) or both", { default: "up" }),
     depth: depthFlag(3),
@@ -25,8 +25,13 @@ production callers and their directories, routes whose handlers are reached, tes
 runnable ids, the reach (the tests and routes whose calls lead to the target at any depth,
 of all of them), the deepest path. The risk is high with many callers, or when half the
 tests or routes reach the target (a middleware compose every request runs), however few
-its callers. Paged like callers.`,
-  examples: ["codeslice impact Session.send", "codeslice impact src/auth.py --direction both --depth 2", "codeslice impact src/cart.ts:40-62 --json"],
+its callers. Paged like callers.
+
+A route (METHOD /path) is the route impact: its handler's blast radius plus its consumers,
+the client calls in the project that reach it (fetch, axios, httpx, requests; the route
+map's list), the functions holding them and their callers, and the tests that send it a
+request.`,
+  examples: ["codeslice impact Session.send", "codeslice impact src/auth.py --direction both --depth 2", "codeslice impact src/cart.ts:40-62 --json", 'codeslice impact "PUT /api/v1/items/{id}"'],
   async run({ args: [target], flags }) {
     return withEngine(flags, async (engine, progress) => {
       const answer = await engine.impact(target!, {

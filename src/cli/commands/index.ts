@@ -26,9 +26,11 @@ import { routesCommand } from "./routes.ts";
 import { renameCommand } from "./rename.ts";
 import { scipCommand } from "./scip.ts";
 import { searchCommand } from "./search.ts";
+import { shapeCheckCommand } from "./shape-check.ts";
 import { signatureCommand } from "./signature.ts";
 import { stopCommand } from "./stop.ts";
 import { testsCommand } from "./tests.ts";
+import { toolsCommand } from "./tools.ts";
 import { traceCommand } from "./trace.ts";
 
 /** Every command, in the order `codeslice --help`, docs/cli.md and the README list them. */
@@ -49,6 +51,8 @@ export const COMMANDS: readonly Command[] = [
   dataflowCommand,
   queryCommand,
   routesCommand,
+  shapeCheckCommand,
+  toolsCommand,
   signatureCommand,
   changesCommand,
   checkCommand,

@@ -18,6 +18,7 @@ import { outline } from "../graph/queries.ts";
 import { checkBudget, checkEncoding } from "../slice/context.ts";
 import { isTestFile } from "../slice/plan.ts";
 import type { Route } from "../slice/routes.ts";
+import { routeClients } from "../slice/route-map.ts";
 import { EngineError } from "../../shared/errors.ts";
 import { cite, citeName, citePath } from "../../shared/paths.ts";
 import { planEnvelope, type ChangesEnvelope, type EnvelopePlan } from "./envelope.ts";
@@ -479,7 +480,11 @@ async function planImpactChunks(graph: CodeGraph, io: ChangesIO, reader: ChunkRe
     let n = 0;
     for (const r of impact.routes.slice(0, PER_ROLE)) {
       const label = `${r.method} ${r.path}`;
-      const suffix = r.depth === 0 ? ` (handler changed: ${r.reaches[0]})` : ` (reaches ${r.reaches[0]} in ${r.depth} call${r.depth > 1 ? "s" : ""})`;
+      const routeOf = io.routes().find((x) => x.file === r.file && x.line === r.line && x.method === r.method);
+      // The route's consumers: the client code a changed handler reaches (the route map's calls).
+      const clients = routeOf ? routeClients(graph, io.routes(), routeOf).filter((c) => !c.test) : [];
+      const called = clients.length ? `; called from ${clients.slice(0, 3).map((c) => `${c.path}:${c.line}${c.caller !== c.path ? ` (${citeName(c.caller)})` : ""}`).join(", ")}${clients.length > 3 ? `, … ${clients.length - 3} more` : ""}` : "";
+      const suffix = r.depth === 0 ? ` (handler changed: ${r.reaches[0]}${called})` : ` (reaches ${r.reaches[0]} in ${r.depth} call${r.depth > 1 ? "s" : ""}${called})`;
       const handlerId = r.handler !== undefined ? graph.byQualified.get(r.handler) : undefined;
       if (handlerId !== undefined && !shownIds.has(handlerId)) {
         const [c] = await callerChunk(handlerId, "route", suffix, [], ++n > SHOWN_PER_ROLE);

@@ -22,6 +22,8 @@ import { DEFAULT_MAX_FILE_BYTES } from "../scan/scan.ts";
 import { buildContext, ROUTE, routesNamed, type ContextAnswer, type ContextIO, type ContextOptions } from "../slice/context.ts";
 import type { Route } from "../slice/routes.ts";
 import { closestRoutes } from "../slice/route-map.ts";
+import { findTools, toolMapAnswer, type ToolMapAnswer, type ToolMapOptions } from "../map/tool-map.ts";
+import { shapeCheck, type ShapeAnswer, type ShapeOptions } from "../slice/shape-check.ts";
 import { runChanges, type ChangesOptions } from "./changes.ts";
 import { buildLocate, type LocateAnswer, type LocateOptions } from "../locate/locate.ts";
 import { consistent } from "./consistent.ts";
@@ -142,6 +144,20 @@ function readNow(s: EngineState): (path: string) => Promise<string | undefined> 
       return undefined;
     }
   };
+}
+
+/** `Engine.shapeCheck`: files read as they are now (an unreadable one has no reads). */
+export async function answerShapeCheck(s: EngineState, target: string, opts: RunOptions & ShapeOptions): Promise<ShapeAnswer> {
+  const graph = await codeGraph(s, opts);
+  const read = readNow(s);
+  return shapeCheck(graph, routesOf(s, graph), target, async (p) => (await read(p)) ?? "", opts);
+}
+
+/** `Engine.toolMap`: registrations read as the files are now. */
+export async function answerToolMap(s: EngineState, opts: RunOptions & ToolMapOptions): Promise<ToolMapAnswer> {
+  const graph = await codeGraph(s, opts);
+  const read = readNow(s);
+  return toolMapAnswer(await findTools(graph, async (p) => (await read(p)) ?? ""), opts);
 }
 
 /** `Engine.tests`: the target is a file when one matches exactly, else a symbol; tests only unless asked. */

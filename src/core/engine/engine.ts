@@ -27,6 +27,9 @@ import { createEngineState } from "./state.ts";
 import { loadAll, reindex, stopWatching } from "./passes.ts";
 import { codeGraph, routesOf } from "./graph-cache.ts";
 import { refresh } from "./refresh.ts";
+import { answerShapeCheck, answerToolMap } from "./answers.ts";
+import type { ShapeAnswer, ShapeOptions } from "../slice/shape-check.ts";
+import type { ToolMapAnswer, ToolMapOptions } from "../map/tool-map.ts";
 import { answerCheck, answerRunTests, answerChanges, answerContext, answerSearch, answerLocate, answerMap, answerSnippet, answerTests, answerTrace } from "./answers.ts";
 import { answerScip, exportIndex, importIndex } from "./portable.ts";
 import { answerGrep, type GrepAnswer, type GrepOptions } from "./grep.ts";
@@ -276,6 +279,17 @@ export interface Engine {
    */
   routeMap(options?: RouteMapOptions & RunOptions): Promise<RouteMapAnswer>;
   /**
+   * The fields of a response model (or of a route's response) that each consumer reads — the client
+   * calls the route map finds, followed through the consumer's code, and parameters typed by the
+   * model — and, given renames (`old=new`) or removals, the reads that break, with `path:line`.
+   */
+  shapeCheck(target: string, options?: ShapeOptions & RunOptions): Promise<ShapeAnswer>;
+  /**
+   * The project's tools and commands: MCP tools, JSON-RPC and gRPC methods, CLI commands
+   * (click, typer, argparse, commander, yargs, defineCommand), where each is defined and handled.
+   */
+  toolMap(options?: ToolMapOptions & RunOptions): Promise<ToolMapAnswer>;
+  /**
    * Lines `start`..`end` (1-based, inclusive) of a project file, at most `maxLines` of them.
    * Only files in the index inventory are readable: nothing ignored, nothing outside the root.
    */
@@ -376,6 +390,8 @@ export function createEngine(platform: Platform, options: EngineOptions = {}): E
       const graph = await codeGraph(s, opts);
       return routeMapAnswer(graph, routesOf(s, graph), opts);
     },
+    shapeCheck: (target, opts = {}) => answerShapeCheck(s, target, opts),
+    toolMap: (opts = {}) => answerToolMap(s, opts),
     async index(run = {}) {
       const result = await reindex(s, run);
       return summarize(platform, result);
@@ -387,12 +403,12 @@ export function createEngine(platform: Platform, options: EngineOptions = {}): E
     async callers(symbol, opts = {}) {
       const args = await listArgs(opts);
       const graph = await codeGraph(s, opts);
-      return pageCalls(graph, calls(graph, symbol, "callers", args.depth), bindIndexVersion(args, graph));
+      return pageCalls(graph, calls(graph, symbol, "callers", args.depth, routesOf(s, graph)), bindIndexVersion(args, graph));
     },
     async callees(symbol, opts = {}) {
       const args = await listArgs(opts);
       const graph = await codeGraph(s, opts);
-      return pageCalls(graph, calls(graph, symbol, "callees", args.depth), bindIndexVersion(args, graph));
+      return pageCalls(graph, calls(graph, symbol, "callees", args.depth, routesOf(s, graph)), bindIndexVersion(args, graph));
     },
     async importers(path, opts = {}) {
       const args = await listArgs(opts);

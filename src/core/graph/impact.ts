@@ -13,6 +13,8 @@ import { findFile, parseLocation } from "../../shared/locations.ts";
 import { isTestPath, isTestSite, testAt } from "../evidence/test-code.ts";
 import { LIMITS } from "../limits.ts";
 import type { Route } from "../slice/routes.ts";
+import { ROUTE, routesNamed } from "../slice/context.ts";
+import { closestRoutes, routeClients, type ClientCall } from "../slice/route-map.ts";
 import { callsCompleteness, type Completeness } from "./completeness.ts";
 import { findSymbol, symbolRef, type SymbolRef } from "./lookup.ts";
 import type { CodeGraph, Resolution, SymbolNode } from "./model.ts";
@@ -59,7 +61,8 @@ export interface ImpactTest {
   id?: string;
   qualified: string;
   depth: number;
-  via: "call" | "import";
+  /** request: a test that sends an HTTP request to the route an impact is about. */
+  via: "call" | "import" | "request";
 }
 
 /** A route whose handler is a target symbol or one of its callers. */
@@ -71,6 +74,20 @@ export interface ImpactRoute {
   handler?: string;
   /** Hops from the handler to the target (0: the handler is the target). */
   depth: number;
+}
+
+/** A client call that reaches the route an impact is about, or a caller of the function holding one. */
+export interface ImpactConsumer {
+  path: string;
+  line: number;
+  /** The function the call is in (its name in the file), or the file for module-level code. */
+  caller: string;
+  /** The HTTP call itself (`call`), or a function that calls a consumer (`caller`, hops from the call). */
+  via: "call" | "caller";
+  depth: number;
+  method?: string;
+  url?: string;
+  test: boolean;
 }
 
 /** How much could break, in numbers. */
@@ -93,7 +110,7 @@ export interface ImpactRisk {
 /** The answer to impact: one page of entries plus the whole walk's summary. */
 export interface ImpactAnswer {
   target: string;
-  resolvedAs: "symbol" | "file" | "lines";
+  resolvedAs: "symbol" | "file" | "lines" | "route";
   /** The symbols the target names (the first 8; `total.targets` counts them all). */
   targets: SymbolRef[];
   direction: ImpactDirection;
@@ -107,6 +124,12 @@ export interface ImpactAnswer {
   /** The first 8 tests reached, nearest first (`total.tests` counts them all; tests=only pages through every test-code entry). */
   tests: ImpactTest[];
   risk: ImpactRisk;
+  /**
+   * For a route target (`METHOD /path`), the route impact: the client calls that reach it (the
+   * route map's consumers), production first, each with the function it is in, and the production
+   * callers of those functions within the walk's depth.
+   */
+  consumers?: ImpactConsumer[];
   testCode: TestCodeSummary;
   page: PageInfo;
   completeness: Completeness;
@@ -143,10 +166,15 @@ export function checkImpactDepth(depth: number | undefined): number {
 }
 
 /** The symbols a target names: a symbol, a file (all it defines), or lines of a file (the definitions they touch). */
-export function impactTargets(graph: CodeGraph, target: string, root?: string): { ids: number[]; how: ImpactAnswer["resolvedAs"]; files: string[] } {
+export function impactTargets(graph: CodeGraph, target: string, root?: string, routes?: Route[]): { ids: number[]; how: ImpactAnswer["resolvedAs"]; files: string[]; routes?: Route[] } {
   const t = target.trim();
-  if (t === "") throw new EngineError("invalid_argument", "The target is empty.", { hint: "Pass a symbol, a file path, or path:start-end.", data: { key: "target" } });
+  if (t === "") throw new EngineError("invalid_argument", "The target is empty.", { hint: "Pass a symbol, a file path, `METHOD /path`, or path:start-end.", data: { key: "target" } });
   if (t.length > LIMITS.targetChars) throw new EngineError("invalid_argument", `The target is ${fmt(t.length)} characters; the limit is ${fmt(LIMITS.targetChars)}.`, { data: { length: t.length, max: LIMITS.targetChars } });
+  const route = routes ? ROUTE.exec(t) : null;
+  if (route) {
+    const hits = closestRoutes(routesNamed(routes!, route[1]!, route[2]!, t), route[2]!);
+    return { ids: routeSymbols(graph, hits), how: "route", files: [], routes: hits };
+  }
   const files = { has: (p: string) => graph.moduleSymbol.has(p), paths: () => graph.moduleSymbol.keys() };
   const fileSymbols = (path: string) => {
     const moduleId = graph.moduleSymbol.get(path)!;
@@ -178,6 +206,25 @@ export function impactTargets(graph: CodeGraph, target: string, root?: string): 
     if (found) return { ids: fileSymbols(found.path), how: "file", files: [found.path] };
   }
   return { ids: [findSymbol(graph, t).id], how: "symbol", files: [] };
+}
+
+/** The handlers of routes; an inline handler is the innermost definition around its registration, else its module code. */
+export function routeSymbols(graph: CodeGraph, hits: readonly Route[]): number[] {
+  const ids: number[] = [];
+  for (const r of hits) {
+    if (r.handler !== undefined) ids.push(r.handler);
+    else {
+      const mod = graph.moduleSymbol.get(r.file)!;
+      const n = graph.records.get(r.file)?.definitions.length ?? 0;
+      let best = mod;
+      for (let id = mod + 1; id <= mod + n; id++) {
+        const s = graph.symbols[id]!;
+        if (s.start <= r.span.start && s.end >= r.span.end && (best === mod || s.start >= graph.symbols[best]!.start)) best = id;
+      }
+      ids.push(best);
+    }
+  }
+  return [...new Set(ids)];
 }
 
 interface Reached {
@@ -218,7 +265,7 @@ function walk(graph: CodeGraph, roots: number[], direction: "up" | "down", depth
 
 /** The impact of `target`, one page within the budget of `a`. */
 export function impact(graph: CodeGraph, target: string, direction: ImpactDirection, depth: number, a: ListArgs, io: ImpactIO): ImpactAnswer {
-  const { ids, how, files } = impactTargets(graph, target, io.root);
+  const { ids, how, files, routes: named } = impactTargets(graph, target, io.root, io.routes());
   const targets = ids.map((id) => graph.symbols[id]!);
   const up = direction === "down" ? new Map<number, Reached>() : walk(graph, ids, "up", depth);
   const down = direction === "up" ? new Map<number, Reached>() : walk(graph, ids, "down", depth);
@@ -247,6 +294,12 @@ export function impact(graph: CodeGraph, target: string, direction: ImpactDirect
   const tests = impactTests(graph, all, files, direction);
 
   const routes = impactRoutes(graph, ids, targets, up, io);
+  const consumers = named ? routeConsumers(graph, io.routes(), named, depth) : undefined;
+  for (const c of consumers ?? []) {
+    if (!c.test || c.via !== "call") continue;
+    const t = testAt(graph, c.path, c.line);
+    if (t && !tests.some((x) => x.id === t.id)) tests.push({ path: c.path, line: c.line, id: t.id, qualified: c.caller, depth: 1, via: "request" });
+  }
 
   const reach = reachOf(graph, ids, io.routes());
   const { risk, directories, dirCount, chain, directCallers } = impactRisk(graph, all, up, entryById, routes.length, tests.length, reach);
@@ -271,9 +324,10 @@ export function impact(graph: CodeGraph, target: string, direction: ImpactDirect
   const testCode = summarizeByFile(testEntries.map((e) => e.path));
   const rest = kept.slice(a.offset);
   const total = { targets: targets.length, up: up.size, down: down.size, tests: tests.length, routes: routes.length };
-  const targetLine = targets.length === 1
+  const handlers = targets.length === 1
     ? `${targets[0]!.qualified} (${targets[0]!.kind}, ${cite(targets[0]!.file, targets[0]!.kind === "module" ? 1 : targets[0]!.start)})`
-    : `${plural(targets.length, "symbol")} of ${files.join(", ")}: ${targets.filter((s) => s.kind !== "module").slice(0, 5).map((s) => s.qualified).join(", ")}${targets.length > 6 ? ", …" : ""}`;
+    : `${plural(targets.length, "symbol")}${files.length ? ` of ${files.join(", ")}` : ""}: ${targets.filter((s) => s.kind !== "module").slice(0, 5).map((s) => s.qualified).join(", ")}${targets.length > 6 ? ", …" : ""}`;
+  const targetLine = named ? `route ${[...new Set(named.map((r) => `${r.method} ${r.path}`))].join(", ")}, handled by ${handlers}` : handlers;
 
   const make = (k: number): ImpactAnswer => {
     const shown = rest.slice(0, k);
@@ -286,10 +340,11 @@ export function impact(graph: CodeGraph, target: string, direction: ImpactDirect
       }
       lines.push(`Reached: ${[direction !== "down" && plural(total.up, "caller"), direction !== "up" && plural(total.down, "callee")].filter(Boolean).join(", ")} — ${byDepth.map((r) => `${r.direction === "up" ? "callers" : "callees"} at depth ${r.depth}: ${fmt(r.production)}${r.test ? ` + ${fmt(r.test)} in tests` : ""}`).join("; ") || "none"}.`);
       if (routes.length) lines.push(`Routes: ${routes.slice(0, SUMMARY_SHOWN).map((r) => `${r.method} ${r.path} (${cite(r.file, r.line)}${r.depth ? `, ${plural(r.depth, "hop")}` : ", handler"})`).join("; ")}${routes.length > SUMMARY_SHOWN ? `; … and ${fmt(routes.length - SUMMARY_SHOWN)} more` : ""}.`);
+      if (consumers) lines.push(consumersLine(consumers));
       if (tests.length) lines.push(`Tests reached: ${tests.slice(0, SUMMARY_SHOWN).map((t) => t.id ?? (t.via === "import" ? `${t.path} (imports it)` : cite(t.path, t.line))).join("; ")}${tests.length > SUMMARY_SHOWN ? `; … and ${fmt(tests.length - SUMMARY_SHOWN)} more` : ""}.`);
       for (const n of notes) lines.push(`Note: ${n}`);
       const filter = a.tests === "only" ? "test code only" : a.tests === "include" ? "production code first, then test code" : "production code";
-      if (kept.length === 0) lines.push(all.length === 0 ? "None found among resolved calls." : `None in ${filter}.`);
+      if (kept.length === 0) lines.push(all.length === 0 ? (consumers?.length ? "No code calls the handler directly: its callers are the consumers above." : "None found among resolved calls.") : `None in ${filter}.`);
       else if (a.offset >= kept.length) lines.push(pastTheEnd(a.offset, kept.length));
       else lines.push(`Listed (${filter}): ${fmt(a.offset + 1)}-${fmt(a.offset + shown.length)} of ${fmt(kept.length)}.`);
       let group = "";
@@ -311,7 +366,7 @@ export function impact(graph: CodeGraph, target: string, direction: ImpactDirect
     const { text, tokens } = withUsage(render, a);
     return {
       target, resolvedAs: how, targets: targets.slice(0, SUMMARY_SHOWN).map(symbolRef), direction, depth, entries: shown, total, byDepth,
-      routes: routes.slice(0, SUMMARY_SHOWN), tests: tests.slice(0, SUMMARY_SHOWN), risk,
+      routes: routes.slice(0, SUMMARY_SHOWN), tests: tests.slice(0, SUMMARY_SHOWN), risk, ...(consumers ? { consumers: consumers.slice(0, CONSUMERS_LISTED) } : {}),
       testCode, page, completeness, usage: { tokens, budget: a.budget, encoding: a.encoding }, notes, text,
     };
   };
@@ -363,6 +418,45 @@ function impactRoutes(graph: CodeGraph, ids: number[], targets: SymbolNode[], up
   }
   routes.sort((x, y) => x.depth - y.depth || (x.path < y.path ? -1 : x.path > y.path ? 1 : 0));
   return routes;
+}
+
+/** Consumers the answer lists in its structured part (the text names the first SUMMARY_SHOWN of each kind). */
+const CONSUMERS_LISTED = 20;
+
+/**
+ * The route impact's consumers: the client calls that reach the routes (production first, then
+ * tests), and the production functions that call the functions holding them, up to `depth - 1`
+ * hops: the frontend code a changed handler reaches.
+ */
+function routeConsumers(graph: CodeGraph, all: Route[], named: Route[], depth: number): ImpactConsumer[] {
+  const calls: ClientCall[] = [];
+  for (const r of named) for (const c of routeClients(graph, all, r)) if (!calls.some((x) => x.path === c.path && x.line === c.line)) calls.push(c);
+  calls.sort((a, b) => Number(a.test) - Number(b.test) || (a.path < b.path ? -1 : a.path > b.path ? 1 : a.line - b.line));
+  const out: ImpactConsumer[] = calls.map((c) => ({ path: c.path, line: c.line, caller: c.caller, via: "call", depth: 0, method: c.method, url: c.url, test: c.test }));
+  const holders = [...new Set(calls.filter((c) => !c.test && graph.symbols[c.callerId]!.kind !== "module").map((c) => c.callerId))];
+  const seen = new Set(holders);
+  for (const r of walk(graph, holders, "up", Math.max(1, depth - 1)).values()) {
+    const s = graph.symbols[r.id]!;
+    const e = graph.calls[r.edge]!;
+    if (seen.has(r.id) || isTestSite(graph, e.file, e.line, r.id)) continue;
+    seen.add(r.id);
+    out.push({ path: e.file, line: e.line, caller: s.kind === "module" ? s.file : s.qualified, via: "caller", depth: r.depth, test: false });
+  }
+  return out;
+}
+
+/** The consumers line of a route impact. */
+function consumersLine(consumers: ImpactConsumer[]): string {
+  const calls = consumers.filter((c) => c.via === "call");
+  const prod = calls.filter((c) => !c.test);
+  const up = consumers.filter((c) => c.via === "caller");
+  const site = (c: ImpactConsumer) => `${cite(c.path, c.line)} in ${c.caller}${c.url ? ` (${c.method} ${c.url})` : ""}`;
+  const list = (xs: ImpactConsumer[]) => `${xs.slice(0, SUMMARY_SHOWN).map(site).join("; ")}${xs.length > SUMMARY_SHOWN ? `; … and ${fmt(xs.length - SUMMARY_SHOWN)} more` : ""}`;
+  if (!calls.length) return "Consumers: no client call in the project reaches this route (fetch, axios, httpx/requests and test clients are read).";
+  const parts = [`Consumers: ${plural(prod.length, "client call")} from production code${prod.length ? `: ${list(prod)}` : ""}`];
+  if (up.length) parts.push(`their callers: ${list(up)}`);
+  if (calls.length > prod.length) parts.push(`${plural(calls.length - prod.length, "call")} from tests: ${list(calls.filter((c) => c.test))}`);
+  return `${parts.join("; ")}.`;
 }
 
 /** The reach clause of the risk line: the tests and routes that run through the target, of all. */

@@ -7,7 +7,8 @@ import type { GraphContext } from "./context.ts";
  * interface method, and this edge goes to an override or implementation that dynamic dispatch can
  * reach instead.
  */
-export type Resolution = "scope" | "import" | "self" | "type" | "via-base" | "unique-name" | "ambiguous";
+/** `route`: an HTTP client call whose URL matches a route's path template, linked to the route's handler. */
+export type Resolution = "scope" | "import" | "self" | "type" | "via-base" | "route" | "unique-name" | "ambiguous";
 
 /** Confidence per resolution rule; an agent can filter on it. */
 export const CONFIDENCE: Record<Resolution, number> = {
@@ -16,6 +17,7 @@ export const CONFIDENCE: Record<Resolution, number> = {
   self: 0.9,
   type: 0.85,
   "via-base": 0.6,
+  route: 0.8,
   "unique-name": 0.5,
   ambiguous: 0.2,
 };

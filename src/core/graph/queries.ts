@@ -7,7 +7,11 @@ import { LIMITS } from "../limits.ts";
 import { findFile } from "../../shared/locations.ts";
 import { normalizeRelative, readQuotedPath } from "../../shared/paths.ts";
 import { findSymbol, symbolRef, type SymbolRef } from "./lookup.ts";
-import type { CodeGraph, Resolution, SymbolNode } from "./model.ts";
+import { CONFIDENCE, type CodeGraph, type Resolution, type SymbolNode } from "./model.ts";
+import { ROUTE, routesNamed } from "../slice/context.ts";
+import { closestRoutes, routeClients, type ClientCall } from "../slice/route-map.ts";
+import type { Route } from "../slice/routes.ts";
+import { routeSymbols } from "./impact.ts";
 
 /** Depth limits: beyond a few hops the answer is the whole repository. */
 export const MAX_DEPTH = LIMITS.depth.max;
@@ -48,16 +52,30 @@ export interface CallsAnswer {
   possible: { caller: SymbolRef; site: { path: string; line: number }; candidates: number }[];
 }
 
-/** Callers (`direction: "callers"`) or callees of `target`, breadth-first up to `depth` hops. */
-export function calls(graph: CodeGraph, target: string, direction: "callers" | "callees", depthArg?: number): CallsAnswer {
+/**
+ * Callers (`direction: "callers"`) or callees of `target`, breadth-first up to `depth` hops. A
+ * target written `METHOD /path` (with `routes`) is its route's handler; its callers are the handler's
+ * callers plus the client calls that reach the route (resolution `route`), then their callers.
+ */
+export function calls(graph: CodeGraph, target: string, direction: "callers" | "callees", depthArg?: number, routes?: Route[]): CallsAnswer {
   const depth = checkDepth(depthArg);
-  const root = findSymbol(graph, target);
+  const route = routes ? routeTarget(graph, routes, target) : undefined;
+  const root = route?.handler ?? findSymbol(graph, target);
   const adjacency = direction === "callers" ? graph.callsTo : graph.callsFrom;
   const seen = new Set<number>([root.id]);
   const results: RelatedSymbol[] = [];
   let frontier = [root.id];
   for (let d = 1; d <= depth && frontier.length; d++) {
     const next: number[] = [];
+    if (d === 1 && route && direction === "callers") {
+      for (const c of route.clients) {
+        results.push({ ...symbolRef(graph.symbols[c.callerId]!), depth: 1, site: { path: c.path, line: c.line }, via: "call", resolution: "route", confidence: CONFIDENCE.route });
+        if (!seen.has(c.callerId)) {
+          seen.add(c.callerId);
+          next.push(c.callerId);
+        }
+      }
+    }
     for (const id of frontier) {
       for (const ei of adjacency.get(id) ?? []) {
         const e = graph.calls[ei]!;
@@ -85,6 +103,22 @@ export function calls(graph: CodeGraph, target: string, direction: "callers" | "
     ? graph.ambiguous.filter((a) => a.candidates.includes(root.id)).map((a) => ({ caller: symbolRef(graph.symbols[a.caller]!), site: { path: a.file, line: a.line }, candidates: a.candidates.length }))
     : [];
   return { symbol: symbolRef(root), direction, depth, results, external, possible };
+}
+
+/** The handler of a target written `METHOD /path` and the client calls reaching its routes; undefined for any other target. */
+function routeTarget(graph: CodeGraph, routes: Route[], target: string): { handler: SymbolNode; clients: ClientCall[] } | undefined {
+  const m = ROUTE.exec(target.trim());
+  if (!m) return undefined;
+  const hits = closestRoutes(routesNamed(routes, m[1]!, m[2]!, target.trim()), m[2]!);
+  const ids = routeSymbols(graph, hits);
+  if (ids.length !== 1) {
+    throw new EngineError("invalid_argument", `${target.trim()} matches ${hits.length} routes with different handlers: ${hits.map((r) => `${r.method} ${r.path}`).join(", ")}.`, {
+      hint: "Write the path as one of them.", data: { target },
+    });
+  }
+  const clients: ClientCall[] = [];
+  for (const r of hits) for (const c of routeClients(graph, routes, r)) if (!clients.some((x) => x.path === c.path && x.line === c.line)) clients.push(c);
+  return { handler: graph.symbols[ids[0]!]!, clients };
 }
 
 /** Answer to importers. */

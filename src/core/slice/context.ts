@@ -20,6 +20,7 @@ import { readTaskText, type TaskEvidence } from "../locate/task-text.ts";
 import { findPhrases, type PhraseHit } from "../locate/phrases.ts";
 import { parseTrace, type ParsedTrace } from "./trace.ts";
 import { planContext, type PlannedChunk, type Role } from "./plan.ts";
+import { partsNote, routeParts } from "./route-parts.ts";
 import { findRoutes, joinPaths, matchRoutes, type MountLine, type Route } from "./routes.ts";
 import type { TextIndex } from "../text/text-index.ts";
 import { mayPointAtText, pointedText, settingNotes, textChunk, textTarget } from "./text-seeds.ts";
@@ -106,6 +107,8 @@ interface Seeds {
   frames?: number[];
   /** How many of the first inline chunks are text a task points at, and whether they lead the answer (else they close it). */
   text?: { count: number; lead: boolean };
+  /** For a route target: the routes it names (their models, dependencies and tests join the answer). */
+  routes?: Route[];
 }
 
 /** Validates a budget argument. */
@@ -268,7 +271,7 @@ export function resolveTarget(graph: CodeGraph, targetArg: string, io: ContextIO
         ? `route ${r.method} …${joinPaths(...r.mounts.slice(r.mounts.findLastIndex((x) => x.unresolved !== undefined) + 1).map((x) => x.prefix), r.own)} registered at ${cite(r.file, r.line)}, matched by the end of the path: its prefix ${r.suffixOf} is not a string the project spells out`
         : `route ${r.method} ${r.path} registered at ${cite(r.file, r.line)}`,
     );
-    return { ids: [...new Set(ids)], how: "route", notes, mounts, inline };
+    return { ids: [...new Set(ids)], how: "route", notes, mounts, inline, routes: hits };
   }
   // A pasted trace alone seeds from its innermost project frame; a report that holds a trace among
   // its words is a task, with the frames as evidence; a trace none of whose frames is in the
@@ -410,6 +413,24 @@ interface TaskWords {
   phrases: readonly PhraseHit[];
 }
 
+/**
+ * A route target's models (as `type` chunks), the dependencies and middleware that run before its
+ * handler (as `callee` chunks) and the tests that send it a request (as `witness` chunks), with a
+ * note naming each; issue 24: a route answer that left them out sent the agent to grep for them.
+ */
+async function routeSeedParts(graph: CodeGraph, io: ContextIO, seeds: Seeds): Promise<{ types: number[]; deps: number[]; tests: number[] }> {
+  const out = { types: [] as number[], deps: [] as number[], tests: [] as number[] };
+  const all = io.routes();
+  for (const r of seeds.routes ?? []) {
+    const parts = await routeParts(graph, all, r, io.readText);
+    for (const m of parts.models) if (m.id !== undefined) out.types.push(m.id);
+    for (const d of parts.dependencies) if (d.id !== undefined) out.deps.push(d.id);
+    for (const t of parts.tests) if (graph.symbols[t.callerId]?.kind !== "module") out.tests.push(t.callerId);
+    seeds.notes.push(...partsNote(parts, (c) => `${cite(c.path, c.line)}${c.caller !== c.path ? ` (${c.caller})` : ""}`).map((n) => `${r.method} ${r.path} ${n}`));
+  }
+  return out;
+}
+
 /** Seeds for a task in words: the strongest places in full, the next ones as matches. */
 function taskSeeds(graph: CodeGraph, io: ContextIO, text: string, maxSeeds: number, words?: TaskWords): Seeds {
   const maxMatches = MAX_MATCHES;
@@ -498,9 +519,10 @@ export async function buildContext(graph: CodeGraph, target: string, options: Co
   const text = (!task && (!/\s/.test(t) || /^\S+?[#:]/.test(t))) || mayPointAtText(t) ? await io.textIndex?.() : undefined;
   const seeds = resolveTarget(graph, target, io, task, words, text);
   if (text && seeds.ids.length && seeds.how !== "search") seeds.notes.push(...settingNotes(graph, text, seeds.ids, []));
+  const parts = seeds.routes ? await routeSeedParts(graph, io, seeds) : undefined;
   let planned = planContext(graph, seeds.ids, {
     mounts: seeds.mounts, inline: seeds.inline, ...(seeds.scopes ? { scopes: seeds.scopes } : {}), ...(seeds.matches ? { matches: seeds.matches } : {}),
-    ...(seeds.frames ? { frames: seeds.frames } : {}),
+    ...(seeds.frames ? { frames: seeds.frames } : {}), ...(parts ? { parts } : {}),
   });
   if (seeds.text) {
     const pointed = new Set(seeds.inline.slice(0, seeds.text.count));

@@ -77,7 +77,11 @@ function withDescendants(graph: CodeGraph, id: number): number[] {
 export function planContext(
   graph: CodeGraph,
   seeds: number[],
-  extra: { mounts?: MountLine[]; inline?: PlannedChunk[]; scopes?: number[]; matches?: number[]; frames?: number[] } = {},
+  extra: {
+    mounts?: MountLine[]; inline?: PlannedChunk[]; scopes?: number[]; matches?: number[]; frames?: number[];
+    /** A route's models, dependencies and tests (route-parts.ts). */
+    parts?: { types: number[]; deps: number[]; tests: number[] };
+  } = {},
   limits: PlanLimits = DEFAULT_LIMITS,
 ): PlannedChunk[] {
   const chunks: PlannedChunk[] = [];
@@ -95,6 +99,10 @@ export function planContext(
   for (const id of extra.frames ?? []) take(id, "frame", 1, 1);
   // Other places a task in words points at, in rank order.
   (extra.matches ?? []).forEach((id, i) => take(id, "match", 1, 0.9 - i / 100));
+  // A route's request and response models, what runs before its handler, and a test that sends it a request.
+  for (const id of extra.parts?.types ?? []) take(id, "type", 1, 1);
+  for (const id of extra.parts?.deps ?? []) take(id, "callee", 1, 1);
+  for (const id of extra.parts?.tests.slice(0, 2) ?? []) take(id, "witness", 1, 1);
   // `scopes`: symbols an inline seed shows (lines across several definitions): their neighbours
   // count as the seed's, but they get no chunk of their own.
   for (const id of extra.scopes ?? []) taken.add(id);

@@ -257,6 +257,17 @@ export async function routeMapAnswer(graph: CodeGraph, routes: readonly Route[],
   return { routes: entries.slice(0, fitted.k), total: entries.length, text: fitted.answer, usage: { tokens: count(fitted.answer), budget, encoding } };
 }
 
+/**
+ * The client calls that reach `route` (production code and tests): the route's consumers, as the
+ * route map lists them. `route` may be a copy of one of `routes` (a route matched by suffix).
+ * This is where consumers from other repositories of a group join a route's own.
+ */
+export function routeClients(graph: CodeGraph, routes: readonly Route[], route: Route): ClientCall[] {
+  const reached = reachedOf(graph, routes);
+  const same = reached.has(route) ? route : routes.find((r) => r.file === route.file && r.line === route.line && r.method === route.method && r.path === route.path);
+  return same ? reached.get(same) ?? [] : [];
+}
+
 /** The calls from test files that reach a route whose handler is one of `handlers`, with the route each reaches. */
 export function requestsTo(graph: CodeGraph, routes: readonly Route[], handlers: ReadonlySet<number>): { call: ClientCall; route: Route }[] {
   const mine = routes.filter((r) => r.handler !== undefined && handlers.has(r.handler));

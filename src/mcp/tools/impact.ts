@@ -20,6 +20,7 @@ function data(a: ImpactAnswer, notes: string[]) {
     byDepth: a.byDepth,
     routes: a.routes,
     tests: a.tests,
+    ...(a.consumers ? { consumers: a.consumers.map((c) => ({ at: `${c.path}:${c.line}`, caller: c.caller, via: c.via, ...(c.test ? { test: true } : {}) })) } : {}),
     entries: a.entries.map((e) => ({
       qualified: e.qualified, kind: e.kind, path: e.path, line: e.line, direction: e.direction, depth: e.depth, site: e.site,
       resolution: e.resolution, confidence: e.confidence, pathConfidence: e.pathConfidence, ...(e.test ? { test: e.test } : {}), ...(e.inTest ? { inTest: true } : {}),
@@ -37,7 +38,7 @@ export const impactTool = defineTool({
   title: "Blast radius of a change",
   description: "What a change to a symbol, file or path:start-end could break: callers (direction up, default), callees (down) or both to depth (default 3), by depth, each with its call site, resolution and confidence; a risk summary (production callers and their directories, routes, tests with runnable ids, deepest path). Paged like callers.",
   input: z.strictObject({
-    target: targetArg("target", "A symbol, a file, or path:start-end."),
+    target: targetArg("target", "A symbol, a file, path:start-end, or METHOD /path (adds the route's client calls)."),
     direction: z.enum(["up", "down", "both"], { error: "direction must be up, down or both" }).optional(),
     depth: depth.describe(`Hops (default 3, at most ${MAX_DEPTH}).`),
     limit,
@@ -61,6 +62,8 @@ export const impactTool = defineTool({
     byDepth: z.array(z.object({ direction: z.string(), depth: z.int(), production: z.int(), test: z.int() })),
     routes: z.array(z.object({ method: z.string(), path: z.string(), file: z.string(), line: z.int(), handler: z.string().optional(), depth: z.int() })),
     tests: z.array(z.object({ path: z.string(), line: z.int(), id: z.string().optional(), qualified: z.string(), depth: z.int(), via: z.string() })),
+    consumers: z.array(z.object({ at: z.string().describe("path:line"), caller: z.string(), via: z.string().describe("call: an HTTP call reaching the route; caller: a function calling one."), test: z.boolean().optional() })).optional()
+      .describe("For a METHOD /path target: the client calls reaching the route and their callers."),
     entries: z.array(symbolRef.extend({
       direction: z.string(), depth: z.int(), site, resolution: z.string(), confidence: z.number(), pathConfidence: z.number(),
       test: z.string().optional(), inTest: z.boolean().optional(),
