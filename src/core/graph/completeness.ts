@@ -224,8 +224,10 @@ export function callsCompleteness(graph: CodeGraph, s: SymbolNode, direction: "c
     c.dispatch = dispatch;
     for (const d of dispatch.slice(0, 3)) {
       if (direction === "callers") {
+        // Calls on an instance of a known class already reach this override (`via-base`, listed, marked dispatch).
+        const followed = (graph.callsTo.get(s.id) ?? []).filter((ei) => graph.calls[ei]!.resolution === "via-base").length;
         notes.push(d.relation === "overrides"
-          ? `it overrides ${d.symbol.qualified}: its ${n(d.sites)} resolved call site${d.sites === 1 ? "" : "s"} may run this method at run time (dynamic dispatch, not followed)`
+          ? `it overrides ${d.symbol.qualified}: its ${n(d.sites)} resolved call site${d.sites === 1 ? "" : "s"} may run this method at run time (dynamic dispatch${followed ? `; ${n(followed)} on an instance of a known class ${followed === 1 ? "is" : "are"} listed, marked dispatch` : ", not followed"})`
           : `${d.symbol.qualified} overrides it: calls listed here may run that method instead (dynamic dispatch, not followed)`);
       } else if (d.relation === "overridden-by") {
         notes.push(`${d.symbol.qualified} overrides it; on such objects, calls run that method's callees instead (dynamic dispatch, not followed)`);

@@ -7,7 +7,7 @@ import { LIMITS } from "../limits.ts";
 import { findFile } from "../../shared/locations.ts";
 import { normalizeRelative, readQuotedPath } from "../../shared/paths.ts";
 import { findSymbol, symbolRef, type SymbolRef } from "./lookup.ts";
-import type { CodeGraph, Resolution, SymbolNode } from "./model.ts";
+import type { CallEdge, CodeGraph, Resolution, SymbolNode } from "./model.ts";
 
 /** Depth limits: beyond a few hops the answer is the whole repository. */
 export const MAX_DEPTH = LIMITS.depth.max;
@@ -29,6 +29,8 @@ export interface RelatedSymbol extends SymbolRef {
   via: "call" | "constructor" | "super";
   resolution: Resolution;
   confidence: number;
+  /** For a `via-base` edge: the base method the call names, whose dispatch runs this override. */
+  through?: string;
   /** For a call site in a test: the test's runnable id in its runner's syntax (set by paged answers). */
   test?: string;
 }
@@ -67,6 +69,7 @@ export function calls(graph: CodeGraph, target: string, direction: "callers" | "
         results.push({
           ...symbolRef(graph.symbols[other]!), depth: d, site: { path: e.file, line: e.line },
           via: e.via, resolution: e.resolution, confidence: e.confidence,
+          ...(e.resolution === "via-base" ? throughOf(graph, e) : {}),
         });
         if (!seen.has(other)) {
           seen.add(other);
@@ -85,6 +88,19 @@ export function calls(graph: CodeGraph, target: string, direction: "callers" | "
     ? graph.ambiguous.filter((a) => a.candidates.includes(root.id)).map((a) => ({ caller: symbolRef(graph.symbols[a.caller]!), site: { path: a.file, line: a.line }, candidates: a.candidates.length }))
     : [];
   return { symbol: symbolRef(root), direction, depth, results, external, possible };
+}
+
+/**
+ * The base method a dispatch edge goes through: the call's own (non-dispatch) edge at the same
+ * site to a method of the same name, which the override overrides.
+ */
+function throughOf(graph: CodeGraph, e: CallEdge): { through?: string } {
+  const name = graph.symbols[e.callee]!.name;
+  for (const ei of graph.callsFrom.get(e.caller) ?? []) {
+    const o = graph.calls[ei]!;
+    if (o.line === e.line && o.file === e.file && o.resolution !== "via-base" && graph.symbols[o.callee]!.name === name) return { through: graph.symbols[o.callee]!.qualified };
+  }
+  return {};
 }
 
 /** Answer to importers. */
