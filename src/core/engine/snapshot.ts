@@ -7,7 +7,7 @@ import type { FileRecord } from "../extract/record.ts";
 import { seal, sealedContent, unseal } from "./seal.ts";
 
 /** Bump when the record shape or extract.ts rules change (query edits re-key by themselves): every cached record is then re-made. */
-export const SCHEMA_VERSION = 25;
+export const SCHEMA_VERSION = 26;
 
 /** Keys of the engine's own data: a store sweep never touches anything else. */
 export const OWN_KEY = /^v\d+\//;
@@ -156,7 +156,7 @@ export function checkRecord(value: unknown): StoredRecord | undefined {
   }
   for (const x of calls as unknown[]) {
     if (!isObj(x) || !str(x.name, RECORD_CAPS.name) || (x.kind !== "call" && x.kind !== "new") || !line(x.line) || !inScope(x.caller) || !col(x.col) || !optS(x.receiver)) return undefined;
-    if (!strs(x.args) || !optLine(x.end) || !(x.argc === undefined || (isInt(x.argc) && x.argc >= 0 && x.argc <= RECORD_CAPS.list))) return undefined;
+    if (!strs(x.args) || !optLine(x.end) || !(x.argc === undefined || (isInt(x.argc) && x.argc >= 0 && x.argc <= RECORD_CAPS.list)) || !(x.protocol === undefined || x.protocol === true)) return undefined;
   }
   for (const x of typeRefs as unknown[]) if (!isObj(x) || !str(x.name, RECORD_CAPS.name) || !line(x.line) || !inScope(x.scope)) return undefined;
   for (const x of bindings as unknown[]) {

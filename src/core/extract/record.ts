@@ -83,6 +83,12 @@ export interface CallRecord {
    * (`@arity`: Java, C#, C++): which overloads of a name it can reach.
    */
   argc?: number;
+  /**
+   * A call the language makes for a statement or operator, not written as a call (`with x` →
+   * `x.__enter__()`, `for … in x` → `x.__iter__()`, `a + b` → `a.__add__(b)`): linked only through
+   * the receiver's type, never by name alone.
+   */
+  protocol?: true;
 }
 
 /** A type named in an annotation or heritage clause. */

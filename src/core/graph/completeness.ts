@@ -92,7 +92,8 @@ function sitesOf(graph: CodeGraph): (path: string) => FileSites | undefined {
       const own = linked.get(path);
       const sites: FileSites = { path, byName: new Map(), byCaller: new Map() };
       for (const c of record.calls) {
-        if (own?.has(`${c.line}\0${c.name}`)) continue;
+        // A protocol call (`with x` → `__enter__`) is implicit: unlinked, it is no call site that names anything.
+        if (c.protocol || own?.has(`${c.line}\0${c.name}`)) continue;
         sites.byName.set(c.name, (sites.byName.get(c.name) ?? 0) + 1);
         const caller = c.caller < 0 ? moduleId : moduleId + 1 + c.caller;
         const names = sites.byCaller.get(caller) ?? sites.byCaller.set(caller, new Map()).get(caller)!;
