@@ -12,6 +12,7 @@ const PYTHON = `
 //- shop/__init__.py
 //- shop/protocols.py
 import functools
+import typing
 import weakref
 from functools import partial
 
@@ -91,6 +92,8 @@ async def checkout(pool: Pool, rows: Rows, stream: Stream, job: Job, price: Mone
     later("down")  # calls: shop.protocols.notify
     alias = weakref.proxy(price)
     alias.convert()  # calls: shop.protocols.Money.convert
+    narrowed = typing.cast(Money, data)
+    narrowed.convert()  # calls: shop.protocols.Money.convert
 `;
 
 const RUBY = `

@@ -94,10 +94,17 @@
     function: [(identifier) (attribute)] @_wrap
     arguments: (argument_list . [(identifier) (attribute)] @alias))
   (#match? @_wrap "^(functools\\.)?partial$|^(weakref\\.)?proxy$")) @local.assign
+; `x = typing.cast(T, v)` is a T.
+(assignment
+  left: (identifier) @name
+  right: (call
+    function: [(identifier) (attribute)] @_cast
+    arguments: (argument_list . [(identifier) (attribute) (string) (subscript)] @type))
+  (#match? @_cast "^((typing|t)\\.)?cast$")) @local.assign
 (assignment
   left: (identifier) @name
   right: (call function: [(identifier) (attribute)] @value)
-  (#not-match? @value "^(functools\\.)?partial$|^(weakref\\.)?proxy$")) @local.assign
+  (#not-match? @value "^(functools\\.)?partial$|^(weakref\\.)?proxy$|^((typing|t)\\.)?cast$")) @local.assign
 (assignment
   left: (identifier) @name
   type: (type) @type) @local.assign
