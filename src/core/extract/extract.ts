@@ -616,6 +616,8 @@ function callRecords(drafts: Drafts["calls"], spec: LanguageSpec, source: string
         col: c.name.startPosition.column,
         caller: enclosing(c.name.startIndex),
       };
+      // A setter is called by an assignment, not written as a call: linked like a protocol call.
+      if (c.suffix) call.protocol = true;
       if (c.arity) call.argc = argumentCount(c.arity, spec, slash);
       if (c.receiver) {
         // A receiver that holds the name is the whole qualified callee (C++ `a::B::m`, read from its

@@ -85,8 +85,8 @@ export interface CallRecord {
   argc?: number;
   /**
    * A call the language makes for a statement or operator, not written as a call (`with x` →
-   * `x.__enter__()`, `for … in x` → `x.__iter__()`, `a + b` → `a.__add__(b)`): linked only through
-   * the receiver's type, never by name alone.
+   * `x.__enter__()`, `for … in x` → `x.__iter__()`, `a + b` → `a.__add__(b)`, Ruby's `x.name = v`
+   * → `x.name=(v)`): linked only through the receiver's type, never by name alone.
    */
   protocol?: true;
 }
