@@ -123,6 +123,36 @@ def touch
 end
 `;
 
+// A method defined in a block at the top of a required file is Object's (callable bare from the
+// requiring file); one in a block of a file that is not required (an rspec example group's) is not.
+const RUBY_BLOCKS = `
+//- spec/helper.rb
+RSpec.configure do |config|
+  def capture(stream)
+    stream
+  end
+end
+//- spec/other_spec.rb
+describe Other do
+  def base
+    1
+  end
+end
+//- spec/thing_spec.rb
+require "helper"
+
+describe Thing do
+  def invoke!
+    capture(:stdout) # calls: spec/helper.rb#capture
+  end
+
+  it "works" do
+    capture(:b) # calls: spec/helper.rb#capture
+    base # calls: none
+  end
+end
+`;
+
 /** The marked lines' wanted callees and the graph's callees on those lines, both as `path:line callee`. */
 async function check(fixture: string, marker: string) {
   const files = parseFixture(fixture);
@@ -153,6 +183,11 @@ describe("held-out call kinds", () => {
     const g = await engine.graph();
     expect(g.protocol_edges.map((e) => e.callee)).toContain("shop.protocols.Lock.__enter__");
     expect(g.call_edges.map((e) => e.callee)).not.toContain("shop.protocols.Lock.__enter__");
+  });
+
+  it("Ruby: block methods of a required file, not of others", async () => {
+    const { want, got } = await check(RUBY_BLOCKS, "#");
+    expect(got).toEqual(want);
   });
 
   it("Ruby: setters and define_method", async () => {

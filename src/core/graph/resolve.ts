@@ -10,7 +10,7 @@ import type { BindingRecord, ImportRecord } from "../extract/record.ts";
 import type { ResolvedImport } from "../../languages/types.ts";
 import { attachedOwner, defOf, fieldsOf, isClassLike, localAt, localsOf, membersOf, stateOf, symbolOf, TYPE_KINDS, type FileState, type GraphContext } from "./context.ts";
 import { enclosingModules, namedFile, resolveImport } from "./imports.ts";
-import { linkedMember, namespaceMember, outOfLineOwner, packageMember } from "./packages.ts";
+import { linkedMember, namespaceMember, outOfLineOwner, packageMember, requiredBlockMethod } from "./packages.ts";
 import { elementType, functionTypeParams, splitCall, typeCandidates } from "./type-text.ts";
 
 /** What a name or expression stands for during resolution. */
@@ -283,6 +283,8 @@ export function resolveName(ctx: GraphContext, st: FileState, scope: number, nam
   if (v) return v;
   const inPackage = packageMember(ctx, st, name);
   if (inPackage !== undefined) return { kind: "def", id: inPackage, via: "scope" };
+  const required = called && st.semantics.openModules ? requiredBlockMethod(ctx, st, name) : undefined;
+  if (required !== undefined) return { kind: "def", id: required, via: "import" };
   const moduleLocal = skipVariables ? undefined : localsOf(st).get(-1)?.get(name);
   if (moduleLocal) return bindingValue(ctx, st, -1, moduleLocal, depth);
   const starred = st.semantics.starImportsBind ? fromStarImports(ctx, st, name, depth) : undefined;
