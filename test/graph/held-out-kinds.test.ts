@@ -153,6 +153,27 @@ describe Thing do
 end
 `;
 
+// zod's shape: `export namespace errorUtil { export const toString = … }` imported by name; the
+// namespace's members are the file's top-level definitions (as the compiler's symbols name them).
+const TS_NAMESPACE = `
+//- src/helpers/errorUtil.ts
+export namespace errorUtil {
+  export const toString = (message?: string): string | undefined => message;
+  export function errToObj(message?: string) {
+    return { message };
+  }
+}
+//- src/types.ts
+import { errorUtil } from "./helpers/errorUtil";
+
+export function gte(message?: string) {
+  return errorUtil.toString(message); // calls: src/helpers/errorUtil.ts#toString
+}
+export function gt(message?: string) {
+  return errorUtil.errToObj(message); // calls: src/helpers/errorUtil.ts#errToObj
+}
+`;
+
 /** The marked lines' wanted callees and the graph's callees on those lines, both as `path:line callee`. */
 async function check(fixture: string, marker: string) {
   const files = parseFixture(fixture);
@@ -188,6 +209,13 @@ describe("held-out call kinds", () => {
   it("Ruby: block methods of a required file, not of others", async () => {
     const { want, got } = await check(RUBY_BLOCKS, "#");
     expect(got).toEqual(want);
+  });
+
+  it("TypeScript: a namespace's members through the namespace's imported name", async () => {
+    const { want, got, graph } = await check(TS_NAMESPACE, "//");
+    expect(got).toEqual(want);
+    // the namespace is no import edge of its own file
+    expect(graph.imports.filter((e) => e.from === e.to)).toEqual([]);
   });
 
   it("Ruby: setters and define_method", async () => {

@@ -118,7 +118,7 @@ export const RECORD_CAPS = {
 } as const;
 
 const DEFINITION_KINDS = new Set(["function", "method", "constructor", "getter", "setter", "class", "interface", "type", "enum", "struct", "trait", "module", "macro", "field", "constant", "property"]);
-const IMPORT_KINDS = new Set(["named", "module", "default", "namespace", "star", "reexport", "reexport-namespace", "side-effect", "require", "dynamic", "export", "export-default", "package"]);
+const IMPORT_KINDS = new Set(["named", "module", "default", "namespace", "star", "reexport", "reexport-namespace", "side-effect", "require", "dynamic", "export", "export-default", "package", "self-namespace"]);
 const BINDING_KINDS = new Set(["assign", "param", "field", "global"]);
 
 /**

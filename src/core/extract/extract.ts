@@ -418,7 +418,7 @@ function collectDrafts(matches: QueryMatch[], pathJoin: string | undefined): Dra
     } else if (main.name === "import") {
       const mod = cap["import.module"];
       const kind = (m.setProperties?.kind as ImportRecord["kind"] | undefined) ?? "named";
-      if (!mod && kind !== "export" && kind !== "export-default") continue;
+      if (!mod && kind !== "export" && kind !== "export-default" && kind !== "self-namespace") continue;
       const name = cap["import.name"]?.text;
       const alias = cap["import.alias"]?.text;
       // Nested import trees (`use a::{b::{c}}`) capture one module path per level: joined, outermost first.

@@ -48,7 +48,13 @@ export interface ImportRecord {
     /** `export { a as b }` without a source, and `export default x` (module is ""). */
     | "export" | "export-default"
     /** The package the file itself declares (Go `package p`, Java `package a.b;`): binds nothing. */
-    | "package";
+    | "package"
+    /**
+     * A namespace the file declares (TypeScript `export namespace util { … }`, module ""): `alias`
+     * names the file itself, whose top-level definitions its members are (the graph flattens
+     * namespaces, as the compiler's symbol names do), so `util.joinValues()` reaches them.
+     */
+    | "self-namespace";
   /** The module as written ("./x.js", "..pkg.mod", "os.path"). */
   module: string;
   /** The imported name, when one is named. */

@@ -72,6 +72,7 @@ function computeExport(ctx: GraphContext, file: string, name: string, depth: num
       if (r.file) return exportOf(ctx, r.file, imp.name, depth + 1);
       return { kind: "external", name: `${imp.module}.${imp.name}` };
     }
+    if (imp.kind === "self-namespace" && imp.alias === name) return { kind: "module", file };
     if (imp.kind === "reexport-namespace" && imp.alias === name) {
       const r = resolveImport(ctx, st, imp);
       return r.file ? { kind: "module", file: r.file } : { kind: "external", name: imp.module };
@@ -129,6 +130,7 @@ function importValueRaw(ctx: GraphContext, st: FileState, imp: ImportRecord, dep
     const v = namespaceLookup(ctx, st, imp.kind === "named" && imp.name ? `${imp.module}${sep}${imp.name}` : imp.module);
     if (v.kind === "def") return v;
   }
+  if (imp.kind === "self-namespace") return { kind: "module", file: st.record.path };
   const r = resolveImport(ctx, st, imp);
   switch (imp.kind) {
     case "module": {
