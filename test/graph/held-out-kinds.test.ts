@@ -69,6 +69,14 @@ def notify(who, what):
     return who
 
 
+class Wallet:
+    def __init__(self, money: Money):
+        self.money = money
+
+    def convert(self):
+        return self.money.convert()  # calls: shop.protocols.Money.convert
+
+
 async def checkout(pool: Pool, rows: Rows, stream: Stream, job: Job, price: Money, tax: Money, data):
     with Lock() as held:  # calls: shop.protocols.Lock, shop.protocols.Lock.__enter__, shop.protocols.Lock.__exit__
         pass

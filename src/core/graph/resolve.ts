@@ -317,7 +317,8 @@ function bindingValue(ctx: GraphContext, st: FileState, scope: number, b: Bindin
     const v = callResult(ctx, st, scope, b.value, depth + 1);
     if (v) return v;
   }
-  if (b.alias && b.alias !== b.name) {
+  // (`x = x` names itself; `self.x = x` names the parameter, Python's most common way to set a field)
+  if (b.alias && (b.alias !== b.name || b.kind === "field")) {
     const v = resolveExpr(ctx, st, scope, st.semantics.arrowMembers ? b.alias.replace(/\s*\??->\s*/g, ".") : b.alias, depth + 1);
     if (v && v.kind !== "external") return v;
   }
