@@ -13,6 +13,7 @@ const PYTHON = `
 //- shop/protocols.py
 import functools
 import typing
+import typing as t
 import weakref
 from functools import partial
 
@@ -75,6 +76,13 @@ class Wallet:
 
     def convert(self):
         return self.money.convert()  # calls: shop.protocols.Money.convert
+
+    def coins(self) -> t.List["Money"]:
+        return []
+
+    def total(self):
+        for coin in self.coins():
+            coin.convert()  # calls: shop.protocols.Money.convert
 
 
 async def checkout(pool: Pool, rows: Rows, stream: Stream, job: Job, price: Money, tax: Money, data):
