@@ -190,6 +190,51 @@ export function gt(message?: string) {
 }
 `;
 
+// hono's shape: middleware \`(c, next)\` typed by the handler type it is passed into, a named
+// function type behind a rest parameter; a handler typed by a named function type.
+const TS_CALLBACKS = `
+//- src/context.ts
+export class HonoRequest {
+  json(): Promise<unknown> {
+    return Promise.resolve({});
+  }
+}
+export class Context<E = any> {
+  req: HonoRequest = new HonoRequest();
+  text(body: string): string {
+    return body;
+  }
+}
+export class Report {
+  text(body: string): string {
+    return body;
+  }
+}
+export type Next = () => Promise<void>;
+export type MiddlewareHandler<E extends object = any> = (c: Context<E>, next: Next) => Promise<void>;
+export type Handler = (c: Context) => string;
+//- src/hono.ts
+import type { Handler, MiddlewareHandler } from "./context";
+
+export class Hono {
+  use(path: string, ...middleware: MiddlewareHandler[]): this {
+    return this;
+  }
+  get(path: string, handler: Handler): this {
+    return this;
+  }
+}
+//- src/app.ts
+import { Hono } from "./hono";
+
+const app = new Hono();
+app.use("*", async (c, next) => {
+  await c.req.json(); // calls: src/context.ts#HonoRequest.json
+  await next();
+}, async (c, next) => c.text("second")); // calls: src/context.ts#Context.text
+app.get("/", (c) => c.text("hi")); // calls: src/context.ts#Context.text, src/hono.ts#Hono.get
+`;
+
 /** The marked lines' wanted callees and the graph's callees on those lines, both as `path:line callee`. */
 async function check(fixture: string, marker: string) {
   const files = parseFixture(fixture);
@@ -232,6 +277,11 @@ describe("held-out call kinds", () => {
     expect(got).toEqual(want);
     // the namespace is no import edge of its own file
     expect(graph.imports.filter((e) => e.from === e.to)).toEqual([]);
+  });
+
+  it("TypeScript: callback parameters typed by the named function type they are passed as", async () => {
+    const { want, got } = await check(TS_CALLBACKS, "//");
+    expect(got).toEqual(want);
   });
 
   it("Ruby: setters and define_method", async () => {

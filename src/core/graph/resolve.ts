@@ -348,12 +348,38 @@ function contextualType(ctx: GraphContext, st: FileState, scope: number, site: N
     fnId = ctor;
   }
   const params = defOf(ctx, fnId)?.params?.filter((p) => p.name !== "this");
-  const declared = params?.[site.arg]?.type;
+  // A rest parameter (`...middleware: MiddlewareHandler[]`) takes every argument from its place on.
+  const last = params?.at(-1);
+  const rest = last?.name.startsWith("...") && site.arg >= params!.length - 1 ? last : undefined;
+  const declared = rest?.type ? elementType(rest.type) : params?.[site.arg]?.type;
   if (!declared) return undefined;
-  const paramType = functionTypeParams(declared)?.[site.param];
+  const fst = stateOf(ctx, fnId);
+  const inline = functionTypeParams(declared);
+  // A named function type (`type MiddlewareHandler = (c: Context, next: Next) => …`): its parameters, read where it is declared.
+  const named = inline ? undefined : aliasedFunctionParams(ctx, fst, ctx.symbols[fnId]!.index, declared, depth + 1);
+  const paramType = (inline ?? named?.params)?.[site.param];
   if (!paramType) return undefined;
-  const cls = typeToClass(ctx, stateOf(ctx, fnId), ctx.symbols[fnId]!.index, paramType, depth + 1);
+  const cls = named ? typeToClass(ctx, named.st, named.scope, paramType, depth + 1) : typeToClass(ctx, fst, ctx.symbols[fnId]!.index, paramType, depth + 1);
   return cls !== undefined ? { kind: "instance", id: cls } : undefined;
+}
+
+/** The parameter types of the function type a type alias names (`type H<E = any> = (c: Context<E>) => R`). */
+function aliasedFunctionParams(ctx: GraphContext, st: FileState, scope: number, type: string, depth: number): { params: string[]; st: FileState; scope: number } | undefined {
+  const name = typeCandidates(type)[0];
+  const v = name !== undefined ? resolveExpr(ctx, st, scope, name, depth) : undefined;
+  if (v?.kind !== "def" || ctx.symbols[v.id]!.kind !== "type") return undefined;
+  const sig = defOf(ctx, v.id)?.signature ?? "";
+  // the right-hand side: after the `=` outside the type parameters' angle brackets
+  let angle = 0;
+  let eq = -1;
+  for (let i = 0; i < sig.length && eq < 0; i++) {
+    const ch = sig[i];
+    if (ch === "<") angle++;
+    else if (ch === ">" && sig[i - 1] !== "=") angle--;
+    else if (ch === "=" && angle === 0 && sig[i + 1] !== ">") eq = i;
+  }
+  const params = eq < 0 ? undefined : functionTypeParams(sig.slice(eq + 1).trim().replace(/;$/, ""));
+  return params ? { params, st: stateOf(ctx, v.id), scope: ownerScope(ctx, v.id) } : undefined;
 }
 
 /** The scope a definition's own annotations resolve in: its parent's (the class of a method). */
