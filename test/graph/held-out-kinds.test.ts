@@ -1,7 +1,7 @@
 /**
  * The held-out question kinds of issue 24 item 8, per language: calls a statement or an operator
  * makes (`with`, `async with`, `for`, `async for`, `await`, `+`, `==`), calls through
- * `functools.partial` and `weakref.proxy`, Ruby setters (`x.name = v` → `name=`) and
+ * `functools.partial`, `weakref.proxy` and `weakref.ref(x)()`, Ruby setters (`x.name = v` → `name=`) and
  * `define_method`. A line marked `# calls: A, B` must have edges to exactly those callees (qualified
  * names) and `# calls: none` none at all (an operand of unknown type is never linked by name).
  */
@@ -77,6 +77,12 @@ class Wallet:
     def convert(self):
         return self.money.convert()  # calls: shop.protocols.Money.convert
 
+    def watch(self, other: Money):
+        self._other = weakref.ref(other)
+
+    def other_value(self):
+        return self._other().convert()  # calls: shop.protocols.Money.convert
+
     def coins(self) -> t.List["Money"]:
         return []
 
@@ -108,6 +114,8 @@ async def checkout(pool: Pool, rows: Rows, stream: Stream, job: Job, price: Mone
     later("down")  # calls: shop.protocols.notify
     alias = weakref.proxy(price)
     alias.convert()  # calls: shop.protocols.Money.convert
+    ref = weakref.ref(price)
+    ref().convert()  # calls: shop.protocols.Money.convert
     narrowed = typing.cast(Money, data)
     narrowed.convert()  # calls: shop.protocols.Money.convert
 `;
@@ -255,7 +263,7 @@ async function check(fixture: string, marker: string) {
 }
 
 describe("held-out call kinds", () => {
-  it("Python: protocol calls on typed operands, partial and weakref.proxy", async () => {
+  it("Python: protocol calls on typed operands, partial, weakref.proxy and weakref.ref", async () => {
     const { want, got } = await check(PYTHON, "#");
     expect(got).toEqual(want);
   });

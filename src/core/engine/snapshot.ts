@@ -161,7 +161,7 @@ export function checkRecord(value: unknown): StoredRecord | undefined {
   for (const x of typeRefs as unknown[]) if (!isObj(x) || !str(x.name, RECORD_CAPS.name) || !line(x.line) || !inScope(x.scope)) return undefined;
   for (const x of bindings as unknown[]) {
     if (!isObj(x) || !isStr(x.kind) || !BINDING_KINDS.has(x.kind) || !str(x.name, RECORD_CAPS.name) || !line(x.line) || !inScope(x.scope) || !optLine(x.until)) return undefined;
-    if (!optS(x.receiver) || !optS(x.type) || !optS(x.value) || !optS(x.alias) || !optS(x.iter) || !optS(x.literal)) return undefined;
+    if (!optS(x.receiver) || !optS(x.type) || !optS(x.value) || !optS(x.alias) || !optS(x.iter) || !optS(x.literal) || !(x.deref === undefined || x.deref === true)) return undefined;
     const a = x.argOf;
     if (a !== undefined && (!isObj(a) || !str(a.callee) || !isInt(a.arg) || a.arg < 0 || !isInt(a.param) || a.param < 0 || typeof a.isNew !== "boolean")) return undefined;
   }

@@ -350,7 +350,7 @@ interface Drafts {
    * a parent-rooted pattern, which tree-sitter's cursor matches in time quadratic in nesting depth
    * (Kotlin's nested `object { val a = … }` expressions, issue 22).
    */
-  bindings: { node: Node; kind: BindingRecord["kind"] | "member"; name: Node; type?: Node; value?: Node; alias?: Node; iter?: Node; receiver?: Node; literal?: Node; extent?: Node }[];
+  bindings: { node: Node; kind: BindingRecord["kind"] | "member"; name: Node; type?: Node; value?: Node; alias?: Node; iter?: Node; receiver?: Node; literal?: Node; extent?: Node; deref?: true }[];
 }
 
 /** A match's main capture: what it defines, references, imports or binds. */
@@ -435,6 +435,7 @@ function collectDrafts(matches: QueryMatch[], pathJoin: string | undefined): Dra
         if (cap.receiver) b.receiver = cap.receiver;
         if (cap.literal) b.literal = cap.literal;
         if (cap.extent) b.extent = cap.extent;
+        if (m.setProperties?.deref) b.deref = true;
         bindingDrafts.push(b);
       }
     }
@@ -767,6 +768,7 @@ function bindingRecords(drafts: Drafts["bindings"], spec: LanguageSpec, table: {
         }
         if (b.receiver && !prior.receiver) prior.receiver = b.receiver.text;
         if (b.kind === "field") prior.kind = "field";
+        if (b.deref) prior.deref = true;
         continue;
       }
       const scope = enclosing(b.node.startIndex);
@@ -785,6 +787,7 @@ function bindingRecords(drafts: Drafts["bindings"], spec: LanguageSpec, table: {
       const literal = b.literal && literalText(b.literal);
       if (literal !== undefined) rec.literal = literal;
       if (b.extent) rec.until = b.extent.endPosition.row + 1;
+      if (b.deref) rec.deref = true;
       rec.line = b.name.startPosition.row + 1;
       rec.scope = scope;
       byToken.set(b.name.id, rec);

@@ -131,6 +131,8 @@ export interface BindingRecord {
   until?: number;
   /** For an untyped callback parameter: the call it is an argument of (see LanguageSpec.callbackSite). */
   argOf?: { callee: string; arg: number; param: number; isNew: boolean };
+  /** A weak reference to `alias` (`r = weakref.ref(obj)`): `r()` is obj, `r` itself is not. */
+  deref?: true;
   line: number;
   scope: number;
 }

@@ -306,7 +306,8 @@ export function resolveName(ctx: GraphContext, st: FileState, scope: number, nam
 
 /** What a local binding holds: an instance of its annotated or constructed type, else unknown. */
 function bindingValue(ctx: GraphContext, st: FileState, scope: number, b: BindingRecord, depth: number): Value {
-  if (depth > MAX_DEPTH) return { kind: "local" };
+  // A weak reference is not its referent: calling it is (derefValue).
+  if (depth > MAX_DEPTH || b.deref) return { kind: "local" };
   if (b.type) {
     const cls = typeToClass(ctx, st, scope, b.type, depth + 1);
     if (cls !== undefined) return { kind: "instance", id: cls };
@@ -439,6 +440,8 @@ export function typeToClass(ctx: GraphContext, st: FileState, scope: number, typ
 
 /** The value of calling `callee` (an expression text): an instance for a class, a function's return type. */
 function callResult(ctx: GraphContext, st: FileState, scope: number, callee: string, depth: number): Value | undefined {
+  const referent = derefValue(ctx, st, scope, callee, depth);
+  if (referent) return referent;
   const v = resolveExpr(ctx, st, scope, callee, depth, true);
   if (v?.kind !== "def") return undefined;
   if (isClassLike(ctx, v.id)) return { kind: "instance", id: v.id };
@@ -455,6 +458,29 @@ function callResult(ctx: GraphContext, st: FileState, scope: number, callee: str
     if (cls !== undefined) return { kind: "instance", id: cls };
   }
   return undefined;
+}
+
+/**
+ * What calling a weak reference gives (`r = weakref.ref(obj)`, `self._parent = weakref.ref(parent)`):
+ * its referent, for a local `r()` or the current instance's field `self._parent()`.
+ */
+function derefValue(ctx: GraphContext, st: FileState, scope: number, callee: string, depth: number): Value | undefined {
+  const dot = callee.indexOf(".");
+  let b: BindingRecord | undefined;
+  let bst = st;
+  if (dot < 0) {
+    if (!IDENT.test(callee)) return undefined;
+    for (let s = scope; ; s = st.record.definitions[s]!.parent) {
+      b = localAt(st, s, callee);
+      if (b || s < 0) break;
+    }
+  } else if (st.semantics.instanceNames.includes(callee.slice(0, dot)) && IDENT.test(callee.slice(dot + 1))) {
+    const cls = enclosingClass(st, scope, ctx);
+    if (cls === undefined) return undefined;
+    bst = stateOf(ctx, cls);
+    b = fieldsOf(bst).get(ctx.symbols[cls]!.index)?.get(callee.slice(dot + 1));
+  }
+  return b?.deref && b.alias ? resolveExpr(ctx, bst, b.scope, b.alias, depth + 1) : undefined;
 }
 
 /** The type of the out-of-line method (C++ `T::m`) a scope is in. */

@@ -94,6 +94,21 @@
     function: [(identifier) (attribute)] @_wrap
     arguments: (argument_list . [(identifier) (attribute)] @alias))
   (#match? @_wrap "^(functools\\.)?partial$|^(weakref\\.)?proxy$")) @local.assign
+; `r = weakref.ref(obj)` and `self.r = weakref.ref(obj)`: `r()` is obj.
+(assignment
+  left: (identifier) @name
+  right: (call
+    function: [(identifier) (attribute)] @_ref
+    arguments: (argument_list . [(identifier) (attribute)] @alias))
+  (#match? @_ref "^(weakref\\.)?ref$")
+  (#set! deref "true")) @local.assign
+(assignment
+  left: (attribute object: (identifier) @receiver attribute: (identifier) @name)
+  right: (call
+    function: [(identifier) (attribute)] @_ref
+    arguments: (argument_list . [(identifier) (attribute)] @alias))
+  (#match? @_ref "^(weakref\\.)?ref$")
+  (#set! deref "true")) @local.field
 ; `x = typing.cast(T, v)` is a T.
 (assignment
   left: (identifier) @name
@@ -104,7 +119,7 @@
 (assignment
   left: (identifier) @name
   right: (call function: [(identifier) (attribute)] @value)
-  (#not-match? @value "^(functools\\.)?partial$|^(weakref\\.)?proxy$|^((typing|t)\\.)?cast$")) @local.assign
+  (#not-match? @value "^(functools\\.)?partial$|^(weakref\\.)?(proxy|ref)$|^((typing|t)\\.)?cast$")) @local.assign
 (assignment
   left: (identifier) @name
   type: (type) @type) @local.assign
@@ -122,7 +137,8 @@
 (typed_default_parameter name: (identifier) @name type: (type) @type) @local.param
 (assignment
   left: (attribute object: (identifier) @receiver attribute: (identifier) @name)
-  right: (call function: [(identifier) (attribute)] @value)) @local.field
+  right: (call function: [(identifier) (attribute)] @value)
+  (#not-match? @value "^(weakref\\.)?ref$")) @local.field
 (assignment
   left: (attribute object: (identifier) @receiver attribute: (identifier) @name)
   type: (type) @type) @local.field
