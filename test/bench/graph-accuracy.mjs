@@ -128,6 +128,8 @@ for (const spec of specs) {
       // Dispatch edges (`via-base`: a call through a base method to an override) are scored apart:
       // SCIP gold holds static references, so these are not in call_edges and do not move its P/R.
       dispatch_edges: dispatchScore(gold, cand),
+      // Protocol edges (`with x` → `__enter__`, `a + b` → `__add__`) are apart too: SCIP holds no reference for them.
+      protocol_edges: (cand.protocol_edges ?? []).length,
     },
     scores: report,
     miss_kinds: Object.fromEntries([...kinds].sort((a, b) => b[1].count - a[1].count).map(([k, v]) => [k, v])),

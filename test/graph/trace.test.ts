@@ -84,6 +84,54 @@ def target():
     return 3
 `;
 
+// httpx's shape (Client.get → … six calls … → transport.handle_request, the transport typed by its
+// base, the work done in a concrete override), in a project of its own.
+const COURIER = `
+//- courier/__init__.py
+//- courier/transports/__init__.py
+//- courier/transports/base.py
+class Transport:
+    def deliver(self, letter):
+        raise NotImplementedError("subclasses deliver")
+//- courier/transports/smtp.py
+from courier.transports.base import Transport
+
+
+class SmtpTransport(Transport):
+    def deliver(self, letter):
+        return letter
+//- courier/client.py
+from courier.transports.base import Transport
+from courier.transports.smtp import SmtpTransport
+
+
+class Courier:
+    def __init__(self, transport: Transport | None = None):
+        self._transport = transport or SmtpTransport()
+
+    def _transport_for(self, letter) -> Transport:
+        return self._transport
+
+    def post(self, to):
+        return self.request("POST", to)
+
+    def request(self, method, to):
+        return self.send(method + to)
+
+    def send(self, letter):
+        return self._send_with_auth(letter)
+
+    def _send_with_auth(self, letter):
+        return self._send_with_redirects(letter)
+
+    def _send_with_redirects(self, letter):
+        return self._send_once(letter)
+
+    def _send_once(self, letter):
+        transport = self._transport_for(letter)
+        return transport.deliver(letter)
+`;
+
 interface Case {
   name: string;
   fixture: string;
@@ -124,6 +172,19 @@ const CASES: Case[] = [
     to: "side",
     paths: ["shapes.report —call→ shapes.Shape.area —dispatch→ shapes.Square.area —call→ shapes.side"],
     text: /hops marked dispatch follow an overriding method/,
+  },
+  {
+    name: "a concrete override six calls away: through its base's dispatch hop, which costs no hop",
+    fixture: COURIER,
+    from: "Courier.post",
+    to: "SmtpTransport.deliver",
+    paths: [[
+      "courier.client.Courier.post —call→ courier.client.Courier.request —call→ courier.client.Courier.send",
+      "—call→ courier.client.Courier._send_with_auth —call→ courier.client.Courier._send_with_redirects",
+      "—call→ courier.client.Courier._send_once —call→ courier.transports.base.Transport.deliver",
+      "—dispatch→ courier.transports.smtp.SmtpTransport.deliver",
+    ].join(" ")],
+    text: /Path 1: 7 hops \(1 dispatch, not counted against 6\)[\s\S]*hops marked dispatch follow an overriding method/,
   },
   {
     name: "from a class: its own and inherited members start paths",
@@ -182,6 +243,17 @@ describe("trace", () => {
       for (const p of a.paths) for (const h of p.hops) expect(a.text).toContain(`${h.site.path}:${h.site.line}`);
     });
   }
+
+  it("callers of an override list the call through its base, marked dispatch through the base method", async () => {
+    const { engine } = memoryEngine(parseFixture(COURIER));
+    const a = await engine.callers("SmtpTransport.deliver");
+    expect(a.results.map((r) => [r.qualified, `${r.site.path}:${r.site.line}`, r.through])).toEqual([
+      ["courier.client.Courier._send_once", "courier/client.py:29", "courier.transports.base.Transport.deliver"],
+    ]);
+    expect(a.text).toContain("courier/client.py:29 in courier.client.Courier._send_once (method, courier/client.py:27) dispatch through courier.transports.base.Transport.deliver [via-base, 0.60]");
+    expect(a.text).toMatch(/1 on an instance of a known class is listed, marked dispatch/);
+    expect(a.text).not.toMatch(/not followed/);
+  });
 
   it("each hop carries its source line; a small budget drops the lines first, then paths", async () => {
     const { engine } = memoryEngine(parseFixture(SHOP));

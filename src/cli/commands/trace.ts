@@ -21,8 +21,10 @@ export const traceCommand = defineCommand({
   },
   help: `The shortest paths (up to --k) from <from> to <to>, within --max-hops hops, through calls,
 constructor and super calls, inheritance, overriding methods (dynamic dispatch), type
-annotations and, between files, imports. Each hop is cited with its line. When no path
-exists it says what was searched, and whether <to> reaches <from> the other way round.`,
+annotations and, between files, imports. Each hop is cited with its line. A dispatch hop (a
+call through a base method reaching its override) continues that call and does not count
+against --max-hops. When no path exists it says what was searched, and whether <to> reaches
+<from> the other way round.`,
   examples: ["codeslice trace login get_user_model", "codeslice trace \"POST /api/orders\" Order.save --k 1 --json"],
   async run({ args: [from, to], flags }) {
     return withEngine(flags, async (engine, progress) => {

@@ -7,7 +7,7 @@ import type { FileRecord } from "../extract/record.ts";
 import { seal, sealedContent, unseal } from "./seal.ts";
 
 /** Bump when the record shape or extract.ts rules change (query edits re-key by themselves): every cached record is then re-made. */
-export const SCHEMA_VERSION = 25;
+export const SCHEMA_VERSION = 26;
 
 /** Keys of the engine's own data: a store sweep never touches anything else. */
 export const OWN_KEY = /^v\d+\//;
@@ -118,7 +118,7 @@ export const RECORD_CAPS = {
 } as const;
 
 const DEFINITION_KINDS = new Set(["function", "method", "constructor", "getter", "setter", "class", "interface", "type", "enum", "struct", "trait", "module", "macro", "field", "constant", "property"]);
-const IMPORT_KINDS = new Set(["named", "module", "default", "namespace", "star", "reexport", "reexport-namespace", "side-effect", "require", "dynamic", "export", "export-default", "package"]);
+const IMPORT_KINDS = new Set(["named", "module", "default", "namespace", "star", "reexport", "reexport-namespace", "side-effect", "require", "dynamic", "export", "export-default", "package", "self-namespace"]);
 const BINDING_KINDS = new Set(["assign", "param", "field", "global"]);
 
 /**
@@ -156,12 +156,12 @@ export function checkRecord(value: unknown): StoredRecord | undefined {
   }
   for (const x of calls as unknown[]) {
     if (!isObj(x) || !str(x.name, RECORD_CAPS.name) || (x.kind !== "call" && x.kind !== "new") || !line(x.line) || !inScope(x.caller) || !col(x.col) || !optS(x.receiver)) return undefined;
-    if (!strs(x.args) || !optLine(x.end) || !(x.argc === undefined || (isInt(x.argc) && x.argc >= 0 && x.argc <= RECORD_CAPS.list))) return undefined;
+    if (!strs(x.args) || !optLine(x.end) || !(x.argc === undefined || (isInt(x.argc) && x.argc >= 0 && x.argc <= RECORD_CAPS.list)) || !(x.protocol === undefined || x.protocol === true)) return undefined;
   }
   for (const x of typeRefs as unknown[]) if (!isObj(x) || !str(x.name, RECORD_CAPS.name) || !line(x.line) || !inScope(x.scope)) return undefined;
   for (const x of bindings as unknown[]) {
     if (!isObj(x) || !isStr(x.kind) || !BINDING_KINDS.has(x.kind) || !str(x.name, RECORD_CAPS.name) || !line(x.line) || !inScope(x.scope) || !optLine(x.until)) return undefined;
-    if (!optS(x.receiver) || !optS(x.type) || !optS(x.value) || !optS(x.alias) || !optS(x.iter) || !optS(x.literal)) return undefined;
+    if (!optS(x.receiver) || !optS(x.type) || !optS(x.value) || !optS(x.alias) || !optS(x.iter) || !optS(x.literal) || !(x.deref === undefined || x.deref === true)) return undefined;
     const a = x.argOf;
     if (a !== undefined && (!isObj(a) || !str(a.callee) || !isInt(a.arg) || a.arg < 0 || !isInt(a.param) || a.param < 0 || typeof a.isNew !== "boolean")) return undefined;
   }

@@ -341,7 +341,7 @@ function assignTerms(text: string, definitions: Definition[], spans: [number, nu
 interface Drafts {
   defs: Map<number, DefDraft>;
   /** `receiverText`: several `@receiver` captures (adjacent tokens, `parser` `("x")`) joined; `receiver` is then the last. */
-  calls: { node: Node; name: Node; receiver?: Node; receiverText?: string; args?: Node; arity?: Node; kind: "call" | "new" }[];
+  calls: { node: Node; name: Node; receiver?: Node; receiverText?: string; args?: Node; arity?: Node; kind: "call" | "new"; protocol?: string[]; suffix?: string }[];
   types: Node[];
   imports: { node: Node; module: string; name?: string; alias?: string; kind: ImportRecord["kind"] }[];
   /**
@@ -350,7 +350,7 @@ interface Drafts {
    * a parent-rooted pattern, which tree-sitter's cursor matches in time quadratic in nesting depth
    * (Kotlin's nested `object { val a = … }` expressions, issue 22).
    */
-  bindings: { node: Node; kind: BindingRecord["kind"] | "member"; name: Node; type?: Node; value?: Node; alias?: Node; iter?: Node; receiver?: Node; literal?: Node; extent?: Node }[];
+  bindings: { node: Node; kind: BindingRecord["kind"] | "member"; name: Node; type?: Node; value?: Node; alias?: Node; iter?: Node; receiver?: Node; literal?: Node; extent?: Node; deref?: true }[];
 }
 
 /** A match's main capture: what it defines, references, imports or binds. */
@@ -396,13 +396,21 @@ function collectDrafts(matches: QueryMatch[], pathJoin: string | undefined): Dra
       if (cap.qualifier) d.qualifier = qualifierOf(cap.qualifier.text, cap.name?.text ?? "");
       if (m.setProperties?.extent === "siblings" && !d.until) d.until = lastGoverned(node);
     } else if (main.name === "reference.call" || main.name === "reference.new") {
-      if (cap.name) {
+      const protocol = m.setProperties?.protocol;
+      if (protocol && cap.receiver) {
+        // A statement's or operator's implicit calls on its operand: `(#set! protocol "__enter__ __exit__")`,
+        // and `(#set! async "…")` for the statement's `async` form.
+        const names = node.firstChild?.type === "async" && m.setProperties?.async ? m.setProperties.async : protocol;
+        callDrafts.push({ node, name: cap.receiver, receiver: cap.receiver, kind: "call", protocol: names.split(" ") });
+      } else if (cap.name) {
         const receivers = many.receiver ?? [];
         callDrafts.push({
           node, name: cap.name, kind: main.name === "reference.new" ? "new" : "call",
           ...(receivers.length > 1 ? { receiver: receivers.at(-1)!, receiverText: receivers.map((r) => r.text).join("") } : cap.receiver ? { receiver: cap.receiver } : {}),
           ...(cap.args ? { args: cap.args } : {}),
           ...(cap.arity ? { arity: cap.arity } : {}),
+          // `(#set! suffix "=")`: the method called is the name plus a suffix (Ruby's `x.name = v` calls `name=`).
+          ...(m.setProperties?.suffix ? { suffix: m.setProperties.suffix } : {}),
         });
       }
     } else if (main.name === "reference.type") {
@@ -410,7 +418,7 @@ function collectDrafts(matches: QueryMatch[], pathJoin: string | undefined): Dra
     } else if (main.name === "import") {
       const mod = cap["import.module"];
       const kind = (m.setProperties?.kind as ImportRecord["kind"] | undefined) ?? "named";
-      if (!mod && kind !== "export" && kind !== "export-default") continue;
+      if (!mod && kind !== "export" && kind !== "export-default" && kind !== "self-namespace") continue;
       const name = cap["import.name"]?.text;
       const alias = cap["import.alias"]?.text;
       // Nested import trees (`use a::{b::{c}}`) capture one module path per level: joined, outermost first.
@@ -427,6 +435,7 @@ function collectDrafts(matches: QueryMatch[], pathJoin: string | undefined): Dra
         if (cap.receiver) b.receiver = cap.receiver;
         if (cap.literal) b.literal = cap.literal;
         if (cap.extent) b.extent = cap.extent;
+        if (m.setProperties?.deref) b.deref = true;
         bindingDrafts.push(b);
       }
     }
@@ -471,7 +480,8 @@ function buildDefinitions(drafts: Map<number, DefDraft>, spec: LanguageSpec, sou
     const decorators = deep ? [] : decoratorsOf(node, outer, spec);
     if (decorators.some((t) => /^@([\w.]+\.)?overload\b/.test(t))) continue; // overload stubs merge into the implementation
     let kind = d.kind;
-    const name = boundedName(nameNode.type === "string" ? nameNode.text.slice(1, -1) : nameNode.text);
+    // A name written as a string or a symbol (`define_method(:name)`) is its text without the quotes or colon.
+    const name = boundedName(nameNode.type === "string" ? nameNode.text.slice(1, -1) : nameNode.type === "simple_symbol" ? nameNode.text.slice(1) : nameNode.text);
     const parentDef = parent >= 0 ? definitions[parent] : undefined;
     if (kind === "function" && (parentDef?.kind === "class" || parentDef?.kind === "interface" || parentDef?.kind === "enum") && spec.semantics?.classFunctionsAreMethods) kind = "method";
     if (kind === "method" && name === "constructor") kind = "constructor";
@@ -533,6 +543,16 @@ function enclosingOf(t: DefinitionTable): (index: number) => number {
   };
 }
 
+/** The calls a protocol draft stands for: one per method name, on the operand as receiver. */
+function protocolCalls(c: Drafts["calls"][number], enclosing: (index: number) => number, into: CallRecord[]): void {
+  const at = c.receiver!;
+  const receiver = receiverText(at.text);
+  if (!receiver) return;
+  for (const name of c.protocol!) {
+    into.push({ name, kind: "call", line: at.startPosition.row + 1, col: at.startPosition.column, caller: enclosing(at.startIndex), receiver, protocol: true });
+  }
+}
+
 /** Which calls keep their arguments besides those with a string: the language's mount calls and prefix keywords. */
 const argRules = new WeakMap<LanguageSpec, { names: Set<string>; keyword: RegExp | undefined; hint: RegExp }>();
 function argRulesOf(spec: LanguageSpec) {
@@ -578,13 +598,18 @@ function callRecords(drafts: Drafts["calls"], spec: LanguageSpec, source: string
     const best = new Map<number, (typeof drafts)[number]>();
     const receiverLength = (c: (typeof drafts)[number]) => (c.receiverText ?? c.receiver?.text ?? "").length;
     for (const c of drafts) {
+      if (c.protocol) continue;
       const prior = best.get(c.name.id);
-      if (!prior || receiverLength(c) > receiverLength(prior)) best.set(c.name.id, c);
+      if (!prior || receiverLength(c) > receiverLength(prior) || (c.suffix && !prior.suffix && receiverLength(c) === receiverLength(prior))) best.set(c.name.id, c);
     }
     for (const c of drafts) {
+      if (c.protocol) {
+        protocolCalls(c, enclosing, calls);
+        continue;
+      }
       if (seenCalls.has(c.name.id) || best.get(c.name.id) !== c) continue;
       seenCalls.add(c.name.id);
-      const nameText = c.name.text;
+      const nameText = c.name.text + (c.suffix ?? "");
       const call: CallRecord = {
         name: boundedName(nameText),
         kind: c.kind,
@@ -592,6 +617,8 @@ function callRecords(drafts: Drafts["calls"], spec: LanguageSpec, source: string
         col: c.name.startPosition.column,
         caller: enclosing(c.name.startIndex),
       };
+      // A setter is called by an assignment, not written as a call: linked like a protocol call.
+      if (c.suffix) call.protocol = true;
       if (c.arity) call.argc = argumentCount(c.arity, spec, slash);
       if (c.receiver) {
         // A receiver that holds the name is the whole qualified callee (C++ `a::B::m`, read from its
@@ -741,6 +768,7 @@ function bindingRecords(drafts: Drafts["bindings"], spec: LanguageSpec, table: {
         }
         if (b.receiver && !prior.receiver) prior.receiver = b.receiver.text;
         if (b.kind === "field") prior.kind = "field";
+        if (b.deref) prior.deref = true;
         continue;
       }
       const scope = enclosing(b.node.startIndex);
@@ -759,6 +787,7 @@ function bindingRecords(drafts: Drafts["bindings"], spec: LanguageSpec, table: {
       const literal = b.literal && literalText(b.literal);
       if (literal !== undefined) rec.literal = literal;
       if (b.extent) rec.until = b.extent.endPosition.row + 1;
+      if (b.deref) rec.deref = true;
       rec.line = b.name.startPosition.row + 1;
       rec.scope = scope;
       byToken.set(b.name.id, rec);

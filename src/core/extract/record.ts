@@ -48,7 +48,13 @@ export interface ImportRecord {
     /** `export { a as b }` without a source, and `export default x` (module is ""). */
     | "export" | "export-default"
     /** The package the file itself declares (Go `package p`, Java `package a.b;`): binds nothing. */
-    | "package";
+    | "package"
+    /**
+     * A namespace the file declares (TypeScript `export namespace util { … }`, module ""): `alias`
+     * names the file itself, whose top-level definitions its members are (the graph flattens
+     * namespaces, as the compiler's symbol names do), so `util.joinValues()` reaches them.
+     */
+    | "self-namespace";
   /** The module as written ("./x.js", "..pkg.mod", "os.path"). */
   module: string;
   /** The imported name, when one is named. */
@@ -83,6 +89,12 @@ export interface CallRecord {
    * (`@arity`: Java, C#, C++): which overloads of a name it can reach.
    */
   argc?: number;
+  /**
+   * A call the language makes for a statement or operator, not written as a call (`with x` →
+   * `x.__enter__()`, `for … in x` → `x.__iter__()`, `a + b` → `a.__add__(b)`, Ruby's `x.name = v`
+   * → `x.name=(v)`): linked only through the receiver's type, never by name alone.
+   */
+  protocol?: true;
 }
 
 /** A type named in an annotation or heritage clause. */
@@ -119,6 +131,8 @@ export interface BindingRecord {
   until?: number;
   /** For an untyped callback parameter: the call it is an argument of (see LanguageSpec.callbackSite). */
   argOf?: { callee: string; arg: number; param: number; isNew: boolean };
+  /** A weak reference to `alias` (`r = weakref.ref(obj)`): `r()` is obj, `r` itself is not. */
+  deref?: true;
   line: number;
   scope: number;
 }

@@ -81,6 +81,7 @@ export function callsOf(ctx: GraphContext, st: FileState): FileCalls {
     seen.add(k);
     const edge: CallEdge = { caller, callee, file: path, line, via, resolution, confidence: CONFIDENCE[resolution] };
     if (classBody) edge.classBody = true;
+    if (protocol) edge.protocol = true;
     out.calls.push(edge);
     // Dynamic dispatch: a method called on an instance may run any override below it (one that
     // takes the call's arguments, where overloads are told apart).
@@ -89,6 +90,7 @@ export function callsOf(ctx: GraphContext, st: FileState): FileCalls {
     }
   };
   let classBody = false;
+  let protocol = false;
   let dispatch = false;
   let argc: number | undefined;
   for (const call of record.calls) {
@@ -97,6 +99,17 @@ export function callsOf(ctx: GraphContext, st: FileState): FileCalls {
     const caller = symbolOf(st, call.caller);
     classBody = st.semantics.classBodyRunsOnce === true && call.caller >= 0 && isClassLike(ctx, caller);
     dispatch = false;
+    protocol = call.protocol === true;
+    if (protocol) {
+      // Only a method of the operand's known type: never an outside package's, never by name alone.
+      const base = resolveExpr(ctx, st, call.caller, call.receiver!);
+      const v = base?.kind === "instance" ? member(ctx, base, call.name, 0) : undefined;
+      if (v?.kind === "def" && ctx.symbols[v.id]!.kind === "method") {
+        dispatch = true;
+        addCall(caller, v.id, call.line, "call", "type");
+      }
+      continue;
+    }
     const link = (v: Value | undefined, resolution: Resolution): boolean => {
       if (!v) return false;
       if (v.kind === "external") {

@@ -92,7 +92,8 @@ function sitesOf(graph: CodeGraph): (path: string) => FileSites | undefined {
       const own = linked.get(path);
       const sites: FileSites = { path, byName: new Map(), byCaller: new Map() };
       for (const c of record.calls) {
-        if (own?.has(`${c.line}\0${c.name}`)) continue;
+        // A protocol call (`with x` → `__enter__`) is implicit: unlinked, it is no call site that names anything.
+        if (c.protocol || own?.has(`${c.line}\0${c.name}`)) continue;
         sites.byName.set(c.name, (sites.byName.get(c.name) ?? 0) + 1);
         const caller = c.caller < 0 ? moduleId : moduleId + 1 + c.caller;
         const names = sites.byCaller.get(caller) ?? sites.byCaller.set(caller, new Map()).get(caller)!;
@@ -224,8 +225,10 @@ export function callsCompleteness(graph: CodeGraph, s: SymbolNode, direction: "c
     c.dispatch = dispatch;
     for (const d of dispatch.slice(0, 3)) {
       if (direction === "callers") {
+        // Calls on an instance of a known class already reach this override (`via-base`, listed, marked dispatch).
+        const followed = (graph.callsTo.get(s.id) ?? []).filter((ei) => graph.calls[ei]!.resolution === "via-base").length;
         notes.push(d.relation === "overrides"
-          ? `it overrides ${d.symbol.qualified}: its ${n(d.sites)} resolved call site${d.sites === 1 ? "" : "s"} may run this method at run time (dynamic dispatch, not followed)`
+          ? `it overrides ${d.symbol.qualified}: its ${n(d.sites)} resolved call site${d.sites === 1 ? "" : "s"} may run this method at run time (dynamic dispatch${followed ? `; ${n(followed)} on an instance of a known class ${followed === 1 ? "is" : "are"} listed, marked dispatch` : ", not followed"})`
           : `${d.symbol.qualified} overrides it: calls listed here may run that method instead (dynamic dispatch, not followed)`);
       } else if (d.relation === "overridden-by") {
         notes.push(`${d.symbol.qualified} overrides it; on such objects, calls run that method's callees instead (dynamic dispatch, not followed)`);

@@ -19,6 +19,8 @@ export interface GoldGraph {
   call_edges: GoldCallEdge[];
   /** Calls that can reach an override or implementation through a base method (`via-base`), apart: SCIP gold holds static references only. */
   dispatch_edges: GoldCallEdge[];
+  /** Calls a statement or operator makes (`with x` → `__enter__`, `a + b` → `__add__`), apart: a compiler's reference list holds none. */
+  protocol_edges: GoldCallEdge[];
   import_edges: { from: string; to: string }[];
   inherits: { child: string; base: string; kind: string }[];
 }
@@ -58,8 +60,9 @@ export function toGoldGraph(graph: CodeGraph, minConfidence = 0): GoldGraph {
   return {
     meta: { tool: "codeslice", format: "code-graph-gold/1", files: graph.moduleSymbol.size, min_confidence: minConfidence },
     definitions,
-    call_edges: graph.calls.filter((e) => e.confidence >= minConfidence && e.resolution !== "via-base").map(edge).filter(once),
-    dispatch_edges: graph.calls.filter((e) => e.confidence >= minConfidence && e.resolution === "via-base").map(edge).filter(once),
+    call_edges: graph.calls.filter((e) => e.confidence >= minConfidence && e.resolution !== "via-base" && !e.protocol).map(edge).filter(once),
+    dispatch_edges: graph.calls.filter((e) => e.confidence >= minConfidence && e.resolution === "via-base" && !e.protocol).map(edge).filter(once),
+    protocol_edges: graph.calls.filter((e) => e.confidence >= minConfidence && e.protocol).map(edge).filter(once),
     import_edges: graph.imports.map((e) => ({ from: e.from, to: e.to })),
     inherits: graph.inherits.map((e) => ({ child: q(e.child), base: q(e.base), kind: e.kind })),
   };

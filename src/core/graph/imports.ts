@@ -38,7 +38,7 @@ export function importEdgesOf(ctx: GraphContext, st: FileState): ImportEdge[] {
   };
   for (const imp of st.record.imports) {
     if (imp.kind === "export" || imp.kind === "export-default") continue;
-    if (imp.kind === "package") continue;
+    if (imp.kind === "package" || imp.kind === "self-namespace") continue;
     if ((imp.kind === "star" || (imp.kind === "module" && imp.alias)) && st.semantics.packages === "namespaces" && !st.resolver) {
       // A namespace the project declares (C# `using A.B;`): the files declaring its types; a type
       // (`using static A.B.C;`, `using X = A.B.C;`): its file.

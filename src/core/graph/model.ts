@@ -53,6 +53,11 @@ export interface CallEdge {
    * its caller, but calling the class does not run it, so walks up the callers stop here.
    */
   classBody?: true;
+  /**
+   * A call the language makes for a statement or operator (`with x` → `__enter__`, `a + b` →
+   * `__add__`), not written as a call: a compiler's reference list (SCIP) holds none of these.
+   */
+  protocol?: true;
 }
 
 /** A call into code outside the project (a package, the standard library, a builtin). */

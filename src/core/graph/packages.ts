@@ -225,6 +225,22 @@ export function packageMember(ctx: GraphContext, st: FileState, name: string): n
   return st.packageKey !== undefined ? ctx.packages.get(st.packageKey)?.get(name) : undefined;
 }
 
+/**
+ * Open modules (Ruby): a method defined in a block at the top of a file the caller requires
+ * (`RSpec.configure do def capture … end end` in spec/helper.rb). Such a block's definee is
+ * Object, so the file that loads it may call the method bare; a block method of a file it does
+ * not load (rspec's `describe … do def base … end end`, defined on an example group) is not its.
+ */
+export function requiredBlockMethod(ctx: GraphContext, st: FileState, name: string): number | undefined {
+  for (const imp of st.record.imports) {
+    const file = resolveImport(ctx, st, imp).file;
+    const other = file !== undefined && file !== st.record.path ? ctx.files.get(file) : undefined;
+    const i = other?.top.get(name);
+    if (other && i !== undefined && other.record.definitions[i]!.kind === "method") return symbolOf(other, i);
+  }
+  return undefined;
+}
+
 /** The method names of a type, with those it gets from embedded or base types. */
 function methodSet(ctx: GraphContext, id: number, memo: Map<number, Set<string>>, depth = 0): Set<string> {
   let set = memo.get(id);

@@ -355,7 +355,7 @@ export function pageCalls(graph: CodeGraph, full: CallsAnswer, a: ListArgs): Cal
           const r = e.r;
           // Module-level code is named by its file, which the site already cites.
           const who = r.kind === "module" && r.path === r.site.path ? "module code" : `${r.qualified} (${r.kind}, ${cite(r.path, r.line)})`;
-          lines.push(`${"  ".repeat(r.depth - 1)}- ${cite(r.site.path, r.site.line)} ${callers ? "in " : "→ "}${who}${r.via !== "call" ? ` via ${r.via}` : ""} [${r.resolution}, ${r.confidence.toFixed(2)}]${r.test ? ` test: ${r.test}` : ""}`);
+          lines.push(`${"  ".repeat(r.depth - 1)}- ${cite(r.site.path, r.site.line)} ${callers ? "in " : "→ "}${who}${r.via !== "call" ? ` via ${r.via}` : ""}${r.through ? ` dispatch through ${r.through}` : ""} [${r.resolution}, ${r.confidence.toFixed(2)}]${r.test ? ` test: ${r.test}` : ""}`);
         } else if (e.kind === "external") lines.push(`- ${cite(e.x.site.path, e.x.site.line)} → ${e.x.target}`);
         else lines.push(`- ${cite(e.p.site.path, e.p.site.line)} in ${e.p.caller.qualified} [${e.p.candidates} candidates]`);
       }

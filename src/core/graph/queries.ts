@@ -7,7 +7,7 @@ import { LIMITS } from "../limits.ts";
 import { findFile } from "../../shared/locations.ts";
 import { normalizeRelative, readQuotedPath } from "../../shared/paths.ts";
 import { findSymbol, symbolRef, type SymbolRef } from "./lookup.ts";
-import { CONFIDENCE, type CodeGraph, type Resolution, type SymbolNode } from "./model.ts";
+import { CONFIDENCE, type CallEdge, type CodeGraph, type Resolution, type SymbolNode } from "./model.ts";
 import { ROUTE, routesNamed } from "../slice/context.ts";
 import { closestRoutes, routeClients, type ClientCall } from "../slice/route-map.ts";
 import type { Route } from "../slice/routes.ts";
@@ -33,6 +33,8 @@ export interface RelatedSymbol extends SymbolRef {
   via: "call" | "constructor" | "super";
   resolution: Resolution;
   confidence: number;
+  /** For a `via-base` edge: the base method the call names, whose dispatch runs this override. */
+  through?: string;
   /** For a call site in a test: the test's runnable id in its runner's syntax (set by paged answers). */
   test?: string;
 }
@@ -85,6 +87,7 @@ export function calls(graph: CodeGraph, target: string, direction: "callers" | "
         results.push({
           ...symbolRef(graph.symbols[other]!), depth: d, site: { path: e.file, line: e.line },
           via: e.via, resolution: e.resolution, confidence: e.confidence,
+          ...(e.resolution === "via-base" ? throughOf(graph, e) : {}),
         });
         if (!seen.has(other)) {
           seen.add(other);
@@ -119,6 +122,19 @@ function routeTarget(graph: CodeGraph, routes: Route[], target: string): { handl
   const clients: ClientCall[] = [];
   for (const r of hits) for (const c of routeClients(graph, routes, r)) if (!clients.some((x) => x.path === c.path && x.line === c.line)) clients.push(c);
   return { handler: graph.symbols[ids[0]!]!, clients };
+}
+
+/**
+ * The base method a dispatch edge goes through: the call's own (non-dispatch) edge at the same
+ * site to a method of the same name, which the override overrides.
+ */
+function throughOf(graph: CodeGraph, e: CallEdge): { through?: string } {
+  const name = graph.symbols[e.callee]!.name;
+  for (const ei of graph.callsFrom.get(e.caller) ?? []) {
+    const o = graph.calls[ei]!;
+    if (o.line === e.line && o.file === e.file && o.resolution !== "via-base" && graph.symbols[o.callee]!.name === name) return { through: graph.symbols[o.callee]!.qualified };
+  }
+  return {};
 }
 
 /** Answer to importers. */

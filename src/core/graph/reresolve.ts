@@ -162,6 +162,7 @@ export function reresolveGraph(old: CodeGraph, changed: FileRecord[]): CodeGraph
         else {
           const moved: CallEdge = { caller, callee, file: e.file, line: e.line, via: e.via, resolution: e.resolution, confidence: e.confidence };
           if (e.classBody) moved.classBody = true;
+          if (e.protocol) moved.protocol = true;
           calls.push(moved);
         }
       }

@@ -10,7 +10,7 @@ import type { BindingRecord, ImportRecord } from "../extract/record.ts";
 import type { ResolvedImport } from "../../languages/types.ts";
 import { attachedOwner, defOf, fieldsOf, isClassLike, localAt, localsOf, membersOf, stateOf, symbolOf, TYPE_KINDS, type FileState, type GraphContext } from "./context.ts";
 import { enclosingModules, namedFile, resolveImport } from "./imports.ts";
-import { linkedMember, namespaceMember, outOfLineOwner, packageMember } from "./packages.ts";
+import { linkedMember, namespaceMember, outOfLineOwner, packageMember, requiredBlockMethod } from "./packages.ts";
 import { elementType, functionTypeParams, splitCall, typeCandidates } from "./type-text.ts";
 
 /** What a name or expression stands for during resolution. */
@@ -72,6 +72,7 @@ function computeExport(ctx: GraphContext, file: string, name: string, depth: num
       if (r.file) return exportOf(ctx, r.file, imp.name, depth + 1);
       return { kind: "external", name: `${imp.module}.${imp.name}` };
     }
+    if (imp.kind === "self-namespace" && imp.alias === name) return { kind: "module", file };
     if (imp.kind === "reexport-namespace" && imp.alias === name) {
       const r = resolveImport(ctx, st, imp);
       return r.file ? { kind: "module", file: r.file } : { kind: "external", name: imp.module };
@@ -129,6 +130,7 @@ function importValueRaw(ctx: GraphContext, st: FileState, imp: ImportRecord, dep
     const v = namespaceLookup(ctx, st, imp.kind === "named" && imp.name ? `${imp.module}${sep}${imp.name}` : imp.module);
     if (v.kind === "def") return v;
   }
+  if (imp.kind === "self-namespace") return { kind: "module", file: st.record.path };
   const r = resolveImport(ctx, st, imp);
   switch (imp.kind) {
     case "module": {
@@ -283,6 +285,8 @@ export function resolveName(ctx: GraphContext, st: FileState, scope: number, nam
   if (v) return v;
   const inPackage = packageMember(ctx, st, name);
   if (inPackage !== undefined) return { kind: "def", id: inPackage, via: "scope" };
+  const required = called && st.semantics.openModules ? requiredBlockMethod(ctx, st, name) : undefined;
+  if (required !== undefined) return { kind: "def", id: required, via: "import" };
   const moduleLocal = skipVariables ? undefined : localsOf(st).get(-1)?.get(name);
   if (moduleLocal) return bindingValue(ctx, st, -1, moduleLocal, depth);
   const starred = st.semantics.starImportsBind ? fromStarImports(ctx, st, name, depth) : undefined;
@@ -302,7 +306,8 @@ export function resolveName(ctx: GraphContext, st: FileState, scope: number, nam
 
 /** What a local binding holds: an instance of its annotated or constructed type, else unknown. */
 function bindingValue(ctx: GraphContext, st: FileState, scope: number, b: BindingRecord, depth: number): Value {
-  if (depth > MAX_DEPTH) return { kind: "local" };
+  // A weak reference is not its referent: calling it is (derefValue).
+  if (depth > MAX_DEPTH || b.deref) return { kind: "local" };
   if (b.type) {
     const cls = typeToClass(ctx, st, scope, b.type, depth + 1);
     if (cls !== undefined) return { kind: "instance", id: cls };
@@ -313,7 +318,8 @@ function bindingValue(ctx: GraphContext, st: FileState, scope: number, b: Bindin
     const v = callResult(ctx, st, scope, b.value, depth + 1);
     if (v) return v;
   }
-  if (b.alias && b.alias !== b.name) {
+  // (`x = x` names itself; `self.x = x` names the parameter, Python's most common way to set a field)
+  if (b.alias && (b.alias !== b.name || b.kind === "field")) {
     const v = resolveExpr(ctx, st, scope, st.semantics.arrowMembers ? b.alias.replace(/\s*\??->\s*/g, ".") : b.alias, depth + 1);
     if (v && v.kind !== "external") return v;
   }
@@ -343,12 +349,38 @@ function contextualType(ctx: GraphContext, st: FileState, scope: number, site: N
     fnId = ctor;
   }
   const params = defOf(ctx, fnId)?.params?.filter((p) => p.name !== "this");
-  const declared = params?.[site.arg]?.type;
+  // A rest parameter (`...middleware: MiddlewareHandler[]`) takes every argument from its place on.
+  const last = params?.at(-1);
+  const rest = last?.name.startsWith("...") && site.arg >= params!.length - 1 ? last : undefined;
+  const declared = rest?.type ? elementType(rest.type) : params?.[site.arg]?.type;
   if (!declared) return undefined;
-  const paramType = functionTypeParams(declared)?.[site.param];
+  const fst = stateOf(ctx, fnId);
+  const inline = functionTypeParams(declared);
+  // A named function type (`type MiddlewareHandler = (c: Context, next: Next) => …`): its parameters, read where it is declared.
+  const named = inline ? undefined : aliasedFunctionParams(ctx, fst, ctx.symbols[fnId]!.index, declared, depth + 1);
+  const paramType = (inline ?? named?.params)?.[site.param];
   if (!paramType) return undefined;
-  const cls = typeToClass(ctx, stateOf(ctx, fnId), ctx.symbols[fnId]!.index, paramType, depth + 1);
+  const cls = named ? typeToClass(ctx, named.st, named.scope, paramType, depth + 1) : typeToClass(ctx, fst, ctx.symbols[fnId]!.index, paramType, depth + 1);
   return cls !== undefined ? { kind: "instance", id: cls } : undefined;
+}
+
+/** The parameter types of the function type a type alias names (`type H<E = any> = (c: Context<E>) => R`). */
+function aliasedFunctionParams(ctx: GraphContext, st: FileState, scope: number, type: string, depth: number): { params: string[]; st: FileState; scope: number } | undefined {
+  const name = typeCandidates(type)[0];
+  const v = name !== undefined ? resolveExpr(ctx, st, scope, name, depth) : undefined;
+  if (v?.kind !== "def" || ctx.symbols[v.id]!.kind !== "type") return undefined;
+  const sig = defOf(ctx, v.id)?.signature ?? "";
+  // the right-hand side: after the `=` outside the type parameters' angle brackets
+  let angle = 0;
+  let eq = -1;
+  for (let i = 0; i < sig.length && eq < 0; i++) {
+    const ch = sig[i];
+    if (ch === "<") angle++;
+    else if (ch === ">" && sig[i - 1] !== "=") angle--;
+    else if (ch === "=" && angle === 0 && sig[i + 1] !== ">") eq = i;
+  }
+  const params = eq < 0 ? undefined : functionTypeParams(sig.slice(eq + 1).trim().replace(/;$/, ""));
+  return params ? { params, st: stateOf(ctx, v.id), scope: ownerScope(ctx, v.id) } : undefined;
 }
 
 /** The scope a definition's own annotations resolve in: its parent's (the class of a method). */
@@ -408,6 +440,8 @@ export function typeToClass(ctx: GraphContext, st: FileState, scope: number, typ
 
 /** The value of calling `callee` (an expression text): an instance for a class, a function's return type. */
 function callResult(ctx: GraphContext, st: FileState, scope: number, callee: string, depth: number): Value | undefined {
+  const referent = derefValue(ctx, st, scope, callee, depth);
+  if (referent) return referent;
   const v = resolveExpr(ctx, st, scope, callee, depth, true);
   if (v?.kind !== "def") return undefined;
   if (isClassLike(ctx, v.id)) return { kind: "instance", id: v.id };
@@ -424,6 +458,29 @@ function callResult(ctx: GraphContext, st: FileState, scope: number, callee: str
     if (cls !== undefined) return { kind: "instance", id: cls };
   }
   return undefined;
+}
+
+/**
+ * What calling a weak reference gives (`r = weakref.ref(obj)`, `self._parent = weakref.ref(parent)`):
+ * its referent, for a local `r()` or the current instance's field `self._parent()`.
+ */
+function derefValue(ctx: GraphContext, st: FileState, scope: number, callee: string, depth: number): Value | undefined {
+  const dot = callee.indexOf(".");
+  let b: BindingRecord | undefined;
+  let bst = st;
+  if (dot < 0) {
+    if (!IDENT.test(callee)) return undefined;
+    for (let s = scope; ; s = st.record.definitions[s]!.parent) {
+      b = localAt(st, s, callee);
+      if (b || s < 0) break;
+    }
+  } else if (st.semantics.instanceNames.includes(callee.slice(0, dot)) && IDENT.test(callee.slice(dot + 1))) {
+    const cls = enclosingClass(st, scope, ctx);
+    if (cls === undefined) return undefined;
+    bst = stateOf(ctx, cls);
+    b = fieldsOf(bst).get(ctx.symbols[cls]!.index)?.get(callee.slice(dot + 1));
+  }
+  return b?.deref && b.alias ? resolveExpr(ctx, bst, b.scope, b.alias, depth + 1) : undefined;
 }
 
 /** The type of the out-of-line method (C++ `T::m`) a scope is in. */

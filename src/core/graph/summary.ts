@@ -15,6 +15,7 @@ export function bindingName(imp: ImportRecord): string | undefined {
     case "default":
     case "namespace":
     case "reexport-namespace":
+    case "self-namespace":
       return imp.alias;
     case "require":
     case "dynamic":

@@ -186,20 +186,29 @@ function withMembers(graph: CodeGraph, id: number): number[] {
   return out;
 }
 
-/** Hops from each symbol to the nearest target, up to `max` (reverse breadth-first search). */
+/**
+ * What a hop costs against maxHops: a dispatch hop is the same call running an override (the
+ * call to `Base.m` then `Sub.m`), so it is free; a path through a base's dispatch edge is as long
+ * as the calls it makes (httpx's `Client.get` reaches `HTTPTransport.handle_request` in 6 calls).
+ */
+function hopCost(e: Edge): number {
+  return e.kind === "dispatch" ? 0 : 1;
+}
+
+/** Hops from each symbol to the nearest target, up to `max` (a reverse 0-1 breadth-first search). */
 function distancesTo(graph: CodeGraph, targets: number[], max: number): Map<number, number> {
   const dist = new Map<number, number>(targets.map((t) => [t, 0]));
-  let frontier = targets;
-  for (let d = 1; d <= max && frontier.length; d++) {
-    const next: number[] = [];
-    for (const v of frontier) {
-      for (const e of edges(graph, v, true)) {
-        if (dist.has(e.from)) continue;
-        dist.set(e.from, d);
-        next.push(e.from);
-      }
+  const deque: number[] = [...targets];
+  for (let head = 0; head < deque.length; head++) {
+    const v = deque[head]!;
+    const dv = dist.get(v)!;
+    for (const e of edges(graph, v, true)) {
+      const d = dv + hopCost(e);
+      if (d > max || (dist.get(e.from) ?? Infinity) <= d) continue;
+      dist.set(e.from, d);
+      // a free hop is expanded again at its (smaller) distance; the queue stays short on real graphs
+      deque.push(e.from);
     }
-    frontier = next;
   }
   return dist;
 }
@@ -295,15 +304,16 @@ function kShortest(graph: CodeGraph, starts: Start[], targets: Set<number>, dist
       }
       continue;
     }
-    if (p.cost >= maxHops) continue;
+    if (p.cost > maxHops) continue;
     for (const e of edges(graph, p.node, false)) {
       if (p.nodes.has(e.to)) continue;
       if (p.lines && (e.file !== graph.symbols[p.node]!.file || e.line < p.lines.start || e.line > p.lines.end || !["call", "constructor", "super"].includes(e.kind))) continue;
       const d = dist.get(e.to);
-      if (d === undefined || p.cost + 1 + d > maxHops) continue;
+      const cost = p.cost + hopCost(e);
+      if (d === undefined || cost + d > maxHops) continue;
       const nodes = new Set(p.nodes);
       nodes.add(e.to);
-      push({ node: e.to, edges: [...p.edges, e], nodes, cost: p.cost + 1, conf: p.conf * e.confidence });
+      push({ node: e.to, edges: [...p.edges, e], nodes, cost, conf: p.conf * e.confidence });
     }
   }
   return found;
@@ -468,7 +478,8 @@ export async function trace(graph: CodeGraph, fromArg: string, toArg: string, op
         lines.push(`${plural(paths.length, "path")} (shortest first, up to ${k}, within ${maxHops} hops)${paths.length > shown ? `; ${fmt(shown)} shown` : ""}.`);
       }
       kept.forEach((p, i) => {
-        lines.push("", `## Path ${i + 1}: ${plural(p.hops.length, "hop")}, confidence ${p.confidence.toFixed(2)}${p.level === "file" ? " (file level: imports only, no symbol path found)" : ""}`);
+        const free = p.hops.filter((h) => h.kind === "dispatch").length;
+        lines.push("", `## Path ${i + 1}: ${plural(p.hops.length, "hop")}${free ? ` (${free} dispatch, not counted against ${maxHops})` : ""}, confidence ${p.confidence.toFixed(2)}${p.level === "file" ? " (file level: imports only, no symbol path found)" : ""}`);
         for (const h of p.hops) {
           lines.push(`- ${cite(h.site.path, h.site.line)} ${h.from} —${h.kind}→ ${h.to} (${cite(h.toAt.path, h.toAt.line)})${h.resolution ? ` [${h.resolution}, ${h.confidence.toFixed(2)}]` : ""}`);
           if (h.code) lines.push(`    ${h.code}`);

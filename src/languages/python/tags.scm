@@ -25,6 +25,35 @@
     attribute: (identifier) @name)
   arguments: (_) @args) @reference.call
 
+; Protocol calls: what a statement or an operator calls on its operand, linked only where the
+; operand's type is known (`with x` → x.__enter__ / __exit__; `async with` → __aenter__ / __aexit__).
+(with_statement (with_clause (with_item value: (as_pattern . (_) @receiver)))
+  (#set! protocol "__enter__ __exit__") (#set! async "__aenter__ __aexit__")) @reference.call
+(with_statement (with_clause (with_item value: [(call) (identifier) (attribute) (subscript)] @receiver))
+  (#set! protocol "__enter__ __exit__") (#set! async "__aenter__ __aexit__")) @reference.call
+(for_statement right: (_) @receiver
+  (#set! protocol "__iter__ __next__") (#set! async "__aiter__ __anext__")) @reference.call
+(await (_) @receiver (#set! protocol "__await__")) @reference.call
+(binary_operator left: (_) @receiver operator: "+" (#set! protocol "__add__")) @reference.call
+(binary_operator left: (_) @receiver operator: "-" (#set! protocol "__sub__")) @reference.call
+(binary_operator left: (_) @receiver operator: "*" (#set! protocol "__mul__")) @reference.call
+(binary_operator left: (_) @receiver operator: "/" (#set! protocol "__truediv__")) @reference.call
+(binary_operator left: (_) @receiver operator: "//" (#set! protocol "__floordiv__")) @reference.call
+(binary_operator left: (_) @receiver operator: "%" (#set! protocol "__mod__")) @reference.call
+(binary_operator left: (_) @receiver operator: "@" (#set! protocol "__matmul__")) @reference.call
+(binary_operator left: (_) @receiver operator: "**" (#set! protocol "__pow__")) @reference.call
+(binary_operator left: (_) @receiver operator: "<<" (#set! protocol "__lshift__")) @reference.call
+(binary_operator left: (_) @receiver operator: ">>" (#set! protocol "__rshift__")) @reference.call
+(binary_operator left: (_) @receiver operator: "&" (#set! protocol "__and__")) @reference.call
+(binary_operator left: (_) @receiver operator: "|" (#set! protocol "__or__")) @reference.call
+(binary_operator left: (_) @receiver operator: "^" (#set! protocol "__xor__")) @reference.call
+(comparison_operator . (_) @receiver . operators: "==" (#set! protocol "__eq__")) @reference.call
+(comparison_operator . (_) @receiver . operators: "!=" (#set! protocol "__ne__")) @reference.call
+(comparison_operator . (_) @receiver . operators: "<" (#set! protocol "__lt__")) @reference.call
+(comparison_operator . (_) @receiver . operators: "<=" (#set! protocol "__le__")) @reference.call
+(comparison_operator . (_) @receiver . operators: ">" (#set! protocol "__gt__")) @reference.call
+(comparison_operator . (_) @receiver . operators: ">=" (#set! protocol "__ge__")) @reference.call
+
 ; Types named in annotations, including inside generics and unions.
 (type (identifier) @name) @reference.type
 (type (attribute attribute: (identifier) @name)) @reference.type
@@ -58,9 +87,39 @@
   (#set! kind "star")) @import
 
 ; What local names hold: x = Foo(...), x: Foo = ..., params with annotations, self.x = Foo().
+; `p = functools.partial(f, …)` calls f; `x = weakref.proxy(obj)` is obj: aliases, not what the call returns.
 (assignment
   left: (identifier) @name
-  right: (call function: [(identifier) (attribute)] @value)) @local.assign
+  right: (call
+    function: [(identifier) (attribute)] @_wrap
+    arguments: (argument_list . [(identifier) (attribute)] @alias))
+  (#match? @_wrap "^(functools\\.)?partial$|^(weakref\\.)?proxy$")) @local.assign
+; `r = weakref.ref(obj)` and `self.r = weakref.ref(obj)`: `r()` is obj.
+(assignment
+  left: (identifier) @name
+  right: (call
+    function: [(identifier) (attribute)] @_ref
+    arguments: (argument_list . [(identifier) (attribute)] @alias))
+  (#match? @_ref "^(weakref\\.)?ref$")
+  (#set! deref "true")) @local.assign
+(assignment
+  left: (attribute object: (identifier) @receiver attribute: (identifier) @name)
+  right: (call
+    function: [(identifier) (attribute)] @_ref
+    arguments: (argument_list . [(identifier) (attribute)] @alias))
+  (#match? @_ref "^(weakref\\.)?ref$")
+  (#set! deref "true")) @local.field
+; `x = typing.cast(T, v)` is a T.
+(assignment
+  left: (identifier) @name
+  right: (call
+    function: [(identifier) (attribute)] @_cast
+    arguments: (argument_list . [(identifier) (attribute) (string) (subscript)] @type))
+  (#match? @_cast "^((typing|t)\\.)?cast$")) @local.assign
+(assignment
+  left: (identifier) @name
+  right: (call function: [(identifier) (attribute)] @value)
+  (#not-match? @value "^(functools\\.)?partial$|^(weakref\\.)?(proxy|ref)$|^((typing|t)\\.)?cast$")) @local.assign
 (assignment
   left: (identifier) @name
   type: (type) @type) @local.assign
@@ -78,7 +137,8 @@
 (typed_default_parameter name: (identifier) @name type: (type) @type) @local.param
 (assignment
   left: (attribute object: (identifier) @receiver attribute: (identifier) @name)
-  right: (call function: [(identifier) (attribute)] @value)) @local.field
+  right: (call function: [(identifier) (attribute)] @value)
+  (#not-match? @value "^(weakref\\.)?ref$")) @local.field
 (assignment
   left: (attribute object: (identifier) @receiver attribute: (identifier) @name)
   type: (type) @type) @local.field

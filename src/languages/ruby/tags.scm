@@ -73,6 +73,16 @@
   (#eq? @_send "send")
   (#match? @_sym "^:(include|extend|prepend)$")) @definition.module
 
+; `define_method(:name) { … }` and `define_method(:name, …)` in a class or module body define a method `name`.
+(call !receiver method: (identifier) @_dm arguments: (argument_list . (simple_symbol) @name) block: (_) @body
+  (#eq? @_dm "define_method")) @definition.method
+(call !receiver method: (identifier) @_dm arguments: (argument_list . (simple_symbol) @name)
+  (#eq? @_dm "define_method")) @definition.method
+
+; A setter call: `x.name = v` calls `name=` on x.
+(assignment left: (call receiver: (_) @receiver method: (identifier) @name) (#set! suffix "=")) @reference.call
+(operator_assignment left: (call receiver: (_) @receiver method: (identifier) @name) (#set! suffix "=")) @reference.call
+
 ; Calls: `x.m(…)`, `x.m`, `m(…)`, `m arg`; `K.new(…)` constructs K.
 (call receiver: (_) @receiver method: (identifier) @name (#not-eq? @name "new")) @reference.call
 (call receiver: [(self) (call receiver: (self) method: (identifier) @_c (#eq? @_c "class"))] @receiver method: (identifier) @name (#eq? @name "new")) @reference.call

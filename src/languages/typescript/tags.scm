@@ -76,6 +76,11 @@
   (import_require_clause (identifier) @import.alias source: (string (string_fragment) @import.module))
   (#set! kind "namespace")) @import
 
+; `export namespace util { … }`: `util` names the file, whose top-level definitions its members are.
+(export_statement
+  declaration: (internal_module name: (identifier) @import.alias)
+  (#set! kind "self-namespace")) @import
+
 ; TypeScript only: annotated names, parameter properties and class fields say what they hold.
 (variable_declarator
   name: (identifier) @name
