@@ -4,6 +4,7 @@ import { LIMITS, type ImpactAnswer } from "../../index.ts";
 import { budget, completeness, cursor, depth, limit, page, site, symbolRef, targetArg, testCode, testsMode, usage } from "../schemas.ts";
 import { defineTool } from "../tool.ts";
 import { DEFAULT_LIST_BUDGET, listCall, withNotes } from "./list.ts";
+import { crossRepoCallers } from "../group.ts";
 
 const MAX_DEPTH = LIMITS.depth.max;
 
@@ -74,6 +75,8 @@ export const impactTool = defineTool({
   async run(args, ctx) {
     const { options, notes, run } = listCall(ctx, args);
     const a = await run(() => ctx.engine.impact(args.target, { ...options, ...(args.direction ? { direction: args.direction } : {}) }));
-    return { text: withNotes(a.text, notes), data: data(a, notes) };
+    // In a group, the routes the change reaches lead on to their callers in the other repositories.
+    const cross = await crossRepoCallers(ctx, a.routes);
+    return { text: withNotes(a.text, notes), data: { ...data(a, notes), ...(ctx.group ? { crossRepoCallers: cross.callers } : {}) }, ...(cross.suffix ? { suffix: cross.suffix } : {}) };
   },
 });

@@ -3,6 +3,7 @@ import { z } from "zod";
 import { LIMITS } from "../../index.ts";
 import { budget } from "../schemas.ts";
 import { defineTool } from "../tool.ts";
+import { groupRouteMap } from "../group.ts";
 
 const site = z.string().describe("path:line");
 
@@ -23,6 +24,7 @@ export const routeMapTool = defineTool({
   async run(args, ctx) {
     const requested = Math.min(args.budget ?? LIMITS.budget.list, ctx.cap);
     // Half for the text; the structured content repeats each listed route's ids in about as many tokens.
+    if (ctx.group) return groupRouteMap(ctx, args, Math.max(LIMITS.budget.min, Math.floor(requested / 2)));
     const a = await ctx.engine.routeMap({ ...(args.prefix ? { prefix: args.prefix } : {}), ...(args.method ? { method: args.method } : {}), budget: Math.max(LIMITS.budget.min, Math.floor(requested / 2)), signal: ctx.signal });
     const at = (c: { path: string; line: number }) => `${c.path}:${c.line}`;
     const routes = a.routes.map((r) => ({ method: r.method, path: r.path, handler: `${r.file}:${r.line}`, clients: r.clients.map(at), tests: r.tests.map(at) }));

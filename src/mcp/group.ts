@@ -1,0 +1,53 @@
+/**
+ * What the MCP server changes when it serves a group of repositories: every tool takes an
+ * optional `repo` (listed only then, so a single-root server's tools/list stays as it was), and
+ * every citation in an answer names its repository (`backend:app/main.py:12`).
+ */
+import { z } from "zod";
+import { crossCallersText } from "../index.ts";
+import type { ToolContext, ToolSpec } from "./tool.ts";
+
+/** The `repo` argument every tool takes in a group. */
+const repoArg = z.string({ error: "repo must be a string" }).max(64).optional().describe("Repository (see repos); default: the first");
+
+/** A tool with the optional `repo` argument added to its input. */
+export function withRepoArg(tool: ToolSpec): ToolSpec {
+  return { ...tool, input: tool.input.extend({ repo: repoArg }) } as ToolSpec;
+}
+
+/** Tools whose answers span the group and cite `repo:path:line` themselves. */
+export const GROUP_TOOLS_CITING_REPOS = new Set(["route_map", "repos"]);
+
+/** Added to the instructions when a group is served. */
+export const GROUP_INSTRUCTIONS = (names: readonly string[]) =>
+  `- This server serves ${names.length} repositories: ${names.join(", ")}. Every tool takes repo (default ${names[0]}); citations read repo:path:line. route_map spans them all: the routes each serves and the calls from the others; impact and changes follow a route to its callers in the other repositories.`;
+
+/**
+ * `path:line` and `path:start-end` citations in `text` with the repository's name before them. A
+ * citation is a file path (a name with an extension, optionally under folders) followed by a line;
+ * one that already names a repository (`repo:path:line`) is left alone.
+ */
+export function citeRepo(text: string, repo: string): string {
+  return text.replace(CITATION, (whole, before: string, path: string) => (path.startsWith(`${repo}:`) ? whole : `${before}${repo}:${path}`));
+}
+
+const CITATION = /(^|[\s(\[`"'=,·])((?:[\w@+~-][\w@.+~-]*\/)*[\w@+~-][\w@.+~-]*\.[A-Za-z][\w]{0,9})(?=:\d)/gm;
+
+/** route_map in a group: every member's routes with the calls from every member, cited `repo:path:line`. */
+export async function groupRouteMap(ctx: ToolContext, args: { prefix?: string | undefined; method?: string | undefined }, budget: number) {
+  const a = await ctx.group!.routeMap({ ...(args.prefix ? { prefix: args.prefix } : {}), ...(args.method ? { method: args.method } : {}), budget, signal: ctx.signal });
+  const at = (c: { repo: string; path: string; line: number }) => `${c.repo}:${c.path}:${c.line}`;
+  const routes = a.routes.map((r) => ({ method: r.method, path: r.path, handler: `${r.repo}:${r.file}:${r.line}`, clients: r.clients.map(at), tests: r.tests.map(at) }));
+  return { text: a.text, data: { total: a.total, routes } };
+}
+
+/**
+ * The calls in the group's other repositories that reach the routes an answer names (impact's
+ * routes reached, changes' routes touched), as text and data; empty outside a group.
+ */
+export async function crossRepoCallers(ctx: ToolContext, routes: readonly { method: string; path: string }[]): Promise<{ suffix?: string; callers: string[] }> {
+  if (!ctx.group || !ctx.repo || !routes.length) return { callers: [] };
+  const cross = await ctx.group.crossCallers(ctx.repo, routes, { signal: ctx.signal });
+  const text = crossCallersText(cross);
+  return { ...(text ? { suffix: text } : {}), callers: cross.map((x) => `${x.call.repo}:${x.call.path}:${x.call.line}`) };
+}
