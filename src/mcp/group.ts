@@ -8,7 +8,9 @@ import { crossCallersText } from "../index.ts";
 import type { ToolContext, ToolSpec } from "./tool.ts";
 
 /** The `repo` argument every tool takes in a group. */
-const repoArg = z.string({ error: "repo must be a string" }).max(64).optional().describe("Repository (see repos); default: the first");
+// No description: 19 tools × its words would cost ~150 tokens of tools/list; the repos tool and the
+// instructions say what it names.
+const repoArg = z.string({ error: "repo must be a string" }).max(64).optional();
 
 /** A tool with the optional `repo` argument added to its input. */
 export function withRepoArg(tool: ToolSpec): ToolSpec {
