@@ -40,7 +40,10 @@ import { grepTool } from "./tools/grep.ts";
 import { signatureTool } from "./tools/signature.ts";
 import { testsTool } from "./tools/tests.ts";
 import { traceTool } from "./tools/trace.ts";
-import { reposTool } from "./tools/repos.ts";
+import { listRepos, reposTool } from "./tools/repos.ts";
+
+/** The group's repositories as a resource (served for a group only). */
+export const REPOS_URI = "codeslice://repos";
 import { citeRepo, GROUP_INSTRUCTIONS, GROUP_TOOLS_CITING_REPOS, withRepoArg } from "./group.ts";
 
 /** Default response cap: under Claude Code's 25,000-token limit for one tool result. */
@@ -212,6 +215,11 @@ export function createMcpServer(engine: Engine, options: McpServerOptions = {}):
       return r;
     },
   });
+  if (group) {
+    server.registerResource("repos", REPOS_URI, { title: "Repositories served", description: "The repositories of this group, with their folders and freshness.", mimeType: "text/markdown" }, async () => ({
+      contents: [{ uri: REPOS_URI, mimeType: "text/markdown", text: (await listRepos(group)).text }],
+    }));
+  }
   registerPrompts(server, 3 * responseCap);
   // The SDK announces listChanged for every kind it registers; the tools and prompts never change.
   server.server.registerCapabilities({ tools: { listChanged: false }, prompts: { listChanged: false } });

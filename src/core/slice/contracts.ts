@@ -48,8 +48,22 @@ export interface Contracts {
   imports: ContractImport[];
 }
 
-/** The project's contracts, read from its graph and routes. */
+/**
+ * Kept per graph and routes: a group's route map asks every member for its contracts on each
+ * call, and reading every call of django again each time would cost a pass over its records.
+ */
+const memo = new WeakMap<CodeGraph, { routes: readonly Route[]; contracts: Contracts }>();
+
+/** The project's contracts, read from its graph and routes (once per graph). */
 export function contractsOf(graph: CodeGraph, routes: readonly Route[]): Contracts {
+  const kept = memo.get(graph);
+  if (kept && kept.routes === routes) return kept.contracts;
+  const contracts = readContracts(graph, routes);
+  memo.set(graph, { routes, contracts });
+  return contracts;
+}
+
+function readContracts(graph: CodeGraph, routes: readonly Route[]): Contracts {
   const out: Contracts = {
     routes: routes.map((r) => ({
       method: r.method, path: r.path, file: r.file, line: r.line,
