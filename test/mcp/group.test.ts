@@ -5,6 +5,7 @@
  * httpx. Driven as a user drives it: the built CLI (`routes`, `impact` with `--root` more than
  * once) and the MCP server over stdio with the SDK's Client (`mcp --root … --root …` and `--group`).
  */
+import { execFileSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
@@ -132,6 +133,9 @@ beforeAll(() => {
     }
   }
   [api, web, worker] = ["api", "web", "worker"].map((d) => path.join(root, d)) as [string, string, string];
+  // The API is a git repository, so that `changes` has a HEAD to compare the working tree with.
+  const env = { ...process.env, GIT_AUTHOR_NAME: "t", GIT_AUTHOR_EMAIL: "t@example.invalid", GIT_COMMITTER_NAME: "t", GIT_COMMITTER_EMAIL: "t@example.invalid" };
+  for (const a of [["init", "-q"], ["add", "-A"], ["commit", "-qm", "api"]]) execFileSync("git", a, { cwd: api, env });
 }, 300_000);
 
 const group = () => ["--root", api, "--root", web, "--root", worker];
@@ -255,6 +259,40 @@ describe("MCP server over a group", () => {
     const bad = await callText(s.client, "search", { query: "x", repo: "shop" });
     expect(bad.isError).toBe(true);
     expect(bad.text).toContain("api, web, worker");
+  }, 120_000);
+});
+
+describe("MCP server over a group: changes and hostile repo values", () => {
+  let s: Session;
+  beforeAll(async () => {
+    s = await open(["--root", `api=${api}`, "--root", `web=${web}`, "--root", `worker=${worker}`]);
+  }, 120_000);
+  afterAll(async () => s?.close());
+
+  it("changes in the API's working tree reach the frontend's call of the changed handler's route", async () => {
+    const file = path.join(api, "app/api/items.py");
+    const before = fs.readFileSync(file, "utf8");
+    fs.writeFileSync(file, before.replace("    return load_item(item_id)", "    item = load_item(item_id)\n    return item"));
+    try {
+      const a = await callText(s.client, "changes", { repo: "api" });
+      expect(a.isError, a.text).toBe(false);
+      expect(a.text).toMatch(/## Callers in other repositories \(through HTTP routes\): 1\n- GET \/api\/v1\/items\/\{item_id\} ← web:src\/client\/sdk\.gen\.ts:14 \(ItemsService\.readItem\)/);
+      expect(a.data.crossRepoCallers).toEqual(["web:src/client/sdk.gen.ts:14"]);
+    } finally {
+      fs.writeFileSync(file, before);
+    }
+  }, 120_000);
+
+  it("a repo that is no name, not a string or too long is refused with the names, and the server answers on", async () => {
+    for (const repo of ["../api", "", "api/../web", "x".repeat(65)]) {
+      const a = await callText(s.client, "search", { query: "item", repo });
+      expect(a.isError, repo).toBe(true);
+      expect(a.text, repo).toMatch(/api, web, worker|repo/);
+    }
+    const wrongType = (await s.client.callTool({ name: "search", arguments: { query: "item", repo: 42 } })) as CallToolResult;
+    expect(wrongType.isError).toBe(true);
+    const ok = await callText(s.client, "search", { query: "archive stale", repo: "worker" });
+    expect(ok.text).toContain("worker:worker/jobs.py:6");
   }, 120_000);
 });
 
