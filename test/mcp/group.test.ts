@@ -116,6 +116,11 @@ def archive_stale(item_id: int) -> None:
 def nightly() -> None:
     archive_stale(1)
 `,
+  // The API's own package (pyproject name shop-api), imported by the worker.
+  "worker/models.py": `from shop_api.schemas import Item
+
+ITEMS: list[Item] = []
+`,
 };
 
 let root: string;
@@ -147,6 +152,7 @@ describe("CLI over a group of three repositories", () => {
     expect(r.stdout).toMatch(/^- GET \/api\/v1\/items\/\{item_id\} → .*api:app\/api\/items\.py:16\n\s+called from other repositories: web:src\/client\/sdk\.gen\.ts:14 \(ItemsService\.readItem\)$/m);
     expect(r.stdout).toMatch(/^- GET \/api\/v1\/items → .*api:app\/api\/items\.py:11\n\s+called from other repositories: web:src\/client\/sdk\.gen\.ts:6 \(ItemsService\.readItems\)$/m);
     expect(r.stdout).toMatch(/^- POST \/api\/v1\/items\/\{item_id\}\/archive → .*\n\s+called from other repositories: worker:worker\/jobs\.py:7 \(archive_stale\)$/m);
+    expect(r.stdout).toContain("Packages imported across the group: worker:worker/models.py:1 imports shop_api.schemas (api)");
     // A route nobody calls lists no caller.
     expect(r.stdout).toMatch(/^- DELETE \/api\/v1\/items\/\{item_id\} → .*api:app\/api\/items\.py:26$/m);
     const json = jsonOf<{ routes: { path: string; method: string; clients: { repo: string; path: string }[] }[] }>(runCli(["routes", ...group(), "--no-server", "--json"]));
@@ -238,7 +244,7 @@ describe("MCP server over a group", () => {
     expect(a.isError, a.text).toBe(false);
     const data = expandContent(a.data, reposTool.output) as { repos: unknown[] };
     expect((data.repos as { name: string; root: string; indexedAt: string }[]).map((r) => [r.name, r.root])).toEqual([["api", api], ["web", web], ["worker", worker]]);
-    expect(a.text).toMatch(/- worker: .* — 1 source files? of 1, indexed \d{4}-/);
+    expect(a.text).toMatch(/- worker: .* — 2 source files of 2, indexed \d{4}-/);
   }, 120_000);
 
   it("route_map spans the group; search and read_snippet take repo and cite repo:path:line", async () => {
@@ -306,6 +312,20 @@ describe("group file", () => {
       expect(((expandContent(a.data, reposTool.output) as { repos: unknown[] }).repos as { name: string }[]).map((r) => r.name)).toEqual(["backend", "frontend"]);
     } finally {
       await s.close();
+    }
+    // An index artifact made elsewhere is loaded into the repository's own cache before its first index.
+    const artifact = path.join(root, "api.csidx");
+    const exported = runCli(["index", "--root", api, "--export", artifact, "--no-server"]);
+    expect(exported.status, exported.stderr).toBe(0);
+    fs.rmSync(path.join(api, ".codeslice"), { recursive: true, force: true });
+    const withIndex = path.join(root, "index.group.json");
+    fs.writeFileSync(withIndex, JSON.stringify({ repos: [{ name: "backend", root: "api", index: "api.csidx" }, { name: "frontend", root: "web" }] }));
+    const s2 = await open(["--group", withIndex]);
+    try {
+      const map = await callText(s2.client, "route_map", {});
+      expect(map.text).toMatch(/GET \/api\/v1\/items\/\{item_id\} → .*backend:app\/api\/items\.py:16\n\s+called from other repositories: frontend:src\/client\/sdk\.gen\.ts:14/);
+    } finally {
+      await s2.close();
     }
     const outside = temps.make();
     const bad = path.join(root, "outside.group.json");
