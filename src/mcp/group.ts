@@ -47,9 +47,15 @@ export async function groupRouteMap(ctx: ToolContext, args: { prefix?: string | 
  * The calls in the group's other repositories that reach the routes an answer names (impact's
  * routes reached, changes' routes touched), as text and data; empty outside a group.
  */
-export async function crossRepoCallers(ctx: ToolContext, routes: readonly { method: string; path: string }[]): Promise<{ suffix?: string; callers: string[] }> {
+export async function crossRepoCallers(ctx: ToolContext, routes: readonly { method: string; path: string }[], answer: { text: string; data: unknown }): Promise<{ suffix?: string; callers: string[] }> {
   if (!ctx.group || !ctx.repo || !routes.length) return { callers: [] };
   const cross = await ctx.group.crossCallers(ctx.repo, routes, { signal: ctx.signal });
-  const text = crossCallersText(cross);
-  return { ...(text ? { suffix: text } : {}), callers: cross.map((x) => `${x.call.repo}:${x.call.path}:${x.call.line}`) };
+  const callers = cross.slice(0, 50).map((x) => `${x.call.repo}:${x.call.path}:${x.call.line}`);
+  // The section comes on top of an answer already fitted to the cap: as many callers as the room left holds.
+  const room = ctx.cap - ctx.measure(answer.text, answer.data) - ctx.count(JSON.stringify(callers)) - 2;
+  for (let limit = Math.min(12, cross.length); limit > 0; limit--) {
+    const text = crossCallersText(cross, limit);
+    if (ctx.count(text) <= room) return { suffix: text, callers };
+  }
+  return { callers };
 }

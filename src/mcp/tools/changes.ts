@@ -134,7 +134,7 @@ export const changesTool = defineTool({
     }), requested);
     // In a group, the routes the change reaches lead on to their callers in the other repositories.
     const routes = ((answer.data.impact as { routes?: { method: string; path: string }[] } | undefined)?.routes ?? []);
-    const cross = await crossRepoCallers(ctx, routes);
+    const cross = await crossRepoCallers(ctx, routes, answer);
     return { ...answer, data: { ...answer.data, ...(ctx.group ? { crossRepoCallers: cross.callers } : {}) }, ...(cross.suffix ? { suffix: cross.suffix } : {}) };
   },
 });

@@ -76,7 +76,8 @@ export const impactTool = defineTool({
     const { options, notes, run } = listCall(ctx, args);
     const a = await run(() => ctx.engine.impact(args.target, { ...options, ...(args.direction ? { direction: args.direction } : {}) }));
     // In a group, the routes the change reaches lead on to their callers in the other repositories.
-    const cross = await crossRepoCallers(ctx, a.routes);
-    return { text: withNotes(a.text, notes), data: { ...data(a, notes), ...(ctx.group ? { crossRepoCallers: cross.callers } : {}) }, ...(cross.suffix ? { suffix: cross.suffix } : {}) };
+    const answer = { text: withNotes(a.text, notes), data: data(a, notes) };
+    const cross = await crossRepoCallers(ctx, a.routes, answer);
+    return { text: answer.text, data: { ...answer.data, ...(ctx.group ? { crossRepoCallers: cross.callers } : {}) }, ...(cross.suffix ? { suffix: cross.suffix } : {}) };
   },
 });
