@@ -95,6 +95,14 @@ export function renderItemPage(id: number) {
   return loadItemPage(id);
 }
 `,
+  // A hand-written axios client with a base URL: its relative calls go under /api/v1.
+  "src/api/axios-client.ts": `import axios from 'axios';
+export const api = axios.create({ timeout: 5000, baseURL: 'http://localhost:8000/api/v1' });
+
+export function deleteItem(id: number) {
+  return api.delete(\`/items/\${id}\`);
+}
+`,
   "src/pages/list-page.ts": `import { ItemsService } from '../client/sdk.gen';
 
 export function listItems() {
@@ -153,8 +161,7 @@ describe("CLI over a group of three repositories", () => {
     expect(r.stdout).toMatch(/^- GET \/api\/v1\/items → .*api:app\/api\/items\.py:11\n\s+called from other repositories: web:src\/client\/sdk\.gen\.ts:6 \(ItemsService\.readItems\)$/m);
     expect(r.stdout).toMatch(/^- POST \/api\/v1\/items\/\{item_id\}\/archive → .*\n\s+called from other repositories: worker:worker\/jobs\.py:7 \(archive_stale\)$/m);
     expect(r.stdout).toContain("Packages imported across the group: worker:worker/models.py:1 imports shop_api.schemas (api)");
-    // A route nobody calls lists no caller.
-    expect(r.stdout).toMatch(/^- DELETE \/api\/v1\/items\/\{item_id\} → .*api:app\/api\/items\.py:26$/m);
+    expect(r.stdout).toMatch(/^- DELETE \/api\/v1\/items\/\{item_id\} → .*api:app\/api\/items\.py:26\n\s+called from other repositories: web:src\/api\/axios-client\.ts:5 \(deleteItem\)$/m);
     const json = jsonOf<{ routes: { path: string; method: string; clients: { repo: string; path: string }[] }[] }>(runCli(["routes", ...group(), "--no-server", "--json"]));
     expect(json.routes.find((x) => x.method === "GET" && x.path === "/api/v1/items/{item_id}")!.clients.map((c) => `${c.repo}:${c.path}`)).toEqual(["web:src/client/sdk.gen.ts"]);
   });

@@ -14,14 +14,18 @@ const MAX_SIGNATURE = 400;
 const MAX_DOC = 1200;
 const MAX_EXPR = 160;
 /**
- * An options object whose `url` is a string literal: a generated OpenAPI client's request
- * (`client.get({ responseType: 'json', url: '/api/v1/items/{id}', ...options })`).
+ * An options object whose `url` (or `baseURL`) is a string literal: a generated OpenAPI client's
+ * request (`client.get({ responseType: 'json', url: '/api/v1/items/{id}', ...options })`).
  */
-const URL_OPTION = /^\{[^]*?[\s,{]['"]?url['"]?\s*:\s*(['"`][^'"`\n]*['"`])/;
-/** Such an argument kept as its `url` pair alone (`url: '/api/v1/items/{id}'`): the rest of a long object would be cut at 120 characters. */
+const URL_OPTION = /^\{[^]*?[\s,{]['"]?(url|baseURL|baseUrl)['"]?\s*:\s*(['"`][^'"`\n]*['"`])/;
+/**
+ * Such an argument kept as its `url` pair alone (`url: '/api/v1/items/{id}'`), or the `baseURL` pair
+ * of a client being made (`axios.create({ baseURL: '/api/v1' })`): the rest of a long object would be
+ * cut at 120 characters.
+ */
 function urlOption(text: string): string | undefined {
   const m = URL_OPTION.exec(text);
-  return m ? `url: ${m[1]}` : undefined;
+  return m ? `${m[1]}: ${m[2]}` : undefined;
 }
 /** A string-literal argument, positional or keyword (`"/users"`, `prefix='/api'`, `` `x` ``). */
 const STRING_ARG = /^(\w+\s*=\s*)?[rRbBuUfF]{0,2}["'`]/;

@@ -113,7 +113,7 @@ export function createEngineGroup(members: readonly GroupMember[]): EngineGroup 
         if (m.name === repo) continue;
         for (const route of routes) {
           for (const call of c.calls) {
-            if (call.test || !callReaches(route, call)) continue;
+            if (call.test || !callReaches(route, call, c.bases)) continue;
             out.push({ route: { method: route.method, path: route.path }, call: { ...call, repo: m.name }, reachedFrom: await reachedFrom(m.engine, call, options.signal) });
           }
         }
@@ -123,8 +123,20 @@ export function createEngineGroup(members: readonly GroupMember[]): EngineGroup 
   };
 }
 
-function callReaches(route: { method: string; path: string }, call: ContractCall): boolean {
-  return (route.method === call.method || route.method === "ANY") && routeLooseness(route.path, call.url) >= 0;
+function callReaches(route: { method: string; path: string }, call: ContractCall, bases: readonly string[]): boolean {
+  return (route.method === call.method || route.method === "ANY") && looseness(route.path, call, bases) >= 0;
+}
+
+/**
+ * How loosely a call's URL matches a route's path (-1: not at all), also under each base URL its
+ * repository's clients are made with: `api.delete("/items/7")` on `axios.create({ baseURL: "/api/v1" })`
+ * is `/api/v1/items/7`. A URL that starts with a placeholder already matches any prefix.
+ */
+function looseness(route: string, call: ContractCall, bases: readonly string[]): number {
+  const direct = routeLooseness(route, call.url);
+  if (!call.url.startsWith("/") || !bases.length) return direct;
+  const under = bases.map((b) => routeLooseness(route, `${b}${call.url}`)).filter((l) => l >= 0);
+  return under.length ? Math.min(...under, ...(direct >= 0 ? [direct] : [])) : direct;
 }
 
 /** Every member's routes, filtered, each with the closest-matching calls of every member. */
@@ -135,7 +147,7 @@ function groupRoutes(all: readonly { m: GroupMember; c: Contracts }[], filter: {
   for (const { m, c } of all) {
     for (const call of c.calls) {
       const hits = routes.flatMap((r) => {
-        const loose = r.method === call.method || r.method === "ANY" ? routeLooseness(r.path, call.url) : -1;
+        const loose = r.method === call.method || r.method === "ANY" ? looseness(r.path, call, c.bases) : -1;
         return loose >= 0 ? [{ r, loose }] : [];
       });
       if (!hits.length) continue;

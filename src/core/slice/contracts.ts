@@ -46,7 +46,14 @@ export interface Contracts {
   routes: ContractRoute[];
   calls: ContractCall[];
   imports: ContractImport[];
+  /**
+   * Path prefixes of the base URLs its HTTP clients are made with (`axios.create({ baseURL:
+   * 'http://api/api/v1' })`, `httpx.Client(base_url="…/api/v1")`): a relative call may go under one.
+   */
+  bases: string[];
 }
+
+const BASE_ARG = /^(?:baseURL|baseUrl|base_url)\s*[:=]\s*[rbuf]{0,2}(['"`])(.*)\1$/is;
 
 /**
  * Kept per graph and routes: a group's route map asks every member for its contracts on each
@@ -74,7 +81,19 @@ function readContracts(graph: CodeGraph, routes: readonly Route[]): Contracts {
       path: c.path, line: c.line, method: c.method, url: c.url, qualified: graph.symbols[c.callerId]?.qualified ?? c.path, caller: c.caller, test: c.test,
     })),
     imports: [],
+    bases: [],
   };
+  const bases = new Set<string>();
+  for (const record of graph.records.values()) {
+    for (const call of record.calls) {
+      for (const arg of call.args ?? []) {
+        const m = BASE_ARG.exec(arg.trim());
+        const path = m?.[2]!.replace(/^[a-z][a-z0-9+.-]*:\/\/[^/]*/i, "").replace(/[?#].*$/, "").replace(/\/+$/, "");
+        if (path && path.startsWith("/") && !path.includes("${") && !path.includes("{")) bases.add(path);
+      }
+    }
+  }
+  out.bases = [...bases].sort();
   // Imports the project cannot resolve inside itself: relative ones are its own, the rest may name a sibling.
   const seen = new Set<string>();
   for (const [file, record] of graph.records) {
