@@ -50,12 +50,14 @@ export async function groupRouteMap(ctx: ToolContext, args: { prefix?: string | 
 export async function crossRepoCallers(ctx: ToolContext, routes: readonly { method: string; path: string }[], answer: { text: string; data: unknown }): Promise<{ suffix?: string; callers: string[] }> {
   if (!ctx.group || !ctx.repo || !routes.length) return { callers: [] };
   const cross = await ctx.group.crossCallers(ctx.repo, routes, { signal: ctx.signal });
-  const callers = cross.slice(0, 50).map((x) => `${x.call.repo}:${x.call.path}:${x.call.line}`);
-  // The section comes on top of an answer already fitted to the cap: as many callers as the room left holds.
-  const room = ctx.cap - ctx.measure(answer.text, answer.data) - ctx.count(JSON.stringify(callers)) - 2;
+  const at = (x: (typeof cross)[number]) => `${x.call.repo}:${x.call.path}:${x.call.line}`;
+  // The section comes on top of an answer already fitted to the cap: as many callers as the room
+  // left holds, in the text and the data alike (the text counts the rest).
+  const room = ctx.cap - ctx.measure(answer.text, answer.data) - 8;
   for (let limit = Math.min(12, cross.length); limit > 0; limit--) {
     const text = crossCallersText(cross, limit);
-    if (ctx.count(text) <= room) return { suffix: text, callers };
+    const callers = cross.slice(0, limit).map(at);
+    if (ctx.count(text) + ctx.count(JSON.stringify(callers)) <= room) return { suffix: text, callers };
   }
-  return { callers };
+  return { callers: [] };
 }

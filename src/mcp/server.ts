@@ -273,5 +273,5 @@ export const TOOL_NAMES = TOOLS.map((t) => t.name);
  * answer against it, and programs can import it.
  */
 export function structuredContentSchema(tool: ToolSpec) {
-  return (withoutProse(tool.output) as z.ZodObject).extend({ freshness: freshnessSchema });
+  return (withoutProse(tool.output) as z.ZodObject).extend({ freshness: freshnessSchema, repo: z.string().optional().describe("The repository that answered (a group only).") });
 }

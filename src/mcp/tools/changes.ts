@@ -122,6 +122,7 @@ export const changesTool = defineTool({
     chunks: z.array(z.object({ path: z.string(), start: z.int(), end: z.int(), role: z.string(), symbol: z.string(), form: z.string(), tokens: z.int() })),
     cut: z.array(z.object({ handle: z.string(), path: z.string(), start: z.int(), end: z.int(), role: z.string(), tokens: z.int() })),
     cutTotal: z.int(),
+    crossRepoCallers: z.array(z.string()).optional().describe("In a group: calls in the other repositories that reach the routes reached, repo:path:line."),
   }),
   async run(args, ctx) {
     const requested = args.budget ?? LIMITS.budget.context;

@@ -71,6 +71,7 @@ export const impactTool = defineTool({
     completeness,
     usage,
     notes: z.array(z.string()),
+    crossRepoCallers: z.array(z.string()).optional().describe("In a group: calls in the other repositories that reach the routes reached, repo:path:line."),
   }),
   async run(args, ctx) {
     const { options, notes, run } = listCall(ctx, args);
