@@ -4,7 +4,10 @@
  * every citation in an answer names its repository (`backend:app/main.py:12`).
  */
 import { z } from "zod";
-import { crossCallersText } from "../index.ts";
+import { crossCallersText, type GroupRoute } from "../index.ts";
+
+/** Call sites per route and kind in a group route map's data: the ones its text lists. */
+const SITES_SHOWN = 3;
 import type { ToolContext, ToolSpec } from "./tool.ts";
 
 /** The `repo` argument every tool takes in a group. */
@@ -39,7 +42,10 @@ const CITATION = /(^|[\s(\[`"'=,·])((?:[\w@+~-][\w@.+~-]*\/)*[\w@+~-][\w@.+~-]*
 export async function groupRouteMap(ctx: ToolContext, args: { prefix?: string | undefined; method?: string | undefined }, budget: number) {
   const a = await ctx.group!.routeMap({ ...(args.prefix ? { prefix: args.prefix } : {}), ...(args.method ? { method: args.method } : {}), budget, signal: ctx.signal });
   const at = (c: { repo: string; path: string; line: number }) => `${c.repo}:${c.path}:${c.line}`;
-  const routes = a.routes.map((r) => ({ method: r.method, path: r.path, handler: `${r.repo}:${r.file}:${r.line}`, clients: r.clients.map(at), tests: r.tests.map(at) }));
+  // The sites the text lists (other repositories' calls first), not every one: a route called from
+  // 120 places would otherwise send them all in the data while the text counts them.
+  const shown = (r: GroupRoute) => [...r.clients.filter((c) => c.repo !== r.repo).slice(0, SITES_SHOWN), ...r.clients.filter((c) => c.repo === r.repo).slice(0, SITES_SHOWN)];
+  const routes = a.routes.map((r) => ({ method: r.method, path: r.path, handler: `${r.repo}:${r.file}:${r.line}`, clients: shown(r).map(at), tests: r.tests.slice(0, SITES_SHOWN).map(at) }));
   return { text: a.text, data: { total: a.total, routes } };
 }
 

@@ -42,6 +42,12 @@ describe("cross-repository callers under the response cap", () => {
     expect(listed).toBeLessThan(12);
     expect(a.text).toMatch(/… and \d+ more/);
     expect(answerTokens(a)).toBeLessThanOrEqual(1000);
+    // Other tools' group answers read back as their declared shapes too (call() checks them strictly).
+    const map = await call(session.client, "route_map", {});
+    expect(map.data.routes[0].clients.slice(0, 2)).toEqual(["web:src/calls.ts:2", "web:src/calls.ts:6"]);
+    const found = await call(session.client, "search", { query: "load item number 7", repo: "web" });
+    expect(found.data.repo).toBe("web");
+    expect(answerTokens(map)).toBeLessThanOrEqual(1000);
     web.close();
   }, 120_000);
 });
