@@ -252,6 +252,8 @@ describe("MCP server over a group", () => {
     const data = expandContent(a.data, reposTool.output) as { repos: unknown[] };
     expect((data.repos as { name: string; root: string; indexedAt: string }[]).map((r) => [r.name, r.root])).toEqual([["api", api], ["web", web], ["worker", worker]]);
     expect(a.text).toMatch(/- worker: .* — 2 source files of 2, indexed \d{4}-/);
+    const resource = await s.client.readResource({ uri: "codeslice://repos" });
+    expect((resource.contents[0] as { text: string }).text).toMatch(/^# 3 repositories[^]*- web: .* — \d+ source files of \d+, indexed \d{4}-/);
   }, 120_000);
 
   it("route_map spans the group; search and read_snippet take repo and cite repo:path:line", async () => {
