@@ -293,6 +293,10 @@ describe("MCP server over a group: changes and hostile repo values", () => {
       expect(a.isError, a.text).toBe(false);
       expect(a.text).toMatch(/## Callers in other repositories \(through HTTP routes\): 1\n- GET \/api\/v1\/items\/\{item_id\} ← web:src\/client\/sdk\.gen\.ts:14 \(ItemsService\.readItem\)/);
       expect(a.data.crossRepoCallers).toEqual(["web:src/client/sdk.gen.ts:14"]);
+      const viaCli = runCli(["changes", "--root", `api=${api}`, "--root", `web=${web}`, "--repo", "api", "--no-server"]);
+      expect(viaCli.status, viaCli.stderr).toBe(0);
+      expect(viaCli.stdout).toMatch(/- body function api\.items\.read_item api:app\/api\/items\.py:15-1\d/);
+      expect(viaCli.stdout).toContain("- GET /api/v1/items/{item_id} ← web:src/client/sdk.gen.ts:14 (ItemsService.readItem)");
     } finally {
       fs.writeFileSync(file, before);
     }
