@@ -86,8 +86,10 @@ export function configArgs(argv: string[], cwd = process.cwd()): string[] {
   const options = parseStdioArgs(argv, cwd);
   const given = (name: string) => argv.some((a) => a === `--${name}` || a.startsWith(`--${name}=`));
   const positional = argv.some((a, i) => !a.startsWith("-") && !(i > 0 && /^--(root|cache-dir|log-level|max-response-tokens)$/.test(argv[i - 1]!)));
+  // A group is printed as its folders, each named: the client starts the server elsewhere.
+  const roots = options.group ? options.group.flatMap((e) => ["--root", `${e.name}=${e.root}`]) : given("root") || positional ? ["--root", options.root] : [];
   return [
-    ...(given("root") || positional ? ["--root", options.root] : []),
+    ...roots,
     ...(options.cacheDir ? ["--cache-dir", options.cacheDir] : []),
     ...(given("log-level") ? ["--log-level", options.logLevel] : []),
     ...(given("max-response-tokens") ? ["--max-response-tokens", String(options.maxResponseTokens)] : []),

@@ -315,6 +315,14 @@ describe("MCP server over a group: changes and hostile repo values", () => {
   }, 120_000);
 });
 
+describe("--print-config for a group", () => {
+  it("carries every folder with its name, absolute", () => {
+    const r = runCli(["mcp", "--print-config", "claude-code", "--root", "api=api", "--root", "web"], { cwd: root });
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stdout).toContain(`mcp --root api=${api} --root web=${web}`);
+  });
+});
+
 describe("group file", () => {
   it("serves the repositories it lists, and refuses a root outside its folder or a missing one", async () => {
     const file = path.join(root, "codeslice.group.json");
