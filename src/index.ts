@@ -80,3 +80,6 @@ export type { Label, EdgeType } from "./core/query/view.ts";
 export type { FlowsAnswer, FlowItem, ClustersAnswer, ClusterItem, StructureOptions } from "./core/query/structure.ts";
 export type { EntryKind as FlowEntryKind } from "./core/query/flows.ts";
 export { querySchemaText } from "./core/query/schema.ts";
+export type { Contracts, ContractCall, ContractImport, ContractRoute } from "./core/slice/contracts.ts";
+export { createEngineGroup, crossCallersText, REPO_NAME } from "./core/group/group.ts";
+export type { CrossCaller, EngineGroup, GroupCall, GroupImport, GroupMember, GroupRoute, GroupRouteMap } from "./core/group/group.ts";

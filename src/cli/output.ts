@@ -141,6 +141,8 @@ export function cliHint(error: EngineError, command?: string): string | undefine
       return e.data.suggestions?.length ? `Did you mean ${e.data.suggestions.join(", ")}? Paths are relative to --root.` : "Paths are relative to the project folder (--root, default: the current folder).";
     case "outside_root":
       return command === "grep" ? "Pass --paths globs relative to the project folder (--root), e.g. \"src/**/*.py,*.md\"." : "Pass a path inside the project folder (--root), relative to it or absolute.";
+    case "unknown_repo":
+      return `Name one of the repositories given with --root: ${e.data.repos.join(", ")} (each is named after its folder).`;
     case "invalid_pattern":
       return `${e.hint ?? ""} Run ${again} with the pattern fixed at column ${e.data.column ?? 1} (quote it for the shell).`.trim();
     case "memory_limit":

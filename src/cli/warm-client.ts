@@ -19,9 +19,9 @@ export const SERVED_COMMANDS: ReadonlySet<string> = new Set(["map", "context", "
 
 /** Every flag of the command table that takes a value (test/cli/warm-server.test.ts checks it against the table). */
 export const VALUE_FLAGS: ReadonlySet<string> = new Set([
-  "apply", "base", "budget", "cache-dir", "config", "cursor", "depth", "diff", "direction", "encoding", "export", "format", "head", "import", "jobs", "k", "kind",
+  "apply", "base", "budget", "cache-dir", "config", "cursor", "depth", "diff", "direction", "encoding", "export", "format", "group", "head", "import", "jobs", "k", "kind",
   "limit", "line", "log-level", "max-file-bytes", "max-hops", "max-matches", "max-response-tokens", "method", "min-confidence", "out", "paths", "prefix", "print-config",
-  "project", "remove", "rename", "root", "tests", "time", "time-ms", "timeout", "var",
+  "project", "remove", "rename", "repo", "root", "tests", "time", "time-ms", "timeout", "var",
 ]);
 
 /** A command line the server may answer: the project it is about. */
@@ -78,6 +78,8 @@ export function planWarm(argv: readonly string[], env: NodeJS.ProcessEnv, cwd: s
     // environment (PATH, PYTHONPATH, a virtualenv) and no server call timeout over a long suite.
     if (name === "run") return undefined;
     if (!VALUE_FLAGS.has(name)) continue;
+    // --root more than once is a group of repositories: answered in-process, one engine per folder.
+    if (name === "root" && values.has("root")) return undefined;
     const value = eq >= 0 ? word.slice(eq + 1) : argv[++i];
     if (value === undefined || value === "" || value === "-") return undefined;
     values.set(name, value);

@@ -56,6 +56,9 @@ export function engineErrorText(error: EngineError, tool: string): string {
         ? "grep searches only files inside the project root: pass paths as globs relative to it (src/**/*.py, *.md, docs/)."
         : `${PATH_TOOLS.has(tool) ? tool : "This tool"} reads only files inside the project root; pass a path relative to it (or absolute inside it).`);
       break;
+    case "unknown_repo":
+      lines.push(`Call ${tool} again with repo set to one of: ${e.data.repos.join(", ")} (the repos tool lists them with their freshness).`);
+      break;
     case "invalid_pattern":
       lines.push(e.hint ?? "", `Call ${tool} again with the pattern fixed at column ${e.data.column ?? 1}.`);
       break;

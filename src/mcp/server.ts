@@ -7,11 +7,11 @@
  * reads, no output schemas), serves the index as `codeslice://` resources (resources.ts) and
  * offers prompts for common flows (prompts.ts).
  */
-import type { z } from "zod";
+import { z } from "zod";
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { ListToolsRequestSchema, type CallToolResult, type ServerNotification, type ServerRequest } from "@modelcontextprotocol/sdk/types.js";
 import type { RequestHandlerExtra } from "@modelcontextprotocol/sdk/shared/protocol.js";
-import { EngineError, LIMITS, loadTokenCounter, type Engine, type FileSystem, type Progress, type RefreshOptions, type RefreshResult } from "../index.ts";
+import { EngineError, LIMITS, loadTokenCounter, type Engine, type EngineGroup, type FileSystem, type Progress, type RefreshOptions, type RefreshResult } from "../index.ts";
 import { noSourceText, toToolError } from "./errors.ts";
 import { plural } from "./render.ts";
 import { freshness as freshnessSchema } from "./schemas.ts";
@@ -41,6 +41,11 @@ import { grepTool } from "./tools/grep.ts";
 import { signatureTool } from "./tools/signature.ts";
 import { testsTool } from "./tools/tests.ts";
 import { traceTool } from "./tools/trace.ts";
+import { listRepos, reposTool } from "./tools/repos.ts";
+import { citeRepo, citesRepos, GROUP_INSTRUCTIONS, withRepoArg } from "./group.ts";
+
+/** The group's repositories as a resource (served for a group only). */
+export const REPOS_URI = "codeslice://repos";
 
 /** Default response cap: under Claude Code's 25,000-token limit for one tool result. */
 export const DEFAULT_MAX_RESPONSE_TOKENS = LIMITS.responseTokens.default;
@@ -80,6 +85,12 @@ export interface McpServerOptions {
   log?: McpLogger;
   /** Serve run_tests, which starts the project's test runner (off by default: see docs/safety.md). */
   allowRun?: boolean;
+  /**
+   * Several repositories served together (`engine` is then the group's first member). With more
+   * than one member every tool takes an optional `repo`, citations read `repo:path:line`, and the
+   * `repos` tool lists them; with one, the server is exactly the single-root server.
+   */
+  group?: EngineGroup;
 }
 
 /** A logger that drops everything. */
@@ -109,32 +120,34 @@ export function createMcpServer(engine: Engine, options: McpServerOptions = {}):
     throw new EngineError("invalid_argument", `maxResponseTokens must be a whole number ≥ ${MIN_MAX_RESPONSE_TOKENS}, got ${responseCap}.`, { data: { maxResponseTokens: responseCap } });
   }
   const root = options.fs?.rootLabel ?? "the project";
+  const group = options.group && options.group.members.length > 1 ? options.group : undefined;
   const server = new McpServer(
     { name: options.name ?? "codeslice", version: options.version ?? "0.0.0" },
-    { instructions: INSTRUCTIONS, capabilities: { tools: { listChanged: false } } },
+    { instructions: group ? `${INSTRUCTIONS}\n${GROUP_INSTRUCTIONS(group.members.map((m) => m.name))}` : INSTRUCTIONS, capabilities: { tools: { listChanged: false } } },
   );
 
   // Every refresh, whoever asks for it (a tool call, a resource read, the subscription poll), goes
   // through here so that subscribers hear of it and the first index is logged once.
   let resources: ReturnType<typeof registerResources> | undefined;
-  const refresh = async (options: RefreshOptions = {}): Promise<RefreshResult> => {
-    const r = await engine.refresh(options);
+  const refreshOf = async (target: Engine, label: string, options: RefreshOptions = {}): Promise<RefreshResult> => {
+    const r = await target.refresh(options);
     if (r.mode === "initial") {
-      log.info(`indexed ${root}: ${r.sourceFiles} source files (${r.parsed} parsed) in ${r.durationMs} ms`);
+      log.info(`indexed ${label}: ${r.sourceFiles} source files (${r.parsed} parsed) in ${r.durationMs} ms`);
       // The word-search index is built on first use (1.4 s on django); build it while the agent
       // reads the first answer rather than during its first search.
-      if (r.sourceFiles > 0) setTimeout(() => void engine.search("warm up").catch(() => {}), 100).unref?.();
+      if (r.sourceFiles > 0) setTimeout(() => void target.search("warm up").catch(() => {}), 100).unref?.();
     }
-    resources?.refreshed(r);
+    if (target === engine) resources?.refreshed(r);
     return r;
   };
+  const refresh = (options: RefreshOptions = {}) => refreshOf(engine, root, options);
 
   // The engine's refresh does the work: the first index shared by concurrent calls (each with its
   // progress), the settle re-scan after it, recovery after a failure, the root check. The server
   // reports what it says.
-  const freshen = async (extra: Extra, rescan: boolean): Promise<Freshness> => {
+  const freshen = async (extra: Extra, rescan: boolean, target = engine, label = root): Promise<Freshness> => {
     const listener = progressSender(extra);
-    const r = await refresh({ ...(listener ? { onProgress: listener } : {}), ...(rescan ? { rescan: true } : {}) });
+    const r = await refreshOf(target, label, { ...(listener ? { onProgress: listener } : {}), ...(rescan ? { rescan: true } : {}) });
     const base = { indexedAt: new Date(r.at).toISOString().replace(/\.\d+Z$/, "Z"), refreshed: r.refreshed, parsed: r.parsed, removed: r.removed, mode: r.mode, sourceFiles: r.sourceFiles, files: r.files };
     if (r.mode === "initial") {
       const files = plural(r.sourceFiles, "source file");
@@ -145,18 +158,22 @@ export function createMcpServer(engine: Engine, options: McpServerOptions = {}):
   };
 
   const register = (tool: ToolSpec) => {
-    const handler = async (args: Record<string, unknown>, extra: Extra): Promise<CallToolResult> => {
+    const handler = async (given: Record<string, unknown>, extra: Extra): Promise<CallToolResult> => {
       const started = performance.now();
       try {
-        const fresh = await freshen(extra, tool.rescan?.(args as never) === true);
+        const { repo, ...args } = given;
+        const member = group?.member(repo as string | undefined);
+        const here = member?.root ?? root;
+        const fresh = await freshen(extra, tool.rescan?.(args as never) === true, member?.engine ?? engine, here);
         if (fresh.sourceFiles === 0) {
-          const { message, hint } = noSourceText(root, fresh.files);
-          throw new EngineError("no_supported_files", message, { hint, data: { root, files: fresh.files } });
+          const { message, hint } = noSourceText(here, fresh.files);
+          throw new EngineError("no_supported_files", message, { hint, data: { root: here, files: fresh.files } });
         }
         const count = await loadTokenCounter("o200k_base");
         const ctx: ToolContext = {
-          engine,
-          root,
+          engine: member?.engine ?? engine,
+          root: here,
+          ...(group && member ? { group, repo: member.name } : {}),
           cap: responseCap - FRESHNESS_RESERVE,
           responseCap,
           count,
@@ -166,7 +183,11 @@ export function createMcpServer(engine: Engine, options: McpServerOptions = {}):
         };
         const answer = await tool.run(args as never, ctx);
         const { line, sourceFiles: _sources, files: _files, ...freshness } = fresh;
-        const text = line ? `${answer.text}\n\n(${line})` : answer.text;
+        // In a group every citation names its repository; the tools that span the group write their own.
+        const own = member && !citesRepos(tool.name, args) ? citeRepo(answer.text, member.name) : answer.text;
+        const body = answer.suffix ? `${own}\n\n${answer.suffix}` : own;
+        const text = line ? `${body}\n\n(${line}${member ? ` in ${member.name}` : ""})` : body;
+        if (member) answer.data.repo = member.name;
         log.debug(`${tool.name} answered in ${(performance.now() - started).toFixed(1)} ms`);
         return { content: [{ type: "text", text }], structuredContent: leanContent({ ...answer.data, freshness }) as Record<string, unknown> };
       } catch (error) {
@@ -176,7 +197,8 @@ export function createMcpServer(engine: Engine, options: McpServerOptions = {}):
     // The SDK validates the arguments against `input` and routes the call; the list is ours.
     server.registerTool(tool.name, { title: tool.title, description: tool.description, inputSchema: tool.input }, handler as never);
   };
-  const tools = options.allowRun ? [...TOOLS, ...RUN_TOOLS] : TOOLS;
+  const served = options.allowRun ? [...TOOLS, ...RUN_TOOLS] : TOOLS;
+  const tools = group ? [...served.map(withRepoArg), reposTool as unknown as ToolSpec] : served;
   for (const tool of tools) register(tool);
   const listed = tools.map(listedTool);
   server.server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: listed }));
@@ -194,6 +216,11 @@ export function createMcpServer(engine: Engine, options: McpServerOptions = {}):
       return r;
     },
   });
+  if (group) {
+    server.registerResource("repos", REPOS_URI, { title: "Repositories served", description: "The repositories of this group, with their folders and freshness.", mimeType: "text/markdown" }, async () => ({
+      contents: [{ uri: REPOS_URI, mimeType: "text/markdown", text: (await listRepos(group)).text }],
+    }));
+  }
   registerPrompts(server, 3 * responseCap, async (budget) => {
     const r = await refresh();
     if (r.sourceFiles === 0) {
@@ -254,5 +281,5 @@ export const TOOL_NAMES = TOOLS.map((t) => t.name);
  * answer against it, and programs can import it.
  */
 export function structuredContentSchema(tool: ToolSpec) {
-  return (withoutProse(tool.output) as z.ZodObject).extend({ freshness: freshnessSchema });
+  return (withoutProse(tool.output) as z.ZodObject).extend({ freshness: freshnessSchema, repo: z.string().optional().describe("The repository that answered (a group only).") });
 }

@@ -10,6 +10,7 @@ import { createEngine, EngineError, isEngineError, type Engine, type Logger, typ
 import { createMcpServer, DEFAULT_MAX_RESPONSE_TOKENS, MIN_MAX_RESPONSE_TOKENS } from "./server.ts";
 import { StdioServerTransport } from "./stdio-transport.ts";
 import type { McpLogger } from "./tool.ts";
+import { entriesFromRoots, openGroup, readGroupFile, type GroupEntry } from "./group-file.ts";
 
 const LEVELS: readonly LogLevel[] = ["debug", "info", "warn", "error", "silent"];
 
@@ -25,6 +26,8 @@ export function createStderrLogger(level: LogLevel): McpLogger {
 /** Options of `codeslice mcp`. */
 export interface StdioOptions {
   root: string;
+  /** More than one repository (`--root` more than once, or `--group FILE`): served as a group. */
+  group?: GroupEntry[];
   cacheDir?: string;
   logLevel: LogLevel;
   maxResponseTokens: number;
@@ -38,15 +41,24 @@ export function parseStdioArgs(argv: string[], cwd = process.cwd()): StdioOption
     args: argv,
     allowPositionals: true,
     options: {
-      root: { type: "string" },
+      root: { type: "string", multiple: true },
+      group: { type: "string" },
       "cache-dir": { type: "string" },
       "log-level": { type: "string" },
       "max-response-tokens": { type: "string" },
       "allow-run": { type: "boolean" },
     },
   });
-  if (positionals.length > 1 || (positionals.length === 1 && values.root !== undefined)) {
-    throw new Error(`mcp takes one project folder (--root DIR or a positional one), got ${JSON.stringify([values.root, ...positionals].filter(Boolean))}`);
+  const roots = values.root ?? [];
+  if (positionals.length > 1 || (positionals.length === 1 && (roots.length > 0 || values.group !== undefined))) {
+    throw new Error(`mcp takes one project folder (--root DIR or a positional one; --root more than once or --group FILE for several), got ${JSON.stringify([...roots, ...positionals].filter(Boolean))}`);
+  }
+  if (values.group !== undefined && roots.length) throw new Error("mcp takes --group FILE or --root folders, not both");
+  let group: GroupEntry[] | undefined;
+  try {
+    group = values.group !== undefined ? readGroupFile(nodePath.resolve(cwd, values.group)) : roots.length > 1 ? entriesFromRoots(roots, cwd) : undefined;
+  } catch (error) {
+    throw new Error((error as Error).message);
   }
   const logLevel = (values["log-level"] ?? "warn") as LogLevel;
   if (!LEVELS.includes(logLevel)) throw new Error(`--log-level must be one of ${LEVELS.join(", ")}`);
@@ -56,7 +68,8 @@ export function parseStdioArgs(argv: string[], cwd = process.cwd()): StdioOption
     throw new Error(`--max-response-tokens must be a whole number ≥ ${MIN_MAX_RESPONSE_TOKENS}, got ${JSON.stringify(capText)}`);
   }
   return {
-    root: nodePath.resolve(cwd, values.root ?? positionals[0] ?? "."),
+    root: group ? group[0]!.root : nodePath.resolve(cwd, roots[0] ?? positionals[0] ?? "."),
+    ...(group && group.length > 1 ? { group } : {}),
     ...(values["cache-dir"] ? { cacheDir: nodePath.resolve(cwd, values["cache-dir"]) } : {}),
     logLevel,
     maxResponseTokens,
@@ -73,8 +86,10 @@ export function configArgs(argv: string[], cwd = process.cwd()): string[] {
   const options = parseStdioArgs(argv, cwd);
   const given = (name: string) => argv.some((a) => a === `--${name}` || a.startsWith(`--${name}=`));
   const positional = argv.some((a, i) => !a.startsWith("-") && !(i > 0 && /^--(root|cache-dir|log-level|max-response-tokens)$/.test(argv[i - 1]!)));
+  // A group is printed as its folders, each named: the client starts the server elsewhere.
+  const roots = options.group ? options.group.flatMap((e) => ["--root", `${e.name}=${e.root}`]) : given("root") || positional ? ["--root", options.root] : [];
   return [
-    ...(given("root") || positional ? ["--root", options.root] : []),
+    ...roots,
     ...(options.cacheDir ? ["--cache-dir", options.cacheDir] : []),
     ...(given("log-level") ? ["--log-level", options.logLevel] : []),
     ...(given("max-response-tokens") ? ["--max-response-tokens", String(options.maxResponseTokens)] : []),
@@ -113,6 +128,7 @@ export async function runMcpStdio(
   // The client hung up: nothing left to answer.
   process.stdout.on("error", () => process.exit(0));
 
+  if (options.group) return serveGroup(options, options.group, meta, log);
   let engine: Engine;
   let fs;
   try {
@@ -137,6 +153,32 @@ export async function runMcpStdio(
   }
 
   const server = createMcpServer(engine, { name: "codeslice", version: meta.version, maxResponseTokens: options.maxResponseTokens, ...(options.allowRun ? { allowRun: true } : {}), ...(fs ? { fs } : {}), log });
+  return serveUntilClosed(server, () => engine.close(), log);
+}
+
+/**
+ * Serves a group of repositories: one engine each, every folder checked before any is opened. A
+ * missing folder or one outside the group file's folder ends the server at start (exit 2, the
+ * reason on stderr): a group half served would answer for some repositories and not others.
+ */
+async function serveGroup(options: StdioOptions, entries: GroupEntry[], meta: Parameters<typeof runMcpStdio>[1], log: McpLogger): Promise<number> {
+  let opened;
+  try {
+    opened = await openGroup(entries, meta.createPlatform, { ...(options.cacheDir ? { cacheDir: options.cacheDir } : {}), logger: { log: (level, message) => log[level](message) }, watch: true });
+  } catch (error) {
+    if (!isEngineError(error)) throw error;
+    process.stderr.write(`codeslice mcp: ${error.message}\n${error.hint ?? ""}\n`);
+    return 2;
+  }
+  const { group } = opened;
+  log.info(`serving ${group.members.map((m) => `${m.name} (${m.root})`).join(", ")}`);
+  const first = group.members[0]!;
+  const server = createMcpServer(first.engine, { name: "codeslice", version: meta.version, maxResponseTokens: options.maxResponseTokens, ...(options.allowRun ? { allowRun: true } : {}), group, log });
+  return serveUntilClosed(server, () => opened.close(), log);
+}
+
+/** Connects the server to stdio and waits for the client to hang up. */
+async function serveUntilClosed(server: ReturnType<typeof createMcpServer>, close: () => void, log: McpLogger): Promise<number> {
   const transport = new StdioServerTransport();
   const closed = new Promise<void>((resolve) => {
     transport.onclose = () => resolve();
@@ -146,7 +188,7 @@ export async function runMcpStdio(
   process.once("SIGTERM", stop);
   await server.connect(transport);
   await closed;
-  engine.close();
+  close();
   log.info("session ended");
   // Leave once pending writes are flushed, even if a stray handle would keep the process alive.
   setTimeout(() => process.exit(0), 500).unref();

@@ -1,6 +1,6 @@
 /** What one MCP tool is made of, and what the server hands each tool when it runs. */
 import type { z } from "zod";
-import type { Engine } from "../index.ts";
+import type { Engine, EngineGroup } from "../index.ts";
 
 /** Where the server's diagnostics go (stderr in the stdio server). */
 export interface McpLogger {
@@ -30,12 +30,17 @@ export interface ToolContext {
   /** Cancelled when the client cancels the request. */
   signal: AbortSignal;
   log: McpLogger;
+  /** Set when the server serves a group of repositories: the group, and the member this call is about. */
+  group?: EngineGroup;
+  repo?: string;
 }
 
 /** A tool's answer before the server adds freshness: text for people and models, data for programs. */
 export interface ToolAnswer {
   text: string;
   data: Record<string, unknown>;
+  /** Text after the answer that already names repositories (a group's cross-repository callers): left as written. */
+  suffix?: string;
 }
 
 /** One tool: its MCP metadata, its schemas and a handler that makes one engine call and renders it. */

@@ -63,6 +63,8 @@ export interface ErrorData {
     reason?: string;
     [detail: string]: unknown;
   };
+  /** No repository of the served group has that name; `repos` are the names served. */
+  unknown_repo: { repo: string; repos: string[] };
   /** Nothing answers `target`; `suggestions` are the nearest names, `known` the routes there are (for a route). */
   unknown_symbol: { target: string; suggestions?: ErrorSymbol[]; known?: number };
   /** `target` matches `total` symbols (or files); `candidates` are the first few. */

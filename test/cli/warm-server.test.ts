@@ -319,7 +319,7 @@ describe("the thin caller", () => {
     expect(plan("context", "--budget", "4000", "Cart.total")?.root).toBe(fs.realpathSync(cwd));
     expect(plan("--root", "test", "map")?.root).toBe(fs.realpathSync(path.join(cwd, "test")));
     expect(plan("map", "--cache-dir", "/tmp/x")?.cacheDir).toBe("/tmp/x");
-    for (const argv of [["index"], ["graph", "--json"], ["changes"], ["mcp"], ["stop"], ["locate", "-"], ["map", "--help"], ["-h", "map"], ["map", "--no-server"], ["--version"], ["map", "--root"], ["map", "--root", "/no/such/folder"], ["tests", "add", "--run"], []]) {
+    for (const argv of [["index"], ["graph", "--json"], ["changes"], ["mcp"], ["stop"], ["locate", "-"], ["map", "--help"], ["-h", "map"], ["map", "--no-server"], ["--version"], ["map", "--root"], ["map", "--root", "/no/such/folder"], ["tests", "add", "--run"], ["routes", "--root", "src", "--root", "test"], ["impact", "x", "--root=src", "--root=test"], []]) {
       expect(plan(...argv), argv.join(" ")).toBeUndefined();
     }
     expect(planWarm(["map"], { CODESLICE_DEBUG: "1" }, cwd)).toBeUndefined();

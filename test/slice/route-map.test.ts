@@ -147,4 +147,25 @@ describe("route map", () => {
     expect(urlReaches("/api/v1/items/{id}", "/items/3")).toBe(false);
     expect(urlReaches("/api/v1/items/latest", "/api/v1/items/7")).toBe(false);
   });
+
+  it("a generated OpenAPI client's request is read from its url: option, however long the options object", async () => {
+    const { engine } = memoryEngine(`${PROJECT}
+#- frontend/src/client/sdk.gen.ts
+import { client } from './client.gen';
+
+export class ItemsService {
+    public static updateItem(options: { path: { id: number }; client?: typeof client; headers?: Record<string, string> }) {
+        return (options.client ?? client).put<unknown, unknown, true>({
+            responseType: 'json',
+            security: [{ scheme: 'bearer', type: 'http' }],
+            url: '/api/v1/items/{id}',
+            ...options,
+            headers: { 'Content-Type': 'application/json', ...options.headers }
+        });
+    }
+}
+`);
+    const map = await engine.routeMap({ method: "PUT" });
+    expect(map.routes[0]!.clients.filter((c) => c.path === "frontend/src/client/sdk.gen.ts").map((c) => [c.line, c.caller, c.url])).toEqual([[5, "ItemsService.updateItem", "/api/v1/items/{id}"]]);
+  });
 });

@@ -3,7 +3,8 @@ import { readFileSync } from "node:fs";
 import { LIMITS } from "../../index.ts";
 import { defineCommand } from "../command.ts";
 import { budgetFlags, engineFlags, switchFlag, textFlag } from "../flags.ts";
-import { UsageError } from "../output.ts";
+import { EXIT, UsageError, writeJson, writeOut } from "../output.ts";
+import { groupImpactText, withGroup } from "../group.ts";
 import { budgetOptions, printAnswer, withEngine } from "../with-engine.ts";
 
 /** The text of `--diff FILE`, or of stdin for `--diff -`. */
@@ -25,6 +26,7 @@ export const changesCommand = defineCommand({
     head: textFlag("head", "REF", "Compare commit REF against --base, or against its first parent"),
     diff: textFlag("diff", "FILE", "A unified diff (git diff, diff -u, a pull request's .diff/.patch) from FILE, or stdin for \"-\""),
     ...budgetFlags(LIMITS.budget.context),
+    repo: textFlag("repo", "NAME", "With --root more than once: the repository that changed (default: the first)"),
     ...engineFlags,
   },
   help: `Prints what changed, by definition (added, removed, renamed, signature or body changed),
@@ -44,19 +46,33 @@ What is compared:
   --head REF             commit REF against its first parent
   --diff FILE, --diff -  a unified diff matched against the files on disk: already applied,
                          or still to apply (then the changed code is cited as it would be)
-REF: a commit id (or a prefix), a branch, a tag, HEAD, or any of those followed by ~N or ^N.`,
-  examples: ["codeslice changes", "codeslice changes --base main --budget 4000", "git diff HEAD~3 | codeslice changes --diff -"],
-  async run({ flags }) {
+REF: a commit id (or a prefix), a branch, a tag, HEAD, or any of those followed by ~N or ^N.
+
+With --root given more than once (--root api=../backend --root web=../frontend), the change is
+in --repo (default: the first), citations read repo:path:line, and the routes it reaches lead on to
+the calls in the other folders that send requests to them.`,
+  examples: ["codeslice changes --root api=backend --root web=frontend --repo api", "codeslice changes", "codeslice changes --base main --budget 4000", "git diff HEAD~3 | codeslice changes --diff -"],
+  async run({ flags, argv }) {
     const diff = flags.diff !== undefined ? readDiff(flags.diff) : undefined;
+    const options = {
+      ...(flags.staged ? { staged: true } : {}),
+      ...(flags.base !== undefined ? { base: flags.base } : {}),
+      ...(flags.head !== undefined ? { head: flags.head } : {}),
+      ...(diff !== undefined ? { diff } : {}),
+      ...budgetOptions(flags),
+    };
+    // --root more than once: the change is in --repo, and the routes it reaches lead to the other repositories' calls.
+    const grouped = await withGroup(argv, flags.cacheDir, async (group) => {
+      const member = group.member(flags.repo);
+      const answer = await member.engine.changes(options);
+      const cross = await groupImpactText(group, member.name, answer.text, answer.impact.routes);
+      if (flags.json) writeJson({ ...answer, repo: member.name, text: cross.text, crossRepoCallers: cross.crossRepoCallers });
+      else writeOut(cross.text);
+      return EXIT.ok;
+    });
+    if (grouped !== undefined) return grouped;
     return withEngine(flags, async (engine, progress) => {
-      const answer = await engine.changes({
-        onProgress: progress.onProgress,
-        ...(flags.staged ? { staged: true } : {}),
-        ...(flags.base !== undefined ? { base: flags.base } : {}),
-        ...(flags.head !== undefined ? { head: flags.head } : {}),
-        ...(diff !== undefined ? { diff } : {}),
-        ...budgetOptions(flags),
-      });
+      const answer = await engine.changes({ onProgress: progress.onProgress, ...options });
       return printAnswer(progress, answer, flags.json);
     });
   },

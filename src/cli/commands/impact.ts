@@ -3,6 +3,9 @@ import { LIMITS } from "../../index.ts";
 import { defineCommand } from "../command.ts";
 import { budgetFlags, choiceFlag, depthFlag, engineFlags, pagingFlags } from "../flags.ts";
 import { budgetOptions, pageOptions, printAnswer, withEngine } from "../with-engine.ts";
+import { groupImpactText, withGroup } from "../group.ts";
+import { EXIT, writeJson, writeOut } from "../output.ts";
+import { textFlag } from "../flags.ts";
 
 const DIRECTIONS = ["up", "down", "both"] as const;
 
@@ -16,6 +19,7 @@ export const impactCommand = defineCommand({
     depth: depthFlag(3),
     ...pagingFlags,
     ...budgetFlags(LIMITS.budget.list),
+    repo: textFlag("repo", "NAME", "With --root more than once: the repository the target is in (default: the first)"),
     ...engineFlags,
   },
   help: `What a change to <target> could break: its callers, what it calls or both, to --depth hops,
@@ -30,13 +34,26 @@ its callers. Paged like callers.
 A route (METHOD /path) is the route impact: its handler's blast radius plus its consumers,
 the client calls in the project that reach it (fetch, axios, httpx, requests; the route
 map's list), the functions holding them and their callers, and the tests that send it a
-request.`,
+request.
+
+With --root given more than once (--root api=../backend --root web=../frontend), the folders are
+a group: the target is in --repo (default: the first), citations read repo:path:line, and the routes
+the change reaches lead on to the calls in the other folders that send requests to them, with the
+code there that reaches those calls.`,
   examples: ["codeslice impact Session.send", "codeslice impact src/auth.py --direction both --depth 2", "codeslice impact src/cart.ts:40-62 --json", 'codeslice impact "PUT /api/v1/items/{id}"'],
-  async run({ args: [target], flags }) {
+  async run({ args: [target], flags, argv }) {
+    const options = { ...(flags.depth ? { depth: flags.depth } : {}), ...(flags.direction ? { direction: flags.direction } : {}), ...pageOptions(flags), ...budgetOptions(flags), ...(flags.json ? { json: true } : {}) };
+    const grouped = await withGroup(argv, flags.cacheDir, async (group) => {
+      const member = group.member(flags.repo);
+      const answer = await member.engine.impact(target!, options);
+      const cross = await groupImpactText(group, member.name, answer.text, answer.routes);
+      if (flags.json) writeJson({ ...answer, repo: member.name, text: cross.text, crossRepoCallers: cross.crossRepoCallers });
+      else writeOut(cross.text);
+      return EXIT.ok;
+    });
+    if (grouped !== undefined) return grouped;
     return withEngine(flags, async (engine, progress) => {
-      const answer = await engine.impact(target!, {
-        onProgress: progress.onProgress, ...(flags.depth ? { depth: flags.depth } : {}), ...(flags.direction ? { direction: flags.direction } : {}), ...pageOptions(flags), ...budgetOptions(flags), ...(flags.json ? { json: true } : {}),
-      });
+      const answer = await engine.impact(target!, { onProgress: progress.onProgress, ...options });
       return printAnswer(progress, answer, flags.json);
     });
   },

@@ -63,7 +63,8 @@ export const mcpCommand = defineCommand({
   args: [{ name: "root", what: "a project folder", optional: true, help: "The project folder, instead of --root" }],
   ownArgs: true,
   flags: {
-    root: projectFlags.root,
+    root: textFlag("root", "DIR", "Project folder; more than once (NAME=DIR names one) serves the folders as a group", { default: "the current folder" }),
+    group: textFlag("group", "FILE", "Serve the repositories a group file lists (codeslice.group.json: { \"repos\": [ { \"name\", \"root\", \"index\" } ] })"),
     cacheDir: projectFlags.cacheDir,
     logLevel: textFlag("log-level", "L", "debug, info, warn, error or silent; logs go to stderr", { default: "warn" }),
     maxResponseTokens: textFlag("max-response-tokens", "N", `The largest answer in tokens (at least ${LIMITS.responseTokens.min}), text and structured content together`, { default: String(LIMITS.responseTokens.default) }),
@@ -79,8 +80,15 @@ server in. The first tool call indexes it; later calls notice edits on their own
 
 Setup: --print-config claude-code|cursor|vscode|codex|deno prints the snippet that registers
 this codeslice with that client (deno: Claude Code's line, run under Deno), with its absolute
-path; the options given with it go into the snippet.`,
-  examples: ["codeslice mcp --print-config claude-code     # then run the line it prints", "codeslice mcp --print-config cursor > .cursor/mcp.json", "codeslice mcp ~/src/shop --log-level info"],
+path; the options given with it go into the snippet.
+
+Several repositories from one process: --root more than once (--root api=../backend --root
+web=../frontend; a folder is named after itself unless NAME= says otherwise) or --group FILE. Each
+keeps its own index and cache; every tool then takes an optional repo (default: the first), the
+repos tool and codeslice://repos list them with their freshness, citations read repo:path:line,
+and route_map, impact and changes follow HTTP routes from one repository to the calls in another.
+A group file's roots and index artifacts must lie inside its own folder.`,
+  examples: ["codeslice mcp --root api=backend --root web=frontend", "codeslice mcp --group codeslice.group.json", "codeslice mcp --print-config claude-code     # then run the line it prints", "codeslice mcp --print-config cursor > .cursor/mcp.json", "codeslice mcp ~/src/shop --log-level info"],
   async run({ argv, version, entry }) {
     // The MCP server parses its own options and runs until the client hangs up; loaded only here
     // so the other commands never pay for the MCP SDK.

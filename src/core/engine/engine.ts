@@ -17,6 +17,7 @@ import type { SearchHit } from "../search/search.ts";
 import type { LocateAnswer, LocateOptions } from "../locate/locate.ts";
 import type { Route } from "../slice/routes.ts";
 import { routeMapAnswer, type RouteMapAnswer, type RouteMapOptions } from "../slice/route-map.ts";
+import { contractsOf, type Contracts } from "../slice/contracts.ts";
 import type { RepoMap, RepoMapOptions } from "../map/repo-map.ts";
 import type { SkipReason } from "../../shared/skip-rules.ts";
 import { LIMITS } from "../limits.ts";
@@ -290,6 +291,12 @@ export interface Engine {
    */
   toolMap(options?: ToolMapOptions & RunOptions): Promise<ToolMapAnswer>;
   /**
+   * This project's side of the contracts with other repositories, as plain data: the routes it
+   * serves, the client calls it sends (URL as written) and the imports it cannot resolve inside
+   * itself. A group of engines matches one's calls against another's routes.
+   */
+  contracts(options?: RunOptions): Promise<Contracts>;
+  /**
    * Lines `start`..`end` (1-based, inclusive) of a project file, at most `maxLines` of them.
    * Only files in the index inventory are readable: nothing ignored, nothing outside the root.
    */
@@ -392,6 +399,10 @@ export function createEngine(platform: Platform, options: EngineOptions = {}): E
     },
     shapeCheck: (target, opts = {}) => answerShapeCheck(s, target, opts),
     toolMap: (opts = {}) => answerToolMap(s, opts),
+    async contracts(opts = {}) {
+      const graph = await codeGraph(s, opts);
+      return contractsOf(graph, routesOf(s, graph));
+    },
     async index(run = {}) {
       const result = await reindex(s, run);
       return summarize(platform, result);

@@ -13,6 +13,20 @@ import { TYPE_KINDS } from "./record.ts";
 const MAX_SIGNATURE = 400;
 const MAX_DOC = 1200;
 const MAX_EXPR = 160;
+/**
+ * An options object whose `url` (or `baseURL`) is a string literal: a generated OpenAPI client's
+ * request (`client.get({ responseType: 'json', url: '/api/v1/items/{id}', ...options })`).
+ */
+const URL_OPTION = /^\{[^]*?[\s,{]['"]?(url|baseURL|baseUrl)['"]?\s*:\s*(['"`][^'"`\n]*['"`])/;
+/**
+ * Such an argument kept as its `url` pair alone (`url: '/api/v1/items/{id}'`), or the `baseURL` pair
+ * of a client being made (`axios.create({ baseURL: '/api/v1' })`): the rest of a long object would be
+ * cut at 120 characters.
+ */
+function urlOption(text: string): string | undefined {
+  const m = URL_OPTION.exec(text);
+  return m ? `${m[1]}: ${m[2]}` : undefined;
+}
 /** A string-literal argument, positional or keyword (`"/users"`, `prefix='/api'`, `` `x` ``). */
 const STRING_ARG = /^(\w+\s*=\s*)?[rRbBuUfF]{0,2}["'`]/;
 
@@ -646,8 +660,8 @@ function callRecords(drafts: Drafts["calls"], spec: LanguageSpec, source: string
       if (c.args) {
         const args = c.args.namedChildren.filter((a): a is Node => a !== null && !spec.commentTypes.includes(a.type));
         // Strings (routes, messages), and the arguments of the calls that mount routers or set their prefixes.
-        if (args.some((a) => STRING_ARG.test(a.text) || keep.keyword?.test(a.text)) || (args.length > 0 && keep.names.has(nameText.toLowerCase()))) {
-          call.args = args.slice(0, 8).map((a) => squash(a.text, 120));
+        if (args.some((a) => STRING_ARG.test(a.text) || keep.keyword?.test(a.text) || URL_OPTION.test(a.text)) || (args.length > 0 && keep.names.has(nameText.toLowerCase()))) {
+          call.args = args.slice(0, 8).map((a) => urlOption(a.text) ?? squash(a.text, 120));
           call.end = c.node.endPosition.row + 1;
         }
       }

@@ -56,7 +56,7 @@ export interface RouteFilter {
 const VERBS = new Set(["get", "post", "put", "patch", "delete", "head", "options"]);
 /** Calls that send a request whose method is in their arguments, or GET. */
 const SENDERS = new Set(["fetch", "request", "ajax", "$fetch", "ofetch", "urlopen"]);
-const STRING = /^(?:\w+\s*=\s*)?[rbuf]{0,2}(['"`])(.*)\1$/is;
+const STRING = /^(?:\w+\s*[=:]\s*)?[rbuf]{0,2}(['"`])(.*)\1$/is;
 const METHOD_OPTION = /\bmethod\s*[:=]\s*['"`](\w+)['"`]/i;
 
 /** The URL a call's argument holds, as a path template, or undefined when it is no URL. */
@@ -84,7 +84,7 @@ export function urlReaches(route: string, url: string): boolean {
  * How loosely a client URL template matches a route's path: the segments where one side is a
  * placeholder and the other is not (0: every segment agrees in kind), or -1 when it does not match.
  */
-function looseness(route: string, url: string): number {
+export function looseness(route: string, url: string): number {
   const r = segmentsOf(route);
   let u = segmentsOf(url);
   const anyPrefix = /^\{[^}]*\}/.test(url);

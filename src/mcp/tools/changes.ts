@@ -3,6 +3,7 @@ import { z } from "zod";
 import { envelopeRecord, LIMITS, type ChangesAnswer, type ChangesEnvelope } from "../../index.ts";
 import { budget, symbolRef } from "../schemas.ts";
 import { defineTool, type ToolAnswer, type ToolContext } from "../tool.ts";
+import { crossRepoCallers } from "../group.ts";
 
 /** Longest pasted diff accepted over MCP (a large pull request's patch is a few hundred KB). */
 export const MAX_DIFF_CHARS = 2_000_000;
@@ -121,15 +122,20 @@ export const changesTool = defineTool({
     chunks: z.array(z.object({ path: z.string(), start: z.int(), end: z.int(), role: z.string(), symbol: z.string(), form: z.string(), tokens: z.int() })),
     cut: z.array(z.object({ handle: z.string(), path: z.string(), start: z.int(), end: z.int(), role: z.string(), tokens: z.int() })),
     cutTotal: z.int(),
+    crossRepoCallers: z.array(z.string()).optional().describe("In a group: calls in the other repositories that reach the routes reached, repo:path:line."),
   }),
   async run(args, ctx) {
     const requested = args.budget ?? LIMITS.budget.context;
-    return budgetedChanges(ctx, (b, envelope) => ctx.engine.changes({
+    const answer = await budgetedChanges(ctx, (b, envelope) => ctx.engine.changes({
       budget: b, envelope, signal: ctx.signal,
       ...(args.staged ? { staged: true } : {}),
       ...(args.base !== undefined ? { base: args.base } : {}),
       ...(args.head !== undefined ? { head: args.head } : {}),
       ...(args.diff !== undefined ? { diff: args.diff } : {}),
     }), requested);
+    // In a group, the routes the change reaches lead on to their callers in the other repositories.
+    const routes = ((answer.data.impact as { routes?: { method: string; path: string }[] } | undefined)?.routes ?? []);
+    const cross = await crossRepoCallers(ctx, routes, answer);
+    return { ...answer, data: { ...answer.data, ...(ctx.group ? { crossRepoCallers: cross.callers } : {}) }, ...(cross.suffix ? { suffix: cross.suffix } : {}) };
   },
 });

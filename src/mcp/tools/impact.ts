@@ -4,6 +4,7 @@ import { LIMITS, type ImpactAnswer } from "../../index.ts";
 import { budget, completeness, cursor, depth, limit, page, site, symbolRef, targetArg, testCode, testsMode, usage } from "../schemas.ts";
 import { defineTool } from "../tool.ts";
 import { DEFAULT_LIST_BUDGET, listCall, withNotes } from "./list.ts";
+import { crossRepoCallers } from "../group.ts";
 
 const MAX_DEPTH = LIMITS.depth.max;
 
@@ -73,10 +74,14 @@ export const impactTool = defineTool({
     completeness,
     usage,
     notes: z.array(z.string()),
+    crossRepoCallers: z.array(z.string()).optional().describe("In a group: calls in the other repositories that reach the routes reached, repo:path:line."),
   }),
   async run(args, ctx) {
     const { options, notes, run } = listCall(ctx, args);
     const a = await run(() => ctx.engine.impact(args.target, { ...options, ...(args.direction ? { direction: args.direction } : {}) }));
-    return { text: withNotes(a.text, notes), data: data(a, notes) };
+    // In a group, the routes the change reaches lead on to their callers in the other repositories.
+    const answer = { text: withNotes(a.text, notes), data: data(a, notes) };
+    const cross = await crossRepoCallers(ctx, a.routes, answer);
+    return { text: answer.text, data: { ...answer.data, ...(ctx.group ? { crossRepoCallers: cross.callers } : {}) }, ...(cross.suffix ? { suffix: cross.suffix } : {}) };
   },
 });

@@ -9,6 +9,7 @@ import { z } from "zod";
 import { EngineError, LIMITS } from "../../index.ts";
 import { budget } from "../schemas.ts";
 import { defineTool, type ToolContext } from "../tool.ts";
+import { groupRouteMap } from "../group.ts";
 
 const METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS"] as const;
 const site = z.string().describe("path:line");
@@ -17,6 +18,7 @@ const at = (c: { path: string; line: number }) => `${c.path}:${c.line}`;
 /** kind routes: the route map. Half the budget for the text; the structured content repeats each listed route's ids in about as many tokens. */
 async function routeMap(args: { prefix?: string | undefined; method?: string | undefined; budget?: number | undefined }, ctx: ToolContext) {
   const requested = Math.min(args.budget ?? LIMITS.budget.list, ctx.cap);
+  if (ctx.group) return groupRouteMap(ctx, args, Math.max(LIMITS.budget.min, Math.floor(requested / 2)));
   const a = await ctx.engine.routeMap({ ...(args.prefix ? { prefix: args.prefix } : {}), ...(args.method ? { method: args.method } : {}), budget: Math.max(LIMITS.budget.min, Math.floor(requested / 2)), signal: ctx.signal });
   const routes = a.routes.map((r) => ({ method: r.method, path: r.path, handler: `${r.file}:${r.line}`, clients: r.clients.map(at), tests: r.tests.map(at) }));
   return { text: a.text, data: { total: a.total, routes } };
