@@ -9,6 +9,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { COMMANDS } from "../../src/cli/commands/index.ts";
 import { RUN_TOOLS, TOOLS } from "../../src/mcp/server.ts";
+import { reposTool } from "../../src/mcp/tools/repos.ts";
 import { errorOf, memoryEngine, parseFixture } from "../support/platform.ts";
 
 const fixture = parseFixture(readFileSync(new URL("./fixtures/tools.txt", import.meta.url), "utf8"));
@@ -66,7 +67,8 @@ describe("tool map", () => {
     const a = await engine.toolMap({ budget: 8000 });
     expect(a.tools.length).toBe(a.total);
     const names = (kind: string) => a.tools.filter((t) => t.kind === kind && !t.test).map((t) => t.name).sort();
-    expect(names("mcp")).toEqual([...TOOLS, ...RUN_TOOLS].map((t) => t.name).sort());
+    // Every tool the server can serve: the run tools behind --allow-run, repos in a group.
+    expect(names("mcp")).toEqual([...TOOLS, ...RUN_TOOLS, reposTool].map((t) => t.name).sort());
     expect(names("cli")).toEqual(COMMANDS.map((c) => c.name).sort());
     // Each is handled by its spec's run.
     const repoMap = a.tools.find((t) => t.name === "repo_map")!;
