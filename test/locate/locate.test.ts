@@ -131,3 +131,147 @@ describe("locate", () => {
     expect((err as EngineError).code).toBe("no_match");
   });
 });
+
+// A long function that holds the task's words, beside short ones that each hold one or two of them.
+const EXPORT_FIXTURE = `
+//- src/export/csv.py
+class CsvExporter:
+    def open_sink(self, path):
+        return open(path, "w")
+
+    def write_header(self, sink, columns):
+        """Writes the header row to the sink."""
+        sink.write(",".join(columns) + "\\n")
+
+    def close_sink(self, sink):
+        sink.flush()
+        sink.close()
+
+    def export(self, rows, path, columns):
+        sink = self.open_sink(path)
+        offset_0 = offset_1 = offset_2 = 0
+        width_1 = len(columns) * 1 + offset_1
+        width_2 = len(columns) * 2 + offset_2
+        width_3 = len(columns) * 3 + offset_0
+        width_4 = len(columns) * 4 + offset_1
+        width_5 = len(columns) * 5 + offset_2
+        width_6 = len(columns) * 6 + offset_0
+        width_7 = len(columns) * 7 + offset_1
+        width_8 = len(columns) * 8 + offset_2
+        width_9 = len(columns) * 9 + offset_0
+        width_10 = len(columns) * 10 + offset_1
+        width_11 = len(columns) * 11 + offset_2
+        width_12 = len(columns) * 12 + offset_0
+        width_13 = len(columns) * 13 + offset_1
+        width_14 = len(columns) * 14 + offset_2
+        width_15 = len(columns) * 15 + offset_0
+        width_16 = len(columns) * 16 + offset_1
+        width_17 = len(columns) * 17 + offset_2
+        width_18 = len(columns) * 18 + offset_0
+        width_19 = len(columns) * 19 + offset_1
+        width_20 = len(columns) * 20 + offset_2
+        width_21 = len(columns) * 21 + offset_0
+        width_22 = len(columns) * 22 + offset_1
+        width_23 = len(columns) * 23 + offset_2
+        width_24 = len(columns) * 24 + offset_0
+        width_25 = len(columns) * 25 + offset_1
+        width_26 = len(columns) * 26 + offset_2
+        width_27 = len(columns) * 27 + offset_0
+        width_28 = len(columns) * 28 + offset_1
+        width_29 = len(columns) * 29 + offset_2
+        width_30 = len(columns) * 30 + offset_0
+        width_31 = len(columns) * 31 + offset_1
+        width_32 = len(columns) * 32 + offset_2
+        width_33 = len(columns) * 33 + offset_0
+        width_34 = len(columns) * 34 + offset_1
+        width_35 = len(columns) * 35 + offset_2
+        width_36 = len(columns) * 36 + offset_0
+        width_37 = len(columns) * 37 + offset_1
+        width_38 = len(columns) * 38 + offset_2
+        width_39 = len(columns) * 39 + offset_0
+        width_40 = len(columns) * 40 + offset_1
+        width_41 = len(columns) * 41 + offset_2
+        width_42 = len(columns) * 42 + offset_0
+        width_43 = len(columns) * 43 + offset_1
+        width_44 = len(columns) * 44 + offset_2
+        width_45 = len(columns) * 45 + offset_0
+        width_46 = len(columns) * 46 + offset_1
+        width_47 = len(columns) * 47 + offset_2
+        width_48 = len(columns) * 48 + offset_0
+        width_49 = len(columns) * 49 + offset_1
+        width_50 = len(columns) * 50 + offset_2
+        width_51 = len(columns) * 51 + offset_0
+        width_52 = len(columns) * 52 + offset_1
+        width_53 = len(columns) * 53 + offset_2
+        width_54 = len(columns) * 54 + offset_0
+        width_55 = len(columns) * 55 + offset_1
+        width_56 = len(columns) * 56 + offset_2
+        width_57 = len(columns) * 57 + offset_0
+        width_58 = len(columns) * 58 + offset_1
+        width_59 = len(columns) * 59 + offset_2
+        self.write_header(sink, columns)
+        written = 0
+        for row in rows:
+            values = []
+            for column in columns:
+                value = row.get(column)
+                if value is None:
+                    value = ""
+                values.append(str(value))
+            line = ",".join(values)
+            if row.get("skipped"):
+                continue
+            sink.write(line + "\\n")
+            written += 1
+        if written == 0:
+            self.write_header(sink, columns)
+        self.close_sink(sink)
+        return written
+//- src/export/units.py
+def unit_inch(value):
+    return value * 2
+
+def unit_foot(value):
+    return value * 3
+
+def unit_yard(value):
+    return value * 4
+
+def unit_mile(value):
+    return value * 5
+
+def unit_gram(value):
+    return value * 6
+
+def unit_pound(value):
+    return value * 7
+
+def unit_litre(value):
+    return value * 8
+
+def unit_gallon(value):
+    return value * 9
+
+def unit_metre(value):
+    return value * 10
+
+def unit_acre(value):
+    return value * 11
+
+def unit_ounce(value):
+    return value * 12
+
+def unit_ton(value):
+    return value * 13
+`;
+
+describe("locate's functions", () => {
+  it("ranks a long function holding the task's words above short ones holding one each", async () => {
+    // Before, the body's length normalisation put write_header first (four lines, three of the
+    // words); export, the function to change, holds all of them in seventy lines.
+    const e = createEngine({ fs: new MemoryFileSystem(parseFixture(EXPORT_FIXTURE), "/repo"), store: new MemoryStore(), wasm });
+    const a = await e.locate("CSV header written twice when every row is skipped\n\nWhen all rows are skipped the sink gets the header again.");
+    expect(a.files[0]!.path).toBe("src/export/csv.py");
+    expect(a.files[0]!.symbols[0]!.qualified).toBe("export.csv.CsvExporter.export");
+  });
+});

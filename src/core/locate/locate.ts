@@ -15,8 +15,8 @@ import { pointedText } from "../slice/text-seeds.ts";
 import type { TextIndex } from "../text/text-index.ts";
 import { CLASS_KINDS } from "../slice/plan.ts";
 import { rankTask, TASK_TUNING, type TaskCandidate, type TaskTuning } from "./rank-task.ts";
-import { findPhrases } from "./phrases.ts";
-import { readTaskText } from "./task-text.ts";
+import { findPhrases, type PhraseHit } from "./phrases.ts";
+import { readTaskText, type TaskEvidence } from "./task-text.ts";
 
 /** Options of `locate`. */
 export interface LocateOptions {
@@ -105,6 +105,7 @@ export async function buildLocate(
   const evidence = readTaskText(text);
   const phrases = await findPhrases(index, graph, text, evidence, io.readText);
   const ranking = rankTask(index, graph, text, io.root, phrases, evidence, tuning);
+  const bySymbols = symbolRanking(index, graph, text, io.root, phrases, evidence, tuning ?? TASK_TUNING);
   const pointed = io.textIndex ? pointedText(io.textIndex, index, text) : { hits: [], lead: false };
   const sections: LocatedText[] = pointed.hits.map((h) => ({ handle: h.handle, path: h.chunk.path, start: h.chunk.start, end: h.chunk.end, score: h.score }));
   const codeMatches = ranking.relevant && ranking.files.length > 0;
@@ -122,7 +123,7 @@ export async function buildLocate(
       path: f.path,
       score: round(f.score),
       why: [...f.why.slice(0, 3), ...(held.length ? [`words: ${held.slice(0, 8).join(", ")}${held.length > 8 ? ` +${held.length - 8}` : ""}`] : [])],
-      symbols: symbolsOf(graph, f.symbols, perFile, (tuning ?? TASK_TUNING).symbolFileShare * f.score),
+      symbols: symbolsOf(graph, bySymbols?.get(f.path) ?? f.symbols, perFile, (tuning ?? TASK_TUNING).symbolFileShare * f.score),
     };
   });
   const ev = ranking.evidence;
@@ -157,6 +158,16 @@ export async function buildLocate(
     usage: { tokens: fit.tokens, budget, encoding },
     text: fit.text,
   };
+}
+
+/**
+ * The candidates of each file ranked again with the tuning's own body-length normalisation for
+ * functions (undefined when it has none): files are ranked as before, their functions by it.
+ */
+function symbolRanking(index: SearchIndex, graph: CodeGraph, text: string, root: string | undefined, phrases: readonly PhraseHit[], evidence: TaskEvidence, tuning: Readonly<TaskTuning>): Map<string, TaskCandidate[]> | undefined {
+  if (tuning.symbolBodyNorm === undefined) return undefined;
+  const again = rankTask(index, graph, text, root, phrases, evidence, { ...tuning, weights: { ...tuning.weights, bodyNorm: tuning.symbolBodyNorm } });
+  return new Map(again.files.map((f) => [f.path, f.symbols]));
 }
 
 /**

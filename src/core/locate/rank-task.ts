@@ -93,9 +93,14 @@ export interface TaskTuning {
   symbolFileShare: number;
   /** How much each field of a definition counts for the task's words. */
   weights: FieldWeights;
+  /**
+   * BM25's body-length normalisation when ranking a file's functions (files keep `weights`'): a
+   * long function that holds the task's words is as likely the one to change as a short one.
+   */
+  symbolBodyNorm?: number;
 }
 
-export const TASK_TUNING: Readonly<TaskTuning> = { frame: 1, phrase: 0.8, path: 0.5, ownedName: 0.35, name: 0.2, fileShare: 0.5, hubDamping: 0, parentShare: 0, symbolFileShare: 0, weights: { ...TASK_WEIGHTS, body: 1.5 } };
+export const TASK_TUNING: Readonly<TaskTuning> = { frame: 1, phrase: 0.8, path: 0.5, ownedName: 0.35, name: 0.2, fileShare: 0.5, hubDamping: 0, parentShare: 0, symbolFileShare: 0, weights: { ...TASK_WEIGHTS, body: 1.5 }, symbolBodyNorm: 0 };
 
 /** Ranks the project's definitions and files for a task. `root` maps absolute frame paths. */
 export function rankTask(

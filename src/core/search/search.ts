@@ -262,6 +262,8 @@ export interface FieldWeights {
   signature: number;
   doc: number;
   body: number;
+  /** BM25's length normalisation of the body (b; default 0.75): lower lets long definitions keep more of their matches. */
+  bodyNorm?: number;
 }
 
 /** Weights for `search`: the name decides, then the path, the signature, the docstring, the body. */
@@ -287,7 +289,7 @@ export function scoreDocuments(index: SearchIndex, terms: string[], weights: Fie
   const n = Math.max(index.liveCount, 1);
   const avgBody = index.bodyTotal / n || 1;
   const k1 = 1.2;
-  const b = 0.75;
+  const b = weights.bodyNorm ?? 0.75;
   const add = (doc: number, fields: number, idf: number, prefix: boolean) => {
     let w = 0;
     if (fields & FIELD.name) w = Math.max(w, prefix ? weights.namePrefix : weights.name);

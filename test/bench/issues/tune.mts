@@ -47,10 +47,12 @@ for (const [repo, list] of byRepo) {
     perCase[c.id] = {};
     for (const [name, v] of Object.entries(variants)) {
       let files: string[] = [];
+      let detail: string[] = [];
       let syms: { path: string; line: number; score: number }[] = [];
       try {
         const { symbols: nsym, ...rest } = v as any; const a = await buildLocate(graph, index, c.query, { limit: 10, ...(nsym ? { symbols: nsym } : {}) }, { root: tree, readText }, { ...TASK_TUNING, ...rest });
         files = a.files.map((f) => f.path);
+        detail = a.files.slice(0, 3).map((f) => `${f.path} ${f.score} [${f.why.join(" | ")}]`);
         syms = a.files.flatMap((f) => f.symbols.map((s) => ({ path: f.path, line: s.line, score: s.score }))).sort((x, y) => y.score - x.score);
       } catch {}
       const gold = new Set(c.files);
@@ -68,6 +70,7 @@ for (const [repo, list] of byRepo) {
       if (only && name === "base") {
         console.log(`\n${c.id} file ${rank} fn ${fnRank}; gold: ${c.functions.map((g: any) => `${g.path}:${g.start}-${g.end} ${g.name ?? ""}`).join(", ")}`);
         console.log(`  files: ${files.slice(0, 5).join(", ")}`);
+        for (const d of detail) console.log(`    ${d}`);
         console.log(`  symbols: ${syms.slice(0, 12).map((s) => `${s.path.split("/").at(-1)}:${s.line} (${s.score.toFixed(1)})`).join(", ")}`);
       }
     }
