@@ -10,7 +10,7 @@ import type { FileRecord } from "../extract/record.ts";
 import { createParserRuntime } from "../parse/runtime.ts";
 import { classifyContent } from "../../shared/skip-rules.ts";
 import type { CodeGraph } from "../graph/model.ts";
-import type { Route } from "../slice/routes.ts";
+import type { Route } from "../query/routes.ts";
 import { buildChangesAnswer, type ChangeSet, type ChangesAnswer, type ChangesBundleOptions, type ChangesSide, type ComparedFile, type FileStatus } from "../changes/answer.ts";
 import { diffLines, splitLines } from "../changes/line-diff.ts";
 import { compareDefinitions } from "../changes/symbols.ts";

@@ -2,20 +2,20 @@
 import type { Platform } from "../ports.ts";
 import { languageById } from "../../languages/index.ts";
 import type { FileRecord } from "../extract/record.ts";
-import { toGoldGraph, type GoldGraph } from "../graph/gold-json.ts";
+import { toGoldGraph, type GoldGraph } from "../query/gold-json.ts";
 import type { CodeGraph } from "../graph/model.ts";
-import { calls, importers, signature, type SignatureAnswer } from "../graph/queries.ts";
-import { bindIndexVersion, listArgs, pageCalls, pageImporters, type CallsPage, type ImportersPage, type ListOptions } from "../graph/pages.ts";
-import type { TraceAnswer } from "../graph/trace.ts";
-import { checkDirection, checkImpactDepth, impact, type ImpactAnswer, type ImpactDirection } from "../graph/impact.ts";
+import { calls, importers, signature, type SignatureAnswer } from "../query/queries.ts";
+import { bindIndexVersion, listArgs, pageCalls, pageImporters, type CallsPage, type ImportersPage, type ListOptions } from "../query/pages.ts";
+import type { TraceAnswer } from "../query/trace.ts";
+import { checkDirection, checkImpactDepth, impact, type ImpactAnswer, type ImpactDirection } from "../query/impact.ts";
 import type { TestsAnswer } from "../evidence/tests.ts";
 import type { RunTestsAnswer, RunTestsOptions } from "../evidence/run-tests.ts";
 import type { CheckAnswer } from "../check/check.ts";
-import { findSymbol, symbolRef, type SymbolRef } from "../graph/lookup.ts";
+import { findSymbol, symbolRef, type SymbolRef } from "../query/lookup.ts";
 import { DEFAULT_TASK_SEEDS, type ContextAnswer, type ContextOptions } from "../slice/context.ts";
 import type { SearchHit } from "../search/search.ts";
 import type { LocateAnswer, LocateOptions } from "../locate/locate.ts";
-import type { Route } from "../slice/routes.ts";
+import type { Route } from "../query/routes.ts";
 import { routeMapAnswer, type RouteMapAnswer, type RouteMapOptions } from "../slice/route-map.ts";
 import type { RepoMap, RepoMapOptions } from "../map/repo-map.ts";
 import type { SkipReason } from "../../shared/skip-rules.ts";
@@ -37,8 +37,8 @@ import type { ScipAnswer, ScipOptions } from "../scip/scip.ts";
 import type { RenamePlan } from "../rename/plan.ts";
 import { applyPlan, type ApplyReport, type PlanFiles } from "../rename/apply.ts";
 import { answerRename, forgetPlan, loadPlan } from "./rename.ts";
-import { runQuery, type QueryAnswer, type QueryOptions } from "../query/query.ts";
-import { answerClusters, answerFlows, type ClustersAnswer, type FlowsAnswer, type StructureOptions } from "../query/structure.ts";
+import { runQuery, type QueryAnswer, type QueryOptions } from "../query-language/query.ts";
+import { answerClusters, answerFlows, type ClustersAnswer, type FlowsAnswer, type StructureOptions } from "../query-language/structure.ts";
 
 export { supportedLanguageNames } from "./graph-cache.ts";
 
@@ -213,7 +213,7 @@ export interface Engine {
   signature(symbol: string, options?: RunOptions): Promise<SignatureAnswer>;
   /**
    * A read-only graph query in a subset of Cypher (`MATCH (a)-[:CALLS*1..3]->(b) WHERE … RETURN …
-   * LIMIT n`, grammar in core/query/parse.ts) over files, symbols, routes and tests and the edges
+   * LIMIT n`, grammar in core/query-language/parse.ts) over files, symbols, routes and tests and the edges
    * between them. Bounded by time, intermediate rows, LIMIT and the token budget: throws
    * `invalid_query` (with line and column) or `query_over_budget` rather than run on or cut silently.
    */

@@ -10,7 +10,7 @@ import { buildGraph } from "../graph/build.ts";
 import type { CodeGraph } from "../graph/model.ts";
 import { patchGraph } from "../graph/patch.ts";
 import { updateSearchIndex, type SearchIndex } from "../search/search.ts";
-import { findRoutes, type Route } from "../slice/routes.ts";
+import { findRoutes, type Route } from "../query/routes.ts";
 import type { RunOptions } from "./engine.ts";
 import { CONFIG_FILE, snapshotInputs } from "./inputs.ts";
 import { ensureHeadroom, HEAP_PER_SYMBOL } from "./memory.ts";

@@ -7,7 +7,7 @@ import { EngineError, isEngineError } from "../../shared/errors.ts";
 import { sha256Hex } from "../../shared/hash.ts";
 import { LANGUAGES, languageById } from "../../languages/index.ts";
 import { identifierSites, type IdentifierSite } from "../extract/identifiers.ts";
-import { findSymbol } from "../graph/lookup.ts";
+import { findSymbol } from "../query/lookup.ts";
 import type { CodeGraph, SymbolNode } from "../graph/model.ts";
 import { createParserRuntime } from "../parse/runtime.ts";
 import { checkNewName } from "../rename/names.ts";

@@ -7,7 +7,7 @@ import type { Platform } from "../ports.ts";
 import type { FileRecord } from "../extract/record.ts";
 import type { CodeGraph } from "../graph/model.ts";
 import type { SearchIndex } from "../search/search.ts";
-import type { Route } from "../slice/routes.ts";
+import type { Route } from "../query/routes.ts";
 import type { EngineOptions } from "./engine.ts";
 import type { BuiltGraph } from "./graph-cache.ts";
 import type { IndexResult, Progress } from "./indexer.ts";

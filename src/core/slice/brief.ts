@@ -8,7 +8,7 @@
 import { languageById } from "../../languages/index.ts";
 import { DEFAULT_SEMANTICS } from "../../languages/types.ts";
 import type { CodeGraph, SymbolNode } from "../graph/model.ts";
-import { outline } from "../graph/queries.ts";
+import { outline } from "../query/queries.ts";
 
 /** Tokens a brief outline takes at most (a seed's brief at a 600-token budget leaves room for the rest). */
 export const BRIEF_TOKENS = 240;

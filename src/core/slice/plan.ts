@@ -6,7 +6,7 @@
  */
 import { overridesOf } from "../graph/calls.ts";
 import { CONFIDENCE, type CodeGraph, type SymbolNode } from "../graph/model.ts";
-import type { MountLine } from "./routes.ts";
+import type { MountLine } from "../query/routes.ts";
 
 /**
  * A chunk's role, in priority order: `frame` is an outer project frame of a stack trace (the seed

@@ -14,7 +14,7 @@ import { EngineError } from "../../shared/errors.ts";
 import { citeName } from "../../shared/paths.ts";
 import { checkBudget, checkEncoding } from "./context.ts";
 import { isTestFile } from "./plan.ts";
-import type { Route } from "./routes.ts";
+import type { Route } from "../query/routes.ts";
 
 /** A call in the project that sends a request to a route. */
 export interface ClientCall {

@@ -3,10 +3,10 @@
  * through the call graph, breadth-first to a few hops, each symbol once at its fewest hops. A flow
  * is named by its entry and ranked by how much code it reaches.
  */
-import { isTestPath, testAt } from "../evidence/test-code.ts";
+import { isTestPath, testAt } from "../graph/test-code.ts";
 import { COMMAND_DECORATOR } from "../map/repo-map.ts";
 import type { CodeGraph } from "../graph/model.ts";
-import type { Route } from "../slice/routes.ts";
+import type { Route } from "../query/routes.ts";
 
 /** Hops a flow follows from its entry. */
 export const FLOW_DEPTH = 6;

@@ -6,7 +6,7 @@
 import { languageById } from "../../languages/index.ts";
 import type { TestCase, TestConventions, TestScope, TestSite } from "../../languages/types.ts";
 import type { FileRecord } from "../extract/record.ts";
-import type { CodeGraph } from "../graph/model.ts";
+import type { CodeGraph } from "./model.ts";
 import { isTestFile } from "../slice/plan.ts";
 
 /** A language's test conventions, if it declares any. */

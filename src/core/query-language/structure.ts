@@ -6,9 +6,9 @@ import { EngineError } from "../../shared/errors.ts";
 import { cite } from "../../shared/paths.ts";
 import type { Encoding } from "../budget/tokenizer.ts";
 import type { CodeGraph } from "../graph/model.ts";
-import { fitPage, listArgs, withUsage, type Usage } from "../graph/pages.ts";
+import { fitPage, listArgs, withUsage, type Usage } from "../query/pages.ts";
 import { LIMITS } from "../limits.ts";
-import type { Route } from "../slice/routes.ts";
+import type { Route } from "../query/routes.ts";
 import { findClusters } from "./clusters.ts";
 import { allFlows, FLOW_DEPTH, type EntryKind } from "./flows.ts";
 

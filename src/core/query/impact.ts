@@ -10,12 +10,12 @@ import { reachIsHigh, reachIsMedium, reachOf, type Reach } from "./reach.ts";
 import { cite } from "../../shared/paths.ts";
 import { EngineError } from "../../shared/errors.ts";
 import { findFile, parseLocation } from "../../shared/locations.ts";
-import { isTestPath, isTestSite, testAt } from "../evidence/test-code.ts";
+import { isTestPath, isTestSite, testAt } from "../graph/test-code.ts";
 import { LIMITS } from "../limits.ts";
-import type { Route } from "../slice/routes.ts";
+import type { Route } from "./routes.ts";
 import { callsCompleteness, type Completeness } from "./completeness.ts";
 import { findSymbol, symbolRef, type SymbolRef } from "./lookup.ts";
-import type { CodeGraph, Resolution, SymbolNode } from "./model.ts";
+import type { CodeGraph, Resolution, SymbolNode } from "../graph/model.ts";
 import {
   completenessLines, filterTests, fitPage, fmt, pageInfo, pagingLines, pastTheEnd, plural, summarizeByFile, withUsage,
   type ListArgs, type PageInfo, type TestCodeSummary, type Usage,

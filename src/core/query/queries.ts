@@ -7,7 +7,7 @@ import { LIMITS } from "../limits.ts";
 import { findFile } from "../../shared/locations.ts";
 import { normalizeRelative, readQuotedPath } from "../../shared/paths.ts";
 import { findSymbol, symbolRef, type SymbolRef } from "./lookup.ts";
-import type { CodeGraph, Resolution, SymbolNode } from "./model.ts";
+import type { CodeGraph, Resolution, SymbolNode } from "../graph/model.ts";
 
 /** Depth limits: beyond a few hops the answer is the whole repository. */
 export const MAX_DEPTH = LIMITS.depth.max;
