@@ -16,7 +16,7 @@ import { changedOrder, movedRemovals } from "./order.ts";
 import type { CodeGraph } from "../graph/model.ts";
 import { outline } from "../query/queries.ts";
 import { checkBudget, checkEncoding } from "../slice/context.ts";
-import { isTestFile } from "../slice/plan.ts";
+import { isTestFile } from "../graph/test-code.ts";
 import type { Route } from "../query/routes.ts";
 import { EngineError } from "../../shared/errors.ts";
 import { cite, citeName, citePath } from "../../shared/paths.ts";

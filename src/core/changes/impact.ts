@@ -8,7 +8,7 @@ import { languageById } from "../../languages/index.ts";
 import type { FileRecord } from "../extract/record.ts";
 import type { CodeGraph } from "../graph/model.ts";
 import type { ImpactRoute } from "../query/impact.ts";
-import { isTestFile } from "../slice/plan.ts";
+import { isTestFile } from "../graph/test-code.ts";
 import type { Route } from "../query/routes.ts";
 import type { ChangeKind } from "./symbols.ts";
 

@@ -14,7 +14,7 @@ import type { CodeGraph } from "../graph/model.ts";
 import { FIELD, docSymbol, scoreDocuments, splitWords, type FieldWeights, type SearchIndex } from "../search/search.ts";
 import { findFile } from "../../shared/locations.ts";
 import { sourceFiles, symbolsAt } from "../slice/locate.ts";
-import { isTestFile } from "../slice/plan.ts";
+import { isTestFile } from "../graph/test-code.ts";
 import { readTaskText, type TaskEvidence } from "./task-text.ts";
 import type { PhraseHit } from "./phrases.ts";
 

@@ -12,7 +12,7 @@ import { importTarget } from "../graph/imports.ts";
 import type { CodeGraph } from "../graph/model.ts";
 import { lookupDefinition } from "../graph/resolve.ts";
 import { stringValue } from "../graph/strings.ts";
-import { isTestFile } from "../slice/plan.ts";
+import { isTestFile } from "../graph/test-code.ts";
 
 /** Where a prefix or mount was declared: cited as a `mount` chunk. */
 export interface MountLine {

@@ -15,7 +15,7 @@ import type { CodeGraph } from "../graph/model.ts";
 import { symbolRef, type SymbolRef } from "../query/lookup.ts";
 import { EngineError } from "../../shared/errors.ts";
 import { LIMITS } from "../limits.ts";
-import { isTestFile } from "../slice/plan.ts";
+import { isTestFile } from "../graph/test-code.ts";
 import { queryTerms, splitWords, termsOf } from "../extract/words.ts";
 
 export { splitWords } from "../extract/words.ts";

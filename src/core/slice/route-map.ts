@@ -13,7 +13,7 @@ import { LIMITS } from "../limits.ts";
 import { EngineError } from "../../shared/errors.ts";
 import { citeName } from "../../shared/paths.ts";
 import { checkBudget, checkEncoding } from "./context.ts";
-import { isTestFile } from "./plan.ts";
+import { isTestFile } from "../graph/test-code.ts";
 import type { Route } from "../query/routes.ts";
 
 /** A call in the project that sends a request to a route. */
