@@ -15,7 +15,7 @@ export { cite, citePath, citeName, readQuotedPath } from "./shared/paths.ts";
 /** For adapters that list files themselves (archives, uploads): the scan's skip-by-name rules. */
 export { skipByName } from "./shared/skip-rules.ts";
 export type { SkipReason, SkippedFile } from "./shared/skip-rules.ts";
-export type { Engine, EngineOptions, IndexSummary, RunOptions, RefreshOptions, RefreshResult, SnippetAnswer } from "./core/engine/engine.ts";
+export type { Engine, EngineOptions, IndexSummary, RunOptions, RefreshOptions, RefreshResult, SnippetAnswer } from "./core/engine/api.ts";
 export type { Progress } from "./core/engine/indexer.ts";
 export type { ArtifactSummary } from "./core/engine/artifact.ts";
 export { EngineError, isEngineError } from "./shared/errors.ts";
@@ -42,7 +42,7 @@ export type { CheckFinding, CheckRuleId } from "./core/check/rules.ts";
 export type { SymbolRef } from "./core/query/lookup.ts";
 export type { ContextAnswer, ContextChunk, CutChunk, ContextOptions } from "./core/slice/context.ts";
 export type { SearchHit } from "./core/search/search.ts";
-export type { GrepAnswer, GrepHit, GrepOptions, GrepStop } from "./core/engine/grep.ts";
+export type { GrepAnswer, GrepHit, GrepOptions, GrepStop } from "./core/grep/grep.ts";
 export { LOCATE_LIMITS } from "./core/locate/locate.ts";
 export type { LocateAnswer, LocateOptions, LocatedFile, LocatedSymbol } from "./core/locate/locate.ts";
 export type { Route, MountLine } from "./core/query/routes.ts";

@@ -7,9 +7,19 @@
  *   languages                      →  shared
  *   shared                         →  nothing of ours
  *
+ * and inside src/core the sub-layers point one way too, lowest first (a file imports its own
+ * sub-layer or a lower one, and no files import each other in a cycle, type-only imports included):
+ *
+ *   base     limits.ts, ports.ts, budget/
+ *   input    scan/, parse/, git/
+ *   model    extract/, graph/                 the records and the code graph, built
+ *   queries  query/, search/, text/           answers over the model (lookup, pages, impact, trace, routes, …)
+ *   answers  slice/, changes/, map/, locate/, evidence/, check/, rename/, scip/, grep/, query-language/
+ *   engine   engine/                          createEngine and the state it keeps
+ *
  * and src/core names no language and no framework: what differs per language lives beside it in
- * src/languages/<id>/. The checker also runs on deliberately wrong arrows, so a checker that sees
- * nothing fails.
+ * src/languages/<id>/. The checkers also run on deliberately wrong arrows and cycles, so a checker
+ * that sees nothing fails.
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
@@ -57,6 +67,82 @@ export function arrowProblem(from: string, to: string): string | undefined {
     return PUBLIC.has(to) || b === "shared" ? undefined : `front end ${from} imports ${to}, which is not the public API (src/index.ts, a platform's index.ts, or the shared leaf)`;
   }
   return allowed[a].includes(b) ? undefined : `${a} ${from} imports ${b} ${to}`;
+}
+
+/** The sub-layers of src/core, lowest first, by folder (or top-level file) under src/core/. */
+const CORE_TIERS: readonly (readonly [string, readonly string[]])[] = [
+  ["base", ["limits.ts", "ports.ts", "budget"]],
+  ["input", ["scan", "parse", "git"]],
+  ["model", ["extract", "graph"]],
+  ["queries", ["query", "search", "text"]],
+  ["answers", ["slice", "changes", "map", "locate", "evidence", "check", "rename", "scip", "grep", "query-language"]],
+  ["engine", ["engine"]],
+];
+
+/** The sub-layer of a src/core file, as its index in CORE_TIERS. */
+export function coreTierOf(file: string): number {
+  const first = file.slice("src/core/".length).split("/")[0]!;
+  const tier = CORE_TIERS.findIndex(([, parts]) => parts.includes(first));
+  if (tier < 0) throw new Error(`no core sub-layer for ${file}: add its folder to CORE_TIERS`);
+  return tier;
+}
+
+/** Why an import between two src/core files points upward, or undefined when it does not. */
+export function coreArrowProblem(from: string, to: string): string | undefined {
+  if (!from.startsWith("src/core/") || !to.startsWith("src/core/")) return undefined;
+  const a = coreTierOf(from);
+  const b = coreTierOf(to);
+  return b > a ? `${CORE_TIERS[a]![0]} ${from} imports ${CORE_TIERS[b]![0]} ${to}, a higher core sub-layer` : undefined;
+}
+
+/** The import cycles of a file graph (its strongly connected components with more than one file, or a file importing itself), each sorted. */
+export function importCycles(edges: ReadonlyMap<string, readonly string[]>): string[][] {
+  const index = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const onStack = new Set<string>();
+  const out: string[][] = [];
+  const visit = (v: string) => {
+    index.set(v, index.size);
+    low.set(v, index.get(v)!);
+    stack.push(v);
+    onStack.add(v);
+    for (const w of edges.get(v) ?? []) {
+      if (!edges.has(w)) continue;
+      if (!index.has(w)) {
+        visit(w);
+        low.set(v, Math.min(low.get(v)!, low.get(w)!));
+      } else if (onStack.has(w)) low.set(v, Math.min(low.get(v)!, index.get(w)!));
+    }
+    if (low.get(v) !== index.get(v)) return;
+    const component: string[] = [];
+    let w: string;
+    do {
+      w = stack.pop()!;
+      onStack.delete(w);
+      component.push(w);
+    } while (w !== v);
+    if (component.length > 1 || (edges.get(v) ?? []).includes(v)) out.push(component.sort());
+  };
+  for (const v of [...edges.keys()].sort()) if (!index.has(v)) visit(v);
+  return out.sort((a, b) => (a[0]! < b[0]! ? -1 : 1));
+}
+
+/** What is wrong inside src/core for these files and their texts: upward imports, then cycles. */
+export function coreProblems(texts: ReadonlyMap<string, string>): string[] {
+  const edges = new Map<string, string[]>();
+  const problems: string[] = [];
+  for (const [file, text] of texts) {
+    if (!file.startsWith("src/core/")) continue;
+    const to = importsOf(file, text).filter((t) => t.startsWith("src/core/"));
+    edges.set(file, to);
+    for (const t of to) {
+      const problem = coreArrowProblem(file, t);
+      if (problem) problems.push(problem);
+    }
+  }
+  for (const cycle of importCycles(edges)) problems.push(`import cycle: ${cycle.join(", ")}`);
+  return problems;
 }
 
 /** Every relative import of a source file (static, re-export and literal dynamic), resolved to a src/ path. */
@@ -124,6 +210,31 @@ describe("layering", () => {
     expect(arrowProblem("src/core/graph/build.ts", "src/languages/index.ts")).toBeUndefined();
     expect(importsOf("src/core/x.ts", 'import a from "./a.ts";\nexport * from "../b/c.ts";\nconst m = await import("../cli/main.ts");\ntype T = import("./t.ts").T;')).toEqual([
       "src/core/a.ts", "src/b/c.ts", "src/cli/main.ts", "src/core/t.ts",
+    ]);
+  });
+
+  it("src/core's sub-layers point one way, with no import cycle (type-only imports included)", () => {
+    const texts = new Map(sourceFiles().filter((f) => f.startsWith("src/core/")).map((f) => [f, fs.readFileSync(path.join(repoRoot, f), "utf8")] as const));
+    expect(texts.size).toBeGreaterThan(100);
+    expect(coreProblems(texts)).toEqual([]);
+  });
+
+  it("the core checker flags an upward import and a cycle, type-only ones too", () => {
+    expect(coreArrowProblem("src/core/graph/build.ts", "src/core/query/lookup.ts")).toMatch(/^model .* imports queries .*higher/);
+    expect(coreArrowProblem("src/core/map/repo-map.ts", "src/core/engine/snapshot.ts")).toMatch(/^answers .* imports engine/);
+    expect(coreArrowProblem("src/core/query/impact.ts", "src/core/slice/plan.ts")).toMatch(/^queries .* imports answers/);
+    expect(coreArrowProblem("src/core/engine/engine.ts", "src/core/graph/model.ts")).toBeUndefined();
+    expect(coreArrowProblem("src/core/slice/plan.ts", "src/core/locate/locate.ts")).toBeUndefined();
+    expect(() => coreTierOf("src/core/newthing/x.ts")).toThrow(/CORE_TIERS/);
+    expect(importCycles(new Map([["a", ["b"]], ["b", ["c"]], ["c", ["a"]], ["d", ["a"]], ["e", ["e"]]]))).toEqual([["a", "b", "c"], ["e"]]);
+    // The real files plus one deliberately bad file: a model file reaching up to a query, and a
+    // type-only import back from the query it imports.
+    const texts = new Map(sourceFiles().filter((f) => f.startsWith("src/core/")).map((f) => [f, fs.readFileSync(path.join(repoRoot, f), "utf8")] as const));
+    texts.set("src/core/graph/bad.ts", 'import { findSymbol } from "../query/lookup.ts";\nexport const x = findSymbol;\n');
+    texts.set("src/core/query/lookup.ts", `${texts.get("src/core/query/lookup.ts")}\nexport type Bad = import("../graph/bad.ts").Bad;\n`);
+    expect(coreProblems(texts)).toEqual([
+      "model src/core/graph/bad.ts imports queries src/core/query/lookup.ts, a higher core sub-layer",
+      "import cycle: src/core/graph/bad.ts, src/core/query/lookup.ts",
     ]);
   });
 

@@ -25,7 +25,7 @@ import { closestRoutes } from "../slice/route-map.ts";
 import { runChanges, type ChangesOptions } from "./changes.ts";
 import { buildLocate, type LocateAnswer, type LocateOptions } from "../locate/locate.ts";
 import { consistent } from "./consistent.ts";
-import type { RunOptions, SnippetAnswer } from "./engine.ts";
+import type { RunOptions, SnippetAnswer } from "./api.ts";
 import { codeGraph, graphOf, routesOf, searchIndexOf } from "./graph-cache.ts";
 import type { Inputs } from "./inputs.ts";
 import { reindex } from "./passes.ts";
@@ -100,9 +100,9 @@ export async function answerSnippet(s: EngineState, pathArg: string, start: numb
   } catch {
     // not URL-encoded
   }
-  if (!s.index) await reindex(s, opts);
+  if (!s.passes.index) await reindex(s, opts);
   return consistent(s, opts, async (read) => {
-    const snapshot = s.index!.snapshot;
+    const snapshot = s.passes.index!.snapshot;
     const inventory = new Set(snapshot.files.map((f) => f.path));
     // An exact inventory path (quoted when its name needed it), or one written relative to the
     // root or absolute inside it; never a suffix guess, never a path that climbs out.
@@ -153,7 +153,7 @@ export async function answerTests(s: EngineState, target: string, opts: RunOptio
   const file = findFile({ has: (p) => graph.moduleSymbol.has(p), paths: () => graph.moduleSymbol.keys() }, written, s.platform.fs.rootLabel, { bySuffix: false });
   const resolved = file ? { file: file.path } : { symbol: routeHandler(graph, routesOf(s, graph), target.trim()) ?? findSymbol(graph, target) };
   // An unreadable file is skipped, as a file gone since the index.
-  return findTests(graph, resolved, { ...bindIndexVersion(args, graph), depth }, { paths: () => s.index!.snapshot.files.map((f) => f.path), readText: readNow(s), routes: () => routesOf(s, graph) });
+  return findTests(graph, resolved, { ...bindIndexVersion(args, graph), depth }, { paths: () => s.passes.index!.snapshot.files.map((f) => f.path), readText: readNow(s), routes: () => routesOf(s, graph) });
 }
 
 /**
@@ -183,7 +183,7 @@ export async function answerCheck(s: EngineState, opts: RunOptions & { config?: 
   const label = { file: opts.configLabel ?? "(given)" };
   const { config, source } = opts.config !== undefined ? { config: parseCheckConfig(opts.config, label), source: label } : await loadCheckConfig(read);
   const graph = await codeGraph(s, opts);
-  const sizes = new Map(s.index!.snapshot.files.map((f) => [f.path, f.size]));
+  const sizes = new Map(s.passes.index!.snapshot.files.map((f) => [f.path, f.size]));
   return runCheck(graph, config, source, { sizes, readText: read });
 }
 
@@ -220,7 +220,7 @@ export function answerMap(s: EngineState, opts: RepoMapOptions & RunOptions): Pr
       }
     }
     inputs.check();
-    return buildRepoMap(snapshot, graph, manifests, routesOf(s, graph), opts);
+    return buildRepoMap(snapshot.files, graph, manifests, routesOf(s, graph), opts);
   });
 }
 

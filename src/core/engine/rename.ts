@@ -13,7 +13,7 @@ import { createParserRuntime } from "../parse/runtime.ts";
 import { checkNewName } from "../rename/names.ts";
 import { checkRenameable, planRename, type RenamePlan } from "../rename/plan.ts";
 import { consistent } from "./consistent.ts";
-import type { RunOptions } from "./engine.ts";
+import type { RunOptions } from "./api.ts";
 import { graphOf } from "./graph-cache.ts";
 import type { Inputs } from "./inputs.ts";
 import type { EngineState } from "./state.ts";

@@ -7,7 +7,6 @@
 import { languageById } from "../../languages/index.ts";
 import { envelopeRecord, fitBlocks, type Block, type Envelope, type FitResult } from "../budget/fit.ts";
 import { loadTokenCounter, type Encoding } from "../budget/tokenizer.ts";
-import type { Snapshot } from "../engine/snapshot.ts";
 import type { FileRecord } from "../extract/record.ts";
 import type { CodeGraph } from "../graph/model.ts";
 import { isTestPath, testCasesOf } from "../graph/test-code.ts";
@@ -152,9 +151,15 @@ function rankSymbols(graph: CodeGraph): Float64Array {
   return rank;
 }
 
+/** A file of the project as the map sees it: its path, and its language when it is indexed. */
+export interface MapFile {
+  path: string;
+  language?: string;
+}
+
 /** Builds and renders the map within `budget` tokens; throws `budget_too_small` below the header's size. */
 export async function buildRepoMap(
-  snapshot: Snapshot,
+  files: readonly MapFile[],
   graph: CodeGraph,
   manifests: Map<string, string>,
   routes: Route[],
@@ -170,14 +175,14 @@ export async function buildRepoMap(
   const records = [...graph.records.values()];
   const parts: MapParts = {
     languages: mapLanguages(records),
-    services: mapServices(snapshot, manifests),
+    services: mapServices(files, manifests),
     ...entryPointParts(mapEntryPoints(graph, routes)),
     ...symbolParts(centralSymbols(graph)),
-    layout: mapLayout(snapshot),
-    witnesses: mapWitnesses(snapshot, graph),
+    layout: mapLayout(files),
+    witnesses: mapWitnesses(files, graph),
     readPartly: readPartly(records),
   };
-  const lines = mapLines(snapshot, graph, records.length, parts);
+  const lines = mapLines(files, graph, records.length, parts);
   const envelope = options.envelope === undefined ? 0
     : options.envelope.fixed + (options.envelope.perRecord === undefined ? 0 : parts.languages.reduce((a, l) => a + count(JSON.stringify(envelopeRecord(l, options.envelope!.fields?.language))) + options.envelope!.perRecord!, 0));
   const fit = fitMapLines(lines, budget, count, envelope);
@@ -231,7 +236,7 @@ function mapLanguages(records: FileRecord[]): RepoMap["languages"] {
 }
 
 /** Services: each folder with a manifest; files counted under the deepest service folder. */
-function mapServices(snapshot: Snapshot, manifests: Map<string, string>): MapService[] {
+function mapServices(files: readonly MapFile[], manifests: Map<string, string>): MapService[] {
   const services: MapService[] = [];
   for (const [path, text] of [...manifests].sort((a, b) => (a[0] < b[0] ? -1 : 1))) {
     const base = path.slice(path.lastIndexOf("/") + 1);
@@ -241,7 +246,7 @@ function mapServices(snapshot: Snapshot, manifests: Map<string, string>): MapSer
     const name = base.endsWith(".csproj") ? base.replace(/\.csproj$/, "") : re?.exec(text)?.[1];
     services.push({ path: dir, manifest: base, ...(name ? { name } : {}), files: 0 });
   }
-  for (const f of snapshot.files) {
+  for (const f of files) {
     let best: MapService | undefined;
     for (const s of services) if ((s.path === "" || f.path.startsWith(`${s.path}/`)) && (!best || s.path.length > best.path.length)) best = s;
     if (best) best.files++;
@@ -323,9 +328,9 @@ function centralSymbols(graph: CodeGraph): { symbols: MapSymbol[]; apart: MapApa
 }
 
 /** Folders one and two levels deep, with their file counts. */
-function mapLayout(snapshot: Snapshot): RepoMap["layout"] {
+function mapLayout(files: readonly MapFile[]): RepoMap["layout"] {
   const dirs = new Map<string, { files: number; sourceFiles: number }>();
-  for (const f of snapshot.files) {
+  for (const f of files) {
     const parts = f.path.split("/");
     for (let depth = 1; depth <= Math.min(2, parts.length - 1); depth++) {
       const d = `${parts.slice(0, depth).join("/")}/`;
@@ -339,13 +344,13 @@ function mapLayout(snapshot: Snapshot): RepoMap["layout"] {
 }
 
 /** Test files and functions, .http requests and OpenAPI documents. */
-function mapWitnesses(snapshot: Snapshot, graph: CodeGraph): MapParts["witnesses"] {
-  const testFiles = new Set(snapshot.files.filter((f) => f.language && codeRole(f.path, graph.records.get(f.path)?.language) === "test").map((f) => f.path));
+function mapWitnesses(files: readonly MapFile[], graph: CodeGraph): MapParts["witnesses"] {
+  const testFiles = new Set(files.filter((f) => f.language && codeRole(f.path, graph.records.get(f.path)?.language) === "test").map((f) => f.path));
   // Test cases by their runner's rules: each `it(`/`test(` call, each pytest `test_*`, each Go `Test*`.
   let testFunctions = 0;
   for (const ids of testCasesOf(graph).values()) testFunctions += ids.size;
-  const httpFiles = snapshot.files.filter((f) => /\.(http|rest)$/i.test(f.path)).map((f) => f.path);
-  const openapi = snapshot.files.filter((f) => /(^|\/)(openapi|swagger)[^/]*\.(json|ya?ml)$/i.test(f.path)).map((f) => f.path);
+  const httpFiles = files.filter((f) => /\.(http|rest)$/i.test(f.path)).map((f) => f.path);
+  const openapi = files.filter((f) => /(^|\/)(openapi|swagger)[^/]*\.(json|ya?ml)$/i.test(f.path)).map((f) => f.path);
   return { testFiles, testFunctions, httpFiles, openapi };
 }
 
@@ -358,11 +363,11 @@ interface MapLine {
 }
 
 /** The map's lines, section by section: the title and how to cite, then each section's header and entries. */
-function mapLines(snapshot: Snapshot, graph: CodeGraph, indexed: number, parts: MapParts): MapLine[] {
+function mapLines(files: readonly MapFile[], graph: CodeGraph, indexed: number, parts: MapParts): MapLine[] {
   const { languages, services, entryPoints, entryPointsElsewhere, symbols, symbolsApart, layout, witnesses } = parts;
   const lines: MapLine[] = [];
   const add = (section: number, priority: number, text: string) => lines.push({ section, order: lines.length, priority, text });
-  add(0, 0, `# Repo map: ${snapshot.files.length} files, ${indexed} indexed, ${graph.symbols.length - indexed} symbols`);
+  add(0, 0, `# Repo map: ${files.length} files, ${indexed} indexed, ${graph.symbols.length - indexed} symbols`);
   add(0, 0, "Cite lines as path:line. Use context <symbol|path|METHOD /path|words> for code, signature for headers.");
   add(1, 1, "## Languages");
   languages.forEach((l, i) => add(1, i < 4 ? 1 : 6, `- ${l.language}: ${l.files} files, ${l.symbols} symbols`));
