@@ -34,7 +34,7 @@ export type { ImpactAnswer, ImpactDirection, ImpactEntry, ImpactRisk, ImpactRout
 export { IMPACT_DIRECTIONS, IMPACT_DEFAULT_DEPTH } from "./core/query/impact.ts";
 export type { TestsAnswer, TestHit, TestEvidence, RunPlan } from "./core/evidence/tests.ts";
 export { RUN_LIMITS, type RunTestsAnswer, type RunTestsOptions, type TestRun } from "./core/evidence/run-tests.ts";
-export { ALLOWED_RUNNERS, allowedArgv, splitCommand } from "./core/evidence/run-command.ts";
+export { allowedArgv, allowedRunners, splitCommand } from "./core/evidence/run-command.ts";
 export { summarizeOutput, type RunOutputSummary } from "./core/evidence/run-output.ts";
 export { CHECK_RULES, checkText, toSarif, type CheckAnswer } from "./core/check/check.ts";
 export { CHECK_CONFIG_FILES, parseCheckConfig, type CheckConfig, type CheckConfigSource } from "./core/check/config.ts";
@@ -62,7 +62,7 @@ export type {
 /** For adapters that run the parse pool's workers: the loop inside each worker and its messages. */
 export { serveParseWorker } from "./core/engine/parse-worker.ts";
 export type { ParseWorkerEndpoint, ParseJob, ParseReply } from "./core/engine/parse-worker.ts";
-export { LANGUAGES } from "./languages/index.ts";
+export { fenceTag, LANGUAGES, registerLanguage } from "./languages/index.ts";
 export type { RenamePlan, RenameEdit, RenameWhy, UncertainSite } from "./core/rename/plan.ts";
 export type { PlanFiles, ApplyReport } from "./core/rename/apply.ts";
 export { applyEditsToText } from "./core/rename/apply.ts";

@@ -4,7 +4,7 @@
  * graph, the layout, and the witnesses (tests, .http files, OpenAPI documents) — fitted exactly
  * to a token budget, most important lines first.
  */
-import { languageById } from "../../languages/index.ts";
+import { isCommandDecorator, languageById, manifestOf } from "../../languages/index.ts";
 import { envelopeRecord, fitBlocks, type Block, type Envelope, type FitResult } from "../budget/fit.ts";
 import { loadTokenCounter, type Encoding } from "../budget/tokenizer.ts";
 import type { FileRecord } from "../extract/record.ts";
@@ -90,25 +90,10 @@ export interface RepoMap {
   omitted: number;
 }
 
-const MANIFESTS: Record<string, RegExp | undefined> = {
-  "package.json": /"name"\s*:\s*"([^"]+)"/,
-  "pyproject.toml": /^\s*name\s*=\s*["']([^"']+)["']/m,
-  "setup.py": /name\s*=\s*["']([^"']+)["']/,
-  "setup.cfg": /^\s*name\s*=\s*(\S+)/m,
-  "go.mod": /^module\s+(\S+)/m,
-  "Cargo.toml": /^\s*name\s*=\s*"([^"]+)"/m,
-  "pom.xml": /<artifactId>([^<]+)<\/artifactId>/,
-  "build.gradle": undefined,
-  "build.gradle.kts": undefined,
-  "composer.json": /"name"\s*:\s*"([^"]+)"/,
-  "Gemfile": undefined,
-  "deno.json": /"name"\s*:\s*"([^"]+)"/,
-};
-
 /** Is `path` a manifest file the map understands? */
 export function isManifest(path: string): boolean {
   const base = path.slice(path.lastIndexOf("/") + 1);
-  return base in MANIFESTS || base.endsWith(".csproj");
+  return manifestOf(base) !== undefined;
 }
 
 /** Code that is not the product: its tests, examples, benchmarks and vendored copies. */
@@ -125,9 +110,6 @@ export function codeRole(path: string, language?: string): CodeRole {
   for (const [role, re] of ROLE_FOLDERS) if (re.test(path)) return role;
   return isTestPath(path, language) ? "test" : "production";
 }
-
-/** Decorators that make a function an entry point: CLI commands (click, typer), tasks, event handlers. */
-export const COMMAND_DECORATOR = /^@([\w.]+\.)?(command|group|subcommand|callback|cli|task|shared_task|handler|listener|subscribe|on|event|consumer|job|periodic_task)\b/;
 
 /** PageRank over symbols with call, type-use and inheritance edges (damping 0.85, 20 rounds). */
 function rankSymbols(graph: CodeGraph): Float64Array {
@@ -242,8 +224,7 @@ function mapServices(files: readonly MapFile[], manifests: Map<string, string>):
     const base = path.slice(path.lastIndexOf("/") + 1);
     const dir = path.includes("/") ? path.slice(0, path.lastIndexOf("/")) : "";
     if (services.some((s) => s.path === dir)) continue;
-    const re = base.endsWith(".csproj") ? undefined : MANIFESTS[base];
-    const name = base.endsWith(".csproj") ? base.replace(/\.csproj$/, "") : re?.exec(text)?.[1];
+    const name = manifestOf(base)?.name(text);
     services.push({ path: dir, manifest: base, ...(name ? { name } : {}), files: 0 });
   }
   for (const f of files) {
@@ -279,7 +260,7 @@ function mapEntryPoints(graph: CodeGraph, routes: Route[]): { entryPoints: MapEn
   for (const s of graph.symbols) {
     if (s.kind === "module") continue;
     const d = graph.records.get(s.file)!.definitions[s.index]!;
-    const dec = d.decorators?.find((x) => COMMAND_DECORATOR.test(x));
+    const dec = d.decorators?.find((x) => isCommandDecorator(s.language, x));
     if (dec) {
       const kind = /command|group|subcommand|callback|cli/.test(dec) ? "command" : "handler";
       all.push({ kind, label: `${dec.slice(0, 60)} ${s.name}`, path: s.file, line: s.nameLine, symbol: s.qualified, production: codeRole(s.file, s.language) === "production" });

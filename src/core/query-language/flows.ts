@@ -4,7 +4,7 @@
  * is named by its entry and ranked by how much code it reaches.
  */
 import { isTestPath, testAt } from "../graph/test-code.ts";
-import { COMMAND_DECORATOR } from "../map/repo-map.ts";
+import { isCommandDecorator } from "../../languages/index.ts";
 import type { CodeGraph } from "../graph/model.ts";
 import type { Route } from "../query/routes.ts";
 
@@ -60,7 +60,7 @@ export function entryPoints(graph: CodeGraph, routes: Route[]): EntryPoint[] {
     if (s.kind === "module") continue;
     const inTest = isTestPath(s.file, s.language);
     const d = graph.records.get(s.file)!.definitions[s.index]!;
-    const decorator = inTest ? undefined : d.decorators?.find((x) => COMMAND_DECORATOR.test(x));
+    const decorator = inTest ? undefined : d.decorators?.find((x) => isCommandDecorator(s.language, x));
     if (decorator) at(/command|group|subcommand|callback|cli/.test(decorator) ? "command" : "handler", s.name, s.id);
     else if (!inTest && s.name === "main" && (s.kind === "function" || s.kind === "method")) at("main", s.qualified, s.id);
     else if (!inTest && s.name === "handle" && s.kind === "method" && /(^|\/)management\/commands\/[^/]+\.py$/.test(s.file)) {

@@ -25,6 +25,7 @@ export const c: LanguageSpec = {
   docStyle: "preceding-comment",
   exportStyle: "storage-class",
   fullDepth: true,
+  keywords: ["return", "const", "void", "static", "else", "break", "continue", "while"],
   resolver: includeResolver,
   sourceForParse: blankExportMacros,
   semantics: {

@@ -29,6 +29,7 @@ export const cpp: LanguageSpec = {
   docStyle: "preceding-comment",
   exportStyle: "storage-class",
   fullDepth: true,
+  keywords: ["class", "return", "const", "void", "static", "this", "true", "false", "else", "try", "throw", "catch", "break", "continue", "while", "public", "private", "protected", "final"],
   fence: "cpp",
   resolver: includeResolver,
   sourceForParse: blankExportMacros,

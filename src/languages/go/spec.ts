@@ -25,6 +25,9 @@ export const go: LanguageSpec = {
   fullDepth: true,
   resolver: goResolver,
   tests: goTests,
+  testRunners: [{ name: "go test", matches: (a) => a[0] === "go" && a[1] === "test" }],
+  manifests: { "go.mod": /^module\s+(\S+)/m },
+  keywords: ["func", "return", "import", "true", "false", "nil", "var", "const", "else", "break", "continue"],
   semantics: {
     exports: "explicit",
     packages: "folder",

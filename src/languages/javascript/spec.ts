@@ -7,6 +7,8 @@ import { JS_BUILTIN_METHODS } from "../typescript/builtins.ts";
 import { typescriptResolver } from "../typescript/resolve.ts";
 import { jsTests } from "../typescript/tests.ts";
 import { ecmascriptRename } from "../typescript/rename.ts";
+import { COMMAND_DECORATORS } from "../entry-points.ts";
+import { JS_TEST_RUNNERS } from "../typescript/tests.ts";
 
 export const javascript: LanguageSpec = {
   id: "javascript",
@@ -27,6 +29,12 @@ export const javascript: LanguageSpec = {
   resolver: typescriptResolver,
   fence: "js",
   tests: jsTests,
+  testRunners: JS_TEST_RUNNERS,
+  testFrameworks: ["jest", "vitest"],
+  manifests: { "package.json": /"name"\s*:\s*"([^"]+)"/, "deno.json": /"name"\s*:\s*"([^"]+)"/ },
+  keywords: ["class", "return", "import", "true", "false", "null", "undefined", "let", "const", "var", "function", "this", "async", "await", "else", "try", "throw", "catch", "finally", "break", "continue", "while", "typeof", "instanceof", "yield", "void", "static"],
+  commandDecorators: COMMAND_DECORATORS,
+  fenceByExtension: { ".jsx": "jsx" },
   rename: ecmascriptRename,
   // CommonJS modules export what they assign to module.exports, which the index reads as any top-level definition.
   semantics: { ...DEFAULT_SEMANTICS, exports: "explicit-or-top-level" },

@@ -27,6 +27,9 @@ export const php: LanguageSpec = {
   docStyle: "preceding-comment",
   exportStyle: "public-modifier",
   fullDepth: true,
+  testRunners: [{ name: "phpunit", matches: (a) => /^(\.\/)?(vendor\/bin\/)?phpunit$/.test(a[0] ?? "") }],
+  manifests: { "composer.json": /"name"\s*:\s*"([^"]+)"/ },
+  keywords: ["class", "return", "function", "true", "false", "null", "this", "const", "static", "else", "try", "throw", "catch", "finally", "break", "continue", "while", "public", "private", "protected", "final"],
   importPathJoin: "\\",
   resolver: phpResolver,
   semantics: {

@@ -6,6 +6,7 @@ import { PYTHON_BUILTIN_METHODS } from "./builtins.ts";
 import { pythonResolver } from "./resolve.ts";
 import { pythonTests } from "./tests.ts";
 import { pythonRename } from "./rename.ts";
+import { COMMAND_DECORATORS } from "../entry-points.ts";
 
 export const python: LanguageSpec = {
   id: "python",
@@ -25,6 +26,15 @@ export const python: LanguageSpec = {
   resolver: pythonResolver,
   fence: "python",
   tests: pythonTests,
+  testFrameworks: ["pytest", "unittest"],
+  testRunners: [{ name: "pytest", matches: (a) => a[0] === "pytest" || (/^python3?$/.test(a[0] ?? "") && a[1] === "-m" && a[2] === "pytest") }],
+  manifests: {
+    "pyproject.toml": /^\s*name\s*=\s*["']([^"']+)["']/m,
+    "setup.py": /name\s*=\s*["']([^"']+)["']/,
+    "setup.cfg": /^\s*name\s*=\s*(\S+)/m,
+  },
+  keywords: ["def", "class", "return", "self", "cls", "import", "pass", "none", "true", "false", "async", "await", "elif", "else", "try", "except", "finally", "raise", "break", "continue", "while", "lambda", "yield"],
+  commandDecorators: COMMAND_DECORATORS,
   rename: pythonRename,
   semantics: {
     exports: "top-level",

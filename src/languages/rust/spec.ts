@@ -29,6 +29,9 @@ export const rust: LanguageSpec = {
   importPathJoin: "::",
   resolver: rustResolver,
   tests: rustTests,
+  testRunners: [{ name: "cargo test", matches: (a) => a[0] === "cargo" && a[1] === "test" }],
+  manifests: { "Cargo.toml": /^\s*name\s*=\s*"([^"]+)"/m },
+  keywords: ["fn", "return", "true", "false", "let", "const", "self", "else", "break", "continue", "while", "async", "await", "static"],
   semantics: {
     exports: "top-level",
     starImportsBind: true,

@@ -7,6 +7,8 @@ import { JS_BUILTIN_METHODS } from "./builtins.ts";
 import { typescriptResolver } from "./resolve.ts";
 import { jsTests } from "./tests.ts";
 import { ecmascriptRename } from "./rename.ts";
+import { COMMAND_DECORATORS } from "../entry-points.ts";
+import { JS_TEST_RUNNERS } from "./tests.ts";
 
 const base = {
   parameters: JS_PARAMETERS,
@@ -21,6 +23,11 @@ const base = {
   builtinMethods: JS_BUILTIN_METHODS,
   resolver: typescriptResolver,
   tests: jsTests,
+  testRunners: JS_TEST_RUNNERS,
+  testFrameworks: ["jest", "vitest"],
+  manifests: { "package.json": /"name"\s*:\s*"([^"]+)"/, "deno.json": /"name"\s*:\s*"([^"]+)"/ },
+  keywords: ["class", "return", "import", "true", "false", "null", "undefined", "let", "const", "var", "function", "this", "async", "await", "else", "try", "throw", "catch", "finally", "break", "continue", "while", "typeof", "instanceof", "yield", "void", "public", "private", "protected", "static"],
+  commandDecorators: COMMAND_DECORATORS,
   rename: ecmascriptRename,
   routes: {
     // NestJS: `@Get(":id")` on methods of a `@Controller("users")` class.
