@@ -187,6 +187,11 @@ export interface LanguageSpec {
   scipName?: string;
   /** The grammar file in `wasm/`. */
   grammar: string;
+  /**
+   * Where scripts/sync-wasm.mjs gets the grammar: a file inside a pinned npm package, or a grammar
+   * scripts/build-grammars.mjs builds (by its name there). wasm/wasm.lock.json records the same.
+   */
+  grammarSource?: { package: string; path: string } | { build: string };
   /** Lower-case extensions including the dot. */
   extensions: readonly string[];
   /**

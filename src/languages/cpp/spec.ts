@@ -19,6 +19,7 @@ export const cpp: LanguageSpec = {
   name: "C++",
   scipName: "CPP",
   grammar: "tree-sitter-cpp.wasm",
+  grammarSource: { package: "@vscode/tree-sitter-wasm@0.3.1", path: "wasm/tree-sitter-cpp.wasm" },
   extensions: [".cc", ".cpp", ".cxx", ".c++", ".hh", ".hpp", ".hxx", ".h++", ".ipp", ".tpp", ".inl"],
   toolchain: ["g++", "clang++", "msvc", "cmake"],
   sharedExtensions: [".h"],

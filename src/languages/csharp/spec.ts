@@ -18,6 +18,7 @@ export const csharp: LanguageSpec = {
   name: "C#",
   scipName: "CSharp",
   grammar: "tree-sitter-c-sharp.wasm",
+  grammarSource: { package: "tree-sitter-c-sharp@0.23.5", path: "tree-sitter-c_sharp.wasm" },
   extensions: [".cs"],
   toolchain: ["dotnet", "msbuild", "nuget"],
   query: QUERIES.csharp,

@@ -14,6 +14,7 @@ export const go: LanguageSpec = {
   id: "go",
   name: "Go",
   grammar: "tree-sitter-go.wasm",
+  grammarSource: { package: "@vscode/tree-sitter-wasm@0.3.1", path: "wasm/tree-sitter-go.wasm" },
   extensions: [".go"],
   toolchain: ["go"],
   query: QUERIES.go,

@@ -19,6 +19,7 @@ export const java: LanguageSpec = {
   id: "java",
   name: "Java",
   grammar: "tree-sitter-java.wasm",
+  grammarSource: { package: "@vscode/tree-sitter-wasm@0.3.1", path: "wasm/tree-sitter-java.wasm" },
   extensions: [".java"],
   toolchain: ["java", "jdk", "jre", "maven", "gradle"],
   query: QUERIES.java,

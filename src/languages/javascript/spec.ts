@@ -14,6 +14,7 @@ export const javascript: LanguageSpec = {
   id: "javascript",
   name: "JavaScript",
   grammar: "tree-sitter-javascript.wasm",
+  grammarSource: { package: "@vscode/tree-sitter-wasm@0.3.1", path: "wasm/tree-sitter-javascript.wasm" },
   extensions: [".js", ".mjs", ".cjs", ".jsx"],
   toolchain: ["node", "nodejs", "npm", "yarn", "pnpm", "deno", "bun", "browser", "chrome", "firefox", "safari"],
   parameters: JS_PARAMETERS,

@@ -17,6 +17,7 @@ export const kotlin: LanguageSpec = {
   id: "kotlin",
   name: "Kotlin",
   grammar: "tree-sitter-kotlin.wasm",
+  grammarSource: { package: "@tree-sitter-grammars/tree-sitter-kotlin@1.1.0", path: "tree-sitter-kotlin.wasm" },
   extensions: [".kt", ".kts"],
   toolchain: ["kotlin", "kotlinc", "gradle"],
   query: QUERIES.kotlin,

@@ -18,6 +18,7 @@ export const php: LanguageSpec = {
   id: "php",
   name: "PHP",
   grammar: "tree-sitter-php.wasm",
+  grammarSource: { package: "@vscode/tree-sitter-wasm@0.3.1", path: "wasm/tree-sitter-php.wasm" },
   extensions: [".php", ".phtml"],
   toolchain: ["php", "composer"],
   query: QUERIES.php,

@@ -12,6 +12,7 @@ export const python: LanguageSpec = {
   id: "python",
   name: "Python",
   grammar: "tree-sitter-python.wasm",
+  grammarSource: { package: "@vscode/tree-sitter-wasm@0.3.1", path: "wasm/tree-sitter-python.wasm" },
   extensions: [".py", ".pyi"],
   toolchain: ["python", "python3", "cpython", "pypy", "pip", "conda", "poetry", "uv"],
   parameters: PYTHON_PARAMETERS,

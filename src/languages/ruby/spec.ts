@@ -16,6 +16,7 @@ export const ruby: LanguageSpec = {
   id: "ruby",
   name: "Ruby",
   grammar: "tree-sitter-ruby.wasm",
+  grammarSource: { package: "@vscode/tree-sitter-wasm@0.3.1", path: "wasm/tree-sitter-ruby.wasm" },
   extensions: [".rb", ".rake", ".gemspec", ".ru"],
   toolchain: ["ruby", "gem", "bundler", "rails"],
   query: QUERIES.ruby,

@@ -17,6 +17,7 @@ export const rust: LanguageSpec = {
   id: "rust",
   name: "Rust",
   grammar: "tree-sitter-rust.wasm",
+  grammarSource: { package: "@vscode/tree-sitter-wasm@0.3.1", path: "wasm/tree-sitter-rust.wasm" },
   extensions: [".rs"],
   toolchain: ["rustc", "cargo", "rustup"],
   query: QUERIES.rust,

@@ -45,6 +45,7 @@ export const typescript: LanguageSpec = {
   id: "typescript",
   name: "TypeScript",
   grammar: "tree-sitter-typescript.wasm",
+  grammarSource: { build: "typescript" },
   extensions: [".ts", ".mts", ".cts"],
   toolchain: ["typescript", "tsc", "node", "npm", "yarn", "pnpm", "deno", "bun"],
   fence: "ts",
@@ -56,6 +57,7 @@ export const tsx: LanguageSpec = {
   name: "TSX",
   scipName: "TypeScriptReact",
   grammar: "tree-sitter-tsx.wasm",
+  grammarSource: { build: "tsx" },
   extensions: [".tsx"],
   fence: "tsx",
 };
