@@ -123,9 +123,6 @@ export function manifestOf(fileName: string): { name: (text: string) => string |
 /** The keywords of every language (LanguageSpec.keywords), lower-case. */
 export const allKeywords = fromLanguages((langs) => new Set(langs.flatMap((l) => l.keywords ?? []).map((k) => k.toLowerCase())));
 
-/** The test frameworks of every language (LanguageSpec.testFrameworks), lower-case. */
-export const allTestFrameworks = fromLanguages((langs) => new Set(langs.flatMap((l) => l.testFrameworks ?? []).map((k) => k.toLowerCase())));
-
 /** The config files every language's module resolution reads (ModuleResolver.configs). */
 export const allResolverConfigs = fromLanguages((langs) => langs.map((l) => l.resolver?.configs).filter((r): r is RegExp => r !== undefined));
 

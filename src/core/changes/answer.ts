@@ -18,7 +18,6 @@ import { outline } from "../query/queries.ts";
 import { checkBudget, checkEncoding } from "../slice/context.ts";
 import { isTestFile } from "../graph/test-code.ts";
 import type { Route } from "../query/routes.ts";
-import { EngineError } from "../../shared/errors.ts";
 import { cite, citeName, citePath } from "../../shared/paths.ts";
 import { planEnvelope, type ChangesEnvelope, type EnvelopePlan } from "./envelope.ts";
 import { computeImpact, createQualifier, graphSymbolOf, IMPACT_LIST_LIMIT, TEST_DEPTH, type Impact, type ImpactItem, type ImpactSource, type RouteImpact } from "./impact.ts";

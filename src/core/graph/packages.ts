@@ -4,8 +4,8 @@
  * receiver, a Rust `impl` block) is a member of that type, and where interfaces are structural a
  * type implements every interface whose methods it has.
  */
-import { defOf, isClassLike, membersOf, stateOf, symbolOf, TYPE_KINDS, type FileState, type GraphContext } from "./context.ts";
-import type { InheritEdge, SymbolNode } from "./model.ts";
+import { defOf, symbolOf, TYPE_KINDS, type FileState, type GraphContext } from "./context.ts";
+import type { SymbolNode } from "./model.ts";
 import { resolveImport } from "./imports.ts";
 
 /** Top-level definitions by name per package, and each type's methods declared outside its body. */

@@ -8,7 +8,7 @@ import { chunkAnswerLayout, envelopeRecord, fitBlocks, type Block, type BlockFor
 import { matchSymbols, findSymbol, suggestNames, symbolRef, type SymbolRef } from "../query/lookup.ts";
 import type { CodeGraph, SymbolNode } from "../graph/model.ts";
 import { outline } from "../query/queries.ts";
-import { searchSymbols, type SearchIndex } from "../search/search.ts";
+import type { SearchIndex } from "../search/search.ts";
 import { EngineError, isEngineError } from "../../shared/errors.ts";
 import { LIMITS } from "../limits.ts";
 import { cite, citeName, normalizeRelative } from "../../shared/paths.ts";
@@ -20,7 +20,7 @@ import { readTaskText, type TaskEvidence } from "../locate/task-text.ts";
 import { findPhrases, type PhraseHit } from "../locate/phrases.ts";
 import { parseTrace, type ParsedTrace } from "./trace.ts";
 import { planContext, type PlannedChunk, type Role } from "./plan.ts";
-import { findRoutes, joinPaths, matchRoutes, type MountLine, type Route } from "../query/routes.ts";
+import { joinPaths, matchRoutes, type MountLine, type Route } from "../query/routes.ts";
 import type { TextIndex } from "../text/text-index.ts";
 import { mayPointAtText, pointedText, settingNotes, textChunk, textTarget } from "./text-seeds.ts";
 
