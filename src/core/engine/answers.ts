@@ -34,6 +34,7 @@ import { searchSymbols, type SearchHit } from "../search/search.ts";
 import { searchText, type TextHit } from "../text/text-index.ts";
 import { textIndexOf } from "./text.ts";
 import { mayPointAtText } from "../slice/text-seeds.ts";
+import { defined } from "../../shared/defined.ts";
 
 /** What the slicer may read and ask for: files through the snapshot's inputs, the search index, the routes, the text index. */
 function contextIO(s: EngineState, graph: CodeGraph, inputs: Inputs): ContextIO {
@@ -193,7 +194,7 @@ export async function answerRunTests(s: EngineState, target: string, opts: RunOp
   if (!runner) {
     throw new EngineError("run_refused", "This host cannot start processes (a browser): tests can only be run from the Node or Deno front ends.", { hint: "Run the commands the tests answer lists in a terminal.", data: { reason: "unsupported" } });
   }
-  const found = await answerTests(s, target, { ...(opts.depth !== undefined ? { depth: opts.depth } : {}), ...(opts.onProgress ? { onProgress: opts.onProgress } : {}), ...(opts.signal ? { signal: opts.signal } : {}) });
+  const found = await answerTests(s, target, { ...defined({ depth: opts.depth }), ...(opts.onProgress ? { onProgress: opts.onProgress } : {}), ...(opts.signal ? { signal: opts.signal } : {}) });
   return runTests(found, runner, opts, await loadTokenCounter("o200k_base"));
 }
 

@@ -10,6 +10,7 @@ import { runIndex, type IndexOptions, type IndexResult } from "./indexer.ts";
 import { ensureHeadroom, HEAP_PER_SYMBOL } from "./memory.ts";
 import { decodeRecord, type Snapshot } from "./snapshot.ts";
 import type { EngineState, PassState } from "./state.ts";
+import { defined } from "../../shared/defined.ts";
 
 /** How long after the first index the settle re-scan starts (lets the first answer go out first). */
 const SETTLE_DELAY_MS = 20;
@@ -151,8 +152,8 @@ async function indexPass(s: EngineState, run: RunOptions, extra: PassKind): Prom
   try {
     watched = extra.watched && touched && s.passes.index ? await watchedFiles(s, s.passes.index.snapshot, touched) : undefined;
     const opts: IndexOptions = {
-      ...run, ...(options.maxFileBytes !== undefined ? { maxFileBytes: options.maxFileBytes } : {}), ...(options.exclude ? { exclude: options.exclude } : {}),
-      ...(options.jobs !== undefined ? { jobs: options.jobs } : {}), ...(extra.repair ? { repair: extra.repair } : {}),
+      ...run, ...defined({ maxFileBytes: options.maxFileBytes }), ...(options.exclude ? { exclude: options.exclude } : {}),
+      ...defined({ jobs: options.jobs }), ...(extra.repair ? { repair: extra.repair } : {}),
       ...(extra.recheck ? { recheck: extra.recheck } : watched ? { recheck: watched } : {}),
     };
     result = watched?.size === 0 ? unchanged(s) : await runIndex(platform, opts, s.passes.index);

@@ -20,6 +20,7 @@ import {
   completenessLines, filterTests, fitPage, fmt, pageInfo, pagingLines, pastTheEnd, plural, summarizeByFile, withUsage,
   type ListArgs, type PageInfo, type TestCodeSummary, type Usage,
 } from "./pages.ts";
+import { defined } from "../../shared/defined.ts";
 
 /** Which way an impact walk goes: up to callers, down to callees, or both. */
 export type ImpactDirection = "up" | "down" | "both";
@@ -160,7 +161,7 @@ export function impactTargets(graph: CodeGraph, target: string, root?: string): 
       const total = graph.records.get(found.path)?.lines;
       const { start, end } = { start: location.start, end: location.end ?? location.start };
       if (start < 1 || (total !== undefined && start > total)) {
-        throw new EngineError("invalid_argument", `${found.path} has ${total ?? "?"} lines; ${start} is not one of them.`, { data: { path: found.path, start, end, ...(total !== undefined ? { totalLines: total } : {}) } });
+        throw new EngineError("invalid_argument", `${found.path} has ${total ?? "?"} lines; ${start} is not one of them.`, { data: { path: found.path, start, end, ...defined({ totalLines: total }) } });
       }
       // Lines name every definition they touch (innermost ones), else the module code around them.
       const touched = fileSymbols(found.path).filter((id) => {
