@@ -131,6 +131,12 @@ export function isCommandDecorator(language: string, decorator: string): boolean
   return languageById(language)?.commandDecorators?.test(decorator) ?? false;
 }
 
+/** Whether method `name` in `file` is a command its file names (LanguageSpec.commandFiles: Django's `handle`). */
+export function isCommandFileMethod(language: string, file: string, name: string): boolean {
+  const rule = languageById(language)?.commandFiles;
+  return rule !== undefined && name === rule.method && rule.path.test(file);
+}
+
 /** Fence tags of text formats that are no language of the index. */
 const DATA_FENCES: Record<string, string> = { ".json": "json", ".md": "markdown", ".toml": "toml", ".yaml": "yaml", ".yml": "yaml", ".sh": "bash" };
 

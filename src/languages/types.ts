@@ -301,6 +301,11 @@ export interface LanguageSpec {
   keywords?: readonly string[];
   /** Decorators that make a definition an entry point: a CLI command, a task, an event handler (`@click.command`). */
   commandDecorators?: RegExp;
+  /**
+   * Files that each define one command, named after the file, and the method that runs it
+   * (Django's `management/commands/<name>.py` with `handle`): entry points of the flows.
+   */
+  commandFiles?: { path: RegExp; method: string };
   /** Fence tags for extensions whose tag is not `fence` (`.jsx` → `jsx`), by lower-case extension with the dot. */
   fenceByExtension?: Readonly<Record<string, string>>;
 }

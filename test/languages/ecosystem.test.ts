@@ -4,8 +4,9 @@
  * `runTests` may start. (These were tables in core and the front ends; the values are the same.)
  */
 import { describe, expect, it } from "vitest";
-import { allKeywords, allResolverConfigs, fenceTag, isCommandDecorator, manifestOf } from "../../src/languages/index.ts";
+import { allKeywords, allResolverConfigs, fenceTag, isCommandDecorator, isCommandFileMethod, manifestOf } from "../../src/languages/index.ts";
 import { allowedRunners } from "../../src/core/evidence/run-command.ts";
+import { memoryEngine } from "../support/platform.ts";
 
 describe("ecosystem knowledge from the language specs", () => {
   it("names a package from each ecosystem's manifest", () => {
@@ -62,5 +63,17 @@ describe("ecosystem knowledge from the language specs", () => {
     expect(new Set(names).size).toBe(names.length);
     expect(names).toEqual(expect.arrayContaining(["pytest", "npm/pnpm/yarn test", "vitest", "jest", "go test", "cargo test", "mvn/gradle test", "dotnet test", "rspec", "phpunit"]));
     expect(names).toHaveLength(10);
+  });
+
+  it("takes a command named by its file from the language (Django's management commands) into the flows", async () => {
+    expect(isCommandFileMethod("python", "shop/management/commands/restock.py", "handle")).toBe(true);
+    expect(isCommandFileMethod("python", "shop/management/restock.py", "handle")).toBe(false);
+    expect(isCommandFileMethod("typescript", "shop/management/commands/restock.ts", "handle")).toBe(false);
+    const { engine } = memoryEngine({
+      "shop/management/commands/restock.py": "class Command:\n    def handle(self):\n        return refill()\n\n\ndef refill():\n    return 1\n",
+    });
+    const { flows } = await engine.flows();
+    expect(flows.map((f) => `${f.kind} ${f.name}`)).toContain("command restock");
+    engine.close();
   });
 });

@@ -4,7 +4,7 @@
  * is named by its entry and ranked by how much code it reaches.
  */
 import { isTestPath, testAt } from "../graph/test-code.ts";
-import { isCommandDecorator } from "../../languages/index.ts";
+import { isCommandDecorator, isCommandFileMethod } from "../../languages/index.ts";
 import type { CodeGraph } from "../graph/model.ts";
 import type { Route } from "../query/routes.ts";
 
@@ -63,8 +63,8 @@ export function entryPoints(graph: CodeGraph, routes: Route[]): EntryPoint[] {
     const decorator = inTest ? undefined : d.decorators?.find((x) => isCommandDecorator(s.language, x));
     if (decorator) at(/command|group|subcommand|callback|cli/.test(decorator) ? "command" : "handler", s.name, s.id);
     else if (!inTest && s.name === "main" && (s.kind === "function" || s.kind === "method")) at("main", s.qualified, s.id);
-    else if (!inTest && s.name === "handle" && s.kind === "method" && /(^|\/)management\/commands\/[^/]+\.py$/.test(s.file)) {
-      at("command", s.file.slice(s.file.lastIndexOf("/") + 1).replace(/\.py$/, ""), s.id); // Django's manage.py commands
+    else if (!inTest && s.kind === "method" && isCommandFileMethod(s.language, s.file, s.name)) {
+      at("command", s.file.slice(s.file.lastIndexOf("/") + 1).replace(/\.[^.]*$/, ""), s.id); // a command named by its file
     }
   }
   testEntries(graph, out);

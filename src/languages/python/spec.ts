@@ -36,6 +36,7 @@ export const python: LanguageSpec = {
   },
   keywords: ["def", "class", "return", "self", "cls", "import", "pass", "none", "true", "false", "async", "await", "elif", "else", "try", "except", "finally", "raise", "break", "continue", "while", "lambda", "yield"],
   commandDecorators: COMMAND_DECORATORS,
+  commandFiles: { path: /(^|\/)management\/commands\/[^/]+\.py$/, method: "handle" },
   rename: pythonRename,
   semantics: {
     exports: "top-level",
