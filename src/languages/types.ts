@@ -297,6 +297,8 @@ export interface LanguageSpec {
    * (`*.csproj`), and the file's name is then the package's. A folder with one is a service on the map.
    */
   manifests?: Readonly<Record<string, RegExp | undefined>>;
+  /** Names its constructors are declared with (`__init__`, `constructor`): a class's brief lists them first. */
+  constructorNames?: readonly string[];
   /** Its keywords: too common in its code to tell anything apart in a search. */
   keywords?: readonly string[];
   /** Decorators that make a definition an entry point: a CLI command, a task, an event handler (`@click.command`). */

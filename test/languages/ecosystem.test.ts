@@ -48,6 +48,12 @@ describe("ecosystem knowledge from the language specs", () => {
     for (const [path, tag] of Object.entries(tags)) expect(fenceTag(path), path).toBe(tag);
   });
 
+  it("knows every language's constructor names, the ones a class's brief lists first", async () => {
+    const { LANGUAGES } = await import("../../src/languages/index.ts");
+    const names = new Set(LANGUAGES.flatMap((l) => l.constructorNames ?? []));
+    expect([...names].sort()).toEqual(["__construct", "__init__", "constructor", "initialize", "new"]);
+  });
+
   it("re-reads each resolver's config files, and knows which decorators are entry points", () => {
     const isConfig = (p: string) => allResolverConfigs().some((r) => r.test(p));
     for (const p of ["tsconfig.json", "web/tsconfig.base.json", "jsconfig.json", "pkg/package.json", "go.mod", "Cargo.toml", "composer.json", "compile_commands.json"]) expect(isConfig(p), p).toBe(true);

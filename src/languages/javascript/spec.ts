@@ -33,6 +33,7 @@ export const javascript: LanguageSpec = {
   testRunners: JS_TEST_RUNNERS,
   testFrameworks: ["jest", "vitest"],
   manifests: { "package.json": /"name"\s*:\s*"([^"]+)"/, "deno.json": /"name"\s*:\s*"([^"]+)"/ },
+  constructorNames: ["constructor"],
   keywords: ["class", "return", "import", "true", "false", "null", "undefined", "let", "const", "var", "function", "this", "async", "await", "else", "try", "throw", "catch", "finally", "break", "continue", "while", "typeof", "instanceof", "yield", "void", "static"],
   commandDecorators: COMMAND_DECORATORS,
   fenceByExtension: { ".jsx": "jsx" },

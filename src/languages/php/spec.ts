@@ -30,6 +30,7 @@ export const php: LanguageSpec = {
   fullDepth: true,
   testRunners: [{ name: "phpunit", matches: (a) => /^(\.\/)?(vendor\/bin\/)?phpunit$/.test(a[0] ?? "") }],
   manifests: { "composer.json": /"name"\s*:\s*"([^"]+)"/ },
+  constructorNames: ["__construct"],
   keywords: ["class", "return", "function", "true", "false", "null", "this", "const", "static", "else", "try", "throw", "catch", "finally", "break", "continue", "while", "public", "private", "protected", "final"],
   importPathJoin: "\\",
   resolver: phpResolver,

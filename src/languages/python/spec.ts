@@ -34,6 +34,7 @@ export const python: LanguageSpec = {
     "setup.py": /name\s*=\s*["']([^"']+)["']/,
     "setup.cfg": /^\s*name\s*=\s*(\S+)/m,
   },
+  constructorNames: ["__init__"],
   keywords: ["def", "class", "return", "self", "cls", "import", "pass", "none", "true", "false", "async", "await", "elif", "else", "try", "except", "finally", "raise", "break", "continue", "while", "lambda", "yield"],
   commandDecorators: COMMAND_DECORATORS,
   commandFiles: { path: /(^|\/)management\/commands\/[^/]+\.py$/, method: "handle" },

@@ -28,6 +28,7 @@ export const ruby: LanguageSpec = {
   fullDepth: true,
   testRunners: [{ name: "rspec", matches: (a) => a[0] === "rspec" || (a[0] === "bundle" && a[1] === "exec" && a[2] === "rspec") }],
   manifests: { Gemfile: undefined },
+  constructorNames: ["initialize", "new"],
   keywords: ["def", "class", "return", "self", "nil", "true", "false", "else", "raise", "break", "while", "yield", "lambda"],
   resolver: rubyResolver,
   homeFile: rubyHomeFile,

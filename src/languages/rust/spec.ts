@@ -32,6 +32,7 @@ export const rust: LanguageSpec = {
   tests: rustTests,
   testRunners: [{ name: "cargo test", matches: (a) => a[0] === "cargo" && a[1] === "test" }],
   manifests: { "Cargo.toml": /^\s*name\s*=\s*"([^"]+)"/m },
+  constructorNames: ["new"],
   keywords: ["fn", "return", "true", "false", "let", "const", "self", "else", "break", "continue", "while", "async", "await", "static"],
   semantics: {
     exports: "top-level",
