@@ -11,7 +11,7 @@ import { fileURLToPath } from "node:url";
 import { playwright } from "@vitest/browser-playwright";
 import { defineConfig } from "vitest/config";
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from "./test/browser/support/chromium.ts";
-import { cliArtifact } from "./test/browser/support/node-commands.ts";
+import { cliArtifact, lspGold } from "./test/browser/support/node-commands.ts";
 
 export default defineConfig({
   test: {
@@ -39,8 +39,8 @@ export default defineConfig({
             provider: playwright({ launchOptions: { executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS } }),
             instances: [{ browser: "chromium" }],
             api: { host: "127.0.0.1" },
-            // Node-side work a test asks for (the CLI as a CI machine runs it): commands.cliArtifact.
-            commands: { cliArtifact },
+            // Node-side work a test asks for (the CLI as a CI machine runs it): commands.cliArtifact, commands.lspGold.
+            commands: { cliArtifact, lspGold },
           },
         },
       },

@@ -65,6 +65,10 @@ export type { ParseWorkerEndpoint, ParseJob, ParseReply } from "./core/engine/pa
 export { fenceTag, LANGUAGES, registerLanguage } from "./languages/index.ts";
 export type { RenamePlan, RenameEdit, RenameWhy, UncertainSite } from "./core/rename/plan.ts";
 export type { PlanFiles, ApplyReport } from "./core/rename/apply.ts";
+export type { DataflowAnswer, SinkReach } from "./core/dataflow/answer.ts";
+export type { FlowStep } from "./core/dataflow/flow.ts";
+export type { DataflowOptions } from "./core/engine/api.ts";
+export type { MermaidMap } from "./core/map/mermaid.ts";
 export { applyEditsToText } from "./core/rename/apply.ts";
 export type { QueryAnswer, QueryOptions, JsonValue } from "./core/query-language/query.ts";
 export { QUERY_LIMITS } from "./core/query-language/query.ts";

@@ -30,8 +30,36 @@ export function shortName(qualified: string): string {
   return parts.length > 2 ? parts.slice(-2).join(".") : local;
 }
 
-function clip(text: string, max: number): string {
-  return text.length > max ? `${text.slice(0, Math.max(1, max - 1))}…` : text;
+let measureCtx: CanvasRenderingContext2D | null | undefined;
+/** Numbers the nodes' clip paths (ids unique in the page). */
+let clipCount = 0;
+
+/**
+ * Width of `text` in the graph's font (`.graph text`: 12 px of the page's monospace), measured with
+ * a canvas; an estimate per character where no canvas is at hand. A fixed 0.62 em per character
+ * cut names a few pixels short of fitting ("OrderService.check…" in a box with room for it).
+ */
+function textWidth(text: string): number {
+  if (measureCtx === undefined) {
+    measureCtx = typeof document === "undefined" ? null : document.createElement("canvas").getContext("2d");
+    if (measureCtx) {
+      const family = getComputedStyle(document.documentElement).getPropertyValue("--mono").trim() || "monospace";
+      measureCtx.font = `${FONT_PX}px ${family}`;
+    }
+  }
+  return measureCtx ? measureCtx.measureText(text).width : text.length * CHAR_PX;
+}
+
+/**
+ * The start of `text` that fits `room` pixels with an ellipsis after it (`cut`), or all of it.
+ * The ellipsis is drawn apart from the node's text (see nodeElement): the text a screen reader
+ * compares with the node's label is then a plain prefix of the name.
+ */
+function clip(text: string, room: number): { text: string; cut: boolean } {
+  if (textWidth(text) <= room) return { text, cut: false };
+  let n = text.length - 1;
+  while (n > 1 && textWidth(`${text.slice(0, n)}…`) > room) n--;
+  return { text: text.slice(0, n), cut: true };
 }
 
 /**
@@ -162,7 +190,7 @@ export function renderNeighbourhood(n: Neighbourhood, o: GraphOptions): HTMLElem
     path.append(svg("title", {}, `${e.sites} call site${e.sites === 1 ? "" : "s"}, confidence ${e.confidence.toFixed(2)}`));
     root.append(path);
   }
-  for (const node of n.nodes) root.append(nodeElement(node, pos.get(node.id)!, nodeH, files.get(node.id), o));
+  for (const node of n.nodes) root.append(...nodeElement(node, pos.get(node.id)!, nodeH, files.get(node.id), o));
 
   const hidden = n.hidden.callers + n.hidden.callees;
   const counts = [n.hidden.callers ? `${n.hidden.callers} more caller${n.hidden.callers === 1 ? "" : "s"}` : "", n.hidden.callees ? `${n.hidden.callees} more callee${n.hidden.callees === 1 ? "" : "s"}` : ""].filter(Boolean).join(" and ");
@@ -182,15 +210,19 @@ export function renderNeighbourhood(n: Neighbourhood, o: GraphOptions): HTMLElem
   );
 }
 
-/** One node: a box with its short name, the file when the name is shared, the bundle mark. */
-function nodeElement(node: NeighbourNode, p: Box, nodeH: number, file: string | undefined, o: GraphOptions): SVGGElement {
+/**
+ * One node: a box with its short name, the file when the name is shared, the bundle mark; and,
+ * beside it in the picture, the ellipses of a cut name or file (hidden from screen readers).
+ */
+function nodeElement(node: NeighbourNode, p: Box, nodeH: number, file: string | undefined, o: GraphOptions): SVGElement[] {
   const bundled = o.inBundle(node);
   const pickable = node.role !== "center";
-  const chars = Math.max(4, Math.floor((p.w - 16) / CHAR_PX));
-  const name = clip(shortName(node.qualified), chars);
-  const fileShown = file === undefined ? undefined : clip(file, chars);
-  // The spoken name starts with the text on screen (WCAG 2.5.3, label in name), then says the rest.
-  const seen = fileShown ? `${name} ${fileShown}` : name;
+  const room = Math.max(4 * CHAR_PX, p.w - 16);
+  const nameClip = clip(shortName(node.qualified), room);
+  const fileClip = file === undefined ? undefined : clip(file, room);
+  // The spoken name is the whole name (what is on screen is its start: WCAG 2.5.3, label in name),
+  // never the cut one with its ellipsis, then says the rest.
+  const seen = file ? `${shortName(node.qualified)} ${file}` : shortName(node.qualified);
   const said = `${seen}: ${node.role === "both" ? "caller and callee" : node.role}, ${node.qualified}, ${node.kind} at ${node.path}:${node.line}${bundled ? `, ${bundled === "outline" ? "outline" : "code"} in the bundle` : ""}`;
   const g = svg("g", {
     class: `node ${node.role}${bundled ? " in-bundle" : ""}${bundled === "outline" ? " outline" : ""}`,
@@ -204,12 +236,30 @@ function nodeElement(node: NeighbourNode, p: Box, nodeH: number, file: string | 
     ...(pickable ? { tabindex: 0 } : {}),
   });
   // One text: the name, a space, the file on the line under it (so the text reads "name file").
-  const text = svg("text", { "text-anchor": "middle" }, svg("tspan", { x: p.w / 2, y: file ? 17 : nodeH / 2 + 4, class: "name" }, name));
-  if (fileShown) text.append(" ", svg("tspan", { x: p.w / 2, y: 34, class: "file" }, fileShown));
+  // A name too wide for its box is written whole (what a screen reader compares with the label)
+  // and clipped where it no longer fits, with an ellipsis drawn after it outside the node.
+  const nameY = file ? 17 : nodeH / 2 + 4;
+  const line = (c: { cut: boolean }) => (c.cut ? { x: 8, "text-anchor": "start", "data-cut": "true" } : { x: p.w / 2, "text-anchor": "middle" });
+  const clipId = `graph-clip-${++clipCount}`;
+  const text = svg("text", { "clip-path": `url(#${clipId})` }, svg("tspan", { ...line(nameClip), y: nameY, class: "name" }, shortName(node.qualified)));
+  if (file !== undefined) text.append(" ", svg("tspan", { ...line(fileClip!), y: 34, class: "file" }, file));
+  const rowH = file ? 22 : nodeH;
+  const row = (c: { text: string; cut: boolean }, y: number, h: number) =>
+    svg("rect", c.cut ? { x: 8, y, width: textWidth(c.text), height: h } : { x: 0, y, width: p.w, height: h });
+  const clipPath = svg("clipPath", { id: clipId, clipPathUnits: "userSpaceOnUse" }, row(nameClip, 0, rowH));
+  if (fileClip) clipPath.append(row(fileClip, rowH, nodeH - rowH));
+  const ellipses: SVGElement[] = [];
+  const ellipsis = (c: { text: string; cut: boolean }, y: number, cls: string) => {
+    if (c.cut) ellipses.push(svg("text", { x: p.x + 8 + textWidth(c.text), y: p.y + y, class: `ellipsis ${cls}${node.role === "center" ? " on-center" : ""}`, "aria-hidden": "true", "pointer-events": "none" }, "…"));
+  };
+  ellipsis(nameClip, nameY, "name");
+  if (fileClip) ellipsis(fileClip, 34, "file");
   g.append(
     svg("title", {}, `${node.qualified}\n${node.kind} at ${node.path}:${node.line}${bundled ? `\n${bundled === "outline" ? "Outline" : "Code"} in the bundle` : ""}${pickable ? "\nClick to centre the picture here" : ""}`),
     svg("rect", { width: p.w, height: nodeH, rx: 6 }),
     text,
+    // After the box: the node's first rect is its box (styles and tests find it so).
+    clipPath,
   );
   if (bundled) g.append(svg("rect", { class: "bundle-mark", x: 2, y: 4, width: 5, height: nodeH - 8, rx: 2 }));
   if (pickable) {
@@ -221,5 +271,5 @@ function nodeElement(node: NeighbourNode, p: Box, nodeH: number, file: string | 
       o.onPick(node);
     });
   }
-  return g;
+  return [g, ...ellipses];
 }

@@ -13,7 +13,10 @@ import type { OpenAnswer, ProjectSource, StoreChoice, WorkerProgress } from "../
 import type { ContextAnswer, IndexSummary, RepoMap, SearchHit } from "../../src/index.ts";
 import { byId, debounce, fmt, h, replace } from "./dom.ts";
 import { fromDrop, fromFileList, type Picked } from "./drop.ts";
+import type { CodeView } from "./editor.ts";
+import type { Place } from "./editor-services.ts";
 import { renderNeighbourhood, shortName } from "./graph.ts";
+import { progressView } from "./progress.ts";
 import type { Neighbourhood, NeighbourNode } from "../../src/worker/index.ts";
 import {
   canRead, folderHandle, forgetFolder, loadSaved, loadState, MAX_UNFINISHED, namespaceOf, newId, rememberFolder, saveState, type SavedProject, type SavedState,
@@ -200,14 +203,16 @@ function panelError(slot: HTMLElement, error: unknown, doing: string): void {
 
 /** The engine's suggestions ("Did you mean …?") as links that slice the context of each. */
 function suggestionLinks(error: unknown): HTMLElement | null {
-  const raw = (error as { data?: { suggestions?: unknown } })?.data?.suggestions;
+  // Suggestions for an unknown name; candidates when a name matches several symbols.
+  const data = (error as { data?: { suggestions?: unknown; candidates?: unknown } })?.data;
+  const raw = data?.suggestions ?? data?.candidates;
   if (!Array.isArray(raw)) return null;
   const targets = raw
     .map((x) => (typeof x === "string" ? x : typeof (x as { qualified?: unknown })?.qualified === "string" ? (x as { qualified: string }).qualified : undefined))
     .filter((x): x is string => x !== undefined)
     .slice(0, 8);
   if (!targets.length) return null;
-  return h("span", { class: "suggestions" }, "Try: ", targets.map((t, i) => [i ? ", " : "", symbolButton(t, t, `Slice the context of ${t}`)]).flat());
+  return h("span", { class: "suggestions" }, data?.candidates ? " Pick one: " : "Try: ", targets.map((t, i) => [i ? ", " : "", symbolButton(t, t, `Slice the context of ${t}`)]).flat());
 }
 
 function clearPanelError(slot: HTMLElement): void {
@@ -223,6 +228,52 @@ let storeNoticeShown = false;
 const engine = createWorkerEngine(new Worker(new URL("./engine.worker.ts", import.meta.url), { type: "module" }), {
   onNotice: (notice: StoreNotice) => showStoreNotice(notice),
 });
+
+// ---------------------------------------------------------------------------------------------
+// The code view: files and the editor, answered by the engine worker's language server
+
+// Definition, references, hover and calls go through the browser language server in the engine worker.
+// The editor and the protocol client are most of the page's script (see docs/browser.md): they load
+// in a chunk of their own while the page opens, so the buttons and the engine start without them.
+const codeModules = Promise.all([import("./editor.ts"), import("./lsp-services.ts")]);
+const editorServices = codeModules.then(([, lsp]) => lsp.lspEditorServices(engine));
+const codeView: Promise<CodeView> = Promise.all([codeModules, editorServices]).then(([[editor], services]) => editor.createCodeView({
+  panel: byId("code-panel"),
+  tree: byId("code-tree"),
+  title: byId("code-path"),
+  editor: byId("code-editor"),
+  results: byId("code-results"),
+  status: byId("code-status"),
+  back: byId<HTMLButtonElement>("code-back"),
+  forward: byId<HTMLButtonElement>("code-forward"),
+  actions: byId("code-actions"),
+  quickOpen: byId<HTMLDialogElement>("quick-open"),
+  quickInput: byId<HTMLInputElement>("quick-input"),
+  quickList: byId("quick-list"),
+}, services, {
+  onSymbol: (symbol) => select(symbol, { fromEditor: true }),
+  // Copy context and quick open's symbols go through the language server too (codeslice/context, workspace/symbol).
+  context: async (symbol) => {
+    const a = await services.context(symbol, Number(ui.budget.value));
+    return { text: a.text, tokens: a.usage.tokens };
+  },
+  searchSymbols: (query) => services.symbols(query),
+}));
+
+codeView.catch((error) => say("error", "The code editor did not load.", (error as Error)?.message ?? String(error), "Reload the page to fetch it again; the other panels work without it.", "editor_unavailable"));
+const none = () => undefined;
+
+/** The code view's commands, run in call order once its chunk is loaded (nothing when it failed to load). */
+const code = {
+  open: (place: Place, options?: { reveal?: boolean }) => codeView.then((c) => c.open(place, options), none),
+  reset: () => void codeView.then((c) => c.reset(), none),
+  setFiles: (paths: string[]) => void codeView.then((c) => c.setFiles(paths), none),
+};
+
+/** Lists the project's files in the code view (after every index run). */
+async function showFiles(signal?: AbortSignal): Promise<void> {
+  code.setFiles(await (await editorServices).files(signal));
+}
 
 function showStoreNotice(notice: StoreNotice): void {
   setStoreBadge(notice.backend);
@@ -242,21 +293,6 @@ function setStoreBadge(backend: StoreBackend): void {
 
 let busy: AbortController | undefined;
 
-function progressText(p: WorkerProgress): string {
-  switch (p.phase) {
-    case "unpack":
-      return `Unpacking ${fmt(p.done)}${p.total !== undefined ? ` of ${fmt(p.total)}` : ""} files…`;
-    case "save":
-      return `Saving ${fmt(p.done)} of ${fmt(p.total ?? 0)} files for the next visit…`;
-    case "scan":
-      return `Listing files… ${fmt(p.done)} found`;
-    case "parse":
-      return `Indexing ${fmt(p.done)}${p.total !== undefined ? ` of ${fmt(p.total)}` : ""} source files…`;
-    case "graph":
-      return "Linking calls and imports…";
-  }
-}
-
 function startBusy(label: string): AbortController {
   busy?.abort();
   const controller = new AbortController();
@@ -269,11 +305,14 @@ function startBusy(label: string): AbortController {
 }
 
 function onProgress(p: WorkerProgress): void {
-  ui.progressText.textContent = progressText(p);
-  if (p.total) {
-    ui.progressBar.max = p.total;
-    ui.progressBar.value = p.done;
+  const view = progressView(p);
+  ui.progressText.textContent = view.text;
+  if (view.max !== undefined && view.value !== undefined) {
+    ui.progressBar.max = view.max;
+    ui.progressBar.value = view.value;
   } else ui.progressBar.removeAttribute("value");
+  // The last run's time must not sit beside a bar for this one.
+  ui.indexTime.value = "indexing…";
 }
 
 function endBusy(controller: AbortController): void {
@@ -310,7 +349,13 @@ function resetPanels(): void {
   for (const o of [ui.files, ui.symbols, ui.parsed, ui.reused]) o.value = "0";
   ui.indexTime.value = "–";
   replace(ui.map, h("p", { class: "empty" }, "Indexing…"));
+  // What was typed for the last project means nothing in the next one.
+  runSearch.cancel();
+  searchRun?.abort();
+  ui.search.value = "";
+  ui.target.value = "";
   ui.results.replaceChildren();
+  ui.results.removeAttribute("aria-busy");
   delete ui.results.dataset.query;
   clearContext();
   for (const slot of [ui.searchError, ui.contextError, ui.graphError, ui.impactError, ui.snippetError]) clearPanelError(slot);
@@ -320,6 +365,7 @@ function resetPanels(): void {
   replace(ui.graph, h("p", { class: "empty" }, "Pick a symbol to see who calls it and what it calls."));
   ui.snippetTitle.textContent = "Lines";
   replace(ui.snippet, h("span", { class: "empty" }, "Open a chunk to read its lines."));
+  code.reset();
 }
 
 const sameProject = (a: SavedProject | undefined, b: SavedProject) => a !== undefined && namespaceOf(a) === namespaceOf(b);
@@ -330,17 +376,20 @@ const sameProject = (a: SavedProject | undefined, b: SavedProject) => a !== unde
  * error or a cancel marks it `failed`, and a failed project is offered, never re-opened by itself.
  * `attempts` counts unfinished starts (see MAX_UNFINISHED).
  */
-async function openProject(source: ProjectSource, project: SavedProject, label: string, attempts = 1): Promise<void> {
+async function openProject(source: ProjectSource, project: SavedProject, label: string, attempts = 1, keepMessages = false): Promise<void> {
   const controller = startBusy(`Opening ${label}…`);
-  clearMessages();
+  if (!keepMessages) clearMessages();
   storeNoticeShown = false;
   resetPanels();
   ui.reopen.hidden = true;
   ui.projectLabel.textContent = label;
   const previous = current;
   current = undefined;
+  let openedNew = false;
+  let restore: SavedProject | undefined;
   try {
     const opened = await engine.open(source, storeFor(project), { signal: controller.signal, onProgress, ...(jobs ? { jobs } : {}) });
+    openedNew = true;
     lastOpened = opened;
     describeOpened(opened);
     await discard(previous && previous !== project ? previous : loadSaved(), project);
@@ -356,15 +405,22 @@ async function openProject(source: ProjectSource, project: SavedProject, label: 
       });
     }
     ui.progressText.textContent = "Indexing…";
+    const started = performance.now();
     const summary = await engine.index({ signal: controller.signal, onProgress });
     describeIndex(summary, opened);
+    mapping();
     // Ask the browser not to evict the index under storage pressure (Chromium decides without a prompt).
     if (opened.store.backend !== "memory") void navigator.storage?.persist?.().catch(() => false);
     ui.workspace.dataset.state = "ready";
     document.body.dataset.indexed = "true";
-    ui.saveIndex.disabled = false;
-    await showMap(controller.signal);
-    if (keepable) saveState({ project, status: "ready", attempts: 0 });
+    // An empty project has no index worth a file, and nothing to bring back after a reload.
+    const empty = summary.sourceFiles === 0;
+    ui.saveIndex.disabled = empty;
+    if (empty) replace(ui.map, h("p", { class: "empty" }, "No source files to map."));
+    else await showMap(controller.signal);
+    indexed(started);
+    if (keepable && !empty) saveState({ project, status: "ready", attempts: 0 });
+    else if (empty && sameProject(loadSaved(), project)) saveState(undefined);
     if (pendingTarget) {
       ui.target.value = pendingTarget;
       pendingTarget = undefined;
@@ -385,9 +441,22 @@ async function openProject(source: ProjectSource, project: SavedProject, label: 
       saveState({ project, status: "failed", attempts: saved!.attempts, failure });
       report(error, `Opening ${label}`, recoveryActions(project));
     } else report(error, `Opening ${label}`);
+    // The new project never opened (a damaged archive, say): the one before comes back as it was,
+    // from its stored index, rather than leaving an empty page whose panels answer nothing.
+    if (!openedNew && previous && previous !== project && (error as { code?: string })?.code !== "cancelled") restore = previous;
   } finally {
     endBusy(controller);
   }
+  if (restore) await reopenQuietly(restore);
+}
+
+/** Opens `project` again from its kept files and stored index, keeping the messages on screen. */
+async function reopenQuietly(project: SavedProject): Promise<void> {
+  const label = project.kind === "sample" ? SAMPLE_LABEL : project.label;
+  if (project.kind === "sample") return openProject({ kind: "files", files: SAMPLE_FILES, label }, project, label, 1, true);
+  if (project.kind === "persisted") return openProject({ kind: "persisted", id: project.id, label }, project, label, 1, true);
+  const handle = await folderHandle(project.id);
+  if (handle && (await canRead(handle, false).catch(() => false))) return openProject({ kind: "handle", handle, label: handle.name }, project, label, 1, true);
 }
 
 /** What a project that could not be opened offers: index it again from its files, or delete it. */
@@ -437,12 +506,25 @@ function describeOpened(opened: OpenAnswer): void {
   }
 }
 
+/**
+ * The index is written; the code graph and the map are still to come (on a big project that is
+ * most of the wait, seconds after the last file is parsed): the bar says so, with no count.
+ */
+function mapping(): void {
+  ui.progressText.textContent = "Linking calls and imports and drawing the map…";
+  ui.progressBar.removeAttribute("value");
+}
+
+/** The time shown once the project answers: from the start of indexing to the map on screen. */
+function indexed(started: number): void {
+  ui.indexTime.value = `${fmt(Math.round(performance.now() - started))} ms`;
+}
+
 function describeIndex(s: IndexSummary, opened: OpenAnswer): void {
   ui.files.value = fmt(s.files);
   ui.symbols.value = fmt(s.symbols);
   ui.parsed.value = String(s.parsed);
   ui.reused.value = String(s.reused);
-  ui.indexTime.value = `${fmt(s.durationMs)} ms`;
   ui.projectLabel.textContent = opened.label;
   // A grammar that failed to load leaves its language out; the rest of the project is indexed.
   const noGrammar = s.skipped.filter((f) => f.reason === "grammar_unavailable");
@@ -467,10 +549,27 @@ function describeIndex(s: IndexSummary, opened: OpenAnswer): void {
   if (s.sourceFiles === 0) say("warning", "No source files.", `Nothing here is in a supported language (${opened.languages.join(", ")}).`, undefined, "no_source");
 }
 
+/** Whether `file` starts as a zip does (a local file header, or the end record of an empty zip). */
+async function looksLikeZip(file: Blob): Promise<boolean> {
+  const head = new Uint8Array(await file.slice(0, 4).arrayBuffer());
+  return head.length === 4 && head[0] === 0x50 && head[1] === 0x4b && ((head[2] === 3 && head[3] === 4) || (head[2] === 5 && head[3] === 6) || (head[2] === 7 && head[3] === 8));
+}
+
+/** The same zip (name, size, time) gets the same id, so opening it again finds its index. */
+async function zipId(file: File): Promise<string> {
+  const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(`${file.name}\0${file.size}\0${file.lastModified}`));
+  return `zip${[...new Uint8Array(digest).slice(0, 8)].map((b) => b.toString(16).padStart(2, "0")).join("")}`;
+}
+
 async function openPicked(picked: Picked): Promise<void> {
   if (picked.kind === "nothing") return;
   if (picked.kind === "folder") return openFolder(picked.handle);
-  const id = newId();
+  if (picked.kind === "zip" && !(await looksLikeZip(picked.file))) {
+    // Checked before the open: a file that is no zip must not close the project that is open.
+    say("error", "That is not a zip archive.", `${picked.file.name} is not a zip archive: it does not start as one does.`, current ? "The open project is unchanged. Pick a .zip archive, a folder or source files." : "Pick a .zip archive, a folder or source files.", "not_a_zip");
+    return;
+  }
+  const id = picked.kind === "zip" ? await zipId(picked.file) : newId();
   const project: SavedProject = { kind: "persisted", id, label: picked.kind === "zip" ? picked.file.name : picked.label };
   const limits = { maxFiles: MAX_UPLOAD_FILES };
   const source: ProjectSource = picked.kind === "zip"
@@ -494,10 +593,11 @@ function openSample(): Promise<void> {
 async function showMap(signal?: AbortSignal): Promise<void> {
   const map = await engine.map({ budget: 1500, ...(signal ? { signal } : {}) });
   renderMap(map);
+  await showFiles(signal);
 }
 
 function symbolButton(label: string, target: string, title?: string): HTMLButtonElement {
-  return h("button", { type: "button", class: "link", title: title ?? target, onclick: () => select(target) }, label);
+  return h("button", { type: "button", class: "link", title: title ?? target, onclick: () => select(target, { reveal: true }) }, label);
 }
 
 function renderMap(map: RepoMap): void {
@@ -517,18 +617,25 @@ let searchRun: AbortController | undefined;
 const runSearch = debounce(async (query: string) => {
   searchRun?.abort();
   if (!current || query.trim() === "") {
+    ui.results.removeAttribute("aria-busy");
     ui.results.replaceChildren();
     delete ui.results.dataset.query;
     clearPanelError(ui.searchError);
     return;
   }
   const controller = (searchRun = new AbortController());
+  // The first search on a big project builds the word index (seconds): say so at once.
+  ui.results.setAttribute("aria-busy", "true");
+  ui.results.querySelector("li.searching")?.remove();
+  ui.results.prepend(h("li", { class: "empty searching" }, `Searching for “${query.trim()}”…`));
   try {
     const hits = await engine.search(query, { limit: 20, signal: controller.signal });
+    ui.results.removeAttribute("aria-busy");
     clearPanelError(ui.searchError);
     renderHits(hits, query);
   } catch (error) {
     if ((error as { code?: string }).code === "cancelled") return;
+    ui.results.removeAttribute("aria-busy");
     ui.results.replaceChildren();
     delete ui.results.dataset.query;
     panelError(ui.searchError, error, "Search");
@@ -544,7 +651,7 @@ function renderHits(hits: SearchHit[], query: string): void {
     return;
   }
   replace(ui.results, hits.map((hit) => h("li", {},
-    h("button", { type: "button", class: "hit", "data-qualified": hit.qualified, onclick: () => select(hit.qualified) },
+    h("button", { type: "button", class: "hit", "data-qualified": hit.qualified, onclick: () => select(hit.qualified, { reveal: true }) },
       h("span", { class: "kind" }, hit.kind), " ", h("strong", {}, shortName(hit.qualified)),
       h("span", { class: "where" }, ` ${hit.path}:${hit.line}`),
       hit.signature ? h("code", { class: "sig" }, hit.signature) : null),
@@ -601,16 +708,20 @@ async function runContext(how: GraphMove = {}): Promise<void> {
     if ((error as { code?: string }).code === "cancelled") return;
     clearContext();
     panelError(ui.contextError, error, "Slicing the context");
+    // The graph and impact belonged to the last target: they must not stand beside this error.
+    clearGraph("Pick one symbol to see who calls it and what it calls.");
     document.body.dataset.context = "error";
-    document.body.dataset.graph = "kept";
     return;
   }
   clearPanelError(ui.contextError);
   renderContext(answer);
   document.body.dataset.context = "ready";
   const seed = answer.seeds[0];
+  if (seed && !how.fromEditor) void code.open({ path: seed.path, line: seed.line, symbol: seed.qualified }, { reveal: how.reveal === true });
   if (seed && answer.resolvedAs !== "file") await showGraph(seed.qualified, controller.signal, how);
-  else document.body.dataset.graph = "kept";
+  else clearGraph(answer.resolvedAs === "file"
+    ? `${target} is a file: pick one of its symbols (in the code view or the chunks) to see its callers, callees and impact.`
+    : "This answer has no single symbol to draw.");
 }
 
 /** Opens a chunk's lines ("path:start-end") or slices the context of a handle. */
@@ -686,6 +797,10 @@ async function showImpact(symbol: string, signal: AbortSignal): Promise<void> {
 /** How the picture gets to a centre: `back` when Back chose it (not recorded in the history again). */
 interface GraphMove {
   back?: boolean;
+  /** The editor chose the symbol: it already shows where, so the slice does not move it. */
+  fromEditor?: boolean;
+  /** Scroll the editor into view once it shows the symbol (a pick from a list); a graph pick stays put. */
+  reveal?: boolean;
 }
 
 /** Neighbours drawn per side at first; "show all" asks for as many as the engine lists at once (LIMITS.page.max). */
@@ -703,6 +818,22 @@ let graphShown: { n: Neighbourhood; all: boolean } | undefined;
 /** The centres shown before this one, newest last: what Back returns to. */
 const graphHistory: string[] = [];
 let graphRun: AbortController | undefined;
+
+/** Empties the graph and impact (their symbol is no longer the selection), saying why. */
+function clearGraph(note: string): void {
+  graphRun?.abort();
+  if (graphShown) {
+    const before = graphShown.n.center.qualified;
+    if (graphHistory.at(-1) !== before) graphHistory.push(before);
+  }
+  graphShown = undefined;
+  showBack();
+  clearPanelError(ui.graphError);
+  clearPanelError(ui.impactError);
+  replace(ui.graph, h("p", { class: "empty" }, note));
+  replace(ui.impact, h("span", { class: "empty" }, "Pick a symbol to see what a change to it could break."));
+  document.body.dataset.graph = "cleared";
+}
 
 /** Draws the neighbourhood of `symbol` (the context's seed), keeping "show all" when the centre stays. */
 async function showGraph(symbol: string, signal: AbortSignal, how: GraphMove = {}): Promise<void> {
@@ -814,6 +945,7 @@ new ResizeObserver(() => {
 }).observe(ui.graph);
 
 async function openLines(path: string, start: number, end: number): Promise<void> {
+  void code.open({ path, line: start });
   try {
     const s = await engine.snippet(path, start, end, { maxLines: 400 });
     clearPanelError(ui.snippetError);
@@ -899,9 +1031,12 @@ ui.indexInput.addEventListener("change", async () => {
   try {
     await importIndexFile(file, controller.signal);
     ui.progressText.textContent = "Indexing…";
+    const started = performance.now();
     const summary = await engine.index({ signal: controller.signal, onProgress });
     describeIndex(summary, lastOpened);
+    mapping();
     await showMap(controller.signal);
+    indexed(started);
   } catch (error) {
     report(error, `Loading ${file.name}`);
   } finally {

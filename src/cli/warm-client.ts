@@ -20,8 +20,8 @@ export const SERVED_COMMANDS: ReadonlySet<string> = new Set(["map", "context", "
 /** Every flag of the command table that takes a value (test/cli/warm-server.test.ts checks it against the table). */
 export const VALUE_FLAGS: ReadonlySet<string> = new Set([
   "apply", "base", "budget", "cache-dir", "config", "cursor", "depth", "diff", "direction", "encoding", "export", "format", "head", "import", "jobs", "k", "kind",
-  "limit", "log-level", "max-file-bytes", "max-hops", "max-matches", "max-response-tokens", "method", "min-confidence", "out", "paths", "prefix", "print-config",
-  "project", "root", "tests", "time", "time-ms", "timeout",
+  "limit", "line", "log-level", "max-file-bytes", "max-hops", "max-matches", "max-response-tokens", "method", "min-confidence", "out", "paths", "prefix", "print-config",
+  "project", "root", "tests", "time", "time-ms", "timeout", "var",
 ]);
 
 /** A command line the server may answer: the project it is about. */

@@ -310,12 +310,53 @@ export interface LanguageSpec {
   commandFiles?: { path: RegExp; method: string };
   /** Fence tags for extensions whose tag is not `fence` (`.jsx` → `jsx`), by lower-case extension with the dot. */
   fenceByExtension?: Readonly<Record<string, string>>;
+  /** Present for the languages statement-level data flow reads (see DataflowRules). */
+  dataflow?: DataflowRules;
 }
 
 /** A test command `runTests` may start: its name, and whether an argv is one of its command lines. */
 export interface AllowedRunner {
   name: string;
   matches(argv: readonly string[]): boolean;
+}
+
+/** What a data-flow sink does with what reaches it. */
+export type SinkKind = "sql" | "exec" | "file" | "html";
+
+/**
+ * What statement-level data flow (`core/dataflow`) reads in one language's syntax tree, and the
+ * patterns its web frameworks use for user input and for the calls input must not reach
+ * unchecked. Node types and field names are the grammar's; patterns match an expression's text
+ * with whitespace removed.
+ */
+export interface DataflowRules {
+  /** Node types of functions (a nested one is read as part of the function that holds it). */
+  functions: readonly string[];
+  /** Node types of statement blocks: a definition inside one reaches only what the block holds. */
+  blocks: readonly string[];
+  /** Node types that name a variable. */
+  identifiers: readonly string[];
+  /** Bindings: `type` with the field holding the target and the one holding the value ("" = first named child). */
+  assignments: readonly { type: string; target: string; value: string; augmented?: boolean; loop?: boolean }[];
+  /** Calls: node type and the fields of the callee and of the argument list. */
+  call: { type: string; function: string; arguments: string };
+  /** Member access: node type and the field of the object (`a` in `a.b`). */
+  member: { type: string; object: string; property: string };
+  /** Node types of return statements. */
+  returns: readonly string[];
+  /** Identifiers that are not a read of a variable: [parent type, field] (`b` in Python's `a.b`, `k` in `f(k=1)`). */
+  notUses: readonly (readonly [string, string])[];
+  /** Parameter node types whose pattern is a field (`required_parameter` → `pattern`), else the first identifier. */
+  parameterFields: Readonly<Record<string, string>>;
+  /** Where user input enters: matched against member expressions (`request.form`, `c.req.json`). */
+  sources: readonly { pattern: RegExp; label: string }[];
+  /** Calls input should not reach unchecked: matched against a call's callee text. */
+  sinks: readonly { pattern: RegExp; kind: SinkKind }[];
+  /**
+   * For a route handler, whether a parameter (its text, annotation and default included) is
+   * filled by the framework from the request (path, query, body); absent: no parameter is.
+   */
+  routeParameter?: (text: string) => boolean;
 }
 
 /**

@@ -23,6 +23,16 @@ function parentOf(path: string): string {
   return slash < 0 ? "" : path.slice(0, slash);
 }
 
+/** Options of {@link OverlayFileSystem}. */
+export interface OverlayOptions {
+  /**
+   * The base never changes (a tree held in memory: a zip, dropped files, a sample): the overlay
+   * then offers a watcher of its own, which reports only the overlay's edits, so an engine that
+   * watches re-indexes just the edited file instead of re-scanning the tree before every answer.
+   */
+  unchanging?: boolean;
+}
+
 /** A FileSystem that answers open documents' paths from their unsaved text. */
 export class OverlayFileSystem implements FileSystem {
   readonly rootLabel: string;
@@ -32,12 +42,12 @@ export class OverlayFileSystem implements FileSystem {
   private readonly listeners = new Set<Listener>();
   private lastMtime = 0;
 
-  constructor(private readonly base: FileSystem) {
+  constructor(private readonly base: FileSystem, options: OverlayOptions = {}) {
     this.rootLabel = base.rootLabel;
     if (base.lstatMany) this.lstatMany = (paths) => this.overlayStats(paths);
-    // Without a watcher of the base the engine re-scans on every refresh, and a scan takes the
-    // overlay's stat (readDir, lstatMany) like any file's.
-    if (base.watch) this.watch = (dirs, onChange) => this.watchBoth(dirs, onChange);
+    // Without a watcher (of the base, or of an unchanging base's overlay alone) the engine
+    // re-scans on every refresh, and a scan takes the overlay's stat (readDir, lstatMany) like any file's.
+    if (base.watch || options.unchanging) this.watch = (dirs, onChange) => this.watchBoth(dirs, onChange);
   }
 
   /** Lays `text` over `path` (workspace-relative) and tells the watchers the file changed. */
@@ -88,7 +98,7 @@ export class OverlayFileSystem implements FileSystem {
   }
 
   private watchBoth(dirs: string[], onChange: (path: string) => void): { close(): void } {
-    const handle = this.base.watch!(dirs, onChange);
+    const handle = this.base.watch ? this.base.watch(dirs, onChange) : { close() {} };
     const listener: Listener = { dirs: new Set(dirs), onChange };
     this.listeners.add(listener);
     return {

@@ -1,7 +1,7 @@
 /**
  * serveLsp(connection, options): wires the handlers (handlers.ts) to a language server connection
- * of any transport: the stdio one (stdio.ts) or, later, a browser worker's
- * (`vscode-languageserver/browser`). Open documents feed the overlay; the first index starts once
+ * of any transport: the stdio one (stdio.ts) or a browser worker's message port (browser.ts,
+ * `vscode-languageserver/browser`). Open documents feed the overlay; the first index starts once
  * the client is initialized, with work-done progress when the client supports it; each request's
  * cancellation becomes an AbortSignal and its failures become protocol errors with the next step.
  */
@@ -16,10 +16,17 @@ import { RequestCancelledError, type LspHandlers, type RequestContext } from "./
 /** The command a resolved code lens carries; the server answers it with the lens's locations. */
 export const SHOW_REFERENCES_COMMAND = "codeslice.showReferences";
 
+/**
+ * Where a connection's handlers come from: one set for the whole connection, or a function asked
+ * before every request (a host whose open project can change, as the engine worker's: the handlers
+ * of the project open now). When it hands back another set, the open documents are laid over it.
+ */
+export type HandlersSource = LspHandlers | (() => Promise<LspHandlers>);
+
 /** Options of {@link serveLsp}. */
 export interface ServeLspOptions {
   /** Makes the handlers for the project the client opened (its root URI, the first workspace folder's, or undefined). */
-  createHandlers(rootUri: string | undefined, params: InitializeParams): Promise<LspHandlers> | LspHandlers;
+  createHandlers(rootUri: string | undefined, params: InitializeParams): Promise<HandlersSource> | HandlersSource;
   version: string;
   log?: (level: "info" | "warn" | "error", message: string) => void;
 }
@@ -102,14 +109,26 @@ function rootOf(params: InitializeParams): string | undefined {
 /** Serves the language server on `connection` until the client exits. */
 export function serveLsp(connection: Connection, options: ServeLspOptions): void {
   const log = options.log ?? (() => {});
-  let handlers: Promise<LspHandlers> | undefined;
+  let source: Promise<HandlersSource> | undefined;
   let progressOk = false;
-  const ready = () => handlers ?? Promise.reject(new ResponseError(ErrorCodes.ServerNotInitialized, "The server is not initialized yet."));
+  const documents = new TextDocuments(TextDocument);
+  let current: LspHandlers | undefined;
+  const ready = async (): Promise<LspHandlers> => {
+    if (!source) throw new ResponseError(ErrorCodes.ServerNotInitialized, "The server is not initialized yet.");
+    const got = await source;
+    const h = typeof got === "function" ? await got() : got;
+    if (h !== current) {
+      // New handlers (the first, or another project's): the editor's unsaved text goes over them too.
+      for (const doc of documents.all()) h.changed(doc.uri, doc.getText());
+      current = h;
+    }
+    return h;
+  };
 
   connection.onInitialize(async (params): Promise<InitializeResult> => {
     progressOk = params.capabilities.window?.workDoneProgress === true;
-    handlers = Promise.resolve(options.createHandlers(rootOf(params), params));
-    await handlers;
+    source = Promise.resolve(options.createHandlers(rootOf(params), params));
+    await source;
     return {
       serverInfo: { name: "codeslice", version: options.version },
       capabilities: {
@@ -121,7 +140,7 @@ export function serveLsp(connection: Connection, options: ServeLspOptions): void
     };
   });
   connection.onInitialized(() => void firstIndex(connection, ready, progressOk, log));
-  wireDocuments(connection, ready);
+  wireDocuments(connection, documents, ready);
   wireRequests(connection, ready);
   connection.listen();
 }
@@ -145,8 +164,7 @@ async function firstIndex(connection: Connection, ready: () => Promise<LspHandle
 }
 
 /** didOpen/didChange/didClose: the documents' text goes into the overlay the engine reads. */
-function wireDocuments(connection: Connection, ready: () => Promise<LspHandlers>): void {
-  const documents = new TextDocuments(TextDocument);
+function wireDocuments(connection: Connection, documents: TextDocuments<TextDocument>, ready: () => Promise<LspHandlers>): void {
   const push = (doc: TextDocument) => void ready().then((h) => h.changed(doc.uri, doc.getText()), () => {});
   // Fires on open as well as on each change.
   documents.onDidChangeContent((e) => push(e.document));

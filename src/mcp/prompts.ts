@@ -1,12 +1,14 @@
 /**
- * Prompts for the flows agents repeat (explain a symbol, review a diff, plan a change): each is
- * one user message that names the tools to call, in order, and how to cite. They hold no code
- * themselves; the tools fetch it fresh when the model follows them.
+ * Prompts for the flows agents repeat (explain a symbol, review a diff, plan a change, see what a
+ * working-tree change reaches, map the architecture): each is one user message that names the
+ * tools to call, in order, and how to cite. They hold no code themselves; the tools fetch it
+ * fresh when the model follows them. generate_map carries the Mermaid diagrams the server built
+ * from the code graph, since a model cannot draw them from the tools' answers within a budget.
  */
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { GetPromptResult } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
-import { LIMITS } from "../index.ts";
+import { LIMITS, type MermaidMap } from "../index.ts";
 import { fenceFor } from "./render.ts";
 import { MAX_SYMBOL_CHARS } from "./schemas.ts";
 
@@ -26,11 +28,18 @@ export function quotedDiff(diff: string, maxChars: number): { text: string; cut?
   return { text, cut: `(The diff was cut after ${lines(text)} of its ${lines(diff.replace(/\n$/, ""))} lines to fit the server's response cap; call changes with the whole diff to review the rest.)` };
 }
 
+/** What generate_map needs from the server: the map, after the index is brought up to date. */
+export type MapSource = (budget: number) => Promise<MermaidMap>;
+
+/** generate_map's default budget for the diagrams, in tokens. */
+export const MAP_BUDGET = { default: 2000, min: 200, max: 8000 };
+
 /**
  * Registers the prompts. `maxChars` bounds the quoted diff: about three characters a token for a
  * diff, so the reply stays under the server's response cap (60,000 for the default 20,000).
+ * `map` builds generate_map's diagrams (absent: the prompt is not offered).
  */
-export function registerPrompts(server: McpServer, maxChars = 60_000): void {
+export function registerPrompts(server: McpServer, maxChars = 60_000, map?: MapSource): void {
   server.registerPrompt(
     "explain_symbol",
     {
@@ -94,5 +103,50 @@ export function registerPrompts(server: McpServer, maxChars = 60_000): void {
         "Then write the plan: the files and symbols to change, in order, each with what changes and why; the call sites and importers that must follow; the tests to run (their commands) and the tests to add; the risks.",
         CITE,
       ].join("\n")),
+  );
+
+  server.registerPrompt(
+    "detect_impact",
+    {
+      title: "Detect the impact of my change",
+      description: "What the working-tree change (or the change since a base commit) reaches: changed symbols, their callers and routes, the risk, and the tests to run.",
+      argsSchema: { base: z.string().max(200).optional().describe("Compare against this commit or branch instead of HEAD (e.g. main).") },
+    },
+    ({ base }) =>
+      user([
+        base ? `Find what my change since ${JSON.stringify(base)} reaches, before I commit it.` : "Find what my uncommitted change (the working tree and the staged files against HEAD) reaches, before I commit it.",
+        base ? `1. Call changes with base ${JSON.stringify(base)}: the changed definitions with their callers, routes and tests.` : "1. Call changes with no arguments: the changed definitions in the working tree with their callers, routes and tests (staged: true for the staged files only).",
+        "2. For each changed function, method or class whose signature, return value, raised errors or side effects changed, call impact with it as the target: callers by depth, the routes and entry points they serve, the tests, and a risk level. For a changed route handler, also call dataflow with the route to see whether user input now reaches a SQL, process, file or HTML call.",
+        "3. Call tests with each changed symbol for the tests that cover it and the commands that run them; if the server offers run_tests, run them and read the failures it reports.",
+        "Then report: (a) what the change reaches, grouped by changed symbol, with the call sites and routes that may break; (b) the risk (low, medium, high) and why, from the depth and count of callers, public routes and untested code; (c) the tests to run, as commands, and the changed code no test covers. Say what the tools could not see (unresolved or ambiguous calls, dynamic dispatch) instead of assuming nothing is there.",
+        CITE,
+      ].join("\n")),
+  );
+
+  if (!map) return;
+  server.registerPrompt(
+    "generate_map",
+    {
+      title: "Generate an architecture map",
+      description: "An architecture overview of the repository with Mermaid diagrams built from the code graph (imports between top folders, clusters, execution flows), within a token budget.",
+      argsSchema: { budget: z.string().regex(/^\d+$/, { error: "budget must be a whole number of tokens" }).optional().describe(`Tokens for the diagrams (default ${MAP_BUDGET.default}, ${MAP_BUDGET.min}–${MAP_BUDGET.max}).`) },
+    },
+    async ({ budget }) => {
+      const n = budget === undefined ? MAP_BUDGET.default : Math.min(MAP_BUDGET.max, Math.max(MAP_BUDGET.min, Number(budget)));
+      const m = await map(n);
+      const cut = m.shown.folderEdges < m.total.folderEdges || m.shown.clusters < m.total.clusters || m.shown.flows < m.total.flows;
+      return user([
+        "Write an architecture overview of this repository for a new contributor, around these diagrams. codeslice built them from its code graph; keep them as they are (they are facts from the graph), and add to them only what the tools confirm.",
+        "",
+        m.text,
+        "",
+        `(${m.tokens} tokens; ${m.shown.folderEdges} of ${m.total.folderEdges} folder-to-folder import edges, ${m.shown.clusters} of ${m.total.clusters} clusters, ${m.shown.flows} of ${m.total.flows} flows${cut ? ": the smallest were left out to fit the budget" : ""}.)`,
+        "",
+        "1. Call repo_map for the services, entry points, central symbols and layout, with the names the other tools take.",
+        "2. Call query with kind clusters and kind flows for each cluster's files and central symbols and each flow's steps; call context on a cluster's central symbol when what it does is not clear from its name.",
+        "Then write: one paragraph on what the system does; a section per cluster (what it is for, its central symbols, who calls it) under the cluster diagram; how a request or command moves through the system, under the flows diagram; and the layering the import diagram shows (which folders depend on which, and any edge that goes against it).",
+        CITE,
+      ].join("\n"));
+    },
   );
 }

@@ -22,7 +22,7 @@ export const budget = (what: string, dflt: number) =>
     .int({ error: "budget must be a whole number of tokens" })
     .min(LIMITS.budget.min, { error: `budget must be at least ${LIMITS.budget.min} token` })
     .optional()
-    .describe(`Tokens for the whole answer, text and structured content (default ${dflt}; lowered to the server's cap).${what ? ` ${what}` : ""}`);
+    .describe(`Tokens for the answer, text and structured (default ${dflt}).${what ? ` ${what}` : ""}`);
 
 /** Hops for graph walks: LIMITS.depth; more is lowered to the most. */
 export const depth = z
@@ -113,7 +113,7 @@ export const cursor = z
 export const testsMode = z
   .enum(["summary", "include", "exclude", "only"], { error: "tests must be summary, include, exclude or only" })
   .optional()
-  .describe("Test code: summary (default: counted by file), include, exclude or only.");
+  .describe("Test code (default summary: counted by file).");
 
 /** Where a page sits in the whole list. */
 export const page = z.object({

@@ -28,6 +28,7 @@ import { runTestsTool } from "./tools/run-tests.ts";
 import { impactTool } from "./tools/impact.ts";
 import { callersTool } from "./tools/callers.ts";
 import { contextTool } from "./tools/context.ts";
+import { dataflowTool } from "./tools/dataflow.ts";
 import { importersTool } from "./tools/importers.ts";
 import { packTool } from "./tools/pack.ts";
 import { queryTool } from "./tools/query.ts";
@@ -50,7 +51,7 @@ const FRESHNESS_RESERVE = 120;
 
 /** Every tool, in the order clients list them (each spec's handler takes its own argument type). */
 export const TOOLS: readonly ToolSpec[] = [
-  repoMapTool, locateTool, contextTool, searchTool, grepTool, signatureTool, callersTool, calleesTool, importersTool, testsTool, traceTool, readSnippetTool, packTool, impactTool, changesTool, routeMapTool, checkTool, renameTool, queryTool,
+  repoMapTool, locateTool, contextTool, searchTool, grepTool, signatureTool, callersTool, calleesTool, importersTool, testsTool, traceTool, readSnippetTool, packTool, impactTool, changesTool, routeMapTool, checkTool, renameTool, queryTool, dataflowTool,
 ] as unknown as readonly ToolSpec[];
 
 /** Tools that run the project's code: served only when the server is started with `allowRun` (`--allow-run`). */
@@ -193,7 +194,14 @@ export function createMcpServer(engine: Engine, options: McpServerOptions = {}):
       return r;
     },
   });
-  registerPrompts(server, 3 * responseCap);
+  registerPrompts(server, 3 * responseCap, async (budget) => {
+    const r = await refresh();
+    if (r.sourceFiles === 0) {
+      const { message, hint } = noSourceText(root, r.files);
+      throw new EngineError("no_supported_files", message, { hint, data: { root, files: r.files } });
+    }
+    return engine.mermaidMap({ budget });
+  });
   // The SDK announces listChanged for every kind it registers; the tools and prompts never change.
   server.server.registerCapabilities({ tools: { listChanged: false }, prompts: { listChanged: false } });
   server.server.onclose = () => resources?.close();

@@ -12,3 +12,11 @@ export type {
   ProjectSource, StoreChoice, OpenAnswer, Neighbourhood, NeighbourNode, CallOptions, WorkerProgress, EngineCalls, EngineMethod,
   ToWorker, FromWorker, WireError, IndexArtifact,
 } from "./worker-protocol.ts";
+// The language server over Web Worker messages: `createWorkerEngine(worker).languageServer()` on
+// the page; these for a host that serves it on a port of its own.
+export { serveProjectLsp, DEFAULT_ROOT_URI } from "./lsp-host.ts";
+export type { LspProject } from "./lsp-host.ts";
+export { serveLspOnPort } from "../lsp/browser.ts";
+export type { LspPort } from "../lsp/browser.ts";
+export { LspHandlers } from "../lsp/handlers.ts";
+export { OverlayFileSystem } from "../lsp/overlay-fs.ts";

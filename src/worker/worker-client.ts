@@ -18,7 +18,7 @@ import {
 
 /** What the page needs of a Worker (or a MessagePort). */
 export interface WorkerLike {
-  postMessage(message: unknown): void;
+  postMessage(message: unknown, transfer?: Transferable[]): void;
   addEventListener(type: "message" | "error" | "messageerror", listener: (event: Event) => void): void;
   terminate?(): void;
 }
@@ -76,6 +76,28 @@ export interface WorkerEngine {
   importIndex(artifact: IndexArtifact, options?: CallOptions): Promise<ArtifactSummary>;
   /** Closes the open project. */
   close(): Promise<null>;
+  /**
+   * A new language server connection on the engine in the worker: a MessagePort that speaks the
+   * Language Server Protocol (JSON-RPC messages as objects, one per message, as
+   * `vscode-languageserver/browser`'s BrowserMessageReader/Writer and `vscode-jsonrpc/browser`
+   * read and write them) about the project open in the worker, with the same handlers as
+   * `codeslice lsp` on stdio: definition, references, hover, document and workspace symbols, call
+   * hierarchy, code lenses, `codeslice/context`, `codeslice/impact`; `didOpen`/`didChange` text is
+   * what it answers from; `$/cancelRequest` and work-done progress work. Documents are named
+   * `<rootUri>/<path>` (the `rootUri` the client's `initialize` sends; default
+   * `file:///workspace`). It follows the open project: after another `open`, it answers about that
+   * one. Usage (any LSP client over a MessagePort):
+   *
+   * ```ts
+   * const engine = createWorkerEngine(new Worker(workerUrl, { type: "module" }));
+   * await engine.open({ kind: "files", files, label: "shop" }, { kind: "memory" });
+   * const port = engine.languageServer();
+   * const client = createProtocolConnection(new BrowserMessageReader(port), new BrowserMessageWriter(port)); // vscode-languageserver-protocol/browser
+   * client.listen();
+   * await client.sendRequest("initialize", { processId: null, rootUri: "file:///shop", capabilities: {} });
+   * ```
+   */
+  languageServer(): MessagePort;
   /** Sends one request in its wire form; the methods above are built on it. */
   call<M extends EngineMethod>(method: M, args: Args<M>, options?: CallOptions): Promise<Result<M>>;
   /** Stops the worker; pending calls fail with `cancelled`. */
@@ -189,6 +211,11 @@ export function createWorkerEngine(worker: WorkerLike, options: WorkerEngineOpti
 
   const api = {
     call,
+    languageServer() {
+      const channel = new MessageChannel();
+      worker.postMessage({ type: "lsp", port: channel.port2 } satisfies ToWorker, [channel.port2]);
+      return channel.port1;
+    },
     terminate() {
       worker.terminate?.();
       failAll(new EngineError("cancelled", "The engine worker was stopped."));

@@ -13,6 +13,8 @@ import {
   fromWire, toWire, type EngineCalls, type EngineMethod, type FromWorker, type FsOp, type FsResult, type Neighbourhood,
   type IndexArtifact, type NeighbourNode, type OpenAnswer, type ProjectSource, type StoreChoice, type ToWorker, type WorkerProgress,
 } from "./worker-protocol.ts";
+import { OverlayFileSystem } from "../lsp/overlay-fs.ts";
+import { serveProjectLsp } from "./lsp-host.ts";
 
 /** The side of a MessagePort or worker global this module needs. */
 export interface MessageEndpoint {
@@ -166,6 +168,24 @@ async function openStore(choice: StoreChoice, notice: (n: StoreNotice) => void):
 interface Session {
   engine: Engine;
   platform: Platform;
+  /** The files as the engine reads them: an editor's unsaved text (language server) over the source. */
+  overlay: OverlayFileSystem;
+}
+
+/** Sources whose files never change once opened (held in memory). */
+const UNCHANGING: ReadonlySet<ProjectSource["kind"]> = new Set(["files", "zip", "uploads", "persisted"]);
+
+/**
+ * A session on `platform`, its files read through an overlay for the language server's unsaved
+ * text. Over files that never change the engine watches the overlay alone: a refresh (before each
+ * language server answer) costs nothing until an edit, where it would re-scan the whole tree
+ * (25 ms per answer on 2,000 files in Chromium).
+ */
+function newSession(platform: Platform, kind: ProjectSource["kind"], options: EngineOptions): Session {
+  const unchanging = UNCHANGING.has(kind);
+  const overlay = new OverlayFileSystem(platform.fs, { unchanging });
+  const withOverlay: Platform = { ...platform, fs: overlay };
+  return { platform: withOverlay, overlay, engine: createEngine(withOverlay, { ...(unchanging ? { watch: true } : {}), ...options }) };
 }
 
 /** Starts answering engine requests on `endpoint` (default: this worker). Returns when set up. */
@@ -248,8 +268,7 @@ export function serveEngine(options: ServeOptions): void {
       remote = undefined;
       const { fs, unpacked } = await openFiles(source, signal, run.onProgress);
       const { store, answer } = await openStore(storeChoice, notice);
-      const platform: Platform = { fs: yielding(fs), store, wasm, ...(options.workers ? { workers: options.workers } : {}) };
-      session = { platform, engine: createEngine(platform, (engineOptions ?? {}) as EngineOptions) };
+      session = newSession({ fs: yielding(fs), store, wasm, ...(options.workers ? { workers: options.workers } : {}) }, source.kind, (engineOptions ?? {}) as EngineOptions);
       return { label: fs.rootLabel, languages: supportedLanguageNames(), store: answer, ...(unpacked ? { unpacked } : {}) } satisfies OpenAnswer;
     }
     if (method === "close") {
@@ -302,6 +321,7 @@ export function serveEngine(options: ServeOptions): void {
       remote?.settle(message);
       return;
     }
+    if (message.type === "lsp") return serveProjectLsp(message.port, () => session);
     if (message.type !== "call") return;
     const parts = uploadParts.get(message.id);
     if (parts) {

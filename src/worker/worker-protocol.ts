@@ -119,7 +119,9 @@ export type ToWorker =
   /** Part of an `uploads` source, sent ahead of its `open` call with the same id (see worker-client). */
   | { type: "upload-part"; id: number; items: { path: string; file: Blob }[] }
   | { type: "fs-result"; id: number; ok: true; value: FsResult }
-  | { type: "fs-result"; id: number; ok: false; error: WireError };
+  | { type: "fs-result"; id: number; ok: false; error: WireError }
+  /** A port to serve the Language Server Protocol on, about the open project (see `WorkerEngine.languageServer`). */
+  | { type: "lsp"; port: MessagePort };
 
 /** Worker → page. */
 export type FromWorker =

@@ -16,6 +16,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildPlayground } from "./support/build-playground.ts";
 import { launchChromium } from "./support/chromium.ts";
 import { serveStatic } from "./support/static-server.ts";
+import { clickWord } from "./support/playground-page.ts";
 import { makeZip } from "./support/zip-writer.ts";
 
 const SHOTS = fileURLToPath(new URL("../../test-results/playground/", import.meta.url));
@@ -176,6 +177,18 @@ describe("the playground with the bundled sample", () => {
     expect(await count(page, "parsed-count")).toBe(SAMPLE_SOURCES);
     await page.fill("#search", "checkout");
     await page.locator("#search-results button").first().waitFor();
+    // The code editor and the language server in the worker work offline too: quick open, then
+    // go to a definition in another file.
+    await page.keyboard.press("Control+p");
+    await page.keyboard.type("services.py");
+    await page.locator('#quick-list button[data-path="api/services.py"]').first().waitFor();
+    await page.keyboard.press("Enter");
+    await expect.poll(() => text(page, "#code-path")).toBe("api/services.py:1");
+    const call = await page.evaluate(() => [...document.querySelectorAll(".cm-content .cm-line")].findIndex((l) => /return order_total\(order\)/.test(l.textContent ?? "")) + 1);
+    expect(call).toBeGreaterThan(0);
+    await clickWord(page, call, "order_total");
+    await page.keyboard.press("F12");
+    await expect.poll(() => text(page, "#code-path")).toMatch(/^api\/pricing\.py:\d+$/);
     await shot(page, "09-offline");
     expect(errors).toEqual([]);
     await context.close();

@@ -223,3 +223,43 @@ describe("output with no failure recognized", () => {
     expect(s.tail![39]).toBe("line 99");
   });
 });
+
+describe("output trims that keep what a reader acts on", () => {
+  it("drops pytest's Full diff block, which repeats the lines above it, and comments that name an error", () => {
+    const out = [
+      "    # Specifically, if app.testing is not set to True, the AssertionErrors",
+      ">       assert list(messages) == [(\"message\", \"Hello World\")]",
+      "E       AssertionError: assert [('error', 'H...sting</em>'))] == [('message', 'Hello World')]",
+      "E         At index 0 diff: ('error', 'Hello World') != ('message', 'Hello World')",
+      "E         Full diff:",
+      "E           [",
+      "E         -         'message',",
+      "E         +         'error',",
+      "E           ]",
+      "test_basic.py:666: AssertionError",
+      "FAILED test_basic.py::test_extended_flashing - AssertionError: assert",
+    ].join("\n");
+    const s = summarizeOutput(out);
+    expect(s.details).toEqual([
+      ">       assert list(messages) == [(\"message\", \"Hello World\")]",
+      "E       AssertionError: assert [('error', 'H...sting</em>'))] == [('message', 'Hello World')]",
+      "E         At index 0 diff: ('error', 'Hello World') != ('message', 'Hello World')",
+      "test_basic.py:666: AssertionError",
+    ].map((l) => l.trim()));
+    expect(s.failed).toEqual(["test_basic.py::test_extended_flashing"]);
+  });
+
+  it("clips a long Expected/Received pair to the part around its first difference", () => {
+    const expected = "__Host-great_cookie=banana; Max-Age=1000; Path=/; Expires=Sun, 24 Dec 2000 10:30:59 GMT; HttpOnly; Secure; SameSite=Strict; Priority=High; Partitioned";
+    const received = expected.replace("HttpOnly", "Httponly");
+    const s = summarizeOutput(["AssertionError: expected '__Host-great_cookie=banana; Max-Age=1…' to be '__Host-great_cookie=banana; Max-Age=1…'", `Expected: "${expected}"`, `Received: "${received}"`].join("\n"));
+    // The first differing character: "O" against "o", in the quoted strings as the runner prints them.
+    const at = `"${expected}"`.indexOf("HttpOnly") + 4;
+    expect(s.details[1]).toBe(`Expected: …${`"${expected}"`.slice(at - 40, at + 40)}…`);
+    expect(s.details[2]).toBe(`Received: …${`"${received}"`.slice(at - 40, at + 40)}…`);
+    expect(s.details[2]).toContain("Httponly");
+    // A second failure whose clipped pair reads the same shows its frame, not the pair again.
+    const twice = summarizeOutput([`Expected: "${expected}"`, `Received: "${received}"`, " ❯ src/a.test.ts:1:2", `Expected: "x${expected}"`, `Received: "x${received}"`, " ❯ src/a.test.ts:9:2"].join("\n"));
+    expect(twice.details).toEqual([s.details[1], s.details[2], "❯ src/a.test.ts:1:2", "❯ src/a.test.ts:9:2"]);
+  });
+});

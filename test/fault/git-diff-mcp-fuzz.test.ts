@@ -389,6 +389,7 @@ function toolArgs(r: Rng, tool: string): Record<string, unknown> {
     read_snippet: ["path", "start_line", "end_line"], pack: ["task", "budget"], impact: ["target", "direction", "depth", "limit", "cursor", "tests", "budget"],
     changes: ["diff", "staged", "base", "head", "budget"], route_map: ["prefix", "method", "budget"],
     grep: ["pattern", "paths", "ignore_case", "max_matches"], rename: ["symbol", "new_name", "apply", "mentions"], query: ["q", "kind", "budget"], check: ["limit"],
+    dataflow: ["target", "variable", "line"],
   };
   const out: Record<string, unknown> = {};
   for (const name of names[tool] ?? []) if (r.chance(0.7)) out[name] = anyValue(r);
@@ -420,8 +421,8 @@ describe("fuzz: MCP arguments", () => {
           } else if (kind === 8) {
             await c.client.subscribeResource({ uri: asText(anyValue(r)) });
           } else {
-            const name = r.pick(["review_diff", "explain_symbol", "plan_change", "nope"]);
-            const res = await c.client.getPrompt({ name, arguments: { diff: asText(anyValue(r)), symbol: asText(anyValue(r)), task: asText(anyValue(r)) } });
+            const name = r.pick(["review_diff", "explain_symbol", "plan_change", "detect_impact", "generate_map", "nope"]);
+            const res = await c.client.getPrompt({ name, arguments: { diff: asText(anyValue(r)), symbol: asText(anyValue(r)), task: asText(anyValue(r)), base: asText(anyValue(r)), budget: asText(anyValue(r)) } });
             text = res.messages.map((m) => (m.content as { text?: string }).text ?? "").join("\n");
             expect(text.length, `seed ${seed}: ${name}`).toBeLessThan(200_000);
           }

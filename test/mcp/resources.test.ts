@@ -6,6 +6,7 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { ResourceListChangedNotificationSchema, ResourceUpdatedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
+import { countTokens } from "gpt-tokenizer/encoding/o200k_base";
 import { afterAll, describe, expect, it } from "vitest";
 import { createEngine } from "../../src/core/engine/engine.ts";
 import { createNodePlatform } from "../../src/platform/node/index.ts";
@@ -108,14 +109,61 @@ describe("resources", () => {
   }, 30_000);
 });
 
+/** Three layers that import one way: api → services → db (two import statements each way down). */
+const LAYERED = {
+  "api/__init__.py": "",
+  "api/routes.py": "from services.orders import place, cancel\nfrom services import orders\n\n@app.post(\"/orders\")\ndef create():\n    return place(1)\n\ndef remove():\n    return cancel(1)\n",
+  "services/__init__.py": "",
+  "services/orders.py": "from db.store import save\nfrom db import store\n\ndef place(n):\n    return save(n)\n\ndef cancel(n):\n    return store.delete(n)\n",
+  "db/__init__.py": "",
+  "db/store.py": "def save(n):\n    return n\n\ndef delete(n):\n    return n\n",
+};
+
+describe("prompts: detect_impact and generate_map", () => {
+  it("detect_impact names changes, impact, dataflow and tests, with the base when one is given", async () => {
+    const c = await nodeServer(fixtureDir());
+    try {
+      const text = async (args: Record<string, string>) => (await c.client.getPrompt({ name: "detect_impact", arguments: args })).messages.map((m) => (m.content.type === "text" ? m.content.text : "")).join("\n");
+      const plain = await text({});
+      expect(plain).toContain("Call changes with no arguments");
+      expect(plain).toMatch(/impact[\s\S]*dataflow[\s\S]*tests[\s\S]*risk/);
+      expect(await text({ base: "main" })).toContain('Call changes with base "main"');
+    } finally {
+      await c.close();
+    }
+  });
+
+  it("generate_map carries Mermaid diagrams built from the graph: the import edges between the layers, within the budget", async () => {
+    const c = await nodeServer(fixtureDir(LAYERED));
+    try {
+      const got = await c.client.getPrompt({ name: "generate_map", arguments: { budget: "600" } });
+      const text = got.messages.map((m) => (m.content.type === "text" ? m.content.text : "")).join("\n");
+      const blocks = [...text.matchAll(/```mermaid\n([\s\S]*?)```/g)].map((m) => m[1]!);
+      expect(blocks).toHaveLength(3);
+      // Read from the fixture: api imports services twice, services imports db twice, nothing imports api.
+      expect(blocks[0]).toMatch(/\["api"\] -->\|2\| f\d\["services"\]/);
+      expect(blocks[0]).toMatch(/\["services"\] -->\|2\| f\d\["db"\]/);
+      expect(blocks[0]).not.toMatch(/--> f\d\["api"\]/);
+      // The flows diagram starts at the route.
+      expect(blocks[2]).toContain("route: POST /orders");
+      const diagrams = blocks.join("\n");
+      expect(countTokens(diagrams)).toBeLessThanOrEqual(600);
+      await expect(c.client.getPrompt({ name: "generate_map", arguments: { budget: "lots" } })).rejects.toThrow();
+    } finally {
+      await c.close();
+    }
+  });
+});
+
 describe("prompts", () => {
   it("lists explain_symbol, review_diff and plan_change, each naming the tools to call", async () => {
     const root = fixtureDir();
     const c = await nodeServer(root);
     try {
       const { prompts } = await c.client.listPrompts();
-      expect(prompts.map((p) => p.name).sort()).toEqual(["explain_symbol", "plan_change", "review_diff"]);
-      for (const p of prompts) expect(p.arguments?.[0]?.required, p.name).toBe(true);
+      expect(prompts.map((p) => p.name).sort()).toEqual(["detect_impact", "explain_symbol", "generate_map", "plan_change", "review_diff"]);
+      // The three that need a subject require it; detect_impact (the working tree) and generate_map (the whole project) take none.
+      for (const p of prompts) expect(p.arguments?.[0]?.required ?? false, p.name).toBe(!["detect_impact", "generate_map"].includes(p.name));
       const explain = await c.client.getPrompt({ name: "explain_symbol", arguments: { symbol: "Cart.total" } });
       const text = (r: typeof explain) => r.messages.map((m) => (m.content.type === "text" ? m.content.text : "")).join("\n");
       expect(text(explain)).toContain('context with target "Cart.total"');

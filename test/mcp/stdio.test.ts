@@ -177,6 +177,13 @@ describe("codeslice mcp over stdio (SDK client)", () => {
           expect(d).toMatchObject({ applied: false, counts: { edits: 3, files: 2 } }); // the definition, the import and the call in Cart.total
           expect(text).toContain(`plan_token: ${d.planToken}`);
         }],
+        // register: user = User(name) on line 6 from the parameter name (line 4), returned on line 9.
+        ["dataflow", { target: "shop.service.register", variable: "user" }, (d, text) => {
+          expect(d).toMatchObject({ question: "variable", function: { qualified: "shop.service.register" } });
+          expect(text).toContain("shop/service.py:6  user = User(name)");
+          expect(text).toContain("shop/service.py:4  parameter name: str");
+          expect(text).toMatch(/shop\/service\.py:9 +returned: user/);
+        }],
       ];
       const { tools } = await s.client.listTools();
       expect(calls.map(([name]) => name).sort()).toEqual(tools.map((t) => t.name).sort());
@@ -224,7 +231,9 @@ describe("codeslice mcp over stdio (SDK client)", () => {
       expect(await read(uri)).toContain('" €"');
 
       const { prompts } = await s.client.listPrompts();
-      expect(prompts.map((p) => p.name).sort()).toEqual(["explain_symbol", "plan_change", "review_diff"]);
+      expect(prompts.map((p) => p.name).sort()).toEqual(["detect_impact", "explain_symbol", "generate_map", "plan_change", "review_diff"]);
+      const map = await s.client.getPrompt({ name: "generate_map", arguments: {} });
+      expect(JSON.stringify(map.messages)).toContain("```mermaid");
       const got = await s.client.getPrompt({ name: "explain_symbol", arguments: { symbol: "Cart.total" } });
       expect(JSON.stringify(got.messages)).toContain("Cart.total");
     } finally {

@@ -82,6 +82,7 @@ const CALLS: Record<string, Record<string, unknown>> = {
   grep: { pattern: "def \\w+\\(" },
   rename: { symbol: "formatPrice", new_name: "formatAmount" },
   query: { q: "MATCH (a:Symbol)-[:CALLS]->(b:Symbol {name: 'formatPrice'}) RETURN a.qualified" },
+  dataflow: { target: "shop.service.checkout", variable: "order" },
 };
 
 /** Every string in a JSON value. */
@@ -153,6 +154,7 @@ const OWN_CALLS: Record<string, Record<string, unknown>> = {
   grep: { pattern: "fitBlocks\\(" },
   rename: { symbol: "fitBlocks", new_name: "fitAllBlocks" },
   query: { q: "MATCH (a:Symbol)-[:CALLS]->(b:Symbol {name: 'fitBlocks'}) RETURN a.qualified" },
+  dataflow: { target: "fitBlocks" },
 };
 
 /** A one-line change to fitBlocks, as `git diff` prints it. */

@@ -10,6 +10,7 @@ import { calleesCommand } from "./callees.ts";
 import { changesCommand } from "./changes.ts";
 import { checkCommand } from "./check.ts";
 import { contextCommand } from "./context.ts";
+import { dataflowCommand } from "./dataflow.ts";
 import { graphCommand } from "./graph.ts";
 import { grepCommand } from "./grep.ts";
 import { impactCommand } from "./impact.ts";
@@ -45,6 +46,7 @@ export const COMMANDS: readonly Command[] = [
   testsCommand,
   impactCommand,
   traceCommand,
+  dataflowCommand,
   queryCommand,
   routesCommand,
   signatureCommand,

@@ -32,6 +32,8 @@ import type { RenamePlan } from "../rename/plan.ts";
 import type { ApplyReport, PlanFiles } from "../rename/apply.ts";
 import type { QueryAnswer, QueryOptions } from "../query-language/query.ts";
 import type { ClustersAnswer, FlowsAnswer, StructureOptions } from "../query-language/structure.ts";
+import type { DataflowAnswer } from "../dataflow/answer.ts";
+import type { MermaidMap } from "../map/mermaid.ts";
 
 /** Engine-wide options. */
 export interface EngineOptions {
@@ -219,6 +221,12 @@ export interface Engine {
    * cohesion, central symbols and the entry points whose flows reach it.
    */
   clusters(options?: RunOptions & StructureOptions): Promise<ClustersAnswer>;
+  /**
+   * The architecture as Mermaid diagrams built from the graph (imports between top folders,
+   * clusters with the calls between them and their entry points, the largest flows), fitted to
+   * `budget` tokens (o200k; default 2,000).
+   */
+  mermaidMap(options?: RunOptions & { budget?: number }): Promise<MermaidMap>;
   /** Resolves a symbol name to one definition (throws unknown_symbol / ambiguous_symbol). */
   resolveSymbol(symbol: string, options?: RunOptions): Promise<SymbolRef>;
   /**
@@ -301,6 +309,16 @@ export interface Engine {
    */
   rename(symbol: string, newName: string, options?: RunOptions): Promise<RenamePlan>;
   /**
+   * Statement-level data flow in one function (Python, TypeScript, JavaScript), built on demand:
+   * `target` is a symbol or a route `METHOD /path` (an inline handler too). With no question,
+   * whether user input (route parameters, request data) reaches a SQL, process, file-write or
+   * HTML-response call, here or in a project function it passes the input to; with `variable`
+   * (and `line`), where that value comes from and where it goes; with `line` alone, where the
+   * values read on that line come from. Steps cite `path:line`; what cannot be followed is
+   * listed as unknown.
+   */
+  dataflow(target: string, options?: DataflowOptions & RunOptions): Promise<DataflowAnswer>;
+  /**
    * Applies the plan a preview sealed with `token` through `files`, the host's file operations
    * (the engine never writes project files itself): all files or none, only if each still has the
    * content the preview saw. Mentions are written only with `mentions`. A token applies once.
@@ -308,4 +326,10 @@ export interface Engine {
    * written) or `apply_failed` (files restored).
    */
   applyRename(token: string, files: PlanFiles, options?: RunOptions & { mentions?: boolean; newName?: string }): Promise<ApplyReport>;
+}
+
+/** The question: none for "does user input reach a sink"; a variable (at a line) for where it comes from and goes; a line for the values read there. */
+export interface DataflowOptions {
+  variable?: string;
+  line?: number;
 }

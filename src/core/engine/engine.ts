@@ -20,6 +20,10 @@ import { loadGitIndex } from "../git/worktree.ts";
 import { normalizeRelative } from "../../shared/paths.ts";
 import { applyPlan } from "../rename/apply.ts";
 import { answerRename, forgetPlan, loadPlan } from "./rename.ts";
+import { answerDataflowQuestion } from "./dataflow.ts";
+import { mermaidMap } from "../map/mermaid.ts";
+import { loadTokenCounter as loadCounter } from "../budget/tokenizer.ts";
+import { EngineError } from "../../shared/errors.ts";
 import { runQuery } from "../query-language/query.ts";
 import { answerClusters, answerFlows } from "../query-language/structure.ts";
 
@@ -118,6 +122,12 @@ export function createEngine(platform: Platform, options: EngineOptions = {}): E
       const graph = await codeGraph(s, opts);
       return answerClusters(graph, routesOf(s, graph), opts);
     },
+    async mermaidMap(opts = {}) {
+      const budget = opts.budget ?? 2000;
+      if (!Number.isInteger(budget) || budget < 200) throw new EngineError("invalid_argument", `budget must be a whole number ≥ 200, got ${String(opts.budget)}.`, { hint: "Give a budget of at least 200 tokens.", data: { budget: opts.budget, min: 200 } });
+      const graph = await codeGraph(s, opts);
+      return mermaidMap(graph, routesOf(s, graph), budget, await loadCounter("o200k_base"));
+    },
     async resolveSymbol(symbol, opts = {}) {
       return symbolRef(findSymbol(await codeGraph(s, opts), symbol));
     },
@@ -134,6 +144,7 @@ export function createEngine(platform: Platform, options: EngineOptions = {}): E
     importIndex: (bytes) => importIndex(s, bytes),
     scip: (opts = {}) => answerScip(s, opts),
     rename: (symbol, newName, opts = {}) => answerRename(s, symbol, newName, opts),
+    dataflow: (target, opts = {}) => answerDataflowQuestion(s, target, opts),
     async applyRename(token, files, opts = {}) {
       const plan = await loadPlan(s, token.trim(), opts.newName);
       const report = await applyPlan(plan, files, opts);

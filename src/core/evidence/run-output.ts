@@ -68,9 +68,20 @@ export function summarizeOutput(output: string): RunOutputSummary {
   let summary: string | undefined;
   // pytest's closing summary repeats each failure's first error line: ids only from there on.
   let idsOnly = false;
+  // pytest's "Full diff:" block prints again, item by item, what the lines above it said (the
+  // first difference, the extra items): measured on flask, 13 of a failure's 19 lines.
+  let fullDiff = false;
   for (const line of lines) {
     if (!line.trim()) continue;
     if (/^=+ short test summary info =+$/.test(line)) idsOnly = true;
+    if (/^E\s+Full diff:$/.test(line)) {
+      fullDiff = true;
+      continue;
+    }
+    if (fullDiff && /^E {9,}/.test(line)) continue;
+    fullDiff = false;
+    // A comment in the quoted source that names an error is not an error line.
+    if (/^\s*(#|\/\/|\*) /.test(line) && !/^E /.test(line)) continue;
     if (SUMMARY.test(line)) summary = line.replace(/^=+ | =+$/g, "").trim();
     const id = firstCapture(FAILED, line);
     if (id !== undefined) {
@@ -85,6 +96,9 @@ export function summarizeOutput(output: string): RunOutputSummary {
       seenDetail.add(kept);
     }
   }
+  // Clipped pairs of several failures often read the same: each is shown once (their frames still follow each failure).
+  const clipped = clipPairs(details).filter((l, i, all) => !/^(Expected|Received)/.test(l) || all.indexOf(l) === i);
+  details.splice(0, details.length, ...clipped);
   const count = lines.filter((l) => l.trim()).length;
   if (!failed.length && !details.length) return { failed, details, ...(summary ? { summary } : {}), tail: lines.filter((l) => l.trim()).slice(-TAIL_LINES), lines: count };
   return { failed, details, ...(summary ? { summary } : {}), lines: count };
@@ -96,4 +110,30 @@ function firstCapture(patterns: readonly RegExp[], line: string): string | undef
     if (m?.[1]) return m[1].trim();
   }
   return undefined;
+}
+
+/** Characters kept either side of the first difference of a long Expected/Received pair. */
+const PAIR_CONTEXT = 40;
+
+/**
+ * Clips each long `Expected: …` / `Received: …` pair (Vitest, Jest) to the part around their first
+ * difference: two 170-character cookie strings that differ in one letter cost 90 tokens whole and
+ * 40 clipped, and the difference is what the reader looks for.
+ */
+function clipPairs(details: string[]): string[] {
+  for (let i = 0; i + 1 < details.length; i++) {
+    const e = /^(Expected:?\s+)(.*)$/.exec(details[i]!);
+    const r = /^(Received:?\s+)(.*)$/.exec(details[i + 1]!);
+    if (!e || !r || Math.max(e[2]!.length, r[2]!.length) <= 2 * PAIR_CONTEXT + 20) continue;
+    const a = e[2]!;
+    const b = r[2]!;
+    let at = 0;
+    while (at < a.length && at < b.length && a[at] === b[at]) at++;
+    const from = Math.max(0, at - PAIR_CONTEXT);
+    const clip = (x: string) => `${from > 0 ? "…" : ""}${x.slice(from, at + PAIR_CONTEXT)}${at + PAIR_CONTEXT < x.length ? "…" : ""}`;
+    details[i] = `${e[1]}${clip(a)}`;
+    details[i + 1] = `${r[1]}${clip(b)}`;
+    i++;
+  }
+  return details;
 }

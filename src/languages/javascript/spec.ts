@@ -9,6 +9,7 @@ import { jsTests } from "../typescript/tests.ts";
 import { ecmascriptRename } from "../typescript/rename.ts";
 import { COMMAND_DECORATORS } from "../entry-points.ts";
 import { JS_TEST_RUNNERS } from "../typescript/tests.ts";
+import { ecmascriptDataflow } from "../typescript/dataflow.ts";
 
 export const javascript: LanguageSpec = {
   id: "javascript",
@@ -38,6 +39,7 @@ export const javascript: LanguageSpec = {
   commandDecorators: COMMAND_DECORATORS,
   fenceByExtension: { ".jsx": "jsx" },
   rename: ecmascriptRename,
+  dataflow: ecmascriptDataflow,
   // CommonJS modules export what they assign to module.exports, which the index reads as any top-level definition.
   semantics: { ...DEFAULT_SEMANTICS, exports: "explicit-or-top-level" },
   routes: {

@@ -7,6 +7,7 @@ import { pythonResolver } from "./resolve.ts";
 import { pythonTests } from "./tests.ts";
 import { pythonRename } from "./rename.ts";
 import { COMMAND_DECORATORS } from "../entry-points.ts";
+import { pythonDataflow } from "./dataflow.ts";
 
 export const python: LanguageSpec = {
   id: "python",
@@ -39,6 +40,7 @@ export const python: LanguageSpec = {
   commandDecorators: COMMAND_DECORATORS,
   commandFiles: { path: /(^|\/)management\/commands\/[^/]+\.py$/, method: "handle" },
   rename: pythonRename,
+  dataflow: pythonDataflow,
   semantics: {
     exports: "top-level",
     laterBindingWins: true,

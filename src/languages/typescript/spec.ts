@@ -9,6 +9,7 @@ import { jsTests } from "./tests.ts";
 import { ecmascriptRename } from "./rename.ts";
 import { COMMAND_DECORATORS } from "../entry-points.ts";
 import { JS_TEST_RUNNERS } from "./tests.ts";
+import { ecmascriptDataflow } from "./dataflow.ts";
 
 const base = {
   parameters: JS_PARAMETERS,
@@ -30,6 +31,7 @@ const base = {
   keywords: ["class", "return", "import", "true", "false", "null", "undefined", "let", "const", "var", "function", "this", "async", "await", "else", "try", "throw", "catch", "finally", "break", "continue", "while", "typeof", "instanceof", "yield", "void", "public", "private", "protected", "static"],
   commandDecorators: COMMAND_DECORATORS,
   rename: ecmascriptRename,
+  dataflow: ecmascriptDataflow,
   routes: {
     // NestJS: `@Get(":id")` on methods of a `@Controller("users")` class.
     classPrefix: [/^@Controller\(\s*(?:(['"`])(?<path>.*?)\1)?/],

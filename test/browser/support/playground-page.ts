@@ -73,6 +73,33 @@ export function focused(page: Page): Promise<string> {
   });
 }
 
+/** Clicks `word` in line `line` (1-based) of the file open in the code editor (CodeMirror draws one .cm-line per line). */
+export async function clickWord(page: Page, line: number, word: string): Promise<void> {
+  const box = await page.evaluate(([n, w]) => {
+    const el = document.querySelectorAll(".cm-content .cm-line")[n - 1];
+    if (!el) return undefined;
+    const walker = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
+    const full = el.textContent ?? "";
+    const at = new RegExp(`\\b${w}\\b`).exec(full)?.index;
+    if (at === undefined) return undefined;
+    let seen = 0;
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      const len = node.textContent!.length;
+      if (at < seen + len) {
+        const range = document.createRange();
+        range.setStart(node, at - seen);
+        range.setEnd(node, Math.min(len, at - seen + w.length));
+        const r = range.getBoundingClientRect();
+        return { x: r.left + Math.min(r.width / 2, 4), y: r.top + r.height / 2 };
+      }
+      seen += len;
+    }
+    return undefined;
+  }, [line, word] as const);
+  if (!box) throw new Error(`"${word}" is not on line ${line} of ${await page.getByTestId("code-path").innerText()}`);
+  await page.mouse.click(box.x, box.y);
+}
+
 const AXE = createRequire(import.meta.url).resolve("axe-core/axe.min.js");
 
 /** axe-core's WCAG 2.1 A/AA violations of impact serious or critical, one line each. */

@@ -1,0 +1,129 @@
+#!/usr/bin/env node
+// The floor under a cold index: what tree-sitter's parse alone costs over the same files, beside
+// what a cold `codeslice index --jobs 1` costs (issue 27 item 2: a cold index ≤ 2.0× the parse).
+//
+// Per corpus and round, each as a fresh process under GNU time (CPU = user + sys, peak RSS):
+//   parse   a Node process that loads web-tree-sitter and the grammars the way the engine does
+//           (createParserRuntime over the package's wasm/), reads every file the index parses
+//           and parses it, deleting each tree; nothing else (no query, no records, no store)
+//   query   the same, plus running each language's query over the tree (matches counted): what
+//           the extractor's first step costs on top of the parse
+//   index   `codeslice index --jobs 1` on a fresh cache folder (cold)
+// Files: the project's `git ls-files` that the engine gives a language (languagesForProject) and
+// does not skip by name (skipByName), read as the scan reads them, each distinct text once (as the
+// index parses it); the index's own `parsed` count is printed beside the floor's so a difference shows. Rounds interleave the three modes.
+//
+// Rerun:
+//   node scripts/build.mjs && npm run bench -- parse-floor [--runs 3] [CORPUS_DIR ...]
+// Default corpus: /work/corpora/lead/django (Debian's python3-django, copied and committed).
+// Output: markdown on stdout and test/bench/results/parse-floor.json.
+import { execFileSync } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import { cliPath, ensureBuilt, fmt, hasGnuTime, machine, mdTable, resultsDir, stats, writeJson } from "./lib/bench-utils.mjs";
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const repoRoot = path.resolve(here, "../..");
+const argv = process.argv.slice(2);
+
+// Child mode: parse (or parse + query) the files listed in a file, print what was done.
+if (argv[0] === "--child") {
+  const [, mode, listFile] = argv;
+  const { createParserRuntime } = await import(pathToFileURL(path.join(repoRoot, "dist/core/parse/runtime.js")).href);
+  const { NodeWasmSource } = await import(pathToFileURL(path.join(repoRoot, "dist/platform/node/node-wasm-source.js")).href);
+  const { languageById } = await import(pathToFileURL(path.join(repoRoot, "dist/languages/index.js")).href);
+  const runtime = await createParserRuntime(new NodeWasmSource());
+  const list = JSON.parse(fs.readFileSync(listFile, "utf8"));
+  let parsed = 0;
+  let matches = 0;
+  const seen = new Set();
+  for (const { file, language } of list.files) {
+    let text;
+    try {
+      text = fs.readFileSync(path.join(list.root, file), "utf8");
+    } catch {
+      continue; // a dangling symlink: the scan skips it too
+    }
+    // The index parses each distinct text once (empty __init__.py files, copies): so does the floor.
+    const key = `${language}\0${text}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    const loaded = await runtime.load(languageById(language));
+    runtime.parser.setLanguage(loaded.language);
+    const tree = runtime.parser.parse(text);
+    if (mode === "query") matches += loaded.query.matches(tree.rootNode).length;
+    tree.delete();
+    parsed++;
+  }
+  console.log(JSON.stringify({ parsed, matches }));
+  process.exit(0);
+}
+
+if (!hasGnuTime) {
+  console.error("needs GNU time (apt-get install -y time)");
+  process.exit(2);
+}
+const runsAt = argv.indexOf("--runs");
+const RUNS = runsAt >= 0 ? Number(argv[runsAt + 1]) : 3;
+const corpora = argv.filter((a, i) => !a.startsWith("--") && argv[i - 1] !== "--runs");
+if (corpora.length === 0) corpora.push("/work/corpora/lead/django");
+ensureBuilt();
+
+const { languagesForProject } = await import(pathToFileURL(path.join(repoRoot, "dist/languages/index.js")).href);
+const { skipByName } = await import(pathToFileURL(path.join(repoRoot, "dist/index.js")).href);
+const scratch = fs.mkdtempSync(path.join(os.tmpdir(), "codeslice-parse-floor-"));
+process.on("exit", () => fs.rmSync(scratch, { recursive: true, force: true }));
+
+/** Runs `argv` under GNU time: CPU seconds, wall seconds, peak RSS (MB) and stdout. */
+function timed(cmd, args) {
+  const timeFile = path.join(scratch, "time.txt");
+  const started = process.hrtime.bigint();
+  const stdout = execFileSync("/usr/bin/time", ["-f", "%U %S %M", "-o", timeFile, cmd, ...args], { encoding: "utf8", maxBuffer: 1 << 28, stdio: ["ignore", "pipe", "ignore"] });
+  const wall = Number(process.hrtime.bigint() - started) / 1e9;
+  const [user, sys, rssKb] = fs.readFileSync(timeFile, "utf8").trim().split(/\s+/).map(Number);
+  return { cpu: user + sys, wall, rss: rssKb / 1024, stdout };
+}
+
+const results = [];
+for (const corpus of corpora) {
+  const root = path.resolve(corpus);
+  const tracked = execFileSync("git", ["ls-files", "-z"], { cwd: root, encoding: "utf8", maxBuffer: 1 << 28 }).split("\0").filter(Boolean);
+  const languageOf = languagesForProject(tracked);
+  const files = [];
+  for (const file of tracked) {
+    const spec = languageOf(file);
+    if (!spec || skipByName(file) !== undefined) continue;
+    files.push({ file, language: spec.id });
+  }
+  const listFile = path.join(scratch, `${path.basename(root)}.json`);
+  fs.writeFileSync(listFile, JSON.stringify({ root, files }));
+  const rows = { parse: [], query: [], index: [] };
+  let indexedParsed;
+  let floorParsed;
+  for (let r = 0; r < RUNS; r++) {
+    const parse = timed(process.execPath, [fileURLToPath(import.meta.url), "--child", "parse", listFile]);
+    floorParsed = JSON.parse(parse.stdout).parsed;
+    rows.parse.push(parse);
+    rows.query.push(timed(process.execPath, [fileURLToPath(import.meta.url), "--child", "query", listFile]));
+    const cache = path.join(scratch, `cache-${r}`);
+    const run = timed(process.execPath, [cliPath, "index", "--root", root, "--jobs", "1", "--cache-dir", cache, "--json"]);
+    indexedParsed = JSON.parse(run.stdout).parsed;
+    rows.index.push(run);
+    fs.rmSync(cache, { recursive: true, force: true });
+  }
+  const med = (list, k) => stats(list.map((x) => x[k])).median;
+  const floor = med(rows.parse, "cpu");
+  results.push({ corpus: path.basename(root), files: floorParsed, indexedParsed, runs: RUNS, ...Object.fromEntries(Object.entries(rows).map(([k, v]) => [k, { cpu: med(v, "cpu"), wall: med(v, "wall"), rss: med(v, "rss") }])), ratio: med(rows.index, "cpu") / floor });
+}
+
+const load = os.loadavg().map((x) => x.toFixed(2)).join(" ");
+const m = machine();
+console.log(`\n## Cold index against the parse alone, median of ${RUNS} (CPU-s / wall s / peak RSS MB)\n${m.cpus} × ${m.cpu}, Node ${m.node}; load at end ${load}\n`);
+console.log(mdTable(["corpus", "files parsed: floor (index)", "parse only", "parse + query", "index --jobs 1", "index CPU ÷ parse CPU"], results.map((r) => [
+  r.corpus, `${r.files} (${r.indexedParsed})`,
+  ...["parse", "query", "index"].map((k) => `${fmt(r[k].cpu, 2)} / ${fmt(r[k].wall, 2)} / ${fmt(r[k].rss, 0)}`),
+  `${fmt(r.ratio, 2)}×`,
+])));
+writeJson(path.join(resultsDir, "parse-floor.json"), { machine: machine(), load, results });
