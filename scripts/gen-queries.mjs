@@ -28,7 +28,8 @@ for (const id of ids) {
     .filter((line) => !/^\s*;/.test(line))
     .join("\n")
     .replace(/\n{3,}/g, "\n\n");
-  body += `  ${JSON.stringify(id)}: ${JSON.stringify(text)},\n`;
+  // One query line per source line, so a change to a query shows as a change to its lines in a diff.
+  body += `  ${JSON.stringify(id)}: [\n${text.split("\n").map((line) => `    ${JSON.stringify(line)},\n`).join("")}  ].join("\\n"),\n`;
 }
 body += "} as const;\n";
 if (process.argv.includes("--check")) {

@@ -22,24 +22,18 @@ const out = join(root, "wasm");
 const noBuild = process.argv.includes("--no-build");
 const RUNTIME = { pkg: "web-tree-sitter@0.27.2", path: "web-tree-sitter.wasm" };
 /**
- * Grammars the engine loads, by wasm file name (tsx also serves JSX-flavoured JavaScript): a file
- * inside a pinned npm package, or a grammar built by scripts/build-grammars.mjs.
+ * Grammars the engine loads, by wasm file name, from each language's `grammarSource` (its spec in
+ * src/languages/<id>/, read from the build: run `node scripts/build.mjs` first): a file inside a
+ * pinned npm package, or a grammar built by scripts/build-grammars.mjs.
  */
-const GRAMMARS = [
-  { file: "tree-sitter-typescript.wasm", build: "typescript" },
-  { file: "tree-sitter-tsx.wasm", build: "tsx" },
-  { file: "tree-sitter-javascript.wasm", pkg: "@vscode/tree-sitter-wasm@0.3.1", path: "wasm/tree-sitter-javascript.wasm" },
-  { file: "tree-sitter-python.wasm", pkg: "@vscode/tree-sitter-wasm@0.3.1", path: "wasm/tree-sitter-python.wasm" },
-  { file: "tree-sitter-go.wasm", pkg: "@vscode/tree-sitter-wasm@0.3.1", path: "wasm/tree-sitter-go.wasm" },
-  { file: "tree-sitter-java.wasm", pkg: "@vscode/tree-sitter-wasm@0.3.1", path: "wasm/tree-sitter-java.wasm" },
-  { file: "tree-sitter-rust.wasm", pkg: "@vscode/tree-sitter-wasm@0.3.1", path: "wasm/tree-sitter-rust.wasm" },
-  { file: "tree-sitter-c.wasm", pkg: "tree-sitter-c@0.24.1", path: "tree-sitter-c.wasm" },
-  { file: "tree-sitter-cpp.wasm", pkg: "@vscode/tree-sitter-wasm@0.3.1", path: "wasm/tree-sitter-cpp.wasm" },
-  { file: "tree-sitter-c-sharp.wasm", pkg: "tree-sitter-c-sharp@0.23.5", path: "tree-sitter-c_sharp.wasm" },
-  { file: "tree-sitter-ruby.wasm", pkg: "@vscode/tree-sitter-wasm@0.3.1", path: "wasm/tree-sitter-ruby.wasm" },
-  { file: "tree-sitter-kotlin.wasm", pkg: "@tree-sitter-grammars/tree-sitter-kotlin@1.1.0", path: "tree-sitter-kotlin.wasm" },
-  { file: "tree-sitter-php.wasm", pkg: "@vscode/tree-sitter-wasm@0.3.1", path: "wasm/tree-sitter-php.wasm" },
-];
+const { LANGUAGES } = await import("../dist/languages/index.js");
+const GRAMMARS = [];
+for (const l of LANGUAGES) {
+  if (!l.grammarSource) throw new Error(`${l.id}: its spec names no grammarSource`);
+  if (GRAMMARS.some((g) => g.file === l.grammar)) continue;
+  const s = l.grammarSource;
+  GRAMMARS.push("build" in s ? { file: l.grammar, build: s.build } : { file: l.grammar, pkg: s.package, path: s.path });
+}
 
 const tmp = mkdtempSync(join(tmpdir(), "codeslice-wasm-"));
 const unpacked = new Map();

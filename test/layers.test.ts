@@ -7,17 +7,27 @@
  *   languages                      →  shared
  *   shared                         →  nothing of ours
  *
+ * and inside src/core the sub-layers point one way too, lowest first (a file imports its own
+ * sub-layer or a lower one, and no files import each other in a cycle, type-only imports included):
+ *
+ *   base     limits.ts, ports.ts, budget/
+ *   input    scan/, parse/, git/
+ *   model    extract/, graph/                 the records and the code graph, built
+ *   queries  query/, search/, text/           answers over the model (lookup, pages, impact, trace, routes, …)
+ *   answers  slice/, changes/, map/, locate/, evidence/, check/, rename/, scip/, grep/, query-language/, dataflow/
+ *   engine   engine/                          createEngine and the state it keeps
+ *
  * and src/core names no language and no framework: what differs per language lives beside it in
  * src/languages/<id>/. Between front ends, only the CLI reaches into the MCP server and the language
  * server (it starts them), and the engine worker into the language server (it serves it on a port).
- * The checker also runs on deliberately wrong arrows, so a checker that sees
- * nothing fails.
+ * The checkers also run on deliberately wrong arrows and cycles, so a checker that sees nothing fails.
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { fileURLToPath } from "node:url";
 import ts from "typescript";
 import { describe, expect, it } from "vitest";
+import { LANGUAGES } from "../src/languages/index.ts";
 
 const repoRoot = fileURLToPath(new URL("..", import.meta.url));
 
@@ -61,6 +71,83 @@ export function arrowProblem(from: string, to: string): string | undefined {
   return allowed[a].includes(b) ? undefined : `${a} ${from} imports ${b} ${to}`;
 }
 
+/** The sub-layers of src/core, lowest first, by folder (or top-level file) under src/core/. */
+const CORE_TIERS: readonly (readonly [string, readonly string[]])[] = [
+  ["base", ["limits.ts", "ports.ts", "budget"]],
+  ["input", ["scan", "parse", "git"]],
+  ["model", ["extract", "graph"]],
+  ["queries", ["query", "search", "text"]],
+  ["answers", ["slice", "changes", "map", "locate", "evidence", "check", "rename", "scip", "grep", "query-language", "dataflow"]],
+  ["engine", ["engine"]],
+  ["group", ["group"]],
+];
+
+/** The sub-layer of a src/core file, as its index in CORE_TIERS. */
+export function coreTierOf(file: string): number {
+  const first = file.slice("src/core/".length).split("/")[0]!;
+  const tier = CORE_TIERS.findIndex(([, parts]) => parts.includes(first));
+  if (tier < 0) throw new Error(`no core sub-layer for ${file}: add its folder to CORE_TIERS`);
+  return tier;
+}
+
+/** Why an import between two src/core files points upward, or undefined when it does not. */
+export function coreArrowProblem(from: string, to: string): string | undefined {
+  if (!from.startsWith("src/core/") || !to.startsWith("src/core/")) return undefined;
+  const a = coreTierOf(from);
+  const b = coreTierOf(to);
+  return b > a ? `${CORE_TIERS[a]![0]} ${from} imports ${CORE_TIERS[b]![0]} ${to}, a higher core sub-layer` : undefined;
+}
+
+/** The import cycles of a file graph (its strongly connected components with more than one file, or a file importing itself), each sorted. */
+export function importCycles(edges: ReadonlyMap<string, readonly string[]>): string[][] {
+  const index = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const onStack = new Set<string>();
+  const out: string[][] = [];
+  const visit = (v: string) => {
+    index.set(v, index.size);
+    low.set(v, index.get(v)!);
+    stack.push(v);
+    onStack.add(v);
+    for (const w of edges.get(v) ?? []) {
+      if (!edges.has(w)) continue;
+      if (!index.has(w)) {
+        visit(w);
+        low.set(v, Math.min(low.get(v)!, low.get(w)!));
+      } else if (onStack.has(w)) low.set(v, Math.min(low.get(v)!, index.get(w)!));
+    }
+    if (low.get(v) !== index.get(v)) return;
+    const component: string[] = [];
+    let w: string;
+    do {
+      w = stack.pop()!;
+      onStack.delete(w);
+      component.push(w);
+    } while (w !== v);
+    if (component.length > 1 || (edges.get(v) ?? []).includes(v)) out.push(component.sort());
+  };
+  for (const v of [...edges.keys()].sort()) if (!index.has(v)) visit(v);
+  return out.sort((a, b) => (a[0]! < b[0]! ? -1 : 1));
+}
+
+/** What is wrong inside src/core for these files and their texts: upward imports, then cycles. */
+export function coreProblems(texts: ReadonlyMap<string, string>): string[] {
+  const edges = new Map<string, string[]>();
+  const problems: string[] = [];
+  for (const [file, text] of texts) {
+    if (!file.startsWith("src/core/")) continue;
+    const to = importsOf(file, text).filter((t) => t.startsWith("src/core/"));
+    edges.set(file, to);
+    for (const t of to) {
+      const problem = coreArrowProblem(file, t);
+      if (problem) problems.push(problem);
+    }
+  }
+  for (const cycle of importCycles(edges)) problems.push(`import cycle: ${cycle.join(", ")}`);
+  return problems;
+}
+
 /** Every relative import of a source file (static, re-export and literal dynamic), resolved to a src/ path. */
 function importsOf(file: string, text: string): string[] {
   const out: string[] = [];
@@ -85,21 +172,42 @@ function sourceFiles(): string[] {
     .sort();
 }
 
-/** The identifiers and literals of a file (its code without comments: a comment may mention Python, code may not branch on it). */
-function codeOnly(text: string): string {
+/** The identifiers and literals of a file (its code without comments: a comment may mention Python, code may not branch on it), and its string literals apart. */
+function codeParts(text: string): { code: string; literals: string[] } {
   const sf = ts.createSourceFile("x.ts", text, ts.ScriptTarget.Latest, true, ts.ScriptKind.TS);
   const parts: string[] = [];
+  const literals: string[] = [];
   const visit = (node: ts.Node) => {
     if (ts.isIdentifier(node) || ts.isPrivateIdentifier(node)) parts.push(node.text);
     else if (ts.isStringLiteralLike(node) || ts.isTemplateLiteralToken(node) || ts.isRegularExpressionLiteral(node)) parts.push(node.text);
+    if (ts.isStringLiteralLike(node)) literals.push(node.text);
     ts.forEachChild(node, visit);
   };
   visit(sf);
-  return parts.join(" ");
+  return { code: parts.join(" "), literals };
 }
 
-/** Language and framework names core code must not carry (as identifiers or strings). */
-const NAMES = /\b(python|typescript|javascript|tsx|golang|java|rust|csharp|ruby|php|fastapi|flask|django|express|nest(js)?|spring|rails|laravel|koa|hono)\b/i;
+/** Frameworks core code must not name (the languages' route and test rules name them). */
+const FRAMEWORKS = ["fastapi", "flask", "django", "express", "nest", "nestjs", "spring", "rails", "laravel", "koa", "hono"];
+
+/** Every registered language's id and name, and "golang". */
+const LANGUAGE_NAMES = [...new Set([...LANGUAGES.flatMap((l) => [l.id, l.name.toLowerCase()]), "golang"])];
+
+/** Escapes a name for a RegExp. */
+const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\#]/g, "\\$&");
+
+/**
+ * Language and framework names core code must not carry as identifiers or strings: the words of
+ * three letters or more anywhere, and a short one (`go`, `c`, `c++`) as a whole string literal.
+ */
+const NAMES = new RegExp(`\\b(${[...LANGUAGE_NAMES.filter((n) => /^[a-z]{3,}$/.test(n)), ...FRAMEWORKS].map(escape).join("|")})\\b`, "i");
+const SHORT_NAMES = new Set(LANGUAGE_NAMES.filter((n) => !/^[a-z]{3,}$/.test(n)));
+
+/** The first language or framework name in a file's code, if any. */
+function nameIn(text: string): string | undefined {
+  const { code, literals } = codeParts(text);
+  return NAMES.exec(code)?.[0] ?? literals.find((l) => SHORT_NAMES.has(l.toLowerCase()));
+}
 
 describe("layering", () => {
   it("every import in src/ follows the arrows", () => {
@@ -131,14 +239,46 @@ describe("layering", () => {
     ]);
   });
 
+  it("src/core's sub-layers point one way, with no import cycle (type-only imports included)", () => {
+    const texts = new Map(sourceFiles().filter((f) => f.startsWith("src/core/")).map((f) => [f, fs.readFileSync(path.join(repoRoot, f), "utf8")] as const));
+    expect(texts.size).toBeGreaterThan(100);
+    expect(coreProblems(texts)).toEqual([]);
+  });
+
+  it("the core checker flags an upward import and a cycle, type-only ones too", () => {
+    expect(coreArrowProblem("src/core/graph/build.ts", "src/core/query/lookup.ts")).toMatch(/^model .* imports queries .*higher/);
+    expect(coreArrowProblem("src/core/map/repo-map.ts", "src/core/engine/snapshot.ts")).toMatch(/^answers .* imports engine/);
+    expect(coreArrowProblem("src/core/query/impact.ts", "src/core/slice/plan.ts")).toMatch(/^queries .* imports answers/);
+    expect(coreArrowProblem("src/core/engine/engine.ts", "src/core/graph/model.ts")).toBeUndefined();
+    expect(coreArrowProblem("src/core/slice/plan.ts", "src/core/locate/locate.ts")).toBeUndefined();
+    expect(() => coreTierOf("src/core/newthing/x.ts")).toThrow(/CORE_TIERS/);
+    expect(importCycles(new Map([["a", ["b"]], ["b", ["c"]], ["c", ["a"]], ["d", ["a"]], ["e", ["e"]]]))).toEqual([["a", "b", "c"], ["e"]]);
+    // The real files plus one deliberately bad file: a model file reaching up to a query, and a
+    // type-only import back from the query it imports.
+    const texts = new Map(sourceFiles().filter((f) => f.startsWith("src/core/")).map((f) => [f, fs.readFileSync(path.join(repoRoot, f), "utf8")] as const));
+    texts.set("src/core/graph/bad.ts", 'import { findSymbol } from "../query/lookup.ts";\nexport const x = findSymbol;\n');
+    texts.set("src/core/query/lookup.ts", `${texts.get("src/core/query/lookup.ts")}\nexport type Bad = import("../graph/bad.ts").Bad;\n`);
+    expect(coreProblems(texts)).toEqual([
+      "model src/core/graph/bad.ts imports queries src/core/query/lookup.ts, a higher core sub-layer",
+      "import cycle: src/core/graph/bad.ts, src/core/query/lookup.ts",
+    ]);
+  });
+
   it("src/core names no language and no framework in its code", () => {
     const hits: string[] = [];
     for (const file of sourceFiles().filter((f) => f.startsWith("src/core/"))) {
-      const m = NAMES.exec(codeOnly(fs.readFileSync(path.join(repoRoot, file), "utf8")));
-      if (m) hits.push(`${file}: ${m[0]}`);
+      const name = nameIn(fs.readFileSync(path.join(repoRoot, file), "utf8"));
+      if (name) hits.push(`${file}: ${name}`);
     }
     expect(hits).toEqual([]);
-    expect(NAMES.test(codeOnly('if (record.language === "python") x(); // Python only'))).toBe(true);
-    expect(NAMES.test(codeOnly("// what Python calls a module\nconst x = 1;"))).toBe(false);
+    expect(nameIn('if (record.language === "python") x(); // Python only')).toBe("python");
+    expect(nameIn("// what Python calls a module\nconst x = 1;")).toBeUndefined();
+    // Built from the registry: Kotlin, C, C++ and Go are caught too, a short name only as a whole string.
+    expect(nameIn('const k = spec.id === "kotlin";')).toBe("kotlin");
+    expect(nameIn('if (lang === "go") x();')).toBe("go");
+    expect(nameIn('if (lang === "c") x();')).toBe("c");
+    expect(nameIn('const native = ["cpp"];')).toBe("cpp");
+    expect(nameIn('const name = "C++";')).toBe("C++");
+    expect(nameIn("const go = (c: number) => c + 1;")).toBeUndefined();
   });
 });

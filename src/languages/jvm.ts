@@ -2,7 +2,7 @@
  * What Java and Kotlin share: JUnit's test methods and Spring's route annotations, read the same
  * way in both.
  */
-import type { RouteRules, TestCase, TestSite } from "./types.ts";
+import type { AllowedRunner, RouteRules, TestCase, TestSite } from "./types.ts";
 
 /** JUnit 4/5 (and kotlin.test) annotations that make a method a test. */
 const TEST_ANNOTATION = /^@([\w.]+\.)?(Test|ParameterizedTest|RepeatedTest|TestFactory|TestTemplate)\b/;
@@ -39,3 +39,6 @@ export const SPRING_ROUTES: RouteRules = {
   classPrefix: [/^@RequestMapping(?:\(\s*(?:(?:value|path)\s*=\s*)?[[{]?\s*"(?<path>[^"]*)"[^)]*\))?/],
   memberDecorators: [/^@(?<verb>Get|Post|Put|Patch|Delete|Request)Mapping(?:\(\s*(?:(?:value|path)\s*=\s*)?[[{]?\s*"(?<path>[^"]*)"[^)]*\))?/],
 };
+
+/** Maven's and Gradle's test command, which `runTests` may start for Java and Kotlin. */
+export const MAVEN_GRADLE_TEST: AllowedRunner = { name: "mvn/gradle test", matches: (a) => /^(mvn|\.\/mvnw|gradle|\.\/gradlew)$/.test(a[0] ?? "") && a[1] === "test" };

@@ -28,13 +28,6 @@ export function folderOf(path: string): string {
   return i < 0 ? "" : path.slice(0, i);
 }
 
-/** The file name without its folder and extension. */
-export function baseName(path: string): string {
-  const name = path.slice(path.lastIndexOf("/") + 1);
-  const dot = name.indexOf(".");
-  return dot > 0 ? name.slice(0, dot) : name;
-}
-
 /** Items grouped by a key, in first-seen order. */
 export function groupBy<T>(items: readonly T[], key: (item: T) => string): Map<string, T[]> {
   const out = new Map<string, T[]>();

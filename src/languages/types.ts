@@ -187,6 +187,11 @@ export interface LanguageSpec {
   scipName?: string;
   /** The grammar file in `wasm/`. */
   grammar: string;
+  /**
+   * Where scripts/sync-wasm.mjs gets the grammar: a file inside a pinned npm package, or a grammar
+   * scripts/build-grammars.mjs builds (by its name there). wasm/wasm.lock.json records the same.
+   */
+  grammarSource?: { package: string; path: string } | { build: string };
   /** Lower-case extensions including the dot. */
   extensions: readonly string[];
   /**
@@ -279,8 +284,40 @@ export interface LanguageSpec {
   routes?: RouteRules;
   /** How its test runners name and run tests (see TestConventions). */
   tests?: TestConventions;
+  /**
+   * The command lines that run its tests which `runTests` may start (`pytest`, `go test`), as their
+   * argv begins: nothing else is run. `name` is what a refusal lists.
+   */
+  testRunners?: readonly AllowedRunner[];
+  /** Names of its test frameworks as tasks write them (`pytest`, `vitest`): words about tests, not about the code. */
+  testFrameworks?: readonly string[];
+  /**
+   * Manifests of its package managers by file name (`go.mod`), each with a pattern whose group 1 is
+   * the package's name (undefined: the file names none). A name starting with `*` matches by suffix
+   * (`*.csproj`), and the file's name is then the package's. A folder with one is a service on the map.
+   */
+  manifests?: Readonly<Record<string, RegExp | undefined>>;
+  /** Names its constructors are declared with (`__init__`, `constructor`): a class's brief lists them first. */
+  constructorNames?: readonly string[];
+  /** Its keywords: too common in its code to tell anything apart in a search. */
+  keywords?: readonly string[];
+  /** Decorators that make a definition an entry point: a CLI command, a task, an event handler (`@click.command`). */
+  commandDecorators?: RegExp;
+  /**
+   * Files that each define one command, named after the file, and the method that runs it
+   * (Django's `management/commands/<name>.py` with `handle`): entry points of the flows.
+   */
+  commandFiles?: { path: RegExp; method: string };
+  /** Fence tags for extensions whose tag is not `fence` (`.jsx` → `jsx`), by lower-case extension with the dot. */
+  fenceByExtension?: Readonly<Record<string, string>>;
   /** Present for the languages statement-level data flow reads (see DataflowRules). */
   dataflow?: DataflowRules;
+}
+
+/** A test command `runTests` may start: its name, and whether an argv is one of its command lines. */
+export interface AllowedRunner {
+  name: string;
+  matches(argv: readonly string[]): boolean;
 }
 
 /** What a data-flow sink does with what reaches it. */

@@ -1,11 +1,5 @@
 /** Small text helpers shared by the tools: code fences, citations, counts, texts fitted by whole lines. */
-import { clipText, fitBlocks } from "../index.ts";
-
-const FENCE_BY_EXTENSION: Record<string, string> = {
-  py: "python", pyi: "python", ts: "ts", mts: "ts", cts: "ts", tsx: "tsx", js: "js", mjs: "js", cjs: "js", jsx: "jsx",
-  go: "go", java: "java", rs: "rust", c: "c", h: "c", cc: "cpp", cpp: "cpp", cxx: "cpp", hpp: "cpp", hh: "cpp",
-  cs: "csharp", kt: "kotlin", kts: "kotlin", rb: "ruby", php: "php", json: "json", md: "markdown", toml: "toml", yaml: "yaml", yml: "yaml", sh: "bash",
-};
+import { clipText, fenceTag, fitBlocks } from "../index.ts";
 
 /**
  * A backtick fence longer than any run of backticks in `body` (at least three), so nothing in the
@@ -33,9 +27,8 @@ export { cite as at } from "../index.ts";
 
 /** The opening and closing lines of {@link fence}, for texts fitted line by line. */
 export function fenceLines(path: string, body: string): { open: string; close: string } {
-  const ext = path.slice(path.lastIndexOf(".") + 1).toLowerCase();
   const tick = fenceFor(body);
-  return { open: `${tick}${FENCE_BY_EXTENSION[ext] ?? ""}`, close: tick };
+  return { open: `${tick}${fenceTag(path)}`, close: tick };
 }
 
 /**

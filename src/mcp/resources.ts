@@ -5,7 +5,7 @@
  * come or go; while anything is subscribed the server checks the index every few seconds, which
  * costs next to nothing with the folder watcher.
  */
-import { McpServer, ResourceTemplate } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { type McpServer, ResourceTemplate } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { ErrorCode, McpError, SubscribeRequestSchema, UnsubscribeRequestSchema, type ReadResourceResult } from "@modelcontextprotocol/sdk/types.js";
 import { citePath, isEngineError, LIMITS, loadTokenCounter, querySchemaText, type Engine, type FileRecord, type RefreshResult } from "../index.ts";
 import { engineErrorText } from "./errors.ts";

@@ -6,7 +6,7 @@
  */
 import { parseArgs } from "node:util";
 import * as nodePath from "node:path";
-import { createEngine, EngineError, isEngineError, type Engine, type Logger, type LogLevel, type Platform } from "../index.ts";
+import { createEngine, type EngineError, isEngineError, type Engine, type Logger, type LogLevel, type Platform } from "../index.ts";
 import { createMcpServer, DEFAULT_MAX_RESPONSE_TOKENS, MIN_MAX_RESPONSE_TOKENS } from "./server.ts";
 import { StdioServerTransport } from "./stdio-transport.ts";
 import type { McpLogger } from "./tool.ts";

@@ -79,8 +79,6 @@ function refuse(dir: string, reason: CacheRefusal, detail: string, data: Record<
 export class DiskStore implements Store {
   readonly label: string;
   private claimed: Promise<void> | undefined;
-  /** The nearest folder above the cache that existed when the store opened: creation starts there. */
-  private anchor = "";
   /** Folders between the anchor and the cache, top-down, to create on the first write. */
   private toCreate: string[] = [];
   /** True once the folder holds our tag (written by us, or found there). */
@@ -155,7 +153,6 @@ export class DiskStore implements Store {
         if (source) throw refuse(dir, "inside_sources", `it would sit inside a source folder of the project (${up} holds ${source.name}).`, { folder: up });
       }
     }
-    this.anchor = missing.length ? ops.dirname(missing[0]!) : ops.dirname(dir);
     this.toCreate = missing;
     // Ours by its .gitignore and layout, with a damaged tag: mend it now (a run that writes
     // nothing would otherwise leave it damaged); a read-only folder keeps it as it is.

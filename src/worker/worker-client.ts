@@ -13,7 +13,7 @@ import type {
 import type { StoreNotice } from "../platform/browser/index.ts";
 import {
   fromWire, toWire, type CallOptions, type EngineCalls, type EngineMethod, type FromWorker, type IndexArtifact, type Neighbourhood, type OpenAnswer, type ProjectSource,
-  type StoreChoice, type ToWorker, type WireError, type WorkerProgress,
+  type StoreChoice, type ToWorker, type WorkerProgress,
 } from "./worker-protocol.ts";
 
 /** What the page needs of a Worker (or a MessagePort). */

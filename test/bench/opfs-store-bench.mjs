@@ -15,7 +15,6 @@
 // Rerun:  node test/bench/opfs-store-bench.mjs --builds main=/work/main,new=. [--records 2000] [--rounds 5]
 //         (a build is a checkout: its src/platform/browser/opfs-store.ts is used)
 // Output: a table on stdout and test/bench/results/opfs-store.json (or --out NAME.json).
-import fs from "node:fs";
 import { createServer } from "node:http";
 import os from "node:os";
 import path from "node:path";

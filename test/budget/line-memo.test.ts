@@ -9,7 +9,7 @@ import { describe, expect, it } from "vitest";
 import { lineMemoCounter, loadTokenCounter, type Encoding } from "../../src/core/budget/tokenizer.ts";
 
 const root = path.resolve(__dirname, "../..");
-const files = ["src/core/graph/impact.ts", "src/core/budget/fit.ts", "README.md", "package.json", "test/changes/changes.test.ts"].map((f) => fs.readFileSync(path.join(root, f), "utf8"));
+const files = ["src/core/query/impact.ts", "src/core/budget/fit.ts", "README.md", "package.json", "test/changes/changes.test.ts"].map((f) => fs.readFileSync(path.join(root, f), "utf8"));
 const shapes = [
   "a)\n/b\n//c\n\n\n-- 12/40 tokens\n\t\tx\n é\nü\n",
   "## path:1-2 [caller] x\n```py\ndef f():\n    return 1\n```\n\n- a.py:3 → b\n/root/x\n",

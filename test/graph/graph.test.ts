@@ -18,7 +18,7 @@
 import { describe, expect, it } from "vitest";
 import { fixtureFiles } from "../support/fixtures.ts";
 import { memoryEngine, parseFixture } from "../support/platform.ts";
-import { toGoldGraph } from "../../src/core/graph/gold-json.ts";
+import { toGoldGraph } from "../../src/core/query/gold-json.ts";
 
 const fixtures = await fixtureFiles("graph/fixtures");
 const ANNOTATION = /(?:#|\/\/)\s*->\s*(.*)$/;

@@ -1,6 +1,7 @@
 /** The graph's memos are caches that start over at their limit instead of growing past what V8 allows a Map. */
 import { describe, expect, it } from "vitest";
-import { BoundedMap, emptyMemos, MEMO_LIMIT, PairMemo } from "../../src/core/graph/context.ts";
+import { BoundedMap, MEMO_LIMIT, PairMemo } from "../../src/core/graph/bounded-memo.ts";
+import { emptyMemos } from "../../src/core/graph/memos.ts";
 
 describe("BoundedMap", () => {
   it("keeps entries up to its limit, then forgets them all and keeps the new one", () => {

@@ -6,13 +6,12 @@
  */
 import { spawnSync } from "node:child_process";
 import * as fs from "node:fs";
-import * as path from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { countTokens } from "gpt-tokenizer/encoding/o200k_base";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { checkStructured, cliPath, fixtureDir, removeTemps, repoRoot, tempDir } from "./support.ts";
+import { checkStructured, cliPath, fixtureDir, removeTemps, repoRoot } from "./support.ts";
 
 beforeAll(() => {
   if (!fs.existsSync(cliPath)) {

@@ -7,7 +7,7 @@
  */
 import { countTokens } from "gpt-tokenizer/encoding/o200k_base";
 import { describe, expect, it } from "vitest";
-import { runQuery } from "../../src/core/query/query.ts";
+import { runQuery } from "../../src/core/query-language/query.ts";
 import type { JsonValue } from "../../src/index.ts";
 import { errorOf, memoryEngine, parseFixture } from "../support/platform.ts";
 

@@ -5,7 +5,7 @@
  * URL, and pytest's test client.
  */
 import { describe, expect, it } from "vitest";
-import { urlOf, urlReaches } from "../../src/core/slice/route-map.ts";
+import { urlOf, urlReaches } from "../../src/core/query/route-calls.ts";
 import { memoryEngine } from "../support/platform.ts";
 
 const PROJECT = `

@@ -127,6 +127,17 @@ describe("wasm/ matches wasm/wasm.lock.json", () => {
     for (const spec of LANGUAGES) expect(lock.files.map((f) => f.file), spec.id).toContain(spec.grammar);
   });
 
+  it("every language's grammarSource (what sync-wasm.mjs reads) is the source its lock entry records", () => {
+    for (const spec of LANGUAGES) {
+      const entry = lock.files.find((f) => f.file === spec.grammar) as { source: string; build?: { grammar: string } } | undefined;
+      const source = spec.grammarSource;
+      expect(source, spec.id).toBeDefined();
+      if (source && "build" in source) expect(entry?.build?.grammar, spec.id).toBe(source.build);
+      else expect(entry?.source, spec.id).toBe(source?.package);
+    }
+    expect(readFileSync(new URL("../../scripts/sync-wasm.mjs", import.meta.url), "utf8")).not.toMatch(/tree-sitter-python\.wasm/);
+  });
+
   describe("each grammar loads with web-tree-sitter at the locked ABI", () => {
     beforeAll(async () => {
       await Parser.init({ wasmBinary: readFileSync(`${wasmDir}web-tree-sitter.wasm`) });

@@ -7,9 +7,9 @@
 import { languageById } from "../../languages/index.ts";
 import type { FileRecord } from "../extract/record.ts";
 import type { CodeGraph } from "../graph/model.ts";
-import type { ImpactRoute } from "../graph/impact.ts";
-import { isTestFile } from "../slice/plan.ts";
-import type { Route } from "../slice/routes.ts";
+import type { ImpactRoute } from "../query/impact.ts";
+import { isTestFile } from "../graph/test-code.ts";
+import type { Route } from "../query/routes.ts";
 import type { ChangeKind } from "./symbols.ts";
 
 /** How far callers are followed to find tests and routes. */

@@ -12,22 +12,22 @@ import { runTests, type RunTestsAnswer, type RunTestsOptions } from "../evidence
 import { runCheck, type CheckAnswer } from "../check/check.ts";
 import { loadCheckConfig, parseCheckConfig } from "../check/config.ts";
 import { loadTokenCounter } from "../budget/tokenizer.ts";
-import { findSymbol } from "../graph/lookup.ts";
+import { findSymbol } from "../query/lookup.ts";
 import type { CodeGraph, SymbolNode } from "../graph/model.ts";
-import { bindIndexVersion, listArgs, type ListOptions } from "../graph/pages.ts";
-import { trace, traceLimits, type TraceAnswer } from "../graph/trace.ts";
+import { bindIndexVersion, listArgs, type ListOptions } from "../query/pages.ts";
+import { trace, traceLimits, type TraceAnswer } from "../query/trace.ts";
 import { LIMITS } from "../limits.ts";
 import { buildRepoMap, isManifest, type RepoMap, type RepoMapOptions } from "../map/repo-map.ts";
 import { DEFAULT_MAX_FILE_BYTES } from "../scan/scan.ts";
-import { buildContext, ROUTE, routesNamed, type ContextAnswer, type ContextIO, type ContextOptions } from "../slice/context.ts";
-import type { Route } from "../slice/routes.ts";
-import { closestRoutes } from "../slice/route-map.ts";
+import { buildContext, type ContextAnswer, type ContextIO, type ContextOptions } from "../slice/context.ts";
+import { closestRoutes, ROUTE, routesNamed } from "../query/route-calls.ts";
+import type { Route } from "../query/routes.ts";
 import { findTools, toolMapAnswer, type ToolMapAnswer, type ToolMapOptions } from "../map/tool-map.ts";
 import { shapeCheck, type ShapeAnswer, type ShapeOptions } from "../slice/shape-check.ts";
 import { runChanges, type ChangesOptions } from "./changes.ts";
 import { buildLocate, type LocateAnswer, type LocateOptions } from "../locate/locate.ts";
 import { consistent } from "./consistent.ts";
-import type { RunOptions, SnippetAnswer } from "./engine.ts";
+import type { RunOptions, SnippetAnswer } from "./api.ts";
 import { codeGraph, graphOf, routesOf, searchIndexOf } from "./graph-cache.ts";
 import type { Inputs } from "./inputs.ts";
 import { reindex } from "./passes.ts";
@@ -36,6 +36,7 @@ import { searchSymbols, type SearchHit } from "../search/search.ts";
 import { searchText, type TextHit } from "../text/text-index.ts";
 import { textIndexOf } from "./text.ts";
 import { mayPointAtText } from "../slice/text-seeds.ts";
+import { defined } from "../../shared/defined.ts";
 
 /** What the slicer may read and ask for: files through the snapshot's inputs, the search index, the routes, the text index. */
 function contextIO(s: EngineState, graph: CodeGraph, inputs: Inputs): ContextIO {
@@ -102,9 +103,9 @@ export async function answerSnippet(s: EngineState, pathArg: string, start: numb
   } catch {
     // not URL-encoded
   }
-  if (!s.index) await reindex(s, opts);
+  if (!s.passes.index) await reindex(s, opts);
   return consistent(s, opts, async (read) => {
-    const snapshot = s.index!.snapshot;
+    const snapshot = s.passes.index!.snapshot;
     const inventory = new Set(snapshot.files.map((f) => f.path));
     // An exact inventory path (quoted when its name needed it), or one written relative to the
     // root or absolute inside it; never a suffix guess, never a path that climbs out.
@@ -169,7 +170,7 @@ export async function answerTests(s: EngineState, target: string, opts: RunOptio
   const file = findFile({ has: (p) => graph.moduleSymbol.has(p), paths: () => graph.moduleSymbol.keys() }, written, s.platform.fs.rootLabel, { bySuffix: false });
   const resolved = file ? { file: file.path } : { symbol: routeHandler(graph, routesOf(s, graph), target.trim()) ?? findSymbol(graph, target) };
   // An unreadable file is skipped, as a file gone since the index.
-  return findTests(graph, resolved, { ...bindIndexVersion(args, graph), depth }, { paths: () => s.index!.snapshot.files.map((f) => f.path), readText: readNow(s), routes: () => routesOf(s, graph) });
+  return findTests(graph, resolved, { ...bindIndexVersion(args, graph), depth }, { paths: () => s.passes.index!.snapshot.files.map((f) => f.path), readText: readNow(s), routes: () => routesOf(s, graph) });
 }
 
 /**
@@ -199,7 +200,7 @@ export async function answerCheck(s: EngineState, opts: RunOptions & { config?: 
   const label = { file: opts.configLabel ?? "(given)" };
   const { config, source } = opts.config !== undefined ? { config: parseCheckConfig(opts.config, label), source: label } : await loadCheckConfig(read);
   const graph = await codeGraph(s, opts);
-  const sizes = new Map(s.index!.snapshot.files.map((f) => [f.path, f.size]));
+  const sizes = new Map(s.passes.index!.snapshot.files.map((f) => [f.path, f.size]));
   return runCheck(graph, config, source, { sizes, readText: read });
 }
 
@@ -209,7 +210,7 @@ export async function answerRunTests(s: EngineState, target: string, opts: RunOp
   if (!runner) {
     throw new EngineError("run_refused", "This host cannot start processes (a browser): tests can only be run from the Node or Deno front ends.", { hint: "Run the commands the tests answer lists in a terminal.", data: { reason: "unsupported" } });
   }
-  const found = await answerTests(s, target, { ...(opts.depth !== undefined ? { depth: opts.depth } : {}), ...(opts.onProgress ? { onProgress: opts.onProgress } : {}), ...(opts.signal ? { signal: opts.signal } : {}) });
+  const found = await answerTests(s, target, { ...defined({ depth: opts.depth }), ...(opts.onProgress ? { onProgress: opts.onProgress } : {}), ...(opts.signal ? { signal: opts.signal } : {}) });
   return runTests(found, runner, opts, await loadTokenCounter("o200k_base"));
 }
 
@@ -236,7 +237,7 @@ export function answerMap(s: EngineState, opts: RepoMapOptions & RunOptions): Pr
       }
     }
     inputs.check();
-    return buildRepoMap(snapshot, graph, manifests, routesOf(s, graph), opts);
+    return buildRepoMap(snapshot.files, graph, manifests, routesOf(s, graph), opts);
   });
 }
 

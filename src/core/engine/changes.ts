@@ -10,7 +10,7 @@ import type { FileRecord } from "../extract/record.ts";
 import { createParserRuntime } from "../parse/runtime.ts";
 import { classifyContent } from "../../shared/skip-rules.ts";
 import type { CodeGraph } from "../graph/model.ts";
-import type { Route } from "../slice/routes.ts";
+import type { Route } from "../query/routes.ts";
 import { buildChangesAnswer, type ChangeSet, type ChangesAnswer, type ChangesBundleOptions, type ChangesSide, type ComparedFile, type FileStatus } from "../changes/answer.ts";
 import { diffLines, splitLines } from "../changes/line-diff.ts";
 import { compareDefinitions } from "../changes/symbols.ts";
@@ -22,6 +22,7 @@ import { gitBlobId } from "../../shared/hash.ts";
 import { extname, normalizeRelative } from "../../shared/paths.ts";
 import { parseFile } from "./parse-file.ts";
 import type { Snapshot } from "./snapshot.ts";
+import { defined } from "../../shared/defined.ts";
 
 /** What to compare. With nothing set: the working tree against HEAD. */
 export interface ChangesOptions extends ChangesBundleOptions {
@@ -472,7 +473,7 @@ async function compareAll(ctx: ChangesContext, raw: RawChange[], notes: string[]
     const spec = languageForExtension(extname(r.path)) ?? (r.oldPath ? languageForExtension(extname(r.oldPath)) : undefined);
     const file: ComparedFile = {
       path: r.path, ...(r.oldPath ? { oldPath: r.oldPath } : {}), status: r.status, ...(r.reason ? { reason: r.reason } : {}),
-      ...(spec ? { language: spec.id } : {}), ...(r.oldText !== undefined ? { oldText: r.oldText } : {}), ...(r.newText !== undefined ? { newText: r.newText } : {}), hunks: [],
+      ...(spec ? { language: spec.id } : {}), ...defined({ oldText: r.oldText, newText: r.newText }), hunks: [],
     };
     out.push(file);
     if (r.status === "binary" || r.status === "skipped") continue;

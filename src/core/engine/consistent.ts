@@ -1,5 +1,5 @@
 /** Answers computed from the bytes their snapshot indexed: a file changed since is re-indexed and the answer computed again. */
-import type { RunOptions } from "./engine.ts";
+import type { RunOptions } from "./api.ts";
 import { snapshotInputs, StaleInputs, staleIndexError, type Inputs, type StaleInput } from "./inputs.ts";
 import { recheck } from "./passes.ts";
 import type { Snapshot } from "./snapshot.ts";

@@ -11,22 +11,15 @@ import type { DataflowRules, LanguageSpec } from "../../languages/types.ts";
 import { answerDataflow, type DataflowAnswer, type LoadedFunction } from "../dataflow/answer.ts";
 import { functionFacts, type FunctionFacts } from "../dataflow/facts.ts";
 import type { CallTarget, FlowStep } from "../dataflow/flow.ts";
-import { findSymbol } from "../graph/lookup.ts";
+import { findSymbol } from "../query/lookup.ts";
 import type { CodeGraph, SymbolNode } from "../graph/model.ts";
 import { createParserRuntime, type ParserRuntime } from "../parse/runtime.ts";
-import { ROUTE, routesNamed } from "../slice/context.ts";
-import { closestRoutes } from "../slice/route-map.ts";
-import type { Route } from "../slice/routes.ts";
+import { closestRoutes, ROUTE, routesNamed } from "../query/route-calls.ts";
+import type { Route } from "../query/routes.ts";
 import { consistent } from "./consistent.ts";
-import type { RunOptions } from "./engine.ts";
+import type { DataflowOptions, RunOptions } from "./api.ts";
 import { graphOf, routesOf } from "./graph-cache.ts";
 import type { EngineState } from "./state.ts";
-
-/** The question: none for "does user input reach a sink"; a variable (at a line) for where it comes from and goes; a line for the values read there. */
-export interface DataflowOptions {
-  variable?: string;
-  line?: number;
-}
 
 /** `Engine.dataflow`. */
 export async function answerDataflowQuestion(s: EngineState, target: string, opts: DataflowOptions & RunOptions): Promise<DataflowAnswer> {

@@ -10,22 +10,16 @@ import { buildGraph } from "../graph/build.ts";
 import type { CodeGraph } from "../graph/model.ts";
 import { patchGraph } from "../graph/patch.ts";
 import { updateSearchIndex, type SearchIndex } from "../search/search.ts";
-import { findRoutes, type Route } from "../slice/routes.ts";
-import type { RunOptions } from "./engine.ts";
+import { findRoutes, type Route } from "../query/routes.ts";
+import type { RunOptions } from "./api.ts";
 import { CONFIG_FILE, snapshotInputs } from "./inputs.ts";
 import { ensureHeadroom, HEAP_PER_SYMBOL } from "./memory.ts";
 import { consistent } from "./consistent.ts";
 import { loadAll } from "./passes.ts";
 import type { Snapshot } from "./snapshot.ts";
-import type { EngineState } from "./state.ts";
+import type { BuiltGraph, EngineState } from "./state.ts";
 
-/** The code graph of one snapshot, with the paths and configs it was built from. */
-export interface BuiltGraph {
-  graph: CodeGraph;
-  snapshot: Snapshot;
-  paths: string[];
-  configs: Map<string, string>;
-}
+export type { BuiltGraph } from "./state.ts";
 
 /** The names of the languages the engine indexes. */
 export function supportedLanguageNames(): string[] {
@@ -46,16 +40,16 @@ export async function graphOf(s: EngineState, run: RunOptions = {}): Promise<Bui
       data: { root: platform.fs.rootLabel, languages: supportedLanguageNames() },
     });
   }
-  if (s.graphCache?.snapshot !== snapshot) {
-    const previous = s.graphCache;
+  if (s.graph.cache?.snapshot !== snapshot) {
+    const previous = s.graph.cache;
     const built = buildOrPatch(s, snapshot, records, previous);
-    s.graphCache = { snapshot, built };
+    s.graph.cache = { snapshot, built };
     // A graph that could not be built is not kept: the next call builds again, from the last good one.
     built.catch(() => {
-      if (s.graphCache?.built === built) s.graphCache = previous;
+      if (s.graph.cache?.built === built) s.graph.cache = previous;
     });
   }
-  return s.graphCache.built;
+  return s.graph.cache.built;
 }
 
 /**
@@ -63,7 +57,7 @@ export async function graphOf(s: EngineState, run: RunOptions = {}): Promise<Bui
  * rebuilt (the same files and configuration, and a few records changed in ways no other file can
  * see); otherwise built afresh, once the heap has room for it.
  */
-async function buildOrPatch(s: EngineState, snapshot: Snapshot, records: FileRecord[], previous: EngineState["graphCache"]): Promise<BuiltGraph> {
+async function buildOrPatch(s: EngineState, snapshot: Snapshot, records: FileRecord[], previous: EngineState["graph"]["cache"]): Promise<BuiltGraph> {
   const inputs = snapshotInputs(s.platform.fs, snapshot);
   const paths = snapshot.files.map((f) => f.path);
   const configs = new Map<string, string>();
@@ -91,14 +85,14 @@ export function codeGraph(s: EngineState, run: RunOptions = {}): Promise<CodeGra
 
 /** The routes of a graph, found once per graph. */
 export function routesOf(s: EngineState, graph: CodeGraph): Route[] {
-  return s.routes.get(graph) ?? s.routes.set(graph, findRoutes(graph)).get(graph)!;
+  return s.graph.routes.get(graph) ?? s.graph.routes.set(graph, findRoutes(graph)).get(graph)!;
 }
 
 /** The search index of a graph: the engine's one index, updated with the files that changed. */
 export function searchIndexOf(s: EngineState, graph: CodeGraph): SearchIndex {
-  if (s.search?.graph === graph) return s.search;
-  if (!s.search) ensureHeadroom(s.platform.memory, graph.symbols.length * HEAP_PER_SYMBOL.search, `the search index of ${graph.symbols.length.toLocaleString("en-US")} symbols`);
-  return (s.search = updateSearchIndex(s.search, graph));
+  if (s.graph.search?.graph === graph) return s.graph.search;
+  if (!s.graph.search) ensureHeadroom(s.platform.memory, graph.symbols.length * HEAP_PER_SYMBOL.search, `the search index of ${graph.symbols.length.toLocaleString("en-US")} symbols`);
+  return (s.graph.search = updateSearchIndex(s.graph.search, graph));
 }
 
 /** The previous graph patched with the records that changed, or undefined when it must be rebuilt. */
@@ -118,4 +112,10 @@ function sameConfigs(a: Map<string, string>, b: Map<string, string>): boolean {
   if (a.size !== b.size) return false;
   for (const [k, v] of a) if (b.get(k) !== v) return false;
   return true;
+}
+
+/** Forgets the graph and the search index (the index they came from was replaced). */
+export function dropGraph(s: EngineState): void {
+  s.graph.cache = undefined;
+  s.graph.search = undefined;
 }

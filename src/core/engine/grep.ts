@@ -9,58 +9,16 @@ import { classifyContent } from "../../shared/skip-rules.ts";
 import { gitBlobId } from "../../shared/hash.ts";
 import { cite } from "../../shared/paths.ts";
 import { fitBlocks } from "../budget/fit.ts";
-import { ENCODINGS, loadTokenCounter, type Encoding } from "../budget/tokenizer.ts";
+import { ENCODINGS, loadTokenCounter } from "../budget/tokenizer.ts";
 import { LIMITS } from "../limits.ts";
 import { symbolsAt } from "../slice/locate.ts";
-import { compileGlobs, compilePattern, grepText, type LineHit } from "../grep/grep.ts";
-import type { RunOptions } from "./engine.ts";
+import { compileGlobs, compilePattern, grepText, type GrepAnswer, type GrepHit, type GrepOptions, type GrepStop } from "../grep/grep.ts";
+import type { RunOptions } from "./api.ts";
 import { graphOf } from "./graph-cache.ts";
 import { reindex } from "./passes.ts";
 import type { EngineState } from "./state.ts";
 
-/** Options of `grep`. */
-export interface GrepOptions {
-  /** Globs the paths must match (`src/**\/*.py`, `*.md`, `docs/`; `!tests/` leaves paths out). */
-  paths?: string[];
-  ignoreCase?: boolean;
-  /** Lines listed at most (default 200, at most 10,000); the answer says when more exist. */
-  maxMatches?: number;
-  /** Milliseconds of searching at most (default 5,000). */
-  timeMs?: number;
-  /** Tokens for the answer's text (default 4,000). */
-  budget?: number;
-  encoding?: Encoding;
-}
-
-/** One hit: a line that matched. */
-export interface GrepHit extends LineHit {
-  path: string;
-  /** The innermost definition around the line (from the index), when there is one. */
-  symbol?: string;
-  kind?: string;
-}
-
-/** Why a grep stopped before it had searched every file. */
-export type GrepStop = "matches" | "time" | "bytes";
-
-/** The answer to `grep`. */
-export interface GrepAnswer {
-  pattern: string;
-  hits: GrepHit[];
-  /** Files searched, and files with a hit. */
-  files: number;
-  filesMatched: number;
-  /** Files of the inventory the path filters kept; searched ones are `files`. */
-  candidates: number;
-  /** Set when the search stopped early: more matches may exist in the files not searched (or later in the last one). */
-  stopped?: GrepStop;
-  /** Files passed over: binary or not UTF-8 content, larger than the index's file limit. */
-  skipped: { binary: number; tooLarge: number };
-  /** Hits listed in `text` (the first ones); the budget may hold fewer than `hits`. */
-  listed: number;
-  usage: { tokens: number; budget: number; encoding: Encoding };
-  text: string;
-}
+export type { GrepAnswer, GrepHit, GrepOptions, GrepStop } from "../grep/grep.ts";
 
 /** Checks a bounded whole-number option. */
 function bounded(name: string, value: number | undefined, limits: { min: number; max: number; default: number }): number {
@@ -91,8 +49,8 @@ function grepArgs(pattern: string, opts: GrepOptions, root: string) {
 /** `Engine.grep` (see GrepOptions): files in inventory order, each read once, binary ones passed over. */
 export async function answerGrep(s: EngineState, pattern: string, opts: GrepOptions & RunOptions): Promise<GrepAnswer> {
   const args = grepArgs(pattern, opts, s.platform.fs.rootLabel);
-  if (!s.index) await reindex(s, opts);
-  const snapshot = s.index!.snapshot;
+  if (!s.passes.index) await reindex(s, opts);
+  const snapshot = s.passes.index!.snapshot;
   const candidates = snapshot.files.filter((f) => args.filter.test(f.path));
   const started = Date.now();
   const overTime = () => Date.now() - started > args.timeMs;

@@ -8,16 +8,12 @@ import type { FileSystem } from "../ports.ts";
 import { isManifest } from "../map/repo-map.ts";
 import { EngineError, isEngineError } from "../../shared/errors.ts";
 import { gitBlobId } from "../../shared/hash.ts";
-import { LANGUAGES } from "../../languages/index.ts";
+import { allResolverConfigs } from "../../languages/index.ts";
 import { textKind } from "../text/chunk.ts";
 import type { Snapshot } from "./snapshot.ts";
 
-/** Config files the module resolvers read (tsconfig paths, workspace packages). */
-const TS_CONFIG = /(^|\/)(tsconfig[^/]*\.json|jsconfig\.json|package\.json)$/;
-const RESOLVER_CONFIGS = LANGUAGES.map((l) => l.resolver?.configs).filter((r): r is RegExp => r !== undefined);
-
-/** A config file some module resolver reads (tsconfig paths, workspace packages, and what a resolver names in `configs`). */
-export const CONFIG_FILE = { test: (path: string): boolean => TS_CONFIG.test(path) || RESOLVER_CONFIGS.some((r) => r.test(path)) };
+/** A config file some module resolver reads (what a language's resolver names in `configs`: tsconfig paths, workspace packages, go.mod, …). */
+export const CONFIG_FILE = { test: (path: string): boolean => allResolverConfigs().some((r) => r.test(path)) };
 
 /**
  * Whether a file that is not source is still read after indexing (a resolver config, a manifest,

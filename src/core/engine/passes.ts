@@ -5,11 +5,12 @@
  */
 import { EngineError, isEngineError } from "../../shared/errors.ts";
 import type { FileRecord } from "../extract/record.ts";
-import type { RunOptions } from "./engine.ts";
+import type { RunOptions } from "./api.ts";
 import { runIndex, type IndexOptions, type IndexResult } from "./indexer.ts";
 import { ensureHeadroom, HEAP_PER_SYMBOL } from "./memory.ts";
 import { decodeRecord, type Snapshot } from "./snapshot.ts";
-import type { EngineState } from "./state.ts";
+import type { EngineState, PassState } from "./state.ts";
+import { defined } from "../../shared/defined.ts";
 
 /** How long after the first index the settle re-scan starts (lets the first answer go out first). */
 const SETTLE_DELAY_MS = 20;
@@ -27,28 +28,28 @@ const SCAN_RULES = /(^|\/)\.gitignore$/;
  */
 function startWatching(s: EngineState, snapshot: Snapshot): void {
   const { platform, options } = s;
-  if (!options.watch || !platform.fs.watch || s.watchFailed) {
-    s.watcher?.close();
-    s.watcher = undefined;
+  if (!options.watch || !platform.fs.watch || s.passes.watchFailed) {
+    s.passes.watcher?.close();
+    s.passes.watcher = undefined;
     return;
   }
   const dirs = new Set<string>([""]);
   // Skipped files' folders too: changes trusts their stat from the last scan.
   for (const f of [...snapshot.files, ...snapshot.skipped]) for (let d = f.path.lastIndexOf("/"); d > 0; d = f.path.lastIndexOf("/", d - 1)) dirs.add(f.path.slice(0, d));
   const key = [...dirs].sort().join("\n");
-  if (s.watcher && s.watchedDirs === key) return;
-  s.watcher?.close();
-  s.watcher = undefined;
+  if (s.passes.watcher && s.passes.watchedDirs === key) return;
+  s.passes.watcher?.close();
+  s.passes.watcher = undefined;
   const excluded = options.exclude ?? [];
   try {
-    s.watcher = platform.fs.watch([...dirs], (path) => {
+    s.passes.watcher = platform.fs.watch([...dirs], (path) => {
       if (excluded.some((x) => path === x || path.startsWith(`${x}/`))) return;
-      s.dirty = true;
-      if (s.touched && s.touched.add(path).size > MAX_TOUCHED) s.touched = undefined;
+      s.passes.dirty = true;
+      if (s.passes.touched && s.passes.touched.add(path).size > MAX_TOUCHED) s.passes.touched = undefined;
     });
-    s.watchedDirs = key;
+    s.passes.watchedDirs = key;
   } catch {
-    s.watchFailed = true; // too many folders for the host's watch limit: re-scan instead
+    s.passes.watchFailed = true; // too many folders for the host's watch limit: re-scan instead
   }
 }
 
@@ -84,12 +85,12 @@ async function watchedFiles(s: EngineState, snapshot: Snapshot, touched: Readonl
  * catches those; a refresh that arrives meanwhile waits for it and reports what it found.
  */
 function scheduleSettle(s: EngineState): void {
-  if (s.settleTimer !== undefined) clearTimeout(s.settleTimer);
-  s.settleTimer = setTimeout(() => {
-    s.settleTimer = undefined;
-    if (s.running || !s.dirty) return; // a pass already under way re-scans
+  if (s.passes.settleTimer !== undefined) clearTimeout(s.passes.settleTimer);
+  s.passes.settleTimer = setTimeout(() => {
+    s.passes.settleTimer = undefined;
+    if (s.passes.running || !s.passes.dirty) return; // a pass already under way re-scans
     reindex(s).then(
-      (r) => void (s.late = { parsed: s.late.parsed + r.parsed.length, removed: s.late.removed + r.removed, repaired: s.late.repaired + r.repaired }),
+      (r) => void (s.passes.late = { parsed: s.passes.late.parsed + r.parsed.length, removed: s.passes.late.removed + r.removed, repaired: s.passes.late.repaired + r.repaired }),
       (error) => s.platform.logger?.log("debug", `the re-scan after the first index failed: ${(error as Error).message}`),
     );
   }, SETTLE_DELAY_MS);
@@ -97,15 +98,15 @@ function scheduleSettle(s: EngineState): void {
 
 /** Cancels a settle pass not yet started. */
 export function cancelSettle(s: EngineState): void {
-  if (s.settleTimer !== undefined) clearTimeout(s.settleTimer);
-  s.settleTimer = undefined;
+  if (s.passes.settleTimer !== undefined) clearTimeout(s.passes.settleTimer);
+  s.passes.settleTimer = undefined;
 }
 
 /** Stops watching and cancels the settle pass (after a failure, or when the host closes the engine). */
 export function stopWatching(s: EngineState): void {
   cancelSettle(s);
-  s.watcher?.close();
-  s.watcher = undefined;
+  s.passes.watcher?.close();
+  s.passes.watcher = undefined;
 }
 
 /**
@@ -116,11 +117,11 @@ export function stopWatching(s: EngineState): void {
  */
 export async function reindex(s: EngineState, run: RunOptions = {}, extra: PassKind = {}): Promise<IndexResult> {
   const shared = !extra.repair && !extra.recheck && !extra.watched;
-  while (s.running && !(shared && s.runningShared)) await s.running.catch(() => {});
-  if (s.running) return s.running;
-  s.runningShared = shared;
-  const running = (s.running = indexPass(s, run, extra).finally(() => {
-    s.running = undefined;
+  while (s.passes.running && !(shared && s.passes.runningShared)) await s.passes.running.catch(() => {});
+  if (s.passes.running) return s.passes.running;
+  s.passes.runningShared = shared;
+  const running = (s.passes.running = indexPass(s, run, extra).finally(() => {
+    s.passes.running = undefined;
   }));
   return running;
 }
@@ -140,41 +141,39 @@ export interface PassKind {
 async function indexPass(s: EngineState, run: RunOptions, extra: PassKind): Promise<IndexResult> {
   const { platform, options } = s;
   const full = !extra.recheck;
-  const touched = s.touched;
+  const touched = s.passes.touched;
   if (full) {
-    s.dirty = false; // events from here on mean another pass
-    s.touched = new Set();
+    s.passes.dirty = false; // events from here on mean another pass
+    s.passes.touched = new Set();
     cancelSettle(s);
   }
   let result: IndexResult;
   let watched: Set<string> | undefined;
   try {
-    watched = extra.watched && touched && s.index ? await watchedFiles(s, s.index.snapshot, touched) : undefined;
+    watched = extra.watched && touched && s.passes.index ? await watchedFiles(s, s.passes.index.snapshot, touched) : undefined;
     const opts: IndexOptions = {
-      ...run, ...(options.maxFileBytes !== undefined ? { maxFileBytes: options.maxFileBytes } : {}), ...(options.exclude ? { exclude: options.exclude } : {}),
-      ...(options.jobs !== undefined ? { jobs: options.jobs } : {}), ...(extra.repair ? { repair: extra.repair } : {}),
+      ...run, ...defined({ maxFileBytes: options.maxFileBytes }), ...(options.exclude ? { exclude: options.exclude } : {}),
+      ...defined({ jobs: options.jobs }), ...(extra.repair ? { repair: extra.repair } : {}),
       ...(extra.recheck ? { recheck: extra.recheck } : watched ? { recheck: watched } : {}),
     };
-    result = watched?.size === 0 ? unchanged(s) : await runIndex(platform, opts, s.index);
+    result = watched?.size === 0 ? unchanged(s) : await runIndex(platform, opts, s.passes.index);
   } catch (error) {
-    s.dirty = true; // a failed pass proves nothing about the files: check again next time
-    s.touched = undefined;
+    markStale(s); // a failed pass proves nothing about the files: check again next time
     throw error;
   }
   // Nothing changed: keep the same snapshot so everything derived from it stays cached.
   // (Its skipped files, with the stat changes matches against the git index, are the scan's own.)
-  if (!result.changed && s.index) result.snapshot = Object.assign(s.index.snapshot, { skipped: result.snapshot.skipped });
-  else s.index = { snapshot: result.snapshot, records: result.records };
+  if (!result.changed && s.passes.index) result.snapshot = Object.assign(s.passes.index.snapshot, { skipped: result.snapshot.skipped });
+  else s.passes.index = { snapshot: result.snapshot, records: result.records };
   if (result.repaired > 0) platform.logger?.log("warn", `the index cache had ${result.repaired} damaged or missing entr${result.repaired === 1 ? "y" : "ies"}; made again from the source files.`);
-  if (full) s.lastAt = Date.now();
+  if (full) s.passes.lastAt = Date.now();
   // A re-check of watched files adds no folder (new names mean a scan): the watchers stay as they are.
-  if (!s.watcher || (result.changed && !watched)) {
-    const first = !s.watcher;
-    startWatching(s, s.index.snapshot);
+  if (!s.passes.watcher || (result.changed && !watched)) {
+    const first = !s.passes.watcher;
+    startWatching(s, s.passes.index.snapshot);
     // Edits made while this pass ran, before the watchers existed, were not seen: re-scan once more.
-    if (first && s.watcher) {
-      s.dirty = true;
-      s.touched = undefined;
+    if (first && s.passes.watcher) {
+      markStale(s);
       scheduleSettle(s);
     }
   }
@@ -183,7 +182,7 @@ async function indexPass(s: EngineState, run: RunOptions, extra: PassKind): Prom
 
 /** The result of a pass that found nothing to do (watch events only for names already gone). */
 function unchanged(s: EngineState): IndexResult {
-  return { snapshot: s.index!.snapshot, records: s.index!.records, parsed: [], reused: 0, removed: 0, changed: false, repaired: 0, durationMs: 0 };
+  return { snapshot: s.passes.index!.snapshot, records: s.passes.index!.records, parsed: [], reused: 0, removed: 0, changed: false, repaired: 0, durationMs: 0 };
 }
 
 /** Re-indexes files whose bytes a read found changed. */
@@ -210,14 +209,14 @@ async function loadRecords(s: EngineState, snapshot: Snapshot, records: Map<stri
 /** Every record of the current snapshot, with that snapshot (a refresh may replace it meanwhile). */
 export async function loadAll(s: EngineState, run: RunOptions = {}): Promise<{ snapshot: Snapshot; records: FileRecord[] }> {
   const { platform } = s;
-  if (!s.index) await reindex(s, run);
-  const unloaded = s.index!.snapshot.files.reduce((n, f) => n + (f.record && !s.index!.records.has(f.path) ? f.definitions ?? 0 : 0), 0);
+  if (!s.passes.index) await reindex(s, run);
+  const unloaded = s.passes.index!.snapshot.files.reduce((n, f) => n + (f.record && !s.passes.index!.records.has(f.path) ? f.definitions ?? 0 : 0), 0);
   if (unloaded > 0) ensureHeadroom(platform.memory, unloaded * HEAP_PER_SYMBOL.records, `the records of ${unloaded.toLocaleString("en-US")} symbols`);
   // A record that does not read back whole (truncated, flipped, deleted, replaced) is made again
   // from its file: the answer stays correct and the cache heals. Twice at most, in case the
   // files change under the repair itself.
   for (let attempt = 0; ; attempt++) {
-    const { snapshot, records } = s.index!;
+    const { snapshot, records } = s.passes.index!;
     const damaged = await loadRecords(s, snapshot, records);
     if (damaged.size === 0) return { snapshot, records: snapshot.files.filter((f) => f.record).map((f) => records.get(f.path)!) };
     if (attempt >= 2) {
@@ -228,4 +227,28 @@ export async function loadAll(s: EngineState, run: RunOptions = {}): Promise<{ s
     }
     await reindex(s, run, { repair: damaged });
   }
+}
+
+/** Something may have changed (the engine wrote files): the next pass checks again. */
+export function markDirty(s: EngineState): void {
+  s.passes.dirty = true;
+}
+
+/** Anything may have changed: the next pass re-scans the tree instead of re-checking watched paths. */
+export function markStale(s: EngineState): void {
+  s.passes.dirty = true;
+  s.passes.touched = undefined;
+}
+
+/** Forgets the index (it was replaced in the store): the next pass reads it afresh. */
+export function dropIndex(s: EngineState): void {
+  s.passes.index = undefined;
+  markStale(s);
+}
+
+/** What the settle pass found since the last call, which starts the count again. */
+export function takeLate(s: EngineState): PassState["late"] {
+  const late = s.passes.late;
+  s.passes.late = { parsed: 0, removed: 0, repaired: 0 };
+  return late;
 }

@@ -7,10 +7,10 @@ import { EngineError } from "../../shared/errors.ts";
 import { buildScip, type ScipAnswer, type ScipOptions } from "../scip/scip.ts";
 import { decodeArtifact, exportArtifact, importArtifact, type ArtifactSummary } from "./artifact.ts";
 import { consistent } from "./consistent.ts";
-import type { RunOptions } from "./engine.ts";
-import { graphOf } from "./graph-cache.ts";
+import type { RunOptions } from "./api.ts";
+import { dropGraph, graphOf } from "./graph-cache.ts";
 import { extractorVersion } from "./indexer.ts";
-import { loadAll, reindex } from "./passes.ts";
+import { dropIndex, loadAll, reindex } from "./passes.ts";
 import { decodeRecord, storedBytes } from "./snapshot.ts";
 import type { EngineState } from "./state.ts";
 
@@ -27,8 +27,8 @@ function versionOf(s: EngineState, language: string): Promise<string | undefined
  */
 export async function exportIndex(s: EngineState, run: RunOptions): Promise<{ bytes: Uint8Array; summary: ArtifactSummary }> {
   for (let attempt = 0; ; attempt++) {
-    if (!s.index) await reindex(s, run);
-    const { snapshot, records } = s.index!;
+    if (!s.passes.index) await reindex(s, run);
+    const { snapshot, records } = s.passes.index!;
     const extractors: Record<string, string> = {};
     for (const f of snapshot.files) if (f.language && !(f.language in extractors)) extractors[f.language] = (await versionOf(s, f.language)) ?? "";
     const byKey = new Map(snapshot.files.filter((f) => f.record).map((f) => [f.record!, f]));
@@ -58,13 +58,10 @@ export async function exportIndex(s: EngineState, run: RunOptions): Promise<{ by
  */
 export async function importIndex(s: EngineState, bytes: Uint8Array): Promise<ArtifactSummary> {
   const contents = await decodeArtifact(bytes, (language) => versionOf(s, language));
-  while (s.running) await s.running.catch(() => {});
+  while (s.passes.running) await s.passes.running.catch(() => {});
   const summary = await importArtifact(s.platform.store, contents, bytes.length);
-  s.index = undefined;
-  s.graphCache = undefined;
-  s.search = undefined;
-  s.dirty = true;
-  s.touched = undefined;
+  dropIndex(s);
+  dropGraph(s);
   return summary;
 }
 

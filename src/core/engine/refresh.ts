@@ -4,10 +4,10 @@
  * recovery after a failure, so every host gets the same freshness rules.
  */
 import { EngineError, isEngineError } from "../../shared/errors.ts";
-import type { RefreshOptions, RefreshResult, RunOptions } from "./engine.ts";
+import type { RefreshOptions, RefreshResult, RunOptions } from "./api.ts";
 import { codeGraph } from "./graph-cache.ts";
 import type { IndexResult, Progress } from "./indexer.ts";
-import { reindex, stopWatching } from "./passes.ts";
+import { markStale, reindex, stopWatching, takeLate } from "./passes.ts";
 import type { Snapshot } from "./snapshot.ts";
 import type { EngineState } from "./state.ts";
 
@@ -22,7 +22,7 @@ export function sourceCount(snapshot: Snapshot): number {
 /** The first index and its code graph, with every waiting refresh's progress. */
 async function firstPass(s: EngineState, run: RunOptions): Promise<{ result: IndexResult; durationMs: number; claimed: boolean }> {
   const started = Date.now();
-  const broadcast = (p: Progress) => s.progressListeners.forEach((l) => l(p));
+  const broadcast = (p: Progress) => s.refresh.progressListeners.forEach((l) => l(p));
   const result = await reindex(s, { ...(run.signal ? { signal: run.signal } : {}), onProgress: broadcast });
   if (sourceCount(result.snapshot) > 0) {
     // Building the graph is part of the first answer's cost; say so while it happens. Its errors
@@ -50,23 +50,22 @@ async function checkRoot(s: EngineState): Promise<void> {
 
 /** What a refresh reports; every other mode than the first index also reports the settle pass's changes. */
 function refreshResult(s: EngineState, r: IndexResult | undefined, mode: RefreshResult["mode"], durationMs: number): RefreshResult {
-  const fold = mode === "initial" ? { parsed: 0, removed: 0, repaired: 0 } : s.late;
-  if (mode !== "initial") s.late = { parsed: 0, removed: 0, repaired: 0 };
+  const fold = mode === "initial" ? { parsed: 0, removed: 0, repaired: 0 } : takeLate(s);
   const parsed = (r?.parsed.length ?? 0) + fold.parsed;
   const removed = (r?.removed ?? 0) + fold.removed;
   return {
     refreshed: mode === "initial" || r?.changed === true || parsed + removed > 0, parsed, removed, repaired: (r?.repaired ?? 0) + fold.repaired,
-    at: s.lastAt, mode, sourceFiles: sourceCount(s.index!.snapshot), files: s.index!.snapshot.files.length, durationMs,
+    at: s.passes.lastAt, mode, sourceFiles: sourceCount(s.passes.index!.snapshot), files: s.passes.index!.snapshot.files.length, durationMs,
   };
 }
 
 /** `Engine.refresh`: see its documentation for the rules. */
 export async function refresh(s: EngineState, run: RefreshOptions = {}): Promise<RefreshResult> {
   const started = Date.now();
-  if (run.onProgress) s.progressListeners.add(run.onProgress);
+  if (run.onProgress) s.refresh.progressListeners.add(run.onProgress);
   try {
     await checkRoot(s);
-    if (!s.index || s.initial) {
+    if (!s.passes.index || s.refresh.initial) {
       const first = await joinFirstPass(s, run);
       if (first) return refreshResult(s, first.result, "initial", first.durationMs);
     }
@@ -75,10 +74,10 @@ export async function refresh(s: EngineState, run: RefreshOptions = {}): Promise
     // under way (the settle pass, another caller's) may have started before the edits this call
     // must see: it is waited for, and without a watcher a new scan follows, shared by the calls
     // that waited with this one.
-    if (s.watcher) await new Promise((resolve) => setTimeout(resolve, 0));
-    if (s.running) await s.running.catch(() => {});
-    const watching = s.watcher !== undefined;
-    if (watching && !s.dirty && !run.rescan) return refreshResult(s, undefined, "watch", Date.now() - started);
+    if (s.passes.watcher) await new Promise((resolve) => setTimeout(resolve, 0));
+    if (s.passes.running) await s.passes.running.catch(() => {});
+    const watching = s.passes.watcher !== undefined;
+    if (watching && !s.passes.dirty && !run.rescan) return refreshResult(s, undefined, "watch", Date.now() - started);
     // With a watcher, the paths its events named are re-checked alone when that is enough.
     const r = await reindex(s, run.signal ? { signal: run.signal } : {}, watching && !run.rescan ? { watched: true } : {});
     return refreshResult(s, r, watching && !run.rescan ? "watch" : "scan", Date.now() - started);
@@ -86,11 +85,10 @@ export async function refresh(s: EngineState, run: RefreshOptions = {}): Promise
     // The engine may hold watchers on deleted folders: drop them and re-scan on the next call,
     // which also starts watching afresh (no background pass may start them before it).
     stopWatching(s);
-    s.dirty = true;
-    s.touched = undefined;
+    markStale(s);
     throw error;
   } finally {
-    if (run.onProgress) s.progressListeners.delete(run.onProgress);
+    if (run.onProgress) s.refresh.progressListeners.delete(run.onProgress);
   }
 }
 
@@ -99,16 +97,16 @@ export async function refresh(s: EngineState, run: RefreshOptions = {}): Promise
  * it and reports it; the others (undefined) go on to a refresh of their own.
  */
 async function joinFirstPass(s: EngineState, run: RunOptions): Promise<{ result: IndexResult; durationMs: number } | undefined> {
-  const pass = (s.initial ??= firstPass(s, run));
+  const pass = (s.refresh.initial ??= firstPass(s, run));
   let first;
   try {
     first = await pass;
   } catch (error) {
-    if (s.initial === pass) s.initial = undefined;
+    if (s.refresh.initial === pass) s.refresh.initial = undefined;
     throw error;
   }
   if (first.claimed) return undefined;
   first.claimed = true;
-  if (s.initial === pass) s.initial = undefined;
+  if (s.refresh.initial === pass) s.refresh.initial = undefined;
   return first;
 }

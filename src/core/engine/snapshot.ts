@@ -74,7 +74,6 @@ const isStr = (v: unknown): v is string => typeof v === "string";
 const isObj = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
 const optStr = (v: unknown) => v === undefined || isStr(v);
 const optInt = (v: unknown) => v === undefined || isInt(v);
-const optStrings = (v: unknown) => v === undefined || (Array.isArray(v) && v.every(isStr));
 
 /** A decoded snapshot when it has the shape this version writes, else undefined. */
 export function checkSnapshot(value: unknown): Snapshot | undefined {

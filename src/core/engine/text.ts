@@ -23,15 +23,15 @@ export function textFiles(snapshot: Snapshot): string[] {
  */
 export function textIndexOf(s: EngineState, inputs: Inputs): Promise<TextIndex> {
   const snapshot = inputs.snapshot;
-  if (s.text?.snapshot === snapshot) return s.text.built;
+  if (s.text.cache?.snapshot === snapshot) return s.text.cache.built;
   const built = buildFor(s, snapshot, inputs);
-  s.text = { snapshot, built };
+  s.text.cache = { snapshot, built };
   built.catch(() => {
-    if (s.text?.built === built) s.text = undefined;
+    if (s.text.cache?.built === built) s.text.cache = undefined;
   });
   // A build from a file that changed under it is not kept: the retry after the re-index builds again.
   void built.then(() => {
-    if (inputs.stale.size > 0 && s.text?.built === built) s.text = undefined;
+    if (inputs.stale.size > 0 && s.text.cache?.built === built) s.text.cache = undefined;
   });
   return built;
 }

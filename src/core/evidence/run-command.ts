@@ -3,21 +3,19 @@
  * shell, and checked against the allowlist of test runners. A line that would need a shell to mean
  * what it says (pipes, `;`, `$(…)`, globs, redirections, backslashes) is refused, not interpreted.
  */
+import { fromLanguages } from "../../languages/index.ts";
+import type { AllowedRunner } from "../../languages/types.ts";
 import { EngineError } from "../../shared/errors.ts";
 
-/** The runners `runTests` starts, as their argv begins; nothing else is run. */
-export const ALLOWED_RUNNERS: readonly { name: string; matches(argv: readonly string[]): boolean }[] = [
-  { name: "pytest", matches: (a) => a[0] === "pytest" || (/^python3?$/.test(a[0] ?? "") && a[1] === "-m" && a[2] === "pytest") },
-  { name: "npm/pnpm/yarn test", matches: (a) => /^(npm|pnpm|yarn)$/.test(a[0] ?? "") && (a[1] === "test" || (a[1] === "run" && a[2] === "test")) },
-  { name: "vitest", matches: (a) => a[0] === "vitest" || (a[0] === "npx" && a[1] === "--no" && a[2] === "vitest") },
-  { name: "jest", matches: (a) => a[0] === "jest" || (a[0] === "npx" && a[1] === "--no" && a[2] === "jest") },
-  { name: "go test", matches: (a) => a[0] === "go" && a[1] === "test" },
-  { name: "cargo test", matches: (a) => a[0] === "cargo" && a[1] === "test" },
-  { name: "mvn/gradle test", matches: (a) => /^(mvn|\.\/mvnw|gradle|\.\/gradlew)$/.test(a[0] ?? "") && a[1] === "test" },
-  { name: "dotnet test", matches: (a) => a[0] === "dotnet" && a[1] === "test" },
-  { name: "rspec", matches: (a) => a[0] === "rspec" || (a[0] === "bundle" && a[1] === "exec" && a[2] === "rspec") },
-  { name: "phpunit", matches: (a) => /^(\.\/)?(vendor\/bin\/)?phpunit$/.test(a[0] ?? "") },
-];
+/**
+ * The runners `runTests` starts, as their argv begins (every language's `testRunners`, first
+ * declaration of a name wins); nothing else is run.
+ */
+export const allowedRunners = fromLanguages((langs) => {
+  const out = new Map<string, AllowedRunner>();
+  for (const l of langs) for (const r of l.testRunners ?? []) if (!out.has(r.name)) out.set(r.name, r);
+  return [...out.values()];
+});
 
 /** Characters that mean something to a shell outside quotes: refused there. */
 const SHELL = /[|&;<>()$`\\*?[\]{}~#!\n\r\t"]/;
@@ -71,9 +69,9 @@ export function splitCommand(command: string): string[] {
 export function allowedArgv(command: string): { argv: string[]; runner: string } {
   let argv = splitCommand(command);
   if (argv[0] === "npx" && argv[1] !== "--no") argv = ["npx", "--no", ...argv.slice(1)];
-  const runner = ALLOWED_RUNNERS.find((r) => r.matches(argv));
+  const runner = allowedRunners().find((r) => r.matches(argv));
   if (!runner) {
-    const allowed = ALLOWED_RUNNERS.map((r) => r.name);
+    const allowed = allowedRunners().map((r) => r.name);
     throw new EngineError("run_refused", `Refused to run ${JSON.stringify(command)}: ${JSON.stringify(argv.slice(0, 2).join(" "))} is not a test runner codeslice runs (allowed: ${allowed.join(", ")}).`, {
       hint: "Run that command yourself; codeslice starts only the test runners on its allowlist.",
       data: { command, reason: "not_allowed", allowed },

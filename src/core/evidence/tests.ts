@@ -5,18 +5,18 @@
  * own syntax, and the command lines that run just those. Runners are detected from the project's
  * manifests and configs through each language's conventions; codeslice never runs them.
  */
-import type { Route } from "../slice/routes.ts";
-import { requestsTo } from "../slice/route-map.ts";
+import type { Route } from "../query/routes.ts";
+import { requestsTo } from "../query/route-calls.ts";
 import { languageById } from "../../languages/index.ts";
 import type { TestCase, TestRunner, TestToRun } from "../../languages/types.ts";
 import { EngineError } from "../../shared/errors.ts";
 import { cite } from "../../shared/paths.ts";
 import { LIMITS } from "../limits.ts";
-import { callsCompleteness, importsCompleteness, type Completeness } from "../graph/completeness.ts";
-import { symbolRef, type SymbolRef } from "../graph/lookup.ts";
+import { callsCompleteness, importsCompleteness, type Completeness } from "../query/completeness.ts";
+import { symbolRef, type SymbolRef } from "../query/lookup.ts";
 import type { CodeGraph, SymbolNode } from "../graph/model.ts";
-import { completenessLines, fitPage, fmt, pageInfo, pastTheEnd, plural, withUsage, type ListArgs, type PageInfo, type Usage } from "../graph/pages.ts";
-import { conventionsOf, holdsTests, scopeAt, siteOf, testAt } from "./test-code.ts";
+import { completenessLines, fitPage, fmt, pageInfo, pastTheEnd, plural, withUsage, type ListArgs, type PageInfo, type Usage } from "../query/pages.ts";
+import { conventionsOf, holdsTests, scopeAt, siteOf, testAt } from "../graph/test-code.ts";
 
 /** How a test reaches the target. */
 export type TestEvidence = "call" | "mention" | "import";

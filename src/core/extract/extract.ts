@@ -4,7 +4,7 @@
  */
 import type { Node, Query, QueryMatch, Tree } from "web-tree-sitter";
 import type { LanguageSpec } from "../../languages/types.ts";
-import { termsOf } from "../search/words.ts";
+import { termsOf } from "./words.ts";
 import type {
   BindingRecord, CallRecord, Definition, DefinitionKind, Diagnostic, FileRecord, ImportRecord, TypeRefRecord,
 } from "./record.ts";

@@ -7,11 +7,13 @@
 import type { ProjectFiles } from "../../languages/types.ts";
 import type { FileRecord } from "../extract/record.ts";
 import { callsOf, typeUsesOf } from "./calls.ts";
-import { emptyMemos, makeFileState, type FileState, type GraphContext } from "./context.ts";
+import { makeFileState, type FileState, type GraphContext } from "./context.ts";
+import { emptyMemos } from "./memos.ts";
 import { importEdgesOf } from "./imports.ts";
 import type { CallEdge, CodeGraph, FileEdgeCounts, ImportEdge, InheritEdge, SymbolNode } from "./model.ts";
 import { basesOf } from "./resolve.ts";
-import { attachThroughScope, packageTables, structuralImplements } from "./packages.ts";
+import { attachThroughScope, structuralImplements } from "./package-links.ts";
+import { packageTables } from "./packages.ts";
 import { fileSymbols, indexSymbols } from "./symbols.ts";
 
 export { typeCandidates, functionTypeParams } from "./type-text.ts";

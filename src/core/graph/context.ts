@@ -5,163 +5,16 @@
  * type uses, patch) are functions over it; a built graph keeps it for later look-ups.
  */
 import { TYPE_KINDS } from "../extract/record.ts";
-import { DEFAULT_SEMANTICS, type LanguageSemantics, type LanguageSpec, type ModuleResolver, type ProjectFiles, type ResolvedImport } from "../../languages/types.ts";
+import { DEFAULT_SEMANTICS, type ModuleResolver } from "../../languages/types.ts";
 import { languageById } from "../../languages/index.ts";
-import type { ArityRange } from "../../languages/arity.ts";
 import type { BindingRecord, Definition, FileRecord, ImportRecord } from "../extract/record.ts";
-import type { SymbolNode } from "./model.ts";
+import type { FileState, GraphContext } from "./model.ts";
 import { dirname } from "../../shared/paths.ts";
 import { bindingName } from "./summary.ts";
-import { StarExports } from "./star-exports.ts";
 
-/** A file's scope for resolution. */
-export interface FileState {
-  record: FileRecord;
-  moduleId: number;
-  spec: LanguageSpec | undefined;
-  semantics: LanguageSemantics;
-  /** Top-level definitions by name (last one wins, like re-binding at module level). */
-  top: Map<string, number>;
-  /** Import records with a local binding, by local name (all scopes; filter by `scope`). */
-  importBindings: Map<string, ImportRecord[]>;
-  starImports: ImportRecord[];
-  /**
-   * Local bindings by scope (definition index) and name, and fields per class definition index.
-   * Built on first use and released once the graph is built: a big tree has ~90k of these maps.
-   */
-  scopes: {
-    locals: Map<number, Map<string, BindingRecord>>;
-    fields: Map<number, Map<string, BindingRecord>>;
-    /** Bindings visible on some lines only (`until`), by scope and name: they shadow `locals` there. */
-    shadows: Map<number, Map<string, BindingRecord[]>>;
-  } | undefined;
-  /** The line of the call being resolved, for bindings visible on some lines only. */
-  atLine?: number;
-  resolver: ModuleResolver | undefined;
-  resolverState: unknown;
-  /** The package the file belongs to, when its language shares top-level names per package (see LanguageSemantics.packages). */
-  packageKey: string | undefined;
-}
-
-/** Memos of a resolution pass; cleared when a graph is finished or patched. */
-export interface Memos {
-  /** What a file's name exports, by file then name (see PairMemo). */
-  exports: PairMemo<string, string, unknown>;
-  members: Map<string, number | null>;
-  bases: Map<number, { id: number; kind: "extends" | "implements" }[]>;
-  imports: Map<FileState, Map<ImportRecord, ResolvedImport>>;
-  callables: Map<string, { ids: number[]; shown: readonly number[] }>;
-  overrides: Map<number, number[]>;
-  /** The argument counts each overloaded definition accepts (null: its signature does not tell). */
-  arity: Map<number, ArityRange | null>;
-  /** The same-named callable members of a type, by `owner\0name` (its overloads of the name). */
-  overloads: Map<string, readonly number[]>;
-  /** The names star imports can bring in at all (star-exports.ts). */
-  starExports: StarExports;
-}
-
-/** Everything resolution reads. */
-export interface GraphContext {
-  symbols: SymbolNode[];
-  moduleSymbol: Map<string, number>;
-  byName: Map<string, number[]>;
-  byQualified: Map<string, number>;
-  children: Map<number, number[]>;
-  files: Map<string, FileState>;
-  project: ProjectFiles;
-  resolverStates: Map<ModuleResolver, unknown>;
-  memos: Memos;
-  /** Direct subclasses and implementers of each class or interface (set once inheritance is known). */
-  subclasses: Map<number, number[]>;
-  /** Link a call with an unknown receiver to the only definition of that name (default true). */
-  uniqueNameFallback: boolean;
-  /** Top-level definitions by name per package (LanguageSemantics.packages), first declaration wins. */
-  packages: Map<string, Map<string, number>>;
-  /**
-   * Methods declared outside their type's body (Go receivers, Rust impl blocks), by the type they
-   * belong to: members as much as its children are.
-   */
-  attached: Map<number, number[]>;
-  /**
-   * Bases a type gets from outside its body (Rust `impl Trait for Type`): the base's text, resolved
-   * in the file and scope of the block that declares it.
-   */
-  attachedBases?: Map<number, { file: string; scope: number; text: string }[]>;
-  /**
-   * Functions with external linkage by name (LanguageSemantics.linkage): what a declaration in a
-   * header leads to, wherever the definition is.
-   */
-  linked: Map<string, number[]>;
-}
-
-/** Entries a memo holds before it starts over (V8 refuses a Map past 2^24 entries). */
-export const MEMO_LIMIT = 1 << 23;
-
-/**
- * A memo that forgets everything when it reaches its limit: a memo is only a cache, and on the
- * Linux kernel the names looked up through its headers passed the 2^24 entries V8 allows a Map
- * (`graph` failed with "Map maximum size exceeded").
- */
-export class BoundedMap<K, V> extends Map<K, V> {
-  constructor(private readonly limit = MEMO_LIMIT) {
-    super();
-  }
-
-  override set(key: K, value: V): this {
-    if (this.size >= this.limit && !this.has(key)) this.clear();
-    return super.set(key, value);
-  }
-}
-
-/**
- * A memo keyed by a pair (file, name), as a map of maps: no key string is built per look-up (a
- * `file\0name` key was ~70 bytes for each of millions of entries on the Linux kernel, and hashed
- * afresh every time). Bounded like BoundedMap: at `limit` entries in all it forgets everything.
- */
-export class PairMemo<A, B, V> {
-  private readonly outer = new Map<A, Map<B, V>>();
-  private count = 0;
-  constructor(private readonly limit = MEMO_LIMIT) {}
-
-  get size(): number {
-    return this.count;
-  }
-
-  has(a: A, b: B): boolean {
-    return this.outer.get(a)?.has(b) ?? false;
-  }
-
-  get(a: A, b: B): V | undefined {
-    return this.outer.get(a)?.get(b);
-  }
-
-  set(a: A, b: B, value: V): this {
-    let inner = this.outer.get(a);
-    if (!inner?.has(b)) {
-      if (this.count >= this.limit) {
-        this.clear();
-        inner = undefined;
-      }
-      if (!inner) this.outer.set(a, (inner = new Map()));
-      this.count++;
-    }
-    inner.set(b, value);
-    return this;
-  }
-
-  clear(): void {
-    this.outer.clear();
-    this.count = 0;
-  }
-}
-
-export function emptyMemos(): Memos {
-  const memo = () => new BoundedMap<never, never>();
-  return {
-    exports: new PairMemo(), members: memo(), bases: memo(), imports: memo(), callables: memo(), overrides: memo(), arity: memo(), overloads: memo(),
-    starExports: new StarExports(),
-  };
-}
+// The types resolution works on live in model.ts (so the model imports nothing of the pipeline);
+// they are re-exported here, beside the functions over them.
+export type { FileState, GraphContext, Memos, StarExportTable } from "./model.ts";
 
 /** The resolver tables for `resolver`, prepared once per project. */
 export function resolverState(ctx: Pick<GraphContext, "resolverStates" | "project">, resolver: ModuleResolver | undefined): unknown {

@@ -1,6 +1,8 @@
 /** The code graph's data: symbols, edges with how they were resolved, and adjacency. */
-import type { DefinitionKind, FileRecord } from "../extract/record.ts";
-import type { GraphContext } from "./context.ts";
+import type { BindingRecord, DefinitionKind, FileRecord, ImportRecord } from "../extract/record.ts";
+import type { ArityRange } from "../../languages/arity.ts";
+import type { LanguageSemantics, LanguageSpec, ModuleResolver, ProjectFiles, ResolvedImport } from "../../languages/types.ts";
+import type { PairMemo } from "./bounded-memo.ts";
 
 /**
  * How an edge was resolved, most trusted first. `via-base`: the call resolved to a base-class or
@@ -137,4 +139,92 @@ export interface FileEdgeCounts {
   ambiguous: number;
   unresolved: number;
   imports: number;
+}
+
+/** A file's scope for resolution. */
+export interface FileState {
+  record: FileRecord;
+  moduleId: number;
+  spec: LanguageSpec | undefined;
+  semantics: LanguageSemantics;
+  /** Top-level definitions by name (last one wins, like re-binding at module level). */
+  top: Map<string, number>;
+  /** Import records with a local binding, by local name (all scopes; filter by `scope`). */
+  importBindings: Map<string, ImportRecord[]>;
+  starImports: ImportRecord[];
+  /**
+   * Local bindings by scope (definition index) and name, and fields per class definition index.
+   * Built on first use and released once the graph is built: a big tree has ~90k of these maps.
+   */
+  scopes: {
+    locals: Map<number, Map<string, BindingRecord>>;
+    fields: Map<number, Map<string, BindingRecord>>;
+    /** Bindings visible on some lines only (`until`), by scope and name: they shadow `locals` there. */
+    shadows: Map<number, Map<string, BindingRecord[]>>;
+  } | undefined;
+  /** The line of the call being resolved, for bindings visible on some lines only. */
+  atLine?: number;
+  resolver: ModuleResolver | undefined;
+  resolverState: unknown;
+  /** The package the file belongs to, when its language shares top-level names per package (see LanguageSemantics.packages). */
+  packageKey: string | undefined;
+}
+
+/** Memos of a resolution pass; cleared when a graph is finished or patched. */
+export interface Memos {
+  /** What a file's name exports, by file then name (see PairMemo). */
+  exports: PairMemo<string, string, unknown>;
+  members: Map<string, number | null>;
+  bases: Map<number, { id: number; kind: "extends" | "implements" }[]>;
+  imports: Map<FileState, Map<ImportRecord, ResolvedImport>>;
+  callables: Map<string, { ids: number[]; shown: readonly number[] }>;
+  overrides: Map<number, number[]>;
+  /** The argument counts each overloaded definition accepts (null: its signature does not tell). */
+  arity: Map<number, ArityRange | null>;
+  /** The same-named callable members of a type, by `owner\0name` (its overloads of the name). */
+  overloads: Map<string, readonly number[]>;
+  /** The names star imports can bring in at all (StarExports, star-exports.ts). */
+  starExports: StarExportTable;
+}
+
+/** Everything resolution reads. */
+export interface GraphContext {
+  symbols: SymbolNode[];
+  moduleSymbol: Map<string, number>;
+  byName: Map<string, number[]>;
+  byQualified: Map<string, number>;
+  children: Map<number, number[]>;
+  files: Map<string, FileState>;
+  project: ProjectFiles;
+  resolverStates: Map<ModuleResolver, unknown>;
+  memos: Memos;
+  /** Direct subclasses and implementers of each class or interface (set once inheritance is known). */
+  subclasses: Map<number, number[]>;
+  /** Link a call with an unknown receiver to the only definition of that name (default true). */
+  uniqueNameFallback: boolean;
+  /** Top-level definitions by name per package (LanguageSemantics.packages), first declaration wins. */
+  packages: Map<string, Map<string, number>>;
+  /**
+   * Methods declared outside their type's body (Go receivers, Rust impl blocks), by the type they
+   * belong to: members as much as its children are.
+   */
+  attached: Map<number, number[]>;
+  /**
+   * Bases a type gets from outside its body (Rust `impl Trait for Type`): the base's text, resolved
+   * in the file and scope of the block that declares it.
+   */
+  attachedBases?: Map<number, { file: string; scope: number; text: string }[]>;
+  /**
+   * Functions with external linkage by name (LanguageSemantics.linkage): what a declaration in a
+   * header leads to, wherever the definition is.
+   */
+  linked: Map<string, number[]>;
+}
+
+/** What resolution asks of the star-export table (star-exports.ts implements it). */
+export interface StarExportTable {
+  /** False only when no file that `file`'s star-import closure can reach binds `name` itself. */
+  mayExport(ctx: GraphContext, file: string, name: string): boolean;
+  /** Forgets the table (the files changed, or the build is done). */
+  clear(): void;
 }

@@ -7,7 +7,8 @@
 import type { FileRecord } from "../extract/record.ts";
 import { finishGraph } from "./build.ts";
 import { callsOf, typeUsesOf } from "./calls.ts";
-import { emptyMemos, makeFileState, type GraphContext } from "./context.ts";
+import { makeFileState, type GraphContext } from "./context.ts";
+import { emptyMemos } from "./memos.ts";
 import { importEdgesOf } from "./imports.ts";
 import type { AmbiguousCall, CallEdge, CodeGraph, ExternalCall, ImportEdge } from "./model.ts";
 import { reresolveGraph } from "./reresolve.ts";

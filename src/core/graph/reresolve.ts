@@ -9,7 +9,8 @@
 import type { FileRecord } from "../extract/record.ts";
 import { finishGraph, subclassIndex } from "./build.ts";
 import { callableIds, callsOf, typeUsesOf } from "./calls.ts";
-import { emptyMemos, makeFileState, type FileState, type GraphContext } from "./context.ts";
+import { makeFileState, type FileState, type GraphContext } from "./context.ts";
+import { emptyMemos } from "./memos.ts";
 import { affectedFiles, namesTravelByWords } from "./dependents.ts";
 import { importEdgesOf } from "./imports.ts";
 import { AMBIGUOUS_CANDIDATES, type AmbiguousCall, type CallEdge, type CodeGraph, type ExternalCall, type ImportEdge, type InheritEdge, type SymbolNode } from "./model.ts";

@@ -13,7 +13,7 @@
  * can answer names it does not list (a package's other files, a submodule of a folder), no name is
  * ruled out.
  */
-import type { FileState, GraphContext } from "./context.ts";
+import type { FileState, GraphContext, StarExportTable } from "./model.ts";
 import { resolveImport } from "./imports.ts";
 
 /**
@@ -21,7 +21,7 @@ import { resolveImport } from "./imports.ts";
  * star imports can lead into another language (a TS file re-exporting a JS one), so a language's
  * answer takes in every language its targets' star imports reach.
  */
-export class StarExports {
+export class StarExports implements StarExportTable {
   private byLanguage: Map<string, { names: Set<string>; open: boolean; reaches: Set<string> }> | undefined;
 
   /** False only when no file that `file`'s star-import closure can reach binds `name` itself. */

@@ -6,6 +6,7 @@
  */
 import { RE2JS, RE2JSSyntaxException } from "re2js";
 import { EngineError } from "../../shared/errors.ts";
+import type { Encoding } from "../budget/tokenizer.ts";
 import { normalizeRelative } from "../../shared/paths.ts";
 
 /** A compiled pattern. */
@@ -239,4 +240,48 @@ function clip(line: string, at: number): string {
   if (line.length <= MAX_LINE_CHARS) return line;
   const from = Math.max(0, Math.min(at - 60, line.length - MAX_LINE_CHARS));
   return `${from > 0 ? "…" : ""}${line.slice(from, from + MAX_LINE_CHARS)}${from + MAX_LINE_CHARS < line.length ? "…" : ""}`;
+}
+
+/** Options of `grep`. */
+export interface GrepOptions {
+  /** Globs the paths must match (`src/**\/*.py`, `*.md`, `docs/`; `!tests/` leaves paths out). */
+  paths?: string[];
+  ignoreCase?: boolean;
+  /** Lines listed at most (default 200, at most 10,000); the answer says when more exist. */
+  maxMatches?: number;
+  /** Milliseconds of searching at most (default 5,000). */
+  timeMs?: number;
+  /** Tokens for the answer's text (default 4,000). */
+  budget?: number;
+  encoding?: Encoding;
+}
+
+/** One hit: a line that matched. */
+export interface GrepHit extends LineHit {
+  path: string;
+  /** The innermost definition around the line (from the index), when there is one. */
+  symbol?: string;
+  kind?: string;
+}
+
+/** Why a grep stopped before it had searched every file. */
+export type GrepStop = "matches" | "time" | "bytes";
+
+/** The answer to `grep`. */
+export interface GrepAnswer {
+  pattern: string;
+  hits: GrepHit[];
+  /** Files searched, and files with a hit. */
+  files: number;
+  filesMatched: number;
+  /** Files of the inventory the path filters kept; searched ones are `files`. */
+  candidates: number;
+  /** Set when the search stopped early: more matches may exist in the files not searched (or later in the last one). */
+  stopped?: GrepStop;
+  /** Files passed over: binary or not UTF-8 content, larger than the index's file limit. */
+  skipped: { binary: number; tooLarge: number };
+  /** Hits listed in `text` (the first ones); the budget may hold fewer than `hits`. */
+  listed: number;
+  usage: { tokens: number; budget: number; encoding: Encoding };
+  text: string;
 }

@@ -12,7 +12,7 @@ import { fitPrefix } from "../budget/fit.ts";
 import { loadTokenCounter } from "../budget/tokenizer.ts";
 import { LIMITS } from "../limits.ts";
 import { checkBudget } from "../slice/context.ts";
-import { looseness as routeLooseness } from "../slice/route-map.ts";
+import { looseness as routeLooseness } from "../query/route-calls.ts";
 
 /** One repository of a group. */
 export interface GroupMember {

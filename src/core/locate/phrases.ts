@@ -6,7 +6,7 @@
  */
 import type { CodeGraph } from "../graph/model.ts";
 import { filesHoldingAll, splitWords, type SearchIndex } from "../search/search.ts";
-import { STOP_WORDS } from "../search/words.ts";
+import { STOP_WORDS } from "../extract/words.ts";
 import type { TaskEvidence } from "./task-text.ts";
 import { symbolsAt } from "../slice/locate.ts";
 

@@ -10,11 +10,12 @@
  * from their symbols and from the task's words they hold between them. A floor says when nothing
  * matched well enough to answer.
  */
+import { fromLanguages } from "../../languages/index.ts";
 import type { CodeGraph } from "../graph/model.ts";
 import { FIELD, docSymbol, scoreDocuments, splitWords, type FieldWeights, type SearchIndex } from "../search/search.ts";
 import { findFile } from "../../shared/locations.ts";
 import { sourceFiles, symbolsAt } from "../slice/locate.ts";
-import { isTestFile } from "../slice/plan.ts";
+import { isTestFile } from "../graph/test-code.ts";
 import { readTaskText, type TaskEvidence } from "./task-text.ts";
 import type { PhraseHit } from "./phrases.ts";
 
@@ -55,7 +56,7 @@ export interface TaskRanking {
   framesInProject: number;
 }
 
-const TEST_WORDS = new Set(["test", "tests", "testing", "spec", "specs", "fixture", "fixtures", "pytest", "unittest", "jest", "vitest", "mock", "mocks"]);
+const TEST_WORDS = fromLanguages((langs) => new Set(["test", "tests", "testing", "spec", "specs", "fixture", "fixtures", "mock", "mocks", ...langs.flatMap((l) => l.testFrameworks ?? [])]));
 /** What a test's score counts for when the task is not about tests: tests are witnesses of the code to change. */
 const TEST_SHARE = 0.2;
 /** Docs, examples, benchmarks and scripts: below the library's own code unless the task names them. */
@@ -129,7 +130,7 @@ export function rankTask(
   const words = [...ev.terms.keys()];
   // (A reporter's pasted test case is not enough: the title must say it, or test words dominate.)
   const title = text.trimStart().split("\n")[0]!;
-  const aboutTests = splitWords(title).some((w) => TEST_WORDS.has(w)) || words.filter((w) => TEST_WORDS.has(w)).length * 4 >= Math.max(words.length, 1);
+  const aboutTests = splitWords(title).some((w) => TEST_WORDS().has(w)) || words.filter((w) => TEST_WORDS().has(w)).length * 4 >= Math.max(words.length, 1);
   // Docs and examples count fully when the task names one of their files, or its title is about them.
   const asideNamed = ev.paths.some((p) => ASIDE.test(p)) || /\b(?:docs|documentation|examples?|benchmarks?)\b/i.test(title);
 

@@ -8,7 +8,7 @@
  */
 import { LANGUAGES } from "../../languages/index.ts";
 import { parseTrace, type TraceFrame } from "../slice/trace.ts";
-import { splitWords, STOP_WORDS } from "../search/words.ts";
+import { splitWords, STOP_WORDS } from "../extract/words.ts";
 
 /** The kinds of parts a task text is split into. */
 export type TaskPartKind = "title" | "prose" | "code" | "trace" | "error" | "environment";

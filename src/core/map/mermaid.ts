@@ -5,9 +5,9 @@
  * `generate_map` prompt hands an agent; every node and edge comes from the graph, none is guessed.
  */
 import type { CodeGraph } from "../graph/model.ts";
-import { findClusters, type Cluster } from "../query/clusters.ts";
-import { allFlows, type Flow } from "../query/flows.ts";
-import type { Route } from "../slice/routes.ts";
+import { findClusters, type Cluster } from "../query-language/clusters.ts";
+import { allFlows, type Flow } from "../query-language/flows.ts";
+import type { Route } from "../query/routes.ts";
 
 /** The map: its Markdown (headings and ```mermaid blocks) and how much of the graph it shows. */
 export interface MermaidMap {

@@ -4,14 +4,13 @@
  * graph, the layout, and the witnesses (tests, .http files, OpenAPI documents) — fitted exactly
  * to a token budget, most important lines first.
  */
-import { languageById } from "../../languages/index.ts";
+import { isCommandDecorator, languageById, manifestOf } from "../../languages/index.ts";
 import { envelopeRecord, fitBlocks, type Block, type Envelope, type FitResult } from "../budget/fit.ts";
 import { loadTokenCounter, type Encoding } from "../budget/tokenizer.ts";
-import type { Snapshot } from "../engine/snapshot.ts";
 import type { FileRecord } from "../extract/record.ts";
 import type { CodeGraph } from "../graph/model.ts";
-import { isTestPath, testCasesOf } from "../evidence/test-code.ts";
-import type { Route } from "../slice/routes.ts";
+import { isTestPath, testCasesOf } from "../graph/test-code.ts";
+import type { Route } from "../query/routes.ts";
 import { EngineError } from "../../shared/errors.ts";
 import { LIMITS } from "../limits.ts";
 import { cite } from "../../shared/paths.ts";
@@ -91,25 +90,10 @@ export interface RepoMap {
   omitted: number;
 }
 
-const MANIFESTS: Record<string, RegExp | undefined> = {
-  "package.json": /"name"\s*:\s*"([^"]+)"/,
-  "pyproject.toml": /^\s*name\s*=\s*["']([^"']+)["']/m,
-  "setup.py": /name\s*=\s*["']([^"']+)["']/,
-  "setup.cfg": /^\s*name\s*=\s*(\S+)/m,
-  "go.mod": /^module\s+(\S+)/m,
-  "Cargo.toml": /^\s*name\s*=\s*"([^"]+)"/m,
-  "pom.xml": /<artifactId>([^<]+)<\/artifactId>/,
-  "build.gradle": undefined,
-  "build.gradle.kts": undefined,
-  "composer.json": /"name"\s*:\s*"([^"]+)"/,
-  "Gemfile": undefined,
-  "deno.json": /"name"\s*:\s*"([^"]+)"/,
-};
-
 /** Is `path` a manifest file the map understands? */
 export function isManifest(path: string): boolean {
   const base = path.slice(path.lastIndexOf("/") + 1);
-  return base in MANIFESTS || base.endsWith(".csproj");
+  return manifestOf(base) !== undefined;
 }
 
 /** Code that is not the product: its tests, examples, benchmarks and vendored copies. */
@@ -126,9 +110,6 @@ export function codeRole(path: string, language?: string): CodeRole {
   for (const [role, re] of ROLE_FOLDERS) if (re.test(path)) return role;
   return isTestPath(path, language) ? "test" : "production";
 }
-
-/** Decorators that make a function an entry point: CLI commands (click, typer), tasks, event handlers. */
-export const COMMAND_DECORATOR = /^@([\w.]+\.)?(command|group|subcommand|callback|cli|task|shared_task|handler|listener|subscribe|on|event|consumer|job|periodic_task)\b/;
 
 /** PageRank over symbols with call, type-use and inheritance edges (damping 0.85, 20 rounds). */
 function rankSymbols(graph: CodeGraph): Float64Array {
@@ -152,9 +133,15 @@ function rankSymbols(graph: CodeGraph): Float64Array {
   return rank;
 }
 
+/** A file of the project as the map sees it: its path, and its language when it is indexed. */
+export interface MapFile {
+  path: string;
+  language?: string;
+}
+
 /** Builds and renders the map within `budget` tokens; throws `budget_too_small` below the header's size. */
 export async function buildRepoMap(
-  snapshot: Snapshot,
+  files: readonly MapFile[],
   graph: CodeGraph,
   manifests: Map<string, string>,
   routes: Route[],
@@ -170,14 +157,14 @@ export async function buildRepoMap(
   const records = [...graph.records.values()];
   const parts: MapParts = {
     languages: mapLanguages(records),
-    services: mapServices(snapshot, manifests),
+    services: mapServices(files, manifests),
     ...entryPointParts(mapEntryPoints(graph, routes)),
     ...symbolParts(centralSymbols(graph)),
-    layout: mapLayout(snapshot),
-    witnesses: mapWitnesses(snapshot, graph),
+    layout: mapLayout(files),
+    witnesses: mapWitnesses(files, graph),
     readPartly: readPartly(records),
   };
-  const lines = mapLines(snapshot, graph, records.length, parts);
+  const lines = mapLines(files, graph, records.length, parts);
   const envelope = options.envelope === undefined ? 0
     : options.envelope.fixed + (options.envelope.perRecord === undefined ? 0 : parts.languages.reduce((a, l) => a + count(JSON.stringify(envelopeRecord(l, options.envelope!.fields?.language))) + options.envelope!.perRecord!, 0));
   const fit = fitMapLines(lines, budget, count, envelope);
@@ -231,17 +218,16 @@ function mapLanguages(records: FileRecord[]): RepoMap["languages"] {
 }
 
 /** Services: each folder with a manifest; files counted under the deepest service folder. */
-function mapServices(snapshot: Snapshot, manifests: Map<string, string>): MapService[] {
+function mapServices(files: readonly MapFile[], manifests: Map<string, string>): MapService[] {
   const services: MapService[] = [];
   for (const [path, text] of [...manifests].sort((a, b) => (a[0] < b[0] ? -1 : 1))) {
     const base = path.slice(path.lastIndexOf("/") + 1);
     const dir = path.includes("/") ? path.slice(0, path.lastIndexOf("/")) : "";
     if (services.some((s) => s.path === dir)) continue;
-    const re = base.endsWith(".csproj") ? undefined : MANIFESTS[base];
-    const name = base.endsWith(".csproj") ? base.replace(/\.csproj$/, "") : re?.exec(text)?.[1];
+    const name = manifestOf(base)?.name(text);
     services.push({ path: dir, manifest: base, ...(name ? { name } : {}), files: 0 });
   }
-  for (const f of snapshot.files) {
+  for (const f of files) {
     let best: MapService | undefined;
     for (const s of services) if ((s.path === "" || f.path.startsWith(`${s.path}/`)) && (!best || s.path.length > best.path.length)) best = s;
     if (best) best.files++;
@@ -274,7 +260,7 @@ function mapEntryPoints(graph: CodeGraph, routes: Route[]): { entryPoints: MapEn
   for (const s of graph.symbols) {
     if (s.kind === "module") continue;
     const d = graph.records.get(s.file)!.definitions[s.index]!;
-    const dec = d.decorators?.find((x) => COMMAND_DECORATOR.test(x));
+    const dec = d.decorators?.find((x) => isCommandDecorator(s.language, x));
     if (dec) {
       const kind = /command|group|subcommand|callback|cli/.test(dec) ? "command" : "handler";
       all.push({ kind, label: `${dec.slice(0, 60)} ${s.name}`, path: s.file, line: s.nameLine, symbol: s.qualified, production: codeRole(s.file, s.language) === "production" });
@@ -323,9 +309,9 @@ function centralSymbols(graph: CodeGraph): { symbols: MapSymbol[]; apart: MapApa
 }
 
 /** Folders one and two levels deep, with their file counts. */
-function mapLayout(snapshot: Snapshot): RepoMap["layout"] {
+function mapLayout(files: readonly MapFile[]): RepoMap["layout"] {
   const dirs = new Map<string, { files: number; sourceFiles: number }>();
-  for (const f of snapshot.files) {
+  for (const f of files) {
     const parts = f.path.split("/");
     for (let depth = 1; depth <= Math.min(2, parts.length - 1); depth++) {
       const d = `${parts.slice(0, depth).join("/")}/`;
@@ -339,13 +325,13 @@ function mapLayout(snapshot: Snapshot): RepoMap["layout"] {
 }
 
 /** Test files and functions, .http requests and OpenAPI documents. */
-function mapWitnesses(snapshot: Snapshot, graph: CodeGraph): MapParts["witnesses"] {
-  const testFiles = new Set(snapshot.files.filter((f) => f.language && codeRole(f.path, graph.records.get(f.path)?.language) === "test").map((f) => f.path));
+function mapWitnesses(files: readonly MapFile[], graph: CodeGraph): MapParts["witnesses"] {
+  const testFiles = new Set(files.filter((f) => f.language && codeRole(f.path, graph.records.get(f.path)?.language) === "test").map((f) => f.path));
   // Test cases by their runner's rules: each `it(`/`test(` call, each pytest `test_*`, each Go `Test*`.
   let testFunctions = 0;
   for (const ids of testCasesOf(graph).values()) testFunctions += ids.size;
-  const httpFiles = snapshot.files.filter((f) => /\.(http|rest)$/i.test(f.path)).map((f) => f.path);
-  const openapi = snapshot.files.filter((f) => /(^|\/)(openapi|swagger)[^/]*\.(json|ya?ml)$/i.test(f.path)).map((f) => f.path);
+  const httpFiles = files.filter((f) => /\.(http|rest)$/i.test(f.path)).map((f) => f.path);
+  const openapi = files.filter((f) => /(^|\/)(openapi|swagger)[^/]*\.(json|ya?ml)$/i.test(f.path)).map((f) => f.path);
   return { testFiles, testFunctions, httpFiles, openapi };
 }
 
@@ -358,11 +344,11 @@ interface MapLine {
 }
 
 /** The map's lines, section by section: the title and how to cite, then each section's header and entries. */
-function mapLines(snapshot: Snapshot, graph: CodeGraph, indexed: number, parts: MapParts): MapLine[] {
+function mapLines(files: readonly MapFile[], graph: CodeGraph, indexed: number, parts: MapParts): MapLine[] {
   const { languages, services, entryPoints, entryPointsElsewhere, symbols, symbolsApart, layout, witnesses } = parts;
   const lines: MapLine[] = [];
   const add = (section: number, priority: number, text: string) => lines.push({ section, order: lines.length, priority, text });
-  add(0, 0, `# Repo map: ${snapshot.files.length} files, ${indexed} indexed, ${graph.symbols.length - indexed} symbols`);
+  add(0, 0, `# Repo map: ${files.length} files, ${indexed} indexed, ${graph.symbols.length - indexed} symbols`);
   add(0, 0, "Cite lines as path:line. Use context <symbol|path|METHOD /path|words> for code, signature for headers.");
   add(1, 1, "## Languages");
   languages.forEach((l, i) => add(1, i < 4 ? 1 : 6, `- ${l.language}: ${l.files} files, ${l.symbols} symbols`));

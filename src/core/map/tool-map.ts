@@ -16,7 +16,7 @@ import { LIMITS } from "../limits.ts";
 import { EngineError } from "../../shared/errors.ts";
 import { cite } from "../../shared/paths.ts";
 import { checkBudget, checkEncoding } from "../slice/context.ts";
-import { isTestFile } from "../slice/plan.ts";
+import { isTestFile } from "../graph/test-code.ts";
 import { insideParens, splitArgs } from "../slice/route-parts.ts";
 
 /** What kind of entry point a tool is. */

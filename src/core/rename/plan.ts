@@ -10,7 +10,7 @@ import type { IdentifierSite } from "../extract/identifiers.ts";
 import type { FileRecord } from "../extract/record.ts";
 import type { FileState, GraphContext } from "../graph/context.ts";
 import { isClassLike, symbolOf } from "../graph/context.ts";
-import { symbolRef, type SymbolRef } from "../graph/lookup.ts";
+import { symbolRef, type SymbolRef } from "../query/lookup.ts";
 import type { CodeGraph, SymbolNode } from "../graph/model.ts";
 import { basesOf, importValue, resolveExpr, type Value } from "../graph/resolve.ts";
 import type { CallEdge } from "../graph/model.ts";

@@ -12,13 +12,13 @@
  */
 import type { FileRecord } from "../extract/record.ts";
 import type { CodeGraph } from "../graph/model.ts";
-import { symbolRef, type SymbolRef } from "../graph/lookup.ts";
+import { symbolRef, type SymbolRef } from "../query/lookup.ts";
 import { EngineError } from "../../shared/errors.ts";
 import { LIMITS } from "../limits.ts";
-import { isTestFile } from "../slice/plan.ts";
-import { queryTerms, splitWords, termsOf } from "./words.ts";
+import { isTestFile } from "../graph/test-code.ts";
+import { queryTerms, splitWords, termsOf } from "../extract/words.ts";
 
-export { splitWords } from "./words.ts";
+export { splitWords } from "../extract/words.ts";
 
 /** Field bits of a posting. */
 export const FIELD = { name: 1, path: 2, signature: 4, doc: 8, body: 16 } as const;

@@ -5,10 +5,10 @@
  * public ones, in declaration order — and counts the rest ("… 37 more members"); a file keeps its
  * first constants and as many top-level definitions (each as a brief) as fit, and counts the rest.
  */
-import { languageById } from "../../languages/index.ts";
+import { fromLanguages, languageById } from "../../languages/index.ts";
 import { DEFAULT_SEMANTICS } from "../../languages/types.ts";
 import type { CodeGraph, SymbolNode } from "../graph/model.ts";
-import { outline } from "../graph/queries.ts";
+import { outline } from "../query/queries.ts";
 
 /** Tokens a brief outline takes at most (a seed's brief at a 600-token budget leaves room for the rest). */
 export const BRIEF_TOKENS = 240;
@@ -17,12 +17,13 @@ const BRIEF_FIELDS = 6;
 /** Module constants a file's brief lists at most. */
 const BRIEF_CONSTANTS = 6;
 
-const CONSTRUCTORS = new Set(["__init__", "constructor", "new", "initialize", "__construct"]);
+/** Every language's constructor names (LanguageSpec.constructorNames). */
+const CONSTRUCTORS = fromLanguages((langs) => new Set(langs.flatMap((l) => l.constructorNames ?? [])));
 
 /** How much a member matters to a reader of the class: lower first. */
 function weight(m: SymbolNode, used: ReadonlySet<number>): number {
   if (used.has(m.id)) return 0;
-  if (CONSTRUCTORS.has(m.name)) return 1;
+  if (CONSTRUCTORS().has(m.name)) return 1;
   return /^[_#]/.test(m.name) ? 3 : 2;
 }
 

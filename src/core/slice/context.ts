@@ -5,10 +5,10 @@
 import { languageById, languageForExtension } from "../../languages/index.ts";
 import { lineMemoCounter, loadTokenCounter, type Encoding, ENCODINGS } from "../budget/tokenizer.ts";
 import { chunkAnswerLayout, envelopeRecord, fitBlocks, type Block, type BlockForm, type Envelope } from "../budget/fit.ts";
-import { matchSymbols, findSymbol, suggestNames, symbolRef, type SymbolRef } from "../graph/lookup.ts";
+import { matchSymbols, findSymbol, suggestNames, symbolRef, type SymbolRef } from "../query/lookup.ts";
 import type { CodeGraph, SymbolNode } from "../graph/model.ts";
-import { outline } from "../graph/queries.ts";
-import { searchSymbols, type SearchIndex } from "../search/search.ts";
+import { outline } from "../query/queries.ts";
+import type { SearchIndex } from "../search/search.ts";
 import { EngineError, isEngineError } from "../../shared/errors.ts";
 import { LIMITS } from "../limits.ts";
 import { cite, citeName, normalizeRelative } from "../../shared/paths.ts";
@@ -21,7 +21,8 @@ import { findPhrases, type PhraseHit } from "../locate/phrases.ts";
 import { parseTrace, type ParsedTrace } from "./trace.ts";
 import { planContext, type PlannedChunk, type Role } from "./plan.ts";
 import { partsNote, routeParts } from "./route-parts.ts";
-import { findRoutes, joinPaths, matchRoutes, type MountLine, type Route } from "./routes.ts";
+import { findRoutes, joinPaths, matchRoutes, type MountLine, type Route } from "../query/routes.ts";
+import { ROUTE, routesNamed } from "../query/route-calls.ts";
 import type { TextIndex } from "../text/text-index.ts";
 import { mayPointAtText, pointedText, settingNotes, textChunk, textTarget } from "./text-seeds.ts";
 
@@ -132,20 +133,7 @@ export function checkEncoding(encoding: string | undefined): Encoding {
   return e as Encoding;
 }
 
-/** A target written as a route: `METHOD /path`. */
-export const ROUTE = /^(GET|POST|PUT|PATCH|DELETE|HEAD|OPTIONS|ANY)\s+(\/\S*)$/i;
 
-/** The routes `METHOD /path` names; throws `unknown_symbol` with the near ones when there is none. */
-export function routesNamed(routes: Route[], methodArg: string, path: string, target: string): Route[] {
-  const method = methodArg.toUpperCase();
-  const hits = matchRoutes(routes, method, path);
-  if (hits.length) return hits;
-  const samePath = routes.filter((r) => matchRoutes([r], "ANY", path).length > 0).map((r) => `${r.method} ${r.path}`);
-  throw new EngineError("unknown_symbol", `No route ${method} ${path} found (${routes.length} routes known).`, {
-    hint: samePath.length ? `Same path, other methods: ${[...new Set(samePath)].slice(0, 5).join(", ")}.` : routes.length ? `Known routes include ${routes.slice(0, 5).map((r) => `${r.method} ${r.path}`).join(", ")}.` : "No route registrations were found in this project.",
-    data: { target, known: routes.length },
-  });
-}
 const IDENTIFIER_LIKE = /^[\w$.#:/\\<>@-]+$/;
 /** Written like a name rather than a word: CamelCase, dotted, snake_case, `path::name`, `file#name`. */
 const NAME_LIKE = /[a-z0-9][A-Z]|[A-Za-z_$][\w$]*\.[A-Za-z_$]|_[A-Za-z0-9]|::|#|^[A-Z][A-Za-z0-9]*[A-Z]/;

@@ -5,8 +5,8 @@
  * routes; this module only lists each side, so no index is ever merged with another.
  */
 import type { CodeGraph } from "../graph/model.ts";
-import { clientCalls } from "./route-map.ts";
-import type { Route } from "./routes.ts";
+import { clientCalls } from "../query/route-calls.ts";
+import type { Route } from "../query/routes.ts";
 
 /** A route one repository serves. */
 export interface ContractRoute {

@@ -6,8 +6,8 @@
  * say about them, and counting them as definitions would be wrong — but a target naming one should
  * land on the code that declares it rather than on "no symbol named".
  */
-import { editDistance, matchSymbols } from "../graph/lookup.ts";
-import { fieldBindings } from "../graph/queries.ts";
+import { editDistance, matchSymbols } from "../query/lookup.ts";
+import { fieldBindings } from "../query/queries.ts";
 import type { CodeGraph, SymbolNode } from "../graph/model.ts";
 
 /** A binding found for a target: the symbol that owns it (a class, or a file's module) and where it is set. */

@@ -6,7 +6,8 @@
  */
 import { overridesOf } from "../graph/calls.ts";
 import { CONFIDENCE, type CodeGraph, type SymbolNode } from "../graph/model.ts";
-import type { MountLine } from "./routes.ts";
+import { isTestFile } from "../graph/test-code.ts";
+import type { MountLine } from "../query/routes.ts";
 
 /**
  * A chunk's role, in priority order: `frame` is an outer project frame of a stack trace (the seed
@@ -47,13 +48,6 @@ export interface PlanLimits {
 }
 
 export const DEFAULT_LIMITS: PlanLimits = { typeDepth: 2, callDepth: 2, perRole: 40, shownPerRole: 10 };
-
-const TEST_FILE = /(^|\/)(tests?|__tests__|spec|specs|testing)\/|(^|\/)test_[^/]*$|_test\.[a-z]+$|\.(test|spec)\.[a-z]+$/;
-
-/** True for files that look like tests (witnesses rather than callers). */
-export function isTestFile(path: string): boolean {
-  return TEST_FILE.test(path);
-}
 
 function chunkOf(graph: CodeGraph, s: SymbolNode, role: Role, distance: number, confidence: number): PlannedChunk {
   if (s.kind === "module") {

@@ -13,22 +13,8 @@ import { LIMITS } from "../limits.ts";
 import { EngineError } from "../../shared/errors.ts";
 import { citeName } from "../../shared/paths.ts";
 import { checkBudget, checkEncoding } from "./context.ts";
-import { isTestFile } from "./plan.ts";
-import type { Route } from "./routes.ts";
-
-/** A call in the project that sends a request to a route. */
-export interface ClientCall {
-  path: string;
-  line: number;
-  /** The definition the call is in (its name in the file), or the file for module-level code. */
-  caller: string;
-  /** The graph symbol the call is in (the module's symbol for module-level code). */
-  callerId: number;
-  method: string;
-  /** The URL as written, quotes removed (`/items/{item_id}`, `${API}/items`). */
-  url: string;
-  test: boolean;
-}
+import type { Route } from "../query/routes.ts";
+import { reachedOf, segmentsOf, type ClientCall } from "../query/route-calls.ts";
 
 /** One route of the map. */
 export interface RouteEntry {
@@ -51,134 +37,6 @@ export interface RouteFilter {
   prefix?: string;
   /** Only routes of this method (`GET`). */
   method?: string;
-}
-
-const VERBS = new Set(["get", "post", "put", "patch", "delete", "head", "options"]);
-/** Calls that send a request whose method is in their arguments, or GET. */
-const SENDERS = new Set(["fetch", "request", "ajax", "$fetch", "ofetch", "urlopen"]);
-const STRING = /^(?:\w+\s*[=:]\s*)?[rbuf]{0,2}(['"`])(.*)\1$/is;
-const METHOD_OPTION = /\bmethod\s*[:=]\s*['"`](\w+)['"`]/i;
-
-/** The URL a call's argument holds, as a path template, or undefined when it is no URL. */
-export function urlOf(arg: string): string | undefined {
-  const m = STRING.exec(arg.trim());
-  if (!m) return undefined;
-  let url = m[2]!.replace(/\$\{[^}]*\}/g, (p) => `{${p.slice(2, -1)}}`);
-  url = url.replace(/^[a-z][a-z0-9+.-]*:\/\/[^/]*/i, "");
-  url = url.replace(/[?#].*$/, "");
-  if (!/^(\/|\{[^}]*\}\/?)/.test(url)) return undefined;
-  return url;
-}
-
-/** Path segments for matching; a placeholder is `*`. */
-function segmentsOf(path: string): string[] {
-  return path.split("/").filter(Boolean).map((s) => (/^(\{.*\}|<.*>|:\w+\??|\[.*\]|\*)$/.test(s) ? "*" : s.toLowerCase()));
-}
-
-/** True when a client URL template reaches a route's path; a leading placeholder stands for any prefix. */
-export function urlReaches(route: string, url: string): boolean {
-  return looseness(route, url) >= 0;
-}
-
-/**
- * How loosely a client URL template matches a route's path: the segments where one side is a
- * placeholder and the other is not (0: every segment agrees in kind), or -1 when it does not match.
- */
-export function looseness(route: string, url: string): number {
-  const r = segmentsOf(route);
-  let u = segmentsOf(url);
-  const anyPrefix = /^\{[^}]*\}/.test(url);
-  if (anyPrefix) u = u.slice(1);
-  if (anyPrefix ? u.length > r.length : u.length !== r.length) return -1;
-  const tail = r.slice(r.length - u.length);
-  let loose = 0;
-  for (let i = 0; i < tail.length; i++) {
-    if (tail[i] === u[i]) continue;
-    if (tail[i] !== "*" && u[i] !== "*") return -1;
-    loose++;
-  }
-  return loose;
-}
-
-/** Of `routes` (all matching `path`), the ones it matches most closely: `/items/latest` is not also `/items/{id}`. */
-export function closestRoutes<R extends { path: string }>(routes: readonly R[], path: string): R[] {
-  const scored = routes.map((r) => ({ r, loose: looseness(r.path, path) })).filter((x) => x.loose >= 0);
-  if (!scored.length) return [...routes];
-  const best = Math.min(...scored.map((x) => x.loose));
-  return scored.filter((x) => x.loose === best).map((x) => x.r);
-}
-
-/** Every call in the project that sends a request to a URL it spells out, with the method it uses. */
-export function clientCalls(graph: CodeGraph, routes: readonly Route[]): ClientCall[] {
-  // Registrations and mounts are calls too (`app.get("/x", h)`, `app.use("/api", r)`): not clients.
-  const registered = new Set<string>();
-  for (const r of routes) {
-    for (let l = r.span.start; l <= r.span.end; l++) registered.add(`${r.file}\0${l}`);
-    for (const m of r.mounts) for (let l = m.start; l <= m.end; l++) registered.add(`${m.path}\0${l}`);
-  }
-  const out: ClientCall[] = [];
-  for (const [file, record] of graph.records) {
-    const test = isTestFile(file);
-    for (const call of record.calls) {
-      if (!call.args?.length || registered.has(`${file}\0${call.line}`)) continue;
-      const name = call.name.toLowerCase();
-      let method: string | undefined;
-      let urlArg = 0;
-      if (VERBS.has(name) || name === "del") method = name === "del" ? "DELETE" : name.toUpperCase();
-      else if (SENDERS.has(name)) {
-        const verb = /^['"`](\w+)['"`]$/.exec(call.args[0]!.trim())?.[1];
-        if (verb && VERBS.has(verb.toLowerCase())) {
-          method = verb.toUpperCase();
-          urlArg = 1;
-        } else method = (call.args.map((a) => METHOD_OPTION.exec(a)?.[1]).find(Boolean) ?? "GET").toUpperCase();
-      } else continue;
-      const url = call.args[urlArg] !== undefined ? urlOf(call.args[urlArg]!) : undefined;
-      if (url === undefined) continue;
-      const mod = graph.moduleSymbol.get(file)!;
-      const callerId = call.caller >= 0 ? mod + 1 + call.caller : mod;
-      out.push({ path: file, line: call.line, caller: call.caller >= 0 ? inFileName(graph, file, callerId) : file, callerId, method, url, test });
-    }
-  }
-  return out;
-}
-
-/** A definition's name inside its file (`Cart.total`), for a line that already cites the file. */
-function inFileName(graph: CodeGraph, file: string, id: number): string {
-  const q = graph.symbols[id]?.qualified;
-  if (q === undefined) return file;
-  const mod = graph.symbols[graph.moduleSymbol.get(file)!]!.qualified;
-  return q.startsWith(`${mod}.`) ? q.slice(mod.length + 1) : q.includes("#") ? q.slice(q.indexOf("#") + 1) : q;
-}
-
-/**
- * Which calls reach which route. A call reaches the routes it matches most closely: `/items/latest`
- * is that route, not also `/items/{id}`; `/items/${id}` is `/items/{id}`, not also `/items/latest`.
- */
-function reachedBy(routes: readonly Route[], calls: readonly ClientCall[]): Map<Route, ClientCall[]> {
-  const reached = new Map<Route, ClientCall[]>();
-  for (const c of calls) {
-    const hits = routes.flatMap((r) => {
-      const loose = r.method === c.method || r.method === "ANY" ? looseness(r.path, c.url) : -1;
-      return loose >= 0 ? [{ r, loose }] : [];
-    });
-    if (!hits.length) continue;
-    const closest = Math.min(...hits.map((h) => h.loose));
-    for (const { r } of hits.filter((h) => h.loose === closest)) (reached.get(r) ?? reached.set(r, []).get(r)!).push(c);
-  }
-  return reached;
-}
-
-/**
- * `reachedBy` over the project's client calls, once per graph and routes: `tests` asks it for each
- * route handler, and reading every call of the project again each time cost a full pass per answer.
- */
-const reachedMemo = new WeakMap<CodeGraph, { routes: readonly Route[]; reached: Map<Route, ClientCall[]> }>();
-function reachedOf(graph: CodeGraph, routes: readonly Route[]): Map<Route, ClientCall[]> {
-  const memo = reachedMemo.get(graph);
-  if (memo && memo.routes === routes) return memo.reached;
-  const reached = reachedBy(routes, clientCalls(graph, routes));
-  reachedMemo.set(graph, { routes, reached });
-  return reached;
 }
 
 /** The routes (filtered), each with the client calls that reach it, production routes first. */
@@ -257,24 +115,3 @@ export async function routeMapAnswer(graph: CodeGraph, routes: readonly Route[],
   return { routes: entries.slice(0, fitted.k), total: entries.length, text: fitted.answer, usage: { tokens: count(fitted.answer), budget, encoding } };
 }
 
-/**
- * The client calls that reach `route` (production code and tests): the route's consumers, as the
- * route map lists them. `route` may be a copy of one of `routes` (a route matched by suffix).
- * This is where consumers from other repositories of a group join a route's own.
- */
-export function routeClients(graph: CodeGraph, routes: readonly Route[], route: Route): ClientCall[] {
-  const reached = reachedOf(graph, routes);
-  const same = reached.has(route) ? route : routes.find((r) => r.file === route.file && r.line === route.line && r.method === route.method && r.path === route.path);
-  return same ? reached.get(same) ?? [] : [];
-}
-
-/** The calls from test files that reach a route whose handler is one of `handlers`, with the route each reaches. */
-export function requestsTo(graph: CodeGraph, routes: readonly Route[], handlers: ReadonlySet<number>): { call: ClientCall; route: Route }[] {
-  const mine = routes.filter((r) => r.handler !== undefined && handlers.has(r.handler));
-  if (!mine.length) return [];
-  const out: { call: ClientCall; route: Route }[] = [];
-  for (const [route, calls] of reachedOf(graph, routes)) {
-    if (mine.includes(route)) for (const call of calls) if (call.test) out.push({ call, route });
-  }
-  return out;
-}

@@ -10,8 +10,8 @@
 import type { CodeGraph } from "../graph/model.ts";
 import { importTarget } from "../graph/imports.ts";
 import { lookupDefinition } from "../graph/resolve.ts";
-import { routeClients, type ClientCall } from "./route-map.ts";
-import type { Route } from "./routes.ts";
+import { routeClients, type ClientCall } from "../query/route-calls.ts";
+import type { Route } from "../query/routes.ts";
 
 /** A model or dependency of a route, resolved to a definition when the project defines it. */
 export interface RoutePart {

@@ -7,7 +7,7 @@
 import type { CodeGraph } from "../graph/model.ts";
 import { EngineError } from "../../shared/errors.ts";
 import { cite } from "../../shared/paths.ts";
-import { splitWords, termsOf } from "../search/words.ts";
+import { splitWords, termsOf } from "../extract/words.ts";
 import { searchSymbols, type SearchIndex } from "../search/search.ts";
 import { chunkHandle, type TextChunk, type TextKind } from "../text/chunk.ts";
 import { findChunk, searchText, type TextHit, type TextIndex } from "../text/text-index.ts";

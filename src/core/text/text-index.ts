@@ -5,7 +5,7 @@
  * chunks set each environment variable. Built in memory from the files' text; chunking is a line
  * scan, so rebuilding it costs far less than reading the files (template repo: ~1 ms per file).
  */
-import { termsOf, queryTerms, splitWords } from "../search/words.ts";
+import { termsOf, queryTerms, splitWords } from "../extract/words.ts";
 import { chunkHandle, slug, type TextChunk } from "./chunk.ts";
 import { basename } from "../../shared/paths.ts";
 

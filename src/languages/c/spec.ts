@@ -16,6 +16,7 @@ export const c: LanguageSpec = {
   id: "c",
   name: "C",
   grammar: "tree-sitter-c.wasm",
+  grammarSource: { package: "tree-sitter-c@0.24.1", path: "tree-sitter-c.wasm" },
   extensions: [".c", ".h"],
   toolchain: ["gcc", "clang", "cc", "make", "cmake"],
   query: QUERIES.c,
@@ -25,6 +26,7 @@ export const c: LanguageSpec = {
   docStyle: "preceding-comment",
   exportStyle: "storage-class",
   fullDepth: true,
+  keywords: ["return", "const", "void", "static", "else", "break", "continue", "while"],
   resolver: includeResolver,
   sourceForParse: blankExportMacros,
   semantics: {

@@ -14,6 +14,7 @@ export const go: LanguageSpec = {
   id: "go",
   name: "Go",
   grammar: "tree-sitter-go.wasm",
+  grammarSource: { package: "@vscode/tree-sitter-wasm@0.3.1", path: "wasm/tree-sitter-go.wasm" },
   extensions: [".go"],
   toolchain: ["go"],
   query: QUERIES.go,
@@ -25,6 +26,9 @@ export const go: LanguageSpec = {
   fullDepth: true,
   resolver: goResolver,
   tests: goTests,
+  testRunners: [{ name: "go test", matches: (a) => a[0] === "go" && a[1] === "test" }],
+  manifests: { "go.mod": /^module\s+(\S+)/m },
+  keywords: ["func", "return", "import", "true", "false", "nil", "var", "const", "else", "break", "continue"],
   semantics: {
     exports: "explicit",
     packages: "folder",

@@ -11,7 +11,7 @@ import { QUERIES } from "../queries.gen.ts";
 import { parameterRange, type ParameterStyle } from "../arity.ts";
 import { javaResolver } from "./resolve.ts";
 import { javaTests } from "./tests.ts";
-import { SPRING_ROUTES } from "../jvm.ts";
+import { MAVEN_GRADLE_TEST, SPRING_ROUTES } from "../jvm.ts";
 
 const JAVA_PARAMETERS: ParameterStyle = { variadic: /\.\.\./, defaults: false };
 
@@ -19,6 +19,7 @@ export const java: LanguageSpec = {
   id: "java",
   name: "Java",
   grammar: "tree-sitter-java.wasm",
+  grammarSource: { package: "@vscode/tree-sitter-wasm@0.3.1", path: "wasm/tree-sitter-java.wasm" },
   extensions: [".java"],
   toolchain: ["java", "jdk", "jre", "maven", "gradle"],
   query: QUERIES.java,
@@ -31,6 +32,9 @@ export const java: LanguageSpec = {
   fullDepth: true,
   resolver: javaResolver,
   tests: javaTests,
+  testRunners: [MAVEN_GRADLE_TEST],
+  manifests: { "pom.xml": /<artifactId>([^<]+)<\/artifactId>/, "build.gradle": undefined, "build.gradle.kts": undefined },
+  keywords: ["class", "return", "import", "true", "false", "null", "this", "else", "try", "throw", "throws", "catch", "finally", "break", "continue", "while", "instanceof", "void", "public", "private", "protected", "static", "final"],
   arity: (signature, name) => parameterRange(signature, name, JAVA_PARAMETERS),
   semantics: {
     overloads: "inherited",

@@ -7,12 +7,15 @@ import { JS_BUILTIN_METHODS } from "../typescript/builtins.ts";
 import { typescriptResolver } from "../typescript/resolve.ts";
 import { jsTests } from "../typescript/tests.ts";
 import { ecmascriptRename } from "../typescript/rename.ts";
+import { COMMAND_DECORATORS } from "../entry-points.ts";
+import { JS_TEST_RUNNERS } from "../typescript/tests.ts";
 import { ecmascriptDataflow } from "../typescript/dataflow.ts";
 
 export const javascript: LanguageSpec = {
   id: "javascript",
   name: "JavaScript",
   grammar: "tree-sitter-javascript.wasm",
+  grammarSource: { package: "@vscode/tree-sitter-wasm@0.3.1", path: "wasm/tree-sitter-javascript.wasm" },
   extensions: [".js", ".mjs", ".cjs", ".jsx"],
   toolchain: ["node", "nodejs", "npm", "yarn", "pnpm", "deno", "bun", "browser", "chrome", "firefox", "safari"],
   parameters: JS_PARAMETERS,
@@ -28,6 +31,13 @@ export const javascript: LanguageSpec = {
   resolver: typescriptResolver,
   fence: "js",
   tests: jsTests,
+  testRunners: JS_TEST_RUNNERS,
+  testFrameworks: ["jest", "vitest"],
+  manifests: { "package.json": /"name"\s*:\s*"([^"]+)"/, "deno.json": /"name"\s*:\s*"([^"]+)"/ },
+  constructorNames: ["constructor"],
+  keywords: ["class", "return", "import", "true", "false", "null", "undefined", "let", "const", "var", "function", "this", "async", "await", "else", "try", "throw", "catch", "finally", "break", "continue", "while", "typeof", "instanceof", "yield", "void", "static"],
+  commandDecorators: COMMAND_DECORATORS,
+  fenceByExtension: { ".jsx": "jsx" },
   rename: ecmascriptRename,
   dataflow: ecmascriptDataflow,
   // CommonJS modules export what they assign to module.exports, which the index reads as any top-level definition.

@@ -11,12 +11,13 @@ import type { LanguageSpec } from "../types.ts";
 import { QUERIES } from "../queries.gen.ts";
 import { kotlinResolver } from "./resolve.ts";
 import { kotlinTests } from "./tests.ts";
-import { SPRING_ROUTES } from "../jvm.ts";
+import { MAVEN_GRADLE_TEST, SPRING_ROUTES } from "../jvm.ts";
 
 export const kotlin: LanguageSpec = {
   id: "kotlin",
   name: "Kotlin",
   grammar: "tree-sitter-kotlin.wasm",
+  grammarSource: { package: "@tree-sitter-grammars/tree-sitter-kotlin@1.1.0", path: "tree-sitter-kotlin.wasm" },
   extensions: [".kt", ".kts"],
   toolchain: ["kotlin", "kotlinc", "gradle"],
   query: QUERIES.kotlin,
@@ -29,6 +30,9 @@ export const kotlin: LanguageSpec = {
   fullDepth: true,
   resolver: kotlinResolver,
   tests: kotlinTests,
+  testRunners: [MAVEN_GRADLE_TEST],
+  manifests: { "build.gradle": undefined, "build.gradle.kts": undefined, "pom.xml": /<artifactId>([^<]+)<\/artifactId>/ },
+  keywords: ["class", "return", "import", "true", "false", "null", "this", "var", "else", "try", "throw", "catch", "finally", "break", "continue", "while", "public", "private", "protected"],
   semantics: {
     exports: "top-level",
     packages: "declared",

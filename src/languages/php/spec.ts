@@ -18,6 +18,7 @@ export const php: LanguageSpec = {
   id: "php",
   name: "PHP",
   grammar: "tree-sitter-php.wasm",
+  grammarSource: { package: "@vscode/tree-sitter-wasm@0.3.1", path: "wasm/tree-sitter-php.wasm" },
   extensions: [".php", ".phtml"],
   toolchain: ["php", "composer"],
   query: QUERIES.php,
@@ -27,6 +28,10 @@ export const php: LanguageSpec = {
   docStyle: "preceding-comment",
   exportStyle: "public-modifier",
   fullDepth: true,
+  testRunners: [{ name: "phpunit", matches: (a) => /^(\.\/)?(vendor\/bin\/)?phpunit$/.test(a[0] ?? "") }],
+  manifests: { "composer.json": /"name"\s*:\s*"([^"]+)"/ },
+  constructorNames: ["__construct"],
+  keywords: ["class", "return", "function", "true", "false", "null", "this", "const", "static", "else", "try", "throw", "catch", "finally", "break", "continue", "while", "public", "private", "protected", "final"],
   importPathJoin: "\\",
   resolver: phpResolver,
   semantics: {

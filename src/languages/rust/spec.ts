@@ -17,6 +17,7 @@ export const rust: LanguageSpec = {
   id: "rust",
   name: "Rust",
   grammar: "tree-sitter-rust.wasm",
+  grammarSource: { package: "@vscode/tree-sitter-wasm@0.3.1", path: "wasm/tree-sitter-rust.wasm" },
   extensions: [".rs"],
   toolchain: ["rustc", "cargo", "rustup"],
   query: QUERIES.rust,
@@ -29,6 +30,10 @@ export const rust: LanguageSpec = {
   importPathJoin: "::",
   resolver: rustResolver,
   tests: rustTests,
+  testRunners: [{ name: "cargo test", matches: (a) => a[0] === "cargo" && a[1] === "test" }],
+  manifests: { "Cargo.toml": /^\s*name\s*=\s*"([^"]+)"/m },
+  constructorNames: ["new"],
+  keywords: ["fn", "return", "true", "false", "let", "const", "self", "else", "break", "continue", "while", "async", "await", "static"],
   semantics: {
     exports: "top-level",
     starImportsBind: true,

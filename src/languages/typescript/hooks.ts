@@ -8,7 +8,7 @@ import type { CallbackSite } from "../types.ts";
 
 /** The call a parameter's function is an argument of, and the argument and parameter positions. */
 export function callbackSite(name: Node): CallbackSite | undefined {
-  let param: Node | null = name.parent;
+  const param: Node | null = name.parent;
   let fn: Node | null;
   let paramIndex = 0;
   if (param?.type === "arrow_function") {

@@ -187,5 +187,6 @@ function resolveTs(state: unknown, fromPath: string, module: string) {
 
 export const typescriptResolver: ModuleResolver = {
   prepare,
+  configs: /(^|\/)(tsconfig[^/]*\.json|jsconfig\.json|package\.json)$/,
   resolve: (state, fromPath, module) => resolveTs(state, fromPath, module),
 };

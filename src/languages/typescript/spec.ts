@@ -7,6 +7,8 @@ import { JS_BUILTIN_METHODS } from "./builtins.ts";
 import { typescriptResolver } from "./resolve.ts";
 import { jsTests } from "./tests.ts";
 import { ecmascriptRename } from "./rename.ts";
+import { COMMAND_DECORATORS } from "../entry-points.ts";
+import { JS_TEST_RUNNERS } from "./tests.ts";
 import { ecmascriptDataflow } from "./dataflow.ts";
 
 const base = {
@@ -22,6 +24,12 @@ const base = {
   builtinMethods: JS_BUILTIN_METHODS,
   resolver: typescriptResolver,
   tests: jsTests,
+  testRunners: JS_TEST_RUNNERS,
+  testFrameworks: ["jest", "vitest"],
+  manifests: { "package.json": /"name"\s*:\s*"([^"]+)"/, "deno.json": /"name"\s*:\s*"([^"]+)"/ },
+  constructorNames: ["constructor"],
+  keywords: ["class", "return", "import", "true", "false", "null", "undefined", "let", "const", "var", "function", "this", "async", "await", "else", "try", "throw", "catch", "finally", "break", "continue", "while", "typeof", "instanceof", "yield", "void", "public", "private", "protected", "static"],
+  commandDecorators: COMMAND_DECORATORS,
   rename: ecmascriptRename,
   dataflow: ecmascriptDataflow,
   routes: {
@@ -40,6 +48,7 @@ export const typescript: LanguageSpec = {
   id: "typescript",
   name: "TypeScript",
   grammar: "tree-sitter-typescript.wasm",
+  grammarSource: { build: "typescript" },
   extensions: [".ts", ".mts", ".cts"],
   toolchain: ["typescript", "tsc", "node", "npm", "yarn", "pnpm", "deno", "bun"],
   fence: "ts",
@@ -51,6 +60,7 @@ export const tsx: LanguageSpec = {
   name: "TSX",
   scipName: "TypeScriptReact",
   grammar: "tree-sitter-tsx.wasm",
+  grammarSource: { build: "tsx" },
   extensions: [".tsx"],
   fence: "tsx",
 };

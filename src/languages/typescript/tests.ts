@@ -3,7 +3,7 @@
  * groups are `describe`/`suite` calls, titles are their string-literal first arguments, and a
  * test's full name — what `-t` / `--grep` match — is the group titles and its own joined by spaces.
  */
-import type { TestCallSite, TestCase, TestConventions, TestToRun } from "../types.ts";
+import type { AllowedRunner, TestCallSite, TestCase, TestConventions, TestToRun } from "../types.ts";
 import { escapeRegExp, shellQuote, stringLiteral } from "../testing.ts";
 
 const FILE = /\.(test|spec)\.[cm]?[jt]sx?$|(^|\/)__tests__\//;
@@ -73,3 +73,10 @@ export const jsTests: TestConventions = {
     },
   ],
 };
+
+/** The JavaScript and TypeScript test commands `runTests` may start. */
+export const JS_TEST_RUNNERS: readonly AllowedRunner[] = [
+  { name: "npm/pnpm/yarn test", matches: (a) => /^(npm|pnpm|yarn)$/.test(a[0] ?? "") && (a[1] === "test" || (a[1] === "run" && a[2] === "test")) },
+  { name: "vitest", matches: (a) => a[0] === "vitest" || (a[0] === "npx" && a[1] === "--no" && a[2] === "vitest") },
+  { name: "jest", matches: (a) => a[0] === "jest" || (a[0] === "npx" && a[1] === "--no" && a[2] === "jest") },
+];

@@ -4,9 +4,8 @@
  * structured content alike, with the totals, the next page's cursor and what could not be seen.
  */
 import { z } from "zod";
-import { LIMITS, type CallsPage, type RelatedSymbol } from "../../index.ts";
+import type { CallsPage, RelatedSymbol } from "../../index.ts";
 
-const MAX_DEPTH = LIMITS.depth.max;
 import { budget, completeness, cursor, depth, limit, page, site, symbolArg, symbolRef, testCode, testsMode, usage } from "../schemas.ts";
 import type { ToolAnswer, ToolContext } from "../tool.ts";
 import { DEFAULT_LIST_BUDGET, listCall, withNotes } from "./list.ts";

@@ -1,11 +1,9 @@
 /** `importers`: the files that import a file, transitively up to a depth, one page at a time. */
 import { z } from "zod";
-import { LIMITS } from "../../index.ts";
 import { budget, completeness, cursor, depth, limit, page, pathArg, testCode, testsMode, usage } from "../schemas.ts";
 import { defineTool } from "../tool.ts";
 import { DEFAULT_LIST_BUDGET, listCall, withNotes } from "./list.ts";
 
-const MAX_DEPTH = LIMITS.depth.max;
 
 export const importersTool = defineTool({
   name: "importers",

@@ -1,6 +1,5 @@
 /** `pack`: like context, seeded by the best search hits for a task described in words. */
 import { z } from "zod";
-import { LIMITS } from "../../index.ts";
 import { budget, contextOutput, targetArg } from "../schemas.ts";
 import { defineTool } from "../tool.ts";
 import { budgetedContext, DEFAULT_CONTEXT_BUDGET } from "./context.ts";

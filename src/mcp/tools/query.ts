@@ -5,7 +5,7 @@
  */
 import { z } from "zod";
 import { defineTool } from "../tool.ts";
-import { DEFAULT_LIST_BUDGET, inToolBudget, listBudget } from "./list.ts";
+import { inToolBudget, listBudget } from "./list.ts";
 
 const KINDS = ["cypher", "flows", "clusters"] as const;
 

@@ -1,11 +1,9 @@
 /** `tests`: the tests that exercise a symbol or a file, with runnable ids and the commands that run them. */
 import { z } from "zod";
-import { LIMITS } from "../../index.ts";
 import { budget, completeness, cursor, depth, limit, page, usage } from "../schemas.ts";
 import { defineTool } from "../tool.ts";
 import { DEFAULT_LIST_BUDGET, listCall, withNotes } from "./list.ts";
 
-const MAX_DEPTH = LIMITS.depth.max;
 
 const runPlan = z.object({
   runner: z.string(),

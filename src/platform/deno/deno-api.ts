@@ -92,11 +92,6 @@ export function isNotFound(error: unknown): boolean {
   return errorName(error) === "NotFound" || errorCode(error) === "ENOENT";
 }
 
-/** True for Deno's AlreadyExists error (or a Node-style EEXIST from a compatibility layer). */
-export function isAlreadyExists(error: unknown): boolean {
-  return errorName(error) === "AlreadyExists" || errorCode(error) === "EEXIST";
-}
-
 /**
  * The `--allow-*` flag a Deno permission refusal asks for (`NotCapable`: the process was started
  * without it), or undefined for any other error, including the OS refusing access.

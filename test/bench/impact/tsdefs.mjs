@@ -31,7 +31,7 @@ function nameText(n) {
 function tokenHash(sf, node, skipBodiesOf) {
   const text = sf.text;
   const scanner = ts.createScanner(ts.ScriptTarget.Latest, /*skipTrivia*/ true, sf.languageVariant, text);
-  let start = node.getStart(sf), end = node.getEnd();
+  const start = node.getStart(sf), end = node.getEnd();
   const parts = [];
   // For a class "shell", the member functions' text is cut out so only the class's own lines count.
   const holes = (skipBodiesOf || []).map((m) => [m.getStart(sf), m.getEnd()]);

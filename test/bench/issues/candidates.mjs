@@ -102,7 +102,7 @@ for (const name of names) {
   all.push(...cands);
 }
 const out = path.join(base, "candidates.json");
-let prev = fs.existsSync(out) ? JSON.parse(fs.readFileSync(out, "utf8")) : { candidates: [] };
+const prev = fs.existsSync(out) ? JSON.parse(fs.readFileSync(out, "utf8")) : { candidates: [] };
 const keep = prev.candidates.filter((c) => !names.includes(c.repo));
 writeJson(out, { built: new Date().toISOString(), stats: { ...(prev.stats || {}), ...stats }, candidates: [...keep, ...all] });
 console.error(`wrote ${out}`);

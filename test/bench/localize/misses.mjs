@@ -23,7 +23,7 @@ import { CLASS_NAMES, CODE, COMMENT, DOC, STRING, die, importTool, lineRuns, loc
 
 const { flags } = parseArgs(process.argv.slice(2), ["collect-search"]);
 const tool = prepareTool();
-const { tokenize, STOP, isIndexable, isTest, identParts } = await importTool(tool, "common.mjs");
+const { tokenize, STOP, isIndexable, isTest } = await importTool(tool, "common.mjs");
 const { defsOfTs } = await importTool(tool, "tsdefs.mjs");
 const { countTokens } = createRequire(path.join(tool.dir, "package.json"))("gpt-tokenizer/encoding/o200k_base");
 
@@ -309,7 +309,7 @@ for (const [ci, c] of cases.entries()) {
   for (const d of defs) {
     const f = prepareFile(corpus.byPath.get(d.path));
     const sigEnd = signatureEnd(f, d.start, d.end);
-    let head = `${d.path} ${d.qual} ${f.lines.slice(d.start - 1, sigEnd).join("\n")}`;
+    const head = `${d.path} ${d.qual} ${f.lines.slice(d.start - 1, sigEnd).join("\n")}`;
     let doc = "";
     for (let ln = d.start; ln <= d.end; ln++) for (const r of lineRuns(f, ln)) if (r.cls === DOC) doc += ` ${r.text}`;
     if (f.language !== "python") for (let ln = d.start - 1; ln >= 1 && ln >= d.start - 40; ln--) { const rs = lineRuns(f, ln); if (rs.some((r) => r.cls === DOC)) doc += ` ${rs.map((r) => r.text).join("")}`; else if (!rs.every((r) => /^\s*$/.test(r.text))) break; }

@@ -7,11 +7,9 @@ import { LIMITS } from "../limits.ts";
 import { findFile } from "../../shared/locations.ts";
 import { normalizeRelative, readQuotedPath } from "../../shared/paths.ts";
 import { findSymbol, symbolRef, type SymbolRef } from "./lookup.ts";
-import { CONFIDENCE, type CallEdge, type CodeGraph, type Resolution, type SymbolNode } from "./model.ts";
-import { ROUTE, routesNamed } from "../slice/context.ts";
-import { closestRoutes, routeClients, type ClientCall } from "../slice/route-map.ts";
-import type { Route } from "../slice/routes.ts";
-import { routeSymbols } from "./impact.ts";
+import { CONFIDENCE, type CallEdge, type CodeGraph, type Resolution, type SymbolNode } from "../graph/model.ts";
+import { closestRoutes, ROUTE, routeClients, routesNamed, routeSymbols, type ClientCall } from "./route-calls.ts";
+import type { Route } from "./routes.ts";
 
 /** Depth limits: beyond a few hops the answer is the whole repository. */
 export const MAX_DEPTH = LIMITS.depth.max;

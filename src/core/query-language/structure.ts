@@ -6,11 +6,12 @@ import { EngineError } from "../../shared/errors.ts";
 import { cite } from "../../shared/paths.ts";
 import type { Encoding } from "../budget/tokenizer.ts";
 import type { CodeGraph } from "../graph/model.ts";
-import { fitPage, listArgs, withUsage, type Usage } from "../graph/pages.ts";
+import { fitPage, listArgs, withUsage, type Usage } from "../query/pages.ts";
 import { LIMITS } from "../limits.ts";
-import type { Route } from "../slice/routes.ts";
+import type { Route } from "../query/routes.ts";
 import { findClusters } from "./clusters.ts";
 import { allFlows, FLOW_DEPTH, type EntryKind } from "./flows.ts";
+import { defined } from "../../shared/defined.ts";
 
 /** Options of flows and clusters. */
 export interface StructureOptions {
@@ -91,7 +92,7 @@ const plural = (n: number, w: string) => `${n.toLocaleString("en-US")} ${w}${n =
 /** Execution flows from each entry point, largest first. */
 export async function answerFlows(graph: CodeGraph, routes: Route[], opts: StructureOptions = {}): Promise<FlowsAnswer> {
   const limit = checkLimit(opts.limit);
-  const a = await listArgs({ ...(opts.budget !== undefined ? { budget: opts.budget } : {}), ...(opts.encoding ? { encoding: opts.encoding } : {}), json: opts.json === true });
+  const a = await listArgs({ ...defined({ budget: opts.budget }), ...(opts.encoding ? { encoding: opts.encoding } : {}), json: opts.json === true });
   const flows = allFlows(graph, routes);
   const entries: Record<EntryKind, number> = { route: 0, command: 0, handler: 0, main: 0, test: 0 };
   for (const f of flows) entries[f.entry.kind]++;
@@ -121,7 +122,7 @@ export async function answerFlows(graph: CodeGraph, routes: Route[], opts: Struc
 /** Functional clusters of files, largest first. */
 export async function answerClusters(graph: CodeGraph, routes: Route[], opts: StructureOptions = {}): Promise<ClustersAnswer> {
   const limit = checkLimit(opts.limit);
-  const a = await listArgs({ ...(opts.budget !== undefined ? { budget: opts.budget } : {}), ...(opts.encoding ? { encoding: opts.encoding } : {}), json: opts.json === true });
+  const a = await listArgs({ ...defined({ budget: opts.budget }), ...(opts.encoding ? { encoding: opts.encoding } : {}), json: opts.json === true });
   const result = findClusters(graph, routes);
   const w = words(opts.filter);
   const kept = result.clusters.filter((c) => w.every((x) => `${c.name} ${c.files.join(" ")} ${c.entries.map((e) => e.name).join(" ")}`.toLowerCase().includes(x)));

@@ -10,18 +10,18 @@ import { reachIsHigh, reachIsMedium, reachOf, type Reach } from "./reach.ts";
 import { cite } from "../../shared/paths.ts";
 import { EngineError } from "../../shared/errors.ts";
 import { findFile, parseLocation } from "../../shared/locations.ts";
-import { isTestPath, isTestSite, testAt } from "../evidence/test-code.ts";
+import { isTestPath, isTestSite, testAt } from "../graph/test-code.ts";
 import { LIMITS } from "../limits.ts";
-import type { Route } from "../slice/routes.ts";
-import { ROUTE, routesNamed } from "../slice/context.ts";
-import { closestRoutes, routeClients, type ClientCall } from "../slice/route-map.ts";
+import type { Route } from "./routes.ts";
+import { type ClientCall, closestRoutes, ROUTE, routeClients, routesNamed, routeSymbols } from "./route-calls.ts";
 import { callsCompleteness, type Completeness } from "./completeness.ts";
 import { findSymbol, symbolRef, type SymbolRef } from "./lookup.ts";
-import type { CodeGraph, Resolution, SymbolNode } from "./model.ts";
+import type { CodeGraph, Resolution, SymbolNode } from "../graph/model.ts";
 import {
   completenessLines, filterTests, fitPage, fmt, pageInfo, pagingLines, pastTheEnd, plural, summarizeByFile, withUsage,
   type ListArgs, type PageInfo, type TestCodeSummary, type Usage,
 } from "./pages.ts";
+import { defined } from "../../shared/defined.ts";
 
 /** Which way an impact walk goes: up to callers, down to callees, or both. */
 export type ImpactDirection = "up" | "down" | "both";
@@ -188,7 +188,7 @@ export function impactTargets(graph: CodeGraph, target: string, root?: string, r
       const total = graph.records.get(found.path)?.lines;
       const { start, end } = { start: location.start, end: location.end ?? location.start };
       if (start < 1 || (total !== undefined && start > total)) {
-        throw new EngineError("invalid_argument", `${found.path} has ${total ?? "?"} lines; ${start} is not one of them.`, { data: { path: found.path, start, end, ...(total !== undefined ? { totalLines: total } : {}) } });
+        throw new EngineError("invalid_argument", `${found.path} has ${total ?? "?"} lines; ${start} is not one of them.`, { data: { path: found.path, start, end, ...defined({ totalLines: total }) } });
       }
       // Lines name every definition they touch (innermost ones), else the module code around them.
       const touched = fileSymbols(found.path).filter((id) => {
@@ -208,24 +208,6 @@ export function impactTargets(graph: CodeGraph, target: string, root?: string, r
   return { ids: [findSymbol(graph, t).id], how: "symbol", files: [] };
 }
 
-/** The handlers of routes; an inline handler is the innermost definition around its registration, else its module code. */
-export function routeSymbols(graph: CodeGraph, hits: readonly Route[]): number[] {
-  const ids: number[] = [];
-  for (const r of hits) {
-    if (r.handler !== undefined) ids.push(r.handler);
-    else {
-      const mod = graph.moduleSymbol.get(r.file)!;
-      const n = graph.records.get(r.file)?.definitions.length ?? 0;
-      let best = mod;
-      for (let id = mod + 1; id <= mod + n; id++) {
-        const s = graph.symbols[id]!;
-        if (s.start <= r.span.start && s.end >= r.span.end && (best === mod || s.start >= graph.symbols[best]!.start)) best = id;
-      }
-      ids.push(best);
-    }
-  }
-  return [...new Set(ids)];
-}
 
 interface Reached {
   id: number;

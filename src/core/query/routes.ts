@@ -12,7 +12,8 @@ import { importTarget } from "../graph/imports.ts";
 import type { CodeGraph } from "../graph/model.ts";
 import { lookupDefinition } from "../graph/resolve.ts";
 import { stringValue } from "../graph/strings.ts";
-import { isTestFile } from "./plan.ts";
+import { isTestFile } from "../graph/test-code.ts";
+import { defined } from "../../shared/defined.ts";
 
 /** Where a prefix or mount was declared: cited as a `mount` chunk. */
 export interface MountLine {
@@ -148,7 +149,7 @@ export function findRoutes(graph: CodeGraph): Route[] {
         const handler = /^[A-Za-z_$][\w$.]*$/.test(last) ? lookupDefinition(graph.context, file, call.caller, last) : undefined;
         routes.push({
           method: name === "all" || name === "any" ? "ANY" : name.toUpperCase(), path: own, own, file, line: call.line,
-          ...(handler !== undefined ? { handler } : {}),
+          ...defined({ handler }),
           span: { start: call.line, end: call.end ?? call.line }, mounts: [], owner: call.receiver, ...(test ? { test } : {}),
         });
       }

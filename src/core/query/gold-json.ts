@@ -1,5 +1,5 @@
 /** The graph in the `code-graph-gold/1` JSON shape that ../shared/tools/graph-gold scores. */
-import type { CodeGraph } from "./model.ts";
+import type { CodeGraph } from "../graph/model.ts";
 
 /** One definition in gold shape. */
 export interface GoldDefinition {

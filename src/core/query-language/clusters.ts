@@ -9,7 +9,7 @@ import { mulberry32 } from "../../shared/rng.ts";
 import { UndirectedGraph } from "graphology";
 import * as louvainModule from "graphology-communities-louvain";
 import type { CodeGraph } from "../graph/model.ts";
-import type { Route } from "../slice/routes.ts";
+import type { Route } from "../query/routes.ts";
 import { allFlows, type EntryKind, type Flow } from "./flows.ts";
 
 // A CommonJS module whose types declare an ES default export: Node and bundlers hand the function

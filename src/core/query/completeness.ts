@@ -6,10 +6,10 @@
  * time (dynamic dispatch), which static links do not follow.
  */
 import { languageById } from "../../languages/index.ts";
-import { resolveImport } from "./imports.ts";
+import { resolveImport } from "../graph/imports.ts";
 import { symbolRef, type SymbolRef } from "./lookup.ts";
 import type { FileRecord } from "../extract/record.ts";
-import type { CodeGraph, SymbolNode } from "./model.ts";
+import type { CodeGraph, SymbolNode } from "../graph/model.ts";
 
 /** A count with the files that hold the most of it. */
 export interface CountByFile {

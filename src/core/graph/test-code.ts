@@ -6,8 +6,14 @@
 import { languageById } from "../../languages/index.ts";
 import type { TestCase, TestConventions, TestScope, TestSite } from "../../languages/types.ts";
 import type { FileRecord } from "../extract/record.ts";
-import type { CodeGraph } from "../graph/model.ts";
-import { isTestFile } from "../slice/plan.ts";
+import type { CodeGraph } from "./model.ts";
+
+const TEST_FILE = /(^|\/)(tests?|__tests__|spec|specs|testing)\/|(^|\/)test_[^/]*$|_test\.[a-z]+$|\.(test|spec)\.[a-z]+$/;
+
+/** True for files that look like tests by the generic pattern (witnesses rather than callers). */
+export function isTestFile(path: string): boolean {
+  return TEST_FILE.test(path);
+}
 
 /** A language's test conventions, if it declares any. */
 export function conventionsOf(language: string): TestConventions | undefined {

@@ -7,10 +7,10 @@
 import { EngineError } from "../../shared/errors.ts";
 import { cite, citeName } from "../../shared/paths.ts";
 import { LIMITS } from "../limits.ts";
-import { matchRoutes, type Route } from "../slice/routes.ts";
+import { matchRoutes, type Route } from "./routes.ts";
 import { callsCompleteness, type Completeness } from "./completeness.ts";
 import { findSymbol, symbolRef, type SymbolRef } from "./lookup.ts";
-import type { CodeGraph, Resolution, SymbolNode } from "./model.ts";
+import type { CodeGraph, Resolution, SymbolNode } from "../graph/model.ts";
 import { BUDGET_DIGITS_MARGIN, completenessLines, fmt, plural, withUsage, type ListArgs, type Usage } from "./pages.ts";
 
 /** What one hop follows. */

@@ -4,9 +4,9 @@
  * with a confidence. Built once per code graph (memoized on it) from what the graph already holds;
  * nothing here resolves anything anew.
  */
-import { isTestPath, testAt } from "../evidence/test-code.ts";
+import { isTestPath, testAt } from "../graph/test-code.ts";
 import type { CodeGraph } from "../graph/model.ts";
-import type { Route } from "../slice/routes.ts";
+import type { Route } from "../query/routes.ts";
 import type { Literal } from "./parse.ts";
 
 /** Node labels. */

@@ -5,7 +5,7 @@
  */
 import { EngineError } from "../../shared/errors.ts";
 import { cite } from "../../shared/paths.ts";
-import type { CodeGraph, SymbolNode } from "./model.ts";
+import type { CodeGraph, SymbolNode } from "../graph/model.ts";
 
 /** A candidate as shown in errors and answers. */
 export interface SymbolRef {

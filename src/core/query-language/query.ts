@@ -9,12 +9,13 @@ import { cite } from "../../shared/paths.ts";
 import { fitPrefix } from "../budget/fit.ts";
 import type { Encoding } from "../budget/tokenizer.ts";
 import type { CodeGraph } from "../graph/model.ts";
-import { BUDGET_DIGITS_MARGIN, listArgs, withUsage, type Usage } from "../graph/pages.ts";
+import { BUDGET_DIGITS_MARGIN, listArgs, withUsage, type Usage } from "../query/pages.ts";
 import { LIMITS } from "../limits.ts";
-import type { Route } from "../slice/routes.ts";
+import type { Route } from "../query/routes.ts";
 import { evaluate, type Value } from "./evaluate.ts";
 import { parseQuery } from "./parse.ts";
 import { queryGraph, type QueryGraph } from "./view.ts";
+import { defined } from "../../shared/defined.ts";
 
 /** Bounds of a query. */
 export const QUERY_LIMITS = {
@@ -59,7 +60,7 @@ export interface QueryAnswer {
 
 /** Runs `text` over the graph (and its routes). */
 export async function runQuery(graph: CodeGraph, routes: Route[], text: string, opts: QueryOptions = {}, now?: () => number): Promise<QueryAnswer> {
-  const a = await listArgs({ ...(opts.budget !== undefined ? { budget: opts.budget } : {}), ...(opts.encoding ? { encoding: opts.encoding } : {}), json: opts.json === true });
+  const a = await listArgs({ ...defined({ budget: opts.budget }), ...(opts.encoding ? { encoding: opts.encoding } : {}), json: opts.json === true });
   const timeMs = opts.timeMs ?? QUERY_LIMITS.timeMs.default;
   if (!Number.isInteger(timeMs) || timeMs < QUERY_LIMITS.timeMs.min || timeMs > QUERY_LIMITS.timeMs.max) {
     throw new EngineError("invalid_argument", `timeMs must be a whole number from ${QUERY_LIMITS.timeMs.min} to ${QUERY_LIMITS.timeMs.max}, got ${String(opts.timeMs)}.`, { data: { key: "timeMs", timeMs: opts.timeMs, min: QUERY_LIMITS.timeMs.min, max: QUERY_LIMITS.timeMs.max } });

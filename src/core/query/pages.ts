@@ -8,10 +8,10 @@ import { EngineError } from "../../shared/errors.ts";
 import { cite, citePath } from "../../shared/paths.ts";
 import { fitPrefix } from "../budget/fit.ts";
 import { ENCODINGS, lineMemoCounter, loadTokenCounter, type Encoding } from "../budget/tokenizer.ts";
-import { isTestSite, isTestPath, testAt } from "../evidence/test-code.ts";
+import { isTestSite, isTestPath, testAt } from "../graph/test-code.ts";
 import { LIMITS } from "../limits.ts";
 import { callsCompleteness, importsCompleteness, type Completeness } from "./completeness.ts";
-import type { CodeGraph } from "./model.ts";
+import type { CodeGraph } from "../graph/model.ts";
 import type { CallsAnswer, ImportersAnswer, RelatedSymbol } from "./queries.ts";
 
 /** Which test code a list shows: production listed and tests counted by file (`summary`), all, none, or only tests. */

@@ -12,9 +12,9 @@
  * most any answer follows.
  */
 import { LIMITS } from "../limits.ts";
-import { isTestPath, testAt, testCasesOf } from "../evidence/test-code.ts";
-import type { Route } from "../slice/routes.ts";
-import type { CodeGraph } from "./model.ts";
+import { isTestPath, testAt, testCasesOf } from "../graph/test-code.ts";
+import type { Route } from "./routes.ts";
+import type { CodeGraph } from "../graph/model.ts";
 
 /** How many tests and routes run through a symbol, of how many. */
 export interface Reach {

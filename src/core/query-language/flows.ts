@@ -3,10 +3,10 @@
  * through the call graph, breadth-first to a few hops, each symbol once at its fewest hops. A flow
  * is named by its entry and ranked by how much code it reaches.
  */
-import { isTestPath, testAt } from "../evidence/test-code.ts";
-import { COMMAND_DECORATOR } from "../map/repo-map.ts";
+import { isTestPath, testAt } from "../graph/test-code.ts";
+import { isCommandDecorator, isCommandFileMethod } from "../../languages/index.ts";
 import type { CodeGraph } from "../graph/model.ts";
-import type { Route } from "../slice/routes.ts";
+import type { Route } from "../query/routes.ts";
 
 /** Hops a flow follows from its entry. */
 export const FLOW_DEPTH = 6;
@@ -60,11 +60,11 @@ export function entryPoints(graph: CodeGraph, routes: Route[]): EntryPoint[] {
     if (s.kind === "module") continue;
     const inTest = isTestPath(s.file, s.language);
     const d = graph.records.get(s.file)!.definitions[s.index]!;
-    const decorator = inTest ? undefined : d.decorators?.find((x) => COMMAND_DECORATOR.test(x));
+    const decorator = inTest ? undefined : d.decorators?.find((x) => isCommandDecorator(s.language, x));
     if (decorator) at(/command|group|subcommand|callback|cli/.test(decorator) ? "command" : "handler", s.name, s.id);
     else if (!inTest && s.name === "main" && (s.kind === "function" || s.kind === "method")) at("main", s.qualified, s.id);
-    else if (!inTest && s.name === "handle" && s.kind === "method" && /(^|\/)management\/commands\/[^/]+\.py$/.test(s.file)) {
-      at("command", s.file.slice(s.file.lastIndexOf("/") + 1).replace(/\.py$/, ""), s.id); // Django's manage.py commands
+    else if (!inTest && s.kind === "method" && isCommandFileMethod(s.language, s.file, s.name)) {
+      at("command", s.file.slice(s.file.lastIndexOf("/") + 1).replace(/\.[^.]*$/, ""), s.id); // a command named by its file
     }
   }
   testEntries(graph, out);
