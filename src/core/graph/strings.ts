@@ -15,14 +15,17 @@ const MAX_DEPTH = 8;
 const NAME = /^[A-Za-z_$][\w$]*$/;
 const CHAIN = /^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)+$/;
 
-/** Splits `expr` on `+` outside quotes, brackets and template holes. */
-function splitPlus(expr: string): string[] {
+/**
+ * Splits `text` on `separator` where it stands outside quotes and brackets (template holes are
+ * brackets), each part trimmed: `a, f(b, c), "d,e"` on `,` is three parts.
+ */
+export function splitTopLevel(text: string, separator: string): string[] {
   const parts: string[] = [];
   let depth = 0;
   let quote: string | undefined;
   let start = 0;
-  for (let i = 0; i < expr.length; i++) {
-    const ch = expr[i]!;
+  for (let i = 0; i < text.length; i++) {
+    const ch = text[i]!;
     if (quote) {
       if (ch === "\\") i++;
       else if (ch === quote) quote = undefined;
@@ -31,12 +34,12 @@ function splitPlus(expr: string): string[] {
     if (ch === '"' || ch === "'" || ch === "`") quote = ch;
     else if ("([{".includes(ch)) depth++;
     else if (")]}".includes(ch)) depth--;
-    else if (ch === "+" && depth === 0) {
-      parts.push(expr.slice(start, i).trim());
+    else if (ch === separator && depth === 0) {
+      parts.push(text.slice(start, i).trim());
       start = i + 1;
     }
   }
-  parts.push(expr.slice(start).trim());
+  parts.push(text.slice(start).trim());
   return parts;
 }
 
@@ -76,7 +79,7 @@ export function stringValue(graph: CodeGraph, file: string, expr: string, depth 
   if (depth > MAX_DEPTH) return undefined;
   const e = expr.trim();
   if (!e) return undefined;
-  const parts = splitPlus(e);
+  const parts = splitTopLevel(e, "+");
   if (parts.length > 1) {
     const values = parts.map((p) => stringValue(graph, file, p, depth + 1));
     return values.every((v) => v !== undefined) ? values.join("") : undefined;

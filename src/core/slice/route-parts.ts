@@ -7,6 +7,7 @@
  * client calls that reach it (the route map's consumers, tests among them). Read from the index's
  * records and the lines they cite; the frameworks' spellings are the only knowledge here.
  */
+import { splitTopLevel } from "../graph/strings.ts";
 import type { CodeGraph } from "../graph/model.ts";
 import { importTarget } from "../graph/imports.ts";
 import { lookupDefinition } from "../graph/resolve.ts";
@@ -46,30 +47,10 @@ export function typeNames(annotation: string): string[] {
   return [...new Set((annotation.match(/[A-Za-z_$][\w$.]*/g) ?? []).filter((n) => !BUILTIN_TYPES.has(n) && !BUILTIN_TYPES.has(n.split(".").pop()!)))];
 }
 
-/** Splits an argument list on top-level commas. */
+/** Splits an argument list on top-level commas (a trailing comma adds no empty argument). */
 export function splitArgs(text: string): string[] {
-  const out: string[] = [];
-  let depth = 0;
-  let quote: string | undefined;
-  let start = 0;
-  for (let i = 0; i < text.length; i++) {
-    const ch = text[i]!;
-    if (quote) {
-      if (ch === "\\") i++;
-      else if (ch === quote) quote = undefined;
-      continue;
-    }
-    if (ch === '"' || ch === "'" || ch === "`") quote = ch;
-    else if ("([{".includes(ch)) depth++;
-    else if (")]}".includes(ch)) depth--;
-    else if (ch === "," && depth === 0) {
-      out.push(text.slice(start, i).trim());
-      start = i + 1;
-    }
-  }
-  const last = text.slice(start).trim();
-  if (last) out.push(last);
-  return out;
+  const parts = splitTopLevel(text, ",");
+  return parts.at(-1) === "" ? parts.slice(0, -1) : parts;
 }
 
 /** The text inside the parentheses that open at `open` (an index of `(`), or undefined when unbalanced; parentheses in strings and comments do not count. */
