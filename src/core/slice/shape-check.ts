@@ -162,7 +162,7 @@ function parseChanges(options: ShapeOptions, models: ModelNode[]): Map<string, s
   };
   for (const r of options.rename ?? []) {
     const m = /^\s*([A-Za-z_$][\w$]*)\s*=\s*([A-Za-z_$][\w$]*)\s*$/.exec(r);
-    if (!m) throw new EngineError("invalid_argument", `rename takes old=new (two field names), got ${JSON.stringify(r)}.`, { hint: "e.g. --rename title=name", data: { rename: r } });
+    if (!m) throw new EngineError("invalid_argument", `rename takes old=new (two field names), got ${JSON.stringify(r)}.`, { hint: "Write it as old=new, e.g. title=name.", data: { rename: r } });
     check(m[1]!, `rename ${r}`);
     out.set(m[1]!, `renamed to ${m[2]}`);
   }
