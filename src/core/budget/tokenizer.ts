@@ -55,7 +55,10 @@ function hasLongRun(text: string): boolean {
  * `{"` followed by a letter (each record of an answer's JSON): both encodings' pre-tokenizers
  * always split there (no pre-token runs from a line break into a letter, digit or sign, except
  * o200k's punctuation-then-"\n/"; `{"` ends a run of punctuation, which a letter never joins), so
- * the sum is the count of the whole. One memo per answer: let it go with the answer.
+ * the sum is the count of the whole. A text with a run of LONG_RUN characters without whitespace
+ * is counted whole: the linear counter counts such a run in pieces of its own, and cutting it
+ * elsewhere first would give another sum (compact JSON of 1,000+ characters did). One memo per
+ * answer: let it go with the answer.
  */
 export function lineMemoCounter(count: Counter): Counter {
   const memo = new Map<string, number>();
@@ -66,6 +69,7 @@ export function lineMemoCounter(count: Counter): Counter {
   };
   const cuts = /\n(?=[!-.0-~])|\{"(?=[A-Za-z])/g;
   return (text: string) => {
+    if (text.length >= LONG_RUN && hasLongRun(text)) return count(text);
     let total = 0;
     let start = 0;
     for (const m of text.matchAll(cuts)) {
