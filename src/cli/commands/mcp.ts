@@ -86,7 +86,7 @@ Several repositories from one process: --root more than once (--root api=../back
 web=../frontend; a folder is named after itself unless NAME= says otherwise) or --group FILE. Each
 keeps its own index and cache; every tool then takes an optional repo (default: the first), the
 repos tool and codeslice://repos list them with their freshness, citations read repo:path:line,
-and route_map, impact and changes follow HTTP routes from one repository to the calls in another.
+and repo_map (kind routes), impact and changes follow HTTP routes from one repository to the calls in another.
 A group file's roots and index artifacts must lie inside its own folder.`,
   examples: ["codeslice mcp --root api=backend --root web=frontend", "codeslice mcp --group codeslice.group.json", "codeslice mcp --print-config claude-code     # then run the line it prints", "codeslice mcp --print-config cursor > .cursor/mcp.json", "codeslice mcp ~/src/shop --log-level info"],
   async run({ argv, version, entry }) {
