@@ -24,6 +24,8 @@ export interface FieldRead {
   consumer: string;
   /** How the value reached it: from a client call's response, or a parameter typed by the model. */
   from: "response" | "typed";
+  /** In a repository group: the repository the read is in, when it is not the model's. */
+  repo?: string;
 }
 
 /** What a name holds: a model's value, or the HTTP response whose body is that model. */
