@@ -19,7 +19,7 @@ import { checkBudget, checkEncoding } from "./context.ts";
 import { type ClientCall, closestRoutes, ROUTE, routeClients, routesNamed } from "../query/route-calls.ts";
 import { responseModelIds, typeNames } from "./route-parts.ts";
 import type { Route } from "../query/routes.ts";
-import { MODEL_KINDS, modelReader, modelsIn, pathTo, type ModelNode } from "./shape-fields.ts";
+import { MODEL_KINDS, modelReader, modelsIn, pathTo, type ModelField, type ModelNode } from "./shape-fields.ts";
 import { LineScan, scopeOf, type FieldRead, type Held } from "./shape-reads.ts";
 
 export type { FieldRead } from "./shape-reads.ts";
@@ -251,14 +251,19 @@ export async function shapeReadsAt(graph: CodeGraph, sites: readonly ShapeSite[]
 async function typedReads(graph: CodeGraph, roots: readonly ModelNode[], lines: (p: string) => Promise<string[]>, scanned: Set<string>): Promise<FieldRead[]> {
   const byName = new Map<string, ModelNode>();
   for (const r of roots) for (const m of modelsIn(r)) byName.set(m.name, m);
+  const holder = holderOf(graph, byName, lines);
   const out: FieldRead[] = [];
   for (const [file, record] of graph.records) {
     const mod = graph.moduleSymbol.get(file)!;
     for (const [i, d] of record.definitions.entries()) {
       const vars = new Map<string, Held>();
       for (const p of d.params ?? []) {
-        const node = typeNames(p.type ?? "").map((n) => byName.get(n)).find(Boolean);
-        if (node && /^[A-Za-z_$][\w$]*$/.test(p.name)) vars.set(p.name, { node, http: false });
+        const names = typeNames(p.type ?? "");
+        let node = names.map((n) => byName.get(n)).find(Boolean);
+        for (const n of names) node ??= await holder(n); // one at a time: model trees are read so
+        if (!node) continue;
+        if (/^[A-Za-z_$][\w$]*$/.test(p.name)) vars.set(p.name, { node, http: false });
+        else if (node.id === HOLDER) destructured(p.name, node, vars);
       }
       if (!vars.size) continue;
       const id = mod + 1 + i;
@@ -272,6 +277,42 @@ async function typedReads(graph: CodeGraph, roots: readonly ModelNode[], lines: 
     }
   }
   return out;
+}
+
+/** The id of a holder: a type whose fields are typed by the models (a component's props), its own fields no reads. */
+const HOLDER = -1;
+
+/**
+ * A type of this project whose fields are typed by the models' names (`interface EditItemProps {
+ * item: ItemPublic }`): a node holding those fields, so that `({ item }: EditItemProps)` and
+ * `props.item` hold the model. Undefined for a type that names none of them.
+ */
+function holderOf(graph: CodeGraph, byName: ReadonlyMap<string, ModelNode>, lines: (p: string) => Promise<string[]>): (name: string) => Promise<ModelNode | undefined> {
+  const read = modelReader(graph, lines);
+  const memo = new Map<string, Promise<ModelNode | undefined>>();
+  const build = async (name: string): Promise<ModelNode | undefined> => {
+    if (!graph.byName.has(name)) return undefined;
+    const id = graph.byName.get(name)!.find((x) => MODEL_KINDS.has(graph.symbols[x]!.kind));
+    if (id === undefined) return undefined;
+    const own = await read(id);
+    const fields = new Map<string, ModelField>();
+    for (const f of own.fields.values()) {
+      const child = typeNames(f.type).map((n) => byName.get(n)).find(Boolean);
+      if (child) fields.set(f.name, { ...f, child });
+    }
+    return fields.size ? { ...own, id: HOLDER, fields } : undefined;
+  };
+  return (name) => memo.get(name) ?? memo.set(name, build(name)).get(name)!;
+}
+
+/** `{ item, onSuccess }` (or `{ item: it }`) from a holder: the names that hold a model. */
+function destructured(pattern: string, node: ModelNode, vars: Map<string, Held>): void {
+  const inner = /^\s*\{([^}]*)\}\s*$/.exec(pattern)?.[1];
+  for (const part of inner?.split(",") ?? []) {
+    const m = /^\s*([A-Za-z_$][\w$]*)\s*(?::\s*([A-Za-z_$][\w$]*))?\s*(?:=.*)?$/.exec(part);
+    const child = m ? node.fields.get(m[1]!)?.child : undefined;
+    if (child) vars.set(m![2] ?? m![1]!, { node: child, http: false });
+  }
 }
 
 function dedupe(reads: FieldRead[]): FieldRead[] {

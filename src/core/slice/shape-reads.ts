@@ -168,6 +168,8 @@ export class LineScan {
   }
 
   private record(line: number, node: ModelNode, field: string, expression: string): void {
+    // A holder (a component's props typed by the model) is no model: reading its field is no read.
+    if (node.id < 0) return;
     const key = `${line}\0${node.id}\0${field}`;
     if (this.seen.has(key)) return;
     this.seen.add(key);
