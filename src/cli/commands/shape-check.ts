@@ -29,7 +29,8 @@ for every consumer, the fields it reads with path:line and the expression as wri
 route map finds for the routes returning the model (fetch, axios, httpx, requests, test
 clients), followed through the calling function (res.json(), axios's .data, assignments,
 destructuring, .map((item) => …), for loops) and into the functions its return value is
-handed to; and parameters typed by the model's name (item: ItemPublic), in any language.
+handed to; and parameters typed by the model's name (item: ItemPublic), in any language,
+or by a props interface whose field is the model ({ item }: EditItemProps).
 With --rename old=new or --remove field, the reads that break come first.
 With --root more than once (a group of repositories, one index each), the model is in --repo
 (default: the first), and the other folders' calls of the routes returning it (a frontend's
