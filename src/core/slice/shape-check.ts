@@ -290,10 +290,14 @@ const HOLDER = -1;
 function holderOf(graph: CodeGraph, byName: ReadonlyMap<string, ModelNode>, lines: (p: string) => Promise<string[]>): (name: string) => Promise<ModelNode | undefined> {
   const read = modelReader(graph, lines);
   const memo = new Map<string, Promise<ModelNode | undefined>>();
+  const named = new RegExp(`(?<![\\w$])(?:${[...byName.keys()].map((n) => n.replace(/[$]/g, "\\$")).join("|")})(?![\\w$])`);
   const build = async (name: string): Promise<ModelNode | undefined> => {
-    if (!graph.byName.has(name)) return undefined;
+    if (!byName.size || !graph.byName.has(name)) return undefined;
     const id = graph.byName.get(name)!.find((x) => MODEL_KINDS.has(graph.symbols[x]!.kind));
     if (id === undefined) return undefined;
+    // Only a type whose lines name a model is read as a tree (every class a parameter names would cost a tree each).
+    const s = graph.symbols[id]!;
+    if (!named.test((await lines(s.file)).slice(s.start - 1, s.end).join("\n"))) return undefined;
     const own = await read(id);
     const fields = new Map<string, ModelField>();
     for (const f of own.fields.values()) {
