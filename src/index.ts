@@ -48,7 +48,7 @@ export type { LocateAnswer, LocateOptions, LocatedFile, LocatedSymbol } from "./
 export type { Route, MountLine } from "./core/query/routes.ts";
 export type { RouteEntry, RouteFilter, RouteMapAnswer, RouteMapOptions } from "./core/slice/route-map.ts";
 export type { ClientCall } from "./core/query/route-calls.ts";
-export type { FieldRead, ShapeAnswer, ShapeBreak, ShapeModel, ShapeOptions } from "./core/slice/shape-check.ts";
+export type { FieldRead, ShapeAnswer, ShapeBreak, ShapeModel, ShapeOptions, ShapeRoute, ShapeSite } from "./core/slice/shape-check.ts";
 export type { ToolEntry, ToolMapAnswer, ToolMapOptions } from "./core/map/tool-map.ts";
 export type { Role } from "./core/slice/plan.ts";
 export type { RepoMap, RepoMapOptions, MapSymbol, MapService, MapEntryPoint } from "./core/map/repo-map.ts";

@@ -27,7 +27,7 @@ export function citesRepos(tool: string, args: Record<string, unknown>): boolean
 
 /** Added to the instructions when a group is served. */
 export const GROUP_INSTRUCTIONS = (names: readonly string[]) =>
-  `- This server serves ${names.length} repositories: ${names.join(", ")}. Every tool takes repo (default ${names[0]}); citations read repo:path:line. repo_map kind routes spans them all: the routes each serves and the calls from the others; impact and changes follow a route to its callers in the other repositories.`;
+  `- This server serves ${names.length} repositories: ${names.join(", ")}. Every tool takes repo (default ${names[0]}); citations read repo:path:line. repo_map kind routes spans them all: the routes each serves and the calls from the others; impact and changes follow a route to its callers in the other repositories, and shape_check lists their reads of a model's fields.`;
 
 /**
  * `path:line` and `path:start-end` citations in `text` with the repository's name before them. A

@@ -26,6 +26,30 @@ from app.api import items
 
 app = FastAPI()
 app.include_router(items.router, prefix="/api/v1")
+
+from app.api import users  # noqa: E402
+
+app.include_router(users.router, prefix="/api/v1")
+`,
+  // A response model, returned by a route the frontend calls through its axios client.
+  "app/models.py": `from pydantic import BaseModel
+
+
+class UserPublic(BaseModel):
+    id: int
+    email: str
+    full_name: str
+`,
+  "app/api/users.py": `from fastapi import APIRouter
+
+from app.models import UserPublic
+
+router = APIRouter(prefix="/users")
+
+
+@router.get("/me", response_model=UserPublic)
+def read_user_me() -> UserPublic:
+    return UserPublic(id=1, email="a@example.invalid", full_name="A")
 `,
   "app/api/__init__.py": "",
   "app/api/items.py": `from fastapi import APIRouter
@@ -102,6 +126,26 @@ export const api = axios.create({ timeout: 5000, baseURL: 'http://localhost:8000
 export function deleteItem(id: number) {
   return api.delete(\`/items/\${id}\`);
 }
+`,
+  // Reads of the API's UserPublic: through the axios client's response, and a parameter typed by the generated model.
+  "src/pages/profile-page.ts": `import { api } from '../api/axios-client';
+import type { UserPublic } from '../client/types.gen';
+
+export async function loadProfile() {
+  const res = await api.get('/users/me');
+  const user = res.data;
+  return \`\${user.full_name} <\${user.email}>\`;
+}
+
+export function userBadge(user: UserPublic) {
+  return user.full_name.slice(0, 1);
+}
+`,
+  "src/client/types.gen.ts": `export type UserPublic = {
+    id: number;
+    email: string;
+    full_name: string;
+};
 `,
   "src/pages/list-page.ts": `import { ItemsService } from '../client/sdk.gen';
 
@@ -181,6 +225,20 @@ describe("CLI over a group of three repositories", () => {
     expect(r.stdout).toMatch(/worker:worker\/jobs\.py:1[01]/);
     const up = runCli(["impact", "api.items.load_item", ...group(), "--no-server"]);
     expect(up.stdout).toContain("web:src/client/sdk.gen.ts:14");
+  });
+
+  it("shape-check on a model field rename in the API lists the frontend's reads of that field, cited repo:path:line", () => {
+    const r = runCli(["shape-check", "UserPublic", "--rename", "full_name=name", ...group(), "--no-server"]);
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stdout).toContain("# Shape of app.models.UserPublic (api:app/models.py:4-7)");
+    expect(r.stdout).toMatch(/Returned by: GET \/api\/v1\/users\/me \(api:app\/api\/users\.py:9; 0 client calls, 0 from tests, 1 from other repositories\)/);
+    expect(r.stdout).toContain("## Breaks (full_name renamed to name): 2 reads");
+    expect(r.stdout).toContain("- web:src/pages/profile-page.ts:7 user.full_name → UserPublic.full_name in loadProfile — full_name renamed to name");
+    expect(r.stdout).toContain("- web:src/pages/profile-page.ts:11 user.full_name → UserPublic.full_name in userBadge (typed parameter) — full_name renamed to name");
+    expect(r.stdout).toContain("- web:src/pages/profile-page.ts:7 user.email → UserPublic.email in loadProfile");
+    const json = jsonOf<{ repo: string; breaks: { repo?: string; path: string; line: number; field: string }[] }>(runCli(["shape-check", "UserPublic", "--remove", "email", ...group(), "--no-server", "--json"]));
+    expect(json.repo).toBe("api");
+    expect(json.breaks.map((b) => `${b.repo}:${b.path}:${b.line} ${b.field}`)).toEqual(["web:src/pages/profile-page.ts:7 email"]);
   });
 
   it("refuses an unknown repository name with the list of names", () => {
@@ -271,6 +329,11 @@ describe("MCP server over a group", () => {
     const a = await callText(s.client, "impact", { target: "api.items.read_item", repo: "api" });
     expect(a.text).toMatch(/← web:src\/client\/sdk\.gen\.ts:14 \(ItemsService\.readItem\)\n\s+reached from: web:src\/pages\/item-page\.ts:3/);
     expect(a.data.crossRepoCallers).toEqual(["web:src/client/sdk.gen.ts:14"]);
+    const shape = await callText(s.client, "shape_check", { target: "UserPublic", rename: ["full_name=name"], repo: "api" });
+    expect(shape.isError, shape.text).toBe(false);
+    expect(shape.text).toContain("- web:src/pages/profile-page.ts:7 user.full_name → UserPublic.full_name in loadProfile — full_name renamed to name");
+    expect(shape.text).toContain("# Shape of app.models.UserPublic (api:app/models.py:4-7)");
+    expect(shape.data.total).toEqual({ reads: 3, breaks: 2 });
     const bad = await callText(s.client, "search", { query: "x", repo: "shop" });
     expect(bad.isError).toBe(true);
     expect(bad.text).toContain("api, web, worker");

@@ -23,7 +23,8 @@ import { buildContext, type ContextAnswer, type ContextIO, type ContextOptions }
 import { closestRoutes, ROUTE, routesNamed } from "../query/route-calls.ts";
 import type { Route } from "../query/routes.ts";
 import { findTools, toolMapAnswer, type ToolMapAnswer, type ToolMapOptions } from "../map/tool-map.ts";
-import { shapeCheck, type ShapeAnswer, type ShapeOptions } from "../slice/shape-check.ts";
+import { shapeCheck, shapeReadsAt, type FieldRead, type ShapeAnswer, type ShapeOptions, type ShapeSite } from "../slice/shape-check.ts";
+import type { ModelNode } from "../slice/shape-fields.ts";
 import { runChanges, type ChangesOptions } from "./changes.ts";
 import { buildLocate, type LocateAnswer, type LocateOptions } from "../locate/locate.ts";
 import { consistent } from "./consistent.ts";
@@ -152,6 +153,13 @@ export async function answerShapeCheck(s: EngineState, target: string, opts: Run
   const graph = await codeGraph(s, opts);
   const read = readNow(s);
   return shapeCheck(graph, routesOf(s, graph), target, async (p) => (await read(p)) ?? "", opts);
+}
+
+/** `Engine.shapeReads`: the reads of model trees at this project's call sites and typed parameters, files read as they are now. */
+export async function answerShapeReads(s: EngineState, sites: readonly ShapeSite[], typed: readonly ModelNode[], opts: RunOptions): Promise<FieldRead[]> {
+  const graph = await codeGraph(s, opts);
+  const read = readNow(s);
+  return shapeReadsAt(graph, sites, typed, async (p) => (await read(p)) ?? "");
 }
 
 /** `Engine.toolMap`: registrations read as the files are now. */

@@ -35,7 +35,8 @@ import type { ClustersAnswer, FlowsAnswer, StructureOptions } from "../query-lan
 import type { DataflowAnswer } from "../dataflow/answer.ts";
 import type { MermaidMap } from "../map/mermaid.ts";
 import type { Contracts } from "../slice/contracts.ts";
-import type { ShapeAnswer, ShapeOptions } from "../slice/shape-check.ts";
+import type { FieldRead, ShapeAnswer, ShapeOptions, ShapeSite } from "../slice/shape-check.ts";
+import type { ModelNode } from "../slice/shape-fields.ts";
 import type { ToolMapAnswer, ToolMapOptions } from "../map/tool-map.ts";
 
 /** Engine-wide options. */
@@ -272,6 +273,12 @@ export interface Engine {
    * model — and, given renames (`old=new`) or removals, the reads that break, with `path:line`.
    */
   shapeCheck(target: string, options?: ShapeOptions & RunOptions): Promise<ShapeAnswer>;
+  /**
+   * shape_check's consumer side for a repository group: the fields this project's code reads of
+   * model trees another repository's engine built — at call sites here whose response is that
+   * model (`sites`), and through parameters typed by the `typed` models' names.
+   */
+  shapeReads(sites: readonly ShapeSite[], typed: readonly ModelNode[], options?: RunOptions): Promise<FieldRead[]>;
   /**
    * The project's tools and commands: MCP tools, JSON-RPC and gRPC methods, CLI commands
    * (click, typer, argparse, commander, yargs, defineCommand), where each is defined and handled.

@@ -14,7 +14,7 @@ import { createEngineState } from "./state.ts";
 import { loadAll, markDirty, reindex, stopWatching } from "./passes.ts";
 import { codeGraph, routesOf } from "./graph-cache.ts";
 import { refresh } from "./refresh.ts";
-import { answerShapeCheck, answerToolMap } from "./answers.ts";
+import { answerShapeCheck, answerShapeReads, answerToolMap } from "./answers.ts";
 import { answerCheck, answerRunTests, answerChanges, answerContext, answerSearch, answerLocate, answerMap, answerSnippet, answerTests, answerTrace } from "./answers.ts";
 import { answerScip, exportIndex, importIndex } from "./portable.ts";
 import { answerGrep } from "./grep.ts";
@@ -72,6 +72,7 @@ export function createEngine(platform: Platform, options: EngineOptions = {}): E
       return routeMapAnswer(graph, routesOf(s, graph), opts);
     },
     shapeCheck: (target, opts = {}) => answerShapeCheck(s, target, opts),
+    shapeReads: (sites, typed, opts = {}) => answerShapeReads(s, sites, typed, opts),
     toolMap: (opts = {}) => answerToolMap(s, opts),
     async contracts(opts = {}) {
       const graph = await codeGraph(s, opts);

@@ -13,6 +13,7 @@ import { loadTokenCounter } from "../budget/tokenizer.ts";
 import { LIMITS } from "../limits.ts";
 import { checkBudget } from "../slice/context.ts";
 import { looseness as routeLooseness } from "../query/route-calls.ts";
+import type { FieldRead, ShapeAnswer, ShapeOptions, ShapeRoute, ShapeSite } from "../slice/shape-check.ts";
 
 /** One repository of a group. */
 export interface GroupMember {
@@ -65,6 +66,12 @@ export interface EngineGroup {
   routeMap(options?: { prefix?: string; method?: string; budget?: number; signal?: AbortSignal }): Promise<GroupRouteMap>;
   /** Calls in other members that reach `routes` of member `repo` (a handler's routes), with the code that calls them. */
   crossCallers(repo: string, routes: readonly { method: string; path: string }[], options?: { signal?: AbortSignal }): Promise<CrossCaller[]>;
+  /**
+   * shape_check in member `repo`, with the reads in the other members: their calls of the routes
+   * returning the model (each member reads its own call sites) and their parameters typed by the
+   * model's name, cited with the member's name.
+   */
+  shapeCheck(repo: string, target: string, options?: Omit<ShapeOptions, "elsewhere"> & { signal?: AbortSignal }): Promise<ShapeAnswer>;
 }
 
 /** A call in another repository reaching a route, and the definitions there that call it. */
@@ -120,7 +127,45 @@ export function createEngineGroup(members: readonly GroupMember[]): EngineGroup 
       }
       return out;
     },
+    async shapeCheck(repo, target, options = {}) {
+      const owner = member(repo);
+      const signal = options.signal ? { signal: options.signal } : {};
+      return owner.engine.shapeCheck(target, {
+        ...options,
+        elsewhere: async (routes, roots) => {
+          const all = await contracts(options.signal);
+          const served = all.find((x) => x.m === owner)!.c.routes;
+          const clients = routes.map(() => 0);
+          const reads: FieldRead[] = [];
+          for (const { m, c } of all) {
+            if (m === owner) continue;
+            const sites = routeSites(routes, served, c, clients);
+            for (const r of await m.engine.shapeReads(sites, roots, signal)) reads.push({ ...r, repo: m.name });
+          }
+          return { reads, clients };
+        },
+      });
+    },
   };
+}
+
+/**
+ * A member's calls of `routes` (each call to the routes of the serving member it matches most
+ * closely, as the route map does), as sites holding the route's model; `clients` counts the calls
+ * outside tests per route.
+ */
+function routeSites(routes: readonly ShapeRoute[], served: readonly ContractRoute[], c: Contracts, clients: number[]): ShapeSite[] {
+  const sites: ShapeSite[] = [];
+  for (const call of c.calls) {
+    const loose = (r: { method: string; path: string }) => (r.method === call.method || r.method === "ANY" ? looseness(r.path, call, c.bases) : -1);
+    const best = Math.min(...served.map(loose).filter((l) => l >= 0));
+    routes.forEach((r, i) => {
+      if (loose(r) < 0 || loose(r) !== best) return;
+      sites.push({ path: call.path, line: call.line, root: r.root });
+      if (!call.test) clients[i]!++;
+    });
+  }
+  return sites;
 }
 
 function callReaches(route: { method: string; path: string }, call: ContractCall, bases: readonly string[]): boolean {

@@ -2,8 +2,9 @@
  * `shape_check`: for a response model (a pydantic model, a dataclass, a TypeScript interface) or a
  * route, the fields each consumer reads, and, given a field rename or removal, the reads that
  * break, each with `path:line`. Consumers are the client calls the route map finds for the routes
- * that return the model (`routeClients`: when repository groups land, calls from the other
- * repositories of a group join there) and the code whose parameters are typed by the model's name.
+ * that return the model (`routeClients`), the code whose parameters are typed by the model's name
+ * and, in a repository group, the reads the other repositories find in their own code (`elsewhere`:
+ * each engine reads its own files, `shapeReadsAt`).
  */
 import { languageById } from "../../languages/index.ts";
 import { DEFAULT_SEMANTICS, type LanguageSemantics } from "../../languages/types.ts";
@@ -18,7 +19,7 @@ import { checkBudget, checkEncoding } from "./context.ts";
 import { type ClientCall, closestRoutes, ROUTE, routeClients, routesNamed } from "../query/route-calls.ts";
 import { responseModelIds, typeNames } from "./route-parts.ts";
 import type { Route } from "../query/routes.ts";
-import { MODEL_KINDS, modelReader, modelsIn, pathTo, type ModelNode } from "./shape-fields.ts";
+import { MODEL_KINDS, modelReader, modelsIn, pathTo, type ModelField, type ModelNode } from "./shape-fields.ts";
 import { LineScan, scopeOf, type FieldRead, type Held } from "./shape-reads.ts";
 
 export type { FieldRead } from "./shape-reads.ts";
@@ -32,6 +33,26 @@ export interface ShapeOptions {
   /** Tokens for the text (default 4,000). */
   budget?: number;
   encoding?: string;
+  /**
+   * In a repository group: the reads in the other repositories of the routes returning the model
+   * (their client calls, each read by its own engine), each with its `repo`, and per route the
+   * number of those calls outside tests.
+   */
+  elsewhere?: (routes: readonly ShapeRoute[], roots: readonly ModelNode[]) => Promise<{ reads: FieldRead[]; clients: number[] }>;
+}
+
+/** A route returning the model, and the model tree its response is. */
+export interface ShapeRoute {
+  method: string;
+  path: string;
+  root: ModelNode;
+}
+
+/** A call site (in this project) whose response is a model tree. */
+export interface ShapeSite {
+  path: string;
+  line: number;
+  root: ModelNode;
 }
 
 /** A model of the answer with its fields. */
@@ -56,7 +77,7 @@ export interface ShapeAnswer {
   /** The target model (or the route's response models), fields listed. */
   models: ShapeModel[];
   /** Routes returning the model (or the route), with where the model sits in the response. */
-  routes: { method: string; path: string; file: string; line: number; as: string; clients: number; tests: number }[];
+  routes: { method: string; path: string; file: string; line: number; as: string; clients: number; tests: number; elsewhere?: number }[];
   /** Every field read found, breaks first. */
   reads: FieldRead[];
   breaks: ShapeBreak[];
@@ -95,6 +116,11 @@ export async function shapeCheck(graph: CodeGraph, routes: Route[], target: stri
     for (const c of clients) reads.push(...await consumerReads(graph, c, root, lines, scanned));
   }
   reads.push(...await typedReads(graph, roots, lines, scanned));
+  if (options.elsewhere && returning.length + roots.length) {
+    const other = await options.elsewhere(returning.map(({ route: r, root }) => ({ method: r.method, path: r.path, root })), roots);
+    other.clients.forEach((n, i) => (n && routeRows[i] ? (routeRows[i]!.elsewhere = n) : undefined));
+    reads.push(...other.reads);
+  }
   const wanted = new Set(models.map((m) => m.qualified));
   const relevant = route ? reads : reads.filter((r) => wanted.has(r.model));
   const unique = dedupe(relevant);
@@ -174,7 +200,7 @@ function parseChanges(options: ShapeOptions, models: ModelNode[]): Map<string, s
 }
 
 /** The reads of one client call's consumer, and of the functions its returned value is handed to. */
-async function consumerReads(graph: CodeGraph, c: ClientCall, root: ModelNode, lines: (p: string) => Promise<string[]>, scanned: Set<string>): Promise<FieldRead[]> {
+async function consumerReads(graph: CodeGraph, c: Pick<ClientCall, "path" | "line" | "callerId">, root: ModelNode, lines: (p: string) => Promise<string[]>, scanned: Set<string>): Promise<FieldRead[]> {
   const text = await lines(c.path);
   const direct = /\$fetch|\bofetch\b|useFetch/.test(text[c.line - 1] ?? "");
   const out: FieldRead[] = [];
@@ -201,18 +227,43 @@ async function consumerReads(graph: CodeGraph, c: ClientCall, root: ModelNode, l
   return out;
 }
 
+/**
+ * The reads of model trees at call sites of this project (another repository's calls of a route
+ * returning the model) and through parameters typed by the models' names, for a repository group.
+ */
+export async function shapeReadsAt(graph: CodeGraph, sites: readonly ShapeSite[], typed: readonly ModelNode[], readText: (path: string) => Promise<string>): Promise<FieldRead[]> {
+  const cache = new Map<string, Promise<string[]>>();
+  const lines = (p: string) => cache.get(p) ?? cache.set(p, readText(p).then((t) => t.split("\n"), () => [])).get(p)!;
+  const scanned = new Set<string>();
+  const out: FieldRead[] = [];
+  for (const site of sites) {
+    const call = graph.records.get(site.path)?.calls.find((c) => c.line === site.line);
+    const mod = graph.moduleSymbol.get(site.path);
+    if (!call || mod === undefined) continue;
+    const callerId = call.caller >= 0 ? mod + 1 + call.caller : mod;
+    out.push(...await consumerReads(graph, { path: site.path, line: site.line, callerId }, site.root, lines, scanned));
+  }
+  out.push(...await typedReads(graph, typed, lines, scanned));
+  return out;
+}
+
 /** Reads through parameters typed by a model's name (`item: ItemPublic`), in any file. */
-async function typedReads(graph: CodeGraph, roots: ModelNode[], lines: (p: string) => Promise<string[]>, scanned: Set<string>): Promise<FieldRead[]> {
+async function typedReads(graph: CodeGraph, roots: readonly ModelNode[], lines: (p: string) => Promise<string[]>, scanned: Set<string>): Promise<FieldRead[]> {
   const byName = new Map<string, ModelNode>();
   for (const r of roots) for (const m of modelsIn(r)) byName.set(m.name, m);
+  const holder = holderOf(graph, byName, lines);
   const out: FieldRead[] = [];
   for (const [file, record] of graph.records) {
     const mod = graph.moduleSymbol.get(file)!;
     for (const [i, d] of record.definitions.entries()) {
       const vars = new Map<string, Held>();
       for (const p of d.params ?? []) {
-        const node = typeNames(p.type ?? "").map((n) => byName.get(n)).find(Boolean);
-        if (node && /^[A-Za-z_$][\w$]*$/.test(p.name)) vars.set(p.name, { node, http: false });
+        const names = typeNames(p.type ?? "");
+        let node = names.map((n) => byName.get(n)).find(Boolean);
+        for (const n of names) node ??= await holder(n); // one at a time: model trees are read so
+        if (!node) continue;
+        if (/^[A-Za-z_$][\w$]*$/.test(p.name)) vars.set(p.name, { node, http: false });
+        else if (node.id === HOLDER) destructured(p.name, node, vars);
       }
       if (!vars.size) continue;
       const id = mod + 1 + i;
@@ -228,12 +279,57 @@ async function typedReads(graph: CodeGraph, roots: ModelNode[], lines: (p: strin
   return out;
 }
 
+/** The id of a holder: a type whose fields are typed by the models (a component's props), its own fields no reads. */
+const HOLDER = -1;
+
+/**
+ * A type of this project whose fields are typed by the models' names (`interface EditItemProps {
+ * item: ItemPublic }`): a node holding those fields, so that `({ item }: EditItemProps)` and
+ * `props.item` hold the model. Undefined for a type that names none of them.
+ */
+function holderOf(graph: CodeGraph, byName: ReadonlyMap<string, ModelNode>, lines: (p: string) => Promise<string[]>): (name: string) => Promise<ModelNode | undefined> {
+  const read = modelReader(graph, lines);
+  const memo = new Map<string, Promise<ModelNode | undefined>>();
+  const named = new RegExp(`(?<![\\w$])(?:${[...byName.keys()].map((n) => n.replace(/[$]/g, "\\$")).join("|")})(?![\\w$])`);
+  const build = async (name: string): Promise<ModelNode | undefined> => {
+    if (!byName.size || !graph.byName.has(name)) return undefined;
+    const id = graph.byName.get(name)!.find((x) => MODEL_KINDS.has(graph.symbols[x]!.kind));
+    if (id === undefined) return undefined;
+    // Only a type whose lines name a model is read as a tree (every class a parameter names would cost a tree each).
+    const s = graph.symbols[id]!;
+    if (!named.test((await lines(s.file)).slice(s.start - 1, s.end).join("\n"))) return undefined;
+    const own = await read(id);
+    const fields = new Map<string, ModelField>();
+    for (const f of own.fields.values()) {
+      const child = typeNames(f.type).map((n) => byName.get(n)).find(Boolean);
+      if (child) fields.set(f.name, { ...f, child });
+    }
+    return fields.size ? { ...own, id: HOLDER, fields } : undefined;
+  };
+  return (name) => memo.get(name) ?? memo.set(name, build(name)).get(name)!;
+}
+
+/** `{ item, onSuccess }` (or `{ item: it }`) from a holder: the names that hold a model. */
+function destructured(pattern: string, node: ModelNode, vars: Map<string, Held>): void {
+  const inner = /^\s*\{([^}]*)\}\s*$/.exec(pattern)?.[1];
+  for (const part of inner?.split(",") ?? []) {
+    const m = /^\s*([A-Za-z_$][\w$]*)\s*(?::\s*([A-Za-z_$][\w$]*))?\s*(?:=.*)?$/.exec(part);
+    const child = m ? node.fields.get(m[1]!)?.child : undefined;
+    if (child) vars.set(m![2] ?? m![1]!, { node: child, http: false });
+  }
+}
+
 function dedupe(reads: FieldRead[]): FieldRead[] {
   const seen = new Set<string>();
   return reads.filter((r) => {
-    const k = `${r.path}\0${r.line}\0${r.model}\0${r.field}`;
+    const k = `${r.repo ?? ""}\0${r.path}\0${r.line}\0${r.model}\0${r.field}`;
     return seen.has(k) ? false : (seen.add(k), true);
-  }).sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : a.line - b.line));
+  }).sort((a, b) => {
+    // This repository's reads first, then each other repository's.
+    const ra = a.repo ?? "", rb = b.repo ?? "";
+    if (ra !== rb) return ra < rb ? -1 : 1;
+    return a.path < b.path ? -1 : a.path > b.path ? 1 : a.line - b.line;
+  });
 }
 
 interface RenderInput {
@@ -261,16 +357,16 @@ function render(x: RenderInput): ShapeAnswer {
     head.push(`Fields of ${m.name}: ${own.join(", ") || "none of its own"}${owners.map((o) => `; from ${o}: ${inherited.filter((f) => f.owner === o).map((f) => f.name).join(", ")}`).join("")}`);
   }
   head.push(x.routes.length
-    ? `Returned by: ${x.routes.map((r) => `${r.method} ${r.path} (${cite(r.file, r.line)}${r.as !== main.name ? `, as ${r.as}` : ""}; ${r.clients} client call${r.clients === 1 ? "" : "s"}, ${r.tests} from tests)`).join("; ")}`
+    ? `Returned by: ${x.routes.map((r) => `${r.method} ${r.path} (${cite(r.file, r.line)}${r.as !== main.name ? `, as ${r.as}` : ""}; ${r.clients} client call${r.clients === 1 ? "" : "s"}, ${r.tests} from tests${r.elsewhere ? `, ${r.elsewhere} from other repositories` : ""})`).join("; ")}`
     : "Returned by: no route the project registers names it as its response model (response_model=, return annotation).");
-  const consumers = new Set(x.reads.map((r) => `${r.path}\0${r.consumer}`)).size;
+  const consumers = new Set(x.reads.map((r) => `${r.repo ?? ""}\0${r.path}\0${r.consumer}`)).size;
   head.push(`Reads: ${x.reads.length} field read${x.reads.length === 1 ? "" : "s"} in ${consumers} consumer${consumers === 1 ? "" : "s"}${x.reads.length ? "" : " (client calls whose response is followed, and parameters typed by the model)"}.`);
   const changeText = [...x.changes].map(([f, c]) => `${f} ${c}`).join(", ");
   const rows: string[] = [];
   const inFile = (r: FieldRead) => (r.consumer.startsWith(`${r.path}#`) ? r.consumer.slice(r.path.length + 1) : r.consumer);
-  const line = (r: FieldRead) => `- ${cite(r.path, r.line)} ${r.expression} → ${r.model.split(/[.#]/).pop()}.${r.field} in ${inFile(r)}${r.from === "typed" ? " (typed parameter)" : ""}`;
+  const line = (r: FieldRead) => `- ${r.repo ? `${r.repo}:` : ""}${cite(r.path, r.line)} ${r.expression} → ${r.model.split(/[.#]/).pop()}.${r.field} in ${inFile(r)}${r.from === "typed" ? " (typed parameter)" : ""}`;
   if (x.changes.size) rows.push(`## Breaks (${changeText}): ${x.breaks.length} read${x.breaks.length === 1 ? "" : "s"}`, ...x.breaks.map((b) => `${line(b)} — ${b.field} ${b.change}`));
-  const rest = x.reads.filter((r) => !x.breaks.includes(r as ShapeBreak) && !x.breaks.some((b) => b.path === r.path && b.line === r.line && b.field === r.field && b.model === r.model));
+  const rest = x.reads.filter((r) => !x.breaks.includes(r as ShapeBreak) && !x.breaks.some((b) => b.repo === r.repo && b.path === r.path && b.line === r.line && b.field === r.field && b.model === r.model));
   if (rest.length) rows.push(`## ${x.changes.size ? "Other reads" : "Reads"}`, ...rest.map(line));
   const ordered = [...x.breaks, ...rest];
   const text = (k: number) => {

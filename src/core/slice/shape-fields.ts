@@ -43,12 +43,15 @@ const FIELD_KINDS: ReadonlySet<string> = new Set(["field", "property", "constant
 /** Builds model trees, each model once. */
 export function modelReader(graph: CodeGraph, lines: (path: string) => Promise<string[]>): (id: number) => Promise<ModelNode> {
   const memo = new Map<number, Promise<ModelNode>>();
-  const build = async (id: number, depth: number): Promise<ModelNode> => {
+  const nodes = new Map<number, ModelNode>();
+  const build = async (id: number, depth: number, chain: ReadonlySet<number>): Promise<ModelNode> => {
     const s = graph.symbols[id]!;
     const node: ModelNode = { id, name: s.name, qualified: s.qualified, path: s.file, start: s.start, end: s.end, fields: new Map() };
+    nodes.set(id, node);
+    const inner = new Set(chain).add(id);
     for (const e of graph.inherits) {
       if (e.child !== id || depth > MAX_DEPTH) continue;
-      const base = await get(e.base, depth + 1);
+      const base = await get(e.base, depth + 1, inner);
       for (const [k, f] of base.fields) node.fields.set(k, f);
     }
     const text = await lines(s.file);
@@ -85,7 +88,7 @@ export function modelReader(graph: CodeGraph, lines: (path: string) => Promise<s
         for (const n of typeNames(f.type)) {
           const cid = lookupDefinition(graph.context, s.file, -1, n);
           if (cid !== undefined && cid !== id && MODEL_KINDS.has(graph.symbols[cid]!.kind)) {
-            f.child = await get(cid, depth + 1);
+            f.child = await get(cid, depth + 1, inner);
             break;
           }
         }
@@ -93,8 +96,11 @@ export function modelReader(graph: CodeGraph, lines: (path: string) => Promise<s
     }
     return node;
   };
-  const get = (id: number, depth: number) => memo.get(id) ?? memo.set(id, build(id, depth)).get(id)!;
-  return (id) => get(id, 0);
+  // A model on the way to itself (`A.b: B`, `B.a: A`) is the node being built: awaiting its build
+  // there would wait for itself, and the answer would never come. Trees are read one at a time.
+  const get = (id: number, depth: number, chain: ReadonlySet<number>): Promise<ModelNode> =>
+    chain.has(id) ? Promise.resolve(nodes.get(id)!) : memo.get(id) ?? memo.set(id, build(id, depth, chain)).get(id)!;
+  return (id) => get(id, 0, new Set());
 }
 
 /** Every model in a tree, the root first, each once. */

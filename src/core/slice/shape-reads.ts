@@ -24,6 +24,8 @@ export interface FieldRead {
   consumer: string;
   /** How the value reached it: from a client call's response, or a parameter typed by the model. */
   from: "response" | "typed";
+  /** In a repository group: the repository the read is in, when it is not the model's. */
+  repo?: string;
 }
 
 /** What a name holds: a model's value, or the HTTP response whose body is that model. */
@@ -166,6 +168,8 @@ export class LineScan {
   }
 
   private record(line: number, node: ModelNode, field: string, expression: string): void {
+    // A holder (a component's props typed by the model) is no model: reading its field is no read.
+    if (node.id < 0) return;
     const key = `${line}\0${node.id}\0${field}`;
     if (this.seen.has(key)) return;
     this.seen.add(key);

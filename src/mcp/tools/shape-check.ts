@@ -26,9 +26,11 @@ export const shapeCheckTool = defineTool({
   async run(args, ctx) {
     const requested = Math.min(args.budget ?? LIMITS.budget.list, ctx.cap);
     // Half for the text: the structured content repeats each listed read's place and field.
-    const a = await ctx.engine.shapeCheck(args.target, {
+    const options = {
       ...(args.rename ? { rename: args.rename } : {}), ...(args.remove ? { remove: args.remove } : {}), budget: Math.max(LIMITS.budget.min, Math.floor(requested / 2)), signal: ctx.signal,
-    });
+    };
+    // In a group, the other repositories' reads of the routes returning the model join (cited repo:path:line).
+    const a = ctx.group && ctx.repo ? await ctx.group.shapeCheck(ctx.repo, args.target, options) : await ctx.engine.shapeCheck(args.target, options);
     const broken = new Set(a.breaks);
     return {
       text: a.text,
@@ -36,7 +38,7 @@ export const shapeCheckTool = defineTool({
         resolvedAs: a.resolvedAs,
         models: a.models.map((m) => ({ qualified: m.qualified, at: `${m.path}:${m.start}-${m.end}`, fields: m.fields.map((f) => f.name) })),
         routes: a.routes.map((r) => ({ method: r.method, path: r.path, as: r.as })),
-        reads: a.reads.slice(0, a.listed).map((r) => ({ at: `${r.path}:${r.line}`, field: r.field, ...(broken.has(r as never) ? { breaks: true } : {}) })),
+        reads: a.reads.slice(0, a.listed).map((r) => ({ at: `${r.repo ? `${r.repo}:` : ""}${r.path}:${r.line}`, field: r.field, ...(broken.has(r as never) ? { breaks: true } : {}) })),
         total: { reads: a.reads.length, breaks: a.breaks.length },
       },
     };
