@@ -28,6 +28,7 @@ import { fileURLToPath } from "node:url";
 import ts from "typescript";
 import { describe, expect, it } from "vitest";
 import { LANGUAGES } from "../src/languages/index.ts";
+import { stronglyConnected } from "../src/core/check/rules.ts";
 
 const repoRoot = fileURLToPath(new URL("..", import.meta.url));
 
@@ -100,35 +101,11 @@ export function coreArrowProblem(from: string, to: string): string | undefined {
 
 /** The import cycles of a file graph (its strongly connected components with more than one file, or a file importing itself), each sorted. */
 export function importCycles(edges: ReadonlyMap<string, readonly string[]>): string[][] {
-  const index = new Map<string, number>();
-  const low = new Map<string, number>();
-  const stack: string[] = [];
-  const onStack = new Set<string>();
-  const out: string[][] = [];
-  const visit = (v: string) => {
-    index.set(v, index.size);
-    low.set(v, index.get(v)!);
-    stack.push(v);
-    onStack.add(v);
-    for (const w of edges.get(v) ?? []) {
-      if (!edges.has(w)) continue;
-      if (!index.has(w)) {
-        visit(w);
-        low.set(v, Math.min(low.get(v)!, low.get(w)!));
-      } else if (onStack.has(w)) low.set(v, Math.min(low.get(v)!, index.get(w)!));
-    }
-    if (low.get(v) !== index.get(v)) return;
-    const component: string[] = [];
-    let w: string;
-    do {
-      w = stack.pop()!;
-      onStack.delete(w);
-      component.push(w);
-    } while (w !== v);
-    if (component.length > 1 || (edges.get(v) ?? []).includes(v)) out.push(component.sort());
-  };
-  for (const v of [...edges.keys()].sort()) if (!index.has(v)) visit(v);
-  return out.sort((a, b) => (a[0]! < b[0]! ? -1 : 1));
+  const next = (v: string) => (edges.get(v) ?? []).filter((w) => edges.has(w));
+  return stronglyConnected([...edges.keys()].sort(), next)
+    .filter((c) => c.length > 1 || next(c[0]!).includes(c[0]!))
+    .map((c) => c.sort())
+    .sort((a, b) => (a[0]! < b[0]! ? -1 : 1));
 }
 
 /** What is wrong inside src/core for these files and their texts: upward imports, then cycles. */

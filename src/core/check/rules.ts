@@ -99,7 +99,7 @@ function cycleFindings(graph: CodeGraph, ignore: readonly string[]): CheckFindin
 }
 
 /** Tarjan's strongly connected components, iterative (deep import chains must not overflow the stack). */
-function stronglyConnected(nodes: readonly string[], next: (n: string) => string[]): string[][] {
+export function stronglyConnected(nodes: readonly string[], next: (n: string) => string[]): string[][] {
   const index = new Map<string, number>();
   const low = new Map<string, number>();
   const onStack = new Set<string>();
