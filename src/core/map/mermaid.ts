@@ -131,8 +131,9 @@ function flowsDiagram(graph: CodeGraph, flows: Flow[], sizes: Sizes): string[] {
 export function mermaidMap(graph: CodeGraph, routes: Route[], budget: number, count: (text: string) => number): MermaidMap {
   const depth = pickDepth(graph);
   const fEdges = folderEdges(graph, depth);
-  const flows = allFlows(graph, routes).filter((f) => f.entry.kind !== "test");
-  const clusters = findClusters(graph, routes, allFlows(graph, routes)).clusters;
+  const every = allFlows(graph, routes);
+  const flows = every.filter((f) => f.entry.kind !== "test");
+  const clusters = findClusters(graph, routes, every).clusters;
   const folders = new Set([...fEdges.keys()].flatMap((k) => k.split("\u0000")));
   const build = (sizes: Sizes): MermaidMap => {
     const edges = top(fEdges, sizes.folderEdges);
