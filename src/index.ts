@@ -82,5 +82,5 @@ export type { FlowsAnswer, FlowItem, ClustersAnswer, ClusterItem, StructureOptio
 export type { EntryKind as FlowEntryKind } from "./core/query-language/flows.ts";
 export { querySchemaText } from "./core/query-language/schema.ts";
 export type { Contracts, ContractCall, ContractImport, ContractRoute } from "./core/slice/contracts.ts";
-export { createEngineGroup, crossCallersText, REPO_NAME } from "./core/group/group.ts";
+export { checkRepoNames, createEngineGroup, crossCallersText, MAX_GROUP_REPOS, REPO_NAME } from "./core/group/group.ts";
 export type { CrossCaller, EngineGroup, GroupCall, GroupImport, GroupMember, GroupRoute, GroupRouteMap } from "./core/group/group.ts";

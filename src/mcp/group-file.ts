@@ -6,7 +6,7 @@
  */
 import * as nodePath from "node:path";
 import { existsSync, readFileSync, realpathSync, statSync } from "node:fs";
-import { createEngine, createEngineGroup, EngineError, REPO_NAME, type Engine, type EngineGroup, type Logger, type Platform } from "../index.ts";
+import { checkRepoNames, createEngine, createEngineGroup, EngineError, REPO_NAME, type Engine, type EngineGroup, type Logger, type Platform } from "../index.ts";
 
 /** One repository of a group as given: its name, its folder, and an index artifact to load first. */
 export interface GroupEntry {
@@ -35,13 +35,18 @@ export function entriesFromRoots(roots: readonly string[], cwd: string): GroupEn
   return entries;
 }
 
+/** Largest group file read: a list of folders is a few hundred bytes. */
+export const MAX_GROUP_FILE_BYTES = 1 << 20;
+
 /** Reads a group file; refuses a root or index outside the file's folder, and a missing root. */
 export function readGroupFile(file: string): GroupEntry[] {
   let raw: unknown;
   try {
+    const size = statSync(file).size;
+    if (size > MAX_GROUP_FILE_BYTES) throw new Error(`it is ${size} bytes; a group file holds at most ${MAX_GROUP_FILE_BYTES}`);
     raw = JSON.parse(readFileSync(file, "utf8"));
   } catch (error) {
-    throw new EngineError("invalid_argument", `The group file ${file} could not be read as JSON: ${(error as Error).message}`, { hint: `Write it as { "repos": [ { "name": "api", "root": "backend" } ] }.`, data: { argument: "group", value: file } });
+    throw new EngineError("invalid_argument", `The group file ${file} could not be read as JSON: ${(error as Error).message}.`, { hint: `Write it as { "repos": [ { "name": "api", "root": "backend" } ] }.`, data: { argument: "group", value: file } });
   }
   const repos = (raw as { repos?: unknown })?.repos;
   if (!Array.isArray(repos) || !repos.length) {
@@ -97,6 +102,8 @@ export async function openGroup(
   createPlatform: (options: { root: string; cacheDir?: string; logger?: Logger }) => Promise<Platform>,
   options: { cacheDir?: string; logger?: Logger; watch?: boolean } = {},
 ): Promise<OpenedGroup> {
+  // Names become cache folders: checked before any platform is made for them.
+  checkRepoNames(entries.map((e) => e.name));
   for (const e of entries) {
     if (!existsSync(e.root)) throw new EngineError("root_not_found", `The folder of repository ${JSON.stringify(e.name)}, ${e.root}, does not exist.`, { hint: "Fix the path, or leave that repository out of the group.", data: { root: e.root } });
     if (!statSync(e.root).isDirectory()) throw new EngineError("root_not_directory", `The root of repository ${JSON.stringify(e.name)}, ${e.root}, is not a folder.`, { hint: "Pass the repository's folder.", data: { root: e.root } });

@@ -85,17 +85,32 @@ export interface CrossCaller {
 /** A repository name: letters, digits, `.`, `_`, `-`; no `:` (it would read as a citation's path). */
 export const REPO_NAME = /^[A-Za-z0-9][\w.-]{0,63}$/;
 
-/** Creates a group; throws `invalid_argument` for a bad or repeated name. */
-export function createEngineGroup(members: readonly GroupMember[]): EngineGroup {
-  const seen = new Set<string>();
-  for (const m of members) {
-    if (!REPO_NAME.test(m.name)) {
-      throw new EngineError("invalid_argument", `Repository name ${JSON.stringify(m.name)} is not usable: letters, digits, ".", "_" and "-", starting with a letter or digit, at most 64 characters.`, { hint: "Name the repository differently.", data: { argument: "repo", value: m.name } });
-    }
-    if (seen.has(m.name)) throw new EngineError("invalid_argument", `Two repositories are named ${JSON.stringify(m.name)}; each needs its own name.`, { hint: "Give each repository a different name.", data: { argument: "repo", value: m.name } });
-    seen.add(m.name);
+/** Most repositories one group serves: each is an engine with its own index in memory. */
+export const MAX_GROUP_REPOS = 32;
+
+/**
+ * Checks a group's repository names before anything is opened for them (a name becomes a folder
+ * of the cache): at least one, at most {@link MAX_GROUP_REPOS}, each a {@link REPO_NAME}, none twice.
+ * Throws `invalid_argument`.
+ */
+export function checkRepoNames(names: readonly string[]): void {
+  if (!names.length) throw new EngineError("invalid_argument", "A group needs at least one repository.", { hint: "List the repositories' folders.", data: { argument: "repo" } });
+  if (names.length > MAX_GROUP_REPOS) {
+    throw new EngineError("invalid_argument", `A group serves at most ${MAX_GROUP_REPOS} repositories; ${names.length} were given.`, { hint: "Serve fewer repositories from one process.", data: { argument: "repo", count: names.length, max: MAX_GROUP_REPOS } });
   }
-  if (!members.length) throw new EngineError("invalid_argument", "A group needs at least one repository.", { hint: "List the repositories' folders.", data: { argument: "repo" } });
+  const seen = new Set<string>();
+  for (const name of names) {
+    if (!REPO_NAME.test(name)) {
+      throw new EngineError("invalid_argument", `Repository name ${JSON.stringify(name)} is not usable: letters, digits, ".", "_" and "-", starting with a letter or digit, at most 64 characters.`, { hint: "Name the repository differently.", data: { argument: "repo", value: name } });
+    }
+    if (seen.has(name)) throw new EngineError("invalid_argument", `Two repositories are named ${JSON.stringify(name)}; each needs its own name.`, { hint: "Give each repository a different name.", data: { argument: "repo", value: name } });
+    seen.add(name);
+  }
+}
+
+/** Creates a group; throws `invalid_argument` for a bad or repeated name (see {@link checkRepoNames}). */
+export function createEngineGroup(members: readonly GroupMember[]): EngineGroup {
+  checkRepoNames(members.map((m) => m.name));
   const member = (name?: string): GroupMember => {
     if (name === undefined) return members[0]!;
     const m = members.find((x) => x.name === name);
