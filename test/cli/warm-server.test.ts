@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { COMMANDS } from "../../src/cli/commands/index.ts";
 import { planWarm, SERVED_COMMANDS, serverEnabled, VALUE_FLAGS } from "../../src/cli/warm-client.ts";
 import { MAX_SOCKET_PATH_BYTES, refuseSocket, socketLocation } from "../../src/cli/warm-socket.ts";
-import { cli, ensureCliBuilt, repoRoot, tempDirs } from "../support/cli.ts";
+import { alive, cli, ensureCliBuilt, repoRoot, tempDirs } from "../support/cli.ts";
 
 const temps = tempDirs("codeslice-warm-");
 /** Every server these tests started (pid files read), killed at the end if still alive. */
@@ -53,14 +53,6 @@ async function waitFor(what: string, test: () => boolean, ms = 60_000): Promise<
 }
 
 const sockOf = (root: string) => path.join(root, ".codeslice", ".cli.sock");
-const alive = (pid: number) => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-};
 
 /** The pid of the server listening for `root`, once its socket is there. */
 async function serverPid(root: string, sock = sockOf(root)): Promise<number> {

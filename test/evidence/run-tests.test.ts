@@ -11,7 +11,7 @@ import * as path from "node:path";
 import { countTokens } from "gpt-tokenizer/encoding/o200k_base";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { allowedArgv, isEngineError, summarizeOutput, type RunTestsAnswer } from "../../src/index.ts";
-import { ensureCliBuilt, jsonOf, repoRoot, runCli, tempDirs } from "../support/cli.ts";
+import { alive, ensureCliBuilt, jsonOf, repoRoot, runCli, tempDirs } from "../support/cli.ts";
 import { memoryEngine } from "../support/platform.ts";
 
 const temps = tempDirs("codeslice-run-tests-");
@@ -48,14 +48,6 @@ const PY = {
   "tests/test_forks.py": "import os\n\nfrom forks import fork_and_wait\n\n\ndef test_forks():\n    fork_and_wait(os.path.join(os.path.dirname(__file__), \"child.pid\"))\n",
 };
 
-const alive = (pid: number) => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-};
 
 describe.skipIf(!hasPytest)("pytest", () => {
   let root: string;

@@ -64,3 +64,13 @@ export function tempDirs(prefix: string): { make: () => string; add: (path: stri
     },
   };
 }
+
+/** True while a process with this id exists (signal 0 only asks). */
+export function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
