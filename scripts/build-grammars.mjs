@@ -75,11 +75,22 @@ export const BUILDS = {
 };
 
 const EMCC_FLAGS = [
-  "-Os", "-fPIC", "-s", "WASM=1", "-s", "SIDE_MODULE=2", "-s", "TOTAL_MEMORY=33554432", "-s", "NODEJS_CATCH_EXIT=0",
-  "-fno-exceptions", "-fvisibility=hidden",
+  "-Os",
+  "-fPIC",
+  "-s",
+  "WASM=1",
+  "-s",
+  "SIDE_MODULE=2",
+  "-s",
+  "TOTAL_MEMORY=33554432",
+  "-s",
+  "NODEJS_CATCH_EXIT=0",
+  "-fno-exceptions",
+  "-fvisibility=hidden",
 ];
 
-const sh = (cmd, args, opts = {}) => execFileSync(cmd, args, { encoding: "utf8", stdio: ["ignore", "pipe", "pipe"], ...opts }).trim();
+const sh = (cmd, args, opts = {}) =>
+  execFileSync(cmd, args, { encoding: "utf8", stdio: ["ignore", "pipe", "pipe"], ...opts }).trim();
 const sha256 = (file) => createHash("sha256").update(fs.readFileSync(file)).digest("hex");
 
 function emccVersion() {
@@ -110,24 +121,41 @@ function treeSitterCli() {
   const t = TOOLS.treeSitter;
   const dir = path.join(cache, `tree-sitter-cli-${t.debVersion}`);
   const loader = path.join(dir, "usr/lib/x86_64-linux-gnu/ld-linux-x86-64.so.2");
-  const cmd = [loader, "--library-path", path.join(dir, "usr/lib/x86_64-linux-gnu"), path.join(dir, "usr/bin/tree-sitter")];
+  const cmd = [
+    loader,
+    "--library-path",
+    path.join(dir, "usr/lib/x86_64-linux-gnu"),
+    path.join(dir, "usr/bin/tree-sitter"),
+  ];
   if (fs.existsSync(path.join(dir, ".complete"))) return cmd;
-  if (process.arch !== "x64" || process.platform !== "linux") throw new Error("fetching tree-sitter-cli needs linux x64 (or set TREE_SITTER_CLI)");
+  if (process.arch !== "x64" || process.platform !== "linux")
+    throw new Error("fetching tree-sitter-cli needs linux x64 (or set TREE_SITTER_CLI)");
   fs.rmSync(dir, { recursive: true, force: true });
   const apt = path.join(dir, "apt");
-  for (const d of ["lists/partial", "cache/archives/partial", "parts", "debs"]) fs.mkdirSync(path.join(apt, d), { recursive: true });
+  for (const d of ["lists/partial", "cache/archives/partial", "parts", "debs"])
+    fs.mkdirSync(path.join(apt, d), { recursive: true });
   fs.writeFileSync(path.join(apt, "sources.list"), `deb ${debianMirror()} ${t.suite} main\n`);
   const opts = [
-    "-o", `Dir::Etc::SourceList=${path.join(apt, "sources.list")}`, "-o", `Dir::Etc::SourceParts=${path.join(apt, "parts")}`,
-    "-o", `Dir::State::Lists=${path.join(apt, "lists")}`, "-o", `Dir::Cache=${path.join(apt, "cache")}`,
-    "-o", "APT::Sandbox::User=root",
+    "-o",
+    `Dir::Etc::SourceList=${path.join(apt, "sources.list")}`,
+    "-o",
+    `Dir::Etc::SourceParts=${path.join(apt, "parts")}`,
+    "-o",
+    `Dir::State::Lists=${path.join(apt, "lists")}`,
+    "-o",
+    `Dir::Cache=${path.join(apt, "cache")}`,
+    "-o",
+    "APT::Sandbox::User=root",
   ];
   console.error(`fetching ${t.deb} ${t.debVersion} and its libc from Debian ${t.suite}`);
   sh("apt-get", [...opts, "update"]);
-  sh("apt-get", [...opts, "download", `${t.deb}=${t.debVersion}`, "libc6", "libgcc-s1"], { cwd: path.join(apt, "debs") });
+  sh("apt-get", [...opts, "download", `${t.deb}=${t.debVersion}`, "libc6", "libgcc-s1"], {
+    cwd: path.join(apt, "debs"),
+  });
   for (const deb of fs.readdirSync(path.join(apt, "debs"))) {
     const file = path.join(apt, "debs", deb);
-    if (deb.startsWith(`${t.deb}_`) && sha256(file) !== t.sha256) throw new Error(`${deb}: sha256 ${sha256(file)}, expected ${t.sha256}`);
+    if (deb.startsWith(`${t.deb}_`) && sha256(file) !== t.sha256)
+      throw new Error(`${deb}: sha256 ${sha256(file)}, expected ${t.sha256}`);
     sh("dpkg-deb", ["-x", file, dir]);
   }
   const version = sh(cmd[0], [...cmd.slice(1), "--version"]);
@@ -167,11 +195,24 @@ function replaceOnce(text, from, to, what) {
  */
 function patchTypeScriptScanner(file) {
   let text = fs.readFileSync(file, "utf8");
-  text = replaceOnce(text, "        case '>':\n        case '<':\n", "        case '>':\n", "`<` leaves the continuation list");
-  text = replaceOnce(text, "        case '(':\n        case '[':\n            if (valid_symbols[LOGICAL_OR]) {",
-    "        case '<':\n        case '(':\n        case '[':\n            if (valid_symbols[LOGICAL_OR]) {", "`<` joins `(` and `[`");
-  text = replaceOnce(text, "        case 'i':\n            skip(lexer);\n",
-    "        case 'i':\n            if (!valid_symbols[LOGICAL_OR]) {\n                return true;\n            }\n            skip(lexer);\n", "`in` in a type");
+  text = replaceOnce(
+    text,
+    "        case '>':\n        case '<':\n",
+    "        case '>':\n",
+    "`<` leaves the continuation list",
+  );
+  text = replaceOnce(
+    text,
+    "        case '(':\n        case '[':\n            if (valid_symbols[LOGICAL_OR]) {",
+    "        case '<':\n        case '(':\n        case '[':\n            if (valid_symbols[LOGICAL_OR]) {",
+    "`<` joins `(` and `[`",
+  );
+  text = replaceOnce(
+    text,
+    "        case 'i':\n            skip(lexer);\n",
+    "        case 'i':\n            if (!valid_symbols[LOGICAL_OR]) {\n                return true;\n            }\n            skip(lexer);\n",
+    "`in` in a type",
+  );
   fs.writeFileSync(file, text);
 }
 
@@ -181,7 +222,8 @@ export function buildGrammar(id, out) {
   if (!spec) throw new Error(`unknown grammar ${id}`);
   const emcc = emccVersion();
   if (!emcc) throw new Error("emcc not found: apt-get install -y emscripten");
-  if (emcc !== TOOLS.emcc.version) console.error(`warning: emcc ${emcc}, the lock was built with ${TOOLS.emcc.version}: the bytes will differ`);
+  if (emcc !== TOOLS.emcc.version)
+    console.error(`warning: emcc ${emcc}, the lock was built with ${TOOLS.emcc.version}: the bytes will differ`);
   const work = fs.mkdtempSync(path.join(os.tmpdir(), `codeslice-grammar-${id}-`));
   try {
     const pkgs = spec.packages.map((p) => unpack(p, work));
@@ -192,11 +234,18 @@ export function buildGrammar(id, out) {
       const dir = path.join(work, dialect);
       fs.mkdirSync(dir, { recursive: true });
       fs.copyFileSync(path.join(root, extension), path.join(dir, path.basename(extension)));
-      fs.writeFileSync(path.join(dir, "grammar.js"), `module.exports = require("./${path.basename(extension)}")(${JSON.stringify(dialect)});\n`);
+      fs.writeFileSync(
+        path.join(dir, "grammar.js"),
+        `module.exports = require("./${path.basename(extension)}")(${JSON.stringify(dialect)});\n`,
+      );
       const cli = treeSitterCli();
-      sh(cli[0], [...cli.slice(1), "generate", "--no-bindings", "grammar.js"], { cwd: dir, env: { ...process.env, NODE_PATH: path.join(work, "node_modules") } });
+      sh(cli[0], [...cli.slice(1), "generate", "--no-bindings", "grammar.js"], {
+        cwd: dir,
+        env: { ...process.env, NODE_PATH: path.join(work, "node_modules") },
+      });
       generatedWith = sh(cli[0], [...cli.slice(1), "--version"]);
-      if (!process.env.TREE_SITTER_CLI) generatedWith += ` (Debian ${TOOLS.treeSitter.suite} ${TOOLS.treeSitter.deb} ${TOOLS.treeSitter.debVersion})`;
+      if (!process.env.TREE_SITTER_CLI)
+        generatedWith += ` (Debian ${TOOLS.treeSitter.suite} ${TOOLS.treeSitter.deb} ${TOOLS.treeSitter.debVersion})`;
       srcDir = path.join(dir, "src");
       // The package's scanner, next to the regenerated parser: <dialect>/src/scanner.c includes ../../common/scanner.h.
       fs.copyFileSync(path.join(pkgs[0], dialect, "src/scanner.c"), path.join(srcDir, "scanner.c"));
@@ -208,9 +257,14 @@ export function buildGrammar(id, out) {
     const sources = ["parser.c", "scanner.c"].filter((f) => fs.existsSync(path.join(srcDir, f)));
     fs.mkdirSync(out, { recursive: true });
     const target = path.join(out, spec.file);
-    execFileSync("emcc", ["-o", target, ...EMCC_FLAGS, "-s", `EXPORTED_FUNCTIONS=["_${spec.symbol}"]`, "-I", ".", ...sources], {
-      cwd: srcDir, stdio: ["ignore", "ignore", "inherit"],
-    });
+    execFileSync(
+      "emcc",
+      ["-o", target, ...EMCC_FLAGS, "-s", `EXPORTED_FUNCTIONS=["_${spec.symbol}"]`, "-I", ".", ...sources],
+      {
+        cwd: srcDir,
+        stdio: ["ignore", "ignore", "inherit"],
+      },
+    );
     return {
       file: spec.file,
       source: spec.packages[0],
@@ -219,7 +273,9 @@ export function buildGrammar(id, out) {
         script: "scripts/build-grammars.mjs",
         grammar: id,
         packages: spec.packages,
-        ...(spec.generate ? { extension: spec.generate.extension, generate: generatedWith } : { parser: `${spec.srcDir}/parser.c as published` }),
+        ...(spec.generate
+          ? { extension: spec.generate.extension, generate: generatedWith }
+          : { parser: `${spec.srcDir}/parser.c as published` }),
         ...(spec.scanner ? { scanner: "patchTypeScriptScanner" } : {}),
         emcc: `emcc ${emcc} (${TOOLS.emcc.debian})`,
       },

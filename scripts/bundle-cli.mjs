@@ -50,7 +50,10 @@ export async function bundleCli(root, outDir) {
               const twin = path.relative(src, args.path).replace(/\.ts$/, ".js");
               const rel = path.relative(cliDir, path.join(outDir, twin)).split(path.sep).join("/");
               const spec = rel.startsWith(".") ? rel : `./${rel}`;
-              contents = contents.replaceAll("import.meta.url", `new URL(${JSON.stringify(spec)}, import.meta.url).href`);
+              contents = contents.replaceAll(
+                "import.meta.url",
+                `new URL(${JSON.stringify(spec)}, import.meta.url).href`,
+              );
             }
             return { contents, loader: "ts" };
           });

@@ -38,7 +38,11 @@ export declare function whichFirst(
   names: string[],
   deps: { env: Record<string, string | undefined>; platform: NodeJS.Platform; isExecutable: (file: string) => boolean },
 ): { path: string; name: string } | undefined;
-export declare function runCommand(cmd: string, args: string[], env: Record<string, string | undefined>): number | string;
+export declare function runCommand(
+  cmd: string,
+  args: string[],
+  env: Record<string, string | undefined>,
+): number | string;
 export declare function findChromium(deps?: Deps): Found | undefined;
 export declare function ensureChromium(deps?: Deps): Found;
 export declare function defaultProvisioners(deps: Required<Omit<Deps, "provisioners">>): Provisioner[];

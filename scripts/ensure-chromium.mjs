@@ -81,7 +81,7 @@ function resolveDeps(deps = {}) {
     isExecutable: deps.isExecutable ?? ((f) => isExecutableFile(f, platform)),
     playwrightPath: deps.playwrightPath ?? playwrightChromiumPath,
     log: deps.log ?? ((msg) => process.stderr.write(`${PREFIX} ${msg}\n`)),
-    isRoot: deps.isRoot ?? (process.getuid?.() === 0),
+    isRoot: deps.isRoot ?? process.getuid?.() === 0,
     osRelease: deps.osRelease ?? readOsRelease,
     run: deps.run ?? runCommand,
   };
@@ -99,7 +99,10 @@ export function findChromium(deps = {}) {
 function lookup(d) {
   const explicit = d.env.CHROMIUM_PATH;
   if (explicit) {
-    if (!d.isExecutable(explicit)) throw new ChromiumError(`CHROMIUM_PATH=${explicit} is not an executable file; point it at a Chromium or Chrome executable, or unset it to look one up.`);
+    if (!d.isExecutable(explicit))
+      throw new ChromiumError(
+        `CHROMIUM_PATH=${explicit} is not an executable file; point it at a Chromium or Chrome executable, or unset it to look one up.`,
+      );
     return { path: explicit, source: "CHROMIUM_PATH" };
   }
   const cached = d.playwrightPath();
@@ -149,7 +152,9 @@ function notFoundMessage(d, tried) {
   const skipped = truthy(d.env.CODESLICE_CHROMIUM_SKIP_SYSTEM) ? " (skipped: CODESLICE_CHROMIUM_SKIP_SYSTEM)" : "";
   return [
     `no Chromium found. Looked at CHROMIUM_PATH (unset), Playwright's browser cache${cache ? ` (${cache})` : ""} and ${SYSTEM_NAMES.join(", ")} on PATH${skipped}.`,
-    tried.length ? `Tried: ${tried.join("; ")}.` : "Nothing could be installed automatically here (Playwright's installer needs playwright-core; apt-get needs root on Debian/Ubuntu).",
+    tried.length
+      ? `Tried: ${tried.join("; ")}.`
+      : "Nothing could be installed automatically here (Playwright's installer needs playwright-core; apt-get needs root on Debian/Ubuntu).",
     "Install one, then run the tests again:",
     "  npx playwright install chromium            (Playwright's build, where cdn.playwright.dev is reachable)",
     "  sudo apt-get install -y chromium           (Debian; on other systems, their chromium or google-chrome package)",

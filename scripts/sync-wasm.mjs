@@ -11,7 +11,16 @@
 // npm-sourced files are refreshed.
 import { createHash } from "node:crypto";
 import { execFileSync } from "node:child_process";
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import {
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  readdirSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -48,7 +57,9 @@ function unpack(spec) {
 }
 const sha256 = (file) => createHash("sha256").update(readFileSync(file)).digest("hex");
 
-const previous = existsSync(join(out, "wasm.lock.json")) ? JSON.parse(readFileSync(join(out, "wasm.lock.json"), "utf8")) : { files: [] };
+const previous = existsSync(join(out, "wasm.lock.json"))
+  ? JSON.parse(readFileSync(join(out, "wasm.lock.json"), "utf8"))
+  : { files: [] };
 const keep = new Set(noBuild ? GRAMMARS.filter((g) => g.build).map((g) => g.file) : []);
 mkdirSync(out, { recursive: true });
 for (const f of readdirSync(out)) if (f.endsWith(".wasm") && !keep.has(f)) rmSync(join(out, f));
@@ -84,6 +95,16 @@ for (const e of entries) {
   const lang = await Language.load(readFileSync(join(out, e.file)));
   e.abi = lang.abiVersion;
 }
-const lock = { lockfileVersion: 1, runtime: RUNTIME.pkg, files: entries.map(({ file, source, sha256: sha, abi, build }) => ({ file, source, sha256: sha, abi, ...(build ? { build } : {}) })) };
+const lock = {
+  lockfileVersion: 1,
+  runtime: RUNTIME.pkg,
+  files: entries.map(({ file, source, sha256: sha, abi, build }) => ({
+    file,
+    source,
+    sha256: sha,
+    abi,
+    ...(build ? { build } : {}),
+  })),
+};
 writeFileSync(join(out, "wasm.lock.json"), JSON.stringify(lock, null, 2) + "\n");
 console.log(`wasm/: ${entries.length} files`);

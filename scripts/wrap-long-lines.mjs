@@ -119,16 +119,22 @@ function trailingComment(line) {
 }
 
 const NO_SPLIT_PARENTS = new Set([
-  ts.SyntaxKind.ImportDeclaration, ts.SyntaxKind.ExportDeclaration, ts.SyntaxKind.ExternalModuleReference,
-  ts.SyntaxKind.LiteralType, ts.SyntaxKind.ModuleDeclaration, ts.SyntaxKind.TaggedTemplateExpression,
-  ts.SyntaxKind.ImportType, ts.SyntaxKind.EnumMember,
+  ts.SyntaxKind.ImportDeclaration,
+  ts.SyntaxKind.ExportDeclaration,
+  ts.SyntaxKind.ExternalModuleReference,
+  ts.SyntaxKind.LiteralType,
+  ts.SyntaxKind.ModuleDeclaration,
+  ts.SyntaxKind.TaggedTemplateExpression,
+  ts.SyntaxKind.ImportType,
+  ts.SyntaxKind.EnumMember,
 ]);
 
 /** Literals that cross the limit, split at a space into a parenthesized concatenation. */
 function splitLiterals(text, sourceFile) {
   const edits = [];
   const visit = (node) => {
-    const isLiteral = ts.isStringLiteral(node) || ts.isNoSubstitutionTemplateLiteral(node) || ts.isTemplateExpression(node);
+    const isLiteral =
+      ts.isStringLiteral(node) || ts.isNoSubstitutionTemplateLiteral(node) || ts.isTemplateExpression(node);
     if (isLiteral && splittable(node)) {
       const start = node.getStart(sourceFile);
       const end = node.getEnd();
@@ -159,7 +165,14 @@ function splitLiterals(text, sourceFile) {
 function splittable(node) {
   const p = node.parent;
   if (!p || NO_SPLIT_PARENTS.has(p.kind)) return false;
-  if ((ts.isPropertyAssignment(p) || ts.isPropertyDeclaration(p) || ts.isMethodDeclaration(p) || ts.isPropertySignature(p)) && p.name === node) return false;
+  if (
+    (ts.isPropertyAssignment(p) ||
+      ts.isPropertyDeclaration(p) ||
+      ts.isMethodDeclaration(p) ||
+      ts.isPropertySignature(p)) &&
+    p.name === node
+  )
+    return false;
   if (ts.isElementAccessExpression(p) && p.argumentExpression === node) return true;
   if (ts.isCallExpression(p) && p.expression.getText?.() === "require") return false;
   return true;

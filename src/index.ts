@@ -15,22 +15,62 @@ export { cite, citePath, citeName, readQuotedPath } from "./shared/paths.ts";
 /** For adapters that list files themselves (archives, uploads): the scan's skip-by-name rules. */
 export { skipByName } from "./shared/skip-rules.ts";
 export type { SkipReason, SkippedFile } from "./shared/skip-rules.ts";
-export type { Engine, EngineOptions, IndexSummary, RunOptions, RefreshOptions, RefreshResult, SnippetAnswer } from "./core/engine/api.ts";
+export type {
+  Engine,
+  EngineOptions,
+  IndexSummary,
+  RunOptions,
+  RefreshOptions,
+  RefreshResult,
+  SnippetAnswer,
+} from "./core/engine/api.ts";
 export type { Progress } from "./core/engine/indexer.ts";
 export type { ArtifactSummary } from "./core/engine/artifact.ts";
 export { EngineError, isEngineError } from "./shared/errors.ts";
 /** For adapter authors: normalize a workspace-relative path, or undefined when it escapes the root. */
 export { normalizeRelative } from "./shared/paths.ts";
 export type { ErrorCode, ErrorData, ErrorSymbol, EngineErrorOf, EngineErrorOptions } from "./shared/errors.ts";
-export type { FileRecord, Definition, ImportRecord, CallRecord, TypeRefRecord, BindingRecord, Diagnostic } from "./core/extract/record.ts";
+export type {
+  FileRecord,
+  Definition,
+  ImportRecord,
+  CallRecord,
+  TypeRefRecord,
+  BindingRecord,
+  Diagnostic,
+} from "./core/extract/record.ts";
 export type { GoldGraph, GoldDefinition } from "./core/query/gold-json.ts";
-export type { CodeGraph, SymbolNode, CallEdge, Resolution, ExternalCall, AmbiguousCall, InheritEdge, ImportEdge } from "./core/graph/model.ts";
+export type {
+  CodeGraph,
+  SymbolNode,
+  CallEdge,
+  Resolution,
+  ExternalCall,
+  AmbiguousCall,
+  InheritEdge,
+  ImportEdge,
+} from "./core/graph/model.ts";
 export type { CallsAnswer, ImportersAnswer, SignatureAnswer, RelatedSymbol } from "./core/query/queries.ts";
-export type { CallsPage, ImportersPage, ListOptions, PageInfo, TestsMode, TestCodeSummary, Usage } from "./core/query/pages.ts";
+export type {
+  CallsPage,
+  ImportersPage,
+  ListOptions,
+  PageInfo,
+  TestsMode,
+  TestCodeSummary,
+  Usage,
+} from "./core/query/pages.ts";
 export { TESTS_MODES } from "./core/query/pages.ts";
 export type { Completeness, CountByFile } from "./core/query/completeness.ts";
 export type { TraceAnswer, TracePath, TraceHop, HopKind } from "./core/query/trace.ts";
-export type { ImpactAnswer, ImpactDirection, ImpactEntry, ImpactRisk, ImpactRoute, ImpactTest } from "./core/query/impact.ts";
+export type {
+  ImpactAnswer,
+  ImpactDirection,
+  ImpactEntry,
+  ImpactRisk,
+  ImpactRoute,
+  ImpactTest,
+} from "./core/query/impact.ts";
 export { IMPACT_DIRECTIONS, IMPACT_DEFAULT_DEPTH } from "./core/query/impact.ts";
 export type { TestsAnswer, TestHit, TestEvidence, RunPlan } from "./core/evidence/tests.ts";
 export { RUN_LIMITS, type RunTestsAnswer, type RunTestsOptions, type TestRun } from "./core/evidence/run-tests.ts";
@@ -48,19 +88,49 @@ export type { LocateAnswer, LocateOptions, LocatedFile, LocatedSymbol } from "./
 export type { Route, MountLine } from "./core/query/routes.ts";
 export type { RouteEntry, RouteFilter, RouteMapAnswer, RouteMapOptions } from "./core/slice/route-map.ts";
 export type { ClientCall } from "./core/query/route-calls.ts";
-export type { FieldRead, ShapeAnswer, ShapeBreak, ShapeModel, ShapeOptions, ShapeRoute, ShapeSite } from "./core/slice/shape-check.ts";
+export type {
+  FieldRead,
+  ShapeAnswer,
+  ShapeBreak,
+  ShapeModel,
+  ShapeOptions,
+  ShapeRoute,
+  ShapeSite,
+} from "./core/slice/shape-check.ts";
 export type { ToolEntry, ToolMapAnswer, ToolMapOptions } from "./core/map/tool-map.ts";
 export type { Role } from "./core/slice/plan.ts";
 export type { RepoMap, RepoMapOptions, MapSymbol, MapService, MapEntryPoint } from "./core/map/repo-map.ts";
 export type { Encoding } from "./core/budget/tokenizer.ts";
 export type { ChangesOptions } from "./core/engine/changes.ts";
-export type { ChangesAnswer, ChangedSymbol, ChangedFile, ChangesChunk, ChangesCut, ChangesSide, ChangeRole, FileStatus } from "./core/changes/answer.ts";
+export type {
+  ChangesAnswer,
+  ChangedSymbol,
+  ChangedFile,
+  ChangesChunk,
+  ChangesCut,
+  ChangesSide,
+  ChangeRole,
+  FileStatus,
+} from "./core/changes/answer.ts";
 export type { ChangesEnvelope } from "./core/changes/envelope.ts";
 export type { ImpactItem, RouteImpact } from "./core/changes/impact.ts";
 export type { ChangeKind } from "./core/changes/symbols.ts";
 export type { Hunk } from "./core/changes/line-diff.ts";
 export type {
-  FileSystem, Store, WasmSource, Platform, Logger, LogLevel, FileStat, DirEntry, EntryKind, HeapUsage, ParseWorkers, WorkerChannel, ProcessRunner, ProcessResult,
+  FileSystem,
+  Store,
+  WasmSource,
+  Platform,
+  Logger,
+  LogLevel,
+  FileStat,
+  DirEntry,
+  EntryKind,
+  HeapUsage,
+  ParseWorkers,
+  WorkerChannel,
+  ProcessRunner,
+  ProcessResult,
 } from "./core/ports.ts";
 /** For adapters that run the parse pool's workers: the loop inside each worker and its messages. */
 export { serveParseWorker } from "./core/engine/parse-worker.ts";
@@ -78,9 +148,23 @@ export { QUERY_LIMITS } from "./core/query-language/query.ts";
 export { MAX_HOPS, MAX_QUERY_CHARS } from "./core/query-language/parse.ts";
 export { LABELS, EDGE_TYPES, NODE_PROPS, EDGE_PROPS } from "./core/query-language/view.ts";
 export type { Label, EdgeType } from "./core/query-language/view.ts";
-export type { FlowsAnswer, FlowItem, ClustersAnswer, ClusterItem, StructureOptions } from "./core/query-language/structure.ts";
+export type {
+  FlowsAnswer,
+  FlowItem,
+  ClustersAnswer,
+  ClusterItem,
+  StructureOptions,
+} from "./core/query-language/structure.ts";
 export type { EntryKind as FlowEntryKind } from "./core/query-language/flows.ts";
 export { querySchemaText } from "./core/query-language/schema.ts";
 export type { Contracts, ContractCall, ContractImport, ContractRoute } from "./core/slice/contracts.ts";
 export { checkRepoNames, createEngineGroup, crossCallersText, MAX_GROUP_REPOS, REPO_NAME } from "./core/group/group.ts";
-export type { CrossCaller, EngineGroup, GroupCall, GroupImport, GroupMember, GroupRoute, GroupRouteMap } from "./core/group/group.ts";
+export type {
+  CrossCaller,
+  EngineGroup,
+  GroupCall,
+  GroupImport,
+  GroupMember,
+  GroupRoute,
+  GroupRouteMap,
+} from "./core/group/group.ts";

@@ -19,7 +19,16 @@ import { afterAll, describe, expect, it } from "vitest";
 
 const repoRoot = fileURLToPath(new URL("..", import.meta.url));
 const PURE = ["src/core/", "src/languages/", "src/shared/"];
-const FORBIDDEN_TARGETS = ["src/platform/node/", "src/platform/deno/", "src/platform/browser/", "src/platform/memory/", "src/cli/", "src/mcp/", "src/worker/", "src/playground/"];
+const FORBIDDEN_TARGETS = [
+  "src/platform/node/",
+  "src/platform/deno/",
+  "src/platform/browser/",
+  "src/platform/memory/",
+  "src/cli/",
+  "src/mcp/",
+  "src/worker/",
+  "src/playground/",
+];
 const BUILTINS = new Set(builtinModules.flatMap((m) => [m, `node:${m}`]));
 
 const temps: string[] = [];
@@ -41,7 +50,9 @@ function tsFiles(root: string, dir: string): string[] {
 const builtinsExternal: Plugin = {
   name: "builtins-external",
   setup(b) {
-    b.onResolve({ filter: /.*/ }, (args) => (BUILTINS.has(args.path) || args.path.startsWith("node:") ? { path: args.path, external: true } : undefined));
+    b.onResolve({ filter: /.*/ }, (args) =>
+      BUILTINS.has(args.path) || args.path.startsWith("node:") ? { path: args.path, external: true } : undefined,
+    );
   },
 };
 
@@ -92,18 +103,32 @@ function forbiddenGlobals(fileName: string, text: string): string[] {
     if (ts.isIdentifier(node)) {
       const parent = node.parent;
       const name = node.text;
-      const isPropertyName = (ts.isPropertyAccessExpression(parent) && parent.name === node) ||
-        ((ts.isPropertyAssignment(parent) || ts.isMethodDeclaration(parent) || ts.isPropertyDeclaration(parent) ||
-          ts.isPropertySignature(parent) || ts.isMethodSignature(parent)) && parent.name === node);
+      const isPropertyName =
+        (ts.isPropertyAccessExpression(parent) && parent.name === node) ||
+        ((ts.isPropertyAssignment(parent) ||
+          ts.isMethodDeclaration(parent) ||
+          ts.isPropertyDeclaration(parent) ||
+          ts.isPropertySignature(parent) ||
+          ts.isMethodSignature(parent)) &&
+          parent.name === node);
       if (!isPropertyName) {
-        if (FORBIDDEN_OBJECTS.has(name) && ((ts.isPropertyAccessExpression(parent) && parent.expression === node) || (ts.isElementAccessExpression(parent) && parent.expression === node))) {
+        if (
+          FORBIDDEN_OBJECTS.has(name) &&
+          ((ts.isPropertyAccessExpression(parent) && parent.expression === node) ||
+            (ts.isElementAccessExpression(parent) && parent.expression === node))
+        ) {
           hits.push(`${at(node)} ${name}.`);
         }
-        if (name === "require" && ts.isCallExpression(parent) && parent.expression === node) hits.push(`${at(node)} require(`);
+        if (name === "require" && ts.isCallExpression(parent) && parent.expression === node)
+          hits.push(`${at(node)} require(`);
         if (FORBIDDEN_NAMES.has(name)) hits.push(`${at(node)} ${name}`);
       }
-      if (name === "globalThis" && ts.isPropertyAccessExpression(parent) && parent.expression === node &&
-        (FORBIDDEN_OBJECTS.has(parent.name.text) || parent.name.text === "require")) {
+      if (
+        name === "globalThis" &&
+        ts.isPropertyAccessExpression(parent) &&
+        parent.expression === node &&
+        (FORBIDDEN_OBJECTS.has(parent.name.text) || parent.name.text === "require")
+      ) {
         hits.push(`${at(node)} globalThis.${parent.name.text}`);
       }
     }
@@ -138,11 +163,18 @@ describe("the pure core's import graph", () => {
       fs.mkdirSync(path.dirname(path.join(root, rel)), { recursive: true });
       fs.writeFileSync(path.join(root, rel), text);
     };
-    put("src/core/a.ts", `import { readFileSync } from "node:fs";\nimport { x } from "../platform/node/x.ts";\nexport const a = () => readFileSync("f") && x;\n`);
+    put(
+      "src/core/a.ts",
+      `import { readFileSync } from "node:fs";\nimport { x } from "../platform/node/x.ts";\nexport const a = () => readFileSync("f") && x;\n`,
+    );
     put("src/languages/b.ts", `import * as p from "path";\nexport const b = p.sep;\n`);
     put("src/platform/node/x.ts", `export const x = 1;\n`);
     const meta = await importGraph(root, ["src/core/a.ts", "src/languages/b.ts"]);
-    expect(forbiddenImports(meta)).toEqual(["src/core/a.ts -> ../platform/node/x.ts", "src/core/a.ts -> node:fs", "src/languages/b.ts -> path"]);
+    expect(forbiddenImports(meta)).toEqual([
+      "src/core/a.ts -> ../platform/node/x.ts",
+      "src/core/a.ts -> node:fs",
+      "src/languages/b.ts -> path",
+    ]);
   });
 });
 
@@ -166,8 +198,15 @@ describe("the pure core's globals", () => {
       "const e = process['env'];",
     ].join("\n");
     expect(forbiddenGlobals("bad.ts", bad)).toEqual([
-      "bad.ts:1 process.", "bad.ts:2 Deno.", "bad.ts:3 require(", "bad.ts:4 Buffer.", "bad.ts:5 window.", "bad.ts:6 document.",
-      "bad.ts:7 __dirname", "bad.ts:8 globalThis.process", "bad.ts:9 process.",
+      "bad.ts:1 process.",
+      "bad.ts:2 Deno.",
+      "bad.ts:3 require(",
+      "bad.ts:4 Buffer.",
+      "bad.ts:5 window.",
+      "bad.ts:6 document.",
+      "bad.ts:7 __dirname",
+      "bad.ts:8 globalThis.process",
+      "bad.ts:9 process.",
     ]);
     const fine = [
       "// process.env is never read here; require() neither",
@@ -186,13 +225,19 @@ describe("the pure core's globals", () => {
 describe("the purity fence in the compiler", () => {
   it("tsc -p src/core/tsconfig.json --noEmit passes", () => {
     const tsc = path.join(repoRoot, "node_modules", "typescript", "bin", "tsc");
-    const r = spawnSync(process.execPath, [tsc, "-p", "src/core/tsconfig.json", "--noEmit"], { cwd: repoRoot, encoding: "utf8" });
+    const r = spawnSync(process.execPath, [tsc, "-p", "src/core/tsconfig.json", "--noEmit"], {
+      cwd: repoRoot,
+      encoding: "utf8",
+    });
     expect(r.stdout + r.stderr).toBe("");
     expect(r.status).toBe(0);
   }, 120_000);
 
   it("the fence rejects Node types (no `types`, WebWorker lib)", () => {
-    const config = JSON.parse(fs.readFileSync(path.join(repoRoot, "src/core/tsconfig.json"), "utf8")) as { compilerOptions: { types?: string[]; lib?: string[] }; include: string[] };
+    const config = JSON.parse(fs.readFileSync(path.join(repoRoot, "src/core/tsconfig.json"), "utf8")) as {
+      compilerOptions: { types?: string[]; lib?: string[] };
+      include: string[];
+    };
     expect(config.compilerOptions.types).toEqual([]);
     expect(config.compilerOptions.lib?.map((l) => l.toLowerCase())).toContain("webworker");
     expect(config.compilerOptions.lib?.map((l) => l.toLowerCase())).not.toContain("dom");

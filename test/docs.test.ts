@@ -17,7 +17,10 @@ const PENDING = new Set<string>([]);
 
 /** README.md and every Markdown file directly in docs/, as paths relative to the root. */
 function documents(): string[] {
-  const docs = fs.readdirSync(path.join(root, "docs")).filter((f) => f.endsWith(".md")).map((f) => `docs/${f}`);
+  const docs = fs
+    .readdirSync(path.join(root, "docs"))
+    .filter((f) => f.endsWith(".md"))
+    .map((f) => `docs/${f}`);
   return ["README.md", ...docs.sort()];
 }
 
@@ -27,7 +30,8 @@ function unfenced(text: string): string[] {
   return text.split("\n").map((line) => {
     const mark = /^ {0,3}(`{3,}|~{3,})(.*)$/.exec(line);
     if (fence !== undefined) {
-      if (mark && mark[1]![0] === fence[0] && mark[1]!.length >= fence.length && mark[2]!.trim() === "") fence = undefined;
+      if (mark && mark[1]![0] === fence[0] && mark[1]!.length >= fence.length && mark[2]!.trim() === "")
+        fence = undefined;
       return "";
     }
     if (mark) fence = mark[1]!;
@@ -40,7 +44,8 @@ function links(text: string): { line: number; target: string }[] {
   const found: { line: number; target: string }[] = [];
   unfenced(text).forEach((full, i) => {
     const line = full.replace(/(`+)(?:(?!\1).)+\1/g, ""); // code spans are not links
-    for (const m of line.matchAll(/\]\(\s*<?([^)\s>]+)>?(?:\s+"[^"]*")?\s*\)/g)) found.push({ line: i + 1, target: m[1]! });
+    for (const m of line.matchAll(/\]\(\s*<?([^)\s>]+)>?(?:\s+"[^"]*")?\s*\)/g))
+      found.push({ line: i + 1, target: m[1]! });
     const ref = /^\s{0,3}\[[^\]]+\]:\s*<?(\S+?)>?(?:\s|$)/.exec(line);
     if (ref) found.push({ line: i + 1, target: ref[1]! });
   });
@@ -74,9 +79,11 @@ function problem(from: string, target: string): string | undefined {
   const anchor = hash === -1 ? undefined : decodeURIComponent(target.slice(hash + 1));
   const resolved = file === "" ? path.join(root, from) : path.resolve(path.dirname(path.join(root, from)), file);
   if (!resolved.startsWith(root + path.sep) && resolved !== root) return `leads outside the repository (${file})`;
-  if (!fs.existsSync(resolved)) return PENDING.has(path.relative(root, resolved)) ? undefined : `no such file: ${path.relative(root, resolved)}`;
+  if (!fs.existsSync(resolved))
+    return PENDING.has(path.relative(root, resolved)) ? undefined : `no such file: ${path.relative(root, resolved)}`;
   if (anchor === undefined || anchor === "") return undefined;
-  if (fs.statSync(resolved).isDirectory() || !resolved.endsWith(".md")) return `#${anchor} on a file that is not Markdown`;
+  if (fs.statSync(resolved).isDirectory() || !resolved.endsWith(".md"))
+    return `#${anchor} on a file that is not Markdown`;
   const headings = anchors(fs.readFileSync(resolved, "utf8"));
   return headings.has(anchor) ? undefined : `no heading #${anchor} in ${path.relative(root, resolved)}`;
 }
@@ -107,7 +114,13 @@ describe("the README and docs/", () => {
   });
 
   it("the anchor rule is GitHub's", () => {
-    const text = "# A `code` title\n## The parse pool in Chromium (`bench:browser`, jobs 1, 2 and the default)\n## Twice\n## Twice\n````text\n```py\n# not a heading\n```\n## still code\n````\n";
-    expect([...anchors(text)]).toEqual(["a-code-title", "the-parse-pool-in-chromium-benchbrowser-jobs-1-2-and-the-default", "twice", "twice-1"]);
+    const text =
+      "# A `code` title\n## The parse pool in Chromium (`bench:browser`, jobs 1, 2 and the default)\n## Twice\n## Twice\n````text\n```py\n# not a heading\n```\n## still code\n````\n";
+    expect([...anchors(text)]).toEqual([
+      "a-code-title",
+      "the-parse-pool-in-chromium-benchbrowser-jobs-1-2-and-the-default",
+      "twice",
+      "twice-1",
+    ]);
   });
 });

@@ -48,7 +48,13 @@ export function layerOf(file: string): Layer {
 }
 
 /** Public entry points a front end may import: the API and each platform's documented sub-path. */
-const PUBLIC = new Set(["src/index.ts", "src/platform/node/index.ts", "src/platform/deno/index.ts", "src/platform/browser/index.ts", "src/platform/memory/index.ts"]);
+const PUBLIC = new Set([
+  "src/index.ts",
+  "src/platform/node/index.ts",
+  "src/platform/deno/index.ts",
+  "src/platform/browser/index.ts",
+  "src/platform/memory/index.ts",
+]);
 
 /** Why an import from `from` to `to` breaks the layering, or undefined when it is allowed. */
 export function arrowProblem(from: string, to: string): string | undefined {
@@ -66,8 +72,15 @@ export function arrowProblem(from: string, to: string): string | undefined {
     frontend: ["frontend"],
   };
   if (a === "frontend") {
-    if (b === "frontend") return from.split("/")[1] === to.split("/")[1] || (from.startsWith("src/cli/") && (to.startsWith("src/mcp/") || to.startsWith("src/lsp/"))) || (from.startsWith("src/worker/") && to.startsWith("src/lsp/")) ? undefined : `front end ${from} reaches into another front end ${to}`;
-    return PUBLIC.has(to) || b === "shared" ? undefined : `front end ${from} imports ${to}, which is not the public API (src/index.ts, a platform's index.ts, or the shared leaf)`;
+    if (b === "frontend")
+      return from.split("/")[1] === to.split("/")[1] ||
+        (from.startsWith("src/cli/") && (to.startsWith("src/mcp/") || to.startsWith("src/lsp/"))) ||
+        (from.startsWith("src/worker/") && to.startsWith("src/lsp/"))
+        ? undefined
+        : `front end ${from} reaches into another front end ${to}`;
+    return PUBLIC.has(to) || b === "shared"
+      ? undefined
+      : `front end ${from} imports ${to}, which is not the public API (src/index.ts, a platform's index.ts, or the shared leaf)`;
   }
   return allowed[a].includes(b) ? undefined : `${a} ${from} imports ${b} ${to}`;
 }
@@ -78,7 +91,10 @@ const CORE_TIERS: readonly (readonly [string, readonly string[]])[] = [
   ["input", ["scan", "parse", "git"]],
   ["model", ["extract", "graph"]],
   ["queries", ["query", "search", "text"]],
-  ["answers", ["slice", "changes", "map", "locate", "evidence", "check", "rename", "scip", "grep", "query-language", "dataflow"]],
+  [
+    "answers",
+    ["slice", "changes", "map", "locate", "evidence", "check", "rename", "scip", "grep", "query-language", "dataflow"],
+  ],
   ["engine", ["engine"]],
   ["group", ["group"]],
 ];
@@ -133,9 +149,25 @@ function importsOf(file: string, text: string): string[] {
     if (spec.startsWith(".")) out.push(path.posix.normalize(path.posix.join(path.posix.dirname(file), spec)));
   };
   const visit = (node: ts.Node) => {
-    if ((ts.isImportDeclaration(node) || ts.isExportDeclaration(node)) && node.moduleSpecifier && ts.isStringLiteral(node.moduleSpecifier)) add(node.moduleSpecifier.text);
-    else if (ts.isCallExpression(node) && node.expression.kind === ts.SyntaxKind.ImportKeyword && node.arguments[0] && ts.isStringLiteral(node.arguments[0])) add(node.arguments[0].text);
-    else if (ts.isImportTypeNode(node) && ts.isLiteralTypeNode(node.argument) && ts.isStringLiteral(node.argument.literal)) add(node.argument.literal.text);
+    if (
+      (ts.isImportDeclaration(node) || ts.isExportDeclaration(node)) &&
+      node.moduleSpecifier &&
+      ts.isStringLiteral(node.moduleSpecifier)
+    )
+      add(node.moduleSpecifier.text);
+    else if (
+      ts.isCallExpression(node) &&
+      node.expression.kind === ts.SyntaxKind.ImportKeyword &&
+      node.arguments[0] &&
+      ts.isStringLiteral(node.arguments[0])
+    )
+      add(node.arguments[0].text);
+    else if (
+      ts.isImportTypeNode(node) &&
+      ts.isLiteralTypeNode(node.argument) &&
+      ts.isStringLiteral(node.argument.literal)
+    )
+      add(node.argument.literal.text);
     ts.forEachChild(node, visit);
   };
   visit(sf);
@@ -156,7 +188,8 @@ function codeParts(text: string): { code: string; literals: string[] } {
   const literals: string[] = [];
   const visit = (node: ts.Node) => {
     if (ts.isIdentifier(node) || ts.isPrivateIdentifier(node)) parts.push(node.text);
-    else if (ts.isStringLiteralLike(node) || ts.isTemplateLiteralToken(node) || ts.isRegularExpressionLiteral(node)) parts.push(node.text);
+    else if (ts.isStringLiteralLike(node) || ts.isTemplateLiteralToken(node) || ts.isRegularExpressionLiteral(node))
+      parts.push(node.text);
     if (ts.isStringLiteralLike(node)) literals.push(node.text);
     ts.forEachChild(node, visit);
   };
@@ -165,7 +198,19 @@ function codeParts(text: string): { code: string; literals: string[] } {
 }
 
 /** Frameworks core code must not name (the languages' route and test rules name them). */
-const FRAMEWORKS = ["fastapi", "flask", "django", "express", "nest", "nestjs", "spring", "rails", "laravel", "koa", "hono"];
+const FRAMEWORKS = [
+  "fastapi",
+  "flask",
+  "django",
+  "express",
+  "nest",
+  "nestjs",
+  "spring",
+  "rails",
+  "laravel",
+  "koa",
+  "hono",
+];
 
 /** Every registered language's id and name, and "golang". */
 const LANGUAGE_NAMES = [...new Set([...LANGUAGES.flatMap((l) => [l.id, l.name.toLowerCase()]), "golang"])];
@@ -177,7 +222,10 @@ const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\#]/g, "\\$&");
  * Language and framework names core code must not carry as identifiers or strings: the words of
  * three letters or more anywhere, and a short one (`go`, `c`, `c++`) as a whole string literal.
  */
-const NAMES = new RegExp(`\\b(${[...LANGUAGE_NAMES.filter((n) => /^[a-z]{3,}$/.test(n)), ...FRAMEWORKS].map(escape).join("|")})\\b`, "i");
+const NAMES = new RegExp(
+  `\\b(${[...LANGUAGE_NAMES.filter((n) => /^[a-z]{3,}$/.test(n)), ...FRAMEWORKS].map(escape).join("|")})\\b`,
+  "i",
+);
 const SHORT_NAMES = new Set(LANGUAGE_NAMES.filter((n) => !/^[a-z]{3,}$/.test(n)));
 
 /** The first language or framework name in a file's code, if any. */
@@ -200,41 +248,82 @@ describe("layering", () => {
 
   it("the checker flags wrong arrows", () => {
     expect(arrowProblem("src/core/engine/engine.ts", "src/cli/main.ts")).toMatch(/core .* imports frontend/);
-    expect(arrowProblem("src/core/graph/build.ts", "src/platform/node/node-store.ts")).toMatch(/core .* imports platform/);
-    expect(arrowProblem("src/languages/python/resolve.ts", "src/core/graph/model.ts")).toMatch(/languages .* imports core/);
+    expect(arrowProblem("src/core/graph/build.ts", "src/platform/node/node-store.ts")).toMatch(
+      /core .* imports platform/,
+    );
+    expect(arrowProblem("src/languages/python/resolve.ts", "src/core/graph/model.ts")).toMatch(
+      /languages .* imports core/,
+    );
     expect(arrowProblem("src/shared/paths.ts", "src/core/engine/engine.ts")).toMatch(/shared .* imports core/);
     expect(arrowProblem("src/mcp/server.ts", "src/core/engine/engine.ts")).toMatch(/not the public API/);
     expect(arrowProblem("src/mcp/server.ts", "src/cli/main.ts")).toMatch(/another front end/);
     expect(arrowProblem("src/lsp/server.ts", "src/worker/worker-host.ts")).toMatch(/another front end/);
     expect(arrowProblem("src/worker/lsp-host.ts", "src/lsp/browser.ts")).toBeUndefined();
-    expect(arrowProblem("src/platform/node/node-store.ts", "src/core/engine/engine.ts")).toMatch(/platform .* imports core/);
-    expect(arrowProblem("src/platform/browser/index.ts", "src/worker/worker-host.ts")).toMatch(/platform .* imports frontend/);
+    expect(arrowProblem("src/platform/node/node-store.ts", "src/core/engine/engine.ts")).toMatch(
+      /platform .* imports core/,
+    );
+    expect(arrowProblem("src/platform/browser/index.ts", "src/worker/worker-host.ts")).toMatch(
+      /platform .* imports frontend/,
+    );
     expect(arrowProblem("src/cli/main.ts", "src/index.ts")).toBeUndefined();
     expect(arrowProblem("src/core/graph/build.ts", "src/languages/index.ts")).toBeUndefined();
-    expect(importsOf("src/core/x.ts", 'import a from "./a.ts";\nexport * from "../b/c.ts";\nconst m = await import("../cli/main.ts");\ntype T = import("./t.ts").T;')).toEqual([
-      "src/core/a.ts", "src/b/c.ts", "src/cli/main.ts", "src/core/t.ts",
-    ]);
+    expect(
+      importsOf(
+        "src/core/x.ts",
+        'import a from "./a.ts";\nexport * from "../b/c.ts";\nconst m = await import("../cli/main.ts");\ntype T = import("./t.ts").T;',
+      ),
+    ).toEqual(["src/core/a.ts", "src/b/c.ts", "src/cli/main.ts", "src/core/t.ts"]);
   });
 
   it("src/core's sub-layers point one way, with no import cycle (type-only imports included)", () => {
-    const texts = new Map(sourceFiles().filter((f) => f.startsWith("src/core/")).map((f) => [f, fs.readFileSync(path.join(repoRoot, f), "utf8")] as const));
+    const texts = new Map(
+      sourceFiles()
+        .filter((f) => f.startsWith("src/core/"))
+        .map((f) => [f, fs.readFileSync(path.join(repoRoot, f), "utf8")] as const),
+    );
     expect(texts.size).toBeGreaterThan(100);
     expect(coreProblems(texts)).toEqual([]);
   });
 
   it("the core checker flags an upward import and a cycle, type-only ones too", () => {
-    expect(coreArrowProblem("src/core/graph/build.ts", "src/core/query/lookup.ts")).toMatch(/^model .* imports queries .*higher/);
-    expect(coreArrowProblem("src/core/map/repo-map.ts", "src/core/engine/snapshot.ts")).toMatch(/^answers .* imports engine/);
-    expect(coreArrowProblem("src/core/query/impact.ts", "src/core/slice/plan.ts")).toMatch(/^queries .* imports answers/);
+    expect(coreArrowProblem("src/core/graph/build.ts", "src/core/query/lookup.ts")).toMatch(
+      /^model .* imports queries .*higher/,
+    );
+    expect(coreArrowProblem("src/core/map/repo-map.ts", "src/core/engine/snapshot.ts")).toMatch(
+      /^answers .* imports engine/,
+    );
+    expect(coreArrowProblem("src/core/query/impact.ts", "src/core/slice/plan.ts")).toMatch(
+      /^queries .* imports answers/,
+    );
     expect(coreArrowProblem("src/core/engine/engine.ts", "src/core/graph/model.ts")).toBeUndefined();
     expect(coreArrowProblem("src/core/slice/plan.ts", "src/core/locate/locate.ts")).toBeUndefined();
     expect(() => coreTierOf("src/core/newthing/x.ts")).toThrow(/CORE_TIERS/);
-    expect(importCycles(new Map([["a", ["b"]], ["b", ["c"]], ["c", ["a"]], ["d", ["a"]], ["e", ["e"]]]))).toEqual([["a", "b", "c"], ["e"]]);
+    expect(
+      importCycles(
+        new Map([
+          ["a", ["b"]],
+          ["b", ["c"]],
+          ["c", ["a"]],
+          ["d", ["a"]],
+          ["e", ["e"]],
+        ]),
+      ),
+    ).toEqual([["a", "b", "c"], ["e"]]);
     // The real files plus one deliberately bad file: a model file reaching up to a query, and a
     // type-only import back from the query it imports.
-    const texts = new Map(sourceFiles().filter((f) => f.startsWith("src/core/")).map((f) => [f, fs.readFileSync(path.join(repoRoot, f), "utf8")] as const));
-    texts.set("src/core/graph/bad.ts", 'import { findSymbol } from "../query/lookup.ts";\nexport const x = findSymbol;\n');
-    texts.set("src/core/query/lookup.ts", `${texts.get("src/core/query/lookup.ts")}\nexport type Bad = import("../graph/bad.ts").Bad;\n`);
+    const texts = new Map(
+      sourceFiles()
+        .filter((f) => f.startsWith("src/core/"))
+        .map((f) => [f, fs.readFileSync(path.join(repoRoot, f), "utf8")] as const),
+    );
+    texts.set(
+      "src/core/graph/bad.ts",
+      'import { findSymbol } from "../query/lookup.ts";\nexport const x = findSymbol;\n',
+    );
+    texts.set(
+      "src/core/query/lookup.ts",
+      `${texts.get("src/core/query/lookup.ts")}\nexport type Bad = import("../graph/bad.ts").Bad;\n`,
+    );
     expect(coreProblems(texts)).toEqual([
       "model src/core/graph/bad.ts imports queries src/core/query/lookup.ts, a higher core sub-layer",
       "import cycle: src/core/graph/bad.ts, src/core/query/lookup.ts",

@@ -20,7 +20,11 @@ export function h<K extends keyof HTMLElementTagNameMap>(
 }
 
 /** Creates an SVG element. */
-export function svg<K extends keyof SVGElementTagNameMap>(tag: K, attrs: Record<string, string | number> = {}, ...children: (Node | string)[]): SVGElementTagNameMap[K] {
+export function svg<K extends keyof SVGElementTagNameMap>(
+  tag: K,
+  attrs: Record<string, string | number> = {},
+  ...children: (Node | string)[]
+): SVGElementTagNameMap[K] {
   const el = document.createElementNS("http://www.w3.org/2000/svg", tag);
   for (const [k, v] of Object.entries(attrs)) el.setAttribute(k, String(v));
   for (const c of children) el.append(c);
@@ -50,7 +54,10 @@ export function byId<T extends HTMLElement = HTMLElement>(id: string): T {
 export const fmt = (n: number) => n.toLocaleString("en");
 
 /** Runs `fn` once calls stop for `ms`; `cancel()` drops a call still waiting. */
-export function debounce<A extends unknown[]>(fn: (...args: A) => void, ms: number): ((...args: A) => void) & { cancel(): void } {
+export function debounce<A extends unknown[]>(
+  fn: (...args: A) => void,
+  ms: number,
+): ((...args: A) => void) & { cancel(): void } {
   let timer: ReturnType<typeof setTimeout> | undefined;
   const run = (...args: A) => {
     clearTimeout(timer);

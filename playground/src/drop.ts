@@ -18,16 +18,24 @@ export type Picked =
 
 type HandleItem = DataTransferItem & { getAsFileSystemHandle?(): Promise<FileSystemHandle | null> };
 
-const isZip = (f: File) => /\.zip$/i.test(f.name) || f.type === "application/zip" || f.type === "application/x-zip-compressed";
+const isZip = (f: File) =>
+  /\.zip$/i.test(f.name) || f.type === "application/zip" || f.type === "application/x-zip-compressed";
 
 /** Files picked with an <input type=file> (with `webkitRelativePath` for folder inputs). */
 export function fromFileList(list: FileList | File[]): Picked {
   const files = [...list];
   if (files.length === 0) return { kind: "nothing" };
   if (files.length === 1 && isZip(files[0]!)) return { kind: "zip", file: files[0]! };
-  const items = files.map((file) => ({ path: (file as File & { webkitRelativePath?: string }).webkitRelativePath || file.name, file }));
+  const items = files.map((file) => ({
+    path: (file as File & { webkitRelativePath?: string }).webkitRelativePath || file.name,
+    file,
+  }));
   const top = items[0]!.path.includes("/") ? items[0]!.path.slice(0, items[0]!.path.indexOf("/")) : "";
-  return { kind: "files", items, label: top && items.every((i) => i.path.startsWith(`${top}/`)) ? top : `${files.length} files` };
+  return {
+    kind: "files",
+    items,
+    label: top && items.every((i) => i.path.startsWith(`${top}/`)) ? top : `${files.length} files`,
+  };
 }
 
 /** Walks a legacy FileSystemEntry (browsers without getAsFileSystemHandle). */

@@ -58,7 +58,8 @@ const IDENT = /^[A-Za-z_$][\w$]*$/;
 
 /** Editor services from the engine worker's own requests. */
 export function workerEditorServices(engine: WorkerEngine): EditorServices {
-  const rows = async (text: string, signal?: AbortSignal) => (await engine.query(text, { budget: 50_000, ...(signal ? { signal } : {}) })).rows;
+  const rows = async (text: string, signal?: AbortSignal) =>
+    (await engine.query(text, { budget: 50_000, ...(signal ? { signal } : {}) })).rows;
   const places = (r: unknown[][]): Place[] => {
     const seen = new Set<string>();
     const out: Place[] = [];
@@ -66,7 +67,12 @@ export function workerEditorServices(engine: WorkerEngine): EditorServices {
       const key = `${symbol}@${path}:${line}`;
       if (seen.has(key)) continue;
       seen.add(key);
-      out.push({ symbol: String(symbol), path: String(path), line: Number(line), ...(typeof confidence === "number" ? { confidence } : {}) });
+      out.push({
+        symbol: String(symbol),
+        path: String(path),
+        line: Number(line),
+        ...(typeof confidence === "number" ? { confidence } : {}),
+      });
     }
     return out;
   };
@@ -74,10 +80,17 @@ export function workerEditorServices(engine: WorkerEngine): EditorServices {
   async function definition(at: Position, signal?: AbortSignal): Promise<Place[]> {
     if (!IDENT.test(at.word)) return [];
     // A call on this line to a symbol of this name: the graph already resolved it.
-    const called = places(await rows(`MATCH (a:Symbol)-[c:CALLS]->(b:Symbol) WHERE c.path = ${q(at.path)} AND c.line = ${at.line} AND b.name = ${q(at.word)} RETURN b.qualified, b.path, b.line, c.confidence ORDER BY c.confidence DESC LIMIT 20`, signal));
+    const called = places(
+      await rows(
+        `MATCH (a:Symbol)-[c:CALLS]->(b:Symbol) WHERE c.path = ${q(at.path)} AND c.line = ${at.line} AND b.name = ${q(at.word)} RETURN b.qualified, b.path, b.line, c.confidence ORDER BY c.confidence DESC LIMIT 20`,
+        signal,
+      ),
+    );
     if (called.length) return called;
     // The name defined here, or (an import, a type use) every symbol of that name, this file's first.
-    const named = places(await rows(`MATCH (s:Symbol) WHERE s.name = ${q(at.word)} RETURN s.qualified, s.path, s.line LIMIT 50`, signal));
+    const named = places(
+      await rows(`MATCH (s:Symbol) WHERE s.name = ${q(at.word)} RETURN s.qualified, s.path, s.line LIMIT 50`, signal),
+    );
     const here = named.filter((p) => p.path === at.path && p.line === at.line);
     if (here.length) return here;
     return named.sort((a, b) => Number(b.path === at.path) - Number(a.path === at.path));
@@ -93,14 +106,20 @@ export function workerEditorServices(engine: WorkerEngine): EditorServices {
       return r.map((x) => String(x[0]));
     },
     async read(path, signal) {
-      const s = await engine.snippet(path, 1, MAX_FILE_LINES, { maxLines: MAX_FILE_LINES, ...(signal ? { signal } : {}) });
+      const s = await engine.snippet(path, 1, MAX_FILE_LINES, {
+        maxLines: MAX_FILE_LINES,
+        ...(signal ? { signal } : {}),
+      });
       return { text: s.text, capped: s.capped && s.end >= s.start + MAX_FILE_LINES - 1 };
     },
     definition,
     async references(at, signal) {
       const target = await symbolAt(at, signal);
       if (!target) return [];
-      const r = await rows(`MATCH (a:Symbol)-[c:CALLS]->(b:Symbol {qualified: ${q(target.symbol!)}}) RETURN a.qualified, c.path, c.line, c.confidence ORDER BY c.path, c.line LIMIT 500`, signal);
+      const r = await rows(
+        `MATCH (a:Symbol)-[c:CALLS]->(b:Symbol {qualified: ${q(target.symbol!)}}) RETURN a.qualified, c.path, c.line, c.confidence ORDER BY c.path, c.line LIMIT 500`,
+        signal,
+      );
       return places(r).map((p) => ({ ...p, name: at.word }));
     },
     async hover(at, signal) {
@@ -114,10 +133,20 @@ export function workerEditorServices(engine: WorkerEngine): EditorServices {
       if (!target) return undefined;
       const symbol = target.symbol!;
       const [incoming, outgoing] = await Promise.all([
-        rows(`MATCH (a:Symbol)-[c:CALLS]->(b:Symbol {qualified: ${q(symbol)}}) RETURN a.qualified, c.path, c.line, c.confidence ORDER BY c.path, c.line LIMIT 200`, signal),
-        rows(`MATCH (a:Symbol {qualified: ${q(symbol)}})-[c:CALLS]->(b:Symbol) RETURN b.qualified, b.path, b.line, c.confidence ORDER BY c.line LIMIT 200`, signal),
+        rows(
+          `MATCH (a:Symbol)-[c:CALLS]->(b:Symbol {qualified: ${q(symbol)}}) RETURN a.qualified, c.path, c.line, c.confidence ORDER BY c.path, c.line LIMIT 200`,
+          signal,
+        ),
+        rows(
+          `MATCH (a:Symbol {qualified: ${q(symbol)}})-[c:CALLS]->(b:Symbol) RETURN b.qualified, b.path, b.line, c.confidence ORDER BY c.line LIMIT 200`,
+          signal,
+        ),
       ]);
-      return { symbol: { ...target, symbol }, incoming: places(incoming) as CallHierarchy["incoming"], outgoing: places(outgoing) as CallHierarchy["outgoing"] };
+      return {
+        symbol: { ...target, symbol },
+        incoming: places(incoming) as CallHierarchy["incoming"],
+        outgoing: places(outgoing) as CallHierarchy["outgoing"],
+      };
     },
   };
 }

@@ -5,7 +5,16 @@
  * dialog (Ctrl+P). Why CodeMirror and not Monaco: docs/browser.md#the-code-editor.
  */
 import { EditorSelection, EditorState, StateEffect, StateField, type Extension } from "@codemirror/state";
-import { Decoration, type DecorationSet, EditorView, hoverTooltip, keymap, lineNumbers, highlightActiveLine, drawSelection } from "@codemirror/view";
+import {
+  Decoration,
+  type DecorationSet,
+  EditorView,
+  hoverTooltip,
+  keymap,
+  lineNumbers,
+  highlightActiveLine,
+  drawSelection,
+} from "@codemirror/view";
 import { bracketMatching, defaultHighlightStyle, syntaxHighlighting, type LanguageSupport } from "@codemirror/language";
 import { defaultKeymap } from "@codemirror/commands";
 import { python } from "@codemirror/lang-python";
@@ -62,7 +71,11 @@ const setMark = StateEffect.define<{ from: number; to: number } | null>();
 const markField = StateField.define<DecorationSet>({
   create: () => Decoration.none,
   update(marks, tr) {
-    for (const e of tr.effects) if (e.is(setMark)) return e.value ? Decoration.set([Decoration.line({ class: "cm-opened" }).range(e.value.from)]) : Decoration.none;
+    for (const e of tr.effects)
+      if (e.is(setMark))
+        return e.value
+          ? Decoration.set([Decoration.line({ class: "cm-opened" }).range(e.value.from)])
+          : Decoration.none;
     return marks.map(tr.changes);
   },
   provide: (f) => EditorView.decorations.from(f),
@@ -70,7 +83,8 @@ const markField = StateField.define<DecorationSet>({
 
 function languageOf(path: string): LanguageSupport | [] {
   if (/\.pyi?$/.test(path)) return python();
-  if (/\.(m|c)?[jt]sx?$/.test(path)) return javascript({ typescript: /\.(m|c)?tsx?$/.test(path), jsx: /x$/.test(path) });
+  if (/\.(m|c)?[jt]sx?$/.test(path))
+    return javascript({ typescript: /\.(m|c)?tsx?$/.test(path), jsx: /x$/.test(path) });
   return [];
 }
 
@@ -99,18 +113,29 @@ export function createCodeView(el: CodeViewElements, services: EditorServices, h
     { key: "Alt-ArrowRight", run: () => (void forward(), true) },
     ...defaultKeymap,
   ]);
-  const hover = hoverTooltip(async (view, pos) => {
-    const p = positionAt(view, pos);
-    if (!p) return null;
-    const answer = await services.hover(p).catch(() => undefined);
-    if (!answer) return null;
-    return { pos, above: true, create: () => ({ dom: h("pre", { class: "cm-hover" }, answer.text) }) };
-  }, { hoverTime: 400 });
+  const hover = hoverTooltip(
+    async (view, pos) => {
+      const p = positionAt(view, pos);
+      if (!p) return null;
+      const answer = await services.hover(p).catch(() => undefined);
+      if (!answer) return null;
+      return { pos, above: true, create: () => ({ dom: h("pre", { class: "cm-hover" }, answer.text) }) };
+    },
+    { hoverTime: 400 },
+  );
 
   const base = (path: string): Extension[] => [
-    lineNumbers(), highlightActiveLine(), drawSelection(), bracketMatching(), markField, keys, hover,
-    syntaxHighlighting(defaultHighlightStyle, { fallback: true }), EditorView.lineWrapping,
-    EditorState.readOnly.of(true), languageOf(path),
+    lineNumbers(),
+    highlightActiveLine(),
+    drawSelection(),
+    bracketMatching(),
+    markField,
+    keys,
+    hover,
+    syntaxHighlighting(defaultHighlightStyle, { fallback: true }),
+    EditorView.lineWrapping,
+    EditorState.readOnly.of(true),
+    languageOf(path),
     // tabindex: axe counts the read-only content as the scroller's focusable part only with one.
     EditorView.contentAttributes.of({ "aria-label": `Code of ${path}`, "data-testid": "code", tabindex: "0" }),
   ];
@@ -121,7 +146,12 @@ export function createCodeView(el: CodeViewElements, services: EditorServices, h
     const word = v.state.wordAt(pos);
     if (!word) return undefined;
     const line = v.state.doc.lineAt(pos);
-    return { path: current, line: line.number, column: word.from - line.from, word: v.state.sliceDoc(word.from, word.to) };
+    return {
+      path: current,
+      line: line.number,
+      column: word.from - line.from,
+      word: v.state.sliceDoc(word.from, word.to),
+    };
   }
   const cursor = () => positionAt(view, view.state.selection.main.head);
 
@@ -162,7 +192,10 @@ export function createCodeView(el: CodeViewElements, services: EditorServices, h
     const line = doc.line(Math.max(1, Math.min(place.line, doc.lines)));
     // The cursor goes on the name asked for (a call's name, a definition's own), where the line has it.
     const name = place.name ?? place.symbol?.split(/[.:#/]/).at(-1);
-    const found = place.column === undefined && name ? new RegExp(`\\b${name.replace(/[$]/g, "\\$&")}\\b`).exec(line.text)?.index : undefined;
+    const found =
+      place.column === undefined && name
+        ? new RegExp(`\\b${name.replace(/[$]/g, "\\$&")}\\b`).exec(line.text)?.index
+        : undefined;
     const from = line.from + Math.min(place.column ?? found ?? 0, line.length);
     view.dispatch({
       selection: EditorSelection.cursor(from),
@@ -199,17 +232,38 @@ export function createCodeView(el: CodeViewElements, services: EditorServices, h
   }
 
   function placeButton(p: Place, label: string): HTMLButtonElement {
-    return h("button", { type: "button", class: "link", "data-path": p.path, "data-line": p.line, "data-symbol": p.symbol, onclick: () => void open(p, { focus: true }) }, label);
+    return h(
+      "button",
+      {
+        type: "button",
+        class: "link",
+        "data-path": p.path,
+        "data-line": p.line,
+        "data-symbol": p.symbol,
+        onclick: () => void open(p, { focus: true }),
+      },
+      label,
+    );
   }
   const where = (p: Place) => `${p.path}:${p.line}`;
-  const confidence = (p: Place) => (p.confidence !== undefined && p.confidence < 0.9 ? h("span", { class: "where", title: "How sure the engine is of this call edge" }, ` (confidence ${p.confidence})`) : null);
+  const confidence = (p: Place) =>
+    p.confidence !== undefined && p.confidence < 0.9
+      ? h(
+          "span",
+          { class: "where", title: "How sure the engine is of this call edge" },
+          ` (confidence ${p.confidence})`,
+        )
+      : null;
 
   function showResults(kind: string, heading: string, body: (Node | string | null)[]): void {
     el.results.dataset.kind = kind;
     replace(el.results, h("h3", { id: "code-results-title" }, heading), ...body);
   }
 
-  async function ask<T>(what: string, work: (p: Position) => Promise<T>): Promise<{ p: Position; value: T } | undefined> {
+  async function ask<T>(
+    what: string,
+    work: (p: Position) => Promise<T>,
+  ): Promise<{ p: Position; value: T } | undefined> {
     const p = cursor();
     if (!p) {
       status("Put the cursor on a name first.");
@@ -234,7 +288,14 @@ export function createCodeView(el: CodeViewElements, services: EditorServices, h
       status(`No definition of ${r.p.word} in the index.`);
       return;
     }
-    if (defs.length > 1) showResults("definitions", `${defs.length} definitions of ${r.p.word}`, [h("ul", {}, defs.map((d) => h("li", {}, placeButton(d, `${d.symbol} · ${where(d)}`))))]);
+    if (defs.length > 1)
+      showResults("definitions", `${defs.length} definitions of ${r.p.word}`, [
+        h(
+          "ul",
+          {},
+          defs.map((d) => h("li", {}, placeButton(d, `${d.symbol} · ${where(d)}`))),
+        ),
+      ]);
     await open(defs[0]!, { focus: true });
     if (defs[0]!.symbol) hooks.onSymbol(defs[0]!.symbol);
   }
@@ -244,7 +305,21 @@ export function createCodeView(el: CodeViewElements, services: EditorServices, h
     if (!r) return;
     const refs = r.value;
     showResults("references", `${refs.length} reference${refs.length === 1 ? "" : "s"} to ${r.p.word}`, [
-      refs.length ? h("ul", {}, refs.map((x) => h("li", {}, placeButton(x, where(x)), x.symbol ? h("span", { class: "where" }, ` in ${x.symbol}`) : null, confidence(x)))) : h("p", { class: "empty" }, "No call of it in the index."),
+      refs.length
+        ? h(
+            "ul",
+            {},
+            refs.map((x) =>
+              h(
+                "li",
+                {},
+                placeButton(x, where(x)),
+                x.symbol ? h("span", { class: "where" }, ` in ${x.symbol}`) : null,
+                confidence(x),
+              ),
+            ),
+          )
+        : h("p", { class: "empty" }, "No call of it in the index."),
     ]);
     el.results.querySelector<HTMLButtonElement>("button")?.focus();
   }
@@ -256,7 +331,13 @@ export function createCodeView(el: CodeViewElements, services: EditorServices, h
       status(`No symbol named ${r.p.word} in the index.`);
       return;
     }
-    showResults("hover", r.value.symbol, [h("pre", { class: "hover-text", tabindex: 0, role: "region", "aria-label": `Signature of ${r.value.symbol}` }, r.value.text)]);
+    showResults("hover", r.value.symbol, [
+      h(
+        "pre",
+        { class: "hover-text", tabindex: 0, role: "region", "aria-label": `Signature of ${r.value.symbol}` },
+        r.value.text,
+      ),
+    ]);
     hooks.onSymbol(r.value.symbol);
   }
 
@@ -269,12 +350,22 @@ export function createCodeView(el: CodeViewElements, services: EditorServices, h
       return;
     }
     const list = (xs: CallHierarchy["incoming"], none: string) =>
-      xs.length ? h("ul", {}, xs.map((x) => h("li", {}, placeButton(x, x.symbol), h("span", { class: "where" }, ` ${where(x)}`), confidence(x)))) : h("p", { class: "empty" }, none);
+      xs.length
+        ? h(
+            "ul",
+            {},
+            xs.map((x) =>
+              h("li", {}, placeButton(x, x.symbol), h("span", { class: "where" }, ` ${where(x)}`), confidence(x)),
+            ),
+          )
+        : h("p", { class: "empty" }, none);
     const name = c.symbol.symbol.split(/[.:#/]/).at(-1)!;
     c.incoming = c.incoming.map((x) => ({ ...x, name }));
     showResults("calls", `Calls of ${c.symbol.symbol}`, [
-      h("h4", {}, `Incoming (${c.incoming.length})`), list(c.incoming, "Nothing in the index calls it."),
-      h("h4", {}, `Outgoing (${c.outgoing.length})`), list(c.outgoing, "It calls nothing in the project."),
+      h("h4", {}, `Incoming (${c.incoming.length})`),
+      list(c.incoming, "Nothing in the index calls it."),
+      h("h4", {}, `Outgoing (${c.outgoing.length})`),
+      list(c.outgoing, "It calls nothing in the project."),
     ]);
     hooks.onSymbol(c.symbol.symbol);
     el.results.querySelector<HTMLButtonElement>("button")?.focus();
@@ -295,7 +386,9 @@ export function createCodeView(el: CodeViewElements, services: EditorServices, h
       await navigator.clipboard.writeText(r.value.text);
       status(`Copied the context of ${r.value.symbol}: ${r.value.tokens.toLocaleString("en")} tokens.`);
     } catch {
-      showResults("context", `Context of ${r.value.symbol}`, [h("pre", { tabindex: 0, role: "region", "aria-label": `Context of ${r.value.symbol}` }, r.value.text)]);
+      showResults("context", `Context of ${r.value.symbol}`, [
+        h("pre", { tabindex: 0, role: "region", "aria-label": `Context of ${r.value.symbol}` }, r.value.text),
+      ]);
       status("The browser refused the clipboard: the context is shown below, copy it with Ctrl+C.");
     }
   }
@@ -309,7 +402,16 @@ export function createCodeView(el: CodeViewElements, services: EditorServices, h
     ["Copy context", "Copy the context bundle for this symbol (Shift+Alt+C)", commands.copy],
     ["Quick open", "Go to a file or symbol (Ctrl+P)", () => openQuick()],
   ];
-  replace(el.actions, toolbar.map(([label, title, fn]) => h("button", { type: "button", title, "data-command": label.toLowerCase().replace(/ /g, "-"), onclick: fn }, label)));
+  replace(
+    el.actions,
+    toolbar.map(([label, title, fn]) =>
+      h(
+        "button",
+        { type: "button", title, "data-command": label.toLowerCase().replace(/ /g, "-"), onclick: fn },
+        label,
+      ),
+    ),
+  );
   el.back.addEventListener("click", () => void back());
   el.forward.addEventListener("click", () => void forward());
 
@@ -327,10 +429,31 @@ export function createCodeView(el: CodeViewElements, services: EditorServices, h
       }
       d.files.push(p);
     }
-    const draw = (d: Dir, depth: number): HTMLUListElement => h("ul", {},
-      [...d.dirs].map(([name, sub]) => h("li", {}, h("details", { open: depth < 2 }, h("summary", {}, `${name}/`), draw(sub, depth + 1)))),
-      d.files.map((p) => h("li", {}, h("button", { type: "button", class: "file", "data-path": p, title: p, onclick: () => void open({ path: p, line: 1 }, { focus: true }) }, p.split("/").at(-1)!))),
-    );
+    const draw = (d: Dir, depth: number): HTMLUListElement =>
+      h(
+        "ul",
+        {},
+        [...d.dirs].map(([name, sub]) =>
+          h("li", {}, h("details", { open: depth < 2 }, h("summary", {}, `${name}/`), draw(sub, depth + 1))),
+        ),
+        d.files.map((p) =>
+          h(
+            "li",
+            {},
+            h(
+              "button",
+              {
+                type: "button",
+                class: "file",
+                "data-path": p,
+                title: p,
+                onclick: () => void open({ path: p, line: 1 }, { focus: true }),
+              },
+              p.split("/").at(-1)!,
+            ),
+          ),
+        ),
+      );
     replace(el.tree, paths.length ? draw(root, 0) : h("p", { class: "empty" }, "No source files."));
     markTree();
   }
@@ -365,10 +488,31 @@ export function createCodeView(el: CodeViewElements, services: EditorServices, h
     const text = el.quickInput.value.trim();
     const mine = ++quickRun;
     const low = text.toLowerCase();
-    const fileHits = files.filter((p) => p.toLowerCase().includes(low)).slice(0, 12).map((p) => ({ path: p, line: 1 }) as Place);
-    const draw = (symbols: Place[]) => replace(el.quickList, [...fileHits, ...symbols].map((p) => h("li", {},
-      h("button", { type: "button", "data-path": p.path, "data-line": p.line, "data-symbol": p.symbol, onclick: () => pick(p) },
-        p.symbol ? `${p.symbol} · ${p.path}:${p.line}` : p.path))));
+    const fileHits = files
+      .filter((p) => p.toLowerCase().includes(low))
+      .slice(0, 12)
+      .map((p) => ({ path: p, line: 1 }) as Place);
+    const draw = (symbols: Place[]) =>
+      replace(
+        el.quickList,
+        [...fileHits, ...symbols].map((p) =>
+          h(
+            "li",
+            {},
+            h(
+              "button",
+              {
+                type: "button",
+                "data-path": p.path,
+                "data-line": p.line,
+                "data-symbol": p.symbol,
+                onclick: () => pick(p),
+              },
+              p.symbol ? `${p.symbol} · ${p.path}:${p.line}` : p.path,
+            ),
+          ),
+        ),
+      );
     draw([]);
     el.quickList.dataset.query = text;
     if (text.length < 2) return;
@@ -416,5 +560,15 @@ export function createCodeView(el: CodeViewElements, services: EditorServices, h
   });
 
   reset();
-  return { open, setFiles, reset, back, forward, openQuick, get path() { return current; } };
+  return {
+    open,
+    setFiles,
+    reset,
+    back,
+    forward,
+    openQuick,
+    get path() {
+      return current;
+    },
+  };
 }

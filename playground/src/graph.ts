@@ -79,7 +79,8 @@ export function fileLabels(nodes: readonly NeighbourNode[]): Map<string, string>
     const longest = Math.max(...parts.map((p) => p.length));
     let depth = 1;
     const tail = (p: string[], d: number) => p.slice(-d).join("/");
-    while (depth < longest && new Set(parts.map((p) => tail(p, depth))).size < new Set(group.map((n) => n.path)).size) depth++;
+    while (depth < longest && new Set(parts.map((p) => tail(p, depth))).size < new Set(group.map((n) => n.path)).size)
+      depth++;
     group.forEach((n, i) => {
       const file = tail(parts[i]!, depth);
       const sharesFile = group.some((o) => o !== n && o.path === n.path);
@@ -129,7 +130,8 @@ function layout(n: Neighbourhood, width: number, nodeH: number) {
   pos.set(center.id, { x: PAD, y: PAD, w: width - 2 * PAD });
   const titleY = PAD + nodeH + 22;
   const top = titleY + 10;
-  const column = (nodes: NeighbourNode[], x: number) => nodes.forEach((node, i) => pos.set(node.id, { x, y: top + i * step, w }));
+  const column = (nodes: NeighbourNode[], x: number) =>
+    nodes.forEach((node, i) => pos.set(node.id, { x, y: top + i * step, w }));
   column(left, PAD);
   column(right, width - PAD - w);
   const height = top + rows * step + PAD;
@@ -168,13 +170,38 @@ export function renderNeighbourhood(n: Neighbourhood, o: GraphOptions): HTMLElem
   const { narrow, pos, height, titles, left, right, center } = layout(n, width, nodeH);
 
   const root = svg("svg", {
-    viewBox: `0 0 ${width} ${height}`, width, height, role: "group",
-    "aria-label": `Callers and callees of ${center.qualified}`, "data-testid": "graph-svg", "data-layout": narrow ? "narrow" : "wide",
+    viewBox: `0 0 ${width} ${height}`,
+    width,
+    height,
+    role: "group",
+    "aria-label": `Callers and callees of ${center.qualified}`,
+    "data-testid": "graph-svg",
+    "data-layout": narrow ? "narrow" : "wide",
   });
   root.append(
-    svg("defs", {}, svg("marker", { id: "arrow", viewBox: "0 0 10 10", refX: 9, refY: 5, markerWidth: 7, markerHeight: 7, orient: "auto-start-reverse" }, svg("path", { d: "M 0 0 L 10 5 L 0 10 z", class: "arrow-head" }))),
+    svg(
+      "defs",
+      {},
+      svg(
+        "marker",
+        {
+          id: "arrow",
+          viewBox: "0 0 10 10",
+          refX: 9,
+          refY: 5,
+          markerWidth: 7,
+          markerHeight: 7,
+          orient: "auto-start-reverse",
+        },
+        svg("path", { d: "M 0 0 L 10 5 L 0 10 z", class: "arrow-head" }),
+      ),
+    ),
     svg("text", { x: titles.leftX, y: titles.y, class: "column-title" }, left.length ? "callers" : "no callers"),
-    svg("text", { x: titles.rightX, y: titles.y, class: "column-title", "text-anchor": "end" }, right.length ? "callees" : "no callees"),
+    svg(
+      "text",
+      { x: titles.rightX, y: titles.y, class: "column-title", "text-anchor": "end" },
+      right.length ? "callees" : "no callees",
+    ),
   );
   for (const e of n.edges) {
     const a = pos.get(e.from);
@@ -187,26 +214,63 @@ export function renderNeighbourhood(n: Neighbourhood, o: GraphOptions): HTMLElem
       "stroke-opacity": (0.35 + 0.65 * e.confidence).toFixed(2),
       "marker-end": "url(#arrow)",
     });
-    path.append(svg("title", {}, `${e.sites} call site${e.sites === 1 ? "" : "s"}, confidence ${e.confidence.toFixed(2)}`));
+    path.append(
+      svg("title", {}, `${e.sites} call site${e.sites === 1 ? "" : "s"}, confidence ${e.confidence.toFixed(2)}`),
+    );
     root.append(path);
   }
   for (const node of n.nodes) root.append(...nodeElement(node, pos.get(node.id)!, nodeH, files.get(node.id), o));
 
   const hidden = n.hidden.callers + n.hidden.callees;
-  const counts = [n.hidden.callers ? `${n.hidden.callers} more caller${n.hidden.callers === 1 ? "" : "s"}` : "", n.hidden.callees ? `${n.hidden.callees} more callee${n.hidden.callees === 1 ? "" : "s"}` : ""].filter(Boolean).join(" and ");
-  return h("div", { class: "graph-figure" },
+  const counts = [
+    n.hidden.callers ? `${n.hidden.callers} more caller${n.hidden.callers === 1 ? "" : "s"}` : "",
+    n.hidden.callees ? `${n.hidden.callees} more callee${n.hidden.callees === 1 ? "" : "s"}` : "",
+  ]
+    .filter(Boolean)
+    .join(" and ");
+  return h(
+    "div",
+    { class: "graph-figure" },
     root,
     hidden
       ? o.expanded
         ? h("p", { class: "graph-note" }, `+${counts} not drawn (more than the engine lists at once).`)
-        : h("p", { class: "graph-note" }, h("button", { type: "button", class: "graph-more", "data-hidden": hidden, onclick: () => o.onExpand() }, `Show ${counts}`))
+        : h(
+            "p",
+            { class: "graph-note" },
+            h(
+              "button",
+              { type: "button", class: "graph-more", "data-hidden": hidden, onclick: () => o.onExpand() },
+              `Show ${counts}`,
+            ),
+          )
       : null,
-    h("ul", { class: "graph-legend", "aria-label": "Legend" },
+    h(
+      "ul",
+      { class: "graph-legend", "aria-label": "Legend" },
       h("li", {}, h("span", { class: "swatch caller", "aria-hidden": "true" }), "caller"),
       h("li", {}, h("span", { class: "swatch callee", "aria-hidden": "true" }), "callee"),
-      h("li", { "data-legend": "in-bundle" }, h("span", { class: "swatch in-bundle", "aria-hidden": "true" }), "code in the bundle"),
-      h("li", { "data-legend": "outline" }, h("span", { class: "swatch in-bundle outline", "aria-hidden": "true" }), "outline in the bundle")),
-    n.external.length ? h("p", { class: "graph-external" }, "Calls outside the project: ", n.external.map((x) => h("code", {}, x.target))) : null,
+      h(
+        "li",
+        { "data-legend": "in-bundle" },
+        h("span", { class: "swatch in-bundle", "aria-hidden": "true" }),
+        "code in the bundle",
+      ),
+      h(
+        "li",
+        { "data-legend": "outline" },
+        h("span", { class: "swatch in-bundle outline", "aria-hidden": "true" }),
+        "outline in the bundle",
+      ),
+    ),
+    n.external.length
+      ? h(
+          "p",
+          { class: "graph-external" },
+          "Calls outside the project: ",
+          n.external.map((x) => h("code", {}, x.target)),
+        )
+      : null,
   );
 }
 
@@ -214,7 +278,13 @@ export function renderNeighbourhood(n: Neighbourhood, o: GraphOptions): HTMLElem
  * One node: a box with its short name, the file when the name is shared, the bundle mark; and,
  * beside it in the picture, the ellipses of a cut name or file (hidden from screen readers).
  */
-function nodeElement(node: NeighbourNode, p: Box, nodeH: number, file: string | undefined, o: GraphOptions): SVGElement[] {
+function nodeElement(
+  node: NeighbourNode,
+  p: Box,
+  nodeH: number,
+  file: string | undefined,
+  o: GraphOptions,
+): SVGElement[] {
   const bundled = o.inBundle(node);
   const pickable = node.role !== "center";
   const room = Math.max(4 * CHAR_PX, p.w - 16);
@@ -239,9 +309,14 @@ function nodeElement(node: NeighbourNode, p: Box, nodeH: number, file: string | 
   // A name too wide for its box is written whole (what a screen reader compares with the label)
   // and clipped where it no longer fits, with an ellipsis drawn after it outside the node.
   const nameY = file ? 17 : nodeH / 2 + 4;
-  const line = (c: { cut: boolean }) => (c.cut ? { x: 8, "text-anchor": "start", "data-cut": "true" } : { x: p.w / 2, "text-anchor": "middle" });
+  const line = (c: { cut: boolean }) =>
+    c.cut ? { x: 8, "text-anchor": "start", "data-cut": "true" } : { x: p.w / 2, "text-anchor": "middle" };
   const clipId = `graph-clip-${++clipCount}`;
-  const text = svg("text", { "clip-path": `url(#${clipId})` }, svg("tspan", { ...line(nameClip), y: nameY, class: "name" }, shortName(node.qualified)));
+  const text = svg(
+    "text",
+    { "clip-path": `url(#${clipId})` },
+    svg("tspan", { ...line(nameClip), y: nameY, class: "name" }, shortName(node.qualified)),
+  );
   if (file !== undefined) text.append(" ", svg("tspan", { ...line(fileClip!), y: 34, class: "file" }, file));
   const rowH = file ? 22 : nodeH;
   const row = (c: { text: string; cut: boolean }, y: number, h: number) =>
@@ -250,12 +325,29 @@ function nodeElement(node: NeighbourNode, p: Box, nodeH: number, file: string | 
   if (fileClip) clipPath.append(row(fileClip, rowH, nodeH - rowH));
   const ellipses: SVGElement[] = [];
   const ellipsis = (c: { text: string; cut: boolean }, y: number, cls: string) => {
-    if (c.cut) ellipses.push(svg("text", { x: p.x + 8 + textWidth(c.text), y: p.y + y, class: `ellipsis ${cls}${node.role === "center" ? " on-center" : ""}`, "aria-hidden": "true", "pointer-events": "none" }, "…"));
+    if (c.cut)
+      ellipses.push(
+        svg(
+          "text",
+          {
+            x: p.x + 8 + textWidth(c.text),
+            y: p.y + y,
+            class: `ellipsis ${cls}${node.role === "center" ? " on-center" : ""}`,
+            "aria-hidden": "true",
+            "pointer-events": "none",
+          },
+          "…",
+        ),
+      );
   };
   ellipsis(nameClip, nameY, "name");
   if (fileClip) ellipsis(fileClip, 34, "file");
   g.append(
-    svg("title", {}, `${node.qualified}\n${node.kind} at ${node.path}:${node.line}${bundled ? `\n${bundled === "outline" ? "Outline" : "Code"} in the bundle` : ""}${pickable ? "\nClick to centre the picture here" : ""}`),
+    svg(
+      "title",
+      {},
+      `${node.qualified}\n${node.kind} at ${node.path}:${node.line}${bundled ? `\n${bundled === "outline" ? "Outline" : "Code"} in the bundle` : ""}${pickable ? "\nClick to centre the picture here" : ""}`,
+    ),
     svg("rect", { width: p.w, height: nodeH, rx: 6 }),
     text,
     // After the box: the node's first rect is its box (styles and tests find it so).

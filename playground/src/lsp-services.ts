@@ -4,13 +4,32 @@
  * hierarchy go there as LSP requests, as any web IDE's client would send them. The file list and a
  * file's text stay engine calls (the protocol has no "list the project's files").
  */
-import { BrowserMessageReader, BrowserMessageWriter, CancellationTokenSource, createProtocolConnection, type ProtocolConnection } from "vscode-languageserver-protocol/browser";
+import {
+  BrowserMessageReader,
+  BrowserMessageWriter,
+  CancellationTokenSource,
+  createProtocolConnection,
+  type ProtocolConnection,
+} from "vscode-languageserver-protocol/browser";
 import type {
-  CallHierarchyIncomingCall, CallHierarchyItem, CallHierarchyOutgoingCall, Hover, Location, LocationLink, MarkupContent, WorkspaceSymbol,
+  CallHierarchyIncomingCall,
+  CallHierarchyItem,
+  CallHierarchyOutgoingCall,
+  Hover,
+  Location,
+  LocationLink,
+  MarkupContent,
+  WorkspaceSymbol,
 } from "vscode-languageserver-protocol";
 import type { ContextAnswer } from "../../src/index.ts";
 import type { WorkerEngine } from "../../src/worker/worker-client.ts";
-import { workerEditorServices, type CallHierarchy, type EditorServices, type Place, type Position } from "./editor-services.ts";
+import {
+  workerEditorServices,
+  type CallHierarchy,
+  type EditorServices,
+  type Place,
+  type Position,
+} from "./editor-services.ts";
 
 /** Document URIs are `<ROOT>/<path>`. */
 const ROOT = "file:///workspace";
@@ -23,7 +42,8 @@ function pathOf(uri: string): string {
 
 function placeOf(loc: Location | LocationLink | CallHierarchyItem): Place {
   const uri = "targetUri" in loc ? loc.targetUri : loc.uri;
-  const range = "targetSelectionRange" in loc ? loc.targetSelectionRange : "selectionRange" in loc ? loc.selectionRange : loc.range;
+  const range =
+    "targetSelectionRange" in loc ? loc.targetSelectionRange : "selectionRange" in loc ? loc.selectionRange : loc.range;
   const data = (loc as { data?: Data }).data;
   return {
     path: pathOf(uri),
@@ -38,7 +58,9 @@ function hoverText(h: Hover | null): string | undefined {
   if (!h) return undefined;
   const c = h.contents;
   const parts = Array.isArray(c) ? c : [c];
-  const text = parts.map((p) => (typeof p === "string" ? p : (p as MarkupContent | { value: string }).value)).join("\n\n");
+  const text = parts
+    .map((p) => (typeof p === "string" ? p : (p as MarkupContent | { value: string }).value))
+    .join("\n\n");
   // The server answers markdown with the signature in a fence: the editor shows it as code.
   return text.replace(/^```\w*\n?|\n?```$/gm, "").trim() || undefined;
 }
@@ -82,7 +104,10 @@ export function lspEditorServices(engine: WorkerEngine): EditorServices & LspExt
     }
   }
 
-  const at = (p: Position) => ({ textDocument: { uri: `${ROOT}/${p.path}` }, position: { line: p.line - 1, character: p.column } });
+  const at = (p: Position) => ({
+    textDocument: { uri: `${ROOT}/${p.path}` },
+    position: { line: p.line - 1, character: p.column },
+  });
 
   async function definition(p: Position, signal?: AbortSignal): Promise<Place[]> {
     const r = await request<Location | Location[] | LocationLink[] | null>("textDocument/definition", at(p), signal);
@@ -98,18 +123,34 @@ export function lspEditorServices(engine: WorkerEngine): EditorServices & LspExt
     connection,
     async symbols(query, signal) {
       const r = await request<WorkspaceSymbol[] | null>("workspace/symbol", { query }, signal);
-      return (r ?? []).flatMap((x) => ("range" in x.location ? [{ ...placeOf({ uri: x.location.uri, range: x.location.range }), symbol: (x.data as Data)?.qualified ?? x.name }] : []));
+      return (r ?? []).flatMap((x) =>
+        "range" in x.location
+          ? [
+              {
+                ...placeOf({ uri: x.location.uri, range: x.location.range }),
+                symbol: (x.data as Data)?.qualified ?? x.name,
+              },
+            ]
+          : [],
+      );
     },
     context: (target, budget, signal) => request<ContextAnswer>("codeslice/context", { target, budget }, signal),
     files: (signal) => fallback.files(signal),
     read: (path, signal) => fallback.read(path, signal),
     definition,
     async references(p, signal) {
-      const r = await request<Location[] | null>("textDocument/references", { ...at(p), context: { includeDeclaration: false } }, signal);
+      const r = await request<Location[] | null>(
+        "textDocument/references",
+        { ...at(p), context: { includeDeclaration: false } },
+        signal,
+      );
       return (r ?? []).map((loc) => ({ ...placeOf(loc), name: p.word }));
     },
     async hover(p, signal) {
-      const [h, item] = await Promise.all([request<Hover | null>("textDocument/hover", at(p), signal), prepare(p, signal)]);
+      const [h, item] = await Promise.all([
+        request<Hover | null>("textDocument/hover", at(p), signal),
+        prepare(p, signal),
+      ]);
       const text = hoverText(h);
       if (!text) return undefined;
       const symbol = (item?.data as Data)?.qualified ?? item?.name ?? p.word;
@@ -125,11 +166,21 @@ export function lspEditorServices(engine: WorkerEngine): EditorServices & LspExt
       const symbolOf = (i: CallHierarchyItem) => (i.data as Data)?.qualified ?? i.name;
       const centre = { ...placeOf(item), symbol: symbolOf(item) };
       // An incoming call opens where the call is; an outgoing one where the callee is defined.
-      const inc: CallHierarchy["incoming"] = (incoming ?? []).flatMap((c) => c.fromRanges.map((r) => ({
-        path: pathOf(c.from.uri), line: r.start.line + 1, column: r.start.character, symbol: symbolOf(c.from),
-        ...(typeof (c.from.data as Data)?.confidence === "number" ? { confidence: (c.from.data as Data)!.confidence! } : {}),
-      })));
-      const out: CallHierarchy["outgoing"] = (outgoing ?? []).map((c) => ({ ...placeOf(c.to), symbol: symbolOf(c.to) }));
+      const inc: CallHierarchy["incoming"] = (incoming ?? []).flatMap((c) =>
+        c.fromRanges.map((r) => ({
+          path: pathOf(c.from.uri),
+          line: r.start.line + 1,
+          column: r.start.character,
+          symbol: symbolOf(c.from),
+          ...(typeof (c.from.data as Data)?.confidence === "number"
+            ? { confidence: (c.from.data as Data)!.confidence! }
+            : {}),
+        })),
+      );
+      const out: CallHierarchy["outgoing"] = (outgoing ?? []).map((c) => ({
+        ...placeOf(c.to),
+        symbol: symbolOf(c.to),
+      }));
       return { symbol: centre, incoming: inc, outgoing: out };
     },
   };

@@ -19,7 +19,18 @@ import { renderNeighbourhood, shortName } from "./graph.ts";
 import { progressView } from "./progress.ts";
 import type { Neighbourhood, NeighbourNode } from "../../src/worker/index.ts";
 import {
-  canRead, folderHandle, forgetFolder, loadSaved, loadState, MAX_UNFINISHED, namespaceOf, newId, rememberFolder, saveState, type SavedProject, type SavedState,
+  canRead,
+  folderHandle,
+  forgetFolder,
+  loadSaved,
+  loadState,
+  MAX_UNFINISHED,
+  namespaceOf,
+  newId,
+  rememberFolder,
+  saveState,
+  type SavedProject,
+  type SavedState,
 } from "./projects.ts";
 import { SAMPLE_FILES, SAMPLE_LABEL } from "./sample.ts";
 
@@ -130,13 +141,35 @@ interface Action {
  * Adds a message to the list under the status bar. An error replaces the error shown before it
  * (one at a time, announced as an alert); warnings and notes stay until dismissed or the next open.
  */
-function say(level: Level, title: string, body?: string, hint?: string, code?: string, actions: Action[] = []): HTMLLIElement {
+function say(
+  level: Level,
+  title: string,
+  body?: string,
+  hint?: string,
+  code?: string,
+  actions: Action[] = [],
+): HTMLLIElement {
   if (level === "error") for (const old of ui.messages.querySelectorAll("li.error")) old.remove();
-  const li = h("li", { class: `message ${level}`, "data-level": level, "data-code": code, ...(level === "error" ? { role: "alert" } : {}) },
+  const li = h(
+    "li",
+    {
+      class: `message ${level}`,
+      "data-level": level,
+      "data-code": code,
+      ...(level === "error" ? { role: "alert" } : {}),
+    },
     h("strong", {}, title),
     body ? h("span", { class: "body" }, ` ${body}`) : null,
     hint ? h("span", { class: "hint" }, ` ${hint}`) : null,
-    actions.length ? h("span", { class: "actions" }, actions.map((a) => h("button", { type: "button", "data-action": a.label, onclick: () => void a.run() }, a.label))) : null,
+    actions.length
+      ? h(
+          "span",
+          { class: "actions" },
+          actions.map((a) =>
+            h("button", { type: "button", "data-action": a.label, onclick: () => void a.run() }, a.label),
+          ),
+        )
+      : null,
     h("button", { type: "button", class: "dismiss", "aria-label": "Dismiss", onclick: () => li.remove() }, "×"),
   );
   ui.messages.append(li);
@@ -173,16 +206,29 @@ function describeError(error: unknown, doing: string): { title: string; message:
   };
   const key = (e?.code === "cache_refused" || e?.code?.startsWith("artifact_") ? e.code : reason) ?? e?.code ?? "";
   // The engine's hint for a damaged wasm/ folder speaks to package users; here the site serves it.
-  const hint = key.startsWith("wasm_") || key === "grammar_incompatible"
-    ? "Reload the page to fetch it again; if this persists, the site's wasm/ folder is damaged. Projects in other languages still open."
-    : e?.hint;
-  return { title: titles[key] ?? `${doing} failed.`, message: e?.message ?? String(error), ...(hint ? { hint } : {}), code: key || "error" };
+  const hint =
+    key.startsWith("wasm_") || key === "grammar_incompatible"
+      ? "Reload the page to fetch it again; if this persists, the site's wasm/ folder is damaged. Projects in other languages still open."
+      : e?.hint;
+  return {
+    title: titles[key] ?? `${doing} failed.`,
+    message: e?.message ?? String(error),
+    ...(hint ? { hint } : {}),
+    code: key || "error",
+  };
 }
 
 /** Shows an error from the worker as a specific message; returns true when it was a cancellation. */
 function report(error: unknown, doing: string, actions: Action[] = []): boolean {
   if ((error as { code?: string })?.code === "cancelled") {
-    say("info", "Cancelled.", `${doing} was stopped; the page is ready for something else.`, undefined, "cancelled", actions);
+    say(
+      "info",
+      "Cancelled.",
+      `${doing} was stopped; the page is ready for something else.`,
+      undefined,
+      "cancelled",
+      actions,
+    );
     return true;
   }
   const d = describeError(error, doing);
@@ -197,7 +243,13 @@ function report(error: unknown, doing: string, actions: Action[] = []): boolean 
 function panelError(slot: HTMLElement, error: unknown, doing: string): void {
   const d = describeError(error, doing);
   slot.dataset.code = d.code;
-  replace(slot, h("strong", {}, d.title), ` ${d.message}`, d.hint ? h("span", { class: "hint" }, ` ${d.hint}`) : null, suggestionLinks(error));
+  replace(
+    slot,
+    h("strong", {}, d.title),
+    ` ${d.message}`,
+    d.hint ? h("span", { class: "hint" }, ` ${d.hint}`) : null,
+    suggestionLinks(error),
+  );
   slot.hidden = false;
 }
 
@@ -208,11 +260,22 @@ function suggestionLinks(error: unknown): HTMLElement | null {
   const raw = data?.suggestions ?? data?.candidates;
   if (!Array.isArray(raw)) return null;
   const targets = raw
-    .map((x) => (typeof x === "string" ? x : typeof (x as { qualified?: unknown })?.qualified === "string" ? (x as { qualified: string }).qualified : undefined))
+    .map((x) =>
+      typeof x === "string"
+        ? x
+        : typeof (x as { qualified?: unknown })?.qualified === "string"
+          ? (x as { qualified: string }).qualified
+          : undefined,
+    )
     .filter((x): x is string => x !== undefined)
     .slice(0, 8);
   if (!targets.length) return null;
-  return h("span", { class: "suggestions" }, data?.candidates ? " Pick one: " : "Try: ", targets.map((t, i) => [i ? ", " : "", symbolButton(t, t, `Slice the context of ${t}`)]).flat());
+  return h(
+    "span",
+    { class: "suggestions" },
+    data?.candidates ? " Pick one: " : "Try: ",
+    targets.map((t, i) => [i ? ", " : "", symbolButton(t, t, `Slice the context of ${t}`)]).flat(),
+  );
 }
 
 function clearPanelError(slot: HTMLElement): void {
@@ -237,30 +300,44 @@ const engine = createWorkerEngine(new Worker(new URL("./engine.worker.ts", impor
 // in a chunk of their own while the page opens, so the buttons and the engine start without them.
 const codeModules = Promise.all([import("./editor.ts"), import("./lsp-services.ts")]);
 const editorServices = codeModules.then(([, lsp]) => lsp.lspEditorServices(engine));
-const codeView: Promise<CodeView> = Promise.all([codeModules, editorServices]).then(([[editor], services]) => editor.createCodeView({
-  panel: byId("code-panel"),
-  tree: byId("code-tree"),
-  title: byId("code-path"),
-  editor: byId("code-editor"),
-  results: byId("code-results"),
-  status: byId("code-status"),
-  back: byId<HTMLButtonElement>("code-back"),
-  forward: byId<HTMLButtonElement>("code-forward"),
-  actions: byId("code-actions"),
-  quickOpen: byId<HTMLDialogElement>("quick-open"),
-  quickInput: byId<HTMLInputElement>("quick-input"),
-  quickList: byId("quick-list"),
-}, services, {
-  onSymbol: (symbol) => select(symbol, { fromEditor: true }),
-  // Copy context and quick open's symbols go through the language server too (codeslice/context, workspace/symbol).
-  context: async (symbol) => {
-    const a = await services.context(symbol, Number(ui.budget.value));
-    return { text: a.text, tokens: a.usage.tokens };
-  },
-  searchSymbols: (query) => services.symbols(query),
-}));
+const codeView: Promise<CodeView> = Promise.all([codeModules, editorServices]).then(([[editor], services]) =>
+  editor.createCodeView(
+    {
+      panel: byId("code-panel"),
+      tree: byId("code-tree"),
+      title: byId("code-path"),
+      editor: byId("code-editor"),
+      results: byId("code-results"),
+      status: byId("code-status"),
+      back: byId<HTMLButtonElement>("code-back"),
+      forward: byId<HTMLButtonElement>("code-forward"),
+      actions: byId("code-actions"),
+      quickOpen: byId<HTMLDialogElement>("quick-open"),
+      quickInput: byId<HTMLInputElement>("quick-input"),
+      quickList: byId("quick-list"),
+    },
+    services,
+    {
+      onSymbol: (symbol) => select(symbol, { fromEditor: true }),
+      // Copy context and quick open's symbols go through the language server too (codeslice/context, workspace/symbol).
+      context: async (symbol) => {
+        const a = await services.context(symbol, Number(ui.budget.value));
+        return { text: a.text, tokens: a.usage.tokens };
+      },
+      searchSymbols: (query) => services.symbols(query),
+    },
+  ),
+);
 
-codeView.catch((error) => say("error", "The code editor did not load.", (error as Error)?.message ?? String(error), "Reload the page to fetch it again; the other panels work without it.", "editor_unavailable"));
+codeView.catch((error) =>
+  say(
+    "error",
+    "The code editor did not load.",
+    (error as Error)?.message ?? String(error),
+    "Reload the page to fetch it again; the other panels work without it.",
+    "editor_unavailable",
+  ),
+);
 const none = () => undefined;
 
 /** The code view's commands, run in call order once its chunk is loaded (nothing when it failed to load). */
@@ -279,12 +356,23 @@ function showStoreNotice(notice: StoreNotice): void {
   setStoreBadge(notice.backend);
   if (storeNoticeShown) return;
   storeNoticeShown = true;
-  say("warning", notice.reason === "quota_exceeded" ? "Storage is full." : "Storage is not available.", notice.message, undefined, notice.reason);
+  say(
+    "warning",
+    notice.reason === "quota_exceeded" ? "Storage is full." : "Storage is not available.",
+    notice.message,
+    undefined,
+    notice.reason,
+  );
 }
 
 function setStoreBadge(backend: StoreBackend): void {
   ui.storeBadge.hidden = false;
-  ui.storeBadge.textContent = backend === "opfs" ? "index kept in OPFS" : backend === "indexeddb" ? "index kept in IndexedDB" : "index in memory only";
+  ui.storeBadge.textContent =
+    backend === "opfs"
+      ? "index kept in OPFS"
+      : backend === "indexeddb"
+        ? "index kept in IndexedDB"
+        : "index in memory only";
   ui.storeBadge.dataset.backend = backend;
 }
 
@@ -358,7 +446,8 @@ function resetPanels(): void {
   ui.results.removeAttribute("aria-busy");
   delete ui.results.dataset.query;
   clearContext();
-  for (const slot of [ui.searchError, ui.contextError, ui.graphError, ui.impactError, ui.snippetError]) clearPanelError(slot);
+  for (const slot of [ui.searchError, ui.contextError, ui.graphError, ui.impactError, ui.snippetError])
+    clearPanelError(slot);
   graphShown = undefined;
   graphHistory.length = 0;
   showBack();
@@ -368,7 +457,8 @@ function resetPanels(): void {
   code.reset();
 }
 
-const sameProject = (a: SavedProject | undefined, b: SavedProject) => a !== undefined && namespaceOf(a) === namespaceOf(b);
+const sameProject = (a: SavedProject | undefined, b: SavedProject) =>
+  a !== undefined && namespaceOf(a) === namespaceOf(b);
 
 /**
  * Opens and indexes a project. The saved state says `opening` from the moment the project can be
@@ -376,7 +466,13 @@ const sameProject = (a: SavedProject | undefined, b: SavedProject) => a !== unde
  * error or a cancel marks it `failed`, and a failed project is offered, never re-opened by itself.
  * `attempts` counts unfinished starts (see MAX_UNFINISHED).
  */
-async function openProject(source: ProjectSource, project: SavedProject, label: string, attempts = 1, keepMessages = false): Promise<void> {
+async function openProject(
+  source: ProjectSource,
+  project: SavedProject,
+  label: string,
+  attempts = 1,
+  keepMessages = false,
+): Promise<void> {
   const controller = startBusy(`Opening ${label}…`);
   if (!keepMessages) clearMessages();
   storeNoticeShown = false;
@@ -388,7 +484,11 @@ async function openProject(source: ProjectSource, project: SavedProject, label: 
   let openedNew = false;
   let restore: SavedProject | undefined;
   try {
-    const opened = await engine.open(source, storeFor(project), { signal: controller.signal, onProgress, ...(jobs ? { jobs } : {}) });
+    const opened = await engine.open(source, storeFor(project), {
+      signal: controller.signal,
+      onProgress,
+      ...(jobs ? { jobs } : {}),
+    });
     openedNew = true;
     lastOpened = opened;
     describeOpened(opened);
@@ -435,15 +535,17 @@ async function openProject(source: ProjectSource, project: SavedProject, label: 
     if (sameProject(saved?.project, project)) {
       // Remembered as failed: the next visit offers it instead of running into the same wall.
       const d = describeError(error, `Opening ${label}`);
-      const failure = (error as { code?: string })?.code === "cancelled"
-        ? { title: "Indexing was cancelled.", message: `${label} was not finished.`, code: "cancelled" }
-        : { title: d.title, message: d.message, code: d.code };
+      const failure =
+        (error as { code?: string })?.code === "cancelled"
+          ? { title: "Indexing was cancelled.", message: `${label} was not finished.`, code: "cancelled" }
+          : { title: d.title, message: d.message, code: d.code };
       saveState({ project, status: "failed", attempts: saved!.attempts, failure });
       report(error, `Opening ${label}`, recoveryActions(project));
     } else report(error, `Opening ${label}`);
     // The new project never opened (a damaged archive, say): the one before comes back as it was,
     // from its stored index, rather than leaving an empty page whose panels answer nothing.
-    if (!openedNew && previous && previous !== project && (error as { code?: string })?.code !== "cancelled") restore = previous;
+    if (!openedNew && previous && previous !== project && (error as { code?: string })?.code !== "cancelled")
+      restore = previous;
   } finally {
     endBusy(controller);
   }
@@ -453,10 +555,13 @@ async function openProject(source: ProjectSource, project: SavedProject, label: 
 /** Opens `project` again from its kept files and stored index, keeping the messages on screen. */
 async function reopenQuietly(project: SavedProject): Promise<void> {
   const label = project.kind === "sample" ? SAMPLE_LABEL : project.label;
-  if (project.kind === "sample") return openProject({ kind: "files", files: SAMPLE_FILES, label }, project, label, 1, true);
-  if (project.kind === "persisted") return openProject({ kind: "persisted", id: project.id, label }, project, label, 1, true);
+  if (project.kind === "sample")
+    return openProject({ kind: "files", files: SAMPLE_FILES, label }, project, label, 1, true);
+  if (project.kind === "persisted")
+    return openProject({ kind: "persisted", id: project.id, label }, project, label, 1, true);
   const handle = await folderHandle(project.id);
-  if (handle && (await canRead(handle, false).catch(() => false))) return openProject({ kind: "handle", handle, label: handle.name }, project, label, 1, true);
+  if (handle && (await canRead(handle, false).catch(() => false)))
+    return openProject({ kind: "handle", handle, label: handle.name }, project, label, 1, true);
 }
 
 /** What a project that could not be opened offers: index it again from its files, or delete it. */
@@ -472,10 +577,19 @@ async function reindex(project: SavedProject): Promise<void> {
   if (busy) return;
   await deleteBrowserIndex(namespaceOf(project)).catch(() => {});
   if (project.kind === "sample") return openSample();
-  if (project.kind === "persisted") return openProject({ kind: "persisted", id: project.id, label: project.label }, project, project.label);
+  if (project.kind === "persisted")
+    return openProject({ kind: "persisted", id: project.id, label: project.label }, project, project.label);
   const handle = await folderHandle(project.id);
-  if (handle && (await canRead(handle, true).catch(() => false))) return openProject({ kind: "handle", handle, label: handle.name }, project, project.label);
-  say("warning", "No access.", `The folder ${project.label} cannot be read again from here.`, "Open it again with “Open folder…”.", "permission_denied", [{ label: "Delete", run: () => forget(project) }]);
+  if (handle && (await canRead(handle, true).catch(() => false)))
+    return openProject({ kind: "handle", handle, label: handle.name }, project, project.label);
+  say(
+    "warning",
+    "No access.",
+    `The folder ${project.label} cannot be read again from here.`,
+    "Open it again with “Open folder…”.",
+    "permission_denied",
+    [{ label: "Delete", run: () => forget(project) }],
+  );
 }
 
 /** Deletes what the project left in this browser (index, kept files, folder handle) and forgets it. */
@@ -490,7 +604,13 @@ async function forget(project: SavedProject): Promise<void> {
   resetPanels();
   replace(ui.map, h("p", { class: "empty" }, "Open a project to see its map."));
   ui.projectLabel.textContent = "No project open";
-  say("info", "Deleted.", `${project.kind === "sample" ? SAMPLE_LABEL : project.label} is gone from this browser's storage.`, undefined, "deleted");
+  say(
+    "info",
+    "Deleted.",
+    `${project.kind === "sample" ? SAMPLE_LABEL : project.label} is gone from this browser's storage.`,
+    undefined,
+    "deleted",
+  );
 }
 
 function describeOpened(opened: OpenAnswer): void {
@@ -502,7 +622,16 @@ function describeOpened(opened: OpenAnswer): void {
     const counts = new Map<string, number>();
     for (const s of u.skipped) counts.set(s.reason, (counts.get(s.reason) ?? 0) + 1);
     const parts = [...counts].map(([r, n]) => `${fmt(n)} ${r.replace(/_/g, " ")}`);
-    say("info", `Left ${fmt(u.skipped.length)} file${u.skipped.length === 1 ? "" : "s"} out before indexing:`, `${parts.join(", ")} (e.g. ${u.skipped.slice(0, 3).map((s) => s.path).join(", ")}).`, undefined, "unpack_skipped");
+    say(
+      "info",
+      `Left ${fmt(u.skipped.length)} file${u.skipped.length === 1 ? "" : "s"} out before indexing:`,
+      `${parts.join(", ")} (e.g. ${u.skipped
+        .slice(0, 3)
+        .map((s) => s.path)
+        .join(", ")}).`,
+      undefined,
+      "unpack_skipped",
+    );
   }
 }
 
@@ -532,7 +661,10 @@ function describeIndex(s: IndexSummary, opened: OpenAnswer): void {
     say(
       "error",
       "A grammar failed to load.",
-      `${fmt(noGrammar.length)} file${noGrammar.length === 1 ? "" : "s"} left out (e.g. ${noGrammar.slice(0, 3).map((f) => f.path).join(", ")}): ${noGrammar[0]!.detail ?? ""}`,
+      `${fmt(noGrammar.length)} file${noGrammar.length === 1 ? "" : "s"} left out (e.g. ${noGrammar
+        .slice(0, 3)
+        .map((f) => f.path)
+        .join(", ")}): ${noGrammar[0]!.detail ?? ""}`,
       "Reload the page to fetch it again; if this persists, the site's wasm/ folder is damaged. Files in other languages were indexed.",
       "grammar_unavailable",
     );
@@ -540,24 +672,54 @@ function describeIndex(s: IndexSummary, opened: OpenAnswer): void {
   const skipped = Object.entries(s.skippedByReason).filter(([reason]) => reason !== "grammar_unavailable");
   if (skipped.length) {
     const n = skipped.reduce((a, [, c]) => a + (c ?? 0), 0);
-    const examples = s.skipped.slice(0, 3).map((f) => f.path).join(", ");
-    say("info", `Skipped ${fmt(n)} file${n === 1 ? "" : "s"}:`, `${skipped.map(([r, c]) => `${fmt(c ?? 0)} ${r.replace(/_/g, " ")}`).join(", ")} (e.g. ${examples}).`, undefined, "skipped");
+    const examples = s.skipped
+      .slice(0, 3)
+      .map((f) => f.path)
+      .join(", ");
+    say(
+      "info",
+      `Skipped ${fmt(n)} file${n === 1 ? "" : "s"}:`,
+      `${skipped.map(([r, c]) => `${fmt(c ?? 0)} ${r.replace(/_/g, " ")}`).join(", ")} (e.g. ${examples}).`,
+      undefined,
+      "skipped",
+    );
   }
   if (s.syntaxErrors.length) {
-    say("info", `${fmt(s.syntaxErrors.length)} file${s.syntaxErrors.length === 1 ? " has" : "s have"} syntax errors`, "and were indexed as far as they parse.", undefined, "syntax_errors");
+    say(
+      "info",
+      `${fmt(s.syntaxErrors.length)} file${s.syntaxErrors.length === 1 ? " has" : "s have"} syntax errors`,
+      "and were indexed as far as they parse.",
+      undefined,
+      "syntax_errors",
+    );
   }
-  if (s.sourceFiles === 0) say("warning", "No source files.", `Nothing here is in a supported language (${opened.languages.join(", ")}).`, undefined, "no_source");
+  if (s.sourceFiles === 0)
+    say(
+      "warning",
+      "No source files.",
+      `Nothing here is in a supported language (${opened.languages.join(", ")}).`,
+      undefined,
+      "no_source",
+    );
 }
 
 /** Whether `file` starts as a zip does (a local file header, or the end record of an empty zip). */
 async function looksLikeZip(file: Blob): Promise<boolean> {
   const head = new Uint8Array(await file.slice(0, 4).arrayBuffer());
-  return head.length === 4 && head[0] === 0x50 && head[1] === 0x4b && ((head[2] === 3 && head[3] === 4) || (head[2] === 5 && head[3] === 6) || (head[2] === 7 && head[3] === 8));
+  return (
+    head.length === 4 &&
+    head[0] === 0x50 &&
+    head[1] === 0x4b &&
+    ((head[2] === 3 && head[3] === 4) || (head[2] === 5 && head[3] === 6) || (head[2] === 7 && head[3] === 8))
+  );
 }
 
 /** The same zip (name, size, time) gets the same id, so opening it again finds its index. */
 async function zipId(file: File): Promise<string> {
-  const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(`${file.name}\0${file.size}\0${file.lastModified}`));
+  const digest = await crypto.subtle.digest(
+    "SHA-256",
+    new TextEncoder().encode(`${file.name}\0${file.size}\0${file.lastModified}`),
+  );
   return `zip${[...new Uint8Array(digest).slice(0, 8)].map((b) => b.toString(16).padStart(2, "0")).join("")}`;
 }
 
@@ -566,21 +728,38 @@ async function openPicked(picked: Picked): Promise<void> {
   if (picked.kind === "folder") return openFolder(picked.handle);
   if (picked.kind === "zip" && !(await looksLikeZip(picked.file))) {
     // Checked before the open: a file that is no zip must not close the project that is open.
-    say("error", "That is not a zip archive.", `${picked.file.name} is not a zip archive: it does not start as one does.`, current ? "The open project is unchanged. Pick a .zip archive, a folder or source files." : "Pick a .zip archive, a folder or source files.", "not_a_zip");
+    say(
+      "error",
+      "That is not a zip archive.",
+      `${picked.file.name} is not a zip archive: it does not start as one does.`,
+      current
+        ? "The open project is unchanged. Pick a .zip archive, a folder or source files."
+        : "Pick a .zip archive, a folder or source files.",
+      "not_a_zip",
+    );
     return;
   }
   const id = picked.kind === "zip" ? await zipId(picked.file) : newId();
-  const project: SavedProject = { kind: "persisted", id, label: picked.kind === "zip" ? picked.file.name : picked.label };
+  const project: SavedProject = {
+    kind: "persisted",
+    id,
+    label: picked.kind === "zip" ? picked.file.name : picked.label,
+  };
   const limits = { maxFiles: MAX_UPLOAD_FILES };
-  const source: ProjectSource = picked.kind === "zip"
-    ? { kind: "zip", file: picked.file, label: picked.file.name, persistAs: id, limits }
-    : { kind: "uploads", items: picked.items, label: picked.label, persistAs: id, limits };
+  const source: ProjectSource =
+    picked.kind === "zip"
+      ? { kind: "zip", file: picked.file, label: picked.file.name, persistAs: id, limits }
+      : { kind: "uploads", items: picked.items, label: picked.label, persistAs: id, limits };
   await openProject(source, project, project.label);
 }
 
 async function openFolder(handle: FileSystemDirectoryHandle): Promise<void> {
   const id = await rememberFolder(handle);
-  await openProject({ kind: "handle", handle, label: handle.name }, { kind: "folder", id, label: handle.name }, handle.name);
+  await openProject(
+    { kind: "handle", handle, label: handle.name },
+    { kind: "folder", id, label: handle.name },
+    handle.name,
+  );
 }
 
 function openSample(): Promise<void> {
@@ -597,19 +776,107 @@ async function showMap(signal?: AbortSignal): Promise<void> {
 }
 
 function symbolButton(label: string, target: string, title?: string): HTMLButtonElement {
-  return h("button", { type: "button", class: "link", title: title ?? target, onclick: () => select(target, { reveal: true }) }, label);
+  return h(
+    "button",
+    { type: "button", class: "link", title: title ?? target, onclick: () => select(target, { reveal: true }) },
+    label,
+  );
 }
 
 function renderMap(map: RepoMap): void {
-  replace(ui.map,
-    h("p", { class: "languages" }, map.languages.map((l) => h("span", { class: "chip" }, `${l.language} · ${fmt(l.files)} files · ${fmt(l.symbols)} symbols`))),
-    map.services.length ? h("div", {}, h("h3", {}, "Services"), h("ul", {}, map.services.map((s) => h("li", {}, h("code", {}, s.path || "./"), ` ${s.manifest}${s.name ? ` “${s.name}”` : ""} · ${fmt(s.files)} files`)))) : null,
-    map.entryPoints.length ? h("div", {}, h("h3", {}, "Entry points"), h("ul", {}, map.entryPoints.slice(0, 20).map((e) =>
-      h("li", {}, h("span", { class: "kind" }, e.kind), " ", e.symbol ? symbolButton(e.label, e.symbol) : h("span", {}, e.label), h("span", { class: "where" }, ` ${e.path}:${e.line}`))))) : null,
-    h("div", {}, h("h3", {}, "Central symbols"), h("ol", { class: "central" }, map.symbols.slice(0, 25).map((s) =>
-      h("li", {}, h("span", { class: "kind" }, s.kind), " ", symbolButton(shortName(s.qualified), s.qualified), h("span", { class: "where" }, ` ${s.path}:${s.line} · ${s.references} refs`))))),
-    map.layout.length ? h("details", {}, h("summary", {}, "Layout"), h("ul", { class: "layout" }, map.layout.slice(0, 40).map((l) => h("li", {}, h("code", {}, `${l.path}/`), ` ${fmt(l.sourceFiles)} source of ${fmt(l.files)} files`)))) : null,
-    h("p", { class: "note" }, `${fmt(map.tokens)} tokens as an agent reads it${map.omitted ? `, ${fmt(map.omitted)} lines left out` : ""}.`),
+  replace(
+    ui.map,
+    h(
+      "p",
+      { class: "languages" },
+      map.languages.map((l) =>
+        h("span", { class: "chip" }, `${l.language} · ${fmt(l.files)} files · ${fmt(l.symbols)} symbols`),
+      ),
+    ),
+    map.services.length
+      ? h(
+          "div",
+          {},
+          h("h3", {}, "Services"),
+          h(
+            "ul",
+            {},
+            map.services.map((s) =>
+              h(
+                "li",
+                {},
+                h("code", {}, s.path || "./"),
+                ` ${s.manifest}${s.name ? ` “${s.name}”` : ""} · ${fmt(s.files)} files`,
+              ),
+            ),
+          ),
+        )
+      : null,
+    map.entryPoints.length
+      ? h(
+          "div",
+          {},
+          h("h3", {}, "Entry points"),
+          h(
+            "ul",
+            {},
+            map.entryPoints
+              .slice(0, 20)
+              .map((e) =>
+                h(
+                  "li",
+                  {},
+                  h("span", { class: "kind" }, e.kind),
+                  " ",
+                  e.symbol ? symbolButton(e.label, e.symbol) : h("span", {}, e.label),
+                  h("span", { class: "where" }, ` ${e.path}:${e.line}`),
+                ),
+              ),
+          ),
+        )
+      : null,
+    h(
+      "div",
+      {},
+      h("h3", {}, "Central symbols"),
+      h(
+        "ol",
+        { class: "central" },
+        map.symbols
+          .slice(0, 25)
+          .map((s) =>
+            h(
+              "li",
+              {},
+              h("span", { class: "kind" }, s.kind),
+              " ",
+              symbolButton(shortName(s.qualified), s.qualified),
+              h("span", { class: "where" }, ` ${s.path}:${s.line} · ${s.references} refs`),
+            ),
+          ),
+      ),
+    ),
+    map.layout.length
+      ? h(
+          "details",
+          {},
+          h("summary", {}, "Layout"),
+          h(
+            "ul",
+            { class: "layout" },
+            map.layout
+              .slice(0, 40)
+              .map((l) =>
+                h("li", {}, h("code", {}, `${l.path}/`), ` ${fmt(l.sourceFiles)} source of ${fmt(l.files)} files`),
+              ),
+          ),
+        )
+      : null,
+    h(
+      "p",
+      { class: "note" },
+      `${fmt(map.tokens)} tokens as an agent reads it${map.omitted ? `, ${fmt(map.omitted)} lines left out` : ""}.`,
+    ),
   );
 }
 
@@ -650,12 +917,29 @@ function renderHits(hits: SearchHit[], query: string): void {
     replace(ui.results, h("li", { class: "empty" }, `No symbol matches “${query}”.`));
     return;
   }
-  replace(ui.results, hits.map((hit) => h("li", {},
-    h("button", { type: "button", class: "hit", "data-qualified": hit.qualified, onclick: () => select(hit.qualified, { reveal: true }) },
-      h("span", { class: "kind" }, hit.kind), " ", h("strong", {}, shortName(hit.qualified)),
-      h("span", { class: "where" }, ` ${hit.path}:${hit.line}`),
-      hit.signature ? h("code", { class: "sig" }, hit.signature) : null),
-  )));
+  replace(
+    ui.results,
+    hits.map((hit) =>
+      h(
+        "li",
+        {},
+        h(
+          "button",
+          {
+            type: "button",
+            class: "hit",
+            "data-qualified": hit.qualified,
+            onclick: () => select(hit.qualified, { reveal: true }),
+          },
+          h("span", { class: "kind" }, hit.kind),
+          " ",
+          h("strong", {}, shortName(hit.qualified)),
+          h("span", { class: "where" }, ` ${hit.path}:${hit.line}`),
+          hit.signature ? h("code", { class: "sig" }, hit.signature) : null,
+        ),
+      ),
+    ),
+  );
 }
 
 ui.search.addEventListener("input", () => runSearch(ui.search.value));
@@ -717,16 +1001,24 @@ async function runContext(how: GraphMove = {}): Promise<void> {
   renderContext(answer);
   document.body.dataset.context = "ready";
   const seed = answer.seeds[0];
-  if (seed && !how.fromEditor) void code.open({ path: seed.path, line: seed.line, symbol: seed.qualified }, { reveal: how.reveal === true });
+  if (seed && !how.fromEditor)
+    void code.open({ path: seed.path, line: seed.line, symbol: seed.qualified }, { reveal: how.reveal === true });
   if (seed && answer.resolvedAs !== "file") await showGraph(seed.qualified, controller.signal, how);
-  else clearGraph(answer.resolvedAs === "file"
-    ? `${target} is a file: pick one of its symbols (in the code view or the chunks) to see its callers, callees and impact.`
-    : "This answer has no single symbol to draw.");
+  else
+    clearGraph(
+      answer.resolvedAs === "file"
+        ? `${target} is a file: pick one of its symbols (in the code view or the chunks) to see its callers, callees and impact.`
+        : "This answer has no single symbol to draw.",
+    );
 }
 
 /** Opens a chunk's lines ("path:start-end") or slices the context of a handle. */
 function whereButton(path: string, start: number, end: number): HTMLButtonElement {
-  return h("button", { type: "button", class: "link where", title: "Show these lines", onclick: () => void openLines(path, start, end) }, `${path}:${start}-${end}`);
+  return h(
+    "button",
+    { type: "button", class: "link where", title: "Show these lines", onclick: () => void openLines(path, start, end) },
+    `${path}:${start}-${end}`,
+  );
 }
 
 function renderContext(a: ContextAnswer): void {
@@ -736,20 +1028,64 @@ function renderContext(a: ContextAnswer): void {
   ui.usage.dataset.budget = String(a.usage.budget);
   ui.usageMeter.max = a.usage.budget;
   ui.usageMeter.value = a.usage.tokens;
-  replace(ui.chunks, a.chunks.map((c) => h("li", { class: `chunk ${c.role}`, "data-role": c.role, "data-symbol": c.symbol, "data-form": c.form },
-    h("button", { type: "button", class: "link", title: "Show these lines", onclick: () => void openLines(c.path, c.start, c.end) },
-      h("span", { class: "role" }, c.role), " ", h("strong", {}, shortName(c.symbol)), h("span", { class: "where" }, ` ${c.path}:${c.start}-${c.end}`)),
-    h("span", { class: "tokens" }, ` ${fmt(c.tokens)} tokens${c.form === "outline" ? " · outline" : ""}`),
-  )));
+  replace(
+    ui.chunks,
+    a.chunks.map((c) =>
+      h(
+        "li",
+        { class: `chunk ${c.role}`, "data-role": c.role, "data-symbol": c.symbol, "data-form": c.form },
+        h(
+          "button",
+          {
+            type: "button",
+            class: "link",
+            title: "Show these lines",
+            onclick: () => void openLines(c.path, c.start, c.end),
+          },
+          h("span", { class: "role" }, c.role),
+          " ",
+          h("strong", {}, shortName(c.symbol)),
+          h("span", { class: "where" }, ` ${c.path}:${c.start}-${c.end}`),
+        ),
+        h("span", { class: "tokens" }, ` ${fmt(c.tokens)} tokens${c.form === "outline" ? " · outline" : ""}`),
+      ),
+    ),
+  );
   // The cut list stays open across re-slices (the budget slider re-renders it on every step).
   const cutOpen = ui.cut.querySelector("details")?.open === true;
-  replace(ui.cut, a.cut.length
-    ? h("details", { open: cutOpen }, h("summary", {}, `${fmt(a.cut.length)} chunk${a.cut.length === 1 ? "" : "s"} cut to fit the budget`),
-      h("ul", {}, a.cut.map((c) => h("li", { "data-handle": c.handle },
-        h("span", { class: "role" }, c.role), " ", symbolButton(c.handle, c.handle, `Slice the context of ${c.handle}`), " ",
-        whereButton(c.path, c.start, c.end), ` ${fmt(c.tokens)} tokens`))))
-    : null,
-  a.notes.length ? h("ul", { class: "notes" }, a.notes.map((n) => h("li", {}, n))) : null);
+  replace(
+    ui.cut,
+    a.cut.length
+      ? h(
+          "details",
+          { open: cutOpen },
+          h("summary", {}, `${fmt(a.cut.length)} chunk${a.cut.length === 1 ? "" : "s"} cut to fit the budget`),
+          h(
+            "ul",
+            {},
+            a.cut.map((c) =>
+              h(
+                "li",
+                { "data-handle": c.handle },
+                h("span", { class: "role" }, c.role),
+                " ",
+                symbolButton(c.handle, c.handle, `Slice the context of ${c.handle}`),
+                " ",
+                whereButton(c.path, c.start, c.end),
+                ` ${fmt(c.tokens)} tokens`,
+              ),
+            ),
+          ),
+        )
+      : null,
+    a.notes.length
+      ? h(
+          "ul",
+          { class: "notes" },
+          a.notes.map((n) => h("li", {}, n)),
+        )
+      : null,
+  );
   renderBundle(a);
   // The picture's bundle marks follow the new answer at once (its centre may change after).
   if (graphShown) drawGraph();
@@ -773,10 +1109,25 @@ function renderBundle(a: ContextAnswer): void {
       nodes.push(`${line}\n`);
       continue;
     }
-    const [, lead, path, start, end, role, label, tail] = m as unknown as [string, string, string, string, string, string, string, string | undefined];
+    const [, lead, path, start, end, role, label, tail] = m as unknown as [
+      string,
+      string,
+      string,
+      string,
+      string,
+      string,
+      string,
+      string | undefined,
+    ];
     const where = `${path}:${start}-${end}`;
     const handle = handles.get(where) ?? symbols.get(where) ?? label;
-    nodes.push(lead, whereButton(path, Number(start), Number(end)), ` [${role}] `, symbolButton(label, handle, `Slice the context of ${handle}`), `${tail ?? ""}\n`);
+    nodes.push(
+      lead,
+      whereButton(path, Number(start), Number(end)),
+      ` [${role}] `,
+      symbolButton(label, handle, `Slice the context of ${handle}`),
+      `${tail ?? ""}\n`,
+    );
   }
   replace(ui.bundle, nodes);
 }
@@ -843,9 +1194,13 @@ async function showGraph(symbol: string, signal: AbortSignal, how: GraphMove = {
   graphRun?.abort();
   const run = (graphRun = new AbortController());
   try {
-    const n = await engine.neighbourhood(symbol, { limit: all ? GRAPH_ALL : GRAPH_FIRST, signal: AbortSignal.any([signal, run.signal]) });
+    const n = await engine.neighbourhood(symbol, {
+      limit: all ? GRAPH_ALL : GRAPH_FIRST,
+      signal: AbortSignal.any([signal, run.signal]),
+    });
     clearPanelError(ui.graphError);
-    if (before && before !== n.center.qualified && !how.back && graphHistory.at(-1) !== before) graphHistory.push(before);
+    if (before && before !== n.center.qualified && !how.back && graphHistory.at(-1) !== before)
+      graphHistory.push(before);
     graphShown = { n, all };
     drawGraph();
     showBack();
@@ -864,7 +1219,11 @@ function bundled(node: NeighbourNode): "full" | "outline" | undefined {
   if (!lastAnswer) return undefined;
   const own = lastAnswer.chunks.find((c) => c.symbol === node.qualified && c.path === node.path);
   if (own) return own.form;
-  return lastAnswer.chunks.some((c) => c.form === "full" && c.path === node.path && c.start <= node.line && node.line <= c.end) ? "full" : undefined;
+  return lastAnswer.chunks.some(
+    (c) => c.form === "full" && c.path === node.path && c.start <= node.line && node.line <= c.end,
+  )
+    ? "full"
+    : undefined;
 }
 
 /**
@@ -878,13 +1237,16 @@ function drawGraph(): void {
   const inGraph = ui.graph.contains(document.activeElement);
   const focused = (document.activeElement as Element | null)?.closest?.("#graph [data-id]")?.getAttribute("data-id");
   drawnWidth = ui.graph.clientWidth;
-  replace(ui.graph, renderNeighbourhood(n, {
-    width: drawnWidth || 640,
-    inBundle: bundled,
-    onPick: (node) => select(node.qualified),
-    onExpand: () => void expandGraph(),
-    expanded: all,
-  }));
+  replace(
+    ui.graph,
+    renderNeighbourhood(n, {
+      width: drawnWidth || 640,
+      inBundle: bundled,
+      onPick: (node) => select(node.qualified),
+      onExpand: () => void expandGraph(),
+      expanded: all,
+    }),
+  );
   if (!inGraph) return;
   const same = focused ? ui.graph.querySelector<SVGGElement>(`[data-id="${CSS.escape(focused)}"][tabindex]`) : null;
   (same ?? focusableGraph())?.focus();
@@ -952,7 +1314,17 @@ async function openLines(path: string, start: number, end: number): Promise<void
     ui.snippetTitle.textContent = `${s.path}:${s.start}-${s.end}${s.capped ? ` (first ${s.end - s.start + 1} lines)` : ""}`;
     const lines = s.text.split("\n");
     const width = String(s.end).length;
-    replace(ui.snippet, lines.map((line, i) => h("span", { class: "line" }, h("span", { class: "ln" }, String(s.start + i).padStart(width, " ")), ` ${line}\n`)));
+    replace(
+      ui.snippet,
+      lines.map((line, i) =>
+        h(
+          "span",
+          { class: "line" },
+          h("span", { class: "ln" }, String(s.start + i).padStart(width, " ")),
+          ` ${line}\n`,
+        ),
+      ),
+    );
   } catch (error) {
     ui.snippetTitle.textContent = `${path}:${start}-${end}`;
     ui.snippet.replaceChildren();
@@ -974,7 +1346,10 @@ ui.budget.addEventListener("input", () => {
 
 /** The file name a bundle downloads as: the target, made safe. */
 function bundleFileName(target: string): string {
-  const safe = target.replace(/[^A-Za-z0-9._-]+/g, "_").replace(/^_+|_+$/g, "").slice(0, 80);
+  const safe = target
+    .replace(/[^A-Za-z0-9._-]+/g, "_")
+    .replace(/^_+|_+$/g, "")
+    .slice(0, 80);
   return `codeslice-context-${safe || "bundle"}.md`;
 }
 
@@ -1014,7 +1389,13 @@ async function importIndexFile(file: File, signal: AbortSignal): Promise<void> {
   pendingIndexFile = undefined;
   ui.progressText.textContent = `Loading the index file ${file.name}…`;
   const s = await engine.importIndex(file, { signal });
-  say("info", `Loaded ${file.name}:`, `${fmt(s.records)} records for ${fmt(s.files)} files; files that match them are not parsed.`, undefined, "index_loaded");
+  say(
+    "info",
+    `Loaded ${file.name}:`,
+    `${fmt(s.records)} records for ${fmt(s.files)} files; files that match them are not parsed.`,
+    undefined,
+    "index_loaded",
+  );
 }
 
 ui.openIndex.addEventListener("click", () => ui.indexInput.click());
@@ -1024,7 +1405,13 @@ ui.indexInput.addEventListener("change", async () => {
   if (!file) return;
   if (!current || !lastOpened || busy) {
     pendingIndexFile = file;
-    say("info", `${file.name} is ready.`, "It is loaded into the next project you open (an index holds no source text: open the project's folder or zip too).", undefined, "index_pending");
+    say(
+      "info",
+      `${file.name} is ready.`,
+      "It is loaded into the next project you open (an index holds no source text: open the project's folder or zip too).",
+      undefined,
+      "index_pending",
+    );
     return;
   }
   const controller = startBusy(`Loading ${file.name}…`);
@@ -1130,29 +1517,51 @@ async function restore(): Promise<void> {
   const label = project.kind === "sample" ? SAMPLE_LABEL : project.label;
   if (state.status === "failed" || (state.status === "opening" && state.attempts >= MAX_UNFINISHED)) {
     // Not again by itself: it failed, or it was started several times and never finished.
-    const failure = state.failure ?? { title: "Indexing did not finish.", message: `${label} was being indexed when the page closed, ${state.attempts} times in a row.`, code: "unfinished" };
+    const failure = state.failure ?? {
+      title: "Indexing did not finish.",
+      message: `${label} was being indexed when the page closed, ${state.attempts} times in a row.`,
+      code: "unfinished",
+    };
     ui.projectLabel.textContent = `${label} (not open)`;
-    say("warning", failure.title, failure.message, `${label} is not opened by itself. Index it again, or delete what this browser keeps of it.`, "not_reopened", recoveryActions(project));
+    say(
+      "warning",
+      failure.title,
+      failure.message,
+      `${label} is not opened by itself. Index it again, or delete what this browser keeps of it.`,
+      "not_reopened",
+      recoveryActions(project),
+    );
     return;
   }
   const attempts = state.status === "opening" ? state.attempts + 1 : 1;
   // Counted before the open starts: a tab that dies while opening still counts this start.
   saveState({ ...state, status: "opening", attempts } satisfies SavedState);
-  if (project.kind === "sample") return openProject({ kind: "files", files: SAMPLE_FILES, label: SAMPLE_LABEL }, project, SAMPLE_LABEL, attempts);
-  if (project.kind === "persisted") return openProject({ kind: "persisted", id: project.id, label: project.label }, project, project.label, attempts);
+  if (project.kind === "sample")
+    return openProject({ kind: "files", files: SAMPLE_FILES, label: SAMPLE_LABEL }, project, SAMPLE_LABEL, attempts);
+  if (project.kind === "persisted")
+    return openProject({ kind: "persisted", id: project.id, label: project.label }, project, project.label, attempts);
   const handle = await folderHandle(project.id);
   if (!handle) {
     saveState(undefined);
     return;
   }
-  if (await canRead(handle, false).catch(() => false)) return openProject({ kind: "handle", handle, label: handle.name }, project, project.label, attempts);
+  if (await canRead(handle, false).catch(() => false))
+    return openProject({ kind: "handle", handle, label: handle.name }, project, project.label, attempts);
   // Reading a folder again needs the user's consent, which needs a click.
   saveState({ ...state, status: "ready", attempts: 0 });
   ui.reopen.hidden = false;
   ui.reopen.textContent = `Re-open ${project.label}`;
   ui.reopen.onclick = async () => {
-    if (await canRead(handle, true).catch(() => false)) await openProject({ kind: "handle", handle, label: handle.name }, project, project.label);
-    else say("warning", "No access.", `The browser did not grant access to ${project.label}.`, "Open the folder again with “Open folder…”.", "permission_denied");
+    if (await canRead(handle, true).catch(() => false))
+      await openProject({ kind: "handle", handle, label: handle.name }, project, project.label);
+    else
+      say(
+        "warning",
+        "No access.",
+        `The browser did not grant access to ${project.label}.`,
+        "Open the folder again with “Open folder…”.",
+        "permission_denied",
+      );
   };
 }
 
@@ -1163,7 +1572,13 @@ if ("serviceWorker" in navigator && import.meta.env.PROD && params.get("sw") !==
 }
 
 if (typeof Worker === "undefined" || !globalThis.crypto?.subtle) {
-  say("error", "This browser cannot run the engine.", "It needs Web Workers and Web Crypto (a secure context: https or localhost).", undefined, "unsupported");
+  say(
+    "error",
+    "This browser cannot run the engine.",
+    "It needs Web Workers and Web Crypto (a secure context: https or localhost).",
+    undefined,
+    "unsupported",
+  );
 } else {
   restore().catch((error) => report(error, "Re-opening the last project"));
 }

@@ -27,8 +27,12 @@ export function progressView(p: WorkerProgress): ProgressView {
       // The first report comes before any file is seen: "0 found" read as an empty project.
       return { text: p.done > 0 ? `Listing files… ${fmt(p.done)} found` : "Listing files…" };
     case "parse":
-      if (p.total !== undefined && p.done >= p.total) return { text: `Read ${fmt(p.total)} source files; linking calls and imports and saving the index…` };
-      return { text: `Indexing ${fmt(p.done)}${p.total !== undefined ? ` of ${fmt(p.total)}` : ""} source files…`, ...bar };
+      if (p.total !== undefined && p.done >= p.total)
+        return { text: `Read ${fmt(p.total)} source files; linking calls and imports and saving the index…` };
+      return {
+        text: `Indexing ${fmt(p.done)}${p.total !== undefined ? ` of ${fmt(p.total)}` : ""} source files…`,
+        ...bar,
+      };
     case "graph":
       return { text: "Linking calls and imports…" };
   }

@@ -38,7 +38,8 @@ export function asProject(v: unknown): SavedProject | undefined {
   if (typeof v !== "object" || v === null) return undefined;
   const p = v as Record<string, unknown>;
   if (p.kind === "sample") return { kind: "sample" };
-  if ((p.kind === "persisted" || p.kind === "folder") && isStr(p.id) && /^[a-z0-9]+$/.test(p.id) && isStr(p.label)) return { kind: p.kind, id: p.id, label: p.label };
+  if ((p.kind === "persisted" || p.kind === "folder") && isStr(p.id) && /^[a-z0-9]+$/.test(p.id) && isStr(p.label))
+    return { kind: p.kind, id: p.id, label: p.label };
   return undefined;
 }
 
@@ -58,10 +59,13 @@ export function loadState(): SavedState | undefined {
   if (bare && r.project === undefined) return { project: bare, status: "ready", attempts: 0 };
   const project = asProject(r?.project);
   if (!project || (r.status !== "opening" && r.status !== "ready" && r.status !== "failed")) return undefined;
-  const attempts = Number.isInteger(r.attempts) && (r.attempts as number) >= 0 ? (r.attempts as number) : MAX_UNFINISHED;
+  const attempts =
+    Number.isInteger(r.attempts) && (r.attempts as number) >= 0 ? (r.attempts as number) : MAX_UNFINISHED;
   const f = r.failure as Record<string, unknown> | undefined;
-  const failure = f && typeof f.title === "string" && typeof f.message === "string" && typeof f.code === "string"
-    ? { title: f.title, message: f.message, code: f.code } : undefined;
+  const failure =
+    f && typeof f.title === "string" && typeof f.message === "string" && typeof f.code === "string"
+      ? { title: f.title, message: f.message, code: f.code }
+      : undefined;
   return { project, status: r.status, attempts, ...(failure ? { failure } : {}) };
 }
 

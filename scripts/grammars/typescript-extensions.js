@@ -14,28 +14,20 @@ module.exports = function extend(dialect) {
   return grammar(base, {
     name: dialect,
     rules: {
-      type_parameter: $ => seq(
-        optional('const'),
-        optional(choice('in', 'out', seq('in', 'out'))),
-        field('name', $._type_identifier),
-        field('constraint', optional($.constraint)),
-        field('value', optional($.default_type)),
-      ),
+      type_parameter: ($) =>
+        seq(
+          optional("const"),
+          optional(choice("in", "out", seq("in", "out"))),
+          field("name", $._type_identifier),
+          field("constraint", optional($.constraint)),
+          field("value", optional($.default_type)),
+        ),
 
-      export_statement: ($, previous) => choice(
-        previous,
-        seq('export', 'type', choice('*', $.namespace_export), $._from_clause, $._semicolon),
-      ),
+      export_statement: ($, previous) =>
+        choice(previous, seq("export", "type", choice("*", $.namespace_export), $._from_clause, $._semicolon)),
 
-      template_literal_type: $ => seq(
-        '`',
-        repeat(choice(
-          alias($._template_chars, $.string_fragment),
-          $.escape_sequence,
-          $.template_type,
-        )),
-        '`',
-      ),
+      template_literal_type: ($) =>
+        seq("`", repeat(choice(alias($._template_chars, $.string_fragment), $.escape_sequence, $.template_type)), "`"),
     },
   });
 };

@@ -5,7 +5,10 @@
  */
 import { UsageError } from "./output.ts";
 
-/** How the table spells its flags: by long name, whether each takes a value (and its placeholder); short letters to long names. */
+/**
+ * How the table spells its flags: by long name, whether each takes a value (and its placeholder); short letters to long
+ * names.
+ */
 export interface FlagSpelling {
   long: ReadonlyMap<string, { value?: string }>;
   short: ReadonlyMap<string, string>;

@@ -13,7 +13,10 @@ export interface Flag<T = unknown> {
   help: string;
   /** What applies when the flag is not given, as help shows it. */
   default?: string;
-  /** Reads the given value (a switch is given "true"); throws a UsageError naming the flag when the value is not acceptable. */
+  /**
+   * Reads the given value (a switch is given "true"); throws a UsageError naming the flag when the value is not
+   * acceptable.
+   */
   parse(raw: string): T;
 }
 
@@ -105,7 +108,8 @@ export function checkArgLength(arg: Arg, value: string | undefined): void {
 
 /** `--name` as a whole number from min to max; the messages name the flag. */
 export function parseInteger(name: string, value: string, min: number, max: number): number {
-  if (!/^-?\d+$/.test(value.trim())) throw new UsageError(`--${name} must be a whole number, got ${JSON.stringify(value)}`);
+  if (!/^-?\d+$/.test(value.trim()))
+    throw new UsageError(`--${name} must be a whole number, got ${JSON.stringify(value)}`);
   const n = Number(value);
   if (n < min || n > max) throw new UsageError(`--${name} must be between ${min} and ${max}, got ${n}`);
   return n;

@@ -30,7 +30,8 @@ function flagTable(commands: readonly Command[]): FlagTable {
   const add = (flag: Flag, owner?: string) => {
     const seen = long.get(flag.name);
     // One spelling per name across the table: `--limit N` cannot be a switch in another command.
-    if (seen && seen.value === undefined !== (flag.value === undefined)) throw new Error(`--${flag.name} takes a value in one command and not in another`);
+    if (seen && (seen.value === undefined) !== (flag.value === undefined))
+      throw new Error(`--${flag.name} takes a value in one command and not in another`);
     long.set(flag.name, flag.value ? { value: flag.value } : {});
     if (flag.short) short.set(flag.short, flag.name);
     if (owner) owners.set(flag.name, [...(owners.get(flag.name) ?? []), owner]);
@@ -52,14 +53,24 @@ function flagError(typed: string, command: Command | undefined, table: FlagTable
   if (command && owners) {
     return new UsageError(`--${name} is an option of ${listed(owners)}, not of ${command.name}`);
   }
-  const own = command ? [...Object.values(command.flags), ...Object.values(globalFlags)].map((f) => f.name) : [...table.spelling.long.keys()];
+  const own = command
+    ? [...Object.values(command.flags), ...Object.values(globalFlags)].map((f) => f.name)
+    : [...table.spelling.long.keys()];
   const near = suggest(name, own);
   const elsewhere = near.length ? [] : suggest(name, [...table.owners.keys()]);
   const where = command ? ` for \`codeslice ${command.name}\`` : "";
-  if (near.length) return new UsageError(`Unknown option ${typed}${where}.${didYouMean(near.map((n) => `--${n}`), (s) => s)}`);
+  if (near.length)
+    return new UsageError(
+      `Unknown option ${typed}${where}.${didYouMean(
+        near.map((n) => `--${n}`),
+        (s) => s,
+      )}`,
+    );
   if (elsewhere.length) {
     const [other] = elsewhere;
-    return new UsageError(`Unknown option ${typed}${where}. Did you mean --${other} (an option of ${listed(table.owners.get(other!)!)})?`);
+    return new UsageError(
+      `Unknown option ${typed}${where}. Did you mean --${other} (an option of ${listed(table.owners.get(other!)!)})?`,
+    );
   }
   return new UsageError(`Unknown option ${typed}${where}`);
 }
@@ -70,7 +81,9 @@ function findCommand(name: string, commands: readonly Command[]): Command {
   if (command) return command;
   const names = commands.map((c) => c.name);
   const near = suggest(name, names);
-  throw new UsageError(`Unknown command ${JSON.stringify(name)}.${near.length ? didYouMean(near) : ` The commands: ${names.join(", ")}.`}`);
+  throw new UsageError(
+    `Unknown command ${JSON.stringify(name)}.${near.length ? didYouMean(near) : ` The commands: ${names.join(", ")}.`}`,
+  );
 }
 
 /** The flags given, each read by its own parser; the last of a repeated flag wins. */
@@ -91,27 +104,39 @@ function readArgs(command: Command, words: readonly string[]): string[] {
   const required = declared.filter((a) => !a.optional);
   const rest = declared.at(-1)?.rest === true;
   if (words.length < required.length) {
-    if (declared.length > 1) throw new UsageError(`${command.name} takes ${declared.length} arguments, ${listed(declared.map((a) => `<${a.name}>`))}${command.argsNote ?? ""}`);
+    if (declared.length > 1)
+      throw new UsageError(
+        `${command.name} takes ${declared.length} arguments, ` +
+          `${listed(declared.map((a) => `<${a.name}>`))}${command.argsNote ?? ""}`,
+      );
     throw new UsageError(`${command.name} needs ${required[words.length]!.what}`);
   }
   if (words.length > declared.length && !rest) {
-    if (declared.length === 0) throw new UsageError(`${command.name} takes no arguments, got ${JSON.stringify(words.join(" "))}`);
+    if (declared.length === 0)
+      throw new UsageError(`${command.name} takes no arguments, got ${JSON.stringify(words.join(" "))}`);
     if (declared.length === 1) throw new UsageError(`${command.name} takes exactly one argument`);
-    throw new UsageError(`${command.name} takes ${declared.length} arguments, ${listed(declared.map((a) => `<${a.name}>`))}${command.argsNote ?? ""}`);
+    throw new UsageError(
+      `${command.name} takes ${declared.length} arguments, ` +
+        `${listed(declared.map((a) => `<${a.name}>`))}${command.argsNote ?? ""}`,
+    );
   }
   const args = rest ? [...words.slice(0, declared.length - 1), words.slice(declared.length - 1).join(" ")] : [...words];
   declared.forEach((arg, i) => checkArgLength(arg, args[i]));
   return args;
 }
 
-/** The command line's words with the command's name taken out (the first positional), for a command that reads them itself. */
+/**
+ * The command line's words with the command's name taken out (the first positional), for a command that reads them
+ * itself.
+ */
 function withoutCommandName(argv: readonly string[], name: string, table: FlagTable): string[] {
   let skipValue = false;
   for (let i = 0; i < argv.length; i++) {
     const word = argv[i]!;
     if (skipValue) skipValue = false;
     else if (word === "--") break;
-    else if (word.startsWith("--") && !word.includes("=")) skipValue = table.spelling.long.get(word.slice(2))?.value !== undefined;
+    else if (word.startsWith("--") && !word.includes("="))
+      skipValue = table.spelling.long.get(word.slice(2))?.value !== undefined;
     else if (word === name) return [...argv.slice(0, i), ...argv.slice(i + 1)];
   }
   return [...argv];
@@ -131,11 +156,14 @@ export async function runCli(argv: readonly string[], commands: readonly Command
     const [name, ...words] = split.positionals;
     // An unknown flag before the command may have swallowed nothing: `--budjet 3 map` reads 3 as
     // the command, so the flag is the error to report first.
-    if (name !== undefined && split.unknown.length && !commands.some((c) => c.name === name)) throw flagError(split.unknown[0]!, undefined, table);
+    if (name !== undefined && split.unknown.length && !commands.some((c) => c.name === name))
+      throw flagError(split.unknown[0]!, undefined, table);
     command = name === undefined ? undefined : findCommand(name, commands);
     const given = new Set(split.flags.map((f) => f.name));
     const globalNames = new Set(Object.values(globalFlags).map((g) => g.name));
-    const foreign = split.flags.find((f) => !globalNames.has(f.name) && command && !Object.values(command.flags).some((own) => own.name === f.name));
+    const foreign = split.flags.find(
+      (f) => !globalNames.has(f.name) && command && !Object.values(command.flags).some((own) => own.name === f.name),
+    );
     if (split.unknown.length || foreign) throw flagError(split.unknown[0] ?? `--${foreign!.name}`, command, table);
     json = given.has("json");
     if (given.has("version")) {

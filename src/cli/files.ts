@@ -16,7 +16,10 @@ export function readBinary(file: string, what: string): Uint8Array {
   try {
     return new Uint8Array(fs.readFileSync(file === "-" ? 0 : file));
   } catch (error) {
-    throw new UsageError(`cannot read the ${what} ${file === "-" ? "from stdin" : JSON.stringify(file)}: ${(error as Error).message.split("\n")[0]}`);
+    throw new UsageError(
+      `cannot read the ${what} ${file === "-" ? "from stdin" : JSON.stringify(file)}: ` +
+        `${(error as Error).message.split("\n")[0]}`,
+    );
   }
 }
 
@@ -36,9 +39,16 @@ export function writeBinary(file: string, parts: Uint8Array[]): void {
     // O_CREAT|O_EXCL ("wx") never opens an existing path, a symbolic link included, and O_NOFOLLOW
     // says so twice; an unguessable name makes a planted one unlikely, and a clash is retried.
     for (let attempt = 0; fd === undefined; attempt++) {
-      temp = nodePath.join(nodePath.dirname(target), `.${nodePath.basename(target)}.${process.pid}.${randomBytes(6).toString("hex")}.tmp`);
+      temp = nodePath.join(
+        nodePath.dirname(target),
+        `.${nodePath.basename(target)}.${process.pid}.${randomBytes(6).toString("hex")}.tmp`,
+      );
       try {
-        fd = fs.openSync(temp, fs.constants.O_WRONLY | fs.constants.O_CREAT | fs.constants.O_EXCL | (fs.constants.O_NOFOLLOW ?? 0), 0o666);
+        fd = fs.openSync(
+          temp,
+          fs.constants.O_WRONLY | fs.constants.O_CREAT | fs.constants.O_EXCL | (fs.constants.O_NOFOLLOW ?? 0),
+          0o666,
+        );
       } catch (error) {
         if ((error as NodeJS.ErrnoException).code !== "EEXIST" || attempt >= 4) {
           temp = "";
@@ -55,7 +65,11 @@ export function writeBinary(file: string, parts: Uint8Array[]): void {
     // Only a file this run created is removed: never what another process put at a name.
     if (temp) fs.rmSync(temp, { force: true });
     const reason = (error as Error).message.split("\n")[0]!;
-    throw new EngineError("io_error", `Cannot write ${target}: ${reason}`, { hint: "Pass a path in a folder you can write to.", data: { path: target, reason }, cause: error });
+    throw new EngineError("io_error", `Cannot write ${target}: ${reason}`, {
+      hint: "Pass a path in a folder you can write to.",
+      data: { path: target, reason },
+      cause: error,
+    });
   }
 }
 
@@ -64,18 +78,29 @@ export function writeBinary(file: string, parts: Uint8Array[]): void {
  * file git tracks), unless `force`: `index --export src/app.ts` replaced the code with an artifact
  * without a word. "-" and paths outside the root are always allowed.
  */
-export async function refuseProjectFile(file: string, root: string, engine: Pick<Engine, "isProjectFile">, force: boolean | undefined): Promise<void> {
+export async function refuseProjectFile(
+  file: string,
+  root: string,
+  engine: Pick<Engine, "isProjectFile">,
+  force: boolean | undefined,
+): Promise<void> {
   if (file === "-" || force) return;
   let rel: string;
   try {
     const target = nodePath.resolve(file);
     if (!fs.lstatSync(target).isFile()) return;
-    rel = nodePath.relative(fs.realpathSync(root), nodePath.join(fs.realpathSync(nodePath.dirname(target)), nodePath.basename(target)));
+    rel = nodePath.relative(
+      fs.realpathSync(root),
+      nodePath.join(fs.realpathSync(nodePath.dirname(target)), nodePath.basename(target)),
+    );
   } catch {
     return; // nothing there yet
   }
   if (rel === "" || rel.startsWith("..") || nodePath.isAbsolute(rel)) return;
   if (await engine.isProjectFile(rel.split(nodePath.sep).join("/"))) {
-    throw new UsageError(`${file} is a file of the project (${rel}); writing there would replace it. Pass another path, or --force to replace it anyway`);
+    throw new UsageError(
+      `${file} is a file of the project (${rel}); writing there would replace it. Pass another path, or --force ` +
+        `to replace it anyway`,
+    );
   }
 }

@@ -18,18 +18,35 @@ export function switchFlag(name: string, help: string, short?: string): Flag<boo
 }
 
 /** A flag that takes one of `choices`. */
-export function choiceFlag<T extends string>(name: string, value: string, choices: readonly T[], help: string, extra: { default?: string } = {}): Flag<T> {
+export function choiceFlag<T extends string>(
+  name: string,
+  value: string,
+  choices: readonly T[],
+  help: string,
+  extra: { default?: string } = {},
+): Flag<T> {
   return defineFlag({
-    name, value, help, ...extra,
+    name,
+    value,
+    help,
+    ...extra,
     parse: (raw) => {
-      if (!(choices as readonly string[]).includes(raw)) throw new UsageError(`--${name} must be one of ${choices.join(", ")}, got ${JSON.stringify(raw)}`);
+      if (!(choices as readonly string[]).includes(raw))
+        throw new UsageError(`--${name} must be one of ${choices.join(", ")}, got ${JSON.stringify(raw)}`);
       return raw as T;
     },
   });
 }
 
 /** A flag that takes a whole number from min to max. */
-export function integerFlag(name: string, value: string, min: number, max: number, help: string, extra: { default?: string } = {}): Flag<number> {
+export function integerFlag(
+  name: string,
+  value: string,
+  min: number,
+  max: number,
+  help: string,
+  extra: { default?: string } = {},
+): Flag<number> {
   return defineFlag({ name, value, help, ...extra, parse: (raw) => parseInteger(name, raw, min, max) });
 }
 
@@ -37,15 +54,23 @@ export function integerFlag(name: string, value: string, min: number, max: numbe
 export const globalFlags = {
   help: switchFlag("help", "Show this help (also: codeslice <command> --help)", "h"),
   version: switchFlag("version", "Print the version", "v"),
-  noServer: switchFlag("no-server", "Answer in this process, not through the project's warm server (also CODESLICE_NO_SERVER=1; see `codeslice stop --help`)"),
+  noServer: switchFlag(
+    "no-server",
+    "Answer in this process, not through the project's warm server (also CODESLICE_NO_SERVER=1; see `codeslice " +
+      "stop --help`)",
+  ),
 };
 
 /** Where the project and its index are, and how it is indexed: every command that opens the engine. */
 export const projectFlags = {
   root: textFlag("root", "DIR", "Project folder", { default: "the current folder" }),
   cacheDir: textFlag("cache-dir", "DIR", "Where the index is kept", { default: "<root>/.codeslice" }),
-  maxFileBytes: integerFlag("max-file-bytes", "N", 1, 2 ** 31, "Skip files larger than N bytes", { default: String(LIMITS.maxFileBytes) }),
-  jobs: integerFlag("jobs", "N", 1, 64, "Threads that parse, 1-64; 1 parses in the main thread", { default: "the cores minus one, at most 8" }),
+  maxFileBytes: integerFlag("max-file-bytes", "N", 1, 2 ** 31, "Skip files larger than N bytes", {
+    default: String(LIMITS.maxFileBytes),
+  }),
+  jobs: integerFlag("jobs", "N", 1, 64, "Threads that parse, 1-64; 1 parses in the main thread", {
+    default: "the cores minus one, at most 8",
+  }),
 };
 
 /** How the answer is printed. */
@@ -54,8 +79,16 @@ export const outputFlags = {
   quiet: switchFlag("quiet", "No progress bar (shown on a terminal's stderr for runs over a second)"),
 };
 
-const budget = integerFlag("budget", "N", LIMITS.budget.min, LIMITS.budget.max, `Token budget for the whole answer, ${LIMITS.budget.min}-${LIMITS.budget.max}, counted with the real tokenizer`);
-const encoding: Flag<Encoding> = choiceFlag("encoding", "E", ENCODINGS, `Tokenizer: ${ENCODINGS.join(" or ")}`, { default: ENCODINGS[0]! });
+const budget = integerFlag(
+  "budget",
+  "N",
+  LIMITS.budget.min,
+  LIMITS.budget.max,
+  `Token budget for the whole answer, ${LIMITS.budget.min}-${LIMITS.budget.max}, counted with the real tokenizer`,
+);
+const encoding: Flag<Encoding> = choiceFlag("encoding", "E", ENCODINGS, `Tokenizer: ${ENCODINGS.join(" or ")}`, {
+  default: ENCODINGS[0]!,
+});
 
 /** `--budget N` (with this command's default) and `--encoding E`. */
 export function budgetFlags(defaultBudget: number): { budget: Flag<number>; encoding: Flag<Encoding> } {
@@ -64,19 +97,39 @@ export function budgetFlags(defaultBudget: number): { budget: Flag<number>; enco
 
 /** `--depth N`, with this command's default. */
 export function depthFlag(defaultDepth: number): Flag<number> {
-  return integerFlag("depth", "N", LIMITS.depth.min, LIMITS.depth.max, `Hops to follow, ${LIMITS.depth.min}-${LIMITS.depth.max}`, { default: String(defaultDepth) });
+  return integerFlag(
+    "depth",
+    "N",
+    LIMITS.depth.min,
+    LIMITS.depth.max,
+    `Hops to follow, ${LIMITS.depth.min}-${LIMITS.depth.max}`,
+    { default: String(defaultDepth) },
+  );
 }
 
 /** `--limit N` from 1 to `max`. */
 export function limitFlag(help: string, max: number, defaultLimit: number): Flag<number> {
-  return integerFlag("limit", "N", LIMITS.searchResults.min, max, `${help}, ${LIMITS.searchResults.min}-${max}`, { default: String(defaultLimit) });
+  return integerFlag("limit", "N", LIMITS.searchResults.min, max, `${help}, ${LIMITS.searchResults.min}-${max}`, {
+    default: String(defaultLimit),
+  });
 }
 
 /** One page of a list: `--limit`, `--cursor` and `--tests`. */
 export const pagingFlags = {
   limit: limitFlag("Entries per page", LIMITS.page.max, LIMITS.page.default),
-  cursor: textFlag("cursor", "C", "The next page: the cursor the previous page named (it carries the tests filter, depth and direction it was made with)"),
-  tests: choiceFlag<TestsMode>("tests", "MODE", TESTS_MODES, "Test code: summary (production code listed, tests counted by file), include, exclude or only", { default: "summary" }),
+  cursor: textFlag(
+    "cursor",
+    "C",
+    "The next page: the cursor the previous page named (it carries the tests filter, depth and direction it was " +
+      "made with)",
+  ),
+  tests: choiceFlag<TestsMode>(
+    "tests",
+    "MODE",
+    TESTS_MODES,
+    "Test code: summary (production code listed, tests counted by file), include, exclude or only",
+    { default: "summary" },
+  ),
 };
 
 /** The project and output flags together: what every command that opens the engine owns. */

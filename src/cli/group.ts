@@ -21,10 +21,18 @@ export function rootsOf(argv: readonly string[]): string[] {
 }
 
 /** Runs `answer` on the group the command line names when it gives `--root` more than once; undefined otherwise. */
-export async function withGroup(argv: readonly string[], cacheDir: string | undefined, answer: (group: EngineGroup) => Promise<number>): Promise<number | undefined> {
+export async function withGroup(
+  argv: readonly string[],
+  cacheDir: string | undefined,
+  answer: (group: EngineGroup) => Promise<number>,
+): Promise<number | undefined> {
   const roots = rootsOf(argv);
   if (roots.length < 2) return undefined;
-  const opened = await openGroup(entriesFromRoots(roots, process.cwd()), (o) => createHostPlatform({ ...o, shortLived: true }), cacheDir ? { cacheDir } : {});
+  const opened = await openGroup(
+    entriesFromRoots(roots, process.cwd()),
+    (o) => createHostPlatform({ ...o, shortLived: true }),
+    cacheDir ? { cacheDir } : {},
+  );
   try {
     return await answer(opened.group);
   } finally {
@@ -33,8 +41,16 @@ export async function withGroup(argv: readonly string[], cacheDir: string | unde
 }
 
 /** An answer of one member with its citations naming the repository, and the callers in the others after it. */
-export async function groupImpactText(group: EngineGroup, repo: string, text: string, routes: readonly { method: string; path: string }[]): Promise<{ text: string; crossRepoCallers: string[] }> {
+export async function groupImpactText(
+  group: EngineGroup,
+  repo: string,
+  text: string,
+  routes: readonly { method: string; path: string }[],
+): Promise<{ text: string; crossRepoCallers: string[] }> {
   const cross = routes.length ? await group.crossCallers(repo, routes) : [];
   const suffix = crossCallersText(cross);
-  return { text: `${citeRepo(text, repo)}${suffix ? `\n\n${suffix}` : ""}`, crossRepoCallers: cross.map((x) => `${x.call.repo}:${x.call.path}:${x.call.line}`) };
+  return {
+    text: `${citeRepo(text, repo)}${suffix ? `\n\n${suffix}` : ""}`,
+    crossRepoCallers: cross.map((x) => `${x.call.repo}:${x.call.path}:${x.call.line}`),
+  };
 }

@@ -51,7 +51,10 @@ function wrap(text: string, indent: number, first: number): string {
   return lines.join(`\n${" ".repeat(indent)}`);
 }
 
-/** One two-column row: the name padded to NAME_COLUMN (or followed by two spaces when longer), the text wrapped beside it. */
+/**
+ * One two-column row: the name padded to NAME_COLUMN (or followed by two spaces when longer), the text wrapped beside
+ * it.
+ */
 function row(name: string, text: string, column = NAME_COLUMN): string {
   const left = name.length < column ? `  ${name.padEnd(column)}` : `  ${name}  `;
   return `${left}${wrap(text, column + 2, left.length)}`;
@@ -101,20 +104,32 @@ function flagIndex(commands: readonly Command[]): { flag: Flag; owners: string[]
       const entry = byName.get(flag.name) ?? { flag, owners: [], defaults: new Map<string, string[]>() };
       byName.set(flag.name, entry);
       entry.owners.push(command.name);
-      if (flag.default !== undefined) entry.defaults.set(flag.default, [...(entry.defaults.get(flag.default) ?? []), command.name]);
+      if (flag.default !== undefined)
+        entry.defaults.set(flag.default, [...(entry.defaults.get(flag.default) ?? []), command.name]);
     }
   }
   return [...byName.values()];
 }
 
 /** "Token budget … (default 8000 for context, pack; 2000 for map) [context, pack, map]": a flag across the table. */
-function sharedFlagText(entry: { flag: Flag; owners: string[]; defaults: Map<string, string[]> }, commands: readonly Command[]): string {
+function sharedFlagText(
+  entry: { flag: Flag; owners: string[]; defaults: Map<string, string[]> },
+  commands: readonly Command[],
+): string {
   const { flag, owners, defaults } = entry;
   const missing = commands.map((c) => c.name).filter((n) => !owners.includes(n));
   const defaultText =
-    defaults.size === 0 ? "" : defaults.size === 1 && [...defaults.values()][0]!.length === owners.length ? defaultShown([...defaults.keys()][0])
-    : ` (default ${[...defaults].map(([value, names]) => `${value} for ${names.join(", ")}`).join("; ")})`;
-  const who = missing.length === 0 ? "" : missing.length < owners.length ? ` [all but ${missing.join(", ")}]` : ` [${owners.join(", ")}]`;
+    defaults.size === 0
+      ? ""
+      : defaults.size === 1 && [...defaults.values()][0]!.length === owners.length
+        ? defaultShown([...defaults.keys()][0])
+        : ` (default ${[...defaults].map(([value, names]) => `${value} for ${names.join(", ")}`).join("; ")})`;
+  const who =
+    missing.length === 0
+      ? ""
+      : missing.length < owners.length
+        ? ` [all but ${missing.join(", ")}]`
+        : ` [${owners.join(", ")}]`;
   return `${flag.help}${defaultText}${who}`;
 }
 
@@ -159,29 +174,43 @@ function proseMarkdown(text: string): string {
   return text
     .trim()
     .split(/\n\s*\n/)
-    .map((block) => (block.split("\n").slice(1).some((l) => /^\s/.test(l)) ? `\`\`\`text\n${block}\n\`\`\`` : escapeHtml(block.replace(/\s*\n\s*/g, " "))))
+    .map((block) =>
+      block
+        .split("\n")
+        .slice(1)
+        .some((l) => /^\s/.test(l))
+        ? `\`\`\`text\n${block}\n\`\`\``
+        : escapeHtml(block.replace(/\s*\n\s*/g, " ")),
+    )
     .join("\n\n");
 }
 
 /** The flags most commands share, which the README names once below its table instead of in every row. */
 const SHARED_IN_README = new Set([...Object.values(engineFlags).map((f) => f.name), "encoding"]);
 
-/** The README's command table (what goes between its cli-table markers): each command, what it answers, the options of its own. */
+/**
+ * The README's command table (what goes between its cli-table markers): each command, what it answers, the options of
+ * its own.
+ */
 export function readmeTable(commands: readonly Command[]): string {
   const own = (c: Command) =>
     Object.values(c.flags)
       .filter((f) => !SHARED_IN_README.has(f.name))
       .map((f) => `${code(flagShown(f))}${f.default !== undefined && /^\d/.test(f.default) ? ` (${f.default})` : ""}`)
       .join(", ");
-  const engine = commands.filter((c) => Object.values(engineFlags).every((f) => Object.values(c.flags).some((g) => g.name === f.name)));
+  const engine = commands.filter((c) =>
+    Object.values(engineFlags).every((f) => Object.values(c.flags).some((g) => g.name === f.name)),
+  );
   const others = commands.filter((c) => !engine.includes(c)).map((c) => c.name);
   return [
     "| command | what it answers | options of its own |",
     "| --- | --- | --- |",
     ...commands.map((c) => `| ${code(commandLine(c))} | ${cell(c.summary)} | ${own(c)} |`),
     "",
-    `Every command${others.length ? ` but ${listed(others)}` : ""} takes ${listed(Object.values(engineFlags).map((f) => code(flagShown(f))))};`,
-    `every command with \`--budget N\` takes \`--encoding E\` (${ENCODINGS.join(" or ")}). The defaults and the rest: [docs/cli.md](docs/cli.md).`,
+    `Every command${others.length ? ` but ${listed(others)}` : ""} takes ` +
+      `${listed(Object.values(engineFlags).map((f) => code(flagShown(f))))};`,
+    `every command with \`--budget N\` takes \`--encoding E\` (${ENCODINGS.join(" or ")}). The defaults and the ` +
+      `rest: [docs/cli.md](docs/cli.md).`,
   ].join("\n");
 }
 
@@ -195,9 +224,11 @@ export function cliMarkdown(commands: readonly Command[]): string {
   const out = [
     "# The codeslice command line",
     "",
-    "<!-- Generated from src/cli/commands/ by `npm run docs:cli`; edit the command files, not this page. test/cli/cli-docs.test.ts fails when the two disagree. -->",
+    "<!-- Generated from src/cli/commands/ by `npm run docs:cli`; edit the command files, not this page. " +
+      "test/cli/cli-docs.test.ts fails when the two disagree. -->",
     "",
-    "`codeslice <command> [options]`. Every flag is `--name value` or `--name=value`; a value that starts with a dash needs the `=` form.",
+    "`codeslice <command> [options]`. Every flag is `--name value` or `--name=value`; a value that starts with " +
+      "a dash needs the `=` form.",
     "`codeslice --help` lists everything, `codeslice <command> --help` one command.",
     "",
     TARGETS.replace(/\s*\n\s*/g, " "),
@@ -210,8 +241,21 @@ export function cliMarkdown(commands: readonly Command[]): string {
   ];
   for (const c of commands) {
     out.push("", `## ${c.name}`, "", `\`${usageLine(c)}\``, "", cell(c.summary), "", proseMarkdown(c.help));
-    if (c.args?.length) out.push("", "| argument | what it is |", "| --- | --- |", ...c.args.map((a) => `| ${code(argShown(a))} | ${cell(a.help)} |`));
-    out.push("", "| flag | default | what it does |", "| --- | --- | --- |", ...flagsOf(c).map((f) => `| ${code(flagShown(f))} | ${f.default !== undefined ? code(f.default) : ""} | ${cell(f.help)} |`));
+    if (c.args?.length)
+      out.push(
+        "",
+        "| argument | what it is |",
+        "| --- | --- |",
+        ...c.args.map((a) => `| ${code(argShown(a))} | ${cell(a.help)} |`),
+      );
+    out.push(
+      "",
+      "| flag | default | what it does |",
+      "| --- | --- | --- |",
+      ...flagsOf(c).map(
+        (f) => `| ${code(flagShown(f))} | ${f.default !== undefined ? code(f.default) : ""} | ${cell(f.help)} |`,
+      ),
+    );
     if (c.examples.length) out.push("", "```sh", ...c.examples, "```");
   }
   return `${out.join("\n")}\n`;
@@ -220,10 +264,14 @@ export function cliMarkdown(commands: readonly Command[]): string {
 /** The README's markers around the generated command table. */
 export const README_MARKERS = { start: "<!-- cli-table:start -->", end: "<!-- cli-table:end -->" } as const;
 
-/** `readme` with the text between its cli-table markers replaced by the table of `commands`; throws when the markers are missing. */
+/**
+ * `readme` with the text between its cli-table markers replaced by the table of `commands`; throws when the markers are
+ * missing.
+ */
 export function withReadmeTable(readme: string, commands: readonly Command[]): string {
   const start = readme.indexOf(README_MARKERS.start);
   const end = readme.indexOf(README_MARKERS.end);
-  if (start < 0 || end < start) throw new Error(`README.md has no ${README_MARKERS.start} … ${README_MARKERS.end} block`);
+  if (start < 0 || end < start)
+    throw new Error(`README.md has no ${README_MARKERS.start} … ${README_MARKERS.end} block`);
   return `${readme.slice(0, start + README_MARKERS.start.length)}\n${readmeTable(commands)}\n${readme.slice(end)}`;
 }

@@ -13,7 +13,8 @@ import { SERVE_WORD } from "./warm-socket.ts";
 // Never throws at load: under Deno without --allow-read, main() must still run to name the missing flag.
 const VERSION = (() => {
   try {
-    return (JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as { version: string }).version;
+    return (JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as { version: string })
+      .version;
   } catch {
     return "unknown";
   }
@@ -47,7 +48,8 @@ async function main(argv: string[]): Promise<number> {
   }
   let plan: ReturnType<typeof planWarm>;
   try {
-    plan = (globalThis as { Deno?: unknown }).Deno === undefined ? planWarm(argv, process.env, process.cwd()) : undefined;
+    plan =
+      (globalThis as { Deno?: unknown }).Deno === undefined ? planWarm(argv, process.env, process.cwd()) : undefined;
   } catch {
     plan = undefined; // whatever this host refuses here, the call still runs in-process
   }

@@ -8,7 +8,10 @@ import { EngineError, isEngineError, LIMITS, type EngineErrorOf } from "../index
 /** Exit codes: 0 success, 1 the engine could not answer, 2 bad usage. */
 export const EXIT = { ok: 0, failure: 1, usage: 2 } as const;
 
-/** A usage error (bad flag, missing argument): exit code 2. `command`, when known, is the command whose help to point at. */
+/**
+ * A usage error (bad flag, missing argument): exit code 2. `command`, when known, is the command whose help to point
+ * at.
+ */
 export class UsageError extends Error {
   command?: string;
 }
@@ -48,7 +51,12 @@ const skipped = (v: unknown) => v === undefined || typeof v === "function" || ty
 
 function jsonValue(value: unknown, indent: string, depth: number, push: (s: string) => void): void {
   const isArray = Array.isArray(value);
-  const plain = isArray || (value !== null && typeof value === "object" && Object.getPrototypeOf(value) === Object.prototype && typeof (value as { toJSON?: unknown }).toJSON !== "function");
+  const plain =
+    isArray ||
+    (value !== null &&
+      typeof value === "object" &&
+      Object.getPrototypeOf(value) === Object.prototype &&
+      typeof (value as { toJSON?: unknown }).toJSON !== "function");
   if (depth >= JSON_STREAM_DEPTH || !plain) {
     const text = String(JSON.stringify(value, null, 2));
     push(indent ? text.replaceAll("\n", `\n${indent}`) : text);
@@ -83,7 +91,11 @@ function jsonValue(value: unknown, indent: string, depth: number, push: (s: stri
  * cause of an EngineError); undefined for other errors, the OS refusing access included.
  */
 function missingDenoPermission(error: unknown): { flag: string; detail: string } | undefined {
-  for (let e = error as { name?: string; message?: string; cause?: unknown } | undefined, depth = 0; e && depth < 5; e = e.cause as typeof e, depth++) {
+  for (
+    let e = error as { name?: string; message?: string; cause?: unknown } | undefined, depth = 0;
+    e && depth < 5;
+    e = e.cause as typeof e, depth++
+  ) {
     if (e.name !== "NotCapable" && e.name !== "PermissionDenied") continue;
     const message = String(e.message ?? "");
     const access = /Requires (\w+) access/.exec(message)?.[1];
@@ -114,71 +126,122 @@ export function cliHint(error: EngineError, command?: string): string | undefine
     case "unknown_symbol": {
       const names = (e.data.suggestions ?? []).map((s) => s.qualified);
       if (names.length) return `Did you mean ${names.join(", ")}? Run ${again} with one of them.`;
-      if (e.data.known !== undefined) return e.hint ? `${e.hint} \`codeslice map\` lists the routes.` : "`codeslice map` lists the routes.";
+      if (e.data.known !== undefined)
+        return e.hint ? `${e.hint} \`codeslice map\` lists the routes.` : "`codeslice map` lists the routes.";
       return "Try `codeslice search <words>` to find it.";
     }
     case "ambiguous_symbol": {
       const names = e.data.candidates.map((c) => c.qualified);
-      return `Run ${again} with one of ${names.slice(0, 3).join(", ")}${e.data.total > 3 ? ", …" : ""}, or with path::name.`;
+      return (
+        `Run ${again} with one of ${names.slice(0, 3).join(", ")}${e.data.total > 3 ? ", …" : ""}, or with ` +
+        `path::name.`
+      );
     }
     case "budget_too_small":
-      return `Run ${again} with --budget ${e.data.needed} or more${e.data.seedOutlineTokens !== undefined ? ", or `codeslice signature <symbol>` for the header alone" : ""}.`;
+      return (
+        `Run ${again} with --budget ${e.data.needed} or ` +
+        `more${e.data.seedOutlineTokens !== undefined ? ", or `codeslice signature <symbol>` for the header alone" : ""}.`
+      );
     case "invalid_argument": {
       const key = Object.keys(FLAGS).find((k) => k in e.data);
       if (key) {
         const { flag, min, max } = FLAGS[key]!;
         return `${flag} takes a whole number from ${min} to ${max}.`;
       }
-      if (e.data.length !== undefined) return `Pass at most ${LIMITS.targetChars} characters: a symbol, a path, or the task's key words.`;
+      if (e.data.length !== undefined)
+        return `Pass at most ${LIMITS.targetChars} characters: a symbol, a path, or the task's key words.`;
       return e.hint;
     }
     case "root_not_found":
     case "root_not_directory":
       return "Pass the project folder with --root DIR (default: the current folder).";
     case "no_supported_files":
-      return `codeslice reads ${(e.data.languages ?? []).join(", ") || "the supported languages"}. Pass the project folder with --root DIR, or check whether its files are ignored by git.`;
+      return (
+        `codeslice reads ${(e.data.languages ?? []).join(", ") || "the supported languages"}. Pass the ` +
+        `project folder with --root DIR, or check whether its files are ignored by git.`
+      );
     case "not_found":
-      return e.data.suggestions?.length ? `Did you mean ${e.data.suggestions.join(", ")}? Paths are relative to --root.` : "Paths are relative to the project folder (--root, default: the current folder).";
+      return e.data.suggestions?.length
+        ? `Did you mean ${e.data.suggestions.join(", ")}? Paths are relative to --root.`
+        : "Paths are relative to the project folder (--root, default: the current folder).";
     case "outside_root":
-      return command === "grep" ? "Pass --paths globs relative to the project folder (--root), e.g. \"src/**/*.py,*.md\"." : "Pass a path inside the project folder (--root), relative to it or absolute.";
+      return command === "grep"
+        ? 'Pass --paths globs relative to the project folder (--root), e.g. "src/**/*.py,*.md".'
+        : "Pass a path inside the project folder (--root), relative to it or absolute.";
     case "unknown_repo":
-      return `Name one of the repositories given with --root: ${e.data.repos.join(", ")} (each is named after its folder).`;
+      return (
+        `Name one of the repositories given with --root: ${e.data.repos.join(", ")} (each is named after ` +
+        `its folder).`
+      );
     case "invalid_pattern":
-      return `${e.hint ?? ""} Run ${again} with the pattern fixed at column ${e.data.column ?? 1} (quote it for the shell).`.trim();
+      return (
+        `${e.hint ?? ""} Run ${again} with the pattern fixed at column ${e.data.column ?? 1} (quote it for ` +
+        `the shell).`
+      ).trim();
     case "memory_limit":
-      return `Give node more heap: NODE_OPTIONS=--max-old-space-size=${Math.max(512, 2 ** Math.ceil(Math.log2(e.data.suggestedMiB)))} codeslice …, or pass a smaller folder with --root.`;
+      return (
+        `Give node more heap: ` +
+        (`NODE_OPTIONS=--max-old-space-size=${Math.max(512, 2 ** Math.ceil(Math.log2(e.data.suggestedMiB)))} ` +
+          `codeslice …, or pass a smaller folder with --root.`)
+      );
     case "no_index":
-      return `Delete the cache folder${e.data.store ? ` ${e.data.store}` : ""} (or pick another with --cache-dir); the next run rebuilds it.`;
+      return (
+        `Delete the cache folder${e.data.store ? ` ${e.data.store}` : ""} (or pick another with ` +
+        `--cache-dir); the next run rebuilds it.`
+      );
     case "cache_refused":
       return "Pass a new or empty folder with --cache-dir DIR, or leave it out for <root>/.codeslice.";
     case "not_a_repository":
-      return "Pass the repository's top folder with --root DIR, or the changes as a diff: `git diff HEAD | codeslice changes --diff -`.";
+      return (
+        "Pass the repository's top folder with --root DIR, or the changes as a diff: `git diff HEAD | " +
+        "codeslice changes --diff -`."
+      );
     case "empty_repository":
       return "Make a first commit, or run `codeslice changes --staged` (every staged file counts as added).";
     case "shallow_history":
-      return "Fetch more history (`git fetch --deepen=50` or `git fetch --unshallow`), or pass the diff: `git diff <base> | codeslice changes --diff -`.";
+      return (
+        "Fetch more history (`git fetch --deepen=50` or `git fetch --unshallow`), or pass the diff: `git " +
+        "diff <base> | codeslice changes --diff -`."
+      );
     case "unknown_revision":
-      return e.data.suggestions?.length ? `Did you mean ${e.data.suggestions.join(", ")}?` : (e.hint ?? "Pass a commit id, a branch, a tag, or HEAD~N to --base/--head.");
+      return e.data.suggestions?.length
+        ? `Did you mean ${e.data.suggestions.join(", ")}?`
+        : (e.hint ?? "Pass a commit id, a branch, a tag, or HEAD~N to --base/--head.");
     case "artifact_foreign":
       return "Pass a file written by `codeslice index --export FILE`.";
     case "artifact_truncated":
     case "artifact_corrupt":
-      return "Copy or download the artifact again (as binary), or write it again with `codeslice index --export FILE`; the cache was left as it was.";
+      return (
+        "Copy or download the artifact again (as binary), or write it again with `codeslice index --export " +
+        "FILE`; the cache was left as it was."
+      );
     case "artifact_version_mismatch":
-      return "Write the artifact again with this codeslice (`codeslice --version`) using `codeslice index --export FILE`, or run `codeslice index` to build the index from source.";
+      return (
+        "Write the artifact again with this codeslice (`codeslice --version`) using `codeslice index " +
+        "--export FILE`, or run `codeslice index` to build the index from source."
+      );
     case "plan_unknown":
     case "plan_stale":
-      return "Nothing was written. Run `codeslice rename <symbol> <new-name>` again for a fresh preview, then add --apply with the planToken it prints.";
+      return (
+        "Nothing was written. Run `codeslice rename <symbol> <new-name>` again for a fresh preview, then " +
+        "add --apply with the planToken it prints."
+      );
     case "apply_failed":
       return `${e.hint ?? ""} Then preview again (\`codeslice rename <symbol> <new-name>\`) and apply its planToken.`.trim();
     case "invalid_query":
       return `\n${e.data.excerpt}\n${e.hint ?? ""} \`codeslice query --help\` and docs/query.md describe the subset.`;
     case "query_over_budget":
-      if (e.data.limit === "tokens") return e.data.fits ? `Add LIMIT ${e.data.fits} (SKIP to page), return fewer columns, or run with --budget ${e.data.needed}.` : `Run with --budget ${e.data.needed}.`;
+      if (e.data.limit === "tokens")
+        return e.data.fits
+          ? `Add LIMIT ${e.data.fits} (SKIP to page), return fewer columns, or run with --budget ${e.data.needed}.`
+          : `Run with --budget ${e.data.needed}.`;
       if (e.data.limit === "time") return `${e.hint ?? ""} Or raise --time (now ${e.data.timeMs} ms).`;
       return e.hint;
     case "diff_not_applicable":
-      return "Pass a diff made against this tree (`git diff`, or the pull request's patch on its base branch), or check out the branch it was made on.";
+      return (
+        "Pass a diff made against this tree (`git diff`, or the pull request's patch on its base branch), " +
+        "or check out the branch it was made on."
+      );
     default:
       return e.hint;
   }
@@ -189,23 +252,33 @@ export function reportError(error: unknown, json: boolean, command?: string): nu
   const denied = missingDenoPermission(error);
   if (denied) {
     // One line, no stack: the user's fix is a flag on the deno command line.
-    if (json) process.stdout.write(`${JSON.stringify({ error: { code: "permission_denied", message: denied.detail, hint: `Run deno with ${denied.flag}.`, data: { flag: denied.flag } } }, null, 2)}\n`);
+    if (json)
+      process.stdout.write(
+        `${JSON.stringify({ error: { code: "permission_denied", message: denied.detail, hint: `Run deno with ${denied.flag}.`, data: { flag: denied.flag } } }, null, 2)}\n`,
+      );
     process.stderr.write(`codeslice: Deno needs ${denied.flag} (${denied.detail}); add it to the deno command line.\n`);
     return EXIT.failure;
   }
   if (error instanceof UsageError) {
-    process.stderr.write(`codeslice: ${error.message}\nRun \`codeslice ${error.command ? `${error.command} ` : ""}--help\` for usage.\n`);
+    process.stderr.write(
+      `codeslice: ${error.message}\nRun \`codeslice ${error.command ? `${error.command} ` : ""}--help\` for usage.\n`,
+    );
     return EXIT.usage;
   }
   if (isEngineError(error)) {
     const hint = cliHint(error, command);
-    if (json) process.stdout.write(`${JSON.stringify({ error: { code: error.code, message: error.message, hint, data: error.data } }, null, 2)}\n`);
+    if (json)
+      process.stdout.write(
+        `${JSON.stringify({ error: { code: error.code, message: error.message, hint, data: error.data } }, null, 2)}\n`,
+      );
     process.stderr.write(`codeslice: ${error.message}\n${hint ? `hint: ${hint}\n` : ""}`);
     return error.code === "invalid_argument" || error.code === "invalid_query" ? EXIT.usage : EXIT.failure;
   }
   // A bug of ours, not the user's doing: one line saying so, the stack only when asked for.
   const e = error as Error;
-  const first = String(e?.message ?? e).split("\n")[0]!.slice(0, 300);
+  const first = String(e?.message ?? e)
+    .split("\n")[0]!
+    .slice(0, 300);
   if (json) process.stdout.write(`${JSON.stringify({ error: { code: "internal_error", message: first } }, null, 2)}\n`);
   let debug = false;
   try {
@@ -213,7 +286,10 @@ export function reportError(error: unknown, json: boolean, command?: string): nu
   } catch {
     // Deno without --allow-env: no debug output
   }
-  process.stderr.write(`codeslice: internal error: ${first}\n${debug ? `${e?.stack ?? ""}\n` : "hint: this is a bug in codeslice; run again with CODESLICE_DEBUG=1 for the details and report them with the command you ran.\n"}`);
+  process.stderr.write(
+    `codeslice: internal error: ` +
+      `${first}\n${debug ? `${e?.stack ?? ""}\n` : "hint: this is a bug in codeslice; run again with CODESLICE_DEBUG=1 for the details and report them with the command you ran.\n"}`,
+  );
   return EXIT.failure;
 }
 
@@ -255,7 +331,9 @@ export function createProgressReporter(
       }
       if (t - started < 1000 || (t - drawnAt < REDRAW_MS && !(total && done === total))) return;
       drawnAt = t;
-      stream.write(`\r\x1b[K${progressLine(p, done, total, (done - phaseDone) / Math.max(0.001, (t - phaseAt) / 1000), stream.columns || 80)}`);
+      stream.write(
+        `\r\x1b[K${progressLine(p, done, total, (done - phaseDone) / Math.max(0.001, (t - phaseAt) / 1000), stream.columns || 80)}`,
+      );
       shown = true;
     },
     done() {
@@ -266,12 +344,20 @@ export function createProgressReporter(
 }
 
 /** One line of the bar, at most `columns` wide: `parse [####----]  512/1,200 files  43%  210 files/s`. */
-export function progressLine(phase: string, done: number, total: number | undefined, rate: number, columns: number): string {
+export function progressLine(
+  phase: string,
+  done: number,
+  total: number | undefined,
+  rate: number,
+  columns: number,
+): string {
   const n = (x: number) => x.toLocaleString("en-US");
   if (phase === "graph") return "building the code graph…".slice(0, columns - 1);
   if (!total) return `${phase === "scan" ? "scanning" : phase}: ${n(done)} files found`.slice(0, columns - 1);
   const pct = Math.min(100, Math.floor((100 * done) / total));
-  const tail = `  ${n(done)}/${n(total)} files  ${pct}%${rate > 0 && Number.isFinite(rate) ? `  ${n(Math.round(rate))} files/s` : ""}`;
+  const tail =
+    `  ${n(done)}/${n(total)} files  ` +
+    `${pct}%${rate > 0 && Number.isFinite(rate) ? `  ${n(Math.round(rate))} files/s` : ""}`;
   const width = Math.max(0, Math.min(30, columns - 1 - phase.length - 3 - tail.length));
   const filled = Math.round((width * done) / total);
   const bar = width > 0 ? ` [${"#".repeat(filled)}${"-".repeat(width - filled)}]` : "";

@@ -15,7 +15,8 @@ export function editDistance(a: string, b: string): number {
     for (let j = 1; j < cols; j++) {
       const cost = a[i - 1] === b[j - 1] ? 0 : 1;
       let best = Math.min(d[(i - 1) * cols + j]! + 1, d[i * cols + j - 1]! + 1, d[(i - 1) * cols + j - 1]! + cost);
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) best = Math.min(best, d[(i - 2) * cols + j - 2]! + 1);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1])
+        best = Math.min(best, d[(i - 2) * cols + j - 2]! + 1);
       d[i * cols + j] = best;
     }
   }
@@ -48,7 +49,10 @@ export function suggest(typed: string, known: readonly string[]): string[] {
 }
 
 /** ` Did you mean "a"?` / ` Did you mean "a" or "b"?`, or "" when there is nothing to suggest. */
-export function didYouMean(suggestions: readonly string[], quote: (s: string) => string = (s) => JSON.stringify(s)): string {
+export function didYouMean(
+  suggestions: readonly string[],
+  quote: (s: string) => string = (s) => JSON.stringify(s),
+): string {
   if (!suggestions.length) return "";
   const shown = suggestions.slice(0, 3).map(quote);
   return ` Did you mean ${shown.length > 1 ? `${shown.slice(0, -1).join(", ")} or ${shown.at(-1)}` : shown[0]}?`;

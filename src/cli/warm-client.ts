@@ -8,20 +8,81 @@ import { spawn } from "node:child_process";
 import * as fs from "node:fs";
 import * as net from "node:net";
 import * as nodePath from "node:path";
-import { FRAME, frameReader, refuseSocket, SERVE_WORD, socketLocation, type Refusal, type SocketLocation, type WarmRequest } from "./warm-socket.ts";
+import {
+  FRAME,
+  frameReader,
+  refuseSocket,
+  SERVE_WORD,
+  socketLocation,
+  type Refusal,
+  type SocketLocation,
+  type WarmRequest,
+} from "./warm-socket.ts";
 
 /**
  * The commands the server answers: they read the index and print an answer. The others stay in
  * the calling process: `index`, `graph`, `scip` (they write files or print whole indexes),
  * `changes` (diffs on stdin), `mcp` (a server of its own) and `stop`.
  */
-export const SERVED_COMMANDS: ReadonlySet<string> = new Set(["map", "context", "pack", "locate", "search", "callers", "callees", "importers", "tests", "impact", "trace", "routes", "signature"]);
+export const SERVED_COMMANDS: ReadonlySet<string> = new Set([
+  "map",
+  "context",
+  "pack",
+  "locate",
+  "search",
+  "callers",
+  "callees",
+  "importers",
+  "tests",
+  "impact",
+  "trace",
+  "routes",
+  "signature",
+]);
 
 /** Every flag of the command table that takes a value (test/cli/warm-server.test.ts checks it against the table). */
 export const VALUE_FLAGS: ReadonlySet<string> = new Set([
-  "apply", "base", "budget", "cache-dir", "config", "cursor", "depth", "diff", "direction", "encoding", "export", "format", "group", "head", "import", "jobs", "k", "kind",
-  "limit", "line", "log-level", "max-file-bytes", "max-hops", "max-matches", "max-response-tokens", "method", "min-confidence", "out", "paths", "prefix", "print-config",
-  "project", "remove", "rename", "repo", "root", "tests", "time", "time-ms", "timeout", "var",
+  "apply",
+  "base",
+  "budget",
+  "cache-dir",
+  "config",
+  "cursor",
+  "depth",
+  "diff",
+  "direction",
+  "encoding",
+  "export",
+  "format",
+  "group",
+  "head",
+  "import",
+  "jobs",
+  "k",
+  "kind",
+  "limit",
+  "line",
+  "log-level",
+  "max-file-bytes",
+  "max-hops",
+  "max-matches",
+  "max-response-tokens",
+  "method",
+  "min-confidence",
+  "out",
+  "paths",
+  "prefix",
+  "print-config",
+  "project",
+  "remove",
+  "rename",
+  "repo",
+  "root",
+  "tests",
+  "time",
+  "time-ms",
+  "timeout",
+  "var",
 ]);
 
 /** A command line the server may answer: the project it is about. */
@@ -127,14 +188,21 @@ export function askServer(location: SocketLocation, request: WarmRequest): Promi
     const timer = setTimeout(() => finish({ answered: false, reason: "timeout" }), ACCEPT_TIMEOUT_MS);
     const reader = frameReader();
     socket.on("connect", () => socket.write(`${JSON.stringify(request)}\n`));
-    socket.on("error", (error: NodeJS.ErrnoException) => finish({ answered: false, reason: error.code === "ECONNREFUSED" || error.code === "ENOENT" ? "refused" : "broken", detail: error.code ?? error.message }));
+    socket.on("error", (error: NodeJS.ErrnoException) =>
+      finish({
+        answered: false,
+        reason: error.code === "ECONNREFUSED" || error.code === "ENOENT" ? "refused" : "broken",
+        detail: error.code ?? error.message,
+      }),
+    );
     socket.on("close", () => finish({ answered: false, reason: "broken" }));
     socket.on("data", (chunk: Buffer) => {
       for (const { kind, payload } of reader.push(chunk)) {
         if (kind === FRAME.accepted) clearTimeout(timer);
         else if (kind === FRAME.stdout) stdout.push(Buffer.from(payload));
         else if (kind === FRAME.stderr) stderr.push(Buffer.from(payload));
-        else if (kind === FRAME.decline) finish({ answered: false, reason: "declined", detail: payload.toString("utf8") });
+        else if (kind === FRAME.decline)
+          finish({ answered: false, reason: "declined", detail: payload.toString("utf8") });
         else if (kind === FRAME.stopped) finish({ answered: true, code: 0, stdout, stderr });
         else if (kind === FRAME.exit) finish({ answered: true, code: payload.readInt32BE(0), stdout, stderr });
       }

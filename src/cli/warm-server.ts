@@ -14,7 +14,16 @@ import { isEngineError, loadTokenCounter, type Engine } from "../index.ts";
 import { CACHE_TAG_FILE } from "../platform/node/index.ts";
 import { COMMANDS } from "./commands/index.ts";
 import { runCli, type CliHost } from "./dispatch.ts";
-import { DEFAULT_IDLE_MS, FRAME, frame, PID_SUFFIX, refuseSocket, socketLocation, type SocketLocation, type WarmRequest } from "./warm-socket.ts";
+import {
+  DEFAULT_IDLE_MS,
+  FRAME,
+  frame,
+  PID_SUFFIX,
+  refuseSocket,
+  socketLocation,
+  type SocketLocation,
+  type WarmRequest,
+} from "./warm-socket.ts";
 import { lendEngines, makeEngine, type ProjectValues } from "./with-engine.ts";
 
 /** One call being answered: its working folder, the frames it printed, why it was declined. */
@@ -36,13 +45,25 @@ const MAX_REQUEST_BYTES = 1 << 20;
 
 /** Sends what commands write to stdout and stderr during a call to that call's frames. */
 function captureOutput(): void {
-  for (const [stream, kind] of [[process.stdout, FRAME.stdout], [process.stderr, FRAME.stderr]] as const) {
+  for (const [stream, kind] of [
+    [process.stdout, FRAME.stdout],
+    [process.stderr, FRAME.stderr],
+  ] as const) {
     const original = stream.write.bind(stream) as (...args: unknown[]) => boolean;
-    stream.write = ((chunk: string | Uint8Array, encoding?: BufferEncoding | ((e?: Error) => void), callback?: (e?: Error) => void) => {
+    stream.write = ((
+      chunk: string | Uint8Array,
+      encoding?: BufferEncoding | ((e?: Error) => void),
+      callback?: (e?: Error) => void,
+    ) => {
       const call = calls.getStore();
       if (!call) return original(chunk, encoding, callback);
       const done = typeof encoding === "function" ? encoding : callback;
-      call.frames.push(frame(kind, typeof chunk === "string" ? Buffer.from(chunk, typeof encoding === "string" ? encoding : "utf8") : chunk));
+      call.frames.push(
+        frame(
+          kind,
+          typeof chunk === "string" ? Buffer.from(chunk, typeof encoding === "string" ? encoding : "utf8") : chunk,
+        ),
+      );
       if (done) queueMicrotask(() => done());
       return true;
     }) as typeof stream.write;
@@ -126,14 +147,22 @@ interface ServerState {
 }
 
 /** The server's engines, one per `--max-file-bytes` value (the one option that changes answers). */
-function engineCache(root: string, cacheDir: string, onFailure: () => void): { engineFor(maxFileBytes?: number): Promise<Engine>; closeAll(): void } {
+function engineCache(
+  root: string,
+  cacheDir: string,
+  onFailure: () => void,
+): { engineFor(maxFileBytes?: number): Promise<Engine>; closeAll(): void } {
   const engines = new Map<string, Promise<Engine>>();
   return {
     engineFor(maxFileBytes) {
       const key = String(maxFileBytes ?? "");
       let engine = engines.get(key);
       if (!engine) {
-        const flags: ProjectValues = { root, ...(cacheDir !== nodePath.join(root, ".codeslice") ? { cacheDir } : {}), ...(maxFileBytes !== undefined ? { maxFileBytes } : {}) };
+        const flags: ProjectValues = {
+          root,
+          ...(cacheDir !== nodePath.join(root, ".codeslice") ? { cacheDir } : {}),
+          ...(maxFileBytes !== undefined ? { maxFileBytes } : {}),
+        };
         engine = makeEngine(flags, true);
         engines.set(key, engine);
         engine.catch(onFailure);
@@ -141,7 +170,11 @@ function engineCache(root: string, cacheDir: string, onFailure: () => void): { e
       return engine;
     },
     closeAll() {
-      for (const engine of engines.values()) void engine.then((e) => e.close(), () => {});
+      for (const engine of engines.values())
+        void engine.then(
+          (e) => e.close(),
+          () => {},
+        );
     },
   };
 }
@@ -151,7 +184,12 @@ function engineCache(root: string, cacheDir: string, onFailure: () => void): { e
  * answers: the tree is checked before each one, as the MCP server does). A command about another
  * root or cache folder, or one whose refresh fails, is declined: the caller answers it itself.
  */
-function serverLender(root: string, cacheDir: string, engineFor: (maxFileBytes?: number) => Promise<Engine>, stop: () => void) {
+function serverLender(
+  root: string,
+  cacheDir: string,
+  engineFor: (maxFileBytes?: number) => Promise<Engine>,
+  stop: () => void,
+) {
   return async (flags: ProjectValues): Promise<Engine> => {
     const call = calls.getStore()!;
     const decline = (why: string): never => {
@@ -164,7 +202,8 @@ function serverLender(root: string, cacheDir: string, engineFor: (maxFileBytes?:
     } catch {
       decline("root");
     }
-    const askedCache = flags.cacheDir !== undefined ? nodePath.resolve(call.cwd, flags.cacheDir) : nodePath.join(asked, ".codeslice");
+    const askedCache =
+      flags.cacheDir !== undefined ? nodePath.resolve(call.cwd, flags.cacheDir) : nodePath.join(asked, ".codeslice");
     if (asked !== root || askedCache !== cacheDir) decline("another project");
     const engine = await engineFor(flags.maxFileBytes);
     try {
@@ -224,7 +263,8 @@ function runServer(server: net.Server, state: ServerState): void {
     setTimeout(() => state.resolve(0), 50).unref();
     setTimeout(() => process.exit(0), 100).unref();
   };
-  for (const event of ["uncaughtException", "unhandledRejection", "SIGTERM", "SIGINT"] as const) process.on(event, stop);
+  for (const event of ["uncaughtException", "unhandledRejection", "SIGTERM", "SIGINT"] as const)
+    process.on(event, stop);
 
   const limit = idleMs();
   let idle = setTimeout(() => {}, 0);
@@ -233,9 +273,12 @@ function runServer(server: net.Server, state: ServerState): void {
     idle = setTimeout(() => (active ? touch() : stop()), limit);
   };
   touch();
-  const watch = setInterval(() => {
-    if (identity(root) !== rootId || identity(location.path) !== socketId) stop();
-  }, Math.min(WATCH_MS, limit));
+  const watch = setInterval(
+    () => {
+      if (identity(root) !== rootId || identity(location.path) !== socketId) stop();
+    },
+    Math.min(WATCH_MS, limit),
+  );
 
   const engines = engineCache(root, cacheDir, stop);
   lendEngines(serverLender(root, cacheDir, engines.engineFor, stop));
@@ -251,7 +294,8 @@ function runServer(server: net.Server, state: ServerState): void {
       socket.end(frame(FRAME.decline, "version"));
       return stop();
     }
-    if (stopping || !Array.isArray(request.argv) || typeof request.cwd !== "string") return void socket.end(frame(FRAME.decline, "stopping"));
+    if (stopping || !Array.isArray(request.argv) || typeof request.cwd !== "string")
+      return void socket.end(frame(FRAME.decline, "stopping"));
     socket.write(frame(FRAME.accepted, ""));
     active++;
     const call: Call = { cwd: request.cwd, frames: [] };

@@ -56,7 +56,8 @@ export function refuseSocket(location: SocketLocation): Refusal | undefined {
     } catch {
       return "missing";
     }
-    if (!dir.isDirectory() || (uid !== undefined && dir.uid !== uid) || (dir.mode & 0o777) !== 0o700) return "open_folder";
+    if (!dir.isDirectory() || (uid !== undefined && dir.uid !== uid) || (dir.mode & 0o777) !== 0o700)
+      return "open_folder";
   }
   let stat: fs.Stats;
   try {
@@ -75,7 +76,10 @@ export const FRAME = { stdout: 1, stderr: 2, exit: 3, decline: 4, accepted: 5, s
 
 /** One frame: a kind byte, a 4-byte big-endian length, the payload. */
 export function frame(kind: number, payload: Uint8Array | string): Buffer {
-  const body = typeof payload === "string" ? Buffer.from(payload, "utf8") : Buffer.from(payload.buffer, payload.byteOffset, payload.byteLength);
+  const body =
+    typeof payload === "string"
+      ? Buffer.from(payload, "utf8")
+      : Buffer.from(payload.buffer, payload.byteOffset, payload.byteLength);
   const head = Buffer.alloc(5);
   head[0] = kind;
   head.writeUInt32BE(body.length, 1);

@@ -21,12 +21,18 @@ export interface Progress {
  * server, one that lives on and watches the tree as the MCP server's does.
  */
 export async function makeEngine(flags: ProjectValues, longLived = false): Promise<Engine> {
-  const platform = await createHostPlatform({ root: flags.root ?? process.cwd(), shortLived: !longLived, ...(flags.cacheDir ? { cacheDir: flags.cacheDir } : {}) });
+  const platform = await createHostPlatform({
+    root: flags.root ?? process.cwd(),
+    shortLived: !longLived,
+    ...(flags.cacheDir ? { cacheDir: flags.cacheDir } : {}),
+  });
   // A cache folder inside the root must not be indexed itself.
   const rel = nodePath.relative(platform.fs.rootLabel, platform.store.label);
   const exclude = rel && !rel.startsWith("..") && !nodePath.isAbsolute(rel) ? [rel.split(nodePath.sep).join("/")] : [];
   return createEngine(platform, {
-    exclude, ...(flags.maxFileBytes !== undefined ? { maxFileBytes: flags.maxFileBytes } : {}), ...(flags.jobs !== undefined ? { jobs: flags.jobs } : {}),
+    exclude,
+    ...(flags.maxFileBytes !== undefined ? { maxFileBytes: flags.maxFileBytes } : {}),
+    ...(flags.jobs !== undefined ? { jobs: flags.jobs } : {}),
     ...(longLived ? { watch: true } : {}),
   });
 }
@@ -45,7 +51,10 @@ export function lendEngines(lend: EngineLender): void {
  * Opens the engine on `--root` (with `--cache-dir`, `--max-file-bytes`, `--jobs`), runs `answer`
  * with a progress bar on stderr (unless `--quiet`), and clears the bar however it ends.
  */
-export async function withEngine(flags: ProjectValues, answer: (engine: Engine, progress: Progress) => Promise<number>): Promise<number> {
+export async function withEngine(
+  flags: ProjectValues,
+  answer: (engine: Engine, progress: Progress) => Promise<number>,
+): Promise<number> {
   const engine = lender ? await lender(flags) : await makeEngine(flags);
   const bar = createProgressReporter(flags.quiet !== true);
   const progress: Progress = { onProgress: (p) => bar.update(p.phase, p.done, p.total), done: () => bar.done() };
@@ -57,14 +66,26 @@ export async function withEngine(flags: ProjectValues, answer: (engine: Engine, 
 }
 
 /** `--budget` and `--encoding`, when given, as engine options. */
-export function budgetOptions(flags: FlagValues<ReturnType<typeof budgetFlags>>): { budget?: number; encoding?: Encoding } {
-  return { ...(flags.budget !== undefined ? { budget: flags.budget } : {}), ...(flags.encoding ? { encoding: flags.encoding } : {}) };
+export function budgetOptions(flags: FlagValues<ReturnType<typeof budgetFlags>>): {
+  budget?: number;
+  encoding?: Encoding;
+} {
+  return {
+    ...(flags.budget !== undefined ? { budget: flags.budget } : {}),
+    ...(flags.encoding ? { encoding: flags.encoding } : {}),
+  };
 }
 
 /** `--limit`, `--cursor` and `--tests`, when given, as engine options. */
-export function pageOptions(flags: FlagValues<typeof pagingFlags>): { limit?: number; cursor?: string; tests?: TestsMode } {
+export function pageOptions(flags: FlagValues<typeof pagingFlags>): {
+  limit?: number;
+  cursor?: string;
+  tests?: TestsMode;
+} {
   return {
-    ...(flags.limit !== undefined ? { limit: flags.limit } : {}), ...(flags.cursor !== undefined ? { cursor: flags.cursor } : {}), ...(flags.tests ? { tests: flags.tests } : {}),
+    ...(flags.limit !== undefined ? { limit: flags.limit } : {}),
+    ...(flags.cursor !== undefined ? { cursor: flags.cursor } : {}),
+    ...(flags.tests ? { tests: flags.tests } : {}),
   };
 }
 
@@ -77,18 +98,31 @@ export function printAnswer(progress: Progress, answer: { text: string }, json: 
 }
 
 /** What a paged list command (callers, callees, importers, tests) passes its engine call. */
-export type ListCallOptions = ReturnType<typeof pageOptions> & ReturnType<typeof budgetOptions> & {
-  onProgress: Progress["onProgress"];
-  depth?: number;
-  json?: boolean;
-};
+export type ListCallOptions = ReturnType<typeof pageOptions> &
+  ReturnType<typeof budgetOptions> & {
+    onProgress: Progress["onProgress"];
+    depth?: number;
+    json?: boolean;
+  };
 
 /** The `run` of a paged list command: one engine call on its one argument, printed. */
 export function listRun(call: (engine: Engine, target: string, options: ListCallOptions) => Promise<{ text: string }>) {
-  return ({ args: [target], flags }: { args: string[]; flags: FlagValues<typeof projectFlags & typeof outputFlags & typeof pagingFlags & ReturnType<typeof budgetFlags>> & { depth?: number } }): Promise<number> =>
+  return ({
+    args: [target],
+    flags,
+  }: {
+    args: string[];
+    flags: FlagValues<
+      typeof projectFlags & typeof outputFlags & typeof pagingFlags & ReturnType<typeof budgetFlags>
+    > & { depth?: number };
+  }): Promise<number> =>
     withEngine(flags, async (engine, progress) => {
       const answer = await call(engine, target!, {
-        onProgress: progress.onProgress, ...(flags.depth ? { depth: flags.depth } : {}), ...pageOptions(flags), ...budgetOptions(flags), ...(flags.json ? { json: true } : {}),
+        onProgress: progress.onProgress,
+        ...(flags.depth ? { depth: flags.depth } : {}),
+        ...pageOptions(flags),
+        ...budgetOptions(flags),
+        ...(flags.json ? { json: true } : {}),
       });
       return printAnswer(progress, answer, flags.json);
     });

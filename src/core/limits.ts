@@ -3,7 +3,10 @@
  * front end (CLI flags, MCP schemas, the playground's controls) reports the same bounds.
  */
 export const LIMITS = {
-  /** Tokens for a whole answer: context and pack default to 8,000, the map to 2,000, lists (callers, tests, trace…) to 4,000. */
+  /**
+   * Tokens for a whole answer: context and pack default to 8,000, the map to 2,000, lists (callers, tests, trace…) to
+   * 4,000.
+   */
   budget: { min: 1, max: 1_000_000, context: 8_000, map: 2_000, list: 4_000 },
   /** Entries one page of callers, callees, importers or tests lists (the budget may show fewer). */
   page: { min: 1, max: 1_000, default: 50 },
@@ -19,7 +22,12 @@ export const LIMITS = {
    * A grep: lines it lists (it stops at the limit and says more exist), milliseconds it searches,
    * bytes it reads, characters of a pattern.
    */
-  grep: { matches: { min: 1, max: 10_000, default: 200 }, timeMs: { min: 10, max: 60_000, default: 5_000 }, bytes: 256 * 1024 * 1024, patternChars: 1_000 },
+  grep: {
+    matches: { min: 1, max: 10_000, default: 200 },
+    timeMs: { min: 10, max: 60_000, default: 5_000 },
+    bytes: 256 * 1024 * 1024,
+    patternChars: 1_000,
+  },
   /** Lines one snippet returns. */
   snippetLines: 400,
   /** Files larger than this are not indexed. */

@@ -141,7 +141,10 @@ export interface ProcessResult {
   killScope?: "group" | "process";
   /** The program was not found (ENOENT). */
   notFound?: boolean;
-  /** The output, at most `maxOutputBytes` of it: the first part and the last, with a marker line where bytes were dropped. */
+  /**
+   * The output, at most `maxOutputBytes` of it: the first part and the last, with a marker line where bytes were
+   * dropped.
+   */
   output: string;
   /** Bytes it wrote in all. */
   outputBytes: number;
@@ -154,7 +157,10 @@ export interface ProcessResult {
  * and Deno platforms have it; a browser does not. Only `runTests` uses it, on commands it checked.
  */
 export interface ProcessRunner {
-  run(argv: readonly string[], options: { cwd: string; timeoutMs: number; maxOutputBytes: number; signal?: AbortSignal }): Promise<ProcessResult>;
+  run(
+    argv: readonly string[],
+    options: { cwd: string; timeoutMs: number; maxOutputBytes: number; signal?: AbortSignal },
+  ): Promise<ProcessResult>;
 }
 
 /** Everything the engine needs from its host. */

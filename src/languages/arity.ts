@@ -148,8 +148,15 @@ export interface Parameter {
   kind: "positional" | "positional-only" | "keyword-only" | "varargs" | "kwargs";
 }
 
-/** The parameters of `name` in `signature` under `syntax` (the receiver left out when `throughObject`), or undefined. */
-export function parametersOf(signature: string, name: string, syntax: ParameterSyntax, throughObject: boolean): Parameter[] | undefined {
+/**
+ * The parameters of `name` in `signature` under `syntax` (the receiver left out when `throughObject`), or undefined.
+ */
+export function parametersOf(
+  signature: string,
+  name: string,
+  syntax: ParameterSyntax,
+  throughObject: boolean,
+): Parameter[] | undefined {
   const list = parameterList(signature, name);
   if (!list) return undefined;
   const out: Parameter[] = [];
@@ -214,7 +221,10 @@ export function bindError(params: readonly Parameter[], args: CallArguments): st
   const varargs = params.some((p) => p.kind === "varargs");
   const kwargs = params.some((p) => p.kind === "kwargs");
   if (!args.spread && args.positional > positional.length && !varargs) {
-    return `passes ${args.positional} positional argument${args.positional === 1 ? "" : "s"}; it takes at most ${positional.length}`;
+    return (
+      `passes ${args.positional} positional argument${args.positional === 1 ? "" : "s"}; it takes at most ` +
+      `${positional.length}`
+    );
   }
   const filled = new Set(positional.slice(0, args.positional).map((p) => p.name));
   for (const k of args.keywords) {
@@ -230,11 +240,22 @@ export function bindError(params: readonly Parameter[], args: CallArguments): st
 
 /** Python: keywords, `self`/`cls`, `*args`, `**kwargs`, a bare `*` and `/`. */
 export const PYTHON_PARAMETERS: ParameterSyntax = {
-  keywords: true, receivers: ["self", "cls"], varargs: /^\*(?!\*)\s*\w/, kwargs: /^\*\*/,
-  keywordOnlyMarker: "*", positionalOnlyMarker: "/", spread: /^\*(?!\*)/, keywordSpread: /^\*\*/,
+  keywords: true,
+  receivers: ["self", "cls"],
+  varargs: /^\*(?!\*)\s*\w/,
+  kwargs: /^\*\*/,
+  keywordOnlyMarker: "*",
+  positionalOnlyMarker: "/",
+  spread: /^\*(?!\*)/,
+  keywordSpread: /^\*\*/,
 };
 
 /** JavaScript and TypeScript: positional only, `...rest`, `x?`, and `this: T` is no argument. */
 export const JS_PARAMETERS: ParameterSyntax = {
-  keywords: false, receivers: [], varargs: /^\.\.\./, notArgument: /^this\s*[:?,)]|^this$/, optionalName: /^[A-Za-z_$][\w$]*\?/, spread: /^\.\.\./,
+  keywords: false,
+  receivers: [],
+  varargs: /^\.\.\./,
+  notArgument: /^this\s*[:?,)]|^this$/,
+  optionalName: /^[A-Za-z_$][\w$]*\?/,
+  spread: /^\.\.\./,
 };

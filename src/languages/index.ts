@@ -18,8 +18,19 @@ export type { LanguageSpec, DocStyle, ExportStyle } from "./types.ts";
 
 /** The registry: adding a language is one line here (its spec, from its own folder). */
 const registry: LanguageSpec[] = [
-  python, typescript, tsx, javascript,
-  go, java, kotlin, rust, c, cpp, csharp, ruby, php,
+  python,
+  typescript,
+  tsx,
+  javascript,
+  go,
+  java,
+  kotlin,
+  rust,
+  c,
+  cpp,
+  csharp,
+  ruby,
+  php,
 ];
 
 /** All languages, full-depth ones first. */
@@ -115,16 +126,21 @@ export function manifestOf(fileName: string): { name: (text: string) => string |
     return { name: (text) => pattern?.exec(text)?.[1] };
   }
   for (const key of table.keys()) {
-    if (key.startsWith("*") && fileName.endsWith(key.slice(1))) return { name: () => fileName.slice(0, fileName.length - key.length + 1) };
+    if (key.startsWith("*") && fileName.endsWith(key.slice(1)))
+      return { name: () => fileName.slice(0, fileName.length - key.length + 1) };
   }
   return undefined;
 }
 
 /** The keywords of every language (LanguageSpec.keywords), lower-case. */
-export const allKeywords = fromLanguages((langs) => new Set(langs.flatMap((l) => l.keywords ?? []).map((k) => k.toLowerCase())));
+export const allKeywords = fromLanguages(
+  (langs) => new Set(langs.flatMap((l) => l.keywords ?? []).map((k) => k.toLowerCase())),
+);
 
 /** The config files every language's module resolution reads (ModuleResolver.configs). */
-export const allResolverConfigs = fromLanguages((langs) => langs.map((l) => l.resolver?.configs).filter((r): r is RegExp => r !== undefined));
+export const allResolverConfigs = fromLanguages((langs) =>
+  langs.map((l) => l.resolver?.configs).filter((r): r is RegExp => r !== undefined),
+);
 
 /** Whether `decorator` makes a definition of `language` an entry point (LanguageSpec.commandDecorators). */
 export function isCommandDecorator(language: string, decorator: string): boolean {
@@ -138,9 +154,19 @@ export function isCommandFileMethod(language: string, file: string, name: string
 }
 
 /** Fence tags of text formats that are no language of the index. */
-const DATA_FENCES: Record<string, string> = { ".json": "json", ".md": "markdown", ".toml": "toml", ".yaml": "yaml", ".yml": "yaml", ".sh": "bash" };
+const DATA_FENCES: Record<string, string> = {
+  ".json": "json",
+  ".md": "markdown",
+  ".toml": "toml",
+  ".yaml": "yaml",
+  ".yml": "yaml",
+  ".sh": "bash",
+};
 
-/** The Markdown fence tag for a file, by its extension: its language's (`fenceByExtension`, `fence`, id), a text format's, or "". */
+/**
+ * The Markdown fence tag for a file, by its extension: its language's (`fenceByExtension`, `fence`, id), a text
+ * format's, or "".
+ */
 export function fenceTag(path: string): string {
   const ext = `.${path.slice(path.lastIndexOf(".") + 1).toLowerCase()}`;
   const lang = languageForExtension(ext);

@@ -23,12 +23,19 @@ export function junitTestAt(site: TestSite, separator: string, testFile: RegExp)
     if (!classes.length) return undefined;
     if ((s.kind === "method" || s.kind === "function") && (s.decorators ?? []).some((d) => TEST_ANNOTATION.test(d))) {
       const parametrized = (s.decorators ?? []).some((d) => PARAMETRIZED.test(d));
-      return { id: `${classes.join("$")}${separator}${s.name}`, start: s.start, end: s.end, ...(parametrized ? { parametrized } : {}) };
+      return {
+        id: `${classes.join("$")}${separator}${s.name}`,
+        start: s.start,
+        end: s.end,
+        ...(parametrized ? { parametrized } : {}),
+      };
     }
     break;
   }
   const outer = site.scope[0];
-  return classes.length && outer && testFile.test(site.path) ? { id: classes.join("$"), start: outer.start, end: outer.end, group: true } : undefined;
+  return classes.length && outer && testFile.test(site.path)
+    ? { id: classes.join("$"), start: outer.start, end: outer.end, group: true }
+    : undefined;
 }
 
 /**
@@ -37,8 +44,13 @@ export function junitTestAt(site: TestSite, separator: string, testFile: RegExp)
  */
 export const SPRING_ROUTES: RouteRules = {
   classPrefix: [/^@RequestMapping(?:\(\s*(?:(?:value|path)\s*=\s*)?[[{]?\s*"(?<path>[^"]*)"[^)]*\))?/],
-  memberDecorators: [/^@(?<verb>Get|Post|Put|Patch|Delete|Request)Mapping(?:\(\s*(?:(?:value|path)\s*=\s*)?[[{]?\s*"(?<path>[^"]*)"[^)]*\))?/],
+  memberDecorators: [
+    /^@(?<verb>Get|Post|Put|Patch|Delete|Request)Mapping(?:\(\s*(?:(?:value|path)\s*=\s*)?[[{]?\s*"(?<path>[^"]*)"[^)]*\))?/,
+  ],
 };
 
 /** Maven's and Gradle's test command, which `runTests` may start for Java and Kotlin. */
-export const MAVEN_GRADLE_TEST: AllowedRunner = { name: "mvn/gradle test", matches: (a) => /^(mvn|\.\/mvnw|gradle|\.\/gradlew)$/.test(a[0] ?? "") && a[1] === "test" };
+export const MAVEN_GRADLE_TEST: AllowedRunner = {
+  name: "mvn/gradle test",
+  matches: (a) => /^(mvn|\.\/mvnw|gradle|\.\/gradlew)$/.test(a[0] ?? "") && a[1] === "test",
+};

@@ -93,7 +93,9 @@ export interface LanguageSemantics {
    * `self` / `self.class`, it constructs the enclosing class.
    */
   constructorMethod?: string;
-  /** A string literal is an instance of the project's class of this name, when it (re)opens it (Ruby `class String`). */
+  /**
+   * A string literal is an instance of the project's class of this name, when it (re)opens it (Ruby `class String`).
+   */
   stringClass?: string;
   /** Instance variables carry this sigil (Ruby `@x`): `@x` is a field of the current instance. */
   fieldSigil?: string;
@@ -133,9 +135,15 @@ export interface LanguageSemantics {
    * name of the enclosing namespace.
    */
   namespaceSeparator?: string;
-  /** Fields and methods are separate namespaces: a member read without a call (`$this->x`) is the field even where a method `x()` exists. */
+  /**
+   * Fields and methods are separate namespaces: a member read without a call (`$this->x`) is the field even where a
+   * method `x()` exists.
+   */
   fieldsApart?: boolean;
-  /** A member is written `a->b` (and `a?->b`) in the source text of bindings: read as `a.b` (call receivers already are). */
+  /**
+   * A member is written `a->b` (and `a?->b`) in the source text of bindings: read as `a.b` (call receivers already
+   * are).
+   */
   arrowMembers?: boolean;
   /**
    * Functions belong to their namespace as types do (reached from its other files), and a name no
@@ -272,7 +280,10 @@ export interface LanguageSpec {
    * namespace is in scope.
    */
   extensionReceiver?: RegExp;
-  /** A bare name that reads as a type when nothing in scope binds it (C# `Math`, `double`): no extension method is called on it. */
+  /**
+   * A bare name that reads as a type when nothing in scope binds it (C# `Math`, `double`): no extension method is
+   * called on it.
+   */
   typeNamePattern?: RegExp;
   /** Module resolution for imports; languages without one scope nothing by import. */
   resolver?: ModuleResolver;
@@ -424,7 +435,13 @@ export interface ModuleResolver {
    * Resolves `module` (as written in `fromPath`), optionally with the imported `name`; `enclosing`
    * names the module definitions around the import statement (inline modules), outermost first.
    */
-  resolve(state: unknown, fromPath: string, module: string, name: string | undefined, enclosing?: readonly string[]): ResolvedImport;
+  resolve(
+    state: unknown,
+    fromPath: string,
+    module: string,
+    name: string | undefined,
+    enclosing?: readonly string[],
+  ): ResolvedImport;
   /**
    * The dotted module name code elsewhere imports this file by (`pkg.mod`), when the language
    * names modules that way: symbols are then qualified `pkg.mod.Class.method` instead of
@@ -445,7 +462,9 @@ export interface TestScope {
   end: number;
 }
 
-/** A call of the file; calls with a string-literal argument carry their arguments and last line (`describe("…", …)`). */
+/**
+ * A call of the file; calls with a string-literal argument carry their arguments and last line (`describe("…", …)`).
+ */
 export interface TestCallSite {
   name: string;
   receiver?: string;

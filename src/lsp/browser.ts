@@ -4,7 +4,12 @@
  * `vscode-languageserver/browser`'s BrowserMessageReader and BrowserMessageWriter. Messages cross
  * as JSON-RPC objects (structured clone), one per postMessage.
  */
-import { BrowserMessageReader, BrowserMessageWriter, createConnection, type Connection } from "vscode-languageserver/browser";
+import {
+  BrowserMessageReader,
+  BrowserMessageWriter,
+  createConnection,
+  type Connection,
+} from "vscode-languageserver/browser";
 import { serveLsp, type ServeLspOptions } from "./server.ts";
 
 /** What the browser transport can speak over: a MessagePort, a Worker, or a worker's own global scope. */

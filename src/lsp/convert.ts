@@ -43,19 +43,36 @@ function safeDecode(uri: string): string {
 /** The protocol's kind for an engine definition kind. */
 export function symbolKind(kind: string): SymbolKind {
   switch (kind) {
-    case "function": case "macro": return SymbolKind.Function;
-    case "method": return SymbolKind.Method;
-    case "constructor": return SymbolKind.Constructor;
-    case "getter": case "setter": case "property": return SymbolKind.Property;
-    case "class": return SymbolKind.Class;
-    case "interface": case "trait": return SymbolKind.Interface;
-    case "type": return SymbolKind.TypeParameter;
-    case "enum": return SymbolKind.Enum;
-    case "struct": return SymbolKind.Struct;
-    case "module": return SymbolKind.Module;
-    case "field": return SymbolKind.Field;
-    case "constant": return SymbolKind.Constant;
-    default: return SymbolKind.Variable;
+    case "function":
+    case "macro":
+      return SymbolKind.Function;
+    case "method":
+      return SymbolKind.Method;
+    case "constructor":
+      return SymbolKind.Constructor;
+    case "getter":
+    case "setter":
+    case "property":
+      return SymbolKind.Property;
+    case "class":
+      return SymbolKind.Class;
+    case "interface":
+    case "trait":
+      return SymbolKind.Interface;
+    case "type":
+      return SymbolKind.TypeParameter;
+    case "enum":
+      return SymbolKind.Enum;
+    case "struct":
+      return SymbolKind.Struct;
+    case "module":
+      return SymbolKind.Module;
+    case "field":
+      return SymbolKind.Field;
+    case "constant":
+      return SymbolKind.Constant;
+    default:
+      return SymbolKind.Variable;
   }
 }
 
@@ -63,7 +80,10 @@ export function symbolKind(kind: string): SymbolKind {
 export function nameRange(graph: CodeGraph, s: SymbolNode): Range {
   if (s.kind === "module") return { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } };
   const col = nameColumn(graph, s);
-  return { start: { line: s.nameLine - 1, character: col }, end: { line: s.nameLine - 1, character: col + s.name.length } };
+  return {
+    start: { line: s.nameLine - 1, character: col },
+    end: { line: s.nameLine - 1, character: col + s.name.length },
+  };
 }
 
 /** A symbol's whole span: its first line to the start of the line after its last (an exclusive end). */

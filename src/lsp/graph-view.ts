@@ -77,7 +77,9 @@ function calleeNamed(graph: CodeGraph, e: CallEdge, word: string): boolean {
 export function targetsAt(graph: CodeGraph, file: string, line: number, col: number, word: string): Target[] {
   const record = graph.records.get(file);
   if (!record || !word) return [];
-  const own = record.definitions.findIndex((d) => d.nameLine === line && d.name === word && col >= d.nameCol && col <= d.nameCol + d.name.length);
+  const own = record.definitions.findIndex(
+    (d) => d.nameLine === line && d.name === word && col >= d.nameCol && col <= d.nameCol + d.name.length,
+  );
   if (own >= 0) return [{ id: definitionId(graph, file, own), resolution: "definition", confidence: 1 }];
   const here = indexesOf(graph).byLine.get(`${file}\0${line}`);
   const out: Target[] = [];
@@ -85,8 +87,10 @@ export function targetsAt(graph: CodeGraph, file: string, line: number, col: num
   const add = (t: Target) => {
     if (!seen.has(t.id)) seen.add(t.id), out.push(t);
   };
-  for (const e of here?.calls ?? []) if (calleeNamed(graph, e, word)) add({ id: e.callee, resolution: e.resolution, confidence: e.confidence });
-  for (const a of here?.ambiguous ?? []) if (a.name === word) for (const id of a.candidates) add({ id, resolution: "ambiguous", confidence: 0.2 });
+  for (const e of here?.calls ?? [])
+    if (calleeNamed(graph, e, word)) add({ id: e.callee, resolution: e.resolution, confidence: e.confidence });
+  for (const a of here?.ambiguous ?? [])
+    if (a.name === word) for (const id of a.candidates) add({ id, resolution: "ambiguous", confidence: 0.2 });
   if (out.length) return out.sort((a, b) => b.confidence - a.confidence);
   const named = byName(graph, file, word);
   return named.length ? named : importedModule(graph, file, line, word);
@@ -97,7 +101,9 @@ export function targetsAt(graph: CodeGraph, file: string, line: number, col: num
  * (`from shop.models import …`, `import "./cart"`): its module symbol.
  */
 function importedModule(graph: CodeGraph, file: string, line: number, word: string): Target[] {
-  const written = graph.records.get(file)?.imports.some((i) => i.line === line && i.module.split(/[^\p{L}\p{N}_$]+/u).includes(word));
+  const written = graph.records
+    .get(file)
+    ?.imports.some((i) => i.line === line && i.module.split(/[^\p{L}\p{N}_$]+/u).includes(word));
   if (!written) return [];
   const edge = graph.imports.find((e) => e.from === file && e.line === line);
   const id = edge ? graph.moduleSymbol.get(edge.to) : undefined;
@@ -123,7 +129,7 @@ export function callColumn(graph: CodeGraph, file: string, line: number, name: s
 
 /** The name a call edge's site writes: a constructor edge's site names the class. */
 function writtenName(graph: CodeGraph, callee: SymbolNode): string {
-  return callee.kind === "constructor" ? graph.symbols[callee.parent]?.name ?? callee.name : callee.name;
+  return callee.kind === "constructor" ? (graph.symbols[callee.parent]?.name ?? callee.name) : callee.name;
 }
 
 /**
@@ -136,10 +142,24 @@ export function callSitesOf(graph: CodeGraph, id: number): Site[] {
   const sites: Site[] = [];
   for (const ei of graph.callsTo.get(id) ?? []) {
     const e = graph.calls[ei]!;
-    sites.push({ file: e.file, line: e.line, col: callColumn(graph, e.file, e.line, name), caller: e.caller, resolution: e.resolution, confidence: e.confidence });
+    sites.push({
+      file: e.file,
+      line: e.line,
+      col: callColumn(graph, e.file, e.line, name),
+      caller: e.caller,
+      resolution: e.resolution,
+      confidence: e.confidence,
+    });
   }
   for (const a of indexesOf(graph).possible.get(id) ?? []) {
-    sites.push({ file: a.file, line: a.line, col: callColumn(graph, a.file, a.line, a.name), caller: a.caller, resolution: "ambiguous", confidence: 0.2 });
+    sites.push({
+      file: a.file,
+      line: a.line,
+      col: callColumn(graph, a.file, a.line, a.name),
+      caller: a.caller,
+      resolution: "ambiguous",
+      confidence: 0.2,
+    });
   }
   return sites;
 }
@@ -150,7 +170,14 @@ export function calleesOf(graph: CodeGraph, id: number): { callee: number; sites
   for (const ei of graph.callsFrom.get(id) ?? []) {
     const e = graph.calls[ei]!;
     const callee = graph.symbols[e.callee]!;
-    const site: Site = { file: e.file, line: e.line, col: callColumn(graph, e.file, e.line, writtenName(graph, callee)), caller: e.caller, resolution: e.resolution, confidence: e.confidence };
+    const site: Site = {
+      file: e.file,
+      line: e.line,
+      col: callColumn(graph, e.file, e.line, writtenName(graph, callee)),
+      caller: e.caller,
+      resolution: e.resolution,
+      confidence: e.confidence,
+    };
     const list = byCallee.get(e.callee);
     if (list) list.push(site);
     else byCallee.set(e.callee, [site]);
@@ -168,5 +195,5 @@ export function definitionsOf(graph: CodeGraph, file: string): number[] {
 
 /** The column of symbol `id`'s name on its name line. */
 export function nameColumn(graph: CodeGraph, s: SymbolNode): number {
-  return s.kind === "module" ? 0 : graph.records.get(s.file)?.definitions[s.index]?.nameCol ?? 0;
+  return s.kind === "module" ? 0 : (graph.records.get(s.file)?.definitions[s.index]?.nameCol ?? 0);
 }

@@ -7,11 +7,35 @@
  * connection: the stdio one today, a browser worker's later.
  */
 import type {
-  CallHierarchyIncomingCall, CallHierarchyIncomingCallsParams, CallHierarchyItem, CallHierarchyOutgoingCall, CallHierarchyOutgoingCallsParams,
-  CallHierarchyPrepareParams, CodeLens, CodeLensParams, DocumentSymbol, DocumentSymbolParams, Hover, Location, ReferenceParams,
-  TextDocumentPositionParams, WorkspaceSymbol, WorkspaceSymbolParams,
+  CallHierarchyIncomingCall,
+  CallHierarchyIncomingCallsParams,
+  CallHierarchyItem,
+  CallHierarchyOutgoingCall,
+  CallHierarchyOutgoingCallsParams,
+  CallHierarchyPrepareParams,
+  CodeLens,
+  CodeLensParams,
+  DocumentSymbol,
+  DocumentSymbolParams,
+  Hover,
+  Location,
+  ReferenceParams,
+  TextDocumentPositionParams,
+  WorkspaceSymbol,
+  WorkspaceSymbolParams,
 } from "vscode-languageserver";
-import { isEngineError, type CodeGraph, type ContextAnswer, type Engine, type ImpactAnswer, type ImpactDirection, type Progress, type RefreshResult, type SearchHit, type SymbolNode } from "../index.ts";
+import {
+  isEngineError,
+  type CodeGraph,
+  type ContextAnswer,
+  type Engine,
+  type ImpactAnswer,
+  type ImpactDirection,
+  type Progress,
+  type RefreshResult,
+  type SearchHit,
+  type SymbolNode,
+} from "../index.ts";
 import { nameRange, siteRange, symbolKind, symbolRange, UriMap, wordAt } from "./convert.ts";
 import { calleesOf, callSitesOf, definitionsOf, targetsAt, type Site, type Target } from "./graph-view.ts";
 import type { OverlayFileSystem } from "./overlay-fs.ts";
@@ -113,7 +137,10 @@ export class LspHandlers {
   }
 
   /** The symbols the name at a position stands for, best first; [] off a name or outside the project. */
-  async targets(params: TextDocumentPositionParams, ctx: RequestContext): Promise<{ graph: CodeGraph; targets: Target[] }> {
+  async targets(
+    params: TextDocumentPositionParams,
+    ctx: RequestContext,
+  ): Promise<{ graph: CodeGraph; targets: Target[] }> {
     const graph = await this.graph(ctx);
     const path = this.uris.pathOf(params.textDocument.uri);
     if (path === undefined || !graph.moduleSymbol.has(path)) return { graph, targets: [] };
@@ -143,7 +170,12 @@ export class LspHandlers {
     const seen = new Set<string>();
     for (const t of targets.slice(0, 1)) {
       const s = graph.symbols[t.id]!;
-      if (params.context?.includeDeclaration) out.push({ uri: this.uris.uriOf(s.file), range: nameRange(graph, s), data: { resolution: "definition", confidence: 1 } } as Location);
+      if (params.context?.includeDeclaration)
+        out.push({
+          uri: this.uris.uriOf(s.file),
+          range: nameRange(graph, s),
+          data: { resolution: "definition", confidence: 1 },
+        } as Location);
       for (const site of callSitesOf(graph, t.id)) {
         const key = `${site.file}:${site.line}:${site.col}:${site.caller}`;
         if (seen.has(key)) continue;
@@ -160,11 +192,20 @@ export class LspHandlers {
     const first = targets[0];
     if (!first) return null;
     const s = graph.symbols[first.id]!;
-    const sig = await unlessCancelled(this.engine.signature(s.qualified).catch(() => undefined), ctx.signal);
+    const sig = await unlessCancelled(
+      this.engine.signature(s.qualified).catch(() => undefined),
+      ctx.signal,
+    );
     const text = sig?.text ?? graph.records.get(s.file)?.definitions[s.index]?.signature ?? s.qualified;
     const where = `${s.qualified} · ${s.file}:${s.start}`;
     const how = first.resolution === "definition" ? "" : ` · ${first.resolution}, confidence ${first.confidence}`;
-    const others = targets.length > 1 ? `\n\n${targets.length - 1} other candidate${targets.length > 2 ? "s" : ""}: ${targets.slice(1, 6).map((t) => graph.symbols[t.id]!.qualified).join(", ")}` : "";
+    const others =
+      targets.length > 1
+        ? `\n\n${targets.length - 1} other candidate${targets.length > 2 ? "s" : ""}: ${targets
+            .slice(1, 6)
+            .map((t) => graph.symbols[t.id]!.qualified)
+            .join(", ")}`
+        : "";
     return { contents: { kind: "markdown", value: `\`\`\`${s.language}\n${text}\n\`\`\`\n\n${where}${how}${others}` } };
   }
 
@@ -177,7 +218,14 @@ export class LspHandlers {
     const made = new Map<number, DocumentSymbol>();
     for (const id of definitionsOf(graph, path)) {
       const s = graph.symbols[id]!;
-      const sym: DocumentSymbol = { name: s.name, detail: s.qualified, kind: symbolKind(s.kind), range: symbolRange(s), selectionRange: nameRange(graph, s), children: [] };
+      const sym: DocumentSymbol = {
+        name: s.name,
+        detail: s.qualified,
+        kind: symbolKind(s.kind),
+        range: symbolRange(s),
+        selectionRange: nameRange(graph, s),
+        children: [],
+      };
       made.set(id, sym);
       const parent = made.get(s.parent);
       (parent ? parent.children! : top).push(sym);
@@ -203,20 +251,36 @@ export class LspHandlers {
       const id = graph.byQualified.get(h.qualified);
       const s = id === undefined ? undefined : graph.symbols[id];
       const range = s ? nameRange(graph, s) : siteRange(h.line, 0, "");
-      const container = s && s.parent >= 0 && graph.symbols[s.parent]!.kind !== "module" ? graph.symbols[s.parent]!.name : h.path;
-      out.push({ name: s?.name ?? h.qualified, kind: symbolKind(h.kind), containerName: container, location: { uri: this.uris.uriOf(h.path), range }, data: { qualified: h.qualified, score: h.score } });
+      const container =
+        s && s.parent >= 0 && graph.symbols[s.parent]!.kind !== "module" ? graph.symbols[s.parent]!.name : h.path;
+      out.push({
+        name: s?.name ?? h.qualified,
+        kind: symbolKind(h.kind),
+        containerName: container,
+        location: { uri: this.uris.uriOf(h.path), range },
+        data: { qualified: h.qualified, score: h.score },
+      });
     }
     return out;
   }
 
   /** textDocument/prepareCallHierarchy: the symbols at the cursor as call hierarchy items. */
-  async prepareCallHierarchy(params: CallHierarchyPrepareParams, ctx: RequestContext = {}): Promise<CallHierarchyItem[] | null> {
+  async prepareCallHierarchy(
+    params: CallHierarchyPrepareParams,
+    ctx: RequestContext = {},
+  ): Promise<CallHierarchyItem[] | null> {
     const { graph, targets } = await this.targets(params, ctx);
     return targets.length ? targets.map((t) => this.item(graph, graph.symbols[t.id]!, t)) : null;
   }
 
-  /** callHierarchy/incomingCalls: who calls the item (as `callers` at depth 1), one entry per caller with its call sites. */
-  async incomingCalls(params: CallHierarchyIncomingCallsParams, ctx: RequestContext = {}): Promise<CallHierarchyIncomingCall[]> {
+  /**
+   * callHierarchy/incomingCalls: who calls the item (as `callers` at depth 1), one entry per caller with its call
+   * sites.
+   */
+  async incomingCalls(
+    params: CallHierarchyIncomingCallsParams,
+    ctx: RequestContext = {},
+  ): Promise<CallHierarchyIncomingCall[]> {
     const graph = await this.graph(ctx);
     const s = this.find(graph, params.item.data as SymbolData | undefined);
     if (!s) return [];
@@ -228,19 +292,30 @@ export class LspHandlers {
     }
     return [...byCaller].map(([caller, sites]) => ({
       from: this.item(graph, graph.symbols[caller]!, best(sites)),
-      fromRanges: sites.map((x) => siteRange(x.line, x.col, s.kind === "constructor" ? graph.symbols[s.parent]?.name ?? s.name : s.name)),
+      fromRanges: sites.map((x) =>
+        siteRange(x.line, x.col, s.kind === "constructor" ? (graph.symbols[s.parent]?.name ?? s.name) : s.name),
+      ),
     }));
   }
 
-  /** callHierarchy/outgoingCalls: what the item calls (as `callees` at depth 1), one entry per callee with the call sites. */
-  async outgoingCalls(params: CallHierarchyOutgoingCallsParams, ctx: RequestContext = {}): Promise<CallHierarchyOutgoingCall[]> {
+  /**
+   * callHierarchy/outgoingCalls: what the item calls (as `callees` at depth 1), one entry per callee with the call
+   * sites.
+   */
+  async outgoingCalls(
+    params: CallHierarchyOutgoingCallsParams,
+    ctx: RequestContext = {},
+  ): Promise<CallHierarchyOutgoingCall[]> {
     const graph = await this.graph(ctx);
     const s = this.find(graph, params.item.data as SymbolData | undefined);
     if (!s) return [];
     return calleesOf(graph, s.id).map(({ callee, sites }) => {
       const target = graph.symbols[callee]!;
-      const name = target.kind === "constructor" ? graph.symbols[target.parent]?.name ?? target.name : target.name;
-      return { to: this.item(graph, target, best(sites)), fromRanges: sites.map((x) => siteRange(x.line, x.col, name)) };
+      const name = target.kind === "constructor" ? (graph.symbols[target.parent]?.name ?? target.name) : target.name;
+      return {
+        to: this.item(graph, target, best(sites)),
+        fromRanges: sites.map((x) => siteRange(x.line, x.col, name)),
+      };
     });
   }
 
@@ -267,13 +342,27 @@ export class LspHandlers {
     const sites = callSitesOf(graph, s.id);
     const callers = sites.filter((x) => x.resolution !== "ambiguous").map((x) => this.siteLocation(graph, x, s));
     const possible = sites.length - callers.length;
-    const tests = await unlessCancelled(this.engine.tests(s.qualified, { limit: 1000, budget: 1_000_000 }).catch(() => undefined), ctx.signal);
-    const testLocations = (tests?.tests ?? []).map((t) => ({ uri: this.uris.uriOf(t.path), range: siteRange(t.start, 0, ""), data: { id: t.id, confidence: t.confidence } }));
-    const title = `${callers.length} caller${callers.length === 1 ? "" : "s"}${possible ? ` (+${possible} possible)` : ""} · ${tests ? `${tests.total} test${tests.total === 1 ? "" : "s"}` : "tests unknown"}`;
+    const tests = await unlessCancelled(
+      this.engine.tests(s.qualified, { limit: 1000, budget: 1_000_000 }).catch(() => undefined),
+      ctx.signal,
+    );
+    const testLocations = (tests?.tests ?? []).map((t) => ({
+      uri: this.uris.uriOf(t.path),
+      range: siteRange(t.start, 0, ""),
+      data: { id: t.id, confidence: t.confidence },
+    }));
+    const title =
+      `${callers.length} ` +
+      (`caller${callers.length === 1 ? "" : "s"}${possible ? ` (+${possible} possible)` : ""} · ` +
+        `${tests ? `${tests.total} test${tests.total === 1 ? "" : "s"}` : "tests unknown"}`);
     const uri = this.uris.uriOf(s.file);
     return {
       range: lens.range,
-      command: { title, command: "codeslice.showReferences", arguments: [uri, lens.range.start, callers, testLocations] },
+      command: {
+        title,
+        command: "codeslice.showReferences",
+        arguments: [uri, lens.range.start, callers, testLocations],
+      },
       data: { ...(lens.data as SymbolData), callers: callers.length, possible, tests: tests?.total ?? null },
     };
   }
@@ -281,13 +370,19 @@ export class LspHandlers {
   /** `codeslice/context`: the bundle an agent would get for a target (or the symbol at a position), within `budget`. */
   async context(params: ContextParams, ctx: RequestContext = {}): Promise<ContextAnswer> {
     const target = await this.targetText(params, ctx);
-    return unlessCancelled(this.engine.context(target, params.budget !== undefined ? { budget: params.budget } : {}), ctx.signal);
+    return unlessCancelled(
+      this.engine.context(target, params.budget !== undefined ? { budget: params.budget } : {}),
+      ctx.signal,
+    );
   }
 
   /** `codeslice/impact`: the blast radius of a target (or the symbol at a position). */
   async impact(params: ImpactParams, ctx: RequestContext = {}): Promise<ImpactAnswer> {
     const target = await this.targetText(params, ctx);
-    const opts = { ...(params.depth !== undefined ? { depth: params.depth } : {}), ...(params.direction ? { direction: params.direction } : {}) };
+    const opts = {
+      ...(params.depth !== undefined ? { depth: params.depth } : {}),
+      ...(params.direction ? { direction: params.direction } : {}),
+    };
     return unlessCancelled(this.engine.impact(target, opts), ctx.signal);
   }
 
@@ -302,7 +397,9 @@ export class LspHandlers {
       const path = this.uris.pathOf(params.textDocument.uri);
       if (path !== undefined) return path;
     }
-    throw new TypeError("Pass `target` (a symbol, a file, `METHOD /path` or words), or `textDocument` and `position` of a name.");
+    throw new TypeError(
+      "Pass `target` (a symbol, a file, `METHOD /path` or words), or `textDocument` and `position` of a name.",
+    );
   }
 
   private data(s: SymbolNode, t?: Target): SymbolData {
@@ -314,15 +411,27 @@ export class LspHandlers {
   private item(graph: CodeGraph, s: SymbolNode, t?: Target | Site): CallHierarchyItem {
     const name = s.kind === "module" ? s.file.slice(s.file.lastIndexOf("/") + 1) : s.name;
     return {
-      name, kind: symbolKind(s.kind), detail: s.qualified, uri: this.uris.uriOf(s.file), range: symbolRange(s), selectionRange: nameRange(graph, s),
-      data: this.data(s, t && "id" in t ? t : t ? { id: s.id, resolution: t.resolution, confidence: t.confidence } : undefined),
+      name,
+      kind: symbolKind(s.kind),
+      detail: s.qualified,
+      uri: this.uris.uriOf(s.file),
+      range: symbolRange(s),
+      selectionRange: nameRange(graph, s),
+      data: this.data(
+        s,
+        t && "id" in t ? t : t ? { id: s.id, resolution: t.resolution, confidence: t.confidence } : undefined,
+      ),
     };
   }
 
   private siteLocation(graph: CodeGraph, site: Site, callee: SymbolNode): Location {
-    const name = callee.kind === "constructor" ? graph.symbols[callee.parent]?.name ?? callee.name : callee.name;
+    const name = callee.kind === "constructor" ? (graph.symbols[callee.parent]?.name ?? callee.name) : callee.name;
     const caller = graph.symbols[site.caller]!;
-    return { uri: this.uris.uriOf(site.file), range: siteRange(site.line, site.col, name), data: { resolution: site.resolution, confidence: site.confidence, caller: caller.qualified } } as Location;
+    return {
+      uri: this.uris.uriOf(site.file),
+      range: siteRange(site.line, site.col, name),
+      data: { resolution: site.resolution, confidence: site.confidence, caller: caller.qualified },
+    } as Location;
   }
 
   /** The symbol an item's or a lens's `data` names, in the current graph (lines may have moved since). */
@@ -330,7 +439,9 @@ export class LspHandlers {
     if (!data || typeof data.qualified !== "string") return undefined;
     const id = graph.byQualified.get(data.qualified);
     if (id !== undefined && graph.symbols[id]!.file === data.path) return graph.symbols[id];
-    return definitionsOf(graph, data.path).map((i) => graph.symbols[i]!).find((s) => s.qualified === data.qualified);
+    return definitionsOf(graph, data.path)
+      .map((i) => graph.symbols[i]!)
+      .find((s) => s.qualified === data.qualified);
   }
 }
 
@@ -342,7 +453,17 @@ function namesStartingWith(graph: CodeGraph, prefix: string): SearchHit[] {
     if (!name.toLowerCase().startsWith(p)) continue;
     for (const id of ids) {
       const s = graph.symbols[id]!;
-      if (s.kind !== "module") out.push({ qualified: s.qualified, kind: s.kind, path: s.file, line: s.start, end: s.end, signature: graph.records.get(s.file)?.definitions[s.index]?.signature ?? "", score: 0, matched: ["name"] });
+      if (s.kind !== "module")
+        out.push({
+          qualified: s.qualified,
+          kind: s.kind,
+          path: s.file,
+          line: s.start,
+          end: s.end,
+          signature: graph.records.get(s.file)?.definitions[s.index]?.signature ?? "",
+          score: 0,
+          matched: ["name"],
+        });
     }
   }
   out.sort((a, b) => a.qualified.length - b.qualified.length || (a.qualified < b.qualified ? -1 : 1));

@@ -42,7 +42,10 @@ export class OverlayFileSystem implements FileSystem {
   private readonly listeners = new Set<Listener>();
   private lastMtime = 0;
 
-  constructor(private readonly base: FileSystem, options: OverlayOptions = {}) {
+  constructor(
+    private readonly base: FileSystem,
+    options: OverlayOptions = {},
+  ) {
     this.rootLabel = base.rootLabel;
     if (base.lstatMany) this.lstatMany = (paths) => this.overlayStats(paths);
     // Without a watcher (of the base, or of an unchanging base's overlay alone) the engine

@@ -6,8 +6,16 @@
  * cancellation becomes an AbortSignal and its failures become protocol errors with the next step.
  */
 import {
-  ErrorCodes, LSPErrorCodes, ResponseError, TextDocuments, TextDocumentSyncKind, WorkDoneProgressReporter,
-  type CancellationToken, type Connection, type InitializeParams, type InitializeResult,
+  ErrorCodes,
+  LSPErrorCodes,
+  ResponseError,
+  TextDocuments,
+  TextDocumentSyncKind,
+  WorkDoneProgressReporter,
+  type CancellationToken,
+  type Connection,
+  type InitializeParams,
+  type InitializeResult,
 } from "vscode-languageserver";
 import { TextDocument } from "vscode-languageserver-textdocument";
 import { isEngineError, type Progress } from "../index.ts";
@@ -25,7 +33,9 @@ export type HandlersSource = LspHandlers | (() => Promise<LspHandlers>);
 
 /** Options of {@link serveLsp}. */
 export interface ServeLspOptions {
-  /** Makes the handlers for the project the client opened (its root URI, the first workspace folder's, or undefined). */
+  /**
+   * Makes the handlers for the project the client opened (its root URI, the first workspace folder's, or undefined).
+   */
   createHandlers(rootUri: string | undefined, params: InitializeParams): Promise<HandlersSource> | HandlersSource;
   version: string;
   log?: (level: "info" | "warn" | "error", message: string) => void;
@@ -33,13 +43,22 @@ export interface ServeLspOptions {
 
 /** One percentage for the index's phases: scan 0–10, parse 10–90, graph 90–100. */
 export function progressPercent(p: Progress): number {
-  const pct = p.phase === "scan" ? Math.min(10, p.done / 200) : p.phase === "parse" ? 10 + (p.total ? (80 * p.done) / p.total : 0) : 90;
+  const pct =
+    p.phase === "scan"
+      ? Math.min(10, p.done / 200)
+      : p.phase === "parse"
+        ? 10 + (p.total ? (80 * p.done) / p.total : 0)
+        : 90;
   return Math.round(pct);
 }
 
 /** The message a progress report shows for a phase. */
 export function progressMessage(p: Progress): string {
-  return p.phase === "scan" ? `scanning: ${p.done} files found` : p.phase === "parse" ? `parsing: ${p.done}${p.total ? `/${p.total}` : ""} files` : "building the code graph";
+  return p.phase === "scan"
+    ? `scanning: ${p.done} files found`
+    : p.phase === "parse"
+      ? `parsing: ${p.done}${p.total ? `/${p.total}` : ""} files`
+      : "building the code graph";
 }
 
 /** Reports an index's progress on `reporter`, increasing and at most every 100 ms. */
@@ -62,13 +81,20 @@ export function toResponseError(error: unknown): ResponseError<unknown> {
   if (error instanceof RequestCancelledError) return new ResponseError(LSPErrorCodes.RequestCancelled, error.message);
   if (isEngineError(error)) {
     const text = error.hint ? `${error.message} ${error.hint}` : error.message;
-    return new ResponseError(LSPErrorCodes.RequestFailed, text, { code: error.code, hint: error.hint, data: error.data });
+    return new ResponseError(LSPErrorCodes.RequestFailed, text, {
+      code: error.code,
+      hint: error.hint,
+      data: error.data,
+    });
   }
   if (error instanceof TypeError) return new ResponseError(ErrorCodes.InvalidParams, error.message);
   return new ResponseError(ErrorCodes.InternalError, `codeslice failed: ${(error as Error)?.message ?? String(error)}`);
 }
 
-/** Runs a handler with the request's token as an AbortSignal and its work-done reporter as progress; errors become protocol errors. */
+/**
+ * Runs a handler with the request's token as an AbortSignal and its work-done reporter as progress; errors become
+ * protocol errors.
+ */
 function answer<P, R>(
   ready: () => Promise<LspHandlers>,
   run: (h: LspHandlers, params: P, ctx: RequestContext) => Promise<R>,
@@ -133,8 +159,13 @@ export function serveLsp(connection: Connection, options: ServeLspOptions): void
       serverInfo: { name: "codeslice", version: options.version },
       capabilities: {
         textDocumentSync: TextDocumentSyncKind.Incremental,
-        definitionProvider: true, referencesProvider: true, hoverProvider: true, documentSymbolProvider: true,
-        workspaceSymbolProvider: true, callHierarchyProvider: true, codeLensProvider: { resolveProvider: true },
+        definitionProvider: true,
+        referencesProvider: true,
+        hoverProvider: true,
+        documentSymbolProvider: true,
+        workspaceSymbolProvider: true,
+        callHierarchyProvider: true,
+        codeLensProvider: { resolveProvider: true },
         executeCommandProvider: { commands: [SHOW_REFERENCES_COMMAND] },
       },
     };
@@ -146,7 +177,12 @@ export function serveLsp(connection: Connection, options: ServeLspOptions): void
 }
 
 /** The first index, started as soon as the client is ready, with `$/progress` when it can show it. */
-async function firstIndex(connection: Connection, ready: () => Promise<LspHandlers>, progressOk: boolean, log: NonNullable<ServeLspOptions["log"]>): Promise<void> {
+async function firstIndex(
+  connection: Connection,
+  ready: () => Promise<LspHandlers>,
+  progressOk: boolean,
+  log: NonNullable<ServeLspOptions["log"]>,
+): Promise<void> {
   let reporter: WorkDoneProgressReporter | undefined;
   try {
     const h = await ready();
@@ -164,11 +200,25 @@ async function firstIndex(connection: Connection, ready: () => Promise<LspHandle
 }
 
 /** didOpen/didChange/didClose: the documents' text goes into the overlay the engine reads. */
-function wireDocuments(connection: Connection, documents: TextDocuments<TextDocument>, ready: () => Promise<LspHandlers>): void {
-  const push = (doc: TextDocument) => void ready().then((h) => h.changed(doc.uri, doc.getText()), () => {});
+function wireDocuments(
+  connection: Connection,
+  documents: TextDocuments<TextDocument>,
+  ready: () => Promise<LspHandlers>,
+): void {
+  const push = (doc: TextDocument) =>
+    void ready().then(
+      (h) => h.changed(doc.uri, doc.getText()),
+      () => {},
+    );
   // Fires on open as well as on each change.
   documents.onDidChangeContent((e) => push(e.document));
-  documents.onDidClose((e) => void ready().then((h) => h.closed(e.document.uri), () => {}));
+  documents.onDidClose(
+    (e) =>
+      void ready().then(
+        (h) => h.closed(e.document.uri),
+        () => {},
+      ),
+  );
   documents.listen(connection);
 }
 
@@ -184,7 +234,15 @@ function wireRequests(connection: Connection, ready: () => Promise<LspHandlers>)
   connection.languages.callHierarchy.onOutgoingCalls(answer(ready, (h, p, c) => h.outgoingCalls(p, c)));
   connection.onCodeLens(answer(ready, (h, p, c) => h.codeLens(p, c)));
   connection.onCodeLensResolve(answer(ready, (h, p, c) => h.codeLensResolve(p, c)));
-  connection.onExecuteCommand(answer(ready, async (_h, p) => (p.command === SHOW_REFERENCES_COMMAND ? p.arguments?.[2] ?? [] : null)));
-  connection.onRequest("codeslice/context", answer(ready, (h, p: Parameters<LspHandlers["context"]>[0], c) => h.context(p ?? {}, c)));
-  connection.onRequest("codeslice/impact", answer(ready, (h, p: Parameters<LspHandlers["impact"]>[0], c) => h.impact(p ?? {}, c)));
+  connection.onExecuteCommand(
+    answer(ready, async (_h, p) => (p.command === SHOW_REFERENCES_COMMAND ? (p.arguments?.[2] ?? []) : null)),
+  );
+  connection.onRequest(
+    "codeslice/context",
+    answer(ready, (h, p: Parameters<LspHandlers["context"]>[0], c) => h.context(p ?? {}, c)),
+  );
+  connection.onRequest(
+    "codeslice/impact",
+    answer(ready, (h, p: Parameters<LspHandlers["impact"]>[0], c) => h.impact(p ?? {}, c)),
+  );
 }

@@ -8,7 +8,13 @@ import { parseArgs } from "node:util";
 import * as nodePath from "node:path";
 import { availableParallelism } from "node:os";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import { createConnection, ErrorCodes, ResponseError, StreamMessageReader, StreamMessageWriter } from "vscode-languageserver/node";
+import {
+  createConnection,
+  ErrorCodes,
+  ResponseError,
+  StreamMessageReader,
+  StreamMessageWriter,
+} from "vscode-languageserver/node";
 import { createEngine, isEngineError, type Logger, type LogLevel, type Platform } from "../index.ts";
 import { LspHandlers } from "./handlers.ts";
 import { OverlayFileSystem } from "./overlay-fs.ts";
@@ -42,16 +48,26 @@ export function parseLspArgs(argv: string[], cwd = process.cwd()): LspStdioOptio
   const { values, positionals } = parseArgs({
     args: argv,
     allowPositionals: true,
-    options: { root: { type: "string" }, "cache-dir": { type: "string" }, "log-level": { type: "string" }, jobs: { type: "string" }, stdio: { type: "boolean" } },
+    options: {
+      root: { type: "string" },
+      "cache-dir": { type: "string" },
+      "log-level": { type: "string" },
+      jobs: { type: "string" },
+      stdio: { type: "boolean" },
+    },
   });
   if (positionals.length > 1 || (positionals.length === 1 && values.root !== undefined)) {
-    throw new Error(`lsp takes one project folder (--root DIR or a positional one), got ${JSON.stringify([values.root, ...positionals].filter(Boolean))}`);
+    throw new Error(
+      `lsp takes one project folder (--root DIR or a positional one), got ` +
+        `${JSON.stringify([values.root, ...positionals].filter(Boolean))}`,
+    );
   }
   const logLevel = (values["log-level"] ?? "warn") as LogLevel;
   if (!LEVELS.includes(logLevel)) throw new Error(`--log-level must be one of ${LEVELS.join(", ")}`);
   const root = values.root ?? positionals[0];
   const jobs = values.jobs === undefined ? undefined : Number(values.jobs);
-  if (jobs !== undefined && (!/^\d+$/.test(values.jobs!) || jobs < 1 || jobs > 64)) throw new Error(`--jobs must be a whole number from 1 to 64, got ${JSON.stringify(values.jobs)}`);
+  if (jobs !== undefined && (!/^\d+$/.test(values.jobs!) || jobs < 1 || jobs > 64))
+    throw new Error(`--jobs must be a whole number from 1 to 64, got ${JSON.stringify(values.jobs)}`);
   return {
     ...(jobs !== undefined ? { jobs } : {}),
     ...(root !== undefined ? { root: nodePath.resolve(cwd, root) } : {}),
@@ -79,7 +95,10 @@ function chooseRoot(options: LspStdioOptions, clientRoot: string | undefined): s
  */
 export async function runLspStdio(
   argv: string[],
-  meta: { version: string; createPlatform: (options: { root: string; cacheDir?: string; logger?: Logger }) => Promise<Platform> },
+  meta: {
+    version: string;
+    createPlatform: (options: { root: string; cacheDir?: string; logger?: Logger }) => Promise<Platform>;
+  },
 ): Promise<number> {
   // Anything printed with console.* would corrupt the protocol stream.
   console.log = console.info = console.debug = console.warn = (...args: unknown[]) => console.error(...args);
@@ -95,7 +114,9 @@ export async function runLspStdio(
     if (LEVELS.indexOf(level) >= min) process.stderr.write(`codeslice lsp: ${level}: ${message}\n`);
   };
   process.on("uncaughtException", (error) => log("error", `uncaught: ${error.stack ?? error.message}`));
-  process.on("unhandledRejection", (reason) => log("error", `unhandled rejection: ${(reason as Error)?.stack ?? String(reason)}`));
+  process.on("unhandledRejection", (reason) =>
+    log("error", `unhandled rejection: ${(reason as Error)?.stack ?? String(reason)}`),
+  );
 
   const connection = createConnection(new StreamMessageReader(process.stdin), new StreamMessageWriter(process.stdout));
   let close = () => {};
@@ -107,16 +128,28 @@ export async function runLspStdio(
       const root = chooseRoot(options, clientRoot);
       let platform: Platform;
       try {
-        platform = await meta.createPlatform({ root, ...(options.cacheDir ? { cacheDir: options.cacheDir } : {}), logger: { log } });
+        platform = await meta.createPlatform({
+          root,
+          ...(options.cacheDir ? { cacheDir: options.cacheDir } : {}),
+          logger: { log },
+        });
       } catch (error) {
         if (!isEngineError(error)) throw error;
-        throw new ResponseError(ErrorCodes.InvalidParams, `${error.message} (start the server with --root DIR, or open a project folder)`, { code: error.code });
+        throw new ResponseError(
+          ErrorCodes.InvalidParams,
+          `${error.message} (start the server with --root DIR, or open a project folder)`,
+          { code: error.code },
+        );
       }
       // A cache folder inside the root must not be indexed itself.
       const rel = nodePath.relative(platform.fs.rootLabel, platform.store.label);
-      const exclude = rel && !rel.startsWith("..") && !nodePath.isAbsolute(rel) ? [rel.split(nodePath.sep).join("/")] : [];
+      const exclude =
+        rel && !rel.startsWith("..") && !nodePath.isAbsolute(rel) ? [rel.split(nodePath.sep).join("/")] : [];
       const overlay = new OverlayFileSystem(platform.fs);
-      const engine = createEngine({ ...platform, fs: overlay }, { watch: true, exclude, jobs: serverJobs(options.jobs) });
+      const engine = createEngine(
+        { ...platform, fs: overlay },
+        { watch: true, exclude, jobs: serverJobs(options.jobs) },
+      );
       close = () => engine.close();
       log("info", `serving ${platform.fs.rootLabel} (index in ${platform.store.label})`);
       return new LspHandlers({ engine, overlay, rootUri: pathToFileURL(platform.fs.rootLabel).href });

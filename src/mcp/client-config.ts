@@ -28,7 +28,11 @@ const WORKSPACE = "${workspaceFolder}";
  * the server options given after `--print-config` (a `--root` among them replaces the client's
  * default of the folder it starts the server in, or its workspace placeholder).
  */
-export function clientConfig(client: ConfigClient, run: { node: ServerCommand; deno: ServerCommand }, extra: string[]): ClientConfig {
+export function clientConfig(
+  client: ConfigClient,
+  run: { node: ServerCommand; deno: ServerCommand },
+  extra: string[],
+): ClientConfig {
   const hasRoot = extra.some((a) => a === "--root" || a.startsWith("--root="));
   const withRoot = (c: ServerCommand, placeholder: boolean): ServerCommand => ({
     command: c.command,
@@ -36,22 +40,36 @@ export function clientConfig(client: ConfigClient, run: { node: ServerCommand; d
   });
   switch (client) {
     case "claude-code":
-      return { where: "Run in the project (add --scope project to share it through .mcp.json):", snippet: `claude mcp add codeslice -- ${shellLine(withRoot(run.node, false))}` };
+      return {
+        where: "Run in the project (add --scope project to share it through .mcp.json):",
+        snippet: `claude mcp add codeslice -- ${shellLine(withRoot(run.node, false))}`,
+      };
     case "deno":
-      return { where: "Claude Code, with the server under Deno (other clients: the same command and args):", snippet: `claude mcp add codeslice -- ${shellLine(withRoot(run.deno, false))}` };
+      return {
+        where: "Claude Code, with the server under Deno (other clients: the same command and args):",
+        snippet: `claude mcp add codeslice -- ${shellLine(withRoot(run.deno, false))}`,
+      };
     case "cursor": {
       const c = withRoot(run.node, true);
-      return { where: ".cursor/mcp.json in the project (or ~/.cursor/mcp.json):", snippet: json({ mcpServers: { codeslice: { command: c.command, args: c.args } } }) };
+      return {
+        where: ".cursor/mcp.json in the project (or ~/.cursor/mcp.json):",
+        snippet: json({ mcpServers: { codeslice: { command: c.command, args: c.args } } }),
+      };
     }
     case "vscode": {
       const c = withRoot(run.node, true);
-      return { where: ".vscode/mcp.json in the project:", snippet: json({ servers: { codeslice: { type: "stdio", command: c.command, args: c.args } } }) };
+      return {
+        where: ".vscode/mcp.json in the project:",
+        snippet: json({ servers: { codeslice: { type: "stdio", command: c.command, args: c.args } } }),
+      };
     }
     case "codex": {
       const c = withRoot(run.node, false);
       return {
         where: "~/.codex/config.toml (or .codex/config.toml in a trusted project):",
-        snippet: `[mcp_servers.codeslice]\ncommand = ${JSON.stringify(c.command)}\nargs = [${c.args.map((a) => JSON.stringify(a)).join(", ")}]`,
+        snippet:
+          `[mcp_servers.codeslice]\ncommand = ${JSON.stringify(c.command)}\nargs = ` +
+          `[${c.args.map((a) => JSON.stringify(a)).join(", ")}]`,
       };
     }
   }
@@ -63,5 +81,7 @@ function json(value: unknown): string {
 
 /** A command line a POSIX shell reads back as the same words. */
 export function shellLine(c: ServerCommand): string {
-  return [c.command, ...c.args].map((w) => (/^[\w@%+=:,./-]+$/.test(w) ? w : `'${w.replace(/'/g, `'\\''`)}'`)).join(" ");
+  return [c.command, ...c.args]
+    .map((w) => (/^[\w@%+=:,./-]+$/.test(w) ? w : `'${w.replace(/'/g, `'\\''`)}'`))
+    .join(" ");
 }

@@ -27,7 +27,10 @@ export function citesRepos(tool: string, args: Record<string, unknown>): boolean
 
 /** Added to the instructions when a group is served. */
 export const GROUP_INSTRUCTIONS = (names: readonly string[]) =>
-  `- This server serves ${names.length} repositories: ${names.join(", ")}. Every tool takes repo (default ${names[0]}); citations read repo:path:line. repo_map kind routes spans them all: the routes each serves and the calls from the others; impact and changes follow a route to its callers in the other repositories, and shape_check lists their reads of a model's fields.`;
+  `- This server serves ${names.length} repositories: ${names.join(", ")}. Every tool takes repo (default ` +
+  (`${names[0]}); citations read repo:path:line. repo_map kind routes spans them all: the routes each serves and ` +
+    (`the calls from the others; impact and changes follow a route to its callers in the other repositories, and ` +
+      `shape_check lists their reads of a model's fields.`));
 
 /**
  * `path:line` and `path:start-end` citations in `text` with the repository's name before them. A
@@ -35,19 +38,39 @@ export const GROUP_INSTRUCTIONS = (names: readonly string[]) =>
  * one that already names a repository (`repo:path:line`) is left alone.
  */
 export function citeRepo(text: string, repo: string): string {
-  return text.replace(CITATION, (whole, before: string, path: string) => (path.startsWith(`${repo}:`) ? whole : `${before}${repo}:${path}`));
+  return text.replace(CITATION, (whole, before: string, path: string) =>
+    path.startsWith(`${repo}:`) ? whole : `${before}${repo}:${path}`,
+  );
 }
 
 const CITATION = /(^|[\s(\[`"'=,·])((?:[\w@+~-][\w@.+~-]*\/)*[\w@+~-][\w@.+~-]*\.[A-Za-z][\w]{0,9})(?=:\d)/gm;
 
 /** repo_map kind routes in a group: every member's routes with the calls from every member, cited `repo:path:line`. */
-export async function groupRouteMap(ctx: ToolContext, args: { prefix?: string | undefined; method?: string | undefined }, budget: number) {
-  const a = await ctx.group!.routeMap({ ...(args.prefix ? { prefix: args.prefix } : {}), ...(args.method ? { method: args.method } : {}), budget, signal: ctx.signal });
+export async function groupRouteMap(
+  ctx: ToolContext,
+  args: { prefix?: string | undefined; method?: string | undefined },
+  budget: number,
+) {
+  const a = await ctx.group!.routeMap({
+    ...(args.prefix ? { prefix: args.prefix } : {}),
+    ...(args.method ? { method: args.method } : {}),
+    budget,
+    signal: ctx.signal,
+  });
   const at = (c: { repo: string; path: string; line: number }) => `${c.repo}:${c.path}:${c.line}`;
   // The sites the text lists (other repositories' calls first), not every one: a route called from
   // 120 places would otherwise send them all in the data while the text counts them.
-  const shown = (r: GroupRoute) => [...r.clients.filter((c) => c.repo !== r.repo).slice(0, SITES_SHOWN), ...r.clients.filter((c) => c.repo === r.repo).slice(0, SITES_SHOWN)];
-  const routes = a.routes.map((r) => ({ method: r.method, path: r.path, handler: `${r.repo}:${r.file}:${r.line}`, clients: shown(r).map(at), tests: r.tests.slice(0, SITES_SHOWN).map(at) }));
+  const shown = (r: GroupRoute) => [
+    ...r.clients.filter((c) => c.repo !== r.repo).slice(0, SITES_SHOWN),
+    ...r.clients.filter((c) => c.repo === r.repo).slice(0, SITES_SHOWN),
+  ];
+  const routes = a.routes.map((r) => ({
+    method: r.method,
+    path: r.path,
+    handler: `${r.repo}:${r.file}:${r.line}`,
+    clients: shown(r).map(at),
+    tests: r.tests.slice(0, SITES_SHOWN).map(at),
+  }));
   return { text: a.text, data: { total: a.total, routes } };
 }
 
@@ -55,7 +78,11 @@ export async function groupRouteMap(ctx: ToolContext, args: { prefix?: string | 
  * The calls in the group's other repositories that reach the routes an answer names (impact's
  * routes reached, changes' routes touched), as text and data; empty outside a group.
  */
-export async function crossRepoCallers(ctx: ToolContext, routes: readonly { method: string; path: string }[], answer: { text: string; data: unknown }): Promise<{ suffix?: string; callers: string[] }> {
+export async function crossRepoCallers(
+  ctx: ToolContext,
+  routes: readonly { method: string; path: string }[],
+  answer: { text: string; data: unknown },
+): Promise<{ suffix?: string; callers: string[] }> {
   if (!ctx.group || !ctx.repo || !routes.length) return { callers: [] };
   const cross = await ctx.group.crossCallers(ctx.repo, routes, { signal: ctx.signal });
   const at = (x: (typeof cross)[number]) => `${x.call.repo}:${x.call.path}:${x.call.line}`;

@@ -29,7 +29,8 @@ import { z } from "zod";
 
 /**
  * Fields that carry prose or source text the answer's text already shows: notes and caveats, the
- * source line at a trace hop, a definition's signature line, the shell commands that run tests, a language's "what is not
+ * source line at a trace hop, a definition's signature line, the shell commands that run tests, a language's "what is
+ * not
  * extracted" phrase.
  */
 export const PROSE_KEYS: ReadonlySet<string> = new Set(["notes", "code", "signature", "commands", "what"]);
@@ -49,10 +50,17 @@ const ECHOED_UNDER: Readonly<Record<string, ReadonlySet<string>>> = {
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 
-const isPlainObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === "object" && !Array.isArray(v);
+const isPlainObject = (v: unknown): v is Record<string, unknown> =>
+  v !== null && typeof v === "object" && !Array.isArray(v);
 const isEmpty = (v: unknown) =>
-  v === undefined || v === 0 || v === false || v === "" || (Array.isArray(v) && v.length === 0) || (isPlainObject(v) && Object.keys(v).length === 0);
-const isTable = (v: unknown): v is { columns: Json[]; rows: Json[][] } => isPlainObject(v) && Array.isArray(v.columns) && Array.isArray(v.rows) && Object.keys(v).length === 2;
+  v === undefined ||
+  v === 0 ||
+  v === false ||
+  v === "" ||
+  (Array.isArray(v) && v.length === 0) ||
+  (isPlainObject(v) && Object.keys(v).length === 0);
+const isTable = (v: unknown): v is { columns: Json[]; rows: Json[][] } =>
+  isPlainObject(v) && Array.isArray(v.columns) && Array.isArray(v.rows) && Object.keys(v).length === 2;
 const isSite = (v: Record<string, unknown>) => {
   const keys = Object.keys(v);
   return keys.length === 2 && typeof v.path === "string" && typeof v.line === "number";
@@ -64,7 +72,8 @@ export function leanContent(value: unknown, within?: string, under = ""): Json {
     const items = value.map((v) => leanContent(v, within, under));
     if (items.length === 0 || !items.every(isPlainObject)) return items;
     const columns: string[] = [];
-    for (const item of items as Record<string, Json>[]) for (const k of Object.keys(item)) if (!columns.includes(k)) columns.push(k);
+    for (const item of items as Record<string, Json>[])
+      for (const k of Object.keys(item)) if (!columns.includes(k)) columns.push(k);
     let rows = (items as Record<string, Json>[]).map((item) => columns.map((c) => item[c] ?? null));
     const constant: boolean[] = [];
     const header: Json[] = columns.map((c, i) => {
@@ -78,7 +87,8 @@ export function leanContent(value: unknown, within?: string, under = ""): Json {
       // A column of tables with the same columns (each file's symbols) names them once.
       const tables = cells.filter((v) => v !== null);
       const t = tables[0];
-      if (!isTable(t) || !tables.every((v) => isTable(v) && JSON.stringify(v.columns) === JSON.stringify(t.columns))) return c;
+      if (!isTable(t) || !tables.every((v) => isTable(v) && JSON.stringify(v.columns) === JSON.stringify(t.columns)))
+        return c;
       for (const r of rows) if (r[i] !== null) r[i] = (r[i] as { rows: Json }).rows;
       return { [c]: t.columns };
     });
@@ -97,7 +107,12 @@ export function leanContent(value: unknown, within?: string, under = ""): Json {
       continue;
     }
     // The path a qualified name begins with (`src/a.ts#f`), and a site in the entry's own file, are said once.
-    if (key === "path" && typeof value.qualified === "string" && (value.qualified === v || value.qualified.startsWith(`${String(v)}#`))) continue;
+    if (
+      key === "path" &&
+      typeof value.qualified === "string" &&
+      (value.qualified === v || value.qualified.startsWith(`${String(v)}#`))
+    )
+      continue;
     if (path !== undefined && isPlainObject(v) && isSite(v) && v.path === path) {
       out[key] = v.line as number;
       continue;
@@ -106,7 +121,8 @@ export function leanContent(value: unknown, within?: string, under = ""): Json {
     if (!isEmpty(lean)) out[key] = lean;
   }
   const keys = Object.keys(out);
-  if (keys.length === 2 && typeof out.qualified === "string" && typeof out.line === "number") return `${out.qualified}:${out.line}`;
+  if (keys.length === 2 && typeof out.qualified === "string" && typeof out.line === "number")
+    return `${out.qualified}:${out.line}`;
   return out;
 }
 
@@ -167,11 +183,21 @@ export function expandContent(value: unknown, schema: z.ZodType, within?: string
     }
     if (!isPlainObject(value)) return value;
     const out: Record<string, unknown> = {};
-    const qualified = typeof value.qualified === "string" && value.qualified.startsWith("#") && within !== undefined ? `${within}${value.qualified}` : value.qualified;
+    const qualified =
+      typeof value.qualified === "string" && value.qualified.startsWith("#") && within !== undefined
+        ? `${within}${value.qualified}`
+        : value.qualified;
     const own = value.path ?? (typeof qualified === "string" && "path" in shape ? qualified.split("#")[0] : undefined);
     for (const [key, field] of Object.entries(shape)) {
       if (PROSE_KEYS.has(key) || (ECHOED_UNDER[under]?.has(key) && value[key] === undefined)) continue;
-      const raw = key === "path" ? own : key === "qualified" ? qualified : typeof value[key] === "number" && isSiteSchema(field) ? { path: own, line: value[key] } : value[key];
+      const raw =
+        key === "path"
+          ? own
+          : key === "qualified"
+            ? qualified
+            : typeof value[key] === "number" && isSiteSchema(field)
+              ? { path: own, line: value[key] }
+              : value[key];
       const v = expandContent(raw, field, typeof own === "string" ? own : within, key);
       if (v !== undefined) out[key] = v;
     }

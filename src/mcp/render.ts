@@ -46,8 +46,14 @@ export function fitLines(o: {
 }): { text: string; kept: number; clipped: boolean } {
   const fit = (lines: readonly string[], clipped: boolean) =>
     fitBlocks({
-      header: (s) => o.header(s.shown), blocks: lines.map((full) => ({ full })), budget: o.budget, count: o.count,
-      separator: "\n", prefix: true, envelope: o.envelope, footer: (s) => o.footer(s.shown, clipped),
+      header: (s) => o.header(s.shown),
+      blocks: lines.map((full) => ({ full })),
+      budget: o.budget,
+      count: o.count,
+      separator: "\n",
+      prefix: true,
+      envelope: o.envelope,
+      footer: (s) => o.footer(s.shown, clipped),
     });
   const whole = fit(o.lines, false);
   const kept = whole.forms.filter((f) => f === "full").length;

@@ -6,8 +6,23 @@
  * costs next to nothing with the folder watcher.
  */
 import { type McpServer, ResourceTemplate } from "@modelcontextprotocol/sdk/server/mcp.js";
-import { ErrorCode, McpError, SubscribeRequestSchema, UnsubscribeRequestSchema, type ReadResourceResult } from "@modelcontextprotocol/sdk/types.js";
-import { citePath, isEngineError, LIMITS, loadTokenCounter, querySchemaText, type Engine, type FileRecord, type RefreshResult } from "../index.ts";
+import {
+  ErrorCode,
+  McpError,
+  SubscribeRequestSchema,
+  UnsubscribeRequestSchema,
+  type ReadResourceResult,
+} from "@modelcontextprotocol/sdk/types.js";
+import {
+  citePath,
+  isEngineError,
+  LIMITS,
+  loadTokenCounter,
+  querySchemaText,
+  type Engine,
+  type FileRecord,
+  type RefreshResult,
+} from "../index.ts";
 import { engineErrorText } from "./errors.ts";
 import { at, fenceLines, fitLines, plural } from "./render.ts";
 import type { McpLogger } from "./tool.ts";
@@ -43,10 +58,20 @@ export const MAX_SUBSCRIPTION_URI_CHARS = 8192;
  * outline, a symbol), each URI bounded in length.
  */
 export function subscriptionRefusal(uri: string, held: number): string | undefined {
-  if (uri.length > MAX_SUBSCRIPTION_URI_CHARS) return `the URI is ${uri.length} characters; the limit is ${MAX_SUBSCRIPTION_URI_CHARS}`;
-  const own = uri === MAP_URI || uri === FLOWS_URI || uri === CLUSTERS_URI || (/^codeslice:\/\/(outline|symbol)\/./.test(uri) && !/[\s\u0000-\u001f]/.test(uri));
-  if (!own) return `${JSON.stringify(uri.slice(0, 100))} is not one of this server's resources (${MAP_URI}, codeslice://outline/<path>, codeslice://symbol/<name>)`;
-  if (held >= MAX_SUBSCRIPTIONS) return `this session holds ${held} subscriptions, the most the server keeps; unsubscribe from some first`;
+  if (uri.length > MAX_SUBSCRIPTION_URI_CHARS)
+    return `the URI is ${uri.length} characters; the limit is ${MAX_SUBSCRIPTION_URI_CHARS}`;
+  const own =
+    uri === MAP_URI ||
+    uri === FLOWS_URI ||
+    uri === CLUSTERS_URI ||
+    (/^codeslice:\/\/(outline|symbol)\/./.test(uri) && !/[\s\u0000-\u001f]/.test(uri));
+  if (!own)
+    return (
+      `${JSON.stringify(uri.slice(0, 100))} is not one of this server's resources (${MAP_URI}, ` +
+      `codeslice://outline/<path>, codeslice://symbol/<name>)`
+    );
+  if (held >= MAX_SUBSCRIPTIONS)
+    return `this session holds ${held} subscriptions, the most the server keeps; unsubscribe from some first`;
   return undefined;
 }
 
@@ -61,14 +86,20 @@ export interface ResourceContext {
 }
 
 /** Registers the resources and the subscribe handlers; returns what the server calls after every refresh. */
-export function registerResources(server: McpServer, ctx: ResourceContext): { refreshed(r: RefreshResult): void; close(): void } {
+export function registerResources(
+  server: McpServer,
+  ctx: ResourceContext,
+): { refreshed(r: RefreshResult): void; close(): void } {
   const subscribed = new Set<string>();
   let poll: ReturnType<typeof setInterval> | undefined;
   let lastSources: number | undefined;
   let indexed = false;
   let listedEarly = false;
 
-  const read = async (uri: URL, make: (count: (text: string) => number) => Promise<string>): Promise<ReadResourceResult> => {
+  const read = async (
+    uri: URL,
+    make: (count: (text: string) => number) => Promise<string>,
+  ): Promise<ReadResourceResult> => {
     try {
       await ctx.refresh();
       const count = await loadTokenCounter("o200k_base");
@@ -76,33 +107,56 @@ export function registerResources(server: McpServer, ctx: ResourceContext): { re
     } catch (error) {
       if (!isEngineError(error)) throw error;
       const missing = ["unknown_symbol", "ambiguous_symbol", "not_found", "outside_root"].includes(error.code);
-      throw new McpError(missing ? RESOURCE_NOT_FOUND : ErrorCode.InvalidParams, engineErrorText(error, "resources/read"), { uri: uri.href, code: error.code });
+      throw new McpError(
+        missing ? RESOURCE_NOT_FOUND : ErrorCode.InvalidParams,
+        engineErrorText(error, "resources/read"),
+        { uri: uri.href, code: error.code },
+      );
     }
   };
 
   server.registerResource(
     "repo-map",
     MAP_URI,
-    { title: "Repository map", description: "Services, languages, entry points, central symbols with path:line, layout and tests (what the repo_map tool returns).", mimeType: "text/markdown" },
+    {
+      title: "Repository map",
+      description:
+        "Services, languages, entry points, central symbols with path:line, layout and tests (what the repo_map " +
+        "tool returns).",
+      mimeType: "text/markdown",
+    },
     (uri) => read(uri, async () => (await ctx.engine.map({ budget: Math.min(LIMITS.budget.map, ctx.cap) })).text),
   );
 
   server.registerResource(
     "schema",
     SCHEMA_URI,
-    { title: "Query schema", description: "The query tool's nodes, relationships (with confidence), grammar, limits and examples.", mimeType: "text/markdown" },
+    {
+      title: "Query schema",
+      description: "The query tool's nodes, relationships (with confidence), grammar, limits and examples.",
+      mimeType: "text/markdown",
+    },
     (uri) => ({ contents: [{ uri: uri.href, mimeType: "text/markdown", text: querySchemaText() }] }),
   );
   server.registerResource(
     "flows",
     FLOWS_URI,
-    { title: "Execution flows", description: "Flows from each entry point (route, command, main, test) through the call graph, largest first.", mimeType: "text/markdown" },
+    {
+      title: "Execution flows",
+      description: "Flows from each entry point (route, command, main, test) through the call graph, largest first.",
+      mimeType: "text/markdown",
+    },
     (uri) => read(uri, async () => (await ctx.engine.flows({ budget: Math.min(LIMITS.budget.list, ctx.cap) })).text),
   );
   server.registerResource(
     "clusters",
     CLUSTERS_URI,
-    { title: "Functional clusters", description: "Clusters of files by calls and imports (Louvain), with cohesion and the entry points reaching them.", mimeType: "text/markdown" },
+    {
+      title: "Functional clusters",
+      description:
+        "Clusters of files by calls and imports (Louvain), with cohesion and the entry points reaching them.",
+      mimeType: "text/markdown",
+    },
     (uri) => read(uri, async () => (await ctx.engine.clusters({ budget: Math.min(LIMITS.budget.list, ctx.cap) })).text),
   );
 
@@ -118,11 +172,19 @@ export function registerResources(server: McpServer, ctx: ResourceContext): { re
           return { resources: [] };
         }
         const files = await sourceFiles(ctx);
-        return { resources: files.slice(0, MAX_LISTED_OUTLINES).map((path) => ({ uri: outlineUri(path), name: path, mimeType: "text/markdown" })) };
+        return {
+          resources: files
+            .slice(0, MAX_LISTED_OUTLINES)
+            .map((path) => ({ uri: outlineUri(path), name: path, mimeType: "text/markdown" })),
+        };
       },
       complete: { path: async (value) => (await sourceFiles(ctx)).filter((p) => p.startsWith(value)).slice(0, 100) },
     }),
-    { title: "File outline", description: "A project file's symbols (kind, name, lines, header), nested, without bodies.", mimeType: "text/markdown" },
+    {
+      title: "File outline",
+      description: "A project file's symbols (kind, name, lines, header), nested, without bodies.",
+      mimeType: "text/markdown",
+    },
     (uri, vars) => read(uri, async (count) => outline(await fileRecord(ctx, variable(vars.path)), ctx.cap, count)),
   );
 
@@ -130,9 +192,15 @@ export function registerResources(server: McpServer, ctx: ResourceContext): { re
     "symbol-source",
     new ResourceTemplate(SYMBOL_TEMPLATE, {
       list: undefined,
-      complete: { symbol: async (value) => (value ? (await ctx.engine.search(value, { limit: 20 })).map((h) => h.qualified) : []) },
+      complete: {
+        symbol: async (value) => (value ? (await ctx.engine.search(value, { limit: 20 })).map((h) => h.qualified) : []),
+      },
     }),
-    { title: "Symbol source", description: "A symbol's whole definition, headed ## path:start-end. The name as the tools take it, URI-encoded.", mimeType: "text/markdown" },
+    {
+      title: "Symbol source",
+      description: "A symbol's whole definition, headed ## path:start-end. The name as the tools take it, URI-encoded.",
+      mimeType: "text/markdown",
+    },
     (uri, vars) => read(uri, (count) => symbolSource(ctx, variable(vars.symbol), count)),
   );
 
@@ -141,9 +209,13 @@ export function registerResources(server: McpServer, ctx: ResourceContext): { re
   server.server.setRequestHandler(SubscribeRequestSchema, (request) => {
     const uri = request.params.uri;
     const refusal = subscribed.has(uri) ? undefined : subscriptionRefusal(uri, subscribed.size);
-    if (refusal) throw new McpError(ErrorCode.InvalidParams, `Cannot subscribe: ${refusal}.`, { uri: uri.slice(0, 200) });
+    if (refusal)
+      throw new McpError(ErrorCode.InvalidParams, `Cannot subscribe: ${refusal}.`, { uri: uri.slice(0, 200) });
     subscribed.add(uri);
-    poll ??= setInterval(() => void ctx.refresh().catch((error: Error) => ctx.log.debug(`resource check: ${error.message}`)), POLL_MS);
+    poll ??= setInterval(
+      () => void ctx.refresh().catch((error: Error) => ctx.log.debug(`resource check: ${error.message}`)),
+      POLL_MS,
+    );
     poll.unref?.();
     return {};
   });
@@ -158,7 +230,8 @@ export function registerResources(server: McpServer, ctx: ResourceContext): { re
 
   return {
     refreshed(r) {
-      const sourcesChanged = (lastSources !== undefined && (r.sourceFiles !== lastSources || r.removed > 0)) || (!indexed && listedEarly);
+      const sourcesChanged =
+        (lastSources !== undefined && (r.sourceFiles !== lastSources || r.removed > 0)) || (!indexed && listedEarly);
       lastSources = r.sourceFiles;
       indexed = true;
       if (!server.isConnected()) return;
@@ -195,11 +268,17 @@ async function fileRecord(ctx: ResourceContext, path: string): Promise<FileRecor
   const rel = path.replace(/^\.\//, "");
   const records = await ctx.engine.records();
   // The exact name, else the one file with the same name in another Unicode normalization (NFC typed for an NFD name).
-  const record = records.find((r) => r.path === rel) ?? oneOf(records.filter((r) => r.path.normalize("NFC") === rel.normalize("NFC")));
+  const record =
+    records.find((r) => r.path === rel) ??
+    oneOf(records.filter((r) => r.path.normalize("NFC") === rel.normalize("NFC")));
   if (record) return record;
   // Let the engine say why (outside the root, not indexed, did-you-mean): a one-line read does.
   await ctx.engine.snippet(rel, 1, 1);
-  throw new McpError(RESOURCE_NOT_FOUND, `${rel} is not an indexed source file; codeslice://map lists the project's layout.`, { path: rel });
+  throw new McpError(
+    RESOURCE_NOT_FOUND,
+    `${rel} is not an indexed source file; codeslice://map lists the project's layout.`,
+    { path: rel },
+  );
 }
 
 const oneOf = <T>(xs: T[]): T | undefined => (xs.length === 1 ? xs[0] : undefined);
@@ -236,12 +315,15 @@ function outline(record: FileRecord, cap: number, count: (text: string) => numbe
     lines.push(line);
     chars += line.length + 1;
   }
-  const head = `# ${citePath(record.path)} (${record.language}, ${plural(record.lines, "line")}, ${plural(defs.length, "symbol")})`;
+  const head =
+    `# ${citePath(record.path)} (${record.language}, ${plural(record.lines, "line")}, ` +
+    `${plural(defs.length, "symbol")})`;
   if (lines.length === 0) return `${head}\n\nNo definitions.`;
   return fitLines({
     lines,
     header: () => head,
-    footer: (kept) => (kept < defs.length ? `\n(${defs.length - kept} more not shown: over the server's response cap)` : ""),
+    footer: (kept) =>
+      kept < defs.length ? `\n(${defs.length - kept} more not shown: over the server's response cap)` : "",
     budget: cap,
     envelope: 0,
     count,
@@ -257,7 +339,11 @@ async function symbolSource(ctx: ResourceContext, symbol: string, count: (text: 
   return fitLines({
     lines,
     header: () => `## ${at(s.path, s.line, s.end)} ${s.kind} ${s.qualified}\n${open}`,
-    footer: (kept) => (kept < lines.length ? `${close}\n(cut after ${plural(kept, "line")} to fit the server's response cap; read the rest with read_snippet)` : close),
+    footer: (kept) =>
+      kept < lines.length
+        ? `${close}\n(cut after ${plural(kept, "line")} to fit the server's response cap; read the rest with ` +
+          `read_snippet)`
+        : close,
     budget: ctx.cap,
     envelope: 0,
     count,

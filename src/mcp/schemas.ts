@@ -36,14 +36,18 @@ export const targetArg = (name: string, what: string, advice?: string) =>
   z
     .string({ error: `${name} must be a string` })
     .min(1, { error: `${name} must not be empty` })
-    .max(LIMITS.targetChars, { error: `${name} must be at most ${LIMITS.targetChars} characters${advice ? `; ${advice}` : ""}` })
+    .max(LIMITS.targetChars, {
+      error: `${name} must be at most ${LIMITS.targetChars} characters${advice ? `; ${advice}` : ""}`,
+    })
     .describe(what);
 
 export const symbolArg = z
   .string({ error: "symbol must be a string" })
   .min(1, { error: "symbol must not be empty" })
   .max(MAX_SYMBOL_CHARS, { error: `symbol must be at most ${MAX_SYMBOL_CHARS} characters` })
-  .describe("Qualified (pkg.mod.Class.method, src/a.ts#Class.method), path::Class.method, Class.method, or a unique bare name.");
+  .describe(
+    "Qualified (pkg.mod.Class.method, src/a.ts#Class.method), path::Class.method, Class.method, or a unique bare name.",
+  );
 
 export const pathArg = (what: string) =>
   z
@@ -72,7 +76,10 @@ export const site = z.object({ path: z.string(), line: z.int() });
 
 /** Output of context and pack: the answer's data; its text is the tool result's text content, not repeated here. */
 export const contextOutput = z.object({
-  target: z.string().optional().describe("The symbol, file or route asked for; absent for words (the text quotes them)."),
+  target: z
+    .string()
+    .optional()
+    .describe("The symbol, file or route asked for; absent for words (the text quotes them)."),
   resolvedAs: z.string().describe("How the target was understood: symbol, file, route or search."),
   seeds: z.array(symbolRef),
   notes: z.array(z.string()),
@@ -85,13 +92,35 @@ export const contextOutput = z.object({
     })
     .describe("The budget covers the text and this structured content together."),
   chunks: z
-    .array(z.object({ path: z.string(), start: z.int(), end: z.int(), role: z.string(), symbol: z.string(), form: z.string(), tokens: z.int() }))
+    .array(
+      z.object({
+        path: z.string(),
+        start: z.int(),
+        end: z.int(),
+        role: z.string(),
+        symbol: z.string(),
+        form: z.string(),
+        tokens: z.int(),
+      }),
+    )
     .describe("The chunks in the text, in order, each headed `## path:start-end [role] symbol` there."),
   cut: z
-    .array(z.object({ handle: z.string(), path: z.string(), start: z.int(), end: z.int(), role: z.string(), tokens: z.int() }))
+    .array(
+      z.object({
+        handle: z.string(),
+        path: z.string(),
+        start: z.int(),
+        end: z.int(),
+        role: z.string(),
+        tokens: z.int(),
+      }),
+    )
     .describe("The chunks left out that the text lists, with the handle to ask for each and its cost in tokens."),
   cutTotal: z.int().describe("All chunks left out, listed or not."),
-  budgetRequested: z.int().optional().describe("Present when the requested budget was lowered to fit the response cap."),
+  budgetRequested: z
+    .int()
+    .optional()
+    .describe("Present when the requested budget was lowered to fit the response cap."),
 });
 
 /** Entries per page of a list answer. */
@@ -125,17 +154,29 @@ export const page = z.object({
   next: z.string().optional().describe("Cursor of the next page; absent on the last one."),
 });
 
-const countByFile = z.object({ count: z.int(), files: z.array(z.object({ path: z.string(), count: z.int() })), names: z.array(z.string()).optional() });
+const countByFile = z.object({
+  count: z.int(),
+  files: z.array(z.object({ path: z.string(), count: z.int() })),
+  names: z.array(z.string()).optional(),
+});
 
 /** What an answer could not see. */
 export const completeness = z
   .object({
-    unlinked: countByFile.optional().describe("Call sites naming the symbol (or made by it) that are linked to no definition: they may call it."),
+    unlinked: countByFile
+      .optional()
+      .describe("Call sites naming the symbol (or made by it) that are linked to no definition: they may call it."),
     ambiguous: z.int().optional().describe("Calls several definitions share the name of, this one among them."),
     unresolvedImports: countByFile.optional(),
     parseErrors: countByFile.optional().describe("Files with syntax errors, read only in part."),
-    notExtracted: z.array(z.object({ language: z.string(), files: z.int(), what: z.string() })).optional().describe("Languages whose calls or imports the index does not extract."),
-    dispatch: z.array(z.object({ symbol: symbolRef, relation: z.string(), sites: z.int() })).optional().describe("Overriding methods a call may reach at run time."),
+    notExtracted: z
+      .array(z.object({ language: z.string(), files: z.int(), what: z.string() }))
+      .optional()
+      .describe("Languages whose calls or imports the index does not extract."),
+    dispatch: z
+      .array(z.object({ symbol: symbolRef, relation: z.string(), sites: z.int() }))
+      .optional()
+      .describe("Overriding methods a call may reach at run time."),
     notes: z.array(z.string()),
   })
   .describe("What the answer could not see: an empty list is never proof that nothing is there.");

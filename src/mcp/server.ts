@@ -9,9 +9,24 @@
  */
 import { z } from "zod";
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import { ListToolsRequestSchema, type CallToolResult, type ServerNotification, type ServerRequest } from "@modelcontextprotocol/sdk/types.js";
+import {
+  ListToolsRequestSchema,
+  type CallToolResult,
+  type ServerNotification,
+  type ServerRequest,
+} from "@modelcontextprotocol/sdk/types.js";
 import type { RequestHandlerExtra } from "@modelcontextprotocol/sdk/shared/protocol.js";
-import { EngineError, LIMITS, loadTokenCounter, type Engine, type EngineGroup, type FileSystem, type Progress, type RefreshOptions, type RefreshResult } from "../index.ts";
+import {
+  EngineError,
+  LIMITS,
+  loadTokenCounter,
+  type Engine,
+  type EngineGroup,
+  type FileSystem,
+  type Progress,
+  type RefreshOptions,
+  type RefreshResult,
+} from "../index.ts";
 import { noSourceText, toToolError } from "./errors.ts";
 import { plural } from "./render.ts";
 import { freshness as freshnessSchema } from "./schemas.ts";
@@ -51,12 +66,34 @@ export const REPOS_URI = "codeslice://repos";
 export const DEFAULT_MAX_RESPONSE_TOKENS = LIMITS.responseTokens.default;
 /** Smallest cap accepted: below this even a map header and a few entries would not fit. */
 export const MIN_MAX_RESPONSE_TOKENS = LIMITS.responseTokens.min;
-/** Tokens the server keeps for the freshness line and field it adds to every answer (JSON and line together, well under it). */
+/**
+ * Tokens the server keeps for the freshness line and field it adds to every answer (JSON and line together, well under
+ * it).
+ */
 const FRESHNESS_RESERVE = 120;
 
 /** Every tool, in the order clients list them (each spec's handler takes its own argument type). */
 export const TOOLS: readonly ToolSpec[] = [
-  repoMapTool, locateTool, contextTool, searchTool, grepTool, signatureTool, callersTool, calleesTool, importersTool, testsTool, traceTool, readSnippetTool, packTool, impactTool, changesTool, shapeCheckTool, checkTool, renameTool, queryTool, dataflowTool,
+  repoMapTool,
+  locateTool,
+  contextTool,
+  searchTool,
+  grepTool,
+  signatureTool,
+  callersTool,
+  calleesTool,
+  importersTool,
+  testsTool,
+  traceTool,
+  readSnippetTool,
+  packTool,
+  impactTool,
+  changesTool,
+  shapeCheckTool,
+  checkTool,
+  renameTool,
+  queryTool,
+  dataflowTool,
 ] as unknown as readonly ToolSpec[];
 
 /** Tools that run the project's code: served only when the server is started with `allowRun` (`--allow-run`). */
@@ -117,13 +154,20 @@ export function createMcpServer(engine: Engine, options: McpServerOptions = {}):
   const log = options.log ?? silentLogger;
   const responseCap = options.maxResponseTokens ?? DEFAULT_MAX_RESPONSE_TOKENS;
   if (!Number.isInteger(responseCap) || responseCap < MIN_MAX_RESPONSE_TOKENS) {
-    throw new EngineError("invalid_argument", `maxResponseTokens must be a whole number ≥ ${MIN_MAX_RESPONSE_TOKENS}, got ${responseCap}.`, { data: { maxResponseTokens: responseCap } });
+    throw new EngineError(
+      "invalid_argument",
+      `maxResponseTokens must be a whole number ≥ ${MIN_MAX_RESPONSE_TOKENS}, got ${responseCap}.`,
+      { data: { maxResponseTokens: responseCap } },
+    );
   }
   const root = options.fs?.rootLabel ?? "the project";
   const group = options.group && options.group.members.length > 1 ? options.group : undefined;
   const server = new McpServer(
     { name: options.name ?? "codeslice", version: options.version ?? "0.0.0" },
-    { instructions: group ? `${INSTRUCTIONS}\n${GROUP_INSTRUCTIONS(group.members.map((m) => m.name))}` : INSTRUCTIONS, capabilities: { tools: { listChanged: false } } },
+    {
+      instructions: group ? `${INSTRUCTIONS}\n${GROUP_INSTRUCTIONS(group.members.map((m) => m.name))}` : INSTRUCTIONS,
+      capabilities: { tools: { listChanged: false } },
+    },
   );
 
   // Every refresh, whoever asks for it (a tool call, a resource read, the subscription poll), goes
@@ -147,12 +191,29 @@ export function createMcpServer(engine: Engine, options: McpServerOptions = {}):
   // reports what it says.
   const freshen = async (extra: Extra, rescan: boolean, target = engine, label = root): Promise<Freshness> => {
     const listener = progressSender(extra);
-    const r = await refreshOf(target, label, { ...(listener ? { onProgress: listener } : {}), ...(rescan ? { rescan: true } : {}) });
-    const base = { indexedAt: new Date(r.at).toISOString().replace(/\.\d+Z$/, "Z"), refreshed: r.refreshed, parsed: r.parsed, removed: r.removed, mode: r.mode, sourceFiles: r.sourceFiles, files: r.files };
+    const r = await refreshOf(target, label, {
+      ...(listener ? { onProgress: listener } : {}),
+      ...(rescan ? { rescan: true } : {}),
+    });
+    const base = {
+      indexedAt: new Date(r.at).toISOString().replace(/\.\d+Z$/, "Z"),
+      refreshed: r.refreshed,
+      parsed: r.parsed,
+      removed: r.removed,
+      mode: r.mode,
+      sourceFiles: r.sourceFiles,
+      files: r.files,
+    };
     if (r.mode === "initial") {
       const files = plural(r.sourceFiles, "source file");
       const took = `${(r.durationMs / 1000).toFixed(1)} s`;
-      return { ...base, line: r.parsed === 0 ? `index loaded from the cache: ${files} in ${took}` : `index built: ${files} (${r.parsed} parsed) in ${took}` };
+      return {
+        ...base,
+        line:
+          r.parsed === 0
+            ? `index loaded from the cache: ${files} in ${took}`
+            : `index built: ${files} (${r.parsed} parsed) in ${took}`,
+      };
     }
     return { ...base, line: r.refreshed ? `index refreshed: ${refreshWords(r.parsed, r.removed)}` : "" };
   };
@@ -189,13 +250,20 @@ export function createMcpServer(engine: Engine, options: McpServerOptions = {}):
         const text = line ? `${body}\n\n(${line}${member ? ` in ${member.name}` : ""})` : body;
         if (member) answer.data.repo = member.name;
         log.debug(`${tool.name} answered in ${(performance.now() - started).toFixed(1)} ms`);
-        return { content: [{ type: "text", text }], structuredContent: leanContent({ ...answer.data, freshness }) as Record<string, unknown> };
+        return {
+          content: [{ type: "text", text }],
+          structuredContent: leanContent({ ...answer.data, freshness }) as Record<string, unknown>,
+        };
       } catch (error) {
         return toToolError(error, tool.name, log);
       }
     };
     // The SDK validates the arguments against `input` and routes the call; the list is ours.
-    server.registerTool(tool.name, { title: tool.title, description: tool.description, inputSchema: tool.input }, handler as never);
+    server.registerTool(
+      tool.name,
+      { title: tool.title, description: tool.description, inputSchema: tool.input },
+      handler as never,
+    );
   };
   const served = options.allowRun ? [...TOOLS, ...RUN_TOOLS] : TOOLS;
   const tools = group ? [...served.map(withRepoArg), reposTool as unknown as ToolSpec] : served;
@@ -217,9 +285,18 @@ export function createMcpServer(engine: Engine, options: McpServerOptions = {}):
     },
   });
   if (group) {
-    server.registerResource("repos", REPOS_URI, { title: "Repositories served", description: "The repositories of this group, with their folders and freshness.", mimeType: "text/markdown" }, async () => ({
-      contents: [{ uri: REPOS_URI, mimeType: "text/markdown", text: (await listRepos(group)).text }],
-    }));
+    server.registerResource(
+      "repos",
+      REPOS_URI,
+      {
+        title: "Repositories served",
+        description: "The repositories of this group, with their folders and freshness.",
+        mimeType: "text/markdown",
+      },
+      async () => ({
+        contents: [{ uri: REPOS_URI, mimeType: "text/markdown", text: (await listRepos(group)).text }],
+      }),
+    );
   }
   registerPrompts(server, 3 * responseCap, async (budget) => {
     const r = await refresh();
@@ -257,15 +334,30 @@ function progressSender(extra: Extra): ((p: Progress) => void) | undefined {
   let last = -1;
   let lastAt = 0;
   return (p) => {
-    const pct = p.phase === "scan" ? Math.min(10, p.done / 200) : p.phase === "parse" ? 10 + (p.total ? (80 * p.done) / p.total : 0) : 90;
+    const pct =
+      p.phase === "scan"
+        ? Math.min(10, p.done / 200)
+        : p.phase === "parse"
+          ? 10 + (p.total ? (80 * p.done) / p.total : 0)
+          : 90;
     const value = Math.round(pct * 10) / 10;
     const now = Date.now();
     // The spec wants progress to increase with every notification; phase changes always go out.
     if (value <= last || (now - lastAt < 100 && p.phase !== "graph" && value < 90)) return;
     last = value;
     lastAt = now;
-    const message = p.phase === "scan" ? `scanning: ${p.done} files found` : p.phase === "parse" ? `parsing: ${p.done}${p.total ? `/${p.total}` : ""} files` : "building the code graph";
-    extra.sendNotification({ method: "notifications/progress", params: { progressToken: token, progress: value, total: 100, message } }).catch(() => {});
+    const message =
+      p.phase === "scan"
+        ? `scanning: ${p.done} files found`
+        : p.phase === "parse"
+          ? `parsing: ${p.done}${p.total ? `/${p.total}` : ""} files`
+          : "building the code graph";
+    extra
+      .sendNotification({
+        method: "notifications/progress",
+        params: { progressToken: token, progress: value, total: 100, message },
+      })
+      .catch(() => {});
   };
 }
 
@@ -281,5 +373,8 @@ export const TOOL_NAMES = TOOLS.map((t) => t.name);
  * answer against it, and programs can import it.
  */
 export function structuredContentSchema(tool: ToolSpec) {
-  return (withoutProse(tool.output) as z.ZodObject).extend({ freshness: freshnessSchema, repo: z.string().optional().describe("The repository that answered (a group only).") });
+  return (withoutProse(tool.output) as z.ZodObject).extend({
+    freshness: freshnessSchema,
+    repo: z.string().optional().describe("The repository that answered (a group only)."),
+  });
 }

@@ -74,7 +74,10 @@ export class StdioServerTransport implements Transport {
       const id = (value as { id?: unknown } | null)?.id;
       this.onerror?.(new Error("message is not JSON-RPC 2.0"));
       // Responses and notifications get no reply; a request we can name gets one.
-      this.reply({ code: -32600, message: "Invalid Request: not a JSON-RPC 2.0 message" }, typeof id === "string" || (typeof id === "number" && Number.isInteger(id)) ? id : null);
+      this.reply(
+        { code: -32600, message: "Invalid Request: not a JSON-RPC 2.0 message" },
+        typeof id === "string" || (typeof id === "number" && Number.isInteger(id)) ? id : null,
+      );
       return;
     }
     try {

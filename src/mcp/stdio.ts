@@ -6,7 +6,15 @@
  */
 import { parseArgs } from "node:util";
 import * as nodePath from "node:path";
-import { createEngine, type EngineError, isEngineError, type Engine, type Logger, type LogLevel, type Platform } from "../index.ts";
+import {
+  createEngine,
+  type EngineError,
+  isEngineError,
+  type Engine,
+  type Logger,
+  type LogLevel,
+  type Platform,
+} from "../index.ts";
 import { createMcpServer, DEFAULT_MAX_RESPONSE_TOKENS, MIN_MAX_RESPONSE_TOKENS } from "./server.ts";
 import { StdioServerTransport } from "./stdio-transport.ts";
 import type { McpLogger } from "./tool.ts";
@@ -51,12 +59,20 @@ export function parseStdioArgs(argv: string[], cwd = process.cwd()): StdioOption
   });
   const roots = values.root ?? [];
   if (positionals.length > 1 || (positionals.length === 1 && (roots.length > 0 || values.group !== undefined))) {
-    throw new Error(`mcp takes one project folder (--root DIR or a positional one; --root more than once or --group FILE for several), got ${JSON.stringify([...roots, ...positionals].filter(Boolean))}`);
+    throw new Error(
+      `mcp takes one project folder (--root DIR or a positional one; --root more than once or --group FILE for ` +
+        `several), got ${JSON.stringify([...roots, ...positionals].filter(Boolean))}`,
+    );
   }
   if (values.group !== undefined && roots.length) throw new Error("mcp takes --group FILE or --root folders, not both");
   let group: GroupEntry[] | undefined;
   try {
-    group = values.group !== undefined ? readGroupFile(nodePath.resolve(cwd, values.group)) : roots.length > 1 ? entriesFromRoots(roots, cwd) : undefined;
+    group =
+      values.group !== undefined
+        ? readGroupFile(nodePath.resolve(cwd, values.group))
+        : roots.length > 1
+          ? entriesFromRoots(roots, cwd)
+          : undefined;
   } catch (error) {
     throw new Error((error as Error).message);
   }
@@ -64,8 +80,14 @@ export function parseStdioArgs(argv: string[], cwd = process.cwd()): StdioOption
   if (!LEVELS.includes(logLevel)) throw new Error(`--log-level must be one of ${LEVELS.join(", ")}`);
   const capText = values["max-response-tokens"];
   const maxResponseTokens = capText === undefined ? DEFAULT_MAX_RESPONSE_TOKENS : Number(capText);
-  if (!/^\d+$/.test(capText ?? "0") || !Number.isSafeInteger(maxResponseTokens) || maxResponseTokens < MIN_MAX_RESPONSE_TOKENS) {
-    throw new Error(`--max-response-tokens must be a whole number ≥ ${MIN_MAX_RESPONSE_TOKENS}, got ${JSON.stringify(capText)}`);
+  if (
+    !/^\d+$/.test(capText ?? "0") ||
+    !Number.isSafeInteger(maxResponseTokens) ||
+    maxResponseTokens < MIN_MAX_RESPONSE_TOKENS
+  ) {
+    throw new Error(
+      `--max-response-tokens must be a whole number ≥ ${MIN_MAX_RESPONSE_TOKENS}, got ${JSON.stringify(capText)}`,
+    );
   }
   return {
     root: group ? group[0]!.root : nodePath.resolve(cwd, roots[0] ?? positionals[0] ?? "."),
@@ -85,9 +107,15 @@ export function parseStdioArgs(argv: string[], cwd = process.cwd()): StdioOption
 export function configArgs(argv: string[], cwd = process.cwd()): string[] {
   const options = parseStdioArgs(argv, cwd);
   const given = (name: string) => argv.some((a) => a === `--${name}` || a.startsWith(`--${name}=`));
-  const positional = argv.some((a, i) => !a.startsWith("-") && !(i > 0 && /^--(root|cache-dir|log-level|max-response-tokens)$/.test(argv[i - 1]!)));
+  const positional = argv.some(
+    (a, i) => !a.startsWith("-") && !(i > 0 && /^--(root|cache-dir|log-level|max-response-tokens)$/.test(argv[i - 1]!)),
+  );
   // A group is printed as its folders, each named: the client starts the server elsewhere.
-  const roots = options.group ? options.group.flatMap((e) => ["--root", `${e.name}=${e.root}`]) : given("root") || positional ? ["--root", options.root] : [];
+  const roots = options.group
+    ? options.group.flatMap((e) => ["--root", `${e.name}=${e.root}`])
+    : given("root") || positional
+      ? ["--root", options.root]
+      : [];
   return [
     ...roots,
     ...(options.cacheDir ? ["--cache-dir", options.cacheDir] : []),
@@ -110,7 +138,10 @@ function failingEngine(error: EngineError): Engine {
  */
 export async function runMcpStdio(
   argv: string[],
-  meta: { version: string; createPlatform: (options: { root: string; cacheDir?: string; logger?: Logger }) => Promise<Platform> },
+  meta: {
+    version: string;
+    createPlatform: (options: { root: string; cacheDir?: string; logger?: Logger }) => Promise<Platform>;
+  },
 ): Promise<number> {
   // Anything printed with console.* would corrupt the protocol stream.
   console.log = console.info = console.debug = console.warn = (...args: unknown[]) => console.error(...args);
@@ -124,7 +155,9 @@ export async function runMcpStdio(
   }
   const log = createStderrLogger(options.logLevel);
   process.on("uncaughtException", (error) => log.error(`uncaught: ${error.stack ?? error.message}`));
-  process.on("unhandledRejection", (reason) => log.error(`unhandled rejection: ${(reason as Error)?.stack ?? String(reason)}`));
+  process.on("unhandledRejection", (reason) =>
+    log.error(`unhandled rejection: ${(reason as Error)?.stack ?? String(reason)}`),
+  );
   // The client hung up: nothing left to answer.
   process.stdout.on("error", () => process.exit(0));
 
@@ -141,7 +174,8 @@ export async function runMcpStdio(
     fs = platform.fs;
     // A cache folder inside the root must not be indexed itself.
     const rel = nodePath.relative(platform.fs.rootLabel, platform.store.label);
-    const exclude = rel && !rel.startsWith("..") && !nodePath.isAbsolute(rel) ? [rel.split(nodePath.sep).join("/")] : [];
+    const exclude =
+      rel && !rel.startsWith("..") && !nodePath.isAbsolute(rel) ? [rel.split(nodePath.sep).join("/")] : [];
     engine = createEngine(platform, { watch: true, exclude });
     log.info(`serving ${platform.fs.rootLabel} (index in ${platform.store.label})`);
   } catch (error) {
@@ -152,7 +186,14 @@ export async function runMcpStdio(
     engine = failingEngine(error);
   }
 
-  const server = createMcpServer(engine, { name: "codeslice", version: meta.version, maxResponseTokens: options.maxResponseTokens, ...(options.allowRun ? { allowRun: true } : {}), ...(fs ? { fs } : {}), log });
+  const server = createMcpServer(engine, {
+    name: "codeslice",
+    version: meta.version,
+    maxResponseTokens: options.maxResponseTokens,
+    ...(options.allowRun ? { allowRun: true } : {}),
+    ...(fs ? { fs } : {}),
+    log,
+  });
   return serveUntilClosed(server, () => engine.close(), log);
 }
 
@@ -161,10 +202,19 @@ export async function runMcpStdio(
  * missing folder or one outside the group file's folder ends the server at start (exit 2, the
  * reason on stderr): a group half served would answer for some repositories and not others.
  */
-async function serveGroup(options: StdioOptions, entries: GroupEntry[], meta: Parameters<typeof runMcpStdio>[1], log: McpLogger): Promise<number> {
+async function serveGroup(
+  options: StdioOptions,
+  entries: GroupEntry[],
+  meta: Parameters<typeof runMcpStdio>[1],
+  log: McpLogger,
+): Promise<number> {
   let opened;
   try {
-    opened = await openGroup(entries, meta.createPlatform, { ...(options.cacheDir ? { cacheDir: options.cacheDir } : {}), logger: { log: (level, message) => log[level](message) }, watch: true });
+    opened = await openGroup(entries, meta.createPlatform, {
+      ...(options.cacheDir ? { cacheDir: options.cacheDir } : {}),
+      logger: { log: (level, message) => log[level](message) },
+      watch: true,
+    });
   } catch (error) {
     if (!isEngineError(error)) throw error;
     process.stderr.write(`codeslice mcp: ${error.message}\n${error.hint ?? ""}\n`);
@@ -173,12 +223,23 @@ async function serveGroup(options: StdioOptions, entries: GroupEntry[], meta: Pa
   const { group } = opened;
   log.info(`serving ${group.members.map((m) => `${m.name} (${m.root})`).join(", ")}`);
   const first = group.members[0]!;
-  const server = createMcpServer(first.engine, { name: "codeslice", version: meta.version, maxResponseTokens: options.maxResponseTokens, ...(options.allowRun ? { allowRun: true } : {}), group, log });
+  const server = createMcpServer(first.engine, {
+    name: "codeslice",
+    version: meta.version,
+    maxResponseTokens: options.maxResponseTokens,
+    ...(options.allowRun ? { allowRun: true } : {}),
+    group,
+    log,
+  });
   return serveUntilClosed(server, () => opened.close(), log);
 }
 
 /** Connects the server to stdio and waits for the client to hang up. */
-async function serveUntilClosed(server: ReturnType<typeof createMcpServer>, close: () => void, log: McpLogger): Promise<number> {
+async function serveUntilClosed(
+  server: ReturnType<typeof createMcpServer>,
+  close: () => void,
+  log: McpLogger,
+): Promise<number> {
   const transport = new StdioServerTransport();
   const closed = new Promise<void>((resolve) => {
     transport.onclose = () => resolve();

@@ -12,7 +12,8 @@ import type { Tool } from "@modelcontextprotocol/sdk/types.js";
 import type { ToolSpec } from "./tool.ts";
 
 /**
- * What every tool is unless it says otherwise (rename writes). readOnlyHint makes destructiveHint and idempotentHint meaningless (the spec
+ * What every tool is unless it says otherwise (rename writes). readOnlyHint makes destructiveHint and idempotentHint
+ * meaningless (the spec
  * reads them only for tools that write), and the title is the tool's own.
  */
 const ANNOTATIONS = { readOnlyHint: true, openWorldHint: false } as const;
@@ -20,7 +21,13 @@ const ANNOTATIONS = { readOnlyHint: true, openWorldHint: false } as const;
 /** One tool's entry in `tools/list`. */
 export function listedTool(tool: ToolSpec): Tool {
   const inputSchema = compact(z.toJSONSchema(tool.input, { target: "draft-7", io: "input" })) as Tool["inputSchema"];
-  return { name: tool.name, title: tool.title, description: tool.description, inputSchema, annotations: tool.annotations ?? ANNOTATIONS };
+  return {
+    name: tool.name,
+    title: tool.title,
+    description: tool.description,
+    inputSchema,
+    annotations: tool.annotations ?? ANNOTATIONS,
+  };
 }
 
 /** Text arguments this long or longer keep their bound in the list: they say how much a task may hold. */
@@ -41,7 +48,11 @@ function compact(node: unknown): unknown {
     if (key === "$schema" || key === "minLength" || (key === "additionalProperties" && value === false)) continue;
     // A text argument's bound tells a model how much it may pass (a whole bug report); a name's does not.
     if (key === "maxLength" && typeof value === "number" && value < LONG_TEXT) continue;
-    if ((key === "maximum" && value === Number.MAX_SAFE_INTEGER) || (key === "minimum" && value === Number.MIN_SAFE_INTEGER)) continue;
+    if (
+      (key === "maximum" && value === Number.MAX_SAFE_INTEGER) ||
+      (key === "minimum" && value === Number.MIN_SAFE_INTEGER)
+    )
+      continue;
     out[key] = compact(value);
   }
   return out;

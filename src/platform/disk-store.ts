@@ -14,7 +14,10 @@ import type { EntryKind, Store } from "../core/ports.ts";
 /** The cache directory tag (https://bford.info/cachedir/): backup tools skip a folder holding it. */
 export const CACHE_TAG_FILE = "CACHEDIR.TAG";
 const TAG_SIGNATURE = "Signature: 8a477f597d28d172789f06886806bc55";
-export const CACHE_TAG = `${TAG_SIGNATURE}\n# This file is a cache directory tag created by codeslice.\n# It marks this folder as codeslice's index cache: safe to delete.\n# For information about cache directory tags see https://bford.info/cachedir/\n`;
+export const CACHE_TAG =
+  `${TAG_SIGNATURE}\n# This file is a cache directory tag created by codeslice.\n# It ` +
+  (`marks this folder as codeslice's index cache: safe to delete.\n# For information about cache directory tags ` +
+    `see https://bford.info/cachedir/\n`);
 /** Keeps the cache out of `git status` and out of codeslice's own scan. */
 export const CACHE_IGNORE = "# codeslice cache: safe to delete\n*\n";
 
@@ -28,7 +31,10 @@ export function isOwnCacheTag(text: string | undefined): boolean {
  * its own .gitignore and nothing but index folders, the tag and dot-files beside it.
  */
 function isOwnWithoutTag(ignoreText: string | undefined, names: string[]): boolean {
-  return ignoreText?.startsWith("# codeslice cache") === true && names.every((n) => n === ".gitignore" || n === CACHE_TAG_FILE || /^v\d+$/.test(n) || n.startsWith("."));
+  return (
+    ignoreText?.startsWith("# codeslice cache") === true &&
+    names.every((n) => n === ".gitignore" || n === CACHE_TAG_FILE || /^v\d+$/.test(n) || n.startsWith("."))
+  );
 }
 
 /** The native operations a disk store needs. Paths are absolute and native; `rel` keys are POSIX. */
@@ -70,7 +76,9 @@ export type CacheRefusal = "contains_root" | "not_a_folder" | "not_empty" | "ins
 
 function refuse(dir: string, reason: CacheRefusal, detail: string, data: Record<string, unknown> = {}): EngineError {
   return new EngineError("cache_refused", `Refusing to use ${dir} as the index cache: ${detail}`, {
-    hint: "Choose a new or empty folder for the cache (or leave the option out for the default <root>/.codeslice); codeslice only writes into folders it created.",
+    hint:
+      "Choose a new or empty folder for the cache (or leave the option out for the default " +
+      "<root>/.codeslice); codeslice only writes into folders it created.",
     data: { cacheDir: dir, reason, ...data },
   });
 }
@@ -86,7 +94,11 @@ export class DiskStore implements Store {
   /** The folder is ours but its tag is damaged: overwrite it on the first write. */
   private damagedTag = false;
 
-  constructor(private readonly ops: DiskOps, private readonly dir: string, private readonly options: DiskStoreOptions = {}) {
+  constructor(
+    private readonly ops: DiskOps,
+    private readonly dir: string,
+    private readonly options: DiskStoreOptions = {},
+  ) {
     this.label = dir;
   }
 
@@ -127,10 +139,15 @@ export class DiskStore implements Store {
     // during a cold index, before the first record write opened the cache), writing it again would
     // bring back a project the user removed.
     if (root !== undefined && missing.some((m) => ops.isInside(root, m))) {
-      throw new EngineError("cache_unavailable", `The cache folder ${dir} cannot be created: the project folder ${root} no longer exists.`, { data: { cacheDir: dir } });
+      throw new EngineError(
+        "cache_unavailable",
+        `The cache folder ${dir} cannot be created: the project folder ${root} no longer exists.`,
+        { data: { cacheDir: dir } },
+      );
     }
     const real = kind === "missing" ? at : await ops.realpath(at).catch(() => at);
-    const realDir = missing.length === 0 ? real : ops.join(real, missing.map((m) => m.slice(ops.dirname(m).length + 1)).join("/"));
+    const realDir =
+      missing.length === 0 ? real : ops.join(real, missing.map((m) => m.slice(ops.dirname(m).length + 1)).join("/"));
     if (root !== undefined && (ops.isInside(root, realDir) || ops.isInside(root, dir))) {
       throw refuse(dir, "contains_root", `it is the project folder or contains it (${root}).`, { root });
     }
@@ -140,9 +157,22 @@ export class DiskStore implements Store {
       const names = entries.map((e) => e.name);
       const tag = names.includes(CACHE_TAG_FILE) ? await this.readText(ops.join(dir, CACHE_TAG_FILE)) : undefined;
       if (isOwnCacheTag(tag)) this.tagged = true;
-      else if (names.length > 0 && !isOwnWithoutTag(names.includes(".gitignore") ? await this.readText(ops.join(dir, ".gitignore")) : undefined, names)) {
-        throw refuse(dir, "not_empty", `it already holds files codeslice did not write (${names.slice(0, 5).join(", ")}${names.length > 5 ? ", …" : ""}).`, { entries: names.slice(0, 20) });
-      } else if (tag !== undefined) this.damagedTag = true; // ours by its .gitignore and layout: the tag is written again
+      else if (
+        names.length > 0 &&
+        !isOwnWithoutTag(
+          names.includes(".gitignore") ? await this.readText(ops.join(dir, ".gitignore")) : undefined,
+          names,
+        )
+      ) {
+        throw refuse(
+          dir,
+          "not_empty",
+          `it already holds files codeslice did not write ` +
+            `(${names.slice(0, 5).join(", ")}${names.length > 5 ? ", …" : ""}).`,
+          { entries: names.slice(0, 20) },
+        );
+        // ours by its .gitignore and layout: the tag is written again
+      } else if (tag !== undefined) this.damagedTag = true;
     }
     // Inside the project, the cache may sit at the top or under folders without source files, not
     // among the sources: a folder of code is the user's, whatever the cache would add to it.
@@ -150,7 +180,13 @@ export class DiskStore implements Store {
       for (let up = ops.dirname(realDir); up !== root && ops.isInside(up, root); up = ops.dirname(up)) {
         if ((await ops.kind(up)) !== "directory") continue;
         const source = (await ops.list(up)).find((e) => e.kind === "file" && languageForExtension(extname(e.name)));
-        if (source) throw refuse(dir, "inside_sources", `it would sit inside a source folder of the project (${up} holds ${source.name}).`, { folder: up });
+        if (source)
+          throw refuse(
+            dir,
+            "inside_sources",
+            `it would sit inside a source folder of the project (${up} holds ${source.name}).`,
+            { folder: up },
+          );
       }
     }
     this.toCreate = missing;
@@ -191,7 +227,11 @@ export class DiskStore implements Store {
           const code = ops.code(error);
           if (code === "EEXIST") continue;
           if (code === "ENOENT" || code === "ENOTDIR") {
-            throw new EngineError("cache_unavailable", `The cache folder ${dir} cannot be created: ${ops.dirname(folder)} no longer exists.`, { data: { cacheDir: dir }, cause: error });
+            throw new EngineError(
+              "cache_unavailable",
+              `The cache folder ${dir} cannot be created: ${ops.dirname(folder)} no longer exists.`,
+              { data: { cacheDir: dir }, cause: error },
+            );
           }
           throw ops.mapError(error, folder);
         }
@@ -200,7 +240,10 @@ export class DiskStore implements Store {
       this.tagged = false;
     }
     if (!this.tagged) {
-      for (const [name, text] of [[CACHE_TAG_FILE, CACHE_TAG], [".gitignore", CACHE_IGNORE]] as const) {
+      for (const [name, text] of [
+        [CACHE_TAG_FILE, CACHE_TAG],
+        [".gitignore", CACHE_IGNORE],
+      ] as const) {
         const overwrite = name === CACHE_TAG_FILE && this.damagedTag;
         await ops.writeFile(ops.join(dir, name), new TextEncoder().encode(text), !overwrite).catch((error) => {
           if (ops.code(error) !== "EEXIST") throw error;
@@ -244,7 +287,10 @@ export class DiskStore implements Store {
 
   async set(key: string, value: Uint8Array): Promise<void> {
     checkStoreKey(key);
-    if (key === CACHE_TAG_FILE) throw new EngineError("invalid_argument", `The store key ${key} is reserved for the cache tag.`, { data: { key } });
+    if (key === CACHE_TAG_FILE)
+      throw new EngineError("invalid_argument", `The store key ${key} is reserved for the cache tag.`, {
+        data: { key },
+      });
     await this.open();
     const bytes = value.slice(); // the caller may reuse its buffer while the write is in flight
     const target = this.ops.join(this.dir, key);

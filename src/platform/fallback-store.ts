@@ -20,32 +20,57 @@ const REFUSED_NAMES = new Set(["NotCapable", "PermissionDenied"]);
  * NotCapable error without an errno code, which NodeStore wraps as `io_error`.
  */
 export function isWriteRefused(error: unknown): boolean {
-  for (let e = error as { code?: unknown; name?: unknown; cause?: unknown } | undefined, depth = 0; e && depth < 5; e = e.cause as typeof e, depth++) {
+  for (
+    let e = error as { code?: unknown; name?: unknown; cause?: unknown } | undefined, depth = 0;
+    e && depth < 5;
+    e = e.cause as typeof e, depth++
+  ) {
     if (isEngineError(e, "read_only", "permission_denied", "cache_unavailable")) return true;
-    if ((typeof e.code === "string" && REFUSED_CODES.has(e.code)) || (typeof e.name === "string" && REFUSED_NAMES.has(e.name))) return true;
+    if (
+      (typeof e.code === "string" && REFUSED_CODES.has(e.code)) ||
+      (typeof e.name === "string" && REFUSED_NAMES.has(e.name))
+    )
+      return true;
   }
   return false;
 }
 
 /** Why the folder was refused, in a few words for the one-line notice. */
 export function refusalReason(error: unknown): string {
-  for (let e = error as { name?: unknown; message?: unknown; cause?: unknown } | undefined, depth = 0; e && depth < 5; e = e.cause as typeof e, depth++) {
-    if (e.name === "NotCapable") return `Deno was started without ${/--allow-[a-z-]+/.exec(String(e.message))?.[0] ?? "--allow-write"}`;
+  for (
+    let e = error as { name?: unknown; message?: unknown; cause?: unknown } | undefined, depth = 0;
+    e && depth < 5;
+    e = e.cause as typeof e, depth++
+  ) {
+    if (e.name === "NotCapable")
+      return `Deno was started without ${/--allow-[a-z-]+/.exec(String(e.message))?.[0] ?? "--allow-write"}`;
   }
   if (isEngineError(error)) {
     const flag = error.code === "permission_denied" ? error.data.flag : undefined;
     if (typeof flag === "string") return `Deno was started without ${flag}`;
     const native = causeCode(error);
     if (native === "ENOSPC" || native === "EDQUOT") return "the disk is full";
-    return error.code === "read_only" ? "read-only file system" : error.code === "cache_unavailable" ? "its folder is gone" : "permission denied";
+    return error.code === "read_only"
+      ? "read-only file system"
+      : error.code === "cache_unavailable"
+        ? "its folder is gone"
+        : "permission denied";
   }
   const code = causeCode(error);
-  return code === "EROFS" ? "read-only file system" : code === "ENOSPC" || code === "EDQUOT" ? "the disk is full" : "permission denied";
+  return code === "EROFS"
+    ? "read-only file system"
+    : code === "ENOSPC" || code === "EDQUOT"
+      ? "the disk is full"
+      : "permission denied";
 }
 
 /** The first errno-style code on an error or its causes. */
 function causeCode(error: unknown): string | undefined {
-  for (let e = error as { code?: unknown; cause?: unknown } | undefined, depth = 0; e && depth < 5; e = e.cause as typeof e, depth++) {
+  for (
+    let e = error as { code?: unknown; cause?: unknown } | undefined, depth = 0;
+    e && depth < 5;
+    e = e.cause as typeof e, depth++
+  ) {
     if (typeof e.code === "string" && /^E[A-Z]+$/.test(e.code)) return e.code;
   }
   return undefined;
@@ -169,7 +194,10 @@ export function createFallbackStore(inner: Store, logger?: Logger): FallbackStor
 
 /** The one-line notice for a cache folder that refused a write. */
 export function fallbackMessage(label: string, error: unknown): string {
-  return `cannot write the index cache ${label} (${refusalReason(error)}); indexing in memory, nothing is saved for the next run.`;
+  return (
+    `cannot write the index cache ${label} (${refusalReason(error)}); indexing in memory, nothing is saved ` +
+    `for the next run.`
+  );
 }
 
 /**

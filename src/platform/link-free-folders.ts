@@ -27,7 +27,11 @@ export class LinkFreeFolders {
    * path. Listing the root starts a scan, so what was known is forgotten first: folders may have
    * become links since.
    */
-  async listingTarget(rel: string, full: string, resolve: () => Promise<string>): Promise<{ target: string; safe: boolean }> {
+  async listingTarget(
+    rel: string,
+    full: string,
+    resolve: () => Promise<string>,
+  ): Promise<{ target: string; safe: boolean }> {
     if (rel === "") this.reset();
     let target = full;
     if (!this.dirs.has(rel)) {

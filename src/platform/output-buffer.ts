@@ -31,7 +31,9 @@ export class OutputBuffer {
   text(): string {
     const decode = (parts: Uint8Array[]) => new TextDecoder().decode(concat(parts));
     const dropped = this.total - this.headBytes - this.tailBytes;
-    return dropped > 0 ? `${decode(this.head)}\n[… ${dropped} bytes of output left out …]\n${decode(this.tail)}` : decode([...this.head, ...this.tail]);
+    return dropped > 0
+      ? `${decode(this.head)}\n[… ${dropped} bytes of output left out …]\n${decode(this.tail)}`
+      : decode([...this.head, ...this.tail]);
   }
 }
 
@@ -49,5 +51,11 @@ function concat(parts: Uint8Array[]): Uint8Array {
 export function runnerEnv(env: Record<string, string | undefined>): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [k, v] of Object.entries(env)) if (v !== undefined) out[k] = v;
-  return { ...out, CI: "1", NO_COLOR: "1", FORCE_COLOR: "0", PYTEST_ADDOPTS: [out.PYTEST_ADDOPTS, "--color=no"].filter(Boolean).join(" ") };
+  return {
+    ...out,
+    CI: "1",
+    NO_COLOR: "1",
+    FORCE_COLOR: "0",
+    PYTEST_ADDOPTS: [out.PYTEST_ADDOPTS, "--color=no"].filter(Boolean).join(" "),
+  };
 }

@@ -10,7 +10,9 @@ const KEY = /^[A-Za-z0-9_-][A-Za-z0-9._-]*(\/[A-Za-z0-9_-][A-Za-z0-9._-]*)*$/;
 export function checkStoreKey(key: string): void {
   if (typeof key !== "string" || !KEY.test(key)) {
     throw new EngineError("invalid_argument", `Bad store key: ${JSON.stringify(key)}`, {
-      hint: "Store keys are relative, \"/\"-separated segments of letters, digits, \".\", \"_\" and \"-\", not starting with \".\".",
+      hint:
+        'Store keys are relative, "/"-separated segments of letters, digits, ".", "_" and "-", not starting ' +
+        'with ".".',
       data: { key },
     });
   }

@@ -42,5 +42,11 @@ export function serveParseWorkerOnSelf(wasm: WasmSource): void {
     postMessage(message: unknown, transfer: Transferable[]): void;
     onmessage: ((event: MessageEvent) => void) | null;
   };
-  serveParseWorker({ post: (message, transfer) => scope.postMessage(message, transfer ?? []), onMessage: (handler) => (scope.onmessage = (event) => handler(event.data)) }, wasm);
+  serveParseWorker(
+    {
+      post: (message, transfer) => scope.postMessage(message, transfer ?? []),
+      onMessage: (handler) => (scope.onmessage = (event) => handler(event.data)),
+    },
+    wasm,
+  );
 }

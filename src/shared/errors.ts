@@ -29,11 +29,31 @@ export interface ErrorData {
   permission_denied: { path?: string; flag?: string };
   symlink_loop: { path: string };
   /** `oid`/`type`: a git object that is missing or not what it should be; `file`: git data that could not be read. */
-  /** `reason`: `damaged_object`, `bad_tree_entry`, or `too_large` (an object's declared `size` over `limit`, left unread). */
-  io_error: { path?: string; kind?: string; reason?: string; oid?: string; type?: string; file?: string; size?: number; limit?: number };
+  /**
+   * `reason`: `damaged_object`, `bad_tree_entry`, or `too_large` (an object's declared `size` over `limit`, left
+   * unread).
+   */
+  io_error: {
+    path?: string;
+    kind?: string;
+    reason?: string;
+    oid?: string;
+    type?: string;
+    file?: string;
+    size?: number;
+    limit?: number;
+  };
   read_only: { path?: string };
   /** The cache folder or browser store is not codeslice's own; nothing was written there. */
-  cache_refused: { cacheDir?: string; store?: string; namespace?: string; reason?: string; entries?: string[]; refused?: string[]; [detail: string]: unknown };
+  cache_refused: {
+    cacheDir?: string;
+    store?: string;
+    namespace?: string;
+    reason?: string;
+    entries?: string[];
+    refused?: string[];
+    [detail: string]: unknown;
+  };
   cache_unavailable: { cacheDir: string };
   wasm_missing: { file: string; url?: string; status?: number };
   wasm_mismatch: { file: string; expected: string; actual: string };
@@ -69,7 +89,13 @@ export interface ErrorData {
   unknown_symbol: { target: string; suggestions?: ErrorSymbol[]; known?: number };
   /** `target` matches `total` symbols (or files); `candidates` are the first few. */
   /** A task in words (or a trace) that nothing in the project matches well: `closest` are the nearest, each weak. */
-  no_match: { target?: string; terms?: string[]; closest?: ErrorSymbol[]; frames?: unknown[]; error?: string | undefined };
+  no_match: {
+    target?: string;
+    terms?: string[];
+    closest?: ErrorSymbol[];
+    frames?: unknown[];
+    error?: string | undefined;
+  };
   /** `path` kept changing while the engine re-indexed it to answer from its current bytes. */
   stale_index: { path: string; indexedHash?: string; currentHash?: string | null };
   ambiguous_symbol: { target: string; candidates: ErrorSymbol[]; total: number };
@@ -82,15 +108,22 @@ export interface ErrorData {
   cancelled: Record<string, never>;
   /** The work needs more heap than the process has: `suggestedMiB` would do. */
   memory_limit: { what: string; neededMiB: number; usedMiB: number; limitMiB: number; suggestedMiB: number };
-  /** The root is not a git repository the engine can read (none, or a linked worktree whose git folder lies outside it). */
+  /**
+   * The root is not a git repository the engine can read (none, or a linked worktree whose git folder lies outside it).
+   */
   not_a_repository: { root: string; gitdir?: string };
-  /** `rev` names nothing in the repository (`suggestions`: branch and tag names close to it), or `candidates` share an abbreviated id, or it names a `type` other than a commit. */
+  /**
+   * `rev` names nothing in the repository (`suggestions`: branch and tag names close to it), or `candidates` share an
+   * abbreviated id, or it names a `type` other than a commit.
+   */
   unknown_revision: { rev?: string; oid?: string; suggestions?: string[]; candidates?: string[]; type?: string };
   /** The repository has no commits yet (`branch`: the unborn branch HEAD names). */
   empty_repository: { rev?: string; branch?: string };
   /** The history needed is past a shallow clone's boundary (`boundary`), or object `oid` was left out by it. */
   shallow_history: { rev?: string; oid?: string; boundary?: string };
-  /** A regular expression that does not compile (`column`: 1-based, where the error is; `reason`: RE2's description). */
+  /**
+   * A regular expression that does not compile (`column`: 1-based, where the error is; `reason`: RE2's description).
+   */
   invalid_pattern: { pattern: string; column?: number; reason: string };
   /** A text that is not a unified diff (`line`: the first line that breaks the format). */
   invalid_diff: { line?: number };
@@ -100,7 +133,9 @@ export interface ErrorData {
   artifact_foreign: { bytes: number; magic: string };
   /** An index artifact shorter than its header says (`expectedBytes`), cut in a copy or a download. */
   artifact_truncated: { expectedBytes: number; actualBytes: number };
-  /** An index artifact whose checksum or content does not hold (`reason`; `offset` of the part that broke, when known). */
+  /**
+   * An index artifact whose checksum or content does not hold (`reason`; `offset` of the part that broke, when known).
+   */
   artifact_corrupt: { reason: string; offset?: number };
   /**
    * An index artifact written by another codeslice: another artifact format (`format`), record schema
@@ -117,14 +152,28 @@ export interface ErrorData {
    * `no_tests` (nothing to run), `no_runner` (the runner is not installed) or `unsupported` (the
    * host cannot start processes).
    */
-  run_refused: { command?: string; reason: "not_allowed" | "shell_syntax" | "no_tests" | "no_runner" | "unsupported"; allowed?: string[]; character?: string };
-  artifact_version_mismatch: { format?: { artifact: number; engine: number }; schema?: { artifact: number; engine: number }; languages?: string[] };
+  run_refused: {
+    command?: string;
+    reason: "not_allowed" | "shell_syntax" | "no_tests" | "no_runner" | "unsupported";
+    allowed?: string[];
+    character?: string;
+  };
+  artifact_version_mismatch: {
+    format?: { artifact: number; engine: number };
+    schema?: { artifact: number; engine: number };
+    languages?: string[];
+  };
   /**
    * A rename that would not be safe, nothing planned: `reason` says why (`invalid_identifier`,
    * `keyword`, `collision` with `conflicts`, `outside_project`, `unsupported` for a kind or language
    * rename does not handle, `same_name`).
    */
-  rename_refused: { reason: "invalid_identifier" | "keyword" | "collision" | "outside_project" | "unsupported" | "same_name"; name?: string; target?: string; conflicts?: { path: string; line: number; what: string }[] };
+  rename_refused: {
+    reason: "invalid_identifier" | "keyword" | "collision" | "outside_project" | "unsupported" | "same_name";
+    name?: string;
+    target?: string;
+    conflicts?: { path: string; line: number; what: string }[];
+  };
   /** A plan token no preview of this project produced (or one that was applied already, or cleared with the cache). */
   plan_unknown: { token: string };
   /** Files a plan touches changed since its preview (`changed`: their paths); nothing was written. */
@@ -138,20 +187,41 @@ export interface ErrorData {
    * `unknown_property`/`unknown_variable`/`unknown_function`, `type_error`); `line` and `column`
    * (1-based) point at the part that is wrong, `excerpt` is that line with a caret under it.
    */
-  invalid_query: { reason: string; line: number; column: number; offset: number; excerpt: string; found?: string; maxHops?: number; [detail: string]: unknown };
+  invalid_query: {
+    reason: string;
+    line: number;
+    column: number;
+    offset: number;
+    excerpt: string;
+    found?: string;
+    maxHops?: number;
+    [detail: string]: unknown;
+  };
   /**
    * A graph query past one of its bounds: `limit` is `time` (`timeMs`), `bindings` (`maxBindings`
    * intermediate rows), `rows` (`maxRows` asked for by LIMIT) or `tokens` (the rows asked for need
    * `needed` tokens; `fits` rows fit in `budget`).
    */
-  query_over_budget: { limit: "time" | "bindings" | "rows" | "tokens"; timeMs?: number; maxBindings?: number; maxRows?: number; rows?: number; fits?: number; budget?: number; needed?: number };
+  query_over_budget: {
+    limit: "time" | "bindings" | "rows" | "tokens";
+    timeMs?: number;
+    maxBindings?: number;
+    maxRows?: number;
+    rows?: number;
+    fits?: number;
+    budget?: number;
+    needed?: number;
+  };
 }
 
 /** Stable, lower_snake error codes. Tests and front ends branch on these, never on wording. */
 export type ErrorCode = keyof ErrorData;
 
 /** Options of an error: its data is required when the code's data has required fields. */
-export type EngineErrorOptions<C extends ErrorCode> = { hint?: string; cause?: unknown } & (Record<string, never> extends ErrorData[C]
+export type EngineErrorOptions<C extends ErrorCode> = { hint?: string; cause?: unknown } & (Record<
+  string,
+  never
+> extends ErrorData[C]
   ? { data?: ErrorData[C] }
   : { data: ErrorData[C] });
 
@@ -162,7 +232,13 @@ export class EngineError<C extends ErrorCode = ErrorCode> extends Error {
   readonly hint: string | undefined;
   readonly data: ErrorData[C];
 
-  constructor(code: C, message: string, ...[options]: Record<string, never> extends ErrorData[C] ? [options?: EngineErrorOptions<C>] : [options: EngineErrorOptions<C>]) {
+  constructor(
+    code: C,
+    message: string,
+    ...[options]: Record<string, never> extends ErrorData[C]
+      ? [options?: EngineErrorOptions<C>]
+      : [options: EngineErrorOptions<C>]
+  ) {
     super(message, options?.cause === undefined ? undefined : { cause: options.cause });
     this.name = "EngineError";
     this.code = code;
@@ -178,7 +254,10 @@ export class EngineError<C extends ErrorCode = ErrorCode> extends Error {
 export type EngineErrorOf<C extends ErrorCode = ErrorCode> = C extends ErrorCode ? EngineError<C> : never;
 
 /** True when `error` is an EngineError, optionally with one of the given codes. */
-export function isEngineError<C extends ErrorCode = ErrorCode>(error: unknown, ...codes: C[]): error is EngineErrorOf<C> {
+export function isEngineError<C extends ErrorCode = ErrorCode>(
+  error: unknown,
+  ...codes: C[]
+): error is EngineErrorOf<C> {
   return error instanceof EngineError && (codes.length === 0 || (codes as ErrorCode[]).includes(error.code));
 }
 

@@ -28,12 +28,14 @@ export function parseLocation(target: string): Location | undefined {
   const quoted = readQuotedPath(target);
   if (quoted) {
     if (quoted.rest === "") return { path: quoted.path, quoted: true };
-    if (quoted.rest.startsWith("::") && quoted.rest.length > 2) return { path: quoted.path, symbol: quoted.rest.slice(2), quoted: true };
+    if (quoted.rest.startsWith("::") && quoted.rest.length > 2)
+      return { path: quoted.path, symbol: quoted.rest.slice(2), quoted: true };
     const m = LINES.exec(quoted.rest);
     return m ? { path: quoted.path, ...range(m), quoted: true } : undefined;
   }
   const sep = target.indexOf("::");
-  if (sep > 0 && sep + 2 < target.length) return { path: target.slice(0, sep), symbol: target.slice(sep + 2), quoted: false };
+  if (sep > 0 && sep + 2 < target.length)
+    return { path: target.slice(0, sep), symbol: target.slice(sep + 2), quoted: false };
   // The last `:digits` group(s) at the end, after a path that is not only a drive letter.
   const m = /^(.+?)(:\d+(?:(?:-|:\d+-)\d+(?::\d+)?|:\d+)?)$/.exec(target);
   if (!m || /^[A-Za-z]$/.test(m[1]!)) return undefined;
@@ -85,39 +87,69 @@ export function findFile(
   if (absolute) {
     const r = root === undefined ? undefined : slashed(root).replace(/\/+$/, "");
     const t = slashed(text);
-    if (r && (t === r || t.startsWith(`${r}/`) || (/^[A-Za-z]:/.test(r) && t.toLowerCase().startsWith(`${r.toLowerCase()}/`)))) text = t.slice(r.length + 1);
+    if (
+      r &&
+      (t === r || t.startsWith(`${r}/`) || (/^[A-Za-z]:/.test(r) && t.toLowerCase().startsWith(`${r.toLowerCase()}/`)))
+    )
+      text = t.slice(r.length + 1);
   }
-  const rel = absolute && slashed(text).startsWith("/") ? undefined : normalizeRelative(text, windows || !absolute ? "any" : "posix");
+  const rel =
+    absolute && slashed(text).startsWith("/")
+      ? undefined
+      : normalizeRelative(text, windows || !absolute ? "any" : "posix");
   if (rel === undefined && !absolute) {
     const exact = normalizeRelative(text, "posix");
     if (exact !== undefined && files.has(exact)) return { path: exact };
   }
   if (rel !== undefined && rel !== "" && files.has(rel)) return { path: rel };
   if (rel === undefined && !absolute) {
-    throw new EngineError("outside_root", `${JSON.stringify(written)} is outside the project.`, { hint: "Give a path inside the project root.", data: { target: written } });
+    throw new EngineError("outside_root", `${JSON.stringify(written)} is outside the project.`, {
+      hint: "Give a path inside the project root.",
+      data: { target: written },
+    });
   }
   if (rel !== undefined && rel !== "") {
     const same = byNormalForm(files, rel);
-    if (same) return { path: same, note: `${written} matched ${JSON.stringify(same)}, the same name in another Unicode normalization` };
+    if (same)
+      return {
+        path: same,
+        note: `${written} matched ${JSON.stringify(same)}, the same name in another Unicode normalization`,
+      };
   }
   if (options.bySuffix === false) return undefined;
   // Longest suffix match: `/home/ci/build/src/pkg/mod.py` → `src/pkg/mod.py` (or `pkg/mod.py`).
-  const parts = slashed(text).split("/").filter((p) => p !== "" && p !== ".");
+  const parts = slashed(text)
+    .split("/")
+    .filter((p) => p !== "" && p !== ".");
   for (let i = 0; i < parts.length; i++) {
     const suffix = parts.slice(i).join("/");
     const hits: string[] = [];
     for (const p of files.paths()) if (p === suffix || p.endsWith(`/${suffix}`)) hits.push(p);
-    if (hits.length === 1) return { path: hits[0]!, note: `${written} matched ${hits[0]} by its last ${parts.length - i} path segment${parts.length - i > 1 ? "s" : ""}` };
+    if (hits.length === 1)
+      return {
+        path: hits[0]!,
+        note:
+          `${written} matched ${hits[0]} by its last ${parts.length - i} path ` +
+          `segment${parts.length - i > 1 ? "s" : ""}`,
+      };
     if (hits.length > 1) {
-      throw new EngineError("ambiguous_symbol", `${JSON.stringify(written)} matches ${hits.length} files: ${hits.slice(0, 8).join(", ")}${hits.length > 8 ? ", …" : ""}.`, {
-        hint: "Give more of the path.",
-        data: { target: written, candidates: hits.slice(0, 8).map((p) => ({ qualified: p, kind: "file", path: p, line: 1 })), total: hits.length },
-      });
+      throw new EngineError(
+        "ambiguous_symbol",
+        `${JSON.stringify(written)} matches ${hits.length} files: ` +
+          `${hits.slice(0, 8).join(", ")}${hits.length > 8 ? ", …" : ""}.`,
+        {
+          hint: "Give more of the path.",
+          data: {
+            target: written,
+            candidates: hits.slice(0, 8).map((p) => ({ qualified: p, kind: "file", path: p, line: 1 })),
+            total: hits.length,
+          },
+        },
+      );
     }
   }
   return undefined;
 }
-
 
 /** The one file whose path equals `path` once both are NFC-normalized, if exactly one does. */
 function byNormalForm(files: FileSet, path: string): string | undefined {

@@ -59,7 +59,9 @@ export function citePath(path: string): string {
   return /[\u0000-\u001f\u007f\\"]/.test(path) ? JSON.stringify(path) : path;
 }
 
-/** A name as an answer prints it: JSON-quoted when it holds a control character (a newline would end the header line). */
+/**
+ * A name as an answer prints it: JSON-quoted when it holds a control character (a newline would end the header line).
+ */
 export function citeName(name: string): string {
   return /[\u0000-\u001f\u007f]/.test(name) ? JSON.stringify(name) : name;
 }

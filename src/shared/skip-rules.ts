@@ -7,26 +7,70 @@ import { basename, extname } from "./paths.ts";
  * recognises them by their `pyvenv.cfg`.
  */
 export const DEFAULT_IGNORED_DIRS = new Set([
-  ".git", ".hg", ".svn", ".bzr", ".codeslice",
-  "node_modules", "bower_components", "jspm_packages",
-  "__pycache__", "site-packages", ".tox", ".nox", ".mypy_cache", ".pytest_cache", ".ruff_cache", ".hypothesis", ".eggs",
-  "dist", "build", "out", "target", "coverage", ".next", ".nuxt", ".svelte-kit", ".turbo", ".parcel-cache", ".cache",
-  ".gradle", ".idea", ".terraform",
+  ".git",
+  ".hg",
+  ".svn",
+  ".bzr",
+  ".codeslice",
+  "node_modules",
+  "bower_components",
+  "jspm_packages",
+  "__pycache__",
+  "site-packages",
+  ".tox",
+  ".nox",
+  ".mypy_cache",
+  ".pytest_cache",
+  ".ruff_cache",
+  ".hypothesis",
+  ".eggs",
+  "dist",
+  "build",
+  "out",
+  "target",
+  "coverage",
+  ".next",
+  ".nuxt",
+  ".svelte-kit",
+  ".turbo",
+  ".parcel-cache",
+  ".cache",
+  ".gradle",
+  ".idea",
+  ".terraform",
 ]);
 
 /** Lockfiles: large, generated, never what an agent wants to read. */
 export const LOCKFILES = new Set([
-  "package-lock.json", "npm-shrinkwrap.json", "yarn.lock", "pnpm-lock.yaml", "bun.lockb", "bun.lock",
-  "Cargo.lock", "poetry.lock", "Pipfile.lock", "uv.lock", "pdm.lock", "composer.lock", "Gemfile.lock",
-  "go.sum", "packages.lock.json", "mix.lock", "pubspec.lock", "flake.lock",
+  "package-lock.json",
+  "npm-shrinkwrap.json",
+  "yarn.lock",
+  "pnpm-lock.yaml",
+  "bun.lockb",
+  "bun.lock",
+  "Cargo.lock",
+  "poetry.lock",
+  "Pipfile.lock",
+  "uv.lock",
+  "pdm.lock",
+  "composer.lock",
+  "Gemfile.lock",
+  "go.sum",
+  "packages.lock.json",
+  "mix.lock",
+  "pubspec.lock",
+  "flake.lock",
 ]);
 
 /** Extensions of files that are binary by nature; skipped without reading. */
 const BINARY_EXTENSIONS = new Set(
-  (".png .jpg .jpeg .gif .bmp .ico .icns .webp .avif .tif .tiff .psd .pdf .zip .gz .tgz .bz2 .xz .7z .rar .tar .jar .war " +
+  (
+    ".png .jpg .jpeg .gif .bmp .ico .icns .webp .avif .tif .tiff .psd .pdf .zip .gz .tgz .bz2 .xz .7z .rar .tar " +
+    ".jar .war " +
     ".class .o .a .so .dylib .dll .exe .bin .obj .lib .pyc .pyo .pyd .whl .egg .wasm .mo .woff .woff2 .ttf .otf .eot " +
-    ".mp3 .mp4 .m4a .wav .ogg .flac .avi .mov .mkv .webm .sqlite .sqlite3 .db .dat .pkl .npy .npz .parquet .onnx .pt .ckpt")
-    .split(/\s+/),
+    (".mp3 .mp4 .m4a .wav .ogg .flac .avi .mov .mkv .webm .sqlite .sqlite3 .db .dat .pkl .npy .npz .parquet " +
+      ".onnx .pt .ckpt")
+  ).split(/\s+/),
 );
 
 /** Why a file is left out of the index. */

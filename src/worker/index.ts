@@ -9,8 +9,19 @@ export { createWorkerEngine } from "./worker-client.ts";
 export type { WorkerEngine, WorkerEngineOptions, WorkerLike } from "./worker-client.ts";
 export { toWire, fromWire } from "./worker-protocol.ts";
 export type {
-  ProjectSource, StoreChoice, OpenAnswer, Neighbourhood, NeighbourNode, CallOptions, WorkerProgress, EngineCalls, EngineMethod,
-  ToWorker, FromWorker, WireError, IndexArtifact,
+  ProjectSource,
+  StoreChoice,
+  OpenAnswer,
+  Neighbourhood,
+  NeighbourNode,
+  CallOptions,
+  WorkerProgress,
+  EngineCalls,
+  EngineMethod,
+  ToWorker,
+  FromWorker,
+  WireError,
+  IndexArtifact,
 } from "./worker-protocol.ts";
 // The language server over Web Worker messages: `createWorkerEngine(worker).languageServer()` on
 // the page; these for a host that serves it on a port of its own.

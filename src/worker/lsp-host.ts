@@ -32,10 +32,13 @@ export function serveProjectLsp(port: LspPort, current: () => LspProject | undef
       return async () => {
         const project = current();
         if (!project) {
-          throw new EngineError("no_index", "No project is open in the engine worker.", { hint: "Open one first: createWorkerEngine(worker).open(source, store)." });
+          throw new EngineError("no_index", "No project is open in the engine worker.", {
+            hint: "Open one first: createWorkerEngine(worker).open(source, store).",
+          });
         }
         let h = made.get(project);
-        if (!h) made.set(project, (h = new LspHandlers({ engine: project.engine, overlay: project.overlay, rootUri: root })));
+        if (!h)
+          made.set(project, (h = new LspHandlers({ engine: project.engine, overlay: project.overlay, rootUri: root })));
         return h;
       };
     },

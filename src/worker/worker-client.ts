@@ -7,13 +7,44 @@
 // worker does not bundle the engine itself.
 import { EngineError } from "../shared/errors.ts";
 import type {
-  ArtifactSummary, CallsAnswer, ContextAnswer, ContextOptions, EngineOptions, FileSystem, ImpactAnswer, ImpactDirection, ImportersAnswer, IndexSummary, RefreshResult, RepoMap,
-  RepoMapOptions, Route, SearchHit, SignatureAnswer, SnippetAnswer, QueryAnswer, QueryOptions, FlowsAnswer, ClustersAnswer, StructureOptions,
+  ArtifactSummary,
+  CallsAnswer,
+  ContextAnswer,
+  ContextOptions,
+  EngineOptions,
+  FileSystem,
+  ImpactAnswer,
+  ImpactDirection,
+  ImportersAnswer,
+  IndexSummary,
+  RefreshResult,
+  RepoMap,
+  RepoMapOptions,
+  Route,
+  SearchHit,
+  SignatureAnswer,
+  SnippetAnswer,
+  QueryAnswer,
+  QueryOptions,
+  FlowsAnswer,
+  ClustersAnswer,
+  StructureOptions,
 } from "../index.ts";
 import type { StoreNotice } from "../platform/browser/index.ts";
 import {
-  fromWire, toWire, type CallOptions, type EngineCalls, type EngineMethod, type FromWorker, type IndexArtifact, type Neighbourhood, type OpenAnswer, type ProjectSource,
-  type StoreChoice, type ToWorker, type WorkerProgress,
+  fromWire,
+  toWire,
+  type CallOptions,
+  type EngineCalls,
+  type EngineMethod,
+  type FromWorker,
+  type IndexArtifact,
+  type Neighbourhood,
+  type OpenAnswer,
+  type ProjectSource,
+  type StoreChoice,
+  type ToWorker,
+  type WorkerProgress,
 } from "./worker-protocol.ts";
 
 /** What the page needs of a Worker (or a MessagePort). */
@@ -50,10 +81,18 @@ export interface WorkerEngine {
   callees(symbol: string, options?: { depth?: number } & CallOptions): Promise<CallsAnswer>;
   signature(symbol: string, options?: CallOptions): Promise<SignatureAnswer>;
   importers(path: string, options?: { depth?: number } & CallOptions): Promise<ImportersAnswer>;
-  snippet(path: string, start: number, end: number, options?: { maxLines?: number } & CallOptions): Promise<SnippetAnswer>;
+  snippet(
+    path: string,
+    start: number,
+    end: number,
+    options?: { maxLines?: number } & CallOptions,
+  ): Promise<SnippetAnswer>;
   routes(options?: CallOptions): Promise<Route[]>;
   /** The blast radius of a symbol, file or path:lines: callers by depth, routes, tests, a risk summary. */
-  impact(target: string, options?: { direction?: ImpactDirection; depth?: number; budget?: number; limit?: number } & CallOptions): Promise<ImpactAnswer>;
+  impact(
+    target: string,
+    options?: { direction?: ImpactDirection; depth?: number; budget?: number; limit?: number } & CallOptions,
+  ): Promise<ImpactAnswer>;
   /** Callers and callees of `symbol` as a small plain graph (at most `limit` per side), for pictures. */
   neighbourhood(symbol: string, options?: { limit?: number } & CallOptions): Promise<Neighbourhood>;
   /** A read-only graph query in the Cypher subset (`Engine.query`; docs/query.md). */
@@ -112,15 +151,35 @@ const UPLOAD_PART = 100;
  * (otherwise the argument only carries `signal`/`onProgress`).
  */
 const OPTIONS_AT: { [M in EngineMethod]: [index: number, sent: boolean] } = {
-  open: [2, true], index: [0, false], refresh: [0, false], map: [0, true], context: [1, true], search: [1, true],
-  callers: [1, true], callees: [1, true], signature: [1, false], importers: [1, true], snippet: [3, true], routes: [0, false],
-  impact: [1, true], neighbourhood: [1, true], query: [1, true], flows: [0, true], clusters: [0, true], exportIndex: [0, false], importIndex: [1, false], close: [0, false],
+  open: [2, true],
+  index: [0, false],
+  refresh: [0, false],
+  map: [0, true],
+  context: [1, true],
+  search: [1, true],
+  callers: [1, true],
+  callees: [1, true],
+  signature: [1, false],
+  importers: [1, true],
+  snippet: [3, true],
+  routes: [0, false],
+  impact: [1, true],
+  neighbourhood: [1, true],
+  query: [1, true],
+  flows: [0, true],
+  clusters: [0, true],
+  exportIndex: [0, false],
+  importIndex: [1, false],
+  close: [0, false],
 };
 
 /** Connects to an engine served by `serveEngine()` in `worker`. */
 export function createWorkerEngine(worker: WorkerLike, options: WorkerEngineOptions = {}): WorkerEngine {
   let next = 1;
-  const pending = new Map<number, { resolve(v: unknown): void; reject(e: unknown): void; onProgress?: (p: WorkerProgress) => void }>();
+  const pending = new Map<
+    number,
+    { resolve(v: unknown): void; reject(e: unknown): void; onProgress?: (p: WorkerProgress) => void }
+  >();
   const send = (m: ToWorker) => worker.postMessage(m);
 
   const failAll = (error: Error) => {
@@ -151,7 +210,12 @@ export function createWorkerEngine(worker: WorkerLike, options: WorkerEngineOpti
         const fs = options.fs;
         const reply = (r: ToWorker) => send(r);
         if (!fs) {
-          reply({ type: "fs-result", id: m.id, ok: false, error: { name: "EngineError", code: "io_error", message: "The page offers no file system to the engine." } });
+          reply({
+            type: "fs-result",
+            id: m.id,
+            ok: false,
+            error: { name: "EngineError", code: "io_error", message: "The page offers no file system to the engine." },
+          });
           return;
         }
         const op = m.op === "readFile" ? fs.readFile(m.path) : m.op === "stat" ? fs.stat(m.path) : fs.readDir(m.path);
@@ -167,7 +231,9 @@ export function createWorkerEngine(worker: WorkerLike, options: WorkerEngineOpti
     const message = (event as ErrorEvent).message || "the worker script failed to load";
     failAll(new EngineError("io_error", `The engine worker stopped: ${message}`, { hint: "Reload the page." }));
   });
-  worker.addEventListener("messageerror", () => failAll(new EngineError("io_error", "A message from the engine worker could not be read.")));
+  worker.addEventListener("messageerror", () =>
+    failAll(new EngineError("io_error", "A message from the engine worker could not be read.")),
+  );
 
   /**
    * Sends the files of an `uploads` source in parts, one task each. Cloning a File read from disk
@@ -191,14 +257,22 @@ export function createWorkerEngine(worker: WorkerLike, options: WorkerEngineOpti
         reject(new EngineError("cancelled", "The operation was cancelled."));
         return;
       }
-      pending.set(id, { resolve: resolve as (v: unknown) => void, reject, ...(run.onProgress ? { onProgress: run.onProgress } : {}) });
-      run.signal?.addEventListener("abort", () => {
-        if (!pending.has(id)) return;
-        send({ type: "abort", id });
-        // Answer at once: the page should not wait for the worker to notice.
-        pending.delete(id);
-        reject(new EngineError("cancelled", "The operation was cancelled."));
-      }, { once: true });
+      pending.set(id, {
+        resolve: resolve as (v: unknown) => void,
+        reject,
+        ...(run.onProgress ? { onProgress: run.onProgress } : {}),
+      });
+      run.signal?.addEventListener(
+        "abort",
+        () => {
+          if (!pending.has(id)) return;
+          send({ type: "abort", id });
+          // Answer at once: the page should not wait for the worker to notice.
+          pending.delete(id);
+          reject(new EngineError("cancelled", "The operation was cancelled."));
+        },
+        { once: true },
+      );
       if (method !== "open") send({ type: "call", id, method, args } as ToWorker);
       else {
         sendUploadParts(id, args).then(

@@ -4,14 +4,50 @@
  * event loop now and then, so an `abort` message is seen promptly even when every read is served
  * from memory.
  */
-import { createEngine, EngineError, LIMITS, supportedLanguageNames, type DirEntry, type Engine, type EngineOptions, type FileStat, type FileSystem, type ParseWorkers, type Platform, type Store } from "../index.ts";
 import {
-  FetchWasmSource, HandleFileSystem, MemoryFileSystem, MemoryStore, openBrowserStore, PERSIST_LIMITS, persistedTree, persistTree, readUploads, unzip,
-  type StoreNotice, type UnzipResult,
+  createEngine,
+  EngineError,
+  LIMITS,
+  supportedLanguageNames,
+  type DirEntry,
+  type Engine,
+  type EngineOptions,
+  type FileStat,
+  type FileSystem,
+  type ParseWorkers,
+  type Platform,
+  type Store,
+} from "../index.ts";
+import {
+  FetchWasmSource,
+  HandleFileSystem,
+  MemoryFileSystem,
+  MemoryStore,
+  openBrowserStore,
+  PERSIST_LIMITS,
+  persistedTree,
+  persistTree,
+  readUploads,
+  unzip,
+  type StoreNotice,
+  type UnzipResult,
 } from "../platform/browser/index.ts";
 import {
-  fromWire, toWire, type EngineCalls, type EngineMethod, type FromWorker, type FsOp, type FsResult, type Neighbourhood,
-  type IndexArtifact, type NeighbourNode, type OpenAnswer, type ProjectSource, type StoreChoice, type ToWorker, type WorkerProgress,
+  fromWire,
+  toWire,
+  type EngineCalls,
+  type EngineMethod,
+  type FromWorker,
+  type FsOp,
+  type FsResult,
+  type Neighbourhood,
+  type IndexArtifact,
+  type NeighbourNode,
+  type OpenAnswer,
+  type ProjectSource,
+  type StoreChoice,
+  type ToWorker,
+  type WorkerProgress,
 } from "./worker-protocol.ts";
 import { OverlayFileSystem } from "../lsp/overlay-fs.ts";
 import { serveProjectLsp } from "./lsp-host.ts";
@@ -70,7 +106,10 @@ function yielding(fs: FileSystem): FileSystem {
 class RemoteFileSystem implements FileSystem {
   private next = 1;
   private readonly pending = new Map<number, { resolve(v: FsResult): void; reject(e: unknown): void }>();
-  constructor(readonly rootLabel: string, private readonly endpoint: MessageEndpoint) {}
+  constructor(
+    readonly rootLabel: string,
+    private readonly endpoint: MessageEndpoint,
+  ) {}
 
   settle(message: Extract<ToWorker, { type: "fs-result" }>): void {
     const p = this.pending.get(message.id);
@@ -104,19 +143,33 @@ async function artifactBytes(artifact: IndexArtifact): Promise<Uint8Array> {
   if (artifact instanceof Uint8Array) return artifact;
   if (artifact instanceof ArrayBuffer) return new Uint8Array(artifact);
   if (typeof Blob !== "undefined" && artifact instanceof Blob) return new Uint8Array(await artifact.arrayBuffer());
-  throw new EngineError("invalid_argument", "importIndex takes the artifact's bytes (a Uint8Array, an ArrayBuffer or a File).", {
-    hint: "Pass the file the user picked, or the bytes `codeslice index --export` wrote.",
-  });
+  throw new EngineError(
+    "invalid_argument",
+    "importIndex takes the artifact's bytes (a Uint8Array, an ArrayBuffer or a File).",
+    {
+      hint: "Pass the file the user picked, or the bytes `codeslice index --export` wrote.",
+    },
+  );
 }
 
 /** Buffers a result carries that can cross by transfer rather than copy (an exported artifact). */
 function transferables(value: unknown): Transferable[] {
   const bytes = (value as { bytes?: unknown } | null)?.bytes;
-  return bytes instanceof Uint8Array && bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength && bytes.buffer instanceof ArrayBuffer ? [bytes.buffer] : [];
+  return bytes instanceof Uint8Array &&
+    bytes.byteOffset === 0 &&
+    bytes.byteLength === bytes.buffer.byteLength &&
+    bytes.buffer instanceof ArrayBuffer
+    ? [bytes.buffer]
+    : [];
 }
 
 /** The picture around a symbol: its callers and callees, at most `limit` of each shown, the rest counted. */
-async function neighbourhood(engine: Engine, symbol: string, limit: number, signal: AbortSignal): Promise<Neighbourhood> {
+async function neighbourhood(
+  engine: Engine,
+  symbol: string,
+  limit: number,
+  signal: AbortSignal,
+): Promise<Neighbourhood> {
   // The picture counts every caller, tests included: one page as large as the engine gives.
   const all = { signal, tests: "include", limit: LIMITS.page.max, budget: LIMITS.budget.max } as const;
   const [callers, callees] = await Promise.all([engine.callers(symbol, all), engine.callees(symbol, all)]);
@@ -153,16 +206,32 @@ async function neighbourhood(engine: Engine, symbol: string, limit: number, sign
   const external = new Map<string, number>();
   for (const x of callees.external) external.set(x.target, (external.get(x.target) ?? 0) + 1);
   return {
-    center, nodes: [...nodes.values()], edges: [...edges.values()], hidden,
-    external: [...external].map(([target, sites]) => ({ target, sites })).sort((a, b) => b.sites - a.sites).slice(0, 12),
+    center,
+    nodes: [...nodes.values()],
+    edges: [...edges.values()],
+    hidden,
+    external: [...external]
+      .map(([target, sites]) => ({ target, sites }))
+      .sort((a, b) => b.sites - a.sites)
+      .slice(0, 12),
   };
 }
 
 /** The store the page chose: memory, or the browser's (OPFS, else IndexedDB), `notice` told of a fallback. */
-async function openStore(choice: StoreChoice, notice: (n: StoreNotice) => void): Promise<{ store: Store; answer: OpenAnswer["store"] }> {
+async function openStore(
+  choice: StoreChoice,
+  notice: (n: StoreNotice) => void,
+): Promise<{ store: Store; answer: OpenAnswer["store"] }> {
   if (choice.kind === "memory") return { store: new MemoryStore(), answer: { backend: "memory", label: "memory" } };
-  const opened = await openBrowserStore({ namespace: choice.namespace, ...(choice.prefer ? { prefer: choice.prefer } : {}), onFallback: notice });
-  return { store: opened.store, answer: { backend: opened.backend, label: opened.store.label, ...(opened.notice ? { notice: opened.notice } : {}) } };
+  const opened = await openBrowserStore({
+    namespace: choice.namespace,
+    ...(choice.prefer ? { prefer: choice.prefer } : {}),
+    onFallback: notice,
+  });
+  return {
+    store: opened.store,
+    answer: { backend: opened.backend, label: opened.store.label, ...(opened.notice ? { notice: opened.notice } : {}) },
+  };
 }
 
 interface Session {
@@ -185,7 +254,11 @@ function newSession(platform: Platform, kind: ProjectSource["kind"], options: En
   const unchanging = UNCHANGING.has(kind);
   const overlay = new OverlayFileSystem(platform.fs, { unchanging });
   const withOverlay: Platform = { ...platform, fs: overlay };
-  return { platform: withOverlay, overlay, engine: createEngine(withOverlay, { ...(unchanging ? { watch: true } : {}), ...options }) };
+  return {
+    platform: withOverlay,
+    overlay,
+    engine: createEngine(withOverlay, { ...(unchanging ? { watch: true } : {}), ...options }),
+  };
 }
 
 /** Starts answering engine requests on `endpoint` (default: this worker). Returns when set up. */
@@ -210,7 +283,11 @@ export function serveEngine(options: ServeOptions): void {
     };
   };
 
-  async function openFiles(source: ProjectSource, signal: AbortSignal, progress: (p: WorkerProgress) => void): Promise<{ fs: FileSystem; unpacked?: OpenAnswer["unpacked"] }> {
+  async function openFiles(
+    source: ProjectSource,
+    signal: AbortSignal,
+    progress: (p: WorkerProgress) => void,
+  ): Promise<{ fs: FileSystem; unpacked?: OpenAnswer["unpacked"] }> {
     switch (source.kind) {
       case "handle":
         return { fs: new HandleFileSystem(source.handle, source.label) };
@@ -222,10 +299,14 @@ export function serveEngine(options: ServeOptions): void {
       case "persisted": {
         const files = await persistedTree(source.id);
         if (!files) {
-          throw new EngineError("root_not_found", `The saved copy of ${source.label} is gone from this browser's storage.`, {
-            hint: "Drop the files or the zip again.",
-            data: { id: source.id },
-          });
+          throw new EngineError(
+            "root_not_found",
+            `The saved copy of ${source.label} is gone from this browser's storage.`,
+            {
+              hint: "Drop the files or the zip again.",
+              data: { id: source.id },
+            },
+          );
         }
         return { fs: new MemoryFileSystem(files, source.label) };
       }
@@ -239,20 +320,44 @@ export function serveEngine(options: ServeOptions): void {
         } else {
           result = await readUploads(source.items, { ...source.limits, label: source.label, signal, onProgress });
         }
-        const base = { files: Object.keys(result.files).length, bytes: result.totalBytes, skipped: result.skipped, stripped: result.stripped };
+        const base = {
+          files: Object.keys(result.files).length,
+          bytes: result.totalBytes,
+          skipped: result.skipped,
+          stripped: result.stripped,
+        };
         const fs = new MemoryFileSystem(result.files, source.label);
         if (!source.persistAs) return { fs, unpacked: { ...base, persisted: false } };
         if (result.totalBytes > PERSIST_LIMITS.maxBytes) {
           const mib = (n: number) => `${Math.round(n / 1024 / 1024)} MiB`;
-          return { fs, unpacked: { ...base, persisted: false, notice: `The files are kept in memory only: ${mib(result.totalBytes)} is more than this page keeps in browser storage (${mib(PERSIST_LIMITS.maxBytes)}); they will not survive a reload.` } };
+          return {
+            fs,
+            unpacked: {
+              ...base,
+              persisted: false,
+              notice:
+                `The files are kept in memory only: ${mib(result.totalBytes)} is more than this page ` +
+                `keeps in browser storage (${mib(PERSIST_LIMITS.maxBytes)}); they will not survive a reload.`,
+            },
+          };
         }
         progress({ phase: "save", done: 0, total: base.files });
         try {
           await persistTree(source.persistAs, result.files);
           return { fs, unpacked: { ...base, persisted: true } };
         } catch (error) {
-          const why = (error as Error)?.name === "QuotaExceededError" ? "browser storage is full" : `storage refused: ${(error as Error)?.name ?? error}`;
-          return { fs, unpacked: { ...base, persisted: false, notice: `The files are kept in memory only (${why}); they will not survive a reload.` } };
+          const why =
+            (error as Error)?.name === "QuotaExceededError"
+              ? "browser storage is full"
+              : `storage refused: ${(error as Error)?.name ?? error}`;
+          return {
+            fs,
+            unpacked: {
+              ...base,
+              persisted: false,
+              notice: `The files are kept in memory only (${why}); they will not survive a reload.`,
+            },
+          };
         }
       }
     }
@@ -260,7 +365,10 @@ export function serveEngine(options: ServeOptions): void {
 
   async function call(id: number, method: EngineMethod, args: unknown[], signal: AbortSignal): Promise<unknown> {
     const progress = progressFor(id);
-    const run = { signal, onProgress: (p: WorkerProgress) => progress(p, p.phase !== "scan" && p.total !== undefined && p.done === p.total) };
+    const run = {
+      signal,
+      onProgress: (p: WorkerProgress) => progress(p, p.phase !== "scan" && p.total !== undefined && p.done === p.total),
+    };
     if (method === "open") {
       const [source, storeChoice, engineOptions] = args as EngineCalls["open"]["args"];
       session?.engine.close();
@@ -268,38 +376,66 @@ export function serveEngine(options: ServeOptions): void {
       remote = undefined;
       const { fs, unpacked } = await openFiles(source, signal, run.onProgress);
       const { store, answer } = await openStore(storeChoice, notice);
-      session = newSession({ fs: yielding(fs), store, wasm, ...(options.workers ? { workers: options.workers } : {}) }, source.kind, (engineOptions ?? {}) as EngineOptions);
-      return { label: fs.rootLabel, languages: supportedLanguageNames(), store: answer, ...(unpacked ? { unpacked } : {}) } satisfies OpenAnswer;
+      session = newSession(
+        { fs: yielding(fs), store, wasm, ...(options.workers ? { workers: options.workers } : {}) },
+        source.kind,
+        (engineOptions ?? {}) as EngineOptions,
+      );
+      return {
+        label: fs.rootLabel,
+        languages: supportedLanguageNames(),
+        store: answer,
+        ...(unpacked ? { unpacked } : {}),
+      } satisfies OpenAnswer;
     }
     if (method === "close") {
       session?.engine.close();
       session = undefined;
       return null;
     }
-    if (!session) throw new EngineError("no_index", "No project is open.", { hint: "Open a folder, a zip or the sample first." });
+    if (!session)
+      throw new EngineError("no_index", "No project is open.", { hint: "Open a folder, a zip or the sample first." });
     const e = session.engine;
     const str = (i: number) => args[i] as string;
     const num = (i: number) => args[i] as number;
     const opt = <T extends object>(i: number) => ({ ...((args[i] as T | undefined) ?? ({} as T)), ...run });
     switch (method) {
-      case "index": return e.index(run);
-      case "refresh": return e.refresh(run);
-      case "map": return e.map(opt(0));
-      case "context": return e.context(str(0), opt(1));
-      case "search": return e.search(str(0), opt(1));
-      case "callers": return e.callers(str(0), opt(1));
-      case "callees": return e.callees(str(0), opt(1));
-      case "signature": return e.signature(str(0), run);
-      case "importers": return e.importers(str(0), opt(1));
-      case "snippet": return e.snippet(str(0), num(1), num(2), opt(3));
-      case "routes": return e.routes(run);
-      case "impact": return e.impact(str(0), opt(1));
-      case "query": return e.query(str(0), opt(1));
-      case "flows": return e.flows(opt(0));
-      case "clusters": return e.clusters(opt(0));
-      case "neighbourhood": return neighbourhood(e, str(0), (args[1] as { limit?: number } | undefined)?.limit ?? 12, signal);
-      case "exportIndex": return e.exportIndex(run);
-      case "importIndex": return e.importIndex(await artifactBytes(args[0] as IndexArtifact));
+      case "index":
+        return e.index(run);
+      case "refresh":
+        return e.refresh(run);
+      case "map":
+        return e.map(opt(0));
+      case "context":
+        return e.context(str(0), opt(1));
+      case "search":
+        return e.search(str(0), opt(1));
+      case "callers":
+        return e.callers(str(0), opt(1));
+      case "callees":
+        return e.callees(str(0), opt(1));
+      case "signature":
+        return e.signature(str(0), run);
+      case "importers":
+        return e.importers(str(0), opt(1));
+      case "snippet":
+        return e.snippet(str(0), num(1), num(2), opt(3));
+      case "routes":
+        return e.routes(run);
+      case "impact":
+        return e.impact(str(0), opt(1));
+      case "query":
+        return e.query(str(0), opt(1));
+      case "flows":
+        return e.flows(opt(0));
+      case "clusters":
+        return e.clusters(opt(0));
+      case "neighbourhood":
+        return neighbourhood(e, str(0), (args[1] as { limit?: number } | undefined)?.limit ?? 12, signal);
+      case "exportIndex":
+        return e.exportIndex(run);
+      case "importIndex":
+        return e.importIndex(await artifactBytes(args[0] as IndexArtifact));
     }
     throw new EngineError("invalid_argument", `Unknown method ${String(method)}`);
   }
@@ -331,10 +467,16 @@ export function serveEngine(options: ServeOptions): void {
     }
     const controller = new AbortController();
     controllers.set(message.id, controller);
-    call(message.id, message.method, message.args as unknown[], controller.signal).then(
-      (value) => endpoint.postMessage({ type: "result", id: message.id, value } satisfies FromWorker, message.method === "exportIndex" ? transferables(value) : []),
-      (error) => post({ type: "error", id: message.id, error: toWire(error) }),
-    ).finally(() => controllers.delete(message.id));
+    call(message.id, message.method, message.args as unknown[], controller.signal)
+      .then(
+        (value) =>
+          endpoint.postMessage(
+            { type: "result", id: message.id, value } satisfies FromWorker,
+            message.method === "exportIndex" ? transferables(value) : [],
+          ),
+        (error) => post({ type: "error", id: message.id, error: toWire(error) }),
+      )
+      .finally(() => controllers.delete(message.id));
   });
   post({ type: "ready" });
 }

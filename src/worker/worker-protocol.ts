@@ -6,8 +6,31 @@
  */
 import { EngineError, type EngineErrorOptions, type ErrorCode } from "../shared/errors.ts";
 import type {
-  ArtifactSummary, CallsAnswer, ContextAnswer, ContextOptions, EngineOptions, ImpactAnswer, ImpactDirection, ImportersAnswer, IndexSummary, Progress, RefreshResult,
-  RepoMap, RepoMapOptions, Route, SearchHit, SignatureAnswer, SnippetAnswer, SymbolRef, DirEntry, FileStat, QueryAnswer, QueryOptions, FlowsAnswer, ClustersAnswer, StructureOptions,
+  ArtifactSummary,
+  CallsAnswer,
+  ContextAnswer,
+  ContextOptions,
+  EngineOptions,
+  ImpactAnswer,
+  ImpactDirection,
+  ImportersAnswer,
+  IndexSummary,
+  Progress,
+  RefreshResult,
+  RepoMap,
+  RepoMapOptions,
+  Route,
+  SearchHit,
+  SignatureAnswer,
+  SnippetAnswer,
+  SymbolRef,
+  DirEntry,
+  FileStat,
+  QueryAnswer,
+  QueryOptions,
+  FlowsAnswer,
+  ClustersAnswer,
+  StructureOptions,
 } from "../index.ts";
 import type { StoreBackend, StoreNotice, ZipLimits, ZipSkipped } from "../platform/browser/index.ts";
 
@@ -39,7 +62,14 @@ export interface OpenAnswer {
   languages: string[];
   store: { backend: StoreBackend; label: string; notice?: StoreNotice };
   /** For zips and uploads: what was left out while unpacking, and the bytes kept. */
-  unpacked?: { files: number; bytes: number; skipped: ZipSkipped[]; stripped: string; persisted: boolean; notice?: string };
+  unpacked?: {
+    files: number;
+    bytes: number;
+    skipped: ZipSkipped[];
+    stripped: string;
+    persisted: boolean;
+    notice?: string;
+  };
 }
 
 /** A small picture of the call graph around one symbol, derived from callers and callees. */
@@ -82,7 +112,10 @@ export interface EngineCalls {
   importers: { args: [path: string, options?: { depth?: number }]; result: ImportersAnswer };
   snippet: { args: [path: string, start: number, end: number, options?: { maxLines?: number }]; result: SnippetAnswer };
   routes: { args: []; result: Route[] };
-  impact: { args: [target: string, options?: { direction?: ImpactDirection; depth?: number; budget?: number; limit?: number }]; result: ImpactAnswer };
+  impact: {
+    args: [target: string, options?: { direction?: ImpactDirection; depth?: number; budget?: number; limit?: number }];
+    result: ImpactAnswer;
+  };
   neighbourhood: { args: [symbol: string, options?: { limit?: number }]; result: Neighbourhood };
   /** A read-only graph query (the engine's `query`). */
   query: { args: [text: string, options?: QueryOptions]; result: QueryAnswer };
@@ -136,7 +169,10 @@ export type FromWorker =
 export function toWire(error: unknown): WireError {
   if (typeof error === "object" && error !== null) {
     const e = error as { name?: unknown; message?: unknown; code?: unknown; hint?: unknown; data?: unknown };
-    const out: WireError = { name: typeof e.name === "string" ? e.name : "Error", message: typeof e.message === "string" ? e.message : String(error) };
+    const out: WireError = {
+      name: typeof e.name === "string" ? e.name : "Error",
+      message: typeof e.message === "string" ? e.message : String(error),
+    };
     if (typeof e.code === "string") out.code = e.code;
     if (typeof e.hint === "string") out.hint = e.hint;
     if (e.data && typeof e.data === "object") {
@@ -155,7 +191,10 @@ export function toWire(error: unknown): WireError {
 export function fromWire(error: WireError): Error {
   if (error.name === "EngineError" && error.code) {
     // The data crosses as it was thrown: the worker passes it through and the page reads it by code.
-    const options = { ...(error.hint ? { hint: error.hint } : {}), ...(error.data ? { data: error.data } : {}) } as EngineErrorOptions<ErrorCode>;
+    const options = {
+      ...(error.hint ? { hint: error.hint } : {}),
+      ...(error.data ? { data: error.data } : {}),
+    } as EngineErrorOptions<ErrorCode>;
     return new EngineError(error.code as ErrorCode, error.message, options);
   }
   const e = new Error(error.message);

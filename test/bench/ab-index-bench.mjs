@@ -24,13 +24,22 @@ import { fmt, machine, mdTable, parseArgs, prepareDjango, resultsDir, stats, wri
 
 const { flags, positionals } = parseArgs(process.argv.slice(2), ["help", "no-graph"]);
 if (flags.help || !((flags.a && flags.b) || flags.builds)) {
-  console.log("usage: node test/bench/ab-index-bench.mjs (--a BASE_PKG --b HEAD_PKG | --builds NAME=PKG,NAME=PKG,…) [CORPUS_DIR] [--runs N] [--name NAME] [--no-graph]");
+  console.log(
+    "usage: node test/bench/ab-index-bench.mjs (--a BASE_PKG --b HEAD_PKG | --builds NAME=PKG,NAME=PKG,…) [CORPUS_DIR] [--runs N] [--name NAME] [--no-graph]",
+  );
   process.exit(flags.help ? 0 : 2);
 }
 const RUNS = Number(flags.runs ?? 5);
 /** Build name → package folder, in run order; the first is the base the others are compared with. */
 const builds = Object.fromEntries(
-  flags.builds ? String(flags.builds).split(",").map((b) => [b.split("=")[0], path.resolve(b.split("=").slice(1).join("="))]) : [["a", path.resolve(flags.a)], ["b", path.resolve(flags.b)]],
+  flags.builds
+    ? String(flags.builds)
+        .split(",")
+        .map((b) => [b.split("=")[0], path.resolve(b.split("=").slice(1).join("="))])
+    : [
+        ["a", path.resolve(flags.a)],
+        ["b", path.resolve(flags.b)],
+      ],
 );
 const names = Object.keys(builds);
 for (const dir of Object.values(builds)) {
@@ -41,7 +50,11 @@ for (const dir of Object.values(builds)) {
 }
 const revision = (dir) => {
   try {
-    return execFileSync("git", ["rev-parse", "--short", "HEAD"], { cwd: dir, encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] }).trim();
+    return execFileSync("git", ["rev-parse", "--short", "HEAD"], {
+      cwd: dir,
+      encoding: "utf8",
+      stdio: ["ignore", "pipe", "ignore"],
+    }).trim();
   } catch {
     return path.basename(dir);
   }
@@ -58,7 +71,11 @@ function run(pkg, args, stdoutFile) {
   const fd = fs.openSync(stdoutFile ?? "/dev/null", "w");
   const t0 = process.hrtime.bigint();
   return new Promise((resolve, reject) => {
-    const child = spawn("/usr/bin/time", ["-f", "%M %U %S", "-o", timeFile, process.execPath, path.join(pkg, "dist/cli/main.js"), ...args], { stdio: ["ignore", fd, "inherit"] });
+    const child = spawn(
+      "/usr/bin/time",
+      ["-f", "%M %U %S", "-o", timeFile, process.execPath, path.join(pkg, "dist/cli/main.js"), ...args],
+      { stdio: ["ignore", fd, "inherit"] },
+    );
     child.on("error", reject);
     child.on("close", (code) => {
       fs.closeSync(fd);
@@ -75,10 +92,14 @@ const editFile = path.join(corpus, String(flags["edit-file"] ?? "django/db/model
 const original = MODES.includes("edit") ? fs.readFileSync(editFile) : undefined;
 const loadBefore = os.loadavg();
 const runs = Object.fromEntries(names.map((n) => [n, []]));
-const warmRuns = Object.fromEntries(MODES.filter((m) => m !== "cold").map((m) => [m, Object.fromEntries(names.map((n) => [n, []]))]));
+const warmRuns = Object.fromEntries(
+  MODES.filter((m) => m !== "cold").map((m) => [m, Object.fromEntries(names.map((n) => [n, []]))]),
+);
 try {
   const warmCache = (side) => path.join(scratch, `warm-${side}`);
-  if (MODES.some((m) => m !== "cold")) for (const side of names) await run(builds[side], ["index", "--root", corpus, "--cache-dir", warmCache(side), "--quiet", "--jobs", "1"]);
+  if (MODES.some((m) => m !== "cold"))
+    for (const side of names)
+      await run(builds[side], ["index", "--root", corpus, "--cache-dir", warmCache(side), "--quiet", "--jobs", "1"]);
   for (let i = 0; i < RUNS; i++) {
     const order = i % 2 ? [...names].reverse() : names;
     if (MODES.includes("cold")) {
@@ -87,13 +108,24 @@ try {
         const r = await run(builds[side], ["index", "--root", corpus, "--cache-dir", cache, "--quiet", "--jobs", "1"]);
         fs.rmSync(cache, { recursive: true, force: true });
         runs[side].push(r);
-        process.stderr.write(`${side} ${i + 1}/${RUNS}: ${fmt(r.wall)} s wall, ${fmt(r.cpu)} s CPU, ${Math.round(r.rssMb)} MB, load ${os.loadavg()[0].toFixed(2)}\n`);
+        process.stderr.write(
+          `${side} ${i + 1}/${RUNS}: ${fmt(r.wall)} s wall, ${fmt(r.cpu)} s CPU, ${Math.round(r.rssMb)} MB, load ${os.loadavg()[0].toFixed(2)}\n`,
+        );
       }
     }
     for (const mode of MODES.filter((m) => m !== "cold")) {
       if (mode === "edit") fs.appendFileSync(editFile, `\n# ab-index-bench edit ${i}\n`);
       for (const side of order) {
-        const r = await run(builds[side], ["index", "--root", corpus, "--cache-dir", warmCache(side), "--quiet", "--jobs", "1"]);
+        const r = await run(builds[side], [
+          "index",
+          "--root",
+          corpus,
+          "--cache-dir",
+          warmCache(side),
+          "--quiet",
+          "--jobs",
+          "1",
+        ]);
         warmRuns[mode][side].push(r);
         process.stderr.write(`${mode} ${side} ${i + 1}/${RUNS}: ${fmt(r.wall)} s wall, ${fmt(r.cpu)} s CPU\n`);
       }
@@ -106,7 +138,21 @@ try {
     const out = {};
     for (const side of names) {
       out[side] = path.join(scratch, `graph-${side}.json`);
-      await run(builds[side], ["graph", "--root", corpus, "--cache-dir", path.join(scratch, `graph-cache-${side}`), "--quiet", "--json", "--jobs", "1"], out[side]);
+      await run(
+        builds[side],
+        [
+          "graph",
+          "--root",
+          corpus,
+          "--cache-dir",
+          path.join(scratch, `graph-cache-${side}`),
+          "--quiet",
+          "--json",
+          "--jobs",
+          "1",
+        ],
+        out[side],
+      );
       identical[side] = Buffer.compare(fs.readFileSync(out[names[0]]), fs.readFileSync(out[side])) === 0;
     }
     process.stderr.write(`graph --json identical to ${names[0]}: ${JSON.stringify(identical)}\n`);
@@ -117,17 +163,51 @@ try {
   for (const mode of Object.keys(all)) {
     const base = s(mode, names[0], "cpu").median;
     for (const side of names) {
-      rows.push([mode, `${side} (${revision(builds[side])})`, fmt(s(mode, side, "cpu").median), fmt(s(mode, side, "cpu").median / base), fmt(s(mode, side, "wall").median), Math.round(s(mode, side, "rssMb").median), identical[side] ?? "–"]);
+      rows.push([
+        mode,
+        `${side} (${revision(builds[side])})`,
+        fmt(s(mode, side, "cpu").median),
+        fmt(s(mode, side, "cpu").median / base),
+        fmt(s(mode, side, "wall").median),
+        Math.round(s(mode, side, "rssMb").median),
+        identical[side] ?? "–",
+      ]);
     }
   }
-  console.log(mdTable(["mode", "build", "CPU s (median)", `CPU ÷ ${names[0]}`, "wall s (median)", "peak RSS MB", "graph identical"], rows));
-  console.log(`\n${RUNS} runs of each mode per build, interleaved; load ${loadBefore.map((x) => x.toFixed(2)).join(" ")} → ${os.loadavg().map((x) => x.toFixed(2)).join(" ")}`);
+  console.log(
+    mdTable(
+      ["mode", "build", "CPU s (median)", `CPU ÷ ${names[0]}`, "wall s (median)", "peak RSS MB", "graph identical"],
+      rows,
+    ),
+  );
+  console.log(
+    `\n${RUNS} runs of each mode per build, interleaved; load ${loadBefore.map((x) => x.toFixed(2)).join(" ")} → ${os
+      .loadavg()
+      .map((x) => x.toFixed(2))
+      .join(" ")}`,
+  );
   writeJson(path.join(resultsDir, `ab-index-${corpusName}.json`), {
-    corpus: corpusName, runs: RUNS, modes: Object.keys(all), machine: machine(), loadBefore, loadAfter: os.loadavg(),
-    builds: Object.fromEntries(names.map((n) => [n, {
-      revision: revision(builds[n]), graphIdentical: identical[n] ?? null,
-      ...Object.fromEntries(Object.keys(all).map((m) => [m, { cpu: s(m, n, "cpu"), wall: s(m, n, "wall"), rssMb: s(m, n, "rssMb"), raw: all[m][n] }])),
-    }])),
+    corpus: corpusName,
+    runs: RUNS,
+    modes: Object.keys(all),
+    machine: machine(),
+    loadBefore,
+    loadAfter: os.loadavg(),
+    builds: Object.fromEntries(
+      names.map((n) => [
+        n,
+        {
+          revision: revision(builds[n]),
+          graphIdentical: identical[n] ?? null,
+          ...Object.fromEntries(
+            Object.keys(all).map((m) => [
+              m,
+              { cpu: s(m, n, "cpu"), wall: s(m, n, "wall"), rssMb: s(m, n, "rssMb"), raw: all[m][n] },
+            ]),
+          ),
+        },
+      ]),
+    ),
   });
 } finally {
   if (original) fs.writeFileSync(editFile, original);

@@ -22,7 +22,18 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import {
-  codesliceRevision, ensureBuilt, fmt, hasGnuTime, machine, mdTable, parseArgs, prepareDjango, resultsDir, runCli, stats, writeJson,
+  codesliceRevision,
+  ensureBuilt,
+  fmt,
+  hasGnuTime,
+  machine,
+  mdTable,
+  parseArgs,
+  prepareDjango,
+  resultsDir,
+  runCli,
+  stats,
+  writeJson,
 } from "./lib/bench-utils.mjs";
 import { readScip } from "./graph-gold/scip.mjs";
 import { ensureTools } from "./graph-gold/tools.mjs";
@@ -76,7 +87,8 @@ for (let i = 0; i < RUNS; i++) {
   if (summary.parsed !== 0) throw new Error(`the import parsed ${summary.parsed} files`);
   columns.import.push(imported);
   if (i === 0) {
-    const same = (await runCli(["graph", "--root", importRoot, "--json", "--quiet"], { measureRss: false })).stdout ===
+    const same =
+      (await runCli(["graph", "--root", importRoot, "--json", "--quiet"], { measureRss: false })).stdout ===
       (await runCli(["graph", "--root", corpus, "--json", "--quiet"], { measureRss: false })).stdout;
     if (!same) throw new Error("graph --json of the imported copy differs from the original's");
     console.error("graph --json of the imported copy equals the original's");
@@ -86,33 +98,80 @@ for (let i = 0; i < RUNS; i++) {
   console.error(`run ${i + 1}/${RUNS} done`);
 }
 
-const scipCounts = JSON.parse((await runCli(["scip", "--root", corpus, "--out", scip, "--json", "--quiet"], { measureRss: false })).stdout);
+const scipCounts = JSON.parse(
+  (await runCli(["scip", "--root", corpus, "--out", scip, "--json", "--quiet"], { measureRss: false })).stdout,
+);
 // A second reader: protobufjs over the public scip.proto field numbers (graph-gold's reader, from
 // the bench tools cache), which must see the documents and occurrences the CLI says it wrote.
 try {
   ensureTools();
   const decoded = readScip(scip);
   const occurrences = decoded.documents.flatMap((d) => d.occurrences);
-  const seen = { documents: decoded.documents.length, definitions: occurrences.filter((o) => o.roles & 1).length, references: occurrences.filter((o) => !(o.roles & 1)).length };
-  for (const k of Object.keys(seen)) if (seen[k] !== scipCounts[k]) throw new Error(`protobufjs reads ${seen[k]} ${k}, the CLI says ${scipCounts[k]}`);
+  const seen = {
+    documents: decoded.documents.length,
+    definitions: occurrences.filter((o) => o.roles & 1).length,
+    references: occurrences.filter((o) => !(o.roles & 1)).length,
+  };
+  for (const k of Object.keys(seen))
+    if (seen[k] !== scipCounts[k]) throw new Error(`protobufjs reads ${seen[k]} ${k}, the CLI says ${scipCounts[k]}`);
   scipCounts.checkedWith = "protobufjs (test/bench/graph-gold/scip.mjs)";
-  console.error(`protobufjs decodes the SCIP index: ${seen.documents} documents, ${seen.definitions} definitions, ${seen.references} references`);
+  console.error(
+    `protobufjs decodes the SCIP index: ${seen.documents} documents, ${seen.definitions} definitions, ${seen.references} references`,
+  );
 } catch (error) {
   if (/protobufjs reads/.test(String(error))) throw error;
   console.error(`note: SCIP not cross-checked with protobufjs (${String(error).split("\n")[0]})`);
 }
-const sizes = { artifact_bytes: fs.statSync(artifact).size, cache_bytes: du(path.join(corpus, ".codeslice")), scip_bytes: fs.statSync(scip).size };
-const summarize = (runs) => ({ wall: stats(runs.map((r) => r.wall)), cpu: hasGnuTime ? stats(runs.map((r) => r.cpu)) : null, rss_mb: stats(runs.map((r) => r.rssMb ?? NaN)) });
+const sizes = {
+  artifact_bytes: fs.statSync(artifact).size,
+  cache_bytes: du(path.join(corpus, ".codeslice")),
+  scip_bytes: fs.statSync(scip).size,
+};
+const summarize = (runs) => ({
+  wall: stats(runs.map((r) => r.wall)),
+  cpu: hasGnuTime ? stats(runs.map((r) => r.cpu)) : null,
+  rss_mb: stats(runs.map((r) => r.rssMb ?? NaN)),
+});
 const results = Object.fromEntries(Object.entries(columns).map(([k, v]) => [k, summarize(v)]));
 const label = {
-  unchanged: "index, unchanged (baseline)", export: "index --export", cold: "index, cold (fresh copy)", import: "index --import (fresh copy, 0 parsed)", scip: "scip --out",
+  unchanged: "index, unchanged (baseline)",
+  export: "index --export",
+  cold: "index, cold (fresh copy)",
+  import: "index --import (fresh copy, 0 parsed)",
+  scip: "scip --out",
 };
 const cell = (s) => (s ? `${fmt(s.median, 2)} (${fmt(s.min, 2)}–${fmt(s.max, 2)})` : "–");
-const rows = Object.keys(columns).map((k) => [label[k], cell(results[k].cpu), cell(results[k].wall), fmt(results[k].rss_mb.median, 0)]);
+const rows = Object.keys(columns).map((k) => [
+  label[k],
+  cell(results[k].cpu),
+  cell(results[k].wall),
+  fmt(results[k].rss_mb.median, 0),
+]);
 const mb = (b) => `${(b / 1048576).toFixed(1)} MB`;
-console.log(`\n${corpusName}${corpusVersion ? ` ${corpusVersion}` : ""}: ${first.sourceFiles} source files, ${first.symbols} symbols; ${RUNS} runs, medians (min–max)\n`);
+console.log(
+  `\n${corpusName}${corpusVersion ? ` ${corpusVersion}` : ""}: ${first.sourceFiles} source files, ${first.symbols} symbols; ${RUNS} runs, medians (min–max)\n`,
+);
 console.log(mdTable(["command", "CPU s", "wall s", "peak RSS MB"], rows));
-console.log(`\nartifact ${mb(sizes.artifact_bytes)} (${first.sourceFiles} files); cache folder ${mb(sizes.cache_bytes)}; SCIP ${mb(sizes.scip_bytes)}: ${scipCounts.documents} documents, ${scipCounts.definitions} definitions, ${scipCounts.references} references, ${scipCounts.relationships} relationships`);
+console.log(
+  `\nartifact ${mb(sizes.artifact_bytes)} (${first.sourceFiles} files); cache folder ${mb(sizes.cache_bytes)}; SCIP ${mb(sizes.scip_bytes)}: ${scipCounts.documents} documents, ${scipCounts.definitions} definitions, ${scipCounts.references} references, ${scipCounts.relationships} relationships`,
+);
 const out = path.join(resultsDir, `artifact-${corpusName}.json`);
-writeJson(out, { corpus: corpusName, version: corpusVersion ?? null, codeslice: codesliceRevision(), machine: machine(), runs: RUNS, index: { files: first.files, sourceFiles: first.sourceFiles, symbols: first.symbols, scanMode: first.scanMode, byLanguage: first.byLanguage, skippedByReason: first.skippedByReason }, sizes, scip: scipCounts, results });
+writeJson(out, {
+  corpus: corpusName,
+  version: corpusVersion ?? null,
+  codeslice: codesliceRevision(),
+  machine: machine(),
+  runs: RUNS,
+  index: {
+    files: first.files,
+    sourceFiles: first.sourceFiles,
+    symbols: first.symbols,
+    scanMode: first.scanMode,
+    byLanguage: first.byLanguage,
+    skippedByReason: first.skippedByReason,
+  },
+  sizes,
+  scip: scipCounts,
+  results,
+});
 console.error(`wrote ${path.relative(process.cwd(), out)}`);

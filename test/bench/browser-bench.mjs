@@ -46,7 +46,9 @@ import { machine, mdTable, parseArgs, resultsDir, writeJson } from "./lib/bench-
 
 const { flags } = parseArgs(process.argv.slice(2), ["help", "task-cpu"]);
 if (flags.help) {
-  console.log("usage: node test/bench/browser-bench.mjs [--runs N] [--files N] [--store indexeddb|memory] [--jobs 1,2,default] [--task-cpu] [--out NAME.json]");
+  console.log(
+    "usage: node test/bench/browser-bench.mjs [--runs N] [--files N] [--store indexeddb|memory] [--jobs 1,2,default] [--task-cpu] [--out NAME.json]",
+  );
   process.exit(0);
 }
 const RUNS = Number(flags.runs ?? 3);
@@ -54,11 +56,24 @@ const TREE_FILES = Number(flags.files ?? 2000);
 // --store indexeddb|memory: where the index is kept (the page's ?store= switch); default OPFS.
 const STORE = flags.store ? String(flags.store) : undefined;
 // --jobs: the parse-pool variants the zip runs with ("default" sends no ?jobs=).
-const JOBS = String(flags.jobs ?? "1,2,default").split(",").map((j) => j.trim()).filter(Boolean);
+const JOBS = String(flags.jobs ?? "1,2,default")
+  .split(",")
+  .map((j) => j.trim())
+  .filter(Boolean);
 const CHROMIUM = benchChromium();
 // A switch Chromium ignores, to find this run's browser process in /proc (browserCpuSeconds).
 const MARKER = `--codeslice-bench=${process.pid}`;
-const ARGS = [MARKER, "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"];
+const ARGS = [
+  MARKER,
+  "--headless",
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-quic",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+  "--no-first-run",
+];
 const repoRoot = fileURLToPath(new URL("../../", import.meta.url));
 const dist = path.join(repoRoot, "playground/dist");
 
@@ -70,7 +85,13 @@ async function buildSite() {
   await build({ configFile: path.join(repoRoot, "playground/vite.config.ts"), logLevel: "error", mode: "production" });
 }
 
-const TYPES = { ".html": "text/html", ".js": "text/javascript", ".css": "text/css", ".json": "application/json", ".wasm": "application/wasm" };
+const TYPES = {
+  ".html": "text/html",
+  ".js": "text/javascript",
+  ".css": "text/css",
+  ".json": "application/json",
+  ".wasm": "application/wasm",
+};
 async function serve(root) {
   const server = createServer(async (req, res) => {
     let file = path.join(root, decodeURIComponent(new URL(req.url, "http://x").pathname));
@@ -85,7 +106,14 @@ async function serve(root) {
     createReadStream(file).pipe(res);
   });
   await new Promise((r) => server.listen(0, "127.0.0.1", r));
-  return { url: `http://127.0.0.1:${server.address().port}/`, close: () => new Promise((r) => { server.closeAllConnections(); server.close(r); }) };
+  return {
+    url: `http://127.0.0.1:${server.address().port}/`,
+    close: () =>
+      new Promise((r) => {
+        server.closeAllConnections();
+        server.close(r);
+      }),
+  };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -99,77 +127,83 @@ function generateTree(n) {
   for (let i = 0; i < py; i++) {
     const pkg = `pkg${Math.floor(i / 50)}`;
     const prev = i % 50 === 0 ? undefined : `${pkg}.mod${i - 1}`;
-    write(`app/${pkg}/mod${i}.py`, [
-      `"""Module ${i}: records and their processing."""`,
-      prev ? `from app.${prev} import Service${i - 1}, helper${i - 1}` : "import os",
-      "",
-      `def helper${i}(value: int) -> int:`,
-      `    """Scale a value (step ${i})."""`,
-      prev ? `    return helper${i - 1}(value) + ${i}` : `    return value * 2`,
-      "",
-      `class Record${i}:`,
-      `    def __init__(self, key: str, size: int) -> None:`,
-      `        self.key = key`,
-      `        self.size = size`,
-      "",
-      `    def weight(self) -> int:`,
-      `        return helper${i}(self.size)`,
-      "",
-      `class Service${i}${prev ? `(Service${i - 1})` : ""}:`,
-      `    """Loads and saves Record${i} objects."""`,
-      "",
-      `    def load(self, key: str) -> Record${i}:`,
-      `        record = Record${i}(key, len(key))`,
-      `        self.check(record)`,
-      `        return record`,
-      "",
-      `    def check(self, record: Record${i}) -> bool:`,
-      `        return record.weight() > ${i % 7}`,
-      "",
-      `    def save(self, record: Record${i}) -> str:`,
-      `        if not self.check(record):`,
-      `            raise ValueError(record.key)`,
-      `        return f"{record.key}:{record.weight()}"`,
-      "",
-    ].join("\n"));
+    write(
+      `app/${pkg}/mod${i}.py`,
+      [
+        `"""Module ${i}: records and their processing."""`,
+        prev ? `from app.${prev} import Service${i - 1}, helper${i - 1}` : "import os",
+        "",
+        `def helper${i}(value: int) -> int:`,
+        `    """Scale a value (step ${i})."""`,
+        prev ? `    return helper${i - 1}(value) + ${i}` : `    return value * 2`,
+        "",
+        `class Record${i}:`,
+        `    def __init__(self, key: str, size: int) -> None:`,
+        `        self.key = key`,
+        `        self.size = size`,
+        "",
+        `    def weight(self) -> int:`,
+        `        return helper${i}(self.size)`,
+        "",
+        `class Service${i}${prev ? `(Service${i - 1})` : ""}:`,
+        `    """Loads and saves Record${i} objects."""`,
+        "",
+        `    def load(self, key: str) -> Record${i}:`,
+        `        record = Record${i}(key, len(key))`,
+        `        self.check(record)`,
+        `        return record`,
+        "",
+        `    def check(self, record: Record${i}) -> bool:`,
+        `        return record.weight() > ${i % 7}`,
+        "",
+        `    def save(self, record: Record${i}) -> str:`,
+        `        if not self.check(record):`,
+        `            raise ValueError(record.key)`,
+        `        return f"{record.key}:{record.weight()}"`,
+        "",
+      ].join("\n"),
+    );
   }
   for (let i = 0; i < n - py; i++) {
     const dirName = `web/src/feature${Math.floor(i / 40)}`;
     const prev = i % 40 === 0 ? undefined : `./view${i - 1}`;
-    write(`${dirName}/view${i}.ts`, [
-      `/** View ${i}. */`,
-      prev ? `import { render${i - 1}, Store${i - 1} } from "${prev}";` : "",
-      "",
-      `export interface Item${i} {`,
-      "  id: string;",
-      "  count: number;",
-      "}",
-      "",
-      `export class Store${i}${prev ? ` extends Store${i - 1}` : ""} {`,
-      `  private items: Item${i}[] = [];`,
-      "",
-      `  add(item: Item${i}): void {`,
-      "    this.items.push(item);",
-      "  }",
-      "",
-      "  total(): number {",
-      "    return this.items.reduce((n, item) => n + item.count, 0);",
-      "  }",
-      "}",
-      "",
-      `export function render${i}(store: Store${i}): string {`,
-      prev ? `  const before = render${i - 1}(store);` : "  const before = \"\";",
-      `  return \`\${before}<p>${i}: \${store.total()}</p>\`;`,
-      "}",
-      "",
-      `export function format${i}(item: Item${i}): string {`,
-      "  return `${item.id} × ${item.count}`;",
-      "}",
-      "",
-    ].join("\n"));
+    write(
+      `${dirName}/view${i}.ts`,
+      [
+        `/** View ${i}. */`,
+        prev ? `import { render${i - 1}, Store${i - 1} } from "${prev}";` : "",
+        "",
+        `export interface Item${i} {`,
+        "  id: string;",
+        "  count: number;",
+        "}",
+        "",
+        `export class Store${i}${prev ? ` extends Store${i - 1}` : ""} {`,
+        `  private items: Item${i}[] = [];`,
+        "",
+        `  add(item: Item${i}): void {`,
+        "    this.items.push(item);",
+        "  }",
+        "",
+        "  total(): number {",
+        "    return this.items.reduce((n, item) => n + item.count, 0);",
+        "  }",
+        "}",
+        "",
+        `export function render${i}(store: Store${i}): string {`,
+        prev ? `  const before = render${i - 1}(store);` : '  const before = "";',
+        `  return \`\${before}<p>${i}: \${store.total()}</p>\`;`,
+        "}",
+        "",
+        `export function format${i}(item: Item${i}): string {`,
+        "  return `${item.id} × ${item.count}`;",
+        "}",
+        "",
+      ].join("\n"),
+    );
   }
-  write("pyproject.toml", "[project]\nname = \"generated\"\nversion = \"1.0.0\"\n");
-  write("web/package.json", "{\n  \"name\": \"generated-web\",\n  \"version\": \"1.0.0\"\n}\n");
+  write("pyproject.toml", '[project]\nname = "generated"\nversion = "1.0.0"\n');
+  write("web/package.json", '{\n  "name": "generated-web",\n  "version": "1.0.0"\n}\n');
   return files;
 }
 
@@ -183,20 +217,37 @@ function zipOf(files, top) {
     const body = zlib.deflateRawSync(data);
     const crc = zlib.crc32(data);
     const local = Buffer.alloc(30);
-    local.writeUInt32LE(0x04034b50, 0); local.writeUInt16LE(20, 4); local.writeUInt16LE(0x800, 6); local.writeUInt16LE(8, 8);
-    local.writeUInt32LE(crc, 14); local.writeUInt32LE(body.length, 18); local.writeUInt32LE(data.length, 22); local.writeUInt16LE(name.length, 26);
+    local.writeUInt32LE(0x04034b50, 0);
+    local.writeUInt16LE(20, 4);
+    local.writeUInt16LE(0x800, 6);
+    local.writeUInt16LE(8, 8);
+    local.writeUInt32LE(crc, 14);
+    local.writeUInt32LE(body.length, 18);
+    local.writeUInt32LE(data.length, 22);
+    local.writeUInt16LE(name.length, 26);
     const central = Buffer.alloc(46);
-    central.writeUInt32LE(0x02014b50, 0); central.writeUInt16LE(0x314, 4); central.writeUInt16LE(20, 6); central.writeUInt16LE(0x800, 8);
-    central.writeUInt16LE(8, 10); central.writeUInt32LE(crc, 16); central.writeUInt32LE(body.length, 20); central.writeUInt32LE(data.length, 24);
-    central.writeUInt16LE(name.length, 28); central.writeUInt32LE((0o100644 << 16) >>> 0, 38); central.writeUInt32LE(offset, 42);
+    central.writeUInt32LE(0x02014b50, 0);
+    central.writeUInt16LE(0x314, 4);
+    central.writeUInt16LE(20, 6);
+    central.writeUInt16LE(0x800, 8);
+    central.writeUInt16LE(8, 10);
+    central.writeUInt32LE(crc, 16);
+    central.writeUInt32LE(body.length, 20);
+    central.writeUInt32LE(data.length, 24);
+    central.writeUInt16LE(name.length, 28);
+    central.writeUInt32LE((0o100644 << 16) >>> 0, 38);
+    central.writeUInt32LE(offset, 42);
     locals.push(local, name, body);
     centrals.push(central, name);
     offset += 30 + name.length + body.length;
   }
   const cd = Buffer.concat(centrals);
   const end = Buffer.alloc(22);
-  end.writeUInt32LE(0x06054b50, 0); end.writeUInt16LE(files.length, 8); end.writeUInt16LE(files.length, 10);
-  end.writeUInt32LE(cd.length, 12); end.writeUInt32LE(offset, 16);
+  end.writeUInt32LE(0x06054b50, 0);
+  end.writeUInt16LE(files.length, 8);
+  end.writeUInt16LE(files.length, 10);
+  end.writeUInt32LE(cd.length, 12);
+  end.writeUInt32LE(offset, 16);
   return Buffer.concat([...locals, cd, end]);
 }
 
@@ -226,7 +277,8 @@ const LONG_TASKS = `
 `;
 
 /** The long frames of the page since the last reset, longest first (what ran in them). */
-const longFrames = (page) => page.evaluate(() => [...window.__longFrames].sort((a, b) => b.duration - a.duration).slice(0, 5));
+const longFrames = (page) =>
+  page.evaluate(() => [...window.__longFrames].sort((a, b) => b.duration - a.duration).slice(0, 5));
 
 /** Samples the JS heap of the page and of every worker it starts, every 50 ms. */
 async function heapSampler(context, page) {
@@ -246,12 +298,18 @@ async function heapSampler(context, page) {
     pending.delete(m.id);
   });
   await cdp.send("Target.setAutoAttach", { autoAttach: true, waitForDebuggerOnStart: false, flatten: false });
-  const ask = (sessionId) => new Promise((resolve) => {
-    const id = nextId++;
-    pending.set(id, resolve);
-    cdp.send("Target.sendMessageToTarget", { sessionId, message: JSON.stringify({ id, method: "Runtime.getHeapUsage" }) }).catch(() => resolve(undefined));
-    setTimeout(() => resolve(undefined), 1000);
-  });
+  const ask = (sessionId) =>
+    new Promise((resolve) => {
+      const id = nextId++;
+      pending.set(id, resolve);
+      cdp
+        .send("Target.sendMessageToTarget", {
+          sessionId,
+          message: JSON.stringify({ id, method: "Runtime.getHeapUsage" }),
+        })
+        .catch(() => resolve(undefined));
+      setTimeout(() => resolve(undefined), 1000);
+    });
   let stopped = false;
   const loop = (async () => {
     while (!stopped) {
@@ -289,12 +347,19 @@ const TASK_CPU = Boolean(flags["task-cpu"]) || Boolean(TRACE_DIR);
 function mainThreadTasks(buffer) {
   const raw = JSON.parse(buffer.toString("utf8"));
   const events = Array.isArray(raw) ? raw : raw.traceEvents;
-  const mains = new Set(events.filter((e) => e.name === "thread_name" && e.args?.name === "CrRendererMain").map((e) => `${e.pid}:${e.tid}`));
+  const mains = new Set(
+    events.filter((e) => e.name === "thread_name" && e.args?.name === "CrRendererMain").map((e) => `${e.pid}:${e.tid}`),
+  );
   let wall = 0;
   let wallThread = 0;
   let thread = 0;
   for (const e of events) {
-    if (e.ph !== "X" || (e.name !== "RunTask" && e.name !== "ThreadControllerImpl::RunTask") || !mains.has(`${e.pid}:${e.tid}`)) continue;
+    if (
+      e.ph !== "X" ||
+      (e.name !== "RunTask" && e.name !== "ThreadControllerImpl::RunTask") ||
+      !mains.has(`${e.pid}:${e.tid}`)
+    )
+      continue;
     if (e.dur > wall) [wall, wallThread] = [e.dur, e.tdur ?? 0];
     thread = Math.max(thread, e.tdur ?? 0);
   }
@@ -304,7 +369,9 @@ function mainThreadTasks(buffer) {
 async function startTrace(browser, page, name) {
   if (!TASK_CPU) return { stop: async () => ({}) };
   const file = TRACE_DIR ? path.join(TRACE_DIR, `${name}-${Date.now().toString(36)}.json`) : undefined;
-  const categories = TRACE_DIR ? ["toplevel", "devtools.timeline", "disabled-by-default-devtools.timeline", "v8", "blink", "loading"] : ["toplevel"];
+  const categories = TRACE_DIR
+    ? ["toplevel", "devtools.timeline", "disabled-by-default-devtools.timeline", "v8", "blink", "loading"]
+    : ["toplevel"];
   await browser.startTracing(page, { ...(file ? { path: file } : {}), categories });
   return { stop: async () => mainThreadTasks(await browser.stopTracing()) };
 }
@@ -316,7 +383,13 @@ async function indexed(page) {
 
 async function counters(page) {
   const n = async (id) => Number((await page.getByTestId(id).innerText()).replace(/[^\d]/g, ""));
-  return { parsed: await n("parsed-count"), reused: await n("reused-count"), files: await n("files-count"), symbols: await n("symbols-count"), indexMs: await n("index-time") };
+  return {
+    parsed: await n("parsed-count"),
+    reused: await n("reused-count"),
+    files: await n("files-count"),
+    symbols: await n("symbols-count"),
+    indexMs: await n("index-time"),
+  };
 }
 
 /** Counts the Web Workers Chromium starts (nested ones included), from browser-wide target discovery. */
@@ -400,7 +473,10 @@ function threadCpuSampler() {
 
 /** The SHA-256 of the index file the page saves ("Save index file"). */
 async function savedIndexSha(page) {
-  const [download] = await Promise.all([page.waitForEvent("download", { timeout: 600_000 }), page.click("#save-index")]);
+  const [download] = await Promise.all([
+    page.waitForEvent("download", { timeout: 600_000 }),
+    page.click("#save-index"),
+  ]);
   const file = await download.path();
   const sha = createHash("sha256").update(fs.readFileSync(file)).digest("hex");
   await download.delete().catch(() => {});
@@ -409,18 +485,25 @@ async function savedIndexSha(page) {
 }
 
 async function runCase(browser, site, kind, zipPath, jobs) {
-  const context = await browser.newContext({ viewport: { width: 1400, height: 900 }, serviceWorkers: "block", acceptDownloads: true });
+  const context = await browser.newContext({
+    viewport: { width: 1400, height: 900 },
+    serviceWorkers: "block",
+    acceptDownloads: true,
+  });
   await context.addInitScript(LONG_TASKS);
   const page = await context.newPage();
   const errors = [];
   page.on("pageerror", (e) => errors.push(e.message));
-  const query = new URLSearchParams({ ...(STORE ? { store: STORE } : {}), ...(jobs && jobs !== "default" ? { jobs } : {}) }).toString();
+  const query = new URLSearchParams({
+    ...(STORE ? { store: STORE } : {}),
+    ...(jobs && jobs !== "default" ? { jobs } : {}),
+  }).toString();
   await page.goto(query ? `${site.url}?${query}` : site.url);
   await page.waitForFunction(() => document.readyState === "complete");
   const cores = await page.evaluate(() => navigator.hardwareConcurrency);
   const heap = await heapSampler(context, page);
   const workers = await workerCounter(browser);
-  await page.evaluate(() => (window.__longTasks.length = 0, window.__longFrames.length = 0));
+  await page.evaluate(() => ((window.__longTasks.length = 0), (window.__longFrames.length = 0)));
   heap.reset();
   workers.reset();
   const coldTrace = await startTrace(browser, page, `${kind}-${jobs ?? "default"}-cold`);
@@ -455,15 +538,35 @@ async function runCase(browser, site, kind, zipPath, jobs) {
   const warmLong = await page.evaluate(() => Math.max(0, ...window.__longTasks));
   const warmFrames = await longFrames(page);
   const warmTasks = await warmTrace.stop();
-  if (process.env.CODESLICE_BENCH_FRAMES) console.error(JSON.stringify({ kind, jobs, coldLong, coldFrames, warmLong, warmFrames }, null, 1));
+  if (process.env.CODESLICE_BENCH_FRAMES)
+    console.error(JSON.stringify({ kind, jobs, coldLong, coldFrames, warmLong, warmFrames }, null, 1));
   const warmHeap = await heap.stop();
   await context.close();
   if (errors.length) throw new Error(`page errors: ${errors.join("; ")}`);
   return {
     cores,
     indexSha,
-    cold: { wallMs: coldWall, ...cold, heapPage: coldHeap.page, heapWorker: coldHeap.worker, longestTaskMs: coldLong, longFrames: coldFrames, ...coldTasks, workers: coldWorkers, cpuS: cpu0 !== undefined && cpu1 !== undefined ? cpu1 - cpu0 : NaN, threadCpu },
-    warm: { wallMs: warmWall, ...warm, heapPage: warmHeap.page, heapWorker: warmHeap.worker, longestTaskMs: warmLong, longFrames: warmFrames, ...warmTasks },
+    cold: {
+      wallMs: coldWall,
+      ...cold,
+      heapPage: coldHeap.page,
+      heapWorker: coldHeap.worker,
+      longestTaskMs: coldLong,
+      longFrames: coldFrames,
+      ...coldTasks,
+      workers: coldWorkers,
+      cpuS: cpu0 !== undefined && cpu1 !== undefined ? cpu1 - cpu0 : NaN,
+      threadCpu,
+    },
+    warm: {
+      wallMs: warmWall,
+      ...warm,
+      heapPage: warmHeap.page,
+      heapWorker: warmHeap.worker,
+      longestTaskMs: warmLong,
+      longFrames: warmFrames,
+      ...warmTasks,
+    },
   };
 }
 
@@ -518,31 +621,90 @@ for (const [name, runs] of Object.entries(cases)) {
       heapWorkerMiB: summary(r, (x) => x.heapWorker / 2 ** 20),
       longestTaskMs: summary(r, (x) => x.longestTaskMs),
       ...(TASK_CPU ? { mostTaskThreadMs: summary(r, (x) => x.mostTaskThreadMs) } : {}),
-      ...(phase === "cold" ? {
-        workers: summary(r, (x) => x.workers),
-        cpuS: summary(r, (x) => x.cpuS),
-        cpuEngineWorkerS: summary(r, (x) => x.threadCpu?.engineWorker ?? NaN),
-        cpuParseWorkersS: summary(r, (x) => x.threadCpu?.parseWorkers ?? NaN),
-        cpuOtherS: summary(r, (x) => x.threadCpu?.other ?? NaN),
-      } : {}),
+      ...(phase === "cold"
+        ? {
+            workers: summary(r, (x) => x.workers),
+            cpuS: summary(r, (x) => x.cpuS),
+            cpuEngineWorkerS: summary(r, (x) => x.threadCpu?.engineWorker ?? NaN),
+            cpuParseWorkersS: summary(r, (x) => x.threadCpu?.parseWorkers ?? NaN),
+            cpuOtherS: summary(r, (x) => x.threadCpu?.other ?? NaN),
+          }
+        : {}),
     };
     results[`${name} ${phase}`] = s;
     if (s.longestTaskMs.max >= 100) failed = true;
     if (phase === "warm" && s.parsed.max > 0) failed = true;
     rows.push([
-      `${name} ${phase === "cold" ? "cold" : "after reload"}`, s.files, s.parsed.median, range(s.wallMs, (x) => x.toFixed(0)), range(s.indexMs, (x) => x.toFixed(0)),
-      phase === "cold" ? s.workers.median : "", phase === "cold" ? range(s.cpuS, (x) => x.toFixed(1)) : "",
-      phase === "cold" ? `${s.cpuEngineWorkerS.median.toFixed(1)} / ${s.cpuParseWorkersS.median.toFixed(1)} / ${s.cpuOtherS.median.toFixed(1)}` : "", range(s.heapWorkerMiB, (x) => x.toFixed(1)), range(s.heapPageMiB, (x) => x.toFixed(1)), range(s.longestTaskMs, (x) => x.toFixed(0)),
+      `${name} ${phase === "cold" ? "cold" : "after reload"}`,
+      s.files,
+      s.parsed.median,
+      range(s.wallMs, (x) => x.toFixed(0)),
+      range(s.indexMs, (x) => x.toFixed(0)),
+      phase === "cold" ? s.workers.median : "",
+      phase === "cold" ? range(s.cpuS, (x) => x.toFixed(1)) : "",
+      phase === "cold"
+        ? `${s.cpuEngineWorkerS.median.toFixed(1)} / ${s.cpuParseWorkersS.median.toFixed(1)} / ${s.cpuOtherS.median.toFixed(1)}`
+        : "",
+      range(s.heapWorkerMiB, (x) => x.toFixed(1)),
+      range(s.heapPageMiB, (x) => x.toFixed(1)),
+      range(s.longestTaskMs, (x) => x.toFixed(0)),
       ...(TASK_CPU ? [range(s.mostTaskThreadMs, (x) => x.toFixed(0))] : []),
     ]);
   }
 }
 // Same answers: every zip run, whatever its jobs, saved the same index file.
-const shas = new Set(Object.entries(cases).filter(([n]) => n !== "sample").flatMap(([, runs]) => runs.map((x) => x.indexSha)));
+const shas = new Set(
+  Object.entries(cases)
+    .filter(([n]) => n !== "sample")
+    .flatMap(([, runs]) => runs.map((x) => x.indexSha)),
+);
 const sameAnswers = shas.size === 1;
 if (!sameAnswers) failed = true;
 const cores = cases.sample[0]?.cores;
-console.log(mdTable(["case", "files", "parsed", "wall ms", "engine index ms", "workers started", "browser CPU s", "CPU s: engine worker / parse workers / rest", "peak heap engine worker MiB", "peak heap page MiB", "longest main-thread task ms", ...(TASK_CPU ? ["most CPU ms in one main-thread task"] : [])], rows));
-console.log(`\nChromium ${CHROMIUM} (navigator.hardwareConcurrency ${cores}: the default jobs is ${Math.max(1, Math.min(8, (cores ?? 1) - 1))}), index in ${STORE ?? "opfs"}, ${RUNS} runs each, load average ${os.loadavg().map((x) => x.toFixed(1)).join(" ")} at the end; main-thread blocks ${failed ? "REACHED 100 ms or answers differed" : "stayed under"} 100 ms; index files saved after the zip's cold runs: ${sameAnswers ? `all equal (sha256 ${[...shas][0]?.slice(0, 16)}…)` : `DIFFER (${shas.size} distinct)`}.`);
-writeJson(path.join(resultsDir, flags.out ? path.basename(String(flags.out)) : STORE ? `browser-${STORE}.json` : "browser.json"), { machine: machine(), chromium: CHROMIUM, store: STORE ?? "opfs", runs: RUNS, treeFiles: TREE_FILES, hardwareConcurrency: cores, jobs: JOBS, sameAnswers, indexSha: [...shas], results, raw: cases });
+console.log(
+  mdTable(
+    [
+      "case",
+      "files",
+      "parsed",
+      "wall ms",
+      "engine index ms",
+      "workers started",
+      "browser CPU s",
+      "CPU s: engine worker / parse workers / rest",
+      "peak heap engine worker MiB",
+      "peak heap page MiB",
+      "longest main-thread task ms",
+      ...(TASK_CPU ? ["most CPU ms in one main-thread task"] : []),
+    ],
+    rows,
+  ),
+);
+console.log(
+  `\nChromium ${CHROMIUM} (navigator.hardwareConcurrency ${cores}: the default jobs is ${Math.max(1, Math.min(8, (cores ?? 1) - 1))}), index in ${STORE ?? "opfs"}, ${RUNS} runs each, load average ${os
+    .loadavg()
+    .map((x) => x.toFixed(1))
+    .join(
+      " ",
+    )} at the end; main-thread blocks ${failed ? "REACHED 100 ms or answers differed" : "stayed under"} 100 ms; index files saved after the zip's cold runs: ${sameAnswers ? `all equal (sha256 ${[...shas][0]?.slice(0, 16)}…)` : `DIFFER (${shas.size} distinct)`}.`,
+);
+writeJson(
+  path.join(
+    resultsDir,
+    flags.out ? path.basename(String(flags.out)) : STORE ? `browser-${STORE}.json` : "browser.json",
+  ),
+  {
+    machine: machine(),
+    chromium: CHROMIUM,
+    store: STORE ?? "opfs",
+    runs: RUNS,
+    treeFiles: TREE_FILES,
+    hardwareConcurrency: cores,
+    jobs: JOBS,
+    sameAnswers,
+    indexSha: [...shas],
+    results,
+    raw: cases,
+  },
+);
 process.exit(failed ? 1 : 0);

@@ -24,11 +24,23 @@ import { execFileSync, spawn } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { fmt, machine, mdTable, parseArgs, prepareDjango, repoRoot, resultsDir, stats, writeJson } from "./lib/bench-utils.mjs";
+import {
+  fmt,
+  machine,
+  mdTable,
+  parseArgs,
+  prepareDjango,
+  repoRoot,
+  resultsDir,
+  stats,
+  writeJson,
+} from "./lib/bench-utils.mjs";
 
 const { flags, positionals } = parseArgs(process.argv.slice(2), ["help"]);
 if (flags.help) {
-  console.log("usage: node test/bench/cli-latency-bench.mjs [CORPUS_DIR] [--runs N] [--name NAME] [--edit-file REL] [--base PKG | --base-ref REF] [--head PKG]");
+  console.log(
+    "usage: node test/bench/cli-latency-bench.mjs [CORPUS_DIR] [--runs N] [--name NAME] [--edit-file REL] [--base PKG | --base-ref REF] [--head PKG]",
+  );
   process.exit(0);
 }
 const RUNS = Number(flags.runs ?? 7);
@@ -37,7 +49,8 @@ if (!Number.isInteger(RUNS) || RUNS < 1) {
   process.exit(2);
 }
 const scratch = fs.mkdtempSync(path.join(os.tmpdir(), "codeslice-latency-bench-"));
-const git = (cwd, ...args) => execFileSync("git", args, { cwd, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] }).trim();
+const git = (cwd, ...args) =>
+  execFileSync("git", args, { cwd, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] }).trim();
 
 /** A frozen copy of a package folder's dist/, wasm/ and package.json (node_modules linked). */
 function freeze(pkg, name) {
@@ -46,7 +59,8 @@ function freeze(pkg, name) {
     process.exit(2);
   }
   const dir = path.join(scratch, `pkg-${name}`);
-  for (const item of ["dist", "wasm", "package.json"]) fs.cpSync(path.join(pkg, item), path.join(dir, item), { recursive: true });
+  for (const item of ["dist", "wasm", "package.json"])
+    fs.cpSync(path.join(pkg, item), path.join(dir, item), { recursive: true });
   fs.symlinkSync(path.join(repoRoot, "node_modules"), path.join(dir, "node_modules"), "dir");
   return dir;
 }
@@ -72,7 +86,10 @@ const revision = (pkg) => {
 const baseSrc = flags.base ? path.resolve(flags.base) : buildRef(String(flags["base-ref"] ?? "main"));
 const headSrc = path.resolve(flags.head ?? repoRoot);
 const builds = { base: freeze(baseSrc, "base"), head: freeze(headSrc, "head") };
-const revisions = { base: `${flags.base ? "" : `${flags["base-ref"] ?? "main"} `}${revision(baseSrc)}`, head: revision(headSrc) };
+const revisions = {
+  base: `${flags.base ? "" : `${flags["base-ref"] ?? "main"} `}${revision(baseSrc)}`,
+  head: revision(headSrc),
+};
 const names = Object.keys(builds);
 
 let corpus, corpusName;
@@ -98,20 +115,33 @@ function run(pkg, args, stdoutFile = path.join(scratch, "stdout")) {
   const load = os.loadavg()[0];
   const t0 = process.hrtime.bigint();
   return new Promise((resolve, reject) => {
-    const child = spawn("/usr/bin/time", ["-f", "%U %S %M", "-o", timeFile, process.execPath, path.join(pkg, "dist/cli/main.js"), ...args], { stdio: ["ignore", fd, "inherit"] });
+    const child = spawn(
+      "/usr/bin/time",
+      ["-f", "%U %S %M", "-o", timeFile, process.execPath, path.join(pkg, "dist/cli/main.js"), ...args],
+      { stdio: ["ignore", fd, "inherit"] },
+    );
     child.on("error", reject);
     child.on("close", (code) => {
       const wall = Number(process.hrtime.bigint() - t0) / 1e9;
       fs.closeSync(fd);
       if (code !== 0) return reject(new Error(`${pkg}: codeslice ${args.join(" ")} exited with ${code}`));
       const [user, sys, kb] = fs.readFileSync(timeFile, "utf8").trim().split("\n").pop().split(/\s+/).map(Number);
-      resolve({ wall, cpu: user + sys, user, sys, rssMb: kb / 1024, load, stdout: fs.readFileSync(stdoutFile, "utf8") });
+      resolve({
+        wall,
+        cpu: user + sys,
+        user,
+        sys,
+        rssMb: kb / 1024,
+        load,
+        stdout: fs.readFileSync(stdoutFile, "utf8"),
+      });
     });
   });
 }
 
 const cache = (side) => path.join(scratch, `cache-${side}`);
-const index = (side) => run(builds[side], ["index", "--root", corpus, "--cache-dir", cache(side), "--quiet", "--jobs", "1", "--json"]);
+const index = (side) =>
+  run(builds[side], ["index", "--root", corpus, "--cache-dir", cache(side), "--quiet", "--jobs", "1", "--json"]);
 const loadBefore = os.loadavg();
 const original = fs.readFileSync(editFile);
 const results = { unchanged: { base: [], head: [] }, edit: { base: [], head: [] } };
@@ -129,7 +159,9 @@ try {
         if (parsed !== want) throw new Error(`${side} ${mode} run ${i + 1}: parsed ${parsed} files, expected ${want}`);
         delete r.stdout;
         results[mode][side].push(r);
-        process.stderr.write(`${mode} ${side} ${i + 1}/${RUNS}: ${fmt(r.wall)} s wall, ${fmt(r.cpu)} s CPU, load ${r.load.toFixed(2)}\n`);
+        process.stderr.write(
+          `${mode} ${side} ${i + 1}/${RUNS}: ${fmt(r.wall)} s wall, ${fmt(r.cpu)} s CPU, load ${r.load.toFixed(2)}\n`,
+        );
       }
     }
   }
@@ -137,7 +169,11 @@ try {
   const graphs = {};
   for (const side of names) {
     graphs[side] = path.join(scratch, `graph-${side}.json`);
-    await run(builds[side], ["graph", "--root", corpus, "--cache-dir", cache(side), "--quiet", "--json", "--jobs", "1"], graphs[side]);
+    await run(
+      builds[side],
+      ["graph", "--root", corpus, "--cache-dir", cache(side), "--quiet", "--json", "--jobs", "1"],
+      graphs[side],
+    );
   }
   const identical = Buffer.compare(fs.readFileSync(graphs.base), fs.readFileSync(graphs.head)) === 0;
   process.stderr.write(`graph --json identical: ${identical}\n`);
@@ -148,17 +184,47 @@ try {
     for (const side of names) {
       const cpu = s(mode, side, "cpu");
       const wall = s(mode, side, "wall");
-      rows.push([mode, `${side} (${revisions[side]})`, `${fmt(wall.median, 2)} (${fmt(wall.min, 2)}–${fmt(wall.max, 2)})`, `${fmt(cpu.median, 2)} (${fmt(cpu.min, 2)}–${fmt(cpu.max, 2)})`, fmt(cpu.median / s(mode, "base", "cpu").median, 2), fmt(s(mode, side, "load").median, 1)]);
+      rows.push([
+        mode,
+        `${side} (${revisions[side]})`,
+        `${fmt(wall.median, 2)} (${fmt(wall.min, 2)}–${fmt(wall.max, 2)})`,
+        `${fmt(cpu.median, 2)} (${fmt(cpu.min, 2)}–${fmt(cpu.max, 2)})`,
+        fmt(cpu.median / s(mode, "base", "cpu").median, 2),
+        fmt(s(mode, side, "load").median, 1),
+      ]);
     }
   }
-  console.log(mdTable(["run", "build", "wall s, median (min–max)", "CPU s, median (min–max)", "CPU ÷ base", "load (1 min), median"], rows));
-  console.log(`\n${RUNS} runs of each per build, interleaved; graph --json identical: ${identical}; load ${loadBefore.map((x) => x.toFixed(2)).join(" ")} → ${os.loadavg().map((x) => x.toFixed(2)).join(" ")}`);
+  console.log(
+    mdTable(
+      ["run", "build", "wall s, median (min–max)", "CPU s, median (min–max)", "CPU ÷ base", "load (1 min), median"],
+      rows,
+    ),
+  );
+  console.log(
+    `\n${RUNS} runs of each per build, interleaved; graph --json identical: ${identical}; load ${loadBefore.map((x) => x.toFixed(2)).join(" ")} → ${os
+      .loadavg()
+      .map((x) => x.toFixed(2))
+      .join(" ")}`,
+  );
   writeJson(path.join(resultsDir, `cli-latency-${corpusName}.json`), {
-    corpus: corpusName, editFile: editRel, runs: RUNS, machine: machine(), loadBefore, loadAfter: os.loadavg(), graphIdentical: identical,
-    builds: Object.fromEntries(names.map((n) => [n, {
-      revision: revisions[n],
-      ...Object.fromEntries(["unchanged", "edit"].map((m) => [m, { wall: s(m, n, "wall"), cpu: s(m, n, "cpu"), raw: results[m][n] }])),
-    }])),
+    corpus: corpusName,
+    editFile: editRel,
+    runs: RUNS,
+    machine: machine(),
+    loadBefore,
+    loadAfter: os.loadavg(),
+    graphIdentical: identical,
+    builds: Object.fromEntries(
+      names.map((n) => [
+        n,
+        {
+          revision: revisions[n],
+          ...Object.fromEntries(
+            ["unchanged", "edit"].map((m) => [m, { wall: s(m, n, "wall"), cpu: s(m, n, "cpu"), raw: results[m][n] }]),
+          ),
+        },
+      ]),
+    ),
   });
 } finally {
   fs.writeFileSync(editFile, original);

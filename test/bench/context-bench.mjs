@@ -36,7 +36,7 @@ const django = opt("django", "/tmp/django-git");
 const pairs = Number(opt("pairs", "1200"));
 const symbolsPerCorpus = Number(opt("symbols", "20"));
 let seed = Number(opt("seed", "42"));
-const random = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+const random = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
 const pick = (list) => list[Math.floor(random() * list.length)];
 const NAMES = ["requests", "click", "rich", "rxjs", "zod"].filter((c) => existsSync(join(corpora, c)));
 if (NAMES.length === 0) {
@@ -51,11 +51,24 @@ async function engineFor(dir, name) {
   return engine;
 }
 
-const results = { machine: { cpus: `${os.cpus().length} × ${os.cpus()[0]?.model}`, memory: `${Math.round(os.totalmem() / 2 ** 30)} GiB`, node: process.version }, invariant: {}, savings: [], latency: {} };
+const results = {
+  machine: {
+    cpus: `${os.cpus().length} × ${os.cpus()[0]?.model}`,
+    memory: `${Math.round(os.totalmem() / 2 ** 30)} GiB`,
+    node: process.version,
+  },
+  invariant: {},
+  savings: [],
+  latency: {},
+};
 
 // 1. Budget invariant.
 {
-  let runs = 0, violations = 0, mismatches = 0, tooSmall = 0, errors = 0;
+  let runs = 0,
+    violations = 0,
+    mismatches = 0,
+    tooSmall = 0,
+    errors = 0;
   const perCorpus = Math.ceil(pairs / NAMES.length);
   for (const name of NAMES) {
     const engine = await engineFor(join(corpora, name), name);
@@ -65,7 +78,14 @@ const results = { machine: { cpus: `${os.cpus().length} × ${os.cpus()[0]?.model
     for (let i = 0; i < perCorpus; i++) {
       const r = random();
       const s = pick(defs);
-      const target = r < 0.6 ? s.qualified : r < 0.75 ? files[Math.floor(random() * files.length)] : r < 0.9 ? `${s.file}::${s.qualified.split(/[#]/).pop().split(".").slice(-2).join(".")}` : s.name.replace(/_/g, " ");
+      const target =
+        r < 0.6
+          ? s.qualified
+          : r < 0.75
+            ? files[Math.floor(random() * files.length)]
+            : r < 0.9
+              ? `${s.file}::${s.qualified.split(/[#]/).pop().split(".").slice(-2).join(".")}`
+              : s.name.replace(/_/g, " ");
       const budget = Math.floor(10 + random() ** 2 * 12000);
       const encoding = random() < 0.8 ? "o200k_base" : "cl100k_base";
       runs++;
@@ -81,9 +101,17 @@ const results = { machine: { cpus: `${os.cpus().length} × ${os.cpus()[0]?.model
       }
     }
   }
-  results.invariant = { runs, violations, countMismatches: mismatches, budgetTooSmall: tooSmall, ambiguousOrUnknown: errors };
+  results.invariant = {
+    runs,
+    violations,
+    countMismatches: mismatches,
+    budgetTooSmall: tooSmall,
+    ambiguousOrUnknown: errors,
+  };
   console.log("\n## Budget invariant");
-  console.log(`| runs | over budget | reported ≠ recount | budget_too_small (seed alone too big) | ambiguous/unknown target |`);
+  console.log(
+    `| runs | over budget | reported ≠ recount | budget_too_small (seed alone too big) | ambiguous/unknown target |`,
+  );
   console.log(`|---|---|---|---|---|`);
   console.log(`| ${runs} | ${violations} | ${mismatches} | ${tooSmall} | ${errors} |`);
 }
@@ -98,20 +126,29 @@ const results = { machine: { cpus: `${os.cpus().length} × ${os.cpus()[0]?.model
     const graph = await engine.codeGraph();
     const goldPath = join(goldDir, `${name}.gold.json`);
     const gold = existsSync(goldPath) ? JSON.parse(readFileSync(goldPath, "utf8")) : undefined;
-    const goldCallers = new Map(), goldCallees = new Map();
+    const goldCallers = new Map(),
+      goldCallees = new Map();
     for (const e of gold?.call_edges ?? []) {
       (goldCallers.get(e.callee) ?? goldCallers.set(e.callee, new Set()).get(e.callee)).add(e.caller);
       (goldCallees.get(e.caller) ?? goldCallees.set(e.caller, new Set()).get(e.caller)).add(e.callee);
     }
     // Symbols with both callers and callees in the gold, deterministic sample.
     const candidates = graph.symbols
-      .filter((s) => (s.kind === "function" || s.kind === "method") && (goldCallers.get(s.qualified)?.size ?? 0) > 0 && (goldCallees.get(s.qualified)?.size ?? 0) > 0)
+      .filter(
+        (s) =>
+          (s.kind === "function" || s.kind === "method") &&
+          (goldCallers.get(s.qualified)?.size ?? 0) > 0 &&
+          (goldCallees.get(s.qualified)?.size ?? 0) > 0,
+      )
       .sort((a, b) => (a.qualified < b.qualified ? -1 : 1));
     const sample = [];
-    for (let i = 0; i < symbolsPerCorpus && candidates.length; i++) sample.push(candidates.splice(Math.floor(random() * candidates.length), 1)[0]);
+    for (let i = 0; i < symbolsPerCorpus && candidates.length; i++)
+      sample.push(candidates.splice(Math.floor(random() * candidates.length), 1)[0]);
     for (const s of sample) {
       const sig = await engine.signature(s.qualified);
-      const sigTokens = countO200k(`## ${sig.symbol.path}:${sig.symbol.line}-${sig.symbol.end} ${sig.symbol.qualified}\n${sig.text}`);
+      const sigTokens = countO200k(
+        `## ${sig.symbol.path}:${sig.symbol.line}-${sig.symbol.end} ${sig.symbol.qualified}\n${sig.text}`,
+      );
       const a = await engine.context(s.qualified, { budget: 2000 });
       // What a naive agent opens: the seed's file and the files of its callees and types.
       const files = new Set([s.file]);
@@ -122,14 +159,30 @@ const results = { machine: { cpus: `${os.cpus().length} × ${os.cpus()[0]?.model
       const present = new Set([...a.chunks.map((c) => c.symbol), ...a.cut.map((c) => c.symbol)]);
       // A symbol inside a chunk shown in full counts as present (e.g. a method of a class chunk).
       const covers = (q) => present.has(q) || a.chunks.some((c) => c.form === "full" && q.startsWith(`${c.symbol}.`));
-      const wanted = [...(goldCallers.get(s.qualified) ?? []), ...(goldCallees.get(s.qualified) ?? [])].filter((q) => q !== s.qualified);
+      const wanted = [...(goldCallers.get(s.qualified) ?? []), ...(goldCallees.get(s.qualified) ?? [])].filter(
+        (q) => q !== s.qualified,
+      );
       const found = wanted.filter(covers).length;
       // Why the others are missing: the graph lacks the edge, or the plan left it out.
       // Every caller and callee, tests included: one page as large as the engine gives.
       const all = { tests: "include", limit: 1000, budget: 1_000_000 };
-      const inGraph = new Set([...(await engine.callers(s.qualified, all)).results, ...(await engine.callees(s.qualified, all)).results].map((r) => r.qualified));
-      for (const q of wanted) if (!covers(q)) (inGraph.has(q) ? missing.planned : missing.graph).push(`${s.qualified} ↔ ${q}`);
-      rows.push({ corpus: name, symbol: s.qualified, signature: sigTokens, context: a.usage.tokens, naive, saved: 1 - a.usage.tokens / naive, goldNeighbours: wanted.length, found });
+      const inGraph = new Set(
+        [...(await engine.callers(s.qualified, all)).results, ...(await engine.callees(s.qualified, all)).results].map(
+          (r) => r.qualified,
+        ),
+      );
+      for (const q of wanted)
+        if (!covers(q)) (inGraph.has(q) ? missing.planned : missing.graph).push(`${s.qualified} ↔ ${q}`);
+      rows.push({
+        corpus: name,
+        symbol: s.qualified,
+        signature: sigTokens,
+        context: a.usage.tokens,
+        naive,
+        saved: 1 - a.usage.tokens / naive,
+        goldNeighbours: wanted.length,
+        found,
+      });
     }
   }
   rows.sort((a, b) => a.saved - b.saved);
@@ -142,19 +195,37 @@ const results = { machine: { cpus: `${os.cpus().length} × ${os.cpus()[0]?.model
   results.savingsSummary = {
     symbols: rows.length,
     medianSaved: median(rows.map((r) => r.saved)),
-    goldNeighboursPresent: rows.reduce((a, r) => a + r.found, 0) / Math.max(1, rows.reduce((a, r) => a + r.goldNeighbours, 0)),
+    goldNeighboursPresent:
+      rows.reduce((a, r) => a + r.found, 0) /
+      Math.max(
+        1,
+        rows.reduce((a, r) => a + r.goldNeighbours, 0),
+      ),
     symbolsWithAllNeighbours: recallPerSymbol.filter((x) => x === 1).length,
     symbolsWith90pct: recallPerSymbol.filter((x) => x >= 0.9).length,
   };
   console.log("\n## Token savings (context at budget 2000 vs the files a naive agent opens)");
-  console.log("| symbol | signature tokens | context tokens | naive tokens | saved | gold callers+callees in bundle or cut list |");
+  console.log(
+    "| symbol | signature tokens | context tokens | naive tokens | saved | gold callers+callees in bundle or cut list |",
+  );
   console.log("|---|---|---|---|---|---|");
-  for (const r of rows) console.log(`| ${r.symbol} | ${r.signature} | ${r.context} | ${r.naive} | ${(r.saved * 100).toFixed(0)}% | ${r.found}/${r.goldNeighbours} |`);
+  for (const r of rows)
+    console.log(
+      `| ${r.symbol} | ${r.signature} | ${r.context} | ${r.naive} | ${(r.saved * 100).toFixed(0)}% | ${r.found}/${r.goldNeighbours} |`,
+    );
   const sm = results.savingsSummary;
-  results.savingsMissing = { notInGraph: missing.graph.length, inGraphButNotPlanned: missing.planned.length, examples: [...missing.graph.slice(0, 5), ...missing.planned.slice(0, 5)] };
-  console.log(`\nneighbours missing: ${missing.graph.length} not found by the graph (call-edge recall), ${missing.planned.length} in the graph but left out of the plan`);
+  results.savingsMissing = {
+    notInGraph: missing.graph.length,
+    inGraphButNotPlanned: missing.planned.length,
+    examples: [...missing.graph.slice(0, 5), ...missing.planned.slice(0, 5)],
+  };
+  console.log(
+    `\nneighbours missing: ${missing.graph.length} not found by the graph (call-edge recall), ${missing.planned.length} in the graph but left out of the plan`,
+  );
   for (const m of missing.planned.slice(0, 8)) console.log(`  planned-out: ${m}`);
-  console.log(`\nmedian saved: ${(sm.medianSaved * 100).toFixed(1)}% over ${sm.symbols} symbols; gold neighbours present: ${(sm.goldNeighboursPresent * 100).toFixed(1)}% of edges; symbols with ≥90% present: ${sm.symbolsWith90pct}/${sm.symbols}`);
+  console.log(
+    `\nmedian saved: ${(sm.medianSaved * 100).toFixed(1)}% over ${sm.symbols} symbols; gold neighbours present: ${(sm.goldNeighboursPresent * 100).toFixed(1)}% of edges; symbols with ≥90% present: ${sm.symbolsWith90pct}/${sm.symbols}`,
+  );
 }
 
 // 3. Warm latency on django.
@@ -175,9 +246,16 @@ if (existsSync(django)) {
     times.push(performance.now() - t);
   }
   times.sort((a, b) => a - b);
-  results.latency = { runs: times.length, p50: times[Math.floor(times.length * 0.5)], p95: times[Math.floor(times.length * 0.95)], max: times.at(-1) };
+  results.latency = {
+    runs: times.length,
+    p50: times[Math.floor(times.length * 0.5)],
+    p95: times[Math.floor(times.length * 0.95)],
+    max: times.at(-1),
+  };
   console.log("\n## Warm context latency on django (in-process, random symbols, budgets 2k-8k)");
-  console.log(`p50 ${results.latency.p50.toFixed(1)} ms, p95 ${results.latency.p95.toFixed(1)} ms, max ${results.latency.max.toFixed(1)} ms over ${times.length} calls`);
+  console.log(
+    `p50 ${results.latency.p50.toFixed(1)} ms, p95 ${results.latency.p95.toFixed(1)} ms, max ${results.latency.max.toFixed(1)} ms over ${times.length} calls`,
+  );
 } else console.log(`\n(django latency skipped: ${django} missing; see test/bench/index-bench.mjs)`);
 
 console.log(`\nmachine: ${results.machine.cpus}, ${results.machine.memory}, node ${results.machine.node}`);

@@ -73,7 +73,10 @@ async function timed(runtime, args) {
 const common = (cache) => ["--root", corpus, "--cache-dir", cache, "--json", "--quiet"];
 // parsed/reused split differently run to run in a cold index (files with identical content race to
 // the store), so only their sum is compared; time and cache path differ by design.
-const comparableIndex = ({ durationMs, store, parsed, reused, ...rest }) => ({ ...rest, parsedPlusReused: parsed + reused });
+const comparableIndex = ({ durationMs, store, parsed, reused, ...rest }) => ({
+  ...rest,
+  parsedPlusReused: parsed + reused,
+});
 
 // Speed: alternate the runtimes run by run so drift in machine load hits both alike.
 const walls = { node: { cold: [], warm: [], context: [] }, deno: { cold: [], warm: [], context: [] } };
@@ -93,7 +96,9 @@ for (let i = 0; i < RUNS; i++) {
       answers[rt].context = JSON.parse(context.stdout);
       answers[rt].map = JSON.parse((await timed(rt, ["map", ...common(cache)])).stdout);
     }
-    progress(`run ${i + 1}/${RUNS} ${rt}: cold ${fmt(cold.wall, 2)} s, warm ${fmt(warm.wall, 2)} s, context ${fmt(context.wall, 2)} s`);
+    progress(
+      `run ${i + 1}/${RUNS} ${rt}: cold ${fmt(cold.wall, 2)} s, warm ${fmt(warm.wall, 2)} s, context ${fmt(context.wall, 2)} s`,
+    );
   }
 }
 const same = {
@@ -108,7 +113,10 @@ const mcpCommands = {
   "node <bin> mcp": [process.execPath, [bin, "mcp", "--root", corpus]],
   "npx codeslice mcp": ["npx", ["--no", "--", "codeslice", "mcp", "--root", corpus]],
   "deno run -A npm:codeslice mcp": [denoBin, ["run", "-A", "npm:codeslice", "mcp", "--root", corpus]],
-  "deno run --allow-read --allow-write npm:codeslice mcp": [denoBin, ["run", "--allow-read", "--allow-write", "npm:codeslice", "mcp", "--root", corpus]],
+  "deno run --allow-read --allow-write npm:codeslice mcp": [
+    denoBin,
+    ["run", "--allow-read", "--allow-write", "npm:codeslice", "mcp", "--root", corpus],
+  ],
 };
 const hasMcp = fs.existsSync(path.join(appDir, "node_modules", "codeslice", "dist", "mcp"));
 
@@ -154,23 +162,44 @@ const s = (xs) => stats(xs);
 const row = (label, key) => {
   const n = s(walls.node[key]);
   const d = s(walls.deno[key]);
-  return [label, `${fmt(n.median, 2)} (${fmt(n.min, 2)}–${fmt(n.max, 2)})`, `${fmt(d.median, 2)} (${fmt(d.min, 2)}–${fmt(d.max, 2)})`, fmt(d.median / n.median, 2)];
+  return [
+    label,
+    `${fmt(n.median, 2)} (${fmt(n.min, 2)}–${fmt(n.max, 2)})`,
+    `${fmt(d.median, 2)} (${fmt(d.min, 2)}–${fmt(d.max, 2)})`,
+    fmt(d.median / n.median, 2),
+  ];
 };
 const files = answers.node.index.sourceFiles;
-console.log(`\n## codeslice under Node and Deno: django ${djangoVersion} (${files} source files), ${RUNS} runs, from the installed tarball\n`);
-console.log(mdTable(["wall seconds, median (min–max)", `Node ${process.version}`, denoVersion, "Deno / Node"], [
-  row("index, cold (fresh cache)", "cold"),
-  row("index, unchanged", "warm"),
-  row(`context ${TARGET} (warm cache)`, "context"),
-]));
-console.log(`\nSame JSON under both runtimes: index ${same.index ? "yes" : "NO"}, map ${same.map ? "yes" : "NO"}, context ${same.context ? "yes" : "NO"}; unchanged index parsed ${answers.node.warmParsed} (Node) / ${answers.deno.warmParsed} (Deno) files.`);
+console.log(
+  `\n## codeslice under Node and Deno: django ${djangoVersion} (${files} source files), ${RUNS} runs, from the installed tarball\n`,
+);
+console.log(
+  mdTable(
+    ["wall seconds, median (min–max)", `Node ${process.version}`, denoVersion, "Deno / Node"],
+    [
+      row("index, cold (fresh cache)", "cold"),
+      row("index, unchanged", "warm"),
+      row(`context ${TARGET} (warm cache)`, "context"),
+    ],
+  ),
+);
+console.log(
+  `\nSame JSON under both runtimes: index ${same.index ? "yes" : "NO"}, map ${same.map ? "yes" : "NO"}, context ${same.context ? "yes" : "NO"}; unchanged index parsed ${answers.node.warmParsed} (Node) / ${answers.deno.warmParsed} (Deno) files.`,
+);
 if (hasMcp) {
   console.log("\n### `codeslice mcp` cold start: spawn → `initialize` answered (ms)\n");
-  console.log(mdTable(["command", "median", "min", "max"], Object.entries(mcp).map(([label, st]) => [label, fmt(st.median, 0), fmt(st.min, 0), fmt(st.max, 0)])));
+  console.log(
+    mdTable(
+      ["command", "median", "min", "max"],
+      Object.entries(mcp).map(([label, st]) => [label, fmt(st.median, 0), fmt(st.min, 0), fmt(st.max, 0)]),
+    ),
+  );
 } else {
   console.log("\n(`codeslice mcp` cold start skipped: the package has no dist/mcp)");
 }
-console.log(`\nTarball ${pack.filename}: ${fmt(pack.size / 1e6, 2)} MB packed, ${fmt(pack.unpackedSize / 1e6, 2)} MB unpacked.`);
+console.log(
+  `\nTarball ${pack.filename}: ${fmt(pack.size / 1e6, 2)} MB packed, ${fmt(pack.unpackedSize / 1e6, 2)} MB unpacked.`,
+);
 
 writeJson(path.join(resultsDir, "deno-django.json"), {
   benchmark: "deno-vs-node",
@@ -180,7 +209,10 @@ writeJson(path.join(resultsDir, "deno-django.json"), {
   corpus: { name: "django", version: djangoVersion, sourceFiles: files },
   runs: RUNS,
   target: TARGET,
-  wall_seconds: { node: Object.fromEntries(Object.entries(walls.node).map(([k, v]) => [k, s(v)])), deno: Object.fromEntries(Object.entries(walls.deno).map(([k, v]) => [k, s(v)])) },
+  wall_seconds: {
+    node: Object.fromEntries(Object.entries(walls.node).map(([k, v]) => [k, s(v)])),
+    deno: Object.fromEntries(Object.entries(walls.deno).map(([k, v]) => [k, s(v)])),
+  },
   same_json: same,
   mcp_cold_start_ms: hasMcp ? mcp : null,
   tarball: { file: pack.filename, size: pack.size, unpackedSize: pack.unpackedSize, entryCount: pack.entryCount },

@@ -45,7 +45,9 @@ const ROUNDS = Number(flag("rounds", 7));
 const AB = flag("ab", undefined);
 const ONLY = flag("only", undefined)?.split(",");
 const STAGED = !argv.includes("--e2e-only");
-const positional = argv.filter((a, i) => !a.startsWith("--") && !["--rounds", "--ab", "--only", "--profile"].includes(argv[i - 1]))[0];
+const positional = argv.filter(
+  (a, i) => !a.startsWith("--") && !["--rounds", "--ab", "--only", "--profile"].includes(argv[i - 1]),
+)[0];
 const source = path.resolve(positional ?? "/work/corpora/django");
 const corpusName = path.basename(source);
 
@@ -56,8 +58,10 @@ process.on("exit", () => fs.rmSync(scratch, { recursive: true, force: true }));
 function freeze(checkout, name) {
   const dir = path.join(scratch, name);
   fs.mkdirSync(dir);
-  if (!fs.existsSync(path.join(checkout, "dist/index.js"))) throw new Error(`${checkout}/dist is missing: run node scripts/build.mjs there`);
-  for (const item of ["dist", "wasm", "package.json"]) fs.cpSync(path.join(checkout, item), path.join(dir, item), { recursive: true });
+  if (!fs.existsSync(path.join(checkout, "dist/index.js")))
+    throw new Error(`${checkout}/dist is missing: run node scripts/build.mjs there`);
+  for (const item of ["dist", "wasm", "package.json"])
+    fs.cpSync(path.join(checkout, item), path.join(dir, item), { recursive: true });
   fs.symlinkSync(path.join(repoRoot, "node_modules"), path.join(dir, "node_modules"), "dir");
   let commit = "?";
   try {
@@ -68,15 +72,38 @@ function freeze(checkout, name) {
 
 function copyCorpus(name) {
   const dest = path.join(scratch, `corpus-${name}`);
-  fs.cpSync(source, dest, { recursive: true, filter: (src) => !src.includes("__pycache__") && path.basename(src) !== ".codeslice" });
+  fs.cpSync(source, dest, {
+    recursive: true,
+    filter: (src) => !src.includes("__pycache__") && path.basename(src) !== ".codeslice",
+  });
   return dest;
 }
 
 const EDITS = [
-  { kind: "body", file: "django/db/models/query.py", anchor: /^    def filter\(self, \*args, \*\*kwargs\):\n(?:        """[\s\S]*?"""\n)?/m, make: (m, r) => `${m}        _bench_${r} = ${r}\n` },
-  { kind: "signature", file: "django/db/models/query.py", anchor: /^    def filter\(self, \*args, \*\*kwargs\):/m, make: (_m, r) => `    def filter(self, *args, _bench_${r}=None, **kwargs):` },
-  { kind: "hub", file: "django/db/models/__init__.py", anchor: /^__all__ = /m, make: (m, r) => `_bench_${r} = ${r}\n${m}` },
-  { kind: "new-function", file: "django/db/models/query.py", anchor: /^class QuerySet:/m, make: (m, r) => `def _bench_added_${r}():\n    return ${r}\n\n\n${m}` },
+  {
+    kind: "body",
+    file: "django/db/models/query.py",
+    anchor: /^    def filter\(self, \*args, \*\*kwargs\):\n(?:        """[\s\S]*?"""\n)?/m,
+    make: (m, r) => `${m}        _bench_${r} = ${r}\n`,
+  },
+  {
+    kind: "signature",
+    file: "django/db/models/query.py",
+    anchor: /^    def filter\(self, \*args, \*\*kwargs\):/m,
+    make: (_m, r) => `    def filter(self, *args, _bench_${r}=None, **kwargs):`,
+  },
+  {
+    kind: "hub",
+    file: "django/db/models/__init__.py",
+    anchor: /^__all__ = /m,
+    make: (m, r) => `_bench_${r} = ${r}\n${m}`,
+  },
+  {
+    kind: "new-function",
+    file: "django/db/models/query.py",
+    anchor: /^class QuerySet:/m,
+    make: (m, r) => `def _bench_added_${r}():\n    return ${r}\n\n\n${m}`,
+  },
 ];
 const TARGET = "django.db.models.query.QuerySet.filter";
 const CALLERS = "QuerySet.filter";
@@ -121,7 +148,8 @@ async function round(side, edit, r, staged) {
   fs.writeFileSync(file, edited);
   const stages = {};
   const refresh = await timed(() => side.engine.refresh());
-  if (refresh.value.parsed < 1) throw new Error(`${side.label} ${edit.kind}: the edit was not noticed (${JSON.stringify(refresh.value)})`);
+  if (refresh.value.parsed < 1)
+    throw new Error(`${side.label} ${edit.kind}: the edit was not noticed (${JSON.stringify(refresh.value)})`);
   stages.refresh = refresh;
   if (staged) {
     stages.graph = await timed(() => side.engine.codeGraph());
@@ -145,7 +173,15 @@ const here_ = freeze(repoRoot, "this");
 sides.push(await openBuild("this", here_, copyCorpus("this")));
 if (AB) sides.push(await openBuild("ab", freeze(path.resolve(AB), "ab"), copyCorpus("ab")));
 
-const out = { corpus: corpusName, rounds: ROUNDS, node: process.version, cpus: os.cpus().length, cpuModel: os.cpus()[0]?.model, builds: {}, load: {} };
+const out = {
+  corpus: corpusName,
+  rounds: ROUNDS,
+  node: process.version,
+  cpus: os.cpus().length,
+  cpuModel: os.cpus()[0]?.model,
+  builds: {},
+  load: {},
+};
 for (const side of sides) out.builds[side.label] = { commit: side.build.commit, coldMs: side.coldMs, edits: {} };
 
 let session;
@@ -188,7 +224,9 @@ out.load = { start: load0.map((x) => +x.toFixed(2)), end: os.loadavg().map((x) =
 for (const side of sides) side.engine.close();
 
 console.log(`\n## ${corpusName}: in-process edit → answer, median of ${ROUNDS} edits (ms wall / ms CPU)`);
-console.log(`load average at start ${out.load.start.join(" ")}, at end ${out.load.end.join(" ")}; ${out.cpus} × ${out.cpuModel}; Node ${process.version}\n`);
+console.log(
+  `load average at start ${out.load.start.join(" ")}, at end ${out.load.end.join(" ")}; ${out.cpus} × ${out.cpuModel}; Node ${process.version}\n`,
+);
 const labels = sides.map((s) => `${s.label} (${s.build.commit})`);
 console.log(`| edit | stage | ${labels.join(" | ")} |`);
 console.log(`| --- | --- | ${labels.map(() => "---").join(" | ")} |`);

@@ -27,7 +27,9 @@ if (flags.help || !flags.builds) {
   process.exit(flags.help ? 0 : 2);
 }
 const PASSES = Number(flags.passes ?? 3);
-const builds = String(flags.builds).split(",").map((b) => ({ name: b.split("=")[0], dir: path.resolve(b.split("=").slice(1).join("=")) }));
+const builds = String(flags.builds)
+  .split(",")
+  .map((b) => ({ name: b.split("=")[0], dir: path.resolve(b.split("=").slice(1).join("=")) }));
 const load = (dir, rel) => import(pathToFileURL(path.join(dir, "dist", rel)).href);
 for (const b of builds) {
   b.extract = (await load(b.dir, "core/extract/extract.js")).extractFile;
@@ -93,12 +95,21 @@ for (let pass = 0; pass < PASSES; pass++) {
       if (differing <= 5) console.error(`stored bytes differ: ${rel}`);
     }
   }
-  process.stderr.write(`pass ${pass + 1}/${PASSES}: ${builds.map((b) => `${b.name} ${fmt(b.cpu)} s`).join(", ")}, load ${os.loadavg()[0].toFixed(2)}\n`);
+  process.stderr.write(
+    `pass ${pass + 1}/${PASSES}: ${builds.map((b) => `${b.name} ${fmt(b.cpu)} s`).join(", ")}, load ${os.loadavg()[0].toFixed(2)}\n`,
+  );
 }
-console.log(mdTable(
-  ["build", `extract + storedForm CPU s (${PASSES} passes, ${files.length} files)`, `÷ ${base.name}`],
-  builds.map((b) => [b.name, fmt(b.cpu), fmt(b.cpu / base.cpu)]),
-));
-console.log(`\nstored bytes identical to ${base.name}: ${differing === 0 ? "all files" : `${differing} files differ`}; load ${loadBefore.map((x) => x.toFixed(2)).join(" ")} → ${os.loadavg().map((x) => x.toFixed(2)).join(" ")}; ${machine().cpu}`);
+console.log(
+  mdTable(
+    ["build", `extract + storedForm CPU s (${PASSES} passes, ${files.length} files)`, `÷ ${base.name}`],
+    builds.map((b) => [b.name, fmt(b.cpu), fmt(b.cpu / base.cpu)]),
+  ),
+);
+console.log(
+  `\nstored bytes identical to ${base.name}: ${differing === 0 ? "all files" : `${differing} files differ`}; load ${loadBefore.map((x) => x.toFixed(2)).join(" ")} → ${os
+    .loadavg()
+    .map((x) => x.toFixed(2))
+    .join(" ")}; ${machine().cpu}`,
+);
 fs.rmSync(scratch, { recursive: true, force: true });
 if (differing && !ownQueries) process.exitCode = 1;

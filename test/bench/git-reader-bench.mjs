@@ -28,7 +28,9 @@ const opt = (name, dflt) => {
 };
 const runs = Number(opt("runs", "3"));
 const impactClones = path.join(benchCache, "impact");
-const repos = (opt("repos", "") || ["zod", "click", "starlette", "ky"].map((r) => path.join(impactClones, r)).join(",")).split(",").filter((d) => fs.existsSync(d));
+const repos = (opt("repos", "") || ["zod", "click", "starlette", "ky"].map((r) => path.join(impactClones, r)).join(","))
+  .split(",")
+  .filter((d) => fs.existsSync(d));
 if (!repos.length) {
   console.error("no repositories: run `npm run bench -- impact --fetch-only` first, or pass --repos DIR1,DIR2");
   process.exit(2);
@@ -40,7 +42,10 @@ const isoDir = path.join(benchCache, "tools", `isomorphic-git-${ISO_VERSION}`);
 if (!fs.existsSync(path.join(isoDir, "node_modules/isomorphic-git"))) {
   fs.mkdirSync(isoDir, { recursive: true });
   fs.writeFileSync(path.join(isoDir, "package.json"), JSON.stringify({ private: true }));
-  execFileSync("npm", ["install", "--no-audit", "--no-fund", `isomorphic-git@${ISO_VERSION}`], { cwd: isoDir, stdio: "inherit" });
+  execFileSync("npm", ["install", "--no-audit", "--no-fund", `isomorphic-git@${ISO_VERSION}`], {
+    cwd: isoDir,
+    stdio: "inherit",
+  });
 }
 
 // The child: one reader, one operation, prints {cpuMs, wallMs, digest}.
@@ -120,15 +125,26 @@ for (const dir of repos) {
     for (const reader of ["codeslice", "isomorphic-git"]) {
       const samples = [];
       for (let i = 0; i < runs; i++) {
-        const r = spawnSync(process.execPath, [childFile, reader, op, dir, packageRoot, isoDir], { encoding: "utf8", maxBuffer: 1 << 26 });
+        const r = spawnSync(process.execPath, [childFile, reader, op, dir, packageRoot, isoDir], {
+          encoding: "utf8",
+          maxBuffer: 1 << 26,
+        });
         if (r.status !== 0) throw new Error(`${reader} ${op} ${name}: ${r.stderr}`);
         samples.push(JSON.parse(r.stdout.trim().split("\n").pop()));
       }
-      row[reader] = { cpuMs: median(samples.map((s) => s.cpuMs)), wallMs: median(samples.map((s) => s.wallMs)), digest: samples[0].digest, ...(samples[0].blobs !== undefined ? { blobs: samples[0].blobs, bytes: samples[0].bytes } : {}), ...(samples[0].files !== undefined ? { files: samples[0].files } : {}) };
+      row[reader] = {
+        cpuMs: median(samples.map((s) => s.cpuMs)),
+        wallMs: median(samples.map((s) => s.wallMs)),
+        digest: samples[0].digest,
+        ...(samples[0].blobs !== undefined ? { blobs: samples[0].blobs, bytes: samples[0].bytes } : {}),
+        ...(samples[0].files !== undefined ? { files: samples[0].files } : {}),
+      };
     }
     row.sameResult = row.codeslice.digest === row["isomorphic-git"].digest;
     rows.push(row);
-    console.log(`${name.padEnd(10)} ${op.padEnd(8)} codeslice ${String(row.codeslice.cpuMs).padStart(5)} ms CPU   isomorphic-git ${String(row["isomorphic-git"].cpuMs).padStart(5)} ms CPU   same result: ${row.sameResult}`);
+    console.log(
+      `${name.padEnd(10)} ${op.padEnd(8)} codeslice ${String(row.codeslice.cpuMs).padStart(5)} ms CPU   isomorphic-git ${String(row["isomorphic-git"].cpuMs).padStart(5)} ms CPU   same result: ${row.sameResult}`,
+    );
   }
 }
 
@@ -140,18 +156,41 @@ let bundle = {};
   const entry = path.join(isoDir, "node_modules/isomorphic-git/index.js");
   const attempt = async (external) => {
     try {
-      const out = await build({ entryPoints: [entry], bundle: true, platform: "browser", format: "esm", write: false, minify: true, logLevel: "silent", external });
+      const out = await build({
+        entryPoints: [entry],
+        bundle: true,
+        platform: "browser",
+        format: "esm",
+        write: false,
+        minify: true,
+        logLevel: "silent",
+        external,
+      });
       const text = out.outputFiles[0].text;
       return { minifiedBytes: text.length, usesBufferGlobal: /\bBuffer\.(from|alloc|concat|isBuffer)\b/.test(text) };
     } catch (error) {
-      return { error: (error.errors ?? []).map((e) => `${e.text}${e.location ? ` (in ${path.relative(isoDir, e.location.file)})` : ""}`).join("; ") || String(error.message).split("\n")[0] };
+      return {
+        error:
+          (error.errors ?? [])
+            .map((e) => `${e.text}${e.location ? ` (in ${path.relative(isoDir, e.location.file)})` : ""}`)
+            .join("; ") || String(error.message).split("\n")[0],
+      };
     }
   };
   bundle = { asIs: await attempt([]), withoutNodeBuffer: await attempt(["buffer"]) };
 }
 console.log("isomorphic-git browser bundle:", JSON.stringify(bundle));
 
-const result = { benchmark: "git-reader", revision: codesliceRevision(), machine: machine(), isomorphicGit: ISO_VERSION, runs, rows, isomorphicGitBrowserBundle: bundle, date: new Date().toISOString() };
+const result = {
+  benchmark: "git-reader",
+  revision: codesliceRevision(),
+  machine: machine(),
+  isomorphicGit: ISO_VERSION,
+  runs,
+  rows,
+  isomorphicGitBrowserBundle: bundle,
+  date: new Date().toISOString(),
+};
 fs.mkdirSync(resultsDir, { recursive: true });
 fs.writeFileSync(path.join(resultsDir, "git-reader.json"), `${JSON.stringify(result, null, 2)}\n`);
 console.log(`wrote ${path.relative(process.cwd(), path.join(resultsDir, "git-reader.json"))}`);

@@ -32,24 +32,39 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { benchCache, codesliceRevision, machine, mdTable, parseArgs, repoRoot, resultsDir, writeJson } from "./lib/bench-utils.mjs";
+import {
+  benchCache,
+  codesliceRevision,
+  machine,
+  mdTable,
+  parseArgs,
+  repoRoot,
+  resultsDir,
+  writeJson,
+} from "./lib/bench-utils.mjs";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const { flags } = parseArgs(process.argv.slice(2), ["help"]);
 if (flags.help) {
-  console.log("usage: node test/bench/grammar-fidelity.mjs [--only a,b] [--runs N] [--corpora DIR] [--git-mirror TEMPLATE] [--built DIR] [--name NAME]");
+  console.log(
+    "usage: node test/bench/grammar-fidelity.mjs [--only a,b] [--runs N] [--corpora DIR] [--git-mirror TEMPLATE] [--built DIR] [--name NAME]",
+  );
   process.exit(0);
 }
 const RUNS = Number(flags.runs ?? 1);
 const corporaDir = path.resolve(flags.corpora ?? path.join(benchCache, "grammar-corpora"));
 const packagesDir = path.join(benchCache, "grammar-packages");
-const builtDir = path.resolve(flags.built ?? path.join(process.env.CODESLICE_GRAMMAR_CACHE || path.join(os.homedir(), ".cache/codeslice-grammars"), "out"));
+const builtDir = path.resolve(
+  flags.built ??
+    path.join(process.env.CODESLICE_GRAMMAR_CACHE || path.join(os.homedir(), ".cache/codeslice-grammars"), "out"),
+);
 const { corpora } = JSON.parse(fs.readFileSync(path.join(here, "grammar/corpora.json"), "utf8"));
 const grammars = JSON.parse(fs.readFileSync(path.join(here, "grammar/grammars.json"), "utf8"));
 const only = flags.only ? new Set(flags.only.split(",")) : undefined;
 const languages = Object.keys(grammars.candidates).filter((l) => !only || only.has(l));
 
-const sh = (cmd, args, opts = {}) => execFileSync(cmd, args, { encoding: "utf8", stdio: ["ignore", "pipe", "pipe"], maxBuffer: 1 << 28, ...opts }).trim();
+const sh = (cmd, args, opts = {}) =>
+  execFileSync(cmd, args, { encoding: "utf8", stdio: ["ignore", "pipe", "pipe"], maxBuffer: 1 << 28, ...opts }).trim();
 const sha256 = (bytes) => createHash("sha256").update(bytes).digest("hex");
 
 // ---- the language's query and extensions, as codeslice has them ----
@@ -60,7 +75,10 @@ for (const line of fs.readFileSync(path.join(repoRoot, "src/languages/queries.ge
 }
 function extensionsOf(language) {
   if (grammars.extensions[language]) return grammars.extensions[language];
-  const spec = fs.readFileSync(path.join(repoRoot, "src/languages", language === "tsx" ? "typescript" : language, "spec.ts"), "utf8");
+  const spec = fs.readFileSync(
+    path.join(repoRoot, "src/languages", language === "tsx" ? "typescript" : language, "spec.ts"),
+    "utf8",
+  );
   const block = language === "typescript" || language === "tsx" ? spec.slice(spec.indexOf(`id: "${language}"`)) : spec;
   return JSON.parse(/extensions: (\[[^\]]*\])/.exec(block)[1].replace(/'/g, '"'));
 }
@@ -78,13 +96,23 @@ function prepareCorpus(corpus, extensions) {
     console.error(`preparing corpus ${corpus.id} (${corpus.git ?? corpus.npm})`);
     if (corpus.git) {
       const [owner, name] = corpus.git.split("/");
-      let gitDir = flags["git-mirror"] ? flags["git-mirror"].replaceAll("{owner}", owner).replaceAll("{name}", name) : undefined;
+      let gitDir = flags["git-mirror"]
+        ? flags["git-mirror"].replaceAll("{owner}", owner).replaceAll("{name}", name)
+        : undefined;
       if (!gitDir || !fs.existsSync(gitDir)) {
         gitDir = path.join(tmp, "repo.git");
         sh("git", ["clone", "--bare", "--filter=blob:none", `https://github.com/${corpus.git}.git`, gitDir]);
       }
       // only the language's source files: a mirror may lack the blobs of large data files
-      const listed = sh("git", [`--git-dir=${gitDir}`, "ls-tree", "-r", "--name-only", corpus.commit, "--", ...corpus.paths]).split("\n");
+      const listed = sh("git", [
+        `--git-dir=${gitDir}`,
+        "ls-tree",
+        "-r",
+        "--name-only",
+        corpus.commit,
+        "--",
+        ...corpus.paths,
+      ]).split("\n");
       const wanted = listed.filter((f) => extensions.includes(path.extname(f).toLowerCase()));
       const tar = path.join(tmp, "src.tar");
       sh("git", [`--git-dir=${gitDir}`, "archive", "--format=tar", "-o", tar, corpus.commit, "--", ...wanted]);
@@ -144,7 +172,9 @@ await Parser.init({ wasmBinary: fs.readFileSync(path.join(repoRoot, "wasm/web-tr
 /** Top-level patterns of a query source, with their offsets. */
 function splitPatterns(source) {
   const patterns = [];
-  let depth = 0, start = -1, inString = false;
+  let depth = 0,
+    start = -1,
+    inString = false;
   for (let i = 0; i < source.length; i++) {
     const ch = source[i];
     if (inString) {
@@ -177,7 +207,8 @@ function tolerantQuery(language, source) {
     } catch (error) {
       const at = error.index ?? error.offset;
       if (typeof at !== "number" || patterns.length === 0) throw error;
-      let offset = 0, k = 0;
+      let offset = 0,
+        k = 0;
       for (; k < patterns.length; k++) {
         if (at < offset + patterns[k].length + 1) break;
         offset += patterns[k].length + 1;
@@ -190,7 +221,8 @@ function tolerantQuery(language, source) {
 
 /** ERROR bytes (outermost ERROR nodes), MISSING node count; only descends into subtrees with errors. */
 function errorStats(root) {
-  let errorUnits = 0, missing = 0;
+  let errorUnits = 0,
+    missing = 0;
   const stack = [root];
   while (stack.length) {
     const n = stack.pop();
@@ -227,14 +259,37 @@ function save() {
   const all = [...(earlier?.results ?? []).filter((r) => !languages.includes(r.language)), ...results];
   const order = Object.keys(grammars.candidates);
   all.sort((a, b) => order.indexOf(a.language) - order.indexOf(b.language));
-  const honoAll = hono.length ? hono : earlier?.hono_types ?? [];
-  const rows = all.filter((r) => !r.skipped).map((r) => [
-    r.language, r.corpus, `${r.grammar}${r.shipped ? " [= wasm/]" : ""}`, r.abi, r.files,
-    `${r.error_files} (${pct(r.error_file_share)})`, `${(r.error_bytes / 1024).toFixed(1)} KB (${pct(r.error_byte_share)})`, r.missing_nodes,
-    r.definitions == null ? "–" : `${r.definitions}${r.query_patterns_dropped ? ` (${r.query_patterns_dropped} patterns dropped)` : ""}`,
-    r.files_per_second.toFixed(0), r.mb_per_second.toFixed(2),
-  ]);
-  const header = ["language", "corpus", "grammar", "ABI", "files", "files with ERROR/MISSING", "bytes in ERROR", "MISSING", "definitions", "files/CPU-s", "MB/CPU-s"];
+  const honoAll = hono.length ? hono : (earlier?.hono_types ?? []);
+  const rows = all
+    .filter((r) => !r.skipped)
+    .map((r) => [
+      r.language,
+      r.corpus,
+      `${r.grammar}${r.shipped ? " [= wasm/]" : ""}`,
+      r.abi,
+      r.files,
+      `${r.error_files} (${pct(r.error_file_share)})`,
+      `${(r.error_bytes / 1024).toFixed(1)} KB (${pct(r.error_byte_share)})`,
+      r.missing_nodes,
+      r.definitions == null
+        ? "–"
+        : `${r.definitions}${r.query_patterns_dropped ? ` (${r.query_patterns_dropped} patterns dropped)` : ""}`,
+      r.files_per_second.toFixed(0),
+      r.mb_per_second.toFixed(2),
+    ]);
+  const header = [
+    "language",
+    "corpus",
+    "grammar",
+    "ABI",
+    "files",
+    "files with ERROR/MISSING",
+    "bytes in ERROR",
+    "MISSING",
+    "definitions",
+    "files/CPU-s",
+    "MB/CPU-s",
+  ];
   let md = `# Grammar fidelity\n\nWritten by \`npm run bench -- grammar\` (test/bench/grammar-fidelity.mjs); corpora in test/bench/grammar/corpora.json, `;
   md += `candidates in test/bench/grammar/grammars.json. "[= wasm/]" marks the bytes codeslice ships. Speeds are per CPU-second of parsing alone, one `;
   md += `thread, best of ${RUNS} parse-only passes; the machine is shared (load averages below), which still moves them by tens of percent: compare within a language.\n\n`;
@@ -244,11 +299,20 @@ function save() {
   md += `\nMeasured (revision, date, load average 1/5/15 min on ${machine().cpus} CPUs):\n\n`;
   md += [...when].map(([l, m]) => `- ${l}: ${m.revision}, ${m.date}, load ${m.load.join(" / ")}`).join("\n") + "\n";
   const skipped = all.filter((r) => r.skipped);
-  if (skipped.length) md += `\nNot measured:\n\n${skipped.map((r) => `- ${r.language} / ${r.grammar}: ${r.skipped}`).join("\n")}\n`;
-  if (grammars.unloadable?.length) md += `\nNot loadable by web-tree-sitter 0.27.2 (not benchmarked):\n\n${grammars.unloadable.map((u) => `- ${u.npm}: ${u.reason}`).join("\n")}\n`;
+  if (skipped.length)
+    md += `\nNot measured:\n\n${skipped.map((r) => `- ${r.language} / ${r.grammar}: ${r.skipped}`).join("\n")}\n`;
+  if (grammars.unloadable?.length)
+    md += `\nNot loadable by web-tree-sitter 0.27.2 (not benchmarked):\n\n${grammars.unloadable.map((u) => `- ${u.npm}: ${u.reason}`).join("\n")}\n`;
   if (honoAll.length) {
     md += `\nhono \`src/types.ts\`: exported types (type aliases, interfaces, classes) found by the TypeScript query\n\n`;
-    md += `${mdTable(["grammar", "found", "missing"], honoAll.map((h) => [`${h.grammar}${h.shipped ? " [= wasm/]" : ""}`, `${h.found} / ${h.expected}`, h.missing.join(", ") || "–"]))}\n`;
+    md += `${mdTable(
+      ["grammar", "found", "missing"],
+      honoAll.map((h) => [
+        `${h.grammar}${h.shipped ? " [= wasm/]" : ""}`,
+        `${h.found} / ${h.expected}`,
+        h.missing.join(", ") || "–",
+      ]),
+    )}\n`;
   }
   fs.mkdirSync(resultsDir, { recursive: true });
   fs.writeFileSync(path.join(resultsDir, `${name}.md`), md);
@@ -281,7 +345,11 @@ for (const language of languages) {
   });
   for (const candidate of grammars.candidates[language]) {
     const got = candidateBytes(candidate);
-    const base = { language, grammar: candidate.label, source: candidate.npm ? `${candidate.npm}:${candidate.path}` : `built:${candidate.built}` };
+    const base = {
+      language,
+      grammar: candidate.label,
+      source: candidate.npm ? `${candidate.npm}:${candidate.path}` : `built:${candidate.built}`,
+    };
     if (got.missing) {
       results.push({ ...base, skipped: got.missing });
       continue;
@@ -296,7 +364,9 @@ for (const language of languages) {
     }
     const abi = lang.abiVersion;
     const shippedAs = shipped.get(hash);
-    let query, dropped = [], queryError;
+    let query,
+      dropped = [],
+      queryError;
     if (QUERIES[language === "tsx" ? "typescript" : language]) {
       try {
         ({ query, dropped } = tolerantQuery(lang, QUERIES[language === "tsx" ? "typescript" : language]));
@@ -307,7 +377,14 @@ for (const language of languages) {
     const parser = new Parser();
     parser.setLanguage(lang);
     for (const { corpus, files } of loaded) {
-      let errorFiles = 0, errorUnits = 0, totalUnits = 0, missing = 0, definitions = 0, bytes = 0, best = Infinity, queryMs = 0;
+      let errorFiles = 0,
+        errorUnits = 0,
+        totalUnits = 0,
+        missing = 0,
+        definitions = 0,
+        bytes = 0,
+        best = Infinity,
+        queryMs = 0;
       const worst = [];
       // Pass 0 analyses the trees; passes 1..RUNS only parse, timed in this process's CPU seconds
       // (user + system), which other work on a shared machine inflates far less than wall time.
@@ -330,7 +407,9 @@ for (const language of languages) {
               const q0 = performance.now();
               const defs = new Set();
               const captures = query.captures(root);
-              for (const c of captures) if (c.name.startsWith("definition.")) defs.add(`${c.node.startIndex}:${c.node.endIndex}:${c.node.type}`);
+              for (const c of captures)
+                if (c.name.startsWith("definition."))
+                  defs.add(`${c.node.startIndex}:${c.node.endIndex}:${c.node.type}`);
               definitions += defs.size;
               if (corpus.id === "hono" && f.rel === "src/types.ts") {
                 const expected = [...f.text.matchAll(EXPORTED_TYPE)].map((m) => m[1]);
@@ -341,8 +420,11 @@ for (const language of languages) {
                   if (def && name && def.node.parent?.type === "export_statement") found.add(name.node.text);
                 }
                 hono.push({
-                  grammar: candidate.label, shipped: shippedAs ?? null, expected: expected.length,
-                  found: expected.filter((n) => found.has(n)).length, missing: expected.filter((n) => !found.has(n)),
+                  grammar: candidate.label,
+                  shipped: shippedAs ?? null,
+                  expected: expected.length,
+                  found: expected.filter((n) => found.has(n)).length,
+                  missing: expected.filter((n) => !found.has(n)),
                 });
               }
               queryMs += performance.now() - q0;
@@ -376,9 +458,15 @@ for (const language of languages) {
         mb_per_second: bytes / 1e6 / (best / 1000),
         query_seconds: queryMs / 1000,
         worst_files: worst.slice(0, 5),
-        measured: { revision: codesliceRevision(), date: new Date().toISOString().slice(0, 16).replace("T", " "), load: machine().load_average_1_5_15 },
+        measured: {
+          revision: codesliceRevision(),
+          date: new Date().toISOString().slice(0, 16).replace("T", " "),
+          load: machine().load_average_1_5_15,
+        },
       });
-      console.error(`${language} ${corpus.id} ${candidate.label}: ${errorFiles}/${files.length} error files, ${definitions} defs, ${(files.length / (best / 1000)).toFixed(0)} files/s`);
+      console.error(
+        `${language} ${corpus.id} ${candidate.label}: ${errorFiles}/${files.length} error files, ${definitions} defs, ${(files.length / (best / 1000)).toFixed(0)} files/s`,
+      );
     }
     parser.delete();
   }

@@ -36,7 +36,16 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import {
-  benchCache, codesliceRevision, ensureBuilt, fmt, machine, mdTable, parseArgs, resultsDir, runCli, writeJson,
+  benchCache,
+  codesliceRevision,
+  ensureBuilt,
+  fmt,
+  machine,
+  mdTable,
+  parseArgs,
+  resultsDir,
+  runCli,
+  writeJson,
 } from "./lib/bench-utils.mjs";
 import { CORPORA, corpusTree, missingDebianPackages, prepareCorpus } from "./graph-gold/corpora.mjs";
 import { deriveGold } from "./graph-gold/derive.mjs";
@@ -45,14 +54,23 @@ import { readScip } from "./graph-gold/scip.mjs";
 import { scipIndex } from "./graph-gold/scip-index.mjs";
 import { scoreGraph } from "./graph-gold/score.mjs";
 import { TOOL_VERSIONS, ensureTools } from "./graph-gold/tools.mjs";
-import { LANG_CORPORA, defaultLangCorporaDir, deriveLangGold, prepareLangCorpus, restrictToLanguage, toolVersions } from "./graph-gold/langs.mjs";
+import {
+  LANG_CORPORA,
+  defaultLangCorporaDir,
+  deriveLangGold,
+  prepareLangCorpus,
+  restrictToLanguage,
+  toolVersions,
+} from "./graph-gold/langs.mjs";
 
 // The bars of issue 3 ("Done when").
 const BARS = { call_precision: 0.9, call_recall: 0.85, f1: 0.97 };
 
 const { flags } = parseArgs(process.argv.slice(2), ["fresh", "help"]);
 if (flags.help) {
-  console.log("usage: node test/bench/graph-accuracy.mjs [--corpora DIR] [--lang-corpora DIR] [--only a,b] [--langs go,java,c,cpp] [--fresh]");
+  console.log(
+    "usage: node test/bench/graph-accuracy.mjs [--corpora DIR] [--lang-corpora DIR] [--only a,b] [--langs go,java,c,cpp] [--fresh]",
+  );
   process.exit(0);
 }
 const ALL = [...CORPORA, ...LANG_CORPORA];
@@ -83,7 +101,9 @@ for (const spec of specs) {
   let dir, gold, scip, deriveMs;
   if (spec.repo) {
     dir = prepareLangCorpus(spec, langCorporaDir);
-    process.stderr.write(`${spec.name}: gold from ${{ go: "go/types", java: "javac", rust: "rustc", ruby: "ruby (Ripper + TracePoint over the test suite)", csharp: "NRefactory + mcs", php: "php-ast" }[spec.language] ?? "clang"}… `);
+    process.stderr.write(
+      `${spec.name}: gold from ${{ go: "go/types", java: "javac", rust: "rustc", ruby: "ruby (Ripper + TracePoint over the test suite)", csharp: "NRefactory + mcs", php: "php-ast" }[spec.language] ?? "clang"}… `,
+    );
     const r = deriveLangGold(spec, dir, { fresh: !!flags.fresh });
     process.stderr.write(r.cached ? "cached\n" : `${fmt(r.seconds, 1)} s\n`);
     gold = r.gold;
@@ -102,7 +122,9 @@ for (const spec of specs) {
 
   const cache = fs.mkdtempSync(path.join(os.tmpdir(), "codeslice-graph-bench-"));
   const candFile = path.join(goldDir, `${spec.name}.codeslice.json`);
-  const run = await runCli(["graph", "--root", dir, "--cache-dir", cache, "--json", "--quiet"], { stdoutFile: candFile });
+  const run = await runCli(["graph", "--root", dir, "--cache-dir", cache, "--json", "--quiet"], {
+    stdoutFile: candFile,
+  });
   fs.rmSync(cache, { recursive: true, force: true });
   const cand = JSON.parse(fs.readFileSync(candFile, "utf8"));
   const otherLanguage = spec.repo ? restrictToLanguage(cand, spec.language, gold) : 0;
@@ -116,13 +138,23 @@ for (const spec of specs) {
     corpus: { path: dir, tree: corpusTree(dir), source: spec.debian ?? spec.npm ?? `${spec.repo}@${spec.commit}` },
     codeslice: codesliceRevision(),
     gold: {
-      indexer: gold.meta.indexer, files: c.files, definitions: c.definitions, call_edges: c.call_edges,
-      call_edge_pairs: c.call_edge_pairs, import_edges: c.import_edges, inherits: c.inherits,
-      unresolvable_call_sites: gold.unresolved_call_sites.length, call_sites: c.call_sites,
-      scip_index_s: scip.seconds, derive_ms: deriveMs,
+      indexer: gold.meta.indexer,
+      files: c.files,
+      definitions: c.definitions,
+      call_edges: c.call_edges,
+      call_edge_pairs: c.call_edge_pairs,
+      import_edges: c.import_edges,
+      inherits: c.inherits,
+      unresolvable_call_sites: gold.unresolved_call_sites.length,
+      call_sites: c.call_sites,
+      scip_index_s: scip.seconds,
+      derive_ms: deriveMs,
     },
     codeslice_graph: {
-      wall_s: run.wall, peak_rss_mb: run.rssMb, definitions: cand.definitions.length, call_edges: cand.call_edges.length,
+      wall_s: run.wall,
+      peak_rss_mb: run.rssMb,
+      definitions: cand.definitions.length,
+      call_edges: cand.call_edges.length,
       ...(spec.repo ? { facts_on_other_language_files_dropped: otherLanguage } : {}),
       call_edges_by_resolution: tally(cand.call_edges, (e) => e.resolution ?? "?"),
       // Dispatch edges (`via-base`: a call through a base method to an override) are scored apart:
@@ -135,7 +167,9 @@ for (const spec of specs) {
     miss_kinds: Object.fromEntries([...kinds].sort((a, b) => b[1].count - a[1].count).map(([k, v]) => [k, v])),
   };
   const s = report.call_edges_strict;
-  process.stderr.write(`${spec.name}: call edges strict P ${fmt(s.precision)} R ${fmt(s.recall)} (codeslice graph ${fmt(run.wall, 2)} s)\n`);
+  process.stderr.write(
+    `${spec.name}: call edges strict P ${fmt(s.precision)} R ${fmt(s.recall)} (codeslice graph ${fmt(run.wall, 2)} s)\n`,
+  );
 }
 
 /** How many dispatch edges codeslice adds, and how many of their (caller, callee) pairs the gold also has. */
@@ -154,9 +188,15 @@ try {
 } catch {
   // first run
 }
-const corpora = Object.fromEntries(ALL.map((c) => c.name).filter((n) => results[n] || previous[n]).map((n) => [n, results[n] ?? previous[n]]));
+const corpora = Object.fromEntries(
+  ALL.map((c) => c.name)
+    .filter((n) => results[n] || previous[n])
+    .map((n) => [n, results[n] ?? previous[n]]),
+);
 const merged = mergeKinds(kindsPerCorpus);
-const mergedAll = mergeKinds(Object.fromEntries(Object.entries(corpora).map(([n, r]) => [n, new Map(Object.entries(r.miss_kinds))])));
+const mergedAll = mergeKinds(
+  Object.fromEntries(Object.entries(corpora).map(([n, r]) => [n, new Map(Object.entries(r.miss_kinds))])),
+);
 writeJson(resultsFile, {
   benchmark: "graph-accuracy",
   date: new Date().toISOString(),
@@ -171,54 +211,139 @@ writeJson(resultsFile, {
 const m = machine();
 const prf = (r) => `${fmt(r.precision)} / ${fmt(r.recall)} / **${fmt(r.f1)}**`;
 console.log(`\n## codeslice graph vs compiler-grade gold (P / R / F1)\n`);
-const goldTools = [...new Set(specs.map((s) => s.language))].map((l) => ({
-  python: `scip-python ${TOOL_VERSIONS["@sourcegraph/scip-python"]}`, typescript: `scip-typescript ${TOOL_VERSIONS["@sourcegraph/scip-typescript"]}`,
-  go: `go/types (${langTools.go})`, java: `javac ${langTools.javac}`, rust: `rustc ${langTools.rustc} (hir-tree, thir-tree)`, c: `clang ${langTools.clang}`, cpp: `clang ${langTools.clang}`,
-  ruby: `ruby ${langTools.ruby} (Ripper, TracePoint over the test suite, Coverage)`,
-  csharp: `NRefactory 5.3 + mcs (Mono ${langTools.mono})`, php: `php-ast on PHP ${langTools.php}`,
-})[l]);
-console.log(`codeslice ${codesliceRevision()}; gold from ${goldTools.join(", ")}; ${m.cpu} × ${m.cpus}, node ${m.node}\n`);
-console.log(mdTable(
-  ["corpus", "definitions", "call edges strict (caller, callee)", "prec_adj", "call edges loose (file:line, callee)", "prec_adj", "import edges", "inherits"],
-  specs.map(({ name }) => {
-    const r = results[name].scores;
-    return [name, prf(r.definitions), prf(r.call_edges_strict), fmt(r.call_edges_strict.precision_adjusted),
-      prf(r.call_edges_loose), fmt(r.call_edges_loose.precision_adjusted), prf(r.import_edges), prf(r.inherits)];
-  }),
-));
+const goldTools = [...new Set(specs.map((s) => s.language))].map(
+  (l) =>
+    ({
+      python: `scip-python ${TOOL_VERSIONS["@sourcegraph/scip-python"]}`,
+      typescript: `scip-typescript ${TOOL_VERSIONS["@sourcegraph/scip-typescript"]}`,
+      go: `go/types (${langTools.go})`,
+      java: `javac ${langTools.javac}`,
+      rust: `rustc ${langTools.rustc} (hir-tree, thir-tree)`,
+      c: `clang ${langTools.clang}`,
+      cpp: `clang ${langTools.clang}`,
+      ruby: `ruby ${langTools.ruby} (Ripper, TracePoint over the test suite, Coverage)`,
+      csharp: `NRefactory 5.3 + mcs (Mono ${langTools.mono})`,
+      php: `php-ast on PHP ${langTools.php}`,
+    })[l],
+);
+console.log(
+  `codeslice ${codesliceRevision()}; gold from ${goldTools.join(", ")}; ${m.cpu} × ${m.cpus}, node ${m.node}\n`,
+);
+console.log(
+  mdTable(
+    [
+      "corpus",
+      "definitions",
+      "call edges strict (caller, callee)",
+      "prec_adj",
+      "call edges loose (file:line, callee)",
+      "prec_adj",
+      "import edges",
+      "inherits",
+    ],
+    specs.map(({ name }) => {
+      const r = results[name].scores;
+      return [
+        name,
+        prf(r.definitions),
+        prf(r.call_edges_strict),
+        fmt(r.call_edges_strict.precision_adjusted),
+        prf(r.call_edges_loose),
+        fmt(r.call_edges_loose.precision_adjusted),
+        prf(r.import_edges),
+        prf(r.inherits),
+      ];
+    }),
+  ),
+);
 console.log(`\n### Counts (tp / fp / fn) and gold size\n`);
-console.log(mdTable(
-  ["corpus", "files", "definitions", "call edges strict", "call edges loose", "import edges", "inherits", "unresolvable sites", "codeslice graph s"],
-  specs.map(({ name }) => {
-    const r = results[name].scores, g = results[name].gold;
-    const t = (x) => `${x.tp} / ${x.fp} / ${x.fn}`;
-    return [name, g.files, t(r.definitions), t(r.call_edges_strict), t(r.call_edges_loose), t(r.import_edges), t(r.inherits),
-      g.unresolvable_call_sites, fmt(results[name].codeslice_graph.wall_s, 2)];
-  }),
-));
-console.log(`\n### Bars of issue 3 (call edges strict P ≥ ${BARS.call_precision}, R ≥ ${BARS.call_recall}; definitions, imports, inherits F1 ≥ ${BARS.f1})\n`);
-console.log(mdTable(["corpus", "call P", "call R", "definitions F1", "imports F1", "inherits F1"], specs.map(({ name }) => {
-  const r = results[name].scores;
-  const mark = (x, bar) => `${fmt(x)} ${x >= bar ? "ok" : "**below**"}`;
-  return [name, mark(r.call_edges_strict.precision, BARS.call_precision), mark(r.call_edges_strict.recall, BARS.call_recall),
-    mark(r.definitions.f1, BARS.f1), mark(r.import_edges.f1, BARS.f1), mark(r.inherits.f1, BARS.f1)];
-})));
-const extra = specs.filter(({ name }) => results[name].scores.import_edges_by_use || results[name].scores.call_edges_loose.recall_by_tag);
+console.log(
+  mdTable(
+    [
+      "corpus",
+      "files",
+      "definitions",
+      "call edges strict",
+      "call edges loose",
+      "import edges",
+      "inherits",
+      "unresolvable sites",
+      "codeslice graph s",
+    ],
+    specs.map(({ name }) => {
+      const r = results[name].scores,
+        g = results[name].gold;
+      const t = (x) => `${x.tp} / ${x.fp} / ${x.fn}`;
+      return [
+        name,
+        g.files,
+        t(r.definitions),
+        t(r.call_edges_strict),
+        t(r.call_edges_loose),
+        t(r.import_edges),
+        t(r.inherits),
+        g.unresolvable_call_sites,
+        fmt(results[name].codeslice_graph.wall_s, 2),
+      ];
+    }),
+  ),
+);
+console.log(
+  `\n### Bars of issue 3 (call edges strict P ≥ ${BARS.call_precision}, R ≥ ${BARS.call_recall}; definitions, imports, inherits F1 ≥ ${BARS.f1})\n`,
+);
+console.log(
+  mdTable(
+    ["corpus", "call P", "call R", "definitions F1", "imports F1", "inherits F1"],
+    specs.map(({ name }) => {
+      const r = results[name].scores;
+      const mark = (x, bar) => `${fmt(x)} ${x >= bar ? "ok" : "**below**"}`;
+      return [
+        name,
+        mark(r.call_edges_strict.precision, BARS.call_precision),
+        mark(r.call_edges_strict.recall, BARS.call_recall),
+        mark(r.definitions.f1, BARS.f1),
+        mark(r.import_edges.f1, BARS.f1),
+        mark(r.inherits.f1, BARS.f1),
+      ];
+    }),
+  ),
+);
+const extra = specs.filter(
+  ({ name }) => results[name].scores.import_edges_by_use || results[name].scores.call_edges_loose.recall_by_tag,
+);
 if (extra.length) {
   console.log(`\n### Extras\n`);
-  console.log("Import edges scored against the gold's by-use rule (Go: file → files declaring what it uses through the import), and loose call-edge recall by what makes the call hard (a gold edge can carry several tags).\n");
-  console.log(mdTable(["corpus", "imports by use P / R / F1", "call recall by tag"], extra.map(({ name }) => {
-    const r = results[name].scores;
-    const tags = Object.entries(r.call_edges_loose.recall_by_tag ?? {}).map(([k, v]) => `${k} ${v}`).join("; ");
-    return [name, r.import_edges_by_use ? prf(r.import_edges_by_use) : "–", tags || "–"];
-  })));
+  console.log(
+    "Import edges scored against the gold's by-use rule (Go: file → files declaring what it uses through the import), and loose call-edge recall by what makes the call hard (a gold edge can carry several tags).\n",
+  );
+  console.log(
+    mdTable(
+      ["corpus", "imports by use P / R / F1", "call recall by tag"],
+      extra.map(({ name }) => {
+        const r = results[name].scores;
+        const tags = Object.entries(r.call_edges_loose.recall_by_tag ?? {})
+          .map(([k, v]) => `${k} ${v}`)
+          .join("; ");
+        return [name, r.import_edges_by_use ? prf(r.import_edges_by_use) : "–", tags || "–"];
+      }),
+    ),
+  );
 }
 for (const lang of [...new Set(specs.map((s) => s.language))]) {
   const group = specs.filter((s) => s.language === lang);
-  const mergedLang = specs.length === group.length ? merged : mergeKinds(Object.fromEntries(group.map((s) => [s.name, kindsPerCorpus[s.name]])));
+  const mergedLang =
+    specs.length === group.length
+      ? merged
+      : mergeKinds(Object.fromEntries(group.map((s) => [s.name, kindsPerCorpus[s.name]])));
   console.log(`\n### The ten most common kinds of remaining misses, ${lang} (call edges on the loose key)\n`);
-  console.log(mdTable(["#", "kind", "total", ...group.map((s) => s.name), "example"], mergedLang.slice(0, 10).map(([kind, v], i) =>
-    [i + 1, kind, v.total, ...group.map((s) => v.by[s.name] ?? 0), `\`${v.examples[0]}\``])));
+  console.log(
+    mdTable(
+      ["#", "kind", "total", ...group.map((s) => s.name), "example"],
+      mergedLang
+        .slice(0, 10)
+        .map(([kind, v], i) => [i + 1, kind, v.total, ...group.map((s) => v.by[s.name] ?? 0), `\`${v.examples[0]}\``]),
+    ),
+  );
 }
 console.log(`\nresults: ${path.relative(process.cwd(), resultsFile)}; gold and codeslice graphs: ${goldDir}`);
 

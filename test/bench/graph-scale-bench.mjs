@@ -27,18 +27,31 @@ import crypto from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { cliPath, codesliceRevision, ensureBuilt, hasGnuTime, machine, parseArgs, resultsDir, writeJson } from "./lib/bench-utils.mjs";
+import {
+  cliPath,
+  codesliceRevision,
+  ensureBuilt,
+  hasGnuTime,
+  machine,
+  parseArgs,
+  resultsDir,
+  writeJson,
+} from "./lib/bench-utils.mjs";
 
 const { flags } = parseArgs(process.argv.slice(2), ["help"]);
 if (flags.help) {
-  console.log("usage: node test/bench/graph-scale-bench.mjs [--corpus DIR] [--name NAME] [--cache-dir DIR] [--jobs N] [--sample SECONDS] [--stop-after SECONDS] [--against CHECKOUT]");
+  console.log(
+    "usage: node test/bench/graph-scale-bench.mjs [--corpus DIR] [--name NAME] [--cache-dir DIR] [--jobs N] [--sample SECONDS] [--stop-after SECONDS] [--against CHECKOUT]",
+  );
   process.exit(0);
 }
 if (!hasGnuTime) {
   console.error("GNU time is needed for CPU seconds and peak RSS: apt-get install -y time");
   process.exit(1);
 }
-const corpus = path.resolve(String(flags.corpus ?? path.join(process.env.CODESLICE_CORPORA || "/work/corpora", "linux")));
+const corpus = path.resolve(
+  String(flags.corpus ?? path.join(process.env.CODESLICE_CORPORA || "/work/corpora", "linux")),
+);
 const name = String(flags.name ?? path.basename(corpus));
 const jobs = Number(flags.jobs ?? 2);
 const sampleEvery = Number(flags.sample ?? 15);
@@ -48,23 +61,44 @@ const progress = (msg) => process.stderr.write(`${new Date().toISOString().slice
 const load = () => os.loadavg().map((x) => Math.round(x * 100) / 100);
 
 ensureBuilt();
-const result = { benchmark: "graph-scale", corpus: { name, path: corpus }, codeslice: codesliceRevision(), date: new Date().toISOString(), machine: machine(), jobs };
+const result = {
+  benchmark: "graph-scale",
+  corpus: { name, path: corpus },
+  codeslice: codesliceRevision(),
+  date: new Date().toISOString(),
+  machine: machine(),
+  jobs,
+};
 try {
   if (fs.existsSync(cache) && flags["cache-dir"]) {
     result.index = { reused_cache: true };
     progress(`${name}: reusing the index in ${cache}`);
   } else {
     progress(`${name}: cold index, ${jobs} job(s)`);
-    const r = await timed(cliPath, ["index", "--root", corpus, "--cache-dir", cache, "--quiet", "--json", "--jobs", String(jobs)], path.join(scratch, "index.json"));
+    const r = await timed(
+      cliPath,
+      ["index", "--root", corpus, "--cache-dir", cache, "--quiet", "--json", "--jobs", String(jobs)],
+      path.join(scratch, "index.json"),
+    );
     const summary = JSON.parse(fs.readFileSync(path.join(scratch, "index.json"), "utf8"));
-    result.index = { reused_cache: false, ...r, files: summary.files, parsed: summary.parsed, symbols: summary.symbols };
+    result.index = {
+      reused_cache: false,
+      ...r,
+      files: summary.files,
+      parsed: summary.parsed,
+      symbols: summary.symbols,
+    };
     progress(`${name}: index ${r.wall.toFixed(1)} s wall, ${r.cpu.toFixed(1)} CPU-s, ${r.rssMb.toFixed(0)} MB`);
   }
   result.graph = await graphRun(cliPath, "this build");
   if (flags.against) {
     const other = path.join(path.resolve(String(flags.against)), "dist/cli/main.js");
     const g = await graphRun(other, `the build in ${flags.against}`);
-    result.against = { checkout: path.resolve(String(flags.against)), ...g, identical: g.sha256 === result.graph.sha256 };
+    result.against = {
+      checkout: path.resolve(String(flags.against)),
+      ...g,
+      identical: g.sha256 === result.graph.sha256,
+    };
   }
 } finally {
   fs.rmSync(scratch, { recursive: true, force: true });
@@ -81,10 +115,15 @@ async function graphRun(cli, label) {
     const r = await timed(cli, ["graph", "--root", corpus, "--cache-dir", cache, "--quiet", "--json"], file);
     const sha256 = await new Promise((resolve, reject) => {
       const h = crypto.createHash("sha256");
-      fs.createReadStream(file).on("data", (b) => h.update(b)).on("end", () => resolve(h.digest("hex"))).on("error", reject);
+      fs.createReadStream(file)
+        .on("data", (b) => h.update(b))
+        .on("end", () => resolve(h.digest("hex")))
+        .on("error", reject);
     });
     const bytes = fs.statSync(file).size;
-    progress(`${name}: graph ${r.wall.toFixed(1)} s wall, ${r.cpu.toFixed(1)} CPU-s, ${r.rssMb.toFixed(0)} MB, ${bytes} bytes, ${sha256.slice(0, 12)}`);
+    progress(
+      `${name}: graph ${r.wall.toFixed(1)} s wall, ${r.cpu.toFixed(1)} CPU-s, ${r.rssMb.toFixed(0)} MB, ${bytes} bytes, ${sha256.slice(0, 12)}`,
+    );
     return { ...r, bytes, sha256 };
   } catch (e) {
     progress(`${name}: graph FAILED ${e.message.split("\n")[0]}`);
@@ -100,18 +139,22 @@ async function timed(cli, args, outFile) {
   const loadBefore = load();
   const fd = fs.openSync(outFile, "w");
   const t0 = process.hrtime.bigint();
-  const child = spawn("/usr/bin/time", ["-f", "%M %U %S", "-o", timeFile, process.execPath, cli, ...args], { stdio: ["ignore", fd, "pipe"] });
+  const child = spawn("/usr/bin/time", ["-f", "%M %U %S", "-o", timeFile, process.execPath, cli, ...args], {
+    stdio: ["ignore", fd, "pipe"],
+  });
   const stderr = [];
   child.stderr.on("data", (b) => stderr.push(b));
   const samples = [];
   const stopAfter = flags["stop-after"] ? Number(flags["stop-after"]) : undefined;
   let stopped = false;
-  const stopTimer = stopAfter ? setTimeout(() => {
-    stopped = true;
-    // node, not GNU time (which would leave node running); time then reports and exits
-    const kid = fs.readFileSync(`/proc/${child.pid}/task/${child.pid}/children`, "utf8").trim().split(/\s+/)[0];
-    if (kid) process.kill(Number(kid), "SIGTERM");
-  }, stopAfter * 1000) : undefined;
+  const stopTimer = stopAfter
+    ? setTimeout(() => {
+        stopped = true;
+        // node, not GNU time (which would leave node running); time then reports and exits
+        const kid = fs.readFileSync(`/proc/${child.pid}/task/${child.pid}/children`, "utf8").trim().split(/\s+/)[0];
+        if (kid) process.kill(Number(kid), "SIGTERM");
+      }, stopAfter * 1000)
+    : undefined;
   const timer = setInterval(() => {
     const s = procSample(child.pid);
     if (s) samples.push({ t: Math.round(Number(process.hrtime.bigint() - t0) / 1e9), ...s, load1: load()[0] });

@@ -14,10 +14,18 @@ import { parseArgs } from "node:util";
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.resolve(here, "../..");
 const corpora = path.join(process.env.CODESLICE_CORPORA ?? path.resolve(root, "../corpora"), "text");
-const { values } = parseArgs({ options: { root: { type: "string", default: path.join(corpora, "django") }, runs: { type: "string", default: "7" } } });
+const { values } = parseArgs({
+  options: { root: { type: "string", default: path.join(corpora, "django") }, runs: { type: "string", default: "7" } },
+});
 const { createEngine } = await import(path.join(root, "dist/core/engine/engine.js"));
 const { createNodePlatform } = await import(path.join(root, "dist/platform/node/index.js"));
-const engine = createEngine(await createNodePlatform({ root: values.root, cacheDir: path.join(corpora, ".cache", `grep-${path.basename(values.root)}`) }), { quiet: true });
+const engine = createEngine(
+  await createNodePlatform({
+    root: values.root,
+    cacheDir: path.join(corpora, ".cache", `grep-${path.basename(values.root)}`),
+  }),
+  { quiet: true },
+);
 const summary = await engine.index();
 await engine.codeGraph();
 const patterns = [
@@ -28,7 +36,9 @@ const patterns = [
   ["a literal, one folder", "QuerySet", { paths: ["django/db/"] }],
 ];
 const median = (xs) => [...xs].sort((a, b) => a - b)[xs.length >> 1];
-console.log(`${values.root}: ${summary.files} files (${summary.sourceFiles} source); ${os.cpus().length} cores, load ${os.loadavg()[0].toFixed(1)}`);
+console.log(
+  `${values.root}: ${summary.files} files (${summary.sourceFiles} source); ${os.cpus().length} cores, load ${os.loadavg()[0].toFixed(1)}`,
+);
 console.log("| pattern | hits | files searched | stopped | ms p50 |");
 console.log("| --- | ---: | ---: | --- | ---: |");
 for (const [what, pattern, opts = {}] of patterns) {
@@ -39,6 +49,8 @@ for (const [what, pattern, opts = {}] of patterns) {
     a = await engine.grep(pattern, opts);
     times.push(performance.now() - t0);
   }
-  console.log(`| ${what} \`${pattern}\`${opts.paths ? ` in ${opts.paths}` : ""} | ${a.hits.length} | ${a.files} | ${a.stopped ?? "-"} | ${median(times).toFixed(0)} |`);
+  console.log(
+    `| ${what} \`${pattern}\`${opts.paths ? ` in ${opts.paths}` : ""} | ${a.hits.length} | ${a.files} | ${a.stopped ?? "-"} | ${median(times).toFixed(0)} |`,
+  );
 }
 engine.close();

@@ -11,14 +11,27 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { createRequire } from "node:module";
-import { cliPath, codesliceRevision, ensureBuilt, machine, parseArgs, prepareDjango, repoRoot, resultsDir, runCli, writeJson } from "./lib/bench-utils.mjs";
+import {
+  cliPath,
+  codesliceRevision,
+  ensureBuilt,
+  machine,
+  parseArgs,
+  prepareDjango,
+  repoRoot,
+  resultsDir,
+  runCli,
+  writeJson,
+} from "./lib/bench-utils.mjs";
 
 const require = createRequire(path.join(repoRoot, "package.json"));
 const { Client } = await import(require.resolve("@modelcontextprotocol/sdk/client/index.js"));
 const { StdioClientTransport } = await import(require.resolve("@modelcontextprotocol/sdk/client/stdio.js"));
 
 const { flags } = parseArgs(process.argv.slice(2));
-const heaps = String(flags.heaps ?? "64,96,128,256").split(",").map(Number);
+const heaps = String(flags.heaps ?? "64,96,128,256")
+  .split(",")
+  .map(Number);
 ensureBuilt();
 const scratch = fs.mkdtempSync(path.join(os.tmpdir(), "codeslice-heap-"));
 process.on("exit", () => fs.rmSync(scratch, { recursive: true, force: true }));
@@ -51,21 +64,40 @@ for (const heap of heaps) {
     try {
       const r = await client.callTool({ name, arguments: args }, undefined, { timeout: 600_000 });
       const text = r.content?.[0]?.text ?? "";
-      calls.push({ tool: name, outcome: r.isError ? "refused" : "answered", ms: Date.now() - started, ...(r.isError ? { error: text.split("\n")[0] } : {}) });
+      calls.push({
+        tool: name,
+        outcome: r.isError ? "refused" : "answered",
+        ms: Date.now() - started,
+        ...(r.isError ? { error: text.split("\n")[0] } : {}),
+      });
     } catch (error) {
       alive = false;
-      calls.push({ tool: name, outcome: "connection lost", ms: Date.now() - started, error: String(error.message ?? error) });
+      calls.push({
+        tool: name,
+        outcome: "connection lost",
+        ms: Date.now() - started,
+        error: String(error.message ?? error),
+      });
       break;
     }
   }
   await client.close().catch(() => {});
   const aborted = /heap out of memory|FATAL ERROR/.test(stderr);
   results.push({ heapMiB: heap, alive: alive && !aborted, aborted, calls });
-  console.error(`--max-old-space-size=${heap}: ${calls.map((c) => `${c.tool} ${c.outcome}`).join(", ")}${aborted ? " — ABORTED" : ""}`);
+  console.error(
+    `--max-old-space-size=${heap}: ${calls.map((c) => `${c.tool} ${c.outcome}`).join(", ")}${aborted ? " — ABORTED" : ""}`,
+  );
 }
 
-writeJson(path.join(resultsDir, "heap.json"), { machine: machine(), revision: codesliceRevision(), corpus: `django ${version}`, results });
+writeJson(path.join(resultsDir, "heap.json"), {
+  machine: machine(),
+  revision: codesliceRevision(),
+  corpus: `django ${version}`,
+  results,
+});
 for (const r of results) {
-  console.log(`| ${r.heapMiB} MiB | ${r.calls.map((c) => `${c.tool}: ${c.outcome}`).join("; ")} | ${r.aborted ? "aborted" : "alive"} |`);
+  console.log(
+    `| ${r.heapMiB} MiB | ${r.calls.map((c) => `${c.tool}: ${c.outcome}`).join("; ")} | ${r.aborted ? "aborted" : "alive"} |`,
+  );
 }
 if (results.some((r) => r.aborted)) process.exitCode = 1;

@@ -21,7 +21,16 @@ import { execFileSync, spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { benchCache, codesliceRevision, ensureBuilt, fmt, machine, mdTable, resultsDir, runCli } from "./lib/bench-utils.mjs";
+import {
+  benchCache,
+  codesliceRevision,
+  ensureBuilt,
+  fmt,
+  machine,
+  mdTable,
+  resultsDir,
+  runCli,
+} from "./lib/bench-utils.mjs";
 import { defsOfTs } from "./impact/tsdefs.mjs";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -32,7 +41,9 @@ const opt = (name, dflt) => {
   return i >= 0 ? argv[i + 1] : dflt;
 };
 if (flag("help")) {
-  console.log("usage: node test/bench/impact-bench.mjs [--repos a,b] [--per-repo N] [--budget N] [--scan N] [--git-mirror TEMPLATE] [--fetch-only] [--out NAME]");
+  console.log(
+    "usage: node test/bench/impact-bench.mjs [--repos a,b] [--per-repo N] [--budget N] [--scan N] [--git-mirror TEMPLATE] [--fetch-only] [--out NAME]",
+  );
   process.exit(0);
 }
 const config = JSON.parse(fs.readFileSync(path.join(here, "impact/repos.json"), "utf8"));
@@ -50,19 +61,28 @@ const workRoot = path.join(benchCache, "impact");
 const SOURCE = /\.(py|ts|tsx)$/;
 const NOT_SOURCE = /\.d\.ts$|(^|\/)(node_modules|vendor|dist|build)\//;
 /** Test files, as the localize benchmark defines them (independent of codeslice's own rule). */
-const TEST = /(^|\/)(tests?|__tests__|spec|specs|e2e|[^/]*[-_]tests)\/|(^|\/)test_[^/]*\.py$|_test\.[a-z]+$|\.(test|spec)\.[a-z]+$|(^|\/)conftest\.py$/;
+const TEST =
+  /(^|\/)(tests?|__tests__|spec|specs|e2e|[^/]*[-_]tests)\/|(^|\/)test_[^/]*\.py$|_test\.[a-z]+$|\.(test|spec)\.[a-z]+$|(^|\/)conftest\.py$/;
 const FUNCTION_KINDS = new Set(["function", "method", "constructor", "getter", "setter"]);
 /** Commits changing more source files than this are left out (mass renames, reformatting). */
 const MAX_SOURCE_FILES = 30;
 
-const git = (dir, args, opts = {}) => execFileSync("git", ["-C", dir, "-c", "core.quotePath=false", ...args], { encoding: "utf8", maxBuffer: 1 << 28, stdio: ["ignore", "pipe", "pipe"], ...opts });
+const git = (dir, args, opts = {}) =>
+  execFileSync("git", ["-C", dir, "-c", "core.quotePath=false", ...args], {
+    encoding: "utf8",
+    maxBuffer: 1 << 28,
+    stdio: ["ignore", "pipe", "pipe"],
+    ...opts,
+  });
 
 // ------------------------------------------------------------------ repositories
 
 function ensureClone(repo) {
   const dir = path.join(workRoot, repo.name);
   const [owner, name] = repo.git.split("/");
-  const source = mirror ? mirror.replaceAll("{owner}", owner).replaceAll("{name}", name) : `https://github.com/${repo.git}.git`;
+  const source = mirror
+    ? mirror.replaceAll("{owner}", owner).replaceAll("{name}", name)
+    : `https://github.com/${repo.git}.git`;
   if (!fs.existsSync(path.join(dir, ".git"))) {
     fs.mkdirSync(workRoot, { recursive: true });
     console.error(`cloning ${repo.git} from ${source}`);
@@ -73,7 +93,8 @@ function ensureClone(repo) {
   } catch {
     execFileSync("git", ["-C", dir, "fetch", "--quiet", source, repo.head], { stdio: "inherit" });
   }
-  if (git(dir, ["rev-parse", "--is-shallow-repository"]).trim() === "true") throw new Error(`${dir} is a shallow clone; the benchmark needs full history`);
+  if (git(dir, ["rev-parse", "--is-shallow-repository"]).trim() === "true")
+    throw new Error(`${dir} is a shallow clone; the benchmark needs full history`);
   return dir;
 }
 
@@ -106,7 +127,12 @@ function diffOf(dir, parent, commit) {
     else if (line.startsWith("Binary files")) cur.binary = true;
     else if (line.startsWith("@@ ")) {
       const m = /^@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@/.exec(line);
-      const [os, ol, ns, nl] = [Number(m[1]), m[2] === undefined ? 1 : Number(m[2]), Number(m[3]), m[4] === undefined ? 1 : Number(m[4])];
+      const [os, ol, ns, nl] = [
+        Number(m[1]),
+        m[2] === undefined ? 1 : Number(m[2]),
+        Number(m[3]),
+        m[4] === undefined ? 1 : Number(m[4]),
+      ];
       for (let i = 0; i < ol; i++) cur.oldLines.push(os + i);
       for (let i = 0; i < nl; i++) cur.newLines.push(ns + i);
     }
@@ -126,7 +152,11 @@ function show(dir, rev, file) {
 /** Definitions of many Python sources at once (one interpreter). */
 function pyDefs(items) {
   if (!items.length) return {};
-  const r = spawnSync("python3", [path.join(here, "impact/pydefs.py")], { input: JSON.stringify(items), encoding: "utf8", maxBuffer: 1 << 28 });
+  const r = spawnSync("python3", [path.join(here, "impact/pydefs.py")], {
+    input: JSON.stringify(items),
+    encoding: "utf8",
+    maxBuffer: 1 << 28,
+  });
   if (r.status !== 0) throw new Error(`pydefs.py failed: ${r.stderr}`);
   return JSON.parse(r.stdout);
 }
@@ -150,7 +180,13 @@ function defsOf(sources) {
 /** The innermost definition enclosing `line`. */
 function innermost(defs, line) {
   let best;
-  for (const d of defs) if (d.start <= line && d.end >= line && (!best || d.start > best.start || (d.start === best.start && d.end <= best.end))) best = d;
+  for (const d of defs)
+    if (
+      d.start <= line &&
+      d.end >= line &&
+      (!best || d.start > best.start || (d.start === best.start && d.end <= best.end))
+    )
+      best = d;
   return best;
 }
 
@@ -173,7 +209,15 @@ function goldOf(dir, parent, commit, files) {
     const newText = f.newPath ? (sources.find((x) => x.key === `new:${f.newPath}`)?.text ?? "").split("\n") : [];
     const add = (d, side, line) => {
       const key = `${path}::${d.qual}`;
-      const g = gold.get(key) ?? { path, qual: d.qual, kind: d.kind, test: TEST.test(path), sides: new Set(), touched: { old: [], new: [] }, blankOnly: true };
+      const g = gold.get(key) ?? {
+        path,
+        qual: d.qual,
+        kind: d.kind,
+        test: TEST.test(path),
+        sides: new Set(),
+        touched: { old: [], new: [] },
+        blankOnly: true,
+      };
       g.sides.add(side);
       g.touched[side].push(line);
       if (((side === "old" ? oldText : newText)[line - 1] ?? "").trim() !== "") g.blankOnly = false;
@@ -198,7 +242,9 @@ function goldOf(dir, parent, commit, files) {
 
 /** Newest-first commits of the first-parent history that change code, up to `perRepo`. */
 function selectCommits(repo, dir) {
-  const ids = git(dir, ["rev-list", "--first-parent", `--max-count=${scanLimit}`, repo.head]).trim().split("\n");
+  const ids = git(dir, ["rev-list", "--first-parent", `--max-count=${scanLimit}`, repo.head])
+    .trim()
+    .split("\n");
   const picked = [];
   const rejected = {};
   const reject = (why) => (rejected[why] = (rejected[why] ?? 0) + 1);
@@ -210,7 +256,9 @@ function selectCommits(repo, dir) {
       continue;
     }
     const parent = parents[0];
-    const files = diffOf(dir, parent, commit).filter((f) => !f.binary && SOURCE.test(f.newPath ?? f.oldPath) && !NOT_SOURCE.test(f.newPath ?? f.oldPath));
+    const files = diffOf(dir, parent, commit).filter(
+      (f) => !f.binary && SOURCE.test(f.newPath ?? f.oldPath) && !NOT_SOURCE.test(f.newPath ?? f.oldPath),
+    );
     const code = files.filter((f) => !TEST.test(f.newPath ?? f.oldPath));
     if (!code.length) {
       reject("no .py/.ts/.tsx change outside tests");
@@ -230,7 +278,14 @@ function selectCommits(repo, dir) {
       continue;
     }
     const testFiles = files.filter((f) => f.newPath && TEST.test(f.newPath)).map((f) => f.newPath);
-    picked.push({ commit, parent, subject: git(dir, ["log", "-1", "--format=%s", commit]).trim(), files, gold, testFiles });
+    picked.push({
+      commit,
+      parent,
+      subject: git(dir, ["log", "-1", "--format=%s", commit]).trim(),
+      files,
+      gold,
+      testFiles,
+    });
   }
   return { picked, rejected, scanned: ids.length };
 }
@@ -241,10 +296,12 @@ const keyOf = (p, q) => `${p}::${q}`;
 
 /** codeslice's changed definitions as gold-style keys (a rename names both sides). */
 function predicted(answer, files) {
-  const renamedPath = new Map(files.filter((f) => f.oldPath && f.newPath && f.oldPath !== f.newPath).map((f) => [f.oldPath, f.newPath]));
+  const renamedPath = new Map(
+    files.filter((f) => f.oldPath && f.newPath && f.oldPath !== f.newPath).map((f) => [f.oldPath, f.newPath]),
+  );
   const out = new Map();
   for (const s of answer.symbols) {
-    const path = s.side === "base" ? renamedPath.get(s.path) ?? s.path : s.path;
+    const path = s.side === "base" ? (renamedPath.get(s.path) ?? s.path) : s.path;
     out.set(keyOf(path, s.name), { kind: s.kind, test: TEST.test(path) });
     if (s.old?.name && s.old.name !== s.name) out.set(keyOf(path, s.old.name), { kind: s.kind, test: TEST.test(path) });
   }
@@ -264,8 +321,12 @@ const CHANGE_ROLES = new Set(["changed", "added", "removed"]);
  * whose touched lines are all blank (a blank line added between two methods maps to the class).
  */
 function shownProduction(goldMap, answer, files) {
-  const renamedPath = new Map(files.filter((f) => f.oldPath && f.newPath && f.oldPath !== f.newPath).map((f) => [f.oldPath, f.newPath]));
-  const chunks = answer.chunks.filter((ch) => CHANGE_ROLES.has(ch.role)).map((ch) => ({ ...ch, goldPath: ch.side === "base" ? renamedPath.get(ch.path) ?? ch.path : ch.path }));
+  const renamedPath = new Map(
+    files.filter((f) => f.oldPath && f.newPath && f.oldPath !== f.newPath).map((f) => [f.oldPath, f.newPath]),
+  );
+  const chunks = answer.chunks
+    .filter((ch) => CHANGE_ROLES.has(ch.role))
+    .map((ch) => ({ ...ch, goldPath: ch.side === "base" ? (renamedPath.get(ch.path) ?? ch.path) : ch.path }));
   const named = new Set();
   const spans = []; // { path, side, start, end }
   for (const ch of chunks) {
@@ -285,13 +346,28 @@ function shownProduction(goldMap, answer, files) {
   const shown = [];
   const missed = [];
   for (const [key, g] of prod) {
-    const inside = ["old", "new"].some((side) => g.touched[side].length > 0 && spans.some((sp) => sp.path === g.path && sp.side === side && g.touched[side].every((l) => l >= sp.start && l <= sp.end)));
+    const inside = ["old", "new"].some(
+      (side) =>
+        g.touched[side].length > 0 &&
+        spans.some(
+          (sp) => sp.path === g.path && sp.side === side && g.touched[side].every((l) => l >= sp.start && l <= sp.end),
+        ),
+    );
     const file = answer.files.find((f) => f.path === g.path);
-    const asModule = moduleShown.has(g.path) && file && ["old", "new"].some((side) => g.touched[side].some((l) => inRanges(l, file.moduleLines[side])));
+    const asModule =
+      moduleShown.has(g.path) &&
+      file &&
+      ["old", "new"].some((side) => g.touched[side].some((l) => inRanges(l, file.moduleLines[side])));
     (named.has(key) || inside || asModule ? shown : missed).push(key);
   }
   const blank = new Set(prod.filter(([, g]) => g.blankOnly).map(([k]) => k));
-  return { gold: prod.length, shown: shown.length, missed, goldNonBlank: prod.length - blank.size, shownNonBlank: shown.filter((k) => !blank.has(k)).length };
+  return {
+    gold: prod.length,
+    shown: shown.length,
+    missed,
+    goldNonBlank: prod.length - blank.size,
+    shownNonBlank: shown.filter((k) => !blank.has(k)).length,
+  };
 }
 
 function score(goldMap, predMap, keep) {
@@ -299,7 +375,13 @@ function score(goldMap, predMap, keep) {
   const pred = [...predMap].filter(([, p]) => keep(p.kind)).map(([k]) => k);
   const g = new Set(gold);
   const tp = pred.filter((k) => g.has(k)).length;
-  return { gold: gold.length, predicted: pred.length, tp, missed: gold.filter((k) => !predMap.has(k)), extra: pred.filter((k) => !g.has(k)) };
+  return {
+    gold: gold.length,
+    predicted: pred.length,
+    tp,
+    missed: gold.filter((k) => !predMap.has(k)),
+    extra: pred.filter((k) => !g.has(k)),
+  };
 }
 
 const isFunction = (kind) => FUNCTION_KINDS.has(kind);
@@ -315,7 +397,9 @@ function summarize(rows) {
     return {
       precision: pred ? tp / pred : null,
       recall: gold ? tp / gold : null,
-      gold, predicted: pred, tp,
+      gold,
+      predicted: pred,
+      tp,
       commits_all_found: scored.filter((r) => r[name].tp === r[name].gold).length,
       commits_scored: scored.length,
     };
@@ -333,7 +417,9 @@ function summarize(rows) {
       found_by_calls: tsum((t) => t.foundByCalls.length),
       found_by_calls_or_imports: tsum((t) => t.found.length),
       in_bundle_test_role: tsum((t) => t.inBundle.length),
-      share_by_calls: tsum((t) => t.modified.length) ? tsum((t) => t.foundByCalls.length) / tsum((t) => t.modified.length) : null,
+      share_by_calls: tsum((t) => t.modified.length)
+        ? tsum((t) => t.foundByCalls.length) / tsum((t) => t.modified.length)
+        : null,
       share: tsum((t) => t.modified.length) ? tsum((t) => t.found.length) / tsum((t) => t.modified.length) : null,
       commits_all_found: withTests.filter((r) => r.tests.found.length === r.tests.modified.length).length,
       commits_any_found: withTests.filter((r) => r.tests.found.length > 0).length,
@@ -343,7 +429,9 @@ function summarize(rows) {
       shown: sum((r) => r.shown.shown),
       commits_all_shown: rows.filter((r) => r.shown.gold > 0 && r.shown.shown === r.shown.gold).length,
       commits_scored: rows.filter((r) => r.shown.gold > 0).length,
-      commits_all_shown_nonblank: rows.filter((r) => r.shown.goldNonBlank > 0 && r.shown.shownNonBlank === r.shown.goldNonBlank).length,
+      commits_all_shown_nonblank: rows.filter(
+        (r) => r.shown.goldNonBlank > 0 && r.shown.shownNonBlank === r.shown.goldNonBlank,
+      ).length,
       commits_scored_nonblank: rows.filter((r) => r.shown.goldNonBlank > 0).length,
     },
     errors: rows.filter((r) => r.error).length,
@@ -379,10 +467,29 @@ for (const { repo, dir } of clones) {
   for (const c of [...picked].reverse()) {
     git(work, ["checkout", "--quiet", "--force", "--detach", c.commit]);
     git(work, ["clean", "-fdxq"]);
-    const row = { repo: repo.name, commit: c.commit.slice(0, 12), subject: c.subject.slice(0, 100), files: c.files.length };
+    const row = {
+      repo: repo.name,
+      commit: c.commit.slice(0, 12),
+      subject: c.subject.slice(0, 100),
+      files: c.files.length,
+    };
     let answer;
     try {
-      const r = await runCli(["changes", "--base", c.parent, "--head", c.commit, "--json", "--quiet", "--budget", String(budget), "--root", work, "--cache-dir", cache]);
+      const r = await runCli([
+        "changes",
+        "--base",
+        c.parent,
+        "--head",
+        c.commit,
+        "--json",
+        "--quiet",
+        "--budget",
+        String(budget),
+        "--root",
+        work,
+        "--cache-dir",
+        cache,
+      ]);
       answer = JSON.parse(r.stdout);
       Object.assign(row, { wall: r.wall, cpu: r.cpu, tokens: answer.usage.tokens });
     } catch (error) {
@@ -391,13 +498,20 @@ for (const { repo, dir } of clones) {
     }
     const pred = predicted(answer, c.files);
     row.functions = score(c.gold, pred, isFunction);
-    row.code = score(new Map([...c.gold].filter(([, g]) => !g.test)), new Map([...pred].filter(([, p]) => !p.test)), isFunction);
+    row.code = score(
+      new Map([...c.gold].filter(([, g]) => !g.test)),
+      new Map([...pred].filter(([, p]) => !p.test)),
+      isFunction,
+    );
     row.definitions = score(c.gold, pred, isDefinition);
     row.shown = shownProduction(c.gold, answer, c.files);
     // (b) tests: modified test files (existing at the commit) among codeslice's associated tests.
     const modified = c.testFiles.filter((p) => SOURCE.test(p) && !NOT_SOURCE.test(p));
     const byCalls = new Set(answer.impact.tests.filter((t) => t.via !== "import").map((t) => t.path));
-    const all = new Set([...answer.impact.tests.map((t) => t.path), ...answer.chunks.filter((ch) => ch.role === "test").map((ch) => ch.path)]);
+    const all = new Set([
+      ...answer.impact.tests.map((t) => t.path),
+      ...answer.chunks.filter((ch) => ch.role === "test").map((ch) => ch.path),
+    ]);
     const bundle = new Set(answer.chunks.filter((ch) => ch.role === "test").map((ch) => ch.path));
     row.tests = {
       modified,
@@ -407,7 +521,9 @@ for (const { repo, dir } of clones) {
       associated: all.size,
     };
     rows.push(row);
-    console.error(`  ${row.commit} code fn P ${row.code.tp}/${row.code.predicted} R ${row.code.tp}/${row.code.gold}  all fn R ${row.functions.tp}/${row.functions.gold}  tests ${row.tests.found.length}/${modified.length}  shown ${row.shown.shown}/${row.shown.gold}${row.error ? `  ERROR ${row.error}` : ""}  ${row.subject.slice(0, 60)}`);
+    console.error(
+      `  ${row.commit} code fn P ${row.code.tp}/${row.code.predicted} R ${row.code.tp}/${row.code.gold}  all fn R ${row.functions.tp}/${row.functions.gold}  tests ${row.tests.found.length}/${modified.length}  shown ${row.shown.shown}/${row.shown.gold}${row.error ? `  ERROR ${row.error}` : ""}  ${row.subject.slice(0, 60)}`,
+    );
   }
 }
 
@@ -415,14 +531,43 @@ const perRepoSummary = Object.fromEntries(repos.map((r) => [r.name, summarize(ro
 const total = summarize(rows);
 const pct = (x) => (x == null ? "–" : `${(100 * x).toFixed(1)}%`);
 const table = mdTable(
-  ["repository", "language", "commits", "fn precision (code)", "fn recall (code)", "fn precision (all)", "fn recall (all)", "def precision", "def recall", "commits w/ tests", "modified test files found (calls)", "(calls or imports)", "commits: a modified test found", "commits: all found", "commits: production shown", "(blank-only left out)", "median CPU s"],
+  [
+    "repository",
+    "language",
+    "commits",
+    "fn precision (code)",
+    "fn recall (code)",
+    "fn precision (all)",
+    "fn recall (all)",
+    "def precision",
+    "def recall",
+    "commits w/ tests",
+    "modified test files found (calls)",
+    "(calls or imports)",
+    "commits: a modified test found",
+    "commits: all found",
+    "commits: production shown",
+    "(blank-only left out)",
+    "median CPU s",
+  ],
   [...repos.map((r) => [r.name, r.language, perRepoSummary[r.name]]), ["all", "", total]].map(([name, lang, s]) => [
-    name, lang, s.commits, pct(s.code_functions.precision), pct(s.code_functions.recall), pct(s.functions.precision), pct(s.functions.recall), pct(s.definitions.precision), pct(s.definitions.recall),
-    s.tests.commits, `${s.tests.found_by_calls}/${s.tests.modified_test_files} (${pct(s.tests.share_by_calls)})`, `${s.tests.found_by_calls_or_imports}/${s.tests.modified_test_files} (${pct(s.tests.share)})`,
+    name,
+    lang,
+    s.commits,
+    pct(s.code_functions.precision),
+    pct(s.code_functions.recall),
+    pct(s.functions.precision),
+    pct(s.functions.recall),
+    pct(s.definitions.precision),
+    pct(s.definitions.recall),
+    s.tests.commits,
+    `${s.tests.found_by_calls}/${s.tests.modified_test_files} (${pct(s.tests.share_by_calls)})`,
+    `${s.tests.found_by_calls_or_imports}/${s.tests.modified_test_files} (${pct(s.tests.share)})`,
     `${s.tests.commits_any_found}/${s.tests.commits} (${pct(s.tests.commits ? s.tests.commits_any_found / s.tests.commits : null)})`,
     `${s.tests.commits_all_found}/${s.tests.commits} (${pct(s.tests.commits ? s.tests.commits_all_found / s.tests.commits : null)})`,
     `${s.production_shown.commits_all_shown}/${s.production_shown.commits_scored} (${pct(s.production_shown.commits_scored ? s.production_shown.commits_all_shown / s.production_shown.commits_scored : null)})`,
-    `${s.production_shown.commits_all_shown_nonblank}/${s.production_shown.commits_scored_nonblank} (${pct(s.production_shown.commits_scored_nonblank ? s.production_shown.commits_all_shown_nonblank / s.production_shown.commits_scored_nonblank : null)})`, fmt(s.cpu_s_median, 2),
+    `${s.production_shown.commits_all_shown_nonblank}/${s.production_shown.commits_scored_nonblank} (${pct(s.production_shown.commits_scored_nonblank ? s.production_shown.commits_all_shown_nonblank / s.production_shown.commits_scored_nonblank : null)})`,
+    fmt(s.cpu_s_median, 2),
   ]),
 );
 console.log(table);
@@ -432,19 +577,55 @@ const result = {
   machine: machine(),
   date: new Date().toISOString(),
   settings: { results: resultsName, per_repo: perRepo, scan: scanLimit, budget, max_source_files: MAX_SOURCE_FILES },
-  repos: repos.map((r) => ({ name: r.name, git: r.git, head: r.head, language: r.language, selection: selection[r.name] })),
+  repos: repos.map((r) => ({
+    name: r.name,
+    git: r.git,
+    head: r.head,
+    language: r.language,
+    selection: selection[r.name],
+  })),
   total,
   per_repo: perRepoSummary,
   commits: rows.map((r) => ({
-    repo: r.repo, commit: r.commit, files: r.files, ...(r.error ? { error: r.error } : {}), cpu_s: r.cpu, wall_s: r.wall, tokens: r.tokens,
-    functions: { gold: r.functions.gold, predicted: r.functions.predicted, tp: r.functions.tp, missed: r.functions.missed, extra: r.functions.extra },
+    repo: r.repo,
+    commit: r.commit,
+    files: r.files,
+    ...(r.error ? { error: r.error } : {}),
+    cpu_s: r.cpu,
+    wall_s: r.wall,
+    tokens: r.tokens,
+    functions: {
+      gold: r.functions.gold,
+      predicted: r.functions.predicted,
+      tp: r.functions.tp,
+      missed: r.functions.missed,
+      extra: r.functions.extra,
+    },
     code_functions: { gold: r.code.gold, predicted: r.code.predicted, tp: r.code.tp },
     definitions: { gold: r.definitions.gold, predicted: r.definitions.predicted, tp: r.definitions.tp },
-    production_shown: { gold: r.shown.gold, shown: r.shown.shown, missed: r.shown.missed, gold_nonblank: r.shown.goldNonBlank, shown_nonblank: r.shown.shownNonBlank },
-    tests: { modified: r.tests.modified.length, found_by_calls: r.tests.foundByCalls.length, found: r.tests.found.length, in_bundle: r.tests.inBundle.length, associated: r.tests.associated, missed: r.tests.modified.filter((p) => !r.tests.found.includes(p)) },
+    production_shown: {
+      gold: r.shown.gold,
+      shown: r.shown.shown,
+      missed: r.shown.missed,
+      gold_nonblank: r.shown.goldNonBlank,
+      shown_nonblank: r.shown.shownNonBlank,
+    },
+    tests: {
+      modified: r.tests.modified.length,
+      found_by_calls: r.tests.foundByCalls.length,
+      found: r.tests.found.length,
+      in_bundle: r.tests.inBundle.length,
+      associated: r.tests.associated,
+      missed: r.tests.modified.filter((p) => !r.tests.found.includes(p)),
+    },
   })),
 };
 fs.mkdirSync(resultsDir, { recursive: true });
 fs.writeFileSync(path.join(resultsDir, `${resultsName}.json`), `${JSON.stringify(result, null, 2)}\n`);
-fs.writeFileSync(path.join(resultsDir, `${resultsName}.md`), `# Impact benchmark\n\n${result.revision}, ${result.date.slice(0, 10)}; budget ${budget}; ${rows.length} commits.\n\n${table}\n`);
-console.error(`wrote ${path.relative(process.cwd(), path.join(resultsDir, `${resultsName}.json`))} and ${resultsName}.md`);
+fs.writeFileSync(
+  path.join(resultsDir, `${resultsName}.md`),
+  `# Impact benchmark\n\n${result.revision}, ${result.date.slice(0, 10)}; budget ${budget}; ${rows.length} commits.\n\n${table}\n`,
+);
+console.error(
+  `wrote ${path.relative(process.cwd(), path.join(resultsDir, `${resultsName}.json`))} and ${resultsName}.md`,
+);

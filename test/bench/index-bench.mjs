@@ -27,13 +27,27 @@ import os from "node:os";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import {
-  DJANGO_SOURCE, codesliceRevision, ensureBuilt, fmt, hasGnuTime, machine, mdTable, packageRoot, parseArgs,
-  prepareDjango, resultsDir, runCli, stats, writeJson,
+  DJANGO_SOURCE,
+  codesliceRevision,
+  ensureBuilt,
+  fmt,
+  hasGnuTime,
+  machine,
+  mdTable,
+  packageRoot,
+  parseArgs,
+  prepareDjango,
+  resultsDir,
+  runCli,
+  stats,
+  writeJson,
 } from "./lib/bench-utils.mjs";
 
 const { flags, positionals } = parseArgs(process.argv.slice(2), ["keep", "help"]);
 if (flags.help) {
-  console.log("usage: node test/bench/index-bench.mjs [CORPUS_DIR] [--runs N] [--name NAME] [--edit-file REL] [--keep]");
+  console.log(
+    "usage: node test/bench/index-bench.mjs [CORPUS_DIR] [--runs N] [--name NAME] [--edit-file REL] [--keep]",
+  );
   process.exit(0);
 }
 const RUNS = Number(flags.runs ?? 5);
@@ -56,7 +70,8 @@ if (positionals[0]) {
   corpusName = flags.name ?? "django";
   ({ corpus, version: corpusVersion } = prepareDjango(path.join(scratch, "django-repo")));
 }
-if (!hasGnuTime) console.error("note: GNU time not found (apt-get install -y time); peak RSS comes from an in-process wrapper");
+if (!hasGnuTime)
+  console.error("note: GNU time not found (apt-get install -y time); peak RSS comes from an in-process wrapper");
 
 const editRel = flags["edit-file"] ?? largestPythonFile(corpus);
 if (!editRel) {
@@ -101,7 +116,8 @@ try {
   }
 
   // ---- graph build: warm `graph --json` vs warm `index`, alternated so drift hits both alike
-  const warmIndex = [], warmGraph = [];
+  const warmIndex = [],
+    warmGraph = [];
   const graphOut = path.join(scratch, "graph.json");
   for (let i = 0; i < RUNS; i++) {
     const w = await runCli(cli("index", warmCache, ["--json"]));
@@ -121,7 +137,9 @@ try {
 
   // ---- graph build in-process: index on a fresh cache, then time codeGraph() alone (records in memory)
   const { createEngine } = await import(pathToFileURL(path.join(packageRoot, "dist/index.js")).href);
-  const { createNodePlatform } = await import(pathToFileURL(path.join(packageRoot, "dist/platform/node/index.js")).href);
+  const { createNodePlatform } = await import(
+    pathToFileURL(path.join(packageRoot, "dist/platform/node/index.js")).href
+  );
   const inProcess = [];
   for (let i = 0; i < RUNS; i++) {
     const engine = createEngine(await createNodePlatform({ root: corpus, cacheDir: cacheDir(`in-process-${i}`) }));
@@ -151,8 +169,14 @@ try {
   const coldAdds = coldGraphWall.median - coldWall.median;
   // CPU seconds (user + sys, GNU time only): steadier than wall time on a shared machine
   const cpuOf = (runs) => (runs.every((r) => r.cpu != null) ? stats(runs.map((r) => r.cpu)) : null);
-  const cpu = { cold_index: cpuOf(cold), unchanged: cpuOf(unchanged), one_file_edit: cpuOf(edit),
-    warm_index: cpuOf(warmIndex), warm_graph: cpuOf(warmGraph), cold_graph: cpuOf(coldGraph) };
+  const cpu = {
+    cold_index: cpuOf(cold),
+    unchanged: cpuOf(unchanged),
+    one_file_edit: cpuOf(edit),
+    warm_index: cpuOf(warmIndex),
+    warm_graph: cpuOf(warmGraph),
+    cold_graph: cpuOf(coldGraph),
+  };
   const cpuAdds = cpu.cold_graph && cpu.cold_index ? cpu.cold_graph.median - cpu.cold_index.median : null;
   const cpuWarmAdds = cpu.warm_graph && cpu.warm_index ? cpu.warm_graph.median - cpu.warm_index.median : null;
   const checks = {
@@ -163,36 +187,68 @@ try {
 
   const result = {
     benchmark: "index",
-    corpus: { name: corpusName, path: positionals[0] ? corpus : DJANGO_SOURCE, version: corpusVersion ?? null,
-      files: s0.files, source_files: s0.sourceFiles, edit_file: editRel },
+    corpus: {
+      name: corpusName,
+      path: positionals[0] ? corpus : DJANGO_SOURCE,
+      version: corpusVersion ?? null,
+      files: s0.files,
+      source_files: s0.sourceFiles,
+      edit_file: editRel,
+    },
     codeslice: codesliceRevision(),
     machine: { ...machineAtStart, load_average_at_end: machine().load_average_1_5_15 },
     date: new Date().toISOString(),
     runs: RUNS,
     peak_rss_source: hasGnuTime ? "GNU time %M" : "process.resourceUsage().maxRSS (in-process wrapper)",
     cold: {
-      wall_s: coldWall, files_per_s: filesPerSec, peak_rss_mb: coldRss,
+      wall_s: coldWall,
+      files_per_s: filesPerSec,
+      peak_rss_mb: coldRss,
       engine_duration_ms: stats(cold.map((r) => r.summary.durationMs)),
-      parsed: s0.parsed, reused_identical_content: s0.reused, symbols: s0.symbols, by_language: s0.byLanguage,
-      skipped: s0.skipped?.length ?? 0, syntax_errors: s0.syntaxErrors?.length ?? 0,
+      parsed: s0.parsed,
+      reused_identical_content: s0.reused,
+      symbols: s0.symbols,
+      by_language: s0.byLanguage,
+      skipped: s0.skipped?.length ?? 0,
+      syntax_errors: s0.syntaxErrors?.length ?? 0,
     },
-    unchanged: { wall_s: unchangedWall, parsed: unchanged.map((r) => r.parsed), peak_rss_mb: stats(unchanged.map((r) => r.rssMb)) },
-    one_file_edit: { wall_s: editWall, parsed: edit.map((r) => r.parsed), peak_rss_mb: stats(edit.map((r) => r.rssMb)) },
+    unchanged: {
+      wall_s: unchangedWall,
+      parsed: unchanged.map((r) => r.parsed),
+      peak_rss_mb: stats(unchanged.map((r) => r.rssMb)),
+    },
+    one_file_edit: {
+      wall_s: editWall,
+      parsed: edit.map((r) => r.parsed),
+      peak_rss_mb: stats(edit.map((r) => r.rssMb)),
+    },
     graph: {
-      warm_index_wall_s: warmIndexWall, warm_graph_wall_s: warmGraphWall, warm_adds_s: warmAdds,
-      cold_graph_wall_s: coldGraphWall, cold_adds_s: coldAdds,
+      warm_index_wall_s: warmIndexWall,
+      warm_graph_wall_s: warmGraphWall,
+      warm_adds_s: warmAdds,
+      cold_graph_wall_s: coldGraphWall,
+      cold_adds_s: coldAdds,
       warm_adds_share_of_cold_index: warmAdds / coldWall.median,
       cold_adds_share_of_cold_index: coldAdds / coldWall.median,
       peak_rss_mb: graphRss,
-      output: { definitions: graphDoc.definitions.length, call_edges: graphDoc.call_edges.length,
-        import_edges: graphDoc.import_edges.length, inherits: graphDoc.inherits.length },
+      output: {
+        definitions: graphDoc.definitions.length,
+        call_edges: graphDoc.call_edges.length,
+        import_edges: graphDoc.import_edges.length,
+        inherits: graphDoc.inherits.length,
+      },
     },
     in_process: {
-      cold_index_ms: stats(inProcess.map((r) => r.indexMs)), graph_build_ms: stats(inProcess.map((r) => r.graphMs)),
+      cold_index_ms: stats(inProcess.map((r) => r.indexMs)),
+      graph_build_ms: stats(inProcess.map((r) => r.graphMs)),
       graph_build_share_of_cold_index: stats(inProcess.map((r) => r.graphMs / r.indexMs)),
     },
-    cpu_s: { ...cpu, graph_adds_warm: cpuWarmAdds, graph_adds_cold: cpuAdds,
-      graph_adds_cold_share_of_cold_index: cpuAdds != null ? cpuAdds / cpu.cold_index.median : null },
+    cpu_s: {
+      ...cpu,
+      graph_adds_warm: cpuWarmAdds,
+      graph_adds_cold: cpuAdds,
+      graph_adds_cold_share_of_cold_index: cpuAdds != null ? cpuAdds / cpu.cold_index.median : null,
+    },
     checks,
   };
   writeJson(path.join(resultsDir, `index-${corpusName}.json`), result);
@@ -200,29 +256,68 @@ try {
   const m = result.machine;
   const span = (s, d = 3) => `${fmt(s.median, d)} (${fmt(s.min, d)}–${fmt(s.max, d)})`;
   console.log(`\n## codeslice index on ${corpusName}${corpusVersion ? ` ${corpusVersion}` : ""}`);
-  console.log(`\nmachine: ${m.cpu} × ${m.cpus}, ${m.memory_gib} GiB, ${m.os}, node ${m.node}, load average ${m.load_average_1_5_15.join(" ")} at the start, ${m.load_average_at_end.join(" ")} at the end; codeslice ${result.codeslice}`);
-  console.log(`corpus: ${s0.files} files scanned, ${s0.sourceFiles} source files (${s0.parsed} parsed, ${s0.reused} identical-content reused), ${s0.symbols} symbols; median of ${RUNS} runs (min–max)\n`);
-  console.log(mdTable(["measurement", "value"], [
-    ["cold index, wall s", span(coldWall)],
-    ["cold index, files/s (parsed ÷ wall)", span(filesPerSec, 0)],
-    ["cold index, engine time ms (summary durationMs)", span(result.cold.engine_duration_ms, 0)],
-    ["cold index, peak RSS MB", span(coldRss, 0)],
-    ["symbols found", String(s0.symbols)],
-    ["unchanged re-run, wall s", `${span(unchangedWall)}; parsed ${[...new Set(unchanged.map((r) => r.parsed))].join("/")}`],
-    [`one-file edit (${editRel}), wall s`, `${span(editWall)}; parsed ${[...new Set(edit.map((r) => r.parsed))].join("/")}`],
-    ["warm `index` vs warm `graph --json`, wall s", `${span(warmIndexWall)} vs ${span(warmGraphWall)}`],
-    ["graph build adds (warm), s", `${fmt(warmAdds)} = ${fmt(100 * result.graph.warm_adds_share_of_cold_index, 1)}% of cold index`],
-    ["cold `graph --json`, wall s", span(coldGraphWall)],
-    ["graph build adds (cold graph − cold index), s", `${fmt(coldAdds)} = ${fmt(100 * result.graph.cold_adds_share_of_cold_index, 1)}% of cold index`],
-    ["graph build in-process (codeGraph() after a cold engine.index()), ms", `${span(result.in_process.graph_build_ms, 0)} = ${fmt(100 * result.in_process.graph_build_share_of_cold_index.median, 1)}% of the in-process cold index (${fmt(result.in_process.cold_index_ms.median, 0)} ms)`],
-    ["graph peak RSS MB", span(graphRss, 0)],
-    ...(cpu.cold_index ? [
-      ["CPU s (user+sys): cold index / unchanged / one-file edit", `${span(cpu.cold_index, 2)} / ${span(cpu.unchanged, 2)} / ${span(cpu.one_file_edit, 2)}`],
-      ["CPU s: graph build adds, warm / cold", `${fmt(cpuWarmAdds, 2)} / ${fmt(cpuAdds, 2)} = ${fmt(100 * result.cpu_s.graph_adds_cold_share_of_cold_index, 1)}% of cold index CPU`],
-    ] : []),
-    ["graph output", `${result.graph.output.definitions} definitions, ${result.graph.output.call_edges} call edges, ${result.graph.output.import_edges} import edges, ${result.graph.output.inherits} inherits`],
-  ]));
-  console.log(`\nchecks: ${Object.entries(checks).map(([k, v]) => `${k} ${v ? "ok" : "FAILED"}`).join(", ")}`);
+  console.log(
+    `\nmachine: ${m.cpu} × ${m.cpus}, ${m.memory_gib} GiB, ${m.os}, node ${m.node}, load average ${m.load_average_1_5_15.join(" ")} at the start, ${m.load_average_at_end.join(" ")} at the end; codeslice ${result.codeslice}`,
+  );
+  console.log(
+    `corpus: ${s0.files} files scanned, ${s0.sourceFiles} source files (${s0.parsed} parsed, ${s0.reused} identical-content reused), ${s0.symbols} symbols; median of ${RUNS} runs (min–max)\n`,
+  );
+  console.log(
+    mdTable(
+      ["measurement", "value"],
+      [
+        ["cold index, wall s", span(coldWall)],
+        ["cold index, files/s (parsed ÷ wall)", span(filesPerSec, 0)],
+        ["cold index, engine time ms (summary durationMs)", span(result.cold.engine_duration_ms, 0)],
+        ["cold index, peak RSS MB", span(coldRss, 0)],
+        ["symbols found", String(s0.symbols)],
+        [
+          "unchanged re-run, wall s",
+          `${span(unchangedWall)}; parsed ${[...new Set(unchanged.map((r) => r.parsed))].join("/")}`,
+        ],
+        [
+          `one-file edit (${editRel}), wall s`,
+          `${span(editWall)}; parsed ${[...new Set(edit.map((r) => r.parsed))].join("/")}`,
+        ],
+        ["warm `index` vs warm `graph --json`, wall s", `${span(warmIndexWall)} vs ${span(warmGraphWall)}`],
+        [
+          "graph build adds (warm), s",
+          `${fmt(warmAdds)} = ${fmt(100 * result.graph.warm_adds_share_of_cold_index, 1)}% of cold index`,
+        ],
+        ["cold `graph --json`, wall s", span(coldGraphWall)],
+        [
+          "graph build adds (cold graph − cold index), s",
+          `${fmt(coldAdds)} = ${fmt(100 * result.graph.cold_adds_share_of_cold_index, 1)}% of cold index`,
+        ],
+        [
+          "graph build in-process (codeGraph() after a cold engine.index()), ms",
+          `${span(result.in_process.graph_build_ms, 0)} = ${fmt(100 * result.in_process.graph_build_share_of_cold_index.median, 1)}% of the in-process cold index (${fmt(result.in_process.cold_index_ms.median, 0)} ms)`,
+        ],
+        ["graph peak RSS MB", span(graphRss, 0)],
+        ...(cpu.cold_index
+          ? [
+              [
+                "CPU s (user+sys): cold index / unchanged / one-file edit",
+                `${span(cpu.cold_index, 2)} / ${span(cpu.unchanged, 2)} / ${span(cpu.one_file_edit, 2)}`,
+              ],
+              [
+                "CPU s: graph build adds, warm / cold",
+                `${fmt(cpuWarmAdds, 2)} / ${fmt(cpuAdds, 2)} = ${fmt(100 * result.cpu_s.graph_adds_cold_share_of_cold_index, 1)}% of cold index CPU`,
+              ],
+            ]
+          : []),
+        [
+          "graph output",
+          `${result.graph.output.definitions} definitions, ${result.graph.output.call_edges} call edges, ${result.graph.output.import_edges} import edges, ${result.graph.output.inherits} inherits`,
+        ],
+      ],
+    ),
+  );
+  console.log(
+    `\nchecks: ${Object.entries(checks)
+      .map(([k, v]) => `${k} ${v ? "ok" : "FAILED"}`)
+      .join(", ")}`,
+  );
   console.log(`results: ${path.relative(process.cwd(), path.join(resultsDir, `index-${corpusName}.json`))}`);
   if (!Object.values(checks).every(Boolean)) process.exitCode = 1;
 } finally {
@@ -234,7 +329,9 @@ try {
 function largestPythonFile(root) {
   let files;
   try {
-    files = execFileSync("git", ["ls-files", "*.py"], { cwd: root, encoding: "utf8", maxBuffer: 1 << 28 }).split("\n").filter(Boolean);
+    files = execFileSync("git", ["ls-files", "*.py"], { cwd: root, encoding: "utf8", maxBuffer: 1 << 28 })
+      .split("\n")
+      .filter(Boolean);
   } catch {
     files = [];
     const walk = (d) => {
@@ -246,10 +343,14 @@ function largestPythonFile(root) {
     };
     walk("");
   }
-  let best = null, bestSize = -1;
+  let best = null,
+    bestSize = -1;
   for (const f of files.sort()) {
     const size = fs.statSync(path.join(root, f)).size;
-    if (size > bestSize) { best = f; bestSize = size; }
+    if (size > bestSize) {
+      best = f;
+      bestSize = size;
+    }
   }
   return best;
 }

@@ -29,7 +29,9 @@ for (const b of String(flags.builds).split(",")) {
   const { NodeStore } = await load(dir, "platform/node/node-store.js");
   builds.push({ name, fs: new NodeFileSystem(root), NodeStore, cpu: 0, wall: 0 });
 }
-const files = sourceFiles(root, (p) => /\.(py|js|ts|tsx|go|java|rs|c|h|cc|cpp|rb|php|cs|kt)$/.test(p)).map((p) => path.relative(root, p).split(path.sep).join("/"));
+const files = sourceFiles(root, (p) => /\.(py|js|ts|tsx|go|java|rs|c|h|cc|cpp|rb|php|cs|kt)$/.test(p)).map((p) =>
+  path.relative(root, p).split(path.sep).join("/"),
+);
 const loadBefore = os.loadavg();
 for (let r = 0; r < ROUNDS; r++) {
   for (const b of r % 2 ? [...builds].reverse() : builds) {
@@ -49,8 +51,20 @@ for (let r = 0; r < ROUNDS; r++) {
     fs.rmSync(scratch, { recursive: true, force: true });
   }
 }
-console.log(mdTable(
-  ["build", `CPU s per pass (${files.length} files: read, store get, store set), mean of ${ROUNDS}`, "wall s", `÷ ${builds[0].name}`],
-  builds.map((b) => [b.name, fmt(b.cpu), fmt(b.wall), fmt(b.cpu / builds[0].cpu)]),
-));
-console.log(`\nload ${loadBefore.map((x) => x.toFixed(2)).join(" ")} → ${os.loadavg().map((x) => x.toFixed(2)).join(" ")}; ${machine().cpu}, ${machine().cpus} CPUs`);
+console.log(
+  mdTable(
+    [
+      "build",
+      `CPU s per pass (${files.length} files: read, store get, store set), mean of ${ROUNDS}`,
+      "wall s",
+      `÷ ${builds[0].name}`,
+    ],
+    builds.map((b) => [b.name, fmt(b.cpu), fmt(b.wall), fmt(b.cpu / builds[0].cpu)]),
+  ),
+);
+console.log(
+  `\nload ${loadBefore.map((x) => x.toFixed(2)).join(" ")} → ${os
+    .loadavg()
+    .map((x) => x.toFixed(2))
+    .join(" ")}; ${machine().cpu}, ${machine().cpus} CPUs`,
+);

@@ -36,8 +36,19 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import {
-  codesliceRevision, ensureBuilt, fmt, gitCommitAll, hasGnuTime, machine, mdTable, parseArgs, prepareDjango, resultsDir,
-  runCli, stats, writeJson,
+  codesliceRevision,
+  ensureBuilt,
+  fmt,
+  gitCommitAll,
+  hasGnuTime,
+  machine,
+  mdTable,
+  parseArgs,
+  prepareDjango,
+  resultsDir,
+  runCli,
+  stats,
+  writeJson,
 } from "./lib/bench-utils.mjs";
 import { idleBound, perWorkerCpu, projectCores } from "./lib/cores.mjs";
 
@@ -49,7 +60,11 @@ const TS_LARGE_PACKAGES = ["@theia/plugin-ext-vscode@1.74.1", "@blocksuite/affin
 const CORPORA = {
   django: { edit: "django/db/models/sql/query.py", comment: (t) => `\n# ${t}\n`, prepare: (dir) => prepareDjango(dir) },
   effect: { edit: "src/Schema.ts", comment: (t) => `\n// ${t}\n`, prepare: prepareEffect },
-  "ts-large": { edit: "packages/theia-plugin-ext/src/plugin/types-impl.ts", comment: (t) => `\n// ${t}\n`, prepare: prepareTsLarge },
+  "ts-large": {
+    edit: "packages/theia-plugin-ext/src/plugin/types-impl.ts",
+    comment: (t) => `\n// ${t}\n`,
+    prepare: prepareTsLarge,
+  },
   linux: { edit: "kernel/sched/core.c", comment: (t) => `\n/* ${t} */\n`, prepare: prepareLinux },
 };
 
@@ -67,7 +82,14 @@ const TARGETS = [
 const MODES = ["cold", "unchanged", "edit"];
 const PROJECT_CORES = 8;
 
-const { flags } = parseArgs(process.argv.slice(2), ["help", "prepare", "report", "in-place", "no-edit-graph", "graph-last"]);
+const { flags } = parseArgs(process.argv.slice(2), [
+  "help",
+  "prepare",
+  "report",
+  "in-place",
+  "no-edit-graph",
+  "graph-last",
+]);
 if (flags.help) {
   console.log(`usage: node test/bench/jobs-bench.mjs [--prepare] [--corpora ${Object.keys(CORPORA).join(",")}] [--runs N] [--jobs 1,2] [--in-place] [--no-edit-graph]
        node test/bench/jobs-bench.mjs --report [--quiet-factor K]`);
@@ -87,7 +109,8 @@ for (const n of names) {
   }
 }
 const progress = (msg) => process.stderr.write(`${new Date().toISOString().slice(11, 19)} ${msg}\n`);
-const sh = (cmd, args, cwd) => execFileSync(cmd, args, { cwd, stdio: ["ignore", "ignore", "inherit"], maxBuffer: 1 << 30 });
+const sh = (cmd, args, cwd) =>
+  execFileSync(cmd, args, { cwd, stdio: ["ignore", "ignore", "inherit"], maxBuffer: 1 << 30 });
 
 if (flags.prepare) {
   for (const n of names) {
@@ -104,7 +127,9 @@ if (flags.prepare) {
   report();
 } else {
   const RUNS = Number(flags.runs ?? 3);
-  const JOBS = String(flags.jobs ?? "1,2").split(",").map(Number);
+  const JOBS = String(flags.jobs ?? "1,2")
+    .split(",")
+    .map(Number);
   if (!Number.isInteger(RUNS) || RUNS < 1 || !JOBS.every((j) => Number.isInteger(j) && j >= 1)) {
     console.error("--runs wants a positive integer, --jobs a list of positive integers");
     process.exit(2);
@@ -138,12 +163,17 @@ function prepareTsLarge(dir) {
   if (!fs.existsSync(path.join(staging, "node_modules/tldraw"))) {
     fs.mkdirSync(staging, { recursive: true });
     fs.writeFileSync(path.join(staging, "package.json"), '{"name":"ts-large-staging","private":true}\n');
-    sh("npm", ["install", "--ignore-scripts", "--legacy-peer-deps", "--no-audit", "--no-fund", ...TS_LARGE_PACKAGES], staging);
+    sh(
+      "npm",
+      ["install", "--ignore-scripts", "--legacy-peer-deps", "--no-audit", "--no-fund", ...TS_LARGE_PACKAGES],
+      staging,
+    );
   }
   const nm = path.join(staging, "node_modules");
   const pkgs = [];
   for (const scope of ["@theia", "@blocksuite", "@tldraw"]) {
-    for (const name of fs.existsSync(path.join(nm, scope)) ? fs.readdirSync(path.join(nm, scope)) : []) pkgs.push([path.join(nm, scope, name), `${scope.slice(1)}-${name}`]);
+    for (const name of fs.existsSync(path.join(nm, scope)) ? fs.readdirSync(path.join(nm, scope)) : [])
+      pkgs.push([path.join(nm, scope, name), `${scope.slice(1)}-${name}`]);
   }
   pkgs.push([path.join(nm, "tldraw"), "tldraw"]);
   let copied = 0;
@@ -208,15 +238,31 @@ async function benchCorpus(name, RUNS, JOBS) {
     const r = await runCli(args, { mainCpu: true });
     load.push(os.loadavg()[0]);
     const s = JSON.parse(r.stdout);
-    const row = { round, jobs, mode, wall: r.wall, cpu: r.cpu, mainCpu: r.mainCpu, rssMb: r.rssMb, parsed: s.parsed, symbols: s.symbols, files: s.files, load };
+    const row = {
+      round,
+      jobs,
+      mode,
+      wall: r.wall,
+      cpu: r.cpu,
+      mainCpu: r.mainCpu,
+      rssMb: r.rssMb,
+      parsed: s.parsed,
+      symbols: s.symbols,
+      files: s.files,
+      load,
+    };
     runs.push(row);
-    progress(`${name} jobs ${jobs} ${mode} ${round + 1}/${RUNS}: ${fmt(r.wall, 2)} s wall, ${fmt(r.cpu, 2)} s CPU (engine thread ${fmt(r.mainCpu, 2)}), ${fmt(r.rssMb, 0)} MB, ${s.parsed} parsed, load ${load.map((x) => x.toFixed(1)).join("→")}`);
+    progress(
+      `${name} jobs ${jobs} ${mode} ${round + 1}/${RUNS}: ${fmt(r.wall, 2)} s wall, ${fmt(r.cpu, 2)} s CPU (engine thread ${fmt(r.mainCpu, 2)}), ${fmt(r.rssMb, 0)} MB, ${s.parsed} parsed, load ${load.map((x) => x.toFixed(1)).join("→")}`,
+    );
     return row;
   };
   const graphHash = async (round, jobs, after, cache) => {
     let r;
     try {
-      r = await runCli(["graph", "--root", corpus, "--cache-dir", cache, "--quiet", "--json", "--jobs", String(jobs)], { stdoutFile: graphFile });
+      r = await runCli(["graph", "--root", corpus, "--cache-dir", cache, "--quiet", "--json", "--jobs", String(jobs)], {
+        stdoutFile: graphFile,
+      });
     } catch (error) {
       // a failing graph is a finding (the kernel's hit a V8 limit): record it, keep the other figures
       const message = String(error.message).split("\n").slice(0, 2).join(" ");
@@ -228,7 +274,9 @@ async function benchCorpus(name, RUNS, JOBS) {
     const bytes = fs.statSync(graphFile).size;
     fs.rmSync(graphFile, { force: true });
     graphs.push({ round, jobs, after, sha256, bytes, wall: r.wall, cpu: r.cpu, rssMb: r.rssMb });
-    progress(`${name} jobs ${jobs} graph after ${after}: ${sha256.slice(0, 12)} (${bytes} bytes), ${fmt(r.wall, 2)} s, ${fmt(r.rssMb, 0)} MB`);
+    progress(
+      `${name} jobs ${jobs} graph after ${after}: ${sha256.slice(0, 12)} (${bytes} bytes), ${fmt(r.wall, 2)} s, ${fmt(r.rssMb, 0)} MB`,
+    );
   };
   try {
     for (let round = 0; round < RUNS; round++) {
@@ -259,7 +307,9 @@ async function benchCorpus(name, RUNS, JOBS) {
     fs.rmSync(scratch, { recursive: true, force: true });
   }
   const result = writeResult(false);
-  console.log(`\n${name}: ${RUNS} round(s), load ${machineAtStart.load_average_1_5_15.join(" ")} → ${result.machine.load_average_at_end.join(" ")}`);
+  console.log(
+    `\n${name}: ${RUNS} round(s), load ${machineAtStart.load_average_1_5_15.join(" ")} → ${result.machine.load_average_at_end.join(" ")}`,
+  );
   console.log(corpusTable([result]));
   console.log(`checks: ${JSON.stringify(result.checks)}`);
   const c = result.checks;
@@ -273,14 +323,18 @@ async function benchCorpus(name, RUNS, JOBS) {
       for (const mode of MODES) {
         const r = runs.filter((x) => x.jobs === jobs && x.mode === mode);
         summary[jobs][mode] = {
-          wall: stats(r.map((x) => x.wall)), cpu: stats(r.map((x) => x.cpu)), mainCpu: stats(r.map((x) => x.mainCpu)),
-          rssMb: stats(r.map((x) => x.rssMb)), parsed: r.map((x) => x.parsed),
+          wall: stats(r.map((x) => x.wall)),
+          cpu: stats(r.map((x) => x.cpu)),
+          mainCpu: stats(r.map((x) => x.mainCpu)),
+          rssMb: stats(r.map((x) => x.rssMb)),
+          parsed: r.map((x) => x.parsed),
           // per run, then the median: the idle-machine lower bound on this machine's cores
           idleBound: stats(r.map((x) => idleBound({ mainCpu: x.mainCpu, cpu: x.cpu, cores }))),
         };
       }
     }
-    const ref = (round, after) => graphs.find((g) => g.round === round && g.after === after && g.jobs === JOBS[0])?.sha256;
+    const ref = (round, after) =>
+      graphs.find((g) => g.round === round && g.after === after && g.jobs === JOBS[0])?.sha256;
     const checks = {
       same_graph_every_jobs: graphs.every((g) => !g.error && g.sha256 === ref(g.round, g.after)),
       graph_failures: graphs.filter((g) => g.error).length,
@@ -293,11 +347,30 @@ async function benchCorpus(name, RUNS, JOBS) {
     const projection = projectionFor(summary, JOBS);
     const cold0 = runs.find((x) => x.mode === "cold");
     const result = {
-      benchmark: "jobs", corpus: { name, path: source, files: cold0.files, parsed_cold: cold0.parsed, symbols: cold0.symbols, edit_file: spec.edit, cloned: !flags["in-place"] },
-      codeslice: codesliceRevision(), date: new Date().toISOString(),
+      benchmark: "jobs",
+      corpus: {
+        name,
+        path: source,
+        files: cold0.files,
+        parsed_cold: cold0.parsed,
+        symbols: cold0.symbols,
+        edit_file: spec.edit,
+        cloned: !flags["in-place"],
+      },
+      codeslice: codesliceRevision(),
+      date: new Date().toISOString(),
       machine: { ...machineAtStart, load_average_at_end: machine().load_average_1_5_15 },
-      runs_per_mode: new Set(runs.map((x) => x.round)).size, runs_planned: RUNS, partial, jobs: JOBS, measured_with: "GNU time (%M %U %S) around `node <cli>`; engine-thread CPU from /proc/self/task/<pid>/stat at exit",
-      summary, projection, checks, runs, graphs,
+      runs_per_mode: new Set(runs.map((x) => x.round)).size,
+      runs_planned: RUNS,
+      partial,
+      jobs: JOBS,
+      measured_with:
+        "GNU time (%M %U %S) around `node <cli>`; engine-thread CPU from /proc/self/task/<pid>/stat at exit",
+      summary,
+      projection,
+      checks,
+      runs,
+      graphs,
     };
     writeJson(path.join(resultsDir, `jobs-${name}.json`), result);
     return result;
@@ -306,16 +379,28 @@ async function benchCorpus(name, RUNS, JOBS) {
 
 /** The 8-core projection of a cold run from the 1-job and the pool's medians (see lib/cores.mjs). */
 function projectionFor(summary, JOBS) {
-  const one = summary[1]?.cold, poolJobs = JOBS.find((j) => j > 1), pool = poolJobs && summary[poolJobs].cold;
+  const one = summary[1]?.cold,
+    poolJobs = JOBS.find((j) => j > 1),
+    pool = poolJobs && summary[poolJobs].cold;
   if (!one?.wall.runs || !pool?.wall.runs) return null;
   const perWorker = perWorkerCpu({ cpuOneJob: one.cpu.median, cpuPool: pool.cpu.median, workers: poolJobs });
-  const p = projectCores({ cpuOneJob: one.cpu.median, mainCpuPool: pool.mainCpu.median, perWorker, cores: PROJECT_CORES });
+  const p = projectCores({
+    cpuOneJob: one.cpu.median,
+    mainCpuPool: pool.mainCpu.median,
+    perWorker,
+    cores: PROJECT_CORES,
+  });
   const rssPerWorker = (pool.rssMb.median - one.rssMb.median) / poolJobs;
   return {
     model: `wall ≥ max(E, (CPU₁ + (C − 1)·s) / C) with C = ${PROJECT_CORES} cores and C − 1 workers; E = engine-thread CPU with ${poolJobs} jobs, CPU₁ = 1-job CPU, s = (CPU_${poolJobs} − CPU₁) / ${poolJobs}; peak RSS ≈ RSS₁ + (C − 1)·(RSS_${poolJobs} − RSS₁) / ${poolJobs}`,
-    cpu_one_job: one.cpu.median, engine_thread_pool: pool.mainCpu.median, per_worker_cpu: perWorker,
-    ...p, one_job_engine_thread: one.mainCpu.median, speedup_vs_one_thread: one.mainCpu.median / p.wall,
-    rss_per_worker_mb: rssPerWorker, rss_mb: one.rssMb.median + (PROJECT_CORES - 1) * rssPerWorker,
+    cpu_one_job: one.cpu.median,
+    engine_thread_pool: pool.mainCpu.median,
+    per_worker_cpu: perWorker,
+    ...p,
+    one_job_engine_thread: one.mainCpu.median,
+    speedup_vs_one_thread: one.mainCpu.median / p.wall,
+    rss_per_worker_mb: rssPerWorker,
+    rss_mb: one.rssMb.median + (PROJECT_CORES - 1) * rssPerWorker,
   };
 }
 
@@ -335,41 +420,118 @@ function corpusTable(results) {
       for (const jobs of r.jobs) {
         const s = r.summary[jobs][mode];
         rows.push([
-          r.corpus.name, mode, jobs, `${fmt(s.wall.median, 2)} (${fmt(s.wall.min, 2)}–${fmt(s.wall.max, 2)})`, fmt(s.cpu.median, 2), fmt(s.mainCpu.median, 2),
-          fmt(s.rssMb.median, 0), fmt(s.idleBound.median, 2), ...quiet(s.idleBound.median), s.wall.runs,
+          r.corpus.name,
+          mode,
+          jobs,
+          `${fmt(s.wall.median, 2)} (${fmt(s.wall.min, 2)}–${fmt(s.wall.max, 2)})`,
+          fmt(s.cpu.median, 2),
+          fmt(s.mainCpu.median, 2),
+          fmt(s.rssMb.median, 0),
+          fmt(s.idleBound.median, 2),
+          ...quiet(s.idleBound.median),
+          s.wall.runs,
         ]);
       }
     }
   }
-  return mdTable(["corpus", "run", "jobs", "wall s, median (min–max)", "CPU s", "engine-thread CPU s", "peak RSS MB", "idle 2-core bound s", ...quietHead(`quiet estimate s (÷ ${QUIET})`), "runs"], rows);
+  return mdTable(
+    [
+      "corpus",
+      "run",
+      "jobs",
+      "wall s, median (min–max)",
+      "CPU s",
+      "engine-thread CPU s",
+      "peak RSS MB",
+      "idle 2-core bound s",
+      ...quietHead(`quiet estimate s (÷ ${QUIET})`),
+      "runs",
+    ],
+    rows,
+  );
 }
 
 function report() {
-  const results = Object.keys(CORPORA).map((n) => path.join(resultsDir, `jobs-${n}.json`)).filter((f) => fs.existsSync(f)).map((f) => JSON.parse(fs.readFileSync(f, "utf8")));
+  const results = Object.keys(CORPORA)
+    .map((n) => path.join(resultsDir, `jobs-${n}.json`))
+    .filter((f) => fs.existsSync(f))
+    .map((f) => JSON.parse(fs.readFileSync(f, "utf8")));
   if (!results.length) {
     console.error("no results/jobs-*.json yet");
     process.exit(1);
   }
   for (const r of results) {
     const loads = r.runs.flatMap((x) => x.load);
-    console.log(`- ${r.corpus.name}: ${r.corpus.files} files, ${r.corpus.parsed_cold} parsed cold, ${r.corpus.symbols} symbols; ${r.runs_per_mode} run(s) per mode; codeslice ${r.codeslice}; ${r.date.slice(0, 16)}Z; load average (1 min) during runs ${Math.min(...loads).toFixed(1)}–${Math.max(...loads).toFixed(1)}; graph --json identical across jobs: ${r.checks.same_graph_every_jobs ? "yes" : "NO"} (${r.checks.cold_graphs_compared} after cold, ${r.checks.edit_graphs_compared} after the edit)`);
+    console.log(
+      `- ${r.corpus.name}: ${r.corpus.files} files, ${r.corpus.parsed_cold} parsed cold, ${r.corpus.symbols} symbols; ${r.runs_per_mode} run(s) per mode; codeslice ${r.codeslice}; ${r.date.slice(0, 16)}Z; load average (1 min) during runs ${Math.min(...loads).toFixed(1)}–${Math.max(...loads).toFixed(1)}; graph --json identical across jobs: ${r.checks.same_graph_every_jobs ? "yes" : "NO"} (${r.checks.cold_graphs_compared} after cold, ${r.checks.edit_graphs_compared} after the edit)`,
+    );
   }
   console.log();
   console.log(corpusTable(results));
   console.log();
-  console.log(mdTable(["corpus", "CPU₁ s", "s per worker", "E (engine thread, pool) s", `(CPU₁ + ${PROJECT_CORES - 1}s)/${PROJECT_CORES} s`, `${PROJECT_CORES}-core bound s`, ...quietHead(`quiet estimate s (÷ ${QUIET})`), "× vs 1-job engine thread", "projected peak RSS MB"],
-    results.filter((r) => r.projection).map((r) => {
-      const p = r.projection;
-      return [r.corpus.name, fmt(p.cpu_one_job, 2), fmt(p.per_worker_cpu, 2), fmt(p.engine_thread_pool, 2), fmt(p.spread, 2), fmt(p.wall, 2), ...quiet(p.wall), fmt(p.speedup_vs_one_thread, 2), fmt(p.rss_mb, 0)];
-    })));
+  console.log(
+    mdTable(
+      [
+        "corpus",
+        "CPU₁ s",
+        "s per worker",
+        "E (engine thread, pool) s",
+        `(CPU₁ + ${PROJECT_CORES - 1}s)/${PROJECT_CORES} s`,
+        `${PROJECT_CORES}-core bound s`,
+        ...quietHead(`quiet estimate s (÷ ${QUIET})`),
+        "× vs 1-job engine thread",
+        "projected peak RSS MB",
+      ],
+      results
+        .filter((r) => r.projection)
+        .map((r) => {
+          const p = r.projection;
+          return [
+            r.corpus.name,
+            fmt(p.cpu_one_job, 2),
+            fmt(p.per_worker_cpu, 2),
+            fmt(p.engine_thread_pool, 2),
+            fmt(p.spread, 2),
+            fmt(p.wall, 2),
+            ...quiet(p.wall),
+            fmt(p.speedup_vs_one_thread, 2),
+            fmt(p.rss_mb, 0),
+          ];
+        }),
+    ),
+  );
   console.log();
   const byName = Object.fromEntries(results.map((r) => [r.corpus.name, r]));
-  console.log(mdTable(["target (2 jobs)", "measured wall, median", "idle 2-core bound", ...quietHead("quiet estimate"), "peak RSS MB", "holds?"], TARGETS.filter((t) => byName[t.corpus]).map((t) => {
-    const s = byName[t.corpus].summary[2]?.[t.mode];
-    if (!s?.wall.runs) return [`${t.corpus} ${t.mode}`, "–", "–", ...quiet(NaN), "–", "not run with 2 jobs"];
-    const rssOk = t.rssMb == null || s.rssMb.max <= t.rssMb;
-    const estimate = QUIET ? s.idleBound.median / QUIET : s.idleBound.median;
-    const verdict = s.wall.median <= t.wall && rssOk ? "yes" : estimate <= t.wall && rssOk ? `not as measured; the ${QUIET ? "quiet estimate" : "idle bound"} is under it` : "no";
-    return [`${t.corpus} ${t.mode} ≤ ${t.wall} s${t.rssMb ? ` within ${t.rssMb} MB` : ""}`, fmt(s.wall.median, 2), fmt(s.idleBound.median, 2), ...quiet(s.idleBound.median), fmt(s.rssMb.max, 0), verdict];
-  })));
+  console.log(
+    mdTable(
+      [
+        "target (2 jobs)",
+        "measured wall, median",
+        "idle 2-core bound",
+        ...quietHead("quiet estimate"),
+        "peak RSS MB",
+        "holds?",
+      ],
+      TARGETS.filter((t) => byName[t.corpus]).map((t) => {
+        const s = byName[t.corpus].summary[2]?.[t.mode];
+        if (!s?.wall.runs) return [`${t.corpus} ${t.mode}`, "–", "–", ...quiet(NaN), "–", "not run with 2 jobs"];
+        const rssOk = t.rssMb == null || s.rssMb.max <= t.rssMb;
+        const estimate = QUIET ? s.idleBound.median / QUIET : s.idleBound.median;
+        const verdict =
+          s.wall.median <= t.wall && rssOk
+            ? "yes"
+            : estimate <= t.wall && rssOk
+              ? `not as measured; the ${QUIET ? "quiet estimate" : "idle bound"} is under it`
+              : "no";
+        return [
+          `${t.corpus} ${t.mode} ≤ ${t.wall} s${t.rssMb ? ` within ${t.rssMb} MB` : ""}`,
+          fmt(s.wall.median, 2),
+          fmt(s.idleBound.median, 2),
+          ...quiet(s.idleBound.median),
+          fmt(s.rssMb.max, 0),
+          verdict,
+        ];
+      }),
+    ),
+  );
 }

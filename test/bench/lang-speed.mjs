@@ -27,7 +27,17 @@ import os from "node:os";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import {
-  benchCache, codesliceRevision, ensureBuilt, fmt, machine, mdTable, parseArgs, resultsDir, runCli, stats, writeJson,
+  benchCache,
+  codesliceRevision,
+  ensureBuilt,
+  fmt,
+  machine,
+  mdTable,
+  parseArgs,
+  resultsDir,
+  runCli,
+  stats,
+  writeJson,
 } from "./lib/bench-utils.mjs";
 import * as utils from "./lib/bench-utils.mjs";
 import { CORPORA, missingDebianPackages, prepareCorpus } from "./graph-gold/corpora.mjs";
@@ -35,7 +45,9 @@ import { LANG_CORPORA, defaultLangCorporaDir, prepareLangCorpus } from "./graph-
 
 const { flags } = parseArgs(process.argv.slice(2), ["help", "unlisted"]);
 if (flags.help) {
-  console.log("usage: node test/bench/lang-speed.mjs [--only a,b] [--langs go,java] [--runs N] [--unlisted] [--corpora DIR] [--lang-corpora DIR]");
+  console.log(
+    "usage: node test/bench/lang-speed.mjs [--only a,b] [--langs go,java] [--runs N] [--unlisted] [--corpora DIR] [--lang-corpora DIR]",
+  );
   process.exit(0);
 }
 const runs = Number(flags.runs ?? 3);
@@ -69,7 +81,9 @@ if (aptHint) {
   process.exit(1);
 }
 ensureBuilt();
-const { languagesForProject } = await import(pathToFileURL(path.join(utils.packageRoot, "dist/languages/index.js")).href);
+const { languagesForProject } = await import(
+  pathToFileURL(path.join(utils.packageRoot, "dist/languages/index.js")).href
+);
 
 const git = (dir, ...args) => execFileSync("git", args, { cwd: dir, encoding: "utf8", maxBuffer: 1 << 28 }).trim();
 
@@ -133,7 +147,9 @@ for (let round = 0; round < runs; round++) {
   for (const p of prepared) {
     const r = await coldIndex(p.dir);
     samples.get(p.spec.name).push(r);
-    process.stderr.write(`round ${round + 1}/${runs} ${p.spec.name}: ${r.out.parsed} files, ${fmt(r.cpu, 2)} CPU s, ${fmt(r.wall, 2)} s wall\n`);
+    process.stderr.write(
+      `round ${round + 1}/${runs} ${p.spec.name}: ${r.out.parsed} files, ${fmt(r.cpu, 2)} CPU s, ${fmt(r.wall, 2)} s wall\n`,
+    );
   }
 }
 const startupCpu = Object.fromEntries(Object.entries(startup).map(([l, v]) => [l, stats(v).median]));
@@ -151,12 +167,28 @@ for (const p of prepared) {
   const net = Math.max(cpu - (startupCpu[p.spec.language] ?? 0), 1e-3);
   results[p.spec.name] = {
     language: p.spec.language,
-    corpus: { path: p.dir, commit: p.commit, pinned: !p.spec.unlisted, source: p.spec.debian ?? p.spec.npm ?? p.spec.repo ?? "unlisted clone" },
-    files, language_files: own.files, bytes, language_bytes: own.bytes, symbols: out.symbols, syntax_error_files: out.syntaxErrors?.length ?? 0,
+    corpus: {
+      path: p.dir,
+      commit: p.commit,
+      pinned: !p.spec.unlisted,
+      source: p.spec.debian ?? p.spec.npm ?? p.spec.repo ?? "unlisted clone",
+    },
+    files,
+    language_files: own.files,
+    bytes,
+    language_bytes: own.bytes,
+    symbols: out.symbols,
+    syntax_error_files: out.syntaxErrors?.length ?? 0,
     by_language: out.byLanguage,
-    cpu_s: cpu, wall_s: wall, peak_rss_mb: rss,
-    files_per_cpu_s: files / cpu, mb_per_cpu_s: bytes / 1e6 / cpu,
-    net_cpu_s: net, files_per_net_cpu_s: files / net, mb_per_net_cpu_s: bytes / 1e6 / net, kb_per_file: bytes / 1e3 / Math.max(files, 1),
+    cpu_s: cpu,
+    wall_s: wall,
+    peak_rss_mb: rss,
+    files_per_cpu_s: files / cpu,
+    mb_per_cpu_s: bytes / 1e6 / cpu,
+    net_cpu_s: net,
+    files_per_net_cpu_s: files / net,
+    mb_per_net_cpu_s: bytes / 1e6 / net,
+    kb_per_file: bytes / 1e3 / Math.max(files, 1),
     files_per_wall_s: files / wall,
     runs: list.map((r) => ({ cpu_s: r.cpu, wall_s: r.wall, peak_rss_mb: r.rssMb })),
   };
@@ -192,17 +224,57 @@ writeJson(path.join(resultsDir, "lang-speed.json"), {
 });
 
 console.log(`\n## Cold index speed per language (\`index --jobs 1\`, median of ${runs})\n`);
-console.log(`codeslice ${codesliceRevision()}; ${m.cpu} × ${m.cpus}, node ${m.node}; load average ${loadBefore.map((x) => x.toFixed(1)).join(" ")} at start, ${m.load_average_1_5_15.join(" ")} at end; start-up (a repository of one empty file of the language: node, CLI, grammar) ${Object.entries(startupCpu).map(([l, v]) => `${l} ${fmt(v, 2)}`).join(", ")} CPU s\n`);
-console.log(mdTable(
-  ["corpus", "language", "files (own language)", "MB", "CPU s", "files / CPU s", "MB / CPU s", "net of start-up: files / CPU s", "MB / CPU s", "peak RSS MB", "wall s"],
-  Object.entries(results).map(([name, r]) => [
-    name + (r.corpus.pinned ? "" : " (unpinned)"), r.language, `${r.files} (${r.language_files})`, fmt(r.bytes / 1e6, 2), fmt(r.cpu_s, 2),
-    fmt(r.files_per_cpu_s, 0), fmt(r.mb_per_cpu_s, 2), fmt(r.files_per_net_cpu_s, 0), fmt(r.mb_per_net_cpu_s, 2), fmt(r.peak_rss_mb, 0), fmt(r.wall_s, 2),
-  ]),
-));
+console.log(
+  `codeslice ${codesliceRevision()}; ${m.cpu} × ${m.cpus}, node ${m.node}; load average ${loadBefore.map((x) => x.toFixed(1)).join(" ")} at start, ${m.load_average_1_5_15.join(" ")} at end; start-up (a repository of one empty file of the language: node, CLI, grammar) ${Object.entries(
+    startupCpu,
+  )
+    .map(([l, v]) => `${l} ${fmt(v, 2)}`)
+    .join(", ")} CPU s\n`,
+);
+console.log(
+  mdTable(
+    [
+      "corpus",
+      "language",
+      "files (own language)",
+      "MB",
+      "CPU s",
+      "files / CPU s",
+      "MB / CPU s",
+      "net of start-up: files / CPU s",
+      "MB / CPU s",
+      "peak RSS MB",
+      "wall s",
+    ],
+    Object.entries(results).map(([name, r]) => [
+      name + (r.corpus.pinned ? "" : " (unpinned)"),
+      r.language,
+      `${r.files} (${r.language_files})`,
+      fmt(r.bytes / 1e6, 2),
+      fmt(r.cpu_s, 2),
+      fmt(r.files_per_cpu_s, 0),
+      fmt(r.mb_per_cpu_s, 2),
+      fmt(r.files_per_net_cpu_s, 0),
+      fmt(r.mb_per_net_cpu_s, 2),
+      fmt(r.peak_rss_mb, 0),
+      fmt(r.wall_s, 2),
+    ]),
+  ),
+);
 console.log(`\n### Per language (corpora pooled, net of start-up)\n`);
-console.log(mdTable(
-  ["language", "corpora", "files", "MB", "ms CPU / file", "files / CPU s", "MB / CPU s"],
-  Object.entries(perLanguage).sort((a, b) => b[1].ms_per_file - a[1].ms_per_file)
-    .map(([l, v]) => [l, v.corpora, v.files, fmt(v.bytes / 1e6, 2), fmt(v.ms_per_file, 1), fmt(v.files_per_net_cpu_s, 0), fmt(v.mb_per_net_cpu_s, 2)]),
-));
+console.log(
+  mdTable(
+    ["language", "corpora", "files", "MB", "ms CPU / file", "files / CPU s", "MB / CPU s"],
+    Object.entries(perLanguage)
+      .sort((a, b) => b[1].ms_per_file - a[1].ms_per_file)
+      .map(([l, v]) => [
+        l,
+        v.corpora,
+        v.files,
+        fmt(v.bytes / 1e6, 2),
+        fmt(v.ms_per_file, 1),
+        fmt(v.files_per_net_cpu_s, 0),
+        fmt(v.mb_per_net_cpu_s, 2),
+      ]),
+  ),
+);

@@ -20,7 +20,20 @@ import path from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { countTokens } from "gpt-tokenizer/encoding/o200k_base";
-import { benchCorpus, cliPath, codesliceRevision, ensureBuilt, fmt, machine, mdTable, parseArgs, resultsDir, runCli, stats, writeJson } from "./lib/bench-utils.mjs";
+import {
+  benchCorpus,
+  cliPath,
+  codesliceRevision,
+  ensureBuilt,
+  fmt,
+  machine,
+  mdTable,
+  parseArgs,
+  resultsDir,
+  runCli,
+  stats,
+  writeJson,
+} from "./lib/bench-utils.mjs";
 
 const { flags, positionals } = parseArgs(process.argv.slice(2));
 const RUNS = Number(flags.runs ?? 3);
@@ -86,13 +99,18 @@ for (const [name, task] of Object.entries(TASKS)) {
   const file = path.join(scratch, `${name}.txt`);
   fs.writeFileSync(file, task);
   const runs = [];
-  for (let i = 0; i < RUNS; i++) runs.push(await runCli(["locate", task, "--root", corpus, "--cache-dir", cacheDir, "--quiet"]));
+  for (let i = 0; i < RUNS; i++)
+    runs.push(await runCli(["locate", task, "--root", corpus, "--cache-dir", cacheDir, "--quiet"]));
   cli[name] = { wall: stats(runs.map((r) => r.wall)).median, cpu: stats(runs.map((r) => r.cpu)).median };
   sizes[name] = countTokens(runs[0].stdout);
 }
 
 // The MCP server, warm.
-const transport = new StdioClientTransport({ command: process.execPath, args: [cliPath, "mcp", "--root", corpus, "--cache-dir", cacheDir], stderr: "ignore" });
+const transport = new StdioClientTransport({
+  command: process.execPath,
+  args: [cliPath, "mcp", "--root", corpus, "--cache-dir", cacheDir],
+  stderr: "ignore",
+});
 const client = new Client({ name: "locate-bench", version: "1" });
 await client.connect(transport);
 const call = async (task) => {
@@ -104,17 +122,46 @@ const call = async (task) => {
 for (const task of Object.values(TASKS)) await call(task);
 const mcp = {};
 for (const name of Object.keys(TASKS)) mcp[name] = [];
-for (let round = 0; round < ROUNDS; round++) for (const [name, task] of Object.entries(TASKS)) mcp[name].push(await call(task));
+for (let round = 0; round < ROUNDS; round++)
+  for (const [name, task] of Object.entries(TASKS)) mcp[name].push(await call(task));
 await client.close();
 
-const all = Object.values(mcp).flat().sort((a, b) => a - b);
+const all = Object.values(mcp)
+  .flat()
+  .sort((a, b) => a - b);
 const pct = (p) => all[Math.min(all.length - 1, Math.floor((p / 100) * all.length))];
-const rows = Object.keys(TASKS).map((name) => [name, TASKS[name].length, sizes[name], fmt(stats(mcp[name]).median, 1), fmt(cli[name].wall, 2), fmt(cli[name].cpu, 2)]);
-console.log(`locate on ${corpusName}${version ? ` ${version}` : ""}; codeslice ${codesliceRevision()}; load ${os.loadavg().map((x) => x.toFixed(1)).join(" ")}\n`);
+const rows = Object.keys(TASKS).map((name) => [
+  name,
+  TASKS[name].length,
+  sizes[name],
+  fmt(stats(mcp[name]).median, 1),
+  fmt(cli[name].wall, 2),
+  fmt(cli[name].cpu, 2),
+]);
+console.log(
+  `locate on ${corpusName}${version ? ` ${version}` : ""}; codeslice ${codesliceRevision()}; load ${os
+    .loadavg()
+    .map((x) => x.toFixed(1))
+    .join(" ")}\n`,
+);
 console.log(mdTable(["task", "chars", "answer tokens", "MCP warm p50 ms", "CLI wall s", "CLI CPU s"], rows));
-console.log(`\nMCP warm over all tasks: p50 ${fmt(pct(50), 1)} ms, p95 ${fmt(pct(95), 1)} ms, max ${fmt(all.at(-1), 1)} ms (${all.length} calls)`);
+console.log(
+  `\nMCP warm over all tasks: p50 ${fmt(pct(50), 1)} ms, p95 ${fmt(pct(95), 1)} ms, max ${fmt(all.at(-1), 1)} ms (${all.length} calls)`,
+);
 writeJson(path.join(resultsDir, `locate-${corpusName}.json`), {
-  corpus: corpusName, version, codeslice: codesliceRevision(), machine: machine(), runs: RUNS, rounds: ROUNDS,
-  mcp: { p50_ms: pct(50), p95_ms: pct(95), max_ms: all.at(-1), per_task_p50_ms: Object.fromEntries(Object.entries(mcp).map(([k, v]) => [k, stats(v).median])) },
-  cli, answer_tokens: sizes, task_chars: Object.fromEntries(Object.entries(TASKS).map(([k, v]) => [k, v.length])),
+  corpus: corpusName,
+  version,
+  codeslice: codesliceRevision(),
+  machine: machine(),
+  runs: RUNS,
+  rounds: ROUNDS,
+  mcp: {
+    p50_ms: pct(50),
+    p95_ms: pct(95),
+    max_ms: all.at(-1),
+    per_task_p50_ms: Object.fromEntries(Object.entries(mcp).map(([k, v]) => [k, stats(v).median])),
+  },
+  cli,
+  answer_tokens: sizes,
+  task_chars: Object.fromEntries(Object.entries(TASKS).map(([k, v]) => [k, v.length])),
 });

@@ -65,7 +65,12 @@ function spread(list, n) {
 
 /** Call-site positions (the callee's name on the call line) and names to search, from `graph --json`. */
 function positionsOf(root) {
-  const graph = JSON.parse(execFileSync(process.execPath, [cliPath, "graph", "--json", "--root", root, "--quiet"], { encoding: "utf8", maxBuffer: 1 << 30 }));
+  const graph = JSON.parse(
+    execFileSync(process.execPath, [cliPath, "graph", "--json", "--root", root, "--quiet"], {
+      encoding: "utf8",
+      maxBuffer: 1 << 30,
+    }),
+  );
   const byQualified = new Map(graph.definitions.map((d) => [d.qualified, d]));
   const texts = new Map();
   const lineOf = (file, n) => {
@@ -78,7 +83,10 @@ function positionsOf(root) {
     const col = name ? lineOf(e.file, e.line).search(new RegExp(`\\b${name}\\b`)) : -1;
     if (col >= 0) sites.push({ file: e.file, line: e.line - 1, character: col });
   }
-  const names = spread([...new Set(graph.definitions.filter((d) => d.name.length >= 4).map((d) => d.name))].sort(), 100);
+  const names = spread(
+    [...new Set(graph.definitions.filter((d) => d.name.length >= 4).map((d) => d.name))].sort(),
+    100,
+  );
   return { sites: spread(sites, POSITIONS), names };
 }
 
@@ -91,7 +99,12 @@ async function startServer(root, args = [], progress) {
   c.onNotification("$/progress", (p) => progress?.(p));
   c.listen();
   const rootUri = pathToFileURL(root).href;
-  await c.sendRequest("initialize", { processId: process.pid, rootUri, capabilities: { window: { workDoneProgress: progress !== undefined } }, workspaceFolders: null });
+  await c.sendRequest("initialize", {
+    processId: process.pid,
+    rootUri,
+    capabilities: { window: { workDoneProgress: progress !== undefined } },
+    workspaceFolders: null,
+  });
   await c.sendNotification("initialized", {});
   const stop = async () => {
     await c.sendRequest("shutdown").catch(() => {});
@@ -110,18 +123,30 @@ async function editRounds(c, root, uri, sites) {
   const site = sites[0];
   const text = fs.readFileSync(path.join(root, site.file), "utf8");
   const doc = { uri: uri(site.file) };
-  await c.sendNotification("textDocument/didOpen", { textDocument: { ...doc, languageId: "python", version: 1, text } });
+  await c.sendNotification("textDocument/didOpen", {
+    textDocument: { ...doc, languageId: "python", version: 1, text },
+  });
   const times = [];
   let answered = 0;
   for (let i = 0; i < 10; i++) {
-    await c.sendNotification("textDocument/didChange", { textDocument: { ...doc, version: i + 2 }, contentChanges: [{ text: `${text}\n# unsaved edit ${i}\n` }] });
+    await c.sendNotification("textDocument/didChange", {
+      textDocument: { ...doc, version: i + 2 },
+      contentChanges: [{ text: `${text}\n# unsaved edit ${i}\n` }],
+    });
     const s = performance.now();
     const answer = await c.sendRequest("textDocument/definition", { textDocument: doc, position: site });
     times.push(performance.now() - s);
     if (answer.length) answered++;
   }
   await c.sendNotification("textDocument/didClose", { textDocument: doc });
-  return { file: site.file, lines: text.split("\n").length, edits: times.length, non_empty_answers: answered, p50_ms: round(percentile(times, 50)), max_ms: round(Math.max(...times)) };
+  return {
+    file: site.file,
+    lines: text.split("\n").length,
+    edits: times.length,
+    non_empty_answers: answered,
+    p50_ms: round(percentile(times, 50)),
+    max_ms: round(Math.max(...times)),
+  };
 }
 
 /** Cancel-to-answer times of requests cancelled during a cold first index, with `jobs` parse threads (undefined: the server's default). */
@@ -130,9 +155,13 @@ async function coldProbe(root, jobs) {
   let ended = false;
   const t0 = performance.now();
   let indexMs = NaN;
-  const { c, stop } = await startServer(root, ["--cache-dir", cache, ...(jobs ? ["--jobs", String(jobs)] : [])], (p) => {
-    if (p.value?.kind === "end") (ended = true), (indexMs = performance.now() - t0);
-  });
+  const { c, stop } = await startServer(
+    root,
+    ["--cache-dir", cache, ...(jobs ? ["--jobs", String(jobs)] : [])],
+    (p) => {
+      if (p.value?.kind === "end") (ended = true), (indexMs = performance.now() - t0);
+    },
+  );
   const waits = [];
   while (!ended) {
     const source = new protocol.CancellationTokenSource();
@@ -146,7 +175,13 @@ async function coldProbe(root, jobs) {
   }
   await stop();
   fs.rmSync(cache, { recursive: true, force: true });
-  return { jobs: jobs ?? "default", cold_index_ms: round(indexMs), probes: waits.length, cancel_answer_p50_ms: round(percentile(waits, 50)), cancel_answer_max_ms: round(Math.max(...waits)) };
+  return {
+    jobs: jobs ?? "default",
+    cold_index_ms: round(indexMs),
+    probes: waits.length,
+    cancel_answer_p50_ms: round(percentile(waits, 50)),
+    cancel_answer_max_ms: round(Math.max(...waits)),
+  };
 }
 
 function percentile(values, p) {
@@ -171,7 +206,12 @@ async function main() {
   const kinds = {
     definition: (p) => c.sendRequest("textDocument/definition", { textDocument: { uri: uri(p.file) }, position: p }),
     hover: (p) => c.sendRequest("textDocument/hover", { textDocument: { uri: uri(p.file) }, position: p }),
-    references: (p) => c.sendRequest("textDocument/references", { textDocument: { uri: uri(p.file) }, position: p, context: { includeDeclaration: true } }),
+    references: (p) =>
+      c.sendRequest("textDocument/references", {
+        textDocument: { uri: uri(p.file) },
+        position: p,
+        context: { includeDeclaration: true },
+      }),
     workspaceSymbol: (q) => c.sendRequest("workspace/symbol", { query: q }),
   };
   const rounds = Object.fromEntries(Object.keys(kinds).map((k) => [k, []]));
@@ -186,25 +226,65 @@ async function main() {
         times.push(performance.now() - s);
         if (answer && (!Array.isArray(answer) || answer.length > 0)) answered++;
       }
-      if (r > 0) rounds[kind].push({ p50: percentile(times, 50), p90: percentile(times, 90), max: Math.max(...times), n: times.length, answered });
+      if (r > 0)
+        rounds[kind].push({
+          p50: percentile(times, 50),
+          p90: percentile(times, 90),
+          max: Math.max(...times),
+          n: times.length,
+          answered,
+        });
     }
   }
   const edit = await editRounds(c, root, uri, sites);
   await stop();
   const targets = { definition: 30, hover: 30, references: 30, workspaceSymbol: 50 };
-  const summary = Object.fromEntries(Object.entries(rounds).map(([k, rs]) => [k, {
-    p50_ms: round(stats(rs.map((x) => x.p50)).median), p90_ms: round(stats(rs.map((x) => x.p90)).median), max_ms: round(Math.max(...rs.map((x) => x.max))),
-    requests_per_round: rs[0].n, non_empty_answers: rs[0].answered, rounds: rs.length, target_p50_ms: targets[k], met: stats(rs.map((x) => x.p50)).median <= targets[k],
-  }]));
-  const result = { bench: "lsp", corpus: root, revision: codesliceRevision(), machine_before: before, machine_after: machine(), first_answer_ms: round(firstAnswerMs), latency: summary, after_unsaved_edit: edit, cold_first_index: cold };
+  const summary = Object.fromEntries(
+    Object.entries(rounds).map(([k, rs]) => [
+      k,
+      {
+        p50_ms: round(stats(rs.map((x) => x.p50)).median),
+        p90_ms: round(stats(rs.map((x) => x.p90)).median),
+        max_ms: round(Math.max(...rs.map((x) => x.max))),
+        requests_per_round: rs[0].n,
+        non_empty_answers: rs[0].answered,
+        rounds: rs.length,
+        target_p50_ms: targets[k],
+        met: stats(rs.map((x) => x.p50)).median <= targets[k],
+      },
+    ]),
+  );
+  const result = {
+    bench: "lsp",
+    corpus: root,
+    revision: codesliceRevision(),
+    machine_before: before,
+    machine_after: machine(),
+    first_answer_ms: round(firstAnswerMs),
+    latency: summary,
+    after_unsaved_edit: edit,
+    cold_first_index: cold,
+  };
   fs.mkdirSync(resultsDir, { recursive: true });
   const out = path.join(resultsDir, `lsp-${path.basename(root)}.json`);
   fs.writeFileSync(out, `${JSON.stringify(result, null, 2)}\n`);
-  console.log(`| request | p50 ms | p90 ms | max ms | non-empty answers | target p50 | met |\n| --- | --- | --- | --- | --- | --- | --- |`);
-  for (const [k, v] of Object.entries(summary)) console.log(`| ${k} | ${v.p50_ms} | ${v.p90_ms} | ${v.max_ms} | ${v.non_empty_answers}/${v.requests_per_round} | ≤ ${v.target_p50_ms} | ${v.met ? "yes" : "no"} |`);
-  console.log(`\ndefinition right after an unsaved edit of ${edit.file} (${edit.lines} lines): p50 ${edit.p50_ms} ms, max ${edit.max_ms} ms (${edit.non_empty_answers}/${edit.edits} answered)`);
-  for (const x of cold) console.log(`\ncold first index with ${x.jobs} parse thread(s): ${x.cold_index_ms} ms; a request cancelled meanwhile answered in p50 ${x.cancel_answer_p50_ms} ms, max ${x.cancel_answer_max_ms} ms (${x.probes} probes)`);
-  console.log(`\n${sites.length} call sites, ${names.length} names; medians of ${ROUNDS} rounds after a first; load ${before.load_average_1_5_15.join(" ")} → ${result.machine_after.load_average_1_5_15.join(" ")}; ${path.relative(process.cwd(), out)}`);
+  console.log(
+    `| request | p50 ms | p90 ms | max ms | non-empty answers | target p50 | met |\n| --- | --- | --- | --- | --- | --- | --- |`,
+  );
+  for (const [k, v] of Object.entries(summary))
+    console.log(
+      `| ${k} | ${v.p50_ms} | ${v.p90_ms} | ${v.max_ms} | ${v.non_empty_answers}/${v.requests_per_round} | ≤ ${v.target_p50_ms} | ${v.met ? "yes" : "no"} |`,
+    );
+  console.log(
+    `\ndefinition right after an unsaved edit of ${edit.file} (${edit.lines} lines): p50 ${edit.p50_ms} ms, max ${edit.max_ms} ms (${edit.non_empty_answers}/${edit.edits} answered)`,
+  );
+  for (const x of cold)
+    console.log(
+      `\ncold first index with ${x.jobs} parse thread(s): ${x.cold_index_ms} ms; a request cancelled meanwhile answered in p50 ${x.cancel_answer_p50_ms} ms, max ${x.cancel_answer_max_ms} ms (${x.probes} probes)`,
+    );
+  console.log(
+    `\n${sites.length} call sites, ${names.length} names; medians of ${ROUNDS} rounds after a first; load ${before.load_average_1_5_15.join(" ")} → ${result.machine_after.load_average_1_5_15.join(" ")}; ${path.relative(process.cwd(), out)}`,
+  );
   process.exit(0);
 }
 

@@ -18,12 +18,32 @@ import path from "node:path";
 import { chromium } from "playwright-core";
 import { build } from "vite";
 import { benchChromium } from "./lib/chromium-threads.mjs";
-import { codesliceRevision, machine, mdTable, parseArgs, repoRoot, resultsDir, stats, writeJson } from "./lib/bench-utils.mjs";
+import {
+  codesliceRevision,
+  machine,
+  mdTable,
+  parseArgs,
+  repoRoot,
+  resultsDir,
+  stats,
+  writeJson,
+} from "./lib/bench-utils.mjs";
 
 const { flags } = parseArgs(process.argv.slice(2));
 const RUNS = Number(flags.runs ?? 3);
-const SIZES = String(flags.files ?? "300,2000").split(",").map(Number);
-const ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"];
+const SIZES = String(flags.files ?? "300,2000")
+  .split(",")
+  .map(Number);
+const ARGS = [
+  "--headless",
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-quic",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+  "--no-first-run",
+];
 
 const PAGE = `
 import { createWorkerEngine } from "../../src/worker/worker-client.ts";
@@ -91,18 +111,34 @@ serveEngine({ wasmBase: new URL(base, self.location.origin) });
 async function buildSite() {
   const root = path.join(repoRoot, "tmp", "lsp-browser-bench");
   fs.mkdirSync(root, { recursive: true });
-  fs.writeFileSync(path.join(root, "index.html"), `<!doctype html><meta charset="utf-8"><title>lsp bench</title><script type="module" src="./page.js"></script>`);
+  fs.writeFileSync(
+    path.join(root, "index.html"),
+    `<!doctype html><meta charset="utf-8"><title>lsp bench</title><script type="module" src="./page.js"></script>`,
+  );
   fs.writeFileSync(path.join(root, "page.js"), PAGE.replace("./worker.js", "./worker.js"));
   fs.writeFileSync(path.join(root, "worker.js"), WORKER);
   const outDir = path.join(root, "dist");
   process.env.NODE_ENV = "production";
-  await build({ root, configFile: false, logLevel: "error", base: "/", worker: { format: "es" }, build: { outDir, emptyOutDir: true, target: "es2022", chunkSizeWarningLimit: 5000 } });
+  await build({
+    root,
+    configFile: false,
+    logLevel: "error",
+    base: "/",
+    worker: { format: "es" },
+    build: { outDir, emptyOutDir: true, target: "es2022", chunkSizeWarningLimit: 5000 },
+  });
   fs.mkdirSync(path.join(outDir, "wasm"), { recursive: true });
-  for (const f of fs.readdirSync(path.join(repoRoot, "wasm"))) fs.copyFileSync(path.join(repoRoot, "wasm", f), path.join(outDir, "wasm", f));
+  for (const f of fs.readdirSync(path.join(repoRoot, "wasm")))
+    fs.copyFileSync(path.join(repoRoot, "wasm", f), path.join(outDir, "wasm", f));
   return outDir;
 }
 
-const TYPES = { ".html": "text/html", ".js": "text/javascript", ".json": "application/json", ".wasm": "application/wasm" };
+const TYPES = {
+  ".html": "text/html",
+  ".js": "text/javascript",
+  ".json": "application/json",
+  ".wasm": "application/wasm",
+};
 async function serve(root) {
   const server = createServer(async (req, res) => {
     let file = path.join(root, decodeURIComponent(new URL(req.url, "http://x").pathname));
@@ -117,7 +153,14 @@ async function serve(root) {
     createReadStream(file).pipe(res);
   });
   await new Promise((r) => server.listen(0, "127.0.0.1", r));
-  return { url: `http://127.0.0.1:${server.address().port}/`, close: () => new Promise((r) => { server.closeAllConnections(); server.close(r); }) };
+  return {
+    url: `http://127.0.0.1:${server.address().port}/`,
+    close: () =>
+      new Promise((r) => {
+        server.closeAllConnections();
+        server.close(r);
+      }),
+  };
 }
 
 const loadBefore = os.loadavg().map((x) => Number(x.toFixed(2)));
@@ -139,8 +182,16 @@ try {
     }
     const med = (f) => Number(stats(runs.map(f)).median.toFixed(2));
     results.push({
-      files: n, runs: RUNS, index_ms: med((x) => x.indexMs), answered: runs.map((x) => x.answered),
-      ...Object.fromEntries(["definition", "hover", "workspaceSymbol", "afterEdit"].map((k) => [k, { p50_ms: med((x) => x[k].p50), p90_ms: med((x) => x[k].p90) }])),
+      files: n,
+      runs: RUNS,
+      index_ms: med((x) => x.indexMs),
+      answered: runs.map((x) => x.answered),
+      ...Object.fromEntries(
+        ["definition", "hover", "workspaceSymbol", "afterEdit"].map((k) => [
+          k,
+          { p50_ms: med((x) => x[k].p50), p90_ms: med((x) => x[k].p90) },
+        ]),
+      ),
     });
   }
 } finally {
@@ -148,8 +199,35 @@ try {
   await site.close();
 }
 const loadAfter = os.loadavg().map((x) => Number(x.toFixed(2)));
-console.log(mdTable(["files", "definition p50 / p90 ms", "hover p50 / p90 ms", "workspace/symbol p50 / p90 ms", "definition after an edit p50 / p90 ms", "index ms"],
-  results.map((r) => [r.files, `${r.definition.p50_ms} / ${r.definition.p90_ms}`, `${r.hover.p50_ms} / ${r.hover.p90_ms}`, `${r.workspaceSymbol.p50_ms} / ${r.workspaceSymbol.p90_ms}`, `${r.afterEdit.p50_ms} / ${r.afterEdit.p90_ms}`, r.index_ms])));
+console.log(
+  mdTable(
+    [
+      "files",
+      "definition p50 / p90 ms",
+      "hover p50 / p90 ms",
+      "workspace/symbol p50 / p90 ms",
+      "definition after an edit p50 / p90 ms",
+      "index ms",
+    ],
+    results.map((r) => [
+      r.files,
+      `${r.definition.p50_ms} / ${r.definition.p90_ms}`,
+      `${r.hover.p50_ms} / ${r.hover.p90_ms}`,
+      `${r.workspaceSymbol.p50_ms} / ${r.workspaceSymbol.p90_ms}`,
+      `${r.afterEdit.p50_ms} / ${r.afterEdit.p90_ms}`,
+      r.index_ms,
+    ]),
+  ),
+);
 console.log(`\nnon-empty answers per run: ${JSON.stringify(results.map((r) => [r.files, r.answered]))}`);
-console.log(`medians of ${RUNS} runs; load ${loadBefore.join(" ")} → ${loadAfter.join(" ")}; test/bench/results/lsp-browser.json`);
-writeJson(path.join(resultsDir, "lsp-browser.json"), { bench: "lsp-browser", revision: codesliceRevision(), machine: machine(), load_before: loadBefore, load_after: loadAfter, results });
+console.log(
+  `medians of ${RUNS} runs; load ${loadBefore.join(" ")} → ${loadAfter.join(" ")}; test/bench/results/lsp-browser.json`,
+);
+writeJson(path.join(resultsDir, "lsp-browser.json"), {
+  bench: "lsp-browser",
+  revision: codesliceRevision(),
+  machine: machine(),
+  load_before: loadBefore,
+  load_after: loadAfter,
+  results,
+});

@@ -50,7 +50,8 @@ process.on("exit", () => fs.rmSync(scratch, { recursive: true, force: true }));
 // Run from a frozen copy of the build: others may rebuild dist/ while this runs.
 const frozen = path.join(scratch, "build");
 fs.mkdirSync(frozen);
-for (const item of ["dist", "wasm", "package.json"]) fs.cpSync(path.join(repoRoot, item), path.join(frozen, item), { recursive: true });
+for (const item of ["dist", "wasm", "package.json"])
+  fs.cpSync(path.join(repoRoot, item), path.join(frozen, item), { recursive: true });
 fs.symlinkSync(path.join(repoRoot, "node_modules"), path.join(frozen, "node_modules"), "dir");
 const cli = path.join(frozen, "dist/cli/main.js");
 
@@ -114,7 +115,11 @@ function startServer(command, args) {
       child.stdin.write(`${JSON.stringify({ jsonrpc: "2.0", id, method, params })}\n`);
     });
   const initialize = async () => {
-    const { msg } = await request("initialize", { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "mcp-bench", version: "1" } });
+    const { msg } = await request("initialize", {
+      protocolVersion: "2025-06-18",
+      capabilities: {},
+      clientInfo: { name: "mcp-bench", version: "1" },
+    });
     const sinceSpawn = performance.now() - t0;
     child.stdin.write(`${JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" })}\n`);
     if (!msg.result) throw new Error(`initialize failed: ${JSON.stringify(msg)}`);
@@ -122,7 +127,8 @@ function startServer(command, args) {
   };
   const callTool = async (name, args) => {
     const { msg, ms } = await request("tools/call", { name, arguments: args });
-    if (!msg.result || msg.result.isError) throw new Error(`${name} ${JSON.stringify(args)} failed: ${JSON.stringify(msg).slice(0, 500)}`);
+    if (!msg.result || msg.result.isError)
+      throw new Error(`${name} ${JSON.stringify(args)} failed: ${JSON.stringify(msg).slice(0, 500)}`);
     return { result: msg.result, ms };
   };
   const stop = () =>
@@ -140,34 +146,57 @@ const pct = (values, p) => {
 const median = (values) => pct(values, 50);
 const fmtMs = (x) => (x >= 1000 ? `${(x / 1000).toFixed(2)} s` : `${x.toFixed(1)} ms`);
 
-const TARGETS = corpusName === "django"
-  ? [
-      "django.db.models.query.QuerySet.filter",
-      "QuerySet.get",
-      "django.http.request.HttpRequest",
-      "django/urls/resolvers.py",
-      "URLResolver.resolve",
-      "django.core.handlers.base.BaseHandler.get_response",
-      "Model.save",
-      "csrf token check",
-      "django.contrib.auth.authenticate",
-      "django.template.base.Template.render",
-    ]
-  : null;
+const TARGETS =
+  corpusName === "django"
+    ? [
+        "django.db.models.query.QuerySet.filter",
+        "QuerySet.get",
+        "django.http.request.HttpRequest",
+        "django/urls/resolvers.py",
+        "URLResolver.resolve",
+        "django.core.handlers.base.BaseHandler.get_response",
+        "Model.save",
+        "csrf token check",
+        "django.contrib.auth.authenticate",
+        "django.template.base.Template.render",
+      ]
+    : null;
 
-const results = { benchmark: "mcp", corpus: { name: corpusName, path: positional ? corpus : DJANGO }, date: new Date().toISOString(), machine: { os: `${os.type()} ${os.release()} ${os.arch()}`, cpus: os.cpus().length, cpu: os.cpus()[0]?.model?.trim(), node: process.version, load_at_start: os.loadavg()[0] } };
+const results = {
+  benchmark: "mcp",
+  corpus: { name: corpusName, path: positional ? corpus : DJANGO },
+  date: new Date().toISOString(),
+  machine: {
+    os: `${os.type()} ${os.release()} ${os.arch()}`,
+    cpus: os.cpus().length,
+    cpu: os.cpus()[0]?.model?.trim(),
+    node: process.version,
+    load_at_start: os.loadavg()[0],
+  },
+};
 const rows = [];
 
 // 1. initialize, repository build.
 {
   const times = [];
   for (let i = 0; i < Math.max(5, RUNS); i++) {
-    const s = startServer(process.execPath, [cli, "mcp", "--root", corpus, "--cache-dir", path.join(scratch, `init-cache-${i}`)]);
+    const s = startServer(process.execPath, [
+      cli,
+      "mcp",
+      "--root",
+      corpus,
+      "--cache-dir",
+      path.join(scratch, `init-cache-${i}`),
+    ]);
     times.push(await s.initialize());
     await s.stop();
   }
   results.initialize_ms = { median: median(times), max: Math.max(...times), values: times };
-  rows.push(["initialize (spawn → response), repo build", fmtMs(median(times)), `max ${fmtMs(Math.max(...times))}, n=${times.length}`]);
+  rows.push([
+    "initialize (spawn → response), repo build",
+    fmtMs(median(times)),
+    `max ${fmtMs(Math.max(...times))}, n=${times.length}`,
+  ]);
 }
 
 // 1b. initialize from an installed package.
@@ -175,11 +204,21 @@ if (INSTALL) {
   try {
     const packDir = path.join(scratch, "pack");
     fs.mkdirSync(packDir);
-    const tgz = execFileSync("npm", ["pack", "--ignore-scripts", "--silent", "--pack-destination", packDir], { cwd: frozen, encoding: "utf8" }).trim().split("\n").pop();
+    const tgz = execFileSync("npm", ["pack", "--ignore-scripts", "--silent", "--pack-destination", packDir], {
+      cwd: frozen,
+      encoding: "utf8",
+    })
+      .trim()
+      .split("\n")
+      .pop();
     const app = path.join(scratch, "installed");
     fs.mkdirSync(app);
     fs.writeFileSync(path.join(app, "package.json"), JSON.stringify({ name: "bench-app", private: true }));
-    execFileSync("npm", ["install", "--silent", "--no-audit", "--no-fund", "--ignore-scripts", path.join(packDir, tgz)], { cwd: app, stdio: ["ignore", "ignore", "inherit"] });
+    execFileSync(
+      "npm",
+      ["install", "--silent", "--no-audit", "--no-fund", "--ignore-scripts", path.join(packDir, tgz)],
+      { cwd: app, stdio: ["ignore", "ignore", "inherit"] },
+    );
     const bin = path.join(app, "node_modules/.bin/codeslice");
     const times = [];
     for (let i = 0; i < Math.max(5, RUNS); i++) {
@@ -188,7 +227,11 @@ if (INSTALL) {
       await s.stop();
     }
     results.initialize_installed_ms = { median: median(times), max: Math.max(...times), values: times };
-    rows.push(["initialize, installed package (npm install <tgz>)", fmtMs(median(times)), `max ${fmtMs(Math.max(...times))}, n=${times.length}`]);
+    rows.push([
+      "initialize, installed package (npm install <tgz>)",
+      fmtMs(median(times)),
+      `max ${fmtMs(Math.max(...times))}, n=${times.length}`,
+    ]);
   } catch (error) {
     console.error(`installed-package measurement skipped: ${error.message.split("\n")[0]}`);
   }
@@ -204,7 +247,11 @@ if (INSTALL) {
   const target = TARGETS?.[0] ?? "main";
   for (let i = 0; i < RUNS; i++) {
     const t0 = performance.now();
-    execFileSync(process.execPath, [cli, "index", "--root", corpus, "--cache-dir", path.join(scratch, `index-cache-${i}`), "--quiet"], { stdio: "ignore" });
+    execFileSync(
+      process.execPath,
+      [cli, "index", "--root", corpus, "--cache-dir", path.join(scratch, `index-cache-${i}`), "--quiet"],
+      { stdio: "ignore" },
+    );
     indexTimes.push(performance.now() - t0);
 
     const cache = path.join(scratch, `cold-cache-${i}`);
@@ -215,7 +262,14 @@ if (INSTALL) {
 
     // Clients connect when a session starts and call a tool only after the model has read the
     // prompt: the server loads its tokenizer in that idle time. A cold cache again, after 1 s idle.
-    const t = startServer(process.execPath, [cli, "mcp", "--root", corpus, "--cache-dir", path.join(scratch, `idle-cache-${i}`)]);
+    const t = startServer(process.execPath, [
+      cli,
+      "mcp",
+      "--root",
+      corpus,
+      "--cache-dir",
+      path.join(scratch, `idle-cache-${i}`),
+    ]);
     await t.initialize();
     await new Promise((r) => setTimeout(r, 1000));
     firstIdle.push((await t.callTool("context", { target })).ms);
@@ -230,12 +284,28 @@ if (INSTALL) {
   const diffs = (xs) => xs.map((x, i) => x - indexTimes[i]);
   const signed = (x) => `${x >= 0 ? "+" : "−"}${fmtMs(Math.abs(x))}`;
   results.cold_index_cli_ms = { median: median(indexTimes), values: indexTimes };
-  results.first_context_cold_ms = { median: median(firstTimes), values: firstTimes, minus_cold_index_median: median(diffs(firstTimes)) };
-  results.first_context_cold_after_idle_ms = { median: median(firstIdle), values: firstIdle, minus_cold_index_median: median(diffs(firstIdle)) };
+  results.first_context_cold_ms = {
+    median: median(firstTimes),
+    values: firstTimes,
+    minus_cold_index_median: median(diffs(firstTimes)),
+  };
+  results.first_context_cold_after_idle_ms = {
+    median: median(firstIdle),
+    values: firstIdle,
+    minus_cold_index_median: median(diffs(firstIdle)),
+  };
   results.first_context_warm_cache_ms = { median: median(warmFirst), values: warmFirst };
   rows.push(["cold `codeslice index` (CLI process, reference)", fmtMs(median(indexTimes)), `n=${indexTimes.length}`]);
-  rows.push(["first `context`, cold cache, right after initialize", fmtMs(median(firstTimes)), `n=${firstTimes.length}; run by run vs cold index: median ${signed(median(diffs(firstTimes)))}`]);
-  rows.push(["first `context`, cold cache, 1 s after initialize", fmtMs(median(firstIdle)), `n=${firstIdle.length}; run by run vs cold index: median ${signed(median(diffs(firstIdle)))}`]);
+  rows.push([
+    "first `context`, cold cache, right after initialize",
+    fmtMs(median(firstTimes)),
+    `n=${firstTimes.length}; run by run vs cold index: median ${signed(median(diffs(firstTimes)))}`,
+  ]);
+  rows.push([
+    "first `context`, cold cache, 1 s after initialize",
+    fmtMs(median(firstIdle)),
+    `n=${firstIdle.length}; run by run vs cold index: median ${signed(median(diffs(firstIdle)))}`,
+  ]);
   rows.push(["first `context`, new session on a warm cache", fmtMs(median(warmFirst)), `n=${warmFirst.length}`]);
 }
 
@@ -243,7 +313,14 @@ if (INSTALL) {
 // target may wait for the search index, which is built in the background after the first answer);
 // the later rounds are the steady state an agent sees for the rest of a session.
 {
-  const s = startServer(process.execPath, [cli, "mcp", "--root", corpus, "--cache-dir", path.join(scratch, "cold-cache-0")]);
+  const s = startServer(process.execPath, [
+    cli,
+    "mcp",
+    "--root",
+    corpus,
+    "--cache-dir",
+    path.join(scratch, "cold-cache-0"),
+  ]);
   await s.initialize();
   const targets = TARGETS ?? ["main"];
   await s.callTool("context", { target: targets[0] });
@@ -259,7 +336,12 @@ if (INSTALL) {
     }
   }
   const other = {};
-  for (const [name, args] of [["repo_map", {}], ["callers", { symbol: "QuerySet.filter" }], ["signature", { symbol: "QuerySet" }], ["search", { query: "csrf token" }]]) {
+  for (const [name, args] of [
+    ["repo_map", {}],
+    ["callers", { symbol: "QuerySet.filter" }],
+    ["signature", { symbol: "QuerySet" }],
+    ["search", { query: "csrf token" }],
+  ]) {
     if (!TARGETS) break;
     const t = [];
     for (let r = 0; r < ROUNDS; r++) t.push((await s.callTool(name, args)).ms);
@@ -283,18 +365,57 @@ if (INSTALL) {
     }
     fs.writeFileSync(file, original);
   }
-  if (s.nonProtocol.length) throw new Error(`stdout carried non-protocol lines: ${s.nonProtocol.slice(0, 3).join(" | ")}`);
+  if (s.nonProtocol.length)
+    throw new Error(`stdout carried non-protocol lines: ${s.nonProtocol.slice(0, 3).join(" | ")}`);
   await s.stop();
-  results.first_round_context_ms = { n: firstRound.length, p50: median(firstRound), max: Math.max(...firstRound), values: firstRound };
-  results.later_context_ms = { n: times.length, p50: median(times), p95: pct(times, 95), max: Math.max(...times), tokens_median: median(tokens) };
-  rows.push([`\`context\`, each of ${targets.length} targets the first time`, `p50 ${fmtMs(median(firstRound))}`, `max ${fmtMs(Math.max(...firstRound))}`]);
-  rows.push([`later \`context\` round trip (budget 8000, ${targets.length} targets × ${ROUNDS})`, `p50 ${fmtMs(median(times))}`, `p95 ${fmtMs(pct(times, 95))}, max ${fmtMs(Math.max(...times))}, median answer ${median(tokens)} tokens`]);
-  for (const [name, v] of Object.entries(other)) rows.push([`later \`${name}\` round trip`, `p50 ${fmtMs(v.p50)}`, `max ${fmtMs(v.max)}, n=${ROUNDS}`]);
+  results.first_round_context_ms = {
+    n: firstRound.length,
+    p50: median(firstRound),
+    max: Math.max(...firstRound),
+    values: firstRound,
+  };
+  results.later_context_ms = {
+    n: times.length,
+    p50: median(times),
+    p95: pct(times, 95),
+    max: Math.max(...times),
+    tokens_median: median(tokens),
+  };
+  rows.push([
+    `\`context\`, each of ${targets.length} targets the first time`,
+    `p50 ${fmtMs(median(firstRound))}`,
+    `max ${fmtMs(Math.max(...firstRound))}`,
+  ]);
+  rows.push([
+    `later \`context\` round trip (budget 8000, ${targets.length} targets × ${ROUNDS})`,
+    `p50 ${fmtMs(median(times))}`,
+    `p95 ${fmtMs(pct(times, 95))}, max ${fmtMs(Math.max(...times))}, median answer ${median(tokens)} tokens`,
+  ]);
+  for (const [name, v] of Object.entries(other))
+    rows.push([`later \`${name}\` round trip`, `p50 ${fmtMs(v.p50)}`, `max ${fmtMs(v.max)}, n=${ROUNDS}`]);
   if (afterEdit.length) {
-    results.context_after_edit_ms = { n: afterEdit.length, p50: median(afterEdit), max: Math.max(...afterEdit), values: afterEdit };
-    rows.push(["`context` right after editing django/db/models/query.py", `p50 ${fmtMs(median(afterEdit))}`, `max ${fmtMs(Math.max(...afterEdit))}, n=${afterEdit.length} (re-scan, re-parse, graph patched or rebuilt)`]);
-    results.search_after_edit_ms = { n: searchAfterEdit.length, p50: median(searchAfterEdit), max: Math.max(...searchAfterEdit), values: searchAfterEdit };
-    rows.push(["`search` right after that `context` (first search on the new graph)", `p50 ${fmtMs(median(searchAfterEdit))}`, `max ${fmtMs(Math.max(...searchAfterEdit))}, n=${searchAfterEdit.length} (edited file re-indexed)`]);
+    results.context_after_edit_ms = {
+      n: afterEdit.length,
+      p50: median(afterEdit),
+      max: Math.max(...afterEdit),
+      values: afterEdit,
+    };
+    rows.push([
+      "`context` right after editing django/db/models/query.py",
+      `p50 ${fmtMs(median(afterEdit))}`,
+      `max ${fmtMs(Math.max(...afterEdit))}, n=${afterEdit.length} (re-scan, re-parse, graph patched or rebuilt)`,
+    ]);
+    results.search_after_edit_ms = {
+      n: searchAfterEdit.length,
+      p50: median(searchAfterEdit),
+      max: Math.max(...searchAfterEdit),
+      values: searchAfterEdit,
+    };
+    rows.push([
+      "`search` right after that `context` (first search on the new graph)",
+      `p50 ${fmtMs(median(searchAfterEdit))}`,
+      `max ${fmtMs(Math.max(...searchAfterEdit))}, n=${searchAfterEdit.length} (edited file re-indexed)`,
+    ]);
   }
   results.later_other_ms = other;
 }
@@ -302,7 +423,8 @@ if (INSTALL) {
 let revision = "unknown";
 try {
   revision = execFileSync("git", ["rev-parse", "--short", "HEAD"], { cwd: repoRoot, encoding: "utf8" }).trim();
-  if (execFileSync("git", ["status", "--porcelain", "src"], { cwd: repoRoot, encoding: "utf8" }).trim()) revision += "+dirty-src";
+  if (execFileSync("git", ["status", "--porcelain", "src"], { cwd: repoRoot, encoding: "utf8" }).trim())
+    revision += "+dirty-src";
 } catch {
   // not a git checkout
 }
@@ -310,7 +432,9 @@ results.codeslice = revision;
 results.machine.load_at_end = os.loadavg()[0];
 
 const line = (cells) => `| ${cells.join(" | ")} |`;
-console.log(`\ncodeslice mcp on ${corpusName} (${results.machine.cpus} × ${results.machine.cpu}, node ${process.version}, ${revision}; load ${results.machine.load_at_start.toFixed(1)} → ${results.machine.load_at_end.toFixed(1)})\n`);
+console.log(
+  `\ncodeslice mcp on ${corpusName} (${results.machine.cpus} × ${results.machine.cpu}, node ${process.version}, ${revision}; load ${results.machine.load_at_start.toFixed(1)} → ${results.machine.load_at_end.toFixed(1)})\n`,
+);
 console.log([line(["measure", "value", "detail"]), line(["---", "---", "---"]), ...rows.map(line)].join("\n"));
 const out = path.join(here, "results", `mcp-${corpusName}.json`);
 fs.mkdirSync(path.dirname(out), { recursive: true });

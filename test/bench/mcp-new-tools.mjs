@@ -21,7 +21,11 @@ const root = argv.find((a, i) => !a.startsWith("--") && argv[i - 1] !== "--round
 const cache = fs.mkdtempSync(path.join(os.tmpdir(), "codeslice-new-tools-"));
 process.on("exit", () => fs.rmSync(cache, { recursive: true, force: true }));
 
-const child = spawn(process.execPath, [path.join(repoRoot, "dist/cli/main.js"), "mcp", "--root", root, "--cache-dir", cache], { stdio: ["pipe", "pipe", "ignore"] });
+const child = spawn(
+  process.execPath,
+  [path.join(repoRoot, "dist/cli/main.js"), "mcp", "--root", root, "--cache-dir", cache],
+  { stdio: ["pipe", "pipe", "ignore"] },
+);
 let buffer = "";
 const waiting = new Map();
 child.stdout.on("data", (d) => {
@@ -35,19 +39,28 @@ child.stdout.on("data", (d) => {
   }
 });
 let id = 0;
-const rpc = (method, params) => new Promise((resolve) => {
-  const n = ++id;
-  waiting.set(n, resolve);
-  child.stdin.write(`${JSON.stringify({ jsonrpc: "2.0", id: n, method, params })}\n`);
+const rpc = (method, params) =>
+  new Promise((resolve) => {
+    const n = ++id;
+    waiting.set(n, resolve);
+    child.stdin.write(`${JSON.stringify({ jsonrpc: "2.0", id: n, method, params })}\n`);
+  });
+await rpc("initialize", {
+  protocolVersion: "2025-06-18",
+  capabilities: {},
+  clientInfo: { name: "bench", version: "1" },
 });
-await rpc("initialize", { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "bench", version: "1" } });
 child.stdin.write(`${JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" })}\n`);
 const list = await rpc("tools/list", {});
 const listTokens = countTokens(JSON.stringify(list.result.tools));
 const call = async (name, args) => {
   const t = performance.now();
   const r = await rpc("tools/call", { name, arguments: args });
-  return { ms: performance.now() - t, error: r.result?.isError ? r.result.content[0].text.slice(0, 120) : undefined, tokens: countTokens(JSON.stringify(r.result)) };
+  return {
+    ms: performance.now() - t,
+    error: r.result?.isError ? r.result.content[0].text.slice(0, 120) : undefined,
+    tokens: countTokens(JSON.stringify(r.result)),
+  };
 };
 /** The server's user + system CPU in ms (Linux), or undefined. */
 const cpuMs = () => {
@@ -80,10 +93,28 @@ for (const [name, args] of cases) {
   }
   const cpu1 = cpuMs();
   times.sort((a, b) => a - b);
-  rows.push({ tool: name, args: JSON.stringify(args), p50: times[Math.floor(times.length / 2)], max: times.at(-1), cpu: cpu0 === undefined ? undefined : (cpu1 - cpu0) / rounds, tokens: last.tokens, error: last.error });
+  rows.push({
+    tool: name,
+    args: JSON.stringify(args),
+    p50: times[Math.floor(times.length / 2)],
+    max: times.at(-1),
+    cpu: cpu0 === undefined ? undefined : (cpu1 - cpu0) / rounds,
+    tokens: last.tokens,
+    error: last.error,
+  });
 }
-console.log(`tools/list: ${list.result.tools.length} tools, ${listTokens} tokens (o200k_base); load ${os.loadavg().map((x) => x.toFixed(1)).join(" ")}`);
-console.log("| tool | arguments | p50 ms | max ms | CPU ms/call | response tokens |\n| --- | --- | --- | --- | --- | --- |");
-for (const r of rows) console.log(`| ${r.tool} | \`${r.args}\` | ${r.p50.toFixed(0)} | ${r.max.toFixed(0)} | ${r.cpu === undefined ? "?" : r.cpu.toFixed(0)} | ${r.tokens}${r.error ? ` (error: ${r.error})` : ""} |`);
+console.log(
+  `tools/list: ${list.result.tools.length} tools, ${listTokens} tokens (o200k_base); load ${os
+    .loadavg()
+    .map((x) => x.toFixed(1))
+    .join(" ")}`,
+);
+console.log(
+  "| tool | arguments | p50 ms | max ms | CPU ms/call | response tokens |\n| --- | --- | --- | --- | --- | --- |",
+);
+for (const r of rows)
+  console.log(
+    `| ${r.tool} | \`${r.args}\` | ${r.p50.toFixed(0)} | ${r.max.toFixed(0)} | ${r.cpu === undefined ? "?" : r.cpu.toFixed(0)} | ${r.tokens}${r.error ? ` (error: ${r.error})` : ""} |`,
+  );
 child.kill();
 process.exit(0);

@@ -18,7 +18,10 @@ if (!positionals[0]) {
 }
 ensureBuilt();
 const root = path.resolve(positionals[0]);
-const platform = await createNodePlatform({ root, cacheDir: path.join(os.tmpdir(), "codeslice-bench-cache", `mermaid-${path.basename(root)}`) });
+const platform = await createNodePlatform({
+  root,
+  cacheDir: path.join(os.tmpdir(), "codeslice-bench-cache", `mermaid-${path.basename(root)}`),
+});
 const engine = createEngine(platform, { quiet: true });
 try {
   const map = await engine.mermaidMap({ budget: Number(flags.budget ?? 500) });

@@ -25,7 +25,9 @@ import { machine, mdTable, parseArgs, resultsDir, writeJson } from "./lib/bench-
 
 const { flags } = parseArgs(process.argv.slice(2), ["help"]);
 if (flags.help) {
-  console.log("usage: node test/bench/opfs-ops-bench.mjs [--files N] [--rounds N] [--modes create,sahopen,sahwrite,sahmove,writable,idb,pack64] [--out NAME.json]");
+  console.log(
+    "usage: node test/bench/opfs-ops-bench.mjs [--files N] [--rounds N] [--modes create,sahopen,sahwrite,sahmove,writable,idb,pack64] [--out NAME.json]",
+  );
   process.exit(0);
 }
 const N = Number(flags.files ?? 1000);
@@ -99,30 +101,51 @@ function browserCpu() {
   return total;
 }
 
-const server = createServer((req, res) => (req.url === "/w.js"
-  ? res.writeHead(200, { "Content-Type": "text/javascript" }).end(WORKER)
-  : res.writeHead(200, { "Content-Type": "text/html" }).end("<!doctype html><title>opfs ops</title>")));
+const server = createServer((req, res) =>
+  req.url === "/w.js"
+    ? res.writeHead(200, { "Content-Type": "text/javascript" }).end(WORKER)
+    : res.writeHead(200, { "Content-Type": "text/html" }).end("<!doctype html><title>opfs ops</title>"),
+);
 await new Promise((r) => server.listen(0, "127.0.0.1", r));
 const url = `http://127.0.0.1:${server.address().port}/`;
-const browser = await chromium.launch({ executablePath: CHROMIUM, args: [MARKER, "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--no-first-run"], headless: true });
+const browser = await chromium.launch({
+  executablePath: CHROMIUM,
+  args: [
+    MARKER,
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--no-first-run",
+  ],
+  headless: true,
+});
 const runs = Object.fromEntries(MODES.map((m) => [m, []]));
 try {
   const page = await browser.newPage();
   await page.goto(url);
   for (let r = 0; r < ROUNDS; r++) {
     for (const mode of MODES) {
-      await page.evaluate(({ mode, n }) => new Promise((resolve) => {
-        const w = new Worker("/w.js");
-        window.__w = w;
-        w.onmessage = () => resolve();
-        w.postMessage({ mode, n });
-      }), { mode, n: N });
+      await page.evaluate(
+        ({ mode, n }) =>
+          new Promise((resolve) => {
+            const w = new Worker("/w.js");
+            window.__w = w;
+            w.onmessage = () => resolve();
+            w.postMessage({ mode, n });
+          }),
+        { mode, n: N },
+      );
       await new Promise((r) => setTimeout(r, 300)); // the worker's start-up settles
       const c0 = browserCpu();
-      const ms = await page.evaluate(() => new Promise((resolve) => {
-        window.__w.onmessage = (e) => resolve(e.data.ms);
-        window.__w.postMessage("go");
-      }));
+      const ms = await page.evaluate(
+        () =>
+          new Promise((resolve) => {
+            window.__w.onmessage = (e) => resolve(e.data.ms);
+            window.__w.postMessage("go");
+          }),
+      );
       const cpuS = browserCpu() - c0;
       await page.evaluate(() => window.__w.terminate());
       runs[mode].push({ ms, cpuS });
@@ -134,7 +157,33 @@ try {
   server.close();
 }
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-const results = Object.fromEntries(MODES.map((m) => [m, { ms: median(runs[m].map((x) => x.ms)), cpuS: median(runs[m].map((x) => x.cpuS)), cpuMsPerFile: (1000 * median(runs[m].map((x) => x.cpuS))) / N }]));
-console.log(mdTable(["mode", `wall ms (${N} files)`, "Chromium CPU s", "CPU ms per file"], MODES.map((m) => [m, results[m].ms.toFixed(0), results[m].cpuS.toFixed(2), results[m].cpuMsPerFile.toFixed(2)])));
-console.log(`\n${ROUNDS} rounds (median), load average ${os.loadavg().map((x) => x.toFixed(1)).join(" ")} at the end.`);
-writeJson(path.join(resultsDir, flags.out ? path.basename(String(flags.out)) : "opfs-ops.json"), { machine: machine(), chromium: CHROMIUM, files: N, rounds: ROUNDS, results, raw: runs });
+const results = Object.fromEntries(
+  MODES.map((m) => [
+    m,
+    {
+      ms: median(runs[m].map((x) => x.ms)),
+      cpuS: median(runs[m].map((x) => x.cpuS)),
+      cpuMsPerFile: (1000 * median(runs[m].map((x) => x.cpuS))) / N,
+    },
+  ]),
+);
+console.log(
+  mdTable(
+    ["mode", `wall ms (${N} files)`, "Chromium CPU s", "CPU ms per file"],
+    MODES.map((m) => [m, results[m].ms.toFixed(0), results[m].cpuS.toFixed(2), results[m].cpuMsPerFile.toFixed(2)]),
+  ),
+);
+console.log(
+  `\n${ROUNDS} rounds (median), load average ${os
+    .loadavg()
+    .map((x) => x.toFixed(1))
+    .join(" ")} at the end.`,
+);
+writeJson(path.join(resultsDir, flags.out ? path.basename(String(flags.out)) : "opfs-ops.json"), {
+  machine: machine(),
+  chromium: CHROMIUM,
+  files: N,
+  rounds: ROUNDS,
+  results,
+  raw: runs,
+});

@@ -26,19 +26,33 @@ import { machine, mdTable, parseArgs, resultsDir, writeJson } from "./lib/bench-
 
 const { flags } = parseArgs(process.argv.slice(2), ["help"]);
 if (flags.help || !flags.builds) {
-  console.log("usage: node test/bench/opfs-store-bench.mjs --builds NAME=CHECKOUT,NAME=CHECKOUT [--records N] [--rounds N] [--out NAME.json]");
+  console.log(
+    "usage: node test/bench/opfs-store-bench.mjs --builds NAME=CHECKOUT,NAME=CHECKOUT [--records N] [--rounds N] [--out NAME.json]",
+  );
   process.exit(flags.help ? 0 : 1);
 }
 const RECORDS = Number(flags.records ?? 2000);
 const ROUNDS = Number(flags.rounds ?? 5);
 const repoRoot = fileURLToPath(new URL("../../", import.meta.url));
-const BUILDS = String(flags.builds).split(",").map((b) => {
-  const [name, dir] = b.split("=");
-  return { name, file: path.resolve(repoRoot, dir, "src/platform/browser/opfs-store.ts") };
-});
+const BUILDS = String(flags.builds)
+  .split(",")
+  .map((b) => {
+    const [name, dir] = b.split("=");
+    return { name, file: path.resolve(repoRoot, dir, "src/platform/browser/opfs-store.ts") };
+  });
 const CHROMIUM = benchChromium();
 const MARKER = `--codeslice-bench=${process.pid}`;
-const ARGS = [MARKER, "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"];
+const ARGS = [
+  MARKER,
+  "--headless",
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-quic",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+  "--no-first-run",
+];
 
 // The worker: writes the records, then reads them back. Values are deterministic per index.
 const WORKER = (storeFile) => `
@@ -82,7 +96,14 @@ self.onmessage = async ({ data: { folder, records } }) => {
 `;
 
 async function bundle(storeFile) {
-  const out = await build({ stdin: { contents: WORKER(storeFile), resolveDir: repoRoot, loader: "js" }, bundle: true, format: "esm", write: false, target: "es2022", logLevel: "error" });
+  const out = await build({
+    stdin: { contents: WORKER(storeFile), resolveDir: repoRoot, loader: "js" },
+    bundle: true,
+    format: "esm",
+    write: false,
+    target: "es2022",
+    logLevel: "error",
+  });
   return out.outputFiles[0].text;
 }
 
@@ -93,11 +114,18 @@ function cpuDelta(before, after) {
   const byComm = {};
   for (const [key, t] of after) {
     const used = t.cpu - (before.get(key)?.cpu ?? 0);
-    if (process.env.OPFS_BENCH_THREADS && used > 0) byComm[`${key.split("/")[0]} ${t.comm}`] = (byComm[`${key.split("/")[0]} ${t.comm}`] ?? 0) + used;
+    if (process.env.OPFS_BENCH_THREADS && used > 0)
+      byComm[`${key.split("/")[0]} ${t.comm}`] = (byComm[`${key.split("/")[0]} ${t.comm}`] ?? 0) + used;
     if (t.comm.startsWith("DedicatedWorker")) d.worker += used;
     else d.other += used;
   }
-  if (process.env.OPFS_BENCH_THREADS) console.error(Object.entries(byComm).sort((a, b) => b[1] - a[1]).map(([k, v]) => `${k} ${v.toFixed(2)}`).join(", "));
+  if (process.env.OPFS_BENCH_THREADS)
+    console.error(
+      Object.entries(byComm)
+        .sort((a, b) => b[1] - a[1])
+        .map(([k, v]) => `${k} ${v.toFixed(2)}`)
+        .join(", "),
+    );
   return d;
 }
 
@@ -105,7 +133,8 @@ const bundles = new Map();
 for (const b of BUILDS) bundles.set(b.name, await bundle(b.file));
 const server = createServer((req, res) => {
   const u = new URL(req.url, "http://x");
-  if (u.pathname === "/") return res.writeHead(200, { "Content-Type": "text/html" }).end("<!doctype html><title>opfs bench</title>");
+  if (u.pathname === "/")
+    return res.writeHead(200, { "Content-Type": "text/html" }).end("<!doctype html><title>opfs bench</title>");
   const js = bundles.get(u.pathname.slice(1).replace(/\.js$/, ""));
   if (!js) return res.writeHead(404).end();
   res.writeHead(200, { "Content-Type": "text/javascript" }).end(js);
@@ -122,21 +151,29 @@ try {
     for (let i = 0; i < BUILDS.length; i++) {
       const b = BUILDS[(i + r) % BUILDS.length];
       const folder = `opfs-bench/${b.name}-${r}`;
-      await page.evaluate(() => new Promise((resolve, reject) => {
-        // A worker per run; its replies land in window.__bench.
-        window.__bench = [];
-        window.__worker?.terminate();
-        setTimeout(resolve, 0);
-      }));
-      await page.evaluate(({ src, folder, records }) => {
-        const w = new Worker(src, { type: "module" });
-        window.__worker = w;
-        w.onmessage = (e) => window.__bench.push(e.data);
-        w.onerror = (e) => window.__bench.push({ error: e.message });
-        w.postMessage({ folder, records });
-      }, { src: `${url}${b.name}.js`, folder, records: RECORDS });
+      await page.evaluate(
+        () =>
+          new Promise((resolve, reject) => {
+            // A worker per run; its replies land in window.__bench.
+            window.__bench = [];
+            window.__worker?.terminate();
+            setTimeout(resolve, 0);
+          }),
+      );
+      await page.evaluate(
+        ({ src, folder, records }) => {
+          const w = new Worker(src, { type: "module" });
+          window.__worker = w;
+          w.onmessage = (e) => window.__bench.push(e.data);
+          w.onerror = (e) => window.__bench.push({ error: e.message });
+          w.postMessage({ folder, records });
+        },
+        { src: `${url}${b.name}.js`, folder, records: RECORDS },
+      );
       const waitFor = async (field) => {
-        const handle = await page.waitForFunction((f) => window.__bench.find((m) => m[f] || m.error), field, { timeout: 600_000 });
+        const handle = await page.waitForFunction((f) => window.__bench.find((m) => m[f] || m.error), field, {
+          timeout: 600_000,
+        });
         const m = await handle.jsonValue();
         if (m.error) throw new Error(`${b.name}: ${m.error}`);
         return m;
@@ -151,10 +188,20 @@ try {
       await waitFor("done");
       await page.evaluate(async (f) => {
         window.__worker.terminate();
-        await (await navigator.storage.getDirectory()).removeEntry(f.split("/")[0], { recursive: true }).catch(() => {});
+        await (await navigator.storage.getDirectory())
+          .removeEntry(f.split("/")[0], { recursive: true })
+          .catch(() => {});
       }, folder);
-      runs[b.name].push({ writeMs, cpuWorkerS: cpu.worker, cpuOtherS: cpu.other, cpuS: cpu.worker + cpu.other, load1: os.loadavg()[0] });
-      console.error(`round ${r + 1}/${ROUNDS} ${b.name}: ${writeMs.toFixed(0)} ms, CPU ${(cpu.worker + cpu.other).toFixed(2)} s (worker ${cpu.worker.toFixed(2)}, rest ${cpu.other.toFixed(2)})`);
+      runs[b.name].push({
+        writeMs,
+        cpuWorkerS: cpu.worker,
+        cpuOtherS: cpu.other,
+        cpuS: cpu.worker + cpu.other,
+        load1: os.loadavg()[0],
+      });
+      console.error(
+        `round ${r + 1}/${ROUNDS} ${b.name}: ${writeMs.toFixed(0)} ms, CPU ${(cpu.worker + cpu.other).toFixed(2)} s (worker ${cpu.worker.toFixed(2)}, rest ${cpu.other.toFixed(2)})`,
+      );
     }
   }
 } finally {
@@ -168,11 +215,31 @@ const results = {};
 const rows = [];
 for (const b of BUILDS) {
   const r = runs[b.name];
-  const s = { writeMs: summary(r.map((x) => x.writeMs)), cpuS: summary(r.map((x) => x.cpuS)), cpuWorkerS: summary(r.map((x) => x.cpuWorkerS)), cpuOtherS: summary(r.map((x) => x.cpuOtherS)) };
+  const s = {
+    writeMs: summary(r.map((x) => x.writeMs)),
+    cpuS: summary(r.map((x) => x.cpuS)),
+    cpuWorkerS: summary(r.map((x) => x.cpuWorkerS)),
+    cpuOtherS: summary(r.map((x) => x.cpuOtherS)),
+  };
   results[b.name] = s;
   const f = (x, d) => `${x.median.toFixed(d)} (${x.min.toFixed(d)}–${x.max.toFixed(d)})`;
   rows.push([b.name, f(s.writeMs, 0), f(s.cpuS, 2), f(s.cpuWorkerS, 2), f(s.cpuOtherS, 2)]);
 }
-console.log(mdTable([`build (${RECORDS} records)`, "write ms", "Chromium CPU s", "worker thread CPU s", "rest CPU s"], rows));
-console.log(`\n${ROUNDS} rounds, load average ${os.loadavg().map((x) => x.toFixed(1)).join(" ")} at the end.`);
-writeJson(path.join(resultsDir, flags.out ? path.basename(String(flags.out)) : "opfs-store.json"), { machine: machine(), chromium: CHROMIUM, records: RECORDS, rounds: ROUNDS, builds: BUILDS.map((b) => ({ name: b.name, file: path.relative(repoRoot, b.file) })), results, raw: runs });
+console.log(
+  mdTable([`build (${RECORDS} records)`, "write ms", "Chromium CPU s", "worker thread CPU s", "rest CPU s"], rows),
+);
+console.log(
+  `\n${ROUNDS} rounds, load average ${os
+    .loadavg()
+    .map((x) => x.toFixed(1))
+    .join(" ")} at the end.`,
+);
+writeJson(path.join(resultsDir, flags.out ? path.basename(String(flags.out)) : "opfs-store.json"), {
+  machine: machine(),
+  chromium: CHROMIUM,
+  records: RECORDS,
+  rounds: ROUNDS,
+  builds: BUILDS.map((b) => ({ name: b.name, file: path.relative(repoRoot, b.file) })),
+  results,
+  raw: runs,
+});

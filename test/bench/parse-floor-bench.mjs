@@ -22,7 +22,17 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import { cliPath, ensureBuilt, fmt, hasGnuTime, machine, mdTable, resultsDir, stats, writeJson } from "./lib/bench-utils.mjs";
+import {
+  cliPath,
+  ensureBuilt,
+  fmt,
+  hasGnuTime,
+  machine,
+  mdTable,
+  resultsDir,
+  stats,
+  writeJson,
+} from "./lib/bench-utils.mjs";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const repoRoot = path.resolve(here, "../..");
@@ -32,7 +42,9 @@ const argv = process.argv.slice(2);
 if (argv[0] === "--child") {
   const [, mode, listFile] = argv;
   const { createParserRuntime } = await import(pathToFileURL(path.join(repoRoot, "dist/core/parse/runtime.js")).href);
-  const { NodeWasmSource } = await import(pathToFileURL(path.join(repoRoot, "dist/platform/node/node-wasm-source.js")).href);
+  const { NodeWasmSource } = await import(
+    pathToFileURL(path.join(repoRoot, "dist/platform/node/node-wasm-source.js")).href
+  );
   const { languageById } = await import(pathToFileURL(path.join(repoRoot, "dist/languages/index.js")).href);
   const runtime = await createParserRuntime(new NodeWasmSource());
   const list = JSON.parse(fs.readFileSync(listFile, "utf8"));
@@ -80,7 +92,11 @@ process.on("exit", () => fs.rmSync(scratch, { recursive: true, force: true }));
 function timed(cmd, args) {
   const timeFile = path.join(scratch, "time.txt");
   const started = process.hrtime.bigint();
-  const stdout = execFileSync("/usr/bin/time", ["-f", "%U %S %M", "-o", timeFile, cmd, ...args], { encoding: "utf8", maxBuffer: 1 << 28, stdio: ["ignore", "pipe", "ignore"] });
+  const stdout = execFileSync("/usr/bin/time", ["-f", "%U %S %M", "-o", timeFile, cmd, ...args], {
+    encoding: "utf8",
+    maxBuffer: 1 << 28,
+    stdio: ["ignore", "pipe", "ignore"],
+  });
   const wall = Number(process.hrtime.bigint() - started) / 1e9;
   const [user, sys, rssKb] = fs.readFileSync(timeFile, "utf8").trim().split(/\s+/).map(Number);
   return { cpu: user + sys, wall, rss: rssKb / 1024, stdout };
@@ -89,7 +105,9 @@ function timed(cmd, args) {
 const results = [];
 for (const corpus of corpora) {
   const root = path.resolve(corpus);
-  const tracked = execFileSync("git", ["ls-files", "-z"], { cwd: root, encoding: "utf8", maxBuffer: 1 << 28 }).split("\0").filter(Boolean);
+  const tracked = execFileSync("git", ["ls-files", "-z"], { cwd: root, encoding: "utf8", maxBuffer: 1 << 28 })
+    .split("\0")
+    .filter(Boolean);
   const languageOf = languagesForProject(tracked);
   const files = [];
   for (const file of tracked) {
@@ -108,22 +126,52 @@ for (const corpus of corpora) {
     rows.parse.push(parse);
     rows.query.push(timed(process.execPath, [fileURLToPath(import.meta.url), "--child", "query", listFile]));
     const cache = path.join(scratch, `cache-${r}`);
-    const run = timed(process.execPath, [cliPath, "index", "--root", root, "--jobs", "1", "--cache-dir", cache, "--json"]);
+    const run = timed(process.execPath, [
+      cliPath,
+      "index",
+      "--root",
+      root,
+      "--jobs",
+      "1",
+      "--cache-dir",
+      cache,
+      "--json",
+    ]);
     indexedParsed = JSON.parse(run.stdout).parsed;
     rows.index.push(run);
     fs.rmSync(cache, { recursive: true, force: true });
   }
   const med = (list, k) => stats(list.map((x) => x[k])).median;
   const floor = med(rows.parse, "cpu");
-  results.push({ corpus: path.basename(root), files: floorParsed, indexedParsed, runs: RUNS, ...Object.fromEntries(Object.entries(rows).map(([k, v]) => [k, { cpu: med(v, "cpu"), wall: med(v, "wall"), rss: med(v, "rss") }])), ratio: med(rows.index, "cpu") / floor });
+  results.push({
+    corpus: path.basename(root),
+    files: floorParsed,
+    indexedParsed,
+    runs: RUNS,
+    ...Object.fromEntries(
+      Object.entries(rows).map(([k, v]) => [k, { cpu: med(v, "cpu"), wall: med(v, "wall"), rss: med(v, "rss") }]),
+    ),
+    ratio: med(rows.index, "cpu") / floor,
+  });
 }
 
-const load = os.loadavg().map((x) => x.toFixed(2)).join(" ");
+const load = os
+  .loadavg()
+  .map((x) => x.toFixed(2))
+  .join(" ");
 const m = machine();
-console.log(`\n## Cold index against the parse alone, median of ${RUNS} (CPU-s / wall s / peak RSS MB)\n${m.cpus} × ${m.cpu}, Node ${m.node}; load at end ${load}\n`);
-console.log(mdTable(["corpus", "files parsed: floor (index)", "parse only", "parse + query", "index --jobs 1", "index CPU ÷ parse CPU"], results.map((r) => [
-  r.corpus, `${r.files} (${r.indexedParsed})`,
-  ...["parse", "query", "index"].map((k) => `${fmt(r[k].cpu, 2)} / ${fmt(r[k].wall, 2)} / ${fmt(r[k].rss, 0)}`),
-  `${fmt(r.ratio, 2)}×`,
-])));
+console.log(
+  `\n## Cold index against the parse alone, median of ${RUNS} (CPU-s / wall s / peak RSS MB)\n${m.cpus} × ${m.cpu}, Node ${m.node}; load at end ${load}\n`,
+);
+console.log(
+  mdTable(
+    ["corpus", "files parsed: floor (index)", "parse only", "parse + query", "index --jobs 1", "index CPU ÷ parse CPU"],
+    results.map((r) => [
+      r.corpus,
+      `${r.files} (${r.indexedParsed})`,
+      ...["parse", "query", "index"].map((k) => `${fmt(r[k].cpu, 2)} / ${fmt(r[k].wall, 2)} / ${fmt(r[k].rss, 0)}`),
+      `${fmt(r.ratio, 2)}×`,
+    ]),
+  ),
+);
 writeJson(path.join(resultsDir, "parse-floor.json"), { machine: machine(), load, results });

@@ -21,8 +21,19 @@ import os from "node:os";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import {
-  DJANGO_SOURCE, codesliceRevision, ensureBuilt, fmt, machine, mdTable, packageRoot, parseArgs, prepareDjango,
-  resultsDir, runCli, stats, writeJson,
+  DJANGO_SOURCE,
+  codesliceRevision,
+  ensureBuilt,
+  fmt,
+  machine,
+  mdTable,
+  packageRoot,
+  parseArgs,
+  prepareDjango,
+  resultsDir,
+  runCli,
+  stats,
+  writeJson,
 } from "./lib/bench-utils.mjs";
 
 const BAR_MS = 50; // issue 3: each query under 50 ms from a warm index
@@ -38,7 +49,9 @@ const { createEngine } = await import(pathToFileURL(path.join(packageRoot, "dist
 const { createNodePlatform } = await import(pathToFileURL(path.join(packageRoot, "dist/platform/node/index.js")).href);
 
 const scratch = fs.mkdtempSync(path.join(os.tmpdir(), "codeslice-query-bench-"));
-let corpus, corpusName, corpusVersion = null;
+let corpus,
+  corpusName,
+  corpusVersion = null;
 if (positionals[0]) {
   corpus = path.resolve(positionals[0]);
   corpusName = flags.name ?? path.basename(corpus);
@@ -61,7 +74,8 @@ const timed = async (fn) => {
   return { ms: performance.now() - t0, value };
 };
 /** `count` items spread evenly over a sorted list. */
-const evenly = (list, count) => (list.length <= count ? list : Array.from({ length: count }, (_, i) => list[Math.floor((i * list.length) / count)]));
+const evenly = (list, count) =>
+  list.length <= count ? list : Array.from({ length: count }, (_, i) => list[Math.floor((i * list.length) / count)]);
 
 try {
   // ---- a warm index on disk
@@ -76,15 +90,26 @@ try {
 
   const qualifiedCount = new Map();
   for (const d of graphDoc.definitions) qualifiedCount.set(d.qualified, (qualifiedCount.get(d.qualified) ?? 0) + 1);
-  const callable = graphDoc.definitions.filter((d) => ["function", "method", "class"].includes(d.kind) && qualifiedCount.get(d.qualified) === 1);
+  const callable = graphDoc.definitions.filter(
+    (d) => ["function", "method", "class"].includes(d.kind) && qualifiedCount.get(d.qualified) === 1,
+  );
   const callerCount = new Map();
   for (const e of graphDoc.call_edges) callerCount.set(e.callee, (callerCount.get(e.callee) ?? 0) + 1);
-  const mostCalled = [...callerCount].filter(([q]) => qualifiedCount.get(q) === 1).sort((a, b) => b[1] - a[1]).slice(0, 5).map(([q]) => q);
+  const mostCalled = [...callerCount]
+    .filter(([q]) => qualifiedCount.get(q) === 1)
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, 5)
+    .map(([q]) => q);
   const symbols = [...new Set([...evenly(callable.map((d) => d.qualified).sort(), SAMPLE), ...mostCalled])];
   const importedCount = new Map();
   for (const e of graphDoc.import_edges) importedCount.set(e.to, (importedCount.get(e.to) ?? 0) + 1);
-  const mostImported = [...importedCount].sort((a, b) => b[1] - a[1]).slice(0, 5).map(([f]) => f);
-  const files = [...new Set([...evenly([...new Set(graphDoc.definitions.map((d) => d.file))].sort(), SAMPLE), ...mostImported])];
+  const mostImported = [...importedCount]
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, 5)
+    .map(([f]) => f);
+  const files = [
+    ...new Set([...evenly([...new Set(graphDoc.definitions.map((d) => d.file))].sort(), SAMPLE), ...mostImported]),
+  ];
 
   const firstAnswer = [];
   for (let i = 0; i < RUNS; i++) {
@@ -102,11 +127,11 @@ try {
   const warm = createEngine(await createNodePlatform({ root: corpus, cacheDir }), { watch: true });
   await warm.callers(mostCalled[0]);
   const QUERIES = {
-    "callers": (s) => warm.callers(s),
+    callers: (s) => warm.callers(s),
     "callers --depth 3": (s) => warm.callers(s, { depth: 3 }),
-    "callees": (s) => warm.callees(s),
-    "signature": (s) => warm.signature(s),
-    "importers": (f) => warm.importers(f),
+    callees: (s) => warm.callees(s),
+    signature: (s) => warm.signature(s),
+    importers: (f) => warm.importers(f),
     "importers --depth 3": (f) => warm.importers(f, { depth: 3 }),
   };
   const latency = {};
@@ -146,16 +171,26 @@ try {
   for (let i = 0; i < RUNS; i++) refreshScan.push((await timed(() => unwatched.refresh())).ms);
   unwatched.close();
   const cliWall = {};
-  for (const [cmd, target] of [["callers", mostCalled[0]], ["signature", mostCalled[0]], ["importers", mostImported[0]]]) {
+  for (const [cmd, target] of [
+    ["callers", mostCalled[0]],
+    ["signature", mostCalled[0]],
+    ["importers", mostImported[0]],
+  ]) {
     const w = [];
-    for (let i = 0; i < RUNS; i++) w.push((await runCli([cmd, target, "--root", corpus, "--cache-dir", cacheDir, "--json", "--quiet"])).wall * 1000);
+    for (let i = 0; i < RUNS; i++)
+      w.push((await runCli([cmd, target, "--root", corpus, "--cache-dir", cacheDir, "--json", "--quiet"])).wall * 1000);
     cliWall[cmd] = summary(w);
   }
 
   const result = {
     benchmark: "queries",
-    corpus: { name: corpusName, path: positionals[0] ? corpus : DJANGO_SOURCE, version: corpusVersion,
-      source_files: indexSummary.sourceFiles, symbols: indexSummary.symbols },
+    corpus: {
+      name: corpusName,
+      path: positionals[0] ? corpus : DJANGO_SOURCE,
+      version: corpusVersion,
+      source_files: indexSummary.sourceFiles,
+      symbols: indexSummary.symbols,
+    },
     codeslice: codesliceRevision(),
     machine: { ...machineAtStart, load_average_at_end: machine().load_average_1_5_15 },
     date: new Date().toISOString(),
@@ -174,17 +209,58 @@ try {
 
   const m = result.machine;
   console.log(`\n## codeslice queries on ${corpusName}${corpusVersion ? ` ${corpusVersion}` : ""} from a warm index`);
-  console.log(`\nmachine: ${m.cpu} × ${m.cpus}, ${m.memory_gib} GiB, node ${m.node}, load average ${m.load_average_1_5_15.join(" ")} at the start, ${m.load_average_at_end.join(" ")} at the end; codeslice ${result.codeslice}`);
-  console.log(`in-process engine with a watcher (as the MCP server); ${symbols.length} symbols and ${files.length} files × ${RUNS} runs; each timing = refresh() + query\n`);
-  console.log(mdTable(["query", "p50 ms", "p95 ms", "max ms", "answer size, median / max (results; signature: lines)", `p95 < ${BAR_MS} ms`], Object.entries(latency).map(([k, v]) => [
-    k, fmt(v.p50, 2), fmt(v.p95, 2), fmt(v.max, 2), `${answerSizes[k].median} / ${answerSizes[k].max}${errors[k] ? `; ${errors[k]} errors` : ""}`, v.p95 < BAR_MS ? "ok" : "**no**",
-  ])));
-  console.log("\n" + mdTable(["also measured", "p50 ms", "p95 ms", "max ms"], [
-    ["first answer after host start (engine creation → first callers)", ...["p50", "p95", "max"].map((k) => fmt(result.first_answer_ms[k], 0))],
-    ["refresh() with the watcher, nothing changed", ...["p50", "p95", "max"].map((k) => fmt(result.refresh_ms.watching[k], 3))],
-    ["refresh() without a watcher (re-scan)", ...["p50", "p95", "max"].map((k) => fmt(result.refresh_ms.rescan_without_watcher[k], 0))],
-    ...Object.entries(cliWall).map(([k, v]) => [`CLI \`${k}\` as a new process (wall)`, fmt(v.p50, 0), fmt(v.p95, 0), fmt(v.max, 0)]),
-  ]));
+  console.log(
+    `\nmachine: ${m.cpu} × ${m.cpus}, ${m.memory_gib} GiB, node ${m.node}, load average ${m.load_average_1_5_15.join(" ")} at the start, ${m.load_average_at_end.join(" ")} at the end; codeslice ${result.codeslice}`,
+  );
+  console.log(
+    `in-process engine with a watcher (as the MCP server); ${symbols.length} symbols and ${files.length} files × ${RUNS} runs; each timing = refresh() + query\n`,
+  );
+  console.log(
+    mdTable(
+      [
+        "query",
+        "p50 ms",
+        "p95 ms",
+        "max ms",
+        "answer size, median / max (results; signature: lines)",
+        `p95 < ${BAR_MS} ms`,
+      ],
+      Object.entries(latency).map(([k, v]) => [
+        k,
+        fmt(v.p50, 2),
+        fmt(v.p95, 2),
+        fmt(v.max, 2),
+        `${answerSizes[k].median} / ${answerSizes[k].max}${errors[k] ? `; ${errors[k]} errors` : ""}`,
+        v.p95 < BAR_MS ? "ok" : "**no**",
+      ]),
+    ),
+  );
+  console.log(
+    "\n" +
+      mdTable(
+        ["also measured", "p50 ms", "p95 ms", "max ms"],
+        [
+          [
+            "first answer after host start (engine creation → first callers)",
+            ...["p50", "p95", "max"].map((k) => fmt(result.first_answer_ms[k], 0)),
+          ],
+          [
+            "refresh() with the watcher, nothing changed",
+            ...["p50", "p95", "max"].map((k) => fmt(result.refresh_ms.watching[k], 3)),
+          ],
+          [
+            "refresh() without a watcher (re-scan)",
+            ...["p50", "p95", "max"].map((k) => fmt(result.refresh_ms.rescan_without_watcher[k], 0)),
+          ],
+          ...Object.entries(cliWall).map(([k, v]) => [
+            `CLI \`${k}\` as a new process (wall)`,
+            fmt(v.p50, 0),
+            fmt(v.p95, 0),
+            fmt(v.max, 0),
+          ]),
+        ],
+      ),
+  );
   console.log(`\nresults: ${path.relative(process.cwd(), path.join(resultsDir, `queries-${corpusName}.json`))}`);
 } finally {
   fs.rmSync(scratch, { recursive: true, force: true });

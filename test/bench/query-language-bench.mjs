@@ -23,7 +23,10 @@ const repo = path.resolve(here, "../..");
 const root = path.resolve(process.argv[2] ?? "/work/corpora/query/django");
 const casesName = process.argv.indexOf("--cases") > 0 ? process.argv[process.argv.indexOf("--cases") + 1] : "django";
 const RUNS = process.argv.indexOf("--runs") > 0 ? Number(process.argv[process.argv.indexOf("--runs") + 1]) : 5;
-const jsonOut = process.argv.indexOf("--json") > 0 ? process.argv[process.argv.indexOf("--json") + 1] : path.join(here, "results", `query-language-${casesName}.json`);
+const jsonOut =
+  process.argv.indexOf("--json") > 0
+    ? process.argv[process.argv.indexOf("--json") + 1]
+    : path.join(here, "results", `query-language-${casesName}.json`);
 const { createEngine } = await import(pathToFileURL(path.join(repo, "dist/index.js")).href);
 const { createNodePlatform } = await import(pathToFileURL(path.join(repo, "dist/platform/node/index.js")).href);
 const engine = createEngine(await createNodePlatform({ root }));
@@ -40,7 +43,10 @@ const q = (s) => JSON.stringify(s).replace(/^"|"$/g, "'");
 
 // Each case: the query, and the tool answer it must equal (a set of strings).
 const callers = (sym, depth) => ({
-  query: depth === 1 ? `MATCH (a)-[:CALLS]->(b:Symbol {qualified: ${q(sym)}}) RETURN DISTINCT a.qualified` : `MATCH (a)-[:CALLS*1..${depth}]->(b:Symbol {qualified: ${q(sym)}}) RETURN DISTINCT a.qualified`,
+  query:
+    depth === 1
+      ? `MATCH (a)-[:CALLS]->(b:Symbol {qualified: ${q(sym)}}) RETURN DISTINCT a.qualified`
+      : `MATCH (a)-[:CALLS*1..${depth}]->(b:Symbol {qualified: ${q(sym)}}) RETURN DISTINCT a.qualified`,
   tool: `callers ${sym} --depth ${depth}`,
   expected: async () => qualifiedOf((await engine.callers(sym, { ...ALL, depth })).results),
 });
@@ -62,12 +68,22 @@ const impact = (sym, depth) => ({
 const impactFile = (file, depth) => ({
   query: `MATCH (a:Symbol)-[:CALLS*1..${depth}]->(b:Symbol {path: ${q(file)}}) WHERE a.path <> ${q(file)} RETURN DISTINCT a.qualified`,
   tool: `impact ${file} --depth ${depth} (callers outside the file)`,
-  expected: async () => new Set((await engine.impact(file, { ...ALL, depth, direction: "up" })).entries.filter((e) => e.path !== file).map((e) => e.qualified)),
+  expected: async () =>
+    new Set(
+      (await engine.impact(file, { ...ALL, depth, direction: "up" })).entries
+        .filter((e) => e.path !== file)
+        .map((e) => e.qualified),
+    ),
 });
 const tests = (sym) => ({
   query: `MATCH (t:Test)-[:TESTS]->(s:Symbol {qualified: ${q(sym)}}) RETURN DISTINCT t.id`,
   tool: `tests ${sym} --depth 1 (call evidence)`,
-  expected: async () => new Set((await engine.tests(sym, { ...ALL, depth: 1 })).tests.filter((t) => t.evidence === "call" && !t.file).map((t) => t.id)),
+  expected: async () =>
+    new Set(
+      (await engine.tests(sym, { ...ALL, depth: 1 })).tests
+        .filter((t) => t.evidence === "call" && !t.file)
+        .map((t) => t.id),
+    ),
 });
 
 const DJANGO = [
@@ -136,12 +152,29 @@ for (const [i, c] of CASES.entries()) {
   const extra = got ? [...got].filter((x) => !expected.has(x)) : [];
   const ok = got !== undefined && missing.length === 0 && extra.length === 0;
   if (ok) agree++;
-  report.push({ n: i + 1, tool: c.tool, query: c.query, rows: got?.size ?? null, expected: expected.size, ok, missing: missing.slice(0, 5), extra: extra.slice(0, 5), ms: Math.round(ms * 10) / 10, error: a.error ? `${a.error.code}: ${a.error.message}` : undefined });
-  console.log(`${ok ? "agree" : "DIFFER"} ${String(i + 1).padStart(2)} ${c.tool}: query ${got?.size ?? "error"} rows, tool ${expected.size} (median ${ms.toFixed(1)} ms)${ok ? "" : ` missing ${JSON.stringify(missing.slice(0, 5))} extra ${JSON.stringify(extra.slice(0, 5))}${a.error ? ` ${a.error.code}: ${a.error.message}` : ""}`}`);
+  report.push({
+    n: i + 1,
+    tool: c.tool,
+    query: c.query,
+    rows: got?.size ?? null,
+    expected: expected.size,
+    ok,
+    missing: missing.slice(0, 5),
+    extra: extra.slice(0, 5),
+    ms: Math.round(ms * 10) / 10,
+    error: a.error ? `${a.error.code}: ${a.error.message}` : undefined,
+  });
+  console.log(
+    `${ok ? "agree" : "DIFFER"} ${String(i + 1).padStart(2)} ${c.tool}: query ${got?.size ?? "error"} rows, tool ${expected.size} (median ${ms.toFixed(1)} ms)${ok ? "" : ` missing ${JSON.stringify(missing.slice(0, 5))} extra ${JSON.stringify(extra.slice(0, 5))}${a.error ? ` ${a.error.code}: ${a.error.message}` : ""}`}`,
+  );
 }
 const sorted = [...TIMES].sort((x, y) => x - y);
-console.log(`\ntimes: graph and query view ${Math.round(warmMs)} ms once; per query, median of ${RUNS} runs: median ${sorted[Math.floor(sorted.length / 2)].toFixed(1)} ms, max ${sorted.at(-1).toFixed(1)} ms`);
-console.log(`agreement: ${agree}/${CASES.length} queries give the tool's answer (${root}; ${os.cpus().length} cores, load ${os.loadavg()[0].toFixed(1)})`);
+console.log(
+  `\ntimes: graph and query view ${Math.round(warmMs)} ms once; per query, median of ${RUNS} runs: median ${sorted[Math.floor(sorted.length / 2)].toFixed(1)} ms, max ${sorted.at(-1).toFixed(1)} ms`,
+);
+console.log(
+  `agreement: ${agree}/${CASES.length} queries give the tool's answer (${root}; ${os.cpus().length} cores, load ${os.loadavg()[0].toFixed(1)})`,
+);
 // Flows and clusters: the whole answer (every entry's flow; Louvain over the file graph), median of 3.
 const structureMs = {};
 for (const kind of ["flows", "clusters"]) {
@@ -155,5 +188,22 @@ for (const kind of ["flows", "clusters"]) {
   structureMs[kind] = Math.round(times.sort((x, y) => x - y)[1]);
   console.log(`${kind}: ${answer.total} (median of 3: ${structureMs[kind]} ms)`);
 }
-if (jsonOut) fs.writeFileSync(jsonOut, JSON.stringify({ root, machine: { cpu: os.cpus()[0]?.model, cores: os.cpus().length, load: os.loadavg()[0] }, runs: RUNS, graphMs: Math.round(warmMs), agree, total: CASES.length, structureMs, cases: report }, null, 2));
+if (jsonOut)
+  fs.writeFileSync(
+    jsonOut,
+    JSON.stringify(
+      {
+        root,
+        machine: { cpu: os.cpus()[0]?.model, cores: os.cpus().length, load: os.loadavg()[0] },
+        runs: RUNS,
+        graphMs: Math.round(warmMs),
+        agree,
+        total: CASES.length,
+        structureMs,
+        cases: report,
+      },
+      null,
+      2,
+    ),
+  );
 engine.close();

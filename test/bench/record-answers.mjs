@@ -40,8 +40,16 @@ process.on("exit", () => fs.rmSync(scratch, { recursive: true, force: true }));
 function copyCorpus(name, from, dirs, pin) {
   const dir = path.join(scratch, name);
   fs.mkdirSync(dir, { recursive: true });
-  if (pin) execFileSync("sh", ["-c", `git -C ${JSON.stringify(from)} archive ${pin} ${dirs.join(" ")} | tar -x -C ${JSON.stringify(dir)}`]);
-  else fs.cpSync(from, dir, { recursive: true, filter: (p) => !/(^|\/)(\.codeslice|\.git|node_modules|__pycache__)$/.test(p) });
+  if (pin)
+    execFileSync("sh", [
+      "-c",
+      `git -C ${JSON.stringify(from)} archive ${pin} ${dirs.join(" ")} | tar -x -C ${JSON.stringify(dir)}`,
+    ]);
+  else
+    fs.cpSync(from, dir, {
+      recursive: true,
+      filter: (p) => !/(^|\/)(\.codeslice|\.git|node_modules|__pycache__)$/.test(p),
+    });
   const git = (...args) => execFileSync("git", args, { cwd: dir, stdio: "ignore" });
   git("init", "-q");
   git("add", "-A");
@@ -79,7 +87,8 @@ async function recordCorpus(corpus, dir) {
     await engine.index();
     const graph = await engine.graph();
     save(corpus, "graph", graph);
-    for (const budget of [500, 1000, 2000, 4000, 8000, 16000, 32000]) await record(corpus, `map@${budget}`, () => engine.map({ budget }));
+    for (const budget of [500, 1000, 2000, 4000, 8000, 16000, 32000])
+      await record(corpus, `map@${budget}`, () => engine.map({ budget }));
     const code = await engine.codeGraph();
     const names = [...code.symbols.values()]
       .filter((s) => ["function", "method", "class"].includes(s.kind))
@@ -88,7 +97,8 @@ async function recordCorpus(corpus, dir) {
     const stride = Math.max(1, Math.floor(names.length / 40));
     const targets = names.filter((_, i) => i % stride === 0).slice(0, 40);
     for (const [i, t] of targets.entries()) {
-      for (const budget of [300, 800, 1500, 3000, 6000, 12000]) await record(corpus, `context@${budget}-${t}`, () => engine.context(t, { budget }));
+      for (const budget of [300, 800, 1500, 3000, 6000, 12000])
+        await record(corpus, `context@${budget}-${t}`, () => engine.context(t, { budget }));
       await record(corpus, `callers-${t}`, () => engine.callers(t, { depth: 2 }));
       await record(corpus, `callees-${t}`, () => engine.callees(t, { depth: 2 }));
       await record(corpus, `tests-${t}`, () => engine.tests(t));
@@ -99,7 +109,10 @@ async function recordCorpus(corpus, dir) {
       await record(corpus, `trace-${t}-${next}`, () => engine.trace(t, next));
     }
     const words = targets.map((t) => t.split(/[.#/]/).pop()).filter(Boolean);
-    for (let i = 0; i < 8; i++) await record(corpus, `search-${i}`, () => engine.search(`${words[i]} ${words[(i + 5) % words.length]}`, { limit: 10 }));
+    for (let i = 0; i < 8; i++)
+      await record(corpus, `search-${i}`, () =>
+        engine.search(`${words[i]} ${words[(i + 5) % words.length]}`, { limit: 10 }),
+      );
     for (let i = 0; i < 4; i++) {
       const task = `Fix the bug where ${words[i * 3]} returns the wrong value when ${words[i * 3 + 1]} is called twice`;
       await record(corpus, `locate-${i}`, () => engine.locate(task));
@@ -113,13 +126,16 @@ async function recordCorpus(corpus, dir) {
   }
 }
 
-const corpora = positional.length > 0
-  ? positional.map((p) => [path.basename(p), copyCorpus(path.basename(p), path.resolve(p))])
-  : [
-      // This repository's own code as it was at a fixed commit: the corpus must not move with the change under test.
-      ["codeslice", copyCorpus("codeslice", repoRoot, ["src", "test/graph"], "c5b758f")],
-      ...(fs.existsSync("/work/corpora/lead/django") ? [["django", copyCorpus("django", "/work/corpora/lead/django")]] : []),
-    ];
+const corpora =
+  positional.length > 0
+    ? positional.map((p) => [path.basename(p), copyCorpus(path.basename(p), path.resolve(p))])
+    : [
+        // This repository's own code as it was at a fixed commit: the corpus must not move with the change under test.
+        ["codeslice", copyCorpus("codeslice", repoRoot, ["src", "test/graph"], "c5b758f")],
+        ...(fs.existsSync("/work/corpora/lead/django")
+          ? [["django", copyCorpus("django", "/work/corpora/lead/django")]]
+          : []),
+      ];
 fs.rmSync(OUT, { recursive: true, force: true });
 for (const [name, dir] of corpora) {
   const started = Date.now();

@@ -45,7 +45,12 @@ const corpora = flags.corpora ?? "/work/corpora/rename";
 /** The repositories, their pinned commits and the renames tried on each. */
 const REPOS = [
   {
-    name: "itsdangerous", source: "src-pallets+itsdangerous", commit: "672971d66a2ef9f85151e53283113f33d642dabd", language: "python", pkg: "itsdangerous", srcDir: "src",
+    name: "itsdangerous",
+    source: "src-pallets+itsdangerous",
+    commit: "672971d66a2ef9f85151e53283113f33d642dabd",
+    language: "python",
+    pkg: "itsdangerous",
+    srcDir: "src",
     cases: [
       ["src/itsdangerous/encoding.py::want_bytes", "ensure_bytes", "function"],
       ["src/itsdangerous/encoding.py::base64_encode", "b64_encode", "function, re-exported by __init__"],
@@ -64,7 +69,12 @@ const REPOS = [
     ],
   },
   {
-    name: "click", source: "src-pallets+click", commit: "2c8cd3ac958a7eb316d67f2d316c27086c4c0369", language: "python", pkg: "click", srcDir: "src",
+    name: "click",
+    source: "src-pallets+click",
+    commit: "2c8cd3ac958a7eb316d67f2d316c27086c4c0369",
+    language: "python",
+    pkg: "click",
+    srcDir: "src",
     cases: [
       ["src/click/formatting.py::measure_table", "table_widths", "function"],
       ["src/click/formatting.py::iter_rows", "padded_rows", "function"],
@@ -81,7 +91,10 @@ const REPOS = [
     ],
   },
   {
-    name: "ky", source: "src-sindresorhus+ky", commit: "3419113b48e034fdcf8fa6bd3be3da7b3d0d758f", language: "typescript",
+    name: "ky",
+    source: "src-sindresorhus+ky",
+    commit: "3419113b48e034fdcf8fa6bd3be3da7b3d0d758f",
+    language: "typescript",
     cases: [
       ["source/utils/type-guards.ts::isKyError", "isKyErr", "function re-exported through the index barrel"],
       ["source/utils/type-guards.ts::isHTTPError", "isHttpError", "function re-exported through the index barrel"],
@@ -94,7 +107,11 @@ const REPOS = [
       ["source/utils/options.ts::findUnknownOptions", "unknownOptionsOf", "module-level function"],
       ["source/utils/body.ts::getBodySize", "bodySizeOf", "module-level function"],
       ["source/errors/HTTPError.ts::HTTPError", "HttpError", "class re-exported through the index barrel"],
-      ["source/errors/TimeoutError.ts::TimeoutError", "RequestTimeoutError", "class re-exported through the index barrel"],
+      [
+        "source/errors/TimeoutError.ts::TimeoutError",
+        "RequestTimeoutError",
+        "class re-exported through the index barrel",
+      ],
       ["source/errors/KyError.ts::KyError", "KyBaseError", "base class re-exported through the index barrel"],
       ["source/core/Ky.ts::Ky.create", "make", "static method"],
     ],
@@ -147,8 +164,14 @@ function tsFiles(work) {
 }
 
 const TS_OPTIONS = {
-  target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.NodeNext, moduleResolution: ts.ModuleResolutionKind.NodeNext,
-  strict: true, noEmit: true, skipLibCheck: true, lib: ["lib.es2023.d.ts", "lib.dom.d.ts", "lib.dom.iterable.d.ts"], exactOptionalPropertyTypes: true,
+  target: ts.ScriptTarget.ES2022,
+  module: ts.ModuleKind.NodeNext,
+  moduleResolution: ts.ModuleResolutionKind.NodeNext,
+  strict: true,
+  noEmit: true,
+  skipLibCheck: true,
+  lib: ["lib.es2023.d.ts", "lib.dom.d.ts", "lib.dom.iterable.d.ts"],
+  exactOptionalPropertyTypes: true,
 };
 
 function tsService(work) {
@@ -160,7 +183,11 @@ function tsService(work) {
     getCurrentDirectory: () => work,
     getCompilationSettings: () => TS_OPTIONS,
     getDefaultLibFileName: (o) => ts.getDefaultLibFilePath(o),
-    fileExists: ts.sys.fileExists, readFile: ts.sys.readFile, readDirectory: ts.sys.readDirectory, directoryExists: ts.sys.directoryExists, getDirectories: ts.sys.getDirectories,
+    fileExists: ts.sys.fileExists,
+    readFile: ts.sys.readFile,
+    readDirectory: ts.sys.readDirectory,
+    directoryExists: ts.sys.directoryExists,
+    getDirectories: ts.sys.getDirectories,
   };
   return ts.createLanguageService(host, ts.createDocumentRegistry());
 }
@@ -170,7 +197,8 @@ function tsRename(service, work, rel, line, col) {
   const text = fs.readFileSync(file, "utf8");
   const sf = ts.createSourceFile(file, text, ts.ScriptTarget.Latest);
   const pos = sf.getPositionOfLineAndCharacter(line - 1, col);
-  const locs = service.findRenameLocations(file, pos, false, false, { providePrefixAndSuffixTextForRename: false }) ?? [];
+  const locs =
+    service.findRenameLocations(file, pos, false, false, { providePrefixAndSuffixTextForRename: false }) ?? [];
   return locs.map((l) => {
     const lf = ts.createSourceFile(l.fileName, fs.readFileSync(l.fileName, "utf8"), ts.ScriptTarget.Latest);
     const lc = lf.getLineAndCharacterOfPosition(l.textSpan.start);
@@ -209,7 +237,12 @@ function pyrightServer(work, srcDir) {
       if (msg.id !== undefined && msg.method) {
         // A request from the server: configuration gets defaults, the rest an empty answer.
         // The package's source folder on the search path, so tests that import it resolve.
-        const settings = (item) => (item.section === "python.analysis" ? { extraPaths: [path.join(work, srcDir)], autoSearchPaths: true, diagnosticMode: "workspace" } : item.section === "python" ? { analysis: { extraPaths: [path.join(work, srcDir)] } } : {});
+        const settings = (item) =>
+          item.section === "python.analysis"
+            ? { extraPaths: [path.join(work, srcDir)], autoSearchPaths: true, diagnosticMode: "workspace" }
+            : item.section === "python"
+              ? { analysis: { extraPaths: [path.join(work, srcDir)] } }
+              : {};
         const result = msg.method === "workspace/configuration" ? msg.params.items.map(settings) : null;
         send({ id: msg.id, result });
       } else if (msg.id !== undefined && pending.has(msg.id)) {
@@ -218,26 +251,43 @@ function pyrightServer(work, srcDir) {
       }
     }
   });
-  const request = (method, params) => new Promise((resolve) => {
-    const id = nextId++;
-    pending.set(id, resolve);
-    send({ id, method, params });
-  });
+  const request = (method, params) =>
+    new Promise((resolve) => {
+      const id = nextId++;
+      pending.set(id, resolve);
+      send({ id, method, params });
+    });
   const notify = (method, params) => send({ method, params });
   return {
     async start() {
-      await request("initialize", { processId: process.pid, rootUri: pathToFileURL(work).href, capabilities: { workspace: { configuration: true, workspaceEdit: { documentChanges: false } } }, workspaceFolders: [{ uri: pathToFileURL(work).href, name: "w" }] });
+      await request("initialize", {
+        processId: process.pid,
+        rootUri: pathToFileURL(work).href,
+        capabilities: { workspace: { configuration: true, workspaceEdit: { documentChanges: false } } },
+        workspaceFolders: [{ uri: pathToFileURL(work).href, name: "w" }],
+      });
       notify("initialized", {});
       // Every Python file of the checkout opened, as it is before any rename: Pyright then
       // searches them all (a file it has not analysed yet is otherwise left out of a rename), and
       // answers from these texts whatever a case's apply writes to disk.
       for (const file of pyFiles(work)) {
-        notify("textDocument/didOpen", { textDocument: { uri: pathToFileURL(file).href, languageId: "python", version: 1, text: fs.readFileSync(file, "utf8") } });
+        notify("textDocument/didOpen", {
+          textDocument: {
+            uri: pathToFileURL(file).href,
+            languageId: "python",
+            version: 1,
+            text: fs.readFileSync(file, "utf8"),
+          },
+        });
       }
     },
     async rename(rel, line, col, newName) {
       const uri = pathToFileURL(path.join(work, rel)).href;
-      const reply = await request("textDocument/rename", { textDocument: { uri }, position: { line: line - 1, character: col }, newName });
+      const reply = await request("textDocument/rename", {
+        textDocument: { uri },
+        position: { line: line - 1, character: col },
+        newName,
+      });
       if (reply.error) return { error: reply.error.message, locations: [] };
       const out = [];
       const changes = reply.result?.changes ?? {};
@@ -273,25 +323,41 @@ function pyFiles(work) {
 
 /** pytest's outcome counts and failing ids for the checkout (modules that fail to import are counted, not fatal). */
 function pytestOutcome(work, repo) {
-  const r = run("python3", ["-m", "pytest", "-q", "-p", "no:cacheprovider", "--continue-on-collection-errors", "-rfE", "tests"], {
-    cwd: work, env: { ...process.env, PYTHONPATH: path.join(work, repo.srcDir), PYTHONDONTWRITEBYTECODE: "1" }, timeout: 600_000,
-  });
+  const r = run(
+    "python3",
+    ["-m", "pytest", "-q", "-p", "no:cacheprovider", "--continue-on-collection-errors", "-rfE", "tests"],
+    {
+      cwd: work,
+      env: { ...process.env, PYTHONPATH: path.join(work, repo.srcDir), PYTHONDONTWRITEBYTECODE: "1" },
+      timeout: 600_000,
+    },
+  );
   const out = r.stdout ?? "";
   const counts = {};
   const summary = out.trim().split("\n").at(-1) ?? "";
-  for (const m of summary.matchAll(/(\d+) (passed|failed|skipped|errors?|xfailed|xpassed|deselected)/g)) counts[m[2].replace(/s$/, "")] = Number(m[1]);
+  for (const m of summary.matchAll(/(\d+) (passed|failed|skipped|errors?|xfailed|xpassed|deselected)/g))
+    counts[m[2].replace(/s$/, "")] = Number(m[1]);
   const failing = [...out.matchAll(/^(?:FAILED|ERROR) (\S+)/gm)].map((m) => m[1]).sort();
   return { counts, failing };
 }
 
 function sameOutcome(a, b) {
-  return JSON.stringify(a.counts) === JSON.stringify(b.counts) && JSON.stringify(a.failing) === JSON.stringify(b.failing);
+  return (
+    JSON.stringify(a.counts) === JSON.stringify(b.counts) && JSON.stringify(a.failing) === JSON.stringify(b.failing)
+  );
 }
 
 function pythonChecks(work, repo) {
   const compile = run("python3", ["-m", "compileall", "-q", path.join(work, repo.srcDir)]);
-  const imp = run("python3", ["-c", `import ${repo.pkg}`], { env: { ...process.env, PYTHONPATH: path.join(work, repo.srcDir) }, cwd: os.tmpdir() });
-  return { compiles: compile.status === 0, imports: imp.status === 0, detail: (compile.stdout + imp.stderr).slice(-400) };
+  const imp = run("python3", ["-c", `import ${repo.pkg}`], {
+    env: { ...process.env, PYTHONPATH: path.join(work, repo.srcDir) },
+    cwd: os.tmpdir(),
+  });
+  return {
+    compiles: compile.status === 0,
+    imports: imp.status === 0,
+    detail: (compile.stdout + imp.stderr).slice(-400),
+  };
 }
 
 // ---- One case -------------------------------------------------------------------------------
@@ -334,15 +400,25 @@ async function runCase(repo, tools, work, [symbol, newName, what], baseline) {
       const tests = pytestOutcome(work, repo);
       compile.tests = { same: sameOutcome(baseline.tests, tests), ...tests };
     }
-  }
-  else {
+  } else {
     const errors = tscErrors(work);
     compile = { compiles: errors === baseline.tscErrors, tscErrors: errors };
   }
   return {
-    symbol, newName, what, edits: ours.size, reference: refCode.length, found: found.length, inStrings,
-    missed: missed.map((k) => ({ at: k, listedUncertain: uncertain.has(k) })), extra, uncertain: plan.uncertain.length, related: plan.related.map((r) => r.qualified),
-    referenceErrors: ref.errors, applied: apply.status === 0 ? apply.json.edits : apply.json.error, compile,
+    symbol,
+    newName,
+    what,
+    edits: ours.size,
+    reference: refCode.length,
+    found: found.length,
+    inStrings,
+    missed: missed.map((k) => ({ at: k, listedUncertain: uncertain.has(k) })),
+    extra,
+    uncertain: plan.uncertain.length,
+    related: plan.related.map((r) => r.qualified),
+    referenceErrors: ref.errors,
+    applied: apply.status === 0 ? apply.json.edits : apply.json.error,
+    compile,
   };
 }
 
@@ -358,7 +434,14 @@ async function runRepo(repo) {
   } else {
     // Pyright over the same files codeslice indexes (the projects' own configs include src/ only),
     // with the package's source folder on the search path so tests that import it resolve.
-    fs.writeFileSync(path.join(work, "pyrightconfig.json"), JSON.stringify({ include: ["."], exclude: ["**/.codeslice", "**/__pycache__", "**/.*"], extraPaths: [repo.srcDir] }));
+    fs.writeFileSync(
+      path.join(work, "pyrightconfig.json"),
+      JSON.stringify({
+        include: ["."],
+        exclude: ["**/.codeslice", "**/__pycache__", "**/.*"],
+        extraPaths: [repo.srcDir],
+      }),
+    );
     tools.py = pyrightServer(work, repo.srcDir);
     await tools.py.start();
     Object.assign(baseline, pythonChecks(work, repo));
@@ -368,7 +451,9 @@ async function runRepo(repo) {
   for (const c of repo.cases) {
     const r = await runCase(repo, tools, work, c, baseline);
     results.push(r);
-    const line = r.refused ? `refused: ${r.refused.code} ${r.refused.message}` : `edits ${r.edits}, reference ${r.reference}, found ${r.found}, extra ${r.extra.length}, missed ${r.missed.length} (uncertain ${r.uncertain}), compiles ${r.compile.compiles}${r.compile.imports === false ? " (import fails)" : ""}${r.compile.tests ? `, tests ${r.compile.tests.same ? "same" : "DIFFER"} ${JSON.stringify(r.compile.tests.counts)}` : ""}`;
+    const line = r.refused
+      ? `refused: ${r.refused.code} ${r.refused.message}`
+      : `edits ${r.edits}, reference ${r.reference}, found ${r.found}, extra ${r.extra.length}, missed ${r.missed.length} (uncertain ${r.uncertain}), compiles ${r.compile.compiles}${r.compile.imports === false ? " (import fails)" : ""}${r.compile.tests ? `, tests ${r.compile.tests.same ? "same" : "DIFFER"} ${JSON.stringify(r.compile.tests.counts)}` : ""}`;
     process.stderr.write(`${repo.name} ${c[0]} → ${c[1]}: ${line}\n`);
   }
   tools.py?.stop();
@@ -384,21 +469,40 @@ const cases = repos.flatMap((r) => r.results.map((x) => ({ repo: r.name, ...x })
 const done = cases.filter((c) => !c.refused);
 const sum = (f) => done.reduce((a, c) => a + f(c), 0);
 const totals = {
-  cases: cases.length, refused: cases.length - done.length,
-  reference: sum((c) => c.reference), found: sum((c) => c.found), edits: sum((c) => c.edits), extra: sum((c) => c.extra.length),
-  inStrings: sum((c) => c.inStrings), uncertain: sum((c) => c.uncertain),
+  cases: cases.length,
+  refused: cases.length - done.length,
+  reference: sum((c) => c.reference),
+  found: sum((c) => c.found),
+  edits: sum((c) => c.edits),
+  extra: sum((c) => c.extra.length),
+  inStrings: sum((c) => c.inStrings),
+  uncertain: sum((c) => c.uncertain),
   compiled: done.filter((c) => c.compile.compiles && c.compile.imports !== false).length,
   testsRun: done.filter((c) => c.compile.tests).length,
   testsSame: done.filter((c) => c.compile.tests?.same).length,
 };
 totals.recall = totals.reference ? totals.found / totals.reference : 1;
 totals.precision = totals.edits ? (totals.edits - totals.extra) / totals.edits : 1;
-const out = { machine: machine(), codeslice: codesliceRevision(), typescript: ts.version, pyright: require("pyright/package.json").version, seconds: Math.round((Date.now() - started) / 1000), totals, repos };
+const out = {
+  machine: machine(),
+  codeslice: codesliceRevision(),
+  typescript: ts.version,
+  pyright: require("pyright/package.json").version,
+  seconds: Math.round((Date.now() - started) / 1000),
+  totals,
+  repos,
+};
 writeJson(path.join(resultsDir, `rename${only ? `-${only}` : ""}${flags.tests ? "-tests" : ""}.json`), out);
 console.log("| repo | case | kind | edits | reference | found | extra | missed (listed uncertain) | compiles |");
 console.log("| --- | --- | --- | --- | --- | --- | --- | --- | --- |");
 for (const c of cases) {
-  if (c.refused) console.log(`| ${c.repo} | ${c.symbol} → ${c.newName} | ${c.what} | refused: ${c.refused.code} | | | | | |`);
-  else console.log(`| ${c.repo} | ${c.symbol} → ${c.newName} | ${c.what} | ${c.edits} | ${c.reference} | ${c.found} | ${c.extra.length} | ${c.missed.length} (${c.missed.filter((m) => m.listedUncertain).length}) | ${c.compile.compiles && c.compile.imports !== false ? "yes" : "NO"} |`);
+  if (c.refused)
+    console.log(`| ${c.repo} | ${c.symbol} → ${c.newName} | ${c.what} | refused: ${c.refused.code} | | | | | |`);
+  else
+    console.log(
+      `| ${c.repo} | ${c.symbol} → ${c.newName} | ${c.what} | ${c.edits} | ${c.reference} | ${c.found} | ${c.extra.length} | ${c.missed.length} (${c.missed.filter((m) => m.listedUncertain).length}) | ${c.compile.compiles && c.compile.imports !== false ? "yes" : "NO"} |`,
+    );
 }
-console.log(`\nTotal: ${totals.cases} renames (${totals.refused} refused), recall ${totals.recall.toFixed(4)} (${totals.found}/${totals.reference}), precision ${totals.precision.toFixed(4)} (${totals.edits - totals.extra}/${totals.edits}), compiled after apply ${totals.compiled}/${done.length}${totals.testsRun ? `, test suite outcomes unchanged ${totals.testsSame}/${totals.testsRun}` : ""}, reference locations in strings ${totals.inStrings}, uncertain listed ${totals.uncertain}`);
+console.log(
+  `\nTotal: ${totals.cases} renames (${totals.refused} refused), recall ${totals.recall.toFixed(4)} (${totals.found}/${totals.reference}), precision ${totals.precision.toFixed(4)} (${totals.edits - totals.extra}/${totals.edits}), compiled after apply ${totals.compiled}/${done.length}${totals.testsRun ? `, test suite outcomes unchanged ${totals.testsSame}/${totals.testsRun}` : ""}, reference locations in strings ${totals.inStrings}, uncertain listed ${totals.uncertain}`,
+);

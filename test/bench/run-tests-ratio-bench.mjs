@@ -71,13 +71,19 @@ function runCase(c) {
   }
   const file = path.join(root, c.edit.file);
   const before = fs.readFileSync(file, "utf8");
-  if (before.split(c.edit.from).length !== 2) throw new Error(`${c.name}: "${c.edit.from}" is not on exactly one line of ${c.edit.file}`);
+  if (before.split(c.edit.from).length !== 2)
+    throw new Error(`${c.name}: "${c.edit.from}" is not on exactly one line of ${c.edit.file}`);
   fs.writeFileSync(file, before.replace(c.edit.from, c.edit.to));
   try {
     const out = [];
     for (let i = 0; i < runs; i++) {
-      const r = spawnSync(process.execPath, [cli, "tests", c.target, "--run", "--json", "--no-server", "--timeout", "600"], { cwd: root, encoding: "utf8", env: { ...process.env, ...c.env(root) }, maxBuffer: 64 << 20 });
-      if (!r.stdout.trim().startsWith("{")) throw new Error(`${c.name}: no JSON answer (exit ${r.status}): ${r.stderr.slice(0, 500)}`);
+      const r = spawnSync(
+        process.execPath,
+        [cli, "tests", c.target, "--run", "--json", "--no-server", "--timeout", "600"],
+        { cwd: root, encoding: "utf8", env: { ...process.env, ...c.env(root) }, maxBuffer: 64 << 20 },
+      );
+      if (!r.stdout.trim().startsWith("{"))
+        throw new Error(`${c.name}: no JSON answer (exit ${r.status}): ${r.stderr.slice(0, 500)}`);
       out.push(JSON.parse(r.stdout));
     }
     return out;
@@ -98,9 +104,20 @@ for (const c of CASES) {
   const raw = (x) => x.runs.reduce((n, r) => n + r.rawTokens, 0);
   const ratios = answers.map((x) => raw(x) / x.usage.tokens);
   const shows = a.text.includes(c.failing);
-  console.log(`\n${c.name} (${git(path.join(corpora, c.repo), "rev-parse", "--short=12", "HEAD")}): ${c.target}; edit ${c.edit.file}: ${JSON.stringify(c.edit.from)} → ${JSON.stringify(c.edit.to)}`);
-  for (const r of a.runs) console.log(`  $ ${r.command.length > 200 ? `${r.command.slice(0, 200)}…` : r.command}\n    exit ${r.exitCode}${r.timedOut ? " (timed out)" : ""} in ${(r.durationMs / 1000).toFixed(1)} s; raw log ${r.rawTokens} tokens (${r.outputBytes} bytes); ${r.result.summary ?? "no summary line"}`);
-  console.log(`  tests found: ${a.tests}; answer ${a.usage.tokens} tokens (budget ${a.usage.budget}); raw log ${raw(a)} tokens; ratio ${median(ratios).toFixed(1)}× (median of ${ratios.length}); failing test "${c.failing}" shown: ${shows}`);
+  console.log(
+    `\n${c.name} (${git(path.join(corpora, c.repo), "rev-parse", "--short=12", "HEAD")}): ${c.target}; edit ${c.edit.file}: ${JSON.stringify(c.edit.from)} → ${JSON.stringify(c.edit.to)}`,
+  );
+  for (const r of a.runs)
+    console.log(
+      `  $ ${r.command.length > 200 ? `${r.command.slice(0, 200)}…` : r.command}\n    exit ${r.exitCode}${r.timedOut ? " (timed out)" : ""} in ${(r.durationMs / 1000).toFixed(1)} s; raw log ${r.rawTokens} tokens (${r.outputBytes} bytes); ${r.result.summary ?? "no summary line"}`,
+    );
+  console.log(
+    `  tests found: ${a.tests}; answer ${a.usage.tokens} tokens (budget ${a.usage.budget}); raw log ${raw(a)} tokens; ratio ${median(ratios).toFixed(1)}× (median of ${ratios.length}); failing test "${c.failing}" shown: ${shows}`,
+  );
   if (a.usage.tokens > 600 || median(ratios) < 10 || !shows) ok = false;
 }
-console.log(ok ? "\nevery case: answer ≤ 600 tokens, raw log ≥ 10×, failing test shown" : "\nsome case misses the bar (answer ≤ 600 tokens, raw log ≥ 10×, failing test shown)");
+console.log(
+  ok
+    ? "\nevery case: answer ≤ 600 tokens, raw log ≥ 10×, failing test shown"
+    : "\nsome case misses the bar (answer ≤ 600 tokens, raw log ≥ 10×, failing test shown)",
+);

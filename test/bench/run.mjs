@@ -25,8 +25,10 @@ const NAMED = {
 function benchmarks() {
   const out = new Map();
   for (const entry of fs.readdirSync(here, { withFileTypes: true })) {
-    if (entry.isFile() && entry.name.endsWith("-bench.mjs")) out.set(entry.name.slice(0, -"-bench.mjs".length), entry.name);
-    else if (entry.isDirectory() && fs.existsSync(path.join(here, entry.name, "run.mjs"))) out.set(entry.name, `${entry.name}/run.mjs`);
+    if (entry.isFile() && entry.name.endsWith("-bench.mjs"))
+      out.set(entry.name.slice(0, -"-bench.mjs".length), entry.name);
+    else if (entry.isDirectory() && fs.existsSync(path.join(here, entry.name, "run.mjs")))
+      out.set(entry.name, `${entry.name}/run.mjs`);
   }
   for (const [name, file] of Object.entries(NAMED)) {
     if (!fs.existsSync(path.join(here, file))) continue;
@@ -59,7 +61,9 @@ if (!name || name === "--help" || name === "-h") {
 const file = all.get(name);
 if (!file) {
   const near = [...all.keys()].filter((n) => n.includes(name) || name.includes(n));
-  console.error(`codeslice bench: no benchmark named "${name}".${near.length ? ` Did you mean ${near.join(", ")}?` : ""} \`npm run bench\` lists them.`);
+  console.error(
+    `codeslice bench: no benchmark named "${name}".${near.length ? ` Did you mean ${near.join(", ")}?` : ""} \`npm run bench\` lists them.`,
+  );
   process.exit(2);
 }
 const r = spawnSync(process.execPath, [path.join(here, file), ...rest], { stdio: "inherit" });

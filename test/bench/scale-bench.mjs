@@ -22,8 +22,21 @@ import os from "node:os";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import {
-  DJANGO_SOURCE, codesliceRevision, copyWithoutPycache, debianVersion, ensureBuilt, fmt, machine, mdTable,
-  packageRoot, parseArgs, repoRoot, resultsDir, runCli, stats, writeJson,
+  DJANGO_SOURCE,
+  codesliceRevision,
+  copyWithoutPycache,
+  debianVersion,
+  ensureBuilt,
+  fmt,
+  machine,
+  mdTable,
+  packageRoot,
+  parseArgs,
+  repoRoot,
+  resultsDir,
+  runCli,
+  stats,
+  writeJson,
 } from "./lib/bench-utils.mjs";
 
 const { flags } = parseArgs(process.argv.slice(2), ["keep", "help", "heap-probe"]);
@@ -35,7 +48,9 @@ if (flags.help) {
 // Child mode: one cold in-process index + graph, heap after a forced GC at each step, as JSON.
 if (flags["heap-probe"]) {
   const { createEngine } = await import(pathToFileURL(path.join(packageRoot, "dist/index.js")).href);
-  const { createNodePlatform } = await import(pathToFileURL(path.join(packageRoot, "dist/platform/node/index.js")).href);
+  const { createNodePlatform } = await import(
+    pathToFileURL(path.join(packageRoot, "dist/platform/node/index.js")).href
+  );
   const heap = () => (globalThis.gc(), globalThis.gc(), process.memoryUsage().heapUsed / 1048576);
   const base = heap();
   const engine = createEngine(await createNodePlatform({ root: flags.root, cacheDir: flags["cache-dir"] }));
@@ -65,11 +80,22 @@ if (flags["heap-probe"]) {
   await engine.search("query compiler");
   const searchAfterEditMs = performance.now() - t0;
   fs.writeFileSync(edited, original);
-  console.log(JSON.stringify({
-    indexMs, graphMs, recordsHeapMb: afterIndex - base, graphHeapMb: afterGraph - afterIndex,
-    symbols: graph.symbols.length, calls: graph.calls.length, ambiguous: graph.ambiguous.length,
-    searchBuildMs, refreshMs, graphAfterEditMs, searchAfterEditMs, patched: patched.symbols === graph.symbols,
-  }));
+  console.log(
+    JSON.stringify({
+      indexMs,
+      graphMs,
+      recordsHeapMb: afterIndex - base,
+      graphHeapMb: afterGraph - afterIndex,
+      symbols: graph.symbols.length,
+      calls: graph.calls.length,
+      ambiguous: graph.ambiguous.length,
+      searchBuildMs,
+      refreshMs,
+      graphAfterEditMs,
+      searchAfterEditMs,
+      patched: patched.symbols === graph.symbols,
+    }),
+  );
   engine.close();
   process.exit(0);
 }
@@ -81,7 +107,9 @@ if (!Number.isInteger(RUNS) || RUNS < 1) {
 }
 ensureBuilt();
 
-const stdlib = path.dirname(execFileSync("python3", ["-c", "import os; print(os.__file__)"], { encoding: "utf8" }).trim());
+const stdlib = path.dirname(
+  execFileSync("python3", ["-c", "import os; print(os.__file__)"], { encoding: "utf8" }).trim(),
+);
 const debianStdlib = fs.existsSync("/usr/lib/python3.11") ? "/usr/lib/python3.11" : stdlib;
 const nodeModules = fs.realpathSync.native(path.join(repoRoot, "node_modules"));
 for (const [what, dir, fix] of [
@@ -111,7 +139,9 @@ try {
     const r = await runCli(cli("index", path.join(scratch, `cache-cold-${i}`), ["--json"]));
     const s = JSON.parse(r.stdout);
     cold.push({ wall: r.wall, cpu: r.cpu, rssMb: r.rssMb, summary: s });
-    progress(`cold index ${i + 1}/${RUNS}: ${fmt(r.wall)} s, ${fmt(r.rssMb, 0)} MB, ${s.parsed} parsed, ${s.symbols} symbols`);
+    progress(
+      `cold index ${i + 1}/${RUNS}: ${fmt(r.wall)} s, ${fmt(r.rssMb, 0)} MB, ${s.parsed} parsed, ${s.symbols} symbols`,
+    );
   }
   const warmCache = path.join(scratch, `cache-cold-${RUNS - 1}`);
   const graphOut = path.join(scratch, "graph.json");
@@ -123,9 +153,19 @@ try {
   }
   const heapRuns = [];
   for (let i = 0; i < RUNS; i++) {
-    const out = execFileSync(process.execPath, [
-      "--expose-gc", new URL(import.meta.url).pathname, "--heap-probe", "--root", corpus, "--cache-dir", path.join(scratch, `cache-heap-${i}`),
-    ], { encoding: "utf8", maxBuffer: 1 << 24 });
+    const out = execFileSync(
+      process.execPath,
+      [
+        "--expose-gc",
+        new URL(import.meta.url).pathname,
+        "--heap-probe",
+        "--root",
+        corpus,
+        "--cache-dir",
+        path.join(scratch, `cache-heap-${i}`),
+      ],
+      { encoding: "utf8", maxBuffer: 1 << 24 },
+    );
     heapRuns.push(JSON.parse(out.trim().split("\n").pop()));
     const h = heapRuns.at(-1);
     progress(`heap ${i + 1}/${RUNS}: records ${fmt(h.recordsHeapMb, 0)} MB, graph +${fmt(h.graphHeapMb, 0)} MB`);
@@ -141,7 +181,10 @@ try {
         stdlib: { path: debianStdlib },
         js: { path: "node_modules of this repository (package-lock.json)" },
       },
-      files: s0.files, source_files: s0.sourceFiles, symbols: s0.symbols, by_language: byLanguage,
+      files: s0.files,
+      source_files: s0.sourceFiles,
+      symbols: s0.symbols,
+      by_language: byLanguage,
     },
     codeslice: codesliceRevision(),
     machine: { ...machineAtStart, load_average_at_end: os.loadavg().map((x) => Number(x.toFixed(2))) },
@@ -172,19 +215,35 @@ try {
     },
   };
   const range = (st, d = 3) => `${fmt(st.median, d)} (${fmt(st.min, d)}–${fmt(st.max, d)})`;
-  console.log(mdTable(["measurement", "value"], [
-    ["tree", `${s0.files} files, ${s0.sourceFiles} source (${Object.entries(byLanguage).map(([k, v]) => `${k} ${v}`).join(", ")}), ${s0.symbols} symbols`],
-    ["cold index, wall s", range(result.cold_index.wall_s)],
-    ["cold index, files/s", range(result.cold_index.files_per_s, 0)],
-    ["cold index, peak RSS MB", range(result.cold_index.peak_rss_mb, 0)],
-    ["warm `graph --json`, wall s", range(result.warm_graph.wall_s)],
-    ["warm `graph --json`, peak RSS MB", range(result.warm_graph.peak_rss_mb, 0)],
-    ["heap after GC: records, MB", range(result.heap_after_gc_mb.records, 0)],
-    ["heap after GC: graph adds, MB", range(result.heap_after_gc_mb.graph_adds, 0)],
-    ["heap per 1,000 symbols (records + graph), MB", range(result.heap_after_gc_mb.per_1000_symbols, 2)],
-    ["in-process: graph build / search index build, ms", `${range(result.in_process_ms.graph_build, 0)} / ${range(result.in_process_ms.search_index_build, 0)}`],
-    ["after a one-line edit in one file: refresh / graph / search, ms", `${range(result.in_process_ms.after_one_file_edit.refresh, 0)} / ${range(result.in_process_ms.after_one_file_edit.graph, 0)} / ${range(result.in_process_ms.after_one_file_edit.search, 0)} (graph ${result.in_process_ms.after_one_file_edit.graph_patched_not_rebuilt ? "patched" : "rebuilt"})`],
-  ]));
+  console.log(
+    mdTable(
+      ["measurement", "value"],
+      [
+        [
+          "tree",
+          `${s0.files} files, ${s0.sourceFiles} source (${Object.entries(byLanguage)
+            .map(([k, v]) => `${k} ${v}`)
+            .join(", ")}), ${s0.symbols} symbols`,
+        ],
+        ["cold index, wall s", range(result.cold_index.wall_s)],
+        ["cold index, files/s", range(result.cold_index.files_per_s, 0)],
+        ["cold index, peak RSS MB", range(result.cold_index.peak_rss_mb, 0)],
+        ["warm `graph --json`, wall s", range(result.warm_graph.wall_s)],
+        ["warm `graph --json`, peak RSS MB", range(result.warm_graph.peak_rss_mb, 0)],
+        ["heap after GC: records, MB", range(result.heap_after_gc_mb.records, 0)],
+        ["heap after GC: graph adds, MB", range(result.heap_after_gc_mb.graph_adds, 0)],
+        ["heap per 1,000 symbols (records + graph), MB", range(result.heap_after_gc_mb.per_1000_symbols, 2)],
+        [
+          "in-process: graph build / search index build, ms",
+          `${range(result.in_process_ms.graph_build, 0)} / ${range(result.in_process_ms.search_index_build, 0)}`,
+        ],
+        [
+          "after a one-line edit in one file: refresh / graph / search, ms",
+          `${range(result.in_process_ms.after_one_file_edit.refresh, 0)} / ${range(result.in_process_ms.after_one_file_edit.graph, 0)} / ${range(result.in_process_ms.after_one_file_edit.search, 0)} (graph ${result.in_process_ms.after_one_file_edit.graph_patched_not_rebuilt ? "patched" : "rebuilt"})`,
+        ],
+      ],
+    ),
+  );
   writeJson(path.join(resultsDir, "scale.json"), result);
   console.log("results: test/bench/results/scale.json");
 } finally {

@@ -22,7 +22,18 @@ import { spawn } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { cliPath as repoCli, ensureBuilt, fmt, hasGnuTime, machine, mdTable, parseArgs, resultsDir, stats, writeJson } from "./lib/bench-utils.mjs";
+import {
+  cliPath as repoCli,
+  ensureBuilt,
+  fmt,
+  hasGnuTime,
+  machine,
+  mdTable,
+  parseArgs,
+  resultsDir,
+  stats,
+  writeJson,
+} from "./lib/bench-utils.mjs";
 import * as utils from "./lib/bench-utils.mjs";
 
 const { flags } = parseArgs(process.argv.slice(2), ["help"]);
@@ -36,8 +47,26 @@ if (!hasGnuTime) {
 }
 const RUNS = Number(flags.runs ?? 9);
 const CORPORA = [
-  { name: "django", dir: flags.django ?? "/work/corpora/warm/django", commands: [["signature", "Model.save"], ["callers", "Model.save"], ["context", "Model.save", "--budget", "4000"], ["search", "queryset filter"]] },
-  { name: "hono", dir: flags.hono ?? "/work/corpora/warm/hono", commands: [["signature", "src/hono-base.ts#Hono"], ["callers", "Context.json"], ["context", "compose", "--budget", "4000"], ["search", "router match"]] },
+  {
+    name: "django",
+    dir: flags.django ?? "/work/corpora/warm/django",
+    commands: [
+      ["signature", "Model.save"],
+      ["callers", "Model.save"],
+      ["context", "Model.save", "--budget", "4000"],
+      ["search", "queryset filter"],
+    ],
+  },
+  {
+    name: "hono",
+    dir: flags.hono ?? "/work/corpora/warm/hono",
+    commands: [
+      ["signature", "src/hono-base.ts#Hono"],
+      ["callers", "Context.json"],
+      ["context", "compose", "--budget", "4000"],
+      ["search", "router match"],
+    ],
+  },
 ];
 ensureBuilt();
 void repoCli;
@@ -57,7 +86,11 @@ function run(argv, cwd) {
     const out = [];
     const err = [];
     const t0 = process.hrtime.bigint();
-    const child = spawn("/usr/bin/time", ["-f", "%U %S", "-o", timeFile, ...argv], { cwd, env, stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn("/usr/bin/time", ["-f", "%U %S", "-o", timeFile, ...argv], {
+      cwd,
+      env,
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     child.stdout.on("data", (b) => out.push(b));
     child.stderr.on("data", (b) => err.push(b));
     child.on("error", reject);
@@ -85,7 +118,12 @@ async function benchCorpus({ name, dir, commands }) {
   const warm = await run([process.execPath, cli, ...commands[0]], dir);
   if (!same(warm, reference[0])) throw new Error(`${name}: the warm-up answer differs from --no-server`);
   let served = 1;
-  const rows = commands.map((argv) => ({ command: argv.join(" "), server: { wall: [], cpu: [] }, inProcess: { wall: [], cpu: [] }, identical: true }));
+  const rows = commands.map((argv) => ({
+    command: argv.join(" "),
+    server: { wall: [], cpu: [] },
+    inProcess: { wall: [], cpu: [] },
+    identical: true,
+  }));
   const floor = { wall: [], cpu: [] };
   for (let round = 0; round < RUNS; round++) {
     for (const [i, argv] of commands.entries()) {
@@ -117,15 +155,31 @@ for (const r of results) {
   md.push(`### ${r.name} (${RUNS} runs each; the server answered ${r.answered} of ${r.served} served calls)`);
   md.push(
     mdTable(
-      ["command", "warm wall p50 s", "warm CPU p50 s", "in-process wall p50 s", "in-process CPU p50 s", "bytes identical to --no-server"],
       [
-        ...r.rows.map((row) => [row.command, fmt(stats(row.server.wall).median), fmt(stats(row.server.cpu).median, 2), fmt(stats(row.inProcess.wall).median), fmt(stats(row.inProcess.cpu).median, 2), row.identical ? "yes" : "NO"]),
+        "command",
+        "warm wall p50 s",
+        "warm CPU p50 s",
+        "in-process wall p50 s",
+        "in-process CPU p50 s",
+        "bytes identical to --no-server",
+      ],
+      [
+        ...r.rows.map((row) => [
+          row.command,
+          fmt(stats(row.server.wall).median),
+          fmt(stats(row.server.cpu).median, 2),
+          fmt(stats(row.inProcess.wall).median),
+          fmt(stats(row.inProcess.cpu).median, 2),
+          row.identical ? "yes" : "NO",
+        ]),
         ["`node -e 0` (floor)", fmt(stats(r.floor.wall).median), fmt(stats(r.floor.cpu).median, 2), "", "", ""],
       ],
     ),
   );
 }
-md.push(`load average (1 min) at start and end: ${load.map((x) => x.toFixed(2)).join(", ")}; ${os.cpus().length} cores`);
+md.push(
+  `load average (1 min) at start and end: ${load.map((x) => x.toFixed(2)).join(", ")}; ${os.cpus().length} cores`,
+);
 console.log(md.join("\n\n"));
 const summary = (v) => ({ ...stats(v), values: v.map((x) => Math.round(x * 1000) / 1000) });
 writeJson(path.join(resultsDir, "warm-cli.json"), {
@@ -134,8 +188,16 @@ writeJson(path.join(resultsDir, "warm-cli.json"), {
   runs: RUNS,
   load_1min_start_end: load,
   corpora: results.map((r) => ({
-    name: r.name, served: r.served, answered_by_server: r.answered, floor_node_e_0: { wall: summary(r.floor.wall), cpu: summary(r.floor.cpu) },
-    commands: r.rows.map((row) => ({ command: row.command, identical: row.identical, server: { wall: summary(row.server.wall), cpu: summary(row.server.cpu) }, in_process: { wall: summary(row.inProcess.wall), cpu: summary(row.inProcess.cpu) } })),
+    name: r.name,
+    served: r.served,
+    answered_by_server: r.answered,
+    floor_node_e_0: { wall: summary(r.floor.wall), cpu: summary(r.floor.cpu) },
+    commands: r.rows.map((row) => ({
+      command: row.command,
+      identical: row.identical,
+      server: { wall: summary(row.server.wall), cpu: summary(row.server.cpu) },
+      in_process: { wall: summary(row.inProcess.wall), cpu: summary(row.inProcess.cpu) },
+    })),
   })),
 });
 if (results.some((r) => !r.allServed || r.rows.some((row) => !row.identical))) process.exitCode = 1;

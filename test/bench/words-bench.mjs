@@ -16,7 +16,19 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
-import { codesliceRevision, ensureBuilt, fmt, machine, mdTable, packageRoot, parseArgs, benchCorpus, resultsDir, runCli, writeJson } from "./lib/bench-utils.mjs";
+import {
+  codesliceRevision,
+  ensureBuilt,
+  fmt,
+  machine,
+  mdTable,
+  packageRoot,
+  parseArgs,
+  benchCorpus,
+  resultsDir,
+  runCli,
+  writeJson,
+} from "./lib/bench-utils.mjs";
 
 const BAR_MS = 150; // the task-in-words issue: p50 ≤ 150 ms warm on django
 const { flags, positionals } = parseArgs(process.argv.slice(2), ["help"]);
@@ -50,12 +62,18 @@ try {
   for (const r of records.sort((a, b) => (a.path < b.path ? -1 : 1))) {
     if (/(^|\/)tests?\//.test(r.path)) continue;
     for (const d of r.definitions) {
-      const first = d.doc?.split(/(?<=\.)\s|\n\n/)[0]?.replace(/\s+/g, " ").trim();
+      const first = d.doc
+        ?.split(/(?<=\.)\s|\n\n/)[0]
+        ?.replace(/\s+/g, " ")
+        .trim();
       const words = first?.split(" ").length ?? 0;
       if (first && words >= 6 && words <= 30) sentences.push(first);
     }
   }
-  const tasks = sentences.length <= SAMPLE ? sentences : Array.from({ length: SAMPLE }, (_, i) => sentences[Math.floor((i * sentences.length) / SAMPLE)]);
+  const tasks =
+    sentences.length <= SAMPLE
+      ? sentences
+      : Array.from({ length: SAMPLE }, (_, i) => sentences[Math.floor((i * sentences.length) / SAMPLE)]);
 
   const engine = createEngine(await createNodePlatform({ root: corpus, cacheDir }), { watch: true });
   let t0 = performance.now();
@@ -75,10 +93,24 @@ try {
   }
   engine.close();
   const row = { n: ms.length, p50: percentile(ms, 50), p95: percentile(ms, 95), max: Math.max(...ms) };
-  const result = { corpus: corpusName, revision: codesliceRevision(), machine: machine(), tasks: tasks.length, runs: RUNS, firstAnswerMs: firstMs, perTask: row, barMs: BAR_MS };
+  const result = {
+    corpus: corpusName,
+    revision: codesliceRevision(),
+    machine: machine(),
+    tasks: tasks.length,
+    runs: RUNS,
+    firstAnswerMs: firstMs,
+    perTask: row,
+    barMs: BAR_MS,
+  };
   writeJson(path.join(resultsDir, `words-${corpusName}.json`), result);
   console.log(`${corpusName}: ${tasks.length} tasks × ${RUNS} runs, budget 8000\n`);
-  console.log(mdTable(["first answer ms", "p50 ms", "p95 ms", "max ms", `p50 ≤ ${BAR_MS} ms`], [[fmt(firstMs, 0), fmt(row.p50, 0), fmt(row.p95, 0), fmt(row.max, 0), row.p50 <= BAR_MS ? "yes" : "no"]]));
+  console.log(
+    mdTable(
+      ["first answer ms", "p50 ms", "p95 ms", "max ms", `p50 ≤ ${BAR_MS} ms`],
+      [[fmt(firstMs, 0), fmt(row.p50, 0), fmt(row.p95, 0), fmt(row.max, 0), row.p50 <= BAR_MS ? "yes" : "no"]],
+    ),
+  );
 } finally {
   fs.rmSync(scratch, { recursive: true, force: true });
 }

@@ -13,10 +13,13 @@ import type { CliArtifact } from "./support/node-commands.ts";
 /** Python and TypeScript: calls within and across files, inheritance on both sides. */
 const PROJECT: Record<string, string> = {
   "shop/__init__.py": "",
-  "shop/base.py": 'class Animal:\n    """An animal."""\n\n    def sound(self):\n        return "..."\n\n    def speak(self):\n        return self.sound()\n',
-  "shop/dog.py": 'from shop.base import Animal\n\n\nclass Dog(Animal):\n    def sound(self):\n        return "woof"\n\n\ndef make():\n    return Dog().speak()\n\n\ndef kennel():\n    return [make() for _ in range(3)]\n',
+  "shop/base.py":
+    'class Animal:\n    """An animal."""\n\n    def sound(self):\n        return "..."\n\n    def speak(self):\n        return self.sound()\n',
+  "shop/dog.py":
+    'from shop.base import Animal\n\n\nclass Dog(Animal):\n    def sound(self):\n        return "woof"\n\n\ndef make():\n    return Dog().speak()\n\n\ndef kennel():\n    return [make() for _ in range(3)]\n',
   "web/util.ts": 'export function helper(s: string): string {\n  return s + "!";\n}\n',
-  "web/view.ts": 'import { helper } from "./util";\n\nexport interface Drawable {}\n\nexport class View implements Drawable {\n  render(): string {\n    return helper("x");\n  }\n}\n',
+  "web/view.ts":
+    'import { helper } from "./util";\n\nexport interface Drawable {}\n\nexport class View implements Drawable {\n  render(): string {\n    return helper("x");\n  }\n}\n',
   "README.md": "# shop\n",
 };
 const QUERIES = [
@@ -25,7 +28,9 @@ const QUERIES = [
   ["context", "shop.dog.make", "--budget", "600"],
 ];
 
-const cli = (commands as unknown as { cliArtifact(files: Record<string, string>, queries: string[][]): Promise<CliArtifact> }).cliArtifact;
+const cli = (
+  commands as unknown as { cliArtifact(files: Record<string, string>, queries: string[][]): Promise<CliArtifact> }
+).cliArtifact;
 const fromBase64 = (s: string) => Uint8Array.from(atob(s), (c) => c.charCodeAt(0));
 
 let built: CliArtifact;
@@ -42,7 +47,9 @@ afterEach(() => {
 });
 
 function start(): WorkerEngine {
-  const engine = createWorkerEngine(new Worker(new URL("./support/engine.worker.ts", import.meta.url), { type: "module" }));
+  const engine = createWorkerEngine(
+    new Worker(new URL("./support/engine.worker.ts", import.meta.url), { type: "module" }),
+  );
   engines.push(engine);
   return engine;
 }
@@ -76,7 +83,9 @@ describe("importIndex / exportIndex through the worker protocol", () => {
     const second = await fresh({ kind: "browser", namespace });
     expect(await second.index()).toMatchObject({ parsed: 0, reused: 5 });
     const root = await navigator.storage.getDirectory();
-    await (await (await root.getDirectoryHandle("codeslice")).getDirectoryHandle("index")).removeEntry(namespace, { recursive: true });
+    await (await (await root.getDirectoryHandle("codeslice")).getDirectoryHandle("index")).removeEntry(namespace, {
+      recursive: true,
+    });
   });
 
   it("the worker's export is the Node CLI's artifact byte for byte, and loads into another worker", async () => {
@@ -93,7 +102,10 @@ describe("importIndex / exportIndex through the worker protocol", () => {
   describe("a bad artifact reaches the page as the engine's error, and nothing is written", () => {
     const refuse = async (bad: Uint8Array | Blob, code: string) => {
       const engine = await fresh();
-      const error = await engine.importIndex(bad).then(() => undefined, (e: unknown) => e);
+      const error = await engine.importIndex(bad).then(
+        () => undefined,
+        (e: unknown) => e,
+      );
       expect(error).toMatchObject({ name: "EngineError", code });
       expect((error as { hint?: string }).hint).toBeTruthy();
       // The store is as it was: the index that follows parses every file.
@@ -106,7 +118,10 @@ describe("importIndex / exportIndex through the worker protocol", () => {
     });
 
     it("truncated", async () => {
-      expect((await refuse(artifact.subarray(0, artifact.length - 40), "artifact_truncated")).data).toEqual({ expectedBytes: artifact.length, actualBytes: artifact.length - 40 });
+      expect((await refuse(artifact.subarray(0, artifact.length - 40), "artifact_truncated")).data).toEqual({
+        expectedBytes: artifact.length,
+        actualBytes: artifact.length - 40,
+      });
     });
 
     it("corrupt: a flipped byte", async () => {
@@ -122,12 +137,17 @@ describe("importIndex / exportIndex through the worker protocol", () => {
       view.setUint32(12, schema - 1, true);
       view.setUint32(28, crc32(bad.subarray(0, 28)), true);
       bad.set(new Uint8Array(await crypto.subtle.digest("SHA-256", bad.subarray(0, bad.length - 32))), bad.length - 32);
-      expect((await refuse(bad, "artifact_version_mismatch")).data).toEqual({ schema: { artifact: schema - 1, engine: schema } });
+      expect((await refuse(bad, "artifact_version_mismatch")).data).toEqual({
+        schema: { artifact: schema - 1, engine: schema },
+      });
     });
 
     it("something that is not bytes at all", async () => {
       const engine = await fresh();
-      await expect(engine.importIndex("shop.csidx" as never)).rejects.toMatchObject({ name: "EngineError", code: "invalid_argument" });
+      await expect(engine.importIndex("shop.csidx" as never)).rejects.toMatchObject({
+        name: "EngineError",
+        code: "invalid_argument",
+      });
     });
   });
 });

@@ -22,12 +22,16 @@ async function graph(entry: string): Promise<Metafile> {
     metafile: true,
     outdir: "out",
     logLevel: "silent",
-    plugins: [{
-      name: "builtins-external",
-      setup(b) {
-        b.onResolve({ filter: /.*/ }, (args) => (BUILTINS.has(args.path) || args.path.startsWith("node:") ? { path: args.path, external: true } : undefined));
+    plugins: [
+      {
+        name: "builtins-external",
+        setup(b) {
+          b.onResolve({ filter: /.*/ }, (args) =>
+            BUILTINS.has(args.path) || args.path.startsWith("node:") ? { path: args.path, external: true } : undefined,
+          );
+        },
       },
-    }],
+    ],
   });
   return result.metafile;
 }
@@ -39,8 +43,13 @@ describe("src/platform/browser and the worker front end", () => {
     expect(inputs).toContain("src/worker/worker-host.ts");
     expect(inputs).toContain("src/platform/browser/index.ts");
     // Our modules only: web-tree-sitter carries guarded Node-only imports of its own.
-    const builtins = Object.entries(meta.inputs).filter(([f]) => f.startsWith("src/"))
-      .flatMap(([f, i]) => i.imports.filter((x) => x.external && (x.path.startsWith("node:") || BUILTINS.has(x.path))).map((x) => `${f} -> ${x.path}`));
+    const builtins = Object.entries(meta.inputs)
+      .filter(([f]) => f.startsWith("src/"))
+      .flatMap(([f, i]) =>
+        i.imports
+          .filter((x) => x.external && (x.path.startsWith("node:") || BUILTINS.has(x.path)))
+          .map((x) => `${f} -> ${x.path}`),
+      );
     expect(builtins).toEqual([]);
     expect(inputs.filter((f) => /^src\/(platform\/(node|deno)|cli|mcp)\//.test(f))).toEqual([]);
   });
@@ -57,7 +66,14 @@ describe("src/platform/browser and the worker front end", () => {
     const inputs = Object.keys((await graph("playground/src/main.ts")).inputs);
     expect(inputs).toContain("src/platform/browser/uploads.ts");
     expect(inputs).toContain("src/platform/browser/browser-store.ts");
-    expect(inputs.filter((f) => f.startsWith("src/languages/") || f === "src/index.ts" || /^src\/core\/(engine|graph|slice|extract|parse)/.test(f))).toEqual([]);
+    expect(
+      inputs.filter(
+        (f) =>
+          f.startsWith("src/languages/") ||
+          f === "src/index.ts" ||
+          /^src\/core\/(engine|graph|slice|extract|parse)/.test(f),
+      ),
+    ).toEqual([]);
     expect(inputs.filter((f) => /node_modules\/(web-tree-sitter|gpt-tokenizer)\//.test(f))).toEqual([]);
   });
 });

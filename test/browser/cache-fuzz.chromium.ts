@@ -13,7 +13,14 @@ import { createStore, del as idbDel, set as idbSet } from "idb-keyval";
 import { createEngine, type Engine } from "../../src/core/engine/engine.ts";
 import { MemoryFileSystem, MemoryStore } from "../../src/platform/memory/index.ts";
 import {
-  findDirectory, IdbStore, openBrowserStore, openDirectory, OPFS_INDEX_DIR, OpfsStore, STORE_MARKER, type StoreBackend,
+  findDirectory,
+  IdbStore,
+  openBrowserStore,
+  openDirectory,
+  OPFS_INDEX_DIR,
+  OpfsStore,
+  STORE_MARKER,
+  type StoreBackend,
 } from "../../src/platform/browser/index.ts";
 import type { Logger, Store } from "../../src/core/ports.ts";
 import { wasm } from "../support/platform.ts";
@@ -23,11 +30,15 @@ const SEEDS = Number(env.VITE_FUZZ_SEEDS ?? 120);
 const ONE_SEED = env.VITE_FUZZ_SEED === undefined ? undefined : Number(env.VITE_FUZZ_SEED);
 
 const FILES: Record<string, string> = {
-  "shop/models.py": "class Order:\n    def total(self):\n        return sum_items(self)\n\n    def lines(self):\n        return []\n\ndef sum_items(order):\n    return len(order.lines())\n",
-  "shop/views.py": "from shop.models import Order\nfrom shop.pricing import discount\n\ndef checkout():\n    order = Order()\n    return order.total() - discount(order)\n\ndef page():\n    return checkout()\n",
-  "shop/pricing.py": "from shop.models import sum_items\n\nRATE = 0.1\n\ndef discount(order):\n    return sum_items(order) * RATE\n",
+  "shop/models.py":
+    "class Order:\n    def total(self):\n        return sum_items(self)\n\n    def lines(self):\n        return []\n\ndef sum_items(order):\n    return len(order.lines())\n",
+  "shop/views.py":
+    "from shop.models import Order\nfrom shop.pricing import discount\n\ndef checkout():\n    order = Order()\n    return order.total() - discount(order)\n\ndef page():\n    return checkout()\n",
+  "shop/pricing.py":
+    "from shop.models import sum_items\n\nRATE = 0.1\n\ndef discount(order):\n    return sum_items(order) * RATE\n",
   "shop/__init__.py": "",
-  "web/api.ts": "import { format } from './format';\n\nexport function fetchOrder(id: string): string {\n  return format(id);\n}\n\nexport class Client {\n  get(id: string): string {\n    return fetchOrder(id);\n  }\n}\n",
+  "web/api.ts":
+    "import { format } from './format';\n\nexport function fetchOrder(id: string): string {\n  return format(id);\n}\n\nexport class Client {\n  get(id: string): string {\n    return fetchOrder(id);\n  }\n}\n",
   "web/format.ts": "export function format(s: string): string {\n  return s.trim();\n}\n",
   "README.md": "# shop\n",
 };
@@ -60,7 +71,17 @@ function rng(seed: number): { int(n: number): number; pick<T>(xs: T[]): T } {
   return { int: (n) => Math.floor(next() * n), pick: (xs) => xs[Math.floor(next() * xs.length)]! };
 }
 
-type Damage = "truncate" | "empty" | "flip" | "delete" | "garbage" | "other-value" | "folder" | "parent-file" | "no-marker" | "wrong-type";
+type Damage =
+  | "truncate"
+  | "empty"
+  | "flip"
+  | "delete"
+  | "garbage"
+  | "other-value"
+  | "folder"
+  | "parent-file"
+  | "no-marker"
+  | "wrong-type";
 const COMMON: Damage[] = ["truncate", "empty", "flip", "delete", "garbage", "other-value"];
 
 /** Raw access to one backend's namespace, behind the store's back. */
@@ -75,7 +96,8 @@ async function opfsRaw(ns: string): Promise<Raw> {
   const dir = await openDirectory(await navigator.storage.getDirectory(), `${OPFS_INDEX_DIR}/${ns}`);
   const parentOf = async (key: string) => openDirectory(dir, key.split("/").slice(0, -1).join("/"));
   const leaf = (key: string) => key.split("/").at(-1)!;
-  const remove = async (key: string) => (await parentOf(key)).removeEntry(leaf(key), { recursive: true }).catch(() => {});
+  const remove = async (key: string) =>
+    (await parentOf(key)).removeEntry(leaf(key), { recursive: true }).catch(() => {});
   return {
     kinds: [...COMMON, "folder", "parent-file", "no-marker"],
     // Straight onto the file, the way an older version (or a crash) leaves it.
@@ -120,7 +142,12 @@ function idbRaw(ns: string): Raw {
 }
 
 /** Applies one damage to `key`; returns a line for the failure message. */
-async function damage(raw: Raw, r: ReturnType<typeof rng>, key: string, pristine: Map<string, Uint8Array>): Promise<string> {
+async function damage(
+  raw: Raw,
+  r: ReturnType<typeof rng>,
+  key: string,
+  pristine: Map<string, Uint8Array>,
+): Promise<string> {
   const kind = r.pick(raw.kinds);
   try {
     return await damageWith(kind, raw, r, key, pristine);
@@ -131,7 +158,13 @@ async function damage(raw: Raw, r: ReturnType<typeof rng>, key: string, pristine
   }
 }
 
-async function damageWith(kind: Damage, raw: Raw, r: ReturnType<typeof rng>, key: string, pristine: Map<string, Uint8Array>): Promise<string> {
+async function damageWith(
+  kind: Damage,
+  raw: Raw,
+  r: ReturnType<typeof rng>,
+  key: string,
+  pristine: Map<string, Uint8Array>,
+): Promise<string> {
   const bytes = pristine.get(key)!;
   switch (kind) {
     case "truncate":
@@ -150,7 +183,10 @@ async function damageWith(kind: Damage, raw: Raw, r: ReturnType<typeof rng>, key
       await raw.remove(key);
       break;
     case "garbage":
-      await raw.put(key, Uint8Array.from({ length: r.int(2 * bytes.length + 1) }, () => r.int(256)));
+      await raw.put(
+        key,
+        Uint8Array.from({ length: r.int(2 * bytes.length + 1) }, () => r.int(256)),
+      );
       break;
     case "other-value": {
       // A whole, well-sealed value that belongs to another key.
@@ -167,7 +203,8 @@ async function damageWith(kind: Damage, raw: Raw, r: ReturnType<typeof rng>, key
 /** Puts the namespace back to exactly `pristine` (a store over it heals whatever damage is left). */
 async function restore(backend: StoreBackend, ns: string, pristine: Map<string, Uint8Array>): Promise<void> {
   let store: OpfsStore | IdbStore;
-  if (backend === "opfs") store = new OpfsStore(await openDirectory(await navigator.storage.getDirectory(), `${OPFS_INDEX_DIR}/${ns}`));
+  if (backend === "opfs")
+    store = new OpfsStore(await openDirectory(await navigator.storage.getDirectory(), `${OPFS_INDEX_DIR}/${ns}`));
   else store = new IdbStore(ns);
   await store.clear();
   for (const [k, v] of pristine) await store.set(k, v);
@@ -181,7 +218,9 @@ async function snapshotOf(store: Store): Promise<Map<string, Uint8Array>> {
 
 function fuzz(backend: "opfs" | "indexeddb"): void {
   it(`${backend}: ${ONE_SEED ?? SEEDS} seed(s) of damaged values; each new engine answers like a clean run, and heals the store`, async () => {
-    const clean = await answers(createEngine({ fs: new MemoryFileSystem(FILES, "shop"), store: new MemoryStore(), wasm }));
+    const clean = await answers(
+      createEngine({ fs: new MemoryFileSystem(FILES, "shop"), store: new MemoryStore(), wasm }),
+    );
     const ns = `fuzz-${backend}-${Date.now().toString(36)}`;
     const open = async (warnings: string[] = []) => {
       const opened = await openBrowserStore({ namespace: ns, prefer: backend });
@@ -240,15 +279,23 @@ describe("cache-damage fuzz", () => {
   // With the snapshot gone, a well-sealed record found under a file's content key must be that
   // content's record: a whole value moved under another key reads as absent (found by this fuzz).
   it("a record swapped for another key's whole value, with the snapshot gone, answers like a clean run", async () => {
-    const clean = await answers(createEngine({ fs: new MemoryFileSystem(FILES, "shop"), store: new MemoryStore(), wasm }));
+    const clean = await answers(
+      createEngine({ fs: new MemoryFileSystem(FILES, "shop"), store: new MemoryStore(), wasm }),
+    );
     const ns = `fuzz-swap-${Date.now().toString(36)}`;
-    const engine = async () => createEngine({ fs: new MemoryFileSystem(FILES, "shop"), store: (await openBrowserStore({ namespace: ns, prefer: "indexeddb" })).store, wasm });
+    const engine = async () =>
+      createEngine({
+        fs: new MemoryFileSystem(FILES, "shop"),
+        store: (await openBrowserStore({ namespace: ns, prefer: "indexeddb" })).store,
+        wasm,
+      });
     await answers(await engine());
     const pristine = await snapshotOf((await openBrowserStore({ namespace: ns, prefer: "indexeddb" })).store);
     const raw = idbRaw(ns);
     const records = [...pristine.keys()].filter((k) => k.includes("/records/"));
     await raw.remove([...pristine.keys()].find((k) => k.endsWith("snapshot.json"))!);
-    for (let i = 0; i < records.length; i++) await raw.put(records[i]!, pristine.get(records[(i + 1) % records.length]!)!);
+    for (let i = 0; i < records.length; i++)
+      await raw.put(records[i]!, pristine.get(records[(i + 1) % records.length]!)!);
     try {
       expect(await answers(await engine())).toEqual(clean);
     } finally {

@@ -11,14 +11,22 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { commands } from "vitest/browser";
 import {
-  BrowserMessageReader, BrowserMessageWriter, CancellationTokenSource, createProtocolConnection, LSPErrorCodes, WorkDoneProgressCreateRequest,
-  type InitializeResult, type Location, type ProtocolConnection,
+  BrowserMessageReader,
+  BrowserMessageWriter,
+  CancellationTokenSource,
+  createProtocolConnection,
+  LSPErrorCodes,
+  WorkDoneProgressCreateRequest,
+  type InitializeResult,
+  type Location,
+  type ProtocolConnection,
 } from "vscode-languageserver-protocol/browser";
 import { createWorkerEngine, type WorkerEngine } from "../../src/worker/index.ts";
 import { compareWithCli, type LineOf } from "../lsp/agreement-core.ts";
 import type { LspGold } from "./support/node-commands.ts";
 
-const lspGold = (commands as unknown as { lspGold(which: "fixture" | "src", sample: number): Promise<LspGold> }).lspGold;
+const lspGold = (commands as unknown as { lspGold(which: "fixture" | "src", sample: number): Promise<LspGold> })
+  .lspGold;
 
 /** One engine worker, its project and a client connected to its language server. */
 interface Session {
@@ -41,7 +49,10 @@ afterEach(() => {
 });
 
 /** Starts the engine worker on `files` (not indexed yet) and initializes a client on its language server. */
-async function start(files: Record<string, string>, options: { progress?: boolean; index?: boolean } = {}): Promise<Session> {
+async function start(
+  files: Record<string, string>,
+  options: { progress?: boolean; index?: boolean } = {},
+): Promise<Session> {
   const worker = new Worker(new URL("./support/engine.worker.ts", import.meta.url), { type: "module" });
   const engine = createWorkerEngine(worker);
   await engine.open({ kind: "files", files, label: "project" }, { kind: "memory" });
@@ -54,12 +65,25 @@ async function start(files: Record<string, string>, options: { progress?: boolea
   connection.onNotification("$/progress", (p: Session["progress"][number]) => void progress.push(p));
   connection.listen();
   const rootUri = "file:///project";
-  const init = await connection.sendRequest("initialize", {
-    processId: null, rootUri, workspaceFolders: null,
-    capabilities: { window: { workDoneProgress: options.progress !== false }, textDocument: { callHierarchy: {}, codeLens: {} } },
-  }) as InitializeResult;
+  const init = (await connection.sendRequest("initialize", {
+    processId: null,
+    rootUri,
+    workspaceFolders: null,
+    capabilities: {
+      window: { workDoneProgress: options.progress !== false },
+      textDocument: { callHierarchy: {}, codeLens: {} },
+    },
+  })) as InitializeResult;
   await connection.sendNotification("initialized", {});
-  const s: Session = { engine, connection, init, rootUri, progress, created, uri: (path) => `${rootUri}/${path.split("/").map(encodeURIComponent).join("/")}` };
+  const s: Session = {
+    engine,
+    connection,
+    init,
+    rootUri,
+    progress,
+    created,
+    uri: (path) => `${rootUri}/${path.split("/").map(encodeURIComponent).join("/")}`,
+  };
   open.push(s);
   return s;
 }
@@ -75,13 +99,21 @@ function linesOf(files: Record<string, string>): LineOf {
 
 type Def = Location & { data: { qualified: string } };
 const definition = (s: Session, file: string, line: number, character: number) =>
-  s.connection.sendRequest("textDocument/definition", { textDocument: { uri: s.uri(file) }, position: { line, character } }) as Promise<Def[]>;
+  s.connection.sendRequest("textDocument/definition", {
+    textDocument: { uri: s.uri(file) },
+    position: { line, character },
+  }) as Promise<Def[]>;
 
 describe("the language server in the engine worker agrees with the CLI", () => {
   it("on the fixture", async () => {
     const { files, gold } = await lspGold("fixture", 50);
     const s = await start(files);
-    expect(s.init.capabilities).toMatchObject({ definitionProvider: true, referencesProvider: true, callHierarchyProvider: true, codeLensProvider: { resolveProvider: true } });
+    expect(s.init.capabilities).toMatchObject({
+      definitionProvider: true,
+      referencesProvider: true,
+      callHierarchyProvider: true,
+      codeLensProvider: { resolveProvider: true },
+    });
     const a = await compareWithCli(s, gold, linesOf(files));
     expect(a.mismatches).toEqual([]);
     for (const n of Object.values(a.checked)) expect(n).toBeGreaterThanOrEqual(3);
@@ -93,7 +125,9 @@ describe("the language server in the engine worker agrees with the CLI", () => {
     const t1 = performance.now();
     const s = await start(files);
     const a = await compareWithCli(s, gold, linesOf(files));
-    console.log(`browser agreement on src/: ${JSON.stringify(a.checked)} (CLI answers ${Math.round(t1 - t0)} ms, browser server ${Math.round(performance.now() - t1)} ms)`);
+    console.log(
+      `browser agreement on src/: ${JSON.stringify(a.checked)} (CLI answers ${Math.round(t1 - t0)} ms, browser server ${Math.round(performance.now() - t1)} ms)`,
+    );
     expect(a.mismatches).toEqual([]);
     for (const [request, n] of Object.entries(a.checked)) expect([request, n >= 50]).toEqual([request, true]);
   }, 600_000);
@@ -108,36 +142,69 @@ describe("open documents", () => {
     const saved = files[file]!;
     expect((await definition(s, file, 6, 10)).map((d) => d.data.qualified)).toEqual(["shop.models.User.greet"]);
 
-    await s.connection.sendNotification("textDocument/didOpen", { textDocument: { uri, languageId: "python", version: 1, text: saved } });
-    const edited = saved.replace("    user.greet()\n", "    welcome(user)\n") + "\n\ndef welcome(user: User) -> None:\n    \"\"\"Greet a new user.\"\"\"\n    user.greet()\n";
-    await s.connection.sendNotification("textDocument/didChange", { textDocument: { uri, version: 2 }, contentChanges: [{ text: edited }] });
+    await s.connection.sendNotification("textDocument/didOpen", {
+      textDocument: { uri, languageId: "python", version: 1, text: saved },
+    });
+    const edited =
+      saved.replace("    user.greet()\n", "    welcome(user)\n") +
+      '\n\ndef welcome(user: User) -> None:\n    """Greet a new user."""\n    user.greet()\n';
+    await s.connection.sendNotification("textDocument/didChange", {
+      textDocument: { uri, version: 2 },
+      contentChanges: [{ text: edited }],
+    });
     const unsaved = await definition(s, file, 6, 6);
-    expect(unsaved.map((d) => [d.data.qualified, d.range.start.line])).toEqual([["shop.service.welcome", edited.split("\n").findIndex((l) => l.startsWith("def welcome"))]]);
-    const hover = (await s.connection.sendRequest("textDocument/hover", { textDocument: { uri }, position: { line: 6, character: 6 } })) as { contents: { value: string } };
+    expect(unsaved.map((d) => [d.data.qualified, d.range.start.line])).toEqual([
+      ["shop.service.welcome", edited.split("\n").findIndex((l) => l.startsWith("def welcome"))],
+    ]);
+    const hover = (await s.connection.sendRequest("textDocument/hover", {
+      textDocument: { uri },
+      position: { line: 6, character: 6 },
+    })) as { contents: { value: string } };
     expect(hover.contents.value).toContain("Greet a new user.");
     // The page's own engine calls read the same unsaved text: one index for both.
-    expect((await s.engine.callers("shop.service.welcome")).results.map((r) => r.qualified)).toEqual(["shop.service.register"]);
+    expect((await s.engine.callers("shop.service.welcome")).results.map((r) => r.qualified)).toEqual([
+      "shop.service.register",
+    ]);
 
     await s.connection.sendNotification("textDocument/didChange", {
       textDocument: { uri, version: 3 },
-      contentChanges: [{ range: { start: { line: 6, character: 4 }, end: { line: 6, character: 17 } }, text: "user.greet()" }],
+      contentChanges: [
+        { range: { start: { line: 6, character: 4 }, end: { line: 6, character: 17 } }, text: "user.greet()" },
+      ],
     });
     expect((await definition(s, file, 6, 10)).map((d) => d.data.qualified)).toEqual(["shop.models.User.greet"]);
 
     await s.connection.sendNotification("textDocument/didClose", { textDocument: { uri } });
-    const refs = (await s.connection.sendRequest("textDocument/references", { textDocument: { uri: s.uri("shop/models.py") }, position: { line: 9, character: 9 }, context: { includeDeclaration: false } })) as Location[];
-    expect(refs.map((r) => `${r.uri.slice(s.rootUri.length + 1)}:${r.range.start.line + 1}`)).toEqual(["shop/service.py:7"]);
+    const refs = (await s.connection.sendRequest("textDocument/references", {
+      textDocument: { uri: s.uri("shop/models.py") },
+      position: { line: 9, character: 9 },
+      context: { includeDeclaration: false },
+    })) as Location[];
+    expect(refs.map((r) => `${r.uri.slice(s.rootUri.length + 1)}:${r.range.start.line + 1}`)).toEqual([
+      "shop/service.py:7",
+    ]);
   });
 
   it("follows the project the worker opens next, and says what to do when none is open", async () => {
     const { files } = await lspGold("fixture", 0);
     const s = await start(files, { index: true });
-    expect((await definition(s, "web/src/app.ts", 5, 14)).map((d) => d.data.qualified)).toEqual(["web/src/cart.ts#Cart.total"]);
+    expect((await definition(s, "web/src/app.ts", 5, 14)).map((d) => d.data.qualified)).toEqual([
+      "web/src/cart.ts#Cart.total",
+    ]);
     await s.engine.close();
-    await expect(definition(s, "web/src/app.ts", 5, 14)).rejects.toMatchObject({ code: LSPErrorCodes.RequestFailed, message: expect.stringContaining("open(") });
-    const other = { "web/src/app.ts": files["web/src/app.ts"]!.replace("cart.total()", "cart.add(1)"), "web/src/cart.ts": files["web/src/cart.ts"]!, "web/src/format.ts": files["web/src/format.ts"]! };
+    await expect(definition(s, "web/src/app.ts", 5, 14)).rejects.toMatchObject({
+      code: LSPErrorCodes.RequestFailed,
+      message: expect.stringContaining("open("),
+    });
+    const other = {
+      "web/src/app.ts": files["web/src/app.ts"]!.replace("cart.total()", "cart.add(1)"),
+      "web/src/cart.ts": files["web/src/cart.ts"]!,
+      "web/src/format.ts": files["web/src/format.ts"]!,
+    };
     await s.engine.open({ kind: "files", files: other, label: "other" }, { kind: "memory" });
-    expect((await definition(s, "web/src/app.ts", 5, 14)).map((d) => d.data.qualified)).toEqual(["web/src/cart.ts#Cart.add"]);
+    expect((await definition(s, "web/src/app.ts", 5, 14)).map((d) => d.data.qualified)).toEqual([
+      "web/src/cart.ts#Cart.add",
+    ]);
   });
 });
 
@@ -148,8 +215,17 @@ describe("an in-memory project", () => {
     await s.engine.refresh(); // the one re-scan a watching engine makes after its first index
     expect(await s.engine.refresh()).toMatchObject({ mode: "watch", parsed: 0 });
     const uri = s.uri("web/src/app.ts");
-    await s.connection.sendNotification("textDocument/didOpen", { textDocument: { uri, languageId: "typescript", version: 1, text: files["web/src/app.ts"]!.replace("cart.total()", "cart.add(1)") } });
-    expect((await definition(s, "web/src/app.ts", 5, 14)).map((d) => d.data.qualified)).toEqual(["web/src/cart.ts#Cart.add"]);
+    await s.connection.sendNotification("textDocument/didOpen", {
+      textDocument: {
+        uri,
+        languageId: "typescript",
+        version: 1,
+        text: files["web/src/app.ts"]!.replace("cart.total()", "cart.add(1)"),
+      },
+    });
+    expect((await definition(s, "web/src/app.ts", 5, 14)).map((d) => d.data.qualified)).toEqual([
+      "web/src/cart.ts#Cart.add",
+    ]);
     expect(await s.engine.refresh()).toMatchObject({ mode: "watch", parsed: 0 });
   });
 });

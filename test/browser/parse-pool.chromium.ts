@@ -12,15 +12,22 @@ import { wasm } from "../support/platform.ts";
 function corpus(): Record<string, string> {
   const files: Record<string, string> = {};
   for (let i = 0; i < 75; i++) {
-    files[`pkg/mod${i}.py`] = `from pkg.mod${(i + 1) % 75} import f${(i + 1) % 75}\n\ndef f${i}(x):\n    """Step ${i}."""\n    return f${(i + 1) % 75}(x) + ${i}\n\nclass C${i}:\n    def run(self):\n        return f${i}(1)\n`;
-    files[`web/m${i}.ts`] = `import { g${(i + 1) % 75} } from "./m${(i + 1) % 75}";\n/** Step ${i}. */\nexport function g${i}(x: number): number {\n  return g${(i + 1) % 75}(x + ${i});\n}\n`;
+    files[`pkg/mod${i}.py`] =
+      `from pkg.mod${(i + 1) % 75} import f${(i + 1) % 75}\n\ndef f${i}(x):\n    """Step ${i}."""\n    return f${(i + 1) % 75}(x) + ${i}\n\nclass C${i}:\n    def run(self):\n        return f${i}(1)\n`;
+    files[`web/m${i}.ts`] =
+      `import { g${(i + 1) % 75} } from "./m${(i + 1) % 75}";\n/** Step ${i}. */\nexport function g${i}(x: number): number {\n  return g${(i + 1) % 75}(x + ${i});\n}\n`;
   }
   files["copy/mod0.py"] = files["pkg/mod0.py"]!;
   return files;
 }
 
 async function indexWith(workers: ParseWorkers | undefined, jobs: number) {
-  const platform: Platform = { fs: new MemoryFileSystem(corpus()), store: new MemoryStore(), wasm, ...(workers ? { workers } : {}) };
+  const platform: Platform = {
+    fs: new MemoryFileSystem(corpus()),
+    store: new MemoryStore(),
+    wasm,
+    ...(workers ? { workers } : {}),
+  };
   return runIndex(platform, { jobs });
 }
 
@@ -28,12 +35,18 @@ describe("parse pool in Chromium", () => {
   it("Web Workers give the same records, in the same order, as one thread", async () => {
     const single = await indexWith(undefined, 1);
     let replies = 0;
-    const base = new WebParseWorkers(() => new Worker(new URL("./support/parse.worker.ts", import.meta.url), { type: "module" }), 2);
+    const base = new WebParseWorkers(
+      () => new Worker(new URL("./support/parse.worker.ts", import.meta.url), { type: "module" }),
+      2,
+    );
     const counting: ParseWorkers = {
       parallelism: 2,
       spawn() {
         const channel = base.spawn();
-        return { ...channel, listen: (onMessage, onFailure) => channel.listen((m) => (replies++, onMessage(m)), onFailure) };
+        return {
+          ...channel,
+          listen: (onMessage, onFailure) => channel.listen((m) => (replies++, onMessage(m)), onFailure),
+        };
       },
     };
     const pooled = await indexWith(counting, 2);
@@ -46,7 +59,10 @@ describe("parse pool in Chromium", () => {
 
   it("a worker whose entry does not load fails over to the page's thread", async () => {
     const single = await indexWith(undefined, 1);
-    const broken = new WebParseWorkers(() => new Worker(new URL("./support/no-such.worker.js", import.meta.url), { type: "module" }), 2);
+    const broken = new WebParseWorkers(
+      () => new Worker(new URL("./support/no-such.worker.js", import.meta.url), { type: "module" }),
+      2,
+    );
     const pooled = await indexWith(broken, 2);
     expect([...pooled.records.entries()]).toEqual([...single.records.entries()]);
   });

@@ -7,7 +7,14 @@ import { afterAll, describe, expect, it } from "vitest";
 import { createEngine } from "../../src/core/engine/engine.ts";
 import { MemoryFileSystem, MemoryStore } from "../../src/platform/memory/index.ts";
 import {
-  BrowserFallbackStore, FetchWasmSource, HandleFileSystem, IdbStore, openBrowserStore, openDirectory, OpfsStore, type StoreNotice,
+  BrowserFallbackStore,
+  FetchWasmSource,
+  HandleFileSystem,
+  IdbStore,
+  openBrowserStore,
+  openDirectory,
+  OpfsStore,
+  type StoreNotice,
 } from "../../src/platform/browser/index.ts";
 import type { Store } from "../../src/core/ports.ts";
 import { fileSystemContract, type FixtureEntry } from "../platform/file-system.contract.ts";
@@ -27,7 +34,8 @@ async function freshOpfsDir(kind: string): Promise<FileSystemDirectoryHandle> {
 async function opfsTree(files: Record<string, FixtureEntry>): Promise<FileSystemDirectoryHandle> {
   const dir = await freshOpfsDir("fs");
   for (const [path, entry] of Object.entries(files)) {
-    if (typeof entry === "object" && !(entry instanceof Uint8Array)) throw new Error(`OPFS cannot hold the link ${path}`);
+    if (typeof entry === "object" && !(entry instanceof Uint8Array))
+      throw new Error(`OPFS cannot hold the link ${path}`);
     const parts = path.split("/");
     const parent = await openDirectory(dir, parts.slice(0, -1).join("/"));
     const writable = await (await parent.getFileHandle(parts.at(-1)!, { create: true })).createWritable();
@@ -51,7 +59,9 @@ describe("the browser runtime", () => {
   });
 });
 
-fileSystemContract("HandleFileSystem over OPFS", async (files) => new HandleFileSystem(await opfsTree(files)), { symlinks: false });
+fileSystemContract("HandleFileSystem over OPFS", async (files) => new HandleFileSystem(await opfsTree(files)), {
+  symlinks: false,
+});
 fileSystemContract("MemoryFileSystem in Chromium", async (files) => new MemoryFileSystem(files));
 
 storeContract("OpfsStore", async () => new OpfsStore(await freshOpfsDir("store")));
@@ -60,7 +70,10 @@ storeContract("IdbStore", async () => {
   await store.clear();
   return store;
 });
-storeContract("BrowserFallbackStore over OPFS", async () => new BrowserFallbackStore(new OpfsStore(await freshOpfsDir("store")), "opfs"));
+storeContract(
+  "BrowserFallbackStore over OPFS",
+  async () => new BrowserFallbackStore(new OpfsStore(await freshOpfsDir("store")), "opfs"),
+);
 
 /** A store that refuses every write the way a full origin does. */
 class FullStore extends MemoryStore {
@@ -73,8 +86,12 @@ storeContract("BrowserFallbackStore over a full store", async () => new BrowserF
 wasmSourceContract(
   "FetchWasmSource",
   async () => new FetchWasmSource(new URL("../../wasm/", import.meta.url)),
-  async (missing) => new FetchWasmSource(new URL("../../wasm/", import.meta.url), (input, init) =>
-    String(input).endsWith(`/${missing}`) ? Promise.resolve(new Response("not here", { status: 404 })) : fetch(input, init)),
+  async (missing) =>
+    new FetchWasmSource(new URL("../../wasm/", import.meta.url), (input, init) =>
+      String(input).endsWith(`/${missing}`)
+        ? Promise.resolve(new Response("not here", { status: 404 }))
+        : fetch(input, init),
+    ),
 );
 
 describe("BrowserFallbackStore", () => {

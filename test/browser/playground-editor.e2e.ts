@@ -6,7 +6,15 @@
  */
 import type { BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { clickWord, newPage, openSite, seriousViolations, settled, shot, type Site } from "./support/playground-page.ts";
+import {
+  clickWord,
+  newPage,
+  openSite,
+  seriousViolations,
+  settled,
+  shot,
+  type Site,
+} from "./support/playground-page.ts";
 
 let site: Site;
 beforeAll(async () => {
@@ -19,13 +27,18 @@ afterAll(async () => {
 const text = (page: Page, selector: string) => page.locator(selector).innerText();
 const codePath = (page: Page) => page.getByTestId("code-path").innerText();
 
-async function sample(width: number, height: number, { keyboard = false } = {}): Promise<{ context: BrowserContext; page: Page; errors: string[] }> {
+async function sample(
+  width: number,
+  height: number,
+  { keyboard = false } = {},
+): Promise<{ context: BrowserContext; page: Page; errors: string[] }> {
   const opened = await newPage(site, { viewport: { width, height } });
   await opened.context.grantPermissions(["clipboard-read", "clipboard-write"], { origin: new URL(site.url).origin });
   await opened.page.goto(site.url);
   if (keyboard) {
     // Tab to "Load the sample project" and press Enter: no click anywhere.
-    for (let i = 0; i < 10 && (await opened.page.evaluate(() => document.activeElement?.id)) !== "load-sample"; i++) await opened.page.keyboard.press("Tab");
+    for (let i = 0; i < 10 && (await opened.page.evaluate(() => document.activeElement?.id)) !== "load-sample"; i++)
+      await opened.page.keyboard.press("Tab");
     expect(await opened.page.evaluate(() => document.activeElement?.id)).toBe("load-sample");
     await opened.page.keyboard.press("Enter");
   } else await opened.page.click("#load-sample");
@@ -36,10 +49,14 @@ async function sample(width: number, height: number, { keyboard = false } = {}):
 }
 
 /** Whether the element's box is inside the viewport (at least its top part). */
-const inView = (page: Page, selector: string) => page.locator(selector).first().evaluate((el) => {
-  const r = el.getBoundingClientRect();
-  return r.top >= 0 && r.top < innerHeight && r.bottom > 0;
-});
+const inView = (page: Page, selector: string) =>
+  page
+    .locator(selector)
+    .first()
+    .evaluate((el) => {
+      const r = el.getBoundingClientRect();
+      return r.top >= 0 && r.top < innerHeight && r.bottom > 0;
+    });
 
 describe("the playground's code editor", () => {
   it("opens a file from the tree and follows a name to its definition, references, hover, calls and context", async () => {
@@ -56,7 +73,12 @@ describe("the playground's code editor", () => {
     await page.keyboard.press("F12");
     await expect.poll(() => codePath(page)).toMatch(/^api\/pricing\.py:\d+$/);
     const defLine = Number((await codePath(page)).split(":")[1]);
-    expect(await page.locator(".cm-content .cm-line").nth(defLine - 1).innerText()).toMatch(/def order_total\(/);
+    expect(
+      await page
+        .locator(".cm-content .cm-line")
+        .nth(defLine - 1)
+        .innerText(),
+    ).toMatch(/def order_total\(/);
     // The other panels follow the symbol the editor chose.
     await expect.poll(() => page.locator("#target").inputValue()).toBe("api.pricing.order_total");
 
@@ -77,7 +99,16 @@ describe("the playground's code editor", () => {
     await page.mouse.move(1, 1);
     const box = await page.locator(".cm-cursor").first().boundingBox();
     await page.mouse.move(box!.x + 6, box!.y + box!.height / 2);
-    await expect.poll(() => page.locator(".cm-tooltip-hover").innerText().catch(() => ""), { timeout: 10_000 }).toMatch(/def order_total\(order/);
+    await expect
+      .poll(
+        () =>
+          page
+            .locator(".cm-tooltip-hover")
+            .innerText()
+            .catch(() => ""),
+        { timeout: 10_000 },
+      )
+      .toMatch(/def order_total\(order/);
 
     // Call hierarchy: callers in, callees out.
     await page.locator(".cm-content").focus();
@@ -90,7 +121,9 @@ describe("the playground's code editor", () => {
     // Copy context: the clipboard holds the bundle for this symbol.
     await page.locator(".cm-content").focus();
     await page.keyboard.press("Shift+Alt+C");
-    await expect.poll(() => text(page, "[data-testid=code-status]")).toMatch(/^Copied the context of api\.pricing\.order_total: [\d,]+ tokens\.$/);
+    await expect
+      .poll(() => text(page, "[data-testid=code-status]"))
+      .toMatch(/^Copied the context of api\.pricing\.order_total: [\d,]+ tokens\.$/);
     const copied = await page.evaluate(() => navigator.clipboard.readText());
     expect(copied).toContain("def order_total(");
     expect(copied).toMatch(/api\/pricing\.py:\d+-\d+/);
@@ -130,14 +163,22 @@ describe("the playground's code editor", () => {
     expect(await inView(page, ".cm-opened")).toBe(true);
     expect(await page.evaluate(() => document.activeElement?.classList.contains("cm-content"))).toBe(true);
     // Code is readable: wrapped to the width, never scrolled sideways.
-    const scroller = await page.locator(".code-editor .cm-scroller").evaluate((el) => ({ sw: el.scrollWidth, cw: el.clientWidth }));
+    const scroller = await page
+      .locator(".code-editor .cm-scroller")
+      .evaluate((el) => ({ sw: el.scrollWidth, cw: el.clientWidth }));
     expect(scroller.sw).toBeLessThanOrEqual(scroller.cw + 1);
 
     // References by key, then Enter on the call in services.py: the cursor lands on the call.
     await page.keyboard.press("Shift+F12");
     await page.waitForSelector('#code-results[data-kind=references] button[data-path="api/services.py"]');
     // Focus moved to the first reference; Tab on until the services.py call is focused.
-    for (let i = 0; i < 10 && !(await page.evaluate(() => (document.activeElement as HTMLElement | null)?.dataset.path === "api/services.py")); i++) await page.keyboard.press("Tab");
+    for (
+      let i = 0;
+      i < 10 &&
+      !(await page.evaluate(() => (document.activeElement as HTMLElement | null)?.dataset.path === "api/services.py"));
+      i++
+    )
+      await page.keyboard.press("Tab");
     await page.keyboard.press("Enter");
     await expect.poll(() => codePath(page)).toBe("api/services.py:24");
     expect(await inView(page, ".cm-opened")).toBe(true);

@@ -15,11 +15,13 @@ import { newPage, openSite, openZip, seriousViolations, shot, type Site } from "
 const FILES: Record<string, string> = {
   "a/x/util.py": "def helper():\n    return 1\n",
   "b/y/util.py": "def helper():\n    return 2\n",
-  "app.py": "from a.x.util import helper as first\nfrom b.y.util import helper as second\nfrom hub import hub\n\n\ndef run():\n    return first() + second() + hub()\n",
+  "app.py":
+    "from a.x.util import helper as first\nfrom b.y.util import helper as second\nfrom hub import hub\n\n\ndef run():\n    return first() + second() + hub()\n",
   "hub.py": "def hub():\n    return 0\n",
 };
 const HUB_CALLERS = 15;
-for (let i = 0; i < HUB_CALLERS - 1; i++) FILES[`callers/c${i}.py`] = `from hub import hub\n\n\ndef call${i}():\n    return hub() + ${i}\n`;
+for (let i = 0; i < HUB_CALLERS - 1; i++)
+  FILES[`callers/c${i}.py`] = `from hub import hub\n\n\ndef call${i}():\n    return hub() + ${i}\n`;
 
 let site: Site;
 beforeAll(async () => {
@@ -63,12 +65,16 @@ describe("the playground's callers/callees picture", () => {
     await page.goto(site.url);
     await openZip(page, "names.zip", FILES);
     await slice(page, "app.run");
-    const nodes = await graph(page).locator("g.node").evaluateAll((gs) => gs.map((g) => ({
-      qualified: g.getAttribute("data-qualified")!,
-      name: g.querySelector(".name")?.textContent ?? "",
-      file: g.querySelector(".file")?.textContent ?? null,
-      label: g.getAttribute("aria-label") ?? "",
-    })));
+    const nodes = await graph(page)
+      .locator("g.node")
+      .evaluateAll((gs) =>
+        gs.map((g) => ({
+          qualified: g.getAttribute("data-qualified")!,
+          name: g.querySelector(".name")?.textContent ?? "",
+          file: g.querySelector(".file")?.textContent ?? null,
+          label: g.getAttribute("aria-label") ?? "",
+        })),
+      );
     const helpers = nodes.filter((n) => n.qualified.endsWith(".helper"));
     expect(helpers.map((n) => n.qualified).sort()).toEqual(["a.x.util.helper", "b.y.util.helper"]);
     // Same name on screen, told apart by the file under it.
@@ -130,19 +136,23 @@ describe("the playground's callers/callees picture", () => {
     await page.goto(site.url);
     await openZip(page, "marks.zip", FILES);
     /** Each node: marked or not, and whether the rendered bundle has a block from its file. */
-    const marks = () => page.evaluate(() => {
-      const bundle = document.getElementById("bundle")!.textContent ?? "";
-      return [...document.querySelectorAll("[data-testid=graph-svg] g.node")].map((g) => ({
-        qualified: g.getAttribute("data-qualified")!,
-        marked: g.classList.contains("in-bundle"),
-        inText: bundle.includes(`## ${g.getAttribute("data-path")}:`),
-      }));
-    });
+    const marks = () =>
+      page.evaluate(() => {
+        const bundle = document.getElementById("bundle")!.textContent ?? "";
+        return [...document.querySelectorAll("[data-testid=graph-svg] g.node")].map((g) => ({
+          qualified: g.getAttribute("data-qualified")!,
+          marked: g.classList.contains("in-bundle"),
+          inText: bundle.includes(`## ${g.getAttribute("data-path")}:`),
+        }));
+      });
     // Counts the slices the page starts (body[data-context] turning to "loading").
     await page.evaluate(() => {
       const w = window as unknown as { slices: number };
       w.slices = 0;
-      new MutationObserver(() => void (document.body.dataset.context === "loading" && w.slices++)).observe(document.body, { attributes: true, attributeFilter: ["data-context"] });
+      new MutationObserver(() => void (document.body.dataset.context === "loading" && w.slices++)).observe(
+        document.body,
+        { attributes: true, attributeFilter: ["data-context"] },
+      );
     });
     await page.fill("#target", "hub.hub");
     for (const budget of ["400", "200"]) {
@@ -175,7 +185,10 @@ describe("the playground's callers/callees picture", () => {
     const legend = page.locator('#graph .graph-legend li[data-legend="in-bundle"]');
     expect(await legend.innerText()).toMatch(/in the bundle/);
     const swatch = await legend.locator(".swatch").evaluate((s) => getComputedStyle(s).backgroundColor);
-    const bar = await graph(page).locator("g.node.in-bundle rect.bundle-mark").first().evaluate((r) => getComputedStyle(r).fill);
+    const bar = await graph(page)
+      .locator("g.node.in-bundle rect.bundle-mark")
+      .first()
+      .evaluate((r) => getComputedStyle(r).fill);
     expect(bar).toBe(swatch);
     // A slice that fails leaves no marks from the answer it replaced.
     await page.fill("#target", "no.such.symbol");
@@ -227,7 +240,10 @@ describe("the playground's callers/callees picture", () => {
     await context.close();
   });
 
-  for (const { width, height, min } of [{ width: 1440, height: 1000, min: 12 }, { width: 390, height: 844, min: 11 }]) {
+  for (const { width, height, min } of [
+    { width: 1440, height: 1000, min: 12 },
+    { width: 390, height: 844, min: 11 },
+  ]) {
     it(`text is at least ${min} px as seen at ${width} px wide, and every name fits its box`, async () => {
       const { context, page, errors } = await newPage(site, { viewport: { width, height } });
       await page.goto(site.url);

@@ -12,8 +12,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { newPage, openSite, openZip, settled, type Site } from "./support/playground-page.ts";
 
 const FILES: Record<string, string> = {
-  "shop/prices.py": "def price(cart):\n    \"\"\"The price of a cart.\"\"\"\n    return sum(item.cost for item in cart)\n",
-  "shop/cart.py": "from shop.prices import price\n\n\nclass Cart:\n    def total(self):\n        return price(self.items)\n",
+  "shop/prices.py": 'def price(cart):\n    """The price of a cart."""\n    return sum(item.cost for item in cart)\n',
+  "shop/cart.py":
+    "from shop.prices import price\n\n\nclass Cart:\n    def total(self):\n        return price(self.items)\n",
   "web/api.ts": "export function fetchCart(id: string): string {\n  return id.trim();\n}\n",
 };
 

@@ -9,8 +9,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { focused, newPage, openSite, settled, zipOnDisk, type Site } from "./support/playground-page.ts";
 
 const FILES: Record<string, string> = {
-  "shop/prices.py": "def price(cart):\n    \"\"\"The price of a cart.\"\"\"\n    return sum(item.cost for item in cart)\n",
-  "shop/cart.py": "from shop.prices import price\n\n\nclass Cart:\n    def total(self):\n        return price(self.items)\n",
+  "shop/prices.py": 'def price(cart):\n    """The price of a cart."""\n    return sum(item.cost for item in cart)\n',
+  "shop/cart.py":
+    "from shop.prices import price\n\n\nclass Cart:\n    def total(self):\n        return price(self.items)\n",
   "shop/checkout.py": "from shop.cart import Cart\n\n\ndef checkout(cart: Cart):\n    return cart.total()\n",
 };
 
@@ -35,14 +36,17 @@ async function tabTo(page: Page, target: string, { max = 80, back = false } = {}
     await page.keyboard.press(back ? "Shift+Tab" : "Tab");
   }
   if ((await focused(page)) === target) return;
-  throw new Error(`${back ? "Shift+Tab" : "Tab"} did not reach ${target} in ${max} presses; focus went: ${path.join(" → ")}`);
+  throw new Error(
+    `${back ? "Shift+Tab" : "Tab"} did not reach ${target} in ${max} presses; focus went: ${path.join(" → ")}`,
+  );
 }
 
 /** True when the focused element shows a focus ring (an outline that is drawn). */
-const ringShown = (page: Page) => page.evaluate(() => {
-  const style = getComputedStyle(document.activeElement!);
-  return style.outlineStyle !== "none" && parseFloat(style.outlineWidth) > 0;
-});
+const ringShown = (page: Page) =>
+  page.evaluate(() => {
+    const style = getComputedStyle(document.activeElement!);
+    return style.outlineStyle !== "none" && parseFloat(style.outlineWidth) > 0;
+  });
 
 describe("the playground by keyboard alone", () => {
   it("opens a zip, searches, picks a hit, and reaches the bundle and its Copy button", async () => {
@@ -125,7 +129,10 @@ describe("the playground by keyboard alone", () => {
     const mapFocus = await page.evaluate(() => document.getElementById("map")!.contains(document.activeElement));
     expect(mapFocus).toBe(false);
     const before = order.slice(0, order.indexOf("#search"));
-    expect(before.every((x) => !x.startsWith("button[data-qualified") && x !== "summary"), before.join(" → ")).toBe(true);
+    expect(
+      before.every((x) => !x.startsWith("button[data-qualified") && x !== "summary"),
+      before.join(" → "),
+    ).toBe(true);
     await context.close();
   });
 });

@@ -21,7 +21,8 @@ afterAll(async () => {
 });
 
 const text = (page: Page, selector: string) => page.locator(selector).innerText();
-const count = async (page: Page, testid: string) => Number((await page.getByTestId(testid).innerText()).replace(/,/g, ""));
+const count = async (page: Page, testid: string) =>
+  Number((await page.getByTestId(testid).innerText()).replace(/,/g, ""));
 
 type Opened = Awaited<ReturnType<typeof newPage>>;
 /** Pages a test opened, closed after it; the shared one stays for the file. */
@@ -54,13 +55,16 @@ async function slice(page: Page, target: string): Promise<void> {
   await page.fill("#target", target);
   await page.evaluate(() => delete document.body.dataset.context);
   await page.click("#context-form button[type=submit]");
-  await page.waitForFunction(() => document.body.dataset.context === "ready" || document.body.dataset.context === "error");
+  await page.waitForFunction(
+    () => document.body.dataset.context === "ready" || document.body.dataset.context === "error",
+  );
   await page.waitForFunction(() => document.body.dataset.graph !== "loading");
 }
 
 const SHOP: Record<string, string> = {
   "shop/prices.py": "def price(cart):\n    return sum(item.cost for item in cart)\n",
-  "shop/cart.py": "from shop.prices import price\n\n\nclass Cart:\n    def total(self):\n        return price(self.items)\n",
+  "shop/cart.py":
+    "from shop.prices import price\n\n\nclass Cart:\n    def total(self):\n        return price(self.items)\n",
 };
 
 describe("issue 28: panels follow one selection", () => {
@@ -119,7 +123,9 @@ describe("issue 28: opening projects", () => {
     expect(await text(page, "#map")).toBe(mapBefore);
     // Search and slice still answer from the sample.
     await page.fill("#search", "order total");
-    await page.waitForSelector('#search-results[data-query="order total"] button[data-qualified="api.pricing.order_total"]');
+    await page.waitForSelector(
+      '#search-results[data-query="order total"] button[data-qualified="api.pricing.order_total"]',
+    );
     await slice(page, "api.pricing.order_total");
     expect(await page.locator("body").getAttribute("data-context")).toBe("ready");
   });
@@ -128,10 +134,20 @@ describe("issue 28: opening projects", () => {
     const { page } = await withSample();
     const mapBefore = await text(page, "#map");
     const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "codeslice-e2e-")), "damaged.zip");
-    fs.writeFileSync(file, Buffer.concat([Buffer.from([0x50, 0x4b, 0x03, 0x04]), Buffer.from("not the rest of a zip\n".repeat(40))]));
+    fs.writeFileSync(
+      file,
+      Buffer.concat([Buffer.from([0x50, 0x4b, 0x03, 0x04]), Buffer.from("not the rest of a zip\n".repeat(40))]),
+    );
     await page.setInputFiles("#file-input", file);
     await page.waitForSelector("#messages li.error");
-    await page.waitForFunction(() => document.getElementById("project-label")?.textContent === "bookshop (sample)" && document.body.dataset.indexed === "true" && !document.body.dataset.busy, undefined, { timeout: 60_000 });
+    await page.waitForFunction(
+      () =>
+        document.getElementById("project-label")?.textContent === "bookshop (sample)" &&
+        document.body.dataset.indexed === "true" &&
+        !document.body.dataset.busy,
+      undefined,
+      { timeout: 60_000 },
+    );
     // The error stays on screen; the sample answers again, from its stored index.
     expect(await page.locator("#messages li.error").count()).toBe(1);
     expect(await text(page, "#map")).toBe(mapBefore);
@@ -155,7 +171,14 @@ describe("issue 28: opening projects", () => {
     const { page } = await withSample();
     const zip = await zipOnDisk("shop.zip", SHOP);
     await page.setInputFiles("#file-input", zip);
-    await page.waitForFunction(() => document.getElementById("project-label")?.textContent === "shop.zip" && document.body.dataset.indexed === "true" && !document.body.dataset.busy, undefined, { timeout: 60_000 });
+    await page.waitForFunction(
+      () =>
+        document.getElementById("project-label")?.textContent === "shop.zip" &&
+        document.body.dataset.indexed === "true" &&
+        !document.body.dataset.busy,
+      undefined,
+      { timeout: 60_000 },
+    );
     expect(await count(page, "parsed-count")).toBe(2);
     await page.evaluate(() => delete document.body.dataset.indexed);
     await page.setInputFiles("#file-input", zip);
@@ -171,7 +194,12 @@ describe("issue 28: opening projects", () => {
     const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "codeslice-e2e-")), "empty.zip");
     fs.writeFileSync(file, await makeZip([]));
     await page.setInputFiles("#file-input", file);
-    await page.waitForFunction(() => document.getElementById("project-label")?.textContent?.startsWith("empty.zip") && !document.body.dataset.busy, undefined, { timeout: 60_000 });
+    await page.waitForFunction(
+      () =>
+        document.getElementById("project-label")?.textContent?.startsWith("empty.zip") && !document.body.dataset.busy,
+      undefined,
+      { timeout: 60_000 },
+    );
     await settled(page);
     expect(await page.locator("#save-index").isDisabled()).toBe(true);
     expect(await page.locator('#messages li[data-code="no_source"]').count()).toBe(1);
@@ -205,7 +233,12 @@ describe("issue 28: progress and narrow screens", () => {
         const m = /Indexing ([\d,]+) of ([\d,]+)/.exec(text);
         if (m && m[1] === m[2]) w.__seen.push(`"${text}"`);
       };
-      new MutationObserver(check).observe(document.body, { attributes: true, childList: true, subtree: true, characterData: true });
+      new MutationObserver(check).observe(document.body, {
+        attributes: true,
+        childList: true,
+        subtree: true,
+        characterData: true,
+      });
     });
     await page.click("#load-sample");
     await page.waitForSelector("body[data-indexed]", { timeout: 60_000 });
@@ -233,13 +266,18 @@ describe("issue 28: progress and narrow screens", () => {
   it("at 390 px a search hit and a chunk open scrolled into view", async () => {
     const { page } = await withSample(390, 844);
     await page.fill("#search", "check stock");
-    await page.locator('#search-results[data-query="check stock"] button[data-qualified="api.services.OrderService.check_stock"]').click();
-    const inView = () => page.evaluate(() => {
-      const el = document.querySelector(".cm-opened");
-      if (!el) return false;
-      const r = el.getBoundingClientRect();
-      return r.top >= 0 && r.bottom <= innerHeight;
-    });
+    await page
+      .locator(
+        '#search-results[data-query="check stock"] button[data-qualified="api.services.OrderService.check_stock"]',
+      )
+      .click();
+    const inView = () =>
+      page.evaluate(() => {
+        const el = document.querySelector(".cm-opened");
+        if (!el) return false;
+        const r = el.getBoundingClientRect();
+        return r.top >= 0 && r.bottom <= innerHeight;
+      });
     await expect.poll(inView).toBe(true);
     await page.waitForSelector("body[data-context=ready]");
     await page.evaluate(() => scrollTo(0, 0));
@@ -249,32 +287,46 @@ describe("issue 28: progress and narrow screens", () => {
 
   it("graph labels are cut only when they do not fit, and never in the spoken label", async () => {
     for (const width of [1440, 390]) {
-    const { page } = await withSample(width, 900);
-    for (const centre of ["api.services.OrderService.check_stock", "api.services.OrderService.place", "api.pricing.order_total"]) {
-    await slice(page, centre);
-    await page.waitForSelector(`[data-testid=graph-svg] [data-qualified="${centre}"]`);
-    const nodes = await page.locator("[data-testid=graph-svg] g.node").evaluateAll((gs) => gs.map((g) => {
-      const box = g.querySelector("rect")!.getBBox();
-      const name = g.querySelector("tspan.name") as SVGTextContentElement;
-      const q = g.getAttribute("data-qualified")!;
-      const local = q.split(".");
-      const full = local.length > 2 ? local.slice(-2).join(".") : q;
-      // How wide the whole name would be in this font.
-      const probe = name.cloneNode() as SVGTextContentElement;
-      probe.textContent = full;
-      name.parentNode!.append(probe);
-      const fullWidth = probe.getComputedTextLength();
-      probe.remove();
-      return { cut: name.getAttribute("data-cut") === "true", shown: name.textContent ?? "", full, fullWidth, room: box.width - 16, label: g.getAttribute("aria-label") ?? "" };
-    }));
-    expect(nodes.length).toBeGreaterThanOrEqual(3);
-    for (const n of nodes) {
-      // Cut (an ellipsis on screen, or a shorter text) only when the whole name does not fit.
-      if (n.cut || n.shown !== n.full) expect(n.fullWidth, `${n.full} was cut with ${n.room} px of room`).toBeGreaterThan(n.room);
-      expect(n.label).not.toContain("…");
-      expect(n.label.startsWith(n.full)).toBe(true);
-    }
-    }
+      const { page } = await withSample(width, 900);
+      for (const centre of [
+        "api.services.OrderService.check_stock",
+        "api.services.OrderService.place",
+        "api.pricing.order_total",
+      ]) {
+        await slice(page, centre);
+        await page.waitForSelector(`[data-testid=graph-svg] [data-qualified="${centre}"]`);
+        const nodes = await page.locator("[data-testid=graph-svg] g.node").evaluateAll((gs) =>
+          gs.map((g) => {
+            const box = g.querySelector("rect")!.getBBox();
+            const name = g.querySelector("tspan.name") as SVGTextContentElement;
+            const q = g.getAttribute("data-qualified")!;
+            const local = q.split(".");
+            const full = local.length > 2 ? local.slice(-2).join(".") : q;
+            // How wide the whole name would be in this font.
+            const probe = name.cloneNode() as SVGTextContentElement;
+            probe.textContent = full;
+            name.parentNode!.append(probe);
+            const fullWidth = probe.getComputedTextLength();
+            probe.remove();
+            return {
+              cut: name.getAttribute("data-cut") === "true",
+              shown: name.textContent ?? "",
+              full,
+              fullWidth,
+              room: box.width - 16,
+              label: g.getAttribute("aria-label") ?? "",
+            };
+          }),
+        );
+        expect(nodes.length).toBeGreaterThanOrEqual(3);
+        for (const n of nodes) {
+          // Cut (an ellipsis on screen, or a shorter text) only when the whole name does not fit.
+          if (n.cut || n.shown !== n.full)
+            expect(n.fullWidth, `${n.full} was cut with ${n.room} px of room`).toBeGreaterThan(n.room);
+          expect(n.label).not.toContain("…");
+          expect(n.label.startsWith(n.full)).toBe(true);
+        }
+      }
     }
   });
 });

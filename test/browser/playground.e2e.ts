@@ -22,7 +22,9 @@ import { makeZip } from "./support/zip-writer.ts";
 const SHOTS = fileURLToPath(new URL("../../test-results/playground/", import.meta.url));
 const SAMPLE_DIR = fileURLToPath(new URL("../../playground/sample/", import.meta.url));
 /** Source files of the bundled sample: what a cold index parses. */
-const SAMPLE_SOURCES = (fs.readdirSync(SAMPLE_DIR, { recursive: true }) as string[]).filter((f) => /\.(py|ts)$/.test(f)).length;
+const SAMPLE_SOURCES = (fs.readdirSync(SAMPLE_DIR, { recursive: true }) as string[]).filter((f) =>
+  /\.(py|ts)$/.test(f),
+).length;
 
 let browser: Browser;
 let site: { url: string; close(): Promise<void> };
@@ -47,7 +49,9 @@ const LONG_TASK_OBSERVER = `
   } catch {}
 `;
 
-async function newPage(options: Parameters<Browser["newContext"]>[0] = {}): Promise<{ context: BrowserContext; page: Page; errors: string[] }> {
+async function newPage(
+  options: Parameters<Browser["newContext"]>[0] = {},
+): Promise<{ context: BrowserContext; page: Page; errors: string[] }> {
   const context = await browser.newContext({ viewport: { width: 1440, height: 1000 }, ...options });
   await context.addInitScript(LONG_TASK_OBSERVER);
   const page = await context.newPage();
@@ -61,9 +65,12 @@ async function shot(page: Page, name: string): Promise<void> {
 }
 
 const text = (page: Page, selector: string) => page.locator(selector).innerText();
-const count = async (page: Page, testid: string) => Number((await page.getByTestId(testid).innerText()).replace(/,/g, ""));
-const longTasks = (page: Page) => page.evaluate(() => (window as unknown as { __longTasks: number[] }).__longTasks.slice());
-const resetLongTasks = (page: Page) => page.evaluate(() => void ((window as unknown as { __longTasks: number[] }).__longTasks.length = 0));
+const count = async (page: Page, testid: string) =>
+  Number((await page.getByTestId(testid).innerText()).replace(/,/g, ""));
+const longTasks = (page: Page) =>
+  page.evaluate(() => (window as unknown as { __longTasks: number[] }).__longTasks.slice());
+const resetLongTasks = (page: Page) =>
+  page.evaluate(() => void ((window as unknown as { __longTasks: number[] }).__longTasks.length = 0));
 
 /** Waits until a project has been indexed (or opening failed) and the progress bar is gone. */
 async function settled(page: Page, timeout = 60_000): Promise<void> {
@@ -111,7 +118,9 @@ describe("the playground with the bundled sample", () => {
     // Pick a symbol: the context bundle fits the default budget, seed first.
     await page.fill("#search", "order total");
     // Wait for this query's hits: the list still shows the last query's until the debounced search lands.
-    await page.locator('#search-results[data-query="order total"] button[data-qualified="api.pricing.order_total"]').click();
+    await page
+      .locator('#search-results[data-query="order total"] button[data-qualified="api.pricing.order_total"]')
+      .click();
     await page.waitForSelector("body[data-context=ready]");
     await page.waitForSelector('[data-testid=graph-svg] [data-qualified="api.pricing.order_total"]');
     const usage = page.getByTestId("usage");
@@ -141,7 +150,9 @@ describe("the playground with the bundled sample", () => {
     expect(await graph.locator("g.node.callee").count()).toBeGreaterThanOrEqual(1);
     expect(await graph.locator("path.edge").count()).toBeGreaterThanOrEqual(3);
     await graph.locator('g.node.caller[data-qualified="api.services.OrderService.quote"]').click();
-    await page.waitForSelector('[data-testid=graph-svg] g.node.center[data-qualified="api.services.OrderService.quote"]');
+    await page.waitForSelector(
+      '[data-testid=graph-svg] g.node.center[data-qualified="api.services.OrderService.quote"]',
+    );
     expect(await page.inputValue("#target")).toBe("api.services.OrderService.quote");
     await shot(page, "06-graph");
 
@@ -184,7 +195,12 @@ describe("the playground with the bundled sample", () => {
     await page.locator('#quick-list button[data-path="api/services.py"]').first().waitFor();
     await page.keyboard.press("Enter");
     await expect.poll(() => text(page, "#code-path")).toBe("api/services.py:1");
-    const call = await page.evaluate(() => [...document.querySelectorAll(".cm-content .cm-line")].findIndex((l) => /return order_total\(order\)/.test(l.textContent ?? "")) + 1);
+    const call = await page.evaluate(
+      () =>
+        [...document.querySelectorAll(".cm-content .cm-line")].findIndex((l) =>
+          /return order_total\(order\)/.test(l.textContent ?? ""),
+        ) + 1,
+    );
     expect(call).toBeGreaterThan(0);
     await clickWord(page, call, "order_total");
     await page.keyboard.press("F12");
@@ -199,7 +215,11 @@ describe("the playground with bad input", () => {
   it("a file named .zip that is not one: a specific message, and the page still works", async () => {
     const { context, page } = await newPage({ serviceWorkers: "block" });
     await page.goto(site.url);
-    await page.setInputFiles("#file-input", { name: "broken.zip", mimeType: "application/zip", buffer: Buffer.from("this is plain text, not an archive\n") });
+    await page.setInputFiles("#file-input", {
+      name: "broken.zip",
+      mimeType: "application/zip",
+      buffer: Buffer.from("this is plain text, not an archive\n"),
+    });
     await message(page, "not_a_zip").waitFor();
     expect(await message(page, "not_a_zip").innerText()).toMatch(/broken\.zip is not a zip archive/);
     await settled(page);
@@ -215,7 +235,11 @@ describe("the playground with bad input", () => {
     const zeros = new Uint8Array(64 * 1024 * 1024);
     const bomb = await makeZip(Array.from({ length: 5 }, (_, i) => ({ name: `layer${i}.txt`, data: zeros })));
     expect(bomb.length).toBeLessThan(2 * 1024 * 1024);
-    await page.setInputFiles("#file-input", { name: "bomb.zip", mimeType: "application/zip", buffer: Buffer.from(bomb) });
+    await page.setInputFiles("#file-input", {
+      name: "bomb.zip",
+      mimeType: "application/zip",
+      buffer: Buffer.from(bomb),
+    });
     await message(page, "too_large").waitFor();
     expect(await message(page, "too_large").innerText()).toMatch(/bomb\.zip unpacks to more than 256 MiB/);
     await settled(page);
@@ -227,11 +251,18 @@ describe("the playground with bad input", () => {
     const { context, page } = await newPage({ serviceWorkers: "block" });
     await page.goto(site.url);
     const zip = await makeZip([
-      { name: "shop-main/shop/cart.py", data: "from shop.prices import price\n\nclass Cart:\n    def total(self):\n        return price(self)\n" },
+      {
+        name: "shop-main/shop/cart.py",
+        data: "from shop.prices import price\n\nclass Cart:\n    def total(self):\n        return price(self)\n",
+      },
       { name: "shop-main/shop/prices.py", data: "def price(cart):\n    return 1\n" },
       { name: "shop-main/web/app.ts", data: "export function boot(): string {\n  return 'ok';\n}\n" },
     ]);
-    await page.setInputFiles("#file-input", { name: "shop.zip", mimeType: "application/zip", buffer: Buffer.from(zip) });
+    await page.setInputFiles("#file-input", {
+      name: "shop.zip",
+      mimeType: "application/zip",
+      buffer: Buffer.from(zip),
+    });
     await page.waitForSelector("body[data-indexed]");
     await settled(page);
     expect(await count(page, "parsed-count")).toBe(3);
@@ -253,7 +284,11 @@ describe("the playground with bad input", () => {
     await page.goto(site.url);
     const png = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 0x0d]);
     await page.setInputFiles("#file-input", [
-      { name: "app.py", mimeType: "text/x-python", buffer: Buffer.from("def main():\n    return helper()\n\ndef helper():\n    return 1\n") },
+      {
+        name: "app.py",
+        mimeType: "text/x-python",
+        buffer: Buffer.from("def main():\n    return helper()\n\ndef helper():\n    return 1\n"),
+      },
       { name: "logo.png", mimeType: "image/png", buffer: png },
       { name: "blob.py", mimeType: "text/x-python", buffer: Buffer.from([0x64, 0x65, 0x66, 0x00, 0x01, 0x02]) },
     ]);
@@ -326,14 +361,18 @@ describe("the playground with bad input", () => {
 
   it("a grammar that fails to load: a specific message; the page recovers once it loads", async () => {
     const { context, page } = await newPage({ serviceWorkers: "block" });
-    await context.route("**/wasm/tree-sitter-python.wasm", (route) => route.fulfill({ status: 200, contentType: "application/wasm", body: Buffer.from("\0asm garbage") }));
+    await context.route("**/wasm/tree-sitter-python.wasm", (route) =>
+      route.fulfill({ status: 200, contentType: "application/wasm", body: Buffer.from("\0asm garbage") }),
+    );
     await page.goto(site.url);
     await page.click("#load-sample");
     await message(page, "grammar_unavailable").waitFor({ timeout: 60_000 });
     expect(await message(page, "grammar_unavailable").innerText()).toMatch(/tree-sitter-python\.wasm/);
     await settled(page);
     // The other languages were indexed anyway: the sample's TypeScript files.
-    const typescript = (fs.readdirSync(SAMPLE_DIR, { recursive: true }) as string[]).filter((f) => /\.ts$/.test(f)).length;
+    const typescript = (fs.readdirSync(SAMPLE_DIR, { recursive: true }) as string[]).filter((f) =>
+      /\.ts$/.test(f),
+    ).length;
     expect(typescript).toBeGreaterThan(0);
     expect(await count(page, "parsed-count")).toBe(typescript);
     await shot(page, "17-grammar-failed");
@@ -357,7 +396,14 @@ async function zipOnDisk(name: string, n: number): Promise<string> {
   return file;
 }
 
-const savedState = (page: Page) => page.evaluate(() => JSON.parse(localStorage.getItem("codeslice.playground.project") ?? "null") as { status?: string; attempts?: number } | null);
+const savedState = (page: Page) =>
+  page.evaluate(
+    () =>
+      JSON.parse(localStorage.getItem("codeslice.playground.project") ?? "null") as {
+        status?: string;
+        attempts?: number;
+      } | null,
+  );
 
 describe("the playground across reloads and failures", () => {
   it("a reload while a zip is indexing: the project re-opens, finishes and answers, with no page error", async () => {
@@ -365,7 +411,9 @@ describe("the playground across reloads and failures", () => {
     await page.goto(site.url);
     const files = 3000;
     await page.setInputFiles("#file-input", await zipOnDisk("reload.zip", files));
-    await expect.poll(() => text(page, "#progress-text"), { timeout: 60_000, interval: 50 }).toMatch(/Indexing [\d,]+ of 3,000/);
+    await expect
+      .poll(() => text(page, "#progress-text"), { timeout: 60_000, interval: 50 })
+      .toMatch(/Indexing [\d,]+ of 3,000/);
     expect((await savedState(page))?.status).toBe("opening");
     await page.reload();
     await page.waitForSelector("body[data-indexed]", { timeout: 120_000 });
@@ -397,16 +445,22 @@ describe("the playground across reloads and failures", () => {
     await settled(page);
     // The kept copy of the files disappears (storage cleared by the browser, say).
     await page.evaluate(async () => {
-      const trees = await (await (await navigator.storage.getDirectory()).getDirectoryHandle("codeslice")).getDirectoryHandle("trees");
+      const trees = await (
+        await (await navigator.storage.getDirectory()).getDirectoryHandle("codeslice")
+      ).getDirectoryHandle("trees");
       const names: string[] = [];
-      for await (const [name] of (trees as unknown as { entries(): AsyncIterable<[string]> }).entries()) names.push(name);
+      for await (const [name] of (trees as unknown as { entries(): AsyncIterable<[string]> }).entries())
+        names.push(name);
       for (const name of names) await trees.removeEntry(name);
     });
     await page.reload();
     await message(page, "root_not_found").waitFor({ timeout: 60_000 });
     await settled(page);
     expect(await message(page, "root_not_found").getAttribute("role")).toBe("alert");
-    expect(await message(page, "root_not_found").locator("button[data-action]").allInnerTexts()).toEqual(["Re-index", "Delete"]);
+    expect(await message(page, "root_not_found").locator("button[data-action]").allInnerTexts()).toEqual([
+      "Re-index",
+      "Delete",
+    ]);
     expect((await savedState(page))?.status).toBe("failed");
     // Next visit: offered, not opened.
     await page.reload();
@@ -429,7 +483,9 @@ describe("the playground across reloads and failures", () => {
     const { context, page, errors } = await newPage({ serviceWorkers: "block" });
     await page.goto(site.url);
     await page.setInputFiles("#file-input", await zipOnDisk("cancelled.zip", 3000));
-    await expect.poll(() => text(page, "#progress-text"), { timeout: 60_000, interval: 50 }).toMatch(/Indexing [\d,]+ of 3,000/);
+    await expect
+      .poll(() => text(page, "#progress-text"), { timeout: 60_000, interval: 50 })
+      .toMatch(/Indexing [\d,]+ of 3,000/);
     await page.click("#cancel");
     await message(page, "cancelled").waitFor({ timeout: 10_000 });
     await settled(page);
@@ -512,7 +568,9 @@ describe("the context bundle's links, copy, download and address", () => {
     for (let i = 0; i < n; i++) {
       const where = await places.nth(i).innerText();
       await places.nth(i).click();
-      await expect.poll(() => text(page, "#snippet-title")).toMatch(new RegExp(`^${where.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}`));
+      await expect
+        .poll(() => text(page, "#snippet-title"))
+        .toMatch(new RegExp(`^${where.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}`));
       expect(await page.getByTestId("snippet-error").isHidden()).toBe(true);
     }
     // Each cut chunk's link opens its lines: the title names them and the numbered lines start and end there.
@@ -541,14 +599,23 @@ describe("the context bundle's links, copy, download and address", () => {
     expect(fs.readFileSync(await download.path(), "utf8")).toBe(bundleText?.replace(/\n$/, ""));
 
     // Each cut handle slices its own context (a qualified name, or a "path:a-b" line range).
-    const handles = await page.locator("#cut li").evaluateAll((lis) => lis.map((li) => li.getAttribute("data-handle")!));
+    const handles = await page
+      .locator("#cut li")
+      .evaluateAll((lis) => lis.map((li) => li.getAttribute("data-handle")!));
     const results: Record<string, string> = {};
     for (const handle of handles) {
-      await page.evaluate(() => void ((document.querySelector("#cut details") as HTMLDetailsElement | null)?.setAttribute("open", "")));
+      await page.evaluate(
+        () => void (document.querySelector("#cut details") as HTMLDetailsElement | null)?.setAttribute("open", ""),
+      );
       const link = page.locator(`#cut li[data-handle="${handle}"] button.link:not(.where)`);
       if (!(await link.count())) continue; // the cut list changed with the last answer
       await link.click();
-      await page.waitForFunction((h) => (document.getElementById("target") as HTMLInputElement).value === h && document.body.dataset.context !== "loading", handle);
+      await page.waitForFunction(
+        (h) =>
+          (document.getElementById("target") as HTMLInputElement).value === h &&
+          document.body.dataset.context !== "loading",
+        handle,
+      );
       results[handle] = await page.evaluate(() => document.body.dataset.context!);
       expect(results[handle], handle).toBe("ready");
       await page.fill("#target", "api.pricing.order_total");
@@ -576,14 +643,34 @@ describe("the playground for keyboard and screen-reader users", () => {
 
   async function seriousViolations(page: Page): Promise<string[]> {
     await page.addScriptTag({ path: AXE });
-    const result = await page.evaluate(() => (window as unknown as { axe: { run(ctx: Document, o: object): Promise<{ violations: { id: string; impact: string; nodes: { target: string[] }[] }[] }> } }).axe
-      .run(document, { runOnly: { type: "tag", values: ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"] } }));
-    return result.violations.filter((v) => v.impact === "serious" || v.impact === "critical")
-      .map((v) => `${v.id} (${v.impact}): ${v.nodes.slice(0, 3).map((n) => n.target.join(" ")).join(", ")}`);
+    const result = await page.evaluate(() =>
+      (
+        window as unknown as {
+          axe: {
+            run(
+              ctx: Document,
+              o: object,
+            ): Promise<{ violations: { id: string; impact: string; nodes: { target: string[] }[] }[] }>;
+          };
+        }
+      ).axe.run(document, { runOnly: { type: "tag", values: ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"] } }),
+    );
+    return result.violations
+      .filter((v) => v.impact === "serious" || v.impact === "critical")
+      .map(
+        (v) =>
+          `${v.id} (${v.impact}): ${v.nodes
+            .slice(0, 3)
+            .map((n) => n.target.join(" "))
+            .join(", ")}`,
+      );
   }
 
   it("axe-core finds no serious or critical violation on the main views, wide and at 390 px", async () => {
-    for (const viewport of [{ width: 1440, height: 1000 }, { width: 390, height: 844 }]) {
+    for (const viewport of [
+      { width: 1440, height: 1000 },
+      { width: 390, height: 844 },
+    ]) {
       const { context, page, errors } = await newPage({ serviceWorkers: "block", viewport });
       await page.goto(site.url);
       expect(await seriousViolations(page), `empty page at ${viewport.width}px`).toEqual([]);
@@ -639,7 +726,11 @@ describe("the playground for keyboard and screen-reader users", () => {
     const chooser = await chooserOpened;
     expect(chooser.isMultiple()).toBe(true);
     // Every input has a name a screen reader can say.
-    const unnamed = await page.evaluate(() => [...document.querySelectorAll("input")].filter((i) => !i.labels?.length && !i.getAttribute("aria-label")).map((i) => i.id));
+    const unnamed = await page.evaluate(() =>
+      [...document.querySelectorAll("input")]
+        .filter((i) => !i.labels?.length && !i.getAttribute("aria-label"))
+        .map((i) => i.id),
+    );
     expect(unnamed).toEqual([]);
     await context.close();
   });

@@ -8,7 +8,15 @@
 import { afterAll, describe, expect, it } from "vitest";
 import { createStore, get as idbGet, set as idbSet } from "idb-keyval";
 import {
-  deleteBrowserIndex, findDirectory, IDB_MARKER, IdbStore, openBrowserStore, openDirectory, OpfsStore, OPFS_INDEX_DIR, STORE_MARKER,
+  deleteBrowserIndex,
+  findDirectory,
+  IDB_MARKER,
+  IdbStore,
+  openBrowserStore,
+  openDirectory,
+  OpfsStore,
+  OPFS_INDEX_DIR,
+  STORE_MARKER,
 } from "../../src/platform/browser/index.ts";
 import { valueFor } from "./support/store-writer.worker.ts";
 
@@ -166,10 +174,11 @@ describe("OPFS writes cut off midway", () => {
         worker.addEventListener("message", (e: MessageEvent<{ done: number }>) => {
           done = e.data.done;
           // Terminate somewhere inside the next writes, not at a clean boundary.
-          if (done === stopAt) setTimeout(() => {
-            worker.terminate();
-            resolve();
-          }, round);
+          if (done === stopAt)
+            setTimeout(() => {
+              worker.terminate();
+              resolve();
+            }, round);
         });
         worker.postMessage({ path, count: 1000, size });
       });
@@ -202,7 +211,9 @@ describe("OPFS writes cut off midway", () => {
         return found;
       };
       const left = await scratchLeft();
-      expect(await new OpfsStore(dir, "opfs:cut", { staleScratchMs: 0 }).keys("k/")).toEqual(keys.filter((k) => k.startsWith("k/")));
+      expect(await new OpfsStore(dir, "opfs:cut", { staleScratchMs: 0 }).keys("k/")).toEqual(
+        keys.filter((k) => k.startsWith("k/")),
+      );
       expect(await scratchLeft()).toEqual(left); // a prefix listing sweeps nothing
       expect(await new OpfsStore(dir, "opfs:cut", { staleScratchMs: 0 }).keys()).toEqual(keys);
       expect(await scratchLeft()).toEqual([]);

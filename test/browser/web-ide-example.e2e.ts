@@ -38,20 +38,23 @@ const cursor = (page: Page) => page.locator("#position").textContent();
 
 /** Moves the mouse onto `word` in the editor line holding `lineText` (the middle of the word's own box). */
 async function hoverWord(page: Page, lineText: string, word: string): Promise<void> {
-  const box = await page.evaluate(([lineText, word]) => {
-    const line = Array.from(document.querySelectorAll(".cm-line")).find((l) => l.textContent?.includes(lineText));
-    const walker = document.createTreeWalker(line!, NodeFilter.SHOW_TEXT);
-    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
-      const at = node.textContent!.indexOf(word);
-      if (at < 0) continue;
-      const range = document.createRange();
-      range.setStart(node, at);
-      range.setEnd(node, at + word.length);
-      const r = range.getBoundingClientRect();
-      return { x: r.x + r.width / 2, y: r.y + r.height / 2 };
-    }
-    return undefined;
-  }, [lineText, word] as const);
+  const box = await page.evaluate(
+    ([lineText, word]) => {
+      const line = Array.from(document.querySelectorAll(".cm-line")).find((l) => l.textContent?.includes(lineText));
+      const walker = document.createTreeWalker(line!, NodeFilter.SHOW_TEXT);
+      for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+        const at = node.textContent!.indexOf(word);
+        if (at < 0) continue;
+        const range = document.createRange();
+        range.setStart(node, at);
+        range.setEnd(node, at + word.length);
+        const r = range.getBoundingClientRect();
+        return { x: r.x + r.width / 2, y: r.y + r.height / 2 };
+      }
+      return undefined;
+    },
+    [lineText, word] as const,
+  );
   if (!box) throw new Error(`no "${word}" on the line "${lineText}"`);
   await page.mouse.move(box.x, box.y);
 }
@@ -85,7 +88,9 @@ describe("examples/web-ide", () => {
     // Hover `sum_items` on line 13: its signature and docstring.
     await page.keyboard.press("Escape");
     await hoverWord(page, "return sum_items(self.items)", "sum_items");
-    await expect.poll(() => page.locator(".cm-tooltip-hover").textContent(), { timeout: 20_000 }).toContain("Adds up item prices.");
+    await expect
+      .poll(() => page.locator(".cm-tooltip-hover").textContent(), { timeout: 20_000 })
+      .toContain("Adds up item prices.");
     expect(errors).toEqual([]);
   }, 120_000);
 });

@@ -9,15 +9,19 @@ import { createWorkerEngine, type WorkerEngine, type WorkerProgress } from "../.
 import { makeZip } from "./support/zip-writer.ts";
 
 const SAMPLE: Record<string, string> = {
-  "shop/models.py": "class Order:\n    def total(self):\n        return sum_items(self)\n\ndef sum_items(order):\n    return 1\n",
-  "shop/views.py": "from shop.models import Order\n\ndef checkout():\n    order = Order()\n    return order.total()\n\ndef page():\n    return checkout()\n",
-  "web/api.ts": "export function fetchOrder(id: string): string {\n  return format(id);\n}\n\nfunction format(s: string): string {\n  return s.trim();\n}\n",
+  "shop/models.py":
+    "class Order:\n    def total(self):\n        return sum_items(self)\n\ndef sum_items(order):\n    return 1\n",
+  "shop/views.py":
+    "from shop.models import Order\n\ndef checkout():\n    order = Order()\n    return order.total()\n\ndef page():\n    return checkout()\n",
+  "web/api.ts":
+    "export function fetchOrder(id: string): string {\n  return format(id);\n}\n\nfunction format(s: string): string {\n  return s.trim();\n}\n",
 };
 
 function generated(n: number): Record<string, string> {
   const files: Record<string, string> = {};
   for (let i = 0; i < n; i++) {
-    files[`pkg/m${Math.floor(i / 100)}/mod${i}.py`] = `${i > 0 ? `from pkg.m${Math.floor((i - 1) / 100)}.mod${i - 1} import f${i - 1}\n\n` : ""}def f${i}(x):\n    """Step ${i}."""\n    return ${i > 0 ? `f${i - 1}(x) + ` : ""}x\n\nclass C${i}:\n    def run(self):\n        return f${i}(1)\n`;
+    files[`pkg/m${Math.floor(i / 100)}/mod${i}.py`] =
+      `${i > 0 ? `from pkg.m${Math.floor((i - 1) / 100)}.mod${i - 1} import f${i - 1}\n\n` : ""}def f${i}(x):\n    """Step ${i}."""\n    return ${i > 0 ? `f${i - 1}(x) + ` : ""}x\n\nclass C${i}:\n    def run(self):\n        return f${i}(1)\n`;
   }
   return files;
 }
@@ -69,10 +73,18 @@ describe("the engine in a Web Worker", () => {
     const n = await engine.neighbourhood("shop.views.checkout");
     expect(n.center.qualified).toBe("shop.views.checkout");
     const byName = Object.fromEntries(n.nodes.map((x) => [x.qualified, x.role]));
-    expect(byName).toMatchObject({ "shop.views.checkout": "center", "shop.views.page": "caller", "shop.models.Order.total": "callee" });
+    expect(byName).toMatchObject({
+      "shop.views.checkout": "center",
+      "shop.views.page": "caller",
+      "shop.models.Order.total": "callee",
+    });
     const id = (q: string) => n.nodes.find((x) => x.qualified === q)!.id;
-    expect(n.edges).toContainEqual(expect.objectContaining({ from: id("shop.views.page"), to: id("shop.views.checkout") }));
-    expect(n.edges).toContainEqual(expect.objectContaining({ from: id("shop.views.checkout"), to: id("shop.models.Order.total") }));
+    expect(n.edges).toContainEqual(
+      expect.objectContaining({ from: id("shop.views.page"), to: id("shop.views.checkout") }),
+    );
+    expect(n.edges).toContainEqual(
+      expect.objectContaining({ from: id("shop.views.checkout"), to: id("shop.models.Order.total") }),
+    );
     // Everything that crossed is plain data: it survives a JSON round trip unchanged.
     expect(JSON.parse(JSON.stringify(n))).toEqual(n);
   });
@@ -80,9 +92,14 @@ describe("the engine in a Web Worker", () => {
   it("query, flows and clusters: rows, an invalid query's column, and Louvain clusters in the browser", async () => {
     const engine = start();
     await engine.open({ kind: "files", files: SAMPLE, label: "sample" }, { kind: "memory" });
-    const a = await engine.query("MATCH (a)-[:CALLS*1..2]->(b:Symbol {name: 'sum_items'}) RETURN a.qualified ORDER BY a.qualified");
+    const a = await engine.query(
+      "MATCH (a)-[:CALLS*1..2]->(b:Symbol {name: 'sum_items'}) RETURN a.qualified ORDER BY a.qualified",
+    );
     expect(a.rows).toEqual([["shop.models.Order.total"], ["shop.views.checkout"]]);
-    await expect(engine.query("MATCH (a) DELETE a")).rejects.toMatchObject({ code: "invalid_query", data: { reason: "write", column: 11 } });
+    await expect(engine.query("MATCH (a) DELETE a")).rejects.toMatchObject({
+      code: "invalid_query",
+      data: { reason: "write", column: 11 },
+    });
     const clusters = await engine.clusters();
     // views.py imports and calls models.py; web/api.ts calls only itself and is left out.
     expect(clusters.clusters.flatMap((c) => c.files).sort()).toEqual(["shop/models.py", "shop/views.py"]);
@@ -93,7 +110,10 @@ describe("the engine in a Web Worker", () => {
     const engine = start();
     await expect(engine.search("x")).rejects.toMatchObject({ name: "EngineError", code: "no_index" });
     await engine.open({ kind: "files", files: SAMPLE, label: "sample" }, { kind: "memory" });
-    await expect(engine.callers("no_such_thing")).rejects.toMatchObject({ name: "EngineError", code: "unknown_symbol" });
+    await expect(engine.callers("no_such_thing")).rejects.toMatchObject({
+      name: "EngineError",
+      code: "unknown_symbol",
+    });
     await expect(engine.call("codeGraph" as never, [] as never)).rejects.toMatchObject({ code: "invalid_argument" });
   });
 
@@ -127,10 +147,15 @@ describe("the engine in a Web Worker", () => {
       { name: "sample-main/logo.png", data: new Uint8Array([137, 80, 78, 71]) },
     ]);
     const opened = await engine.open({ kind: "zip", file: new Blob([zip]), label: "sample.zip" }, { kind: "memory" });
-    expect(opened.unpacked).toMatchObject({ files: 3, stripped: "sample-main", skipped: [{ path: "logo.png", reason: "binary" }] });
+    expect(opened.unpacked).toMatchObject({
+      files: 3,
+      stripped: "sample-main",
+      skipped: [{ path: "logo.png", reason: "binary" }],
+    });
     expect((await engine.index()).parsed).toBe(3);
-    await expect(engine.open({ kind: "zip", file: new Blob(["nope"]), label: "nope.zip" }, { kind: "memory" }))
-      .rejects.toMatchObject({ code: "invalid_argument", data: { reason: "not_a_zip" } });
+    await expect(
+      engine.open({ kind: "zip", file: new Blob(["nope"]), label: "nope.zip" }, { kind: "memory" }),
+    ).rejects.toMatchObject({ code: "invalid_argument", data: { reason: "not_a_zip" } });
   });
 
   it("a remote source: the worker reads the page's FileSystem through messages", async () => {
@@ -158,6 +183,8 @@ describe("the engine in a Web Worker", () => {
     const again = await second.index();
     expect(again).toMatchObject({ parsed: 0, reused: 3 });
     const root = await navigator.storage.getDirectory();
-    await (await (await root.getDirectoryHandle("codeslice")).getDirectoryHandle("index")).removeEntry(namespace, { recursive: true });
+    await (await (await root.getDirectoryHandle("codeslice")).getDirectoryHandle("index")).removeEntry(namespace, {
+      recursive: true,
+    });
   });
 });

@@ -23,9 +23,12 @@ describe("unzip", () => {
   });
 
   it("not a zip: a clear not_a_zip error naming the file", async () => {
-    await expect(unzip(new TextEncoder().encode("just some text, certainly not an archive"), { name: "notes.zip" }))
-      .rejects.toMatchObject({ code: "invalid_argument", data: { reason: "not_a_zip", name: "notes.zip" } });
-    await expect(unzip(new Uint8Array(0), { name: "empty.zip" })).rejects.toMatchObject({ data: { reason: "not_a_zip" } });
+    await expect(
+      unzip(new TextEncoder().encode("just some text, certainly not an archive"), { name: "notes.zip" }),
+    ).rejects.toMatchObject({ code: "invalid_argument", data: { reason: "not_a_zip", name: "notes.zip" } });
+    await expect(unzip(new Uint8Array(0), { name: "empty.zip" })).rejects.toMatchObject({
+      data: { reason: "not_a_zip" },
+    });
     await expect(unzip(new Uint8Array(0), { name: "empty.zip" })).rejects.toThrow(/empty\.zip is not a zip archive/);
   });
 
@@ -42,8 +45,12 @@ describe("unzip", () => {
   it("a zip bomb with honest headers is refused before inflating (too_large)", async () => {
     const zip = await makeZip([{ name: "zeros.bin.txt", data: new Uint8Array(64 * 1024 * 1024) }]);
     expect(zip.length).toBeLessThan(200_000);
-    await expect(unzip(zip, { name: "bomb.zip", maxTotalBytes: 32 * 1024 * 1024 })).rejects.toMatchObject({ data: { reason: "too_large", name: "bomb.zip" } });
-    await expect(unzip(zip, { name: "bomb.zip", maxTotalBytes: 1024 * 1024 })).rejects.toThrow(/bomb\.zip unpacks to more than 1\.0 MiB/);
+    await expect(unzip(zip, { name: "bomb.zip", maxTotalBytes: 32 * 1024 * 1024 })).rejects.toMatchObject({
+      data: { reason: "too_large", name: "bomb.zip" },
+    });
+    await expect(unzip(zip, { name: "bomb.zip", maxTotalBytes: 1024 * 1024 })).rejects.toThrow(
+      /bomb\.zip unpacks to more than 1\.0 MiB/,
+    );
   });
 
   it("a zip bomb that lies about its size stops inflating at the declared size", async () => {
@@ -55,7 +62,9 @@ describe("unzip", () => {
   it("too many files: too_many_files with the count and the limit", async () => {
     const entries = Array.from({ length: 50 }, (_, i) => ({ name: `f${i}.py`, data: "", deflate: false }));
     const zip = await makeZip(entries);
-    await expect(unzip(zip, { name: "many.zip", maxFiles: 10 })).rejects.toMatchObject({ data: { reason: "too_many_files", files: 50 } });
+    await expect(unzip(zip, { name: "many.zip", maxFiles: 10 })).rejects.toMatchObject({
+      data: { reason: "too_many_files", files: 50 },
+    });
   });
 
   it("entries that escape the root, links, large and binary files are skipped and listed", async () => {
@@ -70,7 +79,13 @@ describe("unzip", () => {
     const r = await unzip(zip, { name: "mixed.zip", maxFileBytes: 1000 });
     expect(Object.keys(r.files)).toEqual(["ok.py"]);
     const reasons = Object.fromEntries(r.skipped.map((s) => [s.path, s.reason]));
-    expect(reasons).toEqual({ "../evil.py": "unsafe_path", "/abs.py": "unsafe_path", "link.py": "symlink", "big.py": "too_large", "logo.png": "binary" });
+    expect(reasons).toEqual({
+      "../evil.py": "unsafe_path",
+      "/abs.py": "unsafe_path",
+      "link.py": "symlink",
+      "big.py": "too_large",
+      "logo.png": "binary",
+    });
   });
 
   it("stops when aborted", async () => {
@@ -83,7 +98,12 @@ describe("unzip", () => {
 
 describe("packTree", () => {
   it("round-trips a tree, bytes and order intact (integer-like names included)", () => {
-    const files = { "b.py": new Uint8Array([1, 2, 3]), "a/x.ts": new TextEncoder().encode("é\n"), "empty": new Uint8Array(0), "10": new Uint8Array([9]) };
+    const files = {
+      "b.py": new Uint8Array([1, 2, 3]),
+      "a/x.ts": new TextEncoder().encode("é\n"),
+      empty: new Uint8Array(0),
+      "10": new Uint8Array([9]),
+    };
     const back = unpackTree(packTree(files));
     expect(Object.keys(back)).toEqual(Object.keys(files));
     for (const [k, v] of Object.entries(files)) expect(back[k]).toEqual(v);

@@ -34,7 +34,15 @@ function spec(blocks: Block[], budget: number, more: Partial<FitSpec> = {}): Fit
   };
 }
 
-const BLOCKS = [block("a", 12, { required: true }), block("b", 30), block("c", 3), block("d", 60, { outlineOnly: true }), block("e", 8), block("f", 2, { listOnly: true }), block("g", 20)];
+const BLOCKS = [
+  block("a", 12, { required: true }),
+  block("b", 30),
+  block("c", 3),
+  block("d", 60, { outlineOnly: true }),
+  block("e", 8),
+  block("f", 2, { listOnly: true }),
+  block("g", 20),
+];
 
 describe("fitBlocks", () => {
   it("never passes the budget, with or without an envelope, and reports the exact count", () => {
@@ -50,7 +58,10 @@ describe("fitBlocks", () => {
           expect(fit.forms[5], "list-only").toBe("cut");
           expect(fit.forms[3], "outline-only").not.toBe("full");
           // The envelope is the fixed part plus what the chosen forms and listed entries add.
-          const expected = envelope + fit.forms.reduce((a, f) => a + (envelope ? (f === "full" ? 9 : f === "outline" ? 5 : 0) : 0), 0) + (envelope ? 4 * fit.listed : 0);
+          const expected =
+            envelope +
+            fit.forms.reduce((a, f) => a + (envelope ? (f === "full" ? 9 : f === "outline" ? 5 : 0) : 0), 0) +
+            (envelope ? 4 * fit.listed : 0);
           expect(fit.envelope, `@${budget}`).toBe(expected);
         } catch (error) {
           if (!isEngineError(error, "budget_too_small")) throw error;
@@ -64,7 +75,11 @@ describe("fitBlocks", () => {
   });
 
   it("takes blocks by priority, renders them in their own order, and spends the slack", () => {
-    const blocks = [block("low", 5, { priority: 9 }), block("high", 5, { priority: 1 }), block("mid", 5, { priority: 5 })];
+    const blocks = [
+      block("low", 5, { priority: 9 }),
+      block("high", 5, { priority: 1 }),
+      block("mid", 5, { priority: 5 }),
+    ];
     const one = count(blocks[1]!.full);
     const fit = fitBlocks({ header: "# h", blocks, budget: count("# h") + one + 6, count, separator: "\n" });
     expect(fit.forms).toEqual(["cut", "full", "cut"]);
@@ -86,10 +101,19 @@ describe("fitBlocks", () => {
   });
 
   it("keeps a prefix of a list: nothing after an entry that did not fit, and the footer counts the rest", () => {
-    const entries: Block[] = Array.from({ length: 300 }, (_, i) => ({ full: `- entry ${i} ${"word ".repeat(i % 7)}`, envelope: { full: 6 } }));
+    const entries: Block[] = Array.from({ length: 300 }, (_, i) => ({
+      full: `- entry ${i} ${"word ".repeat(i % 7)}`,
+      envelope: { full: 6 },
+    }));
     for (const budget of [30, 200, 900, 5000]) {
       const fit = fitBlocks({
-        header: "300 results:", blocks: entries, budget, count, separator: "\n", prefix: true, envelope: 11,
+        header: "300 results:",
+        blocks: entries,
+        budget,
+        count,
+        separator: "\n",
+        prefix: true,
+        envelope: 11,
         footer: (s) => (s.omitted ? `${s.omitted} more not shown` : ""),
       });
       const shown = fit.forms.filter((f) => f === "full").length;

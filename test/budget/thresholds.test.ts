@@ -43,9 +43,11 @@ describe("entry budgets", () => {
       const fixed = Math.floor(rand() * 50);
       const at = entryBudgets(steps, fixed);
       const top = fixed + steps.reduce((a, s) => a + s.cost, 0) + 400;
-      for (let b = 0; b <= top; b++) if (fixed + used(steps, at, b) > Math.max(b, fixed)) failures.push(`run ${run}: over at ${b}`);
+      for (let b = 0; b <= top; b++)
+        if (fixed + used(steps, at, b) > Math.max(b, fixed)) failures.push(`run ${run}: over at ${b}`);
       steps.forEach((s, k) => {
-        if (s.after !== undefined && at[k]! < at[s.after]!) failures.push(`run ${run}: step ${k} before the step it grows`);
+        if (s.after !== undefined && at[k]! < at[s.after]!)
+          failures.push(`run ${run}: step ${k} before the step it grows`);
         if (at[k] === Infinity || at[k]! <= s.from || at[k]! <= fixed + s.cost) return;
         // One budget earlier, some budget from there on would be over (given the steps before it).
         const earlier = [...at.slice(0, k), at[k]! - 1];
@@ -54,7 +56,8 @@ describe("entry budgets", () => {
         const points = [at[k]! - 1, ...earlier.filter((t) => t !== Infinity && t >= at[k]! - 1)];
         const tooMuch = points.some((b) => fixed + used(before, earlier, b) > b);
         const afterBlocked = s.after !== undefined && at[s.after]! > at[k]! - 1;
-        if (!tooMuch && !afterBlocked) failures.push(`run ${run}: step ${k} entered at ${at[k]}, could have at ${at[k]! - 1}`);
+        if (!tooMuch && !afterBlocked)
+          failures.push(`run ${run}: step ${k} entered at ${at[k]}, could have at ${at[k]! - 1}`);
       });
     }
     expect(failures).toEqual([]);
@@ -62,9 +65,25 @@ describe("entry budgets", () => {
 
   it("a later step waits where an earlier one grows: it never pushes the earlier one out", () => {
     // A seed (100), then a big neighbour (900, at most a third of the budget: from 2,700), then a small one (50).
-    const at = entryBudgets([{ cost: 100, from: 0 }, { cost: 900, from: 2700 }, { cost: 50, from: 0 }], 20);
+    const at = entryBudgets(
+      [
+        { cost: 100, from: 0 },
+        { cost: 900, from: 2700 },
+        { cost: 50, from: 0 },
+      ],
+      20,
+    );
     expect(at).toEqual([120, 2700, 170]);
     // Without the share rule the big one enters as soon as it fits, and the small one after it.
-    expect(entryBudgets([{ cost: 100, from: 0 }, { cost: 900, from: 0 }, { cost: 50, from: 0 }], 20)).toEqual([120, 1020, 1070]);
+    expect(
+      entryBudgets(
+        [
+          { cost: 100, from: 0 },
+          { cost: 900, from: 0 },
+          { cost: 50, from: 0 },
+        ],
+        20,
+      ),
+    ).toEqual([120, 1020, 1070]);
   });
 });

@@ -19,7 +19,15 @@ const temps: string[] = [];
 afterAll(() => {
   for (const t of temps) fs.rmSync(t, { recursive: true, force: true });
 });
-const gitEnv = { ...process.env, GIT_AUTHOR_NAME: "t", GIT_AUTHOR_EMAIL: "t@example.com", GIT_COMMITTER_NAME: "t", GIT_COMMITTER_EMAIL: "t@example.com", GIT_CONFIG_NOSYSTEM: "1", HOME: os.tmpdir() };
+const gitEnv = {
+  ...process.env,
+  GIT_AUTHOR_NAME: "t",
+  GIT_AUTHOR_EMAIL: "t@example.com",
+  GIT_COMMITTER_NAME: "t",
+  GIT_COMMITTER_EMAIL: "t@example.com",
+  GIT_CONFIG_NOSYSTEM: "1",
+  HOME: os.tmpdir(),
+};
 
 /** The fixture's base committed, its head over the working tree; the changes answer at `budget`. */
 async function changesOf(shape: string, budget: number) {
@@ -66,7 +74,8 @@ describe("changes: the budget goes to production code and where the diff is", ()
     expect(user).toBeGreaterThanOrEqual(0);
     expect(helper).toBeLessThan(user);
     // The unrelated body changes come after both.
-    for (const other of ["#start", "#stop", "#status"]) expect(order.findIndex((s) => s.endsWith(other))).toBeGreaterThan(user);
+    for (const other of ["#start", "#stop", "#status"])
+      expect(order.findIndex((s) => s.endsWith(other))).toBeGreaterThan(user);
   });
 
   it("a new parameter on a long function shows the signature, not its unchanged docstring and body", async () => {
@@ -113,7 +122,11 @@ describe("changes: definitions rewritten line by line", () => {
   it("outlines each by its header's diff, so all of them are in a small answer", async () => {
     const a = await changesOf("rewritten", 2000);
     const shown = a.chunks.filter((c) => c.role === "changed");
-    for (let k = 0; k < 12; k++) expect(shown.map((c) => c.symbol), `transform_${k}`).toContain(`calc.ops.transform_${k}`);
+    for (let k = 0; k < 12; k++)
+      expect(
+        shown.map((c) => c.symbol),
+        `transform_${k}`,
+      ).toContain(`calc.ops.transform_${k}`);
     // An outline is the header's diff, not the whole rewritten body.
     const outline = shown.find((c) => c.form === "outline");
     expect(outline).toBeDefined();

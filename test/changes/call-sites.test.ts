@@ -18,7 +18,15 @@ const temps: string[] = [];
 afterAll(() => {
   for (const t of temps) fs.rmSync(t, { recursive: true, force: true });
 });
-const gitEnv = { ...process.env, GIT_AUTHOR_NAME: "t", GIT_AUTHOR_EMAIL: "t@example.com", GIT_COMMITTER_NAME: "t", GIT_COMMITTER_EMAIL: "t@example.com", GIT_CONFIG_NOSYSTEM: "1", HOME: os.tmpdir() };
+const gitEnv = {
+  ...process.env,
+  GIT_AUTHOR_NAME: "t",
+  GIT_AUTHOR_EMAIL: "t@example.com",
+  GIT_COMMITTER_NAME: "t",
+  GIT_COMMITTER_EMAIL: "t@example.com",
+  GIT_CONFIG_NOSYSTEM: "1",
+  HOME: os.tmpdir(),
+};
 
 /** A committed repository of `files`, then `edit` applied to the working tree; the changes answer. */
 async function changesAfter(files: Record<string, string>, edit: Record<string, string>) {
@@ -65,7 +73,10 @@ def four(args):
 
 describe("changes: calls a changed signature breaks", () => {
   it("Python: a new required parameter breaks the calls that do not pass it, not the spread one", async () => {
-    const a = await changesAfter({ "pricing.py": PRICING, "uses.py": USES }, { "pricing.py": PRICING.replace('def price(amount, currency="EUR"):', "def price(amount, currency, rounding):") });
+    const a = await changesAfter(
+      { "pricing.py": PRICING, "uses.py": USES },
+      { "pricing.py": PRICING.replace('def price(amount, currency="EUR"):', "def price(amount, currency, rounding):") },
+    );
     const broken = a.callSites.breaking.map((b) => `${b.path}:${b.line} ${b.reason}`);
     expect(broken).toEqual([
       "uses.py:5 leaves out `currency`, which has no default",
@@ -79,9 +90,17 @@ describe("changes: calls a changed signature breaks", () => {
   });
 
   it("Python: a renamed keyword breaks the calls that name it; a parameter with a default breaks nothing", async () => {
-    const renamed = await changesAfter({ "pricing.py": PRICING, "uses.py": USES }, { "pricing.py": PRICING.replace('currency="EUR"', 'unit="EUR"').replace("(amount, currency)", "(amount, unit)") });
-    expect(renamed.callSites.breaking.map((b) => `${b.line} ${b.reason}`)).toEqual(["13 passes `currency=`; it has no parameter named `currency`"]);
-    const widened = await changesAfter({ "pricing.py": PRICING, "uses.py": USES }, { "pricing.py": PRICING.replace('currency="EUR"):', 'currency="EUR", rounding=2):') });
+    const renamed = await changesAfter(
+      { "pricing.py": PRICING, "uses.py": USES },
+      { "pricing.py": PRICING.replace('currency="EUR"', 'unit="EUR"').replace("(amount, currency)", "(amount, unit)") },
+    );
+    expect(renamed.callSites.breaking.map((b) => `${b.line} ${b.reason}`)).toEqual([
+      "13 passes `currency=`; it has no parameter named `currency`",
+    ]);
+    const widened = await changesAfter(
+      { "pricing.py": PRICING, "uses.py": USES },
+      { "pricing.py": PRICING.replace('currency="EUR"):', 'currency="EUR", rounding=2):') },
+    );
     expect(widened.callSites.breaking).toEqual([]);
     expect(widened.callSites.checked).toBe(4);
   });
@@ -101,8 +120,13 @@ def a_plain(c: Cart):
 def b_discounted(c: Cart):
     return c.total(5)
 `;
-    const a = await changesAfter({ "cart.py": cart, "uses.py": uses }, { "cart.py": cart.replace("def total(self, discount=0):", "def total(self):").replace("0 - discount", "0") });
-    expect(a.callSites.breaking.map((b) => `${b.caller} ${b.reason}`)).toEqual(["uses.b_discounted passes 1 positional argument; it takes at most 0"]);
+    const a = await changesAfter(
+      { "cart.py": cart, "uses.py": uses },
+      { "cart.py": cart.replace("def total(self, discount=0):", "def total(self):").replace("0 - discount", "0") },
+    );
+    expect(a.callSites.breaking.map((b) => `${b.caller} ${b.reason}`)).toEqual([
+      "uses.b_discounted passes 1 positional argument; it takes at most 0",
+    ]);
     const callers = a.chunks.filter((c) => c.role === "caller").map((c) => c.symbol);
     expect(callers[0]).toBe("uses.b_discounted");
     expect(a.text).toContain("[caller] uses.b_discounted (breaks calling cart.Cart.total at line 9)");
@@ -110,20 +134,35 @@ def b_discounted(c: Cart):
 
   it("Python: a class whose bases change (made generic) breaks no call of the class", async () => {
     // click 4ece17a1 made `Choice` generic: `class Choice(ParamType, t.Generic[V])` lists bases, not parameters.
-    const types = "import typing as t\n\n\nclass ParamType:\n    pass\n\n\nclass Choice(ParamType):\n    def __init__(self, choices, case_sensitive=True):\n        self.choices = choices\n";
-    const uses = "from types_ import Choice\n\n\ndef make():\n    return Choice([\"a\", \"b\"])\n";
-    const a = await changesAfter({ "types_.py": types, "uses.py": uses }, { "types_.py": types.replace("class Choice(ParamType):", "class Choice(ParamType, t.Generic[t.Any]):") });
+    const types =
+      "import typing as t\n\n\nclass ParamType:\n    pass\n\n\nclass Choice(ParamType):\n    def __init__(self, choices, case_sensitive=True):\n        self.choices = choices\n";
+    const uses = 'from types_ import Choice\n\n\ndef make():\n    return Choice(["a", "b"])\n';
+    const a = await changesAfter(
+      { "types_.py": types, "uses.py": uses },
+      { "types_.py": types.replace("class Choice(ParamType):", "class Choice(ParamType, t.Generic[t.Any]):") },
+    );
     expect(a.symbols.find((s) => s.name === "Choice")?.change).toBe("signature");
     expect(a.callSites.breaking).toEqual([]);
   });
 
   it("TypeScript: one argument too many, or a required one missing, across files", async () => {
     const lib = "export function scale(x: number, factor = 2): number {\n  return x * factor;\n}\n";
-    const app = 'import { scale } from "./lib";\n\nexport function big(): number {\n  return scale(3, 4);\n}\n\nexport function small(): number {\n  return scale(3);\n}\n';
-    const dropped = await changesAfter({ "lib.ts": lib, "app.ts": app }, { "lib.ts": lib.replace("(x: number, factor = 2)", "(x: number)").replace("x * factor", "x * 2") });
-    expect(dropped.callSites.breaking.map((b) => `${b.path}:${b.line} ${b.reason}`)).toEqual(["app.ts:4 passes 2 positional arguments; it takes at most 1"]);
-    const required = await changesAfter({ "lib.ts": lib, "app.ts": app }, { "lib.ts": lib.replace("factor = 2", "factor: number") });
-    expect(required.callSites.breaking.map((b) => `${b.path}:${b.line} ${b.reason}`)).toEqual(["app.ts:8 leaves out `factor`, which has no default"]);
+    const app =
+      'import { scale } from "./lib";\n\nexport function big(): number {\n  return scale(3, 4);\n}\n\nexport function small(): number {\n  return scale(3);\n}\n';
+    const dropped = await changesAfter(
+      { "lib.ts": lib, "app.ts": app },
+      { "lib.ts": lib.replace("(x: number, factor = 2)", "(x: number)").replace("x * factor", "x * 2") },
+    );
+    expect(dropped.callSites.breaking.map((b) => `${b.path}:${b.line} ${b.reason}`)).toEqual([
+      "app.ts:4 passes 2 positional arguments; it takes at most 1",
+    ]);
+    const required = await changesAfter(
+      { "lib.ts": lib, "app.ts": app },
+      { "lib.ts": lib.replace("factor = 2", "factor: number") },
+    );
+    expect(required.callSites.breaking.map((b) => `${b.path}:${b.line} ${b.reason}`)).toEqual([
+      "app.ts:8 leaves out `factor`, which has no default",
+    ]);
   });
 });
 
@@ -142,18 +181,31 @@ describe("binding a call to parameters", () => {
     expect(py("def m(self, a):", "m", ["**opts"], true)).toBeUndefined();
   });
   it("TypeScript optional names, rest parameters and this", () => {
-    const ts = (sig: string, call: string[]) => bindError(parametersOf(sig, "f", JS_PARAMETERS, false)!, callArguments(call, JS_PARAMETERS));
+    const ts = (sig: string, call: string[]) =>
+      bindError(parametersOf(sig, "f", JS_PARAMETERS, false)!, callArguments(call, JS_PARAMETERS));
     expect(ts("function f(this: Window, a: number, b?: string)", ["1"])).toBeUndefined();
     expect(ts("function f(a: number, ...more: number[])", ["1", "2", "3"])).toBeUndefined();
-    expect(ts("function f(a: number, b: { x: number; y: number })", ["1"])).toBe("leaves out `b`, which has no default");
+    expect(ts("function f(a: number, b: { x: number; y: number })", ["1"])).toBe(
+      "leaves out `b`, which has no default",
+    );
     expect(ts("function f(a: number)", ["...xs"])).toBeUndefined();
   });
   it("reads a call's arguments across lines, with strings, brackets and comments", () => {
-    const lines = ['    total = price(  # the unit price', '        amount=f(1, 2), currency="a, b",', "        items=[1, 2],", "    )"];
+    const lines = [
+      "    total = price(  # the unit price",
+      '        amount=f(1, 2), currency="a, b",',
+      "        items=[1, 2],",
+      "    )",
+    ];
     const call = readCall(lines, 1, "price")!;
     expect(call.args.map((a) => a.trim())).toEqual(["amount=f(1, 2)", 'currency="a, b"', "items=[1, 2]", ""]);
     expect(call.text).toBe('price( amount=f(1, 2), currency="a, b", items=[1, 2], )');
-    expect(callArguments(call.args, PYTHON_PARAMETERS)).toEqual({ positional: 0, keywords: ["amount", "currency", "items"], spread: false, keywordSpread: false });
+    expect(callArguments(call.args, PYTHON_PARAMETERS)).toEqual({
+      positional: 0,
+      keywords: ["amount", "currency", "items"],
+      spread: false,
+      keywordSpread: false,
+    });
     expect(readCall(["x = a.price(1) + price(2)"], 1, "price")).toBeUndefined();
     expect(readCall(["cart.total(5)"], 1, "total")?.throughObject).toBe(true);
   });

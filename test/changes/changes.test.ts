@@ -23,7 +23,15 @@ function tempDir(): string {
   return dir;
 }
 
-const gitEnv = { ...process.env, GIT_AUTHOR_NAME: "t", GIT_AUTHOR_EMAIL: "t@example.com", GIT_COMMITTER_NAME: "t", GIT_COMMITTER_EMAIL: "t@example.com", GIT_CONFIG_NOSYSTEM: "1", HOME: os.tmpdir() };
+const gitEnv = {
+  ...process.env,
+  GIT_AUTHOR_NAME: "t",
+  GIT_AUTHOR_EMAIL: "t@example.com",
+  GIT_COMMITTER_NAME: "t",
+  GIT_COMMITTER_EMAIL: "t@example.com",
+  GIT_CONFIG_NOSYSTEM: "1",
+  HOME: os.tmpdir(),
+};
 function git(root: string, ...args: string[]): string {
   return execFileSync("git", ["-C", root, ...args], { encoding: "utf8", env: gitEnv, stdio: ["pipe", "pipe", "pipe"] });
 }
@@ -154,7 +162,13 @@ export function fetchOne(url: string, options: Options): string {
 }
 `;
 
-const BASE = { "pkg/__init__.py": "", "pkg/core.py": CORE_V1, "pkg/api.py": API, "tests/test_core.py": TESTS, "web/client.ts": TS_V1 };
+const BASE = {
+  "pkg/__init__.py": "",
+  "pkg/core.py": CORE_V1,
+  "pkg/api.py": API,
+  "tests/test_core.py": TESTS,
+  "web/client.ts": TS_V1,
+};
 
 describe("changes: the working tree against HEAD", () => {
   it("finds added, removed, body- and signature-changed definitions, renames, and their impact", async () => {
@@ -175,13 +189,23 @@ describe("changes: the working tree against HEAD", () => {
     ]);
     const compute = a.symbols.find((s) => s.qualified === "pkg.core.compute")!;
     expect(compute.signature).toEqual({ old: "def compute(a, b):", new: "def compute(a, b, c=0):" });
-    expect(compute).toMatchObject({ path: "pkg/core.py", start: 9, end: 11, old: { path: "pkg/core.py", start: 8, end: 10, name: "compute" } });
+    expect(compute).toMatchObject({
+      path: "pkg/core.py",
+      start: 9,
+      end: 11,
+      old: { path: "pkg/core.py", start: 8, end: 10, name: "compute" },
+    });
     expect(a.symbols.find((s) => s.change === "renamed")!.renamedFrom).toBe("web/client.ts#get");
     expect(a.files.find((f) => f.path === "pkg/core.py")!.moduleLines.new).toEqual([[2, 2]]);
     // Impact: callers of the changed signature, code still calling the removed method, tests.
-    expect(a.impact.callers.map((c) => c.qualified)).toEqual(expect.arrayContaining(["pkg.api.endpoint", "pkg.core.Service.run", "pkg.api.other"]));
+    expect(a.impact.callers.map((c) => c.qualified)).toEqual(
+      expect.arrayContaining(["pkg.api.endpoint", "pkg.core.Service.run", "pkg.api.other"]),
+    );
     expect(a.impact.callers.find((c) => c.qualified === "pkg.api.other")!.via).toBe("name");
-    expect(a.impact.tests.map((t) => `${t.qualified} ${t.depth}`)).toEqual(["tests.test_core.test_compute 1", "tests.test_core.test_endpoint 2"]);
+    expect(a.impact.tests.map((t) => `${t.qualified} ${t.depth}`)).toEqual([
+      "tests.test_core.test_compute 1",
+      "tests.test_core.test_endpoint 2",
+    ]);
     // The bundle: changed code first (signatures, then removals), then callers, then tests.
     const roles = a.chunks.map((c) => c.role);
     expect(roles[0]).toBe("changed");
@@ -261,7 +285,12 @@ describe("changes: the index and two refs", () => {
     const root = repo(BASE, { "pkg/core.py": CORE_V2 }, { "web/client.ts": TS_V2 });
     const both = await changes(root, { base: "HEAD~2", head: "HEAD~1" });
     expect(both.mode).toBe("refs");
-    expect(summary(both)).toEqual(["added pkg.core.Service.fresh", "body pkg.core.helper", "removed pkg.core.Service.old", "signature pkg.core.compute"]);
+    expect(summary(both)).toEqual([
+      "added pkg.core.Service.fresh",
+      "body pkg.core.helper",
+      "removed pkg.core.Service.old",
+      "signature pkg.core.compute",
+    ]);
     // HEAD~1's version of pkg/core.py is the one on disk; HEAD~2's is not: then callers and
     // tests still come from the files on disk, and the answer says so.
     expect(both.headOnDisk).toBe(true);
@@ -269,7 +298,11 @@ describe("changes: the index and two refs", () => {
     expect(backwards.headOnDisk).toBe(false);
     expect(backwards.text).toMatch(/is not what the files on disk hold/);
     const alone = await changes(root, { head: "HEAD" });
-    expect(summary(alone)).toEqual(["body web/client.ts#Options", "body web/client.ts#fetchAll", "renamed web/client.ts#fetchOne"]);
+    expect(summary(alone)).toEqual([
+      "body web/client.ts#Options",
+      "body web/client.ts#fetchAll",
+      "renamed web/client.ts#fetchOne",
+    ]);
     expect(alone.headOnDisk).toBe(true);
     const tag = git(root, "rev-parse", "HEAD~2").trim();
     git(root, "tag", "-a", "v1", "-m", "v1", tag);
@@ -310,13 +343,26 @@ describe("changes: pasted diffs", () => {
   it("reads renames, additions and deletions from a git diff, and plain diff -u output", async () => {
     const root = repo(BASE);
     git(root, "mv", "pkg/api.py", "pkg/views.py");
-    write(root, { "pkg/views.py": API.replace("compute(q, 3)", "compute(q, 4)"), "pkg/new.py": "def new():\n    return 1\n", "tests/test_core.py": null });
+    write(root, {
+      "pkg/views.py": API.replace("compute(q, 3)", "compute(q, 4)"),
+      "pkg/new.py": "def new():\n    return 1\n",
+      "tests/test_core.py": null,
+    });
     git(root, "add", "-A");
     const diff = git(root, "diff", "--cached", "-M", "HEAD");
     expect(diff).toContain("rename from pkg/api.py");
     const a = await changes(root, { diff });
-    expect(a.files.map((f) => `${f.status} ${f.path}`).sort()).toEqual(["added pkg/new.py", "removed tests/test_core.py", "renamed pkg/views.py"]);
-    expect(summary(a)).toEqual(["added pkg.new.new", "body pkg.views.endpoint", "removed tests.test_core.test_compute", "removed tests.test_core.test_endpoint"]);
+    expect(a.files.map((f) => `${f.status} ${f.path}`).sort()).toEqual([
+      "added pkg/new.py",
+      "removed tests/test_core.py",
+      "renamed pkg/views.py",
+    ]);
+    expect(summary(a)).toEqual([
+      "added pkg.new.new",
+      "body pkg.views.endpoint",
+      "removed tests.test_core.test_compute",
+      "removed tests.test_core.test_endpoint",
+    ]);
     const plain = `--- pkg/core.py\t2024-01-01 00:00:00.000000000 +0000\n+++ pkg/core.py\t2024-01-02 00:00:00.000000000 +0000\n@@ -5 +5 @@\n-    return x + 1\n+    return x + 9\n`;
     git(root, "reset", "-q", "--hard");
     expect(summary(await changes(root, { diff: plain }))).toEqual(["body pkg.core.helper"]);
@@ -329,13 +375,15 @@ describe("changes: pasted diffs", () => {
     expect(e.code).toBe("diff_not_applicable");
     expect((e.data.failures as unknown[]).length).toBe(1);
     expect((await failure(root, { diff: "just some words\n" })).code).toBe("invalid_diff");
-    const cut = "diff --git a/pkg/core.py b/pkg/core.py\n--- a/pkg/core.py\n+++ b/pkg/core.py\n@@ -1,3 +1,3 @@\n-import os\n";
+    const cut =
+      "diff --git a/pkg/core.py b/pkg/core.py\n--- a/pkg/core.py\n+++ b/pkg/core.py\n@@ -1,3 +1,3 @@\n-import os\n";
     expect((await failure(root, { diff: cut })).code).toBe("invalid_diff");
   });
 
   it("answers for the files that apply and lists the others, when only part of a diff matches", async () => {
     const root = repo(BASE);
-    const diff = "--- a/pkg/core.py\n+++ b/pkg/core.py\n@@ -5 +5 @@\n-    return x + 1\n+    return x + 7\n--- a/pkg/api.py\n+++ b/pkg/api.py\n@@ -1 +1 @@\n-import nothing\n+import something\n";
+    const diff =
+      "--- a/pkg/core.py\n+++ b/pkg/core.py\n@@ -5 +5 @@\n-    return x + 1\n+    return x + 7\n--- a/pkg/api.py\n+++ b/pkg/api.py\n@@ -1 +1 @@\n-import nothing\n+import something\n";
     const a = await changes(root, { diff });
     expect(summary(a)).toEqual(["body pkg.core.helper"]);
     expect(a.files.find((f) => f.path === "pkg/api.py")).toMatchObject({ status: "skipped" });

@@ -15,7 +15,12 @@ function rebuild(a: string[], b: string[], hunks: Hunk[]): string[] {
     const upTo = h.oldLines > 0 ? h.oldStart - 1 : h.oldStart;
     out.push(...a.slice(i, upTo));
     i = upTo + h.oldLines;
-    out.push(...b.slice(h.newLines > 0 ? h.newStart - 1 : h.newStart, (h.newLines > 0 ? h.newStart - 1 : h.newStart) + h.newLines));
+    out.push(
+      ...b.slice(
+        h.newLines > 0 ? h.newStart - 1 : h.newStart,
+        (h.newLines > 0 ? h.newStart - 1 : h.newStart) + h.newLines,
+      ),
+    );
   }
   out.push(...a.slice(i));
   return out;
@@ -23,13 +28,15 @@ function rebuild(a: string[], b: string[], hunks: Hunk[]): string[] {
 
 function lcs(a: string[], b: string[]): number {
   const dp = Array.from({ length: a.length + 1 }, () => new Array<number>(b.length + 1).fill(0));
-  for (let i = 1; i <= a.length; i++) for (let j = 1; j <= b.length; j++) dp[i]![j] = a[i - 1] === b[j - 1] ? dp[i - 1]![j - 1]! + 1 : Math.max(dp[i - 1]![j]!, dp[i]![j - 1]!);
+  for (let i = 1; i <= a.length; i++)
+    for (let j = 1; j <= b.length; j++)
+      dp[i]![j] = a[i - 1] === b[j - 1] ? dp[i - 1]![j - 1]! + 1 : Math.max(dp[i - 1]![j]!, dp[i]![j - 1]!);
   return dp[a.length]![b.length]!;
 }
 
 /** A small deterministic random generator (tests must not flake). */
 function rng(seed: number) {
-  return () => ((seed = (seed * 1103515245 + 12345) >>> 0) / 2 ** 32);
+  return () => (seed = (seed * 1103515245 + 12345) >>> 0) / 2 ** 32;
 }
 
 describe("diffLines", () => {
@@ -46,7 +53,9 @@ describe("diffLines", () => {
   });
 
   it("numbers hunks like git diff -U0 (pure insertions and deletions name the line before)", () => {
-    expect(diffLines(["a", "b", "c"], ["a", "x", "b", "c"])).toEqual([{ oldStart: 1, oldLines: 0, newStart: 2, newLines: 1 }]);
+    expect(diffLines(["a", "b", "c"], ["a", "x", "b", "c"])).toEqual([
+      { oldStart: 1, oldLines: 0, newStart: 2, newLines: 1 },
+    ]);
     expect(diffLines(["a", "b", "c"], ["a", "c"])).toEqual([{ oldStart: 2, oldLines: 1, newStart: 1, newLines: 0 }]);
     expect(diffLines([], ["a"])).toEqual([{ oldStart: 0, oldLines: 0, newStart: 1, newLines: 1 }]);
     expect(diffLines(["a", "b"], ["a", "c"])).toEqual([{ oldStart: 2, oldLines: 1, newStart: 2, newLines: 1 }]);
@@ -125,7 +134,8 @@ describe("parseUnifiedDiff", () => {
   });
 
   it("reads diff -u output (no prefixes, timestamps) and a context line whose space was stripped", () => {
-    const text = "--- lib/a.py\t2024-01-01 10:00:00.000000000 +0100\n+++ lib/a.py\t2024-01-02 10:00:00.000000000 +0100\n@@ -1,3 +1,3 @@\n a\n\n-b\n+c\n";
+    const text =
+      "--- lib/a.py\t2024-01-01 10:00:00.000000000 +0100\n+++ lib/a.py\t2024-01-02 10:00:00.000000000 +0100\n@@ -1,3 +1,3 @@\n a\n\n-b\n+c\n";
     const [p] = parseUnifiedDiff(text);
     expect(p).toMatchObject({ oldPath: "lib/a.py", newPath: "lib/a.py", status: "modified" });
     expect(p!.hunks[0]!.lines).toEqual([" a", " ", "-b", "+c"]);
@@ -133,7 +143,9 @@ describe("parseUnifiedDiff", () => {
 
   it("refuses text without file changes and hunks cut short", () => {
     expect(() => parseUnifiedDiff("hello\n")).toThrow(expect.objectContaining({ code: "invalid_diff" }));
-    expect(() => parseUnifiedDiff("--- a/x\n+++ b/x\n@@ -1,2 +1,2 @@\n-a\n")).toThrow(expect.objectContaining({ code: "invalid_diff" }));
+    expect(() => parseUnifiedDiff("--- a/x\n+++ b/x\n@@ -1,2 +1,2 @@\n-a\n")).toThrow(
+      expect.objectContaining({ code: "invalid_diff" }),
+    );
   });
 });
 

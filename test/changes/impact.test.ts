@@ -65,12 +65,19 @@ def test_module():
     assert shop.core
 `;
 
-async function check(target: string, options: Parameters<ReturnType<typeof memoryEngine>["engine"]["impact"]>[1] = {}, files = FIXTURE): Promise<ImpactAnswer> {
+async function check(
+  target: string,
+  options: Parameters<ReturnType<typeof memoryEngine>["engine"]["impact"]>[1] = {},
+  files = FIXTURE,
+): Promise<ImpactAnswer> {
   const { engine } = memoryEngine(files);
   return engine.impact(target, options);
 }
 
-async function failure(target: string, options: Parameters<ReturnType<typeof memoryEngine>["engine"]["impact"]>[1] = {}): Promise<EngineError> {
+async function failure(
+  target: string,
+  options: Parameters<ReturnType<typeof memoryEngine>["engine"]["impact"]>[1] = {},
+): Promise<EngineError> {
   try {
     await check(target, options);
   } catch (error) {
@@ -86,7 +93,9 @@ describe("impact", () => {
     expect(a.direction).toBe("up");
     expect(a.depth).toBe(3);
     const rows = a.entries.map((e) => `${e.depth} ${e.qualified}`);
-    expect(rows).toEqual(expect.arrayContaining(["1 shop.core.compute", "2 shop.service.total", "3 shop.web.views.total_view"]));
+    expect(rows).toEqual(
+      expect.arrayContaining(["1 shop.core.compute", "2 shop.service.total", "3 shop.web.views.total_view"]),
+    );
     const compute = a.entries.find((e) => e.qualified === "shop.core.compute")!;
     expect(compute).toMatchObject({ direction: "up", resolution: "scope", site: { path: "shop/core.py", line: 6 } });
     expect(compute.confidence).toBeGreaterThan(0.5);
@@ -95,7 +104,12 @@ describe("impact", () => {
     expect(a.routes).toEqual([expect.objectContaining({ method: "GET", path: "/total", depth: 3 })]);
     expect(a.tests.map((t) => t.id)).toEqual(expect.arrayContaining(["tests/test_core.py::test_compute"]));
     expect(a.risk).toMatchObject({ productionCallers: 3, directCallers: 1, routes: 1 });
-    expect(a.risk.deepest.path).toEqual(["shop.web.views.total_view", "shop.service.total", "shop.core.compute", "shop.core.helper"]);
+    expect(a.risk.deepest.path).toEqual([
+      "shop.web.views.total_view",
+      "shop.service.total",
+      "shop.core.compute",
+      "shop.core.helper",
+    ]);
     expect(a.text).toMatch(/^## Callers at depth 1$/m);
     expect(a.text).toMatch(/^Risk: (low|medium|high) — 3 production callers/m);
     expect(a.usage.tokens).toBeLessThanOrEqual(a.usage.budget);
@@ -109,7 +123,9 @@ describe("impact", () => {
     const only = await check("shop.core.compute", { tests: "only" });
     expect(only.entries.length).toBeGreaterThan(0);
     expect(only.entries.every((e) => e.inTest)).toBe(true);
-    expect(only.entries.find((e) => e.qualified === "tests.test_core.test_compute")!.test).toBe("tests/test_core.py::test_compute");
+    expect(only.entries.find((e) => e.qualified === "tests.test_core.test_compute")!.test).toBe(
+      "tests/test_core.py::test_compute",
+    );
   });
 
   it("follows dispatch: a call through the base method reaches the override (via-base)", async () => {
@@ -120,7 +136,10 @@ describe("impact", () => {
 
   it("goes down to callees, or both ways", async () => {
     const down = await check("shop.service.total", { direction: "down" });
-    expect(down.entries.map((e) => `${e.direction} ${e.depth} ${e.qualified}`)).toEqual(["down 1 shop.core.compute", "down 2 shop.core.helper"]);
+    expect(down.entries.map((e) => `${e.direction} ${e.depth} ${e.qualified}`)).toEqual([
+      "down 1 shop.core.compute",
+      "down 2 shop.core.helper",
+    ]);
     expect(down.total.up).toBe(0);
     const both = await check("shop.service.total", { direction: "both", depth: 1 });
     expect(both.entries.map((e) => e.direction)).toEqual(["up", "down"]);
@@ -129,8 +148,12 @@ describe("impact", () => {
   it("takes a file (everything it defines, and test files importing it) or lines of a file", async () => {
     const file = await check("shop/core.py");
     expect(file.resolvedAs).toBe("file");
-    expect(file.targets.map((t) => t.qualified)).toEqual(expect.arrayContaining(["shop.core.compute", "shop.core.helper", "shop.core.Child.save"]));
-    expect(file.tests.map((t) => `${t.via} ${t.path}`)).toEqual(expect.arrayContaining(["import tests/test_imports_only.py"]));
+    expect(file.targets.map((t) => t.qualified)).toEqual(
+      expect.arrayContaining(["shop.core.compute", "shop.core.helper", "shop.core.Child.save"]),
+    );
+    expect(file.tests.map((t) => `${t.via} ${t.path}`)).toEqual(
+      expect.arrayContaining(["import tests/test_imports_only.py"]),
+    );
     const lines = await check("shop/core.py:5-6");
     expect(lines.resolvedAs).toBe("lines");
     expect(lines.targets.map((t) => t.qualified)).toEqual(["shop.core.compute"]);
@@ -162,7 +185,9 @@ describe("impact", () => {
     expect(second.entries.map((e) => `${e.direction} ${e.qualified}`)).toEqual(["down shop.core.helper"]);
     // Asking for another direction with that cursor is refused, as for tests and depth.
     const { engine } = memoryEngine(FIXTURE);
-    await expect(engine.impact("shop.service.total", { cursor: first.page.next!, direction: "up" })).rejects.toMatchObject({ code: "invalid_argument", data: { direction: "up" } });
+    await expect(
+      engine.impact("shop.service.total", { cursor: first.page.next!, direction: "up" }),
+    ).rejects.toMatchObject({ code: "invalid_argument", data: { direction: "up" } });
     // A callers' cursor (direction up, the default) pages callers.
     const up = await check("shop.core.helper", { limit: 1 });
     const upNext = await check("shop.core.helper", { cursor: up.page.next! });
@@ -176,7 +201,9 @@ describe("impact", () => {
     const zero = await failure("shop.core.helper", { depth: 0 });
     expect(zero).toMatchObject({ code: "invalid_argument", data: { depth: 0, max: 10 } });
     expect((await failure("shop.core.helper", { depth: 1000 })).code).toBe("invalid_argument");
-    expect((await failure("shop.core.helper", { direction: "sideways" as "up" })).data).toMatchObject({ direction: "sideways" });
+    expect((await failure("shop.core.helper", { direction: "sideways" as "up" })).data).toMatchObject({
+      direction: "sideways",
+    });
     expect((await failure("shop/core.py:900")).data).toMatchObject({ totalLines: 16 });
     expect((await failure("  ")).code).toBe("invalid_argument");
     expect((await failure("shop.core.helper", { cursor: "nonsense" })).code).toBe("invalid_argument");

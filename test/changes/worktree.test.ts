@@ -24,8 +24,17 @@ function tempDir(): string {
   return dir;
 }
 
-const gitEnv = { ...process.env, GIT_AUTHOR_NAME: "t", GIT_AUTHOR_EMAIL: "t@example.com", GIT_COMMITTER_NAME: "t", GIT_COMMITTER_EMAIL: "t@example.com", GIT_CONFIG_NOSYSTEM: "1", HOME: os.tmpdir() };
-const git = (root: string, ...args: string[]) => execFileSync("git", ["-C", root, ...args], { encoding: "utf8", env: gitEnv, stdio: ["pipe", "pipe", "pipe"] });
+const gitEnv = {
+  ...process.env,
+  GIT_AUTHOR_NAME: "t",
+  GIT_AUTHOR_EMAIL: "t@example.com",
+  GIT_COMMITTER_NAME: "t",
+  GIT_COMMITTER_EMAIL: "t@example.com",
+  GIT_CONFIG_NOSYSTEM: "1",
+  HOME: os.tmpdir(),
+};
+const git = (root: string, ...args: string[]) =>
+  execFileSync("git", ["-C", root, ...args], { encoding: "utf8", env: gitEnv, stdio: ["pipe", "pipe", "pipe"] });
 
 function repo(files: Record<string, string | Uint8Array>): string {
   const root = tempDir();
@@ -108,7 +117,11 @@ describe("changes: the working tree through the git index", () => {
     fs.writeFileSync(path.join(root, "new.py"), "def g():\n    return 3\n");
     await engine.refresh();
     const a = await engine.changes();
-    expect(a.files.map((f) => `${f.status} ${f.path}`)).toEqual(["modified app.py", "added new.py", "removed notes.txt"]);
+    expect(a.files.map((f) => `${f.status} ${f.path}`)).toEqual([
+      "modified app.py",
+      "added new.py",
+      "removed notes.txt",
+    ]);
     expect(a.symbols.map((s) => `${s.change} ${s.qualified}`).sort()).toEqual(["added new.g", "body app.f"]);
     git(root, "commit", "-q", "-m", "two"); // the cache-tree is valid again, for the new HEAD
     await engine.refresh();

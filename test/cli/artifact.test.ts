@@ -26,17 +26,29 @@ function writeFiles(root: string, files: Record<string, string>): void {
   }
 }
 
-const gitEnv = { ...process.env, GIT_AUTHOR_NAME: "t", GIT_AUTHOR_EMAIL: "t@example.com", GIT_COMMITTER_NAME: "t", GIT_COMMITTER_EMAIL: "t@example.com", GIT_CONFIG_NOSYSTEM: "1", HOME: os.tmpdir() };
-const git = (root: string, ...args: string[]) => execFileSync("git", ["-C", root, ...args], { env: gitEnv, stdio: "pipe" });
+const gitEnv = {
+  ...process.env,
+  GIT_AUTHOR_NAME: "t",
+  GIT_AUTHOR_EMAIL: "t@example.com",
+  GIT_COMMITTER_NAME: "t",
+  GIT_COMMITTER_EMAIL: "t@example.com",
+  GIT_CONFIG_NOSYSTEM: "1",
+  HOME: os.tmpdir(),
+};
+const git = (root: string, ...args: string[]) =>
+  execFileSync("git", ["-C", root, ...args], { env: gitEnv, stdio: "pipe" });
 
 /** The project: Python and TypeScript, calls within and across files, inheritance on both sides. */
 const PROJECT: Record<string, string> = {
   "shop/__init__.py": "",
-  "shop/base.py": 'class Animal:\n    """An animal."""\n\n    def sound(self):\n        return "..."\n\n    def speak(self):\n        return self.sound()\n',
+  "shop/base.py":
+    'class Animal:\n    """An animal."""\n\n    def sound(self):\n        return "..."\n\n    def speak(self):\n        return self.sound()\n',
   // The emoji before the calls on the last line is two UTF-16 units, four UTF-8 bytes: SCIP columns here are UTF-16.
-  "shop/dog.py": 'from shop.base import Animal\n\n\nclass Dog(Animal):\n    def sound(self):\n        return "woof"\n\n\ndef make():\n    label = "é🐕"; return Dog().speak()\n',
+  "shop/dog.py":
+    'from shop.base import Animal\n\n\nclass Dog(Animal):\n    def sound(self):\n        return "woof"\n\n\ndef make():\n    label = "é🐕"; return Dog().speak()\n',
   "web/util.ts": 'export function helper(s: string): string {\n  return s + "!";\n}\n',
-  "web/view.ts": 'import { helper } from "./util";\n\nexport interface Drawable {}\n\nexport class View implements Drawable {\n  render(): string {\n    return helper("x");\n  }\n}\n',
+  "web/view.ts":
+    'import { helper } from "./util";\n\nexport interface Drawable {}\n\nexport class View implements Drawable {\n  render(): string {\n    return helper("x");\n  }\n}\n',
   "README.md": "# shop\n",
 };
 
@@ -51,7 +63,9 @@ function copyProject(from: string): string {
 function cacheEntries(root: string): string[] {
   const dir = path.join(root, ".codeslice");
   if (!fs.existsSync(dir)) return [];
-  return (fs.readdirSync(dir, { recursive: true }) as string[]).filter((f) => /^v\d+/.test(f) && fs.statSync(path.join(dir, f)).isFile());
+  return (fs.readdirSync(dir, { recursive: true }) as string[]).filter(
+    (f) => /^v\d+/.test(f) && fs.statSync(path.join(dir, f)).isFile(),
+  );
 }
 
 beforeAll(ensureCliBuilt, 300_000);
@@ -71,7 +85,10 @@ describe("codeslice index --export / --import", () => {
     artifact = path.join(tempDir(), "shop.csidx");
     const r = run(["index", "--root", origin, "--export", artifact, "--json"]);
     expect(r.status, r.stderr).toBe(0);
-    expect(json<{ parsed: number; exported: { records: number; files: number; bytes: number } }>(r)).toMatchObject({ parsed: 5, exported: { records: 5, files: 6 } });
+    expect(json<{ parsed: number; exported: { records: number; files: number; bytes: number } }>(r)).toMatchObject({
+      parsed: 5,
+      exported: { records: 5, files: 6 },
+    });
     bytes = fs.readFileSync(artifact);
   }, 120_000);
 
@@ -80,7 +97,13 @@ describe("codeslice index --export / --import", () => {
     expect(cacheEntries(copy)).toEqual([]);
     const imported = run(["index", "--root", copy, "--import", artifact, "--json"]);
     expect(imported.status, imported.stderr).toBe(0);
-    const summary = json<{ root: string; parsed: number; reused: number; sourceFiles: number; imported: { records: number; files: number } }>(imported);
+    const summary = json<{
+      root: string;
+      parsed: number;
+      reused: number;
+      sourceFiles: number;
+      imported: { records: number; files: number };
+    }>(imported);
     expect(summary.root).toBe(copy);
     expect(summary.imported).toMatchObject({ records: 5, files: 6, bytes: bytes.length });
     expect(summary.parsed).toBe(0);
@@ -123,12 +146,22 @@ describe("codeslice index --export / --import", () => {
     const resealed = (b: Uint8Array) => {
       const out = Uint8Array.from(b);
       new DataView(out.buffer).setUint32(28, crc32(out.subarray(0, 28)), true);
-      out.set(new Uint8Array(createHash("sha256").update(out.subarray(0, out.length - 32)).digest()), out.length - 32);
+      out.set(
+        new Uint8Array(
+          createHash("sha256")
+            .update(out.subarray(0, out.length - 32))
+            .digest(),
+        ),
+        out.length - 32,
+      );
       return out;
     };
 
     it("truncated", () => {
-      expect(refuse(bytes.subarray(0, bytes.length - 40), "artifact_truncated").data).toEqual({ expectedBytes: bytes.length, actualBytes: bytes.length - 40 });
+      expect(refuse(bytes.subarray(0, bytes.length - 40), "artifact_truncated").data).toEqual({
+        expectedBytes: bytes.length,
+        actualBytes: bytes.length - 40,
+      });
       refuse(bytes.subarray(0, 3), "artifact_truncated");
     });
 
@@ -150,7 +183,9 @@ describe("codeslice index --export / --import", () => {
       const view = new DataView(bad.buffer);
       const schema = view.getUint32(12, true);
       view.setUint32(12, schema - 1, true);
-      expect(refuse(resealed(bad), "artifact_version_mismatch").data).toEqual({ schema: { artifact: schema - 1, engine: schema } });
+      expect(refuse(resealed(bad), "artifact_version_mismatch").data).toEqual({
+        schema: { artifact: schema - 1, engine: schema },
+      });
     });
 
     it("a file that cannot be read is a usage error", () => {
@@ -185,7 +220,13 @@ describe("codeslice scip", () => {
     const documents = messages(index, 2);
     const byPath = new Map(documents.map((d) => [str(d, 1), d]));
     // Every indexed source file, and nothing else (README.md has no language).
-    expect([...byPath.keys()].sort()).toEqual(["shop/__init__.py", "shop/base.py", "shop/dog.py", "web/util.ts", "web/view.ts"]);
+    expect([...byPath.keys()].sort()).toEqual([
+      "shop/__init__.py",
+      "shop/base.py",
+      "shop/dog.py",
+      "web/util.ts",
+      "web/view.ts",
+    ]);
     expect(str(byPath.get("shop/dog.py")!, 4)).toBe("Python");
     expect(str(byPath.get("web/view.ts")!, 4)).toBe("TypeScript");
 
@@ -197,10 +238,20 @@ describe("codeslice scip", () => {
     // Read off the source: each file's module symbol, then each class, method and function.
     const definitions = [
       `${S}shop/\`__init__.py\`/`,
-      base, `${base}Animal#`, `${base}Animal#sound().`, `${base}Animal#speak().`,
-      dog, `${dog}Dog#`, `${dog}Dog#sound().`, `${dog}make().`,
-      util, `${util}helper().`,
-      view, `${view}Drawable#`, `${view}View#`, `${view}View#render().`,
+      base,
+      `${base}Animal#`,
+      `${base}Animal#sound().`,
+      `${base}Animal#speak().`,
+      dog,
+      `${dog}Dog#`,
+      `${dog}Dog#sound().`,
+      `${dog}make().`,
+      util,
+      `${util}helper().`,
+      view,
+      `${view}Drawable#`,
+      `${view}View#`,
+      `${view}View#render().`,
     ];
     // Each call site and import, as [file, symbol, role]: self.sound(), Dog(), Dog().speak()
     // (Animal's, by inheritance), helper("x"), and the two imports (role Import = 2).
@@ -241,17 +292,34 @@ describe("codeslice scip", () => {
     expect(seenReferences.sort()).toEqual([...references].sort());
     expect([...infos.keys()].sort()).toEqual([...definitions].sort());
 
-    const relations = (symbol: string) => messages(infos.get(symbol)!, 4).map((rel) => ({ symbol: str(rel, 1), reference: int(rel, 2) === 1, implementation: int(rel, 3) === 1 }));
+    const relations = (symbol: string) =>
+      messages(infos.get(symbol)!, 4).map((rel) => ({
+        symbol: str(rel, 1),
+        reference: int(rel, 2) === 1,
+        implementation: int(rel, 3) === 1,
+      }));
     expect(relations(`${dog}Dog#`)).toEqual([{ symbol: `${base}Animal#`, reference: false, implementation: true }]);
-    expect(relations(`${dog}Dog#sound().`)).toEqual([{ symbol: `${base}Animal#sound().`, reference: true, implementation: true }]);
+    expect(relations(`${dog}Dog#sound().`)).toEqual([
+      { symbol: `${base}Animal#sound().`, reference: true, implementation: true },
+    ]);
     expect(relations(`${view}View#`)).toEqual([{ symbol: `${view}Drawable#`, reference: false, implementation: true }]);
     expect(relations(`${dog}make().`)).toEqual([]);
     // Kinds: Class 7, Method 26, Function 17, Interface 21; docs and signatures for hovers.
-    expect([`${base}Animal#`, `${base}Animal#sound().`, `${dog}make().`, `${view}Drawable#`].map((s) => int(infos.get(s)!, 5))).toEqual([7, 26, 17, 21]);
+    expect(
+      [`${base}Animal#`, `${base}Animal#sound().`, `${dog}make().`, `${view}Drawable#`].map((s) =>
+        int(infos.get(s)!, 5),
+      ),
+    ).toEqual([7, 26, 17, 21]);
     expect(str(infos.get(`${base}Animal#`)!, 3)).toBe("An animal.");
     expect(str(messages(infos.get(`${util}helper().`)!, 7)[0]!, 5)).toMatch(/function helper\(s: string\): string/);
 
-    expect(json(r)).toMatchObject({ documents: 5, definitions: definitions.length, references: references.length, symbols: definitions.length, relationships: 3 });
+    expect(json(r)).toMatchObject({
+      documents: 5,
+      definitions: definitions.length,
+      references: references.length,
+      symbols: definitions.length,
+      relationships: 3,
+    });
   });
 
   it("needs --out", () => {

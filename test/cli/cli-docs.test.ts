@@ -18,7 +18,10 @@ describe("generated CLI docs", () => {
 
   it("the README's cli-table block is what the command table gives", () => {
     const readme = read("README.md");
-    const block = readme.slice(readme.indexOf(README_MARKERS.start) + README_MARKERS.start.length, readme.indexOf(README_MARKERS.end));
+    const block = readme.slice(
+      readme.indexOf(README_MARKERS.start) + README_MARKERS.start.length,
+      readme.indexOf(README_MARKERS.end),
+    );
     expect(readme).toContain(README_MARKERS.start);
     expect(block.trim()).toBe(readmeTable(COMMANDS).trim());
     expect(withReadmeTable(readme, COMMANDS)).toBe(readme);

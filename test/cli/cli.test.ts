@@ -31,7 +31,9 @@ function json<T = Record<string, unknown>>(r: Run): T {
   try {
     return JSON.parse(r.stdout) as T;
   } catch {
-    throw new Error(`stdout is not JSON (exit ${r.status}): ${r.stdout.slice(0, 500)}\nstderr: ${r.stderr.slice(0, 500)}`);
+    throw new Error(
+      `stdout is not JSON (exit ${r.status}): ${r.stdout.slice(0, 500)}\nstderr: ${r.stderr.slice(0, 500)}`,
+    );
   }
 }
 
@@ -66,11 +68,19 @@ function makeProject(): string {
   for (let i = 0; i < 12; i++) {
     const prev = i > 0 ? `from shop.mod${i - 1} import compute_${i - 1}\n\n` : "";
     const call = i > 0 ? `compute_${i - 1}(x)` : "x";
-    write(root, `shop/mod${i}.py`, `${prev}class Service${i}:\n    """Service number ${i}."""\n\n    def handle(self, x):\n        return compute_${i}(x)\n\n\ndef compute_${i}(x):\n    return ${call} + ${i}\n\n\ndef helper_${i}():\n    return Service${i}().handle(${i})\n`);
+    write(
+      root,
+      `shop/mod${i}.py`,
+      `${prev}class Service${i}:\n    """Service number ${i}."""\n\n    def handle(self, x):\n        return compute_${i}(x)\n\n\ndef compute_${i}(x):\n    return ${call} + ${i}\n\n\ndef helper_${i}():\n    return Service${i}().handle(${i})\n`,
+    );
   }
   for (let i = 0; i < 6; i++) {
     const prev = i > 0 ? `import { render${i - 1} } from "./view${i - 1}";\n\n` : "";
-    write(root, `web/view${i}.ts`, `${prev}export interface Props${i} { id: number; label: string }\n\nexport function render${i}(p: Props${i}): string {\n  return ${i > 0 ? `render${i - 1}(p)` : "p.label"} + "${i}";\n}\n\nexport class Widget${i} {\n  draw(p: Props${i}): string { return render${i}(p); }\n}\n`);
+    write(
+      root,
+      `web/view${i}.ts`,
+      `${prev}export interface Props${i} { id: number; label: string }\n\nexport function render${i}(p: Props${i}): string {\n  return ${i > 0 ? `render${i - 1}(p)` : "p.label"} + "${i}";\n}\n\nexport class Widget${i} {\n  draw(p: Props${i}): string { return render${i}(p); }\n}\n`,
+    );
   }
   write(root, "README.md", "# shop\n");
   return root;
@@ -96,7 +106,17 @@ describe("codeslice index", () => {
   it("--json prints one JSON summary with counts; a second run parses nothing", () => {
     const first = run(["index", "--root", project, "--json", "--quiet"]);
     expect(first.status).toBe(0);
-    const s = json<{ root: string; files: number; sourceFiles: number; parsed: number; reused: number; symbols: number; scanMode: string; byLanguage: Record<string, { files: number; symbols: number }>; skipped: unknown[] }>(first);
+    const s = json<{
+      root: string;
+      files: number;
+      sourceFiles: number;
+      parsed: number;
+      reused: number;
+      symbols: number;
+      scanMode: string;
+      byLanguage: Record<string, { files: number; symbols: number }>;
+      skipped: unknown[];
+    }>(first);
     expect(s.root).toBe(project);
     expect(s.scanMode).toBe("walk");
     expect(s.files).toBe(20);
@@ -138,7 +158,12 @@ describe("codeslice index", () => {
     write(base, "sibling/keep.py", "KEEP = 1\n");
     write(base, "photos/cat.txt", "precious\n");
     const before = listTree(base);
-    for (const [cacheDir, cwd] of [[".", root], ["src", root], ["..", root], [path.join(base, "photos"), root]] as const) {
+    for (const [cacheDir, cwd] of [
+      [".", root],
+      ["src", root],
+      ["..", root],
+      [path.join(base, "photos"), root],
+    ] as const) {
       const r = run(["index", "--json", "--quiet", "--cache-dir", cacheDir], cwd);
       expect(r.status, `--cache-dir ${cacheDir}: ${r.stderr}`).toBe(1);
       expect(json<{ error: { code: string } }>(r).error.code).toBe("cache_refused");
@@ -149,7 +174,9 @@ describe("codeslice index", () => {
 
   it("--max-file-bytes skips larger files with too_large", () => {
     const root = makeProject();
-    const s = json<{ skipped: { path: string; reason: string }[] }>(run(["index", "--root", root, "--max-file-bytes", "200", "--json"]));
+    const s = json<{ skipped: { path: string; reason: string }[] }>(
+      run(["index", "--root", root, "--max-file-bytes", "200", "--json"]),
+    );
     expect(s.skipped.length).toBeGreaterThan(0);
     expect(new Set(s.skipped.map((x) => x.reason))).toEqual(new Set(["too_large"]));
   });
@@ -184,9 +211,18 @@ describe("codeslice map", () => {
   it("a reader that closes the pipe early (| head) ends the run quietly, with no stack trace", async () => {
     // Output well over a pipe's 64 KB buffer, so the write after head exits does fail.
     const big = tempDir();
-    write(big, "many.py", Array.from({ length: 2000 }, (_, i) => `def function_number_${i}(x):\n    return function_number_${Math.max(i - 1, 0)}(x)\n`).join("\n"));
+    write(
+      big,
+      "many.py",
+      Array.from(
+        { length: 2000 },
+        (_, i) => `def function_number_${i}(x):\n    return function_number_${Math.max(i - 1, 0)}(x)\n`,
+      ).join("\n"),
+    );
     // Read the first chunk, then close our end of the pipe, as `| head -c 100` does.
-    const child = spawn(process.execPath, [cli, "graph", "--json", "--root", big], { stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(process.execPath, [cli, "graph", "--json", "--root", big], {
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     let stderr = "";
     child.stderr.setEncoding("utf8").on("data", (d: string) => void (stderr += d));
     child.stdout.once("data", () => child.stdout.destroy());
@@ -209,7 +245,9 @@ describe("codeslice map", () => {
   });
 
   it("--json reports the budget and the tokens its text uses", () => {
-    const m = json<{ tokens: number; budget: number; encoding: string; text: string; symbols: unknown[] }>(run(["map", "--root", project, "--budget", "300", "--json"]));
+    const m = json<{ tokens: number; budget: number; encoding: string; text: string; symbols: unknown[] }>(
+      run(["map", "--root", project, "--budget", "300", "--json"]),
+    );
     expect(m.budget).toBe(300);
     expect(m.encoding).toBe("o200k_base");
     expect(m.tokens).toBeLessThanOrEqual(300);
@@ -225,7 +263,15 @@ describe("codeslice graph", () => {
     expect(r.status).toBe(0);
     const g = json<{
       meta: { format: string };
-      definitions: { file: string; name: string; qualified: string; kind: string; start_line: number; end_line: number; first_line?: number }[];
+      definitions: {
+        file: string;
+        name: string;
+        qualified: string;
+        kind: string;
+        start_line: number;
+        end_line: number;
+        first_line?: number;
+      }[];
       call_edges: unknown[];
       import_edges: unknown[];
       inherits: unknown[];
@@ -241,9 +287,23 @@ describe("codeslice graph", () => {
       expect(Number.isInteger(d.end_line) && d.end_line >= d.start_line).toBe(true);
     }
     const find = (file: string, name: string) => g.definitions.find((d) => d.file === file && d.name === name);
-    expect(find("shop/mod3.py", "Service3")).toMatchObject({ qualified: "shop.mod3.Service3", kind: "class", start_line: 3 });
-    expect(find("shop/mod3.py", "handle")).toMatchObject({ qualified: "shop.mod3.Service3.handle", kind: "method", start_line: 6, end_line: 7 });
-    expect(find("shop/mod3.py", "compute_3")).toMatchObject({ qualified: "shop.mod3.compute_3", kind: "function", start_line: 10, end_line: 11 });
+    expect(find("shop/mod3.py", "Service3")).toMatchObject({
+      qualified: "shop.mod3.Service3",
+      kind: "class",
+      start_line: 3,
+    });
+    expect(find("shop/mod3.py", "handle")).toMatchObject({
+      qualified: "shop.mod3.Service3.handle",
+      kind: "method",
+      start_line: 6,
+      end_line: 7,
+    });
+    expect(find("shop/mod3.py", "compute_3")).toMatchObject({
+      qualified: "shop.mod3.compute_3",
+      kind: "function",
+      start_line: 10,
+      end_line: 11,
+    });
     expect(find("web/view2.ts", "render2")).toMatchObject({ kind: "function" });
     expect(find("web/view2.ts", "Widget2")).toMatchObject({ kind: "class" });
     expect(g.definitions.filter((d) => d.file.endsWith(".py")).length).toBe(12 * 4);
@@ -261,13 +321,28 @@ describe("usage and errors", () => {
   it("--help reports the engine's limits, and the flags refuse what the limits refuse", async () => {
     const { LIMITS } = await import("../../src/core/limits.ts");
     const help = run(["--help"]).stdout;
-    expect(help).toContain(`--budget N       Token budget for the whole answer, ${LIMITS.budget.min}-${LIMITS.budget.max}`);
-    expect(run(["callers", "--help"]).stdout).toContain(`--depth N        Hops to follow, ${LIMITS.depth.min}-${LIMITS.depth.max} (default ${LIMITS.depth.default})`);
-    expect(run(["search", "--help"]).stdout).toContain(`--limit N        Results, ${LIMITS.searchResults.min}-${LIMITS.searchResults.max} (default ${LIMITS.searchResults.default})`);
+    expect(help).toContain(
+      `--budget N       Token budget for the whole answer, ${LIMITS.budget.min}-${LIMITS.budget.max}`,
+    );
+    expect(run(["callers", "--help"]).stdout).toContain(
+      `--depth N        Hops to follow, ${LIMITS.depth.min}-${LIMITS.depth.max} (default ${LIMITS.depth.default})`,
+    );
+    expect(run(["search", "--help"]).stdout).toContain(
+      `--limit N        Results, ${LIMITS.searchResults.min}-${LIMITS.searchResults.max} (default ${LIMITS.searchResults.default})`,
+    );
     expect(help).toContain(`at most ${LIMITS.targetChars} characters`);
     expect(run(["mcp", "--help"]).stdout).toContain(`at least ${LIMITS.responseTokens.min}`);
-    for (const [flag, bad] of [["--depth", LIMITS.depth.max + 1], ["--limit", LIMITS.searchResults.max + 1], ["--budget", LIMITS.budget.max + 1]] as const) {
-      const r = run([flag === "--limit" ? "search" : flag === "--depth" ? "callers" : "map", ...(flag === "--budget" ? [] : ["x"]), flag, String(bad)]);
+    for (const [flag, bad] of [
+      ["--depth", LIMITS.depth.max + 1],
+      ["--limit", LIMITS.searchResults.max + 1],
+      ["--budget", LIMITS.budget.max + 1],
+    ] as const) {
+      const r = run([
+        flag === "--limit" ? "search" : flag === "--depth" ? "callers" : "map",
+        ...(flag === "--budget" ? [] : ["x"]),
+        flag,
+        String(bad),
+      ]);
       expect(r.status, flag).toBe(2);
       expect(r.stderr, flag).toContain(flag);
     }
@@ -327,7 +402,10 @@ describe("usage and errors", () => {
     expect(r.stderr).toContain(missing);
     const j = run(["index", "--root", missing, "--json"]);
     expect(j.status).toBe(1);
-    expect(json<{ error: { code: string; data: { root: string } } }>(j).error).toMatchObject({ code: "root_not_found", data: { root: missing } });
+    expect(json<{ error: { code: string; data: { root: string } } }>(j).error).toMatchObject({
+      code: "root_not_found",
+      data: { root: missing },
+    });
     expect(fs.existsSync(missing)).toBe(false);
   });
 
@@ -337,6 +415,9 @@ describe("usage and errors", () => {
     const r = run(["map", "--root", file, "--json"]);
     expect(r.status).toBe(1);
     expect(r.stderr).toContain(file);
-    expect(json<{ error: { code: string; data: { root: string } } }>(r).error).toMatchObject({ code: "root_not_directory", data: { root: file } });
+    expect(json<{ error: { code: string; data: { root: string } } }>(r).error).toMatchObject({
+      code: "root_not_directory",
+      data: { root: file },
+    });
   });
 });

@@ -15,11 +15,17 @@ const host = { version: "9.9.9", entry: "/x/dist/cli/main.js" };
 
 /** The table with every run replaced by one that records its call and exits 0: parsing is all that runs. */
 function dryTable(calls: { name: string; args: string[]; flags: object }[] = []): Command[] {
-  return COMMANDS.map((c) => ({ ...c, run: async (ctx) => (calls.push({ name: c.name, args: ctx.args, flags: ctx.flags }), 0) }));
+  return COMMANDS.map((c) => ({
+    ...c,
+    run: async (ctx) => (calls.push({ name: c.name, args: ctx.args, flags: ctx.flags }), 0),
+  }));
 }
 
 /** Runs argv through the dispatcher, returning the exit code and what it wrote. */
-async function cli(argv: string[], table: readonly Command[] = dryTable()): Promise<{ code: number; stdout: string; stderr: string }> {
+async function cli(
+  argv: string[],
+  table: readonly Command[] = dryTable(),
+): Promise<{ code: number; stdout: string; stderr: string }> {
   const out = { stdout: "", stderr: "" };
   const saved = { stdout: process.stdout.write, stderr: process.stderr.write };
   process.stdout.write = ((chunk: string) => ((out.stdout += chunk), true)) as typeof process.stdout.write;
@@ -47,7 +53,12 @@ describe("did-you-mean", () => {
   });
 
   it.each([
-    ["contxt", "context"], ["cotnext", "context"], ["calers", "callers"], ["imports", "importers"], ["sigature", "signature"], ["chnages", "changes"],
+    ["contxt", "context"],
+    ["cotnext", "context"],
+    ["calers", "callers"],
+    ["imports", "importers"],
+    ["sigature", "signature"],
+    ["chnages", "changes"],
   ])("an unknown command %s suggests %s (exit 2)", async (typed, meant) => {
     const r = await cli([typed, "x"]);
     expect(r.code).toBe(2);
@@ -63,8 +74,12 @@ describe("did-you-mean", () => {
   });
 
   it.each([
-    [["map", "--budjet", "5"], "--budget"], [["context", "x", "--budegt", "5"], "--budget"], [["callers", "x", "--dept", "2"], "--depth"],
-    [["index", "--cahce-dir", "d"], "--cache-dir"], [["search", "x", "--limt", "3"], "--limit"], [["trace", "a", "b", "--max-hop", "3"], "--max-hops"],
+    [["map", "--budjet", "5"], "--budget"],
+    [["context", "x", "--budegt", "5"], "--budget"],
+    [["callers", "x", "--dept", "2"], "--depth"],
+    [["index", "--cahce-dir", "d"], "--cache-dir"],
+    [["search", "x", "--limt", "3"], "--limit"],
+    [["trace", "a", "b", "--max-hop", "3"], "--max-hops"],
   ])("an unknown flag in %j suggests %s (exit 2)", async (argv, meant) => {
     const r = await cli(argv);
     expect(r.code).toBe(2);
@@ -79,20 +94,32 @@ describe("did-you-mean", () => {
 
   it("another command's flag names the commands that own it", async () => {
     for (const [argv, owners] of [
-      [["map", "--depth", "2"], "callers, callees, importers, tests and impact"], [["callers", "x", "--direction", "up"], "impact"],
-      [["map", "--staged"], "changes"], [["index", "--out", "f"], "scip"], [["search", "x", "--budget", "100"], "map, context, pack"],
+      [["map", "--depth", "2"], "callers, callees, importers, tests and impact"],
+      [["callers", "x", "--direction", "up"], "impact"],
+      [["map", "--staged"], "changes"],
+      [["index", "--out", "f"], "scip"],
+      [["search", "x", "--budget", "100"], "map, context, pack"],
     ] as const) {
       const r = await cli([...argv]);
       expect(r.code, argv.join(" ")).toBe(2);
-      expect(r.stderr, argv.join(" ")).toContain(`--${argv.find((a) => a.startsWith("--"))!.slice(2)} is an option of ${owners}`);
+      expect(r.stderr, argv.join(" ")).toContain(
+        `--${argv.find((a) => a.startsWith("--"))!.slice(2)} is an option of ${owners}`,
+      );
     }
   });
 });
 
 describe("a flag without its value is bad usage (exit 2), never a run", () => {
   it.each([
-    [["graph", "--json", "--min-confidence"]], [["graph", "--min-confidence", "--json"]], [["graph", "--min-confidence", ""]], [["graph", "--min-confidence="]],
-    [["map", "--budget"]], [["map", "--budget", "--json"]], [["context", "x", "--budget", "-5"]], [["index", "--root"]], [["changes", "--base", "--staged"]],
+    [["graph", "--json", "--min-confidence"]],
+    [["graph", "--min-confidence", "--json"]],
+    [["graph", "--min-confidence", ""]],
+    [["graph", "--min-confidence="]],
+    [["map", "--budget"]],
+    [["map", "--budget", "--json"]],
+    [["context", "x", "--budget", "-5"]],
+    [["index", "--root"]],
+    [["changes", "--base", "--staged"]],
   ])("%j", async (argv) => {
     const calls: { name: string }[] = [];
     const r = await cli(argv, dryTable(calls));
@@ -101,7 +128,7 @@ describe("a flag without its value is bad usage (exit 2), never a run", () => {
     expect(r.stderr).toMatch(/--[a-z-]+ needs a value/);
   });
 
-  it("a value that starts with a dash goes in with =, and \"-\" alone is a value (stdin)", async () => {
+  it('a value that starts with a dash goes in with =, and "-" alone is a value (stdin)', async () => {
     const calls: { name: string; flags: object }[] = [];
     expect((await cli(["changes", "--diff", "-"], dryTable(calls))).code).toBe(0);
     expect((await cli(["search", "x", "--limit=7"], dryTable(calls))).code).toBe(0);
@@ -127,7 +154,23 @@ describe("the table", () => {
     const table = dryTable(calls);
     await cli(["search", "parse", "config", "--limit", "3", "--json"], table);
     await cli(["--root", "/p", "trace", "a", "GET /x", "--k=2"], table);
-    await cli(["impact", "f.py", "--direction", "both", "--depth", "2", "--tests", "only", "--budget", "900", "--budget", "800"], table);
+    await cli(
+      [
+        "impact",
+        "f.py",
+        "--direction",
+        "both",
+        "--depth",
+        "2",
+        "--tests",
+        "only",
+        "--budget",
+        "900",
+        "--budget",
+        "800",
+      ],
+      table,
+    );
     expect(calls).toEqual([
       { name: "search", args: ["parse config"], flags: { limit: 3, json: true } },
       { name: "trace", args: ["a", "GET /x"], flags: { root: "/p", k: 2 } },
@@ -136,8 +179,17 @@ describe("the table", () => {
   });
 
   it("refuses a flag spelled as a switch in one command and with a value in another", async () => {
-    const clash = defineCommand({ name: "clash", summary: "s", flags: { json: { name: "json", value: "MODE", help: "h", parse: (raw) => raw } }, help: "h", examples: [], run: async () => 0 });
-    await expect(runCli(["clash"], [...COMMANDS, clash], host)).rejects.toThrow(/--json takes a value in one command and not in another/);
+    const clash = defineCommand({
+      name: "clash",
+      summary: "s",
+      flags: { json: { name: "json", value: "MODE", help: "h", parse: (raw) => raw } },
+      help: "h",
+      examples: [],
+      run: async () => 0,
+    });
+    await expect(runCli(["clash"], [...COMMANDS, clash], host)).rejects.toThrow(
+      /--json takes a value in one command and not in another/,
+    );
   });
 
   it("a throwaway command works from its own definition plus one registry entry: dispatch, flags, did-you-mean, help, docs", async () => {
@@ -159,7 +211,11 @@ describe("the table", () => {
     // The one registry entry: the table is the registry's array plus it.
     const table = [...COMMANDS, echo];
 
-    expect(await cli(["echo", "hello", "world", "--shout", "--root", "/p"], table)).toEqual({ code: 0, stdout: "HELLO WORLD\n", stderr: "" });
+    expect(await cli(["echo", "hello", "world", "--shout", "--root", "/p"], table)).toEqual({
+      code: 0,
+      stdout: "HELLO WORLD\n",
+      stderr: "",
+    });
     expect(seen).toEqual([{ words: "hello world", flags: { shout: true, root: "/p" } }]);
     expect((await cli(["ecoh", "x"], table)).stderr).toContain('Did you mean "echo"?');
     expect((await cli(["echo", "x", "--shuot"], table)).stderr).toContain("Did you mean --shout?");

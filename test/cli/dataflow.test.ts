@@ -26,14 +26,21 @@ describe("codeslice dataflow", () => {
     const exec = lineOf(EXPRESS, "backup_exec");
     expect(r.stdout).toContain(`REACHED  exec exec(…) at ${exec.path}:${exec.line}`);
     expect(r.stdout).toContain(`${exec.path}:${lineOf(EXPRESS, "backup_dir").line}  user input enters: req.body`);
-    expect(r.stdout).toContain(`not reached  file fs.writeFileSync(…) at ${exec.path}:${lineOf(EXPRESS, "backup_write").line}`);
+    expect(r.stdout).toContain(
+      `not reached  file fs.writeFileSync(…) at ${exec.path}:${lineOf(EXPRESS, "backup_write").line}`,
+    );
   });
 
   it("answers --var with --line as JSON: the origins of the value there", () => {
     const html = lineOf(EXPRESS, "greet_html");
-    const a = jsonOf<{ question: string; origins: { line: number }[][] }>(run("GET /greet", "--var", "name", "--line", String(html.line), "--json"));
+    const a = jsonOf<{ question: string; origins: { line: number }[][] }>(
+      run("GET /greet", "--var", "name", "--line", String(html.line), "--json"),
+    );
     expect(a.question).toBe("variable");
-    expect(a.origins.map((c) => c.at(-1)!.line).sort((x, y) => x - y)).toEqual([lineOf(EXPRESS, "greet_init").line, lineOf(EXPRESS, "greet_branch").line]);
+    expect(a.origins.map((c) => c.at(-1)!.line).sort((x, y) => x - y)).toEqual([
+      lineOf(EXPRESS, "greet_init").line,
+      lineOf(EXPRESS, "greet_branch").line,
+    ]);
   });
 
   it("refuses an unknown route (exit 1, the routes it knows) and a line that is not a number (exit 2)", () => {

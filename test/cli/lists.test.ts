@@ -42,9 +42,24 @@ describe("codeslice callers over 1,100 call sites", () => {
     let pages = 0;
     do {
       // Large pages keep the subprocess count (2-3 s each on a loaded machine) small.
-      const r = run(["callers", "shared", "--root", root, "--json", "--limit", "250", "--budget", "16000", ...(cursor ? ["--cursor", cursor] : [])]);
+      const r = run([
+        "callers",
+        "shared",
+        "--root",
+        root,
+        "--json",
+        "--limit",
+        "250",
+        "--budget",
+        "16000",
+        ...(cursor ? ["--cursor", cursor] : []),
+      ]);
       expect(r.status).toBe(0);
-      const a = JSON.parse(r.stdout) as { results: { site: { path: string; line: number } }[]; page: { next?: string }; usage: { tokens: number } };
+      const a = JSON.parse(r.stdout) as {
+        results: { site: { path: string; line: number } }[];
+        page: { next?: string };
+        usage: { tokens: number };
+      };
       expect(a.usage.tokens).toBeLessThanOrEqual(16000);
       for (const x of a.results) sites.add(`${x.site.path}:${x.site.line}`);
       cursor = a.page.next;
@@ -56,7 +71,11 @@ describe("codeslice callers over 1,100 call sites", () => {
   it("--tests only lists tests with their pytest ids; a bad cursor or mode is bad usage", () => {
     const r = run(["callers", "shared", "--root", root, "--tests", "only", "--limit", "3", "--json"]);
     const a = JSON.parse(r.stdout) as { results: { test?: string }[]; page: { next?: string } };
-    expect(a.results.map((x) => x.test)).toEqual([expect.stringMatching(/^tests\/test_m\d+\.py::test_shared_\d+_\d+$/), expect.any(String), expect.any(String)]);
+    expect(a.results.map((x) => x.test)).toEqual([
+      expect.stringMatching(/^tests\/test_m\d+\.py::test_shared_\d+_\d+$/),
+      expect.any(String),
+      expect.any(String),
+    ]);
     expect(a.page.next).toMatch(/^3\.only\.1\.v/);
     expect(run(["callers", "shared", "--root", root, "--cursor", "soon"]).status).toBe(2);
     expect(run(["callers", "shared", "--root", root, "--tests", "some"]).status).toBe(2);
@@ -76,8 +95,10 @@ describe("codeslice tests and trace", () => {
     root = project({
       "pyproject.toml": "[tool.pytest.ini_options]\n",
       "shop/__init__.py": "",
-      "shop/models.py": "def format_greeting(name):\n    return 'Hello ' + name\n\n\ndef register(name):\n    return format_greeting(name)\n",
-      "tests/test_models.py": "from shop.models import register\n\n\nclass TestRegister:\n    def test_greets(self):\n        assert register('ann')\n",
+      "shop/models.py":
+        "def format_greeting(name):\n    return 'Hello ' + name\n\n\ndef register(name):\n    return format_greeting(name)\n",
+      "tests/test_models.py":
+        "from shop.models import register\n\n\nclass TestRegister:\n    def test_greets(self):\n        assert register('ann')\n",
     });
   });
 
@@ -85,14 +106,19 @@ describe("codeslice tests and trace", () => {
     const r = run(["tests", "format_greeting", "--root", root]);
     expect(r.status).toBe(0);
     expect(r.stdout).toContain("pytest tests/test_models.py::TestRegister::test_greets");
-    const j = JSON.parse(run(["tests", "shop/models.py", "--root", root, "--json"]).stdout) as { resolvedAs: string; tests: { id: string }[] };
+    const j = JSON.parse(run(["tests", "shop/models.py", "--root", root, "--json"]).stdout) as {
+      resolvedAs: string;
+      tests: { id: string }[];
+    };
     expect(j).toMatchObject({ resolvedAs: "file", tests: [{ id: "tests/test_models.py::TestRegister::test_greets" }] });
   });
 
   it("trace prints the cited hops; one argument is bad usage", () => {
     const r = run(["trace", "test_greets", "format_greeting", "--root", root]);
     expect(r.status).toBe(0);
-    expect(r.stdout).toContain("tests/test_models.py:6 tests.test_models.TestRegister.test_greets —call→ shop.models.register");
+    expect(r.stdout).toContain(
+      "tests/test_models.py:6 tests.test_models.TestRegister.test_greets —call→ shop.models.register",
+    );
     expect(r.stdout).toContain("shop/models.py:6 shop.models.register —call→ shop.models.format_greeting");
     expect(run(["trace", "format_greeting", "--root", root]).status).toBe(2);
     const help = run(["--help"]);
@@ -109,8 +135,10 @@ describe("codeslice impact and changes", () => {
     small = project({
       "pyproject.toml": "[tool.pytest.ini_options]\n",
       "shop/__init__.py": "",
-      "shop/models.py": "def format_greeting(name):\n    return 'Hello ' + name\n\n\ndef register(name):\n    return format_greeting(name)\n",
-      "tests/test_models.py": "from shop.models import register\n\n\nclass TestRegister:\n    def test_greets(self):\n        assert register('ann')\n",
+      "shop/models.py":
+        "def format_greeting(name):\n    return 'Hello ' + name\n\n\ndef register(name):\n    return format_greeting(name)\n",
+      "tests/test_models.py":
+        "from shop.models import register\n\n\nclass TestRegister:\n    def test_greets(self):\n        assert register('ann')\n",
     });
   });
 
@@ -120,12 +148,18 @@ describe("codeslice impact and changes", () => {
     expect(countTokens(r.stdout.trimEnd())).toBeLessThanOrEqual(4000);
     expect(r.stdout).toMatch(/^Risk: high — \d[\d,]* production callers/m);
     expect(r.stdout).toMatch(/cursor=\d+\.summary\.3/);
-    const j = JSON.parse(run(["impact", "shared", "--root", busy, "--json", "--depth", "1"]).stdout) as { total: { up: number }; page: { matching: number } };
+    const j = JSON.parse(run(["impact", "shared", "--root", busy, "--json", "--depth", "1"]).stdout) as {
+      total: { up: number };
+      page: { matching: number };
+    };
     expect(j.total.up).toBeGreaterThan(j.page.matching);
   });
 
   it("impact names tests with runnable ids; a depth of 0 or 1,000 and an unknown direction are bad usage", () => {
-    const j = JSON.parse(run(["impact", "format_greeting", "--root", small, "--json"]).stdout) as { tests: { id?: string }[]; risk: { productionCallers: number } };
+    const j = JSON.parse(run(["impact", "format_greeting", "--root", small, "--json"]).stdout) as {
+      tests: { id?: string }[];
+      risk: { productionCallers: number };
+    };
     expect(j.tests.map((t) => t.id)).toEqual(["tests/test_models.py::TestRegister::test_greets"]);
     expect(j.risk.productionCallers).toBe(1);
     expect(run(["impact", "format_greeting", "--root", small, "--depth", "0"]).status).toBe(2);
@@ -144,10 +178,17 @@ describe("codeslice impact and changes", () => {
     expect(r.stderr).toContain("--diff -");
     const diffFile = path.join(small, "..", `${path.basename(small)}.diff`);
     temps.add(diffFile);
-    fs.writeFileSync(diffFile, "--- a/shop/models.py\n+++ b/shop/models.py\n@@ -1,2 +1,2 @@\n-def format_greeting(name):\n+def format_greeting(name, polite=False):\n     return 'Hello ' + name\n");
+    fs.writeFileSync(
+      diffFile,
+      "--- a/shop/models.py\n+++ b/shop/models.py\n@@ -1,2 +1,2 @@\n-def format_greeting(name):\n+def format_greeting(name, polite=False):\n     return 'Hello ' + name\n",
+    );
     const d = run(["changes", "--root", small, "--diff", diffFile, "--json"]);
     expect(d.status).toBe(0);
-    const a = JSON.parse(d.stdout) as { mode: string; symbols: { change: string; qualified: string }[]; impact: { tests: { path: string }[] } };
+    const a = JSON.parse(d.stdout) as {
+      mode: string;
+      symbols: { change: string; qualified: string }[];
+      impact: { tests: { path: string }[] };
+    };
     expect(a.mode).toBe("diff");
     expect(a.symbols.map((s) => `${s.change} ${s.qualified}`)).toEqual(["signature shop.models.format_greeting"]);
     expect(a.impact.tests.map((t) => t.path)).toEqual(["tests/test_models.py"]);

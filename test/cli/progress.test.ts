@@ -5,10 +5,18 @@
 import { describe, expect, it } from "vitest";
 import { createProgressReporter, progressLine } from "../../src/cli/output.ts";
 
-function run(o: { tty: boolean; enabled?: boolean; steps: [ms: number, phase: string, done: number, total?: number][] }): string {
+function run(o: {
+  tty: boolean;
+  enabled?: boolean;
+  steps: [ms: number, phase: string, done: number, total?: number][];
+}): string {
   let clock = 0;
   let out = "";
-  const p = createProgressReporter(o.enabled ?? true, { isTTY: o.tty, columns: 80, write: (t: string) => (out += t) }, () => clock);
+  const p = createProgressReporter(
+    o.enabled ?? true,
+    { isTTY: o.tty, columns: 80, write: (t: string) => (out += t) },
+    () => clock,
+  );
   for (const [ms, phase, done, total] of o.steps) {
     clock = ms;
     p.update(phase, done, total);
@@ -17,7 +25,15 @@ function run(o: { tty: boolean; enabled?: boolean; steps: [ms: number, phase: st
   return out;
 }
 
-const SLOW: [number, string, number, number?][] = [[0, "scan", 10], [500, "scan", 900], [1200, "parse", 0, 1000], [2200, "parse", 400, 1000], [2250, "parse", 420, 1000], [3200, "parse", 1000, 1000], [3400, "graph", 0]];
+const SLOW: [number, string, number, number?][] = [
+  [0, "scan", 10],
+  [500, "scan", 900],
+  [1200, "parse", 0, 1000],
+  [2200, "parse", 400, 1000],
+  [2250, "parse", 420, 1000],
+  [3200, "parse", 1000, 1000],
+  [3400, "graph", 0],
+];
 
 describe("progress bar", () => {
   it("draws one rewritten line on a terminal after a second, with files/s, and clears it at the end", () => {
@@ -34,7 +50,15 @@ describe("progress bar", () => {
   });
 
   it("stays silent in the first second, off a terminal, and with --quiet", () => {
-    expect(run({ tty: true, steps: [[0, "scan", 1], [900, "parse", 5, 10]] })).toBe("");
+    expect(
+      run({
+        tty: true,
+        steps: [
+          [0, "scan", 1],
+          [900, "parse", 5, 10],
+        ],
+      }),
+    ).toBe("");
     expect(run({ tty: false, steps: SLOW })).toBe("");
     expect(run({ tty: true, enabled: false, steps: SLOW })).toBe("");
   });

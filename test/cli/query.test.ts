@@ -34,9 +34,19 @@ describe("codeslice query", () => {
     const bad = run(q);
     expect(bad.status).toBe(2); // length() of a node: a type error, at its column
     expect(bad.stderr).toContain("column 76: length() takes a relationship, a string or a list.");
-    const r = run("MATCH (a:Symbol)-[p:CALLS*1..2]->(b:Symbol {name: 'helper'}) RETURN a.name, length(p) ORDER BY a.name", "--json");
+    const r = run(
+      "MATCH (a:Symbol)-[p:CALLS*1..2]->(b:Symbol {name: 'helper'}) RETURN a.name, length(p) ORDER BY a.name",
+      "--json",
+    );
     expect(r.status).toBe(0);
-    expect(JSON.parse(r.stdout)).toMatchObject({ columns: ["a.name", "length(p)"], rows: [["main", 2], ["work", 1]], total: 2 });
+    expect(JSON.parse(r.stdout)).toMatchObject({
+      columns: ["a.name", "length(p)"],
+      rows: [
+        ["main", 2],
+        ["work", 1],
+      ],
+      total: 2,
+    });
     const text = run("MATCH (f:File)-[:IMPORTS]->(g:File) RETURN f.path, g.path");
     expect(text.status).toBe(0);
     expect(text.stdout).toContain("- app/main.py | app/core.py");
@@ -62,9 +72,14 @@ describe("codeslice query", () => {
     expect(r.stderr).toContain("query needs a query");
     const flows = run("--kind", "flows", "--json");
     expect(flows.status).toBe(0);
-    expect(JSON.parse(flows.stdout).flows).toContainEqual(expect.objectContaining({ kind: "main", entry: "app.main.main", size: 2 }));
+    expect(JSON.parse(flows.stdout).flows).toContainEqual(
+      expect.objectContaining({ kind: "main", entry: "app.main.main", size: 2 }),
+    );
     const clusters = run("--kind", "clusters", "--json");
     expect(clusters.status).toBe(0);
-    expect(JSON.parse(clusters.stdout).clusters[0]).toMatchObject({ files: ["app/core.py", "app/main.py"], cohesion: 1 });
+    expect(JSON.parse(clusters.stdout).clusters[0]).toMatchObject({
+      files: ["app/core.py", "app/main.py"],
+      cohesion: 1,
+    });
   });
 });

@@ -31,7 +31,10 @@ function project(): { root: string; read: () => Record<string, string> } {
     fs.mkdirSync(path.dirname(path.join(root, p)), { recursive: true });
     fs.writeFileSync(path.join(root, p), text);
   }
-  return { root, read: () => Object.fromEntries(Object.keys(FILES).map((p) => [p, fs.readFileSync(path.join(root, p), "utf8")])) };
+  return {
+    root,
+    read: () => Object.fromEntries(Object.keys(FILES).map((p) => [p, fs.readFileSync(path.join(root, p), "utf8")])),
+  };
 }
 
 describe("codeslice rename", () => {
@@ -43,7 +46,9 @@ describe("codeslice rename", () => {
     expect(text.stdout).toMatch(/src\/index\.ts:1:10 {2}re-export/);
     expect(text.stdout).toMatch(/Mentions in strings and comments \(1/);
     expect(p.read()).toEqual(FILES);
-    const plan = jsonOf<{ planToken: string; edits: unknown[] }>(runCli(["rename", "slugify", "toSlug", "--root", p.root, "--quiet", "--json"]));
+    const plan = jsonOf<{ planToken: string; edits: unknown[] }>(
+      runCli(["rename", "slugify", "toSlug", "--root", p.root, "--quiet", "--json"]),
+    );
     expect(text.stdout).toContain(`planToken: ${plan.planToken}`);
     expect(plan.edits).toHaveLength(4); // definition, re-export, import, call: the comment is a mention
     const applied = runCli(["rename", "slugify", "toSlug", "--root", p.root, "--quiet", "--apply", plan.planToken]);
@@ -58,7 +63,9 @@ describe("codeslice rename", () => {
 
   it("refuses to apply when a file changed after the preview, writing nothing", () => {
     const p = project();
-    const plan = jsonOf<{ planToken: string }>(runCli(["rename", "slugify", "toSlug", "--root", p.root, "--quiet", "--json"]));
+    const plan = jsonOf<{ planToken: string }>(
+      runCli(["rename", "slugify", "toSlug", "--root", p.root, "--quiet", "--json"]),
+    );
     fs.appendFileSync(path.join(p.root, "src/app.ts"), "export const other = 1;\n");
     const before = p.read();
     const r = runCli(["rename", "slugify", "toSlug", "--root", p.root, "--quiet", "--json", "--apply", plan.planToken]);
@@ -73,7 +80,10 @@ describe("codeslice rename", () => {
     const p = project();
     const keyword = runCli(["rename", "slugify", "class", "--root", p.root, "--quiet", "--json"]);
     expect(keyword.status).toBe(1);
-    expect(jsonOf<{ error: { code: string; data: { reason: string } } }>(keyword).error).toMatchObject({ code: "rename_refused", data: { reason: "keyword" } });
+    expect(jsonOf<{ error: { code: string; data: { reason: string } } }>(keyword).error).toMatchObject({
+      code: "rename_refused",
+      data: { reason: "keyword" },
+    });
     const collision = runCli(["rename", "slugify", "title", "--root", p.root, "--quiet", "--json"]);
     expect(jsonOf<{ error: { data: { reason: string } } }>(collision).error.data.reason).toBe("collision");
     expect(p.read()).toEqual(FILES);
@@ -89,11 +99,20 @@ describe("the rename MCP tool", () => {
 
   it("previews, applies only the token a preview produced, over stdio with a real client", async () => {
     const p = project();
-    const transport = new StdioClientTransport({ command: process.execPath, args: [cli, "mcp", "--root", p.root], stderr: "pipe" });
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: [cli, "mcp", "--root", p.root],
+      stderr: "pipe",
+    });
     const client = new Client({ name: "codeslice-rename-test", version: "1.0.0" });
     await client.connect(transport);
     try {
-      const call = async (args: Record<string, unknown>) => (await client.callTool({ name: "rename", arguments: args })) as { isError?: boolean; content: { text: string }[]; structuredContent?: Record<string, unknown> };
+      const call = async (args: Record<string, unknown>) =>
+        (await client.callTool({ name: "rename", arguments: args })) as {
+          isError?: boolean;
+          content: { text: string }[];
+          structuredContent?: Record<string, unknown>;
+        };
       const preview = await call({ symbol: "slugify", new_name: "toSlug" });
       expect(preview.isError).toBeFalsy();
       const token = preview.structuredContent!.planToken as string;

@@ -74,7 +74,8 @@ function makeProject(parent?: string): string {
   const root = parent ?? temps.make();
   const files: Record<string, string> = {
     "shop/__init__.py": "",
-    "shop/pricing.py": 'def price_of(item):\n    """The price of one item."""\n    return item.price * tax_rate()\n\n\ndef tax_rate():\n    return 1.2\n',
+    "shop/pricing.py":
+      'def price_of(item):\n    """The price of one item."""\n    return item.price * tax_rate()\n\n\ndef tax_rate():\n    return 1.2\n',
     "shop/cart.py":
       'from shop.pricing import price_of\n\n\nclass Cart:\n    """A shopping cart."""\n\n    def __init__(self):\n        self.items = []\n\n    def add(self, item):\n        self.items.append(item)\n\n    def total(self):\n        """Sum of prices."""\n        return sum(price_of(i) for i in self.items)\n',
     "tests/test_cart.py": "from shop.cart import Cart\n\n\ndef test_total():\n    assert Cart().total() == 0\n",
@@ -133,7 +134,10 @@ describe("the warm CLI", () => {
     const elsewhere = call(["signature", "--root", root, "Cart.total"], other);
     expect(text(elsewhere)).toEqual(text(inProcess(["signature", "--root", root, "Cart.total"], other)));
     // Fresh answers: an edit shows in the next served answer.
-    fs.writeFileSync(path.join(root, "shop/pricing.py"), 'def price_of(item, qty=1):\n    """The price of some items."""\n    return item.price * qty\n');
+    fs.writeFileSync(
+      path.join(root, "shop/pricing.py"),
+      'def price_of(item, qty=1):\n    """The price of some items."""\n    return item.price * qty\n',
+    );
     const edited = call(["signature", "price_of"], root);
     expect(edited.stdout.toString()).toContain("qty=1");
     expect(text(edited)).toEqual(text(inProcess(["signature", "price_of"], root)));
@@ -147,7 +151,14 @@ describe("the warm CLI", () => {
 
   it("answers calls that arrive together, each with its own output", async () => {
     const { root } = await servedProject();
-    const lines = [["signature", "Cart.total"], ["callers", "price_of"], ["search", "cart"], ["callers", "nope_nothing"], ["map", "--json"], ["context", "Cart.add", "--budget", "2000"]];
+    const lines = [
+      ["signature", "Cart.total"],
+      ["callers", "price_of"],
+      ["search", "cart"],
+      ["callers", "nope_nothing"],
+      ["map", "--json"],
+      ["context", "Cart.add", "--budget", "2000"],
+    ];
     const together = await Promise.all(
       lines.map(
         (args) =>
@@ -180,7 +191,10 @@ describe("the warm CLI", () => {
     fs.symlinkSync(path.join(repoRoot, "wasm"), path.join(pkg, "wasm"));
     fs.symlinkSync(path.join(repoRoot, "node_modules"), path.join(pkg, "node_modules"));
     const manifest = JSON.parse(fs.readFileSync(path.join(repoRoot, "package.json"), "utf8")) as { version: string };
-    fs.writeFileSync(path.join(pkg, "package.json"), JSON.stringify({ ...manifest, version: `${manifest.version}-other` }));
+    fs.writeFileSync(
+      path.join(pkg, "package.json"),
+      JSON.stringify({ ...manifest, version: `${manifest.version}-other` }),
+    );
     const otherCli = path.join(pkg, "dist", "cli", "main.js");
     const r = call(["callers", "price_of"], root, warmEnv(), otherCli);
     expect(text(r)).toEqual(text(inProcess(["callers", "price_of"], root)));
@@ -199,7 +213,10 @@ describe("the warm CLI", () => {
     expect(refuseSocket({ path: sockOf(root) })).toBeUndefined(); // the socket file is still there
     const r = call(["context", "Cart.total", "--budget", "4000"], root);
     expect(text(r)).toEqual(text(inProcess(["context", "Cart.total", "--budget", "4000"], root)));
-    await waitFor("a new server", () => fs.existsSync(`${sockOf(root)}.pid`) && Number(fs.readFileSync(`${sockOf(root)}.pid`, "utf8")) !== pid);
+    await waitFor(
+      "a new server",
+      () => fs.existsSync(`${sockOf(root)}.pid`) && Number(fs.readFileSync(`${sockOf(root)}.pid`, "utf8")) !== pid,
+    );
     await serverPid(root);
     expect(call(["signature", "Cart.total"], root).status).toBe(0);
     expect(stop(root)).toBe(1);
@@ -209,7 +226,14 @@ describe("the warm CLI", () => {
     const root = makeProject();
     expect(inProcess(["signature", "Cart.total"], root).status).toBe(0); // the cache folder exists
     const staleSocket = async () => {
-      const holder = spawn(process.execPath, ["-e", `process.umask(0o177); require("node:net").createServer().listen(${JSON.stringify(sockOf(root))}, () => console.log("up"))`], { stdio: ["ignore", "pipe", "ignore"] });
+      const holder = spawn(
+        process.execPath,
+        [
+          "-e",
+          `process.umask(0o177); require("node:net").createServer().listen(${JSON.stringify(sockOf(root))}, () => console.log("up"))`,
+        ],
+        { stdio: ["ignore", "pipe", "ignore"] },
+      );
       await new Promise((resolve) => holder.stdout.once("data", resolve));
       holder.kill("SIGKILL");
       await new Promise((resolve) => holder.once("exit", resolve));
@@ -300,9 +324,19 @@ describe("the warm CLI", () => {
 
 describe("the thin caller", () => {
   it("knows every flag of the command table that takes a value", () => {
-    const table = new Set(COMMANDS.flatMap((c) => Object.values(c.flags).filter((f) => f.value !== undefined).map((f) => f.name)));
+    const table = new Set(
+      COMMANDS.flatMap((c) =>
+        Object.values(c.flags)
+          .filter((f) => f.value !== undefined)
+          .map((f) => f.name),
+      ),
+    );
     expect([...VALUE_FLAGS].sort()).toEqual([...table].sort());
-    for (const name of SERVED_COMMANDS) expect(COMMANDS.some((c) => c.name === name), name).toBe(true);
+    for (const name of SERVED_COMMANDS)
+      expect(
+        COMMANDS.some((c) => c.name === name),
+        name,
+      ).toBe(true);
   });
 
   it("sends only plain command lines of the commands the server answers", () => {
@@ -311,7 +345,24 @@ describe("the thin caller", () => {
     expect(plan("context", "--budget", "4000", "Cart.total")?.root).toBe(fs.realpathSync(cwd));
     expect(plan("--root", "test", "map")?.root).toBe(fs.realpathSync(path.join(cwd, "test")));
     expect(plan("map", "--cache-dir", "/tmp/x")?.cacheDir).toBe("/tmp/x");
-    for (const argv of [["index"], ["graph", "--json"], ["changes"], ["mcp"], ["stop"], ["locate", "-"], ["map", "--help"], ["-h", "map"], ["map", "--no-server"], ["--version"], ["map", "--root"], ["map", "--root", "/no/such/folder"], ["tests", "add", "--run"], ["routes", "--root", "src", "--root", "test"], ["impact", "x", "--root=src", "--root=test"], []]) {
+    for (const argv of [
+      ["index"],
+      ["graph", "--json"],
+      ["changes"],
+      ["mcp"],
+      ["stop"],
+      ["locate", "-"],
+      ["map", "--help"],
+      ["-h", "map"],
+      ["map", "--no-server"],
+      ["--version"],
+      ["map", "--root"],
+      ["map", "--root", "/no/such/folder"],
+      ["tests", "add", "--run"],
+      ["routes", "--root", "src", "--root", "test"],
+      ["impact", "x", "--root=src", "--root=test"],
+      [],
+    ]) {
       expect(plan(...argv), argv.join(" ")).toBeUndefined();
     }
     expect(planWarm(["map"], { CODESLICE_DEBUG: "1" }, cwd)).toBeUndefined();

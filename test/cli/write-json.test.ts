@@ -23,14 +23,34 @@ function printed(value: unknown): { text: string; writes: number } {
 }
 
 class Point {
-  constructor(readonly x: number, readonly y: number) {}
+  constructor(
+    readonly x: number,
+    readonly y: number,
+  ) {}
 }
 
 const CASES: [string, unknown][] = [
-  ["a graph-shaped object", { meta: { tool: "codeslice", files: 2 }, definitions: [{ id: "a.py#f", line: 1, tags: ["x", "y"] }], edges: [], empty: {} }],
-  ["undefined, functions and symbols in objects and arrays", { a: undefined, b: () => 1, c: Symbol("s"), d: [undefined, () => 1, Symbol("t"), 1], e: { f: undefined } }],
-  ["text that needs escaping", { s: "line\nbreak \"quoted\" \\ tab\t ünïcödé 🚀 \u2028", [`key\nwith "quotes"`]: ["\n"] }],
-  ["objects with toJSON and class instances", { when: new Date(0), p: new Point(1, 2), list: [new Date(86_400_000), new Point(3, 4)] }],
+  [
+    "a graph-shaped object",
+    {
+      meta: { tool: "codeslice", files: 2 },
+      definitions: [{ id: "a.py#f", line: 1, tags: ["x", "y"] }],
+      edges: [],
+      empty: {},
+    },
+  ],
+  [
+    "undefined, functions and symbols in objects and arrays",
+    { a: undefined, b: () => 1, c: Symbol("s"), d: [undefined, () => 1, Symbol("t"), 1], e: { f: undefined } },
+  ],
+  [
+    "text that needs escaping",
+    { s: 'line\nbreak "quoted" \\ tab\t ünïcödé 🚀 \u2028', [`key\nwith "quotes"`]: ["\n"] },
+  ],
+  [
+    "objects with toJSON and class instances",
+    { when: new Date(0), p: new Point(1, 2), list: [new Date(86_400_000), new Point(3, 4)] },
+  ],
   ["deep nesting", { a: [[[{ b: [[1, 2], { c: [] }] }]]], z: [[], {}, [[]]] }],
   ["a top-level array", [1, "two", null, { three: [3] }, [4, [5]], undefined]],
   ["scalars", { n: -0, f: 1.5e300, t: true, nul: null, nan: Number.NaN, inf: Infinity }],
@@ -49,14 +69,23 @@ describe("writeJson", () => {
   }
 
   it("writes a big answer in chunks, never as one string, and byte for byte the same", () => {
-    const edges = Array.from({ length: 40_000 }, (_, i) => ({ caller: `src/file${i % 97}.c#fn${i}`, callee: `include/h${i % 13}.h#g${i}`, line: i, via: "call" }));
+    const edges = Array.from({ length: 40_000 }, (_, i) => ({
+      caller: `src/file${i % 97}.c#fn${i}`,
+      callee: `include/h${i % 13}.h#g${i}`,
+      line: i,
+      via: "call",
+    }));
     const value = { meta: { files: 97 }, call_edges: edges };
     const { text, writes } = printed(value);
     const want = `${JSON.stringify(value, null, 2)}\n`;
     // (compared by where they first differ: a diff of two 4 MB strings takes the runner minutes)
     let at = 0;
     while (at < want.length && text[at] === want[at]) at++;
-    expect(at === want.length && text.length === want.length ? "equal" : `differ at ${at}: ${JSON.stringify(text.slice(at, at + 80))}`).toBe("equal");
+    expect(
+      at === want.length && text.length === want.length
+        ? "equal"
+        : `differ at ${at}: ${JSON.stringify(text.slice(at, at + 80))}`,
+    ).toBe("equal");
     expect(text.length).toBeGreaterThan(4 << 20);
     expect(writes).toBeGreaterThan(3);
   });

@@ -66,7 +66,8 @@ cacheFolderContract("DenoStore", (dir, root) => new DenoStore(dir, Deno, root ==
 const wasmDir = new URL("../../wasm/", import.meta.url);
 async function wasmCopyWithout(missing: string): Promise<string> {
   const dir = await tempDir();
-  for await (const e of Deno.readDir(wasmDir)) if (e.name !== missing) await Deno.copyFile(new URL(e.name, wasmDir), `${dir}/${e.name}`);
+  for await (const e of Deno.readDir(wasmDir))
+    if (e.name !== missing) await Deno.copyFile(new URL(e.name, wasmDir), `${dir}/${e.name}`);
   return dir;
 }
 
@@ -110,7 +111,8 @@ describe("DenoFileSystem only", () => {
     const fs = await createDenoFileSystem(root);
     expect((await fs.readDir("")).find((e) => e.name === "pipe.py")?.kind).toBe("other");
     expect((await fs.stat("pipe.py")).kind).toBe("other");
-    for (const p of ["pipe.py", "pipe-link.py"]) await expect(fs.readFile(p)).rejects.toMatchObject({ code: "io_error", data: { path: p } });
+    for (const p of ["pipe.py", "pipe-link.py"])
+      await expect(fs.readFile(p)).rejects.toMatchObject({ code: "io_error", data: { path: p } });
   }, 5_000);
 
   it("the root itself may be reached through a symbolic link", async () => {
@@ -124,15 +126,25 @@ describe("DenoFileSystem only", () => {
 
   it("a relative root is resolved against the current folder", async () => {
     const root = await writeTree({ "a.txt": "a" });
-    const up = Deno.cwd().split("/").filter(Boolean).map(() => "..").join("/");
+    const up = Deno.cwd()
+      .split("/")
+      .filter(Boolean)
+      .map(() => "..")
+      .join("/");
     const fs = await createDenoFileSystem(up + root);
     expect(fs.rootLabel).toBe(root);
   });
 
   it("a missing root is root_not_found and a file root is root_not_directory, naming the path", async () => {
     const root = await writeTree({ "a.txt": "a" });
-    await expect(createDenoFileSystem(`${root}/nope`)).rejects.toMatchObject({ code: "root_not_found", data: { root: `${root}/nope` } });
-    await expect(createDenoFileSystem(`${root}/a.txt`)).rejects.toMatchObject({ code: "root_not_directory", data: { root: `${root}/a.txt` } });
+    await expect(createDenoFileSystem(`${root}/nope`)).rejects.toMatchObject({
+      code: "root_not_found",
+      data: { root: `${root}/nope` },
+    });
+    await expect(createDenoFileSystem(`${root}/a.txt`)).rejects.toMatchObject({
+      code: "root_not_directory",
+      data: { root: `${root}/a.txt` },
+    });
   });
 
   it("watch reports an added file by its workspace path, and stops when closed", async () => {
@@ -176,7 +188,12 @@ describe("DenoStore on disk", () => {
     await store.set("v1/a.json", new Uint8Array([1]));
     await Deno.remove(project, { recursive: true });
     await expect(store.set("v1/b.json", new Uint8Array([2]))).rejects.toThrow();
-    expect(await Deno.stat(project).then(() => true, () => false)).toBe(false);
+    expect(
+      await Deno.stat(project).then(
+        () => true,
+        () => false,
+      ),
+    ).toBe(false);
   });
 
   it("atomic writes leave no temp files behind, even under concurrency", async () => {
@@ -225,7 +242,11 @@ describe("createDenoPlatform", () => {
   it("a cache folder that cannot be created (EPERM under /sys) runs from memory and says so once", async () => {
     const root = await writeTree({ "a.py": "def f():\n    return 1\n" });
     const notes: string[] = [];
-    const platform = await createDenoPlatform({ root, cacheDir: "/sys/codeslice-cache", logger: { log: (level, message) => notes.push(`${level}: ${message}`) } });
+    const platform = await createDenoPlatform({
+      root,
+      cacheDir: "/sys/codeslice-cache",
+      logger: { log: (level, message) => notes.push(`${level}: ${message}`) },
+    });
     await platform.store.set("v1/a", new Uint8Array([1]));
     await platform.store.set("v1/b", new Uint8Array([2]));
     expect(await platform.store.get("v1/a")).toEqual(new Uint8Array([1]));

@@ -27,7 +27,12 @@ async function corpus(): Promise<Record<string, Uint8Array>> {
 }
 
 async function indexWith(files: Record<string, Uint8Array>, workers: ParseWorkers | undefined, jobs: number) {
-  const platform: Platform = { fs: new MemoryFileSystem(files), store: new MemoryStore(), wasm: new DenoWasmSource(), ...(workers ? { workers } : {}) };
+  const platform: Platform = {
+    fs: new MemoryFileSystem(files),
+    store: new MemoryStore(),
+    wasm: new DenoWasmSource(),
+    ...(workers ? { workers } : {}),
+  };
   return runIndex(platform, { jobs });
 }
 
@@ -41,7 +46,10 @@ describe("parse pool under Deno", () => {
       parallelism: 2,
       spawn() {
         const channel = base.spawn();
-        return { ...channel, listen: (onMessage, onFailure) => channel.listen((m) => (replies++, onMessage(m)), onFailure) };
+        return {
+          ...channel,
+          listen: (onMessage, onFailure) => channel.listen((m) => (replies++, onMessage(m)), onFailure),
+        };
       },
     };
     const pooled = await indexWith(files, counting, 2);

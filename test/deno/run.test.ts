@@ -8,11 +8,17 @@ import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 
 const repoRoot = fileURLToPath(new URL("../../", import.meta.url));
-const deno = fileURLToPath(new URL(`../../node_modules/.bin/deno${process.platform === "win32" ? ".cmd" : ""}`, import.meta.url));
+const deno = fileURLToPath(
+  new URL(`../../node_modules/.bin/deno${process.platform === "win32" ? ".cmd" : ""}`, import.meta.url),
+);
 
 function run(args: string[]): Promise<{ code: number | null; output: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(deno, args, { cwd: repoRoot, env: { ...process.env, NO_COLOR: "1" }, stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(deno, args, {
+      cwd: repoRoot,
+      env: { ...process.env, NO_COLOR: "1" },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     let output = "";
     child.stdout.on("data", (d: Buffer) => (output += d.toString()));
     child.stderr.on("data", (d: Buffer) => (output += d.toString()));

@@ -43,9 +43,11 @@ describe("vitest shim: matchers", () => {
       throw Object.assign(new Error("bad"), { code: "io_error" });
     }).toThrow(expect.objectContaining({ code: "io_error" }));
     fails(() => expect(["a"]).toEqual(expect.arrayContaining(["b"])));
-    fails(() => expect(() => {
-      throw Object.assign(new Error("bad"), { code: "io_error" });
-    }).toThrow(expect.objectContaining({ code: "not_found" })));
+    fails(() =>
+      expect(() => {
+        throw Object.assign(new Error("bad"), { code: "io_error" });
+      }).toThrow(expect.objectContaining({ code: "not_found" })),
+    );
     fails(() => expect(() => {}).toThrow());
   });
 
@@ -91,7 +93,8 @@ describe("vitest shim: structure", () => {
     order.push("beforeEach");
   });
   afterAll(() => {
-    if (order.join(",") !== "beforeAll,beforeEach,one,beforeEach,1,beforeEach,2,beforeEach,nested") throw new Error(`hooks ran as ${order.join(",")}`);
+    if (order.join(",") !== "beforeAll,beforeEach,one,beforeEach,1,beforeEach,2,beforeEach,nested")
+      throw new Error(`hooks ran as ${order.join(",")}`);
   });
   it("one", () => {
     order.push("one");

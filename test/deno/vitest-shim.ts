@@ -17,14 +17,37 @@ type TestFn = (...args: Any[]) => unknown;
 type Mode = "run" | "skip" | "todo";
 
 interface DenoTestContext {
-  step(options: { name: string; fn: (t: DenoTestContext) => unknown; ignore?: boolean; sanitizeOps?: boolean; sanitizeResources?: boolean; sanitizeExit?: boolean }): Promise<boolean>;
+  step(options: {
+    name: string;
+    fn: (t: DenoTestContext) => unknown;
+    ignore?: boolean;
+    sanitizeOps?: boolean;
+    sanitizeResources?: boolean;
+    sanitizeExit?: boolean;
+  }): Promise<boolean>;
 }
 interface DenoTesting {
-  test: ((options: { name: string; fn: (t: DenoTestContext) => unknown; ignore?: boolean; sanitizeOps?: boolean; sanitizeResources?: boolean; sanitizeExit?: boolean }) => void) & {
+  test: ((options: {
+    name: string;
+    fn: (t: DenoTestContext) => unknown;
+    ignore?: boolean;
+    sanitizeOps?: boolean;
+    sanitizeResources?: boolean;
+    sanitizeExit?: boolean;
+  }) => void) & {
     beforeAll(fn: Fn): void;
     afterAll(fn: Fn): void;
   };
-  inspect(value: unknown, options?: { depth?: number; colors?: boolean; compact?: boolean; iterableLimit?: number; strAbbreviateSize?: number }): string;
+  inspect(
+    value: unknown,
+    options?: {
+      depth?: number;
+      colors?: boolean;
+      compact?: boolean;
+      iterableLimit?: number;
+      strAbbreviateSize?: number;
+    },
+  ): string;
 }
 
 const Deno = (globalThis as unknown as { Deno: DenoTesting }).Deno;
@@ -57,7 +80,15 @@ interface Suite {
 }
 
 const newSuite = (name: string, mode: Mode, parent: Suite | undefined): Suite => ({
-  kind: "suite", name, mode, parent, children: [], beforeAll: [], afterAll: [], beforeEach: [], afterEach: [],
+  kind: "suite",
+  name,
+  mode,
+  parent,
+  children: [],
+  beforeAll: [],
+  afterAll: [],
+  beforeEach: [],
+  afterEach: [],
 });
 
 const root = newSuite("", "run", undefined);
@@ -99,7 +130,8 @@ async function runSuite(suite: Suite, t: DenoTestContext): Promise<void> {
   try {
     for (const child of suite.children) {
       const ignore = child.mode !== "run";
-      if (child.kind === "test") await t.step({ name: child.name, ignore, fn: () => runTest(child, suite), ...NO_SANITIZERS });
+      if (child.kind === "test")
+        await t.step({ name: child.name, ignore, fn: () => runTest(child, suite), ...NO_SANITIZERS });
       else await t.step({ name: child.name, ignore, fn: (inner) => runSuite(child, inner), ...NO_SANITIZERS });
     }
   } finally {
@@ -133,7 +165,13 @@ function addSuite(name: string, body: () => unknown, mode: Mode): void {
 
 function addTest(name: string, fn: TestFn | undefined, mode: Mode, timeout?: number | { timeout?: number }): void {
   const ms = typeof timeout === "number" ? timeout : (timeout?.timeout ?? TEST_TIMEOUT);
-  const test: TestCase = { kind: "test", name, fn: fn ?? (() => {}), mode: fn ? (current.mode === "run" ? mode : current.mode) : "todo", timeout: ms };
+  const test: TestCase = {
+    kind: "test",
+    name,
+    fn: fn ?? (() => {}),
+    mode: fn ? (current.mode === "run" ? mode : current.mode) : "todo",
+    timeout: ms,
+  };
   current.children.push(test);
   if (current === root) register(test);
 }
@@ -152,17 +190,24 @@ function formatName(template: string, args: unknown[], index: number): string {
     if (spec === "%#") return String(index);
     const value = args[i++];
     switch (spec) {
-      case "%s": return typeof value === "string" ? value : show(value);
+      case "%s":
+        return typeof value === "string" ? value : show(value);
       case "%d":
-      case "%i": return String(spec === "%i" ? Math.trunc(Number(value)) : Number(value));
-      case "%f": return String(Number(value));
-      case "%j": return JSON.stringify(value);
-      default: return show(value);
+      case "%i":
+        return String(spec === "%i" ? Math.trunc(Number(value)) : Number(value));
+      case "%f":
+        return String(Number(value));
+      case "%j":
+        return JSON.stringify(value);
+      default:
+        return show(value);
     }
   });
   const row = args[0];
   if (args.length === 1 && row && typeof row === "object" && !Array.isArray(row)) {
-    name = name.replace(/\$([\w.]+)/g, (m, key: string) => (key in (row as object) ? show((row as Record<string, unknown>)[key]).replace(/^"|"$/g, "") : m));
+    name = name.replace(/\$([\w.]+)/g, (m, key: string) =>
+      key in (row as object) ? show((row as Record<string, unknown>)[key]).replace(/^"|"$/g, "") : m,
+    );
   }
   return name;
 }
@@ -187,7 +232,8 @@ type ItFn = {
 };
 
 function makeIt(): ItFn {
-  const it = ((name: string, fn?: TestFn, timeout?: number | { timeout?: number }) => addTest(name, fn, "run", timeout)) as ItFn;
+  const it = ((name: string, fn?: TestFn, timeout?: number | { timeout?: number }) =>
+    addTest(name, fn, "run", timeout)) as ItFn;
   it.skip = (name, fn, timeout) => addTest(name, fn, "skip", timeout);
   it.only = (name, fn, timeout) => addTest(name, fn, "run", timeout); // no `only` for steps in Deno: run it
   it.todo = (name) => addTest(name, undefined, "todo");
@@ -258,12 +304,20 @@ function isAsymmetric(value: unknown): value is Asymmetric {
 }
 
 function asymmetric(description: string, match: (actual: unknown) => boolean): Asymmetric {
-  return { [ASYMMETRIC]: true, asymmetricMatch: match, toString: () => description, [Symbol.for("Deno.customInspect")]: () => description } as Asymmetric;
+  return {
+    [ASYMMETRIC]: true,
+    asymmetricMatch: match,
+    toString: () => description,
+    [Symbol.for("Deno.customInspect")]: () => description,
+  } as Asymmetric;
 }
 
 /** Own enumerable keys (strings and symbols); with `dropUndefined`, keys holding undefined are left out. */
 function ownKeys(value: object, dropUndefined: boolean): (string | symbol)[] {
-  const keys: (string | symbol)[] = [...Object.keys(value), ...Object.getOwnPropertySymbols(value).filter((s) => Object.prototype.propertyIsEnumerable.call(value, s))];
+  const keys: (string | symbol)[] = [
+    ...Object.keys(value),
+    ...Object.getOwnPropertySymbols(value).filter((s) => Object.prototype.propertyIsEnumerable.call(value, s)),
+  ];
   return dropUndefined ? keys.filter((k) => (value as Record<string | symbol, unknown>)[k] !== undefined) : keys;
 }
 
@@ -292,7 +346,7 @@ function equals(a: unknown, b: unknown, strict = false, seen = new Map<unknown, 
     const y = b as unknown[];
     if (a.length !== y.length) return false;
     for (let i = 0; i < a.length; i++) {
-      if (strict && (i in a) !== (i in y)) return false;
+      if (strict && i in a !== i in y) return false;
       if (!equals(a[i], y[i], strict, seen)) return false;
     }
   }
@@ -317,7 +371,8 @@ function equals(a: unknown, b: unknown, strict = false, seen = new Map<unknown, 
   if (ka.length !== kb.length) return false;
   for (const k of ka) {
     if (!Object.prototype.hasOwnProperty.call(b, k)) return false;
-    if (!equals((a as Record<string | symbol, unknown>)[k], (b as Record<string | symbol, unknown>)[k], strict, seen)) return false;
+    if (!equals((a as Record<string | symbol, unknown>)[k], (b as Record<string | symbol, unknown>)[k], strict, seen))
+      return false;
   }
   return true;
 }
@@ -326,28 +381,50 @@ function equals(a: unknown, b: unknown, strict = false, seen = new Map<unknown, 
 function matchesObject(actual: unknown, expected: unknown): boolean {
   if (isAsymmetric(expected)) return expected.asymmetricMatch(actual);
   if (Array.isArray(expected)) {
-    return Array.isArray(actual) && actual.length === expected.length && expected.every((e, i) => matchesObject(actual[i], e));
+    return (
+      Array.isArray(actual) &&
+      actual.length === expected.length &&
+      expected.every((e, i) => matchesObject(actual[i], e))
+    );
   }
-  const plain = typeof expected === "object" && expected !== null && !(expected instanceof Date) && !(expected instanceof RegExp) && !ArrayBuffer.isView(expected) && !(expected instanceof Map) && !(expected instanceof Set);
+  const plain =
+    typeof expected === "object" &&
+    expected !== null &&
+    !(expected instanceof Date) &&
+    !(expected instanceof RegExp) &&
+    !ArrayBuffer.isView(expected) &&
+    !(expected instanceof Map) &&
+    !(expected instanceof Set);
   if (!plain) return equals(actual, expected);
   if (typeof actual !== "object" || actual === null) return false;
   for (const k of ownKeys(expected as object, false)) {
     if (!(k in actual)) return false;
-    if (!matchesObject((actual as Record<string | symbol, unknown>)[k], (expected as Record<string | symbol, unknown>)[k])) return false;
+    if (
+      !matchesObject((actual as Record<string | symbol, unknown>)[k], (expected as Record<string | symbol, unknown>)[k])
+    )
+      return false;
   }
   return true;
 }
 
 function typeMatches(actual: unknown, ctor: unknown): boolean {
   switch (ctor) {
-    case String: return typeof actual === "string" || actual instanceof String;
-    case Number: return typeof actual === "number" || actual instanceof Number;
-    case Boolean: return typeof actual === "boolean" || actual instanceof Boolean;
-    case BigInt: return typeof actual === "bigint";
-    case Symbol: return typeof actual === "symbol";
-    case Function: return typeof actual === "function";
-    case Object: return typeof actual === "object" && actual !== null;
-    default: return actual instanceof (ctor as new (...args: unknown[]) => unknown);
+    case String:
+      return typeof actual === "string" || actual instanceof String;
+    case Number:
+      return typeof actual === "number" || actual instanceof Number;
+    case Boolean:
+      return typeof actual === "boolean" || actual instanceof Boolean;
+    case BigInt:
+      return typeof actual === "bigint";
+    case Symbol:
+      return typeof actual === "symbol";
+    case Function:
+      return typeof actual === "function";
+    case Object:
+      return typeof actual === "object" && actual !== null;
+    default:
+      return actual instanceof (ctor as new (...args: unknown[]) => unknown);
   }
 }
 
@@ -374,32 +451,80 @@ function makeMatchers(state: ExpectState): Matchers {
     }
   };
   const base: Record<string, (actual: unknown, ...args: Any[]) => void> = {
-    toBe: (actual, expected) => check(actual, Object.is(actual, expected), (not) => `expected ${show(actual)} ${not}to be ${show(expected)}${!Object.is(actual, expected) && equals(actual, expected) ? " (equal, but not the same object: use toEqual)" : ""}`),
-    toEqual: (actual, expected) => check(actual, equals(actual, expected), (not) => `expected ${show(actual)} ${not}to equal ${show(expected)}`),
-    toStrictEqual: (actual, expected) => check(actual, equals(actual, expected, true), (not) => `expected ${show(actual)} ${not}to strictly equal ${show(expected)}`),
-    toMatchObject: (actual, expected) => check(actual, matchesObject(actual, expected), (not) => `expected ${show(actual)} ${not}to match object ${show(expected)}`),
+    toBe: (actual, expected) =>
+      check(
+        actual,
+        Object.is(actual, expected),
+        (not) =>
+          `expected ${show(actual)} ${not}to be ${show(expected)}${!Object.is(actual, expected) && equals(actual, expected) ? " (equal, but not the same object: use toEqual)" : ""}`,
+      ),
+    toEqual: (actual, expected) =>
+      check(actual, equals(actual, expected), (not) => `expected ${show(actual)} ${not}to equal ${show(expected)}`),
+    toStrictEqual: (actual, expected) =>
+      check(
+        actual,
+        equals(actual, expected, true),
+        (not) => `expected ${show(actual)} ${not}to strictly equal ${show(expected)}`,
+      ),
+    toMatchObject: (actual, expected) =>
+      check(
+        actual,
+        matchesObject(actual, expected),
+        (not) => `expected ${show(actual)} ${not}to match object ${show(expected)}`,
+      ),
     toContain: (actual, item) => {
-      const pass = typeof actual === "string" ? actual.includes(String(item))
-        : actual instanceof Set ? actual.has(item)
-        : actual != null && typeof (actual as Iterable<unknown>)[Symbol.iterator] === "function" ? [...(actual as Iterable<unknown>)].some((x) => x === item)
-        : false;
+      const pass =
+        typeof actual === "string"
+          ? actual.includes(String(item))
+          : actual instanceof Set
+            ? actual.has(item)
+            : actual != null && typeof (actual as Iterable<unknown>)[Symbol.iterator] === "function"
+              ? [...(actual as Iterable<unknown>)].some((x) => x === item)
+              : false;
       check(actual, pass, (not) => `expected ${show(actual)} ${not}to contain ${show(item)}`);
     },
-    toContainEqual: (actual, item) => check(actual, [...(actual as Iterable<unknown>)].some((x) => equals(x, item)), (not) => `expected ${show(actual)} ${not}to contain an element equal to ${show(item)}`),
-    toBeUndefined: (actual) => check(actual, actual === undefined, (not) => `expected ${show(actual)} ${not}to be undefined`),
-    toBeDefined: (actual) => check(actual, actual !== undefined, (not) => `expected ${show(actual)} ${not}to be defined`),
+    toContainEqual: (actual, item) =>
+      check(
+        actual,
+        [...(actual as Iterable<unknown>)].some((x) => equals(x, item)),
+        (not) => `expected ${show(actual)} ${not}to contain an element equal to ${show(item)}`,
+      ),
+    toBeUndefined: (actual) =>
+      check(actual, actual === undefined, (not) => `expected ${show(actual)} ${not}to be undefined`),
+    toBeDefined: (actual) =>
+      check(actual, actual !== undefined, (not) => `expected ${show(actual)} ${not}to be defined`),
     toBeNull: (actual) => check(actual, actual === null, (not) => `expected ${show(actual)} ${not}to be null`),
     toBeTruthy: (actual) => check(actual, Boolean(actual), (not) => `expected ${show(actual)} ${not}to be truthy`),
     toBeFalsy: (actual) => check(actual, !actual, (not) => `expected ${show(actual)} ${not}to be falsy`),
     toBeNaN: (actual) => check(actual, Number.isNaN(actual), (not) => `expected ${show(actual)} ${not}to be NaN`),
-    toBeGreaterThan: (actual, n) => check(actual, (actual as number) > n, (not) => `expected ${show(actual)} ${not}to be > ${show(n)}`),
-    toBeGreaterThanOrEqual: (actual, n) => check(actual, (actual as number) >= n, (not) => `expected ${show(actual)} ${not}to be >= ${show(n)}`),
-    toBeLessThan: (actual, n) => check(actual, (actual as number) < n, (not) => `expected ${show(actual)} ${not}to be < ${show(n)}`),
-    toBeLessThanOrEqual: (actual, n) => check(actual, (actual as number) <= n, (not) => `expected ${show(actual)} ${not}to be <= ${show(n)}`),
-    toBeCloseTo: (actual, n, digits = 2) => check(actual, Math.abs((actual as number) - n) < 10 ** -digits / 2, (not) => `expected ${show(actual)} ${not}to be close to ${show(n)}`),
-    toBeInstanceOf: (actual, ctor) => check(actual, typeMatches(actual, ctor), (not) => `expected ${show(actual)} ${not}to be an instance of ${(ctor as { name?: string })?.name}`),
-    toBeTypeOf: (actual, type) => check(actual, typeof actual === type, (not) => `expected ${show(actual)} ${not}to be of type ${type}`),
-    toHaveLength: (actual, n) => check(actual, (actual as { length?: number })?.length === n, (not) => `expected ${show(actual)} ${not}to have length ${n}`),
+    toBeGreaterThan: (actual, n) =>
+      check(actual, (actual as number) > n, (not) => `expected ${show(actual)} ${not}to be > ${show(n)}`),
+    toBeGreaterThanOrEqual: (actual, n) =>
+      check(actual, (actual as number) >= n, (not) => `expected ${show(actual)} ${not}to be >= ${show(n)}`),
+    toBeLessThan: (actual, n) =>
+      check(actual, (actual as number) < n, (not) => `expected ${show(actual)} ${not}to be < ${show(n)}`),
+    toBeLessThanOrEqual: (actual, n) =>
+      check(actual, (actual as number) <= n, (not) => `expected ${show(actual)} ${not}to be <= ${show(n)}`),
+    toBeCloseTo: (actual, n, digits = 2) =>
+      check(
+        actual,
+        Math.abs((actual as number) - n) < 10 ** -digits / 2,
+        (not) => `expected ${show(actual)} ${not}to be close to ${show(n)}`,
+      ),
+    toBeInstanceOf: (actual, ctor) =>
+      check(
+        actual,
+        typeMatches(actual, ctor),
+        (not) => `expected ${show(actual)} ${not}to be an instance of ${(ctor as { name?: string })?.name}`,
+      ),
+    toBeTypeOf: (actual, type) =>
+      check(actual, typeof actual === type, (not) => `expected ${show(actual)} ${not}to be of type ${type}`),
+    toHaveLength: (actual, n) =>
+      check(
+        actual,
+        (actual as { length?: number })?.length === n,
+        (not) => `expected ${show(actual)} ${not}to have length ${n}`,
+      ),
     toHaveProperty: (actual, path: string | string[], ...value: unknown[]) => {
       const keys = Array.isArray(path) ? path : path.split(".");
       let cursor: unknown = actual;
@@ -412,10 +537,16 @@ function makeMatchers(state: ExpectState): Matchers {
         cursor = (cursor as Record<string, unknown>)[k];
       }
       const pass = found && (value.length === 0 || equals(cursor, value[0]));
-      check(actual, pass, (not) => `expected ${show(actual)} ${not}to have property ${keys.join(".")}${value.length ? ` = ${show(value[0])}` : ""}`);
+      check(
+        actual,
+        pass,
+        (not) =>
+          `expected ${show(actual)} ${not}to have property ${keys.join(".")}${value.length ? ` = ${show(value[0])}` : ""}`,
+      );
     },
     toMatch: (actual, pattern: string | RegExp) => {
-      const pass = typeof actual === "string" && (typeof pattern === "string" ? actual.includes(pattern) : pattern.test(actual));
+      const pass =
+        typeof actual === "string" && (typeof pattern === "string" ? actual.includes(pattern) : pattern.test(actual));
       check(actual, pass, (not) => `expected ${show(actual)} ${not}to match ${show(pattern)}`);
     },
     toThrow: (actual, expected?: unknown) => {
@@ -434,14 +565,25 @@ function makeMatchers(state: ExpectState): Matchers {
         }
       }
       const message = (error as { message?: string })?.message ?? String(error);
-      const pass = thrown && (expected === undefined
-        || (typeof expected === "string" ? message.includes(expected)
-          : expected instanceof RegExp ? expected.test(message)
-          : isAsymmetric(expected) ? expected.asymmetricMatch(error)
-          : typeof expected === "function" ? error instanceof (expected as new () => unknown)
-          : expected instanceof Error ? message === expected.message
-          : matchesObject(error, expected)));
-      check(actual, pass, (not) => (thrown ? `expected the error ${show(error)} ${not}to match ${show(expected)}` : `expected the function ${not}to throw`));
+      const pass =
+        thrown &&
+        (expected === undefined ||
+          (typeof expected === "string"
+            ? message.includes(expected)
+            : expected instanceof RegExp
+              ? expected.test(message)
+              : isAsymmetric(expected)
+                ? expected.asymmetricMatch(error)
+                : typeof expected === "function"
+                  ? error instanceof (expected as new () => unknown)
+                  : expected instanceof Error
+                    ? message === expected.message
+                    : matchesObject(error, expected)));
+      check(actual, pass, (not) =>
+        thrown
+          ? `expected the error ${show(error)} ${not}to match ${show(expected)}`
+          : `expected the function ${not}to throw`,
+      );
     },
   };
   base.toThrowError = base.toThrow!;
@@ -452,11 +594,17 @@ function makeMatchers(state: ExpectState): Matchers {
       if (!state.promise) return fn(state.actual, ...args);
       return Promise.resolve(state.actual).then(
         (value) => {
-          if (state.promise === "rejects") throw new AssertionError(`${state.message ? `${state.message}: ` : ""}expected the promise to reject, but it resolved to ${show(value)}`);
+          if (state.promise === "rejects")
+            throw new AssertionError(
+              `${state.message ? `${state.message}: ` : ""}expected the promise to reject, but it resolved to ${show(value)}`,
+            );
           return fn(value, ...args);
         },
         (reason) => {
-          if (state.promise === "resolves") throw new AssertionError(`${state.message ? `${state.message}: ` : ""}expected the promise to resolve, but it rejected with ${show(reason)}`);
+          if (state.promise === "resolves")
+            throw new AssertionError(
+              `${state.message ? `${state.message}: ` : ""}expected the promise to resolve, but it rejected with ${show(reason)}`,
+            );
           return fn(reason, ...args);
         },
       );
@@ -465,7 +613,12 @@ function makeMatchers(state: ExpectState): Matchers {
   return matchers;
 }
 
-function assertion(actual: unknown, message: string | undefined, negate: boolean, promise: ExpectState["promise"]): Any {
+function assertion(
+  actual: unknown,
+  message: string | undefined,
+  negate: boolean,
+  promise: ExpectState["promise"],
+): Any {
   const m = makeMatchers({ actual, message, negate, promise });
   Object.defineProperty(m, "not", { get: () => assertion(actual, message, !negate, promise) });
   Object.defineProperty(m, "rejects", { get: () => assertion(actual, message, negate, "rejects") });
@@ -474,13 +627,32 @@ function assertion(actual: unknown, message: string | undefined, negate: boolean
 }
 
 /** `expect(value, message?)` with Vitest's matchers, plus its asymmetric matchers as properties. */
-export const expect = Object.assign((actual: unknown, message?: string) => assertion(actual, message, false, undefined), {
-  anything: () => asymmetric("Anything", (a) => a !== null && a !== undefined),
-  any: (ctor: unknown) => asymmetric(`Any<${(ctor as { name?: string })?.name}>`, (a) => typeMatches(a, ctor)),
-  arrayContaining: (items: unknown[]) => asymmetric(`ArrayContaining ${show(items)}`, (a) => Array.isArray(a) && items.every((i) => a.some((x) => equals(x, i)))),
-  objectContaining: (shape: Record<string, unknown>) => asymmetric(`ObjectContaining ${show(shape)}`, (a) =>
-    typeof a === "object" && a !== null && Object.keys(shape).every((k) => k in a && equals((a as Record<string, unknown>)[k], shape[k]))),
-  stringContaining: (s: string) => asymmetric(`StringContaining ${show(s)}`, (a) => typeof a === "string" && a.includes(s)),
-  stringMatching: (p: string | RegExp) => asymmetric(`StringMatching ${show(p)}`, (a) => typeof a === "string" && (typeof p === "string" ? a.includes(p) : p.test(a))),
-  closeTo: (n: number, digits = 2) => asymmetric(`CloseTo ${n}`, (a) => typeof a === "number" && Math.abs(a - n) < 10 ** -digits / 2),
-});
+export const expect = Object.assign(
+  (actual: unknown, message?: string) => assertion(actual, message, false, undefined),
+  {
+    anything: () => asymmetric("Anything", (a) => a !== null && a !== undefined),
+    any: (ctor: unknown) => asymmetric(`Any<${(ctor as { name?: string })?.name}>`, (a) => typeMatches(a, ctor)),
+    arrayContaining: (items: unknown[]) =>
+      asymmetric(
+        `ArrayContaining ${show(items)}`,
+        (a) => Array.isArray(a) && items.every((i) => a.some((x) => equals(x, i))),
+      ),
+    objectContaining: (shape: Record<string, unknown>) =>
+      asymmetric(
+        `ObjectContaining ${show(shape)}`,
+        (a) =>
+          typeof a === "object" &&
+          a !== null &&
+          Object.keys(shape).every((k) => k in a && equals((a as Record<string, unknown>)[k], shape[k])),
+      ),
+    stringContaining: (s: string) =>
+      asymmetric(`StringContaining ${show(s)}`, (a) => typeof a === "string" && a.includes(s)),
+    stringMatching: (p: string | RegExp) =>
+      asymmetric(
+        `StringMatching ${show(p)}`,
+        (a) => typeof a === "string" && (typeof p === "string" ? a.includes(p) : p.test(a)),
+      ),
+    closeTo: (n: number, digits = 2) =>
+      asymmetric(`CloseTo ${n}`, (a) => typeof a === "number" && Math.abs(a - n) < 10 ** -digits / 2),
+  },
+);

@@ -87,7 +87,13 @@ function snapshotTree(dir: string, skip: string): TreeState {
       const full = path.join(d, name);
       if (full === skip) continue;
       const st = fs.lstatSync(full, { bigint: true });
-      const kind = st.isSymbolicLink() ? `link->${fs.readlinkSync(full)}` : st.isDirectory() ? "dir" : st.isFIFO() ? "fifo" : "file";
+      const kind = st.isSymbolicLink()
+        ? `link->${fs.readlinkSync(full)}`
+        : st.isDirectory()
+          ? "dir"
+          : st.isFIFO()
+            ? "fifo"
+            : "file";
       // A folder's mtime moves when the cache folder is created in it; new entries show up on their own.
       out[path.relative(dir, full)] = kind === "dir" ? kind : `${kind} ${st.size} ${st.mtimeNs}`;
       if (st.isDirectory()) walk(full);
@@ -194,7 +200,9 @@ for (const mode of ["walk", "git"] as const) {
     });
 
     it("a second index over the same tree reports the same skips and parses nothing", async () => {
-      const again = await createEngine(await createNodePlatform({ root, cacheDir }), { exclude: ["index-cache"] }).index();
+      const again = await createEngine(await createNodePlatform({ root, cacheDir }), {
+        exclude: ["index-cache"],
+      }).index();
       expect(reasons(again)).toEqual(reasons(summary));
       expect(again.parsed).toBe(0);
     });
@@ -212,15 +220,20 @@ for (const mode of ["walk", "git"] as const) {
 describe("hostile files on the memory platform", () => {
   /** A memory file system where some paths fail like a permission error would on disk. */
   class LockedMemoryFileSystem extends MemoryFileSystem {
-    constructor(files: ConstructorParameters<typeof MemoryFileSystem>[0], private readonly locked: Set<string>) {
+    constructor(
+      files: ConstructorParameters<typeof MemoryFileSystem>[0],
+      private readonly locked: Set<string>,
+    ) {
       super(files);
     }
     override async readFile(p: string): Promise<Uint8Array> {
-      if (this.locked.has(p)) throw new EngineError("permission_denied", `Permission denied: ${p}`, { data: { path: p } });
+      if (this.locked.has(p))
+        throw new EngineError("permission_denied", `Permission denied: ${p}`, { data: { path: p } });
       return super.readFile(p);
     }
     override async readDir(p: string): Promise<DirEntry[]> {
-      if (this.locked.has(p)) throw new EngineError("permission_denied", `Permission denied: ${p}`, { data: { path: p } });
+      if (this.locked.has(p))
+        throw new EngineError("permission_denied", `Permission denied: ${p}`, { data: { path: p } });
       return super.readDir(p);
     }
   }
@@ -244,8 +257,14 @@ describe("hostile files on the memory platform", () => {
     expect(r["secret.py"]).toBe("unreadable");
     expect(r["locked"]).toBe("unreadable");
     expect(r).toMatchObject({
-      "bin.py": "binary", "bad.py": "not_utf8", "utf16.py": "not_utf8", "big.js": "too_large",
-      "loop-a.py": "symlink_loop", "loop-b.py": "symlink_loop", "outside.py": "symlink_outside_root", "dangling.py": "symlink_broken",
+      "bin.py": "binary",
+      "bad.py": "not_utf8",
+      "utf16.py": "not_utf8",
+      "big.js": "too_large",
+      "loop-a.py": "symlink_loop",
+      "loop-b.py": "symlink_loop",
+      "outside.py": "symlink_outside_root",
+      "dangling.py": "symlink_broken",
     });
     expect(summary.byLanguage).toBeDefined();
     const engine = createEngine({ fs: fsys, store, wasm });
@@ -259,7 +278,11 @@ describe("a bad root is a clear error naming the path", () => {
     const base = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), "codeslice-adv-")));
     temps.push(base);
     const missing = path.join(base, "does-not-exist");
-    await expect(createNodePlatform({ root: missing })).rejects.toMatchObject({ name: "EngineError", code: "root_not_found", data: { root: missing } });
+    await expect(createNodePlatform({ root: missing })).rejects.toMatchObject({
+      name: "EngineError",
+      code: "root_not_found",
+      data: { root: missing },
+    });
     expect(fs.existsSync(missing)).toBe(false);
   });
 
@@ -268,7 +291,11 @@ describe("a bad root is a clear error naming the path", () => {
     temps.push(base);
     const file = path.join(base, "file.py");
     fs.writeFileSync(file, "x = 1\n");
-    await expect(createNodePlatform({ root: file })).rejects.toMatchObject({ name: "EngineError", code: "root_not_directory", data: { root: file } });
+    await expect(createNodePlatform({ root: file })).rejects.toMatchObject({
+      name: "EngineError",
+      code: "root_not_directory",
+      data: { root: file },
+    });
     // And no cache folder appeared next to it.
     expect(fs.readdirSync(base)).toEqual(["file.py"]);
   });

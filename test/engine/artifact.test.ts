@@ -66,14 +66,22 @@ async function resealed(bytes: Uint8Array): Promise<Uint8Array> {
 }
 
 /** The parts of a fresh index of FILES as the store holds them, for artifacts made by hand. */
-async function storedIndex(): Promise<{ snapshot: Snapshot; records: Uint8Array[]; extractors: Record<string, string> }> {
+async function storedIndex(): Promise<{
+  snapshot: Snapshot;
+  records: Uint8Array[];
+  extractors: Record<string, string>;
+}> {
   const a = engineOver(FILES, "/a");
   await a.engine.index();
   const snapshot = decodeJson<Snapshot>(await a.store.get(SNAPSHOT_KEY))!;
   const keys = [...new Set(snapshot.files.flatMap((f) => (f.record ? [f.record] : [])))].sort();
   const records = await Promise.all(keys.map(async (k) => (await a.store.get(k))!));
   // A record key is v<schema>/records/<2>/<extractor version>-<hash>.json.
-  const extractors = Object.fromEntries(snapshot.files.flatMap((f) => (f.record ? [[f.language!, /([0-9a-f]{16})-[0-9a-f]{40}\.json$/.exec(f.record)![1]!]] : [])));
+  const extractors = Object.fromEntries(
+    snapshot.files.flatMap((f) =>
+      f.record ? [[f.language!, /([0-9a-f]{16})-[0-9a-f]{40}\.json$/.exec(f.record)![1]!]] : [],
+    ),
+  );
   return { snapshot, records, extractors };
 }
 
@@ -89,7 +97,12 @@ describe("index artifact", () => {
     const first = await a.engine.index();
     expect(first.parsed).toBe(5);
     const { bytes, summary } = await a.engine.exportIndex();
-    expect(summary).toMatchObject({ files: 6, records: 5, languages: { python: 3, typescript: 2 }, bytes: bytes.length });
+    expect(summary).toMatchObject({
+      files: 6,
+      records: 5,
+      languages: { python: 3, typescript: 2 },
+      bytes: bytes.length,
+    });
     expect(Buffer.from(bytes).includes("/machine-a")).toBe(false);
 
     const b = engineOver(FILES, "/somewhere/else");
@@ -103,7 +116,10 @@ describe("index artifact", () => {
   });
 
   it("parses only the files that differ from the exporter's", async () => {
-    const b = engineOver({ ...FILES, "web/util.ts": 'export function helper(s: string): string { return s + "?"; }\n' }, "/b");
+    const b = engineOver(
+      { ...FILES, "web/util.ts": 'export function helper(s: string): string { return s + "?"; }\n' },
+      "/b",
+    );
     await b.engine.importIndex(await exported());
     const summary = await b.engine.index();
     expect(summary.parsed).toBe(1);
@@ -194,12 +210,16 @@ describe("index artifact", () => {
       expect(error.data).toEqual({ schema: { artifact: SCHEMA_VERSION + 1, engine: SCHEMA_VERSION } });
       const format = bytes.slice();
       new DataView(format.buffer).setUint32(8, ARTIFACT_FORMAT + 1, true);
-      expect((await refused(await resealed(format))).data).toEqual({ format: { artifact: ARTIFACT_FORMAT + 1, engine: ARTIFACT_FORMAT } });
+      expect((await refused(await resealed(format))).data).toEqual({
+        format: { artifact: ARTIFACT_FORMAT + 1, engine: ARTIFACT_FORMAT },
+      });
     });
 
     it("records another grammar or query made", async () => {
       const { snapshot, records, extractors } = await storedIndex();
-      const error = await refused(await encodeArtifact(snapshot, records, { ...extractors, python: "0123456789abcdef" }));
+      const error = await refused(
+        await encodeArtifact(snapshot, records, { ...extractors, python: "0123456789abcdef" }),
+      );
       expect(error.code).toBe("artifact_version_mismatch");
       expect(error.data).toEqual({ languages: ["python"] });
     });

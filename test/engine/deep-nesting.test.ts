@@ -12,7 +12,8 @@ import { wasm } from "../support/platform.ts";
 
 const enc = new TextEncoder();
 /** A function whose body opens `n` object literals after a call: 3,000 and more crash tree-sitter-typescript's parse. */
-const deep = (n: number) => `export function f(written: string) {\n  const path = g(written)${"{a:".repeat(n)}\n  return path;\n}\n`;
+const deep = (n: number) =>
+  `export function f(written: string) {\n  const path = g(written)${"{a:".repeat(n)}\n  return path;\n}\n`;
 
 describe("deeply nested brackets", () => {
   it("classifyContent keeps a file nested past MAX_NESTING; the parse blanks only what lies deeper", () => {

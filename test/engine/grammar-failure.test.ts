@@ -16,10 +16,19 @@ describe("grammar failure", () => {
         return copy;
       },
     };
-    const fs = new MemoryFileSystem({ "a.py": "def f():\n    pass\n", "b.py": "def g():\n    pass\n", "c.ts": "export function h() {}\n" });
+    const fs = new MemoryFileSystem({
+      "a.py": "def f():\n    pass\n",
+      "b.py": "def g():\n    pass\n",
+      "c.ts": "export function h() {}\n",
+    });
     const engine = createEngine({ fs, store: new MemoryStore(), wasm: damaged });
     const summary = await engine.index();
-    expect(summary.skipped.filter((s) => s.reason === "grammar_unavailable").map((s) => s.path).sort()).toEqual(["a.py", "b.py"]);
+    expect(
+      summary.skipped
+        .filter((s) => s.reason === "grammar_unavailable")
+        .map((s) => s.path)
+        .sort(),
+    ).toEqual(["a.py", "b.py"]);
     expect(summary.skipped.find((s) => s.path === "a.py")!.detail).toContain("tree-sitter-python.wasm");
     expect(summary.byLanguage.TypeScript).toEqual({ files: 1, symbols: 1 });
   });

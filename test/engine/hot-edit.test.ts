@@ -24,8 +24,10 @@ function tempDir(): string {
 
 const PROJECT: Record<string, string> = {
   "shop/__init__.py": "",
-  "shop/models.py": "class Order:\n    def __init__(self, total):\n        self.total = total\n\n    def save(self):\n        return self.total\n\n\ndef make(total):\n    return Order(total)\n",
-  "shop/service.py": "from shop.models import Order, make\n\n\ndef place(total):\n    order = make(total)\n    order.save()\n    return order\n\n\ndef cancel(order: Order):\n    order.save()\n",
+  "shop/models.py":
+    "class Order:\n    def __init__(self, total):\n        self.total = total\n\n    def save(self):\n        return self.total\n\n\ndef make(total):\n    return Order(total)\n",
+  "shop/service.py":
+    "from shop.models import Order, make\n\n\ndef place(total):\n    order = make(total)\n    order.save()\n    return order\n\n\ndef cancel(order: Order):\n    order.save()\n",
   "shop/api.py": "from shop.service import place\n\n\ndef handle(request):\n    return place(request)\n",
   // Files whose edges hang on names other files define: a star import, a base class two files
   // away, a re-export.
@@ -33,7 +35,8 @@ const PROJECT: Record<string, string> = {
   "shop/helpers.py": "def nothing():\n    return 0\n",
   "shop/base.py": "class Record:\n    def touch(self):\n        return 1\n",
   "shop/audit.py": "from shop.base import Record\n\n\nclass Audit(Record):\n    pass\n",
-  "shop/report.py": "from shop.audit import Audit\nfrom shop.helpers import *\nfrom shop.exports import Purchase\n\n\ndef report():\n    Audit().touch()\n    fmt()\n    Purchase(1).save()\n",
+  "shop/report.py":
+    "from shop.audit import Audit\nfrom shop.helpers import *\nfrom shop.exports import Purchase\n\n\ndef report():\n    Audit().touch()\n    fmt()\n    Purchase(1).save()\n",
 };
 
 /** An engine over `root`; `listings` counts the folders it lists (a scan lists every folder). */
@@ -76,16 +79,69 @@ describe("edits under a running engine with a folder watcher", () => {
       const service = PROJECT["shop/service.py"]!;
       // `scan`: whether the refresh must list folders (a new name) or may re-check the named files only.
       const steps: { name: string; apply: () => void; parsed?: number; removed?: number; scan: boolean }[] = [
-        { name: "body edit", apply: () => write("shop/service.py", service.replace("    order.save()\n    return", "    order.save()\n    order.save()\n    return")), parsed: 1, scan: false },
-        { name: "new local", apply: () => write("shop/api.py", PROJECT["shop/api.py"]!.replace("    return place", "    r = request\n    return place")), parsed: 1, scan: false },
-        { name: "signature change", apply: () => write("shop/models.py", models.replace("def save(self):", "def save(self, force=False):")), parsed: 1, scan: false },
-        { name: "added function", apply: () => write("shop/models.py", `${models}\n\ndef archive(order):\n    order.save()\n`), parsed: 1, scan: false },
-        { name: "removed function", apply: () => write("shop/models.py", models.replace(/\n\ndef make[\s\S]*$/, "\n")), scan: false },
+        {
+          name: "body edit",
+          apply: () =>
+            write(
+              "shop/service.py",
+              service.replace("    order.save()\n    return", "    order.save()\n    order.save()\n    return"),
+            ),
+          parsed: 1,
+          scan: false,
+        },
+        {
+          name: "new local",
+          apply: () =>
+            write(
+              "shop/api.py",
+              PROJECT["shop/api.py"]!.replace("    return place", "    r = request\n    return place"),
+            ),
+          parsed: 1,
+          scan: false,
+        },
+        {
+          name: "signature change",
+          apply: () => write("shop/models.py", models.replace("def save(self):", "def save(self, force=False):")),
+          parsed: 1,
+          scan: false,
+        },
+        {
+          name: "added function",
+          apply: () => write("shop/models.py", `${models}\n\ndef archive(order):\n    order.save()\n`),
+          parsed: 1,
+          scan: false,
+        },
+        {
+          name: "removed function",
+          apply: () => write("shop/models.py", models.replace(/\n\ndef make[\s\S]*$/, "\n")),
+          scan: false,
+        },
         // Edits another file's edges depend on: only resolving that file again gets them right.
-        { name: "new function a star importer's unresolved call now reaches", apply: () => write("shop/helpers.py", `${PROJECT["shop/helpers.py"]}\n\ndef fmt():\n    return nothing()\n`), parsed: 1, scan: false },
-        { name: "removed base class (a call in another file loses the method it inherited)", apply: () => write("shop/audit.py", PROJECT["shop/audit.py"]!.replace("class Audit(Record):", "class Audit:")), parsed: 1, scan: false },
-        { name: "removed class (the base of a class another file calls through)", apply: () => write("shop/base.py", "def unrelated():\n    return 1\n"), parsed: 1, scan: false },
-        { name: "renamed re-export", apply: () => write("shop/exports.py", "from shop.models import Order as Sale\n"), parsed: 1, scan: false },
+        {
+          name: "new function a star importer's unresolved call now reaches",
+          apply: () => write("shop/helpers.py", `${PROJECT["shop/helpers.py"]}\n\ndef fmt():\n    return nothing()\n`),
+          parsed: 1,
+          scan: false,
+        },
+        {
+          name: "removed base class (a call in another file loses the method it inherited)",
+          apply: () =>
+            write("shop/audit.py", PROJECT["shop/audit.py"]!.replace("class Audit(Record):", "class Audit:")),
+          parsed: 1,
+          scan: false,
+        },
+        {
+          name: "removed class (the base of a class another file calls through)",
+          apply: () => write("shop/base.py", "def unrelated():\n    return 1\n"),
+          parsed: 1,
+          scan: false,
+        },
+        {
+          name: "renamed re-export",
+          apply: () => write("shop/exports.py", "from shop.models import Order as Sale\n"),
+          parsed: 1,
+          scan: false,
+        },
         {
           name: "save through a temporary file (an editor's atomic write)",
           apply: () => {
@@ -95,10 +151,26 @@ describe("edits under a running engine with a folder watcher", () => {
           parsed: 1,
           scan: false,
         },
-        { name: "new file", apply: () => write("shop/extra.py", "from shop.models import Order\n\n\ndef again(o: Order):\n    o.save()\n"), parsed: 1, scan: true },
-        { name: "new file in a new folder", apply: () => write("shop/sub/deep.py", "from shop.service import cancel\n\n\ndef go(o):\n    cancel(o)\n"), parsed: 1, scan: true },
+        {
+          name: "new file",
+          apply: () =>
+            write("shop/extra.py", "from shop.models import Order\n\n\ndef again(o: Order):\n    o.save()\n"),
+          parsed: 1,
+          scan: true,
+        },
+        {
+          name: "new file in a new folder",
+          apply: () => write("shop/sub/deep.py", "from shop.service import cancel\n\n\ndef go(o):\n    cancel(o)\n"),
+          parsed: 1,
+          scan: true,
+        },
         { name: "deleted file", apply: () => fs.rmSync(path.join(root, "shop/extra.py")), removed: 1, scan: false },
-        { name: ".gitignore hiding an untracked folder", apply: () => write(".gitignore", "shop/sub/\n"), removed: 1, scan: true },
+        {
+          name: ".gitignore hiding an untracked folder",
+          apply: () => write(".gitignore", "shop/sub/\n"),
+          removed: 1,
+          scan: true,
+        },
       ];
       for (const step of steps) {
         step.apply();

@@ -85,7 +85,10 @@ describe("incremental indexing", () => {
     const after = await engine.index();
     expect(after.parsed).toBe(1);
     expect(after.reused).toBe(3);
-    const names = (await engine.graph()).definitions.filter((d) => d.file === "app/util.py").map((d) => d.name).sort();
+    const names = (await engine.graph()).definitions
+      .filter((d) => d.file === "app/util.py")
+      .map((d) => d.name)
+      .sort();
     expect(names).toEqual(["added", "helper"]);
     expect((await engine.index()).parsed).toBe(0);
   });
@@ -128,7 +131,12 @@ describe("incremental indexing", () => {
     const after = await engine.index();
     expect(after.parsed).toBe(0);
     const defs = (await engine.graph()).definitions;
-    expect(defs.filter((d) => d.file === "app/copy.py").map((d) => d.name).sort()).toEqual(["Tool", "helper", "run"]);
+    expect(
+      defs
+        .filter((d) => d.file === "app/copy.py")
+        .map((d) => d.name)
+        .sort(),
+    ).toEqual(["Tool", "helper", "run"]);
   });
 
   it("a fresh engine over the same store reuses every record (parsed 0) and answers the same", async () => {

@@ -29,7 +29,9 @@ class TestFileSystem extends MemoryFileSystem {
   override async readFile(path: string): Promise<Uint8Array> {
     this.reads.push(path);
     const bytes = await super.readFile(path);
-    return path === this.flapping ? new TextEncoder().encode(`# save ${this.saves++}\n${new TextDecoder().decode(bytes)}`) : bytes;
+    return path === this.flapping
+      ? new TextEncoder().encode(`# save ${this.saves++}\n${new TextDecoder().decode(bytes)}`)
+      : bytes;
   }
   override async readDir(path: string) {
     this.listings++;
@@ -65,10 +67,16 @@ class CountingStore extends MemoryStore {
   }
 }
 
-function setup(fixture: string, options: { watch?: boolean } = {}): { engine: Engine; fs: TestFileSystem; store: CountingStore } {
+function setup(
+  fixture: string,
+  options: { watch?: boolean } = {},
+): { engine: Engine; fs: TestFileSystem; store: CountingStore } {
   const fs = new TestFileSystem(parseFixture(fixture));
   const store = new CountingStore();
-  const engine = createEngine({ fs: options.watch ? fs.watchable() : fs, store, wasm }, options.watch ? { watch: true } : {});
+  const engine = createEngine(
+    { fs: options.watch ? fs.watchable() : fs, store, wasm },
+    options.watch ? { watch: true } : {},
+  );
   return { engine, fs, store };
 }
 
@@ -116,7 +124,10 @@ export function inputsCases(): void {
       const { engine, fs } = setup(PROJECT);
       await engine.context("b");
       fs.flapping = "m.py";
-      const error = await engine.context("b").then(() => undefined, (e: unknown) => e);
+      const error = await engine.context("b").then(
+        () => undefined,
+        (e: unknown) => e,
+      );
       expect(error).toBeInstanceOf(EngineError);
       expect(error).toMatchObject({ code: "stale_index", data: { path: "m.py" } });
       const { indexedHash, currentHash } = (error as EngineError).data as { indexedHash: string; currentHash: string };
@@ -148,11 +159,15 @@ export function inputsCases(): void {
       expect((await engine.context("b")).chunks[0]).toMatchObject({ start: 8, end: 9 });
       expect(fs.reads.sort()).toEqual(["m.py", "other.py"]); // each cited file read once: already the indexed bytes
       fs.remove("other.py");
-      await expect(engine.snippet("other.py", 1, 2)).rejects.toMatchObject({ code: "not_found", data: { path: "other.py" } });
+      await expect(engine.snippet("other.py", 1, 2)).rejects.toMatchObject({
+        code: "not_found",
+        data: { path: "other.py" },
+      });
     });
 
     it("a tsconfig paths edit is in the next answer, with or without a refresh", async () => {
-      const config = (target: string) => JSON.stringify({ compilerOptions: { baseUrl: ".", paths: { "@lib/*": [`src/${target}/*`] } } });
+      const config = (target: string) =>
+        JSON.stringify({ compilerOptions: { baseUrl: ".", paths: { "@lib/*": [`src/${target}/*`] } } });
       const { engine, fs } = setup(`
         //- tsconfig.json
         ${config("one")}
@@ -216,16 +231,28 @@ export function refreshCases(): void {
     it("the first index is shared by concurrent callers, each with progress; exactly one reports it as initial", async () => {
       const { engine } = setup(PROJECT);
       const seen: Progress[][] = [[], [], []];
-      const results = await Promise.all(seen.map((progress) => engine.refresh({ onProgress: (p) => progress.push(p) })));
+      const results = await Promise.all(
+        seen.map((progress) => engine.refresh({ onProgress: (p) => progress.push(p) })),
+      );
       expect(results.filter((r) => r.mode === "initial")).toHaveLength(1);
-      expect(results.find((r) => r.mode === "initial")).toMatchObject({ refreshed: true, parsed: 2, sourceFiles: 2, files: 2 });
+      expect(results.find((r) => r.mode === "initial")).toMatchObject({
+        refreshed: true,
+        parsed: 2,
+        sourceFiles: 2,
+        files: 2,
+      });
       for (const progress of seen) {
         expect(progress.some((p) => p.phase === "parse")).toBe(true);
         expect(progress.at(-1)?.phase).toBe("graph"); // the graph is built as part of the first index
       }
       // Later calls re-scan (no watcher), report nothing new and no progress.
       const later: Progress[] = [];
-      expect(await engine.refresh({ onProgress: (p) => later.push(p) })).toMatchObject({ refreshed: false, parsed: 0, mode: "scan", sourceFiles: 2 });
+      expect(await engine.refresh({ onProgress: (p) => later.push(p) })).toMatchObject({
+        refreshed: false,
+        parsed: 0,
+        mode: "scan",
+        sourceFiles: 2,
+      });
       expect(later).toEqual([]);
     });
 
@@ -265,7 +292,8 @@ export function refreshCases(): void {
         await engine.refresh();
         await engine.refresh();
         fs.gone = true;
-        for (let i = 0; i < 2; i++) await expect(engine.refresh()).rejects.toMatchObject({ code: "root_not_found", data: { root: "memory" } });
+        for (let i = 0; i < 2; i++)
+          await expect(engine.refresh()).rejects.toMatchObject({ code: "root_not_found", data: { root: "memory" } });
         fs.gone = false;
         fs.write("m.py", "def b():\n    return 7\n");
         expect(await engine.refresh()).toMatchObject({ refreshed: true, parsed: 1, mode: "scan" });

@@ -37,7 +37,9 @@ function corpus(): Record<string, Uint8Array> {
 }
 
 /** A worker in this thread: the real parse loop behind a channel, with a hook to misbehave. */
-function inThreadWorkers(misbehave?: (job: { path: string }, channel: { fail(): void; drop(): void }) => boolean): ParseWorkers & { spawned: number } {
+function inThreadWorkers(
+  misbehave?: (job: { path: string }, channel: { fail(): void; drop(): void }) => boolean,
+): ParseWorkers & { spawned: number } {
   const workers = {
     parallelism: 2,
     spawned: 0,
@@ -47,7 +49,10 @@ function inThreadWorkers(misbehave?: (job: { path: string }, channel: { fail(): 
       let failed: (e: Error) => void = () => {};
       let toWorker: (m: unknown) => void = () => {};
       let dead = false;
-      serveParseWorker({ post: (m) => queueMicrotask(() => !dead && toEngine(m)), onMessage: (h) => (toWorker = h) }, wasm);
+      serveParseWorker(
+        { post: (m) => queueMicrotask(() => !dead && toEngine(m)), onMessage: (h) => (toWorker = h) },
+        wasm,
+      );
       return {
         post(message) {
           let dropped = false;
@@ -97,8 +102,12 @@ function smallCorpus(): Record<string, Uint8Array> {
   for (const [p, bytes] of Object.entries(all)) if (p.startsWith("test/")) files[p] = bytes;
   const enc = new TextEncoder();
   for (let i = 0; i < 60; i++) {
-    files[`gen/${i}.py`] = enc.encode(`from gen import m${(i + 1) % 60}\n\nclass C${i}:\n    def run(self):\n        return m${(i + 1) % 60}.f(${i})\n`);
-    files[`gen/${i}.ts`] = enc.encode(`import { g${(i + 1) % 60} } from "./${(i + 1) % 60}";\nexport function g${i}(x: number) {\n  return g${(i + 1) % 60}(x + ${i});\n}\n`);
+    files[`gen/${i}.py`] = enc.encode(
+      `from gen import m${(i + 1) % 60}\n\nclass C${i}:\n    def run(self):\n        return m${(i + 1) % 60}.f(${i})\n`,
+    );
+    files[`gen/${i}.ts`] = enc.encode(
+      `import { g${(i + 1) % 60} } from "./${(i + 1) % 60}";\nexport function g${i}(x: number) {\n  return g${(i + 1) % 60}(x + ${i});\n}\n`,
+    );
   }
   return files;
 }
@@ -125,7 +134,10 @@ describe("parse pool", () => {
       spawn() {
         spawned++;
         const channel = workers.spawn();
-        return { ...channel, listen: (onMessage, onFailure) => channel.listen((m) => (replies++, onMessage(m)), onFailure) };
+        return {
+          ...channel,
+          listen: (onMessage, onFailure) => channel.listen((m) => (replies++, onMessage(m)), onFailure),
+        };
       },
     };
     const pooled = await indexWith(files, { workers: counting }, 2);
@@ -149,14 +161,20 @@ describe("parse pool", () => {
   }, 120_000);
 
   it("a worker that cannot start, or answers `failed`, leaves the index unchanged", async () => {
-    const refusing: ParseWorkers = { parallelism: 2, spawn: () => { throw new Error("no threads here"); } };
+    const refusing: ParseWorkers = {
+      parallelism: 2,
+      spawn: () => {
+        throw new Error("no threads here");
+      },
+    };
     expectSameIndex(smallSingle, await indexWith(small, { workers: refusing }, 2));
     const failing: ParseWorkers = {
       parallelism: 2,
       spawn() {
         let reply: (m: unknown) => void = () => {};
         return {
-          post: (m) => queueMicrotask(() => reply({ type: "failed", id: (m as { id: number }).id, message: "no grammar" })),
+          post: (m) =>
+            queueMicrotask(() => reply({ type: "failed", id: (m as { id: number }).id, message: "no grammar" })),
           listen: (onMessage) => void (reply = onMessage),
           terminate() {},
         };
@@ -188,7 +206,9 @@ describe("parse pool", () => {
     const silent = inThreadWorkers((_job, w) => (w.drop(), false));
     const pool = createParsePool(silent, { size: 1, stallMs: 50 });
     const started = Date.now();
-    const results = await Promise.all([1, 2, 3].map((i) => pool.extract({ language: "python", lock, path: `${i}.py`, hash: "h", text: "x = 1\n" })));
+    const results = await Promise.all(
+      [1, 2, 3].map((i) => pool.extract({ language: "python", lock, path: `${i}.py`, hash: "h", text: "x = 1\n" })),
+    );
     pool.close();
     expect(results).toEqual([undefined, undefined, undefined]);
     expect(Date.now() - started).toBeLessThan(5_000);
@@ -196,7 +216,13 @@ describe("parse pool", () => {
 
   it("a pool answers with the stored bytes of the record", async () => {
     const pool = createParsePool(inThreadWorkers(), { size: 2 });
-    const bytes = await pool.extract({ language: "python", lock, path: "a.py", hash: "h", text: "def f():\n    pass\n" });
+    const bytes = await pool.extract({
+      language: "python",
+      lock,
+      path: "a.py",
+      hash: "h",
+      text: "def f():\n    pass\n",
+    });
     pool.close();
     expect(bytes).toBeInstanceOf(Uint8Array);
     expect(await pool.extract({ language: "python", lock, path: "b.py", hash: "h", text: "" })).toBeUndefined();
@@ -204,7 +230,15 @@ describe("parse pool", () => {
 
   it("a worker with another wasm lock than the engine's refuses its files, which are parsed in-thread", async () => {
     const pool = createParsePool(inThreadWorkers(), { size: 1 });
-    expect(await pool.extract({ language: "python", lock: "not-this-lock", path: "a.py", hash: "h", text: "def f():\n    pass\n" })).toBeUndefined();
+    expect(
+      await pool.extract({
+        language: "python",
+        lock: "not-this-lock",
+        path: "a.py",
+        hash: "h",
+        text: "def f():\n    pass\n",
+      }),
+    ).toBeUndefined();
     pool.close();
   });
 

@@ -14,7 +14,12 @@ import { describe, expect, it } from "vitest";
 const engineDir = fileURLToPath(new URL("../../src/core/engine/", import.meta.url));
 
 /** Each part of EngineState and the one file that may write it. */
-const OWNERS: Record<string, string> = { passes: "passes.ts", graph: "graph-cache.ts", text: "text.ts", refresh: "refresh.ts" };
+const OWNERS: Record<string, string> = {
+  passes: "passes.ts",
+  graph: "graph-cache.ts",
+  text: "text.ts",
+  refresh: "refresh.ts",
+};
 
 const MUTATORS = new Set(["set", "add", "delete", "clear"]);
 
@@ -38,9 +43,23 @@ export function foreignWrites(file: string, text: string): string[] {
     if (part && OWNERS[part] !== file) out.push(`${file}: ${target.getText(sf)}`);
   };
   const visit = (node: ts.Node) => {
-    if (ts.isBinaryExpression(node) && node.operatorToken.kind >= ts.SyntaxKind.FirstAssignment && node.operatorToken.kind <= ts.SyntaxKind.LastAssignment) flag(node.left);
-    else if ((ts.isPrefixUnaryExpression(node) || ts.isPostfixUnaryExpression(node)) && (node.operator === ts.SyntaxKind.PlusPlusToken || node.operator === ts.SyntaxKind.MinusMinusToken)) flag(node.operand);
-    else if (ts.isCallExpression(node) && ts.isPropertyAccessExpression(node.expression) && MUTATORS.has(node.expression.name.text)) flag(node.expression.expression);
+    if (
+      ts.isBinaryExpression(node) &&
+      node.operatorToken.kind >= ts.SyntaxKind.FirstAssignment &&
+      node.operatorToken.kind <= ts.SyntaxKind.LastAssignment
+    )
+      flag(node.left);
+    else if (
+      (ts.isPrefixUnaryExpression(node) || ts.isPostfixUnaryExpression(node)) &&
+      (node.operator === ts.SyntaxKind.PlusPlusToken || node.operator === ts.SyntaxKind.MinusMinusToken)
+    )
+      flag(node.operand);
+    else if (
+      ts.isCallExpression(node) &&
+      ts.isPropertyAccessExpression(node.expression) &&
+      MUTATORS.has(node.expression.name.text)
+    )
+      flag(node.expression.expression);
     ts.forEachChild(node, visit);
   };
   visit(sf);
@@ -56,9 +75,13 @@ describe("the engine's state parts", () => {
   });
 
   it("the checker flags a write from another module, and lets the owner write", () => {
-    const text = "function f(s) {\n  s.graph.cache = undefined;\n  s.passes.dirty ||= true;\n  s.refresh.progressListeners.add(cb);\n  s.passes.late.parsed++;\n  const x = s.graph.cache;\n}\n";
+    const text =
+      "function f(s) {\n  s.graph.cache = undefined;\n  s.passes.dirty ||= true;\n  s.refresh.progressListeners.add(cb);\n  s.passes.late.parsed++;\n  const x = s.graph.cache;\n}\n";
     expect(foreignWrites("portable.ts", text)).toEqual([
-      "portable.ts: s.graph.cache", "portable.ts: s.passes.dirty", "portable.ts: s.refresh.progressListeners", "portable.ts: s.passes.late.parsed",
+      "portable.ts: s.graph.cache",
+      "portable.ts: s.passes.dirty",
+      "portable.ts: s.refresh.progressListeners",
+      "portable.ts: s.passes.late.parsed",
     ]);
     expect(foreignWrites("graph-cache.ts", "s.graph.cache = undefined; s.graph.routes.set(g, r);")).toEqual([]);
   });

@@ -84,7 +84,9 @@ export const CASES: Case[] = [
       "tests/test_models.py::test_plain [call]",
       "tests/test_models.py::test_through_helper [call]",
     ],
-    commands: ["pytest tests/test_models.py::TestGreeting::test_format tests/test_models.py::TestGreeting::TestNested::test_inner tests/test_models.py::GreetingCase tests/test_models.py::test_plain tests/test_models.py::test_through_helper"],
+    commands: [
+      "pytest tests/test_models.py::TestGreeting::test_format tests/test_models.py::TestGreeting::TestNested::test_inner tests/test_models.py::GreetingCase tests/test_models.py::test_plain tests/test_models.py::test_through_helper",
+    ],
     detectedBy: "pyproject.toml",
     depth: 3,
     // test_format runs twice (parametrized); GreetingCase is one test; the others once each.
@@ -120,8 +122,14 @@ export const CASES: Case[] = [
       });
     `,
     target: "App.request",
-    tests: ["App [call] (group)", "App request (GET) returns the path [call]", "App request (GET) keeps 'quotes' [call]"],
-    commands: [`npx vitest run src/app.test.ts -t '^(App |App request \\(GET\\) returns the path$|App request \\(GET\\) keeps '\\''quotes'\\''$)'`],
+    tests: [
+      "App [call] (group)",
+      "App request (GET) returns the path [call]",
+      "App request (GET) keeps 'quotes' [call]",
+    ],
+    commands: [
+      `npx vitest run src/app.test.ts -t '^(App |App request \\(GET\\) returns the path$|App request \\(GET\\) keeps '\\''quotes'\\''$)'`,
+    ],
     detectedBy: "package.json",
     run: { tool: "vitest", expect: [/Tests\s+2 passed \| 1 skipped \(3\)/] },
   },
@@ -207,7 +215,11 @@ export const CASES: Case[] = [
     tests: ["parser::tests::parses_empty [call]", "api_parses [call]"],
     commands: ["cargo test -- --exact parser::tests::parses_empty", "cargo test --test api -- --exact api_parses"],
     detectedBy: "Cargo.toml",
-    run: { tool: "cargo", flags: "--offline", expect: [/test parser::tests::parses_empty \.\.\. ok/, /test api_parses \.\.\. ok/] },
+    run: {
+      tool: "cargo",
+      flags: "--offline",
+      expect: [/test parser::tests::parses_empty \.\.\. ok/, /test api_parses \.\.\. ok/],
+    },
   },
   {
     name: "JUnit under Maven: Class#method, parametrized tests, nested classes",
@@ -248,7 +260,11 @@ export const CASES: Case[] = [
       }
     `,
     target: "Calc.add",
-    tests: ["CalcTest#addsNumbers [call]", "CalcTest#addsMany [call] (parametrized)", "CalcTest$Negative#addsNegatives [call]"],
+    tests: [
+      "CalcTest#addsNumbers [call]",
+      "CalcTest#addsMany [call] (parametrized)",
+      "CalcTest$Negative#addsNegatives [call]",
+    ],
     commands: ["mvn test -Dtest='CalcTest#addsNumbers+addsMany,CalcTest$Negative#addsNegatives'"],
     detectedBy: "pom.xml",
   },

@@ -34,20 +34,27 @@ const hasPytest = spawnSync("pytest", ["--version"], { encoding: "utf8" }).statu
 
 /** The raw output of the same command, run here without codeslice. */
 function rawOutput(root: string, argv: string[]): string {
-  const r = spawnSync(argv[0]!, argv.slice(1), { cwd: root, encoding: "utf8", env: { ...process.env, CI: "1", NO_COLOR: "1" } });
+  const r = spawnSync(argv[0]!, argv.slice(1), {
+    cwd: root,
+    encoding: "utf8",
+    env: { ...process.env, CI: "1", NO_COLOR: "1" },
+  });
   return `${r.stdout}${r.stderr}`;
 }
 
 const PY = {
   "pytest.ini": "[pytest]\npythonpath = .\n",
-  "calc.py": "def add(a, b):\n    for step in range(120):\n        print(f\"step {step}: adding {a} and {b} into the running total, cache warm, retries 0\")\n    return a - b\n\n\ndef mul(a, b):\n    return a * b\n",
-  "tests/test_calc.py": "from calc import add, mul\n\n\ndef test_add():\n    assert add(2, 3) == 5\n\n\ndef test_mul():\n    assert mul(2, 3) == 6\n",
+  "calc.py":
+    'def add(a, b):\n    for step in range(120):\n        print(f"step {step}: adding {a} and {b} into the running total, cache warm, retries 0")\n    return a - b\n\n\ndef mul(a, b):\n    return a * b\n',
+  "tests/test_calc.py":
+    "from calc import add, mul\n\n\ndef test_add():\n    assert add(2, 3) == 5\n\n\ndef test_mul():\n    assert mul(2, 3) == 6\n",
   "slow.py": "import time\n\n\ndef wait_forever():\n    while True:\n        time.sleep(1)\n",
   "tests/test_slow.py": "from slow import wait_forever\n\n\ndef test_hangs():\n    wait_forever()\n",
-  "forks.py": "import subprocess\nimport time\n\n\ndef fork_and_wait(pidfile):\n    child = subprocess.Popen([\"sleep\", \"987\"])\n    with open(pidfile, \"w\") as f:\n        f.write(str(child.pid))\n    while True:\n        time.sleep(1)\n",
-  "tests/test_forks.py": "import os\n\nfrom forks import fork_and_wait\n\n\ndef test_forks():\n    fork_and_wait(os.path.join(os.path.dirname(__file__), \"child.pid\"))\n",
+  "forks.py":
+    'import subprocess\nimport time\n\n\ndef fork_and_wait(pidfile):\n    child = subprocess.Popen(["sleep", "987"])\n    with open(pidfile, "w") as f:\n        f.write(str(child.pid))\n    while True:\n        time.sleep(1)\n',
+  "tests/test_forks.py":
+    'import os\n\nfrom forks import fork_and_wait\n\n\ndef test_forks():\n    fork_and_wait(os.path.join(os.path.dirname(__file__), "child.pid"))\n',
 };
-
 
 describe.skipIf(!hasPytest)("pytest", () => {
   let root: string;
@@ -99,7 +106,9 @@ describe.skipIf(!hasPytest)("pytest", () => {
       "b/pytest.ini": "[pytest]\npythonpath = ..\n",
       "b/test_b.py": "from slow import wait_forever\n\n\ndef test_b():\n    wait_forever()\n",
     });
-    const a = jsonOf<RunTestsAnswer>(runCli(["tests", "wait_forever", "--run", "--timeout", "2", "--root", two, "--quiet", "--json"]));
+    const a = jsonOf<RunTestsAnswer>(
+      runCli(["tests", "wait_forever", "--run", "--timeout", "2", "--root", two, "--quiet", "--json"]),
+    );
     expect(a.runs).toHaveLength(1);
     expect(a.runs[0]!.timedOut).toBe(true);
     expect(a.notRun).toHaveLength(1);
@@ -109,7 +118,11 @@ describe.skipIf(!hasPytest)("pytest", () => {
 
   it("runs under the Deno front end too (Deno.Command)", () => {
     const deno = path.join(repoRoot, "node_modules", ".bin", "deno");
-    const r = spawnSync(deno, ["run", "-A", path.join(repoRoot, "dist", "cli", "main.js"), "tests", "add", "--run", "--root", root, "--quiet"], { encoding: "utf8", timeout: 120_000 });
+    const r = spawnSync(
+      deno,
+      ["run", "-A", path.join(repoRoot, "dist", "cli", "main.js"), "tests", "add", "--run", "--root", root, "--quiet"],
+      { encoding: "utf8", timeout: 120_000 },
+    );
     expect(r.stderr).toBe("");
     expect(r.status).toBe(1);
     expect(r.stdout).toMatch(/failed \(1\):\n {2}tests\/test_calc\.py::test_add\n/);
@@ -122,8 +135,10 @@ describe("Vitest", () => {
     const root = project({
       "package.json": JSON.stringify({ name: "cart", type: "module", devDependencies: { vitest: "4.1.12" } }),
       "vitest.config.ts": "export default {};\n",
-      "src/cart.ts": "export interface Item { name: string; cents: number; qty: number }\n\nexport function total(items: Item[]): number {\n  for (const i of items) console.log(`pricing ${i.name}: ${i.cents} x ${i.qty}, tax table v3, currency EUR, rounding half-even`);\n  return items.reduce((n, i) => n + i.cents, 0);\n}\n",
-      "test/cart.test.ts": "import { describe, expect, it } from \"vitest\";\nimport { total } from \"../src/cart.ts\";\n\nconst items = Array.from({ length: 60 }, (_, k) => ({ name: `item-${k}`, cents: 100 + k, qty: 2 }));\n\ndescribe(\"total\", () => {\n  it(\"multiplies by quantity\", () => {\n    expect(total(items)).toBe(items.reduce((n, i) => n + i.cents * i.qty, 0));\n  });\n  it(\"is zero for no items\", () => {\n    expect(total([])).toBe(0);\n  });\n});\n",
+      "src/cart.ts":
+        "export interface Item { name: string; cents: number; qty: number }\n\nexport function total(items: Item[]): number {\n  for (const i of items) console.log(`pricing ${i.name}: ${i.cents} x ${i.qty}, tax table v3, currency EUR, rounding half-even`);\n  return items.reduce((n, i) => n + i.cents, 0);\n}\n",
+      "test/cart.test.ts":
+        'import { describe, expect, it } from "vitest";\nimport { total } from "../src/cart.ts";\n\nconst items = Array.from({ length: 60 }, (_, k) => ({ name: `item-${k}`, cents: 100 + k, qty: 2 }));\n\ndescribe("total", () => {\n  it("multiplies by quantity", () => {\n    expect(total(items)).toBe(items.reduce((n, i) => n + i.cents * i.qty, 0));\n  });\n  it("is zero for no items", () => {\n    expect(total([])).toBe(0);\n  });\n});\n',
     });
     // The project's own Vitest: this repository's, linked in (codeslice never lets npx download one).
     fs.symlinkSync(path.join(repoRoot, "node_modules"), path.join(root, "node_modules"));
@@ -147,8 +162,9 @@ const hasCargo = spawnSync("cargo", ["--version"], { encoding: "utf8" }).status 
 describe.skipIf(!hasCargo)("cargo test", () => {
   it("answers the failing test's path and the panic with left and right", () => {
     const root = project({
-      "Cargo.toml": "[package]\nname = \"rfx\"\nversion = \"0.1.0\"\nedition = \"2021\"\n",
-      "src/lib.rs": "pub fn add(a: i32, b: i32) -> i32 {\n    a - b\n}\n\n#[cfg(test)]\nmod tests {\n    use super::*;\n\n    #[test]\n    fn adds() {\n        assert_eq!(add(2, 3), 5);\n    }\n}\n",
+      "Cargo.toml": '[package]\nname = "rfx"\nversion = "0.1.0"\nedition = "2021"\n',
+      "src/lib.rs":
+        "pub fn add(a: i32, b: i32) -> i32 {\n    a - b\n}\n\n#[cfg(test)]\nmod tests {\n    use super::*;\n\n    #[test]\n    fn adds() {\n        assert_eq!(add(2, 3), 5);\n    }\n}\n",
     });
     const r = runCli(["tests", "add", "--run", "--root", root, "--quiet"], { timeout: 300_000 });
     expect(r.status).toBe(1);
@@ -162,30 +178,53 @@ describe.skipIf(!hasCargo)("cargo test", () => {
 
 describe("refusals", () => {
   it("refuses a program outside the allowlist and shell syntax, naming what it refused", () => {
-    expect(refusal(() => allowedArgv("rm -rf /"))).toMatchObject({ reason: "not_allowed", allowed: expect.arrayContaining(["pytest", "vitest", "go test"]) });
+    expect(refusal(() => allowedArgv("rm -rf /"))).toMatchObject({
+      reason: "not_allowed",
+      allowed: expect.arrayContaining(["pytest", "vitest", "go test"]),
+    });
     expect(refusal(() => allowedArgv("npx mocha test/a.test.js"))).toMatchObject({ reason: "not_allowed" });
     expect(refusal(() => allowedArgv("go build ./..."))).toMatchObject({ reason: "not_allowed" });
-    expect(refusal(() => allowedArgv("pytest tests/a.py; rm -rf ~"))).toMatchObject({ reason: "shell_syntax", character: ";" });
+    expect(refusal(() => allowedArgv("pytest tests/a.py; rm -rf ~"))).toMatchObject({
+      reason: "shell_syntax",
+      character: ";",
+    });
     expect(refusal(() => allowedArgv("pytest $(cat ids)"))).toMatchObject({ reason: "shell_syntax", character: "$" });
     expect(refusal(() => allowedArgv("pytest `id`"))).toMatchObject({ reason: "shell_syntax", character: "`" });
-    expect(refusal(() => allowedArgv("cargo test > out.txt"))).toMatchObject({ reason: "shell_syntax", character: ">" });
+    expect(refusal(() => allowedArgv("cargo test > out.txt"))).toMatchObject({
+      reason: "shell_syntax",
+      character: ">",
+    });
     expect(refusal(() => allowedArgv('pytest "$HOME/x"'))).toMatchObject({ reason: "shell_syntax", character: "$" });
     expect(refusal(() => allowedArgv("pytest tests/*.py"))).toMatchObject({ reason: "shell_syntax", character: "*" });
     // What `tests` writes is accepted: quoted words stay one argument; npx never downloads.
-    expect(allowedArgv("npx vitest run 'test/a b.test.ts' -t '^(cart total$|it'\\''s )'").argv).toEqual(["npx", "--no", "vitest", "run", "test/a b.test.ts", "-t", "^(cart total$|it's )"]);
-    expect(allowedArgv("pytest 'tests/test_a.py::TestX::test_y[1-2]'")).toEqual({ argv: ["pytest", "tests/test_a.py::TestX::test_y[1-2]"], runner: "pytest" });
+    expect(allowedArgv("npx vitest run 'test/a b.test.ts' -t '^(cart total$|it'\\''s )'").argv).toEqual([
+      "npx",
+      "--no",
+      "vitest",
+      "run",
+      "test/a b.test.ts",
+      "-t",
+      "^(cart total$|it's )",
+    ]);
+    expect(allowedArgv("pytest 'tests/test_a.py::TestX::test_y[1-2]'")).toEqual({
+      argv: ["pytest", "tests/test_a.py::TestX::test_y[1-2]"],
+      runner: "pytest",
+    });
   });
 
   it("refuses a detected runner that is not allowlisted (Mocha) through the CLI, with exit 1 and the allowlist", () => {
     const root = project({
       "package.json": JSON.stringify({ name: "m", devDependencies: { mocha: "10.0.0" } }),
       "src/sum.js": "export function sum(a, b) {\n  return a + b;\n}\n",
-      "test/sum.test.js": "import { sum } from \"../src/sum.js\";\n\ndescribe(\"sum\", () => {\n  it(\"adds\", () => {\n    sum(1, 2);\n  });\n});\n",
+      "test/sum.test.js":
+        'import { sum } from "../src/sum.js";\n\ndescribe("sum", () => {\n  it("adds", () => {\n    sum(1, 2);\n  });\n});\n',
     });
     const r = runCli(["tests", "sum", "--run", "--root", root, "--quiet"]);
     expect(r.status).toBe(1);
     expect(r.stdout).toBe("");
-    expect(r.stderr).toMatch(/Refused to run "npx mocha .*": "npx --no" is not a test runner codeslice runs \(allowed: pytest, npm\/pnpm\/yarn test, vitest, jest/);
+    expect(r.stderr).toMatch(
+      /Refused to run "npx mocha .*": "npx --no" is not a test runner codeslice runs \(allowed: pytest, npm\/pnpm\/yarn test, vitest, jest/,
+    );
   });
 
   it("refuses a budget out of run_tests' range as bad usage (exit 2) before running anything", () => {
@@ -199,7 +238,10 @@ describe("refusals", () => {
     const r = runCli(["tests", "alone", "--run", "--root", root, "--quiet"]);
     expect(r.status).toBe(1);
     expect(r.stderr).toMatch(/No tests found for .*alone: nothing to run/);
-    const { engine } = memoryEngine({ "calc.py": "def add(a, b):\n    return a + b\n", "tests/test_calc.py": "from calc import add\n\n\ndef test_add():\n    assert add(1, 2) == 3\n" });
+    const { engine } = memoryEngine({
+      "calc.py": "def add(a, b):\n    return a + b\n",
+      "tests/test_calc.py": "from calc import add\n\n\ndef test_add():\n    assert add(1, 2) == 3\n",
+    });
     const error = await engine.runTests("add").catch((e: unknown) => e);
     expect(isEngineError(error, "run_refused") && error.data.reason).toBe("unsupported");
   });
@@ -220,7 +262,7 @@ describe("output trims that keep what a reader acts on", () => {
   it("drops pytest's Full diff block, which repeats the lines above it, and comments that name an error", () => {
     const out = [
       "    # Specifically, if app.testing is not set to True, the AssertionErrors",
-      ">       assert list(messages) == [(\"message\", \"Hello World\")]",
+      '>       assert list(messages) == [("message", "Hello World")]',
       "E       AssertionError: assert [('error', 'H...sting</em>'))] == [('message', 'Hello World')]",
       "E         At index 0 diff: ('error', 'Hello World') != ('message', 'Hello World')",
       "E         Full diff:",
@@ -232,26 +274,44 @@ describe("output trims that keep what a reader acts on", () => {
       "FAILED test_basic.py::test_extended_flashing - AssertionError: assert",
     ].join("\n");
     const s = summarizeOutput(out);
-    expect(s.details).toEqual([
-      ">       assert list(messages) == [(\"message\", \"Hello World\")]",
-      "E       AssertionError: assert [('error', 'H...sting</em>'))] == [('message', 'Hello World')]",
-      "E         At index 0 diff: ('error', 'Hello World') != ('message', 'Hello World')",
-      "test_basic.py:666: AssertionError",
-    ].map((l) => l.trim()));
+    expect(s.details).toEqual(
+      [
+        '>       assert list(messages) == [("message", "Hello World")]',
+        "E       AssertionError: assert [('error', 'H...sting</em>'))] == [('message', 'Hello World')]",
+        "E         At index 0 diff: ('error', 'Hello World') != ('message', 'Hello World')",
+        "test_basic.py:666: AssertionError",
+      ].map((l) => l.trim()),
+    );
     expect(s.failed).toEqual(["test_basic.py::test_extended_flashing"]);
   });
 
   it("clips a long Expected/Received pair to the part around its first difference", () => {
-    const expected = "__Host-great_cookie=banana; Max-Age=1000; Path=/; Expires=Sun, 24 Dec 2000 10:30:59 GMT; HttpOnly; Secure; SameSite=Strict; Priority=High; Partitioned";
+    const expected =
+      "__Host-great_cookie=banana; Max-Age=1000; Path=/; Expires=Sun, 24 Dec 2000 10:30:59 GMT; HttpOnly; Secure; SameSite=Strict; Priority=High; Partitioned";
     const received = expected.replace("HttpOnly", "Httponly");
-    const s = summarizeOutput(["AssertionError: expected '__Host-great_cookie=banana; Max-Age=1…' to be '__Host-great_cookie=banana; Max-Age=1…'", `Expected: "${expected}"`, `Received: "${received}"`].join("\n"));
+    const s = summarizeOutput(
+      [
+        "AssertionError: expected '__Host-great_cookie=banana; Max-Age=1…' to be '__Host-great_cookie=banana; Max-Age=1…'",
+        `Expected: "${expected}"`,
+        `Received: "${received}"`,
+      ].join("\n"),
+    );
     // The first differing character: "O" against "o", in the quoted strings as the runner prints them.
     const at = `"${expected}"`.indexOf("HttpOnly") + 4;
     expect(s.details[1]).toBe(`Expected: …${`"${expected}"`.slice(at - 40, at + 40)}…`);
     expect(s.details[2]).toBe(`Received: …${`"${received}"`.slice(at - 40, at + 40)}…`);
     expect(s.details[2]).toContain("Httponly");
     // A second failure whose clipped pair reads the same shows its frame, not the pair again.
-    const twice = summarizeOutput([`Expected: "${expected}"`, `Received: "${received}"`, " ❯ src/a.test.ts:1:2", `Expected: "x${expected}"`, `Received: "x${received}"`, " ❯ src/a.test.ts:9:2"].join("\n"));
+    const twice = summarizeOutput(
+      [
+        `Expected: "${expected}"`,
+        `Received: "${received}"`,
+        " ❯ src/a.test.ts:1:2",
+        `Expected: "x${expected}"`,
+        `Received: "x${received}"`,
+        " ❯ src/a.test.ts:9:2",
+      ].join("\n"),
+    );
     expect(twice.details).toEqual([s.details[1], s.details[2], "❯ src/a.test.ts:1:2", "❯ src/a.test.ts:9:2"]);
   });
 });

@@ -12,7 +12,10 @@ import { memoryEngine, parseFixture } from "../support/platform.ts";
 import { CASES } from "./cases.ts";
 
 function shape(a: TestsAnswer): string[] {
-  return a.tests.map((t) => `${t.id} [${t.evidence}]${t.group ? " (group)" : ""}${t.file ? " (file)" : ""}${t.parametrized ? " (parametrized)" : ""}`);
+  return a.tests.map(
+    (t) =>
+      `${t.id} [${t.evidence}]${t.group ? " (group)" : ""}${t.file ? " (file)" : ""}${t.parametrized ? " (parametrized)" : ""}`,
+  );
 }
 
 describe("tests: runnable ids per runner", () => {
@@ -38,9 +41,15 @@ describe("tests: runnable ids per runner", () => {
   });
 
   it("with no project file naming a runner, the language's first is assumed, and the answer says so", async () => {
-    const { engine } = memoryEngine(parseFixture("//- lib.py\ndef f():\n    return 1\n//- test_lib.py\nfrom lib import f\n\n\ndef test_f():\n    assert f()\n"));
+    const { engine } = memoryEngine(
+      parseFixture(
+        "//- lib.py\ndef f():\n    return 1\n//- test_lib.py\nfrom lib import f\n\n\ndef test_f():\n    assert f()\n",
+      ),
+    );
     const a = await engine.tests("f");
-    expect(a.run).toEqual([{ runner: "pytest", name: "pytest", cwd: "", tests: 1, commands: ["pytest test_lib.py::test_f"] }]);
+    expect(a.run).toEqual([
+      { runner: "pytest", name: "pytest", cwd: "", tests: 1, commands: ["pytest test_lib.py::test_f"] },
+    ]);
     expect(a.text).toMatch(/\(assumed\)/);
     expect(a.completeness.notes.join("\n")).toMatch(/no project file names a test runner/);
   });
@@ -55,7 +64,8 @@ describe("tests: runnable ids per runner", () => {
 
   it("pages with a cursor like the other lists", async () => {
     const files: Record<string, string> = { "pytest.ini": "[pytest]\n", "lib.py": "def f():\n    return 1\n" };
-    for (let i = 0; i < 30; i++) files[`tests/test_${i}.py`] = `from lib import f\n\n\ndef test_${i}():\n    assert f()\n`;
+    for (let i = 0; i < 30; i++)
+      files[`tests/test_${i}.py`] = `from lib import f\n\n\ndef test_${i}():\n    assert f()\n`;
     const { engine } = memoryEngine(files);
     const first = await engine.tests("f", { limit: 12 });
     expect(first.page).toMatchObject({ matching: 30, shown: 12, next: expect.stringMatching(/^12\.only\.2\.v/) });

@@ -10,7 +10,13 @@
 import { describe, expect, it } from "vitest";
 import { createEngine, type Engine } from "../../src/core/engine/engine.ts";
 import { encodeArtifact } from "../../src/core/engine/artifact.ts";
-import { SNAPSHOT_KEY, decodeJson, encodeJson, type Snapshot, type StoredRecord } from "../../src/core/engine/snapshot.ts";
+import {
+  SNAPSHOT_KEY,
+  decodeJson,
+  encodeJson,
+  type Snapshot,
+  type StoredRecord,
+} from "../../src/core/engine/snapshot.ts";
 import { crc32 } from "../../src/core/engine/seal.ts";
 import { isEngineError } from "../../src/shared/errors.ts";
 import { MemoryFileSystem, MemoryStore } from "../../src/platform/memory/index.ts";
@@ -31,14 +37,31 @@ async function honestParts() {
   const snapshot = decodeJson<Snapshot>(await a.store.get(SNAPSHOT_KEY))!;
   const keys = [...new Set(snapshot.files.flatMap((f) => (f.record ? [f.record] : [])))].sort();
   const records = await Promise.all(keys.map(async (k) => decodeJson<StoredRecord>(await a.store.get(k))!));
-  const extractors = Object.fromEntries(snapshot.files.flatMap((f) => (f.record ? [[f.language!, /([0-9a-f]{16})-[0-9a-f]{40}\.json$/.exec(f.record)![1]!]] : [])));
+  const extractors = Object.fromEntries(
+    snapshot.files.flatMap((f) =>
+      f.record ? [[f.language!, /([0-9a-f]{16})-[0-9a-f]{40}\.json$/.exec(f.record)![1]!]] : [],
+    ),
+  );
   return { snapshot, records, extractors, bytes: (await a.engine.exportIndex()).bytes };
 }
 
 /** A hostile value for a field that held `v`. */
 function hostile(rand: Rng, v: unknown): unknown {
   const numbers = [-1, -(2 ** 31), 0, 2 ** 31, 2 ** 53, 999_999_999, 1.5, Number.MAX_SAFE_INTEGER];
-  const strings = ["", "constructor", "__proto__", "../outside.py", "/etc/passwd", "x".repeat(200_000), "a\nb", "\u0000", "toString", "hasOwnProperty", "`", "```"];
+  const strings = [
+    "",
+    "constructor",
+    "__proto__",
+    "../outside.py",
+    "/etc/passwd",
+    "x".repeat(200_000),
+    "a\nb",
+    "\u0000",
+    "toString",
+    "hasOwnProperty",
+    "`",
+    "```",
+  ];
   if (typeof v === "number") return rand.chance(0.8) ? rand.pick(numbers) : rand.pick(strings);
   if (typeof v === "string") return rand.chance(0.8) ? rand.pick(strings) : rand.pick(numbers);
   if (typeof v === "boolean") return rand.pick([!v, "true", 1, null]);
@@ -66,8 +89,23 @@ function mutateLeaf(rand: Rng, value: unknown): unknown {
 
 /** A deep parent chain over a record's definitions (each the child of the one before). */
 function deepChain(record: StoredRecord, n: number): StoredRecord {
-  const d = record.definitions[0] ?? { name: "f", qualified: "f", kind: "function", parent: -1, start: 1, end: 1, nameLine: 1, nameCol: 0, signature: "f", bodyStart: 0, exported: false };
-  return { ...record, definitions: Array.from({ length: n }, (_, i) => ({ ...d, name: `f${i}`, qualified: `f${i}`, parent: i - 1 })) };
+  const d = record.definitions[0] ?? {
+    name: "f",
+    qualified: "f",
+    kind: "function",
+    parent: -1,
+    start: 1,
+    end: 1,
+    nameLine: 1,
+    nameCol: 0,
+    signature: "f",
+    bodyStart: 0,
+    exported: false,
+  };
+  return {
+    ...record,
+    definitions: Array.from({ length: n }, (_, i) => ({ ...d, name: `f${i}`, qualified: `f${i}`, parent: i - 1 })),
+  };
 }
 
 /** Checksums made again, so a mutation of the bytes reaches the decoder instead of the CRC. */
@@ -80,7 +118,10 @@ async function resealed(bytes: Uint8Array): Promise<Uint8Array> {
 }
 
 /** One seed's artifact and a word on what was done to it. */
-async function mutant(seed: number, honest: Awaited<ReturnType<typeof honestParts>>): Promise<{ bytes: Uint8Array; what: string }> {
+async function mutant(
+  seed: number,
+  honest: Awaited<ReturnType<typeof honestParts>>,
+): Promise<{ bytes: Uint8Array; what: string }> {
   const rand = rng(seed);
   const { snapshot, records, extractors } = honest;
   switch (rand.int(6)) {
@@ -106,21 +147,31 @@ async function mutant(seed: number, honest: Awaited<ReturnType<typeof honestPart
         () => ({ ...records[0]!, hash: "f".repeat(40) }), // a record nothing names
         () => records[0]!, // a repeated record
       ])();
-      const ext = rand.chance(0.5) ? { ...extractors, [rand.pick(["constructor", "__proto__", "cobol"])]: "0123456789abcdef" } : extractors;
-      return { bytes: await encodeArtifact(snapshot, [...records, extra].map(encodeJson), ext), what: "stray record / header language" };
+      const ext = rand.chance(0.5)
+        ? { ...extractors, [rand.pick(["constructor", "__proto__", "cobol"])]: "0123456789abcdef" }
+        : extractors;
+      return {
+        bytes: await encodeArtifact(snapshot, [...records, extra].map(encodeJson), ext),
+        what: "stray record / header language",
+      };
     }
     default: {
       const i = rand.int(records.length);
       const n = rand.pick([1000, 20_000, 50_000]);
       const mutated = records.map((r, j) => (j === i ? deepChain(r, n) : r));
-      return { bytes: await encodeArtifact(snapshot, mutated.map(encodeJson), extractors), what: `parent chain ${n} deep in record ${i}` };
+      return {
+        bytes: await encodeArtifact(snapshot, mutated.map(encodeJson), extractors),
+        what: `parent chain ${n} deep in record ${i}`,
+      };
     }
   }
 }
 
 /** Paths outside the project an answer cites: the ones the mutations plant, and any `../` or absolute one. */
 function outsidePaths(text: string): string[] {
-  return [...text.matchAll(/(?:^|[\s(`'"#])((?:\.\.\/|\/(?:etc|tmp|home|root|usr|var|proc)\/)[^\s:`'")]*)/g)].map((m) => m[1]!);
+  return [...text.matchAll(/(?:^|[\s(`'"#])((?:\.\.\/|\/(?:etc|tmp|home|root|usr|var|proc)\/)[^\s:`'")]*)/g)].map(
+    (m) => m[1]!,
+  );
 }
 
 describe("artifact fuzz", () => {
@@ -137,7 +188,8 @@ describe("artifact fuzz", () => {
       try {
         await b.engine.importIndex(bytes);
       } catch (error) {
-        if (!isEngineError(error) || !REFUSALS.includes(error.code)) throw new Error(`${label}: import threw ${String((error as Error)?.stack ?? error)}`);
+        if (!isEngineError(error) || !REFUSALS.includes(error.code))
+          throw new Error(`${label}: import threw ${String((error as Error)?.stack ?? error)}`);
         expect((await b.store.keys("")).sort().join("\n"), `${label}: a refusal wrote`).toBe(before);
         outcomes.refused++;
         continue;
@@ -146,7 +198,8 @@ describe("artifact fuzz", () => {
       try {
         const summary = await b.engine.index();
         const files = new Set(Object.keys(PROJECT));
-        for (const r of await b.engine.records()) expect(files.has(r.path), `${label}: record for ${r.path}`).toBe(true);
+        for (const r of await b.engine.records())
+          expect(files.has(r.path), `${label}: record for ${r.path}`).toBe(true);
         const texts = [
           (await b.engine.map({ budget: 2000 })).text,
           (await b.engine.context("Checkout.scan", { budget: 3000 })).text,
@@ -165,7 +218,9 @@ describe("artifact fuzz", () => {
       peakRss = Math.max(peakRss, process.memoryUsage().rss);
     }
     peakRss = Math.max(peakRss, process.memoryUsage().rss);
-    console.log(`artifact fuzz: ${outcomes.refused} refused, ${outcomes.loaded} loaded, peak RSS ${Math.round(peakRss / 2 ** 20)} MB`);
+    console.log(
+      `artifact fuzz: ${outcomes.refused} refused, ${outcomes.loaded} loaded, peak RSS ${Math.round(peakRss / 2 ** 20)} MB`,
+    );
     expect(peakRss).toBeLessThan(500 * 2 ** 20);
     expect(outcomes.refused).toBeGreaterThan(0);
   }, 120_000);

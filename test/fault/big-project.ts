@@ -9,7 +9,8 @@ export function bigProject(pyFiles = 600, tsFiles = 400): Record<string, string>
   for (let p = 0; p < pkgs; p++) files[`app/pkg${p}/__init__.py`] = "";
   for (let i = 0; i < pyFiles; i++) {
     const pkg = i % pkgs;
-    const prev = i > 0 ? `from app.pkg${(i - 1) % pkgs}.mod${i - 1} import Service${i - 1}, compute_${i - 1}\n\n\n` : "";
+    const prev =
+      i > 0 ? `from app.pkg${(i - 1) % pkgs}.mod${i - 1} import Service${i - 1}, compute_${i - 1}\n\n\n` : "";
     files[`app/pkg${pkg}/mod${i}.py`] =
       `${prev}class Service${i}:\n    """Service number ${i}."""\n\n    def __init__(self, factor: int = ${i}):\n        self.factor = factor\n\n` +
       `    def handle(self, x: int) -> int:\n        return compute_${i}(x) * self.factor\n\n\n` +

@@ -20,7 +20,8 @@ import { SCHEMA_VERSION } from "../../src/core/engine/snapshot.ts";
 const V = `v${SCHEMA_VERSION}`;
 
 const wasm = new NodeWasmSource();
-const open = async (root: string, cacheDir?: string) => createEngine({ ...(await createNodePlatform({ root, ...(cacheDir ? { cacheDir } : {}) })), wasm });
+const open = async (root: string, cacheDir?: string) =>
+  createEngine({ ...(await createNodePlatform({ root, ...(cacheDir ? { cacheDir } : {}) })), wasm });
 const enc = new TextEncoder();
 const dec = new TextDecoder();
 
@@ -37,7 +38,9 @@ beforeAll(async () => {
   clean = path.join(base, "clean-cache");
   writeProject(root);
   expected = await answers(await open(root, clean));
-  const snapshot = JSON.parse(dec.decode(unseal(new Uint8Array(fs.readFileSync(path.join(clean, `${V}/snapshot.json`)))))) as { files: { path: string; record?: string }[] };
+  const snapshot = JSON.parse(
+    dec.decode(unseal(new Uint8Array(fs.readFileSync(path.join(clean, `${V}/snapshot.json`))))),
+  ) as { files: { path: string; record?: string }[] };
   sources = snapshot.files.filter((f): f is { path: string; record: string } => f.record !== undefined);
 });
 afterAll(removeTemps);
@@ -79,7 +82,7 @@ describe("cache damage the product does not survive yet", () => {
   // Was a bug (fixed): checkRecord does not look at optional fields (doc, receiver, args, imports' name, bindings' value/type/alias, bases, …): a sealed record with a wrong type there passes, the graph or context code throws a TypeError on every run, and the cache never heals.
   it.each([
     ["calls[].receiver = 7", (r: any) => r.calls.forEach((c: any) => c.receiver !== undefined && (c.receiver = 7))],
-    ["calls[].args = \"x\"", (r: any) => r.calls.forEach((c: any) => (c.args = "x"))],
+    ['calls[].args = "x"', (r: any) => r.calls.forEach((c: any) => (c.args = "x"))],
     ["definitions[].doc = 5", (r: any) => r.definitions.forEach((d: any) => d.doc !== undefined && (d.doc = 5))],
     ["definitions[].bases = 5", (r: any) => r.definitions.forEach((d: any) => d.kind === "class" && (d.bases = 5))],
     ["imports[].name = 5", (r: any) => r.imports.forEach((i: any) => i.name !== undefined && (i.name = 5))],
@@ -106,7 +109,9 @@ describe("cache damage the product does not survive yet", () => {
       const keys = Array.from({ length: 64 }, (_, i) => `${V}/records/0${i % 8}/r${i}.json`);
       const results = await Promise.allSettled(keys.map((k, i) => store.set(k, new Uint8Array([i]))));
       failed += results.filter((r) => r.status === "rejected").length;
-      expect(keys.filter((k) => !fs.existsSync(path.join(dir, k)))).toHaveLength(results.filter((r) => r.status === "rejected").length);
+      expect(keys.filter((k) => !fs.existsSync(path.join(dir, k)))).toHaveLength(
+        results.filter((r) => r.status === "rejected").length,
+      );
     }
     expect(failed).toBe(0);
   }, 120_000);
@@ -114,7 +119,10 @@ describe("cache damage the product does not survive yet", () => {
   // Was a bug (fixed): a damaged CACHEDIR.TAG makes codeslice refuse its own cache folder for good: --cache-dir fails with cache_refused ("holds files codeslice did not write: .gitignore, CACHEDIR.TAG, v16"), and the default <root>/.codeslice falls back to memory on every run, re-parsing everything, without ever repairing the tag.
   it("a damaged tag in a folder that is otherwise codeslice's own is written again", async () => {
     const dir = copy();
-    fs.writeFileSync(path.join(dir, "CACHEDIR.TAG"), "Signature: 8a477f597d28d172789f06886806bc55\n# This file is a cache directory tag cre");
+    fs.writeFileSync(
+      path.join(dir, "CACHEDIR.TAG"),
+      "Signature: 8a477f597d28d172789f06886806bc55\n# This file is a cache directory tag cre",
+    );
     expect(await answers(await open(root, dir))).toEqual(expected);
     expect(fs.readFileSync(path.join(dir, "CACHEDIR.TAG"), "utf8")).toMatch(/created by codeslice/);
   });
@@ -124,7 +132,10 @@ describe("leftovers and special files in the cache folder", () => {
   // Was a bug (fixed): temp files of writes cut short by a crash or kill -9 (`.<name>.<pid>.<n>.tmp`, up to 64 records and a whole snapshot) stay in the cache folder for good: keys() skips dot-names, so no sweep ever removes them; repeated kills only add more.
   it("a stale temp file from a killed write is swept by the next index that sweeps the store", async () => {
     const dir = copy();
-    const stale = [path.join(dir, V, ".snapshot.json.99999.0.tmp"), path.join(dir, sources[0]!.record.replace(/[^/]+$/, ".stale.json.99999.1.tmp"))];
+    const stale = [
+      path.join(dir, V, ".snapshot.json.99999.0.tmp"),
+      path.join(dir, sources[0]!.record.replace(/[^/]+$/, ".stale.json.99999.1.tmp")),
+    ];
     for (const f of stale) {
       fs.writeFileSync(f, "partial");
       const old = new Date(Date.now() - 86_400_000);
@@ -142,7 +153,9 @@ describe("leftovers and special files in the cache folder", () => {
       fs.rmSync(path.join(dir, key));
       const made = spawnSync("mkfifo", [path.join(dir, key)]);
       expect(made.status).toBe(0);
-      const r = await cli(["callers", "format_label", "--root", root, "--cache-dir", dir, "--json", "--quiet"], { timeoutMs: 20_000 });
+      const r = await cli(["callers", "format_label", "--root", root, "--cache-dir", dir, "--json", "--quiet"], {
+        timeoutMs: 20_000,
+      });
       expect({ key, signal: r.signal, status: r.status }).toEqual({ key, signal: null, status: 0 }); // today: killed by the 20 s timeout
     }
   }, 60_000);
@@ -155,7 +168,16 @@ describe("leftovers and special files in the cache folder", () => {
     const mounted = spawnSync("mount", ["-t", "tmpfs", "-o", "size=12k", "tmpfs", mnt]);
     if (mounted.status !== 0) return;
     try {
-      const r = await cli(["callers", "format_label", "--root", root, "--cache-dir", path.join(mnt, "cache"), "--json", "--quiet"]);
+      const r = await cli([
+        "callers",
+        "format_label",
+        "--root",
+        root,
+        "--cache-dir",
+        path.join(mnt, "cache"),
+        "--json",
+        "--quiet",
+      ]);
       expect(r.status, r.stdout + r.stderr).toBe(0); // today: exit 1, io_error
       expect(JSON.parse(r.stdout)).toEqual((expected as Record<string, unknown>)["callers format_label"]);
     } finally {

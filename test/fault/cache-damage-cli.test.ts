@@ -8,7 +8,17 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { damageCache } from "./damage.ts";
-import { CALLERS_TARGETS, CONTEXT_TARGETS, removeTemps, rng, seedList, STACK_FRAME, tempDir, treeOf, writeProject } from "./fixture.ts";
+import {
+  CALLERS_TARGETS,
+  CONTEXT_TARGETS,
+  removeTemps,
+  rng,
+  seedList,
+  STACK_FRAME,
+  tempDir,
+  treeOf,
+  writeProject,
+} from "./fixture.ts";
 import { cli, ensureBuilt, pool, type Run } from "./run.ts";
 
 const COMMANDS: string[][] = [
@@ -22,13 +32,16 @@ let root: string;
 let clean: string;
 const expected: unknown[] = [];
 
-const run = (command: string[], cacheDir: string) => cli([...command, "--root", root, "--cache-dir", cacheDir, "--json", "--quiet"]);
+const run = (command: string[], cacheDir: string) =>
+  cli([...command, "--root", root, "--cache-dir", cacheDir, "--json", "--quiet"]);
 
 function parsed(r: Run, what: string): unknown {
   try {
     return JSON.parse(r.stdout);
   } catch {
-    throw new Error(`${what}: stdout is not JSON (exit ${r.status}): ${r.stdout.slice(0, 300)}\nstderr: ${r.stderr.slice(0, 1500)}`);
+    throw new Error(
+      `${what}: stdout is not JSON (exit ${r.status}): ${r.stdout.slice(0, 300)}\nstderr: ${r.stderr.slice(0, 1500)}`,
+    );
   }
 }
 
@@ -53,31 +66,35 @@ afterAll(removeTemps);
 describe("random damage to the cache folder, through the CLI", () => {
   // Groups of seeds, each its own test: a slow machine shows progress, and a failure names its group.
   const groups = Array.from({ length: Math.ceil(seeds.length / 17) }, (_, g) => seeds.slice(g * 17, g * 17 + 17));
-  it.each(groups.map((g) => [`${g[0]}–${g.at(-1)}`, g] as const))("seeds %s: exit 0, JSON equal to a clean run, no stack trace", async (_label, group) => {
-    const work = tempDir();
-    const before = treeOf(root);
-    const failures: string[] = [];
-    await pool(group, 3, async (seed) => {
-      const cache = path.join(work, `cache-${seed}`);
-      fs.cpSync(clean, cache, { recursive: true });
-      const ops = damageCache(cache, rng(seed));
-      const which = seed % COMMANDS.length;
-      const command = COMMANDS[which]!;
-      try {
-        const r = await run(command, cache);
-        const what = `seed ${seed} (${command.join(" ")}) [${ops.join("; ")}]`;
-        if (r.status !== 0 || /unexpected error/.test(r.stderr) || STACK_FRAME.test(r.stderr)) {
-          failures.push(`${what}: exit ${r.status}\n${r.stderr.slice(0, 1500)}`);
-          return;
+  it.each(groups.map((g) => [`${g[0]}–${g.at(-1)}`, g] as const))(
+    "seeds %s: exit 0, JSON equal to a clean run, no stack trace",
+    async (_label, group) => {
+      const work = tempDir();
+      const before = treeOf(root);
+      const failures: string[] = [];
+      await pool(group, 3, async (seed) => {
+        const cache = path.join(work, `cache-${seed}`);
+        fs.cpSync(clean, cache, { recursive: true });
+        const ops = damageCache(cache, rng(seed));
+        const which = seed % COMMANDS.length;
+        const command = COMMANDS[which]!;
+        try {
+          const r = await run(command, cache);
+          const what = `seed ${seed} (${command.join(" ")}) [${ops.join("; ")}]`;
+          if (r.status !== 0 || /unexpected error/.test(r.stderr) || STACK_FRAME.test(r.stderr)) {
+            failures.push(`${what}: exit ${r.status}\n${r.stderr.slice(0, 1500)}`);
+            return;
+          }
+          expect(parsed(r, what), what).toEqual(expected[which]);
+        } catch (error) {
+          failures.push(String((error as Error).message).slice(0, 2000));
+        } finally {
+          fs.rmSync(cache, { recursive: true, force: true });
         }
-        expect(parsed(r, what), what).toEqual(expected[which]);
-      } catch (error) {
-        failures.push(String((error as Error).message).slice(0, 2000));
-      } finally {
-        fs.rmSync(cache, { recursive: true, force: true });
-      }
-    });
-    expect(failures, failures.join("\n\n")).toEqual([]);
-    expect(treeOf(root), "the project folder changed").toEqual(before);
-  }, 240_000);
+      });
+      expect(failures, failures.join("\n\n")).toEqual([]);
+      expect(treeOf(root), "the project folder changed").toEqual(before);
+    },
+    240_000,
+  );
 });

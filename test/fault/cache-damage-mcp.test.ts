@@ -27,14 +27,16 @@ async function everyTool(cacheDir: string): Promise<{ answers: unknown[]; proble
   try {
     for (const [name, args] of TOOL_CALLS) {
       const a = await callTool(s.client, name, args);
-      if (a.isError || /internal error/.test(a.text)) problems.push(`${name} ${JSON.stringify(args)}: ${a.text.slice(0, 500)}`);
+      if (a.isError || /internal error/.test(a.text))
+        problems.push(`${name} ${JSON.stringify(args)}: ${a.text.slice(0, 500)}`);
       answers.push(withoutFreshness(a.data));
     }
   } finally {
     await s.close();
   }
   const log = s.stderr();
-  if (/: error: |uncaught|unhandled/.test(log) || STACK_FRAME.test(log)) problems.push(`server log:\n${log.slice(0, 1500)}`);
+  if (/: error: |uncaught|unhandled/.test(log) || STACK_FRAME.test(log))
+    problems.push(`server log:\n${log.slice(0, 1500)}`);
   if (s.protocolErrors.length) problems.push(`protocol errors: ${s.protocolErrors.map((e) => e.message).join("; ")}`);
   return { answers, problems };
 }
@@ -57,26 +59,30 @@ afterAll(removeTemps);
 describe("random damage to the cache folder, through the MCP server", () => {
   // Groups of seeds, each its own test: a slow machine shows progress, and a failure names its group.
   const groups = Array.from({ length: Math.ceil(seeds.length / 10) }, (_, g) => seeds.slice(g * 10, g * 10 + 10));
-  it.each(groups.map((g) => [`${g[0]}–${g.at(-1)}`, g] as const))("seeds %s: every tool answers as on a clean cache, never an error", async (_label, group) => {
-    const work = tempDir();
-    const before = treeOf(root);
-    const failures: string[] = [];
-    await pool(group, 3, async (seed) => {
-      const cache = path.join(work, `cache-${seed}`);
-      fs.cpSync(clean, cache, { recursive: true });
-      const ops = damageCache(cache, rng(seed));
-      const what = `seed ${seed} [${ops.join("; ")}]`;
-      try {
-        const { answers, problems } = await everyTool(cache);
-        if (problems.length) failures.push(`${what}:\n${problems.join("\n")}`);
-        else expect(answers, what).toEqual(expected);
-      } catch (error) {
-        failures.push(`${what}: ${String((error as Error).message).slice(0, 2000)}`);
-      } finally {
-        fs.rmSync(cache, { recursive: true, force: true, maxRetries: 5, retryDelay: 50 });
-      }
-    });
-    expect(failures, failures.join("\n\n")).toEqual([]);
-    expect(treeOf(root), "the project folder changed").toEqual(before);
-  }, 240_000);
+  it.each(groups.map((g) => [`${g[0]}–${g.at(-1)}`, g] as const))(
+    "seeds %s: every tool answers as on a clean cache, never an error",
+    async (_label, group) => {
+      const work = tempDir();
+      const before = treeOf(root);
+      const failures: string[] = [];
+      await pool(group, 3, async (seed) => {
+        const cache = path.join(work, `cache-${seed}`);
+        fs.cpSync(clean, cache, { recursive: true });
+        const ops = damageCache(cache, rng(seed));
+        const what = `seed ${seed} [${ops.join("; ")}]`;
+        try {
+          const { answers, problems } = await everyTool(cache);
+          if (problems.length) failures.push(`${what}:\n${problems.join("\n")}`);
+          else expect(answers, what).toEqual(expected);
+        } catch (error) {
+          failures.push(`${what}: ${String((error as Error).message).slice(0, 2000)}`);
+        } finally {
+          fs.rmSync(cache, { recursive: true, force: true, maxRetries: 5, retryDelay: 50 });
+        }
+      });
+      expect(failures, failures.join("\n\n")).toEqual([]);
+      expect(treeOf(root), "the project folder changed").toEqual(before);
+    },
+    240_000,
+  );
 });

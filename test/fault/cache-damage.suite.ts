@@ -11,7 +11,17 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createEngine, type Engine } from "../../src/core/engine/engine.ts";
 import type { Logger, Platform } from "../../src/core/ports.ts";
 import { damageCache } from "./damage.ts";
-import { CALLERS_TARGETS, CONTEXT_TARGETS, plain, removeTemps, rng, seedList, tempDir, treeOf, writeProject } from "./fixture.ts";
+import {
+  CALLERS_TARGETS,
+  CONTEXT_TARGETS,
+  plain,
+  removeTemps,
+  rng,
+  seedList,
+  tempDir,
+  treeOf,
+  writeProject,
+} from "./fixture.ts";
 
 /** Everything compared: three context answers, callers of two symbols, the graph, a search, the repo map. */
 export async function answers(engine: Engine): Promise<unknown> {
@@ -28,7 +38,11 @@ export async function answers(engine: Engine): Promise<unknown> {
  * The damage loop over one host's platform. `openPlatform` must reuse one WasmSource: the parser
  * runtime is kept per source, and a fresh one per engine would spend the test compiling grammars.
  */
-export function cacheDamageSuite(name: string, seedCount: number, openPlatform: (root: string, cacheDir: string, logger: Logger) => Promise<Platform>): void {
+export function cacheDamageSuite(
+  name: string,
+  seedCount: number,
+  openPlatform: (root: string, cacheDir: string, logger: Logger) => Promise<Platform>,
+): void {
   const seeds = seedList(seedCount);
   let root: string;
   let clean: string;
@@ -63,15 +77,25 @@ export function cacheDamageSuite(name: string, seedCount: number, openPlatform: 
         const ops = damageCache(cache, rng(seed));
         const warnings: string[] = [];
         try {
-          const first = await open(cache, { log: (level, message) => void (level === "warn" && warnings.push(message)) });
+          const first = await open(cache, {
+            log: (level, message) => void (level === "warn" && warnings.push(message)),
+          });
           expect(await answers(first), `seed ${seed}: ${ops.join("; ")}`).toEqual(expected);
           if (warnings.some((w) => /damaged or missing/.test(w))) warned++;
           const second = await open(cache);
           expect(await answers(second), `seed ${seed} (second engine): ${ops.join("; ")}`).toEqual(expected);
           const summary = await second.index();
-          expect({ seed, parsed: summary.parsed, repaired: summary.repaired }, "healed: nothing left to parse or repair").toEqual({ seed, parsed: 0, repaired: 0 });
+          expect(
+            { seed, parsed: summary.parsed, repaired: summary.repaired },
+            "healed: nothing left to parse or repair",
+          ).toEqual({ seed, parsed: 0, repaired: 0 });
         } catch (error) {
-          failures.push(`seed ${seed} [${ops.join("; ")}]: ${String((error as Error).stack ?? error).split("\n").slice(0, 8).join("\n")}`);
+          failures.push(
+            `seed ${seed} [${ops.join("; ")}]: ${String((error as Error).stack ?? error)
+              .split("\n")
+              .slice(0, 8)
+              .join("\n")}`,
+          );
         } finally {
           fs.rmSync(cache, { recursive: true, force: true });
         }
@@ -80,7 +104,8 @@ export function cacheDamageSuite(name: string, seedCount: number, openPlatform: 
       for (let i = 0; i < seeds.length; i += 4) await Promise.all(seeds.slice(i, i + 4).map(runSeed));
       expect(failures, failures.join("\n\n")).toEqual([]);
       // The damage was real: most seeds made the engine repair something it had stored.
-      if (seeds.length > 1) expect(warned, "seeds whose damage was noticed and repaired").toBeGreaterThan(seeds.length / 3);
+      if (seeds.length > 1)
+        expect(warned, "seeds whose damage was noticed and repaired").toBeGreaterThan(seeds.length / 3);
       expect(treeOf(root), "the project folder changed").toEqual(projectTree);
     }, 300_000);
   });

@@ -12,12 +12,16 @@ import { createNodePlatform, NodeWasmSource } from "../../src/platform/node/inde
 import { cacheDamageSuite } from "./cache-damage.suite.ts";
 
 const repoRoot = fileURLToPath(new URL("../../", import.meta.url));
-const deno = fileURLToPath(new URL(`../../node_modules/.bin/deno${process.platform === "win32" ? ".cmd" : ""}`, import.meta.url));
+const deno = fileURLToPath(
+  new URL(`../../node_modules/.bin/deno${process.platform === "win32" ? ".cmd" : ""}`, import.meta.url),
+);
 
 const denoRun = fs.existsSync(deno)
   ? new Promise<{ code: number | null; output: string }>((resolve, reject) => {
       const child = spawn(deno, ["test", "-A", "--no-check", "--config", "test/fault/deno/deno.json"], {
-        cwd: repoRoot, env: { ...process.env, NO_COLOR: "1" }, stdio: ["ignore", "pipe", "pipe"],
+        cwd: repoRoot,
+        env: { ...process.env, NO_COLOR: "1" },
+        stdio: ["ignore", "pipe", "pipe"],
       });
       let text = "";
       child.stdout.on("data", (d: Buffer) => (text += d.toString()));
@@ -28,7 +32,10 @@ const denoRun = fs.existsSync(deno)
   : undefined;
 
 const wasm = new NodeWasmSource();
-cacheDamageSuite("Node store", 128, async (root, cacheDir, logger) => ({ ...(await createNodePlatform({ root, cacheDir, logger })), wasm }));
+cacheDamageSuite("Node store", 128, async (root, cacheDir, logger) => ({
+  ...(await createNodePlatform({ root, cacheDir, logger })),
+  wasm,
+}));
 
 describe.runIf(denoRun !== undefined)("random damage to the cache folder (Deno store, under deno test)", () => {
   it("deno test runs the same loop on the Deno store and it passes", async () => {

@@ -51,19 +51,27 @@ describe("codeslice mcp --cache-dir that would hold the user's files", () => {
       const t = await openServer(["--cache-dir", cacheDir, "--log-level", "warn"], root);
       try {
         const listed = (await t.client.listTools()).tools.length;
-        for (const [name, args] of [["repo_map", {}], ["context", { target: "helper" }], ["callers", { symbol: "helper" }]] as const) {
+        for (const [name, args] of [
+          ["repo_map", {}],
+          ["context", { target: "helper" }],
+          ["callers", { symbol: "helper" }],
+        ] as const) {
           const a = await callTool(t.client, name, args);
           if (!a.isError || !/Refusing to use .* as the index cache/.test(a.text) || /internal error/.test(a.text)) {
             failures.push(`${what} (${cacheDir}), ${name}: isError=${a.isError} ${a.text.slice(0, 300)}`);
           }
         }
-        if (listed < 9 || (await t.client.listTools()).tools.length !== listed) failures.push(`${what}: the server stopped listing its tools`);
-        if (t.protocolErrors.length) failures.push(`${what}: protocol errors ${t.protocolErrors.map((e) => e.message).join("; ")}`);
+        if (listed < 9 || (await t.client.listTools()).tools.length !== listed)
+          failures.push(`${what}: the server stopped listing its tools`);
+        if (t.protocolErrors.length)
+          failures.push(`${what}: protocol errors ${t.protocolErrors.map((e) => e.message).join("; ")}`);
       } finally {
         await t.close();
       }
-      if (STACK_FRAME.test(t.stderr())) failures.push(`${what}: stack trace in the server log:\n${t.stderr().slice(0, 1000)}`);
-      if (JSON.stringify(treeOf(base)) !== JSON.stringify(before)) failures.push(`${what} (${cacheDir}) changed the disk: ${JSON.stringify(treeOf(base))}`);
+      if (STACK_FRAME.test(t.stderr()))
+        failures.push(`${what}: stack trace in the server log:\n${t.stderr().slice(0, 1000)}`);
+      if (JSON.stringify(treeOf(base)) !== JSON.stringify(before))
+        failures.push(`${what} (${cacheDir}) changed the disk: ${JSON.stringify(treeOf(base))}`);
     });
     expect(failures, failures.join("\n")).toEqual([]);
   }, 180_000);
@@ -74,18 +82,24 @@ describe("the CLI's answering commands with --cache-dir that would hold the user
     ["a symbolic link to the project", "../link", "contains_root"],
     ["a new folder inside a source folder", "src/cache", "inside_sources"],
     ["a source folder reached through the link", "../link/src", "not_empty"],
-  ])("%s (%s) is refused by context, callers and graph with exit 1 and nothing changed", async (_what, cacheDir, reason) => {
-    const { base, root } = world();
-    const before = treeOf(base);
-    const runs = await Promise.all(
-      [["context", "helper"], ["callers", "helper"], ["graph"]].map((c) => cli([...c, "--json", "--quiet", "--cache-dir", cacheDir], { cwd: root })),
-    );
-    for (const r of runs) {
-      expect(r.status, r.stderr).toBe(1);
-      expect(JSON.parse(r.stdout)).toMatchObject({ error: { code: "cache_refused", data: { reason } } });
-      expect(r.stderr).not.toMatch(/unexpected error/);
-      expect(r.stderr).not.toMatch(STACK_FRAME);
-    }
-    expect(treeOf(base)).toEqual(before);
-  }, 60_000);
+  ])(
+    "%s (%s) is refused by context, callers and graph with exit 1 and nothing changed",
+    async (_what, cacheDir, reason) => {
+      const { base, root } = world();
+      const before = treeOf(base);
+      const runs = await Promise.all(
+        [["context", "helper"], ["callers", "helper"], ["graph"]].map((c) =>
+          cli([...c, "--json", "--quiet", "--cache-dir", cacheDir], { cwd: root }),
+        ),
+      );
+      for (const r of runs) {
+        expect(r.status, r.stderr).toBe(1);
+        expect(JSON.parse(r.stdout)).toMatchObject({ error: { code: "cache_refused", data: { reason } } });
+        expect(r.stderr).not.toMatch(/unexpected error/);
+        expect(r.stderr).not.toMatch(STACK_FRAME);
+      }
+      expect(treeOf(base)).toEqual(before);
+    },
+    60_000,
+  );
 });

@@ -23,7 +23,9 @@ interface Entries {
 function entries(dir: string): Entries {
   const out: Entries = { files: [], folders: [] };
   const walk = (rel: string) => {
-    for (const e of fs.readdirSync(path.join(dir, rel), { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : 1))) {
+    for (const e of fs
+      .readdirSync(path.join(dir, rel), { withFileTypes: true })
+      .sort((a, b) => (a.name < b.name ? -1 : 1))) {
       const key = rel ? `${rel}/${e.name}` : e.name;
       if (!rel && !/^v\d+$/.test(e.name)) continue; // CACHEDIR.TAG, .gitignore
       if (e.isDirectory()) {
@@ -39,7 +41,16 @@ function entries(dir: string): Entries {
 const enc = new TextEncoder();
 
 /** JSON values that are valid JSON and the wrong shape for any stored value. */
-const WRONG_JSON = ["{}", "[]", "null", "0", '"snapshot"', '{"schema":16}', '{"schema":16,"createdAt":1,"scanMode":"walk","files":{},"skipped":[]}', '{"language":"python"}'];
+const WRONG_JSON = [
+  "{}",
+  "[]",
+  "null",
+  "0",
+  '"snapshot"',
+  '{"schema":16}',
+  '{"schema":16,"createdAt":1,"scanMode":"walk","files":{},"skipped":[]}',
+  '{"language":"python"}',
+];
 
 /**
  * Fields `checkSnapshot` / `checkRecord` vouch for, as paths with array indices written `N`. A
@@ -51,7 +62,18 @@ const CHECKED_FIELDS: Record<string, string[]> = {
   skipped: ["path", "reason"],
   contentSkips: ["path", "reason"],
   // checkRecord
-  definitions: ["name", "qualified", "kind", "signature", "exported", "parent", "start", "end", "nameLine", "bodyStart"],
+  definitions: [
+    "name",
+    "qualified",
+    "kind",
+    "signature",
+    "exported",
+    "parent",
+    "start",
+    "end",
+    "nameLine",
+    "bodyStart",
+  ],
   imports: ["kind", "module", "line", "scope"],
   calls: ["name", "kind", "line", "caller"],
   typeRefs: ["name", "line", "scope"],
@@ -64,7 +86,9 @@ const CHECKED_FIELDS: Record<string, string[]> = {
 };
 const CHECKED = new RegExp(
   `^(schema|createdAt|scanMode|language|hash|lines|version|key|mode|${Object.keys(CHECKED_FIELDS).join("|")})$|` +
-    Object.entries(CHECKED_FIELDS).map(([list, fields]) => (fields.length ? `^${list}\\.N(\\.(${fields.join("|")}))?$` : `^${list}\\.N$`)).join("|"),
+    Object.entries(CHECKED_FIELDS)
+      .map(([list, fields]) => (fields.length ? `^${list}\\.N(\\.(${fields.join("|")}))?$` : `^${list}\\.N$`))
+      .join("|"),
 );
 /** Cross-references: an index out of range is the wrong shape too. */
 const REFERENCE = new Set(["parent", "scope", "caller"]);
@@ -83,7 +107,8 @@ function reshapeChecked(value: unknown, rand: Rng): string {
     const kids: [string | number, unknown][] = Array.isArray(v) ? v.map((x, i) => [i, x]) : Object.entries(v);
     for (const [k, x] of kids) {
       const p = at ? `${at}.${typeof k === "number" ? "N" : k}` : String(k);
-      if (CHECKED.test(p)) nodes.push({ parent: v as Record<string, unknown>, key: k, at: at ? `${at}.${k}` : String(k) });
+      if (CHECKED.test(p))
+        nodes.push({ parent: v as Record<string, unknown>, key: k, at: at ? `${at}.${k}` : String(k) });
       walk(x, p);
     }
   };
@@ -103,14 +128,30 @@ function reshapeChecked(value: unknown, rand: Rng): string {
   if (typeof old !== "number") options.push(2.5);
   if (REFERENCE.has(String(node.key))) options.push(1_000_000, -2);
   if (node.key === "scanMode") options.push("svn");
-  const replacement = rand.pick(options.filter((r) => typeOf(r) !== typeOf(old) || (REFERENCE.has(String(node.key)) && typeof r === "number") || node.key === "scanMode"));
+  const replacement = rand.pick(
+    options.filter(
+      (r) =>
+        typeOf(r) !== typeOf(old) ||
+        (REFERENCE.has(String(node.key)) && typeof r === "number") ||
+        node.key === "scanMode",
+    ),
+  );
   holder[node.key] = replacement;
   return `${node.at} = ${JSON.stringify(replacement)}`;
 }
 
 export type DamageOp =
-  | "truncate" | "flip" | "empty-object" | "random-bytes" | "append" | "delete" | "file-to-folder" | "folder-to-file" | "delete-folder"
-  | "wrong-json" | "wrong-shape-sealed";
+  | "truncate"
+  | "flip"
+  | "empty-object"
+  | "random-bytes"
+  | "append"
+  | "delete"
+  | "file-to-folder"
+  | "folder-to-file"
+  | "delete-folder"
+  | "wrong-json"
+  | "wrong-shape-sealed";
 
 /**
  * Damages the cache folder `dir` with 1–3 random operations; returns what was done (for the
@@ -219,6 +260,15 @@ export function damageCache(dir: string, rand: Rng, ops: readonly DamageOp[] = A
 }
 
 export const ALL_OPS: readonly DamageOp[] = [
-  "truncate", "flip", "empty-object", "random-bytes", "append", "delete", "file-to-folder", "folder-to-file", "delete-folder", "wrong-json", "wrong-shape-sealed",
+  "truncate",
+  "flip",
+  "empty-object",
+  "random-bytes",
+  "append",
+  "delete",
+  "file-to-folder",
+  "folder-to-file",
+  "delete-folder",
+  "wrong-json",
+  "wrong-shape-sealed",
 ];
-

@@ -36,7 +36,11 @@ export function objectId(kind: Kind, body: Uint8Array): string {
 export function writeLoose(gitdir: GitDir, kind: Kind, body: Uint8Array | string, oid?: string): string {
   const bytes = typeof body === "string" ? enc.encode(body) : body;
   const id = oid ?? objectId(kind, bytes);
-  put(gitdir, `objects/${id.slice(0, 2)}/${id.slice(2)}`, deflateSync(Buffer.concat([Buffer.from(`${kind} ${bytes.length}\0`), bytes])));
+  put(
+    gitdir,
+    `objects/${id.slice(0, 2)}/${id.slice(2)}`,
+    deflateSync(Buffer.concat([Buffer.from(`${kind} ${bytes.length}\0`), bytes])),
+  );
   return id;
 }
 
@@ -44,7 +48,8 @@ export function writeLoose(gitdir: GitDir, kind: Kind, body: Uint8Array | string
 export async function writeZeroBomb(gitdir: string, size: number): Promise<string> {
   const hash = createHash("sha1").update(`blob ${size}\0`);
   const chunk = Buffer.alloc(1 << 20);
-  for (let done = 0; done < size; done += chunk.length) hash.update(done + chunk.length <= size ? chunk : chunk.subarray(0, size - done));
+  for (let done = 0; done < size; done += chunk.length)
+    hash.update(done + chunk.length <= size ? chunk : chunk.subarray(0, size - done));
   const oid = hash.digest("hex");
   const file = path.join(gitdir, "objects", oid.slice(0, 2), oid.slice(2));
   fs.mkdirSync(path.dirname(file), { recursive: true });
@@ -53,7 +58,8 @@ export async function writeZeroBomb(gitdir: string, size: number): Promise<strin
   z.pipe(out);
   const write = (b: Buffer) => new Promise<void>((resolve) => (z.write(b) ? resolve() : z.once("drain", resolve)));
   await write(Buffer.from(`blob ${size}\0`));
-  for (let done = 0; done < size; done += chunk.length) await write(done + chunk.length <= size ? chunk : chunk.subarray(0, size - done));
+  for (let done = 0; done < size; done += chunk.length)
+    await write(done + chunk.length <= size ? chunk : chunk.subarray(0, size - done));
   await new Promise<void>((resolve) => {
     out.on("close", resolve);
     z.end();
@@ -161,10 +167,13 @@ export function writePack(gitdir: GitDir, entries: PackEntry[], name = "a".repea
   }
   const body = Buffer.concat(chunks);
   const pack = Buffer.concat([body, createHash("sha1").update(body).digest()]);
-  const order = oids.map((oid, i) => ({ oid, offset: offsets[i]! })).sort((a, b) => (a.oid < b.oid ? -1 : a.oid > b.oid ? 1 : 0));
+  const order = oids
+    .map((oid, i) => ({ oid, offset: offsets[i]! }))
+    .sort((a, b) => (a.oid < b.oid ? -1 : a.oid > b.oid ? 1 : 0));
   const idx: Buffer[] = [Buffer.from([0xff, 0x74, 0x4f, 0x63, 0, 0, 0, 2])];
   const fanout = Buffer.alloc(1024);
-  for (let b = 0; b < 256; b++) fanout.writeUInt32BE(order.filter((o) => parseInt(o.oid.slice(0, 2), 16) <= b).length, 4 * b);
+  for (let b = 0; b < 256; b++)
+    fanout.writeUInt32BE(order.filter((o) => parseInt(o.oid.slice(0, 2), 16) <= b).length, 4 * b);
   idx.push(fanout, ...order.map((o) => Buffer.from(o.oid, "hex")), Buffer.alloc(4 * order.length));
   const offs = Buffer.alloc(4 * order.length);
   order.forEach((o, i) => offs.writeUInt32BE(o.offset, 4 * i));

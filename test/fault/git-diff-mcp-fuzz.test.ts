@@ -16,7 +16,16 @@ import { normalizeRelative } from "../../src/shared/paths.ts";
 import { MemoryFileSystem } from "../../src/platform/memory/index.ts";
 import { memoryPlatform } from "../support/platform.ts";
 import { connect } from "../mcp/support.ts";
-import { commitBody, deltaVarint, objectId, put, treeBytes, writeLoose, writePack, type PackEntry } from "./git-craft.ts";
+import {
+  commitBody,
+  deltaVarint,
+  objectId,
+  put,
+  treeBytes,
+  writeLoose,
+  writePack,
+  type PackEntry,
+} from "./git-craft.ts";
 import { rng, seedList, type Rng } from "./fixture.ts";
 
 const SEEDS = 120;
@@ -63,15 +72,51 @@ function baseRepo(): { files: Map<string, Uint8Array>; loose: string[]; known: {
   const idC = objectId("blob", blobC);
   // B from A (an offset delta: the common prefix copied, the rest inserted); C from B (a reference delta).
   const prefix = commonPrefix(blobA, blobB);
-  const deltaB = Uint8Array.from([...deltaVarint(blobA.length), ...deltaVarint(blobB.length), ...copyOp(0, prefix), ...insertOps(blobB.subarray(prefix))]);
-  const deltaC = Uint8Array.from([...deltaVarint(blobB.length), ...deltaVarint(blobC.length), ...copyOp(0, blobB.length), ...insertOps(blobC.subarray(blobB.length))]);
-  writePack(files, [{ kind: "blob", body: blobA }, { ofsDeltaOf: 0, delta: deltaB, oid: idB }, { refDelta: idB, delta: deltaC, oid: idC }]);
+  const deltaB = Uint8Array.from([
+    ...deltaVarint(blobA.length),
+    ...deltaVarint(blobB.length),
+    ...copyOp(0, prefix),
+    ...insertOps(blobB.subarray(prefix)),
+  ]);
+  const deltaC = Uint8Array.from([
+    ...deltaVarint(blobB.length),
+    ...deltaVarint(blobC.length),
+    ...copyOp(0, blobB.length),
+    ...insertOps(blobC.subarray(blobB.length)),
+  ]);
+  writePack(files, [
+    { kind: "blob", body: blobA },
+    { ofsDeltaOf: 0, delta: deltaB, oid: idB },
+    { refDelta: idB, delta: deltaC, oid: idC },
+  ]);
   const loose: string[] = [];
   const sub1 = writeLoose(files, "tree", treeBytes([{ mode: "100644", name: "b.py", oid: idA }]));
-  const t1 = writeLoose(files, "tree", treeBytes([{ mode: "100644", name: "a.py", oid: idA }, { mode: "40000", name: "pkg", oid: sub1 }]));
+  const t1 = writeLoose(
+    files,
+    "tree",
+    treeBytes([
+      { mode: "100644", name: "a.py", oid: idA },
+      { mode: "40000", name: "pkg", oid: sub1 },
+    ]),
+  );
   const c1 = writeLoose(files, "commit", commitBody(t1));
-  const sub2 = writeLoose(files, "tree", treeBytes([{ mode: "100644", name: "b.py", oid: idC }, { mode: "160000", name: "vendored", oid: idA }]));
-  const t2 = writeLoose(files, "tree", treeBytes([{ mode: "100644", name: "a.py", oid: idB }, { mode: "100644", name: "c.py", oid: idA }, { mode: "40000", name: "pkg", oid: sub2 }]));
+  const sub2 = writeLoose(
+    files,
+    "tree",
+    treeBytes([
+      { mode: "100644", name: "b.py", oid: idC },
+      { mode: "160000", name: "vendored", oid: idA },
+    ]),
+  );
+  const t2 = writeLoose(
+    files,
+    "tree",
+    treeBytes([
+      { mode: "100644", name: "a.py", oid: idB },
+      { mode: "100644", name: "c.py", oid: idA },
+      { mode: "40000", name: "pkg", oid: sub2 },
+    ]),
+  );
   const c2 = writeLoose(files, "commit", commitBody(t2, [c1]));
   loose.push(sub1, t1, c1, sub2, t2, c2);
   put(files, "refs/heads/main", `${c2}\n`);
@@ -86,14 +131,16 @@ function commonPrefix(a: Uint8Array, b: Uint8Array): number {
 }
 function copyOp(offset: number, size: number): number[] {
   const out = [0x80];
-  for (let b = 0; b < 4; b++) if ((offset >> (8 * b)) & 0xff) {
-    out[0]! |= 1 << b;
-    out.push((offset >> (8 * b)) & 0xff);
-  }
-  for (let b = 0; b < 3; b++) if ((size >> (8 * b)) & 0xff) {
-    out[0]! |= 16 << b;
-    out.push((size >> (8 * b)) & 0xff);
-  }
+  for (let b = 0; b < 4; b++)
+    if ((offset >> (8 * b)) & 0xff) {
+      out[0]! |= 1 << b;
+      out.push((offset >> (8 * b)) & 0xff);
+    }
+  for (let b = 0; b < 3; b++)
+    if ((size >> (8 * b)) & 0xff) {
+      out[0]! |= 16 << b;
+      out.push((size >> (8 * b)) & 0xff);
+    }
   return out;
 }
 function insertOps(bytes: Uint8Array): number[] {
@@ -105,7 +152,22 @@ function insertOps(bytes: Uint8Array): number[] {
   return out;
 }
 
-const BAD_NAMES = ["..", ".", "../x.py", "/etc/passwd", ".git", ".GIT", ".git.", "git~1", "a/b.py", "", "x\\..\\y.py", "new\nline.py", "\u0000", "é.py"];
+const BAD_NAMES = [
+  "..",
+  ".",
+  "../x.py",
+  "/etc/passwd",
+  ".git",
+  ".GIT",
+  ".git.",
+  "git~1",
+  "a/b.py",
+  "",
+  "x\\..\\y.py",
+  "new\nline.py",
+  "\u0000",
+  "é.py",
+];
 
 /** Damages bytes: flips, inserts, deletes, truncates, or splices in a big or hostile number. */
 function damageBytes(r: Rng, bytes: Uint8Array): Uint8Array {
@@ -114,12 +176,24 @@ function damageBytes(r: Rng, bytes: Uint8Array): Uint8Array {
   for (let k = 0; k < n; k++) {
     const at = r.int(b.length + 1);
     switch (r.int(6)) {
-      case 0: if (b.length) b[Math.min(at, b.length - 1)] ^= 1 << r.int(8); break;
-      case 1: b.splice(at, 0, ...r.bytes(1 + r.int(8))); break;
-      case 2: b.splice(at, 1 + r.int(16)); break;
-      case 3: b.length = Math.min(b.length, at); break;
-      case 4: b.splice(at, 0, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x7f); break;
-      default: b.splice(at, 0, ...enc.encode(r.pick(["9999999999999", "-1", " ", "\0", "../", "ref: ", "40000 ", "160000 "]))); break;
+      case 0:
+        if (b.length) b[Math.min(at, b.length - 1)] ^= 1 << r.int(8);
+        break;
+      case 1:
+        b.splice(at, 0, ...r.bytes(1 + r.int(8)));
+        break;
+      case 2:
+        b.splice(at, 1 + r.int(16));
+        break;
+      case 3:
+        b.length = Math.min(b.length, at);
+        break;
+      case 4:
+        b.splice(at, 0, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x7f);
+        break;
+      default:
+        b.splice(at, 0, ...enc.encode(r.pick(["9999999999999", "-1", " ", "\0", "../", "ref: ", "40000 ", "160000 "])));
+        break;
     }
   }
   return Uint8Array.from(b);
@@ -129,7 +203,8 @@ const bombs = new Map<string, Uint8Array>();
 /** A loose object of `kind` holding 8 MiB of zeros, deflated (made once per kind). */
 function bomb(kind: string): Uint8Array {
   let b = bombs.get(kind);
-  if (!b) bombs.set(kind, (b = deflateSync(Buffer.concat([Buffer.from(`${kind} ${8 << 20}\0`), Buffer.alloc(8 << 20)]))));
+  if (!b)
+    bombs.set(kind, (b = deflateSync(Buffer.concat([Buffer.from(`${kind} ${8 << 20}\0`), Buffer.alloc(8 << 20)]))));
   return b;
 }
 
@@ -145,9 +220,22 @@ function damageLoose(r: Rng, raw: Uint8Array, known: { blob: string; tree: strin
   const header = dec.decode(body.subarray(0, nul));
   const content = body.subarray(nul + 1);
   switch (r.int(6)) {
-    case 0: return damageBytes(r, raw);
-    case 1: return deflateSync(Buffer.concat([Buffer.from(`${header.split(" ")[0]} ${r.pick([0, 1, content.length + 1, 2 ** 31, 2 ** 40, 2 ** 53])}\0`), content]));
-    case 2: return deflateSync(Buffer.concat([Buffer.from(`${r.pick(["blob", "tree", "commit", "tag", "bogus", ""])} ${content.length}\0`), content]));
+    case 0:
+      return damageBytes(r, raw);
+    case 1:
+      return deflateSync(
+        Buffer.concat([
+          Buffer.from(`${header.split(" ")[0]} ${r.pick([0, 1, content.length + 1, 2 ** 31, 2 ** 40, 2 ** 53])}\0`),
+          content,
+        ]),
+      );
+    case 2:
+      return deflateSync(
+        Buffer.concat([
+          Buffer.from(`${r.pick(["blob", "tree", "commit", "tag", "bogus", ""])} ${content.length}\0`),
+          content,
+        ]),
+      );
     case 3: {
       // A tree entry with a hostile name (naming an object the repository holds, so a reader would follow it), or a bad mode.
       if (header.startsWith("tree")) {
@@ -158,7 +246,9 @@ function damageLoose(r: Rng, raw: Uint8Array, known: { blob: string; tree: strin
         const next = Buffer.concat([content, extra]);
         return deflateSync(Buffer.concat([Buffer.from(`tree ${next.length}\0`), next]));
       }
-      return deflateSync(Buffer.concat([Buffer.from(`${header.split(" ")[0]} ${content.length}\0`), damageBytes(r, content)]));
+      return deflateSync(
+        Buffer.concat([Buffer.from(`${header.split(" ")[0]} ${content.length}\0`), damageBytes(r, content)]),
+      );
     }
     case 4: {
       const next = damageBytes(r, content);
@@ -180,7 +270,9 @@ function hostileTree(r: Rng, raw: Uint8Array, known: { blob: string; tree: strin
   }
   const content = body.subarray(body.indexOf(0) + 1);
   const dir = r.chance(0.3);
-  const entry = treeBytes([{ mode: dir ? "40000" : "100644", name: r.pick(BAD_NAMES), oid: dir ? known.tree : known.blob }]);
+  const entry = treeBytes([
+    { mode: dir ? "40000" : "100644", name: r.pick(BAD_NAMES), oid: dir ? known.tree : known.blob },
+  ]);
   const next = r.chance(0.5) ? Buffer.concat([entry, content]) : Buffer.concat([content, entry]);
   return deflateSync(Buffer.concat([Buffer.from(`tree ${next.length}\0`), next]));
 }
@@ -192,11 +284,26 @@ function damagedPack(r: Rng, files: Map<string, Uint8Array>): void {
   const idB = objectId("blob", blobB);
   const idC = objectId("blob", enc.encode(`${B}\n# tail\n`));
   const prefix = commonPrefix(blobA, blobB);
-  let deltaB = Uint8Array.from([...deltaVarint(blobA.length), ...deltaVarint(blobB.length), ...copyOp(0, prefix), ...insertOps(blobB.subarray(prefix))]);
-  let deltaC = Uint8Array.from([...deltaVarint(blobB.length), ...deltaVarint(blobB.length + 9), ...copyOp(0, blobB.length), ...insertOps(enc.encode("\n# tail\n"))]);
+  let deltaB = Uint8Array.from([
+    ...deltaVarint(blobA.length),
+    ...deltaVarint(blobB.length),
+    ...copyOp(0, prefix),
+    ...insertOps(blobB.subarray(prefix)),
+  ]);
+  let deltaC = Uint8Array.from([
+    ...deltaVarint(blobB.length),
+    ...deltaVarint(blobB.length + 9),
+    ...copyOp(0, blobB.length),
+    ...insertOps(enc.encode("\n# tail\n")),
+  ]);
   const which = r.int(7);
   if (which === 0) deltaB = damageBytes(r, deltaB);
-  if (which === 1) deltaC = Uint8Array.from([...deltaVarint(r.pick([0, blobB.length, 2 ** 40])), ...deltaVarint(r.pick([0, 1, 2 ** 32, 2 ** 40, 2 ** 53 + 2])), ...deltaC.subarray(4)]);
+  if (which === 1)
+    deltaC = Uint8Array.from([
+      ...deltaVarint(r.pick([0, blobB.length, 2 ** 40])),
+      ...deltaVarint(r.pick([0, 1, 2 ** 32, 2 ** 40, 2 ** 53 + 2])),
+      ...deltaC.subarray(4),
+    ]);
   if (which === 2) deltaC = Uint8Array.from([...deltaC.subarray(0, 4), ...r.bytes(1 + r.int(40))]);
   const entries: PackEntry[] = [
     { kind: "blob", body: blobA, ...(which === 3 ? { declaredSize: r.pick([0, 1, 2 ** 30, 2 ** 40]) } : {}) },
@@ -214,10 +321,21 @@ function damagedPack(r: Rng, files: Map<string, Uint8Array>): void {
 function damageRefs(r: Rng, files: Map<string, Uint8Array>): void {
   const target = r.pick(["HEAD", "refs/heads/main", "packed-refs"]);
   const value = r.pick([
-    "ref: refs/heads/../../../etc/passwd\n", "ref: /etc/passwd\n", "ref: HEAD\n", "ref: refs/heads/main\n", "ref: refs/heads/loop\n", "", "zz\n",
-    `${"0".repeat(40)}\n`, `${"f".repeat(39)}\n`, `ref: ${"refs/heads/x/".repeat(200)}\n`,
+    "ref: refs/heads/../../../etc/passwd\n",
+    "ref: /etc/passwd\n",
+    "ref: HEAD\n",
+    "ref: refs/heads/main\n",
+    "ref: refs/heads/loop\n",
+    "",
+    "zz\n",
+    `${"0".repeat(40)}\n`,
+    `${"f".repeat(39)}\n`,
+    `ref: ${"refs/heads/x/".repeat(200)}\n`,
   ]);
-  files.set(target, target === "packed-refs" ? damageBytes(r, files.get(target) ?? enc.encode(value)) : enc.encode(value));
+  files.set(
+    target,
+    target === "packed-refs" ? damageBytes(r, files.get(target) ?? enc.encode(value)) : enc.encode(value),
+  );
   if (value === "ref: refs/heads/loop\n") put(files, "refs/heads/loop", "ref: refs/heads/main\n");
 }
 
@@ -230,7 +348,8 @@ describe("fuzz: git objects (loose, packed, deltas) and refs", () => {
       const kinds = 1 + r.int(2);
       for (let k = 0; k < kinds; k++) {
         switch (r.int(5)) {
-          case 0: case 1: {
+          case 0:
+          case 1: {
             const oid = r.pick(loose);
             const key = `objects/${oid.slice(0, 2)}/${oid.slice(2)}`;
             files.set(key, damageLoose(r, files.get(key)!, known));
@@ -243,8 +362,11 @@ describe("fuzz: git objects (loose, packed, deltas) and refs", () => {
             files.set(key, hostileTree(r, files.get(key)!, known));
             break;
           }
-          case 2: damagedPack(r, files); break;
-          default: damageRefs(r, files);
+          case 2:
+            damagedPack(r, files);
+            break;
+          default:
+            damageRefs(r, files);
         }
       }
       const fs = new MemoryFileSystem(Object.fromEntries([...files].map(([k, v]) => [`.git/${k}`, v])));
@@ -281,7 +403,9 @@ describe("fuzz: git objects (loose, packed, deltas) and refs", () => {
       for (const [k, v] of files) tree[`.git/${k}`] = v;
       const platform = memoryPlatform(tree);
       const engine = createEngine(platform);
-      const answer = await engineErrorOr(seed, "changes", () => engine.changes(r.pick([{}, { head: "HEAD" }, { base: "HEAD~1", head: "HEAD" }, { base: "v1" }])));
+      const answer = await engineErrorOr(seed, "changes", () =>
+        engine.changes(r.pick([{}, { head: "HEAD" }, { base: "HEAD~1", head: "HEAD" }, { base: "v1" }])),
+      );
       for (const f of answer?.files ?? []) expect(insideRoot(f.path), `seed ${seed}: ${f.path}`).toBe(true);
       engine.close();
     }
@@ -306,7 +430,12 @@ function validDiff(r: Rng): string {
   const before = lines.slice(Math.max(0, at - 3), at);
   const after = lines.slice(at + 1, at + 4);
   const oldStart = at - before.length + 1;
-  const body = [...before.map((l) => ` ${l}`), ...removed.map((l) => `-${l}`), ...added.map((l) => `+${l}`), ...after.map((l) => ` ${l}`)];
+  const body = [
+    ...before.map((l) => ` ${l}`),
+    ...removed.map((l) => `-${l}`),
+    ...added.map((l) => `+${l}`),
+    ...after.map((l) => ` ${l}`),
+  ];
   const oldCount = before.length + removed.length + after.length;
   const newCount = before.length + added.length + after.length;
   return `diff --git a/${path} b/${path}\nindex 1111111..2222222 100644\n--- a/${path}\n+++ b/${path}\n@@ -${oldStart},${oldCount} +${oldStart},${newCount} @@\n${body.join("\n")}\n`;
@@ -319,15 +448,65 @@ function damageDiff(r: Rng, diff: string): string {
   for (let k = 0; k < n; k++) {
     const at = r.int(lines.length);
     switch (r.int(9)) {
-      case 0: lines[at] = lines[at]!.replace(/[ab]\/\S+/, r.pick(["a/../../etc/passwd", "b//etc/passwd", "a/.git/config", '"a/new\\nline.py"', '"b/\\303\\251.py"', "a/", "/dev/null", `a/${"x/".repeat(500)}y.py`])); break;
-      case 1: lines[at] = lines[at]!.replace(/\d+/g, () => String(r.pick([0, 1, 99999999, 2 ** 31, -1, 2 ** 53]))); break;
-      case 2: lines.splice(at, 1); break;
-      case 3: lines.splice(at, 0, r.pick(["\\ No newline at end of file", "Binary files a/x and b/x differ", "GIT binary patch", "rename from ../x", "rename to /y", "new file mode 100644", "deleted file mode 100644", "similarity index 90%", "@@ -1 +1 @@", "--- /dev/null", "+++ b/../x.py", "```"])); break;
-      case 4: lines[at] = `${lines[at]}${"\r"}`; break;
-      case 5: lines = [...lines, ...lines]; break;
-      case 6: lines.splice(at, 0, ...Array.from({ length: 2000 + r.int(3000) }, (_, i) => `+x${i} = ${i}`)); break;
-      case 7: lines[at] = dec.decode(damageBytes(r, enc.encode(lines[at]!))); break;
-      default: lines.splice(at, 0, `diff --git a/${r.pick(["app/core.py", "../out.py", "/abs.py", "app/api.py"])} b/${r.pick(["app/core.py", "x.py", "..", "app/api.py"])}`);
+      case 0:
+        lines[at] = lines[at]!.replace(
+          /[ab]\/\S+/,
+          r.pick([
+            "a/../../etc/passwd",
+            "b//etc/passwd",
+            "a/.git/config",
+            '"a/new\\nline.py"',
+            '"b/\\303\\251.py"',
+            "a/",
+            "/dev/null",
+            `a/${"x/".repeat(500)}y.py`,
+          ]),
+        );
+        break;
+      case 1:
+        lines[at] = lines[at]!.replace(/\d+/g, () => String(r.pick([0, 1, 99999999, 2 ** 31, -1, 2 ** 53])));
+        break;
+      case 2:
+        lines.splice(at, 1);
+        break;
+      case 3:
+        lines.splice(
+          at,
+          0,
+          r.pick([
+            "\\ No newline at end of file",
+            "Binary files a/x and b/x differ",
+            "GIT binary patch",
+            "rename from ../x",
+            "rename to /y",
+            "new file mode 100644",
+            "deleted file mode 100644",
+            "similarity index 90%",
+            "@@ -1 +1 @@",
+            "--- /dev/null",
+            "+++ b/../x.py",
+            "```",
+          ]),
+        );
+        break;
+      case 4:
+        lines[at] = `${lines[at]}${"\r"}`;
+        break;
+      case 5:
+        lines = [...lines, ...lines];
+        break;
+      case 6:
+        lines.splice(at, 0, ...Array.from({ length: 2000 + r.int(3000) }, (_, i) => `+x${i} = ${i}`));
+        break;
+      case 7:
+        lines[at] = dec.decode(damageBytes(r, enc.encode(lines[at]!)));
+        break;
+      default:
+        lines.splice(
+          at,
+          0,
+          `diff --git a/${r.pick(["app/core.py", "../out.py", "/abs.py", "app/api.py"])} b/${r.pick(["app/core.py", "x.py", "..", "app/api.py"])}`,
+        );
     }
   }
   return lines.join("\n");
@@ -345,15 +524,20 @@ describe("fuzz: unified diffs", () => {
       const diff = r.chance(0.1) ? dec.decode(r.bytes(r.int(400))) : damageDiff(r, parts.join(""));
       // The parser and the hunk applier alone, on every file the diff names.
       await engineErrorOr(seed, "parseUnifiedDiff", async () => {
-        for (const p of parseUnifiedDiff(diff)) applyHunks(toLines(PROJECT[p.oldPath ?? ""] ?? ""), p.hunks, r.chance(0.5));
+        for (const p of parseUnifiedDiff(diff))
+          applyHunks(toLines(PROJECT[p.oldPath ?? ""] ?? ""), p.hunks, r.chance(0.5));
       });
-      const answer = await engineErrorOr(seed, "changes --diff", () => engine.changes({ diff, budget: r.pick([200, 2000, 8000]) }));
+      const answer = await engineErrorOr(seed, "changes --diff", () =>
+        engine.changes({ diff, budget: r.pick([200, 2000, 8000]) }),
+      );
       if (answer) answered++;
       for (const f of answer?.files ?? []) {
         expect(insideRoot(f.path), `seed ${seed}: ${JSON.stringify(f.path)}`).toBe(true);
-        if (f.oldPath !== undefined) expect(insideRoot(f.oldPath), `seed ${seed}: ${JSON.stringify(f.oldPath)}`).toBe(true);
+        if (f.oldPath !== undefined)
+          expect(insideRoot(f.oldPath), `seed ${seed}: ${JSON.stringify(f.oldPath)}`).toBe(true);
       }
-      for (const chunk of answer?.chunks ?? []) expect(insideRoot(chunk.path), `seed ${seed}: cites ${JSON.stringify(chunk.path)}`).toBe(true);
+      for (const chunk of answer?.chunks ?? [])
+        expect(insideRoot(chunk.path), `seed ${seed}: cites ${JSON.stringify(chunk.path)}`).toBe(true);
     }
     expect(answered).toBeGreaterThan(0);
     engine.close();
@@ -365,30 +549,74 @@ describe("fuzz: unified diffs", () => {
 /** A hostile value of any JSON type. */
 function anyValue(r: Rng, depth = 0): unknown {
   switch (r.int(depth > 2 ? 6 : 9)) {
-    case 0: return r.pick([0, -1, 1, 1.5, 2 ** 31, -(2 ** 53), 1e308, Number.MAX_SAFE_INTEGER]);
-    case 1: return r.pick(["", " ", "../../etc/passwd", "/etc/passwd", "file:///etc/passwd", "C:\\Windows\\win.ini", "app/core.py", "compute", "helper", "app.core.compute", "GET /", "\u0000", "new\nline", "é", "```", "10.summary.1", "10.summary.1.vzzzz", "999999999.only.99"]);
-    case 2: return "x".repeat(r.pick([1000, 10_001, 100_000, 1 << 20]));
-    case 3: return r.chance(0.5);
-    case 4: return null;
-    case 5: return dec.decode(r.bytes(1 + r.int(64)));
-    case 6: return Array.from({ length: r.int(4) }, () => anyValue(r, depth + 1));
-    case 7: return { __proto__: anyValue(r, depth + 1), constructor: "x", [r.pick(["a", "toString", "budget"])]: anyValue(r, depth + 1) };
-    default: return r.pick([undefined, "app/core.py:1-999999", "app/core.py::compute", '"app/core.py":2']);
+    case 0:
+      return r.pick([0, -1, 1, 1.5, 2 ** 31, -(2 ** 53), 1e308, Number.MAX_SAFE_INTEGER]);
+    case 1:
+      return r.pick([
+        "",
+        " ",
+        "../../etc/passwd",
+        "/etc/passwd",
+        "file:///etc/passwd",
+        "C:\\Windows\\win.ini",
+        "app/core.py",
+        "compute",
+        "helper",
+        "app.core.compute",
+        "GET /",
+        "\u0000",
+        "new\nline",
+        "é",
+        "```",
+        "10.summary.1",
+        "10.summary.1.vzzzz",
+        "999999999.only.99",
+      ]);
+    case 2:
+      return "x".repeat(r.pick([1000, 10_001, 100_000, 1 << 20]));
+    case 3:
+      return r.chance(0.5);
+    case 4:
+      return null;
+    case 5:
+      return dec.decode(r.bytes(1 + r.int(64)));
+    case 6:
+      return Array.from({ length: r.int(4) }, () => anyValue(r, depth + 1));
+    case 7:
+      return {
+        __proto__: anyValue(r, depth + 1),
+        constructor: "x",
+        [r.pick(["a", "toString", "budget"])]: anyValue(r, depth + 1),
+      };
+    default:
+      return r.pick([undefined, "app/core.py:1-999999", "app/core.py::compute", '"app/core.py":2']);
   }
 }
 
 /** A value as text, whatever it is (an object without a prototype has no toString). */
-const asText = (v: unknown): string => (typeof v === "string" ? v : JSON.stringify(v) ?? "undefined");
+const asText = (v: unknown): string => (typeof v === "string" ? v : (JSON.stringify(v) ?? "undefined"));
 
 /** Arguments for `tool`: mostly the right names with hostile values, sometimes unknown names. */
 function toolArgs(r: Rng, tool: string): Record<string, unknown> {
   const names: Record<string, string[]> = {
-    repo_map: ["budget", "kind", "prefix", "method"], context: ["target", "budget"], search: ["query", "limit"], signature: ["symbol"],
-    callers: ["symbol", "depth", "limit", "cursor", "tests", "budget"], callees: ["symbol", "depth", "limit", "cursor", "tests", "budget"],
-    importers: ["file", "depth", "limit", "cursor", "budget"], tests: ["target", "depth", "limit", "cursor", "budget"], trace: ["from", "to", "k", "maxHops", "budget"],
-    read_snippet: ["path", "start_line", "end_line"], pack: ["task", "budget"], impact: ["target", "direction", "depth", "limit", "cursor", "tests", "budget"],
-    changes: ["diff", "staged", "base", "head", "budget"], shape_check: ["target", "rename", "remove", "budget"],
-    grep: ["pattern", "paths", "ignore_case", "max_matches"], rename: ["symbol", "new_name", "apply", "mentions"], query: ["q", "kind", "budget"], check: ["limit"],
+    repo_map: ["budget", "kind", "prefix", "method"],
+    context: ["target", "budget"],
+    search: ["query", "limit"],
+    signature: ["symbol"],
+    callers: ["symbol", "depth", "limit", "cursor", "tests", "budget"],
+    callees: ["symbol", "depth", "limit", "cursor", "tests", "budget"],
+    importers: ["file", "depth", "limit", "cursor", "budget"],
+    tests: ["target", "depth", "limit", "cursor", "budget"],
+    trace: ["from", "to", "k", "maxHops", "budget"],
+    read_snippet: ["path", "start_line", "end_line"],
+    pack: ["task", "budget"],
+    impact: ["target", "direction", "depth", "limit", "cursor", "tests", "budget"],
+    changes: ["diff", "staged", "base", "head", "budget"],
+    shape_check: ["target", "rename", "remove", "budget"],
+    grep: ["pattern", "paths", "ignore_case", "max_matches"],
+    rename: ["symbol", "new_name", "apply", "mentions"],
+    query: ["q", "kind", "budget"],
+    check: ["limit"],
     dataflow: ["target", "variable", "line"],
   };
   const out: Record<string, unknown> = {};
@@ -415,20 +643,39 @@ describe("fuzz: MCP arguments", () => {
             text = (res.content as { type: string; text?: string }[]).map((x) => x.text ?? "").join("\n");
             expect(text, `seed ${seed}: ${tool}`).not.toMatch(/internal error/);
           } else if (kind === 7) {
-            const uri = r.pick(["codeslice://map", "codeslice://outline/", "codeslice://symbol/"]) + encodeURIComponent(asText(anyValue(r)));
+            const uri =
+              r.pick(["codeslice://map", "codeslice://outline/", "codeslice://symbol/"]) +
+              encodeURIComponent(asText(anyValue(r)));
             const res = await c.client.readResource({ uri });
             text = res.contents.map((x) => String((x as { text?: string }).text ?? "")).join("\n");
           } else if (kind === 8) {
             await c.client.subscribeResource({ uri: asText(anyValue(r)) });
           } else {
-            const name = r.pick(["review_diff", "explain_symbol", "plan_change", "detect_impact", "generate_map", "nope"]);
-            const res = await c.client.getPrompt({ name, arguments: { diff: asText(anyValue(r)), symbol: asText(anyValue(r)), task: asText(anyValue(r)), base: asText(anyValue(r)), budget: asText(anyValue(r)) } });
+            const name = r.pick([
+              "review_diff",
+              "explain_symbol",
+              "plan_change",
+              "detect_impact",
+              "generate_map",
+              "nope",
+            ]);
+            const res = await c.client.getPrompt({
+              name,
+              arguments: {
+                diff: asText(anyValue(r)),
+                symbol: asText(anyValue(r)),
+                task: asText(anyValue(r)),
+                base: asText(anyValue(r)),
+                budget: asText(anyValue(r)),
+              },
+            });
             text = res.messages.map((m) => (m.content as { text?: string }).text ?? "").join("\n");
             expect(text.length, `seed ${seed}: ${name}`).toBeLessThan(200_000);
           }
         } catch (error) {
           // A protocol error (invalid params, not found) is an answer; a crash or a dropped connection is not.
-          if (!(error instanceof Error) || !/MCP error -?\d+/.test(error.message)) throw new Error(`seed ${seed}: ${(error as Error)?.stack ?? String(error)}`);
+          if (!(error instanceof Error) || !/MCP error -?\d+/.test(error.message))
+            throw new Error(`seed ${seed}: ${(error as Error)?.stack ?? String(error)}`);
         }
         expect(text, `seed ${seed}`).not.toMatch(/^## (\.\.\/|\/)/m);
         expect(text, `seed ${seed}`).not.toContain("root:x:0:0");

@@ -18,7 +18,16 @@ import { ensureBuilt, repoRoot } from "./run.ts";
 beforeAll(ensureBuilt);
 afterAll(removeTemps);
 
-const gitEnv = { ...process.env, GIT_AUTHOR_NAME: "t", GIT_AUTHOR_EMAIL: "t@example.com", GIT_COMMITTER_NAME: "t", GIT_COMMITTER_EMAIL: "t@example.com", GIT_CONFIG_NOSYSTEM: "1", GIT_CONFIG_GLOBAL: "/dev/null", HOME: os.tmpdir() };
+const gitEnv = {
+  ...process.env,
+  GIT_AUTHOR_NAME: "t",
+  GIT_AUTHOR_EMAIL: "t@example.com",
+  GIT_COMMITTER_NAME: "t",
+  GIT_COMMITTER_EMAIL: "t@example.com",
+  GIT_CONFIG_NOSYSTEM: "1",
+  GIT_CONFIG_GLOBAL: "/dev/null",
+  HOME: os.tmpdir(),
+};
 function git(root: string, ...args: string[]): string {
   return execFileSync("git", ["-C", root, ...args], { encoding: "utf8", env: gitEnv, stdio: ["pipe", "pipe", "pipe"] });
 }
@@ -55,9 +64,22 @@ async function failure(root: string, options: ChangesOptions = {}): Promise<Engi
 }
 
 /** Runs `changes` in a child process (the built engine) and reports its answer and peak RSS. */
-function childChanges(root: string, options: ChangesOptions): Promise<{ ok: boolean; answer?: ChangesAnswer; code?: string; message?: string; maxRssMiB: number }> {
+function childChanges(
+  root: string,
+  options: ChangesOptions,
+): Promise<{ ok: boolean; answer?: ChangesAnswer; code?: string; message?: string; maxRssMiB: number }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [path.join(repoRoot, "test/fault/engine-child.mjs"), root, path.join(tempDir(), "cache"), "changes", JSON.stringify([options])], { stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(
+      process.execPath,
+      [
+        path.join(repoRoot, "test/fault/engine-child.mjs"),
+        root,
+        path.join(tempDir(), "cache"),
+        "changes",
+        JSON.stringify([options]),
+      ],
+      { stdio: ["ignore", "pipe", "pipe"] },
+    );
     let out = "";
     let err = "";
     child.stdout.on("data", (d: Buffer) => (out += d.toString()));
@@ -82,11 +104,24 @@ describe("issue 22: the git reader trusts nothing in .git", () => {
     const gitdir = initRepo(root);
     const bomb = await writeZeroBomb(gitdir, 256 * 1024 * 1024);
     const small = writeLoose(gitdir, "blob", SOURCE);
-    commit(gitdir, writeLoose(gitdir, "tree", treeBytes([{ mode: "100644", name: "big.py", oid: bomb }, { mode: "100644", name: "main.py", oid: small }])));
+    commit(
+      gitdir,
+      writeLoose(
+        gitdir,
+        "tree",
+        treeBytes([
+          { mode: "100644", name: "big.py", oid: bomb },
+          { mode: "100644", name: "main.py", oid: small },
+        ]),
+      ),
+    );
     write(root, { "big.py": SOURCE, "main.py": SOURCE });
     const r = await childChanges(root, { base: "HEAD" });
     expect(r.ok, r.message).toBe(true);
-    expect(r.answer!.files.find((f) => f.path === "big.py")).toMatchObject({ status: "skipped", reason: "larger than 1024 KiB" });
+    expect(r.answer!.files.find((f) => f.path === "big.py")).toMatchObject({
+      status: "skipped",
+      reason: "larger than 1024 KiB",
+    });
     console.log(`256 MiB zero-blob bomb: changes peaked at ${r.maxRssMiB} MiB RSS`);
     expect(r.maxRssMiB).toBeLessThan(200);
   }, 60_000);
@@ -107,7 +142,14 @@ describe("issue 22: the git reader trusts nothing in .git", () => {
   });
 
   // Was a bug (item 12): tree entries named "..", "../x" or "/x" were cited as paths (`A ../outside.ts`); git fsck rejects them.
-  it.each([["..", "tree"], ["../x.py", "blob"], ["/x.py", "blob"], [".git", "tree"], ["a/b.py", "blob"], ["", "blob"]])("a tree entry named %j is refused as git fsck refuses it", async (name, kind) => {
+  it.each([
+    ["..", "tree"],
+    ["../x.py", "blob"],
+    ["/x.py", "blob"],
+    [".git", "tree"],
+    ["a/b.py", "blob"],
+    ["", "blob"],
+  ])("a tree entry named %j is refused as git fsck refuses it", async (name, kind) => {
     const root = tempDir();
     const gitdir = initRepo(root);
     const blob = writeLoose(gitdir, "blob", SOURCE);
@@ -129,27 +171,57 @@ describe("issue 22: the git reader trusts nothing in .git", () => {
   });
 
   // Was a bug (found by the fuzz suite): a tree stored under its own id as a subtree, and trees that hold the next one twice (2^24 files from 24 small objects, as real git can store them), walked for ever.
-  it.each(["a tree that holds itself", "a tree bomb of 2^24 files"])("%s is refused, not walked for ever", async (shape) => {
-    const root = tempDir();
-    const gitdir = initRepo(root);
-    const blob = writeLoose(gitdir, "blob", SOURCE);
-    const one = commit(gitdir, writeLoose(gitdir, "tree", treeBytes([{ mode: "100644", name: "main.py", oid: blob }])));
-    let top: string;
-    if (shape.startsWith("a tree that")) {
-      const self = "5e".repeat(20);
-      writeLoose(gitdir, "tree", treeBytes([{ mode: "100644", name: "main.py", oid: blob }, { mode: "40000", name: "sub", oid: self }]), self);
-      top = self;
-    } else {
-      top = writeLoose(gitdir, "tree", treeBytes([{ mode: "100644", name: "f.py", oid: blob }]));
-      for (let k = 0; k < 24; k++) top = writeLoose(gitdir, "tree", treeBytes([{ mode: "40000", name: "a", oid: top }, { mode: "40000", name: "b", oid: top }]));
-      top = writeLoose(gitdir, "tree", treeBytes([{ mode: "100644", name: "main.py", oid: blob }, { mode: "40000", name: "x", oid: top }]));
-    }
-    commit(gitdir, top, [one]);
-    write(root, { "main.py": SOURCE });
-    const e = await failure(root, { head: "HEAD" });
-    expect(e.code, e.message).toBe("io_error");
-    expect(e.data).toMatchObject({ reason: "bad_tree_entry" });
-  }, 20_000);
+  it.each(["a tree that holds itself", "a tree bomb of 2^24 files"])(
+    "%s is refused, not walked for ever",
+    async (shape) => {
+      const root = tempDir();
+      const gitdir = initRepo(root);
+      const blob = writeLoose(gitdir, "blob", SOURCE);
+      const one = commit(
+        gitdir,
+        writeLoose(gitdir, "tree", treeBytes([{ mode: "100644", name: "main.py", oid: blob }])),
+      );
+      let top: string;
+      if (shape.startsWith("a tree that")) {
+        const self = "5e".repeat(20);
+        writeLoose(
+          gitdir,
+          "tree",
+          treeBytes([
+            { mode: "100644", name: "main.py", oid: blob },
+            { mode: "40000", name: "sub", oid: self },
+          ]),
+          self,
+        );
+        top = self;
+      } else {
+        top = writeLoose(gitdir, "tree", treeBytes([{ mode: "100644", name: "f.py", oid: blob }]));
+        for (let k = 0; k < 24; k++)
+          top = writeLoose(
+            gitdir,
+            "tree",
+            treeBytes([
+              { mode: "40000", name: "a", oid: top },
+              { mode: "40000", name: "b", oid: top },
+            ]),
+          );
+        top = writeLoose(
+          gitdir,
+          "tree",
+          treeBytes([
+            { mode: "100644", name: "main.py", oid: blob },
+            { mode: "40000", name: "x", oid: top },
+          ]),
+        );
+      }
+      commit(gitdir, top, [one]);
+      write(root, { "main.py": SOURCE });
+      const e = await failure(root, { head: "HEAD" });
+      expect(e.code, e.message).toBe("io_error");
+      expect(e.data).toMatchObject({ reason: "bad_tree_entry" });
+    },
+    20_000,
+  );
 
   // Was a bug (item 9): the files of a submodule's checkout were reported as added on a clean `git status`.
   it("a submodule's files are not reported as added on a clean tree", async () => {

@@ -47,8 +47,16 @@ describe("hostile group files are refused and write nothing", () => {
     ["a null entry", JSON.stringify({ repos: [null] }), "invalid_argument"],
     ["a root outside the file's folder", JSON.stringify({ repos: [{ name: "api", root: "../.." }] }), "outside_root"],
     ["an absolute root elsewhere", JSON.stringify({ repos: [{ name: "api", root: "/etc" }] }), "outside_root"],
-    ["an index outside", JSON.stringify({ repos: [{ name: "api", root: "api", index: "../x.csidx" }] }), "outside_root"],
-    ["a file over the size bound", JSON.stringify({ repos: [{ name: "api", root: "api" }], pad: "x".repeat(MAX_GROUP_FILE_BYTES) }), "invalid_argument"],
+    [
+      "an index outside",
+      JSON.stringify({ repos: [{ name: "api", root: "api", index: "../x.csidx" }] }),
+      "outside_root",
+    ],
+    [
+      "a file over the size bound",
+      JSON.stringify({ repos: [{ name: "api", root: "api" }], pad: "x".repeat(MAX_GROUP_FILE_BYTES) }),
+      "invalid_argument",
+    ],
   ];
   for (const [label, content, code] of cases) {
     it(label, () => {
@@ -88,7 +96,15 @@ describe("group names and sizes are checked before anything is opened", () => {
     expect(await refused([{ name: "../escaped", root: api }])).toEqual({ code: "invalid_argument", after: ["cache"] });
   });
   it("a prototype key, a colon, an empty name, a name twice", async () => {
-    for (const entries of [[{ name: "__proto__", root: api }], [{ name: "a:b", root: api }], [{ name: "", root: api }], [{ name: "api", root: api }, { name: "api", root: api }]]) {
+    for (const entries of [
+      [{ name: "__proto__", root: api }],
+      [{ name: "a:b", root: api }],
+      [{ name: "", root: api }],
+      [
+        { name: "api", root: api },
+        { name: "api", root: api },
+      ],
+    ]) {
       expect(await refused(entries)).toEqual({ code: "invalid_argument", after: ["cache"] });
     }
   });

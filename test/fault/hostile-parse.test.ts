@@ -38,7 +38,10 @@ describe("one file never aborts the index", () => {
     expect(summary.skipped).toEqual([]);
     const records = await engine.records();
     const deep = records.find((r) => r.path === "deep.ts")!;
-    expect(deep.definitions.map((d) => [d.name, d.start])).toEqual([["before", 1], ["after", 2005]]);
+    expect(deep.definitions.map((d) => [d.name, d.start])).toEqual([
+      ["before", 1],
+      ["after", 2005],
+    ]);
     expect(records.find((r) => r.path === "z_other.py")!.definitions.map((d) => d.name)).toEqual(["keep_me"]);
   }, 60_000);
 

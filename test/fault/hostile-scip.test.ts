@@ -28,13 +28,18 @@ describe("SCIP of nested definitions", () => {
   }, 60_000);
 
   it("a definition nested in a function is a local; calls to it in the same document name the local", async () => {
-    const { engine } = memoryEngine({ "a.ts": "export function outer(): number {\n  function inner(): number {\n    return 1;\n  }\n  return inner();\n}\n" });
+    const { engine } = memoryEngine({
+      "a.ts":
+        "export function outer(): number {\n  function inner(): number {\n    return 1;\n  }\n  return inner();\n}\n",
+    });
     const [doc] = scipDocuments((await engine.scip({ project: "p" })).parts);
     const symbols = doc!.occurrences.map((o) => o.symbol);
     expect(symbols).toContain("codeslice . p . `a.ts`/outer().");
     const inner = doc!.occurrences.find((o) => o.range[0] === 1 && o.roles === 1)!;
     expect(inner.symbol).toMatch(/^local \d+$/);
-    expect(doc!.occurrences.filter((o) => o.symbol === inner.symbol && o.roles === 0).map((o) => o.range[0])).toEqual([4]);
+    expect(doc!.occurrences.filter((o) => o.symbol === inner.symbol && o.roles === 0).map((o) => o.range[0])).toEqual([
+      4,
+    ]);
   }, 60_000);
 });
 
@@ -44,7 +49,9 @@ describe("SCIP ranges", () => {
     const { engine } = memoryEngine({ "a.ts": text });
     const [doc] = scipDocuments((await engine.scip({ project: "p" })).parts);
     const lines = text.split("\n");
-    const names = doc!.occurrences.filter((o) => o.roles === 1 && o.range[0]! > 0).map((o) => lines[o.range[0]!]!.slice(o.range[1], o.range[2]));
+    const names = doc!.occurrences
+      .filter((o) => o.roles === 1 && o.range[0]! > 0)
+      .map((o) => lines[o.range[0]!]!.slice(o.range[1], o.range[2]));
     expect(names).toEqual(['"with space"', "plain"]);
   }, 60_000);
 });

@@ -51,7 +51,9 @@ describe("nesting thousands deep", () => {
 
   it("names 3,000 characters long are kept bounded, distinct and addressable", async () => {
     const long = (c: string) => `${"n".repeat(3000)}${c}`;
-    const { engine } = memoryEngine({ "names.py": `def ${long("a")}():\n    return 1\n\n\ndef ${long("b")}():\n    return ${long("a")}()\n` });
+    const { engine } = memoryEngine({
+      "names.py": `def ${long("a")}():\n    return 1\n\n\ndef ${long("b")}():\n    return ${long("a")}()\n`,
+    });
     const defs = (await engine.records())[0]!.definitions;
     expect(defs).toHaveLength(2);
     expect(defs.every((d) => d.name.length <= 200)).toBe(true);

@@ -32,7 +32,8 @@ async function answersOf(projectRoot: string, cacheDir: string): Promise<{ value
   // One after the other: the first does whatever indexing is left, the others read its result.
   for (const q of QUERIES) {
     const r = await cli([...q, "--root", projectRoot, "--cache-dir", cacheDir, "--json", "--quiet"]);
-    if (r.status !== 0 || /unexpected error/.test(r.stderr) || STACK_FRAME.test(r.stderr)) problems.push(`${q.join(" ")}: exit ${r.status} ${r.stderr.slice(0, 1000)}`);
+    if (r.status !== 0 || /unexpected error/.test(r.stderr) || STACK_FRAME.test(r.stderr))
+      problems.push(`${q.join(" ")}: exit ${r.status} ${r.stderr.slice(0, 1000)}`);
     try {
       values.push(JSON.parse(r.stdout));
     } catch {
@@ -103,7 +104,9 @@ function inSnapshotWrite(recordsBefore: number): KillPoint["when"] {
   return async (child, dir) => {
     const v16 = path.join(dir, V);
     await until(child, () => fs.existsSync(path.join(v16, "records")));
-    const pipes = Array.from({ length: 7 }, (_, k) => path.join(v16, `.snapshot.json.${child.pid}.${recordsBefore - 3 + k}.tmp`));
+    const pipes = Array.from({ length: 7 }, (_, k) =>
+      path.join(v16, `.snapshot.json.${child.pid}.${recordsBefore - 3 + k}.tmp`),
+    );
     const made = spawnSync("mkfifo", pipes);
     if (made.status !== 0) throw new Error(`mkfifo failed: ${made.stderr}`);
     const fds = pipes.map((p) => fs.openSync(p, fs.constants.O_RDONLY | fs.constants.O_NONBLOCK));
@@ -149,7 +152,9 @@ describe("kill -9 during a cold index (CLI, ~1,000 files)", () => {
     const outcomes: string[] = [];
     await pool(POINTS, 2, async (point) => {
       const cacheDir = path.join(base, `cache-${point.label.replace(/\W+/g, "-")}`);
-      const child = spawn(process.execPath, [cliPath, "index", "--root", root, "--cache-dir", cacheDir, "--quiet"], { stdio: "ignore" });
+      const child = spawn(process.execPath, [cliPath, "index", "--root", root, "--cache-dir", cacheDir, "--quiet"], {
+        stdio: "ignore",
+      });
       const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
       await point.when(child, cacheDir);
       const finishedFirst = child.exitCode !== null;
@@ -157,22 +162,35 @@ describe("kill -9 during a cold index (CLI, ~1,000 files)", () => {
       await exited;
       const { records, temps } = cacheFiles(cacheDir);
       const snapshot = fs.existsSync(path.join(cacheDir, V, "snapshot.json"));
-      outcomes.push(`${point.label}: ${finishedFirst ? "finished before the kill" : "killed"}, ${records} records, snapshot ${snapshot ? "written" : "missing"}, ${temps.length} temp files left`);
+      outcomes.push(
+        `${point.label}: ${finishedFirst ? "finished before the kill" : "killed"}, ${records} records, snapshot ${snapshot ? "written" : "missing"}, ${temps.length} temp files left`,
+      );
       const { values, problems } = await answersOf(root, cacheDir);
       if (problems.length) failures.push(`${point.label}: ${problems.join("\n")}`);
-      else if (JSON.stringify(values) !== JSON.stringify(expected)) failures.push(`${point.label}: answers differ from the uninterrupted run`);
+      else if (JSON.stringify(values) !== JSON.stringify(expected))
+        failures.push(`${point.label}: answers differ from the uninterrupted run`);
       // The cache is whole again: a further index has nothing to parse or repair.
       const again = await cli(["index", "--root", root, "--cache-dir", cacheDir, "--json", "--quiet"]);
       const summary = JSON.parse(again.stdout) as { parsed: number; repaired: number };
-      if (summary.parsed !== 0 || summary.repaired !== 0) failures.push(`${point.label}: the next index still parsed ${summary.parsed} and repaired ${summary.repaired}`);
+      if (summary.parsed !== 0 || summary.repaired !== 0)
+        failures.push(`${point.label}: the next index still parsed ${summary.parsed} and repaired ${summary.repaired}`);
       outcomes.push(`  ${point.label}: ${cacheFiles(cacheDir).temps.length} temp files after the recovery runs`);
     });
     if (process.env.FAULT_VERBOSE) console.log(outcomes.join("\n"));
     expect(failures, `${failures.join("\n")}\n${outcomes.join("\n")}`).toEqual([]);
     // Every kill landed before the index was done; the last one inside the snapshot write.
-    expect(outcomes.filter((o) => o.includes(": killed")), outcomes.join("\n")).toHaveLength(POINTS.length);
-    expect(outcomes.filter((o) => o.includes("finished before")), outcomes.join("\n")).toEqual([]);
-    expect(outcomes.find((o) => o.startsWith("in the middle of the snapshot write")), outcomes.join("\n")).toMatch(/snapshot missing, [1-9]\d* temp files? left/);
+    expect(
+      outcomes.filter((o) => o.includes(": killed")),
+      outcomes.join("\n"),
+    ).toHaveLength(POINTS.length);
+    expect(
+      outcomes.filter((o) => o.includes("finished before")),
+      outcomes.join("\n"),
+    ).toEqual([]);
+    expect(
+      outcomes.find((o) => o.startsWith("in the middle of the snapshot write")),
+      outcomes.join("\n"),
+    ).toMatch(/snapshot missing, [1-9]\d* temp files? left/);
     expect(treeOf(root), "the project folder changed").toEqual(before);
   }, 300_000);
 });
@@ -195,8 +213,14 @@ describe("kill -9 of the MCP server during a refresh", () => {
       expect((await callTool(s.client, "signature", { symbol: "Widget3" })).isError).toBe(false);
       // The edit: 150 Python and 150 TypeScript files gain a function calling into the file.
       for (let i = 0; i < 150; i++) {
-        fs.appendFileSync(path.join(project, `app/pkg${i % 20}/mod${i}.py`), `\n\ndef extra_${i}(x: int) -> int:\n    return compute_${i}(x) + 1\n`);
-        fs.appendFileSync(path.join(project, `web/src/view${i}.ts`), `\nexport function extra${i}(p: Props${i}): string {\n  return render${i}(p);\n}\n`);
+        fs.appendFileSync(
+          path.join(project, `app/pkg${i % 20}/mod${i}.py`),
+          `\n\ndef extra_${i}(x: int) -> int:\n    return compute_${i}(x) + 1\n`,
+        );
+        fs.appendFileSync(
+          path.join(project, `web/src/view${i}.ts`),
+          `\nexport function extra${i}(p: Props${i}): string {\n  return render${i}(p);\n}\n`,
+        );
       }
       const edited = treeOf(project);
       const snapshotBefore = fs.readFileSync(path.join(cacheDir, V, "snapshot.json"));
@@ -212,7 +236,10 @@ describe("kill -9 of the MCP server during a refresh", () => {
       killed = true;
       const outcome = await pending;
       const snapshotRewritten = !fs.readFileSync(path.join(cacheDir, V, "snapshot.json")).equals(snapshotBefore);
-      expect({ outcome, snapshotRewritten }, "the kill landed in the middle of the refresh").toEqual({ outcome: "connection closed", snapshotRewritten: false });
+      expect({ outcome, snapshotRewritten }, "the kill landed in the middle of the refresh").toEqual({
+        outcome: "connection closed",
+        snapshotRewritten: false,
+      });
       expect(STACK_FRAME.test(s.stderr()), s.stderr()).toBe(false);
 
       // An uninterrupted run over the same edit: the clean cache, brought up to date in one go.
@@ -229,7 +256,10 @@ describe("kill -9 of the MCP server during a refresh", () => {
         const callers = await callTool(t.client, "callers", { symbol: "compute_10" });
         expect(callers.isError, callers.text).toBe(false);
         const names: string[] = callers.data.results.map((r: { qualified: string }) => r.qualified);
-        expect(names.some((n) => n.endsWith(".extra_10")), names.join(", ")).toBe(true);
+        expect(
+          names.some((n) => n.endsWith(".extra_10")),
+          names.join(", "),
+        ).toBe(true);
       } finally {
         await t.close();
       }
@@ -239,4 +269,3 @@ describe("kill -9 of the MCP server during a refresh", () => {
     }
   }, 300_000);
 });
-

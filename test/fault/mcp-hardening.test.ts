@@ -52,7 +52,9 @@ describe("issue 22: MCP budgets, cursors, subscriptions and prompts", () => {
   // The engine's own figure (what the CLI reports) holds too, with and without the JSON in the budget.
   it("engine: the budget a budget_too_small names is one that answers", async () => {
     const root = fixtureDir();
-    const engine = createEngine(await createNodePlatform({ root, cacheDir: path.join(tempDir("codeslice-mcp-cache-"), "c") }));
+    const engine = createEngine(
+      await createNodePlatform({ root, cacheDir: path.join(tempDir("codeslice-mcp-cache-"), "c") }),
+    );
     try {
       const calls: [string, (budget: number, json: boolean) => Promise<unknown>][] = [
         ["callers", (budget, json) => engine.callers("format_greeting", { budget, json })],
@@ -62,7 +64,11 @@ describe("issue 22: MCP budgets, cursors, subscriptions and prompts", () => {
       ];
       for (const [name, run] of calls) {
         for (const json of [false, true]) {
-          const needed = await run(1, json).then(() => undefined, (e: { code: string; data: { needed: number } }) => (e.code === "budget_too_small" ? e.data.needed : undefined));
+          const needed = await run(1, json).then(
+            () => undefined,
+            (e: { code: string; data: { needed: number } }) =>
+              e.code === "budget_too_small" ? e.data.needed : undefined,
+          );
           expect(needed, name).toBeGreaterThan(1);
           await expect(run(needed!, json), `${name} json=${json} with ${needed}`).resolves.toBeTruthy();
         }
@@ -75,7 +81,8 @@ describe("issue 22: MCP budgets, cursors, subscriptions and prompts", () => {
   // Was a bug (item 13): a cursor replayed after an edit repeated some entries and skipped others without a word.
   it("a cursor made before an edit says it is stale instead of paging the new list", async () => {
     const root = tempDir();
-    const callersOf = (n: number) => Array.from({ length: n }, (_, i) => `def caller_${i}():\n    return target()\n`).join("\n\n");
+    const callersOf = (n: number) =>
+      Array.from({ length: n }, (_, i) => `def caller_${i}():\n    return target()\n`).join("\n\n");
     fs.writeFileSync(path.join(root, "lib.py"), "def target():\n    return 1\n");
     fs.writeFileSync(path.join(root, "use.py"), `from lib import target\n\n\n${callersOf(6)}`);
     const c = await server(root);
@@ -84,7 +91,10 @@ describe("issue 22: MCP budgets, cursors, subscriptions and prompts", () => {
       expect(first.isError, first.text).toBe(false);
       const cursor = first.data.page.next as string;
       expect(cursor).toBeTruthy();
-      fs.writeFileSync(path.join(root, "use.py"), `from lib import target\n\n\ndef early():\n    return target()\n\n\n${callersOf(6)}`);
+      fs.writeFileSync(
+        path.join(root, "use.py"),
+        `from lib import target\n\n\ndef early():\n    return target()\n\n\n${callersOf(6)}`,
+      );
       const replay = await call(c.client, "callers", { symbol: "target", limit: 3, cursor });
       expect(replay.isError, replay.text).toBe(true);
       expect(replay.text).toMatch(/stale|changed since/i);
@@ -97,7 +107,13 @@ describe("issue 22: MCP budgets, cursors, subscriptions and prompts", () => {
   it("subscriptions take only this server's resources, bounded in count and size", async () => {
     const c = await server(fixtureDir());
     try {
-      for (const uri of ["file:///etc/passwd", "not a uri", "https://example.com/x", "codeslice://nothing/here", `codeslice://outline/${"a".repeat(1 << 20)}`]) {
+      for (const uri of [
+        "file:///etc/passwd",
+        "not a uri",
+        "https://example.com/x",
+        "codeslice://nothing/here",
+        `codeslice://outline/${"a".repeat(1 << 20)}`,
+      ]) {
         await expect(c.client.subscribeResource({ uri }), uri.slice(0, 40)).rejects.toThrow();
       }
       await c.client.subscribeResource({ uri: MAP_URI });
@@ -144,7 +160,9 @@ describe("issue 22: MCP budgets, cursors, subscriptions and prompts", () => {
     try {
       const r = await call(c.client, "changes", { diff });
       expect(r.isError, r.text).toBe(false);
-      expect(r.data.files.map((f: { path: string; status: string }) => `${f.status} ${f.path}`)).toEqual(["modified big.py"]);
+      expect(r.data.files.map((f: { path: string; status: string }) => `${f.status} ${f.path}`)).toEqual([
+        "modified big.py",
+      ]);
     } finally {
       await c.close();
     }

@@ -17,7 +17,12 @@ export interface Session {
 
 /** Starts `codeslice mcp <args>` (in `cwd`, default the repository) and connects a Client to it. */
 export async function openServer(args: string[], cwd = repoRoot): Promise<Session> {
-  const transport = new StdioClientTransport({ command: process.execPath, args: [cliPath, "mcp", ...args], stderr: "pipe", cwd });
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [cliPath, "mcp", ...args],
+    stderr: "pipe",
+    cwd,
+  });
   let err = "";
   transport.stderr?.on("data", (d: Buffer) => (err += d.toString()));
   const client = new Client({ name: "codeslice-fault-test", version: "1.0.0" });
@@ -45,7 +50,8 @@ export async function callTool(client: Client, name: string, args: Record<string
   const text = r.content.map((c) => (c.type === "text" ? c.text : "")).join("\n");
   // The lean form the server sends (src/mcp/lean.ts), read back as the tool's shape.
   const tool = TOOLS.find((t) => t.name === name);
-  const data = r.isError || !tool ? r.structuredContent : expandContent(r.structuredContent, structuredContentSchema(tool));
+  const data =
+    r.isError || !tool ? r.structuredContent : expandContent(r.structuredContent, structuredContentSchema(tool));
   return { isError: r.isError === true, text, data };
 }
 

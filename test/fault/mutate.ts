@@ -18,7 +18,8 @@ export function corpus(): Map<string, Uint8Array> {
       if (!e.isFile() || !ext.test(e.name)) continue;
       const full = path.join(e.parentPath, e.name);
       const bytes = fs.readFileSync(full);
-      if (bytes.length <= maxBytes) out.set(`${prefix}/${path.relative(dir, full).split(path.sep).join("/")}`, new Uint8Array(bytes));
+      if (bytes.length <= maxBytes)
+        out.set(`${prefix}/${path.relative(dir, full).split(path.sep).join("/")}`, new Uint8Array(bytes));
     }
   };
   const debian = "/usr/lib/python3/dist-packages";
@@ -40,7 +41,12 @@ function insertion(rand: Rng, original: Uint8Array): { what: string; bytes: Uint
     case 0:
       return { what: "random bytes", bytes: rand.bytes(1 + rand.int(64)) };
     case 1:
-      return { what: "invalid UTF-8", bytes: Uint8Array.from(rand.pick([[0xc3, 0x28], [0xff, 0xfe], [0xe2, 0x82], [0xf0, 0x9f, 0x98], [0xed, 0xa0, 0x80], [0x80]])) };
+      return {
+        what: "invalid UTF-8",
+        bytes: Uint8Array.from(
+          rand.pick([[0xc3, 0x28], [0xff, 0xfe], [0xe2, 0x82], [0xf0, 0x9f, 0x98], [0xed, 0xa0, 0x80], [0x80]]),
+        ),
+      };
     case 2:
       return { what: "NUL bytes", bytes: new Uint8Array(1 + rand.int(8)) };
     case 3: {
@@ -48,26 +54,59 @@ function insertion(rand: Rng, original: Uint8Array): { what: string; bytes: Uint
       // time, see tokenizer-bugs.test.ts).
       if (rand.chance(0.5)) {
         const n = 20_000 + rand.int(100_000);
-        return { what: `a ${n}-character line of code`, bytes: enc.encode("a = f(b) + g(c); ".repeat(Math.ceil(n / 17))) };
+        return {
+          what: `a ${n}-character line of code`,
+          bytes: enc.encode("a = f(b) + g(c); ".repeat(Math.ceil(n / 17))),
+        };
       }
       const n = 2_000 + rand.int(60_000);
-      return { what: `a ${n}-character word`, bytes: enc.encode(rand.pick(["x", "=", "ab", "Zq9"]).repeat(n).slice(0, n)) };
+      return {
+        what: `a ${n}-character word`,
+        bytes: enc.encode(rand.pick(["x", "=", "ab", "Zq9"]).repeat(n).slice(0, n)),
+      };
     }
     case 4: {
       const depth = 500 + rand.int(4000);
       const open = rand.pick(["(", "[", "{", "([{", "f(", "[[", "{a:"]);
-      return { what: `${depth} open brackets`, bytes: enc.encode(open.repeat(depth) + (rand.chance(0.5) ? ")]}".repeat(depth) : "")) };
+      return {
+        what: `${depth} open brackets`,
+        bytes: enc.encode(open.repeat(depth) + (rand.chance(0.5) ? ")]}".repeat(depth) : "")),
+      };
     }
     case 5:
-      return { what: "an unterminated string or comment", bytes: enc.encode(rand.pick(['"""never closed', "'", "/* open", "`${", "r'''", '"\\', "#"])) };
+      return {
+        what: "an unterminated string or comment",
+        bytes: enc.encode(rand.pick(['"""never closed', "'", "/* open", "`${", "r'''", '"\\', "#"])),
+      };
     case 6: {
       const start = rand.int(original.length);
       return { what: "a spliced copy of its own text", bytes: original.slice(start, start + rand.int(2000)) };
     }
     case 7:
-      return { what: "keywords", bytes: enc.encode(rand.pick(["\ndef ", "\nclass ", "function ", "export default ", "import ", "from . import (", "async def (", "@", "lambda", "=>", "interface X<", "\n\tdef f():\n  return\n"])) };
+      return {
+        what: "keywords",
+        bytes: enc.encode(
+          rand.pick([
+            "\ndef ",
+            "\nclass ",
+            "function ",
+            "export default ",
+            "import ",
+            "from . import (",
+            "async def (",
+            "@",
+            "lambda",
+            "=>",
+            "interface X<",
+            "\n\tdef f():\n  return\n",
+          ]),
+        ),
+      };
     case 8:
-      return { what: "CR and odd whitespace", bytes: enc.encode(rand.pick(["\r", "\r\n\r", "\t\v\f", "\u2028", "\ufeff", "\u00a0"])) };
+      return {
+        what: "CR and odd whitespace",
+        bytes: enc.encode(rand.pick(["\r", "\r\n\r", "\t\v\f", "\u2028", "\ufeff", "\u00a0"])),
+      };
     default:
       return { what: "deep indentation", bytes: enc.encode(`\n${" ".repeat(1000 + rand.int(5000))}x = 1\n`) };
   }

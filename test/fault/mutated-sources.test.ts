@@ -72,7 +72,10 @@ describe("mutated source files", () => {
         for (const p of chosen) {
           const inRecords = recorded.has(p);
           const reason = skips.get(p);
-          if (inRecords === (reason !== undefined) || (reason !== undefined && !reason)) failures.push(`${what}: ${p} is ${inRecords ? "indexed and skipped" : "neither indexed nor skipped with a reason"}`);
+          if (inRecords === (reason !== undefined) || (reason !== undefined && !reason))
+            failures.push(
+              `${what}: ${p} is ${inRecords ? "indexed and skipped" : "neither indexed nor skipped with a reason"}`,
+            );
           if (inRecords) indexed++;
           else skipped++;
         }
@@ -81,12 +84,14 @@ describe("mutated source files", () => {
         // find it "damaged" and parse it again, forever.
         for (const key of await store.keys("v")) {
           if (!key.includes("/records/")) continue;
-          if (!decodeRecord(await store.get(key), "x")) failures.push(`${what}: the stored record ${key} fails the engine's own check`);
+          if (!decodeRecord(await store.get(key), "x"))
+            failures.push(`${what}: the stored record ${key} fails the engine's own check`);
         }
         // A second engine over the same store reads the same records back.
         const again = createEngine({ fs: fsys, store, wasm });
         const reread = plain(await again.records());
-        if (JSON.stringify(reread) !== JSON.stringify(plain(records))) failures.push(`${what}: records read back from the store differ from the ones made`);
+        if (JSON.stringify(reread) !== JSON.stringify(plain(records)))
+          failures.push(`${what}: records read back from the store differ from the ones made`);
         // Queries on names the files had before mutation: answers or EngineErrors.
         const pick = targets.length ? [rand.pick(targets), rand.pick(targets)] : ["missing"];
         for (const name of pick) {
@@ -116,8 +121,16 @@ describe("mutated source files", () => {
     };
     for (let i = 0; i < seeds.length; i += 4) await Promise.all(seeds.slice(i, i + 4).map(runSeed));
     expect(failures, failures.slice(0, 10).join("\n\n")).toEqual([]);
-    if (process.env.FAULT_VERBOSE) console.log(slow.sort((a, b) => b[0] - a[0]).slice(0, 8).map(([ms, w]) => `${ms.toFixed(0)} ms ${w}`).join("\n"));
-    if (process.env.FAULT_VERBOSE) console.log({ indexed, skipped, withSyntaxErrors: partial, reasons: Object.fromEntries(reasons) });
+    if (process.env.FAULT_VERBOSE)
+      console.log(
+        slow
+          .sort((a, b) => b[0] - a[0])
+          .slice(0, 8)
+          .map(([ms, w]) => `${ms.toFixed(0)} ms ${w}`)
+          .join("\n"),
+      );
+    if (process.env.FAULT_VERBOSE)
+      console.log({ indexed, skipped, withSyntaxErrors: partial, reasons: Object.fromEntries(reasons) });
     // The mutations reached the parser: most files were indexed (many with syntax errors), some skipped.
     if (seeds.length > 1) {
       expect(indexed, JSON.stringify(Object.fromEntries(reasons))).toBeGreaterThan(2 * skipped);

@@ -7,7 +7,13 @@
 import { describe, expect, it } from "vitest";
 import { createEngine } from "../../src/core/engine/engine.ts";
 import { encodeArtifact } from "../../src/core/engine/artifact.ts";
-import { SNAPSHOT_KEY, decodeJson, encodeJson, type Snapshot, type StoredRecord } from "../../src/core/engine/snapshot.ts";
+import {
+  SNAPSHOT_KEY,
+  decodeJson,
+  encodeJson,
+  type Snapshot,
+  type StoredRecord,
+} from "../../src/core/engine/snapshot.ts";
 import { outlineUri } from "../../src/mcp/resources.ts";
 import { MemoryFileSystem, MemoryStore } from "../../src/platform/memory/index.ts";
 import { wasm } from "../support/platform.ts";
@@ -23,7 +29,11 @@ function nestedTs(depth: number): string {
 
 describe("the outline resource", () => {
   it("of 3,000 nested functions answers within seconds, bounded in size, and a ping is not held behind it", async () => {
-    const engine = createEngine({ fs: new MemoryFileSystem({ "deep.ts": nestedTs(3000) }, "/p"), store: new MemoryStore(), wasm });
+    const engine = createEngine({
+      fs: new MemoryFileSystem({ "deep.ts": nestedTs(3000) }, "/p"),
+      store: new MemoryStore(),
+      wasm,
+    });
     await engine.index();
     const c = await connect(engine);
     try {
@@ -52,8 +62,17 @@ describe("the outline resource", () => {
     const chain: StoredRecord = {
       ...honest,
       definitions: Array.from({ length: depth }, (_, i) => ({
-        name: `f${i}`, qualified: `f${i}`, kind: "function" as const, parent: i - 1, start: i + 1, end: depth, nameLine: i + 1, nameCol: 0,
-        signature: `def f${i}():`, bodyStart: 0, exported: false,
+        name: `f${i}`,
+        qualified: `f${i}`,
+        kind: "function" as const,
+        parent: i - 1,
+        start: i + 1,
+        end: depth,
+        nameLine: i + 1,
+        nameCol: 0,
+        signature: `def f${i}():`,
+        bodyStart: 0,
+        exported: false,
       })),
     };
     const version = /([0-9a-f]{16})-[0-9a-f]{40}\.json$/.exec(file.record!)![1]!;

@@ -46,7 +46,10 @@ describe("issue 22: output written safely", () => {
   });
 
   // Was a bug (item 17): `index --export` over a tracked source file replaced it silently (and `scip --out` too).
-  it.each([["index", "--export"], ["scip", "--out"]])("%s %s over a source file of the project is refused without --force", async (command, flag) => {
+  it.each([
+    ["index", "--export"],
+    ["scip", "--out"],
+  ])("%s %s over a source file of the project is refused without --force", async (command, flag) => {
     const root = project({ "app.py": SOURCE, "lib.py": SOURCE });
     const refused = await cli([command, "--root", root, flag, path.join(root, "app.py")]);
     expect(refused.status, refused.stderr).not.toBe(0);
@@ -127,7 +130,10 @@ describe("issue 22: a project deleted while it is indexed", () => {
           }
         },
       })
-      .then(() => "indexed", (error: { code?: string }) => error.code);
+      .then(
+        () => "indexed",
+        (error: { code?: string }) => error.code,
+      );
     engine.close();
     expect(deleted).toBe(true);
     expect(fs.existsSync(root), `index ended: ${result}`).toBe(false);
@@ -138,7 +144,10 @@ describe("issue 22: a project deleted while it is indexed", () => {
     const root = project();
     const store = new NodeStore(path.join(root, ".codeslice"), { root });
     fs.rmSync(root, { recursive: true, force: true });
-    const outcome = await store.set("v1/records/a", new Uint8Array([1])).then(() => "written", (error: { code?: string }) => error.code);
+    const outcome = await store.set("v1/records/a", new Uint8Array([1])).then(
+      () => "written",
+      (error: { code?: string }) => error.code,
+    );
     expect(fs.existsSync(root), `the write ended: ${outcome}`).toBe(false);
     expect(outcome).toBe("cache_unavailable");
   });

@@ -24,7 +24,10 @@ export interface Run {
 /** Runs the CLI with `args` to the end. */
 export function cli(args: string[], options: { cwd?: string; timeoutMs?: number } = {}): Promise<Run> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [cliPath, ...args], { cwd: options.cwd ?? repoRoot, stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(process.execPath, [cliPath, ...args], {
+      cwd: options.cwd ?? repoRoot,
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     let stdout = "";
     let stderr = "";
     child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
@@ -39,7 +42,11 @@ export function cli(args: string[], options: { cwd?: string; timeoutMs?: number 
 }
 
 /** Runs `task` over `items` with at most `limit` at a time; results in input order. */
-export async function pool<T, R>(items: readonly T[], limit: number, task: (item: T, index: number) => Promise<R>): Promise<R[]> {
+export async function pool<T, R>(
+  items: readonly T[],
+  limit: number,
+  task: (item: T, index: number) => Promise<R>,
+): Promise<R[]> {
   const out: R[] = new Array(items.length);
   let next = 0;
   const worker = async () => {

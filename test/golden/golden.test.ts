@@ -24,7 +24,10 @@ const QUESTIONS: readonly { name: string; args: string[]; stdin?: string }[] = [
   { name: "map", args: ["map", "--budget", "1200"] },
   { name: "context-symbol", args: ["context", "Cart.total", "--budget", "900"] },
   { name: "context-route", args: ["context", "GET /carts/{cart_id}/total", "--budget", "900"] },
-  { name: "context-words", args: ["context", "the cart total is wrong when a product is added twice", "--budget", "900"] },
+  {
+    name: "context-words",
+    args: ["context", "the cart total is wrong when a product is added twice", "--budget", "900"],
+  },
   { name: "callers", args: ["callers", "price_of"] },
   { name: "impact", args: ["impact", "Price.add"] },
   { name: "tests", args: ["tests", "Cart.add"] },
@@ -57,7 +60,11 @@ function ask(args: string[], stdin?: string): string {
     return `$ codeslice ${args.join(" ")}\n# exit ${r.status}\n${r.stdout}`;
   }
   try {
-    const out = execFileSync(process.execPath, [path.join(repoRoot, "dist", "cli", "main.js"), ...args, "--root", root, "--cache-dir", cache], { cwd: root, input: stdin, encoding: "utf8" });
+    const out = execFileSync(
+      process.execPath,
+      [path.join(repoRoot, "dist", "cli", "main.js"), ...args, "--root", root, "--cache-dir", cache],
+      { cwd: root, input: stdin, encoding: "utf8" },
+    );
     return `$ codeslice ${args.join(" ")} < report.txt\n# exit 0\n${out}`;
   } catch (error) {
     const e = error as { status: number; stdout: string };
@@ -73,7 +80,10 @@ function golden(name: string, actual: string): void {
     fs.writeFileSync(file, actual);
     return;
   }
-  expect(fs.existsSync(file), `${path.relative(repoRoot, file)} is missing: run UPDATE_GOLDEN=1 npx vitest run test/golden`).toBe(true);
+  expect(
+    fs.existsSync(file),
+    `${path.relative(repoRoot, file)} is missing: run UPDATE_GOLDEN=1 npx vitest run test/golden`,
+  ).toBe(true);
   const expected = fs.readFileSync(file, "utf8");
   if (actual === expected) return;
   const a = actual.split("\n");
@@ -96,7 +106,22 @@ beforeAll(() => {
   }
   // A fixed author, date and branch: the commit's hash and name appear in the `changes` answer.
   const env = { ...process.env, GIT_AUTHOR_DATE: "2026-01-01T00:00:00Z", GIT_COMMITTER_DATE: "2026-01-01T00:00:00Z" };
-  const git = (...args: string[]) => execFileSync("git", ["-c", "user.email=golden@example.com", "-c", "user.name=golden", "-c", "commit.gpgsign=false", "-c", "init.defaultBranch=main", ...args], { cwd: root, stdio: "ignore", env });
+  const git = (...args: string[]) =>
+    execFileSync(
+      "git",
+      [
+        "-c",
+        "user.email=golden@example.com",
+        "-c",
+        "user.name=golden",
+        "-c",
+        "commit.gpgsign=false",
+        "-c",
+        "init.defaultBranch=main",
+        ...args,
+      ],
+      { cwd: root, stdio: "ignore", env },
+    );
   git("init", "-q");
   git("add", "-A");
   git("commit", "-q", "-m", "shop");
@@ -117,7 +142,10 @@ describe("golden answers (test/golden/answers/*.txt)", () => {
         file,
         before
           .replace("def total(self) -> Price:", "def total(self, discount: int = 0) -> Price:")
-          .replace("        return total\n", "        if discount:\n            total = Price(total.amount - discount, total.currency)\n        return total\n"),
+          .replace(
+            "        return total\n",
+            "        if discount:\n            total = Price(total.amount - discount, total.currency)\n        return total\n",
+          ),
       );
       golden("changes", ask(["changes", "--budget", "1500"]));
     } finally {

@@ -7,7 +7,8 @@ describe("graph bad input", () => {
     const { engine } = memoryEngine({
       "a.py": "from b import g\nfrom a import f\n\ndef f():\n    return g()\n",
       "b.py": "from a import f\n\ndef g():\n    return f()\n",
-      "c.ts": "export * from './d';\nexport * from './c';\nexport function h() { return k(); }\nimport { k } from './d';\n",
+      "c.ts":
+        "export * from './d';\nexport * from './c';\nexport function h() { return k(); }\nimport { k } from './d';\n",
       "d.ts": "export * from './c';\nexport function k() { return 1; }\n",
       "e.ts": "import { nothing } from './c';\nnothing();\n",
     });
@@ -32,7 +33,11 @@ describe("graph bad input", () => {
 
   it("10,000 definitions sharing one name stay ambiguous, quickly", async () => {
     const files: Record<string, string> = {};
-    for (let i = 0; i < 100; i++) files[`m${i}.py`] = Array.from({ length: 100 }, (_, j) => `class C${j}:\n    def run(self):\n        pass\n`).join("\n");
+    for (let i = 0; i < 100; i++)
+      files[`m${i}.py`] = Array.from(
+        { length: 100 },
+        (_, j) => `class C${j}:\n    def run(self):\n        pass\n`,
+      ).join("\n");
     files["use.py"] = "def go(x):\n    x.run()\n";
     const { engine } = memoryEngine(files);
     const started = Date.now();
@@ -59,11 +64,15 @@ describe("graph bad input", () => {
     // Past six segments at each end, the middle of a qualified name is a hash: bounded, still unique.
     const deep = g.symbols.find((s) => s.name === "deep")!.qualified;
     expect(deep).toMatch(/^nest\.N0\.N1\.N2\.N3\.N4\.N5\.…[0-9a-f]{8}\.N55\.N56\.N57\.N58\.N59\.deep$/);
-    expect(g.symbols.find((s) => s.name === "N20")!.qualified).toMatch(/^nest\.N0\.N1\.N2\.N3\.N4\.N5\.…[0-9a-f]{8}\.N15\.N16\.N17\.N18\.N19\.N20$/);
+    expect(g.symbols.find((s) => s.name === "N20")!.qualified).toMatch(
+      /^nest\.N0\.N1\.N2\.N3\.N4\.N5\.…[0-9a-f]{8}\.N15\.N16\.N17\.N18\.N19\.N20$/,
+    );
   });
 
   it("a class inheriting itself through a cycle does not loop", async () => {
-    const { engine } = memoryEngine({ "cyc.py": "class A(B):\n    pass\n\nclass B(A):\n    def m(self):\n        self.x()\n" });
+    const { engine } = memoryEngine({
+      "cyc.py": "class A(B):\n    pass\n\nclass B(A):\n    def m(self):\n        self.x()\n",
+    });
     const g = await engine.codeGraph();
     expect(g.inherits.length).toBe(2);
     expect(g.calls.filter((e) => g.symbols[e.callee]!.name === "x")).toEqual([]);

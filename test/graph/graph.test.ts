@@ -50,7 +50,8 @@ describe("graph resolution fixtures", () => {
             else if ((mm = /^external (\S+)$/.exec(a))) wantExternal.push(`${path}:${line} ${mm[1]}`);
             else if ((mm = /^imports (\S+)$/.exec(a))) wantImports.push(`${path} -> ${mm[1]}`);
             else if ((mm = /^inherits (\S+)$/.exec(a))) wantInherits.push(`${path}:${line} ${mm[1]}`);
-            else if ((mm = /^(\S+)(?: \(([\w-]+)\))?$/.exec(a))) wantCalls.push(`${path}:${line} ${mm[1]}${mm[2] ? ` (${mm[2]})` : ""}`);
+            else if ((mm = /^(\S+)(?: \(([\w-]+)\))?$/.exec(a)))
+              wantCalls.push(`${path}:${line} ${mm[1]}${mm[2] ? ` (${mm[2]})` : ""}`);
             else throw new Error(`bad annotation in ${path}:${line}: ${a}`);
           }
         });
@@ -67,18 +68,31 @@ describe("graph resolution fixtures", () => {
         if (mm) (wantLines.get(mm[1]!) ?? wantLines.set(mm[1]!, []).get(mm[1]!)!).push(Number(mm[2]));
       }
       for (const [site, lines] of wantLines) {
-        const got = graph.calls.filter((e) => `${e.file}:${e.line} ${q(e.callee)}` === site).map((e) => graph.symbols[e.callee]!.nameLine);
-        expect([...new Set(got)].sort((a, b) => a - b), `overloads reached from ${site}`).toEqual([...new Set(lines)].sort((a, b) => a - b));
+        const got = graph.calls
+          .filter((e) => `${e.file}:${e.line} ${q(e.callee)}` === site)
+          .map((e) => graph.symbols[e.callee]!.nameLine);
+        expect(
+          [...new Set(got)].sort((a, b) => a - b),
+          `overloads reached from ${site}`,
+        ).toEqual([...new Set(lines)].sort((a, b) => a - b));
       }
       expect([...new Set(gotCalls)].sort(), "call edges").toEqual([...new Set(expectedCalls)].sort());
       for (const w of wantCalls.filter((c) => c.endsWith(")"))) expect(gotWithRes, "resolution").toContain(atLine(w));
-      for (const n of nothing) expect(gotCalls.filter((c) => c.startsWith(`${n} `)), `edges at ${n}`).toEqual([]);
+      for (const n of nothing)
+        expect(
+          gotCalls.filter((c) => c.startsWith(`${n} `)),
+          `edges at ${n}`,
+        ).toEqual([]);
       const gotExternal = graph.external.map((e) => `${e.file}:${e.line} ${e.target}`);
       for (const w of wantExternal) expect(gotExternal, "external calls").toContain(w);
       const gotAmbiguous = graph.ambiguous.map((a) => `${a.file}:${a.line}`);
       for (const w of wantAmbiguous) expect(gotAmbiguous, "ambiguous calls").toContain(w);
-      expect(graph.imports.map((e) => `${e.from} -> ${e.to}`).sort(), "import edges").toEqual([...new Set(wantImports)].sort());
-      const gotInherits = graph.inherits.map((e) => `${graph.symbols[e.child]!.file}:${graph.symbols[e.child]!.nameLine} ${q(e.base)}`);
+      expect(graph.imports.map((e) => `${e.from} -> ${e.to}`).sort(), "import edges").toEqual(
+        [...new Set(wantImports)].sort(),
+      );
+      const gotInherits = graph.inherits.map(
+        (e) => `${graph.symbols[e.child]!.file}:${graph.symbols[e.child]!.nameLine} ${q(e.base)}`,
+      );
       expect(gotInherits.sort(), "inherits").toEqual(wantInherits.sort());
     });
   }
@@ -94,30 +108,50 @@ describe("files with the same content", () => {
       "b/util.ts": "export function helper(): number {\n  return 2;\n}\n",
     });
     const graph = await engine.codeGraph();
-    expect(graph.imports.map((e) => `${e.from} -> ${e.to}`).sort()).toEqual(["a/index.ts -> a/util.ts", "b/index.ts -> b/util.ts"]);
-    const edges = graph.calls.map((e) => `${graph.symbols[e.caller]!.qualified} -> ${graph.symbols[e.callee]!.qualified}`).sort();
+    expect(graph.imports.map((e) => `${e.from} -> ${e.to}`).sort()).toEqual([
+      "a/index.ts -> a/util.ts",
+      "b/index.ts -> b/util.ts",
+    ]);
+    const edges = graph.calls
+      .map((e) => `${graph.symbols[e.caller]!.qualified} -> ${graph.symbols[e.callee]!.qualified}`)
+      .sort();
     expect(edges).toEqual(["a/index.ts#run -> a/util.ts#helper", "b/index.ts#run -> b/util.ts#helper"]);
   });
 });
 
 /** Everything a graph answers with, in a comparable form (maps as sorted entries). */
 function graphFacts(graph: Awaited<ReturnType<ReturnType<typeof memoryEngine>["engine"]["codeGraph"]>>) {
-  const entries = <K, V>(m: Map<K, V>) => [...m].sort((a, b) => (String(a[0]) < String(b[0]) ? -1 : String(a[0]) > String(b[0]) ? 1 : 0));
+  const entries = <K, V>(m: Map<K, V>) =>
+    [...m].sort((a, b) => (String(a[0]) < String(b[0]) ? -1 : String(a[0]) > String(b[0]) ? 1 : 0));
   return {
-    symbols: graph.symbols, calls: graph.calls, external: graph.external, ambiguous: graph.ambiguous, unresolved: graph.unresolvedCalls,
-    imports: graph.imports, inherits: graph.inherits, typeUses: entries(graph.typeUses), callsFrom: entries(graph.callsFrom),
-    callsTo: entries(graph.callsTo), importsFrom: entries(graph.importsFrom), importedBy: entries(graph.importedBy),
-    subclasses: entries(graph.subclasses), records: entries(graph.records),
+    symbols: graph.symbols,
+    calls: graph.calls,
+    external: graph.external,
+    ambiguous: graph.ambiguous,
+    unresolved: graph.unresolvedCalls,
+    imports: graph.imports,
+    inherits: graph.inherits,
+    typeUses: entries(graph.typeUses),
+    callsFrom: entries(graph.callsFrom),
+    callsTo: entries(graph.callsTo),
+    importsFrom: entries(graph.importsFrom),
+    importedBy: entries(graph.importedBy),
+    subclasses: entries(graph.subclasses),
+    records: entries(graph.records),
   };
 }
 
 describe("updating the graph after an edit", () => {
   const project: Record<string, string> = {
     "shop/__init__.py": "",
-    "shop/models.py": 'class Order:\n    def __init__(self, total: int):\n        self.total = total\n\n    def save(self):\n        return self.total\n\n\nclass Refund(Order):\n    def save(self):\n        return super().save()\n',
-    "shop/service.py": "from shop.models import Order, Refund\n\n\ndef place(total: int) -> Order:\n    order = Order(total)\n    order.save()\n    return order\n\n\ndef refund(order: Order) -> Refund:\n    r = Refund(order.total)\n    r.save()\n    return r\n",
-    "web/api.ts": 'import { total } from "./lib";\n\nexport class Api {\n  run(): number {\n    return total([1, 2]);\n  }\n}\n',
-    "web/lib.ts": "export function total(xs: number[]): number {\n  return xs.length;\n}\n\nexport function unused(): void {}\n",
+    "shop/models.py":
+      "class Order:\n    def __init__(self, total: int):\n        self.total = total\n\n    def save(self):\n        return self.total\n\n\nclass Refund(Order):\n    def save(self):\n        return super().save()\n",
+    "shop/service.py":
+      "from shop.models import Order, Refund\n\n\ndef place(total: int) -> Order:\n    order = Order(total)\n    order.save()\n    return order\n\n\ndef refund(order: Order) -> Refund:\n    r = Refund(order.total)\n    r.save()\n    return r\n",
+    "web/api.ts":
+      'import { total } from "./lib";\n\nexport class Api {\n  run(): number {\n    return total([1, 2]);\n  }\n}\n',
+    "web/lib.ts":
+      "export function total(xs: number[]): number {\n  return xs.length;\n}\n\nexport function unused(): void {}\n",
     "go.mod": "module example.com/svc\n",
     "svc/store.go": "package svc\n\ntype Store struct{}\n\nfunc (s *Store) Save() {}\n",
     "svc/run.go": "package svc\n\nfunc Run(s *Store) {\n\ts.Save()\n}\n",
@@ -129,9 +163,18 @@ describe("updating the graph after an edit", () => {
     const current = { ...project };
     const edits: [string, string][] = [
       // new calls inside a body, lines shifted above everything
-      ["shop/service.py", `# header\n${project["shop/service.py"]!.replace("    order.save()\n", "    order.save()\n    order.save()\n    print(order)\n")}`],
+      [
+        "shop/service.py",
+        `# header\n${project["shop/service.py"]!.replace("    order.save()\n", "    order.save()\n    order.save()\n    print(order)\n")}`,
+      ],
       ["web/api.ts", project["web/api.ts"]!.replace("return total([1, 2]);", "total([1]);\n    return total([2]);")],
-      ["shop/models.py", project["shop/models.py"]!.replace("        return self.total\n", "        print('saving')\n        return self.total\n")],
+      [
+        "shop/models.py",
+        project["shop/models.py"]!.replace(
+          "        return self.total\n",
+          "        print('saving')\n        return self.total\n",
+        ),
+      ],
       // a Go method called from another file of its package: the package tables survive the patch
       ["svc/run.go", `// header\n${project["svc/run.go"]!.replace("\ts.Save()\n", "\ts.Save()\n\ts.Save()\n")}`],
     ];
@@ -148,7 +191,9 @@ describe("updating the graph after an edit", () => {
       expect(graphFacts(patched), path).toEqual(graphFacts(await memoryEngine({ ...current }).engine.codeGraph()));
       // The previous graph is untouched: a request still holding it sees the lines it was built on.
       expect(previous.symbols).toEqual(previousSymbols);
-      expect(patched.symbols.some((s, i) => s.start !== previousSymbols[i]!.start || s.end !== previousSymbols[i]!.end)).toBe(true);
+      expect(
+        patched.symbols.some((s, i) => s.start !== previousSymbols[i]!.start || s.end !== previousSymbols[i]!.end),
+      ).toBe(true);
       previous = patched;
     }
   });
@@ -156,16 +201,33 @@ describe("updating the graph after an edit", () => {
   it("a new local in a body is patched; a local a field is set from is not; both equal a fresh build", async () => {
     const small: Record<string, string> = {
       "app/__init__.py": "",
-      "app/models.py": "class Item:\n    def save(self):\n        return 1\n\n\nclass Box:\n    def __init__(self, item):\n        self.item = item\n\n    def size(self):\n        return 2\n",
-      "app/use.py": "from app.models import Box\n\n\ndef run():\n    box = Box(None)\n    box.item.save()\n    return box.size()\n",
+      "app/models.py":
+        "class Item:\n    def save(self):\n        return 1\n\n\nclass Box:\n    def __init__(self, item):\n        self.item = item\n\n    def size(self):\n        return 2\n",
+      "app/use.py":
+        "from app.models import Box\n\n\ndef run():\n    box = Box(None)\n    box.item.save()\n    return box.size()\n",
     };
     const { engine, platform } = memoryEngine(small);
     const current = { ...small };
     const edits: [string, string, "patched" | "rebuilt"][] = [
-      ["app/use.py", small["app/use.py"]!.replace("    box.item.save()\n", "    box.item.save()\n    extra = box.size()\n"), "patched"],
-      ["app/models.py", small["app/models.py"]!.replace("        return 2\n", "        n = 3\n        return n\n"), "patched"],
+      [
+        "app/use.py",
+        small["app/use.py"]!.replace("    box.item.save()\n", "    box.item.save()\n    extra = box.size()\n"),
+        "patched",
+      ],
+      [
+        "app/models.py",
+        small["app/models.py"]!.replace("        return 2\n", "        n = 3\n        return n\n"),
+        "patched",
+      ],
       // `self.item = item` now reads a local that is an Item: another file's `box.item.save()` resolves.
-      ["app/models.py", small["app/models.py"]!.replace("        self.item = item\n", "        item = Item()\n        self.item = item\n"), "rebuilt"],
+      [
+        "app/models.py",
+        small["app/models.py"]!.replace(
+          "        self.item = item\n",
+          "        item = Item()\n        self.item = item\n",
+        ),
+        "rebuilt",
+      ],
     ];
     for (const [path, text, how] of edits) {
       const before = await engine.codeGraph();
@@ -188,7 +250,13 @@ describe("updating the graph after an edit", () => {
     const edits: [string, string][] = [
       ["web/lib.ts", project["web/lib.ts"]!.replace("unused", "renamed")],
       ["shop/service.py", `import os\n${project["shop/service.py"]}`],
-      ["shop/models.py", project["shop/models.py"]!.replace("        self.total = total\n", "        self.total = total\n        self.parent = Order(0)\n")],
+      [
+        "shop/models.py",
+        project["shop/models.py"]!.replace(
+          "        self.total = total\n",
+          "        self.total = total\n        self.parent = Order(0)\n",
+        ),
+      ],
     ];
     for (const [path, text] of edits) {
       const before = await engine.codeGraph();
@@ -210,9 +278,12 @@ describe("dispatch and class bodies", () => {
     const callers = await engine.callers("SecureCookieSessionInterface.save_session");
     expect(callers.results.map((r) => `${r.qualified} ${r.resolution}`)).toEqual(["app.core.Flask.finish via-base"]);
     const ctx = await engine.context("SessionInterface.save_session", { budget: 4000 });
-    expect(ctx.chunks.filter((c) => c.role === "impl").map((c) => c.symbol).sort()).toEqual([
-      "app.sessions.NullSession.save_session", "app.sessions.SecureCookieSessionInterface.save_session",
-    ]);
+    expect(
+      ctx.chunks
+        .filter((c) => c.role === "impl")
+        .map((c) => c.symbol)
+        .sort(),
+    ).toEqual(["app.sessions.NullSession.save_session", "app.sessions.SecureCookieSessionInterface.save_session"]);
   });
 
   it("a call in a class body has the class as its caller, but the class's own callers do not run it", async () => {
@@ -232,9 +303,9 @@ describe("the gold-shaped JSON of a call linked to several overloads", () => {
     const site = (e: { file: string; line: number; callee: string }) => `${e.file}:${e.line} ${e.callee}`;
     // `c.apply()` reaches all three overloads of Calc.apply in the graph, one edge in the JSON.
     expect(graph.calls.filter((e) => e.file === "src/main/java/com/calc/Use.java" && e.line === 9).length).toBe(3);
-    expect(gold.call_edges.filter((e) => e.file === "src/main/java/com/calc/Use.java" && e.line === 9).map(site)).toEqual([
-      "src/main/java/com/calc/Use.java:9 src/main/java/com/calc/Calc.java#Calc.apply",
-    ]);
+    expect(
+      gold.call_edges.filter((e) => e.file === "src/main/java/com/calc/Use.java" && e.line === 9).map(site),
+    ).toEqual(["src/main/java/com/calc/Use.java:9 src/main/java/com/calc/Calc.java#Calc.apply"]);
     const keys = gold.call_edges.map((e) => `${e.caller} ${site(e)} ${e.via} ${e.resolution}`);
     expect(new Set(keys).size).toBe(keys.length);
   });

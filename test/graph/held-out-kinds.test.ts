@@ -258,7 +258,13 @@ async function check(fixture: string, marker: string) {
       if (m[1]!.trim() !== "none") for (const c of m[1]!.split(",")) want.push(`${path}:${i + 1} ${c.trim()}`);
     });
   }
-  const got = [...new Set(graph.calls.filter((e) => lines.has(`${e.file}:${e.line}`)).map((e) => `${e.file}:${e.line} ${graph.symbols[e.callee]!.qualified}`))];
+  const got = [
+    ...new Set(
+      graph.calls
+        .filter((e) => lines.has(`${e.file}:${e.line}`))
+        .map((e) => `${e.file}:${e.line} ${graph.symbols[e.callee]!.qualified}`),
+    ),
+  ];
   return { want: want.sort(), got: got.sort(), graph };
 }
 

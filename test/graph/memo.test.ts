@@ -7,7 +7,11 @@ describe("BoundedMap", () => {
   it("keeps entries up to its limit, then forgets them all and keeps the new one", () => {
     const m = new BoundedMap<string, number>(3);
     m.set("a", 1).set("b", 2).set("c", 3);
-    expect([...m]).toEqual([["a", 1], ["b", 2], ["c", 3]]);
+    expect([...m]).toEqual([
+      ["a", 1],
+      ["b", 2],
+      ["c", 3],
+    ]);
     m.set("b", 20); // an existing key is updated, nothing forgotten
     expect(m.size).toBe(3);
     expect(m.get("b")).toBe(20);

@@ -47,7 +47,7 @@ const PROJECT = {
     "",
   ].join("\n"),
   "web/lib.ts": "export function helper(): number { return 1; }\nfunction hidden(): number { return 2; }\n",
-  "web/index.ts": "export { helper as h } from \"./lib\";\nexport * from \"./lib\";\n",
+  "web/index.ts": 'export { helper as h } from "./lib";\nexport * from "./lib";\n',
   "web/app.js": "const lib = require('./util');\nfunction local() { return 1; }\nmodule.exports = { local };\n",
   "web/util.js": "function util() { return 1; }\n",
 };
@@ -58,7 +58,11 @@ async function records(files: Record<string, string>): Promise<FileRecord[]> {
 
 async function graphOf(files: Record<string, string>): Promise<CodeGraph> {
   const recs = await records(files);
-  return buildGraph(recs, recs.map((r) => r.path), new Map());
+  return buildGraph(
+    recs,
+    recs.map((r) => r.path),
+    new Map(),
+  );
 }
 
 const q = (g: CodeGraph, id: number | undefined) => (id === undefined ? undefined : g.symbols[id]!.qualified);
@@ -79,7 +83,11 @@ describe("symbols", () => {
   it("fileSymbols names a file without a module-naming resolver by its path", async () => {
     const [record] = await records({ "a/b.ts": "export class C { m() {} }\n" });
     const syms = fileSymbols(record!, { moduleId: 7, resolver: undefined, resolverState: undefined });
-    expect(syms.map((s) => [s.id, s.qualified, s.parent])).toEqual([[7, "a/b.ts", -1], [8, "a/b.ts#C", 7], [9, "a/b.ts#C.m", 8]]);
+    expect(syms.map((s) => [s.id, s.qualified, s.parent])).toEqual([
+      [7, "a/b.ts", -1],
+      [8, "a/b.ts#C", 7],
+      [9, "a/b.ts#C.m", 8],
+    ]);
   });
 });
 
@@ -100,7 +108,11 @@ describe("imports", () => {
   it("resolve through the language's resolver, one edge per imported file", async () => {
     const g = await graphOf(PROJECT);
     const st = g.context.files.get("pkg/service.py")!;
-    expect(importEdgesOf(g.context, st).map((e) => e.to).sort()).toEqual(["pkg/__init__.py", "pkg/models.py"]);
+    expect(
+      importEdgesOf(g.context, st)
+        .map((e) => e.to)
+        .sort(),
+    ).toEqual(["pkg/__init__.py", "pkg/models.py"]);
     const first = resolveImport(g.context, st, st.record.imports[0]!);
     expect(resolveImport(g.context, st, st.record.imports[0]!)).toBe(first); // memoized
     expect(importTarget(g.context, "pkg/service.py", "B")).toEqual({ file: "pkg/models.py", name: "Base" });
@@ -128,12 +140,24 @@ describe("the evaluator", () => {
     const ctx = g.context;
     const service = ctx.files.get("pkg/service.py")!;
     const run = service.record.definitions.findIndex((d) => d.name === "run");
-    expect(resolveExpr(ctx, service, run, "m")).toMatchObject({ kind: "instance", id: g.byQualified.get("pkg.models.Model") });
-    expect(resolveExpr(ctx, service, run, "pkg.models.Model")).toMatchObject({ kind: "def", id: g.byQualified.get("pkg.models.Model") });
+    expect(resolveExpr(ctx, service, run, "m")).toMatchObject({
+      kind: "instance",
+      id: g.byQualified.get("pkg.models.Model"),
+    });
+    expect(resolveExpr(ctx, service, run, "pkg.models.Model")).toMatchObject({
+      kind: "def",
+      id: g.byQualified.get("pkg.models.Model"),
+    });
     const models = ctx.files.get("pkg/models.py")!;
     const save = models.record.definitions.findIndex((d) => d.qualified === "Model.save");
-    expect(resolveExpr(ctx, models, save, "self")).toMatchObject({ kind: "instance", id: g.byQualified.get("pkg.models.Model") });
-    expect(resolveExpr(ctx, models, save, "super()")).toMatchObject({ kind: "super", id: g.byQualified.get("pkg.models.Model") });
+    expect(resolveExpr(ctx, models, save, "self")).toMatchObject({
+      kind: "instance",
+      id: g.byQualified.get("pkg.models.Model"),
+    });
+    expect(resolveExpr(ctx, models, save, "super()")).toMatchObject({
+      kind: "super",
+      id: g.byQualified.get("pkg.models.Model"),
+    });
   });
 });
 
@@ -149,13 +173,19 @@ describe("calls", () => {
       "9 pkg.models.Base import",
     ]);
     const models = callsOf(g.context, g.context.files.get("pkg/models.py")!);
-    expect(models.calls.map((e) => `${e.line} ${q(g, e.callee)} ${e.resolution}`).sort()).toEqual(["8 pkg.models.Base.save self", "9 pkg.models.Model.check self"]);
+    expect(models.calls.map((e) => `${e.line} ${q(g, e.callee)} ${e.resolution}`).sort()).toEqual([
+      "8 pkg.models.Base.save self",
+      "9 pkg.models.Model.check self",
+    ]);
   });
 });
 
 describe("patches", () => {
   it("equal a fresh build, keep ids, and leave the previous graph as it was", async () => {
-    const edited = { ...PROJECT, "pkg/service.py": `# a new first line\n${PROJECT["pkg/service.py"].replace("    m.save()\n", "    m.save()\n    m.check()\n")}` };
+    const edited = {
+      ...PROJECT,
+      "pkg/service.py": `# a new first line\n${PROJECT["pkg/service.py"].replace("    m.save()\n", "    m.save()\n    m.check()\n")}`,
+    };
     const old = await graphOf(PROJECT);
     const snapshot = JSON.stringify(old.symbols);
     const callsBefore = old.calls.length;
@@ -180,10 +210,13 @@ describe("patches", () => {
     const renamed = (await records(edited)).filter((r) => r.path === "pkg/models.py");
     const patched = patchGraph(old, renamed)!;
     expect(patched).toBeDefined();
-    const calls = (g: CodeGraph) => g.calls.map((e) => `${q(g, e.caller)}->${q(g, e.callee)}@${e.file}:${e.line} ${e.resolution}`);
+    const calls = (g: CodeGraph) =>
+      g.calls.map((e) => `${q(g, e.caller)}->${q(g, e.callee)}@${e.file}:${e.line} ${e.resolution}`);
     expect(calls(patched)).toEqual(calls(await graphOf(edited)));
     // A star import added: every name the file shows may change (test/graph/reresolve.test.ts has the rest).
-    const starred = (await records({ ...PROJECT, "pkg/models.py": `from pkg.service import *\n${PROJECT["pkg/models.py"]}` })).filter((r) => r.path === "pkg/models.py");
+    const starred = (
+      await records({ ...PROJECT, "pkg/models.py": `from pkg.service import *\n${PROJECT["pkg/models.py"]}` })
+    ).filter((r) => r.path === "pkg/models.py");
     expect(patchGraph(old, starred)).toBeUndefined();
     expect(patchGraph(old, [])).toBe(old);
   });
@@ -203,7 +236,10 @@ describe("type text", () => {
   });
 
   it("function types, element types and call splitting", () => {
-    expect(functionTypeParams("(this: X, sub: Subscriber<T>, n?: number) => void")).toEqual(["Subscriber<T>", "number"]);
+    expect(functionTypeParams("(this: X, sub: Subscriber<T>, n?: number) => void")).toEqual([
+      "Subscriber<T>",
+      "number",
+    ]);
     expect(functionTypeParams("string")).toBeUndefined();
     expect(elementType("List[Item]")).toBe("Item");
     expect(elementType("Array<Item>")).toBe("Item");

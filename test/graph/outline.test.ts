@@ -79,8 +79,13 @@ describe("outlines", () => {
     const { engine } = memoryEngine(project);
     // The smallest budget that holds the file: its outline.
     const needed = await engine.context("app/config.py", { budget: 1 }).then(
-      () => { throw new Error("expected budget_too_small"); },
-      (e: { code: string; data: { needed: number } }) => { expect(e.code).toBe("budget_too_small"); return e.data.needed; },
+      () => {
+        throw new Error("expected budget_too_small");
+      },
+      (e: { code: string; data: { needed: number } }) => {
+        expect(e.code).toBe("budget_too_small");
+        return e.data.needed;
+      },
     );
     const answer = await engine.context("app/config.py", { budget: needed });
     const outline = answer.chunks.find((c) => c.path === "app/config.py");
@@ -107,7 +112,8 @@ describe("fields, enum members and constants as targets", () => {
   };
 
   it("Class.field (class-level, set in a method, TS field, parameter property) seeds the class and says where the field is set", async () => {
-    const lineOf = (path: string, needle: string) => project[path]!.split("\n").findIndex((l) => l.includes(needle)) + 1;
+    const lineOf = (path: string, needle: string) =>
+      project[path]!.split("\n").findIndex((l) => l.includes(needle)) + 1;
     for (const [target, owner, path, needle] of [
       ["Settings.retries", "app.config.Settings", "app/config.py", "retries = 3"],
       ["app.config.Settings.name", "app.config.Settings", "app/config.py", "self.name: str"],
@@ -135,7 +141,9 @@ describe("fields, enum members and constants as targets", () => {
       expect(a.chunk.path, target).toBe("app/config.py");
       expect(a.chunk.start, target).toBeLessThanOrEqual(2);
       expect(a.chunk.end, target).toBeGreaterThanOrEqual(2);
-      expect(a.notes, target).toContain(`module-level value, set at app/config.py:${project["app/config.py"]!.split("\n").indexOf("TIMEOUT = 30") + 1}`);
+      expect(a.notes, target).toContain(
+        `module-level value, set at app/config.py:${project["app/config.py"]!.split("\n").indexOf("TIMEOUT = 30") + 1}`,
+      );
     }
     expect((await seeds("BASE")).chunk.path).toBe("web/box.ts");
   });
@@ -145,6 +153,8 @@ describe("fields, enum members and constants as targets", () => {
     const e = await errorOf(engine.context("Server.Host"));
     expect(e.code).toBe("unknown_symbol");
     expect(e.message).toContain("svc/server.go#Server has no member named");
-    expect((e.data as { suggestions: { qualified: string }[] }).suggestions.map((s) => s.qualified)).toEqual(expect.arrayContaining(["svc/server.go#Server.Addr", "svc/server.go#Server.Port"]));
+    expect((e.data as { suggestions: { qualified: string }[] }).suggestions.map((s) => s.qualified)).toEqual(
+      expect.arrayContaining(["svc/server.go#Server.Addr", "svc/server.go#Server.Port"]),
+    );
   });
 });

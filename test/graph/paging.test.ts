@@ -11,7 +11,11 @@ import type { CallsPage, Engine } from "../../src/index.ts";
 import { busyProject } from "../support/busy-project.ts";
 import { memoryEngine, parseFixture } from "../support/platform.ts";
 
-async function allPages(engine: Engine, first: CallsPage, ask: (cursor: string) => Promise<CallsPage>): Promise<CallsPage[]> {
+async function allPages(
+  engine: Engine,
+  first: CallsPage,
+  ask: (cursor: string) => Promise<CallsPage>,
+): Promise<CallsPage[]> {
   const pages = [first];
   while (pages.at(-1)!.page.next) pages.push(await ask(pages.at(-1)!.page.next!));
   return pages;
@@ -24,7 +28,13 @@ describe("paged callers", () => {
     const a = await engine.callers("shared");
     expect(a.total).toEqual({ results: 1100, external: 0, possible: 0 });
     expect(a.testCode).toMatchObject({ results: 500, entries: 500, fileCount: 25 });
-    expect(a.page).toMatchObject({ tests: "summary", matching: 600, offset: 0, shown: a.results.length, next: expect.stringMatching(new RegExp(`^${a.results.length}\\.summary\\.1\\.v`)) });
+    expect(a.page).toMatchObject({
+      tests: "summary",
+      matching: 600,
+      offset: 0,
+      shown: a.results.length,
+      next: expect.stringMatching(new RegExp(`^${a.results.length}\\.summary\\.1\\.v`)),
+    });
     expect(a.results.length).toBeGreaterThan(20);
     expect(a.results.every((r) => r.site.path.startsWith("pkg"))).toBe(true);
     expect(countTokens(a.text)).toBe(a.usage.tokens);
@@ -46,7 +56,12 @@ describe("paged callers", () => {
 
   it("tests=only lists the tests with their runnable ids; include lists production first; exclude counts none", async () => {
     const only = await engine.callers("shared", { tests: "only", limit: 10 });
-    expect(only.page).toMatchObject({ tests: "only", matching: 500, shown: 10, next: expect.stringMatching(/^10\.only\.1\.v/) });
+    expect(only.page).toMatchObject({
+      tests: "only",
+      matching: 500,
+      shown: 10,
+      next: expect.stringMatching(/^10\.only\.1\.v/),
+    });
     expect(only.results[0]!.test).toMatch(/^tests\/test_m\d+\.py::test_shared_\d+_\d+$/);
     const include = await engine.callers("shared", { tests: "include", limit: 1000, budget: 200_000 });
     expect(include.results).toHaveLength(1000);
@@ -63,9 +78,16 @@ describe("paged callers", () => {
   });
 
   it("refuses cursors it did not make, or that contradict the filter, with codes", async () => {
-    await expect(engine.callers("shared", { cursor: "next please" })).rejects.toMatchObject({ code: "invalid_argument" });
-    await expect(engine.callers("shared", { cursor: "50.summary.1", tests: "only" })).rejects.toMatchObject({ code: "invalid_argument", data: { tests: "only" } });
-    await expect(engine.callers("shared", { cursor: "50.summary.1", depth: 2 })).rejects.toMatchObject({ code: "invalid_argument" });
+    await expect(engine.callers("shared", { cursor: "next please" })).rejects.toMatchObject({
+      code: "invalid_argument",
+    });
+    await expect(engine.callers("shared", { cursor: "50.summary.1", tests: "only" })).rejects.toMatchObject({
+      code: "invalid_argument",
+      data: { tests: "only" },
+    });
+    await expect(engine.callers("shared", { cursor: "50.summary.1", depth: 2 })).rejects.toMatchObject({
+      code: "invalid_argument",
+    });
     await expect(engine.callers("shared", { limit: 0 })).rejects.toMatchObject({ code: "invalid_argument" });
     await expect(engine.callers("shared", { budget: 20 })).rejects.toMatchObject({ code: "budget_too_small" });
   });
@@ -81,14 +103,24 @@ describe("paged callers", () => {
 
   it("importers page the same way", async () => {
     const a = await engine.importers("core/util.py", { limit: 7 });
-    expect(a).toMatchObject({ total: 55, page: { matching: 30, shown: 7, next: expect.stringMatching(/^7\.summary\.1\.v/) }, testCode: { entries: 25 } });
+    expect(a).toMatchObject({
+      total: 55,
+      page: { matching: 30, shown: 7, next: expect.stringMatching(/^7\.summary\.1\.v/) },
+      testCode: { entries: 25 },
+    });
     const next = await engine.importers("core/util.py", { cursor: a.page.next! });
     expect(next.results[0]!.path).not.toBe(a.results[0]!.path);
   });
 });
 
 /** Each case: a fixture, the query, and what its completeness must say. */
-const GAPS: { name: string; fixture: string; ask: (e: Engine) => Promise<{ text: string; completeness: { notes: string[] } & Record<string, unknown> }>; expect: Record<string, unknown>; text: RegExp }[] = [
+const GAPS: {
+  name: string;
+  fixture: string;
+  ask: (e: Engine) => Promise<{ text: string; completeness: { notes: string[] } & Record<string, unknown> }>;
+  expect: Record<string, unknown>;
+  text: RegExp;
+}[] = [
   {
     name: "call sites naming it that are linked to nothing",
     fixture: `
@@ -139,7 +171,11 @@ const GAPS: { name: string; fixture: string; ask: (e: Engine) => Promise<{ text:
           return shape.area()
     `,
     ask: (e) => e.callers("Square.area"),
-    expect: { dispatch: [{ symbol: expect.objectContaining({ qualified: "shapes.Shape.area" }), relation: "overrides", sites: 1 }] },
+    expect: {
+      dispatch: [
+        { symbol: expect.objectContaining({ qualified: "shapes.Shape.area" }), relation: "overrides", sites: 1 },
+      ],
+    },
     text: /it overrides shapes\.Shape\.area: its 1 resolved call site may run this method/,
   },
 ];

@@ -19,7 +19,12 @@ async function records(files: Record<string, string>): Promise<FileRecord[]> {
   return memoryEngine(files).engine.records();
 }
 
-const build = (recs: FileRecord[]) => buildGraph(recs, recs.map((r) => r.path), new Map());
+const build = (recs: FileRecord[]) =>
+  buildGraph(
+    recs,
+    recs.map((r) => r.path),
+    new Map(),
+  );
 
 const sortedEntries = (m: Map<number, number[]>) => [...m].map(([k, v]) => `${k}:${v.join(",")}`).sort();
 
@@ -28,7 +33,10 @@ function facts(g: CodeGraph) {
   return {
     symbols: g.symbols.map((s) => `${s.id} ${s.kind} ${s.qualified} parent=${s.parent} ${s.start}-${s.end}`),
     moduleSymbol: [...g.moduleSymbol],
-    calls: g.calls.map((e) => `${e.caller}->${e.callee} ${e.file}:${e.line} ${e.via} ${e.resolution} ${e.confidence}${e.classBody ? " body" : ""}`),
+    calls: g.calls.map(
+      (e) =>
+        `${e.caller}->${e.callee} ${e.file}:${e.line} ${e.via} ${e.resolution} ${e.confidence}${e.classBody ? " body" : ""}`,
+    ),
     external: g.external.map((e) => `${e.caller} ${e.target} ${e.file}:${e.line}`),
     ambiguous: g.ambiguous.map((e) => `${e.caller} ${e.name} [${e.candidates.join(",")}] ${e.file}:${e.line}`),
     unresolved: g.unresolvedCalls,
@@ -92,24 +100,92 @@ const PROJECT: Record<string, string> = {
 
 /** Edits applied one after another (each to the files as the previous one left them). */
 const EDITS: { name: string; path: string; edit: (text: string) => string }[] = [
-  { name: "a body edit with as many calls (the shape kept: the edited file alone, call adjacency patched)", path: "pkg/app.py", edit: (t) => t.replace("    t.save()\n", "    t.check()\n") },
-  { name: "a body edit with one more call", path: "pkg/app.py", edit: (t) => t.replace("    t.check()\n", "    t.check()\n    t.save()\n") },
-  { name: "a new function a star importer's unresolved call now reaches", path: "pkg/util.py", edit: (t) => `${t}\n\ndef helper():\n    return first()\n` },
-  { name: "a new function reached as a module attribute", path: "pkg/util.py", edit: (t) => `${t}\n\ndef other():\n    return 1\n` },
-  { name: "a new method an untyped receiver's call now reaches by its unique name", path: "pkg/leaf.py", edit: (t) => `${t}\n\nclass Odd:\n    def rare_method(self):\n        return 1\n` },
-  { name: "a method renamed (the call that reached it by its unique name loses it)", path: "pkg/leaf.py", edit: (t) => t.replace("def rare_method(", "def rare_method_2(") },
-  { name: "the method named back", path: "pkg/leaf.py", edit: (t) => t.replace("def rare_method_2(", "def rare_method(") },
-  { name: "a function inserted first (every later symbol id moves)", path: "pkg/models.py", edit: (t) => `def early():\n    return 0\n\n\n${t}` },
-  { name: "an override a base-typed call now dispatches to", path: "pkg/sub.py", edit: (t) => t.replace("    pass\n", "    def save(self):\n        return 9\n") },
-  { name: "a subclass moved under another base (a base-typed call no longer dispatches to its override)", path: "pkg/sub.py", edit: (t) => t.replace("import Model\n", "import Model, Root\n").replace("class Special(Model):", "class Special(Root):") },
-  { name: "and back under the base", path: "pkg/sub.py", edit: (t) => t.replace("class Special(Root):", "class Special(Model):") },
+  {
+    name: "a body edit with as many calls (the shape kept: the edited file alone, call adjacency patched)",
+    path: "pkg/app.py",
+    edit: (t) => t.replace("    t.save()\n", "    t.check()\n"),
+  },
+  {
+    name: "a body edit with one more call",
+    path: "pkg/app.py",
+    edit: (t) => t.replace("    t.check()\n", "    t.check()\n    t.save()\n"),
+  },
+  {
+    name: "a new function a star importer's unresolved call now reaches",
+    path: "pkg/util.py",
+    edit: (t) => `${t}\n\ndef helper():\n    return first()\n`,
+  },
+  {
+    name: "a new function reached as a module attribute",
+    path: "pkg/util.py",
+    edit: (t) => `${t}\n\ndef other():\n    return 1\n`,
+  },
+  {
+    name: "a new method an untyped receiver's call now reaches by its unique name",
+    path: "pkg/leaf.py",
+    edit: (t) => `${t}\n\nclass Odd:\n    def rare_method(self):\n        return 1\n`,
+  },
+  {
+    name: "a method renamed (the call that reached it by its unique name loses it)",
+    path: "pkg/leaf.py",
+    edit: (t) => t.replace("def rare_method(", "def rare_method_2("),
+  },
+  {
+    name: "the method named back",
+    path: "pkg/leaf.py",
+    edit: (t) => t.replace("def rare_method_2(", "def rare_method("),
+  },
+  {
+    name: "a function inserted first (every later symbol id moves)",
+    path: "pkg/models.py",
+    edit: (t) => `def early():\n    return 0\n\n\n${t}`,
+  },
+  {
+    name: "an override a base-typed call now dispatches to",
+    path: "pkg/sub.py",
+    edit: (t) => t.replace("    pass\n", "    def save(self):\n        return 9\n"),
+  },
+  {
+    name: "a subclass moved under another base (a base-typed call no longer dispatches to its override)",
+    path: "pkg/sub.py",
+    edit: (t) =>
+      t.replace("import Model\n", "import Model, Root\n").replace("class Special(Model):", "class Special(Root):"),
+  },
+  {
+    name: "and back under the base",
+    path: "pkg/sub.py",
+    edit: (t) => t.replace("class Special(Root):", "class Special(Model):"),
+  },
   { name: "a renamed re-export", path: "pkg/__init__.py", edit: (t) => t.replace("Model as Thing", "Model as Item") },
-  { name: "the importer follows the new name", path: "pkg/app.py", edit: (t) => t.replace("from pkg import Thing", "from pkg import Item as Thing") },
-  { name: "a return type read two files away", path: "pkg/factory.py", edit: (t) => t.replace("def make() -> Model:", "def make() -> 'Root':").replace("from pkg.models import Model", "from pkg.models import Model, Root") },
+  {
+    name: "the importer follows the new name",
+    path: "pkg/app.py",
+    edit: (t) => t.replace("from pkg import Thing", "from pkg import Item as Thing"),
+  },
+  {
+    name: "a return type read two files away",
+    path: "pkg/factory.py",
+    edit: (t) =>
+      t
+        .replace("def make() -> Model:", "def make() -> 'Root':")
+        .replace("from pkg.models import Model", "from pkg.models import Model, Root"),
+  },
   { name: "a removed base class", path: "pkg/models.py", edit: (t) => t.replace("class Base(Root):", "class Base:") },
-  { name: "a removed method", path: "pkg/models.py", edit: (t) => t.replace("    def save(self):\n        return 1\n\n", "") },
-  { name: "a second definition of a name (the unique name becomes ambiguous)", path: "pkg/util.py", edit: (t) => `${t}\n\nclass Other:\n    def rare_method(self):\n        return 2\n` },
-  { name: "a module-level name added to a re-exporting module", path: "pkg/__init__.py", edit: (t) => `${t}VERSION = 2\n` },
+  {
+    name: "a removed method",
+    path: "pkg/models.py",
+    edit: (t) => t.replace("    def save(self):\n        return 1\n\n", ""),
+  },
+  {
+    name: "a second definition of a name (the unique name becomes ambiguous)",
+    path: "pkg/util.py",
+    edit: (t) => `${t}\n\nclass Other:\n    def rare_method(self):\n        return 2\n`,
+  },
+  {
+    name: "a module-level name added to a re-exporting module",
+    path: "pkg/__init__.py",
+    edit: (t) => `${t}VERSION = 2\n`,
+  },
 ];
 
 describe("patches of edits other files can see", () => {
@@ -123,7 +199,9 @@ describe("patches of edits other files can see", () => {
       const recs = await records(files);
       const changed = recs.filter((r) => r.path === step.path);
       const was = graph.records.get(step.path)!;
-      expect(sameOutwardShape(was, changed[0]!), `${step.name}: the shape compared in place`).toBe(outwardShape(was) === outwardShape(changed[0]!));
+      expect(sameOutwardShape(was, changed[0]!), `${step.name}: the shape compared in place`).toBe(
+        outwardShape(was) === outwardShape(changed[0]!),
+      );
       const before = JSON.stringify(facts(graph));
       const patched = patchGraph(graph, changed);
       expect(patched, `${step.name}: patched, not refused`).toBeDefined();
@@ -135,16 +213,27 @@ describe("patches of edits other files can see", () => {
 
   it("equal a fresh build after TypeScript edits through re-exports and a star re-export", async () => {
     let files: Record<string, string> = {
-      "src/a.ts": "export class A {\n  m(): number {\n    return 1;\n  }\n}\n\nexport function f(): A {\n  return new A();\n}\n",
-      "src/b.ts": "export { A as Alias } from \"./a\";\nexport * from \"./a\";\n",
-      "src/c.ts": "import { Alias, f, g } from \"./b\";\n\nexport function run(): void {\n  new Alias().m();\n  f().m();\n  g();\n}\n",
+      "src/a.ts":
+        "export class A {\n  m(): number {\n    return 1;\n  }\n}\n\nexport function f(): A {\n  return new A();\n}\n",
+      "src/b.ts": 'export { A as Alias } from "./a";\nexport * from "./a";\n',
+      "src/c.ts":
+        'import { Alias, f, g } from "./b";\n\nexport function run(): void {\n  new Alias().m();\n  f().m();\n  g();\n}\n',
       "src/d.ts": "export function lone(): number {\n  return 2;\n}\n",
     };
     const edits: [string, string, (t: string) => string][] = [
-      ["a new function a star re-export now passes on", "src/a.ts", (t) => `${t}\nexport function g(): number {\n  return 3;\n}\n`],
+      [
+        "a new function a star re-export now passes on",
+        "src/a.ts",
+        (t) => `${t}\nexport function g(): number {\n  return 3;\n}\n`,
+      ],
       ["a renamed method", "src/a.ts", (t) => t.replace("  m(): number", "  n(): number")],
       ["a renamed re-export", "src/b.ts", (t) => t.replace("A as Alias", "A as Other")],
-      ["a changed return type", "src/a.ts", (t) => t.replace("export function f(): A", "export function f(): number").replace("return new A();", "return 1;")],
+      [
+        "a changed return type",
+        "src/a.ts",
+        (t) =>
+          t.replace("export function f(): A", "export function f(): number").replace("return new A();", "return 1;"),
+      ],
       ["a function inserted first", "src/a.ts", (t) => `export function zero(): number {\n  return 0;\n}\n\n${t}`],
     ];
     let graph = build(await records(files));
@@ -153,7 +242,10 @@ describe("patches of edits other files can see", () => {
       expect(text, name).not.toBe(files[path]);
       files = { ...files, [path]: text };
       const recs = await records(files);
-      const patched = patchGraph(graph, recs.filter((r) => r.path === path));
+      const patched = patchGraph(
+        graph,
+        recs.filter((r) => r.path === path),
+      );
       const fresh = build(recs);
       expect(patched, `${name}: patched, not refused`).toBeDefined();
       expect(facts(patched!), name).toEqual(facts(fresh));
@@ -166,19 +258,41 @@ describe("patches of edits other files can see", () => {
     const edit = async (path: string, text: string) => {
       const recs = await records({ ...PROJECT, [path]: text });
       const fresh = build(recs);
-      return [...affectedFiles(old, fresh.context, recs.filter((r) => r.path === path), 100)!].sort();
+      return [
+        ...affectedFiles(
+          old,
+          fresh.context,
+          recs.filter((r) => r.path === path),
+          100,
+        )!,
+      ].sort();
     };
     // A new name nothing spells: the file alone.
-    expect(await edit("pkg/leaf.py", `${PROJECT["pkg/leaf.py"]}\n\ndef lonely():\n    return 2\n`)).toEqual(["pkg/leaf.py"]);
+    expect(await edit("pkg/leaf.py", `${PROJECT["pkg/leaf.py"]}\n\ndef lonely():\n    return 2\n`)).toEqual([
+      "pkg/leaf.py",
+    ]);
     // A changed class: the files that name it, and those that name what names it.
-    const models = await edit("pkg/models.py", PROJECT["pkg/models.py"]!.replace("    def check(self):\n        return 3", "    def check(self, x=0):\n        return 3"));
-    expect(models).toEqual(expect.arrayContaining(["pkg/models.py", "pkg/__init__.py", "pkg/factory.py", "pkg/sub.py", "pkg/app.py"]));
+    const models = await edit(
+      "pkg/models.py",
+      PROJECT["pkg/models.py"]!.replace(
+        "    def check(self):\n        return 3",
+        "    def check(self, x=0):\n        return 3",
+      ),
+    );
+    expect(models).toEqual(
+      expect.arrayContaining(["pkg/models.py", "pkg/__init__.py", "pkg/factory.py", "pkg/sub.py", "pkg/app.py"]),
+    );
     expect(models).not.toContain("pkg/leaf.py");
   });
 
   it("build afresh when what no one name owns changes (a star import)", async () => {
     const old = build(await records(PROJECT));
     const recs = await records({ ...PROJECT, "pkg/leaf.py": `from pkg.util import *\n${PROJECT["pkg/leaf.py"]}` });
-    expect(patchGraph(old, recs.filter((r) => r.path === "pkg/leaf.py"))).toBeUndefined();
+    expect(
+      patchGraph(
+        old,
+        recs.filter((r) => r.path === "pkg/leaf.py"),
+      ),
+    ).toBeUndefined();
   });
 });

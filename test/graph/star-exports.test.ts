@@ -12,7 +12,11 @@ import { memoryEngine } from "../support/platform.ts";
 
 async function graphOf(files: Record<string, string>): Promise<CodeGraph> {
   const recs = await memoryEngine(files).engine.records();
-  return buildGraph(recs, recs.map((r) => r.path), new Map());
+  return buildGraph(
+    recs,
+    recs.map((r) => r.path),
+    new Map(),
+  );
 }
 
 const C_PROJECT = {
@@ -52,7 +56,10 @@ describe("names star imports can bring in", () => {
     expect(resolveName(ctx, main, -1, "MACRO", 0, true)).toBeUndefined();
     expect(ctx.memos.exports.size).toBe(0); // no (header, name) entry left behind
     // a name an included header binds is still found through the chain main.c → a.h → b.h
-    expect(resolveName(ctx, main, -1, "helper", 0, true)).toMatchObject({ kind: "def", id: g.byName.get("helper")![0] });
+    expect(resolveName(ctx, main, -1, "helper", 0, true)).toMatchObject({
+      kind: "def",
+      id: g.byName.get("helper")![0],
+    });
     expect(ctx.memos.exports.size).toBeGreaterThan(0);
   });
 

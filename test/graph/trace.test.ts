@@ -148,7 +148,10 @@ const CASES: Case[] = [
     fixture: SHOP,
     from: "fetch_twice",
     to: "load_user",
-    paths: ["shop.service.fetch_twice —call→ shop.store.load_user", "shop.service.fetch_twice —call→ shop.service.fetch —call→ shop.store.load_user"],
+    paths: [
+      "shop.service.fetch_twice —call→ shop.store.load_user",
+      "shop.service.fetch_twice —call→ shop.service.fetch —call→ shop.store.load_user",
+    ],
   },
   {
     name: "k = 1 keeps the shortest",
@@ -163,7 +166,9 @@ const CASES: Case[] = [
     fixture: SHOP,
     from: "GET /users/42",
     to: "audit",
-    paths: ["GET /users/{user_id} —route→ shop.api.get_user —call→ shop.service.fetch_twice —call→ shop.service.fetch —call→ shop.store.audit"],
+    paths: [
+      "GET /users/{user_id} —route→ shop.api.get_user —call→ shop.service.fetch_twice —call→ shop.service.fetch —call→ shop.store.audit",
+    ],
   },
   {
     name: "dynamic dispatch: a call through the base reaches the override, marked",
@@ -178,12 +183,14 @@ const CASES: Case[] = [
     fixture: COURIER,
     from: "Courier.post",
     to: "SmtpTransport.deliver",
-    paths: [[
-      "courier.client.Courier.post —call→ courier.client.Courier.request —call→ courier.client.Courier.send",
-      "—call→ courier.client.Courier._send_with_auth —call→ courier.client.Courier._send_with_redirects",
-      "—call→ courier.client.Courier._send_once —call→ courier.transports.base.Transport.deliver",
-      "—dispatch→ courier.transports.smtp.SmtpTransport.deliver",
-    ].join(" ")],
+    paths: [
+      [
+        "courier.client.Courier.post —call→ courier.client.Courier.request —call→ courier.client.Courier.send",
+        "—call→ courier.client.Courier._send_with_auth —call→ courier.client.Courier._send_with_redirects",
+        "—call→ courier.client.Courier._send_once —call→ courier.transports.base.Transport.deliver",
+        "—dispatch→ courier.transports.smtp.SmtpTransport.deliver",
+      ].join(" "),
+    ],
     text: /Path 1: 7 hops \(1 dispatch, not counted against 6\)[\s\S]*hops marked dispatch follow an overriding method/,
   },
   {
@@ -250,7 +257,9 @@ describe("trace", () => {
     expect(a.results.map((r) => [r.qualified, `${r.site.path}:${r.site.line}`, r.through])).toEqual([
       ["courier.client.Courier._send_once", "courier/client.py:29", "courier.transports.base.Transport.deliver"],
     ]);
-    expect(a.text).toContain("courier/client.py:29 in courier.client.Courier._send_once (method, courier/client.py:27) dispatch through courier.transports.base.Transport.deliver [via-base, 0.60]");
+    expect(a.text).toContain(
+      "courier/client.py:29 in courier.client.Courier._send_once (method, courier/client.py:27) dispatch through courier.transports.base.Transport.deliver [via-base, 0.60]",
+    );
     expect(a.text).toMatch(/1 on an instance of a known class is listed, marked dispatch/);
     expect(a.text).not.toMatch(/not followed/);
   });
@@ -263,7 +272,9 @@ describe("trace", () => {
     expect(small.usage.tokens).toBeLessThanOrEqual(full.usage.tokens - 10);
     expect(small.paths.length + small.cut).toBe(2);
     expect(small.paths.flatMap((p) => p.hops).some((h) => h.code === undefined)).toBe(true);
-    await expect(engine.trace("fetch_twice", "load_user", { budget: 10 })).rejects.toMatchObject({ code: "budget_too_small" });
+    await expect(engine.trace("fetch_twice", "load_user", { budget: 10 })).rejects.toMatchObject({
+      code: "budget_too_small",
+    });
   });
 
   it("refuses what it cannot read, with codes", async () => {

@@ -37,7 +37,11 @@ describe("grep over the project", () => {
 
   it("filters paths by globs, with !glob leaving paths out, and matches without case when asked", async () => {
     const { engine } = memoryEngine(PROJECT);
-    expect((await engine.grep("todo", { ignoreCase: true, paths: ["*.py", "!vendor/"] })).hits.map((h) => `${h.path}:${h.line}`)).toEqual(["app/models.py:3", "app/models.py:7"]);
+    expect(
+      (await engine.grep("todo", { ignoreCase: true, paths: ["*.py", "!vendor/"] })).hits.map(
+        (h) => `${h.path}:${h.line}`,
+      ),
+    ).toEqual(["app/models.py:3", "app/models.py:7"]);
     expect((await engine.grep("TODO", { paths: ["docs/**/*.md"] })).hits.map((h) => h.path)).toEqual(["docs/notes.md"]);
   });
 
@@ -52,7 +56,15 @@ describe("grep over the project", () => {
 
   it("refuses invalid patterns with the column of the error", async () => {
     const { engine } = memoryEngine(PROJECT);
-    const cases: [string, number][] = [["a(b", 2], ["abc)", 4], ["x[a-", 2], ["a**", 2], ["foo\\", 4], ["(?<=x)y", 1], ["a{2,1}", 2]];
+    const cases: [string, number][] = [
+      ["a(b", 2],
+      ["abc)", 4],
+      ["x[a-", 2],
+      ["a**", 2],
+      ["foo\\", 4],
+      ["(?<=x)y", 1],
+      ["a{2,1}", 2],
+    ];
     for (const [pattern, column] of cases) {
       const e = await errorOf(engine.grep(pattern));
       expect(e.code, pattern).toBe("invalid_pattern");
@@ -71,7 +83,10 @@ describe("grep over the project", () => {
   });
 
   it("answers catastrophic patterns in linear time", async () => {
-    const { engine } = memoryEngine({ "evil.txt": `${"a".repeat(100_000)}b\n`, "x.py": `s = "${"x".repeat(50_000)}"\n` });
+    const { engine } = memoryEngine({
+      "evil.txt": `${"a".repeat(100_000)}b\n`,
+      "x.py": `s = "${"x".repeat(50_000)}"\n`,
+    });
     const started = Date.now();
     for (const pattern of ["(a+)+$", "(a|aa)+$", "(x+x+)+y", "(a*)*c"]) {
       const a = await engine.grep(pattern, { timeMs: 60_000 });
@@ -109,7 +124,8 @@ describe("grep over the project", () => {
   it("matches literals and alternations of literals as RE2 does (a faster path for them)", async () => {
     const { engine } = memoryEngine(PROJECT);
     // The same lines as the same alternation forced through RE2 by a group.
-    const lines = async (pattern: string, ignoreCase = false) => (await engine.grep(pattern, { ignoreCase })).hits.map((h) => `${h.path}:${h.line}:${h.column}`);
+    const lines = async (pattern: string, ignoreCase = false) =>
+      (await engine.grep(pattern, { ignoreCase })).hits.map((h) => `${h.path}:${h.line}:${h.column}`);
     expect(await lines("taxes|later")).toEqual(await lines("(taxes|later)"));
     expect(await lines("TODO|todo")).toEqual(await lines("(TODO|todo)"));
     expect(await lines("todo", true)).toEqual(await lines("(todo)", true));
@@ -137,7 +153,9 @@ describe("the matcher", () => {
 
   it("reports one hit per line, at the first match, with lines across slices counted right", () => {
     const text = "a\n".repeat(70_000) + "x x\n";
-    expect(grepText(text, compilePattern("x"), 10, () => false).hits).toEqual([{ line: 70_001, column: 1, text: "x x" }]);
+    expect(grepText(text, compilePattern("x"), 10, () => false).hits).toEqual([
+      { line: 70_001, column: 1, text: "x x" },
+    ]);
   });
 
   it("reads globs as .gitignore does: a bare name at any depth, a folder with what is under it", () => {

@@ -73,7 +73,9 @@ const languages = [...new Set(Object.keys(fixtures).map((p) => p.slice(0, p.inde
 
 for (const language of languages) {
   describe(`language fixtures: ${language}`, () => {
-    for (const file of Object.keys(fixtures).filter((p) => p.startsWith(`${language}/`)).map((p) => p.slice(language.length + 1))) {
+    for (const file of Object.keys(fixtures)
+      .filter((p) => p.startsWith(`${language}/`))
+      .map((p) => p.slice(language.length + 1))) {
       it(file, async () => {
         const text = fixtures[`${language}/${file}`]!;
         const expected = readAnnotations(text);
@@ -86,21 +88,34 @@ for (const language of languages) {
         for (const { line, key, attrs } of expected.defAttrs) {
           const d = r.definitions.find((x) => `${x.nameLine} ${x.kind} ${x.qualified}` === key);
           expect(d, key).toBeDefined();
-          if (attrs.bases !== undefined) expect(d!.bases ?? [], `bases at line ${line}`).toEqual(attrs.bases.split(",").filter(Boolean));
-          if (attrs.implements !== undefined) expect(d!.implements ?? [], `implements at line ${line}`).toEqual(attrs.implements.split(",").filter(Boolean));
-          if (attrs.doc !== undefined) expect(d!.doc ?? "", `doc at line ${line}`).toContain(attrs.doc.replace(/_/g, " "));
-          if (attrs.exported !== undefined) expect(String(d!.exported), `exported at line ${line}`).toBe(attrs.exported);
-          if (attrs.decorators !== undefined) expect(d!.decorators?.length ?? 0, `decorators at line ${line}`).toBe(Number(attrs.decorators));
+          if (attrs.bases !== undefined)
+            expect(d!.bases ?? [], `bases at line ${line}`).toEqual(attrs.bases.split(",").filter(Boolean));
+          if (attrs.implements !== undefined)
+            expect(d!.implements ?? [], `implements at line ${line}`).toEqual(
+              attrs.implements.split(",").filter(Boolean),
+            );
+          if (attrs.doc !== undefined)
+            expect(d!.doc ?? "", `doc at line ${line}`).toContain(attrs.doc.replace(/_/g, " "));
+          if (attrs.exported !== undefined)
+            expect(String(d!.exported), `exported at line ${line}`).toBe(attrs.exported);
+          if (attrs.decorators !== undefined)
+            expect(d!.decorators?.length ?? 0, `decorators at line ${line}`).toBe(Number(attrs.decorators));
           if (attrs.returns !== undefined) expect(d!.returns, `returns at line ${line}`).toBe(attrs.returns);
         }
-        const imports = r.imports.map((i) => `${i.line} ${i.kind} ${i.module}${i.name !== undefined ? ` ${i.name}` : ""}${i.alias !== undefined ? ` as ${i.alias}` : ""}`);
+        const imports = r.imports.map(
+          (i) =>
+            `${i.line} ${i.kind} ${i.module}${i.name !== undefined ? ` ${i.name}` : ""}${i.alias !== undefined ? ` as ${i.alias}` : ""}`,
+        );
         expect(imports.sort()).toEqual(expected.imports.sort());
-        const calls = r.calls.map((c) => `${c.line} ${c.kind} ${c.receiver !== undefined ? `${c.receiver}.` : ""}${c.name}`);
+        const calls = r.calls.map(
+          (c) => `${c.line} ${c.kind} ${c.receiver !== undefined ? `${c.receiver}.` : ""}${c.name}`,
+        );
         const withArgc = r.calls.map((c, i) => `${calls[i]} argc=${c.argc ?? "?"}`);
         const plain = (c: string) => c.replace(/ argc=\S+$/, "");
         if (expected.exactCalls) expect(calls.sort()).toEqual(expected.calls.map(plain).sort());
         else for (const c of expected.calls) expect(calls, `missing ${c}`).toContain(plain(c));
-        for (const c of expected.calls.filter((x) => / argc=/.test(x))) expect(withArgc, `argument count of ${c}`).toContain(c);
+        for (const c of expected.calls.filter((x) => / argc=/.test(x)))
+          expect(withArgc, `argument count of ${c}`).toContain(c);
         const refs = r.typeRefs.map((t) => `${t.line} ${t.name}`);
         for (const t of expected.refs) expect(refs, `missing type ref ${t}`).toContain(t);
       });

@@ -53,7 +53,11 @@ describe("a throwaway language, from its spec and one registry entry", () => {
 
     const map = await engine.map({ budget: 2000 });
     expect(map.services).toEqual([expect.objectContaining({ path: "", manifest: "den.toml", name: "burrow" })]);
-    expect(map.entryPoints).toEqual(expect.arrayContaining([expect.objectContaining({ symbol: expect.stringContaining("coil_server"), kind: "handler" })]));
+    expect(map.entryPoints).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ symbol: expect.stringContaining("coil_server"), kind: "handler" }),
+      ]),
+    );
 
     const hits = await engine.search("shed skin");
     expect(hits[0]).toMatchObject({ qualified: expect.stringContaining("shed_skin") });

@@ -126,7 +126,9 @@ describe("locate", () => {
   });
 
   it("says no_match only when nothing matches anything", async () => {
-    const err = await engine().locate("zeppelin quokka marmalade").catch((e: unknown) => e);
+    const err = await engine()
+      .locate("zeppelin quokka marmalade")
+      .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(EngineError);
     expect((err as EngineError).code).toBe("no_match");
   });
@@ -269,8 +271,14 @@ describe("locate's functions", () => {
   it("ranks a long function holding the task's words above short ones holding one each", async () => {
     // Before, the body's length normalisation put write_header first (four lines, three of the
     // words); export, the function to change, holds all of them in seventy lines.
-    const e = createEngine({ fs: new MemoryFileSystem(parseFixture(EXPORT_FIXTURE), "/repo"), store: new MemoryStore(), wasm });
-    const a = await e.locate("CSV header written twice when every row is skipped\n\nWhen all rows are skipped the sink gets the header again.");
+    const e = createEngine({
+      fs: new MemoryFileSystem(parseFixture(EXPORT_FIXTURE), "/repo"),
+      store: new MemoryStore(),
+      wasm,
+    });
+    const a = await e.locate(
+      "CSV header written twice when every row is skipped\n\nWhen all rows are skipped the sink gets the header again.",
+    );
     expect(a.files[0]!.path).toBe("src/export/csv.py");
     expect(a.files[0]!.symbols[0]!.qualified).toBe("export.csv.CsvExporter.export");
   });

@@ -36,7 +36,10 @@ describe("readTaskText", () => {
   const ev = readTaskText(REPORT);
 
   it("collects the trace's frames and its error line", () => {
-    expect(ev.frames.map((f) => f.path)).toEqual(["/home/me/demo.py", "/usr/lib/python3.11/site-packages/ledger/money.py"]);
+    expect(ev.frames.map((f) => f.path)).toEqual([
+      "/home/me/demo.py",
+      "/usr/lib/python3.11/site-packages/ledger/money.py",
+    ]);
     expect(ev.errors[0]).toContain("CurrencyMismatch: cannot add amounts in different currencies");
     expect(ev.traceOnly).toBe(false);
   });
@@ -58,13 +61,17 @@ describe("readTaskText", () => {
   });
 
   it("counts template words for little", () => {
-    const t = readTaskText("Steps to reproduce\n\nExpected behavior: the report renders.\nActual behavior: it crashes in render_report.");
+    const t = readTaskText(
+      "Steps to reproduce\n\nExpected behavior: the report renders.\nActual behavior: it crashes in render_report.",
+    );
     expect(t.terms.get("expected")! < t.terms.get("renders")!).toBe(true);
     expect(t.identifiers).toContain("render_report");
   });
 
   it("reads a trace alone as one", () => {
-    const t = readTaskText(`Traceback (most recent call last):\n  File "/x/ledger/parse.py", line 3, in parse_amount\n    raise ValueError(text)\nValueError: unparseable amount: '12,5'`);
+    const t = readTaskText(
+      `Traceback (most recent call last):\n  File "/x/ledger/parse.py", line 3, in parse_amount\n    raise ValueError(text)\nValueError: unparseable amount: '12,5'`,
+    );
     expect(t.traceOnly).toBe(true);
     expect(t.frames).toHaveLength(1);
   });

@@ -7,7 +7,16 @@
  * run on the same project. Returns the positions checked per request and every disagreement, so a
  * test asserts both (a checker that compares nothing fails on the counts).
  */
-import type { CallHierarchyIncomingCall, CallHierarchyItem, CallHierarchyOutgoingCall, CodeLens, DocumentSymbol, Hover, Location, WorkspaceSymbol } from "vscode-languageserver-protocol";
+import type {
+  CallHierarchyIncomingCall,
+  CallHierarchyItem,
+  CallHierarchyOutgoingCall,
+  CodeLens,
+  DocumentSymbol,
+  Hover,
+  Location,
+  WorkspaceSymbol,
+} from "vscode-languageserver-protocol";
 
 /** A client of either transport: a connection that sends requests, and the project's document URIs. */
 export interface LspClient {
@@ -16,18 +25,40 @@ export interface LspClient {
   uri(path: string): string;
 }
 
-export interface GoldDef { file: string; name: string; qualified: string; kind: string; start_line: number }
-export interface GoldEdge { caller: string; callee: string; file: string; line: number; resolution: string }
+export interface GoldDef {
+  file: string;
+  name: string;
+  qualified: string;
+  kind: string;
+  start_line: number;
+}
+export interface GoldEdge {
+  caller: string;
+  callee: string;
+  file: string;
+  line: number;
+  resolution: string;
+}
 export interface CallersJson {
   results: { qualified: string; site: { path: string; line: number }; resolution: string; confidence: number }[];
   possible: { caller: { qualified: string }; site: { path: string; line: number } }[];
   total: { results: number; possible: number };
 }
 /** `graph --json`, as far as the comparison reads it. */
-export interface GraphJson { definitions: GoldDef[]; call_edges: GoldEdge[]; dispatch_edges: GoldEdge[] }
+export interface GraphJson {
+  definitions: GoldDef[];
+  call_edges: GoldEdge[];
+  dispatch_edges: GoldEdge[];
+}
 
 /** What the CLI answered for one sampled symbol. */
-export type CliAnswers = { callers: CallersJson; callees: CallersJson; signature: { text: string }; tests: { total: number }; search: { results: { qualified: string }[] } };
+export type CliAnswers = {
+  callers: CallersJson;
+  callees: CallersJson;
+  signature: { text: string };
+  tests: { total: number };
+  search: { results: { qualified: string }[] };
+};
 
 /** Everything the comparison needs from the CLI: every definition, the sampled symbols and their answers. */
 export interface Gold {
@@ -38,7 +69,10 @@ export interface Gold {
 
 /** How many positions each request was checked at, and what disagreed. */
 export interface Agreement {
-  checked: Record<"definition" | "references" | "hover" | "documentSymbol" | "workspaceSymbol" | "callHierarchy" | "codeLens", number>;
+  checked: Record<
+    "definition" | "references" | "hover" | "documentSymbol" | "workspaceSymbol" | "callHierarchy" | "codeLens",
+    number
+  >;
   mismatches: string[];
 }
 
@@ -58,30 +92,55 @@ function spread<T>(list: T[], n: number): T[] {
 }
 
 const sorted = (xs: Iterable<string>) => [...xs].sort();
-const same = (a: Iterable<string>, b: Iterable<string>) => JSON.stringify(sorted(new Set(a))) === JSON.stringify(sorted(new Set(b)));
+const same = (a: Iterable<string>, b: Iterable<string>) =>
+  JSON.stringify(sorted(new Set(a))) === JSON.stringify(sorted(new Set(b)));
 
 /** Every request at one symbol's name and its call sites. */
 async function checkSymbol(s: LspClient, d: GoldDef, cli: CliAnswers, lineOf: LineOf, out: Agreement): Promise<void> {
   const c = s.connection;
   const doc = { uri: s.uri(d.file) };
   const at = { line: d.start_line - 1, character: columnOf(lineOf(d.file, d.start_line), d.name) };
-  const bad = (what: string, detail: unknown) => void out.mismatches.push(`${what} ${d.qualified}: ${JSON.stringify(detail).slice(0, 600)}`);
+  const bad = (what: string, detail: unknown) =>
+    void out.mismatches.push(`${what} ${d.qualified}: ${JSON.stringify(detail).slice(0, 600)}`);
   if ("error" in cli.callers || cli.callers.total.results > cli.callers.results.length) return bad("cli", cli.callers);
 
   // references: the call sites `callers` lists, and its possible callers marked ambiguous.
-  const refs = (await c.sendRequest("textDocument/references", { textDocument: doc, position: at, context: { includeDeclaration: false } })) as (Location & { data: { resolution: string } })[];
+  const refs = (await c.sendRequest("textDocument/references", {
+    textDocument: doc,
+    position: at,
+    context: { includeDeclaration: false },
+  })) as (Location & { data: { resolution: string } })[];
   const site = (uri: string, line: number) => `${decodeURIComponent(uri.slice(s.rootUri.length + 1))}:${line}`;
   const linked = refs.filter((r) => r.data.resolution !== "ambiguous").map((r) => site(r.uri, r.range.start.line + 1));
-  const possible = refs.filter((r) => r.data.resolution === "ambiguous").map((r) => site(r.uri, r.range.start.line + 1));
-  if (!same(linked, cli.callers.results.map((r) => `${r.site.path}:${r.site.line}`)) || !same(possible, cli.callers.possible.map((p) => `${p.site.path}:${p.site.line}`))) bad("references", { linked, possible, cli: cli.callers.results.map((r) => r.site) });
+  const possible = refs
+    .filter((r) => r.data.resolution === "ambiguous")
+    .map((r) => site(r.uri, r.range.start.line + 1));
+  if (
+    !same(
+      linked,
+      cli.callers.results.map((r) => `${r.site.path}:${r.site.line}`),
+    ) ||
+    !same(
+      possible,
+      cli.callers.possible.map((p) => `${p.site.path}:${p.site.line}`),
+    )
+  )
+    bad("references", { linked, possible, cli: cli.callers.results.map((r) => r.site) });
   out.checked.references++;
 
   // definition at each call site `callers` lists (non-ambiguous): the symbol is among the answers.
   for (const r of cli.callers.results.slice(0, 3)) {
-    const col = columnOf(lineOf(r.site.path, r.site.line), d.kind === "class" || d.name === "constructor" ? d.name : d.name);
+    const col = columnOf(
+      lineOf(r.site.path, r.site.line),
+      d.kind === "class" || d.name === "constructor" ? d.name : d.name,
+    );
     if (col < 0) continue;
-    const defs = (await c.sendRequest("textDocument/definition", { textDocument: { uri: s.uri(r.site.path) }, position: { line: r.site.line - 1, character: col } })) as (Location & { data: { qualified: string } })[];
-    if (!defs.some((x) => x.data.qualified === d.qualified && x.range.start.line === d.start_line - 1)) bad("definition", { at: r.site, defs: defs.map((x) => x.data.qualified) });
+    const defs = (await c.sendRequest("textDocument/definition", {
+      textDocument: { uri: s.uri(r.site.path) },
+      position: { line: r.site.line - 1, character: col },
+    })) as (Location & { data: { qualified: string } })[];
+    if (!defs.some((x) => x.data.qualified === d.qualified && x.range.start.line === d.start_line - 1))
+      bad("definition", { at: r.site, defs: defs.map((x) => x.data.qualified) });
     out.checked.definition++;
   }
 
@@ -92,11 +151,19 @@ async function checkSymbol(s: LspClient, d: GoldDef, cli: CliAnswers, lineOf: Li
   out.checked.hover++;
 
   // workspace/symbol: `search` for the name, same symbols in the same order.
-  const ws = (await c.sendRequest("workspace/symbol", { query: d.name })) as (WorkspaceSymbol & { data: { qualified: string } })[];
+  const ws = (await c.sendRequest("workspace/symbol", { query: d.name })) as (WorkspaceSymbol & {
+    data: { qualified: string };
+  })[];
   if ("error" in cli.search) {
     // No searchable words for `search` (a stop word): the server answers the names that start with it.
-    if (!ws.length || ws.some((w) => !w.name.toLowerCase().startsWith(d.name.toLowerCase()))) bad("workspaceSymbol (names)", ws.map((w) => w.name));
-  } else if (JSON.stringify(ws.map((w) => w.data.qualified)) !== JSON.stringify(cli.search.results.map((r) => r.qualified))) {
+    if (!ws.length || ws.some((w) => !w.name.toLowerCase().startsWith(d.name.toLowerCase())))
+      bad(
+        "workspaceSymbol (names)",
+        ws.map((w) => w.name),
+      );
+  } else if (
+    JSON.stringify(ws.map((w) => w.data.qualified)) !== JSON.stringify(cli.search.results.map((r) => r.qualified))
+  ) {
     bad("workspaceSymbol", { lsp: ws.map((w) => w.data.qualified), cli: cli.search.results.map((r) => r.qualified) });
   }
   out.checked.workspaceSymbol++;
@@ -108,14 +175,27 @@ async function checkSymbol(s: LspClient, d: GoldDef, cli: CliAnswers, lineOf: Li
 }
 
 /** Call hierarchy: incoming calls are `callers`' callers with their sites, outgoing calls are `callees`' callees. */
-async function checkHierarchy(s: LspClient, doc: { uri: string }, at: { line: number; character: number }, d: GoldDef, cli: CliAnswers, bad: (what: string, detail: unknown) => void): Promise<void> {
+async function checkHierarchy(
+  s: LspClient,
+  doc: { uri: string },
+  at: { line: number; character: number },
+  d: GoldDef,
+  cli: CliAnswers,
+  bad: (what: string, detail: unknown) => void,
+): Promise<void> {
   const c = s.connection;
-  const items = (await c.sendRequest("textDocument/prepareCallHierarchy", { textDocument: doc, position: at })) as CallHierarchyItem[] | null;
+  const items = (await c.sendRequest("textDocument/prepareCallHierarchy", { textDocument: doc, position: at })) as
+    | CallHierarchyItem[]
+    | null;
   const item = items?.[0];
-  if (!item || (item.data as { qualified: string }).qualified !== d.qualified) return bad("prepareCallHierarchy", items);
+  if (!item || (item.data as { qualified: string }).qualified !== d.qualified)
+    return bad("prepareCallHierarchy", items);
   const incoming = (await c.sendRequest("callHierarchy/incomingCalls", { item })) as CallHierarchyIncomingCall[];
   const lspIn = incoming.flatMap((x) => x.fromRanges.map((r) => `${x.from.detail}@${r.start.line + 1}`));
-  const cliIn = [...cli.callers.results.map((r) => `${r.qualified}@${r.site.line}`), ...cli.callers.possible.map((p) => `${p.caller.qualified}@${p.site.line}`)];
+  const cliIn = [
+    ...cli.callers.results.map((r) => `${r.qualified}@${r.site.line}`),
+    ...cli.callers.possible.map((p) => `${p.caller.qualified}@${p.site.line}`),
+  ];
   if (!same(lspIn, cliIn)) bad("incomingCalls", { lspIn, cliIn });
   const outgoing = (await c.sendRequest("callHierarchy/outgoingCalls", { item })) as CallHierarchyOutgoingCall[];
   const lspOut = outgoing.flatMap((x) => x.fromRanges.map((r) => `${x.to.detail}@${r.start.line + 1}`));
@@ -124,15 +204,27 @@ async function checkHierarchy(s: LspClient, doc: { uri: string }, at: { line: nu
 }
 
 /** Code lens: the callers count is `callers`' total, the possible count its possible total, the tests count `tests`' total. */
-async function checkLens(s: LspClient, doc: { uri: string }, d: GoldDef, cli: CliAnswers, bad: (what: string, detail: unknown) => void): Promise<void> {
+async function checkLens(
+  s: LspClient,
+  doc: { uri: string },
+  d: GoldDef,
+  cli: CliAnswers,
+  bad: (what: string, detail: unknown) => void,
+): Promise<void> {
   const c = s.connection;
   const lenses = (await c.sendRequest("textDocument/codeLens", { textDocument: doc })) as CodeLens[];
   const lens = lenses.find((l) => (l.data as { qualified: string }).qualified === d.qualified);
   if (!lens) return bad("codeLens", "no lens");
-  const resolved = (await c.sendRequest("codeLens/resolve", lens)) as CodeLens & { data: { callers: number; possible: number; tests: number } };
+  const resolved = (await c.sendRequest("codeLens/resolve", lens)) as CodeLens & {
+    data: { callers: number; possible: number; tests: number };
+  };
   const want = { callers: cli.callers.total.results, possible: cli.callers.total.possible, tests: cli.tests.total };
   const got = { callers: resolved.data.callers, possible: resolved.data.possible, tests: resolved.data.tests };
-  if (JSON.stringify(got) !== JSON.stringify(want) || (resolved.command?.arguments?.[2] as unknown[]).length !== want.callers) bad("codeLens", { got, want });
+  if (
+    JSON.stringify(got) !== JSON.stringify(want) ||
+    (resolved.command?.arguments?.[2] as unknown[]).length !== want.callers
+  )
+    bad("codeLens", { got, want });
 }
 
 /** Document symbols of up to 60 files: the definitions `graph --json` lists there, at their name lines. */
@@ -140,12 +232,16 @@ async function checkDocumentSymbols(s: LspClient, defs: GoldDef[], out: Agreemen
   const byFile = new Map<string, GoldDef[]>();
   for (const d of defs) (byFile.get(d.file) ?? byFile.set(d.file, []).get(d.file)!).push(d);
   for (const file of spread(sorted(byFile.keys()), 60)) {
-    const symbols = (await s.connection.sendRequest("textDocument/documentSymbol", { textDocument: { uri: s.uri(file) } })) as DocumentSymbol[];
+    const symbols = (await s.connection.sendRequest("textDocument/documentSymbol", {
+      textDocument: { uri: s.uri(file) },
+    })) as DocumentSymbol[];
     const flat: string[] = [];
-    const walk = (list: DocumentSymbol[]) => list.forEach((x) => (flat.push(`${x.detail}@${x.selectionRange.start.line + 1}`), walk(x.children ?? [])));
+    const walk = (list: DocumentSymbol[]) =>
+      list.forEach((x) => (flat.push(`${x.detail}@${x.selectionRange.start.line + 1}`), walk(x.children ?? [])));
     walk(symbols);
     const want = byFile.get(file)!.map((d) => `${d.qualified}@${d.start_line}`);
-    if (JSON.stringify(sorted(flat)) !== JSON.stringify(sorted(want))) out.mismatches.push(`documentSymbol ${file}: ${JSON.stringify({ flat, want }).slice(0, 600)}`);
+    if (JSON.stringify(sorted(flat)) !== JSON.stringify(sorted(want)))
+      out.mismatches.push(`documentSymbol ${file}: ${JSON.stringify({ flat, want }).slice(0, 600)}`);
     out.checked.documentSymbol++;
   }
 }
@@ -157,7 +253,13 @@ export function pickSymbols(graph: GraphJson, lineOf: LineOf, sample: number): G
   const called = new Set([...graph.call_edges, ...graph.dispatch_edges].map((e) => e.callee));
   return spread(
     graph.definitions
-      .filter((d) => ["function", "method", "class"].includes(d.kind) && counts.get(d.qualified) === 1 && called.has(d.qualified) && columnOf(lineOf(d.file, d.start_line), d.name) >= 0)
+      .filter(
+        (d) =>
+          ["function", "method", "class"].includes(d.kind) &&
+          counts.get(d.qualified) === 1 &&
+          called.has(d.qualified) &&
+          columnOf(lineOf(d.file, d.start_line), d.name) >= 0,
+      )
       .sort((a, b) => (a.qualified < b.qualified ? -1 : 1)),
     sample,
   );
@@ -177,14 +279,31 @@ export function cliLinesFor(symbols: GoldDef[], rootArgs: string[]): string[][] 
 /** The parsed answers of {@link cliLinesFor}'s lines, grouped per symbol. */
 export function answersPerSymbol(cli: unknown[], count: number): CliAnswers[] {
   return Array.from({ length: count }, (_, i) => {
-    const [callers, callees, signature, tests, search] = cli.slice(i * 5, i * 5 + 5) as [CallersJson, CallersJson, { text: string }, { total: number }, { results: { qualified: string }[] }];
+    const [callers, callees, signature, tests, search] = cli.slice(i * 5, i * 5 + 5) as [
+      CallersJson,
+      CallersJson,
+      { text: string },
+      { total: number },
+      { results: { qualified: string }[] },
+    ];
     return { callers, callees, signature, tests, search };
   });
 }
 
 /** Asks the server everything {@link Gold} has an answer for, and compares. */
 export async function compareWithCli(s: LspClient, gold: Gold, lineOf: LineOf): Promise<Agreement> {
-  const out: Agreement = { checked: { definition: 0, references: 0, hover: 0, documentSymbol: 0, workspaceSymbol: 0, callHierarchy: 0, codeLens: 0 }, mismatches: [] };
+  const out: Agreement = {
+    checked: {
+      definition: 0,
+      references: 0,
+      hover: 0,
+      documentSymbol: 0,
+      workspaceSymbol: 0,
+      callHierarchy: 0,
+      codeLens: 0,
+    },
+    mismatches: [],
+  };
   for (const [i, d] of gold.symbols.entries()) await checkSymbol(s, d, gold.answers[i]!, lineOf, out);
   await checkDocumentSymbols(s, gold.definitions, out);
   return out;

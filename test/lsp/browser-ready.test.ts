@@ -24,25 +24,41 @@ async function nodeImports(entry: string): Promise<string[]> {
       b.onResolve({ filter: /.*/ }, (args) => {
         // A bare name a package in node_modules provides is that package in a browser bundle, not the
         // builtin (graphology's `events` resolves to the `events` package).
-        const shimmed = !args.path.startsWith("node:") && fs.existsSync(path.join(repoRoot, "node_modules", args.path, "package.json"));
-        const nodeOnly = (BUILTINS.has(args.path) && !shimmed) || args.path.startsWith("node:") || /^vscode-languageserver(-protocol)?\/node/.test(args.path);
+        const shimmed =
+          !args.path.startsWith("node:") &&
+          fs.existsSync(path.join(repoRoot, "node_modules", args.path, "package.json"));
+        const nodeOnly =
+          (BUILTINS.has(args.path) && !shimmed) ||
+          args.path.startsWith("node:") ||
+          /^vscode-languageserver(-protocol)?\/node/.test(args.path);
         if (nodeOnly) {
           // web-tree-sitter loads Node modules only when it runs under Node (the engine's own
           // boundary test covers the engine); everything else must not reach one.
-          if (!args.importer.includes("node_modules/web-tree-sitter/")) found.push(`${args.path} ← ${args.importer.slice(repoRoot.length)}`);
+          if (!args.importer.includes("node_modules/web-tree-sitter/"))
+            found.push(`${args.path} ← ${args.importer.slice(repoRoot.length)}`);
           return { path: args.path, external: true };
         }
         return undefined;
       });
     },
   };
-  await build({ absWorkingDir: repoRoot, entryPoints: [entry], bundle: true, platform: "browser", format: "esm", write: false, logLevel: "silent", plugins: [mark] });
+  await build({
+    absWorkingDir: repoRoot,
+    entryPoints: [entry],
+    bundle: true,
+    platform: "browser",
+    format: "esm",
+    write: false,
+    logLevel: "silent",
+    plugins: [mark],
+  });
   return found;
 }
 
 describe("the LSP handlers in a browser bundle", () => {
   it("server.ts, handlers.ts and overlay-fs.ts reach nothing of Node", async () => {
-    for (const entry of ["src/lsp/server.ts", "src/lsp/handlers.ts", "src/lsp/overlay-fs.ts"]) expect([entry, await nodeImports(entry)]).toEqual([entry, []]);
+    for (const entry of ["src/lsp/server.ts", "src/lsp/handlers.ts", "src/lsp/overlay-fs.ts"])
+      expect([entry, await nodeImports(entry)]).toEqual([entry, []]);
   }, 120_000);
 
   it("the checker sees the stdio transport's Node imports", async () => {

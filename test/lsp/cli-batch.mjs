@@ -29,7 +29,9 @@ const results = [];
 const write = process.stdout.write.bind(process.stdout);
 for (const argv of lines) {
   let out = "";
-  process.stdout.write = (chunk) => ((out += typeof chunk === "string" ? chunk : Buffer.from(chunk).toString("utf8")), true);
+  process.stdout.write = (chunk) => (
+    (out += typeof chunk === "string" ? chunk : Buffer.from(chunk).toString("utf8")), true
+  );
   let status;
   try {
     status = await runCli(argv, COMMANDS, { version: "batch", entry: fileURLToPath(new URL("main.js", dist)) });

@@ -27,7 +27,10 @@ function srcCopy(): string {
 
 type Def = Location & { data: { qualified: string; resolution?: string; confidence?: number } };
 const definition = (s: LspSession, file: string, line: number, character: number) =>
-  s.connection.sendRequest("textDocument/definition", { textDocument: { uri: s.uri(file) }, position: { line, character } }) as Promise<Def[]>;
+  s.connection.sendRequest("textDocument/definition", {
+    textDocument: { uri: s.uri(file) },
+    position: { line, character },
+  }) as Promise<Def[]>;
 
 describe("agrees with the CLI", () => {
   it("on the fixture", async () => {
@@ -56,18 +59,22 @@ describe("agrees with the CLI", () => {
     }
   }, 900_000);
 
-  it.skipIf(!process.env.CODESLICE_LSP_REPO)("on CODESLICE_LSP_REPO", async () => {
-    const root = path.resolve(process.env.CODESLICE_LSP_REPO!);
-    const s = await startLsp(root);
-    try {
-      const a = await checkAgreement(s, root, 50);
-      console.error(`agreement on ${root}: ${JSON.stringify(a.checked)}`);
-      expect(a.mismatches).toEqual([]);
-      for (const [request, n] of Object.entries(a.checked)) expect([request, n >= 50]).toEqual([request, true]);
-    } finally {
-      await s.close();
-    }
-  }, 1_800_000);
+  it.skipIf(!process.env.CODESLICE_LSP_REPO)(
+    "on CODESLICE_LSP_REPO",
+    async () => {
+      const root = path.resolve(process.env.CODESLICE_LSP_REPO!);
+      const s = await startLsp(root);
+      try {
+        const a = await checkAgreement(s, root, 50);
+        console.error(`agreement on ${root}: ${JSON.stringify(a.checked)}`);
+        expect(a.mismatches).toEqual([]);
+        for (const [request, n] of Object.entries(a.checked)) expect([request, n >= 50]).toEqual([request, true]);
+      } finally {
+        await s.close();
+      }
+    },
+    1_800_000,
+  );
 });
 
 describe("open documents", () => {
@@ -86,26 +93,46 @@ describe("open documents", () => {
     // `user.greet()` on line 7 goes to User.greet.
     expect((await definition(s, file, 6, 10)).map((d) => d.data.qualified)).toEqual(["shop.models.User.greet"]);
 
-    await s.connection.sendNotification("textDocument/didOpen", { textDocument: { uri, languageId: "python", version: 1, text: saved } });
-    const edited = saved.replace("    user.greet()\n", "    welcome(user)\n") + "\n\ndef welcome(user: User) -> None:\n    \"\"\"Greet a new user.\"\"\"\n    user.greet()\n";
-    await s.connection.sendNotification("textDocument/didChange", { textDocument: { uri, version: 2 }, contentChanges: [{ text: edited }] });
+    await s.connection.sendNotification("textDocument/didOpen", {
+      textDocument: { uri, languageId: "python", version: 1, text: saved },
+    });
+    const edited =
+      saved.replace("    user.greet()\n", "    welcome(user)\n") +
+      '\n\ndef welcome(user: User) -> None:\n    """Greet a new user."""\n    user.greet()\n';
+    await s.connection.sendNotification("textDocument/didChange", {
+      textDocument: { uri, version: 2 },
+      contentChanges: [{ text: edited }],
+    });
     const unsaved = await definition(s, file, 6, 6);
-    expect(unsaved.map((d) => [d.data.qualified, d.range.start.line])).toEqual([["shop.service.welcome", edited.split("\n").findIndex((l) => l.startsWith("def welcome"))]]);
+    expect(unsaved.map((d) => [d.data.qualified, d.range.start.line])).toEqual([
+      ["shop.service.welcome", edited.split("\n").findIndex((l) => l.startsWith("def welcome"))],
+    ]);
     expect(fs.readFileSync(path.join(root, file), "utf8")).toBe(saved);
     // The hover reads the unsaved docstring, and the new function's callers include the edited line.
-    const hover = (await s.connection.sendRequest("textDocument/hover", { textDocument: { uri }, position: { line: 6, character: 6 } })) as { contents: { value: string } };
+    const hover = (await s.connection.sendRequest("textDocument/hover", {
+      textDocument: { uri },
+      position: { line: 6, character: 6 },
+    })) as { contents: { value: string } };
     expect(hover.contents.value).toContain("Greet a new user.");
 
     // An incremental change (a range) is applied to the open text too: rename the call back.
     await s.connection.sendNotification("textDocument/didChange", {
       textDocument: { uri, version: 3 },
-      contentChanges: [{ range: { start: { line: 6, character: 4 }, end: { line: 6, character: 17 } }, text: "user.greet()" }],
+      contentChanges: [
+        { range: { start: { line: 6, character: 4 }, end: { line: 6, character: 17 } }, text: "user.greet()" },
+      ],
     });
     expect((await definition(s, file, 6, 10)).map((d) => d.data.qualified)).toEqual(["shop.models.User.greet"]);
 
     await s.connection.sendNotification("textDocument/didClose", { textDocument: { uri } });
-    const refs = (await s.connection.sendRequest("textDocument/references", { textDocument: { uri: s.uri("shop/models.py") }, position: { line: 9, character: 9 }, context: { includeDeclaration: false } })) as Location[];
-    expect(refs.map((r) => `${r.uri.slice(s.rootUri.length + 1)}:${r.range.start.line + 1}`)).toEqual(["shop/service.py:7"]);
+    const refs = (await s.connection.sendRequest("textDocument/references", {
+      textDocument: { uri: s.uri("shop/models.py") },
+      position: { line: 9, character: 9 },
+      context: { includeDeclaration: false },
+    })) as Location[];
+    expect(refs.map((r) => `${r.uri.slice(s.rootUri.length + 1)}:${r.range.start.line + 1}`)).toEqual([
+      "shop/service.py:7",
+    ]);
   }, 120_000);
 
   it("goes from a module named in an import to its file", async () => {
@@ -117,34 +144,68 @@ describe("open documents", () => {
 
   it("gives empty answers off a name, outside the project and for files it does not index", async () => {
     expect(await definition(s, "shop/service.py", 2, 0)).toEqual([]);
-    expect(await s.connection.sendRequest("textDocument/definition", { textDocument: { uri: "file:///etc/passwd" }, position: { line: 0, character: 0 } })).toEqual([]);
-    expect(await s.connection.sendRequest("textDocument/definition", { textDocument: { uri: `${s.rootUri}/../x.py` }, position: { line: 0, character: 0 } })).toEqual([]);
-    expect(await s.connection.sendRequest("textDocument/documentSymbol", { textDocument: { uri: s.uri("README.md") } })).toEqual([]);
-    expect(await s.connection.sendRequest("textDocument/hover", { textDocument: { uri: s.uri("shop/service.py") }, position: { line: 999, character: 3 } })).toBeNull();
+    expect(
+      await s.connection.sendRequest("textDocument/definition", {
+        textDocument: { uri: "file:///etc/passwd" },
+        position: { line: 0, character: 0 },
+      }),
+    ).toEqual([]);
+    expect(
+      await s.connection.sendRequest("textDocument/definition", {
+        textDocument: { uri: `${s.rootUri}/../x.py` },
+        position: { line: 0, character: 0 },
+      }),
+    ).toEqual([]);
+    expect(
+      await s.connection.sendRequest("textDocument/documentSymbol", { textDocument: { uri: s.uri("README.md") } }),
+    ).toEqual([]);
+    expect(
+      await s.connection.sendRequest("textDocument/hover", {
+        textDocument: { uri: s.uri("shop/service.py") },
+        position: { line: 999, character: 3 },
+      }),
+    ).toBeNull();
     expect(await s.connection.sendRequest("workspace/symbol", { query: "" })).toEqual([]);
   });
 
   it("answers a workspace/symbol query that search cannot take (one letter, a stop word) with the names that start with it, not an error", async () => {
-    const names = async (query: string) => ((await s.connection.sendRequest("workspace/symbol", { query })) as { name: string }[]).map((w) => w.name);
+    const names = async (query: string) =>
+      ((await s.connection.sendRequest("workspace/symbol", { query })) as { name: string }[]).map((w) => w.name);
     expect(await names("a")).toEqual(["add"]);
     expect(await names("self")).toEqual([]);
   });
 
   it("answers codeslice/context and codeslice/impact, and says what to pass when a request has neither target nor position", async () => {
-    const bundle = (await s.connection.sendRequest("codeslice/context", { target: "checkout", budget: 600 })) as { text: string; usage: { tokens: number; budget: number } };
+    const bundle = (await s.connection.sendRequest("codeslice/context", { target: "checkout", budget: 600 })) as {
+      text: string;
+      usage: { tokens: number; budget: number };
+    };
     expect(bundle.usage.tokens).toBeLessThanOrEqual(600);
     expect(bundle.text).toContain("def checkout(");
-    const atPosition = (await s.connection.sendRequest("codeslice/impact", { textDocument: { uri: s.uri("web/src/format.ts") }, position: { line: 1, character: 18 } })) as { target: { qualified?: string } ; text: string };
+    const atPosition = (await s.connection.sendRequest("codeslice/impact", {
+      textDocument: { uri: s.uri("web/src/format.ts") },
+      position: { line: 1, character: 18 },
+    })) as { target: { qualified?: string }; text: string };
     expect(atPosition.text).toContain("formatPrice");
-    await expect(s.connection.sendRequest("codeslice/context", {})).rejects.toMatchObject({ code: -32602, message: expect.stringContaining("Pass `target`") });
-    await expect(s.connection.sendRequest("codeslice/context", { target: "NoSuchThing" })).rejects.toMatchObject({ code: LSPErrorCodes.RequestFailed, data: { code: "unknown_symbol" } });
+    await expect(s.connection.sendRequest("codeslice/context", {})).rejects.toMatchObject({
+      code: -32602,
+      message: expect.stringContaining("Pass `target`"),
+    });
+    await expect(s.connection.sendRequest("codeslice/context", { target: "NoSuchThing" })).rejects.toMatchObject({
+      code: LSPErrorCodes.RequestFailed,
+      data: { code: "unknown_symbol" },
+    });
   });
 });
 
 describe("bad input", () => {
   it("refuses to initialize on a root that does not exist, saying what to do, and exits 2 on bad arguments", async () => {
     const missing = path.join(tempDir("codeslice-lsp-gone-"), "nope");
-    await expect(startLsp(missing)).rejects.toMatchObject({ code: -32602, data: { code: "root_not_found" }, message: expect.stringContaining("--root DIR") });
+    await expect(startLsp(missing)).rejects.toMatchObject({
+      code: -32602,
+      data: { code: "root_not_found" },
+      message: expect.stringContaining("--root DIR"),
+    });
     const bad = runCli(["lsp", "--jobs", "0"]);
     expect([bad.status, bad.stdout]).toEqual([2, ""]);
     expect(bad.stderr).toContain("--jobs");
@@ -168,7 +229,9 @@ describe("the first index", () => {
       expect(s.progress.some((p) => p.value.kind === "end")).toBe(false);
 
       // The index was not stopped: the next request gets the answer, and progress ran to its end.
-      const hits = (await s.connection.sendRequest("workspace/symbol", { query: "createEngine" })) as { name: string }[];
+      const hits = (await s.connection.sendRequest("workspace/symbol", { query: "createEngine" })) as {
+        name: string;
+      }[];
       expect(hits.map((h) => h.name)).toContain("createEngine");
       const kinds = s.progress.map((p) => p.value.kind);
       expect(s.created.length).toBe(1);
@@ -189,7 +252,10 @@ describe("the first index", () => {
     // No window.workDoneProgress: the server starts no progress of its own, only the request's.
     const s = await startLsp(root, [], { progress: false });
     try {
-      const hits = (await s.connection.sendRequest("workspace/symbol", { query: "createEngine", workDoneToken: "ws-1" })) as { name: string }[];
+      const hits = (await s.connection.sendRequest("workspace/symbol", {
+        query: "createEngine",
+        workDoneToken: "ws-1",
+      })) as { name: string }[];
       expect(hits.map((h) => h.name)).toContain("createEngine");
       expect(s.created).toEqual([]);
       const kinds = s.progress.filter((p) => p.token === "ws-1").map((p) => p.value.kind);
@@ -219,11 +285,17 @@ describe.runIf(fs.existsSync(deno))("codeslice lsp under Deno (deno run -A)", ()
     const root = fixtureDir();
     const s = await startLsp(root, [], { command: [deno, "run", "-A"] });
     try {
-      expect((await definition(s, "web/src/app.ts", 5, 14)).map((d) => d.data.qualified)).toEqual(["web/src/cart.ts#Cart.total"]);
+      expect((await definition(s, "web/src/app.ts", 5, 14)).map((d) => d.data.qualified)).toEqual([
+        "web/src/cart.ts#Cart.total",
+      ]);
       const uri = s.uri("web/src/app.ts");
       const text = fs.readFileSync(path.join(root, "web/src/app.ts"), "utf8");
-      await s.connection.sendNotification("textDocument/didOpen", { textDocument: { uri, languageId: "typescript", version: 1, text: text.replace("cart.total()", "cart.add(1)") } });
-      expect((await definition(s, "web/src/app.ts", 5, 14)).map((d) => d.data.qualified)).toEqual(["web/src/cart.ts#Cart.add"]);
+      await s.connection.sendNotification("textDocument/didOpen", {
+        textDocument: { uri, languageId: "typescript", version: 1, text: text.replace("cart.total()", "cart.add(1)") },
+      });
+      expect((await definition(s, "web/src/app.ts", 5, 14)).map((d) => d.data.qualified)).toEqual([
+        "web/src/cart.ts#Cart.add",
+      ]);
       expect(s.progress.at(-1)?.value.kind).toBe("end");
     } finally {
       await s.close();

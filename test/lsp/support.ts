@@ -7,8 +7,16 @@
 import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
 import { pathToFileURL } from "node:url";
 import {
-  createProtocolConnection, InitializeRequest, InitializedNotification, ExitNotification, ShutdownRequest,
-  StreamMessageReader, StreamMessageWriter, WorkDoneProgressCreateRequest, type ProtocolConnection, type InitializeResult,
+  createProtocolConnection,
+  InitializeRequest,
+  InitializedNotification,
+  ExitNotification,
+  ShutdownRequest,
+  StreamMessageReader,
+  StreamMessageWriter,
+  WorkDoneProgressCreateRequest,
+  type ProtocolConnection,
+  type InitializeResult,
 } from "vscode-languageserver-protocol/node";
 import { cli } from "../support/cli.ts";
 
@@ -19,7 +27,10 @@ export interface LspSession {
   init: InitializeResult;
   rootUri: string;
   /** Every `$/progress` value received, in order, with its token. */
-  progress: { token: string | number; value: { kind: string; message?: string; percentage?: number; title?: string } }[];
+  progress: {
+    token: string | number;
+    value: { kind: string; message?: string; percentage?: number; title?: string };
+  }[];
   /** Tokens the server asked the client to create. */
   created: (string | number)[];
   stderr: () => string;
@@ -28,12 +39,19 @@ export interface LspSession {
 }
 
 /** Starts `codeslice lsp` on `root` (under node, or `command`) and initializes it (with work-done progress support unless `progress` is false). */
-export async function startLsp(root: string, extraArgs: string[] = [], options: { progress?: boolean; command?: string[] } = {}): Promise<LspSession> {
+export async function startLsp(
+  root: string,
+  extraArgs: string[] = [],
+  options: { progress?: boolean; command?: string[] } = {},
+): Promise<LspSession> {
   const [command, ...prefix] = options.command ?? [process.execPath];
   const child = spawn(command!, [...prefix, cli, "lsp", "--root", root, ...extraArgs], { stdio: "pipe" });
   let err = "";
   child.stderr.on("data", (d: Buffer) => (err += d.toString()));
-  const connection = createProtocolConnection(new StreamMessageReader(child.stdout), new StreamMessageWriter(child.stdin));
+  const connection = createProtocolConnection(
+    new StreamMessageReader(child.stdout),
+    new StreamMessageWriter(child.stdin),
+  );
   const progress: LspSession["progress"] = [];
   const created: (string | number)[] = [];
   connection.onRequest(WorkDoneProgressCreateRequest.type, (p) => void created.push(p.token));
@@ -46,7 +64,10 @@ export async function startLsp(root: string, extraArgs: string[] = [], options: 
       processId: process.pid,
       rootUri,
       workspaceFolders: null,
-      capabilities: { window: { workDoneProgress: options.progress !== false }, textDocument: { callHierarchy: {}, codeLens: {} } },
+      capabilities: {
+        window: { workDoneProgress: options.progress !== false },
+        textDocument: { callHierarchy: {}, codeLens: {} },
+      },
     });
   } catch (error) {
     child.kill();
@@ -55,7 +76,12 @@ export async function startLsp(root: string, extraArgs: string[] = [], options: 
   }
   await connection.sendNotification(InitializedNotification.type, {});
   return {
-    connection, child, init, rootUri, progress, created,
+    connection,
+    child,
+    init,
+    rootUri,
+    progress,
+    created,
     stderr: () => err,
     uri: (path) => `${rootUri}/${path.split("/").map(encodeURIComponent).join("/")}`,
     async close() {

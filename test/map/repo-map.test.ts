@@ -54,7 +54,9 @@ describe("repo map", () => {
     expect(map.entryPoints).toHaveLength(3);
     expect(map.entryPointsElsewhere).toBe(5);
     expect(map.text).toMatch(/- none in the product's own code; 5 in tests, examples and benchmarks, the first 3:/);
-    const { engine: withOwn } = memoryEngine(`${FIXTURE}\n//- shop/web.py\nfrom flask import Flask\n\napp = Flask(__name__)\n\n\n@app.route("/cart")\ndef cart():\n    return "cart"\n`);
+    const { engine: withOwn } = memoryEngine(
+      `${FIXTURE}\n//- shop/web.py\nfrom flask import Flask\n\napp = Flask(__name__)\n\n\n@app.route("/cart")\ndef cart():\n    return "cart"\n`,
+    );
     const own = await withOwn.map({ budget: 4000 });
     expect(own.entryPoints.map((e) => `${e.label} ${e.path}`)).toEqual(["GET /cart shop/web.py"]);
     expect(own.entryPointsElsewhere).toBe(0);

@@ -50,11 +50,17 @@ describe("MCP boundary", () => {
       { name: "src/ok.ts", text: `// import { z } from "zod";\nconst s = "zod";` },
       { name: "src/mcp/fine.ts", text: `import { z } from "zod";` },
     ];
-    expect(violations(bad)).toEqual(["src/core/a.ts -> zod", "src/cli/b.ts -> @modelcontextprotocol/sdk/server/mcp.js", "src/index2.ts -> zod/v4"]);
+    expect(violations(bad)).toEqual([
+      "src/core/a.ts -> zod",
+      "src/cli/b.ts -> @modelcontextprotocol/sdk/server/mcp.js",
+      "src/index2.ts -> zod/v4",
+    ]);
   });
 
   it("the SDK and zod are runtime dependencies at the versions PLATFORM.md names", () => {
-    const pkg = JSON.parse(fs.readFileSync(path.join(repoRoot, "package.json"), "utf8")) as { dependencies: Record<string, string> };
+    const pkg = JSON.parse(fs.readFileSync(path.join(repoRoot, "package.json"), "utf8")) as {
+      dependencies: Record<string, string>;
+    };
     expect(pkg.dependencies["@modelcontextprotocol/sdk"]).toMatch(/1\.32\.2$/);
     expect(pkg.dependencies.zod).toMatch(/4\.6\.7$/);
   });

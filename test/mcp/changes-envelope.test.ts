@@ -13,8 +13,19 @@ afterAll(removeTemps);
 function bigDiff(files: number, defs: number): string {
   const out: string[] = [];
   for (let f = 0; f < files; f++) {
-    const lines = Array.from({ length: defs }, (_, d) => [`def handler_${f}_${d}(request, value):`, `    return request.render(value + ${d})`, ""]).flat();
-    out.push(`diff --git a/pkg/mod_${f}.py b/pkg/mod_${f}.py`, "new file mode 100644", "--- /dev/null", `+++ b/pkg/mod_${f}.py`, `@@ -0,0 +1,${lines.length} @@`, ...lines.map((l) => `+${l}`));
+    const lines = Array.from({ length: defs }, (_, d) => [
+      `def handler_${f}_${d}(request, value):`,
+      `    return request.render(value + ${d})`,
+      "",
+    ]).flat();
+    out.push(
+      `diff --git a/pkg/mod_${f}.py b/pkg/mod_${f}.py`,
+      "new file mode 100644",
+      "--- /dev/null",
+      `+++ b/pkg/mod_${f}.py`,
+      `@@ -0,0 +1,${lines.length} @@`,
+      ...lines.map((l) => `+${l}`),
+    );
   }
   return `${out.join("\n")}\n`;
 }

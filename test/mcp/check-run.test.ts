@@ -25,7 +25,14 @@ const project = fixtureDir;
 
 async function session(args: string[]): Promise<Client> {
   const client = new Client({ name: "check-run-test", version: "1.0.0" });
-  await client.connect(new StdioClientTransport({ command: process.execPath, args: [cliPath, "mcp", ...args], stderr: "pipe", cwd: repoRoot }));
+  await client.connect(
+    new StdioClientTransport({
+      command: process.execPath,
+      args: [cliPath, "mcp", ...args],
+      stderr: "pipe",
+      cwd: repoRoot,
+    }),
+  );
   return client;
 }
 
@@ -34,7 +41,11 @@ async function call(client: Client, name: string, args: Record<string, unknown> 
   // The server sends the lean form (src/mcp/lean.ts); read it back as the tool's objects.
   const data = checkStructured(name, r);
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
-  return { isError: r.isError === true, text: r.content.map((c) => (c.type === "text" ? c.text : "")).join("\n"), data: data as any };
+  return {
+    isError: r.isError === true,
+    text: r.content.map((c) => (c.type === "text" ? c.text : "")).join("\n"),
+    data: data as any,
+  };
 }
 
 const hasPytest = spawnSync("pytest", ["--version"], { encoding: "utf8" }).status === 0;
@@ -60,7 +71,12 @@ describe("tools/list", () => {
       expect(a.tools.map((t) => t.name)).not.toContain("run_tests");
       const check = a.tools.find((t) => t.name === "check")!;
       const run = b.tools.find((t) => t.name === "run_tests")!;
-      const sizes = { check: countTokens(JSON.stringify(check)), run_tests: countTokens(JSON.stringify(run)), list: countTokens(JSON.stringify(a)), listWithRun: countTokens(JSON.stringify(b)) };
+      const sizes = {
+        check: countTokens(JSON.stringify(check)),
+        run_tests: countTokens(JSON.stringify(run)),
+        list: countTokens(JSON.stringify(a)),
+        listWithRun: countTokens(JSON.stringify(b)),
+      };
       console.log(`tools/list entries (o200k): ${JSON.stringify(sizes)}`);
       expect(sizes.check).toBeLessThanOrEqual(140);
       expect(sizes.run_tests).toBeLessThanOrEqual(140);
@@ -86,7 +102,11 @@ describe("check over MCP", () => {
       const r = await call(client, "check");
       expect(r.isError).toBe(false);
       expect(r.text).toContain("app/a.py:1: import-cycle: import cycle: app/a.py → app/b.py → app/a.py");
-      expect(r.data).toMatchObject({ total: 1, rules: ["import-cycle"], findings: [{ rule: "import-cycle", path: "app/a.py", line: 1 }] });
+      expect(r.data).toMatchObject({
+        total: 1,
+        rules: ["import-cycle"],
+        findings: [{ rule: "import-cycle", path: "app/a.py", line: 1 }],
+      });
       const none = await call(bare, "check");
       expect(none.isError).toBe(true);
       expect(none.text).toMatch(/No check config: none of codeslice\.check\.json, package\.json, pyproject\.toml/);
@@ -106,7 +126,10 @@ describe.skipIf(!hasPytest)("run_tests over MCP", () => {
       expect(r.text).toContain("$ pytest tests/test_a.py::test_run");
       expect(r.text).toContain("tests/test_a.py::test_run");
       expect(r.text).toContain("E       assert 42 == 43");
-      expect(r.data).toMatchObject({ passed: false, runs: [{ runner: "pytest", exitCode: 1, timedOut: false, failed: ["tests/test_a.py::test_run"] }] });
+      expect(r.data).toMatchObject({
+        passed: false,
+        runs: [{ runner: "pytest", exitCode: 1, timedOut: false, failed: ["tests/test_a.py::test_run"] }],
+      });
       expect(countTokens(r.text)).toBeLessThanOrEqual(600);
     } finally {
       await client.close();

@@ -32,12 +32,17 @@ describe("cross-repository callers under the response cap", () => {
   it("impact lists as many as the cap leaves room for, and the answer stays within it", async () => {
     const api = memoryEngine(API).engine;
     const web = memoryEngine(WEB).engine;
-    const group = createEngineGroup([{ name: "api", engine: api, root: "/api" }, { name: "web", engine: web, root: "/web" }]);
+    const group = createEngineGroup([
+      { name: "api", engine: api, root: "/api" },
+      { name: "web", engine: web, root: "/web" },
+    ]);
     session = await connect(api, { group, maxResponseTokens: 1000 });
     const a = await call(session.client, "impact", { target: "app.main.read_item", repo: "api" });
     expect(a.isError, a.text).toBe(false);
     expect(a.text).toContain("## Callers in other repositories (through HTTP routes): 120");
-    const listed = a.text.split("\n").filter((l) => l.startsWith("- GET /api/items/{item_id} ← web:src/calls.ts:")).length;
+    const listed = a.text
+      .split("\n")
+      .filter((l) => l.startsWith("- GET /api/items/{item_id} ← web:src/calls.ts:")).length;
     expect(listed).toBeGreaterThan(0);
     expect(listed).toBeLessThan(12);
     expect(a.text).toMatch(/… and \d+ more/);

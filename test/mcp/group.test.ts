@@ -183,7 +183,11 @@ let worker: string;
 beforeAll(() => {
   ensureCliBuilt();
   root = temps.make();
-  for (const [dir, files] of [["api", API], ["web", WEB], ["worker", WORKER]] as const) {
+  for (const [dir, files] of [
+    ["api", API],
+    ["web", WEB],
+    ["worker", WORKER],
+  ] as const) {
     for (const [rel, text] of Object.entries(files)) {
       fs.mkdirSync(path.dirname(path.join(root, dir, rel)), { recursive: true });
       fs.writeFileSync(path.join(root, dir, rel), text);
@@ -191,8 +195,19 @@ beforeAll(() => {
   }
   [api, web, worker] = ["api", "web", "worker"].map((d) => path.join(root, d)) as [string, string, string];
   // The API is a git repository, so that `changes` has a HEAD to compare the working tree with.
-  const env = { ...process.env, GIT_AUTHOR_NAME: "t", GIT_AUTHOR_EMAIL: "t@example.invalid", GIT_COMMITTER_NAME: "t", GIT_COMMITTER_EMAIL: "t@example.invalid" };
-  for (const a of [["init", "-q"], ["add", "-A"], ["commit", "-qm", "api"]]) execFileSync("git", a, { cwd: api, env });
+  const env = {
+    ...process.env,
+    GIT_AUTHOR_NAME: "t",
+    GIT_AUTHOR_EMAIL: "t@example.invalid",
+    GIT_COMMITTER_NAME: "t",
+    GIT_COMMITTER_EMAIL: "t@example.invalid",
+  };
+  for (const a of [
+    ["init", "-q"],
+    ["add", "-A"],
+    ["commit", "-qm", "api"],
+  ])
+    execFileSync("git", a, { cwd: api, env });
 }, 300_000);
 
 const group = () => ["--root", api, "--root", web, "--root", worker];
@@ -201,20 +216,38 @@ describe("CLI over a group of three repositories", () => {
   it("routes lists each backend route with its callers in the frontend and the worker, cited repo:path:line", () => {
     const r = runCli(["routes", ...group(), "--no-server"]);
     expect(r.status, r.stderr).toBe(0);
-    expect(r.stdout).toMatch(/^- GET \/api\/v1\/items\/\{item_id\} → .*api:app\/api\/items\.py:16\n\s+called from other repositories: web:src\/client\/sdk\.gen\.ts:14 \(ItemsService\.readItem\)$/m);
-    expect(r.stdout).toMatch(/^- GET \/api\/v1\/items → .*api:app\/api\/items\.py:11\n\s+called from other repositories: web:src\/client\/sdk\.gen\.ts:6 \(ItemsService\.readItems\)$/m);
-    expect(r.stdout).toMatch(/^- POST \/api\/v1\/items\/\{item_id\}\/archive → .*\n\s+called from other repositories: worker:worker\/jobs\.py:7 \(archive_stale\)$/m);
-    expect(r.stdout).toContain("Packages imported across the group: worker:worker/models.py:1 imports shop_api.schemas (api)");
-    expect(r.stdout).toMatch(/^- DELETE \/api\/v1\/items\/\{item_id\} → .*api:app\/api\/items\.py:26\n\s+called from other repositories: web:src\/api\/axios-client\.ts:5 \(deleteItem\)$/m);
-    const json = jsonOf<{ routes: { path: string; method: string; clients: { repo: string; path: string }[] }[] }>(runCli(["routes", ...group(), "--no-server", "--json"]));
-    expect(json.routes.find((x) => x.method === "GET" && x.path === "/api/v1/items/{item_id}")!.clients.map((c) => `${c.repo}:${c.path}`)).toEqual(["web:src/client/sdk.gen.ts"]);
+    expect(r.stdout).toMatch(
+      /^- GET \/api\/v1\/items\/\{item_id\} → .*api:app\/api\/items\.py:16\n\s+called from other repositories: web:src\/client\/sdk\.gen\.ts:14 \(ItemsService\.readItem\)$/m,
+    );
+    expect(r.stdout).toMatch(
+      /^- GET \/api\/v1\/items → .*api:app\/api\/items\.py:11\n\s+called from other repositories: web:src\/client\/sdk\.gen\.ts:6 \(ItemsService\.readItems\)$/m,
+    );
+    expect(r.stdout).toMatch(
+      /^- POST \/api\/v1\/items\/\{item_id\}\/archive → .*\n\s+called from other repositories: worker:worker\/jobs\.py:7 \(archive_stale\)$/m,
+    );
+    expect(r.stdout).toContain(
+      "Packages imported across the group: worker:worker/models.py:1 imports shop_api.schemas (api)",
+    );
+    expect(r.stdout).toMatch(
+      /^- DELETE \/api\/v1\/items\/\{item_id\} → .*api:app\/api\/items\.py:26\n\s+called from other repositories: web:src\/api\/axios-client\.ts:5 \(deleteItem\)$/m,
+    );
+    const json = jsonOf<{ routes: { path: string; method: string; clients: { repo: string; path: string }[] }[] }>(
+      runCli(["routes", ...group(), "--no-server", "--json"]),
+    );
+    expect(
+      json.routes
+        .find((x) => x.method === "GET" && x.path === "/api/v1/items/{item_id}")!
+        .clients.map((c) => `${c.repo}:${c.path}`),
+    ).toEqual(["web:src/client/sdk.gen.ts"]);
   });
 
   it("impact of a backend handler reaches the frontend code that calls its route", () => {
     const r = runCli(["impact", "api.items.read_item", ...group(), "--no-server"]);
     expect(r.status, r.stderr).toBe(0);
     expect(r.stdout).toContain("## Callers in other repositories (through HTTP routes): 1");
-    expect(r.stdout).toMatch(/- GET \/api\/v1\/items\/\{item_id\} ← web:src\/client\/sdk\.gen\.ts:14 \(ItemsService\.readItem\)\n\s+reached from: web:src\/pages\/item-page\.ts:3 \(.*loadItemPage\) · web:src\/pages\/item-page\.ts:7 \(.*renderItemPage\)/);
+    expect(r.stdout).toMatch(
+      /- GET \/api\/v1\/items\/\{item_id\} ← web:src\/client\/sdk\.gen\.ts:14 \(ItemsService\.readItem\)\n\s+reached from: web:src\/pages\/item-page\.ts:3 \(.*loadItemPage\) · web:src\/pages\/item-page\.ts:7 \(.*renderItemPage\)/,
+    );
     // The answer's own citations name the repository too.
     expect(r.stdout).toMatch(/api:app\/api\/items\.py:1[67]/);
   });
@@ -231,14 +264,24 @@ describe("CLI over a group of three repositories", () => {
     const r = runCli(["shape-check", "UserPublic", "--rename", "full_name=name", ...group(), "--no-server"]);
     expect(r.status, r.stderr).toBe(0);
     expect(r.stdout).toContain("# Shape of app.models.UserPublic (api:app/models.py:4-7)");
-    expect(r.stdout).toMatch(/Returned by: GET \/api\/v1\/users\/me \(api:app\/api\/users\.py:9; 0 client calls, 0 from tests, 1 from other repositories\)/);
+    expect(r.stdout).toMatch(
+      /Returned by: GET \/api\/v1\/users\/me \(api:app\/api\/users\.py:9; 0 client calls, 0 from tests, 1 from other repositories\)/,
+    );
     expect(r.stdout).toContain("## Breaks (full_name renamed to name): 2 reads");
-    expect(r.stdout).toContain("- web:src/pages/profile-page.ts:7 user.full_name → UserPublic.full_name in loadProfile — full_name renamed to name");
-    expect(r.stdout).toContain("- web:src/pages/profile-page.ts:11 user.full_name → UserPublic.full_name in userBadge (typed parameter) — full_name renamed to name");
+    expect(r.stdout).toContain(
+      "- web:src/pages/profile-page.ts:7 user.full_name → UserPublic.full_name in loadProfile — full_name renamed to name",
+    );
+    expect(r.stdout).toContain(
+      "- web:src/pages/profile-page.ts:11 user.full_name → UserPublic.full_name in userBadge (typed parameter) — full_name renamed to name",
+    );
     expect(r.stdout).toContain("- web:src/pages/profile-page.ts:7 user.email → UserPublic.email in loadProfile");
-    const json = jsonOf<{ repo: string; breaks: { repo?: string; path: string; line: number; field: string }[] }>(runCli(["shape-check", "UserPublic", "--remove", "email", ...group(), "--no-server", "--json"]));
+    const json = jsonOf<{ repo: string; breaks: { repo?: string; path: string; line: number; field: string }[] }>(
+      runCli(["shape-check", "UserPublic", "--remove", "email", ...group(), "--no-server", "--json"]),
+    );
     expect(json.repo).toBe("api");
-    expect(json.breaks.map((b) => `${b.repo}:${b.path}:${b.line} ${b.field}`)).toEqual(["web:src/pages/profile-page.ts:7 email"]);
+    expect(json.breaks.map((b) => `${b.repo}:${b.path}:${b.line} ${b.field}`)).toEqual([
+      "web:src/pages/profile-page.ts:7 email",
+    ]);
   });
 
   it("refuses an unknown repository name with the list of names", () => {
@@ -252,7 +295,10 @@ describe("CLI over a group of three repositories", () => {
   it("refuses a missing root and two folders of one name", () => {
     const missing = runCli(["routes", "--root", api, "--root", path.join(root, "gone"), "--no-server", "--json"]);
     expect(missing.status).toBe(1);
-    expect(jsonOf<{ error: { code: string; data: { root: string } } }>(missing).error).toMatchObject({ code: "root_not_found", data: { root: path.join(root, "gone") } });
+    expect(jsonOf<{ error: { code: string; data: { root: string } } }>(missing).error).toMatchObject({
+      code: "root_not_found",
+      data: { root: path.join(root, "gone") },
+    });
     const twice = runCli(["routes", "--root", api, "--root", `${web}/../api`, "--no-server", "--json"]);
     expect(twice.status).not.toBe(0);
     expect(twice.stdout + twice.stderr).toMatch(/NAME=DIR/);
@@ -266,7 +312,12 @@ interface Session {
 }
 
 async function open(args: string[]): Promise<Session> {
-  const transport = new StdioClientTransport({ command: process.execPath, args: [cli, "mcp", ...args], stderr: "pipe", cwd: root });
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [cli, "mcp", ...args],
+    stderr: "pipe",
+    cwd: root,
+  });
   let err = "";
   transport.stderr?.on("data", (d: Buffer) => (err += d.toString()));
   const client = new Client({ name: "codeslice-group-test", version: "1.0.0" });
@@ -274,7 +325,11 @@ async function open(args: string[]): Promise<Session> {
   return { client, stderr: () => err, close: () => client.close() };
 }
 
-async function callText(client: Client, name: string, args: Record<string, unknown> = {}): Promise<{ text: string; isError: boolean; data: Record<string, unknown> }> {
+async function callText(
+  client: Client,
+  name: string,
+  args: Record<string, unknown> = {},
+): Promise<{ text: string; isError: boolean; data: Record<string, unknown> }> {
   const r = (await client.callTool({ name, arguments: args })) as CallToolResult;
   const text = r.content.map((c) => (c.type === "text" ? c.text : "")).join("");
   return { text, isError: r.isError === true, data: (r.structuredContent ?? {}) as Record<string, unknown> };
@@ -290,7 +345,8 @@ describe("MCP server over a group", () => {
   it("lists repo on every tool and a repos tool, within 4,000 tokens; a single root lists neither", async () => {
     const { tools } = await s.client.listTools();
     expect(tools.map((t) => t.name)).toContain("repos");
-    for (const t of tools.filter((x) => x.name !== "repos")) expect(Object.keys(t.inputSchema.properties ?? {}), t.name).toContain("repo");
+    for (const t of tools.filter((x) => x.name !== "repos"))
+      expect(Object.keys(t.inputSchema.properties ?? {}), t.name).toContain("repo");
     const repos = tools.find((t) => t.name === "repos")!;
     expect(countTokens(JSON.stringify(repos))).toBeLessThanOrEqual(80);
     expect(countTokens(JSON.stringify({ tools }))).toBeLessThanOrEqual(4000);
@@ -308,15 +364,23 @@ describe("MCP server over a group", () => {
     const a = await callText(s.client, "repos");
     expect(a.isError, a.text).toBe(false);
     const data = expandContent(a.data, reposTool.output) as { repos: unknown[] };
-    expect((data.repos as { name: string; root: string; indexedAt: string }[]).map((r) => [r.name, r.root])).toEqual([["api", api], ["web", web], ["worker", worker]]);
+    expect((data.repos as { name: string; root: string; indexedAt: string }[]).map((r) => [r.name, r.root])).toEqual([
+      ["api", api],
+      ["web", web],
+      ["worker", worker],
+    ]);
     expect(a.text).toMatch(/- worker: .* — 2 source files of 2, indexed \d{4}-/);
     const resource = await s.client.readResource({ uri: "codeslice://repos" });
-    expect((resource.contents[0] as { text: string }).text).toMatch(/^# 3 repositories[^]*- web: .* — \d+ source files of \d+, indexed \d{4}-/);
+    expect((resource.contents[0] as { text: string }).text).toMatch(
+      /^# 3 repositories[^]*- web: .* — \d+ source files of \d+, indexed \d{4}-/,
+    );
   }, 120_000);
 
   it("repo_map kind routes spans the group; search and read_snippet take repo and cite repo:path:line", async () => {
     const map = await callText(s.client, "repo_map", { kind: "routes" });
-    expect(map.text).toMatch(/POST \/api\/v1\/items\/\{item_id\}\/archive → .*api:app\/api\/items\.py:21\n\s+called from other repositories: worker:worker\/jobs\.py:7/);
+    expect(map.text).toMatch(
+      /POST \/api\/v1\/items\/\{item_id\}\/archive → .*api:app\/api\/items\.py:21\n\s+called from other repositories: worker:worker\/jobs\.py:7/,
+    );
     const found = await callText(s.client, "search", { query: "load item page", repo: "web" });
     expect(found.isError, found.text).toBe(false);
     expect(found.text).toContain("web:src/pages/item-page.ts:3");
@@ -327,11 +391,19 @@ describe("MCP server over a group", () => {
 
   it("impact in the group crosses to the frontend; an unknown repo is refused with the names", async () => {
     const a = await callText(s.client, "impact", { target: "api.items.read_item", repo: "api" });
-    expect(a.text).toMatch(/← web:src\/client\/sdk\.gen\.ts:14 \(ItemsService\.readItem\)\n\s+reached from: web:src\/pages\/item-page\.ts:3/);
+    expect(a.text).toMatch(
+      /← web:src\/client\/sdk\.gen\.ts:14 \(ItemsService\.readItem\)\n\s+reached from: web:src\/pages\/item-page\.ts:3/,
+    );
     expect(a.data.crossRepoCallers).toEqual(["web:src/client/sdk.gen.ts:14"]);
-    const shape = await callText(s.client, "shape_check", { target: "UserPublic", rename: ["full_name=name"], repo: "api" });
+    const shape = await callText(s.client, "shape_check", {
+      target: "UserPublic",
+      rename: ["full_name=name"],
+      repo: "api",
+    });
     expect(shape.isError, shape.text).toBe(false);
-    expect(shape.text).toContain("- web:src/pages/profile-page.ts:7 user.full_name → UserPublic.full_name in loadProfile — full_name renamed to name");
+    expect(shape.text).toContain(
+      "- web:src/pages/profile-page.ts:7 user.full_name → UserPublic.full_name in loadProfile — full_name renamed to name",
+    );
     expect(shape.text).toContain("# Shape of app.models.UserPublic (api:app/models.py:4-7)");
     expect(shape.data.total).toEqual({ reads: 3, breaks: 2 });
     const bad = await callText(s.client, "search", { query: "x", repo: "shop" });
@@ -350,16 +422,32 @@ describe("MCP server over a group: changes and hostile repo values", () => {
   it("changes in the API's working tree reach the frontend's call of the changed handler's route", async () => {
     const file = path.join(api, "app/api/items.py");
     const before = fs.readFileSync(file, "utf8");
-    fs.writeFileSync(file, before.replace("    return load_item(item_id)", "    item = load_item(item_id)\n    return item"));
+    fs.writeFileSync(
+      file,
+      before.replace("    return load_item(item_id)", "    item = load_item(item_id)\n    return item"),
+    );
     try {
       const a = await callText(s.client, "changes", { repo: "api" });
       expect(a.isError, a.text).toBe(false);
-      expect(a.text).toMatch(/## Callers in other repositories \(through HTTP routes\): 1\n- GET \/api\/v1\/items\/\{item_id\} ← web:src\/client\/sdk\.gen\.ts:14 \(ItemsService\.readItem\)/);
+      expect(a.text).toMatch(
+        /## Callers in other repositories \(through HTTP routes\): 1\n- GET \/api\/v1\/items\/\{item_id\} ← web:src\/client\/sdk\.gen\.ts:14 \(ItemsService\.readItem\)/,
+      );
       expect(a.data.crossRepoCallers).toEqual(["web:src/client/sdk.gen.ts:14"]);
-      const viaCli = runCli(["changes", "--root", `api=${api}`, "--root", `web=${web}`, "--repo", "api", "--no-server"]);
+      const viaCli = runCli([
+        "changes",
+        "--root",
+        `api=${api}`,
+        "--root",
+        `web=${web}`,
+        "--repo",
+        "api",
+        "--no-server",
+      ]);
       expect(viaCli.status, viaCli.stderr).toBe(0);
       expect(viaCli.stdout).toMatch(/- body function api\.items\.read_item api:app\/api\/items\.py:15-1\d/);
-      expect(viaCli.stdout).toContain("- GET /api/v1/items/{item_id} ← web:src/client/sdk.gen.ts:14 (ItemsService.readItem)");
+      expect(viaCli.stdout).toContain(
+        "- GET /api/v1/items/{item_id} ← web:src/client/sdk.gen.ts:14 (ItemsService.readItem)",
+      );
     } finally {
       fs.writeFileSync(file, before);
     }
@@ -371,7 +459,10 @@ describe("MCP server over a group: changes and hostile repo values", () => {
       expect(a.isError, repo).toBe(true);
       expect(a.text, repo).toMatch(/api, web, worker|repo/);
     }
-    const wrongType = (await s.client.callTool({ name: "search", arguments: { query: "item", repo: 42 } })) as CallToolResult;
+    const wrongType = (await s.client.callTool({
+      name: "search",
+      arguments: { query: "item", repo: 42 },
+    })) as CallToolResult;
     expect(wrongType.isError).toBe(true);
     const ok = await callText(s.client, "search", { query: "archive stale", repo: "worker" });
     expect(ok.text).toContain("worker:worker/jobs.py:6");
@@ -389,11 +480,23 @@ describe("--print-config for a group", () => {
 describe("group file", () => {
   it("serves the repositories it lists, and refuses a root outside its folder or a missing one", async () => {
     const file = path.join(root, "codeslice.group.json");
-    fs.writeFileSync(file, JSON.stringify({ repos: [{ name: "backend", root: "api" }, { name: "frontend", root: "web" }] }));
+    fs.writeFileSync(
+      file,
+      JSON.stringify({
+        repos: [
+          { name: "backend", root: "api" },
+          { name: "frontend", root: "web" },
+        ],
+      }),
+    );
     const s = await open(["--group", file]);
     try {
       const a = await callText(s.client, "repos");
-      expect(((expandContent(a.data, reposTool.output) as { repos: unknown[] }).repos as { name: string }[]).map((r) => r.name)).toEqual(["backend", "frontend"]);
+      expect(
+        ((expandContent(a.data, reposTool.output) as { repos: unknown[] }).repos as { name: string }[]).map(
+          (r) => r.name,
+        ),
+      ).toEqual(["backend", "frontend"]);
     } finally {
       await s.close();
     }
@@ -403,22 +506,48 @@ describe("group file", () => {
     expect(exported.status, exported.stderr).toBe(0);
     fs.rmSync(path.join(api, ".codeslice"), { recursive: true, force: true });
     const withIndex = path.join(root, "index.group.json");
-    fs.writeFileSync(withIndex, JSON.stringify({ repos: [{ name: "backend", root: "api", index: "api.csidx" }, { name: "frontend", root: "web" }] }));
+    fs.writeFileSync(
+      withIndex,
+      JSON.stringify({
+        repos: [
+          { name: "backend", root: "api", index: "api.csidx" },
+          { name: "frontend", root: "web" },
+        ],
+      }),
+    );
     const s2 = await open(["--group", withIndex]);
     try {
       const map = await callText(s2.client, "repo_map", { kind: "routes" });
-      expect(map.text).toMatch(/GET \/api\/v1\/items\/\{item_id\} → .*backend:app\/api\/items\.py:16\n\s+called from other repositories: frontend:src\/client\/sdk\.gen\.ts:14/);
+      expect(map.text).toMatch(
+        /GET \/api\/v1\/items\/\{item_id\} → .*backend:app\/api\/items\.py:16\n\s+called from other repositories: frontend:src\/client\/sdk\.gen\.ts:14/,
+      );
     } finally {
       await s2.close();
     }
     const outside = temps.make();
     const bad = path.join(root, "outside.group.json");
-    fs.writeFileSync(bad, JSON.stringify({ repos: [{ name: "a", root: "api" }, { name: "b", root: outside }] }));
+    fs.writeFileSync(
+      bad,
+      JSON.stringify({
+        repos: [
+          { name: "a", root: "api" },
+          { name: "b", root: outside },
+        ],
+      }),
+    );
     const r1 = runCli(["mcp", "--group", bad], { cwd: root });
     expect(r1.status).toBe(2);
     expect(r1.stderr).toMatch(/leads outside the group file's folder/);
     const gone = path.join(root, "gone.group.json");
-    fs.writeFileSync(gone, JSON.stringify({ repos: [{ name: "a", root: "api" }, { name: "b", root: "nowhere" }] }));
+    fs.writeFileSync(
+      gone,
+      JSON.stringify({
+        repos: [
+          { name: "a", root: "api" },
+          { name: "b", root: "nowhere" },
+        ],
+      }),
+    );
     const r2 = runCli(["mcp", "--group", gone], { cwd: root });
     expect(r2.status).toBe(2);
     expect(r2.stderr).toMatch(/"b".*does not exist/);

@@ -11,8 +11,24 @@ import { expandContent, leanContent, withoutProse } from "../../src/mcp/lean.ts"
 const site = z.object({ path: z.string(), line: z.int() });
 const schema = z.object({
   symbol: z.object({ qualified: z.string(), kind: z.string(), path: z.string(), line: z.int() }),
-  results: z.array(z.object({ qualified: z.string(), path: z.string(), line: z.int(), site, via: z.string(), confidence: z.number(), test: z.string().optional() })),
-  files: z.array(z.object({ path: z.string(), score: z.number(), symbols: z.array(z.object({ qualified: z.string(), line: z.int() })) })),
+  results: z.array(
+    z.object({
+      qualified: z.string(),
+      path: z.string(),
+      line: z.int(),
+      site,
+      via: z.string(),
+      confidence: z.number(),
+      test: z.string().optional(),
+    }),
+  ),
+  files: z.array(
+    z.object({
+      path: z.string(),
+      score: z.number(),
+      symbols: z.array(z.object({ qualified: z.string(), line: z.int() })),
+    }),
+  ),
   omitted: z.int(),
   truncated: z.boolean(),
   notes: z.array(z.string()),
@@ -22,11 +38,33 @@ const schema = z.object({
 const data = {
   symbol: { qualified: "src/format.ts#formatPrice", kind: "function", path: "src/format.ts", line: 2 },
   results: [
-    { qualified: "src/cart.ts#Cart.total", path: "src/cart.ts", line: 11, site: { path: "src/cart.ts", line: 12 }, via: "call", confidence: 0.95 },
-    { qualified: "shop.models.User.greet", path: "shop/models.py", line: 10, site: { path: "shop/service.py", line: 7 }, via: "call", confidence: 0.85, test: "t::x" },
+    {
+      qualified: "src/cart.ts#Cart.total",
+      path: "src/cart.ts",
+      line: 11,
+      site: { path: "src/cart.ts", line: 12 },
+      via: "call",
+      confidence: 0.95,
+    },
+    {
+      qualified: "shop.models.User.greet",
+      path: "shop/models.py",
+      line: 10,
+      site: { path: "shop/service.py", line: 7 },
+      via: "call",
+      confidence: 0.85,
+      test: "t::x",
+    },
   ],
   files: [
-    { path: "src/fit.ts", score: 12.5, symbols: [{ qualified: "src/fit.ts#fitBlocks", line: 442 }, { qualified: "src/other.ts#x", line: 3 }] },
+    {
+      path: "src/fit.ts",
+      score: 12.5,
+      symbols: [
+        { qualified: "src/fit.ts#fitBlocks", line: 442 },
+        { qualified: "src/other.ts#x", line: 3 },
+      ],
+    },
     { path: "src/b.ts", score: 3, symbols: [{ qualified: "src/b.ts#b", line: 1 }] },
   ],
   omitted: 0,
@@ -60,11 +98,35 @@ describe("lean structured content", () => {
     });
     expect(lean.files).toEqual({
       columns: ["path", "score", "symbols"],
-      rows: [["src/fit.ts", 12.5, ["#fitBlocks:442", "src/other.ts#x:3"]], ["src/b.ts", 3, ["#b:1"]]],
+      rows: [
+        ["src/fit.ts", 12.5, ["#fitBlocks:442", "src/other.ts#x:3"]],
+        ["src/b.ts", 3, ["#b:1"]],
+      ],
     });
     // A column of tables with the same columns names them once in the header.
-    const nested = [{ a: 1, xs: [{ p: 1, q: 2 }, { p: 3, q: 4 }] }, { a: 2, xs: [{ p: 5, q: 6 }] }];
-    expect(leanContent(nested)).toEqual({ columns: ["a", { xs: ["p", "q"] }], rows: [[1, [[1, 2], [3, 4]]], [2, [[5, 6]]]] });
+    const nested = [
+      {
+        a: 1,
+        xs: [
+          { p: 1, q: 2 },
+          { p: 3, q: 4 },
+        ],
+      },
+      { a: 2, xs: [{ p: 5, q: 6 }] },
+    ];
+    expect(leanContent(nested)).toEqual({
+      columns: ["a", { xs: ["p", "q"] }],
+      rows: [
+        [
+          1,
+          [
+            [1, 2],
+            [3, 4],
+          ],
+        ],
+        [2, [[5, 6]]],
+      ],
+    });
     const nestedSchema = z.array(z.object({ a: z.int(), xs: z.array(z.object({ p: z.int(), q: z.int() })) }));
     expect(expandContent(leanContent(nested), nestedSchema)).toEqual(nested);
   });

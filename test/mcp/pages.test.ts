@@ -37,7 +37,13 @@ describe("paged answers over MCP", () => {
     let cursor: string | undefined;
     let pages = 0;
     do {
-      const a = await call(c.client, "callers", { symbol: "shared", tests: "only", limit: 200, budget: 12_000, ...(cursor ? { cursor, tests: undefined } : {}) });
+      const a = await call(c.client, "callers", {
+        symbol: "shared",
+        tests: "only",
+        limit: 200,
+        budget: 12_000,
+        ...(cursor ? { cursor, tests: undefined } : {}),
+      });
       expect(a.isError, a.text).toBe(false);
       expect(answerTokens(a)).toBeLessThanOrEqual(12_000);
       for (const r of a.data.results) seen.add(`${r.site.path}:${r.site.line}:${r.test}`);
@@ -50,11 +56,18 @@ describe("paged answers over MCP", () => {
 
   it("importers and tests page the same way; a bad cursor is a tool error that says what to do", async () => {
     const imp = await call(c.client, "importers", { file: "core/util.py", limit: 10 });
-    expect(imp.data).toMatchObject({ total: 55, page: { matching: 30, shown: 10, next: expect.stringMatching(/^10\.summary\.1\.v/) } });
+    expect(imp.data).toMatchObject({
+      total: 55,
+      page: { matching: 30, shown: 10, next: expect.stringMatching(/^10\.summary\.1\.v/) },
+    });
     const tests = await call(c.client, "tests", { target: "shared", limit: 5 });
     expect(tests.isError).toBe(false);
     expect(answerTokens(tests)).toBeLessThanOrEqual(4000);
-    expect(tests.data).toMatchObject({ total: 500, page: { shown: 5, next: expect.stringMatching(/^5\.only\.2\.v/) }, run: [{ runner: "pytest", detectedBy: "pytest.ini" }] });
+    expect(tests.data).toMatchObject({
+      total: 500,
+      page: { shown: 5, next: expect.stringMatching(/^5\.only\.2\.v/) },
+      run: [{ runner: "pytest", detectedBy: "pytest.ini" }],
+    });
     expect(tests.text).toMatch(/^\s*pytest tests\/test_m\d+\.py::test_shared_\d+_\d+ /m);
     const bad = await call(c.client, "callers", { symbol: "shared", cursor: "page two" });
     expect(bad.isError).toBe(true);
@@ -70,7 +83,11 @@ describe("paged answers over MCP", () => {
       expect(a.text).toContain("budget lowered from 4000 to 1000 tokens, this server's response cap");
       const t = await call(small.client, "trace", { from: "caller_0_0", to: "shared" });
       expect(answerTokens(t)).toBeLessThanOrEqual(1000);
-      expect(t.data.paths[0].hops[0]).toMatchObject({ kind: "call", to: "core.util.shared", site: { path: "pkg0/mod.py", line: 4 } });
+      expect(t.data.paths[0].hops[0]).toMatchObject({
+        kind: "call",
+        to: "core.util.shared",
+        site: { path: "pkg0/mod.py", line: 4 },
+      });
       expect(t.text).toContain("return shared(value) + 0");
     } finally {
       await small.close();

@@ -14,7 +14,10 @@ import { budgetedTokens, call, connect, fixtureDir, removeTemps, tempDir, type C
 afterAll(removeTemps);
 
 async function server(): Promise<Connected> {
-  const platform = await createNodePlatform({ root: fixtureDir(), cacheDir: path.join(tempDir("codeslice-mcp-cache-"), "c") });
+  const platform = await createNodePlatform({
+    root: fixtureDir(),
+    cacheDir: path.join(tempDir("codeslice-mcp-cache-"), "c"),
+  });
   return connect(createEngine(platform), { fs: platform.fs });
 }
 
@@ -24,7 +27,9 @@ describe("query tool", () => {
   it("answers a query with its rows; refuses a bad one at its column, and an over-budget one with the LIMIT that fits", async () => {
     const c = await server();
     try {
-      const a = await call(c.client, "query", { q: "MATCH (a)-[:CALLS]->(b:Symbol {name: 'save'}) RETURN DISTINCT a.qualified ORDER BY a.qualified" });
+      const a = await call(c.client, "query", {
+        q: "MATCH (a)-[:CALLS]->(b:Symbol {name: 'save'}) RETURN DISTINCT a.qualified ORDER BY a.qualified",
+      });
       expect(a.isError).toBe(false);
       // The rows are in the text; the structured content says how many and of which columns.
       expect(a.text).toMatch(/- shop\.service\.checkout\n- shop\.service\.register/);
@@ -41,11 +46,17 @@ describe("query tool", () => {
       expect(write.isError).toBe(true);
       expect(write.text).toMatch(/column 11: DELETE writes to the graph/);
 
-      const big = await call(c.client, "query", { q: "MATCH (a:Symbol) RETURN a, a.path, a.kind LIMIT 20", budget: 400 });
+      const big = await call(c.client, "query", {
+        q: "MATCH (a:Symbol) RETURN a, a.path, a.kind LIMIT 20",
+        budget: 400,
+      });
       expect(big.isError).toBe(true);
       const fits = Number(/LIMIT (\d+) in the query/.exec(big.text)?.[1]);
       expect(fits).toBeGreaterThan(0);
-      const ok = await call(c.client, "query", { q: `MATCH (a:Symbol) RETURN a, a.path, a.kind LIMIT ${fits}`, budget: 400 });
+      const ok = await call(c.client, "query", {
+        q: `MATCH (a:Symbol) RETURN a, a.path, a.kind LIMIT ${fits}`,
+        budget: 400,
+      });
       expect(ok.isError).toBe(false);
       expect(ok.text.split("\n").filter((l) => l.startsWith("- "))).toHaveLength(fits);
       expect(budgetedTokens(ok)).toBeLessThanOrEqual(400);
@@ -66,9 +77,27 @@ describe("query tool", () => {
       const clusters = await call(c.client, "query", { kind: "clusters", q: "web" });
       expect(clusters.isError).toBe(false);
       // cart.ts calls format.ts, app.ts calls cart.ts: one cluster holds the web client.
-      expect(clusters.data.clusters.map((x: { files: string[] }) => x.files)).toContainEqual(["web/src/app.ts", "web/src/cart.ts", "web/src/format.ts"]);
+      expect(clusters.data.clusters.map((x: { files: string[] }) => x.files)).toContainEqual([
+        "web/src/app.ts",
+        "web/src/cart.ts",
+        "web/src/format.ts",
+      ]);
       const schema = textOf(await c.client.readResource({ uri: SCHEMA_URI }));
-      for (const word of ["File", "Symbol", "Route", "Test", "CALLS", "IMPORTS", "INHERITS", "OVERRIDES", "TESTS", "SERVES", "confidence", "*1..3"]) expect(schema).toContain(word);
+      for (const word of [
+        "File",
+        "Symbol",
+        "Route",
+        "Test",
+        "CALLS",
+        "IMPORTS",
+        "INHERITS",
+        "OVERRIDES",
+        "TESTS",
+        "SERVES",
+        "confidence",
+        "*1..3",
+      ])
+        expect(schema).toContain(word);
       expect(textOf(await c.client.readResource({ uri: FLOWS_URI }))).toMatch(/^# Flows:/);
       expect(textOf(await c.client.readResource({ uri: CLUSTERS_URI }))).toMatch(/^# Clusters: .*\n## 1\./);
     } finally {

@@ -5,7 +5,10 @@
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { ResourceListChangedNotificationSchema, ResourceUpdatedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
+import {
+  ResourceListChangedNotificationSchema,
+  ResourceUpdatedNotificationSchema,
+} from "@modelcontextprotocol/sdk/types.js";
 import { countTokens } from "gpt-tokenizer/encoding/o200k_base";
 import { afterAll, describe, expect, it } from "vitest";
 import { createEngine } from "../../src/core/engine/engine.ts";
@@ -43,7 +46,12 @@ describe("resources", () => {
       // and clusters; listing them indexes nothing), and list_changed once the index is built.
       let listChanged = 0;
       c.client.setNotificationHandler(ResourceListChangedNotificationSchema, () => void listChanged++);
-      expect((await c.client.listResources()).resources.map((r) => r.uri)).toEqual([MAP_URI, SCHEMA_URI, FLOWS_URI, CLUSTERS_URI]);
+      expect((await c.client.listResources()).resources.map((r) => r.uri)).toEqual([
+        MAP_URI,
+        SCHEMA_URI,
+        FLOWS_URI,
+        CLUSTERS_URI,
+      ]);
       const map = textOf(await c.client.readResource({ uri: MAP_URI }));
       expect(map).toContain("shop/");
       await until(() => listChanged === 1, "list_changed after the first index");
@@ -53,7 +61,10 @@ describe("resources", () => {
       expect(uris).toContain(outlineUri("web/src/cart.ts"));
       expect(uris).toContain(outlineUri("shop/models.py"));
       const { resourceTemplates } = await c.client.listResourceTemplates();
-      expect(resourceTemplates.map((t) => t.uriTemplate).sort()).toEqual(["codeslice://outline/{+path}", "codeslice://symbol/{+symbol}"]);
+      expect(resourceTemplates.map((t) => t.uriTemplate).sort()).toEqual([
+        "codeslice://outline/{+path}",
+        "codeslice://symbol/{+symbol}",
+      ]);
 
       const outline = textOf(await c.client.readResource({ uri: outlineUri("shop/models.py") }));
       expect(outline).toMatch(/^# shop\/models\.py \(python, 33 lines, 8 symbols\)/);
@@ -64,14 +75,21 @@ describe("resources", () => {
       expect(source).toMatch(/^## shop\/models\.py:\d+-\d+ method shop\.models\.User\.greet/);
       expect(source).toContain("return format_greeting(self.name)");
       // A path::name with its # and slashes, percent-encoded, and the same name written plainly.
-      expect(textOf(await c.client.readResource({ uri: symbolUri("web/src/cart.ts#Cart.total") }))).toContain("formatPrice(");
+      expect(textOf(await c.client.readResource({ uri: symbolUri("web/src/cart.ts#Cart.total") }))).toContain(
+        "formatPrice(",
+      );
       expect(textOf(await c.client.readResource({ uri: "codeslice://symbol/Cart.total" }))).toContain("formatPrice(");
 
-      await expect(c.client.readResource({ uri: symbolUri("no_such_symbol_here") })).rejects.toThrow(/no_such_symbol_here/);
+      await expect(c.client.readResource({ uri: symbolUri("no_such_symbol_here") })).rejects.toThrow(
+        /no_such_symbol_here/,
+      );
       await expect(c.client.readResource({ uri: symbolUri("save") })).rejects.toThrow(/User\.save|Order\.save/);
       await expect(c.client.readResource({ uri: outlineUri("shop/nope.py") })).rejects.toThrow(/nope\.py/);
       await expect(c.client.readResource({ uri: outlineUri("../../etc/passwd") })).rejects.toThrow();
-      const completion = await c.client.complete({ ref: { type: "ref/resource", uri: "codeslice://outline/{+path}" }, argument: { name: "path", value: "web/" } });
+      const completion = await c.client.complete({
+        ref: { type: "ref/resource", uri: "codeslice://outline/{+path}" },
+        argument: { name: "path", value: "web/" },
+      });
       expect(completion.completion.values.sort()).toEqual(["web/src/app.ts", "web/src/cart.ts", "web/src/format.ts"]);
     } finally {
       await c.close();
@@ -89,7 +107,10 @@ describe("resources", () => {
       const uri = symbolUri("shop.service.register");
       expect(textOf(await c.client.readResource({ uri }))).not.toContain("notify(user)");
       await c.client.subscribeResource({ uri });
-      fs.writeFileSync(path.join(root, "shop/service.py"), FIXTURE_FILES["shop/service.py"]!.replace("user.save()", "user.save()\n    notify(user)"));
+      fs.writeFileSync(
+        path.join(root, "shop/service.py"),
+        FIXTURE_FILES["shop/service.py"]!.replace("user.save()", "user.save()\n    notify(user)"),
+      );
       // No tool call: the subscription's own check notices the edit.
       await until(() => updated.includes(uri), "resources/updated");
       expect(textOf(await c.client.readResource({ uri }))).toContain("notify(user)");
@@ -112,9 +133,11 @@ describe("resources", () => {
 /** Three layers that import one way: api → services → db (two import statements each way down). */
 const LAYERED = {
   "api/__init__.py": "",
-  "api/routes.py": "from services.orders import place, cancel\nfrom services import orders\n\n@app.post(\"/orders\")\ndef create():\n    return place(1)\n\ndef remove():\n    return cancel(1)\n",
+  "api/routes.py":
+    'from services.orders import place, cancel\nfrom services import orders\n\n@app.post("/orders")\ndef create():\n    return place(1)\n\ndef remove():\n    return cancel(1)\n',
   "services/__init__.py": "",
-  "services/orders.py": "from db.store import save\nfrom db import store\n\ndef place(n):\n    return save(n)\n\ndef cancel(n):\n    return store.delete(n)\n",
+  "services/orders.py":
+    "from db.store import save\nfrom db import store\n\ndef place(n):\n    return save(n)\n\ndef cancel(n):\n    return store.delete(n)\n",
   "db/__init__.py": "",
   "db/store.py": "def save(n):\n    return n\n\ndef delete(n):\n    return n\n",
 };
@@ -123,7 +146,10 @@ describe("prompts: detect_impact and generate_map", () => {
   it("detect_impact names changes, impact, dataflow and tests, with the base when one is given", async () => {
     const c = await nodeServer(fixtureDir());
     try {
-      const text = async (args: Record<string, string>) => (await c.client.getPrompt({ name: "detect_impact", arguments: args })).messages.map((m) => (m.content.type === "text" ? m.content.text : "")).join("\n");
+      const text = async (args: Record<string, string>) =>
+        (await c.client.getPrompt({ name: "detect_impact", arguments: args })).messages
+          .map((m) => (m.content.type === "text" ? m.content.text : ""))
+          .join("\n");
       const plain = await text({});
       expect(plain).toContain("Call changes with no arguments");
       expect(plain).toMatch(/impact[\s\S]*dataflow[\s\S]*tests[\s\S]*risk/);
@@ -161,14 +187,25 @@ describe("prompts", () => {
     const c = await nodeServer(root);
     try {
       const { prompts } = await c.client.listPrompts();
-      expect(prompts.map((p) => p.name).sort()).toEqual(["detect_impact", "explain_symbol", "generate_map", "plan_change", "review_diff"]);
+      expect(prompts.map((p) => p.name).sort()).toEqual([
+        "detect_impact",
+        "explain_symbol",
+        "generate_map",
+        "plan_change",
+        "review_diff",
+      ]);
       // The three that need a subject require it; detect_impact (the working tree) and generate_map (the whole project) take none.
-      for (const p of prompts) expect(p.arguments?.[0]?.required ?? false, p.name).toBe(!["detect_impact", "generate_map"].includes(p.name));
+      for (const p of prompts)
+        expect(p.arguments?.[0]?.required ?? false, p.name).toBe(!["detect_impact", "generate_map"].includes(p.name));
       const explain = await c.client.getPrompt({ name: "explain_symbol", arguments: { symbol: "Cart.total" } });
-      const text = (r: typeof explain) => r.messages.map((m) => (m.content.type === "text" ? m.content.text : "")).join("\n");
+      const text = (r: typeof explain) =>
+        r.messages.map((m) => (m.content.type === "text" ? m.content.text : "")).join("\n");
       expect(text(explain)).toContain('context with target "Cart.total"');
       expect(text(explain)).toMatch(/callers.*tests/s);
-      const review = await c.client.getPrompt({ name: "review_diff", arguments: { diff: "--- a/web/src/cart.ts\n+++ b/web/src/cart.ts\n@@ -12 +12 @@ total\n-  x\n+  y" } });
+      const review = await c.client.getPrompt({
+        name: "review_diff",
+        arguments: { diff: "--- a/web/src/cart.ts\n+++ b/web/src/cart.ts\n@@ -12 +12 @@ total\n-  x\n+  y" },
+      });
       expect(text(review)).toContain("+++ b/web/src/cart.ts");
       expect(text(review)).toMatch(/callers[\s\S]*tests/);
       const plan = await c.client.getPrompt({ name: "plan_change", arguments: { task: "add a discount to the cart" } });

@@ -16,7 +16,16 @@ import { busyProject } from "../support/busy-project.ts";
 import { ResourceUpdatedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
 import { TOOL_NAMES } from "../../src/mcp/server.ts";
 import { MAP_URI, outlineUri, symbolUri } from "../../src/mcp/resources.ts";
-import { checkStructured, cliPath, FIXTURE_FILES, fixtureDir, removeTemps, repoRoot, tempDir, writeFiles } from "./support.ts";
+import {
+  checkStructured,
+  cliPath,
+  FIXTURE_FILES,
+  fixtureDir,
+  removeTemps,
+  repoRoot,
+  tempDir,
+  writeFiles,
+} from "./support.ts";
 
 beforeAll(() => {
   if (!fs.existsSync(path.join(repoRoot, "dist", "mcp", "stdio.js"))) {
@@ -51,7 +60,12 @@ interface Session {
 }
 
 async function open(args: string[], command: string[] = [process.execPath]): Promise<Session> {
-  const transport = new StdioClientTransport({ command: command[0]!, args: [...command.slice(1), cliPath, "mcp", ...args], stderr: "pipe", cwd: repoRoot });
+  const transport = new StdioClientTransport({
+    command: command[0]!,
+    args: [...command.slice(1), cliPath, "mcp", ...args],
+    stderr: "pipe",
+    cwd: repoRoot,
+  });
   let err = "";
   transport.stderr?.on("data", (d: Buffer) => (err += d.toString()));
   const client = new Client({ name: "codeslice-stdio-test", version: "1.0.0" });
@@ -114,7 +128,10 @@ describe("codeslice mcp over stdio (SDK client)", () => {
       expect(map.data.languages.length).toBe(2);
       expect(map.data.freshness.mode).toBe("watch");
 
-      fs.writeFileSync(path.join(root, "shop/service.py"), FIXTURE_FILES["shop/service.py"]!.replace("user.save()", "user.save()\n    notify(user)"));
+      fs.writeFileSync(
+        path.join(root, "shop/service.py"),
+        FIXTURE_FILES["shop/service.py"]!.replace("user.save()", "user.save()\n    notify(user)"),
+      );
       const after = await tool(s.client, "context", { target: "shop.service.register", budget: 3000 });
       expect(after.text).toContain("notify(user)");
       expect(after.data.freshness).toMatchObject({ refreshed: true, parsed: 1 });
@@ -128,63 +145,136 @@ describe("codeslice mcp over stdio (SDK client)", () => {
 
   it("answers every tool over stdio with text and structured content", async () => {
     // check reads the project's rules: the web client may not import the Python side.
-    const root = fixtureDir({ ...FIXTURE_FILES, "codeslice.check.json": JSON.stringify({ forbid: [{ from: "web/**", to: "shop/**" }], cycles: true }) });
+    const root = fixtureDir({
+      ...FIXTURE_FILES,
+      "codeslice.check.json": JSON.stringify({ forbid: [{ from: "web/**", to: "shop/**" }], cycles: true }),
+    });
     const s = await open(["--root", root]);
     try {
       const calls: [string, Record<string, unknown>, (data: any, text: string) => void][] = [
         ["repo_map", { budget: 800 }, (d) => expect(d.tokens).toBeLessThanOrEqual(800)],
-        ["context", { target: "Cart.total", budget: 1500 }, (d) => expect(d.chunks[0]).toMatchObject({ role: "seed", path: "web/src/cart.ts" })],
+        [
+          "context",
+          { target: "Cart.total", budget: 1500 },
+          (d) => expect(d.chunks[0]).toMatchObject({ role: "seed", path: "web/src/cart.ts" }),
+        ],
         ["pack", { task: "place an order for a user", budget: 1500 }, (d) => expect(d.seeds.length).toBeGreaterThan(0)],
         ["search", { query: "format price" }, (d) => expect(JSON.stringify(d)).toContain("formatPrice")],
-        ["grep", { pattern: "formatPrice\\(", paths: ["web/"] }, (d) => expect(d.results).toContainEqual(expect.objectContaining({ path: "web/src/cart.ts", symbol: "web/src/cart.ts#Cart.total" }))],
-        ["locate", { task: "Prices show without cents\n\nThe cart total calls `formatPrice` and prints 12 instead of 12.00." }, (d, text) => {
-          expect(d.files.map((f: { path: string }) => f.path)).toContain("web/src/format.ts");
-          expect(text).toContain("formatPrice");
-        }],
-        ["signature", { symbol: "shop.service.register" }, (d, text) => {
-          expect(d.symbol.qualified).toBe("shop.service.register");
-          expect(text).toContain("def register(name: str) -> User:");
-        }],
+        [
+          "grep",
+          { pattern: "formatPrice\\(", paths: ["web/"] },
+          (d) =>
+            expect(d.results).toContainEqual(
+              expect.objectContaining({ path: "web/src/cart.ts", symbol: "web/src/cart.ts#Cart.total" }),
+            ),
+        ],
+        [
+          "locate",
+          { task: "Prices show without cents\n\nThe cart total calls `formatPrice` and prints 12 instead of 12.00." },
+          (d, text) => {
+            expect(d.files.map((f: { path: string }) => f.path)).toContain("web/src/format.ts");
+            expect(text).toContain("formatPrice");
+          },
+        ],
+        [
+          "signature",
+          { symbol: "shop.service.register" },
+          (d, text) => {
+            expect(d.symbol.qualified).toBe("shop.service.register");
+            expect(text).toContain("def register(name: str) -> User:");
+          },
+        ],
         ["callers", { symbol: "formatPrice" }, (d) => expect(JSON.stringify(d)).toContain("Cart.total")],
         ["callees", { symbol: "checkoutLabel" }, (d) => expect(JSON.stringify(d)).toContain("Cart.add")],
         ["importers", { file: "web/src/format.ts" }, (d) => expect(JSON.stringify(d)).toContain("web/src/cart.ts")],
         ["tests", { target: "format_greeting" }, (d) => expect(d).toMatchObject({ resolvedAs: "symbol", total: 0 })],
-        ["trace", { from: "checkoutLabel", to: "formatPrice" }, (d) => expect(d.paths[0].hops.map((h: { to: string }) => h.to)).toEqual(["web/src/cart.ts#Cart.total", "web/src/format.ts#formatPrice"])],
-        ["impact", { target: "formatPrice" }, (d) => {
-          expect(d.entries.map((e: { qualified: string }) => e.qualified)).toContain("web/src/cart.ts#Cart.total");
-          expect(d.risk.productionCallers).toBeGreaterThan(0);
-        }],
-        ["changes", { diff: FORMAT_DIFF }, (d) => expect(d.symbols).toEqual([expect.objectContaining({ change: "signature", qualified: "web/src/format.ts#formatPrice" })])],
-        ["query", { q: "MATCH (a)-[c:CALLS]->(b {name: 'formatPrice'}) RETURN a.qualified, c.confidence" }, (d, text) => {
-          expect(d.columns).toEqual(["a.qualified", "c.confidence"]);
-          expect(d.total).toBeGreaterThan(0);
-          expect(text).toContain("web/src/cart.ts#Cart.total");
-        }],
-        ["shape_check", { target: "User", rename: ["name=full_name"] }, (d, text) => {
-          // A plain class's fields are what its methods assign to self; nobody here reads a User's fields.
-          expect(d).toMatchObject({ resolvedAs: "model", models: [{ qualified: "shop.models.User", fields: ["name"] }], total: { breaks: 0 } });
-          expect(text).toContain("## Breaks (name renamed to full_name): 0 reads");
-        }],
-        ["check", {}, (d, text) => {
-          expect(d).toMatchObject({ rules: ["forbidden-import", "import-cycle"], total: 0, config: { file: "codeslice.check.json" } });
-          expect(text).toMatch(/^ok: \d+ files/);
-        }],
-        ["read_snippet", { path: "web/src/format.ts", start_line: 1, end_line: 2 }, (d, text) => {
-          expect(d).toMatchObject({ path: "web/src/format.ts", start: 1, end: 2 });
-          expect(text).toContain("Formats a price");
-        }],
+        [
+          "trace",
+          { from: "checkoutLabel", to: "formatPrice" },
+          (d) =>
+            expect(d.paths[0].hops.map((h: { to: string }) => h.to)).toEqual([
+              "web/src/cart.ts#Cart.total",
+              "web/src/format.ts#formatPrice",
+            ]),
+        ],
+        [
+          "impact",
+          { target: "formatPrice" },
+          (d) => {
+            expect(d.entries.map((e: { qualified: string }) => e.qualified)).toContain("web/src/cart.ts#Cart.total");
+            expect(d.risk.productionCallers).toBeGreaterThan(0);
+          },
+        ],
+        [
+          "changes",
+          { diff: FORMAT_DIFF },
+          (d) =>
+            expect(d.symbols).toEqual([
+              expect.objectContaining({ change: "signature", qualified: "web/src/format.ts#formatPrice" }),
+            ]),
+        ],
+        [
+          "query",
+          { q: "MATCH (a)-[c:CALLS]->(b {name: 'formatPrice'}) RETURN a.qualified, c.confidence" },
+          (d, text) => {
+            expect(d.columns).toEqual(["a.qualified", "c.confidence"]);
+            expect(d.total).toBeGreaterThan(0);
+            expect(text).toContain("web/src/cart.ts#Cart.total");
+          },
+        ],
+        [
+          "shape_check",
+          { target: "User", rename: ["name=full_name"] },
+          (d, text) => {
+            // A plain class's fields are what its methods assign to self; nobody here reads a User's fields.
+            expect(d).toMatchObject({
+              resolvedAs: "model",
+              models: [{ qualified: "shop.models.User", fields: ["name"] }],
+              total: { breaks: 0 },
+            });
+            expect(text).toContain("## Breaks (name renamed to full_name): 0 reads");
+          },
+        ],
+        [
+          "check",
+          {},
+          (d, text) => {
+            expect(d).toMatchObject({
+              rules: ["forbidden-import", "import-cycle"],
+              total: 0,
+              config: { file: "codeslice.check.json" },
+            });
+            expect(text).toMatch(/^ok: \d+ files/);
+          },
+        ],
+        [
+          "read_snippet",
+          { path: "web/src/format.ts", start_line: 1, end_line: 2 },
+          (d, text) => {
+            expect(d).toMatchObject({ path: "web/src/format.ts", start: 1, end: 2 });
+            expect(text).toContain("Formats a price");
+          },
+        ],
         // The preview only (no apply): it writes nothing, and the fixture stays as the other calls read it.
-        ["rename", { symbol: "formatPrice", new_name: "formatCents" }, (d, text) => {
-          expect(d).toMatchObject({ applied: false, counts: { edits: 3, files: 2 } }); // the definition, the import and the call in Cart.total
-          expect(text).toContain(`plan_token: ${d.planToken}`);
-        }],
+        [
+          "rename",
+          { symbol: "formatPrice", new_name: "formatCents" },
+          (d, text) => {
+            expect(d).toMatchObject({ applied: false, counts: { edits: 3, files: 2 } }); // the definition, the import and the call in Cart.total
+            expect(text).toContain(`plan_token: ${d.planToken}`);
+          },
+        ],
         // register: user = User(name) on line 6 from the parameter name (line 4), returned on line 9.
-        ["dataflow", { target: "shop.service.register", variable: "user" }, (d, text) => {
-          expect(d).toMatchObject({ question: "variable", function: { qualified: "shop.service.register" } });
-          expect(text).toContain("shop/service.py:6  user = User(name)");
-          expect(text).toContain("shop/service.py:4  parameter name: str");
-          expect(text).toMatch(/shop\/service\.py:9 +returned: user/);
-        }],
+        [
+          "dataflow",
+          { target: "shop.service.register", variable: "user" },
+          (d, text) => {
+            expect(d).toMatchObject({ question: "variable", function: { qualified: "shop.service.register" } });
+            expect(text).toContain("shop/service.py:6  user = User(name)");
+            expect(text).toContain("shop/service.py:4  parameter name: str");
+            expect(text).toMatch(/shop\/service\.py:9 +returned: user/);
+          },
+        ],
       ];
       const { tools } = await s.client.listTools();
       expect(calls.map(([name]) => name).sort()).toEqual(tools.map((t) => t.name).sort());
@@ -224,7 +314,8 @@ describe("codeslice mcp over stdio (SDK client)", () => {
       console.log(`tools/list: ${list.tools.length} tools, ${listTokens} tokens (o200k)`);
       expect(listTokens).toBeLessThanOrEqual(4000);
 
-      const read = async (uri: string) => (await s.client.readResource({ uri })).contents.map((c) => String(c.text ?? "")).join("");
+      const read = async (uri: string) =>
+        (await s.client.readResource({ uri })).contents.map((c) => String(c.text ?? "")).join("");
       expect(await read(MAP_URI)).toContain("web/");
       const { resources } = await s.client.listResources();
       expect(resources.map((r) => r.uri)).toEqual(expect.arrayContaining([MAP_URI, outlineUri("web/src/cart.ts")]));
@@ -235,14 +326,23 @@ describe("codeslice mcp over stdio (SDK client)", () => {
       s.client.setNotificationHandler(ResourceUpdatedNotificationSchema, (n) => void updated.push(n.params.uri));
       const uri = symbolUri("formatPrice");
       await s.client.subscribeResource({ uri });
-      fs.writeFileSync(path.join(root, "web/src/format.ts"), FIXTURE_FILES["web/src/format.ts"]!.replace('" EUR"', '" €"'));
+      fs.writeFileSync(
+        path.join(root, "web/src/format.ts"),
+        FIXTURE_FILES["web/src/format.ts"]!.replace('" EUR"', '" €"'),
+      );
       const deadline = Date.now() + 20_000;
       while (!updated.includes(uri) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
       expect(updated).toContain(uri);
       expect(await read(uri)).toContain('" €"');
 
       const { prompts } = await s.client.listPrompts();
-      expect(prompts.map((p) => p.name).sort()).toEqual(["detect_impact", "explain_symbol", "generate_map", "plan_change", "review_diff"]);
+      expect(prompts.map((p) => p.name).sort()).toEqual([
+        "detect_impact",
+        "explain_symbol",
+        "generate_map",
+        "plan_change",
+        "review_diff",
+      ]);
       const map = await s.client.getPrompt({ name: "generate_map", arguments: {} });
       expect(JSON.stringify(map.messages)).toContain("```mermaid");
       const got = await s.client.getPrompt({ name: "explain_symbol", arguments: { symbol: "Cart.total" } });
@@ -263,7 +363,8 @@ describe("codeslice mcp over stdio (SDK client)", () => {
       expect(first.data.page.matching).toBe(600);
       const second = await tool(s.client, "callers", { symbol: "shared", cursor: first.data.page.next });
       expect(second.data.page.offset).toBe(first.data.results.length);
-      const sites = (d: { results: { site: { path: string; line: number } }[] }) => d.results.map((r) => `${r.site.path}:${r.site.line}`);
+      const sites = (d: { results: { site: { path: string; line: number } }[] }) =>
+        d.results.map((r) => `${r.site.path}:${r.site.line}`);
       expect(sites(second.data).some((x) => sites(first.data).includes(x))).toBe(false);
       const tests = await tool(s.client, "tests", { target: "shared", limit: 3 });
       expect(tests.text).toMatch(/^\s*pytest (tests\/test_m\d+\.py::test_shared_\d+_\d+ ?){3}$/m);
@@ -278,10 +379,13 @@ describe("codeslice mcp over stdio (SDK client)", () => {
     try {
       const answers = await Promise.all(
         Array.from({ length: 200 }, (_, i) =>
-          i % 4 === 0 ? tool(s.client, "context", { target: "checkout", budget: 500 + i })
-          : i % 4 === 1 ? tool(s.client, "callers", { symbol: "format_greeting" })
-          : i % 4 === 2 ? tool(s.client, "read_snippet", { path: "web/src/cart.ts", start_line: 1, end_line: 2 + (i % 7) })
-          : tool(s.client, "signature", { symbol: "nope_not_here" }),
+          i % 4 === 0
+            ? tool(s.client, "context", { target: "checkout", budget: 500 + i })
+            : i % 4 === 1
+              ? tool(s.client, "callers", { symbol: "format_greeting" })
+              : i % 4 === 2
+                ? tool(s.client, "read_snippet", { path: "web/src/cart.ts", start_line: 1, end_line: 2 + (i % 7) })
+                : tool(s.client, "signature", { symbol: "nope_not_here" }),
         ),
       );
       expect(answers).toHaveLength(200);
@@ -394,7 +498,10 @@ class RawSession {
   async until(pred: (msgs: Record<string, unknown>[]) => boolean, what: string, ms = 30_000): Promise<void> {
     const deadline = Date.now() + ms;
     while (!pred(this.messages())) {
-      if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}; stdout: ${this.lines.join("\n").slice(0, 2000)}\nstderr: ${this.stderr.slice(0, 2000)}`);
+      if (Date.now() > deadline)
+        throw new Error(
+          `timed out waiting for ${what}; stdout: ${this.lines.join("\n").slice(0, 2000)}\nstderr: ${this.stderr.slice(0, 2000)}`,
+        );
       await new Promise<void>((r) => {
         this.waiters.push(r);
         setTimeout(r, 200);
@@ -412,8 +519,18 @@ class RawSession {
   }
 }
 
-const INIT = { jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "raw", version: "1" } } };
-const callTool = (id: number, name: string, args: unknown) => ({ jsonrpc: "2.0", id, method: "tools/call", params: { name, arguments: args } });
+const INIT = {
+  jsonrpc: "2.0",
+  id: 1,
+  method: "initialize",
+  params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "raw", version: "1" } },
+};
+const callTool = (id: number, name: string, args: unknown) => ({
+  jsonrpc: "2.0",
+  id,
+  method: "tools/call",
+  params: { name, arguments: args },
+});
 
 describe("codeslice mcp over stdio (raw JSON-RPC)", () => {
   it("answers malformed input with JSON-RPC errors, keeps serving, and writes only protocol to stdout", async () => {
@@ -446,12 +563,14 @@ describe("codeslice mcp over stdio (raw JSON-RPC)", () => {
     expect(init.result.instructions).toContain("repo_map");
     // Errors for requests whose id could not be read carry "id": null (JSON-RPC 2.0 §5).
     expect(msgs.filter((m) => m.error !== undefined).every((m) => "id" in m)).toBe(true);
-    const anonymous = msgs.filter((m) => m.id === null && m.error !== undefined).map((m) => (m.error as { code: number }).code);
+    const anonymous = msgs
+      .filter((m) => m.id === null && m.error !== undefined)
+      .map((m) => (m.error as { code: number }).code);
     expect(anonymous.filter((c) => c === -32700)).toHaveLength(2); // "{this is not json" and "[1, 2"
     expect(anonymous).toContain(-32600); // {"foo":1}
     expect((raw.byId(7)!.error as { code: number }).code).toBe(-32600);
     expect((raw.byId(11)!.error as { code: number }).code).toBe(-32601);
-    expect(((raw.byId(2)!.result as { tools: unknown[] }).tools)).toHaveLength(TOOL_NAMES.length);
+    expect((raw.byId(2)!.result as { tools: unknown[] }).tools).toHaveLength(TOOL_NAMES.length);
     const result = (id: number) => raw.byId(id)!.result as CallToolResult;
     expect(result(3).isError).toBeFalsy();
     expect(JSON.stringify(result(3).structuredContent)).toContain("shop/service.py");
@@ -467,7 +586,10 @@ describe("codeslice mcp over stdio (raw JSON-RPC)", () => {
   });
 
   it("rejects bad options before serving, and prints help", () => {
-    const bad = spawnSync(process.execPath, [cliPath, "mcp", "--max-response-tokens", "5"], { encoding: "utf8", input: "" });
+    const bad = spawnSync(process.execPath, [cliPath, "mcp", "--max-response-tokens", "5"], {
+      encoding: "utf8",
+      input: "",
+    });
     expect(bad.status).toBe(2);
     expect(bad.stdout).toBe("");
     expect(bad.stderr).toMatch(/--max-response-tokens/);
@@ -482,13 +604,30 @@ describe("codeslice mcp over stdio (raw JSON-RPC)", () => {
   });
 
   it("--print-config names this clone's dist/cli/main.js by absolute path, as every test here runs it", () => {
-    const print = (...args: string[]) => spawnSync(process.execPath, [cliPath, "mcp", "--print-config", ...args], { encoding: "utf8", cwd: tempDir() });
+    const print = (...args: string[]) =>
+      spawnSync(process.execPath, [cliPath, "mcp", "--print-config", ...args], { encoding: "utf8", cwd: tempDir() });
     expect(print("claude-code").stdout.trim()).toBe(`claude mcp add codeslice -- node ${cliPath} mcp`);
-    const cursor = JSON.parse(print("cursor").stdout) as { mcpServers: { codeslice: { command: string; args: string[] } } };
-    expect(cursor.mcpServers.codeslice).toEqual({ command: "node", args: [cliPath, "mcp", "--root", "${workspaceFolder}"] });
-    const vscode = JSON.parse(print("vscode", "--root", "proj", "--log-level", "info").stdout) as { servers: { codeslice: { args: string[] } } };
-    expect(vscode.servers.codeslice.args).toEqual([cliPath, "mcp", "--root", expect.stringMatching(/\/proj$/), "--log-level", "info"]);
-    expect(print("codex").stdout).toBe(`[mcp_servers.codeslice]\ncommand = "node"\nargs = [${JSON.stringify(cliPath)}, "mcp"]\n`);
+    const cursor = JSON.parse(print("cursor").stdout) as {
+      mcpServers: { codeslice: { command: string; args: string[] } };
+    };
+    expect(cursor.mcpServers.codeslice).toEqual({
+      command: "node",
+      args: [cliPath, "mcp", "--root", "${workspaceFolder}"],
+    });
+    const vscode = JSON.parse(print("vscode", "--root", "proj", "--log-level", "info").stdout) as {
+      servers: { codeslice: { args: string[] } };
+    };
+    expect(vscode.servers.codeslice.args).toEqual([
+      cliPath,
+      "mcp",
+      "--root",
+      expect.stringMatching(/\/proj$/),
+      "--log-level",
+      "info",
+    ]);
+    expect(print("codex").stdout).toBe(
+      `[mcp_servers.codeslice]\ncommand = "node"\nargs = [${JSON.stringify(cliPath)}, "mcp"]\n`,
+    );
     expect(print("deno").stdout.trim()).toBe(`claude mcp add codeslice -- deno run -A ${cliPath} mcp`);
     const bad = print("emacs");
     expect(bad.status).toBe(2);

@@ -113,7 +113,10 @@ function shared(a: Answer, min = 40): string[] {
 }
 
 /** Tokens of the text and of the structured content as sent. */
-const sizes = (a: Answer) => ({ text: countTokens(a.text), structured: countTokens(JSON.stringify(a.raw.structuredContent)) });
+const sizes = (a: Answer) => ({
+  text: countTokens(a.text),
+  structured: countTokens(JSON.stringify(a.raw.structuredContent)),
+});
 
 /** codeslice's own source and its budget and graph tests: answers of the size an agent gets on a real project. */
 function ownSource(): Record<string, string> {
@@ -196,7 +199,8 @@ describe("structured content adds to the text, never repeats it", () => {
       }
       const a = await call(fixture.client, tool, CALLS[tool]!);
       expect(a.isError, a.text).toBe(false);
-      if (process.env.PRINT_SIZES) console.log(`${tool} (fixture): structured ${sizes(a).structured}, text ${sizes(a).text}`);
+      if (process.env.PRINT_SIZES)
+        console.log(`${tool} (fixture): structured ${sizes(a).structured}, text ${sizes(a).text}`);
       expect(shared(a), `strings in both: ${JSON.stringify(shared(a))}`).toEqual([]);
     });
   }

@@ -12,7 +12,14 @@ import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import type { CallToolResult, Progress } from "@modelcontextprotocol/sdk/types.js";
 import { countTokens } from "gpt-tokenizer/encoding/o200k_base";
 import type { Engine } from "../../src/core/engine/engine.ts";
-import { createMcpServer, expandContent, RUN_TOOLS, structuredContentSchema, TOOLS, type McpServerOptions } from "../../src/mcp/server.ts";
+import {
+  createMcpServer,
+  expandContent,
+  RUN_TOOLS,
+  structuredContentSchema,
+  TOOLS,
+  type McpServerOptions,
+} from "../../src/mcp/server.ts";
 import { parseFixture } from "../support/platform.ts";
 
 export const repoRoot = fileURLToPath(new URL("../../", import.meta.url));
@@ -97,8 +104,17 @@ export function checkStructured(name: string, raw: CallToolResult): unknown {
 }
 
 /** Calls one tool; `onprogress` receives progress notifications (and makes the client send a token). */
-export async function call(client: Client, name: string, args: Record<string, unknown> = {}, onprogress?: (p: Progress) => void): Promise<Answer> {
-  const raw = (await client.callTool({ name, arguments: args }, undefined, onprogress ? { onprogress } : {})) as CallToolResult;
+export async function call(
+  client: Client,
+  name: string,
+  args: Record<string, unknown> = {},
+  onprogress?: (p: Progress) => void,
+): Promise<Answer> {
+  const raw = (await client.callTool(
+    { name, arguments: args },
+    undefined,
+    onprogress ? { onprogress } : {},
+  )) as CallToolResult;
   const text = raw.content.map((c) => (c.type === "text" ? c.text : "")).join("\n");
   // The server sends the lean form (src/mcp/lean.ts); the tests read it as objects, as a program would.
   const data = checkStructured(name, raw);

@@ -14,7 +14,19 @@ import { createNodePlatform } from "../../src/platform/node/index.ts";
 import { INSTRUCTIONS, TOOL_NAMES } from "../../src/mcp/server.ts";
 import { LIMITS } from "../../src/core/limits.ts";
 import { memoryEngine, memoryPlatform } from "../support/platform.ts";
-import { answerTokens, budgetedTokens, call, connect, FIXTURE, FIXTURE_FILES, fixtureDir, removeTemps, tempDir, writeFiles, type Connected } from "./support.ts";
+import {
+  answerTokens,
+  budgetedTokens,
+  call,
+  connect,
+  FIXTURE,
+  FIXTURE_FILES,
+  fixtureDir,
+  removeTemps,
+  tempDir,
+  writeFiles,
+  type Connected,
+} from "./support.ts";
 
 afterAll(removeTemps);
 
@@ -36,12 +48,30 @@ describe("tools over the in-process transport", () => {
     await open();
     const { tools } = await c.client.listTools();
     expect(tools.map((t) => t.name).sort()).toEqual([...TOOL_NAMES].sort());
-    expect(TOOL_NAMES).toEqual(expect.arrayContaining(["repo_map", "context", "search", "signature", "callers", "callees", "importers", "read_snippet", "pack"]));
+    expect(TOOL_NAMES).toEqual(
+      expect.arrayContaining([
+        "repo_map",
+        "context",
+        "search",
+        "signature",
+        "callers",
+        "callees",
+        "importers",
+        "read_snippet",
+        "pack",
+      ]),
+    );
     for (const t of tools) {
       expect(t.title, t.name).toBeTruthy();
       // rename is the one tool that writes: it says so (not read-only, not destructive, idempotent:
       // a plan token applies once, so calling it again changes nothing more).
-      if (t.name === "rename") expect(t.annotations).toEqual({ readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false });
+      if (t.name === "rename")
+        expect(t.annotations).toEqual({
+          readOnlyHint: false,
+          destructiveHint: false,
+          idempotentHint: true,
+          openWorldHint: false,
+        });
       else expect(t.annotations?.readOnlyHint, t.name).toBe(true);
       expect(t.description!.length, t.name).toBeGreaterThan(100);
       expect(t.inputSchema.type).toBe("object");
@@ -49,7 +79,11 @@ describe("tools over the in-process transport", () => {
       expect(t.outputSchema, t.name).toBeUndefined();
     }
     // The schemas report the engine's limits.
-    const props = (name: string) => (tools.find((t) => t.name === name)!.inputSchema.properties ?? {}) as Record<string, { maxLength?: number; maximum?: number; minimum?: number; description?: string }>;
+    const props = (name: string) =>
+      (tools.find((t) => t.name === name)!.inputSchema.properties ?? {}) as Record<
+        string,
+        { maxLength?: number; maximum?: number; minimum?: number; description?: string }
+      >;
     expect(props("context").target!.maxLength).toBe(LIMITS.targetChars);
     expect(props("pack").task!.maxLength).toBe(LIMITS.targetChars);
     expect(props("search").query!.maxLength).toBe(LIMITS.targetChars);
@@ -57,7 +91,10 @@ describe("tools over the in-process transport", () => {
     expect(props("callers").symbol).not.toHaveProperty("maxLength");
     expect(props("callers").symbol).not.toHaveProperty("minLength");
     expect(tools.find((t) => t.name === "callers")!.inputSchema).not.toHaveProperty("additionalProperties");
-    expect(props("search").limit).toMatchObject({ minimum: LIMITS.searchResults.min, maximum: LIMITS.searchResults.max });
+    expect(props("search").limit).toMatchObject({
+      minimum: LIMITS.searchResults.min,
+      maximum: LIMITS.searchResults.max,
+    });
     expect(props("search").limit!.description).toContain(`default ${LIMITS.searchResults.default}`);
     expect(props("callers").depth!.description).toContain(`at most ${LIMITS.depth.max}`);
     expect(props("context").budget!.minimum).toBe(LIMITS.budget.min);
@@ -93,14 +130,17 @@ describe("tools over the in-process transport", () => {
     expect(a.data.resolvedAs).toBe("symbol");
     expect(a.data.seeds[0]).toMatchObject({ qualified: "shop.service.register", path: "shop/service.py", line: 4 });
     expect(a.data.chunks[0]).toMatchObject({ path: "shop/service.py", start: 4, end: 9, role: "seed", form: "full" });
-    expect(a.data.chunks.map((ch: { symbol: string }) => ch.symbol)).toEqual(expect.arrayContaining(["shop.models.User"]));
+    expect(a.data.chunks.map((ch: { symbol: string }) => ch.symbol)).toEqual(
+      expect.arrayContaining(["shop.models.User"]),
+    );
     expect(a.data.usage).toMatchObject({ budget: 8000, encoding: "o200k_base" });
     expect(a.data.usage.tokens).toBeLessThanOrEqual(8000);
     expect(a.text).toContain("## shop/service.py:4-9 [seed] shop.service.register");
     // The structured content carries the data, not the text a second time; its chunks and listed
     // cut entries are the ones the text shows, and the budget covers both.
     expect(a.data).not.toHaveProperty("text");
-    for (const ch of a.data.chunks) expect(a.text).toContain(`## ${ch.path}:${ch.start}-${ch.end} [${ch.role}] ${ch.symbol}`);
+    for (const ch of a.data.chunks)
+      expect(a.text).toContain(`## ${ch.path}:${ch.start}-${ch.end} [${ch.role}] ${ch.symbol}`);
     for (const cut of a.data.cut) expect(a.text).toContain(`- ${cut.path}:${cut.start}-${cut.end} [${cut.role}]`);
     expect(budgetedTokens(a)).toBeLessThanOrEqual(8000);
     const file = await call(c.client, "context", { target: "web/src/cart.ts", budget: 2000, encoding: "cl100k_base" });
@@ -114,8 +154,12 @@ describe("tools over the in-process transport", () => {
   it("grep: hits with the enclosing symbol, an invalid pattern and a path outside the root as tool errors, and at most 140 tokens in tools/list", async () => {
     const g = await call(c.client, "grep", { pattern: "def (greet|save)", paths: ["shop/*.py"] });
     expect(g.isError).toBe(false);
-    expect(g.data.results.map((r: { path: string; line: number; symbol?: string }) => `${r.path}:${r.line} ${r.symbol}`)).toEqual([
-      "shop/models.py:10 shop.models.User.greet", "shop/models.py:14 shop.models.User.save", "shop/models.py:26 shop.models.Order.save",
+    expect(
+      g.data.results.map((r: { path: string; line: number; symbol?: string }) => `${r.path}:${r.line} ${r.symbol}`),
+    ).toEqual([
+      "shop/models.py:10 shop.models.User.greet",
+      "shop/models.py:14 shop.models.User.save",
+      "shop/models.py:26 shop.models.Order.save",
     ]);
     expect(g.text).toContain("shop/models.py:10:5 [method shop.models.User.greet]");
     const limited = await call(c.client, "grep", { pattern: "def ", max_matches: 1 });
@@ -127,7 +171,7 @@ describe("tools over the in-process transport", () => {
     expect(bad.text).toContain("column 5");
     const outside = await call(c.client, "grep", { pattern: "x", paths: ["../*"] });
     expect(outside.isError).toBe(true);
-    expect(outside.text).toContain("\"../*\"");
+    expect(outside.text).toContain('"../*"');
     const { tools } = await c.client.listTools();
     expect(countTokens(JSON.stringify(tools.find((t) => t.name === "grep")))).toBeLessThanOrEqual(140);
   });
@@ -138,26 +182,42 @@ describe("tools over the in-process transport", () => {
     expect(s.data.omitted).toBe(0);
 
     const sig = await call(c.client, "signature", { symbol: "User" });
-    expect(sig.data.symbol).toMatchObject({ qualified: "shop.models.User", kind: "class", path: "shop/models.py", line: 4 });
-    expect(sig.data.members.map((m: { qualified: string }) => m.qualified)).toEqual(expect.arrayContaining(["shop.models.User.greet", "shop.models.User.save"]));
+    expect(sig.data.symbol).toMatchObject({
+      qualified: "shop.models.User",
+      kind: "class",
+      path: "shop/models.py",
+      line: 4,
+    });
+    expect(sig.data.members.map((m: { qualified: string }) => m.qualified)).toEqual(
+      expect.arrayContaining(["shop.models.User.greet", "shop.models.User.save"]),
+    );
     expect(sig.text).toContain("def greet(self) -> str:");
     expect(sig.text).not.toContain("format_greeting(self.name)"); // no bodies
     expect(sig.data.truncated).toBe(false);
 
     const callers = await call(c.client, "callers", { symbol: "format_greeting" });
     expect(callers.data.results).toEqual([
-      expect.objectContaining({ qualified: "shop.models.User.greet", site: { path: "shop/models.py", line: 12 }, depth: 1 }),
+      expect.objectContaining({
+        qualified: "shop.models.User.greet",
+        site: { path: "shop/models.py", line: 12 },
+        depth: 1,
+      }),
     ]);
     expect(callers.data.results[0].confidence).toBeGreaterThan(0.5);
     expect(callers.data.omitted).toBe(0);
 
     const callees = await call(c.client, "callees", { symbol: "shop.service.register", depth: 2 });
     const names = callees.data.results.map((r: { qualified: string }) => r.qualified);
-    expect(names).toEqual(expect.arrayContaining(["shop.models.User", "shop.models.User.greet", "shop.models.format_greeting"]));
+    expect(names).toEqual(
+      expect.arrayContaining(["shop.models.User", "shop.models.User.greet", "shop.models.format_greeting"]),
+    );
     expect(callees.data.depth).toBe(2);
 
     const imp = await call(c.client, "importers", { file: "web/src/format.ts", depth: 2 });
-    expect(imp.data.results).toEqual([{ path: "web/src/cart.ts", depth: 1 }, { path: "web/src/app.ts", depth: 2 }]);
+    expect(imp.data.results).toEqual([
+      { path: "web/src/cart.ts", depth: 1 },
+      { path: "web/src/app.ts", depth: 2 },
+    ]);
 
     const snip = await call(c.client, "read_snippet", { path: "shop/service.py", start_line: 4, end_line: 5 });
     expect(snip.data).toMatchObject({ path: "shop/service.py", start: 4, end: 5, capped: false });
@@ -166,7 +226,9 @@ describe("tools over the in-process transport", () => {
 
     const pack = await call(c.client, "pack", { task: "place an order checkout", budget: 3000 });
     expect(pack.isError).toBe(false);
-    expect(pack.data.seeds.map((x: { qualified: string }) => x.qualified)).toEqual(expect.arrayContaining(["shop.service.checkout"]));
+    expect(pack.data.seeds.map((x: { qualified: string }) => x.qualified)).toEqual(
+      expect.arrayContaining(["shop.service.checkout"]),
+    );
     expect(pack.data.usage.tokens).toBeLessThanOrEqual(3000);
     expect(budgetedTokens(pack)).toBeLessThanOrEqual(3000);
   });
@@ -268,7 +330,14 @@ describe("tools over the in-process transport", () => {
   });
 
   it("paths that leave the project are refused in every path argument", async () => {
-    const escapes = ["../../etc/passwd", "/etc/passwd", "..%2F..%2Fetc%2Fpasswd", "shop/../../etc/passwd", "C:\\Windows\\win.ini", "%2Fetc%2Fpasswd"];
+    const escapes = [
+      "../../etc/passwd",
+      "/etc/passwd",
+      "..%2F..%2Fetc%2Fpasswd",
+      "shop/../../etc/passwd",
+      "C:\\Windows\\win.ini",
+      "%2Fetc%2Fpasswd",
+    ];
     for (const p of escapes) {
       for (const [tool, args] of [
         ["read_snippet", { path: p, start_line: 1, end_line: 5 }],
@@ -330,7 +399,8 @@ describe("paths as agents pass them", () => {
       expect(imp.data.path).toBe("shop/models.py");
       // Every cut handle of an answer is a target.
       const wide = await call(c.client, "context", { target: "User", budget: 300 });
-      for (const cut of wide.data.cut) expect((await call(c.client, "context", { target: cut.handle, budget: 2000 })).isError, cut.handle).toBe(false);
+      for (const cut of wide.data.cut)
+        expect((await call(c.client, "context", { target: cut.handle, budget: 2000 })).isError, cut.handle).toBe(false);
       for (const bad of ["/etc/passwd", path.join(path.dirname(root), "elsewhere.py"), "../../etc/passwd"]) {
         const r = await call(c.client, "read_snippet", { path: bad, start_line: 1, end_line: 2 });
         expect(r.isError, bad).toBe(true);
@@ -352,7 +422,8 @@ describe("index life cycle", () => {
       const a = await call(c.client, "repo_map", {}, (p) => progress.push(p));
       expect(a.isError).toBe(false);
       expect(progress.length).toBeGreaterThan(0);
-      for (let i = 1; i < progress.length; i++) expect(progress[i]!.progress).toBeGreaterThan(progress[i - 1]!.progress);
+      for (let i = 1; i < progress.length; i++)
+        expect(progress[i]!.progress).toBeGreaterThan(progress[i - 1]!.progress);
       expect(progress.every((p) => p.total === 100 && p.progress <= 100 && typeof p.message === "string")).toBe(true);
       // Later calls have nothing to build: no progress.
       const later: unknown[] = [];
@@ -367,8 +438,13 @@ describe("index life cycle", () => {
     const { engine, platform } = memoryEngine(FIXTURE);
     const c = await connect(engine, { fs: platform.fs });
     try {
-      expect((await call(c.client, "signature", { symbol: "register" })).text).toContain("def register(name: str) -> User:");
-      platform.fs.write("shop/service.py", FIXTURE_FILES["shop/service.py"]!.replace("def register(name: str)", "def register(name: str, email: str)"));
+      expect((await call(c.client, "signature", { symbol: "register" })).text).toContain(
+        "def register(name: str) -> User:",
+      );
+      platform.fs.write(
+        "shop/service.py",
+        FIXTURE_FILES["shop/service.py"]!.replace("def register(name: str)", "def register(name: str, email: str)"),
+      );
       platform.fs.write("shop/extra.py", "def brand_new():\n    return 1\n");
       platform.fs.remove("web/src/app.ts");
       const a = await call(c.client, "signature", { symbol: "register" });
@@ -390,7 +466,10 @@ describe("index life cycle", () => {
       expect(before.data.freshness.mode).toBe("initial");
       const next = await call(c.client, "context", { target: "checkout" });
       expect(next.data.freshness).toMatchObject({ refreshed: false, mode: "watch" });
-      fs.writeFileSync(path.join(root, "shop/service.py"), FIXTURE_FILES["shop/service.py"]!.replace("order.save()", "order.save()\n    audit(order)"));
+      fs.writeFileSync(
+        path.join(root, "shop/service.py"),
+        FIXTURE_FILES["shop/service.py"]!.replace("order.save()", "order.save()\n    audit(order)"),
+      );
       const after = await call(c.client, "context", { target: "checkout" });
       expect(after.text).toContain("audit(order)");
       expect(after.data.freshness).toMatchObject({ refreshed: true, parsed: 1 });
@@ -404,7 +483,8 @@ describe("index life cycle", () => {
     const root = tempDir();
     const files: Record<string, string> = {};
     for (let i = 0; i < 300; i++) {
-      files[`pkg/m${i}.py`] = `def f${i}(x):\n    """Doc ${i}."""\n    return x + ${i}\n\n${Array.from({ length: 20 }, (_, j) => `def g${i}_${j}(y):\n    return f${i}(y) * ${j}\n`).join("\n")}`;
+      files[`pkg/m${i}.py`] =
+        `def f${i}(x):\n    """Doc ${i}."""\n    return x + ${i}\n\n${Array.from({ length: 20 }, (_, j) => `def g${i}_${j}(y):\n    return f${i}(y) * ${j}\n`).join("\n")}`;
     }
     writeFiles(root, files);
     const c = await nodeServer(root);
@@ -445,7 +525,9 @@ describe("index life cycle", () => {
           expect(a.text).not.toContain("root:");
         }
       }
-      expect((await call(c.client, "read_snippet", { path: "shop/models.py", start_line: 1, end_line: 2 })).isError).toBe(false);
+      expect(
+        (await call(c.client, "read_snippet", { path: "shop/models.py", start_line: 1, end_line: 2 })).isError,
+      ).toBe(false);
     } finally {
       await c.close();
     }
@@ -472,7 +554,12 @@ describe("index life cycle", () => {
       const back = await call(c.client, "signature", { symbol: "register" });
       expect(back.isError).toBe(false);
       expect(back.data.freshness.mode).toBe("scan");
-      writeFiles(root, { "shop/service.py": FIXTURE_FILES["shop/service.py"]!.replace("def register(name: str)", "def register(full_name: str)") });
+      writeFiles(root, {
+        "shop/service.py": FIXTURE_FILES["shop/service.py"]!.replace(
+          "def register(name: str)",
+          "def register(full_name: str)",
+        ),
+      });
       const edited = await call(c.client, "signature", { symbol: "register" });
       expect(edited.text).toContain("def register(full_name: str)");
     } finally {
@@ -516,12 +603,22 @@ describe("the response cap", () => {
     files["core/util.py"] = `def shared(x):\n    """Used everywhere."""\n    return x\n`;
     for (let m = 0; m < 20; m++) {
       const lines = ["from core.util import shared", ""];
-      for (let f = 0; f < 20; f++) lines.push(`def caller_${m}_${f}(value):`, `    """Caller ${f} in module ${m} with a long docstring to make it cost tokens."""`, `    return shared(value) + ${f}`, "");
+      for (let f = 0; f < 20; f++)
+        lines.push(
+          `def caller_${m}_${f}(value):`,
+          `    """Caller ${f} in module ${m} with a long docstring to make it cost tokens."""`,
+          `    return shared(value) + ${f}`,
+          "",
+        );
       files[`pkg${m}/mod.py`] = lines.join("\n");
     }
-    files["data/big.py"] = Array.from({ length: 3000 }, (_, i) => `VALUE_${i} = "${"lorem ipsum dolor sit amet ".repeat(4)}${i}"`).join("\n");
+    files["data/big.py"] = Array.from(
+      { length: 3000 },
+      (_, i) => `VALUE_${i} = "${"lorem ipsum dolor sit amet ".repeat(4)}${i}"`,
+    ).join("\n");
     // One line far over the cap, and enough short lines that the file is not taken for minified code.
-    files["data/long.ts"] = `export const blob = "${"x1y2z3 ".repeat(20_000)}";\n${"export const a = 1;\n".repeat(1000)}`;
+    files["data/long.ts"] =
+      `export const blob = "${"x1y2z3 ".repeat(20_000)}";\n${"export const a = 1;\n".repeat(1000)}`;
     return files;
   }
 
@@ -596,10 +693,19 @@ describe("the response cap", () => {
 
   it("fits context, pack and repo_map in one pass: text and structured content within the budget and the cap", async () => {
     const warnings: string[] = [];
-    const log = { debug() {}, info() {}, warn: (m: string) => warnings.push(m), error: (m: string) => warnings.push(m) };
+    const log = {
+      debug() {},
+      info() {},
+      warn: (m: string) => warnings.push(m),
+      error: (m: string) => warnings.push(m),
+    };
     const { engine, platform } = memoryEngine(bigProject(), { maxFileBytes: 4_000_000 });
     let calls = 0;
-    const counting = { ...engine, context: (...a: Parameters<typeof engine.context>) => (calls++, engine.context(...a)), pack: (...a: Parameters<typeof engine.pack>) => (calls++, engine.pack(...a)) };
+    const counting = {
+      ...engine,
+      context: (...a: Parameters<typeof engine.context>) => (calls++, engine.context(...a)),
+      pack: (...a: Parameters<typeof engine.pack>) => (calls++, engine.pack(...a)),
+    };
     const cap = 2500;
     const c = await connect(counting, { fs: platform.fs, maxResponseTokens: cap, log });
     let answered = 0;
@@ -632,7 +738,9 @@ describe("the response cap", () => {
   });
 
   it("caps read_snippet at 400 lines under the default cap", async () => {
-    const { engine, platform } = memoryEngine({ "a.py": Array.from({ length: 1000 }, (_, i) => `x${i} = ${i}`).join("\n") });
+    const { engine, platform } = memoryEngine({
+      "a.py": Array.from({ length: 1000 }, (_, i) => `x${i} = ${i}`).join("\n"),
+    });
     const c = await connect(engine, { fs: platform.fs });
     try {
       const a = await call(c.client, "read_snippet", { path: "a.py", start_line: 10, end_line: 900 });

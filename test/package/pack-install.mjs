@@ -34,20 +34,33 @@ export function ensureBuilt() {
  */
 export function packAndInstall(dir = fs.mkdtempSync(path.join(os.tmpdir(), "codeslice-pack-"))) {
   ensureBuilt();
-  const out = execFileSync(npm, ["pack", "--json", "--ignore-scripts", "--pack-destination", dir], { cwd: repoRoot, env: cleanEnv(), encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
+  const out = execFileSync(npm, ["pack", "--json", "--ignore-scripts", "--pack-destination", dir], {
+    cwd: repoRoot,
+    env: cleanEnv(),
+    encoding: "utf8",
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   const pack = JSON.parse(out.slice(out.indexOf("[")))[0];
   const tarball = path.join(dir, pack.filename);
   const appDir = path.join(dir, "app");
   fs.mkdirSync(appDir);
-  fs.writeFileSync(path.join(appDir, "package.json"), `${JSON.stringify({ name: "codeslice-install-check", version: "0.0.0", private: true }, null, 2)}\n`);
+  fs.writeFileSync(
+    path.join(appDir, "package.json"),
+    `${JSON.stringify({ name: "codeslice-install-check", version: "0.0.0", private: true }, null, 2)}\n`,
+  );
   // --prefer-offline: the dependencies are in npm's cache already on any machine that ran `npm ci`.
-  execFileSync(npm, ["install", tarball, "--prefer-offline", "--no-audit", "--no-fund", "--loglevel=error"], { cwd: appDir, env: cleanEnv(), stdio: ["ignore", "pipe", "pipe"] });
+  execFileSync(npm, ["install", tarball, "--prefer-offline", "--no-audit", "--no-fund", "--loglevel=error"], {
+    cwd: appDir,
+    env: cleanEnv(),
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   return { dir, tarball, pack, appDir };
 }
 
 /** Total bytes of the files under `dir`. */
 export function folderBytes(dir) {
   let total = 0;
-  for (const e of fs.readdirSync(dir, { withFileTypes: true, recursive: true })) if (e.isFile()) total += fs.statSync(path.join(e.parentPath, e.name)).size;
+  for (const e of fs.readdirSync(dir, { withFileTypes: true, recursive: true }))
+    if (e.isFile()) total += fs.statSync(path.join(e.parentPath, e.name)).size;
   return total;
 }

@@ -35,11 +35,16 @@ let fixture: string;
 function writeFixture(root: string): void {
   const files: Record<string, string> = {
     "shop/__init__.py": "",
-    "shop/models.py": 'class Order:\n    """An order of items."""\n\n    def __init__(self, items):\n        self.items = items\n\n    def total(self):\n        return sum(price for _, price in self.items)\n',
-    "shop/service.py": "from shop.models import Order\n\n\ndef checkout(items):\n    order = Order(items)\n    return order.total()\n\n\ndef receipt(items):\n    return f\"total: {checkout(items)}\"\n",
-    "tests/test_service.py": "from shop.service import checkout\n\n\ndef test_checkout():\n    assert checkout([(\"a\", 2)]) == 2\n",
-    "web/api.ts": 'import { formatPrice } from "./format";\n\nexport function priceLabel(cents: number): string {\n  return formatPrice(cents);\n}\n',
-    "web/format.ts": "export function formatPrice(cents: number): string {\n  return `$${(cents / 100).toFixed(2)}`;\n}\n",
+    "shop/models.py":
+      'class Order:\n    """An order of items."""\n\n    def __init__(self, items):\n        self.items = items\n\n    def total(self):\n        return sum(price for _, price in self.items)\n',
+    "shop/service.py":
+      'from shop.models import Order\n\n\ndef checkout(items):\n    order = Order(items)\n    return order.total()\n\n\ndef receipt(items):\n    return f"total: {checkout(items)}"\n',
+    "tests/test_service.py":
+      'from shop.service import checkout\n\n\ndef test_checkout():\n    assert checkout([("a", 2)]) == 2\n',
+    "web/api.ts":
+      'import { formatPrice } from "./format";\n\nexport function priceLabel(cents: number): string {\n  return formatPrice(cents);\n}\n',
+    "web/format.ts":
+      "export function formatPrice(cents: number): string {\n  return `$${(cents / 100).toFixed(2)}`;\n}\n",
   };
   for (const [rel, text] of Object.entries(files)) {
     fs.mkdirSync(path.dirname(path.join(root, rel)), { recursive: true });
@@ -53,12 +58,22 @@ function writeFixture(root: string): void {
 }
 
 function npx(args: string[]): Run {
-  const r = spawnSync("npx", ["--no", "--", "codeslice", ...args], { cwd: appDir, env: cleanEnv(), encoding: "utf8", timeout: 120_000 });
+  const r = spawnSync("npx", ["--no", "--", "codeslice", ...args], {
+    cwd: appDir,
+    env: cleanEnv(),
+    encoding: "utf8",
+    timeout: 120_000,
+  });
   return { status: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
 function deno(permissions: string[], args: string[]): Run {
-  const r = spawnSync(denoBin, ["run", ...permissions, "npm:codeslice", ...args], { cwd: appDir, env: cleanEnv(), encoding: "utf8", timeout: 120_000 });
+  const r = spawnSync(denoBin, ["run", ...permissions, "npm:codeslice", ...args], {
+    cwd: appDir,
+    env: cleanEnv(),
+    encoding: "utf8",
+    timeout: 120_000,
+  });
   return { status: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
@@ -96,7 +111,9 @@ afterAll(() => {
 describe("the tarball", () => {
   it("holds dist, every locked wasm file, package.json and README, and no sources, tests or fixtures", () => {
     const files = pack.files.map((f) => f.path);
-    const lock = JSON.parse(fs.readFileSync(path.join(repoRoot, "wasm", "wasm.lock.json"), "utf8")) as { files: { file: string }[] };
+    const lock = JSON.parse(fs.readFileSync(path.join(repoRoot, "wasm", "wasm.lock.json"), "utf8")) as {
+      files: { file: string }[];
+    };
     for (const need of [
       "package.json",
       "README.md",
@@ -113,15 +130,26 @@ describe("the tarball", () => {
       expect(files, need).toContain(need);
     }
     if (fs.existsSync(path.join(repoRoot, "src", "mcp"))) expect(files).toContain("dist/mcp/stdio.js");
-    const unwanted = files.filter((f) => /^(src|test|scripts|playground|node_modules)\//.test(f) || /(^|\/)fixtures?\//.test(f) || (/\.ts$/.test(f) && !f.endsWith(".d.ts")) || /\.(tgz|test\.js)$/.test(f));
+    const unwanted = files.filter(
+      (f) =>
+        /^(src|test|scripts|playground|node_modules)\//.test(f) ||
+        /(^|\/)fixtures?\//.test(f) ||
+        (/\.ts$/.test(f) && !f.endsWith(".d.ts")) ||
+        /\.(tgz|test\.js)$/.test(f),
+    );
     expect(unwanted).toEqual([]);
     // Every wasm file in the tarball is a locked one: no stray grammar ships unchecked.
-    const wasm = files.filter((f) => f.startsWith("wasm/") && f.endsWith(".wasm")).map((f) => f.slice(5)).sort();
+    const wasm = files
+      .filter((f) => f.startsWith("wasm/") && f.endsWith(".wasm"))
+      .map((f) => f.slice(5))
+      .sort();
     expect(wasm).toEqual(lock.files.map((f) => f.file).sort());
     const bin = pack.files.find((f) => f.path === "dist/cli/main.js")!;
     expect(bin.mode & 0o111, "dist/cli/main.js is executable").not.toBe(0);
     // The queries are compiled into dist: the .scm sources are not needed at run time.
-    expect(fs.readFileSync(path.join(appDir, "node_modules", "codeslice", "dist", "languages", "queries.gen.js"), "utf8")).toContain("@definition");
+    expect(
+      fs.readFileSync(path.join(appDir, "node_modules", "codeslice", "dist", "languages", "queries.gen.js"), "utf8"),
+    ).toContain("@definition");
   });
 
   it("reports its size", () => {
@@ -143,12 +171,20 @@ describe("installed, under Node: npx codeslice", () => {
     const summary = json(npx(["index", "--json", "--root", fixture, "--cache-dir", cache("node")]));
     expect(summary).toMatchObject({ sourceFiles: 6, parsed: 6 });
     expect(summary.symbols as number).toBeGreaterThanOrEqual(7);
-    const map = json<{ text: string; tokens: number }>(npx(["map", "--json", "--root", fixture, "--cache-dir", cache("node"), "--budget", "600"]));
+    const map = json<{ text: string; tokens: number }>(
+      npx(["map", "--json", "--root", fixture, "--cache-dir", cache("node"), "--budget", "600"]),
+    );
     expect(map.text).toContain("Order");
     expect(map.tokens).toBeLessThanOrEqual(600);
-    const context = json<{ chunks: { path: string; role: string }[]; text: string }>(npx(["context", "checkout", "--json", "--root", fixture, "--cache-dir", cache("node")]));
-    expect(context.chunks.map((c) => `${c.role} ${c.path}`)).toEqual(expect.arrayContaining(["seed shop/service.py", "callee shop/models.py"]));
-    expect(npx(["--version"]).stdout.trim()).toBe(JSON.parse(fs.readFileSync(path.join(repoRoot, "package.json"), "utf8")).version);
+    const context = json<{ chunks: { path: string; role: string }[]; text: string }>(
+      npx(["context", "checkout", "--json", "--root", fixture, "--cache-dir", cache("node")]),
+    );
+    expect(context.chunks.map((c) => `${c.role} ${c.path}`)).toEqual(
+      expect.arrayContaining(["seed shop/service.py", "callee shop/models.py"]),
+    );
+    expect(npx(["--version"]).stdout.trim()).toBe(
+      JSON.parse(fs.readFileSync(path.join(repoRoot, "package.json"), "utf8")).version,
+    );
   }, 120_000);
 });
 
@@ -180,11 +216,17 @@ describe("installed, under Deno: deno run npm:codeslice", () => {
   it("least permissions: --allow-read plus --allow-write for the cache folder; no --allow-env", () => {
     const dir = cache("least");
     // --quiet: on a busy machine progress lines would appear after a second; stderr must be empty.
-    const first = deno(["--allow-read", `--allow-write=${dir}`], ["index", "--json", "--quiet", "--root", fixture, "--cache-dir", dir]);
+    const first = deno(
+      ["--allow-read", `--allow-write=${dir}`],
+      ["index", "--json", "--quiet", "--root", fixture, "--cache-dir", dir],
+    );
     expect(json(first).parsed).toBe(6);
     expect(first.stderr).toBe("");
     expect(fs.existsSync(path.join(dir, ".gitignore"))).toBe(true);
-    const context = deno(["--allow-read"], ["context", "checkout", "--json", "--quiet", "--root", fixture, "--cache-dir", dir]);
+    const context = deno(
+      ["--allow-read"],
+      ["context", "checkout", "--json", "--quiet", "--root", fixture, "--cache-dir", dir],
+    );
     expect(json<{ chunks: unknown[] }>(context).chunks.length).toBeGreaterThan(0);
     expect(context.stderr).toBe("");
   }, 120_000);
@@ -211,7 +253,12 @@ describe("installed, under Deno: deno run npm:codeslice", () => {
         "console.log(JSON.stringify({ seeds: answer.seeds.length, chunks: answer.chunks.map((c) => c.path) }));",
       ].join("\n"),
     );
-    const r = spawnSync(denoBin, ["run", "--allow-read", `--allow-write=${cache("library")}`, script], { cwd: appDir, env: cleanEnv(), encoding: "utf8", timeout: 120_000 });
+    const r = spawnSync(denoBin, ["run", "--allow-read", `--allow-write=${cache("library")}`, script], {
+      cwd: appDir,
+      env: cleanEnv(),
+      encoding: "utf8",
+      timeout: 120_000,
+    });
     const out = json<{ chunks: string[] }>({ status: r.status, stdout: r.stdout, stderr: r.stderr });
     expect(out.chunks).toContain("shop/service.py");
   }, 120_000);
@@ -227,16 +274,34 @@ describe("installed, under Deno: deno run npm:codeslice", () => {
 });
 
 /** An MCP handshake plus one tool call against `command args`, from the SDK's Node client. */
-async function mcpSession(command: string, args: string[], cwd = appDir): Promise<{ server: string | undefined; tools: string[]; text: string; isError: boolean }> {
-  const transport = new StdioClientTransport({ command, args, cwd, env: cleanEnv() as Record<string, string>, stderr: "pipe" });
+async function mcpSession(
+  command: string,
+  args: string[],
+  cwd = appDir,
+): Promise<{ server: string | undefined; tools: string[]; text: string; isError: boolean }> {
+  const transport = new StdioClientTransport({
+    command,
+    args,
+    cwd,
+    env: cleanEnv() as Record<string, string>,
+    stderr: "pipe",
+  });
   let stderr = "";
   transport.stderr?.on("data", (d: Buffer) => (stderr += d.toString()));
   const client = new Client({ name: "codeslice-package-test", version: "0.0.0" });
   try {
     await client.connect(transport);
     const tools = (await client.listTools()).tools.map((t) => t.name);
-    const result = (await client.callTool({ name: "context", arguments: { target: "checkout", budget: 2000 } })) as { content: { type: string; text?: string }[]; isError?: boolean };
-    return { server: client.getServerVersion()?.name, tools, text: result.content.map((c) => c.text ?? "").join("\n"), isError: result.isError === true };
+    const result = (await client.callTool({ name: "context", arguments: { target: "checkout", budget: 2000 } })) as {
+      content: { type: string; text?: string }[];
+      isError?: boolean;
+    };
+    return {
+      server: client.getServerVersion()?.name,
+      tools,
+      text: result.content.map((c) => c.text ?? "").join("\n"),
+      isError: result.isError === true,
+    };
   } catch (error) {
     throw new Error(`MCP session failed: ${(error as Error).message}\nserver stderr:\n${stderr}`);
   } finally {
@@ -248,7 +313,16 @@ const hasMcp = fs.existsSync(path.join(repoRoot, "src", "mcp"));
 
 describe.skipIf(!hasMcp)("installed, MCP over stdio", () => {
   it("npx codeslice mcp: handshake, tools, one context call", async () => {
-    const session = await mcpSession("npx", ["--no", "--", "codeslice", "mcp", "--root", fixture, "--cache-dir", cache("mcp-node")]);
+    const session = await mcpSession("npx", [
+      "--no",
+      "--",
+      "codeslice",
+      "mcp",
+      "--root",
+      fixture,
+      "--cache-dir",
+      cache("mcp-node"),
+    ]);
     expect(session.server).toBe("codeslice");
     expect(session.tools).toEqual(expect.arrayContaining(["repo_map", "context"]));
     expect(session.isError, session.text).toBe(false);
@@ -256,7 +330,16 @@ describe.skipIf(!hasMcp)("installed, MCP over stdio", () => {
   }, 120_000);
 
   it("deno run -A npm:codeslice mcp: handshake, tools, one context call", async () => {
-    const session = await mcpSession(denoBin, ["run", "-A", "npm:codeslice", "mcp", "--root", fixture, "--cache-dir", cache("mcp-deno")]);
+    const session = await mcpSession(denoBin, [
+      "run",
+      "-A",
+      "npm:codeslice",
+      "mcp",
+      "--root",
+      fixture,
+      "--cache-dir",
+      cache("mcp-deno"),
+    ]);
     expect(session.server).toBe("codeslice");
     expect(session.tools).toEqual(expect.arrayContaining(["repo_map", "context"]));
     expect(session.isError, session.text).toBe(false);
@@ -278,7 +361,10 @@ function commandOf(client: string, snippet: string): { command: string; args: st
     expect(snippet).toMatch(/^\[mcp_servers\.codeslice\]$/m);
     return { command: JSON.parse(command) as string, args: JSON.parse(args) as string[] };
   }
-  const config = JSON.parse(snippet) as Record<string, Record<string, { command: string; args: string[]; type?: string }>>;
+  const config = JSON.parse(snippet) as Record<
+    string,
+    Record<string, { command: string; args: string[]; type?: string }>
+  >;
   const entry = (client === "vscode" ? config.servers : config.mcpServers)!.codeslice!;
   if (client === "vscode") expect(entry.type).toBe("stdio");
   return { command: entry.command, args: entry.args };

@@ -61,10 +61,22 @@ export function cacheFolderContract(name: string, make: MakeDiskStore): void {
 
     it.each([
       ["the project root", (w: { base: string; root: string }) => w.root, "contains_root"],
-      ["the root's parent (a sibling project inside)", (w: { base: string; root: string }) => path.dirname(w.root), "contains_root"],
+      [
+        "the root's parent (a sibling project inside)",
+        (w: { base: string; root: string }) => path.dirname(w.root),
+        "contains_root",
+      ],
       ["a source folder of the project", (w: { base: string; root: string }) => path.join(w.root, "src"), "not_empty"],
-      ["a new folder inside a source folder", (w: { base: string; root: string }) => path.join(w.root, "src", "cache"), "inside_sources"],
-      ["a non-empty folder outside the project", (w: { base: string; root: string }) => path.join(w.base, "elsewhere"), "not_empty"],
+      [
+        "a new folder inside a source folder",
+        (w: { base: string; root: string }) => path.join(w.root, "src", "cache"),
+        "inside_sources",
+      ],
+      [
+        "a non-empty folder outside the project",
+        (w: { base: string; root: string }) => path.join(w.base, "elsewhere"),
+        "not_empty",
+      ],
       ["a file", (w: { base: string; root: string }) => path.join(w.base, "elsewhere", "photo.txt"), "not_a_folder"],
     ])("refuses %s and changes nothing on disk", async (_what, pick, reason) => {
       const w = world();
@@ -78,7 +90,11 @@ export function cacheFolderContract(name: string, make: MakeDiskStore): void {
 
     it("takes a new folder (parents included) or an empty one, and tags it", async () => {
       const w = world();
-      for (const dir of [path.join(w.base, "new", "deep", "cache"), path.join(w.root, ".codeslice"), path.join(w.root, "docs-cache")]) {
+      for (const dir of [
+        path.join(w.base, "new", "deep", "cache"),
+        path.join(w.root, ".codeslice"),
+        path.join(w.root, "docs-cache"),
+      ]) {
         const store = make(dir, w.root);
         await attempt(store);
         expect(fs.readFileSync(path.join(dir, "CACHEDIR.TAG"), "utf8")).toMatch(/created by codeslice/);

@@ -78,7 +78,10 @@ describe("FallbackStore", () => {
     expect(isWriteRefused(new EngineError("permission_denied", "x"))).toBe(true);
     expect(isWriteRefused(Object.assign(new Error("x"), { code: "EROFS" }))).toBe(true);
     expect(isWriteRefused(Object.assign(new Error("x"), { code: "EACCES" }))).toBe(true);
-    const notCapable = Object.assign(new Error('Requires write access to "/x", run again with the --allow-write flag'), { name: "NotCapable" });
+    const notCapable = Object.assign(
+      new Error('Requires write access to "/x", run again with the --allow-write flag'),
+      { name: "NotCapable" },
+    );
     expect(isWriteRefused(notCapable)).toBe(true);
     expect(isWriteRefused(new EngineError("io_error", "Cannot read /x", { cause: notCapable }))).toBe(true);
     expect(isWriteRefused(new EngineError("io_error", "x"))).toBe(false);
@@ -88,7 +91,12 @@ describe("FallbackStore", () => {
   });
 
   it("names the missing Deno flag in its notice", async () => {
-    const notCapable = () => new EngineError("io_error", "x", { cause: Object.assign(new Error('Requires write access to "/c", run again with the --allow-write flag'), { name: "NotCapable" }) });
+    const notCapable = () =>
+      new EngineError("io_error", "x", {
+        cause: Object.assign(new Error('Requires write access to "/c", run again with the --allow-write flag'), {
+          name: "NotCapable",
+        }),
+      });
     const { store, notices } = fallback(new RefusingStore(notCapable));
     await store.set("a", bytes("1"));
     expect(notices[0]).toContain("--allow-write");
@@ -96,15 +104,17 @@ describe("FallbackStore", () => {
 });
 
 // A real read-only place: /sys refuses mkdir even for root (EPERM) on Linux.
-const sysRefuses = process.platform === "linux" && (() => {
-  try {
-    fs.mkdirSync("/sys/codeslice-probe");
-    fs.rmdirSync("/sys/codeslice-probe");
-    return false;
-  } catch {
-    return true;
-  }
-})();
+const sysRefuses =
+  process.platform === "linux" &&
+  (() => {
+    try {
+      fs.mkdirSync("/sys/codeslice-probe");
+      fs.rmdirSync("/sys/codeslice-probe");
+      return false;
+    } catch {
+      return true;
+    }
+  })();
 
 const temps: string[] = [];
 afterAll(() => {
@@ -116,7 +126,11 @@ describe.skipIf(!sysRefuses)("a cache folder on a file system that refuses write
     const root = fs.mkdtempSync(path.join(os.tmpdir(), "codeslice-ro-"));
     temps.push(root);
     const logs: string[] = [];
-    const platform = await createNodePlatform({ root, cacheDir: "/sys/codeslice-cache", logger: { log: (level, m) => logs.push(`${level} ${m}`) } });
+    const platform = await createNodePlatform({
+      root,
+      cacheDir: "/sys/codeslice-cache",
+      logger: { log: (level, m) => logs.push(`${level} ${m}`) },
+    });
     await platform.store.set("v1/a", bytes("a"));
     await platform.store.set("v1/b", bytes("b"));
     expect(await platform.store.get("v1/a")).toEqual(bytes("a"));
@@ -129,8 +143,15 @@ describe.skipIf(!sysRefuses)("a cache folder on a file system that refuses write
     temps.push(root);
     fs.writeFileSync(path.join(root, "app.py"), "def helper():\n    return 1\n\n\ndef main():\n    return helper()\n");
     const cli = fileURLToPath(new URL("../../dist/cli/main.js", import.meta.url));
-    if (!fs.existsSync(cli)) spawnSync(process.execPath, [fileURLToPath(new URL("../../scripts/build.mjs", import.meta.url))], { stdio: "inherit" });
-    const r = spawnSync(process.execPath, [cli, "context", "main", "--json", "--quiet", "--root", root, "--cache-dir", "/sys/codeslice-cache"], { encoding: "utf8" });
+    if (!fs.existsSync(cli))
+      spawnSync(process.execPath, [fileURLToPath(new URL("../../scripts/build.mjs", import.meta.url))], {
+        stdio: "inherit",
+      });
+    const r = spawnSync(
+      process.execPath,
+      [cli, "context", "main", "--json", "--quiet", "--root", root, "--cache-dir", "/sys/codeslice-cache"],
+      { encoding: "utf8" },
+    );
     expect(r.status, r.stderr).toBe(0);
     expect(JSON.parse(r.stdout).chunks.length).toBeGreaterThan(0);
     const lines = r.stderr.trim().split("\n");

@@ -47,8 +47,8 @@ export const CONTRACT_TREE: Record<string, FixtureEntry> = {
   "link-out-dir": { symlink: "../outside" },
   "loop-a": { symlink: "loop-b" },
   "loop-b": { symlink: "loop-a" },
-  "self": { symlink: "self" },
-  "dangling": { symlink: "nowhere.txt" },
+  self: { symlink: "self" },
+  dangling: { symlink: "nowhere.txt" },
 };
 
 /** Awaits `p`, expecting an EngineError with `code`; returns it for further checks. */
@@ -69,14 +69,22 @@ async function expectCode(p: Promise<unknown>, code: string, path?: string): Pro
   if (path !== undefined) expect(e.data.path).toBe(path);
 }
 
-const byName = (entries: DirEntry[]) => Object.fromEntries([...entries].sort((a, b) => a.name.localeCompare(b.name)).map((e) => [e.name, e.kind]));
+const byName = (entries: DirEntry[]) =>
+  Object.fromEntries([...entries].sort((a, b) => a.name.localeCompare(b.name)).map((e) => [e.name, e.kind]));
 
 /** Registers the FileSystem contract for one implementation. */
-export function fileSystemContract(name: string, makeTree: MakeFileSystem, capabilities: FileSystemCapabilities = {}): void {
+export function fileSystemContract(
+  name: string,
+  makeTree: MakeFileSystem,
+  capabilities: FileSystemCapabilities = {},
+): void {
   const links = capabilities.symlinks !== false;
-  const make: MakeFileSystem = links ? makeTree : (files) => makeTree(Object.fromEntries(Object.entries(files).filter(([, e]) => !isLink(e))));
+  const make: MakeFileSystem = links
+    ? makeTree
+    : (files) => makeTree(Object.fromEntries(Object.entries(files).filter(([, e]) => !isLink(e))));
   /** `listing` without the links when the backend has none. */
-  const listed = (listing: Record<string, string>) => (links ? listing : Object.fromEntries(Object.entries(listing).filter(([, k]) => k !== "symlink")));
+  const listed = (listing: Record<string, string>) =>
+    links ? listing : Object.fromEntries(Object.entries(listing).filter(([, k]) => k !== "symlink"));
   const itLinks = links ? it : it.skip;
   describe(`FileSystem contract: ${name}`, () => {
     describe("reading files and folders", () => {
@@ -111,28 +119,32 @@ export function fileSystemContract(name: string, makeTree: MakeFileSystem, capab
 
       it("readDir lists names with kinds; links are reported as symlink, never followed", async () => {
         const fs = await make(CONTRACT_TREE);
-        expect(byName(await fs.readDir(""))).toEqual(listed({
-          "a.txt": "file",
-          "bytes.bin": "file",
-          "dangling": "symlink",
-          "dir": "directory",
-          "empty.txt": "file",
-          "link-chain": "symlink",
-          "link-dir": "symlink",
-          "link-file": "symlink",
-          "link-out": "symlink",
-          "link-out-dir": "symlink",
-          "loop-a": "symlink",
-          "loop-b": "symlink",
-          "self": "symlink",
-        }));
-        expect(byName(await fs.readDir("dir"))).toEqual(listed({
-          "b.txt": "file",
-          "link-abs": "symlink",
-          "link-out-deep": "symlink",
-          "link-up": "symlink",
-          "sub": "directory",
-        }));
+        expect(byName(await fs.readDir(""))).toEqual(
+          listed({
+            "a.txt": "file",
+            "bytes.bin": "file",
+            dangling: "symlink",
+            dir: "directory",
+            "empty.txt": "file",
+            "link-chain": "symlink",
+            "link-dir": "symlink",
+            "link-file": "symlink",
+            "link-out": "symlink",
+            "link-out-dir": "symlink",
+            "loop-a": "symlink",
+            "loop-b": "symlink",
+            self: "symlink",
+          }),
+        );
+        expect(byName(await fs.readDir("dir"))).toEqual(
+          listed({
+            "b.txt": "file",
+            "link-abs": "symlink",
+            "link-out-deep": "symlink",
+            "link-up": "symlink",
+            sub: "directory",
+          }),
+        );
         expect(byName(await fs.readDir("dir/sub"))).toEqual({ "c.txt": "file" });
       });
 
@@ -175,7 +187,10 @@ export function fileSystemContract(name: string, makeTree: MakeFileSystem, capab
       it("`..\\x` never reads outside the root", async () => {
         const fs = await make(CONTRACT_TREE);
         for (const op of [() => fs.readFile("..\\x"), () => fs.stat("..\\x"), () => fs.readDir("..\\x")]) {
-          const code = await op().then(() => "read", (e: { code?: string }) => e.code);
+          const code = await op().then(
+            () => "read",
+            (e: { code?: string }) => e.code,
+          );
           expect(["outside_root", "not_found"]).toContain(code);
         }
       });
@@ -197,29 +212,38 @@ export function fileSystemContract(name: string, makeTree: MakeFileSystem, capab
         expect((await fs.stat("link-file")).kind).toBe("file");
         expect((await fs.stat("link-file")).size).toBe(6);
         expect((await fs.stat("link-dir")).kind).toBe("directory");
-        expect(Object.keys(byName(await fs.readDir("link-dir"))).sort()).toEqual(["b.txt", "link-abs", "link-out-deep", "link-up", "sub"]);
+        expect(Object.keys(byName(await fs.readDir("link-dir"))).sort()).toEqual([
+          "b.txt",
+          "link-abs",
+          "link-out-deep",
+          "link-up",
+          "sub",
+        ]);
       });
 
       // Run twice: on a fresh instance and after a full listing, since a backend may cache what it
       // learnt about folders while listing them.
       for (const warm of [false, true]) {
-        itLinks(`refuses links that lead outside the root (outside_root)${warm ? " after a full listing" : ""}`, async () => {
-          const fs = await make(CONTRACT_TREE);
-          if (warm) {
-            await fs.readDir("");
-            await fs.readDir("dir");
-            await fs.readDir("dir/sub");
-            await fs.stat("dir");
-            await fs.stat("link-dir");
-          }
-          for (const path of ["link-out", "dir/link-out-deep", "dir/link-abs", "link-dir/link-out-deep"]) {
-            await expectCode(fs.readFile(path), "outside_root", path);
-            await expectCode(fs.stat(path), "outside_root", path);
-          }
-          await expectCode(fs.readDir("link-out-dir"), "outside_root", "link-out-dir");
-          await expectCode(fs.stat("link-out-dir"), "outside_root", "link-out-dir");
-          await expectCode(fs.readFile("link-out-dir/secret.txt"), "outside_root", "link-out-dir/secret.txt");
-        });
+        itLinks(
+          `refuses links that lead outside the root (outside_root)${warm ? " after a full listing" : ""}`,
+          async () => {
+            const fs = await make(CONTRACT_TREE);
+            if (warm) {
+              await fs.readDir("");
+              await fs.readDir("dir");
+              await fs.readDir("dir/sub");
+              await fs.stat("dir");
+              await fs.stat("link-dir");
+            }
+            for (const path of ["link-out", "dir/link-out-deep", "dir/link-abs", "link-dir/link-out-deep"]) {
+              await expectCode(fs.readFile(path), "outside_root", path);
+              await expectCode(fs.stat(path), "outside_root", path);
+            }
+            await expectCode(fs.readDir("link-out-dir"), "outside_root", "link-out-dir");
+            await expectCode(fs.stat("link-out-dir"), "outside_root", "link-out-dir");
+            await expectCode(fs.readFile("link-out-dir/secret.txt"), "outside_root", "link-out-dir/secret.txt");
+          },
+        );
       }
 
       itLinks("a link loop is symlink_loop, not a hang", async () => {

@@ -64,15 +64,24 @@ describe("NodeFileSystem only", () => {
     const root = writeTree({ "a.txt": "a" });
     const missing = path.join(root, "nope");
     const file = path.join(root, "a.txt");
-    await expect(createNodeFileSystem(missing)).rejects.toMatchObject({ code: "root_not_found", data: { root: missing } });
-    await expect(createNodeFileSystem(file)).rejects.toMatchObject({ code: "root_not_directory", data: { root: file } });
+    await expect(createNodeFileSystem(missing)).rejects.toMatchObject({
+      code: "root_not_found",
+      data: { root: missing },
+    });
+    await expect(createNodeFileSystem(file)).rejects.toMatchObject({
+      code: "root_not_directory",
+      data: { root: file },
+    });
   });
 });
 
 describe("NodeFileSystem rooted at /", () => {
   it("reads inside the root (the confinement check does not reject every path)", async () => {
     const root = fs.realpathSync(writeTree({ "dir/a.txt": "a" }));
-    const rel = path.relative("/", path.join(root, "dir", "a.txt")).split(path.sep).join("/");
+    const rel = path
+      .relative("/", path.join(root, "dir", "a.txt"))
+      .split(path.sep)
+      .join("/");
     const nfs = await createNodeFileSystem("/");
     // A fresh instance knows no link-free folder yet, so this read goes through realpath.
     expect(new TextDecoder().decode(await nfs.readFile(rel))).toBe("a");

@@ -8,7 +8,24 @@ export type MakeStore = () => Promise<Store>;
 const bytes = (s: string) => new TextEncoder().encode(s);
 
 /** Keys every Store must refuse with `invalid_argument`. */
-export const BAD_KEYS = ["", "/abs", "/", "../x", "a/../b", "a/./b", "..", ".", "a//b", "a/", "a b", "a\\b", ".hidden", "a/.tmp", "C:/x", "é"];
+export const BAD_KEYS = [
+  "",
+  "/abs",
+  "/",
+  "../x",
+  "a/../b",
+  "a/./b",
+  "..",
+  ".",
+  "a//b",
+  "a/",
+  "a b",
+  "a\\b",
+  ".hidden",
+  "a/.tmp",
+  "C:/x",
+  "é",
+];
 
 async function expectInvalid(p: Promise<unknown>): Promise<void> {
   await expect(p).rejects.toMatchObject({ name: "EngineError", code: "invalid_argument" });
@@ -81,8 +98,15 @@ export function storeContract(name: string, make: MakeStore): void {
 
     it("keys lists every key, sorted, filtered by prefix", async () => {
       const store = await make();
-      for (const k of ["v2/snapshot.json", "v2/records/aa/1.json", "v2/records/bb/2.json", "v1/old.json", "top"]) await store.set(k, bytes(k));
-      expect(await store.keys()).toEqual(["top", "v1/old.json", "v2/records/aa/1.json", "v2/records/bb/2.json", "v2/snapshot.json"]);
+      for (const k of ["v2/snapshot.json", "v2/records/aa/1.json", "v2/records/bb/2.json", "v1/old.json", "top"])
+        await store.set(k, bytes(k));
+      expect(await store.keys()).toEqual([
+        "top",
+        "v1/old.json",
+        "v2/records/aa/1.json",
+        "v2/records/bb/2.json",
+        "v2/snapshot.json",
+      ]);
       expect(await store.keys("")).toEqual(await store.keys());
       expect(await store.keys("v2/")).toEqual(["v2/records/aa/1.json", "v2/records/bb/2.json", "v2/snapshot.json"]);
       expect(await store.keys("v2/records/")).toEqual(["v2/records/aa/1.json", "v2/records/bb/2.json"]);

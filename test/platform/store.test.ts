@@ -44,7 +44,9 @@ describe("NodeStore on disk", () => {
     await store.set("v1/a.json", new Uint8Array([1]));
     const ignore = fs.readFileSync(path.join(dir, ".gitignore"), "utf8");
     expect(ignore.split("\n").map((l) => l.trim())).toContain("*");
-    expect(fs.readFileSync(path.join(dir, "CACHEDIR.TAG"), "utf8")).toMatch(/^Signature: 8a477f597d28d172789f06886806bc55\n/);
+    expect(fs.readFileSync(path.join(dir, "CACHEDIR.TAG"), "utf8")).toMatch(
+      /^Signature: 8a477f597d28d172789f06886806bc55\n/,
+    );
     expect(await store.keys()).toEqual(["v1/a.json"]);
     expect(store.label).toBe(dir);
   });
@@ -55,7 +57,12 @@ describe("NodeStore on disk", () => {
     await store.set("v1/a.json", new Uint8Array([1]));
     fs.rmSync(dir, { recursive: true });
     await store.set("v1/b.json", new Uint8Array([2]));
-    expect(fs.readFileSync(path.join(dir, ".gitignore"), "utf8").split("\n").map((l) => l.trim())).toContain("*");
+    expect(
+      fs
+        .readFileSync(path.join(dir, ".gitignore"), "utf8")
+        .split("\n")
+        .map((l) => l.trim()),
+    ).toContain("*");
     expect(await store.keys()).toEqual(["v1/b.json"]);
   });
 
@@ -73,7 +80,10 @@ describe("NodeStore on disk", () => {
     const dir = path.join(tempDir(), "cache");
     fs.mkdirSync(dir);
     fs.writeFileSync(path.join(dir, ".gitignore"), "custom\n");
-    await expect(new NodeStore(dir).set("k", new Uint8Array([1]))).rejects.toMatchObject({ code: "cache_refused", data: { reason: "not_empty" } });
+    await expect(new NodeStore(dir).set("k", new Uint8Array([1]))).rejects.toMatchObject({
+      code: "cache_refused",
+      data: { reason: "not_empty" },
+    });
     expect(listAll(dir)).toEqual([".gitignore"]);
     expect(fs.readFileSync(path.join(dir, ".gitignore"), "utf8")).toBe("custom\n");
   });

@@ -13,7 +13,11 @@ interface LockFile {
  * Registers the WasmSource contract. `make()` gives a source over the complete wasm/ folder;
  * `makeWithout(file)` one over a copy lacking `file`.
  */
-export function wasmSourceContract(name: string, make: () => Promise<WasmSource>, makeWithout: (file: string) => Promise<WasmSource>): void {
+export function wasmSourceContract(
+  name: string,
+  make: () => Promise<WasmSource>,
+  makeWithout: (file: string) => Promise<WasmSource>,
+): void {
   describe(`WasmSource contract: ${name}`, () => {
     it("loads wasm.lock.json, which lists the runtime and grammars", async () => {
       const source = await make();
@@ -36,8 +40,14 @@ export function wasmSourceContract(name: string, make: () => Promise<WasmSource>
 
     it("a missing file is wasm_missing, naming the file", async () => {
       const source = await makeWithout("tree-sitter-python.wasm");
-      await expect(source.load("tree-sitter-python.wasm")).rejects.toMatchObject({ code: "wasm_missing", data: { file: "tree-sitter-python.wasm" } });
-      await expect(source.load("no-such-grammar.wasm")).rejects.toMatchObject({ code: "wasm_missing", data: { file: "no-such-grammar.wasm" } });
+      await expect(source.load("tree-sitter-python.wasm")).rejects.toMatchObject({
+        code: "wasm_missing",
+        data: { file: "tree-sitter-python.wasm" },
+      });
+      await expect(source.load("no-such-grammar.wasm")).rejects.toMatchObject({
+        code: "wasm_missing",
+        data: { file: "no-such-grammar.wasm" },
+      });
     });
   });
 }

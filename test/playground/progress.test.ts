@@ -12,7 +12,11 @@ describe("progressView", () => {
   });
 
   it("shows a determinate bar only while the parse is under way", () => {
-    expect(progressView({ phase: "parse", done: 400, total: 16000 })).toEqual({ text: "Indexing 400 of 16,000 source files…", value: 400, max: 16000 });
+    expect(progressView({ phase: "parse", done: 400, total: 16000 })).toEqual({
+      text: "Indexing 400 of 16,000 source files…",
+      value: 400,
+      max: 16000,
+    });
     const done = progressView({ phase: "parse", done: 16000, total: 16000 });
     expect(done.value).toBeUndefined();
     expect(done.text).not.toMatch(/16,000 of 16,000/);
@@ -20,7 +24,11 @@ describe("progressView", () => {
   });
 
   it("keeps unpack and save counts", () => {
-    expect(progressView({ phase: "unpack", done: 5, total: 10 })).toEqual({ text: "Unpacking 5 of 10 files…", value: 5, max: 10 });
+    expect(progressView({ phase: "unpack", done: 5, total: 10 })).toEqual({
+      text: "Unpacking 5 of 10 files…",
+      value: 5,
+      max: 10,
+    });
     expect(progressView({ phase: "save", done: 10, total: 10 }).value).toBeUndefined();
   });
 });

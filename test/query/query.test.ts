@@ -78,51 +78,114 @@ const column = async (q: string): Promise<JsonValue[]> => (await rows(q)).map((r
 
 describe("query: clauses", () => {
   it("MATCH a single hop with inline properties, incoming and outgoing", async () => {
-    expect((await column("MATCH (a)-[:CALLS]->(b:Symbol {name: 'helper'}) RETURN a.qualified")).sort()).toEqual(["shop.models.sum_items", "tests.test_models.test_helper"]);
-    expect(await column("MATCH (b:Symbol {name: 'helper'})<-[:CALLS]-(a {name: 'sum_items'}) RETURN a.path")).toEqual(["shop/models.py"]);
-    expect((await column("MATCH (a:Symbol {name: 'sum_items'})-[:CALLS]->(b) RETURN b.name"))).toEqual(["helper"]);
+    expect((await column("MATCH (a)-[:CALLS]->(b:Symbol {name: 'helper'}) RETURN a.qualified")).sort()).toEqual([
+      "shop.models.sum_items",
+      "tests.test_models.test_helper",
+    ]);
+    expect(await column("MATCH (b:Symbol {name: 'helper'})<-[:CALLS]-(a {name: 'sum_items'}) RETURN a.path")).toEqual([
+      "shop/models.py",
+    ]);
+    expect(await column("MATCH (a:Symbol {name: 'sum_items'})-[:CALLS]->(b) RETURN b.name")).toEqual(["helper"]);
   });
 
   it("a relationship variable reads the edge: line, resolution and confidence", async () => {
-    const r = await rows("MATCH (a {name: 'show_cart'})-[c:CALLS]->(b {qualified: 'shop.models.Cart.total'}) RETURN c.line, c.resolution, c.confidence, type(c)");
+    const r = await rows(
+      "MATCH (a {name: 'show_cart'})-[c:CALLS]->(b {qualified: 'shop.models.Cart.total'}) RETURN c.line, c.resolution, c.confidence, type(c)",
+    );
     expect(r).toEqual([[10, "type", 0.85, "CALLS"]]);
   });
 
   it("variable length reaches each node once at its fewest hops; length(r) is the hops", async () => {
-    const r = await rows("MATCH (a:Symbol)-[p:CALLS*1..3]->(b:Symbol {name: 'helper'}) RETURN a.name, length(p) ORDER BY a.name");
-    expect(r).toEqual([["main", 3], ["report", 2], ["show_cart", 3], ["sum_items", 1], ["test_helper", 1], ["test_sum", 2], ["total", 2]]);
-    expect(await column("MATCH (a {name: 'main'})-[:CALLS*0..1]->(b) RETURN b.name ORDER BY b.name")).toEqual(["main", "report"]);
+    const r = await rows(
+      "MATCH (a:Symbol)-[p:CALLS*1..3]->(b:Symbol {name: 'helper'}) RETURN a.name, length(p) ORDER BY a.name",
+    );
+    expect(r).toEqual([
+      ["main", 3],
+      ["report", 2],
+      ["show_cart", 3],
+      ["sum_items", 1],
+      ["test_helper", 1],
+      ["test_sum", 2],
+      ["total", 2],
+    ]);
+    expect(await column("MATCH (a {name: 'main'})-[:CALLS*0..1]->(b) RETURN b.name ORDER BY b.name")).toEqual([
+      "main",
+      "report",
+    ]);
   });
 
   it("WHERE: comparisons, string operators, IN, IS NULL, NOT, regular expressions", async () => {
-    expect(await column("MATCH (s:Symbol) WHERE s.path STARTS WITH 'shop/' AND s.kind = 'function' AND NOT s.name IN ['main', 'report'] RETURN s.name ORDER BY s.name")).toEqual(["helper", "show_cart", "sum_items"]);
-    expect(await column("MATCH (s:Symbol) WHERE s.name =~ 'te?st_.*' RETURN s.name ORDER BY s.name DESC")).toEqual(["test_sum", "test_helper"]);
-    expect(await column("MATCH (r:Route) WHERE r.handler IS NOT NULL AND r.path CONTAINS 'car' RETURN r.method")).toEqual(["GET"]);
+    expect(
+      await column(
+        "MATCH (s:Symbol) WHERE s.path STARTS WITH 'shop/' AND s.kind = 'function' AND NOT s.name IN ['main', 'report'] RETURN s.name ORDER BY s.name",
+      ),
+    ).toEqual(["helper", "show_cart", "sum_items"]);
+    expect(await column("MATCH (s:Symbol) WHERE s.name =~ 'te?st_.*' RETURN s.name ORDER BY s.name DESC")).toEqual([
+      "test_sum",
+      "test_helper",
+    ]);
+    expect(
+      await column("MATCH (r:Route) WHERE r.handler IS NOT NULL AND r.path CONTAINS 'car' RETURN r.method"),
+    ).toEqual(["GET"]);
   });
 
   it("RETURN: DISTINCT, aliases, count(*) with grouping, collect; ORDER BY an alias; SKIP and LIMIT", async () => {
-    const a = await engine.query("MATCH (a)-[:CALLS]->(b) RETURN b.name AS callee, count(*) AS n ORDER BY n DESC, callee LIMIT 2");
+    const a = await engine.query(
+      "MATCH (a)-[:CALLS]->(b) RETURN b.name AS callee, count(*) AS n ORDER BY n DESC, callee LIMIT 2",
+    );
     expect(a.columns).toEqual(["callee", "n"]);
-    expect(a.rows).toEqual([["helper", 2], ["sum_items", 3]].sort((x, y) => (y[1] as number) - (x[1] as number) || String(x[0]).localeCompare(String(y[0]))));
-    expect(await column("MATCH (f:File)-[:IMPORTS]->(g:File {path: 'shop/models.py'}) RETURN DISTINCT f.path ORDER BY f.path SKIP 1 LIMIT 1")).toEqual(["shop/views.py"]);
-    expect(await rows("MATCH (f:File)-[:DEFINES]->(s) WHERE f.path = 'shop/cli.py' RETURN collect(s.name)")).toEqual([[["report", "main"]]]);
+    expect(a.rows).toEqual(
+      [
+        ["helper", 2],
+        ["sum_items", 3],
+      ].sort((x, y) => (y[1] as number) - (x[1] as number) || String(x[0]).localeCompare(String(y[0]))),
+    );
+    expect(
+      await column(
+        "MATCH (f:File)-[:IMPORTS]->(g:File {path: 'shop/models.py'}) RETURN DISTINCT f.path ORDER BY f.path SKIP 1 LIMIT 1",
+      ),
+    ).toEqual(["shop/views.py"]);
+    expect(await rows("MATCH (f:File)-[:DEFINES]->(s) WHERE f.path = 'shop/cli.py' RETURN collect(s.name)")).toEqual([
+      [["report", "main"]],
+    ]);
     expect(await rows("MATCH (s:Symbol {name: 'nothing'}) RETURN count(*)")).toEqual([[0]]);
   });
 
   it("INHERITS, OVERRIDES, TESTS and SERVES", async () => {
-    expect(await rows("MATCH (c)-[i:INHERITS]->(b) RETURN c.name, b.name, i.kind")).toEqual([["Cart", "Base", "extends"]]);
-    expect(await column("MATCH (m)-[:OVERRIDES]->(b {qualified: 'shop.models.Base.total'}) RETURN m.qualified")).toEqual(["shop.models.Cart.total"]);
-    expect((await column("MATCH (t:Test)-[:TESTS]->(s:Symbol {name: 'sum_items'}) RETURN t.id"))).toEqual(["tests/test_models.py::test_sum"]);
-    expect(await rows("MATCH (r:Route)-[:SERVES]->(h) RETURN r.method, r.path, h.qualified")).toEqual([["GET", "/cart", "shop.views.show_cart"]]);
+    expect(await rows("MATCH (c)-[i:INHERITS]->(b) RETURN c.name, b.name, i.kind")).toEqual([
+      ["Cart", "Base", "extends"],
+    ]);
+    expect(
+      await column("MATCH (m)-[:OVERRIDES]->(b {qualified: 'shop.models.Base.total'}) RETURN m.qualified"),
+    ).toEqual(["shop.models.Cart.total"]);
+    expect(await column("MATCH (t:Test)-[:TESTS]->(s:Symbol {name: 'sum_items'}) RETURN t.id")).toEqual([
+      "tests/test_models.py::test_sum",
+    ]);
+    expect(await rows("MATCH (r:Route)-[:SERVES]->(h) RETURN r.method, r.path, h.qualified")).toEqual([
+      ["GET", "/cart", "shop.views.show_cart"],
+    ]);
   });
 
   it("a path never uses one relationship twice (Cypher's rule): two callers of helper pair only with each other", async () => {
-    expect(await rows("MATCH (a)-[:CALLS]->(x {name: 'helper'})<-[:CALLS]-(b) RETURN a.name, b.name ORDER BY a.name")).toEqual([["sum_items", "test_helper"], ["test_helper", "sum_items"]]);
+    expect(
+      await rows("MATCH (a)-[:CALLS]->(x {name: 'helper'})<-[:CALLS]-(b) RETURN a.name, b.name ORDER BY a.name"),
+    ).toEqual([
+      ["sum_items", "test_helper"],
+      ["test_helper", "sum_items"],
+    ]);
   });
 
   it("a pattern in WHERE tests for a relationship: functions nothing calls, and callers of helper", async () => {
-    expect(await column("MATCH (f:Symbol {kind: 'function'}) WHERE f.path STARTS WITH 'shop/' AND NOT (f)<-[:CALLS]-() RETURN f.name ORDER BY f.name")).toEqual(["main", "show_cart"]);
-    expect(await column("MATCH (f:Symbol) WHERE f.path STARTS WITH 'shop/' AND (f)-[:CALLS]->(:Symbol {name: 'helper'}) RETURN f.name")).toEqual(["sum_items"]);
+    expect(
+      await column(
+        "MATCH (f:Symbol {kind: 'function'}) WHERE f.path STARTS WITH 'shop/' AND NOT (f)<-[:CALLS]-() RETURN f.name ORDER BY f.name",
+      ),
+    ).toEqual(["main", "show_cart"]);
+    expect(
+      await column(
+        "MATCH (f:Symbol) WHERE f.path STARTS WITH 'shop/' AND (f)-[:CALLS]->(:Symbol {name: 'helper'}) RETURN f.name",
+      ),
+    ).toEqual(["sum_items"]);
     // Arithmetic in parentheses is still arithmetic.
     expect(await rows("MATCH (f:Symbol {name: 'helper'}) RETURN (f.line) - (1)")).toEqual([[17]]); // helper is on line 18 of models.py
     const e = await errorOf(engine.query("MATCH (f:Symbol) WHERE (f)<-[:CALLS]-(g) RETURN f"));
@@ -130,13 +193,21 @@ describe("query: clauses", () => {
   });
 
   it("two patterns join on a shared variable", async () => {
-    expect(await column("MATCH (t:Test)-[:TESTS]->(s), (s)-[:CALLS]->(h {name: 'helper'}) RETURN t.name")).toEqual(["test_sum"]);
+    expect(await column("MATCH (t:Test)-[:TESTS]->(s), (s)-[:CALLS]->(h {name: 'helper'}) RETURN t.name")).toEqual([
+      "test_sum",
+    ]);
   });
 
   it("nodes come back as handles in the text and as their properties in the rows", async () => {
     const a = await engine.query("MATCH (a {name: 'report'}) RETURN a");
     expect(a.text).toContain("shop.cli.report (function, shop/cli.py:6)");
-    expect(a.rows[0]![0]).toMatchObject({ label: "Symbol", qualified: "shop.cli.report", kind: "function", path: "shop/cli.py", line: 6 });
+    expect(a.rows[0]![0]).toMatchObject({
+      label: "Symbol",
+      qualified: "shop.cli.report",
+      kind: "function",
+      path: "shop/cli.py",
+      line: 6,
+    });
     expect(countTokens(a.text)).toBe(a.usage.tokens);
   });
 });
@@ -170,22 +241,37 @@ describe("query: errors point at the column", () => {
 
 describe("query: refusals", () => {
   it("writes are refused at their keyword", async () => {
-    for (const [q, column] of [["CREATE (a:Symbol {name: 'x'})", 1], ["MATCH (a) SET a.name = 'x' RETURN a", 11], ["MATCH (a) DETACH DELETE a", 11], ["MERGE (a:File {path: 'x'})", 1]] as const) {
+    for (const [q, column] of [
+      ["CREATE (a:Symbol {name: 'x'})", 1],
+      ["MATCH (a) SET a.name = 'x' RETURN a", 11],
+      ["MATCH (a) DETACH DELETE a", 11],
+      ["MERGE (a:File {path: 'x'})", 1],
+    ] as const) {
       const e = await errorOf(engine.query(q));
       expect(e.data).toMatchObject({ reason: "write", column });
     }
   });
 
   it("a variable-length relationship needs an upper bound, at most 6", async () => {
-    for (const [q, column] of [["MATCH (a)-[:CALLS*]->(b) RETURN b", 18], ["MATCH (a)-[:CALLS*2..]->(b) RETURN b", 18], ["MATCH (a)-[:CALLS*1..7]->(b) RETURN b", 18]] as const) {
+    for (const [q, column] of [
+      ["MATCH (a)-[:CALLS*]->(b) RETURN b", 18],
+      ["MATCH (a)-[:CALLS*2..]->(b) RETURN b", 18],
+      ["MATCH (a)-[:CALLS*1..7]->(b) RETURN b", 18],
+    ] as const) {
       const e = await errorOf(engine.query(q));
       expect(e.data).toMatchObject({ reason: "unbounded", column, maxHops: 6 });
     }
   });
 
   it("Cypher outside the subset is named, not misread", async () => {
-    expect((await errorOf(engine.query("MATCH (a) WITH a RETURN a"))).data).toMatchObject({ reason: "unsupported", column: 11 });
-    expect((await errorOf(engine.query("OPTIONAL MATCH (a) RETURN a"))).data).toMatchObject({ reason: "unsupported", column: 1 });
+    expect((await errorOf(engine.query("MATCH (a) WITH a RETURN a"))).data).toMatchObject({
+      reason: "unsupported",
+      column: 11,
+    });
+    expect((await errorOf(engine.query("OPTIONAL MATCH (a) RETURN a"))).data).toMatchObject({
+      reason: "unsupported",
+      column: 1,
+    });
   });
 
   it("a result over the token budget is refused with the rows that fit", async () => {
@@ -201,8 +287,14 @@ describe("query: refusals", () => {
   });
 
   it("LIMIT over 1,000 rows and patterns past 500,000 combinations are refused; without LIMIT, 50 rows and a note", async () => {
-    expect((await errorOf(engine.query("MATCH (a) RETURN a LIMIT 5000"))).data).toMatchObject({ limit: "rows", maxRows: 1000 });
-    expect((await errorOf(engine.query("MATCH (a), (b), (c), (d), (e) RETURN count(*)"))).data).toMatchObject({ limit: "bindings", maxBindings: 500_000 });
+    expect((await errorOf(engine.query("MATCH (a) RETURN a LIMIT 5000"))).data).toMatchObject({
+      limit: "rows",
+      maxRows: 1000,
+    });
+    expect((await errorOf(engine.query("MATCH (a), (b), (c), (d), (e) RETURN count(*)"))).data).toMatchObject({
+      limit: "bindings",
+      maxBindings: 500_000,
+    });
     const a = await engine.query("MATCH (a), (b) RETURN a.name, b.name", { budget: 100_000 });
     expect(a.rows).toHaveLength(50);
     expect(a.truncated).toBe(true);
@@ -214,7 +306,9 @@ describe("query: refusals", () => {
     const graph = await engine.codeGraph();
     const routes = await engine.routes();
     let t = 0;
-    const e = await errorOf(runQuery(graph, routes, "MATCH (a), (b), (c) RETURN count(*)", { timeMs: 10 }, () => (t += 5)));
+    const e = await errorOf(
+      runQuery(graph, routes, "MATCH (a), (b), (c) RETURN count(*)", { timeMs: 10 }, () => (t += 5)),
+    );
     expect(e.data).toMatchObject({ limit: "time", timeMs: 10 });
   });
 
@@ -266,7 +360,11 @@ describe("flows and clusters", () => {
 
 describe("query: bad input never crashes", () => {
   it("deep nesting is refused at the token that goes too deep, not by the stack", async () => {
-    for (const q of [`MATCH (a) WHERE ${"(".repeat(1500)}true${")".repeat(1500)} RETURN a`, `MATCH (a) WHERE ${"NOT ".repeat(900)}true RETURN a`, `MATCH (a) RETURN ${"-".repeat(3000)}1`]) {
+    for (const q of [
+      `MATCH (a) WHERE ${"(".repeat(1500)}true${")".repeat(1500)} RETURN a`,
+      `MATCH (a) WHERE ${"NOT ".repeat(900)}true RETURN a`,
+      `MATCH (a) RETURN ${"-".repeat(3000)}1`,
+    ]) {
       const e = await errorOf(engine.query(q));
       expect(e.code).toBe("invalid_query");
       expect(e.data).toMatchObject({ reason: "syntax" });
@@ -275,12 +373,32 @@ describe("query: bad input never crashes", () => {
   });
 
   it("random text and cut-off queries get invalid_query or invalid_argument, never another error", async () => {
-    const whole = "MATCH (a:Symbol {name: 'helper'})<-[c:CALLS*1..2]-(b) WHERE b.path STARTS WITH 'shop' AND c IS NOT NULL RETURN DISTINCT b.name AS n, count(*) ORDER BY n DESC SKIP 1 LIMIT 3";
-    const inputs = [...Array.from({ length: whole.length }, (_, i) => whole.slice(0, i)), "", "   ", "MATCH", "()", "MATCH (a)-[", "'", "`", "MATCH (a) RETURN a.", "MATCH (a) RETURN $x", "MATCH (a) RETURN a LIMIT -1", "\u0000\uffff"];
+    const whole =
+      "MATCH (a:Symbol {name: 'helper'})<-[c:CALLS*1..2]-(b) WHERE b.path STARTS WITH 'shop' AND c IS NOT NULL RETURN DISTINCT b.name AS n, count(*) ORDER BY n DESC SKIP 1 LIMIT 3";
+    const inputs = [
+      ...Array.from({ length: whole.length }, (_, i) => whole.slice(0, i)),
+      "",
+      "   ",
+      "MATCH",
+      "()",
+      "MATCH (a)-[",
+      "'",
+      "`",
+      "MATCH (a) RETURN a.",
+      "MATCH (a) RETURN $x",
+      "MATCH (a) RETURN a LIMIT -1",
+      "\u0000\uffff",
+    ];
     let seed = 26;
-    const random = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+    const random = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
     const alphabet = "()[]{}<>-:*.,|'\"=~ abcMATCHRETURNWHERE0123456789";
-    for (let k = 0; k < 200; k++) inputs.push(Array.from({ length: 1 + Math.floor(random() * 60) }, () => alphabet[Math.floor(random() * alphabet.length)]).join(""));
+    for (let k = 0; k < 200; k++)
+      inputs.push(
+        Array.from(
+          { length: 1 + Math.floor(random() * 60) },
+          () => alphabet[Math.floor(random() * alphabet.length)],
+        ).join(""),
+      );
     for (const q of inputs) {
       try {
         await engine.query(q);

@@ -49,8 +49,12 @@ async function project() {
     fs.writeFileSync(path.join(root, p), text);
   }
   const engine = createEngine(await createNodePlatform({ root }));
-  const read = () => Object.fromEntries(Object.keys(FILES).map((p) => [p, fs.readFileSync(path.join(root, p), "utf8")]));
-  const leftovers = () => (fs.readdirSync(root, { recursive: true }) as string[]).filter((f) => f.includes(".codeslice-") && f.endsWith(".tmp"));
+  const read = () =>
+    Object.fromEntries(Object.keys(FILES).map((p) => [p, fs.readFileSync(path.join(root, p), "utf8")]));
+  const leftovers = () =>
+    (fs.readdirSync(root, { recursive: true }) as string[]).filter(
+      (f) => f.includes(".codeslice-") && f.endsWith(".tmp"),
+    );
   return { root, engine, files: createNodePlanFiles(root), read, leftovers };
 }
 
@@ -74,7 +78,8 @@ describe("apply a rename plan", () => {
     expect(p.read()).toEqual({
       "pkg/__init__.py": "from .util import assist as assist",
       "pkg/util.py": 'def assist(x):\n    """helper doubles x."""\n    return x * 2',
-      "main.py": 'from pkg.util import assist\n\ndef go():\n    return assist(2)\n\ndef shadowed(helper):\n    return helper + 1\n\nLABEL = "helper"\n',
+      "main.py":
+        'from pkg.util import assist\n\ndef go():\n    return assist(2)\n\ndef shadowed(helper):\n    return helper + 1\n\nLABEL = "helper"\n',
     });
     expect(p.leftovers()).toEqual([]);
 
@@ -113,11 +118,20 @@ describe("apply a rename plan", () => {
     const before = p.read();
     // The host's own operations, with the move of the last file failing as a full disk would.
     const last = plan.files.at(-1)!.path;
-    const failing: PlanFiles = { ...p.files, commit: (temp, file) => (file === last ? Promise.reject(new Error("ENOSPC: no space left on device")) : p.files.commit(temp, file)) };
+    const failing: PlanFiles = {
+      ...p.files,
+      commit: (temp, file) =>
+        file === last ? Promise.reject(new Error("ENOSPC: no space left on device")) : p.files.commit(temp, file),
+    };
     const failure = await codeOf(p.engine.applyRename(plan.planToken, failing));
     expect(failure.code).toBe("apply_failed");
     expect(failure.data.path).toBe(last);
-    expect((failure.data.restored as string[]).sort()).toEqual(plan.files.slice(0, -1).map((f) => f.path).sort());
+    expect((failure.data.restored as string[]).sort()).toEqual(
+      plan.files
+        .slice(0, -1)
+        .map((f) => f.path)
+        .sort(),
+    );
     expect(p.read()).toEqual(before);
     expect(p.leftovers()).toEqual([]);
   });
@@ -127,9 +141,13 @@ describe("apply a rename plan", () => {
     const plan = await p.engine.rename("pkg/util.py::helper", "assist");
     expect(await codeOf(p.engine.applyRename("0".repeat(32), p.files))).toMatchObject({ code: "plan_unknown" });
     expect(await codeOf(p.engine.applyRename("not a token", p.files))).toMatchObject({ code: "plan_unknown" });
-    expect(await codeOf(p.engine.applyRename(plan.planToken, p.files, { newName: "other" }))).toMatchObject({ code: "plan_unknown" });
+    expect(await codeOf(p.engine.applyRename(plan.planToken, p.files, { newName: "other" }))).toMatchObject({
+      code: "plan_unknown",
+    });
     // A plan edited in the cache no longer matches its token.
-    const stored = (fs.readdirSync(path.join(p.root, ".codeslice"), { recursive: true }) as string[]).find((f) => f.endsWith(plan.planToken))!;
+    const stored = (fs.readdirSync(path.join(p.root, ".codeslice"), { recursive: true }) as string[]).find((f) =>
+      f.endsWith(plan.planToken),
+    )!;
     const file = path.join(p.root, ".codeslice", stored);
     const original = fs.readFileSync(file, "utf8");
     fs.writeFileSync(file, original.replaceAll('"newText":"assist"', '"newText":"evil"'));

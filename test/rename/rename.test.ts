@@ -93,7 +93,11 @@ function site(files: Record<string, string>, path: string, line: string, name: s
 
 const shown = (plan: RenamePlan) => plan.edits.map((e) => `${e.path}:${e.line}:${e.col} ${e.why}`).sort();
 
-async function refusal(files: string, symbol: string, newName: string): Promise<{ code: string; data: Record<string, unknown> }> {
+async function refusal(
+  files: string,
+  symbol: string,
+  newName: string,
+): Promise<{ code: string; data: Record<string, unknown> }> {
   const { engine } = memoryEngine(files);
   try {
     await engine.rename(symbol, newName);
@@ -110,19 +114,21 @@ describe("rename plans (Python)", () => {
   it("edits the definition, calls, imports and module attribute accesses; leaves shadowing parameters, other aliases' uses and strings alone", async () => {
     const { engine } = memoryEngine(PY);
     const plan = await engine.rename("pkg/util.py::helper", "assist");
-    expect(shown(plan)).toEqual([
-      site(files, "main.py", "from pkg.util import helper, Child", "helper", "import"),
-      site(files, "main.py", "    helper(2)", "helper", "call"),
-      site(files, "main.py", "pkg.util.helper(3)", "helper", "call"),
-      site(files, "main.py", "u.helper(4)", "helper", "call"),
-      site(files, "main.py", "from pkg.util import helper as h", "helper", "import"),
-      // `helper as helper` is the explicit re-export: both spellings move.
-      site(files, "pkg/__init__.py", "from .util import helper as helper", "helper", "import", 0),
-      site(files, "pkg/__init__.py", "from .util import helper as helper", "helper", "re-export", 1),
-      site(files, "pkg/__init__.py", "helper as assist_alias", "helper", "import"),
-      site(files, "pkg/util.py", "def helper(x):", "helper", "definition"),
-      site(files, "pkg/util.py", "return helper(1)", "helper", "call"),
-    ].sort());
+    expect(shown(plan)).toEqual(
+      [
+        site(files, "main.py", "from pkg.util import helper, Child", "helper", "import"),
+        site(files, "main.py", "    helper(2)", "helper", "call"),
+        site(files, "main.py", "pkg.util.helper(3)", "helper", "call"),
+        site(files, "main.py", "u.helper(4)", "helper", "call"),
+        site(files, "main.py", "from pkg.util import helper as h", "helper", "import"),
+        // `helper as helper` is the explicit re-export: both spellings move.
+        site(files, "pkg/__init__.py", "from .util import helper as helper", "helper", "import", 0),
+        site(files, "pkg/__init__.py", "from .util import helper as helper", "helper", "re-export", 1),
+        site(files, "pkg/__init__.py", "helper as assist_alias", "helper", "import"),
+        site(files, "pkg/util.py", "def helper(x):", "helper", "definition"),
+        site(files, "pkg/util.py", "return helper(1)", "helper", "call"),
+      ].sort(),
+    );
     // The docstring and the string are mentions, apart and not applied by default.
     expect(plan.mentions.map((m) => `${m.path}:${m.line}:${m.col} mention`).sort()).toEqual([
       site(files, "main.py", '"calls helper"', "helper", "mention"),
@@ -137,17 +143,21 @@ describe("rename plans (Python)", () => {
     const { engine } = memoryEngine(PY);
     const plan = await engine.rename("pkg.util.Base.run", "execute");
     const runDefs = files["pkg/util.py"]!.split("\n").flatMap((l, i) => (l === "    def run(self):" ? [i + 1] : []));
-    expect(shown(plan)).toEqual([
-      site(files, "main.py", "c.run()", "run", "call"),
-      `pkg/util.py:${runDefs[0]}:8 definition`,
-      `pkg/util.py:${runDefs[1]}:8 override`,
-      site(files, "pkg/util.py", "super().run()", "run", "call"),
-      site(files, "pkg/util.py", "return self.run()", "run", "call"),
-    ].sort());
+    expect(shown(plan)).toEqual(
+      [
+        site(files, "main.py", "c.run()", "run", "call"),
+        `pkg/util.py:${runDefs[0]}:8 definition`,
+        `pkg/util.py:${runDefs[1]}:8 override`,
+        site(files, "pkg/util.py", "super().run()", "run", "call"),
+        site(files, "pkg/util.py", "return self.run()", "run", "call"),
+      ].sort(),
+    );
     expect(plan.related.map((r) => r.qualified)).toEqual(["pkg.util.Child.run"]);
     expect(plan.edits.find((e) => e.why === "override")!.note).toMatch(/renamed with it/);
     expect(plan.notes.join(" ")).toMatch(/pkg\.util\.Child\.run/);
-    expect(plan.uncertain.map((u) => `${u.path}:${u.line}:${u.col} `)).toEqual([site(files, "main.py", "anything.run()", "run", "")]);
+    expect(plan.uncertain.map((u) => `${u.path}:${u.line}:${u.col} `)).toEqual([
+      site(files, "main.py", "anything.run()", "run", ""),
+    ]);
   });
 
   it("gives the same token for the same preview, and another once a touched file changes", async () => {
@@ -167,30 +177,34 @@ describe("rename plans (TypeScript)", () => {
   it("follows barrels: `export { f } from` and the imports through it move, `export { f as g }` keeps g; dynamic imports destructured", async () => {
     const { engine } = memoryEngine(TS);
     const plan = await engine.rename("src/a.ts#foo", "fooNew");
-    expect(shown(plan)).toEqual([
-      site(files, "src/a.ts", "export function foo", "foo", "definition"),
-      site(files, "src/a.ts", "return foo(1)", "foo", "call"),
-      site(files, "src/index.ts", 'export { foo } from "./a";', "foo", "re-export"),
-      site(files, "src/index.ts", "export { foo as bar }", "foo", "re-export"),
-      site(files, "src/b.ts", 'import { foo, K } from "./index";', "foo", "import"),
-      site(files, "src/b.ts", "import { foo as baz }", "foo", "import"),
-      site(files, "src/b.ts", "export const y = foo(2)", "foo", "call"),
-      // Destructured from a dynamic import: the binding and its use; `foo: f` keeps the local f.
-      site(files, "src/c.ts", 'const { foo } = await import("./a")', "foo", "import"),
-      site(files, "src/c.ts", "return foo(1)", "foo", "call"),
-      site(files, "src/c.ts", 'const { foo: f } = await import("./index")', "foo", "import"),
-    ].sort());
+    expect(shown(plan)).toEqual(
+      [
+        site(files, "src/a.ts", "export function foo", "foo", "definition"),
+        site(files, "src/a.ts", "return foo(1)", "foo", "call"),
+        site(files, "src/index.ts", 'export { foo } from "./a";', "foo", "re-export"),
+        site(files, "src/index.ts", "export { foo as bar }", "foo", "re-export"),
+        site(files, "src/b.ts", 'import { foo, K } from "./index";', "foo", "import"),
+        site(files, "src/b.ts", "import { foo as baz }", "foo", "import"),
+        site(files, "src/b.ts", "export const y = foo(2)", "foo", "call"),
+        // Destructured from a dynamic import: the binding and its use; `foo: f` keeps the local f.
+        site(files, "src/c.ts", 'const { foo } = await import("./a")', "foo", "import"),
+        site(files, "src/c.ts", "return foo(1)", "foo", "call"),
+        site(files, "src/c.ts", 'const { foo: f } = await import("./index")', "foo", "import"),
+      ].sort(),
+    );
   });
 
   it("renames an overriding method with the method, and calls through typed receivers and this", async () => {
     const { engine } = memoryEngine(TS);
     const plan = await engine.rename("src/a.ts#K.m", "measure");
-    expect(shown(plan)).toEqual([
-      site(files, "src/a.ts", "export class K", "m()", "definition"),
-      site(files, "src/a.ts", "export class L", "m()", "override"),
-      site(files, "src/a.ts", "export class L", "m()", "call", 1),
-      site(files, "src/b.ts", "k.m()", "m()", "call"),
-    ].sort());
+    expect(shown(plan)).toEqual(
+      [
+        site(files, "src/a.ts", "export class K", "m()", "definition"),
+        site(files, "src/a.ts", "export class L", "m()", "override"),
+        site(files, "src/a.ts", "export class L", "m()", "call", 1),
+        site(files, "src/b.ts", "k.m()", "m()", "call"),
+      ].sort(),
+    );
     expect(plan.related.map((r) => r.qualified)).toEqual(["src/a.ts#L.m"]);
   });
 });
@@ -240,12 +254,14 @@ export const z = pick(1);
     const { engine } = memoryEngine(fixture);
     const plan = await engine.rename("pick", "choose");
     // A signature without a body is no definition of its own in the record: it names the function.
-    expect(shown(plan)).toEqual([
-      site(files, "src/o.ts", "pick(x: number)", "pick", "reference"),
-      site(files, "src/o.ts", "pick(x: string)", "pick", "reference"),
-      site(files, "src/o.ts", "pick(x: any)", "pick", "definition"),
-      site(files, "src/o.ts", "export const z = pick(1)", "pick", "call"),
-    ].sort());
+    expect(shown(plan)).toEqual(
+      [
+        site(files, "src/o.ts", "pick(x: number)", "pick", "reference"),
+        site(files, "src/o.ts", "pick(x: string)", "pick", "reference"),
+        site(files, "src/o.ts", "pick(x: any)", "pick", "definition"),
+        site(files, "src/o.ts", "export const z = pick(1)", "pick", "call"),
+      ].sort(),
+    );
   });
 
   it("renames every @overload of a Python function with it", async () => {
@@ -268,20 +284,46 @@ z = pick(1)
     const { engine } = memoryEngine(fixture);
     const plan = await engine.rename("m.py::pick", "choose");
     expect(defs).toHaveLength(3);
-    expect(plan.edits.map((e) => `${e.path}:${e.line}:${e.col}`).sort()).toEqual([...defs, site(files, "m.py", "z = pick(1)", "pick", "").trim()].sort());
+    expect(plan.edits.map((e) => `${e.path}:${e.line}:${e.col}`).sort()).toEqual(
+      [...defs, site(files, "m.py", "z = pick(1)", "pick", "").trim()].sort(),
+    );
   });
 });
 
 describe("rename refuses", () => {
   it("keywords and invalid identifiers, per language", async () => {
-    expect(await refusal(PY, "pkg/util.py::helper", "class")).toMatchObject({ code: "rename_refused", data: { reason: "keyword" } });
-    expect(await refusal(PY, "pkg/util.py::helper", "None")).toMatchObject({ code: "rename_refused", data: { reason: "keyword" } });
-    expect(await refusal(PY, "pkg/util.py::helper", "1st")).toMatchObject({ code: "rename_refused", data: { reason: "invalid_identifier" } });
-    expect(await refusal(PY, "pkg/util.py::helper", "has-dash")).toMatchObject({ code: "rename_refused", data: { reason: "invalid_identifier" } });
-    expect(await refusal(PY, "pkg/util.py::helper", "$x")).toMatchObject({ code: "rename_refused", data: { reason: "invalid_identifier" } });
-    expect(await refusal(PY, "pkg/util.py::helper", "x".repeat(201))).toMatchObject({ code: "rename_refused", data: { reason: "invalid_identifier" } });
-    expect(await refusal(TS, "src/a.ts#foo", "function")).toMatchObject({ code: "rename_refused", data: { reason: "keyword" } });
-    expect(await refusal(TS, "src/a.ts#foo", "a b")).toMatchObject({ code: "rename_refused", data: { reason: "invalid_identifier" } });
+    expect(await refusal(PY, "pkg/util.py::helper", "class")).toMatchObject({
+      code: "rename_refused",
+      data: { reason: "keyword" },
+    });
+    expect(await refusal(PY, "pkg/util.py::helper", "None")).toMatchObject({
+      code: "rename_refused",
+      data: { reason: "keyword" },
+    });
+    expect(await refusal(PY, "pkg/util.py::helper", "1st")).toMatchObject({
+      code: "rename_refused",
+      data: { reason: "invalid_identifier" },
+    });
+    expect(await refusal(PY, "pkg/util.py::helper", "has-dash")).toMatchObject({
+      code: "rename_refused",
+      data: { reason: "invalid_identifier" },
+    });
+    expect(await refusal(PY, "pkg/util.py::helper", "$x")).toMatchObject({
+      code: "rename_refused",
+      data: { reason: "invalid_identifier" },
+    });
+    expect(await refusal(PY, "pkg/util.py::helper", "x".repeat(201))).toMatchObject({
+      code: "rename_refused",
+      data: { reason: "invalid_identifier" },
+    });
+    expect(await refusal(TS, "src/a.ts#foo", "function")).toMatchObject({
+      code: "rename_refused",
+      data: { reason: "keyword" },
+    });
+    expect(await refusal(TS, "src/a.ts#foo", "a b")).toMatchObject({
+      code: "rename_refused",
+      data: { reason: "invalid_identifier" },
+    });
   });
 
   it("a name that collides in a scope the rename reaches: the defining module, an importing file, a related class", async () => {
@@ -302,7 +344,10 @@ describe("rename refuses", () => {
   });
 
   it("symbols defined outside the project, and what rename does not handle", async () => {
-    expect(await refusal(PY, "join", "joined")).toMatchObject({ code: "rename_refused", data: { reason: "outside_project" } });
+    expect(await refusal(PY, "join", "joined")).toMatchObject({
+      code: "rename_refused",
+      data: { reason: "outside_project" },
+    });
     expect(await refusal(PY, "nothing_like_this", "x")).toMatchObject({ code: "unknown_symbol" });
     expect(await refusal(PY, "pkg/util.py::helper", "helper")).toMatchObject({ data: { reason: "same_name" } });
     const dunder = `

@@ -25,11 +25,21 @@ function tempDir(prefix = "codeslice-scancache-"): string {
 
 const gitHome = tempDir("codeslice-githome-");
 const gitEnv: NodeJS.ProcessEnv = Object.fromEntries(
-  Object.entries({ ...process.env, HOME: gitHome, XDG_CONFIG_HOME: gitHome, GIT_CONFIG_NOSYSTEM: "1", GIT_CONFIG_GLOBAL: "/dev/null" })
-    .filter(([k]) => !["GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE", "GIT_OBJECT_DIRECTORY"].includes(k)),
+  Object.entries({
+    ...process.env,
+    HOME: gitHome,
+    XDG_CONFIG_HOME: gitHome,
+    GIT_CONFIG_NOSYSTEM: "1",
+    GIT_CONFIG_GLOBAL: "/dev/null",
+  }).filter(([k]) => !["GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE", "GIT_OBJECT_DIRECTORY"].includes(k)),
 );
 function git(cwd: string, ...args: string[]): string {
-  return execFileSync("git", ["-c", "user.email=test@example.com", "-c", "user.name=Test", ...args], { cwd, env: gitEnv, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
+  return execFileSync("git", ["-c", "user.email=test@example.com", "-c", "user.name=Test", ...args], {
+    cwd,
+    env: gitEnv,
+    encoding: "utf8",
+    stdio: ["ignore", "pipe", "pipe"],
+  });
 }
 function write(root: string, rel: string, content = `# ${rel}\n`): void {
   const full = path.join(root, rel);
@@ -55,7 +65,8 @@ function makeRepo(): string {
   return root;
 }
 
-const scan = async (root: string, cache?: ScanCache) => scanRepository(await createNodeFileSystem(root), cache ? { cache } : {});
+const scan = async (root: string, cache?: ScanCache) =>
+  scanRepository(await createNodeFileSystem(root), cache ? { cache } : {});
 /** What a scan found, without git's blob ids (a hint the reused scan does not take from the index; see reuseScan). */
 const found = (r: ScanResult) => ({
   mode: r.mode,
@@ -91,7 +102,15 @@ describe("scan cache", () => {
     expect(reused.cache).toBe(caches.same);
     const fresh = await scan(root);
     expect(found(reused)).toEqual(found(fresh));
-    expect(reused.files.map((f) => f.path)).toEqual([".gitignore", "docs/readme.md", "pkg/alias.py", "pkg/mod.py", "pkg/sub/deep.py", "pkg/sub/notes.txt", "untracked.py"]);
+    expect(reused.files.map((f) => f.path)).toEqual([
+      ".gitignore",
+      "docs/readme.md",
+      "pkg/alias.py",
+      "pkg/mod.py",
+      "pkg/sub/deep.py",
+      "pkg/sub/notes.txt",
+      "untracked.py",
+    ]);
   });
 
   it("an edit in place is seen: files are stat'ed on every scan, only folders are not listed", async () => {
@@ -101,7 +120,9 @@ describe("scan cache", () => {
     expect(mtimeOf(path.join(root, "pkg"))).toBe(dirMtime);
     const reused = await scan(root, caches.edited);
     expect(reused.cache).toBe(caches.edited);
-    expect(reused.files.find((f) => f.path === "pkg/mod.py")!.size).toBe(fs.statSync(path.join(root, "pkg/mod.py")).size);
+    expect(reused.files.find((f) => f.path === "pkg/mod.py")!.size).toBe(
+      fs.statSync(path.join(root, "pkg/mod.py")).size,
+    );
     expect(found(reused)).toEqual(found(await scan(root)));
   });
 
@@ -177,7 +198,15 @@ describe("NodeFileSystem.lstatMany", () => {
     write(root, "a/b.py", "b\n");
     fs.symlinkSync(outside, path.join(root, "out"));
     const nfs = await createNodeFileSystem(root);
-    const [r, a, b, link, through, up, missing] = await nfs.lstatMany(["", "a", "a/b.py", "out", "out/secret.py", "../x", "a/none.py"]);
+    const [r, a, b, link, through, up, missing] = await nfs.lstatMany([
+      "",
+      "a",
+      "a/b.py",
+      "out",
+      "out/secret.py",
+      "../x",
+      "a/none.py",
+    ]);
     expect(r?.kind).toBe("directory");
     expect(a?.kind).toBe("directory");
     expect(b).toMatchObject({ kind: "file", size: 2 });
@@ -203,7 +232,8 @@ describe("the engine keeps the scan cache", () => {
     fs.appendFileSync(path.join(root, "pkg/mod.py"), "def g():\n    return f()\n");
     expect((await index(cacheDir)).parsed).toBe(1);
     expect(fs.statSync(stored).mtimeMs).toBe(written); // reused, not written again
-    const graph = async (dir: string) => JSON.stringify(await createEngine(await createNodePlatform({ root, cacheDir: dir })).graph());
+    const graph = async (dir: string) =>
+      JSON.stringify(await createEngine(await createNodePlatform({ root, cacheDir: dir })).graph());
     expect(await graph(cacheDir)).toBe(await graph(tempDir("codeslice-scancache-fresh-")));
   }, 30_000);
 });

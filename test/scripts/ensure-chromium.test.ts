@@ -88,7 +88,10 @@ describe.runIf(posix)("lookup order", () => {
     const PATH = [bin("empty"), bin("a"), bin("b"), bin("c")];
     expect(findChromium(deps({ PATH }))).toEqual({ path: bin("b/google-chrome"), source: "google-chrome on PATH" });
     fakeExe("c/chromium-browser");
-    expect(findChromium(deps({ PATH }))).toEqual({ path: bin("c/chromium-browser"), source: "chromium-browser on PATH" });
+    expect(findChromium(deps({ PATH }))).toEqual({
+      path: bin("c/chromium-browser"),
+      source: "chromium-browser on PATH",
+    });
     fakeExe("c/chromium");
     expect(findChromium(deps({ PATH }))?.path).toBe(bin("c/chromium"));
     // Playwright's cache path that is only a prediction (no file) does not count.
@@ -114,7 +117,12 @@ describe.runIf(posix)("lookup order", () => {
 
 describe.runIf(posix)("provisioning", () => {
   /** A step that records its call and returns what `result` makes. */
-  function step(name: string, calls: string[], result: () => ReturnType<Provisioner["run"]>, applies = true): Provisioner {
+  function step(
+    name: string,
+    calls: string[],
+    result: () => ReturnType<Provisioner["run"]>,
+    applies = true,
+  ): Provisioner {
     return { name, describe: `doing ${name}`, applies: () => applies, run: () => (calls.push(name), result()) };
   }
 
@@ -133,7 +141,9 @@ describe.runIf(posix)("provisioning", () => {
       provisioners: [
         step("not here", calls, () => ({ path: fakeExe("never/chrome") }), false),
         step("fails", calls, () => ({ error: "exit 1" })),
-        step("throws", calls, () => { throw new Error("boom"); }),
+        step("throws", calls, () => {
+          throw new Error("boom");
+        }),
         step("no file", calls, () => ({ path: path.join(dir, "nothing/chrome") })),
         step("works", calls, () => ({ path: fakeExe("installed/chromium") })),
         step("after", calls, () => ({ path: fakeExe("later/chromium") })),
@@ -206,20 +216,43 @@ describe.runIf(posix)("default provisioning steps", () => {
     fakeExe("sbin/apt-get", js, 0o755, process.execPath);
   }
 
-  const names = (d: Deps) => defaultProvisioners(d as Required<Omit<Deps, "provisioners">>).filter((s) => s.applies()).map((s) => s.name);
+  const names = (d: Deps) =>
+    defaultProvisioners(d as Required<Omit<Deps, "provisioners">>)
+      .filter((s) => s.applies())
+      .map((s) => s.name);
 
   it("apply: Playwright's installer everywhere; Debian's package only as root on Debian/Ubuntu with apt-get on PATH", () => {
     fakeAptGet();
     const PATH = [bin("sbin"), bin("usr/bin")];
-    const base = { env: { PATH: PATH.join(path.delimiter) }, platform: "linux" as const, isExecutable: (f: string) => fs.existsSync(f) && fs.statSync(f).isFile() };
+    const base = {
+      env: { PATH: PATH.join(path.delimiter) },
+      platform: "linux" as const,
+      isExecutable: (f: string) => fs.existsSync(f) && fs.statSync(f).isFile(),
+    };
     const both = ["Playwright's installer", "Debian's chromium package"];
     expect(names({ ...deps({ PATH }), ...base, isRoot: true, osRelease: () => DEBIAN })).toEqual(both);
     expect(names({ ...deps({ PATH }), ...base, isRoot: true, osRelease: () => UBUNTU })).toEqual(both);
-    expect(names({ ...deps({ PATH }), ...base, isRoot: false, osRelease: () => DEBIAN })).toEqual(["Playwright's installer"]);
-    expect(names({ ...deps({ PATH }), ...base, isRoot: true, osRelease: () => FEDORA })).toEqual(["Playwright's installer"]);
-    expect(names({ ...deps({ PATH: [bin("usr/bin")] }), ...base, env: { PATH: bin("usr/bin") }, isRoot: true, osRelease: () => DEBIAN })).toEqual(["Playwright's installer"]);
-    expect(names({ ...deps({ PATH }), ...base, platform: "darwin", isRoot: true, osRelease: () => DEBIAN })).toEqual(["Playwright's installer"]);
-    expect(names({ ...deps({ PATH }), ...base, playwrightPath: () => undefined, isRoot: true, osRelease: () => DEBIAN })).toEqual(["Debian's chromium package"]);
+    expect(names({ ...deps({ PATH }), ...base, isRoot: false, osRelease: () => DEBIAN })).toEqual([
+      "Playwright's installer",
+    ]);
+    expect(names({ ...deps({ PATH }), ...base, isRoot: true, osRelease: () => FEDORA })).toEqual([
+      "Playwright's installer",
+    ]);
+    expect(
+      names({
+        ...deps({ PATH: [bin("usr/bin")] }),
+        ...base,
+        env: { PATH: bin("usr/bin") },
+        isRoot: true,
+        osRelease: () => DEBIAN,
+      }),
+    ).toEqual(["Playwright's installer"]);
+    expect(names({ ...deps({ PATH }), ...base, platform: "darwin", isRoot: true, osRelease: () => DEBIAN })).toEqual([
+      "Playwright's installer",
+    ]);
+    expect(
+      names({ ...deps({ PATH }), ...base, playwrightPath: () => undefined, isRoot: true, osRelease: () => DEBIAN }),
+    ).toEqual(["Debian's chromium package"]);
   });
 
   it("where Playwright can download: its installer, then its libraries as root with apt-get", () => {
@@ -235,7 +268,10 @@ describe.runIf(posix)("default provisioning steps", () => {
     });
     delete d.provisioners; // the defaults
     expect(ensureChromium(d)).toEqual({ path: cache, source: "Playwright's installer" });
-    expect(calls).toEqual([["playwright", "install", "chromium"], ["playwright", "install-deps", "chromium"]]);
+    expect(calls).toEqual([
+      ["playwright", "install", "chromium"],
+      ["playwright", "install-deps", "chromium"],
+    ]);
     expect(d.logs[0]).toBe("no Chromium found; installing Playwright's Chromium (npx playwright install chromium)…");
     expect(fs.existsSync(bin("apt.log"))).toBe(false);
   });
@@ -253,7 +289,10 @@ describe.runIf(posix)("default provisioning steps", () => {
     });
     delete d.provisioners;
     expect(ensureChromium(d)).toEqual({ path: bin("usr/bin/chromium"), source: "Debian's chromium package" });
-    expect(calls.map((c) => c.slice(0, 3).join(" "))).toEqual(["playwright install chromium", "apt-get -o DPkg::Lock::Timeout=300"]);
+    expect(calls.map((c) => c.slice(0, 3).join(" "))).toEqual([
+      "playwright install chromium",
+      "apt-get -o DPkg::Lock::Timeout=300",
+    ]);
     expect(calls[1]).toEqual(["apt-get", "-o", "DPkg::Lock::Timeout=300", "install", "-y", "chromium"]);
     expect(d.logs).toContain("no Chromium found; installing Debian's chromium package (apt-get install -y chromium)…");
     expect(d.logs.at(-1)).toBe(`using ${bin("usr/bin/chromium")} (Debian's chromium package)`);
@@ -261,7 +300,13 @@ describe.runIf(posix)("default provisioning steps", () => {
 
   it("apt-get update and a retry when the first install fails (no package lists yet)", () => {
     fakeAptGet(true);
-    const d = deps({ PATH: [bin("sbin"), bin("usr/bin")], platform: "linux", isRoot: true, osRelease: () => DEBIAN, run: runner([], () => 1) });
+    const d = deps({
+      PATH: [bin("sbin"), bin("usr/bin")],
+      platform: "linux",
+      isRoot: true,
+      osRelease: () => DEBIAN,
+      run: runner([], () => 1),
+    });
     delete d.provisioners;
     expect(ensureChromium(d).path).toBe(bin("usr/bin/chromium"));
     expect(fs.readFileSync(bin("apt.log"), "utf8").split("\n").filter(Boolean)).toEqual([
@@ -274,9 +319,17 @@ describe.runIf(posix)("default provisioning steps", () => {
   it("not root: only Playwright's installer, and when it fails, the message", () => {
     fakeAptGet();
     const calls: string[][] = [];
-    const d = deps({ PATH: [bin("sbin"), bin("usr/bin")], platform: "linux", isRoot: false, osRelease: () => DEBIAN, run: runner(calls, () => 1) });
+    const d = deps({
+      PATH: [bin("sbin"), bin("usr/bin")],
+      platform: "linux",
+      isRoot: false,
+      osRelease: () => DEBIAN,
+      run: runner(calls, () => 1),
+    });
     delete d.provisioners;
-    expect(() => ensureChromium(d)).toThrow(/no Chromium found[\s\S]*Tried: Playwright's installer \(exit 1\)[\s\S]*CHROMIUM_PATH=/);
+    expect(() => ensureChromium(d)).toThrow(
+      /no Chromium found[\s\S]*Tried: Playwright's installer \(exit 1\)[\s\S]*CHROMIUM_PATH=/,
+    );
     expect(calls).toEqual([["playwright", "install", "chromium"]]);
     expect(fs.existsSync(bin("apt.log"))).toBe(false);
   });

@@ -4,7 +4,13 @@
  * on a project made for it, as relations between scores rather than copied numbers.
  */
 import { beforeAll, describe, expect, it } from "vitest";
-import { buildSearchIndex, docSymbol, scoreDocuments, SYMBOL_WEIGHTS, type SearchIndex } from "../../src/core/search/search.ts";
+import {
+  buildSearchIndex,
+  docSymbol,
+  scoreDocuments,
+  SYMBOL_WEIGHTS,
+  type SearchIndex,
+} from "../../src/core/search/search.ts";
 import type { CodeGraph } from "../../src/core/graph/model.ts";
 import { memoryEngine } from "../support/platform.ts";
 
@@ -47,7 +53,11 @@ let graph: CodeGraph;
 let index: SearchIndex;
 
 /** The score of the definition named `name` for `terms` (0 when it holds none of them). */
-function score(name: string, terms: string[], options: { prefixes?: boolean; weights?: ReadonlyMap<string, number> } = {}): number {
+function score(
+  name: string,
+  terms: string[],
+  options: { prefixes?: boolean; weights?: ReadonlyMap<string, number> } = {},
+): number {
   const scores = scoreDocuments(index, terms, SYMBOL_WEIGHTS, options.prefixes ?? false, options.weights);
   for (const s of scores.values()) if (graph.symbols[docSymbol(index, s.doc)]!.name === name) return s.score;
   return 0;

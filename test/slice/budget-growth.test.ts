@@ -11,7 +11,11 @@ import { memoryEngine } from "../support/platform.ts";
 
 /** A class of `n` methods, each a few lines, with a docstring. */
 function bigClass(name: string, n: number, doc: string): string {
-  const methods = Array.from({ length: n }, (_, i) => `    def method_${i}(self, value: int, other: str = "x") -> int:\n        """Does step ${i} of the work."""\n        total = value + ${i}\n        return total\n`);
+  const methods = Array.from(
+    { length: n },
+    (_, i) =>
+      `    def method_${i}(self, value: int, other: str = "x") -> int:\n        """Does step ${i} of the work."""\n        total = value + ${i}\n        return total\n`,
+  );
   return `class ${name}:\n    """${doc}"""\n\n    def __init__(self, body):\n        self.body = body\n\n${methods.join("\n")}`;
 }
 
@@ -48,17 +52,26 @@ describe("context grows with the budget", () => {
     for (const budget of [900, 1200, 1500, 1800, 2400, 3200, 4500, 8000]) {
       const a = await engine.context("Client.send", { budget });
       // Shown: as a chunk, or inside a chunk shown whole.
-      const present = (c: ContextAnswer["chunks"][number]) => a.chunks.some((o) => o.symbol === c.symbol || (o.form === "full" && o.path === c.path && o.start <= c.start && o.end >= c.end));
+      const present = (c: ContextAnswer["chunks"][number]) =>
+        a.chunks.some(
+          (o) =>
+            o.symbol === c.symbol || (o.form === "full" && o.path === c.path && o.start <= c.start && o.end >= c.end),
+        );
       for (const c of before?.chunks ?? []) {
         expect(present(c), `${c.symbol} shown at ${before!.usage.budget}, not at ${budget}`).toBe(true);
         // A larger budget only upgrades: whole stays whole.
-        if (c.form === "full") expect(shown(a).get(c.symbol)?.form ?? "full", `${c.symbol} whole at ${before!.usage.budget}, an outline at ${budget}`).toBe("full");
+        if (c.form === "full")
+          expect(
+            shown(a).get(c.symbol)?.form ?? "full",
+            `${c.symbol} whole at ${before!.usage.budget}, an outline at ${budget}`,
+          ).toBe("full");
       }
       before = a;
     }
     // At 1,800 tokens: the seed and all five helpers; Response as an outline of a fifth of the budget at most.
     const a = await engine.context("Client.send", { budget: 1800 });
-    for (const h of ["merge", "encode", "prepare", "check", "record"]) expect(shown(a).has(`http.helpers.${h}`), h).toBe(true);
+    for (const h of ["merge", "encode", "prepare", "check", "record"])
+      expect(shown(a).has(`http.helpers.${h}`), h).toBe(true);
     const response = shown(a).get("http.models.Response");
     if (response) {
       expect(response.form).toBe("outline");
@@ -72,14 +85,24 @@ describe("context grows with the budget", () => {
     const response = shown(a).get("http.models.Response")!;
     expect(response.form).toBe("outline");
     expect(response.tokens).toBeLessThanOrEqual(3200 / 5);
-    const text = a.text.slice(a.text.indexOf("[type] http.models.Response") >= 0 ? a.text.indexOf("[type] http.models.Response") : a.text.indexOf("http.models.Response (outline)"));
+    const text = a.text.slice(
+      a.text.indexOf("[type] http.models.Response") >= 0
+        ? a.text.indexOf("[type] http.models.Response")
+        : a.text.indexOf("http.models.Response (outline)"),
+    );
     expect(text).toContain("def method_77(");
     expect(text).toMatch(/# … \d+ more members/);
     expect(text).not.toContain("def method_60(");
   });
 
   it("a seed that is a 1,000-line class answers 600 tokens, by name and by words", async () => {
-    const { engine } = memoryEngine({ "store/registry.py": bigClass("HandlerRegistry", 250, "A registry of request handlers keyed by route and method.") });
+    const { engine } = memoryEngine({
+      "store/registry.py": bigClass(
+        "HandlerRegistry",
+        250,
+        "A registry of request handlers keyed by route and method.",
+      ),
+    });
     const byName = await engine.context("HandlerRegistry", { budget: 600 });
     expect(byName.chunks[0]).toMatchObject({ role: "seed", form: "outline" });
     expect(byName.usage.tokens).toBeLessThanOrEqual(600);
@@ -91,7 +114,13 @@ describe("context grows with the budget", () => {
   });
 
   it("with an envelope, a brief outline's record costs its JSON and the whole stays within the budget", async () => {
-    const { engine } = memoryEngine({ "store/registry.py": bigClass("HandlerRegistry", 250, "A registry of request handlers keyed by route and method.") });
+    const { engine } = memoryEngine({
+      "store/registry.py": bigClass(
+        "HandlerRegistry",
+        250,
+        "A registry of request handlers keyed by route and method.",
+      ),
+    });
     const json = (v: unknown) => countTokens(JSON.stringify(v)) + 1;
     for (const budget of [600, 2000, 8000]) {
       const envelope = { fixed: 40, perRecord: 1 };
@@ -104,7 +133,9 @@ describe("context grows with the budget", () => {
 
   it("the budget the seed's note names shows the seed whole", async () => {
     const body = Array.from({ length: 120 }, (_, i) => `    total += ${i}`).join("\n");
-    const { engine } = memoryEngine({ "big.py": `def big(n):\n    """Adds a lot."""\n    total = 0\n${body}\n    return total\n` });
+    const { engine } = memoryEngine({
+      "big.py": `def big(n):\n    """Adds a lot."""\n    total = 0\n${body}\n    return total\n`,
+    });
     const small = await engine.context("big", { budget: 400 });
     expect(small.chunks[0]!.form).toBe("outline");
     const asked = Number(/Ask with budget ≥ (\d+)/.exec(small.text)![1]);

@@ -10,13 +10,38 @@ const fixture = (name: string) => parseFixture(readFileSync(new URL(`./fixtures/
 
 describe("routes: METHOD /path through mounts", () => {
   const cases = [
-    { file: "fastapi.txt", target: "POST /api/users", seed: "app.routers.users.create_user", mounts: ["app/main.py:5", "app/routers/users.py:4"] },
-    { file: "fastapi.txt", target: "GET /api/users/42", seed: "app.routers.users.get_user", mounts: ["app/main.py:5", "app/routers/users.py:4"] },
-    { file: "flask.txt", target: "DELETE /api/orders/7", seed: "shop.views.order", mounts: ["shop/__init__.py:7", "shop/views.py:3"] },
+    {
+      file: "fastapi.txt",
+      target: "POST /api/users",
+      seed: "app.routers.users.create_user",
+      mounts: ["app/main.py:5", "app/routers/users.py:4"],
+    },
+    {
+      file: "fastapi.txt",
+      target: "GET /api/users/42",
+      seed: "app.routers.users.get_user",
+      mounts: ["app/main.py:5", "app/routers/users.py:4"],
+    },
+    {
+      file: "flask.txt",
+      target: "DELETE /api/orders/7",
+      seed: "shop.views.order",
+      mounts: ["shop/__init__.py:7", "shop/views.py:3"],
+    },
     { file: "express.txt", target: "GET /api/users", seed: "routes/users.js#listUsers", mounts: ["server.js:4"] },
     { file: "express.txt", target: "POST /api/users", seed: undefined, mounts: ["server.js:4"] },
-    { file: "spring.txt", target: "POST /api/users/7/orders", seed: "src/main/java/shop/UserController.java#UserController.createOrder", mounts: [] },
-    { file: "spring.txt", target: "GET /api/users/search", seed: "src/main/java/shop/UserController.java#UserController.search", mounts: [] },
+    {
+      file: "spring.txt",
+      target: "POST /api/users/7/orders",
+      seed: "src/main/java/shop/UserController.java#UserController.createOrder",
+      mounts: [],
+    },
+    {
+      file: "spring.txt",
+      target: "GET /api/users/search",
+      seed: "src/main/java/shop/UserController.java#UserController.search",
+      mounts: [],
+    },
   ];
   for (const c of cases) {
     it(`${c.file} ${c.target}`, async () => {
@@ -25,7 +50,12 @@ describe("routes: METHOD /path through mounts", () => {
       expect(answer.resolvedAs).toBe("route");
       if (c.seed) expect(answer.seeds.map((s) => s.qualified)).toContain(c.seed);
       else expect(answer.chunks.find((x) => x.role === "seed")?.symbol).toBe(c.target); // inline handler
-      expect(answer.chunks.filter((x) => x.role === "mount").map((x) => `${x.path}:${x.start}`).sort()).toEqual(c.mounts.sort());
+      expect(
+        answer.chunks
+          .filter((x) => x.role === "mount")
+          .map((x) => `${x.path}:${x.start}`)
+          .sort(),
+      ).toEqual(c.mounts.sort());
     });
   }
 
@@ -107,7 +137,8 @@ describe("context budget", () => {
     expect(roles).toContain("witness tests.test_checkout.test_checkout_empty");
     const order = ["seed", "type", "callee", "caller", "mount", "witness"];
     const firstHop = a.chunks.filter((c) => c.role !== "seed");
-    for (let i = 1; i < firstHop.length; i++) expect(order.indexOf(firstHop[i]!.role)).toBeGreaterThanOrEqual(order.indexOf(firstHop[i - 1]!.role) - 5);
+    for (let i = 1; i < firstHop.length; i++)
+      expect(order.indexOf(firstHop[i]!.role)).toBeGreaterThanOrEqual(order.indexOf(firstHop[i - 1]!.role) - 5);
     // Headers are the citations, and they name the real lines.
     expect(a.text).toContain("## shop/checkout.py:4-7 [seed] shop.checkout.checkout");
   });
@@ -133,8 +164,12 @@ describe("context budget", () => {
   it("with an envelope, text and envelope together stay within the budget, and each record costs its JSON", async () => {
     const { engine } = memoryEngine(project);
     const json = (v: unknown) => countTokens(JSON.stringify(v)) + 1;
-    const pick = (v: object, fields?: readonly string[]) => (fields ? Object.fromEntries(fields.map((f) => [f, (v as Record<string, unknown>)[f]])) : v);
-    for (const envelope of [{ fixed: 40, perRecord: 1 }, { fixed: 40, perRecord: 1, fields: { cut: ["handle", "tokens"], chunk: ["path", "start", "end"] } }]) {
+    const pick = (v: object, fields?: readonly string[]) =>
+      fields ? Object.fromEntries(fields.map((f) => [f, (v as Record<string, unknown>)[f]])) : v;
+    for (const envelope of [
+      { fixed: 40, perRecord: 1 },
+      { fixed: 40, perRecord: 1, fields: { cut: ["handle", "tokens"], chunk: ["path", "start", "end"] } },
+    ]) {
       for (const target of ["checkout", "Cart", "shop/models.py", "price of item"]) {
         for (const budget of [60, 120, 200, 300, 450, 700, 3000]) {
           try {
@@ -142,8 +177,15 @@ describe("context budget", () => {
             expect(countTokens(a.text), `${target} @ ${budget}`).toBe(a.usage.tokens);
             expect(a.usage.tokens + a.usage.envelope!, `${target} @ ${budget}`).toBeLessThanOrEqual(budget);
             const f = (envelope as { fields?: Record<string, readonly string[]> }).fields ?? {};
-            const records = [...a.seeds, ...a.notes, ...a.chunks.map((c) => pick(c, f.chunk)), ...a.cut.slice(0, a.cutListed).map((c) => pick(c, f.cut))];
-            expect(a.usage.envelope, `${target} @ ${budget}`).toBe(envelope.fixed + records.reduce((n, r) => n + json(r), 0));
+            const records = [
+              ...a.seeds,
+              ...a.notes,
+              ...a.chunks.map((c) => pick(c, f.chunk)),
+              ...a.cut.slice(0, a.cutListed).map((c) => pick(c, f.cut)),
+            ];
+            expect(a.usage.envelope, `${target} @ ${budget}`).toBe(
+              envelope.fixed + records.reduce((n, r) => n + json(r), 0),
+            );
           } catch (error) {
             if (!isEngineError(error, "budget_too_small")) throw error;
             // The budget it names answers.
@@ -159,7 +201,9 @@ describe("context budget", () => {
 
   it("degrades a seed that does not fit to its outline and says what the full body needs", async () => {
     const body = Array.from({ length: 400 }, (_, i) => `    total += ${i}`).join("\n");
-    const { engine } = memoryEngine({ "big.py": `def big(n):\n    """Adds a lot."""\n    total = 0\n${body}\n    return total\n` });
+    const { engine } = memoryEngine({
+      "big.py": `def big(n):\n    """Adds a lot."""\n    total = 0\n${body}\n    return total\n`,
+    });
     const a = await engine.context("big", { budget: 300 });
     expect(a.chunks[0]).toMatchObject({ role: "seed", form: "outline" });
     expect(a.text).toContain("def big(n):");
@@ -178,12 +222,17 @@ describe("context budget", () => {
     for (const c of a.cut) expect(c.tokens).toBeGreaterThan(0);
     // The list is in priority order; at this budget its first entry is shown with its cost.
     const first = a.cut[0]!;
-    expect(a.text).toContain(`- ${first.path}:${first.start}-${first.end} [${first.role}] ${first.symbol} (${first.tokens} tokens)`);
+    expect(a.text).toContain(
+      `- ${first.path}:${first.start}-${first.end} [${first.role}] ${first.symbol} (${first.tokens} tokens)`,
+    );
   });
 
   it("handles a 50,000-line function without hanging", async () => {
     const body = Array.from({ length: 50_000 }, (_, i) => `  x += ${i % 10};`).join("\n");
-    const { engine } = memoryEngine({ "huge.js": `function huge(x) {\n${body}\n  return x;\n}\n` }, { maxFileBytes: 5_000_000 });
+    const { engine } = memoryEngine(
+      { "huge.js": `function huge(x) {\n${body}\n  return x;\n}\n` },
+      { maxFileBytes: 5_000_000 },
+    );
     const a = await engine.context("huge", { budget: 500 });
     expect(a.chunks[0]).toMatchObject({ role: "seed", form: "outline" });
     expect(countTokens(a.text)).toBeLessThanOrEqual(500);
@@ -194,7 +243,9 @@ describe("context targets and bad input", () => {
   it("understands file paths, path::symbol, dotted suffixes and words", async () => {
     const { engine } = memoryEngine(project);
     expect((await engine.context("shop/models.py", { budget: 2000 })).resolvedAs).toBe("file");
-    expect((await engine.context("shop/models.py::Cart.add", { budget: 2000 })).seeds[0]!.qualified).toBe("shop.models.Cart.add");
+    expect((await engine.context("shop/models.py::Cart.add", { budget: 2000 })).seeds[0]!.qualified).toBe(
+      "shop.models.Cart.add",
+    );
     expect((await engine.context("Cart.total", { budget: 2000 })).seeds[0]!.qualified).toBe("shop.models.Cart.total");
     const words = await engine.context("shopping cart totals", { budget: 2000 });
     expect(words.resolvedAs).toBe("search");
@@ -204,7 +255,8 @@ describe("context targets and bad input", () => {
 
   it("answers bad budgets and targets with specific errors", async () => {
     const { engine } = memoryEngine(project);
-    for (const budget of [0, -5, 1.5, Number.NaN, 10 ** 12]) expect((await errorOf(engine.context("checkout", { budget }))).code).toBe("invalid_argument");
+    for (const budget of [0, -5, 1.5, Number.NaN, 10 ** 12])
+      expect((await errorOf(engine.context("checkout", { budget }))).code).toBe("invalid_argument");
     expect((await errorOf(engine.context("", {}))).code).toBe("invalid_argument");
     expect((await errorOf(engine.context("   ", {}))).code).toBe("invalid_argument");
     expect((await errorOf(engine.context("x".repeat(LIMITS.targetChars + 1), {}))).code).toBe("invalid_argument");
@@ -212,7 +264,9 @@ describe("context targets and bad input", () => {
     expect((await errorOf(engine.context("shop/nothing.py", {}))).code).toBe("not_found");
     const unknown = await errorOf(engine.context("chekout", {}));
     expect(unknown.code).toBe("unknown_symbol");
-    expect((unknown.data.suggestions as { qualified: string }[]).map((s) => s.qualified)).toContain("shop.checkout.checkout");
+    expect((unknown.data.suggestions as { qualified: string }[]).map((s) => s.qualified)).toContain(
+      "shop.checkout.checkout",
+    );
     const ambiguous = await errorOf(engine.context("__init__", {}));
     expect(ambiguous.code).toBe("ambiguous_symbol");
     expect(ambiguous.data.total).toBe(2);
@@ -236,27 +290,45 @@ describe("search and pack", () => {
   it("after edits, the carried-over search index answers exactly as a fresh build does", async () => {
     const files: Record<string, string> = {};
     for (let i = 0; i < 6; i++) {
-      files[`shop/mod${i}.py`] = `def charge_card_${i}(amount):\n    """Charge a card for the amount."""\n    return amount\n\n\ndef refund_order_${i}(order):\n    return charge_card_${i}(order)\n`;
+      files[`shop/mod${i}.py`] =
+        `def charge_card_${i}(amount):\n    """Charge a card for the amount."""\n    return amount\n\n\ndef refund_order_${i}(order):\n    return charge_card_${i}(order)\n`;
     }
     const { engine, platform } = memoryEngine(files);
     const queries = ["charge", "refund order", "card amount", "rename target", "brand new helper", "mod3"];
-    const answers = async (e: typeof engine) => Promise.all(queries.map((q) => e.search(q, { limit: 50 }).then((hits) => hits.map((h) => `${h.qualified}@${h.path}:${h.line} ${h.score}`))));
+    const answers = async (e: typeof engine) =>
+      Promise.all(
+        queries.map((q) =>
+          e.search(q, { limit: 50 }).then((hits) => hits.map((h) => `${h.qualified}@${h.path}:${h.line} ${h.score}`)),
+        ),
+      );
     const current = { ...files };
     const put = (path: string, text: string) => () => {
       current[path] = text;
       platform.fs.write(path, text);
     };
     const steps: [string, () => void][] = [
-      ["rename inside one file", put("shop/mod2.py", files["shop/mod2.py"]!.replace("refund_order_2", "rename_target_2"))],
+      [
+        "rename inside one file",
+        put("shop/mod2.py", files["shop/mod2.py"]!.replace("refund_order_2", "rename_target_2")),
+      ],
       // One more definition in an early file shifts the graph ids of every later file.
-      ["grow an early file", put("shop/mod0.py", `def brand_new_helper():\n    return 0\n\n\n${files["shop/mod0.py"]}`)],
+      [
+        "grow an early file",
+        put("shop/mod0.py", `def brand_new_helper():\n    return 0\n\n\n${files["shop/mod0.py"]}`),
+      ],
       ["add a file", put("shop/extra.py", "def charge_extra(amount):\n    return amount\n")],
-      ["remove a file", () => {
-        delete current["shop/mod4.py"];
-        platform.fs.remove("shop/mod4.py");
-      }],
+      [
+        "remove a file",
+        () => {
+          delete current["shop/mod4.py"];
+          platform.fs.remove("shop/mod4.py");
+        },
+      ],
       // Enough re-indexing of one file that the tombstones pass the share that forces a rebuild.
-      ...Array.from({ length: 6 }, (_, k): [string, () => void] => [`edit again (${k})`, put("shop/mod1.py", files["shop/mod1.py"]!.replace("return amount", `return amount + ${k}`))]),
+      ...Array.from({ length: 6 }, (_, k): [string, () => void] => [
+        `edit again (${k})`,
+        put("shop/mod1.py", files["shop/mod1.py"]!.replace("return amount", `return amount + ${k}`)),
+      ]),
     ];
     await answers(engine); // builds the index that the steps below carry forward
     for (const [what, step] of steps) {
@@ -266,7 +338,9 @@ describe("search and pack", () => {
     }
     const names = (await engine.search("rename target")).map((h) => h.qualified);
     expect(names).toContain("shop.mod2.rename_target_2");
-    expect((await engine.search("refund order", { limit: 50 })).map((h) => h.qualified)).not.toContain("shop.mod2.refund_order_2");
+    expect((await engine.search("refund order", { limit: 50 })).map((h) => h.qualified)).not.toContain(
+      "shop.mod2.refund_order_2",
+    );
     expect((await engine.search("charge", { limit: 50 })).map((h) => h.path)).not.toContain("shop/mod4.py");
   });
 
@@ -333,6 +407,8 @@ def show():
     const { engine } = memoryEngine(project);
     const answer = await engine.context("app/clean.py::show", { budget: 2000 });
     expect(answer.chunks.some((c) => c.path === "app/broken.py")).toBe(false);
-    expect(answer.notes.some((n) => n.includes("syntax errors"))).toBe(answer.cut.some((c) => c.path === "app/broken.py"));
+    expect(answer.notes.some((n) => n.includes("syntax errors"))).toBe(
+      answer.cut.some((c) => c.path === "app/broken.py"),
+    );
   });
 });

@@ -117,10 +117,16 @@ describe("a location answers with the symbol around it", () => {
 
   it("bad locations get specific errors", async () => {
     const e = engine();
-    await expect(e.context("src/shop/cart.py:999")).rejects.toMatchObject({ code: "invalid_argument", data: { totalLines: 18 } });
+    await expect(e.context("src/shop/cart.py:999")).rejects.toMatchObject({
+      code: "invalid_argument",
+      data: { totalLines: 18 },
+    });
     await expect(e.context("src/shop/kart.py:3")).rejects.toMatchObject({ code: "not_found" });
     await expect(e.context("cart.py:3")).rejects.toMatchObject({ code: "ambiguous_symbol", data: { total: 2 } });
-    await expect(e.context("src/shop/cart.py::totl")).rejects.toMatchObject({ code: "unknown_symbol", data: { suggestions: [{ qualified: "shop.cart.total" }] } });
+    await expect(e.context("src/shop/cart.py::totl")).rejects.toMatchObject({
+      code: "unknown_symbol",
+      data: { suggestions: [{ qualified: "shop.cart.total" }] },
+    });
     await expect(e.context("../../etc/passwd:1")).rejects.toMatchObject({ code: "outside_root" });
     await expect(e.context("/etc/passwd:1")).rejects.toMatchObject({ code: "not_found" });
   });
@@ -146,18 +152,27 @@ describe("every handle an answer prints is a target", () => {
         // The answer's first chunk holds those lines.
         expect(a.chunks[0], handle).toMatchObject({ path: range[1] });
         expect(a.chunks[0]!.start <= Number(range[2]) && a.chunks[0]!.end >= Number(range[3]), handle).toBe(true);
-      } else expect(a.seeds.map((s) => s.qualified), handle).toContain(handle);
+      } else
+        expect(
+          a.seeds.map((s) => s.qualified),
+          handle,
+        ).toContain(handle);
     }
   });
 
   it("odd file names are quoted in headers and read back: a backslash, a newline", async () => {
-    const e = engine({ "odd/back\\slash.py": "def fn():\n    return 1\n", "odd/new\nline.py": "def nl():\n    return 2\n" });
+    const e = engine({
+      "odd/back\\slash.py": "def fn():\n    return 1\n",
+      "odd/new\nline.py": "def nl():\n    return 2\n",
+    });
     for (const target of ["nl", "fn"]) {
       const a = await e.context(target, { budget: 500 });
       const header = a.text.split("\n").find((l) => l.startsWith("## "))!;
       expect(header).toMatch(/^## "odd\/(back\\\\slash|new\\nline)\.py":1-2 \[seed\] /);
       const handle = /^## ("[^"]*(?:\\.[^"]*)*":\d+-\d+) /.exec(header)![1]!;
-      expect((await e.context(handle, { budget: 500 })).seeds.map((s) => s.qualified)).toEqual(a.seeds.map((s) => s.qualified));
+      expect((await e.context(handle, { budget: 500 })).seeds.map((s) => s.qualified)).toEqual(
+        a.seeds.map((s) => s.qualified),
+      );
     }
     expect((await e.context("odd/back\\slash.py::fn", { budget: 500 })).seeds).toHaveLength(1);
   });

@@ -78,12 +78,17 @@ export class HonoRequest {
 `;
 
 /** The qualified names an error suggests, in order. */
-const suggested = (data: Record<string, unknown>) => ((data.suggestions ?? []) as { qualified: string }[]).map((s) => s.qualified);
+const suggested = (data: Record<string, unknown>) =>
+  ((data.suggestions ?? []) as { qualified: string }[]).map((s) => s.qualified);
 
 describe("member typos", () => {
   const cases: { target: string; first: string; before?: string[] }[] = [
     // A swap of two letters in a four-letter name: `send` is declared 8th.
-    { target: "Client.sned", first: "net.client.Client.send", before: ["net.client.Client.end", "net.client.Client.get"] },
+    {
+      target: "Client.sned",
+      first: "net.client.Client.send",
+      before: ["net.client.Client.end", "net.client.Client.get"],
+    },
     { target: "net.client.Client.sned", first: "net.client.Client.send" },
     // Three letters, one swap.
     { target: "Client.gte", first: "net.client.Client.get" },
@@ -91,7 +96,11 @@ describe("member typos", () => {
     // Two classes are called Session: both are owners, and the closest member leads.
     { target: "Session.sned", first: "net.a.session.Session.send", before: ["net.b.session.Session.sendall"] },
     { target: "Hono.fecth", first: "src/hono.ts#Hono.fetch" },
-    { target: "HonoRequest.parm", first: "src/request.ts#HonoRequest.param", before: ["src/request.ts#HonoRequest.params", "src/request.ts#HonoRequest.parse"] },
+    {
+      target: "HonoRequest.parm",
+      first: "src/request.ts#HonoRequest.param",
+      before: ["src/request.ts#HonoRequest.params", "src/request.ts#HonoRequest.parse"],
+    },
     { target: "src/hono.ts::Hono.fecth", first: "src/hono.ts#Hono.fetch" },
     { target: "net/client.py::Client.sned", first: "net.client.Client.send" },
     // Bare names: a swap in three letters is one edit.
@@ -117,7 +126,9 @@ describe("member typos", () => {
       expect(e.code, target).toBe("unknown_symbol");
       expect(suggested(e.data).length, target).toBeGreaterThan(0);
     }
-    expect((await errorOf(engine.context("Sesion.send", { budget: 2000 }))).data.suggestions).toContainEqual(expect.objectContaining({ qualified: "net.a.session.Session.send" }));
+    expect((await errorOf(engine.context("Sesion.send", { budget: 2000 }))).data.suggestions).toContainEqual(
+      expect.objectContaining({ qualified: "net.a.session.Session.send" }),
+    );
     // Paths stay paths.
     expect((await errorOf(engine.context("net/nothing.py", { budget: 2000 }))).code).toBe("not_found");
     expect((await errorOf(engine.context("nothing.py", { budget: 2000 }))).code).toBe("not_found");
@@ -131,6 +142,7 @@ describe("member typos", () => {
     expect(e.data.target).toBe("net.client.Client.sedn");
     const names = suggested(e.data);
     expect(names.slice(0, 2)).toEqual(["net.client.Client.send", "net.client.Client.end"]);
-    for (const s of e.data.suggestions as { path: string; line: number; kind: string }[]) expect(s).toMatchObject({ path: "net/client.py", kind: "method" });
+    for (const s of e.data.suggestions as { path: string; line: number; kind: string }[])
+      expect(s).toMatchObject({ path: "net/client.py", kind: "method" });
   });
 });

@@ -68,7 +68,10 @@ async function targetsOf(engine: Engine): Promise<string[]> {
 type Shown = ContextAnswer["chunks"][number];
 const key = (c: { path: string; start: number; end: number }) => `${c.path}:${c.start}-${c.end}`;
 /** Shown at this budget: listed as a chunk, or inside a chunk shown whole. */
-const present = (c: Shown, answer: ContextAnswer) => answer.chunks.some((o) => key(o) === key(c) || (o.form === "full" && o.path === c.path && o.start <= c.start && o.end >= c.end));
+const present = (c: Shown, answer: ContextAnswer) =>
+  answer.chunks.some(
+    (o) => key(o) === key(c) || (o.form === "full" && o.path === c.path && o.start <= c.start && o.end >= c.end),
+  );
 
 interface Figures {
   targets: number;
@@ -89,7 +92,19 @@ interface Figures {
 }
 
 async function check(engine: Engine, targets: string[]): Promise<Figures> {
-  const f: Figures = { targets: targets.length, answers: 0, tooSmall: 0, tooSmallLarge: [], pairs: 0, checked: 0, violations: [], downgrades: 0, fill: 0, whole: 0, outlines: 0 };
+  const f: Figures = {
+    targets: targets.length,
+    answers: 0,
+    tooSmall: 0,
+    tooSmallLarge: [],
+    pairs: 0,
+    checked: 0,
+    violations: [],
+    downgrades: 0,
+    fill: 0,
+    whole: 0,
+    outlines: 0,
+  };
   for (const target of targets) {
     let previous: { budget: number; answer: ContextAnswer } | undefined;
     for (const budget of BUDGETS) {
@@ -97,7 +112,8 @@ async function check(engine: Engine, targets: string[]): Promise<Figures> {
       try {
         answer = await engine.context(target, { budget });
       } catch (error) {
-        if (!isEngineError(error, "budget_too_small")) throw new Error(`${target} @ ${budget}: ${String(error)}`, { cause: error });
+        if (!isEngineError(error, "budget_too_small"))
+          throw new Error(`${target} @ ${budget}: ${String(error)}`, { cause: error });
         f.tooSmall++;
         if (budget >= 2000) f.tooSmallLarge.push(`${target} @ ${budget}`);
         if (previous) f.violations.push(`${target}: answered at ${previous.budget}, budget_too_small at ${budget}`);
@@ -111,13 +127,17 @@ async function check(engine: Engine, targets: string[]): Promise<Figures> {
       if (!answer.chunks.some((c) => c.role === "seed")) f.violations.push(`${target} @ ${budget}: no seed`);
       // No neighbour takes more than its share: an outline a fifth of the budget, a body a third.
       for (const c of answer.chunks) {
-        if (c.role !== "seed" && c.tokens > budget * (c.form === "outline" ? 0.2 : 1 / 3)) f.violations.push(`${target} @ ${budget}: ${c.role} ${c.symbol} (${c.form}) takes ${c.tokens} tokens`);
+        if (c.role !== "seed" && c.tokens > budget * (c.form === "outline" ? 0.2 : 1 / 3))
+          f.violations.push(`${target} @ ${budget}: ${c.role} ${c.symbol} (${c.form}) takes ${c.tokens} tokens`);
       }
       if (previous) {
         f.pairs++;
         for (const c of previous.answer.chunks) {
           f.checked++;
-          if (!present(c, answer)) f.violations.push(`${target}: ${c.role} ${c.symbol} (${c.form}, ${c.tokens}) shown at ${previous.budget}, gone at ${budget}`);
+          if (!present(c, answer))
+            f.violations.push(
+              `${target}: ${c.role} ${c.symbol} (${c.form}, ${c.tokens}) shown at ${previous.budget}, gone at ${budget}`,
+            );
           else if (c.form === "full" && answer.chunks.some((o) => key(o) === key(c) && o.form === "outline")) {
             f.downgrades++;
             f.violations.push(`${target}: ${c.role} ${c.symbol} whole at ${previous.budget}, an outline at ${budget}`);
@@ -133,24 +153,28 @@ async function check(engine: Engine, targets: string[]): Promise<Figures> {
 describe("budgets only ever add", () => {
   for (const corpus of CORPORA) {
     const have = existsSync(corpus.from);
-    it.skipIf(!have)(`${corpus.name}: ~70 targets × ${BUDGETS.length} budgets, no chunk dropped as the budget grows${have ? "" : ` (skipped: ${corpus.from} is missing; ${corpus.install})`}`, async () => {
-      const engine = await engineOver(corpus.from, corpus.source);
-      try {
-        const targets = await targetsOf(engine);
-        expect(targets.length).toBeGreaterThanOrEqual(SYMBOLS);
-        const f = await check(engine, targets);
-        const meanFill = f.answers ? f.fill / f.answers : 0;
-        console.log(
-          `${corpus.name}: ${f.targets} targets × ${BUDGETS.length} budgets: ${f.answers} answers, ${f.tooSmall} budget_too_small (${f.tooSmallLarge.length} at ≥ 2,000), ` +
-            `${f.pairs} budget pairs, ${f.checked} chunks checked, ${f.violations.length} violations (${f.violations.filter((v) => v.includes(", gone at")).length} chunks dropped, ${f.downgrades} whole→outline, ${f.violations.filter((v) => / takes \d+ tokens$/.test(v)).length} over their share, ${f.violations.filter((v) => v.includes("budget_too_small at")).length} too small after an answer), mean fill ${(100 * meanFill).toFixed(1)}%, ` +
-            `chunks per answer ${(f.whole / f.answers).toFixed(2)} whole + ${(f.outlines / f.answers).toFixed(2)} outlines` +
-            (f.violations.length ? `\n  ${f.violations.slice(0, 12).join("\n  ")}` : ""),
-        );
-        expect(f.violations.slice(0, 20)).toEqual([]);
-        expect(f.tooSmallLarge).toEqual([]);
-      } finally {
-        engine.close();
-      }
-    }, 120_000);
+    it.skipIf(!have)(
+      `${corpus.name}: ~70 targets × ${BUDGETS.length} budgets, no chunk dropped as the budget grows${have ? "" : ` (skipped: ${corpus.from} is missing; ${corpus.install})`}`,
+      async () => {
+        const engine = await engineOver(corpus.from, corpus.source);
+        try {
+          const targets = await targetsOf(engine);
+          expect(targets.length).toBeGreaterThanOrEqual(SYMBOLS);
+          const f = await check(engine, targets);
+          const meanFill = f.answers ? f.fill / f.answers : 0;
+          console.log(
+            `${corpus.name}: ${f.targets} targets × ${BUDGETS.length} budgets: ${f.answers} answers, ${f.tooSmall} budget_too_small (${f.tooSmallLarge.length} at ≥ 2,000), ` +
+              `${f.pairs} budget pairs, ${f.checked} chunks checked, ${f.violations.length} violations (${f.violations.filter((v) => v.includes(", gone at")).length} chunks dropped, ${f.downgrades} whole→outline, ${f.violations.filter((v) => / takes \d+ tokens$/.test(v)).length} over their share, ${f.violations.filter((v) => v.includes("budget_too_small at")).length} too small after an answer), mean fill ${(100 * meanFill).toFixed(1)}%, ` +
+              `chunks per answer ${(f.whole / f.answers).toFixed(2)} whole + ${(f.outlines / f.answers).toFixed(2)} outlines` +
+              (f.violations.length ? `\n  ${f.violations.slice(0, 12).join("\n  ")}` : ""),
+          );
+          expect(f.violations.slice(0, 20)).toEqual([]);
+          expect(f.tooSmallLarge).toEqual([]);
+        } finally {
+          engine.close();
+        }
+      },
+      120_000,
+    );
   }
 });

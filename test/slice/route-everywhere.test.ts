@@ -19,10 +19,14 @@ describe("a route's context brings its models, its dependencies and a test that 
     expect(a.resolvedAs).toBe("route");
     const byRole = (role: string) => a.chunks.filter((c) => c.role === role).map((c) => c.symbol);
     expect(byRole("type")).toEqual(expect.arrayContaining(["app.models.ItemPublic", "app.models.ItemUpdate"]));
-    expect(byRole("callee")).toEqual(expect.arrayContaining(["app.api.deps.get_current_user", "app.api.deps.verify_owner"]));
+    expect(byRole("callee")).toEqual(
+      expect.arrayContaining(["app.api.deps.get_current_user", "app.api.deps.verify_owner"]),
+    );
     expect(byRole("witness")).toEqual(["backend.tests.test_items.test_update_item"]);
     expect(a.notes).toContain("PUT /api/v1/items/{item_id} models: request ItemUpdate; response ItemPublic");
-    expect(a.notes).toContain("PUT /api/v1/items/{item_id} runs first: get_current_user (dependency), verify_owner (dependency)");
+    expect(a.notes).toContain(
+      "PUT /api/v1/items/{item_id} runs first: get_current_user (dependency), verify_owner (dependency)",
+    );
     expect(a.notes).toContain("PUT /api/v1/items/{item_id} tested by backend/tests/test_items.py:5 (test_update_item)");
     expect(a.notes).toContain("PUT /api/v1/items/{item_id} called from frontend/src/client/items.ts:21 (updateItem)");
   });
@@ -38,7 +42,9 @@ describe("a route's context brings its models, its dependencies and a test that 
     const a = await engine().context("GET /shop/orders/7", { budget: 3000 });
     expect(a.seeds.map((s) => s.qualified)).toEqual(["orders/src/handlers.ts#getOrder"]);
     const callees = a.chunks.filter((c) => c.role === "callee").map((c) => c.symbol);
-    expect(callees).toEqual(expect.arrayContaining(["orders/src/middleware.ts#rateLimit", "orders/src/middleware.ts#requireAuth"]));
+    expect(callees).toEqual(
+      expect.arrayContaining(["orders/src/middleware.ts#rateLimit", "orders/src/middleware.ts#requireAuth"]),
+    );
     expect(a.notes.join("\n")).toContain("runs first: rateLimit (middleware), requireAuth (middleware)");
     expect(a.notes.join("\n")).toContain("tested by orders/test/orders.test.ts:5");
   });
@@ -56,8 +62,12 @@ describe("impact and callers take METHOD /path", () => {
     ]);
     // The test that sends the request is a test the change reaches.
     expect(a.tests.map((t) => `${t.via} ${t.id}`)).toEqual(["request backend/tests/test_items.py::test_update_item"]);
-    expect(a.text).toContain("# Impact of route PUT /api/v1/items/{item_id}, handled by app.api.routes.items.update_item");
-    expect(a.text).toContain("Consumers: 1 client call from production code: frontend/src/client/items.ts:21 in updateItem (PUT /api/v1/items/{id})");
+    expect(a.text).toContain(
+      "# Impact of route PUT /api/v1/items/{item_id}, handled by app.api.routes.items.update_item",
+    );
+    expect(a.text).toContain(
+      "Consumers: 1 client call from production code: frontend/src/client/items.ts:21 in updateItem (PUT /api/v1/items/{id})",
+    );
   });
 
   it("impact on a route nobody registers is an unknown_symbol error naming the near routes", async () => {
@@ -79,11 +89,20 @@ describe("impact and callers take METHOD /path", () => {
 
   it("changes: a changed handler's route is named with the client calls that reach it", async () => {
     const diff = [
-      "diff --git a/backend/app/crud.py b/backend/app/crud.py", "--- a/backend/app/crud.py", "+++ b/backend/app/crud.py",
-      "@@ -4,3 +4,3 @@ def load_items(db, skip):", " ", " def save_item(db, item_id, item_in):", "-    return None", "+    return item_in", "",
+      "diff --git a/backend/app/crud.py b/backend/app/crud.py",
+      "--- a/backend/app/crud.py",
+      "+++ b/backend/app/crud.py",
+      "@@ -4,3 +4,3 @@ def load_items(db, skip):",
+      " ",
+      " def save_item(db, item_id, item_in):",
+      "-    return None",
+      "+    return item_in",
+      "",
     ].join("\n");
     const a = await engine().changes({ diff });
-    expect(a.text).toContain("[route] PUT /api/v1/items/{item_id} → app.api.routes.items.update_item (reaches app.crud.save_item in 1 call; called from frontend/src/client/items.ts:21 (updateItem))");
+    expect(a.text).toContain(
+      "[route] PUT /api/v1/items/{item_id} → app.api.routes.items.update_item (reaches app.crud.save_item in 1 call; called from frontend/src/client/items.ts:21 (updateItem))",
+    );
   });
 });
 
@@ -92,34 +111,53 @@ describe("shape_check", () => {
     const a = await engine().shapeCheck("ItemPublic", { rename: ["title=name"] });
     expect(a.models[0]!.qualified).toBe("app.models.ItemPublic");
     expect(a.models[0]!.fields.map((f) => f.name).sort()).toEqual(["description", "id", "owner_id", "title"]);
-    expect(a.routes.map((r) => `${r.method} ${r.path} as ${r.as}`)).toEqual(["GET /api/v1/items as ItemsPublic.data[]", "PUT /api/v1/items/{item_id} as ItemPublic"]);
+    expect(a.routes.map((r) => `${r.method} ${r.path} as ${r.as}`)).toEqual([
+      "GET /api/v1/items as ItemsPublic.data[]",
+      "PUT /api/v1/items/{item_id} as ItemPublic",
+    ]);
     expect(a.breaks.map((b) => `${b.path}:${b.line} ${b.expression}`)).toEqual([
       'backend/tests/test_items.py:7 content["title"]',
       "frontend/src/pages/items-page.ts:5 item.title", // page.data.map((item) => item.title), through listItems()'s return
       "frontend/src/pages/items-page.ts:11 { title }", // const { title, owner_id } = updated, through updateItem()'s return
     ]);
-    expect(a.reads.map((r) => `${r.path}:${r.line} ${r.field}`)).toEqual(expect.arrayContaining([
-      "backend/tests/test_items.py:8 owner_id", "frontend/src/pages/items-page.ts:11 owner_id", "frontend/src/pages/items-page.ts:16 id", "frontend/src/pages/items-page.ts:16 description",
-    ]));
+    expect(a.reads.map((r) => `${r.path}:${r.line} ${r.field}`)).toEqual(
+      expect.arrayContaining([
+        "backend/tests/test_items.py:8 owner_id",
+        "frontend/src/pages/items-page.ts:11 owner_id",
+        "frontend/src/pages/items-page.ts:16 id",
+        "frontend/src/pages/items-page.ts:16 description",
+      ]),
+    );
     // A parameter typed by the frontend's interface of the model is a consumer too.
     expect(a.reads.find((r) => r.line === 16 && r.field === "id")?.from).toBe("typed");
     expect(a.text).toContain("## Breaks (title renamed to name): 3 reads");
-    expect(a.text).toContain("- frontend/src/pages/items-page.ts:5 item.title → ItemPublic.title in renderItems — title renamed to name");
+    expect(a.text).toContain(
+      "- frontend/src/pages/items-page.ts:5 item.title → ItemPublic.title in renderItems — title renamed to name",
+    );
   });
 
   it("a route: the response model's tree, and a removal breaks the reads of that field only", async () => {
     const a = await engine().shapeCheck("GET /api/v1/items", { remove: ["count"] });
     expect(a.resolvedAs).toBe("route");
     expect(a.models.map((m) => m.qualified)).toEqual(["app.models.ItemsPublic", "app.models.ItemPublic"]);
-    expect(a.breaks.map((b) => `${b.path}:${b.line} ${b.expression}`)).toEqual(['backend/tests/test_items.py:14 body["count"]', "frontend/src/pages/items-page.ts:6 page.count"]);
+    expect(a.breaks.map((b) => `${b.path}:${b.line} ${b.expression}`)).toEqual([
+      'backend/tests/test_items.py:14 body["count"]',
+      "frontend/src/pages/items-page.ts:6 page.count",
+    ]);
     expect(a.reads.map((r) => `${r.line} ${r.field}`)).toEqual(expect.arrayContaining(["5 data", "5 title"]));
   });
 
   it("says what is wrong with a field that is not the model's, a malformed rename and a target that is no model", async () => {
     const e = engine();
-    expect(await errorOf(e.shapeCheck("ItemPublic", { rename: ["titel=name"] }))).toMatchObject({ code: "invalid_argument", data: { field: "titel" } });
+    expect(await errorOf(e.shapeCheck("ItemPublic", { rename: ["titel=name"] }))).toMatchObject({
+      code: "invalid_argument",
+      data: { field: "titel" },
+    });
     expect((await errorOf(e.shapeCheck("ItemPublic", { rename: ["title"] }))).code).toBe("invalid_argument");
-    expect(await errorOf(e.shapeCheck("app.crud.save_item"))).toMatchObject({ code: "invalid_argument", data: { kind: "function" } });
+    expect(await errorOf(e.shapeCheck("app.crud.save_item"))).toMatchObject({
+      code: "invalid_argument",
+      data: { kind: "function" },
+    });
     expect((await errorOf(e.shapeCheck("GET /shop/orders/1"))).code).toBe("not_found");
   });
 

@@ -95,7 +95,11 @@ describe("route map", () => {
     const a = await engine.routeMap();
     const byRoute = Object.fromEntries(a.routes.map((r) => [`${r.method} ${r.path}`, r]));
     expect(Object.keys(byRoute).sort()).toEqual([
-      "DELETE /api/v1/items/{item_id}", "GET /api/v1/items", "GET /api/v1/items/latest", "GET /api/v1/items/{item_id}", "PUT /api/v1/items/{item_id}",
+      "DELETE /api/v1/items/{item_id}",
+      "GET /api/v1/items",
+      "GET /api/v1/items/latest",
+      "GET /api/v1/items/{item_id}",
+      "PUT /api/v1/items/{item_id}",
     ]);
     const at = (r: string, kind: "clients" | "tests") => byRoute[r]![kind].map((c) => `${c.path}:${c.line}`);
     expect(byRoute["PUT /api/v1/items/{item_id}"]!.handler).toBe("app.api.items.update_item");
@@ -128,14 +132,21 @@ describe("route map", () => {
     const { engine } = memoryEngine(PROJECT);
     const byHandler = await engine.tests("app.api.items.update_item");
     expect(byHandler.tests.map((t) => t.id)).toEqual(["backend/tests/test_items.py::test_update_item"]);
-    expect(byHandler.text).toContain("calls it through PUT /api/v1/items/{item_id} (1 hop), at backend/tests/test_items.py:5");
+    expect(byHandler.text).toContain(
+      "calls it through PUT /api/v1/items/{item_id} (1 hop), at backend/tests/test_items.py:5",
+    );
     const byRoute = await engine.tests("PUT /api/v1/items/{id}");
     expect(byRoute.symbol?.qualified).toBe("app.api.items.update_item");
     expect(byRoute.tests.map((t) => t.id)).toEqual(["backend/tests/test_items.py::test_update_item"]);
     // The literal route is the one /items/latest reaches; /items/{item_id}'s GET handler has no test.
-    expect((await engine.tests("GET /api/v1/items/latest")).tests.map((t) => t.id)).toEqual(["backend/tests/test_items.py::test_latest"]);
+    expect((await engine.tests("GET /api/v1/items/latest")).tests.map((t) => t.id)).toEqual([
+      "backend/tests/test_items.py::test_latest",
+    ]);
     expect((await engine.tests("app.api.items.read_item")).total).toBe(0);
-    await expect(engine.tests("PATCH /api/v1/items/{id}")).rejects.toMatchObject({ code: "unknown_symbol", message: expect.stringContaining("No route PATCH /api/v1/items/{id}") });
+    await expect(engine.tests("PATCH /api/v1/items/{id}")).rejects.toMatchObject({
+      code: "unknown_symbol",
+      message: expect.stringContaining("No route PATCH /api/v1/items/{id}"),
+    });
   });
 
   it("reads URLs from string arguments: templates, base URLs, query strings; not plain strings", () => {
@@ -166,6 +177,12 @@ export class ItemsService {
 }
 `);
     const map = await engine.routeMap({ method: "PUT" });
-    expect(map.routes[0]!.clients.filter((c) => c.path === "frontend/src/client/sdk.gen.ts").map((c) => [c.line, c.caller, c.url])).toEqual([[5, "ItemsService.updateItem", "/api/v1/items/{id}"]]);
+    expect(
+      map.routes[0]!.clients.filter((c) => c.path === "frontend/src/client/sdk.gen.ts").map((c) => [
+        c.line,
+        c.caller,
+        c.url,
+      ]),
+    ).toEqual([[5, "ItemsService.updateItem", "/api/v1/items/{id}"]]);
   });
 });

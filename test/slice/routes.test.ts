@@ -8,17 +8,36 @@ const fixture = (name: string) => parseFixture(readFileSync(new URL(`./fixtures/
 describe("route prefixes read through names", () => {
   const cases = [
     // A settings attribute with a default, reached through an instance imported from another module.
-    { file: "fastapi-settings.txt", target: "POST /api/v1/items/", seed: "app.api.routes.items.create_item", mounts: ["backend/app/main.py:7", "backend/app/api/main.py:7", "backend/app/api/routes/items.py:3"] },
+    {
+      file: "fastapi-settings.txt",
+      target: "POST /api/v1/items/",
+      seed: "app.api.routes.items.create_item",
+      mounts: ["backend/app/main.py:7", "backend/app/api/main.py:7", "backend/app/api/routes/items.py:3"],
+    },
     // Parameter names differ (`{id}` in the route, `{item_id}` and a number in the requests).
     { file: "fastapi-settings.txt", target: "PUT /api/v1/items/{item_id}", seed: "app.api.routes.items.update_item" },
     { file: "fastapi-settings.txt", target: "PUT /api/v1/items/42", seed: "app.api.routes.items.update_item" },
-    { file: "fastapi-settings.txt", target: "POST /api/v1/login/access-token", seed: "app.api.routes.login.login_access_token" },
+    {
+      file: "fastapi-settings.txt",
+      target: "POST /api/v1/login/access-token",
+      seed: "app.api.routes.login.login_access_token",
+    },
     // A module constant imported by name; a trailing slash on either side.
-    { file: "python-prefixes.txt", target: "GET /api/users/7", seed: "svc.users.get_user", mounts: ["svc/app.py:9", "svc/users.py:3"] },
+    {
+      file: "python-prefixes.txt",
+      target: "GET /api/users/7",
+      seed: "svc.users.get_user",
+      mounts: ["svc/app.py:9", "svc/users.py:3"],
+    },
     // An f-string over a constant that is itself a concatenation; Flask-style `<int:id>` against a number.
     { file: "python-prefixes.txt", target: "DELETE /api/v2/shop/orders/9", seed: "svc.orders.cancel_order" },
     // Template literals and concatenation in TypeScript, through an exported constant.
-    { file: "ts-prefixes.txt", target: "GET /api/users/42", seed: "src/users.ts#showUser", mounts: ["src/server.ts:7"] },
+    {
+      file: "ts-prefixes.txt",
+      target: "GET /api/users/42",
+      seed: "src/users.ts#showUser",
+      mounts: ["src/server.ts:7"],
+    },
     { file: "ts-prefixes.txt", target: "GET /api/orders//", seed: "src/orders.ts#listOrders" },
   ];
   for (const c of cases) {
@@ -27,7 +46,13 @@ describe("route prefixes read through names", () => {
       const answer = await engine.context(c.target, { budget: 3000 });
       expect(answer.resolvedAs).toBe("route");
       expect(answer.seeds.map((s) => s.qualified)).toEqual([c.seed]);
-      if (c.mounts) expect(answer.chunks.filter((x) => x.role === "mount").map((x) => `${x.path}:${x.start}`).sort()).toEqual([...c.mounts].sort());
+      if (c.mounts)
+        expect(
+          answer.chunks
+            .filter((x) => x.role === "mount")
+            .map((x) => `${x.path}:${x.start}`)
+            .sort(),
+        ).toEqual([...c.mounts].sort());
     });
   }
 
@@ -56,7 +81,9 @@ describe("a prefix that is not spelled out in the project", () => {
 
   it("the suffix has to match whole segments", async () => {
     const { engine } = memoryEngine(fixture("python-prefixes.txt"));
-    expect((await errorOf(engine.context("POST /internal/admin/purge-all", { budget: 2000 }))).code).toBe("unknown_symbol");
+    expect((await errorOf(engine.context("POST /internal/admin/purge-all", { budget: 2000 }))).code).toBe(
+      "unknown_symbol",
+    );
   });
 });
 

@@ -42,7 +42,10 @@ describe("shape_check through models that name each other and props interfaces",
     // Before: Folder → FileEntry → Folder waited on its own build and the answer never came.
     const a = await engine.shapeCheck("Folder", { rename: ["name=label"] });
     expect(a.models[0]!.fields.map((f) => f.name)).toEqual(["name", "files"]);
-    expect(a.breaks.map((b) => `${b.path}:${b.line} ${b.expression}`)).toEqual(["web/view.ts:5 folder.name", "web/view.ts:9 props.folder.name"]);
+    expect(a.breaks.map((b) => `${b.path}:${b.line} ${b.expression}`)).toEqual([
+      "web/view.ts:5 folder.name",
+      "web/view.ts:9 props.folder.name",
+    ]);
     expect(a.reads.map((r) => `${r.line} ${r.field}`)).toEqual(expect.arrayContaining(["5 files"]));
     // The props interface is no model of the answer: reading its field is no read.
     expect(a.reads.filter((r) => r.model.includes("FolderViewProps"))).toEqual([]);

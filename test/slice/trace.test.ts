@@ -47,7 +47,11 @@ export function receipt(total: number): string {
 `;
 
 function engine() {
-  return createEngine({ fs: new MemoryFileSystem(parseFixture(FIXTURE), "/home/dev/shop"), store: new MemoryStore(), wasm });
+  return createEngine({
+    fs: new MemoryFileSystem(parseFixture(FIXTURE), "/home/dev/shop"),
+    store: new MemoryStore(),
+    wasm,
+  });
 }
 
 const PYTHON = `Traceback (most recent call last):

@@ -2,7 +2,11 @@
 
 /** `shared` called once by each of 30 × 20 production functions and 25 × 20 pytest tests. */
 export function busyProject(): Record<string, string> {
-  const files: Record<string, string> = { "core/__init__.py": "", "core/util.py": `def shared(x):\n    """Used everywhere."""\n    return x\n`, "tests/__init__.py": "" };
+  const files: Record<string, string> = {
+    "core/__init__.py": "",
+    "core/util.py": `def shared(x):\n    """Used everywhere."""\n    return x\n`,
+    "tests/__init__.py": "",
+  };
   for (let m = 0; m < 30; m++) {
     const lines = ["from core.util import shared", ""];
     for (let f = 0; f < 20; f++) lines.push(`def caller_${m}_${f}(value):`, `    return shared(value) + ${f}`, "");

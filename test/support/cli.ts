@@ -16,7 +16,10 @@ export interface CliRun {
 }
 
 /** Runs the built CLI with `args` (from the repository root unless `cwd` is given). */
-export function runCli(args: string[], { cwd = repoRoot, timeout = 120_000 }: { cwd?: string; timeout?: number } = {}): CliRun {
+export function runCli(
+  args: string[],
+  { cwd = repoRoot, timeout = 120_000 }: { cwd?: string; timeout?: number } = {},
+): CliRun {
   const r = spawnSync(process.execPath, [cli, ...args], { cwd, encoding: "utf8", timeout });
   return { status: r.status, stdout: r.stdout, stderr: r.stderr };
 }
@@ -26,7 +29,9 @@ export function jsonOf<T = Record<string, unknown>>(r: CliRun): T {
   try {
     return JSON.parse(r.stdout) as T;
   } catch {
-    throw new Error(`stdout is not JSON (exit ${r.status}): ${r.stdout.slice(0, 500)}\nstderr: ${r.stderr.slice(0, 500)}`);
+    throw new Error(
+      `stdout is not JSON (exit ${r.status}): ${r.stdout.slice(0, 500)}\nstderr: ${r.stderr.slice(0, 500)}`,
+    );
   }
 }
 
@@ -41,7 +46,12 @@ export function ensureCliBuilt(): void {
  * Temp folders (real paths) named with `prefix`, and other paths `add`ed, removed together by
  * `cleanup`; `project` makes one holding `files` (relative path → text).
  */
-export function tempDirs(prefix: string): { make: () => string; add: (path: string) => void; cleanup: () => void; project: (files: Record<string, string>) => string } {
+export function tempDirs(prefix: string): {
+  make: () => string;
+  add: (path: string) => void;
+  cleanup: () => void;
+  project: (files: Record<string, string>) => string;
+} {
   const made: string[] = [];
   const make = () => {
     const dir = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), prefix)));

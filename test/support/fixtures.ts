@@ -30,7 +30,9 @@ function bundled(): Record<string, string> | undefined {
 async function fromDisk(dir: FixtureDir): Promise<Record<string, string>> {
   // A computed specifier keeps Vite's browser build from trying to resolve node:fs.
   const fsModule = "node:fs";
-  const { readdirSync, readFileSync, statSync } = (await import(/* @vite-ignore */ fsModule)) as typeof import("node:fs");
+  const { readdirSync, readFileSync, statSync } = (await import(
+    /* @vite-ignore */ fsModule
+  )) as typeof import("node:fs");
   const base = new URL(`../${dir}/`, import.meta.url);
   const out: Record<string, string> = {};
   const walk = (rel: string) => {
@@ -53,7 +55,14 @@ export async function fixtureFiles(dir: FixtureDir): Promise<Record<string, stri
   const all = bundled() ?? (await fromDisk(dir));
   const prefix = `${dir}/`;
   const entries = Object.entries(all)
-    .filter(([k]) => k.startsWith(prefix) && !k.slice(prefix.length).split("/").some((s) => s.startsWith(".")))
+    .filter(
+      ([k]) =>
+        k.startsWith(prefix) &&
+        !k
+          .slice(prefix.length)
+          .split("/")
+          .some((s) => s.startsWith(".")),
+    )
     .map(([k, v]) => [k.slice(prefix.length), v] as const)
     .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
   return Object.fromEntries(entries);

@@ -11,7 +11,9 @@ async function wasmSource(): Promise<WasmSource> {
   if (dir.protocol !== "file:") return new FetchWasmSource(dir);
   // A computed specifier keeps the browser bundle free of the Node platform's node:fs imports.
   const nodeSource = "../../src/platform/node/node-wasm-source.ts";
-  const { NodeWasmSource } = (await import(/* @vite-ignore */ nodeSource)) as typeof import("../../src/platform/node/node-wasm-source.ts");
+  const { NodeWasmSource } = (await import(
+    /* @vite-ignore */ nodeSource
+  )) as typeof import("../../src/platform/node/node-wasm-source.ts");
   return new NodeWasmSource();
 }
 
@@ -21,13 +23,18 @@ export { dedent, parseFixture } from "./fixture-text.ts";
 import { parseFixture } from "./fixture-text.ts";
 
 /** A memory platform over `files` (a fixture string or a map). */
-export function memoryPlatform(files: string | Record<string, MemoryEntry>): Platform & { fs: MemoryFileSystem; store: MemoryStore } {
+export function memoryPlatform(
+  files: string | Record<string, MemoryEntry>,
+): Platform & { fs: MemoryFileSystem; store: MemoryStore } {
   const map = typeof files === "string" ? parseFixture(files) : files;
   return { fs: new MemoryFileSystem(map), store: new MemoryStore(), wasm };
 }
 
 /** An engine over a memory platform. */
-export function memoryEngine(files: string | Record<string, MemoryEntry>, options?: EngineOptions): { engine: Engine; platform: ReturnType<typeof memoryPlatform> } {
+export function memoryEngine(
+  files: string | Record<string, MemoryEntry>,
+  options?: EngineOptions,
+): { engine: Engine; platform: ReturnType<typeof memoryPlatform> } {
   const platform = memoryPlatform(files);
   return { engine: createEngine(platform, options), platform };
 }

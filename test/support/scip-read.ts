@@ -36,11 +36,13 @@ export function decodeMessage(buf: Uint8Array): Fields {
 }
 
 const utf8 = new TextDecoder("utf-8", { fatal: true });
-export const str = (f: Fields, n: number) => (f.get(n)?.[0] === undefined ? "" : utf8.decode(f.get(n)![0] as Uint8Array));
+export const str = (f: Fields, n: number) =>
+  f.get(n)?.[0] === undefined ? "" : utf8.decode(f.get(n)![0] as Uint8Array);
 export const int = (f: Fields, n: number) => (f.get(n)?.[0] as number | undefined) ?? 0;
 export const messages = (f: Fields, n: number) => (f.get(n) ?? []).map((v) => decodeMessage(v as Uint8Array));
 /** A packed repeated int32 (or its unpacked form). */
-export const ints = (f: Fields, n: number) => (f.get(n) ?? []).flatMap((v) => (typeof v === "number" ? [v] : packedVarints(v)));
+export const ints = (f: Fields, n: number) =>
+  (f.get(n) ?? []).flatMap((v) => (typeof v === "number" ? [v] : packedVarints(v)));
 function packedVarints(buf: Uint8Array): number[] {
   const out: number[] = [];
   let value = 0;
@@ -58,7 +60,9 @@ function packedVarints(buf: Uint8Array): number[] {
 }
 
 /** Every document of an index: its path, and its occurrences as [line, start, end], symbol, roles. */
-export function scipDocuments(parts: Uint8Array[]): { path: string; occurrences: { range: number[]; symbol: string; roles: number }[]; symbols: string[] }[] {
+export function scipDocuments(
+  parts: Uint8Array[],
+): { path: string; occurrences: { range: number[]; symbol: string; roles: number }[]; symbols: string[] }[] {
   const bytes = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
   let at = 0;
   for (const p of parts) {

@@ -93,21 +93,37 @@ describe("context on a section or key", () => {
     const { engine } = memoryEngine(PROJECT);
     const db = await engine.context("compose.yml:services.db", { budget: 1000 });
     expect(db.resolvedAs).toBe("text");
-    expect(db.chunks[0]).toMatchObject({ path: "compose.yml", start: 2, end: 5, role: "seed", symbol: "compose.yml:services.db" });
+    expect(db.chunks[0]).toMatchObject({
+      path: "compose.yml",
+      start: 2,
+      end: 5,
+      role: "seed",
+      symbol: "compose.yml:services.db",
+    });
     expect(db.text).toContain("postgres:18");
     for (const target of ["docs/deploy.md#Traefik", "docs/deploy.md#traefik"]) {
       const a = await engine.context(target, { budget: 1000 });
       expect(a.chunks[0]).toMatchObject({ path: "docs/deploy.md", start: 5, end: 7, symbol: "docs/deploy.md#Traefik" });
     }
-    expect((await engine.context("compose.yml:7-8", { budget: 1000 })).chunks[0]).toMatchObject({ path: "compose.yml", start: 7, end: 8 });
-    expect((await engine.context("docs/deploy.md", { budget: 1000 })).chunks[0]).toMatchObject({ path: "docs/deploy.md", start: 1, end: 11 });
+    expect((await engine.context("compose.yml:7-8", { budget: 1000 })).chunks[0]).toMatchObject({
+      path: "compose.yml",
+      start: 7,
+      end: 8,
+    });
+    expect((await engine.context("docs/deploy.md", { budget: 1000 })).chunks[0]).toMatchObject({
+      path: "docs/deploy.md",
+      start: 1,
+      end: 11,
+    });
   });
 
   it("a heading the file does not have is unknown_symbol with the file's sections", async () => {
     const { engine } = memoryEngine(PROJECT);
     const e = await errorOf(engine.context("docs/deploy.md#Helm", { budget: 1000 }));
     expect(e.code).toBe("unknown_symbol");
-    expect((e.data as { suggestions: { qualified: string }[] }).suggestions.map((s) => s.qualified)).toContain("docs/deploy.md#Traefik");
+    expect((e.data as { suggestions: { qualified: string }[] }).suggestions.map((s) => s.qualified)).toContain(
+      "docs/deploy.md#Traefik",
+    );
   });
 
   it("links a setting to the files that set it, both ways", async () => {
@@ -136,14 +152,18 @@ describe("tasks in words", () => {
   it("a task about code keeps its answer for code", async () => {
     const { engine } = memoryEngine(PROJECT);
     // Words the Traefik section holds too (labels, subdomain), in a report about code: no text in the answer.
-    const a = await engine.context("compute_total ignores the labels of each subdomain when it sums the cart items", { budget: 2000 });
+    const a = await engine.context("compute_total ignores the labels of each subdomain when it sums the cart items", {
+      budget: 2000,
+    });
     expect(a.chunks.map((c) => c.path).filter((p) => !p.endsWith(".py"))).toEqual([]);
     expect(a.chunks[0]!.symbol).toBe("app.cart.compute_total");
   });
 
   it("a task naming a text file gets that file's chunks after the code", async () => {
     const { engine } = memoryEngine(PROJECT);
-    const a = await engine.context("compute_total must read the port from compose.yml for the backend", { budget: 4000 });
+    const a = await engine.context("compute_total must read the port from compose.yml for the backend", {
+      budget: 4000,
+    });
     expect(a.chunks[0]!.path).toBe("app/cart.py");
     const text = a.chunks.filter((c) => !c.path.endsWith(".py"));
     expect(text.map((c) => c.path)).toEqual(["compose.yml"]);

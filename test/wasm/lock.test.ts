@@ -69,7 +69,10 @@ describe("the load-time check (runs first: the runtime is verified once per proc
     const spec = languageById("python")!;
     const runtime = await createParserRuntime(tampering(new NodeWasmSource(), spec.grammar));
     const expected = lock.files.find((f) => f.file === spec.grammar)!.sha256;
-    const error = await runtime.load(spec).then(() => undefined, (e: { code: string; data: Record<string, unknown> }) => e);
+    const error = await runtime.load(spec).then(
+      () => undefined,
+      (e: { code: string; data: Record<string, unknown> }) => e,
+    );
     expect(error?.code).toBe("wasm_mismatch");
     expect(error?.data.file).toBe(spec.grammar);
     expect(error?.data.expected).toBe(expected);
@@ -103,7 +106,9 @@ describe("the load-time check (runs first: the runtime is verified once per proc
 
 describe("wasm/ matches wasm/wasm.lock.json", () => {
   it("the lock lists exactly the .wasm files in the folder, once each", () => {
-    const onDisk = readdirSync(wasmDir).filter((f) => f !== "wasm.lock.json").sort();
+    const onDisk = readdirSync(wasmDir)
+      .filter((f) => f !== "wasm.lock.json")
+      .sort();
     const listed = lock.files.map((f) => f.file);
     expect(new Set(listed).size).toBe(listed.length);
     expect([...listed].sort()).toEqual(onDisk);
@@ -113,7 +118,9 @@ describe("wasm/ matches wasm/wasm.lock.json", () => {
     expect(lock.lockfileVersion).toBe(1);
     const runtime = lock.files.find((f) => f.file === "web-tree-sitter.wasm");
     expect(runtime?.source).toBe(lock.runtime);
-    const installed = (JSON.parse(readFileSync(`${repoRoot}node_modules/web-tree-sitter/package.json`, "utf8")) as { version: string }).version;
+    const installed = (
+      JSON.parse(readFileSync(`${repoRoot}node_modules/web-tree-sitter/package.json`, "utf8")) as { version: string }
+    ).version;
     expect(lock.runtime).toBe(`web-tree-sitter@${installed}`);
     for (const f of lock.files) expect(f.source, f.file).toMatch(/^(@[a-z0-9-]+\/)?[a-z0-9.-]+@\d+\.\d+\.\d+$/);
     for (const f of grammars) expect(Number.isInteger(f.abi), f.file).toBe(true);
@@ -124,18 +131,26 @@ describe("wasm/ matches wasm/wasm.lock.json", () => {
   });
 
   it("every language the engine knows has its grammar in the lock", () => {
-    for (const spec of LANGUAGES) expect(lock.files.map((f) => f.file), spec.id).toContain(spec.grammar);
+    for (const spec of LANGUAGES)
+      expect(
+        lock.files.map((f) => f.file),
+        spec.id,
+      ).toContain(spec.grammar);
   });
 
   it("every language's grammarSource (what sync-wasm.mjs reads) is the source its lock entry records", () => {
     for (const spec of LANGUAGES) {
-      const entry = lock.files.find((f) => f.file === spec.grammar) as { source: string; build?: { grammar: string } } | undefined;
+      const entry = lock.files.find((f) => f.file === spec.grammar) as
+        | { source: string; build?: { grammar: string } }
+        | undefined;
       const source = spec.grammarSource;
       expect(source, spec.id).toBeDefined();
       if (source && "build" in source) expect(entry?.build?.grammar, spec.id).toBe(source.build);
       else expect(entry?.source, spec.id).toBe(source?.package);
     }
-    expect(readFileSync(new URL("../../scripts/sync-wasm.mjs", import.meta.url), "utf8")).not.toMatch(/tree-sitter-python\.wasm/);
+    expect(readFileSync(new URL("../../scripts/sync-wasm.mjs", import.meta.url), "utf8")).not.toMatch(
+      /tree-sitter-python\.wasm/,
+    );
   });
 
   describe("each grammar loads with web-tree-sitter at the locked ABI", () => {

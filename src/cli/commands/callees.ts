@@ -8,7 +8,14 @@ import { listRun } from "../with-engine.ts";
 export const calleesCommand = defineCommand({
   name: "callees",
   summary: "What a symbol calls, including calls into external packages",
-  args: [{ name: "symbol", what: "a symbol", maxChars: { limit: LIMITS.targetChars, noun: "argument" }, help: "The symbol whose calls to list" }],
+  args: [
+    {
+      name: "symbol",
+      what: "a symbol",
+      maxChars: { limit: LIMITS.targetChars, noun: "argument" },
+      help: "The symbol whose calls to list",
+    },
+  ],
   flags: { depth: depthFlag(LIMITS.depth.default), ...pagingFlags, ...budgetFlags(LIMITS.budget.list), ...engineFlags },
   help: `Lists what <symbol> calls (project symbols with path:line and resolution), then calls into
 external packages and the standard library; paged like callers, and says which of its

@@ -8,7 +8,14 @@ import { listRun } from "../with-engine.ts";
 export const callersCommand = defineCommand({
   name: "callers",
   summary: "Who calls a symbol, with call sites, resolution and confidence, one page at a time",
-  args: [{ name: "symbol", what: "a symbol", maxChars: { limit: LIMITS.targetChars, noun: "argument" }, help: "The symbol whose callers to list, or METHOD /path (its route's handler)" }],
+  args: [
+    {
+      name: "symbol",
+      what: "a symbol",
+      maxChars: { limit: LIMITS.targetChars, noun: "argument" },
+      help: "The symbol whose callers to list, or METHOD /path (its route's handler)",
+    },
+  ],
   flags: { depth: depthFlag(LIMITS.depth.default), ...pagingFlags, ...budgetFlags(LIMITS.budget.list), ...engineFlags },
   help: `Lists the call sites that call <symbol>, each with the calling symbol, path:line, how the
 call was resolved and a confidence (and, in a test, the test's runnable id). --depth N
@@ -25,6 +32,11 @@ dynamic dispatch.
 A route (codeslice callers "PUT /api/v1/items/42") stands for its handler: its callers are the
 handler's callers plus the client calls in the project that reach the route (fetch, axios,
 httpx, requests, test clients; resolution "route"), and --depth follows their callers.`,
-  examples: ["codeslice callers Session.send", 'codeslice callers "PUT /api/v1/items/42" --depth 2', "codeslice callers src/db.py::connect --depth 2 --tests include", "codeslice callers Hono.request --cursor 50.summary.1"],
+  examples: [
+    "codeslice callers Session.send",
+    'codeslice callers "PUT /api/v1/items/42" --depth 2',
+    "codeslice callers src/db.py::connect --depth 2 --tests include",
+    "codeslice callers Hono.request --cursor 50.summary.1",
+  ],
   run: listRun((engine, target, options) => engine.callers(target, options)),
 });

@@ -12,19 +12,28 @@ function readDiff(file: string): string {
   try {
     return readFileSync(file === "-" ? 0 : file, "utf8");
   } catch (error) {
-    throw new UsageError(`cannot read the diff ${file === "-" ? "from stdin" : JSON.stringify(file)}: ${(error as Error).message.split("\n")[0]}`);
+    throw new UsageError(
+      `cannot read the diff ${file === "-" ? "from stdin" : JSON.stringify(file)}: ` +
+        `${(error as Error).message.split("\n")[0]}`,
+    );
   }
 }
 
 /** `codeslice changes`. */
 export const changesCommand = defineCommand({
   name: "changes",
-  summary: "What changed and what it reaches, as one budgeted bundle: the working tree against HEAD, --staged, --base REF [--head REF], or a pasted --diff",
+  summary:
+    "What changed and what it reaches, as one budgeted bundle: the working tree against HEAD, --staged, --base " +
+    "REF [--head REF], or a pasted --diff",
   flags: {
     staged: switchFlag("staged", "Compare the index (staged changes) against HEAD"),
     base: textFlag("base", "REF", "Compare against REF: the working tree, or --head"),
     head: textFlag("head", "REF", "Compare commit REF against --base, or against its first parent"),
-    diff: textFlag("diff", "FILE", "A unified diff (git diff, diff -u, a pull request's .diff/.patch) from FILE, or stdin for \"-\""),
+    diff: textFlag(
+      "diff",
+      "FILE",
+      'A unified diff (git diff, diff -u, a pull request\'s .diff/.patch) from FILE, or stdin for "-"',
+    ),
     ...budgetFlags(LIMITS.budget.context),
     repo: textFlag("repo", "NAME", "With --root more than once: the repository that changed (default: the first)"),
     ...engineFlags,
@@ -51,7 +60,12 @@ REF: a commit id (or a prefix), a branch, a tag, HEAD, or any of those followed 
 With --root given more than once (--root api=../backend --root web=../frontend), the change is
 in --repo (default: the first), citations read repo:path:line, and the routes it reaches lead on to
 the calls in the other folders that send requests to them.`,
-  examples: ["codeslice changes --root api=backend --root web=frontend --repo api", "codeslice changes", "codeslice changes --base main --budget 4000", "git diff HEAD~3 | codeslice changes --diff -"],
+  examples: [
+    "codeslice changes --root api=backend --root web=frontend --repo api",
+    "codeslice changes",
+    "codeslice changes --base main --budget 4000",
+    "git diff HEAD~3 | codeslice changes --diff -",
+  ],
   async run({ flags, argv }) {
     const diff = flags.diff !== undefined ? readDiff(flags.diff) : undefined;
     const options = {
@@ -66,7 +80,8 @@ the calls in the other folders that send requests to them.`,
       const member = group.member(flags.repo);
       const answer = await member.engine.changes(options);
       const cross = await groupImpactText(group, member.name, answer.text, answer.impact.routes);
-      if (flags.json) writeJson({ ...answer, repo: member.name, text: cross.text, crossRepoCallers: cross.crossRepoCallers });
+      if (flags.json)
+        writeJson({ ...answer, repo: member.name, text: cross.text, crossRepoCallers: cross.crossRepoCallers });
       else writeOut(cross.text);
       return EXIT.ok;
     });

@@ -1,4 +1,7 @@
-/** `codeslice check`: the project's structural rules (layers, forbidden imports, cycles, …) over the code graph; exit 1 on a finding, for CI. */
+/**
+ * `codeslice check`: the project's structural rules (layers, forbidden imports, cycles, …) over the code graph; exit 1
+ * on a finding, for CI.
+ */
 import * as nodeFs from "node:fs";
 import { toSarif } from "../../index.ts";
 import { defineCommand } from "../command.ts";
@@ -14,7 +17,9 @@ function readConfigFile(file: string): unknown {
   try {
     text = nodeFs.readFileSync(file, "utf8");
   } catch (e) {
-    throw new UsageError(`--config: cannot read ${file} (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`);
+    throw new UsageError(
+      `--config: cannot read ${file} (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`,
+    );
   }
   try {
     return JSON.parse(text);
@@ -26,10 +31,20 @@ function readConfigFile(file: string): unknown {
 /** `codeslice check`. */
 export const checkCommand = defineCommand({
   name: "check",
-  summary: "Structural rules over the code graph (layers, forbidden imports, cycles, unused exports, deprecated calls, file sizes); exit 1 on a finding",
+  summary:
+    "Structural rules over the code graph (layers, forbidden imports, cycles, unused exports, deprecated calls, " +
+    "file sizes); exit 1 on a finding",
   flags: {
-    format: choiceFlag("format", "F", FORMATS, "Output: text (path:line: rule: message), json, or sarif (SARIF 2.1.0, for code-scanning uploads)", { default: "text" }),
-    config: textFlag("config", "FILE", "Read the rules from this JSON file instead of the project's", { default: "codeslice.check.json, package.json \"codeslice\", pyproject.toml [tool.codeslice]" }),
+    format: choiceFlag(
+      "format",
+      "F",
+      FORMATS,
+      "Output: text (path:line: rule: message), json, or sarif (SARIF 2.1.0, for code-scanning uploads)",
+      { default: "text" },
+    ),
+    config: textFlag("config", "FILE", "Read the rules from this JSON file instead of the project's", {
+      default: 'codeslice.check.json, package.json "codeslice", pyproject.toml [tool.codeslice]',
+    }),
     ...engineFlags,
   },
   help: `Runs the rules of the project's check config over the code graph and prints one line per
@@ -46,12 +61,19 @@ deprecated  true or {ignore}: calls into definitions decorated @deprecated, docu
             @deprecated (JSDoc), or whose body warns DeprecationWarning (not inside an if).
 fileSize    {maxLines?, maxBytes?, ignore?}: files over the size.
 Exit code 0 when nothing is found, 1 on a finding or an error, 2 on bad usage.`,
-  examples: ["codeslice check", "codeslice check --format sarif > check.sarif", "codeslice check --config rules.json --json"],
+  examples: [
+    "codeslice check",
+    "codeslice check --format sarif > check.sarif",
+    "codeslice check --config rules.json --json",
+  ],
   async run({ flags, version }) {
     const format = flags.json ? "json" : (flags.format ?? "text");
     const config = flags.config !== undefined ? readConfigFile(flags.config) : undefined;
     return withEngine(flags, async (engine, progress) => {
-      const answer = await engine.check({ onProgress: progress.onProgress, ...(config !== undefined ? { config, configLabel: flags.config! } : {}) });
+      const answer = await engine.check({
+        onProgress: progress.onProgress,
+        ...(config !== undefined ? { config, configLabel: flags.config! } : {}),
+      });
       progress.done();
       if (format === "sarif") writeJson(toSarif(answer, { version }));
       else if (format === "json") writeJson(answer);

@@ -1,4 +1,7 @@
-/** `codeslice dataflow`: statement-level data flow in one function or route handler: does user input reach a SQL, process, file-write or HTML call; where a variable's value comes from and goes. */
+/**
+ * `codeslice dataflow`: statement-level data flow in one function or route handler: does user input reach a SQL,
+ * process, file-write or HTML call; where a variable's value comes from and goes.
+ */
 import { LIMITS } from "../../index.ts";
 import { defineCommand } from "../command.ts";
 import { engineFlags, integerFlag, textFlag } from "../flags.ts";
@@ -8,11 +11,26 @@ import { withEngine } from "../with-engine.ts";
 /** `codeslice dataflow`. */
 export const dataflowCommand = defineCommand({
   name: "dataflow",
-  summary: "Data flow in one function or route handler: does user input reach SQL, a process, a file write or HTML; where a value comes from and goes",
-  args: [{ name: "target", what: "a function or route", maxChars: { limit: LIMITS.targetChars, noun: "argument" }, help: "A function or method (pkg.mod.func, Class.method) or a route \"METHOD /path\" (an inline handler too)" }],
+  summary:
+    "Data flow in one function or route handler: does user input reach SQL, a process, a file write or HTML; " +
+    "where a value comes from and goes",
+  args: [
+    {
+      name: "target",
+      what: "a function or route",
+      maxChars: { limit: LIMITS.targetChars, noun: "argument" },
+      help: 'A function or method (pkg.mod.func, Class.method) or a route "METHOD /path" (an inline handler too)',
+    },
+  ],
   flags: {
     var: textFlag("var", "NAME", "Where this variable's value comes from (at --line) and where it goes"),
-    line: integerFlag("line", "N", 1, 10_000_000, "The line to ask about: with --var, the value there; alone, the values read on that line"),
+    line: integerFlag(
+      "line",
+      "N",
+      1,
+      10_000_000,
+      "The line to ask about: with --var, the value there; alone, the values read on that line",
+    ),
     ...engineFlags,
   },
   help: `Reads one function from its syntax tree, on demand (Python, TypeScript, JavaScript), and
@@ -27,10 +45,18 @@ answers from its statements, citing path:line for each step:
 Steps it cannot follow (a call the code graph cannot resolve, getattr, a call two levels deep)
 are listed as unknown. Statements are read in source order: a value a loop carries back to an
 earlier line is not followed.`,
-  examples: ["codeslice dataflow \"POST /users\"", "codeslice dataflow app.views.search --var name --line 12", "codeslice dataflow \"GET /orders/:id\" --json"],
+  examples: [
+    'codeslice dataflow "POST /users"',
+    "codeslice dataflow app.views.search --var name --line 12",
+    'codeslice dataflow "GET /orders/:id" --json',
+  ],
   async run({ args: [target], flags }) {
     return withEngine(flags, async (engine, progress) => {
-      const answer = await engine.dataflow(target!, { onProgress: progress.onProgress, ...(flags.var !== undefined ? { variable: flags.var } : {}), ...(flags.line !== undefined ? { line: flags.line } : {}) });
+      const answer = await engine.dataflow(target!, {
+        onProgress: progress.onProgress,
+        ...(flags.var !== undefined ? { variable: flags.var } : {}),
+        ...(flags.line !== undefined ? { line: flags.line } : {}),
+      });
       progress.done();
       if (flags.json) writeJson(answer);
       else writeOut(answer.text);

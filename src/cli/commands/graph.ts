@@ -10,7 +10,9 @@ export const graphCommand = defineCommand({
   summary: "The code graph in the graph-gold JSON shape",
   flags: {
     minConfidence: defineFlag({
-      name: "min-confidence", value: "X", help: "Drop call edges resolved with a confidence below X (0-1)",
+      name: "min-confidence",
+      value: "X",
+      help: "Drop call edges resolved with a confidence below X (0-1)",
       parse: (raw) => {
         const x = Number(raw);
         if (!(x >= 0 && x <= 1)) throw new UsageError("--min-confidence must be a number from 0 to 1");
@@ -26,7 +28,10 @@ and a confidence.`,
   examples: ["codeslice graph --json > graph.json", "codeslice graph --min-confidence 0.9"],
   async run({ flags }) {
     return withEngine(flags, async (engine, progress) => {
-      const graph = await engine.graph({ onProgress: progress.onProgress, ...(flags.minConfidence !== undefined ? { minConfidence: flags.minConfidence } : {}) });
+      const graph = await engine.graph({
+        onProgress: progress.onProgress,
+        ...(flags.minConfidence !== undefined ? { minConfidence: flags.minConfidence } : {}),
+      });
       progress.done();
       writeJson(graph);
       return EXIT.ok;

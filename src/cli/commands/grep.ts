@@ -24,13 +24,39 @@ export function splitGlobs(list: string): string[] {
 /** `codeslice grep`. */
 export const grepCommand = defineCommand({
   name: "grep",
-  summary: "Lines matching a regex (RE2, linear time) in the project's files, with path:line and the enclosing symbol, bounded",
-  args: [{ name: "pattern", what: "a pattern", maxChars: { limit: LIMITS.grep.patternChars, noun: "pattern" }, help: "A regular expression in RE2 syntax (no lookaround or backreferences); quote it for the shell" }],
+  summary:
+    "Lines matching a regex (RE2, linear time) in the project's files, with path:line and the enclosing symbol, bounded",
+  args: [
+    {
+      name: "pattern",
+      what: "a pattern",
+      maxChars: { limit: LIMITS.grep.patternChars, noun: "pattern" },
+      help: "A regular expression in RE2 syntax (no lookaround or backreferences); quote it for the shell",
+    },
+  ],
   flags: {
-    paths: textFlag("paths", "GLOBS", "Comma-separated globs the paths must match (src/**/*.py, *.md, docs/); !GLOB leaves paths out"),
+    paths: textFlag(
+      "paths",
+      "GLOBS",
+      "Comma-separated globs the paths must match (src/**/*.py, *.md, docs/); !GLOB leaves paths out",
+    ),
     ignoreCase: switchFlag("ignore-case", "Match without regard to case", "i"),
-    maxMatches: integerFlag("max-matches", "N", LIMITS.grep.matches.min, LIMITS.grep.matches.max, "Matching lines to list at most; the answer says when more exist", { default: String(LIMITS.grep.matches.default) }),
-    timeMs: integerFlag("time-ms", "MS", LIMITS.grep.timeMs.min, LIMITS.grep.timeMs.max, "Milliseconds to search at most", { default: String(LIMITS.grep.timeMs.default) }),
+    maxMatches: integerFlag(
+      "max-matches",
+      "N",
+      LIMITS.grep.matches.min,
+      LIMITS.grep.matches.max,
+      "Matching lines to list at most; the answer says when more exist",
+      { default: String(LIMITS.grep.matches.default) },
+    ),
+    timeMs: integerFlag(
+      "time-ms",
+      "MS",
+      LIMITS.grep.timeMs.min,
+      LIMITS.grep.timeMs.max,
+      "Milliseconds to search at most",
+      { default: String(LIMITS.grep.timeMs.default) },
+    ),
     ...budgetFlags(LIMITS.budget.list),
     ...engineFlags,
   },
@@ -41,7 +67,11 @@ path:line:column with the line and the definition around it ([function app.api.d
 One hit per line; binary files are passed over. The search stops at --max-matches lines,
 --time-ms milliseconds or ${LIMITS.grep.bytes / (1024 * 1024)} MiB read, and says so; the text fits --budget tokens.
 An invalid pattern is refused with the column of the error.`,
-  examples: ["codeslice grep \"os\\.environ\\[\" --paths \"*.py\"", "codeslice grep -i \"todo|fixme\" --paths \"src/,!src/vendor/\" --max-matches 50", "codeslice grep \"POSTGRES_\\w+\" --json"],
+  examples: [
+    'codeslice grep "os\\.environ\\[" --paths "*.py"',
+    'codeslice grep -i "todo|fixme" --paths "src/,!src/vendor/" --max-matches 50',
+    'codeslice grep "POSTGRES_\\w+" --json',
+  ],
   async run({ args: [pattern], flags }) {
     return withEngine(flags, async (engine, progress) => {
       const answer = await engine.grep(pattern!, {

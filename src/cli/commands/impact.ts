@@ -13,9 +13,24 @@ const DIRECTIONS = ["up", "down", "both"] as const;
 export const impactCommand = defineCommand({
   name: "impact",
   summary: "The blast radius of a symbol, file or path:lines: by depth, routes and tests reached, a risk summary",
-  args: [{ name: "target", what: "a target", maxChars: { limit: LIMITS.targetChars, noun: "argument" }, help: "A symbol, a file (everything it defines), path:start-end (the definitions those lines touch) or METHOD /path (a route)" }],
+  args: [
+    {
+      name: "target",
+      what: "a target",
+      maxChars: { limit: LIMITS.targetChars, noun: "argument" },
+      help:
+        "A symbol, a file (everything it defines), path:start-end (the definitions those lines touch) or " +
+        "METHOD /path (a route)",
+    },
+  ],
   flags: {
-    direction: choiceFlag("direction", DIRECTIONS.join("|"), DIRECTIONS, "up (its callers), down (what it calls) or both", { default: "up" }),
+    direction: choiceFlag(
+      "direction",
+      DIRECTIONS.join("|"),
+      DIRECTIONS,
+      "up (its callers), down (what it calls) or both",
+      { default: "up" },
+    ),
     depth: depthFlag(3),
     ...pagingFlags,
     ...budgetFlags(LIMITS.budget.list),
@@ -40,14 +55,26 @@ With --root given more than once (--root api=../backend --root web=../frontend),
 a group: the target is in --repo (default: the first), citations read repo:path:line, and the routes
 the change reaches lead on to the calls in the other folders that send requests to them, with the
 code there that reaches those calls.`,
-  examples: ["codeslice impact Session.send", "codeslice impact src/auth.py --direction both --depth 2", "codeslice impact src/cart.ts:40-62 --json", 'codeslice impact "PUT /api/v1/items/{id}"'],
+  examples: [
+    "codeslice impact Session.send",
+    "codeslice impact src/auth.py --direction both --depth 2",
+    "codeslice impact src/cart.ts:40-62 --json",
+    'codeslice impact "PUT /api/v1/items/{id}"',
+  ],
   async run({ args: [target], flags, argv }) {
-    const options = { ...(flags.depth ? { depth: flags.depth } : {}), ...(flags.direction ? { direction: flags.direction } : {}), ...pageOptions(flags), ...budgetOptions(flags), ...(flags.json ? { json: true } : {}) };
+    const options = {
+      ...(flags.depth ? { depth: flags.depth } : {}),
+      ...(flags.direction ? { direction: flags.direction } : {}),
+      ...pageOptions(flags),
+      ...budgetOptions(flags),
+      ...(flags.json ? { json: true } : {}),
+    };
     const grouped = await withGroup(argv, flags.cacheDir, async (group) => {
       const member = group.member(flags.repo);
       const answer = await member.engine.impact(target!, options);
       const cross = await groupImpactText(group, member.name, answer.text, answer.routes);
-      if (flags.json) writeJson({ ...answer, repo: member.name, text: cross.text, crossRepoCallers: cross.crossRepoCallers });
+      if (flags.json)
+        writeJson({ ...answer, repo: member.name, text: cross.text, crossRepoCallers: cross.crossRepoCallers });
       else writeOut(cross.text);
       return EXIT.ok;
     });

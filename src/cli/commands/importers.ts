@@ -8,7 +8,14 @@ import { listRun } from "../with-engine.ts";
 export const importersCommand = defineCommand({
   name: "importers",
   summary: "Files that import a file, transitively with --depth N",
-  args: [{ name: "file", what: "a file", maxChars: { limit: LIMITS.targetChars, noun: "argument" }, help: "A path relative to the project root" }],
+  args: [
+    {
+      name: "file",
+      what: "a file",
+      maxChars: { limit: LIMITS.targetChars, noun: "argument" },
+      help: "A path relative to the project root",
+    },
+  ],
   flags: { depth: depthFlag(LIMITS.depth.default), ...pagingFlags, ...budgetFlags(LIMITS.budget.list), ...engineFlags },
   help: `Lists the files that import <file> (a path relative to the project root); --depth N adds
 the files that import those, and so on. Paged like callers; says which imports resolve to

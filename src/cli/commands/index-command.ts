@@ -1,4 +1,7 @@
-/** `codeslice index`: builds or refreshes the index, optionally loading or writing a portable artifact. (Not index.ts: that name is the registry's.) */
+/**
+ * `codeslice index`: builds or refreshes the index, optionally loading or writing a portable artifact. (Not index.ts:
+ * that name is the registry's.)
+ */
 import { renderIndexSummary } from "../render.ts";
 import { defineCommand } from "../command.ts";
 import { readBinary, refuseProjectFile, writeBinary } from "../files.ts";
@@ -8,7 +11,10 @@ import { withEngine } from "../with-engine.ts";
 
 /** One line about an index artifact: its size and what it holds. */
 function artifactLine(a: { bytes: number; files: number; records: number }): string {
-  return `${a.records.toLocaleString("en-US")} records for ${a.files.toLocaleString("en-US")} files, ${(a.bytes / 1048576).toFixed(1)} MB`;
+  return (
+    `${a.records.toLocaleString("en-US")} records for ${a.files.toLocaleString("en-US")} files, ` +
+    `${(a.bytes / 1048576).toFixed(1)} MB`
+  );
 }
 
 /** `codeslice index`. */
@@ -16,9 +22,22 @@ export const indexCommand = defineCommand({
   name: "index",
   summary: "Index the project (incremental) and print a summary",
   flags: {
-    export: textFlag("export", "FILE", "After indexing, write the index as one portable, versioned, SHA-256-checksummed file (\"-\": stdout) another machine can load"),
-    import: textFlag("import", "FILE", "Before indexing, load such a file (\"-\": stdin), made anywhere; refused whole (exit 1) if it is not an artifact, cut short, damaged or from another version"),
-    force: switchFlag("force", "Write the file even over one of the project's own (a source file of the index, a file git tracks)"),
+    export: textFlag(
+      "export",
+      "FILE",
+      'After indexing, write the index as one portable, versioned, SHA-256-checksummed file ("-": stdout) ' +
+        "another machine can load",
+    ),
+    import: textFlag(
+      "import",
+      "FILE",
+      'Before indexing, load such a file ("-": stdin), made anywhere; refused whole (exit 1) if it is not an ' +
+        "artifact, cut short, damaged or from another version",
+    ),
+    force: switchFlag(
+      "force",
+      "Write the file even over one of the project's own (a source file of the index, a file git tracks)",
+    ),
     ...engineFlags,
   },
   help: `Scans the project (git-aware: tracked files plus untracked files git would not ignore),
@@ -32,9 +51,15 @@ CI), load it anywhere. --import replaces the index in the cache folder with such
 project may sit under another path. Every part is checked first and nothing is written
 unless all of it holds. The index that follows reads each file once and parses only files
 that differ.`,
-  examples: ["codeslice index", "codeslice index --root ../api --jobs 4", "codeslice index --export index.csa", "codeslice index --import index.csa --json"],
+  examples: [
+    "codeslice index",
+    "codeslice index --root ../api --jobs 4",
+    "codeslice index --export index.csa",
+    "codeslice index --import index.csa --json",
+  ],
   async run({ flags }) {
-    if (flags.export !== undefined && flags.import !== undefined) throw new UsageError("--export and --import do not go together: import on one machine, export on another");
+    if (flags.export !== undefined && flags.import !== undefined)
+      throw new UsageError("--export and --import do not go together: import on one machine, export on another");
     const artifact = flags.import !== undefined ? readBinary(flags.import, "index artifact") : undefined;
     return withEngine(flags, async (engine, progress) => {
       const imported = artifact ? await engine.importIndex(artifact) : undefined;
@@ -48,9 +73,22 @@ that differ.`,
       const say = flags.export === "-" ? (text: string) => process.stderr.write(`${text}\n`) : writeOut;
       const notes = [
         ...(imported ? [`Imported ${flags.import === "-" ? "stdin" : flags.import}: ${artifactLine(imported)}`] : []),
-        ...(exported ? [`Exported ${flags.export === "-" ? "to stdout" : flags.export}: ${artifactLine(exported)}`] : []),
+        ...(exported
+          ? [`Exported ${flags.export === "-" ? "to stdout" : flags.export}: ${artifactLine(exported)}`]
+          : []),
       ];
-      if (flags.json) say(JSON.stringify({ ...summary, ...(imported ? { imported } : {}), ...(exported ? { exported: { file: flags.export, ...exported } } : {}) }, null, 2));
+      if (flags.json)
+        say(
+          JSON.stringify(
+            {
+              ...summary,
+              ...(imported ? { imported } : {}),
+              ...(exported ? { exported: { file: flags.export, ...exported } } : {}),
+            },
+            null,
+            2,
+          ),
+        );
       else say([renderIndexSummary(summary), ...notes].join("\n"));
       return EXIT.ok;
     });

@@ -24,7 +24,10 @@ function serverCommands(main: string, version: string): { node: ServerCommand; d
   const pkg = nodePath.resolve(main, "..", "..", "..");
   const modules = nodePath.dirname(pkg);
   if (nodePath.basename(modules) === "node_modules") {
-    for (const bin of [nodePath.join(modules, ".bin", "codeslice"), nodePath.join(modules, "..", "..", "bin", "codeslice")]) {
+    for (const bin of [
+      nodePath.join(modules, ".bin", "codeslice"),
+      nodePath.join(modules, "..", "..", "bin", "codeslice"),
+    ]) {
       if (existsSync(bin)) return { node: { command: bin, args: ["mcp"] }, deno };
     }
   }
@@ -40,7 +43,10 @@ async function printMcpConfig(args: string[], at: number, main: string, version:
   const client = inline ?? args[at + 1];
   const rest = [...args.slice(0, at), ...args.slice(at + (inline === undefined ? 2 : 1))];
   if (!client || !(CONFIG_CLIENTS as readonly string[]).includes(client)) {
-    process.stderr.write(`codeslice mcp: --print-config takes one of ${CONFIG_CLIENTS.join(", ")}${client ? `, got ${JSON.stringify(client)}` : ""}\n`);
+    process.stderr.write(
+      `codeslice mcp: --print-config takes one of ` +
+        `${CONFIG_CLIENTS.join(", ")}${client ? `, got ${JSON.stringify(client)}` : ""}\n`,
+    );
     return EXIT.usage;
   }
   let extra: string[];
@@ -63,13 +69,31 @@ export const mcpCommand = defineCommand({
   args: [{ name: "root", what: "a project folder", optional: true, help: "The project folder, instead of --root" }],
   ownArgs: true,
   flags: {
-    root: textFlag("root", "DIR", "Project folder; more than once (NAME=DIR names one) serves the folders as a group", { default: "the current folder" }),
-    group: textFlag("group", "FILE", "Serve the repositories a group file lists (codeslice.group.json: { \"repos\": [ { \"name\", \"root\", \"index\" } ] })"),
+    root: textFlag("root", "DIR", "Project folder; more than once (NAME=DIR names one) serves the folders as a group", {
+      default: "the current folder",
+    }),
+    group: textFlag(
+      "group",
+      "FILE",
+      'Serve the repositories a group file lists (codeslice.group.json: { "repos": [ { "name", "root", "index" } ] })',
+    ),
     cacheDir: projectFlags.cacheDir,
     logLevel: textFlag("log-level", "L", "debug, info, warn, error or silent; logs go to stderr", { default: "warn" }),
-    maxResponseTokens: textFlag("max-response-tokens", "N", `The largest answer in tokens (at least ${LIMITS.responseTokens.min}), text and structured content together`, { default: String(LIMITS.responseTokens.default) }),
-    allowRun: switchFlag("allow-run", "Also serve run_tests, which runs the project's tests (allowlisted runners, no shell, a timeout); off by default"),
-    printConfig: textFlag("print-config", "CLIENT", "Print the setup snippet for claude-code, cursor, vscode, codex or deno instead of serving"),
+    maxResponseTokens: textFlag(
+      "max-response-tokens",
+      "N",
+      `The largest answer in tokens (at least ${LIMITS.responseTokens.min}), text and structured content together`,
+      { default: String(LIMITS.responseTokens.default) },
+    ),
+    allowRun: switchFlag(
+      "allow-run",
+      "Also serve run_tests, which runs the project's tests (allowlisted runners, no shell, a timeout); off by default",
+    ),
+    printConfig: textFlag(
+      "print-config",
+      "CLIENT",
+      "Print the setup snippet for claude-code, cursor, vscode, codex or deno instead of serving",
+    ),
   },
   help: `Serves codeslice's tools (repo_map, context, search, signature, callers, callees, importers,
 tests, trace, impact, changes, read_snippet, pack, check, dataflow; run_tests with --allow-run), resources (codeslice://map,
@@ -88,7 +112,13 @@ keeps its own index and cache; every tool then takes an optional repo (default: 
 repos tool and codeslice://repos list them with their freshness, citations read repo:path:line,
 and repo_map (kind routes), impact and changes follow HTTP routes from one repository to the calls in another.
 A group file's roots and index artifacts must lie inside its own folder.`,
-  examples: ["codeslice mcp --root api=backend --root web=frontend", "codeslice mcp --group codeslice.group.json", "codeslice mcp --print-config claude-code     # then run the line it prints", "codeslice mcp --print-config cursor > .cursor/mcp.json", "codeslice mcp ~/src/shop --log-level info"],
+  examples: [
+    "codeslice mcp --root api=backend --root web=frontend",
+    "codeslice mcp --group codeslice.group.json",
+    "codeslice mcp --print-config claude-code     # then run the line it prints",
+    "codeslice mcp --print-config cursor > .cursor/mcp.json",
+    "codeslice mcp ~/src/shop --log-level info",
+  ],
   async run({ argv, version, entry }) {
     // The MCP server parses its own options and runs until the client hangs up; loaded only here
     // so the other commands never pay for the MCP SDK.

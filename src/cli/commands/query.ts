@@ -11,11 +11,36 @@ const KINDS = ["cypher", "flows", "clusters"] as const;
 export const queryCommand = defineCommand({
   name: "query",
   summary: "A read-only graph query (Cypher subset); --kind flows|clusters for execution flows and clusters",
-  args: [{ name: "query", what: "a query", optional: true, maxChars: { limit: MAX_QUERY_CHARS, noun: "query" }, help: "MATCH … [WHERE …] RETURN … [ORDER BY …] [SKIP n] [LIMIT n]; with --kind flows or clusters, words that filter them" }],
+  args: [
+    {
+      name: "query",
+      what: "a query",
+      optional: true,
+      maxChars: { limit: MAX_QUERY_CHARS, noun: "query" },
+      help:
+        "MATCH … [WHERE …] RETURN … [ORDER BY …] [SKIP n] [LIMIT n]; with --kind flows or clusters, words " +
+        "that filter them",
+    },
+  ],
   flags: {
-    kind: choiceFlag("kind", KINDS.join("|"), KINDS, "cypher (the query), flows (from each entry point) or clusters (files by calls and imports)", { default: "cypher" }),
-    limit: integerFlag("limit", "N", 1, LIMITS.page.max, `Flows or clusters listed, 1-${LIMITS.page.max} (a query says LIMIT itself)`, { default: "20" }),
-    time: integerFlag("time", "MS", QUERY_LIMITS.timeMs.min, QUERY_LIMITS.timeMs.max, "Time limit of a query in ms", { default: String(QUERY_LIMITS.timeMs.default) }),
+    kind: choiceFlag(
+      "kind",
+      KINDS.join("|"),
+      KINDS,
+      "cypher (the query), flows (from each entry point) or clusters (files by calls and imports)",
+      { default: "cypher" },
+    ),
+    limit: integerFlag(
+      "limit",
+      "N",
+      1,
+      LIMITS.page.max,
+      `Flows or clusters listed, 1-${LIMITS.page.max} (a query says LIMIT itself)`,
+      { default: "20" },
+    ),
+    time: integerFlag("time", "MS", QUERY_LIMITS.timeMs.min, QUERY_LIMITS.timeMs.max, "Time limit of a query in ms", {
+      default: String(QUERY_LIMITS.timeMs.default),
+    }),
     ...budgetFlags(LIMITS.budget.list),
     ...engineFlags,
   },
@@ -32,19 +57,37 @@ Louvain community detection over calls and imports, with their cohesion and the 
 that reach them. The query argument then filters them by words.`,
   examples: [
     "codeslice query \"MATCH (a)-[c:CALLS]->(b:Symbol {name: 'get_object_or_404'}) RETURN a, c.confidence\"",
-    "codeslice query \"MATCH (f:File)-[:IMPORTS*1..2]->(:File {path: 'db/models/query.py'}) RETURN DISTINCT f.path\" --json",
+    "codeslice query \"MATCH (f:File)-[:IMPORTS*1..2]->(:File {path: 'db/models/query.py'}) RETURN DISTINCT " +
+      'f.path" --json',
     "codeslice query --kind flows migrate",
     "codeslice query --kind clusters --limit 5",
   ],
   async run({ args: [query], flags }) {
     const kind = flags.kind ?? "cypher";
-    if (kind === "cypher" && (query === undefined || query.trim() === "")) throw Object.assign(new UsageError("query needs a query, e.g. \"MATCH (a)-[:CALLS]->(b) RETURN a, b LIMIT 10\" (or --kind flows|clusters)"), { command: "query" });
+    if (kind === "cypher" && (query === undefined || query.trim() === ""))
+      throw Object.assign(
+        new UsageError(
+          'query needs a query, e.g. "MATCH (a)-[:CALLS]->(b) RETURN a, b LIMIT 10" (or --kind flows|clusters)',
+        ),
+        { command: "query" },
+      );
     return withEngine(flags, async (engine, progress) => {
-      const common = { onProgress: progress.onProgress, ...budgetOptions(flags), ...(flags.json ? { json: true } : {}) };
-      const structure = { ...common, ...(query ? { filter: query } : {}), ...(flags.limit ? { limit: flags.limit } : {}) };
-      const answer = kind === "flows" ? await engine.flows(structure)
-        : kind === "clusters" ? await engine.clusters(structure)
-        : await engine.query(query!, { ...common, ...(flags.time ? { timeMs: flags.time } : {}) });
+      const common = {
+        onProgress: progress.onProgress,
+        ...budgetOptions(flags),
+        ...(flags.json ? { json: true } : {}),
+      };
+      const structure = {
+        ...common,
+        ...(query ? { filter: query } : {}),
+        ...(flags.limit ? { limit: flags.limit } : {}),
+      };
+      const answer =
+        kind === "flows"
+          ? await engine.flows(structure)
+          : kind === "clusters"
+            ? await engine.clusters(structure)
+            : await engine.query(query!, { ...common, ...(flags.time ? { timeMs: flags.time } : {}) });
       return printAnswer(progress, answer, flags.json);
     });
   },

@@ -8,13 +8,23 @@ import { withEngine } from "../with-engine.ts";
 /** `codeslice rename`. */
 export const renameCommand = defineCommand({
   name: "rename",
-  summary: "Rename a symbol everywhere the graph resolves it: a preview of every edit, applied with --apply <plan-token>",
+  summary:
+    "Rename a symbol everywhere the graph resolves it: a preview of every edit, applied with --apply <plan-token>",
   args: [
-    { name: "symbol", what: "a symbol", maxChars: { limit: LIMITS.targetChars, noun: "argument" }, help: "The function, class, method or module-level name to rename" },
+    {
+      name: "symbol",
+      what: "a symbol",
+      maxChars: { limit: LIMITS.targetChars, noun: "argument" },
+      help: "The function, class, method or module-level name to rename",
+    },
     { name: "new-name", what: "a new name", maxChars: { limit: 200, noun: "argument" }, help: "Its new name" },
   ],
   flags: {
-    apply: textFlag("apply", "TOKEN", "Write the plan the preview with this token showed (all files or none, only if none changed since)"),
+    apply: textFlag(
+      "apply",
+      "TOKEN",
+      "Write the plan the preview with this token showed (all files or none, only if none changed since)",
+    ),
     mentions: switchFlag("mentions", "With --apply, also rewrite the mentions in strings, docstrings and comments"),
     ...engineFlags,
   },
@@ -37,10 +47,17 @@ JavaScript.`,
     return withEngine(flags, async (engine, progress) => {
       if (flags.apply !== undefined) {
         const { createNodePlanFiles } = await import("../../platform/node/index.ts");
-        const report = await engine.applyRename(flags.apply, createNodePlanFiles(flags.root ?? process.cwd()), { mentions: flags.mentions === true, newName: newName! });
+        const report = await engine.applyRename(flags.apply, createNodePlanFiles(flags.root ?? process.cwd()), {
+          mentions: flags.mentions === true,
+          newName: newName!,
+        });
         progress.done();
         if (flags.json) writeJson(report);
-        else writeOut(`Wrote ${report.edits} edit${report.edits === 1 ? "" : "s"}${report.mentions ? ` and ${report.mentions} mention${report.mentions === 1 ? "" : "s"}` : ""} in ${report.written.length} file${report.written.length === 1 ? "" : "s"}:\n${report.written.map((w) => `  ${w.path} (${w.edits + w.mentions})`).join("\n")}`);
+        else
+          writeOut(
+            `Wrote ${report.edits} ` +
+              `edit${report.edits === 1 ? "" : "s"}${report.mentions ? ` and ${report.mentions} mention${report.mentions === 1 ? "" : "s"}` : ""} in ${report.written.length} file${report.written.length === 1 ? "" : "s"}:\n${report.written.map((w) => `  ${w.path} (${w.edits + w.mentions})`).join("\n")}`,
+          );
         return EXIT.ok;
       }
       const plan = await engine.rename(symbol!, newName!, { onProgress: progress.onProgress });
@@ -58,13 +75,29 @@ function editLine(e: RenameEdit): string {
 
 /** The preview as text: edits by file, mentions, uncertain sites, notes and the command that applies it. */
 function renderPlan(plan: RenamePlan, symbol: string): string {
-  const out = [`## rename ${cite(plan.symbol.path, plan.symbol.line)} ${plan.symbol.qualified}: ${plan.oldName} → ${plan.newName}`];
-  out.push(`${plan.edits.length} edit${plan.edits.length === 1 ? "" : "s"} in ${new Set(plan.edits.map((e) => e.path)).size} file(s):`);
+  const out = [
+    `## rename ${cite(plan.symbol.path, plan.symbol.line)} ${plan.symbol.qualified}: ${plan.oldName} → ${plan.newName}`,
+  ];
+  out.push(
+    `${plan.edits.length} edit${plan.edits.length === 1 ? "" : "s"} in ` +
+      `${new Set(plan.edits.map((e) => e.path)).size} file(s):`,
+  );
   out.push(...plan.edits.map(editLine));
-  if (plan.mentions.length) out.push(`Mentions in strings and comments (${plan.mentions.length}; written only with --mentions):`, ...plan.mentions.map(editLine));
-  if (plan.uncertain.length) out.push(`Not edited, could not be resolved (${plan.uncertain.length}; check by hand):`, ...plan.uncertain.map((u) => `  ${u.path}:${u.line}:${u.col + 1}  ${u.reason}`));
+  if (plan.mentions.length)
+    out.push(
+      `Mentions in strings and comments (${plan.mentions.length}; written only with --mentions):`,
+      ...plan.mentions.map(editLine),
+    );
+  if (plan.uncertain.length)
+    out.push(
+      `Not edited, could not be resolved (${plan.uncertain.length}; check by hand):`,
+      ...plan.uncertain.map((u) => `  ${u.path}:${u.line}:${u.col + 1}  ${u.reason}`),
+    );
   out.push(...plan.notes.map((n) => `Note: ${n}`));
-  out.push(`planToken: ${plan.planToken}`, `Apply: codeslice rename ${quote(symbol)} ${plan.newName} --apply ${plan.planToken}`);
+  out.push(
+    `planToken: ${plan.planToken}`,
+    `Apply: codeslice rename ${quote(symbol)} ${plan.newName} --apply ${plan.planToken}`,
+  );
   return out.join("\n");
 }
 

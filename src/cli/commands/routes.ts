@@ -31,10 +31,19 @@ calls from every folder that reach it ("called from other repositories"), cited 
 and the packages one folder imports from another.
 
 --json: { "routes": [ { "method", "path", "file", "line", "handler", "clients": [ { "path", "line", "caller", "method", "url" } ], "tests": [ … ] } ], "total", … }`,
-  examples: ["codeslice routes", "codeslice routes --prefix /api/v1/items --method PUT", "codeslice routes --json", "codeslice routes --root api=backend --root web=frontend"],
+  examples: [
+    "codeslice routes",
+    "codeslice routes --prefix /api/v1/items --method PUT",
+    "codeslice routes --json",
+    "codeslice routes --root api=backend --root web=frontend",
+  ],
   async run({ flags, argv }) {
     const grouped = await withGroup(argv, flags.cacheDir, async (group) => {
-      const answer = await group.routeMap({ ...(flags.prefix ? { prefix: flags.prefix } : {}), ...(flags.method ? { method: flags.method } : {}), ...(flags.budget !== undefined ? { budget: flags.budget } : {}) });
+      const answer = await group.routeMap({
+        ...(flags.prefix ? { prefix: flags.prefix } : {}),
+        ...(flags.method ? { method: flags.method } : {}),
+        ...(flags.budget !== undefined ? { budget: flags.budget } : {}),
+      });
       if (flags.json) writeJson(answer);
       else writeOut(answer.text);
       return EXIT.ok;
@@ -42,7 +51,10 @@ and the packages one folder imports from another.
     if (grouped !== undefined) return grouped;
     return withEngine(flags, async (engine, progress) => {
       const answer = await engine.routeMap({
-        onProgress: progress.onProgress, ...(flags.prefix ? { prefix: flags.prefix } : {}), ...(flags.method ? { method: flags.method } : {}), ...budgetOptions(flags),
+        onProgress: progress.onProgress,
+        ...(flags.prefix ? { prefix: flags.prefix } : {}),
+        ...(flags.method ? { method: flags.method } : {}),
+        ...budgetOptions(flags),
       });
       return printAnswer(progress, answer, flags.json);
     });

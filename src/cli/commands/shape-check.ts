@@ -1,4 +1,7 @@
-/** `codeslice shape-check`: the fields of a response model (or a route's response) each consumer reads, and what a rename or removal breaks. */
+/**
+ * `codeslice shape-check`: the fields of a response model (or a route's response) each consumer reads, and what a
+ * rename or removal breaks.
+ */
 import { LIMITS } from "../../index.ts";
 import { defineCommand } from "../command.ts";
 import { budgetFlags, engineFlags, textFlag } from "../flags.ts";
@@ -8,13 +11,25 @@ import { EXIT, writeJson, writeOut } from "../output.ts";
 import { budgetOptions, printAnswer, withEngine } from "../with-engine.ts";
 
 /** `a=b,c=d` or `a,b` as a list, blanks dropped. */
-const list = (v: string | undefined) => (v ?? "").split(",").map((x) => x.trim()).filter(Boolean);
+const list = (v: string | undefined) =>
+  (v ?? "")
+    .split(",")
+    .map((x) => x.trim())
+    .filter(Boolean);
 
 /** `codeslice shape-check`. */
 export const shapeCheckCommand = defineCommand({
   name: "shape-check",
-  summary: "The fields of a response model or route that each consumer reads, and the reads a --rename or --remove breaks",
-  args: [{ name: "target", what: "a model or route", maxChars: { limit: LIMITS.targetChars, noun: "argument" }, help: "A response model (pydantic model, dataclass, TypeScript interface or class) or METHOD /path" }],
+  summary:
+    "The fields of a response model or route that each consumer reads, and the reads a --rename or --remove breaks",
+  args: [
+    {
+      name: "target",
+      what: "a model or route",
+      maxChars: { limit: LIMITS.targetChars, noun: "argument" },
+      help: "A response model (pydantic model, dataclass, TypeScript interface or class) or METHOD /path",
+    },
+  ],
   flags: {
     rename: textFlag("rename", "OLD=NEW[,…]", "Fields renamed: list the reads that still use the old name"),
     remove: textFlag("remove", "FIELD[,…]", "Fields removed: list the reads of them"),
@@ -38,7 +53,11 @@ fetch, axios or generated client) and their parameters typed by the model's name
 there too, cited repo:path:line.
 
 --json: { "models": [ { "qualified", "fields": [ … ] } ], "routes": [ … ], "reads": [ { "path", "line", "model", "field", "expression", "consumer" } ], "breaks": [ … ], … }`,
-  examples: ["codeslice shape-check ItemPublic --rename title=name", 'codeslice shape-check "GET /api/v1/items/" --remove count', "codeslice shape-check app.models.User --json"],
+  examples: [
+    "codeslice shape-check ItemPublic --rename title=name",
+    'codeslice shape-check "GET /api/v1/items/" --remove count',
+    "codeslice shape-check app.models.User --json",
+  ],
   async run({ args: [target], flags, argv }) {
     const options = { rename: list(flags.rename), remove: list(flags.remove), ...budgetOptions(flags) };
     const grouped = await withGroup(argv, flags.cacheDir, async (group) => {

@@ -9,7 +9,14 @@ import { withEngine } from "../with-engine.ts";
 export const signatureCommand = defineCommand({
   name: "signature",
   summary: "Header and docstring without the body; classes with members stubbed",
-  args: [{ name: "symbol", what: "a symbol", maxChars: { limit: LIMITS.targetChars, noun: "argument" }, help: "The symbol to show" }],
+  args: [
+    {
+      name: "symbol",
+      what: "a symbol",
+      maxChars: { limit: LIMITS.targetChars, noun: "argument" },
+      help: "The symbol to show",
+    },
+  ],
   flags: { ...engineFlags },
   help: `Prints the symbol's header and docstring without its body; for a class, its members'
 headers with bodies stubbed. Cheaper than reading the file.`,
@@ -19,7 +26,11 @@ headers with bodies stubbed. Cheaper than reading the file.`,
       const answer = await engine.signature(symbol!, { onProgress: progress.onProgress });
       progress.done();
       if (flags.json) writeJson(answer);
-      else writeOut(`## ${cite(answer.symbol.path, answer.symbol.line, answer.symbol.end)} ${answer.symbol.qualified}\n${answer.text}`);
+      else
+        writeOut(
+          `## ${cite(answer.symbol.path, answer.symbol.line, answer.symbol.end)} ` +
+            `${answer.symbol.qualified}\n${answer.text}`,
+        );
       return EXIT.ok;
     });
   },

@@ -34,12 +34,15 @@ default when CI is set (CODESLICE_SERVER=1 turns it on there), under Deno and on
       writeOut(`No codeslice server runs for ${nodePath.resolve(flags.root ?? ".")}: the folder does not exist.`);
       return EXIT.ok;
     }
-    const cacheDir = flags.cacheDir !== undefined ? nodePath.resolve(flags.cacheDir) : nodePath.join(root, ".codeslice");
+    const cacheDir =
+      flags.cacheDir !== undefined ? nodePath.resolve(flags.cacheDir) : nodePath.join(root, ".codeslice");
     const location = socketLocation(root, cacheDir);
     const outcome = await askServer(location, { version: "", stop: true });
     if (outcome.answered) {
       const served = Buffer.concat(outcome.stdout).toString("utf8");
-      writeOut(`Stopped the codeslice server for ${root} (it answered ${served} ${served === "1" ? "call" : "calls"}).`);
+      writeOut(
+        `Stopped the codeslice server for ${root} (it answered ${served} ${served === "1" ? "call" : "calls"}).`,
+      );
       return EXIT.ok;
     }
     if (outcome.reason === "refused") {
@@ -53,17 +56,25 @@ default when CI is set (CODESLICE_SERVER=1 turns it on there), under Deno and on
       writeOut(`No codeslice server runs for ${root}.`);
       return EXIT.ok;
     }
-    process.stderr.write(`codeslice: not stopping ${location.path}: ${refusalWords(outcome.reason)}\nhint: remove it if it is not yours to keep; calls answer in-process meanwhile.\n`);
+    process.stderr.write(
+      `codeslice: not stopping ${location.path}: ${refusalWords(outcome.reason)}\nhint: remove it if it is not ` +
+        `yours to keep; calls answer in-process meanwhile.\n`,
+    );
     return EXIT.failure;
   },
 });
 
 function refusalWords(reason: string): string {
   switch (reason) {
-    case "not_a_socket": return "it is not a socket";
-    case "foreign_owner": return "it belongs to another user";
-    case "open_mode": return "its mode lets other users connect (codeslice makes it 0600)";
-    case "open_folder": return "its folder is not private to this user (mode 0700)";
-    default: return `the server did not answer (${reason})`;
+    case "not_a_socket":
+      return "it is not a socket";
+    case "foreign_owner":
+      return "it belongs to another user";
+    case "open_mode":
+      return "its mode lets other users connect (codeslice makes it 0600)";
+    case "open_folder":
+      return "its folder is not private to this user (mode 0700)";
+    default:
+      return `the server did not answer (${reason})`;
   }
 }

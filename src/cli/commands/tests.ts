@@ -1,4 +1,7 @@
-/** `codeslice tests`: the tests that exercise a symbol or file: runnable ids and the commands to run them; with --run, runs them. */
+/**
+ * `codeslice tests`: the tests that exercise a symbol or file: runnable ids and the commands to run them; with --run,
+ * runs them.
+ */
 import { LIMITS, RUN_LIMITS } from "../../index.ts";
 import { defineCommand } from "../command.ts";
 import { budgetFlags, depthFlag, engineFlags, integerFlag, pagingFlags, switchFlag } from "../flags.ts";
@@ -11,11 +14,28 @@ const list = listRun((engine, target, options) => engine.tests(target, options))
 export const testsCommand = defineCommand({
   name: "tests",
   summary: "The tests that exercise a symbol or file: runnable ids and the commands to run them (--run runs them)",
-  args: [{ name: "target", what: "a target", maxChars: { limit: LIMITS.targetChars, noun: "argument" }, help: "A symbol, a file, or a route as METHOD /path" }],
+  args: [
+    {
+      name: "target",
+      what: "a target",
+      maxChars: { limit: LIMITS.targetChars, noun: "argument" },
+      help: "A symbol, a file, or a route as METHOD /path",
+    },
+  ],
   flags: {
     depth: depthFlag(2),
-    run: switchFlag("run", "Run the tests with the runner found and print only the exit code, failing ids and assertion lines"),
-    timeout: integerFlag("timeout", "S", RUN_LIMITS.timeoutSeconds.min, RUN_LIMITS.timeoutSeconds.max, "With --run: seconds each command may run before it and its processes are killed", { default: String(RUN_LIMITS.timeoutSeconds.default) }),
+    run: switchFlag(
+      "run",
+      "Run the tests with the runner found and print only the exit code, failing ids and assertion lines",
+    ),
+    timeout: integerFlag(
+      "timeout",
+      "S",
+      RUN_LIMITS.timeoutSeconds.min,
+      RUN_LIMITS.timeoutSeconds.max,
+      "With --run: seconds each command may run before it and its processes are killed",
+      { default: String(RUN_LIMITS.timeoutSeconds.default) },
+    ),
     ...pagingFlags,
     ...budgetFlags(LIMITS.budget.list),
     ...engineFlags,
@@ -34,15 +54,27 @@ test, mvn/gradle test, dotnet test, rspec, phpunit), each killed after --timeout
 and prints the command, the exit code, the failing test ids and the assertion and traceback
 lines within --budget (default ${RUN_LIMITS.budget.default} with --run), or the output's last lines when no
 failure is recognized. Exit code 0 when the tests pass, 1 when they fail or time out.`,
-  examples: ["codeslice tests Session.send", "codeslice tests src/cart.ts --json", "codeslice tests \"PUT /api/v1/items/{id}\"", "codeslice tests src/cart.ts --run --timeout 120"],
+  examples: [
+    "codeslice tests Session.send",
+    "codeslice tests src/cart.ts --json",
+    'codeslice tests "PUT /api/v1/items/{id}"',
+    "codeslice tests src/cart.ts --run --timeout 120",
+  ],
   run(ctx) {
-    const { args: [target], flags } = ctx;
+    const {
+      args: [target],
+      flags,
+    } = ctx;
     if (!flags.run) return list(ctx);
     const { min, max } = RUN_LIMITS.budget;
-    if (flags.budget !== undefined && (flags.budget < min || flags.budget > max)) throw new UsageError(`--budget with --run must be between ${min} and ${max}, got ${flags.budget}`);
+    if (flags.budget !== undefined && (flags.budget < min || flags.budget > max))
+      throw new UsageError(`--budget with --run must be between ${min} and ${max}, got ${flags.budget}`);
     return withEngine(flags, async (engine, progress) => {
       const answer = await engine.runTests(target!, {
-        onProgress: progress.onProgress, ...(flags.depth ? { depth: flags.depth } : {}), ...(flags.timeout !== undefined ? { timeoutSeconds: flags.timeout } : {}), ...(flags.budget !== undefined ? { budget: flags.budget } : {}),
+        onProgress: progress.onProgress,
+        ...(flags.depth ? { depth: flags.depth } : {}),
+        ...(flags.timeout !== undefined ? { timeoutSeconds: flags.timeout } : {}),
+        ...(flags.budget !== undefined ? { budget: flags.budget } : {}),
       });
       progress.done();
       if (flags.json) writeJson(answer);

@@ -13,7 +13,8 @@ const KINDS = ["mcp", "jsonrpc", "grpc", "cli"] as const;
 /** `codeslice tools`. */
 export const toolsCommand = defineCommand({
   name: "tools",
-  summary: "The project's MCP tools, JSON-RPC and gRPC methods and CLI commands, each with where it is defined and handled",
+  summary:
+    "The project's MCP tools, JSON-RPC and gRPC methods and CLI commands, each with where it is defined and handled",
   args: [],
   flags: {
     kind: choiceFlag("kind", KINDS.join("|"), KINDS, "Only this kind"),
@@ -32,7 +33,11 @@ Those registered in test files come last. Entries past what --budget holds are c
   examples: ["codeslice tools", "codeslice tools --kind cli", "codeslice tools --json"],
   async run({ flags }) {
     return withEngine(flags, async (engine, progress) => {
-      const answer = await engine.toolMap({ onProgress: progress.onProgress, ...(flags.kind ? { kind: flags.kind } : {}), ...budgetOptions(flags) });
+      const answer = await engine.toolMap({
+        onProgress: progress.onProgress,
+        ...(flags.kind ? { kind: flags.kind } : {}),
+        ...budgetOptions(flags),
+      });
       return printAnswer(progress, answer, flags.json);
     });
   },

@@ -73,11 +73,16 @@ export interface Block {
    * separator). The exact render decides; a closer estimate leaves less to correct.
    */
   cost?: number;
-  /** Envelope tokens this block adds in each form: shown in full, as its outline (its brief: `brief`, else the outline's), listed as cut. */
+  /**
+   * Envelope tokens this block adds in each form: shown in full, as its outline (its brief: `brief`, else the
+   * outline's), listed as cut.
+   */
   envelope?: { full?: number; outline?: number; brief?: number; listed?: number };
 }
 
-/** What became of a block ("covered": shown as part of a containing block shown in full; "brief": its brief outline). */
+/**
+ * What became of a block ("covered": shown as part of a containing block shown in full; "brief": its brief outline).
+ */
 export type BlockForm = "full" | "outline" | "brief" | "cut" | "covered";
 
 /**
@@ -199,7 +204,12 @@ export function largestFitting(n: number, fits: (k: number) => boolean): number 
  * with k). Returns that answer, or the answer with no entries and `fits: false` when not even that
  * fits: the caller words its `budget_too_small`.
  */
-export function fitPrefix<T>(n: number, render: (k: number) => T, cost: (answer: T) => number, budget: number): { k: number; answer: T; fits: boolean } {
+export function fitPrefix<T>(
+  n: number,
+  render: (k: number) => T,
+  cost: (answer: T) => number,
+  budget: number,
+): { k: number; answer: T; fits: boolean } {
   let best: { answer: T } | undefined;
   const k = largestFitting(n, (m) => {
     const answer = render(m);
@@ -231,14 +241,25 @@ const MAX_CHARS_PER_TOKEN = 12;
  * characters is not counted: it reads as a quarter of its length (an over-estimate that still
  * cannot fit), so a 50,000-token class in a neighbourhood costs nothing to leave out.
  */
-function lazyCounts(texts: readonly (string | undefined)[], count: (text: string) => number, budget: number, fixedLimit = false): (i: number) => number | undefined {
+function lazyCounts(
+  texts: readonly (string | undefined)[],
+  count: (text: string) => number,
+  budget: number,
+  fixedLimit = false,
+): (i: number) => number | undefined {
   const cache: (number | undefined)[] = new Array(texts.length);
   return (i) => {
     const t = texts[i];
     if (cache[i] === undefined && t !== undefined) {
       // A monotone fit counts without regard to the budget: past HUGE_CHARS, half the length (more
       // tokens than code has: such a block shows whole only where that estimate fits).
-      cache[i] = fixedLimit ? (t.length > HUGE_CHARS ? Math.ceil(t.length / 2) : count(t)) : t.length > budget * MAX_CHARS_PER_TOKEN ? Math.ceil(t.length / 4) : count(t);
+      cache[i] = fixedLimit
+        ? t.length > HUGE_CHARS
+          ? Math.ceil(t.length / 2)
+          : count(t)
+        : t.length > budget * MAX_CHARS_PER_TOKEN
+          ? Math.ceil(t.length / 4)
+          : count(t);
     }
     return cache[i];
   };
@@ -291,14 +312,27 @@ function startFit(spec: FitSpec): Fit {
   // Counted on first use: a block far larger than the budget is never counted (its cost is an
   // estimate that cannot fit), and the rest only when the fit looks at them.
   const fixedLimit = spec.monotone !== undefined;
-  const fullCount = lazyCounts(blocks.map((b) => b.full), count, budget, fixedLimit);
+  const fullCount = lazyCounts(
+    blocks.map((b) => b.full),
+    count,
+    budget,
+    fixedLimit,
+  );
   return {
-    spec, blocks, budget, count,
+    spec,
+    blocks,
+    budget,
+    count,
     sep: spec.separator ?? "\n\n",
     cutMax,
     cutMin: spec.cutList ? Math.min(cutMax, spec.cutList.min ?? MIN_CUT_SHOWN) : 0,
     fullTokens: (i) => fullCount(i)!,
-    outlineTokens: lazyCounts(blocks.map((b) => b.outline), count, budget, fixedLimit),
+    outlineTokens: lazyCounts(
+      blocks.map((b) => b.outline),
+      count,
+      budget,
+      fixedLimit,
+    ),
     forms: blocks.map(() => "cut"),
     order: blocks.map((_, i) => i).sort((a, b) => (blocks[a]!.priority ?? a) - (blocks[b]!.priority ?? b) || a - b),
     dynamic: typeof spec.header === "function" || spec.footer !== undefined,
@@ -317,7 +351,12 @@ const covered = (fit: Fit, i: number) => (fit.blocks[i]!.within ?? []).some((j) 
 const over = (fit: Fit, d: Draft) => d.tokens + d.envelope > fit.budget;
 
 /** What the current forms show: the blocks' texts, the cut entries listed, and the envelope they add. */
-function layout(fit: Fit): { parts: { index: number; text: string }[]; cutLines: string[]; cutTotal: number; envelope: number } {
+function layout(fit: Fit): {
+  parts: { index: number; text: string }[];
+  cutLines: string[];
+  cutTotal: number;
+  envelope: number;
+} {
   const { spec, forms } = fit;
   const parts: { index: number; text: string }[] = [];
   const cutLines: string[] = [];
@@ -326,7 +365,10 @@ function layout(fit: Fit): { parts: { index: number; text: string }[]; cutLines:
   fit.blocks.forEach((block, i) => {
     const form = forms[i];
     if (form === "full" || form === "outline" || form === "brief") {
-      parts.push({ index: i, text: form === "full" ? block.full : fit.shownText ? fit.shownText(i, form) : block.outline! });
+      parts.push({
+        index: i,
+        text: form === "full" ? block.full : fit.shownText ? fit.shownText(i, form) : block.outline!,
+      });
       envelope += form === "full" ? envFull(fit, i) : form === "brief" ? envBrief(fit, i) : envOutline(fit, i);
     } else if (!covered(fit, i)) {
       cutTotal++;
@@ -343,7 +385,14 @@ function layout(fit: Fit): { parts: { index: number; text: string }[]; cutLines:
 function draft(fit: Fit, b = fit.budget): Draft {
   const { spec, sep, count } = fit;
   const { parts, cutLines, cutTotal, envelope } = layout(fit);
-  const state = (tokens: number): FitState => ({ tokens, envelope, budget: b, shown: parts.length, omitted: cutTotal, listed: cutLines.length });
+  const state = (tokens: number): FitState => ({
+    tokens,
+    envelope,
+    budget: b,
+    shown: parts.length,
+    omitted: cutTotal,
+    listed: cutLines.length,
+  });
   const assembleMain = (tokens: number): string => {
     const out: string[] = [];
     const head = typeof spec.header === "string" ? spec.header : spec.header(state(tokens));
@@ -404,14 +453,21 @@ function needed(fit: Fit, d: Draft): number {
 function tooSmall(fit: Fit, need: number): EngineError<"budget_too_small"> {
   const { budget, blocks, spec } = fit;
   const seed = fit.order.find((i) => blocks[i]!.required);
-  return new EngineError("budget_too_small", `A budget of ${budget} tokens cannot hold ${spec.smallest ?? "the answer"}; it needs ${need}.`, {
-    hint: `A budget of at least ${need} tokens holds it.`,
-    data: {
-      budget, needed: need,
-      ...(seed !== undefined ? { seedTokens: fit.fullTokens(seed) } : {}),
-      ...(seed !== undefined && fit.outlineTokens(seed) !== undefined ? { seedOutlineTokens: fit.outlineTokens(seed)! } : {}),
+  return new EngineError(
+    "budget_too_small",
+    `A budget of ${budget} tokens cannot hold ${spec.smallest ?? "the answer"}; it needs ${need}.`,
+    {
+      hint: `A budget of at least ${need} tokens holds it.`,
+      data: {
+        budget,
+        needed: need,
+        ...(seed !== undefined ? { seedTokens: fit.fullTokens(seed) } : {}),
+        ...(seed !== undefined && fit.outlineTokens(seed) !== undefined
+          ? { seedOutlineTokens: fit.outlineTokens(seed)! }
+          : {}),
+      },
     },
-  });
+  );
 }
 
 /**
@@ -426,7 +482,9 @@ export function chunkAnswerLayout(encoding: string): Pick<FitSpec, "separator" |
       title: (total) => `## Cut: ${total} chunk${total > 1 ? "s" : ""} left out (ask for any by name or path:lines)`,
       more: (n) => `- … and ${n} more`,
     },
-    footer: (s) => `-- ${s.tokens}/${s.budget} tokens (${encoding}${s.envelope > 0 ? `; ${s.envelope} more for data alongside this text` : ""})`,
+    footer: (s) =>
+      `-- ${s.tokens}/${s.budget} tokens ` +
+      `(${encoding}${s.envelope > 0 ? `; ${s.envelope} more for data alongside this text` : ""})`,
   };
 }
 
@@ -489,7 +547,10 @@ function chooseForms(fit: Fit): void {
   if (tight) return;
   // Keep room for the first few cut-list entries (estimated from the average entry).
   const sample = spec.cutList ? order.filter((i) => !blocks[i]!.required).slice(-CUT_SAMPLE) : [];
-  const cutCosts = sample.map((i) => { const b = blocks[i]!; return (b.listed ? count(b.listed(fit.fullTokens(i))) + 1 : 0) + (b.envelope?.listed ?? 0); });
+  const cutCosts = sample.map((i) => {
+    const b = blocks[i]!;
+    return (b.listed ? count(b.listed(fit.fullTokens(i))) + 1 : 0) + (b.envelope?.listed ?? 0);
+  });
   const avgCut = cutCosts.length ? cutCosts.reduce((a, c) => a + c, 0) / cutCosts.length : 0;
   used += Math.ceil(avgCut * Math.min(fit.cutMin, cutCosts.length));
   // Greedy by priority; a block whose container is already shown in full costs nothing.
@@ -519,7 +580,10 @@ function demoteToBudget(fit: Fit): Draft {
   let current = draft(fit);
   const shrinkCutList = (floor: number) => {
     while (over(fit, current) && fit.shown > floor) {
-      fit.shown = Math.max(floor, fit.shown - Math.max(1, Math.ceil((current.tokens + current.envelope - fit.budget) / 15)));
+      fit.shown = Math.max(
+        floor,
+        fit.shown - Math.max(1, Math.ceil((current.tokens + current.envelope - fit.budget) / 15)),
+      );
       current = draft(fit);
     }
   };
@@ -559,7 +623,11 @@ function promoteIntoSlack(fit: Fit, current: Draft): Draft {
       promoted.push({ i, from: forms[i]! });
       forms[i] = "full";
       slack -= full;
-    } else if (forms[i] === "cut" && fit.outlineTokens(i) !== undefined && fit.outlineTokens(i)! + envOutline(fit, i) + 2 <= slack) {
+    } else if (
+      forms[i] === "cut" &&
+      fit.outlineTokens(i) !== undefined &&
+      fit.outlineTokens(i)! + envOutline(fit, i) + 2 <= slack
+    ) {
       promoted.push({ i, from: "cut" });
       forms[i] = "outline";
       slack -= fit.outlineTokens(i)! + envOutline(fit, i) + 2;
@@ -575,12 +643,17 @@ function promoteIntoSlack(fit: Fit, current: Draft): Draft {
   return d;
 }
 
-/** Lists more cut entries, up to `limit`, while the answer still fits: estimates how many the slack holds, drafts once, and steps back while over. */
+/**
+ * Lists more cut entries, up to `limit`, while the answer still fits: estimates how many the slack holds, drafts once,
+ * and steps back while over.
+ */
 function growCutList(fit: Fit, current: Draft, limit: number): Draft {
   const { blocks, forms } = fit;
   if (fit.shown >= limit) return current;
   const before = fit.shown;
-  const entries = blocks.map((b, i) => (forms[i] === "cut" && !covered(fit, i) && b.listed ? i : -1)).filter((i) => i >= 0);
+  const entries = blocks
+    .map((b, i) => (forms[i] === "cut" && !covered(fit, i) && b.listed ? i : -1))
+    .filter((i) => i >= 0);
   let slack = fit.budget - current.tokens - current.envelope;
   let k = fit.shown;
   while (k < limit && k < entries.length) {
@@ -605,10 +678,15 @@ function growCutList(fit: Fit, current: Draft, limit: number): Draft {
 /** Prefix mode (lists, lines of a file): the longest prefix, in priority order, whose exact render fits. */
 function fitBlockPrefix(fit: Fit): FitResult {
   const take = (k: number) => fit.order.forEach((i, rank) => (fit.forms[i] = rank < k ? "full" : "cut"));
-  const { k, answer, fits } = fitPrefix(fit.blocks.length, (m) => {
-    take(m);
-    return draft(fit);
-  }, (d) => d.tokens + d.envelope, fit.budget);
+  const { k, answer, fits } = fitPrefix(
+    fit.blocks.length,
+    (m) => {
+      take(m);
+      return draft(fit);
+    },
+    (d) => d.tokens + d.envelope,
+    fit.budget,
+  );
   take(k);
   if (!fits) throw tooSmall(fit, needed(fit, answer));
   return finishFit(fit, answer);
@@ -653,7 +731,18 @@ function finishFit(fit: Fit, draftIn: Draft): FitResult {
     return fit.shownText ? fit.count(fit.shownText(i, f)) : fit.outlineTokens(i);
   };
   const fullAt = (i: number) => (fit.fullAt && fit.fullAt[i] !== Infinity ? fit.fullAt[i] : undefined);
-  return { text: d.text, forms: out, fullTokens: fit.fullTokens, outlineTokens: fit.outlineTokens, shownTokens, fullAt, tokens: d.tokens, envelope: d.envelope, listed, omitted };
+  return {
+    text: d.text,
+    forms: out,
+    fullTokens: fit.fullTokens,
+    outlineTokens: fit.outlineTokens,
+    shownTokens,
+    fullAt,
+    tokens: d.tokens,
+    envelope: d.envelope,
+    listed,
+    omitted,
+  };
 }
 
 /** A budget no answer reaches: the widest number a footer or note may print while costs are estimated. */
@@ -674,21 +763,37 @@ function fitMonotone(fit: Fit, shares: Shares): FitResult {
 
   // The outline and brief as shown: a note may follow them, told from which budget the block shows
   // whole. Costs are estimated with the widest number in the note.
-  const noted = (i: number, text: string, fullAt: number | undefined) => (blocks[i]!.note ? `${text}\n${blocks[i]!.note!(fullAt)}` : text);
-  const textOf = (i: number, form: "outline" | "brief", fullAt: number | undefined) => noted(i, form === "brief" ? blocks[i]!.brief! : blocks[i]!.outline!, fullAt);
+  const noted = (i: number, text: string, fullAt: number | undefined) =>
+    blocks[i]!.note ? `${text}\n${blocks[i]!.note!(fullAt)}` : text;
+  const textOf = (i: number, form: "outline" | "brief", fullAt: number | undefined) =>
+    noted(i, form === "brief" ? blocks[i]!.brief! : blocks[i]!.outline!, fullAt);
   const estimated = (i: number, form: "outline" | "brief") => {
     const t = textOf(i, form, WIDEST);
-    return (t.length > HUGE_CHARS ? Math.ceil(t.length / 2) : count(t)) + 2 + (form === "brief" ? envBrief(fit, i) : envOutline(fit, i));
+    return (
+      (t.length > HUGE_CHARS ? Math.ceil(t.length / 2) : count(t)) +
+      2 +
+      (form === "brief" ? envBrief(fit, i) : envOutline(fit, i))
+    );
   };
 
   // The fixed part: header, footer, the cut list's title and its first few entries, separators.
   const anyEnvelope = (spec.envelope ?? 0) > 0 || blocks.some((b) => b.envelope !== undefined);
-  const widest: FitState = { tokens: WIDEST, envelope: anyEnvelope ? WIDEST : 0, budget: WIDEST, shown: n, omitted: n, listed: n };
+  const widest: FitState = {
+    tokens: WIDEST,
+    envelope: anyEnvelope ? WIDEST : 0,
+    budget: WIDEST,
+    shown: n,
+    omitted: n,
+    listed: n,
+  };
   const headerCost = count(typeof spec.header === "string" ? spec.header : spec.header(widest));
   const footerCost = spec.footer ? count(spec.footer(widest)) : 0;
   const minCut = spec.cutList && n > 1 ? count(`${spec.cutList.title(n)}\n${spec.cutList.more(n)}`) + 2 : 0;
   const entryCosts = spec.cutList
-    ? order.filter((i) => !blocks[i]!.required && blocks[i]!.listed).map((i) => count(blocks[i]!.listed!(fit.fullTokens(i))) + 1 + (blocks[i]!.envelope?.listed ?? 0)).sort((a, b) => b - a)
+    ? order
+        .filter((i) => !blocks[i]!.required && blocks[i]!.listed)
+        .map((i) => count(blocks[i]!.listed!(fit.fullTokens(i))) + 1 + (blocks[i]!.envelope?.listed ?? 0))
+        .sort((a, b) => b - a)
     : [];
   const entries = entryCosts.slice(0, fit.cutMin).reduce((a, c) => a + c, 0);
   const margin = 2 * ((spec.cutList ? 1 : 0) + (spec.footer ? 1 : 0));
@@ -715,16 +820,28 @@ function fitMonotone(fit: Fit, shares: Shares): FitResult {
     const freedBy = (b.within ?? []).flatMap((j) => (fullStep.has(j) ? [fullStep.get(j)!] : []));
     let previous: { step: number; cost: number } | undefined;
     for (const level of levels) {
-      const share = b.required ? (previous ? shares.required : undefined) : level.form === "full" ? shares.full : shares.outline;
+      const share = b.required
+        ? previous
+          ? shares.required
+          : undefined
+        : level.form === "full"
+          ? shares.full
+          : shares.outline;
       const after = previous;
       const take = () => {
-        steps.push({ cost: level.cost - (after?.cost ?? 0), from: share ? Math.ceil(level.cost / share) : 0, ...(after ? { after: after.step } : {}), ...(freedBy.length ? { freedBy } : {}) });
+        steps.push({
+          cost: level.cost - (after?.cost ?? 0),
+          from: share ? Math.ceil(level.cost / share) : 0,
+          ...(after ? { after: after.step } : {}),
+          ...(freedBy.length ? { freedBy } : {}),
+        });
         stepOf.push({ i, form: level.form });
         if (level.form === "full") fullStep.set(i, steps.length - 1);
         return steps.length - 1;
       };
       if (level.form === "full" && b.preferOutline && after) last.push(take);
-      else if (level.form === "full" && after && !b.required && level.cost > (shares.longFull ?? Infinity)) later.push(take);
+      else if (level.form === "full" && after && !b.required && level.cost > (shares.longFull ?? Infinity))
+        later.push(take);
       else previous = { step: take(), cost: level.cost };
     }
   }
@@ -737,7 +854,8 @@ function fitMonotone(fit: Fit, shares: Shares): FitResult {
     if (at[k]! <= budget) forms[s.i] = s.form;
   });
   fit.fullAt = blocks.map((_, i) => (fullStep.has(i) ? at[fullStep.get(i)!]! : Infinity));
-  const shownText = (i: number, form: "outline" | "brief") => textOf(i, form, fit.fullAt![i] === Infinity ? undefined : fit.fullAt![i]);
+  const shownText = (i: number, form: "outline" | "brief") =>
+    textOf(i, form, fit.fullAt![i] === Infinity ? undefined : fit.fullAt![i]);
   fit.shownText = shownText;
   for (let i = 0; i < n; i++) if (forms[i] !== "cut" && covered(fit, i)) forms[i] = "cut";
   for (const i of required) if (forms[i] === "cut") forms[i] = smallest.get(i) ?? "full";

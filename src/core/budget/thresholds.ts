@@ -55,7 +55,13 @@ function insert(events: { at: number; delta: number }[], e: { at: number; delta:
  * The smallest budget T in [lower, end) such that `cost` fits at every budget in [T, end): the room
  * at B is B - fixed - (costs of the events at or below B). Infinity when there is none.
  */
-function firstFit(events: readonly { at: number; delta: number }[], fixed: number, cost: number, lower: number, end: number): number {
+function firstFit(
+  events: readonly { at: number; delta: number }[],
+  fixed: number,
+  cost: number,
+  lower: number,
+  end: number,
+): number {
   // The room at `lower` and right after each event in (lower, end): the last point short of room decides.
   let used = 0;
   let i = 0;

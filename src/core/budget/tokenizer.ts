@@ -42,7 +42,20 @@ function hasLongRun(text: string): boolean {
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
     // ASCII whitespace, NBSP and the other Unicode spaces \s matches
-    if (c === 32 || (c >= 9 && c <= 13) || c === 160 || c === 0x1680 || (c >= 0x2000 && c <= 0x200a) || c === 0x2028 || c === 0x2029 || c === 0x202f || c === 0x205f || c === 0x3000 || c === 0xfeff) run = 0;
+    if (
+      c === 32 ||
+      (c >= 9 && c <= 13) ||
+      c === 160 ||
+      c === 0x1680 ||
+      (c >= 0x2000 && c <= 0x200a) ||
+      c === 0x2028 ||
+      c === 0x2029 ||
+      c === 0x202f ||
+      c === 0x205f ||
+      c === 0x3000 ||
+      c === 0xfeff
+    )
+      run = 0;
     else if (++run >= LONG_RUN) return true;
   }
   return false;
@@ -85,9 +98,10 @@ export function lineMemoCounter(count: Counter): Counter {
 export function loadTokenCounter(encoding: Encoding = "o200k_base"): Promise<Counter> {
   let p = counters.get(encoding);
   if (!p) {
-    p = encoding === "cl100k_base"
-      ? import("gpt-tokenizer/encoding/cl100k_base").then((m) => linearCounter((t: string) => m.countTokens(t)))
-      : import("gpt-tokenizer/encoding/o200k_base").then((m) => linearCounter((t: string) => m.countTokens(t)));
+    p =
+      encoding === "cl100k_base"
+        ? import("gpt-tokenizer/encoding/cl100k_base").then((m) => linearCounter((t: string) => m.countTokens(t)))
+        : import("gpt-tokenizer/encoding/o200k_base").then((m) => linearCounter((t: string) => m.countTokens(t)));
     counters.set(encoding, p);
   }
   return p;

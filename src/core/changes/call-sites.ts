@@ -52,7 +52,11 @@ const CALLABLE_KINDS: ReadonlySet<string> = new Set(["function", "method", "cons
 const MAX_CALL = 100;
 
 /** Checks every call of each changed signature; `readLines` gives a file's lines (1-based index + 1). */
-export async function checkCallSites(graph: CodeGraph, changes: readonly SignatureChange[], readLines: (path: string) => Promise<string[]>): Promise<CallSiteCheck> {
+export async function checkCallSites(
+  graph: CodeGraph,
+  changes: readonly SignatureChange[],
+  readLines: (path: string) => Promise<string[]>,
+): Promise<CallSiteCheck> {
   const out: CallSiteCheck = { checked: 0, breaking: [], undecided: 0 };
   for (const change of changes) {
     const sym = graph.symbols[change.id]!;
@@ -62,7 +66,8 @@ export async function checkCallSites(graph: CodeGraph, changes: readonly Signatu
     if (!syntax || !CALLABLE_KINDS.has(sym.kind)) continue;
     // A constructor is called by its class's name.
     const parent = graph.symbols[sym.parent];
-    const isConstructor = sym.kind === "constructor" || (sym.name === "__init__" && parent !== undefined && parent.kind === "class");
+    const isConstructor =
+      sym.kind === "constructor" || (sym.name === "__init__" && parent !== undefined && parent.kind === "class");
     const callName = isConstructor && parent ? parent.name : sym.name;
     for (const ei of graph.callsTo.get(change.id) ?? []) {
       const edge = graph.calls[ei]!;
@@ -90,8 +95,14 @@ export async function checkCallSites(graph: CodeGraph, changes: readonly Signatu
       }
       const caller = graph.symbols[edge.caller]!;
       out.breaking.push({
-        callee: change.qualified, caller: caller.kind === "module" ? caller.file : caller.qualified, callerId: edge.caller, path: edge.file, line: edge.line,
-        call: site.text.length > MAX_CALL ? `${site.text.slice(0, MAX_CALL - 1)}…` : site.text, reason: now, confidence: edge.confidence,
+        callee: change.qualified,
+        caller: caller.kind === "module" ? caller.file : caller.qualified,
+        callerId: edge.caller,
+        path: edge.file,
+        line: edge.line,
+        call: site.text.length > MAX_CALL ? `${site.text.slice(0, MAX_CALL - 1)}…` : site.text,
+        reason: now,
+        confidence: edge.confidence,
       });
     }
   }
@@ -107,7 +118,11 @@ const MAX_CALL_LINES = 40;
  * (`x.name(…)`), and its text; undefined when the line holds no such call, or several (which one
  * the edge means is not known), or the list does not close within MAX_CALL_LINES.
  */
-export function readCall(lines: readonly string[], line: number, name: string): { args: string[]; throughObject: boolean; text: string } | undefined {
+export function readCall(
+  lines: readonly string[],
+  line: number,
+  name: string,
+): { args: string[]; throughObject: boolean; text: string } | undefined {
   const first = lines[line - 1];
   if (first === undefined) return undefined;
   const pattern = new RegExp(`(^|[^\\w$])${name.replace(/[$]/g, "\\$")}\\s*(?:<[^()]*>)?\\s*\\(`, "g");

@@ -32,19 +32,31 @@ export interface EnvelopePlan {
   listed: number;
   record: (value: unknown, kind?: string) => number;
   /** Envelope tokens of a block: shown in full or as outline (a chunk record each), or listed as cut. */
-  block: (chunk: Record<string, unknown>, cut: Record<string, unknown>) => { full: number; outline: number; listed: number };
+  block: (
+    chunk: Record<string, unknown>,
+    cut: Record<string, unknown>,
+  ) => { full: number; outline: number; listed: number };
 }
 
 /** Plans the envelope of one answer; without an envelope everything costs nothing. */
-export function planEnvelope(envelope: ChangesEnvelope | undefined, lists: EnvelopeLists, budget: number, count: (text: string) => number): EnvelopePlan {
+export function planEnvelope(
+  envelope: ChangesEnvelope | undefined,
+  lists: EnvelopeLists,
+  budget: number,
+  count: (text: string) => number,
+): EnvelopePlan {
   const perRecord = envelope?.perRecord;
   const fields = envelope?.fields ?? {};
-  const record = (value: unknown, kind?: string) => (perRecord === undefined ? 0 : count(JSON.stringify(envelopeRecord(value, kind === undefined ? undefined : fields[kind]))) + perRecord);
+  const record = (value: unknown, kind?: string) =>
+    perRecord === undefined
+      ? 0
+      : count(JSON.stringify(envelopeRecord(value, kind === undefined ? undefined : fields[kind]))) + perRecord;
   const max = envelope?.listed ?? LIST_STEPS[0]!;
   const kinds = { files: "file", symbols: "symbol", callers: "caller", tests: "test", routes: "route" } as const;
   const cost = (n: number) => {
     let sum = 0;
-    for (const [list, kind] of Object.entries(kinds) as [keyof typeof kinds, string][]) for (const v of lists[list].slice(0, n)) sum += record(v, kind);
+    for (const [list, kind] of Object.entries(kinds) as [keyof typeof kinds, string][])
+      for (const v of lists[list].slice(0, n)) sum += record(v, kind);
     return sum;
   };
   let listed = max;
@@ -55,7 +67,8 @@ export function planEnvelope(envelope: ChangesEnvelope | undefined, lists: Envel
     listed = step;
     listsCost = cost(step);
   }
-  const fixed = envelope === undefined ? 0 : envelope.fixed + listsCost + lists.notes.reduce((s, n) => s + record(n), 0);
+  const fixed =
+    envelope === undefined ? 0 : envelope.fixed + listsCost + lists.notes.reduce((s, n) => s + record(n), 0);
   const block = (chunk: Record<string, unknown>, cut: Record<string, unknown>) => ({
     full: record({ ...chunk, form: "full", tokens: WIDE_TOKENS }, "chunk"),
     outline: record({ ...chunk, form: "outline", tokens: WIDE_TOKENS }, "chunk"),

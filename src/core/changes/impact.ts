@@ -70,7 +70,10 @@ export interface Impact {
  * for files the indexed tree no longer has (removed, or only on the base side): their module names
  * come from the language's resolver prepared over the indexed files plus `extraPaths`.
  */
-export function createQualifier(graph: CodeGraph, extraPaths: string[]): (record: Pick<FileRecord, "path" | "language">, inFile: string) => string {
+export function createQualifier(
+  graph: CodeGraph,
+  extraPaths: string[],
+): (record: Pick<FileRecord, "path" | "language">, inFile: string) => string {
   const missing = [...new Set(extraPaths.filter((p) => !graph.moduleSymbol.has(p)))];
   const states = new Map<unknown, unknown>();
   const project = graph.context.project;
@@ -108,11 +111,16 @@ function nthOf(record: FileRecord, index: number): { qualified: string; n: numbe
  * The graph symbol of definition `index` of `record` (a version of `path`): exact when the graph
  * indexed the same content, else the definition of the same name in the indexed version.
  */
-export function graphSymbolOf(graph: CodeGraph, record: FileRecord, index: number): { id: number; exact: boolean } | undefined {
+export function graphSymbolOf(
+  graph: CodeGraph,
+  record: FileRecord,
+  index: number,
+): { id: number; exact: boolean } | undefined {
   const indexed = graph.records.get(record.path);
   const moduleId = graph.moduleSymbol.get(record.path);
   if (!indexed || moduleId === undefined) return undefined;
-  if (indexed.hash === record.hash && index < indexed.definitions.length) return { id: moduleId + 1 + index, exact: true };
+  if (indexed.hash === record.hash && index < indexed.definitions.length)
+    return { id: moduleId + 1 + index, exact: true };
   const { qualified, n } = nthOf(record, index);
   let seen = 0;
   for (let i = 0; i < indexed.definitions.length; i++) {
@@ -123,7 +131,12 @@ export function graphSymbolOf(graph: CodeGraph, record: FileRecord, index: numbe
 }
 
 /** Follows callers from the changed definitions; lists callers, tests and routes reached. */
-export function computeImpact(graph: CodeGraph, sources: ImpactSource[], routes: Route[], changedFiles: string[]): Impact {
+export function computeImpact(
+  graph: CodeGraph,
+  sources: ImpactSource[],
+  routes: Route[],
+  changedFiles: string[],
+): Impact {
   const sourceIds = new Set(sources.flatMap((s) => (s.id !== undefined ? [s.id] : [])));
   const nameOf = new Map(sources.flatMap((s) => (s.id !== undefined ? [[s.id, s.qualified] as const] : [])));
   const ref = (id: number) => graph.symbols[id]!;
@@ -149,7 +162,11 @@ export function computeImpact(graph: CodeGraph, sources: ImpactSource[], routes:
           if (seen.depth === depth) for (const f of from) if (seen.reaches.size < 3) seen.reaches.add(f);
           continue;
         }
-        reached.set(caller, { depth, reaches: new Set([...from].slice(0, 3)), ...(depth === 1 ? { site: { path: e.file, line: e.line } } : {}) });
+        reached.set(caller, {
+          depth,
+          reaches: new Set([...from].slice(0, 3)),
+          ...(depth === 1 ? { site: { path: e.file, line: e.line } } : {}),
+        });
         const set = next.get(caller) ?? next.set(caller, new Set()).get(caller)!;
         for (const f of from) if (set.size < 3) set.add(f);
       }
@@ -167,31 +184,58 @@ export function computeImpact(graph: CodeGraph, sources: ImpactSource[], routes:
       for (const c of record.calls) {
         if (!gone.has(c.name)) continue;
         const caller = c.caller < 0 ? moduleId : moduleId + 1 + c.caller;
-        const entry = stillCalling.get(caller) ?? stillCalling.set(caller, { lines: [], names: new Set() }).get(caller)!;
+        const entry =
+          stillCalling.get(caller) ?? stillCalling.set(caller, { lines: [], names: new Set() }).get(caller)!;
         entry.lines.push(c.line);
         entry.names.add(c.name);
       }
     }
   }
 
-  const item = (id: number, depth: number, via: ImpactItem["via"], reaches: string[], site?: { path: string; line: number }): ImpactItem => {
+  const item = (
+    id: number,
+    depth: number,
+    via: ImpactItem["via"],
+    reaches: string[],
+    site?: { path: string; line: number },
+  ): ImpactItem => {
     const s = ref(id);
     return {
-      qualified: s.qualified, kind: s.kind, path: s.file, line: s.kind === "module" ? 1 : s.start, end: s.end, depth, via, reaches,
+      qualified: s.qualified,
+      kind: s.kind,
+      path: s.file,
+      line: s.kind === "module" ? 1 : s.start,
+      end: s.end,
+      depth,
+      via,
+      reaches,
       ...(site ? { site } : {}),
     };
   };
-  const byDepth = (a: ImpactItem, b: ImpactItem) => a.depth - b.depth || (a.path < b.path ? -1 : a.path > b.path ? 1 : a.line - b.line);
+  const byDepth = (a: ImpactItem, b: ImpactItem) =>
+    a.depth - b.depth || (a.path < b.path ? -1 : a.path > b.path ? 1 : a.line - b.line);
   const callers: ImpactItem[] = [];
   const tests: ImpactItem[] = [];
   for (const [id, r] of reached) {
-    const it = item(id, r.depth, "call", [...r.reaches].map((x) => nameOf.get(x)!), r.site);
+    const it = item(
+      id,
+      r.depth,
+      "call",
+      [...r.reaches].map((x) => nameOf.get(x)!),
+      r.site,
+    );
     if (isTestFile(ref(id).file)) tests.push(it);
     else if (r.depth <= 2) callers.push(it);
   }
   for (const [id, r] of stillCalling) {
     if (reached.has(id)) continue;
-    const it = item(id, 1, "name", [...r.names].map((n) => gone.get(n)!), { path: ref(id).file, line: r.lines[0]! });
+    const it = item(
+      id,
+      1,
+      "name",
+      [...r.names].map((n) => gone.get(n)!),
+      { path: ref(id).file, line: r.lines[0]! },
+    );
     (isTestFile(ref(id).file) ? tests : callers).push(it);
   }
   // Tests that import a changed file (one or two hops of imports) but call nothing changed that
@@ -234,14 +278,25 @@ export function computeImpact(graph: CodeGraph, sources: ImpactSource[], routes:
       depth = x.depth;
       reaches = [...x.reaches].map((i) => nameOf.get(i)!);
     } else if (r.handler === undefined) {
-      const hit = sources.find((s) => s.path === r.file && s.start !== undefined && s.start <= r.span.end && (s.end ?? s.start) >= r.span.start);
+      const hit = sources.find(
+        (s) =>
+          s.path === r.file && s.start !== undefined && s.start <= r.span.end && (s.end ?? s.start) >= r.span.start,
+      );
       if (hit) {
         depth = 0;
         reaches = [hit.qualified];
       }
     }
     if (depth === undefined) continue;
-    routeHits.push({ method: r.method, path: r.path, file: r.file, line: r.line, ...(r.handler !== undefined ? { handler: ref(r.handler).qualified } : {}), depth, reaches });
+    routeHits.push({
+      method: r.method,
+      path: r.path,
+      file: r.file,
+      line: r.line,
+      ...(r.handler !== undefined ? { handler: ref(r.handler).qualified } : {}),
+      depth,
+      reaches,
+    });
   }
   routeHits.sort((a, b) => a.depth - b.depth || (a.path < b.path ? -1 : 1));
   return { callers, tests, routes: routeHits, direct, stillCalling };

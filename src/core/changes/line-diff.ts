@@ -24,8 +24,19 @@ export function splitLines(text: string): string[] {
   return lines;
 }
 
-/** Pairs (i, j) of equal lines, increasing in both, forming a longest common subsequence (approximately, past MAX_EDIT_DISTANCE). */
-function matchRange(a: Int32Array, b: Int32Array, aLo: number, aHi: number, bLo: number, bHi: number, out: [number, number][]): void {
+/**
+ * Pairs (i, j) of equal lines, increasing in both, forming a longest common subsequence (approximately, past
+ * MAX_EDIT_DISTANCE).
+ */
+function matchRange(
+  a: Int32Array,
+  b: Int32Array,
+  aLo: number,
+  aHi: number,
+  bLo: number,
+  bHi: number,
+  out: [number, number][],
+): void {
   while (aLo < aHi && bLo < bHi && a[aLo] === b[bLo]) out.push([aLo++, bLo++]);
   const tail: [number, number][] = [];
   while (aLo < aHi && bLo < bHi && a[aHi - 1] === b[bHi - 1]) tail.push([--aHi, --bHi]);
@@ -34,7 +45,15 @@ function matchRange(a: Int32Array, b: Int32Array, aLo: number, aHi: number, bLo:
 }
 
 /** Myers' greedy algorithm with a trace; false (and nothing written) when the distance exceeds the cap. */
-function myers(a: Int32Array, b: Int32Array, aLo: number, aHi: number, bLo: number, bHi: number, out: [number, number][]): boolean {
+function myers(
+  a: Int32Array,
+  b: Int32Array,
+  aLo: number,
+  aHi: number,
+  bLo: number,
+  bHi: number,
+  out: [number, number][],
+): boolean {
   const n = aHi - aLo;
   const m = bHi - bLo;
   const max = Math.min(n + m, MAX_EDIT_DISTANCE);
@@ -44,7 +63,8 @@ function myers(a: Int32Array, b: Int32Array, aLo: number, aHi: number, bLo: numb
   for (let d = 0; d <= max; d++) {
     trace.push(v.slice(offset - d - 1, offset + d + 2));
     for (let k = -d; k <= d; k += 2) {
-      let x = k === -d || (k !== d && v[offset + k - 1]! < v[offset + k + 1]!) ? v[offset + k + 1]! : v[offset + k - 1]! + 1;
+      let x =
+        k === -d || (k !== d && v[offset + k - 1]! < v[offset + k + 1]!) ? v[offset + k + 1]! : v[offset + k - 1]! + 1;
       let y = x - k;
       while (x < n && y < m && a[aLo + x] === b[bLo + y]) {
         x++;
@@ -80,7 +100,15 @@ function myers(a: Int32Array, b: Int32Array, aLo: number, aHi: number, bLo: numb
 }
 
 /** Lines unique on both sides, in increasing order on both (longest such chain), then each gap recursively. */
-function patience(a: Int32Array, b: Int32Array, aLo: number, aHi: number, bLo: number, bHi: number, out: [number, number][]): void {
+function patience(
+  a: Int32Array,
+  b: Int32Array,
+  aLo: number,
+  aHi: number,
+  bLo: number,
+  bHi: number,
+  out: [number, number][],
+): void {
   const count = new Map<number, { a: number; b: number; ai: number; bi: number }>();
   for (let i = aLo; i < aHi; i++) {
     const c = count.get(a[i]!) ?? { a: 0, b: 0, ai: i, bi: -1 };
@@ -130,7 +158,8 @@ function patience(a: Int32Array, b: Int32Array, aLo: number, aHi: number, bLo: n
 /** The hunks that turn `oldLines` into `newLines`. */
 export function diffLines(oldLines: readonly string[], newLines: readonly string[]): Hunk[] {
   const ids = new Map<string, number>();
-  const intern = (lines: readonly string[]) => Int32Array.from(lines, (l) => ids.get(l) ?? ids.set(l, ids.size).get(l)!);
+  const intern = (lines: readonly string[]) =>
+    Int32Array.from(lines, (l) => ids.get(l) ?? ids.set(l, ids.size).get(l)!);
   const a = intern(oldLines);
   const b = intern(newLines);
   const pairs: [number, number][] = [];
@@ -139,7 +168,8 @@ export function diffLines(oldLines: readonly string[], newLines: readonly string
   let i = 0;
   let j = 0;
   const flush = (ni: number, nj: number) => {
-    if (ni > i || nj > j) hunks.push({ oldStart: ni > i ? i + 1 : i, oldLines: ni - i, newStart: nj > j ? j + 1 : j, newLines: nj - j });
+    if (ni > i || nj > j)
+      hunks.push({ oldStart: ni > i ? i + 1 : i, oldLines: ni - i, newStart: nj > j ? j + 1 : j, newLines: nj - j });
   };
   for (const [pi, pj] of pairs) {
     flush(pi, pj);

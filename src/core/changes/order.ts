@@ -23,7 +23,8 @@ const CHANGE_ORDER: Record<ChangeKind, number> = { signature: 0, renamed: 1, rem
 function withNested(graph: CodeGraph, id: number): Set<number> {
   const out = new Set<number>([id]);
   const stack = [id];
-  while (stack.length) for (const c of graph.children.get(stack.pop()!) ?? []) if (!out.has(c)) (out.add(c), stack.push(c));
+  while (stack.length)
+    for (const c of graph.children.get(stack.pop()!) ?? []) if (!out.has(c)) out.add(c), stack.push(c);
   return out;
 }
 
@@ -35,7 +36,11 @@ const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
  * definition's name as a word in the lines the change added to it (what a new helper's first use
  * looks like when the graph does not resolve it).
  */
-function dependsOn(graph: CodeGraph, user: { id: number | undefined; addedText: string }, added: { id: number | undefined; name: string }): boolean {
+function dependsOn(
+  graph: CodeGraph,
+  user: { id: number | undefined; addedText: string },
+  added: { id: number | undefined; name: string },
+): boolean {
   if (user.id !== undefined && added.id !== undefined) {
     const targets = withNested(graph, added.id);
     for (const s of withNested(graph, user.id)) {
@@ -53,9 +58,23 @@ function dependsOn(graph: CodeGraph, user: { id: number | undefined; addedText: 
  * that changed code of the same group depends on ({@link dependsOn}), which goes just before the
  * first definition that does. `addedText(i)` is the text of the lines the change added to symbol i.
  */
-export function changedOrder(graph: CodeGraph, symbols: readonly OrderedSymbol[], ids: readonly (number | undefined)[], addedText: (i: number) => string): number[] {
-  const base = symbols.map((_, i) => i).sort((a, b) => Number(symbols[a]!.test) - Number(symbols[b]!.test) || CHANGE_ORDER[symbols[a]!.change] - CHANGE_ORDER[symbols[b]!.change] || a - b);
-  const users = base.filter((i) => symbols[i]!.change !== "added" && symbols[i]!.change !== "removed" && !symbols[i]!.within);
+export function changedOrder(
+  graph: CodeGraph,
+  symbols: readonly OrderedSymbol[],
+  ids: readonly (number | undefined)[],
+  addedText: (i: number) => string,
+): number[] {
+  const base = symbols
+    .map((_, i) => i)
+    .sort(
+      (a, b) =>
+        Number(symbols[a]!.test) - Number(symbols[b]!.test) ||
+        CHANGE_ORDER[symbols[a]!.change] - CHANGE_ORDER[symbols[b]!.change] ||
+        a - b,
+    );
+  const users = base.filter(
+    (i) => symbols[i]!.change !== "added" && symbols[i]!.change !== "removed" && !symbols[i]!.within,
+  );
   const texts = new Map(users.map((i) => [i, addedText(i)]));
   // Each addition some changed code depends on, keyed by the first such user.
   const before = new Map<number, number[]>();
@@ -63,7 +82,11 @@ export function changedOrder(graph: CodeGraph, symbols: readonly OrderedSymbol[]
   for (const a of base) {
     const s = symbols[a]!;
     if (s.change !== "added" || s.within) continue;
-    const user = users.find((u) => symbols[u]!.test === s.test && dependsOn(graph, { id: ids[u], addedText: texts.get(u)! }, { id: ids[a], name: s.name }));
+    const user = users.find(
+      (u) =>
+        symbols[u]!.test === s.test &&
+        dependsOn(graph, { id: ids[u], addedText: texts.get(u)! }, { id: ids[a], name: s.name }),
+    );
     if (user === undefined) continue;
     before.set(user, [...(before.get(user) ?? []), a]);
     moved.add(a);
@@ -75,7 +98,12 @@ export function changedOrder(graph: CodeGraph, symbols: readonly OrderedSymbol[]
 const MOVED_SHARE = 0.6;
 
 /** A body's lines as compared for a move: trimmed, blank lines dropped, the header line left out. */
-const bodyLines = (body: string): string[] => body.split("\n").slice(1).map((l) => l.trim()).filter((l) => l !== "");
+const bodyLines = (body: string): string[] =>
+  body
+    .split("\n")
+    .slice(1)
+    .map((l) => l.trim())
+    .filter((l) => l !== "");
 
 /**
  * For each removed body, the index of the added body it moved to (the same lines under a new name
@@ -96,10 +124,10 @@ export function movedRemovals(removed: readonly string[], added: readonly string
       let shared = 0;
       for (const l of lines) {
         const n = pool.get(l) ?? 0;
-        if (n > 0) (shared++, pool.set(l, n - 1));
+        if (n > 0) shared++, pool.set(l, n - 1);
       }
       const share = shared / Math.max(lines.length, other.length);
-      if (share >= bestShare) (best = j, bestShare = share);
+      if (share >= bestShare) (best = j), (bestShare = share);
     });
     return best;
   });

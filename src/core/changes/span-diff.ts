@@ -31,25 +31,48 @@ export interface Spans {
   new?: [number, number];
 }
 
-const inSpan = (line: number, span: [number, number] | undefined) => span !== undefined && line >= span[0] && line <= span[1];
+const inSpan = (line: number, span: [number, number] | undefined) =>
+  span !== undefined && line >= span[0] && line <= span[1];
 
 /** The aligned lines of a definition: context from the new side, removed lines from the old side's span. */
-function spanLines(oldLines: readonly string[], newLines: readonly string[], hunks: readonly Hunk[], spans: Spans): { mark: string; text: string; newLine: number }[] {
+function spanLines(
+  oldLines: readonly string[],
+  newLines: readonly string[],
+  hunks: readonly Hunk[],
+  spans: Spans,
+): { mark: string; text: string; newLine: number }[] {
   const out: { mark: string; text: string; newLine: number }[] = [];
   const last = Math.max(spans.new?.[1] ?? 0, 0);
   const lastOld = Math.max(spans.old?.[1] ?? 0, 0);
   align(hunks, oldLines.length, newLines.length, (a) => {
     if (a.newLine > last && a.oldLine > lastOld) return false;
-    const keep = a.mark === "-" ? inSpan(a.oldLine, spans.old) : a.mark === "+" ? inSpan(a.newLine, spans.new) : inSpan(a.newLine, spans.new) || (spans.new === undefined && inSpan(a.oldLine, spans.old));
-    if (keep) out.push({ mark: a.mark, text: a.mark === "-" ? oldLines[a.oldLine - 1]! : newLines[a.newLine - 1]!, newLine: a.newLine });
+    const keep =
+      a.mark === "-"
+        ? inSpan(a.oldLine, spans.old)
+        : a.mark === "+"
+          ? inSpan(a.newLine, spans.new)
+          : inSpan(a.newLine, spans.new) || (spans.new === undefined && inSpan(a.oldLine, spans.old));
+    if (keep)
+      out.push({
+        mark: a.mark,
+        text: a.mark === "-" ? oldLines[a.oldLine - 1]! : newLines[a.newLine - 1]!,
+        newLine: a.newLine,
+      });
     return true;
   });
   return out;
 }
 
 /** The whole definition with ' ', '-', '+' marks. */
-export function fullSpanDiff(oldLines: readonly string[], newLines: readonly string[], hunks: readonly Hunk[], spans: Spans): string {
-  return spanLines(oldLines, newLines, hunks, spans).map((l) => `${l.mark}${l.text}`).join("\n");
+export function fullSpanDiff(
+  oldLines: readonly string[],
+  newLines: readonly string[],
+  hunks: readonly Hunk[],
+  spans: Spans,
+): string {
+  return spanLines(oldLines, newLines, hunks, spans)
+    .map((l) => `${l.mark}${l.text}`)
+    .join("\n");
 }
 
 /**
@@ -59,11 +82,24 @@ export function fullSpanDiff(oldLines: readonly string[], newLines: readonly str
  * definitions) stay, so the rest reads as an outline; lines past `maxLine` characters end in "…".
  * Undefined when nothing in the span changed.
  */
-export function compactSpanDiff(oldLines: readonly string[], newLines: readonly string[], hunks: readonly Hunk[], spans: Spans, context = 2, outlineLines: ReadonlySet<number> = new Set(), maxLine = Infinity): string | undefined {
+export function compactSpanDiff(
+  oldLines: readonly string[],
+  newLines: readonly string[],
+  hunks: readonly Hunk[],
+  spans: Spans,
+  context = 2,
+  outlineLines: ReadonlySet<number> = new Set(),
+  maxLine = Infinity,
+): string | undefined {
   const lines = spanLines(oldLines, newLines, hunks, spans);
   const changed = lines.map((l) => l.mark !== " ");
   if (!changed.some(Boolean)) return undefined;
-  const keep = lines.map((l, i) => i === 0 || (l.mark === " " && outlineLines.has(l.newLine)) || changed.slice(Math.max(0, i - context), i + context + 1).some(Boolean));
+  const keep = lines.map(
+    (l, i) =>
+      i === 0 ||
+      (l.mark === " " && outlineLines.has(l.newLine)) ||
+      changed.slice(Math.max(0, i - context), i + context + 1).some(Boolean),
+  );
   const out: string[] = [];
   let gap = false;
   lines.forEach((l, i) => {

@@ -64,7 +64,9 @@ function childrenOf(record: FileRecord | undefined): Map<number, number[]> {
 /** A definition's own lines: nested definitions cut out, trailing spaces and blank lines dropped. */
 function ownText(side: Side, index: number, children: Map<number, number[]>): string {
   const d = side.record!.definitions[index]!;
-  const holes = (children.get(index) ?? []).map((c) => side.record!.definitions[c]!).map((c) => [c.start, c.end] as const);
+  const holes = (children.get(index) ?? [])
+    .map((c) => side.record!.definitions[c]!)
+    .map((c) => [c.start, c.end] as const);
   const out: string[] = [];
   for (let line = d.start; line <= d.end; line++) {
     if (holes.some(([a, b]) => line >= a && line <= b)) continue;
@@ -120,7 +122,11 @@ export function compareDefinitions(oldSide: Side, newSide: Side, hunks: readonly
     const oldHeader = headerOf(before);
     const newHeader = headerOf(after);
     changes.push({
-      change: oldHeader === newHeader ? "body" : "signature", name: after.qualified, kind: after.kind, newIndex: ni, oldIndex: oi,
+      change: oldHeader === newHeader ? "body" : "signature",
+      name: after.qualified,
+      kind: after.kind,
+      newIndex: ni,
+      oldIndex: oi,
       ...(oldHeader !== newHeader ? { signature: { old: oldHeader, new: newHeader } } : {}),
     });
   });
@@ -139,22 +145,37 @@ export function compareDefinitions(oldSide: Side, newSide: Side, hunks: readonly
       if (after.kind !== before.kind) continue;
       // A member of a renamed container keeps its own name; anything else must keep its container.
       const expected = prefixOld ? `${prefixOld[1]}${before.qualified.slice(prefixOld[0].length)}` : undefined;
-      const sameParent = before.qualified.slice(0, before.qualified.length - before.name.length) === after.qualified.slice(0, after.qualified.length - after.name.length);
+      const sameParent =
+        before.qualified.slice(0, before.qualified.length - before.name.length) ===
+        after.qualified.slice(0, after.qualified.length - after.name.length);
       if (expected !== undefined ? after.qualified !== expected : !sameParent || after.name === before.name) continue;
       const oldText = ownOld(oi);
       const newText = ownNew(ni);
-      const textSame = before.name === after.name ? oldText === newText : oldText.split(before.name).join(after.name) === newText;
+      const textSame =
+        before.name === after.name ? oldText === newText : oldText.split(before.name).join(after.name) === newText;
       if (expected === undefined && !textSame) continue;
       removed.splice(removed.indexOf(oi), 1);
       added.splice(added.indexOf(ni), 1);
       if (expected === undefined) {
         renamed.set(before.qualified, after.qualified);
-        changes.push({ change: "renamed", name: after.qualified, kind: after.kind, newIndex: ni, oldIndex: oi, renamedFrom: before.qualified, signature: { old: headerOf(before), new: headerOf(after) } });
+        changes.push({
+          change: "renamed",
+          name: after.qualified,
+          kind: after.kind,
+          newIndex: ni,
+          oldIndex: oi,
+          renamedFrom: before.qualified,
+          signature: { old: headerOf(before), new: headerOf(after) },
+        });
       } else if (!textSame) {
         const oldHeader = headerOf(before);
         const newHeader = headerOf(after);
         changes.push({
-          change: oldHeader === newHeader ? "body" : "signature", name: after.qualified, kind: after.kind, newIndex: ni, oldIndex: oi,
+          change: oldHeader === newHeader ? "body" : "signature",
+          name: after.qualified,
+          kind: after.kind,
+          newIndex: ni,
+          oldIndex: oi,
           ...(oldHeader !== newHeader ? { signature: { old: oldHeader, new: newHeader } } : {}),
         });
       }
@@ -163,7 +184,8 @@ export function compareDefinitions(oldSide: Side, newSide: Side, hunks: readonly
   }
 
   const enclosingIn = (record: FileRecord, index: number, set: Set<number>): string | undefined => {
-    for (let p = record.definitions[index]!.parent; p >= 0; p = record.definitions[p]!.parent) if (set.has(p)) return record.definitions[p]!.qualified;
+    for (let p = record.definitions[index]!.parent; p >= 0; p = record.definitions[p]!.parent)
+      if (set.has(p)) return record.definitions[p]!.qualified;
     return undefined;
   };
   const addedSet = new Set(added);
@@ -179,10 +201,20 @@ export function compareDefinitions(oldSide: Side, newSide: Side, hunks: readonly
     changes.push({ change: "removed", name: d.qualified, kind: d.kind, oldIndex: oi, ...(within ? { within } : {}) });
   }
   // File order on the side that has the definition (new side first).
-  const lineOf = (c: DefinitionChange) => (c.newIndex !== undefined ? newSide.record!.definitions[c.newIndex]!.start : oldSide.record!.definitions[c.oldIndex!]!.start);
+  const lineOf = (c: DefinitionChange) =>
+    c.newIndex !== undefined
+      ? newSide.record!.definitions[c.newIndex]!.start
+      : oldSide.record!.definitions[c.oldIndex!]!.start;
   changes.sort((a, b) => lineOf(a) - lineOf(b) || (a.change === "removed" ? 1 : 0) - (b.change === "removed" ? 1 : 0));
 
-  const oldRanges = hunks.filter((h) => h.oldLines > 0).map((h) => [h.oldStart, h.oldStart + h.oldLines - 1] as [number, number]);
-  const newRanges = hunks.filter((h) => h.newLines > 0).map((h) => [h.newStart, h.newStart + h.newLines - 1] as [number, number]);
-  return { definitions: changes, moduleLines: { old: moduleRanges(oldSide.record, oldRanges), new: moduleRanges(newSide.record, newRanges) } };
+  const oldRanges = hunks
+    .filter((h) => h.oldLines > 0)
+    .map((h) => [h.oldStart, h.oldStart + h.oldLines - 1] as [number, number]);
+  const newRanges = hunks
+    .filter((h) => h.newLines > 0)
+    .map((h) => [h.newStart, h.newStart + h.newLines - 1] as [number, number]);
+  return {
+    definitions: changes,
+    moduleLines: { old: moduleRanges(oldSide.record, oldRanges), new: moduleRanges(newSide.record, newRanges) },
+  };
 }

@@ -50,14 +50,20 @@ function unquote(path: string): string {
     if (/[0-7]/.test(n)) {
       bytes.push(parseInt(body.slice(i, i + 3), 8));
       i += 2;
-    } else bytes.push(({ n: 10, t: 9, r: 13, '"': 34, "\\": 92, a: 7, b: 8, f: 12, v: 11 } as Record<string, number>)[n] ?? n.charCodeAt(0));
+    } else
+      bytes.push(
+        ({ n: 10, t: 9, r: 13, '"': 34, "\\": 92, a: 7, b: 8, f: 12, v: 11 } as Record<string, number>)[n] ??
+          n.charCodeAt(0),
+      );
   }
   return new TextDecoder().decode(new Uint8Array(bytes));
 }
 
 /** The path of a `---`/`+++` line: unquoted, timestamp dropped, `/dev/null` as undefined. */
 function headerPath(rest: string): string | undefined {
-  let p = rest.startsWith('"') ? unquote(rest) : rest.split("\t")[0]!.replace(/\s+\d{4}-\d\d-\d\d \d\d:\d\d:\d\d(\.\d+)? [+-]\d{4}$/, "");
+  let p = rest.startsWith('"')
+    ? unquote(rest)
+    : rest.split("\t")[0]!.replace(/\s+\d{4}-\d\d-\d\d \d\d:\d\d:\d\d(\.\d+)? [+-]\d{4}$/, "");
   p = p.trimEnd();
   return p === "/dev/null" ? undefined : p;
 }
@@ -76,7 +82,8 @@ function gitHeaderPaths(rest: string): [string, string] | undefined {
     return [unquote(rest.slice(0, k + 1)), unquote(second)];
   }
   const half = (rest.length - 1) / 2;
-  if (Number.isInteger(half) && rest[half] === " " && rest.slice(2, half) === rest.slice(half + 3)) return [rest.slice(0, half), rest.slice(half + 1)];
+  if (Number.isInteger(half) && rest[half] === " " && rest.slice(2, half) === rest.slice(half + 3))
+    return [rest.slice(0, half), rest.slice(half + 1)];
   const m = /^(\S+) (\S+)$/.exec(rest) ?? /^(.*?) (b\/.*)$/.exec(rest);
   return m ? [m[1]!, m[2]!] : undefined;
 }
@@ -93,13 +100,25 @@ export function parseUnifiedDiff(text: string): FilePatch[] {
   const lines = text.split("\n");
   if (lines[lines.length - 1] === "") lines.pop();
   const patches: FilePatch[] = [];
-  type Draft = Omit<FilePatch, "oldPath" | "newPath" | "oldBlob" | "newBlob"> & { git: boolean; oldPath?: string | undefined; newPath?: string | undefined; oldBlob?: string | undefined; newBlob?: string | undefined };
+  type Draft = Omit<FilePatch, "oldPath" | "newPath" | "oldBlob" | "newBlob"> & {
+    git: boolean;
+    oldPath?: string | undefined;
+    newPath?: string | undefined;
+    oldBlob?: string | undefined;
+    newBlob?: string | undefined;
+  };
   let current: Draft | undefined;
   const finish = () => {
     if (!current) return;
     const { git, oldPath, newPath, oldBlob, newBlob, ...rest } = current;
     if (git || oldPath !== undefined || newPath !== undefined) {
-      patches.push({ ...rest, ...(oldPath !== undefined ? { oldPath } : {}), ...(newPath !== undefined ? { newPath } : {}), ...(oldBlob ? { oldBlob } : {}), ...(newBlob ? { newBlob } : {}) });
+      patches.push({
+        ...rest,
+        ...(oldPath !== undefined ? { oldPath } : {}),
+        ...(newPath !== undefined ? { newPath } : {}),
+        ...(oldBlob ? { oldBlob } : {}),
+        ...(newBlob ? { newBlob } : {}),
+      });
     }
     current = undefined;
   };
@@ -117,7 +136,10 @@ export function parseUnifiedDiff(text: string): FilePatch[] {
       continue;
     }
     if (current?.git && current.hunks.length === 0) {
-      const ext = /^(old mode|new mode|deleted file mode|new file mode|rename from|rename to|copy from|copy to|similarity index|dissimilarity index|index) ?(.*)$/.exec(line);
+      const ext =
+        /^(old mode|new mode|deleted file mode|new file mode|rename from|rename to|copy from|copy to|similarity index|dissimilarity index|index) ?(.*)$/.exec(
+          line,
+        );
       if (ext) {
         const [, key, value] = ext;
         if (key === "deleted file mode") {
@@ -160,14 +182,22 @@ export function parseUnifiedDiff(text: string): FilePatch[] {
     const h = HUNK.exec(line);
     if (h && current) {
       const hunk: PatchHunk = {
-        oldStart: Number(h[1]), oldLines: h[2] === undefined ? 1 : Number(h[2]),
-        newStart: Number(h[3]), newLines: h[4] === undefined ? 1 : Number(h[4]), lines: [],
+        oldStart: Number(h[1]),
+        oldLines: h[2] === undefined ? 1 : Number(h[2]),
+        newStart: Number(h[3]),
+        newLines: h[4] === undefined ? 1 : Number(h[4]),
+        lines: [],
       };
       let olds = 0;
       let news = 0;
       let last = " ";
       while (olds < hunk.oldLines || news < hunk.newLines || (i + 1 < lines.length && lines[i + 1]!.startsWith("\\"))) {
-        if (++i >= lines.length) throw invalid(`The diff ends inside a hunk of ${current.newPath ?? current.oldPath}: ${hunk.oldLines - olds} old and ${hunk.newLines - news} new lines are missing.`, i);
+        if (++i >= lines.length)
+          throw invalid(
+            `The diff ends inside a hunk of ${current.newPath ?? current.oldPath}: ${hunk.oldLines - olds} old ` +
+              `and ${hunk.newLines - news} new lines are missing.`,
+            i,
+          );
         let l = lines[i]!;
         if (l.startsWith("\\")) {
           if (last === "+") hunk.newNoNewline = true;
@@ -186,20 +216,32 @@ export function parseUnifiedDiff(text: string): FilePatch[] {
           news++;
         } else if (c === "-") olds++;
         else if (c === "+") news++;
-        else throw invalid(`Line ${i + 1} of the diff is inside a hunk of ${current.newPath ?? current.oldPath} but starts with neither ' ', '-' nor '+'.`, i + 1);
+        else
+          throw invalid(
+            `Line ${i + 1} of the diff is inside a hunk of ${current.newPath ?? current.oldPath} but starts ` +
+              `with neither ' ', '-' nor '+'.`,
+            i + 1,
+          );
         last = c;
         hunk.lines.push(l);
       }
-      if (olds !== hunk.oldLines || news !== hunk.newLines) throw invalid(`A hunk of ${current.newPath ?? current.oldPath} has more lines than its @@ header says.`, i + 1);
+      if (olds !== hunk.oldLines || news !== hunk.newLines)
+        throw invalid(`A hunk of ${current.newPath ?? current.oldPath} has more lines than its @@ header says.`, i + 1);
       current.hunks.push(hunk);
       continue;
     }
   }
   finish();
-  if (patches.length === 0) throw invalid("The text holds no file changes (no `diff --git` or `---`/`+++` headers with hunks).");
+  if (patches.length === 0)
+    throw invalid("The text holds no file changes (no `diff --git` or `---`/`+++` headers with hunks).");
   // git's a/ and b/ prefixes, when every path carries them (diff -u output has none).
   const all = patches.flatMap((p) => [p.oldPath, p.newPath]).filter((p): p is string => p !== undefined);
-  const gitPrefixes = patches.every((p) => (p.oldPath === undefined || p.oldPath.startsWith("a/")) && (p.newPath === undefined || p.newPath.startsWith("b/"))) && all.length > 0;
+  const gitPrefixes =
+    patches.every(
+      (p) =>
+        (p.oldPath === undefined || p.oldPath.startsWith("a/")) &&
+        (p.newPath === undefined || p.newPath.startsWith("b/")),
+    ) && all.length > 0;
   for (const p of patches) {
     if (gitPrefixes) {
       if (p.oldPath !== undefined) p.oldPath = stripPrefix(p.oldPath, "a/")!;
@@ -207,7 +249,8 @@ export function parseUnifiedDiff(text: string): FilePatch[] {
     }
     if (p.status === "added") delete p.oldPath;
     if (p.status === "deleted") delete p.newPath;
-    if (p.status === "modified" && p.oldPath !== undefined && p.newPath !== undefined && p.oldPath !== p.newPath) p.status = "renamed";
+    if (p.status === "modified" && p.oldPath !== undefined && p.newPath !== undefined && p.oldPath !== p.newPath)
+      p.status = "renamed";
   }
   return patches;
 }
@@ -246,7 +289,11 @@ const same = (a: string, b: string) => a === b || a.replace(/\r$/, "") === b.rep
  * Applies `hunks` to `content` (backwards when `reverse`: the '+' lines must be there and become
  * the '-' lines). Returns the result and how many lines were verified, or where it fails.
  */
-export function applyHunks(content: Lines, hunks: PatchHunk[], reverse: boolean): { ok: true; result: Lines; verified: number } | { ok: false; failure: ApplyFailure } {
+export function applyHunks(
+  content: Lines,
+  hunks: PatchHunk[],
+  reverse: boolean,
+): { ok: true; result: Lines; verified: number } | { ok: false; failure: ApplyFailure } {
   const out: string[] = [];
   let pos = 0; // next unconsumed line of content
   let drift = 0;
@@ -261,7 +308,8 @@ export function applyHunks(content: Lines, hunks: PatchHunk[], reverse: boolean)
     const count = reverse ? hunk.newLines : hunk.oldLines;
     // A hunk with no old lines inserts after line `start`; otherwise its first old line is `start`.
     const expected = (count === 0 ? start : start - 1) + drift;
-    const matchesAt = (at: number) => at >= pos && at + want.length <= content.lines.length && want.every((w, k) => same(content.lines[at + k]!, w));
+    const matchesAt = (at: number) =>
+      at >= pos && at + want.length <= content.lines.length && want.every((w, k) => same(content.lines[at + k]!, w));
     let at = -1;
     for (let d = 0; d <= MAX_OFFSET && at < 0; d++) {
       if (matchesAt(expected + d)) at = expected + d;
@@ -270,7 +318,14 @@ export function applyHunks(content: Lines, hunks: PatchHunk[], reverse: boolean)
     }
     if (at < 0) {
       const firstBad = want.findIndex((w, k) => !same(content.lines[expected + k] ?? "", w));
-      return { ok: false, failure: { hunk: h, expectedAt: expected + Math.max(0, firstBad) + 1, expected: want[Math.max(0, firstBad)] ?? "" } };
+      return {
+        ok: false,
+        failure: {
+          hunk: h,
+          expectedAt: expected + Math.max(0, firstBad) + 1,
+          expected: want[Math.max(0, firstBad)] ?? "",
+        },
+      };
     }
     drift = at - (count === 0 ? start : start - 1);
     verified += want.length;

@@ -1,4 +1,6 @@
-/** `check`: the structural rules of a project's check config run over its code graph, as findings in the linters' shape. */
+/**
+ * `check`: the structural rules of a project's check config run over its code graph, as findings in the linters' shape.
+ */
 import type { CodeGraph } from "../graph/model.ts";
 import type { CheckConfig, CheckConfigSource } from "./config.ts";
 import { runRules, type CheckFinding, type CheckIO, type CheckRuleId } from "./rules.ts";
@@ -14,7 +16,14 @@ export const CHECK_RULES: Record<CheckRuleId, string> = {
 };
 
 /** Which config key turns each rule on. */
-const RULE_KEYS: [keyof CheckConfig, CheckRuleId][] = [["layers", "layer"], ["forbid", "forbidden-import"], ["cycles", "import-cycle"], ["noCallers", "no-callers"], ["deprecated", "deprecated-call"], ["fileSize", "file-size"]];
+const RULE_KEYS: [keyof CheckConfig, CheckRuleId][] = [
+  ["layers", "layer"],
+  ["forbid", "forbidden-import"],
+  ["cycles", "import-cycle"],
+  ["noCallers", "no-callers"],
+  ["deprecated", "deprecated-call"],
+  ["fileSize", "file-size"],
+];
 
 /** The answer to check. */
 export interface CheckAnswer {
@@ -35,13 +44,25 @@ export interface CheckAnswer {
 }
 
 /** Runs the config's rules over `graph`. */
-export async function runCheck(graph: CodeGraph, config: CheckConfig, source: CheckConfigSource, io: CheckIO): Promise<CheckAnswer> {
+export async function runCheck(
+  graph: CodeGraph,
+  config: CheckConfig,
+  source: CheckConfigSource,
+  io: CheckIO,
+): Promise<CheckAnswer> {
   const findings = await runRules(graph, config, io);
   const rules = RULE_KEYS.filter(([key]) => config[key] !== undefined).map(([, id]) => id);
   const counts: Partial<Record<CheckRuleId, number>> = {};
   for (const r of rules) counts[r] = 0;
   for (const f of findings) counts[f.rule] = (counts[f.rule] ?? 0) + 1;
-  const answer = { config: source, rules, findings, counts, files: graph.moduleSymbol.size, imports: graph.imports.length };
+  const answer = {
+    config: source,
+    rules,
+    findings,
+    counts,
+    files: graph.moduleSymbol.size,
+    imports: graph.imports.length,
+  };
   return { ...answer, text: checkText(answer) };
 }
 
@@ -51,7 +72,10 @@ export function checkText(a: Omit<CheckAnswer, "text">, shown = a.findings.lengt
   if (shown < a.findings.length) lines.push(`… ${a.findings.length - shown} more findings`);
   const where = `${a.config.file}${a.config.key ? ` (${a.config.key})` : ""}`;
   const per = a.rules.map((r) => `${r} ${a.counts[r] ?? 0}`).join(", ");
-  lines.push(`${a.findings.length === 0 ? "ok" : `${a.findings.length} finding${a.findings.length === 1 ? "" : "s"}`}: ${a.files} files, ${a.imports} imports checked against ${where}${per ? ` (${per})` : " (no rule turned on)"}`);
+  lines.push(
+    `${a.findings.length === 0 ? "ok" : `${a.findings.length} finding${a.findings.length === 1 ? "" : "s"}`}: ` +
+      `${a.files} files, ${a.imports} imports checked against ${where}${per ? ` (${per})` : " (no rule turned on)"}`,
+  );
   return lines.join("\n");
 }
 
@@ -66,23 +90,42 @@ function relativeUri(path: string): string {
  */
 export function toSarif(a: CheckAnswer, tool: { version: string; informationUri?: string }): Record<string, unknown> {
   const ids = Object.keys(CHECK_RULES) as CheckRuleId[];
-  const location = (path: string, line: number) => ({ physicalLocation: { artifactLocation: { uri: relativeUri(path), uriBaseId: "%SRCROOT%" }, region: { startLine: Math.max(1, line) } } });
+  const location = (path: string, line: number) => ({
+    physicalLocation: {
+      artifactLocation: { uri: relativeUri(path), uriBaseId: "%SRCROOT%" },
+      region: { startLine: Math.max(1, line) },
+    },
+  });
   return {
     $schema: "https://json.schemastore.org/sarif-2.1.0.json",
     version: "2.1.0",
-    runs: [{
-      tool: {
-        driver: {
-          name: "codeslice", version: tool.version, ...(tool.informationUri ? { informationUri: tool.informationUri } : {}),
-          rules: ids.map((id) => ({ id, name: id.replace(/-(\w)/g, (_, c: string) => c.toUpperCase()).replace(/^\w/, (c) => c.toUpperCase()), shortDescription: { text: CHECK_RULES[id] }, defaultConfiguration: { level: "error" } })),
+    runs: [
+      {
+        tool: {
+          driver: {
+            name: "codeslice",
+            version: tool.version,
+            ...(tool.informationUri ? { informationUri: tool.informationUri } : {}),
+            rules: ids.map((id) => ({
+              id,
+              name: id.replace(/-(\w)/g, (_, c: string) => c.toUpperCase()).replace(/^\w/, (c) => c.toUpperCase()),
+              shortDescription: { text: CHECK_RULES[id] },
+              defaultConfiguration: { level: "error" },
+            })),
+          },
         },
+        results: a.findings.map((f) => ({
+          ruleId: f.rule,
+          ruleIndex: ids.indexOf(f.rule),
+          level: "error",
+          message: { text: f.message },
+          locations: [location(f.path, f.line)],
+          ...(f.related?.length
+            ? { relatedLocations: f.related.map((r, id) => ({ id, ...location(r.path, r.line) })) }
+            : {}),
+        })),
+        columnKind: "utf16CodeUnits",
       },
-      results: a.findings.map((f) => ({
-        ruleId: f.rule, ruleIndex: ids.indexOf(f.rule), level: "error", message: { text: f.message },
-        locations: [location(f.path, f.line)],
-        ...(f.related?.length ? { relatedLocations: f.related.map((r, id) => ({ id, ...location(r.path, r.line) })) } : {}),
-      })),
-      columnKind: "utf16CodeUnits",
-    }],
+    ],
   };
 }

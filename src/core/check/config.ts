@@ -53,22 +53,39 @@ const KEYS = new Set(["$schema", "description", "layers", "forbid", "cycles", "n
  * for a missing file); `check_config_missing` when none does, `check_config_invalid` (with the
  * file, key and reason) when one is malformed.
  */
-export async function loadCheckConfig(read: (path: string) => Promise<string | undefined>): Promise<{ config: CheckConfig; source: CheckConfigSource }> {
+export async function loadCheckConfig(
+  read: (path: string) => Promise<string | undefined>,
+): Promise<{ config: CheckConfig; source: CheckConfigSource }> {
   for (const file of CHECK_CONFIG_FILES) {
     const text = await read(file);
     if (text === undefined) continue;
     const found = configIn(file, text);
-    if (found) return { config: parseCheckConfig(found.value, { file, ...(found.key ? { key: found.key } : {}) }), source: { file, ...(found.key ? { key: found.key } : {}) } };
+    if (found)
+      return {
+        config: parseCheckConfig(found.value, { file, ...(found.key ? { key: found.key } : {}) }),
+        source: { file, ...(found.key ? { key: found.key } : {}) },
+      };
   }
-  throw new EngineError("check_config_missing", `No check config: none of ${CHECK_CONFIG_FILES.join(", ")} holds one.`, {
-    hint: "Write the rules in codeslice.check.json at the project root (or under a \"codeslice\" key in package.json, or [tool.codeslice] in pyproject.toml).",
-    data: { looked: [...CHECK_CONFIG_FILES] },
-  });
+  throw new EngineError(
+    "check_config_missing",
+    `No check config: none of ${CHECK_CONFIG_FILES.join(", ")} holds one.`,
+    {
+      hint:
+        'Write the rules in codeslice.check.json at the project root (or under a "codeslice" key in ' +
+        "package.json, or [tool.codeslice] in pyproject.toml).",
+      data: { looked: [...CHECK_CONFIG_FILES] },
+    },
+  );
 }
 
 /** The raw config value a file holds, or undefined when it holds none (a package.json without the key). */
 function configIn(file: string, text: string): { value: unknown; key?: string } | undefined {
-  const invalid = (reason: string, cause?: unknown) => new EngineError("check_config_invalid", `${file} is not valid: ${reason}`, { hint: "Fix the file; the rules are documented with the check command.", data: { file, reason }, cause });
+  const invalid = (reason: string, cause?: unknown) =>
+    new EngineError("check_config_invalid", `${file} is not valid: ${reason}`, {
+      hint: "Fix the file; the rules are documented with the check command.",
+      data: { file, reason },
+      cause,
+    });
   if (file === "pyproject.toml") {
     let doc: Record<string, unknown>;
     try {
@@ -95,13 +112,22 @@ function configIn(file: string, text: string): { value: unknown; key?: string } 
 /** Checks a raw config value whole and returns it normalized (string-or-list fields as lists, switches as objects). */
 export function parseCheckConfig(raw: unknown, source: CheckConfigSource = { file: "(config)" }): CheckConfig {
   const fail = (key: string, reason: string): never => {
-    throw new EngineError("check_config_invalid", `${source.file}${source.key ? ` (${source.key})` : ""}: ${key}: ${reason}`, {
-      hint: "Fix that entry; the rules and their fields are documented with the check command.",
-      data: { file: source.file, key, reason },
-    });
+    throw new EngineError(
+      "check_config_invalid",
+      `${source.file}${source.key ? ` (${source.key})` : ""}: ${key}: ${reason}`,
+      {
+        hint: "Fix that entry; the rules and their fields are documented with the check command.",
+        data: { file: source.file, key, reason },
+      },
+    );
   };
   if (!isObject(raw)) return fail("(top)", "the config must be an object");
-  for (const key of Object.keys(raw)) if (!KEYS.has(key)) fail(key, `unknown rule; known: ${[...KEYS].filter((k) => !k.startsWith("$") && k !== "description").join(", ")}`);
+  for (const key of Object.keys(raw))
+    if (!KEYS.has(key))
+      fail(
+        key,
+        `unknown rule; known: ${[...KEYS].filter((k) => !k.startsWith("$") && k !== "description").join(", ")}`,
+      );
   const out: CheckConfig = {};
   if (raw.layers !== undefined) out.layers = layersOf(raw.layers, fail);
   if (raw.forbid !== undefined) {
@@ -109,7 +135,11 @@ export function parseCheckConfig(raw: unknown, source: CheckConfigSource = { fil
     out.forbid = (raw.forbid as unknown[]).map((r, i) => {
       if (!isObject(r)) return fail(`forbid[${i}]`, "must be an object {from, to, message?}");
       onlyKeys(r, ["from", "to", "message"], `forbid[${i}]`, fail);
-      return { from: globs(r.from, `forbid[${i}].from`, fail), to: globs(r.to, `forbid[${i}].to`, fail), ...(typeof r.message === "string" ? { message: r.message } : {}) };
+      return {
+        from: globs(r.from, `forbid[${i}].from`, fail),
+        to: globs(r.to, `forbid[${i}].to`, fail),
+        ...(typeof r.message === "string" ? { message: r.message } : {}),
+      };
     });
   }
   for (const key of ["cycles", "noCallers", "deprecated"] as const) {
@@ -128,21 +158,30 @@ function layersOf(value: unknown, fail: Fail): LayerRule[] {
     if (!isObject(l)) return fail(`layers[${i}]`, "must be an object {name, files, mayImport?}");
     onlyKeys(l, ["name", "files", "mayImport"], `layers[${i}]`, fail);
     if (typeof l.name !== "string" || !l.name) fail(`layers[${i}].name`, "must be a non-empty string");
-    return { name: l.name as string, files: globs(l.files, `layers[${i}].files`, fail), ...(l.mayImport !== undefined ? { mayImport: globs(l.mayImport, `layers[${i}].mayImport`, fail, true) } : {}) };
+    return {
+      name: l.name as string,
+      files: globs(l.files, `layers[${i}].files`, fail),
+      ...(l.mayImport !== undefined ? { mayImport: globs(l.mayImport, `layers[${i}].mayImport`, fail, true) } : {}),
+    };
   });
   const names = new Set<string>();
   for (const l of layers) {
     if (names.has(l.name)) fail("layers", `layer ${JSON.stringify(l.name)} is defined twice`);
     names.add(l.name);
   }
-  for (const l of layers) for (const m of l.mayImport ?? []) if (!names.has(m)) fail(`layers.${l.name}.mayImport`, `names no layer ${JSON.stringify(m)}; layers: ${[...names].join(", ")}`);
+  for (const l of layers)
+    for (const m of l.mayImport ?? [])
+      if (!names.has(m))
+        fail(`layers.${l.name}.mayImport`, `names no layer ${JSON.stringify(m)}; layers: ${[...names].join(", ")}`);
   return layers;
 }
 
 function fileSizeOf(value: unknown, fail: Fail): NonNullable<CheckConfig["fileSize"]> {
   if (!isObject(value)) return fail("fileSize", "must be an object {maxLines?, maxBytes?, ignore?}");
   onlyKeys(value, ["maxLines", "maxBytes", "ignore"], "fileSize", fail);
-  const out: NonNullable<CheckConfig["fileSize"]> = { ignore: value.ignore === undefined ? [] : globs(value.ignore, "fileSize.ignore", fail, true) };
+  const out: NonNullable<CheckConfig["fileSize"]> = {
+    ignore: value.ignore === undefined ? [] : globs(value.ignore, "fileSize.ignore", fail, true),
+  };
   for (const key of ["maxLines", "maxBytes"] as const) {
     const n = value[key];
     if (n === undefined) continue;
@@ -164,13 +203,15 @@ function switchOf(value: unknown, key: string, fail: Fail): { ignore: string[] }
 
 function globs(value: unknown, key: string, fail: Fail, emptyOk = false): string[] {
   const list = typeof value === "string" ? [value] : value;
-  if (!Array.isArray(list) || list.some((g) => typeof g !== "string" || !g)) return fail(key, "must be a string or a list of non-empty strings");
+  if (!Array.isArray(list) || list.some((g) => typeof g !== "string" || !g))
+    return fail(key, "must be a string or a list of non-empty strings");
   if (!emptyOk && !list.length) fail(key, "must not be empty");
   return list as string[];
 }
 
 function onlyKeys(value: Record<string, unknown>, keys: string[], at: string, fail: Fail): void {
-  for (const k of Object.keys(value)) if (!keys.includes(k)) fail(`${at}.${k}`, `unknown field; known: ${keys.join(", ")}`);
+  for (const k of Object.keys(value))
+    if (!keys.includes(k)) fail(`${at}.${k}`, `unknown field; known: ${keys.join(", ")}`);
 }
 
 function isObject(v: unknown): v is Record<string, unknown> {

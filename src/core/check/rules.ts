@@ -9,7 +9,13 @@ import type { CheckConfig, LayerRule } from "./config.ts";
 import { globMatcher } from "./glob.ts";
 
 /** The rules' ids, as findings and SARIF name them. */
-export type CheckRuleId = "layer" | "forbidden-import" | "import-cycle" | "no-callers" | "deprecated-call" | "file-size";
+export type CheckRuleId =
+  | "layer"
+  | "forbidden-import"
+  | "import-cycle"
+  | "no-callers"
+  | "deprecated-call"
+  | "file-size";
 
 /** One finding. */
 export interface CheckFinding {
@@ -33,7 +39,10 @@ export interface CheckIO {
 export async function runRules(graph: CodeGraph, config: CheckConfig, given: CheckIO): Promise<CheckFinding[]> {
   const texts = new Map<string, Promise<string | undefined>>();
   // Each file is read once however many rules and symbols ask for it.
-  const io: CheckIO = { sizes: given.sizes, readText: (path) => texts.get(path) ?? (texts.set(path, given.readText(path)), texts.get(path)!) };
+  const io: CheckIO = {
+    sizes: given.sizes,
+    readText: (path) => texts.get(path) ?? (texts.set(path, given.readText(path)), texts.get(path)!),
+  };
   const out: CheckFinding[] = [];
   if (config.layers) out.push(...layerFindings(graph, config.layers));
   if (config.forbid) out.push(...forbidFindings(graph, config.forbid));
@@ -41,7 +50,13 @@ export async function runRules(graph: CodeGraph, config: CheckConfig, given: Che
   if (config.noCallers) out.push(...(await noCallerFindings(graph, config.noCallers.ignore, io)));
   if (config.deprecated) out.push(...(await deprecatedFindings(graph, config.deprecated.ignore, io)));
   if (config.fileSize) out.push(...fileSizeFindings(graph, config.fileSize, io.sizes));
-  return out.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : a.line - b.line || (a.rule < b.rule ? -1 : a.rule > b.rule ? 1 : a.message < b.message ? -1 : 1)));
+  return out.sort((a, b) =>
+    a.path < b.path
+      ? -1
+      : a.path > b.path
+        ? 1
+        : a.line - b.line || (a.rule < b.rule ? -1 : a.rule > b.rule ? 1 : a.message < b.message ? -1 : 1),
+  );
 }
 
 /** The layer of a file: the first layer with a matching glob, or undefined (a file in no layer is not checked). */
@@ -51,7 +66,11 @@ export function layerFinder(layers: readonly LayerRule[]): (path: string) => Lay
 }
 
 /** Why an import from `from` into `to` breaks the layers (the finding's message), or undefined when it may. */
-export function layerProblem(layerOf: (path: string) => LayerRule | undefined, from: string, to: string): string | undefined {
+export function layerProblem(
+  layerOf: (path: string) => LayerRule | undefined,
+  from: string,
+  to: string,
+): string | undefined {
   const a = layerOf(from);
   const b = layerOf(to);
   if (!a?.mayImport || !b || a.mayImport.includes(b.name)) return undefined;
@@ -75,12 +94,23 @@ function forbidFindings(graph: CodeGraph, rules: NonNullable<CheckConfig["forbid
   for (const e of graph.imports) {
     const hit = tests.find((t) => t.from(e.from) && t.to(e.to));
     if (!hit) continue;
-    out.push({ rule: "forbidden-import", path: e.from, line: e.line, related: [{ path: e.to, line: 1 }], message: `imports ${e.to}${hit.rule.message ? `: ${hit.rule.message}` : ` (forbidden: ${hit.rule.from.join(", ")} → ${hit.rule.to.join(", ")})`}` });
+    out.push({
+      rule: "forbidden-import",
+      path: e.from,
+      line: e.line,
+      related: [{ path: e.to, line: 1 }],
+      message:
+        `imports ` +
+        `${e.to}${hit.rule.message ? `: ${hit.rule.message}` : ` (forbidden: ${hit.rule.from.join(", ")} → ${hit.rule.to.join(", ")})`}`,
+    });
   }
   return out;
 }
 
-/** One finding per strongly connected group of files (Tarjan), at the import that starts a shortest cycle through its first file. */
+/**
+ * One finding per strongly connected group of files (Tarjan), at the import that starts a shortest cycle through its
+ * first file.
+ */
 function cycleFindings(graph: CodeGraph, ignore: readonly string[]): CheckFinding[] {
   const skip = globMatcher(ignore);
   const next = (f: string) => (graph.importsFrom.get(f) ?? []).filter((t) => t !== f && !skip(t));
@@ -93,7 +123,13 @@ function cycleFindings(graph: CodeGraph, ignore: readonly string[]): CheckFindin
     const cycle = shortestCycle(start, (f) => next(f).filter((t) => members.has(t)));
     const line = graph.imports.find((e) => e.from === start && e.to === cycle[1])?.line ?? 1;
     const rest = group.length > cycle.length - 1 ? ` (${group.length} files import each other in all)` : "";
-    out.push({ rule: "import-cycle", path: start, line, related: cycle.slice(1, -1).map((p) => ({ path: p, line: 1 })), message: `import cycle: ${cycle.join(" → ")}${rest}` });
+    out.push({
+      rule: "import-cycle",
+      path: start,
+      line,
+      related: cycle.slice(1, -1).map((p) => ({ path: p, line: 1 })),
+      message: `import cycle: ${cycle.join(" → ")}${rest}`,
+    });
   }
   return out;
 }
@@ -196,9 +232,15 @@ async function noCallerFindings(graph: CodeGraph, ignore: readonly string[], io:
     const def = graph.records.get(s.file)?.definitions[s.index];
     if (!def?.exported) continue;
     const callers = (graph.callsTo.get(s.id) ?? []).some((i) => !within(graph, graph.calls[i]!.caller, s.id));
-    if (callers || typed.has(s.id) || graph.subclasses.get(s.id)?.length || importedNames.get(s.file)?.has(s.name)) continue;
+    if (callers || typed.has(s.id) || graph.subclasses.get(s.id)?.length || importedNames.get(s.file)?.has(s.name))
+      continue;
     if (await namedElsewhere(graph, s, io)) continue;
-    out.push({ rule: "no-callers", path: s.file, line: s.nameLine, message: `exported ${s.kind} ${s.qualified} has no callers and is imported by name nowhere` });
+    out.push({
+      rule: "no-callers",
+      path: s.file,
+      line: s.nameLine,
+      message: `exported ${s.kind} ${s.qualified} has no callers and is imported by name nowhere`,
+    });
   }
   return out;
 }
@@ -207,7 +249,11 @@ async function noCallerFindings(graph: CodeGraph, ignore: readonly string[], io:
  * The symbol's name appears as a word in its file outside its own lines, or in a file that
  * imports its file (a destructured dynamic import, a namespace import's `ns.name`).
  */
-async function namedElsewhere(graph: CodeGraph, s: { file: string; name: string; start: number; end: number }, io: CheckIO): Promise<boolean> {
+async function namedElsewhere(
+  graph: CodeGraph,
+  s: { file: string; name: string; start: number; end: number },
+  io: CheckIO,
+): Promise<boolean> {
   const word = new RegExp(`(^|[^\\w$])${s.name.replace(/[$]/g, "\\$")}($|[^\\w$])`);
   const own = (await io.readText(s.file))?.split("\n") ?? [];
   if (own.some((line, i) => (i + 1 < s.start || i + 1 > s.end) && word.test(line))) return true;
@@ -225,7 +271,10 @@ function within(graph: CodeGraph, inner: number, outer: number): boolean {
 
 const DEPRECATED_DECORATOR = /^@?(?:[\w$]+\.)*deprecated\b/i;
 const DEPRECATED_DOC = /@deprecated\b|^\s*\.\. deprecated::/m;
-/** DeprecationWarning, PendingDeprecationWarning and projects' own (`RemovedInDjango40Warning`, `FooDeprecationWarning`). */
+/**
+ * DeprecationWarning, PendingDeprecationWarning and projects' own (`RemovedInDjango40Warning`,
+ * `FooDeprecationWarning`).
+ */
 const DEPRECATION_WARNING = /\b\w*(?:Deprecation\w*|Removed\w*)Warning\b/;
 
 /** Why a symbol is deprecated, or undefined. */
@@ -255,7 +304,8 @@ async function deprecationOf(graph: CodeGraph, io: CheckIO): Promise<Map<number,
       const indent = (line: string | undefined) => /^\s*/.exec(line ?? "")![0].length;
       if (!def?.bodyStart || indent(lines[c.line - 1]) !== indent(lines[def.bodyStart - 1])) continue;
       out.set(id, `warns DeprecationWarning (${file}:${c.line})`);
-      if (s.kind === "constructor" || s.name === "__init__") out.set(s.parent, `its constructor warns DeprecationWarning (${file}:${c.line})`);
+      if (s.kind === "constructor" || s.name === "__init__")
+        out.set(s.parent, `its constructor warns DeprecationWarning (${file}:${c.line})`);
     }
   }
   return out;
@@ -275,19 +325,41 @@ async function deprecatedFindings(graph: CodeGraph, ignore: readonly string[], i
     const key = `${e.file}\0${e.line}\0${callee.id}`;
     if (seen.has(key)) continue;
     seen.add(key);
-    out.push({ rule: "deprecated-call", path: e.file, line: e.line, related: [{ path: callee.file, line: callee.nameLine }], message: `calls ${callee.qualified}, deprecated: ${why} (${callee.file}:${callee.nameLine})` });
+    out.push({
+      rule: "deprecated-call",
+      path: e.file,
+      line: e.line,
+      related: [{ path: callee.file, line: callee.nameLine }],
+      message: `calls ${callee.qualified}, deprecated: ${why} (${callee.file}:${callee.nameLine})`,
+    });
   }
   return out;
 }
 
-function fileSizeFindings(graph: CodeGraph, rule: NonNullable<CheckConfig["fileSize"]>, sizes: Map<string, number>): CheckFinding[] {
+function fileSizeFindings(
+  graph: CodeGraph,
+  rule: NonNullable<CheckConfig["fileSize"]>,
+  sizes: Map<string, number>,
+): CheckFinding[] {
   const skip = globMatcher(rule.ignore);
   const out: CheckFinding[] = [];
   for (const [file, record] of graph.records) {
     if (skip(file)) continue;
     const bytes = sizes.get(file);
-    if (rule.maxLines !== undefined && record.lines > rule.maxLines) out.push({ rule: "file-size", path: file, line: 1, message: `${record.lines} lines, over the limit of ${rule.maxLines}` });
-    else if (rule.maxBytes !== undefined && bytes !== undefined && bytes > rule.maxBytes) out.push({ rule: "file-size", path: file, line: 1, message: `${bytes} bytes, over the limit of ${rule.maxBytes}` });
+    if (rule.maxLines !== undefined && record.lines > rule.maxLines)
+      out.push({
+        rule: "file-size",
+        path: file,
+        line: 1,
+        message: `${record.lines} lines, over the limit of ${rule.maxLines}`,
+      });
+    else if (rule.maxBytes !== undefined && bytes !== undefined && bytes > rule.maxBytes)
+      out.push({
+        rule: "file-size",
+        path: file,
+        line: 1,
+        message: `${bytes} bytes, over the limit of ${rule.maxBytes}`,
+      });
   }
   return out;
 }

@@ -48,7 +48,10 @@ export interface CallFact {
   /** Arguments of calls chained on this one's result (`db.query(User).filter(User.id == id)`). */
   chained: ExprFacts[];
   sink?: SinkKind;
-  /** The call is a statement of its own: its result goes nowhere (`obj.save(x)`), so only the callee can tell where `x` goes. */
+  /**
+   * The call is a statement of its own: its result goes nowhere (`obj.save(x)`), so only the callee can tell where `x`
+   * goes.
+   */
   discarded?: boolean;
 }
 
@@ -82,7 +85,15 @@ const compact = (text: string) => text.replace(/\s+/g, "");
 
 /** The facts of the function node `fn` (a node of one of `rules.functions`). */
 export function functionFacts(fn: Node, rules: DataflowRules, path: string): FunctionFacts {
-  const out: FunctionFacts = { path, start: fn.startPosition.row + 1, end: fn.endPosition.row + 1, params: [], defs: [], calls: [], returns: [] };
+  const out: FunctionFacts = {
+    path,
+    start: fn.startPosition.row + 1,
+    end: fn.endPosition.row + 1,
+    params: [],
+    defs: [],
+    calls: [],
+    returns: [],
+  };
   const params = fn.childForFieldName("parameters") ?? fn.childForFieldName("parameter");
   if (params) readParams(params, rules, out);
   const body = fn.childForFieldName("body");
@@ -92,24 +103,39 @@ export function functionFacts(fn: Node, rules: DataflowRules, path: string): Fun
 
 function readParams(params: Node, rules: DataflowRules, out: FunctionFacts): void {
   // An arrow function's single bare parameter is the node itself.
-  const list = rules.identifiers.includes(params.type) ? [params] : params.namedChildren.filter((n): n is Node => n !== null && n.type !== "comment");
+  const list = rules.identifiers.includes(params.type)
+    ? [params]
+    : params.namedChildren.filter((n): n is Node => n !== null && n.type !== "comment");
   list.forEach((p, index) => {
     const field = rules.parameterFields[p.type];
     const pattern = field ? p.childForFieldName(field) : p;
     for (const name of boundNames(pattern ?? p, rules, true)) {
-      out.params.push({ name, line: p.startPosition.row + 1, pos: params.endIndex, kind: "param", blocks: [], index, paramText: oneLine(p.text) });
+      out.params.push({
+        name,
+        line: p.startPosition.row + 1,
+        pos: params.endIndex,
+        kind: "param",
+        blocks: [],
+        index,
+        paramText: oneLine(p.text),
+      });
     }
   });
 }
 
-/** Names a target binds: `a`, `a, b`, `{ a, b: c }`, `[a, ...b]`; `first` takes only a parameter's own name, not its annotation or default. */
+/**
+ * Names a target binds: `a`, `a, b`, `{ a, b: c }`, `[a, ...b]`; `first` takes only a parameter's own name, not its
+ * annotation or default.
+ */
 function boundNames(target: Node, rules: DataflowRules, first = false): string[] {
-  if (rules.identifiers.includes(target.type) || target.type === "shorthand_property_identifier_pattern") return [target.text];
+  if (rules.identifiers.includes(target.type) || target.type === "shorthand_property_identifier_pattern")
+    return [target.text];
   if (target.type === "pair_pattern") {
     const v = target.childForFieldName("value");
     return v ? boundNames(v, rules) : [];
   }
-  if (target.type === rules.member.type || target.type === "subscript" || target.type === "subscript_expression") return [];
+  if (target.type === rules.member.type || target.type === "subscript" || target.type === "subscript_expression")
+    return [];
   const out: string[] = [];
   for (const child of target.namedChildren) {
     if (!child || child.type === "comment") continue;
@@ -123,8 +149,13 @@ function boundNames(target: Node, rules: DataflowRules, first = false): string[]
 /** The object a field assignment writes into: `user` in `user.name = x` or `user["name"] = x`. */
 function fieldBase(target: Node, rules: DataflowRules): string | undefined {
   let node: Node | null = target;
-  while (node && (node.type === rules.member.type || node.type === "subscript" || node.type === "subscript_expression")) {
-    node = node.childForFieldName(node.type === rules.member.type ? rules.member.object : node.type === "subscript" ? "value" : "object");
+  while (
+    node &&
+    (node.type === rules.member.type || node.type === "subscript" || node.type === "subscript_expression")
+  ) {
+    node = node.childForFieldName(
+      node.type === rules.member.type ? rules.member.object : node.type === "subscript" ? "value" : "object",
+    );
   }
   return node && rules.identifiers.includes(node.type) ? node.text : undefined;
 }
@@ -145,14 +176,32 @@ function walk(body: Node, rules: DataflowRules, out: FunctionFacts): void {
     else if (node.type === rules.call.type) recordCall(node, rules, out, root);
     else if (rules.returns.includes(node.type)) {
       const v = node.namedChildren.find((c) => c && c.type !== "comment");
-      if (v) out.returns.push({ line: node.startPosition.row + 1, pos: node.startIndex, blocks: blocksOf(node, rules, root), value: exprFacts(v, rules) });
+      if (v)
+        out.returns.push({
+          line: node.startPosition.row + 1,
+          pos: node.startIndex,
+          blocks: blocksOf(node, rules, root),
+          value: exprFacts(v, rules),
+        });
     } else if (rules.functions.includes(node.type)) {
       // A nested function's parameters are bindings of their own, with no known origin (a callback's).
       const inner = node.childForFieldName("parameters") ?? node.childForFieldName("parameter");
       if (inner) {
         const facts: FunctionFacts = { ...out, params: [] };
         readParams(inner, rules, facts);
-        for (const p of facts.params) out.defs.push({ ...p, kind: "assign", index: undefined as never, blocks: blocksOf(inner, rules, root), value: { text: `parameter of the function at line ${p.line}`, uses: [], sources: [], dynamic: [`callback parameter ${p.name}`] } });
+        for (const p of facts.params)
+          out.defs.push({
+            ...p,
+            kind: "assign",
+            index: undefined as never,
+            blocks: blocksOf(inner, rules, root),
+            value: {
+              text: `parameter of the function at line ${p.line}`,
+              uses: [],
+              sources: [],
+              dynamic: [`callback parameter ${p.name}`],
+            },
+          });
       }
     }
     for (let i = node.namedChildCount - 1; i >= 0; i--) {
@@ -163,9 +212,17 @@ function walk(body: Node, rules: DataflowRules, out: FunctionFacts): void {
   for (const list of [out.defs, out.calls, out.returns] as { pos: number }[][]) list.sort((a, b) => a.pos - b.pos);
 }
 
-function recordAssignment(node: Node, a: DataflowRules["assignments"][number], rules: DataflowRules, out: FunctionFacts, root: number): void {
+function recordAssignment(
+  node: Node,
+  a: DataflowRules["assignments"][number],
+  rules: DataflowRules,
+  out: FunctionFacts,
+  root: number,
+): void {
   const target = node.childForFieldName(a.target);
-  const valueNode = a.value ? node.childForFieldName(a.value) : node.namedChildren.find((c) => c !== null && c.id !== target?.id) ?? null;
+  const valueNode = a.value
+    ? node.childForFieldName(a.value)
+    : (node.namedChildren.find((c) => c !== null && c.id !== target?.id) ?? null);
   if (!target) return;
   const value = valueNode ? exprFacts(valueNode, rules) : undefined;
   const line = node.startPosition.row + 1;
@@ -191,7 +248,8 @@ function recordCall(node: Node, rules: DataflowRules, out: FunctionFacts, root: 
   const argsNode = node.childForFieldName(rules.call.arguments);
   if (!fn) return;
   const callee = compact(fn.text);
-  const name = fn.type === rules.member.type ? compact(fn.childForFieldName(rules.member.property)?.text ?? callee) : callee;
+  const name =
+    fn.type === rules.member.type ? compact(fn.childForFieldName(rules.member.property)?.text ?? callee) : callee;
   const args: CallFact["args"] = [];
   for (const arg of argsNode?.namedChildren ?? []) {
     if (!arg || arg.type === "comment") continue;
@@ -200,9 +258,10 @@ function recordCall(node: Node, rules: DataflowRules, out: FunctionFacts, root: 
       if (v) args.push({ ...exprFacts(v, rules), keyword: arg.childForFieldName("name")?.text ?? "" });
     } else args.push(exprFacts(arg, rules));
   }
-  if (argsNode && argsNode.type !== "argument_list" && argsNode.type !== "arguments") args.push(exprFacts(argsNode, rules));
+  if (argsNode && argsNode.type !== "argument_list" && argsNode.type !== "arguments")
+    args.push(exprFacts(argsNode, rules));
   const chained: ExprFacts[] = [];
-  for (let cur: Node = node; ;) {
+  for (let cur: Node = node; ; ) {
     const member = cur.parent;
     const call = member?.parent;
     if (!member || member.type !== rules.member.type || !call || call.type !== rules.call.type) break;
@@ -213,7 +272,17 @@ function recordCall(node: Node, rules: DataflowRules, out: FunctionFacts, root: 
   const sink = rules.sinks.find((s) => s.pattern.test(callee))?.kind;
   const up = node.parent?.type === "await_expression" ? node.parent.parent : node.parent;
   const discarded = up?.type === "expression_statement";
-  out.calls.push({ callee, name, line: node.startPosition.row + 1, pos: node.startIndex, blocks: blocksOf(node, rules, root), args, chained, ...(sink ? { sink } : {}), ...(discarded ? { discarded } : {}) });
+  out.calls.push({
+    callee,
+    name,
+    line: node.startPosition.row + 1,
+    pos: node.startIndex,
+    blocks: blocksOf(node, rules, root),
+    args,
+    chained,
+    ...(sink ? { sink } : {}),
+    ...(discarded ? { discarded } : {}),
+  });
 }
 
 /** What an expression reads. */
@@ -244,11 +313,13 @@ export function exprFacts(expr: Node, rules: DataflowRules): ExprFacts {
       inner = callee;
       innerLine = node.startPosition.row + 1;
     }
-    if (node.type === "dictionary_splat" || node.type === "list_splat" || node.type === "spread_element") facts.dynamic.push(oneLine(node.text));
+    if (node.type === "dictionary_splat" || node.type === "list_splat" || node.type === "spread_element")
+      facts.dynamic.push(oneLine(node.text));
     for (let i = node.namedChildCount - 1; i >= 0; i--) {
       const child = node.namedChild(i);
       // A nested function's body is read with the statements; its parameters are its own.
-      if (child && !rules.functions.includes(child.type)) stack.push({ node: child, ...(inner ? { via: inner, viaLine: innerLine! } : {}) });
+      if (child && !rules.functions.includes(child.type))
+        stack.push({ node: child, ...(inner ? { via: inner, viaLine: innerLine! } : {}) });
     }
   }
   return facts;

@@ -13,7 +13,10 @@ export interface FlowStep {
   line: number;
   /** What happens there, in words with the code quoted. */
   what: string;
-  /** `input`: where user input enters; `unknown`: the chain cannot be followed past here; `assumed`: followed on an assumption the text states. */
+  /**
+   * `input`: where user input enters; `unknown`: the chain cannot be followed past here; `assumed`: followed on an
+   * assumption the text states.
+   */
   kind: "input" | "param" | "assign" | "call" | "return" | "sink" | "unknown" | "assumed";
 }
 
@@ -36,7 +39,10 @@ export interface FunctionFlow {
   defs: DefFact[];
   /** Taint of each binding (by index in `defs`), when it carries user input. */
   taint: (Taint | undefined)[];
-  /** Project calls (`line:callee`) whose return carries none of their arguments: a value read in one does not pass through it. */
+  /**
+   * Project calls (`line:callee`) whose return carries none of their arguments: a value read in one does not pass
+   * through it.
+   */
   opaque: ReadonlySet<string>;
 }
 
@@ -66,7 +72,12 @@ function isPrefix(a: readonly number[], b: readonly number[]): boolean {
  * Runs the function's flow. `inputs` says which parameters carry user input (a route handler's,
  * or the one a caller passed input to), with the words for why.
  */
-export function analyse(facts: FunctionFacts, inputs: Map<string, FlowStep>, target: (line: number, callee: string) => CallTarget, opaque: ReadonlySet<string> = new Set()): FunctionFlow {
+export function analyse(
+  facts: FunctionFacts,
+  inputs: Map<string, FlowStep>,
+  target: (line: number, callee: string) => CallTarget,
+  opaque: ReadonlySet<string> = new Set(),
+): FunctionFlow {
   const defs = [...facts.params, ...facts.defs];
   const flow: FunctionFlow = { facts, defs, taint: new Array(defs.length).fill(undefined), opaque };
   facts.params.forEach((p, i) => {
@@ -77,16 +88,35 @@ export function analyse(facts: FunctionFacts, inputs: Map<string, FlowStep>, tar
     const d = defs[i]!;
     if (!d.value) continue;
     const t = exprTaint(flow, d.value, d.pos, d.blocks, d.line, target);
-    if (t) flow.taint[i] = { step: { path: facts.path, line: d.line, what: `${d.kind === "field" ? `${d.name}.… = ` : d.kind === "loop" ? `${d.name} iterates over ` : d.kind === "augment" ? `${d.name} += ` : `${d.name} = `}${d.value.text}${t.note}`, kind: t.note.includes("assumed") ? "assumed" : "assign" }, ...(t.from ? { from: t.from } : {}) };
+    if (t)
+      flow.taint[i] = {
+        step: {
+          path: facts.path,
+          line: d.line,
+          what: `${d.kind === "field" ? `${d.name}.… = ` : d.kind === "loop" ? `${d.name} iterates over ` : d.kind === "augment" ? `${d.name} += ` : `${d.name} = `}${d.value.text}${t.note}`,
+          kind: t.note.includes("assumed") ? "assumed" : "assign",
+        },
+        ...(t.from ? { from: t.from } : {}),
+      };
   }
   return flow;
 }
 
 /** The first taint an expression carries: a source in it, or a name whose reaching binding carries one. */
-export function exprTaint(flow: FunctionFlow, e: ExprFacts, pos: number, blocks: readonly number[], line: number, target: (line: number, callee: string) => CallTarget): { from?: Taint; note: string } | undefined {
+export function exprTaint(
+  flow: FunctionFlow,
+  e: ExprFacts,
+  pos: number,
+  blocks: readonly number[],
+  line: number,
+  target: (line: number, callee: string) => CallTarget,
+): { from?: Taint; note: string } | undefined {
   if (e.sources.length > 0) {
     const via = e.sourceVia?.[0];
-    return { from: { step: { path: flow.facts.path, line, what: `user input enters: ${e.sources[0]}`, kind: "input" } }, note: via ? viaNote(via.via, target(via.viaLine, via.via)) : "" };
+    return {
+      from: { step: { path: flow.facts.path, line, what: `user input enters: ${e.sources[0]}`, kind: "input" } },
+      note: via ? viaNote(via.via, target(via.viaLine, via.via)) : "",
+    };
   }
   for (const use of e.uses) {
     if (use.via && flow.opaque.has(`${use.viaLine}:${use.via}`)) continue;

@@ -23,7 +23,14 @@ import { buildContext, type ContextAnswer, type ContextIO, type ContextOptions }
 import { closestRoutes, ROUTE, routesNamed } from "../query/route-calls.ts";
 import type { Route } from "../query/routes.ts";
 import { findTools, toolMapAnswer, type ToolMapAnswer, type ToolMapOptions } from "../map/tool-map.ts";
-import { shapeCheck, shapeReadsAt, type FieldRead, type ShapeAnswer, type ShapeOptions, type ShapeSite } from "../slice/shape-check.ts";
+import {
+  shapeCheck,
+  shapeReadsAt,
+  type FieldRead,
+  type ShapeAnswer,
+  type ShapeOptions,
+  type ShapeSite,
+} from "../slice/shape-check.ts";
 import type { ModelNode } from "../slice/shape-fields.ts";
 import { runChanges, type ChangesOptions } from "./changes.ts";
 import { buildLocate, type LocateAnswer, type LocateOptions } from "../locate/locate.ts";
@@ -39,7 +46,10 @@ import { textIndexOf } from "./text.ts";
 import { mayPointAtText } from "../slice/text-seeds.ts";
 import { defined } from "../../shared/defined.ts";
 
-/** What the slicer may read and ask for: files through the snapshot's inputs, the search index, the routes, the text index. */
+/**
+ * What the slicer may read and ask for: files through the snapshot's inputs, the search index, the routes, the text
+ * index.
+ */
 function contextIO(s: EngineState, graph: CodeGraph, inputs: Inputs): ContextIO {
   return {
     root: s.platform.fs.rootLabel,
@@ -53,8 +63,22 @@ function contextIO(s: EngineState, graph: CodeGraph, inputs: Inputs): ContextIO 
 /** A text chunk as a search hit: its handle is the name, its heading or key the signature. */
 function textSearchHit(h: TextHit): SearchHit {
   const c = h.chunk;
-  const signature = c.kind === "markdown" ? `${"#".repeat(Math.max(1, c.depth))} ${c.name || c.path}` : c.kind === "env" ? `${c.name}=` : c.name || c.path;
-  return { qualified: h.handle, kind: c.kind === "markdown" ? "section" : c.name === "" ? c.kind : `${c.kind} key`, path: c.path, line: c.start, end: c.end, signature, score: h.score, matched: h.matched };
+  const signature =
+    c.kind === "markdown"
+      ? `${"#".repeat(Math.max(1, c.depth))} ${c.name || c.path}`
+      : c.kind === "env"
+        ? `${c.name}=`
+        : c.name || c.path;
+  return {
+    qualified: h.handle,
+    kind: c.kind === "markdown" ? "section" : c.name === "" ? c.kind : `${c.kind} key`,
+    path: c.path,
+    line: c.start,
+    end: c.end,
+    signature,
+    score: h.score,
+    matched: h.matched,
+  };
 }
 
 /**
@@ -62,7 +86,11 @@ function textSearchHit(h: TextHit): SearchHit {
  * ranking. Both scores are BM25 over like fields (name, path, body), so they compare; a project
  * with text but no source still answers from its text.
  */
-export function answerSearch(s: EngineState, query: string, opts: RunOptions & { limit?: number }): Promise<SearchHit[]> {
+export function answerSearch(
+  s: EngineState,
+  query: string,
+  opts: RunOptions & { limit?: number },
+): Promise<SearchHit[]> {
   const limit = opts.limit ?? LIMITS.searchResults.default;
   return consistent(s, opts, async (read) => {
     const { graph, snapshot } = await graphOf(s, opts);
@@ -75,7 +103,12 @@ export function answerSearch(s: EngineState, query: string, opts: RunOptions & {
 }
 
 /** `context` (no task) and `pack` (a task seeds the slice from search hits). */
-export function answerContext(s: EngineState, target: string, opts: ContextOptions & RunOptions, task?: Parameters<typeof buildContext>[4]): Promise<ContextAnswer> {
+export function answerContext(
+  s: EngineState,
+  target: string,
+  opts: ContextOptions & RunOptions,
+  task?: Parameters<typeof buildContext>[4],
+): Promise<ContextAnswer> {
   return consistent(s, opts, async (read) => {
     const { graph, snapshot } = await graphOf(s, opts);
     return buildContext(graph, target, opts, contextIO(s, graph, read(snapshot)), task);
@@ -88,15 +121,29 @@ export function answerLocate(s: EngineState, task: string, opts: LocateOptions &
     const { graph, snapshot } = await graphOf(s, opts);
     const inputs = read(snapshot);
     const textIndex = mayPointAtText(task) ? await textIndexOf(s, inputs) : undefined;
-    return buildLocate(graph, searchIndexOf(s, graph), task, opts, { root: s.platform.fs.rootLabel, readText: (path) => inputs.text(path), ...(textIndex ? { textIndex } : {}) });
+    return buildLocate(graph, searchIndexOf(s, graph), task, opts, {
+      root: s.platform.fs.rootLabel,
+      readText: (path) => inputs.text(path),
+      ...(textIndex ? { textIndex } : {}),
+    });
   });
 }
 
 /** `Engine.snippet`: lines of a file in the inventory, read through its hash check. */
-export async function answerSnippet(s: EngineState, pathArg: string, start: number, end: number, opts: RunOptions & { maxLines?: number }): Promise<SnippetAnswer> {
+export async function answerSnippet(
+  s: EngineState,
+  pathArg: string,
+  start: number,
+  end: number,
+  opts: RunOptions & { maxLines?: number },
+): Promise<SnippetAnswer> {
   const maxLines = opts.maxLines ?? LIMITS.snippetLines;
   if (!Number.isInteger(start) || !Number.isInteger(end) || start < 1 || end < start) {
-    throw new EngineError("invalid_argument", `Lines must be whole numbers with 1 ≤ start ≤ end, got ${start}-${end}.`, { data: { start, end } });
+    throw new EngineError(
+      "invalid_argument",
+      `Lines must be whole numbers with 1 ≤ start ≤ end, got ${start}-${end}.`,
+      { data: { start, end } },
+    );
   }
   let decoded = pathArg;
   try {
@@ -111,7 +158,9 @@ export async function answerSnippet(s: EngineState, pathArg: string, start: numb
     // An exact inventory path (quoted when its name needed it), or one written relative to the
     // root or absolute inside it; never a suffix guess, never a path that climbs out.
     const written = readQuotedPath(pathArg.trim())?.path ?? pathArg.trim();
-    const found = findFile({ has: (p) => inventory.has(p), paths: () => inventory }, written, s.platform.fs.rootLabel, { bySuffix: false });
+    const found = findFile({ has: (p) => inventory.has(p), paths: () => inventory }, written, s.platform.fs.rootLabel, {
+      bySuffix: false,
+    });
     const path = found?.path ?? normalizeRelative(written);
     if (path === undefined || path === "" || (!found && normalizeRelative(decoded.trim()) === undefined)) {
       throw new EngineError("outside_root", `${JSON.stringify(pathArg)} is not a path inside the project.`, {
@@ -130,10 +179,19 @@ export async function answerSnippet(s: EngineState, pathArg: string, start: numb
     inputs.check();
     const total = lines.length;
     if (start > total) {
-      throw new EngineError("invalid_argument", `${path} has ${total} lines; start ${start} is past the end.`, { data: { path, totalLines: total } });
+      throw new EngineError("invalid_argument", `${path} has ${total} lines; start ${start} is past the end.`, {
+        data: { path, totalLines: total },
+      });
     }
     const last = Math.min(end, total, start + maxLines - 1);
-    return { path, start, end: last, totalLines: total, capped: last < end, text: lines.slice(start - 1, last).join("\n") };
+    return {
+      path,
+      start,
+      end: last,
+      totalLines: total,
+      capped: last < end,
+      text: lines.slice(start - 1, last).join("\n"),
+    };
   });
 }
 
@@ -149,14 +207,26 @@ function readNow(s: EngineState): (path: string) => Promise<string | undefined> 
 }
 
 /** `Engine.shapeCheck`: files read as they are now (an unreadable one has no reads). */
-export async function answerShapeCheck(s: EngineState, target: string, opts: RunOptions & ShapeOptions): Promise<ShapeAnswer> {
+export async function answerShapeCheck(
+  s: EngineState,
+  target: string,
+  opts: RunOptions & ShapeOptions,
+): Promise<ShapeAnswer> {
   const graph = await codeGraph(s, opts);
   const read = readNow(s);
   return shapeCheck(graph, routesOf(s, graph), target, async (p) => (await read(p)) ?? "", opts);
 }
 
-/** `Engine.shapeReads`: the reads of model trees at this project's call sites and typed parameters, files read as they are now. */
-export async function answerShapeReads(s: EngineState, sites: readonly ShapeSite[], typed: readonly ModelNode[], opts: RunOptions): Promise<FieldRead[]> {
+/**
+ * `Engine.shapeReads`: the reads of model trees at this project's call sites and typed parameters, files read as they
+ * are now.
+ */
+export async function answerShapeReads(
+  s: EngineState,
+  sites: readonly ShapeSite[],
+  typed: readonly ModelNode[],
+  opts: RunOptions,
+): Promise<FieldRead[]> {
   const graph = await codeGraph(s, opts);
   const read = readNow(s);
   return shapeReadsAt(graph, sites, typed, async (p) => (await read(p)) ?? "");
@@ -170,15 +240,38 @@ export async function answerToolMap(s: EngineState, opts: RunOptions & ToolMapOp
 }
 
 /** `Engine.tests`: the target is a file when one matches exactly, else a symbol; tests only unless asked. */
-export async function answerTests(s: EngineState, target: string, opts: RunOptions & ListOptions & { depth?: number }): Promise<TestsAnswer> {
-  const args = await listArgs({ ...opts, ...(opts.tests === undefined && opts.cursor === undefined ? { tests: "only" as const } : {}) });
+export async function answerTests(
+  s: EngineState,
+  target: string,
+  opts: RunOptions & ListOptions & { depth?: number },
+): Promise<TestsAnswer> {
+  const args = await listArgs({
+    ...opts,
+    ...(opts.tests === undefined && opts.cursor === undefined ? { tests: "only" as const } : {}),
+  });
   const depth = testsDepth(args.depth);
   const graph = await codeGraph(s, opts);
   const written = readQuotedPath(target.trim())?.path ?? target.trim();
-  const file = findFile({ has: (p) => graph.moduleSymbol.has(p), paths: () => graph.moduleSymbol.keys() }, written, s.platform.fs.rootLabel, { bySuffix: false });
-  const resolved = file ? { file: file.path } : { symbol: routeHandler(graph, routesOf(s, graph), target.trim()) ?? findSymbol(graph, target) };
+  const file = findFile(
+    { has: (p) => graph.moduleSymbol.has(p), paths: () => graph.moduleSymbol.keys() },
+    written,
+    s.platform.fs.rootLabel,
+    { bySuffix: false },
+  );
+  const resolved = file
+    ? { file: file.path }
+    : { symbol: routeHandler(graph, routesOf(s, graph), target.trim()) ?? findSymbol(graph, target) };
   // An unreadable file is skipped, as a file gone since the index.
-  return findTests(graph, resolved, { ...bindIndexVersion(args, graph), depth }, { paths: () => s.passes.index!.snapshot.files.map((f) => f.path), readText: readNow(s), routes: () => routesOf(s, graph) });
+  return findTests(
+    graph,
+    resolved,
+    { ...bindIndexVersion(args, graph), depth },
+    {
+      paths: () => s.passes.index!.snapshot.files.map((f) => f.path),
+      readText: readNow(s),
+      routes: () => routesOf(s, graph),
+    },
+  );
 }
 
 /**
@@ -191,39 +284,69 @@ function routeHandler(graph: CodeGraph, routes: Route[], target: string): Symbol
   const hits = closestRoutes(routesNamed(routes, m[1]!, m[2]!, target), m[2]!);
   const handlers = [...new Set(hits.flatMap((r) => (r.handler !== undefined ? [r.handler] : [])))];
   if (handlers.length === 1) return graph.symbols[handlers[0]!]!;
-  throw new EngineError("invalid_argument", handlers.length === 0
-    ? `${target} is handled inline (${hits.map((r) => cite(r.file, r.span.start, r.span.end)).join(", ")}): no symbol to find the tests of.`
-    : `${target} matches ${hits.length} routes with different handlers: ${hits.map((r) => `${r.method} ${r.path}`).join(", ")}.`, {
-    hint: handlers.length === 0 ? "Ask for the tests of the file that registers it." : "Write the path as one of them.",
-    data: { target },
-  });
+  throw new EngineError(
+    "invalid_argument",
+    handlers.length === 0
+      ? `${target} is handled inline (${hits.map((r) => cite(r.file, r.span.start, r.span.end)).join(", ")}): ` +
+          `no symbol to find the tests of.`
+      : `${target} matches ${hits.length} routes with different handlers: ` +
+          `${hits.map((r) => `${r.method} ${r.path}`).join(", ")}.`,
+    {
+      hint:
+        handlers.length === 0 ? "Ask for the tests of the file that registers it." : "Write the path as one of them.",
+      data: { target },
+    },
+  );
 }
 
 /**
  * `Engine.check`: the config given, or the one the project holds (codeslice.check.json, package.json,
  * pyproject.toml), run over the current graph. Files are read as they are now.
  */
-export async function answerCheck(s: EngineState, opts: RunOptions & { config?: unknown; configLabel?: string }): Promise<CheckAnswer> {
+export async function answerCheck(
+  s: EngineState,
+  opts: RunOptions & { config?: unknown; configLabel?: string },
+): Promise<CheckAnswer> {
   const read = readNow(s);
   const label = { file: opts.configLabel ?? "(given)" };
-  const { config, source } = opts.config !== undefined ? { config: parseCheckConfig(opts.config, label), source: label } : await loadCheckConfig(read);
+  const { config, source } =
+    opts.config !== undefined
+      ? { config: parseCheckConfig(opts.config, label), source: label }
+      : await loadCheckConfig(read);
   const graph = await codeGraph(s, opts);
   const sizes = new Map(s.passes.index!.snapshot.files.map((f) => [f.path, f.size]));
   return runCheck(graph, config, source, { sizes, readText: read });
 }
 
 /** `Engine.runTests`: the tests of `target` as `tests` finds them, run by the host's process runner. */
-export async function answerRunTests(s: EngineState, target: string, opts: RunOptions & RunTestsOptions & { depth?: number }): Promise<RunTestsAnswer> {
+export async function answerRunTests(
+  s: EngineState,
+  target: string,
+  opts: RunOptions & RunTestsOptions & { depth?: number },
+): Promise<RunTestsAnswer> {
   const runner = s.platform.processes;
   if (!runner) {
-    throw new EngineError("run_refused", "This host cannot start processes (a browser): tests can only be run from the Node or Deno front ends.", { hint: "Run the commands the tests answer lists in a terminal.", data: { reason: "unsupported" } });
+    throw new EngineError(
+      "run_refused",
+      "This host cannot start processes (a browser): tests can only be run from the Node or Deno front ends.",
+      { hint: "Run the commands the tests answer lists in a terminal.", data: { reason: "unsupported" } },
+    );
   }
-  const found = await answerTests(s, target, { ...defined({ depth: opts.depth }), ...(opts.onProgress ? { onProgress: opts.onProgress } : {}), ...(opts.signal ? { signal: opts.signal } : {}) });
+  const found = await answerTests(s, target, {
+    ...defined({ depth: opts.depth }),
+    ...(opts.onProgress ? { onProgress: opts.onProgress } : {}),
+    ...(opts.signal ? { signal: opts.signal } : {}),
+  });
   return runTests(found, runner, opts, await loadTokenCounter("o200k_base"));
 }
 
 /** `Engine.trace`: a hop in a file gone since the index is cited without its line. */
-export async function answerTrace(s: EngineState, fromArg: string, toArg: string, opts: RunOptions & Omit<ListOptions, "limit" | "cursor" | "tests"> & { k?: number; maxHops?: number }): Promise<TraceAnswer> {
+export async function answerTrace(
+  s: EngineState,
+  fromArg: string,
+  toArg: string,
+  opts: RunOptions & Omit<ListOptions, "limit" | "cursor" | "tests"> & { k?: number; maxHops?: number },
+): Promise<TraceAnswer> {
   const limits = traceLimits(opts.k, opts.maxHops);
   const args = await listArgs(opts);
   const graph = await codeGraph(s, opts);
@@ -254,9 +377,18 @@ export function answerChanges(s: EngineState, opts: ChangesOptions & RunOptions)
   return consistent(s, opts, async (read) => {
     const { graph, snapshot } = await graphOf(s, opts);
     const inputs = read(snapshot);
-    return runChanges({
-      platform: s.platform, graph, snapshot, routes: routesOf(s, graph), maxFileBytes: s.options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES, readText: (path) => inputs.text(path), git: s.git,
-      ...(opts.signal ? { signal: opts.signal } : {}),
-    }, opts);
+    return runChanges(
+      {
+        platform: s.platform,
+        graph,
+        snapshot,
+        routes: routesOf(s, graph),
+        maxFileBytes: s.options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES,
+        readText: (path) => inputs.text(path),
+        git: s.git,
+        ...(opts.signal ? { signal: opts.signal } : {}),
+      },
+      opts,
+    );
   });
 }

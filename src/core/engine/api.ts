@@ -199,13 +199,20 @@ export interface Engine {
    * The shortest paths (at most `k`, default 3, within `maxHops`, default 6) from a symbol or a
    * route (`METHOD /path`) to a symbol, through calls, inheritance, overriding, types and imports.
    */
-  trace(from: string, to: string, options?: RunOptions & Omit<ListOptions, "limit" | "cursor" | "tests"> & { k?: number; maxHops?: number }): Promise<TraceAnswer>;
+  trace(
+    from: string,
+    to: string,
+    options?: RunOptions & Omit<ListOptions, "limit" | "cursor" | "tests"> & { k?: number; maxHops?: number },
+  ): Promise<TraceAnswer>;
   /**
    * The blast radius of a symbol, a file or `path:start-end`: callers (`direction` up, the
    * default), callees (down) or both to `depth` hops (default 3), grouped by depth with each hop's
    * resolution and confidence, the routes and tests reached, and a risk summary; paged like callers.
    */
-  impact(target: string, options?: RunOptions & ListOptions & { depth?: number; direction?: ImpactDirection }): Promise<ImpactAnswer>;
+  impact(
+    target: string,
+    options?: RunOptions & ListOptions & { depth?: number; direction?: ImpactDirection },
+  ): Promise<ImpactAnswer>;
   /** Header and docstring without the body; a class with its members stubbed. */
   signature(symbol: string, options?: RunOptions): Promise<SignatureAnswer>;
   /**
@@ -294,7 +301,12 @@ export interface Engine {
    * Lines `start`..`end` (1-based, inclusive) of a project file, at most `maxLines` of them.
    * Only files in the index inventory are readable: nothing ignored, nothing outside the root.
    */
-  snippet(path: string, start: number, end: number, options?: RunOptions & { maxLines?: number }): Promise<SnippetAnswer>;
+  snippet(
+    path: string,
+    start: number,
+    end: number,
+    options?: RunOptions & { maxLines?: number },
+  ): Promise<SnippetAnswer>;
   /** The repo map, fitted to a token budget. */
   map(options?: RepoMapOptions & RunOptions): Promise<RepoMap>;
   /**
@@ -352,10 +364,17 @@ export interface Engine {
    * Throws `plan_unknown` (also when `newName` is not the preview's), `plan_stale` (nothing
    * written) or `apply_failed` (files restored).
    */
-  applyRename(token: string, files: PlanFiles, options?: RunOptions & { mentions?: boolean; newName?: string }): Promise<ApplyReport>;
+  applyRename(
+    token: string,
+    files: PlanFiles,
+    options?: RunOptions & { mentions?: boolean; newName?: string },
+  ): Promise<ApplyReport>;
 }
 
-/** The question: none for "does user input reach a sink"; a variable (at a line) for where it comes from and goes; a line for the values read there. */
+/**
+ * The question: none for "does user input reach a sink"; a variable (at a line) for where it comes from and goes; a
+ * line for the values read there.
+ */
 export interface DataflowOptions {
   variable?: string;
   line?: number;

@@ -29,7 +29,17 @@ import { normalizeRelative } from "../../shared/paths.ts";
 import { languageById } from "../../languages/index.ts";
 import type { Store } from "../ports.ts";
 import { crc32, unseal } from "./seal.ts";
-import { checkRecord, checkSnapshot, decodeJson, encodeJson, OWN_KEY, recordKey, SCHEMA_VERSION, SNAPSHOT_KEY, type Snapshot } from "./snapshot.ts";
+import {
+  checkRecord,
+  checkSnapshot,
+  decodeJson,
+  encodeJson,
+  OWN_KEY,
+  recordKey,
+  SCHEMA_VERSION,
+  SNAPSHOT_KEY,
+  type Snapshot,
+} from "./snapshot.ts";
 
 /** The artifact's first eight bytes. */
 export const ARTIFACT_MAGIC = Uint8Array.of(0x89, 0x43, 0x53, 0x4c, 0x49, 0x43, 0x45, 0x0a);
@@ -98,12 +108,22 @@ function languageCounts(snapshot: Snapshot): Record<string, number> {
  * The artifact of `snapshot` and its records (sealed, as the store holds them, in key order).
  * `extractors` names the extractor version of each language the records were made with.
  */
-export async function encodeArtifact(snapshot: Snapshot, records: Uint8Array[], extractors: Record<string, string>): Promise<Uint8Array> {
+export async function encodeArtifact(
+  snapshot: Snapshot,
+  records: Uint8Array[],
+  extractors: Record<string, string>,
+): Promise<Uint8Array> {
   const portable = portableSnapshot(snapshot);
-  const header: ArtifactHeader = { tool: "codeslice", extractors, files: portable.files.length, records: records.length };
+  const header: ArtifactHeader = {
+    tool: "codeslice",
+    extractors,
+    files: portable.files.length,
+    records: records.length,
+  };
   const headerBytes = encoder.encode(JSON.stringify(header));
   const snapshotBytes = encodeJson(portable);
-  const total = PREAMBLE + headerBytes.length + records.reduce((n, r) => n + 4 + r.length, 0) + 4 + snapshotBytes.length + DIGEST;
+  const total =
+    PREAMBLE + headerBytes.length + records.reduce((n, r) => n + 4 + r.length, 0) + 4 + snapshotBytes.length + DIGEST;
   const out = new Uint8Array(total);
   const view = new DataView(out.buffer);
   out.set(ARTIFACT_MAGIC, 0);
@@ -124,13 +144,23 @@ export async function encodeArtifact(snapshot: Snapshot, records: Uint8Array[], 
 }
 
 const hex = (bytes: Uint8Array) => [...bytes].map((b) => b.toString(16).padStart(2, "0")).join("");
-const corrupt = (reason: string, offset?: number) => new EngineError("artifact_corrupt", `The index artifact is damaged: ${reason}.`, {
-  hint: "Copy or download it again as binary, or export it again; nothing was written to the cache.",
-  data: { reason, ...(offset !== undefined ? { offset } : {}) },
-});
-const otherVersion = (data: { format?: { artifact: number; engine: number }; schema?: { artifact: number; engine: number }; languages?: string[] }, what: string) =>
+const corrupt = (reason: string, offset?: number) =>
+  new EngineError("artifact_corrupt", `The index artifact is damaged: ${reason}.`, {
+    hint: "Copy or download it again as binary, or export it again; nothing was written to the cache.",
+    data: { reason, ...(offset !== undefined ? { offset } : {}) },
+  });
+const otherVersion = (
+  data: {
+    format?: { artifact: number; engine: number };
+    schema?: { artifact: number; engine: number };
+    languages?: string[];
+  },
+  what: string,
+) =>
   new EngineError("artifact_version_mismatch", `The index artifact was made by another codeslice version (${what}).`, {
-    hint: "Export it again with this version of codeslice, or index the project from its source; nothing was written to the cache.",
+    hint:
+      "Export it again with this version of codeslice, or index the project from its source; nothing was " +
+      "written to the cache.",
     data,
   });
 
@@ -146,23 +176,35 @@ async function checkFrame(bytes: Uint8Array): Promise<{ schema: number; headerLe
       data: { bytes: bytes.length, magic: hex(prefix) },
     });
   }
-  const truncated = (expectedBytes: number) => new EngineError("artifact_truncated", `The index artifact is cut short: ${bytes.length} of ${expectedBytes} bytes.`, {
-    hint: "Copy or download the whole file again; nothing was written to the cache.",
-    data: { expectedBytes, actualBytes: bytes.length },
-  });
+  const truncated = (expectedBytes: number) =>
+    new EngineError(
+      "artifact_truncated",
+      `The index artifact is cut short: ${bytes.length} of ${expectedBytes} bytes.`,
+      {
+        hint: "Copy or download the whole file again; nothing was written to the cache.",
+        data: { expectedBytes, actualBytes: bytes.length },
+      },
+    );
   if (bytes.length < PREAMBLE) throw truncated(PREAMBLE + DIGEST);
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   // The format first: another format may lay out the rest otherwise.
   const format = view.getUint32(8, true);
-  if (format !== ARTIFACT_FORMAT) throw otherVersion({ format: { artifact: format, engine: ARTIFACT_FORMAT } }, `artifact format ${format}, this one reads ${ARTIFACT_FORMAT}`);
-  if (view.getUint32(28, true) !== crc32(bytes, 28)) throw corrupt("the checksum of its first bytes does not match them", 0);
+  if (format !== ARTIFACT_FORMAT)
+    throw otherVersion(
+      { format: { artifact: format, engine: ARTIFACT_FORMAT } },
+      `artifact format ${format}, this one reads ${ARTIFACT_FORMAT}`,
+    );
+  if (view.getUint32(28, true) !== crc32(bytes, 28))
+    throw corrupt("the checksum of its first bytes does not match them", 0);
   const declared = view.getBigUint64(16, true);
-  if (declared < BigInt(PREAMBLE + DIGEST) || declared > BigInt(Number.MAX_SAFE_INTEGER)) throw corrupt(`a total length of ${declared} bytes`, 16);
+  if (declared < BigInt(PREAMBLE + DIGEST) || declared > BigInt(Number.MAX_SAFE_INTEGER))
+    throw corrupt(`a total length of ${declared} bytes`, 16);
   const total = Number(declared);
   if (bytes.length < total) throw truncated(total);
   if (bytes.length > total) throw corrupt(`${bytes.length - total} bytes past the end its header declares`, total);
   const digest = await sha256(bytes.subarray(0, total - DIGEST));
-  if (digest.some((b, i) => b !== bytes[total - DIGEST + i])) throw corrupt("its SHA-256 checksum does not match its content");
+  if (digest.some((b, i) => b !== bytes[total - DIGEST + i]))
+    throw corrupt("its SHA-256 checksum does not match its content");
   const schema = view.getUint32(12, true);
   const headerLength = view.getUint32(24, true);
   if (PREAMBLE + headerLength > total - DIGEST) throw corrupt(`a header of ${headerLength} bytes`, 24);
@@ -179,12 +221,24 @@ function readHeader(bytes: Uint8Array, length: number): ArtifactHeader {
   }
   const h = header as Partial<ArtifactHeader> | null;
   const extractors = h?.extractors;
-  const wellFormed = h !== null && typeof h === "object" && h.tool === "codeslice" && Number.isInteger(h.files) && Number.isInteger(h.records) && h.records! >= 0 &&
-    typeof extractors === "object" && extractors !== null && Object.values(extractors).every((v) => typeof v === "string" && /^[0-9a-f]{16}$/.test(v));
+  const wellFormed =
+    h !== null &&
+    typeof h === "object" &&
+    h.tool === "codeslice" &&
+    Number.isInteger(h.files) &&
+    Number.isInteger(h.records) &&
+    h.records! >= 0 &&
+    typeof extractors === "object" &&
+    extractors !== null &&
+    Object.values(extractors).every((v) => typeof v === "string" && /^[0-9a-f]{16}$/.test(v));
   if (!wellFormed) throw corrupt("its header lacks the fields this format writes", PREAMBLE);
   // A language is looked up by name below: `constructor` or `__proto__` would find Object's own.
   const unknown = Object.keys(extractors).find((l) => !languageById(l));
-  if (unknown !== undefined) throw corrupt(`its header names a language this version does not know (${JSON.stringify(unknown.slice(0, 100))})`, PREAMBLE);
+  if (unknown !== undefined)
+    throw corrupt(
+      `its header names a language this version does not know (${JSON.stringify(unknown.slice(0, 100))})`,
+      PREAMBLE,
+    );
   return h as ArtifactHeader;
 }
 
@@ -195,13 +249,25 @@ function readHeader(bytes: Uint8Array, length: number): ArtifactHeader {
  * record it names present under the key this engine gives it). Throws `artifact_foreign`,
  * `artifact_truncated`, `artifact_corrupt` or `artifact_version_mismatch`.
  */
-export async function decodeArtifact(bytes: Uint8Array, engineVersion: (language: string) => Promise<string | undefined>): Promise<ArtifactContents> {
+export async function decodeArtifact(
+  bytes: Uint8Array,
+  engineVersion: (language: string) => Promise<string | undefined>,
+): Promise<ArtifactContents> {
   const { schema, headerLength, view } = await checkFrame(bytes);
-  if (schema !== SCHEMA_VERSION) throw otherVersion({ schema: { artifact: schema, engine: SCHEMA_VERSION } }, `record schema ${schema}, this one uses ${SCHEMA_VERSION}`);
+  if (schema !== SCHEMA_VERSION)
+    throw otherVersion(
+      { schema: { artifact: schema, engine: SCHEMA_VERSION } },
+      `record schema ${schema}, this one uses ${SCHEMA_VERSION}`,
+    );
   const header = readHeader(bytes, headerLength);
   const stale: string[] = [];
-  for (const [language, version] of Object.entries(header.extractors)) if ((await engineVersion(language)) !== version) stale.push(language);
-  if (stale.length) throw otherVersion({ languages: stale.sort() }, `its ${stale.join(", ")} records come from other grammars or queries`);
+  for (const [language, version] of Object.entries(header.extractors))
+    if ((await engineVersion(language)) !== version) stale.push(language);
+  if (stale.length)
+    throw otherVersion(
+      { languages: stale.sort() },
+      `its ${stale.join(", ")} records come from other grammars or queries`,
+    );
   const end = bytes.length - DIGEST;
   let at = PREAMBLE + headerLength;
   /** The next length-prefixed part. */
@@ -220,7 +286,8 @@ export async function decodeArtifact(bytes: Uint8Array, engineVersion: (language
     const sealed = part(`record ${i + 1}`);
     const record = checkRecord(decodeJson<unknown>(sealed));
     const version = record ? extractorOf(header, record.language) : undefined;
-    if (!record || !version || !/^[0-9a-f]{40}$/.test(record.hash)) throw corrupt(`record ${i + 1} is not a record this version writes`, offset);
+    if (!record || !version || !/^[0-9a-f]{40}$/.test(record.hash))
+      throw corrupt(`record ${i + 1} is not a record this version writes`, offset);
     const key = recordKey(version, record.hash);
     if (records.has(key)) throw corrupt(`record ${i + 1} repeats an earlier one`, offset);
     records.set(key, sealed);
@@ -245,19 +312,33 @@ function extractorOf(header: ArtifactHeader, language: string | undefined): stri
  * it, and every record held named by some file, with no more lines than that file's size allows:
  * a record nothing names was kept for ever and reused for any later file with that content.
  */
-function checkSnapshotFiles(snapshot: Snapshot, header: ArtifactHeader, records: Map<string, Uint8Array>, lines: Map<string, number>, offset: number): void {
-  if (snapshot.files.length !== header.files) throw corrupt(`its snapshot lists ${snapshot.files.length} files, its header ${header.files}`, offset);
+function checkSnapshotFiles(
+  snapshot: Snapshot,
+  header: ArtifactHeader,
+  records: Map<string, Uint8Array>,
+  lines: Map<string, number>,
+  offset: number,
+): void {
+  if (snapshot.files.length !== header.files)
+    throw corrupt(`its snapshot lists ${snapshot.files.length} files, its header ${header.files}`, offset);
   const paths = [...snapshot.files, ...snapshot.skipped, ...(snapshot.contentSkips ?? [])].map((f) => f.path);
   const bad = paths.find((p) => p === "" || normalizeRelative(p, "posix") !== p);
-  if (bad !== undefined) throw corrupt(`its snapshot names ${JSON.stringify(bad.slice(0, 200))}, not a path inside a project`, offset);
+  if (bad !== undefined)
+    throw corrupt(`its snapshot names ${JSON.stringify(bad.slice(0, 200))}, not a path inside a project`, offset);
   const named = new Set<string>();
   for (const f of snapshot.files) {
-    if (!Number.isSafeInteger(f.size) || f.size < 0 || (f.definitions ?? 0) < 0 || (f.diagnostics ?? 0) < 0) throw corrupt(`its snapshot gives ${JSON.stringify(f.path.slice(0, 200))} a negative size or count`, offset);
+    if (!Number.isSafeInteger(f.size) || f.size < 0 || (f.definitions ?? 0) < 0 || (f.diagnostics ?? 0) < 0)
+      throw corrupt(`its snapshot gives ${JSON.stringify(f.path.slice(0, 200))} a negative size or count`, offset);
     if (!f.record) continue;
     const version = extractorOf(header, f.language);
-    if (!version || f.record !== recordKey(version, f.hash!) || !records.has(f.record)) throw corrupt(`its snapshot names a record for ${f.path} that it does not hold`, offset);
+    if (!version || f.record !== recordKey(version, f.hash!) || !records.has(f.record))
+      throw corrupt(`its snapshot names a record for ${f.path} that it does not hold`, offset);
     // Each line but the last ends in a byte of its own.
-    if (lines.get(f.record)! > f.size + 1) throw corrupt(`its record for ${f.path} has ${lines.get(f.record)} lines, more than ${f.size} bytes hold`, offset);
+    if (lines.get(f.record)! > f.size + 1)
+      throw corrupt(
+        `its record for ${f.path} has ${lines.get(f.record)} lines, more than ${f.size} bytes hold`,
+        offset,
+      );
     named.add(f.record);
   }
   const stray = records.size - named.size;
@@ -271,7 +352,9 @@ function checkSnapshotFiles(snapshot: Snapshot, header: ArtifactHeader, records:
  * language to its extractor version.
  */
 export async function exportArtifact(
-  read: (key: string) => Promise<Uint8Array | undefined>, snapshot: Snapshot, extractors: Record<string, string>,
+  read: (key: string) => Promise<Uint8Array | undefined>,
+  snapshot: Snapshot,
+  extractors: Record<string, string>,
 ): Promise<{ bytes: Uint8Array; summary: ArtifactSummary } | undefined> {
   const keys = [...new Set(snapshot.files.map((f) => f.record).filter((k): k is string => k !== undefined))].sort();
   const records: Uint8Array[] = [];
@@ -288,7 +371,15 @@ export async function exportArtifact(
     if (version) used[language] = version;
   }
   const bytes = await encodeArtifact(snapshot, records, used);
-  return { bytes, summary: { bytes: bytes.length, files: snapshot.files.length, records: records.length, languages: languageCounts(snapshot) } };
+  return {
+    bytes,
+    summary: {
+      bytes: bytes.length,
+      files: snapshot.files.length,
+      records: records.length,
+      languages: languageCounts(snapshot),
+    },
+  };
 }
 
 /**
@@ -296,21 +387,27 @@ export async function exportArtifact(
  * the import visible), then drops the records only the replaced snapshot named. When a write
  * fails, the records this import added are deleted again and the cache is the one it was.
  */
-export async function importArtifact(store: Store, contents: ArtifactContents, artifactBytes: number): Promise<ArtifactSummary> {
+export async function importArtifact(
+  store: Store,
+  contents: ArtifactContents,
+  artifactBytes: number,
+): Promise<ArtifactSummary> {
   const previous = checkSnapshot(decodeJson<unknown>(await store.get(SNAPSHOT_KEY).catch(() => undefined)));
   const existing = new Set(await store.keys(`v${SCHEMA_VERSION}/records/`).catch(() => [] as string[]));
   const written: string[] = [];
   try {
     const entries = [...contents.records];
     for (let i = 0; i < entries.length; i += 64) {
-      await Promise.all(entries.slice(i, i + 64).map(async ([key, bytes]) => {
-        // A record this cache holds already stays: an import adds records, never replaces one
-        // (the key names the content and extractor, so the local one is the same record or a
-        // damaged copy the next index heals).
-        if (existing.has(key)) return;
-        await store.set(key, bytes);
-        written.push(key);
-      }));
+      await Promise.all(
+        entries.slice(i, i + 64).map(async ([key, bytes]) => {
+          // A record this cache holds already stays: an import adds records, never replaces one
+          // (the key names the content and extractor, so the local one is the same record or a
+          // damaged copy the next index heals).
+          if (existing.has(key)) return;
+          await store.set(key, bytes);
+          written.push(key);
+        }),
+      );
     }
     await store.set(SNAPSHOT_KEY, encodeJson(contents.snapshot));
   } catch (error) {
@@ -321,5 +418,10 @@ export async function importArtifact(store: Store, contents: ArtifactContents, a
   for (const f of previous?.files ?? []) {
     if (f.record && !live.has(f.record) && OWN_KEY.test(f.record)) await store.delete(f.record).catch(() => {});
   }
-  return { bytes: artifactBytes, files: contents.snapshot.files.length, records: contents.records.size, languages: languageCounts(contents.snapshot) };
+  return {
+    bytes: artifactBytes,
+    files: contents.snapshot.files.length,
+    records: contents.records.size,
+    languages: languageCounts(contents.snapshot),
+  };
 }

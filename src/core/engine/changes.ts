@@ -11,7 +11,15 @@ import { createParserRuntime } from "../parse/runtime.ts";
 import { classifyContent } from "../../shared/skip-rules.ts";
 import type { CodeGraph } from "../graph/model.ts";
 import type { Route } from "../query/routes.ts";
-import { buildChangesAnswer, type ChangeSet, type ChangesAnswer, type ChangesBundleOptions, type ChangesSide, type ComparedFile, type FileStatus } from "../changes/answer.ts";
+import {
+  buildChangesAnswer,
+  type ChangeSet,
+  type ChangesAnswer,
+  type ChangesBundleOptions,
+  type ChangesSide,
+  type ComparedFile,
+  type FileStatus,
+} from "../changes/answer.ts";
 import { diffLines, splitLines } from "../changes/line-diff.ts";
 import { compareDefinitions } from "../changes/symbols.ts";
 import { applyHunks, fromLines, parseUnifiedDiff, toLines, type FilePatch } from "../changes/unified-diff.ts";
@@ -75,7 +83,8 @@ const encoder = new TextEncoder();
 /** Reads `changes` for the engine. */
 export async function runChanges(ctx: ChangesContext, options: ChangesOptions): Promise<ChangesAnswer> {
   checkOptions(options);
-  const set: Omit<ChangeSet, "files"> & { raw: RawChange[] } = options.diff !== undefined ? await fromDiff(ctx, options.diff) : await fromGit(ctx, options);
+  const set: Omit<ChangeSet, "files"> & { raw: RawChange[] } =
+    options.diff !== undefined ? await fromDiff(ctx, options.diff) : await fromGit(ctx, options);
   const files = await compareAll(ctx, set.raw, set.notes);
   const { raw: _raw, ...rest } = set;
   return buildChangesAnswer(ctx.graph, { ...rest, files }, options, {
@@ -85,16 +94,36 @@ export async function runChanges(ctx: ChangesContext, options: ChangesOptions): 
 }
 
 function checkOptions(o: ChangesOptions): void {
-  const bad = (message: string, hint: string) => new EngineError("invalid_argument", message, { hint, data: { staged: o.staged ?? false, base: o.base, head: o.head, diff: o.diff !== undefined } });
+  const bad = (message: string, hint: string) =>
+    new EngineError("invalid_argument", message, {
+      hint,
+      data: { staged: o.staged ?? false, base: o.base, head: o.head, diff: o.diff !== undefined },
+    });
   if (o.diff !== undefined && (o.staged || o.base !== undefined || o.head !== undefined)) {
-    throw bad("A pasted diff is compared with the files on disk; it cannot be combined with staged, base or head.", "Pass either the diff, or the revisions to compare.");
+    throw bad(
+      "A pasted diff is compared with the files on disk; it cannot be combined with staged, base or head.",
+      "Pass either the diff, or the revisions to compare.",
+    );
   }
-  if (o.staged && (o.base !== undefined || o.head !== undefined)) throw bad("staged compares the index with HEAD; it cannot be combined with base or head.", "Use base and head for two commits, staged alone for staged changes.");
+  if (o.staged && (o.base !== undefined || o.head !== undefined))
+    throw bad(
+      "staged compares the index with HEAD; it cannot be combined with base or head.",
+      "Use base and head for two commits, staged alone for staged changes.",
+    );
   if (o.diff !== undefined && o.diff.length > MAX_DIFF_CHARS) {
-    throw new EngineError("invalid_argument", `The diff is ${o.diff.length.toLocaleString("en-US")} characters; the limit is ${MAX_DIFF_CHARS.toLocaleString("en-US")}.`, { hint: "Pass the diff of fewer files (git diff -- <paths>).", data: { length: o.diff.length } });
+    throw new EngineError(
+      "invalid_argument",
+      `The diff is ${o.diff.length.toLocaleString("en-US")} characters; the limit is ` +
+        `${MAX_DIFF_CHARS.toLocaleString("en-US")}.`,
+      { hint: "Pass the diff of fewer files (git diff -- <paths>).", data: { length: o.diff.length } },
+    );
   }
-  for (const [name, rev] of [["base", o.base], ["head", o.head]] as const) {
-    if (rev !== undefined && rev.trim() === "") throw bad(`${name} is empty.`, "Pass a commit id, a branch, a tag, or HEAD~N.");
+  for (const [name, rev] of [
+    ["base", o.base],
+    ["head", o.head],
+  ] as const) {
+    if (rev !== undefined && rev.trim() === "")
+      throw bad(`${name} is empty.`, "Pass a commit id, a branch, a tag, or HEAD~N.");
   }
 }
 
@@ -125,7 +154,10 @@ function sideLabel(rev: string, oid: string, extra?: string): string {
   return `${rev} (${oid.slice(0, 7)}${extra ? `, ${extra}` : ""})`;
 }
 
-async function fromGit(ctx: ChangesContext, o: ChangesOptions): Promise<Omit<ChangeSet, "files"> & { raw: RawChange[] }> {
+async function fromGit(
+  ctx: ChangesContext,
+  o: ChangesOptions,
+): Promise<Omit<ChangeSet, "files"> & { raw: RawChange[] }> {
   const { fs } = ctx.platform;
   const repo = await openGitRepository(fs);
   const notes: string[] = [];
@@ -154,7 +186,8 @@ async function fromGit(ctx: ChangesContext, o: ChangesOptions): Promise<Omit<Cha
   };
   const treeOf = (oid: string) => treeOfCommit(repo, ctx.git, oid);
   const flatten = async (tree: string) => filesOfTree(repo, ctx.git, tree, await gitIndex());
-  const headLabel = (rev: string, oid: string) => (rev === "HEAD" || rev === "@" ? sideLabel("HEAD", oid, headExtra) : sideLabel(rev, oid));
+  const headLabel = (rev: string, oid: string) =>
+    rev === "HEAD" || rev === "@" ? sideLabel("HEAD", oid, headExtra) : sideLabel(rev, oid);
 
   let pairs: { path: string; oldOid?: string; newOid?: string }[];
   let base: ChangesSide;
@@ -203,7 +236,10 @@ async function fromGit(ctx: ChangesContext, o: ChangesOptions): Promise<Omit<Cha
       baseOid = await repo.resolve(rev);
     } catch (error) {
       if (isEngineError(error, "empty_repository")) {
-        throw new EngineError("empty_repository", `${error.message}`, { hint: "Make a first commit, or ask for the staged changes: every staged file then counts as added.", data: error.data });
+        throw new EngineError("empty_repository", `${error.message}`, {
+          hint: "Make a first commit, or ask for the staged changes: every staged file then counts as added.",
+          data: error.data,
+        });
       }
       throw error;
     }
@@ -220,7 +256,8 @@ async function fromGit(ctx: ChangesContext, o: ChangesOptions): Promise<Omit<Cha
     for (const [path, e] of idx.entries) if ((e.mode & 0o170000) === 0o160000) gitlinks.add(path);
     const inSubmodule = (path: string) => {
       if (gitlinks.size === 0) return false;
-      for (let i = path.indexOf("/"); i > 0; i = path.indexOf("/", i + 1)) if (gitlinks.has(path.slice(0, i))) return true;
+      for (let i = path.indexOf("/"); i > 0; i = path.indexOf("/", i + 1))
+        if (gitlinks.has(path.slice(0, i))) return true;
       return false;
     };
     const visit = (path: string) => {
@@ -228,7 +265,9 @@ async function fromGit(ctx: ChangesContext, o: ChangesOptions): Promise<Omit<Cha
       const oldOid = before.get(path);
       const f = inventory.files.get(path);
       // Without reading: the scan's hash of an indexed file, else the index's id when the stat matches.
-      const known = f?.hash ?? (f || inventory.skipped.has(path) ? indexedBlob(idx, path, f ?? inventory.stats.get(path)) : undefined);
+      const known =
+        f?.hash ??
+        (f || inventory.skipped.has(path) ? indexedBlob(idx, path, f ?? inventory.stats.get(path)) : undefined);
       if (known === undefined) unread.push(path);
       else if (known !== oldOid) pairs.push({ path, ...(oldOid ? { oldOid } : {}), newOid: known });
     };
@@ -250,11 +289,21 @@ async function fromGit(ctx: ChangesContext, o: ChangesOptions): Promise<Omit<Cha
     raw.push(await readPair(ctx, repo, p, newFromDisk, inventory));
   }
   detectRenames(raw);
-  return { mode: o.staged ? "staged" : o.head !== undefined ? "refs" : "worktree", base, head: headSide, headOnDisk, notes, raw };
+  return {
+    mode: o.staged ? "staged" : o.head !== undefined ? "refs" : "worktree",
+    base,
+    head: headSide,
+    headOnDisk,
+    notes,
+    raw,
+  };
 }
 
 /** Paths whose blob differs between two path → blob maps. */
-function diffMaps(before: Map<string, string>, after: Map<string, string>): { path: string; oldOid?: string; newOid?: string }[] {
+function diffMaps(
+  before: Map<string, string>,
+  after: Map<string, string>,
+): { path: string; oldOid?: string; newOid?: string }[] {
   const out: { path: string; oldOid?: string; newOid?: string }[] = [];
   for (const path of [...new Set([...before.keys(), ...after.keys()])].sort()) {
     const a = before.get(path);
@@ -265,26 +314,40 @@ function diffMaps(before: Map<string, string>, after: Map<string, string>): { pa
 }
 
 /** Both versions of one changed path: blobs from git, the new side from disk in working-tree mode. */
-async function readPair(ctx: ChangesContext, repo: GitRepository, p: { path: string; oldOid?: string; newOid?: string }, newFromDisk: boolean, inventory: ReturnType<typeof inventoryOf>): Promise<RawChange> {
+async function readPair(
+  ctx: ChangesContext,
+  repo: GitRepository,
+  p: { path: string; oldOid?: string; newOid?: string },
+  newFromDisk: boolean,
+  inventory: ReturnType<typeof inventoryOf>,
+): Promise<RawChange> {
   const status: FileStatus = !p.oldOid ? "added" : !p.newOid ? "removed" : "modified";
-  const change: RawChange = { path: p.path, status, ...(p.oldOid ? { oldOid: p.oldOid } : {}), ...(p.newOid ? { newOid: p.newOid } : {}) };
+  const change: RawChange = {
+    path: p.path,
+    status,
+    ...(p.oldOid ? { oldOid: p.oldOid } : {}),
+    ...(p.newOid ? { newOid: p.newOid } : {}),
+  };
   const skippedBy = inventory.skipped.get(p.path);
-  const sides: [("old" | "new"), Uint8Array | "too_large" | undefined][] = [];
+  const sides: ["old" | "new", Uint8Array | "too_large" | undefined][] = [];
   // A blob over the size limit is refused by the size its object declares, never inflated.
-  const blob = (oid: string) => repo.readBlob(oid, ctx.maxFileBytes).catch((error) => {
-    if (isEngineError(error, "io_error") && error.data.reason === "too_large") return "too_large" as const;
-    throw error;
-  });
+  const blob = (oid: string) =>
+    repo.readBlob(oid, ctx.maxFileBytes).catch((error) => {
+      if (isEngineError(error, "io_error") && error.data.reason === "too_large") return "too_large" as const;
+      throw error;
+    });
   if (p.oldOid) sides.push(["old", await blob(p.oldOid)]);
   if (p.newOid) {
     if (newFromDisk) {
-      if (skippedBy && skippedBy.reason !== "binary" && skippedBy.reason !== "not_utf8") return { ...change, status: "skipped", reason: skippedBy.reason.replace(/_/g, " ") };
+      if (skippedBy && skippedBy.reason !== "binary" && skippedBy.reason !== "not_utf8")
+        return { ...change, status: "skipped", reason: skippedBy.reason.replace(/_/g, " ") };
       sides.push(["new", await ctx.platform.fs.readFile(p.path).catch(() => undefined)]);
     } else sides.push(["new", await blob(p.newOid)]);
   }
   for (const [side, bytes] of sides) {
     if (!bytes) return { ...change, status: "skipped", reason: "unreadable" };
-    if (bytes === "too_large") return { ...change, status: "skipped", reason: `larger than ${Math.round(ctx.maxFileBytes / 1024)} KiB` };
+    if (bytes === "too_large")
+      return { ...change, status: "skipped", reason: `larger than ${Math.round(ctx.maxFileBytes / 1024)} KiB` };
     const t = textOf(bytes, ctx.maxFileBytes);
     if ("reason" in t) return { ...change, status: t.status, reason: t.reason };
     if (side === "old") change.oldText = t.text;
@@ -350,16 +413,25 @@ async function fromDiff(ctx: ChangesContext, text: string): Promise<Omit<ChangeS
   // (/dev/null both ways), is left out, said in a note: nothing outside the root is read or cited.
   const inside = (p: string | undefined) => p === undefined || (normalizeRelative(p) ?? "") !== "";
   const all = parseUnifiedDiff(text);
-  const patches = all.filter((p) => (p.oldPath !== undefined || p.newPath !== undefined) && inside(p.oldPath) && inside(p.newPath));
+  const patches = all.filter(
+    (p) => (p.oldPath !== undefined || p.newPath !== undefined) && inside(p.oldPath) && inside(p.newPath),
+  );
   if (patches.length < all.length) {
     const out = all.length - patches.length;
-    notes.push(`${out} file${out > 1 ? "s" : ""} of the diff name${out > 1 ? "" : "s"} no path inside the project; left out`);
+    notes.push(
+      `${out} file${out > 1 ? "s" : ""} of the diff name${out > 1 ? "" : "s"} no path inside the project; left out`,
+    );
   }
   if (patches.length === 0) {
-    throw new EngineError("invalid_diff", "The diff names no file inside the project: every file it changes is outside the root, or /dev/null on both sides.", {
-      hint: "Pass a diff made in this project (paths relative to its root).",
-      data: {},
-    });
+    throw new EngineError(
+      "invalid_diff",
+      "The diff names no file inside the project: every file it changes is outside the root, or /dev/null on " +
+        "both sides.",
+      {
+        hint: "Pass a diff made in this project (paths relative to its root).",
+        data: {},
+      },
+    );
   }
   const inventory = inventoryOf(ctx.snapshot);
   const contents = new Map<string, string | { reason: string } | undefined>();
@@ -382,23 +454,58 @@ async function fromDiff(ctx: ChangesContext, text: string): Promise<Omit<ChangeS
   const attempt = async (p: FilePatch, reverse: boolean): Promise<Attempt> => {
     const oldPath = p.oldPath !== undefined ? normalizeRelative(p.oldPath) : undefined;
     const newPath = p.newPath !== undefined ? normalizeRelative(p.newPath) : undefined;
-    if ((p.oldPath !== undefined && !oldPath) || (p.newPath !== undefined && !newPath)) return { ok: false, why: "its path is outside the project" };
+    if ((p.oldPath !== undefined && !oldPath) || (p.newPath !== undefined && !newPath))
+      return { ok: false, why: "its path is outside the project" };
     const path = (newPath ?? oldPath)!;
-    const base: RawChange = { path, ...(p.status === "renamed" && oldPath !== undefined && oldPath !== newPath ? { oldPath } : {}), status: p.status === "added" || p.status === "copied" ? "added" : p.status === "deleted" ? "removed" : p.status === "renamed" && oldPath !== newPath ? "renamed" : "modified" };
-    const there = reverse ? (newPath !== undefined ? await current(newPath) : undefined) : (oldPath !== undefined && p.status !== "added" ? await current(oldPath) : undefined);
-    const otherEnd = reverse ? (p.status === "renamed" && oldPath !== newPath && oldPath ? await current(oldPath) : p.status === "deleted" && oldPath ? await current(oldPath) : undefined)
-      : (p.status === "added" || (p.status === "renamed" && oldPath !== newPath) || p.status === "copied") && newPath ? await current(newPath) : undefined;
-    if (typeof there === "object") return { ok: false, why: `${reverse ? newPath : oldPath} is not indexed (${there.reason})` };
+    const base: RawChange = {
+      path,
+      ...(p.status === "renamed" && oldPath !== undefined && oldPath !== newPath ? { oldPath } : {}),
+      status:
+        p.status === "added" || p.status === "copied"
+          ? "added"
+          : p.status === "deleted"
+            ? "removed"
+            : p.status === "renamed" && oldPath !== newPath
+              ? "renamed"
+              : "modified",
+    };
+    const there = reverse
+      ? newPath !== undefined
+        ? await current(newPath)
+        : undefined
+      : oldPath !== undefined && p.status !== "added"
+        ? await current(oldPath)
+        : undefined;
+    const otherEnd = reverse
+      ? p.status === "renamed" && oldPath !== newPath && oldPath
+        ? await current(oldPath)
+        : p.status === "deleted" && oldPath
+          ? await current(oldPath)
+          : undefined
+      : (p.status === "added" || (p.status === "renamed" && oldPath !== newPath) || p.status === "copied") && newPath
+        ? await current(newPath)
+        : undefined;
+    if (typeof there === "object")
+      return { ok: false, why: `${reverse ? newPath : oldPath} is not indexed (${there.reason})` };
     const needsFile = reverse ? p.status !== "deleted" : p.status !== "added";
-    if (needsFile && there === undefined) return { ok: false, why: `${reverse ? newPath : oldPath} is not in the project` };
+    if (needsFile && there === undefined)
+      return { ok: false, why: `${reverse ? newPath : oldPath} is not in the project` };
     if (otherEnd !== undefined) return { ok: false, why: `${reverse ? oldPath : newPath} already exists` };
     if (p.binary) return { ok: true, change: { ...base, status: "binary", reason: "binary" }, verified: 0 };
     const start = toLines(needsFile ? (there as string) : "");
     const applied = applyHunks(start, p.hunks, reverse);
-    if (!applied.ok) return { ok: false, why: `hunk ${applied.failure.hunk + 1} expects ${JSON.stringify(applied.failure.expected.slice(0, 80))} near line ${applied.failure.expectedAt} of ${reverse ? newPath : oldPath}` };
+    if (!applied.ok)
+      return {
+        ok: false,
+        why:
+          `hunk ${applied.failure.hunk + 1} expects ${JSON.stringify(applied.failure.expected.slice(0, 80))} ` +
+          `near line ${applied.failure.expectedAt} of ${reverse ? newPath : oldPath}`,
+      };
     const result = fromLines(applied.result);
-    if (!reverse && p.status === "deleted" && result !== "") return { ok: false, why: `${oldPath} holds more than the diff deletes` };
-    if (reverse && p.status === "added" && result !== "") return { ok: false, why: `${newPath} holds more than the diff adds` };
+    if (!reverse && p.status === "deleted" && result !== "")
+      return { ok: false, why: `${oldPath} holds more than the diff deletes` };
+    if (reverse && p.status === "added" && result !== "")
+      return { ok: false, why: `${newPath} holds more than the diff adds` };
     const before = reverse ? result : needsFile ? (there as string) : undefined;
     const after = reverse ? (there as string | undefined) : result;
     const change: RawChange = { ...base };
@@ -418,24 +525,48 @@ async function fromDiff(ctx: ChangesContext, text: string): Promise<Omit<ChangeS
   const okCount = (xs: Attempt[]) => xs.filter((x) => x.ok).length;
   const verified = (xs: Attempt[]) => xs.reduce((n, x) => n + (x.ok ? x.verified : 0), 0);
   if (okCount(forward) === 0 && okCount(backward) === 0) {
-    const failures = patches.slice(0, 5).map((p, i) => ({ path: p.newPath ?? p.oldPath, forward: (forward[i] as { why: string }).why, reverse: (backward[i] as { why: string }).why }));
-    throw new EngineError("diff_not_applicable", `The diff does not match the files on disk, neither as changes still to apply nor as changes already made: ${failures[0]!.path}: ${failures[0]!.forward}; already applied? ${failures[0]!.reverse}.`, {
-      hint: "Pass a diff made against this tree (git diff, or the PR's patch on its base branch), or check out the branch it was made on.",
-      data: { files: patches.length, failures },
-    });
+    const failures = patches.slice(0, 5).map((p, i) => ({
+      path: p.newPath ?? p.oldPath,
+      forward: (forward[i] as { why: string }).why,
+      reverse: (backward[i] as { why: string }).why,
+    }));
+    throw new EngineError(
+      "diff_not_applicable",
+      `The diff does not match the files on disk, neither as changes still to apply nor as changes already ` +
+        `made: ${failures[0]!.path}: ${failures[0]!.forward}; already applied? ${failures[0]!.reverse}.`,
+      {
+        hint:
+          "Pass a diff made against this tree (git diff, or the PR's patch on its base branch), or check " +
+          "out the branch it was made on.",
+        data: { files: patches.length, failures },
+      },
+    );
   }
   // The direction more files agree with; on a tie, the one that checked more lines (a diff
   // without context lines "applies" forwards anywhere), then the already-applied reading.
-  const reverse = okCount(backward) > okCount(forward) || (okCount(backward) === okCount(forward) && verified(backward) >= verified(forward));
+  const reverse =
+    okCount(backward) > okCount(forward) ||
+    (okCount(backward) === okCount(forward) && verified(backward) >= verified(forward));
   const chosen = reverse ? backward : forward;
   const raw: RawChange[] = chosen.map((a, i) => {
     if (a.ok) return a.change;
     const p = patches[i]!;
-    return { path: (p.newPath ?? p.oldPath)!, ...(p.status === "renamed" && p.oldPath ? { oldPath: p.oldPath } : {}), status: "skipped", reason: `the diff does not apply here: ${a.why}` };
+    return {
+      path: (p.newPath ?? p.oldPath)!,
+      ...(p.status === "renamed" && p.oldPath ? { oldPath: p.oldPath } : {}),
+      status: "skipped",
+      reason: `the diff does not apply here: ${a.why}`,
+    };
   });
   const failed = chosen.filter((a) => !a.ok).length;
-  if (failed) notes.push(`${failed} of ${patches.length} files of the diff do not match the files on disk; they are listed, not compared`);
-  if (!reverse) notes.push("the diff is not applied in the files on disk: the changed code is cited as it would be after applying it");
+  if (failed)
+    notes.push(
+      `${failed} of ${patches.length} files of the diff do not match the files on disk; they are listed, not compared`,
+    );
+  if (!reverse)
+    notes.push(
+      "the diff is not applied in the files on disk: the changed code is cited as it would be after applying it",
+    );
   return {
     mode: "diff",
     base: { label: reverse ? "the files before the diff" : "the files on disk" },
@@ -470,10 +601,16 @@ async function compareAll(ctx: ChangesContext, raw: RawChange[], notes: string[]
   let overLimit = 0;
   for (const r of raw) {
     throwIfAborted(ctx.signal);
-    const spec = languageForExtension(extname(r.path)) ?? (r.oldPath ? languageForExtension(extname(r.oldPath)) : undefined);
+    const spec =
+      languageForExtension(extname(r.path)) ?? (r.oldPath ? languageForExtension(extname(r.oldPath)) : undefined);
     const file: ComparedFile = {
-      path: r.path, ...(r.oldPath ? { oldPath: r.oldPath } : {}), status: r.status, ...(r.reason ? { reason: r.reason } : {}),
-      ...(spec ? { language: spec.id } : {}), ...defined({ oldText: r.oldText, newText: r.newText }), hunks: [],
+      path: r.path,
+      ...(r.oldPath ? { oldPath: r.oldPath } : {}),
+      status: r.status,
+      ...(r.reason ? { reason: r.reason } : {}),
+      ...(spec ? { language: spec.id } : {}),
+      ...defined({ oldText: r.oldText, newText: r.newText }),
+      hunks: [],
     };
     out.push(file);
     if (r.status === "binary" || r.status === "skipped") continue;
@@ -488,7 +625,8 @@ async function compareAll(ctx: ChangesContext, raw: RawChange[], notes: string[]
     }
     compared++;
     try {
-      const oldRecord = r.oldText !== undefined ? await parseText(ctx.platform, r.oldPath ?? r.path, r.oldText) : undefined;
+      const oldRecord =
+        r.oldText !== undefined ? await parseText(ctx.platform, r.oldPath ?? r.path, r.oldText) : undefined;
       let newRecord: FileRecord | undefined;
       if (r.newText !== undefined) {
         const indexed = ctx.graph.records.get(r.path);
@@ -507,6 +645,10 @@ async function compareAll(ctx: ChangesContext, raw: RawChange[], notes: string[]
       file.reason = `not compared: ${error.message}`;
     }
   }
-  if (overLimit) notes.push(`${overLimit} more changed source files were not compared (limit ${MAX_COMPARED_FILES}); the answer covers the first ${MAX_COMPARED_FILES}`);
+  if (overLimit)
+    notes.push(
+      `${overLimit} more changed source files were not compared (limit ${MAX_COMPARED_FILES}); the answer ` +
+        `covers the first ${MAX_COMPARED_FILES}`,
+    );
   return out;
 }

@@ -1,4 +1,7 @@
-/** Answers computed from the bytes their snapshot indexed: a file changed since is re-indexed and the answer computed again. */
+/**
+ * Answers computed from the bytes their snapshot indexed: a file changed since is re-indexed and the answer computed
+ * again.
+ */
 import type { RunOptions } from "./api.ts";
 import { snapshotInputs, StaleInputs, staleIndexError, type Inputs, type StaleInput } from "./inputs.ts";
 import { recheck } from "./passes.ts";
@@ -18,7 +21,11 @@ const MAX_INPUT_RETRIES = 2;
  * lines rather than an error whenever a retry can give them. A file still changing after
  * MAX_INPUT_RETRIES re-indexes ends in `stale_index`.
  */
-export async function consistent<T>(s: EngineState, run: RunOptions, answer: (read: (snapshot: Snapshot) => Inputs) => Promise<T>): Promise<T> {
+export async function consistent<T>(
+  s: EngineState,
+  run: RunOptions,
+  answer: (read: (snapshot: Snapshot) => Inputs) => Promise<T>,
+): Promise<T> {
   for (let attempt = 0; ; attempt++) {
     const reads: Inputs[] = [];
     const read = (snapshot: Snapshot) => {
@@ -37,7 +44,14 @@ export async function consistent<T>(s: EngineState, run: RunOptions, answer: (re
       stale = error.stale;
     }
     if (attempt >= MAX_INPUT_RETRIES) throw staleIndexError(stale[0]!, attempt);
-    s.platform.logger?.log("info", `${stale.map((x) => x.path).join(", ")} changed since indexed: re-indexing before answering.`);
-    await recheck(s, stale.map((x) => x.path), run);
+    s.platform.logger?.log(
+      "info",
+      `${stale.map((x) => x.path).join(", ")} changed since indexed: re-indexing before answering.`,
+    );
+    await recheck(
+      s,
+      stale.map((x) => x.path),
+      run,
+    );
   }
 }

@@ -22,9 +22,16 @@ import { graphOf, routesOf } from "./graph-cache.ts";
 import type { EngineState } from "./state.ts";
 
 /** `Engine.dataflow`. */
-export async function answerDataflowQuestion(s: EngineState, target: string, opts: DataflowOptions & RunOptions): Promise<DataflowAnswer> {
+export async function answerDataflowQuestion(
+  s: EngineState,
+  target: string,
+  opts: DataflowOptions & RunOptions,
+): Promise<DataflowAnswer> {
   if (opts.line !== undefined && (!Number.isInteger(opts.line) || opts.line < 1)) {
-    throw new EngineError("invalid_argument", `line must be a whole number ≥ 1, got ${opts.line}.`, { hint: "Give the line of the function to ask about.", data: { start: opts.line, min: 1 } });
+    throw new EngineError("invalid_argument", `line must be a whole number ≥ 1, got ${opts.line}.`, {
+      hint: "Give the line of the function to ask about.",
+      data: { start: opts.line, min: 1 },
+    });
   }
   return consistent(s, opts, async (read) => {
     const { graph, snapshot } = await graphOf(s, opts);
@@ -35,11 +42,31 @@ export async function answerDataflowQuestion(s: EngineState, target: string, opt
     const spec = languageById(found.file.language);
     const rules = spec?.dataflow;
     if (!spec || !rules) {
-      throw new EngineError("invalid_argument", `${found.label} is ${spec?.name ?? found.file.language}; data flow reads ${LANGUAGES.filter((l) => l.dataflow).map((l) => l.name).join(", ")}.`, { hint: "Ask about a function in one of those languages.", data: { reason: "unsupported_language", target } });
+      throw new EngineError(
+        "invalid_argument",
+        `${found.label} is ${spec?.name ?? found.file.language}; data flow reads ${LANGUAGES.filter((l) => l.dataflow)
+          .map((l) => l.name)
+          .join(", ")}.`,
+        { hint: "Ask about a function in one of those languages.", data: { reason: "unsupported_language", target } },
+      );
     }
-    const facts = await readFunction(runtime, spec, rules, found.file.path, await inputs.text(found.file.path), found.lines);
+    const facts = await readFunction(
+      runtime,
+      spec,
+      rules,
+      found.file.path,
+      await inputs.text(found.file.path),
+      found.lines,
+    );
     if (!facts) {
-      throw new EngineError("invalid_argument", `${found.label} (${found.file.path}:${found.lines.start}) is not a function data flow can read.`, { hint: "Ask about a function, a method or a route with a handler.", data: { reason: "not_a_function", target } });
+      throw new EngineError(
+        "invalid_argument",
+        `${found.label} (${found.file.path}:${found.lines.start}) is not a function data flow can read.`,
+        {
+          hint: "Ask about a function, a method or a route with a handler.",
+          data: { reason: "not_a_function", target },
+        },
+      );
     }
     const resolver = callTargets(graph);
     const load = async (t: Extract<CallTarget, { kind: "project" }>): Promise<LoadedFunction | undefined> => {
@@ -47,17 +74,35 @@ export async function answerDataflowQuestion(s: EngineState, target: string, opt
       const node = sym === undefined ? undefined : graph.symbols[sym];
       const calleeSpec = node && languageById(node.language);
       if (!node || !calleeSpec?.dataflow) return undefined;
-      const f = await readFunction(runtime, calleeSpec, calleeSpec.dataflow, node.file, await inputs.text(node.file), { start: node.start, name: node.nameLine });
+      const f = await readFunction(runtime, calleeSpec, calleeSpec.dataflow, node.file, await inputs.text(node.file), {
+        start: node.start,
+        name: node.nameLine,
+      });
       return f ? { facts: f, target: resolver(node.file) } : undefined;
     };
     const route = found.route ?? routes.find((r) => found.symbol && r.handler === found.symbol.id);
     const inputParams = new Map<string, FlowStep>();
     if (route && rules.routeParameter) {
-      for (const p of facts.params) if (rules.routeParameter(p.paramText ?? p.name)) inputParams.set(p.name, { path: facts.path, line: p.line, what: `route parameter ${p.paramText} (the framework fills it from the request)`, kind: "input" });
+      for (const p of facts.params)
+        if (rules.routeParameter(p.paramText ?? p.name))
+          inputParams.set(p.name, {
+            path: facts.path,
+            line: p.line,
+            what: `route parameter ${p.paramText} (the framework fills it from the request)`,
+            kind: "input",
+          });
     }
     const answer = await answerDataflow(
-      { qualified: found.label, ...(route ? { route: `${route.method} ${route.path}` } : {}), facts, inputs: inputParams },
-      { ...(opts.variable !== undefined ? { variable: opts.variable } : {}), ...(opts.line !== undefined ? { line: opts.line } : {}) },
+      {
+        qualified: found.label,
+        ...(route ? { route: `${route.method} ${route.path}` } : {}),
+        facts,
+        inputs: inputParams,
+      },
+      {
+        ...(opts.variable !== undefined ? { variable: opts.variable } : {}),
+        ...(opts.line !== undefined ? { line: opts.line } : {}),
+      },
       { target: resolver(found.file.path), load },
     );
     inputs.check();
@@ -73,28 +118,61 @@ interface Found {
   route?: Route;
 }
 
-/** The function a target names: `METHOD /path` (its handler, or the inline function registered there), else a symbol. */
+/**
+ * The function a target names: `METHOD /path` (its handler, or the inline function registered there), else a symbol.
+ */
 function findFunction(graph: CodeGraph, routes: Route[], target: string): Found {
   const m = ROUTE.exec(target);
   if (m) {
     const hits = closestRoutes(routesNamed(routes, m[1]!, m[2]!, target), m[2]!).filter((r) => !r.test);
     const route = hits[0];
     if (!route || hits.length > 1) {
-      throw new EngineError("invalid_argument", `${target} matches ${hits.length} routes: ${hits.map((r) => `${r.method} ${r.path} (${r.file}:${r.line})`).join(", ")}.`, { hint: "Write the path as one of them.", data: { target } });
+      throw new EngineError(
+        "invalid_argument",
+        `${target} matches ${hits.length} routes: ` +
+          `${hits.map((r) => `${r.method} ${r.path} (${r.file}:${r.line})`).join(", ")}.`,
+        { hint: "Write the path as one of them.", data: { target } },
+      );
     }
     if (route.handler !== undefined) {
       const sym = graph.symbols[route.handler]!;
-      return { label: sym.qualified, file: { path: sym.file, language: sym.language }, lines: { start: sym.start, name: sym.nameLine }, symbol: sym, route };
+      return {
+        label: sym.qualified,
+        file: { path: sym.file, language: sym.language },
+        lines: { start: sym.start, name: sym.nameLine },
+        symbol: sym,
+        route,
+      };
     }
     const language = graph.records.get(route.file)?.language ?? "";
-    return { label: `the handler of ${route.method} ${route.path}`, file: { path: route.file, language }, lines: { start: route.span.start, end: route.span.end, inline: true }, route };
+    return {
+      label: `the handler of ${route.method} ${route.path}`,
+      file: { path: route.file, language },
+      lines: { start: route.span.start, end: route.span.end, inline: true },
+      route,
+    };
   }
   const sym = findSymbol(graph, target);
-  return { label: sym.qualified, file: { path: sym.file, language: sym.language }, lines: { start: sym.start, name: sym.nameLine }, symbol: sym };
+  return {
+    label: sym.qualified,
+    file: { path: sym.file, language: sym.language },
+    lines: { start: sym.start, name: sym.nameLine },
+    symbol: sym,
+  };
 }
 
-/** Parses `text` and reads the function at `lines`: the one starting there (or holding its name line), or for an inline route the last function registered in that span. */
-async function readFunction(runtime: ParserRuntime, spec: LanguageSpec, rules: DataflowRules, path: string, text: string, lines: Found["lines"]): Promise<FunctionFacts | undefined> {
+/**
+ * Parses `text` and reads the function at `lines`: the one starting there (or holding its name line), or for an inline
+ * route the last function registered in that span.
+ */
+async function readFunction(
+  runtime: ParserRuntime,
+  spec: LanguageSpec,
+  rules: DataflowRules,
+  path: string,
+  text: string,
+  lines: Found["lines"],
+): Promise<FunctionFacts | undefined> {
   const lang = await runtime.load(spec);
   runtime.parser.setLanguage(lang.language);
   const tree = runtime.parser.parse(spec.sourceForParse ? spec.sourceForParse(text) : text);
@@ -110,8 +188,25 @@ async function readFunction(runtime: ParserRuntime, spec: LanguageSpec, rules: D
       for (const c of n.namedChildren) if (c) stack.push(c);
     }
     const pick = lines.inline
-      ? fns.filter((f) => f.startPosition.row + 1 >= lines.start && f.endPosition.row + 1 <= lines.end! && !fns.some((g) => g.id !== f.id && g.startIndex <= f.startIndex && g.endIndex >= f.endIndex && g.startPosition.row + 1 >= lines.start)).sort((a, b) => b.startIndex - a.startIndex)[0]
-      : fns.filter((f) => f.startPosition.row + 1 >= lines.start && f.startPosition.row + 1 <= (lines.name ?? lines.start)).sort((a, b) => a.startIndex - b.startIndex)[0];
+      ? fns
+          .filter(
+            (f) =>
+              f.startPosition.row + 1 >= lines.start &&
+              f.endPosition.row + 1 <= lines.end! &&
+              !fns.some(
+                (g) =>
+                  g.id !== f.id &&
+                  g.startIndex <= f.startIndex &&
+                  g.endIndex >= f.endIndex &&
+                  g.startPosition.row + 1 >= lines.start,
+              ),
+          )
+          .sort((a, b) => b.startIndex - a.startIndex)[0]
+      : fns
+          .filter(
+            (f) => f.startPosition.row + 1 >= lines.start && f.startPosition.row + 1 <= (lines.name ?? lines.start),
+          )
+          .sort((a, b) => a.startIndex - b.startIndex)[0];
     return pick ? functionFacts(pick, rules, path) : undefined;
   } finally {
     tree.delete();
@@ -124,8 +219,16 @@ function callTargets(graph: CodeGraph): (path: string) => (line: number, callee:
     const calls = graph.calls.filter((c) => c.file === path);
     const external = graph.external.filter((c) => c.file === path);
     return (line, callee) => {
-      const name = callee.replace(/^new\s*/, "").split(/[.?]+/).pop() ?? callee;
-      const edge = calls.find((c) => c.line === line && graph.symbols[c.callee]!.name === name) ?? calls.find((c) => c.line === line && c.via === "constructor" && graph.symbols[c.callee]!.qualified.endsWith(`.${name}`));
+      const name =
+        callee
+          .replace(/^new\s*/, "")
+          .split(/[.?]+/)
+          .pop() ?? callee;
+      const edge =
+        calls.find((c) => c.line === line && graph.symbols[c.callee]!.name === name) ??
+        calls.find(
+          (c) => c.line === line && c.via === "constructor" && graph.symbols[c.callee]!.qualified.endsWith(`.${name}`),
+        );
       if (edge) {
         const sym = graph.symbols[edge.callee]!;
         return { kind: "project", qualified: sym.qualified, path: sym.file, line: sym.nameLine };

@@ -15,7 +15,18 @@ import { loadAll, markDirty, reindex, stopWatching } from "./passes.ts";
 import { codeGraph, routesOf } from "./graph-cache.ts";
 import { refresh } from "./refresh.ts";
 import { answerShapeCheck, answerShapeReads, answerToolMap } from "./answers.ts";
-import { answerCheck, answerRunTests, answerChanges, answerContext, answerSearch, answerLocate, answerMap, answerSnippet, answerTests, answerTrace } from "./answers.ts";
+import {
+  answerCheck,
+  answerRunTests,
+  answerChanges,
+  answerContext,
+  answerSearch,
+  answerLocate,
+  answerMap,
+  answerSnippet,
+  answerTests,
+  answerTrace,
+} from "./answers.ts";
 import { answerScip, exportIndex, importIndex } from "./portable.ts";
 import { answerGrep } from "./grep.ts";
 import { loadGitIndex } from "../git/worktree.ts";
@@ -32,7 +43,15 @@ import { answerClusters, answerFlows } from "../query-language/structure.ts";
 export { supportedLanguageNames } from "./graph-cache.ts";
 
 import type { Engine, EngineOptions, IndexSummary } from "./api.ts";
-export type { Engine, EngineOptions, IndexSummary, RefreshOptions, RefreshResult, RunOptions, SnippetAnswer } from "./api.ts";
+export type {
+  Engine,
+  EngineOptions,
+  IndexSummary,
+  RefreshOptions,
+  RefreshResult,
+  RunOptions,
+  SnippetAnswer,
+} from "./api.ts";
 export { MAX_SNIPPET_LINES } from "./api.ts";
 
 /** Creates an engine over one platform (file system, store, wasm). */
@@ -89,17 +108,29 @@ export function createEngine(platform: Platform, options: EngineOptions = {}): E
     async callers(symbol, opts = {}) {
       const args = await listArgs(opts);
       const graph = await codeGraph(s, opts);
-      return pageCalls(graph, calls(graph, symbol, "callers", args.depth, routesOf(s, graph)), bindIndexVersion(args, graph));
+      return pageCalls(
+        graph,
+        calls(graph, symbol, "callers", args.depth, routesOf(s, graph)),
+        bindIndexVersion(args, graph),
+      );
     },
     async callees(symbol, opts = {}) {
       const args = await listArgs(opts);
       const graph = await codeGraph(s, opts);
-      return pageCalls(graph, calls(graph, symbol, "callees", args.depth, routesOf(s, graph)), bindIndexVersion(args, graph));
+      return pageCalls(
+        graph,
+        calls(graph, symbol, "callees", args.depth, routesOf(s, graph)),
+        bindIndexVersion(args, graph),
+      );
     },
     async importers(path, opts = {}) {
       const args = await listArgs(opts);
       const graph = await codeGraph(s, opts);
-      return pageImporters(graph, importers(graph, path, args.depth, platform.fs.rootLabel), bindIndexVersion(args, graph));
+      return pageImporters(
+        graph,
+        importers(graph, path, args.depth, platform.fs.rootLabel),
+        bindIndexVersion(args, graph),
+      );
     },
     tests(target, opts = {}) {
       return answerTests(s, target, opts);
@@ -111,10 +142,14 @@ export function createEngine(platform: Platform, options: EngineOptions = {}): E
     },
     async impact(target, opts = {}) {
       const args = await listArgs(opts);
-      const direction = checkDirection(opts.direction ?? args.direction); // a cursor carries the direction it was made with
+      // a cursor carries the direction it was made with
+      const direction = checkDirection(opts.direction ?? args.direction);
       const depth = checkImpactDepth(args.depth);
       const graph = await codeGraph(s, opts);
-      return impact(graph, target, direction, depth, bindIndexVersion(args, graph), { root: platform.fs.rootLabel, routes: () => routesOf(s, graph) });
+      return impact(graph, target, direction, depth, bindIndexVersion(args, graph), {
+        root: platform.fs.rootLabel,
+        routes: () => routesOf(s, graph),
+      });
     },
     async signature(symbol, opts = {}) {
       return signature(await codeGraph(s, opts), symbol);
@@ -133,7 +168,11 @@ export function createEngine(platform: Platform, options: EngineOptions = {}): E
     },
     async mermaidMap(opts = {}) {
       const budget = opts.budget ?? 2000;
-      if (!Number.isInteger(budget) || budget < 200) throw new EngineError("invalid_argument", `budget must be a whole number ≥ 200, got ${String(opts.budget)}.`, { hint: "Give a budget of at least 200 tokens.", data: { budget: opts.budget, min: 200 } });
+      if (!Number.isInteger(budget) || budget < 200)
+        throw new EngineError("invalid_argument", `budget must be a whole number ≥ 200, got ${String(opts.budget)}.`, {
+          hint: "Give a budget of at least 200 tokens.",
+          data: { budget: opts.budget, min: 200 },
+        });
       const graph = await codeGraph(s, opts);
       return mermaidMap(graph, routesOf(s, graph), budget, await loadCounter("o200k_base"));
     },

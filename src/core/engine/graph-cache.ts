@@ -35,10 +35,16 @@ export async function graphOf(s: EngineState, run: RunOptions = {}): Promise<Bui
   const { platform } = s;
   const { snapshot, records } = await loadAll(s, run);
   if (records.length === 0) {
-    throw new EngineError("no_supported_files", `No source files in a supported language under ${platform.fs.rootLabel}.`, {
-      hint: `Supported languages: ${supportedLanguageNames().join(", ")}. Check the project folder, or whether its files are ignored by git.`,
-      data: { root: platform.fs.rootLabel, languages: supportedLanguageNames() },
-    });
+    throw new EngineError(
+      "no_supported_files",
+      `No source files in a supported language under ${platform.fs.rootLabel}.`,
+      {
+        hint:
+          `Supported languages: ${supportedLanguageNames().join(", ")}. Check the project folder, or ` +
+          `whether its files are ignored by git.`,
+        data: { root: platform.fs.rootLabel, languages: supportedLanguageNames() },
+      },
+    );
   }
   if (s.graph.cache?.snapshot !== snapshot) {
     const previous = s.graph.cache;
@@ -57,7 +63,12 @@ export async function graphOf(s: EngineState, run: RunOptions = {}): Promise<Bui
  * rebuilt (the same files and configuration, and a few records changed in ways no other file can
  * see); otherwise built afresh, once the heap has room for it.
  */
-async function buildOrPatch(s: EngineState, snapshot: Snapshot, records: FileRecord[], previous: EngineState["graph"]["cache"]): Promise<BuiltGraph> {
+async function buildOrPatch(
+  s: EngineState,
+  snapshot: Snapshot,
+  records: FileRecord[],
+  previous: EngineState["graph"]["cache"],
+): Promise<BuiltGraph> {
   const inputs = snapshotInputs(s.platform.fs, snapshot);
   const paths = snapshot.files.map((f) => f.path);
   const configs = new Map<string, string>();
@@ -71,10 +82,17 @@ async function buildOrPatch(s: EngineState, snapshot: Snapshot, records: FileRec
   }
   inputs.check();
   const prior = previous ? await previous.built.catch(() => undefined) : undefined;
-  const updated = prior && samePaths(prior.paths, paths) && sameConfigs(prior.configs, configs) ? updateGraph(prior.graph, records) : undefined;
+  const updated =
+    prior && samePaths(prior.paths, paths) && sameConfigs(prior.configs, configs)
+      ? updateGraph(prior.graph, records)
+      : undefined;
   if (updated) return { graph: updated, snapshot, paths, configs };
   const symbols = records.reduce((n, r) => n + r.definitions.length, 0);
-  ensureHeadroom(s.platform.memory, symbols * HEAP_PER_SYMBOL.graph, `the code graph of ${symbols.toLocaleString("en-US")} symbols`);
+  ensureHeadroom(
+    s.platform.memory,
+    symbols * HEAP_PER_SYMBOL.graph,
+    `the code graph of ${symbols.toLocaleString("en-US")} symbols`,
+  );
   return { graph: buildGraph(records, paths, configs), snapshot, paths, configs };
 }
 
@@ -91,14 +109,22 @@ export function routesOf(s: EngineState, graph: CodeGraph): Route[] {
 /** The search index of a graph: the engine's one index, updated with the files that changed. */
 export function searchIndexOf(s: EngineState, graph: CodeGraph): SearchIndex {
   if (s.graph.search?.graph === graph) return s.graph.search;
-  if (!s.graph.search) ensureHeadroom(s.platform.memory, graph.symbols.length * HEAP_PER_SYMBOL.search, `the search index of ${graph.symbols.length.toLocaleString("en-US")} symbols`);
+  if (!s.graph.search)
+    ensureHeadroom(
+      s.platform.memory,
+      graph.symbols.length * HEAP_PER_SYMBOL.search,
+      `the search index of ${graph.symbols.length.toLocaleString("en-US")} symbols`,
+    );
   return (s.graph.search = updateSearchIndex(s.graph.search, graph));
 }
 
 /** The previous graph patched with the records that changed, or undefined when it must be rebuilt. */
 function updateGraph(prior: CodeGraph, records: FileRecord[]): CodeGraph | undefined {
   try {
-    return patchGraph(prior, records.filter((r) => prior.records.get(r.path) !== r));
+    return patchGraph(
+      prior,
+      records.filter((r) => prior.records.get(r.path) !== r),
+    );
   } catch {
     return undefined; // a patch that fails leaves the previous graph as it was: build afresh
   }

@@ -5,14 +5,33 @@ import type { Platform } from "../ports.ts";
 import type { FileRecord } from "../extract/record.ts";
 import { createParserRuntime, loadWasmLock, verifyGrammar, type ParserRuntime } from "../parse/runtime.ts";
 import { classifyContent, type SkippedFile } from "../../shared/skip-rules.ts";
-import { checkScanCache, DEFAULT_MAX_FILE_BYTES, scanRepository, type ScanCache, type ScanResult, type ScannedFile } from "../scan/scan.ts";
+import {
+  checkScanCache,
+  DEFAULT_MAX_FILE_BYTES,
+  scanRepository,
+  type ScanCache,
+  type ScanResult,
+  type ScannedFile,
+} from "../scan/scan.ts";
 import { EngineError, isEngineError, throwIfAborted } from "../../shared/errors.ts";
 import { gitBlobId, sha256Hex } from "../../shared/hash.ts";
 import { isSnapshotInput } from "./inputs.ts";
 import { parseFile } from "./parse-file.ts";
 import { createParsePool, type ParsePool } from "./parse-pool.ts";
 import {
-  checkSnapshot, decodeJson, decodeRecord, encodeJson, freshRecord, OWN_KEY, recordKey, SCAN_KEY, SCHEMA_VERSION, SNAPSHOT_KEY, storedForm, type Snapshot, type SnapshotFile,
+  checkSnapshot,
+  decodeJson,
+  decodeRecord,
+  encodeJson,
+  freshRecord,
+  OWN_KEY,
+  recordKey,
+  SCAN_KEY,
+  SCHEMA_VERSION,
+  SNAPSHOT_KEY,
+  storedForm,
+  type Snapshot,
+  type SnapshotFile,
 } from "./snapshot.ts";
 
 /** Progress of a long operation. */
@@ -133,7 +152,13 @@ export async function loadSnapshot(platform: Platform): Promise<{ snapshot?: Sna
  * A stored record by key, or undefined when absent, unreadable, damaged, or not the record of that
  * content and language (a whole value moved under another key reads as valid otherwise).
  */
-async function readRecord(platform: Platform, key: string, path: string, hash: string, language: string): Promise<FileRecord | undefined> {
+async function readRecord(
+  platform: Platform,
+  key: string,
+  path: string,
+  hash: string,
+  language: string,
+): Promise<FileRecord | undefined> {
   const bytes = await platform.store.get(key).catch(() => undefined);
   const record = bytes ? decodeRecord(bytes, path) : undefined;
   return record && record.hash === hash && record.language === language ? record : undefined;
@@ -188,8 +213,19 @@ export async function runIndex(
 ): Promise<IndexResult> {
   const started = Date.now();
   const state: RunState = {
-    platform, options, repair: options.repair ?? new Set(), recheck: options.recheck ?? new Set(), prevSnap: previous?.snapshot,
-    files: [], skipped: [], contentSkips: [], records: new Map(), parsed: [], reused: 0, repaired: 0, storedKeys: undefined,
+    platform,
+    options,
+    repair: options.repair ?? new Set(),
+    recheck: options.recheck ?? new Set(),
+    prevSnap: previous?.snapshot,
+    files: [],
+    skipped: [],
+    contentSkips: [],
+    records: new Map(),
+    parsed: [],
+    reused: 0,
+    repaired: 0,
+    storedKeys: undefined,
   };
   if (!state.prevSnap) {
     const loaded = await loadSnapshot(platform);
@@ -198,12 +234,19 @@ export async function runIndex(
     // A run without a snapshot (a cold one) lists the store once instead of looking up every
     // record key, most of which miss: on django 800 failed opens. A store that cannot list is
     // asked key by key, as before.
-    if (!state.prevSnap) state.storedKeys = await platform.store.keys("").then((keys) => new Set(keys), () => undefined);
+    if (!state.prevSnap)
+      state.storedKeys = await platform.store.keys("").then(
+        (keys) => new Set(keys),
+        () => undefined,
+      );
   }
   const scan = await scanInventory(state);
   for (const s of scan.skipped) state.skipped.push(s); // a loop: a spread of 100k+ skipped files overflows the stack
   // A new walk's listings are kept for the next scan; a reused one is already stored.
-  const scanCacheWrite = scan.cache && scan.cache !== state.scanCache ? platform.store.set(SCAN_KEY, encodeJson(scan.cache)).catch(() => {}) : undefined;
+  const scanCacheWrite =
+    scan.cache && scan.cache !== state.scanCache
+      ? platform.store.set(SCAN_KEY, encodeJson(scan.cache)).catch(() => {})
+      : undefined;
   const ctx = createParseContext(platform);
   // A file's language can hang on the project's (a `.h` is C++ in a project of C++ sources).
   const languageOf = languagesForProject(scan.files.map((f) => f.path));
@@ -214,7 +257,11 @@ export async function runIndex(
   // A project deleted while it was indexed leaves a run of unreadable files and failed writes:
   // that is a missing root, not an index to keep.
   await platform.fs.stat("").catch((error) => {
-    if (isEngineError(error, "not_found", "not_directory")) throw new EngineError("root_not_found", `The project root no longer exists: ${platform.fs.rootLabel}`, { data: { root: platform.fs.rootLabel }, cause: error });
+    if (isEngineError(error, "not_found", "not_directory"))
+      throw new EngineError("root_not_found", `The project root no longer exists: ${platform.fs.rootLabel}`, {
+        data: { root: platform.fs.rootLabel },
+        cause: error,
+      });
   });
   if (state.writeError) throw state.writeError;
   return { ...(await finishRun(state, scan.mode)), durationMs: Date.now() - started };
@@ -235,7 +282,8 @@ async function scanInventory(state: RunState): Promise<ScanResult> {
   // A scan that reuses them takes no blob ids from the git index, so it is not used when the
   // snapshot cannot vouch for files by their stat: none (a cold run), or one imported from an
   // artifact (stat times zeroed), where git's ids spare reading every file.
-  if (prevSnap && prevSnap.createdAt > 0) state.scanCache = checkScanCache(decodeJson<unknown>(await platform.store.get(SCAN_KEY).catch(() => undefined)));
+  if (prevSnap && prevSnap.createdAt > 0)
+    state.scanCache = checkScanCache(decodeJson<unknown>(await platform.store.get(SCAN_KEY).catch(() => undefined)));
   return scanRepository(platform.fs, {
     ...(state.scanCache ? { cache: state.scanCache } : {}),
     ...(options.maxFileBytes !== undefined ? { maxFileBytes: options.maxFileBytes } : {}),
@@ -250,14 +298,23 @@ async function scanInventory(state: RunState): Promise<ScanResult> {
  * content before and still are, and which need reading (a job with `work`). Files of no supported
  * language go into the snapshot as they are, with the hash of those the engine reads again.
  */
-async function planJobs(state: RunState, scan: ScanResult, ctx: ParseContext, languageOf: (path: string) => LanguageSpec | undefined): Promise<{ jobs: Job[]; inputHashes: Promise<void>[] }> {
+async function planJobs(
+  state: RunState,
+  scan: ScanResult,
+  ctx: ParseContext,
+  languageOf: (path: string) => LanguageSpec | undefined,
+): Promise<{ jobs: Job[]; inputHashes: Promise<void>[] }> {
   const { platform, prevSnap, repair, recheck, files } = state;
   const prevByPath = new Map(prevSnap?.files.map((f) => [f.path, f]));
   const prevContentSkips = new Map(prevSnap?.contentSkips?.map((f) => [f.path, f]));
   // Whether a file whose stat matches the previous snapshot may be trusted without reading it.
   const trusted = (f: ScannedFile, prev: SnapshotFile | undefined): prev is SnapshotFile & { hash: string } =>
-    prev?.hash !== undefined && prev.size === f.size && prev.mtimeMs === f.mtimeMs && f.mtimeMs < prevSnap!.createdAt - RACY_WINDOW_MS &&
-    !repair.has(f.path) && !recheck.has(f.path);
+    prev?.hash !== undefined &&
+    prev.size === f.size &&
+    prev.mtimeMs === f.mtimeMs &&
+    f.mtimeMs < prevSnap!.createdAt - RACY_WINDOW_MS &&
+    !repair.has(f.path) &&
+    !recheck.has(f.path);
   const prepare = createPreparer(state, ctx);
   const versions = new Map<LanguageSpec, string>();
   const jobs: Job[] = [];
@@ -292,7 +349,12 @@ async function planJobs(state: RunState, scan: ScanResult, ctx: ParseContext, la
       continue;
     }
     const skippedBefore = prevContentSkips.get(f.path);
-    if (skippedBefore && skippedBefore.size === f.size && skippedBefore.mtimeMs === f.mtimeMs && f.mtimeMs < prevSnap!.createdAt - RACY_WINDOW_MS) {
+    if (
+      skippedBefore &&
+      skippedBefore.size === f.size &&
+      skippedBefore.mtimeMs === f.mtimeMs &&
+      f.mtimeMs < prevSnap!.createdAt - RACY_WINDOW_MS
+    ) {
       const { size: _s, mtimeMs: _m, ...skip } = skippedBefore;
       state.skipped.push(skip);
       state.contentSkips.push(skippedBefore);
@@ -324,7 +386,14 @@ function createParseContext(platform: Platform): ParseContext {
     parsedThisRun: new Map(),
     grammarOk: (spec) => {
       let ok = grammarChecks.get(spec.id);
-      if (!ok) grammarChecks.set(spec.id, (ok = verifyGrammar(platform.wasm, spec).then(() => true, () => false)));
+      if (!ok)
+        grammarChecks.set(
+          spec.id,
+          (ok = verifyGrammar(platform.wasm, spec).then(
+            () => true,
+            () => false,
+          )),
+        );
       return ok;
     },
   };
@@ -334,7 +403,10 @@ function createParseContext(platform: Platform): ParseContext {
  * The read step for one file: its record from the store when there is one for its content, else
  * its text to parse (handed to the pool at once when the run has one), or why it is skipped.
  */
-function createPreparer(state: RunState, ctx: ParseContext): (f: ScannedFile, spec: LanguageSpec, version: string, blobKey: string | undefined) => Promise<Prepared> {
+function createPreparer(
+  state: RunState,
+  ctx: ParseContext,
+): (f: ScannedFile, spec: LanguageSpec, version: string, blobKey: string | undefined) => Promise<Prepared> {
   const { platform, storedKeys } = state;
   const lookUp = (key: string, path: string, hash: string, language: string) =>
     storedKeys && !storedKeys.has(key) ? undefined : readRecord(platform, key, path, hash, language);
@@ -350,7 +422,11 @@ function createPreparer(state: RunState, ctx: ParseContext): (f: ScannedFile, sp
       return { kind: "skip", skip: { path: f.path, reason: "unreadable", detail: (error as Error).message } };
     }
     const content = classifyContent(bytes);
-    if ("reason" in content) return { kind: "skip", skip: { path: f.path, reason: content.reason, detail: content.detail, size: f.size, mtimeMs: f.mtimeMs } };
+    if ("reason" in content)
+      return {
+        kind: "skip",
+        skip: { path: f.path, reason: content.reason, detail: content.detail, size: f.size, mtimeMs: f.mtimeMs },
+      };
     const hash = await gitBlobId(bytes);
     const key = recordKey(version, hash);
     // The git index's id is the content's id unless the file changed since it was staged: then
@@ -359,9 +435,14 @@ function createPreparer(state: RunState, ctx: ParseContext): (f: ScannedFile, sp
     if (record) return { kind: "record", record, hash, key };
     const { pool, dispatched, parsedThisRun } = ctx;
     // A grammar the engine's own wasm fails is left to the in-thread parse, which reports it.
-    if (!pool || parsedThisRun.has(key) || !(await ctx.grammarOk(spec))) return { kind: "parse", text: content.text, hash, key };
+    if (!pool || parsedThisRun.has(key) || !(await ctx.grammarOk(spec)))
+      return { kind: "parse", text: content.text, hash, key };
     let extracted = dispatched.get(key);
-    if (!extracted) dispatched.set(key, (extracted = pool.extract({ language: spec.id, lock: ctx.lockHash!, path: f.path, hash, text: content.text })));
+    if (!extracted)
+      dispatched.set(
+        key,
+        (extracted = pool.extract({ language: spec.id, lock: ctx.lockHash!, path: f.path, hash, text: content.text })),
+      );
     return { kind: "parse", text: content.text, hash, key, extracted };
   };
 }
@@ -371,7 +452,13 @@ function createPreparer(state: RunState, ctx: ParseContext): (f: ScannedFile, sp
  * (ahead of this loop, within a window) and reused from the store or parsed. Returns the record
  * writes still in flight (a failed one sets `state.writeError`).
  */
-async function processJobs(state: RunState, ctx: ParseContext, jobs: Job[], sources: number, previousRecords: Map<string, FileRecord> | undefined): Promise<Promise<void>[]> {
+async function processJobs(
+  state: RunState,
+  ctx: ParseContext,
+  jobs: Job[],
+  sources: number,
+  previousRecords: Map<string, FileRecord> | undefined,
+): Promise<Promise<void>[]> {
   const { platform, options, repair, records, files } = state;
   const { signal, onProgress } = options;
   // Reads run ahead of parsing (a window of concurrent IO) and record writes run behind it, so the
@@ -381,11 +468,15 @@ async function processJobs(state: RunState, ctx: ParseContext, jobs: Job[], sour
   const threads = parseJobs(platform, options.jobs);
   if (threads > 1 && platform.workers && withWork.length >= POOL_MIN_FILES) {
     ctx.lockHash = await sha256Hex(await platform.wasm.load("wasm.lock.json"));
-    ctx.pool = createParsePool(platform.workers, { size: threads, ...(platform.logger ? { logger: platform.logger } : {}) });
+    ctx.pool = createParsePool(platform.workers, {
+      size: threads,
+      ...(platform.logger ? { logger: platform.logger } : {}),
+    });
   }
   let launched = 0;
   const startMore = (upTo: number) => {
-    for (; launched < Math.min(upTo, withWork.length); launched++) withWork[launched]!.pending = withWork[launched]!.work!();
+    for (; launched < Math.min(upTo, withWork.length); launched++)
+      withWork[launched]!.pending = withWork[launched]!.work!();
   };
   const maker = createRecordMaker(state, ctx, withWork.length);
   const writes: Promise<void>[] = [];
@@ -442,8 +533,14 @@ async function processJobs(state: RunState, ctx: ParseContext, jobs: Job[], sour
       }
       if (retain) records.set(f.path, record);
       files.push({
-        path: f.path, size: f.size, mtimeMs: f.mtimeMs, hash, language: spec.id, record: key,
-        definitions: record.definitions.length, diagnostics: record.diagnostics.length,
+        path: f.path,
+        size: f.size,
+        mtimeMs: f.mtimeMs,
+        hash,
+        language: spec.id,
+        record: key,
+        definitions: record.definitions.length,
+        diagnostics: record.diagnostics.length,
       });
       if (++done % 100 === 0) onProgress?.({ phase: "parse", done, total: sources });
     }
@@ -464,9 +561,14 @@ function createRecordMaker(state: RunState, ctx: ParseContext, toRead: number) {
   const { platform } = state;
   let runtime: ParserRuntime | undefined;
   const grammarFailures = new Map<string, string>();
-  const unavailable = (path: string, detail: string) => void state.skipped.push({ path, reason: "grammar_unavailable", detail });
+  const unavailable = (path: string, detail: string) =>
+    void state.skipped.push({ path, reason: "grammar_unavailable", detail });
   return {
-    async make(f: ScannedFile, spec: LanguageSpec, prepared: Prepared & { kind: "parse" }): Promise<{ bytes: Uint8Array; record: FileRecord } | undefined> {
+    async make(
+      f: ScannedFile,
+      spec: LanguageSpec,
+      prepared: Prepared & { kind: "parse" },
+    ): Promise<{ bytes: Uint8Array; record: FileRecord } | undefined> {
       const failed = grammarFailures.get(spec.id);
       if (failed) return unavailable(f.path, failed);
       const bytes = prepared.extracted ? await prepared.extracted : undefined;
@@ -484,7 +586,10 @@ function createRecordMaker(state: RunState, ctx: ParseContext, toRead: number) {
         // One broken grammar must not sink the whole index: that language's files are skipped, and
         // every one of them says why.
         if (!isEngineError(error, "wasm_missing", "wasm_mismatch", "grammar_incompatible")) throw error;
-        grammarFailures.set(spec.id, `${(error as EngineError).message}${(error as EngineError).hint ? ` (${(error as EngineError).hint})` : ""}`);
+        grammarFailures.set(
+          spec.id,
+          `${(error as EngineError).message}${(error as EngineError).hint ? ` (${(error as EngineError).hint})` : ""}`,
+        );
         return unavailable(f.path, grammarFailures.get(spec.id)!);
       }
       try {
@@ -515,12 +620,20 @@ async function finishRun(state: RunState, scanMode: ScanResult["mode"]): Promise
   skipped.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   const snapshot: Snapshot = { schema: SCHEMA_VERSION, createdAt: Date.now(), scanMode, files, skipped, contentSkips };
-  const changed = parsed.length > 0 || removed > 0 || repaired > 0 || !prevSnap || prevSnap.files.length !== files.length ||
+  const changed =
+    parsed.length > 0 ||
+    removed > 0 ||
+    repaired > 0 ||
+    !prevSnap ||
+    prevSnap.files.length !== files.length ||
     (prevSnap.contentSkips?.length ?? 0) !== contentSkips.length ||
-    prevSnap.files.some((f, i) => files[i]?.path !== f.path || files[i]?.mtimeMs !== f.mtimeMs || files[i]?.hash !== f.hash);
+    prevSnap.files.some(
+      (f, i) => files[i]?.path !== f.path || files[i]?.mtimeMs !== f.mtimeMs || files[i]?.hash !== f.hash,
+    );
   if (changed) {
     await platform.store.set(SNAPSHOT_KEY, encodeJson(snapshot));
-    if (parsed.length > 0 || removed > 0 || !prevSnap) await collectGarbage(platform, snapshot, prevSnap, state.storedKeys);
+    if (parsed.length > 0 || removed > 0 || !prevSnap)
+      await collectGarbage(platform, snapshot, prevSnap, state.storedKeys);
   } else {
     snapshot.createdAt = prevSnap!.createdAt; // nothing moved: keep the racy window anchored to the write
   }
@@ -531,7 +644,12 @@ async function finishRun(state: RunState, scanMode: ScanResult["mode"]): Promise
  * The inventory of `prev` with `paths` stat'ed again, for a re-check: a file that is gone leaves
  * the inventory, one that grew past the size limit or stopped being a readable file is skipped.
  */
-async function restatFiles(platform: Platform, prev: Snapshot, paths: ReadonlySet<string>, maxBytes: number): Promise<ScanResult> {
+async function restatFiles(
+  platform: Platform,
+  prev: Snapshot,
+  paths: ReadonlySet<string>,
+  maxBytes: number,
+): Promise<ScanResult> {
   const files: ScannedFile[] = [];
   const skipped = prev.skipped.filter((s) => !paths.has(s.path));
   for (const f of prev.files) {
@@ -544,12 +662,17 @@ async function restatFiles(platform: Platform, prev: Snapshot, paths: ReadonlySe
       st = await platform.fs.stat(f.path);
     } catch (error) {
       if (isEngineError(error, "not_found", "not_directory")) continue;
-      const reason = isEngineError(error, "outside_root") ? "symlink_outside_root" : isEngineError(error, "symlink_loop") ? "symlink_loop" : "unreadable";
+      const reason = isEngineError(error, "outside_root")
+        ? "symlink_outside_root"
+        : isEngineError(error, "symlink_loop")
+          ? "symlink_loop"
+          : "unreadable";
       skipped.push({ path: f.path, reason, ...(reason === "unreadable" ? { detail: (error as Error).message } : {}) });
       continue;
     }
     if (st.kind !== "file") continue; // a folder now: the next full scan walks it
-    if (st.size > maxBytes) skipped.push({ path: f.path, reason: "too_large", detail: `${st.size} bytes, limit ${maxBytes}` });
+    if (st.size > maxBytes)
+      skipped.push({ path: f.path, reason: "too_large", detail: `${st.size} bytes, limit ${maxBytes}` });
     else files.push({ path: f.path, size: st.size, mtimeMs: st.mtimeMs });
   }
   return { mode: prev.scanMode, files, skipped };
@@ -562,11 +685,17 @@ async function restatFiles(platform: Platform, prev: Snapshot, paths: ReadonlySe
  * from `listed` (the keys the store held when the run began) when it has it. A key another process
  * wrote since is then left alone: the sweep only ever deletes what it knew was there.
  */
-async function collectGarbage(platform: Platform, snapshot: Snapshot, prevSnap: Snapshot | undefined, listed: Set<string> | undefined): Promise<void> {
+async function collectGarbage(
+  platform: Platform,
+  snapshot: Snapshot,
+  prevSnap: Snapshot | undefined,
+  listed: Set<string> | undefined,
+): Promise<void> {
   const live = new Set(snapshot.files.map((f) => f.record).filter(Boolean));
   // Only keys of the engine's own layout are ever swept: whatever else a store lists is left alone.
   const candidates = prevSnap
     ? prevSnap.files.map((f) => f.record).filter((k): k is string => k !== undefined)
     : [...(listed ?? (await platform.store.keys("")))].filter((k) => k !== SNAPSHOT_KEY && k !== SCAN_KEY);
-  for (const key of new Set(candidates)) if (!live.has(key) && OWN_KEY.test(key)) await platform.store.delete(key).catch(() => {});
+  for (const key of new Set(candidates))
+    if (!live.has(key) && OWN_KEY.test(key)) await platform.store.delete(key).catch(() => {});
 }

@@ -12,7 +12,10 @@ import { allResolverConfigs } from "../../languages/index.ts";
 import { textKind } from "../text/chunk.ts";
 import type { Snapshot } from "./snapshot.ts";
 
-/** A config file some module resolver reads (what a language's resolver names in `configs`: tsconfig paths, workspace packages, go.mod, …). */
+/**
+ * A config file some module resolver reads (what a language's resolver names in `configs`: tsconfig paths, workspace
+ * packages, go.mod, …).
+ */
 export const CONFIG_FILE = { test: (path: string): boolean => allResolverConfigs().some((r) => r.test(path)) };
 
 /**
@@ -108,8 +111,13 @@ export function snapshotInputs(fs: FileSystem, snapshot: Snapshot): Inputs {
 
 /** The error for a file still changing after the engine re-indexed it `attempts` times to answer. */
 export function staleIndexError(stale: StaleInput, attempts: number): EngineError {
-  return new EngineError("stale_index", `${stale.path} kept changing while codeslice re-indexed it to answer (${attempts} times), so its lines could not be cited.`, {
-    hint: "Ask again once the file has stopped changing.",
-    data: { path: stale.path, indexedHash: stale.indexedHash, currentHash: stale.currentHash },
-  });
+  return new EngineError(
+    "stale_index",
+    `${stale.path} kept changing while codeslice re-indexed it to answer (${attempts} times), so its lines ` +
+      `could not be cited.`,
+    {
+      hint: "Ask again once the file has stopped changing.",
+      data: { path: stale.path, indexedHash: stale.indexedHash, currentHash: stale.currentHash },
+    },
+  );
 }

@@ -25,8 +25,21 @@ export function ensureHeadroom(memory: (() => HeapUsage) | undefined, bytes: num
   const { used, limit } = memory();
   const needed = bytes * BUILD_OVERHEAD;
   if (used + needed <= limit * USABLE_SHARE) return;
-  throw new EngineError("memory_limit", `Not enough memory for ${what}: it needs about ${mb(needed)} MiB more, and ${mb(used)} of this process's ${mb(limit)} MiB heap are in use.`, {
-    hint: `Give the process more heap (at least ${mb((used + needed) / USABLE_SHARE) + 16} MiB), or index a smaller folder.`,
-    data: { what, neededMiB: mb(needed), usedMiB: mb(used), limitMiB: mb(limit), suggestedMiB: mb((used + needed) / USABLE_SHARE) + 16 },
-  });
+  throw new EngineError(
+    "memory_limit",
+    `Not enough memory for ${what}: it needs about ${mb(needed)} MiB more, and ${mb(used)} of this process's ` +
+      `${mb(limit)} MiB heap are in use.`,
+    {
+      hint:
+        `Give the process more heap (at least ${mb((used + needed) / USABLE_SHARE) + 16} MiB), or index a ` +
+        `smaller folder.`,
+      data: {
+        what,
+        neededMiB: mb(needed),
+        usedMiB: mb(used),
+        limitMiB: mb(limit),
+        suggestedMiB: mb((used + needed) / USABLE_SHARE) + 16,
+      },
+    },
+  );
 }

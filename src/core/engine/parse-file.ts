@@ -33,12 +33,20 @@ function editBetween(before: string, after: string) {
   let start = 0;
   while (start < max && before.charCodeAt(start) === after.charCodeAt(start)) start++;
   let tail = 0;
-  while (tail < max - start && before.charCodeAt(before.length - 1 - tail) === after.charCodeAt(after.length - 1 - tail)) tail++;
+  while (
+    tail < max - start &&
+    before.charCodeAt(before.length - 1 - tail) === after.charCodeAt(after.length - 1 - tail)
+  )
+    tail++;
   const oldEnd = before.length - tail;
   const newEnd = after.length - tail;
   return {
-    startIndex: start, oldEndIndex: oldEnd, newEndIndex: newEnd,
-    startPosition: pointAt(before, start), oldEndPosition: pointAt(before, oldEnd), newEndPosition: pointAt(after, newEnd),
+    startIndex: start,
+    oldEndIndex: oldEnd,
+    newEndIndex: newEnd,
+    startPosition: pointAt(before, start),
+    oldEndPosition: pointAt(before, oldEnd),
+    newEndPosition: pointAt(after, newEnd),
   };
 }
 
@@ -50,7 +58,13 @@ function editBetween(before: string, after: string) {
  * or the instance cannot be renewed, the file fails with `parse_failed` and the next file parses
  * in a sound instance.
  */
-export async function parseFile(runtime: ParserRuntime, spec: LanguageSpec, text: string, path: string, hash: string): Promise<FileRecord> {
+export async function parseFile(
+  runtime: ParserRuntime,
+  spec: LanguageSpec,
+  text: string,
+  path: string,
+  hash: string,
+): Promise<FileRecord> {
   const source = spec.sourceForParse ? spec.sourceForParse(text) : text;
   try {
     return await parseSource(runtime, spec, blankDeeperThan(source, MAX_NESTING), path, hash);
@@ -72,14 +86,22 @@ export async function parseFile(runtime: ParserRuntime, spec: LanguageSpec, text
       }
     }
     throw new EngineError("parse_failed", `tree-sitter failed on ${path}: ${(cause as Error).message}`, {
-      hint: "The file nests deeper than the parser's stack holds; it is left out of the index and the other files are indexed.",
+      hint:
+        "The file nests deeper than the parser's stack holds; it is left out of the index and the other " +
+        "files are indexed.",
       data: { path },
       cause,
     });
   }
 }
 
-async function parseSource(runtime: ParserRuntime, spec: LanguageSpec, source: string, path: string, hash: string): Promise<FileRecord> {
+async function parseSource(
+  runtime: ParserRuntime,
+  spec: LanguageSpec,
+  source: string,
+  path: string,
+  hash: string,
+): Promise<FileRecord> {
   const lang = await runtime.load(spec);
   runtime.parser.setLanguage(lang.language);
   let trees = kept.get(runtime);

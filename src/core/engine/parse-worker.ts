@@ -27,7 +27,9 @@ export interface ParseJob {
 }
 
 /** Worker → engine: the stored bytes of the record, or why there are none. */
-export type ParseReply = { type: "parsed"; id: number; bytes: Uint8Array } | { type: "failed"; id: number; message: string; code?: string };
+export type ParseReply =
+  | { type: "parsed"; id: number; bytes: Uint8Array }
+  | { type: "failed"; id: number; message: string; code?: string };
 
 /** The worker's side of its channel. */
 export interface ParseWorkerEndpoint {
@@ -51,13 +53,19 @@ export function serveParseWorker(endpoint: ParseWorkerEndpoint, wasm: WasmSource
         const spec = languageById(job.language);
         if (!spec) throw new Error(`no language ${job.language}`);
         ownLock ??= wasm.load("wasm.lock.json").then(sha256Hex);
-        if ((await ownLock) !== job.lock) throw Object.assign(new Error("this worker's wasm.lock.json is not the engine's"), { code: "wasm_mismatch" });
+        if ((await ownLock) !== job.lock)
+          throw Object.assign(new Error("this worker's wasm.lock.json is not the engine's"), { code: "wasm_mismatch" });
         const runtime = await createParserRuntime(wasm);
         const bytes = storedBytes(await parseFile(runtime, spec, job.text, job.path, job.hash));
         endpoint.post({ type: "parsed", id: job.id, bytes }, [bytes.buffer as ArrayBuffer]);
       } catch (error) {
         const code = (error as { code?: unknown }).code;
-        endpoint.post({ type: "failed", id: job.id, message: (error as Error)?.message ?? String(error), ...(typeof code === "string" ? { code } : {}) });
+        endpoint.post({
+          type: "failed",
+          id: job.id,
+          message: (error as Error)?.message ?? String(error),
+          ...(typeof code === "string" ? { code } : {}),
+        });
       }
     });
   });

@@ -35,7 +35,8 @@ function startWatching(s: EngineState, snapshot: Snapshot): void {
   }
   const dirs = new Set<string>([""]);
   // Skipped files' folders too: changes trusts their stat from the last scan.
-  for (const f of [...snapshot.files, ...snapshot.skipped]) for (let d = f.path.lastIndexOf("/"); d > 0; d = f.path.lastIndexOf("/", d - 1)) dirs.add(f.path.slice(0, d));
+  for (const f of [...snapshot.files, ...snapshot.skipped])
+    for (let d = f.path.lastIndexOf("/"); d > 0; d = f.path.lastIndexOf("/", d - 1)) dirs.add(f.path.slice(0, d));
   const key = [...dirs].sort().join("\n");
   if (s.passes.watcher && s.passes.watchedDirs === key) return;
   s.passes.watcher?.close();
@@ -61,7 +62,11 @@ const inventories = new WeakMap<Snapshot, Set<string>>();
  * editor's temporary file). Undefined when only a scan will do: a new file or folder, a folder's
  * own event, an ignore file, a file the last scan skipped, a file that became something else.
  */
-async function watchedFiles(s: EngineState, snapshot: Snapshot, touched: ReadonlySet<string>): Promise<Set<string> | undefined> {
+async function watchedFiles(
+  s: EngineState,
+  snapshot: Snapshot,
+  touched: ReadonlySet<string>,
+): Promise<Set<string> | undefined> {
   let known = inventories.get(snapshot);
   if (!known) inventories.set(snapshot, (known = new Set(snapshot.files.map((f) => f.path))));
   const out = new Set<string>();
@@ -90,8 +95,14 @@ function scheduleSettle(s: EngineState): void {
     s.passes.settleTimer = undefined;
     if (s.passes.running || !s.passes.dirty) return; // a pass already under way re-scans
     reindex(s).then(
-      (r) => void (s.passes.late = { parsed: s.passes.late.parsed + r.parsed.length, removed: s.passes.late.removed + r.removed, repaired: s.passes.late.repaired + r.repaired }),
-      (error) => s.platform.logger?.log("debug", `the re-scan after the first index failed: ${(error as Error).message}`),
+      (r) =>
+        void (s.passes.late = {
+          parsed: s.passes.late.parsed + r.parsed.length,
+          removed: s.passes.late.removed + r.removed,
+          repaired: s.passes.late.repaired + r.repaired,
+        }),
+      (error) =>
+        s.platform.logger?.log("debug", `the re-scan after the first index failed: ${(error as Error).message}`),
     );
   }, SETTLE_DELAY_MS);
 }
@@ -137,7 +148,10 @@ export interface PassKind {
   watched?: boolean;
 }
 
-/** The body of {@link reindex}: runs the indexer, keeps the new snapshot (or the old one when nothing changed), and (re)starts the watchers. */
+/**
+ * The body of {@link reindex}: runs the indexer, keeps the new snapshot (or the old one when nothing changed), and
+ * (re)starts the watchers.
+ */
 async function indexPass(s: EngineState, run: RunOptions, extra: PassKind): Promise<IndexResult> {
   const { platform, options } = s;
   const full = !extra.recheck;
@@ -150,10 +164,14 @@ async function indexPass(s: EngineState, run: RunOptions, extra: PassKind): Prom
   let result: IndexResult;
   let watched: Set<string> | undefined;
   try {
-    watched = extra.watched && touched && s.passes.index ? await watchedFiles(s, s.passes.index.snapshot, touched) : undefined;
+    watched =
+      extra.watched && touched && s.passes.index ? await watchedFiles(s, s.passes.index.snapshot, touched) : undefined;
     const opts: IndexOptions = {
-      ...run, ...defined({ maxFileBytes: options.maxFileBytes }), ...(options.exclude ? { exclude: options.exclude } : {}),
-      ...defined({ jobs: options.jobs }), ...(extra.repair ? { repair: extra.repair } : {}),
+      ...run,
+      ...defined({ maxFileBytes: options.maxFileBytes }),
+      ...(options.exclude ? { exclude: options.exclude } : {}),
+      ...defined({ jobs: options.jobs }),
+      ...(extra.repair ? { repair: extra.repair } : {}),
       ...(extra.recheck ? { recheck: extra.recheck } : watched ? { recheck: watched } : {}),
     };
     result = watched?.size === 0 ? unchanged(s) : await runIndex(platform, opts, s.passes.index);
@@ -163,9 +181,15 @@ async function indexPass(s: EngineState, run: RunOptions, extra: PassKind): Prom
   }
   // Nothing changed: keep the same snapshot so everything derived from it stays cached.
   // (Its skipped files, with the stat changes matches against the git index, are the scan's own.)
-  if (!result.changed && s.passes.index) result.snapshot = Object.assign(s.passes.index.snapshot, { skipped: result.snapshot.skipped });
+  if (!result.changed && s.passes.index)
+    result.snapshot = Object.assign(s.passes.index.snapshot, { skipped: result.snapshot.skipped });
   else s.passes.index = { snapshot: result.snapshot, records: result.records };
-  if (result.repaired > 0) platform.logger?.log("warn", `the index cache had ${result.repaired} damaged or missing entr${result.repaired === 1 ? "y" : "ies"}; made again from the source files.`);
+  if (result.repaired > 0)
+    platform.logger?.log(
+      "warn",
+      `the index cache had ${result.repaired} damaged or missing entr${result.repaired === 1 ? "y" : "ies"}; ` +
+        `made again from the source files.`,
+    );
   if (full) s.passes.lastAt = Date.now();
   // A re-check of watched files adds no folder (new names mean a scan): the watchers stay as they are.
   if (!s.passes.watcher || (result.changed && !watched)) {
@@ -182,7 +206,16 @@ async function indexPass(s: EngineState, run: RunOptions, extra: PassKind): Prom
 
 /** The result of a pass that found nothing to do (watch events only for names already gone). */
 function unchanged(s: EngineState): IndexResult {
-  return { snapshot: s.passes.index!.snapshot, records: s.passes.index!.records, parsed: [], reused: 0, removed: 0, changed: false, repaired: 0, durationMs: 0 };
+  return {
+    snapshot: s.passes.index!.snapshot,
+    records: s.passes.index!.records,
+    parsed: [],
+    reused: 0,
+    removed: 0,
+    changed: false,
+    repaired: 0,
+    durationMs: 0,
+  };
 }
 
 /** Re-indexes files whose bytes a read found changed. */
@@ -207,23 +240,40 @@ async function loadRecords(s: EngineState, snapshot: Snapshot, records: Map<stri
 }
 
 /** Every record of the current snapshot, with that snapshot (a refresh may replace it meanwhile). */
-export async function loadAll(s: EngineState, run: RunOptions = {}): Promise<{ snapshot: Snapshot; records: FileRecord[] }> {
+export async function loadAll(
+  s: EngineState,
+  run: RunOptions = {},
+): Promise<{ snapshot: Snapshot; records: FileRecord[] }> {
   const { platform } = s;
   if (!s.passes.index) await reindex(s, run);
-  const unloaded = s.passes.index!.snapshot.files.reduce((n, f) => n + (f.record && !s.passes.index!.records.has(f.path) ? f.definitions ?? 0 : 0), 0);
-  if (unloaded > 0) ensureHeadroom(platform.memory, unloaded * HEAP_PER_SYMBOL.records, `the records of ${unloaded.toLocaleString("en-US")} symbols`);
+  const unloaded = s.passes.index!.snapshot.files.reduce(
+    (n, f) => n + (f.record && !s.passes.index!.records.has(f.path) ? (f.definitions ?? 0) : 0),
+    0,
+  );
+  if (unloaded > 0)
+    ensureHeadroom(
+      platform.memory,
+      unloaded * HEAP_PER_SYMBOL.records,
+      `the records of ${unloaded.toLocaleString("en-US")} symbols`,
+    );
   // A record that does not read back whole (truncated, flipped, deleted, replaced) is made again
   // from its file: the answer stays correct and the cache heals. Twice at most, in case the
   // files change under the repair itself.
   for (let attempt = 0; ; attempt++) {
     const { snapshot, records } = s.passes.index!;
     const damaged = await loadRecords(s, snapshot, records);
-    if (damaged.size === 0) return { snapshot, records: snapshot.files.filter((f) => f.record).map((f) => records.get(f.path)!) };
+    if (damaged.size === 0)
+      return { snapshot, records: snapshot.files.filter((f) => f.record).map((f) => records.get(f.path)!) };
     if (attempt >= 2) {
-      throw new EngineError("no_index", `The index cache ${platform.store.label} could not be repaired: ${damaged.size} records stay unreadable (${[...damaged].slice(0, 3).join(", ")}).`, {
-        hint: "Delete the cache folder; it is rebuilt on the next run.",
-        data: { store: platform.store.label, paths: [...damaged].slice(0, 20) },
-      });
+      throw new EngineError(
+        "no_index",
+        `The index cache ${platform.store.label} could not be repaired: ${damaged.size} records stay unreadable ` +
+          `(${[...damaged].slice(0, 3).join(", ")}).`,
+        {
+          hint: "Delete the cache folder; it is rebuilt on the next run.",
+          data: { store: platform.store.label, paths: [...damaged].slice(0, 20) },
+        },
+      );
     }
     await reindex(s, run, { repair: damaged });
   }

@@ -25,12 +25,16 @@ function versionOf(s: EngineState, language: string): Promise<string | undefined
  * sealed again (its stored form, byte for byte); the rest are read from the store and checked as a
  * load checks them, so a damaged cache never travels: it is repaired first.
  */
-export async function exportIndex(s: EngineState, run: RunOptions): Promise<{ bytes: Uint8Array; summary: ArtifactSummary }> {
+export async function exportIndex(
+  s: EngineState,
+  run: RunOptions,
+): Promise<{ bytes: Uint8Array; summary: ArtifactSummary }> {
   for (let attempt = 0; ; attempt++) {
     if (!s.passes.index) await reindex(s, run);
     const { snapshot, records } = s.passes.index!;
     const extractors: Record<string, string> = {};
-    for (const f of snapshot.files) if (f.language && !(f.language in extractors)) extractors[f.language] = (await versionOf(s, f.language)) ?? "";
+    for (const f of snapshot.files)
+      if (f.language && !(f.language in extractors)) extractors[f.language] = (await versionOf(s, f.language)) ?? "";
     const byKey = new Map(snapshot.files.filter((f) => f.record).map((f) => [f.record!, f]));
     const read = async (key: string) => {
       const f = byKey.get(key)!;
@@ -43,10 +47,14 @@ export async function exportIndex(s: EngineState, run: RunOptions): Promise<{ by
     const out = await exportArtifact(read, snapshot, extractors);
     if (out) return out;
     if (attempt >= 1) {
-      throw new EngineError("no_index", `The index cache ${s.platform.store.label} could not be read back whole to export it.`, {
-        hint: "Delete the cache folder; it is rebuilt on the next run.",
-        data: { store: s.platform.store.label },
-      });
+      throw new EngineError(
+        "no_index",
+        `The index cache ${s.platform.store.label} could not be read back whole to export it.`,
+        {
+          hint: "Delete the cache folder; it is rebuilt on the next run.",
+          data: { store: s.platform.store.label },
+        },
+      );
     }
     await loadAll(s, run); // reads every record and makes the damaged ones again
   }
@@ -70,6 +78,10 @@ export function answerScip(s: EngineState, opts: ScipOptions & RunOptions): Prom
   return consistent(s, opts, async (read) => {
     const { graph, snapshot } = await graphOf(s, opts);
     const inputs = read(snapshot);
-    return buildScip(graph, { root: s.platform.fs.rootLabel, readText: (path) => inputs.text(path).catch(() => undefined) }, opts);
+    return buildScip(
+      graph,
+      { root: s.platform.fs.rootLabel, readText: (path) => inputs.text(path).catch(() => undefined) },
+      opts,
+    );
   });
 }

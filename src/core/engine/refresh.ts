@@ -20,7 +20,10 @@ export function sourceCount(snapshot: Snapshot): number {
 }
 
 /** The first index and its code graph, with every waiting refresh's progress. */
-async function firstPass(s: EngineState, run: RunOptions): Promise<{ result: IndexResult; durationMs: number; claimed: boolean }> {
+async function firstPass(
+  s: EngineState,
+  run: RunOptions,
+): Promise<{ result: IndexResult; durationMs: number; claimed: boolean }> {
   const started = Date.now();
   const broadcast = (p: Progress) => s.refresh.progressListeners.forEach((l) => l(p));
   const result = await reindex(s, { ...(run.signal ? { signal: run.signal } : {}), onProgress: broadcast });
@@ -41,21 +44,39 @@ async function checkRoot(s: EngineState): Promise<void> {
     kind = (await fs.stat("")).kind;
   } catch (error) {
     if (isEngineError(error, "not_found", "not_directory")) {
-      throw new EngineError("root_not_found", `The project root no longer exists: ${fs.rootLabel}`, { data: { root: fs.rootLabel }, cause: error });
+      throw new EngineError("root_not_found", `The project root no longer exists: ${fs.rootLabel}`, {
+        data: { root: fs.rootLabel },
+        cause: error,
+      });
     }
     throw error;
   }
-  if (kind !== "directory") throw new EngineError("root_not_directory", `The project root is no longer a folder: ${fs.rootLabel}`, { data: { root: fs.rootLabel } });
+  if (kind !== "directory")
+    throw new EngineError("root_not_directory", `The project root is no longer a folder: ${fs.rootLabel}`, {
+      data: { root: fs.rootLabel },
+    });
 }
 
 /** What a refresh reports; every other mode than the first index also reports the settle pass's changes. */
-function refreshResult(s: EngineState, r: IndexResult | undefined, mode: RefreshResult["mode"], durationMs: number): RefreshResult {
+function refreshResult(
+  s: EngineState,
+  r: IndexResult | undefined,
+  mode: RefreshResult["mode"],
+  durationMs: number,
+): RefreshResult {
   const fold = mode === "initial" ? { parsed: 0, removed: 0, repaired: 0 } : takeLate(s);
   const parsed = (r?.parsed.length ?? 0) + fold.parsed;
   const removed = (r?.removed ?? 0) + fold.removed;
   return {
-    refreshed: mode === "initial" || r?.changed === true || parsed + removed > 0, parsed, removed, repaired: (r?.repaired ?? 0) + fold.repaired,
-    at: s.passes.lastAt, mode, sourceFiles: sourceCount(s.passes.index!.snapshot), files: s.passes.index!.snapshot.files.length, durationMs,
+    refreshed: mode === "initial" || r?.changed === true || parsed + removed > 0,
+    parsed,
+    removed,
+    repaired: (r?.repaired ?? 0) + fold.repaired,
+    at: s.passes.lastAt,
+    mode,
+    sourceFiles: sourceCount(s.passes.index!.snapshot),
+    files: s.passes.index!.snapshot.files.length,
+    durationMs,
   };
 }
 
@@ -79,7 +100,11 @@ export async function refresh(s: EngineState, run: RefreshOptions = {}): Promise
     const watching = s.passes.watcher !== undefined;
     if (watching && !s.passes.dirty && !run.rescan) return refreshResult(s, undefined, "watch", Date.now() - started);
     // With a watcher, the paths its events named are re-checked alone when that is enough.
-    const r = await reindex(s, run.signal ? { signal: run.signal } : {}, watching && !run.rescan ? { watched: true } : {});
+    const r = await reindex(
+      s,
+      run.signal ? { signal: run.signal } : {},
+      watching && !run.rescan ? { watched: true } : {},
+    );
     return refreshResult(s, r, watching && !run.rescan ? "watch" : "scan", Date.now() - started);
   } catch (error) {
     // The engine may hold watchers on deleted folders: drop them and re-scan on the next call,
@@ -96,7 +121,10 @@ export async function refresh(s: EngineState, run: RefreshOptions = {}): Promise
  * Waits for the first index (starting it if none runs). The first caller to see it finish claims
  * it and reports it; the others (undefined) go on to a refresh of their own.
  */
-async function joinFirstPass(s: EngineState, run: RunOptions): Promise<{ result: IndexResult; durationMs: number } | undefined> {
+async function joinFirstPass(
+  s: EngineState,
+  run: RunOptions,
+): Promise<{ result: IndexResult; durationMs: number } | undefined> {
   const pass = (s.refresh.initial ??= firstPass(s, run));
   let first;
   try {

@@ -27,20 +27,33 @@ const encoder = new TextEncoder();
 const decoder = new TextDecoder();
 
 /** `Engine.rename`: the preview of renaming `symbol` to `newName`, sealed and kept for apply. */
-export async function answerRename(s: EngineState, symbol: string, newName: string, opts: RunOptions): Promise<RenamePlan> {
+export async function answerRename(
+  s: EngineState,
+  symbol: string,
+  newName: string,
+  opts: RunOptions,
+): Promise<RenamePlan> {
   const plan = await consistent(s, opts, async (read) => {
     const { graph, snapshot } = await graphOf(s, opts);
     const target = findTarget(graph, symbol);
     const spec = languageById(target.language);
     const family = spec?.rename?.family;
     if (!spec || !family) {
-      throw new EngineError("rename_refused", `${target.qualified} is ${spec?.name ?? target.language}; rename handles ${renameLanguages()}.`, {
-        hint: "Rename it with that language's own tools.",
-        data: { reason: "unsupported", target: target.qualified },
-      });
+      throw new EngineError(
+        "rename_refused",
+        `${target.qualified} is ${spec?.name ?? target.language}; rename handles ${renameLanguages()}.`,
+        {
+          hint: "Rename it with that language's own tools.",
+          data: { reason: "unsupported", target: target.qualified },
+        },
+      );
     }
     checkRenameable(graph, target);
-    if (newName === target.name) throw new EngineError("rename_refused", `${target.qualified} is already named ${newName}.`, { hint: "Give a different name.", data: { reason: "same_name", name: newName } });
+    if (newName === target.name)
+      throw new EngineError("rename_refused", `${target.qualified} is already named ${newName}.`, {
+        hint: "Give a different name.",
+        data: { reason: "same_name", name: newName },
+      });
     checkNewName(newName, spec);
     const inputs = read(snapshot);
     const sites = await sitesOf(s, graph, inputs, family, new Set([target.name, newName]), opts.signal);
@@ -56,7 +69,9 @@ export async function answerRename(s: EngineState, symbol: string, newName: stri
 
 /** The languages rename handles, by name. */
 function renameLanguages(): string {
-  return LANGUAGES.filter((l) => l.rename).map((l) => l.name).join(", ");
+  return LANGUAGES.filter((l) => l.rename)
+    .map((l) => l.name)
+    .join(", ");
 }
 
 /** The target: a project symbol, or `rename_refused` (`outside_project`) for a name only calls into packages spell. */
@@ -68,20 +83,34 @@ function findTarget(graph: CodeGraph, symbol: string): SymbolNode {
     const bare = symbol.trim();
     const outside = graph.external.find((e) => e.target === bare || e.target.endsWith(`.${bare}`));
     if (outside) {
-      throw new EngineError("rename_refused", `${bare} is defined outside the project (${outside.target}, called at ${outside.file}:${outside.line}); rename changes only the project's own symbols.`, {
-        hint: "Rename it where it is defined, in its own package.",
-        data: { reason: "outside_project", name: bare, target: outside.target },
-      });
+      throw new EngineError(
+        "rename_refused",
+        `${bare} is defined outside the project (${outside.target}, called at ${outside.file}:${outside.line}); ` +
+          `rename changes only the project's own symbols.`,
+        {
+          hint: "Rename it where it is defined, in its own package.",
+          data: { reason: "outside_project", name: bare, target: outside.target },
+        },
+      );
     }
     throw error;
   }
 }
 
 /** Each indexed file of the language family that spells one of `names`, with the sites of those names. */
-async function sitesOf(s: EngineState, graph: CodeGraph, inputs: Inputs, family: string, names: Set<string>, signal?: AbortSignal): Promise<Map<string, IdentifierSite[]>> {
+async function sitesOf(
+  s: EngineState,
+  graph: CodeGraph,
+  inputs: Inputs,
+  family: string,
+  names: Set<string>,
+  signal?: AbortSignal,
+): Promise<Map<string, IdentifierSite[]>> {
   const runtime = await createParserRuntime(s.platform.wasm);
   const out = new Map<string, IdentifierSite[]>();
-  const paths = [...graph.records.keys()].filter((p) => languageById(graph.records.get(p)!.language)?.rename?.family === family).sort();
+  const paths = [...graph.records.keys()]
+    .filter((p) => languageById(graph.records.get(p)!.language)?.rename?.family === family)
+    .sort();
   for (const path of paths) {
     signal?.throwIfAborted();
     const text = await inputs.text(path);

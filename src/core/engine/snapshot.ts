@@ -6,7 +6,10 @@ import type { SkippedFile } from "../../shared/skip-rules.ts";
 import type { FileRecord } from "../extract/record.ts";
 import { seal, sealedContent, unseal } from "./seal.ts";
 
-/** Bump when the record shape or extract.ts rules change (query edits re-key by themselves): every cached record is then re-made. */
+/**
+ * Bump when the record shape or extract.ts rules change (query edits re-key by themselves): every cached record is then
+ * re-made.
+ */
 export const SCHEMA_VERSION = 26;
 
 /** Keys of the engine's own data: a store sweep never touches anything else. */
@@ -14,7 +17,10 @@ export const OWN_KEY = /^v\d+\//;
 
 export const SNAPSHOT_KEY = `v${SCHEMA_VERSION}/snapshot.json`;
 
-/** The scan's folder listings (core/scan's `ScanCache`): what lets an unchanged tree be checked by stat instead of listed. */
+/**
+ * The scan's folder listings (core/scan's `ScanCache`): what lets an unchanged tree be checked by stat instead of
+ * listed.
+ */
 export const SCAN_KEY = `v${SCHEMA_VERSION}/scan.json`;
 
 /** Store key of a record: the extractor version (schema, grammar, query) plus the content hash. */
@@ -46,7 +52,9 @@ export interface Snapshot {
   scanMode: "git" | "walk";
   files: SnapshotFile[];
   skipped: SkippedFile[];
-  /** Files skipped for their content (binary, not UTF-8, minified), with stat, so an unchanged one is not read again. */
+  /**
+   * Files skipped for their content (binary, not UTF-8, minified), with stat, so an unchanged one is not read again.
+   */
   contentSkips?: (SkippedFile & { size: number; mtimeMs: number })[];
 }
 
@@ -77,15 +85,24 @@ const optInt = (v: unknown) => v === undefined || isInt(v);
 
 /** A decoded snapshot when it has the shape this version writes, else undefined. */
 export function checkSnapshot(value: unknown): Snapshot | undefined {
-  if (!isObj(value) || value.schema !== SCHEMA_VERSION || !isInt(value.createdAt) || (value.scanMode !== "git" && value.scanMode !== "walk")) return undefined;
+  if (
+    !isObj(value) ||
+    value.schema !== SCHEMA_VERSION ||
+    !isInt(value.createdAt) ||
+    (value.scanMode !== "git" && value.scanMode !== "walk")
+  )
+    return undefined;
   const { files, skipped, contentSkips } = value;
-  if (!Array.isArray(files) || !Array.isArray(skipped) || (contentSkips !== undefined && !Array.isArray(contentSkips))) return undefined;
+  if (!Array.isArray(files) || !Array.isArray(skipped) || (contentSkips !== undefined && !Array.isArray(contentSkips)))
+    return undefined;
   for (const f of files) {
     if (!isObj(f) || !isStr(f.path) || typeof f.size !== "number" || typeof f.mtimeMs !== "number") return undefined;
-    if (!optStr(f.hash) || !optStr(f.language) || !optStr(f.record) || !optInt(f.definitions) || !optInt(f.diagnostics)) return undefined;
+    if (!optStr(f.hash) || !optStr(f.language) || !optStr(f.record) || !optInt(f.definitions) || !optInt(f.diagnostics))
+      return undefined;
     if (f.record !== undefined && (f.hash === undefined || f.language === undefined)) return undefined;
   }
-  for (const f of [...skipped, ...(contentSkips ?? [])]) if (!isObj(f) || !isStr(f.path) || !isStr(f.reason)) return undefined;
+  for (const f of [...skipped, ...(contentSkips ?? [])])
+    if (!isObj(f) || !isStr(f.path) || !isStr(f.reason)) return undefined;
   return value as unknown as Snapshot;
 }
 
@@ -116,8 +133,40 @@ export const RECORD_CAPS = {
   list: 1 << 12,
 } as const;
 
-const DEFINITION_KINDS = new Set(["function", "method", "constructor", "getter", "setter", "class", "interface", "type", "enum", "struct", "trait", "module", "macro", "field", "constant", "property"]);
-const IMPORT_KINDS = new Set(["named", "module", "default", "namespace", "star", "reexport", "reexport-namespace", "side-effect", "require", "dynamic", "export", "export-default", "package", "self-namespace"]);
+const DEFINITION_KINDS = new Set([
+  "function",
+  "method",
+  "constructor",
+  "getter",
+  "setter",
+  "class",
+  "interface",
+  "type",
+  "enum",
+  "struct",
+  "trait",
+  "module",
+  "macro",
+  "field",
+  "constant",
+  "property",
+]);
+const IMPORT_KINDS = new Set([
+  "named",
+  "module",
+  "default",
+  "namespace",
+  "star",
+  "reexport",
+  "reexport-namespace",
+  "side-effect",
+  "require",
+  "dynamic",
+  "export",
+  "export-default",
+  "package",
+  "self-namespace",
+]);
 const BINDING_KINDS = new Set(["assign", "param", "field", "global"]);
 
 /**
@@ -132,7 +181,12 @@ export function checkRecord(value: unknown): StoredRecord | undefined {
   const lines = value.lines;
   if (lines < 1 || lines > RECORD_CAPS.lines || value.hash.length > 64) return undefined;
   const { definitions: defs, imports, calls, typeRefs, bindings, diagnostics } = value;
-  if (![defs, imports, calls, typeRefs, bindings, diagnostics].every((a) => Array.isArray(a) && a.length <= RECORD_CAPS.entries)) return undefined;
+  if (
+    ![defs, imports, calls, typeRefs, bindings, diagnostics].every(
+      (a) => Array.isArray(a) && a.length <= RECORD_CAPS.entries,
+    )
+  )
+    return undefined;
   const n = (defs as unknown[]).length;
   const inScope = (v: unknown) => isInt(v) && v >= -1 && v < n;
   const line = (v: unknown): boolean => isInt(v) && v >= 1 && v <= lines;
@@ -140,31 +194,120 @@ export function checkRecord(value: unknown): StoredRecord | undefined {
   const col = (v: unknown) => v === undefined || (isInt(v) && v >= 0 && v <= RECORD_CAPS.col);
   const str = (v: unknown, max: number = RECORD_CAPS.text): v is string => isStr(v) && v.length <= max;
   const optS = (v: unknown, max: number = RECORD_CAPS.text) => v === undefined || str(v, max);
-  const strs = (v: unknown) => v === undefined || (Array.isArray(v) && v.length <= RECORD_CAPS.list && v.every((x) => str(x)));
+  const strs = (v: unknown) =>
+    v === undefined || (Array.isArray(v) && v.length <= RECORD_CAPS.list && v.every((x) => str(x)));
   for (let i = 0; i < n; i++) {
     const d = (defs as unknown[])[i];
-    if (!isObj(d) || !str(d.name, RECORD_CAPS.name) || !str(d.qualified) || !isStr(d.kind) || !DEFINITION_KINDS.has(d.kind) || !str(d.signature, RECORD_CAPS.signature) || typeof d.exported !== "boolean") return undefined;
-    if (!isInt(d.parent) || d.parent < -1 || d.parent >= i || !line(d.start) || !line(d.end) || (d.start as number) > (d.end as number) || !line(d.nameLine) || !col(d.nameCol)) return undefined;
+    if (
+      !isObj(d) ||
+      !str(d.name, RECORD_CAPS.name) ||
+      !str(d.qualified) ||
+      !isStr(d.kind) ||
+      !DEFINITION_KINDS.has(d.kind) ||
+      !str(d.signature, RECORD_CAPS.signature) ||
+      typeof d.exported !== "boolean"
+    )
+      return undefined;
+    if (
+      !isInt(d.parent) ||
+      d.parent < -1 ||
+      d.parent >= i ||
+      !line(d.start) ||
+      !line(d.end) ||
+      (d.start as number) > (d.end as number) ||
+      !line(d.nameLine) ||
+      !col(d.nameCol)
+    )
+      return undefined;
     if (!isInt(d.bodyStart) || (d.bodyStart !== 0 && !line(d.bodyStart))) return undefined;
-    if (!optS(d.doc, RECORD_CAPS.doc) || !optS(d.returns) || !optS(d.terms) || !strs(d.decorators) || !strs(d.bases) || !strs(d.implements)) return undefined;
-    if (d.params !== undefined && (!Array.isArray(d.params) || d.params.length > RECORD_CAPS.list || !d.params.every((p) => isObj(p) && str(p.name) && optS(p.type)))) return undefined;
+    if (
+      !optS(d.doc, RECORD_CAPS.doc) ||
+      !optS(d.returns) ||
+      !optS(d.terms) ||
+      !strs(d.decorators) ||
+      !strs(d.bases) ||
+      !strs(d.implements)
+    )
+      return undefined;
+    if (
+      d.params !== undefined &&
+      (!Array.isArray(d.params) ||
+        d.params.length > RECORD_CAPS.list ||
+        !d.params.every((p) => isObj(p) && str(p.name) && optS(p.type)))
+    )
+      return undefined;
   }
   if (!optS(value.terms)) return undefined;
   for (const x of imports as unknown[]) {
-    if (!isObj(x) || !isStr(x.kind) || !IMPORT_KINDS.has(x.kind) || !str(x.module) || !line(x.line) || !inScope(x.scope) || !optS(x.name) || !optS(x.alias)) return undefined;
+    if (
+      !isObj(x) ||
+      !isStr(x.kind) ||
+      !IMPORT_KINDS.has(x.kind) ||
+      !str(x.module) ||
+      !line(x.line) ||
+      !inScope(x.scope) ||
+      !optS(x.name) ||
+      !optS(x.alias)
+    )
+      return undefined;
   }
   for (const x of calls as unknown[]) {
-    if (!isObj(x) || !str(x.name, RECORD_CAPS.name) || (x.kind !== "call" && x.kind !== "new") || !line(x.line) || !inScope(x.caller) || !col(x.col) || !optS(x.receiver)) return undefined;
-    if (!strs(x.args) || !optLine(x.end) || !(x.argc === undefined || (isInt(x.argc) && x.argc >= 0 && x.argc <= RECORD_CAPS.list)) || !(x.protocol === undefined || x.protocol === true)) return undefined;
+    if (
+      !isObj(x) ||
+      !str(x.name, RECORD_CAPS.name) ||
+      (x.kind !== "call" && x.kind !== "new") ||
+      !line(x.line) ||
+      !inScope(x.caller) ||
+      !col(x.col) ||
+      !optS(x.receiver)
+    )
+      return undefined;
+    if (
+      !strs(x.args) ||
+      !optLine(x.end) ||
+      !(x.argc === undefined || (isInt(x.argc) && x.argc >= 0 && x.argc <= RECORD_CAPS.list)) ||
+      !(x.protocol === undefined || x.protocol === true)
+    )
+      return undefined;
   }
-  for (const x of typeRefs as unknown[]) if (!isObj(x) || !str(x.name, RECORD_CAPS.name) || !line(x.line) || !inScope(x.scope)) return undefined;
+  for (const x of typeRefs as unknown[])
+    if (!isObj(x) || !str(x.name, RECORD_CAPS.name) || !line(x.line) || !inScope(x.scope)) return undefined;
   for (const x of bindings as unknown[]) {
-    if (!isObj(x) || !isStr(x.kind) || !BINDING_KINDS.has(x.kind) || !str(x.name, RECORD_CAPS.name) || !line(x.line) || !inScope(x.scope) || !optLine(x.until)) return undefined;
-    if (!optS(x.receiver) || !optS(x.type) || !optS(x.value) || !optS(x.alias) || !optS(x.iter) || !optS(x.literal) || !(x.deref === undefined || x.deref === true)) return undefined;
+    if (
+      !isObj(x) ||
+      !isStr(x.kind) ||
+      !BINDING_KINDS.has(x.kind) ||
+      !str(x.name, RECORD_CAPS.name) ||
+      !line(x.line) ||
+      !inScope(x.scope) ||
+      !optLine(x.until)
+    )
+      return undefined;
+    if (
+      !optS(x.receiver) ||
+      !optS(x.type) ||
+      !optS(x.value) ||
+      !optS(x.alias) ||
+      !optS(x.iter) ||
+      !optS(x.literal) ||
+      !(x.deref === undefined || x.deref === true)
+    )
+      return undefined;
     const a = x.argOf;
-    if (a !== undefined && (!isObj(a) || !str(a.callee) || !isInt(a.arg) || a.arg < 0 || !isInt(a.param) || a.param < 0 || typeof a.isNew !== "boolean")) return undefined;
+    if (
+      a !== undefined &&
+      (!isObj(a) ||
+        !str(a.callee) ||
+        !isInt(a.arg) ||
+        a.arg < 0 ||
+        !isInt(a.param) ||
+        a.param < 0 ||
+        typeof a.isNew !== "boolean")
+    )
+      return undefined;
   }
-  for (const x of diagnostics as unknown[]) if (!isObj(x) || !line(x.line) || !optLine(x.end) || !str(x.message, 200)) return undefined;
+  for (const x of diagnostics as unknown[])
+    if (!isObj(x) || !line(x.line) || !optLine(x.end) || !str(x.message, 200)) return undefined;
   return value as unknown as StoredRecord;
 }
 

@@ -92,10 +92,19 @@ export interface EngineState {
 /** The state of an engine that has not indexed yet. */
 export function createEngineState(platform: Platform, options: EngineOptions): EngineState {
   return {
-    platform, options,
+    platform,
+    options,
     passes: {
-      index: undefined, running: undefined, runningShared: false,
-      watcher: undefined, watchedDirs: undefined, dirty: true, touched: undefined, lastAt: 0, watchFailed: false, settleTimer: undefined,
+      index: undefined,
+      running: undefined,
+      runningShared: false,
+      watcher: undefined,
+      watchedDirs: undefined,
+      dirty: true,
+      touched: undefined,
+      lastAt: 0,
+      watchFailed: false,
+      settleTimer: undefined,
       late: { parsed: 0, removed: 0, repaired: 0 },
     },
     graph: { cache: undefined, search: undefined, routes: new WeakMap() },

@@ -13,7 +13,15 @@ import type { EngineState } from "./state.ts";
 
 /** The text files of a snapshot: not source, of a text kind, within MAX_TEXT_BYTES. */
 export function textFiles(snapshot: Snapshot): string[] {
-  return snapshot.files.filter((f) => !f.language && f.size <= MAX_TEXT_BYTES && textKind(f.path) !== undefined && !languageForExtension(extname(f.path))).map((f) => f.path);
+  return snapshot.files
+    .filter(
+      (f) =>
+        !f.language &&
+        f.size <= MAX_TEXT_BYTES &&
+        textKind(f.path) !== undefined &&
+        !languageForExtension(extname(f.path)),
+    )
+    .map((f) => f.path);
 }
 
 /**

@@ -22,15 +22,21 @@ const SHELL = /[|&;<>()$`\\*?[\]{}~#!\n\r\t"]/;
 
 /**
  * A command line as argv: words split on spaces; `'…'` literal; `"…"` literal when it holds no
- * `$`, backquote or backslash; `\x` outside quotes is x. `run_refused` (`shell_syntax`, with the character) for anything a
+ * `$`, backquote or backslash; `\x` outside quotes is x. `run_refused` (`shell_syntax`, with the character) for
+ * anything a
  * shell would expand, redirect or chain.
  */
 export function splitCommand(command: string): string[] {
   const refuse = (character: string): never => {
-    throw new EngineError("run_refused", `Refused to run ${JSON.stringify(command)}: ${JSON.stringify(character)} would need a shell, and codeslice runs tests without one.`, {
-      hint: "Run the command yourself in a terminal; codeslice only runs plain test commands from its allowlist.",
-      data: { command, reason: "shell_syntax", character },
-    });
+    throw new EngineError(
+      "run_refused",
+      `Refused to run ${JSON.stringify(command)}: ${JSON.stringify(character)} would need a shell, and ` +
+        `codeslice runs tests without one.`,
+      {
+        hint: "Run the command yourself in a terminal; codeslice only runs plain test commands from its allowlist.",
+        data: { command, reason: "shell_syntax", character },
+      },
+    );
   };
   const argv: string[] = [];
   let word: string | undefined;
@@ -72,10 +78,15 @@ export function allowedArgv(command: string): { argv: string[]; runner: string }
   const runner = allowedRunners().find((r) => r.matches(argv));
   if (!runner) {
     const allowed = allowedRunners().map((r) => r.name);
-    throw new EngineError("run_refused", `Refused to run ${JSON.stringify(command)}: ${JSON.stringify(argv.slice(0, 2).join(" "))} is not a test runner codeslice runs (allowed: ${allowed.join(", ")}).`, {
-      hint: "Run that command yourself; codeslice starts only the test runners on its allowlist.",
-      data: { command, reason: "not_allowed", allowed },
-    });
+    throw new EngineError(
+      "run_refused",
+      `Refused to run ${JSON.stringify(command)}: ${JSON.stringify(argv.slice(0, 2).join(" "))} is not a test ` +
+        `runner codeslice runs (allowed: ${allowed.join(", ")}).`,
+      {
+        hint: "Run that command yourself; codeslice starts only the test runners on its allowlist.",
+        data: { command, reason: "not_allowed", allowed },
+      },
+    );
   }
   return { argv, runner: runner.name };
 }

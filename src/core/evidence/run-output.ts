@@ -53,14 +53,19 @@ const DETAIL: RegExp[] = [
 ];
 
 /** The runner's closing count line. */
-const SUMMARY = /^=+ .*\b\d+ (failed|passed|error)s?\b.* =+$|^\s*Tests\s+.*\b\d+ (failed|passed)\b|^Tests: .*\b\d+ (failed|passed)\b|^test result: |^(FAIL|ok)\s+\S+\s+[\d.]+s$|^\d+ examples?, \d+ failures?|^Tests run: \d+|^(FAILURES!|OK \()|^(Failed|Passed)!\s+-/;
+const SUMMARY =
+  /^=+ .*\b\d+ (failed|passed|error)s?\b.* =+$|^\s*Tests\s+.*\b\d+ (failed|passed)\b|^Tests: .*\b\d+ (failed|passed)\b|^test result: |^(FAIL|ok)\s+\S+\s+[\d.]+s$|^\d+ examples?, \d+ failures?|^Tests run: \d+|^(FAILURES!|OK \()|^(Failed|Passed)!\s+-/;
 
 /** Lines of raw output kept when nothing is recognized. */
 export const TAIL_LINES = 40;
 
 /** Reduces `output` to its failing ids, detail lines and summary (or its tail). */
 export function summarizeOutput(output: string): RunOutputSummary {
-  const lines = output.replace(ANSI, "").replace(/\r\n?/g, "\n").split("\n").map((l) => l.replace(/\s+$/, ""));
+  const lines = output
+    .replace(ANSI, "")
+    .replace(/\r\n?/g, "\n")
+    .split("\n")
+    .map((l) => l.replace(/\s+$/, ""));
   const failed: string[] = [];
   const details: string[] = [];
   const seenFailed = new Set<string>();
@@ -100,7 +105,14 @@ export function summarizeOutput(output: string): RunOutputSummary {
   const clipped = clipPairs(details).filter((l, i, all) => !/^(Expected|Received)/.test(l) || all.indexOf(l) === i);
   details.splice(0, details.length, ...clipped);
   const count = lines.filter((l) => l.trim()).length;
-  if (!failed.length && !details.length) return { failed, details, ...(summary ? { summary } : {}), tail: lines.filter((l) => l.trim()).slice(-TAIL_LINES), lines: count };
+  if (!failed.length && !details.length)
+    return {
+      failed,
+      details,
+      ...(summary ? { summary } : {}),
+      tail: lines.filter((l) => l.trim()).slice(-TAIL_LINES),
+      lines: count,
+    };
   return { failed, details, ...(summary ? { summary } : {}), lines: count };
 }
 
@@ -130,7 +142,8 @@ function clipPairs(details: string[]): string[] {
     let at = 0;
     while (at < a.length && at < b.length && a[at] === b[at]) at++;
     const from = Math.max(0, at - PAIR_CONTEXT);
-    const clip = (x: string) => `${from > 0 ? "…" : ""}${x.slice(from, at + PAIR_CONTEXT)}${at + PAIR_CONTEXT < x.length ? "…" : ""}`;
+    const clip = (x: string) =>
+      `${from > 0 ? "…" : ""}${x.slice(from, at + PAIR_CONTEXT)}${at + PAIR_CONTEXT < x.length ? "…" : ""}`;
     details[i] = `${e[1]}${clip(a)}`;
     details[i + 1] = `${r[1]}${clip(b)}`;
     i++;

@@ -70,15 +70,23 @@ export function runOption(name: "timeoutSeconds" | "budget", value: number | und
   const { default: d, min, max } = RUN_LIMITS[name];
   if (value === undefined) return d;
   if (!Number.isInteger(value) || value < min || value > max) {
-    throw new EngineError("invalid_argument", `${name} must be a whole number from ${min} to ${max}, got ${value}.`, { data: { [name]: value, min, max } });
+    throw new EngineError("invalid_argument", `${name} must be a whole number from ${min} to ${max}, got ${value}.`, {
+      data: { [name]: value, min, max },
+    });
   }
   return value;
 }
 
-/** The commands to run for a tests answer: this page's, or every file's when the tests span pages; each checked before any runs. */
+/**
+ * The commands to run for a tests answer: this page's, or every file's when the tests span pages; each checked before
+ * any runs.
+ */
 export function plannedCommands(a: TestsAnswer): { plan: RunPlan; command: string; argv: string[]; runner: string }[] {
   if (a.total === 0) {
-    throw new EngineError("run_refused", `No tests found for ${a.target}: nothing to run.`, { hint: "Name a symbol or file that tests exercise, or run the project's whole suite yourself.", data: { reason: "no_tests" } });
+    throw new EngineError("run_refused", `No tests found for ${a.target}: nothing to run.`, {
+      hint: "Name a symbol or file that tests exercise, or run the project's whole suite yourself.",
+      data: { reason: "no_tests" },
+    });
   }
   const plans = a.page.next && a.runAll?.length ? a.runAll : a.run;
   const out = plans.flatMap((plan) => plan.commands.map((command) => ({ plan, command, ...allowedArgv(command) })));
@@ -86,20 +94,44 @@ export function plannedCommands(a: TestsAnswer): { plan: RunPlan; command: strin
 }
 
 /** Runs the planned commands one after the other and fits what matters into the budget. */
-export async function runTests(a: TestsAnswer, runner: ProcessRunner, opts: RunTestsOptions, count: (text: string) => number): Promise<RunTestsAnswer> {
+export async function runTests(
+  a: TestsAnswer,
+  runner: ProcessRunner,
+  opts: RunTestsOptions,
+  count: (text: string) => number,
+): Promise<RunTestsAnswer> {
   const timeoutSeconds = runOption("timeoutSeconds", opts.timeoutSeconds);
   const budget = runOption("budget", opts.budget);
   const all = plannedCommands(a);
   const planned = all.slice(0, RUN_LIMITS.maxCommands);
   const runs: TestRun[] = [];
   for (const p of planned) {
-    const r = await runner.run(p.argv, { cwd: p.plan.cwd, timeoutMs: timeoutSeconds * 1000, maxOutputBytes: RUN_LIMITS.maxOutputBytes, ...(opts.signal ? { signal: opts.signal } : {}) });
+    const r = await runner.run(p.argv, {
+      cwd: p.plan.cwd,
+      timeoutMs: timeoutSeconds * 1000,
+      maxOutputBytes: RUN_LIMITS.maxOutputBytes,
+      ...(opts.signal ? { signal: opts.signal } : {}),
+    });
     if (r.notFound) {
-      throw new EngineError("run_refused", `${p.argv[0]} is not installed here (or not on the PATH): could not run ${p.command}.`, { hint: `Install ${p.runner} or run the tests yourself.`, data: { command: p.command, reason: "no_runner" } });
+      throw new EngineError(
+        "run_refused",
+        `${p.argv[0]} is not installed here (or not on the PATH): could not run ${p.command}.`,
+        { hint: `Install ${p.runner} or run the tests yourself.`, data: { command: p.command, reason: "no_runner" } },
+      );
     }
     runs.push({
-      command: p.command, argv: p.argv, cwd: p.plan.cwd, runner: p.runner, exitCode: r.exitCode, ...(r.signal ? { signal: r.signal } : {}), timedOut: r.timedOut, ...(r.killScope ? { killScope: r.killScope } : {}),
-      durationMs: Math.round(r.durationMs), outputBytes: r.outputBytes, rawTokens: count(r.output), result: summarizeOutput(r.output),
+      command: p.command,
+      argv: p.argv,
+      cwd: p.plan.cwd,
+      runner: p.runner,
+      exitCode: r.exitCode,
+      ...(r.signal ? { signal: r.signal } : {}),
+      timedOut: r.timedOut,
+      ...(r.killScope ? { killScope: r.killScope } : {}),
+      durationMs: Math.round(r.durationMs),
+      outputBytes: r.outputBytes,
+      rawTokens: count(r.output),
+      result: summarizeOutput(r.output),
     });
     if (r.timedOut || opts.signal?.aborted) break;
   }
@@ -107,7 +139,15 @@ export async function runTests(a: TestsAnswer, runner: ProcessRunner, opts: RunT
   // Tests left unrun have not passed: the call passes only when every command ran and exited 0.
   const passed = notRun.length === 0 && runs.every((r) => r.exitCode === 0 && !r.timedOut);
   const text = fitRunText(runs, a, timeoutSeconds, budget, count, notRun.length);
-  return { target: a.target, tests: a.total, runs, ...(notRun.length ? { notRun } : {}), passed, text, usage: { tokens: count(text), budget, encoding: "o200k_base" } };
+  return {
+    target: a.target,
+    tests: a.total,
+    runs,
+    ...(notRun.length ? { notRun } : {}),
+    passed,
+    text,
+    usage: { tokens: count(text), budget, encoding: "o200k_base" },
+  };
 }
 
 /** Characters of a command line the text shows; the JSON keeps it whole. */
@@ -118,7 +158,8 @@ function shortCommand(r: TestRun): string {
   if (r.command.length <= COMMAND_CHARS) return r.command;
   let shown = 0;
   let length = 0;
-  while (shown < r.argv.length && length + r.argv[shown]!.length + 1 <= COMMAND_CHARS) length += r.argv[shown++]!.length + 1;
+  while (shown < r.argv.length && length + r.argv[shown]!.length + 1 <= COMMAND_CHARS)
+    length += r.argv[shown++]!.length + 1;
   shown = Math.max(shown, Math.min(2, r.argv.length));
   const more = r.argv.length - shown;
   return `${r.argv.slice(0, shown).join(" ")} … (${more} more argument${more === 1 ? "" : "s"})`;
@@ -129,24 +170,48 @@ function runLines(r: TestRun, timeoutSeconds: number): { head: string[]; body: s
   const where = r.cwd ? ` (in ${r.cwd}/)` : "";
   const took = `${(r.durationMs / 1000).toFixed(1)} s`;
   const status = r.timedOut
-    ? `error: timed out after ${timeoutSeconds} s; ${r.killScope === "group" ? "the runner and every process it started were killed" : "the runner was killed (processes it started may outlive it on this host)"}. Pass a longer timeout if the tests need it, or look for a test that hangs.`
+    ? `error: timed out after ${timeoutSeconds} s; ` +
+      `${r.killScope === "group" ? "the runner and every process it started were killed" : "the runner was killed (processes it started may outlive it on this host)"}. Pass a longer timeout if the tests need it, or look for a test that hangs.`
     : `exit ${r.exitCode ?? `signal ${r.signal}`} after ${took}${r.exitCode === 0 ? " (passed)" : ""}`;
   const head = [`$ ${shortCommand(r)}${where}`, status];
   if (r.result.summary) head.push(`summary: ${r.result.summary}`);
   const body: string[] = [];
-  if (r.result.failed.length) body.push(`failed (${r.result.failed.length}):`, ...r.result.failed.map((id) => `  ${id}`));
+  if (r.result.failed.length)
+    body.push(`failed (${r.result.failed.length}):`, ...r.result.failed.map((id) => `  ${id}`));
   if (r.result.details.length) body.push("assertions and tracebacks:", ...r.result.details.map((d) => `  ${d.trim()}`));
   // A clean pass needs no output; a failure nobody recognized shows its last lines.
-  if (r.result.tail?.length && (r.exitCode !== 0 || r.timedOut)) body.push(`last ${r.result.tail.length} lines of output (no failure recognized):`, ...r.result.tail.map((l) => `  ${l}`));
+  if (r.result.tail?.length && (r.exitCode !== 0 || r.timedOut))
+    body.push(
+      `last ${r.result.tail.length} lines of output (no failure recognized):`,
+      ...r.result.tail.map((l) => `  ${l}`),
+    );
   return { head, body };
 }
 
 /** Every run's head, then body lines in order while they fit `budget`; a count of the lines left out. */
-function fitRunText(runs: readonly TestRun[], a: TestsAnswer, timeoutSeconds: number, budget: number, count: (text: string) => number, notRun: number): string {
+function fitRunText(
+  runs: readonly TestRun[],
+  a: TestsAnswer,
+  timeoutSeconds: number,
+  budget: number,
+  count: (text: string) => number,
+  notRun: number,
+): string {
   const parts = runs.map((r) => runLines(r, timeoutSeconds));
   const raw = runs.reduce((n, r) => n + r.rawTokens, 0);
-  const footer = (left: number) => `(${runs.length} command${runs.length === 1 ? "" : "s"} for ${a.total} test${a.total === 1 ? "" : "s"} of ${a.target}; raw output ${raw} tokens${notRun ? `; ${notRun} more command${notRun === 1 ? "" : "s"} not run (after a timeout, or past ${RUN_LIMITS.maxCommands} per call)` : ""}${left ? `, ${left} more lines left out for the budget of ${budget}` : ""})`;
-  const render = (shown: number[]) => [...parts.flatMap((p, i) => [...p.head, ...p.body.slice(0, shown[i]), ...(shown[i]! < p.body.length ? [`  … ${p.body.length - shown[i]!} more`] : [])]), footer(parts.reduce((n, p, i) => n + p.body.length - shown[i]!, 0))].join("\n");
+  const footer = (left: number) =>
+    `(${runs.length} command${runs.length === 1 ? "" : "s"} for ${a.total} test${a.total === 1 ? "" : "s"} of ` +
+    (`${a.target}; raw output ${raw} ` +
+      `tokens${notRun ? `; ${notRun} more command${notRun === 1 ? "" : "s"} not run (after a timeout, or past ${RUN_LIMITS.maxCommands} per call)` : ""}${left ? `, ${left} more lines left out for the budget of ${budget}` : ""})`);
+  const render = (shown: number[]) =>
+    [
+      ...parts.flatMap((p, i) => [
+        ...p.head,
+        ...p.body.slice(0, shown[i]),
+        ...(shown[i]! < p.body.length ? [`  … ${p.body.length - shown[i]!} more`] : []),
+      ]),
+      footer(parts.reduce((n, p, i) => n + p.body.length - shown[i]!, 0)),
+    ].join("\n");
   const shown = parts.map(() => 0);
   // Round-robin over the runs, one line at a time, so a long first run cannot crowd out the rest.
   for (let progress = true; progress; ) {

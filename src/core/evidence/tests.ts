@@ -15,7 +15,18 @@ import { LIMITS } from "../limits.ts";
 import { callsCompleteness, importsCompleteness, type Completeness } from "../query/completeness.ts";
 import { symbolRef, type SymbolRef } from "../query/lookup.ts";
 import type { CodeGraph, SymbolNode } from "../graph/model.ts";
-import { completenessLines, fitPage, fmt, pageInfo, pastTheEnd, plural, withUsage, type ListArgs, type PageInfo, type Usage } from "../query/pages.ts";
+import {
+  completenessLines,
+  fitPage,
+  fmt,
+  pageInfo,
+  pastTheEnd,
+  plural,
+  withUsage,
+  type ListArgs,
+  type PageInfo,
+  type Usage,
+} from "../query/pages.ts";
 import { conventionsOf, holdsTests, scopeAt, siteOf, testAt } from "../graph/test-code.ts";
 
 /** How a test reaches the target. */
@@ -94,7 +105,10 @@ const CONFIDENCE = { mention: 0.4, import: 0.3 };
 const rank = (h: TestHit) => (h.evidence === "call" ? 0 : h.evidence === "mention" ? 1 : 2);
 
 /** The symbols a tests answer starts from (a symbol with its members, or a file's definitions) and their files. */
-function seedsOf(graph: CodeGraph, target: { symbol?: SymbolNode; file?: string }): { seeds: number[]; files: Set<string> } {
+function seedsOf(
+  graph: CodeGraph,
+  target: { symbol?: SymbolNode; file?: string },
+): { seeds: number[]; files: Set<string> } {
   const seeds: number[] = [];
   const files = new Set<string>();
   if (target.symbol) {
@@ -116,20 +130,61 @@ function seedsOf(graph: CodeGraph, target: { symbol?: SymbolNode; file?: string 
 function addHit(hits: Map<string, TestHit>, h: TestHit): void {
   const key = `${h.path}\0${h.id}`;
   const old = hits.get(key);
-  if (!old || rank(h) < rank(old) || (rank(h) === rank(old) && (h.depth < old.depth || (h.depth === old.depth && h.confidence > old.confidence)))) hits.set(key, h);
+  if (
+    !old ||
+    rank(h) < rank(old) ||
+    (rank(h) === rank(old) && (h.depth < old.depth || (h.depth === old.depth && h.confidence > old.confidence)))
+  )
+    hits.set(key, h);
 }
 
 /** A hit on one test case. */
-function caseHit(c: TestCase, path: string, evidence: TestEvidence, depth: number, site: { path: string; line: number }, through: string[], confidence: number): TestHit {
+function caseHit(
+  c: TestCase,
+  path: string,
+  evidence: TestEvidence,
+  depth: number,
+  site: { path: string; line: number },
+  through: string[],
+  confidence: number,
+): TestHit {
   return {
-    path, start: c.start, end: c.end, id: c.id, ...(c.group ? { group: true } : {}), ...(c.parametrized ? { parametrized: true } : {}),
-    evidence, depth, site, through, confidence,
+    path,
+    start: c.start,
+    end: c.end,
+    id: c.id,
+    ...(c.group ? { group: true } : {}),
+    ...(c.parametrized ? { parametrized: true } : {}),
+    evidence,
+    depth,
+    site,
+    through,
+    confidence,
   };
 }
 
 /** A hit on a whole test file. */
-function fileHit(graph: CodeGraph, path: string, evidence: TestEvidence, depth: number, site: { path: string; line: number }, through: string[], confidence: number): TestHit {
-  return { path, start: 1, end: graph.records.get(path)!.lines, id: fileId(graph, path), file: true, evidence, depth, site, through, confidence };
+function fileHit(
+  graph: CodeGraph,
+  path: string,
+  evidence: TestEvidence,
+  depth: number,
+  site: { path: string; line: number },
+  through: string[],
+  confidence: number,
+): TestHit {
+  return {
+    path,
+    start: 1,
+    end: graph.records.get(path)!.lines,
+    id: fileId(graph, path),
+    file: true,
+    evidence,
+    depth,
+    site,
+    through,
+    confidence,
+  };
 }
 
 /**
@@ -141,8 +196,10 @@ function requestTests(graph: CodeGraph, seeds: number[], routes: Route[], hits: 
     const caller = graph.symbols[call.callerId]!;
     const test = testAt(graph, call.path, call.line, caller.index);
     const site = { path: call.path, line: call.line };
-    if (test) addHit(hits, caseHit(test, call.path, "call", 1, site, [`${route.method} ${route.path}`], REQUEST_CONFIDENCE));
-    else if (caller.kind === "module" && holdsTests(call.path, caller.language)) addHit(hits, fileHit(graph, call.path, "call", 1, site, [`${route.method} ${route.path}`], REQUEST_CONFIDENCE));
+    if (test)
+      addHit(hits, caseHit(test, call.path, "call", 1, site, [`${route.method} ${route.path}`], REQUEST_CONFIDENCE));
+    else if (caller.kind === "module" && holdsTests(call.path, caller.language))
+      addHit(hits, fileHit(graph, call.path, "call", 1, site, [`${route.method} ${route.path}`], REQUEST_CONFIDENCE));
   }
 }
 
@@ -154,7 +211,8 @@ function callerTests(graph: CodeGraph, seeds: number[], depth: number, hits: Map
   const parent = new Map<number, number>();
   const chain = (id: number): string[] => {
     const out: string[] = [];
-    for (let at: number | undefined = id; at !== undefined && !seeds.includes(at); at = parent.get(at)) out.push(graph.symbols[at]!.qualified);
+    for (let at: number | undefined = id; at !== undefined && !seeds.includes(at); at = parent.get(at))
+      out.push(graph.symbols[at]!.qualified);
     return out;
   };
   const seen = new Set(seeds);
@@ -191,16 +249,25 @@ function callerTests(graph: CodeGraph, seeds: number[], depth: number, hits: Map
  * language whose calls the index does not extract, every test file of that language. Returns the
  * notes on what was not read.
  */
-async function mentionTests(graph: CodeGraph, target: { symbol?: SymbolNode }, seeds: number[], files: Set<string>, hits: Map<string, TestHit>, io: TestsIO): Promise<string[]> {
+async function mentionTests(
+  graph: CodeGraph,
+  target: { symbol?: SymbolNode },
+  seeds: number[],
+  files: Set<string>,
+  hits: Map<string, TestHit>,
+  io: TestsIO,
+): Promise<string[]> {
   const notes: string[] = [];
   const names = nameSet(graph, seeds, target.symbol);
   const scan = new Set<string>();
   for (const f of files) {
-    for (const from of graph.importedBy.get(f) ?? []) if (holdsTests(from, graph.records.get(from)?.language)) scan.add(from);
+    for (const from of graph.importedBy.get(f) ?? [])
+      if (holdsTests(from, graph.records.get(from)?.language)) scan.add(from);
     const language = graph.records.get(f)?.language ?? "";
     if (!fullDepth(language)) {
       scan.add(f); // tests may sit beside the code (a `mod tests` in the same file)
-      for (const r of graph.records.values()) if (r.language === language && holdsTests(r.path, language)) scan.add(r.path);
+      for (const r of graph.records.values())
+        if (r.language === language && holdsTests(r.path, language)) scan.add(r.path);
     }
   }
   const pattern = names.length ? mentionPattern(graph, names, target.symbol) : undefined;
@@ -223,7 +290,18 @@ async function mentionTests(graph: CodeGraph, target: { symbol?: SymbolNode }, s
       const line = i + 1;
       const scope = scopeAt(record, line);
       // The target's own definition lines are not a mention.
-      if (files.has(path) && scope.length && seeds.some((id) => graph.symbols[id]!.file === path && graph.symbols[id]!.start <= line && graph.symbols[id]!.end >= line && graph.symbols[id]!.kind !== "module")) continue;
+      if (
+        files.has(path) &&
+        scope.length &&
+        seeds.some(
+          (id) =>
+            graph.symbols[id]!.file === path &&
+            graph.symbols[id]!.start <= line &&
+            graph.symbols[id]!.end >= line &&
+            graph.symbols[id]!.kind !== "module",
+        )
+      )
+        continue;
       const conv = conventionsOf(record.language);
       const test = conv?.testAt(siteOf(record, line));
       if (test) {
@@ -240,9 +318,20 @@ async function mentionTests(graph: CodeGraph, target: { symbol?: SymbolNode }, s
 }
 
 /** What a tests answer could not see: the walk's own limits, runners assumed, and what no static walk sees. */
-function testsCompleteness(graph: CodeGraph, target: { symbol?: SymbolNode; file?: string }, all: TestHit[], runners: RunnerIndex, notes: string[]): Completeness {
+function testsCompleteness(
+  graph: CodeGraph,
+  target: { symbol?: SymbolNode; file?: string },
+  all: TestHit[],
+  runners: RunnerIndex,
+  notes: string[],
+): Completeness {
   const completeness: Completeness = target.symbol
-    ? callsCompleteness(graph, target.symbol, "callers", graph.ambiguous.filter((a) => a.candidates.includes(target.symbol!.id)).length)
+    ? callsCompleteness(
+        graph,
+        target.symbol,
+        "callers",
+        graph.ambiguous.filter((a) => a.candidates.includes(target.symbol!.id)).length,
+      )
     : importsCompleteness(graph, target.file!);
   completeness.notes.push(...notes);
   const assumed = new Set<string>();
@@ -250,8 +339,14 @@ function testsCompleteness(graph: CodeGraph, target: { symbol?: SymbolNode; file
     const r = runners.of(h.path);
     if (r && !r.detectedBy) assumed.add(r.runner.name);
   }
-  if (assumed.size) completeness.notes.push(`no project file names a test runner for ${[...assumed].join(", ")}'s language; the commands assume ${[...assumed].join(", ")}`);
-  completeness.notes.push("tests reached only through fixtures, dependency injection, reflection or strings are not seen");
+  if (assumed.size)
+    completeness.notes.push(
+      `no project file names a test runner for ${[...assumed].join(", ")}'s language; the commands assume ` +
+        `${[...assumed].join(", ")}`,
+    );
+  completeness.notes.push(
+    "tests reached only through fixtures, dependency injection, reflection or strings are not seen",
+  );
   return completeness;
 }
 
@@ -267,7 +362,13 @@ export async function findTests(
   callerTests(graph, seeds, args.depth, hits);
   if (io.routes) requestTests(graph, seeds, io.routes(), hits);
   const notes = await mentionTests(graph, target, seeds, files, hits, io);
-  const all = [...hits.values()].sort((a, b) => rank(a) - rank(b) || a.depth - b.depth || b.confidence - a.confidence || (a.path < b.path ? -1 : a.path > b.path ? 1 : a.start - b.start));
+  const all = [...hits.values()].sort(
+    (a, b) =>
+      rank(a) - rank(b) ||
+      a.depth - b.depth ||
+      b.confidence - a.confidence ||
+      (a.path < b.path ? -1 : a.path > b.path ? 1 : a.start - b.start),
+  );
   const runners = await runnerIndex(graph, io);
   for (const h of all) {
     const r = runners.of(h.path);
@@ -276,8 +377,18 @@ export async function findTests(
   const byEvidence = { call: 0, mention: 0, import: 0 };
   for (const h of all) byEvidence[h.evidence]++;
   const found: FoundTests = {
-    target, all, byEvidence, runners, completeness: testsCompleteness(graph, target, all, runners, notes),
-    runAll: all.length > 0 ? plans(runners, all.map((h) => ({ ...h, id: fileId(graph, h.path), file: true }))) : [],
+    target,
+    all,
+    byEvidence,
+    runners,
+    completeness: testsCompleteness(graph, target, all, runners, notes),
+    runAll:
+      all.length > 0
+        ? plans(
+            runners,
+            all.map((h) => ({ ...h, id: fileId(graph, h.path), file: true })),
+          )
+        : [],
   };
   const rest = all.slice(args.offset);
   return fitPage(Math.min(args.limit, rest.length), (k) => testsPage(graph, found, args, k), args);
@@ -301,20 +412,47 @@ function testsPage(graph: CodeGraph, found: FoundTests, args: ListArgs & { depth
   const shown = all.slice(args.offset).slice(0, k);
   const page = pageInfo(args, all.length, shown.length, args.depth);
   const run = plans(runners, shown);
-  const wholeFiles = page.next && runAll.reduce((n, p) => n + p.commands.join(" ").length, 0) < 2_000 ? runAll : undefined;
-  const head = target.symbol ? `${target.symbol.qualified} (${target.symbol.kind}, ${cite(target.symbol.file, target.symbol.start)})` : target.file!;
+  const wholeFiles =
+    page.next && runAll.reduce((n, p) => n + p.commands.join(" ").length, 0) < 2_000 ? runAll : undefined;
+  const head = target.symbol
+    ? `${target.symbol.qualified} (${target.symbol.kind}, ${cite(target.symbol.file, target.symbol.start)})`
+    : target.file!;
   const render = (usage: string) => {
     const lines = [`# Tests of ${head}`];
-    const parts = [byEvidence.call && `${plural(byEvidence.call, "calls", "call")} it`, byEvidence.mention && `${plural(byEvidence.mention, "names", "name")} it`, byEvidence.import && `${plural(byEvidence.import, "file imports", "files import")} its file`].filter(Boolean);
-    lines.push(all.length ? `${plural(all.length, "test reaches", "tests reach")} it (calls followed up to depth ${args.depth}): ${parts.join(", ")}.` : `No test found within depth ${args.depth} (callers followed through helpers; test files importing its file read for its name).`);
+    const parts = [
+      byEvidence.call && `${plural(byEvidence.call, "calls", "call")} it`,
+      byEvidence.mention && `${plural(byEvidence.mention, "names", "name")} it`,
+      byEvidence.import && `${plural(byEvidence.import, "file imports", "files import")} its file`,
+    ].filter(Boolean);
+    lines.push(
+      all.length
+        ? `${plural(all.length, "test reaches", "tests reach")} it (calls followed up to depth ${args.depth}): ` +
+            `${parts.join(", ")}.`
+        : `No test found within depth ${args.depth} (callers followed through helpers; test files importing its ` +
+            `file read for its name).`,
+    );
     if (all.length && args.offset >= all.length) lines.push(pastTheEnd(args.offset, all.length));
-    else if (shown.length) lines.push(`Listed: ${fmt(args.offset + 1)}-${fmt(args.offset + shown.length)} of ${fmt(all.length)}.`);
+    else if (shown.length)
+      lines.push(`Listed: ${fmt(args.offset + 1)}-${fmt(args.offset + shown.length)} of ${fmt(all.length)}.`);
     for (const p of run) {
-      lines.push("", `## ${p.name}: ${plural(p.tests, "test")}${p.cwd ? `, run in ${p.cwd}/` : ""} (${p.detectedBy ? `found by ${p.detectedBy}` : "assumed"})`, ...p.commands.map((c) => `    ${c}`));
+      lines.push(
+        "",
+        `## ${p.name}: ${plural(p.tests, "test")}${p.cwd ? `, run in ${p.cwd}/` : ""} ` +
+          `(${p.detectedBy ? `found by ${p.detectedBy}` : "assumed"})`,
+        ...p.commands.map((c) => `    ${c}`),
+      );
     }
     if (shown.length) lines.push("");
-    for (const h of shown) lines.push(`- ${h.id}${h.file ? " (whole file)" : h.group ? " (group)" : ""}${h.parametrized ? " (parametrized)" : ""}  ${cite(h.path, h.start, h.end)}  [${why(h)}]`);
-    if (page.next) lines.push("", `Next page: ask again with cursor=${page.next} (${plural(all.length - args.offset - shown.length, "more test")}).`);
+    for (const h of shown)
+      lines.push(
+        `- ${h.id}${h.file ? " (whole file)" : h.group ? " (group)" : ""}${h.parametrized ? " (parametrized)" : ""}  ${cite(h.path, h.start, h.end)}  [${why(h)}]`,
+      );
+    if (page.next)
+      lines.push(
+        "",
+        `Next page: ask again with cursor=${page.next} ` +
+          `(${plural(all.length - args.offset - shown.length, "more test")}).`,
+      );
     if (wholeFiles) {
       lines.push("", "Every test found, by whole files:");
       for (const p of wholeFiles) lines.push(...p.commands.map((c) => `    ${p.cwd ? `(in ${p.cwd}/) ` : ""}${c}`));
@@ -325,16 +463,28 @@ function testsPage(graph: CodeGraph, found: FoundTests, args: ListArgs & { depth
   };
   const { text, tokens } = withUsage(render, args);
   return {
-    target: target.symbol ? target.symbol.qualified : target.file!, resolvedAs: target.symbol ? "symbol" : "file",
+    target: target.symbol ? target.symbol.qualified : target.file!,
+    resolvedAs: target.symbol ? "symbol" : "file",
     ...(target.symbol ? { symbol: symbolRef(target.symbol) } : { path: target.file! }),
-    depth: args.depth, tests: shown, total: all.length, byEvidence, run, ...(wholeFiles ? { runAll: wholeFiles } : {}),
-    page, completeness, usage: { tokens, budget: args.budget, encoding: args.encoding }, text,
+    depth: args.depth,
+    tests: shown,
+    total: all.length,
+    byEvidence,
+    run,
+    ...(wholeFiles ? { runAll: wholeFiles } : {}),
+    page,
+    completeness,
+    usage: { tokens, budget: args.budget, encoding: args.encoding },
+    text,
   };
 }
 
 function why(h: TestHit): string {
   const at = cite(h.site.path, h.site.line);
-  if (h.evidence === "call") return h.through.length ? `calls it through ${h.through.join(" → ")} (${h.depth} hop${h.depth === 1 ? "" : "s"}), at ${at}` : `calls it at ${at}`;
+  if (h.evidence === "call")
+    return h.through.length
+      ? `calls it through ${h.through.join(" → ")} (${h.depth} hop${h.depth === 1 ? "" : "s"}), at ${at}`
+      : `calls it at ${at}`;
   if (h.evidence === "mention") return `names it at ${at}; the call is not resolved`;
   return `imports its file at ${at}; no test in it names it`;
 }
@@ -345,7 +495,10 @@ const fullDepth = (language: string) => languageById(language)?.fullDepth !== fa
 /** The names a test would write to use the seeds: the symbol's own name, or a file's top-level names. */
 function nameSet(graph: CodeGraph, seeds: number[], symbol: SymbolNode | undefined): string[] {
   if (symbol) return symbol.kind === "module" ? [] : [symbol.name];
-  const names = seeds.map((id) => graph.symbols[id]!).filter((s) => s.kind !== "module" && graph.symbols[s.parent]?.kind === "module").map((s) => s.name);
+  const names = seeds
+    .map((id) => graph.symbols[id]!)
+    .filter((s) => s.kind !== "module" && graph.symbols[s.parent]?.kind === "module")
+    .map((s) => s.name);
   return [...new Set(names)].filter((n) => n.length > 2).slice(0, 50);
 }
 
@@ -353,7 +506,9 @@ function nameSet(graph: CodeGraph, seeds: number[], symbol: SymbolNode | undefin
 function mentionPattern(graph: CodeGraph, names: string[], symbol: SymbolNode | undefined): RegExp {
   const esc = names.map((n) => n.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"));
   const member = symbol && graph.symbols[symbol.parent]?.kind !== "module" && symbol.kind !== "class";
-  return member ? new RegExp(`(\\.|::|->)(${esc.join("|")})\\s*\\(`) : new RegExp(`(?<![\\w$])(${esc.join("|")})(?![\\w$])`);
+  return member
+    ? new RegExp(`(\\.|::|->)(${esc.join("|")})\\s*\\(`)
+    : new RegExp(`(?<![\\w$])(${esc.join("|")})(?![\\w$])`);
 }
 
 /** The runner of each test file. */
@@ -396,13 +551,19 @@ async function runnerIndex(graph: CodeGraph, io: TestsIO): Promise<RunnerIndex> 
     let found: RunnerChoice | undefined;
     const here = byFolder.get(folder) ?? [];
     for (const runner of conv.runners) {
-      const hit = here.find((p) => runner.detect.some((rule) => rule.file.test(p) && (!rule.contains || rule.contains.test(texts.get(p) ?? ""))));
+      const hit = here.find((p) =>
+        runner.detect.some((rule) => rule.file.test(p) && (!rule.contains || rule.contains.test(texts.get(p) ?? ""))),
+      );
       if (hit) {
         found = { runner, cwd: folder, detectedBy: hit };
         break;
       }
     }
-    if (!found) found = folder === "" ? { runner: conv.runners[0]!, cwd: "" } : choose(language, folder.includes("/") ? folder.slice(0, folder.lastIndexOf("/")) : "");
+    if (!found)
+      found =
+        folder === ""
+          ? { runner: conv.runners[0]!, cwd: "" }
+          : choose(language, folder.includes("/") ? folder.slice(0, folder.lastIndexOf("/")) : "");
     memo.set(key, found);
     return found;
   };
@@ -428,11 +589,20 @@ function plans(runners: { of(path: string): RunnerChoice | undefined }, hits: re
     const path = choice.cwd ? h.path.slice(choice.cwd.length + 1) : h.path;
     // Ids that carry a root-relative path (a pytest node id) are made relative to the runner's folder too.
     const id = choice.cwd && h.id.startsWith(`${choice.cwd}/`) ? h.id.slice(choice.cwd.length + 1) : h.id;
-    g.tests.push({ path, id: h.file && h.id === h.path ? path : id, ...(h.file ? { file: true } : {}), ...(h.group ? { group: true } : {}) });
+    g.tests.push({
+      path,
+      id: h.file && h.id === h.path ? path : id,
+      ...(h.file ? { file: true } : {}),
+      ...(h.group ? { group: true } : {}),
+    });
   }
   return [...groups.values()].map(({ choice, tests, count }) => ({
-    runner: choice.runner.id, name: choice.runner.name, cwd: choice.cwd, ...(choice.detectedBy ? { detectedBy: choice.detectedBy } : {}),
-    tests: count, commands: choice.runner.commands(dedupe(tests)),
+    runner: choice.runner.id,
+    name: choice.runner.name,
+    cwd: choice.cwd,
+    ...(choice.detectedBy ? { detectedBy: choice.detectedBy } : {}),
+    tests: count,
+    commands: choice.runner.commands(dedupe(tests)),
   }));
 }
 
@@ -449,7 +619,9 @@ function dedupe(tests: TestToRun[]): TestToRun[] {
 /** The id that runs every test of a file, per its language (default: the path). */
 function fileId(graph: CodeGraph, path: string): string {
   const record = graph.records.get(path)!;
-  const top = record.definitions.filter((d) => d.parent < 0).map((d) => ({ name: d.name, kind: d.kind, start: d.start, end: d.end }));
+  const top = record.definitions
+    .filter((d) => d.parent < 0)
+    .map((d) => ({ name: d.name, kind: d.kind, start: d.start, end: d.end }));
   return conventionsOf(record.language)?.fileId?.(path, top) ?? path;
 }
 
@@ -457,7 +629,11 @@ function fileId(graph: CodeGraph, path: string): string {
 export function testsDepth(depth: number | undefined): number {
   const d = depth ?? 2;
   if (!Number.isInteger(d) || d < 1 || d > LIMITS.depth.max) {
-    throw new EngineError("invalid_argument", `depth must be a whole number from 1 to ${LIMITS.depth.max}, got ${String(depth)}.`, { data: { depth } });
+    throw new EngineError(
+      "invalid_argument",
+      `depth must be a whole number from 1 to ${LIMITS.depth.max}, got ${String(depth)}.`,
+      { data: { depth } },
+    );
   }
   return d;
 }

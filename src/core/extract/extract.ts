@@ -6,7 +6,14 @@ import type { Node, Query, QueryMatch, Tree } from "web-tree-sitter";
 import type { LanguageSpec } from "../../languages/types.ts";
 import { termsOf } from "./words.ts";
 import type {
-  BindingRecord, CallRecord, Definition, DefinitionKind, Diagnostic, FileRecord, ImportRecord, TypeRefRecord,
+  BindingRecord,
+  CallRecord,
+  Definition,
+  DefinitionKind,
+  Diagnostic,
+  FileRecord,
+  ImportRecord,
+  TypeRefRecord,
 } from "./record.ts";
 import { TYPE_KINDS } from "./record.ts";
 
@@ -68,7 +75,10 @@ const squash = (text: string, max = MAX_EXPR) => {
 function qualifierOf(text: string, name: string): string {
   let t = text.split("(")[0]!.trim();
   while (/<[^<>]*>/.test(t)) t = t.replace(/<[^<>]*>/g, "");
-  const parts = t.split("::").map((p) => p.trim()).filter(Boolean);
+  const parts = t
+    .split("::")
+    .map((p) => p.trim())
+    .filter(Boolean);
   if (parts.length > 1 && parts.at(-1) === name) parts.pop();
   return parts.join(".");
 }
@@ -78,7 +88,10 @@ function cleanStringDoc(raw: string): string {
   const m = /^[rRbBuUfF]*("""|'''|"|')([\s\S]*?)\1$/.exec(raw.trim());
   const text = m ? m[2]! : raw;
   const lines = text.split("\n");
-  const indents = lines.slice(1).filter((l) => l.trim() !== "").map((l) => /^\s*/.exec(l)![0].length);
+  const indents = lines
+    .slice(1)
+    .filter((l) => l.trim() !== "")
+    .map((l) => /^\s*/.exec(l)![0].length);
   const cut = indents.reduce((m, x) => Math.min(m, x), indents.length ? Infinity : 0);
   return [lines[0]!.trim(), ...lines.slice(1).map((l) => l.slice(cut))].join("\n").trim();
 }
@@ -95,7 +108,10 @@ function cleanComment(raw: string): string {
 
 /** The header up to the body: trailing comment lines, blank lines and an opening brace removed. */
 function headerText(raw: string): string {
-  const lines = raw.trimEnd().replace(/\n\s*\n/g, "\n").split("\n");
+  const lines = raw
+    .trimEnd()
+    .replace(/\n\s*\n/g, "\n")
+    .split("\n");
   while (lines.length > 1 && /^\s*(#|\/\/|\/\*|\*)/.test(lines.at(-1)!)) lines.pop();
   return lines.join("\n").replace(/[\s{]+$/, "");
 }
@@ -120,13 +136,15 @@ function decoratorsOf(node: Node, outer: Node, spec: LanguageSpec): string[] {
       if (!c) continue;
       if (types.includes(c.type)) out.push(squash(c.text, 200));
       // Java keeps annotations inside a `modifiers` node next to `public`, `static`…
-      else if (spec.decoratorContainers?.includes(c.type)) for (const a of c.namedChildren) if (a && types.includes(a.type)) out.push(squash(a.text, 200));
+      else if (spec.decoratorContainers?.includes(c.type))
+        for (const a of c.namedChildren) if (a && types.includes(a.type)) out.push(squash(a.text, 200));
     }
     if (n === outer) break;
   }
   // Decorators written as preceding siblings (TypeScript class members).
   const before: string[] = [];
-  for (let s = outer.previousNamedSibling; s && types.includes(s.type); s = s.previousNamedSibling) before.unshift(squash(s.text, 200));
+  for (let s = outer.previousNamedSibling; s && types.includes(s.type); s = s.previousNamedSibling)
+    before.unshift(squash(s.text, 200));
   return [...before, ...out];
 }
 
@@ -171,13 +189,17 @@ function isExported(def: Definition, outer: Node, spec: LanguageSpec, defs: Defi
       return /^[A-Z]/.test(def.name);
     case "public-modifier": {
       // Look at the modifiers before the name, after any annotations/attributes with arguments.
-      const head = def.signature.replace(/^\s*(@[\w.]+(\([^)]*\))?\s*|#\[[^\]]*\]\s*|\[[^\]]*\]\s*)*/, "").split("(")[0] ?? "";
+      const head =
+        def.signature.replace(/^\s*(@[\w.]+(\([^)]*\))?\s*|#\[[^\]]*\]\s*|\[[^\]]*\]\s*)*/, "").split("(")[0] ?? "";
       return /^(export\s+|pub\b|public\b)/.test(outer.text) || /\b(pub|public)\b/.test(head);
     }
     case "top-level":
       return def.parent === -1;
     case "unless-private":
-      return !/^\s*(@[\w.]+(\([^)]*\))?\s*)*([a-z]+\s+)*private\b/.test(def.signature) && (def.parent === -1 || defs[def.parent]!.exported);
+      return (
+        !/^\s*(@[\w.]+(\([^)]*\))?\s*)*([a-z]+\s+)*private\b/.test(def.signature) &&
+        (def.parent === -1 || defs[def.parent]!.exported)
+      );
     case "storage-class": {
       for (let p = def.parent; p >= 0; p = defs[p]!.parent) if (defs[p]!.kind !== "module") return false;
       return !/^\s*(\[\[[^\]]*\]\]\s*)*(static|inline\s+static)\b/.test(outer.text);
@@ -193,7 +215,13 @@ function paramsOf(fn: Node): { name: string; type?: string }[] {
   const out: { name: string; type?: string }[] = [];
   for (const p of items) {
     if (!p || p.type === "comment") continue;
-    const nameNode = p.type === "identifier" || p.type === "this" ? p : p.childForFieldName("pattern") ?? p.childForFieldName("name") ?? p.namedChildren.find((c) => c?.type === "identifier") ?? null;
+    const nameNode =
+      p.type === "identifier" || p.type === "this"
+        ? p
+        : (p.childForFieldName("pattern") ??
+          p.childForFieldName("name") ??
+          p.namedChildren.find((c) => c?.type === "identifier") ??
+          null);
     const typeNode = p.childForFieldName("type");
     const name = nameNode?.text ?? p.text;
     const type = typeNode ? squash(typeNode.text.replace(/^:\s*/, ""), 300) : undefined;
@@ -270,7 +298,10 @@ function extendQualified(parent: QualifiedName, segments: string[]): QualifiedNa
       tail = [...tail.slice(1), seg];
     }
   }
-  const text = elided === 0 ? [...head, ...tail].join(".") : `${head.join(".")}.…${middle.toString(16).padStart(8, "0")}.${tail.join(".")}`;
+  const text =
+    elided === 0
+      ? [...head, ...tail].join(".")
+      : `${head.join(".")}.…${middle.toString(16).padStart(8, "0")}.${tail.join(".")}`;
   return { head, tail, middle, elided, text };
 }
 
@@ -333,7 +364,8 @@ function assignTerms(text: string, definitions: Definition[], spans: [number, nu
     if (!isIdentifierChar(c0, true)) continue;
     const at = i;
     let hash = Math.imul(FNV_OFFSET ^ c0, FNV_PRIME);
-    for (let c = 0; i + 1 < n && isIdentifierChar((c = text.charCodeAt(i + 1)), false); i++) hash = Math.imul(hash ^ c, FNV_PRIME);
+    for (let c = 0; i + 1 < n && isIdentifierChar((c = text.charCodeAt(i + 1)), false); i++)
+      hash = Math.imul(hash ^ c, FNV_PRIME);
     if (i === at) continue; // one-letter names say nothing
     while (stack.length && spans[stack.at(-1)!]![1] <= at) stack.pop();
     while (next < spans.length && spans[next]![0] <= at) {
@@ -354,8 +386,21 @@ function assignTerms(text: string, definitions: Definition[], spans: [number, nu
 /** What one parse's query matches hold, before the definitions are put in order. */
 interface Drafts {
   defs: Map<number, DefDraft>;
-  /** `receiverText`: several `@receiver` captures (adjacent tokens, `parser` `("x")`) joined; `receiver` is then the last. */
-  calls: { node: Node; name: Node; receiver?: Node; receiverText?: string; args?: Node; arity?: Node; kind: "call" | "new"; protocol?: string[]; suffix?: string }[];
+  /**
+   * `receiverText`: several `@receiver` captures (adjacent tokens, `parser` `("x")`) joined; `receiver` is then the
+   * last.
+   */
+  calls: {
+    node: Node;
+    name: Node;
+    receiver?: Node;
+    receiverText?: string;
+    args?: Node;
+    arity?: Node;
+    kind: "call" | "new";
+    protocol?: string[];
+    suffix?: string;
+  }[];
   types: Node[];
   imports: { node: Node; module: string; name?: string; alias?: string; kind: ImportRecord["kind"] }[];
   /**
@@ -364,11 +409,26 @@ interface Drafts {
    * a parent-rooted pattern, which tree-sitter's cursor matches in time quadratic in nesting depth
    * (Kotlin's nested `object { val a = … }` expressions, issue 22).
    */
-  bindings: { node: Node; kind: BindingRecord["kind"] | "member"; name: Node; type?: Node; value?: Node; alias?: Node; iter?: Node; receiver?: Node; literal?: Node; extent?: Node; deref?: true }[];
+  bindings: {
+    node: Node;
+    kind: BindingRecord["kind"] | "member";
+    name: Node;
+    type?: Node;
+    value?: Node;
+    alias?: Node;
+    iter?: Node;
+    receiver?: Node;
+    literal?: Node;
+    extent?: Node;
+    deref?: true;
+  }[];
 }
 
 /** A match's main capture: what it defines, references, imports or binds. */
-/** Captures a match may hold several of, kept as lists: bases, a receiver of several tokens, one import path per nesting level. */
+/**
+ * Captures a match may hold several of, kept as lists: bases, a receiver of several tokens, one import path per nesting
+ * level.
+ */
 const LISTED_CAPTURES = new Set(["base", "base.implements", "receiver", "import.module"]);
 const MAIN_CAPTURE = /^(definition\.|reference\.|import$|local\.)/;
 /** Capture names seen so far, by whether they are a main capture (a query has a few dozen names). */
@@ -405,7 +465,8 @@ function collectDrafts(matches: QueryMatch[], pathJoin: string | undefined): Dra
         if (cap.body) d.body = cap.body;
       }
       for (const b of many.base ?? []) if (!d.bases.includes(squash(b.text))) d.bases.push(squash(b.text));
-      for (const b of many["base.implements"] ?? []) if (!d.implements.includes(squash(b.text))) d.implements.push(squash(b.text));
+      for (const b of many["base.implements"] ?? [])
+        if (!d.implements.includes(squash(b.text))) d.implements.push(squash(b.text));
       if (cap.returns) d.returns = squash(cap.returns.text);
       if (cap.qualifier) d.qualifier = qualifierOf(cap.qualifier.text, cap.name?.text ?? "");
       if (m.setProperties?.extent === "siblings" && !d.until) d.until = lastGoverned(node);
@@ -419,8 +480,14 @@ function collectDrafts(matches: QueryMatch[], pathJoin: string | undefined): Dra
       } else if (cap.name) {
         const receivers = many.receiver ?? [];
         callDrafts.push({
-          node, name: cap.name, kind: main.name === "reference.new" ? "new" : "call",
-          ...(receivers.length > 1 ? { receiver: receivers.at(-1)!, receiverText: receivers.map((r) => r.text).join("") } : cap.receiver ? { receiver: cap.receiver } : {}),
+          node,
+          name: cap.name,
+          kind: main.name === "reference.new" ? "new" : "call",
+          ...(receivers.length > 1
+            ? { receiver: receivers.at(-1)!, receiverText: receivers.map((r) => r.text).join("") }
+            : cap.receiver
+              ? { receiver: cap.receiver }
+              : {}),
           ...(cap.args ? { args: cap.args } : {}),
           ...(cap.arity ? { arity: cap.arity } : {}),
           // `(#set! suffix "=")`: the method called is the name plus a suffix (Ruby's `x.name = v` calls `name=`).
@@ -437,11 +504,22 @@ function collectDrafts(matches: QueryMatch[], pathJoin: string | undefined): Dra
       const alias = cap["import.alias"]?.text;
       // Nested import trees (`use a::{b::{c}}`) capture one module path per level: joined, outermost first.
       const mods = many["import.module"] ?? [];
-      const module = pathJoin && mods.length > 1 ? mods.map((n) => n.text.replace(/\s+/g, "")).join(pathJoin) : mod?.text ?? "";
-      importDrafts.push({ node, module, kind, ...(name !== undefined ? { name } : {}), ...(alias !== undefined ? { alias } : {}) });
+      const module =
+        pathJoin && mods.length > 1 ? mods.map((n) => n.text.replace(/\s+/g, "")).join(pathJoin) : (mod?.text ?? "");
+      importDrafts.push({
+        node,
+        module,
+        kind,
+        ...(name !== undefined ? { name } : {}),
+        ...(alias !== undefined ? { alias } : {}),
+      });
     } else if (main.name.startsWith("local.")) {
       if (cap.name) {
-        const b: Drafts["bindings"][number] = { node, kind: main.name.slice(6) as Drafts["bindings"][number]["kind"], name: cap.name };
+        const b: Drafts["bindings"][number] = {
+          node,
+          kind: main.name.slice(6) as Drafts["bindings"][number]["kind"],
+          name: cap.name,
+        };
         if (cap.type) b.type = cap.type;
         if (cap.value) b.value = cap.value;
         if (cap.alias) b.alias = cap.alias;
@@ -474,8 +552,17 @@ interface DefinitionTable {
 
 function buildDefinitions(drafts: Map<number, DefDraft>, spec: LanguageSpec, source: string): DefinitionTable {
   const endOf = (d: DefDraft) => (d.until ?? d.node).endIndex;
-  const sorted = [...drafts.values()].filter((d) => d.name).sort((a, b) => a.node.startIndex - b.node.startIndex || endOf(b) - endOf(a));
-  const t: DefinitionTable = { definitions: [], scopeStart: [], scopeEnd: [], depths: [], spans: [], nameNodeIds: new Set() };
+  const sorted = [...drafts.values()]
+    .filter((d) => d.name)
+    .sort((a, b) => a.node.startIndex - b.node.startIndex || endOf(b) - endOf(a));
+  const t: DefinitionTable = {
+    definitions: [],
+    scopeStart: [],
+    scopeEnd: [],
+    depths: [],
+    spans: [],
+    nameNodeIds: new Set(),
+  };
   const { definitions, scopeStart, scopeEnd, depths, spans, nameNodeIds } = t;
   const qualifiedOf: QualifiedName[] = [];
   const stack: number[] = [];
@@ -495,14 +582,28 @@ function buildDefinitions(drafts: Map<number, DefDraft>, spec: LanguageSpec, sou
     if (decorators.some((t) => /^@([\w.]+\.)?overload\b/.test(t))) continue; // overload stubs merge into the implementation
     let kind = d.kind;
     // A name written as a string or a symbol (`define_method(:name)`) is its text without the quotes or colon.
-    const name = boundedName(nameNode.type === "string" ? nameNode.text.slice(1, -1) : nameNode.type === "simple_symbol" ? nameNode.text.slice(1) : nameNode.text);
+    const name = boundedName(
+      nameNode.type === "string"
+        ? nameNode.text.slice(1, -1)
+        : nameNode.type === "simple_symbol"
+          ? nameNode.text.slice(1)
+          : nameNode.text,
+    );
     const parentDef = parent >= 0 ? definitions[parent] : undefined;
-    if (kind === "function" && (parentDef?.kind === "class" || parentDef?.kind === "interface" || parentDef?.kind === "enum") && spec.semantics?.classFunctionsAreMethods) kind = "method";
+    if (
+      kind === "function" &&
+      (parentDef?.kind === "class" || parentDef?.kind === "interface" || parentDef?.kind === "enum") &&
+      spec.semantics?.classFunctionsAreMethods
+    )
+      kind = "method";
     if (kind === "method" && name === "constructor") kind = "constructor";
     const bodyStart = d.body ? d.body.startPosition.row + 1 : 0;
     const headerEnd = d.body ? d.body.startIndex : node.endIndex;
     const signature = cap(headerText(source.slice(node.startIndex, headerEnd)), MAX_SIGNATURE);
-    const qualified = extendQualified(parent >= 0 ? qualifiedOf[parent]! : EMPTY_QUALIFIED, [...(d.qualifier ? d.qualifier.split(".").map(boundedName) : []), name]);
+    const qualified = extendQualified(parent >= 0 ? qualifiedOf[parent]! : EMPTY_QUALIFIED, [
+      ...(d.qualifier ? d.qualifier.split(".").map(boundedName) : []),
+      name,
+    ]);
     const def: Definition = {
       name,
       qualified: qualified.text,
@@ -522,7 +623,7 @@ function buildDefinitions(drafts: Map<number, DefDraft>, spec: LanguageSpec, sou
     if (d.bases.length) def.bases = d.bases;
     if (d.implements.length) def.implements = d.implements;
     if (d.returns) def.returns = d.returns;
-    const params = paramsOf(deep ? node : d.body?.parent ?? node);
+    const params = paramsOf(deep ? node : (d.body?.parent ?? node));
     if (params.length) def.params = params;
     def.exported = isExported(def, outer, spec, definitions);
     definitions.push(def);
@@ -563,7 +664,15 @@ function protocolCalls(c: Drafts["calls"][number], enclosing: (index: number) =>
   const receiver = receiverText(at.text);
   if (!receiver) return;
   for (const name of c.protocol!) {
-    into.push({ name, kind: "call", line: at.startPosition.row + 1, col: at.startPosition.column, caller: enclosing(at.startIndex), receiver, protocol: true });
+    into.push({
+      name,
+      kind: "call",
+      line: at.startPosition.row + 1,
+      col: at.startPosition.column,
+      caller: enclosing(at.startIndex),
+      receiver,
+      protocol: true,
+    });
   }
 }
 
@@ -598,7 +707,12 @@ function firstAtOrAfter(positions: number[], index: number): number | undefined 
   return positions[lo];
 }
 
-function callRecords(drafts: Drafts["calls"], spec: LanguageSpec, source: string, enclosing: (index: number) => number): CallRecord[] {
+function callRecords(
+  drafts: Drafts["calls"],
+  spec: LanguageSpec,
+  source: string,
+  enclosing: (index: number) => number,
+): CallRecord[] {
   const calls: CallRecord[] = [];
   const keep = argRulesOf(spec);
   const seenCalls = new Set<number>();
@@ -608,13 +722,19 @@ function callRecords(drafts: Drafts["calls"], spec: LanguageSpec, source: string
   let hints: number[] | undefined;
   const slash = slashFinder(source);
   if (spec.fullDepth) {
-    // Several patterns may read one call (`f(…)`, `x.f(…)` and `self.x.f(…)` over the same tokens): the longest receiver wins.
+    // Several patterns may read one call (`f(…)`, `x.f(…)` and `self.x.f(…)` over the same tokens): the longest
+    // receiver wins.
     const best = new Map<number, (typeof drafts)[number]>();
     const receiverLength = (c: (typeof drafts)[number]) => (c.receiverText ?? c.receiver?.text ?? "").length;
     for (const c of drafts) {
       if (c.protocol) continue;
       const prior = best.get(c.name.id);
-      if (!prior || receiverLength(c) > receiverLength(prior) || (c.suffix && !prior.suffix && receiverLength(c) === receiverLength(prior))) best.set(c.name.id, c);
+      if (
+        !prior ||
+        receiverLength(c) > receiverLength(prior) ||
+        (c.suffix && !prior.suffix && receiverLength(c) === receiverLength(prior))
+      )
+        best.set(c.name.id, c);
     }
     for (const c of drafts) {
       if (c.protocol) {
@@ -660,7 +780,10 @@ function callRecords(drafts: Drafts["calls"], spec: LanguageSpec, source: string
       if (c.args) {
         const args = c.args.namedChildren.filter((a): a is Node => a !== null && !spec.commentTypes.includes(a.type));
         // Strings (routes, messages), and the arguments of the calls that mount routers or set their prefixes.
-        if (args.some((a) => STRING_ARG.test(a.text) || keep.keyword?.test(a.text) || URL_OPTION.test(a.text)) || (args.length > 0 && keep.names.has(nameText.toLowerCase()))) {
+        if (
+          args.some((a) => STRING_ARG.test(a.text) || keep.keyword?.test(a.text) || URL_OPTION.test(a.text)) ||
+          (args.length > 0 && keep.names.has(nameText.toLowerCase()))
+        ) {
           call.args = args.slice(0, 8).map((a) => urlOption(a.text) ?? squash(a.text, 120));
           call.end = c.node.endPosition.row + 1;
         }
@@ -708,7 +831,12 @@ function receiverText(text: string, path = false): string {
   // A chain written one call per line (`new Builder()\n  .add(x)`) reads as `new Builder().add(x)`.
   // C/C++ member access and scope (`p->x`, `ns::T`) read as dots; a path joined to the name by
   // `::` (Rust `super::util::f()`) keeps its `::`, which resolution reads as a path.
-  const s = text.replace(/\s+/g, " ").trim().replace(path ? / ?(->) ?/g : / ?(->|::) ?/g, ".").replace(/ ?(\??\.) ?/g, "$1").replace(/ ?:: ?/g, "::");
+  const s = text
+    .replace(/\s+/g, " ")
+    .trim()
+    .replace(path ? / ?(->) ?/g : / ?(->|::) ?/g, ".")
+    .replace(/ ?(\??\.) ?/g, "$1")
+    .replace(/ ?:: ?/g, "::");
   if (s.length <= MAX_EXPR) return s;
   let out = "";
   let depth = 0;
@@ -722,7 +850,11 @@ function receiverText(text: string, path = false): string {
   return squash(out);
 }
 
-function typeRefRecords(drafts: Node[], nameNodeIds: Set<number>, enclosing: (index: number) => number): TypeRefRecord[] {
+function typeRefRecords(
+  drafts: Node[],
+  nameNodeIds: Set<number>,
+  enclosing: (index: number) => number,
+): TypeRefRecord[] {
   const typeRefs: TypeRefRecord[] = [];
   const seenTypes = new Set<number>();
   for (const t of drafts) {
@@ -757,7 +889,13 @@ function literalText(node: Node): string | undefined {
   return text.length <= MAX_LITERAL && !text.includes("\n") ? text : undefined;
 }
 
-function bindingRecords(drafts: Drafts["bindings"], spec: LanguageSpec, table: { definitions: Definition[]; depths: number[] }, enclosing: (index: number) => number, source: string): BindingRecord[] {
+function bindingRecords(
+  drafts: Drafts["bindings"],
+  spec: LanguageSpec,
+  table: { definitions: Definition[]; depths: number[] },
+  enclosing: (index: number) => number,
+  source: string,
+): BindingRecord[] {
   const depths = table.depths;
   for (const b of drafts) {
     if (b.kind !== "member") continue;
@@ -787,8 +925,14 @@ function bindingRecords(drafts: Drafts["bindings"], spec: LanguageSpec, table: {
       }
       const scope = enclosing(b.node.startIndex);
       // Contextual typing climbs from the parameter to its call: only where that climb is cheap.
-      const site = b.kind === "param" && !b.type && spec.callbackSite && (scope < 0 || depths[scope]! <= DEEP_NESTING) &&
-        (brackets ??= bracketDepths(source))[b.name.startIndex]! <= CALLBACK_BRACKET_DEPTH ? spec.callbackSite(b.name) : undefined;
+      const site =
+        b.kind === "param" &&
+        !b.type &&
+        spec.callbackSite &&
+        (scope < 0 || depths[scope]! <= DEEP_NESTING) &&
+        (brackets ??= bracketDepths(source))[b.name.startIndex]! <= CALLBACK_BRACKET_DEPTH
+          ? spec.callbackSite(b.name)
+          : undefined;
       // Fields set one by one in the order the stored JSON lists them (conditional spreads each
       // cloned an object: a third of this function's time on django).
       const rec = (site ? { argOf: site, kind: b.kind } : { kind: b.kind }) as BindingRecord;
@@ -830,7 +974,11 @@ function diagnosticsOf(root: Node): Diagnostic[] {
       if (n.isError || n.isMissing) {
         const line = n.startPosition.row + 1;
         const end = n.endPosition.row + 1;
-        diagnostics.push({ line, ...(end > line ? { end } : {}), message: n.isMissing ? `syntax error: missing ${n.type}` : "syntax error" });
+        diagnostics.push({
+          line,
+          ...(end > line ? { end } : {}),
+          message: n.isMissing ? `syntax error: missing ${n.type}` : "syntax error",
+        });
         if (diagnostics.length >= 5) break;
       } else if (n.hasError && cursor.gotoFirstChild()) {
         depth++;
@@ -872,7 +1020,14 @@ function boundedMatches(query: Query, root: Node, budgetMs: number): { matches: 
 }
 
 /** Extracts the record for one parsed file. `path`/`hash` are carried through unchanged. */
-export function extractFile(tree: Tree, query: Query, spec: LanguageSpec, path: string, hash: string, options: ExtractOptions = {}): FileRecord {
+export function extractFile(
+  tree: Tree,
+  query: Query,
+  spec: LanguageSpec,
+  path: string,
+  hash: string,
+  options: ExtractOptions = {},
+): FileRecord {
   const root = tree.rootNode;
   const source = root.text;
   const budgetMs = options.queryBudgetMs ?? QUERY_BUDGET_MS;
@@ -892,13 +1047,22 @@ export function extractFile(tree: Tree, query: Query, spec: LanguageSpec, path: 
     calls: callRecords(drafts.calls, spec, source, enclosing),
     typeRefs: typeRefRecords(drafts.types, table.nameNodeIds, enclosing),
     bindings: bindingRecords(drafts.bindings, spec, table, enclosing, source),
-    diagnostics: stopped ? [stoppedDiagnostic(matches, budgetMs), ...diagnosticsOf(root).slice(0, 4)] : diagnosticsOf(root),
+    diagnostics: stopped
+      ? [stoppedDiagnostic(matches, budgetMs), ...diagnosticsOf(root).slice(0, 4)]
+      : diagnosticsOf(root),
   };
 }
 
-/** The diagnostic of a query stopped by its budget: from the line after its last match on, the record may miss facts. */
+/**
+ * The diagnostic of a query stopped by its budget: from the line after its last match on, the record may miss facts.
+ */
 function stoppedDiagnostic(matches: QueryMatch[], budgetMs: number): Diagnostic {
   let last = 0;
-  for (const m of matches) for (const c of m.captures) if (c.node.startPosition.row > last) last = c.node.startPosition.row;
-  return { line: last + 1, message: `extraction stopped after ${budgetMs / 1000} s: definitions and calls after line ${last + 1} may be missing` };
+  for (const m of matches)
+    for (const c of m.captures) if (c.node.startPosition.row > last) last = c.node.startPosition.row;
+  return {
+    line: last + 1,
+    message:
+      `extraction stopped after ${budgetMs / 1000} s: definitions and calls after line ${last + 1} may ` + `be missing`,
+  };
 }

@@ -12,7 +12,8 @@ import type { ParserRuntime } from "../parse/runtime.ts";
  * `name`, a bare identifier (a use or a binding); `member`, after a dot (`x.name`); `key`, a member
  * declared or keyed in a class body or object literal (`name() {}`, `{ name: 1 }`); `keyword`, a
  * keyword argument (`f(name=1)`); `import`, inside an import statement; `export`, inside an export
- * list (`export { name }`); `module`, part of a module path (`import a.name`); `mention`, a whole word inside a string or comment.
+ * list (`export { name }`); `module`, part of a module path (`import a.name`); `mention`, a whole word inside a string
+ * or comment.
  */
 export type IdentifierRole = "name" | "member" | "key" | "keyword" | "import" | "export" | "module" | "mention";
 
@@ -37,13 +38,22 @@ export interface IdentifierSite {
 }
 
 const IDENTIFIER_TYPES = new Set([
-  "identifier", "property_identifier", "type_identifier", "shorthand_property_identifier",
-  "shorthand_property_identifier_pattern", "private_property_identifier",
+  "identifier",
+  "property_identifier",
+  "type_identifier",
+  "shorthand_property_identifier",
+  "shorthand_property_identifier_pattern",
+  "private_property_identifier",
 ]);
 const STRING_TYPES = new Set(["string", "string_fragment", "template_string", "comment", "string_content"]);
 
 /** Parses `text` and lists the sites of each of `names`. An unparsable file gives no sites. */
-export async function identifierSites(runtime: ParserRuntime, spec: LanguageSpec, text: string, names: ReadonlySet<string>): Promise<IdentifierSite[]> {
+export async function identifierSites(
+  runtime: ParserRuntime,
+  spec: LanguageSpec,
+  text: string,
+  names: ReadonlySet<string>,
+): Promise<IdentifierSite[]> {
   const lang = await runtime.load(spec);
   runtime.parser.setLanguage(lang.language);
   const tree: Tree | null = runtime.parser.parse(text);
@@ -99,7 +109,12 @@ function isWordChar(c: string | undefined): boolean {
 }
 
 function siteOf(node: Node): IdentifierSite {
-  const site: IdentifierSite = { line: node.startPosition.row + 1, col: node.startPosition.column, text: node.text, role: "name" };
+  const site: IdentifierSite = {
+    line: node.startPosition.row + 1,
+    col: node.startPosition.column,
+    text: node.text,
+    role: "name",
+  };
   let child: Node = node;
   let parent = node.parent;
   // Python spells an imported name as a dotted_name of one identifier.
@@ -125,7 +140,8 @@ function siteOf(node: Node): IdentifierSite {
     case "aliased_import":
       site.role = parent.type === "export_specifier" ? "export" : "import";
       if (parent.childForFieldName("alias")) site.aliased = field === "alias" ? "alias" : "original";
-      if (parent.type === "aliased_import" && parent.parent?.type === "import_statement") site.role = "module"; // import a.b as c: a module
+      // import a.b as c: a module
+      if (parent.type === "aliased_import" && parent.parent?.type === "import_statement") site.role = "module";
       return site;
     case "import_from_statement":
       site.role = field === "name" ? "import" : "module";
@@ -141,8 +157,11 @@ function siteOf(node: Node): IdentifierSite {
     default:
       break;
   }
-  const destructured = node.type === "shorthand_property_identifier_pattern" || (parent.type === "pair_pattern" && field === "key");
-  const module = destructured ? loadedModule(node.type === "shorthand_property_identifier_pattern" ? parent : parent.parent) : undefined;
+  const destructured =
+    node.type === "shorthand_property_identifier_pattern" || (parent.type === "pair_pattern" && field === "key");
+  const module = destructured
+    ? loadedModule(node.type === "shorthand_property_identifier_pattern" ? parent : parent.parent)
+    : undefined;
   if (module !== undefined) {
     site.role = "import";
     site.module = module;

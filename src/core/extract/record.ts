@@ -2,11 +2,31 @@
 
 /** A definition kind. Languages map their constructs onto these. */
 export type DefinitionKind =
-  | "function" | "method" | "constructor" | "getter" | "setter" | "class" | "interface" | "type" | "enum"
-  | "struct" | "trait" | "module" | "macro" | "field" | "constant" | "property";
+  | "function"
+  | "method"
+  | "constructor"
+  | "getter"
+  | "setter"
+  | "class"
+  | "interface"
+  | "type"
+  | "enum"
+  | "struct"
+  | "trait"
+  | "module"
+  | "macro"
+  | "field"
+  | "constant"
+  | "property";
 
 /** Kinds whose definitions have members and make instances. */
-export const TYPE_KINDS: ReadonlySet<string> = new Set<DefinitionKind>(["class", "interface", "struct", "enum", "trait"]);
+export const TYPE_KINDS: ReadonlySet<string> = new Set<DefinitionKind>([
+  "class",
+  "interface",
+  "struct",
+  "enum",
+  "trait",
+]);
 
 /** One definition. Lines are 1-based and inclusive. */
 export interface Definition {
@@ -44,9 +64,19 @@ export interface Definition {
 /** One import binding: a statement may yield several. */
 export interface ImportRecord {
   kind:
-    | "named" | "module" | "default" | "namespace" | "star" | "reexport" | "reexport-namespace" | "side-effect" | "require" | "dynamic"
+    | "named"
+    | "module"
+    | "default"
+    | "namespace"
+    | "star"
+    | "reexport"
+    | "reexport-namespace"
+    | "side-effect"
+    | "require"
+    | "dynamic"
     /** `export { a as b }` without a source, and `export default x` (module is ""). */
-    | "export" | "export-default"
+    | "export"
+    | "export-default"
     /** The package the file itself declares (Go `package p`, Java `package a.b;`): binds nothing. */
     | "package"
     /**

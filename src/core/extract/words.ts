@@ -17,12 +17,23 @@ export function splitWords(text: string): string[] {
     .filter((w) => w.length > 0);
 }
 
-const ENGLISH = "a an the of to in on for and or is are was were be been being by with from as at it its this that these those not no but if then so than into onto out up down over under again only also just very can could should would will shall may might must do does did done has have had having i we you he she they them our your their there here when where which who whom whose what why how all any both each few more most other some such own same too s t".split(" ");
+const ENGLISH = (
+  "a an the of to in on for and or is are was were be been being by with from as at it its this that these " +
+  ("those not no but if then so than into onto out up down over under again only also just very can could should " +
+    ("would will shall may might must do does did done has have had having i we you he she they them our your " +
+      ("their there here when where which who whom whose what why how all any both each few more most other some " +
+        "such own same too s t")))
+).split(" ");
 
 const ENGLISH_WORDS: ReadonlySet<string> = new Set(ENGLISH);
 
-/** Words too common in code and prose to tell anything apart: English function words and every language's keywords (LanguageSpec.keywords). */
-export const STOP_WORDS: Pick<ReadonlySet<string>, "has"> = { has: (word) => ENGLISH_WORDS.has(word) || allKeywords().has(word) };
+/**
+ * Words too common in code and prose to tell anything apart: English function words and every language's keywords
+ * (LanguageSpec.keywords).
+ */
+export const STOP_WORDS: Pick<ReadonlySet<string>, "has"> = {
+  has: (word) => ENGLISH_WORDS.has(word) || allKeywords().has(word),
+};
 
 const IDENTIFIER = /[A-Za-z_$][A-Za-z0-9_$]*/g;
 

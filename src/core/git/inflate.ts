@@ -7,7 +7,10 @@
 
 /** Thrown when a stream inflates to more than its limit; `inflated` is how far it got. */
 export class InflateLimitError extends Error {
-  constructor(readonly limit: number, readonly inflated: number) {
+  constructor(
+    readonly limit: number,
+    readonly inflated: number,
+  ) {
     super(`inflates to more than ${limit} bytes`);
   }
 }
@@ -18,7 +21,10 @@ export class InflateLimitError extends Error {
  * quietly once it holds that many bytes and returns what it has (a header's worth).
  */
 export async function inflate(data: Uint8Array, limit = Infinity, prefix = false): Promise<Uint8Array> {
-  const reader = new Blob([data as Uint8Array<ArrayBuffer>]).stream().pipeThrough(new DecompressionStream("deflate")).getReader();
+  const reader = new Blob([data as Uint8Array<ArrayBuffer>])
+    .stream()
+    .pipeThrough(new DecompressionStream("deflate"))
+    .getReader();
   const chunks: Uint8Array[] = [];
   let total = 0;
   try {

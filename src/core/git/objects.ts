@@ -72,10 +72,14 @@ function damaged(what: string, why: string): EngineError {
 
 /** The error for an object whose declared size is over the caller's limit (nothing was inflated). */
 function tooLarge(what: string, size: number, limit: number): EngineError {
-  return new EngineError("io_error", `Git object ${what} is ${size.toLocaleString("en-US")} bytes, over the limit of ${limit.toLocaleString("en-US")}.`, {
-    hint: "Compare smaller files; the object was left unread.",
-    data: { file: what, reason: "too_large", size, limit },
-  });
+  return new EngineError(
+    "io_error",
+    `Git object ${what} is ${size.toLocaleString("en-US")} bytes, over the limit of ${limit.toLocaleString("en-US")}.`,
+    {
+      hint: "Compare smaller files; the object was left unread.",
+      data: { file: what, reason: "too_large", size, limit },
+    },
+  );
 }
 
 /** Inflates `data`, which declares `size` bytes: more is stopped at the limit, less or more is damage. */
@@ -94,7 +98,8 @@ async function inflateExactly(data: Uint8Array, size: number, what: string): Pro
 /** Parses a version-2 pack index (what every git since 1.5.2 writes). */
 export function parsePackIndex(bytes: Uint8Array, name: string): PackIndex {
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  if (bytes.length < 8 + 1024 || view.getUint32(0) !== 0xff744f63) throw damaged(name, "not a version-2 pack index (run `git gc` to rewrite old packs)");
+  if (bytes.length < 8 + 1024 || view.getUint32(0) !== 0xff744f63)
+    throw damaged(name, "not a version-2 pack index (run `git gc` to rewrite old packs)");
   if (view.getUint32(4) !== 2) throw damaged(name, `pack index version ${view.getUint32(4)}`);
   const fanout = new Uint32Array(256);
   for (let i = 0; i < 256; i++) {
@@ -190,15 +195,22 @@ export function checkDelta(delta: Uint8Array, what: string): { sourceSize: numbe
     } else throw damaged(what, "delta opcode 0");
     if (made > targetSize) break;
   }
-  if (made !== targetSize) throw damaged(what, `delta declares a result of ${targetSize} bytes; its ops make ${made > targetSize ? "more" : made}`);
+  if (made !== targetSize)
+    throw damaged(
+      what,
+      `delta declares a result of ${targetSize} bytes; its ops make ${made > targetSize ? "more" : made}`,
+    );
   return header;
 }
 
-/** Applies a git delta to `base`, checked first ({@link checkDelta}); a result over `maxBytes` is refused as too large. */
+/**
+ * Applies a git delta to `base`, checked first ({@link checkDelta}); a result over `maxBytes` is refused as too large.
+ */
 export function applyDelta(base: Uint8Array, delta: Uint8Array, what: string, maxBytes = MAX_OBJECT_BYTES): Uint8Array {
   const header = checkDelta(delta, what);
   const { sourceSize, targetSize } = header;
-  if (sourceSize !== base.length) throw damaged(what, `delta expects a base of ${sourceSize} bytes, found ${base.length}`);
+  if (sourceSize !== base.length)
+    throw damaged(what, `delta expects a base of ${sourceSize} bytes, found ${base.length}`);
   if (targetSize > maxBytes) throw tooLarge(what, targetSize, maxBytes);
   const out = new Uint8Array(targetSize);
   let pos = header.pos;
@@ -264,7 +276,12 @@ const LOOSE_HEADER_BYTES = 32;
  * Reads the loose object `oid` under `gitdir`; undefined when there is no such file. Its header
  * is inflated first: an object declaring more than `maxBytes` is refused before the rest is.
  */
-async function readLooseObject(fs: FileSystem, gitdir: string, oid: string, maxBytes: number): Promise<GitObject | undefined> {
+async function readLooseObject(
+  fs: FileSystem,
+  gitdir: string,
+  oid: string,
+  maxBytes: number,
+): Promise<GitObject | undefined> {
   const path = `${gitdir}/objects/${oid.slice(0, 2)}/${oid.slice(2)}`;
   let raw: Uint8Array;
   try {
@@ -280,7 +297,8 @@ async function readLooseObject(fs: FileSystem, gitdir: string, oid: string, maxB
     throw damaged(path, `cannot inflate (${(error as Error).message})`);
   }
   const nul = head.subarray(0, LOOSE_HEADER_BYTES).indexOf(0);
-  const m = nul < 0 ? null : /^(commit|tree|blob|tag) (0|[1-9][0-9]{0,15})$/.exec(decoder.decode(head.subarray(0, nul)));
+  const m =
+    nul < 0 ? null : /^(commit|tree|blob|tag) (0|[1-9][0-9]{0,15})$/.exec(decoder.decode(head.subarray(0, nul)));
   if (!m) throw damaged(path, "no object header");
   const size = Number(m[2]);
   if (size > maxBytes) throw tooLarge(path, size, maxBytes);
@@ -297,7 +315,10 @@ async function listPacks(fs: FileSystem, gitdir: string): Promise<Pack[]> {
     if (isEngineError(error, "not_found", "not_directory")) return [];
     throw error;
   }
-  const names = entries.filter((e) => e.kind === "file" && e.name.endsWith(".idx")).map((e) => e.name.slice(0, -4)).sort();
+  const names = entries
+    .filter((e) => e.kind === "file" && e.name.endsWith(".idx"))
+    .map((e) => e.name.slice(0, -4))
+    .sort();
   const out: Pack[] = [];
   for (const name of names) {
     const path = `${gitdir}/objects/pack/${name}.idx`;
@@ -316,7 +337,9 @@ function findInPacks(oid: string, list: Pack[]): { pack: Pack; offset: number } 
   return undefined;
 }
 
-/** Where the pack entry at `offset` ends: at the next entry, or at the trailing checksum of a pack of `length` bytes. */
+/**
+ * Where the pack entry at `offset` ends: at the next entry, or at the trailing checksum of a pack of `length` bytes.
+ */
 function packEntryEnd(pack: Pack, offset: number, length: number): number {
   if (!pack.sorted) pack.sorted = Float64Array.from(pack.index.offsets).sort();
   const s = pack.sorted;
@@ -334,7 +357,11 @@ function packEntryEnd(pack: Pack, offset: number, length: number): number {
  * A pack entry's header: its type number, where its compressed data starts, and for a delta where
  * its base is (an offset back from the entry, or an object id).
  */
-function parseEntryHeader(data: Uint8Array, offset: number, what: string): { type: number; size: number; pos: number; back?: number; baseOid?: string } {
+function parseEntryHeader(
+  data: Uint8Array,
+  offset: number,
+  what: string,
+): { type: number; size: number; pos: number; back?: number; baseOid?: string } {
   let pos = offset;
   const next = () => {
     if (pos >= data.length || pos - offset > 16) throw damaged(what, "entry header is cut or too long");
@@ -365,8 +392,17 @@ function parseEntryHeader(data: Uint8Array, offset: number, what: string): { typ
   return { type, size, pos };
 }
 
-/** Ids under `gitdir` that start with `prefix`, loose ones and those in the packs `packs` lists (after the loose ones are read), at most `limit` of them, sorted. */
-async function expandPrefix(fs: FileSystem, gitdir: string, packs: () => Promise<Pack[]>, prefix: string, limit: number): Promise<string[]> {
+/**
+ * Ids under `gitdir` that start with `prefix`, loose ones and those in the packs `packs` lists (after the loose ones
+ * are read), at most `limit` of them, sorted.
+ */
+async function expandPrefix(
+  fs: FileSystem,
+  gitdir: string,
+  packs: () => Promise<Pack[]>,
+  prefix: string,
+  limit: number,
+): Promise<string[]> {
   const p = prefix.toLowerCase();
   const out = new Set<string>();
   try {
@@ -396,10 +432,11 @@ export function createObjectStore(fs: FileSystem, gitdir: string): ObjectStore {
     if (cache.size >= CACHE_ENTRIES) cache.delete(cache.keys().next().value!);
     cache.set(key, obj);
   };
-  const getPacks = () => (packs ??= listPacks(fs, gitdir).catch((error) => {
-    packs = undefined;
-    throw error;
-  }));
+  const getPacks = () =>
+    (packs ??= listPacks(fs, gitdir).catch((error) => {
+      packs = undefined;
+      throw error;
+    }));
   const packData = (pack: Pack) => (pack.data ??= fs.readFile(`${gitdir}/objects/pack/${pack.name}.pack`));
 
   /**
@@ -411,7 +448,8 @@ export function createObjectStore(fs: FileSystem, gitdir: string): ObjectStore {
     const key = `${pack.name}:${offset}`;
     const hit = cache.get(key);
     if (hit) {
-      if (hit.bytes.length > maxBytes) throw tooLarge(`objects/pack/${pack.name}.pack@${offset}`, hit.bytes.length, maxBytes);
+      if (hit.bytes.length > maxBytes)
+        throw tooLarge(`objects/pack/${pack.name}.pack@${offset}`, hit.bytes.length, maxBytes);
       return hit;
     }
     const what = `objects/pack/${pack.name}.pack@${offset}`;
@@ -421,7 +459,8 @@ export function createObjectStore(fs: FileSystem, gitdir: string): ObjectStore {
     const { type, size, pos, back, baseOid } = parseEntryHeader(data, offset, what);
     const isDelta = back !== undefined || baseOid !== undefined;
     if (!isDelta && !TYPES[type]) throw damaged(what, `object type ${type}`);
-    if (size > (isDelta ? MAX_OBJECT_BYTES : maxBytes)) throw tooLarge(what, size, isDelta ? MAX_OBJECT_BYTES : maxBytes);
+    if (size > (isDelta ? MAX_OBJECT_BYTES : maxBytes))
+      throw tooLarge(what, size, isDelta ? MAX_OBJECT_BYTES : maxBytes);
     const compressed = data.subarray(pos, packEntryEnd(pack, offset, data.length));
     if (isDelta) await checkDeltaPrefix(compressed, size, maxBytes, what);
     const body = await inflateExactly(compressed, size, what);
@@ -430,7 +469,10 @@ export function createObjectStore(fs: FileSystem, gitdir: string): ObjectStore {
       const { sourceSize, targetSize } = checkDelta(body, what);
       if (targetSize > maxBytes) throw tooLarge(what, targetSize, maxBytes);
       if (sourceSize > MAX_OBJECT_BYTES) throw damaged(what, `delta base of ${sourceSize} bytes`);
-      const base = back !== undefined ? await readPacked(pack, offset - back, MAX_OBJECT_BYTES, depth + 1) : await read(baseOid!, MAX_OBJECT_BYTES, depth + 1);
+      const base =
+        back !== undefined
+          ? await readPacked(pack, offset - back, MAX_OBJECT_BYTES, depth + 1)
+          : await read(baseOid!, MAX_OBJECT_BYTES, depth + 1);
       if (!base) throw damaged(what, `delta base ${baseOid} is missing`);
       obj = { type: base.type, bytes: applyDelta(base.bytes, body, what, maxBytes) };
     } else obj = { type: TYPES[type]!, bytes: body };

@@ -45,7 +45,9 @@ export interface GitRepository {
   resolve(rev: string): Promise<string>;
   readCommit(oid: string): Promise<Commit>;
   readTree(oid: string): Promise<TreeEntry[]>;
-  /** A blob's bytes; over `maxBytes` (default MAX_OBJECT_BYTES) an `io_error` with reason `too_large`, nothing inflated. */
+  /**
+   * A blob's bytes; over `maxBytes` (default MAX_OBJECT_BYTES) an `io_error` with reason `too_large`, nothing inflated.
+   */
   readBlob(oid: string, maxBytes?: number): Promise<Uint8Array>;
   /** Every file of a tree, by path. */
   flatten(treeOid: string): Promise<Map<string, string>>;
@@ -82,16 +84,27 @@ export async function openGitRepository(fs: FileSystem): Promise<GitRepository> 
     if (!isEngineError(error, "not_found", "not_directory", "outside_root")) throw error;
   }
   if (kind === "file") {
-    throw new EngineError("not_a_repository", `${fs.rootLabel} is a linked git worktree or a submodule: its git folder lies outside the project root, where codeslice does not read.`, {
-      hint: "Pass the diff itself instead (the output of `git diff HEAD`), or open the main checkout.",
-      data: { root: fs.rootLabel },
-    });
+    throw new EngineError(
+      "not_a_repository",
+      `${fs.rootLabel} is a linked git worktree or a submodule: its git folder lies outside the project root, ` +
+        `where codeslice does not read.`,
+      {
+        hint: "Pass the diff itself instead (the output of `git diff HEAD`), or open the main checkout.",
+        data: { root: fs.rootLabel },
+      },
+    );
   }
   if (kind !== "directory" || (await readText(fs, ".git/HEAD")) === undefined) {
-    throw new EngineError("not_a_repository", `${fs.rootLabel} is not the root of a git repository (no .git folder there).`, {
-      hint: "Open the repository's top folder as the project, or pass a unified diff (the output of `git diff`) instead.",
-      data: { root: fs.rootLabel },
-    });
+    throw new EngineError(
+      "not_a_repository",
+      `${fs.rootLabel} is not the root of a git repository (no .git folder there).`,
+      {
+        hint:
+          "Open the repository's top folder as the project, or pass a unified diff (the output of `git " +
+          "diff`) instead.",
+        data: { root: fs.rootLabel },
+      },
+    );
   }
   return createRepository(fs, ".git");
 }
@@ -106,7 +119,11 @@ function parseCommit(oid: string, bytes: Uint8Array): Commit {
     if (h.startsWith("tree ")) tree = h.slice(5).trim();
     else if (h.startsWith("parent ")) parents.push(h.slice(7).trim());
   }
-  if (!FULL_ID.test(tree)) throw new EngineError("io_error", `Commit ${oid} has no tree.`, { hint: "Run `git fsck` in the repository.", data: { oid } });
+  if (!FULL_ID.test(tree))
+    throw new EngineError("io_error", `Commit ${oid} has no tree.`, {
+      hint: "Run `git fsck` in the repository.",
+      data: { oid },
+    });
   const subject = end < 0 ? "" : (text.slice(end + 2).split("\n")[0] ?? "").trim();
   return { oid, tree, parents, subject };
 }
@@ -120,7 +137,10 @@ export function badEntryName(name: string): string | undefined {
   if (name === "") return "has an empty name";
   if (name.includes("/") || name.includes("\\")) return "contains a path separator";
   if (name === "." || name === "..") return `is named ${name}`;
-  const folded = name.toLowerCase().replace(/[\u200c-\u200f\u202a-\u202e\u206a-\u206f\ufeff]/g, "").replace(/[. ]+$/, "");
+  const folded = name
+    .toLowerCase()
+    .replace(/[\u200c-\u200f\u202a-\u202e\u206a-\u206f\ufeff]/g, "")
+    .replace(/[. ]+$/, "");
   if (folded === ".git" || folded === "git~1") return "is named .git";
   return undefined;
 }
@@ -143,10 +163,15 @@ export function parseTree(bytes: Uint8Array, oid = "tree"): TreeEntry[] {
 }
 
 function badTree(oid: string, why: string, name?: string): EngineError {
-  return new EngineError("io_error", `Git tree ${oid.slice(0, 12)} is damaged or hostile: ${why}; git fsck rejects it, and codeslice reads nothing through it.`, {
-    hint: "Run `git fsck` in the repository; compare other commits.",
-    data: { oid, reason: "bad_tree_entry", ...(name !== undefined ? { path: name.slice(0, 200) } : {}) },
-  });
+  return new EngineError(
+    "io_error",
+    `Git tree ${oid.slice(0, 12)} is damaged or hostile: ${why}; git fsck rejects it, and codeslice reads ` +
+      `nothing through it.`,
+    {
+      hint: "Run `git fsck` in the repository; compare other commits.",
+      data: { oid, reason: "bad_tree_entry", ...(name !== undefined ? { path: name.slice(0, 200) } : {}) },
+    },
+  );
 }
 
 const isTree = (mode: string) => mode === "40000" || mode === "040000";
@@ -160,21 +185,23 @@ type RefValue = { oid?: string; target: string };
  */
 function createRefReader(fs: FileSystem, gitdir: string) {
   let packedRefs: Promise<Map<string, string>> | undefined;
-  const packed = () => (packedRefs ??= (async () => {
-    const refs = new Map<string, string>();
-    for (const line of ((await readText(fs, `${gitdir}/packed-refs`)) ?? "").split("\n")) {
-      const m = /^([0-9a-f]{40}) (\S+)$/.exec(line.trim());
-      if (m) refs.set(m[2]!, m[1]!);
-    }
-    return refs;
-  })());
+  const packed = () =>
+    (packedRefs ??= (async () => {
+      const refs = new Map<string, string>();
+      for (const line of ((await readText(fs, `${gitdir}/packed-refs`)) ?? "").split("\n")) {
+        const m = /^([0-9a-f]{40}) (\S+)$/.exec(line.trim());
+        if (m) refs.set(m[2]!, m[1]!);
+      }
+      return refs;
+    })());
 
   /** A full ref name to the id it holds, following symbolic refs; undefined when it does not exist. */
   const readRef = async (name: string, depth = 0): Promise<RefValue | undefined> => {
     if (depth > 10 || name.includes("..") || name.startsWith("/")) return undefined;
     // A folder of that name (refs/remotes/origin holds origin's branches) is no ref: git tries the next spelling.
     const loose = await readText(fs, `${gitdir}/${name}`).catch((error) => {
-      if (isEngineError(error, "outside_root") || (isEngineError(error, "io_error") && error.data.kind === "directory")) return undefined;
+      if (isEngineError(error, "outside_root") || (isEngineError(error, "io_error") && error.data.kind === "directory"))
+        return undefined;
       throw error;
     });
     if (loose !== undefined) {
@@ -190,7 +217,10 @@ function createRefReader(fs: FileSystem, gitdir: string) {
     return oid ? { oid, target: name } : undefined;
   };
 
-  /** The `unknown_revision` error for `rev` (with `why`, or "no such name"), suggesting the branches and tags closest to it. */
+  /**
+   * The `unknown_revision` error for `rev` (with `why`, or "no such name"), suggesting the branches and tags closest to
+   * it.
+   */
   const unknown = async (rev: string, why?: string) => {
     const names = [...(await packed()).keys()];
     for (const dir of ["refs/heads", "refs/tags"]) {
@@ -203,10 +233,18 @@ function createRefReader(fs: FileSystem, gitdir: string) {
     const short = [...new Set(names.map((n) => n.replace(/^refs\/(heads|tags|remotes)\//, "")))].sort();
     const base = rev.replace(/[~^].*$/, "").toLowerCase();
     const near = short.filter((n) => n.toLowerCase().includes(base) || base.includes(n.toLowerCase())).slice(0, 5);
-    return new EngineError("unknown_revision", `${why ?? `No branch, tag or commit ${JSON.stringify(rev)} in this repository.`}`, {
-      hint: near.length ? `Known names close to it: ${near.join(", ")}.` : short.length ? `Branches and tags include ${short.slice(0, 5).join(", ")}.` : "Use a commit id, a branch, a tag, or HEAD~1.",
-      data: { rev, suggestions: near },
-    });
+    return new EngineError(
+      "unknown_revision",
+      `${why ?? `No branch, tag or commit ${JSON.stringify(rev)} in this repository.`}`,
+      {
+        hint: near.length
+          ? `Known names close to it: ${near.join(", ")}.`
+          : short.length
+            ? `Branches and tags include ${short.slice(0, 5).join(", ")}.`
+            : "Use a commit id, a branch, a tag, or HEAD~1.",
+        data: { rev, suggestions: near },
+      },
+    );
   };
   return { readRef, unknown };
 }
@@ -225,9 +263,15 @@ function createObjectReader(objects: ObjectStore, shallow: () => Promise<Set<str
           data: { oid },
         });
       }
-      throw new EngineError("io_error", `The repository has no object ${oid} (a ${want} it refers to).`, { hint: "Run `git fsck` in the repository.", data: { oid } });
+      throw new EngineError("io_error", `The repository has no object ${oid} (a ${want} it refers to).`, {
+        hint: "Run `git fsck` in the repository.",
+        data: { oid },
+      });
     }
-    if (obj.type !== want) throw new EngineError("io_error", `Object ${oid.slice(0, 12)} is a ${obj.type}, not a ${want}.`, { data: { oid, type: obj.type } });
+    if (obj.type !== want)
+      throw new EngineError("io_error", `Object ${oid.slice(0, 12)} is a ${obj.type}, not a ${want}.`, {
+        data: { oid, type: obj.type },
+      });
     return obj.bytes;
   };
 
@@ -236,8 +280,14 @@ function createObjectReader(objects: ObjectStore, shallow: () => Promise<Set<str
     for (let i = 0; i < 20; i++) {
       const obj = await objects.read(oid);
       if (!obj) {
-        if ((await shallow()).size > 0) throw new EngineError("shallow_history", `Object ${oid.slice(0, 12)} is not in this shallow clone.`, { hint: "Fetch more history (deepen the clone, or unshallow it) and ask again.", data: { oid } });
-        throw new EngineError("unknown_revision", `No object ${oid.slice(0, 12)} in this repository.`, { data: { oid } });
+        if ((await shallow()).size > 0)
+          throw new EngineError("shallow_history", `Object ${oid.slice(0, 12)} is not in this shallow clone.`, {
+            hint: "Fetch more history (deepen the clone, or unshallow it) and ask again.",
+            data: { oid },
+          });
+        throw new EngineError("unknown_revision", `No object ${oid.slice(0, 12)} in this repository.`, {
+          data: { oid },
+        });
       }
       if (obj.type !== "tag") return { ...obj, oid };
       const m = /^object ([0-9a-f]{40})/m.exec(decoder.decode(obj.bytes));
@@ -254,17 +304,26 @@ function createObjectReader(objects: ObjectStore, shallow: () => Promise<Set<str
 
 /** The error for a revision that steps past a shallow clone's boundary commit. */
 function shallowError(rev: string, boundary: string): EngineError {
-  return new EngineError("shallow_history", `${rev} reaches past the history of this shallow clone (commit ${boundary.slice(0, 12)} is a shallow boundary).`, {
-    hint: "Fetch more history (deepen the clone, or unshallow it) and ask again.",
-    data: { rev, boundary },
-  });
+  return new EngineError(
+    "shallow_history",
+    `${rev} reaches past the history of this shallow clone (commit ${boundary.slice(0, 12)} is a shallow boundary).`,
+    {
+      hint: "Fetch more history (deepen the clone, or unshallow it) and ask again.",
+      data: { rev, boundary },
+    },
+  );
 }
 
 /**
  * Revisions to commit ids: HEAD (`@`, or nothing), full and abbreviated ids, ref names as git
  * tries them, then `~N`, `^N` and `^{…}` steps, each result peeled to a commit.
  */
-function createResolver(objects: ObjectStore, refs: ReturnType<typeof createRefReader>, reader: ReturnType<typeof createObjectReader>, shallow: () => Promise<Set<string>>) {
+function createResolver(
+  objects: ObjectStore,
+  refs: ReturnType<typeof createRefReader>,
+  reader: ReturnType<typeof createObjectReader>,
+  shallow: () => Promise<Set<string>>,
+) {
   const { readRef, unknown } = refs;
   const { peel, readCommit } = reader;
   /** The base of a revision (before `~`/`^`): HEAD, a ref name or an id. */
@@ -273,15 +332,29 @@ function createResolver(objects: ObjectStore, refs: ReturnType<typeof createRefR
       const head = await readRef("HEAD");
       if (!head?.oid) {
         const branch = head?.target.replace(/^refs\/heads\//, "");
-        throw new EngineError("empty_repository", `The repository has no commits yet${branch ? ` (branch ${branch} is unborn)` : ""}: there is no HEAD to compare with.`, {
-          hint: "Make a first commit, or pass a diff instead.",
-          data: { rev, ...(branch ? { branch } : {}) },
-        });
+        throw new EngineError(
+          "empty_repository",
+          `The repository has no commits yet${branch ? ` (branch ${branch} is unborn)` : ""}: there is no HEAD ` +
+            `to compare with.`,
+          {
+            hint: "Make a first commit, or pass a diff instead.",
+            data: { rev, ...(branch ? { branch } : {}) },
+          },
+        );
       }
       return head.oid;
     }
     if (FULL_ID.test(name) && (await objects.read(name.toLowerCase()))) return name.toLowerCase();
-    const candidates = name.startsWith("refs/") ? [name] : [name, `refs/${name}`, `refs/tags/${name}`, `refs/heads/${name}`, `refs/remotes/${name}`, `refs/remotes/${name}/HEAD`];
+    const candidates = name.startsWith("refs/")
+      ? [name]
+      : [
+          name,
+          `refs/${name}`,
+          `refs/tags/${name}`,
+          `refs/heads/${name}`,
+          `refs/remotes/${name}`,
+          `refs/remotes/${name}/HEAD`,
+        ];
     for (const c of candidates) {
       // Only all-caps names (HEAD, ORIG_HEAD, FETCH_HEAD…) are read straight from the git folder.
       if (c === name && !/^[A-Z_]+$/.test(c) && !c.startsWith("refs/")) continue;
@@ -306,7 +379,9 @@ function createResolver(objects: ObjectStore, refs: ReturnType<typeof createRefR
     const m = /^([^~^]*)((?:[~^][0-9]*|\^\{[a-z]*\})*)$/.exec(rev);
     if (!m || rev === "" || /\s|\.\.|@\{|:/.test(rev)) {
       throw new EngineError("invalid_argument", `${JSON.stringify(revArg)} is not a revision codeslice reads.`, {
-        hint: "Use a commit id, a branch, a tag, HEAD, or one of those followed by ~N or ^N (ranges and reflog entries are not read).",
+        hint:
+          "Use a commit id, a branch, a tag, HEAD, or one of those followed by ~N or ^N (ranges and reflog " +
+          "entries are not read).",
         data: { rev: revArg },
       });
     }
@@ -323,13 +398,20 @@ function createResolver(objects: ObjectStore, refs: ReturnType<typeof createRefR
         const commit = await readCommit(oid);
         const parent = commit.parents[which - 1];
         if (!parent) {
-          throw await unknown(rev, `${rev} does not exist: commit ${oid.slice(0, 12)} has ${commit.parents.length === 0 ? "no parent (it is the first commit)" : `${commit.parents.length} parent${commit.parents.length > 1 ? "s" : ""}`}.`);
+          throw await unknown(
+            rev,
+            `${rev} does not exist: commit ${oid.slice(0, 12)} has ` +
+              `${commit.parents.length === 0 ? "no parent (it is the first commit)" : `${commit.parents.length} parent${commit.parents.length > 1 ? "s" : ""}`}.`,
+          );
         }
         oid = parent;
       }
     }
     const obj = await peel(oid);
-    if (obj.type !== "commit") throw new EngineError("unknown_revision", `${rev} names a ${obj.type}, not a commit.`, { data: { rev, type: obj.type } });
+    if (obj.type !== "commit")
+      throw new EngineError("unknown_revision", `${rev} names a ${obj.type}, not a commit.`, {
+        data: { rev, type: obj.type },
+      });
     return obj.oid;
   };
 }
@@ -347,18 +429,31 @@ export const MAX_TREE_ENTRIES = 1_000_000;
 function walkGuard() {
   let entries = 0;
   const refuse = (oid: string, why: string) =>
-    new EngineError("io_error", `Git tree ${oid.slice(0, 12)} cannot be walked: ${why}.`, { hint: "Run `git fsck` in the repository.", data: { oid, reason: "bad_tree_entry" } });
+    new EngineError("io_error", `Git tree ${oid.slice(0, 12)} cannot be walked: ${why}.`, {
+      hint: "Run `git fsck` in the repository.",
+      data: { oid, reason: "bad_tree_entry" },
+    });
   return (oid: string, ancestors: readonly string[], count: number) => {
     if (ancestors.includes(oid)) throw refuse(oid, "it holds itself");
     if (ancestors.length >= MAX_TREE_DEPTH) throw refuse(oid, `trees go more than ${MAX_TREE_DEPTH} levels deep`);
     entries += count;
-    if (entries > MAX_TREE_ENTRIES) throw refuse(oid, `the walk meets more than ${MAX_TREE_ENTRIES.toLocaleString("en-US")} entries`);
+    if (entries > MAX_TREE_ENTRIES)
+      throw refuse(oid, `the walk meets more than ${MAX_TREE_ENTRIES.toLocaleString("en-US")} entries`);
   };
 }
 
-/** Every file of a tree, by path (`flatten`), and the files that differ between two trees, skipping equal subtrees (`diffTrees`). */
+/**
+ * Every file of a tree, by path (`flatten`), and the files that differ between two trees, skipping equal subtrees
+ * (`diffTrees`).
+ */
 function createTreeWalker(readTree: (oid: string) => Promise<TreeEntry[]>) {
-  const flatten = async (treeOid: string, prefix = "", out = new Map<string, string>(), guard = walkGuard(), ancestors: string[] = []): Promise<Map<string, string>> => {
+  const flatten = async (
+    treeOid: string,
+    prefix = "",
+    out = new Map<string, string>(),
+    guard = walkGuard(),
+    ancestors: string[] = [],
+  ): Promise<Map<string, string>> => {
     const entries = await readTree(treeOid);
     guard(treeOid, ancestors, entries.length);
     ancestors.push(treeOid);
@@ -371,7 +466,14 @@ function createTreeWalker(readTree: (oid: string) => Promise<TreeEntry[]>) {
     return out;
   };
 
-  const diffTrees = async (a: string | undefined, b: string | undefined, prefix = "", out: TreeChange[] = [], guard = walkGuard(), ancestors: string[] = []): Promise<TreeChange[]> => {
+  const diffTrees = async (
+    a: string | undefined,
+    b: string | undefined,
+    prefix = "",
+    out: TreeChange[] = [],
+    guard = walkGuard(),
+    ancestors: string[] = [],
+  ): Promise<TreeChange[]> => {
     if (a === b) return out;
     const leftEntries = a ? await readTree(a) : [];
     const rightEntries = b ? await readTree(b) : [];
@@ -392,7 +494,8 @@ function createTreeWalker(readTree: (oid: string) => Promise<TreeEntry[]>) {
       if (lTree || rTree) await diffTrees(lTree, rTree, `${path}/`, out, guard, ancestors);
       const lFile = l && FILE_MODES.has(l.mode) ? l.oid : undefined;
       const rFile = r && FILE_MODES.has(r.mode) ? r.oid : undefined;
-      if ((lFile || rFile) && lFile !== rFile) out.push({ path, ...(lFile ? { oldOid: lFile } : {}), ...(rFile ? { newOid: rFile } : {}) });
+      if ((lFile || rFile) && lFile !== rFile)
+        out.push({ path, ...(lFile ? { oldOid: lFile } : {}), ...(rFile ? { newOid: rFile } : {}) });
     }
     ancestors.pop();
     return out;
@@ -404,7 +507,14 @@ function createTreeWalker(readTree: (oid: string) => Promise<TreeEntry[]>) {
 function createRepository(fs: FileSystem, gitdir: string): GitRepository {
   const objects = createObjectStore(fs, gitdir);
   let shallowSet: Promise<Set<string>> | undefined;
-  const shallow = () => (shallowSet ??= (async () => new Set(((await readText(fs, `${gitdir}/shallow`)) ?? "").split("\n").map((l) => l.trim()).filter((l) => FULL_ID.test(l))))());
+  const shallow = () =>
+    (shallowSet ??= (async () =>
+      new Set(
+        ((await readText(fs, `${gitdir}/shallow`)) ?? "")
+          .split("\n")
+          .map((l) => l.trim())
+          .filter((l) => FULL_ID.test(l)),
+      ))());
   const refs = createRefReader(fs, gitdir);
   const reader = createObjectReader(objects, shallow);
   const resolve = createResolver(objects, refs, reader, shallow);

@@ -61,7 +61,8 @@ export async function loadGitIndex(fs: FileSystem, cache: GitCache | undefined, 
   let checksum = "";
   for (let i = Math.max(0, bytes.length - 20); i < bytes.length; i++) checksum += HEX[bytes[i]!];
   const kept = cache?.index;
-  if (kept && kept.checksum === checksum) return kept.mtimeMs === mtimeMs ? kept : (cache!.index = { ...kept, mtimeMs });
+  if (kept && kept.checksum === checksum)
+    return kept.mtimeMs === mtimeMs ? kept : (cache!.index = { ...kept, mtimeMs });
   const { entries, tree } = parseGitIndexFile(bytes);
   const files = new Map<string, string>();
   for (const [path, e] of entries) if (isRegular(e)) files.set(path, e.oid);
@@ -86,7 +87,12 @@ export async function treeOfCommit(repo: GitRepository, cache: GitCache | undefi
  * Every file of a tree (path → blob id). The index's own file list when the cache-tree says the
  * index is that tree; else the tree flattened, kept by its id.
  */
-export async function filesOfTree(repo: GitRepository, cache: GitCache | undefined, tree: string, index?: GitIndex): Promise<Map<string, string>> {
+export async function filesOfTree(
+  repo: GitRepository,
+  cache: GitCache | undefined,
+  tree: string,
+  index?: GitIndex,
+): Promise<Map<string, string>> {
   if (index?.tree === tree) return index.files;
   const kept = cache?.trees.get(tree);
   if (kept) return kept;
@@ -103,16 +109,23 @@ export async function filesOfTree(repo: GitRepository, cache: GitCache | undefin
  * for an index written without sub-second stamps.
  */
 function sameMtime(indexMs: number, fileMs: number): boolean {
-  return indexMs % 1000 === 0 ? Math.floor(indexMs / 1000) === Math.floor(fileMs / 1000) : indexMs === Math.floor(fileMs);
+  return indexMs % 1000 === 0
+    ? Math.floor(indexMs / 1000) === Math.floor(fileMs / 1000)
+    : indexMs === Math.floor(fileMs);
 }
 
 /**
  * The blob id the index vouches for, for a working-tree file with this stat: its entry's id when
  * size and mtime match and the entry is not racily clean; undefined when the file must be read.
  */
-export function indexedBlob(index: GitIndex, path: string, stat: { size?: number; mtimeMs?: number } | undefined): string | undefined {
+export function indexedBlob(
+  index: GitIndex,
+  path: string,
+  stat: { size?: number; mtimeMs?: number } | undefined,
+): string | undefined {
   if (stat?.size === undefined || stat.mtimeMs === undefined) return undefined;
   const e = index.entries.get(path);
-  if (!e || !isRegular(e) || e.size !== stat.size || !sameMtime(e.mtimeMs, stat.mtimeMs) || e.mtimeMs >= index.mtimeMs) return undefined;
+  if (!e || !isRegular(e) || e.size !== stat.size || !sameMtime(e.mtimeMs, stat.mtimeMs) || e.mtimeMs >= index.mtimeMs)
+    return undefined;
   return e.oid;
 }

@@ -25,7 +25,12 @@ export interface GraphOptions {
 }
 
 /** Builds the graph. `configs` supplies config-file text (tsconfig.json, package.json). */
-export function buildGraph(records: FileRecord[], allPaths: Iterable<string>, configs: Map<string, string>, options: GraphOptions = {}): CodeGraph {
+export function buildGraph(
+  records: FileRecord[],
+  allPaths: Iterable<string>,
+  configs: Map<string, string>,
+  options: GraphOptions = {},
+): CodeGraph {
   const pathSet = new Set(allPaths);
   for (const r of records) pathSet.add(r.path);
   const project: ProjectFiles = { has: (p) => pathSet.has(p), config: (p) => configs.get(p), paths: () => pathSet };
@@ -42,7 +47,14 @@ export function buildGraph(records: FileRecord[], allPaths: Iterable<string>, co
     files.set(record.path, st);
   }
   const ctx: GraphContext = {
-    ...base, symbols, moduleSymbol, ...indexSymbols(symbols), files, memos: emptyMemos(), subclasses: new Map(), uniqueNameFallback: options.uniqueNameFallback ?? true,
+    ...base,
+    symbols,
+    moduleSymbol,
+    ...indexSymbols(symbols),
+    files,
+    memos: emptyMemos(),
+    subclasses: new Map(),
+    uniqueNameFallback: options.uniqueNameFallback ?? true,
     ...packageTables(files.values(), symbols),
   };
   attachThroughScope(ctx);
@@ -68,11 +80,26 @@ export function buildGraph(records: FileRecord[], allPaths: Iterable<string>, co
     for (const e of out.external) external.push(e);
     for (const e of out.ambiguous) ambiguous.push(e);
     unresolvedCalls += out.unresolved;
-    Object.assign(edgeCounts.get(st.record.path)!, { calls: out.calls.length, external: out.external.length, ambiguous: out.ambiguous.length, unresolved: out.unresolved });
+    Object.assign(edgeCounts.get(st.record.path)!, {
+      calls: out.calls.length,
+      external: out.external.length,
+      ambiguous: out.ambiguous.length,
+      unresolved: out.unresolved,
+    });
   }
   for (const st of files.values()) typeUsesOf(ctx, st, typeUses);
 
-  return finishGraph(ctx, { calls, external, ambiguous, unresolvedCalls, imports, inherits, typeUses, edgeCounts, records: new Map(records.map((r) => [r.path, r])) });
+  return finishGraph(ctx, {
+    calls,
+    external,
+    ambiguous,
+    unresolvedCalls,
+    imports,
+    inherits,
+    typeUses,
+    edgeCounts,
+    records: new Map(records.map((r) => [r.path, r])),
+  });
 }
 
 /** Inheritance edges between project classes and interfaces. */
@@ -94,13 +121,29 @@ export function subclassIndex(inherits: InheritEdge[]): Map<number, number[]> {
 }
 
 /** The edge lists and tables a graph is finished from. */
-export type GraphParts = Pick<CodeGraph, "calls" | "external" | "ambiguous" | "unresolvedCalls" | "imports" | "inherits" | "typeUses" | "edgeCounts" | "records">;
+export type GraphParts = Pick<
+  CodeGraph,
+  | "calls"
+  | "external"
+  | "ambiguous"
+  | "unresolvedCalls"
+  | "imports"
+  | "inherits"
+  | "typeUses"
+  | "edgeCounts"
+  | "records"
+>;
 
 /**
  * The graph object with its adjacency (`adjacency`: call adjacency a patch already brought up to
- * date). The memos and per-file scope tables only the build needed are dropped (a big tree has ~90k scope maps); look-ups refill what they need.
+ * date). The memos and per-file scope tables only the build needed are dropped (a big tree has ~90k scope maps);
+ * look-ups refill what they need.
  */
-export function finishGraph(ctx: GraphContext, parts: GraphParts, adjacency?: Pick<CodeGraph, "callsFrom" | "callsTo">): CodeGraph {
+export function finishGraph(
+  ctx: GraphContext,
+  parts: GraphParts,
+  adjacency?: Pick<CodeGraph, "callsFrom" | "callsTo">,
+): CodeGraph {
   for (const m of Object.values(ctx.memos)) m.clear();
   for (const st of ctx.files.values()) st.scopes = undefined;
   const callsFrom = adjacency?.callsFrom ?? new Map<number, number[]>();
@@ -117,9 +160,20 @@ export function finishGraph(ctx: GraphContext, parts: GraphParts, adjacency?: Pi
     (importsFrom.get(e.from) ?? importsFrom.set(e.from, []).get(e.from)!).push(e.to);
     (importedBy.get(e.to) ?? importedBy.set(e.to, []).get(e.to)!).push(e.from);
   }
-  const subclasses = ctx.subclasses.size || parts.inherits.length === 0 ? ctx.subclasses : subclassIndex(parts.inherits);
+  const subclasses =
+    ctx.subclasses.size || parts.inherits.length === 0 ? ctx.subclasses : subclassIndex(parts.inherits);
   return {
-    ...parts, symbols: ctx.symbols, moduleSymbol: ctx.moduleSymbol, children: ctx.children, byName: ctx.byName, byQualified: ctx.byQualified,
-    callsFrom, callsTo, importsFrom, importedBy, subclasses, context: ctx,
+    ...parts,
+    symbols: ctx.symbols,
+    moduleSymbol: ctx.moduleSymbol,
+    children: ctx.children,
+    byName: ctx.byName,
+    byQualified: ctx.byQualified,
+    callsFrom,
+    callsTo,
+    importsFrom,
+    importedBy,
+    subclasses,
+    context: ctx,
   };
 }

@@ -7,7 +7,14 @@
 import { languageById } from "../../languages/index.ts";
 import type { CallRecord } from "../extract/record.ts";
 import { defOf, isClassLike, membersOf, symbolOf, type FileState, type GraphContext } from "./context.ts";
-import { AMBIGUOUS_CANDIDATES, CONFIDENCE, type AmbiguousCall, type CallEdge, type ExternalCall, type Resolution } from "./model.ts";
+import {
+  AMBIGUOUS_CANDIDATES,
+  CONFIDENCE,
+  type AmbiguousCall,
+  type CallEdge,
+  type ExternalCall,
+  type Resolution,
+} from "./model.ts";
 import { basesOf, enclosingClass, findInBases, member, resolveExpr, resolveName, type Value } from "./resolve.ts";
 import { definitionBehind } from "./packages.ts";
 import { extensionMethod } from "./extensions.ts";
@@ -56,7 +63,8 @@ export function overridesOf(ctx: GraphContext, method: number): number[] {
     const cls = queue[i]!;
     if (seen.has(cls)) continue;
     seen.add(cls);
-    for (const c of membersOf(ctx, cls)) if (ctx.symbols[c]!.name === m.name && ctx.symbols[c]!.kind === "method") out.push(c);
+    for (const c of membersOf(ctx, cls))
+      if (ctx.symbols[c]!.name === m.name && ctx.symbols[c]!.kind === "method") out.push(c);
     for (const sub of ctx.subclasses.get(cls) ?? []) queue.push(sub);
   }
   return out;
@@ -66,7 +74,12 @@ export function overridesOf(ctx: GraphContext, method: number): number[] {
 function isSelfReceiver(st: FileState, receiver: string): boolean {
   const sem = st.semantics;
   receiver = receiver.replace(/::$/, "");
-  return sem.instanceNames.includes(receiver) || sem.classNames.includes(receiver) || /^super(\(.*\))?$/.test(receiver) || receiver === sem.superName;
+  return (
+    sem.instanceNames.includes(receiver) ||
+    sem.classNames.includes(receiver) ||
+    /^super(\(.*\))?$/.test(receiver) ||
+    receiver === sem.superName
+  );
 }
 
 /** Resolves every call site of one file. */
@@ -86,7 +99,8 @@ export function callsOf(ctx: GraphContext, st: FileState): FileCalls {
     // Dynamic dispatch: a method called on an instance may run any override below it (one that
     // takes the call's arguments, where overloads are told apart).
     if (dispatch && via === "call" && resolution !== "via-base") {
-      for (const o of overridesOf(ctx, callee)) if (acceptsArgs(ctx, o, argc)) addCall(caller, o, line, "call", "via-base");
+      for (const o of overridesOf(ctx, callee))
+        if (acceptsArgs(ctx, o, argc)) addCall(caller, o, line, "call", "via-base");
     }
   };
   let classBody = false;
@@ -120,13 +134,15 @@ export function callsOf(ctx: GraphContext, st: FileState): FileCalls {
       if (v.kind !== "def") return false;
       const kind = ctx.symbols[v.id]!.kind;
       if (isClassLike(ctx, v.id)) {
-        if (kind !== "interface" && !st.semantics.typeCallsConvert) addCall(caller, v.id, call.line, "constructor", resolution);
+        if (kind !== "interface" && !st.semantics.typeCallsConvert)
+          addCall(caller, v.id, call.line, "constructor", resolution);
         return true;
       }
       if (kind === "getter" || kind === "setter") return true; // `x.prop()` calls what the getter returns
       if (CALLABLE.has(kind)) {
         const overloads = overloadsFor(ctx, v.id, call.argc);
-        if (overloads) for (const id of overloads) addCall(caller, definitionBehind(ctx, id), call.line, "call", resolution);
+        if (overloads)
+          for (const id of overloads) addCall(caller, definitionBehind(ctx, id), call.line, "call", resolution);
         else addCall(caller, definitionBehind(ctx, v.id), call.line, "call", resolution);
       }
       return true;
@@ -138,22 +154,43 @@ export function callsOf(ctx: GraphContext, st: FileState): FileCalls {
       if (m !== undefined) addCall(caller, m, call.line, "super", "self");
       continue;
     }
-    if (call.name === (st.semantics.superName ?? "super") && call.receiver === undefined && st.semantics.superCallsConstructor) {
+    if (
+      call.name === (st.semantics.superName ?? "super") &&
+      call.receiver === undefined &&
+      st.semantics.superCallsConstructor
+    ) {
       const cls = enclosingClass(st, call.caller, ctx);
-      const base = cls !== undefined ? basesOf(ctx, cls).find((b) => b.kind === "extends" && ctx.symbols[b.id]!.kind !== "interface") : undefined;
+      const base =
+        cls !== undefined
+          ? basesOf(ctx, cls).find((b) => b.kind === "extends" && ctx.symbols[b.id]!.kind !== "interface")
+          : undefined;
       if (base) addCall(caller, base.id, call.line, "super", "self");
       continue;
     }
-    if (call.name === st.semantics.constructorMethod && (call.receiver === undefined || call.receiver === "self" || call.receiver === "self.class")) {
+    if (
+      call.name === st.semantics.constructorMethod &&
+      (call.receiver === undefined || call.receiver === "self" || call.receiver === "self.class")
+    ) {
       // Ruby `new` / `self.class.new` inside a class: a new instance of that class.
       let cls = enclosingClass(st, call.caller, ctx);
       // (a class opened in several files is the one its package table names, as `K.new` finds it)
       const d = cls !== undefined ? defOf(ctx, cls) : undefined;
-      if (cls !== undefined && d) cls = ctx.packages.get(`${ctx.symbols[cls]!.language}:${d.qualified.slice(0, Math.max(0, d.qualified.length - d.name.length - 1))}`)?.get(d.name) ?? cls;
-      if (cls !== undefined && ctx.symbols[cls]!.kind !== "module") addCall(caller, cls, call.line, "constructor", "self");
+      if (cls !== undefined && d)
+        cls =
+          ctx.packages
+            .get(
+              `${ctx.symbols[cls]!.language}:${d.qualified.slice(0, Math.max(0, d.qualified.length - d.name.length - 1))}`,
+            )
+            ?.get(d.name) ?? cls;
+      if (cls !== undefined && ctx.symbols[cls]!.kind !== "module")
+        addCall(caller, cls, call.line, "constructor", "self");
       continue;
     }
-    if (call.receiver === undefined && st.semantics.thisCallsConstructor && st.semantics.instanceNames.includes(call.name)) {
+    if (
+      call.receiver === undefined &&
+      st.semantics.thisCallsConstructor &&
+      st.semantics.instanceNames.includes(call.name)
+    ) {
       // `this(…)`: another constructor of the same class.
       const cls = enclosingClass(st, call.caller, ctx);
       if (cls !== undefined) addCall(caller, cls, call.line, "constructor", "self");
@@ -168,16 +205,22 @@ export function callsOf(ctx: GraphContext, st: FileState): FileCalls {
       // Only a call on an instance dispatches; `super().m()` and `Class.m(self)` name their method.
       dispatch = base?.kind === "instance";
       // A method declared as an extension of the receiver's type, when the type has none of that name.
-      const typeOrModule = (base?.kind === "def" && !VALUE_KINDS.has(ctx.symbols[base.id]!.kind)) || base?.kind === "module";
-      const ext = !st.spec?.extensionReceiver || typeOrModule ? undefined
-        : base?.kind !== "instance" || member(ctx, base, call.name, 0) === undefined ? extensionMethod(ctx, st, call.caller, call.name, base, recv) : undefined;
+      const typeOrModule =
+        (base?.kind === "def" && !VALUE_KINDS.has(ctx.symbols[base.id]!.kind)) || base?.kind === "module";
+      const ext =
+        !st.spec?.extensionReceiver || typeOrModule
+          ? undefined
+          : base?.kind !== "instance" || member(ctx, base, call.name, 0) === undefined
+            ? extensionMethod(ctx, st, call.caller, call.name, base, recv)
+            : undefined;
       if (ext !== undefined) {
         addCall(caller, ext, call.line, "call", "type");
         continue;
       }
       if (base) {
         const v = member(ctx, base, call.name, 0);
-        const resolution: Resolution = base.kind === "module" || base.kind === "external" ? "import" : isSelfReceiver(st, recv) ? "self" : "type";
+        const resolution: Resolution =
+          base.kind === "module" || base.kind === "external" ? "import" : isSelfReceiver(st, recv) ? "self" : "type";
         if (link(v, resolution)) continue;
         // A receiver of a known project class whose member we cannot find: inherited from outside.
         if (base.kind === "instance" || base.kind === "super" || base.kind === "module") {
@@ -211,7 +254,9 @@ function linkByName(
   if (candidates.length === 1 && ctx.uniqueNameFallback && call.receiver !== undefined && !st.semantics.staticTypes) {
     const builtins = languageById(st.record.language)?.builtinMethods;
     // Walk the receiver chain as far as it resolves; guess only if it ends in untyped data.
-    const segments = call.receiver.includes("(") ? [/^[A-Za-z_$][\w$]*/.exec(call.receiver)?.[0] ?? ""] : call.receiver.split(".");
+    const segments = call.receiver.includes("(")
+      ? [/^[A-Za-z_$][\w$]*/.exec(call.receiver)?.[0] ?? ""]
+      : call.receiver.split(".");
     let known = segments[0] ? resolveExpr(ctx, st, call.caller, segments[0]) : undefined;
     for (const seg of segments.slice(1)) {
       const next = known ? member(ctx, known, seg, 0) : undefined;
@@ -219,7 +264,8 @@ function linkByName(
       known = next;
     }
     // With compiler-checked types, a name nothing declares comes from outside (java.lang, a base class's package).
-    const untyped = known === undefined ? !st.semantics.staticTypes : known.kind === "local" || known.kind === "instance";
+    const untyped =
+      known === undefined ? !st.semantics.staticTypes : known.kind === "local" || known.kind === "instance";
     if (untyped && !builtins?.has(call.name)) {
       const id = candidates[0]!;
       addCall(caller, id, call.line, isClassLike(ctx, id) ? "constructor" : "call", "unique-name");

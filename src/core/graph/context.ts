@@ -17,14 +17,21 @@ import { bindingName } from "./summary.ts";
 export type { FileState, GraphContext, Memos, StarExportTable } from "./model.ts";
 
 /** The resolver tables for `resolver`, prepared once per project. */
-export function resolverState(ctx: Pick<GraphContext, "resolverStates" | "project">, resolver: ModuleResolver | undefined): unknown {
+export function resolverState(
+  ctx: Pick<GraphContext, "resolverStates" | "project">,
+  resolver: ModuleResolver | undefined,
+): unknown {
   if (!resolver) return undefined;
   if (!ctx.resolverStates.has(resolver)) ctx.resolverStates.set(resolver, resolver.prepare(ctx.project));
   return ctx.resolverStates.get(resolver);
 }
 
 /** A file's scope: its top-level names and import bindings (local scopes come later, on demand). */
-export function makeFileState(ctx: Pick<GraphContext, "resolverStates" | "project">, record: FileRecord, moduleId: number): FileState {
+export function makeFileState(
+  ctx: Pick<GraphContext, "resolverStates" | "project">,
+  record: FileRecord,
+  moduleId: number,
+): FileState {
   const top = new Map<string, number>();
   record.definitions.forEach((d, i) => {
     if (d.parent < 0) top.set(d.name, i);
@@ -38,18 +45,31 @@ export function makeFileState(ctx: Pick<GraphContext, "resolverStates" | "projec
   for (const imp of record.imports) {
     if (imp.kind === "star") starImports.push(imp);
     if (imp.kind === "package") declared ??= imp.module;
-    const name = imp.kind === "module" && !imp.alias && resolver?.localName ? resolver.localName(imp.module) : bindingName(imp);
+    const name =
+      imp.kind === "module" && !imp.alias && resolver?.localName ? resolver.localName(imp.module) : bindingName(imp);
     if (name) {
       const list = importBindings.get(name) ?? [];
       list.push(imp);
       importBindings.set(name, list);
     }
   }
-  const packageKey = !semantics.packages ? undefined
-    : semantics.packages === "folder" ? `${record.language}:${dirname(record.path)}:${declared ?? ""}` : `${record.language}:${declared ?? ""}`;
+  const packageKey = !semantics.packages
+    ? undefined
+    : semantics.packages === "folder"
+      ? `${record.language}:${dirname(record.path)}:${declared ?? ""}`
+      : `${record.language}:${declared ?? ""}`;
   return {
-    record, moduleId, spec, semantics, top, importBindings, starImports, scopes: undefined,
-    resolver, resolverState: resolverState(ctx, resolver), packageKey,
+    record,
+    moduleId,
+    spec,
+    semantics,
+    top,
+    importBindings,
+    starImports,
+    scopes: undefined,
+    resolver,
+    resolverState: resolverState(ctx, resolver),
+    packageKey,
   };
 }
 
@@ -70,8 +90,14 @@ function scopesOf(record: FileRecord): NonNullable<FileState["scopes"]> {
     const scopeDef = b.scope >= 0 ? record.definitions[b.scope] : undefined;
     const isField = b.kind === "field" && (b.receiver === "self" || b.receiver === "this" || b.receiver === undefined);
     const classIdx = isField
-      ? scopeDef && TYPE_KINDS.has(scopeDef.kind) ? b.scope : scopeDef && scopeDef.parent >= 0 && TYPE_KINDS.has(record.definitions[scopeDef.parent]!.kind) ? scopeDef.parent : -1
-      : scopeDef?.kind === "class" && b.kind === "assign" ? b.scope : -1;
+      ? scopeDef && TYPE_KINDS.has(scopeDef.kind)
+        ? b.scope
+        : scopeDef && scopeDef.parent >= 0 && TYPE_KINDS.has(record.definitions[scopeDef.parent]!.kind)
+          ? scopeDef.parent
+          : -1
+      : scopeDef?.kind === "class" && b.kind === "assign"
+        ? b.scope
+        : -1;
     if (classIdx >= 0 && (b.type || b.value || b.alias)) {
       const m = fields.get(classIdx) ?? new Map<string, BindingRecord>();
       if (!m.has(b.name) || b.type) m.set(b.name, b);
@@ -100,7 +126,8 @@ export function localAt(st: FileState, scope: number, name: string): BindingReco
   const line = st.atLine;
   if (line !== undefined) {
     let best: BindingRecord | undefined;
-    for (const b of scopes.shadows.get(scope)?.get(name) ?? []) if (b.line < line && line <= b.until! && (!best || b.line >= best.line)) best = b;
+    for (const b of scopes.shadows.get(scope)?.get(name) ?? [])
+      if (b.line < line && line <= b.until! && (!best || b.line >= best.line)) best = b;
     if (best) return best;
   }
   return scopes.locals.get(scope)?.get(name);
@@ -120,14 +147,18 @@ export { TYPE_KINDS };
 /** A class, interface, struct or enum, or a named type with methods of its own (Go `type HandlerFunc func(…)`). */
 export function isClassLike(ctx: GraphContext, id: number): boolean {
   const k = ctx.symbols[id]!.kind;
-  return TYPE_KINDS.has(k) || (k === "type" && ctx.attached.has(id)) || (k === "module" && stateOf(ctx, id).semantics.openModules === true);
+  return (
+    TYPE_KINDS.has(k) ||
+    (k === "type" && ctx.attached.has(id)) ||
+    (k === "module" && stateOf(ctx, id).semantics.openModules === true)
+  );
 }
 
 /** The members of a type: its children, then the methods declared outside its body. */
 export function membersOf(ctx: Pick<GraphContext, "children" | "attached">, id: number): readonly number[] {
   const own = ctx.children.get(id);
   const outside = ctx.attached.get(id);
-  return outside ? [...(own ?? []), ...outside] : own ?? [];
+  return outside ? [...(own ?? []), ...outside] : (own ?? []);
 }
 
 const ownerMaps = new WeakMap<Map<number, number[]>, Map<number, number>>();

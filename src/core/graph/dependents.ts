@@ -50,7 +50,8 @@ export function wordsOf(record: FileRecord): Set<string> {
   let words = recordWords.get(record);
   if (!words) {
     words = new Set();
-    for (const part of [record.definitions, record.imports, record.calls, record.typeRefs, record.bindings]) collectWords(part, words);
+    for (const part of [record.definitions, record.imports, record.calls, record.typeRefs, record.bindings])
+      collectWords(part, words);
     recordWords.set(record, words);
   }
   return words;
@@ -80,7 +81,18 @@ export function nameSlices(record: FileRecord, localName?: (module: string) => s
   const add = (name: string, item: unknown) => (parts.get(name) ?? parts.set(name, []).get(name)!).push(item);
   const owner = (scope: number) => (scope < 0 ? undefined : defs[topOf(scope)]!.name);
   defs.forEach((d, i) => {
-    const { start: _s, end: _e, nameLine: _l, nameCol: _c, bodyStart: _b, doc: _d, signature: _g, terms: _t, parent, ...rest } = d;
+    const {
+      start: _s,
+      end: _e,
+      nameLine: _l,
+      nameCol: _c,
+      bodyStart: _b,
+      doc: _d,
+      signature: _g,
+      terms: _t,
+      parent,
+      ...rest
+    } = d;
     add(defs[topOf(i)]!.name, ["def", parent < 0 ? "" : defs[parent]!.qualified, rest]);
   });
   for (const b of reachableBindings(record)) {
@@ -93,10 +105,16 @@ export function nameSlices(record: FileRecord, localName?: (module: string) => s
     const { line: _l, scope, ...rest } = imp;
     const bound = imp.kind === "module" && !imp.alias && localName ? localName(imp.module) : bindingName(imp);
     if (imp.scope < 0 && bound) lastImportLine.set(bound, Math.max(lastImportLine.get(bound) ?? 0, imp.line));
-    const shown = imp.kind === "reexport" || imp.kind === "export" ? imp.alias ?? imp.name : imp.kind === "export-default" ? "default" : bound;
+    const shown =
+      imp.kind === "reexport" || imp.kind === "export"
+        ? (imp.alias ?? imp.name)
+        : imp.kind === "export-default"
+          ? "default"
+          : bound;
     add(owner(scope) ?? shown ?? UNOWNED, ["import", scope < 0 ? "" : defs[scope]!.qualified, rest]);
   }
-  for (const d of defs) if (d.parent < 0 && lastImportLine.has(d.name)) add(d.name, ["after", d.start > lastImportLine.get(d.name)!]);
+  for (const d of defs)
+    if (d.parent < 0 && lastImportLine.has(d.name)) add(d.name, ["after", d.start > lastImportLine.get(d.name)!]);
   const out = new Map<string, string>();
   for (const [name, items] of parts) out.set(name, JSON.stringify(items));
   sliceCache.set(record, out);
@@ -151,7 +169,13 @@ export function namesTravelByWords(ctx: GraphContext): boolean {
       if (seen.has(st.record.language)) continue;
       seen.add(st.record.language);
       const sem = st.semantics;
-      simple = !sem.packages && !sem.linkage && !sem.structuralInterfaces && !sem.openModules && !sem.namespaceSeparator && !st.spec?.extensionReceiver;
+      simple =
+        !sem.packages &&
+        !sem.linkage &&
+        !sem.structuralInterfaces &&
+        !sem.openModules &&
+        !sem.namespaceSeparator &&
+        !st.spec?.extensionReceiver;
     }
     simpleContexts.set(ctx, simple);
   }
@@ -183,14 +207,26 @@ function descendants(graph: Pick<CodeGraph, "subclasses">, id: number): number[]
  * name of `before` or `after` that has project bases (in the old graph or in `ctx`), the names of
  * its members, and, when its bases changed, of its subclasses' members.
  */
-function dispatchNames(old: CodeGraph, ctx: GraphContext, before: FileState, after: FileState, changed: Set<string>, into: Set<string>): void {
+function dispatchNames(
+  old: CodeGraph,
+  ctx: GraphContext,
+  before: FileState,
+  after: FileState,
+  changed: Set<string>,
+  into: Set<string>,
+): void {
   const classesUnder = (st: FileState, symbols: CodeGraph["symbols"]) => {
     const defs = st.record.definitions;
     const out: number[] = [];
     defs.forEach((d, i) => {
       let top = i;
       while (defs[top]!.parent >= 0) top = defs[top]!.parent;
-      if (changed.has(defs[top]!.name) && symbols[st.moduleId + 1 + i] && (d.kind === "class" || d.kind === "interface" || d.kind === "struct" || d.kind === "enum" || d.kind === "trait")) out.push(st.moduleId + 1 + i);
+      if (
+        changed.has(defs[top]!.name) &&
+        symbols[st.moduleId + 1 + i] &&
+        (d.kind === "class" || d.kind === "interface" || d.kind === "struct" || d.kind === "enum" || d.kind === "trait")
+      )
+        out.push(st.moduleId + 1 + i);
     });
     return out;
   };
@@ -199,7 +235,8 @@ function dispatchNames(old: CodeGraph, ctx: GraphContext, before: FileState, aft
   const oldAncestors = (id: number) => {
     const out: number[] = [];
     const seen = new Set<number>([id]);
-    for (let queue = [id], i = 0; i < queue.length && i < 10_000; i++) for (const b of oldBases.get(queue[i]!) ?? []) if (!seen.has(b)) seen.add(b), out.push(b), queue.push(b);
+    for (let queue = [id], i = 0; i < queue.length && i < 10_000; i++)
+      for (const b of oldBases.get(queue[i]!) ?? []) if (!seen.has(b)) seen.add(b), out.push(b), queue.push(b);
     return out;
   };
   const memberNames = (graph: { symbols: CodeGraph["symbols"]; children: Map<number, number[]> }, id: number) => {
@@ -229,7 +266,12 @@ function dispatchNames(old: CodeGraph, ctx: GraphContext, before: FileState, aft
  * new context; `old` is the graph before), or undefined when that cannot be told or is more than
  * `limit` files (then the graph is built afresh).
  */
-export function affectedFiles(old: CodeGraph, ctx: GraphContext, changed: FileRecord[], limit: number): Set<string> | undefined {
+export function affectedFiles(
+  old: CodeGraph,
+  ctx: GraphContext,
+  changed: FileRecord[],
+  limit: number,
+): Set<string> | undefined {
   if (!namesTravelByWords(ctx) || !namesTravelByWords(old.context)) return undefined;
   const words = new Set<string>();
   const affected = new Set<string>();
@@ -238,7 +280,10 @@ export function affectedFiles(old: CodeGraph, ctx: GraphContext, changed: FileRe
   for (const record of changed) {
     const before = old.context.files.get(record.path)!;
     const after = ctx.files.get(record.path)!;
-    const names = changedNames(nameSlices(before.record, before.resolver?.localName), nameSlices(record, after.resolver?.localName));
+    const names = changedNames(
+      nameSlices(before.record, before.resolver?.localName),
+      nameSlices(record, after.resolver?.localName),
+    );
     if (!names) return undefined;
     affected.add(record.path);
     changedIn.set(record.path, names);
@@ -256,10 +301,11 @@ export function affectedFiles(old: CodeGraph, ctx: GraphContext, changed: FileRe
       if (!mine) {
         const own = wordsOf(record);
         let hit = false;
-        for (const w of words) if (own.has(w)) {
-          hit = true;
-          break;
-        }
+        for (const w of words)
+          if (own.has(w)) {
+            hit = true;
+            break;
+          }
         if (!hit) continue;
         affected.add(record.path);
         if (affected.size > limit) return undefined;
@@ -268,10 +314,11 @@ export function affectedFiles(old: CodeGraph, ctx: GraphContext, changed: FileRe
       for (const [name, own] of sliceWords(record, st)) {
         if (name === UNOWNED || mine.has(name) || words.has(name)) continue;
         let hit = false;
-        for (const w of words) if (own.has(w)) {
-          hit = true;
-          break;
-        }
+        for (const w of words)
+          if (own.has(w)) {
+            hit = true;
+            break;
+          }
         if (!hit) continue;
         mine.add(name);
         words.add(name);

@@ -7,13 +7,20 @@
 import { defOf, type FileState, type GraphContext } from "./context.ts";
 import { basesOf, type Value } from "./resolve.ts";
 
-/** The receiver type's base name (`IEnumerable<T>` → `IEnumerable`, `A.B` → `B`), and whether it is a type parameter of the method. */
+/**
+ * The receiver type's base name (`IEnumerable<T>` → `IEnumerable`, `A.B` → `B`), and whether it is a type parameter of
+ * the method.
+ */
 function receiverOf(ctx: GraphContext, id: number, re: RegExp): { name: string; generic: boolean } | undefined {
   const d = defOf(ctx, id);
   const m = d ? re.exec(d.signature) : null;
   if (!d || !m?.[1]) return undefined;
   const name = m[1].replace(/<.*$/s, "").replace(/\?$/, "").split(".").at(-1)!.trim();
-  const typeParams = /<([^>()]*)>\s*\(/.exec(d.signature)?.[1]?.split(",").map((s) => s.trim()) ?? [];
+  const typeParams =
+    /<([^>()]*)>\s*\(/
+      .exec(d.signature)?.[1]
+      ?.split(",")
+      .map((s) => s.trim()) ?? [];
   return { name, generic: typeParams.includes(name) };
 }
 
@@ -36,7 +43,7 @@ function namespaceOf(ctx: GraphContext, id: number): string {
   const cls = owner >= 0 ? ctx.symbols[owner] : undefined;
   if (!cls || cls.parent < 0) return "";
   const ns = ctx.symbols[cls.parent]!;
-  return ns.kind === "module" ? defOf(ctx, ns.id)?.qualified ?? "" : "";
+  return ns.kind === "module" ? (defOf(ctx, ns.id)?.qualified ?? "") : "";
 }
 
 /** The names of a class and of its bases, transitively. */
@@ -60,13 +67,21 @@ function typeNames(ctx: GraphContext, id: number): Set<string> {
  * written as a bare name that resolves to nothing and reads as a type (LanguageSpec.typeNamePattern)
  * is a type, whose static members are not extensions.
  */
-export function extensionMethod(ctx: GraphContext, st: FileState, scope: number, name: string, recv: Value | undefined, recvText: string): number | undefined {
+export function extensionMethod(
+  ctx: GraphContext,
+  st: FileState,
+  scope: number,
+  name: string,
+  recv: Value | undefined,
+  recvText: string,
+): number | undefined {
   const re = st.spec?.extensionReceiver;
   if (!re) return undefined;
   // A bare name that is no value in scope and reads as a type (`double.Parse(…)`, `Math.Max(…)`):
   // a static call, never an extension.
   const typeName = st.spec?.typeNamePattern;
-  if (typeName?.test(recvText) && (recv === undefined || (recv.kind === "external" && recv.name === recvText))) return undefined;
+  if (typeName?.test(recvText) && (recv === undefined || (recv.kind === "external" && recv.name === recvText)))
+    return undefined;
   const language = st.record.language;
   let visible: Set<string> | undefined;
   const hits: number[] = [];
@@ -78,7 +93,8 @@ export function extensionMethod(ctx: GraphContext, st: FileState, scope: number,
     visible ??= visibleNamespaces(st, scope);
     if (!visible.has(namespaceOf(ctx, id))) continue;
     if (recv?.kind === "instance" && !r.generic && !typeNames(ctx, recv.id).has(r.name)) continue;
-    if (recv?.kind === "external" && !r.generic && recv.name.replace(/<.*$/s, "").split(".").at(-1) !== r.name) continue;
+    if (recv?.kind === "external" && !r.generic && recv.name.replace(/<.*$/s, "").split(".").at(-1) !== r.name)
+      continue;
     hits.push(id);
   }
   if (!hits.length) return undefined;
@@ -86,4 +102,3 @@ export function extensionMethod(ctx: GraphContext, st: FileState, scope: number,
   const file = ctx.symbols[hits[0]!]!.file;
   return hits.every((h) => ctx.symbols[h]!.file === file && defOf(ctx, h)?.qualified === q) ? hits[0] : undefined;
 }
-

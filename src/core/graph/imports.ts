@@ -12,7 +12,18 @@ export function resolveImport(ctx: GraphContext, st: FileState, imp: ImportRecor
   const cache = ctx.memos.imports.get(st) ?? ctx.memos.imports.set(st, new Map()).get(st)!;
   let r = cache.get(imp);
   if (!r) {
-    r = imp.kind === "package" ? { external: false } : st.resolver && imp.module !== "" ? st.resolver.resolve(st.resolverState, st.record.path, imp.module, imp.kind === "named" ? imp.name : undefined, enclosingModules(st, imp.scope)) : { external: imp.module !== "" };
+    r =
+      imp.kind === "package"
+        ? { external: false }
+        : st.resolver && imp.module !== ""
+          ? st.resolver.resolve(
+              st.resolverState,
+              st.record.path,
+              imp.module,
+              imp.kind === "named" ? imp.name : undefined,
+              enclosingModules(st, imp.scope),
+            )
+          : { external: imp.module !== "" };
     cache.set(imp, r);
   }
   return r;
@@ -39,7 +50,11 @@ export function importEdgesOf(ctx: GraphContext, st: FileState): ImportEdge[] {
   for (const imp of st.record.imports) {
     if (imp.kind === "export" || imp.kind === "export-default") continue;
     if (imp.kind === "package" || imp.kind === "self-namespace") continue;
-    if ((imp.kind === "star" || (imp.kind === "module" && imp.alias)) && st.semantics.packages === "namespaces" && !st.resolver) {
+    if (
+      (imp.kind === "star" || (imp.kind === "module" && imp.alias)) &&
+      st.semantics.packages === "namespaces" &&
+      !st.resolver
+    ) {
       // A namespace the project declares (C# `using A.B;`): the files declaring its types; a type
       // (`using static A.B.C;`, `using X = A.B.C;`): its file.
       for (const f of namespaceFiles(ctx, st.record.language, imp.module)) add(f, imp.line);
@@ -62,12 +77,16 @@ function namespaceFiles(ctx: GraphContext, language: string, module: string): st
   const types = ctx.packages.get(`${language}:${module}`);
   if (types) {
     // every part of a type split over files (a partial class): the same qualified name, same language
-    const parts = [...types.values()].flatMap((id) => (ctx.byName.get(ctx.symbols[id]!.name) ?? [])
-      .filter((o) => ctx.symbols[o]!.language === language && defOf(ctx, o)?.qualified === defOf(ctx, id)?.qualified));
+    const parts = [...types.values()].flatMap((id) =>
+      (ctx.byName.get(ctx.symbols[id]!.name) ?? []).filter(
+        (o) => ctx.symbols[o]!.language === language && defOf(ctx, o)?.qualified === defOf(ctx, id)?.qualified,
+      ),
+    );
     return [...new Set(parts.map((id) => ctx.symbols[id]!.file))].sort();
   }
   const dot = module.lastIndexOf(".");
-  const type = dot > 0 ? ctx.packages.get(`${language}:${module.slice(0, dot)}`)?.get(module.slice(dot + 1)) : undefined;
+  const type =
+    dot > 0 ? ctx.packages.get(`${language}:${module.slice(0, dot)}`)?.get(module.slice(dot + 1)) : undefined;
   return type !== undefined ? [ctx.symbols[type]!.file] : [];
 }
 
@@ -84,9 +103,16 @@ export function namedFile(ctx: GraphContext, r: ResolvedImport, name: string): s
  * Where a module-level imported name comes from: the project file and the imported name
  * (undefined for a whole-module import: namespace, default, `import x`).
  */
-export function importTarget(ctx: GraphContext, file: string, localName: string): { file: string; name?: string } | undefined {
+export function importTarget(
+  ctx: GraphContext,
+  file: string,
+  localName: string,
+): { file: string; name?: string } | undefined {
   const st = ctx.files.get(file);
-  const imp = st?.importBindings.get(localName)?.filter((i) => i.scope < 0).at(-1);
+  const imp = st?.importBindings
+    .get(localName)
+    ?.filter((i) => i.scope < 0)
+    .at(-1);
   if (!st || !imp) return undefined;
   const r = resolveImport(ctx, st, imp);
   if (r.submodule) return { file: r.submodule };

@@ -7,7 +7,14 @@ import { StarExports } from "./star-exports.ts";
 export function emptyMemos(): Memos {
   const memo = () => new BoundedMap<never, never>();
   return {
-    exports: new PairMemo(), members: memo(), bases: memo(), imports: memo(), callables: memo(), overrides: memo(), arity: memo(), overloads: memo(),
+    exports: new PairMemo(),
+    members: memo(),
+    bases: memo(),
+    imports: memo(),
+    callables: memo(),
+    overrides: memo(),
+    arity: memo(),
+    overloads: memo(),
     starExports: new StarExports(),
   };
 }

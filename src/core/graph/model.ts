@@ -1,7 +1,13 @@
 /** The code graph's data: symbols, edges with how they were resolved, and adjacency. */
 import type { BindingRecord, DefinitionKind, FileRecord, ImportRecord } from "../extract/record.ts";
 import type { ArityRange } from "../../languages/arity.ts";
-import type { LanguageSemantics, LanguageSpec, ModuleResolver, ProjectFiles, ResolvedImport } from "../../languages/types.ts";
+import type {
+  LanguageSemantics,
+  LanguageSpec,
+  ModuleResolver,
+  ProjectFiles,
+  ResolvedImport,
+} from "../../languages/types.ts";
 import type { PairMemo } from "./bounded-memo.ts";
 
 /**
@@ -156,17 +162,22 @@ export interface FileState {
    * Local bindings by scope (definition index) and name, and fields per class definition index.
    * Built on first use and released once the graph is built: a big tree has ~90k of these maps.
    */
-  scopes: {
-    locals: Map<number, Map<string, BindingRecord>>;
-    fields: Map<number, Map<string, BindingRecord>>;
-    /** Bindings visible on some lines only (`until`), by scope and name: they shadow `locals` there. */
-    shadows: Map<number, Map<string, BindingRecord[]>>;
-  } | undefined;
+  scopes:
+    | {
+        locals: Map<number, Map<string, BindingRecord>>;
+        fields: Map<number, Map<string, BindingRecord>>;
+        /** Bindings visible on some lines only (`until`), by scope and name: they shadow `locals` there. */
+        shadows: Map<number, Map<string, BindingRecord[]>>;
+      }
+    | undefined;
   /** The line of the call being resolved, for bindings visible on some lines only. */
   atLine?: number;
   resolver: ModuleResolver | undefined;
   resolverState: unknown;
-  /** The package the file belongs to, when its language shares top-level names per package (see LanguageSemantics.packages). */
+  /**
+   * The package the file belongs to, when its language shares top-level names per package (see
+   * LanguageSemantics.packages).
+   */
   packageKey: string | undefined;
 }
 

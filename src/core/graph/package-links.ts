@@ -31,7 +31,8 @@ export function structuralImplements(ctx: GraphContext): InheritEdge[] {
   for (const s of ctx.symbols) {
     if (s.kind === "module" || !stateOf(ctx, s.id).semantics.structuralInterfaces) continue;
     if (s.kind === "interface") interfaces.push(s.id);
-    else if (isClassLike(ctx, s.id)) for (const n of methodSet(ctx, s.id, memo)) (byMethod.get(n) ?? byMethod.set(n, []).get(n)!).push(s.id);
+    else if (isClassLike(ctx, s.id))
+      for (const n of methodSet(ctx, s.id, memo)) (byMethod.get(n) ?? byMethod.set(n, []).get(n)!).push(s.id);
   }
   const out: InheritEdge[] = [];
   for (const i of interfaces) {
@@ -73,7 +74,8 @@ export function attachThroughScope(ctx: GraphContext): void {
         else {
           const qualifier = parentQualified ? ownerQualified.slice(parentQualified.length + 1) : ownerQualified;
           const v = resolveExpr(ctx, st, d.parent, qualifier);
-          if (v?.kind === "def" && (TYPE_KINDS.has(ctx.symbols[v.id]!.kind) || ctx.symbols[v.id]!.kind === "type")) owner = v.id;
+          if (v?.kind === "def" && (TYPE_KINDS.has(ctx.symbols[v.id]!.kind) || ctx.symbols[v.id]!.kind === "type"))
+            owner = v.id;
         }
         if (owner === undefined) return;
         (ctx.attached.get(owner) ?? ctx.attached.set(owner, []).get(owner)!).push(id);
@@ -82,7 +84,9 @@ export function attachThroughScope(ctx: GraphContext): void {
       if (!d.implements?.length) return;
       ctx.attachedBases ??= new Map();
       const list = ctx.attachedBases.get(owner) ?? ctx.attachedBases.set(owner, []).get(owner)!;
-      for (const text of d.implements) if (!list.some((b) => b.text === text && b.file === st.record.path)) list.push({ file: st.record.path, scope: d.parent, text });
+      for (const text of d.implements)
+        if (!list.some((b) => b.text === text && b.file === st.record.path))
+          list.push({ file: st.record.path, scope: d.parent, text });
     });
   }
   // A new map: look-ups cached against the old one (attachedOwner) start afresh.

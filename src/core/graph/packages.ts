@@ -9,7 +9,10 @@ import type { SymbolNode } from "./model.ts";
 import { resolveImport } from "./imports.ts";
 
 /** Top-level definitions by name per package, and each type's methods declared outside its body. */
-export function packageTables(files: Iterable<FileState>, symbols: readonly SymbolNode[]): Pick<GraphContext, "packages" | "attached" | "linked"> {
+export function packageTables(
+  files: Iterable<FileState>,
+  symbols: readonly SymbolNode[],
+): Pick<GraphContext, "packages" | "attached" | "linked"> {
   const packages = new Map<string, Map<string, number>>();
   const list = [...files];
   const linked = linkageTable(list);
@@ -21,7 +24,8 @@ export function packageTables(files: Iterable<FileState>, symbols: readonly Symb
     });
   }
   const attached = new Map<number, number[]>();
-  const attach = (owner: number, member: number) => (attached.get(owner) ?? attached.set(owner, []).get(owner)!).push(member);
+  const attach = (owner: number, member: number) =>
+    (attached.get(owner) ?? attached.set(owner, []).get(owner)!).push(member);
   // Namespace blocks are packages: their types, in every file; a type split over files (a partial
   // class) is one type, each part seeing the members of the others.
   const parts = new Map<number, { st: FileState; index: number }[]>();
@@ -36,7 +40,14 @@ export function packageTables(files: Iterable<FileState>, symbols: readonly Symb
       if (ns && ns.kind !== "module" && !(open && TYPE_KINDS.has(ns.kind))) return;
       // types, and nested namespaces (C++ `port::Mutex` inside `namespace leveldb`)
       // (functions too, where they belong to their namespace: LanguageSemantics.globalNamespace)
-      if (!TYPE_KINDS.has(d.kind) && d.kind !== "type" && d.kind !== "module" && !(open && !ns && d.kind === "function") && !(d.kind === "function" && st.semantics.globalNamespace)) return;
+      if (
+        !TYPE_KINDS.has(d.kind) &&
+        d.kind !== "type" &&
+        d.kind !== "module" &&
+        !(open && !ns && d.kind === "function") &&
+        !(d.kind === "function" && st.semantics.globalNamespace)
+      )
+        return;
       // (open modules: `class A::B` belongs to A, wherever it is written)
       const key = `${st.record.language}:${open ? d.qualified.slice(0, Math.max(0, d.qualified.length - d.name.length - 1)) : ns ? ns.qualified : ""}`;
       const names = packages.get(key) ?? packages.set(key, new Map()).get(key)!;
@@ -48,7 +59,10 @@ export function packageTables(files: Iterable<FileState>, symbols: readonly Symb
         // A type opened in several files is named by the one its name says it lives in (Ruby `A::B` in a/b.rb).
         names.set(d.name, symbolOf(st, i));
       }
-      if (TYPE_KINDS.has(d.kind) || (open && d.kind === "module")) (parts.get(first ?? symbolOf(st, i)) ?? parts.set(first ?? symbolOf(st, i), []).get(first ?? symbolOf(st, i))!).push({ st, index: i });
+      if (TYPE_KINDS.has(d.kind) || (open && d.kind === "module"))
+        (
+          parts.get(first ?? symbolOf(st, i)) ?? parts.set(first ?? symbolOf(st, i), []).get(first ?? symbolOf(st, i))!
+        ).push({ st, index: i });
     });
   }
   for (const group of parts.values()) {
@@ -56,17 +70,20 @@ export function packageTables(files: Iterable<FileState>, symbols: readonly Symb
     for (const owner of group) {
       for (const other of group) {
         if (other === owner) continue;
-        other.st.record.definitions.forEach((m, j) => m.parent === other.index && attach(symbolOf(owner.st, owner.index), symbolOf(other.st, j)));
+        other.st.record.definitions.forEach(
+          (m, j) => m.parent === other.index && attach(symbolOf(owner.st, owner.index), symbolOf(other.st, j)),
+        );
       }
     }
   }
   for (const st of list) {
     if (st.semantics.packages === "namespaces") {
       // `ns::T::m() {…}` written outside T's body (C++): a member of T, wherever T is declared.
-      if (st.semantics.linkage) st.record.definitions.forEach((d, i) => {
-        const owner = outOfLineOwnerIn(packages, st, i);
-        if (owner !== undefined) attach(owner, symbolOf(st, i));
-      });
+      if (st.semantics.linkage)
+        st.record.definitions.forEach((d, i) => {
+          const owner = outOfLineOwnerIn(packages, st, i);
+          if (owner !== undefined) attach(owner, symbolOf(st, i));
+        });
       continue;
     }
     st.record.definitions.forEach((d, i) => {
@@ -74,8 +91,12 @@ export function packageTables(files: Iterable<FileState>, symbols: readonly Symb
       // `Type.method` at top level: the method of the type of that name in this file, else in its package.
       const owner = d.qualified.slice(0, d.qualified.length - d.name.length - 1);
       const local = st.top.get(owner);
-      const id = local !== undefined && st.record.definitions[local]!.qualified === owner ? symbolOf(st, local)
-        : st.packageKey !== undefined ? packages.get(st.packageKey)?.get(owner) : undefined;
+      const id =
+        local !== undefined && st.record.definitions[local]!.qualified === owner
+          ? symbolOf(st, local)
+          : st.packageKey !== undefined
+            ? packages.get(st.packageKey)?.get(owner)
+            : undefined;
       const kind = id !== undefined ? symbols[id]!.kind : undefined;
       if (id === undefined || (kind !== "type" && !TYPE_KINDS.has(kind!))) return;
       attach(id, symbolOf(st, i));
@@ -151,10 +172,14 @@ export function linkedMember(ctx: GraphContext, st: FileState, name: string): nu
   const ids = ctx.linked.get(name);
   if (!ids?.length) return undefined;
   // One function, or overloads of one name in one file (C++): they share a qualified name.
-  const same = (list: readonly number[]) => list.every((id) => ctx.symbols[id]!.qualified === ctx.symbols[list[0]!]!.qualified);
+  const same = (list: readonly number[]) =>
+    list.every((id) => ctx.symbols[id]!.qualified === ctx.symbols[list[0]!]!.qualified);
   if (same(ids)) return ids[0];
   const keys = includedKeysOf(ctx, st);
-  for (const [key, wanted] of [[pathStem, keys.stems], [pathBase, keys.bases]] as const) {
+  for (const [key, wanted] of [
+    [pathStem, keys.stems],
+    [pathBase, keys.bases],
+  ] as const) {
     const hits = ids.filter((id) => wanted.has(key(ctx.symbols[id]!.file)));
     if (hits.length && same(hits)) return hits[0];
     if (hits.length > 1) return undefined;
@@ -167,7 +192,11 @@ export function linkedMember(ctx: GraphContext, st: FileState, name: string): nu
  * `namespace ns {…}`): its qualified name says more than its parents do; the type is looked up in
  * the namespace package its qualifier names.
  */
-function outOfLineOwnerIn(packages: Map<string, Map<string, number>>, st: FileState, index: number): number | undefined {
+function outOfLineOwnerIn(
+  packages: Map<string, Map<string, number>>,
+  st: FileState,
+  index: number,
+): number | undefined {
   const defs = st.record.definitions;
   const d = defs[index]!;
   if (d.kind !== "method" && d.kind !== "constructor") return undefined;
@@ -181,7 +210,9 @@ function outOfLineOwnerIn(packages: Map<string, Map<string, number>>, st: FileSt
 
 /** The type an out-of-line method definition (C++ `T::m`) belongs to. */
 export function outOfLineOwner(ctx: GraphContext, st: FileState, index: number): number | undefined {
-  return st.semantics.linkage && st.semantics.packages === "namespaces" ? outOfLineOwnerIn(ctx.packages, st, index) : undefined;
+  return st.semantics.linkage && st.semantics.packages === "namespaces"
+    ? outOfLineOwnerIn(ctx.packages, st, index)
+    : undefined;
 }
 
 /**
@@ -195,8 +226,10 @@ export function definitionBehind(ctx: GraphContext, id: number): number {
   if (s.parent < 0 || (s.kind !== "method" && s.kind !== "constructor")) return id;
   const st = ctx.files.get(s.file)!;
   if (!st.semantics.linkage || st.record.definitions[s.index]!.bodyStart > 0) return id;
-  const body = (m: number) => ctx.files.get(ctx.symbols[m]!.file)!.record.definitions[ctx.symbols[m]!.index]!.bodyStart > 0;
-  for (const m of ctx.children.get(s.parent) ?? []) if (m !== id && ctx.symbols[m]!.name === s.name && body(m)) return m;
+  const body = (m: number) =>
+    ctx.files.get(ctx.symbols[m]!.file)!.record.definitions[ctx.symbols[m]!.index]!.bodyStart > 0;
+  for (const m of ctx.children.get(s.parent) ?? [])
+    if (m !== id && ctx.symbols[m]!.name === s.name && body(m)) return m;
   for (const m of ctx.attached.get(s.parent) ?? []) {
     const o = ctx.symbols[m]!;
     if (o.name === s.name && ctx.files.get(o.file)!.record.definitions[o.index]!.bodyStart > 0) return m;
@@ -214,7 +247,8 @@ export function namespaceMember(ctx: GraphContext, ns: number, name: string): nu
   if (type !== undefined) return type;
   const fns = (ctx.linked.get(name) ?? []).filter((id) => defOf(ctx, id)?.qualified === inner);
   if (fns.length === 1) return fns[0];
-  for (const c of ctx.children.get(ns) ?? []) if (ctx.symbols[c]!.name === name && defOf(ctx, c)?.qualified === inner) return c;
+  for (const c of ctx.children.get(ns) ?? [])
+    if (ctx.symbols[c]!.name === name && defOf(ctx, c)?.qualified === inner) return c;
   return undefined;
 }
 

@@ -1,7 +1,8 @@
 /**
  * A graph patched after an edit instead of rebuilt: when none of the changed files changed what
  * other files can see (their outward shape: summary.ts), only their own imports, calls and type
- * uses are resolved again (otherwise reresolve.ts resolves their dependents too) and spliced into the edge lists in file order, so the result equals a
+ * uses are resolved again (otherwise reresolve.ts resolves their dependents too) and spliced into the edge lists in
+ * file order, so the result equals a
  * fresh build. The previous graph is never touched: the new one shares what did not change.
  */
 import type { FileRecord } from "../extract/record.ts";
@@ -64,7 +65,13 @@ export function patchGraph(old: CodeGraph, changed: FileRecord[]): CodeGraph | u
       for (const x of out.ambiguous) ambiguous.push(x);
       for (const x of edges) imports.push(x);
       unresolvedCalls += out.unresolved - counts.unresolved;
-      edgeCounts.set(path, { calls: out.calls.length, external: out.external.length, ambiguous: out.ambiguous.length, unresolved: out.unresolved, imports: edges.length });
+      edgeCounts.set(path, {
+        calls: out.calls.length,
+        external: out.external.length,
+        ambiguous: out.ambiguous.length,
+        unresolved: out.unresolved,
+        imports: edges.length,
+      });
       typeUsesOf(ctx, st, typeUses);
     } else {
       for (let i = 0; i < counts.calls; i++) calls.push(old.calls[at.calls + i]!);
@@ -78,7 +85,11 @@ export function patchGraph(old: CodeGraph, changed: FileRecord[]): CodeGraph | u
     at.imports += counts.imports;
   }
   // Inheritance is part of the shape: the edges stay those of `old`.
-  return finishGraph(ctx, { calls, external, ambiguous, unresolvedCalls, imports, inherits: old.inherits, typeUses, edgeCounts, records }, callAdjacency(old, calls, redo));
+  return finishGraph(
+    ctx,
+    { calls, external, ambiguous, unresolvedCalls, imports, inherits: old.inherits, typeUses, edgeCounts, records },
+    callAdjacency(old, calls, redo),
+  );
 }
 
 /**
@@ -86,7 +97,11 @@ export function patchGraph(old: CodeGraph, changed: FileRecord[]): CodeGraph | u
  * edges (every other edge keeps its index): only the redone files' entries change, instead of
  * indexing every edge again (~10 ms on django). Undefined otherwise.
  */
-function callAdjacency(old: CodeGraph, calls: CallEdge[], redo: Set<string>): Pick<CodeGraph, "callsFrom" | "callsTo"> | undefined {
+function callAdjacency(
+  old: CodeGraph,
+  calls: CallEdge[],
+  redo: Set<string>,
+): Pick<CodeGraph, "callsFrom" | "callsTo"> | undefined {
   if (calls.length !== old.calls.length) return undefined;
   const ranges: [number, number][] = [];
   let at = 0;
@@ -94,7 +109,8 @@ function callAdjacency(old: CodeGraph, calls: CallEdge[], redo: Set<string>): Pi
     if (redo.has(path)) ranges.push([at, at + counts.calls]);
     at += counts.calls;
   }
-  for (const [start, end] of ranges) for (let i = start; i < end; i++) if (calls[i]!.file !== old.calls[i]!.file) return undefined;
+  for (const [start, end] of ranges)
+    for (let i = start; i < end; i++) if (calls[i]!.file !== old.calls[i]!.file) return undefined;
   const callsFrom = new Map(old.callsFrom);
   const callsTo = new Map(old.callsTo);
   // The lists this patch copied, with where they live.

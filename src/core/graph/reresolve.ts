@@ -13,7 +13,16 @@ import { makeFileState, type FileState, type GraphContext } from "./context.ts";
 import { emptyMemos } from "./memos.ts";
 import { affectedFiles, namesTravelByWords } from "./dependents.ts";
 import { importEdgesOf } from "./imports.ts";
-import { AMBIGUOUS_CANDIDATES, type AmbiguousCall, type CallEdge, type CodeGraph, type ExternalCall, type ImportEdge, type InheritEdge, type SymbolNode } from "./model.ts";
+import {
+  AMBIGUOUS_CANDIDATES,
+  type AmbiguousCall,
+  type CallEdge,
+  type CodeGraph,
+  type ExternalCall,
+  type ImportEdge,
+  type InheritEdge,
+  type SymbolNode,
+} from "./model.ts";
 import { basesOf } from "./resolve.ts";
 import { fileSymbols, indexSymbols } from "./symbols.ts";
 
@@ -44,11 +53,25 @@ function newContext(old: CodeGraph, changedBy: Map<string, FileRecord>): GraphCo
   // In a project whose names travel by words (dependents.ts) the package tables are empty, and
   // stay so unless a new record declares a member outside its type's body: then build afresh.
   for (const r of changedBy.values()) {
-    if (r.definitions.some((d) => d.qualified !== (d.parent < 0 ? d.name : `${r.definitions[d.parent]!.qualified}.${d.name}`))) return undefined;
+    if (
+      r.definitions.some(
+        (d) => d.qualified !== (d.parent < 0 ? d.name : `${r.definitions[d.parent]!.qualified}.${d.name}`),
+      )
+    )
+      return undefined;
   }
   return {
-    ...base, symbols, moduleSymbol, ...indexSymbols(symbols), files, memos: emptyMemos(), subclasses: new Map(), uniqueNameFallback: prev.uniqueNameFallback,
-    packages: new Map(), attached: new Map(), linked: new Map(),
+    ...base,
+    symbols,
+    moduleSymbol,
+    ...indexSymbols(symbols),
+    files,
+    memos: emptyMemos(),
+    subclasses: new Map(),
+    uniqueNameFallback: prev.uniqueNameFallback,
+    packages: new Map(),
+    attached: new Map(),
+    linked: new Map(),
   };
 }
 
@@ -67,7 +90,12 @@ function idMap(old: CodeGraph, ctx: GraphContext, changedBy: Map<string, FileRec
     }
     map[st.moduleId] = to;
     const slots = new Map<string, number[]>();
-    record.definitions.forEach((d, i) => (slots.get(`${d.kind}\0${d.qualified}`) ?? slots.set(`${d.kind}\0${d.qualified}`, []).get(`${d.kind}\0${d.qualified}`)!).push(to + 1 + i));
+    record.definitions.forEach((d, i) =>
+      (
+        slots.get(`${d.kind}\0${d.qualified}`) ??
+        slots.set(`${d.kind}\0${d.qualified}`, []).get(`${d.kind}\0${d.qualified}`)!
+      ).push(to + 1 + i),
+    );
     st.record.definitions.forEach((d, i) => {
       const next = slots.get(`${d.kind}\0${d.qualified}`)?.shift();
       if (next !== undefined) map[st.moduleId + 1 + i] = next;
@@ -77,14 +105,21 @@ function idMap(old: CodeGraph, ctx: GraphContext, changedBy: Map<string, FileRec
 }
 
 /** Inheritance edges in symbol order: resolved again for the affected files' classes, moved for the others. */
-function inheritEdgesAfter(old: CodeGraph, ctx: GraphContext, map: Int32Array, affected: Set<string>): InheritEdge[] | undefined {
+function inheritEdgesAfter(
+  old: CodeGraph,
+  ctx: GraphContext,
+  map: Int32Array,
+  affected: Set<string>,
+): InheritEdge[] | undefined {
   const kept = new Map<number, InheritEdge[]>();
   for (const e of old.inherits) {
     if (affected.has(old.symbols[e.child]!.file)) continue;
     const child = map[e.child]!;
     const base = map[e.base]!;
     if (child < 0 || base < 0) return undefined;
-    (kept.get(child) ?? kept.set(child, []).get(child)!).push(child === e.child && base === e.base ? e : { ...e, child, base });
+    (kept.get(child) ?? kept.set(child, []).get(child)!).push(
+      child === e.child && base === e.base ? e : { ...e, child, base },
+    );
   }
   const out: InheritEdge[] = [];
   for (const s of ctx.symbols) {
@@ -127,7 +162,12 @@ export function reresolveGraph(old: CodeGraph, changed: FileRecord[]): CodeGraph
     if (!out) {
       const ids = e.candidates.map((id) => map[id]!);
       const ordered = ids.every((id, i) => i === 0 || id > ids[i - 1]!);
-      out = ordered && !ids.includes(-1) ? ids : e.candidates.length < AMBIGUOUS_CANDIDATES && !ids.includes(-1) ? ids.sort((a, b) => a - b) : callableIds(ctx, e.name).shown;
+      out =
+        ordered && !ids.includes(-1)
+          ? ids
+          : e.candidates.length < AMBIGUOUS_CANDIDATES && !ids.includes(-1)
+            ? ids.sort((a, b) => a - b)
+            : callableIds(ctx, e.name).shown;
       moved.set(e.candidates, out);
     }
     return out;
@@ -150,7 +190,13 @@ export function reresolveGraph(old: CodeGraph, changed: FileRecord[]): CodeGraph
       for (const x of out.ambiguous) ambiguous.push(x);
       for (const x of edges) imports.push(x);
       unresolvedCalls += out.unresolved;
-      edgeCounts.set(path, { calls: out.calls.length, external: out.external.length, ambiguous: out.ambiguous.length, unresolved: out.unresolved, imports: edges.length });
+      edgeCounts.set(path, {
+        calls: out.calls.length,
+        external: out.external.length,
+        ambiguous: out.ambiguous.length,
+        unresolved: out.unresolved,
+        imports: edges.length,
+      });
       typeUsesOf(ctx, st, typeUses);
     } else {
       unresolvedCalls += counts.unresolved;
@@ -161,7 +207,15 @@ export function reresolveGraph(old: CodeGraph, changed: FileRecord[]): CodeGraph
         if (caller < 0 || callee < 0) return undefined;
         if (caller === e.caller && callee === e.callee) calls.push(e);
         else {
-          const moved: CallEdge = { caller, callee, file: e.file, line: e.line, via: e.via, resolution: e.resolution, confidence: e.confidence };
+          const moved: CallEdge = {
+            caller,
+            callee,
+            file: e.file,
+            line: e.line,
+            via: e.via,
+            resolution: e.resolution,
+            confidence: e.confidence,
+          };
           if (e.classBody) moved.classBody = true;
           if (e.protocol) moved.protocol = true;
           calls.push(moved);
@@ -188,5 +242,15 @@ export function reresolveGraph(old: CodeGraph, changed: FileRecord[]): CodeGraph
   }
   const records = new Map(old.records);
   for (const r of changed) records.set(r.path, r);
-  return finishGraph(ctx, { calls, external, ambiguous, unresolvedCalls, imports, inherits, typeUses, edgeCounts, records });
+  return finishGraph(ctx, {
+    calls,
+    external,
+    ambiguous,
+    unresolvedCalls,
+    imports,
+    inherits,
+    typeUses,
+    edgeCounts,
+    records,
+  });
 }

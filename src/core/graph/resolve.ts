@@ -8,7 +8,20 @@
  */
 import type { BindingRecord, ImportRecord } from "../extract/record.ts";
 import type { ResolvedImport } from "../../languages/types.ts";
-import { attachedOwner, defOf, fieldsOf, isClassLike, localAt, localsOf, membersOf, stateOf, symbolOf, TYPE_KINDS, type FileState, type GraphContext } from "./context.ts";
+import {
+  attachedOwner,
+  defOf,
+  fieldsOf,
+  isClassLike,
+  localAt,
+  localsOf,
+  membersOf,
+  stateOf,
+  symbolOf,
+  TYPE_KINDS,
+  type FileState,
+  type GraphContext,
+} from "./context.ts";
 import { enclosingModules, namedFile, resolveImport } from "./imports.ts";
 import { linkedMember, namespaceMember, outOfLineOwner, packageMember, requiredBlockMethod } from "./packages.ts";
 import { elementType, functionTypeParams, splitCall, typeCandidates } from "./type-text.ts";
@@ -50,13 +63,16 @@ function computeExport(ctx: GraphContext, file: string, name: string, depth: num
   if (i === undefined) {
     // Another file of the same package declares it.
     const id = packageMember(ctx, st, name);
-    if (id !== undefined && (sem.exports !== "explicit" || defOf(ctx, id)?.exported)) return { kind: "def", id, via: "import" };
+    if (id !== undefined && (sem.exports !== "explicit" || defOf(ctx, id)?.exported))
+      return { kind: "def", id, via: "import" };
   }
   if (sem.exports === "top-level") {
     const lastImp = (st.importBindings.get(name) ?? []).filter((imp) => imp.scope < 0).at(-1);
-    const defValue: Value | undefined = i !== undefined ? { kind: "def", id: symbolOf(st, i), via: "import" } : undefined;
+    const defValue: Value | undefined =
+      i !== undefined ? { kind: "def", id: symbolOf(st, i), via: "import" } : undefined;
     // With later-binding-wins, the later of a top-level def and a module-level import of the same name wins.
-    if (defValue && (!lastImp || !sem.laterBindingWins || st.record.definitions[i!]!.start > lastImp.line)) return defValue;
+    if (defValue && (!lastImp || !sem.laterBindingWins || st.record.definitions[i!]!.start > lastImp.line))
+      return defValue;
     // An import that leads back here (demo code re-importing its own module) or nowhere keeps the def.
     if (lastImp) return importValue(ctx, st, lastImp, depth) ?? defValue;
     const starred = fromStarImports(ctx, st, name, depth);
@@ -65,7 +81,8 @@ function computeExport(ctx: GraphContext, file: string, name: string, depth: num
     return sub ? { kind: "module", file: sub } : undefined;
   }
   for (const imp of st.record.imports) {
-    if (imp.kind === "export" && (imp.alias ?? imp.name) === name && imp.name) return localValue(ctx, st, imp.name, depth);
+    if (imp.kind === "export" && (imp.alias ?? imp.name) === name && imp.name)
+      return localValue(ctx, st, imp.name, depth);
     if (imp.kind === "export-default" && name === "default" && imp.name) return localValue(ctx, st, imp.name, depth);
     if (imp.kind === "reexport" && (imp.alias ?? imp.name) === name && imp.name) {
       const r = resolveImport(ctx, st, imp);
@@ -82,7 +99,8 @@ function computeExport(ctx: GraphContext, file: string, name: string, depth: num
   const starred = fromStarImports(ctx, st, name, depth);
   if (starred) return starred;
   // Modules read as any top-level definition (CommonJS, untyped scripts).
-  if (i !== undefined && sem.exports === "explicit-or-top-level") return { kind: "def", id: symbolOf(st, i), via: "import" };
+  if (i !== undefined && sem.exports === "explicit-or-top-level")
+    return { kind: "def", id: symbolOf(st, i), via: "import" };
   return undefined;
 }
 
@@ -95,7 +113,8 @@ function fromStarImports(ctx: GraphContext, st: FileState, name: string, depth: 
       const id = ctx.packages.get(`${lang}:${star.module}`)?.get(name);
       if (id !== undefined) return { kind: "def", id, via: "import" };
       const dot = star.module.lastIndexOf(".");
-      const cls = dot > 0 ? ctx.packages.get(`${lang}:${star.module.slice(0, dot)}`)?.get(star.module.slice(dot + 1)) : undefined;
+      const cls =
+        dot > 0 ? ctx.packages.get(`${lang}:${star.module.slice(0, dot)}`)?.get(star.module.slice(dot + 1)) : undefined;
       const m = cls !== undefined && isClassLike(ctx, cls) ? findMember(ctx, cls, name) : undefined;
       if (m !== undefined) return { kind: "def", id: m, via: "import" };
     }
@@ -109,7 +128,9 @@ function fromStarImports(ctx: GraphContext, st: FileState, name: string, depth: 
   return undefined;
 }
 
-/** `name` as a member of the nested definitions an import reaches into (`import a.b.C.Inner`, `import static a.b.C.m`). */
+/**
+ * `name` as a member of the nested definitions an import reaches into (`import a.b.C.Inner`, `import static a.b.C.m`).
+ */
 function withinValue(ctx: GraphContext, r: ResolvedImport, name: string, depth: number): Value | undefined {
   let v = exportOf(ctx, r.file!, r.within![0]!, depth);
   for (const seg of r.within!.slice(1)) v = v ? member(ctx, v, seg, depth) : undefined;
@@ -127,7 +148,11 @@ function importValueRaw(ctx: GraphContext, st: FileState, imp: ImportRecord, dep
   const sep = st.semantics.namespaceSeparator;
   if (sep && (imp.kind === "named" || imp.kind === "module")) {
     // `use A\B\C;`: the declared namespace member, wherever its file is.
-    const v = namespaceLookup(ctx, st, imp.kind === "named" && imp.name ? `${imp.module}${sep}${imp.name}` : imp.module);
+    const v = namespaceLookup(
+      ctx,
+      st,
+      imp.kind === "named" && imp.name ? `${imp.module}${sep}${imp.name}` : imp.module,
+    );
     if (v.kind === "def") return v;
   }
   if (imp.kind === "self-namespace") return { kind: "module", file: st.record.path };
@@ -137,7 +162,10 @@ function importValueRaw(ctx: GraphContext, st: FileState, imp: ImportRecord, dep
       if (!r.file && st.semantics.packages === "namespaces" && imp.alias) {
         // `using X = A.B.C;`: an alias of a type the project declares in namespace A.B.
         const dot = imp.module.lastIndexOf(".");
-        const type = dot > 0 ? ctx.packages.get(`${st.record.language}:${imp.module.slice(0, dot)}`)?.get(imp.module.slice(dot + 1)) : undefined;
+        const type =
+          dot > 0
+            ? ctx.packages.get(`${st.record.language}:${imp.module.slice(0, dot)}`)?.get(imp.module.slice(dot + 1))
+            : undefined;
         if (type !== undefined) return { kind: "def", id: type, via: "import" };
       }
       if (!r.file) return r.external ? { kind: "external", name: imp.module } : undefined;
@@ -195,7 +223,12 @@ function namespacedValue(ctx: GraphContext, st: FileState, scope: number, text: 
   const imports = (st.importBindings.get(first) ?? []).filter((i) => i.kind === "named" || i.kind === "module");
   for (let s = scope; ; s = defs[s]!.parent) {
     const imp = imports.filter((i) => i.scope === s).at(-1);
-    if (imp) return namespaceLookup(ctx, st, `${imp.kind === "named" && imp.name ? `${imp.module}${sep}${imp.name}` : imp.module}${sep}${rest}`);
+    if (imp)
+      return namespaceLookup(
+        ctx,
+        st,
+        `${imp.kind === "named" && imp.name ? `${imp.module}${sep}${imp.name}` : imp.module}${sep}${rest}`,
+      );
     if (s < 0) break;
   }
   return namespaceLookup(ctx, st, ns ? `${ns}${sep}${text}` : text);
@@ -211,7 +244,9 @@ function namespaceLookup(ctx: GraphContext, st: FileState, full: string): Value 
   const lang = st.record.language;
   if (full.startsWith(sep)) full = full.slice(sep.length);
   const cut = full.lastIndexOf(sep);
-  const id = ctx.packages.get(`${lang}:${cut < 0 ? "" : full.slice(0, cut)}`)?.get(cut < 0 ? full : full.slice(cut + sep.length));
+  const id = ctx.packages
+    .get(`${lang}:${cut < 0 ? "" : full.slice(0, cut)}`)
+    ?.get(cut < 0 ? full : full.slice(cut + sep.length));
   if (id !== undefined) return { kind: "def", id, via: "import" };
   const ns = ctx.packages.get(`${lang}:`)?.get(full);
   if (ns !== undefined && ctx.symbols[ns]!.kind === "module") return { kind: "def", id: ns, via: "import" };
@@ -219,7 +254,14 @@ function namespaceLookup(ctx: GraphContext, st: FileState, full: string): Value 
 }
 
 /** A name in scope at `scope` (a definition index, -1 for module level): enclosing functions, then the module. */
-export function resolveName(ctx: GraphContext, st: FileState, scope: number, name: string, depth = 0, called = false): Value | undefined {
+export function resolveName(
+  ctx: GraphContext,
+  st: FileState,
+  scope: number,
+  name: string,
+  depth = 0,
+  called = false,
+): Value | undefined {
   const sep = st.semantics.namespaceSeparator;
   if (sep && name.includes(sep)) return namespacedValue(ctx, st, scope, name);
   const defs = st.record.definitions;
@@ -237,15 +279,22 @@ export function resolveName(ctx: GraphContext, st: FileState, scope: number, nam
       // C++ `T::m() {…}` outside T's body: T's members are in scope as in the body.
       // (the type's own name is the type, not its constructor)
       const found = name === ctx.symbols[owner]!.name ? undefined : findMember(ctx, owner, name);
-      if (found !== undefined && ctx.symbols[found]!.kind !== "constructor") return { kind: "def", id: found, via: "scope" };
-      const inherited = skipVariables ? undefined : localAt(st, s, name) ? undefined : findField(ctx, owner, name, depth + 1);
+      if (found !== undefined && ctx.symbols[found]!.kind !== "constructor")
+        return { kind: "def", id: found, via: "scope" };
+      const inherited = skipVariables
+        ? undefined
+        : localAt(st, s, name)
+          ? undefined
+          : findField(ctx, owner, name, depth + 1);
       if (inherited) return inherited;
     }
     if (st.semantics.packages === "namespaces" && (d.kind === "module" || (isClass && st.semantics.openModules))) {
       // Where namespaces are spelled with a separator (PHP), an import binding comes before the namespace's own names.
-      const imported = sep && d.kind === "module" ? st.importBindings.get(name)?.filter((i) => i.scope === s) : undefined;
+      const imported =
+        sep && d.kind === "module" ? st.importBindings.get(name)?.filter((i) => i.scope === s) : undefined;
       if (imported?.length) return importValue(ctx, st, imported.at(-1)!, depth);
-      // A namespace block (a Ruby class or module too) sees its namespace's types in every file, and those of the namespaces around it.
+      // A namespace block (a Ruby class or module too) sees its namespace's types in every file, and those of the
+      // namespaces around it.
       // (open modules: only the path each enclosing block opens, `class A::B` opens A::B, not A)
       const parts = d.qualified.split(".");
       for (let n = parts.length; n > (st.semantics.openModules ? parts.length - 1 : 0); n--) {
@@ -259,7 +308,8 @@ export function resolveName(ctx: GraphContext, st: FileState, scope: number, nam
       const cls = symbolOf(st, s);
       const found = findMember(ctx, cls, name);
       // A constructor is not reachable by its name: the class is.
-      if (found !== undefined && ctx.symbols[found]!.kind !== "constructor") return { kind: "def", id: found, via: "scope" };
+      if (found !== undefined && ctx.symbols[found]!.kind !== "constructor")
+        return { kind: "def", id: found, via: "scope" };
       if (!skipVariables) {
         const field = fieldsOf(st).get(s)?.get(name);
         if (field) return bindingValue(ctx, st, s, field, depth + 1);
@@ -272,7 +322,9 @@ export function resolveName(ctx: GraphContext, st: FileState, scope: number, nam
     // Class bodies are not visible from their methods; only code directly in the body sees them.
     if (!isClass || first) {
       // (a member defined out of line, `T::m`, is not a name of the block it is written in)
-      for (const c of ctx.children.get(symbolOf(st, s)) ?? []) if (ctx.symbols[c]!.name === name && defOf(ctx, c)?.qualified === `${d.qualified}.${name}`) return { kind: "def", id: c, via: "scope" };
+      for (const c of ctx.children.get(symbolOf(st, s)) ?? [])
+        if (ctx.symbols[c]!.name === name && defOf(ctx, c)?.qualified === `${d.qualified}.${name}`)
+          return { kind: "def", id: c, via: "scope" };
       const imp = st.importBindings.get(name)?.filter((i) => i.scope === s);
       if (imp?.length) return importValue(ctx, st, imp.at(-1)!, depth);
       const local = skipVariables ? undefined : localAt(st, s, name);
@@ -291,10 +343,17 @@ export function resolveName(ctx: GraphContext, st: FileState, scope: number, nam
   if (moduleLocal) return bindingValue(ctx, st, -1, moduleLocal, depth);
   const starred = st.semantics.starImportsBind ? fromStarImports(ctx, st, name, depth) : undefined;
   if (starred) return starred;
-  // A bare class name nothing else binds (PHP `new static`, `new self`, `new parent`): the enclosing class, or its base.
-  if (st.semantics.classNames.includes(name) || (name === st.semantics.superName && st.semantics.superCallsConstructor)) {
+  // A bare class name nothing else binds (PHP `new static`, `new self`, `new parent`): the enclosing class, or its
+  // base.
+  if (
+    st.semantics.classNames.includes(name) ||
+    (name === st.semantics.superName && st.semantics.superCallsConstructor)
+  ) {
     const cls = enclosingClass(st, scope, ctx);
-    const base = cls !== undefined && name === st.semantics.superName ? basesOf(ctx, cls).find((b) => b.kind === "extends")?.id : cls;
+    const base =
+      cls !== undefined && name === st.semantics.superName
+        ? basesOf(ctx, cls).find((b) => b.kind === "extends")?.id
+        : cls;
     if (base !== undefined) return { kind: "def", id: base, via: "scope" };
   }
   // C, C++: a function declared in a header is defined in some file of the program.
@@ -312,7 +371,8 @@ function bindingValue(ctx: GraphContext, st: FileState, scope: number, b: Bindin
     const cls = typeToClass(ctx, st, scope, b.type, depth + 1);
     if (cls !== undefined) return { kind: "instance", id: cls };
     // A compiler-checked type outside the project: an outside object, whatever its value says.
-    if (st.semantics.staticTypes && !/^(var|auto|let|dynamic)$/.test(b.type)) return { kind: "external", name: typeCandidates(b.type)[0] ?? b.type };
+    if (st.semantics.staticTypes && !/^(var|auto|let|dynamic)$/.test(b.type))
+      return { kind: "external", name: typeCandidates(b.type)[0] ?? b.type };
   }
   if (b.value) {
     const v = callResult(ctx, st, scope, b.value, depth + 1);
@@ -320,7 +380,13 @@ function bindingValue(ctx: GraphContext, st: FileState, scope: number, b: Bindin
   }
   // (`x = x` names itself; `self.x = x` names the parameter, Python's most common way to set a field)
   if (b.alias && (b.alias !== b.name || b.kind === "field")) {
-    const v = resolveExpr(ctx, st, scope, st.semantics.arrowMembers ? b.alias.replace(/\s*\??->\s*/g, ".") : b.alias, depth + 1);
+    const v = resolveExpr(
+      ctx,
+      st,
+      scope,
+      st.semantics.arrowMembers ? b.alias.replace(/\s*\??->\s*/g, ".") : b.alias,
+      depth + 1,
+    );
     if (v && v.kind !== "external") return v;
   }
   if (b.argOf) {
@@ -339,7 +405,13 @@ function bindingValue(ctx: GraphContext, st: FileState, scope: number, b: Bindin
  * `new Observable((subscriber) => …)`, the constructor's parameter `subscribe?: (this: …,
  * subscriber: Subscriber<T>) => …` gives `subscriber` the class Subscriber.
  */
-function contextualType(ctx: GraphContext, st: FileState, scope: number, site: NonNullable<BindingRecord["argOf"]>, depth: number): Value | undefined {
+function contextualType(
+  ctx: GraphContext,
+  st: FileState,
+  scope: number,
+  site: NonNullable<BindingRecord["argOf"]>,
+  depth: number,
+): Value | undefined {
   const callee = resolveExpr(ctx, st, scope, site.callee, depth);
   if (callee?.kind !== "def") return undefined;
   let fnId = callee.id;
@@ -356,16 +428,25 @@ function contextualType(ctx: GraphContext, st: FileState, scope: number, site: N
   if (!declared) return undefined;
   const fst = stateOf(ctx, fnId);
   const inline = functionTypeParams(declared);
-  // A named function type (`type MiddlewareHandler = (c: Context, next: Next) => …`): its parameters, read where it is declared.
+  // A named function type (`type MiddlewareHandler = (c: Context, next: Next) => …`): its parameters, read where it is
+  // declared.
   const named = inline ? undefined : aliasedFunctionParams(ctx, fst, ctx.symbols[fnId]!.index, declared, depth + 1);
   const paramType = (inline ?? named?.params)?.[site.param];
   if (!paramType) return undefined;
-  const cls = named ? typeToClass(ctx, named.st, named.scope, paramType, depth + 1) : typeToClass(ctx, fst, ctx.symbols[fnId]!.index, paramType, depth + 1);
+  const cls = named
+    ? typeToClass(ctx, named.st, named.scope, paramType, depth + 1)
+    : typeToClass(ctx, fst, ctx.symbols[fnId]!.index, paramType, depth + 1);
   return cls !== undefined ? { kind: "instance", id: cls } : undefined;
 }
 
 /** The parameter types of the function type a type alias names (`type H<E = any> = (c: Context<E>) => R`). */
-function aliasedFunctionParams(ctx: GraphContext, st: FileState, scope: number, type: string, depth: number): { params: string[]; st: FileState; scope: number } | undefined {
+function aliasedFunctionParams(
+  ctx: GraphContext,
+  st: FileState,
+  scope: number,
+  type: string,
+  depth: number,
+): { params: string[]; st: FileState; scope: number } | undefined {
   const name = typeCandidates(type)[0];
   const v = name !== undefined ? resolveExpr(ctx, st, scope, name, depth) : undefined;
   if (v?.kind !== "def" || ctx.symbols[v.id]!.kind !== "type") return undefined;
@@ -379,7 +460,15 @@ function aliasedFunctionParams(ctx: GraphContext, st: FileState, scope: number, 
     else if (ch === ">" && sig[i - 1] !== "=") angle--;
     else if (ch === "=" && angle === 0 && sig[i + 1] !== ">") eq = i;
   }
-  const params = eq < 0 ? undefined : functionTypeParams(sig.slice(eq + 1).trim().replace(/;$/, ""));
+  const params =
+    eq < 0
+      ? undefined
+      : functionTypeParams(
+          sig
+            .slice(eq + 1)
+            .trim()
+            .replace(/;$/, ""),
+        );
   return params ? { params, st: stateOf(ctx, v.id), scope: ownerScope(ctx, v.id) } : undefined;
 }
 
@@ -390,7 +479,13 @@ const ownerScope = (ctx: GraphContext, id: number): number => ctx.symbols[id]!.p
  * The declared type text of an expression, where it is written down: a local or field
  * annotation (`items: List[Item]`, `self.items: List[Item]`) or a function's return annotation.
  */
-function declaredType(ctx: GraphContext, st: FileState, scope: number, expr: string, depth: number): { st: FileState; scope: number; type: string } | undefined {
+function declaredType(
+  ctx: GraphContext,
+  st: FileState,
+  scope: number,
+  expr: string,
+  depth: number,
+): { st: FileState; scope: number; type: string } | undefined {
   if (depth > MAX_DEPTH) return undefined;
   const [head, isCall] = splitCall(expr);
   if (isCall) {
@@ -406,7 +501,9 @@ function declaredType(ctx: GraphContext, st: FileState, scope: number, expr: str
     if (owner?.kind !== "instance") return undefined;
     for (const cls of [owner.id, ...basesOf(ctx, owner.id).map((b) => b.id)]) {
       const cst = stateOf(ctx, cls);
-      const b = fieldsOf(cst).get(ctx.symbols[cls]!.index)?.get(head.slice(dot + 1));
+      const b = fieldsOf(cst)
+        .get(ctx.symbols[cls]!.index)
+        ?.get(head.slice(dot + 1));
       if (b) return b.type ? { st: cst, scope: b.scope, type: b.type } : undefined;
     }
     return undefined;
@@ -430,7 +527,13 @@ function elementOf(ctx: GraphContext, st: FileState, scope: number, iter: string
 }
 
 /** The class a type annotation names, resolved in scope. */
-export function typeToClass(ctx: GraphContext, st: FileState, scope: number, type: string, depth: number): number | undefined {
+export function typeToClass(
+  ctx: GraphContext,
+  st: FileState,
+  scope: number,
+  type: string,
+  depth: number,
+): number | undefined {
   for (const t of typeCandidates(type)) {
     const v = resolveExpr(ctx, st, scope, t, depth);
     if (v?.kind === "def" && isClassLike(ctx, v.id)) return v.id;
@@ -451,7 +554,9 @@ function callResult(ctx: GraphContext, st: FileState, scope: number, callee: str
     // A return type that names the class itself (`-> Self`): the type the method belongs to.
     const named = typeCandidates(d.returns)[0];
     if (named !== undefined && rst.semantics.classNames.includes(named)) {
-      const owner = attachedOwner(ctx, v.id) ?? (isClassLike(ctx, ctx.symbols[v.id]!.parent) ? ctx.symbols[v.id]!.parent : undefined);
+      const owner =
+        attachedOwner(ctx, v.id) ??
+        (isClassLike(ctx, ctx.symbols[v.id]!.parent) ? ctx.symbols[v.id]!.parent : undefined);
       if (owner !== undefined) return { kind: "instance", id: owner };
     }
     const cls = typeToClass(ctx, rst, ownerScope(ctx, v.id), d.returns, depth + 1);
@@ -478,7 +583,9 @@ function derefValue(ctx: GraphContext, st: FileState, scope: number, callee: str
     const cls = enclosingClass(st, scope, ctx);
     if (cls === undefined) return undefined;
     bst = stateOf(ctx, cls);
-    b = fieldsOf(bst).get(ctx.symbols[cls]!.index)?.get(callee.slice(dot + 1));
+    b = fieldsOf(bst)
+      .get(ctx.symbols[cls]!.index)
+      ?.get(callee.slice(dot + 1));
   }
   return b?.deref && b.alias ? resolveExpr(ctx, bst, b.scope, b.alias, depth + 1) : undefined;
 }
@@ -500,7 +607,8 @@ export function enclosingClass(st: FileState, scope: number, ctx?: Pick<GraphCon
   const defs = st.record.definitions;
   for (let s = scope; s >= 0; s = defs[s]!.parent) {
     const k = defs[s]!.kind;
-    if (k === "class" || k === "enum" || k === "trait" || (k === "module" && st.semantics.openModules)) return symbolOf(st, s);
+    if (k === "class" || k === "enum" || k === "trait" || (k === "module" && st.semantics.openModules))
+      return symbolOf(st, s);
     const owner = ctx ? attachedOwner(ctx, symbolOf(st, s)) : undefined;
     if (owner !== undefined) return owner;
   }
@@ -508,7 +616,14 @@ export function enclosingClass(st: FileState, scope: number, ctx?: Pick<GraphCon
 }
 
 /** Evaluates a dotted expression (`self.x.y`, `pkg.mod`, `Foo`, `get()`) to a value. */
-export function resolveExpr(ctx: GraphContext, st: FileState, scope: number, text: string, depth = 0, called = false): Value | undefined {
+export function resolveExpr(
+  ctx: GraphContext,
+  st: FileState,
+  scope: number,
+  text: string,
+  depth = 0,
+  called = false,
+): Value | undefined {
   if (depth > MAX_DEPTH) return undefined;
   if (st.semantics.stringClass && /^(["'])[^"'#]*\1$/.test(text)) {
     // `"a.rb".pathmap` where the project reopens String: an instance of that class.
@@ -545,7 +660,8 @@ export function resolveExpr(ctx: GraphContext, st: FileState, scope: number, tex
     return cls !== undefined ? findField(ctx, cls, head, depth + 1) : undefined;
   }
   if (dot < 0) {
-    if (st.semantics.namespaceSeparator && head.includes(st.semantics.namespaceSeparator)) return namespacedValue(ctx, st, scope, head);
+    if (st.semantics.namespaceSeparator && head.includes(st.semantics.namespaceSeparator))
+      return namespacedValue(ctx, st, scope, head);
     if (!IDENT.test(head)) return undefined;
     const sem = st.semantics;
     if (sem.instanceNames.includes(head)) {
@@ -566,7 +682,12 @@ export function resolveExpr(ctx: GraphContext, st: FileState, scope: number, tex
   const attr = head.slice(dot + 1);
   if (!base || !/^[A-Za-z_$#][\w$]*$/.test(attr)) return undefined;
   // Where fields and methods are apart (PHP `$this->x` and `$this->x()`), a member read is the field.
-  if (st.semantics.fieldsApart && !called && (base.kind === "instance" || base.kind === "def") && isClassLike(ctx, base.id)) {
+  if (
+    st.semantics.fieldsApart &&
+    !called &&
+    (base.kind === "instance" || base.kind === "def") &&
+    isClassLike(ctx, base.id)
+  ) {
     const field = findField(ctx, base.id, attr, depth + 1);
     if (field) return field;
   }
@@ -582,7 +703,8 @@ function resolvePath(ctx: GraphContext, st: FileState, scope: number, text: stri
   const segs = path.split("::").map((p) => p.trim());
   if (segs.length === 1) {
     // A path root on its own (`self::`, `super::`, `crate::`): the module it names.
-    if (!st.resolver || !st.semantics.pathRoots?.includes(segs[0]!)) return resolveExpr(ctx, st, scope, segs[0]!, depth + 1);
+    if (!st.resolver || !st.semantics.pathRoots?.includes(segs[0]!))
+      return resolveExpr(ctx, st, scope, segs[0]!, depth + 1);
     const r = st.resolver.resolve(st.resolverState, st.record.path, segs[0]!, undefined, enclosingModules(st, scope));
     let v: Value | undefined = r.file ? { kind: "module", file: r.file } : undefined;
     for (const seg of r.within ?? []) v = v ? member(ctx, v, seg, depth + 1) : undefined;
@@ -590,13 +712,23 @@ function resolvePath(ctx: GraphContext, st: FileState, scope: number, text: stri
   }
   if (segs.some((p) => !IDENT.test(p))) {
     // A path inside a longer expression (`Parser::new(x).parse()`): `::` reads as `.`.
-    return st.semantics.pathRoots?.includes(segs[0]!) ? undefined : resolveExpr(ctx, st, scope, path.replace(/\s*::\s*/g, "."), depth + 1);
+    return st.semantics.pathRoots?.includes(segs[0]!)
+      ? undefined
+      : resolveExpr(ctx, st, scope, path.replace(/\s*::\s*/g, "."), depth + 1);
   }
   // A path root, or a first segment nothing in scope names (another crate: `calc::parser::parse`).
-  const fromRoot = st.semantics.pathRoots?.includes(segs[0]!) || (st.semantics.pathRoots !== undefined && resolveName(ctx, st, scope, segs[0]!, depth + 1) === undefined);
+  const fromRoot =
+    st.semantics.pathRoots?.includes(segs[0]!) ||
+    (st.semantics.pathRoots !== undefined && resolveName(ctx, st, scope, segs[0]!, depth + 1) === undefined);
   if (st.resolver && segs.length > 1 && fromRoot) {
     // The longest prefix the resolver places in a file; the rest are members.
-    const r = st.resolver.resolve(st.resolverState, st.record.path, segs.slice(0, -1).join("::"), segs.at(-1), enclosingModules(st, scope));
+    const r = st.resolver.resolve(
+      st.resolverState,
+      st.record.path,
+      segs.slice(0, -1).join("::"),
+      segs.at(-1),
+      enclosingModules(st, scope),
+    );
     if (!r.file) return r.external ? { kind: "external", name: segs.join(".") } : undefined;
     if (r.submodule) return { kind: "module", file: r.submodule };
     let v: Value | undefined = { kind: "module", file: r.file };
@@ -622,7 +754,8 @@ export function member(ctx: GraphContext, base: Value, attr: string, depth: numb
         // A namespace's or an inline module's items.
         const id = namespaceMember(ctx, base.id, attr);
         if (id !== undefined) return { kind: "def", id, via: "scope" };
-        for (const c of ctx.children.get(base.id) ?? []) if (ctx.symbols[c]!.name === attr) return { kind: "def", id: c, via: "scope" };
+        for (const c of ctx.children.get(base.id) ?? [])
+          if (ctx.symbols[c]!.name === attr) return { kind: "def", id: c, via: "scope" };
         // An open module (Ruby) is also a type: its methods, in any file that opens it, and its mixins'.
         if (!isClassLike(ctx, base.id)) return undefined;
       }
@@ -648,7 +781,13 @@ export function member(ctx: GraphContext, base: Value, attr: string, depth: numb
 }
 
 /** The type of field `name` on class `id` (or its bases). */
-function findField(ctx: GraphContext, id: number, name: string, depth: number, seen = new Set<number>()): Value | undefined {
+function findField(
+  ctx: GraphContext,
+  id: number,
+  name: string,
+  depth: number,
+  seen = new Set<number>(),
+): Value | undefined {
   if (seen.has(id) || depth > MAX_DEPTH) return undefined;
   seen.add(id);
   const st = stateOf(ctx, id);
@@ -675,12 +814,18 @@ export function basesOf(ctx: GraphContext, id: number): { id: number; kind: "ext
   const d = defOf(ctx, id);
   if (!d) return out;
   const st = stateOf(ctx, id);
-  for (const [list, kind] of [[d.bases ?? [], "extends"], [d.implements ?? [], "implements"]] as const) {
+  for (const [list, kind] of [
+    [d.bases ?? [], "extends"],
+    [d.implements ?? [], "implements"],
+  ] as const) {
     for (const text of list) {
       const t = typeCandidates(text)[0];
       if (!t) continue;
       // (open modules: a mixin is named inside the body, so in the class's own scope, then around it)
-      const inBody = kind === "implements" && st.semantics.openModules ? resolveExpr(ctx, st, ctx.symbols[id]!.index, t, 1) : undefined;
+      const inBody =
+        kind === "implements" && st.semantics.openModules
+          ? resolveExpr(ctx, st, ctx.symbols[id]!.index, t, 1)
+          : undefined;
       const v = inBody?.kind === "def" ? inBody : resolveExpr(ctx, st, d.parent, t, 1);
       if (v?.kind === "def" && isClassLike(ctx, v.id) && v.id !== id) out.push({ id: v.id, kind });
     }
@@ -689,7 +834,8 @@ export function basesOf(ctx: GraphContext, id: number): { id: number; kind: "ext
     const bst = ctx.files.get(b.file);
     const t = typeCandidates(b.text)[0];
     const v = bst && t ? resolveExpr(ctx, bst, b.scope, t, 1) : undefined;
-    if (v?.kind === "def" && isClassLike(ctx, v.id) && v.id !== id && !out.some((o) => o.id === v.id)) out.push({ id: v.id, kind: "implements" });
+    if (v?.kind === "def" && isClassLike(ctx, v.id) && v.id !== id && !out.some((o) => o.id === v.id))
+      out.push({ id: v.id, kind: "implements" });
   }
   return out;
 }
@@ -702,7 +848,8 @@ export function findMember(ctx: GraphContext, id: number, name: string, depth = 
   let found: number | undefined;
   // (a nested module is a member only where modules are open: Ruby's `Thor::Util`)
   const open = stateOf(ctx, id).semantics.openModules === true;
-  for (const c of membersOf(ctx, id)) if (ctx.symbols[c]!.name === name && (open || ctx.symbols[c]!.kind !== "module")) found = c;
+  for (const c of membersOf(ctx, id))
+    if (ctx.symbols[c]!.name === name && (open || ctx.symbols[c]!.kind !== "module")) found = c;
   if (found === undefined && depth < MAX_DEPTH) {
     for (const b of basesOf(ctx, id)) {
       found = findMember(ctx, b.id, name, depth + 1);

@@ -45,7 +45,9 @@ export class StarExports implements StarExportTable {
 
 function build(ctx: GraphContext): Map<string, { names: Set<string>; open: boolean; reaches: Set<string> }> {
   const table = new Map<string, { names: Set<string>; open: boolean; reaches: Set<string> }>();
-  const entry = (language: string) => table.get(language) ?? table.set(language, { names: new Set(), open: false, reaches: new Set([language]) }).get(language)!;
+  const entry = (language: string) =>
+    table.get(language) ??
+    table.set(language, { names: new Set(), open: false, reaches: new Set([language]) }).get(language)!;
   const targets = new Set<FileState>();
   for (const st of ctx.files.values()) {
     for (const star of st.starImports) {

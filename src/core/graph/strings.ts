@@ -134,9 +134,17 @@ function instanceClass(graph: CodeGraph, file: string, name: string, depth: numb
 }
 
 /** A module-level assignment of `name` in `file`, or in the module it imports `name` from. */
-function moduleBinding(graph: CodeGraph, file: string, name: string, depth: number): { file: string; binding: BindingRecord } | undefined {
+function moduleBinding(
+  graph: CodeGraph,
+  file: string,
+  name: string,
+  depth: number,
+): { file: string; binding: BindingRecord } | undefined {
   if (depth > MAX_DEPTH) return undefined;
-  const own = graph.records.get(file)?.bindings.filter((b) => b.scope < 0 && b.name === name && b.kind === "assign").at(-1);
+  const own = graph.records
+    .get(file)
+    ?.bindings.filter((b) => b.scope < 0 && b.name === name && b.kind === "assign")
+    .at(-1);
   if (own) return { file, binding: own };
   const target = importTarget(graph.context, file, name);
   return target && target.file !== file ? moduleBinding(graph, target.file, target.name ?? name, depth + 1) : undefined;
@@ -145,11 +153,19 @@ function moduleBinding(graph: CodeGraph, file: string, name: string, depth: numb
 /** A module-level name's string in `file`, or the string of the name it imports. */
 function nameValue(graph: CodeGraph, file: string, name: string, depth: number): string | undefined {
   const found = moduleBinding(graph, file, name, depth);
-  return found?.binding.literal !== undefined ? stringValue(graph, found.file, found.binding.literal, depth + 1) : undefined;
+  return found?.binding.literal !== undefined
+    ? stringValue(graph, found.file, found.binding.literal, depth + 1)
+    : undefined;
 }
 
 /** A class attribute's default (`API_V1_STR: str = "/api/v1"`), looked up through the bases. */
-function classAttribute(graph: CodeGraph, classId: number, attr: string, depth: number, seen = new Set<number>()): string | undefined {
+function classAttribute(
+  graph: CodeGraph,
+  classId: number,
+  attr: string,
+  depth: number,
+  seen = new Set<number>(),
+): string | undefined {
   if (seen.has(classId) || depth > MAX_DEPTH) return undefined;
   seen.add(classId);
   const sym = graph.symbols[classId];
@@ -157,7 +173,9 @@ function classAttribute(graph: CodeGraph, classId: number, attr: string, depth: 
   const moduleId = sym && graph.moduleSymbol.get(sym.file);
   if (!sym || !record || moduleId === undefined) return undefined;
   const index = classId - moduleId - 1;
-  const own = record.bindings.filter((b) => b.scope === index && b.name === attr && b.kind === "assign" && b.literal !== undefined).at(-1);
+  const own = record.bindings
+    .filter((b) => b.scope === index && b.name === attr && b.kind === "assign" && b.literal !== undefined)
+    .at(-1);
   if (own) return stringValue(graph, sym.file, own.literal!, depth + 1);
   for (const base of basesOf(graph.context, classId)) {
     const v = classAttribute(graph, base.id, attr, depth + 1, seen);

@@ -42,7 +42,8 @@ const CALLABLE: ReadonlySet<string> = new Set(["function", "method", "constructo
  */
 export function reachableBindings(record: FileRecord): FileRecord["bindings"] {
   const defs = record.definitions;
-  const isLocal = (b: FileRecord["bindings"][number]) => b.kind === "assign" && b.scope >= 0 && CALLABLE.has(defs[b.scope]?.kind ?? "");
+  const isLocal = (b: FileRecord["bindings"][number]) =>
+    b.kind === "assign" && b.scope >= 0 && CALLABLE.has(defs[b.scope]?.kind ?? "");
   const fieldScopes = new Set<number>();
   for (const b of record.bindings) {
     if (b.kind !== "field" && (b.kind !== "assign" || b.scope < 0 || isLocal(b))) continue;
@@ -68,17 +69,31 @@ export function outwardShape(record: FileRecord): string {
     if (name) lastImportLine.set(name, Math.max(lastImportLine.get(name) ?? 0, imp.line));
   }
   shape = JSON.stringify([
-    defs.map(({ start: _s, end: _e, nameLine: _l, nameCol: _c, bodyStart: _b, doc: _d, signature: _g, terms: _t, ...rest }) => rest),
+    defs.map(
+      ({ start: _s, end: _e, nameLine: _l, nameCol: _c, bodyStart: _b, doc: _d, signature: _g, terms: _t, ...rest }) =>
+        rest,
+    ),
     record.imports.map(({ line: _l, ...rest }) => rest),
     reachableBindings(record).map(({ line: _l, ...rest }) => rest),
-    defs.filter((d) => d.parent < 0 && lastImportLine.has(d.name)).map((d) => [d.name, d.start > lastImportLine.get(d.name)!]),
+    defs
+      .filter((d) => d.parent < 0 && lastImportLine.has(d.name))
+      .map((d) => [d.name, d.start > lastImportLine.get(d.name)!]),
   ]);
   shapes.set(record, shape);
   return shape;
 }
 
 /** Fields of a definition that are not part of its outward shape (see `outwardShape`). */
-const NOT_SHAPE: ReadonlySet<string> = new Set(["start", "end", "nameLine", "nameCol", "bodyStart", "doc", "signature", "terms"]);
+const NOT_SHAPE: ReadonlySet<string> = new Set([
+  "start",
+  "end",
+  "nameLine",
+  "nameCol",
+  "bodyStart",
+  "doc",
+  "signature",
+  "terms",
+]);
 const LINE: ReadonlySet<string> = new Set(["line"]);
 const NONE: ReadonlySet<string> = new Set();
 
@@ -101,7 +116,8 @@ function sameValue(a: unknown, b: unknown, skip: ReadonlySet<string> = NONE): bo
   return true;
 }
 
-const sameList = <T>(a: readonly T[], b: readonly T[], skip: ReadonlySet<string>) => a.length === b.length && a.every((x, i) => sameValue(x, b[i], skip));
+const sameList = <T>(a: readonly T[], b: readonly T[], skip: ReadonlySet<string>) =>
+  a.length === b.length && a.every((x, i) => sameValue(x, b[i], skip));
 
 /**
  * `outwardShape(a) === outwardShape(b)`, compared in place instead of printed: printing the shape
@@ -119,7 +135,9 @@ export function sameOutwardShape(a: FileRecord, b: FileRecord): boolean {
       const name = imp.scope < 0 ? bindingName(imp) : undefined;
       if (name) lastImportLine.set(name, Math.max(lastImportLine.get(name) ?? 0, imp.line));
     }
-    return record.definitions.filter((d) => d.parent < 0 && lastImportLine.has(d.name)).map((d) => d.start > lastImportLine.get(d.name)!);
+    return record.definitions
+      .filter((d) => d.parent < 0 && lastImportLine.has(d.name))
+      .map((d) => d.start > lastImportLine.get(d.name)!);
   };
   return sameValue(order(a), order(b));
 }

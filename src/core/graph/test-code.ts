@@ -8,7 +8,8 @@ import type { TestCase, TestConventions, TestScope, TestSite } from "../../langu
 import type { FileRecord } from "../extract/record.ts";
 import type { CodeGraph } from "./model.ts";
 
-const TEST_FILE = /(^|\/)(tests?|__tests__|spec|specs|testing)\/|(^|\/)test_[^/]*$|_test\.[a-z]+$|\.(test|spec)\.[a-z]+$/;
+const TEST_FILE =
+  /(^|\/)(tests?|__tests__|spec|specs|testing)\/|(^|\/)test_[^/]*$|_test\.[a-z]+$|\.(test|spec)\.[a-z]+$/;
 
 /** True for files that look like tests by the generic pattern (witnesses rather than callers). */
 export function isTestFile(path: string): boolean {
@@ -41,12 +42,20 @@ export function scopeAt(record: FileRecord, line: number, index?: number): TestS
   let i = index ?? -1;
   if (index === undefined) {
     // Innermost definition whose span holds the line.
-    for (let j = 0; j < defs.length; j++) if (defs[j]!.start <= line && defs[j]!.end >= line && (i < 0 || defs[j]!.start >= defs[i]!.start)) i = j;
+    for (let j = 0; j < defs.length; j++)
+      if (defs[j]!.start <= line && defs[j]!.end >= line && (i < 0 || defs[j]!.start >= defs[i]!.start)) i = j;
   }
   const chain: TestScope[] = [];
   for (; i >= 0; i = defs[i]!.parent) {
     const d = defs[i]!;
-    chain.push({ name: d.name, kind: d.kind, start: d.start, end: d.end, ...(d.decorators ? { decorators: d.decorators } : {}), ...(d.bases ? { bases: d.bases } : {}) });
+    chain.push({
+      name: d.name,
+      kind: d.kind,
+      start: d.start,
+      end: d.end,
+      ...(d.decorators ? { decorators: d.decorators } : {}),
+      ...(d.bases ? { bases: d.bases } : {}),
+    });
   }
   return chain.reverse();
 }

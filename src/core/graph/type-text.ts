@@ -26,12 +26,17 @@ export function typeCandidates(text: string): string[] {
   let t = text.trim().replace(/^["']|["']$/g, "");
   // A pointer (`*T`, `&T`, `&'a mut T`) holds a T; `dyn T` and `impl T` name T; a scoped name
   // (C++ `ns::T`, Rust `a::T`) reads as a dotted one; a parenthesized result list (`(*T, error)`) gives its first.
-  t = t.replace(/^([*&]+\s*('\w+\s+)?(mut\s+|const\s+)?)+/, "").replace(/^(dyn|impl)\s+/, "").replace(/\s*::\s*/g, ".").replace(/^\./, "");
+  t = t
+    .replace(/^([*&]+\s*('\w+\s+)?(mut\s+|const\s+)?)+/, "")
+    .replace(/^(dyn|impl)\s+/, "")
+    .replace(/\s*::\s*/g, ".")
+    .replace(/^\./, "");
   if (t.startsWith("(") && t.endsWith(")") && !t.includes("=>")) {
     const first = splitTop(t.slice(1, -1), ",")[0];
     if (first) return typeCandidates(first.replace(/^[A-Za-z_]\w*\s+(?=[*\w])/, ""));
   }
-  const wrapper = /^(?:typing\.)?(Optional|Final|ClassVar|Annotated|Union|Type|type|Readonly|Promise|Awaitable)\[(.*)\]$/s.exec(t) ??
+  const wrapper =
+    /^(?:typing\.)?(Optional|Final|ClassVar|Annotated|Union|Type|type|Readonly|Promise|Awaitable)\[(.*)\]$/s.exec(t) ??
     /^(Readonly|Promise|Awaited|NonNullable)<(.*)>$/s.exec(t);
   if (wrapper) {
     const inner = splitTop(wrapper[2]!, ",");
@@ -79,7 +84,10 @@ export function functionTypeParams(text: string): string[] | undefined {
 export function elementType(text: string): string | undefined {
   const t = text.trim().replace(/^["']|["']$/g, "");
   // (the module may be written as imported: `typing.List`, `t.List`, `collections.abc.Iterable`)
-  const generic = /^(?:[A-Za-z_]\w*\.)*(?:List|Iterable|Iterator|Sequence|MutableSequence|Collection|Set|FrozenSet|AbstractSet|Tuple|Deque|Generator|list|set|frozenset|tuple|Array|ReadonlyArray|Set|Iterable|IterableIterator)\s*[[<](.*)[\]>]$/s.exec(t);
+  const generic =
+    /^(?:[A-Za-z_]\w*\.)*(?:List|Iterable|Iterator|Sequence|MutableSequence|Collection|Set|FrozenSet|AbstractSet|Tuple|Deque|Generator|list|set|frozenset|tuple|Array|ReadonlyArray|Set|Iterable|IterableIterator)\s*[[<](.*)[\]>]$/s.exec(
+      t,
+    );
   if (generic) return splitTop(generic[1]!, ",")[0];
   // Go: a slice or array `[]T` / `[4]T`, and a map's values `map[K]V`.
   const slice = /^\[\d*\](.+)$/s.exec(t);

@@ -31,7 +31,11 @@ function errorColumn(pattern: string, description: string, fragment: string | nu
 /** Offset of the last `(` never closed, outside escapes and character classes. */
 function unmatchedOpen(pattern: string): number {
   const open: number[] = [];
-  scanGroups(pattern, (i) => open.push(i), () => void open.pop());
+  scanGroups(
+    pattern,
+    (i) => open.push(i),
+    () => void open.pop(),
+  );
   return open.at(-1) ?? 0;
 }
 
@@ -39,10 +43,14 @@ function unmatchedOpen(pattern: string): number {
 function unmatchedClose(pattern: string): number {
   let depth = 0;
   let first = -1;
-  scanGroups(pattern, () => depth++, (i) => {
-    if (depth === 0 && first < 0) first = i;
-    depth = Math.max(0, depth - 1);
-  });
+  scanGroups(
+    pattern,
+    () => depth++,
+    (i) => {
+      if (depth === 0 && first < 0) first = i;
+      depth = Math.max(0, depth - 1);
+    },
+  );
   return first >= 0 ? first : pattern.length - 1;
 }
 
@@ -65,7 +73,11 @@ function scanGroups(pattern: string, open: (i: number) => void, close: (i: numbe
  * linear). `^` and `$` match at line breaks. Throws `invalid_pattern` with the column of the error.
  */
 export function compilePattern(pattern: string, options: { ignoreCase?: boolean } = {}): GrepPattern {
-  if (pattern === "") throw new EngineError("invalid_pattern", "The pattern is empty.", { hint: "Pass a regular expression (RE2 syntax), e.g. `def \\w+_handler` or `TODO|FIXME`.", data: { pattern, reason: "empty" } });
+  if (pattern === "")
+    throw new EngineError("invalid_pattern", "The pattern is empty.", {
+      hint: "Pass a regular expression (RE2 syntax), e.g. `def \\w+_handler` or `TODO|FIXME`.",
+      data: { pattern, reason: "empty" },
+    });
   let re: RE2JS;
   try {
     re = RE2JS.compile(pattern, RE2JS.MULTILINE | (options.ignoreCase ? RE2JS.CASE_INSENSITIVE : 0));
@@ -73,12 +85,21 @@ export function compilePattern(pattern: string, options: { ignoreCase?: boolean 
     if (!(error instanceof RE2JSSyntaxException)) throw error;
     const reason = error.getDescription();
     const column = errorColumn(pattern, reason, error.getPattern());
-    const lookaround = /^\(\?<?[=!]/.test(pattern.slice(column - 1)) || /invalid named capture|invalid or unsupported Perl syntax/.test(reason) && /\(\?<?[=!]/.test(pattern);
-    throw new EngineError("invalid_pattern", `The pattern is not a valid RE2 expression: ${reason} at column ${column}.`, {
-      hint: lookaround ? "RE2 has no lookahead, lookbehind or backreferences (they are what can take exponential time): match the text itself." : "Escape regex metacharacters with a backslash to match them literally (\\( \\[ \\. \\*).",
-      data: { pattern, column, reason },
-      cause: error,
-    });
+    const lookaround =
+      /^\(\?<?[=!]/.test(pattern.slice(column - 1)) ||
+      (/invalid named capture|invalid or unsupported Perl syntax/.test(reason) && /\(\?<?[=!]/.test(pattern));
+    throw new EngineError(
+      "invalid_pattern",
+      `The pattern is not a valid RE2 expression: ${reason} at column ${column}.`,
+      {
+        hint: lookaround
+          ? "RE2 has no lookahead, lookbehind or backreferences (they are what can take exponential time): " +
+            "match the text itself."
+          : "Escape regex metacharacters with a backslash to match them literally (\\( \\[ \\. \\*).",
+        data: { pattern, column, reason },
+        cause: error,
+      },
+    );
   }
   // A literal or an alternation of literals cannot backtrack: the host's own RegExp matches it the
   // same way, ~20-50x faster than re2js (django, 13 MB: `TODO|FIXME|XXX` 20 ms against 1.1 s).
@@ -107,7 +128,8 @@ export function compilePattern(pattern: string, options: { ignoreCase?: boolean 
  * Literal text and `|` between literals, with punctuation escaped or plain: what RE2 and the host's
  * RegExp read the same way and neither can backtrack on (no group, class, quantifier or anchor).
  */
-const LITERALS = /^(?:[\p{L}\p{N}_ \-,:;=<>!@%&~'"#/]|\\[.^$|?*+()[\]{}\\/-])+(?:\|(?:[\p{L}\p{N}_ \-,:;=<>!@%&~'"#/]|\\[.^$|?*+()[\]{}\\/-])+)*$/u;
+const LITERALS =
+  /^(?:[\p{L}\p{N}_ \-,:;=<>!@%&~'"#/]|\\[.^$|?*+()[\]{}\\/-])+(?:\|(?:[\p{L}\p{N}_ \-,:;=<>!@%&~'"#/]|\\[.^$|?*+()[\]{}\\/-])+)*$/u;
 
 /** One path filter: a glob (`src/**\/*.ts`, `*.md`, `docs/`), or `!glob` to leave paths out. */
 interface Glob {
@@ -130,7 +152,8 @@ export function compileGlobs(globs: readonly string[], root?: string): PathFilte
   const compiled: Glob[] = globs.map((raw) => {
     const negated = raw.startsWith("!");
     let g = (negated ? raw.slice(1) : raw).trim().replace(/\\/g, "/");
-    if (root && (g === root || g.startsWith(`${root.replace(/\/$/, "")}/`))) g = g.slice(root.replace(/\/$/, "").length + 1);
+    if (root && (g === root || g.startsWith(`${root.replace(/\/$/, "")}/`)))
+      g = g.slice(root.replace(/\/$/, "").length + 1);
     if (g.startsWith("/") || /^[A-Za-z]:\//.test(g) || g.split("/").includes("..")) {
       throw new EngineError("outside_root", `The path filter ${JSON.stringify(raw)} is not inside the project.`, {
         hint: "Path filters are globs relative to the project root, e.g. `src/**/*.py` or `*.md`.",
@@ -143,7 +166,10 @@ export function compileGlobs(globs: readonly string[], root?: string): PathFilte
   });
   const positive = compiled.filter((g) => !g.negated);
   const negative = compiled.filter((g) => g.negated);
-  return { test: (path) => (positive.length === 0 || positive.some((g) => g.re.test(path))) && !negative.some((g) => g.re.test(path)) };
+  return {
+    test: (path) =>
+      (positive.length === 0 || positive.some((g) => g.re.test(path))) && !negative.some((g) => g.re.test(path)),
+  };
 }
 
 function globToRegExp(glob: string): RegExp {
@@ -163,14 +189,21 @@ function globToRegExp(glob: string): RegExp {
       const close = g.indexOf("]", i + 2);
       if (close < 0) out += "\\[";
       else {
-        out += `[${g.slice(i + 1, close).replace(/^!/, "^").replace(/\\/g, "\\\\")}]`;
+        out += `[${g
+          .slice(i + 1, close)
+          .replace(/^!/, "^")
+          .replace(/\\/g, "\\\\")}]`;
         i = close;
       }
     } else if (c === "{") {
       const close = g.indexOf("}", i);
       if (close < 0) out += "\\{";
       else {
-        out += `(?:${g.slice(i + 1, close).split(",").map((p) => p.replace(/[.+^$()|[\]\\*?]/g, "\\$&")).join("|")})`;
+        out += `(?:${g
+          .slice(i + 1, close)
+          .split(",")
+          .map((p) => p.replace(/[.+^$()|[\]\\*?]/g, "\\$&"))
+          .join("|")})`;
         i = close;
       }
     } else out += c.replace(/[.+^$()|\\]/g, "\\$&");
@@ -197,7 +230,10 @@ export interface LineHit {
 /** Characters of a hit's line kept around the match. */
 export const MAX_LINE_CHARS = 240;
 
-/** Characters matched in one call: a long file is searched in line-aligned slices of about this size, the deadline checked between them. */
+/**
+ * Characters matched in one call: a long file is searched in line-aligned slices of about this size, the deadline
+ * checked between them.
+ */
 const SLICE_CHARS = 64 * 1024;
 
 /**
@@ -205,7 +241,12 @@ const SLICE_CHARS = 64 * 1024;
  * stopping when `stop()` says so (checked between slices). A match that spans lines is reported on
  * the line it starts on; an empty match counts only where it is not at the end of the text.
  */
-export function grepText(text: string, pattern: GrepPattern, max: number, stop: () => boolean): { hits: LineHit[]; stopped: boolean } {
+export function grepText(
+  text: string,
+  pattern: GrepPattern,
+  max: number,
+  stop: () => boolean,
+): { hits: LineHit[]; stopped: boolean } {
   const hits: LineHit[] = [];
   let lineNo = 1;
   let lineStart = 0;
@@ -226,7 +267,11 @@ export function grepText(text: string, pattern: GrepPattern, max: number, stop: 
       }
       const nl = text.indexOf("\n", at);
       const lineEnd = nl < 0 ? text.length : nl;
-      hits.push({ line: lineNo, column: at - lineStart + 1, text: clip(text.slice(lineStart, lineEnd).replace(/\r$/, ""), at - lineStart) });
+      hits.push({
+        line: lineNo,
+        column: at - lineStart + 1,
+        text: clip(text.slice(lineStart, lineEnd).replace(/\r$/, ""), at - lineStart),
+      });
       if (nl < 0) break;
       from = nl + 1 - sliceStart;
     }

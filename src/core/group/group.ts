@@ -22,7 +22,10 @@ export interface GroupMember {
   engine: Engine;
   /** The folder, as the platform names it. */
   root: string;
-  /** The package names the repository publishes (package.json `name`, pyproject `[project] name`), for imports between members. */
+  /**
+   * The package names the repository publishes (package.json `name`, pyproject `[project] name`), for imports between
+   * members.
+   */
   packages?: string[];
 }
 
@@ -63,15 +66,30 @@ export interface EngineGroup {
   /** The member of that name (the first when none is given); `unknown_repo` with the names otherwise. */
   member(name?: string): GroupMember;
   /** Every member's routes with the client calls from every member that reach each. */
-  routeMap(options?: { prefix?: string; method?: string; budget?: number; signal?: AbortSignal }): Promise<GroupRouteMap>;
-  /** Calls in other members that reach `routes` of member `repo` (a handler's routes), with the code that calls them. */
-  crossCallers(repo: string, routes: readonly { method: string; path: string }[], options?: { signal?: AbortSignal }): Promise<CrossCaller[]>;
+  routeMap(options?: {
+    prefix?: string;
+    method?: string;
+    budget?: number;
+    signal?: AbortSignal;
+  }): Promise<GroupRouteMap>;
+  /**
+   * Calls in other members that reach `routes` of member `repo` (a handler's routes), with the code that calls them.
+   */
+  crossCallers(
+    repo: string,
+    routes: readonly { method: string; path: string }[],
+    options?: { signal?: AbortSignal },
+  ): Promise<CrossCaller[]>;
   /**
    * shape_check in member `repo`, with the reads in the other members: their calls of the routes
    * returning the model (each member reads its own call sites) and their parameters typed by the
    * model's name, cited with the member's name.
    */
-  shapeCheck(repo: string, target: string, options?: Omit<ShapeOptions, "elsewhere"> & { signal?: AbortSignal }): Promise<ShapeAnswer>;
+  shapeCheck(
+    repo: string,
+    target: string,
+    options?: Omit<ShapeOptions, "elsewhere"> & { signal?: AbortSignal },
+  ): Promise<ShapeAnswer>;
 }
 
 /** A call in another repository reaching a route, and the definitions there that call it. */
@@ -94,16 +112,37 @@ export const MAX_GROUP_REPOS = 32;
  * Throws `invalid_argument`.
  */
 export function checkRepoNames(names: readonly string[]): void {
-  if (!names.length) throw new EngineError("invalid_argument", "A group needs at least one repository.", { hint: "List the repositories' folders.", data: { argument: "repo" } });
+  if (!names.length)
+    throw new EngineError("invalid_argument", "A group needs at least one repository.", {
+      hint: "List the repositories' folders.",
+      data: { argument: "repo" },
+    });
   if (names.length > MAX_GROUP_REPOS) {
-    throw new EngineError("invalid_argument", `A group serves at most ${MAX_GROUP_REPOS} repositories; ${names.length} were given.`, { hint: "Serve fewer repositories from one process.", data: { argument: "repo", count: names.length, max: MAX_GROUP_REPOS } });
+    throw new EngineError(
+      "invalid_argument",
+      `A group serves at most ${MAX_GROUP_REPOS} repositories; ${names.length} were given.`,
+      {
+        hint: "Serve fewer repositories from one process.",
+        data: { argument: "repo", count: names.length, max: MAX_GROUP_REPOS },
+      },
+    );
   }
   const seen = new Set<string>();
   for (const name of names) {
     if (!REPO_NAME.test(name)) {
-      throw new EngineError("invalid_argument", `Repository name ${JSON.stringify(name)} is not usable: letters, digits, ".", "_" and "-", starting with a letter or digit, at most 64 characters.`, { hint: "Name the repository differently.", data: { argument: "repo", value: name } });
+      throw new EngineError(
+        "invalid_argument",
+        `Repository name ${JSON.stringify(name)} is not usable: letters, digits, ".", "_" and "-", starting ` +
+          `with a letter or digit, at most 64 characters.`,
+        { hint: "Name the repository differently.", data: { argument: "repo", value: name } },
+      );
     }
-    if (seen.has(name)) throw new EngineError("invalid_argument", `Two repositories are named ${JSON.stringify(name)}; each needs its own name.`, { hint: "Give each repository a different name.", data: { argument: "repo", value: name } });
+    if (seen.has(name))
+      throw new EngineError(
+        "invalid_argument",
+        `Two repositories are named ${JSON.stringify(name)}; each needs its own name.`,
+        { hint: "Give each repository a different name.", data: { argument: "repo", value: name } },
+      );
     seen.add(name);
   }
 }
@@ -116,7 +155,11 @@ export function createEngineGroup(members: readonly GroupMember[]): EngineGroup 
     const m = members.find((x) => x.name === name);
     if (m) return m;
     const repos = members.map((x) => x.name);
-    throw new EngineError("unknown_repo", `No repository named ${JSON.stringify(name)} is served; the repositories are ${repos.join(", ")}.`, { hint: `Use one of: ${repos.join(", ")}.`, data: { repo: name, repos } });
+    throw new EngineError(
+      "unknown_repo",
+      `No repository named ${JSON.stringify(name)} is served; the repositories are ${repos.join(", ")}.`,
+      { hint: `Use one of: ${repos.join(", ")}.`, data: { repo: name, repos } },
+    );
   };
   const contracts = async (signal?: AbortSignal) =>
     Promise.all(members.map(async (m) => ({ m, c: await m.engine.contracts(signal ? { signal } : {}) })));
@@ -136,7 +179,11 @@ export function createEngineGroup(members: readonly GroupMember[]): EngineGroup 
         for (const route of routes) {
           for (const call of c.calls) {
             if (call.test || !callReaches(route, call, c.bases)) continue;
-            out.push({ route: { method: route.method, path: route.path }, call: { ...call, repo: m.name }, reachedFrom: await reachedFrom(m.engine, call, options.signal) });
+            out.push({
+              route: { method: route.method, path: route.path },
+              call: { ...call, repo: m.name },
+              reachedFrom: await reachedFrom(m.engine, call, options.signal),
+            });
           }
         }
       }
@@ -169,10 +216,16 @@ export function createEngineGroup(members: readonly GroupMember[]): EngineGroup 
  * closely, as the route map does), as sites holding the route's model; `clients` counts the calls
  * outside tests per route.
  */
-function routeSites(routes: readonly ShapeRoute[], served: readonly ContractRoute[], c: Contracts, clients: number[]): ShapeSite[] {
+function routeSites(
+  routes: readonly ShapeRoute[],
+  served: readonly ContractRoute[],
+  c: Contracts,
+  clients: number[],
+): ShapeSite[] {
   const sites: ShapeSite[] = [];
   for (const call of c.calls) {
-    const loose = (r: { method: string; path: string }) => (r.method === call.method || r.method === "ANY" ? looseness(r.path, call, c.bases) : -1);
+    const loose = (r: { method: string; path: string }) =>
+      r.method === call.method || r.method === "ANY" ? looseness(r.path, call, c.bases) : -1;
     const best = Math.min(...served.map(loose).filter((l) => l >= 0));
     routes.forEach((r, i) => {
       if (loose(r) < 0 || loose(r) !== best) return;
@@ -200,10 +253,16 @@ function looseness(route: string, call: ContractCall, bases: readonly string[]):
 }
 
 /** Every member's routes, filtered, each with the closest-matching calls of every member. */
-function groupRoutes(all: readonly { m: GroupMember; c: Contracts }[], filter: { prefix?: string; method?: string }): GroupRoute[] {
+function groupRoutes(
+  all: readonly { m: GroupMember; c: Contracts }[],
+  filter: { prefix?: string; method?: string },
+): GroupRoute[] {
   const method = filter.method?.toUpperCase();
-  const routes: GroupRoute[] = all.flatMap(({ m, c }) => c.routes.map((r) => ({ ...r, repo: m.name, clients: [], tests: [] })));
-  // A call reaches the routes it matches most closely, across the whole group (`/items/latest` is not also `/items/{id}`).
+  const routes: GroupRoute[] = all.flatMap(({ m, c }) =>
+    c.routes.map((r) => ({ ...r, repo: m.name, clients: [], tests: [] })),
+  );
+  // A call reaches the routes it matches most closely, across the whole group (`/items/latest` is not also
+  // `/items/{id}`).
   for (const { m, c } of all) {
     for (const call of c.calls) {
       const hits = routes.flatMap((r) => {
@@ -217,8 +276,18 @@ function groupRoutes(all: readonly { m: GroupMember; c: Contracts }[], filter: {
   }
   const prefix = filter.prefix?.replace(/\/+$/, "");
   return routes
-    .filter((r) => (!method || r.method === method || r.method === "ANY") && (!prefix || r.path === prefix || r.path.startsWith(`${prefix}/`)))
-    .sort((a, b) => Number(a.test ?? false) - Number(b.test ?? false) || a.path.localeCompare(b.path) || a.method.localeCompare(b.method) || a.repo.localeCompare(b.repo));
+    .filter(
+      (r) =>
+        (!method || r.method === method || r.method === "ANY") &&
+        (!prefix || r.path === prefix || r.path.startsWith(`${prefix}/`)),
+    )
+    .sort(
+      (a, b) =>
+        Number(a.test ?? false) - Number(b.test ?? false) ||
+        a.path.localeCompare(b.path) ||
+        a.method.localeCompare(b.method) ||
+        a.repo.localeCompare(b.repo),
+    );
 }
 
 /** Imports in one member of a package another member publishes (`@acme/api-client`, `acme_api.models`). */
@@ -229,7 +298,8 @@ function groupImports(all: readonly { m: GroupMember; c: Contracts }[]): GroupIm
       for (const { m: from, c } of all) {
         if (from === to) continue;
         for (const imp of c.imports) {
-          if (imp.module === pkg || imp.module.startsWith(`${pkg}/`) || imp.module.startsWith(`${pkg}.`)) out.push({ from: from.name, to: to.name, module: imp.module, path: imp.path, line: imp.line });
+          if (imp.module === pkg || imp.module.startsWith(`${pkg}/`) || imp.module.startsWith(`${pkg}.`))
+            out.push({ from: from.name, to: to.name, module: imp.module, path: imp.path, line: imp.line });
         }
       }
     }
@@ -240,13 +310,21 @@ function groupImports(all: readonly { m: GroupMember; c: Contracts }[]): GroupIm
 /** Call sites listed per route and kind before "… and N more". */
 const SITES_SHOWN = 3;
 
-async function renderRouteMap(routes: GroupRoute[], imports: GroupImport[], options: { prefix?: string; method?: string; budget?: number }): Promise<GroupRouteMap> {
+async function renderRouteMap(
+  routes: GroupRoute[],
+  imports: GroupImport[],
+  options: { prefix?: string; method?: string; budget?: number },
+): Promise<GroupRouteMap> {
   const budget = checkBudget(options.budget ?? LIMITS.budget.list);
   const count = await loadTokenCounter("o200k_base");
   const site = (c: GroupCall) => `${c.repo}:${c.path}:${c.line} (${citeName(c.caller)})`;
-  const sites = (list: GroupCall[]) => `${list.slice(0, SITES_SHOWN).map(site).join(" · ")}${list.length > SITES_SHOWN ? ` · … and ${list.length - SITES_SHOWN} more` : ""}`;
+  const sites = (list: GroupCall[]) =>
+    `${list.slice(0, SITES_SHOWN).map(site).join(" · ")}${list.length > SITES_SHOWN ? ` · … and ${list.length - SITES_SHOWN} more` : ""}`;
   const lineOf = (r: GroupRoute) => {
-    const out = [`- ${r.method} ${r.path} → ${r.handler ? `${citeName(r.handler)} ` : ""}${r.repo}:${r.file}:${r.line}${r.test ? " (registered in a test)" : ""}`];
+    const out = [
+      `- ${r.method} ${r.path} → ` +
+        `${r.handler ? `${citeName(r.handler)} ` : ""}${r.repo}:${r.file}:${r.line}${r.test ? " (registered in a test)" : ""}`,
+    ];
     const foreign = r.clients.filter((c) => c.repo !== r.repo);
     const own = r.clients.filter((c) => c.repo === r.repo);
     if (foreign.length) out.push(`    called from other repositories: ${sites(foreign)}`);
@@ -254,32 +332,60 @@ async function renderRouteMap(routes: GroupRoute[], imports: GroupImport[], opti
     if (r.tests.length) out.push(`    tests: ${sites(r.tests)}`);
     return out.join("\n");
   };
-  const filter = [options.method?.toUpperCase(), options.prefix ? `under ${options.prefix}` : undefined].filter(Boolean).join(" ");
+  const filter = [options.method?.toUpperCase(), options.prefix ? `under ${options.prefix}` : undefined]
+    .filter(Boolean)
+    .join(" ");
   const cross = routes.filter((r) => r.clients.some((c) => c.repo !== r.repo)).length;
   const repos = [...new Set(routes.map((r) => r.repo))];
-  const head = `# Routes${filter ? ` (${filter})` : ""} in the group: ${routes.length}${repos.length ? ` (served by ${repos.join(", ")})` : ""}; ${cross} called from another repository`;
-  const importLines = imports.length ? [`Packages imported across the group: ${imports.slice(0, 5).map((i) => `${i.from}:${i.path}:${i.line} imports ${i.module} (${i.to})`).join(" · ")}${imports.length > 5 ? ` · … and ${imports.length - 5} more` : ""}`] : [];
+  const head =
+    `# Routes${filter ? ` (${filter})` : ""} in the group: ` +
+    `${routes.length}${repos.length ? ` (served by ${repos.join(", ")})` : ""}; ${cross} called from another repository`;
+  const importLines = imports.length
+    ? [
+        `Packages imported across the group: ${imports
+          .slice(0, 5)
+          .map((i) => `${i.from}:${i.path}:${i.line} imports ${i.module} (${i.to})`)
+          .join(" · ")}${imports.length > 5 ? ` · … and ${imports.length - 5} more` : ""}`,
+      ]
+    : [];
   const render = (k: number) => {
     const lines = [head, ...importLines, ...routes.slice(0, k).map(lineOf)];
     const more = routes.length - k;
-    if (more > 0) lines.push(`… and ${more} more route${more > 1 ? "s" : ""}: narrow with a path prefix or a method, or raise the budget`);
-    if (routes.length === 0) lines.push("No route matches: no repository of the group registers an HTTP route the index knows (docs/languages.md lists the frameworks).");
+    if (more > 0)
+      lines.push(
+        `… and ${more} more route${more > 1 ? "s" : ""}: narrow with a path prefix or a method, or raise the budget`,
+      );
+    if (routes.length === 0)
+      lines.push(
+        "No route matches: no repository of the group registers an HTTP route the index knows " +
+          "(docs/languages.md lists the frameworks).",
+      );
     return lines.join("\n");
   };
   const fitted = fitPrefix(routes.length, render, count, budget);
   if (!fitted.fits) {
     const needed = count(render(0));
-    throw new EngineError("budget_too_small", `A budget of ${budget} tokens cannot hold the route map's header; it needs ${needed}.`, { hint: `Ask again with budget ≥ ${needed}.`, data: { budget, needed } });
+    throw new EngineError(
+      "budget_too_small",
+      `A budget of ${budget} tokens cannot hold the route map's header; it needs ${needed}.`,
+      { hint: `Ask again with budget ≥ ${needed}.`, data: { budget, needed } },
+    );
   }
   return { routes: routes.slice(0, fitted.k), total: routes.length, imports, text: fitted.answer };
 }
 
 /** The definitions that reach a call site's enclosing definition, nearest first. */
-async function reachedFrom(engine: Engine, call: ContractCall, signal?: AbortSignal): Promise<CrossCaller["reachedFrom"]> {
+async function reachedFrom(
+  engine: Engine,
+  call: ContractCall,
+  signal?: AbortSignal,
+): Promise<CrossCaller["reachedFrom"]> {
   if (call.qualified === call.path) return [];
   try {
     const a = await engine.impact(call.qualified, { depth: 3, limit: 8, ...(signal ? { signal } : {}) });
-    return a.entries.filter((e) => e.direction === "up").map((e) => ({ qualified: e.qualified, path: e.path, line: e.line, depth: e.depth }));
+    return a.entries
+      .filter((e) => e.direction === "up")
+      .map((e) => ({ qualified: e.qualified, path: e.path, line: e.line, depth: e.depth }));
   } catch {
     // A name the other index cannot resolve alone (an overload, a name it holds twice): the call site still counts.
     return [];
@@ -291,8 +397,16 @@ export function crossCallersText(cross: readonly CrossCaller[], limit = 12): str
   if (!cross.length) return "";
   const lines = [`## Callers in other repositories (through HTTP routes): ${cross.length}`];
   for (const x of cross.slice(0, limit)) {
-    lines.push(`- ${x.route.method} ${x.route.path} ← ${x.call.repo}:${x.call.path}:${x.call.line} (${citeName(x.call.caller)})`);
-    if (x.reachedFrom.length) lines.push(`    reached from: ${x.reachedFrom.slice(0, 4).map((r) => `${x.call.repo}:${r.path}:${r.line} (${citeName(r.qualified)})`).join(" · ")}${x.reachedFrom.length > 4 ? ` · … and ${x.reachedFrom.length - 4} more` : ""}`);
+    lines.push(
+      `- ${x.route.method} ${x.route.path} ← ${x.call.repo}:${x.call.path}:${x.call.line} (${citeName(x.call.caller)})`,
+    );
+    if (x.reachedFrom.length)
+      lines.push(
+        `    reached from: ${x.reachedFrom
+          .slice(0, 4)
+          .map((r) => `${x.call.repo}:${r.path}:${r.line} (${citeName(r.qualified)})`)
+          .join(" · ")}${x.reachedFrom.length > 4 ? ` · … and ${x.reachedFrom.length - 4} more` : ""}`,
+      );
   }
   if (cross.length > limit) lines.push(`… and ${cross.length - limit} more`);
   return lines.join("\n");

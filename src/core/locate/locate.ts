@@ -81,7 +81,12 @@ export interface LocateAnswer {
   text: string;
 }
 
-export const LOCATE_LIMITS = { files: { min: 1, max: 50, default: 10 }, symbols: { min: 0, max: 10, default: 5 }, budget: 600, textSymbols: 3 } as const;
+export const LOCATE_LIMITS = {
+  files: { min: 1, max: 50, default: 10 },
+  symbols: { min: 0, max: 10, default: 5 },
+  budget: 600,
+  textSymbols: 3,
+} as const;
 
 const round = (n: number) => Math.round(n * 100) / 100;
 
@@ -96,38 +101,81 @@ export async function buildLocate(
 ): Promise<LocateAnswer> {
   const limit = checkRange("limit", options.limit, LOCATE_LIMITS.files);
   const perFile = checkRange("symbols", options.symbols, LOCATE_LIMITS.symbols);
-  const budget = checkRange("budget", options.budget, { min: LIMITS.budget.min, max: LIMITS.budget.max, default: LOCATE_LIMITS.budget });
+  const budget = checkRange("budget", options.budget, {
+    min: LIMITS.budget.min,
+    max: LIMITS.budget.max,
+    default: LOCATE_LIMITS.budget,
+  });
   const text = task.trim();
-  if (text === "") throw new EngineError("invalid_argument", "The task is empty.", { hint: "Pass the task as given: a bug report, an error message, a few words." });
+  if (text === "")
+    throw new EngineError("invalid_argument", "The task is empty.", {
+      hint: "Pass the task as given: a bug report, an error message, a few words.",
+    });
   if (text.length > LIMITS.targetChars) {
-    throw new EngineError("invalid_argument", `The task is ${text.length} characters; the limit is ${LIMITS.targetChars}.`, { data: { length: text.length, max: LIMITS.targetChars } });
+    throw new EngineError(
+      "invalid_argument",
+      `The task is ${text.length} characters; the limit is ${LIMITS.targetChars}.`,
+      { data: { length: text.length, max: LIMITS.targetChars } },
+    );
   }
   const evidence = readTaskText(text);
   const phrases = await findPhrases(index, graph, text, evidence, io.readText);
   const ranking = rankTask(index, graph, text, io.root, phrases, evidence, tuning);
   const bySymbols = symbolRanking(index, graph, text, io.root, phrases, evidence, tuning ?? TASK_TUNING);
   const pointed = io.textIndex ? pointedText(io.textIndex, index, text) : { hits: [], lead: false };
-  const sections: LocatedText[] = pointed.hits.map((h) => ({ handle: h.handle, path: h.chunk.path, start: h.chunk.start, end: h.chunk.end, score: h.score }));
+  const sections: LocatedText[] = pointed.hits.map((h) => ({
+    handle: h.handle,
+    path: h.chunk.path,
+    start: h.chunk.start,
+    end: h.chunk.end,
+    score: h.score,
+  }));
   const codeMatches = ranking.relevant && ranking.files.length > 0;
   if (!codeMatches && sections.length === 0) {
-    throw new EngineError("no_match", `Nothing in the project matches ${JSON.stringify(text.length > 80 ? `${text.slice(0, 80)}…` : text)}.`, {
-      hint: "Give words from the code itself: names, error messages, paths; or a stack trace of a run of this project.",
-      data: { terms: ranking.terms.slice(0, 20) },
-    });
+    throw new EngineError(
+      "no_match",
+      `Nothing in the project matches ${JSON.stringify(text.length > 80 ? `${text.slice(0, 80)}…` : text)}.`,
+      {
+        hint:
+          "Give words from the code itself: names, error messages, paths; or a stack trace of a run of this " +
+          "project.",
+        data: { terms: ranking.terms.slice(0, 20) },
+      },
+    );
   }
   const top = codeMatches ? ranking.files.slice(0, limit) : [];
-  const words = termsInFiles(index, top.map((f) => f.path), ranking.terms.slice(0, 40));
+  const words = termsInFiles(
+    index,
+    top.map((f) => f.path),
+    ranking.terms.slice(0, 40),
+  );
   const files: LocatedFile[] = top.map((f) => {
     const held = words.get(f.path) ?? [];
     return {
       path: f.path,
       score: round(f.score),
-      why: [...f.why.slice(0, 3), ...(held.length ? [`words: ${held.slice(0, 8).join(", ")}${held.length > 8 ? ` +${held.length - 8}` : ""}`] : [])],
-      symbols: symbolsOf(graph, bySymbols?.get(f.path) ?? f.symbols, perFile, (tuning ?? TASK_TUNING).symbolFileShare * f.score),
+      why: [
+        ...f.why.slice(0, 3),
+        ...(held.length
+          ? [`words: ${held.slice(0, 8).join(", ")}${held.length > 8 ? ` +${held.length - 8}` : ""}`]
+          : []),
+      ],
+      symbols: symbolsOf(
+        graph,
+        bySymbols?.get(f.path) ?? f.symbols,
+        perFile,
+        (tuning ?? TASK_TUNING).symbolFileShare * f.score,
+      ),
     };
   });
   const ev = ranking.evidence;
-  const read = { chars: text.length, parts: { ...ev.parts } as Record<string, number>, frames: ev.frames.length, framesInProject: ranking.framesInProject, errors: ev.errors.slice(0, 3) };
+  const read = {
+    chars: text.length,
+    parts: { ...ev.parts } as Record<string, number>,
+    frames: ev.frames.length,
+    framesInProject: ranking.framesInProject,
+    errors: ev.errors.slice(0, 3),
+  };
   const encoding = options.encoding ?? "o200k_base";
   const count = await loadTokenCounter(encoding);
   const header = headerOf(ranking.terms, read);
@@ -135,14 +183,25 @@ export async function buildLocate(
   // docs and configuration the task points at as one block, before the files when it asks about them.
   const fileBlocks = files.map((f, i) => ({ full: renderFile(f, i, TEXT_SYMBOLS), outline: renderFile(f, i, 1) }));
   const lead = pointed.lead || !codeMatches;
-  const textBlock = sections.length ? [{ full: `Docs and configuration: ${sections.map((t) => `${citeName(t.handle)} (${cite(t.path, t.start, t.end)})`).join(" · ")}` }] : [];
+  const textBlock = sections.length
+    ? [
+        {
+          full:
+            `Docs and configuration: ` +
+            `${sections.map((t) => `${citeName(t.handle)} (${cite(t.path, t.start, t.end)})`).join(" · ")}`,
+        },
+      ]
+    : [];
   const fit = fitBlocks({
     header,
     blocks: lead ? [...textBlock, ...fileBlocks] : [...fileBlocks, ...textBlock],
     budget,
     count,
     separator: "\n",
-    footer: (s) => (s.omitted > 0 ? `${s.omitted} more file${s.omitted > 1 ? "s" : ""} not shown (budget); ask with a larger --budget.` : ""),
+    footer: (s) =>
+      s.omitted > 0
+        ? `${s.omitted} more file${s.omitted > 1 ? "s" : ""} not shown (budget); ask with a larger --budget.`
+        : "",
     smallest: "the header and the first file",
   });
   // `omitted` counts files: a text block left out is not one.
@@ -164,9 +223,20 @@ export async function buildLocate(
  * The candidates of each file ranked again with the tuning's own body-length normalisation for
  * functions (undefined when it has none): files are ranked as before, their functions by it.
  */
-function symbolRanking(index: SearchIndex, graph: CodeGraph, text: string, root: string | undefined, phrases: readonly PhraseHit[], evidence: TaskEvidence, tuning: Readonly<TaskTuning>): Map<string, TaskCandidate[]> | undefined {
+function symbolRanking(
+  index: SearchIndex,
+  graph: CodeGraph,
+  text: string,
+  root: string | undefined,
+  phrases: readonly PhraseHit[],
+  evidence: TaskEvidence,
+  tuning: Readonly<TaskTuning>,
+): Map<string, TaskCandidate[]> | undefined {
   if (tuning.symbolBodyNorm === undefined) return undefined;
-  const again = rankTask(index, graph, text, root, phrases, evidence, { ...tuning, weights: { ...tuning.weights, bodyNorm: tuning.symbolBodyNorm } });
+  const again = rankTask(index, graph, text, root, phrases, evidence, {
+    ...tuning,
+    weights: { ...tuning.weights, bodyNorm: tuning.symbolBodyNorm },
+  });
   return new Map(again.files.map((f) => [f.path, f.symbols]));
 }
 
@@ -174,7 +244,12 @@ function symbolRanking(index: SearchIndex, graph: CodeGraph, text: string, root:
  * A file's functions and classes to list: functions and methods first (what a change edits); a
  * class only when none of its own members scored, since its best member says more than its header.
  */
-function symbolsOf(graph: CodeGraph, candidates: readonly TaskCandidate[], max: number, fromFile: number): LocatedSymbol[] {
+function symbolsOf(
+  graph: CodeGraph,
+  candidates: readonly TaskCandidate[],
+  max: number,
+  fromFile: number,
+): LocatedSymbol[] {
   const scored = candidates.filter((c) => graph.symbols[c.id]!.kind !== "module");
   const parents = new Set(scored.map((c) => graph.symbols[c.id]!.parent));
   const out: LocatedSymbol[] = [];
@@ -182,13 +257,22 @@ function symbolsOf(graph: CodeGraph, candidates: readonly TaskCandidate[], max: 
     if (out.length >= max) break;
     const s = graph.symbols[c.id]!;
     if (CLASS_KINDS.has(s.kind) && parents.has(s.id)) continue;
-    out.push({ qualified: s.qualified, kind: s.kind, line: s.nameLine, start: s.start, end: s.end, score: round(c.score + fromFile) });
+    out.push({
+      qualified: s.qualified,
+      kind: s.kind,
+      line: s.nameLine,
+      start: s.start,
+      end: s.end,
+      score: round(c.score + fromFile),
+    });
   }
   return out;
 }
 
 function headerOf(terms: string[], read: LocateAnswer["read"]): string {
-  const frames = read.frames ? `; ${read.framesInProject} of ${read.frames} trace frame${read.frames > 1 ? "s" : ""} in the project` : "";
+  const frames = read.frames
+    ? `; ${read.framesInProject} of ${read.frames} trace frame${read.frames > 1 ? "s" : ""} in the project`
+    : "";
   const shown = terms.slice(0, 6).join(", ");
   return `Where the task points, best first (words: ${shown}${terms.length > 6 ? ", …" : ""}${frames}):`;
 }
@@ -199,11 +283,20 @@ const TEXT_SYMBOLS = LOCATE_LIMITS.textSymbols;
 function renderFile(f: LocatedFile, i: number, symbols: number): string {
   // The text is for reading at a glance: two pieces of evidence and four words; the data has all.
   const evidence = f.why.filter((w) => !w.startsWith("words: ")).slice(0, 2);
-  const words = f.why.find((w) => w.startsWith("words: "))?.slice(7).split(", ").slice(0, 3).join(", ").replace(/ \+\d+$/, "");
+  const words = f.why
+    .find((w) => w.startsWith("words: "))
+    ?.slice(7)
+    .split(", ")
+    .slice(0, 3)
+    .join(", ")
+    .replace(/ \+\d+$/, "");
   const why = [...evidence, ...(words ? [words] : [])].join("; ");
   const head = `${i + 1}. ${f.path} (${f.score.toFixed(1)})${why ? ` ${why}` : ""}`;
   if (f.symbols.length === 0) return head;
-  return `${head}\n   ${f.symbols.slice(0, symbols).map((s) => `${citeName(shortName(s.qualified))}:${s.line}`).join(" · ")}`;
+  return `${head}\n   ${f.symbols
+    .slice(0, symbols)
+    .map((s) => `${citeName(shortName(s.qualified))}:${s.line}`)
+    .join(" · ")}`;
 }
 
 /** The last two parts of a qualified name (`pkg.mod.Class.method` → `Class.method`): enough to ask for it. */
@@ -213,10 +306,18 @@ function shortName(qualified: string): string {
   return dotted.split(".").slice(-2).join(".");
 }
 
-function checkRange(name: string, value: number | undefined, range: { min: number; max: number; default: number }): number {
+function checkRange(
+  name: string,
+  value: number | undefined,
+  range: { min: number; max: number; default: number },
+): number {
   const v = value ?? range.default;
   if (!Number.isInteger(v) || v < range.min || v > range.max) {
-    throw new EngineError("invalid_argument", `${name} must be a whole number from ${range.min} to ${range.max}, got ${String(value)}.`, { data: { [name]: value, min: range.min, max: range.max } });
+    throw new EngineError(
+      "invalid_argument",
+      `${name} must be a whole number from ${range.min} to ${range.max}, got ${String(value)}.`,
+      { data: { [name]: value, min: range.min, max: range.max } },
+    );
   }
   return v;
 }

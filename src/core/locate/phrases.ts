@@ -37,7 +37,10 @@ export function quotedPhrases(text: string, ev: TaskEvidence): string[] {
   for (const s of sources) {
     // Values a program fills in (quoted values, numbers, paths, reprs) break a message into runs.
     for (const raw of s.split(/'[^']*'|"[^"]*"|<[^>]*>|\{[^}]*\}|\b0x[0-9a-f]+\b|\S*\d\S*|\S*[/\\]\S*|[:;()[\]]/i)) {
-      const run = raw.replace(/\s+/g, " ").trim().replace(/[.,!?]+$/, "");
+      const run = raw
+        .replace(/\s+/g, " ")
+        .trim()
+        .replace(/[.,!?]+$/, "");
       const words = splitWords(run).filter((w) => w.length > 1 && !STOP_WORDS.has(w));
       if (run.length >= MIN_CHARS && words.length >= MIN_WORDS) runs.add(run);
     }
@@ -46,7 +49,13 @@ export function quotedPhrases(text: string, ev: TaskEvidence): string[] {
 }
 
 /** Finds the task's quoted phrases in the project's files (case-insensitive, whitespace-folded). */
-export async function findPhrases(index: SearchIndex, graph: CodeGraph, text: string, ev: TaskEvidence, readText: (path: string) => Promise<string>): Promise<PhraseHit[]> {
+export async function findPhrases(
+  index: SearchIndex,
+  graph: CodeGraph,
+  text: string,
+  ev: TaskEvidence,
+  readText: (path: string) => Promise<string>,
+): Promise<PhraseHit[]> {
   const hits: PhraseHit[] = [];
   const cache = new Map<string, string[]>();
   for (const phrase of quotedPhrases(text, ev)) {
@@ -66,7 +75,12 @@ export async function findPhrases(index: SearchIndex, graph: CodeGraph, text: st
       }
       for (let i = 0; i < lines.length; i++) {
         if (!lines[i]!.toLowerCase().replace(/\s+/g, " ").includes(needle)) continue;
-        hits.push({ symbol: symbolsAt(graph, path, i + 1, i + 1)[0]?.id ?? graph.moduleSymbol.get(path)!, path, line: i + 1, phrase });
+        hits.push({
+          symbol: symbolsAt(graph, path, i + 1, i + 1)[0]?.id ?? graph.moduleSymbol.get(path)!,
+          path,
+          line: i + 1,
+          phrase,
+        });
         break;
       }
     }

@@ -56,14 +56,30 @@ export interface TaskRanking {
   framesInProject: number;
 }
 
-const TEST_WORDS = fromLanguages((langs) => new Set(["test", "tests", "testing", "spec", "specs", "fixture", "fixtures", "mock", "mocks", ...langs.flatMap((l) => l.testFrameworks ?? [])]));
+const TEST_WORDS = fromLanguages(
+  (langs) =>
+    new Set([
+      "test",
+      "tests",
+      "testing",
+      "spec",
+      "specs",
+      "fixture",
+      "fixtures",
+      "mock",
+      "mocks",
+      ...langs.flatMap((l) => l.testFrameworks ?? []),
+    ]),
+);
 /** What a test's score counts for when the task is not about tests: tests are witnesses of the code to change. */
 const TEST_SHARE = 0.2;
 /** Docs, examples, benchmarks and scripts: below the library's own code unless the task names them. */
-const ASIDE = /(?:^|\/)(?:docs?|examples?|samples?|demos?|benchmarks?|bench|scripts?|tools?|e2e|playground|fixtures?)\//i;
+const ASIDE =
+  /(?:^|\/)(?:docs?|examples?|samples?|demos?|benchmarks?|bench|scripts?|tools?|e2e|playground|fixtures?)\//i;
 const ASIDE_SHARE = 0.5;
 /** Built, bundled, vendored and generated copies: almost never the code a task is about. */
-const COPIES = /(?:^|\/)(?:dist|build|out|vendor|vendored|third_party|assets|static|compat|node_modules|bower_components)\/|\.(?:min|umd|bundle|esm|cjs)\.[cm]?js$|\.d\.[cm]?ts$/i;
+const COPIES =
+  /(?:^|\/)(?:dist|build|out|vendor|vendored|third_party|assets|static|compat|node_modules|bower_components)\/|\.(?:min|umd|bundle|esm|cjs)\.[cm]?js$|\.d\.[cm]?ts$/i;
 const COPIES_SHARE = 0.15;
 /** Candidates scored from the documents' words, before the graph weighs in. */
 const POOL = 80;
@@ -101,7 +117,19 @@ export interface TaskTuning {
   symbolBodyNorm?: number;
 }
 
-export const TASK_TUNING: Readonly<TaskTuning> = { frame: 1, phrase: 0.8, path: 0.5, ownedName: 0.35, name: 0.2, fileShare: 0.5, hubDamping: 0, parentShare: 0, symbolFileShare: 0, weights: { ...TASK_WEIGHTS, body: 1.5 }, symbolBodyNorm: 0 };
+export const TASK_TUNING: Readonly<TaskTuning> = {
+  frame: 1,
+  phrase: 0.8,
+  path: 0.5,
+  ownedName: 0.35,
+  name: 0.2,
+  fileShare: 0.5,
+  hubDamping: 0,
+  parentShare: 0,
+  symbolFileShare: 0,
+  weights: { ...TASK_WEIGHTS, body: 1.5 },
+  symbolBodyNorm: 0,
+};
 
 /** Ranks the project's definitions and files for a task. `root` maps absolute frame paths. */
 export function rankTask(
@@ -121,7 +149,11 @@ export function rankTask(
   };
   // A short task keeps words no document holds: a name's prefix may still match (`check` → checkout).
   const short = ev.terms.size <= 12;
-  const terms = [...ev.terms].map(([t, w]) => ({ t, w, s: w * idf(t) })).filter((x) => x.s > 0 || (short && x.t.length >= 3)).sort((a, b) => b.s - a.s).slice(0, MAX_TERMS);
+  const terms = [...ev.terms]
+    .map(([t, w]) => ({ t, w, s: w * idf(t) }))
+    .filter((x) => x.s > 0 || (short && x.t.length >= 3))
+    .sort((a, b) => b.s - a.s)
+    .slice(0, MAX_TERMS);
   const weights = new Map(terms.map((x) => [x.t, x.w]));
   const termList = terms.map((x) => x.t);
   const scored = scoreDocuments(index, termList, tuning.weights, short, weights);
@@ -130,9 +162,12 @@ export function rankTask(
   const words = [...ev.terms.keys()];
   // (A reporter's pasted test case is not enough: the title must say it, or test words dominate.)
   const title = text.trimStart().split("\n")[0]!;
-  const aboutTests = splitWords(title).some((w) => TEST_WORDS().has(w)) || words.filter((w) => TEST_WORDS().has(w)).length * 4 >= Math.max(words.length, 1);
+  const aboutTests =
+    splitWords(title).some((w) => TEST_WORDS().has(w)) ||
+    words.filter((w) => TEST_WORDS().has(w)).length * 4 >= Math.max(words.length, 1);
   // Docs and examples count fully when the task names one of their files, or its title is about them.
-  const asideNamed = ev.paths.some((p) => ASIDE.test(p)) || /\b(?:docs|documentation|examples?|benchmarks?)\b/i.test(title);
+  const asideNamed =
+    ev.paths.some((p) => ASIDE.test(p)) || /\b(?:docs|documentation|examples?|benchmarks?)\b/i.test(title);
 
   const raw = new Map<number, TaskCandidate>();
   for (const s of scored.values()) {
@@ -232,8 +267,24 @@ export function rankTask(
   // Or two of the task's own words (not template words) are in the project, though no one place
   // holds both: `no_match` is for a task nothing in the project answers to.
   const known = terms.filter((x) => x.w >= 1 && idf(x.t) > 0).length;
-  const relevant = top !== undefined && top.score > 0 && (framesInProject > 0 || phrases.length > 0 || known >= 2 || top.words >= Math.min(2, termList.length) || ev.codeWords.size > 0 || (top.fields & strongField) !== 0);
-  return { candidates, files: rankedFiles, terms: termList, codeWords: [...ev.codeWords], relevant, evidence: ev, framesInProject };
+  const relevant =
+    top !== undefined &&
+    top.score > 0 &&
+    (framesInProject > 0 ||
+      phrases.length > 0 ||
+      known >= 2 ||
+      top.words >= Math.min(2, termList.length) ||
+      ev.codeWords.size > 0 ||
+      (top.fields & strongField) !== 0);
+  return {
+    candidates,
+    files: rankedFiles,
+    terms: termList,
+    codeWords: [...ev.codeWords],
+    relevant,
+    evidence: ev,
+    framesInProject,
+  };
 }
 
 /**
@@ -241,7 +292,11 @@ export function rankTask(
  * symbol at each frame's line with a strength: the innermost counts most, and a frame whose
  * function is the symbol at its line is surest; a basename alone (`utils.py`) counts only then.
  */
-function frameEvidence(graph: CodeGraph, ev: TaskEvidence, root: string | undefined): { symbol: number; path: string; strength: number; note: string }[] {
+function frameEvidence(
+  graph: CodeGraph,
+  ev: TaskEvidence,
+  root: string | undefined,
+): { symbol: number; path: string; strength: number; note: string }[] {
   const files = sourceFiles(graph);
   const hits: { path: string; line: number; fn?: string; segments: number }[] = [];
   for (const f of ev.frames.slice(-60)) {
@@ -261,7 +316,12 @@ function frameEvidence(graph: CodeGraph, ev: TaskEvidence, root: string | undefi
     const sym = symbolsAt(graph, f.path, f.line, f.line)[0]?.id;
     const fnMatches = sym !== undefined && f.fn !== undefined && graph.symbols[sym]!.name === f.fn.split(".").at(-1);
     if (f.segments < 2 && !fnMatches) return;
-    out.push({ symbol: sym ?? graph.moduleSymbol.get(f.path)!, path: f.path, strength: (inner ? 1 : 0.6) * (fnMatches ? 1 : 0.7), note: inner ? `innermost frame :${f.line}` : `frame :${f.line}` });
+    out.push({
+      symbol: sym ?? graph.moduleSymbol.get(f.path)!,
+      path: f.path,
+      strength: (inner ? 1 : 0.6) * (fnMatches ? 1 : 0.7),
+      note: inner ? `innermost frame :${f.line}` : `frame :${f.line}`,
+    });
   });
   return out;
 }
@@ -270,7 +330,10 @@ function frameEvidence(graph: CodeGraph, ev: TaskEvidence, root: string | undefi
  * Definitions the task's identifiers name (`Owner.name` matched by its owner when it can be, a
  * bare name when few definitions share it): the definition, above the places that only use it.
  */
-function nameEvidence(graph: CodeGraph, ev: TaskEvidence): { symbol: number; owned: boolean; of: number; note: string }[] {
+function nameEvidence(
+  graph: CodeGraph,
+  ev: TaskEvidence,
+): { symbol: number; owned: boolean; of: number; note: string }[] {
   const out: { symbol: number; owned: boolean; of: number; note: string }[] = [];
   for (const id of ev.identifiers.slice(0, 200)) {
     const parts = id.split(".");
@@ -278,10 +341,17 @@ function nameEvidence(graph: CodeGraph, ev: TaskEvidence): { symbol: number; own
     const defs = graph.byName.get(name);
     if (!defs || defs.length === 0 || defs.length > 6 || name.length < 4) continue;
     const owner = parts.length > 1 ? parts.at(-2)! : undefined;
-    const matched = owner ? defs.filter((d) => graph.symbols[graph.symbols[d]!.parent]?.name === owner || graph.symbols[d]!.qualified.includes(`${owner}.`)) : defs;
+    const matched = owner
+      ? defs.filter(
+          (d) =>
+            graph.symbols[graph.symbols[d]!.parent]?.name === owner ||
+            graph.symbols[d]!.qualified.includes(`${owner}.`),
+        )
+      : defs;
     const owned = owner !== undefined && matched.length > 0;
     const chosen = matched.length ? matched : defs;
-    for (const d of chosen) out.push({ symbol: d, owned, of: chosen.length, note: `defines \`${owned ? `${owner}.` : ""}${name}\`` });
+    for (const d of chosen)
+      out.push({ symbol: d, owned, of: chosen.length, note: `defines \`${owned ? `${owner}.` : ""}${name}\`` });
   }
   return out;
 }
@@ -290,7 +360,12 @@ function nameEvidence(graph: CodeGraph, ev: TaskEvidence): { symbol: number; own
  * Files from their candidates: the best symbol, plus a decaying share of the next ones (a file
  * where several definitions match is likelier than one with a single lucky match).
  */
-function rankFiles(graph: CodeGraph, candidates: TaskCandidate[], why: Map<string, string[]>, tuning: Readonly<TaskTuning>): TaskFile[] {
+function rankFiles(
+  graph: CodeGraph,
+  candidates: TaskCandidate[],
+  why: Map<string, string[]>,
+  tuning: Readonly<TaskTuning>,
+): TaskFile[] {
   const byFile = new Map<string, TaskCandidate[]>();
   for (const c of candidates) {
     const file = graph.symbols[c.id]!.file;

@@ -34,7 +34,14 @@ export interface TaskEvidence {
 }
 
 /** How much a word counts by where it came from. */
-const PART_WEIGHT: Record<TaskPartKind, number> = { title: 1.6, prose: 1, code: 0.9, trace: 1.2, error: 2.5, environment: 0 };
+const PART_WEIGHT: Record<TaskPartKind, number> = {
+  title: 1.6,
+  prose: 1,
+  code: 0.9,
+  trace: 1.2,
+  error: 2.5,
+  environment: 0,
+};
 /** Inline code (`backticks`) and identifiers written like code in prose. */
 const INLINE_CODE_WEIGHT = 2;
 /** An exception's own name (`ProxyError`): the code that raises or defines it. */
@@ -45,33 +52,43 @@ const PART_SHARE = 0.5;
 const FRAME_FN_WEIGHT = 2;
 /** Words of issue templates and bug-report prose that say nothing about the code. */
 const TEMPLATE_WORDS = new Set(
-  ("bug report expected actual behavior behaviour reproduce reproduction steps step description describe issue problem " +
+  (
+    "bug report expected actual behavior behaviour reproduce reproduction steps step description describe issue " +
+    "problem " +
     "summary context additional information environment version versions os platform please thanks thank hi hello " +
     "checklist checked searched existing duplicate minimal example code output result results happen happens happened " +
     "following below above seems seem like get got getting using use used want work works working instead however " +
-    "traceback recent call last file line error exception raise raised").split(" "),
+    "traceback recent call last file line error exception raise raised"
+  ).split(" "),
 );
 const TEMPLATE_WEIGHT = 0.35;
 
 /** Regex-escaped alternatives. */
-const alternatives = (words: Iterable<string>) => [...new Set(words)].map((w) => w.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")).join("|");
+const alternatives = (words: Iterable<string>) =>
+  [...new Set(words)].map((w) => w.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")).join("|");
 /** Runtimes, compilers and package managers of the supported languages, as version lines name them. */
 const TOOLCHAIN = alternatives(LANGUAGES.flatMap((l) => [...(l.toolchain ?? []), l.id, l.name.toLowerCase()]));
 /** `Python 3.11.4`, `pkg==4.2`, `OS: macOS 14`, `Node v20.1.0`, `- some-lib version: 2.5.3`. */
 const ENVIRONMENT_LINE = new RegExp(
-  `^\\s*(?:[-*]\\s*)?(?:(?:[\\w .-]*\\b(?:version|versions|os|platform|system|environment|kernel|release|distribution|arch|architecture|runtime|${TOOLCHAIN})\\b[\\w ()-]*)\\s*[:=]|[\\w.-]+\\s*(?:==|>=|<=|~=|@)\\s*v?\\d[\\w.+-]*\\s*$|[\\w.-]+\\s+v?\\d+\\.\\d+[\\w.+-]*\\s*$|(?:${TOOLCHAIN})\\s+v?\\d)`,
+  `^\\s*(?:[-*]\\s*)?(?:(?:[\\w ` +
+    `.-]*\\b(?:version|versions|os|platform|system|environment|kernel|release|distribution|arch|architecture|runtime|${TOOLCHAIN})\\b[\\w ()-]*)\\s*[:=]|[\\w.-]+\\s*(?:==|>=|<=|~=|@)\\s*v?\\d[\\w.+-]*\\s*$|[\\w.-]+\\s+v?\\d+\\.\\d+[\\w.+-]*\\s*$|(?:${TOOLCHAIN})\\s+v?\\d)`,
   "i",
 );
 /** A URL; a repository file link keeps its path (`…/blob/<ref>/src/x.py#L12` → `src/x.py`). */
 const URL = /\bhttps?:\/\/[^\s)>\]"'`]+/g;
 const BLOB_PATH = /\/(?:blob|tree|raw)\/[^/\s]+\/([^\s#?]+)/;
 /** A relative or absolute path with a source extension of a supported language. */
-const PATH = new RegExp(`(?:^|[\\s"'\`(\\[<])((?:[\\w.@-]+/)*[\\w.@-]+(?:${alternatives(LANGUAGES.flatMap((l) => l.extensions))}))\\b`, "g");
+const PATH = new RegExp(
+  `(?:^|[\\s"'\`(\\[<])((?:[\\w.@-]+/)*[\\w.@-]+(?:${alternatives(LANGUAGES.flatMap((l) => l.extensions))}))\\b`,
+  "g",
+);
 /** Identifier-shaped code in prose: dotted, called, camelCase, snake_case, PascalCase with a second capital. */
-const CODE_LIKE = /(?:[A-Za-z_$][\w$]*\.)+[A-Za-z_$][\w$]*(?:\(\))?|[A-Za-z_$][\w$]*\(\)|\b[a-z]+[A-Z][\w$]*|\b[A-Z][a-z0-9]+[A-Z][\w$]*|\b_*[A-Za-z][A-Za-z0-9]*_\w+/g;
+const CODE_LIKE =
+  /(?:[A-Za-z_$][\w$]*\.)+[A-Za-z_$][\w$]*(?:\(\))?|[A-Za-z_$][\w$]*\(\)|\b[a-z]+[A-Z][\w$]*|\b[A-Z][a-z0-9]+[A-Z][\w$]*|\b_*[A-Za-z][A-Za-z0-9]*_\w+/g;
 const IDENTIFIER = /[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*/g;
 /** `ValueError: …`, `TypeError`, `E   KeyError: 'a'` — the error's name and its message. */
-const ERROR_LINE = /(?:^|[\s:(])((?:[A-Za-z_][\w]*\.)*([A-Z]\w*(?:Error|Exception|Warning|Exit|Interrupt|Failure|Fault)))\b(?::\s*(.*))?$/;
+const ERROR_LINE =
+  /(?:^|[\s:(])((?:[A-Za-z_][\w]*\.)*([A-Z]\w*(?:Error|Exception|Warning|Exit|Interrupt|Failure|Fault)))\b(?::\s*(.*))?$/;
 /** `pkg.errors.CurrencyMismatch: message` after a traceback's frames. */
 const TRACE_END = /^((?:[A-Za-z_]\w*\.)*([A-Z]\w+))(?::\s*(.*))?$/;
 const FENCE = /^\s*(`{3,}|~{3,})/;
@@ -80,8 +97,20 @@ export const MAX_TASK_CHARS = 100_000;
 
 /** Reads a task text into weighted evidence. */
 export function readTaskText(input: string): TaskEvidence {
-  const text = input.slice(0, MAX_TASK_CHARS).replace(/\r\n?/g, "\n").replace(/<!--[\s\S]*?-->/g, " ");
-  const ev: TaskEvidence = { terms: new Map(), codeWords: new Set(), identifiers: [], frames: [], errors: [], paths: [], parts: {}, traceOnly: false };
+  const text = input
+    .slice(0, MAX_TASK_CHARS)
+    .replace(/\r\n?/g, "\n")
+    .replace(/<!--[\s\S]*?-->/g, " ");
+  const ev: TaskEvidence = {
+    terms: new Map(),
+    codeWords: new Set(),
+    identifiers: [],
+    frames: [],
+    errors: [],
+    paths: [],
+    parts: {},
+    traceOnly: false,
+  };
   const counts = new Map<string, { weight: number; n: number; code: boolean }>();
   const identifiers = new Set<string>();
   const paths = new Set<string>();
@@ -139,7 +168,10 @@ export function readTaskText(input: string): TaskEvidence {
       previousBlank = true;
       continue;
     }
-    const inCode = fence !== undefined || (previousBlank === false && /^( {4}|\t)/.test(line) && !/^\s*[-*\d]/.test(line)) || /^\s*(>>>|\.\.\.|\$|#|In \[\d+\]:)\s/.test(line);
+    const inCode =
+      fence !== undefined ||
+      (previousBlank === false && /^( {4}|\t)/.test(line) && !/^\s*[-*\d]/.test(line)) ||
+      /^\s*(>>>|\.\.\.|\$|#|In \[\d+\]:)\s/.test(line);
     previousBlank = false;
     let kind = classify(line, inCode);
     // The line that ends a Python traceback names the exception, whatever its name ends with.
@@ -214,8 +246,23 @@ export function readTaskText(input: string): TaskEvidence {
 /** What a line is: a frame or trace line, an error line, environment, code or prose. */
 function classify(line: string, inCode: boolean): TaskPartKind {
   const t = line.trim();
-  if (/^File "[^"]+", line \d+/.test(t) || /^at (?:async |new )?\S+ \(?\S+:\d+:\d+\)?$/.test(t) || /^at \S+:\d+:\d+$/.test(t) || /^Traceback \(most recent call last\)/.test(t) || /^❯ /.test(t) || /^[^\s:][^:]*\.pyi?:\d+:(?: in \S+)?$/.test(t)) return "trace";
-  if (ERROR_LINE.test(t) && t.length <= 600 && /^(?:E\s+)?(?:[\w.]+\.)?[A-Z]\w*(?:Error|Exception|Warning|Exit|Interrupt|Failure|Fault)\b/.test(t.replace(/^(?:error|uncaught|fatal)[:\s]+/i, ""))) return "error";
+  if (
+    /^File "[^"]+", line \d+/.test(t) ||
+    /^at (?:async |new )?\S+ \(?\S+:\d+:\d+\)?$/.test(t) ||
+    /^at \S+:\d+:\d+$/.test(t) ||
+    /^Traceback \(most recent call last\)/.test(t) ||
+    /^❯ /.test(t) ||
+    /^[^\s:][^:]*\.pyi?:\d+:(?: in \S+)?$/.test(t)
+  )
+    return "trace";
+  if (
+    ERROR_LINE.test(t) &&
+    t.length <= 600 &&
+    /^(?:E\s+)?(?:[\w.]+\.)?[A-Z]\w*(?:Error|Exception|Warning|Exit|Interrupt|Failure|Fault)\b/.test(
+      t.replace(/^(?:error|uncaught|fatal)[:\s]+/i, ""),
+    )
+  )
+    return "error";
   // Version lines carry a version (or are a short `OS: macOS` label), never a sentence.
   if (ENVIRONMENT_LINE.test(t) && t.length <= 160 && (/\d/.test(t) || t.length <= 40)) return "environment";
   return inCode ? "code" : "prose";

@@ -81,7 +81,8 @@ function clusterEdges(graph: CodeGraph, clusters: Cluster[]): Map<string, number
   return out;
 }
 
-const top = (m: Map<string, number>, n: number) => [...m].sort((x, y) => y[1] - x[1] || (x[0] < y[0] ? -1 : 1)).slice(0, n);
+const top = (m: Map<string, number>, n: number) =>
+  [...m].sort((x, y) => y[1] - x[1] || (x[0] < y[0] ? -1 : 1)).slice(0, n);
 
 function foldersDiagram(edges: [string, number][], depth: number): string[] {
   const ids = new Map<string, string>();
@@ -100,7 +101,11 @@ function foldersDiagram(edges: [string, number][], depth: number): string[] {
 function clustersDiagram(graph: CodeGraph, clusters: Cluster[], sizes: Sizes): string[] {
   const shown = clusters.slice(0, sizes.clusters);
   const lines = ["flowchart TB"];
-  shown.forEach((c, i) => lines.push(`  c${i}[${label(`${c.name}${c.name.includes(" files") ? "" : ` (${c.files.length} files)`} · cohesion ${c.cohesion}`)}]`));
+  shown.forEach((c, i) =>
+    lines.push(
+      `  c${i}[${label(`${c.name}${c.name.includes(" files") ? "" : ` (${c.files.length} files)`} · cohesion ${c.cohesion}`)}]`,
+    ),
+  );
   for (const [key, n] of top(clusterEdges(graph, shown), sizes.clusterEdges)) {
     const [a, b] = key.split("\u0000");
     lines.push(`  c${a} -->|${n} calls| c${b}`);
@@ -116,9 +121,17 @@ function clustersDiagram(graph: CodeGraph, clusters: Cluster[], sizes: Sizes): s
 function flowsDiagram(graph: CodeGraph, flows: Flow[], sizes: Sizes): string[] {
   const lines = ["flowchart LR"];
   flows.slice(0, sizes.flows).forEach((f, i) => {
-    const steps = f.reached.slice(0, sizes.steps).map((id) => graph.symbols[id]!.qualified.split(/[.#/]/).slice(-2).join("."));
-    const chain = [`  s${i}_0([${label(`${f.entry.kind}: ${f.entry.name}`)}])`, ...steps.map((s, j) => `s${i}_${j + 1}[${label(s)}]`)];
-    lines.push(chain.join(" --> ") + (f.size > steps.length ? ` --> s${i}_more[${label(`… ${f.size - steps.length} more symbols`)}]` : ""));
+    const steps = f.reached
+      .slice(0, sizes.steps)
+      .map((id) => graph.symbols[id]!.qualified.split(/[.#/]/).slice(-2).join("."));
+    const chain = [
+      `  s${i}_0([${label(`${f.entry.kind}: ${f.entry.name}`)}])`,
+      ...steps.map((s, j) => `s${i}_${j + 1}[${label(s)}]`),
+    ];
+    lines.push(
+      chain.join(" --> ") +
+        (f.size > steps.length ? ` --> s${i}_more[${label(`… ${f.size - steps.length} more symbols`)}]` : ""),
+    );
   });
   if (lines.length === 1) lines.push(`  none["no entry points found"]`);
   return lines;
@@ -128,7 +141,12 @@ function flowsDiagram(graph: CodeGraph, flows: Flow[], sizes: Sizes): string[] {
  * The map within `budget` tokens (counted with `count`): each part shrinks (fewer edges, clusters,
  * flows, steps) until the whole fits; the smallest map is returned if even that does not.
  */
-export function mermaidMap(graph: CodeGraph, routes: Route[], budget: number, count: (text: string) => number): MermaidMap {
+export function mermaidMap(
+  graph: CodeGraph,
+  routes: Route[],
+  budget: number,
+  count: (text: string) => number,
+): MermaidMap {
   const depth = pickDepth(graph);
   const fEdges = folderEdges(graph, depth);
   const every = allFlows(graph, routes);
@@ -139,23 +157,43 @@ export function mermaidMap(graph: CodeGraph, routes: Route[], budget: number, co
     const edges = top(fEdges, sizes.folderEdges);
     const text = [
       `### Imports between folders (depth ${depth}; edge labels count import statements)`,
-      "```mermaid", ...foldersDiagram(edges, depth), "```",
+      "```mermaid",
+      ...foldersDiagram(edges, depth),
+      "```",
       "### Clusters of files (Louvain over calls and imports) and the entry points that reach them",
-      "```mermaid", ...clustersDiagram(graph, clusters, sizes), "```",
+      "```mermaid",
+      ...clustersDiagram(graph, clusters, sizes),
+      "```",
       `### The ${Math.min(sizes.flows, flows.length)} largest execution flows (entry → first callees)`,
-      "```mermaid", ...flowsDiagram(graph, flows, sizes), "```",
+      "```mermaid",
+      ...flowsDiagram(graph, flows, sizes),
+      "```",
     ].join("\n");
     const shownClusters = clusters.slice(0, sizes.clusters);
     return {
-      text, tokens: count(text), folderDepth: depth,
-      shown: { folders: new Set(edges.flatMap(([k]) => k.split("\u0000"))).size, folderEdges: edges.length, clusters: shownClusters.length, clusterEdges: Math.min(sizes.clusterEdges, clusterEdges(graph, shownClusters).size), flows: Math.min(sizes.flows, flows.length) },
+      text,
+      tokens: count(text),
+      folderDepth: depth,
+      shown: {
+        folders: new Set(edges.flatMap(([k]) => k.split("\u0000"))).size,
+        folderEdges: edges.length,
+        clusters: shownClusters.length,
+        clusterEdges: Math.min(sizes.clusterEdges, clusterEdges(graph, shownClusters).size),
+        flows: Math.min(sizes.flows, flows.length),
+      },
       total: { folders: folders.size, folderEdges: fEdges.size, clusters: clusters.length, flows: flows.length },
     };
   };
   let sizes = { ...START };
   let map = build(sizes);
   while (map.tokens > budget) {
-    const next: Sizes = { folderEdges: Math.max(3, Math.floor(sizes.folderEdges * 0.7)), clusters: Math.max(2, sizes.clusters - 2), clusterEdges: Math.max(2, Math.floor(sizes.clusterEdges * 0.7)), flows: Math.max(1, sizes.flows - 1), steps: Math.max(2, sizes.steps - 1) };
+    const next: Sizes = {
+      folderEdges: Math.max(3, Math.floor(sizes.folderEdges * 0.7)),
+      clusters: Math.max(2, sizes.clusters - 2),
+      clusterEdges: Math.max(2, Math.floor(sizes.clusterEdges * 0.7)),
+      flows: Math.max(1, sizes.flows - 1),
+      steps: Math.max(2, sizes.steps - 1),
+    };
     if (JSON.stringify(next) === JSON.stringify(sizes)) break;
     sizes = next;
     map = build(sizes);

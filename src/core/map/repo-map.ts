@@ -69,7 +69,10 @@ export interface RepoMap {
   languages: { language: string; files: number; symbols: number }[];
   /** The product's own entry points; when it has none, the first few of its tests', examples' or benchmarks'. */
   entryPoints: MapEntryPoint[];
-  /** When the product has no entry point: how many its tests, examples and benchmarks have (the first few are listed); else 0. */
+  /**
+   * When the product has no entry point: how many its tests, examples and benchmarks have (the first few are listed);
+   * else 0.
+   */
   entryPointsElsewhere: number;
   /** Central symbols of the product's own code. */
   symbols: MapSymbol[];
@@ -77,7 +80,9 @@ export interface RepoMap {
   symbolsApart: MapApart;
   layout: { path: string; files: number; sourceFiles: number }[];
   witnesses: { testFiles: number; testFunctions: number; httpFiles: string[]; openapi: string[] };
-  /** Files that parsed with syntax errors (indexed only in part): how many, and the first few with their broken lines. */
+  /**
+   * Files that parsed with syntax errors (indexed only in part): how many, and the first few with their broken lines.
+   */
   readPartly: { files: number; list: { path: string; lines: number[] }[] };
   text: string;
   /** A recount of `text`. */
@@ -150,7 +155,11 @@ export async function buildRepoMap(
   const budget = options.budget ?? LIMITS.budget.map;
   const { min, max } = LIMITS.budget;
   if (!Number.isInteger(budget) || budget < min || budget > max) {
-    throw new EngineError("invalid_argument", `budget must be a whole number of tokens from ${min} to ${max}, got ${budget}.`, { data: { budget, min, max } });
+    throw new EngineError(
+      "invalid_argument",
+      `budget must be a whole number of tokens from ${min} to ${max}, got ${budget}.`,
+      { data: { budget, min, max } },
+    );
   }
   const encoding = options.encoding ?? "o200k_base";
   const count = await loadTokenCounter(encoding);
@@ -165,20 +174,50 @@ export async function buildRepoMap(
     readPartly: readPartly(records),
   };
   const lines = mapLines(files, graph, records.length, parts);
-  const envelope = options.envelope === undefined ? 0
-    : options.envelope.fixed + (options.envelope.perRecord === undefined ? 0 : parts.languages.reduce((a, l) => a + count(JSON.stringify(envelopeRecord(l, options.envelope!.fields?.language))) + options.envelope!.perRecord!, 0));
+  const envelope =
+    options.envelope === undefined
+      ? 0
+      : options.envelope.fixed +
+        (options.envelope.perRecord === undefined
+          ? 0
+          : parts.languages.reduce(
+              (a, l) =>
+                a +
+                count(JSON.stringify(envelopeRecord(l, options.envelope!.fields?.language))) +
+                options.envelope!.perRecord!,
+              0,
+            ));
   const fit = fitMapLines(lines, budget, count, envelope);
   const { services, languages, entryPoints, entryPointsElsewhere, symbols, symbolsApart, layout, witnesses } = parts;
   const { text, tokens } = fit;
   return {
-    services, languages, entryPoints, entryPointsElsewhere, symbols: symbols.slice(0, 50), symbolsApart, layout,
-    witnesses: { testFiles: witnesses.testFiles.size, testFunctions: witnesses.testFunctions, httpFiles: witnesses.httpFiles, openapi: witnesses.openapi },
+    services,
+    languages,
+    entryPoints,
+    entryPointsElsewhere,
+    symbols: symbols.slice(0, 50),
+    symbolsApart,
+    layout,
+    witnesses: {
+      testFiles: witnesses.testFiles.size,
+      testFunctions: witnesses.testFunctions,
+      httpFiles: witnesses.httpFiles,
+      openapi: witnesses.openapi,
+    },
     readPartly: parts.readPartly,
-    text, tokens, budget, encoding, ...(options.envelope !== undefined ? { envelope: fit.envelope } : {}), omitted: fit.omitted,
+    text,
+    tokens,
+    budget,
+    encoding,
+    ...(options.envelope !== undefined ? { envelope: fit.envelope } : {}),
+    omitted: fit.omitted,
   };
 }
 
-const entryPointParts = (e: { entryPoints: MapEntryPoint[]; elsewhere: number }) => ({ entryPoints: e.entryPoints, entryPointsElsewhere: e.elsewhere });
+const entryPointParts = (e: { entryPoints: MapEntryPoint[]; elsewhere: number }) => ({
+  entryPoints: e.entryPoints,
+  entryPointsElsewhere: e.elsewhere,
+});
 const symbolParts = (c: { symbols: MapSymbol[]; apart: MapApart }) => ({ symbols: c.symbols, symbolsApart: c.apart });
 
 /** What the map shows, section by section, before it is rendered. */
@@ -199,9 +238,13 @@ const MAX_READ_PARTLY = 10;
 
 /** Files with syntax errors, most errors first: what sits in their broken regions is not indexed. */
 function readPartly(records: FileRecord[]): RepoMap["readPartly"] {
-  const broken = records.filter((r) => r.diagnostics.length > 0)
+  const broken = records
+    .filter((r) => r.diagnostics.length > 0)
     .sort((a, b) => b.diagnostics.length - a.diagnostics.length || (a.path < b.path ? -1 : 1));
-  return { files: broken.length, list: broken.slice(0, MAX_READ_PARTLY).map((r) => ({ path: r.path, lines: r.diagnostics.map((d) => d.line) })) };
+  return {
+    files: broken.length,
+    list: broken.slice(0, MAX_READ_PARTLY).map((r) => ({ path: r.path, lines: r.diagnostics.map((d) => d.line) })),
+  };
 }
 
 /** Files and symbols per language, most files first. */
@@ -229,7 +272,8 @@ function mapServices(files: readonly MapFile[], manifests: Map<string, string>):
   }
   for (const f of files) {
     let best: MapService | undefined;
-    for (const s of services) if ((s.path === "" || f.path.startsWith(`${s.path}/`)) && (!best || s.path.length > best.path.length)) best = s;
+    for (const s of services)
+      if ((s.path === "" || f.path.startsWith(`${s.path}/`)) && (!best || s.path.length > best.path.length)) best = s;
     if (best) best.files++;
   }
   // The root package first, then the product's own packages, then benchmarks, examples and the like.
@@ -237,7 +281,12 @@ function mapServices(files: readonly MapFile[], manifests: Map<string, string>):
   return services.sort((a, b) => rank(a) - rank(b) || (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
 }
 
-const APART_WORDS: Record<keyof MapApart, string> = { test: "tests", example: "examples", benchmark: "benchmarks", vendored: "vendored code" };
+const APART_WORDS: Record<keyof MapApart, string> = {
+  test: "tests",
+  example: "examples",
+  benchmark: "benchmarks",
+  vendored: "vendored code",
+};
 
 /** Entry points of tests, examples and benchmarks the map names when the product has none. */
 const ELSEWHERE_SHOWN = 3;
@@ -255,7 +304,14 @@ function mapEntryPoints(graph: CodeGraph, routes: Route[]): { entryPoints: MapEn
     if (seenRoute.has(label)) continue;
     seenRoute.add(label);
     const production = r.test !== true && codeRole(r.file, graph.records.get(r.file)?.language) === "production";
-    all.push({ kind: "route", label, path: r.file, line: r.line, ...(r.handler !== undefined ? { symbol: graph.symbols[r.handler]!.qualified } : {}), production });
+    all.push({
+      kind: "route",
+      label,
+      path: r.file,
+      line: r.line,
+      ...(r.handler !== undefined ? { symbol: graph.symbols[r.handler]!.qualified } : {}),
+      production,
+    });
   }
   for (const s of graph.symbols) {
     if (s.kind === "module") continue;
@@ -263,7 +319,14 @@ function mapEntryPoints(graph: CodeGraph, routes: Route[]): { entryPoints: MapEn
     const dec = d.decorators?.find((x) => isCommandDecorator(s.language, x));
     if (dec) {
       const kind = /command|group|subcommand|callback|cli/.test(dec) ? "command" : "handler";
-      all.push({ kind, label: `${dec.slice(0, 60)} ${s.name}`, path: s.file, line: s.nameLine, symbol: s.qualified, production: codeRole(s.file, s.language) === "production" });
+      all.push({
+        kind,
+        label: `${dec.slice(0, 60)} ${s.name}`,
+        path: s.file,
+        line: s.nameLine,
+        symbol: s.qualified,
+        production: codeRole(s.file, s.language) === "production",
+      });
     }
   }
   const own = all.filter((e) => e.production);
@@ -301,8 +364,14 @@ function centralSymbols(graph: CodeGraph): { symbols: MapSymbol[]; apart: MapApa
   const symbols = ranked.slice(0, 60).map((s) => {
     const d = graph.records.get(s.file)!.definitions[s.index]!;
     return {
-      path: s.file, line: s.start, end: s.end, kind: s.kind, qualified: s.qualified,
-      signature: d.signature.split("\n")[0]!.trim().slice(0, 140), rank: Math.round((rank[s.id]! / top) * 1000) / 1000, references: refs.get(s.id) ?? 0,
+      path: s.file,
+      line: s.start,
+      end: s.end,
+      kind: s.kind,
+      qualified: s.qualified,
+      signature: d.signature.split("\n")[0]!.trim().slice(0, 140),
+      rank: Math.round((rank[s.id]! / top) * 1000) / 1000,
+      references: refs.get(s.id) ?? 0,
     };
   });
   return { symbols, apart };
@@ -326,7 +395,11 @@ function mapLayout(files: readonly MapFile[]): RepoMap["layout"] {
 
 /** Test files and functions, .http requests and OpenAPI documents. */
 function mapWitnesses(files: readonly MapFile[], graph: CodeGraph): MapParts["witnesses"] {
-  const testFiles = new Set(files.filter((f) => f.language && codeRole(f.path, graph.records.get(f.path)?.language) === "test").map((f) => f.path));
+  const testFiles = new Set(
+    files
+      .filter((f) => f.language && codeRole(f.path, graph.records.get(f.path)?.language) === "test")
+      .map((f) => f.path),
+  );
   // Test cases by their runner's rules: each `it(`/`test(` call, each pytest `test_*`, each Go `Test*`.
   let testFunctions = 0;
   for (const ids of testCasesOf(graph).values()) testFunctions += ids.size;
@@ -347,37 +420,84 @@ interface MapLine {
 function mapLines(files: readonly MapFile[], graph: CodeGraph, indexed: number, parts: MapParts): MapLine[] {
   const { languages, services, entryPoints, entryPointsElsewhere, symbols, symbolsApart, layout, witnesses } = parts;
   const lines: MapLine[] = [];
-  const add = (section: number, priority: number, text: string) => lines.push({ section, order: lines.length, priority, text });
+  const add = (section: number, priority: number, text: string) =>
+    lines.push({ section, order: lines.length, priority, text });
   add(0, 0, `# Repo map: ${files.length} files, ${indexed} indexed, ${graph.symbols.length - indexed} symbols`);
   add(0, 0, "Cite lines as path:line. Use context <symbol|path|METHOD /path|words> for code, signature for headers.");
   add(1, 1, "## Languages");
   languages.forEach((l, i) => add(1, i < 4 ? 1 : 6, `- ${l.language}: ${l.files} files, ${l.symbols} symbols`));
   if (services.length) {
     add(2, 2, "## Services (folders with a manifest)");
-    services.forEach((s, i) => add(2, i < 8 ? 2 : 7, `- ${s.path || "."}/ ${s.manifest}${s.name ? ` "${s.name}"` : ""} (${s.files} files)`));
+    services.forEach((s, i) =>
+      add(2, i < 8 ? 2 : 7, `- ${s.path || "."}/ ${s.manifest}${s.name ? ` "${s.name}"` : ""} (${s.files} files)`),
+    );
   }
   if (entryPoints.length) {
     add(3, 3, "## Entry points");
-    if (entryPointsElsewhere) add(3, 3, `- none in the product's own code; ${entryPointsElsewhere} in tests, examples and benchmarks${entryPointsElsewhere > entryPoints.length ? `, the first ${entryPoints.length}` : ""}:`);
-    entryPoints.forEach((e, i) => add(3, i < 12 ? 3 : 8, `- ${e.kind} ${e.label}${e.symbol && e.kind === "route" ? ` → ${e.symbol}` : ""} (${cite(e.path, e.line)})`));
+    if (entryPointsElsewhere)
+      add(
+        3,
+        3,
+        `- none in the product's own code; ${entryPointsElsewhere} in tests, examples and ` +
+          `benchmarks${entryPointsElsewhere > entryPoints.length ? `, the first ${entryPoints.length}` : ""}:`,
+      );
+    entryPoints.forEach((e, i) =>
+      add(
+        3,
+        i < 12 ? 3 : 8,
+        `- ${e.kind} ${e.label}${e.symbol && e.kind === "route" ? ` → ${e.symbol}` : ""} (${cite(e.path, e.line)})`,
+      ),
+    );
   }
   if (symbols.length) {
     add(4, 3, "## Central symbols (rank over calls, types and inheritance)");
-    const apart = (Object.entries(symbolsApart) as [keyof MapApart, number][]).filter(([, n]) => n > 0).map(([role, n]) => `${n} in ${APART_WORDS[role]}`);
+    const apart = (Object.entries(symbolsApart) as [keyof MapApart, number][])
+      .filter(([, n]) => n > 0)
+      .map(([role, n]) => `${n} in ${APART_WORDS[role]}`);
     if (apart.length) add(4, 3, `- of the product's own code; not ranked: ${apart.join(", ")} (definitions)`);
-    symbols.forEach((s, i) => add(4, i < 15 ? 3 : i < 30 ? 5 : 9, `- ${cite(s.path, s.line, s.end)} ${s.kind} ${s.qualified} (${s.references} refs): ${s.signature}`));
+    symbols.forEach((s, i) =>
+      add(
+        4,
+        i < 15 ? 3 : i < 30 ? 5 : 9,
+        `- ${cite(s.path, s.line, s.end)} ${s.kind} ${s.qualified} (${s.references} refs): ${s.signature}`,
+      ),
+    );
   }
   add(5, 4, "## Layout");
-  layout.forEach((d) => add(5, d.path.split("/").length > 2 ? 8 : 4, `${d.path.split("/").length > 2 ? "  " : ""}- ${d.path} ${d.files} files${d.sourceFiles ? ` (${d.sourceFiles} source)` : ""}`));
+  layout.forEach((d) =>
+    add(
+      5,
+      d.path.split("/").length > 2 ? 8 : 4,
+      `${d.path.split("/").length > 2 ? "  " : ""}- ${d.path} ${d.files} ` +
+        `files${d.sourceFiles ? ` (${d.sourceFiles} source)` : ""}`,
+    ),
+  );
   add(6, 4, "## Witnesses");
   add(6, 4, `- tests: ${witnesses.testFiles.size} files, ${witnesses.testFunctions} test functions`);
   const { httpFiles, openapi } = witnesses;
-  if (httpFiles.length) add(6, 5, `- .http/.rest requests: ${httpFiles.slice(0, 5).join(", ")}${httpFiles.length > 5 ? ` +${httpFiles.length - 5} more` : ""}`);
+  if (httpFiles.length)
+    add(
+      6,
+      5,
+      `- .http/.rest requests: ` +
+        `${httpFiles.slice(0, 5).join(", ")}${httpFiles.length > 5 ? ` +${httpFiles.length - 5} more` : ""}`,
+    );
   if (openapi.length) add(6, 5, `- OpenAPI: ${openapi.slice(0, 5).join(", ")}`);
   const { readPartly: broken } = parts;
   if (broken.files) {
-    add(7, 4, `## Read only in part: ${broken.files} file${broken.files > 1 ? "s" : ""} with syntax errors (what their broken lines hold is not indexed)`);
-    broken.list.forEach((f, i) => add(7, i < 3 ? 4 : 7, `- ${f.path}: line${f.lines.length > 1 ? "s" : ""} ${f.lines.join(", ")}${f.lines.length >= 5 ? ", …" : ""}`));
+    add(
+      7,
+      4,
+      `## Read only in part: ${broken.files} file${broken.files > 1 ? "s" : ""} with syntax errors (what their ` +
+        `broken lines hold is not indexed)`,
+    );
+    broken.list.forEach((f, i) =>
+      add(
+        7,
+        i < 3 ? 4 : 7,
+        `- ${f.path}: line${f.lines.length > 1 ? "s" : ""} ${f.lines.join(", ")}${f.lines.length >= 5 ? ", …" : ""}`,
+      ),
+    );
     if (broken.files > broken.list.length) add(7, 7, `- … and ${broken.files - broken.list.length} more`);
   }
   return lines;
@@ -403,5 +523,14 @@ function fitMapLines(lines: MapLine[], budget: number, count: (text: string) => 
     }
     return out.filter((t, i) => !(t.startsWith("## ") && (out[i + 1] === undefined || out[i + 1] === ""))).join("\n");
   };
-  return fitBlocks({ header: `${title!.text}\n${how!.text}`, blocks, budget, count, separator: "\n", join, envelope, smallest: "the map's header" });
+  return fitBlocks({
+    header: `${title!.text}\n${how!.text}`,
+    blocks,
+    budget,
+    count,
+    separator: "\n",
+    join,
+    envelope,
+    smallest: "the map's header",
+  });
 }

@@ -32,9 +32,17 @@ export interface LoadedLanguage {
   grammarHash: string;
 }
 
-async function verified(wasm: WasmSource, lock: WasmLock, file: string): Promise<{ bytes: Uint8Array; sha256: string }> {
+async function verified(
+  wasm: WasmSource,
+  lock: WasmLock,
+  file: string,
+): Promise<{ bytes: Uint8Array; sha256: string }> {
   const entry = lock.files.find((f) => f.file === file);
-  if (!entry) throw new EngineError("wasm_missing", `${file} is not listed in wasm/wasm.lock.json`, { hint: "Run `npm run wasm:sync`.", data: { file } });
+  if (!entry)
+    throw new EngineError("wasm_missing", `${file} is not listed in wasm/wasm.lock.json`, {
+      hint: "Run `npm run wasm:sync`.",
+      data: { file },
+    });
   const bytes = await wasm.load(file);
   const sha256 = await sha256Hex(bytes);
   if (sha256 !== entry.sha256) {
@@ -116,7 +124,9 @@ async function instantiate(wasm: WasmSource, lock: WasmLock, fresh: boolean): Pr
     // A second copy needs a module URL of its own: the package's, with a query string.
     const resolve = (import.meta as { resolve?: (specifier: string) => string }).resolve;
     if (typeof resolve !== "function") throw new Error("this host cannot load a second copy of web-tree-sitter");
-    module = (await import(/* @vite-ignore */ `${resolve("web-tree-sitter")}?instance=${generations + 1}`)) as TreeSitterModule;
+    module = (await import(
+      /* @vite-ignore */ `${resolve("web-tree-sitter")}?instance=${generations + 1}`
+    )) as TreeSitterModule;
   }
   const { bytes } = await verified(wasm, lock, "web-tree-sitter.wasm");
   await module.Parser.init({ wasmBinary: bytes });
@@ -196,11 +206,15 @@ async function newRuntime(wasm: WasmSource): Promise<ParserRuntime> {
               try {
                 language = await module.Language.load(bytes);
               } catch (error) {
-                throw new EngineError("grammar_incompatible", `Cannot load the ${spec.name} grammar (${spec.grammar})`, {
-                  hint: "The grammar's ABI does not match the web-tree-sitter runtime; run `npm run wasm:sync`.",
-                  data: { grammar: spec.grammar },
-                  cause: error,
-                });
+                throw new EngineError(
+                  "grammar_incompatible",
+                  `Cannot load the ${spec.name} grammar (${spec.grammar})`,
+                  {
+                    hint: "The grammar's ABI does not match the web-tree-sitter runtime; run `npm run wasm:sync`.",
+                    data: { grammar: spec.grammar },
+                    cause: error,
+                  },
+                );
               }
               const query = new module.Query(language, spec.query);
               if (!spec.fullDepth) disableDeepPatterns(query);

@@ -15,10 +15,17 @@ import { allFlows, type EntryKind, type Flow } from "./flows.ts";
 // A CommonJS module whose types declare an ES default export: Node and bundlers hand the function
 // over as the default, TypeScript's node16 resolution as `.default` of it; take whichever is there.
 interface Louvain {
-  detailed(graph: UndirectedGraph, options: { getEdgeWeight: string; rng: () => number; resolution: number }): { communities: Record<string, number>; modularity: number };
+  detailed(
+    graph: UndirectedGraph,
+    options: { getEdgeWeight: string; rng: () => number; resolution: number },
+  ): { communities: Record<string, number>; modularity: number };
 }
-const louvainOf = (m: unknown): Louvain | undefined => (typeof (m as Partial<Louvain> | undefined)?.detailed === "function" ? (m as Louvain) : undefined);
-const louvain: Louvain = louvainOf((louvainModule as { default?: unknown }).default) ?? louvainOf(((louvainModule as { default?: { default?: unknown } }).default)?.default) ?? (louvainModule as unknown as Louvain);
+const louvainOf = (m: unknown): Louvain | undefined =>
+  typeof (m as Partial<Louvain> | undefined)?.detailed === "function" ? (m as Louvain) : undefined;
+const louvain: Louvain =
+  louvainOf((louvainModule as { default?: unknown }).default) ??
+  louvainOf((louvainModule as { default?: { default?: unknown } }).default?.default) ??
+  (louvainModule as unknown as Louvain);
 
 /** Entry points a cluster lists at most. */
 const ENTRIES_SHOWN = 5;
@@ -50,7 +57,6 @@ export interface ClustersResult {
   isolated: number;
 }
 
-
 /** The file graph's weights: calls between two files' symbols, plus one per import. */
 function fileWeights(graph: CodeGraph): Map<string, Map<string, number>> {
   const w = new Map<string, Map<string, number>>();
@@ -68,7 +74,9 @@ function fileWeights(graph: CodeGraph): Map<string, Map<string, number>> {
 function commonFolder(files: string[]): string {
   const dirs = files.map((f) => (f.includes("/") ? f.slice(0, f.lastIndexOf("/")) : ""));
   let prefix = dirs[0] ?? "";
-  for (const d of dirs) while (prefix && d !== prefix && !d.startsWith(`${prefix}/`)) prefix = prefix.includes("/") ? prefix.slice(0, prefix.lastIndexOf("/")) : "";
+  for (const d of dirs)
+    while (prefix && d !== prefix && !d.startsWith(`${prefix}/`))
+      prefix = prefix.includes("/") ? prefix.slice(0, prefix.lastIndexOf("/")) : "";
   // A deep shared folder names the cluster; a shallow one (the project's `src`) says nothing.
   if (prefix.split("/").length >= 2) return prefix;
   const counts = new Map<string, number>();
@@ -79,7 +87,11 @@ function commonFolder(files: string[]): string {
 }
 
 /** Clusters of the project's files, largest first. */
-export function findClusters(graph: CodeGraph, routes: Route[], flows: Flow[] = allFlows(graph, routes)): ClustersResult {
+export function findClusters(
+  graph: CodeGraph,
+  routes: Route[],
+  flows: Flow[] = allFlows(graph, routes),
+): ClustersResult {
   const weights = fileWeights(graph);
   const g = new UndirectedGraph({ allowSelfLoops: false });
   for (const [a, m] of weights) {
@@ -92,7 +104,8 @@ export function findClusters(graph: CodeGraph, routes: Route[], flows: Flow[] = 
   if (g.order === 0) return { clusters: [], modularity: 0, isolated: graph.records.size };
   const detailed = louvain.detailed(g, { getEdgeWeight: "weight", rng: mulberry32(26), resolution: 1 });
   const byCommunity = new Map<number, string[]>();
-  for (const [file, c] of Object.entries(detailed.communities)) (byCommunity.get(c) ?? byCommunity.set(c, []).get(c)!).push(file);
+  for (const [file, c] of Object.entries(detailed.communities))
+    (byCommunity.get(c) ?? byCommunity.set(c, []).get(c)!).push(file);
   const community = new Map(Object.entries(detailed.communities));
   const internal = new Map<number, number>();
   const boundary = new Map<number, number>();
@@ -111,7 +124,12 @@ export function findClusters(graph: CodeGraph, routes: Route[], flows: Flow[] = 
   const inCalls = new Map<number, Map<number, number>>();
   for (const e of graph.calls) {
     const ca = community.get(graph.symbols[e.caller]!.file);
-    if (ca === undefined || ca !== community.get(graph.symbols[e.callee]!.file) || graph.symbols[e.callee]!.kind === "module") continue;
+    if (
+      ca === undefined ||
+      ca !== community.get(graph.symbols[e.callee]!.file) ||
+      graph.symbols[e.callee]!.kind === "module"
+    )
+      continue;
     const m = inCalls.get(ca) ?? inCalls.set(ca, new Map()).get(ca)!;
     m.set(e.callee, (m.get(e.callee) ?? 0) + 1);
   }
@@ -122,20 +140,39 @@ export function findClusters(graph: CodeGraph, routes: Route[], flows: Flow[] = 
       const c = community.get(graph.symbols[id]!.file);
       if (c !== undefined) counts.set(c, (counts.get(c) ?? 0) + 1);
     }
-    for (const [c, reached] of counts) (reaching.get(c) ?? reaching.set(c, []).get(c)!).push({ kind: f.entry.kind, name: f.entry.name, reached });
+    for (const [c, reached] of counts)
+      (reaching.get(c) ?? reaching.set(c, []).get(c)!).push({ kind: f.entry.kind, name: f.entry.name, reached });
   }
   const clusters: Cluster[] = [];
   for (const [c, files] of byCommunity) {
     files.sort();
     let symbols = 0;
     for (const f of files) symbols += graph.records.get(f)?.definitions.length ?? 0;
-    const central = [...(inCalls.get(c) ?? [])].sort((a, b) => b[1] - a[1] || a[0] - b[0]).slice(0, SYMBOLS_SHOWN).map(([id]) => graph.symbols[id]!.qualified);
-    const entries = (reaching.get(c) ?? []).sort((a, b) => b.reached - a.reached || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    const central = [...(inCalls.get(c) ?? [])]
+      .sort((a, b) => b[1] - a[1] || a[0] - b[0])
+      .slice(0, SYMBOLS_SHOWN)
+      .map(([id]) => graph.symbols[id]!.qualified);
+    const entries = (reaching.get(c) ?? []).sort(
+      (a, b) => b.reached - a.reached || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0),
+    );
     const i = internal.get(c) ?? 0;
     const o = boundary.get(c) ?? 0;
-    clusters.push({ id: 0, name: commonFolder(files), files, symbols, cohesion: Math.round((i + o === 0 ? 1 : i / (i + o)) * 1000) / 1000, central, entries: entries.slice(0, ENTRIES_SHOWN), entryCount: entries.length });
+    clusters.push({
+      id: 0,
+      name: commonFolder(files),
+      files,
+      symbols,
+      cohesion: Math.round((i + o === 0 ? 1 : i / (i + o)) * 1000) / 1000,
+      central,
+      entries: entries.slice(0, ENTRIES_SHOWN),
+      entryCount: entries.length,
+    });
   }
   clusters.sort((a, b) => b.files.length - a.files.length || b.symbols - a.symbols || (a.name < b.name ? -1 : 1));
   clusters.forEach((c, i) => (c.id = i + 1));
-  return { clusters, modularity: Math.round(detailed.modularity * 1000) / 1000, isolated: graph.records.size - g.order };
+  return {
+    clusters,
+    modularity: Math.round(detailed.modularity * 1000) / 1000,
+    isolated: graph.records.size - g.order,
+  };
 }

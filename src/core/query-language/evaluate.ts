@@ -6,17 +6,41 @@
  * reached once per start, at its fewest hops (what callers, callees and impact answer).
  */
 import { EngineError } from "../../shared/errors.ts";
-import { queryError, type Expr, type Literal, type NodePattern, type PathPattern, type QueryAst, type RelPattern } from "./parse.ts";
-import { EDGE_PROPS, EDGE_TYPES, LABELS, NODE_PROPS, type EdgeType, type Label, type QEdge, type QueryGraph } from "./view.ts";
+import {
+  queryError,
+  type Expr,
+  type Literal,
+  type NodePattern,
+  type PathPattern,
+  type QueryAst,
+  type RelPattern,
+} from "./parse.ts";
+import {
+  EDGE_PROPS,
+  EDGE_TYPES,
+  LABELS,
+  NODE_PROPS,
+  type EdgeType,
+  type Label,
+  type QEdge,
+  type QueryGraph,
+} from "./view.ts";
 
 /** A value a variable or an expression holds. */
 export type Value = Literal | Value[] | NodeVal | EdgeVal | HopsVal;
 /** A node. */
-export interface NodeVal { node: number }
+export interface NodeVal {
+  node: number;
+}
 /** One edge. */
-export interface EdgeVal { edge: number }
+export interface EdgeVal {
+  edge: number;
+}
 /** A variable-length relationship: the hops of the shortest path found, and its edges. */
-export interface HopsVal { hops: number; edges: number[] }
+export interface HopsVal {
+  hops: number;
+  edges: number[];
+}
 
 /** Bounds of one evaluation. */
 export interface QueryBounds {
@@ -37,7 +61,18 @@ export interface QueryRows {
 }
 
 const AGGREGATES = new Set(["count", "collect", "min", "max", "sum", "avg"]);
-const FUNCTIONS = new Set([...AGGREGATES, "type", "labels", "length", "size", "tolower", "toupper", "coalesce", "startnode", "endnode"]);
+const FUNCTIONS = new Set([
+  ...AGGREGATES,
+  "type",
+  "labels",
+  "length",
+  "size",
+  "tolower",
+  "toupper",
+  "coalesce",
+  "startnode",
+  "endnode",
+]);
 
 type Row = Map<string, Value>;
 /** The row key holding the single-hop edges a path has used: as in Cypher, a path never uses one twice. */
@@ -59,7 +94,16 @@ interface Ctx {
 /** Evaluates a parsed query against the view. */
 export function evaluate(g: QueryGraph, ast: QueryAst, text: string, bounds: QueryBounds): QueryRows {
   const now = bounds.now ?? (() => Date.now());
-  const ctx: Ctx = { g, text, bounds, deadline: now() + bounds.timeMs, steps: 0, bindings: 0, kinds: new Map(), tick: () => {} };
+  const ctx: Ctx = {
+    g,
+    text,
+    bounds,
+    deadline: now() + bounds.timeMs,
+    steps: 0,
+    bindings: 0,
+    kinds: new Map(),
+    tick: () => {},
+  };
   const tick = () => {
     if ((++ctx.steps & 1023) === 0 && now() > ctx.deadline) {
       throw new EngineError("query_over_budget", `The query ran past its ${bounds.timeMs} ms time limit.`, {
@@ -76,11 +120,12 @@ export function evaluate(g: QueryGraph, ast: QueryAst, text: string, bounds: Que
   const bound = new Set<string>();
   for (const p of ast.patterns) {
     const next: Row[] = [];
-    for (const row of rows) matchPath(ctx, p, row, conjuncts, (r) => {
-      tick();
-      if (++ctx.bindings > bounds.maxBindings) overBindings(bounds);
-      next.push(r);
-    });
+    for (const row of rows)
+      matchPath(ctx, p, row, conjuncts, (r) => {
+        tick();
+        if (++ctx.bindings > bounds.maxBindings) overBindings(bounds);
+        next.push(r);
+      });
     for (const n of p.nodes) if (n.variable) bound.add(n.variable);
     for (const r of p.rels) if (r.variable) bound.add(r.variable);
     // Conditions whose variables are all bound filter now, before the next pattern multiplies rows.
@@ -92,10 +137,16 @@ export function evaluate(g: QueryGraph, ast: QueryAst, text: string, bounds: Que
 }
 
 function overBindings(bounds: QueryBounds): never {
-  throw new EngineError("query_over_budget", `The query's patterns match more than ${bounds.maxBindings.toLocaleString("en-US")} combinations before RETURN.`, {
-    hint: "Anchor a pattern on a name or path ({qualified: '…'}), use a label, lower the hop range, or add WHERE conditions on the first pattern.",
-    data: { limit: "bindings", maxBindings: bounds.maxBindings },
-  });
+  throw new EngineError(
+    "query_over_budget",
+    `The query's patterns match more than ${bounds.maxBindings.toLocaleString("en-US")} combinations before RETURN.`,
+    {
+      hint:
+        "Anchor a pattern on a name or path ({qualified: '…'}), use a label, lower the hop range, or add " +
+        "WHERE conditions on the first pattern.",
+      data: { limit: "bindings", maxBindings: bounds.maxBindings },
+    },
+  );
 }
 
 /** Labels, types and properties in patterns exist; a variable is a node or a relationship, not both. */
@@ -108,27 +159,49 @@ function checkPath(ctx: Ctx, p: PathPattern, introduce = true): void {
   if (!introduce) {
     for (const v of [...p.nodes, ...p.rels]) {
       if (v.variable && !ctx.kinds.has(v.variable)) {
-        throw queryError(ctx.text, ctx.text.indexOf(v.variable, v.at), "unknown_variable", `${v.variable} is not defined; a pattern in WHERE can only use variables from MATCH.`, "Leave the node anonymous, (), or bind it in MATCH.");
+        throw queryError(
+          ctx.text,
+          ctx.text.indexOf(v.variable, v.at),
+          "unknown_variable",
+          `${v.variable} is not defined; a pattern in WHERE can only use variables from MATCH.`,
+          "Leave the node anonymous, (), or bind it in MATCH.",
+        );
       }
     }
   }
   for (const n of p.nodes) {
     if (n.label !== undefined && !LABELS.includes(n.label as Label)) {
       const near = LABELS.find((l) => l.toLowerCase() === n.label!.toLowerCase());
-      throw queryError(ctx.text, n.at + 1 + (n.variable?.length ?? 0), "unknown_label", `there is no label ${n.label}.`, near ? `Labels are case-sensitive: write ${near}.` : `Labels: ${LABELS.join(", ")}.`, { labels: [...LABELS] });
+      throw queryError(
+        ctx.text,
+        n.at + 1 + (n.variable?.length ?? 0),
+        "unknown_label",
+        `there is no label ${n.label}.`,
+        near ? `Labels are case-sensitive: write ${near}.` : `Labels: ${LABELS.join(", ")}.`,
+        { labels: [...LABELS] },
+      );
     }
-    for (const prop of n.props) checkKey(ctx, prop.key, prop.at, n.label ? NODE_PROPS[n.label as Label] : allNodeProps(), n.label ?? "a node");
+    for (const prop of n.props)
+      checkKey(ctx, prop.key, prop.at, n.label ? NODE_PROPS[n.label as Label] : allNodeProps(), n.label ?? "a node");
     if (n.variable) bindKind(ctx, n.variable, { kind: "node", ...(n.label ? { label: n.label as Label } : {}) }, n.at);
   }
   for (const r of p.rels) {
     for (const t of r.types) {
       if (!EDGE_TYPES.includes(t as EdgeType)) {
         const near = EDGE_TYPES.find((x) => x.toLowerCase() === t.toLowerCase());
-        throw queryError(ctx.text, ctx.text.indexOf(t, r.at), "unknown_type", `there is no relationship type ${t}.`, near ? `Types are upper-case: write ${near}.` : `Types: ${EDGE_TYPES.join(", ")}.`, { types: [...EDGE_TYPES] });
+        throw queryError(
+          ctx.text,
+          ctx.text.indexOf(t, r.at),
+          "unknown_type",
+          `there is no relationship type ${t}.`,
+          near ? `Types are upper-case: write ${near}.` : `Types: ${EDGE_TYPES.join(", ")}.`,
+          { types: [...EDGE_TYPES] },
+        );
       }
     }
     const types = (r.types.length ? r.types : EDGE_TYPES) as EdgeType[];
-    for (const prop of r.props) checkKey(ctx, prop.key, prop.at, [...new Set(types.flatMap((t) => EDGE_PROPS[t]))], types.join("|"));
+    for (const prop of r.props)
+      checkKey(ctx, prop.key, prop.at, [...new Set(types.flatMap((t) => EDGE_PROPS[t]))], types.join("|"));
     if (r.variable) bindKind(ctx, r.variable, r.hops ? { kind: "hops" } : { kind: "edge", types }, r.at);
   }
 }
@@ -140,18 +213,43 @@ function allNodeProps(): string[] {
 function checkKey(ctx: Ctx, key: string, at: number, keys: readonly string[], owner: string): void {
   if (keys.includes(key)) return;
   const near = keys.find((k) => k.toLowerCase() === key.toLowerCase());
-  throw queryError(ctx.text, at, "unknown_property", `${owner} has no property ${key}.`, near ? `Property names are case-sensitive: write ${near}.` : `Its properties: ${keys.join(", ")}.`, { properties: [...keys] });
+  throw queryError(
+    ctx.text,
+    at,
+    "unknown_property",
+    `${owner} has no property ${key}.`,
+    near ? `Property names are case-sensitive: write ${near}.` : `Its properties: ${keys.join(", ")}.`,
+    { properties: [...keys] },
+  );
 }
 
-function bindKind(ctx: Ctx, name: string, kind: Ctx["kinds"] extends Map<string, infer V> ? V : never, at: number): void {
+function bindKind(
+  ctx: Ctx,
+  name: string,
+  kind: Ctx["kinds"] extends Map<string, infer V> ? V : never,
+  at: number,
+): void {
   const known = ctx.kinds.get(name);
   if (!known) {
     ctx.kinds.set(name, kind);
     return;
   }
-  if (known.kind !== kind.kind) throw queryError(ctx.text, at, "type_error", `${name} is already a ${known.kind === "node" ? "node" : "relationship"}.`, "Give it another name.");
+  if (known.kind !== kind.kind)
+    throw queryError(
+      ctx.text,
+      at,
+      "type_error",
+      `${name} is already a ${known.kind === "node" ? "node" : "relationship"}.`,
+      "Give it another name.",
+    );
   if (kind.kind === "node" && known.kind === "node" && kind.label && known.label && kind.label !== known.label) {
-    throw queryError(ctx.text, at, "type_error", `${name} is already a ${known.label}, not a ${kind.label}.`, "A node has one label: give the second one another variable.");
+    throw queryError(
+      ctx.text,
+      at,
+      "type_error",
+      `${name} is already a ${known.label}, not a ${kind.label}.`,
+      "A node has one label: give the second one another variable.",
+    );
   }
   if (kind.kind === "node" && known.kind === "node" && kind.label && !known.label) ctx.kinds.set(name, kind);
 }
@@ -163,29 +261,63 @@ function checkExpressions(ctx: Ctx, ast: QueryAst): void {
     switch (e.t) {
       case "var":
         if (!ctx.kinds.has(e.name) && !(allowAlias && aliases.has(e.name))) {
-          throw queryError(ctx.text, e.at, "unknown_variable", `${e.name} is not defined.`, ctx.kinds.size ? `Variables from MATCH: ${[...ctx.kinds.keys()].join(", ")}.` : "Name a node in MATCH, e.g. (a).");
+          throw queryError(
+            ctx.text,
+            e.at,
+            "unknown_variable",
+            `${e.name} is not defined.`,
+            ctx.kinds.size
+              ? `Variables from MATCH: ${[...ctx.kinds.keys()].join(", ")}.`
+              : "Name a node in MATCH, e.g. (a).",
+          );
         }
         return;
       case "prop": {
         if (e.of.t === "var") {
           const k = ctx.kinds.get(e.of.name);
-          if (k?.kind === "hops") throw queryError(ctx.text, e.at, "type_error", `${e.of.name} is a variable-length relationship (a list of hops); it has no property ${e.key}.`, `Use length(${e.of.name}) for its hops, or a single hop [:TYPE] to read an edge's properties.`);
-          if (k?.kind === "node") checkKey(ctx, e.key, e.at, k.label ? NODE_PROPS[k.label] : allNodeProps(), k.label ?? e.of.name);
-          if (k?.kind === "edge") checkKey(ctx, e.key, e.at, [...new Set(k.types.flatMap((t) => EDGE_PROPS[t]))], k.types.join("|"));
+          if (k?.kind === "hops")
+            throw queryError(
+              ctx.text,
+              e.at,
+              "type_error",
+              `${e.of.name} is a variable-length relationship (a list of hops); it has no property ${e.key}.`,
+              `Use length(${e.of.name}) for its hops, or a single hop [:TYPE] to read an edge's properties.`,
+            );
+          if (k?.kind === "node")
+            checkKey(ctx, e.key, e.at, k.label ? NODE_PROPS[k.label] : allNodeProps(), k.label ?? e.of.name);
+          if (k?.kind === "edge")
+            checkKey(ctx, e.key, e.at, [...new Set(k.types.flatMap((t) => EDGE_PROPS[t]))], k.types.join("|"));
         }
         visit(e.of, allowAlias, aggregateOk);
         return;
       }
       case "call":
-        if (!FUNCTIONS.has(e.name)) throw queryError(ctx.text, e.at, "unknown_function", `there is no function ${e.name}().`, `Functions: ${[...FUNCTIONS].join(", ")}.`);
-        if (AGGREGATES.has(e.name) && !aggregateOk) throw queryError(ctx.text, e.at, "unsupported", `${e.name}() is an aggregate; it may only be a whole RETURN item.`, `Write RETURN a.name, ${e.name}(…) AS n.`);
-        if (e.star && e.name !== "count") throw queryError(ctx.text, e.at, "syntax", `only count takes *.`, "Write count(*).");
+        if (!FUNCTIONS.has(e.name))
+          throw queryError(
+            ctx.text,
+            e.at,
+            "unknown_function",
+            `there is no function ${e.name}().`,
+            `Functions: ${[...FUNCTIONS].join(", ")}.`,
+          );
+        if (AGGREGATES.has(e.name) && !aggregateOk)
+          throw queryError(
+            ctx.text,
+            e.at,
+            "unsupported",
+            `${e.name}() is an aggregate; it may only be a whole RETURN item.`,
+            `Write RETURN a.name, ${e.name}(…) AS n.`,
+          );
+        if (e.star && e.name !== "count")
+          throw queryError(ctx.text, e.at, "syntax", `only count takes *.`, "Write count(*).");
         for (const a of e.args) visit(a, allowAlias, false);
         return;
       case "list":
         for (const a of e.items) visit(a, allowAlias, false);
         return;
-      case "not": case "neg": case "null":
+      case "not":
+      case "neg":
+      case "null":
         visit(e.of, allowAlias, false);
         return;
       case "bin":
@@ -210,12 +342,28 @@ function splitAnd(e: Expr): Expr[] {
 
 function varsOf(e: Expr, out = new Set<string>()): Set<string> {
   switch (e.t) {
-    case "var": out.add(e.name); break;
-    case "prop": case "not": case "neg": case "null": varsOf(e.of, out); break;
-    case "bin": varsOf(e.left, out); varsOf(e.right, out); break;
-    case "list": for (const i of e.items) varsOf(i, out); break;
-    case "call": for (const a of e.args) varsOf(a, out); break;
-    case "pattern": for (const v of [...e.path.nodes, ...e.path.rels]) if (v.variable) out.add(v.variable); break;
+    case "var":
+      out.add(e.name);
+      break;
+    case "prop":
+    case "not":
+    case "neg":
+    case "null":
+      varsOf(e.of, out);
+      break;
+    case "bin":
+      varsOf(e.left, out);
+      varsOf(e.right, out);
+      break;
+    case "list":
+      for (const i of e.items) varsOf(i, out);
+      break;
+    case "call":
+      for (const a of e.args) varsOf(a, out);
+      break;
+    case "pattern":
+      for (const v of [...e.path.nodes, ...e.path.rels]) if (v.variable) out.add(v.variable);
+      break;
   }
   return out;
 }
@@ -228,8 +376,12 @@ function equalities(conjuncts: Expr[], variable: string | undefined): { key: str
   const out: { key: string; value: Literal }[] = [];
   for (const c of conjuncts) {
     if (c.t !== "bin" || c.op !== "=") continue;
-    for (const [a, b] of [[c.left, c.right], [c.right, c.left]] as const) {
-      if (a.t === "prop" && a.of.t === "var" && a.of.name === variable && b.t === "lit") out.push({ key: a.key, value: b.value });
+    for (const [a, b] of [
+      [c.left, c.right],
+      [c.right, c.left],
+    ] as const) {
+      if (a.t === "prop" && a.of.t === "var" && a.of.name === variable && b.t === "lit")
+        out.push({ key: a.key, value: b.value });
     }
   }
   return out;
@@ -278,7 +430,10 @@ function matchPath(ctx: Ctx, p: PathPattern, row: Row, conjuncts: Expr[], emit: 
   let pool: number[] | undefined;
   for (let k = 0; k < p.nodes.length; k++) {
     const c = candidates(ctx, p.nodes[k]!, row, conjuncts);
-    if (!pool || c.length < pool.length) { pool = c; anchor = k; }
+    if (!pool || c.length < pool.length) {
+      pool = c;
+      anchor = k;
+    }
   }
   const a = p.nodes[anchor]!;
   for (const id of pool!) {
@@ -294,7 +449,16 @@ function matchPath(ctx: Ctx, p: PathPattern, row: Row, conjuncts: Expr[], emit: 
 }
 
 /** Extends the bound span [lo, hi] of `p` one relationship at a time, rightwards first. */
-function extend(ctx: Ctx, p: PathPattern, lo: number, hi: number, loId: number, hiId: number, row: Row, emit: (r: Row) => void): void {
+function extend(
+  ctx: Ctx,
+  p: PathPattern,
+  lo: number,
+  hi: number,
+  loId: number,
+  hiId: number,
+  row: Row,
+  emit: (r: Row) => void,
+): void {
   if (hi < p.nodes.length - 1) {
     const rel = p.rels[hi]!;
     step(ctx, rel, p.nodes[hi + 1]!, hiId, false, row, (id, r) => extend(ctx, p, lo, hi + 1, loId, id, r, emit));
@@ -312,7 +476,15 @@ function extend(ctx: Ctx, p: PathPattern, lo: number, hi: number, loId: number, 
  * From node `from` across `rel` to a node fitting `to`. `reversed`: walking the pattern right to
  * left, so the relationship's arrow is followed backwards.
  */
-function step(ctx: Ctx, rel: RelPattern, to: NodePattern, from: number, reversed: boolean, row: Row, next: (id: number, r: Row) => void): void {
+function step(
+  ctx: Ctx,
+  rel: RelPattern,
+  to: NodePattern,
+  from: number,
+  reversed: boolean,
+  row: Row,
+  next: (id: number, r: Row) => void,
+): void {
   const types = (rel.types.length ? rel.types : EDGE_TYPES) as EdgeType[];
   const dir = rel.direction === "both" ? "both" : (rel.direction === "out") !== reversed ? "out" : "in";
   if (rel.hops) {
@@ -339,7 +511,12 @@ function step(ctx: Ctx, rel: RelPattern, to: NodePattern, from: number, reversed
   }
 }
 
-function* adjacent(g: QueryGraph, types: EdgeType[], dir: "out" | "in" | "both", from: number): Generator<[number, number]> {
+function* adjacent(
+  g: QueryGraph,
+  types: EdgeType[],
+  dir: "out" | "in" | "both",
+  from: number,
+): Generator<[number, number]> {
   for (const t of types) {
     if (dir !== "in") for (const ei of g.out.get(t)!.get(from) ?? []) yield [ei, g.edges[ei]!.to];
     if (dir !== "out") for (const ei of g.in.get(t)!.get(from) ?? []) yield [ei, g.edges[ei]!.from];
@@ -351,7 +528,13 @@ function* adjacent(g: QueryGraph, types: EdgeType[], dir: "out" | "in" | "both",
  * the edges of one shortest path. A class-body call may only start a path: walking forward it is
  * never taken after the first hop, walking backward the walk stops at the class.
  */
-function reach(ctx: Ctx, rel: RelPattern, types: EdgeType[], dir: "out" | "in" | "both", from: number): Map<number, HopsVal> {
+function reach(
+  ctx: Ctx,
+  rel: RelPattern,
+  types: EdgeType[],
+  dir: "out" | "in" | "both",
+  from: number,
+): Map<number, HopsVal> {
   const { min, max } = rel.hops!;
   const out = new Map<number, HopsVal>();
   const seen = new Map<number, HopsVal>([[from, { hops: 0, edges: [] }]]);
@@ -415,15 +598,23 @@ function typeError(ctx: Ctx, e: Expr, message: string, hint: string): never {
 
 function evalExpr(ctx: Ctx, e: Expr, row: Row): Value {
   switch (e.t) {
-    case "lit": return e.value;
-    case "list": return e.items.map((i) => evalExpr(ctx, i, row));
-    case "var": return row.get(e.name) ?? null;
+    case "lit":
+      return e.value;
+    case "list":
+      return e.items.map((i) => evalExpr(ctx, i, row));
+    case "var":
+      return row.get(e.name) ?? null;
     case "prop": {
       const of = evalExpr(ctx, e.of, row);
       if (of === null) return null;
       if (isNode(of)) return ctx.g.nodes[of.node]!.props[e.key] ?? null;
       if (isEdge(of)) return ctx.g.edges[of.edge]!.props[e.key] ?? null;
-      return typeError(ctx, e, `.${e.key} reads a node's or a relationship's property, not a ${Array.isArray(of) ? "list" : typeof of}.`, "Apply it to a variable from MATCH.");
+      return typeError(
+        ctx,
+        e,
+        `.${e.key} reads a node's or a relationship's property, not a ${Array.isArray(of) ? "list" : typeof of}.`,
+        "Apply it to a variable from MATCH.",
+      );
     }
     case "not": {
       const v = evalExpr(ctx, e.of, row);
@@ -439,9 +630,12 @@ function evalExpr(ctx: Ctx, e: Expr, row: Row): Value {
       const v = evalExpr(ctx, e.of, row);
       return e.negated ? v !== null : v === null;
     }
-    case "bin": return evalBinary(ctx, e, row);
-    case "call": return evalCall(ctx, e, row);
-    case "pattern": return patternHolds(ctx, e.path, row);
+    case "bin":
+      return evalBinary(ctx, e, row);
+    case "call":
+      return evalCall(ctx, e, row);
+    case "pattern":
+      return patternHolds(ctx, e.path, row);
   }
 }
 
@@ -482,14 +676,25 @@ function evalBinary(ctx: Ctx, e: Expr & { t: "bin" }, row: Row): Value {
   }
   if (l === null || r === null) return null;
   switch (e.op) {
-    case "=": return equal(l, r);
-    case "<>": return !equal(l, r);
-    case "+": case "-": {
+    case "=":
+      return equal(l, r);
+    case "<>":
+      return !equal(l, r);
+    case "+":
+    case "-": {
       if (typeof l === "number" && typeof r === "number") return e.op === "+" ? l + r : l - r;
       if (e.op === "+" && typeof l === "string" && typeof r === "string") return l + r;
-      return typeError(ctx, e, `${e.op} takes two numbers${e.op === "+" ? " or two strings" : ""}.`, "Check the operands' types.");
+      return typeError(
+        ctx,
+        e,
+        `${e.op} takes two numbers${e.op === "+" ? " or two strings" : ""}.`,
+        "Check the operands' types.",
+      );
     }
-    case "<": case "<=": case ">": case ">=": {
+    case "<":
+    case "<=":
+    case ">":
+    case ">=": {
       if (typeof l !== typeof r || (typeof l !== "number" && typeof l !== "string")) return null;
       const c = l < r ? -1 : l > r ? 1 : 0;
       return e.op === "<" ? c < 0 : e.op === "<=" ? c <= 0 : e.op === ">" ? c > 0 : c >= 0;
@@ -504,7 +709,13 @@ function evalBinary(ctx: Ctx, e: Expr & { t: "bin" }, row: Row): Value {
         try {
           re = new RegExp(`^(?:${r})$`, "u");
         } catch (err) {
-          throw queryError(ctx.text, e.right.at, "syntax", `this regular expression does not compile: ${(err as Error).message}.`, "Check the pattern (ECMAScript regular expression syntax, matched against the whole value).");
+          throw queryError(
+            ctx.text,
+            e.right.at,
+            "syntax",
+            `this regular expression does not compile: ${(err as Error).message}.`,
+            "Check the pattern (ECMAScript regular expression syntax, matched against the whole value).",
+          );
         }
         regexCache.set(r, re);
       }
@@ -516,7 +727,8 @@ function evalBinary(ctx: Ctx, e: Expr & { t: "bin" }, row: Row): Value {
 function evalCall(ctx: Ctx, e: Expr & { t: "call" }, row: Row): Value {
   const args = e.args.map((a) => evalExpr(ctx, a, row));
   const arity = (n: number) => {
-    if (args.length !== n) typeError(ctx, e, `${e.name}() takes ${n} argument${n === 1 ? "" : "s"}, got ${args.length}.`, "Check the call.");
+    if (args.length !== n)
+      typeError(ctx, e, `${e.name}() takes ${n} argument${n === 1 ? "" : "s"}, got ${args.length}.`, "Check the call.");
   };
   const v = args[0] ?? null;
   switch (e.name) {
@@ -536,26 +748,39 @@ function evalCall(ctx: Ctx, e: Expr & { t: "call" }, row: Row): Value {
       if (isHops(v)) return v.hops;
       if (isEdge(v)) return 1;
       if (typeof v === "string" || Array.isArray(v)) return v.length;
-      return typeError(ctx, e, "length() takes a relationship, a string or a list.", "Write length(r) for the hops of -[r*1..3]->.");
+      return typeError(
+        ctx,
+        e,
+        "length() takes a relationship, a string or a list.",
+        "Write length(r) for the hops of -[r*1..3]->.",
+      );
     case "size":
       arity(1);
       if (v === null) return null;
       if (typeof v === "string" || Array.isArray(v)) return v.length;
       return typeError(ctx, e, "size() takes a string or a list.", "Check the argument.");
-    case "tolower": case "toupper":
+    case "tolower":
+    case "toupper":
       arity(1);
       if (v === null) return null;
       if (typeof v !== "string") typeError(ctx, e, `${e.name}() takes a string.`, "Check the argument.");
       return e.name === "tolower" ? v.toLowerCase() : v.toUpperCase();
     case "coalesce":
       return args.find((a) => a !== null) ?? null;
-    case "startnode": case "endnode":
+    case "startnode":
+    case "endnode":
       arity(1);
       if (v === null) return null;
-      if (!isEdge(v)) typeError(ctx, e, `${e.name}() takes a single-hop relationship.`, "Write startNode(r) for -[r]->.");
+      if (!isEdge(v))
+        typeError(ctx, e, `${e.name}() takes a single-hop relationship.`, "Write startNode(r) for -[r]->.");
       return { node: e.name === "startnode" ? ctx.g.edges[v.edge]!.from : ctx.g.edges[v.edge]!.to };
   }
-  return typeError(ctx, e, `${e.name}() is an aggregate; it may only be a whole RETURN item.`, `Write RETURN ${e.name}(…) AS n.`);
+  return typeError(
+    ctx,
+    e,
+    `${e.name}() is an aggregate; it may only be a whole RETURN item.`,
+    `Write RETURN ${e.name}(…) AS n.`,
+  );
 }
 
 // ---- projection -------------------------------------------------------------------------------
@@ -577,9 +802,12 @@ function aggregate(ctx: Ctx, e: Expr & { t: "call" }, group: Row[]): Value {
     values = values.filter((v) => !seen.has(keyOf(v)) && !!seen.add(keyOf(v)));
   }
   switch (e.name) {
-    case "count": return values.length;
-    case "collect": return values;
-    case "sum": case "avg": {
+    case "count":
+      return values.length;
+    case "collect":
+      return values;
+    case "sum":
+    case "avg": {
       const nums = values.filter((v): v is number => typeof v === "number");
       const sum = nums.reduce((a, b) => a + b, 0);
       return e.name === "sum" ? sum : nums.length ? sum / nums.length : null;
@@ -610,12 +838,17 @@ function project(ctx: Ctx, ast: QueryAst, rows: Row[], tick: () => void): QueryR
     const groups = new Map<string, Row[]>();
     for (const r of rows) {
       tick();
-      const key = ast.items.filter((i) => !isAgg(i.expr)).map((i) => keyOf(evalExpr(ctx, i.expr, r))).join("\u0000");
+      const key = ast.items
+        .filter((i) => !isAgg(i.expr))
+        .map((i) => keyOf(evalExpr(ctx, i.expr, r)))
+        .join("\u0000");
       (groups.get(key) ?? groups.set(key, []).get(key)!).push(r);
     }
     if (groups.size === 0 && ast.items.every((i) => isAgg(i.expr))) groups.set("", []);
     for (const group of groups.values()) {
-      const values = ast.items.map((i) => (isAgg(i.expr) ? aggregate(ctx, i.expr as Expr & { t: "call" }, group) : evalExpr(ctx, i.expr, group[0]!)));
+      const values = ast.items.map((i) =>
+        isAgg(i.expr) ? aggregate(ctx, i.expr as Expr & { t: "call" }, group) : evalExpr(ctx, i.expr, group[0]!),
+      );
       out.push({ values, scope: group[0] ?? new Map() });
     }
   } else {
@@ -636,11 +869,14 @@ function project(ctx: Ctx, ast: QueryAst, rows: Row[], tick: () => void): QueryR
     const keyed = out.map((o) => {
       const scope = new Map(o.scope);
       names.forEach((n, i) => scope.set(n, o.values[i]!));
-      return { o, keys: ast.order.map((s) => {
-        const col = names.indexOf(s.expr.t === "var" ? s.expr.name : "");
-        const byText = ast.items.findIndex((i) => sameExpr(i.expr, s.expr));
-        return col >= 0 ? o.values[col]! : byText >= 0 ? o.values[byText]! : evalExpr(ctx, s.expr, scope);
-      }) };
+      return {
+        o,
+        keys: ast.order.map((s) => {
+          const col = names.indexOf(s.expr.t === "var" ? s.expr.name : "");
+          const byText = ast.items.findIndex((i) => sameExpr(i.expr, s.expr));
+          return col >= 0 ? o.values[col]! : byText >= 0 ? o.values[byText]! : evalExpr(ctx, s.expr, scope);
+        }),
+      };
     });
     keyed.sort((x, y) => {
       for (let i = 0; i < ast.order.length; i++) {
@@ -655,5 +891,8 @@ function project(ctx: Ctx, ast: QueryAst, rows: Row[], tick: () => void): QueryR
 }
 
 function sameExpr(a: Expr, b: Expr): boolean {
-  return JSON.stringify(a, (k, v) => (k === "at" ? undefined : v)) === JSON.stringify(b, (k, v) => (k === "at" ? undefined : v));
+  return (
+    JSON.stringify(a, (k, v) => (k === "at" ? undefined : v)) ===
+    JSON.stringify(b, (k, v) => (k === "at" ? undefined : v))
+  );
 }

@@ -46,7 +46,14 @@ export function entryPoints(graph: CodeGraph, routes: Route[]): EntryPoint[] {
   const out: EntryPoint[] = [];
   const at = (kind: EntryKind, name: string, id: number) => {
     const s = graph.symbols[id]!;
-    out.push({ kind, name, symbol: id, qualified: s.qualified, path: s.file, line: s.kind === "module" ? 1 : s.nameLine });
+    out.push({
+      kind,
+      name,
+      symbol: id,
+      qualified: s.qualified,
+      path: s.file,
+      line: s.kind === "module" ? 1 : s.nameLine,
+    });
   };
   const seen = new Set<string>();
   for (const r of routes) {
@@ -62,7 +69,8 @@ export function entryPoints(graph: CodeGraph, routes: Route[]): EntryPoint[] {
     const d = graph.records.get(s.file)!.definitions[s.index]!;
     const decorator = inTest ? undefined : d.decorators?.find((x) => isCommandDecorator(s.language, x));
     if (decorator) at(/command|group|subcommand|callback|cli/.test(decorator) ? "command" : "handler", s.name, s.id);
-    else if (!inTest && s.name === "main" && (s.kind === "function" || s.kind === "method")) at("main", s.qualified, s.id);
+    else if (!inTest && s.name === "main" && (s.kind === "function" || s.kind === "method"))
+      at("main", s.qualified, s.id);
     else if (!inTest && s.kind === "method" && isCommandFileMethod(s.language, s.file, s.name)) {
       at("command", s.file.slice(s.file.lastIndexOf("/") + 1).replace(/\.[^.]*$/, ""), s.id); // a command named by its file
     }
@@ -81,7 +89,19 @@ function testEntries(graph: CodeGraph, out: EntryPoint[]): void {
     if (!test || test.group) continue;
     const key = `${e.file}\0${test.id}`;
     let entry = tests.get(key);
-    if (!entry) tests.set(key, (entry = { kind: "test", name: test.id, symbol: e.caller, qualified: test.id, path: e.file, line: test.start, starts: [] }));
+    if (!entry)
+      tests.set(
+        key,
+        (entry = {
+          kind: "test",
+          name: test.id,
+          symbol: e.caller,
+          qualified: test.id,
+          path: e.file,
+          line: test.start,
+          starts: [],
+        }),
+      );
     if (!entry.starts.includes(e.callee)) entry.starts.push(e.callee);
   }
   out.push(...tests.values());
@@ -114,6 +134,12 @@ export function flowFrom(graph: CodeGraph, entry: EntryPoint, depth = FLOW_DEPTH
 /** Every entry's flow, largest first (then by kind and name, so the order is stable). */
 export function allFlows(graph: CodeGraph, routes: Route[]): Flow[] {
   const order: Record<EntryKind, number> = { route: 0, command: 1, handler: 2, main: 3, test: 4 };
-  return entryPoints(graph, routes).map((e) => flowFrom(graph, e))
-    .sort((a, b) => b.size - a.size || order[a.entry.kind] - order[b.entry.kind] || (a.entry.name < b.entry.name ? -1 : a.entry.name > b.entry.name ? 1 : 0));
+  return entryPoints(graph, routes)
+    .map((e) => flowFrom(graph, e))
+    .sort(
+      (a, b) =>
+        b.size - a.size ||
+        order[a.entry.kind] - order[b.entry.kind] ||
+        (a.entry.name < b.entry.name ? -1 : a.entry.name > b.entry.name ? 1 : 0),
+    );
 }

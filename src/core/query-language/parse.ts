@@ -36,7 +36,23 @@ export type Expr =
   | { t: "pattern"; path: PathPattern; at: number };
 
 /** Binary operators, lower-cased as written (`starts with` with one space). */
-export type BinaryOp = "or" | "and" | "xor" | "=" | "<>" | "<" | "<=" | ">" | ">=" | "=~" | "contains" | "starts with" | "ends with" | "in" | "+" | "-";
+export type BinaryOp =
+  | "or"
+  | "and"
+  | "xor"
+  | "="
+  | "<>"
+  | "<"
+  | "<="
+  | ">"
+  | ">="
+  | "=~"
+  | "contains"
+  | "starts with"
+  | "ends with"
+  | "in"
+  | "+"
+  | "-";
 
 /** A node pattern: `(a:Symbol {name: 'x'})`. */
 export interface NodePattern {
@@ -86,9 +102,44 @@ export interface QueryAst {
 /** Clauses that write: refused with `invalid_query` reason `write`. */
 const WRITES = new Set(["create", "set", "delete", "detach", "merge", "remove", "drop", "load", "foreach"]);
 /** Words that end an expression: never read as a variable. */
-const RESERVED = new Set(["match", "where", "return", "order", "by", "skip", "limit", "distinct", "as", "and", "or", "xor", "not", "in", "is", "contains", "starts", "ends", "asc", "desc", "ascending", "descending"]);
+const RESERVED = new Set([
+  "match",
+  "where",
+  "return",
+  "order",
+  "by",
+  "skip",
+  "limit",
+  "distinct",
+  "as",
+  "and",
+  "or",
+  "xor",
+  "not",
+  "in",
+  "is",
+  "contains",
+  "starts",
+  "ends",
+  "asc",
+  "desc",
+  "ascending",
+  "descending",
+]);
 /** Read clauses of Cypher outside the subset: refused with reason `unsupported`. */
-const UNSUPPORTED = new Set(["optional", "with", "unwind", "union", "call", "return*", "exists", "case", "yield", "use", "show"]);
+const UNSUPPORTED = new Set([
+  "optional",
+  "with",
+  "unwind",
+  "union",
+  "call",
+  "return*",
+  "exists",
+  "case",
+  "yield",
+  "use",
+  "show",
+]);
 
 type TokenKind = "word" | "string" | "number" | "punct" | "end";
 interface Token {
@@ -100,26 +151,79 @@ interface Token {
   value?: string | number;
 }
 
-const PUNCT = ["->", "<-", "<>", "<=", ">=", "=~", "..", "(", ")", "[", "]", "{", "}", ":", ",", ".", "|", "*", "-", "<", ">", "=", "+", ";"];
+const PUNCT = [
+  "->",
+  "<-",
+  "<>",
+  "<=",
+  ">=",
+  "=~",
+  "..",
+  "(",
+  ")",
+  "[",
+  "]",
+  "{",
+  "}",
+  ":",
+  ",",
+  ".",
+  "|",
+  "*",
+  "-",
+  "<",
+  ">",
+  "=",
+  "+",
+  ";",
+];
 
 /** Line and column (both 1-based) of an offset. */
 export function lineColumn(text: string, at: number): { line: number; column: number } {
   let line = 1;
   let start = 0;
-  for (let i = 0; i < at && i < text.length; i++) if (text[i] === "\n") { line++; start = i + 1; }
+  for (let i = 0; i < at && i < text.length; i++)
+    if (text[i] === "\n") {
+      line++;
+      start = i + 1;
+    }
   return { line, column: at - start + 1 };
 }
 
 /** Why a query was refused (`invalid_query`'s `reason`). */
-export type QueryReason = "syntax" | "write" | "unsupported" | "unbounded" | "unknown_label" | "unknown_type" | "unknown_property" | "unknown_variable" | "unknown_function" | "type_error";
+export type QueryReason =
+  | "syntax"
+  | "write"
+  | "unsupported"
+  | "unbounded"
+  | "unknown_label"
+  | "unknown_type"
+  | "unknown_property"
+  | "unknown_variable"
+  | "unknown_function"
+  | "type_error";
 
 /** An `invalid_query` error pointing at `at`. */
-export function queryError(text: string, at: number, reason: QueryReason, message: string, hint: string, extra: Record<string, unknown> = {}): EngineError<"invalid_query"> {
+export function queryError(
+  text: string,
+  at: number,
+  reason: QueryReason,
+  message: string,
+  hint: string,
+  extra: Record<string, unknown> = {},
+): EngineError<"invalid_query"> {
   const { line, column } = lineColumn(text, at);
   const lineText = text.split("\n")[line - 1] ?? "";
   return new EngineError("invalid_query", `Line ${line}, column ${column}: ${message}`, {
     hint,
-    data: { reason, line, column, offset: at, excerpt: `${lineText}\n${" ".repeat(Math.max(0, column - 1))}^`, ...extra },
+    data: {
+      reason,
+      line,
+      column,
+      offset: at,
+      excerpt: `${lineText}\n${" ".repeat(Math.max(0, column - 1))}^`,
+      ...extra,
+    },
   });
 }
 
@@ -128,8 +232,14 @@ function lex(text: string): Token[] {
   let i = 0;
   while (i < text.length) {
     const c = text[i]!;
-    if (/\s/.test(c)) { i++; continue; }
-    if (c === "/" && text[i + 1] === "/") { while (i < text.length && text[i] !== "\n") i++; continue; }
+    if (/\s/.test(c)) {
+      i++;
+      continue;
+    }
+    if (c === "/" && text[i + 1] === "/") {
+      while (i < text.length && text[i] !== "\n") i++;
+      continue;
+    }
     const at = i;
     if (c === "'" || c === '"') {
       let value = "";
@@ -171,9 +281,23 @@ function lex(text: string): Token[] {
       i += word[0].length;
       continue;
     }
-    if (c === "$") throw queryError(text, at, "unsupported", "parameters ($name) are not supported.", "Write the value into the query as a literal ('text' or a number).");
+    if (c === "$")
+      throw queryError(
+        text,
+        at,
+        "unsupported",
+        "parameters ($name) are not supported.",
+        "Write the value into the query as a literal ('text' or a number).",
+      );
     const p = PUNCT.find((x) => text.startsWith(x, i));
-    if (!p) throw queryError(text, at, "syntax", `unexpected character ${JSON.stringify(c)}.`, "Check the query against the grammar in the schema.");
+    if (!p)
+      throw queryError(
+        text,
+        at,
+        "syntax",
+        `unexpected character ${JSON.stringify(c)}.`,
+        "Check the query against the grammar in the schema.",
+      );
     out.push({ kind: "punct", text: p, at, end: at + p.length });
     i += p.length;
   }
@@ -184,7 +308,11 @@ function lex(text: string): Token[] {
 /** Parses a query of the subset; throws `invalid_query` with the line and column of the first error. */
 export function parseQuery(text: string): QueryAst {
   if (text.length > MAX_QUERY_CHARS) {
-    throw new EngineError("invalid_argument", `The query is ${text.length} characters; the limit is ${MAX_QUERY_CHARS}.`, { data: { length: text.length, max: MAX_QUERY_CHARS, key: "query" } });
+    throw new EngineError(
+      "invalid_argument",
+      `The query is ${text.length} characters; the limit is ${MAX_QUERY_CHARS}.`,
+      { data: { length: text.length, max: MAX_QUERY_CHARS, key: "query" } },
+    );
   }
   const p = new Parser(text, lex(text));
   return p.query();
@@ -193,7 +321,10 @@ export function parseQuery(text: string): QueryAst {
 class Parser {
   private i = 0;
   private depth = 0;
-  constructor(private readonly text: string, private readonly tokens: Token[]) {}
+  constructor(
+    private readonly text: string,
+    private readonly tokens: Token[],
+  ) {}
 
   private get tok(): Token {
     return this.tokens[this.i]!;
@@ -214,15 +345,21 @@ class Parser {
     return t.kind === "end" ? "the end of the query" : JSON.stringify(t.text);
   }
   private expectPunct(p: string, what: string): Token {
-    if (!this.isPunct(p)) this.fail(`expected ${JSON.stringify(p)} ${what}, found ${this.shown()}.`, `Add ${JSON.stringify(p)} here.`);
+    if (!this.isPunct(p))
+      this.fail(`expected ${JSON.stringify(p)} ${what}, found ${this.shown()}.`, `Add ${JSON.stringify(p)} here.`);
     return this.tokens[this.i++]!;
   }
   private expectWord(w: string, what: string): void {
-    if (!this.isWord(w)) this.fail(`expected ${w.toUpperCase()} ${what}, found ${this.shown()}.`, `Write ${w.toUpperCase()} here.`);
+    if (!this.isWord(w))
+      this.fail(`expected ${w.toUpperCase()} ${what}, found ${this.shown()}.`, `Write ${w.toUpperCase()} here.`);
     this.i++;
   }
   private identifier(what: string): string {
-    if (this.tok.kind !== "word") this.fail(`expected ${what}, found ${this.shown()}.`, "Names start with a letter or _; quote others in backticks.");
+    if (this.tok.kind !== "word")
+      this.fail(
+        `expected ${what}, found ${this.shown()}.`,
+        "Names start with a letter or _; quote others in backticks.",
+      );
     return this.tokens[this.i++]!.text;
   }
 
@@ -232,16 +369,28 @@ class Parser {
     if (t.kind !== "word") return;
     const w = t.text.toLowerCase();
     if (WRITES.has(w)) {
-      this.fail(`${t.text.toUpperCase()} writes to the graph; queries are read-only.`, "Use MATCH … RETURN to read; the code graph changes only when the files do.", t, "write");
+      this.fail(
+        `${t.text.toUpperCase()} writes to the graph; queries are read-only.`,
+        "Use MATCH … RETURN to read; the code graph changes only when the files do.",
+        t,
+        "write",
+      );
     }
     if (UNSUPPORTED.has(w)) {
-      this.fail(`${t.text.toUpperCase()} is not in the supported subset.`, "The subset is MATCH pattern[, pattern] [MATCH …] [WHERE …] RETURN [DISTINCT] … [ORDER BY …] [SKIP n] [LIMIT n].", t, "unsupported");
+      this.fail(
+        `${t.text.toUpperCase()} is not in the supported subset.`,
+        "The subset is MATCH pattern[, pattern] [MATCH …] [WHERE …] RETURN [DISTINCT] … [ORDER BY …] [SKIP n] " +
+          "[LIMIT n].",
+        t,
+        "unsupported",
+      );
     }
   }
 
   query(): QueryAst {
     this.clauseGuard();
-    if (!this.isWord("match")) this.fail(`a query starts with MATCH, found ${this.shown()}.`, "Write MATCH (a)-[:CALLS]->(b) RETURN a, b.");
+    if (!this.isWord("match"))
+      this.fail(`a query starts with MATCH, found ${this.shown()}.`, "Write MATCH (a)-[:CALLS]->(b) RETURN a, b.");
     const patterns: PathPattern[] = [];
     while (this.isWord("match")) {
       this.i++;
@@ -257,7 +406,8 @@ class Parser {
       this.i++;
       where = this.expr();
       this.clauseGuard();
-      if (this.isWord("match")) this.fail("MATCH after WHERE is not supported.", "Put every MATCH first, then one WHERE.");
+      if (this.isWord("match"))
+        this.fail("MATCH after WHERE is not supported.", "Put every MATCH first, then one WHERE.");
     }
     this.clauseGuard();
     this.expectWord("return", "(every query ends with RETURN …)");
@@ -282,8 +432,10 @@ class Parser {
         if (this.isPunct(",")) this.i++;
         const expr = this.expr();
         let descending = false;
-        if (this.isWord("desc") || this.isWord("descending")) { descending = true; this.i++; }
-        else if (this.isWord("asc") || this.isWord("ascending")) this.i++;
+        if (this.isWord("desc") || this.isWord("descending")) {
+          descending = true;
+          this.i++;
+        } else if (this.isWord("asc") || this.isWord("ascending")) this.i++;
         ast.order.push({ expr, descending });
       } while (this.isPunct(","));
     }
@@ -298,12 +450,17 @@ class Parser {
     }
     if (this.isPunct(";")) this.i++;
     this.clauseGuard();
-    if (this.tok.kind !== "end") this.fail(`unexpected ${this.shown()} after the query's end.`, "A query is MATCH … [WHERE …] RETURN … [ORDER BY …] [SKIP n] [LIMIT n]; one query at a time.");
+    if (this.tok.kind !== "end")
+      this.fail(
+        `unexpected ${this.shown()} after the query's end.`,
+        "A query is MATCH … [WHERE …] RETURN … [ORDER BY …] [SKIP n] [LIMIT n]; one query at a time.",
+      );
   }
 
   private count(what: string): number {
     const t = this.tok;
-    if (t.kind !== "number" || !Number.isInteger(t.value)) this.fail(`${what} takes a whole number, found ${this.shown()}.`, `Write ${what} 20.`);
+    if (t.kind !== "number" || !Number.isInteger(t.value))
+      this.fail(`${what} takes a whole number, found ${this.shown()}.`, `Write ${what} 20.`);
     this.i++;
     return t.value as number;
   }
@@ -338,7 +495,8 @@ class Parser {
     if (this.isPunct(":")) {
       this.i++;
       n.label = this.identifier("a label after ':' (File, Symbol, Route, Test)");
-      if (this.isPunct(":") || this.isPunct("|")) this.fail("a node takes one label here.", "Keep one label, and test others in WHERE.");
+      if (this.isPunct(":") || this.isPunct("|"))
+        this.fail("a node takes one label here.", "Keep one label, and test others in WHERE.");
     }
     if (this.isPunct("{")) n.props = this.props();
     this.expectPunct(")", "to close the node pattern");
@@ -348,8 +506,10 @@ class Parser {
   private rel(): RelPattern {
     const start = this.tok;
     let direction: RelPattern["direction"] = "both";
-    if (this.isPunct("<-")) { direction = "in"; this.i++; }
-    else if (this.isPunct("-")) this.i++;
+    if (this.isPunct("<-")) {
+      direction = "in";
+      this.i++;
+    } else if (this.isPunct("-")) this.i++;
     else this.fail("a relationship starts with - or <-.", "Write (a)-[:CALLS]->(b) or (a)<-[:CALLS]-(b).");
     const r: RelPattern = { types: [], direction, props: [], at: start.at };
     if (this.isPunct("[")) {
@@ -369,7 +529,8 @@ class Parser {
       this.expectPunct("]", "to close the relationship");
     }
     if (this.isPunct("->")) {
-      if (direction === "in") this.fail("a relationship cannot point both ways.", "Write <-[…]- or -[…]->, not <-[…]->.");
+      if (direction === "in")
+        this.fail("a relationship cannot point both ways.", "Write <-[…]- or -[…]->, not <-[…]->.");
       direction = "out";
       this.i++;
     } else this.expectPunct("-", "to end the relationship (- or ->)");
@@ -391,12 +552,33 @@ class Parser {
       if (this.tok.kind === "number") max = this.count("a hop count");
     }
     if (max === undefined) {
-      throw queryError(this.text, star.at, "unbounded", "a variable-length relationship needs an upper bound.", `Write *1..${MAX_HOPS} at most (e.g. [:CALLS*1..3]).`, { maxHops: MAX_HOPS });
+      throw queryError(
+        this.text,
+        star.at,
+        "unbounded",
+        "a variable-length relationship needs an upper bound.",
+        `Write *1..${MAX_HOPS} at most (e.g. [:CALLS*1..3]).`,
+        { maxHops: MAX_HOPS },
+      );
     }
     if (max > MAX_HOPS) {
-      throw queryError(this.text, star.at, "unbounded", `${max} hops is over the cap of ${MAX_HOPS}.`, `Write *1..${MAX_HOPS} at most; beyond a few hops the answer is most of the repository.`, { maxHops: MAX_HOPS, hops: max });
+      throw queryError(
+        this.text,
+        star.at,
+        "unbounded",
+        `${max} hops is over the cap of ${MAX_HOPS}.`,
+        `Write *1..${MAX_HOPS} at most; beyond a few hops the answer is most of the repository.`,
+        { maxHops: MAX_HOPS, hops: max },
+      );
     }
-    if (min > max) throw queryError(this.text, star.at, "syntax", `the range *${min}..${max} is empty.`, "Write the smaller bound first.");
+    if (min > max)
+      throw queryError(
+        this.text,
+        star.at,
+        "syntax",
+        `the range *${min}..${max} is empty.`,
+        "Write the smaller bound first.",
+      );
     return { min, max };
   }
 
@@ -410,8 +592,16 @@ class Parser {
         const key = this.identifier("a property name");
         this.expectPunct(":", "after the property name");
         const v = this.primary();
-        if (v.t === "neg" && v.of.t === "lit" && typeof v.of.value === "number") out.push({ key, value: -v.of.value, at });
-        else if (v.t !== "lit") throw queryError(this.text, v.at, "syntax", "a pattern's property takes a literal value.", "Write {name: 'x'} here, and other conditions in WHERE.");
+        if (v.t === "neg" && v.of.t === "lit" && typeof v.of.value === "number")
+          out.push({ key, value: -v.of.value, at });
+        else if (v.t !== "lit")
+          throw queryError(
+            this.text,
+            v.at,
+            "syntax",
+            "a pattern's property takes a literal value.",
+            "Write {name: 'x'} here, and other conditions in WHERE.",
+          );
         else out.push({ key, value: v.value, at });
       } while (this.isPunct(","));
     }
@@ -422,7 +612,10 @@ class Parser {
   /** Enters one level of nesting, refusing past MAX_NESTING at the token that would go deeper. */
   private deeper<T>(read: () => T): T {
     if (++this.depth > MAX_NESTING) {
-      this.fail(`the expression nests deeper than ${MAX_NESTING} levels.`, "Write it flatter: fewer parentheses, NOTs or signs in a row.");
+      this.fail(
+        `the expression nests deeper than ${MAX_NESTING} levels.`,
+        "Write it flatter: fewer parentheses, NOTs or signs in a row.",
+      );
     }
     try {
       return read();
@@ -476,10 +669,16 @@ class Parser {
       const t = this.tok;
       const at = t.at;
       let op: BinaryOp | undefined;
-      if (t.kind === "punct" && ["=", "<>", "<", "<=", ">", ">=", "=~"].includes(t.text)) { op = t.text as BinaryOp; this.i++; }
-      else if (this.isWord("contains")) { op = "contains"; this.i++; }
-      else if (this.isWord("in")) { op = "in"; this.i++; }
-      else if ((this.isWord("starts") || this.isWord("ends")) && this.isWord("with", this.peek())) {
+      if (t.kind === "punct" && ["=", "<>", "<", "<=", ">", ">=", "=~"].includes(t.text)) {
+        op = t.text as BinaryOp;
+        this.i++;
+      } else if (this.isWord("contains")) {
+        op = "contains";
+        this.i++;
+      } else if (this.isWord("in")) {
+        op = "in";
+        this.i++;
+      } else if ((this.isWord("starts") || this.isWord("ends")) && this.isWord("with", this.peek())) {
         op = this.isWord("starts") ? "starts with" : "ends with";
         this.i += 2;
       } else if (this.isWord("is")) {
@@ -517,8 +716,14 @@ class Parser {
   }
   private primary(): Expr {
     const t = this.tok;
-    if (t.kind === "string") { this.i++; return { t: "lit", value: t.value as string, at: t.at }; }
-    if (t.kind === "number") { this.i++; return { t: "lit", value: t.value as number, at: t.at }; }
+    if (t.kind === "string") {
+      this.i++;
+      return { t: "lit", value: t.value as string, at: t.at };
+    }
+    if (t.kind === "number") {
+      this.i++;
+      return { t: "lit", value: t.value as number, at: t.at };
+    }
     if (this.isPunct("(") && this.patternAhead()) return { t: "pattern", path: this.path(), at: t.at };
     if (this.isPunct("(")) {
       this.i++;
@@ -531,22 +736,39 @@ class Parser {
       const items: Expr[] = [];
       if (!this.isPunct("]")) {
         items.push(this.expr());
-        while (this.isPunct(",")) { this.i++; items.push(this.expr()); }
+        while (this.isPunct(",")) {
+          this.i++;
+          items.push(this.expr());
+        }
       }
       this.expectPunct("]", "to close the list");
       return { t: "list", items, at: t.at };
     }
     if (t.kind === "word") {
       const w = t.text.toLowerCase();
-      if (w === "true" || w === "false") { this.i++; return { t: "lit", value: w === "true", at: t.at }; }
-      if (w === "null") { this.i++; return { t: "lit", value: null, at: t.at }; }
+      if (w === "true" || w === "false") {
+        this.i++;
+        return { t: "lit", value: w === "true", at: t.at };
+      }
+      if (w === "null") {
+        this.i++;
+        return { t: "lit", value: null, at: t.at };
+      }
       if (UNSUPPORTED.has(w) || WRITES.has(w)) this.clauseGuard();
-      if (RESERVED.has(w)) this.fail(`expected a value, found ${t.text.toUpperCase()}.`, "Finish the expression before it: a variable (a), a property (a.name), a literal ('x', 3) or a function (count(*)).");
+      if (RESERVED.has(w))
+        this.fail(
+          `expected a value, found ${t.text.toUpperCase()}.`,
+          "Finish the expression before it: a variable (a), a property (a.name), a literal ('x', 3) or a " +
+            "function (count(*)).",
+        );
       this.i++;
       if (this.isPunct("(")) return this.call(t);
       return { t: "var", name: t.text, at: t.at };
     }
-    this.fail(`expected a value, found ${this.shown()}.`, "Write a variable (a), a property (a.name), a literal ('x', 3) or a function (count(*)).");
+    this.fail(
+      `expected a value, found ${this.shown()}.`,
+      "Write a variable (a), a property (a.name), a literal ('x', 3) or a function (count(*)).",
+    );
   }
   /**
    * True when a `(` starts a node pattern followed by a relationship (`(a)<-[:CALLS]-()`, `(a)--(b)`):
@@ -564,17 +786,35 @@ class Parser {
     if (!this.isPunct(")", at(k))) return false;
     const next = at(k + 1);
     if (this.isPunct("<-", next)) return true;
-    return this.isPunct("-", next) && (this.isPunct("[", at(k + 2)) || this.isPunct("-", at(k + 2)) || this.isPunct("->", at(k + 2)));
+    return (
+      this.isPunct("-", next) &&
+      (this.isPunct("[", at(k + 2)) || this.isPunct("-", at(k + 2)) || this.isPunct("->", at(k + 2)))
+    );
   }
 
   private call(name: Token): Expr {
     this.i++;
-    const out: Expr & { t: "call" } = { t: "call", name: name.text.toLowerCase(), args: [], distinct: false, star: false, at: name.at };
-    if (this.isPunct("*")) { this.i++; out.star = true; }
-    else if (!this.isPunct(")")) {
-      if (this.isWord("distinct")) { this.i++; out.distinct = true; }
+    const out: Expr & { t: "call" } = {
+      t: "call",
+      name: name.text.toLowerCase(),
+      args: [],
+      distinct: false,
+      star: false,
+      at: name.at,
+    };
+    if (this.isPunct("*")) {
+      this.i++;
+      out.star = true;
+    } else if (!this.isPunct(")")) {
+      if (this.isWord("distinct")) {
+        this.i++;
+        out.distinct = true;
+      }
       out.args.push(this.expr());
-      while (this.isPunct(",")) { this.i++; out.args.push(this.expr()); }
+      while (this.isPunct(",")) {
+        this.i++;
+        out.args.push(this.expr());
+      }
     }
     this.expectPunct(")", "to close the function's arguments");
     return out;

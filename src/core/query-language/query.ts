@@ -59,19 +59,42 @@ export interface QueryAnswer {
 }
 
 /** Runs `text` over the graph (and its routes). */
-export async function runQuery(graph: CodeGraph, routes: Route[], text: string, opts: QueryOptions = {}, now?: () => number): Promise<QueryAnswer> {
-  const a = await listArgs({ ...defined({ budget: opts.budget }), ...(opts.encoding ? { encoding: opts.encoding } : {}), json: opts.json === true });
+export async function runQuery(
+  graph: CodeGraph,
+  routes: Route[],
+  text: string,
+  opts: QueryOptions = {},
+  now?: () => number,
+): Promise<QueryAnswer> {
+  const a = await listArgs({
+    ...defined({ budget: opts.budget }),
+    ...(opts.encoding ? { encoding: opts.encoding } : {}),
+    json: opts.json === true,
+  });
   const timeMs = opts.timeMs ?? QUERY_LIMITS.timeMs.default;
   if (!Number.isInteger(timeMs) || timeMs < QUERY_LIMITS.timeMs.min || timeMs > QUERY_LIMITS.timeMs.max) {
-    throw new EngineError("invalid_argument", `timeMs must be a whole number from ${QUERY_LIMITS.timeMs.min} to ${QUERY_LIMITS.timeMs.max}, got ${String(opts.timeMs)}.`, { data: { key: "timeMs", timeMs: opts.timeMs, min: QUERY_LIMITS.timeMs.min, max: QUERY_LIMITS.timeMs.max } });
+    throw new EngineError(
+      "invalid_argument",
+      `timeMs must be a whole number from ${QUERY_LIMITS.timeMs.min} to ${QUERY_LIMITS.timeMs.max}, got ` +
+        `${String(opts.timeMs)}.`,
+      { data: { key: "timeMs", timeMs: opts.timeMs, min: QUERY_LIMITS.timeMs.min, max: QUERY_LIMITS.timeMs.max } },
+    );
   }
-  if (text.trim() === "") throw new EngineError("invalid_argument", "The query is empty.", { hint: "Write MATCH (a)-[:CALLS]->(b) RETURN a, b LIMIT 10.", data: { key: "query" } });
+  if (text.trim() === "")
+    throw new EngineError("invalid_argument", "The query is empty.", {
+      hint: "Write MATCH (a)-[:CALLS]->(b) RETURN a, b LIMIT 10.",
+      data: { key: "query" },
+    });
   const ast = parseQuery(text);
   if (ast.limit !== undefined && ast.limit > QUERY_LIMITS.rows.max) {
-    throw new EngineError("query_over_budget", `LIMIT ${ast.limit} is over the ${QUERY_LIMITS.rows.max} rows an answer returns.`, {
-      hint: `Ask for ${QUERY_LIMITS.rows.max} rows at most, and page with SKIP; or count them with count(*).`,
-      data: { limit: "rows", maxRows: QUERY_LIMITS.rows.max, rows: ast.limit },
-    });
+    throw new EngineError(
+      "query_over_budget",
+      `LIMIT ${ast.limit} is over the ${QUERY_LIMITS.rows.max} rows an answer returns.`,
+      {
+        hint: `Ask for ${QUERY_LIMITS.rows.max} rows at most, and page with SKIP; or count them with count(*).`,
+        data: { limit: "rows", maxRows: QUERY_LIMITS.rows.max, rows: ast.limit },
+      },
+    );
   }
   const view = queryGraph(graph, routes);
   const result = evaluate(view, ast, text, { timeMs, maxBindings: QUERY_LIMITS.maxBindings, ...(now ? { now } : {}) });
@@ -80,11 +103,18 @@ export async function runQuery(graph: CodeGraph, routes: Route[], text: string, 
   const page = result.rows.slice(skip, skip + limit).map((r) => r.map((v) => jsonValue(view, v)));
   const truncated = ast.limit === undefined && result.total - skip > limit;
   const notes: string[] = [];
-  if (truncated) notes.push(`${limit} of ${result.total - skip} rows shown (the default LIMIT); add LIMIT n (at most ${QUERY_LIMITS.rows.max}) or SKIP n for more`);
+  if (truncated)
+    notes.push(
+      `${limit} of ${result.total - skip} rows shown (the default LIMIT); add LIMIT n (at most ` +
+        `${QUERY_LIMITS.rows.max}) or SKIP n for more`,
+    );
   const cells = page.map((r) => r.map((v) => cell(v)));
   const make = (k: number): QueryAnswer => {
     const { text: body, tokens } = withUsage((usage) => {
-      const lines = [`# Query: ${k === result.total ? `${k} row${k === 1 ? "" : "s"}` : `rows ${Math.min(skip + 1, skip + k)}-${skip + k} of ${result.total}`}`];
+      const lines = [
+        `# Query: ` +
+          `${k === result.total ? `${k} row${k === 1 ? "" : "s"}` : `rows ${Math.min(skip + 1, skip + k)}-${skip + k} of ${result.total}`}`,
+      ];
       for (const n of notes) lines.push(`Note: ${n}`);
       lines.push(result.columns.join(" | "));
       for (const row of cells.slice(0, k)) lines.push(`- ${row.join(" | ")}`);
@@ -92,29 +122,56 @@ export async function runQuery(graph: CodeGraph, routes: Route[], text: string, 
       lines.push(usage);
       return lines.join("\n");
     }, a);
-    return { query: text, columns: result.columns, rows: page.slice(0, k), total: result.total, skip, limit, truncated, notes, usage: { tokens, budget: a.budget, encoding: a.encoding }, text: body };
+    return {
+      query: text,
+      columns: result.columns,
+      rows: page.slice(0, k),
+      total: result.total,
+      skip,
+      limit,
+      truncated,
+      notes,
+      usage: { tokens, budget: a.budget, encoding: a.encoding },
+      text: body,
+    };
   };
-  const cost = (answer: QueryAnswer) => answer.usage.tokens + (a.json ? a.count(JSON.stringify({ ...answer, text: undefined })) : 0);
+  const cost = (answer: QueryAnswer) =>
+    answer.usage.tokens + (a.json ? a.count(JSON.stringify({ ...answer, text: undefined })) : 0);
   const { k, answer, fits } = fitPrefix(page.length, make, cost, a.budget);
   if (!fits || k < page.length) {
     const needed = cost(make(page.length)) + BUDGET_DIGITS_MARGIN;
-    throw new EngineError("query_over_budget", `The ${page.length} rows asked for need ${needed} tokens; the budget is ${a.budget}${fits ? `, which holds ${k}` : ""}.`, {
-      hint: fits ? `Add LIMIT ${k} (and SKIP to page), return fewer columns, or raise the budget to ${needed}.` : `Raise the budget to ${needed}.`,
-      data: { limit: "tokens", rows: page.length, fits: fits ? k : 0, budget: a.budget, needed },
-    });
+    throw new EngineError(
+      "query_over_budget",
+      `The ${page.length} rows asked for need ${needed} tokens; the budget is ` +
+        `${a.budget}${fits ? `, which holds ${k}` : ""}.`,
+      {
+        hint: fits
+          ? `Add LIMIT ${k} (and SKIP to page), return fewer columns, or raise the budget to ${needed}.`
+          : `Raise the budget to ${needed}.`,
+        data: { limit: "tokens", rows: page.length, fits: fits ? k : 0, budget: a.budget, needed },
+      },
+    );
   }
   return answer;
 }
 
-/** A node as the text shows it: a symbol by name and place, a file by path, a route by method and path, a test by id. */
+/**
+ * A node as the text shows it: a symbol by name and place, a file by path, a route by method and path, a test by id.
+ */
 function handle(view: QueryGraph, id: number): string {
   const n = view.nodes[id]!;
   const p = n.props;
   switch (n.label) {
-    case "Symbol": return p.kind === "module" ? `module ${p.path}` : `${p.qualified} (${p.kind}, ${cite(p.path as string, p.line as number)})`;
-    case "File": return String(p.path);
-    case "Route": return `${p.method} ${p.path} (${cite(p.file as string, p.line as number)})`;
-    case "Test": return `${p.id}`;
+    case "Symbol":
+      return p.kind === "module"
+        ? `module ${p.path}`
+        : `${p.qualified} (${p.kind}, ${cite(p.path as string, p.line as number)})`;
+    case "File":
+      return String(p.path);
+    case "Route":
+      return `${p.method} ${p.path} (${cite(p.file as string, p.line as number)})`;
+    case "Test":
+      return `${p.id}`;
   }
 }
 
@@ -140,13 +197,23 @@ function cell(v: JsonValue): string {
     if ("label" in v) {
       const p = v as Record<string, JsonValue>;
       switch (p.label) {
-        case "Symbol": return p.kind === "module" ? `module ${p.path}` : `${p.qualified} (${p.kind}, ${cite(p.path as string, p.line as number)})`;
-        case "File": return String(p.path);
-        case "Route": return `${p.method} ${p.path} (${cite(p.file as string, p.line as number)})`;
-        default: return String(p.id);
+        case "Symbol":
+          return p.kind === "module"
+            ? `module ${p.path}`
+            : `${p.qualified} (${p.kind}, ${cite(p.path as string, p.line as number)})`;
+        case "File":
+          return String(p.path);
+        case "Route":
+          return `${p.method} ${p.path} (${cite(p.file as string, p.line as number)})`;
+        default:
+          return String(p.id);
       }
     }
-    if ("type" in v) return `${v.type} ${v.from} → ${v.to}${v.line !== undefined ? ` at line ${v.line}` : ""} [${v.resolution ? `${v.resolution}, ` : ""}${v.confidence}]`;
+    if ("type" in v)
+      return (
+        `${v.type} ${v.from} → ${v.to}${v.line !== undefined ? ` at line ${v.line}` : ""} ` +
+        `[${v.resolution ? `${v.resolution}, ` : ""}${v.confidence}]`
+      );
     return `${v.hops} hop${v.hops === 1 ? "" : "s"}`;
   }
   return typeof v === "string" ? v : String(v);

@@ -16,7 +16,15 @@ export const LABELS: readonly Label[] = ["File", "Symbol", "Route", "Test"];
 /** Edge types. */
 export type EdgeType = "CALLS" | "IMPORTS" | "INHERITS" | "OVERRIDES" | "TESTS" | "SERVES" | "DEFINES";
 /** Every edge type, in the order the schema lists them. */
-export const EDGE_TYPES: readonly EdgeType[] = ["CALLS", "IMPORTS", "INHERITS", "OVERRIDES", "TESTS", "SERVES", "DEFINES"];
+export const EDGE_TYPES: readonly EdgeType[] = [
+  "CALLS",
+  "IMPORTS",
+  "INHERITS",
+  "OVERRIDES",
+  "TESTS",
+  "SERVES",
+  "DEFINES",
+];
 
 /** One node: a label and flat properties. */
 export interface QNode {
@@ -94,23 +102,61 @@ function buildView(graph: CodeGraph, routes: Route[]): QueryGraph {
   };
   for (const s of graph.symbols) {
     nodes.push({
-      id: s.id, label: "Symbol",
-      props: { name: s.name, qualified: s.qualified, kind: s.kind, path: s.file, line: s.kind === "module" ? 1 : s.nameLine, start: s.kind === "module" ? 1 : s.start, end: s.end, language: s.language, inTest: isTestPath(s.file, s.language) },
+      id: s.id,
+      label: "Symbol",
+      props: {
+        name: s.name,
+        qualified: s.qualified,
+        kind: s.kind,
+        path: s.file,
+        line: s.kind === "module" ? 1 : s.nameLine,
+        start: s.kind === "module" ? 1 : s.start,
+        end: s.end,
+        language: s.language,
+        inTest: isTestPath(s.file, s.language),
+      },
     });
   }
   const fileNode = new Map<string, number>();
   for (const [path, record] of graph.records) {
     const id = nodes.length;
     fileNode.set(path, id);
-    nodes.push({ id, label: "File", props: { path, name: path.slice(path.lastIndexOf("/") + 1), language: record.language, lines: record.lines, inTest: isTestPath(path, record.language) } });
+    nodes.push({
+      id,
+      label: "File",
+      props: {
+        path,
+        name: path.slice(path.lastIndexOf("/") + 1),
+        language: record.language,
+        lines: record.lines,
+        inTest: isTestPath(path, record.language),
+      },
+    });
   }
   for (const r of routes) {
     const id = nodes.length;
-    nodes.push({ id, label: "Route", props: { method: r.method, path: r.path, file: r.file, line: r.line, handler: r.handler !== undefined ? graph.symbols[r.handler]!.qualified : null, inTest: r.test === true } });
+    nodes.push({
+      id,
+      label: "Route",
+      props: {
+        method: r.method,
+        path: r.path,
+        file: r.file,
+        line: r.line,
+        handler: r.handler !== undefined ? graph.symbols[r.handler]!.qualified : null,
+        inTest: r.test === true,
+      },
+    });
     if (r.handler !== undefined) addEdge("SERVES", id, r.handler, { confidence: 1, method: r.method, path: r.path });
   }
   for (const e of graph.calls) {
-    addEdge("CALLS", e.caller, e.callee, { confidence: e.confidence, resolution: e.resolution, via: e.via, path: e.file, line: e.line }, e.classBody);
+    addEdge(
+      "CALLS",
+      e.caller,
+      e.callee,
+      { confidence: e.confidence, resolution: e.resolution, via: e.via, path: e.file, line: e.line },
+      e.classBody,
+    );
   }
   testEdges(graph, nodes, addEdge);
   for (const e of graph.imports) {
@@ -129,7 +175,11 @@ function buildView(graph: CodeGraph, routes: Route[]): QueryGraph {
 }
 
 /** A Test node per test case that calls project code, and a TESTS edge per call it makes. */
-function testEdges(graph: CodeGraph, nodes: QNode[], addEdge: (type: EdgeType, from: number, to: number, props: Record<string, Literal>) => void): void {
+function testEdges(
+  graph: CodeGraph,
+  nodes: QNode[],
+  addEdge: (type: EdgeType, from: number, to: number, props: Record<string, Literal>) => void,
+): void {
   const testNode = new Map<string, number>();
   for (const e of graph.calls) {
     const caller = graph.symbols[e.caller]!;
@@ -141,7 +191,11 @@ function testEdges(graph: CodeGraph, nodes: QNode[], addEdge: (type: EdgeType, f
     if (id === undefined) {
       id = nodes.length;
       testNode.set(key, id);
-      const name = test.id.split(/::|#|\.| /).filter(Boolean).pop() ?? test.id;
+      const name =
+        test.id
+          .split(/::|#|\.| /)
+          .filter(Boolean)
+          .pop() ?? test.id;
       nodes.push({ id, label: "Test", props: { id: test.id, name, path: e.file, line: test.start, end: test.end } });
     }
     addEdge("TESTS", id, e.callee, { confidence: e.confidence, resolution: e.resolution, path: e.file, line: e.line });
@@ -149,10 +203,14 @@ function testEdges(graph: CodeGraph, nodes: QNode[], addEdge: (type: EdgeType, f
 }
 
 /** A method → the nearest method of the same name up its class's bases. */
-function overrideEdges(graph: CodeGraph, addEdge: (type: EdgeType, from: number, to: number, props: Record<string, Literal>) => void): void {
+function overrideEdges(
+  graph: CodeGraph,
+  addEdge: (type: EdgeType, from: number, to: number, props: Record<string, Literal>) => void,
+): void {
   const bases = new Map<number, number[]>();
   for (const e of graph.inherits) (bases.get(e.child) ?? bases.set(e.child, []).get(e.child)!).push(e.base);
-  const methodNamed = (cls: number, name: string) => (graph.children.get(cls) ?? []).find((c) => graph.symbols[c]!.name === name && graph.symbols[c]!.kind === "method");
+  const methodNamed = (cls: number, name: string) =>
+    (graph.children.get(cls) ?? []).find((c) => graph.symbols[c]!.name === name && graph.symbols[c]!.kind === "method");
   for (const [cls, direct] of bases) {
     for (const m of graph.children.get(cls) ?? []) {
       const method = graph.symbols[m]!;

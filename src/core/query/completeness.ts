@@ -19,7 +19,9 @@ export interface CountByFile {
 
 /** The gaps an answer states. */
 export interface Completeness {
-  /** Call sites that name the symbol (callers) or that the symbol makes (callees) and that are linked to no definition. */
+  /**
+   * Call sites that name the symbol (callers) or that the symbol makes (callees) and that are linked to no definition.
+   */
   unlinked?: CountByFile & { names?: string[] };
   /** Calls that several definitions share the name of, this one among them (listed as possible callers). */
   ambiguous?: number;
@@ -83,7 +85,8 @@ function sitesOf(graph: CodeGraph): (path: string) => FileSites | undefined {
   if (!perRecord) fileSites.set(graph.byQualified, (perRecord = new WeakMap()));
   const cache = perRecord;
   const missing = new Set<string>();
-  for (const [path, record] of graph.records) if (cache.get(record)?.path !== path && graph.moduleSymbol.has(path)) missing.add(path);
+  for (const [path, record] of graph.records)
+    if (cache.get(record)?.path !== path && graph.moduleSymbol.has(path)) missing.add(path);
   if (missing.size > 0) {
     const linked = edgesOf(graph, missing);
     for (const path of missing) {
@@ -120,7 +123,10 @@ function unlinkedByName(graph: CodeGraph, name: string): Map<string, number> | u
   return files.size ? files : undefined;
 }
 
-function countByFile(files: Map<string, number> | undefined, keep?: (path: string) => boolean): CountByFile | undefined {
+function countByFile(
+  files: Map<string, number> | undefined,
+  keep?: (path: string) => boolean,
+): CountByFile | undefined {
   if (!files) return undefined;
   const list = [...files].filter(([p]) => !keep || keep(p)).map(([path, count]) => ({ path, count }));
   const count = list.reduce((n, f) => n + f.count, 0);
@@ -130,7 +136,9 @@ function countByFile(files: Map<string, number> | undefined, keep?: (path: strin
 }
 
 const n = (x: number) => x.toLocaleString("en-US");
-const filesText = (c: CountByFile) => c.files.map((f) => `${f.path} ${n(f.count)}`).join(", ") + (c.files.length < c.count && c.files.length === TOP_FILES ? ", …" : "");
+const filesText = (c: CountByFile) =>
+  c.files.map((f) => `${f.path} ${n(f.count)}`).join(", ") +
+  (c.files.length < c.count && c.files.length === TOP_FILES ? ", …" : "");
 
 /** Languages whose files the symbol's language links with (the same module resolver, or itself). */
 function kin(graph: CodeGraph, language: string): (other: string) => boolean {
@@ -142,7 +150,8 @@ function kin(graph: CodeGraph, language: string): (other: string) => boolean {
 function parseErrors(graph: CodeGraph, language: string): CountByFile | undefined {
   const same = kin(graph, language);
   const files = new Map<string, number>();
-  for (const r of graph.records.values()) if (r.diagnostics.length && same(r.language)) files.set(r.path, r.diagnostics.length);
+  for (const r of graph.records.values())
+    if (r.diagnostics.length && same(r.language)) files.set(r.path, r.diagnostics.length);
   const c = countByFile(files);
   return c && { count: files.size, files: c.files };
 }
@@ -180,45 +189,77 @@ function overrides(graph: CodeGraph, s: SymbolNode): { id: number; relation: "ov
 }
 
 function dispatchOf(graph: CodeGraph, s: SymbolNode): Completeness["dispatch"] {
-  const list = overrides(graph, s).map(({ id, relation }) => ({ symbol: symbolRef(graph.symbols[id]!), relation, sites: (graph.callsTo.get(id) ?? []).length }));
+  const list = overrides(graph, s).map(({ id, relation }) => ({
+    symbol: symbolRef(graph.symbols[id]!),
+    relation,
+    sites: (graph.callsTo.get(id) ?? []).length,
+  }));
   return list.length ? list : undefined;
 }
 
 /** What callers of `s` (`direction: callers`) or the calls `s` makes (`callees`) could not show. */
-export function callsCompleteness(graph: CodeGraph, s: SymbolNode, direction: "callers" | "callees", possible: number): Completeness {
+export function callsCompleteness(
+  graph: CodeGraph,
+  s: SymbolNode,
+  direction: "callers" | "callees",
+  possible: number,
+): Completeness {
   const notes: string[] = [];
   const c: Completeness = { notes };
   const spec = languageById(s.language);
   const notExtracted = callsNotExtracted(graph, s.language);
   if (notExtracted) {
     c.notExtracted = notExtracted;
-    notes.push(`the index does not extract calls in ${notExtracted[0]!.language} (${n(notExtracted[0]!.files)} files): ${direction === "callers" ? "no caller written in it is seen" : "no call it makes is seen"}; search for the name, or ask tests for tests that mention it`);
+    notes.push(
+      `the index does not extract calls in ${notExtracted[0]!.language} (${n(notExtracted[0]!.files)} files): ` +
+        (`${direction === "callers" ? "no caller written in it is seen" : "no call it makes is seen"}; search ` +
+          `for the name, or ask tests for tests that mention it`),
+    );
   }
   if (direction === "callers") {
     const same = kin(graph, s.language);
     const unlinked = countByFile(unlinkedByName(graph, s.name), (p) => same(graph.records.get(p)?.language ?? ""));
     if (unlinked) {
       c.unlinked = unlinked;
-      const builtin = spec?.builtinMethods?.has(s.name) ? ` (also a method name of built-in types, which most of them likely call)` : "";
-      notes.push(`${n(unlinked.count)} call site${unlinked.count === 1 ? " names" : "s name"} \`${s.name}\` but ${unlinked.count === 1 ? "is" : "are"} linked to no definition (receiver type unknown, or a function value)${builtin}: ${unlinked.count === 1 ? "it" : "they"} may call it; in ${filesText(unlinked)}`);
+      const builtin = spec?.builtinMethods?.has(s.name)
+        ? ` (also a method name of built-in types, which most of them likely call)`
+        : "";
+      notes.push(
+        `${n(unlinked.count)} call site${unlinked.count === 1 ? " names" : "s name"} \`${s.name}\` but ` +
+          (`${unlinked.count === 1 ? "is" : "are"} linked to no definition (receiver type unknown, or a function ` +
+            `value)${builtin}: ${unlinked.count === 1 ? "it" : "they"} may call it; in ${filesText(unlinked)}`),
+      );
     }
     if (possible) {
       c.ambiguous = possible;
-      notes.push(`${n(possible)} call site${possible === 1 ? "" : "s"} could be this or another definition of \`${s.name}\` (the possible callers)`);
+      notes.push(
+        `${n(possible)} call site${possible === 1 ? "" : "s"} could be this or another definition of ` +
+          `\`${s.name}\` (the possible callers)`,
+      );
     }
   } else {
     const names = sitesOf(graph)(s.file)?.byCaller.get(s.id);
     if (names?.size) {
       const count = [...names.values()].reduce((a, b) => a + b, 0);
-      const top = [...names].sort((a, b) => b[1] - a[1]).slice(0, 8).map(([name]) => name);
+      const top = [...names]
+        .sort((a, b) => b[1] - a[1])
+        .slice(0, 8)
+        .map(([name]) => name);
       c.unlinked = { count, files: [{ path: s.file, count }], names: top };
-      notes.push(`${n(count)} call${count === 1 ? " it makes is" : "s it makes are"} linked to no definition (a package without types, an untyped receiver, a function value): ${top.map((t) => `\`${t}\``).join(", ")}${names.size > top.length ? ", …" : ""}`);
+      notes.push(
+        `${n(count)} call${count === 1 ? " it makes is" : "s it makes are"} linked to no definition (a package ` +
+          (`without types, an untyped receiver, a function value): ` +
+            `${top.map((t) => `\`${t}\``).join(", ")}${names.size > top.length ? ", …" : ""}`),
+      );
     }
   }
   const errors = parseErrors(graph, s.language);
   if (errors) {
     c.parseErrors = errors;
-    notes.push(`${n(errors.count)} file${errors.count === 1 ? " has" : "s have"} syntax errors, read only in part: ${filesText(errors)}`);
+    notes.push(
+      `${n(errors.count)} file${errors.count === 1 ? " has" : "s have"} syntax errors, read only in part: ` +
+        `${filesText(errors)}`,
+    );
   }
   const dispatch = dispatchOf(graph, s);
   if (dispatch) {
@@ -226,12 +267,22 @@ export function callsCompleteness(graph: CodeGraph, s: SymbolNode, direction: "c
     for (const d of dispatch.slice(0, 3)) {
       if (direction === "callers") {
         // Calls on an instance of a known class already reach this override (`via-base`, listed, marked dispatch).
-        const followed = (graph.callsTo.get(s.id) ?? []).filter((ei) => graph.calls[ei]!.resolution === "via-base").length;
-        notes.push(d.relation === "overrides"
-          ? `it overrides ${d.symbol.qualified}: its ${n(d.sites)} resolved call site${d.sites === 1 ? "" : "s"} may run this method at run time (dynamic dispatch${followed ? `; ${n(followed)} on an instance of a known class ${followed === 1 ? "is" : "are"} listed, marked dispatch` : ", not followed"})`
-          : `${d.symbol.qualified} overrides it: calls listed here may run that method instead (dynamic dispatch, not followed)`);
+        const followed = (graph.callsTo.get(s.id) ?? []).filter(
+          (ei) => graph.calls[ei]!.resolution === "via-base",
+        ).length;
+        notes.push(
+          d.relation === "overrides"
+            ? `it overrides ${d.symbol.qualified}: its ${n(d.sites)} resolved call ` +
+                (`site${d.sites === 1 ? "" : "s"} may run this method at run time (dynamic ` +
+                  `dispatch${followed ? `; ${n(followed)} on an instance of a known class ${followed === 1 ? "is" : "are"} listed, marked dispatch` : ", not followed"})`)
+            : `${d.symbol.qualified} overrides it: calls listed here may run that method instead (dynamic ` +
+                `dispatch, not followed)`,
+        );
       } else if (d.relation === "overridden-by") {
-        notes.push(`${d.symbol.qualified} overrides it; on such objects, calls run that method's callees instead (dynamic dispatch, not followed)`);
+        notes.push(
+          `${d.symbol.qualified} overrides it; on such objects, calls run that method's callees instead ` +
+            `(dynamic dispatch, not followed)`,
+        );
       }
     }
   }
@@ -248,7 +299,9 @@ export function importsCompleteness(graph: CodeGraph, path: string): Completenes
     let files = 0;
     for (const r of graph.records.values()) if (r.language === language) files++;
     c.notExtracted = [{ language: spec.name, files, what: "imports" }];
-    notes.push(`the index does not resolve ${spec.name} imports to files (${n(files)} files): no importer written in it is seen`);
+    notes.push(
+      `the index does not resolve ${spec.name} imports to files (${n(files)} files): no importer written in it is seen`,
+    );
   } else {
     const same = kin(graph, language);
     const files = new Map<string, number>();
@@ -263,13 +316,20 @@ export function importsCompleteness(graph: CodeGraph, path: string): Completenes
     const unresolved = countByFile(files);
     if (unresolved) {
       c.unresolvedImports = unresolved;
-      notes.push(`${n(unresolved.count)} import${unresolved.count === 1 ? "" : "s"} resolve to no project file and no package (a path alias or generated file the index cannot follow): they may import it; in ${filesText(unresolved)}`);
+      notes.push(
+        `${n(unresolved.count)} import${unresolved.count === 1 ? "" : "s"} resolve to no project file and no ` +
+          (`package (a path alias or generated file the index cannot follow): they may import it; in ` +
+            `${filesText(unresolved)}`),
+      );
     }
   }
   const errors = parseErrors(graph, language);
   if (errors) {
     c.parseErrors = errors;
-    notes.push(`${n(errors.count)} file${errors.count === 1 ? " has" : "s have"} syntax errors, read only in part: ${filesText(errors)}`);
+    notes.push(
+      `${n(errors.count)} file${errors.count === 1 ? " has" : "s have"} syntax errors, read only in part: ` +
+        `${filesText(errors)}`,
+    );
   }
   return c;
 }

@@ -123,7 +123,9 @@ export function suggestNames(graph: CodeGraph, query: string, limit = 5): Symbol
       scored.push({ id, score: m === 0 ? score - 10 : m === 1 ? score - 5 : score });
     }
   }
-  scored.sort((a, b) => a.score - b.score || graph.symbols[a.id]!.qualified.length - graph.symbols[b.id]!.qualified.length);
+  scored.sort(
+    (a, b) => a.score - b.score || graph.symbols[a.id]!.qualified.length - graph.symbols[b.id]!.qualified.length,
+  );
   return scored.slice(0, limit).map((s) => symbolRef(graph.symbols[s.id]!));
 }
 
@@ -137,23 +139,33 @@ export function findSymbol(graph: CodeGraph, target: string): SymbolNode {
   if (ids.length === 0) {
     const suggestions = suggestNames(graph, target);
     throw new EngineError("unknown_symbol", `No symbol named ${JSON.stringify(target)}.`, {
-      hint: suggestions.length ? `Did you mean ${suggestions.map((s) => s.qualified).join(", ")}?` : "Search for a few words from its name or docstring to find it.",
+      hint: suggestions.length
+        ? `Did you mean ${suggestions.map((s) => s.qualified).join(", ")}?`
+        : "Search for a few words from its name or docstring to find it.",
       data: { target, suggestions },
     });
   }
   const candidates = ids.map((id) => symbolRef(graph.symbols[id]!));
   const shown = candidates.slice(0, CANDIDATES_SHOWN);
   const more = candidates.length - shown.length;
-  throw new EngineError("ambiguous_symbol", `${JSON.stringify(target)} matches ${candidates.length} symbols: ${shown.map((c) => `${c.qualified} (${c.kind}, ${cite(c.path, c.line)})`).join("; ")}${more > 0 ? `; +${more} more` : ""}.`, {
-    hint: "Qualify it: add the class or module (e.g. Class.method, pkg.module.name) or use path::name.",
-    data: { target, candidates: shown, total: candidates.length },
-  });
+  throw new EngineError(
+    "ambiguous_symbol",
+    `${JSON.stringify(target)} matches ${candidates.length} symbols: ` +
+      `${shown.map((c) => `${c.qualified} (${c.kind}, ${cite(c.path, c.line)})`).join("; ")}${more > 0 ? `; +${more} more` : ""}.`,
+    {
+      hint: "Qualify it: add the class or module (e.g. Class.method, pkg.module.name) or use path::name.",
+      data: { target, candidates: shown, total: candidates.length },
+    },
+  );
 }
 
 /** All symbols `target` could mean, best matches only (exact qualified beats suffix beats bare). */
 export function matchSymbols(graph: CodeGraph, target: string): number[] {
   const t = target.trim();
-  if (t === "") throw new EngineError("invalid_argument", "The symbol is empty.", { hint: "Pass a name such as Session.send or a path::name." });
+  if (t === "")
+    throw new EngineError("invalid_argument", "The symbol is empty.", {
+      hint: "Pass a name such as Session.send or a path::name.",
+    });
   const exact = graph.byQualified.get(t);
   if (exact !== undefined && graph.symbols[exact]!.kind !== "module") return [exact];
   const sep = t.indexOf("::");
@@ -176,7 +188,8 @@ export function matchSymbols(graph: CodeGraph, target: string): number[] {
   const bySuffix = suffixIndex(graph).get(t) ?? [];
   if (bySuffix.length) return preferShallow(graph, bySuffix, t);
   const tail: number[] = [];
-  if (t.includes(".")) for (const s of graph.symbols) if (s.kind !== "module" && s.qualified.endsWith(`.${t}`)) tail.push(s.id);
+  if (t.includes("."))
+    for (const s of graph.symbols) if (s.kind !== "module" && s.qualified.endsWith(`.${t}`)) tail.push(s.id);
   return tail;
 }
 

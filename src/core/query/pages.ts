@@ -22,7 +22,10 @@ export const TESTS_MODES: readonly TestsMode[] = ["summary", "include", "exclude
 export interface ListOptions {
   /** Entries per page (default 50, at most 1,000); the budget may show fewer. */
   limit?: number;
-  /** The cursor an earlier page named as `next`: carries the offset, the tests filter, the depth (and impact's direction). */
+  /**
+   * The cursor an earlier page named as `next`: carries the offset, the tests filter, the depth (and impact's
+   * direction).
+   */
   cursor?: string;
   tests?: TestsMode;
   /** Tokens for the whole text (default 4,000). */
@@ -106,7 +109,13 @@ const CURSOR = /^(\d{1,9})\.(summary|include|exclude|only)\.(\d{1,2})(?:\.(up|do
  * index it was made on: readable, enough to ask for the next page alone, and known stale after an
  * edit (an offset into a list that changed would repeat some entries and skip others).
  */
-export function encodeCursor(offset: number, tests: TestsMode, depth: number, direction?: string, version?: string): string {
+export function encodeCursor(
+  offset: number,
+  tests: TestsMode,
+  depth: number,
+  direction?: string,
+  version?: string,
+): string {
   return `${offset}.${tests}.${depth}${direction ? `.${direction}` : ""}${version ? `.v${version}` : ""}`;
 }
 
@@ -141,10 +150,18 @@ export function indexVersion(graph: CodeGraph): string {
 export function bindIndexVersion(a: ListArgs, graph: CodeGraph): ListArgs {
   a.version = indexVersion(graph);
   if (a.cursorVersion !== undefined && a.cursorVersion !== a.version) {
-    throw new EngineError("invalid_argument", "The cursor is stale: it was made before the code changed; the list it pages is not the same any more, and paging on would repeat some entries and skip others.", {
-      hint: "Ask again without a cursor for the first page of the current list.",
-      data: { cursor: encodeCursor(a.offset, a.tests, a.depth ?? 0, a.direction, a.cursorVersion), reason: "stale_cursor" },
-    });
+    throw new EngineError(
+      "invalid_argument",
+      "The cursor is stale: it was made before the code changed; the list it pages is not the same any more, " +
+        "and paging on would repeat some entries and skip others.",
+      {
+        hint: "Ask again without a cursor for the first page of the current list.",
+        data: {
+          cursor: encodeCursor(a.offset, a.tests, a.depth ?? 0, a.direction, a.cursorVersion),
+          reason: "stale_cursor",
+        },
+      },
+    );
   }
   return a;
 }
@@ -154,20 +171,34 @@ function badArgument(message: string, data: Record<string, unknown>, hint?: stri
 }
 
 /** Validates paging options against each other (a cursor carries the filter and depth it was made with). */
-export async function listArgs(opts: ListOptions & { depth?: number; direction?: string }, defaultBudget: number = LIMITS.budget.list): Promise<ListArgs> {
+export async function listArgs(
+  opts: ListOptions & { depth?: number; direction?: string },
+  defaultBudget: number = LIMITS.budget.list,
+): Promise<ListArgs> {
   const limit = opts.limit ?? LIMITS.page.default;
   if (!Number.isInteger(limit) || limit < LIMITS.page.min || limit > LIMITS.page.max) {
-    throw badArgument(`limit must be a whole number from ${LIMITS.page.min} to ${LIMITS.page.max}, got ${String(opts.limit)}.`, { limit: opts.limit });
+    throw badArgument(
+      `limit must be a whole number from ${LIMITS.page.min} to ${LIMITS.page.max}, got ${String(opts.limit)}.`,
+      { limit: opts.limit },
+    );
   }
   if (opts.tests !== undefined && !TESTS_MODES.includes(opts.tests)) {
-    throw badArgument(`tests must be one of ${TESTS_MODES.join(", ")}, got ${JSON.stringify(opts.tests)}.`, { tests: opts.tests });
+    throw badArgument(`tests must be one of ${TESTS_MODES.join(", ")}, got ${JSON.stringify(opts.tests)}.`, {
+      tests: opts.tests,
+    });
   }
   const budget = opts.budget ?? defaultBudget;
   if (!Number.isInteger(budget) || budget < 1 || budget > LIMITS.budget.max) {
-    throw badArgument(`budget must be a whole number of tokens from 1 to ${LIMITS.budget.max}, got ${String(opts.budget)}.`, { budget: opts.budget });
+    throw badArgument(
+      `budget must be a whole number of tokens from 1 to ${LIMITS.budget.max}, got ${String(opts.budget)}.`,
+      { budget: opts.budget },
+    );
   }
   const encoding = opts.encoding ?? "o200k_base";
-  if (!ENCODINGS.includes(encoding)) throw badArgument(`encoding must be one of ${ENCODINGS.join(", ")}, got ${JSON.stringify(encoding)}.`, { encoding });
+  if (!ENCODINGS.includes(encoding))
+    throw badArgument(`encoding must be one of ${ENCODINGS.join(", ")}, got ${JSON.stringify(encoding)}.`, {
+      encoding,
+    });
   let offset = 0;
   let tests = opts.tests ?? "summary";
   let depth = opts.depth;
@@ -176,18 +207,34 @@ export async function listArgs(opts: ListOptions & { depth?: number; direction?:
   if (opts.cursor !== undefined) {
     const m = CURSOR.exec(String(opts.cursor).trim());
     if (!m) {
-      throw badArgument(`cursor ${JSON.stringify(opts.cursor)} is not one this engine made.`, { cursor: opts.cursor }, "Pass the cursor exactly as the previous page named it, or leave it out for the first page.");
+      throw badArgument(
+        `cursor ${JSON.stringify(opts.cursor)} is not one this engine made.`,
+        { cursor: opts.cursor },
+        "Pass the cursor exactly as the previous page named it, or leave it out for the first page.",
+      );
     }
     offset = Number(m[1]);
     const [cursorTests, cursorDepth] = [m[2] as TestsMode, Number(m[3])];
     if (opts.tests !== undefined && opts.tests !== cursorTests) {
-      throw badArgument(`the cursor was made with tests=${cursorTests}, not ${opts.tests}.`, { cursor: opts.cursor, tests: opts.tests }, `Leave tests out with this cursor, or start again without a cursor to change it.`);
+      throw badArgument(
+        `the cursor was made with tests=${cursorTests}, not ${opts.tests}.`,
+        { cursor: opts.cursor, tests: opts.tests },
+        `Leave tests out with this cursor, or start again without a cursor to change it.`,
+      );
     }
     if (opts.depth !== undefined && opts.depth !== cursorDepth) {
-      throw badArgument(`the cursor was made with depth ${cursorDepth}, not ${opts.depth}.`, { cursor: opts.cursor, depth: opts.depth }, `Leave depth out with this cursor, or start again without a cursor to change it.`);
+      throw badArgument(
+        `the cursor was made with depth ${cursorDepth}, not ${opts.depth}.`,
+        { cursor: opts.cursor, depth: opts.depth },
+        `Leave depth out with this cursor, or start again without a cursor to change it.`,
+      );
     }
     if (opts.direction !== undefined && m[4] !== undefined && opts.direction !== m[4]) {
-      throw badArgument(`the cursor was made with direction ${m[4]}, not ${opts.direction}.`, { cursor: opts.cursor, direction: opts.direction }, `Leave direction out with this cursor, or start again without a cursor to change it.`);
+      throw badArgument(
+        `the cursor was made with direction ${m[4]}, not ${opts.direction}.`,
+        { cursor: opts.cursor, direction: opts.direction },
+        `Leave direction out with this cursor, or start again without a cursor to change it.`,
+      );
     }
     tests = cursorTests;
     depth = cursorDepth;
@@ -195,7 +242,18 @@ export async function listArgs(opts: ListOptions & { depth?: number; direction?:
     cursorVersion = m[5];
   }
   // Remembers each line's count: a page is rendered and counted several times while it is fitted.
-  return { limit, offset, tests, depth, direction, budget, encoding, json: opts.json === true, count: lineMemoCounter(await loadTokenCounter(encoding)), ...(cursorVersion ? { cursorVersion } : {}) };
+  return {
+    limit,
+    offset,
+    tests,
+    depth,
+    direction,
+    budget,
+    encoding,
+    json: opts.json === true,
+    count: lineMemoCounter(await loadTokenCounter(encoding)),
+    ...(cursorVersion ? { cursorVersion } : {}),
+  };
 }
 
 const usageLine = (tokens: number, a: ListArgs) => `-- ${tokens}/${a.budget} tokens (${a.encoding})`;
@@ -226,14 +284,19 @@ export const BUDGET_DIGITS_MARGIN = 4;
  */
 export function fitPage<T extends { text: string; usage: Usage }>(max: number, make: (k: number) => T, a: ListArgs): T {
   // With `json`, a front end sends the data beside the text: the budget covers both together.
-  const cost = (answer: T) => answer.usage.tokens + (a.json ? a.count(JSON.stringify({ ...answer, text: undefined })) : 0);
+  const cost = (answer: T) =>
+    answer.usage.tokens + (a.json ? a.count(JSON.stringify({ ...answer, text: undefined })) : 0);
   const { answer, fits } = fitPrefix(max, make, cost, a.budget);
   if (!fits) {
     const needed = cost(answer) + BUDGET_DIGITS_MARGIN;
-    throw new EngineError("budget_too_small", `A budget of ${a.budget} tokens cannot hold even the answer's header and notes; it needs ${needed}.`, {
-      hint: `Ask again with budget ≥ ${needed}.`,
-      data: { budget: a.budget, needed },
-    });
+    throw new EngineError(
+      "budget_too_small",
+      `A budget of ${a.budget} tokens cannot hold even the answer's header and notes; it needs ${needed}.`,
+      {
+        hint: `Ask again with budget ≥ ${needed}.`,
+        data: { budget: a.budget, needed },
+      },
+    );
   }
   return answer;
 }
@@ -245,34 +308,64 @@ export const plural = (n: number, one: string, many = `${one}s`) => `${fmt(n)} $
 export function summarizeByFile(paths: string[]): TestCodeSummary {
   const counts = new Map<string, number>();
   for (const p of paths) counts.set(p, (counts.get(p) ?? 0) + 1);
-  const files = [...counts].map(([path, count]) => ({ path, count })).sort((a, b) => b.count - a.count || (a.path < b.path ? -1 : 1));
+  const files = [...counts]
+    .map(([path, count]) => ({ path, count }))
+    .sort((a, b) => b.count - a.count || (a.path < b.path ? -1 : 1));
   return { entries: paths.length, files: files.slice(0, 8), fileCount: counts.size };
 }
 
 /** The lines that tell what the page holds and how to get the rest. */
-export function pagingLines(page: PageInfo, what: string, rest: { testCode: TestCodeSummary; testWhat: string | ((n: number) => string) }): string[] {
+export function pagingLines(
+  page: PageInfo,
+  what: string,
+  rest: { testCode: TestCodeSummary; testWhat: string | ((n: number) => string) },
+): string[] {
   const lines: string[] = [];
   if (page.tests === "summary" && rest.testCode.entries > 0) {
     const files = rest.testCode.files.map((f) => `${citePath(f.path)} (${fmt(f.count)})`).join(", ");
     const more = rest.testCode.fileCount - rest.testCode.files.length;
-    const where = files ? ` in ${plural(rest.testCode.fileCount, "test file")}: ${files}${more > 0 ? `, and ${plural(more, "more file")}` : ""}` : "";
-    const counted = typeof rest.testWhat === "string" ? plural(rest.testCode.entries, rest.testWhat) : rest.testWhat(rest.testCode.entries);
-    lines.push(`Tests: ${counted}${where} (counted, not listed). To list them, ask again with tests=only (or tests=include for everything).`);
+    const where = files
+      ? ` in ${plural(rest.testCode.fileCount, "test file")}: ` +
+        `${files}${more > 0 ? `, and ${plural(more, "more file")}` : ""}`
+      : "";
+    const counted =
+      typeof rest.testWhat === "string"
+        ? plural(rest.testCode.entries, rest.testWhat)
+        : rest.testWhat(rest.testCode.entries);
+    lines.push(
+      `Tests: ${counted}${where} (counted, not listed). To list them, ask again with tests=only (or ` +
+        `tests=include for everything).`,
+    );
   }
-  if (page.next) lines.push(`Next page: ask again with cursor=${page.next} (${plural(page.matching - page.offset - page.shown, `more ${what}`, `more ${what}`)}).`);
-  else if (page.offset < page.matching && (page.offset > 0 || page.shown < page.matching)) lines.push(`Last page: ${what} ${fmt(page.offset + 1)}-${fmt(page.offset + page.shown)} of ${fmt(page.matching)}.`);
+  if (page.next)
+    lines.push(
+      `Next page: ask again with cursor=${page.next} ` +
+        `(${plural(page.matching - page.offset - page.shown, `more ${what}`, `more ${what}`)}).`,
+    );
+  else if (page.offset < page.matching && (page.offset > 0 || page.shown < page.matching))
+    lines.push(`Last page: ${what} ${fmt(page.offset + 1)}-${fmt(page.offset + page.shown)} of ${fmt(page.matching)}.`);
   return lines;
 }
 
 /** What a page past the last entry says (a cursor kept across an edit that shortened the list). */
 export function pastTheEnd(offset: number, matching: number): string {
-  return `The cursor points past the end: there are ${fmt(matching)} entries (the code may have changed since it was made); ask again without a cursor.`;
+  return (
+    `The cursor points past the end: there are ${fmt(matching)} entries (the code may have changed since ` +
+    `it was made); ask again without a cursor.`
+  );
 }
 
 /** A page's info for `k` entries from `offset` of `matching` (`direction`: impact's, carried by the cursor). */
 export function pageInfo(a: ListArgs, matching: number, k: number, depth: number, direction?: string): PageInfo {
   const end = a.offset + k;
-  return { tests: a.tests, matching, offset: a.offset, shown: k, limit: a.limit, ...(end < matching && k > 0 ? { next: encodeCursor(end, a.tests, depth, direction, a.version) } : {}) };
+  return {
+    tests: a.tests,
+    matching,
+    offset: a.offset,
+    shown: k,
+    limit: a.limit,
+    ...(end < matching && k > 0 ? { next: encodeCursor(end, a.tests, depth, direction, a.version) } : {}),
+  };
 }
 
 /** Keeps the entries the tests filter asks for, production first. */
@@ -304,7 +397,10 @@ export function pageCalls(graph: CodeGraph, full: CallsAnswer, a: ListArgs): Cal
   const root = graph.byQualified.get(full.symbol.qualified) ?? -1;
   const idOf = (qualified: string) => graph.byQualified.get(qualified) ?? -1;
   // Callers are test code when the call site is; callees when the called definition is.
-  const resultIsTest = (r: RelatedSymbol) => (callers ? isTestSite(graph, r.site.path, r.site.line, idOf(r.qualified)) : isTestPath(r.path, graph.symbols[idOf(r.qualified)]?.language));
+  const resultIsTest = (r: RelatedSymbol) =>
+    callers
+      ? isTestSite(graph, r.site.path, r.site.line, idOf(r.qualified))
+      : isTestPath(r.path, graph.symbols[idOf(r.qualified)]?.language);
   // A caller in a test is named by its runnable id too: that is what an agent runs.
   const withTest = (r: RelatedSymbol): RelatedSymbol => {
     if (!callers) return r;
@@ -312,15 +408,32 @@ export function pageCalls(graph: CodeGraph, full: CallsAnswer, a: ListArgs): Cal
     return id ? { ...r, test: id } : r;
   };
   const entries: Entry[] = [
-    ...full.results.map((r) => ({ kind: "result" as const, r, test: resultIsTest(r) })).map((e) => (e.test ? { ...e, r: withTest(e.r) } : e)),
-    ...full.external.map((x) => ({ kind: "external" as const, x, test: isTestSite(graph, x.site.path, x.site.line, root) })),
-    ...full.possible.map((p) => ({ kind: "possible" as const, p, test: isTestSite(graph, p.site.path, p.site.line, idOf(p.caller.qualified)) })),
+    ...full.results
+      .map((r) => ({ kind: "result" as const, r, test: resultIsTest(r) }))
+      .map((e) => (e.test ? { ...e, r: withTest(e.r) } : e)),
+    ...full.external.map((x) => ({
+      kind: "external" as const,
+      x,
+      test: isTestSite(graph, x.site.path, x.site.line, root),
+    })),
+    ...full.possible.map((p) => ({
+      kind: "possible" as const,
+      p,
+      test: isTestSite(graph, p.site.path, p.site.line, idOf(p.caller.qualified)),
+    })),
   ];
   const order = { result: 0, external: 1, possible: 2 };
   const { kept, tests } = filterTests(entries, (e) => e.test, a.tests);
-  if (a.tests === "include") kept.sort((x, y) => order[x.kind] - order[y.kind]); // stable: production before tests within a kind
-  const testPaths = tests.map((e) => (e.kind === "result" ? e.r.site.path : e.kind === "external" ? e.x.site.path : e.p.site.path));
-  const testCode = { ...summarizeByFile(testPaths), results: tests.filter((e) => e.kind === "result").length, possible: tests.filter((e) => e.kind === "possible").length };
+  // stable: production before tests within a kind
+  if (a.tests === "include") kept.sort((x, y) => order[x.kind] - order[y.kind]);
+  const testPaths = tests.map((e) =>
+    e.kind === "result" ? e.r.site.path : e.kind === "external" ? e.x.site.path : e.p.site.path,
+  );
+  const testCode = {
+    ...summarizeByFile(testPaths),
+    results: tests.filter((e) => e.kind === "result").length,
+    possible: tests.filter((e) => e.kind === "possible").length,
+  };
   const symbol = graph.symbols[root];
   const completeness = symbol ? callsCompleteness(graph, symbol, full.direction, full.possible.length) : { notes: [] };
   const depth = full.depth;
@@ -335,42 +448,105 @@ export function pageCalls(graph: CodeGraph, full: CallsAnswer, a: ListArgs): Cal
     const possible = shown.flatMap((e) => (e.kind === "possible" ? [e.p] : []));
     const render = (usage: string) => {
       const s = full.symbol;
-      const lines = [`# ${callers ? "Callers of" : "Callees of"} ${s.qualified} (${s.kind}, ${cite(s.path, s.line)})${depth > 1 ? `, depth ${depth}` : ""}`];
+      const lines = [
+        `# ${callers ? "Callers of" : "Callees of"} ${s.qualified} (${s.kind}, ` +
+          `${cite(s.path, s.line)})${depth > 1 ? `, depth ${depth}` : ""}`,
+      ];
       const prodResults = full.results.length - testCode.results;
-      const testNote = testCode.results ? `: ${fmt(prodResults)} in production code, ${fmt(testCode.results)} in test code` : "";
-      lines.push(`${plural(full.results.length, callers ? "resolved call site" : "resolved call")}${testNote}${full.external.length ? `; ${plural(full.external.length, "call")} into packages` : ""}${full.possible.length ? `; ${plural(full.possible.length, "possible call site")} by name only` : ""}.`);
-      const filter = a.tests === "only" ? "test code only" : a.tests === "include" ? "production code first, then test code" : "production code";
-      if (kept.length === 0) lines.push(full.results.length + full.possible.length + full.external.length === 0 ? `None found${callers ? " among resolved calls" : ""}.` : `None in ${filter}.`);
+      const testNote = testCode.results
+        ? `: ${fmt(prodResults)} in production code, ${fmt(testCode.results)} in test code`
+        : "";
+      lines.push(
+        `${plural(full.results.length, callers ? "resolved call site" : "resolved call")}${testNote}${full.external.length ? `; ${plural(full.external.length, "call")} into packages` : ""}${full.possible.length ? `; ${plural(full.possible.length, "possible call site")} by name only` : ""}.`,
+      );
+      const filter =
+        a.tests === "only"
+          ? "test code only"
+          : a.tests === "include"
+            ? "production code first, then test code"
+            : "production code";
+      if (kept.length === 0)
+        lines.push(
+          full.results.length + full.possible.length + full.external.length === 0
+            ? `None found${callers ? " among resolved calls" : ""}.`
+            : `None in ${filter}.`,
+        );
       else if (a.offset >= kept.length) lines.push(pastTheEnd(a.offset, kept.length));
-      else lines.push(`Listed (${filter}): ${fmt(a.offset + 1)}-${fmt(a.offset + shown.length)} of ${fmt(kept.length)}.`);
+      else
+        lines.push(`Listed (${filter}): ${fmt(a.offset + 1)}-${fmt(a.offset + shown.length)} of ${fmt(kept.length)}.`);
       let section = "";
       for (const e of shown) {
         if (e.kind !== section) {
           section = e.kind;
           if (e.kind === "external") lines.push("", "Calls into packages:");
-          if (e.kind === "possible") lines.push("", "Possible callers by name only (several definitions share the name; nothing ties these calls to this one):");
+          if (e.kind === "possible")
+            lines.push(
+              "",
+              "Possible callers by name only (several definitions share the name; nothing ties these calls to " +
+                "this one):",
+            );
           if (e.kind === "result") lines.push("");
         }
         if (e.kind === "result") {
           const r = e.r;
           // Module-level code is named by its file, which the site already cites.
-          const who = r.kind === "module" && r.path === r.site.path ? "module code" : `${r.qualified} (${r.kind}, ${cite(r.path, r.line)})`;
-          lines.push(`${"  ".repeat(r.depth - 1)}- ${cite(r.site.path, r.site.line)} ${callers ? "in " : "→ "}${who}${r.via !== "call" ? ` via ${r.via}` : ""}${r.through ? ` dispatch through ${r.through}` : ""} [${r.resolution}, ${r.confidence.toFixed(2)}]${r.test ? ` test: ${r.test}` : ""}`);
+          const who =
+            r.kind === "module" && r.path === r.site.path
+              ? "module code"
+              : `${r.qualified} (${r.kind}, ${cite(r.path, r.line)})`;
+          lines.push(
+            `${"  ".repeat(r.depth - 1)}- ${cite(r.site.path, r.site.line)} ` +
+              `${callers ? "in " : "→ "}${who}${r.via !== "call" ? ` via ${r.via}` : ""}${r.through ? ` dispatch through ${r.through}` : ""} [${r.resolution}, ${r.confidence.toFixed(2)}]${r.test ? ` test: ${r.test}` : ""}`,
+          );
         } else if (e.kind === "external") lines.push(`- ${cite(e.x.site.path, e.x.site.line)} → ${e.x.target}`);
-        else lines.push(`- ${cite(e.p.site.path, e.p.site.line)} in ${e.p.caller.qualified} [${e.p.candidates} candidates]`);
+        else
+          lines.push(
+            `- ${cite(e.p.site.path, e.p.site.line)} in ${e.p.caller.qualified} [${e.p.candidates} candidates]`,
+          );
       }
-      const testWhat = () => [testCode.results && plural(testCode.results, callers ? "resolved call site" : "call"), testCode.possible && plural(testCode.possible, "possible call site"), testCode.entries - testCode.results - testCode.possible && plural(testCode.entries - testCode.results - testCode.possible, "call into packages", "calls into packages")].filter(Boolean).join(" and ");
+      const testWhat = () =>
+        [
+          testCode.results && plural(testCode.results, callers ? "resolved call site" : "call"),
+          testCode.possible && plural(testCode.possible, "possible call site"),
+          testCode.entries - testCode.results - testCode.possible &&
+            plural(
+              testCode.entries - testCode.results - testCode.possible,
+              "call into packages",
+              "calls into packages",
+            ),
+        ]
+          .filter(Boolean)
+          .join(" and ");
       const paging = pagingLines(page, what, { testCode, testWhat });
       if (paging.length) lines.push("", ...paging);
-      lines.push("", ...completenessLines(completeness, kept.length === 0, callers ? `every call naming \`${s.qualified.split(/[.#]/).pop()}\` in its language's files is linked, and no such file has syntax errors` : "every call it makes is linked"));
+      lines.push(
+        "",
+        ...completenessLines(
+          completeness,
+          kept.length === 0,
+          callers
+            ? `every call naming \`${s.qualified.split(/[.#]/).pop()}\` in its language's files is linked, and ` +
+                `no such file has syntax errors`
+            : "every call it makes is linked",
+        ),
+      );
       lines.push("", usage);
       return lines.join("\n");
     };
     const { text, tokens } = withUsage(render, a);
     return {
-      symbol: full.symbol, direction: full.direction, depth, results, external, possible,
+      symbol: full.symbol,
+      direction: full.direction,
+      depth,
+      results,
+      external,
+      possible,
       total: { results: full.results.length, external: full.external.length, possible: full.possible.length },
-      testCode, page, completeness, usage: { tokens, budget: a.budget, encoding: a.encoding }, text,
+      testCode,
+      page,
+      completeness,
+      usage: { tokens, budget: a.budget, encoding: a.encoding },
+      text,
     };
   };
   return fitPage(Math.min(a.limit, rest.length), make, a);
@@ -378,7 +554,11 @@ export function pageCalls(graph: CodeGraph, full: CallsAnswer, a: ListArgs): Cal
 
 /** Importers as one page. */
 export function pageImporters(graph: CodeGraph, full: ImportersAnswer, a: ListArgs): ImportersPage {
-  const { kept, tests } = filterTests(full.results, (r) => isTestPath(r.path, graph.records.get(r.path)?.language), a.tests);
+  const { kept, tests } = filterTests(
+    full.results,
+    (r) => isTestPath(r.path, graph.records.get(r.path)?.language),
+    a.tests,
+  );
   const testCode = summarizeByFile(tests.map((r) => r.path));
   const completeness = importsCompleteness(graph, full.path);
   const rest = kept.slice(a.offset);
@@ -387,20 +567,50 @@ export function pageImporters(graph: CodeGraph, full: ImportersAnswer, a: ListAr
     const page = pageInfo(a, kept.length, shown.length, full.depth);
     const render = (usage: string) => {
       const lines = [`# Files importing ${citePath(full.path)}${full.depth > 1 ? ` (depth ${full.depth})` : ""}`];
-      lines.push(`${plural(full.results.length, "file")}${tests.length ? `: ${fmt(full.results.length - tests.length)} production, ${fmt(tests.length)} test` : ""}.`);
-      const filter = a.tests === "only" ? "test files only" : a.tests === "include" ? "production files first, then test files" : "production files";
-      if (kept.length === 0) lines.push(full.results.length === 0 ? "No project file imports it." : `None among ${filter}.`);
+      lines.push(
+        `${plural(full.results.length, "file")}${tests.length ? `: ${fmt(full.results.length - tests.length)} production, ${fmt(tests.length)} test` : ""}.`,
+      );
+      const filter =
+        a.tests === "only"
+          ? "test files only"
+          : a.tests === "include"
+            ? "production files first, then test files"
+            : "production files";
+      if (kept.length === 0)
+        lines.push(full.results.length === 0 ? "No project file imports it." : `None among ${filter}.`);
       else if (a.offset >= kept.length) lines.push(pastTheEnd(a.offset, kept.length));
-      else if (shown.length) lines.push(`Listed (${filter}): ${fmt(a.offset + 1)}-${fmt(a.offset + shown.length)} of ${fmt(kept.length)}.`, "");
-      for (const r of shown) lines.push(`${"  ".repeat(r.depth - 1)}- ${citePath(r.path)}${r.depth > 1 ? ` (depth ${r.depth})` : ""}`);
+      else if (shown.length)
+        lines.push(
+          `Listed (${filter}): ${fmt(a.offset + 1)}-${fmt(a.offset + shown.length)} of ${fmt(kept.length)}.`,
+          "",
+        );
+      for (const r of shown)
+        lines.push(`${"  ".repeat(r.depth - 1)}- ${citePath(r.path)}${r.depth > 1 ? ` (depth ${r.depth})` : ""}`);
       const paging = pagingLines(page, "files", { testCode: { ...testCode, files: [] }, testWhat: "test file" });
       if (paging.length) lines.push("", ...paging);
-      lines.push("", ...completenessLines(completeness, kept.length === 0, "every import in its language's files resolves, and none of them has syntax errors"));
+      lines.push(
+        "",
+        ...completenessLines(
+          completeness,
+          kept.length === 0,
+          "every import in its language's files resolves, and none of them has syntax errors",
+        ),
+      );
       lines.push("", usage);
       return lines.join("\n");
     };
     const { text, tokens } = withUsage(render, a);
-    return { path: full.path, depth: full.depth, results: shown, total: full.results.length, testCode, page, completeness, usage: { tokens, budget: a.budget, encoding: a.encoding }, text };
+    return {
+      path: full.path,
+      depth: full.depth,
+      results: shown,
+      total: full.results.length,
+      testCode,
+      page,
+      completeness,
+      usage: { tokens, budget: a.budget, encoding: a.encoding },
+      text,
+    };
   };
   return fitPage(Math.min(a.limit, rest.length), make, a);
 }

@@ -17,7 +17,9 @@ export const MAX_DEPTH = LIMITS.depth.max;
 function checkDepth(depth: number | undefined): number {
   const d = depth ?? 1;
   if (!Number.isInteger(d) || d < 1 || d > MAX_DEPTH) {
-    throw new EngineError("invalid_argument", `depth must be a whole number from 1 to ${MAX_DEPTH}, got ${depth}.`, { data: { depth } });
+    throw new EngineError("invalid_argument", `depth must be a whole number from 1 to ${MAX_DEPTH}, got ${depth}.`, {
+      data: { depth },
+    });
   }
   return d;
 }
@@ -57,7 +59,13 @@ export interface CallsAnswer {
  * target written `METHOD /path` (with `routes`) is its route's handler; its callers are the handler's
  * callers plus the client calls that reach the route (resolution `route`), then their callers.
  */
-export function calls(graph: CodeGraph, target: string, direction: "callers" | "callees", depthArg?: number, routes?: Route[]): CallsAnswer {
+export function calls(
+  graph: CodeGraph,
+  target: string,
+  direction: "callers" | "callees",
+  depthArg?: number,
+  routes?: Route[],
+): CallsAnswer {
   const depth = checkDepth(depthArg);
   const route = routes ? routeTarget(graph, routes, target) : undefined;
   const root = route?.handler ?? findSymbol(graph, target);
@@ -69,7 +77,14 @@ export function calls(graph: CodeGraph, target: string, direction: "callers" | "
     const next: number[] = [];
     if (d === 1 && route && direction === "callers") {
       for (const c of route.clients) {
-        results.push({ ...symbolRef(graph.symbols[c.callerId]!), depth: 1, site: { path: c.path, line: c.line }, via: "call", resolution: "route", confidence: CONFIDENCE.route });
+        results.push({
+          ...symbolRef(graph.symbols[c.callerId]!),
+          depth: 1,
+          site: { path: c.path, line: c.line },
+          via: "call",
+          resolution: "route",
+          confidence: CONFIDENCE.route,
+        });
         if (!seen.has(c.callerId)) {
           seen.add(c.callerId);
           next.push(c.callerId);
@@ -83,8 +98,12 @@ export function calls(graph: CodeGraph, target: string, direction: "callers" | "
         // Direct answers list every call site; deeper hops list each symbol once.
         if (d > 1 && seen.has(other)) continue;
         results.push({
-          ...symbolRef(graph.symbols[other]!), depth: d, site: { path: e.file, line: e.line },
-          via: e.via, resolution: e.resolution, confidence: e.confidence,
+          ...symbolRef(graph.symbols[other]!),
+          depth: d,
+          site: { path: e.file, line: e.line },
+          via: e.via,
+          resolution: e.resolution,
+          confidence: e.confidence,
           ...(e.resolution === "via-base" ? throughOf(graph, e) : {}),
         });
         if (!seen.has(other)) {
@@ -96,29 +115,59 @@ export function calls(graph: CodeGraph, target: string, direction: "callers" | "
     }
     frontier = next;
   }
-  results.sort((a, b) => a.depth - b.depth || b.confidence - a.confidence || (a.site.path < b.site.path ? -1 : a.site.path > b.site.path ? 1 : a.site.line - b.site.line));
-  const external = direction === "callees"
-    ? graph.external.filter((x) => x.caller === root.id).map((x) => ({ target: x.target, site: { path: x.file, line: x.line } }))
-    : [];
-  const possible = direction === "callers"
-    ? graph.ambiguous.filter((a) => a.candidates.includes(root.id)).map((a) => ({ caller: symbolRef(graph.symbols[a.caller]!), site: { path: a.file, line: a.line }, candidates: a.candidates.length }))
-    : [];
+  results.sort(
+    (a, b) =>
+      a.depth - b.depth ||
+      b.confidence - a.confidence ||
+      (a.site.path < b.site.path ? -1 : a.site.path > b.site.path ? 1 : a.site.line - b.site.line),
+  );
+  const external =
+    direction === "callees"
+      ? graph.external
+          .filter((x) => x.caller === root.id)
+          .map((x) => ({ target: x.target, site: { path: x.file, line: x.line } }))
+      : [];
+  const possible =
+    direction === "callers"
+      ? graph.ambiguous
+          .filter((a) => a.candidates.includes(root.id))
+          .map((a) => ({
+            caller: symbolRef(graph.symbols[a.caller]!),
+            site: { path: a.file, line: a.line },
+            candidates: a.candidates.length,
+          }))
+      : [];
   return { symbol: symbolRef(root), direction, depth, results, external, possible };
 }
 
-/** The handler of a target written `METHOD /path` and the client calls reaching its routes; undefined for any other target. */
-function routeTarget(graph: CodeGraph, routes: Route[], target: string): { handler: SymbolNode; clients: ClientCall[] } | undefined {
+/**
+ * The handler of a target written `METHOD /path` and the client calls reaching its routes; undefined for any other
+ * target.
+ */
+function routeTarget(
+  graph: CodeGraph,
+  routes: Route[],
+  target: string,
+): { handler: SymbolNode; clients: ClientCall[] } | undefined {
   const m = ROUTE.exec(target.trim());
   if (!m) return undefined;
   const hits = closestRoutes(routesNamed(routes, m[1]!, m[2]!, target.trim()), m[2]!);
   const ids = routeSymbols(graph, hits);
   if (ids.length !== 1) {
-    throw new EngineError("invalid_argument", `${target.trim()} matches ${hits.length} routes with different handlers: ${hits.map((r) => `${r.method} ${r.path}`).join(", ")}.`, {
-      hint: "Write the path as one of them.", data: { target },
-    });
+    throw new EngineError(
+      "invalid_argument",
+      `${target.trim()} matches ${hits.length} routes with different handlers: ` +
+        `${hits.map((r) => `${r.method} ${r.path}`).join(", ")}.`,
+      {
+        hint: "Write the path as one of them.",
+        data: { target },
+      },
+    );
   }
   const clients: ClientCall[] = [];
-  for (const r of hits) for (const c of routeClients(graph, routes, r)) if (!clients.some((x) => x.path === c.path && x.line === c.line)) clients.push(c);
+  for (const r of hits)
+    for (const c of routeClients(graph, routes, r))
+      if (!clients.some((x) => x.path === c.path && x.line === c.line)) clients.push(c);
   return { handler: graph.symbols[ids[0]!]!, clients };
 }
 
@@ -130,7 +179,8 @@ function throughOf(graph: CodeGraph, e: CallEdge): { through?: string } {
   const name = graph.symbols[e.callee]!.name;
   for (const ei of graph.callsFrom.get(e.caller) ?? []) {
     const o = graph.calls[ei]!;
-    if (o.line === e.line && o.file === e.file && o.resolution !== "via-base" && graph.symbols[o.callee]!.name === name) return { through: graph.symbols[o.callee]!.qualified };
+    if (o.line === e.line && o.file === e.file && o.resolution !== "via-base" && graph.symbols[o.callee]!.name === name)
+      return { through: graph.symbols[o.callee]!.qualified };
   }
   return {};
 }
@@ -146,10 +196,18 @@ export interface ImportersAnswer {
 export function importers(graph: CodeGraph, pathArg: string, depthArg?: number, root?: string): ImportersAnswer {
   const depth = checkDepth(depthArg);
   const written = readQuotedPath(pathArg.trim())?.path ?? pathArg.trim();
-  const found = findFile({ has: (p) => graph.moduleSymbol.has(p), paths: () => graph.moduleSymbol.keys() }, written, root, { bySuffix: false });
+  const found = findFile(
+    { has: (p) => graph.moduleSymbol.has(p), paths: () => graph.moduleSymbol.keys() },
+    written,
+    root,
+    { bySuffix: false },
+  );
   const path = found?.path ?? normalizeRelative(written);
   if (path === undefined || path === "") {
-    throw new EngineError("outside_root", `${JSON.stringify(pathArg)} is not a path inside the project.`, { hint: "Pass a path relative to the project root, e.g. src/app.ts, or an absolute path inside it.", data: { path: pathArg } });
+    throw new EngineError("outside_root", `${JSON.stringify(pathArg)} is not a path inside the project.`, {
+      hint: "Pass a path relative to the project root, e.g. src/app.ts, or an absolute path inside it.",
+      data: { path: pathArg },
+    });
   }
   if (!graph.moduleSymbol.has(path)) {
     const base = path.slice(path.lastIndexOf("/") + 1);
@@ -194,7 +252,9 @@ function docBlock(doc: string | undefined, style: DocStyle | undefined, indent: 
   if (!doc) return [];
   if (style === "body-string") {
     const lines = doc.split("\n");
-    return lines.length === 1 ? [`${indent}"""${doc}"""`] : [`${indent}"""${lines[0]}`, ...lines.slice(1).map((l) => (l ? indent + l : l)), `${indent}"""`];
+    return lines.length === 1
+      ? [`${indent}"""${doc}"""`]
+      : [`${indent}"""${lines[0]}`, ...lines.slice(1).map((l) => (l ? indent + l : l)), `${indent}"""`];
   }
   return [`${indent}/**`, ...doc.split("\n").map((l) => `${indent} * ${l}`.trimEnd()), `${indent} */`];
 }
@@ -220,11 +280,21 @@ export function outline(graph: CodeGraph, s: SymbolNode, depth = 0, select?: Out
   const indent = "    ".repeat(depth);
   const lines: string[] = [];
   for (const dec of d.decorators ?? []) lines.push(indent + dec);
-  const header = d.signature.split("\n").map((l, i) => (i === 0 ? indent + l.trim() : l)).join("\n");
+  const header = d.signature
+    .split("\n")
+    .map((l, i) => (i === 0 ? indent + l.trim() : l))
+    .join("\n");
   const all = (graph.children.get(s.id) ?? []).map((id) => graph.symbols[id]!).filter((m) => m.kind !== "module");
   const members = select ? all.filter((m) => select.members.has(m.id)) : all;
-  const container = s.kind === "class" || s.kind === "interface" || s.kind === "struct" || s.kind === "trait" || s.kind === "enum" || s.kind === "module";
-  const allFields = container && s.kind !== "module" && depth < 2 ? fieldLines(graph, s, indented, `${indent}    `) : [];
+  const container =
+    s.kind === "class" ||
+    s.kind === "interface" ||
+    s.kind === "struct" ||
+    s.kind === "trait" ||
+    s.kind === "enum" ||
+    s.kind === "module";
+  const allFields =
+    container && s.kind !== "module" && depth < 2 ? fieldLines(graph, s, indented, `${indent}    `) : [];
   const fields = select ? allFields.slice(0, select.fields) : allFields;
   const hidden = container && depth < 2 ? all.length - members.length + allFields.length - fields.length : 0;
   const comment = indented ? "#" : "//";
@@ -283,8 +353,15 @@ export function fieldBindings(graph: CodeGraph, s: SymbolNode): BindingRecord[] 
   if (!record) return [];
   const sem = languageById(s.language)?.semantics ?? DEFAULT_SEMANTICS;
   const methods = new Set((graph.children.get(s.id) ?? []).map((id) => graph.symbols[id]!.index));
-  const own = record.bindings.filter((b) => b.scope === s.index && (b.kind === "assign" || (b.kind === "field" && b.receiver === undefined)));
-  const set = record.bindings.filter((b) => b.kind === "field" && methods.has(b.scope) && (b.receiver === undefined || sem.instanceNames.includes(b.receiver)));
+  const own = record.bindings.filter(
+    (b) => b.scope === s.index && (b.kind === "assign" || (b.kind === "field" && b.receiver === undefined)),
+  );
+  const set = record.bindings.filter(
+    (b) =>
+      b.kind === "field" &&
+      methods.has(b.scope) &&
+      (b.receiver === undefined || sem.instanceNames.includes(b.receiver)),
+  );
   return [...own, ...set];
 }
 

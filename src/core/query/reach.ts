@@ -77,15 +77,27 @@ export function reachOf(graph: CodeGraph, targets: readonly number[], routes: re
   const routesReached = own.filter((r) => r.handler !== undefined && closure.has(r.handler)).length;
   const testsTotal = countTests(graph);
   const share = Math.max(testsTotal ? reached.size / testsTotal : 0, own.length ? routesReached / own.length : 0);
-  return { share: Math.round(share * 1000) / 1000, tests: reached.size, testsTotal, routes: routesReached, routesTotal: own.length };
+  return {
+    share: Math.round(share * 1000) / 1000,
+    tests: reached.size,
+    testsTotal,
+    routes: routesReached,
+    routesTotal: own.length,
+  };
 }
 
 /** True when most tests or most routes run through the symbol, with enough of them for the share to mean something. */
 export function reachIsHigh(r: Reach): boolean {
-  return (r.testsTotal >= REACH_MIN.tests && r.tests / r.testsTotal >= 0.5) || (r.routesTotal >= REACH_MIN.routes && r.routes / r.routesTotal >= 0.5);
+  return (
+    (r.testsTotal >= REACH_MIN.tests && r.tests / r.testsTotal >= 0.5) ||
+    (r.routesTotal >= REACH_MIN.routes && r.routes / r.routesTotal >= 0.5)
+  );
 }
 
 /** True when a fifth of the tests or routes run through it. */
 export function reachIsMedium(r: Reach): boolean {
-  return (r.testsTotal >= REACH_MIN.tests && r.tests / r.testsTotal >= 0.2) || (r.routesTotal >= REACH_MIN.routes && r.routes / r.routesTotal >= 0.2);
+  return (
+    (r.testsTotal >= REACH_MIN.tests && r.tests / r.testsTotal >= 0.2) ||
+    (r.routesTotal >= REACH_MIN.routes && r.routes / r.routesTotal >= 0.2)
+  );
 }

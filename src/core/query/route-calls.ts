@@ -22,7 +22,14 @@ export function routesNamed(routes: Route[], methodArg: string, path: string, ta
   if (hits.length) return hits;
   const samePath = routes.filter((r) => matchRoutes([r], "ANY", path).length > 0).map((r) => `${r.method} ${r.path}`);
   throw new EngineError("unknown_symbol", `No route ${method} ${path} found (${routes.length} routes known).`, {
-    hint: samePath.length ? `Same path, other methods: ${[...new Set(samePath)].slice(0, 5).join(", ")}.` : routes.length ? `Known routes include ${routes.slice(0, 5).map((r) => `${r.method} ${r.path}`).join(", ")}.` : "No route registrations were found in this project.",
+    hint: samePath.length
+      ? `Same path, other methods: ${[...new Set(samePath)].slice(0, 5).join(", ")}.`
+      : routes.length
+        ? `Known routes include ${routes
+            .slice(0, 5)
+            .map((r) => `${r.method} ${r.path}`)
+            .join(", ")}.`
+        : "No route registrations were found in this project.",
     data: { target, known: routes.length },
   });
 }
@@ -60,7 +67,10 @@ export function urlOf(arg: string): string | undefined {
 
 /** Path segments for matching; a placeholder is `*`. */
 export function segmentsOf(path: string): string[] {
-  return path.split("/").filter(Boolean).map((s) => (/^(\{.*\}|<.*>|:\w+\??|\[.*\]|\*)$/.test(s) ? "*" : s.toLowerCase()));
+  return path
+    .split("/")
+    .filter(Boolean)
+    .map((s) => (/^(\{.*\}|<.*>|:\w+\??|\[.*\]|\*)$/.test(s) ? "*" : s.toLowerCase()));
 }
 
 /** True when a client URL template reaches a route's path; a leading placeholder stands for any prefix. */
@@ -124,7 +134,15 @@ export function clientCalls(graph: CodeGraph, routes: readonly Route[]): ClientC
       if (url === undefined) continue;
       const mod = graph.moduleSymbol.get(file)!;
       const callerId = call.caller >= 0 ? mod + 1 + call.caller : mod;
-      out.push({ path: file, line: call.line, caller: call.caller >= 0 ? inFileName(graph, file, callerId) : file, callerId, method, url, test });
+      out.push({
+        path: file,
+        line: call.line,
+        caller: call.caller >= 0 ? inFileName(graph, file, callerId) : file,
+        callerId,
+        method,
+        url,
+        test,
+      });
     }
   }
   return out;
@@ -176,12 +194,20 @@ export function reachedOf(graph: CodeGraph, routes: readonly Route[]): Map<Route
  */
 export function routeClients(graph: CodeGraph, routes: readonly Route[], route: Route): ClientCall[] {
   const reached = reachedOf(graph, routes);
-  const same = reached.has(route) ? route : routes.find((r) => r.file === route.file && r.line === route.line && r.method === route.method && r.path === route.path);
-  return same ? reached.get(same) ?? [] : [];
+  const same = reached.has(route)
+    ? route
+    : routes.find(
+        (r) => r.file === route.file && r.line === route.line && r.method === route.method && r.path === route.path,
+      );
+  return same ? (reached.get(same) ?? []) : [];
 }
 
 /** The calls from test files that reach a route whose handler is one of `handlers`, with the route each reaches. */
-export function requestsTo(graph: CodeGraph, routes: readonly Route[], handlers: ReadonlySet<number>): { call: ClientCall; route: Route }[] {
+export function requestsTo(
+  graph: CodeGraph,
+  routes: readonly Route[],
+  handlers: ReadonlySet<number>,
+): { call: ClientCall; route: Route }[] {
   const mine = routes.filter((r) => r.handler !== undefined && handlers.has(r.handler));
   if (!mine.length) return [];
   const out: { call: ClientCall; route: Route }[] = [];
@@ -191,7 +217,9 @@ export function requestsTo(graph: CodeGraph, routes: readonly Route[], handlers:
   return out;
 }
 
-/** The handlers of routes; an inline handler is the innermost definition around its registration, else its module code. */
+/**
+ * The handlers of routes; an inline handler is the innermost definition around its registration, else its module code.
+ */
 export function routeSymbols(graph: CodeGraph, hits: readonly Route[]): number[] {
   const ids: number[] = [];
   for (const r of hits) {
@@ -202,7 +230,8 @@ export function routeSymbols(graph: CodeGraph, hits: readonly Route[]): number[]
       let best = mod;
       for (let id = mod + 1; id <= mod + n; id++) {
         const s = graph.symbols[id]!;
-        if (s.start <= r.span.start && s.end >= r.span.end && (best === mod || s.start >= graph.symbols[best]!.start)) best = id;
+        if (s.start <= r.span.start && s.end >= r.span.end && (best === mod || s.start >= graph.symbols[best]!.start))
+          best = id;
       }
       ids.push(best);
     }

@@ -42,7 +42,9 @@ export interface Route {
   mounts: MountLine[];
   /** Registered in a test file: an app a test builds, a witness rather than the project's own route. */
   test?: boolean;
-  /** Set on a route matched by the part of its path after a prefix that could not be resolved: that prefix's expression. */
+  /**
+   * Set on a route matched by the part of its path after a prefix that could not be resolved: that prefix's expression.
+   */
   suffixOf?: string;
 }
 
@@ -63,7 +65,9 @@ function rulesFor(language: string): CompiledRules | undefined {
   const rules = languageById(language)?.routes;
   const c = rules && {
     rules,
-    prefixKw: rules.prefixKeywords?.length ? new RegExp(`^(?:${rules.prefixKeywords.join("|")})\\s*[=:]\\s*([\\s\\S]+)$`) : undefined,
+    prefixKw: rules.prefixKeywords?.length
+      ? new RegExp(`^(?:${rules.prefixKeywords.join("|")})\\s*[=:]\\s*([\\s\\S]+)$`)
+      : undefined,
     mountCalls: new Set(rules.mountCalls ?? []),
     callVerbs: new Set(rules.callVerbs ?? []),
   };
@@ -87,7 +91,10 @@ function prefixOf(graph: CodeGraph, file: string, expr: string): { prefix: strin
 
 /** Joins path pieces with single slashes. */
 export function joinPaths(...parts: string[]): string {
-  const joined = parts.filter((p) => p !== "").join("/").replace(/\/{2,}/g, "/");
+  const joined = parts
+    .filter((p) => p !== "")
+    .join("/")
+    .replace(/\/{2,}/g, "/");
   const withSlash = joined.startsWith("/") ? joined : `/${joined}`;
   return withSlash.length > 1 ? withSlash.replace(/\/$/, "") : withSlash;
 }
@@ -113,44 +120,83 @@ export function findRoutes(graph: CodeGraph): Route[] {
     if (!c) continue;
     // Lines that hold decorators: a decorator call is a registration of the def below, not an inline route.
     const decoratorLines = new Set<number>();
-    for (const d of record.definitions) for (let l = d.start; l < d.nameLine && d.decorators; l++) decoratorLines.add(l);
+    for (const d of record.definitions)
+      for (let l = d.start; l < d.nameLine && d.decorators; l++) decoratorLines.add(l);
     const bindingsByLine = new Map<number, string>();
-    for (const b of record.bindings) if (b.kind === "assign" && b.scope < 0 && b.value) bindingsByLine.set(b.line, b.name);
+    for (const b of record.bindings)
+      if (b.kind === "assign" && b.scope < 0 && b.value) bindingsByLine.set(b.line, b.name);
     const test = isTestFile(file);
     for (const call of record.calls) {
       if (!call.args) continue;
       const owner = bindingsByLine.get(call.line);
-      const kwExpr = c.prefixKw ? call.args.map((a) => c.prefixKw!.exec(a)?.[1]).find((p) => p !== undefined) : undefined;
+      const kwExpr = c.prefixKw
+        ? call.args.map((a) => c.prefixKw!.exec(a)?.[1]).find((p) => p !== undefined)
+        : undefined;
       const kw = kwExpr !== undefined ? prefixOf(graph, file, kwExpr) : undefined;
       const at = { path: file, start: call.line, end: call.end ?? call.line };
-      if (owner && kw !== undefined && !c.mountCalls.has(call.name)) ownPrefix.set(`${file}\0${owner}`, { ...at, ...kw });
+      if (owner && kw !== undefined && !c.mountCalls.has(call.name))
+        ownPrefix.set(`${file}\0${owner}`, { ...at, ...kw });
       if (c.mountCalls.has(call.name) && call.receiver) {
         const first = call.args[0];
         const firstValue = first !== undefined && call.args.length >= 2 ? stringValue(graph, file, first) : undefined;
         if (firstValue !== undefined && (firstValue.startsWith("/") || firstValue === "")) {
-          mountCalls.push({ file, scope: call.caller, call, target: call.args[1]!, line: { ...at, prefix: firstValue } });
+          mountCalls.push({
+            file,
+            scope: call.caller,
+            call,
+            target: call.args[1]!,
+            line: { ...at, prefix: firstValue },
+          });
         } else if (first !== undefined && call.args.length >= 2 && STRINGY.test(first.trim())) {
           // A string the project builds from something it does not spell out (an environment value).
-          mountCalls.push({ file, scope: call.caller, call, target: call.args[1]!, line: { ...at, prefix: "", unresolved: first.trim() } });
+          mountCalls.push({
+            file,
+            scope: call.caller,
+            call,
+            target: call.args[1]!,
+            line: { ...at, prefix: "", unresolved: first.trim() },
+          });
         } else if (first && literal(first) === undefined && /^[A-Za-z_$][\w$.]*$/.test(first.trim())) {
-          // include_router(users.router, prefix=…) / app.use(router): a router mounted under its keyword prefix, or none.
-          mountCalls.push({ file, scope: call.caller, call, target: first, line: { ...at, ...(kw ?? { prefix: "" }) } });
+          // include_router(users.router, prefix=…) / app.use(router): a router mounted under its keyword prefix, or
+          // none.
+          mountCalls.push({
+            file,
+            scope: call.caller,
+            call,
+            target: first,
+            line: { ...at, ...(kw ?? { prefix: "" }) },
+          });
         }
       }
       // Call-style registration: router.get("/x", handler) / app.post("/x", (req, res) => …). A call
       // with the path alone is a request (a test client's client.get("/x")), not a registration.
       const name = call.name.toLowerCase();
-      if (c.callVerbs.has(name) && call.receiver && call.args.length >= 2 && /^[A-Za-z_$][\w$.]*$/.test(call.receiver) && !decoratorLines.has(call.line)) {
+      if (
+        c.callVerbs.has(name) &&
+        call.receiver &&
+        call.args.length >= 2 &&
+        /^[A-Za-z_$][\w$.]*$/.test(call.receiver) &&
+        !decoratorLines.has(call.line)
+      ) {
         const own = stringValue(graph, file, call.args[0]!);
         if (own === undefined || !(own.startsWith("/") || own === "" || own === "*")) continue;
         const last = call.args.at(-1)!;
         // A handler is code: a name or a function; an options object or a string is not.
         if (/^[{'"`\d]/.test(last.trim())) continue;
-        const handler = /^[A-Za-z_$][\w$.]*$/.test(last) ? lookupDefinition(graph.context, file, call.caller, last) : undefined;
+        const handler = /^[A-Za-z_$][\w$.]*$/.test(last)
+          ? lookupDefinition(graph.context, file, call.caller, last)
+          : undefined;
         routes.push({
-          method: name === "all" || name === "any" ? "ANY" : name.toUpperCase(), path: own, own, file, line: call.line,
+          method: name === "all" || name === "any" ? "ANY" : name.toUpperCase(),
+          path: own,
+          own,
+          file,
+          line: call.line,
           ...defined({ handler }),
-          span: { start: call.line, end: call.end ?? call.line }, mounts: [], owner: call.receiver, ...(test ? { test } : {}),
+          span: { start: call.line, end: call.end ?? call.line },
+          mounts: [],
+          owner: call.receiver,
+          ...(test ? { test } : {}),
         });
       }
     }
@@ -158,16 +204,33 @@ export function findRoutes(graph: CodeGraph): Route[] {
     const moduleId = graph.moduleSymbol.get(file)!;
     record.definitions.forEach((d, i) => {
       for (const dec of d.decorators ?? []) {
-        const member = d.kind === "class" ? undefined : c.rules.memberDecorators?.map((re) => re.exec(dec)).find(Boolean);
+        const member =
+          d.kind === "class" ? undefined : c.rules.memberDecorators?.map((re) => re.exec(dec)).find(Boolean);
         if (member) {
           // A method of a controller class: the class's decorator carries the prefix.
           const verb = member.groups!.verb!.toUpperCase();
-          const methods = verb === "REQUEST" ? [...dec.matchAll(/RequestMethod\.(\w+)/g)].map((x) => x[1]!.toUpperCase()) : [verb === "ALL" ? "ANY" : verb];
-          const classDecorators = d.parent >= 0 ? record.definitions[d.parent]!.decorators ?? [] : [];
-          const prefix = classDecorators.flatMap((x) => c.rules.classPrefix?.map((re) => re.exec(x)?.groups?.path) ?? []).find((p) => p !== undefined) ?? "";
+          const methods =
+            verb === "REQUEST"
+              ? [...dec.matchAll(/RequestMethod\.(\w+)/g)].map((x) => x[1]!.toUpperCase())
+              : [verb === "ALL" ? "ANY" : verb];
+          const classDecorators = d.parent >= 0 ? (record.definitions[d.parent]!.decorators ?? []) : [];
+          const prefix =
+            classDecorators
+              .flatMap((x) => c.rules.classPrefix?.map((re) => re.exec(x)?.groups?.path) ?? [])
+              .find((p) => p !== undefined) ?? "";
           const own = joinPaths(prefix, member.groups!.path ?? "");
           for (const method of methods.length ? methods : ["ANY"]) {
-            routes.push({ method, path: own, own, file, line: d.nameLine, handler: moduleId + 1 + i, span: { start: d.start, end: d.end }, mounts: [], ...(test ? { test } : {}) });
+            routes.push({
+              method,
+              path: own,
+              own,
+              file,
+              line: d.nameLine,
+              handler: moduleId + 1 + i,
+              span: { start: d.start, end: d.end },
+              mounts: [],
+              ...(test ? { test } : {}),
+            });
           }
           continue;
         }
@@ -176,8 +239,16 @@ export function findRoutes(graph: CodeGraph): Route[] {
         const owner = m.groups!.owner;
         for (const method of methodsOf(m.groups!.verb!, m.groups!.rest ?? "")) {
           routes.push({
-            method: method === "ALL" ? "ANY" : method, path: m.groups!.path ?? "", own: m.groups!.path ?? "", file, line: d.nameLine, handler: moduleId + 1 + i,
-            span: { start: d.start, end: d.end }, mounts: [], ...(owner ? { owner } : {}), ...(test ? { test } : {}),
+            method: method === "ALL" ? "ANY" : method,
+            path: m.groups!.path ?? "",
+            own: m.groups!.path ?? "",
+            file,
+            line: d.nameLine,
+            handler: moduleId + 1 + i,
+            span: { start: d.start, end: d.end },
+            mounts: [],
+            ...(owner ? { owner } : {}),
+            ...(test ? { test } : {}),
           });
         }
       }
@@ -207,7 +278,10 @@ export function findRoutes(graph: CodeGraph): Route[] {
     for (const m of mountCalls) {
       if (!denotes(m.file, m.target, routerFile, name)) continue;
       const line = m.line;
-      const parent = m.call.receiver && /^[A-Za-z_$][\w$]*$/.test(m.call.receiver) ? chainOf(m.file, m.call.receiver, depth + 1) : [[]];
+      const parent =
+        m.call.receiver && /^[A-Za-z_$][\w$]*$/.test(m.call.receiver)
+          ? chainOf(m.file, m.call.receiver, depth + 1)
+          : [[]];
       for (const p of parent) chains.push([...p, line]);
     }
     if (chains.length === 0) chains.push([]);
@@ -258,7 +332,8 @@ export function matchRoutes(routes: Route[], method: string, path: string): Rout
     const tail = segments(joinPaths(...r.mounts.slice(last + 1).map((x) => x.prefix), r.own));
     if (tail.length >= wanted.length) continue;
     const rest = wanted.slice(wanted.length - tail.length);
-    if (tail.every((s, i) => s === "*" || rest[i] === "*" || s === rest[i])) bySuffix.push({ ...r, suffixOf: r.mounts[last]!.unresolved! });
+    if (tail.every((s, i) => s === "*" || rest[i] === "*" || s === rest[i]))
+      bySuffix.push({ ...r, suffixOf: r.mounts[last]!.unresolved! });
   }
   const ownSuffix = bySuffix.filter((r) => !r.test);
   return ownSuffix.length ? ownSuffix : bySuffix;

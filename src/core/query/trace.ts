@@ -14,7 +14,17 @@ import type { CodeGraph, Resolution, SymbolNode } from "../graph/model.ts";
 import { BUDGET_DIGITS_MARGIN, completenessLines, fmt, plural, withUsage, type ListArgs, type Usage } from "./pages.ts";
 
 /** What one hop follows. */
-export type HopKind = "route" | "call" | "constructor" | "super" | "extends" | "implements" | "dispatch" | "type" | "import" | "member";
+export type HopKind =
+  | "route"
+  | "call"
+  | "constructor"
+  | "super"
+  | "extends"
+  | "implements"
+  | "dispatch"
+  | "type"
+  | "import"
+  | "member";
 
 /** One hop: from a symbol to the next, where the link is written and how sure it is. */
 export interface TraceHop {
@@ -40,7 +50,11 @@ export interface TracePath {
 }
 
 export interface TraceAnswer {
-  from: { label: string; symbol?: SymbolRef; route?: { method: string; path: string; at: { path: string; line: number } } };
+  from: {
+    label: string;
+    symbol?: SymbolRef;
+    route?: { method: string; path: string; at: { path: string; line: number } };
+  };
   to: SymbolRef;
   k: number;
   maxHops: number;
@@ -86,9 +100,11 @@ function indexesOf(graph: CodeGraph): Indexes {
   let ix = indexes.get(graph);
   if (!ix) {
     const basesOf = new Map<number, { base: number; kind: "extends" | "implements" }[]>();
-    for (const e of graph.inherits) (basesOf.get(e.child) ?? basesOf.set(e.child, []).get(e.child)!).push({ base: e.base, kind: e.kind });
+    for (const e of graph.inherits)
+      (basesOf.get(e.child) ?? basesOf.set(e.child, []).get(e.child)!).push({ base: e.base, kind: e.kind });
     const typeUsers = new Map<number, number[]>();
-    for (const [user, types] of graph.typeUses) for (const t of types) (typeUsers.get(t) ?? typeUsers.set(t, []).get(t)!).push(user);
+    for (const [user, types] of graph.typeUses)
+      for (const t of types) (typeUsers.get(t) ?? typeUsers.set(t, []).get(t)!).push(user);
     const importLine = new Map<string, number>();
     for (const e of graph.imports) importLine.set(`${e.from}\0${e.to}`, e.line);
     ix = { basesOf, typeUsers, importLine };
@@ -112,7 +128,7 @@ function sameNamed(graph: CodeGraph, id: number, up: boolean): number[] {
     seen.add(cls);
     const m = (graph.children.get(cls) ?? []).find((c) => graph.symbols[c]!.name === s.name);
     if (m !== undefined) out.push(m);
-    queue.push(...(up ? (ix.basesOf.get(cls) ?? []).map((b) => b.base) : graph.subclasses.get(cls) ?? []));
+    queue.push(...(up ? (ix.basesOf.get(cls) ?? []).map((b) => b.base) : (graph.subclasses.get(cls) ?? [])));
   }
   return out;
 }
@@ -137,7 +153,15 @@ function edgesOf(graph: CodeGraph, u: number, reverse: boolean): Edge[] {
     // A via-base edge is the graph's shortcut for dispatch; a path shows it as its two steps
     // (the call to the base method, then the dispatch hop to the override) below.
     if (e.resolution === "via-base") continue;
-    out.push({ from: e.caller, to: e.callee, kind: e.via === "call" ? "call" : e.via, file: e.file, line: e.line, confidence: e.confidence, resolution: e.resolution });
+    out.push({
+      from: e.caller,
+      to: e.callee,
+      kind: e.via === "call" ? "call" : e.via,
+      file: e.file,
+      line: e.line,
+      confidence: e.confidence,
+      resolution: e.resolution,
+    });
   }
   if (reverse) {
     for (const child of graph.subclasses.get(u) ?? []) {
@@ -147,25 +171,56 @@ function edgesOf(graph: CodeGraph, u: number, reverse: boolean): Edge[] {
     }
     for (const user of ix.typeUsers.get(u) ?? []) {
       const us = graph.symbols[user]!;
-      out.push({ from: user, to: u, kind: "type", file: us.file, line: us.kind === "module" ? 1 : us.nameLine, confidence: 0.85 });
+      out.push({
+        from: user,
+        to: u,
+        kind: "type",
+        file: us.file,
+        line: us.kind === "module" ? 1 : us.nameLine,
+        confidence: 0.85,
+      });
     }
-    for (const base of sameNamed(graph, u, true)) out.push({ from: base, to: u, kind: "dispatch", file: s.file, line: s.nameLine, confidence: 0.5 });
+    for (const base of sameNamed(graph, u, true))
+      out.push({ from: base, to: u, kind: "dispatch", file: s.file, line: s.nameLine, confidence: 0.5 });
     if (s.kind === "module") {
       for (const from of graph.importedBy.get(s.file) ?? []) {
         const id = graph.moduleSymbol.get(from)!;
-        out.push({ from: id, to: u, kind: "import", file: from, line: ix.importLine.get(`${from}\0${s.file}`) ?? 1, confidence: 0.95 });
+        out.push({
+          from: id,
+          to: u,
+          kind: "import",
+          file: from,
+          line: ix.importLine.get(`${from}\0${s.file}`) ?? 1,
+          confidence: 0.95,
+        });
       }
     }
   } else {
-    for (const b of ix.basesOf.get(u) ?? []) out.push({ from: u, to: b.base, kind: b.kind, file: s.file, line: s.nameLine, confidence: 0.9 });
-    for (const t of graph.typeUses.get(u) ?? []) out.push({ from: u, to: t, kind: "type", file: s.file, line: s.kind === "module" ? 1 : s.nameLine, confidence: 0.85 });
+    for (const b of ix.basesOf.get(u) ?? [])
+      out.push({ from: u, to: b.base, kind: b.kind, file: s.file, line: s.nameLine, confidence: 0.9 });
+    for (const t of graph.typeUses.get(u) ?? [])
+      out.push({
+        from: u,
+        to: t,
+        kind: "type",
+        file: s.file,
+        line: s.kind === "module" ? 1 : s.nameLine,
+        confidence: 0.85,
+      });
     for (const sub of sameNamed(graph, u, false)) {
       const t = graph.symbols[sub]!;
       out.push({ from: u, to: sub, kind: "dispatch", file: t.file, line: t.nameLine, confidence: 0.5 });
     }
     if (s.kind === "module") {
       for (const to of graph.importsFrom.get(s.file) ?? []) {
-        out.push({ from: u, to: graph.moduleSymbol.get(to)!, kind: "import", file: s.file, line: ix.importLine.get(`${s.file}\0${to}`) ?? 1, confidence: 0.95 });
+        out.push({
+          from: u,
+          to: graph.moduleSymbol.get(to)!,
+          kind: "import",
+          file: s.file,
+          line: ix.importLine.get(`${s.file}\0${to}`) ?? 1,
+          confidence: 0.95,
+        });
       }
     }
   }
@@ -174,7 +229,12 @@ function edgesOf(graph: CodeGraph, u: number, reverse: boolean): Edge[] {
   for (const e of out) {
     const key = reverse ? e.from : e.to;
     const b = best.get(key);
-    if (!b || e.confidence > b.confidence || (e.confidence === b.confidence && (e.file < b.file || (e.file === b.file && e.line < b.line)))) best.set(key, e);
+    if (
+      !b ||
+      e.confidence > b.confidence ||
+      (e.confidence === b.confidence && (e.file < b.file || (e.file === b.file && e.line < b.line)))
+    )
+      best.set(key, e);
   }
   return [...best.values()];
 }
@@ -218,7 +278,8 @@ function reachableFrom(graph: CodeGraph, starts: number[], max: number): number 
   let frontier = starts;
   for (let d = 1; d <= max && frontier.length; d++) {
     const next: number[] = [];
-    for (const u of frontier) for (const e of edges(graph, u, false)) if (!seen.has(e.to)) (seen.add(e.to), next.push(e.to));
+    for (const u of frontier)
+      for (const e of edges(graph, u, false)) if (!seen.has(e.to)) seen.add(e.to), next.push(e.to);
     frontier = next;
   }
   return seen.size;
@@ -237,7 +298,14 @@ interface Start {
  * best-first search whose estimate, the exact distance to the targets, never overestimates, so
  * paths come out shortest first.
  */
-function kShortest(graph: CodeGraph, starts: Start[], targets: Set<number>, dist: Map<number, number>, k: number, maxHops: number): Edge[][] {
+function kShortest(
+  graph: CodeGraph,
+  starts: Start[],
+  targets: Set<number>,
+  dist: Map<number, number>,
+  k: number,
+  maxHops: number,
+): Edge[][] {
   interface Partial {
     node: number;
     edges: Edge[];
@@ -290,7 +358,14 @@ function kShortest(graph: CodeGraph, starts: Start[], targets: Set<number>, dist
   for (const s of starts) {
     if (!dist.has(s.node)) continue;
     const lead = s.lead ?? [];
-    push({ node: s.node, edges: lead, nodes: new Set([s.node]), cost: 0, conf: lead.reduce((c, e) => c * e.confidence, 1), ...(s.lines ? { lines: s.lines } : {}) });
+    push({
+      node: s.node,
+      edges: lead,
+      nodes: new Set([s.node]),
+      cost: 0,
+      conf: lead.reduce((c, e) => c * e.confidence, 1),
+      ...(s.lines ? { lines: s.lines } : {}),
+    });
   }
   const found: Edge[][] = [];
   const seenPaths = new Set<string>();
@@ -307,7 +382,14 @@ function kShortest(graph: CodeGraph, starts: Start[], targets: Set<number>, dist
     if (p.cost > maxHops) continue;
     for (const e of edges(graph, p.node, false)) {
       if (p.nodes.has(e.to)) continue;
-      if (p.lines && (e.file !== graph.symbols[p.node]!.file || e.line < p.lines.start || e.line > p.lines.end || !["call", "constructor", "super"].includes(e.kind))) continue;
+      if (
+        p.lines &&
+        (e.file !== graph.symbols[p.node]!.file ||
+          e.line < p.lines.start ||
+          e.line > p.lines.end ||
+          !["call", "constructor", "super"].includes(e.kind))
+      )
+        continue;
       const d = dist.get(e.to);
       const cost = p.cost + hopCost(e);
       if (d === undefined || cost + d > maxHops) continue;
@@ -352,16 +434,31 @@ export function traceLimits(k: number | undefined, maxHops: number | undefined):
   const kk = k ?? LIMITS.trace.paths.default;
   const hh = maxHops ?? LIMITS.trace.hops.default;
   if (!Number.isInteger(kk) || kk < 1 || kk > LIMITS.trace.paths.max) {
-    throw new EngineError("invalid_argument", `k must be a whole number of paths from 1 to ${LIMITS.trace.paths.max}, got ${String(k)}.`, { data: { k } });
+    throw new EngineError(
+      "invalid_argument",
+      `k must be a whole number of paths from 1 to ${LIMITS.trace.paths.max}, got ${String(k)}.`,
+      { data: { k } },
+    );
   }
   if (!Number.isInteger(hh) || hh < 1 || hh > LIMITS.trace.hops.max) {
-    throw new EngineError("invalid_argument", `maxHops must be a whole number from 1 to ${LIMITS.trace.hops.max}, got ${String(maxHops)}.`, { data: { maxHops } });
+    throw new EngineError(
+      "invalid_argument",
+      `maxHops must be a whole number from 1 to ${LIMITS.trace.hops.max}, got ${String(maxHops)}.`,
+      { data: { maxHops } },
+    );
   }
   return { k: kk, maxHops: hh };
 }
 
 /** Traces `fromArg` (a symbol or `METHOD /path`) to `toArg` (a symbol). */
-export async function trace(graph: CodeGraph, fromArg: string, toArg: string, opts: { k: number; maxHops: number }, args: ListArgs, io: TraceIO): Promise<TraceAnswer> {
+export async function trace(
+  graph: CodeGraph,
+  fromArg: string,
+  toArg: string,
+  opts: { k: number; maxHops: number },
+  args: ListArgs,
+  io: TraceIO,
+): Promise<TraceAnswer> {
   const { k, maxHops } = opts;
   const to = findSymbol(graph, toArg);
   const starts: Start[] = [];
@@ -372,16 +469,51 @@ export async function trace(graph: CodeGraph, fromArg: string, toArg: string, op
     const method = route[1]!.toUpperCase();
     const matched = matchRoutes(io.routes(), method, route[2]!);
     if (!matched.length) {
-      throw new EngineError("unknown_symbol", `No route matches ${method} ${route[2]} (${io.routes().length} routes known).`, { hint: "Check the method and path (the map lists the routes), or trace from the handler's name.", data: { target: fromArg, known: io.routes().length } });
+      throw new EngineError(
+        "unknown_symbol",
+        `No route matches ${method} ${route[2]} (${io.routes().length} routes known).`,
+        {
+          hint: "Check the method and path (the map lists the routes), or trace from the handler's name.",
+          data: { target: fromArg, known: io.routes().length },
+        },
+      );
     }
     const r = matched[0]!;
     const label = `${r.method} ${r.path}`;
     from = { label, route: { method: r.method, path: r.path, at: { path: r.file, line: r.line } } };
     for (const m of matched) {
-      if (m.handler !== undefined) starts.push({ node: m.handler, lead: [{ from: -1, to: m.handler, kind: "route", file: m.file, line: m.line, confidence: 0.9, label: `${m.method} ${m.path}` }] });
+      if (m.handler !== undefined)
+        starts.push({
+          node: m.handler,
+          lead: [
+            {
+              from: -1,
+              to: m.handler,
+              kind: "route",
+              file: m.file,
+              line: m.line,
+              confidence: 0.9,
+              label: `${m.method} ${m.path}`,
+            },
+          ],
+        });
       else {
         const moduleId = graph.moduleSymbol.get(m.file)!;
-        starts.push({ node: moduleId, lines: m.span, lead: [{ from: -1, to: moduleId, kind: "route", file: m.file, line: m.line, confidence: 0.9, label: `${m.method} ${m.path}` }] });
+        starts.push({
+          node: moduleId,
+          lines: m.span,
+          lead: [
+            {
+              from: -1,
+              to: moduleId,
+              kind: "route",
+              file: m.file,
+              line: m.line,
+              confidence: 0.9,
+              label: `${m.method} ${m.path}`,
+            },
+          ],
+        });
       }
     }
   } else {
@@ -394,7 +526,8 @@ export async function trace(graph: CodeGraph, fromArg: string, toArg: string, op
       const s = graph.symbols[m]!;
       return { from: owner, to: m, kind: "member", file: s.file, line: s.nameLine, confidence: 1 };
     };
-    for (const m of withMembers(graph, fromSymbol.id).slice(1)) starts.push({ node: m, lead: [member(fromSymbol.id, m)] });
+    for (const m of withMembers(graph, fromSymbol.id).slice(1))
+      starts.push({ node: m, lead: [member(fromSymbol.id, m)] });
     const ix = indexesOf(graph);
     const seenBases = new Set([fromSymbol.id]);
     const queue: { cls: number; lead: Edge[] }[] = [{ cls: fromSymbol.id, lead: [] }];
@@ -405,7 +538,8 @@ export async function trace(graph: CodeGraph, fromArg: string, toArg: string, op
         if (seenBases.has(b.base)) continue;
         seenBases.add(b.base);
         const hop: Edge = { from: cls, to: b.base, kind: b.kind, file: c.file, line: c.nameLine, confidence: 0.9 };
-        for (const m of graph.children.get(b.base) ?? []) starts.push({ node: m, lead: [...lead, hop, member(b.base, m)] });
+        for (const m of graph.children.get(b.base) ?? [])
+          starts.push({ node: m, lead: [...lead, hop, member(b.base, m)] });
         queue.push({ cls: b.base, lead: [...lead, hop] });
       }
     }
@@ -418,8 +552,13 @@ export async function trace(graph: CodeGraph, fromArg: string, toArg: string, op
   const toHop = (e: Edge & { label?: string }): TraceHop => {
     const t = graph.symbols[e.to]!;
     return {
-      from: e.from < 0 ? e.label ?? from.label : label(e.from), to: t.qualified, toAt: { path: t.file, line: t.kind === "module" ? 1 : t.start },
-      kind: e.kind, site: { path: e.file, line: e.line }, ...(e.resolution ? { resolution: e.resolution } : {}), confidence: e.confidence,
+      from: e.from < 0 ? (e.label ?? from.label) : label(e.from),
+      to: t.qualified,
+      toAt: { path: t.file, line: t.kind === "module" ? 1 : t.start },
+      kind: e.kind,
+      site: { path: e.file, line: e.line },
+      ...(e.resolution ? { resolution: e.resolution } : {}),
+      confidence: e.confidence,
     };
   };
   const paths: TracePath[] = raw.map((edgesOf) => {
@@ -428,17 +567,33 @@ export async function trace(graph: CodeGraph, fromArg: string, toArg: string, op
     const last = edgesOf.at(-1);
     if (last && last.to !== to.id) {
       const m = graph.symbols[last.to]!;
-      hops.push({ from: m.qualified, to: to.qualified, toAt: { path: to.file, line: to.start }, kind: "member", site: { path: m.file, line: m.nameLine }, confidence: 1 });
+      hops.push({
+        from: m.qualified,
+        to: to.qualified,
+        toAt: { path: to.file, line: to.start },
+        kind: "member",
+        site: { path: m.file, line: m.nameLine },
+        confidence: 1,
+      });
     }
     return { hops, confidence: hops.reduce((c, h) => c * h.confidence, 1), level: "symbol" as const };
   });
   const fromFile = fromSymbol?.file ?? (route ? starts[0] && graph.symbols[starts[0].node]!.file : undefined);
   if (!paths.length && fromFile) {
     const viaImports = importPath(graph, fromFile, to.file, maxHops);
-    if (viaImports) paths.push({ hops: viaImports.map(toHop), confidence: viaImports.reduce((c, e) => c * e.confidence, 1), level: "file" });
+    if (viaImports)
+      paths.push({
+        hops: viaImports.map(toHop),
+        confidence: viaImports.reduce((c, e) => c * e.confidence, 1),
+        level: "file",
+      });
   }
   const startNodes = starts.map((s) => s.node);
-  const searched: TraceAnswer["searched"] = { edges: FOLLOWED, reachableFrom: reachableFrom(graph, startNodes, maxHops) - startNodes.length, reachingTo: dist.size - targets.size };
+  const searched: TraceAnswer["searched"] = {
+    edges: FOLLOWED,
+    reachableFrom: reachableFrom(graph, startNodes, maxHops) - startNodes.length,
+    reachingTo: dist.size - targets.size,
+  };
   if (!paths.some((p) => p.level === "symbol") && fromSymbol) {
     // The other way round: an agent that asked for the wrong direction learns it at once.
     const back = distancesTo(graph, withMembers(graph, fromSymbol.id), maxHops);
@@ -454,49 +609,104 @@ export async function trace(graph: CodeGraph, fromArg: string, toArg: string, op
     Object.assign(completeness, { ...c, notes });
     notes.push(...c.notes.map((n) => `from ${fromSymbol!.name}: ${n}`));
   }
-  const toC = callsCompleteness(graph, to, "callers", graph.ambiguous.filter((a) => a.candidates.includes(to.id)).length);
+  const toC = callsCompleteness(
+    graph,
+    to,
+    "callers",
+    graph.ambiguous.filter((a) => a.candidates.includes(to.id)).length,
+  );
   for (const n of toC.notes) if (!notes.some((m) => m.endsWith(n))) notes.push(`to ${to.name}: ${n}`);
   if (toC.unlinked) completeness.unlinked = toC.unlinked;
-  if (paths.some((p) => p.hops.some((h) => h.kind === "dispatch"))) notes.push("hops marked dispatch follow an overriding method: they happen only when the object is of that class");
+  if (paths.some((p) => p.hops.some((h) => h.kind === "dispatch")))
+    notes.push("hops marked dispatch follow an overriding method: they happen only when the object is of that class");
 
   // Source lines for the hops, then the budget: every path with its lines, then without, then fewer paths.
   const texts = new Map<string, string[] | undefined>();
-  for (const p of paths) for (const h of p.hops) if (!texts.has(h.site.path)) texts.set(h.site.path, (await io.readText(h.site.path))?.split("\n"));
-  for (const p of paths) for (const h of p.hops) {
-    const line = texts.get(h.site.path)?.[h.site.line - 1]?.trim();
-    if (line) h.code = line.length > 160 ? `${line.slice(0, 160)}…` : line;
-  }
+  for (const p of paths)
+    for (const h of p.hops)
+      if (!texts.has(h.site.path)) texts.set(h.site.path, (await io.readText(h.site.path))?.split("\n"));
+  for (const p of paths)
+    for (const h of p.hops) {
+      const line = texts.get(h.site.path)?.[h.site.line - 1]?.trim();
+      if (line) h.code = line.length > 160 ? `${line.slice(0, 160)}…` : line;
+    }
   const make = (shown: number, withCode: number): TraceAnswer => {
-    const kept: TracePath[] = paths.slice(0, shown).map((p, i) => (i < withCode ? p : { ...p, hops: p.hops.map(({ code: _code, ...h }): TraceHop => h) }));
+    const kept: TracePath[] = paths
+      .slice(0, shown)
+      .map((p, i) => (i < withCode ? p : { ...p, hops: p.hops.map(({ code: _code, ...h }): TraceHop => h) }));
     const render = (usage: string) => {
       const lines = [`# Trace: ${citeName(from.label)} → ${to.qualified} (${to.kind}, ${cite(to.file, to.start)})`];
       if (!paths.length) {
         lines.push(`No path within ${maxHops} hops.`);
       } else if (!paths.some((p) => p.level === "symbol")) {
-        lines.push(`No symbol path within ${maxHops} hops (calls, inheritance, overriding, types); their files are linked by imports:`);
+        lines.push(
+          `No symbol path within ${maxHops} hops (calls, inheritance, overriding, types); their files are ` +
+            `linked by imports:`,
+        );
       } else {
-        lines.push(`${plural(paths.length, "path")} (shortest first, up to ${k}, within ${maxHops} hops)${paths.length > shown ? `; ${fmt(shown)} shown` : ""}.`);
+        lines.push(
+          `${plural(paths.length, "path")} (shortest first, up to ${k}, within ${maxHops} ` +
+            `hops)${paths.length > shown ? `; ${fmt(shown)} shown` : ""}.`,
+        );
       }
       kept.forEach((p, i) => {
         const free = p.hops.filter((h) => h.kind === "dispatch").length;
-        lines.push("", `## Path ${i + 1}: ${plural(p.hops.length, "hop")}${free ? ` (${free} dispatch, not counted against ${maxHops})` : ""}, confidence ${p.confidence.toFixed(2)}${p.level === "file" ? " (file level: imports only, no symbol path found)" : ""}`);
+        lines.push(
+          "",
+          `## Path ${i + 1}: ` +
+            `${plural(p.hops.length, "hop")}${free ? ` (${free} dispatch, not counted against ${maxHops})` : ""}, confidence ${p.confidence.toFixed(2)}${p.level === "file" ? " (file level: imports only, no symbol path found)" : ""}`,
+        );
         for (const h of p.hops) {
-          lines.push(`- ${cite(h.site.path, h.site.line)} ${h.from} —${h.kind}→ ${h.to} (${cite(h.toAt.path, h.toAt.line)})${h.resolution ? ` [${h.resolution}, ${h.confidence.toFixed(2)}]` : ""}`);
+          lines.push(
+            `- ${cite(h.site.path, h.site.line)} ${h.from} —${h.kind}→ ${h.to} ` +
+              `(${cite(h.toAt.path, h.toAt.line)})${h.resolution ? ` [${h.resolution}, ${h.confidence.toFixed(2)}]` : ""}`,
+          );
           if (h.code) lines.push(`    ${h.code}`);
         }
       });
-      if (paths.length > shown) lines.push("", `${plural(paths.length - shown, "more path")} found but left out by the budget; ask again with a larger budget.`);
-      lines.push("", `Searched: ${FOLLOWED.join(", ")} edges, up to ${maxHops} hops; ${plural(searched.reachableFrom, "symbol")} reachable from the start, ${plural(searched.reachingTo, "symbol")} reaching the end.`);
-      if (searched.reverse !== undefined) lines.push(`The other way round, ${to.qualified} reaches ${from.label} in ${plural(searched.reverse, "hop")}: trace from ${to.qualified} to ${from.label}.`);
-      else if (!paths.some((p) => p.level === "symbol")) lines.push(`Nor does ${to.qualified} reach it within ${maxHops} hops.${maxHops < LIMITS.trace.hops.max ? ` To search further, ask with maxHops up to ${LIMITS.trace.hops.max}.` : ""}`);
+      if (paths.length > shown)
+        lines.push(
+          "",
+          `${plural(paths.length - shown, "more path")} found but left out by the budget; ask again with a ` +
+            `larger budget.`,
+        );
+      lines.push(
+        "",
+        `Searched: ${FOLLOWED.join(", ")} edges, up to ${maxHops} hops; ` +
+          (`${plural(searched.reachableFrom, "symbol")} reachable from the start, ` +
+            `${plural(searched.reachingTo, "symbol")} reaching the end.`),
+      );
+      if (searched.reverse !== undefined)
+        lines.push(
+          `The other way round, ${to.qualified} reaches ${from.label} in ${plural(searched.reverse, "hop")}: ` +
+            `trace from ${to.qualified} to ${from.label}.`,
+        );
+      else if (!paths.some((p) => p.level === "symbol"))
+        lines.push(
+          `Nor does ${to.qualified} reach it within ${maxHops} ` +
+            `hops.${maxHops < LIMITS.trace.hops.max ? ` To search further, ask with maxHops up to ${LIMITS.trace.hops.max}.` : ""}`,
+        );
       lines.push("", ...completenessLines(completeness, paths.length === 0, "every call at both ends is linked"));
       lines.push("", usage);
       return lines.join("\n");
     };
     const { text, tokens } = withUsage(render, args);
-    return { from, to: symbolRef(to), k, maxHops, paths: kept, cut: paths.length - shown, searched, completeness, usage: { tokens, budget: args.budget, encoding: args.encoding }, text };
+    return {
+      from,
+      to: symbolRef(to),
+      k,
+      maxHops,
+      paths: kept,
+      cut: paths.length - shown,
+      searched,
+      completeness,
+      usage: { tokens, budget: args.budget, encoding: args.encoding },
+      text,
+    };
   };
-  const fits = (a: TraceAnswer) => a.usage.tokens <= args.budget && (!args.json || args.count(JSON.stringify({ ...a, text: undefined })) <= args.budget);
+  const fits = (a: TraceAnswer) =>
+    a.usage.tokens <= args.budget &&
+    (!args.json || args.count(JSON.stringify({ ...a, text: undefined })) <= args.budget);
   for (let shown = paths.length; shown >= 0; shown--) {
     for (let withCode = shown; withCode >= 0; withCode--) {
       const a = make(shown, withCode);
@@ -505,9 +715,15 @@ export async function trace(graph: CodeGraph, fromArg: string, toArg: string, op
   }
   const smallest = make(0, 0);
   // With `json` the budget covers the JSON too; the margin covers the budget's own digits, which the answer repeats.
-  const needed = Math.max(smallest.usage.tokens, args.json ? args.count(JSON.stringify({ ...smallest, text: undefined })) : 0) + BUDGET_DIGITS_MARGIN;
-  throw new EngineError("budget_too_small", `A budget of ${args.budget} tokens cannot hold even the trace's header and notes; it needs ${needed}.`, {
-    hint: `Ask again with budget ≥ ${needed}.`,
-    data: { budget: args.budget, needed },
-  });
+  const needed =
+    Math.max(smallest.usage.tokens, args.json ? args.count(JSON.stringify({ ...smallest, text: undefined })) : 0) +
+    BUDGET_DIGITS_MARGIN;
+  throw new EngineError(
+    "budget_too_small",
+    `A budget of ${args.budget} tokens cannot hold even the trace's header and notes; it needs ${needed}.`,
+    {
+      hint: `Ask again with budget ≥ ${needed}.`,
+      data: { budget: args.budget, needed },
+    },
+  );
 }

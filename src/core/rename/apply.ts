@@ -39,11 +39,18 @@ export function applyEditsToText(text: string, edits: readonly RenameEdit[]): st
   const body = bom ? text.slice(1) : text;
   const lineStarts = [0];
   for (let i = body.indexOf("\n"); i >= 0; i = body.indexOf("\n", i + 1)) lineStarts.push(i + 1);
-  const at = edits.map((e) => ({ e, offset: (lineStarts[e.line - 1] ?? NaN) + e.col })).sort((a, b) => b.offset - a.offset);
+  const at = edits
+    .map((e) => ({ e, offset: (lineStarts[e.line - 1] ?? NaN) + e.col }))
+    .sort((a, b) => b.offset - a.offset);
   let out = body;
   let last = Infinity;
   for (const { e, offset } of at) {
-    if (!Number.isFinite(offset) || offset + e.oldText.length > last || out.slice(offset, offset + e.oldText.length) !== e.oldText) return undefined;
+    if (
+      !Number.isFinite(offset) ||
+      offset + e.oldText.length > last ||
+      out.slice(offset, offset + e.oldText.length) !== e.oldText
+    )
+      return undefined;
     out = out.slice(0, offset) + e.newText + out.slice(offset + e.oldText.length);
     last = offset;
   }
@@ -55,7 +62,11 @@ export function applyEditsToText(text: string, edits: readonly RenameEdit[]): st
  * `plan_stale` when a file's content is not what the preview saw (nothing written), `apply_failed`
  * when a write fails (every file replaced so far restored).
  */
-export async function applyPlan(plan: RenamePlan, files: PlanFiles, options: { mentions?: boolean } = {}): Promise<ApplyReport> {
+export async function applyPlan(
+  plan: RenamePlan,
+  files: PlanFiles,
+  options: { mentions?: boolean } = {},
+): Promise<ApplyReport> {
   const originals = await checkUnchanged(plan, files);
   const contents = newContents(plan, originals, options.mentions === true);
   const temps: { path: string; temp: string }[] = [];
@@ -79,7 +90,12 @@ export async function applyPlan(plan: RenamePlan, files: PlanFiles, options: { m
     edits: plan.edits.filter((e) => e.path === path).length,
     mentions: options.mentions ? plan.mentions.filter((e) => e.path === path).length : 0,
   }));
-  return { planToken: plan.planToken, written, edits: plan.edits.length, mentions: options.mentions ? plan.mentions.length : 0 };
+  return {
+    planToken: plan.planToken,
+    written,
+    edits: plan.edits.length,
+    mentions: options.mentions ? plan.mentions.length : 0,
+  };
 }
 
 async function checkUnchanged(plan: RenamePlan, files: PlanFiles): Promise<Map<string, Uint8Array>> {
@@ -96,15 +112,24 @@ async function checkUnchanged(plan: RenamePlan, files: PlanFiles): Promise<Map<s
     else originals.set(f.path, bytes);
   }
   if (changed.length) {
-    throw new EngineError("plan_stale", `${changed.length} file${changed.length === 1 ? "" : "s"} changed since the preview (${changed.slice(0, 5).join(", ")}${changed.length > 5 ? ", …" : ""}); nothing was written.`, {
-      hint: "Preview the rename again on the current files and apply the new plan.",
-      data: { token: plan.planToken, changed },
-    });
+    throw new EngineError(
+      "plan_stale",
+      `${changed.length} file${changed.length === 1 ? "" : "s"} changed since the preview ` +
+        `(${changed.slice(0, 5).join(", ")}${changed.length > 5 ? ", …" : ""}); nothing was written.`,
+      {
+        hint: "Preview the rename again on the current files and apply the new plan.",
+        data: { token: plan.planToken, changed },
+      },
+    );
   }
   return originals;
 }
 
-function newContents(plan: RenamePlan, originals: Map<string, Uint8Array>, withMentions: boolean): Map<string, Uint8Array> {
+function newContents(
+  plan: RenamePlan,
+  originals: Map<string, Uint8Array>,
+  withMentions: boolean,
+): Map<string, Uint8Array> {
   const out = new Map<string, Uint8Array>();
   for (const [path, bytes] of originals) {
     const edits = [...plan.edits, ...(withMentions ? plan.mentions : [])].filter((e) => e.path === path);
@@ -121,7 +146,12 @@ function newContents(plan: RenamePlan, originals: Map<string, Uint8Array>, withM
   return out;
 }
 
-async function commitAll(plan: RenamePlan, files: PlanFiles, temps: { path: string; temp: string }[], originals: Map<string, Uint8Array>): Promise<void> {
+async function commitAll(
+  plan: RenamePlan,
+  files: PlanFiles,
+  temps: { path: string; temp: string }[],
+  originals: Map<string, Uint8Array>,
+): Promise<void> {
   const done: string[] = [];
   for (let i = 0; i < temps.length; i++) {
     try {
@@ -148,11 +178,22 @@ function pathOf(error: unknown): string | undefined {
   return isEngineError(error) ? ((error.data as { path?: string }).path ?? undefined) : undefined;
 }
 
-function failed(plan: RenamePlan, cause: unknown, path: string, restored: string[], notRestored: string[]): EngineError {
+function failed(
+  plan: RenamePlan,
+  cause: unknown,
+  path: string,
+  restored: string[],
+  notRestored: string[],
+): EngineError {
   const why = cause instanceof Error ? cause.message : String(cause);
-  return new EngineError("apply_failed", `Writing ${path} failed (${why}); ${notRestored.length ? `${notRestored.length} file(s) could not be restored: ${notRestored.join(", ")}` : restored.length ? `the ${restored.length} file(s) written before it were restored` : "nothing was written"}.`, {
-    hint: "Fix what stopped the write (a read-only file, a full disk), then preview and apply again.",
-    data: { token: plan.planToken, path, restored, ...(notRestored.length ? { notRestored } : {}) },
-    cause,
-  });
+  return new EngineError(
+    "apply_failed",
+    `Writing ${path} failed (${why}); ` +
+      `${notRestored.length ? `${notRestored.length} file(s) could not be restored: ${notRestored.join(", ")}` : restored.length ? `the ${restored.length} file(s) written before it were restored` : "nothing was written"}.`,
+    {
+      hint: "Fix what stopped the write (a read-only file, a full disk), then preview and apply again.",
+      data: { token: plan.planToken, path, restored, ...(notRestored.length ? { notRestored } : {}) },
+      cause,
+    },
+  );
 }

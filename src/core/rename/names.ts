@@ -12,10 +12,14 @@ export const MAX_NAME_CHARS = 200;
 export function checkNewName(name: string, spec: LanguageSpec): void {
   const rules = spec.rename!;
   if (name.length > MAX_NAME_CHARS) {
-    throw new EngineError("rename_refused", `The new name is ${name.length} characters long; at most ${MAX_NAME_CHARS} are accepted.`, {
-      hint: "Give a shorter name.",
-      data: { reason: "invalid_identifier", name: `${name.slice(0, 40)}…` },
-    });
+    throw new EngineError(
+      "rename_refused",
+      `The new name is ${name.length} characters long; at most ${MAX_NAME_CHARS} are accepted.`,
+      {
+        hint: "Give a shorter name.",
+        data: { reason: "invalid_identifier", name: `${name.slice(0, 40)}…` },
+      },
+    );
   }
   if (!rules.identifier.test(name)) {
     throw new EngineError("rename_refused", `${JSON.stringify(name)} is not a valid ${spec.name} identifier.`, {

@@ -16,7 +16,15 @@ import { basesOf, importValue, resolveExpr, type Value } from "../graph/resolve.
 import type { CallEdge } from "../graph/model.ts";
 
 /** Why an edit is made. */
-export type RenameWhy = "definition" | "override" | "call" | "reference" | "import" | "re-export" | "attribute" | "mention";
+export type RenameWhy =
+  | "definition"
+  | "override"
+  | "call"
+  | "reference"
+  | "import"
+  | "re-export"
+  | "attribute"
+  | "mention";
 
 /** One replacement: `oldText` at `line`:`col` (1-based line, 0-based UTF-16 column) becomes `newText`. */
 export interface RenameEdit {
@@ -92,24 +100,50 @@ export function planRename(input: RenameInput): Omit<RenamePlan, "planToken" | "
     for (const site of sites) {
       if (site.text !== target.name) continue;
       const edit = (why: RenameWhy, note?: string): void => {
-        edits.push({ path, line: site.line, col: site.col, endCol: site.col + site.text.length, oldText: site.text, newText: newName, why, ...(note ? { note } : {}) });
+        edits.push({
+          path,
+          line: site.line,
+          col: site.col,
+          endCol: site.col + site.text.length,
+          oldText: site.text,
+          newText: newName,
+          why,
+          ...(note ? { note } : {}),
+        });
       };
       const key = `${path}:${site.line}:${site.col}`;
       const famDef = defAt.get(key);
       if (famDef !== undefined) {
         if (famDef === target.id) edit("definition");
-        else if (memberOwner(graph, graph.symbols[famDef]!) === undefined) edit("definition", "another declaration of the name (an overload or a re-definition): renamed with it");
+        else if (memberOwner(graph, graph.symbols[famDef]!) === undefined)
+          edit("definition", "another declaration of the name (an overload or a re-definition): renamed with it");
         else edit("override", `${graph.symbols[famDef]!.qualified} ${overrideWord(graph, target, famDef)}`);
         continue;
       }
       if (ownDefs.has(key)) continue; // another definition of the same name
       if (site.role === "mention") {
-        mentions.push({ path, line: site.line, col: site.col, endCol: site.col + site.text.length, oldText: site.text, newText: newName, why: "mention", note: "string or comment: written only when asked" });
+        mentions.push({
+          path,
+          line: site.line,
+          col: site.col,
+          endCol: site.col + site.text.length,
+          oldText: site.text,
+          newText: newName,
+          why: "mention",
+          note: "string or comment: written only when asked",
+        });
         continue;
       }
       const verdict = loaded.has(site) ? "import" : classify(graph, st, site, family, isMember, loaded);
       if (verdict === "skip") continue;
-      if (verdict.startsWith("uncertain:")) uncertain.push({ path, line: site.line, col: site.col, text: site.text, reason: verdict.slice("uncertain:".length) });
+      if (verdict.startsWith("uncertain:"))
+        uncertain.push({
+          path,
+          line: site.line,
+          col: site.col,
+          text: site.text,
+          reason: verdict.slice("uncertain:".length),
+        });
       else edit(verdict as RenameWhy);
     }
   }
@@ -118,12 +152,28 @@ export function planRename(input: RenameInput): Omit<RenamePlan, "planToken" | "
   checkCollisions(input, family, isMember, edits);
   const related = [...family].filter((id) => id !== target.id).map((id) => symbolRef(graph.symbols[id]!));
   const notes: string[] = [];
-  if (related.length) notes.push(`${related.length} related definition${related.length === 1 ? "" : "s"} (overrides, implementations, the bases this one overrides, overloads) ${related.length === 1 ? "is" : "are"} renamed with it: ${related.map((r) => `${r.qualified} (${r.path}:${r.line})`).join(", ")}.`);
-  if (uncertain.length) notes.push(`${uncertain.length} occurrence${uncertain.length === 1 ? "" : "s"} may name it but could not be resolved; they are listed apart and not edited.`);
-  const order = (a: { path: string; line: number; col: number }, b: { path: string; line: number; col: number }) => (a.path < b.path ? -1 : a.path > b.path ? 1 : a.line - b.line || a.col - b.col);
+  if (related.length)
+    notes.push(
+      `${related.length} related definition${related.length === 1 ? "" : "s"} (overrides, implementations, the ` +
+        (`bases this one overrides, overloads) ${related.length === 1 ? "is" : "are"} renamed with it: ` +
+          `${related.map((r) => `${r.qualified} (${r.path}:${r.line})`).join(", ")}.`),
+    );
+  if (uncertain.length)
+    notes.push(
+      `${uncertain.length} occurrence${uncertain.length === 1 ? "" : "s"} may name it but could not be ` +
+        `resolved; they are listed apart and not edited.`,
+    );
+  const order = (a: { path: string; line: number; col: number }, b: { path: string; line: number; col: number }) =>
+    a.path < b.path ? -1 : a.path > b.path ? 1 : a.line - b.line || a.col - b.col;
   return {
-    symbol: symbolRef(target), oldName: target.name, newName,
-    edits: dedupe(edits).sort(order), mentions: dedupe(keptMentions).sort(order), uncertain: uncertain.sort(order), related, notes,
+    symbol: symbolRef(target),
+    oldName: target.name,
+    newName,
+    edits: dedupe(edits).sort(order),
+    mentions: dedupe(keptMentions).sort(order),
+    uncertain: uncertain.sort(order),
+    related,
+    notes,
   };
 }
 
@@ -140,7 +190,8 @@ function dedupe(edits: RenameEdit[]): RenameEdit[] {
 function overrideWord(graph: CodeGraph, target: SymbolNode, id: number): string {
   const owner = memberOwner(graph, graph.symbols[id]!);
   const targetOwner = memberOwner(graph, target);
-  if (owner !== undefined && targetOwner !== undefined && ancestors(graph, targetOwner).has(owner)) return "is overridden by it: renamed with it";
+  if (owner !== undefined && targetOwner !== undefined && ancestors(graph, targetOwner).has(owner))
+    return "is overridden by it: renamed with it";
   return "overrides or implements it: renamed with it";
 }
 
@@ -201,7 +252,9 @@ export function renameFamily(graph: CodeGraph, target: SymbolNode): Set<number> 
 
 /** The methods (not nested classes) named `name` that class `cls` declares itself. */
 function ownMembers(graph: CodeGraph, cls: number, name: string): number[] {
-  return (graph.children.get(cls) ?? []).filter((c) => graph.symbols[c]!.name === name && !isClassLike(graph.context, c));
+  return (graph.children.get(cls) ?? []).filter(
+    (c) => graph.symbols[c]!.name === name && !isClassLike(graph.context, c),
+  );
 }
 
 /**
@@ -242,7 +295,14 @@ export function scopeAt(record: FileRecord, line: number): number {
 }
 
 /** What one spelling of the name is: an edit's why, `skip`, or `uncertain:<reason>`. */
-function classify(graph: CodeGraph, st: FileState, site: IdentifierSite, family: Set<number>, isMember: boolean, loaded: Map<IdentifierSite, number>): string {
+function classify(
+  graph: CodeGraph,
+  st: FileState,
+  site: IdentifierSite,
+  family: Set<number>,
+  isMember: boolean,
+  loaded: Map<IdentifierSite, number>,
+): string {
   const ctx = graph.context;
   const scope = scopeAt(st.record, site.line);
   switch (site.role) {
@@ -250,7 +310,9 @@ function classify(graph: CodeGraph, st: FileState, site: IdentifierSite, family:
     case "keyword":
       return "skip";
     case "key":
-      return isMember ? "uncertain:a member declared or keyed in an object or type the graph does not link to the class" : "skip";
+      return isMember
+        ? "uncertain:a member declared or keyed in an object or type the graph does not link to the class"
+        : "skip";
     case "import":
     case "export":
       return site.module === undefined ? classifyImport(ctx, st, site, family) : "skip"; // a load of something else
@@ -270,7 +332,13 @@ function classify(graph: CodeGraph, st: FileState, site: IdentifierSite, family:
  * (`const { name } = await import("m")`), with the scope (definition index) their binding lives
  * in when it is the name itself (no `name: local`). The graph records no binding for them.
  */
-function loadedBindings(ctx: GraphContext, st: FileState, sites: IdentifierSite[], name: string, family: Set<number>): Map<IdentifierSite, number> {
+function loadedBindings(
+  ctx: GraphContext,
+  st: FileState,
+  sites: IdentifierSite[],
+  name: string,
+  family: Set<number>,
+): Map<IdentifierSite, number> {
   const out = new Map<IdentifierSite, number>();
   for (const site of sites) {
     if (site.module === undefined || site.text !== name) continue;
@@ -281,8 +349,15 @@ function loadedBindings(ctx: GraphContext, st: FileState, sites: IdentifierSite[
   return out;
 }
 
-/** Whether a bare name is bound, in its scope, by one of `loaded` (declared on an earlier line of an enclosing scope). */
-function boundByLoad(record: FileRecord, site: IdentifierSite, scope: number, loaded: Map<IdentifierSite, number>): boolean {
+/**
+ * Whether a bare name is bound, in its scope, by one of `loaded` (declared on an earlier line of an enclosing scope).
+ */
+function boundByLoad(
+  record: FileRecord,
+  site: IdentifierSite,
+  scope: number,
+  loaded: Map<IdentifierSite, number>,
+): boolean {
   for (const [load, loadScope] of loaded) {
     if (Number.isNaN(loadScope) || load.line > site.line) continue;
     for (let s = scope; ; s = record.definitions[s]!.parent) {
@@ -331,7 +406,13 @@ function importOf(ctx: GraphContext, st: FileState, imp: FileRecord["imports"][n
 }
 
 /** `recv.name`: through the receiver's value. */
-function classifyMember(graph: CodeGraph, st: FileState, scope: number, site: IdentifierSite, family: Set<number>): string {
+function classifyMember(
+  graph: CodeGraph,
+  st: FileState,
+  scope: number,
+  site: IdentifierSite,
+  family: Set<number>,
+): string {
   const ctx = graph.context;
   const receiver = site.receiver ?? "";
   const call = edgeAt(graph, st.record.path, site, family);
@@ -340,20 +421,32 @@ function classifyMember(graph: CodeGraph, st: FileState, scope: number, site: Id
   const rv = receiver ? resolveExpr(ctx, st, scope, receiver) : undefined;
   const full = receiver ? resolveExpr(ctx, st, scope, `${receiver}.${site.text}`) : undefined;
   if (inFamily(full, family)) return isCallAt(st.record, site) ? "call" : "attribute";
-  if (call === "by-name") return `uncertain:linked by its name alone: the type of ${JSON.stringify(receiver)} is unknown`;
+  if (call === "by-name")
+    return `uncertain:linked by its name alone: the type of ${JSON.stringify(receiver)} is unknown`;
   if (full?.kind === "def" || call === "other") return "skip";
   if (!rv || rv.kind === "local") {
-    if (SELF.has(receiver) || receiver === "super()" || receiver === "super") return selfMember(graph, st, scope, family) ? "attribute" : "skip";
-    return anyMember(graph, family) ? `uncertain:the receiver ${JSON.stringify(receiver)} has no type the graph knows` : "skip";
+    if (SELF.has(receiver) || receiver === "super()" || receiver === "super")
+      return selfMember(graph, st, scope, family) ? "attribute" : "skip";
+    return anyMember(graph, family)
+      ? `uncertain:the receiver ${JSON.stringify(receiver)} has no type the graph knows`
+      : "skip";
   }
   if (rv.kind === "instance" || rv.kind === "super" || (rv.kind === "def" && isClassLike(ctx, rv.id))) {
-    return related(graph, rv.id, family) ? `uncertain:${JSON.stringify(receiver)} is a related class where the name does not resolve` : "skip";
+    return related(graph, rv.id, family)
+      ? `uncertain:${JSON.stringify(receiver)} is a related class where the name does not resolve`
+      : "skip";
   }
   return "skip";
 }
 
 /** A bare name inside a class (Python class body, a method referenced without self): resolved in scope. */
-function classifyBareMember(graph: CodeGraph, st: FileState, scope: number, site: IdentifierSite, family: Set<number>): string {
+function classifyBareMember(
+  graph: CodeGraph,
+  st: FileState,
+  scope: number,
+  site: IdentifierSite,
+  family: Set<number>,
+): string {
   const v = resolveExpr(graph.context, st, scope, site.text);
   return inFamily(v, family) ? (isCallAt(st.record, site) ? "call" : "reference") : "skip";
 }
@@ -363,11 +456,20 @@ function classifyBareMember(graph: CodeGraph, st: FileState, scope: number, site
  * (`by-name`: the receiver's type unknown, the name unique in the project), elsewhere (`other`),
  * or left it ambiguous.
  */
-function edgeAt(graph: CodeGraph, path: string, site: IdentifierSite, family: Set<number>): "family" | "by-name" | "other" | "ambiguous" | undefined {
-  const call = graph.records.get(path)?.calls.find((c) => c.line === site.line && c.col === site.col && c.name === site.text);
+function edgeAt(
+  graph: CodeGraph,
+  path: string,
+  site: IdentifierSite,
+  family: Set<number>,
+): "family" | "by-name" | "other" | "ambiguous" | undefined {
+  const call = graph.records
+    .get(path)
+    ?.calls.find((c) => c.line === site.line && c.col === site.col && c.name === site.text);
   if (!call) return undefined;
   const lines = edgesByLine(graph);
-  const onLine = (lines.calls.get(`${path}:${site.line}`) ?? []).filter((e) => graph.symbols[e.callee]!.name === site.text);
+  const onLine = (lines.calls.get(`${path}:${site.line}`) ?? []).filter(
+    (e) => graph.symbols[e.callee]!.name === site.text,
+  );
   const ours = onLine.filter((e) => family.has(e.callee));
   // A call linked only because the name is unique in the project is a guess about the receiver.
   if (ours.some((e) => e.resolution !== "unique-name")) return "family";
@@ -378,10 +480,16 @@ function edgeAt(graph: CodeGraph, path: string, site: IdentifierSite, family: Se
   return undefined;
 }
 
-const lineIndexes = new WeakMap<CodeGraph, { calls: Map<string, CallEdge[]>; ambiguous: Map<string, CodeGraph["ambiguous"]> }>();
+const lineIndexes = new WeakMap<
+  CodeGraph,
+  { calls: Map<string, CallEdge[]>; ambiguous: Map<string, CodeGraph["ambiguous"]> }
+>();
 
 /** The graph's call edges and ambiguous calls by `path:line`, built once per graph. */
-function edgesByLine(graph: CodeGraph): { calls: Map<string, CallEdge[]>; ambiguous: Map<string, CodeGraph["ambiguous"]> } {
+function edgesByLine(graph: CodeGraph): {
+  calls: Map<string, CallEdge[]>;
+  ambiguous: Map<string, CodeGraph["ambiguous"]>;
+} {
   let index = lineIndexes.get(graph);
   if (!index) {
     index = { calls: new Map(), ambiguous: new Map() };
@@ -416,7 +524,9 @@ function anyMember(graph: CodeGraph, family: Set<number>): boolean {
 
 /** Whether class `cls` is one of the classes whose members are in the family, or inherits from one. */
 function related(graph: CodeGraph, cls: number, family: Set<number>): boolean {
-  const owners = new Set([...family].map((id) => memberOwner(graph, graph.symbols[id]!)).filter((x): x is number => x !== undefined));
+  const owners = new Set(
+    [...family].map((id) => memberOwner(graph, graph.symbols[id]!)).filter((x): x is number => x !== undefined),
+  );
   for (const a of ancestors(graph, cls)) if (owners.has(a)) return true;
   return false;
 }
@@ -441,32 +551,56 @@ function checkCollisions(input: RenameInput, family: Set<number>, isMember: bool
         if (s.name === newName) conflicts.push({ path: s.file, line: s.start, what: `${s.kind} ${s.qualified}` });
       }
       const clsSym = graph.symbols[cls]!;
-      const fields = graph.records.get(clsSym.file)?.bindings.filter((b) => b.kind === "field" && b.name === newName && insideClass(graph, clsSym, b.scope)) ?? [];
-      for (const f of fields) conflicts.push({ path: clsSym.file, line: f.line, what: `field ${clsSym.qualified}.${newName}` });
+      const fields =
+        graph.records
+          .get(clsSym.file)
+          ?.bindings.filter((b) => b.kind === "field" && b.name === newName && insideClass(graph, clsSym, b.scope)) ??
+        [];
+      for (const f of fields)
+        conflicts.push({ path: clsSym.file, line: f.line, what: `field ${clsSym.qualified}.${newName}` });
     }
   } else {
     const files = new Set([input.target.file, ...edits.map((e) => e.path)]);
     for (const path of files) {
       const st = ctx.files.get(path);
       if (!st) continue;
-      for (const d of st.record.definitions) if (d.name === newName && d.parent < 0) conflicts.push({ path, line: d.nameLine, what: `${d.kind} ${d.qualified}` });
-      for (const imp of st.record.imports) if ((imp.alias ?? imp.name) === newName && imp.scope < 0) conflicts.push({ path, line: imp.line, what: `import of ${imp.module}` });
-      for (const b of st.record.bindings) if (b.name === newName && b.scope < 0 && b.kind !== "field") conflicts.push({ path, line: b.line, what: `module-level name ${newName}` });
+      for (const d of st.record.definitions)
+        if (d.name === newName && d.parent < 0)
+          conflicts.push({ path, line: d.nameLine, what: `${d.kind} ${d.qualified}` });
+      for (const imp of st.record.imports)
+        if ((imp.alias ?? imp.name) === newName && imp.scope < 0)
+          conflicts.push({ path, line: imp.line, what: `import of ${imp.module}` });
+      for (const b of st.record.bindings)
+        if (b.name === newName && b.scope < 0 && b.kind !== "field")
+          conflicts.push({ path, line: b.line, what: `module-level name ${newName}` });
       const uses = (input.sites.get(path) ?? []).filter((s) => s.text === newName && s.role === "name");
-      for (const u of uses.slice(0, 1)) conflicts.push({ path, line: u.line, what: `a use of ${newName} the new name would capture or shadow` });
+      for (const u of uses.slice(0, 1))
+        conflicts.push({ path, line: u.line, what: `a use of ${newName} the new name would capture or shadow` });
       for (const e of edits.filter((x) => x.path === path)) {
         const scope = scopeAt(st.record, e.line);
         const local = scope >= 0 ? resolveExpr(ctx, st, scope, newName) : undefined;
-        if (local && local.kind !== "external" && !(local.kind === "def" && family.has(local.id)) && !conflicts.some((c) => c.path === path)) conflicts.push({ path, line: e.line, what: `a local ${newName} in scope at the edit` });
+        if (
+          local &&
+          local.kind !== "external" &&
+          !(local.kind === "def" && family.has(local.id)) &&
+          !conflicts.some((c) => c.path === path)
+        )
+          conflicts.push({ path, line: e.line, what: `a local ${newName} in scope at the edit` });
       }
     }
   }
   if (conflicts.length) {
     const first = conflicts[0]!;
-    throw new EngineError("rename_refused", `${newName} already names ${first.what} (${first.path}:${first.line})${conflicts.length > 1 ? ` and ${conflicts.length - 1} more` : ""}: renaming ${input.target.qualified} would collide.`, {
-      hint: "Choose a name that nothing in the scopes the rename reaches uses yet.",
-      data: { reason: "collision", name: newName, target: input.target.qualified, conflicts: conflicts.slice(0, 20) },
-    });
+    throw new EngineError(
+      "rename_refused",
+      `${newName} already names ${first.what} ` +
+        (`(${first.path}:${first.line})${conflicts.length > 1 ? ` and ${conflicts.length - 1} more` : ""}: ` +
+          `renaming ${input.target.qualified} would collide.`),
+      {
+        hint: "Choose a name that nothing in the scopes the rename reaches uses yet.",
+        data: { reason: "collision", name: newName, target: input.target.qualified, conflicts: conflicts.slice(0, 20) },
+      },
+    );
   }
 }
 
@@ -478,12 +612,26 @@ function insideClass(graph: CodeGraph, cls: SymbolNode, scope: number): boolean 
 
 /** Refuses what rename does not handle: modules, constructors, special methods. */
 export function checkRenameable(graph: CodeGraph, target: SymbolNode): void {
-  const special = /^__\w+__$/.test(target.name) || target.kind === "constructor" || target.name === "constructor" || target.kind === "module";
+  const special =
+    /^__\w+__$/.test(target.name) ||
+    target.kind === "constructor" ||
+    target.name === "constructor" ||
+    target.kind === "module";
   if (special) {
-    throw new EngineError("rename_refused", `${target.qualified} is a ${target.kind === "module" ? "module" : "special method the language calls by name"}; rename does not change it.`, {
-      hint: target.kind === "module" ? "Rename the file with your editor or git mv; rename changes functions, classes, methods and module-level names." : "Rename a function, class, method or module-level name.",
-      data: { reason: "unsupported", target: target.qualified },
-    });
+    throw new EngineError(
+      "rename_refused",
+      `${target.qualified} is a ` +
+        (`${target.kind === "module" ? "module" : "special method the language calls by name"}; rename does not ` +
+          `change it.`),
+      {
+        hint:
+          target.kind === "module"
+            ? "Rename the file with your editor or git mv; rename changes functions, classes, methods and " +
+              "module-level names."
+            : "Rename a function, class, method or module-level name.",
+        data: { reason: "unsupported", target: target.qualified },
+      },
+    );
   }
   void graph;
 }

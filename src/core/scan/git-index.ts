@@ -47,7 +47,10 @@ export function parseGitIndex(bytes: Uint8Array): Map<string, IndexEntry> {
  */
 export function parseGitIndexFile(bytes: Uint8Array): { entries: Map<string, IndexEntry>; tree?: string } {
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  const bad = (why: string) => new EngineError("io_error", `Unreadable .git/index: ${why}`, { hint: "Run `git status` to let git repair its index." });
+  const bad = (why: string) =>
+    new EngineError("io_error", `Unreadable .git/index: ${why}`, {
+      hint: "Run `git status` to let git repair its index.",
+    });
   if (bytes.length < 12 || decoder.decode(bytes.subarray(0, 4)) !== "DIRC") throw bad("no DIRC signature");
   const version = view.getUint32(4);
   if (version < 2 || version > 4) throw bad(`version ${version}`);

@@ -54,7 +54,8 @@ function globToRegex(glob: string, anchored: boolean): string {
         while (glob[j] === "*") j++;
         const atEnd = j === glob.length || glob[j] === "/";
         if (atStart && atEnd) {
-          if (j === glob.length) out += ".*"; // trailing `/**`: everything inside
+          if (j === glob.length)
+            out += ".*"; // trailing `/**`: everything inside
           else {
             out += "(?:.*/)?"; // `**/`: zero or more folders
             j++;

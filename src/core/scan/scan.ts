@@ -61,7 +61,10 @@ export interface ScanCache {
   /** The options that shape the walk (the excluded folders). */
   key: string;
   mode: "git" | "walk";
-  /** Walked folders, parents first: path, stamp, kept entries ("f", "s" or "o" + name: file, link, other), or null for a virtualenv not entered. */
+  /**
+   * Walked folders, parents first: path, stamp, kept entries ("f", "s" or "o" + name: file, link, other), or null for a
+   * virtualenv not entered.
+   */
   dirs: [string, string, string[] | null][];
   /** Stamps of the files that shaped the walk (git's files, every .gitignore read), parents first. */
   inputs: [string, string][];
@@ -82,15 +85,25 @@ const RACY_STAMP_MS = 2000;
 /** Git's files whose content shapes the walk, parents first. */
 const GIT_INPUTS = [".git", ".git/index", ".git/info", ".git/info/exclude", ".git/config"];
 
-/** What a stat says about change: kind, size, mtime, ctime, inode ("-" when absent). A folder of git's own reads as its kind only: git writes in it constantly. */
+/**
+ * What a stat says about change: kind, size, mtime, ctime, inode ("-" when absent). A folder of git's own reads as its
+ * kind only: git writes in it constantly.
+ */
 function stampOf(st: FileStat | undefined, kindOnly = false): string {
   if (!st) return "-";
-  return kindOnly && st.kind === "directory" ? "d" : `${st.kind[0]}${st.size}/${st.mtimeMs}/${st.ctimeMs ?? "?"}/${st.ino ?? "?"}`;
+  return kindOnly && st.kind === "directory"
+    ? "d"
+    : `${st.kind[0]}${st.size}/${st.mtimeMs}/${st.ctimeMs ?? "?"}/${st.ino ?? "?"}`;
 }
 
-/** Whether a stamp may hide a later change in the same tick: made too close to `startedAt`, or with no ctime to go by. */
+/**
+ * Whether a stamp may hide a later change in the same tick: made too close to `startedAt`, or with no ctime to go by.
+ */
 function racy(st: FileStat | undefined, startedAt: number): boolean {
-  return st !== undefined && (st.ctimeMs === undefined || st.mtimeMs >= startedAt - RACY_STAMP_MS || st.ctimeMs >= startedAt - RACY_STAMP_MS);
+  return (
+    st !== undefined &&
+    (st.ctimeMs === undefined || st.mtimeMs >= startedAt - RACY_STAMP_MS || st.ctimeMs >= startedAt - RACY_STAMP_MS)
+  );
 }
 
 export const DEFAULT_MAX_FILE_BYTES = LIMITS.maxFileBytes;
@@ -151,7 +164,9 @@ function gitIgnored(levels: IgnoreLevel[], path: string, isDir: boolean): boolea
  * index entry with no sub-second part (git built without nanosecond stamps) is compared by second.
  */
 function sameMtime(indexMs: number, fileMs: number): boolean {
-  return indexMs % 1000 === 0 ? Math.floor(indexMs / 1000) === Math.floor(fileMs / 1000) : indexMs === Math.floor(fileMs);
+  return indexMs % 1000 === 0
+    ? Math.floor(indexMs / 1000) === Math.floor(fileMs / 1000)
+    : indexMs === Math.floor(fileMs);
 }
 
 /**
@@ -160,7 +175,11 @@ function sameMtime(indexMs: number, fileMs: number): boolean {
  * paths it stat'ed (the scan cache re-stats exactly those).
  */
 async function addUnwalkedTracked(
-  fs: FileSystem, tracked: Map<string, IndexEntry>, files: Map<string, ScannedFile>, skipped: SkippedFile[], exclude: Set<string>,
+  fs: FileSystem,
+  tracked: Map<string, IndexEntry>,
+  files: Map<string, ScannedFile>,
+  skipped: SkippedFile[],
+  exclude: Set<string>,
   addFile: (path: string, size: number, mtimeMs: number) => void,
 ): Promise<string[]> {
   const skippedPaths = new Set(skipped.map((s) => s.path));
@@ -175,7 +194,11 @@ async function addUnwalkedTracked(
   return candidates;
 }
 
-async function statUnwalked(fs: FileSystem, paths: string[], addFile: (path: string, size: number, mtimeMs: number) => void): Promise<void> {
+async function statUnwalked(
+  fs: FileSystem,
+  paths: string[],
+  addFile: (path: string, size: number, mtimeMs: number) => void,
+): Promise<void> {
   for (const path of paths) {
     try {
       const st = await fs.stat(path);
@@ -196,7 +219,10 @@ interface Inventory {
 }
 
 function createInventory(
-  fs: FileSystem, options: ScanOptions, tracked: Map<string, IndexEntry> | undefined, indexMtimeMs: number,
+  fs: FileSystem,
+  options: ScanOptions,
+  tracked: Map<string, IndexEntry> | undefined,
+  indexMtimeMs: number,
 ): Inventory {
   const maxBytes = options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES;
   const files = new Map<string, ScannedFile>();
@@ -215,7 +241,8 @@ function createInventory(
     }
     const entry = tracked?.get(path);
     const file: ScannedFile = { path, size, mtimeMs };
-    if (entry && entry.size === size && sameMtime(entry.mtimeMs, mtimeMs) && entry.mtimeMs < indexMtimeMs) file.blobId = entry.oid;
+    if (entry && entry.size === size && sameMtime(entry.mtimeMs, mtimeMs) && entry.mtimeMs < indexMtimeMs)
+      file.blobId = entry.oid;
     files.set(path, file);
   };
   const statEntry = async (path: string, kind: "file" | "symlink"): Promise<void> => {
@@ -225,7 +252,8 @@ function createInventory(
     } catch (error) {
       if (isEngineError(error, "outside_root")) skipped.push({ path, reason: "symlink_outside_root" });
       else if (isEngineError(error, "symlink_loop")) skipped.push({ path, reason: "symlink_loop" });
-      else if (kind === "symlink" && isEngineError(error, "not_found")) skipped.push({ path, reason: "symlink_broken" });
+      else if (kind === "symlink" && isEngineError(error, "not_found"))
+        skipped.push({ path, reason: "symlink_broken" });
       else skipped.push({ path, reason: "unreadable", detail: (error as Error).message });
       return;
     }
@@ -251,10 +279,28 @@ function sortedResult(mode: ScanResult["mode"], inv: Inventory, cache: ScanCache
 /** A decoded cache when it has the shape this version writes (a damaged one reads as none: the scan walks). */
 export function checkScanCache(value: unknown): ScanCache | undefined {
   const v = value as ScanCache | undefined;
-  if (typeof v !== "object" || v === null || v.version !== SCAN_CACHE_VERSION || typeof v.key !== "string" || (v.mode !== "git" && v.mode !== "walk")) return undefined;
+  if (
+    typeof v !== "object" ||
+    v === null ||
+    v.version !== SCAN_CACHE_VERSION ||
+    typeof v.key !== "string" ||
+    (v.mode !== "git" && v.mode !== "walk")
+  )
+    return undefined;
   const strings = (a: unknown) => Array.isArray(a) && a.every((x) => typeof x === "string");
-  if (!Array.isArray(v.dirs) || !v.dirs.every((d) => Array.isArray(d) && typeof d[0] === "string" && typeof d[1] === "string" && (d[2] === null || strings(d[2])))) return undefined;
-  if (!Array.isArray(v.inputs) || !v.inputs.every((i) => Array.isArray(i) && typeof i[0] === "string" && typeof i[1] === "string")) return undefined;
+  if (
+    !Array.isArray(v.dirs) ||
+    !v.dirs.every(
+      (d) =>
+        Array.isArray(d) && typeof d[0] === "string" && typeof d[1] === "string" && (d[2] === null || strings(d[2])),
+    )
+  )
+    return undefined;
+  if (
+    !Array.isArray(v.inputs) ||
+    !v.inputs.every((i) => Array.isArray(i) && typeof i[0] === "string" && typeof i[1] === "string")
+  )
+    return undefined;
   return strings(v.unwalked) ? v : undefined;
 }
 
@@ -280,12 +326,14 @@ export async function scanRepository(fs: FileSystem, options: ScanOptions = {}):
  * whose stat it recorded before then, and without one a file is read and hashed, never trusted.
  */
 async function reuseScan(fs: FileSystem, options: ScanOptions, cache: ScanCache): Promise<ScanResult | undefined> {
-  if (cache.version !== SCAN_CACHE_VERSION || cache.key !== cacheKey(options) || cache.dirs[0]?.[0] !== "") return undefined;
+  if (cache.version !== SCAN_CACHE_VERSION || cache.key !== cacheKey(options) || cache.dirs[0]?.[0] !== "")
+    return undefined;
   throwIfAborted(options.signal);
   const shape = await fs.lstatMany!([...cache.dirs.map((d) => d[0]), ...cache.inputs.map((i) => i[0])]);
   const n = cache.dirs.length;
   for (let i = 0; i < n; i++) if (stampOf(shape[i]) !== cache.dirs[i]![1]) return undefined;
-  for (let i = 0; i < cache.inputs.length; i++) if (stampOf(shape[n + i], true) !== cache.inputs[i]![1]) return undefined;
+  for (let i = 0; i < cache.inputs.length; i++)
+    if (stampOf(shape[n + i], true) !== cache.inputs[i]![1]) return undefined;
   const inv = createInventory(fs, options, undefined, -Infinity);
   const plain: string[] = [];
   const links: Promise<void>[] = [];
@@ -317,7 +365,13 @@ interface Recorder {
 }
 
 /** Records a stamp in `rec`, dropping the cache when the stat is racy or missing where content was read. */
-function recordStamp(rec: Recorder | undefined, st: FileStat | undefined, present: boolean, add: (stamp: string) => void, kindOnly = false): void {
+function recordStamp(
+  rec: Recorder | undefined,
+  st: FileStat | undefined,
+  present: boolean,
+  add: (stamp: string) => void,
+  kindOnly = false,
+): void {
   if (!rec?.cache) return;
   if ((present && !st) || (!(kindOnly && st?.kind === "directory") && racy(st, rec.startedAt))) rec.cache = undefined;
   else add(stampOf(st, kindOnly));
@@ -328,7 +382,17 @@ async function walkScan(fs: FileSystem, options: ScanOptions): Promise<ScanResul
   const exclude = new Set(options.exclude ?? []);
   const startedAt = Date.now();
   const rec: Recorder | undefined = fs.lstatMany
-    ? { startedAt, cache: { version: SCAN_CACHE_VERSION, key: cacheKey(options), mode: "walk", dirs: [], inputs: [], unwalked: [] } }
+    ? {
+        startedAt,
+        cache: {
+          version: SCAN_CACHE_VERSION,
+          key: cacheKey(options),
+          mode: "walk",
+          dirs: [],
+          inputs: [],
+          unwalked: [],
+        },
+      }
     : undefined;
   // Stamped before listed: a change after the stamp shows in the next stamp, whatever this listing saw.
   const rootStat = rec ? (await fs.lstatMany!([""]))[0] : undefined;
@@ -336,7 +400,11 @@ async function walkScan(fs: FileSystem, options: ScanOptions): Promise<ScanResul
   try {
     rootEntries = await fs.readDir("");
   } catch (error) {
-    if (isEngineError(error, "not_found")) throw new EngineError("root_not_found", `The project root does not exist: ${fs.rootLabel}`, { data: { root: fs.rootLabel }, cause: error });
+    if (isEngineError(error, "not_found"))
+      throw new EngineError("root_not_found", `The project root does not exist: ${fs.rootLabel}`, {
+        data: { root: fs.rootLabel },
+        cause: error,
+      });
     throw error;
   }
   const gitEntry = rootEntries.find((e) => e.name === ".git");
@@ -359,7 +427,11 @@ async function walkScan(fs: FileSystem, options: ScanOptions): Promise<ScanResul
       early.push({ path: ".git/index", reason: "unreadable", detail: (error as Error).message });
       if (rec) rec.cache = undefined;
     }
-    if (tracked.size > 0) indexMtimeMs = await fs.stat(".git/index").then((s) => s.mtimeMs, () => -Infinity);
+    if (tracked.size > 0)
+      indexMtimeMs = await fs.stat(".git/index").then(
+        (s) => s.mtimeMs,
+        () => -Infinity,
+      );
   }
   if (gitFile) tracked = new Map();
   const mode = tracked ? "git" : "walk";
@@ -371,12 +443,28 @@ async function walkScan(fs: FileSystem, options: ScanOptions): Promise<ScanResul
   const infoExclude = mode === "git" && !gitFile ? await readText(fs, ".git/info/exclude") : undefined;
   if (infoExclude) rootLevels.push({ dir: "", rules: new GitignoreRules(ignorecase).add(infoExclude) });
   // Git's files as stamped before they were read (a folder of git's by kind only: git writes in it constantly).
-  const present = [gitEntry !== undefined, (tracked?.size ?? 0) > 0, false, infoExclude !== undefined, configText !== undefined];
-  GIT_INPUTS.forEach((path, i) => recordStamp(rec, gitStats[i], present[i]!, (stamp) => rec!.cache!.inputs.push([path, stamp]), true));
+  const present = [
+    gitEntry !== undefined,
+    (tracked?.size ?? 0) > 0,
+    false,
+    infoExclude !== undefined,
+    configText !== undefined,
+  ];
+  GIT_INPUTS.forEach((path, i) =>
+    recordStamp(rec, gitStats[i], present[i]!, (stamp) => rec!.cache!.inputs.push([path, stamp]), true),
+  );
 
   const inv = createInventory(fs, options, tracked, indexMtimeMs);
   for (const s of early) inv.skipped.push(s);
-  await walkFolder(fs, options, { mode, tracked, ignorecase, exclude, inv, rec }, "", rootLevels, rootStat, rootEntries);
+  await walkFolder(
+    fs,
+    options,
+    { mode, tracked, ignorecase, exclude, inv, rec },
+    "",
+    rootLevels,
+    rootStat,
+    rootEntries,
+  );
   if (tracked) {
     const unwalked = await addUnwalkedTracked(fs, tracked, inv.files, inv.skipped, exclude, inv.addFile);
     if (rec?.cache) rec.cache.unwalked = unwalked;
@@ -396,7 +484,15 @@ interface WalkContext {
 }
 
 /** Walks one folder (listed already when `listed` is given) and, concurrently, its subfolders. */
-async function walkFolder(fs: FileSystem, options: ScanOptions, w: WalkContext, dir: string, levels: IgnoreLevel[], stat: FileStat | undefined, listed?: DirEntry[]): Promise<void> {
+async function walkFolder(
+  fs: FileSystem,
+  options: ScanOptions,
+  w: WalkContext,
+  dir: string,
+  levels: IgnoreLevel[],
+  stat: FileStat | undefined,
+  listed?: DirEntry[],
+): Promise<void> {
   const { mode, tracked, exclude, inv, rec } = w;
   throwIfAborted(options.signal);
   let entries;

@@ -51,7 +51,8 @@ export class ProtoWriter {
   /** A non-negative integer field (int32 or enum); 0, proto3's default, is left out. */
   int(field: number, value: number): void {
     if (value === 0) return;
-    if (!Number.isInteger(value) || value < 0) throw new RangeError(`protobuf field ${field}: ${value} is not a non-negative integer`);
+    if (!Number.isInteger(value) || value < 0)
+      throw new RangeError(`protobuf field ${field}: ${value} is not a non-negative integer`);
     this.tag(field, 0);
     this.raw(value);
   }
@@ -80,7 +81,9 @@ export class ProtoWriter {
   packed(field: number, values: readonly number[]): void {
     if (values.length === 0) return;
     // A negative or fractional number would write a broken varint that the whole index fails on.
-    for (const v of values) if (!Number.isSafeInteger(v) || v < 0) throw new RangeError(`protobuf field ${field}: ${v} is not a non-negative integer`);
+    for (const v of values)
+      if (!Number.isSafeInteger(v) || v < 0)
+        throw new RangeError(`protobuf field ${field}: ${v} is not a non-negative integer`);
     this.message(field, () => {
       for (const v of values) this.raw(v);
     });

@@ -56,8 +56,22 @@ const ROLE = { definition: 0x1, import: 0x2 } as const;
 
 /** SCIP's SymbolInformation.Kind per definition kind. */
 const KIND: Record<DefinitionKind | "module", number> = {
-  function: 17, method: 26, constructor: 9, getter: 18, setter: 45, class: 7, interface: 21, type: 55, enum: 11,
-  struct: 49, trait: 53, module: 29, macro: 25, field: 15, constant: 8, property: 41,
+  function: 17,
+  method: 26,
+  constructor: 9,
+  getter: 18,
+  setter: 45,
+  class: 7,
+  interface: 21,
+  type: 55,
+  enum: 11,
+  struct: 49,
+  trait: 53,
+  module: 29,
+  macro: 25,
+  field: 15,
+  constant: 8,
+  property: 41,
 };
 
 /** SCIP's PositionEncoding.UTF16CodeUnitOffsetFromLineStart and TextEncoding.UTF8. */
@@ -70,13 +84,24 @@ export function scipName(name: string): string {
   return `\`${(name || "_").replace(/`/g, "``")}\``;
 }
 
-/** A descriptor's suffix per definition kind: a type `#`, a method `().`, a namespace `/`, a macro `!`, else a term `.`. */
+/**
+ * A descriptor's suffix per definition kind: a type `#`, a method `().`, a namespace `/`, a macro `!`, else a term `.`.
+ */
 function descriptor(kind: SymbolNode["kind"], name: string, disambiguator: number): string {
   const n = scipName(name);
   switch (kind) {
-    case "class": case "interface": case "struct": case "trait": case "enum": case "type":
+    case "class":
+    case "interface":
+    case "struct":
+    case "trait":
+    case "enum":
+    case "type":
       return `${n}#`;
-    case "function": case "method": case "constructor": case "getter": case "setter":
+    case "function":
+    case "method":
+    case "constructor":
+    case "getter":
+    case "setter":
       return `${n}(${disambiguator ? `+${disambiguator}` : ""}).`;
     case "module":
       return `${n}/`;
@@ -114,20 +139,29 @@ function symbolStrings(graph: CodeGraph, project: string): string[] {
   const taken = new Set<string>();
   for (const s of graph.symbols) {
     if (s.kind === "module") {
-      out[s.id] = prefix + s.file.split("/").map((seg) => `${scipName(seg)}/`).join("");
+      out[s.id] =
+        prefix +
+        s.file
+          .split("/")
+          .map((seg) => `${scipName(seg)}/`)
+          .join("");
       depth[s.id] = 0;
       continue;
     }
     const parentNode = graph.symbols[s.parent];
     const inParent = parentNode !== undefined && parentNode.kind !== "module" && out[s.parent] !== undefined;
     depth[s.id] = inParent ? depth[s.parent]! + 1 : 1;
-    if (inParent && (isLocalSymbol(out[s.parent]!) || SCOPES_LOCALS.has(parentNode.kind) || depth[s.id]! > GLOBAL_DEPTH)) {
+    if (
+      inParent &&
+      (isLocalSymbol(out[s.parent]!) || SCOPES_LOCALS.has(parentNode.kind) || depth[s.id]! > GLOBAL_DEPTH)
+    ) {
       out[s.id] = `local ${s.id}`;
       continue;
     }
     const parent = inParent ? out[s.parent]! : out[graph.moduleSymbol.get(s.file)!]!;
     let symbol = parent + descriptor(s.kind, s.name, 0);
-    for (let k = 1; taken.has(symbol) && symbol.endsWith(").") && k < 1000; k++) symbol = parent + descriptor(s.kind, s.name, k);
+    for (let k = 1; taken.has(symbol) && symbol.endsWith(").") && k < 1000; k++)
+      symbol = parent + descriptor(s.kind, s.name, k);
     taken.add(symbol);
     out[s.id] = symbol;
   }
@@ -146,11 +180,13 @@ interface Occurrence {
 /** Relationships of each symbol: its bases, and for a method the methods it overrides in them. */
 function relationshipsOf(graph: CodeGraph): Map<number, { base: number; override: boolean }[]> {
   const out = new Map<number, { base: number; override: boolean }[]>();
-  const add = (from: number, base: number, override: boolean) => (out.get(from) ?? out.set(from, []).get(from)!).push({ base, override });
+  const add = (from: number, base: number, override: boolean) =>
+    (out.get(from) ?? out.set(from, []).get(from)!).push({ base, override });
   for (const e of graph.inherits) {
     add(e.child, e.base, false);
     const baseMethods = new Map<string, number>();
-    for (const m of graph.children.get(e.base) ?? []) if (graph.symbols[m]!.kind === "method") baseMethods.set(graph.symbols[m]!.name, m);
+    for (const m of graph.children.get(e.base) ?? [])
+      if (graph.symbols[m]!.kind === "method") baseMethods.set(graph.symbols[m]!.name, m);
     for (const m of graph.children.get(e.child) ?? []) {
       const s = graph.symbols[m]!;
       const overridden = s.kind === "method" ? baseMethods.get(s.name) : undefined;
@@ -161,7 +197,13 @@ function relationshipsOf(graph: CodeGraph): Map<number, { base: number; override
 }
 
 /** The call references of one file: each call edge placed on the call site it came from. */
-function callOccurrences(graph: CodeGraph, record: FileRecord, moduleId: number, symbols: string[], edges: CodeGraph["calls"]): Occurrence[] {
+function callOccurrences(
+  graph: CodeGraph,
+  record: FileRecord,
+  moduleId: number,
+  symbols: string[],
+  edges: CodeGraph["calls"],
+): Occurrence[] {
   const byLine = new Map<number, number[]>();
   record.calls.forEach((c, i) => (byLine.get(c.line) ?? byLine.set(c.line, []).get(c.line)!).push(i));
   const used = new Set<number>();
@@ -172,19 +214,34 @@ function callOccurrences(graph: CodeGraph, record: FileRecord, moduleId: number,
     const callerIndex = e.caller === moduleId ? -1 : graph.symbols[e.caller]!.index;
     const sites = (byLine.get(e.line) ?? []).filter((i) => record.calls[i]!.caller === callerIndex);
     const callee = graph.symbols[e.callee]!;
-    const site = sites.find((i) => !used.has(i) && record.calls[i]!.name === callee.name) ?? sites.find((i) => !used.has(i)) ?? sites[0];
+    const site =
+      sites.find((i) => !used.has(i) && record.calls[i]!.name === callee.name) ??
+      sites.find((i) => !used.has(i)) ??
+      sites[0];
     if (site === undefined) continue;
     used.add(site);
     const call = record.calls[site]!;
     // A local is named only inside its own document.
     if (isLocalSymbol(symbols[e.callee]!) && callee.file !== record.path) continue;
-    out.push({ line: call.line - 1, start: call.col, end: call.col + call.name.length, symbol: symbols[e.callee]!, roles: 0 });
+    out.push({
+      line: call.line - 1,
+      start: call.col,
+      end: call.col + call.name.length,
+      symbol: symbols[e.callee]!,
+      roles: 0,
+    });
   }
   return out;
 }
 
 /** The import references of one file: the module as written on the import's line, else the line. */
-function importOccurrences(graph: CodeGraph, record: FileRecord, symbols: string[], lines: string[] | undefined, edges: CodeGraph["imports"]): Occurrence[] {
+function importOccurrences(
+  graph: CodeGraph,
+  record: FileRecord,
+  symbols: string[],
+  lines: string[] | undefined,
+  edges: CodeGraph["imports"],
+): Occurrence[] {
   const out: Occurrence[] = [];
   for (const e of edges) {
     const target = graph.moduleSymbol.get(e.to);
@@ -228,11 +285,21 @@ function nameRange(lines: string[] | undefined, line: number, col: number, name:
 
 /** Whether an occurrence's numbers can be written (a record from an artifact may hold anything). */
 function writable(o: Occurrence): boolean {
-  return Number.isSafeInteger(o.line) && Number.isSafeInteger(o.start) && Number.isSafeInteger(o.end) && o.line >= 0 && o.start >= 0 && o.end >= o.start;
+  return (
+    Number.isSafeInteger(o.line) &&
+    Number.isSafeInteger(o.start) &&
+    Number.isSafeInteger(o.end) &&
+    o.line >= 0 &&
+    o.start >= 0 &&
+    o.end >= o.start
+  );
 }
 
 /** Each file's call and import edges, in graph order. */
-function edgesByFile(graph: CodeGraph): { calls: Map<string, CodeGraph["calls"]>; imports: Map<string, CodeGraph["imports"]> } {
+function edgesByFile(graph: CodeGraph): {
+  calls: Map<string, CodeGraph["calls"]>;
+  imports: Map<string, CodeGraph["imports"]>;
+} {
   const calls = new Map<string, CodeGraph["calls"]>();
   const imports = new Map<string, CodeGraph["imports"]>();
   for (const e of graph.calls) (calls.get(e.file) ?? calls.set(e.file, []).get(e.file)!).push(e);
@@ -258,7 +325,15 @@ export async function buildScip(graph: CodeGraph, io: ScipIO, options: ScipOptio
   const edges = edgesByFile(graph);
   const w = new ProtoWriter();
   const parts: Uint8Array[] = [];
-  const answer: ScipAnswer = { parts, bytes: 0, documents: 0, definitions: 0, references: 0, symbols: 0, relationships: 0 };
+  const answer: ScipAnswer = {
+    parts,
+    bytes: 0,
+    documents: 0,
+    definitions: 0,
+    references: 0,
+    symbols: 0,
+    relationships: 0,
+  };
   w.message(1, () => {
     w.message(2, () => {
       w.string(1, "codeslice");
@@ -271,7 +346,9 @@ export async function buildScip(graph: CodeGraph, io: ScipIO, options: ScipOptio
     const record = graph.records.get(path);
     if (!record) continue;
     const lines = (await io.readText(record.path))?.split("\n");
-    const occurrences: Occurrence[] = [{ line: 0, start: 0, end: 0, symbol: symbols[moduleId]!, roles: ROLE.definition }];
+    const occurrences: Occurrence[] = [
+      { line: 0, start: 0, end: 0, symbol: symbols[moduleId]!, roles: ROLE.definition },
+    ];
     const defined: SymbolNode[] = [graph.symbols[moduleId]!];
     for (let id = moduleId + 1; id <= moduleId + record.definitions.length; id++) {
       const s = graph.symbols[id]!;
@@ -300,8 +377,14 @@ export async function buildScip(graph: CodeGraph, io: ScipIO, options: ScipOptio
 
 /** One Document (Index field 2): path, language, occurrences, and the symbols it defines. */
 function writeDocument(
-  w: ProtoWriter, graph: CodeGraph, record: FileRecord, occurrences: Occurrence[], defined: SymbolNode[], symbols: string[],
-  relationships: Map<number, { base: number; override: boolean }[]>, answer: ScipAnswer,
+  w: ProtoWriter,
+  graph: CodeGraph,
+  record: FileRecord,
+  occurrences: Occurrence[],
+  defined: SymbolNode[],
+  symbols: string[],
+  relationships: Map<number, { base: number; override: boolean }[]>,
+  answer: ScipAnswer,
 ): void {
   const spec = languageById(record.language);
   const language = spec?.scipName ?? spec?.name ?? record.language;
@@ -321,7 +404,9 @@ function writeDocument(
       written.add(symbol);
       const def = s.kind === "module" ? undefined : record.definitions[s.index];
       // A local of another document cannot be named here.
-      const rels = (relationships.get(s.id) ?? []).filter((r) => !isLocalSymbol(symbols[r.base]!) || graph.symbols[r.base]!.file === record.path);
+      const rels = (relationships.get(s.id) ?? []).filter(
+        (r) => !isLocalSymbol(symbols[r.base]!) || graph.symbols[r.base]!.file === record.path,
+      );
       w.message(3, () => {
         w.string(1, symbol);
         if (def?.doc) w.string(3, def.doc);

@@ -80,14 +80,22 @@ interface FieldMemo {
 }
 
 /** The words of each field of a definition's document. */
-function fieldsOf(record: FileRecord, index: number, qualified: string, memo: FieldMemo = { record: undefined, pathWords: [], prefixes: new Map() }): [number, string[]][] {
+function fieldsOf(
+  record: FileRecord,
+  index: number,
+  qualified: string,
+  memo: FieldMemo = { record: undefined, pathWords: [], prefixes: new Map() },
+): [number, string[]][] {
   if (memo.record !== record) {
     memo.record = record;
     memo.pathWords = splitWords(record.path);
     memo.prefixes.clear();
   }
   if (index < 0) {
-    return [[FIELD.path, memo.pathWords], [FIELD.body, record.terms ? record.terms.split(" ") : []]];
+    return [
+      [FIELD.path, memo.pathWords],
+      [FIELD.body, record.terms ? record.terms.split(" ") : []],
+    ];
   }
   const d = record.definitions[index]!;
   const prefix = qualified.slice(0, Math.max(0, qualified.length - d.name.length));
@@ -157,7 +165,7 @@ function dropFile(index: SearchIndex, path: string): void {
   // Document frequencies drop with the words the old record gave its documents.
   const moduleId = index.graph.moduleSymbol.get(path);
   for (let i = -1; i < entry.record.definitions.length; i++) {
-    const qualified = moduleId !== undefined ? index.graph.symbols[moduleId + 1 + i]?.qualified ?? "" : "";
+    const qualified = moduleId !== undefined ? (index.graph.symbols[moduleId + 1 + i]?.qualified ?? "") : "";
     const words = new Set<string>();
     for (const [, list] of fieldsOf(entry.record, i, qualified)) for (const w of list) words.add(w);
     for (const w of words) {
@@ -177,8 +185,18 @@ function indegreeOf(graph: CodeGraph): Map<number, number> {
 
 function emptyIndex(graph: CodeGraph): SearchIndex {
   return {
-    graph, words: new Map(), docPath: [], docDef: [], docLen: [], live: [], liveCount: 0, bodyTotal: 0,
-    files: new Map(), tombstones: 0, indegree: indegreeOf(graph), nameVocabulary: undefined,
+    graph,
+    words: new Map(),
+    docPath: [],
+    docDef: [],
+    docLen: [],
+    live: [],
+    liveCount: 0,
+    bodyTotal: 0,
+    files: new Map(),
+    tombstones: 0,
+    indegree: indegreeOf(graph),
+    nameVocabulary: undefined,
   };
 }
 
@@ -187,7 +205,8 @@ export function buildSearchIndex(graph: CodeGraph): SearchIndex {
   const index = emptyIndex(graph);
   const collect = new Map<string, number[]>();
   for (const [path, record] of graph.records) addFile(index, path, record, collect);
-  for (const [w, list] of collect) index.words.set(w, { base: Int32Array.from(list), added: undefined, df: list.length });
+  for (const [w, list] of collect)
+    index.words.set(w, { base: Int32Array.from(list), added: undefined, df: list.length });
   return index;
 }
 
@@ -200,9 +219,11 @@ export function updateSearchIndex(previous: SearchIndex | undefined, graph: Code
   if (!previous) return buildSearchIndex(graph);
   if (previous.graph === graph) return previous;
   const changed: [string, FileRecord][] = [];
-  for (const [path, record] of graph.records) if (previous.files.get(path)?.record !== record) changed.push([path, record]);
+  for (const [path, record] of graph.records)
+    if (previous.files.get(path)?.record !== record) changed.push([path, record]);
   const removed = [...previous.files.keys()].filter((path) => !graph.records.has(path));
-  if (removed.length + changed.length > graph.records.size / 2) return buildSearchIndex(graph); // mostly new: start over
+  // mostly new: start over
+  if (removed.length + changed.length > graph.records.size / 2) return buildSearchIndex(graph);
   // Document frequencies of dropped files are computed against the symbols they had.
   for (const path of removed) dropFile(previous, path);
   for (const [path] of changed) dropFile(previous, path);
@@ -221,10 +242,11 @@ function eachPosting(index: SearchIndex, word: string, visit: (doc: number, fiel
     const doc = Math.floor(packed / FIELD_BITS);
     if (index.live[doc]) visit(doc, packed % FIELD_BITS);
   }
-  if (p.added) for (const packed of p.added) {
-    const doc = Math.floor(packed / FIELD_BITS);
-    if (index.live[doc]) visit(doc, packed % FIELD_BITS);
-  }
+  if (p.added)
+    for (const packed of p.added) {
+      const doc = Math.floor(packed / FIELD_BITS);
+      if (index.live[doc]) visit(doc, packed % FIELD_BITS);
+    }
 }
 
 /** Name words that start with `prefix` (at least 3 characters), at most 50. */
@@ -250,7 +272,8 @@ function namesStartingWith(index: SearchIndex, prefix: string): string[] {
     else hi = mid;
   }
   const out: string[] = [];
-  for (let i = lo; i < v.length && v[i]!.startsWith(prefix) && out.length < 50; i++) if (v[i] !== prefix) out.push(v[i]!);
+  for (let i = lo; i < v.length && v[i]!.startsWith(prefix) && out.length < 50; i++)
+    if (v[i] !== prefix) out.push(v[i]!);
   return out;
 }
 
@@ -262,7 +285,9 @@ export interface FieldWeights {
   signature: number;
   doc: number;
   body: number;
-  /** BM25's length normalisation of the body (b; default 0.75): lower lets long definitions keep more of their matches. */
+  /**
+   * BM25's length normalisation of the body (b; default 0.75): lower lets long definitions keep more of their matches.
+   */
   bodyNorm?: number;
 }
 
@@ -284,7 +309,13 @@ export interface ScoredDoc {
  * (times the word's own weight, when given) times the best field weight it appears in (BM25's
  * saturation over the field weights; the body normalized by its length), summed over words.
  */
-export function scoreDocuments(index: SearchIndex, terms: string[], weights: FieldWeights, prefixes = true, termWeights?: ReadonlyMap<string, number>): Map<number, ScoredDoc> {
+export function scoreDocuments(
+  index: SearchIndex,
+  terms: string[],
+  weights: FieldWeights,
+  prefixes = true,
+  termWeights?: ReadonlyMap<string, number>,
+): Map<number, ScoredDoc> {
   const scores = new Map<number, ScoredDoc>();
   const n = Math.max(index.liveCount, 1);
   const avgBody = index.bodyTotal / n || 1;
@@ -337,20 +368,32 @@ export function docSymbol(index: SearchIndex, doc: number): number {
 }
 
 const MAX_QUERY_WORDS = 32;
-const FIELD_NAMES: [number, string][] = [[FIELD.name, "name"], [FIELD.path, "path"], [FIELD.signature, "signature"], [FIELD.doc, "doc"], [FIELD.body, "body"]];
+const FIELD_NAMES: [number, string][] = [
+  [FIELD.name, "name"],
+  [FIELD.path, "path"],
+  [FIELD.signature, "signature"],
+  [FIELD.doc, "doc"],
+  [FIELD.body, "body"],
+];
 
 /** Searches definitions by words. Throws `invalid_argument` for a query with no searchable word. */
 export function searchSymbols(index: SearchIndex, query: string, limit = 10): SearchHit[] {
   const { min, max } = LIMITS.searchResults;
   if (!Number.isInteger(limit) || limit < min || limit > max) {
-    throw new EngineError("invalid_argument", `limit must be a whole number from ${min} to ${max}, got ${limit}.`, { data: { limit, min, max } });
+    throw new EngineError("invalid_argument", `limit must be a whole number from ${min} to ${max}, got ${limit}.`, {
+      data: { limit, min, max },
+    });
   }
   const terms = queryTerms(query.slice(0, 2000), MAX_QUERY_WORDS);
   if (terms.length === 0) {
-    throw new EngineError("invalid_argument", `The query ${JSON.stringify(query.slice(0, 80))} has no searchable words.`, {
-      hint: "Use identifier fragments or words from names and docstrings, e.g. `parse config`.",
-      data: { query: query.slice(0, 200) },
-    });
+    throw new EngineError(
+      "invalid_argument",
+      `The query ${JSON.stringify(query.slice(0, 80))} has no searchable words.`,
+      {
+        hint: "Use identifier fragments or words from names and docstrings, e.g. `parse config`.",
+        data: { query: query.slice(0, 200) },
+      },
+    );
   }
   const phrase = splitWords(query).join("");
   const hits: SearchHit[] = [];
@@ -364,11 +407,16 @@ export function searchSymbols(index: SearchIndex, query: string, limit = 10): Se
     if (isTestFile(s.file)) score *= 0.8;
     const d = index.graph.records.get(s.file)!.definitions[s.index]!;
     hits.push({
-      ...symbolRef(s), end: s.end, signature: d.signature.split("\n")[0]!.slice(0, 200), score: Math.round(score * 100) / 100,
+      ...symbolRef(s),
+      end: s.end,
+      signature: d.signature.split("\n")[0]!.slice(0, 200),
+      score: Math.round(score * 100) / 100,
       matched: FIELD_NAMES.filter(([bit]) => scored.fields & bit).map(([, name]) => name),
     });
   }
-  hits.sort((a, b) => b.score - a.score || a.qualified.length - b.qualified.length || (a.qualified < b.qualified ? -1 : 1));
+  hits.sort(
+    (a, b) => b.score - a.score || a.qualified.length - b.qualified.length || (a.qualified < b.qualified ? -1 : 1),
+  );
   return hits.slice(0, limit);
 }
 
@@ -376,7 +424,11 @@ export function searchSymbols(index: SearchIndex, query: string, limit = 10): Se
  * Which of `terms` each of `paths`' documents hold, per path, in the order of `terms`: the evidence
  * line of a ranked file. One pass over each word's postings.
  */
-export function termsInFiles(index: SearchIndex, paths: readonly string[], terms: readonly string[]): Map<string, string[]> {
+export function termsInFiles(
+  index: SearchIndex,
+  paths: readonly string[],
+  terms: readonly string[],
+): Map<string, string[]> {
   const fileOfDoc = new Map<number, string>();
   for (const p of paths) for (const id of index.files.get(p)?.ids ?? []) fileOfDoc.set(id, p);
   const out = new Map<string, string[]>(paths.map((p) => [p, []]));

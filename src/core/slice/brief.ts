@@ -31,9 +31,18 @@ function weight(m: SymbolNode, used: ReadonlySet<number>): number {
  * A symbol's outline within `cap` tokens (as near as its header allows): its docstring's first line
  * and, for a class, the members that matter first (`used`: the ones the seed calls), the rest counted.
  */
-export function briefClassOutline(graph: CodeGraph, s: SymbolNode, used: ReadonlySet<number>, count: (text: string) => number, cap = BRIEF_TOKENS): string {
+export function briefClassOutline(
+  graph: CodeGraph,
+  s: SymbolNode,
+  used: ReadonlySet<number>,
+  count: (text: string) => number,
+  cap = BRIEF_TOKENS,
+): string {
   const members = (graph.children.get(s.id) ?? []).map((id) => graph.symbols[id]!).filter((m) => m.kind !== "module");
-  const ranked = members.map((m, i) => ({ m, i, w: weight(m, used) })).sort((a, b) => a.w - b.w || a.i - b.i).map((x) => x.m);
+  const ranked = members
+    .map((m, i) => ({ m, i, w: weight(m, used) }))
+    .sort((a, b) => a.w - b.w || a.i - b.i)
+    .map((x) => x.m);
   const keep = new Set<number>();
   let fields = BRIEF_FIELDS;
   let total = count(outline(graph, s, 0, { members: keep, fields }));
@@ -60,14 +69,25 @@ export function briefClassOutline(graph: CodeGraph, s: SymbolNode, used: Readonl
  * A file's outline within `cap` tokens: its first constants, then its top-level definitions in
  * order, each as a brief (header, first docstring line, members counted), while they fit.
  */
-export function briefFileOutline(graph: CodeGraph, moduleId: number, constants: readonly string[], count: (text: string) => number, cap = BRIEF_TOKENS): string {
+export function briefFileOutline(
+  graph: CodeGraph,
+  moduleId: number,
+  constants: readonly string[],
+  count: (text: string) => number,
+  cap = BRIEF_TOKENS,
+): string {
   const m = graph.symbols[moduleId]!;
   const comment = (languageById(m.language)?.semantics ?? DEFAULT_SEMANTICS).blocks === "indent" ? "#" : "//";
   const parts: string[] = [];
   let total = 0;
   const shownConstants = constants.slice(0, BRIEF_CONSTANTS);
   if (shownConstants.length) {
-    const text = [...shownConstants, ...(constants.length > shownConstants.length ? [`${comment} … ${constants.length - shownConstants.length} more constants`] : [])].join("\n");
+    const text = [
+      ...shownConstants,
+      ...(constants.length > shownConstants.length
+        ? [`${comment} … ${constants.length - shownConstants.length} more constants`]
+        : []),
+    ].join("\n");
     parts.push(text);
     total += count(text) + 2;
   }
@@ -82,6 +102,7 @@ export function briefFileOutline(graph: CodeGraph, moduleId: number, constants: 
     total += cost;
     shown++;
   }
-  if (shown < defs.length) parts.push(`${comment} … ${defs.length - shown} more definition${defs.length - shown > 1 ? "s" : ""}`);
+  if (shown < defs.length)
+    parts.push(`${comment} … ${defs.length - shown} more definition${defs.length - shown > 1 ? "s" : ""}`);
   return parts.join("\n\n");
 }

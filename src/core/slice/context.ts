@@ -4,7 +4,14 @@
  */
 import { languageById, languageForExtension } from "../../languages/index.ts";
 import { lineMemoCounter, loadTokenCounter, type Encoding, ENCODINGS } from "../budget/tokenizer.ts";
-import { chunkAnswerLayout, envelopeRecord, fitBlocks, type Block, type BlockForm, type Envelope } from "../budget/fit.ts";
+import {
+  chunkAnswerLayout,
+  envelopeRecord,
+  fitBlocks,
+  type Block,
+  type BlockForm,
+  type Envelope,
+} from "../budget/fit.ts";
 import { matchSymbols, findSymbol, suggestNames, symbolRef, type SymbolRef } from "../query/lookup.ts";
 import type { CodeGraph, SymbolNode } from "../graph/model.ts";
 import { outline } from "../query/queries.ts";
@@ -21,7 +28,7 @@ import { findPhrases, type PhraseHit } from "../locate/phrases.ts";
 import { parseTrace, type ParsedTrace } from "./trace.ts";
 import { planContext, type PlannedChunk, type Role } from "./plan.ts";
 import { partsNote, routeParts } from "./route-parts.ts";
-import { findRoutes, joinPaths, matchRoutes, type MountLine, type Route } from "../query/routes.ts";
+import { joinPaths, type MountLine, type Route } from "../query/routes.ts";
 import { ROUTE, routesNamed } from "../query/route-calls.ts";
 import type { TextIndex } from "../text/text-index.ts";
 import { mayPointAtText, pointedText, settingNotes, textChunk, textTarget } from "./text-seeds.ts";
@@ -85,7 +92,9 @@ export interface ContextAnswer {
 
 /** What the engine provides to the slicer: source text, the search index, the routes. */
 export interface ContextIO {
-  /** The project root as the host names it (an absolute path on disk): absolute targets under it are read as relative. */
+  /**
+   * The project root as the host names it (an absolute path on disk): absolute targets under it are read as relative.
+   */
   root?: string;
   readText(path: string): Promise<string>;
   searchIndex(): SearchIndex;
@@ -106,7 +115,10 @@ interface Seeds {
   matches?: number[];
   /** Outer project frames of a stack trace (role `frame`). */
   frames?: number[];
-  /** How many of the first inline chunks are text a task points at, and whether they lead the answer (else they close it). */
+  /**
+   * How many of the first inline chunks are text a task points at, and whether they lead the answer (else they close
+   * it).
+   */
   text?: { count: number; lead: boolean };
   /** For a route target: the routes it names (their models, dependencies and tests join the answer). */
   routes?: Route[];
@@ -116,10 +128,14 @@ interface Seeds {
 export function checkBudget(budget: number | undefined): number {
   const b = budget ?? DEFAULT_BUDGET;
   if (typeof b !== "number" || !Number.isInteger(b) || b < LIMITS.budget.min || b > MAX_BUDGET) {
-    throw new EngineError("invalid_argument", `budget must be a whole number of tokens from ${LIMITS.budget.min} to ${MAX_BUDGET}, got ${String(budget)}.`, {
-      hint: `A few thousand is typical: ${DEFAULT_BUDGET} fits one endpoint with its types and callers.`,
-      data: { budget, min: LIMITS.budget.min, max: MAX_BUDGET },
-    });
+    throw new EngineError(
+      "invalid_argument",
+      `budget must be a whole number of tokens from ${LIMITS.budget.min} to ${MAX_BUDGET}, got ${String(budget)}.`,
+      {
+        hint: `A few thousand is typical: ${DEFAULT_BUDGET} fits one endpoint with its types and callers.`,
+        data: { budget, min: LIMITS.budget.min, max: MAX_BUDGET },
+      },
+    );
   }
   return b;
 }
@@ -128,11 +144,14 @@ export function checkBudget(budget: number | undefined): number {
 export function checkEncoding(encoding: string | undefined): Encoding {
   const e = encoding ?? "o200k_base";
   if (!ENCODINGS.includes(e as Encoding)) {
-    throw new EngineError("invalid_argument", `encoding must be one of ${ENCODINGS.join(", ")}, got ${JSON.stringify(encoding)}.`, { data: { encoding } });
+    throw new EngineError(
+      "invalid_argument",
+      `encoding must be one of ${ENCODINGS.join(", ")}, got ${JSON.stringify(encoding)}.`,
+      { data: { encoding } },
+    );
   }
   return e as Encoding;
 }
-
 
 const IDENTIFIER_LIKE = /^[\w$.#:/\\<>@-]+$/;
 /** Written like a name rather than a word: CamelCase, dotted, snake_case, `path::name`, `file#name`. */
@@ -153,7 +172,9 @@ function notIndexed(graph: CodeGraph, written: string): EngineError {
 function locationSeeds(graph: CodeGraph, path: string, start: number, end: number, notes: string[]): Seeds {
   const lines = graph.records.get(path)?.lines ?? end;
   if (start > lines) {
-    throw new EngineError("invalid_argument", `${path} has ${lines} lines; line ${start} is past the end.`, { data: { path, totalLines: lines } });
+    throw new EngineError("invalid_argument", `${path} has ${lines} lines; line ${start} is past the end.`, {
+      data: { path, totalLines: lines },
+    });
   }
   const last = Math.min(end, lines);
   const moduleId = graph.moduleSymbol.get(path)!;
@@ -161,7 +182,8 @@ function locationSeeds(graph: CodeGraph, path: string, start: number, end: numbe
   if (start <= 1 && last >= lines) return { ids: [moduleId], how: "file", notes, mounts: [], inline: [] };
   const symbols = symbolsAt(graph, path, start, last);
   // Inside one definition: that definition, the innermost one.
-  if (symbols.length === 1 && symbols[0]!.start <= start && symbols[0]!.end >= last) return { ids: [symbols[0]!.id], how: "symbol", notes, mounts: [], inline: [] };
+  if (symbols.length === 1 && symbols[0]!.start <= start && symbols[0]!.end >= last)
+    return { ids: [symbols[0]!.id], how: "symbol", notes, mounts: [], inline: [] };
   // Module-level lines, or lines across definitions: those lines, widened to the whole definitions
   // they touch (a single line gets a few around it); the definitions' neighbours come with them.
   let from = start === last ? Math.max(1, start - 3) : start;
@@ -172,8 +194,24 @@ function locationSeeds(graph: CodeGraph, path: string, start: number, end: numbe
   }
   const language = graph.symbols[moduleId]!.language;
   return {
-    ids: [], how: "file", notes, mounts: [], scopes: symbols.map((s) => s.id),
-    inline: [{ path, start: from, end: to, role: "seed", label: cite(path, from, to), kind: "lines", language, distance: 0, confidence: 1 }],
+    ids: [],
+    how: "file",
+    notes,
+    mounts: [],
+    scopes: symbols.map((s) => s.id),
+    inline: [
+      {
+        path,
+        start: from,
+        end: to,
+        role: "seed",
+        label: cite(path, from, to),
+        kind: "lines",
+        language,
+        distance: 0,
+        confidence: 1,
+      },
+    ],
   };
 }
 
@@ -187,10 +225,16 @@ function memberSeeds(graph: CodeGraph, target: string, notes: string[]): Seeds |
   if (!hit) return undefined;
   const where = hits.map((h) => cite(h.path, h.line)).join(", ");
   if (hit.kind === "field") {
-    notes.push(`\`${hit.name}\` is not a definition but a ${hit.owner.kind === "enum" ? "member" : "field"} of ${hit.owner.kind} ${hit.owner.qualified}, set at ${where}: that ${hit.owner.kind} is the seed`);
+    notes.push(
+      `\`${hit.name}\` is not a definition but a ${hit.owner.kind === "enum" ? "member" : "field"} of ` +
+        `${hit.owner.kind} ${hit.owner.qualified}, set at ${where}: that ${hit.owner.kind} is the seed`,
+    );
     return { ids: [hit.owner.id], how: "symbol", notes, mounts: [], inline: [] };
   }
-  notes.push(`\`${hit.name}\` is not a definition but a module-level value, set at ${where}${hits.length > 1 ? " (the first is the seed)" : ""}`);
+  notes.push(
+    `\`${hit.name}\` is not a definition but a module-level value, set at ` +
+      `${where}${hits.length > 1 ? " (the first is the seed)" : ""}`,
+  );
   return locationSeeds(graph, hit.path, hit.line, hit.line, notes);
 }
 
@@ -203,10 +247,21 @@ function noMember(found: readonly SymbolNode[], name: string, graph: CodeGraph):
   const held = found.flatMap((o) => memberNames(graph, o));
   const close = closestMembers(held, name).slice(0, 8);
   const who = found.length === 1 ? owner.qualified : `No ${owner.kind} named ${owner.name} (${found.length} of them)`;
-  return new EngineError("unknown_symbol", found.length === 1 ? `${who} has no member named ${JSON.stringify(name)}.` : `${who} has a member named ${JSON.stringify(name)}.`, {
-    hint: close.length ? `Did you mean ${close.map((h) => h.qualified).join(", ")}${held.length > close.length ? ", …" : ""}?` : `Ask for ${owner.qualified} itself.`,
-    data: { target: found.length === 1 ? `${owner.qualified}.${name}` : `${owner.name}.${name}`, suggestions: close.map(({ qualified, kind, path, line }) => ({ qualified, kind, path, line })) },
-  });
+  return new EngineError(
+    "unknown_symbol",
+    found.length === 1
+      ? `${who} has no member named ${JSON.stringify(name)}.`
+      : `${who} has a member named ${JSON.stringify(name)}.`,
+    {
+      hint: close.length
+        ? `Did you mean ${close.map((h) => h.qualified).join(", ")}${held.length > close.length ? ", …" : ""}?`
+        : `Ask for ${owner.qualified} itself.`,
+      data: {
+        target: found.length === 1 ? `${owner.qualified}.${name}` : `${owner.name}.${name}`,
+        suggestions: close.map(({ qualified, kind, path, line }) => ({ qualified, kind, path, line })),
+      },
+    },
+  );
 }
 
 /** The part of `Owner.member` (also `::`, `#`) after the owner. */
@@ -223,22 +278,42 @@ function looksLikePath(target: string, graph: CodeGraph): boolean {
 }
 
 /** Understands a target: route, path::symbol, file path, symbol name, or free text for search. */
-export function resolveTarget(graph: CodeGraph, targetArg: string, io: ContextIO, task?: { maxSeeds: number }, words?: TaskWords, text?: TextIndex): Seeds {
+export function resolveTarget(
+  graph: CodeGraph,
+  targetArg: string,
+  io: ContextIO,
+  task?: { maxSeeds: number },
+  words?: TaskWords,
+  text?: TextIndex,
+): Seeds {
   const maxSeeds = task?.maxSeeds ?? DEFAULT_TASK_SEEDS;
   const target = targetArg.trim();
-  if (target === "") throw new EngineError("invalid_argument", "The target is empty.", { hint: "Pass a symbol (Session.send), a file path, `METHOD /path`, or a few words." });
-  if (target.length > MAX_TARGET_CHARS) {
-    throw new EngineError("invalid_argument", `The target is ${target.length} characters; the limit is ${MAX_TARGET_CHARS}.`, {
-      hint: "Pass a symbol, a path or a short description; for a long task, its key words.",
-      data: { length: target.length, max: MAX_TARGET_CHARS },
+  if (target === "")
+    throw new EngineError("invalid_argument", "The target is empty.", {
+      hint: "Pass a symbol (Session.send), a file path, `METHOD /path`, or a few words.",
     });
+  if (target.length > MAX_TARGET_CHARS) {
+    throw new EngineError(
+      "invalid_argument",
+      `The target is ${target.length} characters; the limit is ${MAX_TARGET_CHARS}.`,
+      {
+        hint: "Pass a symbol, a path or a short description; for a long task, its key words.",
+        data: { length: target.length, max: MAX_TARGET_CHARS },
+      },
+    );
   }
   // `pack` takes a task in words as it is; `context` first reads it as a route, a location or a name.
   if (task) return textOr(() => taskSeeds(graph, io, target, maxSeeds, words), graph, io, text, target);
   // A section of a doc or a key of a configuration file (`docs/deploy.md#Traefik`, `compose.yml:services.db`).
   const named = text ? textTarget(text, target) : undefined;
   if (named) {
-    return { ids: [], how: "text", notes: text ? settingNotes(graph, text, [], named.sets) : [], mounts: [], inline: [named.chunk] };
+    return {
+      ids: [],
+      how: "text",
+      notes: text ? settingNotes(graph, text, [], named.sets) : [],
+      mounts: [],
+      inline: [named.chunk],
+    };
   }
   const route = ROUTE.exec(target);
   if (route) {
@@ -250,13 +325,24 @@ export function resolveTarget(graph: CodeGraph, targetArg: string, io: ContextIO
       if (r.handler !== undefined) ids.push(r.handler);
       else {
         const language = graph.symbols[graph.moduleSymbol.get(r.file)!]!.language;
-        inline.push({ path: r.file, start: r.span.start, end: r.span.end, role: "seed", label: `${r.method} ${r.path}`, kind: "route", language, distance: 0, confidence: 1 });
+        inline.push({
+          path: r.file,
+          start: r.span.start,
+          end: r.span.end,
+          role: "seed",
+          label: `${r.method} ${r.path}`,
+          kind: "route",
+          language,
+          distance: 0,
+          confidence: 1,
+        });
       }
       for (const m of r.mounts) if (!mounts.some((x) => x.path === m.path && x.start === m.start)) mounts.push(m);
     }
     const notes = hits.map((r) =>
       r.suffixOf !== undefined
-        ? `route ${r.method} …${joinPaths(...r.mounts.slice(r.mounts.findLastIndex((x) => x.unresolved !== undefined) + 1).map((x) => x.prefix), r.own)} registered at ${cite(r.file, r.line)}, matched by the end of the path: its prefix ${r.suffixOf} is not a string the project spells out`
+        ? `route ${r.method} ` +
+          `…${joinPaths(...r.mounts.slice(r.mounts.findLastIndex((x) => x.unresolved !== undefined) + 1).map((x) => x.prefix), r.own)} registered at ${cite(r.file, r.line)}, matched by the end of the path: its prefix ${r.suffixOf} is not a string the project spells out`
         : `route ${r.method} ${r.path} registered at ${cite(r.file, r.line)}`,
     );
     return { ids: [...new Set(ids)], how: "route", notes, mounts, inline, routes: hits };
@@ -275,19 +361,36 @@ export function resolveTarget(graph: CodeGraph, targetArg: string, io: ContextIO
     const notes = found?.note ? [found.note] : [];
     if (found && location.symbol !== undefined) {
       const ids = matchSymbols(graph, `${found.path}::${location.symbol}`);
-      if (ids.length >= 1) return { ids: [findSymbol(graph, `${found.path}::${location.symbol}`).id], how: "symbol", notes, mounts: [], inline: [] };
+      if (ids.length >= 1)
+        return {
+          ids: [findSymbol(graph, `${found.path}::${location.symbol}`).id],
+          how: "symbol",
+          notes,
+          mounts: [],
+          inline: [],
+        };
       const member = memberSeeds(graph, `${found.path}::${location.symbol}`, notes);
       if (member) return member;
-      const inFile = suggestNames(graph, location.symbol, 50).filter((r) => r.path === found.path).slice(0, 5);
+      const inFile = suggestNames(graph, location.symbol, 50)
+        .filter((r) => r.path === found.path)
+        .slice(0, 5);
       throw new EngineError("unknown_symbol", `No symbol named ${JSON.stringify(location.symbol)} in ${found.path}.`, {
-        hint: inFile.length ? `Did you mean ${inFile.map((r) => r.qualified).join(", ")}?` : `The file ${found.path} itself shows what it defines.`,
+        hint: inFile.length
+          ? `Did you mean ${inFile.map((r) => r.qualified).join(", ")}?`
+          : `The file ${found.path} itself shows what it defines.`,
         data: { target, suggestions: inFile },
       });
     }
-    if (found && location.start !== undefined) return locationSeeds(graph, found.path, location.start, location.end ?? location.start, notes);
+    if (found && location.start !== undefined)
+      return locationSeeds(graph, found.path, location.start, location.end ?? location.start, notes);
     if (found) return { ids: [graph.moduleSymbol.get(found.path)!], how: "file", notes, mounts: [], inline: [] };
     // A quoted name that is no file: a symbol whose name needed quoting (see citeName).
-    if (location.quoted && location.start === undefined && location.symbol === undefined && matchSymbols(graph, location.path).length) {
+    if (
+      location.quoted &&
+      location.start === undefined &&
+      location.symbol === undefined &&
+      matchSymbols(graph, location.path).length
+    ) {
       return { ids: [findSymbol(graph, location.path).id], how: "symbol", notes, mounts: [], inline: [] };
     }
     if (location.quoted || (location.start !== undefined && !/\s/.test(target))) throw notIndexed(graph, location.path);
@@ -296,7 +399,14 @@ export function resolveTarget(graph: CodeGraph, targetArg: string, io: ContextIO
   // `Session.sned` is a name with a typo, not a file: only a `/` or a source extension makes a path.
   if (!target.includes("::") && !/\s/.test(target) && looksLikePath(target, graph)) {
     const found = findFile(sourceFiles(graph), target, io.root);
-    if (found) return { ids: [graph.moduleSymbol.get(found.path)!], how: "file", notes: found.note ? [found.note] : [], mounts: [], inline: [] };
+    if (found)
+      return {
+        ids: [graph.moduleSymbol.get(found.path)!],
+        how: "file",
+        notes: found.note ? [found.note] : [],
+        mounts: [],
+        inline: [],
+      };
     if (matchSymbols(graph, target).length === 0) {
       // A name ending like a file (`Config.js`) may still be a constant or a field: those first, then "not indexed".
       const member = memberSeeds(graph, target, []);
@@ -308,7 +418,8 @@ export function resolveTarget(graph: CodeGraph, targetArg: string, io: ContextIO
   }
   if (IDENTIFIER_LIKE.test(target)) {
     const ids = matchSymbols(graph, target);
-    if (ids.length >= 1) return { ids: [findSymbol(graph, target).id], how: "symbol", notes: [], mounts: [], inline: [] };
+    if (ids.length >= 1)
+      return { ids: [findSymbol(graph, target).id], how: "symbol", notes: [], mounts: [], inline: [] };
     const member = NAME_LIKE.test(target) || /[.#]|::/.test(target) ? memberSeeds(graph, target, []) : undefined;
     if (member) return member;
     // `Owner.membr`: the owner exists, the member is misspelled: its closest members.
@@ -319,7 +430,9 @@ export function resolveTarget(graph: CodeGraph, targetArg: string, io: ContextIO
     if (NAME_LIKE.test(target)) {
       const suggestions = suggestNames(graph, target);
       throw new EngineError("unknown_symbol", `No symbol named ${JSON.stringify(target)}.`, {
-        hint: suggestions.length ? `Did you mean ${suggestions.map((s) => s.qualified).join(", ")}?` : "Search for it with words from its name or docstring.",
+        hint: suggestions.length
+          ? `Did you mean ${suggestions.map((s) => s.qualified).join(", ")}?`
+          : "Search for it with words from its name or docstring.",
         data: { target, suggestions },
       });
     }
@@ -333,9 +446,18 @@ function textOr(code: () => Seeds, graph: CodeGraph, io: ContextIO, text: TextIn
   try {
     seeds = code();
   } catch (error) {
-    const only = text && isEngineError(error, "no_match", "unknown_symbol") && /\s/.test(task.trim()) ? withText({ ids: [], how: "search", notes: [], mounts: [], inline: [] }, graph, io, text, task) : undefined;
+    const only =
+      text && isEngineError(error, "no_match", "unknown_symbol") && /\s/.test(task.trim())
+        ? withText({ ids: [], how: "search", notes: [], mounts: [], inline: [] }, graph, io, text, task)
+        : undefined;
     // No code to follow: the text leads whatever kind of task pointed at it.
-    if (only?.text) return { ...only, how: "text", text: { ...only.text, lead: true }, inline: only.inline.map((c, i) => (i === 0 ? { ...c, role: "seed", distance: 0 } : c)) };
+    if (only?.text)
+      return {
+        ...only,
+        how: "text",
+        text: { ...only.text, lead: true },
+        inline: only.inline.map((c, i) => (i === 0 ? { ...c, role: "seed", distance: 0 } : c)),
+      };
     throw error;
   }
   return withText(seeds, graph, io, text, task);
@@ -352,8 +474,14 @@ function withText(seeds: Seeds, graph: CodeGraph, io: ContextIO, text: TextIndex
   if (hits.length === 0) return seeds;
   return {
     ...seeds,
-    notes: [...seeds.notes, `the task points at ${hits.map((h) => h.handle).join(", ")} (text)${lead ? " first" : " too"}`],
-    inline: [...hits.map((h, i) => textChunk(h.chunk, lead && i === 0 ? "seed" : "match", lead && i === 0 ? 0 : 1)), ...seeds.inline],
+    notes: [
+      ...seeds.notes,
+      `the task points at ${hits.map((h) => h.handle).join(", ")} (text)${lead ? " first" : " too"}`,
+    ],
+    inline: [
+      ...hits.map((h, i) => textChunk(h.chunk, lead && i === 0 ? "seed" : "match", lead && i === 0 ? 0 : 1)),
+      ...seeds.inline,
+    ],
     text: { count: hits.length, lead },
   };
 }
@@ -390,7 +518,8 @@ function traceSeeds(graph: CodeGraph, io: ContextIO, trace: ParsedTrace): Seeds 
   }
   const notes = [
     ...(trace.error ? [`error: ${trace.error.length > 300 ? `${trace.error.slice(0, 300)}…` : trace.error}`] : []),
-    `trace: ${inProject.length} of ${trace.frames.length} frames in the project (innermost ${cite(innermost.path, innermost.line)}${innermost.fn ? ` in ${innermost.fn}` : ""})${outside ? `; ${outside} outside it (libraries, the runtime)` : ""}`,
+    `trace: ${inProject.length} of ${trace.frames.length} frames in the project (innermost ` +
+      `${cite(innermost.path, innermost.line)}${innermost.fn ? ` in ${innermost.fn}` : ""})${outside ? `; ${outside} outside it (libraries, the runtime)` : ""}`,
   ];
   return { ...seed, how: seed.how === "file" && seed.inline.length === 0 ? "file" : seed.how, notes, frames };
 }
@@ -406,7 +535,11 @@ interface TaskWords {
  * handler (as `callee` chunks) and the tests that send it a request (as `witness` chunks), with a
  * note naming each; issue 24: a route answer that left them out sent the agent to grep for them.
  */
-async function routeSeedParts(graph: CodeGraph, io: ContextIO, seeds: Seeds): Promise<{ types: number[]; deps: number[]; tests: number[] }> {
+async function routeSeedParts(
+  graph: CodeGraph,
+  io: ContextIO,
+  seeds: Seeds,
+): Promise<{ types: number[]; deps: number[]; tests: number[] }> {
   const out = { types: [] as number[], deps: [] as number[], tests: [] as number[] };
   const all = io.routes();
   for (const r of seeds.routes ?? []) {
@@ -414,7 +547,11 @@ async function routeSeedParts(graph: CodeGraph, io: ContextIO, seeds: Seeds): Pr
     for (const m of parts.models) if (m.id !== undefined) out.types.push(m.id);
     for (const d of parts.dependencies) if (d.id !== undefined) out.deps.push(d.id);
     for (const t of parts.tests) if (graph.symbols[t.callerId]?.kind !== "module") out.tests.push(t.callerId);
-    seeds.notes.push(...partsNote(parts, (c) => `${cite(c.path, c.line)}${c.caller !== c.path ? ` (${c.caller})` : ""}`).map((n) => `${r.method} ${r.path} ${n}`));
+    seeds.notes.push(
+      ...partsNote(parts, (c) => `${cite(c.path, c.line)}${c.caller !== c.path ? ` (${c.caller})` : ""}`).map(
+        (n) => `${r.method} ${r.path} ${n}`,
+      ),
+    );
   }
   return out;
 }
@@ -428,18 +565,30 @@ function taskSeeds(graph: CodeGraph, io: ContextIO, text: string, maxSeeds: numb
     // One word that matches nothing well may be a misspelled name.
     const suggestions = suggestNames(graph, text);
     if (suggestions.length) {
-      throw new EngineError("unknown_symbol", `No symbol named ${JSON.stringify(text)}.`, { hint: `Did you mean ${suggestions.map((s) => s.qualified).join(", ")}?`, data: { target: text, suggestions } });
+      throw new EngineError("unknown_symbol", `No symbol named ${JSON.stringify(text)}.`, {
+        hint: `Did you mean ${suggestions.map((s) => s.qualified).join(", ")}?`,
+        data: { target: text, suggestions },
+      });
     }
   }
   if (!top || !ranking.relevant) {
     const closest = ranking.candidates.slice(0, 5).map((c) => symbolRef(graph.symbols[c.id]!));
-    throw new EngineError("no_match", `Nothing in the project matches ${JSON.stringify(text.length > 80 ? `${text.slice(0, 80)}…` : text)} well.`, {
-      hint: closest.length ? `The closest, each holding few of the words: ${closest.map((r) => r.qualified).join(", ")}.` : "Try words from the code itself: names, messages, comments.",
-      data: { target: text.slice(0, 200), terms: ranking.terms, closest },
-    });
+    throw new EngineError(
+      "no_match",
+      `Nothing in the project matches ${JSON.stringify(text.length > 80 ? `${text.slice(0, 80)}…` : text)} well.`,
+      {
+        hint: closest.length
+          ? `The closest, each holding few of the words: ${closest.map((r) => r.qualified).join(", ")}.`
+          : "Try words from the code itself: names, messages, comments.",
+        data: { target: text.slice(0, 200), terms: ranking.terms, closest },
+      },
+    );
   }
   const best = top.score;
-  const seeds = ranking.candidates.slice(0, maxSeeds).filter((c, i) => i === 0 || c.score >= best * SEED_SHARE).map((c) => c.id);
+  const seeds = ranking.candidates
+    .slice(0, maxSeeds)
+    .filter((c, i) => i === 0 || c.score >= best * SEED_SHARE)
+    .map((c) => c.id);
   // Matches reach across files in the ranking's file order: the best place of each file not yet
   // shown, taken in turn with the next places in files already shown, so a small budget still
   // points at several files.
@@ -455,7 +604,10 @@ function taskSeeds(graph: CodeGraph, io: ContextIO, text: string, maxSeeds: numb
     firsts.push(c.id);
     taken.add(c.id);
   }
-  const rest = ranking.candidates.slice(seeds.length, seeds.length + maxMatches * 2).filter((c) => c.score >= best * MATCH_SHARE && !taken.has(c.id)).map((c) => c.id);
+  const rest = ranking.candidates
+    .slice(seeds.length, seeds.length + maxMatches * 2)
+    .filter((c) => c.score >= best * MATCH_SHARE && !taken.has(c.id))
+    .map((c) => c.id);
   const matches: number[] = [];
   for (let i = 0; matches.length < maxMatches && (i < firsts.length || i < rest.length); i++) {
     if (i < firsts.length) matches.push(firsts[i]!);
@@ -465,7 +617,10 @@ function taskSeeds(graph: CodeGraph, io: ContextIO, text: string, maxSeeds: numb
   return {
     ids: seeds,
     how: "search",
-    notes: [`the task's words point first at ${seeds.map(q).join(", ")}${matches.length ? `, then ${matches.length} more place${matches.length > 1 ? "s" : ""} (match)` : ""}`],
+    notes: [
+      `the task's words point first at ` +
+        `${seeds.map(q).join(", ")}${matches.length ? `, then ${matches.length} more place${matches.length > 1 ? "s" : ""} (match)` : ""}`,
+    ],
     mounts: [],
     inline: [],
     matches,
@@ -487,7 +642,13 @@ function fence(language: string, body: string): string {
 }
 
 /** Builds the context answer for `target`. */
-export async function buildContext(graph: CodeGraph, target: string, options: ContextOptions, io: ContextIO, task?: { maxSeeds: number }): Promise<ContextAnswer> {
+export async function buildContext(
+  graph: CodeGraph,
+  target: string,
+  options: ContextOptions,
+  io: ContextIO,
+  task?: { maxSeeds: number },
+): Promise<ContextAnswer> {
   const budget = checkBudget(options.budget);
   const encoding = checkEncoding(options.encoding);
   // Line by line, remembered: an outline, its brief and the drafts of the answer share most lines.
@@ -504,20 +665,29 @@ export async function buildContext(graph: CodeGraph, target: string, options: Co
   // text (a question, an env variable, a text file named). A bug report or a commit message about
   // code does not build it.
   const t = target.trim();
-  const text = (!task && (!/\s/.test(t) || /^\S+?[#:]/.test(t))) || mayPointAtText(t) ? await io.textIndex?.() : undefined;
+  const text =
+    (!task && (!/\s/.test(t) || /^\S+?[#:]/.test(t))) || mayPointAtText(t) ? await io.textIndex?.() : undefined;
   const seeds = resolveTarget(graph, target, io, task, words, text);
   if (text && seeds.ids.length && seeds.how !== "search") seeds.notes.push(...settingNotes(graph, text, seeds.ids, []));
   const parts = seeds.routes ? await routeSeedParts(graph, io, seeds) : undefined;
   let planned = planContext(graph, seeds.ids, {
-    mounts: seeds.mounts, inline: seeds.inline, ...(seeds.scopes ? { scopes: seeds.scopes } : {}), ...(seeds.matches ? { matches: seeds.matches } : {}),
-    ...(seeds.frames ? { frames: seeds.frames } : {}), ...(parts ? { parts } : {}),
+    mounts: seeds.mounts,
+    inline: seeds.inline,
+    ...(seeds.scopes ? { scopes: seeds.scopes } : {}),
+    ...(seeds.matches ? { matches: seeds.matches } : {}),
+    ...(seeds.frames ? { frames: seeds.frames } : {}),
+    ...(parts ? { parts } : {}),
   });
   if (seeds.text) {
     const pointed = new Set(seeds.inline.slice(0, seeds.text.count));
     const rest = planned.filter((c) => !pointed.has(c));
-    planned = seeds.text.lead && planned.some((c) => pointed.has(c))
-      ? [...planned.filter((c) => pointed.has(c)), ...rest.map((c) => (c.role === "seed" ? { ...c, role: "match" as const } : c))]
-      : [...rest, ...planned.filter((c) => pointed.has(c))];
+    planned =
+      seeds.text.lead && planned.some((c) => pointed.has(c))
+        ? [
+            ...planned.filter((c) => pointed.has(c)),
+            ...rest.map((c) => (c.role === "seed" ? { ...c, role: "match" as const } : c)),
+          ]
+        : [...rest, ...planned.filter((c) => pointed.has(c))];
   }
 
   // Load each cited file once; a chunk nested in another chunk of the answer is skipped.
@@ -525,31 +695,70 @@ export async function buildContext(graph: CodeGraph, target: string, options: Co
   for (const path of new Set(planned.map((c) => c.path))) texts.set(path, (await io.readText(path)).split("\n"));
   // The same lines twice would waste budget: a chunk inside a seed is dropped; one inside another
   // chunk is left to the fitter, which skips it only when the container is shown in full.
-  const chunks = planned.filter((c, i) => !planned.some((o, j) => j < i && o.role === "seed" && o.path === c.path && o.start <= c.start && o.end >= c.end));
-  const within = chunks.map((c, i) => chunks.flatMap((o, j) => (j < i && o.path === c.path && o.start <= c.start && o.end >= c.end ? [j] : [])));
+  const chunks = planned.filter(
+    (c, i) =>
+      !planned.some((o, j) => j < i && o.role === "seed" && o.path === c.path && o.start <= c.start && o.end >= c.end),
+  );
+  const within = chunks.map((c, i) =>
+    chunks.flatMap((o, j) => (j < i && o.path === c.path && o.start <= c.start && o.end >= c.end ? [j] : [])),
+  );
 
-  const seedLabel = (seeds.text?.lead ? [...seeds.inline.slice(0, seeds.text.count).map((c) => c.label), ...seeds.ids.map((id) => graph.symbols[id]!.qualified)]
-    : seeds.ids.length ? seeds.ids.map((id) => graph.symbols[id]!.qualified) : seeds.inline.map((c) => c.label)).map(citeName).join(", ");
+  const seedLabel = (
+    seeds.text?.lead
+      ? [
+          ...seeds.inline.slice(0, seeds.text.count).map((c) => c.label),
+          ...seeds.ids.map((id) => graph.symbols[id]!.qualified),
+        ]
+      : seeds.ids.length
+        ? seeds.ids.map((id) => graph.symbols[id]!.qualified)
+        : seeds.inline.map((c) => c.label)
+  )
+    .map(citeName)
+    .join(", ");
   const notes = [...seeds.notes, ...brokenFiles(graph, planned)];
   const seedRefs = seeds.ids.map((id) => symbolRef(graph.symbols[id]!));
   const seedOutlineNote = (full: number) => `the seed is shown as an outline: its full body needs ${full} tokens`;
-  const handleOf = (c: PlannedChunk) => (c.symbol !== undefined && c.kind !== "file" ? c.label : cite(c.path, c.start, c.end));
-  const shownChunk = (c: PlannedChunk, form: "full" | "outline", tokens: number): ContextChunk =>
-    ({ path: c.path, start: c.start, end: c.end, role: c.role, symbol: c.label, kind: c.kind, form, tokens });
-  const cutChunk = (c: PlannedChunk, tokens: number): CutChunk =>
-    ({ path: c.path, start: c.start, end: c.end, role: c.role, symbol: c.label, handle: handleOf(c), tokens });
+  const handleOf = (c: PlannedChunk) =>
+    c.symbol !== undefined && c.kind !== "file" ? c.label : cite(c.path, c.start, c.end);
+  const shownChunk = (c: PlannedChunk, form: "full" | "outline", tokens: number): ContextChunk => ({
+    path: c.path,
+    start: c.start,
+    end: c.end,
+    role: c.role,
+    symbol: c.label,
+    kind: c.kind,
+    form,
+    tokens,
+  });
+  const cutChunk = (c: PlannedChunk, tokens: number): CutChunk => ({
+    path: c.path,
+    start: c.start,
+    end: c.end,
+    role: c.role,
+    symbol: c.label,
+    handle: handleOf(c),
+    tokens,
+  });
 
   // The envelope: what the front end adds once, and what each record costs when it repeats them.
   const perRecord = options.envelope?.perRecord;
   const fields = options.envelope?.fields ?? {};
-  const record = (value: unknown, kind?: string) => (perRecord === undefined ? 0 : count(JSON.stringify(envelopeRecord(value, kind === undefined ? undefined : fields[kind]))) + perRecord);
-  const envelopeFixed = options.envelope === undefined ? 0
-    : options.envelope.fixed + seedRefs.reduce((a, r) => a + record(r, "seed"), 0) + notes.reduce((a, n) => a + record(n), 0);
+  const record = (value: unknown, kind?: string) =>
+    perRecord === undefined
+      ? 0
+      : count(JSON.stringify(envelopeRecord(value, kind === undefined ? undefined : fields[kind]))) + perRecord;
+  const envelopeFixed =
+    options.envelope === undefined
+      ? 0
+      : options.envelope.fixed +
+        seedRefs.reduce((a, r) => a + record(r, "seed"), 0) +
+        notes.reduce((a, n) => a + record(n), 0);
 
   // What the seed calls: the members a brief outline of a long class keeps first.
   const used = new Set<number>();
   for (const id of [...seeds.ids, ...(seeds.scopes ?? [])]) {
-    for (const s of [id, ...(graph.children.get(id) ?? [])]) for (const ei of graph.callsFrom.get(s) ?? []) used.add(graph.calls[ei]!.callee);
+    for (const s of [id, ...(graph.children.get(id) ?? [])])
+      for (const ei of graph.callsFrom.get(s) ?? []) used.add(graph.calls[ei]!.callee);
   }
 
   let seedFullTokens = 0;
@@ -558,29 +767,40 @@ export async function buildContext(graph: CodeGraph, target: string, options: Co
     const body = lines.slice(c.start - 1, c.end).join("\n");
     const head = `## ${cite(c.path, c.start, c.end)} [${c.role}] ${citeName(c.label)}`;
     const sym = c.symbol !== undefined ? graph.symbols[c.symbol]! : undefined;
-    const outlineText = sym && sym.kind !== "module" ? outline(graph, sym) : sym ? fileOutline(graph, sym.id) : undefined;
+    const outlineText =
+      sym && sym.kind !== "module" ? outline(graph, sym) : sym ? fileOutline(graph, sym.id) : undefined;
     const full = `${head}\n${fence(c.language, body)}`;
     const hasOutline = outlineText !== undefined && outlineText.length < body.length;
     const outlineBlock = hasOutline ? `${head} (outline)\n${fence(c.language, outlineText)}` : undefined;
     // A long outline gets a brief one too: no outline takes more than its share of a budget.
-    const briefText = hasOutline && sym && count(outlineText) > BRIEF_TOKENS
-      ? sym.kind === "module" ? briefFileOutline(graph, sym.id, moduleConstants(graph, sym.id), count) : briefClassOutline(graph, sym, used, count)
-      : undefined;
-    const briefBlock = briefText !== undefined && briefText.length < outlineText!.length ? `${head} (outline)\n${fence(c.language, briefText)}` : undefined;
+    const briefText =
+      hasOutline && sym && count(outlineText) > BRIEF_TOKENS
+        ? sym.kind === "module"
+          ? briefFileOutline(graph, sym.id, moduleConstants(graph, sym.id), count)
+          : briefClassOutline(graph, sym, used, count)
+        : undefined;
+    const briefBlock =
+      briefText !== undefined && briefText.length < outlineText!.length
+        ? `${head} (outline)\n${fence(c.language, briefText)}`
+        : undefined;
     // The seed as an outline says so, and from which budget its body shows.
     // Counted exactly (a long text's cost is otherwise estimated): the note cites it, and the seed
     // shows whole from the budget its real size asks for.
     const fullTokens = i === 0 && outlineBlock !== undefined ? count(full) : 0;
     if (i === 0) seedFullTokens = fullTokens;
-    const note = i === 0 && outlineBlock !== undefined
-      ? (fullAt: number | undefined) => `Note: the seed's full body needs ${fullTokens} tokens; shown as an outline. ${fullAt !== undefined && fullAt <= MAX_BUDGET ? `Ask with budget ≥ ${fullAt} for the full text, or read its lines.` : "Read its lines for the full text."}`
-      : undefined;
+    const note =
+      i === 0 && outlineBlock !== undefined
+        ? (fullAt: number | undefined) =>
+            `Note: the seed's full body needs ${fullTokens} tokens; shown as an outline. ` +
+            `${fullAt !== undefined && fullAt <= MAX_BUDGET ? `Ask with budget ≥ ${fullAt} for the full text, or read its lines.` : "Read its lines for the full text."}`
+        : undefined;
     const block: Block = {
       full,
       ...(outlineBlock !== undefined ? { outline: outlineBlock } : {}),
       ...(briefBlock !== undefined ? { brief: briefBlock } : {}),
       ...(note ? { note } : {}),
-      listed: (tokens: number) => `- ${cite(c.path, c.start, c.end)} [${c.role}] ${citeName(c.label)} (${tokens} tokens)`,
+      listed: (tokens: number) =>
+        `- ${cite(c.path, c.start, c.end)} [${c.role}] ${citeName(c.label)} (${tokens} tokens)`,
       // Beyond the first hop, a neighbour's shape is what helps; its body is one request away.
       ...(c.distance >= 2 && hasOutline ? { outlineOnly: true } : {}),
       ...(c.listOnly ? { listOnly: true } : {}),
@@ -592,7 +812,9 @@ export async function buildContext(graph: CodeGraph, target: string, options: Co
     if (perRecord !== undefined) {
       const fullCount = count(full);
       // The records of the outline forms cite their token counts (the seed's note counted with a wide number).
-      const asOutline = (text: string) => record(shownChunk(c, "outline", count(note ? `${text}\n${note(MAX_BUDGET)}` : text)), "chunk") + (i === 0 ? record(seedOutlineNote(fullCount)) : 0);
+      const asOutline = (text: string) =>
+        record(shownChunk(c, "outline", count(note ? `${text}\n${note(MAX_BUDGET)}` : text)), "chunk") +
+        (i === 0 ? record(seedOutlineNote(fullCount)) : 0);
       block.envelope = {
         full: record(shownChunk(c, "full", fullCount), "chunk"),
         ...(outlineBlock !== undefined ? { outline: asOutline(outlineBlock) } : {}),
@@ -604,7 +826,11 @@ export async function buildContext(graph: CodeGraph, target: string, options: Co
   });
 
   const oneLine = target.replace(/\s*\r?\n\s*/g, " ⏎ ");
-  const header = [`# codeslice context: ${oneLine.length > 200 ? `${oneLine.slice(0, 200)}…` : oneLine}`, `Seed: ${seedLabel}`, ...notes.map((n) => `Note: ${n}`)].join("\n");
+  const header = [
+    `# codeslice context: ${oneLine.length > 200 ? `${oneLine.slice(0, 200)}…` : oneLine}`,
+    `Seed: ${seedLabel}`,
+    ...notes.map((n) => `Note: ${n}`),
+  ].join("\n");
   const fit = fitBlocks({
     header,
     blocks,
@@ -663,10 +889,21 @@ function brokenFiles(graph: CodeGraph, planned: PlannedChunk[]): string[] {
   for (const path of paths.slice(0, MAX_BROKEN_FILES)) {
     const diagnostics = graph.records.get(path)!.diagnostics;
     const regions = diagnostics.map((d) => (d.end !== undefined ? `${d.line}-${d.end}` : `${d.line}`));
-    const inside = planned.find((c) => c.path === path && diagnostics.some((d) => d.line <= c.end && (d.end ?? d.line) >= c.start));
-    notes.push(`${path} has syntax errors at line${regions.length > 1 || regions[0]!.includes("-") ? "s" : ""} ${regions.join(", ")}${diagnostics.length >= 5 ? " (the first five)" : ""}, read only in part${inside ? `, one inside ${inside.role} ${citeName(inside.label)}` : ""}: what sits there may be missing from this answer`);
+    const inside = planned.find(
+      (c) => c.path === path && diagnostics.some((d) => d.line <= c.end && (d.end ?? d.line) >= c.start),
+    );
+    notes.push(
+      `${path} has syntax errors at line${regions.length > 1 || regions[0]!.includes("-") ? "s" : ""} ` +
+        (`${regions.join(", ")}${diagnostics.length >= 5 ? " (the first five)" : ""}, read only in ` +
+          (`part${inside ? `, one inside ${inside.role} ${citeName(inside.label)}` : ""}: what sits there may be ` +
+            `missing from this answer`)),
+    );
   }
-  if (paths.length > MAX_BROKEN_FILES) notes.push(`${paths.length - MAX_BROKEN_FILES} more file${paths.length - MAX_BROKEN_FILES > 1 ? "s" : ""} of this answer ha${paths.length - MAX_BROKEN_FILES > 1 ? "ve" : "s"} syntax errors`);
+  if (paths.length > MAX_BROKEN_FILES)
+    notes.push(
+      `${paths.length - MAX_BROKEN_FILES} more file${paths.length - MAX_BROKEN_FILES > 1 ? "s" : ""} of this ` +
+        `answer ha${paths.length - MAX_BROKEN_FILES > 1 ? "ve" : "s"} syntax errors`,
+    );
   return notes;
 }
 
@@ -688,7 +925,9 @@ function moduleConstants(graph: CodeGraph, moduleId: number): string[] {
     if (b.scope >= 0 || b.kind !== "assign" || seen.has(b.name) || out.length >= 24) continue;
     if (!(/^[A-Z][A-Z0-9_]+$/.test(b.name) || (b.literal !== undefined && b.literal.length <= 80))) continue;
     seen.add(b.name);
-    out.push(`${b.name}${b.type ? `: ${b.type}` : ""}${b.literal !== undefined && b.literal.length <= 80 ? ` = ${b.literal}` : b.value ? ` = ${b.value}(…)` : " = …"}`);
+    out.push(
+      `${b.name}${b.type ? `: ${b.type}` : ""}${b.literal !== undefined && b.literal.length <= 80 ? ` = ${b.literal}` : b.value ? ` = ${b.value}(…)` : " = …"}`,
+    );
   }
   return out;
 }

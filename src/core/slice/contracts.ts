@@ -73,12 +73,21 @@ export function contractsOf(graph: CodeGraph, routes: readonly Route[]): Contrac
 function readContracts(graph: CodeGraph, routes: readonly Route[]): Contracts {
   const out: Contracts = {
     routes: routes.map((r) => ({
-      method: r.method, path: r.path, file: r.file, line: r.line,
+      method: r.method,
+      path: r.path,
+      file: r.file,
+      line: r.line,
       ...(r.handler !== undefined ? { handler: graph.symbols[r.handler]!.qualified } : {}),
       ...(r.test ? { test: true } : {}),
     })),
     calls: clientCalls(graph, routes).map((c) => ({
-      path: c.path, line: c.line, method: c.method, url: c.url, qualified: graph.symbols[c.callerId]?.qualified ?? c.path, caller: c.caller, test: c.test,
+      path: c.path,
+      line: c.line,
+      method: c.method,
+      url: c.url,
+      qualified: graph.symbols[c.callerId]?.qualified ?? c.path,
+      caller: c.caller,
+      test: c.test,
     })),
     imports: [],
     bases: [],
@@ -88,7 +97,10 @@ function readContracts(graph: CodeGraph, routes: readonly Route[]): Contracts {
     for (const call of record.calls) {
       for (const arg of call.args ?? []) {
         const m = BASE_ARG.exec(arg.trim());
-        const path = m?.[2]!.replace(/^[a-z][a-z0-9+.-]*:\/\/[^/]*/i, "").replace(/[?#].*$/, "").replace(/\/+$/, "");
+        const path = m?.[2]!
+          .replace(/^[a-z][a-z0-9+.-]*:\/\/[^/]*/i, "")
+          .replace(/[?#].*$/, "")
+          .replace(/\/+$/, "");
         if (path && path.startsWith("/") && !path.includes("${") && !path.includes("{")) bases.add(path);
       }
     }
@@ -98,7 +110,14 @@ function readContracts(graph: CodeGraph, routes: readonly Route[]): Contracts {
   const seen = new Set<string>();
   for (const [file, record] of graph.records) {
     for (const imp of record.imports) {
-      if (!imp.module || imp.module.startsWith(".") || imp.kind === "package" || imp.kind === "export" || imp.kind === "export-default") continue;
+      if (
+        !imp.module ||
+        imp.module.startsWith(".") ||
+        imp.kind === "package" ||
+        imp.kind === "export" ||
+        imp.kind === "export-default"
+      )
+        continue;
       const key = `${imp.module}\0${file}`;
       if (seen.has(key)) continue;
       seen.add(key);

@@ -24,13 +24,19 @@ const MAX_BARE_HITS = 5;
 
 const MEMBER = /^(.+?)(?:\.|::|#)([A-Za-z_$][\w$]*)$/;
 
-/** The class-like symbol (not a module) the part of `target` before its last `.`, `::` or `#` names, when exactly one does. */
+/**
+ * The class-like symbol (not a module) the part of `target` before its last `.`, `::` or `#` names, when exactly one
+ * does.
+ */
 export function memberOwner(graph: CodeGraph, target: string): SymbolNode | undefined {
   const found = memberOwners(graph, target);
   return found.length === 1 ? found[0] : undefined;
 }
 
-/** Every class-like symbol (not a module) the part of `target` before its last `.`, `::` or `#` names (two classes may share a name). */
+/**
+ * Every class-like symbol (not a module) the part of `target` before its last `.`, `::` or `#` names (two classes may
+ * share a name).
+ */
 export function memberOwners(graph: CodeGraph, target: string): SymbolNode[] {
   const m = MEMBER.exec(target);
   return m ? owners(graph, m[1]!).filter((o) => o.kind !== "module") : [];
@@ -48,14 +54,23 @@ export function closestMembers(held: readonly MemberName[], name: string): Membe
   const q = name.toLowerCase();
   const scored = held.map((h, i) => {
     const n = h.name.toLowerCase();
-    return { h, i, d: editDistance(q, n), within: n.includes(q) || q.includes(n) ? 0 : 1, len: Math.abs(n.length - q.length) };
+    return {
+      h,
+      i,
+      d: editDistance(q, n),
+      within: n.includes(q) || q.includes(n) ? 0 : 1,
+      len: Math.abs(n.length - q.length),
+    };
   });
   scored.sort((a, b) => a.d - b.d || a.within - b.within || a.len - b.len || a.i - b.i);
   return scored.map((x) => x.h);
 }
 
 /** What `owner` holds by name, for a did-you-mean: its definitions, then its fields. */
-export function memberNames(graph: CodeGraph, owner: SymbolNode): { name: string; qualified: string; kind: string; path: string; line: number }[] {
+export function memberNames(
+  graph: CodeGraph,
+  owner: SymbolNode,
+): { name: string; qualified: string; kind: string; path: string; line: number }[] {
   const out = new Map<string, { name: string; qualified: string; kind: string; path: string; line: number }>();
   for (const id of graph.children.get(owner.id) ?? []) {
     const c = graph.symbols[id]!;
@@ -63,13 +78,22 @@ export function memberNames(graph: CodeGraph, owner: SymbolNode): { name: string
   }
   for (const b of graph.records.get(owner.file)?.bindings ?? []) {
     if (b.scope === owner.index && (b.kind === "assign" || b.kind === "field") && !out.has(b.name)) {
-      out.set(b.name, { name: b.name, qualified: `${owner.qualified}.${b.name}`, kind: "field", path: owner.file, line: b.line });
+      out.set(b.name, {
+        name: b.name,
+        qualified: `${owner.qualified}.${b.name}`,
+        kind: "field",
+        path: owner.file,
+        line: b.line,
+      });
     }
   }
   return [...out.values()];
 }
 
-/** A class-like symbol's binding `name`: its own class-level assignment or field, else one its methods set on the instance. */
+/**
+ * A class-like symbol's binding `name`: its own class-level assignment or field, else one its methods set on the
+ * instance.
+ */
 function fieldOf(graph: CodeGraph, owner: SymbolNode, name: string): MemberHit | undefined {
   const b = fieldBindings(graph, owner).find((x) => x.name === name);
   return b && { owner, name, path: owner.file, line: b.line, kind: "field" };

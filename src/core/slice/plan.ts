@@ -15,7 +15,17 @@ import type { MountLine } from "../query/routes.ts";
  * `impl` an override or implementation of a seed method.
  */
 export type Role = "seed" | "frame" | "match" | "type" | "callee" | "impl" | "caller" | "mount" | "witness";
-export const ROLE_ORDER: readonly Role[] = ["seed", "frame", "match", "type", "callee", "impl", "caller", "mount", "witness"];
+export const ROLE_ORDER: readonly Role[] = [
+  "seed",
+  "frame",
+  "match",
+  "type",
+  "callee",
+  "impl",
+  "caller",
+  "mount",
+  "witness",
+];
 
 /** A candidate chunk: a whole symbol (or a line range for mounts and inline handlers). */
 export interface PlannedChunk {
@@ -52,9 +62,31 @@ export const DEFAULT_LIMITS: PlanLimits = { typeDepth: 2, callDepth: 2, perRole:
 function chunkOf(graph: CodeGraph, s: SymbolNode, role: Role, distance: number, confidence: number): PlannedChunk {
   if (s.kind === "module") {
     const record = graph.records.get(s.file)!;
-    return { path: s.file, start: 1, end: record.lines, role, symbol: s.id, label: s.file, kind: "file", language: s.language, distance, confidence };
+    return {
+      path: s.file,
+      start: 1,
+      end: record.lines,
+      role,
+      symbol: s.id,
+      label: s.file,
+      kind: "file",
+      language: s.language,
+      distance,
+      confidence,
+    };
   }
-  return { path: s.file, start: s.start, end: s.end, role, symbol: s.id, label: s.qualified, kind: s.kind, language: s.language, distance, confidence };
+  return {
+    path: s.file,
+    start: s.start,
+    end: s.end,
+    role,
+    symbol: s.id,
+    label: s.qualified,
+    kind: s.kind,
+    language: s.language,
+    distance,
+    confidence,
+  };
 }
 
 /** Kinds whose members are definitions of their own. */
@@ -72,7 +104,11 @@ export function planContext(
   graph: CodeGraph,
   seeds: number[],
   extra: {
-    mounts?: MountLine[]; inline?: PlannedChunk[]; scopes?: number[]; matches?: number[]; frames?: number[];
+    mounts?: MountLine[];
+    inline?: PlannedChunk[];
+    scopes?: number[];
+    matches?: number[];
+    frames?: number[];
     /** A route's models, dependencies and tests (route-parts.ts). */
     parts?: { types: number[]; deps: number[]; tests: number[] };
   } = {},
@@ -100,7 +136,9 @@ export function planContext(
   // `scopes`: symbols an inline seed shows (lines across several definitions): their neighbours
   // count as the seed's, but they get no chunk of their own.
   for (const id of extra.scopes ?? []) taken.add(id);
-  const seedScopes = [...seeds, ...(extra.scopes ?? [])].flatMap((id) => (graph.symbols[id]!.kind === "module" ? [id, ...withDescendants(graph, id).slice(1)] : withDescendants(graph, id)));
+  const seedScopes = [...seeds, ...(extra.scopes ?? [])].flatMap((id) =>
+    graph.symbols[id]!.kind === "module" ? [id, ...withDescendants(graph, id).slice(1)] : withDescendants(graph, id),
+  );
   const inSeed = new Set(seedScopes);
 
   // Types by use: the bases the seeds extend and the types whose members (or constructors) they
@@ -117,7 +155,9 @@ export function planContext(
   const typeQueue: { id: number; depth: number }[] = [];
   for (const e of graph.inherits) if (inSeed.has(e.child)) typeQueue.push({ id: e.base, depth: 1 });
   const annotated: number[] = [];
-  for (const sc of seedScopes) for (const t of graph.typeUses.get(sc) ?? []) (usedTypes.has(t) ? typeQueue.push({ id: t, depth: 1 }) : annotated.push(t));
+  for (const sc of seedScopes)
+    for (const t of graph.typeUses.get(sc) ?? [])
+      usedTypes.has(t) ? typeQueue.push({ id: t, depth: 1 }) : annotated.push(t);
   // Annotation-only types: a hop further (an outline, after the first hop of every role).
   for (const t of annotated) typeQueue.push({ id: t, depth: 2 });
   const types: { id: number; depth: number }[] = [];
@@ -129,7 +169,8 @@ export function planContext(
     types.push({ id, depth });
     if (depth >= limits.typeDepth) continue;
     for (const e of graph.inherits) if (e.child === id) typeQueue.push({ id: e.base, depth: depth + 1 });
-    for (const sc of withDescendants(graph, id)) for (const t of graph.typeUses.get(sc) ?? []) typeQueue.push({ id: t, depth: depth + 1 });
+    for (const sc of withDescendants(graph, id))
+      for (const t of graph.typeUses.get(sc) ?? []) typeQueue.push({ id: t, depth: depth + 1 });
   }
   for (const t of types) take(t.id, "type", t.depth, 0.9);
 
@@ -157,16 +198,25 @@ export function planContext(
       const ordered = [...hop].sort((a, b) => b[1] - a[1] || a[0] - b[0]);
       for (const [id, confidence] of ordered) {
         seen.add(id);
-        found.push({ id, distance: d, confidence, test: isTestFile(graph.symbols[id]!.file), lines: lines.get(id) ?? [] });
+        found.push({
+          id,
+          distance: d,
+          confidence,
+          test: isTestFile(graph.symbols[id]!.file),
+          lines: lines.get(id) ?? [],
+        });
       }
       frontier = ordered.map(([id]) => id).filter((id) => !stops.has(id));
     }
     return found;
   };
-  const callees = walk("callee").filter((c) => !c.test).slice(0, limits.perRole);
+  const callees = walk("callee")
+    .filter((c) => !c.test)
+    .slice(0, limits.perRole);
   for (const c of callees) take(c.id, "callee", c.distance, c.confidence);
   // A seed method's overrides and implementations: the code a call to it may actually run.
-  for (const id of seeds) for (const o of overridesOf(graph.context, id).slice(0, limits.perRole)) take(o, "impl", 1, CONFIDENCE["via-base"]);
+  for (const id of seeds)
+    for (const o of overridesOf(graph.context, id).slice(0, limits.perRole)) take(o, "impl", 1, CONFIDENCE["via-base"]);
   const callers = walk("caller");
   /** A caller that is module-level code is cited by its call lines (± 2), not as the whole file. */
   const takeCaller = (c: (typeof callers)[number], role: Role) => {
@@ -177,8 +227,15 @@ export function planContext(
     const last = graph.records.get(s.file)!.lines;
     for (const line of [...new Set(c.lines)].sort((a, b) => a - b).slice(0, 3)) {
       chunks.push({
-        path: s.file, start: Math.max(1, line - 2), end: Math.min(last, line + 2), role, label: s.qualified,
-        kind: "module-code", language: s.language, distance: c.distance, confidence: c.confidence,
+        path: s.file,
+        start: Math.max(1, line - 2),
+        end: Math.min(last, line + 2),
+        role,
+        label: s.qualified,
+        kind: "module-code",
+        language: s.language,
+        distance: c.distance,
+        confidence: c.confidence,
       });
     }
   };
@@ -197,7 +254,17 @@ export function planContext(
   // Mount lines for routes: where the router is prefixed and registered.
   for (const m of extra.mounts ?? []) {
     const language = graph.symbols[graph.moduleSymbol.get(m.path) ?? 0]?.language ?? "";
-    chunks.push({ path: m.path, start: m.start, end: m.end, role: "mount", label: `prefix ${m.prefix}`, kind: "mount", language, distance: 1, confidence: 0.9 });
+    chunks.push({
+      path: m.path,
+      start: m.start,
+      end: m.end,
+      role: "mount",
+      label: `prefix ${m.prefix}`,
+      kind: "mount",
+      language,
+      distance: 1,
+      confidence: 0.9,
+    });
   }
 
   // Witnesses: tests that call the seed (directly or through one hop).

@@ -53,13 +53,22 @@ export function routeMap(graph: CodeGraph, routes: readonly Route[], filter: Rou
   const entries = chosen.map((r): RouteEntry => {
     const all = reached.get(r) ?? [];
     return {
-      method: r.method, path: r.path, file: r.file, line: r.line,
+      method: r.method,
+      path: r.path,
+      file: r.file,
+      line: r.line,
       ...(r.handler !== undefined ? { handler: graph.symbols[r.handler]!.qualified } : {}),
-      clients: all.filter((c) => !c.test), tests: all.filter((c) => c.test),
+      clients: all.filter((c) => !c.test),
+      tests: all.filter((c) => c.test),
       ...(r.test ? { test: true } : {}),
     };
   });
-  return entries.sort((a, b) => Number(a.test ?? false) - Number(b.test ?? false) || a.path.localeCompare(b.path) || a.method.localeCompare(b.method));
+  return entries.sort(
+    (a, b) =>
+      Number(a.test ?? false) - Number(b.test ?? false) ||
+      a.path.localeCompare(b.path) ||
+      a.method.localeCompare(b.method),
+  );
 }
 
 /** Options of a route map answer. */
@@ -83,35 +92,66 @@ export interface RouteMapAnswer {
 const SITES_SHOWN = 3;
 
 /** The route map as an answer: a line per route with its handler, client calls and tests, within the budget. */
-export async function routeMapAnswer(graph: CodeGraph, routes: readonly Route[], options: RouteMapOptions = {}): Promise<RouteMapAnswer> {
+export async function routeMapAnswer(
+  graph: CodeGraph,
+  routes: readonly Route[],
+  options: RouteMapOptions = {},
+): Promise<RouteMapAnswer> {
   const budget = checkBudget(options.budget ?? LIMITS.budget.list);
   const encoding = checkEncoding(options.encoding);
   const count = await loadTokenCounter(encoding);
   const entries = routeMap(graph, routes, options);
   const sites = (list: ClientCall[]) =>
-    `${list.slice(0, SITES_SHOWN).map((c) => `${c.path}:${c.line} (${citeName(c.caller)})`).join(" · ")}${list.length > SITES_SHOWN ? ` · … and ${list.length - SITES_SHOWN} more` : ""}`;
+    `${list
+      .slice(0, SITES_SHOWN)
+      .map((c) => `${c.path}:${c.line} (${citeName(c.caller)})`)
+      .join(" · ")}${list.length > SITES_SHOWN ? ` · … and ${list.length - SITES_SHOWN} more` : ""}`;
   const lineOf = (e: RouteEntry) => {
-    const out = [`- ${e.method} ${e.path} → ${e.handler ? `${citeName(e.handler)} ` : ""}${e.file}:${e.line}${e.test ? " (registered in a test)" : ""}`];
+    const out = [
+      `- ${e.method} ${e.path} → ` +
+        `${e.handler ? `${citeName(e.handler)} ` : ""}${e.file}:${e.line}${e.test ? " (registered in a test)" : ""}`,
+    ];
     if (e.clients.length) out.push(`    called from: ${sites(e.clients)}`);
     if (e.tests.length) out.push(`    tests: ${sites(e.tests)}`);
     return out.join("\n");
   };
-  const filter = [options.method?.toUpperCase(), options.prefix ? `under ${options.prefix}` : undefined].filter(Boolean).join(" ");
+  const filter = [options.method?.toUpperCase(), options.prefix ? `under ${options.prefix}` : undefined]
+    .filter(Boolean)
+    .join(" ");
   const called = entries.filter((e) => e.clients.length).length;
   const tested = entries.filter((e) => e.tests.length).length;
-  const head = `# Routes${filter ? ` (${filter})` : ""}: ${entries.length}; ${called} called from the project's own code, ${tested} called from tests`;
+  const head =
+    `# Routes${filter ? ` (${filter})` : ""}: ${entries.length}; ${called} called from the project's ` +
+    `own code, ${tested} called from tests`;
   const render = (k: number) => {
     const more = entries.length - k;
     const lines = [head, ...entries.slice(0, k).map(lineOf)];
-    if (more > 0) lines.push(`… and ${more} more route${more > 1 ? "s" : ""}: narrow with a path prefix or a method, or raise the budget`);
-    if (entries.length === 0) lines.push(routes.length ? "No route matches the filter." : "No HTTP route found: the index knows the route registrations of the frameworks listed in docs/languages.md.");
+    if (more > 0)
+      lines.push(
+        `… and ${more} more route${more > 1 ? "s" : ""}: narrow with a path prefix or a method, or raise the budget`,
+      );
+    if (entries.length === 0)
+      lines.push(
+        routes.length
+          ? "No route matches the filter."
+          : "No HTTP route found: the index knows the route registrations of the frameworks listed in " +
+              "docs/languages.md.",
+      );
     return lines.join("\n");
   };
   const fitted = fitPrefix(entries.length, render, count, budget);
   if (!fitted.fits) {
     const needed = count(render(0));
-    throw new EngineError("budget_too_small", `A budget of ${budget} tokens cannot hold the route map's header; it needs ${needed}.`, { hint: `Ask again with budget ≥ ${needed}.`, data: { budget, needed } });
+    throw new EngineError(
+      "budget_too_small",
+      `A budget of ${budget} tokens cannot hold the route map's header; it needs ${needed}.`,
+      { hint: `Ask again with budget ≥ ${needed}.`, data: { budget, needed } },
+    );
   }
-  return { routes: entries.slice(0, fitted.k), total: entries.length, text: fitted.answer, usage: { tokens: count(fitted.answer), budget, encoding } };
+  return {
+    routes: entries.slice(0, fitted.k),
+    total: entries.length,
+    text: fitted.answer,
+    usage: { tokens: count(fitted.answer), budget, encoding },
+  };
 }
-

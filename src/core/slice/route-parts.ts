@@ -19,7 +19,10 @@ export interface RoutePart {
   name: string;
   /** The definition's symbol id, when the name resolves to one. */
   id?: number;
-  /** request: a parameter's type; response: `response_model=` or the return type; dependency: `Depends(x)`; middleware: a function run before the handler. */
+  /**
+   * request: a parameter's type; response: `response_model=` or the return type; dependency: `Depends(x)`; middleware:
+   * a function run before the handler.
+   */
   role: "request" | "response" | "dependency" | "middleware";
 }
 
@@ -36,15 +39,53 @@ export interface RouteParts {
 const CLASS_LIKE = new Set(["class", "interface", "struct", "type", "enum"]);
 /** Names in annotations that are the language's own containers and scalars, never a model. */
 const BUILTIN_TYPES = new Set([
-  "list", "dict", "set", "tuple", "List", "Dict", "Set", "Tuple", "Optional", "Union", "Annotated", "Any", "None", "str", "int", "float", "bool", "bytes",
-  "Sequence", "Iterable", "Mapping", "Literal", "Promise", "Array", "Record", "Partial", "string", "number", "boolean", "void", "unknown", "object", "null", "undefined",
+  "list",
+  "dict",
+  "set",
+  "tuple",
+  "List",
+  "Dict",
+  "Set",
+  "Tuple",
+  "Optional",
+  "Union",
+  "Annotated",
+  "Any",
+  "None",
+  "str",
+  "int",
+  "float",
+  "bool",
+  "bytes",
+  "Sequence",
+  "Iterable",
+  "Mapping",
+  "Literal",
+  "Promise",
+  "Array",
+  "Record",
+  "Partial",
+  "string",
+  "number",
+  "boolean",
+  "void",
+  "unknown",
+  "object",
+  "null",
+  "undefined",
 ]);
 const DEPENDS = /\b(?:Depends|Security)\(\s*(?:dependency\s*=\s*)?([A-Za-z_][\w.]*)/g;
 const IDENT = /^[A-Za-z_$][\w$]*$/;
 
 /** Type names in an annotation (`list[ItemPublic] | None` → ItemPublic), builtins left out. */
 export function typeNames(annotation: string): string[] {
-  return [...new Set((annotation.match(/[A-Za-z_$][\w$.]*/g) ?? []).filter((n) => !BUILTIN_TYPES.has(n) && !BUILTIN_TYPES.has(n.split(".").pop()!)))];
+  return [
+    ...new Set(
+      (annotation.match(/[A-Za-z_$][\w$.]*/g) ?? []).filter(
+        (n) => !BUILTIN_TYPES.has(n) && !BUILTIN_TYPES.has(n.split(".").pop()!),
+      ),
+    ),
+  ];
 }
 
 /** Splits an argument list on top-level commas (a trailing comma adds no empty argument). */
@@ -53,7 +94,10 @@ export function splitArgs(text: string): string[] {
   return parts.at(-1) === "" ? parts.slice(0, -1) : parts;
 }
 
-/** The text inside the parentheses that open at `open` (an index of `(`), or undefined when unbalanced; parentheses in strings and comments do not count. */
+/**
+ * The text inside the parentheses that open at `open` (an index of `(`), or undefined when unbalanced; parentheses in
+ * strings and comments do not count.
+ */
 export function insideParens(text: string, open: number): string | undefined {
   let depth = 0;
   let quote: string | undefined;
@@ -63,8 +107,10 @@ export function insideParens(text: string, open: number): string | undefined {
       if (ch === "\\") i++;
       else if (ch === quote) quote = undefined;
     } else if (ch === '"' || ch === "'" || ch === "`") quote = ch;
-    else if (ch === "/" && text[i + 1] === "/") i = text.indexOf("\n", i) < 0 ? text.length : text.indexOf("\n", i); // a comment's apostrophe opens no string
-    else if (ch === "/" && text[i + 1] === "*") i = text.indexOf("*/", i + 2) < 0 ? text.length : text.indexOf("*/", i + 2) + 1;
+    else if (ch === "/" && text[i + 1] === "/")
+      i = text.indexOf("\n", i) < 0 ? text.length : text.indexOf("\n", i); // a comment's apostrophe opens no string
+    else if (ch === "/" && text[i + 1] === "*")
+      i = text.indexOf("*/", i + 2) < 0 ? text.length : text.indexOf("*/", i + 2) + 1;
     else if (ch === "(") depth++;
     else if (ch === ")" && --depth === 0) return text.slice(open + 1, i);
   }
@@ -76,7 +122,12 @@ export function responseModelIds(graph: CodeGraph, route: Route): number[] {
   const handler = route.handler !== undefined ? graph.symbols[route.handler] : undefined;
   const def = handler && handler.index >= 0 ? graph.records.get(handler.file)?.definitions[handler.index] : undefined;
   if (!handler || !def) return [];
-  const names = [...(def.decorators ?? []).flatMap((d) => [...d.matchAll(/\bresponse_model\s*=\s*([^,)\n]+(?:\[[^\]]*\])?)/g)].flatMap((m) => typeNames(m[1]!))), ...typeNames(def.returns ?? "")];
+  const names = [
+    ...(def.decorators ?? []).flatMap((d) =>
+      [...d.matchAll(/\bresponse_model\s*=\s*([^,)\n]+(?:\[[^\]]*\])?)/g)].flatMap((m) => typeNames(m[1]!)),
+    ),
+    ...typeNames(def.returns ?? ""),
+  ];
   const ids: number[] = [];
   for (const n of names) {
     const id = lookupDefinition(graph.context, handler.file, -1, n);
@@ -86,10 +137,22 @@ export function responseModelIds(graph: CodeGraph, route: Route): number[] {
 }
 
 /** The route's models, dependencies and consumers. */
-export async function routeParts(graph: CodeGraph, routes: readonly Route[], route: Route, readText: (path: string) => Promise<string>): Promise<RouteParts> {
+export async function routeParts(
+  graph: CodeGraph,
+  routes: readonly Route[],
+  route: Route,
+  readText: (path: string) => Promise<string>,
+): Promise<RouteParts> {
   const lines = new Map<string, string[]>();
   const linesOf = async (path: string) => {
-    if (!lines.has(path)) lines.set(path, await readText(path).then((t) => t.split("\n"), () => []));
+    if (!lines.has(path))
+      lines.set(
+        path,
+        await readText(path).then(
+          (t) => t.split("\n"),
+          () => [],
+        ),
+      );
     return lines.get(path)!;
   };
   const models: RoutePart[] = [];
@@ -106,7 +169,8 @@ export async function routeParts(graph: CodeGraph, routes: readonly Route[], rou
   if (handler && def) {
     const file = handler.file;
     const decorators = (def.decorators ?? []).join("\n");
-    for (const m of decorators.matchAll(/\bresponse_model\s*=\s*([^,)\n]+(?:\[[^\]]*\])?)/g)) for (const n of typeNames(m[1]!)) add(models, file, n, "response", CLASS_LIKE);
+    for (const m of decorators.matchAll(/\bresponse_model\s*=\s*([^,)\n]+(?:\[[^\]]*\])?)/g))
+      for (const n of typeNames(m[1]!)) add(models, file, n, "response", CLASS_LIKE);
     for (const n of typeNames(def.returns ?? "")) add(models, file, n, "response", CLASS_LIKE);
     const texts = [decorators, def.signature];
     for (const p of def.params ?? []) {
@@ -119,13 +183,19 @@ export async function routeParts(graph: CodeGraph, routes: readonly Route[], rou
     }
     for (const t of texts) for (const m of t.matchAll(DEPENDS)) add(dependencies, file, m[1]!, "dependency");
   }
-  if (!def || route.span.start !== def.start) await middleware(graph, route, linesOf, (file, name) => add(dependencies, file, name, "middleware"));
+  if (!def || route.span.start !== def.start)
+    await middleware(graph, route, linesOf, (file, name) => add(dependencies, file, name, "middleware"));
   const reached = routeClients(graph, routes, route);
   return { models, dependencies, clients: reached.filter((c) => !c.test), tests: reached.filter((c) => c.test) };
 }
 
 /** The text of a module-level assignment of `name` in `file` or in the module it is imported from. */
-async function aliasText(graph: CodeGraph, file: string, name: string, linesOf: (p: string) => Promise<string[]>): Promise<{ file: string; text: string } | undefined> {
+async function aliasText(
+  graph: CodeGraph,
+  file: string,
+  name: string,
+  linesOf: (p: string) => Promise<string[]>,
+): Promise<{ file: string; text: string } | undefined> {
   const find = async (f: string, n: string) => {
     const b = graph.records.get(f)?.bindings.find((x) => x.kind === "assign" && x.scope < 0 && x.name === n);
     return b ? { file: f, text: (await linesOf(f))[b.line - 1] ?? "" } : undefined;
@@ -141,7 +211,12 @@ async function aliasText(graph: CodeGraph, file: string, name: string, linesOf: 
  * between the path and the handler, what `router.use(fn)` adds to the router before it, and the
  * functions a mount runs before the router (`app.use("/api", auth, router)`).
  */
-async function middleware(graph: CodeGraph, route: Route, linesOf: (p: string) => Promise<string[]>, add: (file: string, name: string) => void): Promise<void> {
+async function middleware(
+  graph: CodeGraph,
+  route: Route,
+  linesOf: (p: string) => Promise<string[]>,
+  add: (file: string, name: string) => void,
+): Promise<void> {
   const text = (await linesOf(route.file)).slice(route.span.start - 1, route.span.end).join("\n");
   const call = /([A-Za-z_$][\w$]*)\s*\.\s*(?:get|post|put|patch|delete|head|options|all|any|route)\s*\(/i.exec(text);
   if (!call) return;
@@ -171,9 +246,14 @@ async function middleware(graph: CodeGraph, route: Route, linesOf: (p: string) =
   }
 }
 
-/** A router or app object (`use` mounts it rather than runs it): a name the file registers paths on (`router.get("/x", …)`). */
+/**
+ * A router or app object (`use` mounts it rather than runs it): a name the file registers paths on (`router.get("/x",
+ * …)`).
+ */
 function isRouter(graph: CodeGraph, file: string, name: string): boolean {
-  return !!graph.records.get(file)?.calls.some((c) => c.receiver === name && c.args?.length && /^['"`]\//.test(c.args[0]!.trim()));
+  return !!graph.records
+    .get(file)
+    ?.calls.some((c) => c.receiver === name && c.args?.length && /^['"`]\//.test(c.args[0]!.trim()));
 }
 
 /** A one-line summary of a route's parts for a note: models, dependencies, consumers and tests. */
@@ -182,9 +262,22 @@ export function partsNote(parts: RouteParts, cite: (c: ClientCall) => string): s
   const names = (ps: RoutePart[]) => ps.map((p) => p.name).join(", ");
   const req = parts.models.filter((m) => m.role === "request");
   const res = parts.models.filter((m) => m.role === "response");
-  if (req.length || res.length) notes.push(`models: ${[req.length ? `request ${names(req)}` : "", res.length ? `response ${names(res)}` : ""].filter(Boolean).join("; ")}`);
-  if (parts.dependencies.length) notes.push(`runs first: ${parts.dependencies.map((d) => `${d.name} (${d.role})`).join(", ")}`);
-  if (parts.clients.length) notes.push(`called from ${parts.clients.slice(0, 3).map(cite).join(", ")}${parts.clients.length > 3 ? `, … ${parts.clients.length - 3} more` : ""}`);
-  if (parts.tests.length) notes.push(`tested by ${parts.tests.slice(0, 3).map(cite).join(", ")}${parts.tests.length > 3 ? `, … ${parts.tests.length - 3} more` : ""}`);
+  if (req.length || res.length)
+    notes.push(
+      `models: ` +
+        `${[req.length ? `request ${names(req)}` : "", res.length ? `response ${names(res)}` : ""].filter(Boolean).join("; ")}`,
+    );
+  if (parts.dependencies.length)
+    notes.push(`runs first: ${parts.dependencies.map((d) => `${d.name} (${d.role})`).join(", ")}`);
+  if (parts.clients.length)
+    notes.push(
+      `called from ` +
+        `${parts.clients.slice(0, 3).map(cite).join(", ")}${parts.clients.length > 3 ? `, … ${parts.clients.length - 3} more` : ""}`,
+    );
+  if (parts.tests.length)
+    notes.push(
+      `tested by ` +
+        `${parts.tests.slice(0, 3).map(cite).join(", ")}${parts.tests.length > 3 ? `, … ${parts.tests.length - 3} more` : ""}`,
+    );
   return notes;
 }

@@ -38,7 +38,10 @@ export interface ShapeOptions {
    * (their client calls, each read by its own engine), each with its `repo`, and per route the
    * number of those calls outside tests.
    */
-  elsewhere?: (routes: readonly ShapeRoute[], roots: readonly ModelNode[]) => Promise<{ reads: FieldRead[]; clients: number[] }>;
+  elsewhere?: (
+    routes: readonly ShapeRoute[],
+    roots: readonly ModelNode[],
+  ) => Promise<{ reads: FieldRead[]; clients: number[] }>;
 }
 
 /** A route returning the model, and the model tree its response is. */
@@ -77,7 +80,16 @@ export interface ShapeAnswer {
   /** The target model (or the route's response models), fields listed. */
   models: ShapeModel[];
   /** Routes returning the model (or the route), with where the model sits in the response. */
-  routes: { method: string; path: string; file: string; line: number; as: string; clients: number; tests: number; elsewhere?: number }[];
+  routes: {
+    method: string;
+    path: string;
+    file: string;
+    line: number;
+    as: string;
+    clients: number;
+    tests: number;
+    elsewhere?: number;
+  }[];
   /** Every field read found, breaks first. */
   reads: FieldRead[];
   breaks: ShapeBreak[];
@@ -88,22 +100,41 @@ export interface ShapeAnswer {
 }
 
 /** A language's semantics (blocks in braces or by indent). */
-export const semanticsOf = (language: string): LanguageSemantics => languageById(language)?.semantics ?? DEFAULT_SEMANTICS;
+export const semanticsOf = (language: string): LanguageSemantics =>
+  languageById(language)?.semantics ?? DEFAULT_SEMANTICS;
 
 /** Functions a returned model is followed into (an API client's caller, and its caller). */
 const RETURN_HOPS = 2;
 
 /** shape_check over one graph. */
-export async function shapeCheck(graph: CodeGraph, routes: Route[], target: string, readText: (path: string) => Promise<string>, options: ShapeOptions = {}): Promise<ShapeAnswer> {
+export async function shapeCheck(
+  graph: CodeGraph,
+  routes: Route[],
+  target: string,
+  readText: (path: string) => Promise<string>,
+  options: ShapeOptions = {},
+): Promise<ShapeAnswer> {
   const budget = checkBudget(options.budget ?? LIMITS.budget.list);
   const encoding = checkEncoding(options.encoding);
   const count = await loadTokenCounter(encoding);
   const cache = new Map<string, Promise<string[]>>();
-  const lines = (p: string) => cache.get(p) ?? cache.set(p, readText(p).then((t) => t.split("\n"), () => [])).get(p)!;
+  const lines = (p: string) =>
+    cache.get(p) ??
+    cache
+      .set(
+        p,
+        readText(p).then(
+          (t) => t.split("\n"),
+          () => [],
+        ),
+      )
+      .get(p)!;
   const read = modelReader(graph, lines);
   const t = target.trim();
   const route = ROUTE.exec(t);
-  const { roots, models, returning } = route ? await routeRoots(graph, routes, t, route, read) : await modelRoots(graph, routes, t, read);
+  const { roots, models, returning } = route
+    ? await routeRoots(graph, routes, t, route, read)
+    : await modelRoots(graph, routes, t, read);
   const changes = parseChanges(options, models);
 
   const reads: FieldRead[] = [];
@@ -112,12 +143,23 @@ export async function shapeCheck(graph: CodeGraph, routes: Route[], target: stri
   for (const { route: r, root } of returning) {
     const clients = routeClients(graph, routes, r);
     const inTree = models.map((m) => pathTo(root, m.id)).find(Boolean) ?? root.name;
-    routeRows.push({ method: r.method, path: r.path, file: r.file, line: r.line, as: inTree, clients: clients.filter((c) => !c.test).length, tests: clients.filter((c) => c.test).length });
-    for (const c of clients) reads.push(...await consumerReads(graph, c, root, lines, scanned));
+    routeRows.push({
+      method: r.method,
+      path: r.path,
+      file: r.file,
+      line: r.line,
+      as: inTree,
+      clients: clients.filter((c) => !c.test).length,
+      tests: clients.filter((c) => c.test).length,
+    });
+    for (const c of clients) reads.push(...(await consumerReads(graph, c, root, lines, scanned)));
   }
-  reads.push(...await typedReads(graph, roots, lines, scanned));
+  reads.push(...(await typedReads(graph, roots, lines, scanned)));
   if (options.elsewhere && returning.length + roots.length) {
-    const other = await options.elsewhere(returning.map(({ route: r, root }) => ({ method: r.method, path: r.path, root })), roots);
+    const other = await options.elsewhere(
+      returning.map(({ route: r, root }) => ({ method: r.method, path: r.path, root })),
+      roots,
+    );
     other.clients.forEach((n, i) => (n && routeRows[i] ? (routeRows[i]!.elsewhere = n) : undefined));
     reads.push(...other.reads);
   }
@@ -129,20 +171,46 @@ export async function shapeCheck(graph: CodeGraph, routes: Route[], target: stri
     const change = changes.get(r.field);
     if (change && (route || wanted.has(r.model))) breaks.push({ ...r, change });
   }
-  return render({ target: t, resolvedAs: route ? "route" : "model", models, routes: routeRows, reads: unique, breaks, changes, budget, encoding, count });
+  return render({
+    target: t,
+    resolvedAs: route ? "route" : "model",
+    models,
+    routes: routeRows,
+    reads: unique,
+    breaks,
+    changes,
+    budget,
+    encoding,
+    count,
+  });
 }
 
-/** A model target: the class-like definitions of that name (the first one a route returns leads; the others are typed twins). */
+/**
+ * A model target: the class-like definitions of that name (the first one a route returns leads; the others are typed
+ * twins).
+ */
 async function modelRoots(graph: CodeGraph, routes: Route[], target: string, read: (id: number) => Promise<ModelNode>) {
   const isModel = (id: number) => MODEL_KINDS.has(graph.symbols[id]!.kind);
   const matched = matchSymbols(graph, target).filter(isModel);
-  // The same model declared on both sides (the backend's pydantic model, the frontend's interface): the one a route returns leads.
-  const ids = [...new Set([...matched, ...matched.flatMap((id) => (graph.byName.get(graph.symbols[id]!.name) ?? []).filter(isModel))])];
+  // The same model declared on both sides (the backend's pydantic model, the frontend's interface): the one a route
+  // returns leads.
+  const ids = [
+    ...new Set([
+      ...matched,
+      ...matched.flatMap((id) => (graph.byName.get(graph.symbols[id]!.name) ?? []).filter(isModel)),
+    ]),
+  ];
   if (!ids.length) {
     const s = findSymbol(graph, target);
-    throw new EngineError("invalid_argument", `${s.qualified} is a ${s.kind}, not a model: shape_check takes a response model (a class, a dataclass, an interface) or \`METHOD /path\`.`, {
-      hint: "Pass the model a route returns (its response_model or return type), or the route itself.", data: { target, kind: s.kind },
-    });
+    throw new EngineError(
+      "invalid_argument",
+      `${s.qualified} is a ${s.kind}, not a model: shape_check takes a response model (a class, a dataclass, an ` +
+        `interface) or \`METHOD /path\`.`,
+      {
+        hint: "Pass the model a route returns (its response_model or return type), or the route itself.",
+        data: { target, kind: s.kind },
+      },
+    );
   }
   const returning: { route: Route; root: ModelNode }[] = [];
   let lead: number | undefined;
@@ -157,19 +225,32 @@ async function modelRoots(graph: CodeGraph, routes: Route[], target: string, rea
     }
   }
   const main = await read(lead ?? matched[0]!);
-  // Twins: the same model declared again (the frontend's interface of the backend's model) read through the main one's fields.
+  // Twins: the same model declared again (the frontend's interface of the backend's model) read through the main one's
+  // fields.
   return { roots: [main], models: [main], returning };
 }
 
 /** A route target: its routes' response models. */
-async function routeRoots(graph: CodeGraph, routes: Route[], target: string, m: RegExpExecArray, read: (id: number) => Promise<ModelNode>) {
+async function routeRoots(
+  graph: CodeGraph,
+  routes: Route[],
+  target: string,
+  m: RegExpExecArray,
+  read: (id: number) => Promise<ModelNode>,
+) {
   const hits = closestRoutes(routesNamed(routes, m[1]!, m[2]!, target), m[2]!);
   const returning: { route: Route; root: ModelNode }[] = [];
   for (const r of hits) for (const id of responseModelIds(graph, r)) returning.push({ route: r, root: await read(id) });
   if (!returning.length) {
-    throw new EngineError("not_found", `${target} declares no response model the project defines (no response_model=, no return annotation naming a class).`, {
-      hint: "Pass the model itself, or annotate the handler's return type.", data: { path: target },
-    });
+    throw new EngineError(
+      "not_found",
+      `${target} declares no response model the project defines (no response_model=, no return annotation ` +
+        `naming a class).`,
+      {
+        hint: "Pass the model itself, or annotate the handler's return type.",
+        data: { path: target },
+      },
+    );
   }
   const roots = [...new Map(returning.map((x) => [x.root.id, x.root])).values()];
   return { roots, models: [...new Map(roots.flatMap(modelsIn).map((n) => [n.id, n])).values()], returning };
@@ -181,14 +262,23 @@ function parseChanges(options: ShapeOptions, models: ModelNode[]): Map<string, s
   const out = new Map<string, string>();
   const check = (f: string, arg: string) => {
     if (!fields.has(f)) {
-      throw new EngineError("invalid_argument", `${JSON.stringify(f)} (in ${arg}) is not a field of ${models.map((m) => m.name).join(", ")}.`, {
-        hint: `Fields: ${[...fields].slice(0, 20).join(", ")}.`, data: { field: f, fields: [...fields] },
-      });
+      throw new EngineError(
+        "invalid_argument",
+        `${JSON.stringify(f)} (in ${arg}) is not a field of ${models.map((m) => m.name).join(", ")}.`,
+        {
+          hint: `Fields: ${[...fields].slice(0, 20).join(", ")}.`,
+          data: { field: f, fields: [...fields] },
+        },
+      );
     }
   };
   for (const r of options.rename ?? []) {
     const m = /^\s*([A-Za-z_$][\w$]*)\s*=\s*([A-Za-z_$][\w$]*)\s*$/.exec(r);
-    if (!m) throw new EngineError("invalid_argument", `rename takes old=new (two field names), got ${JSON.stringify(r)}.`, { hint: "Write it as old=new, e.g. title=name.", data: { rename: r } });
+    if (!m)
+      throw new EngineError("invalid_argument", `rename takes old=new (two field names), got ${JSON.stringify(r)}.`, {
+        hint: "Write it as old=new, e.g. title=name.",
+        data: { rename: r },
+      });
     check(m[1]!, `rename ${r}`);
     out.set(m[1]!, `renamed to ${m[2]}`);
   }
@@ -200,11 +290,19 @@ function parseChanges(options: ShapeOptions, models: ModelNode[]): Map<string, s
 }
 
 /** The reads of one client call's consumer, and of the functions its returned value is handed to. */
-async function consumerReads(graph: CodeGraph, c: Pick<ClientCall, "path" | "line" | "callerId">, root: ModelNode, lines: (p: string) => Promise<string[]>, scanned: Set<string>): Promise<FieldRead[]> {
+async function consumerReads(
+  graph: CodeGraph,
+  c: Pick<ClientCall, "path" | "line" | "callerId">,
+  root: ModelNode,
+  lines: (p: string) => Promise<string[]>,
+  scanned: Set<string>,
+): Promise<FieldRead[]> {
   const text = await lines(c.path);
   const direct = /\$fetch|\bofetch\b|useFetch/.test(text[c.line - 1] ?? "");
   const out: FieldRead[] = [];
-  let next: { id: number; line: number; held: Held }[] = [{ id: c.callerId, line: c.line, held: { node: root, http: !direct } }];
+  let next: { id: number; line: number; held: Held }[] = [
+    { id: c.callerId, line: c.line, held: { node: root, http: !direct } },
+  ];
   for (let hop = 0; hop <= RETURN_HOPS && next.length; hop++) {
     const after: typeof next = [];
     for (const { id, line, held } of next) {
@@ -231,9 +329,24 @@ async function consumerReads(graph: CodeGraph, c: Pick<ClientCall, "path" | "lin
  * The reads of model trees at call sites of this project (another repository's calls of a route
  * returning the model) and through parameters typed by the models' names, for a repository group.
  */
-export async function shapeReadsAt(graph: CodeGraph, sites: readonly ShapeSite[], typed: readonly ModelNode[], readText: (path: string) => Promise<string>): Promise<FieldRead[]> {
+export async function shapeReadsAt(
+  graph: CodeGraph,
+  sites: readonly ShapeSite[],
+  typed: readonly ModelNode[],
+  readText: (path: string) => Promise<string>,
+): Promise<FieldRead[]> {
   const cache = new Map<string, Promise<string[]>>();
-  const lines = (p: string) => cache.get(p) ?? cache.set(p, readText(p).then((t) => t.split("\n"), () => [])).get(p)!;
+  const lines = (p: string) =>
+    cache.get(p) ??
+    cache
+      .set(
+        p,
+        readText(p).then(
+          (t) => t.split("\n"),
+          () => [],
+        ),
+      )
+      .get(p)!;
   const scanned = new Set<string>();
   const out: FieldRead[] = [];
   for (const site of sites) {
@@ -241,14 +354,21 @@ export async function shapeReadsAt(graph: CodeGraph, sites: readonly ShapeSite[]
     const mod = graph.moduleSymbol.get(site.path);
     if (!call || mod === undefined) continue;
     const callerId = call.caller >= 0 ? mod + 1 + call.caller : mod;
-    out.push(...await consumerReads(graph, { path: site.path, line: site.line, callerId }, site.root, lines, scanned));
+    out.push(
+      ...(await consumerReads(graph, { path: site.path, line: site.line, callerId }, site.root, lines, scanned)),
+    );
   }
-  out.push(...await typedReads(graph, typed, lines, scanned));
+  out.push(...(await typedReads(graph, typed, lines, scanned)));
   return out;
 }
 
 /** Reads through parameters typed by a model's name (`item: ItemPublic`), in any file. */
-async function typedReads(graph: CodeGraph, roots: readonly ModelNode[], lines: (p: string) => Promise<string[]>, scanned: Set<string>): Promise<FieldRead[]> {
+async function typedReads(
+  graph: CodeGraph,
+  roots: readonly ModelNode[],
+  lines: (p: string) => Promise<string[]>,
+  scanned: Set<string>,
+): Promise<FieldRead[]> {
   const byName = new Map<string, ModelNode>();
   for (const r of roots) for (const m of modelsIn(r)) byName.set(m.name, m);
   const holder = holderOf(graph, byName, lines);
@@ -287,10 +407,16 @@ const HOLDER = -1;
  * item: ItemPublic }`): a node holding those fields, so that `({ item }: EditItemProps)` and
  * `props.item` hold the model. Undefined for a type that names none of them.
  */
-function holderOf(graph: CodeGraph, byName: ReadonlyMap<string, ModelNode>, lines: (p: string) => Promise<string[]>): (name: string) => Promise<ModelNode | undefined> {
+function holderOf(
+  graph: CodeGraph,
+  byName: ReadonlyMap<string, ModelNode>,
+  lines: (p: string) => Promise<string[]>,
+): (name: string) => Promise<ModelNode | undefined> {
   const read = modelReader(graph, lines);
   const memo = new Map<string, Promise<ModelNode | undefined>>();
-  const named = new RegExp(`(?<![\\w$])(?:${[...byName.keys()].map((n) => n.replace(/[$]/g, "\\$")).join("|")})(?![\\w$])`);
+  const named = new RegExp(
+    `(?<![\\w$])(?:${[...byName.keys()].map((n) => n.replace(/[$]/g, "\\$")).join("|")})(?![\\w$])`,
+  );
   const build = async (name: string): Promise<ModelNode | undefined> => {
     if (!byName.size || !graph.byName.has(name)) return undefined;
     const id = graph.byName.get(name)!.find((x) => MODEL_KINDS.has(graph.symbols[x]!.kind));
@@ -301,7 +427,9 @@ function holderOf(graph: CodeGraph, byName: ReadonlyMap<string, ModelNode>, line
     const own = await read(id);
     const fields = new Map<string, ModelField>();
     for (const f of own.fields.values()) {
-      const child = typeNames(f.type).map((n) => byName.get(n)).find(Boolean);
+      const child = typeNames(f.type)
+        .map((n) => byName.get(n))
+        .find(Boolean);
       if (child) fields.set(f.name, { ...f, child });
     }
     return fields.size ? { ...own, id: HOLDER, fields } : undefined;
@@ -321,15 +449,18 @@ function destructured(pattern: string, node: ModelNode, vars: Map<string, Held>)
 
 function dedupe(reads: FieldRead[]): FieldRead[] {
   const seen = new Set<string>();
-  return reads.filter((r) => {
-    const k = `${r.repo ?? ""}\0${r.path}\0${r.line}\0${r.model}\0${r.field}`;
-    return seen.has(k) ? false : (seen.add(k), true);
-  }).sort((a, b) => {
-    // This repository's reads first, then each other repository's.
-    const ra = a.repo ?? "", rb = b.repo ?? "";
-    if (ra !== rb) return ra < rb ? -1 : 1;
-    return a.path < b.path ? -1 : a.path > b.path ? 1 : a.line - b.line;
-  });
+  return reads
+    .filter((r) => {
+      const k = `${r.repo ?? ""}\0${r.path}\0${r.line}\0${r.model}\0${r.field}`;
+      return seen.has(k) ? false : (seen.add(k), true);
+    })
+    .sort((a, b) => {
+      // This repository's reads first, then each other repository's.
+      const ra = a.repo ?? "",
+        rb = b.repo ?? "";
+      if (ra !== rb) return ra < rb ? -1 : 1;
+      return a.path < b.path ? -1 : a.path > b.path ? 1 : a.line - b.line;
+    });
 }
 
 interface RenderInput {
@@ -345,44 +476,100 @@ interface RenderInput {
   count: (text: string) => number;
 }
 
-/** The answer's text: the model and its fields, the routes returning it, the breaks, then the reads; within the budget. */
+/**
+ * The answer's text: the model and its fields, the routes returning it, the breaks, then the reads; within the budget.
+ */
 function render(x: RenderInput): ShapeAnswer {
   const head: string[] = [];
   const main = x.models[0]!;
-  head.push(`# Shape of ${x.resolvedAs === "route" ? `${x.target} (response ${main.name})` : `${main.qualified} (${cite(main.path, main.start, main.end)})`}`);
+  head.push(
+    `# Shape of ` +
+      `${x.resolvedAs === "route" ? `${x.target} (response ${main.name})` : `${main.qualified} (${cite(main.path, main.start, main.end)})`}`,
+  );
   for (const m of x.resolvedAs === "route" ? x.models : [main]) {
     const own = [...m.fields.values()].filter((f) => f.owner === m.name).map((f) => f.name);
     const inherited = [...m.fields.values()].filter((f) => f.owner !== m.name);
     const owners = [...new Set(inherited.map((f) => f.owner))];
-    head.push(`Fields of ${m.name}: ${own.join(", ") || "none of its own"}${owners.map((o) => `; from ${o}: ${inherited.filter((f) => f.owner === o).map((f) => f.name).join(", ")}`).join("")}`);
+    head.push(
+      `Fields of ${m.name}: ${own.join(", ") || "none of its own"}${owners
+        .map(
+          (o) =>
+            `; from ${o}: ${inherited
+              .filter((f) => f.owner === o)
+              .map((f) => f.name)
+              .join(", ")}`,
+        )
+        .join("")}`,
+    );
   }
-  head.push(x.routes.length
-    ? `Returned by: ${x.routes.map((r) => `${r.method} ${r.path} (${cite(r.file, r.line)}${r.as !== main.name ? `, as ${r.as}` : ""}; ${r.clients} client call${r.clients === 1 ? "" : "s"}, ${r.tests} from tests${r.elsewhere ? `, ${r.elsewhere} from other repositories` : ""})`).join("; ")}`
-    : "Returned by: no route the project registers names it as its response model (response_model=, return annotation).");
+  head.push(
+    x.routes.length
+      ? `Returned by: ` +
+          `${x.routes.map((r) => `${r.method} ${r.path} (${cite(r.file, r.line)}${r.as !== main.name ? `, as ${r.as}` : ""}; ${r.clients} client call${r.clients === 1 ? "" : "s"}, ${r.tests} from tests${r.elsewhere ? `, ${r.elsewhere} from other repositories` : ""})`).join("; ")}`
+      : "Returned by: no route the project registers names it as its response model (response_model=, return " +
+          "annotation).",
+  );
   const consumers = new Set(x.reads.map((r) => `${r.repo ?? ""}\0${r.path}\0${r.consumer}`)).size;
-  head.push(`Reads: ${x.reads.length} field read${x.reads.length === 1 ? "" : "s"} in ${consumers} consumer${consumers === 1 ? "" : "s"}${x.reads.length ? "" : " (client calls whose response is followed, and parameters typed by the model)"}.`);
+  head.push(
+    `Reads: ${x.reads.length} field read${x.reads.length === 1 ? "" : "s"} in ${consumers} ` +
+      `consumer${consumers === 1 ? "" : "s"}${x.reads.length ? "" : " (client calls whose response is followed, and parameters typed by the model)"}.`,
+  );
   const changeText = [...x.changes].map(([f, c]) => `${f} ${c}`).join(", ");
   const rows: string[] = [];
-  const inFile = (r: FieldRead) => (r.consumer.startsWith(`${r.path}#`) ? r.consumer.slice(r.path.length + 1) : r.consumer);
-  const line = (r: FieldRead) => `- ${r.repo ? `${r.repo}:` : ""}${cite(r.path, r.line)} ${r.expression} → ${r.model.split(/[.#]/).pop()}.${r.field} in ${inFile(r)}${r.from === "typed" ? " (typed parameter)" : ""}`;
-  if (x.changes.size) rows.push(`## Breaks (${changeText}): ${x.breaks.length} read${x.breaks.length === 1 ? "" : "s"}`, ...x.breaks.map((b) => `${line(b)} — ${b.field} ${b.change}`));
-  const rest = x.reads.filter((r) => !x.breaks.includes(r as ShapeBreak) && !x.breaks.some((b) => b.repo === r.repo && b.path === r.path && b.line === r.line && b.field === r.field && b.model === r.model));
+  const inFile = (r: FieldRead) =>
+    r.consumer.startsWith(`${r.path}#`) ? r.consumer.slice(r.path.length + 1) : r.consumer;
+  const line = (r: FieldRead) =>
+    `- ${r.repo ? `${r.repo}:` : ""}${cite(r.path, r.line)} ${r.expression} → ` +
+    `${r.model.split(/[.#]/).pop()}.${r.field} in ${inFile(r)}${r.from === "typed" ? " (typed parameter)" : ""}`;
+  if (x.changes.size)
+    rows.push(
+      `## Breaks (${changeText}): ${x.breaks.length} read${x.breaks.length === 1 ? "" : "s"}`,
+      ...x.breaks.map((b) => `${line(b)} — ${b.field} ${b.change}`),
+    );
+  const rest = x.reads.filter(
+    (r) =>
+      !x.breaks.includes(r as ShapeBreak) &&
+      !x.breaks.some(
+        (b) =>
+          b.repo === r.repo && b.path === r.path && b.line === r.line && b.field === r.field && b.model === r.model,
+      ),
+  );
   if (rest.length) rows.push(`## ${x.changes.size ? "Other reads" : "Reads"}`, ...rest.map(line));
   const ordered = [...x.breaks, ...rest];
   const text = (k: number) => {
     const shown = rows.slice(0, k);
     const more = rows.length - k;
-    return [...head, ...shown, ...(more > 0 ? [`… and ${more} more line${more > 1 ? "s" : ""}: raise the budget`] : [])].join("\n");
+    return [
+      ...head,
+      ...shown,
+      ...(more > 0 ? [`… and ${more} more line${more > 1 ? "s" : ""}: raise the budget`] : []),
+    ].join("\n");
   };
   const fitted = fitPrefix(rows.length, text, x.count, x.budget);
   if (!fitted.fits) {
     const needed = x.count(text(0));
-    throw new EngineError("budget_too_small", `A budget of ${x.budget} tokens cannot hold the shape's header; it needs ${needed}.`, { hint: `Ask again with budget ≥ ${needed}.`, data: { budget: x.budget, needed } });
+    throw new EngineError(
+      "budget_too_small",
+      `A budget of ${x.budget} tokens cannot hold the shape's header; it needs ${needed}.`,
+      { hint: `Ask again with budget ≥ ${needed}.`, data: { budget: x.budget, needed } },
+    );
   }
   const listed = rows.slice(0, fitted.k).filter((r) => r.startsWith("- ")).length;
   return {
-    target: x.target, resolvedAs: x.resolvedAs,
-    models: x.models.map((m) => ({ qualified: m.qualified, path: m.path, start: m.start, end: m.end, fields: [...m.fields.values()].map((f) => ({ name: f.name, type: f.type, owner: f.owner })) })),
-    routes: x.routes, reads: ordered, breaks: x.breaks, listed, text: fitted.answer, usage: { tokens: x.count(fitted.answer), budget: x.budget, encoding: x.encoding },
+    target: x.target,
+    resolvedAs: x.resolvedAs,
+    models: x.models.map((m) => ({
+      qualified: m.qualified,
+      path: m.path,
+      start: m.start,
+      end: m.end,
+      fields: [...m.fields.values()].map((f) => ({ name: f.name, type: f.type, owner: f.owner })),
+    })),
+    routes: x.routes,
+    reads: ordered,
+    breaks: x.breaks,
+    listed,
+    text: fitted.answer,
+    usage: { tokens: x.count(fitted.answer), budget: x.budget, encoding: x.encoding },
   };
 }

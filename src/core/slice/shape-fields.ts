@@ -41,12 +41,23 @@ const MAX_DEPTH = 4;
 const FIELD_KINDS: ReadonlySet<string> = new Set(["field", "property", "constant", "getter", "setter"]);
 
 /** Builds model trees, each model once. */
-export function modelReader(graph: CodeGraph, lines: (path: string) => Promise<string[]>): (id: number) => Promise<ModelNode> {
+export function modelReader(
+  graph: CodeGraph,
+  lines: (path: string) => Promise<string[]>,
+): (id: number) => Promise<ModelNode> {
   const memo = new Map<number, Promise<ModelNode>>();
   const nodes = new Map<number, ModelNode>();
   const build = async (id: number, depth: number, chain: ReadonlySet<number>): Promise<ModelNode> => {
     const s = graph.symbols[id]!;
-    const node: ModelNode = { id, name: s.name, qualified: s.qualified, path: s.file, start: s.start, end: s.end, fields: new Map() };
+    const node: ModelNode = {
+      id,
+      name: s.name,
+      qualified: s.qualified,
+      path: s.file,
+      start: s.start,
+      end: s.end,
+      fields: new Map(),
+    };
     nodes.set(id, node);
     const inner = new Set(chain).add(id);
     for (const e of graph.inherits) {
@@ -56,7 +67,9 @@ export function modelReader(graph: CodeGraph, lines: (path: string) => Promise<s
     }
     const text = await lines(s.file);
     const record = graph.records.get(s.file);
-    const nested = (record?.definitions ?? []).filter((d) => d.start > s.start && d.end <= s.end && !FIELD_KINDS.has(d.kind));
+    const nested = (record?.definitions ?? []).filter(
+      (d) => d.start > s.start && d.end <= s.end && !FIELD_KINDS.has(d.kind),
+    );
     // Indent-block languages declare a field as `name: Type` at the body's indent; brace languages as `name?: Type;`.
     const semantics = languageById(s.language)?.semantics ?? DEFAULT_SEMANTICS;
     const indented = semantics.blocks === "indent";
@@ -74,11 +87,19 @@ export function modelReader(graph: CodeGraph, lines: (path: string) => Promise<s
       if (/\(/.test(name)) continue;
       node.fields.set(name, { name, type: type.trim(), owner: s.name, line: l });
     }
-    // A plain class of an indent-block language declares its fields by assigning them in its methods (`self.name = name`).
+    // A plain class of an indent-block language declares its fields by assigning them in its methods (`self.name =
+    // name`).
     if (indented) {
       for (const b of record?.bindings ?? []) {
         const method = b.scope >= 0 ? record!.definitions[b.scope] : undefined;
-        if (b.kind !== "field" || !semantics.instanceNames.includes(b.receiver ?? "") || !method || method.parent !== s.index || node.fields.has(b.name)) continue;
+        if (
+          b.kind !== "field" ||
+          !semantics.instanceNames.includes(b.receiver ?? "") ||
+          !method ||
+          method.parent !== s.index ||
+          node.fields.has(b.name)
+        )
+          continue;
         node.fields.set(b.name, { name: b.name, type: b.type ?? "", owner: s.name, line: b.line });
       }
     }
@@ -99,14 +120,15 @@ export function modelReader(graph: CodeGraph, lines: (path: string) => Promise<s
   // A model on the way to itself (`A.b: B`, `B.a: A`) is the node being built: awaiting its build
   // there would wait for itself, and the answer would never come. Trees are read one at a time.
   const get = (id: number, depth: number, chain: ReadonlySet<number>): Promise<ModelNode> =>
-    chain.has(id) ? Promise.resolve(nodes.get(id)!) : memo.get(id) ?? memo.set(id, build(id, depth, chain)).get(id)!;
+    chain.has(id) ? Promise.resolve(nodes.get(id)!) : (memo.get(id) ?? memo.set(id, build(id, depth, chain)).get(id)!);
   return (id) => get(id, 0, new Set());
 }
 
 /** Every model in a tree, the root first, each once. */
 export function modelsIn(root: ModelNode): ModelNode[] {
   const out = [root];
-  for (let i = 0; i < out.length; i++) for (const f of out[i]!.fields.values()) if (f.child && !out.includes(f.child)) out.push(f.child);
+  for (let i = 0; i < out.length; i++)
+    for (const f of out[i]!.fields.values()) if (f.child && !out.includes(f.child)) out.push(f.child);
   return out;
 }
 

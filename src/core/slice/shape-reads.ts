@@ -34,9 +34,25 @@ export interface Held {
   http: boolean;
 }
 
-const ITERATORS = new Set(["map", "forEach", "filter", "find", "findLast", "some", "every", "flatMap", "slice", "at", "sort", "toSorted", "reverse", "values"]);
+const ITERATORS = new Set([
+  "map",
+  "forEach",
+  "filter",
+  "find",
+  "findLast",
+  "some",
+  "every",
+  "flatMap",
+  "slice",
+  "at",
+  "sort",
+  "toSorted",
+  "reverse",
+  "values",
+]);
 const SEGMENT = /^(?:(\?\.|\.)\s*([A-Za-z_$][\w$]*)|\[\s*(['"])([^'"\]]*)\3\s*\]|\[([^\]]*)\]|\(\s*\))/;
-const ASSIGN = /^\s*(?:(?:const|let|var)\s+)?([A-Za-z_$][\w$]*)\s*(?::\s*[^=]+?)?\s*=(?![=>])\s*(?:await\s+)?(.+?);?\s*$/;
+const ASSIGN =
+  /^\s*(?:(?:const|let|var)\s+)?([A-Za-z_$][\w$]*)\s*(?::\s*[^=]+?)?\s*=(?![=>])\s*(?:await\s+)?(.+?);?\s*$/;
 const DESTRUCTURE = /^\s*(?:const|let|var)\s*\{([^}]*)\}\s*(?::\s*[^=]+?)?=(?![=>])\s*(?:await\s+)?(.+?);?\s*$/;
 const RETURN = /^\s*return\s+(?:await\s+)?(.+?);?\s*$/;
 const FOR_OF = /\bfor\s*\(\s*(?:const|let|var)\s+([A-Za-z_$][\w$]*)\s+of\s+(.+?)\)\s*\{?\s*$/;
@@ -52,12 +68,21 @@ export class LineScan {
     private readonly path: string,
     private readonly consumer: string,
     private readonly from: FieldRead["from"],
-    /** The language writes blocks in braces (JavaScript and its kin): a response's body is also its `.data` (axios) or `.body` (supertest). */
+    /**
+     * The language writes blocks in braces (JavaScript and its kin): a response's body is also its `.data` (axios) or
+     * `.body` (supertest).
+     */
     private readonly braces: boolean,
   ) {}
 
   /** Scans lines `start..end` of `text` with `vars` held; `at` is a call on a line whose value is `held`. */
-  run(text: readonly string[], start: number, end: number, vars: Map<string, Held>, at?: { line: number; held: Held }): void {
+  run(
+    text: readonly string[],
+    start: number,
+    end: number,
+    vars: Map<string, Held>,
+    at?: { line: number; held: Held },
+  ): void {
     for (let l = start; l <= end; l++) {
       const line = text[l - 1] ?? "";
       const here = at && at.line === l ? at.held : undefined;
@@ -114,7 +139,13 @@ export class LineScan {
   }
 
   /** Follows `.a.b[0].c` from a held value, recording each field read; the value at the end. */
-  private walk(start: Held, chain: string, root: string, line: number, vars: Map<string, Held>): { value: Held | undefined } {
+  private walk(
+    start: Held,
+    chain: string,
+    root: string,
+    line: number,
+    vars: Map<string, Held>,
+  ): { value: Held | undefined } {
     let held: Held | undefined = start;
     let expr = root;
     let rest = chain;
@@ -134,7 +165,8 @@ export class LineScan {
           rest = rest.replace(/^\s*\(\s*\)/, "");
           expr += "()";
           held = { node: held.node, http: false };
-        } else if (this.braces && (name === "data" || name === "body") && m[2] !== undefined) held = { node: held.node, http: false };
+        } else if (this.braces && (name === "data" || name === "body") && m[2] !== undefined)
+          held = { node: held.node, http: false };
         else held = undefined;
         continue;
       }
@@ -147,7 +179,8 @@ export class LineScan {
       if (m[2] !== undefined && ITERATORS.has(name)) {
         // `.map((item) => …)`: the callback's parameter holds an element.
         const param = /^\s*\(\s*(?:async\s+)?(?:function\s*)?\(?\s*([A-Za-z_$][\w$]*)/.exec(rest);
-        if (param && ["map", "forEach", "filter", "find", "findLast", "some", "every", "flatMap"].includes(name)) vars.set(param[1]!, held);
+        if (param && ["map", "forEach", "filter", "find", "findLast", "some", "every", "flatMap"].includes(name))
+          vars.set(param[1]!, held);
         return { value: held };
       }
       held = undefined;
@@ -173,7 +206,15 @@ export class LineScan {
     const key = `${line}\0${node.id}\0${field}`;
     if (this.seen.has(key)) return;
     this.seen.add(key);
-    this.reads.push({ path: this.path, line, model: node.qualified, field, expression, consumer: this.consumer, from: this.from });
+    this.reads.push({
+      path: this.path,
+      line,
+      model: node.qualified,
+      field,
+      expression,
+      consumer: this.consumer,
+      from: this.from,
+    });
   }
 }
 

@@ -14,11 +14,35 @@ import { findChunk, searchText, type TextHit, type TextIndex } from "../text/tex
 import type { PlannedChunk } from "./plan.ts";
 
 /** The fence name of each text kind. */
-const FENCE: Record<TextKind, string> = { markdown: "markdown", yaml: "yaml", toml: "toml", json: "json", dockerfile: "dockerfile", env: "sh", sql: "sql", template: "html", ini: "ini" };
+const FENCE: Record<TextKind, string> = {
+  markdown: "markdown",
+  yaml: "yaml",
+  toml: "toml",
+  json: "json",
+  dockerfile: "dockerfile",
+  env: "sh",
+  sql: "sql",
+  template: "html",
+  ini: "ini",
+};
 
 /** A text chunk as a planned chunk of a context answer. */
-export function textChunk(c: Pick<TextChunk, "path" | "kind" | "name" | "start" | "end">, role: PlannedChunk["role"], distance: number): PlannedChunk {
-  return { path: c.path, start: c.start, end: c.end, role, label: chunkHandle(c), kind: c.kind, language: FENCE[c.kind], distance, confidence: 1 };
+export function textChunk(
+  c: Pick<TextChunk, "path" | "kind" | "name" | "start" | "end">,
+  role: PlannedChunk["role"],
+  distance: number,
+): PlannedChunk {
+  return {
+    path: c.path,
+    start: c.start,
+    end: c.end,
+    role,
+    label: chunkHandle(c),
+    kind: c.kind,
+    language: FENCE[c.kind],
+    distance,
+    confidence: 1,
+  };
 }
 
 /**
@@ -34,18 +58,37 @@ export function textTarget(text: TextIndex, target: string): { chunk: PlannedChu
     const start = Number(lines[2]);
     const end = Math.min(last, Number(lines[3] ?? lines[2]));
     if (start < 1 || start > last || end < start) {
-      throw new EngineError("invalid_argument", `${lines[1]} has ${last} lines; ${lines[2]}${lines[3] ? `-${lines[3]}` : ""} is not a range inside it.`, { data: { path: lines[1]!, totalLines: last } });
+      throw new EngineError(
+        "invalid_argument",
+        `${lines[1]} has ${last} lines; ${lines[2]}${lines[3] ? `-${lines[3]}` : ""} is not a range inside it.`,
+        { data: { path: lines[1]!, totalLines: last } },
+      );
     }
     const kind = text.chunks[ids[0]!]!.kind;
-    return { chunk: { ...textChunk({ path: lines[1]!, kind, name: "", start, end }, "seed", 0), label: cite(lines[1]!, start, end) }, sets: [] };
+    return {
+      chunk: {
+        ...textChunk({ path: lines[1]!, kind, name: "", start, end }, "seed", 0),
+        label: cite(lines[1]!, start, end),
+      },
+      sets: [],
+    };
   }
   const found = findChunk(text, target);
   if (!found) return undefined;
   if ("suggestions" in found) {
-    throw new EngineError("unknown_symbol", `${found.path} has no section or key named ${JSON.stringify(target.slice(found.path.length + 1))}.`, {
-      hint: found.suggestions.length ? `Its sections and keys include ${found.suggestions.join(", ")}.` : `Ask for ${found.path} itself.`,
-      data: { target, suggestions: found.suggestions.map((h) => ({ qualified: h, kind: "text", path: found.path, line: 1 })) },
-    });
+    throw new EngineError(
+      "unknown_symbol",
+      `${found.path} has no section or key named ${JSON.stringify(target.slice(found.path.length + 1))}.`,
+      {
+        hint: found.suggestions.length
+          ? `Its sections and keys include ${found.suggestions.join(", ")}.`
+          : `Ask for ${found.path} itself.`,
+        data: {
+          target,
+          suggestions: found.suggestions.map((h) => ({ qualified: h, kind: "text", path: found.path, line: 1 })),
+        },
+      },
+    );
   }
   return { chunk: textChunk(found.chunk, "seed", 0), sets: found.chunk.sets };
 }
@@ -63,7 +106,8 @@ const QUESTION = /^\s*(how|where|what|which|why|when|who|is|are|does|do|can|shou
 /** An env variable as written: upper case with an underscore (`DATABASE_URL`). */
 const ENV_NAME = /\b[A-Z][A-Z0-9]*_[A-Z0-9_]+\b/;
 /** A text file as a task names it: `compose.yml`, `docs/deploy.md`, `.env`, `Dockerfile`. */
-const TEXT_FILE_NAME = /(?:^|[\s`'"(])((?:[\w.-]+\/)*(?:[\w-]*\.(?:md|mdx|rst|ya?ml|toml|json|ini|cfg|conf|sql|html|env|dockerfile)|\.env(?:\.[\w-]+)?|Dockerfile(?:\.[\w-]+)?))(?=$|[\s`'"),.:;!?])/;
+const TEXT_FILE_NAME =
+  /(?:^|[\s`'"(])((?:[\w.-]+\/)*(?:[\w-]*\.(?:md|mdx|rst|ya?ml|toml|json|ini|cfg|conf|sql|html|env|dockerfile)|\.env(?:\.[\w-]+)?|Dockerfile(?:\.[\w-]+)?))(?=$|[\s`'"),.:;!?])/;
 
 /** A pattern for every match (a fresh global copy: a shared one would carry its lastIndex between calls). */
 const all = (re: RegExp) => new RegExp(re.source, "g");
@@ -73,7 +117,11 @@ const all = (re: RegExp) => new RegExp(re.source, "g");
  * index is needed): a short question, an env variable's name, a text file's name.
  */
 export function mayPointAtText(task: string): boolean {
-  return (splitWords(task).length <= SHORT_TASK_WORDS && QUESTION.test(task)) || ENV_NAME.test(task) || TEXT_FILE_NAME.test(task);
+  return (
+    (splitWords(task).length <= SHORT_TASK_WORDS && QUESTION.test(task)) ||
+    ENV_NAME.test(task) ||
+    TEXT_FILE_NAME.test(task)
+  );
 }
 
 /**
@@ -114,7 +162,8 @@ export function pointedText(text: TextIndex, codeIndex: SearchIndex, task: strin
     const inside = out.findIndex((o) => same(o) && h.chunk.start <= o.chunk.start && h.chunk.end >= o.chunk.end);
     if (inside >= 0) {
       if (h.chunk.end - h.chunk.start < MAX_PARENT_LINES) out.splice(inside, 1, h);
-      for (let i = out.length - 1; i > inside; i--) if (same(out[i]!) && h.chunk.start <= out[i]!.chunk.start && h.chunk.end >= out[i]!.chunk.end) out.splice(i, 1);
+      for (let i = out.length - 1; i > inside; i--)
+        if (same(out[i]!) && h.chunk.start <= out[i]!.chunk.start && h.chunk.end >= out[i]!.chunk.end) out.splice(i, 1);
       continue;
     }
     out.push(h);
@@ -137,7 +186,12 @@ const MAX_LINKED = 5;
  * chunk sets whose name the seed's code spells (`os.environ["X"]`, `process.env.X`, a settings
  * class field `X`); for a text seed, where the code reads each variable it sets.
  */
-export function settingNotes(graph: CodeGraph, text: TextIndex, seedIds: readonly number[], textSets: readonly string[]): string[] {
+export function settingNotes(
+  graph: CodeGraph,
+  text: TextIndex,
+  seedIds: readonly number[],
+  textSets: readonly string[],
+): string[] {
   const notes: string[] = [];
   if (text.setters.size === 0) return notes;
   if (seedIds.length) {
@@ -146,22 +200,35 @@ export function settingNotes(graph: CodeGraph, text: TextIndex, seedIds: readonl
       const s = graph.symbols[id]!;
       const record = graph.records.get(s.file);
       const d = s.kind === "module" ? undefined : record?.definitions[s.index];
-      for (const w of (d ? d.terms ?? "" : record?.terms ?? "").split(" ")) spelled.add(w);
+      for (const w of (d ? (d.terms ?? "") : (record?.terms ?? "")).split(" ")) spelled.add(w);
       if (d) for (const w of termsOf(d.signature)) spelled.add(w);
-      for (const b of record?.bindings ?? []) if (d ? b.scope === s.index : b.scope < 0) for (const w of termsOf(b.name)) spelled.add(w);
+      for (const b of record?.bindings ?? [])
+        if (d ? b.scope === s.index : b.scope < 0) for (const w of termsOf(b.name)) spelled.add(w);
     }
     let named = 0;
     for (const [name, ids] of text.setters) {
       if (named >= MAX_LINKED || !spelled.has(splitWords(name).join(""))) continue;
       named++;
-      notes.push(`setting ${name} is set in ${ids.slice(0, 4).map((i) => chunkHandle(text.chunks[i]!)).join(", ")}${ids.length > 4 ? ` (+${ids.length - 4} more)` : ""}`);
+      notes.push(
+        `setting ${name} is set in ${ids
+          .slice(0, 4)
+          .map((i) => chunkHandle(text.chunks[i]!))
+          .join(", ")}${ids.length > 4 ? ` (+${ids.length - 4} more)` : ""}`,
+      );
     }
     return notes;
   }
   for (const name of textSets.slice(0, MAX_LINKED)) {
     const word = splitWords(name).join("");
-    const readers = graph.symbols.filter((s) => s.kind !== "module" && graph.records.get(s.file)?.definitions[s.index]?.terms?.split(" ").includes(word)).slice(0, 3);
-    if (readers.length) notes.push(`${name} is read in code by ${readers.map((r) => `${r.qualified} (${cite(r.file, r.start)})`).join(", ")}`);
+    const readers = graph.symbols
+      .filter(
+        (s) => s.kind !== "module" && graph.records.get(s.file)?.definitions[s.index]?.terms?.split(" ").includes(word),
+      )
+      .slice(0, 3);
+    if (readers.length)
+      notes.push(
+        `${name} is read in code by ${readers.map((r) => `${r.qualified} (${cite(r.file, r.start)})`).join(", ")}`,
+      );
   }
   return notes;
 }

@@ -24,7 +24,8 @@ const PY_FRAME = /^\s*File "([^"]+)", line (\d+)(?:, in (.+))?$/;
 /** pytest: `src/pkg/mod.py:45: in handler`, `tests/test_x.py:12: AssertionError`. */
 const PYTEST_FRAME = /^([^\s:][^:]*\.pyi?):(\d+):(?: (?:in (\S+)|([A-Z]\w*(?:Error|Exception|Warning|Exit)\b.*)))?\s*$/;
 /** V8, Deno, jest: `    at fn (/x/y.ts:10:5)`, `    at /x/y.js:10:5`, `    at async fn (file:///x.mjs:3:9)`. */
-const V8_FRAME = /^\s*at (?:(?:async |new )?([^\s(]+(?: \[as [^\]]+\])?) \()?((?:file:\/\/)?[^\s()]+?):(\d+):(\d+)\)?\s*$/;
+const V8_FRAME =
+  /^\s*at (?:(?:async |new )?([^\s(]+(?: \[as [^\]]+\])?) \()?((?:file:\/\/)?[^\s()]+?):(\d+):(\d+)\)?\s*$/;
 /** vitest: ` ❯ src/file.ts:10:5` or ` ❯ functionName src/file.ts:10:5`. */
 const VITEST_FRAME = /^\s*❯ (?:(\S+) )?([^\s:]+\.[cm]?[jt]sx?):(\d+):(\d+)\s*$/;
 /**
@@ -49,7 +50,8 @@ export function parseTrace(text: string): ParsedTrace | undefined {
     else if ((m = PYTEST_FRAME.exec(line))) {
       py.push({ path: m[1]!, line: Number(m[2]), ...(m[3] ? { fn: m[3] } : {}) });
       if (m[4]) error ??= m[4];
-    } else if ((m = V8_FRAME.exec(line))) v8.push({ path: fileUrlPath(m[2]!), line: Number(m[3]), ...(m[1] ? { fn: m[1] } : {}) });
+    } else if ((m = V8_FRAME.exec(line)))
+      v8.push({ path: fileUrlPath(m[2]!), line: Number(m[3]), ...(m[1] ? { fn: m[1] } : {}) });
     else if ((m = VITEST_FRAME.exec(line))) v8.push({ path: m[2]!, line: Number(m[3]), ...(m[1] ? { fn: m[1] } : {}) });
     else if (!error && (m = ERROR_LINE.exec(line.trim()))) error = m[1];
   }

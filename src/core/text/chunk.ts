@@ -26,15 +26,33 @@ export interface TextChunk {
 }
 
 const BY_EXTENSION: Record<string, TextKind> = {
-  ".md": "markdown", ".markdown": "markdown", ".mdx": "markdown", ".rst": "markdown", ".txt": "markdown",
-  ".yml": "yaml", ".yaml": "yaml",
+  ".md": "markdown",
+  ".markdown": "markdown",
+  ".mdx": "markdown",
+  ".rst": "markdown",
+  ".txt": "markdown",
+  ".yml": "yaml",
+  ".yaml": "yaml",
   ".toml": "toml",
-  ".json": "json", ".jsonc": "json", ".json5": "json",
+  ".json": "json",
+  ".jsonc": "json",
+  ".json5": "json",
   ".dockerfile": "dockerfile",
   ".sql": "sql",
-  ".html": "template", ".htm": "template", ".jinja": "template", ".jinja2": "template", ".j2": "template",
-  ".hbs": "template", ".handlebars": "template", ".mustache": "template", ".njk": "template", ".liquid": "template",
-  ".ini": "ini", ".cfg": "ini", ".conf": "ini", ".properties": "ini",
+  ".html": "template",
+  ".htm": "template",
+  ".jinja": "template",
+  ".jinja2": "template",
+  ".j2": "template",
+  ".hbs": "template",
+  ".handlebars": "template",
+  ".mustache": "template",
+  ".njk": "template",
+  ".liquid": "template",
+  ".ini": "ini",
+  ".cfg": "ini",
+  ".conf": "ini",
+  ".properties": "ini",
 };
 
 /** Text files larger than this are left out of the text index (a data dump, not configuration or docs). */
@@ -47,8 +65,21 @@ export const MAX_TEXT_BYTES = 256 * 1024;
 export function textKind(path: string): TextKind | undefined {
   const base = basename(path);
   const lower = base.toLowerCase();
-  if (lower === "dockerfile" || lower === "containerfile" || lower.startsWith("dockerfile.") || lower.startsWith("containerfile.")) return "dockerfile";
-  if (lower === ".env" || lower.startsWith(".env.") || lower.endsWith(".env") || lower === "env.example" || lower === "env.sample") return "env";
+  if (
+    lower === "dockerfile" ||
+    lower === "containerfile" ||
+    lower.startsWith("dockerfile.") ||
+    lower.startsWith("containerfile.")
+  )
+    return "dockerfile";
+  if (
+    lower === ".env" ||
+    lower.startsWith(".env.") ||
+    lower.endsWith(".env") ||
+    lower === "env.example" ||
+    lower === "env.sample"
+  )
+    return "env";
   return BY_EXTENSION[extname(base)];
 }
 
@@ -69,14 +100,30 @@ export function chunkText(path: string, kind: TextKind, text: string): TextChunk
   if (lines.length === 0) return [];
   let chunks: TextChunk[];
   switch (kind) {
-    case "markdown": chunks = markdownChunks(path, lines); break;
-    case "yaml": chunks = yamlChunks(path, lines); break;
-    case "toml": case "ini": chunks = tableChunks(path, kind, lines); break;
-    case "json": chunks = jsonChunks(path, lines); break;
-    case "dockerfile": chunks = dockerChunks(path, lines); break;
-    case "env": chunks = envChunks(path, lines); break;
-    case "sql": chunks = sqlChunks(path, lines); break;
-    default: chunks = templateChunks(path, lines);
+    case "markdown":
+      chunks = markdownChunks(path, lines);
+      break;
+    case "yaml":
+      chunks = yamlChunks(path, lines);
+      break;
+    case "toml":
+    case "ini":
+      chunks = tableChunks(path, kind, lines);
+      break;
+    case "json":
+      chunks = jsonChunks(path, lines);
+      break;
+    case "dockerfile":
+      chunks = dockerChunks(path, lines);
+      break;
+    case "env":
+      chunks = envChunks(path, lines);
+      break;
+    case "sql":
+      chunks = sqlChunks(path, lines);
+      break;
+    default:
+      chunks = templateChunks(path, lines);
   }
   if (chunks.length === 0) chunks = [whole(path, kind, lines)];
   for (const c of chunks) if (c.sets.length === 0) c.sets = envNamesIn(kind, lines.slice(c.start - 1, c.end));
@@ -89,7 +136,9 @@ function whole(path: string, kind: TextKind, lines: string[]): TextChunk {
 
 /** A preamble chunk for lines before `first` when any of them holds text. */
 function preamble(path: string, kind: TextKind, lines: string[], first: number): TextChunk[] {
-  return first > 1 && lines.slice(0, first - 1).some((l) => l.trim() !== "") ? [{ path, kind, name: "", start: 1, end: trimEnd(lines, 1, first - 1), depth: 0, sets: [] }] : [];
+  return first > 1 && lines.slice(0, first - 1).some((l) => l.trim() !== "")
+    ? [{ path, kind, name: "", start: 1, end: trimEnd(lines, 1, first - 1), depth: 0, sets: [] }]
+    : [];
 }
 
 /**
@@ -120,11 +169,18 @@ function markdownChunks(path: string, lines: string[]): TextChunk[] {
     }
     // An underlined heading: a text line followed by a line of one repeated mark (= - ~ ^ * for rst).
     const next = lines[i + 1];
-    if (next !== undefined && line.trim() !== "" && !/^\s/.test(line) && /^([=\-~^*#])\1{2,}\s*$/.test(next) && next.trim().length >= Math.min(3, line.trim().length)) {
+    if (
+      next !== undefined &&
+      line.trim() !== "" &&
+      !/^\s/.test(line) &&
+      /^([=\-~^*#])\1{2,}\s*$/.test(next) &&
+      next.trim().length >= Math.min(3, line.trim().length)
+    ) {
       const mark = next.trim()[0]!;
       if (mark === "-" && /^\s*[-*+]\s|^\s*\|/.test(line)) continue; // a list item or a table over a rule
       // Markdown's setext headings: `=` is level 1, `-` level 2; reStructuredText ranks marks by first use.
-      underline[mark] ??= markdownFile && (mark === "=" || mark === "-") ? (mark === "=" ? 1 : 2) : Object.keys(underline).length + 1;
+      underline[mark] ??=
+        markdownFile && (mark === "=" || mark === "-") ? (mark === "=" ? 1 : 2) : Object.keys(underline).length + 1;
       heads.push({ line: i + 1, level: underline[mark]!, name: line.trim() });
       i++;
     }
@@ -138,14 +194,28 @@ function markdownChunks(path: string, lines: string[]): TextChunk[] {
         break;
       }
     }
-    chunks.push({ path, kind: "markdown", name: headingName(h.name), start: h.line, end: trimEnd(lines, h.line, end), depth: h.level, sets: [] });
+    chunks.push({
+      path,
+      kind: "markdown",
+      name: headingName(h.name),
+      start: h.line,
+      end: trimEnd(lines, h.line, end),
+      depth: h.level,
+      sets: [],
+    });
   });
   return chunks;
 }
 
-/** A heading as read: inline code marks and link targets dropped (`` `PORT` `` → PORT, `[a](b)` → a), spaces collapsed. */
+/**
+ * A heading as read: inline code marks and link targets dropped (`` `PORT` `` → PORT, `[a](b)` → a), spaces collapsed.
+ */
 function headingName(raw: string): string {
-  return raw.replace(/\[([^\]]*)\]\([^)]*\)/g, "$1").replace(/`+/g, "").replace(/\s+/g, " ").trim();
+  return raw
+    .replace(/\[([^\]]*)\]\([^)]*\)/g, "$1")
+    .replace(/`+/g, "")
+    .replace(/\s+/g, " ")
+    .trim();
 }
 
 /** `end` moved back over trailing blank lines (never before `start`). */
@@ -196,7 +266,15 @@ function yamlChunks(path: string, lines: string[]): TextChunk[] {
     // Nested keys become chunks only when they hold a block; top-level keys always do.
     const holdsBlock = keys[n + 1] !== undefined && keys[n + 1]!.indent > k.indent && keys[n + 1]!.line <= end;
     if (depth === 1 || (depth <= YAML_DEPTH && holdsBlock)) {
-      chunks.push({ path, kind: "yaml", name: stack.map((s) => s.name).join("."), start: k.line, end: trimEnd(lines, k.line, end), depth, sets: [] });
+      chunks.push({
+        path,
+        kind: "yaml",
+        name: stack.map((s) => s.name).join("."),
+        start: k.line,
+        end: trimEnd(lines, k.line, end),
+        depth,
+        sets: [],
+      });
     }
   });
   return chunks;
@@ -222,9 +300,29 @@ function tableChunks(path: string, kind: TextKind, lines: string[]): TextChunk[]
   if (keys.length === 0) chunks.push(...preamble(path, kind, lines, first));
   else {
     chunks.push(...preamble(path, kind, lines, keys[0]!.line));
-    keys.forEach((k, n) => chunks.push({ path, kind, name: k.name, start: k.line, end: trimEnd(lines, k.line, (keys[n + 1]?.line ?? first) - 1), depth: 1, sets: [] }));
+    keys.forEach((k, n) =>
+      chunks.push({
+        path,
+        kind,
+        name: k.name,
+        start: k.line,
+        end: trimEnd(lines, k.line, (keys[n + 1]?.line ?? first) - 1),
+        depth: 1,
+        sets: [],
+      }),
+    );
   }
-  tables.forEach((t, n) => chunks.push({ path, kind, name: t.name, start: t.line, end: trimEnd(lines, t.line, (tables[n + 1]?.line ?? lines.length + 1) - 1), depth: t.name.split(".").length, sets: [] }));
+  tables.forEach((t, n) =>
+    chunks.push({
+      path,
+      kind,
+      name: t.name,
+      start: t.line,
+      end: trimEnd(lines, t.line, (tables[n + 1]?.line ?? lines.length + 1) - 1),
+      depth: t.name.split(".").length,
+      sets: [],
+    }),
+  );
   return chunks;
 }
 
@@ -254,7 +352,15 @@ function jsonChunks(path: string, lines: string[]): TextChunk[] {
   const chunks: TextChunk[] = [];
   keys.forEach((k, n) => {
     const end = n + 1 < keys.length ? keys[n + 1]!.line - 1 : lastContentLine(lines);
-    chunks.push({ path, kind: "json", name: k.name, start: k.line, end: Math.max(k.line, trimEnd(lines, k.line, end)), depth: 1, sets: [] });
+    chunks.push({
+      path,
+      kind: "json",
+      name: k.name,
+      start: k.line,
+      end: Math.max(k.line, trimEnd(lines, k.line, end)),
+      depth: 1,
+      sets: [],
+    });
   });
   return chunks;
 }
@@ -275,7 +381,17 @@ function dockerChunks(path: string, lines: string[]): TextChunk[] {
   }
   if (stages.length <= 1) return [];
   const chunks = preamble(path, "dockerfile", lines, stages[0]!.line);
-  stages.forEach((s, n) => chunks.push({ path, kind: "dockerfile", name: s.name, start: s.line, end: trimEnd(lines, s.line, (stages[n + 1]?.line ?? lines.length + 1) - 1), depth: 1, sets: [] }));
+  stages.forEach((s, n) =>
+    chunks.push({
+      path,
+      kind: "dockerfile",
+      name: s.name,
+      start: s.line,
+      end: trimEnd(lines, s.line, (stages[n + 1]?.line ?? lines.length + 1) - 1),
+      depth: 1,
+      sets: [],
+    }),
+  );
   return chunks;
 }
 
@@ -296,10 +412,30 @@ function envChunks(path: string, lines: string[]): TextChunk[] {
 function sqlChunks(path: string, lines: string[]): TextChunk[] {
   const starts: { line: number; name: string }[] = [];
   for (let i = 0; i < lines.length; i++) {
-    const m = /^(create|alter|drop|insert\s+into|update|delete\s+from|select|with|grant|comment\s+on)\b(?:\s+(?:or\s+replace\s+|unique\s+|temporary\s+|temp\s+|if\s+(?:not\s+)?exists\s+)*)?(table|view|index|function|procedure|trigger|type|schema|sequence|materialized\s+view|extension|column)?\s*(?:if\s+(?:not\s+)?exists\s+)?([\w."`\[\]]+)?/i.exec(lines[i]!);
-    if (m) starts.push({ line: i + 1, name: [m[1], m[2], m[3]].filter(Boolean).join(" ").toLowerCase().replace(/\s+/g, " ").replace(/["`\[\]]/g, "") });
+    const m =
+      /^(create|alter|drop|insert\s+into|update|delete\s+from|select|with|grant|comment\s+on)\b(?:\s+(?:or\s+replace\s+|unique\s+|temporary\s+|temp\s+|if\s+(?:not\s+)?exists\s+)*)?(table|view|index|function|procedure|trigger|type|schema|sequence|materialized\s+view|extension|column)?\s*(?:if\s+(?:not\s+)?exists\s+)?([\w."`\[\]]+)?/i.exec(
+        lines[i]!,
+      );
+    if (m)
+      starts.push({
+        line: i + 1,
+        name: [m[1], m[2], m[3]]
+          .filter(Boolean)
+          .join(" ")
+          .toLowerCase()
+          .replace(/\s+/g, " ")
+          .replace(/["`\[\]]/g, ""),
+      });
   }
-  return starts.map((s, n) => ({ path, kind: "sql" as const, name: s.name, start: s.line, end: trimEnd(lines, s.line, (starts[n + 1]?.line ?? lines.length + 1) - 1), depth: 1, sets: [] }));
+  return starts.map((s, n) => ({
+    path,
+    kind: "sql" as const,
+    name: s.name,
+    start: s.line,
+    end: trimEnd(lines, s.line, (starts[n + 1]?.line ?? lines.length + 1) - 1),
+    depth: 1,
+    sets: [],
+  }));
 }
 
 /** Lines of a template chunk at most, when it has no named blocks. */
@@ -314,14 +450,31 @@ function templateChunks(path: string, lines: string[]): TextChunk[] {
       if (m[2]) open.push({ line: i + 1, name: m[2] });
       else {
         const b = open.pop();
-        if (b) chunks.push({ path, kind: "template", name: b.name, start: b.line, end: i + 1, depth: open.length + 1, sets: [] });
+        if (b)
+          chunks.push({
+            path,
+            kind: "template",
+            name: b.name,
+            start: b.line,
+            end: i + 1,
+            depth: open.length + 1,
+            sets: [],
+          });
       }
     }
   }
   if (chunks.length > 0) return chunks.sort((a, b) => a.start - b.start);
   if (lines.length <= TEMPLATE_WINDOW) return [];
   for (let s = 1; s <= lines.length; s += TEMPLATE_WINDOW) {
-    chunks.push({ path, kind: "template", name: `lines ${s}-${Math.min(lines.length, s + TEMPLATE_WINDOW - 1)}`, start: s, end: Math.min(lines.length, s + TEMPLATE_WINDOW - 1), depth: 1, sets: [] });
+    chunks.push({
+      path,
+      kind: "template",
+      name: `lines ${s}-${Math.min(lines.length, s + TEMPLATE_WINDOW - 1)}`,
+      start: s,
+      end: Math.min(lines.length, s + TEMPLATE_WINDOW - 1),
+      depth: 1,
+      sets: [],
+    });
   }
   return chunks;
 }
@@ -349,7 +502,10 @@ function envNamesIn(kind: TextKind, lines: string[]): string[] {
   return [...out];
 }
 
-/** The handle that cites a chunk: `path#Heading` for Markdown, `path:key.path` for the rest, the path alone for a whole file. */
+/**
+ * The handle that cites a chunk: `path#Heading` for Markdown, `path:key.path` for the rest, the path alone for a whole
+ * file.
+ */
 export function chunkHandle(c: Pick<TextChunk, "path" | "kind" | "name">): string {
   if (c.name === "") return c.path;
   return c.kind === "markdown" ? `${c.path}#${c.name}` : `${c.path}:${c.name}`;
@@ -357,5 +513,9 @@ export function chunkHandle(c: Pick<TextChunk, "path" | "kind" | "name">): strin
 
 /** A heading's anchor as GitHub writes it: lower case, punctuation dropped, spaces as hyphens. */
 export function slug(name: string): string {
-  return name.toLowerCase().trim().replace(/[^\p{L}\p{N}\s_-]/gu, "").replace(/\s/g, "-");
+  return name
+    .toLowerCase()
+    .trim()
+    .replace(/[^\p{L}\p{N}\s_-]/gu, "")
+    .replace(/\s/g, "-");
 }

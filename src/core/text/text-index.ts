@@ -53,13 +53,19 @@ export interface TextHit {
 
 /** The lines of `c` not inside a chunk nested in it (a section's own text, without its subsections). */
 function ownLines(c: TextChunk, inFile: TextChunk[], lines: string[]): string[] {
-  const nested = inFile.filter((o) => o !== c && o.start >= c.start && o.end <= c.end && (o.start > c.start || o.end < c.end));
+  const nested = inFile.filter(
+    (o) => o !== c && o.start >= c.start && o.end <= c.end && (o.start > c.start || o.end < c.end),
+  );
   const out: string[] = [];
-  for (let l = c.start; l <= c.end; l++) if (!nested.some((o) => o.start <= l && o.end >= l)) out.push(lines[l - 1] ?? "");
+  for (let l = c.start; l <= c.end; l++)
+    if (!nested.some((o) => o.start <= l && o.end >= l)) out.push(lines[l - 1] ?? "");
   return out;
 }
 
-/** A text file's chunks with the words of each (name, path, own lines): what the index is built from, kept per file content. */
+/**
+ * A text file's chunks with the words of each (name, path, own lines): what the index is built from, kept per file
+ * content.
+ */
 export interface TextFileDocs {
   chunks: TextChunk[];
   words: { name: string[]; path: string[]; body: string[] }[];
@@ -80,7 +86,14 @@ export function textFileDocs(chunks: TextChunk[], lines: string[]): TextFileDocs
 
 /** Builds the index over the chunks of each file. */
 export function buildTextIndex(files: Iterable<TextFileDocs>): TextIndex {
-  const index: TextIndex = { chunks: [], words: new Map(), docLen: [], avgLen: 1, byPath: new Map(), setters: new Map() };
+  const index: TextIndex = {
+    chunks: [],
+    words: new Map(),
+    docLen: [],
+    avgLen: 1,
+    byPath: new Map(),
+    setters: new Map(),
+  };
   let total = 0;
   for (const { chunks, words } of files) {
     chunks.forEach((c, k) => {
@@ -121,7 +134,12 @@ export function buildTextIndex(files: Iterable<TextFileDocs>): TextIndex {
 const WEIGHTS = { name: 8, path: 3, body: 1.5 };
 
 /** Scores chunks for `query` (BM25-style per field, as the code search does); best first. */
-export function searchText(index: TextIndex, query: string, limit = 10, terms = singular(queryTerms(query.slice(0, 2000), 32))): TextHit[] {
+export function searchText(
+  index: TextIndex,
+  query: string,
+  limit = 10,
+  terms = singular(queryTerms(query.slice(0, 2000), 32)),
+): TextHit[] {
   const n = Math.max(1, index.chunks.length);
   const k1 = 1.2;
   const b = 0.75;
@@ -150,13 +168,27 @@ export function searchText(index: TextIndex, query: string, limit = 10, terms = 
   for (const [doc, e] of scores) {
     const chunk = index.chunks[doc]!;
     // Holding more of the query's words counts beyond their sum: a section about the whole question.
-    const score = e.score * (1 + (0.5 * e.words) / Math.max(1, terms.length)) * (HISTORY.test(chunk.path) ? HISTORY_WEIGHT : 1);
+    const score =
+      e.score * (1 + (0.5 * e.words) / Math.max(1, terms.length)) * (HISTORY.test(chunk.path) ? HISTORY_WEIGHT : 1);
     hits.push({
-      chunk, handle: chunkHandle(chunk), score: Math.round(score * 100) / 100,
-      matched: [[F.name, "name"], [F.path, "path"], [F.body, "body"]].filter(([bit]) => e.fields & (bit as number)).map(([, name]) => name as string),
+      chunk,
+      handle: chunkHandle(chunk),
+      score: Math.round(score * 100) / 100,
+      matched: [
+        [F.name, "name"],
+        [F.path, "path"],
+        [F.body, "body"],
+      ]
+        .filter(([bit]) => e.fields & (bit as number))
+        .map(([, name]) => name as string),
     });
   }
-  hits.sort((a, b) => b.score - a.score || a.chunk.end - a.chunk.start - (b.chunk.end - b.chunk.start) || (a.handle < b.handle ? -1 : 1));
+  hits.sort(
+    (a, b) =>
+      b.score - a.score ||
+      a.chunk.end - a.chunk.start - (b.chunk.end - b.chunk.start) ||
+      (a.handle < b.handle ? -1 : 1),
+  );
   return hits.slice(0, limit);
 }
 
@@ -166,12 +198,16 @@ export function searchText(index: TextIndex, query: string, limit = 10, terms = 
  * path alone (its first chunk, or the whole file when it is one chunk). Undefined when `path` is
  * not a text file of the index; `{ path, suggestions }` when it is but names no such chunk.
  */
-export function findChunk(index: TextIndex, target: string): { chunk: TextChunk; whole: boolean } | { path: string; suggestions: string[] } | undefined {
+export function findChunk(
+  index: TextIndex,
+  target: string,
+): { chunk: TextChunk; whole: boolean } | { path: string; suggestions: string[] } | undefined {
   const hash = target.indexOf("#");
   const candidates: [string, string | undefined][] = [];
   if (hash > 0) candidates.push([target.slice(0, hash), target.slice(hash + 1)]);
   // `path:key`: the path is the longest prefix before a colon that is a text file.
-  for (let i = target.indexOf(":"); i > 0; i = target.indexOf(":", i + 1)) candidates.push([target.slice(0, i), target.slice(i + 1)]);
+  for (let i = target.indexOf(":"); i > 0; i = target.indexOf(":", i + 1))
+    candidates.push([target.slice(0, i), target.slice(i + 1)]);
   candidates.push([target, undefined]);
   for (const [path, name] of candidates) {
     const ids = index.byPath.get(path.replace(/^\.\//, ""));
@@ -179,11 +215,18 @@ export function findChunk(index: TextIndex, target: string): { chunk: TextChunk;
     const chunks = ids.map((id) => index.chunks[id]!);
     if (name === undefined || name === "") return { chunk: spanOf(chunks), whole: true };
     const wanted = name.trim().toLowerCase();
-    const found = chunks.find((c) => c.name.toLowerCase() === wanted) ?? chunks.find((c) => slug(c.name) === slug(name)) ??
+    const found =
+      chunks.find((c) => c.name.toLowerCase() === wanted) ??
+      chunks.find((c) => slug(c.name) === slug(name)) ??
       chunks.find((c) => c.name.toLowerCase().endsWith(`.${wanted}`));
     if (found) return { chunk: found, whole: false };
-    const close = chunks.filter((c) => c.name !== "" && (c.name.toLowerCase().includes(wanted) || wanted.includes(c.name.toLowerCase()))).map(chunkHandle);
-    return { path, suggestions: (close.length ? close : chunks.filter((c) => c.name !== "").map(chunkHandle)).slice(0, 8) };
+    const close = chunks
+      .filter((c) => c.name !== "" && (c.name.toLowerCase().includes(wanted) || wanted.includes(c.name.toLowerCase())))
+      .map(chunkHandle);
+    return {
+      path,
+      suggestions: (close.length ? close : chunks.filter((c) => c.name !== "").map(chunkHandle)).slice(0, 8),
+    };
   }
   return undefined;
 }
@@ -192,5 +235,13 @@ export function findChunk(index: TextIndex, target: string): { chunk: TextChunk;
 function spanOf(chunks: TextChunk[]): TextChunk {
   const first = chunks[0]!;
   if (chunks.length === 1) return first;
-  return { path: first.path, kind: first.kind, name: "", start: Math.min(...chunks.map((c) => c.start)), end: Math.max(...chunks.map((c) => c.end)), depth: 0, sets: [...new Set(chunks.flatMap((c) => c.sets))] };
+  return {
+    path: first.path,
+    kind: first.kind,
+    name: "",
+    start: Math.min(...chunks.map((c) => c.start)),
+    end: Math.max(...chunks.map((c) => c.end)),
+    depth: 0,
+    sets: [...new Set(chunks.flatMap((c) => c.sets))],
+  };
 }

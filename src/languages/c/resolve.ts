@@ -82,18 +82,23 @@ function prepareIncludes(project: ProjectFiles): IncludeTables {
   return { files: project, tails, dirsOf, allDirs: [...all] };
 }
 
-/** The absolute folder of the project root as the database names it: an absolute source path less the project path it ends with. */
+/**
+ * The absolute folder of the project root as the database names it: an absolute source path less the project path it
+ * ends with.
+ */
 function commonRoot(files: string[], project: ProjectFiles): string | undefined {
   for (const abs of files) {
     if (!abs.startsWith("/")) continue;
     const parts = abs.split("/");
-    for (let i = 1; i < parts.length; i++) if (project.has(parts.slice(i).join("/"))) return parts.slice(0, i).join("/");
+    for (let i = 1; i < parts.length; i++)
+      if (project.has(parts.slice(i).join("/"))) return parts.slice(0, i).join("/");
   }
   return undefined;
 }
 
 function commonPrefix(a: string, b: string): number {
-  const x = a.split("/"), y = b.split("/");
+  const x = a.split("/"),
+    y = b.split("/");
   let n = 0;
   while (n < x.length - 1 && n < y.length - 1 && x[n] === y[n]) n++;
   return n;
@@ -117,7 +122,8 @@ function resolveInclude(state: unknown, from: string, module: string): ResolvedI
   }
   const found = t.tails.get(normalize(path) ?? path);
   if (!found?.length) return { external: true };
-  // The candidate nearest the includer; an angled include of a name the system has (<string.h>) only when the project path says more than the name.
+  // The candidate nearest the includer; an angled include of a name the system has (<string.h>) only when the project
+  // path says more than the name.
   if (angled && !path.includes("/") && found.every((f) => f.includes("/"))) return { external: true };
   const best = [...found].sort((a, b) => commonPrefix(b, from) - commonPrefix(a, from) || a.length - b.length)[0]!;
   return { file: best, external: false };
@@ -130,11 +136,19 @@ export const includeResolver: ModuleResolver = {
 };
 
 /** Words that may start a declaration (C and C++ keywords and qualifiers): never taken for a macro. */
-const DECL_WORDS = new Set(("auto break case char class const constexpr consteval constinit continue default delete do double else enum explicit " +
-  "export extern float for friend goto if inline int long mutable namespace new noexcept operator private protected public register " +
-  "restrict return short signed sizeof static static_assert struct switch template thread_local throw typedef typename union unsigned " +
-  "using virtual void volatile while co_return co_await co_yield _Noreturn _Thread_local _Alignas _Static_assert __inline __inline__ " +
-  "__extension__ bool").split(" "));
+const DECL_WORDS = new Set(
+  (
+    "auto break case char class const constexpr consteval constinit continue default delete do double else enum " +
+    "explicit " +
+    ("export extern float for friend goto if inline int long mutable namespace new noexcept operator private " +
+      "protected public register ") +
+    ("restrict return short signed sizeof static static_assert struct switch template thread_local throw typedef " +
+      "typename union unsigned ") +
+    ("using virtual void volatile while co_return co_await co_yield _Noreturn _Thread_local _Alignas " +
+      "_Static_assert __inline __inline__ ") +
+    "__extension__ bool"
+  ).split(" "),
+);
 
 /**
  * The text tree-sitter parses, with the macros the preprocessor would expand away where the grammar
@@ -150,23 +164,36 @@ const DECL_WORDS = new Set(("auto break case char class const constexpr consteva
  */
 export function blankExportMacros(text: string): string {
   const blank = (w: string) => " ".repeat(w.length);
-  return text
-    .replace(/\b(class|struct|union)(\s+)([A-Z][A-Z0-9_]*)(?=\s+[A-Za-z_]\w*\s*(?:[:{]|final\b))/g,
-      (_m, kw: string, ws: string, macro: string) => `${kw}${ws}${blank(macro)}`)
-    .replace(/^([ \t]*)([A-Za-z_]\w*)(?=[ \t]+(?:(?:const|volatile|unsigned|signed|struct|union|enum|long|short)[ \t]+)*([A-Za-z_]\w*)[ \t*&]+[A-Za-z_]\w*[ \t]*\()/gm,
-      (m, ws: string, word: string, type: string) => (DECL_WORDS.has(word) || type === "const" || type === "volatile" ? m : `${ws}${blank(word)}`))
-    // a calling-convention macro between the type and the name (`int CJSON_CDECL main(void)`)
-    .replace(/^([ \t]*([A-Za-z_]\w*)[ \t*]+)([A-Z][A-Z0-9_]+)(?=[ \t]+[A-Za-z_]\w*[ \t]*\()/gm,
-      (m, head: string, first: string, macro: string) => (/^(return|case|goto|else|do|throw|delete|new|sizeof)$/.test(first) ? m : `${head}${blank(macro)}`))
-    // an annotation macro after a declarator (`int n_ GUARDED_BY(mu_);`, `void F() EXCLUSIVE_LOCKS_REQUIRED(mu);`)
-    .replace(/^([ \t]*)(?!(?:if|while|for|switch|else|return|do|case)\b)(\S.*?[\w)])([ \t]+)([A-Z][A-Z0-9_]*\([^()\n]*\))(?=[ \t]*[;{])/gm,
-      (m, ws: string, decl: string, gap: string, macro: string) => {
-        const last = /(\w+)$/.exec(decl)?.[1];
-        if (/\b(if|while|for|switch)\s*\(/.test(decl)) return m;
-        // after a parameter list (or its const/override/noexcept) any such macro is an annotation; after
-        // a plain name only one with arguments (`GUARDED_BY(mu)`), else it is the function `T OK();`
-        const afterParams = decl.endsWith(")") || /^(const|override|noexcept|final)$/.test(last ?? "");
-        const field = last !== undefined && !DECL_WORDS.has(last) && /\w[\s*&]+\w+$/.test(decl) && !/\(\s*\)$/.test(macro);
-        return afterParams || field ? `${ws}${decl}${gap}${blank(macro)}` : m;
-      });
+  return (
+    text
+      .replace(
+        /\b(class|struct|union)(\s+)([A-Z][A-Z0-9_]*)(?=\s+[A-Za-z_]\w*\s*(?:[:{]|final\b))/g,
+        (_m, kw: string, ws: string, macro: string) => `${kw}${ws}${blank(macro)}`,
+      )
+      .replace(
+        /^([ \t]*)([A-Za-z_]\w*)(?=[ \t]+(?:(?:const|volatile|unsigned|signed|struct|union|enum|long|short)[ \t]+)*([A-Za-z_]\w*)[ \t*&]+[A-Za-z_]\w*[ \t]*\()/gm,
+        (m, ws: string, word: string, type: string) =>
+          DECL_WORDS.has(word) || type === "const" || type === "volatile" ? m : `${ws}${blank(word)}`,
+      )
+      // a calling-convention macro between the type and the name (`int CJSON_CDECL main(void)`)
+      .replace(
+        /^([ \t]*([A-Za-z_]\w*)[ \t*]+)([A-Z][A-Z0-9_]+)(?=[ \t]+[A-Za-z_]\w*[ \t]*\()/gm,
+        (m, head: string, first: string, macro: string) =>
+          /^(return|case|goto|else|do|throw|delete|new|sizeof)$/.test(first) ? m : `${head}${blank(macro)}`,
+      )
+      // an annotation macro after a declarator (`int n_ GUARDED_BY(mu_);`, `void F() EXCLUSIVE_LOCKS_REQUIRED(mu);`)
+      .replace(
+        /^([ \t]*)(?!(?:if|while|for|switch|else|return|do|case)\b)(\S.*?[\w)])([ \t]+)([A-Z][A-Z0-9_]*\([^()\n]*\))(?=[ \t]*[;{])/gm,
+        (m, ws: string, decl: string, gap: string, macro: string) => {
+          const last = /(\w+)$/.exec(decl)?.[1];
+          if (/\b(if|while|for|switch)\s*\(/.test(decl)) return m;
+          // after a parameter list (or its const/override/noexcept) any such macro is an annotation; after
+          // a plain name only one with arguments (`GUARDED_BY(mu)`), else it is the function `T OK();`
+          const afterParams = decl.endsWith(")") || /^(const|override|noexcept|final)$/.test(last ?? "");
+          const field =
+            last !== undefined && !DECL_WORDS.has(last) && /\w[\s*&]+\w+$/.test(decl) && !/\(\s*\)$/.test(macro);
+          return afterParams || field ? `${ws}${decl}${gap}${blank(macro)}` : m;
+        },
+      )
+  );
 }

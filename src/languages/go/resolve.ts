@@ -14,7 +14,8 @@ interface GoTables {
 }
 
 /** File name suffixes of builds other than linux/amd64 (`_windows.go`, `_arm64.go`, `_darwin_arm64.go`). */
-const OTHER_BUILD = /_(windows|darwin|freebsd|netbsd|openbsd|plan9|solaris|aix|android|ios|illumos|dragonfly|js|wasip1|zos|hurd|nacl|386|arm|arm64|mips|mipsle|mips64|mips64le|ppc64|ppc64le|riscv64|s390x|wasm|loong64)(_[a-z0-9]+)?\.go$/;
+const OTHER_BUILD =
+  /_(windows|darwin|freebsd|netbsd|openbsd|plan9|solaris|aix|android|ios|illumos|dragonfly|js|wasip1|zos|hurd|nacl|386|arm|arm64|mips|mipsle|mips64|mips64le|ppc64|ppc64le|riscv64|s390x|wasm|loong64)(_[a-z0-9]+)?\.go$/;
 
 function prepareGo(project: ProjectFiles): GoTables {
   const modules: [string, string][] = [];
@@ -52,7 +53,10 @@ export function goPackageName(module: string): string {
   const parts = module.split("/");
   let last = parts.at(-1)!;
   if (/^v\d+$/.test(last) && parts.length > 1) last = parts.at(-2)!;
-  return last.replace(/\.v\d+$/, "").replace(/^go-|-go$|\.go$/g, "").replace(/[^\w]/g, "_");
+  return last
+    .replace(/\.v\d+$/, "")
+    .replace(/^go-|-go$|\.go$/g, "")
+    .replace(/[^\w]/g, "_");
 }
 
 export const goResolver: ModuleResolver = {

@@ -29,7 +29,12 @@ export const goTests: TestConventions = {
         for (const [dir, ts] of groupBy(tests, (t) => pkg(t.path))) {
           const named = ts.filter((t) => !t.file);
           if (named.length < ts.length) out.push(`go test ${shellQuote(dir)}`);
-          else out.push(`go test -run ${shellQuote(`^(${[...new Set(named.map((t) => escapeRegExp(t.id)))].join("|")})$`)} ${shellQuote(dir)}`);
+          else
+            out.push(
+              `go test -run ` +
+                (`${shellQuote(`^(${[...new Set(named.map((t) => escapeRegExp(t.id)))].join("|")})$`)} ` +
+                  `${shellQuote(dir)}`),
+            );
         }
         return out;
       },

@@ -37,7 +37,9 @@ function prepareKotlin(project: ProjectFiles): KotlinTables {
 function resolveKotlin(state: unknown, _from: string, module: string, name: string | undefined): ResolvedImport {
   const { files, folders } = state as KotlinTables;
   // The query captures the whole path of a named import as its module: `a.b.C` with name `C`.
-  const parts = (name !== undefined && module.endsWith(`.${name}`) ? module.slice(0, -name.length - 1) : module).split(".");
+  const parts = (name !== undefined && module.endsWith(`.${name}`) ? module.slice(0, -name.length - 1) : module).split(
+    ".",
+  );
   if (name === undefined) {
     const all = folders.get(parts.join("/"));
     return all?.length ? { file: all[0]!, files: all, external: false } : { external: true };

@@ -9,7 +9,9 @@
 import type { ModuleResolver, ProjectFiles, ResolvedImport } from "../types.ts";
 
 interface PhpTables {
-  /** [namespace prefix with a trailing `\`, folder (no trailing slash, "" for the root), psr-0?], longest prefix first. */
+  /**
+   * [namespace prefix with a trailing `\`, folder (no trailing slash, "" for the root), psr-0?], longest prefix first.
+   */
   roots: [string, string, boolean][];
   /** `B/C.php` (any tail of a path) → the files that end with it. */
   tails: Map<string, string[]>;
@@ -51,11 +53,15 @@ function preparePhp(project: ProjectFiles): PhpTables {
         const auto = (json as Record<string, Record<string, Record<string, string | string[]>>> | null)?.[section];
         const listed = (auto as Record<string, unknown> | undefined)?.files;
         if (Array.isArray(listed)) for (const f of listed) if (typeof f === "string") autoloaded.push(join(base, f));
-        for (const [kind, psr0] of [["psr-4", false], ["psr-0", true]] as const) {
+        for (const [kind, psr0] of [
+          ["psr-4", false],
+          ["psr-0", true],
+        ] as const) {
           const map = auto?.[kind];
           if (!map || typeof map !== "object") continue;
           for (const [prefix, dirs] of Object.entries(map)) {
-            for (const d of Array.isArray(dirs) ? dirs : [dirs]) if (typeof d === "string") roots.push([prefix.replace(/^\\+/, ""), join(base, d), psr0]);
+            for (const d of Array.isArray(dirs) ? dirs : [dirs])
+              if (typeof d === "string") roots.push([prefix.replace(/^\\+/, ""), join(base, d), psr0]);
           }
         }
       }
@@ -86,7 +92,8 @@ function resolvePhp(state: unknown, from: string, module: string, name: string |
   if (/\.(php|phtml|inc)$/i.test(module) || module.includes("/")) {
     // require/include 'x.php': beside the including file, else from the root; `__DIR__ . '/x.php'`
     // (captured as `/x.php`) is beside it.
-    for (const file of [join(dirOf(from), module), join(module)]) if (t.files.has(file)) return { file, external: false };
+    for (const file of [join(dirOf(from), module), join(module)])
+      if (t.files.has(file)) return { file, external: false };
     return { external: !module.startsWith(".") };
   }
   const full = [module, name].filter(Boolean).join("\\").replace(/^\\+/, "");

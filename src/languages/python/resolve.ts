@@ -36,7 +36,10 @@ export function preparePython(project: ProjectFiles): PythonTables {
     const own = [...parts, ...(isInit ? [] : [base])];
     // Outside any package (scripts, tests, PEP 420 namespace folders) the path itself names the
     // module, minus a leading src/: two utils.py in different folders must not share a name.
-    const pathParts = file.replace(/\.pyi?$/, "").split("/").filter((p, i, all) => !(i === all.length - 1 && p === "__init__"));
+    const pathParts = file
+      .replace(/\.pyi?$/, "")
+      .split("/")
+      .filter((p, i, all) => !(i === all.length - 1 && p === "__init__"));
     if (pathParts[0] === "src" && pathParts.length > 1) pathParts.shift();
     const dotted = parts.length > 0 || isInit ? own.join(".") : pathParts.join(".");
     moduleOf.set(file, dotted);
@@ -45,7 +48,8 @@ export function preparePython(project: ProjectFiles): PythonTables {
     if (dotted !== "" && (!modules.has(dotted) || file.endsWith(".py"))) modules.set(dotted, file);
     // Also reachable by the full path from the root (namespace packages) and, for files outside
     // packages, by the short name (a script importing its sibling).
-    for (const alt of [pathParts.join("."), own.join(".")]) if (alt !== "" && alt !== dotted && !fallback.has(alt)) fallback.set(alt, file);
+    for (const alt of [pathParts.join("."), own.join(".")])
+      if (alt !== "" && alt !== dotted && !fallback.has(alt)) fallback.set(alt, file);
   }
   for (const [name, file] of fallback) if (!modules.has(name)) modules.set(name, file);
   return { modules, moduleOf, packageOf };
@@ -89,4 +93,9 @@ export function pythonSubmodule(state: unknown, file: string, name: string): str
   return resolvePython(state, file, mod, name).submodule;
 }
 
-export const pythonResolver: ModuleResolver = { prepare: preparePython, resolve: resolvePython, moduleName: pythonModuleOf, submodule: pythonSubmodule };
+export const pythonResolver: ModuleResolver = {
+  prepare: preparePython,
+  resolve: resolvePython,
+  moduleName: pythonModuleOf,
+  submodule: pythonSubmodule,
+};

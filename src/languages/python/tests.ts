@@ -34,7 +34,9 @@ export const pythonTests: TestConventions = {
       break;
     }
     // Inside a test class but in no test (setup_method, a helper method): every test of the class.
-    return group ? { id: [site.path, ...names].join("::"), start: group.start, end: group.end, group: true } : undefined;
+    return group
+      ? { id: [site.path, ...names].join("::"), start: group.start, end: group.end, group: true }
+      : undefined;
   },
   runners: [
     {

@@ -58,9 +58,19 @@ function resolveRuby(state: unknown, from: string, module: string): ResolvedImpo
   return fromRoot ? { file: fromRoot, external: false } : { external: true };
 }
 
-/** `Thor.CoreExt.HashWithIndifferentAccess` → `thor/core_ext/hash_with_indifferent_access`, as gems lay out their files. */
+/**
+ * `Thor.CoreExt.HashWithIndifferentAccess` → `thor/core_ext/hash_with_indifferent_access`, as gems lay out their files.
+ */
 export function rubyFeaturePath(qualified: string): string {
-  return qualified.split(".").map((c) => c.replace(/([a-z\d])([A-Z])/g, "$1_$2").replace(/([A-Z]+)([A-Z][a-z])/g, "$1_$2").toLowerCase()).join("/");
+  return qualified
+    .split(".")
+    .map((c) =>
+      c
+        .replace(/([a-z\d])([A-Z])/g, "$1_$2")
+        .replace(/([A-Z]+)([A-Z][a-z])/g, "$1_$2")
+        .toLowerCase(),
+    )
+    .join("/");
 }
 
 /** True when `path` is where Ruby's naming convention puts the class or module `qualified`. */

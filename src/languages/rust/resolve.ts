@@ -53,7 +53,8 @@ function prepareRust(project: ProjectFiles): RustTables {
       for (const m of text.matchAll(/^\[(?:target\.[^\]]*\.)?(?:dev-|build-)?dependencies\]([^[]*)/gm)) {
         for (const d of m[1]!.matchAll(/^([\w-]+)\s*=/gm)) outside.add(d[1]!.replace(/-/g, "_"));
       }
-      for (const m of text.matchAll(/^\[(?:target\.[^\]]*\.)?(?:dev-|build-)?dependencies\.([\w-]+)\]/gm)) outside.add(m[1]!.replace(/-/g, "_"));
+      for (const m of text.matchAll(/^\[(?:target\.[^\]]*\.)?(?:dev-|build-)?dependencies\.([\w-]+)\]/gm))
+        outside.add(m[1]!.replace(/-/g, "_"));
     }
   }
   for (const name of libs.keys()) outside.delete(name);
@@ -92,10 +93,19 @@ function moduleFile(t: RustTables, dir: string, mods: string[]): string | undefi
   return undefined;
 }
 
-function resolveRust(state: unknown, from: string, module: string, name: string | undefined, enclosing: readonly string[] = []): ResolvedImport {
+function resolveRust(
+  state: unknown,
+  from: string,
+  module: string,
+  name: string | undefined,
+  enclosing: readonly string[] = [],
+): ResolvedImport {
   const t = state as RustTables;
   const here = moduleOf(t, from);
-  const segs = module.split("::").map((s) => s.trim()).filter(Boolean);
+  const segs = module
+    .split("::")
+    .map((s) => s.trim())
+    .filter(Boolean);
   if (!here || segs.length === 0) return { external: true };
   if (name !== undefined && name !== "self") segs.push(name);
   // The root the path starts from, as a folder and a module path (with inline modules after the file's).
@@ -147,7 +157,9 @@ function resolveRust(state: unknown, from: string, module: string, name: string 
     mods.push(segs.shift()!);
   }
   // A root of its own (tests/x.rs, examples/x.rs): `crate` is the file itself.
-  const file = moduleFile(t, dir, mods) ?? (mods.length === 0 && dir === here.crate.dir && here.mods.length === 0 ? from : undefined);
+  const file =
+    moduleFile(t, dir, mods) ??
+    (mods.length === 0 && dir === here.crate.dir && here.mods.length === 0 ? from : undefined);
   if (!file) return { external: false };
   return leaf(t, file, segs, name);
 }

@@ -15,7 +15,10 @@ function modulePath(path: string): string[] | undefined {
   if (INTEGRATION.test(path)) return [];
   const at = path.lastIndexOf("src/");
   if (at < 0 || (at > 0 && path[at - 1] !== "/")) return undefined;
-  const parts = path.slice(at + 4).replace(/\.rs$/, "").split("/");
+  const parts = path
+    .slice(at + 4)
+    .replace(/\.rs$/, "")
+    .split("/");
   const last = parts.at(-1);
   if (last === "mod" || ((last === "lib" || last === "main") && parts.length === 1)) parts.pop();
   return parts;
@@ -36,7 +39,12 @@ export const rustTests: TestConventions = {
       }
       if (s.kind === "function" && (s.decorators ?? []).some((d) => ATTRIBUTE.test(d))) {
         const parametrized = (s.decorators ?? []).some((d) => /^#\[(rstest|test_case)/.test(d));
-        return { id: [...names, s.name].join("::"), start: s.start, end: s.end, ...(parametrized ? { parametrized } : {}) };
+        return {
+          id: [...names, s.name].join("::"),
+          start: s.start,
+          end: s.end,
+          ...(parametrized ? { parametrized } : {}),
+        };
       }
       return undefined;
     }
@@ -52,10 +60,12 @@ export const rustTests: TestConventions = {
         const out: string[] = [];
         for (const [target, ts] of groupBy(tests, (t) => targetOf(t.path) ?? "")) {
           const sel = target ? ` --test ${shellQuote(target)}` : "";
-          if (ts.some((t) => t.file)) out.push(`cargo test${sel}${target ? "" : ` ${shellQuote(ts.find((t) => t.file)!.id)}`}`.trimEnd());
+          if (ts.some((t) => t.file))
+            out.push(`cargo test${sel}${target ? "" : ` ${shellQuote(ts.find((t) => t.file)!.id)}`}`.trimEnd());
           const named = ts.filter((t) => !t.file);
           if (named.length === 1) out.push(`cargo test${sel} -- --exact ${shellQuote(named[0]!.id)}`);
-          else if (named.length) out.push(`cargo test${sel} -- --exact ${[...new Set(named.map((t) => shellQuote(t.id)))].join(" ")}`);
+          else if (named.length)
+            out.push(`cargo test${sel} -- --exact ${[...new Set(named.map((t) => shellQuote(t.id)))].join(" ")}`);
         }
         return out;
       },

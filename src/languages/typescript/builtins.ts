@@ -1,13 +1,15 @@
 /** Method names of JavaScript's built-in objects; see LanguageSpec.builtinMethods. */
 export const JS_BUILTIN_METHODS: ReadonlySet<string> = new Set(
+  // Array
   (
-    // Array
-    "at concat copyWithin entries every fill filter find findIndex findLast findLastIndex flat flatMap forEach includes " +
+    "at concat copyWithin entries every fill filter find findIndex findLast findLastIndex flat flatMap forEach " +
+    "includes " +
     "indexOf join keys lastIndexOf map pop push reduce reduceRight reverse shift slice some sort splice toLocaleString " +
     "toReversed toSorted toSpliced unshift values with " +
     // String
     "charAt charCodeAt codePointAt endsWith localeCompare match matchAll normalize padEnd padStart repeat replace " +
-    "replaceAll search split startsWith substring substr toLowerCase toUpperCase trim trimEnd trimStart toLocaleLowerCase " +
+    ("replaceAll search split startsWith substring substr toLowerCase toUpperCase trim trimEnd trimStart " +
+      "toLocaleLowerCase ") +
     "toLocaleUpperCase " +
     // Object, Function, Number, Date, RegExp, JSON, Math, console
     "hasOwnProperty isPrototypeOf propertyIsEnumerable toString valueOf apply bind call toFixed toPrecision " +

@@ -14,16 +14,23 @@ export function callbackSite(name: Node): CallbackSite | undefined {
   if (param?.type === "arrow_function") {
     fn = param; // `x => …`: the single parameter
   } else {
-    if (param?.type !== "required_parameter" && param?.type !== "optional_parameter" && param?.type !== "formal_parameters") return undefined;
+    if (
+      param?.type !== "required_parameter" &&
+      param?.type !== "optional_parameter" &&
+      param?.type !== "formal_parameters"
+    )
+      return undefined;
     const list = param.type === "formal_parameters" ? param : param.parent;
     if (list?.type !== "formal_parameters") return undefined;
     const item = param.type === "formal_parameters" ? name : param;
     paramIndex = list.namedChildren.filter((c) => c && c.type !== "comment").findIndex((c) => c!.id === item.id);
     fn = list.parent;
   }
-  if (!fn || (fn.type !== "arrow_function" && fn.type !== "function_expression" && fn.type !== "function")) return undefined;
+  if (!fn || (fn.type !== "arrow_function" && fn.type !== "function_expression" && fn.type !== "function"))
+    return undefined;
   let arg: Node = fn;
-  while (arg.parent && (arg.parent.type === "parenthesized_expression" || arg.parent.type === "as_expression")) arg = arg.parent;
+  while (arg.parent && (arg.parent.type === "parenthesized_expression" || arg.parent.type === "as_expression"))
+    arg = arg.parent;
   const args = arg.parent;
   if (args?.type !== "arguments") return undefined;
   const call = args.parent;

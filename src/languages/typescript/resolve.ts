@@ -57,7 +57,9 @@ export function parseJsonc(text: string): unknown {
 function loadTsConfig(project: ProjectFiles, path: string, seen: Set<string> = new Set()): TsConfig | undefined {
   if (seen.has(path)) return undefined; // an `extends` cycle
   seen.add(path);
-  const json = parseJsonc(project.config(path) ?? "") as { extends?: string | string[]; compilerOptions?: { baseUrl?: string; paths?: Record<string, string[]> } } | undefined;
+  const json = parseJsonc(project.config(path) ?? "") as
+    | { extends?: string | string[]; compilerOptions?: { baseUrl?: string; paths?: Record<string, string[]> } }
+    | undefined;
   if (!json || typeof json !== "object") return undefined;
   const dir = dirOf(path);
   let inherited: TsConfig | undefined;
@@ -65,7 +67,8 @@ function loadTsConfig(project: ProjectFiles, path: string, seen: Set<string> = n
     if (!ext.startsWith(".")) continue; // a package's shared config: outside the project
     let target = join(dir, ext);
     if (target !== undefined && !target.endsWith(".json")) target += ".json";
-    if (target !== undefined && project.config(target) !== undefined) inherited = loadTsConfig(project, target, seen) ?? inherited;
+    if (target !== undefined && project.config(target) !== undefined)
+      inherited = loadTsConfig(project, target, seen) ?? inherited;
   }
   const co = json.compilerOptions ?? {};
   const config: TsConfig = { dir };
@@ -89,7 +92,9 @@ function prepare(project: ProjectFiles): TsTables {
     const base = p.slice(p.lastIndexOf("/") + 1);
     if (base === "tsconfig.json" || base === "jsconfig.json") tsconfigDirs.add(dirOf(p));
     if (base === "package.json" && !p.includes("node_modules/")) {
-      const json = parseJsonc(project.config(p) ?? "") as { name?: string; main?: string; module?: string; types?: string; exports?: unknown } | undefined;
+      const json = parseJsonc(project.config(p) ?? "") as
+        | { name?: string; main?: string; module?: string; types?: string; exports?: unknown }
+        | undefined;
       if (!json?.name) continue;
       const dir = dirOf(p);
       const entries: string[] = [];
@@ -117,7 +122,14 @@ function configFor(t: TsTables, fromPath: string): TsConfig | undefined {
   let found: TsConfig | undefined;
   for (let d: string | undefined = dir; d !== undefined; d = d === "" ? undefined : dirOf(d)) {
     if (t.tsconfigDirs.has(d)) {
-      const file = t.project.config(d === "" ? "tsconfig.json" : `${d}/tsconfig.json`) !== undefined ? (d === "" ? "tsconfig.json" : `${d}/tsconfig.json`) : d === "" ? "jsconfig.json" : `${d}/jsconfig.json`;
+      const file =
+        t.project.config(d === "" ? "tsconfig.json" : `${d}/tsconfig.json`) !== undefined
+          ? d === ""
+            ? "tsconfig.json"
+            : `${d}/tsconfig.json`
+          : d === ""
+            ? "jsconfig.json"
+            : `${d}/jsconfig.json`;
       found = loadTsConfig(t.project, file);
       break;
     }
@@ -154,7 +166,11 @@ function resolveTs(state: unknown, fromPath: string, module: string) {
     const star = pattern.indexOf("*");
     let matched: string | undefined;
     if (star < 0) matched = pattern === module ? "" : undefined;
-    else if (module.startsWith(pattern.slice(0, star)) && module.endsWith(pattern.slice(star + 1)) && module.length >= pattern.length - 1) {
+    else if (
+      module.startsWith(pattern.slice(0, star)) &&
+      module.endsWith(pattern.slice(star + 1)) &&
+      module.length >= pattern.length - 1
+    ) {
       matched = module.slice(star, module.length - (pattern.length - star - 1));
     }
     if (matched === undefined) continue;

@@ -9,11 +9,18 @@ import { escapeRegExp, shellQuote, stringLiteral } from "../testing.ts";
 const FILE = /\.(test|spec)\.[cm]?[jt]sx?$|(^|\/)__tests__\//;
 const TEST = new Set(["it", "test", "specify"]);
 const GROUP = new Set(["describe", "suite", "context"]);
-/** `it.only(…)`, `describe.skip(…)`, `test.concurrent(…)`: the call's name is the modifier, its receiver the function. */
+/**
+ * `it.only(…)`, `describe.skip(…)`, `test.concurrent(…)`: the call's name is the modifier, its receiver the function.
+ */
 const MODIFIERS = new Set(["only", "skip", "concurrent", "todo", "fails", "sequential", "skipIf", "runIf"]);
 
 function roleOf(c: TestCallSite): "test" | "group" | undefined {
-  const head = c.receiver !== undefined && MODIFIERS.has(c.name) ? c.receiver.split(".")[0]! : c.receiver === undefined ? c.name : undefined;
+  const head =
+    c.receiver !== undefined && MODIFIERS.has(c.name)
+      ? c.receiver.split(".")[0]!
+      : c.receiver === undefined
+        ? c.name
+        : undefined;
   if (head === undefined) return undefined;
   return TEST.has(head) ? "test" : GROUP.has(head) ? "group" : undefined;
 }
@@ -39,7 +46,9 @@ export const jsTests: TestConventions = {
   testAt(site) {
     if (!FILE.test(site.path)) return undefined;
     // The test calls whose span holds the site, outermost first (calls are in file order).
-    const around = site.calls.filter((c) => c.end !== undefined && c.line <= site.line && c.end >= site.line && roleOf(c) !== undefined);
+    const around = site.calls.filter(
+      (c) => c.end !== undefined && c.line <= site.line && c.end >= site.line && roleOf(c) !== undefined,
+    );
     const titles: string[] = [];
     let innermost: TestCase | undefined;
     for (const c of around) {
@@ -56,13 +65,19 @@ export const jsTests: TestConventions = {
     {
       id: "vitest",
       name: "Vitest",
-      detect: [{ file: /(^|\/)(vitest|vite)\.(config|workspace)\.[cm]?[jt]s$/ }, { file: /(^|\/)package\.json$/, contains: /\bvitest\b/ }],
+      detect: [
+        { file: /(^|\/)(vitest|vite)\.(config|workspace)\.[cm]?[jt]s$/ },
+        { file: /(^|\/)package\.json$/, contains: /\bvitest\b/ },
+      ],
       commands: (tests) => commands("npx vitest run", "-t", tests),
     },
     {
       id: "jest",
       name: "Jest",
-      detect: [{ file: /(^|\/)jest\.config\.[cm]?[jt]s(on)?$/ }, { file: /(^|\/)package\.json$/, contains: /"jest"|\bjest\b/ }],
+      detect: [
+        { file: /(^|\/)jest\.config\.[cm]?[jt]s(on)?$/ },
+        { file: /(^|\/)package\.json$/, contains: /"jest"|\bjest\b/ },
+      ],
       commands: (tests) => commands("npx jest", "-t", tests),
     },
     {
@@ -76,7 +91,10 @@ export const jsTests: TestConventions = {
 
 /** The JavaScript and TypeScript test commands `runTests` may start. */
 export const JS_TEST_RUNNERS: readonly AllowedRunner[] = [
-  { name: "npm/pnpm/yarn test", matches: (a) => /^(npm|pnpm|yarn)$/.test(a[0] ?? "") && (a[1] === "test" || (a[1] === "run" && a[2] === "test")) },
+  {
+    name: "npm/pnpm/yarn test",
+    matches: (a) => /^(npm|pnpm|yarn)$/.test(a[0] ?? "") && (a[1] === "test" || (a[1] === "run" && a[2] === "test")),
+  },
   { name: "vitest", matches: (a) => a[0] === "vitest" || (a[0] === "npx" && a[1] === "--no" && a[2] === "vitest") },
   { name: "jest", matches: (a) => a[0] === "jest" || (a[0] === "npx" && a[1] === "--no" && a[2] === "jest") },
 ];

@@ -6,7 +6,20 @@
 import { z } from "zod";
 import type { CallsPage, RelatedSymbol } from "../../index.ts";
 
-import { budget, completeness, cursor, depth, limit, page, site, symbolArg, symbolRef, testCode, testsMode, usage } from "../schemas.ts";
+import {
+  budget,
+  completeness,
+  cursor,
+  depth,
+  limit,
+  page,
+  site,
+  symbolArg,
+  symbolRef,
+  testCode,
+  testsMode,
+  usage,
+} from "../schemas.ts";
 import type { ToolAnswer, ToolContext } from "../tool.ts";
 import { DEFAULT_LIST_BUDGET, listCall, withNotes } from "./list.ts";
 
@@ -33,14 +46,22 @@ export const callsOutput = z.object({
       test: z.string().optional().describe("For a call in a test: the test's runnable id in its runner's syntax."),
     }),
   ),
-  external: z.array(z.object({ target: z.string(), site })).describe("Calls into code outside the project (callees only)."),
+  external: z
+    .array(z.object({ target: z.string(), site }))
+    .describe("Calls into code outside the project (callees only)."),
   possible: z
     .array(z.object({ caller: symbolRef, site, candidates: z.int() }))
     .describe("Call sites that match the name only; several definitions share it (callers only)."),
-  total: z.object({ results: z.int(), external: z.int(), possible: z.int() }).describe("Entries of the whole answer, before the tests filter and paging."),
-  testCode: testCode.extend({ results: z.int(), possible: z.int() }).describe("Of those, entries in test code, by file."),
+  total: z
+    .object({ results: z.int(), external: z.int(), possible: z.int() })
+    .describe("Entries of the whole answer, before the tests filter and paging."),
+  testCode: testCode
+    .extend({ results: z.int(), possible: z.int() })
+    .describe("Of those, entries in test code, by file."),
   page,
-  omitted: z.int().describe("Entries of the whole answer not on this page (other pages, or test code counted rather than listed)."),
+  omitted: z
+    .int()
+    .describe("Entries of the whole answer not on this page (other pages, or test code counted rather than listed)."),
   completeness,
   usage,
   notes: z.array(z.string()),
@@ -49,7 +70,15 @@ export const callsOutput = z.object({
 type Ref = { qualified: string; kind: string; path: string; line: number };
 const ref = (r: Ref): Ref => ({ qualified: r.qualified, kind: r.kind, path: r.path, line: r.line });
 const at = (s: { path: string; line: number }) => ({ path: s.path, line: s.line });
-const related = (r: RelatedSymbol) => ({ ...ref(r), depth: r.depth, site: at(r.site), via: r.via, resolution: r.resolution, confidence: r.confidence, ...(r.test ? { test: r.test } : {}) });
+const related = (r: RelatedSymbol) => ({
+  ...ref(r),
+  depth: r.depth,
+  site: at(r.site),
+  via: r.via,
+  resolution: r.resolution,
+  confidence: r.confidence,
+  ...(r.test ? { test: r.test } : {}),
+});
 
 /** The structured content of one page (the fields the output schema names, nothing else). */
 function data(a: CallsPage, notes: string[]) {
@@ -72,7 +101,11 @@ function data(a: CallsPage, notes: string[]) {
 }
 
 /** Runs callers or callees: one page within the budget. */
-export async function runCalls(direction: "callers" | "callees", args: z.output<typeof callsInput>, ctx: ToolContext): Promise<ToolAnswer> {
+export async function runCalls(
+  direction: "callers" | "callees",
+  args: z.output<typeof callsInput>,
+  ctx: ToolContext,
+): Promise<ToolAnswer> {
   const { options, notes, run } = listCall(ctx, args);
   const a = await run(() => ctx.engine[direction](args.symbol, options));
   return { text: withNotes(a.text, notes), data: data(a, notes) };

@@ -17,7 +17,9 @@ export const grepTool = defineTool({
   title: "Regex search",
   // Bounds (pattern length, max_matches) are the engine's to check: its errors name them, and the
   // schema stays within this tool's share of tools/list (≤ 140 tokens).
-  description: "Lines matching an RE2 regex (linear time, no lookaround) in project files: path:line, enclosing symbol. Bounded; says if more exist.",
+  description:
+    "Lines matching an RE2 regex (linear time, no lookaround) in project files: path:line, enclosing symbol. " +
+    "Bounded; says if more exist.",
   input: z.strictObject({
     pattern: z.string(),
     paths: z.array(z.string()).optional().describe("Globs, e.g. src/**/*.py; !glob excludes."),
@@ -41,18 +43,36 @@ export const grepTool = defineTool({
       budget: ctx.cap,
     });
     // Where and in what, not the line itself: the text shows each matching line (issue 24 item 6).
-    const results = a.hits.map((h) => ({ path: h.path, line: h.line, column: h.column, ...(h.symbol ? { symbol: h.symbol, kind: h.kind } : {}) }));
-    const base = { pattern: a.pattern, files: a.files, filesMatched: a.filesMatched, ...(a.stopped ? { stopped: a.stopped } : {}) };
+    const results = a.hits.map((h) => ({
+      path: h.path,
+      line: h.line,
+      column: h.column,
+      ...(h.symbol ? { symbol: h.symbol, kind: h.kind } : {}),
+    }));
+    const base = {
+      pattern: a.pattern,
+      files: a.files,
+      filesMatched: a.filesMatched,
+      ...(a.stopped ? { stopped: a.stopped } : {}),
+    };
     // Whole hits in order; each costs its lines in the text and its record in the structured content.
     const fit = fitBlocks({
       header: a.text.split("\n", 1)[0]!,
-      blocks: a.hits.map((h, i) => ({ full: `${at(h.path, h.line)}:${h.column}${h.symbol ? ` [${h.kind} ${h.symbol}]` : ""}\n  ${h.text.trim()}`, envelope: { full: ctx.count(JSON.stringify(results[i])) + 1 } })),
+      blocks: a.hits.map((h, i) => ({
+        full: `${at(h.path, h.line)}:${h.column}${h.symbol ? ` [${h.kind} ${h.symbol}]` : ""}\n  ${h.text.trim()}`,
+        envelope: { full: ctx.count(JSON.stringify(results[i])) + 1 },
+      })),
       budget: ctx.cap,
       count: ctx.count,
       separator: "\n",
       prefix: true,
       envelope: ctx.count(JSON.stringify({ ...base, results: [], omitted: a.hits.length })),
-      footer: (s) => (s.omitted > 0 ? `${s.omitted} more matching lines not shown (response cap); narrow paths or the pattern.` : a.stopped ? "Narrow paths or the pattern to search the rest." : ""),
+      footer: (s) =>
+        s.omitted > 0
+          ? `${s.omitted} more matching lines not shown (response cap); narrow paths or the pattern.`
+          : a.stopped
+            ? "Narrow paths or the pattern to search the rest."
+            : "",
     });
     const shown = a.hits.length - fit.omitted;
     return { text: fit.text, data: { ...base, results: results.slice(0, shown), omitted: fit.omitted } };

@@ -4,11 +4,12 @@ import { budget, completeness, cursor, depth, limit, page, pathArg, testCode, te
 import { defineTool } from "../tool.ts";
 import { DEFAULT_LIST_BUDGET, listCall, withNotes } from "./list.ts";
 
-
 export const importersTool = defineTool({
   name: "importers",
   title: "Files importing a file",
-  description: "Files that import a file (relative, package, tsconfig-path and re-exported imports); depth > 1 adds their importers. Paged like callers. Use it to see what a module change reaches.",
+  description:
+    "Files that import a file (relative, package, tsconfig-path and re-exported imports); depth > 1 adds their " +
+    "importers. Paged like callers. Use it to see what a module change reaches.",
   input: z.strictObject({
     file: pathArg("Relative to the project root, e.g. src/app.ts."),
     depth,
@@ -35,8 +36,16 @@ export const importersTool = defineTool({
     return {
       text: withNotes(a.text, notes),
       data: {
-        path: a.path, depth: a.depth, results: a.results.map((r) => ({ path: r.path, depth: r.depth })), total: a.total, testCode: a.testCode, page: a.page,
-        omitted: a.total - a.page.shown, completeness: a.completeness, usage: a.usage, notes,
+        path: a.path,
+        depth: a.depth,
+        results: a.results.map((r) => ({ path: r.path, depth: r.depth })),
+        total: a.total,
+        testCode: a.testCode,
+        page: a.page,
+        omitted: a.total - a.page.shown,
+        completeness: a.completeness,
+        usage: a.usage,
+        notes,
       },
     };
   },

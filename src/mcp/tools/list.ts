@@ -14,12 +14,17 @@ export const DEFAULT_LIST_BUDGET = LIMITS.budget.list;
  * adds (the freshness line and field) and less `extra` (notes the tool appends), never above the
  * response cap.
  */
-export function listBudget(ctx: ToolContext, requested: number | undefined, extra = 0): { budget: number; withheld: number; note?: string } {
+export function listBudget(
+  ctx: ToolContext,
+  requested: number | undefined,
+  extra = 0,
+): { budget: number; withheld: number; note?: string } {
   const reserve = ctx.responseCap - ctx.cap;
   const asked = requested ?? DEFAULT_LIST_BUDGET;
   const capped = Math.min(asked, ctx.responseCap);
   // The clamp note goes into the text and the notes field: keep room for it.
-  const note = capped < asked ? `budget lowered from ${asked} to ${capped} tokens, this server's response cap` : undefined;
+  const note =
+    capped < asked ? `budget lowered from ${asked} to ${capped} tokens, this server's response cap` : undefined;
   const withheld = reserve + extra + (note ? 2 * ctx.count(note) + 8 : 0);
   const budget = Math.max(1, capped - withheld);
   return note ? { budget, withheld, note } : { budget, withheld };
@@ -31,18 +36,27 @@ export function listBudget(ctx: ToolContext, requested: number | undefined, extr
  * back, so the figure handed on is the engine's plus that: asked again with it, the call answers
  * (reported as 94 → "needs 214" → 214 → "needs 214" for ever, before).
  */
-export async function inToolBudget<T>(requested: number | undefined, withheld: number, run: () => Promise<T>): Promise<T> {
+export async function inToolBudget<T>(
+  requested: number | undefined,
+  withheld: number,
+  run: () => Promise<T>,
+): Promise<T> {
   try {
     return await run();
   } catch (error) {
     if (!isEngineError(error, "budget_too_small")) throw error;
     const asked = requested ?? DEFAULT_LIST_BUDGET;
     const needed = error.data.needed + withheld;
-    throw new EngineError("budget_too_small", `A budget of ${asked} tokens cannot hold even the answer's header and notes (with what the server adds to every answer); it needs ${needed}.`, {
-      hint: `Ask again with budget ≥ ${needed}.`,
-      data: { ...error.data, budget: asked, needed },
-      cause: error,
-    });
+    throw new EngineError(
+      "budget_too_small",
+      `A budget of ${asked} tokens cannot hold even the answer's header and notes (with what the server adds to ` +
+        `every answer); it needs ${needed}.`,
+      {
+        hint: `Ask again with budget ≥ ${needed}.`,
+        data: { ...error.data, budget: asked, needed },
+        cause: error,
+      },
+    );
   }
 }
 
@@ -70,9 +84,13 @@ export function listCall(ctx: ToolContext, args: ListArgs) {
   const { budget, withheld, note } = listBudget(ctx, args.budget, notes.length ? 40 : 0);
   if (note) notes.push(note);
   const options = {
-    signal: ctx.signal, budget, json: true as const,
-    ...(depth !== undefined ? { depth } : {}), ...(args.limit !== undefined ? { limit: args.limit } : {}),
-    ...(args.cursor !== undefined ? { cursor: args.cursor } : {}), ...(args.tests !== undefined ? { tests: args.tests } : {}),
+    signal: ctx.signal,
+    budget,
+    json: true as const,
+    ...(depth !== undefined ? { depth } : {}),
+    ...(args.limit !== undefined ? { limit: args.limit } : {}),
+    ...(args.cursor !== undefined ? { cursor: args.cursor } : {}),
+    ...(args.tests !== undefined ? { tests: args.tests } : {}),
   };
   /** Runs the engine call, a budget error worded in the tool's budget ({@link inToolBudget}). */
   const run = <T>(call: () => Promise<T>) => inToolBudget(args.budget, withheld, call);
@@ -80,4 +98,5 @@ export function listCall(ctx: ToolContext, args: ListArgs) {
 }
 
 /** The engine's text with the tool's notes after it. */
-export const withNotes = (text: string, notes: readonly string[]): string => (notes.length ? [text, ...notes.map((n) => `Note: ${n}`)].join("\n") : text);
+export const withNotes = (text: string, notes: readonly string[]): string =>
+  notes.length ? [text, ...notes.map((n) => `Note: ${n}`)].join("\n") : text;

@@ -14,22 +14,50 @@ export const queryTool = defineTool({
   name: "query",
   title: "Graph query",
   // Every word here is paid by every session: the grammar and the schema live in codeslice://schema.
-  description: "Read-only Cypher subset, e.g. MATCH (a)-[:CALLS*1..3]->(b {name:'f'}) RETURN a.qualified LIMIT 20; schema: codeslice://schema. kind flows|clusters: entry-point flows, file clusters (q filters).",
+  description:
+    "Read-only Cypher subset, e.g. MATCH (a)-[:CALLS*1..3]->(b {name:'f'}) RETURN a.qualified LIMIT 20; schema: " +
+    "codeslice://schema. kind flows|clusters: entry-point flows, file clusters (q filters).",
   input: z.strictObject({
     q: z.string().optional(),
     kind: z.enum(KINDS).optional(),
-    budget: z.int({ error: "budget must be a whole number of tokens" }).min(1, { error: "budget must be at least 1 token" }).optional(),
+    budget: z
+      .int({ error: "budget must be a whole number of tokens" })
+      .min(1, { error: "budget must be at least 1 token" })
+      .optional(),
   }),
   output: z.object({
     kind: z.enum(KINDS),
     columns: z.array(z.string()).optional(),
     total: z.int(),
-    flows: z.array(z.object({ kind: z.string(), name: z.string(), entry: z.string(), path: z.string(), line: z.int(), size: z.int(), files: z.int(), depth: z.int(), steps: z.array(z.string()) })).optional(),
+    flows: z
+      .array(
+        z.object({
+          kind: z.string(),
+          name: z.string(),
+          entry: z.string(),
+          path: z.string(),
+          line: z.int(),
+          size: z.int(),
+          files: z.int(),
+          depth: z.int(),
+          steps: z.array(z.string()),
+        }),
+      )
+      .optional(),
     clusters: z
-      .array(z.object({
-        id: z.int(), name: z.string(), files: z.array(z.string()), fileCount: z.int(), symbols: z.int(), cohesion: z.number(), central: z.array(z.string()),
-        entries: z.array(z.object({ kind: z.string(), name: z.string(), reached: z.int() })), entryCount: z.int(),
-      }))
+      .array(
+        z.object({
+          id: z.int(),
+          name: z.string(),
+          files: z.array(z.string()),
+          fileCount: z.int(),
+          symbols: z.int(),
+          cohesion: z.number(),
+          central: z.array(z.string()),
+          entries: z.array(z.object({ kind: z.string(), name: z.string(), reached: z.int() })),
+          entryCount: z.int(),
+        }),
+      )
       .optional(),
     notes: z.array(z.string()),
   }),

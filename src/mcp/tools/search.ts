@@ -19,9 +19,12 @@ const hit = z.object({
 export const searchTool = defineTool({
   name: "search",
   title: "Find symbols by words",
-  description: "Symbols whose name, path, signature or docstring match the words (camelCase and snake_case split; name matches first), with kind, `path:start-end` and signature. Use it when you don't know the name, then call context or signature with the qualified name. Also finds doc sections and config keys.",
+  description:
+    "Symbols whose name, path, signature or docstring match the words (camelCase and snake_case split; name " +
+    ("matches first), with kind, `path:start-end` and signature. Use it when you don't know the name, then call " +
+      "context or signature with the qualified name. Also finds doc sections and config keys."),
   input: z.strictObject({
-    query: targetArg("query", "Words or identifier parts, e.g. \"parse config\"."),
+    query: targetArg("query", 'Words or identifier parts, e.g. "parse config".'),
     limit: z
       .int({ error: "limit must be a whole number" })
       .min(LIMITS.searchResults.min, { error: `limit must be at least ${LIMITS.searchResults.min}` })
@@ -36,13 +39,32 @@ export const searchTool = defineTool({
     omitted: z.int().describe("Results left out to fit the response cap."),
   }),
   async run(args, ctx) {
-    const hits = await ctx.engine.search(args.query, { limit: args.limit ?? LIMITS.searchResults.default, signal: ctx.signal });
-    const results = hits.map((h) => ({ qualified: h.qualified, kind: h.kind, path: h.path, line: h.line, end: h.end, signature: h.signature, score: h.score, matched: h.matched }));
+    const hits = await ctx.engine.search(args.query, {
+      limit: args.limit ?? LIMITS.searchResults.default,
+      signal: ctx.signal,
+    });
+    const results = hits.map((h) => ({
+      qualified: h.qualified,
+      kind: h.kind,
+      path: h.path,
+      line: h.line,
+      end: h.end,
+      signature: h.signature,
+      score: h.score,
+      matched: h.matched,
+    }));
     const total = hits.length;
     // Whole entries, best first; each costs its line in the text and its record in the structured content.
     const fit = fitBlocks({
-      header: total === 0 ? `No symbols match ${JSON.stringify(args.query)}. Try other words, part of an identifier, or a file path with context.` : `${plural(total, "result")} for ${JSON.stringify(args.query)} (best first):`,
-      blocks: hits.map((h, i) => ({ full: `- ${at(h.path, h.line, h.end)} ${h.kind} ${h.qualified}  — ${h.signature}`, envelope: { full: ctx.count(JSON.stringify(results[i])) + 1 } })),
+      header:
+        total === 0
+          ? `No symbols match ${JSON.stringify(args.query)}. Try other words, part of an identifier, or a file ` +
+            `path with context.`
+          : `${plural(total, "result")} for ${JSON.stringify(args.query)} (best first):`,
+      blocks: hits.map((h, i) => ({
+        full: `- ${at(h.path, h.line, h.end)} ${h.kind} ${h.qualified}  — ${h.signature}`,
+        envelope: { full: ctx.count(JSON.stringify(results[i])) + 1 },
+      })),
       budget: ctx.cap,
       count: ctx.count,
       separator: "\n",
@@ -51,6 +73,9 @@ export const searchTool = defineTool({
       footer: (s) => (s.omitted > 0 ? `${s.omitted} more not shown (response cap); use more specific words.` : ""),
     });
     const shown = total - fit.omitted;
-    return { text: fit.text, data: { query: args.query, results: results.slice(0, shown), total, omitted: fit.omitted } };
+    return {
+      text: fit.text,
+      data: { query: args.query, results: results.slice(0, shown), total, omitted: fit.omitted },
+    };
   },
 });

@@ -7,11 +7,15 @@ import { defineTool } from "../tool.ts";
 export const signatureTool = defineTool({
   name: "signature",
   title: "Signature of a symbol",
-  description: "A symbol's declaration without its body (decorators, parameters, types, docstring); for a class, its members' headers. Use it to learn how to call something; context gives the implementation.",
+  description:
+    "A symbol's declaration without its body (decorators, parameters, types, docstring); for a class, its " +
+    "members' headers. Use it to learn how to call something; context gives the implementation.",
   input: z.strictObject({ symbol: symbolArg }),
   output: z.object({
     symbol: z.object({ qualified: z.string(), kind: z.string(), path: z.string(), line: z.int(), end: z.int() }),
-    members: z.array(z.object({ qualified: z.string(), kind: z.string(), line: z.int() })).describe("Its members (the first 100 when the outline was cut)."),
+    members: z
+      .array(z.object({ qualified: z.string(), kind: z.string(), line: z.int() }))
+      .describe("Its members (the first 100 when the outline was cut)."),
     truncated: z.boolean().describe("True when the outline was cut at a whole line to fit the response cap."),
   }),
   async run(args, ctx) {
@@ -27,9 +31,11 @@ export const signatureTool = defineTool({
       fitLines({
         lines,
         header: () => `## ${at(s.path, s.line, s.end)} ${s.kind} ${s.qualified}\n${open}`,
-        footer: (kept, clipped) => kept < lines.length || clipped
-          ? `${close}\nNote: outline cut after ${plural(kept, "line")} (${lines.length - kept} more) to fit the response cap; read the rest with read_snippet on ${s.path} or ask for a member by name.`
-          : close,
+        footer: (kept, clipped) =>
+          kept < lines.length || clipped
+            ? `${close}\nNote: outline cut after ${plural(kept, "line")} (${lines.length - kept} more) to fit ` +
+              `the response cap; read the rest with read_snippet on ${s.path} or ask for a member by name.`
+            : close,
         budget: ctx.cap,
         envelope: ctx.count(JSON.stringify({ symbol, members, truncated: false })),
         count: ctx.count,

@@ -4,12 +4,14 @@ import { budget, completeness, cursor, depth, limit, page, usage } from "../sche
 import { defineTool } from "../tool.ts";
 import { DEFAULT_LIST_BUDGET, listCall, withNotes } from "./list.ts";
 
-
 const runPlan = z.object({
   runner: z.string(),
   name: z.string(),
-  cwd: z.string().describe("Folder to run the commands in, relative to the project root (\"\" for the root)."),
-  detectedBy: z.string().optional().describe("The project file that shows the runner is used; absent when it is assumed."),
+  cwd: z.string().describe('Folder to run the commands in, relative to the project root ("" for the root).'),
+  detectedBy: z
+    .string()
+    .optional()
+    .describe("The project file that shows the runner is used; absent when it is assumed."),
   tests: z.int(),
   commands: z.array(z.string()),
 });
@@ -17,7 +19,10 @@ const runPlan = z.object({
 export const testsTool = defineTool({
   name: "tests",
   title: "Tests of a symbol or file",
-  description: "Tests that exercise a symbol or file (callers through helpers, test files importing it, tests naming it), each with a runnable id (pytest node id, Vitest -t name, go test -run, …) and the commands that run just those (codeslice never runs them); run them after a change. Paged like callers.",
+  description:
+    "Tests that exercise a symbol or file (callers through helpers, test files importing it, tests naming it), " +
+    ("each with a runnable id (pytest node id, Vitest -t name, go test -run, …) and the commands that run just " +
+      "those (codeslice never runs them); run them after a change. Paged like callers."),
   input: z.strictObject({
     target: z
       .string({ error: "target must be a string" })
@@ -43,7 +48,12 @@ export const testsTool = defineTool({
         group: z.boolean().optional(),
         file: z.boolean().optional(),
         parametrized: z.boolean().optional(),
-        evidence: z.string().describe("call (it calls the target, maybe through helpers), mention (it names the target; the call is not resolved) or import (its file imports the target's file)."),
+        evidence: z
+          .string()
+          .describe(
+            "call (it calls the target, maybe through helpers), mention (it names the target; the call is not " +
+              "resolved) or import (its file imports the target's file).",
+          ),
         depth: z.int(),
         site: z.object({ path: z.string(), line: z.int() }),
         through: z.array(z.string()).describe("Symbols between the test and the target, nearest the test first."),
@@ -53,7 +63,10 @@ export const testsTool = defineTool({
     total: z.int(),
     byEvidence: z.object({ call: z.int(), mention: z.int(), import: z.int() }),
     run: z.array(runPlan).describe("Commands that run this page's tests, per runner and folder."),
-    runAll: z.array(runPlan).optional().describe("Commands that run the files of every test found, when they span several pages."),
+    runAll: z
+      .array(runPlan)
+      .optional()
+      .describe("Commands that run the files of every test found, when they span several pages."),
     page,
     completeness,
     usage,

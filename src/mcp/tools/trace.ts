@@ -9,7 +9,12 @@ const hop = z.object({
   from: z.string(),
   to: z.string(),
   toAt: z.object({ path: z.string(), line: z.int() }),
-  kind: z.string().describe("route, call, constructor, super, extends, implements, dispatch (an overriding method: only for objects of that class), type, import or member."),
+  kind: z
+    .string()
+    .describe(
+      "route, call, constructor, super, extends, implements, dispatch (an overriding method: only for objects " +
+        "of that class), type, import or member.",
+    ),
   site: z.object({ path: z.string(), line: z.int() }).describe("Where the link is written."),
   resolution: z.string().optional(),
   confidence: z.number(),
@@ -19,26 +24,49 @@ const hop = z.object({
 export const traceTool = defineTool({
   name: "trace",
   title: "Paths between two symbols",
-  description: "Shortest paths from a symbol or route to a symbol, through calls, inheritance, dynamic dispatch, types and imports; each hop cited `path:line` with its source line. With no path, it says what was searched.",
+  description:
+    "Shortest paths from a symbol or route to a symbol, through calls, inheritance, dynamic dispatch, types and " +
+    "imports; each hop cited `path:line` with its source line. With no path, it says what was searched.",
   input: z.strictObject({
     from: z
       .string({ error: "from must be a string" })
       .min(1, { error: "from must not be empty" })
       .max(1000, { error: "from must be at most 1000 characters" })
-      .describe("A symbol or a route, e.g. \"GET /users/{id}\"."),
+      .describe('A symbol or a route, e.g. "GET /users/{id}".'),
     to: symbolArg.describe("A symbol (a class is reached through any member)."),
-    k: z.int({ error: "k must be a whole number" }).min(1, { error: "k must be at least 1" }).max(LIMITS.trace.paths.max, { error: `k must be at most ${LIMITS.trace.paths.max}` }).optional().describe("Paths to return (default 3)."),
-    maxHops: z.int({ error: "maxHops must be a whole number" }).min(1, { error: "maxHops must be at least 1" }).max(LIMITS.trace.hops.max, { error: `maxHops must be at most ${LIMITS.trace.hops.max}` }).optional().describe("Longest path (default 6)."),
+    k: z
+      .int({ error: "k must be a whole number" })
+      .min(1, { error: "k must be at least 1" })
+      .max(LIMITS.trace.paths.max, { error: `k must be at most ${LIMITS.trace.paths.max}` })
+      .optional()
+      .describe("Paths to return (default 3)."),
+    maxHops: z
+      .int({ error: "maxHops must be a whole number" })
+      .min(1, { error: "maxHops must be at least 1" })
+      .max(LIMITS.trace.hops.max, { error: `maxHops must be at most ${LIMITS.trace.hops.max}` })
+      .optional()
+      .describe("Longest path (default 6)."),
     budget: budget("", DEFAULT_LIST_BUDGET),
   }),
   output: z.object({
-    from: z.object({ label: z.string(), symbol: symbolRef.optional(), route: z.object({ method: z.string(), path: z.string(), at: z.object({ path: z.string(), line: z.int() }) }).optional() }),
+    from: z.object({
+      label: z.string(),
+      symbol: symbolRef.optional(),
+      route: z
+        .object({ method: z.string(), path: z.string(), at: z.object({ path: z.string(), line: z.int() }) })
+        .optional(),
+    }),
     to: symbolRef,
     k: z.int(),
     maxHops: z.int(),
     paths: z.array(z.object({ hops: z.array(hop), confidence: z.number(), level: z.string() })),
     cut: z.int().describe("Paths found but left out by the budget."),
-    searched: z.object({ edges: z.array(z.string()), reachableFrom: z.int(), reachingTo: z.int(), reverse: z.int().optional() }),
+    searched: z.object({
+      edges: z.array(z.string()),
+      reachableFrom: z.int(),
+      reachingTo: z.int(),
+      reverse: z.int().optional(),
+    }),
     completeness,
     usage,
     notes: z.array(z.string()),
@@ -46,10 +74,19 @@ export const traceTool = defineTool({
   async run(args, ctx) {
     const { budget: b, withheld, note } = listBudget(ctx, args.budget);
     const notes = note ? [note] : [];
-    const a = await inToolBudget(args.budget, withheld, () => ctx.engine.trace(args.from, args.to, {
-      signal: ctx.signal, budget: b, json: true, ...(args.k !== undefined ? { k: args.k } : {}), ...(args.maxHops !== undefined ? { maxHops: args.maxHops } : {}),
-    }));
+    const a = await inToolBudget(args.budget, withheld, () =>
+      ctx.engine.trace(args.from, args.to, {
+        signal: ctx.signal,
+        budget: b,
+        json: true,
+        ...(args.k !== undefined ? { k: args.k } : {}),
+        ...(args.maxHops !== undefined ? { maxHops: args.maxHops } : {}),
+      }),
+    );
     const { text: _text, ...rest } = a;
-    return { text: notes.length ? [a.text, ...notes.map((n) => `Note: ${n}`)].join("\n") : a.text, data: { ...rest, notes } };
+    return {
+      text: notes.length ? [a.text, ...notes.map((n) => `Note: ${n}`)].join("\n") : a.text,
+      data: { ...rest, notes },
+    };
   },
 });

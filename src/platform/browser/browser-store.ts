@@ -30,7 +30,8 @@ function noticeFor(error: unknown, backend: StoreBackend, what: string): StoreNo
     reason: quota ? "quota_exceeded" : "storage_refused",
     message: quota
       ? `Browser storage is full (${what}): the index is kept in memory from now on and will not survive a reload.`
-      : `The browser refused storage (${what}: ${domErrorName(error) ?? String(error)}): the index is kept in memory and will not survive a reload.`,
+      : `The browser refused storage (${what}: ${domErrorName(error) ?? String(error)}): the index is kept in ` +
+        `memory and will not survive a reload.`,
   };
 }
 
@@ -99,7 +100,12 @@ export const OPFS_INDEX_DIR = "codeslice/index";
  */
 export async function openBrowserStore(options: BrowserStoreOptions): Promise<OpenedStore> {
   checkStoreKey(options.namespace);
-  const order: StoreBackend[] = options.prefer === "memory" ? ["memory"] : options.prefer === "indexeddb" ? ["indexeddb", "memory"] : ["opfs", "indexeddb", "memory"];
+  const order: StoreBackend[] =
+    options.prefer === "memory"
+      ? ["memory"]
+      : options.prefer === "indexeddb"
+        ? ["indexeddb", "memory"]
+        : ["opfs", "indexeddb", "memory"];
   // The first refusal is the one worth telling the user about.
   let refused: { error: unknown; backend: StoreBackend } | undefined;
   for (const backend of order) {
@@ -108,7 +114,11 @@ export async function openBrowserStore(options: BrowserStoreOptions): Promise<Op
       if (options.prefer === "memory") return { store, backend };
       const notice: StoreNotice = refused
         ? noticeFor(refused.error, "memory", refused.backend === "opfs" ? "OPFS" : "IndexedDB")
-        : { backend: "memory", reason: "unavailable", message: "No browser storage is available here: the index is kept in memory and will not survive a reload." };
+        : {
+            backend: "memory",
+            reason: "unavailable",
+            message: "No browser storage is available here: the index is kept in memory and will not survive a reload.",
+          };
       options.onFallback?.(notice);
       return { store, backend, notice };
     }
@@ -117,7 +127,10 @@ export async function openBrowserStore(options: BrowserStoreOptions): Promise<Op
       if (backend === "opfs") {
         const root = await opfsRoot();
         if (!root || !canWriteOpfs()) continue;
-        primary = new OpfsStore(await openDirectory(root, `${OPFS_INDEX_DIR}/${options.namespace}`), `opfs:${OPFS_INDEX_DIR}/${options.namespace}`);
+        primary = new OpfsStore(
+          await openDirectory(root, `${OPFS_INDEX_DIR}/${options.namespace}`),
+          `opfs:${OPFS_INDEX_DIR}/${options.namespace}`,
+        );
       } else {
         if (typeof indexedDB === "undefined") continue;
         primary = new IdbStore(options.namespace);
@@ -128,7 +141,9 @@ export async function openBrowserStore(options: BrowserStoreOptions): Promise<Op
       const notice: StoreNotice = {
         backend,
         reason: noticeFor(refused.error, backend, "").reason,
-        message: `OPFS refused storage (${domErrorName(refused.error) ?? String(refused.error)}): the index is kept in IndexedDB instead.`,
+        message:
+          `OPFS refused storage (${domErrorName(refused.error) ?? String(refused.error)}): the index is ` +
+          `kept in IndexedDB instead.`,
       };
       return { store, backend, notice };
     } catch (error) {
@@ -161,9 +176,13 @@ export async function deleteBrowserIndex(namespace: string): Promise<void> {
     if (!(await idb.drop().catch(() => true))) refused.push(idb.label);
   }
   if (refused.length) {
-    throw new EngineError("cache_refused", `Not deleting ${refused.join(" and ")}: it holds data codeslice did not write.`, {
-      hint: "Nothing there was touched. Remove it by hand if it is yours to remove.",
-      data: { namespace, refused },
-    });
+    throw new EngineError(
+      "cache_refused",
+      `Not deleting ${refused.join(" and ")}: it holds data codeslice did not write.`,
+      {
+        hint: "Nothing there was touched. Remove it by hand if it is yours to remove.",
+        data: { namespace, refused },
+      },
+    );
   }
 }

@@ -3,7 +3,9 @@ import { EngineError } from "../../shared/errors.ts";
 
 /** The DOMException name, or undefined for anything else. */
 export function domErrorName(error: unknown): string | undefined {
-  return typeof error === "object" && error !== null && "name" in error && typeof error.name === "string" ? error.name : undefined;
+  return typeof error === "object" && error !== null && "name" in error && typeof error.name === "string"
+    ? error.name
+    : undefined;
 }
 
 /**
@@ -12,9 +14,14 @@ export function domErrorName(error: unknown): string | undefined {
  */
 export function isStorageRefusal(error: unknown): boolean {
   const name = domErrorName(error);
-  return name === "QuotaExceededError" || name === "SecurityError" || name === "NotAllowedError" || name === "InvalidStateError" ||
+  return (
+    name === "QuotaExceededError" ||
+    name === "SecurityError" ||
+    name === "NotAllowedError" ||
+    name === "InvalidStateError" ||
     // Chromium reports a full disk under OPFS as an "unknown" I/O failure.
-    (name === "UnknownError" && /quota|space|disk/i.test(String((error as Error).message)));
+    (name === "UnknownError" && /quota|space|disk/i.test(String((error as Error).message)))
+  );
 }
 
 /** The EngineError a failed handle operation on `path` amounts to. */
@@ -29,9 +36,14 @@ export function mapDomError(error: unknown, path: string): EngineError {
     case "NotAllowedError":
     case "SecurityError":
       return new EngineError("permission_denied", `The browser refused access to ${path}`, {
-        data, cause: error, hint: "Grant access to the folder again (open it from the page).",
+        data,
+        cause: error,
+        hint: "Grant access to the folder again (open it from the page).",
       });
     default:
-      return new EngineError("io_error", `Cannot read ${path}: ${(error as Error)?.message ?? String(error)}`, { data, cause: error });
+      return new EngineError("io_error", `Cannot read ${path}: ${(error as Error)?.message ?? String(error)}`, {
+        data,
+        cause: error,
+      });
   }
 }

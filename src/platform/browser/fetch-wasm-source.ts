@@ -10,7 +10,10 @@ export class FetchWasmSource implements WasmSource {
   readonly base: URL;
   private readonly cache = new Map<string, Promise<Uint8Array>>();
 
-  constructor(base: string | URL, private readonly fetchImpl: typeof fetch = (input, init) => fetch(input, init)) {
+  constructor(
+    base: string | URL,
+    private readonly fetchImpl: typeof fetch = (input, init) => fetch(input, init),
+  ) {
     const href = typeof base === "string" ? base : base.href;
     const here = (globalThis as { location?: { href: string } }).location?.href;
     this.base = new URL(href.endsWith("/") ? href : `${href}/`, here);

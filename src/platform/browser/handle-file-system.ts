@@ -20,7 +20,10 @@ export class HandleFileSystem implements FileSystem {
   // one), so the cache is dropped whenever the root is listed, which is how every scan begins.
   private readonly dirs = new Map<string, Promise<FileSystemDirectoryHandle>>();
 
-  constructor(private readonly root: FileSystemDirectoryHandle, rootLabel?: string) {
+  constructor(
+    private readonly root: FileSystemDirectoryHandle,
+    rootLabel?: string,
+  ) {
     this.rootLabel = rootLabel ?? (root.name || "folder");
     this.forget();
   }

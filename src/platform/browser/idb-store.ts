@@ -49,11 +49,14 @@ export class IdbStore implements Store {
   async inspect(): Promise<{ ownership: FolderOwnership; entries: string[] }> {
     const marker = await this.db("readonly", (s) => promisifyRequest(s.get(this.base + IDB_MARKER)));
     if (marker !== undefined) return { ownership: "marked", entries: [] };
-    const keys = ((await this.db("readonly", (s) => promisifyRequest(s.getAllKeys(prefixRange(this.base))))) as IDBValidKey[])
-      .map((k) => (typeof k === "string" ? k.slice(this.base.length) : String(k)));
+    const keys = (
+      (await this.db("readonly", (s) => promisifyRequest(s.getAllKeys(prefixRange(this.base))))) as IDBValidKey[]
+    ).map((k) => (typeof k === "string" ? k.slice(this.base.length) : String(k)));
     if (keys.length === 0) return { ownership: "empty", entries: [] };
     const foreign = keys.filter((k) => !LEGACY_KEY.test(k));
-    return foreign.length === 0 ? { ownership: "legacy", entries: [] } : { ownership: "foreign", entries: foreign.slice(0, 20) };
+    return foreign.length === 0
+      ? { ownership: "legacy", entries: [] }
+      : { ownership: "foreign", entries: foreign.slice(0, 20) };
   }
 
   /** Checks the prefix is the store's own, marking it when empty or legacy; `cache_refused` otherwise. */
@@ -61,10 +64,17 @@ export class IdbStore implements Store {
     this.claimed ??= (async () => {
       const { ownership, entries } = await this.inspect();
       if (ownership === "foreign") {
-        throw new EngineError("cache_refused", `Refusing to use ${this.label} as the index store: it already holds keys codeslice did not write (${entries.slice(0, 5).join(", ")}${entries.length > 5 ? ", …" : ""}).`, {
-          hint: "Use another namespace (one per project); codeslice only writes under prefixes it created, and never deletes what it did not write.",
-          data: { store: this.label, reason: "not_empty", entries },
-        });
+        throw new EngineError(
+          "cache_refused",
+          `Refusing to use ${this.label} as the index store: it already holds keys codeslice did not write ` +
+            `(${entries.slice(0, 5).join(", ")}${entries.length > 5 ? ", …" : ""}).`,
+          {
+            hint:
+              "Use another namespace (one per project); codeslice only writes under prefixes it created, " +
+              "and never deletes what it did not write.",
+            data: { store: this.label, reason: "not_empty", entries },
+          },
+        );
       }
       if (ownership !== "marked") await this.put(IDB_MARKER, MARKER_VALUE);
     })().catch((error) => {
@@ -108,12 +118,14 @@ export class IdbStore implements Store {
     await this.open();
     const range = prefixRange(this.base + prefix);
     const keys = await this.db("readonly", (s) => promisifyRequest(s.getAllKeys(range)));
-    return (keys as IDBValidKey[])
-      .filter((k): k is string => typeof k === "string")
-      .map((k) => k.slice(this.base.length))
-      // The marker (and anything else dot-named) is not a key.
-      .filter((k) => k.startsWith(prefix) && !k.split("/").some((part) => part.startsWith(".")))
-      .sort();
+    return (
+      (keys as IDBValidKey[])
+        .filter((k): k is string => typeof k === "string")
+        .map((k) => k.slice(this.base.length))
+        // The marker (and anything else dot-named) is not a key.
+        .filter((k) => k.startsWith(prefix) && !k.split("/").some((part) => part.startsWith(".")))
+        .sort()
+    );
   }
 
   /** Deletes every key under this store's prefix; the marker stays. Refuses a prefix that is not its own. */

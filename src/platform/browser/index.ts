@@ -9,7 +9,16 @@ import { FetchWasmSource } from "./fetch-wasm-source.ts";
 
 export { HandleFileSystem } from "./handle-file-system.ts";
 export { MemoryFileSystem, MemoryStore } from "../memory/index.ts";
-export { OpfsStore, opfsRoot, canWriteOpfs, openDirectory, findDirectory, inspectFolder, writeFileAtomic, STORE_MARKER } from "./opfs-store.ts";
+export {
+  OpfsStore,
+  opfsRoot,
+  canWriteOpfs,
+  openDirectory,
+  findDirectory,
+  inspectFolder,
+  writeFileAtomic,
+  STORE_MARKER,
+} from "./opfs-store.ts";
 export type { FolderOwnership } from "./opfs-store.ts";
 export { IdbStore, IDB_MARKER } from "./idb-store.ts";
 export { BrowserFallbackStore, openBrowserStore, deleteBrowserIndex, OPFS_INDEX_DIR } from "./browser-store.ts";
@@ -17,7 +26,16 @@ export type { StoreBackend, StoreNotice, BrowserStoreOptions, OpenedStore } from
 export { FetchWasmSource } from "./fetch-wasm-source.ts";
 export { unzip, DEFAULT_ZIP_LIMITS } from "./zip.ts";
 export type { UnzipResult, UnzipOptions, ZipLimits, ZipSkipped } from "./zip.ts";
-export { readUploads, persistTree, persistedTree, deletePersistedTree, packTree, unpackTree, OPFS_TREES_DIR, PERSIST_LIMITS } from "./uploads.ts";
+export {
+  readUploads,
+  persistTree,
+  persistedTree,
+  deletePersistedTree,
+  packTree,
+  unpackTree,
+  OPFS_TREES_DIR,
+  PERSIST_LIMITS,
+} from "./uploads.ts";
 export { isStorageRefusal, mapDomError } from "./dom-errors.ts";
 export { WebParseWorkers, serveParseWorkerOnSelf, hardwareConcurrency } from "../web-parse-workers.ts";
 
@@ -43,7 +61,9 @@ export interface BrowserPlatformOptions {
 }
 
 /** A Platform for the main thread or a worker: `fs` as given, the best store available, wasm over fetch. */
-export async function createBrowserPlatform(options: BrowserPlatformOptions): Promise<Platform & { storeBackend: StoreBackend; storeNotice?: StoreNotice }> {
+export async function createBrowserPlatform(
+  options: BrowserPlatformOptions,
+): Promise<Platform & { storeBackend: StoreBackend; storeNotice?: StoreNotice }> {
   const opened = await openBrowserStore({
     namespace: options.namespace,
     ...(options.prefer ? { prefer: options.prefer } : {}),

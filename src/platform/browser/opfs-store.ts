@@ -22,11 +22,15 @@ type MovableFile = FileSystemFileHandle & { move?(name: string): Promise<void> }
 
 /** The marker file of a store folder (dot-named: no store key can collide with it). */
 export const STORE_MARKER = ".codeslice-store";
-const MARKER_TEXT = "codeslice index store\n# This folder holds a codeslice index. It is safe to delete; it is rebuilt on the next index.\n";
+const MARKER_TEXT =
+  "codeslice index store\n# This folder holds a codeslice index. It is safe to delete; it is rebuilt on the " +
+  "next index.\n";
 
 /** The root of this origin's private file system, or undefined where there is none (insecure context, old browser). */
 export async function opfsRoot(): Promise<FileSystemDirectoryHandle | undefined> {
-  const storage = (globalThis as { navigator?: { storage?: { getDirectory?: () => Promise<FileSystemDirectoryHandle> } } }).navigator?.storage;
+  const storage = (
+    globalThis as { navigator?: { storage?: { getDirectory?: () => Promise<FileSystemDirectoryHandle> } } }
+  ).navigator?.storage;
   if (typeof storage?.getDirectory !== "function") return undefined;
   return storage.getDirectory();
 }
@@ -45,7 +49,10 @@ export async function openDirectory(root: FileSystemDirectoryHandle, path: strin
 }
 
 /** The folder at `path` under `root` when it exists (nothing is created), else undefined. */
-export async function findDirectory(root: FileSystemDirectoryHandle, path: string): Promise<FileSystemDirectoryHandle | undefined> {
+export async function findDirectory(
+  root: FileSystemDirectoryHandle,
+  path: string,
+): Promise<FileSystemDirectoryHandle | undefined> {
   let dir = root;
   try {
     for (const part of path.split("/").filter(Boolean)) dir = await dir.getDirectoryHandle(part);
@@ -67,27 +74,39 @@ const isScratch = (name: string) => name.endsWith(".crswap") || /^\..+\.tmp$/.te
  * Looks at the top of `dir`. A version before the marker wrote `v<N>` folders and, while opening,
  * a `probe` file: a folder holding only those (and swap files) is taken as codeslice's.
  */
-export async function inspectFolder(dir: FileSystemDirectoryHandle): Promise<{ ownership: FolderOwnership; entries: string[] }> {
+export async function inspectFolder(
+  dir: FileSystemDirectoryHandle,
+): Promise<{ ownership: FolderOwnership; entries: string[] }> {
   const entries: [string, FileSystemHandle["kind"]][] = [];
   for await (const [name, handle] of (dir as IterableDirectory).entries()) entries.push([name, handle.kind]);
   const names = entries.map(([n]) => n).sort();
   if (entries.some(([name]) => name === STORE_MARKER)) return { ownership: "marked", entries: names };
   if (entries.length === 0) return { ownership: "empty", entries: names };
   // A "v<N>" file is a damaged index folder, not somebody's document: it is taken as ours too.
-  const legacy = entries.every(([name, kind]) => /^v\d+$/.test(name) || (kind === "file" && (name === "probe" || isScratch(name))));
+  const legacy = entries.every(
+    ([name, kind]) => /^v\d+$/.test(name) || (kind === "file" && (name === "probe" || isScratch(name))),
+  );
   return { ownership: legacy ? "legacy" : "foreign", entries: names };
 }
 
 /** The refusal for a folder that is not a store's own. */
 export function refuseFolder(label: string, entries: string[]): EngineError {
-  return new EngineError("cache_refused", `Refusing to use ${label} as the index store: it already holds entries codeslice did not write (${entries.slice(0, 5).join(", ")}${entries.length > 5 ? ", …" : ""}).`, {
-    hint: "Use another namespace (one per project) or another folder; codeslice only writes into folders it created, and never deletes what it did not write.",
-    data: { store: label, reason: "not_empty", entries: entries.slice(0, 20) },
-  });
+  return new EngineError(
+    "cache_refused",
+    `Refusing to use ${label} as the index store: it already holds entries codeslice did not write ` +
+      `(${entries.slice(0, 5).join(", ")}${entries.length > 5 ? ", …" : ""}).`,
+    {
+      hint:
+        "Use another namespace (one per project) or another folder; codeslice only writes into folders it " +
+        "created, and never deletes what it did not write.",
+      data: { store: label, reason: "not_empty", entries: entries.slice(0, 20) },
+    },
+  );
 }
 
 let tempCounter = 0;
-const tempName = (name: string) => `.${name}.${Date.now().toString(36)}${(tempCounter++).toString(36)}${Math.random().toString(36).slice(2, 6)}.tmp`;
+const tempName = (name: string) =>
+  `.${name}.${Date.now().toString(36)}${(tempCounter++).toString(36)}${Math.random().toString(36).slice(2, 6)}.tmp`;
 
 /**
  * Writes `bytes` under `name` in `dir` so that a reader sees the old value or the new one, never
@@ -95,7 +114,12 @@ const tempName = (name: string) => `.${name}.${Date.now().toString(36)}${(tempCo
  * the write goes through the target's own writable, whose swap file is atomic for an existing file.
  * A folder standing where the file should be is removed first when `heal` says so.
  */
-export async function writeFileAtomic(dir: FileSystemDirectoryHandle, name: string, bytes: Uint8Array, heal = false): Promise<void> {
+export async function writeFileAtomic(
+  dir: FileSystemDirectoryHandle,
+  name: string,
+  bytes: Uint8Array,
+  heal = false,
+): Promise<void> {
   const write = async (handle: FileSystemFileHandle) => {
     const writable = await handle.createWritable();
     try {
@@ -152,7 +176,11 @@ export class OpfsStore implements Store {
    * @param options.staleScratchMs temp and swap files older than this that a full key listing
    *   comes across are left from writes cut off midway (a reload): they are deleted (default 60 s).
    */
-  constructor(private readonly dir: FileSystemDirectoryHandle, label = `opfs:${dir.name}`, options: { staleScratchMs?: number } = {}) {
+  constructor(
+    private readonly dir: FileSystemDirectoryHandle,
+    label = `opfs:${dir.name}`,
+    options: { staleScratchMs?: number } = {},
+  ) {
     this.label = label;
     this.staleScratchMs = options.staleScratchMs ?? 60_000;
   }
@@ -173,7 +201,8 @@ export class OpfsStore implements Store {
   private async claim(): Promise<void> {
     const { ownership, entries } = await inspectFolder(this.dir);
     if (ownership === "foreign") throw refuseFolder(this.label, entries);
-    if (ownership !== "marked") await writeFileAtomic(this.dir, STORE_MARKER, new TextEncoder().encode(MARKER_TEXT), true);
+    if (ownership !== "marked")
+      await writeFileAtomic(this.dir, STORE_MARKER, new TextEncoder().encode(MARKER_TEXT), true);
   }
 
   // Folder handles by path: each key lives a few folders down ("v10/records/ab/…"), and every
@@ -203,7 +232,10 @@ export class OpfsStore implements Store {
     return p;
   }
 
-  private async folderOf(key: string, create: boolean): Promise<{ dir: FileSystemDirectoryHandle; name: string } | undefined> {
+  private async folderOf(
+    key: string,
+    create: boolean,
+  ): Promise<{ dir: FileSystemDirectoryHandle; name: string } | undefined> {
     const cut = key.lastIndexOf("/");
     const name = key.slice(cut + 1);
     try {
@@ -255,17 +287,19 @@ export class OpfsStore implements Store {
     }
     const copy = value.slice(); // the caller may change its array while the write is queued
     const previous = this.writes.get(key) ?? Promise.resolve();
-    const write = previous.catch(() => {}).then(async () => {
-      await this.open();
-      try {
-        await this.writeFile(key, copy);
-      } catch (error) {
-        // A cached folder deleted under this store (the index was cleared): walk again, once.
-        if (domErrorName(error) !== "NotFoundError") throw error;
-        this.folders.clear();
-        await this.writeFile(key, copy);
-      }
-    });
+    const write = previous
+      .catch(() => {})
+      .then(async () => {
+        await this.open();
+        try {
+          await this.writeFile(key, copy);
+        } catch (error) {
+          // A cached folder deleted under this store (the index was cleared): walk again, once.
+          if (domErrorName(error) !== "NotFoundError") throw error;
+          this.folders.clear();
+          await this.writeFile(key, copy);
+        }
+      });
     const tracked = write.finally(() => {
       if (this.writes.get(key) === tracked) this.writes.delete(key);
     });
@@ -297,13 +331,15 @@ export class OpfsStore implements Store {
       for await (const [name, handle] of (dir as IterableDirectory).entries()) {
         // The marker, temp files of writes in flight, Chromium's swap files ("x.crswap") are not keys.
         if (name.startsWith(".") || name.endsWith(".crswap")) {
-          if (handle.kind === "file" && isScratch(name)) scratch.push({ dir, name, handle: handle as FileSystemFileHandle });
+          if (handle.kind === "file" && isScratch(name))
+            scratch.push({ dir, name, handle: handle as FileSystemFileHandle });
           continue;
         }
         const key = base === "" ? name : `${base}/${name}`;
         if (handle.kind === "directory") {
           const asFolder = `${key}/`;
-          if (asFolder.startsWith(prefix) || prefix.startsWith(asFolder)) await walk(handle as FileSystemDirectoryHandle, key);
+          if (asFolder.startsWith(prefix) || prefix.startsWith(asFolder))
+            await walk(handle as FileSystemDirectoryHandle, key);
         } else if (key.startsWith(prefix)) out.push(key);
       }
     };
@@ -314,10 +350,15 @@ export class OpfsStore implements Store {
     return out.sort();
   }
 
-  private async sweep(scratch: { dir: FileSystemDirectoryHandle; name: string; handle: FileSystemFileHandle }[]): Promise<void> {
+  private async sweep(
+    scratch: { dir: FileSystemDirectoryHandle; name: string; handle: FileSystemFileHandle }[],
+  ): Promise<void> {
     const before = Date.now() - this.staleScratchMs;
     for (const s of scratch) {
-      const modified = await s.handle.getFile().then((f) => f.lastModified, () => undefined);
+      const modified = await s.handle.getFile().then(
+        (f) => f.lastModified,
+        () => undefined,
+      );
       if (modified !== undefined && modified <= before) await s.dir.removeEntry(s.name).catch(() => {});
     }
   }
@@ -328,9 +369,10 @@ export class OpfsStore implements Store {
     await Promise.all([...this.writes.values()].map((w) => w.catch(() => {})));
     const names: string[] = [];
     for await (const [name] of (this.dir as IterableDirectory).entries()) if (name !== STORE_MARKER) names.push(name);
-    for (const name of names) await this.dir.removeEntry(name, { recursive: true }).catch((error) => {
-      if (domErrorName(error) !== "NotFoundError") throw error;
-    });
+    for (const name of names)
+      await this.dir.removeEntry(name, { recursive: true }).catch((error) => {
+        if (domErrorName(error) !== "NotFoundError") throw error;
+      });
     this.folders.clear();
   }
 }

@@ -18,15 +18,23 @@ export const PERSIST_LIMITS = { maxBytes: 64 * 1024 * 1024 };
 /** Reads dropped files (with their relative paths) within `limits`. */
 export async function readUploads(
   items: { path: string; file: Blob }[],
-  options: ZipLimits & { label?: string; signal?: AbortSignal; onProgress?: (done: number, total: number) => void } = {},
+  options: ZipLimits & {
+    label?: string;
+    signal?: AbortSignal;
+    onProgress?: (done: number, total: number) => void;
+  } = {},
 ): Promise<UnzipResult> {
   const limits = { ...DEFAULT_ZIP_LIMITS, ...options };
   const label = options.label ?? "The dropped files";
   if (items.length > limits.maxFiles) {
-    throw new EngineError("invalid_argument", `${label} are ${items.length.toLocaleString("en")} files; the limit is ${limits.maxFiles.toLocaleString("en")}.`, {
-      hint: "Drop a smaller part of the project, or open its folder instead.",
-      data: { reason: "too_many_files", files: items.length, limits },
-    });
+    throw new EngineError(
+      "invalid_argument",
+      `${label} are ${items.length.toLocaleString("en")} files; the limit is ${limits.maxFiles.toLocaleString("en")}.`,
+      {
+        hint: "Drop a smaller part of the project, or open its folder instead.",
+        data: { reason: "too_many_files", files: items.length, limits },
+      },
+    );
   }
   const tops = new Set(items.map((i) => (i.path.includes("/") ? i.path.slice(0, i.path.indexOf("/")) : "")));
   const stripped = tops.size === 1 && !tops.has("") ? [...tops][0]! : "";
@@ -37,7 +45,8 @@ export async function readUploads(
   for (const item of items) {
     const path = normalizeRelative(stripped ? item.path.slice(stripped.length + 1) : item.path);
     if (path === undefined || path === "") skipped.push({ path: item.path, reason: "unsafe_path" });
-    else if (item.file.size > limits.maxFileBytes) skipped.push({ path, reason: "too_large", detail: `${item.file.size} bytes` });
+    else if (item.file.size > limits.maxFileBytes)
+      skipped.push({ path, reason: "too_large", detail: `${item.file.size} bytes` });
     else if (skipByName(path) === "binary") skipped.push({ path, reason: "binary" });
     else {
       declared += item.file.size;
@@ -45,18 +54,24 @@ export async function readUploads(
     }
   }
   if (declared > limits.maxTotalBytes) {
-    throw new EngineError("invalid_argument", `${label} hold more than ${Math.round(limits.maxTotalBytes / 1024 / 1024)} MiB of files (the limit).`, {
-      hint: "Drop only the source folders.",
-      data: { reason: "too_large", bytes: declared, limits },
-    });
+    throw new EngineError(
+      "invalid_argument",
+      `${label} hold more than ${Math.round(limits.maxTotalBytes / 1024 / 1024)} MiB of files (the limit).`,
+      {
+        hint: "Drop only the source folders.",
+        data: { reason: "too_large", bytes: declared, limits },
+      },
+    );
   }
   let done = 0;
   // Read in small batches: enough parallelism to hide latency, not so much that memory spikes.
   for (let i = 0; i < keep.length; i += 32) {
     throwIfAborted(options.signal);
-    await Promise.all(keep.slice(i, i + 32).map(async ({ path, file }) => {
-      files[path] = new Uint8Array(await file.arrayBuffer());
-    }));
+    await Promise.all(
+      keep.slice(i, i + 32).map(async ({ path, file }) => {
+        files[path] = new Uint8Array(await file.arrayBuffer());
+      }),
+    );
     done += Math.min(32, keep.length - i);
     options.onProgress?.(done, keep.length);
   }
@@ -73,7 +88,9 @@ const MAGIC = "codeslice-tree-1\n";
  */
 export function packTree(files: Record<string, Uint8Array>): Uint8Array {
   const entries = Object.entries(files);
-  const header = new TextEncoder().encode(`${MAGIC}${JSON.stringify(entries.map(([path, bytes]) => [path, bytes.length]))}\n`);
+  const header = new TextEncoder().encode(
+    `${MAGIC}${JSON.stringify(entries.map(([path, bytes]) => [path, bytes.length]))}\n`,
+  );
   const out = new Uint8Array(header.length + entries.reduce((n, [, b]) => n + b.length, 0));
   out.set(header);
   let o = header.length;
@@ -106,7 +123,10 @@ export function unpackTree(pack: Uint8Array): Record<string, Uint8Array> {
  */
 export async function persistTree(id: string, files: Record<string, Uint8Array>): Promise<void> {
   const root = await opfsRoot();
-  if (!root) throw new EngineError("io_error", "This browser offers no private file system (OPFS) here.", { data: { reason: "no_opfs" } });
+  if (!root)
+    throw new EngineError("io_error", "This browser offers no private file system (OPFS) here.", {
+      data: { reason: "no_opfs" },
+    });
   const trees = await openDirectory(root, OPFS_TREES_DIR);
   // Atomic: a reload while saving leaves no half-written or empty pack under the name.
   await writeFileAtomic(trees, `${id}.pack`, packTree(files));

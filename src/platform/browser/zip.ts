@@ -44,7 +44,11 @@ export interface UnzipOptions extends ZipLimits {
   onProgress?: (done: number, total: number) => void;
 }
 
-export const DEFAULT_ZIP_LIMITS: Required<ZipLimits> = { maxFiles: 100_000, maxTotalBytes: 256 * 1024 * 1024, maxFileBytes: 1024 * 1024 };
+export const DEFAULT_ZIP_LIMITS: Required<ZipLimits> = {
+  maxFiles: 100_000,
+  maxTotalBytes: 256 * 1024 * 1024,
+  maxFileBytes: 1024 * 1024,
+};
 
 interface CentralEntry {
   name: string;
@@ -83,10 +87,13 @@ function tooBig(name: string, limits: Required<ZipLimits>, detail: { files?: num
   return new EngineError(
     "invalid_argument",
     files
-      ? `${name} holds ${detail.files!.toLocaleString("en")} files; the limit is ${limits.maxFiles.toLocaleString("en")}.`
+      ? `${name} holds ${detail.files!.toLocaleString("en")} files; the limit is ` +
+          `${limits.maxFiles.toLocaleString("en")}.`
       : `${name} unpacks to more than ${fmtMiB(limits.maxTotalBytes)} (the limit), so it was not opened.`,
     {
-      hint: files ? "Zip a smaller part of the project, or open the folder instead." : "This looks like a zip bomb, or a project with large non-source files; zip only the source.",
+      hint: files
+        ? "Zip a smaller part of the project, or open the folder instead."
+        : "This looks like a zip bomb, or a project with large non-source files; zip only the source.",
       data: { reason: files ? "too_many_files" : "too_large", name, ...detail, limits },
     },
   );
@@ -125,7 +132,8 @@ function readCentral(bytes: Uint8Array, view: DataView, name: string): CentralEn
   const out: CentralEntry[] = [];
   let p = offset;
   for (let i = 0; i < count; i++) {
-    if (p + 46 > view.byteLength || view.getUint32(p, true) !== CENTRAL) throw damaged(name, `central entry ${i + 1} of ${count} is missing`);
+    if (p + 46 > view.byteLength || view.getUint32(p, true) !== CENTRAL)
+      throw damaged(name, `central entry ${i + 1} of ${count} is missing`);
     const flags = view.getUint16(p + 8, true);
     const method = view.getUint16(p + 10, true);
     let compressedSize = view.getUint32(p + 20, true);
@@ -152,7 +160,15 @@ function readCentral(bytes: Uint8Array, view: DataView, name: string): CentralEn
       }
       e += 4 + sz;
     }
-    out.push({ name: entryName, flags, method, compressedSize, size, localOffset, unixMode: madeBy === 3 ? external >>> 16 : 0 });
+    out.push({
+      name: entryName,
+      flags,
+      method,
+      compressedSize,
+      size,
+      localOffset,
+      unixMode: madeBy === 3 ? external >>> 16 : 0,
+    });
     p = extraEnd + commentLen;
   }
   return out;
@@ -160,7 +176,9 @@ function readCentral(bytes: Uint8Array, view: DataView, name: string): CentralEn
 
 /** Inflates `data`, failing as soon as more than `limit` bytes come out. */
 async function inflate(data: Uint8Array, limit: number, onOverflow: () => EngineError): Promise<Uint8Array> {
-  const stream = new Blob([data as Uint8Array<ArrayBuffer>]).stream().pipeThrough(new DecompressionStream("deflate-raw"));
+  const stream = new Blob([data as Uint8Array<ArrayBuffer>])
+    .stream()
+    .pipeThrough(new DecompressionStream("deflate-raw"));
   const reader = stream.getReader();
   const chunks: Uint8Array[] = [];
   let total = 0;
@@ -235,7 +253,8 @@ export async function unzip(archive: Uint8Array, options: UnzipOptions = {}): Pr
   for (const { entry, path } of kept) {
     throwIfAborted(options.signal);
     const p = entry.localOffset;
-    if (p + 30 > archive.length || view.getUint32(p, true) !== LOCAL) throw damaged(name, `no local header for ${entry.name}`);
+    if (p + 30 > archive.length || view.getUint32(p, true) !== LOCAL)
+      throw damaged(name, `no local header for ${entry.name}`);
     const start = p + 30 + view.getUint16(p + 26, true) + view.getUint16(p + 28, true);
     const data = archive.subarray(start, start + entry.compressedSize);
     if (data.length < entry.compressedSize) throw damaged(name, `${entry.name} is cut short`);
@@ -246,13 +265,16 @@ export async function unzip(archive: Uint8Array, options: UnzipOptions = {}): Pr
       content = data.slice();
     } else {
       try {
-        content = await inflate(data, room, () => damaged(name, `${entry.name} inflates past the size it declares, as zip bombs do`));
+        content = await inflate(data, room, () =>
+          damaged(name, `${entry.name} inflates past the size it declares, as zip bombs do`),
+        );
       } catch (error) {
         if (error instanceof EngineError) throw error;
         throw damaged(name, `${entry.name} does not inflate: ${(error as Error).message}`);
       }
     }
-    if (content.length !== entry.size) throw damaged(name, `${entry.name} unpacks to ${content.length} bytes, not the ${entry.size} it declares`);
+    if (content.length !== entry.size)
+      throw damaged(name, `${entry.name} unpacks to ${content.length} bytes, not the ${entry.size} it declares`);
     totalBytes += content.length;
     if (totalBytes > limits.maxTotalBytes) throw tooBig(name, limits, { bytes: totalBytes });
     files[path] = content;

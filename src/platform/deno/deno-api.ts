@@ -58,7 +58,17 @@ export interface DenoApi {
   watchFs(paths: string | string[], options?: { recursive?: boolean }): DenoFsWatcher;
   cwd(): string;
   /** Starts a program without a shell (Deno.Command); optional in this type so hosts without it still type-check. */
-  Command?: new (program: string, options: { args: string[]; cwd: string; env: Record<string, string>; stdin: "null"; stdout: "piped"; stderr: "piped" }) => { spawn(): DenoChildProcess };
+  Command?: new (
+    program: string,
+    options: {
+      args: string[];
+      cwd: string;
+      env: Record<string, string>;
+      stdin: "null";
+      stdout: "piped";
+      stderr: "piped";
+    },
+  ) => { spawn(): DenoChildProcess };
   env: { toObject(): Record<string, string> };
   readonly pid: number;
   readonly build: { os: string };
@@ -72,7 +82,10 @@ export function denoApi(): DenoApi | undefined {
 /** Deno's API; throws when not running under Deno. */
 export function requireDeno(): DenoApi {
   const api = denoApi();
-  if (!api) throw new EngineError("invalid_argument", "The Deno platform needs the Deno runtime.", { hint: "Use codeslice/node under Node." });
+  if (!api)
+    throw new EngineError("invalid_argument", "The Deno platform needs the Deno runtime.", {
+      hint: "Use codeslice/node under Node.",
+    });
   return api;
 }
 
@@ -119,12 +132,18 @@ export function mapDenoError(error: unknown, path: string, action: "read" | "wri
   }
   const name = errorName(error);
   const code = errorCode(error);
-  if (name === "NotFound" || code === "ENOENT") return new EngineError("not_found", `No such file or folder: ${path}`, { data, cause: error });
-  if (name === "NotADirectory" || code === "ENOTDIR") return new EngineError("not_directory", `Not a folder: ${path}`, { data, cause: error });
-  if (name === "FilesystemLoop" || code === "ELOOP") return new EngineError("symlink_loop", `Symbolic link loop: ${path}`, { data, cause: error });
+  if (name === "NotFound" || code === "ENOENT")
+    return new EngineError("not_found", `No such file or folder: ${path}`, { data, cause: error });
+  if (name === "NotADirectory" || code === "ENOTDIR")
+    return new EngineError("not_directory", `Not a folder: ${path}`, { data, cause: error });
+  if (name === "FilesystemLoop" || code === "ELOOP")
+    return new EngineError("symlink_loop", `Symbolic link loop: ${path}`, { data, cause: error });
   if (code === "EROFS") return new EngineError("read_only", `Read-only file system: ${path}`, { data, cause: error });
   if (name === "PermissionDenied" || code === "EACCES" || code === "EPERM") {
     return new EngineError("permission_denied", `Permission denied: ${path}`, { data, cause: error });
   }
-  return new EngineError("io_error", `Cannot ${action} ${path}: ${(error as Error)?.message ?? error}`, { data, cause: error });
+  return new EngineError("io_error", `Cannot ${action} ${path}: ${(error as Error)?.message ?? error}`, {
+    data,
+    cause: error,
+  });
 }

@@ -3,7 +3,14 @@ import { EngineError } from "../../shared/errors.ts";
 import { normalizeRelative } from "../../shared/paths.ts";
 import { LinkFreeFolders } from "../link-free-folders.ts";
 import type { DirEntry, EntryKind, FileStat, FileSystem } from "../../core/ports.ts";
-import { type DenoApi, type DenoFileInfo, type DenoFsFile, mapDenoError, missingDenoFlag, requireDeno } from "./deno-api.ts";
+import {
+  type DenoApi,
+  type DenoFileInfo,
+  type DenoFsFile,
+  mapDenoError,
+  missingDenoFlag,
+  requireDeno,
+} from "./deno-api.ts";
 import { type NativePaths, nativePaths } from "./deno-paths.ts";
 
 function kindOf(d: { isFile: boolean; isDirectory: boolean; isSymlink: boolean }): EntryKind {
@@ -18,7 +25,9 @@ function toStat(s: DenoFileInfo): FileStat {
 }
 
 function notRegular(path: string, s: DenoFileInfo): EngineError {
-  return new EngineError("io_error", `Not a regular file: ${path}`, { data: { path, kind: s.isDirectory ? "directory" : "other" } });
+  return new EngineError("io_error", `Not a regular file: ${path}`, {
+    data: { path, kind: s.isDirectory ? "directory" : "other" },
+  });
 }
 
 /** Reads the rest of an open file; `size` is the expected length (the file may change under us). */
@@ -55,7 +64,10 @@ export class DenoFileSystem implements FileSystem {
   /** On POSIX a backslash is part of a file name; only Windows reads it as a separator. */
   private readonly separators: "any" | "posix";
 
-  constructor(private readonly realRoot: string, deno: DenoApi = requireDeno()) {
+  constructor(
+    private readonly realRoot: string,
+    deno: DenoApi = requireDeno(),
+  ) {
     this.rootLabel = realRoot;
     this.deno = deno;
     this.paths = nativePaths(deno);

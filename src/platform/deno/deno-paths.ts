@@ -34,7 +34,8 @@ export function nativePaths(deno: DenoApi): NativePaths {
   };
   const paths: NativePaths = {
     sep,
-    join: (base, rel) => (rel === "" ? base : (base.endsWith(sep) ? base : base + sep) + (windows ? rel.replace(/\//g, sep) : rel)),
+    join: (base, rel) =>
+      rel === "" ? base : (base.endsWith(sep) ? base : base + sep) + (windows ? rel.replace(/\//g, sep) : rel),
     absolute: (p) => normalize(isAbsolute(p) ? p : deno.cwd() + sep + p),
     dirname: (p) => {
       const i = p.lastIndexOf(sep);

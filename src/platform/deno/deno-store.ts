@@ -7,7 +7,13 @@ import { nativePaths } from "./deno-paths.ts";
 let tmpCounter = 0;
 
 /** Deno's error names as the POSIX codes DiskStore branches on. */
-const NAMED: Record<string, string> = { NotFound: "ENOENT", AlreadyExists: "EEXIST", NotADirectory: "ENOTDIR", IsADirectory: "EISDIR", DirectoryNotEmpty: "ENOTEMPTY" };
+const NAMED: Record<string, string> = {
+  NotFound: "ENOENT",
+  AlreadyExists: "EEXIST",
+  NotADirectory: "ENOTDIR",
+  IsADirectory: "EISDIR",
+  DirectoryNotEmpty: "ENOTEMPTY",
+};
 
 /** Deno's file APIs as DiskStore operations. */
 export function denoDiskOps(deno: DenoApi): DiskOps {
@@ -43,12 +49,14 @@ export function denoDiskOps(deno: DenoApi): DiskOps {
     writeFile: (p, bytes, createNew) => deno.writeFile(p, bytes, createNew ? { createNew: true } : undefined),
     mkdir: (p) => deno.mkdir(p),
     rename: (a, b) => deno.rename(a, b),
-    remove: (p, recursive) => deno.remove(p, recursive ? { recursive: true } : undefined).catch((error: unknown) => {
-      if (!(recursive && isNotFound(error))) throw error;
-    }),
+    remove: (p, recursive) =>
+      deno.remove(p, recursive ? { recursive: true } : undefined).catch((error: unknown) => {
+        if (!(recursive && isNotFound(error))) throw error;
+      }),
     code,
     mapError: mapDenoError,
-    tempFor: (target) => paths.join(paths.dirname(target), `.${paths.basename(target)}.${deno.pid}.${tmpCounter++}.tmp`),
+    tempFor: (target) =>
+      paths.join(paths.dirname(target), `.${paths.basename(target)}.${deno.pid}.${tmpCounter++}.tmp`),
   };
 }
 

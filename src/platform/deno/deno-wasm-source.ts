@@ -18,7 +18,8 @@ export class DenoWasmSource implements WasmSource {
     const url = new URL(file, this.base);
     try {
       if (url.protocol === "file:") return await requireDeno().readFile(url);
-      if (url.protocol !== "http:" && url.protocol !== "https:") throw new Error(`unsupported URL scheme ${url.protocol}`);
+      if (url.protocol !== "http:" && url.protocol !== "https:")
+        throw new Error(`unsupported URL scheme ${url.protocol}`);
       const response = await fetch(url);
       if (!response.ok) {
         await response.body?.cancel();

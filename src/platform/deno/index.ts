@@ -16,7 +16,10 @@ export { mapDenoError, missingDenoFlag } from "./deno-api.ts";
 export { WebParseWorkers } from "../web-parse-workers.ts";
 
 // The worker entry beside this module: TypeScript from sources, JavaScript from dist/.
-const WORKER_ENTRY = new URL(import.meta.url.endsWith(".ts") ? "./parse-worker.ts" : "./parse-worker.js", import.meta.url);
+const WORKER_ENTRY = new URL(
+  import.meta.url.endsWith(".ts") ? "./parse-worker.ts" : "./parse-worker.js",
+  import.meta.url,
+);
 
 /** Parse workers on Deno: module Workers (they inherit this process's permissions) running parse-worker.ts. */
 export function denoParseWorkers(): WebParseWorkers {
@@ -43,6 +46,16 @@ export async function createDenoPlatform(options: DenoPlatformOptions): Promise<
   const fs = await createDenoFileSystem(options.root, deno);
   const paths = nativePaths(deno);
   const cacheDir = paths.absolute(options.cacheDir ?? paths.join(fs.rootLabel, ".codeslice"));
-  const store = await openDiskCache(new DenoStore(cacheDir, deno, { root: fs.rootLabel }), { explicit: options.cacheDir !== undefined, ...(options.logger ? { logger: options.logger } : {}) });
-  return { fs, store, wasm: new DenoWasmSource(), workers: denoParseWorkers(), processes: new DenoProcesses(fs.rootLabel, deno), ...(options.logger ? { logger: options.logger } : {}) };
+  const store = await openDiskCache(new DenoStore(cacheDir, deno, { root: fs.rootLabel }), {
+    explicit: options.cacheDir !== undefined,
+    ...(options.logger ? { logger: options.logger } : {}),
+  });
+  return {
+    fs,
+    store,
+    wasm: new DenoWasmSource(),
+    workers: denoParseWorkers(),
+    processes: new DenoProcesses(fs.rootLabel, deno),
+    ...(options.logger ? { logger: options.logger } : {}),
+  };
 }

@@ -63,14 +63,18 @@ export class MemoryFileSystem implements FileSystem {
           const base = parts.slice(0, i - 1).join("/");
           // An absolute target has no meaning inside a memory tree: it always lies outside the root.
           const absolute = /^(\/|\\|[a-zA-Z]:[\\/])/.test(entry.symlink);
-          const target = absolute ? undefined : normalizeRelative(base === "" ? entry.symlink : `${base}/${entry.symlink}`, "posix");
-          if (target === undefined) throw new EngineError("outside_root", `Symbolic link points outside the root: ${path}`, { data: { path } });
+          const target = absolute
+            ? undefined
+            : normalizeRelative(base === "" ? entry.symlink : `${base}/${entry.symlink}`, "posix");
+          if (target === undefined)
+            throw new EngineError("outside_root", `Symbolic link points outside the root: ${path}`, { data: { path } });
           p = [target, ...parts.slice(i)].filter((s) => s !== "").join("/");
           changed = true;
           break;
         }
         // A file in the middle of the path: the same answer a disk gives (ENOTDIR).
-        if (entry && i < parts.length) throw new EngineError("not_directory", `Not a folder: ${prefix} (in ${path})`, { data: { path } });
+        if (entry && i < parts.length)
+          throw new EngineError("not_directory", `Not a folder: ${prefix} (in ${path})`, { data: { path } });
       }
       if (!changed) return p;
     }

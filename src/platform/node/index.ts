@@ -41,8 +41,19 @@ export interface NodePlatformOptions {
 export async function createNodePlatform(options: NodePlatformOptions): Promise<Platform> {
   const fs = await createNodeFileSystem(options.root);
   const cacheDir = nodePath.resolve(options.cacheDir ?? nodePath.join(fs.rootLabel, ".codeslice"));
-  const store = await openDiskCache(new NodeStore(cacheDir, { root: fs.rootLabel }), { explicit: options.cacheDir !== undefined, ...(options.logger ? { logger: options.logger } : {}) });
-  return { fs, store, wasm: new NodeWasmSource(undefined, { shortLived: options.shortLived ?? false }), workers: new NodeParseWorkers(), processes: new NodeProcesses(fs.rootLabel), memory: nodeHeapUsage, ...(options.logger ? { logger: options.logger } : {}) };
+  const store = await openDiskCache(new NodeStore(cacheDir, { root: fs.rootLabel }), {
+    explicit: options.cacheDir !== undefined,
+    ...(options.logger ? { logger: options.logger } : {}),
+  });
+  return {
+    fs,
+    store,
+    wasm: new NodeWasmSource(undefined, { shortLived: options.shortLived ?? false }),
+    workers: new NodeParseWorkers(),
+    processes: new NodeProcesses(fs.rootLabel),
+    memory: nodeHeapUsage,
+    ...(options.logger ? { logger: options.logger } : {}),
+  };
 }
 
 /**
@@ -54,5 +65,8 @@ export async function createNodePlatform(options: NodePlatformOptions): Promise<
 export function nodeHeapUsage(): { used: number; limit: number } {
   const s = getHeapStatistics();
   const young = 48 * 1024 * 1024;
-  return { used: s.used_heap_size, limit: s.heap_size_limit > 2 * young ? s.heap_size_limit - young : s.heap_size_limit / 2 };
+  return {
+    used: s.used_heap_size,
+    limit: s.heap_size_limit > 2 * young ? s.heap_size_limit - young : s.heap_size_limit / 2,
+  };
 }

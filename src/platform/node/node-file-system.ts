@@ -1,5 +1,16 @@
 /** FileSystem over node:fs, confined to one root folder (symbolic links included). */
-import { closeSync, constants as fsConstants, fstatSync, lstatSync, openSync, readFileSync, readdirSync, promises as fsp, watch as fsWatch, type FSWatcher } from "node:fs";
+import {
+  closeSync,
+  constants as fsConstants,
+  fstatSync,
+  lstatSync,
+  openSync,
+  readFileSync,
+  readdirSync,
+  promises as fsp,
+  watch as fsWatch,
+  type FSWatcher,
+} from "node:fs";
 import * as nodePath from "node:path";
 import { EngineError } from "../../shared/errors.ts";
 import { normalizeRelative } from "../../shared/paths.ts";
@@ -23,15 +34,23 @@ export function mapNodeError(error: unknown, path: string, action: "read" | "wri
     case "EROFS":
       return new EngineError("read_only", `Read-only file system: ${path}`, { data, cause: error });
     default:
-      return new EngineError("io_error", `Cannot ${action} ${path}: ${(error as Error)?.message ?? error}`, { data, cause: error });
+      return new EngineError("io_error", `Cannot ${action} ${path}: ${(error as Error)?.message ?? error}`, {
+        data,
+        cause: error,
+      });
   }
 }
 
 // On POSIX a backslash is part of a file name; only Windows reads it as a separator.
 const SEPARATORS = process.platform === "win32" ? "any" : "posix";
 
-/** A path that may need normalizing before use: "." or ".." segments, doubled or edge slashes, a backslash on Windows. */
-const NOT_PLAIN = process.platform === "win32" ? /(^|[/\\])\.\.?([/\\]|$)|\/\/|^\/|\/$|\\|^[a-zA-Z]:/ : /(^|\/)\.\.?(\/|$)|\/\/|^\/|\/$/;
+/**
+ * A path that may need normalizing before use: "." or ".." segments, doubled or edge slashes, a backslash on Windows.
+ */
+const NOT_PLAIN =
+  process.platform === "win32"
+    ? /(^|[/\\])\.\.?([/\\]|$)|\/\/|^\/|\/$|\\|^[a-zA-Z]:/
+    : /(^|\/)\.\.?(\/|$)|\/\/|^\/|\/$/;
 
 // O_NOFOLLOW is POSIX; on Windows it is undefined and every read goes through realpath.
 const NOFOLLOW: number | undefined = (fsConstants as { O_NOFOLLOW?: number }).O_NOFOLLOW;
@@ -90,7 +109,10 @@ export class NodeFileSystem implements FileSystem {
     } catch (error) {
       throw mapNodeError(error, path);
     }
-    if (real !== this.realRoot && !real.startsWith(this.realRoot.endsWith(nodePath.sep) ? this.realRoot : this.realRoot + nodePath.sep)) {
+    if (
+      real !== this.realRoot &&
+      !real.startsWith(this.realRoot.endsWith(nodePath.sep) ? this.realRoot : this.realRoot + nodePath.sep)
+    ) {
       throw new EngineError("outside_root", `Path leads outside the root through a symbolic link: ${path}`, {
         data: { path },
         hint: "codeslice only reads inside the project root.",
@@ -106,7 +128,11 @@ export class NodeFileSystem implements FileSystem {
     const rel = normalizeRelative(path, SEPARATORS);
     if (rel === undefined) throw new EngineError("outside_root", `Path escapes the root: ${path}`, { data: { path } });
     const i = rel.lastIndexOf("/");
-    return { rel, full: rel === "" ? this.realRoot : nodePath.join(this.realRoot, rel), parent: i < 0 ? "" : rel.slice(0, i) };
+    return {
+      rel,
+      full: rel === "" ? this.realRoot : nodePath.join(this.realRoot, rel),
+      parent: i < 0 ? "" : rel.slice(0, i),
+    };
   }
 
   async readFile(path: string): Promise<Uint8Array> {
@@ -228,7 +254,9 @@ export class NodeFileSystem implements FileSystem {
         const rel = normalizeRelative(dir, SEPARATORS);
         if (rel === undefined) continue;
         const full = rel === "" ? this.realRoot : nodePath.join(this.realRoot, rel);
-        const w = fsWatch(full, { persistent: false }, (_event, name) => onChange(rel === "" ? String(name ?? "") : `${rel}/${name ?? ""}`));
+        const w = fsWatch(full, { persistent: false }, (_event, name) =>
+          onChange(rel === "" ? String(name ?? "") : `${rel}/${name ?? ""}`),
+        );
         w.on("error", () => onChange(rel));
         watchers.push(w);
       }

@@ -17,7 +17,8 @@ export function createNodePlanFiles(root: string): PlanFiles {
   const base = nodePath.resolve(root);
   const abs = async (path: string): Promise<string> => {
     const rel = normalizeRelative(path);
-    if (rel === undefined || rel === "") throw new EngineError("outside_root", `Path escapes the root: ${path}`, { data: { path } });
+    if (rel === undefined || rel === "")
+      throw new EngineError("outside_root", `Path escapes the root: ${path}`, { data: { path } });
     const full = nodePath.join(base, ...rel.split("/"));
     let real: string;
     try {
@@ -28,7 +29,9 @@ export function createNodePlanFiles(root: string): PlanFiles {
     const realBase = await fsp.realpath(base);
     const inside = nodePath.relative(realBase, real);
     if (inside === "" || inside.startsWith("..") || nodePath.isAbsolute(inside)) {
-      throw new EngineError("outside_root", `Path leads outside the root through a symbolic link: ${path}`, { data: { path } });
+      throw new EngineError("outside_root", `Path leads outside the root through a symbolic link: ${path}`, {
+        data: { path },
+      });
     }
     return real;
   };
@@ -48,7 +51,11 @@ export function createNodePlanFiles(root: string): PlanFiles {
       });
       // The mode, not access(2): as root every file is writable, but a file the user made
       // read-only is one they did not mean to have rewritten.
-      if ((st.mode & 0o222) === 0) throw new EngineError("read_only", `${path} is read-only`, { hint: "Make it writable, or leave it out of the rename.", data: { path } });
+      if ((st.mode & 0o222) === 0)
+        throw new EngineError("read_only", `${path} is read-only`, {
+          hint: "Make it writable, or leave it out of the rename.",
+          data: { path },
+        });
     },
     async writeTemp(path, bytes) {
       const full = await abs(path);

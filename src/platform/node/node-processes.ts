@@ -1,4 +1,7 @@
-/** Starting test runners on Node: child_process.spawn without a shell, in its own process group so a timeout kills everything it started. */
+/**
+ * Starting test runners on Node: child_process.spawn without a shell, in its own process group so a timeout kills
+ * everything it started.
+ */
 import { spawn } from "node:child_process";
 import * as nodePath from "node:path";
 import type { ProcessResult, ProcessRunner } from "../../core/ports.ts";
@@ -8,12 +11,20 @@ import { OutputBuffer, runnerEnv } from "../output-buffer.ts";
 export class NodeProcesses implements ProcessRunner {
   constructor(private readonly root: string) {}
 
-  run(argv: readonly string[], options: { cwd: string; timeoutMs: number; maxOutputBytes: number; signal?: AbortSignal }): Promise<ProcessResult> {
+  run(
+    argv: readonly string[],
+    options: { cwd: string; timeoutMs: number; maxOutputBytes: number; signal?: AbortSignal },
+  ): Promise<ProcessResult> {
     const started = performance.now();
     const out = new OutputBuffer(options.maxOutputBytes);
     return new Promise((resolve) => {
       const child = spawn(argv[0]!, argv.slice(1), {
-        cwd: nodePath.join(this.root, options.cwd), shell: false, detached: process.platform !== "win32", stdio: ["ignore", "pipe", "pipe"], env: runnerEnv(process.env), windowsHide: true,
+        cwd: nodePath.join(this.root, options.cwd),
+        shell: false,
+        detached: process.platform !== "win32",
+        stdio: ["ignore", "pipe", "pipe"],
+        env: runnerEnv(process.env),
+        windowsHide: true,
       });
       let timedOut = false;
       let notFound = false;
@@ -41,7 +52,16 @@ export class NodeProcesses implements ProcessRunner {
       child.on("close", (code, signal) => {
         clearTimeout(timer);
         options.signal?.removeEventListener("abort", onAbort);
-        resolve({ exitCode: code, ...(signal ? { signal } : {}), timedOut, killScope: process.platform === "win32" ? "process" : "group", ...(notFound ? { notFound } : {}), output: out.text(), outputBytes: out.total, durationMs: performance.now() - started });
+        resolve({
+          exitCode: code,
+          ...(signal ? { signal } : {}),
+          timedOut,
+          killScope: process.platform === "win32" ? "process" : "group",
+          ...(notFound ? { notFound } : {}),
+          output: out.text(),
+          outputBytes: out.total,
+          durationMs: performance.now() - started,
+        });
       });
     });
   }

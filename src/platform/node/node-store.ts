@@ -1,5 +1,14 @@
 /** The cache folder over node:fs (see DiskStore): atomic writes, codeslice's own folder only. */
-import { closeSync, constants as fsConstants, fstatSync, openSync, promises as fsp, readFileSync, renameSync, writeFileSync } from "node:fs";
+import {
+  closeSync,
+  constants as fsConstants,
+  fstatSync,
+  openSync,
+  promises as fsp,
+  readFileSync,
+  renameSync,
+  writeFileSync,
+} from "node:fs";
 import * as nodePath from "node:path";
 import { DiskStore, type DiskOps, type DiskStoreOptions } from "../disk-store.ts";
 import type { EntryKind } from "../../core/ports.ts";
@@ -54,7 +63,8 @@ export const nodeDiskOps: DiskOps = {
   code: (error) => (error as NodeJS.ErrnoException | undefined)?.code,
   mapError: mapNodeError,
   // Dot-named, so a temp file is never listed as a key (keys never start with ".").
-  tempFor: (target) => nodePath.join(nodePath.dirname(target), `.${nodePath.basename(target)}.${process.pid}.${tmpCounter++}.tmp`),
+  tempFor: (target) =>
+    nodePath.join(nodePath.dirname(target), `.${nodePath.basename(target)}.${process.pid}.${tmpCounter++}.tmp`),
 };
 
 /**

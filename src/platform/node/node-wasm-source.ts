@@ -45,7 +45,10 @@ export interface NodeWasmSourceOptions {
 /** Reads wasm assets from `base` (default: the package's own `wasm/`). */
 export class NodeWasmSource implements WasmSource {
   private readonly shortLived: boolean;
-  constructor(private readonly base: URL = DEFAULT_BASE, options: NodeWasmSourceOptions = {}) {
+  constructor(
+    private readonly base: URL = DEFAULT_BASE,
+    options: NodeWasmSourceOptions = {},
+  ) {
     this.shortLived = options.shortLived ?? false;
   }
 

@@ -7,6 +7,9 @@ const port = parentPort;
 if (!port) throw new Error("parse-worker.ts runs only as a worker thread");
 const base = (workerData as { wasmBase?: string } | null)?.wasmBase;
 serveParseWorker(
-  { post: (message, transfer) => port.postMessage(message, transfer ?? []), onMessage: (handler) => port.on("message", handler) },
+  {
+    post: (message, transfer) => port.postMessage(message, transfer ?? []),
+    onMessage: (handler) => port.on("message", handler),
+  },
   base ? new NodeWasmSource(new URL(base)) : new NodeWasmSource(),
 );

@@ -26,20 +26,36 @@ console.log(`${set.repository} at ${head.slice(0, 12)} (questions checked at ${s
 const at = (s) => `${s.path}:${s.line}`;
 let right = 0;
 for (const q of set.questions) {
-  const args = [cli, "dataflow", q.target, "--json", "--no-server", ...(q.variable ? ["--var", q.variable] : []), ...(q.line ? ["--line", String(q.line)] : [])];
+  const args = [
+    cli,
+    "dataflow",
+    q.target,
+    "--json",
+    "--no-server",
+    ...(q.variable ? ["--var", q.variable] : []),
+    ...(q.line ? ["--line", String(q.line)] : []),
+  ];
   const r = spawnSync(process.execPath, args, { cwd: root, encoding: "utf8" });
   const problems = [];
   if (r.status !== 0) problems.push(`exit ${r.status}: ${r.stderr.trim().split("\n")[0]}`);
   else {
     const a = JSON.parse(r.stdout);
-    const reached = a.sinks.filter((s) => s.reached).map(at).sort();
-    if (q.reached && JSON.stringify(reached) !== JSON.stringify([...q.reached].sort())) problems.push(`reached ${JSON.stringify(reached)}, expected ${JSON.stringify(q.reached)}`);
-    for (const l of q.notReached ?? []) if (!a.sinks.some((s) => at(s) === l && !s.reached)) problems.push(`${l} not listed as a sink input does not reach`);
+    const reached = a.sinks
+      .filter((s) => s.reached)
+      .map(at)
+      .sort();
+    if (q.reached && JSON.stringify(reached) !== JSON.stringify([...q.reached].sort()))
+      problems.push(`reached ${JSON.stringify(reached)}, expected ${JSON.stringify(q.reached)}`);
+    for (const l of q.notReached ?? [])
+      if (!a.sinks.some((s) => at(s) === l && !s.reached))
+        problems.push(`${l} not listed as a sink input does not reach`);
     const origins = new Set((a.origins ?? []).flat().map(at));
     for (const l of q.origins ?? []) if (!origins.has(l)) problems.push(`origin ${l} missing`);
   }
   if (problems.length === 0) right++;
-  console.log(`${problems.length ? "WRONG" : "right"}  ${q.ask}${problems.length ? `\n       ${problems.join("\n       ")}` : ""}`);
+  console.log(
+    `${problems.length ? "WRONG" : "right"}  ${q.ask}${problems.length ? `\n       ${problems.join("\n       ")}` : ""}`,
+  );
 }
 console.log(`${right} of ${set.questions.length} answered right`);
 process.exit(right === set.questions.length ? 0 : 1);

@@ -22,7 +22,8 @@ export const CORPORA = [
   { name: "zod", language: "typescript", npm: "zod@4.6.7" },
 ];
 
-const sh = (cmd, args, cwd) => execFileSync(cmd, args, { cwd, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] }).trim();
+const sh = (cmd, args, cwd) =>
+  execFileSync(cmd, args, { cwd, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] }).trim();
 
 /** The corpus' committed tree id, or null when it is not a clean git repository. */
 export function corpusTree(dir) {
@@ -65,12 +66,19 @@ export function prepareCorpus(spec, corporaDir) {
     const version = spec.npm.split("@").pop();
     if (spec.name === "rxjs") {
       // the tarball's own src/tsconfig*.json point outside src/; the corpus has one tsconfig at its root
-      for (const f of fs.readdirSync(path.join(dir, "src"))) if (/^tsconfig.*\.json$/.test(f)) fs.rmSync(path.join(dir, "src", f));
+      for (const f of fs.readdirSync(path.join(dir, "src")))
+        if (/^tsconfig.*\.json$/.test(f)) fs.rmSync(path.join(dir, "src", f));
       fs.rmSync(path.join(dir, "src/Rx.global.js"), { force: true });
-      fs.writeFileSync(path.join(dir, "package.json"), `${JSON.stringify({ name: "rxjs-corpus", version, private: true })}\n`);
+      fs.writeFileSync(
+        path.join(dir, "package.json"),
+        `${JSON.stringify({ name: "rxjs-corpus", version, private: true })}\n`,
+      );
     } else if (spec.name === "zod") {
       removeTests(path.join(dir, "src"));
-      fs.writeFileSync(path.join(dir, "package.json"), `${JSON.stringify({ name: "zod-corpus", version, private: true, type: "module" })}\n`);
+      fs.writeFileSync(
+        path.join(dir, "package.json"),
+        `${JSON.stringify({ name: "zod-corpus", version, private: true, type: "module" })}\n`,
+      );
     }
     fs.copyFileSync(path.join(here, "tsconfig", `${spec.name}.json`), path.join(dir, "tsconfig.json"));
     gitCommitAll(dir, `${spec.npm} src from npm`);

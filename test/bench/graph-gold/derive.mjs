@@ -22,7 +22,10 @@ const CALLABLE = new Set(["function", "method", "class", "constructor", "getter"
 /** Syntax facts per file, keyed by relative path. */
 function syntaxFacts(lang, rels, corpusDir) {
   if (lang === "python") {
-    const json = execFileSync("python3", [path.join(here, "python-facts.py"), corpusDir], { input: rels.join("\n"), maxBuffer: 1 << 30 });
+    const json = execFileSync("python3", [path.join(here, "python-facts.py"), corpusDir], {
+      input: rels.join("\n"),
+      maxBuffer: 1 << 30,
+    });
     const facts = JSON.parse(json);
     for (const [rel, f] of Object.entries(facts)) {
       if (f.error) console.error(`warn: ${rel}: CPython could not parse it: ${f.error}`);
@@ -31,7 +34,9 @@ function syntaxFacts(lang, rels, corpusDir) {
     return facts;
   }
   const ts = loadTypeScript();
-  return Object.fromEntries(rels.map((rel) => [rel, typescriptFacts(ts, rel, fs.readFileSync(path.join(corpusDir, rel), "utf8"))]));
+  return Object.fromEntries(
+    rels.map((rel) => [rel, typescriptFacts(ts, rel, fs.readFileSync(path.join(corpusDir, rel), "utf8"))]),
+  );
 }
 
 /**
@@ -40,9 +45,16 @@ function syntaxFacts(lang, rels, corpusDir) {
  */
 export function deriveGold(scip, corpusDir) {
   const lang = scip.tool.includes("python") ? "python" : "typescript";
-  const isSource = lang === "python" ? (p) => p.endsWith(".py") : (p) => /\.(ts|tsx|mts|cts)$/.test(p) && !/\.d\.[mc]?ts$/.test(p);
-  const docs = scip.documents.filter((d) => isSource(d.relativePath)).sort((a, b) => (a.relativePath < b.relativePath ? -1 : 1));
-  const facts = syntaxFacts(lang, docs.map((d) => d.relativePath), corpusDir);
+  const isSource =
+    lang === "python" ? (p) => p.endsWith(".py") : (p) => /\.(ts|tsx|mts|cts)$/.test(p) && !/\.d\.[mc]?ts$/.test(p);
+  const docs = scip.documents
+    .filter((d) => isSource(d.relativePath))
+    .sort((a, b) => (a.relativePath < b.relativePath ? -1 : 1));
+  const facts = syntaxFacts(
+    lang,
+    docs.map((d) => d.relativePath),
+    corpusDir,
+  );
   const ok = (rel) => facts[rel] && !facts[rel].error;
 
   // ---- occurrences by exact start position; module symbols (a definition at 0:0 of a file) by file
@@ -56,7 +68,13 @@ export function deriveGold(scip, corpusDir) {
       if (!at.has(key)) at.set(key, []);
       at.get(key).push(o);
       const [l0, c0, , c1] = o.range;
-      if ((o.roles & DEFINITION) && l0 === 0 && c0 === 0 && c1 === 0 && (o.symbol.endsWith("/") || o.symbol.endsWith("/__init__:"))) {
+      if (
+        o.roles & DEFINITION &&
+        l0 === 0 &&
+        c0 === 0 &&
+        c1 === 0 &&
+        (o.symbol.endsWith("/") || o.symbol.endsWith("/__init__:"))
+      ) {
         moduleFile.set(o.symbol, d.relativePath);
       }
     }
@@ -103,12 +121,13 @@ export function deriveGold(scip, corpusDir) {
     if (!key.startsWith("nosym:")) symbolDef.set(key, main);
   }
   // the definition a scope index stands for (an overload stub stands for its implementation)
-  const defAt = (rel, i) => (i == null ? null : facts[rel].defs[i].stubOf ?? facts[rel].defs[i]);
+  const defAt = (rel, i) => (i == null ? null : (facts[rel].defs[i].stubOf ?? facts[rel].defs[i]));
 
   const calleeOf = (rel, occ) => {
     const d = symbolDef.get(symbolKey(rel, occ.symbol));
     if (!d || !CALLABLE.has(d.kind)) return null;
-    if (d.kind === "constructor") { // TS `new X()` points at X's constructor: the edge goes to the class
+    if (d.kind === "constructor") {
+      // TS `new X()` points at X's constructor: the edge goes to the class
       const cls = defAt(d.rel, d.parent);
       return cls ? { def: cls, via: "constructor" } : null;
     }
@@ -143,8 +162,17 @@ export function deriveGold(scip, corpusDir) {
   const edgeSeen = new Set();
   const unresolved = []; // sites the checker could not resolve: candidate edges there are "don't care"
   const sites = []; // every call site with what the checker made of it (for miss categories; not scored)
-  const counts = { call_sites: 0, no_token: 0, no_occurrence: 0, local_or_param: 0, external_or_non_definition: 0,
-    in_corpus_non_callable: 0, in_corpus_callable: 0, super_calls: 0, super_resolved: 0 };
+  const counts = {
+    call_sites: 0,
+    no_token: 0,
+    no_occurrence: 0,
+    local_or_param: 0,
+    external_or_non_definition: 0,
+    in_corpus_non_callable: 0,
+    in_corpus_callable: 0,
+    super_calls: 0,
+    super_resolved: 0,
+  };
   const addEdge = (e) => {
     const key = `${e.caller}|${e.callee}|${e.file}|${e.line}`;
     if (edgeSeen.has(key)) return;
@@ -162,7 +190,8 @@ export function deriveGold(scip, corpusDir) {
       const caller_kind = callerDef ? callerDef.kind : "module";
       const site = { file: rel, line: c.line, name: c.name, form: c.form, receiver: c.receiver, outcome: "" };
       sites.push(site);
-      if (c.form === "super") { // TS `super(...)` has no SCIP occurrence: follow the resolved `extends`
+      if (c.form === "super") {
+        // TS `super(...)` has no SCIP occurrence: follow the resolved `extends`
         counts.super_calls++;
         let cls = callerDef;
         while (cls && cls.kind !== "class") cls = defAt(cls.rel, cls.parent);
@@ -170,7 +199,17 @@ export function deriveGold(scip, corpusDir) {
         if (bases?.length) {
           counts.super_resolved++;
           site.outcome = "edge";
-          addEdge({ caller, callee: bases[0].qualified, file: rel, line: c.line, via: "super", caller_kind, callee_kind: "class", form: c.form, receiver: c.receiver });
+          addEdge({
+            caller,
+            callee: bases[0].qualified,
+            file: rel,
+            line: c.line,
+            via: "super",
+            caller_kind,
+            callee_kind: "class",
+            form: c.form,
+            receiver: c.receiver,
+          });
         } else site.outcome = "external";
         continue;
       }
@@ -187,24 +226,45 @@ export function deriveGold(scip, corpusDir) {
         unresolved.push({ file: rel, line: c.line, name: c.name, form: c.form, reason: "no_symbol" });
         continue;
       }
-      let hit = false, inCorpus = false, local = false;
+      let hit = false,
+        inCorpus = false,
+        local = false;
       for (const o of occs) {
         const key = symbolKey(rel, o.symbol);
-        if (o.symbol.startsWith("local ") && !symbolDef.has(key)) { local = true; continue; }
+        if (o.symbol.startsWith("local ") && !symbolDef.has(key)) {
+          local = true;
+          continue;
+        }
         if (symbolDef.has(key)) inCorpus = true;
         const callee = calleeOf(rel, o);
         if (!callee) continue;
         hit = true;
-        addEdge({ caller, callee: callee.def.qualified, file: rel, line: c.line, via: callee.via, caller_kind,
-          callee_kind: callee.def.kind, form: c.form, receiver: c.receiver });
+        addEdge({
+          caller,
+          callee: callee.def.qualified,
+          file: rel,
+          line: c.line,
+          via: callee.via,
+          caller_kind,
+          callee_kind: callee.def.kind,
+          form: c.form,
+          receiver: c.receiver,
+        });
       }
-      if (hit) { counts.in_corpus_callable++; site.outcome = "edge"; }
-      else if (inCorpus) { counts.in_corpus_non_callable++; site.outcome = "non_callable"; }
-      else if (local) {
+      if (hit) {
+        counts.in_corpus_callable++;
+        site.outcome = "edge";
+      } else if (inCorpus) {
+        counts.in_corpus_non_callable++;
+        site.outcome = "non_callable";
+      } else if (local) {
         counts.local_or_param++;
         site.outcome = "local";
         unresolved.push({ file: rel, line: c.line, name: c.name, form: c.form, reason: "local_variable_or_parameter" });
-      } else { counts.external_or_non_definition++; site.outcome = "external"; }
+      } else {
+        counts.external_or_non_definition++;
+        site.outcome = "external";
+      }
     }
   }
 
@@ -219,12 +279,14 @@ export function deriveGold(scip, corpusDir) {
   };
   if (lang === "python") {
     // from the AST with Python's rules: scip-python's module symbols for relative imports are unreliable
-    for (const d of docs) if (ok(d.relativePath)) for (const t of facts[d.relativePath].import_targets) addImport(d.relativePath, t.file, t.line);
+    for (const d of docs)
+      if (ok(d.relativePath))
+        for (const t of facts[d.relativePath].import_targets) addImport(d.relativePath, t.file, t.line);
   } else {
     // every reference to a module symbol, as tsc resolved it
     for (const d of docs) {
       for (const o of d.occurrences) {
-        if (!o.range || (o.roles & DEFINITION)) continue;
+        if (!o.range || o.roles & DEFINITION) continue;
         const to = moduleFile.get(o.symbol);
         if (to) addImport(d.relativePath, to, o.range[0] + 1);
       }
@@ -234,7 +296,12 @@ export function deriveGold(scip, corpusDir) {
   const definitions = reported
     .sort((a, b) => (a.rel === b.rel ? a.line - b.line : a.rel < b.rel ? -1 : 1))
     .map((d) => ({
-      file: d.rel, name: d.name, qualified: d.qualified, kind: d.kind, start_line: d.line, end_line: d.end_line,
+      file: d.rel,
+      name: d.name,
+      qualified: d.qualified,
+      kind: d.kind,
+      start_line: d.line,
+      end_line: d.end_line,
       ...(d.overload_lines ? { overload_lines: d.overload_lines } : {}),
       ...(d.first_line !== d.line ? { first_line: d.first_line } : {}),
       symbol: d.symbol,

@@ -13,16 +13,68 @@
 // Definitions, import edges and inherits misses are counted by kind too.
 
 const SHAPES = {
-  python: { none: "f()", self: "self.m()", cls: "cls.m()", super: "super().m()", name: "x.m()", "self-attr": "self.x.m()",
-    chain: "a.b.m()", "call-result": "f().m()", subscript: "x[i].m()", literal: "'lit'.m()", other: "(expr).m()", computed: "computed callee" },
-  typescript: { none: "f()", this: "this.m()", super: "super.m()", name: "x.m()", "this-attr": "this.x.m()", chain: "a.b.m()",
-    "call-result": "f().m()", subscript: "x[i].m()", other: "(expr).m()", computed: "computed callee" },
-  go: { none: "f()", pkg: "pkg.F()", name: "x.M()", chain: "a.b.M()", "call-result": "f().M()", subscript: "x[i].M()",
-    literal: "T{}.M()", other: "(expr).M()", computed: "computed callee" },
-  java: { none: "m()", this: "this.m()", super: "super.m()", type: "Type.m()", name: "x.m()", "this-attr": "this.x.m()",
-    chain: "a.b.m()", "call-result": "f().m()", "new-result": "new X().m()", subscript: "x[i].m()", literal: "'lit'.m()",
-    other: "(expr).m()", computed: "computed callee", outer: "outer.new X()" },
-  rust: { none: "f()", value: "x.m()", path: "a::f()", Self: "Self::f()", self: "self::f()", super: "super::f()", crate: "crate::f()" },
+  python: {
+    none: "f()",
+    self: "self.m()",
+    cls: "cls.m()",
+    super: "super().m()",
+    name: "x.m()",
+    "self-attr": "self.x.m()",
+    chain: "a.b.m()",
+    "call-result": "f().m()",
+    subscript: "x[i].m()",
+    literal: "'lit'.m()",
+    other: "(expr).m()",
+    computed: "computed callee",
+  },
+  typescript: {
+    none: "f()",
+    this: "this.m()",
+    super: "super.m()",
+    name: "x.m()",
+    "this-attr": "this.x.m()",
+    chain: "a.b.m()",
+    "call-result": "f().m()",
+    subscript: "x[i].m()",
+    other: "(expr).m()",
+    computed: "computed callee",
+  },
+  go: {
+    none: "f()",
+    pkg: "pkg.F()",
+    name: "x.M()",
+    chain: "a.b.M()",
+    "call-result": "f().M()",
+    subscript: "x[i].M()",
+    literal: "T{}.M()",
+    other: "(expr).M()",
+    computed: "computed callee",
+  },
+  java: {
+    none: "m()",
+    this: "this.m()",
+    super: "super.m()",
+    type: "Type.m()",
+    name: "x.m()",
+    "this-attr": "this.x.m()",
+    chain: "a.b.m()",
+    "call-result": "f().m()",
+    "new-result": "new X().m()",
+    subscript: "x[i].m()",
+    literal: "'lit'.m()",
+    other: "(expr).m()",
+    computed: "computed callee",
+    outer: "outer.new X()",
+  },
+  rust: {
+    none: "f()",
+    value: "x.m()",
+    path: "a::f()",
+    Self: "Self::f()",
+    self: "self::f()",
+    super: "super::f()",
+    crate: "crate::f()",
+  },
   // C/C++ gold edges carry a form instead of a receiver kind
   c: { plain: "f()", member: "x.m() / p->m()", macro: "MACRO()" },
   cpp: { plain: "f() / ns::f() / T::m()", member: "x.m() / p->m()", macro: "MACRO()" },
@@ -107,12 +159,16 @@ export function missKinds(gold, cand, detail) {
     extraByPair.get(k).push(e);
   }
   for (const g of detail.edges_missed) {
-    const near = (extraByPair.get(`${g.caller}|${g.callee}|${g.file}`) ?? []).find((e) => !pairedExtra.has(e) && Math.abs(e.line - g.line) <= 3);
+    const near = (extraByPair.get(`${g.caller}|${g.callee}|${g.file}`) ?? []).find(
+      (e) => !pairedExtra.has(e) && Math.abs(e.line - g.line) <= 3,
+    );
     if (near) {
       pairedExtra.add(near);
       pairedMissed.add(g);
-      add(`line differs: ${shapeOf(lang, g)} (codeslice cites line ${near.line > g.line ? "after" : "before"} the callee token)`,
-        `${g.file}:${g.line} vs :${near.line} ${g.callee}`);
+      add(
+        `line differs: ${shapeOf(lang, g)} (codeslice cites line ${near.line > g.line ? "after" : "before"} the callee token)`,
+        `${g.file}:${g.line} vs :${near.line} ${g.callee}`,
+      );
     }
   }
 
@@ -120,20 +176,31 @@ export function missKinds(gold, cand, detail) {
     if (pairedMissed.has(g)) continue;
     const others = candAt.get(place(g.file, g.line)) ?? [];
     const same = others.filter((e) => lastName(e.callee) === lastName(g.callee));
-    const outcome = others.length === 0 ? "no edge on the line"
-      : same.length ? `edge to a same-named other target (via ${[...new Set(same.map((e) => e.resolution ?? "?"))].join("/")})`
-        : "no edge for this call";
+    const outcome =
+      others.length === 0
+        ? "no edge on the line"
+        : same.length
+          ? `edge to a same-named other target (via ${[...new Set(same.map((e) => e.resolution ?? "?"))].join("/")})`
+          : "no edge for this call";
     const via = (lang === "go" || lang === "java") && g.via !== "call" ? ` (${g.via})` : "";
-    add(`missed: ${shapeOf(lang, g)} → ${g.callee_kind}${via}, ${outcome}`, `${g.file}:${g.line} ${g.caller} → ${g.callee}`);
+    add(
+      `missed: ${shapeOf(lang, g)} → ${g.callee_kind}${via}, ${outcome}`,
+      `${g.file}:${g.line} ${g.caller} → ${g.callee}`,
+    );
   }
   for (const e of detail.edges_extra) {
     if (pairedExtra.has(e)) continue;
     const site = siteOf(e, sitesAt.get(place(e.file, e.line)) ?? [], candAt.get(place(e.file, e.line)) ?? []);
-    const checker = site ? CHECKER[site.outcome] ?? site.outcome : "no call site on the line per the parser";
-    add(`extra: ${shapeOf(lang, site)} via ${e.resolution ?? "?"}, ${checker}`, `${e.file}:${e.line} ${e.caller} → ${e.callee}`);
+    const checker = site ? (CHECKER[site.outcome] ?? site.outcome) : "no call site on the line per the parser";
+    add(
+      `extra: ${shapeOf(lang, site)} via ${e.resolution ?? "?"}, ${checker}`,
+      `${e.file}:${e.line} ${e.caller} → ${e.callee}`,
+    );
   }
-  for (const d of detail.definitions_missed) add(`missed definition: ${d.kind}`, `${d.file}:${d.start_line} ${d.qualified}`);
-  for (const d of detail.definitions_extra) add(`extra definition: ${d.kind ?? "?"}`, `${d.file}:${d.start_line} ${d.qualified ?? d.name}`);
+  for (const d of detail.definitions_missed)
+    add(`missed definition: ${d.kind}`, `${d.file}:${d.start_line} ${d.qualified}`);
+  for (const d of detail.definitions_extra)
+    add(`extra definition: ${d.kind ?? "?"}`, `${d.file}:${d.start_line} ${d.qualified ?? d.name}`);
   for (const k of detail.imports_missed) add("missed import edge", k);
   for (const k of detail.imports_extra) add("extra import edge", k);
   for (const k of detail.inherits_missed) add("missed inherits", k);

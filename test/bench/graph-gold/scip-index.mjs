@@ -15,7 +15,10 @@ export async function scipIndex(spec, corpusDir, { fresh = false } = {}) {
   const tree = corpusTree(corpusDir);
   const dir = path.join(benchCache, "scip");
   fs.mkdirSync(dir, { recursive: true });
-  const file = path.join(dir, tree ? `${spec.name}-${tree.slice(0, 12)}-${tool}-${version}.scip` : `${spec.name}-uncommitted.scip`);
+  const file = path.join(
+    dir,
+    tree ? `${spec.name}-${tree.slice(0, 12)}-${tool}-${version}.scip` : `${spec.name}-uncommitted.scip`,
+  );
   if (!fresh && tree && fs.existsSync(file)) return { file, seconds: null, cached: true };
 
   const args = [toolBin(tool), "index"];
@@ -35,7 +38,13 @@ export async function scipIndex(spec, corpusDir, { fresh = false } = {}) {
     const err = [];
     child.stderr.on("data", (b) => err.push(b));
     child.on("error", reject);
-    child.on("close", (code) => (code === 0 ? resolve() : reject(new Error(`${tool} failed on ${corpusDir} (exit ${code})\n${Buffer.concat(err).toString().slice(-2000)}`))));
+    child.on("close", (code) =>
+      code === 0
+        ? resolve()
+        : reject(
+            new Error(`${tool} failed on ${corpusDir} (exit ${code})\n${Buffer.concat(err).toString().slice(-2000)}`),
+          ),
+    );
   });
   fs.renameSync(tmp, file);
   return { file, seconds: Number(process.hrtime.bigint() - t0) / 1e9, cached: false };

@@ -8,10 +8,17 @@ const SCHEMA = {
   nested: {
     scip: {
       nested: {
-        Index: { fields: { metadata: { type: "Metadata", id: 1 }, documents: { rule: "repeated", type: "Document", id: 2 } } },
+        Index: {
+          fields: { metadata: { type: "Metadata", id: 1 }, documents: { rule: "repeated", type: "Document", id: 2 } },
+        },
         Metadata: { fields: { toolInfo: { type: "ToolInfo", id: 2 } } },
         ToolInfo: { fields: { name: { type: "string", id: 1 }, version: { type: "string", id: 2 } } },
-        Document: { fields: { relativePath: { type: "string", id: 1 }, occurrences: { rule: "repeated", type: "Occurrence", id: 2 } } },
+        Document: {
+          fields: {
+            relativePath: { type: "string", id: 1 },
+            occurrences: { rule: "repeated", type: "Occurrence", id: 2 },
+          },
+        },
         Occurrence: {
           fields: {
             range: { rule: "repeated", type: "int32", id: 1 },

@@ -23,11 +23,21 @@ export function prf(tp, candidate, gold) {
   const precision = candidate ? tp / candidate : gold ? 0 : 1; // nothing claimed, nothing to find: perfect
   const recall = gold ? tp / gold : 1;
   const f1 = precision + recall ? (2 * precision * recall) / (precision + recall) : 0;
-  return { precision: round(precision), recall: round(recall), f1: round(f1), tp, fp: candidate - tp, fn: gold - tp, candidate, gold };
+  return {
+    precision: round(precision),
+    recall: round(recall),
+    f1: round(f1),
+    tp,
+    fp: candidate - tp,
+    fn: gold - tp,
+    candidate,
+    gold,
+  };
 }
 
 function setScore(goldKeys, candKeys) {
-  const gold = new Set(goldKeys), cand = new Set(candKeys);
+  const gold = new Set(goldKeys),
+    cand = new Set(candKeys);
   let tp = 0;
   for (const k of cand) if (gold.has(k)) tp++;
   return { res: prf(tp, cand.size, gold.size), gold, cand };
@@ -55,30 +65,39 @@ function scoreDefinitions(goldDefs, candDefs) {
   const goldBy = group(goldDefs);
   const matched = new Set();
   const unmatchedCandidates = [];
-  let tp = 0, sameQualified = 0, sameKind = 0, sameEnd = 0;
+  let tp = 0,
+    sameQualified = 0,
+    sameKind = 0,
+    sameEnd = 0;
   for (const [k, cands] of group(candDefs)) {
     const golds = goldBy.get(k) ?? [];
     const pairs = [];
-    cands.forEach((c, ci) => golds.forEach((g, gi) => {
-      const main = Math.abs(g.start_line - c.start_line);
-      const stub = Math.min(Infinity, ...list(g.overload_lines).map((l) => Math.abs(l - c.start_line)));
-      const distance = main <= 1 ? main : stub <= 1 ? 2 + stub : Infinity;
-      if (distance < Infinity) pairs.push({ ci, gi, distance });
-    }));
+    cands.forEach((c, ci) =>
+      golds.forEach((g, gi) => {
+        const main = Math.abs(g.start_line - c.start_line);
+        const stub = Math.min(Infinity, ...list(g.overload_lines).map((l) => Math.abs(l - c.start_line)));
+        const distance = main <= 1 ? main : stub <= 1 ? 2 + stub : Infinity;
+        if (distance < Infinity) pairs.push({ ci, gi, distance });
+      }),
+    );
     pairs.sort((a, b) => a.distance - b.distance); // stable: ties keep candidate, then gold order
-    const usedC = new Set(), usedG = new Set();
+    const usedC = new Set(),
+      usedG = new Set();
     for (const p of pairs) {
       if (usedC.has(p.ci) || usedG.has(p.gi)) continue;
       usedC.add(p.ci);
       usedG.add(p.gi);
       tp++;
-      const c = cands[p.ci], g = golds[p.gi];
+      const c = cands[p.ci],
+        g = golds[p.gi];
       matched.add(g);
       if (c.qualified === g.qualified) sameQualified++;
       if (c.kind === g.kind) sameKind++;
       if (c.end_line != null && Math.abs(c.end_line - g.end_line) <= 1) sameEnd++;
     }
-    cands.forEach((c, ci) => { if (!usedC.has(ci)) unmatchedCandidates.push(c); });
+    cands.forEach((c, ci) => {
+      if (!usedC.has(ci)) unmatchedCandidates.push(c);
+    });
   }
   const res = prf(tp, candDefs.length, goldDefs.length);
   res.matched_with_same_qualified = tp ? round(sameQualified / tp) : 0;
@@ -91,7 +110,9 @@ function scoreDefinitions(goldDefs, candDefs) {
     if (matched.has(g)) b.found++;
     byKind.set(g.kind, b);
   }
-  res.recall_by_gold_kind = Object.fromEntries([...byKind].map(([k, v]) => [k, `${round(v.found / v.gold)} (${v.found}/${v.gold})`]));
+  res.recall_by_gold_kind = Object.fromEntries(
+    [...byKind].map(([k, v]) => [k, `${round(v.found / v.gold)} (${v.found}/${v.gold})`]),
+  );
   return { res, missed: goldDefs.filter((g) => !matched.has(g)), extra: unmatchedCandidates };
 }
 
@@ -105,7 +126,8 @@ export function scoreGraph(gold, cand) {
   report.definitions = defs.res;
 
   const dontCare = new Set(list(gold.unresolved_call_sites).map(keys.place));
-  const goldEdges = list(gold.call_edges), candEdges = list(cand.call_edges);
+  const goldEdges = list(gold.call_edges),
+    candEdges = list(cand.call_edges);
 
   const strict = setScore(goldEdges.map(keys.pair), candEdges.map(keys.pair));
   const sitesOfPair = new Map();
@@ -115,7 +137,8 @@ export function scoreGraph(gold, cand) {
     sitesOfPair.get(k).push(keys.place(e));
   }
   let dontCarePairs = 0;
-  for (const [k, places] of sitesOfPair) if (!strict.gold.has(k) && places.every((p) => dontCare.has(p))) dontCarePairs++;
+  for (const [k, places] of sitesOfPair)
+    if (!strict.gold.has(k) && places.every((p) => dontCare.has(p))) dontCarePairs++;
   strict.res.precision_adjusted = round(strict.res.tp / Math.max(1, strict.res.candidate - dontCarePairs));
   strict.res.fp_at_unresolvable_sites = dontCarePairs;
 
@@ -141,7 +164,8 @@ export function scoreGraph(gold, cand) {
   };
   loose.res.recall_by_via = recallBy("via");
   loose.res.recall_by_caller_kind = recallBy("caller_kind");
-  if (goldEdges.some((e) => Array.isArray(e.tags))) { // Go/Java gold: what makes each call hard
+  if (goldEdges.some((e) => Array.isArray(e.tags))) {
+    // Go/Java gold: what makes each call hard
     const b = new Map();
     const seen = new Set();
     for (const e of goldEdges) {
@@ -155,7 +179,11 @@ export function scoreGraph(gold, cand) {
         b.set(t, x);
       }
     }
-    loose.res.recall_by_tag = Object.fromEntries([...b].sort((x, y) => y[1].gold - x[1].gold).map(([k, v]) => [k, `${round(v.found / v.gold)} (${v.found}/${v.gold})`]));
+    loose.res.recall_by_tag = Object.fromEntries(
+      [...b]
+        .sort((x, y) => y[1].gold - x[1].gold)
+        .map(([k, v]) => [k, `${round(v.found / v.gold)} (${v.found}/${v.gold})`]),
+    );
   }
   report.call_edges_strict = strict.res;
   report.call_edges_loose = loose.res;
@@ -163,12 +191,18 @@ export function scoreGraph(gold, cand) {
   const imports = setScore(list(gold.import_edges).map(keys.import), list(cand.import_edges).map(keys.import));
   report.import_edges = imports.res;
   // Go gold also gives the by-use rule (file -> files declaring what it uses through the import)
-  if (Array.isArray(gold.import_edges_by_use)) report.import_edges_by_use = setScore(gold.import_edges_by_use.map(keys.import), list(cand.import_edges).map(keys.import)).res;
+  if (Array.isArray(gold.import_edges_by_use))
+    report.import_edges_by_use = setScore(
+      gold.import_edges_by_use.map(keys.import),
+      list(cand.import_edges).map(keys.import),
+    ).res;
   const inherits = setScore(list(gold.inherits).map(keys.inherit), list(cand.inherits).map(keys.inherit));
   report.inherits = inherits.res;
   const extendsOnly = (e) => !e.kind || e.kind === "extends";
-  report.inherits_extends_only = setScore(list(gold.inherits).filter(extendsOnly).map(keys.inherit),
-    list(cand.inherits).filter(extendsOnly).map(keys.inherit)).res;
+  report.inherits_extends_only = setScore(
+    list(gold.inherits).filter(extendsOnly).map(keys.inherit),
+    list(cand.inherits).filter(extendsOnly).map(keys.inherit),
+  ).res;
 
   // unmatched loose sites: one representative edge per key (the first seen), for categorising
   const firstBy = (edges, key) => {
@@ -176,7 +210,8 @@ export function scoreGraph(gold, cand) {
     for (const e of edges) if (!m.has(key(e))) m.set(key(e), e);
     return m;
   };
-  const goldSites = firstBy(goldEdges, keys.site), candSites = firstBy(candEdges, keys.site);
+  const goldSites = firstBy(goldEdges, keys.site),
+    candSites = firstBy(candEdges, keys.site);
   const detail = {
     definitions_missed: defs.missed,
     definitions_extra: defs.extra,

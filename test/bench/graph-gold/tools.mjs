@@ -30,10 +30,13 @@ export function ensureTools() {
   if (missing.length === 0) return;
   fs.mkdirSync(toolsDir, { recursive: true });
   const manifest = path.join(toolsDir, "package.json");
-  if (!fs.existsSync(manifest)) fs.writeFileSync(manifest, JSON.stringify({ name: "codeslice-bench-tools", private: true }, null, 1));
+  if (!fs.existsSync(manifest))
+    fs.writeFileSync(manifest, JSON.stringify({ name: "codeslice-bench-tools", private: true }, null, 1));
   const specs = Object.entries(TOOL_VERSIONS).map(([pkg, v]) => `${pkg}@${v}`);
   console.error(`installing ${specs.join(" ")} into ${toolsDir}`);
-  execFileSync("npm", ["install", "--no-audit", "--no-fund", "--prefix", toolsDir, ...specs], { stdio: ["ignore", "inherit", "inherit"] });
+  execFileSync("npm", ["install", "--no-audit", "--no-fund", "--prefix", toolsDir, ...specs], {
+    stdio: ["ignore", "inherit", "inherit"],
+  });
 }
 
 const requireTool = createRequire(path.join(toolsDir, "package.json"));

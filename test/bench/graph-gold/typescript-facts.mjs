@@ -7,8 +7,15 @@
 
 /** Strips `( )`, `!`, `as T`, `<T>x` and `satisfies T` around an expression. */
 export function unwrap(ts, e) {
-  while (e && (ts.isParenthesizedExpression(e) || ts.isNonNullExpression(e) || ts.isAsExpression(e) ||
-    ts.isTypeAssertionExpression(e) || ts.isSatisfiesExpression(e))) e = e.expression;
+  while (
+    e &&
+    (ts.isParenthesizedExpression(e) ||
+      ts.isNonNullExpression(e) ||
+      ts.isAsExpression(e) ||
+      ts.isTypeAssertionExpression(e) ||
+      ts.isSatisfiesExpression(e))
+  )
+    e = e.expression;
   return e;
 }
 
@@ -17,15 +24,25 @@ export function unwrap(ts, e) {
  * @returns {{module: string, defs: object[], calls: object[], bases: object[]}}
  */
 export function typescriptFacts(ts, rel, text) {
-  const sf = ts.createSourceFile(rel, text, ts.ScriptTarget.Latest, true, rel.endsWith("x") ? ts.ScriptKind.TSX : ts.ScriptKind.TS);
-  const defs = [], calls = [], bases = [];
+  const sf = ts.createSourceFile(
+    rel,
+    text,
+    ts.ScriptTarget.Latest,
+    true,
+    rel.endsWith("x") ? ts.ScriptKind.TSX : ts.ScriptKind.TS,
+  );
+  const defs = [],
+    calls = [],
+    bases = [];
   const pos = (p) => sf.getLineAndCharacterOfPosition(p);
   const isFunctionValue = (init) => {
     const u = unwrap(ts, init);
     return !!u && (ts.isArrowFunction(u) || ts.isFunctionExpression(u));
   };
   const memberName = (n) =>
-    ts.isIdentifier(n) || ts.isPrivateIdentifier(n) || ts.isStringLiteral(n) || ts.isNumericLiteral(n) ? n.text : n.getText(sf);
+    ts.isIdentifier(n) || ts.isPrivateIdentifier(n) || ts.isStringLiteral(n) || ts.isNumericLiteral(n)
+      ? n.text
+      : n.getText(sf);
   // the identifier that names a callee or a base: `f`, `a.b.f` -> f; anything else has none
   const nameToken = (expr) => {
     const e = unwrap(ts, expr);
@@ -52,8 +69,16 @@ export function typescriptFacts(ts, rel, text) {
 
   function addDef(node, nameNode, name, kind, scope, stub) {
     const at = pos(nameNode.getStart(sf));
-    defs.push({ name, kind, line: at.line + 1, col: at.character, first_line: pos(node.getStart(sf)).line + 1,
-      end_line: pos(node.getEnd()).line + 1, parent: scope, stub });
+    defs.push({
+      name,
+      kind,
+      line: at.line + 1,
+      col: at.character,
+      first_line: pos(node.getStart(sf)).line + 1,
+      end_line: pos(node.getEnd()).line + 1,
+      parent: scope,
+      stub,
+    });
     return defs.length - 1;
   }
   function addCall(calleeExpr, form, scope, node) {
@@ -68,8 +93,10 @@ export function typescriptFacts(ts, rel, text) {
   /** The definition `node` declares, if it is one the gold counts; returns its index. */
   function definitionOf(node, scope) {
     const inClass = node.parent && ts.isClassLike(node.parent);
-    if (ts.isFunctionDeclaration(node) && node.name) return addDef(node, node.name, node.name.text, "function", scope, !node.body);
-    if ((ts.isClassDeclaration(node) || ts.isClassExpression(node)) && node.name) return addDef(node, node.name, node.name.text, "class", scope, false);
+    if (ts.isFunctionDeclaration(node) && node.name)
+      return addDef(node, node.name, node.name.text, "function", scope, !node.body);
+    if ((ts.isClassDeclaration(node) || ts.isClassExpression(node)) && node.name)
+      return addDef(node, node.name, node.name.text, "class", scope, false);
     if (ts.isMethodDeclaration(node) && inClass) {
       const abstract = (ts.getCombinedModifierFlags(node) & ts.ModifierFlags.Abstract) !== 0;
       return addDef(node, node.name, memberName(node.name), "method", scope, !node.body && !abstract); // body-less, not abstract = overload signature
@@ -78,10 +105,14 @@ export function typescriptFacts(ts, rel, text) {
       const keyword = node.getChildren(sf).find((c) => c.kind === ts.SyntaxKind.ConstructorKeyword) ?? node;
       return addDef(node, keyword, "constructor", "constructor", scope, !node.body);
     }
-    if (ts.isGetAccessorDeclaration(node) && inClass) return addDef(node, node.name, memberName(node.name), "getter", scope, false);
-    if (ts.isSetAccessorDeclaration(node) && inClass) return addDef(node, node.name, memberName(node.name), "setter", scope, false);
-    if (ts.isPropertyDeclaration(node) && inClass && isFunctionValue(node.initializer)) return addDef(node, node.name, memberName(node.name), "method", scope, false);
-    if (ts.isVariableDeclaration(node) && ts.isIdentifier(node.name) && isFunctionValue(node.initializer)) return addDef(node, node.name, node.name.text, "function", scope, false);
+    if (ts.isGetAccessorDeclaration(node) && inClass)
+      return addDef(node, node.name, memberName(node.name), "getter", scope, false);
+    if (ts.isSetAccessorDeclaration(node) && inClass)
+      return addDef(node, node.name, memberName(node.name), "setter", scope, false);
+    if (ts.isPropertyDeclaration(node) && inClass && isFunctionValue(node.initializer))
+      return addDef(node, node.name, memberName(node.name), "method", scope, false);
+    if (ts.isVariableDeclaration(node) && ts.isIdentifier(node.name) && isFunctionValue(node.initializer))
+      return addDef(node, node.name, node.name.text, "function", scope, false);
     if (ts.isInterfaceDeclaration(node)) return addDef(node, node.name, node.name.text, "interface", scope, false);
     if (ts.isTypeAliasDeclaration(node)) return addDef(node, node.name, node.name.text, "type", scope, false);
     if (ts.isEnumDeclaration(node)) return addDef(node, node.name, node.name.text, "enum", scope, false);

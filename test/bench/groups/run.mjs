@@ -44,10 +44,18 @@ const opt = (name, dflt) => {
 const TEMPLATE = opt("template", "https://github.com/fastapi/full-stack-fastapi-template.git");
 const OUT = path.resolve(opt("out", "/work/corpora/groups25"));
 const ROUNDS = Number(opt("rounds", "30"));
-if (path.relative(repoRoot, OUT).split(path.sep)[0] !== "..") throw new Error(`--out ${OUT} is inside this repository; corpora live outside it`);
+if (path.relative(repoRoot, OUT).split(path.sep)[0] !== "..")
+  throw new Error(`--out ${OUT} is inside this repository; corpora live outside it`);
 
 const git = (cwd, ...a) => execFileSync("git", a, { cwd, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
-const COMMIT_ENV = { GIT_AUTHOR_NAME: "bench", GIT_AUTHOR_EMAIL: "bench@example.invalid", GIT_COMMITTER_NAME: "bench", GIT_COMMITTER_EMAIL: "bench@example.invalid", GIT_AUTHOR_DATE: "2026-01-01T00:00:00Z", GIT_COMMITTER_DATE: "2026-01-01T00:00:00Z" };
+const COMMIT_ENV = {
+  GIT_AUTHOR_NAME: "bench",
+  GIT_AUTHOR_EMAIL: "bench@example.invalid",
+  GIT_COMMITTER_NAME: "bench",
+  GIT_COMMITTER_EMAIL: "bench@example.invalid",
+  GIT_AUTHOR_DATE: "2026-01-01T00:00:00Z",
+  GIT_COMMITTER_DATE: "2026-01-01T00:00:00Z",
+};
 
 /** A folder committed as a fresh git repository, unless it already is one. */
 function commitFolder(dir) {
@@ -65,11 +73,22 @@ function buildCorpora() {
     git(src, "checkout", "-q", COMMIT);
   }
   if (git(src, "rev-parse", "HEAD").trim() !== COMMIT) throw new Error(`${src} is not at ${COMMIT}`);
-  for (const [part, dir] of [["backend", "template-backend"], ["frontend", "template-frontend"], [".", "template"]]) {
+  for (const [part, dir] of [
+    ["backend", "template-backend"],
+    ["frontend", "template-frontend"],
+    [".", "template"],
+  ]) {
     const dest = path.join(OUT, dir);
     if (!fs.existsSync(dest)) {
       fs.mkdirSync(dest);
-      execFileSync("sh", ["-c", `git archive ${COMMIT} ${part === "." ? "" : part} | tar -x -C "${dest}"${part === "." ? "" : ` --strip-components=1`}`], { cwd: src });
+      execFileSync(
+        "sh",
+        [
+          "-c",
+          `git archive ${COMMIT} ${part === "." ? "" : part} | tar -x -C "${dest}"${part === "." ? "" : ` --strip-components=1`}`,
+        ],
+        { cwd: src },
+      );
     }
     commitFolder(dest);
   }
@@ -81,14 +100,23 @@ function buildCorpora() {
   commitFolder(django);
 }
 
-const norm = (p) => p.replace(/\/+$/, "").split("/").map((s) => (/^\{.*\}$/.test(s) ? "*" : s)).join("/");
+const norm = (p) =>
+  p
+    .replace(/\/+$/, "")
+    .split("/")
+    .map((s) => (/^\{.*\}$/.test(s) ? "*" : s))
+    .join("/");
 const key = (method, p) => `${method} ${norm(p)}`;
 
 function routesCheck() {
   const api = path.join(OUT, "template-backend");
   const web = path.join(OUT, "template-frontend");
   const started = performance.now();
-  const out = execFileSync(process.execPath, [cli, "routes", "--root", `api=${api}`, "--root", `web=${web}`, "--json", "--budget", "20000", "--no-server"], { encoding: "utf8", maxBuffer: 64 << 20 });
+  const out = execFileSync(
+    process.execPath,
+    [cli, "routes", "--root", `api=${api}`, "--root", `web=${web}`, "--json", "--budget", "20000", "--no-server"],
+    { encoding: "utf8", maxBuffer: 64 << 20 },
+  );
   const ms = performance.now() - started;
   const answer = JSON.parse(out);
   const got = new Map(answer.routes.filter((r) => r.repo === "api").map((r) => [key(r.method, r.path), r]));
@@ -98,25 +126,48 @@ function routesCheck() {
   let exact = 0;
   for (const r of called) {
     const found = got.get(key(r.method, r.path));
-    const sites = (found?.clients ?? []).filter((c) => c.repo === "web").map((c) => `${c.path}:${c.line} ${c.caller}`).sort();
+    const sites = (found?.clients ?? [])
+      .filter((c) => c.repo === "web")
+      .map((c) => `${c.path}:${c.line} ${c.caller}`)
+      .sort();
     const want = [...r.calls].sort();
     const ok = JSON.stringify(sites) === JSON.stringify(want);
     if (ok) exact++;
     else rows.push({ route: `${r.method} ${r.path}`, want, got: sites });
   }
   const extra = [...got.keys()].filter((k) => !contract.routes.some((r) => key(r.method, r.path) === k));
-  return { ms: Math.round(ms), backendRoutes: contract.routes.length, listed: listed.length, extraRoutes: extra, frontendCalled: called.length, exactCallSites: exact, share: exact / called.length, misses: rows };
+  return {
+    ms: Math.round(ms),
+    backendRoutes: contract.routes.length,
+    listed: listed.length,
+    extraRoutes: extra,
+    frontendCalled: called.length,
+    exactCallSites: exact,
+    share: exact / called.length,
+    misses: rows,
+  };
 }
 
 function impactCheck() {
   const api = path.join(OUT, "template-backend");
   const web = path.join(OUT, "template-frontend");
-  const answer = JSON.parse(execFileSync(process.execPath, [cli, "routes", "--root", api, "--json", "--budget", "20000", "--no-server"], { encoding: "utf8", maxBuffer: 64 << 20 }));
+  const answer = JSON.parse(
+    execFileSync(process.execPath, [cli, "routes", "--root", api, "--json", "--budget", "20000", "--no-server"], {
+      encoding: "utf8",
+      maxBuffer: 64 << 20,
+    }),
+  );
   let crossed = 0;
   const misses = [];
   for (const r of answer.routes.filter((x) => x.handler && !x.test)) {
     const want = contract.routes.find((c) => key(c.method, c.path) === key(r.method, r.path));
-    const out = JSON.parse(execFileSync(process.execPath, [cli, "impact", r.handler, "--root", `api=${api}`, "--root", `web=${web}`, "--json", "--no-server"], { encoding: "utf8", maxBuffer: 64 << 20 }));
+    const out = JSON.parse(
+      execFileSync(
+        process.execPath,
+        [cli, "impact", r.handler, "--root", `api=${api}`, "--root", `web=${web}`, "--json", "--no-server"],
+        { encoding: "utf8", maxBuffer: 64 << 20 },
+      ),
+    );
     const wantSites = (want?.calls ?? []).map((c) => `web:${c.split(" ")[0]}`);
     if (wantSites.every((s) => out.crossRepoCallers.includes(s))) crossed++;
     else misses.push({ handler: r.handler, want: wantSites, got: out.crossRepoCallers });
@@ -130,7 +181,19 @@ const pct = (xs, p) => {
 };
 
 async function latency() {
-  const transport = new StdioClientTransport({ command: process.execPath, args: [cli, "mcp", "--root", `django=${path.join(OUT, "django")}`, "--root", `template=${path.join(OUT, "template")}`], stderr: "pipe", cwd: os.tmpdir() });
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [
+      cli,
+      "mcp",
+      "--root",
+      `django=${path.join(OUT, "django")}`,
+      "--root",
+      `template=${path.join(OUT, "template")}`,
+    ],
+    stderr: "pipe",
+    cwd: os.tmpdir(),
+  });
   const client = new Client({ name: "groups-bench", version: "1.0.0" });
   await client.connect(transport);
   const call = async (name, a) => {
@@ -145,15 +208,37 @@ async function latency() {
   const cold = performance.now() - coldStart;
   const calls = {
     route_map: (i) => [{}, { prefix: "/api/v1/items" }, { method: "GET" }][i % 3],
-    grep: (i) => [{ pattern: "def get_queryset", repo: "django" }, { pattern: "API_V1_STR", repo: "template" }, { pattern: "class \\w+Form\\(", repo: "django" }, { pattern: "useQuery", repo: "template" }][i % 4],
-    search: (i) => [{ query: "queryset filter", repo: "django" }, { query: "create item", repo: "template" }, { query: "password reset token", repo: "django" }, { query: "login access token", repo: "template" }][i % 4],
+    grep: (i) =>
+      [
+        { pattern: "def get_queryset", repo: "django" },
+        { pattern: "API_V1_STR", repo: "template" },
+        { pattern: "class \\w+Form\\(", repo: "django" },
+        { pattern: "useQuery", repo: "template" },
+      ][i % 4],
+    search: (i) =>
+      [
+        { query: "queryset filter", repo: "django" },
+        { query: "create item", repo: "template" },
+        { query: "password reset token", repo: "django" },
+        { query: "login access token", repo: "template" },
+      ][i % 4],
   };
   // Warm-up: the search index, grep's kept texts and the contracts are built on first use.
   for (const [name, make] of Object.entries(calls)) for (let i = 0; i < 4; i++) await call(name, make(i));
   const times = Object.fromEntries(Object.keys(calls).map((n) => [n, []]));
-  for (let i = 0; i < ROUNDS; i++) for (const [name, make] of Object.entries(calls)) times[name].push(await call(name, make(i)));
+  for (let i = 0; i < ROUNDS; i++)
+    for (const [name, make] of Object.entries(calls)) times[name].push(await call(name, make(i)));
   await client.close();
-  return { coldIndexMs: Math.round(cold), rounds: ROUNDS, ...Object.fromEntries(Object.entries(times).map(([n, xs]) => [n, { p50: +pct(xs, 50).toFixed(1), p95: +pct(xs, 95).toFixed(1), max: +Math.max(...xs).toFixed(1) }])) };
+  return {
+    coldIndexMs: Math.round(cold),
+    rounds: ROUNDS,
+    ...Object.fromEntries(
+      Object.entries(times).map(([n, xs]) => [
+        n,
+        { p50: +pct(xs, 50).toFixed(1), p95: +pct(xs, 95).toFixed(1), max: +Math.max(...xs).toFixed(1) },
+      ]),
+    ),
+  };
 }
 
 const loadStart = os.loadavg()[0];
@@ -161,14 +246,28 @@ buildCorpora();
 const routes = routesCheck();
 const impact = impactCheck();
 const lat = await latency();
-const result = { commit: COMMIT, machine: `${os.cpus().length} cores, ${os.cpus()[0]?.model}`, load: { start: +loadStart.toFixed(2), end: +os.loadavg()[0].toFixed(2) }, routes, impact, latency: lat };
+const result = {
+  commit: COMMIT,
+  machine: `${os.cpus().length} cores, ${os.cpus()[0]?.model}`,
+  load: { start: +loadStart.toFixed(2), end: +os.loadavg()[0].toFixed(2) },
+  routes,
+  impact,
+  latency: lat,
+};
 fs.mkdirSync(path.join(here, "..", "results"), { recursive: true });
 fs.writeFileSync(path.join(here, "..", "results", "groups.json"), `${JSON.stringify(result, null, 2)}\n`);
 console.log(`| measure | figure |\n| --- | --- |`);
-console.log(`| backend routes listed | ${routes.listed}/${routes.backendRoutes} (extra: ${routes.extraRoutes.length}) |`);
-console.log(`| frontend-called routes with exactly the hand-listed call sites | ${routes.exactCallSites}/${routes.frontendCalled} (${(100 * routes.share).toFixed(1)}%) |`);
+console.log(
+  `| backend routes listed | ${routes.listed}/${routes.backendRoutes} (extra: ${routes.extraRoutes.length}) |`,
+);
+console.log(
+  `| frontend-called routes with exactly the hand-listed call sites | ${routes.exactCallSites}/${routes.frontendCalled} (${(100 * routes.share).toFixed(1)}%) |`,
+);
 console.log(`| impact of a handler crosses to its frontend call sites | ${impact.crossed}/${impact.handlers} |`);
-for (const n of ["route_map", "grep", "search"]) console.log(`| ${n} warm over django + template (ms) | p50 ${lat[n].p50}, p95 ${lat[n].p95}, max ${lat[n].max} (${ROUNDS} rounds) |`);
+for (const n of ["route_map", "grep", "search"])
+  console.log(
+    `| ${n} warm over django + template (ms) | p50 ${lat[n].p50}, p95 ${lat[n].p95}, max ${lat[n].max} (${ROUNDS} rounds) |`,
+  );
 console.log(`| first call (index both, cache as found) | ${lat.coldIndexMs} ms |`);
 console.log(`load average ${result.load.start} → ${result.load.end}; ${result.machine}`);
 if (routes.misses.length) console.log("misses:", JSON.stringify(routes.misses, null, 1));

@@ -22,12 +22,19 @@ const config = JSON.parse(fs.readFileSync(path.join(here, "repos.json"), "utf8")
 const only = opt("repos", "") ? opt("repos", "").split(",") : undefined;
 const scan = Number(opt("scan", "400"));
 const limit = Number(opt("limit", "12"));
-const TEST = /(^|\/)(tests?|__tests__|spec|specs|e2e|[^/]*[-_]tests)\/|(^|\/)test_[^/]*\.py$|_test\.[a-z]+$|\.(test|spec)\.[a-z]+$|(^|\/)conftest\.py$/;
+const TEST =
+  /(^|\/)(tests?|__tests__|spec|specs|e2e|[^/]*[-_]tests)\/|(^|\/)test_[^/]*\.py$|_test\.[a-z]+$|\.(test|spec)\.[a-z]+$|(^|\/)conftest\.py$/;
 const SOURCE = /\.(py|ts|tsx)$/;
 // A definition header on a removed and on an added line, with the same name.
-const HEADER = /^[-+]\s*(?:export\s+)?(?:async\s+)?(?:def|function)\s+([A-Za-z_$][\w$]*)\s*[(<]|^[-+]\s*(?:public\s+|private\s+|protected\s+|static\s+|async\s+)*([A-Za-z_$][\w$]*)\s*\(.*\)\s*(?::[^=]*)?\{\s*$/;
+const HEADER =
+  /^[-+]\s*(?:export\s+)?(?:async\s+)?(?:def|function)\s+([A-Za-z_$][\w$]*)\s*[(<]|^[-+]\s*(?:public\s+|private\s+|protected\s+|static\s+|async\s+)*([A-Za-z_$][\w$]*)\s*\(.*\)\s*(?::[^=]*)?\{\s*$/;
 
-const git = (dir, args) => execFileSync("git", ["-C", dir, ...args], { encoding: "utf8", maxBuffer: 1 << 28, stdio: ["ignore", "pipe", "pipe"] });
+const git = (dir, args) =>
+  execFileSync("git", ["-C", dir, ...args], {
+    encoding: "utf8",
+    maxBuffer: 1 << 28,
+    stdio: ["ignore", "pipe", "pipe"],
+  });
 
 /** Production files of `commit` whose diff removes and adds a header of the same name. */
 function signatureFiles(dir, commit) {
@@ -81,7 +88,9 @@ for (const repo of config.repos.filter((r) => !only || only.includes(r.name))) {
   const work = path.join(benchCache, "impact", "signature-work", repo.name);
   if (!fs.existsSync(path.join(work, ".git"))) execFileSync("git", ["clone", "--quiet", "--no-checkout", clone, work]);
   let n = 0;
-  for (const commit of git(clone, ["rev-list", "--first-parent", "--no-merges", `--max-count=${scan}`, repo.head]).trim().split("\n")) {
+  for (const commit of git(clone, ["rev-list", "--first-parent", "--no-merges", `--max-count=${scan}`, repo.head])
+    .trim()
+    .split("\n")) {
     if (n >= limit) break;
     const files = signatureFiles(clone, commit);
     if (!files.size) continue;
@@ -106,10 +115,20 @@ for (const repo of config.repos.filter((r) => !only || only.includes(r.name))) {
     n++;
     const names = signatures.map((s) => s.name.split(".").pop());
     const entry = {
-      repo: repo.name, commit: commit.slice(0, 12), subject: git(clone, ["log", "-1", "--format=%s", commit]).trim(),
+      repo: repo.name,
+      commit: commit.slice(0, 12),
+      subject: git(clone, ["log", "-1", "--format=%s", commit]).trim(),
       signatures: signatures.map((s) => ({ symbol: s.qualified, old: s.signature?.old, new: s.signature?.new })),
-      checked: answer.callSites.checked, undecided: answer.callSites.undecided,
-      breaking: answer.callSites.breaking.map((b) => ({ site: `${b.path}:${b.line}`, caller: b.caller, callee: b.callee, call: b.call, reason: b.reason, confidence: b.confidence })),
+      checked: answer.callSites.checked,
+      undecided: answer.callSites.undecided,
+      breaking: answer.callSites.breaking.map((b) => ({
+        site: `${b.path}:${b.line}`,
+        caller: b.caller,
+        callee: b.callee,
+        call: b.call,
+        reason: b.reason,
+        confidence: b.confidence,
+      })),
       updated_by_commit: updatedCalls(clone, commit, names, new Set(files.keys())),
     };
     found.push(entry);

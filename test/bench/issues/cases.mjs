@@ -24,26 +24,52 @@ export const splitOf = (id) => (crypto.createHash("sha256").update(id).digest()[
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === path.resolve(process.argv[1])) {
   const cands = JSON.parse(fs.readFileSync(path.join(base, "candidates.json"), "utf8")).candidates;
-  const issues = fs.readFileSync(path.join(base, "issues.jsonl"), "utf8").trim().split("\n").filter(Boolean).map((l) => JSON.parse(l));
+  const issues = fs
+    .readFileSync(path.join(base, "issues.jsonl"), "utf8")
+    .trim()
+    .split("\n")
+    .filter(Boolean)
+    .map((l) => JSON.parse(l));
   const byKey = new Map(cands.map((c) => [`${c.repo}#${c.issue}`, c]));
-  const cases = [], missing = [], sameFix = [];
+  const cases = [],
+    missing = [],
+    sameFix = [];
   const seenCommit = new Set();
   for (const is of issues) {
     const c = byKey.get(`${is.repo}#${is.issue}`);
-    if (!c || !config.repos[is.repo]) { missing.push(`${is.repo}#${is.issue}`); continue; }
+    if (!c || !config.repos[is.repo]) {
+      missing.push(`${is.repo}#${is.issue}`);
+      continue;
+    }
     // one case per fix commit: a commit that closes several issues is kept once (the first issue stored)
-    if (seenCommit.has(c.commit)) { sameFix.push(`${is.repo}#${is.issue}`); continue; }
+    if (seenCommit.has(c.commit)) {
+      sameFix.push(`${is.repo}#${is.issue}`);
+      continue;
+    }
     seenCommit.add(c.commit);
     const id = `${is.repo}-${is.issue}`;
     if (config.exclude?.[id]) continue;
     const body = is.body.trim();
     cases.push({
-      id, repo: is.repo, issue: is.issue, url: `${config.repos[is.repo].url}/issues/${is.issue}`,
+      id,
+      repo: is.repo,
+      issue: is.issue,
+      url: `${config.repos[is.repo].url}/issues/${is.issue}`,
       split: splitOf(id),
-      title: is.title, body, truncated: is.truncated, issue_date: is.date,
+      title: is.title,
+      body,
+      truncated: is.truncated,
+      issue_date: is.date,
       query: body ? `${is.title}\n\n${body}` : is.title,
-      commit: c.commit, parent: c.parent, date: c.date, fix_subject: c.subject, merge: c.merge,
-      files: c.files, new_files: c.new_files, functions: c.functions, other_defs: c.other_defs,
+      commit: c.commit,
+      parent: c.parent,
+      date: c.date,
+      fix_subject: c.subject,
+      merge: c.merge,
+      files: c.files,
+      new_files: c.new_files,
+      functions: c.functions,
+      other_defs: c.other_defs,
     });
   }
   cases.sort((a, b) => a.repo.localeCompare(b.repo) || a.date.localeCompare(b.date) || a.issue - b.issue);
@@ -51,11 +77,20 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === path.resolve(process.a
   for (const c of cases) perRepo[c.repo] = (perRepo[c.repo] || 0) + 1;
   writeJson(path.join(base, "cases.json"), {
     meta: {
-      built: new Date().toISOString(), cases: cases.length, per_repo: perRepo,
-      splits: { tune: cases.filter((c) => c.split === "tune").length, test: cases.filter((c) => c.split === "test").length },
-      repos: Object.fromEntries(Object.entries(config.repos).map(([n, r]) => [n, { path: path.join("repos", n), head: r.head, url: r.url }])),
+      built: new Date().toISOString(),
+      cases: cases.length,
+      per_repo: perRepo,
+      splits: {
+        tune: cases.filter((c) => c.split === "tune").length,
+        test: cases.filter((c) => c.split === "test").length,
+      },
+      repos: Object.fromEntries(
+        Object.entries(config.repos).map(([n, r]) => [n, { path: path.join("repos", n), head: r.head, url: r.url }]),
+      ),
     },
     cases,
   });
-  console.error(`${cases.length} cases (${JSON.stringify(perRepo)}); ${missing.length} issue texts without a candidate${missing.length ? `: ${missing.join(", ")}` : ""}; ${sameFix.length} left out as a second issue of the same fix${sameFix.length ? `: ${sameFix.join(", ")}` : ""}`);
+  console.error(
+    `${cases.length} cases (${JSON.stringify(perRepo)}); ${missing.length} issue texts without a candidate${missing.length ? `: ${missing.join(", ")}` : ""}; ${sameFix.length} left out as a second issue of the same fix${sameFix.length ? `: ${sameFix.join(", ")}` : ""}`,
+  );
 }

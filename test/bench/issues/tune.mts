@@ -35,8 +35,11 @@ const perCase: Record<string, Record<string, number | null>> = {};
 for (const [repo, list] of byRepo) {
   list.sort((a, b) => (a.date < b.date ? -1 : 1));
   const tree = path.join(work, repo);
-  if (!fs.existsSync(tree)) execFileSync("git", ["clone", "-q", path.resolve(path.dirname(casesFile), data.meta.repos[repo].path), tree]);
-  const engine = createEngine(await createNodePlatform({ root: tree, cacheDir: path.join(work, `${repo}.cache`) }), { jobs: 1 } as any);
+  if (!fs.existsSync(tree))
+    execFileSync("git", ["clone", "-q", path.resolve(path.dirname(casesFile), data.meta.repos[repo].path), tree]);
+  const engine = createEngine(await createNodePlatform({ root: tree, cacheDir: path.join(work, `${repo}.cache`) }), {
+    jobs: 1,
+  } as any);
   for (const c of list) {
     execFileSync("git", ["checkout", "-q", "-f", c.parent], { cwd: tree });
     execFileSync("git", ["clean", "-q", "-fdx"], { cwd: tree });
@@ -50,14 +53,26 @@ for (const [repo, list] of byRepo) {
       let detail: string[] = [];
       let syms: { path: string; line: number; score: number }[] = [];
       try {
-        const { symbols: nsym, ...rest } = v as any; const a = await buildLocate(graph, index, c.query, { limit: 10, ...(nsym ? { symbols: nsym } : {}) }, { root: tree, readText }, { ...TASK_TUNING, ...rest });
+        const { symbols: nsym, ...rest } = v as any;
+        const a = await buildLocate(
+          graph,
+          index,
+          c.query,
+          { limit: 10, ...(nsym ? { symbols: nsym } : {}) },
+          { root: tree, readText },
+          { ...TASK_TUNING, ...rest },
+        );
         files = a.files.map((f) => f.path);
         detail = a.files.slice(0, 3).map((f) => `${f.path} ${f.score} [${f.why.join(" | ")}]`);
-        syms = a.files.flatMap((f) => f.symbols.map((s) => ({ path: f.path, line: s.line, score: s.score }))).sort((x, y) => y.score - x.score);
+        syms = a.files
+          .flatMap((f) => f.symbols.map((s) => ({ path: f.path, line: s.line, score: s.score })))
+          .sort((x, y) => y.score - x.score);
       } catch {}
       const gold = new Set(c.files);
       const rank = files.findIndex((f) => gold.has(f)) + 1 || null;
-      const fnRank = syms.findIndex((s) => c.functions.some((g: any) => g.path === s.path && s.line >= g.start && s.line <= g.end)) + 1 || null;
+      const fnRank =
+        syms.findIndex((s) => c.functions.some((g: any) => g.path === s.path && s.line >= g.start && s.line <= g.end)) +
+          1 || null;
       const t = (tally[name] ??= { n: 0, a1: 0, a3: 0, a5: 0, f5: 0, f10: 0 });
       t.n++;
       if (rank && rank <= 1) t.a1++;
@@ -68,10 +83,17 @@ for (const [repo, list] of byRepo) {
       perCase[c.id]![name] = rank;
       perCase[c.id]![`${name}:fn`] = fnRank;
       if (only && name === "base") {
-        console.log(`\n${c.id} file ${rank} fn ${fnRank}; gold: ${c.functions.map((g: any) => `${g.path}:${g.start}-${g.end} ${g.name ?? ""}`).join(", ")}`);
+        console.log(
+          `\n${c.id} file ${rank} fn ${fnRank}; gold: ${c.functions.map((g: any) => `${g.path}:${g.start}-${g.end} ${g.name ?? ""}`).join(", ")}`,
+        );
         console.log(`  files: ${files.slice(0, 5).join(", ")}`);
         for (const d of detail) console.log(`    ${d}`);
-        console.log(`  symbols: ${syms.slice(0, 12).map((s) => `${s.path.split("/").at(-1)}:${s.line} (${s.score.toFixed(1)})`).join(", ")}`);
+        console.log(
+          `  symbols: ${syms
+            .slice(0, 12)
+            .map((s) => `${s.path.split("/").at(-1)}:${s.line} (${s.score.toFixed(1)})`)
+            .join(", ")}`,
+        );
       }
     }
     process.stderr.write(".");
@@ -80,5 +102,8 @@ for (const [repo, list] of byRepo) {
 }
 process.stderr.write("\n");
 const pct = (x: number, n: number) => ((100 * x) / n).toFixed(1);
-for (const [name, t] of Object.entries(tally)) console.log(`${name.padEnd(14)} n=${t.n} Acc@1 ${pct(t.a1, t.n)} @3 ${pct(t.a3, t.n)} @5 ${pct(t.a5, t.n)} fn@5 ${pct(t.f5, t.n)} fn@10 ${pct(t.f10, t.n)}`);
+for (const [name, t] of Object.entries(tally))
+  console.log(
+    `${name.padEnd(14)} n=${t.n} Acc@1 ${pct(t.a1, t.n)} @3 ${pct(t.a3, t.n)} @5 ${pct(t.a5, t.n)} fn@5 ${pct(t.f5, t.n)} fn@10 ${pct(t.f10, t.n)}`,
+  );
 fs.writeFileSync(path.join(work, `ranks-${split}.json`), JSON.stringify(perCase));

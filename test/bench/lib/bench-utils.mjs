@@ -58,7 +58,8 @@ export function codesliceRevision() {
   if (frozenRevision) return frozenRevision;
   try {
     const commit = execFileSync("git", ["rev-parse", "--short", "HEAD"], { cwd: repoRoot, encoding: "utf8" }).trim();
-    const dirty = execFileSync("git", ["status", "--porcelain", "--", "src"], { cwd: repoRoot, encoding: "utf8" }).trim() !== "";
+    const dirty =
+      execFileSync("git", ["status", "--porcelain", "--", "src"], { cwd: repoRoot, encoding: "utf8" }).trim() !== "";
     return dirty ? `${commit}+dirty-src` : commit;
   } catch {
     return "unknown";
@@ -72,14 +73,17 @@ export function codesliceRevision() {
  */
 export function ensureBuilt() {
   if (!fs.existsSync(cliPath)) {
-    console.error(`${path.relative(process.cwd(), cliPath)} is missing: run \`node scripts/build.mjs\` (or \`npm run build\`) first.`);
+    console.error(
+      `${path.relative(process.cwd(), cliPath)} is missing: run \`node scripts/build.mjs\` (or \`npm run build\`) first.`,
+    );
     process.exit(1);
   }
   const builtAt = fs.statSync(cliPath).mtime.toISOString().slice(0, 19).replace("T", " ");
   frozenRevision = `${codesliceRevision()} (dist built ${builtAt} UTC)`;
   const frozen = fs.mkdtempSync(path.join(os.tmpdir(), "codeslice-bench-build-"));
   process.on("exit", () => fs.rmSync(frozen, { recursive: true, force: true }));
-  for (const item of ["dist", "wasm", "package.json"]) fs.cpSync(path.join(repoRoot, item), path.join(frozen, item), { recursive: true });
+  for (const item of ["dist", "wasm", "package.json"])
+    fs.cpSync(path.join(repoRoot, item), path.join(frozen, item), { recursive: true });
   fs.symlinkSync(path.join(repoRoot, "node_modules"), path.join(frozen, "node_modules"), "dir");
   packageRoot = frozen;
   cliPath = path.join(frozen, "dist/cli/main.js");
@@ -99,7 +103,9 @@ export async function runCli(args, { stdoutFile, measureRss = true, mainCpu = fa
   const rssFile = path.join(tmp, "rss");
   const mainCpuFile = path.join(tmp, "main-cpu");
   // mainCpu: also the engine (main) thread's own CPU seconds, written on exit by a preload
-  const node = mainCpu ? [process.execPath, "--import", pathToFileURL(path.join(here, "main-cpu-preload.mjs")).href] : [process.execPath];
+  const node = mainCpu
+    ? [process.execPath, "--import", pathToFileURL(path.join(here, "main-cpu-preload.mjs")).href]
+    : [process.execPath];
   let cmd = node[0];
   let argv = [...node.slice(1), cliPath, ...args];
   if (measureRss && hasGnuTime) {
@@ -121,7 +127,8 @@ export async function runCli(args, { stdoutFile, measureRss = true, mainCpu = fa
   });
   const wall = Number(process.hrtime.bigint() - t0) / 1e9;
   fs.closeSync(fd);
-  let rssMb = null, cpu = null;
+  let rssMb = null,
+    cpu = null;
   if (measureRss && fs.existsSync(rssFile)) {
     // GNU time: "maxrss_kb user_s sys_s" on the last line; the wrapper: "maxrss_kb"
     const [kb, user, sys] = fs.readFileSync(rssFile, "utf8").trim().split("\n").pop().split(/\s+/).map(Number);
@@ -132,7 +139,9 @@ export async function runCli(args, { stdoutFile, measureRss = true, mainCpu = fa
   const stdout = stdoutFile ? null : fs.readFileSync(out, "utf8");
   fs.rmSync(tmp, { recursive: true, force: true });
   if (code !== 0) {
-    throw new Error(`codeslice ${args.join(" ")} exited with ${code}\n${Buffer.concat(stderr).toString().slice(-2000)}`);
+    throw new Error(
+      `codeslice ${args.join(" ")} exited with ${code}\n${Buffer.concat(stderr).toString().slice(-2000)}`,
+    );
   }
   return { wall, cpu, rssMb, mainCpu: engineCpu, stdout };
 }

@@ -18,4 +18,6 @@ const t0 = performance.now();
 const summary = await createEngine(platform, { jobs: Number(jobs) }).index();
 const wall = (performance.now() - t0) / 1000;
 const u = process.cpuUsage(cpu0);
-console.log(JSON.stringify({ wall, cpu: (u.user + u.system) / 1e6, mainCpu: mainThreadCpu() - main0, parsed: summary.parsed }));
+console.log(
+  JSON.stringify({ wall, cpu: (u.user + u.system) / 1e6, mainCpu: mainThreadCpu() - main0, parsed: summary.parsed }),
+);

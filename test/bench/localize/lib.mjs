@@ -24,13 +24,23 @@ export function die(msg) {
  */
 export function prepareTool() {
   const source = path.resolve(process.env.LOCALIZE_TOOL || path.join(repoRoot, "..", "shared", "tools", "localize"));
-  if (!fs.existsSync(path.join(source, "run.mjs"))) die(`No localize tool at ${source}: set LOCALIZE_TOOL to the shared tools/localize folder`);
-  const files = fs.readdirSync(source).filter((f) => fs.statSync(path.join(source, f)).isFile()).sort();
+  if (!fs.existsSync(path.join(source, "run.mjs")))
+    die(`No localize tool at ${source}: set LOCALIZE_TOOL to the shared tools/localize folder`);
+  const files = fs
+    .readdirSync(source)
+    .filter((f) => fs.statSync(path.join(source, f)).isFile())
+    .sort();
   const h = crypto.createHash("sha256");
-  for (const f of files) h.update(f).update("\0").update(fs.readFileSync(path.join(source, f)));
+  for (const f of files)
+    h.update(f)
+      .update("\0")
+      .update(fs.readFileSync(path.join(source, f)));
   const hash = h.digest("hex").slice(0, 12);
   const dir = path.join(benchCache, `localize-tool-${hash}`);
-  if (!fs.existsSync(path.join(dir, "node_modules", "gpt-tokenizer")) || !fs.existsSync(path.join(dir, "node_modules", "typescript"))) {
+  if (
+    !fs.existsSync(path.join(dir, "node_modules", "gpt-tokenizer")) ||
+    !fs.existsSync(path.join(dir, "node_modules", "typescript"))
+  ) {
     fs.rmSync(dir, { recursive: true, force: true });
     fs.mkdirSync(dir, { recursive: true });
     for (const f of files) {
@@ -52,13 +62,19 @@ export const importTool = (tool, file) => import(pathToFileURL(path.join(tool.di
  */
 export function readTree(gitDir, commit, isIndexable) {
   const entries = [];
-  const ls = execFileSync("git", ["-C", gitDir, "ls-tree", "-r", "-l", "-z", commit], { encoding: "utf8", maxBuffer: 1 << 28 });
+  const ls = execFileSync("git", ["-C", gitDir, "ls-tree", "-r", "-l", "-z", commit], {
+    encoding: "utf8",
+    maxBuffer: 1 << 28,
+  });
   for (const rec of ls.split("\0")) {
     const m = rec.match(/^(\d+) (\w+) ([0-9a-f]+)\s+(-|\d+)\t(.+)$/s);
     if (!m || m[2] !== "blob" || m[1] === "120000" || !isIndexable(m[5]) || Number(m[4]) > 1048576) continue;
     entries.push({ sha: m[3], size: Number(m[4]), path: m[5] });
   }
-  const r = spawnSync("git", ["-C", gitDir, "cat-file", "--batch"], { input: entries.map((e) => e.sha).join("\n") + "\n", maxBuffer: 1 << 30 });
+  const r = spawnSync("git", ["-C", gitDir, "cat-file", "--batch"], {
+    input: entries.map((e) => e.sha).join("\n") + "\n",
+    maxBuffer: 1 << 30,
+  });
   const buf = r.stdout;
   const files = [];
   let pos = 0;
@@ -77,7 +93,10 @@ export function readTree(gitDir, commit, isIndexable) {
 // ---------------------------------------------------------------- lexical classes
 
 /** Character classes of a source text. */
-export const CODE = 0, COMMENT = 1, STRING = 2, DOC = 3;
+export const CODE = 0,
+  COMMENT = 1,
+  STRING = 2,
+  DOC = 3;
 export const CLASS_NAMES = ["code", "comment", "string", "doc"];
 
 /**
@@ -128,7 +147,8 @@ export function classify(text, language) {
     return out;
   }
   while (i < n) {
-    const c = text[i], d = text[i + 1];
+    const c = text[i],
+      d = text[i + 1];
     if (c === "/" && d === "/") {
       const e = text.indexOf("\n", i);
       const z = e < 0 ? n : e;
@@ -152,7 +172,8 @@ export function classify(text, language) {
 
 /** The text of line `ln` (1-based) split into runs of one class: [{ cls, text }]. */
 export function lineRuns(file, ln) {
-  const start = file.lineStarts[ln - 1], end = ln < file.lineStarts.length ? file.lineStarts[ln] - 1 : file.text.length;
+  const start = file.lineStarts[ln - 1],
+    end = ln < file.lineStarts.length ? file.lineStarts[ln] - 1 : file.text.length;
   const runs = [];
   for (let i = start; i < end; i++) {
     const k = file.classes[i];

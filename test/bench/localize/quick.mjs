@@ -22,9 +22,13 @@ const corpora = process.env.CODESLICE_CORPORA ?? path.resolve(root, "../corpora"
 const results = path.join(corpora, "localize/results");
 const { values } = parseArgs({
   options: {
-    repos: { type: "string" }, limit: { type: "string" }, budgets: { type: "string", default: "2000,4000,8000" },
-    variant: { type: "string", default: "query" }, command: { type: "string", default: "context" },
-    rows: { type: "string" }, misses: { type: "boolean", default: false },
+    repos: { type: "string" },
+    limit: { type: "string" },
+    budgets: { type: "string", default: "2000,4000,8000" },
+    variant: { type: "string", default: "query" },
+    command: { type: "string", default: "context" },
+    rows: { type: "string" },
+    misses: { type: "boolean", default: false },
     baseline: { type: "string", default: path.join(results, "results-2026-12-01.json") },
   },
 });
@@ -39,7 +43,8 @@ function score(c, chunks) {
   const byPath = new Map();
   for (const ch of chunks) byPath.set(ch.path, [...(byPath.get(ch.path) ?? []), ch]);
   const files = c.files.filter((f) => byPath.has(f));
-  let fn = 0, whole = 0;
+  let fn = 0,
+    whole = 0;
   for (const f of c.functions) {
     const chs = byPath.get(f.path) ?? [];
     if (chs.some((ch) => ch.start <= f.end && ch.end >= f.start)) fn++;
@@ -48,7 +53,12 @@ function score(c, chunks) {
     for (let l = f.start; l <= f.end && ok; l++) if (!full.some((ch) => ch.start <= l && ch.end >= l)) ok = false;
     if (ok) whole++;
   }
-  return { file: files.length / c.files.length, fn: fn / c.functions.length, whole: whole / c.functions.length, missing: fn < c.functions.length };
+  return {
+    file: files.length / c.files.length,
+    fn: fn / c.functions.length,
+    whole: whole / c.functions.length,
+    missing: fn < c.functions.length,
+  };
 }
 
 const baseline = new Map();
@@ -61,7 +71,10 @@ if (fs.existsSync(values.baseline)) {
 const rows = [];
 const started = Date.now();
 for (const repo of only) {
-  const rc = cases.filter((c) => c.repo === repo).sort((a, b) => a.date.localeCompare(b.date) || a.id.localeCompare(b.id)).slice(0, values.limit ? Number(values.limit) : undefined);
+  const rc = cases
+    .filter((c) => c.repo === repo)
+    .sort((a, b) => a.date.localeCompare(b.date) || a.id.localeCompare(b.id))
+    .slice(0, values.limit ? Number(values.limit) : undefined);
   if (!rc.length) continue;
   const tree = path.join(corpora, "localize/work-quick/trees", repo);
   const cache = path.join(corpora, "localize/work-quick/cache", repo);
@@ -87,7 +100,19 @@ for (const repo of only) {
       const ms = performance.now() - t0;
       const s = score(c, a.chunks);
       const half = a.usage.tokens < budget / 2;
-      rows.push({ id: c.id, repo, budget, ms, tokens: a.usage.tokens, ...s, halfMiss: half && s.missing, error: a.error, seeds: (a.seeds ?? []).map((x) => x.qualified), gold: c.functions.map((f) => f.name), chunks: a.chunks.map((ch) => `${ch.path}:${ch.start}-${ch.end} [${ch.role}/${ch.form}] ${ch.symbol}`) });
+      rows.push({
+        id: c.id,
+        repo,
+        budget,
+        ms,
+        tokens: a.usage.tokens,
+        ...s,
+        halfMiss: half && s.missing,
+        error: a.error,
+        seeds: (a.seeds ?? []).map((x) => x.qualified),
+        gold: c.functions.map((f) => f.name),
+        chunks: a.chunks.map((ch) => `${ch.path}:${ch.start}-${ch.end} [${ch.role}/${ch.form}] ${ch.symbol}`),
+      });
     }
   }
   await engine.close?.();
@@ -95,14 +120,21 @@ for (const repo of only) {
 
 const mean = (xs) => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : 0);
 const pct = (x) => `${Math.round(x * 100)}%`;
-const median = (xs) => { const s = [...xs].sort((a, b) => a - b); return s.length ? s[s.length >> 1] : 0; };
-console.log(`${new Set(rows.map((r) => r.id)).size} cases (${only.join(", ")}), ${values.command} ${values.variant}, ${((Date.now() - started) / 1000).toFixed(0)} s`);
+const median = (xs) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length ? s[s.length >> 1] : 0;
+};
+console.log(
+  `${new Set(rows.map((r) => r.id)).size} cases (${only.join(", ")}), ${values.command} ${values.variant}, ${((Date.now() - started) / 1000).toFixed(0)} s`,
+);
 console.log("| budget | file | fn | whole | tokens | <½ & miss | errors | ms p50 | grep file | grep fn | grep whole |");
 console.log("| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |");
 for (const b of budgets) {
   const rs = rows.filter((r) => r.budget === b);
   const g = rs.map((r) => baseline.get(`grep-window|${r.id}|${b}`)).filter(Boolean);
-  console.log(`| ${b} | ${pct(mean(rs.map((r) => r.file)))} | ${pct(mean(rs.map((r) => r.fn)))} | ${pct(mean(rs.map((r) => r.whole)))} | ${Math.round(mean(rs.map((r) => r.tokens)))} | ${pct(mean(rs.map((r) => (r.halfMiss ? 1 : 0))))} | ${rs.filter((r) => r.error).length} | ${Math.round(median(rs.map((r) => r.ms)))} | ${pct(mean(g.map((r) => r.file_recall)))} | ${pct(mean(g.map((r) => r.fn_recall)))} | ${pct(mean(g.map((r) => r.fn_full_recall)))} |`);
+  console.log(
+    `| ${b} | ${pct(mean(rs.map((r) => r.file)))} | ${pct(mean(rs.map((r) => r.fn)))} | ${pct(mean(rs.map((r) => r.whole)))} | ${Math.round(mean(rs.map((r) => r.tokens)))} | ${pct(mean(rs.map((r) => (r.halfMiss ? 1 : 0))))} | ${rs.filter((r) => r.error).length} | ${Math.round(median(rs.map((r) => r.ms)))} | ${pct(mean(g.map((r) => r.file_recall)))} | ${pct(mean(g.map((r) => r.fn_recall)))} | ${pct(mean(g.map((r) => r.fn_full_recall)))} |`,
+  );
 }
 if (values.rows) fs.writeFileSync(values.rows, JSON.stringify(rows, null, 1));
 if (values.misses) {

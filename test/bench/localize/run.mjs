@@ -32,7 +32,15 @@ import { execFileSync, spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { codesliceRevision, ensureBuilt, machine, mdTable, parseArgs, resultsDir, writeJson } from "../lib/bench-utils.mjs";
+import {
+  codesliceRevision,
+  ensureBuilt,
+  machine,
+  mdTable,
+  parseArgs,
+  resultsDir,
+  writeJson,
+} from "../lib/bench-utils.mjs";
 import * as utils from "../lib/bench-utils.mjs";
 import { corporaDir, die, prepareTool } from "./lib.mjs";
 
@@ -40,7 +48,14 @@ const here = path.dirname(fileURLToPath(import.meta.url));
 const config = JSON.parse(fs.readFileSync(path.join(here, "config.json"), "utf8"));
 const { flags } = parseArgs(process.argv.slice(2), ["rebuild-cases", "help"]);
 if (flags.help) {
-  console.log(fs.readFileSync(fileURLToPath(import.meta.url), "utf8").split("\n").filter((l) => l.startsWith("//")).map((l) => l.slice(3)).join("\n"));
+  console.log(
+    fs
+      .readFileSync(fileURLToPath(import.meta.url), "utf8")
+      .split("\n")
+      .filter((l) => l.startsWith("//"))
+      .map((l) => l.slice(3))
+      .join("\n"),
+  );
   process.exit(0);
 }
 
@@ -49,31 +64,41 @@ const base = path.join(corpora, "localize");
 const outDir = path.join(base, "results");
 const work = path.resolve(process.env.LOCALIZE_WORK || path.join(base, "work"));
 const names = flags.repos ? String(flags.repos).split(",") : Object.keys(config.repos);
-for (const n of names) if (!config.repos[n]) die(`--repos ${n}: not in config.json (${Object.keys(config.repos).join(", ")})`);
+for (const n of names)
+  if (!config.repos[n]) die(`--repos ${n}: not in config.json (${Object.keys(config.repos).join(", ")})`);
 const budgets = flags.budgets ? String(flags.budgets).split(",").map(Number) : config.budgets;
 const systems = flags.systems ? String(flags.systems).split(",") : config.systems;
 const variants = flags.variants ? String(flags.variants).split(",") : config.variants;
 const baselineFile = flags.baseline ? path.resolve(String(flags.baseline)) : undefined;
 const limit = flags.limit ? Number(flags.limit) : undefined;
 const partial = Boolean(flags.limit || flags.repos || flags.budgets || flags.variants);
-const summaryFile = path.resolve(flags.summary || (partial ? path.join(outDir, "summary-partial.json") : path.join(resultsDir, "localize.json")));
+const summaryFile = path.resolve(
+  flags.summary || (partial ? path.join(outDir, "summary-partial.json") : path.join(resultsDir, "localize.json")),
+);
 
-const git = (dir, ...a) => execFileSync("git", ["-C", dir, ...a], { encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] }).trim();
+const git = (dir, ...a) =>
+  execFileSync("git", ["-C", dir, ...a], { encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] }).trim();
 
 // 1. The repositories: full-history clones that hold the pinned heads.
 const missing = [];
 for (const n of names) {
-  const dir = path.join(base, n), { url, head } = config.repos[n];
+  const dir = path.join(base, n),
+    { url, head } = config.repos[n];
   let ok = fs.existsSync(dir);
   if (ok) {
     try {
       ok = git(dir, "rev-parse", "--is-shallow-repository") === "false";
       git(dir, "cat-file", "-e", `${head}^{commit}`);
-    } catch { ok = false; }
+    } catch {
+      ok = false;
+    }
   }
   if (!ok) missing.push(`  git clone ${url} ${dir}   # needs full history and commit ${head}`);
 }
-if (missing.length) die(`Missing or incomplete repositories under ${base}:\n${missing.join("\n")}\n(set CODESLICE_CORPORA to use another folder)`);
+if (missing.length)
+  die(
+    `Missing or incomplete repositories under ${base}:\n${missing.join("\n")}\n(set CODESLICE_CORPORA to use another folder)`,
+  );
 
 // 2. The tool: copied to a scratch folder keyed by its content, npm-installed there once.
 const { dir: tool, source: toolSrc, hash: toolHash } = prepareTool();
@@ -84,30 +109,81 @@ const casesFile = path.join(outDir, "cases.json");
 const allNames = Object.keys(config.repos);
 const wantRepos = Object.fromEntries(allNames.map((n) => [n, config.repos[n].head]));
 let casesDoc = fs.existsSync(casesFile) ? JSON.parse(fs.readFileSync(casesFile, "utf8")) : null;
-const stale = !casesDoc || flags["rebuild-cases"] || casesDoc.meta.per_repo_target !== config.per_repo ||
+const stale =
+  !casesDoc ||
+  flags["rebuild-cases"] ||
+  casesDoc.meta.per_repo_target !== config.per_repo ||
   JSON.stringify(Object.fromEntries(casesDoc.meta.repos.map((r) => [r.repo, r.head]))) !== JSON.stringify(wantRepos);
 if (stale) {
   const buildConfig = path.join(outDir, "repos.json");
-  writeJson(buildConfig, Object.fromEntries(allNames.map((n) => [n, { path: path.join(base, n), head: config.repos[n].head, generated: config.repos[n].generated || [] }])));
+  writeJson(
+    buildConfig,
+    Object.fromEntries(
+      allNames.map((n) => [
+        n,
+        { path: path.join(base, n), head: config.repos[n].head, generated: config.repos[n].generated || [] },
+      ]),
+    ),
+  );
   console.error(`building cases from ${allNames.join(", ")} (${config.per_repo} per repository) into ${casesFile}`);
-  const r = spawnSync("nice", ["-n", "10", process.execPath, path.join(tool, "build.mjs"), "--config", buildConfig, "--per-repo", String(config.per_repo), "--out", casesFile], { stdio: "inherit" });
+  const r = spawnSync(
+    "nice",
+    [
+      "-n",
+      "10",
+      process.execPath,
+      path.join(tool, "build.mjs"),
+      "--config",
+      buildConfig,
+      "--per-repo",
+      String(config.per_repo),
+      "--out",
+      casesFile,
+    ],
+    { stdio: "inherit" },
+  );
   if (r.status !== 0) die(`build.mjs failed (exit ${r.status})`);
   casesDoc = JSON.parse(fs.readFileSync(casesFile, "utf8"));
 }
 // Cases read by hand and found unfair (config.json "exclude", each with its reason) are left out of the run.
 const runCases = path.join(outDir, "cases.run.json");
 const excluded = casesDoc.cases.filter((c) => config.exclude?.[c.id]).map((c) => c.id);
-writeJson(runCases, { meta: { ...casesDoc.meta, excluded }, cases: casesDoc.cases.filter((c) => !config.exclude?.[c.id]) });
+writeJson(runCases, {
+  meta: { ...casesDoc.meta, excluded },
+  cases: casesDoc.cases.filter((c) => !config.exclude?.[c.id]),
+});
 
 // 4. Run the tool against a frozen copy of dist/ (a rebuild during the run cannot mix two builds).
 ensureBuilt();
 const cli = utils.cliPath;
 const revision = codesliceRevision();
 const date = new Date().toISOString().slice(0, 10);
-const fromRaw = flags["from-raw"] ? String(flags["from-raw"]).split(",").map((f) => path.resolve(f)) : undefined;
-const rawFile = fromRaw ? path.join(outDir, `results-${date}-merged.json`) : path.resolve(flags.raw ? String(flags.raw) : path.join(outDir, `results-${date}${partial ? "-partial" : ""}.json`));
-const runArgs = [path.join(tool, "run.mjs"), cli, "--cases", runCases, "--repos", names.join(","), "--budgets", budgets.join(","),
-  "--variants", variants.join(","), "--systems", systems.join(","), "--work", work, "--out", rawFile];
+const fromRaw = flags["from-raw"]
+  ? String(flags["from-raw"])
+      .split(",")
+      .map((f) => path.resolve(f))
+  : undefined;
+const rawFile = fromRaw
+  ? path.join(outDir, `results-${date}-merged.json`)
+  : path.resolve(flags.raw ? String(flags.raw) : path.join(outDir, `results-${date}${partial ? "-partial" : ""}.json`));
+const runArgs = [
+  path.join(tool, "run.mjs"),
+  cli,
+  "--cases",
+  runCases,
+  "--repos",
+  names.join(","),
+  "--budgets",
+  budgets.join(","),
+  "--variants",
+  variants.join(","),
+  "--systems",
+  systems.join(","),
+  "--work",
+  work,
+  "--out",
+  rawFile,
+];
 if (limit) runArgs.push("--limit", String(limit));
 console.error(`codeslice ${revision}; tool ${toolSrc} (${toolHash}); raw results ${rawFile}`);
 const t0 = Date.now();
@@ -116,16 +192,27 @@ if (fromRaw) {
   // The halves' rows and metadata in one raw file; wall time is the longest half's.
   const docs = fromRaw.map((f) => JSON.parse(fs.readFileSync(f, "utf8")));
   const rows = docs.flatMap((d) => d.rows);
-  const meta = { ...docs[0].meta, cases: new Set(rows.map((r) => r.id)).size, cases_per_repo: Object.assign({}, ...docs.map((d) => d.meta.cases_per_repo)),
-    run_wall_s: Math.max(...docs.map((d) => d.meta.run_wall_s)), run_cpu_s: docs.reduce((a, d) => a + d.meta.run_cpu_s, 0), merged_from: fromRaw.map((f) => path.basename(f)) };
+  const meta = {
+    ...docs[0].meta,
+    cases: new Set(rows.map((r) => r.id)).size,
+    cases_per_repo: Object.assign({}, ...docs.map((d) => d.meta.cases_per_repo)),
+    run_wall_s: Math.max(...docs.map((d) => d.meta.run_wall_s)),
+    run_cpu_s: docs.reduce((a, d) => a + d.meta.run_cpu_s, 0),
+    merged_from: fromRaw.map((f) => path.basename(f)),
+  };
   writeJson(rawFile, { meta, rows });
   wallS = meta.run_wall_s;
 } else {
-  const run = spawnSync("nice", ["-n", "10", process.execPath, ...runArgs], { stdio: ["ignore", "inherit", "inherit"] });
+  const run = spawnSync("nice", ["-n", "10", process.execPath, ...runArgs], {
+    stdio: ["ignore", "inherit", "inherit"],
+  });
   if (run.status !== 0) die(`run.mjs failed (exit ${run.status})`);
   wallS = Math.round((Date.now() - t0) / 1000);
 }
-const report = spawnSync(process.execPath, [path.join(tool, "report.mjs"), rawFile, "--misses", "200"], { encoding: "utf8", maxBuffer: 1 << 28 });
+const report = spawnSync(process.execPath, [path.join(tool, "report.mjs"), rawFile, "--misses", "200"], {
+  encoding: "utf8",
+  maxBuffer: 1 << 28,
+});
 fs.writeFileSync(rawFile.replace(/\.json$/, ".report.md"), report.stdout || report.stderr);
 
 // 5. Aggregate: no messages, no source, only figures.
@@ -136,12 +223,24 @@ if (baselineFile) {
   // Rows of the systems this run did not run, for the same cases, budgets and variants.
   const ids = new Set(res.rows.map((r) => r.id));
   // Only the baselines: an earlier run's codeslice rows describe an earlier build, not this one.
-  const earlier = JSON.parse(fs.readFileSync(baselineFile, "utf8")).rows.filter((r) => !r.system.startsWith("codeslice") && !ranSystems.has(r.system) && ids.has(r.id) && budgets.includes(r.budget) && variants.includes(r.variant));
+  const earlier = JSON.parse(fs.readFileSync(baselineFile, "utf8")).rows.filter(
+    (r) =>
+      !r.system.startsWith("codeslice") &&
+      !ranSystems.has(r.system) &&
+      ids.has(r.id) &&
+      budgets.includes(r.budget) &&
+      variants.includes(r.variant),
+  );
   for (const r of earlier) res.rows.push({ ...r, from_baseline: path.basename(baselineFile) });
-  for (const sys of config.systems) if (!ranSystems.has(sys) && earlier.some((r) => r.system === sys)) reportedSystems.push(sys);
+  for (const sys of config.systems)
+    if (!ranSystems.has(sys) && earlier.some((r) => r.system === sys)) reportedSystems.push(sys);
 }
 const mean = (xs) => (xs.length ? xs.reduce((s, x) => s + x, 0) / xs.length : null);
-const p50 = (xs) => { if (!xs.length) return null; const s = [...xs].sort((a, b) => a - b); return s[Math.floor(s.length / 2)]; };
+const p50 = (xs) => {
+  if (!xs.length) return null;
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.floor(s.length / 2)];
+};
 const r3 = (x) => (x == null ? null : Math.round(x * 1000) / 1000);
 const casesById = Object.fromEntries(casesDoc.cases.map((c) => [c.id, c]));
 function cell(rows) {
@@ -162,14 +261,19 @@ function cell(rows) {
 }
 function table(filter) {
   const out = [];
-  for (const system of reportedSystems) for (const variant of variants) for (const budget of budgets) {
-    const rows = res.rows.filter((r) => r.system === system && r.variant === variant && r.budget === budget && filter(r));
-    if (rows.length) out.push({ system, variant, budget, ...cell(rows) });
-  }
+  for (const system of reportedSystems)
+    for (const variant of variants)
+      for (const budget of budgets) {
+        const rows = res.rows.filter(
+          (r) => r.system === system && r.variant === variant && r.budget === budget && filter(r),
+        );
+        if (rows.length) out.push({ system, variant, budget, ...cell(rows) });
+      }
   return out;
 }
 const summary = {
-  benchmark: "localize: commit message as the task, the functions/files the commit changed as gold (test/bench/localize/README.md)",
+  benchmark:
+    "localize: commit message as the task, the functions/files the commit changed as gold (test/bench/localize/README.md)",
   date,
   codeslice: revision,
   tool: { source: "shared tools/localize", sha256_12: toolHash },
@@ -177,11 +281,30 @@ const summary = {
   run_wall_s: wallS,
   run_cpu_s: res.meta.run_cpu_s,
   index_ms_p50: res.meta.index.ms_median,
-  repos: Object.fromEntries(names.map((n) => [n, { url: config.repos[n].url, head: config.repos[n].head, language: config.repos[n].language, cases: res.meta.cases_per_repo[n] ?? 0 }])),
+  repos: Object.fromEntries(
+    names.map((n) => [
+      n,
+      {
+        url: config.repos[n].url,
+        head: config.repos[n].head,
+        language: config.repos[n].language,
+        cases: res.meta.cases_per_repo[n] ?? 0,
+      },
+    ]),
+  ),
   cases: res.meta.cases,
   excluded_cases: excluded.length,
-  budgets, variants, systems: reportedSystems,
-  ...(baselineFile ? { baseline_rows_from: { file: path.basename(baselineFile), systems: reportedSystems.filter((x) => !ranSystems.has(x)) } } : {}),
+  budgets,
+  variants,
+  systems: reportedSystems,
+  ...(baselineFile
+    ? {
+        baseline_rows_from: {
+          file: path.basename(baselineFile),
+          systems: reportedSystems.filter((x) => !ranSystems.has(x)),
+        },
+      }
+    : {}),
   metrics: {
     file_recall: "share of gold files with a line in the answer",
     all_files: "share of cases with every gold file in the answer",
@@ -189,7 +312,8 @@ const summary = {
     fn_whole: "share of gold functions shown whole in full (not outline) chunks",
     tokens: "mean o200k tokens of the answer",
     under_half_budget_with_fn_missing: "share of answers under half the budget while a gold function is missing",
-    ms_p50: "median wall ms per query (codeslice: one CLI process, Node start and index load included; baselines in process)",
+    ms_p50:
+      "median wall ms per query (codeslice: one CLI process, Node start and index load included; baselines in process)",
   },
   summary: table(() => true),
   masked_changed_subset: table((r) => casesById[r.id]?.masked_words > 0),
@@ -198,7 +322,37 @@ const summary = {
 writeJson(summaryFile, summary);
 
 const pct = (x) => (x == null ? "–" : `${Math.round(x * 100)}%`);
-console.log(`\n${summary.cases} cases (${Object.entries(summary.repos).map(([n, r]) => `${n} ${r.cases}`).join(", ")}); ${wallS} s wall\n`);
-console.log(mdTable(["system", "variant", "budget", "file recall", "all files", "fn recall", "fn whole", "tokens", "<½ budget & fn missing", "ms p50"],
-  summary.summary.map((s) => [s.system, s.variant, s.budget, pct(s.file_recall), pct(s.all_files), pct(s.fn_recall), pct(s.fn_whole), s.tokens, pct(s.under_half_budget_with_fn_missing), Math.round(s.ms_p50)])));
+console.log(
+  `\n${summary.cases} cases (${Object.entries(summary.repos)
+    .map(([n, r]) => `${n} ${r.cases}`)
+    .join(", ")}); ${wallS} s wall\n`,
+);
+console.log(
+  mdTable(
+    [
+      "system",
+      "variant",
+      "budget",
+      "file recall",
+      "all files",
+      "fn recall",
+      "fn whole",
+      "tokens",
+      "<½ budget & fn missing",
+      "ms p50",
+    ],
+    summary.summary.map((s) => [
+      s.system,
+      s.variant,
+      s.budget,
+      pct(s.file_recall),
+      pct(s.all_files),
+      pct(s.fn_recall),
+      pct(s.fn_whole),
+      s.tokens,
+      pct(s.under_half_budget_with_fn_missing),
+      Math.round(s.ms_p50),
+    ]),
+  ),
+);
 console.error(`wrote ${summaryFile} (raw rows and the tool's report in ${outDir})`);

@@ -11,8 +11,14 @@ export const CHROMIUM_PATH: string = ensureChromium().path;
 process.env.CHROMIUM_PATH = CHROMIUM_PATH;
 /** Flags Chromium needs here: no sandbox (containers), no GPU, and no background network traffic. */
 export const CHROMIUM_ARGS = [
-  "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--disable-background-networking",
-  "--disable-component-update", "--disable-sync", "--no-first-run",
+  "--headless",
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-quic",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+  "--no-first-run",
 ];
 
 export function launchChromium(extraArgs: string[] = []): Promise<Browser> {

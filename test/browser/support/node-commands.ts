@@ -27,7 +27,11 @@ export interface CliArtifact {
   answers: unknown[];
 }
 
-export const cliArtifact: BrowserCommand<[files: Record<string, string>, queries: string[][]]> = (_context, files, queries): CliArtifact => {
+export const cliArtifact: BrowserCommand<[files: Record<string, string>, queries: string[][]]> = (
+  _context,
+  files,
+  queries,
+): CliArtifact => {
   ensureCliBuilt();
   const temps = tempDirs("codeslice-browser-artifact-");
   try {
@@ -67,7 +71,11 @@ function lspProject(which: "fixture" | "src"): Record<string, string> {
  * the project written to a temp folder, `graph --json`, then `callers`, `callees`, `signature`,
  * `tests` and `search` for up to `sample` symbols, as the stdio suite asks them.
  */
-export const lspGold: BrowserCommand<[which: "fixture" | "src", sample: number]> = (_context, which, sample): LspGold => {
+export const lspGold: BrowserCommand<[which: "fixture" | "src", sample: number]> = (
+  _context,
+  which,
+  sample,
+): LspGold => {
   ensureCliBuilt();
   const temps = tempDirs("codeslice-browser-lsp-");
   try {

@@ -32,12 +32,26 @@ export async function shot(page: Page, name: string): Promise<void> {
 export async function openSite(): Promise<Site> {
   const served = await serveStatic(await buildPlayground());
   const browser = await launchChromium();
-  return { url: served.url, browser, close: async () => { await browser.close(); await served.close(); } };
+  return {
+    url: served.url,
+    browser,
+    close: async () => {
+      await browser.close();
+      await served.close();
+    },
+  };
 }
 
 /** A fresh context (no storage from another test) and page; page errors are collected. */
-export async function newPage(site: Site, options: Parameters<Browser["newContext"]>[0] = {}): Promise<{ context: BrowserContext; page: Page; errors: string[] }> {
-  const context = await site.browser.newContext({ viewport: { width: 1440, height: 1000 }, serviceWorkers: "block", ...options });
+export async function newPage(
+  site: Site,
+  options: Parameters<Browser["newContext"]>[0] = {},
+): Promise<{ context: BrowserContext; page: Page; errors: string[] }> {
+  const context = await site.browser.newContext({
+    viewport: { width: 1440, height: 1000 },
+    serviceWorkers: "block",
+    ...options,
+  });
   const page = await context.newPage();
   const errors: string[] = [];
   page.on("pageerror", (e) => errors.push(e.message));
@@ -69,33 +83,38 @@ export function focused(page: Page): Promise<string> {
   return page.evaluate(() => {
     const el = document.activeElement;
     if (!el || el === document.body) return "body";
-    return el.id ? `#${el.id}` : `${el.tagName.toLowerCase()}${el.getAttribute("data-qualified") ? `[data-qualified="${el.getAttribute("data-qualified")}"]` : ""}`;
+    return el.id
+      ? `#${el.id}`
+      : `${el.tagName.toLowerCase()}${el.getAttribute("data-qualified") ? `[data-qualified="${el.getAttribute("data-qualified")}"]` : ""}`;
   });
 }
 
 /** Clicks `word` in line `line` (1-based) of the file open in the code editor (CodeMirror draws one .cm-line per line). */
 export async function clickWord(page: Page, line: number, word: string): Promise<void> {
-  const box = await page.evaluate(([n, w]) => {
-    const el = document.querySelectorAll(".cm-content .cm-line")[n - 1];
-    if (!el) return undefined;
-    const walker = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
-    const full = el.textContent ?? "";
-    const at = new RegExp(`\\b${w}\\b`).exec(full)?.index;
-    if (at === undefined) return undefined;
-    let seen = 0;
-    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
-      const len = node.textContent!.length;
-      if (at < seen + len) {
-        const range = document.createRange();
-        range.setStart(node, at - seen);
-        range.setEnd(node, Math.min(len, at - seen + w.length));
-        const r = range.getBoundingClientRect();
-        return { x: r.left + Math.min(r.width / 2, 4), y: r.top + r.height / 2 };
+  const box = await page.evaluate(
+    ([n, w]) => {
+      const el = document.querySelectorAll(".cm-content .cm-line")[n - 1];
+      if (!el) return undefined;
+      const walker = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
+      const full = el.textContent ?? "";
+      const at = new RegExp(`\\b${w}\\b`).exec(full)?.index;
+      if (at === undefined) return undefined;
+      let seen = 0;
+      for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+        const len = node.textContent!.length;
+        if (at < seen + len) {
+          const range = document.createRange();
+          range.setStart(node, at - seen);
+          range.setEnd(node, Math.min(len, at - seen + w.length));
+          const r = range.getBoundingClientRect();
+          return { x: r.left + Math.min(r.width / 2, 4), y: r.top + r.height / 2 };
+        }
+        seen += len;
       }
-      seen += len;
-    }
-    return undefined;
-  }, [line, word] as const);
+      return undefined;
+    },
+    [line, word] as const,
+  );
   if (!box) throw new Error(`"${word}" is not on line ${line} of ${await page.getByTestId("code-path").innerText()}`);
   await page.mouse.click(box.x, box.y);
 }
@@ -105,8 +124,25 @@ const AXE = createRequire(import.meta.url).resolve("axe-core/axe.min.js");
 /** axe-core's WCAG 2.1 A/AA violations of impact serious or critical, one line each. */
 export async function seriousViolations(page: Page): Promise<string[]> {
   await page.addScriptTag({ path: AXE });
-  const result = await page.evaluate(() => (window as unknown as { axe: { run(ctx: Document, o: object): Promise<{ violations: { id: string; impact: string; nodes: { target: string[] }[] }[] }> } }).axe
-    .run(document, { runOnly: { type: "tag", values: ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"] } }));
-  return result.violations.filter((v) => v.impact === "serious" || v.impact === "critical")
-    .map((v) => `${v.id} (${v.impact}): ${v.nodes.slice(0, 3).map((n) => n.target.join(" ")).join(", ")}`);
+  const result = await page.evaluate(() =>
+    (
+      window as unknown as {
+        axe: {
+          run(
+            ctx: Document,
+            o: object,
+          ): Promise<{ violations: { id: string; impact: string; nodes: { target: string[] }[] }[] }>;
+        };
+      }
+    ).axe.run(document, { runOnly: { type: "tag", values: ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"] } }),
+  );
+  return result.violations
+    .filter((v) => v.impact === "serious" || v.impact === "critical")
+    .map(
+      (v) =>
+        `${v.id} (${v.impact}): ${v.nodes
+          .slice(0, 3)
+          .map((n) => n.target.join(" "))
+          .join(", ")}`,
+    );
 }

@@ -29,7 +29,10 @@ export async function serveStatic(root: string): Promise<{ url: string; close():
       res.writeHead(404, { "Content-Type": "text/plain" }).end("not found");
       return;
     }
-    res.writeHead(200, { "Content-Type": TYPES[path.extname(file)] ?? "application/octet-stream", "Cache-Control": "no-cache" });
+    res.writeHead(200, {
+      "Content-Type": TYPES[path.extname(file)] ?? "application/octet-stream",
+      "Cache-Control": "no-cache",
+    });
     createReadStream(file).pipe(res);
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
@@ -37,9 +40,10 @@ export async function serveStatic(root: string): Promise<{ url: string; close():
   return {
     url: `http://127.0.0.1:${port}/`,
     server,
-    close: () => new Promise((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    }),
+    close: () =>
+      new Promise((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }

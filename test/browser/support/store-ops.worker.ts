@@ -45,7 +45,9 @@ self.addEventListener("message", async (event: MessageEvent<{ path: string }>) =
     self.postMessage({
       all: await read("v1/records/ab/all.bin"),
       empty: await read("empty"),
-      bigSame: (await store.get("big"))?.every((b, i) => b === big[i]) === true && (await store.get("big"))?.length === big.length,
+      bigSame:
+        (await store.get("big"))?.every((b, i) => b === big[i]) === true &&
+        (await store.get("big"))?.length === big.length,
       over: await read("over"),
       grow: await read("grow"),
       race: await read("race"),

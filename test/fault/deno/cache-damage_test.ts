@@ -6,4 +6,7 @@ import { createDenoPlatform, DenoWasmSource } from "../../../src/platform/deno/i
 import { cacheDamageSuite } from "../cache-damage.suite.ts";
 
 const wasm = new DenoWasmSource();
-cacheDamageSuite("Deno store", 128, async (root, cacheDir, logger) => ({ ...(await createDenoPlatform({ root, cacheDir, logger })), wasm }));
+cacheDamageSuite("Deno store", 128, async (root, cacheDir, logger) => ({
+  ...(await createDenoPlatform({ root, cacheDir, logger })),
+  wasm,
+}));

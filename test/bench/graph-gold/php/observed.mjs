@@ -26,11 +26,15 @@ import { pathToFileURL } from "node:url";
 /** A bootstrap that autoloads the corpus from its composer.json (autoload and autoload-dev). */
 function bootstrap(corpus) {
   const composer = JSON.parse(fs.readFileSync(path.join(corpus, "composer.json"), "utf8"));
-  const psr4 = [], psr0 = [], files = [];
+  const psr4 = [],
+    psr0 = [],
+    files = [];
   for (const section of ["autoload", "autoload-dev"]) {
     const a = composer[section] ?? {};
-    for (const [p, d] of Object.entries(a["psr-4"] ?? {})) for (const dir of [d].flat()) psr4.push([p, path.join(corpus, dir)]);
-    for (const [p, d] of Object.entries(a["psr-0"] ?? {})) for (const dir of [d].flat()) psr0.push([p, path.join(corpus, dir)]);
+    for (const [p, d] of Object.entries(a["psr-4"] ?? {}))
+      for (const dir of [d].flat()) psr4.push([p, path.join(corpus, dir)]);
+    for (const [p, d] of Object.entries(a["psr-0"] ?? {}))
+      for (const dir of [d].flat()) psr0.push([p, path.join(corpus, dir)]);
     for (const f of a.files ?? []) files.push(path.join(corpus, f));
   }
   return `<?php
@@ -48,14 +52,40 @@ ${files.map((f) => `require_once ${JSON.stringify(f)};`).join("\n")}
 function runTraced(corpus, dir) {
   const boot = path.join(dir, "bootstrap.php");
   fs.writeFileSync(boot, bootstrap(corpus));
-  const args = ["-d", "xdebug.mode=trace", "-d", "xdebug.start_with_request=yes", "-d", "xdebug.trace_format=1",
-    "-d", `xdebug.output_dir=${dir}`, "-d", "xdebug.trace_output_name=trace", "-d", "memory_limit=2G",
-    "/usr/bin/phpunit", "--bootstrap", boot, "--no-coverage", "--do-not-cache-result"];
+  const args = [
+    "-d",
+    "xdebug.mode=trace",
+    "-d",
+    "xdebug.start_with_request=yes",
+    "-d",
+    "xdebug.trace_format=1",
+    "-d",
+    `xdebug.output_dir=${dir}`,
+    "-d",
+    "xdebug.trace_output_name=trace",
+    "-d",
+    "memory_limit=2G",
+    "/usr/bin/phpunit",
+    "--bootstrap",
+    boot,
+    "--no-coverage",
+    "--do-not-cache-result",
+  ];
   try {
-    const log = execFileSync("php", args, { cwd: corpus, stdio: ["ignore", "pipe", "inherit"], maxBuffer: 1 << 26, encoding: "utf8" });
+    const log = execFileSync("php", args, {
+      cwd: corpus,
+      stdio: ["ignore", "pipe", "inherit"],
+      maxBuffer: 1 << 26,
+      encoding: "utf8",
+    });
     process.stderr.write(`${log.trim().split("\n").at(-1)}\n`);
   } catch (e) {
-    process.stderr.write(`${String(e.stdout ?? "").trim().split("\n").at(-1)}\nphpunit exited ${e.status}: failing tests still leave their calls in the trace\n`);
+    process.stderr.write(
+      `${String(e.stdout ?? "")
+        .trim()
+        .split("\n")
+        .at(-1)}\nphpunit exited ${e.status}: failing tests still leave their calls in the trace\n`,
+    );
   }
   const trace = fs.readdirSync(dir).find((f) => f.startsWith("trace"));
   if (!trace) throw new Error("no Xdebug trace was written (is php-xdebug installed?)");
@@ -77,7 +107,8 @@ async function observe(corpus, gold, traceFile) {
     classes.set(q.replace(/\./g, "\\").toLowerCase(), d.qualified);
   }
   const functions = new Map();
-  for (const d of defs) if (d.kind === "function") functions.set(d.qualified.split("#")[1].replace(/\./g, "\\").toLowerCase(), d.qualified);
+  for (const d of defs)
+    if (d.kind === "function") functions.set(d.qualified.split("#")[1].replace(/\./g, "\\").toLowerCase(), d.qualified);
   const bases = new Map();
   for (const e of gold.inherits) (bases.get(e.child) ?? bases.set(e.child, []).get(e.child)).push(e.base);
   const methodOf = (cls, m, seen = new Set()) => {
@@ -95,7 +126,9 @@ async function observe(corpus, gold, traceFile) {
     const m = /^(.+?)(->|::)(\w+)$/.exec(fn);
     if (m) {
       const q = methodOf(classes.get(m[1].toLowerCase()), m[3]);
-      return q ? { q, cls: m[3].toLowerCase() === "__construct" ? classes.get(m[1].toLowerCase()) : undefined } : undefined;
+      return q
+        ? { q, cls: m[3].toLowerCase() === "__construct" ? classes.get(m[1].toLowerCase()) : undefined }
+        : undefined;
     }
     const f = functions.get(fn.toLowerCase());
     return f ? { q: f } : undefined;
@@ -104,13 +137,19 @@ async function observe(corpus, gold, traceFile) {
     let best;
     for (const d of byFile.get(file) ?? []) {
       const start = d.first_line ?? d.start_line;
-      if (start <= line && line <= d.end_line && (!best || d.end_line - start < best.end_line - (best.first_line ?? best.start_line))) best = d;
+      if (
+        start <= line &&
+        line <= d.end_line &&
+        (!best || d.end_line - start < best.end_line - (best.first_line ?? best.start_line))
+      )
+        best = d;
     }
     return best?.qualified;
   };
   const pairs = new Map(); // "caller -> callee" -> count
   const sites = new Map(); // "file:line" -> Set(callee qualified, and the class for __construct)
-  let traced = 0, kept = 0;
+  let traced = 0,
+    kept = 0;
   const rl = readline.createInterface({ input: fs.createReadStream(traceFile), crlfDelay: Infinity });
   for await (const line of rl) {
     const f = line.split("\t");
@@ -147,7 +186,8 @@ async function observe(corpus, gold, traceFile) {
 function matcher(gold) {
   const bases = new Map();
   for (const e of gold.inherits) (bases.get(e.child) ?? bases.set(e.child, []).get(e.child)).push(e.base);
-  const above = (cls, anc, depth = 0) => cls === anc || (depth < 20 && (bases.get(cls) ?? []).some((b) => above(b, anc, depth + 1)));
+  const above = (cls, anc, depth = 0) =>
+    cls === anc || (depth < 20 && (bases.get(cls) ?? []).some((b) => above(b, anc, depth + 1)));
   const kinds = new Map(gold.definitions.map((d) => [d.qualified, d.kind]));
   const split = (q) => [q.slice(0, q.lastIndexOf(".")), q.slice(q.lastIndexOf(".") + 1)];
   return (candidate, observed) => {
@@ -170,7 +210,8 @@ export function scoreObserved(obs, edges, gold) {
     const [caller, callee] = k.split(" -> ");
     return [...(byCaller.get(caller) ?? [])].some((c) => match(c, callee));
   }).length;
-  let atRun = 0, right = 0;
+  let atRun = 0,
+    right = 0;
   const seen = new Set();
   for (const e of edges) {
     const site = `${e.file}:${e.line}`;
@@ -181,7 +222,14 @@ export function scoreObserved(obs, edges, gold) {
     if ([...obs.sites.get(site)].some((o) => match(e.callee, o))) right++;
   }
   const r4 = (x) => Math.round(x * 10000) / 10000;
-  return { recall: r4(found / Math.max(1, observed.length)), found, observed: observed.length, precision_at_run_sites: r4(right / Math.max(1, atRun)), right, at_run_sites: atRun };
+  return {
+    recall: r4(found / Math.max(1, observed.length)),
+    found,
+    observed: observed.length,
+    precision_at_run_sites: r4(right / Math.max(1, atRun)),
+    right,
+    at_run_sites: atRun,
+  };
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
@@ -201,18 +249,33 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
     let obs;
     if (from) {
       const saved = JSON.parse(fs.readFileSync(from, "utf8"));
-      obs = { traced: saved.traced_calls, kept: saved.corpus_calls, pairs: new Map(saved.pairs.map((p) => [p, 1])),
-        sites: new Map(saved.executed.map((k) => [k, new Set(saved.sites[k] ?? [])])) };
+      obs = {
+        traced: saved.traced_calls,
+        kept: saved.corpus_calls,
+        pairs: new Map(saved.pairs.map((p) => [p, 1])),
+        sites: new Map(saved.executed.map((k) => [k, new Set(saved.sites[k] ?? [])])),
+      };
     } else obs = await observe(corpus, gold, runTraced(corpus, dir));
     const report = {
-      corpus: path.basename(corpus), seconds: (Date.now() - t0) / 1000, traced_calls: obs.traced, corpus_calls: obs.kept,
-      observed_pairs: obs.pairs.size, executed_sites: obs.sites.size,
+      corpus: path.basename(corpus),
+      seconds: (Date.now() - t0) / 1000,
+      traced_calls: obs.traced,
+      corpus_calls: obs.kept,
+      observed_pairs: obs.pairs.size,
+      executed_sites: obs.sites.size,
       codeslice: scoreObserved(obs, [...cand.call_edges, ...(cand.dispatch_edges ?? [])], gold),
       static_gold: scoreObserved(obs, gold.call_edges, gold),
     };
     if (out) {
       const sites = Object.fromEntries([...obs.sites].filter(([, c]) => c.size).map(([k, c]) => [k, [...c].sort()]));
-      fs.writeFileSync(out, JSON.stringify({ ...report, pairs: [...obs.pairs.keys()].sort(), executed: [...obs.sites.keys()].sort(), sites }, null, 1));
+      fs.writeFileSync(
+        out,
+        JSON.stringify(
+          { ...report, pairs: [...obs.pairs.keys()].sort(), executed: [...obs.sites.keys()].sort(), sites },
+          null,
+          1,
+        ),
+      );
     }
     console.log(JSON.stringify(report, null, 1));
   } finally {

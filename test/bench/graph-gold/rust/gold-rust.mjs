@@ -81,8 +81,13 @@ function cargoInfo(dir) {
     for (const m of section(sec).matchAll(/^([\w-]+)\s*=\s*\{[^}]*optional\s*=\s*true/gm)) optionalDeps.add(m[1]);
   }
   const features = new Map();
-  for (const m of section("features").replace(/#.*$/gm, "").matchAll(/^([\w-]+)\s*=\s*\[([^\]]*)\]/gm)) {
-    features.set(m[1], [...m[2].matchAll(/"([^"]+)"/g)].map((x) => x[1]));
+  for (const m of section("features")
+    .replace(/#.*$/gm, "")
+    .matchAll(/^([\w-]+)\s*=\s*\[([^\]]*)\]/gm)) {
+    features.set(
+      m[1],
+      [...m[2].matchAll(/"([^"]+)"/g)].map((x) => x[1]),
+    );
   }
   // A feature is usable when it needs no dependency, directly or through another feature.
   const usable = new Map();
@@ -90,25 +95,44 @@ function cargoInfo(dir) {
     if (usable.has(f)) return usable.get(f);
     if (seen.has(f) || !features.has(f)) return !optionalDeps.has(f) && !seen.has(f) ? false : false;
     seen.add(f);
-    const r = features.get(f).every((x) => !x.includes("dep:") && !x.includes("/") && !optionalDeps.has(x) && ok(x, seen));
+    const r = features
+      .get(f)
+      .every((x) => !x.includes("dep:") && !x.includes("/") && !optionalDeps.has(x) && ok(x, seen));
     usable.set(f, r);
     return r;
   };
-  return { crate: name.replace(/-/g, "_"), edition: edition ?? "2015", features: [...features.keys()].filter((f) => ok(f)) };
+  return {
+    crate: name.replace(/-/g, "_"),
+    edition: edition ?? "2015",
+    features: [...features.keys()].filter((f) => ok(f)),
+  };
 }
 
 // ---- rustc runs --------------------------------------------------------------------------------
 
 function rustcArgs(info, extra) {
-  return ["--edition", info.edition, "--cap-lints", "allow", ...info.features.flatMap((f) => ["--cfg", `feature="${f}"`]), ...extra];
+  return [
+    "--edition",
+    info.edition,
+    "--cap-lints",
+    "allow",
+    ...info.features.flatMap((f) => ["--cfg", `feature="${f}"`]),
+    ...extra,
+  ];
 }
 
 /** Streams rustc's stdout line by line into `onLine`; resolves to { ok, stderr }. */
 function streamRustc(args, cwd, onLine) {
   return new Promise((resolve) => {
-    const child = spawn("rustc", args, { cwd, env: { ...process.env, RUSTC_BOOTSTRAP: "1" }, stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn("rustc", args, {
+      cwd,
+      env: { ...process.env, RUSTC_BOOTSTRAP: "1" },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     let stderr = "";
-    child.stderr.on("data", (d) => { if (stderr.length < 20000) stderr += d; });
+    child.stderr.on("data", (d) => {
+      if (stderr.length < 20000) stderr += d;
+    });
     const rl = readline.createInterface({ input: child.stdout, crlfDelay: Infinity });
     rl.on("line", onLine);
     child.on("close", (code) => resolve({ ok: code === 0, stderr }));
@@ -145,16 +169,29 @@ function hirCollector(owners) {
       pendingKind = true;
       return;
     }
-    if (ind === 16 && t.startsWith("ident: ") && cur.name === null) cur.name = /^ident: (?:r#)?(\w+)#/.exec(t)?.[1] ?? null;
+    if (ind === 16 && t.startsWith("ident: ") && cur.name === null)
+      cur.name = /^ident: (?:r#)?(\w+)#/.exec(t)?.[1] ?? null;
     if (ind === 20 && pendingKind && cur.name === null && cur.node === "Item") {
       const m = /^(?:ident: )?(?:r#)?([A-Za-z_]\w*)#\d+,?$/.exec(t);
-      if (m) { cur.name = m[1]; pendingKind = false; }
+      if (m) {
+        cur.name = m[1];
+        pendingKind = false;
+      }
     }
-    if (ind === 16 && t.startsWith("span: ") && cur.span === null && cur.kind !== null) cur.span = parseSpan(t.slice(6));
+    if (ind === 16 && t.startsWith("span: ") && cur.span === null && cur.kind !== null)
+      cur.span = parseSpan(t.slice(6));
     if (t.startsWith("inner_span: ") && !cur.inner) cur.inner = parseSpan(t.slice(12));
     if (cur.kind === "Impl") {
-      if (ind === 24 && t.startsWith("of_trait: Some(")) { mode = "of_trait"; modeIndent = ind; return; }
-      if (ind === 24 && t.startsWith("self_ty: ")) { mode = "self_ty"; modeIndent = ind; return; }
+      if (ind === 24 && t.startsWith("of_trait: Some(")) {
+        mode = "of_trait";
+        modeIndent = ind;
+        return;
+      }
+      if (ind === 24 && t.startsWith("self_ty: ")) {
+        mode = "self_ty";
+        modeIndent = ind;
+        return;
+      }
       if (mode === "of_trait" && !cur.traitKey) {
         const m = DEFID.exec(t);
         if (m) cur.traitKey = normPath(m[3]);
@@ -167,7 +204,11 @@ function hirCollector(owners) {
       }
     }
     if (cur.kind === "Use") {
-      if (t === "res: PerNS {") { mode = "use_res"; modeIndent = ind; return; }
+      if (t === "res: PerNS {") {
+        mode = "use_res";
+        modeIndent = ind;
+        return;
+      }
       if (mode === "use_res") {
         const m = DEFID.exec(t);
         if (m) cur.uses.push(normPath(m[3]));
@@ -212,7 +253,16 @@ function thirCollector(calls) {
       if (!c.done) calls.push(c);
     }
     if (t === "Call {") {
-      stack.push({ body, indent: ind, ty: null, fromHir: null, funSpan: null, funKind: null, inFun: false, done: false });
+      stack.push({
+        body,
+        indent: ind,
+        ty: null,
+        fromHir: null,
+        funSpan: null,
+        funKind: null,
+        inFun: false,
+        done: false,
+      });
       return;
     }
     const c = stack.at(-1);
@@ -243,7 +293,9 @@ function thirCollector(calls) {
 
 function gitFiles(dir) {
   try {
-    return execFileSync("git", ["ls-files", "-z", "--", "*.rs"], { cwd: dir, encoding: "utf8", maxBuffer: 1 << 28 }).split("\0").filter(Boolean);
+    return execFileSync("git", ["ls-files", "-z", "--", "*.rs"], { cwd: dir, encoding: "utf8", maxBuffer: 1 << 28 })
+      .split("\0")
+      .filter(Boolean);
   } catch {
     return [];
   }
@@ -254,17 +306,29 @@ function targetsOf(dir, info) {
   const out = [];
   const lib = fs.existsSync(path.join(dir, "src/lib.rs")) ? "src/lib.rs" : null;
   if (lib) out.push({ id: "lib", root: lib, name: info.crate, args: ["--crate-type", "lib", "--test"] });
-  if (fs.existsSync(path.join(dir, "src/main.rs"))) out.push({ id: "main", root: "src/main.rs", name: info.crate, args: ["--crate-type", "bin", "--test"] });
-  for (const [folder, test] of [["tests", true], ["examples", false], ["benches", true]]) {
+  if (fs.existsSync(path.join(dir, "src/main.rs")))
+    out.push({ id: "main", root: "src/main.rs", name: info.crate, args: ["--crate-type", "bin", "--test"] });
+  for (const [folder, test] of [
+    ["tests", true],
+    ["examples", false],
+    ["benches", true],
+  ]) {
     const d = path.join(dir, folder);
     if (!fs.existsSync(d)) continue;
     for (const f of fs.readdirSync(d).sort()) {
       if (!f.endsWith(".rs")) continue;
       const name = f.slice(0, -3).replace(/-/g, "_");
-      out.push({ id: `${folder}/${f}`, root: `${folder}/${f}`, name, args: ["--crate-type", "bin", ...(test ? ["--test"] : [])], extern: !!lib });
+      out.push({
+        id: `${folder}/${f}`,
+        root: `${folder}/${f}`,
+        name,
+        args: ["--crate-type", "bin", ...(test ? ["--test"] : [])],
+        extern: !!lib,
+      });
     }
   }
-  if (fs.existsSync(path.join(dir, "build.rs"))) out.push({ id: "build.rs", root: "build.rs", name: "build_script_build", args: ["--crate-type", "bin"] });
+  if (fs.existsSync(path.join(dir, "build.rs")))
+    out.push({ id: "build.rs", root: "build.rs", name: "build_script_build", args: ["--crate-type", "bin"] });
   return out;
 }
 
@@ -282,24 +346,50 @@ export async function goldOf(dir) {
     const out = path.join(tmp, `lib${info.crate}.rmeta`);
     for (const extra of [["--cfg", "test"], []]) {
       try {
-        execFileSync("rustc", rustcArgs(info, ["--crate-type", "lib", "--crate-name", info.crate, "--emit", `metadata=${out}`, ...extra, "src/lib.rs"]), { cwd: dir, stdio: ["ignore", "ignore", "pipe"], env: { ...process.env, RUSTC_BOOTSTRAP: "1" } });
+        execFileSync(
+          "rustc",
+          rustcArgs(info, [
+            "--crate-type",
+            "lib",
+            "--crate-name",
+            info.crate,
+            "--emit",
+            `metadata=${out}`,
+            ...extra,
+            "src/lib.rs",
+          ]),
+          { cwd: dir, stdio: ["ignore", "ignore", "pipe"], env: { ...process.env, RUSTC_BOOTSTRAP: "1" } },
+        );
         rmeta = out;
         break;
-      } catch { /* try without --cfg test */ }
+      } catch {
+        /* try without --cfg test */
+      }
     }
   }
   for (const target of targetsOf(dir, info)) {
-    const args = rustcArgs(info, [...target.args, "--crate-name", target.name, ...(target.extern && rmeta ? ["--extern", `${info.crate}=${rmeta}`] : [])]);
+    const args = rustcArgs(info, [
+      ...target.args,
+      "--crate-name",
+      target.name,
+      ...(target.extern && rmeta ? ["--extern", `${info.crate}=${rmeta}`] : []),
+    ]);
     const hirOwners = new Map();
     const hir = await streamRustc([...args, "-Zunpretty=hir-tree", target.root], dir, hirCollector(hirOwners));
     if (!hir.ok) {
-      uncompiled.push({ target: target.id, error: (/^error.*$/m.exec(hir.stderr)?.[0] ?? hir.stderr.slice(0, 200)).trim() });
+      uncompiled.push({
+        target: target.id,
+        error: (/^error.*$/m.exec(hir.stderr)?.[0] ?? hir.stderr.slice(0, 200)).trim(),
+      });
       continue;
     }
     const targetCalls = [];
     const thir = await streamRustc([...args, "-Zunpretty=thir-tree", target.root], dir, thirCollector(targetCalls));
     if (!thir.ok) {
-      uncompiled.push({ target: target.id, error: (/^error.*$/m.exec(thir.stderr)?.[0] ?? thir.stderr.slice(0, 200)).trim() });
+      uncompiled.push({
+        target: target.id,
+        error: (/^error.*$/m.exec(thir.stderr)?.[0] ?? thir.stderr.slice(0, 200)).trim(),
+      });
       continue;
     }
     compiled.push(target.id);
@@ -327,8 +417,24 @@ function buildGold(dir, info, owners, calls, targets) {
   }
 
   // Definitions.
-  const KINDS = { Fn: "function", Struct: "struct", Union: "struct", Enum: "enum", Trait: "trait", TyAlias: "type", Macro: "macro" };
-  const KEYWORD = { Fn: "fn", Struct: "struct", Union: "union", Enum: "enum", Trait: "trait", TyAlias: "type", Macro: "macro_rules!" };
+  const KINDS = {
+    Fn: "function",
+    Struct: "struct",
+    Union: "struct",
+    Enum: "enum",
+    Trait: "trait",
+    TyAlias: "type",
+    Macro: "macro",
+  };
+  const KEYWORD = {
+    Fn: "fn",
+    Struct: "struct",
+    Union: "union",
+    Enum: "enum",
+    Trait: "trait",
+    TyAlias: "type",
+    Macro: "macro_rules!",
+  };
   const parentKey = (key) => {
     const i = key.lastIndexOf("::");
     return i < 0 ? null : key.slice(0, i);
@@ -387,7 +493,15 @@ function buildGold(dir, info, owners, calls, targets) {
   for (const o of owners.values()) {
     const kind = kindOf(o);
     if (!kind) continue;
-    const d = { file: o.span.file, name: o.name, qualified: qualified(o), kind, start_line: nameLine(o), end_line: o.span.endLine, _key: o.key };
+    const d = {
+      file: o.span.file,
+      name: o.name,
+      qualified: qualified(o),
+      kind,
+      start_line: nameLine(o),
+      end_line: o.span.endLine,
+      _key: o.key,
+    };
     const at = `${d.file}\0${d.name}\0${d.start_line}`;
     defs.set(o.key, defAt.get(at) ?? d);
     if (!defAt.has(at)) defAt.set(at, d);
@@ -395,19 +509,24 @@ function buildGold(dir, info, owners, calls, targets) {
 
   // Impls: (trait, self type) -> impl key; corpus types by name and by path.
   const typeKeys = new Map(); // short name -> [keys]
-  for (const o of owners.values()) if (o.node === "Item" && ["Struct", "Enum", "Union", "TyAlias"].includes(o.kind) && o.name) {
-    (typeKeys.get(o.name) ?? typeKeys.set(o.name, []).get(o.name)).push(o.key);
-  }
+  for (const o of owners.values())
+    if (o.node === "Item" && ["Struct", "Enum", "Union", "TyAlias"].includes(o.kind) && o.name) {
+      (typeKeys.get(o.name) ?? typeKeys.set(o.name, []).get(o.name)).push(o.key);
+    }
   const impls = new Map(); // `${trait}|${selfKey}` -> impl key
   const inherits = [];
   for (const o of owners.values()) {
     if (o.kind === "Impl" && o.traitKey && o.selfKey) {
       impls.set(`${o.traitKey}|${o.selfKey}`, o.key);
-      const child = defs.get(o.selfKey), base = defs.get(o.traitKey);
-      if (child && base && o.span?.ctxt === 0) inherits.push({ child: child.qualified, base: base.qualified, kind: "implements" });
+      const child = defs.get(o.selfKey),
+        base = defs.get(o.traitKey);
+      if (child && base && o.span?.ctxt === 0)
+        inherits.push({ child: child.qualified, base: base.qualified, kind: "implements" });
     }
     if (o.kind === "Trait" && defs.has(o.key)) {
-      for (const s of o.supers) if (defs.has(s) && s !== o.key) inherits.push({ child: defs.get(o.key).qualified, base: defs.get(s).qualified, kind: "extends" });
+      for (const s of o.supers)
+        if (defs.has(s) && s !== o.key)
+          inherits.push({ child: defs.get(o.key).qualified, base: defs.get(s).qualified, kind: "extends" });
     }
   }
   const crateNames = new Set([info.crate, ...[...owners.keys()].filter((k) => !k.includes("::"))]);
@@ -428,10 +547,14 @@ function buildGold(dir, info, owners, calls, targets) {
     // `FnDef(DefId(..), [A, B])` -> A
     const open = ty.indexOf("), [");
     if (open < 0) return null;
-    let depth = 0, out = "";
+    let depth = 0,
+      out = "";
     for (const ch of ty.slice(open + 4)) {
       if ("[(<{".includes(ch)) depth++;
-      if ("])>}".includes(ch)) { if (depth === 0) break; depth--; }
+      if ("])>}".includes(ch)) {
+        if (depth === 0) break;
+        depth--;
+      }
       if (ch === "," && depth === 0) break;
       out += ch;
     }
@@ -446,7 +569,9 @@ function buildGold(dir, info, owners, calls, targets) {
     return { qualified: file, kind: "module" };
   };
 
-  const edges = [], sites = [], unresolved = [];
+  const edges = [],
+    sites = [],
+    unresolved = [];
   const counts = { call_sites: 0 };
   const bump = (k) => (counts[k] = (counts[k] ?? 0) + 1);
   const seen = new Set();
@@ -468,7 +593,12 @@ function buildGold(dir, info, owners, calls, targets) {
     const line = c.funSpan.line + (stripped.slice(0, m.index).match(/\n/g)?.length ?? 0);
     const before = src[c.funSpan.line - 1].slice(0, c.funSpan.col - 1).trimEnd();
     const form = before.endsWith(".") ? "method" : /::/.test(stripped) ? "path" : "call";
-    const receiver = form === "method" ? "value" : form === "path" ? /^(Self|self|super|crate)\b/.exec(stripped)?.[1] ?? "path" : "none";
+    const receiver =
+      form === "method"
+        ? "value"
+        : form === "path"
+          ? (/^(Self|self|super|crate)\b/.exec(stripped)?.[1] ?? "path")
+          : "none";
     const siteKey = `${c.funSpan.file}:${c.funSpan.line}:${c.funSpan.col}`;
     if (seen.has(siteKey)) continue;
     seen.add(siteKey);
@@ -480,9 +610,15 @@ function buildGold(dir, info, owners, calls, targets) {
       bump(reason);
       unresolved.push({ file: site.file, line, name, form, reason });
     };
-    if (c.funKind && c.funKind !== "ZstLiteral") { unres(/VarRef|UpvarRef/.test(c.funKind) ? "local_or_param" : "value"); continue; }
+    if (c.funKind && c.funKind !== "ZstLiteral") {
+      unres(/VarRef|UpvarRef/.test(c.funKind) ? "local_or_param" : "value");
+      continue;
+    }
     const fd = /^FnDef\(DefId\(\d+:\d+ ~ ([^)]*)\)/.exec(c.ty ?? "");
-    if (!fd) { unres("not_an_fn_item"); continue; }
+    if (!fd) {
+      unres("not_an_fn_item");
+      continue;
+    }
     const key = normPath(fd[1]);
     let target = defs.get(key);
     const tags = [];
@@ -493,11 +629,18 @@ function buildGold(dir, info, owners, calls, targets) {
       const selfKey = selfText ? typeKeyOf(selfText) : null;
       const impl = selfKey ? impls.get(`${parentKey(key)}|${selfKey}`) : null;
       const method = impl ? defs.get(`${impl}::${key.split("::").at(-1)}`) : null;
-      if (!method) { site.outcome = "external"; bump("external"); continue; }
+      if (!method) {
+        site.outcome = "external";
+        bump("external");
+        continue;
+      }
       target = method;
       tags.push("trait-impl", "outside-trait");
     }
-    if (!target) { unres("no_definition"); continue; }
+    if (!target) {
+      unres("no_definition");
+      continue;
+    }
     let via = "call";
     const parent = owners.get(parentKey(key));
     if (parent?.kind === "Trait" && localKey(key)) {
@@ -505,8 +648,15 @@ function buildGold(dir, info, owners, calls, targets) {
       const selfKey = selfText ? typeKeyOf(selfText) : null;
       const impl = selfKey ? impls.get(`${parentKey(key)}|${selfKey}`) : null;
       const method = impl ? defs.get(`${impl}::${target.name}`) : null;
-      if (method) { target = method; tags.push("trait-impl"); }
-      else { via = "trait"; if (selfText && /\/#\d+$/.test(selfText)) tags.push("generic"); else if (selfText?.startsWith("dyn")) tags.push("dyn"); else tags.push("default-method"); }
+      if (method) {
+        target = method;
+        tags.push("trait-impl");
+      } else {
+        via = "trait";
+        if (selfText && /\/#\d+$/.test(selfText)) tags.push("generic");
+        else if (selfText?.startsWith("dyn")) tags.push("dyn");
+        else tags.push("default-method");
+      }
     }
     const caller = callerOf(c.body, site.file);
     if (target.file !== site.file) tags.push("cross-file");
@@ -514,7 +664,18 @@ function buildGold(dir, info, owners, calls, targets) {
     if (receiver === "Self" || receiver === "self") tags.push("self-path");
     site.outcome = `edge_${via}`;
     bump(`edge_${via}`);
-    edges.push({ caller: caller.qualified, callee: target.qualified, file: site.file, line, via, caller_kind: caller.kind, callee_kind: target.kind, form, receiver, tags });
+    edges.push({
+      caller: caller.qualified,
+      callee: target.qualified,
+      file: site.file,
+      line,
+      via,
+      caller_kind: caller.kind,
+      callee_kind: target.kind,
+      form,
+      receiver,
+      tags,
+    });
   }
 
   // Import edges: each `use` leaf that resolves to a corpus item.
@@ -528,7 +689,15 @@ function buildGold(dir, info, owners, calls, targets) {
   const importSet = new Map();
   for (const o of owners.values()) {
     // `mod x;`: the declaring file takes in the module's file.
-    if (o.kind === "Mod" && o.span && o.span.ctxt === 0 && inCorpus(o.span.file) && o.inner && inCorpus(o.inner.file) && o.inner.file !== o.span.file) {
+    if (
+      o.kind === "Mod" &&
+      o.span &&
+      o.span.ctxt === 0 &&
+      inCorpus(o.span.file) &&
+      o.inner &&
+      inCorpus(o.inner.file) &&
+      o.inner.file !== o.span.file
+    ) {
       importSet.set(`${o.span.file}\0${o.inner.file}`, { from: o.span.file, to: o.inner.file });
     }
     if (o.kind !== "Use" || !o.span || o.span.ctxt !== 0 || !inCorpus(o.span.file)) continue;
@@ -540,7 +709,9 @@ function buildGold(dir, info, owners, calls, targets) {
     }
   }
 
-  const definitions = [...defAt.values()].map(({ _key, ...d }) => d).sort((a, b) => a.file.localeCompare(b.file) || a.start_line - b.start_line);
+  const definitions = [...defAt.values()]
+    .map(({ _key, ...d }) => d)
+    .sort((a, b) => a.file.localeCompare(b.file) || a.start_line - b.start_line);
   const pairs = new Set(edges.map((e) => `${e.caller}\0${e.callee}`));
   const rustc = execFileSync("rustc", ["--version"], { encoding: "utf8" }).trim();
   return {
@@ -555,8 +726,13 @@ function buildGold(dir, info, owners, calls, targets) {
       uncompiled: targets.uncompiled,
       files: [...files].sort(),
       counts: {
-        files: files.size, definitions: definitions.length, call_edges: edges.length, call_edge_pairs: pairs.size,
-        import_edges: importSet.size, inherits: inherits.length, call_sites: counts,
+        files: files.size,
+        definitions: definitions.length,
+        call_edges: edges.length,
+        call_edge_pairs: pairs.size,
+        import_edges: importSet.size,
+        inherits: inherits.length,
+        call_sites: counts,
       },
     },
     definitions,
