@@ -572,8 +572,9 @@ export function pageImporters(graph: CodeGraph, full: ImportersAnswer, a: ListAr
     const render = (usage: string) => {
       const lines = [`# Files importing ${citePath(full.path)}${full.depth > 1 ? ` (depth ${full.depth})` : ""}`];
       lines.push(
-        `${plural(full.results.length, "file")}` +
-          `${tests.length ? `: ${fmt(full.results.length - tests.length)} production, ${fmt(tests.length)} test` : ""}.`,
+        plural(full.results.length, "file") +
+          (tests.length ? `: ${fmt(full.results.length - tests.length)} production, ${fmt(tests.length)} test` : "") +
+          ".",
       );
       const filter =
         a.tests === "only"

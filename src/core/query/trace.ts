@@ -686,8 +686,10 @@ export async function trace(
         );
       else if (!paths.some((p) => p.level === "symbol"))
         lines.push(
-          `Nor does ${to.qualified} reach it within ${maxHops} ` +
-            `hops.${maxHops < LIMITS.trace.hops.max ? ` To search further, ask with maxHops up to ${LIMITS.trace.hops.max}.` : ""}`,
+          `Nor does ${to.qualified} reach it within ${maxHops} hops.` +
+            (maxHops < LIMITS.trace.hops.max
+              ? ` To search further, ask with maxHops up to ${LIMITS.trace.hops.max}.`
+              : ""),
         );
       lines.push("", ...completenessLines(completeness, paths.length === 0, "every call at both ends is linked"));
       lines.push("", usage);
