@@ -166,6 +166,40 @@ interface Freshness {
   line: string;
 }
 
+/** What an answer says about the index it came from: the refresh's figures and one line of text. */
+function freshnessOf(r: RefreshResult): Freshness {
+  const base = {
+    indexedAt: new Date(r.at).toISOString().replace(/\.\d+Z$/, "Z"),
+    refreshed: r.refreshed,
+    parsed: r.parsed,
+    removed: r.removed,
+    mode: r.mode,
+    sourceFiles: r.sourceFiles,
+    files: r.files,
+  };
+  if (r.mode === "initial") {
+    const files = plural(r.sourceFiles, "source file");
+    const took = `${(r.durationMs / 1000).toFixed(1)} s`;
+    return {
+      ...base,
+      line:
+        r.parsed === 0
+          ? `index loaded from the cache: ${files} in ${took}`
+          : `index built: ${files} (${r.parsed} parsed) in ${took}`,
+    };
+  }
+  return { ...base, line: r.refreshed ? `index refreshed: ${refreshWords(r.parsed, r.removed)}` : "" };
+}
+
+/** Throws no_supported_files when a refresh found no source file under `root`. */
+function requireSources(r: RefreshResult, root: string): RefreshResult {
+  if (r.sourceFiles === 0) {
+    const { message, hint } = noSourceText(root, r.files);
+    throw new EngineError("no_supported_files", message, { hint, data: { root, files: r.files } });
+  }
+  return r;
+}
+
 /** Creates the MCP server (not yet connected to a transport). */
 export function createMcpServer(engine: Engine, options: McpServerOptions = {}): McpServer {
   const log = options.log ?? silentLogger;
@@ -212,27 +246,7 @@ export function createMcpServer(engine: Engine, options: McpServerOptions = {}):
       ...(listener ? { onProgress: listener } : {}),
       ...(rescan ? { rescan: true } : {}),
     });
-    const base = {
-      indexedAt: new Date(r.at).toISOString().replace(/\.\d+Z$/, "Z"),
-      refreshed: r.refreshed,
-      parsed: r.parsed,
-      removed: r.removed,
-      mode: r.mode,
-      sourceFiles: r.sourceFiles,
-      files: r.files,
-    };
-    if (r.mode === "initial") {
-      const files = plural(r.sourceFiles, "source file");
-      const took = `${(r.durationMs / 1000).toFixed(1)} s`;
-      return {
-        ...base,
-        line:
-          r.parsed === 0
-            ? `index loaded from the cache: ${files} in ${took}`
-            : `index built: ${files} (${r.parsed} parsed) in ${took}`,
-      };
-    }
-    return { ...base, line: r.refreshed ? `index refreshed: ${refreshWords(r.parsed, r.removed)}` : "" };
+    return freshnessOf(r);
   };
 
   const register = (tool: ToolSpec) => {
@@ -292,14 +306,7 @@ export function createMcpServer(engine: Engine, options: McpServerOptions = {}):
     engine,
     cap: responseCap,
     log,
-    async refresh() {
-      const r = await refresh();
-      if (r.sourceFiles === 0) {
-        const { message, hint } = noSourceText(root, r.files);
-        throw new EngineError("no_supported_files", message, { hint, data: { root, files: r.files } });
-      }
-      return r;
-    },
+    refresh: async () => requireSources(await refresh(), root),
   });
   if (group) {
     server.registerResource(
@@ -316,11 +323,7 @@ export function createMcpServer(engine: Engine, options: McpServerOptions = {}):
     );
   }
   registerPrompts(server, 3 * responseCap, async (budget) => {
-    const r = await refresh();
-    if (r.sourceFiles === 0) {
-      const { message, hint } = noSourceText(root, r.files);
-      throw new EngineError("no_supported_files", message, { hint, data: { root, files: r.files } });
-    }
+    requireSources(await refresh(), root);
     return engine.mermaidMap({ budget });
   });
   // The SDK announces listChanged for every kind it registers; the tools and prompts never change.
