@@ -411,6 +411,26 @@ function impactSummaryLines(s: {
   return lines;
 }
 
+/** How the impact answer names its target: the symbol, the file's symbols, or the route and its handlers. */
+function targetLineOf(
+  targets: SymbolNode[],
+  files: string[],
+  named: ReturnType<typeof impactTargets>["routes"],
+): string {
+  const handlers =
+    targets.length === 1
+      ? `${targets[0]!.qualified} (${targets[0]!.kind}, ` +
+        `${cite(targets[0]!.file, targets[0]!.kind === "module" ? 1 : targets[0]!.start)})`
+      : `${plural(targets.length, "symbol")}${files.length ? ` of ${files.join(", ")}` : ""}: ${targets
+          .filter((s) => s.kind !== "module")
+          .slice(0, 5)
+          .map((s) => s.qualified)
+          .join(", ")}${targets.length > 6 ? ", …" : ""}`;
+  return named
+    ? `route ${[...new Set(named.map((r) => `${r.method} ${r.path}`))].join(", ")}, handled by ${handlers}`
+    : handlers;
+}
+
 /** The impact of `target`, one page within the budget of `a`. */
 export function impact(
   graph: CodeGraph,
@@ -512,18 +532,7 @@ export function impact(
   const testCode = summarizeByFile(testEntries.map((e) => e.path));
   const rest = kept.slice(a.offset);
   const total = { targets: targets.length, up: up.size, down: down.size, tests: tests.length, routes: routes.length };
-  const handlers =
-    targets.length === 1
-      ? `${targets[0]!.qualified} (${targets[0]!.kind}, ` +
-        `${cite(targets[0]!.file, targets[0]!.kind === "module" ? 1 : targets[0]!.start)})`
-      : `${plural(targets.length, "symbol")}${files.length ? ` of ${files.join(", ")}` : ""}: ${targets
-          .filter((s) => s.kind !== "module")
-          .slice(0, 5)
-          .map((s) => s.qualified)
-          .join(", ")}${targets.length > 6 ? ", …" : ""}`;
-  const targetLine = named
-    ? `route ${[...new Set(named.map((r) => `${r.method} ${r.path}`))].join(", ")}, handled by ${handlers}`
-    : handlers;
+  const targetLine = targetLineOf(targets, files, named);
 
   const make = (k: number): ImpactAnswer => {
     const shown = rest.slice(0, k);
