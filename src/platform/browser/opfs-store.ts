@@ -106,7 +106,7 @@ export async function inspectFolder(
   // are pack files (a store whose marker was lost).
   const legacy = entries.every(
     ([name, kind]) =>
-      /^v\d+$/.test(name) || (kind === "file" && (name === "probe" || isScratch(name) || PACK_NAME.test(name))),
+      /^v\d+$/.test(name) || PACK_NAME.test(name) || (kind === "file" && (name === "probe" || isScratch(name))),
   );
   return { ownership: legacy ? "legacy" : "foreign", entries: names };
 }
