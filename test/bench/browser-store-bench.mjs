@@ -140,7 +140,15 @@ self.onmessage = async ({ data: { mode, ns, base } }) => {
       wasm: () => new FetchWasmSource(base + "wasm/"),
       store: async () => mode === "memory" ? new MemoryStore() : (await openBrowserStore({ namespace: ns, prefer: "opfs" })).store,
     });
-    self.postMessage({ done: true, wallMs: performance.now() - t0, ...out });
+    const wallMs = performance.now() - t0;
+    // How many files the index left in its OPFS folder (outside the measured time).
+    let storeFiles;
+    if (mode === "opfs") {
+      const index = await (await navigator.storage.getDirectory()).getDirectoryHandle("codeslice").then((d) => d.getDirectoryHandle("index"));
+      const count = async (dir) => { let n = 0; for await (const [, h] of dir.entries()) n += h.kind === "file" ? 1 : await count(h); return n; };
+      storeFiles = await count(await index.getDirectoryHandle(ns));
+    }
+    self.postMessage({ done: true, wallMs, storeFiles, ...out });
   } catch (error) {
     self.postMessage({ error: String((error && error.stack) || error) });
   }
@@ -293,6 +301,7 @@ for (const [name, r] of Object.entries(runs)) {
       ? { cpuWorkerS: summary(r.map((x) => x.cpuWorkerS)), cpuOtherS: summary(r.map((x) => x.cpuOtherS)) }
       : {}),
     parsed: r[0].parsed,
+    ...(r[0].storeFiles !== undefined ? { storeFiles: r[0].storeFiles } : {}),
     ...(r[0].indexMs !== undefined ? { indexMs: summary(r.map((x) => x.indexMs)) } : {}),
   };
   results[name] = s;
@@ -302,9 +311,15 @@ for (const [name, r] of Object.entries(runs)) {
     f(s.cpuS),
     s.cpuWorkerS ? `${s.cpuWorkerS.median.toFixed(2)} / ${s.cpuOtherS.median.toFixed(2)}` : "",
     s.indexMs ? f(s.indexMs, 0) : "",
+    s.storeFiles ?? "",
   ]);
 }
-console.log(mdTable(["run", "parsed", "CPU s", "CPU s: worker / rest of Chromium", "engine index ms"], rows));
+console.log(
+  mdTable(
+    ["run", "parsed", "CPU s", "CPU s: worker / rest of Chromium", "engine index ms", "files in the store"],
+    rows,
+  ),
+);
 // The ratios the issue asks for, per build, from the medians of this one run.
 const m = (name) => results[name]?.cpuS.median;
 const ratios = {};
