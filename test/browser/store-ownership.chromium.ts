@@ -19,6 +19,10 @@ import {
   STORE_MARKER,
 } from "../../src/platform/browser/index.ts";
 import { valueFor } from "./support/store-writer.worker.ts";
+import { createEngine } from "../../src/core/engine/engine.ts";
+import { MemoryFileSystem } from "../../src/platform/memory/index.ts";
+import { createWorkerEngine } from "../../src/worker/index.ts";
+import { wasm } from "../support/platform.ts";
 
 const TEST_ROOT = `codeslice-own-${Date.now().toString(36)}`;
 let counter = 0;
@@ -285,6 +289,28 @@ describe("OPFS writes cut off midway", () => {
       expect(await scratchLeft()).toEqual([]);
     }
     console.log(`temp/swap files left by ${6} cut-off writers: ${leftovers}, all swept`);
+  });
+});
+
+describe("an engine worker killed right after index() returned", () => {
+  it("loses nothing: a new engine over the same OPFS store parses no file (the run ends once its writes landed)", async () => {
+    const files: Record<string, string> = {};
+    for (let i = 0; i < 40; i++)
+      files[`pkg/mod${i}.py`] =
+        `def f${i}(x):\n    return ${i > 0 ? `f${i - 1}(x) + ` : ""}x\n\nclass C${i}:\n    pass\n`;
+    const namespace = `${TEST_ROOT}-kill${counter++}`;
+    const worker = new Worker(new URL("./support/engine.worker.ts", import.meta.url), { type: "module" });
+    const engine = createWorkerEngine(worker);
+    await engine.open({ kind: "files", files, label: "killed" }, { kind: "browser", namespace, prefer: "opfs" });
+    expect((await engine.index()).parsed).toBe(40);
+    worker.terminate(); // as a reload does, at once: no time for a batch timer to fire
+    const opened = await openBrowserStore({ namespace, prefer: "opfs" });
+    expect(opened.backend).toBe("opfs");
+    const again = createEngine({ fs: new MemoryFileSystem(files, "killed"), store: opened.store, wasm });
+    const summary = await again.index();
+    expect(summary).toMatchObject({ parsed: 0, reused: 40 });
+    again.close();
+    await deleteBrowserIndex(namespace);
   });
 });
 
