@@ -145,6 +145,14 @@ describe("OpfsStore: the folder is codeslice's own", () => {
     expect(await again.get("v26/snapshot.json")).toEqual(bytes("snapshot 2"));
   });
 
+  it("a key too long for a pack's table is refused with invalid_argument at set, not when its batch is written", async () => {
+    const store = new OpfsStore(await fresh());
+    await expect(store.set("k".repeat(4097), bytes("x"))).rejects.toMatchObject({ code: "invalid_argument" });
+    await store.set("k".repeat(4096), bytes("longest"));
+    await store.flush();
+    expect(await store.get("k".repeat(4096))).toEqual(bytes("longest"));
+  });
+
   it("a store opening over a folder sees what another store of this page acknowledged and had not written yet", async () => {
     const dir = await fresh();
     const writer = new OpfsStore(dir);

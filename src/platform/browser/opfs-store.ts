@@ -397,7 +397,11 @@ export class OpfsStore implements Store {
   set(key: string, value: Uint8Array): Promise<void> {
     try {
       checkStoreKey(key);
-      if (key.length > MAX_KEY_LENGTH) checkStoreKey("");
+      if (key.length > MAX_KEY_LENGTH)
+        throw new EngineError("invalid_argument", `Store key too long: ${key.length} characters`, {
+          hint: `Store keys are at most ${MAX_KEY_LENGTH} characters.`,
+          data: { key: key.slice(0, 100) },
+        });
     } catch (error) {
       return Promise.reject(error);
     }
