@@ -417,7 +417,7 @@ function injectedValue(
   name: string,
   depth: number,
 ): Value | undefined {
-  const p = injectedProvider(ctx, st, scope, name);
+  const p = injectedProvider(ctx, st, scope, name, (cls) => basesOf(ctx, cls).map((b) => b.id));
   if (!p || depth > MAX_DEPTH) return undefined;
   const d = p.st.record.definitions[p.index]!;
   if (d.returns) {
