@@ -28,7 +28,9 @@
 // failed, skipped and erroring tests and the same failing test ids. Where the outcome is the same,
 // each edit the reference tool does not make is left out in turn and the suite run again: an edit
 // whose absence changes a result is needed by the program (Pyright does not type pytest fixtures).
-// (ky's suite needs its node_modules, which the checkout does not have: not run.)
+// (ky's suite needs its node_modules, which the checkout does not have: not run.) --pythonpath DIR
+// adds DIR to the suites' path, for test dependencies the machine's Python lacks: itsdangerous's
+// timed tests need freezegun (`apt-get download python3-freezegun`, its freezegun/ folder in DIR).
 // Output: a table on stdout and test/bench/results/rename.json (rename-<only>.json, rename-tests.json
 // with --only or --tests).
 import { execFileSync, spawn, spawnSync } from "node:child_process";
@@ -330,7 +332,11 @@ function pytestOutcome(work, repo) {
     ["-m", "pytest", "-q", "-p", "no:cacheprovider", "--continue-on-collection-errors", "-rfE", "tests"],
     {
       cwd: work,
-      env: { ...process.env, PYTHONPATH: path.join(work, repo.srcDir), PYTHONDONTWRITEBYTECODE: "1" },
+      env: {
+        ...process.env,
+        PYTHONPATH: [path.join(work, repo.srcDir), ...(flags.pythonpath ? [flags.pythonpath] : [])].join(":"),
+        PYTHONDONTWRITEBYTECODE: "1",
+      },
       timeout: 600_000,
     },
   );
