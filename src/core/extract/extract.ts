@@ -421,6 +421,8 @@ interface Drafts {
     literal?: Node;
     extent?: Node;
     deref?: true;
+    /** `(#set! valueSuffix "…")`: appended to the value's text (Ruby `x = K[…]` holds what `K.[]` returns). */
+    valueSuffix?: string;
   }[];
 }
 
@@ -528,6 +530,7 @@ function collectDrafts(matches: QueryMatch[], pathJoin: string | undefined): Dra
         if (cap.literal) b.literal = cap.literal;
         if (cap.extent) b.extent = cap.extent;
         if (m.setProperties?.deref) b.deref = true;
+        if (m.setProperties?.valueSuffix) b.valueSuffix = m.setProperties.valueSuffix;
         bindingDrafts.push(b);
       }
     }
@@ -911,7 +914,7 @@ function bindingRecords(
       const prior = byToken.get(b.name.id);
       if (prior) {
         if (b.type && !prior.type) prior.type = squash(b.type.text);
-        if (b.value && !prior.value) prior.value = squash(b.value.text);
+        if (b.value && !prior.value) prior.value = squash(b.value.text) + (b.valueSuffix ?? "");
         if (b.alias && !prior.alias) prior.alias = squash(b.alias.text);
         if (b.iter && !prior.iter) prior.iter = squash(b.iter.text);
         if (b.literal && prior.literal === undefined) {
@@ -939,7 +942,7 @@ function bindingRecords(
       rec.name = boundedName(b.name.text);
       if (b.receiver) rec.receiver = b.receiver.text;
       if (b.type) rec.type = squash(b.type.text);
-      if (b.value) rec.value = squash(b.value.text);
+      if (b.value) rec.value = squash(b.value.text) + (b.valueSuffix ?? "");
       if (b.alias) rec.alias = squash(b.alias.text);
       if (b.iter) rec.iter = squash(b.iter.text);
       const literal = b.literal && literalText(b.literal);

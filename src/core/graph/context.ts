@@ -98,7 +98,9 @@ function scopesOf(record: FileRecord): NonNullable<FileState["scopes"]> {
       : scopeDef?.kind === "class" && b.kind === "assign"
         ? b.scope
         : -1;
-    if (classIdx >= 0 && (b.type || b.value || b.alias)) {
+    // (a sigil field set outside any class, `@x = K.new` in an rspec `before` block, is the top-level object's: -1)
+    const fieldOfFile = isField && classIdx < 0 && b.name.startsWith("@") && !enclosedByType(record, b.scope);
+    if ((classIdx >= 0 || fieldOfFile) && (b.type || b.value || b.alias)) {
       const m = fields.get(classIdx) ?? new Map<string, BindingRecord>();
       if (!m.has(b.name) || b.type) m.set(b.name, b);
       fields.set(classIdx, m);
@@ -112,6 +114,13 @@ function scopesOf(record: FileRecord): NonNullable<FileState["scopes"]> {
     }
   }
   return { locals, fields, shadows };
+}
+
+/** True when a definition of a type kind holds scope `scope` (or is it). */
+function enclosedByType(record: FileRecord, scope: number): boolean {
+  for (let s = scope; s >= 0; s = record.definitions[s]!.parent)
+    if (TYPE_KINDS.has(record.definitions[s]!.kind)) return true;
+  return false;
 }
 
 export const localsOf = (st: FileState) => (st.scopes ??= scopesOf(st.record)).locals;

@@ -551,9 +551,13 @@ function callResult(ctx: GraphContext, st: FileState, scope: number, callee: str
   const d = defOf(ctx, v.id);
   if (d?.returns) {
     const rst = stateOf(ctx, v.id);
-    // A return type that names the class itself (`-> Self`): the type the method belongs to.
+    // A return type that names the class itself (`-> Self`), or a method that ends constructing one (Ruby `new(…)`):
+    // the type the method belongs to.
     const named = typeCandidates(d.returns)[0];
-    if (named !== undefined && rst.semantics.classNames.includes(named)) {
+    if (
+      named !== undefined &&
+      (rst.semantics.classNames.includes(named) || named === rst.semantics.constructorMethod)
+    ) {
       const owner =
         attachedOwner(ctx, v.id) ??
         (isClassLike(ctx, ctx.symbols[v.id]!.parent) ? ctx.symbols[v.id]!.parent : undefined);
@@ -630,7 +634,7 @@ export function resolveExpr(
     const id = packageMember(ctx, st, st.semantics.stringClass);
     return id !== undefined && isClassLike(ctx, id) ? { kind: "instance", id } : undefined;
   }
-  if (text.includes("::")) return resolvePath(ctx, st, scope, text, depth);
+  if (text.includes("::")) return resolvePath(ctx, st, scope, text, depth, called);
   // `new Foo<T>(…)` as a receiver: a call of the class.
   if (text.startsWith("new ")) text = text.slice(4).replace(/^([\w$.]+)\s*<[^()]*>\s*(?=\()/, "$1");
   // C, C++: `p[i]` on a pointer or array of T is a T.
@@ -657,7 +661,10 @@ export function resolveExpr(
   if (dot < 0 && sigil && head.startsWith(sigil) && IDENT.test(head.slice(sigil.length))) {
     // Ruby `@x`: a field of the instance the method runs on (bound where any method of its class sets it).
     const cls = enclosingClass(st, scope, ctx);
-    return cls !== undefined ? findField(ctx, cls, head, depth + 1) : undefined;
+    if (cls !== undefined) return findField(ctx, cls, head, depth + 1);
+    // Outside any class (an rspec example group's `before { @x = K.new }`): the file's top-level object's field.
+    const b = fieldsOf(st).get(-1)?.get(head);
+    return b ? bindingValue(ctx, st, b.scope, b, depth + 1) : undefined;
   }
   if (dot < 0) {
     if (st.semantics.namespaceSeparator && head.includes(st.semantics.namespaceSeparator))
@@ -676,11 +683,14 @@ export function resolveExpr(
       const cls = enclosingClass(st, scope, ctx);
       return cls !== undefined ? { kind: "super", id: cls } : undefined;
     }
-    return resolveName(ctx, st, scope, head, depth + 1);
+    const named = resolveName(ctx, st, scope, head, depth + 1);
+    return called ? named : calledIfMethod(ctx, st, scope, head, named, depth);
   }
   const base = resolveExpr(ctx, st, scope, head.slice(0, dot), depth + 1);
   const attr = head.slice(dot + 1);
-  if (!base || !/^[A-Za-z_$#][\w$]*$/.test(attr)) return undefined;
+  // (`K.[]`: Ruby's class method `[]`, what `K[…]` calls)
+  if (!base || !(/^[A-Za-z_$#][\w$]*$/.test(attr) || (attr === "[]" && st.semantics.namedMethodsAreCalled)))
+    return undefined;
   // Where fields and methods are apart (PHP `$this->x` and `$this->x()`), a member read is the field.
   if (
     st.semantics.fieldsApart &&
@@ -691,14 +701,40 @@ export function resolveExpr(
     const field = findField(ctx, base.id, attr, depth + 1);
     if (field) return field;
   }
-  return member(ctx, base, attr, depth + 1);
+  const found = member(ctx, base, attr, depth + 1);
+  return called ? found : calledIfMethod(ctx, st, scope, head, found, depth);
+}
+
+/**
+ * Where a method named without parentheses is called (LanguageSemantics.namedMethodsAreCalled), a method as a
+ * value is what calling it returns: an instance of its return type, else nothing known. Other values pass through.
+ */
+function calledIfMethod(
+  ctx: GraphContext,
+  st: FileState,
+  scope: number,
+  text: string,
+  v: Value | undefined,
+  depth: number,
+): Value | undefined {
+  if (v?.kind !== "def" || !st.semantics.namedMethodsAreCalled) return v;
+  const kind = ctx.symbols[v.id]!.kind;
+  if (kind !== "method" && kind !== "function") return v;
+  return callResult(ctx, st, scope, text, depth + 1);
 }
 
 /**
  * A `::` path (`crate::a::f`, `super::T`, `Type::new`, `Vec::<u8>::new`): a path from a module root
  * the module resolver knows goes through it, like an import; any other is read as a dotted name.
  */
-function resolvePath(ctx: GraphContext, st: FileState, scope: number, text: string, depth: number): Value | undefined {
+function resolvePath(
+  ctx: GraphContext,
+  st: FileState,
+  scope: number,
+  text: string,
+  depth: number,
+  called = false,
+): Value | undefined {
   const path = text.replace(/::\s*<[^()]*?>/g, "").replace(/^::|::$/g, "");
   const segs = path.split("::").map((p) => p.trim());
   if (segs.length === 1) {
@@ -714,7 +750,7 @@ function resolvePath(ctx: GraphContext, st: FileState, scope: number, text: stri
     // A path inside a longer expression (`Parser::new(x).parse()`): `::` reads as `.`.
     return st.semantics.pathRoots?.includes(segs[0]!)
       ? undefined
-      : resolveExpr(ctx, st, scope, path.replace(/\s*::\s*/g, "."), depth + 1);
+      : resolveExpr(ctx, st, scope, path.replace(/\s*::\s*/g, "."), depth + 1, called);
   }
   // A path root, or a first segment nothing in scope names (another crate: `calc::parser::parse`).
   const fromRoot =
@@ -735,7 +771,7 @@ function resolvePath(ctx: GraphContext, st: FileState, scope: number, text: stri
     for (const seg of [...(r.within ?? []), segs.at(-1)!]) v = v ? member(ctx, v, seg, depth + 1) : undefined;
     return v;
   }
-  return resolveExpr(ctx, st, scope, segs.join("."), depth + 1);
+  return resolveExpr(ctx, st, scope, segs.join("."), depth + 1, called);
 }
 
 /** `value.attr`: a module's export, a class's member, an instance's field or method. */

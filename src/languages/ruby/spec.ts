@@ -59,6 +59,7 @@ export const ruby: LanguageSpec = {
     classNames: [],
     classMembersInScope: true,
     fieldSigil: "@",
+    namedMethodsAreCalled: true,
     constructorMethod: "new",
     stringClass: "String",
     blocks: "braces",

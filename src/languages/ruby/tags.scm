@@ -25,6 +25,31 @@
   body: (body_statement) @body) @definition.module
 (module name: (scope_resolution scope: (_) @qualifier name: (constant) @name)) @definition.module
 
+; What a method returns, where its last expression constructs it: `K.new(…)`, or a memoized
+; `@x ||= K.new(…)` / `@x = K.new(…)` (`def application; @application ||= Application.new; end`).
+([(method body: (body_statement
+    (call receiver: [(constant) (scope_resolution)] @returns method: (identifier) @_new) .))
+  (singleton_method body: (body_statement
+    (call receiver: [(constant) (scope_resolution)] @returns method: (identifier) @_new) .))]
+  (#eq? @_new "new")) @definition.method
+([(method body: (body_statement
+    [(operator_assignment left: (instance_variable)
+       right: (call receiver: [(constant) (scope_resolution)] @returns method: (identifier) @_new))
+     (assignment left: (instance_variable)
+       right: (call receiver: [(constant) (scope_resolution)] @returns method: (identifier) @_new))] .))
+  (singleton_method body: (body_statement
+    [(operator_assignment left: (instance_variable)
+       right: (call receiver: [(constant) (scope_resolution)] @returns method: (identifier) @_new))
+     (assignment left: (instance_variable)
+       right: (call receiver: [(constant) (scope_resolution)] @returns method: (identifier) @_new))] .))]
+  (#eq? @_new "new")) @definition.method
+
+; A class method whose last expression is a bare `new(…)` (`def self.[](*args) new(*args) end`) returns an instance of
+; its class.
+([(method body: (body_statement (call !receiver method: (identifier) @returns) .))
+  (singleton_method body: (body_statement (call !receiver method: (identifier) @returns) .))]
+  (#eq? @returns "new")) @definition.method
+
 ; Mixins: `include M`, `prepend M`, `extend M` directly in a class or module body are bases.
 (class
   body: (body_statement
@@ -132,6 +157,12 @@
 (assignment
   left: (identifier) @name
   right: (call receiver: [(constant) (scope_resolution)] @value method: (identifier) @_new (#eq? @_new "new"))) @local.assign
+; `x = K[…]` / `@x = K[…]`: what K's `[]` returns (`FileList["*.rb"]`, whose `def self.[](*a) new(*a) end`
+; builds one).
+(assignment
+  left: (identifier) @name
+  right: (element_reference object: [(constant) (scope_resolution)] @value)
+  (#set! valueSuffix ".[]")) @local.assign
 (assignment left: (identifier) @name) @local.assign
 ; `FileList = Rake::FileList`: a constant naming a class or module.
 (assignment left: (constant) @name right: [(constant) (scope_resolution)] @alias) @local.assign
@@ -142,6 +173,10 @@
 (operator_assignment
   left: (instance_variable) @name
   right: (call receiver: [(constant) (scope_resolution)] @value method: (identifier) @_new (#eq? @_new "new"))) @local.field
+(assignment
+  left: (instance_variable) @name
+  right: (element_reference object: [(constant) (scope_resolution)] @value)
+  (#set! valueSuffix ".[]")) @local.field
 (operator_assignment left: (identifier) @name) @local.assign
 (left_assignment_list (identifier) @name) @local.assign
 (destructured_left_assignment (identifier) @name) @local.assign

@@ -1,0 +1,129 @@
+/**
+ * Ruby receivers typed without a run (issue 24, Ruby call-edge recall on rake and thor): a method
+ * that returns what it constructs (`def application; @application ||= Application.new; end`, or a
+ * last expression `K.new`), `K[...]` where K's `[]` ends in `new(…)` (not where it looks one up), and the instance variables an rspec
+ * example group's `before` block sets for its examples. A line marked `# calls: A, B` must have
+ * edges to exactly those callees; `# calls: none` to none.
+ */
+import { describe, expect, it } from "vitest";
+import { memoryEngine, parseFixture } from "../support/platform.ts";
+
+const RUBY = `
+//- lib/rake.rb
+module Rake
+  class Application
+    def options
+      1
+    end
+  end
+
+  class FileList
+    def self.[](*args)
+      new(*args)
+    end
+
+    def to_a
+      []
+    end
+  end
+
+  class Task
+    def self.[](name)
+      Rake.application.lookup(name)
+    end
+
+    def invoke
+      1
+    end
+  end
+
+  class Job
+    def invoke
+      2
+    end
+
+    def to_a
+      []
+    end
+
+    def options
+      3
+    end
+  end
+
+  class << self
+    def application
+      @application ||= Rake::Application.new
+    end
+
+    def fresh_app
+      Application.new
+    end
+
+    def nothing
+      @nothing ||= compute
+    end
+  end
+end
+//- lib/user.rb
+require "rake"
+
+class User
+  def run
+    Rake.application.options # calls: lib/rake.rb#Rake.Application.options, lib/rake.rb#Rake.application
+    Rake.fresh_app.options # calls: lib/rake.rb#Rake.Application.options, lib/rake.rb#Rake.fresh_app
+    Rake.nothing.options # calls: lib/rake.rb#Rake.nothing
+  end
+
+  def list
+    fl = Rake::FileList["a.rb"]
+    fl.to_a # calls: lib/rake.rb#Rake.FileList.to_a
+    t = Rake::Task["x"]
+    t.invoke # calls: none
+  end
+end
+//- spec/task_spec.rb
+require "rake"
+
+describe Rake::Task do
+  before do
+    @task = Rake::Task.new
+  end
+
+  it "invokes" do
+    @task.invoke # calls: lib/rake.rb#Rake.Task.invoke
+  end
+end
+`;
+
+/** The marked lines' wanted callees and the graph's callees on those lines, both as `path:line callee`. */
+async function check(fixture: string) {
+  const files = parseFixture(fixture);
+  const { engine } = memoryEngine(files);
+  const graph = await engine.codeGraph();
+  const want: string[] = [];
+  const lines = new Set<string>();
+  for (const [path, text] of Object.entries(files)) {
+    text.split("\n").forEach((line, i) => {
+      const m = /# calls: (.+)$/.exec(line);
+      if (!m) return;
+      lines.add(`${path}:${i + 1}`);
+      if (m[1]!.trim() !== "none") for (const c of m[1]!.split(",")) want.push(`${path}:${i + 1} ${c.trim()}`);
+    });
+  }
+  const got = [
+    ...new Set(
+      graph.calls
+        .filter((e) => lines.has(`${e.file}:${e.line}`))
+        .map((e) => `${e.file}:${e.line} ${graph.symbols[e.callee]!.qualified}`),
+    ),
+  ];
+  return { want: want.sort(), got: got.sort() };
+}
+
+describe("Ruby receivers typed without a run", () => {
+  it("returned constructions, K[...] and an example group's instance variables", async () => {
+    const { want, got } = await check(RUBY);
+    expect(got).toEqual(want);
+  });
+});
