@@ -1,7 +1,8 @@
 /**
  * Ruby receivers typed without a run (issue 24, Ruby call-edge recall on rake and thor): a method
  * that returns what it constructs (`def application; @application ||= Application.new; end`, or a
- * last expression `K.new`), `K[...]` where K's `[]` ends in `new(…)` (not where it looks one up), and the instance variables an rspec
+ * last expression `K.new`), `K[...]` where K's `[]` ends in `new(…)` (not where it looks one up),
+ * a class declared in a `.thor` file (Ruby, as Thor loads it), and the instance variables an rspec
  * example group's `before` block sets for its examples. A line marked `# calls: A, B` must have
  * edges to exactly those callees; `# calls: none` to none.
  */
@@ -80,6 +81,29 @@ class User
     fl.to_a # calls: lib/rake.rb#Rake.FileList.to_a
     t = Rake::Task["x"]
     t.invoke # calls: none
+  end
+end
+//- lib/thor/group.rb
+class Thor
+  class Group
+    def self.help(shell)
+      shell
+    end
+  end
+
+  class Command
+    def help
+      1
+    end
+  end
+end
+//- spec/sandbox/group.thor
+class MyCounter < Thor::Group
+end
+//- spec/group_spec.rb
+describe MyCounter do
+  it "helps" do
+    MyCounter.help(1) # calls: lib/thor/group.rb#Thor.Group.help
   end
 end
 //- spec/task_spec.rb

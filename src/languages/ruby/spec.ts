@@ -17,7 +17,7 @@ export const ruby: LanguageSpec = {
   name: "Ruby",
   grammar: "tree-sitter-ruby.wasm",
   grammarSource: { package: "@vscode/tree-sitter-wasm@0.3.1", path: "wasm/tree-sitter-ruby.wasm" },
-  extensions: [".rb", ".rake", ".gemspec", ".ru"],
+  extensions: [".rb", ".rake", ".gemspec", ".ru", ".thor"],
   toolchain: ["ruby", "gem", "bundler", "rails"],
   query: QUERIES.ruby,
   decoratorTypes: [],
