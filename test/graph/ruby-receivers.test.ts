@@ -2,8 +2,9 @@
  * Ruby receivers typed without a run (issue 24, Ruby call-edge recall on rake and thor): a method
  * that returns what it constructs (`def application; @application ||= Application.new; end`, or a
  * last expression `K.new`), `K[...]` where K's `[]` ends in `new(…)` (not where it looks one up),
- * a class declared in a `.thor` file (Ruby, as Thor loads it), and the instance variables an rspec
- * example group's `before` block sets for its examples. A line marked `# calls: A, B` must have
+ * a class declared in a `.thor` file (Ruby, as Thor loads it), the instance variables an rspec
+ * example group's `before` block sets for its examples, and a mixin's bare call to a method of the one
+ * class that includes it. A line marked `# calls: A, B` must have
  * edges to exactly those callees; `# calls: none` to none.
  */
 import { describe, expect, it } from "vitest";
@@ -104,6 +105,39 @@ end
 describe MyCounter do
   it "helps" do
     MyCounter.help(1) # calls: lib/thor/group.rb#Thor.Group.help
+  end
+end
+//- test/support/definitions.rb
+module Definitions
+  def write_access
+    rakefile "task :a" # calls: test/helper.rb#TestCase.rakefile
+    missing_here # calls: none
+  end
+end
+//- test/helper.rb
+require_relative "support/definitions"
+
+class TestCase
+  include Definitions
+
+  def rakefile(text)
+    text
+  end
+end
+
+class Other
+  def rakefile(text)
+    text
+  end
+
+  def missing_here
+    1
+  end
+end
+
+class Third
+  def missing_here
+    2
   end
 end
 //- spec/task_spec.rb

@@ -15,7 +15,16 @@ import {
   type ExternalCall,
   type Resolution,
 } from "./model.ts";
-import { basesOf, enclosingClass, findInBases, member, resolveExpr, resolveName, type Value } from "./resolve.ts";
+import {
+  basesOf,
+  enclosingClass,
+  findInBases,
+  findMember,
+  member,
+  resolveExpr,
+  resolveName,
+  type Value,
+} from "./resolve.ts";
 import { definitionBehind } from "./packages.ts";
 import { extensionMethod } from "./extensions.ts";
 import { acceptsArgs, overloadsFor } from "./overloads.ts";
@@ -199,6 +208,11 @@ export function callsOf(ctx: GraphContext, st: FileState): FileCalls {
     if (call.receiver === undefined) {
       const v = resolveName(ctx, st, call.caller, call.name, 0, true);
       if (link(v, v?.kind === "def" ? v.via : "scope")) continue;
+      const inIncluder = v ? undefined : includerMember(ctx, st, call.caller, call.name);
+      if (inIncluder !== undefined) {
+        addCall(caller, inIncluder, call.line, "call", "self");
+        continue;
+      }
     } else {
       const recv = call.receiver;
       const base = resolveExpr(ctx, st, call.caller, recv);
@@ -234,6 +248,22 @@ export function callsOf(ctx: GraphContext, st: FileState): FileCalls {
   }
   delete st.atLine;
   return out;
+}
+
+/**
+ * Open modules (Ruby): a bare call in a mixin's method that the mixin does not define runs on the object it is mixed
+ * into, so it is the member of that name in the classes that include the mixin, when exactly one of them has one.
+ */
+function includerMember(ctx: GraphContext, st: FileState, scope: number, name: string): number | undefined {
+  if (!st.semantics.openModules || scope < 0) return undefined;
+  const mixin = enclosingClass(st, scope, ctx);
+  if (mixin === undefined || ctx.symbols[mixin]!.kind !== "module") return undefined;
+  const found = new Set<number>();
+  for (const includer of ctx.subclasses.get(mixin) ?? []) {
+    const m = findMember(ctx, includer, name);
+    if (m !== undefined) found.add(m);
+  }
+  return found.size === 1 ? [...found][0] : undefined;
 }
 
 /**

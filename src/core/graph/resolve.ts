@@ -634,7 +634,9 @@ export function resolveExpr(
     const id = packageMember(ctx, st, st.semantics.stringClass);
     return id !== undefined && isClassLike(ctx, id) ? { kind: "instance", id } : undefined;
   }
-  if (text.includes("::")) return resolvePath(ctx, st, scope, text, depth, called);
+  // (`called` matters on a path only where a named method is otherwise its result: Ruby `A::B.m`)
+  if (text.includes("::"))
+    return resolvePath(ctx, st, scope, text, depth, called && st.semantics.namedMethodsAreCalled);
   // `new Foo<T>(…)` as a receiver: a call of the class.
   if (text.startsWith("new ")) text = text.slice(4).replace(/^([\w$.]+)\s*<[^()]*>\s*(?=\()/, "$1");
   // C, C++: `p[i]` on a pointer or array of T is a T.
