@@ -102,6 +102,8 @@ export interface LanguageSemantics {
    * method stands for what it returns.
    */
   namedMethodsAreCalled?: boolean;
+  /** The method an instance answers its class with (Ruby `self.class`): `x.class.m` is the class's `m`. */
+  classOfInstance?: string;
   /** Instance variables carry this sigil (Ruby `@x`): `@x` is a field of the current instance. */
   fieldSigil?: string;
   /** A bare `super` calls the method of the same name in the bases (Ruby), not a constructor. */

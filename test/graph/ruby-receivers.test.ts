@@ -3,8 +3,9 @@
  * that returns what it constructs (`def application; @application ||= Application.new; end`, or a
  * last expression `K.new`), `K[...]` where K's `[]` ends in `new(…)` (not where it looks one up),
  * a class declared in a `.thor` file (Ruby, as Thor loads it), the instance variables an rspec
- * example group's `before` block sets for its examples, and a mixin's bare call to a method of the one
- * class that includes it. A line marked `# calls: A, B` must have
+ * example group's `before` block sets for its examples, a mixin's bare call to a method of the one
+ * class that includes it (a module opened in several files too), `self.class.m`, and a variable set
+ * from a call or method chain (`@app = Rake.application`). A line marked `# calls: A, B` must have
  * edges to exactly those callees; `# calls: none` to none.
  */
 import { describe, expect, it } from "vitest";
@@ -77,6 +78,13 @@ class User
     Rake.nothing.options # calls: lib/rake.rb#Rake.nothing
   end
 
+  def chain
+    @app = Rake.application
+    @app.options # calls: lib/rake.rb#Rake.Application.options
+    app = Rake.fresh_app # calls: lib/rake.rb#Rake.fresh_app
+    app.options # calls: lib/rake.rb#Rake.Application.options
+  end
+
   def list
     fl = Rake::FileList["a.rb"]
     fl.to_a # calls: lib/rake.rb#Rake.FileList.to_a
@@ -137,6 +145,50 @@ end
 
 class Third
   def missing_here
+    2
+  end
+end
+//- lib/tool/actions/create_file.rb
+module Tool
+  module Actions
+    class CreateFile
+    end
+  end
+end
+//- lib/tool/actions.rb
+module Tool
+  module Shell
+    def shell
+      @shell ||= 1
+    end
+  end
+
+  module Actions
+    def inside
+      shell # calls: lib/tool/actions.rb#Tool.Shell.shell
+    end
+  end
+end
+//- lib/tool/app.rb
+class App
+  include Tool::Shell
+  include Tool::Actions
+
+  def self.check?(x)
+    x
+  end
+
+  def run
+    self.class.check?(1) # calls: lib/tool/app.rb#App.check?
+  end
+end
+
+class Gadget
+  def self.check?(x)
+    x
+  end
+
+  def shell
     2
   end
 end

@@ -255,11 +255,21 @@ export function callsOf(ctx: GraphContext, st: FileState): FileCalls {
  * into, so it is the member of that name in the classes that include the mixin, when exactly one of them has one.
  */
 function includerMember(ctx: GraphContext, st: FileState, scope: number, name: string): number | undefined {
-  if (!st.semantics.openModules || scope < 0) return undefined;
+  // (only from a method: in the module's own body `self` is the module)
+  if (!st.semantics.openModules || scope < 0 || st.record.definitions[scope]!.kind !== "method") return undefined;
   const mixin = enclosingClass(st, scope, ctx);
   if (mixin === undefined || ctx.symbols[mixin]!.kind !== "module") return undefined;
   const found = new Set<number>();
-  for (const includer of ctx.subclasses.get(mixin) ?? []) {
+  // (a module opened in several files is one: its includers point at the one its package table names)
+  const d = defOf(ctx, mixin)!;
+  const opened = ctx.packages
+    .get(`${ctx.symbols[mixin]!.language}:${d.qualified.slice(0, Math.max(0, d.qualified.length - d.name.length - 1))}`)
+    ?.get(d.name);
+  const includers = [
+    ...(ctx.subclasses.get(mixin) ?? []),
+    ...(opened !== undefined && opened !== mixin ? (ctx.subclasses.get(opened) ?? []) : []),
+  ];
+  for (const includer of includers) {
     const m = findMember(ctx, includer, name);
     if (m !== undefined) found.add(m);
   }

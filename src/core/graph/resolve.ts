@@ -693,6 +693,9 @@ export function resolveExpr(
   // (`K.[]`: Ruby's class method `[]`, what `K[…]` calls)
   if (!base || !(/^[A-Za-z_$#][\w$]*$/.test(attr) || (attr === "[]" && st.semantics.namedMethodsAreCalled)))
     return undefined;
+  // Ruby `self.class`: the instance's class itself.
+  if (attr === st.semantics.classOfInstance && base.kind === "instance")
+    return { kind: "def", id: base.id, via: "scope" };
   // Where fields and methods are apart (PHP `$this->x` and `$this->x()`), a member read is the field.
   if (
     st.semantics.fieldsApart &&

@@ -60,6 +60,7 @@ export const ruby: LanguageSpec = {
     classMembersInScope: true,
     fieldSigil: "@",
     namedMethodsAreCalled: true,
+    classOfInstance: "class",
     constructorMethod: "new",
     stringClass: "String",
     blocks: "braces",

@@ -163,6 +163,9 @@
   left: (identifier) @name
   right: (element_reference object: [(constant) (scope_resolution)] @value)
   (#set! valueSuffix ".[]")) @local.assign
+; `x = expr` / `@x = expr` for a call or a method chain without a block (`@app = Rake.application`,
+; `@one = @empty.append(a)`): what the expression evaluates to.
+(assignment left: (identifier) @name right: (call !block) @alias) @local.assign
 (assignment left: (identifier) @name) @local.assign
 ; `FileList = Rake::FileList`: a constant naming a class or module.
 (assignment left: (constant) @name right: [(constant) (scope_resolution)] @alias) @local.assign
@@ -177,6 +180,8 @@
   left: (instance_variable) @name
   right: (element_reference object: [(constant) (scope_resolution)] @value)
   (#set! valueSuffix ".[]")) @local.field
+(assignment left: (instance_variable) @name right: (call !block) @alias) @local.field
+(operator_assignment left: (instance_variable) @name right: (call !block) @alias) @local.field
 (operator_assignment left: (identifier) @name) @local.assign
 (left_assignment_list (identifier) @name) @local.assign
 (destructured_left_assignment (identifier) @name) @local.assign
