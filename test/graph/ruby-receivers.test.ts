@@ -4,8 +4,9 @@
  * last expression `K.new`), `K[...]` where K's `[]` ends in `new(…)` (not where it looks one up),
  * a class declared in a `.thor` file (Ruby, as Thor loads it), the instance variables an rspec
  * example group's `before` block sets for its examples, a mixin's bare call to a method of the one
- * class that includes it (a module opened in several files too), `self.class.m`, and a variable set
- * from a call or method chain (`@app = Rake.application`). A line marked `# calls: A, B` must have
+ * class that includes it (a module opened in several files too), `self.class.m`, a variable set
+ * from a call or method chain (`@app = Rake.application`), and blocks that rebind `self`
+ * (`@app.instance_eval { options }`, `Class.new(Thor::Group) do help "x" end`). A line marked `# calls: A, B` must have
  * edges to exactly those callees; `# calls: none` to none.
  */
 import { describe, expect, it } from "vitest";
@@ -190,6 +191,27 @@ class Gadget
 
   def shell
     2
+  end
+end
+//- test/test_app.rb
+require "rake"
+
+class TestApp
+  def test_display
+    @app = Rake::Application.new
+    @app.instance_eval { options } # calls: lib/rake.rb#Rake.Application.options
+    @app.instance_eval do
+      options # calls: lib/rake.rb#Rake.Application.options
+    end
+    options # calls: none
+  end
+end
+//- spec/class_new_spec.rb
+describe "a new Thor class" do
+  it "declares" do
+    Class.new(Thor::Group) do
+      help "x" # calls: lib/thor/group.rb#Thor.Group.help
+    end
   end
 end
 //- spec/task_spec.rb

@@ -423,6 +423,8 @@ interface Drafts {
     deref?: true;
     /** `(#set! valueSuffix "…")`: appended to the value's text (Ruby `x = K[…]` holds what `K.[]` returns). */
     valueSuffix?: string;
+    /** `(#set! as "self")`: the name bound, when it is not the captured token's text (a block rebinding `self`). */
+    as?: string;
   }[];
 }
 
@@ -531,6 +533,7 @@ function collectDrafts(matches: QueryMatch[], pathJoin: string | undefined): Dra
         if (cap.extent) b.extent = cap.extent;
         if (m.setProperties?.deref) b.deref = true;
         if (m.setProperties?.valueSuffix) b.valueSuffix = m.setProperties.valueSuffix;
+        if (m.setProperties?.as) b.as = m.setProperties.as;
         bindingDrafts.push(b);
       }
     }
@@ -939,7 +942,7 @@ function bindingRecords(
       // Fields set one by one in the order the stored JSON lists them (conditional spreads each
       // cloned an object: a third of this function's time on django).
       const rec = (site ? { argOf: site, kind: b.kind } : { kind: b.kind }) as BindingRecord;
-      rec.name = boundedName(b.name.text);
+      rec.name = b.as ?? boundedName(b.name.text);
       if (b.receiver) rec.receiver = b.receiver.text;
       if (b.type) rec.type = squash(b.type.text);
       if (b.value) rec.value = squash(b.value.text) + (b.valueSuffix ?? "");

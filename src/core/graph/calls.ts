@@ -6,7 +6,7 @@
  */
 import { languageById } from "../../languages/index.ts";
 import type { CallRecord } from "../extract/record.ts";
-import { defOf, isClassLike, membersOf, symbolOf, type FileState, type GraphContext } from "./context.ts";
+import { defOf, isClassLike, localAt, membersOf, symbolOf, type FileState, type GraphContext } from "./context.ts";
 import {
   AMBIGUOUS_CANDIDATES,
   CONFIDENCE,
@@ -206,6 +206,8 @@ export function callsOf(ctx: GraphContext, st: FileState): FileCalls {
       continue;
     }
     if (call.receiver === undefined) {
+      const rebound = reboundSelf(ctx, st, call.caller);
+      if (rebound && link(member(ctx, rebound, call.name, 0), "self")) continue;
       const v = resolveName(ctx, st, call.caller, call.name, 0, true);
       if (link(v, v?.kind === "def" ? v.via : "scope")) continue;
       const inIncluder = v ? undefined : includerMember(ctx, st, call.caller, call.name);
@@ -248,6 +250,19 @@ export function callsOf(ctx: GraphContext, st: FileState): FileCalls {
   }
   delete st.atLine;
   return out;
+}
+
+/**
+ * What `self` is inside a block that rebinds it (Ruby `@app.instance_eval { … }`, `Class.new(Thor) do … end`), at
+ * the call being resolved: an instance or a class of the project, else nothing.
+ */
+function reboundSelf(ctx: GraphContext, st: FileState, scope: number): Value | undefined {
+  if (!st.semantics.openModules) return undefined;
+  const name = st.semantics.instanceNames[0];
+  const b = name ? localAt(st, scope, name) : undefined;
+  if (b?.until === undefined || !b.alias) return undefined;
+  const v = resolveExpr(ctx, st, scope, b.alias);
+  return v?.kind === "instance" || (v?.kind === "def" && isClassLike(ctx, v.id)) ? v : undefined;
 }
 
 /**

@@ -135,8 +135,11 @@ export function localAt(st: FileState, scope: number, name: string): BindingReco
   const line = st.atLine;
   if (line !== undefined) {
     let best: BindingRecord | undefined;
+    // (a block that rebinds the instance name, Ruby `x.instance_eval { … }`, holds from its own line: one-liners)
+    const fromOwnLine = st.semantics.instanceNames.includes(name);
     for (const b of scopes.shadows.get(scope)?.get(name) ?? [])
-      if (b.line < line && line <= b.until! && (!best || b.line >= best.line)) best = b;
+      if ((b.line < line || (fromOwnLine && b.line === line)) && line <= b.until! && (!best || b.line >= best.line))
+        best = b;
     if (best) return best;
   }
   return scopes.locals.get(scope)?.get(name);

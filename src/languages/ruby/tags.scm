@@ -198,6 +198,23 @@
 (block_parameter name: (identifier) @name) @local.param
 (keyword_parameter name: (identifier) @name) @local.param
 
+; Blocks that rebind `self`: in `x.instance_eval { … }` (`instance_exec`, `class_eval`, `class_exec`, `module_eval`)
+; `self` is x; in `Class.new(K) do … end` it is a new subclass of K, whose class methods are K's.
+(call
+  receiver: (_) @alias
+  method: (identifier) @name
+  block: [(block) (do_block)] @extent
+  (#match? @name "^(instance_eval|instance_exec|class_eval|class_exec|module_eval)$")
+  (#set! as "self")) @local.assign
+(call
+  receiver: (constant) @_class
+  method: (identifier) @name
+  arguments: (argument_list . [(constant) (scope_resolution)] @alias)
+  block: [(block) (do_block)] @extent
+  (#eq? @_class "Class")
+  (#eq? @name "new")
+  (#set! as "self")) @local.assign
+
 ; require "x" / require_relative "x" / load "x", with a plain string literal.
 (call
   !receiver
