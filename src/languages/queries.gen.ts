@@ -1127,6 +1127,8 @@ export const QUERIES = {
     "(method name: (_) @name) @definition.method",
     "(singleton_method name: (_) @name body: (_) @body) @definition.method",
     "(singleton_method name: (_) @name) @definition.method",
+    "((singleton_method) @definition.method (#set! static \"true\"))",
+    "(singleton_class body: (body_statement (method) @definition.method (#set! static \"true\")))",
     "",
     "(class name: (constant) @name body: (body_statement) @body) @definition.class",
     "(class name: (constant) @name) @definition.class",

@@ -5,8 +5,9 @@
  * a class declared in a `.thor` file (Ruby, as Thor loads it), the instance variables an rspec
  * example group's `before` block sets for its examples, a mixin's bare call to a method of the one
  * class that includes it (a module opened in several files too), `self.class.m`, a variable set
- * from a call or method chain (`@app = Rake.application`), and blocks that rebind `self`
- * (`@app.instance_eval { options }`, `Class.new(Thor::Group) do help "x" end`). A line marked `# calls: A, B` must have
+ * from a call or method chain (`@app = Rake.application`), blocks that rebind `self`
+ * (`@app.instance_eval { options }`, `Class.new(Thor::Group) do help "x" end`), and a class's own methods (`def self.x`,
+ * `class << self`) apart from its instances' (`shell` in an instance method is the mixin's, not `Base.shell`). A line marked `# calls: A, B` must have
  * edges to exactly those callees; `# calls: none` to none.
  */
 import { describe, expect, it } from "vitest";
@@ -170,13 +171,32 @@ module Tool
     end
   end
 end
+//- lib/tool/base.rb
+module Tool
+  module Base
+    class << self
+      def shell
+        3
+      end
+    end
+  end
+end
 //- lib/tool/app.rb
 class App
+  include Tool::Base
   include Tool::Shell
   include Tool::Actions
 
   def self.check?(x)
     x
+  end
+
+  def self.build
+    self.check?(2) # calls: lib/tool/app.rb#App.check?
+  end
+
+  def show
+    shell # calls: lib/tool/actions.rb#Tool.Shell.shell
   end
 
   def run

@@ -46,6 +46,8 @@ interface DefDraft {
   bases: string[];
   implements: string[];
   returns?: string;
+  /** `(#set! static "true")`: a method of the class itself, not of its instances (Ruby `def self.x`, `class << self`). */
+  static?: true;
   /** The type a method belongs to when the source does not nest it (Go receivers, Rust impl blocks). */
   qualifier?: string;
   /**
@@ -472,6 +474,7 @@ function collectDrafts(matches: QueryMatch[], pathJoin: string | undefined): Dra
       for (const b of many["base.implements"] ?? [])
         if (!d.implements.includes(squash(b.text))) d.implements.push(squash(b.text));
       if (cap.returns) d.returns = squash(cap.returns.text);
+      if (m.setProperties?.static) d.static = true;
       if (cap.qualifier) d.qualifier = qualifierOf(cap.qualifier.text, cap.name?.text ?? "");
       if (m.setProperties?.extent === "siblings" && !d.until) d.until = lastGoverned(node);
     } else if (main.name === "reference.call" || main.name === "reference.new") {
@@ -629,6 +632,7 @@ function buildDefinitions(drafts: Map<number, DefDraft>, spec: LanguageSpec, sou
     if (d.bases.length) def.bases = d.bases;
     if (d.implements.length) def.implements = d.implements;
     if (d.returns) def.returns = d.returns;
+    if (d.static) def.static = true;
     const params = paramsOf(deep ? node : (d.body?.parent ?? node));
     if (params.length) def.params = params;
     def.exported = isExported(def, outer, spec, definitions);

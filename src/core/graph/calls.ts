@@ -285,7 +285,7 @@ function includerMember(ctx: GraphContext, st: FileState, scope: number, name: s
     ...(opened !== undefined && opened !== mixin ? (ctx.subclasses.get(opened) ?? []) : []),
   ];
   for (const includer of includers) {
-    const m = findMember(ctx, includer, name);
+    const m = findMember(ctx, includer, name, 0, true);
     if (m !== undefined) found.add(m);
   }
   return found.size === 1 ? [...found][0] : undefined;

@@ -6,7 +6,7 @@
  * Mutually recursive by nature, so it lives in one module; each language's differences come from
  * its LanguageSemantics and module resolver, never from its name.
  */
-import type { BindingRecord, ImportRecord } from "../extract/record.ts";
+import type { BindingRecord, Definition, ImportRecord } from "../extract/record.ts";
 import type { ResolvedImport } from "../../languages/types.ts";
 import {
   attachedOwner,
@@ -306,7 +306,7 @@ export function resolveName(
       classSeen = true;
       // Java, C#: a class's members, inherited ones too, are in scope in its methods and nested classes.
       const cls = symbolOf(st, s);
-      const found = findMember(ctx, cls, name);
+      const found = findMember(ctx, cls, name, 0, inInstanceMethod(st, scope));
       // A constructor is not reachable by its name: the class is.
       if (found !== undefined && ctx.symbols[found]!.kind !== "constructor")
         return { kind: "def", id: found, via: "scope" };
@@ -594,6 +594,25 @@ function derefValue(ctx: GraphContext, st: FileState, scope: number, callee: str
   return b?.deref && b.alias ? resolveExpr(ctx, bst, b.scope, b.alias, depth + 1) : undefined;
 }
 
+/** The innermost method around a scope, if any, before a type. */
+function methodAround(st: FileState, scope: number): Definition | undefined {
+  for (let s = scope; s >= 0; s = st.record.definitions[s]!.parent) {
+    const d = st.record.definitions[s]!;
+    if (d.kind === "method" || d.kind === "function") return d;
+    if (TYPE_KINDS.has(d.kind) || d.kind === "module") return undefined;
+  }
+  return undefined;
+}
+
+/** True in a method of the class itself (Ruby `def self.x`, `class << self`). */
+const inStaticMethod = (st: FileState, scope: number): boolean => methodAround(st, scope)?.static === true;
+
+/** True in a method of the instances, where a language marks the class's own methods (Ruby): they are not in scope. */
+const inInstanceMethod = (st: FileState, scope: number): boolean =>
+  st.semantics.openModules === true &&
+  methodAround(st, scope)?.static !== true &&
+  methodAround(st, scope) !== undefined;
+
 /** The type of the out-of-line method (C++ `T::m`) a scope is in. */
 function ownerAround(ctx: GraphContext, st: FileState, scope: number): number | undefined {
   for (let s = scope; s >= 0; s = st.record.definitions[s]!.parent) {
@@ -675,7 +694,9 @@ export function resolveExpr(
     const sem = st.semantics;
     if (sem.instanceNames.includes(head)) {
       const cls = enclosingClass(st, scope, ctx) ?? ownerAround(ctx, st, scope);
-      return cls !== undefined ? { kind: "instance", id: cls } : undefined;
+      if (cls === undefined) return undefined;
+      // (in a method of the class itself, Ruby `def self.x`, `self` is the class)
+      return inStaticMethod(st, scope) ? { kind: "def", id: cls, via: "scope" } : { kind: "instance", id: cls };
     }
     if (sem.classNames.includes(head)) {
       const cls = enclosingClass(st, scope, ctx);
@@ -807,7 +828,11 @@ export function member(ctx: GraphContext, base: Value, attr: string, depth: numb
         const id = d ? ctx.packages.get(`${ctx.symbols[base.id]!.language}:${d.qualified}`)?.get(attr) : undefined;
         if (id !== undefined) return { kind: "def", id, via: "scope" };
       }
-      const found = base.kind === "super" ? findInBases(ctx, base.id, attr) : findMember(ctx, base.id, attr);
+      // (an instance answers with its class's instance methods, not the class's own: Ruby `def self.x`)
+      const found =
+        base.kind === "super"
+          ? findInBases(ctx, base.id, attr)
+          : findMember(ctx, base.id, attr, 0, base.kind === "instance");
       if (found !== undefined) return { kind: "def", id: found, via: "scope" };
       // Fields of an instance, and static fields of a class (`Builder.DEFAULT.create()`).
       if (base.kind === "instance" || (base.kind === "def" && stateOf(ctx, base.id).semantics.classMembersInScope)) {
@@ -882,18 +907,29 @@ export function basesOf(ctx: GraphContext, id: number): { id: number; kind: "ext
 }
 
 /** A member (method, nested class) of a class, searching bases depth-first (Python's MRO order for simple trees). */
-export function findMember(ctx: GraphContext, id: number, name: string, depth = 0): number | undefined {
-  const key = `${id}\0${name}`;
+export function findMember(
+  ctx: GraphContext,
+  id: number,
+  name: string,
+  depth = 0,
+  instanceOnly = false,
+): number | undefined {
+  const key = instanceOnly ? `${id}\0${name}\0i` : `${id}\0${name}`;
   if (ctx.memos.members.has(key)) return ctx.memos.members.get(key) ?? undefined;
   ctx.memos.members.set(key, null);
   let found: number | undefined;
   // (a nested module is a member only where modules are open: Ruby's `Thor::Util`)
   const open = stateOf(ctx, id).semantics.openModules === true;
   for (const c of membersOf(ctx, id))
-    if (ctx.symbols[c]!.name === name && (open || ctx.symbols[c]!.kind !== "module")) found = c;
+    if (
+      ctx.symbols[c]!.name === name &&
+      (open || ctx.symbols[c]!.kind !== "module") &&
+      !(instanceOnly && defOf(ctx, c)?.static)
+    )
+      found = c;
   if (found === undefined && depth < MAX_DEPTH) {
     for (const b of basesOf(ctx, id)) {
-      found = findMember(ctx, b.id, name, depth + 1);
+      found = findMember(ctx, b.id, name, depth + 1, instanceOnly);
       if (found !== undefined) break;
     }
   }
