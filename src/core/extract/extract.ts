@@ -46,7 +46,7 @@ interface DefDraft {
   bases: string[];
   implements: string[];
   returns?: string;
-  /** `(#set! static "true")`: a method of the class itself, not of its instances (Ruby `def self.x`, `class << self`). */
+  /** `(#set! static "true")`: a method of the class itself, not of its instances (Ruby `def self.x`). */
   static?: true;
   /** The type a method belongs to when the source does not nest it (Go receivers, Rust impl blocks). */
   qualifier?: string;
