@@ -318,9 +318,14 @@ function linkByName(
       if (!next) break;
       known = next;
     }
-    // With compiler-checked types, a name nothing declares comes from outside (java.lang, a base class's package).
+    // With compiler-checked types, a name nothing declares comes from outside (java.lang, a base class's package);
+    // so does what a call of a name nothing declares returns (a builtin's: `__import__("pydoc").pager(…)`), unless a
+    // bare name may be a method of self we did not find (Ruby).
+    const outsideCall = !st.semantics.classMembersInScope && /^[A-Za-z_$][\w$]*\s*\(/.test(call.receiver);
     const untyped =
-      known === undefined ? !st.semantics.staticTypes : known.kind === "local" || known.kind === "instance";
+      known === undefined
+        ? !st.semantics.staticTypes && !outsideCall
+        : known.kind === "local" || known.kind === "instance";
     if (untyped && !builtins?.has(call.name)) {
       const id = candidates[0]!;
       addCall(caller, id, call.line, isClassLike(ctx, id) ? "constructor" : "call", "unique-name");

@@ -546,6 +546,8 @@ function callResult(ctx: GraphContext, st: FileState, scope: number, callee: str
   const referent = derefValue(ctx, st, scope, callee, depth);
   if (referent) return referent;
   const v = resolveExpr(ctx, st, scope, callee, depth, true);
+  // What something outside the project returns is outside too (`log = logging.getLogger(…)`: log.error is logging's).
+  if (v?.kind === "external") return { kind: "external", name: `${v.name}()` };
   if (v?.kind !== "def") return undefined;
   if (isClassLike(ctx, v.id)) return { kind: "instance", id: v.id };
   const d = defOf(ctx, v.id);
