@@ -206,15 +206,8 @@ export function callsOf(ctx: GraphContext, st: FileState): FileCalls {
       continue;
     }
     if (call.receiver === undefined) {
-      const rebound = reboundSelf(ctx, st, call.caller);
-      if (rebound && link(member(ctx, rebound, call.name, 0), "self")) continue;
-      const v = resolveName(ctx, st, call.caller, call.name, 0, true);
-      if (link(v, v?.kind === "def" ? v.via : "scope")) continue;
-      const inIncluder = v ? undefined : includerMember(ctx, st, call.caller, call.name);
-      if (inIncluder !== undefined) {
-        addCall(caller, inIncluder, call.line, "call", "self");
-        continue;
-      }
+      const [v, resolution] = bareCallValue(ctx, st, call);
+      if (link(v, resolution)) continue;
     } else {
       const recv = call.receiver;
       const base = resolveExpr(ctx, st, call.caller, recv);
@@ -250,6 +243,20 @@ export function callsOf(ctx: GraphContext, st: FileState): FileCalls {
   }
   delete st.atLine;
   return out;
+}
+
+/**
+ * What a bare call names: a member of the `self` a block rebinds (Ruby `@app.instance_eval { … }`), else the name in
+ * scope, else (Ruby) the method of the one class that includes the mixin it is written in.
+ */
+function bareCallValue(ctx: GraphContext, st: FileState, call: CallRecord): [Value | undefined, Resolution] {
+  const rebound = reboundSelf(ctx, st, call.caller);
+  const inRebound = rebound ? member(ctx, rebound, call.name, 0) : undefined;
+  if (inRebound) return [inRebound, "self"];
+  const v = resolveName(ctx, st, call.caller, call.name, 0, true);
+  if (v) return [v, v.kind === "def" ? v.via : "scope"];
+  const inIncluder = includerMember(ctx, st, call.caller, call.name);
+  return inIncluder !== undefined ? [{ kind: "def", id: inIncluder, via: "scope" }, "self"] : [undefined, "scope"];
 }
 
 /**
