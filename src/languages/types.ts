@@ -97,6 +97,13 @@ export interface LanguageSemantics {
    * A string literal is an instance of the project's class of this name, when it (re)opens it (Ruby `class String`).
    */
   stringClass?: string;
+  /**
+   * A method named without parentheses is called (Ruby `Rake.application.options`): as a receiver or a value, a
+   * method stands for what it returns.
+   */
+  namedMethodsAreCalled?: boolean;
+  /** The method an instance answers its class with (Ruby `self.class`): `x.class.m` is the class's `m`. */
+  classOfInstance?: string;
   /** Instance variables carry this sigil (Ruby `@x`): `@x` is a field of the current instance. */
   fieldSigil?: string;
   /** A bare `super` calls the method of the same name in the bases (Ruby), not a constructor. */

@@ -46,6 +46,8 @@ interface DefDraft {
   bases: string[];
   implements: string[];
   returns?: string;
+  /** `(#set! static "true")`: a method of the class itself, not of its instances (Ruby `def self.x`). */
+  static?: true;
   /** The type a method belongs to when the source does not nest it (Go receivers, Rust impl blocks). */
   qualifier?: string;
   /**
@@ -421,6 +423,10 @@ interface Drafts {
     literal?: Node;
     extent?: Node;
     deref?: true;
+    /** `(#set! valueSuffix "…")`: appended to the value's text (Ruby `x = K[…]` holds what `K.[]` returns). */
+    valueSuffix?: string;
+    /** `(#set! as "self")`: the name bound, when it is not the captured token's text (a block rebinding `self`). */
+    as?: string;
   }[];
 }
 
@@ -468,6 +474,7 @@ function collectDrafts(matches: QueryMatch[], pathJoin: string | undefined): Dra
       for (const b of many["base.implements"] ?? [])
         if (!d.implements.includes(squash(b.text))) d.implements.push(squash(b.text));
       if (cap.returns) d.returns = squash(cap.returns.text);
+      if (m.setProperties?.static) d.static = true;
       if (cap.qualifier) d.qualifier = qualifierOf(cap.qualifier.text, cap.name?.text ?? "");
       if (m.setProperties?.extent === "siblings" && !d.until) d.until = lastGoverned(node);
     } else if (main.name === "reference.call" || main.name === "reference.new") {
@@ -528,6 +535,8 @@ function collectDrafts(matches: QueryMatch[], pathJoin: string | undefined): Dra
         if (cap.literal) b.literal = cap.literal;
         if (cap.extent) b.extent = cap.extent;
         if (m.setProperties?.deref) b.deref = true;
+        if (m.setProperties?.valueSuffix) b.valueSuffix = m.setProperties.valueSuffix;
+        if (m.setProperties?.as) b.as = m.setProperties.as;
         bindingDrafts.push(b);
       }
     }
@@ -624,6 +633,7 @@ function buildDefinitions(drafts: Map<number, DefDraft>, spec: LanguageSpec, sou
     if (d.bases.length) def.bases = d.bases;
     if (d.implements.length) def.implements = d.implements;
     if (d.returns) def.returns = d.returns;
+    if (d.static) def.static = true;
     const params = paramsOf(deep ? node : (d.body?.parent ?? node));
     if (params.length) def.params = params;
     def.exported = isExported(def, outer, spec, definitions);
@@ -918,7 +928,7 @@ function bindingRecords(
       const prior = byToken.get(b.name.id);
       if (prior) {
         if (b.type && !prior.type) prior.type = squash(b.type.text);
-        if (b.value && !prior.value) prior.value = squash(b.value.text);
+        if (b.value && !prior.value) prior.value = squash(b.value.text) + (b.valueSuffix ?? "");
         if (b.alias && !prior.alias) prior.alias = squash(b.alias.text);
         if (b.iter && !prior.iter) prior.iter = squash(b.iter.text);
         if (b.literal && prior.literal === undefined) {
@@ -943,10 +953,10 @@ function bindingRecords(
       // Fields set one by one in the order the stored JSON lists them (conditional spreads each
       // cloned an object: a third of this function's time on django).
       const rec = (site ? { argOf: site, kind: b.kind } : { kind: b.kind }) as BindingRecord;
-      rec.name = boundedName(b.name.text);
+      rec.name = b.as ?? boundedName(b.name.text);
       if (b.receiver) rec.receiver = b.receiver.text;
       if (b.type) rec.type = squash(b.type.text);
-      if (b.value) rec.value = squash(b.value.text);
+      if (b.value) rec.value = squash(b.value.text) + (b.valueSuffix ?? "");
       if (b.alias) rec.alias = squash(b.alias.text);
       if (b.iter) rec.iter = squash(b.iter.text);
       const literal = b.literal && literalText(b.literal);

@@ -51,6 +51,8 @@ export interface Definition {
   bases?: string[];
   implements?: string[];
   returns?: string;
+  /** A method of the class itself, not of its instances (Ruby `def self.x` and `class << self`). */
+  static?: true;
   /** Parameters in order, with annotated types as written. */
   params?: { name: string; type?: string }[];
   exported: boolean;

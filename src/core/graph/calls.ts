@@ -6,7 +6,7 @@
  */
 import { languageById } from "../../languages/index.ts";
 import type { CallRecord } from "../extract/record.ts";
-import { defOf, isClassLike, membersOf, symbolOf, type FileState, type GraphContext } from "./context.ts";
+import { defOf, isClassLike, localAt, membersOf, symbolOf, type FileState, type GraphContext } from "./context.ts";
 import {
   AMBIGUOUS_CANDIDATES,
   CONFIDENCE,
@@ -15,7 +15,16 @@ import {
   type ExternalCall,
   type Resolution,
 } from "./model.ts";
-import { basesOf, enclosingClass, findInBases, member, resolveExpr, resolveName, type Value } from "./resolve.ts";
+import {
+  basesOf,
+  enclosingClass,
+  findInBases,
+  findMember,
+  member,
+  resolveExpr,
+  resolveName,
+  type Value,
+} from "./resolve.ts";
 import { definitionBehind } from "./packages.ts";
 import { extensionMethod } from "./extensions.ts";
 import { acceptsArgs, overloadsFor } from "./overloads.ts";
@@ -201,8 +210,8 @@ export function callsOf(ctx: GraphContext, st: FileState): FileCalls {
       continue;
     }
     if (call.receiver === undefined) {
-      const v = resolveName(ctx, st, call.caller, call.name, 0, true);
-      if (link(v, v?.kind === "def" ? v.via : "scope")) continue;
+      const [v, resolution] = bareCallValue(ctx, st, call);
+      if (link(v, resolution)) continue;
     } else {
       const recv = call.receiver;
       const base = resolveExpr(ctx, st, call.caller, recv);
@@ -241,6 +250,59 @@ export function callsOf(ctx: GraphContext, st: FileState): FileCalls {
 }
 
 /**
+ * What a bare call names: a member of the `self` a block rebinds (Ruby `@app.instance_eval { … }`), else the name in
+ * scope, else (Ruby) the method of the one class that includes the mixin it is written in.
+ */
+function bareCallValue(ctx: GraphContext, st: FileState, call: CallRecord): [Value | undefined, Resolution] {
+  const rebound = reboundSelf(ctx, st, call.caller);
+  const inRebound = rebound ? member(ctx, rebound, call.name, 0) : undefined;
+  if (inRebound) return [inRebound, "self"];
+  const v = resolveName(ctx, st, call.caller, call.name, 0, true);
+  if (v) return [v, v.kind === "def" ? v.via : "scope"];
+  const inIncluder = includerMember(ctx, st, call.caller, call.name);
+  return inIncluder !== undefined ? [{ kind: "def", id: inIncluder, via: "scope" }, "self"] : [undefined, "scope"];
+}
+
+/**
+ * What `self` is inside a block that rebinds it (Ruby `@app.instance_eval { … }`, `Class.new(Thor) do … end`), at
+ * the call being resolved: an instance or a class of the project, else nothing.
+ */
+function reboundSelf(ctx: GraphContext, st: FileState, scope: number): Value | undefined {
+  if (!st.semantics.openModules) return undefined;
+  const name = st.semantics.instanceNames[0];
+  const b = name ? localAt(st, scope, name) : undefined;
+  if (b?.until === undefined || !b.alias) return undefined;
+  const v = resolveExpr(ctx, st, scope, b.alias);
+  return v?.kind === "instance" || (v?.kind === "def" && isClassLike(ctx, v.id)) ? v : undefined;
+}
+
+/**
+ * Open modules (Ruby): a bare call in a mixin's method that the mixin does not define runs on the object it is mixed
+ * into, so it is the member of that name in the classes that include the mixin, when exactly one of them has one.
+ */
+function includerMember(ctx: GraphContext, st: FileState, scope: number, name: string): number | undefined {
+  // (only from a method: in the module's own body `self` is the module)
+  if (!st.semantics.openModules || scope < 0 || st.record.definitions[scope]!.kind !== "method") return undefined;
+  const mixin = enclosingClass(st, scope, ctx);
+  if (mixin === undefined || ctx.symbols[mixin]!.kind !== "module") return undefined;
+  const found = new Set<number>();
+  // (a module opened in several files is one: its includers point at the one its package table names)
+  const d = defOf(ctx, mixin)!;
+  const opened = ctx.packages
+    .get(`${ctx.symbols[mixin]!.language}:${d.qualified.slice(0, Math.max(0, d.qualified.length - d.name.length - 1))}`)
+    ?.get(d.name);
+  const includers = [
+    ...(ctx.subclasses.get(mixin) ?? []),
+    ...(opened !== undefined && opened !== mixin ? (ctx.subclasses.get(opened) ?? []) : []),
+  ];
+  for (const includer of includers) {
+    const m = findMember(ctx, includer, name, 0, true);
+    if (m !== undefined) found.add(m);
+  }
+  return found.size === 1 ? [...found][0] : undefined;
+}
+
+/**
  * The last resort for a call through a receiver we could not type: link it to the one callable of
  * that name in the project, marked `unique-name`. Only when the receiver is untyped local data (not
  * a module, package, class or typed instance whose member we failed to find), and never for a
@@ -267,9 +329,14 @@ function linkByName(
       if (!next) break;
       known = next;
     }
-    // With compiler-checked types, a name nothing declares comes from outside (java.lang, a base class's package).
+    // With compiler-checked types, a name nothing declares comes from outside (java.lang, a base class's package);
+    // so does what a call of a name nothing declares returns (a builtin's: `__import__("pydoc").pager(…)`), unless a
+    // bare name may be a method of self we did not find (Ruby).
+    const outsideCall = !st.semantics.classMembersInScope && /^[A-Za-z_$][\w$]*\s*\(/.test(call.receiver);
     const untyped =
-      known === undefined ? !st.semantics.staticTypes : known.kind === "local" || known.kind === "instance";
+      known === undefined
+        ? !st.semantics.staticTypes && !outsideCall
+        : known.kind === "local" || known.kind === "instance";
     if (untyped && !builtins?.has(call.name)) {
       const id = candidates[0]!;
       addCall(caller, id, call.line, isClassLike(ctx, id) ? "constructor" : "call", "unique-name");

@@ -98,7 +98,9 @@ function scopesOf(record: FileRecord): NonNullable<FileState["scopes"]> {
       : scopeDef?.kind === "class" && b.kind === "assign"
         ? b.scope
         : -1;
-    if (classIdx >= 0 && (b.type || b.value || b.alias)) {
+    // (a sigil field set outside any class, `@x = K.new` in an rspec `before` block, is the top-level object's: -1)
+    const fieldOfFile = isField && classIdx < 0 && b.name.startsWith("@") && !enclosedByType(record, b.scope);
+    if ((classIdx >= 0 || fieldOfFile) && (b.type || b.value || b.alias)) {
       const m = fields.get(classIdx) ?? new Map<string, BindingRecord>();
       if (!m.has(b.name) || b.type) m.set(b.name, b);
       fields.set(classIdx, m);
@@ -114,6 +116,13 @@ function scopesOf(record: FileRecord): NonNullable<FileState["scopes"]> {
   return { locals, fields, shadows };
 }
 
+/** True when a definition of a type kind holds scope `scope` (or is it). */
+function enclosedByType(record: FileRecord, scope: number): boolean {
+  for (let s = scope; s >= 0; s = record.definitions[s]!.parent)
+    if (TYPE_KINDS.has(record.definitions[s]!.kind)) return true;
+  return false;
+}
+
 export const localsOf = (st: FileState) => (st.scopes ??= scopesOf(st.record)).locals;
 
 /**
@@ -126,8 +135,11 @@ export function localAt(st: FileState, scope: number, name: string): BindingReco
   const line = st.atLine;
   if (line !== undefined) {
     let best: BindingRecord | undefined;
+    // (a block that rebinds the instance name, Ruby `x.instance_eval { … }`, holds from its own line: one-liners)
+    const fromOwnLine = st.semantics.instanceNames.includes(name);
     for (const b of scopes.shadows.get(scope)?.get(name) ?? [])
-      if (b.line < line && line <= b.until! && (!best || b.line >= best.line)) best = b;
+      if ((b.line < line || (fromOwnLine && b.line === line)) && line <= b.until! && (!best || b.line >= best.line))
+        best = b;
     if (best) return best;
   }
   return scopes.locals.get(scope)?.get(name);

@@ -6,7 +6,7 @@
  * Mutually recursive by nature, so it lives in one module; each language's differences come from
  * its LanguageSemantics and module resolver, never from its name.
  */
-import type { BindingRecord, ImportRecord } from "../extract/record.ts";
+import type { BindingRecord, Definition, ImportRecord } from "../extract/record.ts";
 import type { ResolvedImport } from "../../languages/types.ts";
 import {
   attachedOwner,
@@ -307,7 +307,7 @@ export function resolveName(
       classSeen = true;
       // Java, C#: a class's members, inherited ones too, are in scope in its methods and nested classes.
       const cls = symbolOf(st, s);
-      const found = findMember(ctx, cls, name);
+      const found = findMember(ctx, cls, name, 0, inInstanceMethod(st, scope));
       // A constructor is not reachable by its name: the class is.
       if (found !== undefined && ctx.symbols[found]!.kind !== "constructor")
         return { kind: "def", id: found, via: "scope" };
@@ -575,14 +575,20 @@ function callResult(ctx: GraphContext, st: FileState, scope: number, callee: str
   const referent = derefValue(ctx, st, scope, callee, depth);
   if (referent) return referent;
   const v = resolveExpr(ctx, st, scope, callee, depth, true);
+  // What something outside the project returns is outside too (`log = logging.getLogger(…)`: log.error is logging's).
+  if (v?.kind === "external") return { kind: "external", name: `${v.name}()` };
   if (v?.kind !== "def") return undefined;
   if (isClassLike(ctx, v.id)) return { kind: "instance", id: v.id };
   const d = defOf(ctx, v.id);
   if (d?.returns) {
     const rst = stateOf(ctx, v.id);
-    // A return type that names the class itself (`-> Self`): the type the method belongs to.
+    // A return type that names the class itself (`-> Self`), or a method that ends constructing one (Ruby `new(…)`):
+    // the type the method belongs to.
     const named = typeCandidates(d.returns)[0];
-    if (named !== undefined && rst.semantics.classNames.includes(named)) {
+    if (
+      named !== undefined &&
+      (rst.semantics.classNames.includes(named) || named === rst.semantics.constructorMethod)
+    ) {
       const owner =
         attachedOwner(ctx, v.id) ??
         (isClassLike(ctx, ctx.symbols[v.id]!.parent) ? ctx.symbols[v.id]!.parent : undefined);
@@ -618,6 +624,25 @@ function derefValue(ctx: GraphContext, st: FileState, scope: number, callee: str
   }
   return b?.deref && b.alias ? resolveExpr(ctx, bst, b.scope, b.alias, depth + 1) : undefined;
 }
+
+/** The innermost method around a scope, if any, before a type. */
+function methodAround(st: FileState, scope: number): Definition | undefined {
+  for (let s = scope; s >= 0; s = st.record.definitions[s]!.parent) {
+    const d = st.record.definitions[s]!;
+    if (d.kind === "method" || d.kind === "function") return d;
+    if (TYPE_KINDS.has(d.kind) || d.kind === "module") return undefined;
+  }
+  return undefined;
+}
+
+/** True in a method of the class itself (Ruby `def self.x`, `class << self`). */
+const inStaticMethod = (st: FileState, scope: number): boolean => methodAround(st, scope)?.static === true;
+
+/** True in a method of the instances, where a language marks the class's own methods (Ruby): they are not in scope. */
+const inInstanceMethod = (st: FileState, scope: number): boolean =>
+  st.semantics.openModules === true &&
+  methodAround(st, scope)?.static !== true &&
+  methodAround(st, scope) !== undefined;
 
 /** The type of the out-of-line method (C++ `T::m`) a scope is in. */
 function ownerAround(ctx: GraphContext, st: FileState, scope: number): number | undefined {
@@ -659,7 +684,9 @@ export function resolveExpr(
     const id = packageMember(ctx, st, st.semantics.stringClass);
     return id !== undefined && isClassLike(ctx, id) ? { kind: "instance", id } : undefined;
   }
-  if (text.includes("::")) return resolvePath(ctx, st, scope, text, depth);
+  // (`called` matters on a path only where a named method is otherwise its result: Ruby `A::B.m`)
+  if (text.includes("::"))
+    return resolvePath(ctx, st, scope, text, depth, called && st.semantics.namedMethodsAreCalled);
   // `new Foo<T>(…)` as a receiver: a call of the class.
   if (text.startsWith("new ")) text = text.slice(4).replace(/^([\w$.]+)\s*<[^()]*>\s*(?=\()/, "$1");
   // C, C++: `p[i]` on a pointer or array of T is a T.
@@ -686,7 +713,10 @@ export function resolveExpr(
   if (dot < 0 && sigil && head.startsWith(sigil) && IDENT.test(head.slice(sigil.length))) {
     // Ruby `@x`: a field of the instance the method runs on (bound where any method of its class sets it).
     const cls = enclosingClass(st, scope, ctx);
-    return cls !== undefined ? findField(ctx, cls, head, depth + 1) : undefined;
+    if (cls !== undefined) return findField(ctx, cls, head, depth + 1);
+    // Outside any class (an rspec example group's `before { @x = K.new }`): the file's top-level object's field.
+    const b = fieldsOf(st).get(-1)?.get(head);
+    return b ? bindingValue(ctx, st, b.scope, b, depth + 1) : undefined;
   }
   if (dot < 0) {
     if (st.semantics.namespaceSeparator && head.includes(st.semantics.namespaceSeparator))
@@ -695,7 +725,9 @@ export function resolveExpr(
     const sem = st.semantics;
     if (sem.instanceNames.includes(head)) {
       const cls = enclosingClass(st, scope, ctx) ?? ownerAround(ctx, st, scope);
-      return cls !== undefined ? { kind: "instance", id: cls } : undefined;
+      if (cls === undefined) return undefined;
+      // (in a method of the class itself, Ruby `def self.x`, `self` is the class)
+      return inStaticMethod(st, scope) ? { kind: "def", id: cls, via: "scope" } : { kind: "instance", id: cls };
     }
     if (sem.classNames.includes(head)) {
       const cls = enclosingClass(st, scope, ctx);
@@ -705,11 +737,17 @@ export function resolveExpr(
       const cls = enclosingClass(st, scope, ctx);
       return cls !== undefined ? { kind: "super", id: cls } : undefined;
     }
-    return resolveName(ctx, st, scope, head, depth + 1);
+    const named = resolveName(ctx, st, scope, head, depth + 1);
+    return called ? named : calledIfMethod(ctx, st, scope, head, named, depth);
   }
   const base = resolveExpr(ctx, st, scope, head.slice(0, dot), depth + 1);
   const attr = head.slice(dot + 1);
-  if (!base || !/^[A-Za-z_$#][\w$]*$/.test(attr)) return undefined;
+  // (`K.[]`: Ruby's class method `[]`, what `K[…]` calls)
+  if (!base || !(/^[A-Za-z_$#][\w$]*$/.test(attr) || (attr === "[]" && st.semantics.namedMethodsAreCalled)))
+    return undefined;
+  // Ruby `self.class`: the instance's class itself.
+  if (attr === st.semantics.classOfInstance && base.kind === "instance")
+    return { kind: "def", id: base.id, via: "scope" };
   // Where fields and methods are apart (PHP `$this->x` and `$this->x()`), a member read is the field.
   if (
     st.semantics.fieldsApart &&
@@ -720,14 +758,40 @@ export function resolveExpr(
     const field = findField(ctx, base.id, attr, depth + 1);
     if (field) return field;
   }
-  return member(ctx, base, attr, depth + 1);
+  const found = member(ctx, base, attr, depth + 1);
+  return called ? found : calledIfMethod(ctx, st, scope, head, found, depth);
+}
+
+/**
+ * Where a method named without parentheses is called (LanguageSemantics.namedMethodsAreCalled), a method as a
+ * value is what calling it returns: an instance of its return type, else nothing known. Other values pass through.
+ */
+function calledIfMethod(
+  ctx: GraphContext,
+  st: FileState,
+  scope: number,
+  text: string,
+  v: Value | undefined,
+  depth: number,
+): Value | undefined {
+  if (v?.kind !== "def" || !st.semantics.namedMethodsAreCalled) return v;
+  const kind = ctx.symbols[v.id]!.kind;
+  if (kind !== "method" && kind !== "function") return v;
+  return callResult(ctx, st, scope, text, depth + 1);
 }
 
 /**
  * A `::` path (`crate::a::f`, `super::T`, `Type::new`, `Vec::<u8>::new`): a path from a module root
  * the module resolver knows goes through it, like an import; any other is read as a dotted name.
  */
-function resolvePath(ctx: GraphContext, st: FileState, scope: number, text: string, depth: number): Value | undefined {
+function resolvePath(
+  ctx: GraphContext,
+  st: FileState,
+  scope: number,
+  text: string,
+  depth: number,
+  called = false,
+): Value | undefined {
   const path = text.replace(/::\s*<[^()]*?>/g, "").replace(/^::|::$/g, "");
   const segs = path.split("::").map((p) => p.trim());
   if (segs.length === 1) {
@@ -743,7 +807,7 @@ function resolvePath(ctx: GraphContext, st: FileState, scope: number, text: stri
     // A path inside a longer expression (`Parser::new(x).parse()`): `::` reads as `.`.
     return st.semantics.pathRoots?.includes(segs[0]!)
       ? undefined
-      : resolveExpr(ctx, st, scope, path.replace(/\s*::\s*/g, "."), depth + 1);
+      : resolveExpr(ctx, st, scope, path.replace(/\s*::\s*/g, "."), depth + 1, called);
   }
   // A path root, or a first segment nothing in scope names (another crate: `calc::parser::parse`).
   const fromRoot =
@@ -764,7 +828,7 @@ function resolvePath(ctx: GraphContext, st: FileState, scope: number, text: stri
     for (const seg of [...(r.within ?? []), segs.at(-1)!]) v = v ? member(ctx, v, seg, depth + 1) : undefined;
     return v;
   }
-  return resolveExpr(ctx, st, scope, segs.join("."), depth + 1);
+  return resolveExpr(ctx, st, scope, segs.join("."), depth + 1, called);
 }
 
 /** `value.attr`: a module's export, a class's member, an instance's field or method. */
@@ -795,7 +859,11 @@ export function member(ctx: GraphContext, base: Value, attr: string, depth: numb
         const id = d ? ctx.packages.get(`${ctx.symbols[base.id]!.language}:${d.qualified}`)?.get(attr) : undefined;
         if (id !== undefined) return { kind: "def", id, via: "scope" };
       }
-      const found = base.kind === "super" ? findInBases(ctx, base.id, attr) : findMember(ctx, base.id, attr);
+      // (an instance answers with its class's instance methods, not the class's own: Ruby `def self.x`)
+      const found =
+        base.kind === "super"
+          ? findInBases(ctx, base.id, attr)
+          : findMember(ctx, base.id, attr, 0, base.kind === "instance");
       if (found !== undefined) return { kind: "def", id: found, via: "scope" };
       // Fields of an instance, and static fields of a class (`Builder.DEFAULT.create()`).
       if (base.kind === "instance" || (base.kind === "def" && stateOf(ctx, base.id).semantics.classMembersInScope)) {
@@ -870,18 +938,29 @@ export function basesOf(ctx: GraphContext, id: number): { id: number; kind: "ext
 }
 
 /** A member (method, nested class) of a class, searching bases depth-first (Python's MRO order for simple trees). */
-export function findMember(ctx: GraphContext, id: number, name: string, depth = 0): number | undefined {
-  const key = `${id}\0${name}`;
+export function findMember(
+  ctx: GraphContext,
+  id: number,
+  name: string,
+  depth = 0,
+  instanceOnly = false,
+): number | undefined {
+  const key = instanceOnly ? `${id}\0${name}\0i` : `${id}\0${name}`;
   if (ctx.memos.members.has(key)) return ctx.memos.members.get(key) ?? undefined;
   ctx.memos.members.set(key, null);
   let found: number | undefined;
   // (a nested module is a member only where modules are open: Ruby's `Thor::Util`)
   const open = stateOf(ctx, id).semantics.openModules === true;
   for (const c of membersOf(ctx, id))
-    if (ctx.symbols[c]!.name === name && (open || ctx.symbols[c]!.kind !== "module")) found = c;
+    if (
+      ctx.symbols[c]!.name === name &&
+      (open || ctx.symbols[c]!.kind !== "module") &&
+      !(instanceOnly && defOf(ctx, c)?.static)
+    )
+      found = c;
   if (found === undefined && depth < MAX_DEPTH) {
     for (const b of basesOf(ctx, id)) {
-      found = findMember(ctx, b.id, name, depth + 1);
+      found = findMember(ctx, b.id, name, depth + 1, instanceOnly);
       if (found !== undefined) break;
     }
   }

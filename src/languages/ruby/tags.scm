@@ -9,6 +9,9 @@
 (method name: (_) @name) @definition.method
 (singleton_method name: (_) @name body: (_) @body) @definition.method
 (singleton_method name: (_) @name) @definition.method
+; `def self.x` and a `def` in `class << self` are methods of the class itself (static), not of its instances.
+((singleton_method) @definition.method (#set! static "true"))
+(singleton_class body: (body_statement (method) @definition.method (#set! static "true")))
 
 (class name: (constant) @name body: (body_statement) @body) @definition.class
 (class name: (constant) @name) @definition.class
@@ -24,6 +27,31 @@
   name: (scope_resolution scope: (_) @qualifier name: (constant) @name)
   body: (body_statement) @body) @definition.module
 (module name: (scope_resolution scope: (_) @qualifier name: (constant) @name)) @definition.module
+
+; What a method returns, where its last expression constructs it: `K.new(…)`, or a memoized
+; `@x ||= K.new(…)` / `@x = K.new(…)` (`def application; @application ||= Application.new; end`).
+([(method body: (body_statement
+    (call receiver: [(constant) (scope_resolution)] @returns method: (identifier) @_new) .))
+  (singleton_method body: (body_statement
+    (call receiver: [(constant) (scope_resolution)] @returns method: (identifier) @_new) .))]
+  (#eq? @_new "new")) @definition.method
+([(method body: (body_statement
+    [(operator_assignment left: (instance_variable)
+       right: (call receiver: [(constant) (scope_resolution)] @returns method: (identifier) @_new))
+     (assignment left: (instance_variable)
+       right: (call receiver: [(constant) (scope_resolution)] @returns method: (identifier) @_new))] .))
+  (singleton_method body: (body_statement
+    [(operator_assignment left: (instance_variable)
+       right: (call receiver: [(constant) (scope_resolution)] @returns method: (identifier) @_new))
+     (assignment left: (instance_variable)
+       right: (call receiver: [(constant) (scope_resolution)] @returns method: (identifier) @_new))] .))]
+  (#eq? @_new "new")) @definition.method
+
+; A class method whose last expression is a bare `new(…)` (`def self.[](*args) new(*args) end`) returns an instance of
+; its class.
+([(method body: (body_statement (call !receiver method: (identifier) @returns) .))
+  (singleton_method body: (body_statement (call !receiver method: (identifier) @returns) .))]
+  (#eq? @returns "new")) @definition.method
 
 ; Mixins: `include M`, `prepend M`, `extend M` directly in a class or module body are bases.
 (class
@@ -132,6 +160,15 @@
 (assignment
   left: (identifier) @name
   right: (call receiver: [(constant) (scope_resolution)] @value method: (identifier) @_new (#eq? @_new "new"))) @local.assign
+; `x = K[…]` / `@x = K[…]`: what K's `[]` returns (`FileList["*.rb"]`, whose `def self.[](*a) new(*a) end`
+; builds one).
+(assignment
+  left: (identifier) @name
+  right: (element_reference object: [(constant) (scope_resolution)] @value)
+  (#set! valueSuffix ".[]")) @local.assign
+; `x = expr` / `@x = expr` for a call or a method chain without a block (`@app = Rake.application`,
+; `@one = @empty.append(a)`): what the expression evaluates to.
+(assignment left: (identifier) @name right: (call !block) @alias) @local.assign
 (assignment left: (identifier) @name) @local.assign
 ; `FileList = Rake::FileList`: a constant naming a class or module.
 (assignment left: (constant) @name right: [(constant) (scope_resolution)] @alias) @local.assign
@@ -142,6 +179,12 @@
 (operator_assignment
   left: (instance_variable) @name
   right: (call receiver: [(constant) (scope_resolution)] @value method: (identifier) @_new (#eq? @_new "new"))) @local.field
+(assignment
+  left: (instance_variable) @name
+  right: (element_reference object: [(constant) (scope_resolution)] @value)
+  (#set! valueSuffix ".[]")) @local.field
+(assignment left: (instance_variable) @name right: (call !block) @alias) @local.field
+(operator_assignment left: (instance_variable) @name right: (call !block) @alias) @local.field
 (operator_assignment left: (identifier) @name) @local.assign
 (left_assignment_list (identifier) @name) @local.assign
 (destructured_left_assignment (identifier) @name) @local.assign
@@ -157,6 +200,23 @@
 (hash_splat_parameter name: (identifier) @name) @local.param
 (block_parameter name: (identifier) @name) @local.param
 (keyword_parameter name: (identifier) @name) @local.param
+
+; Blocks that rebind `self`: in `x.instance_eval { … }` (`instance_exec`, `class_eval`, `class_exec`, `module_eval`)
+; `self` is x; in `Class.new(K) do … end` it is a new subclass of K, whose class methods are K's.
+(call
+  receiver: (_) @alias
+  method: (identifier) @name
+  block: [(block) (do_block)] @extent
+  (#match? @name "^(instance_eval|instance_exec|class_eval|class_exec|module_eval)$")
+  (#set! as "self")) @local.assign
+(call
+  receiver: (constant) @_class
+  method: (identifier) @name
+  arguments: (argument_list . [(constant) (scope_resolution)] @alias)
+  block: [(block) (do_block)] @extent
+  (#eq? @_class "Class")
+  (#eq? @name "new")
+  (#set! as "self")) @local.assign
 
 ; require "x" / require_relative "x" / load "x", with a plain string literal.
 (call

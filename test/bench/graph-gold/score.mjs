@@ -7,6 +7,12 @@
 //   call_edges_loose   set of (file, call-site line, callee qualified); the caller is ignored
 //   precision_adjusted precision leaving out candidate edges that sit only on call sites the
 //                      checker could not resolve (`unresolved_call_sites`): neither right nor wrong
+//   unjudged           (strict) those left-out pairs, counted apart and by why the gold cannot judge
+//                      them: `no_occurrence` (no symbol at the callee token, or a computed callee),
+//                      `local_variable` (the checker names a local or parameter: it does not follow what
+//                      the variable holds), or the gold's own reason (Ruby: `not executed`); a pair
+//                      whose sites have several reasons counts under the first site's.
+//                      precision_judged = tp / (candidate - unjudged), equal to precision_adjusted
 //   import_edges       set of (from, to);  inherits: set of (child, base), also extends-only
 //   import_edges_by_use  (Go gold only) the candidate's import edges against the by-use rule
 //   recall_by_tag      (Go/Java gold) loose call-edge recall per tag of the gold edge
@@ -17,6 +23,12 @@ import fs from "node:fs";
 import { pathToFileURL } from "node:url";
 
 const list = (x) => (Array.isArray(x) ? x : []);
+/** Why the gold cannot judge an edge at a site, from its `unresolved_call_sites` reason. */
+const UNJUDGED = {
+  no_symbol: "no_occurrence",
+  callee_not_a_name: "no_occurrence",
+  local_variable_or_parameter: "local_variable",
+};
 const round = (x) => Math.round(x * 10000) / 10000;
 
 export function prf(tp, candidate, gold) {
@@ -126,6 +138,9 @@ export function scoreGraph(gold, cand) {
   report.definitions = defs.res;
 
   const dontCare = new Set(list(gold.unresolved_call_sites).map(keys.place));
+  const whyUnjudged = new Map(
+    list(gold.unresolved_call_sites).map((u) => [keys.place(u), UNJUDGED[u.reason] ?? u.reason]),
+  );
   const goldEdges = list(gold.call_edges),
     candEdges = list(cand.call_edges);
 
@@ -137,10 +152,18 @@ export function scoreGraph(gold, cand) {
     sitesOfPair.get(k).push(keys.place(e));
   }
   let dontCarePairs = 0;
+  const unjudged = {};
   for (const [k, places] of sitesOfPair)
-    if (!strict.gold.has(k) && places.every((p) => dontCare.has(p))) dontCarePairs++;
+    if (!strict.gold.has(k) && places.every((p) => dontCare.has(p))) {
+      dontCarePairs++;
+      const why = whyUnjudged.get(places[0]) ?? "?";
+      unjudged[why] = (unjudged[why] ?? 0) + 1;
+    }
   strict.res.precision_adjusted = round(strict.res.tp / Math.max(1, strict.res.candidate - dontCarePairs));
   strict.res.fp_at_unresolvable_sites = dontCarePairs;
+  strict.res.precision_judged = strict.res.precision_adjusted;
+  strict.res.unjudged = dontCarePairs;
+  strict.res.unjudged_by_reason = unjudged;
 
   const loose = setScore(goldEdges.map(keys.site), candEdges.map(keys.site));
   const candBySite = new Map(candEdges.map((e) => [keys.site(e), e])); // last edge per key, as the reference
