@@ -307,39 +307,88 @@ function extendQualified(parent: QualifiedName, segments: string[]): QualifiedNa
 
 /** Search words kept per definition (and for module-level code): enough for any real function. */
 const MAX_TERMS = 400;
+
 /**
- * Identifiers split into search words, shared across files (names repeat across a project: self,
- * request, value…); bounded so a huge tree cannot grow it without end. Splitting each occurrence
- * anew cost a tenth of a cold index on django. Looked up by a hash of the identifier's characters,
- * computed while they are scanned, and compared in place: an identifier seen before costs no
- * string (neither the slice nor V8's own hash of it), which was a quarter of the extraction JS.
+ * Search words by number, shared across files: what a definition's words are deduplicated by (a
+ * stamp per word, not a Set of strings per definition). Reset between files past WORD_LIMIT.
  */
-interface SplitEntry {
-  id: string;
-  words: string[];
-  /** Another identifier with the same hash. */
-  next: SplitEntry | undefined;
+let wordIds = new Map<string, number>();
+let wordOf: string[] = [];
+const WORD_LIMIT = 200_000;
+/**
+ * Per nesting depth (0: module-level code), per word: the stamp of the last owner at that depth
+ * it was given to. Owners at one depth never interleave (a definition ends before its next
+ * sibling starts, and nested ones sit one depth down), so a word is an owner's already when its
+ * mark at the owner's depth is the owner's stamp. Deeper owners keep a Set.
+ */
+let marksByDepth: Int32Array[] = [];
+const MARKED_DEPTHS = 16;
+/** The last stamp handed out: every definition and module of every file gets its own. */
+let lastStamp = 0;
+
+function wordId(word: string): number {
+  let id = wordIds.get(word);
+  if (id === undefined) {
+    id = wordOf.length;
+    wordIds.set(word, id);
+    wordOf.push(word);
+  }
+  return id;
 }
-const splitCache = new Map<number, SplitEntry>();
-let splitCacheSize = 0;
+
+/** The marks of a depth, with room for every word numbered so far. */
+function marksAt(depth: number): Int32Array {
+  let marks = marksByDepth[depth];
+  if (!marks || marks.length < wordOf.length) {
+    const grown = new Int32Array(Math.max(1 << 12, wordOf.length * 2));
+    if (marks) grown.set(marks);
+    marksByDepth[depth] = marks = grown;
+  }
+  return marks;
+}
+
+/**
+ * Identifiers split into search words (as word numbers), shared across files (names repeat across
+ * a project: self, request, value…); bounded so a huge tree cannot grow it without end. Splitting
+ * each occurrence anew cost a tenth of a cold index on django. An open-addressed table keyed by a
+ * hash of the identifier's characters, computed while they are scanned, and compared in place: an
+ * identifier seen before costs no string (neither the slice nor V8's own hash of it). (A Map by
+ * the hash and a Set of words per definition were half of assignTerms on django.)
+ */
+const SPLIT_BITS = 18;
+const SPLIT_MASK = (1 << SPLIT_BITS) - 1;
+/** Entries kept before the table is emptied: under half its slots, so probes stay short. */
 const SPLIT_CACHE_LIMIT = 100_000;
+/** Per slot: 1 + the index of its entry, or 0 when empty. */
+const splitSlots = new Int32Array(1 << SPLIT_BITS);
+let splitIds: string[] = [];
+let splitHashes: number[] = [];
+let splitWords: Int32Array[] = [];
 const FNV_OFFSET = 0x811c9dc5;
 const FNV_PRIME = 0x01000193;
 
-/** The words of the identifier `text[at, end)`, whose FNV-1a hash over its UTF-16 units is `hash`. */
-function wordsOfIdentifier(text: string, at: number, end: number, hash: number): string[] {
-  const key = hash & 0x3fffffff; // a small integer: V8 keys a Map by it without boxing
+/** The word numbers of the identifier `text[at, end)`, whose FNV-1a hash over its UTF-16 units is `hash`. */
+function wordsOfIdentifier(text: string, at: number, end: number, hash: number): Int32Array {
   const length = end - at;
-  const first = splitCache.get(key);
-  for (let e = first; e; e = e.next) if (e.id.length === length && text.startsWith(e.id, at)) return e.words;
-  if (splitCacheSize >= SPLIT_CACHE_LIMIT) {
-    splitCache.clear();
-    splitCacheSize = 0;
+  let slot = hash & SPLIT_MASK;
+  for (let e = splitSlots[slot]!; e !== 0; e = splitSlots[slot]!) {
+    const id = splitIds[e - 1]!;
+    if (splitHashes[e - 1] === hash && id.length === length && text.startsWith(id, at)) return splitWords[e - 1]!;
+    slot = (slot + 1) & SPLIT_MASK;
+  }
+  if (splitIds.length >= SPLIT_CACHE_LIMIT) {
+    splitSlots.fill(0);
+    splitIds = [];
+    splitHashes = [];
+    splitWords = [];
+    slot = hash & SPLIT_MASK;
   }
   const id = text.slice(at, end);
-  const words = termsOf(id);
-  splitCache.set(key, { id, words, next: splitCacheSize === 0 ? undefined : first });
-  splitCacheSize++;
+  const words = Int32Array.from(termsOf(id), wordId);
+  splitIds.push(id);
+  splitHashes.push(hash);
+  splitWords.push(words);
+  splitSlots[slot] = splitIds.length;
   return words;
 }
 
@@ -351,11 +400,26 @@ function isIdentifierChar(c: number, first: boolean): boolean {
 /**
  * Gives each definition the search words of its own text — code, string literals, comments —
  * leaving out the definitions nested in it (they get their own), and returns the words of the
- * module-level code. One pass over the file's identifiers with a stack of open definitions.
+ * module-level code. One pass over the file's identifiers with a stack of open definitions; each
+ * owner's words in the order first seen.
  */
 function assignTerms(text: string, definitions: Definition[], spans: [number, number][]): string | undefined {
-  const own: Set<string>[] = definitions.map(() => new Set());
-  const moduleWords = new Set<string>();
+  if (wordOf.length > WORD_LIMIT || lastStamp > 1 << 30) {
+    // Between files only: a word's marks must outlive the definition being filled.
+    wordIds = new Map();
+    wordOf = [];
+    marksByDepth = [];
+    lastStamp = 0;
+    splitSlots.fill(0);
+    splitIds = [];
+    splitHashes = [];
+    splitWords = [];
+  }
+  const own: (string[] | undefined)[] = new Array(definitions.length);
+  const stamps = new Int32Array(definitions.length);
+  const deepSets: (Set<string> | undefined)[] = [];
+  const moduleWords: string[] = [];
+  const moduleStamp = ++lastStamp;
   const stack: number[] = [];
   let next = 0;
   const n = text.length;
@@ -367,20 +431,40 @@ function assignTerms(text: string, definitions: Definition[], spans: [number, nu
     for (let c = 0; i + 1 < n && isIdentifierChar((c = text.charCodeAt(i + 1)), false); i++)
       hash = Math.imul(hash ^ c, FNV_PRIME);
     if (i === at) continue; // one-letter names say nothing
-    while (stack.length && spans[stack.at(-1)!]![1] <= at) stack.pop();
+    while (stack.length && spans[stack[stack.length - 1]!]![1] <= at) stack.pop();
     while (next < spans.length && spans[next]![0] <= at) {
       if (spans[next]![1] > at) stack.push(next);
       next++;
-      while (stack.length && spans[stack.at(-1)!]![1] <= at) stack.pop();
+      while (stack.length && spans[stack[stack.length - 1]!]![1] <= at) stack.pop();
     }
-    const into = stack.length ? own[stack.at(-1)!]! : moduleWords;
-    if (into.size >= MAX_TERMS) continue;
-    for (const w of wordsOfIdentifier(text, at, i + 1, hash)) into.add(w);
+    let into = moduleWords;
+    let stamp = moduleStamp;
+    const depth = stack.length;
+    if (depth) {
+      const d = stack[depth - 1]!;
+      into = own[d] ??= [];
+      stamp = stamps[d] ||= ++lastStamp;
+    }
+    if (into.length >= MAX_TERMS) continue;
+    const words = wordsOfIdentifier(text, at, i + 1, hash & 0x7fffffff);
+    if (depth >= MARKED_DEPTHS) {
+      const seen = (deepSets[stack[depth - 1]!] ??= new Set());
+      for (let k = 0; k < words.length; k++) {
+        const w = wordOf[words[k]!]!;
+        if (!seen.has(w)) seen.add(w), into.push(w);
+      }
+      continue;
+    }
+    const marks = marksAt(depth);
+    for (let k = 0; k < words.length; k++) {
+      const w = words[k]!;
+      if (marks[w] === stamp) continue;
+      marks[w] = stamp;
+      into.push(wordOf[w]!);
+    }
   }
-  definitions.forEach((d, i) => {
-    if (own[i]!.size) d.terms = [...own[i]!].join(" ");
-  });
-  return moduleWords.size ? [...moduleWords].join(" ") : undefined;
+  for (let i = 0; i < definitions.length; i++) if (own[i]?.length) definitions[i]!.terms = own[i]!.join(" ");
+  return moduleWords.length ? moduleWords.join(" ") : undefined;
 }
 
 /** What one parse's query matches hold, before the definitions are put in order. */
