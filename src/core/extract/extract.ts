@@ -127,20 +127,54 @@ function outerNode(node: Node, spec: LanguageSpec): Node {
   return n;
 }
 
-function decoratorsOf(node: Node, outer: Node, spec: LanguageSpec): string[] {
+/** The decorators among a node's named children (and inside its `modifiers`-like containers). */
+function childDecorators(n: Node, spec: LanguageSpec): string[] {
   const out: string[] = [];
   const types = spec.decoratorTypes;
-  if (types.length === 0) return out;
-  for (let n: Node | null = node; n; n = n === outer ? null : n.parent) {
-    for (const c of n.namedChildren) {
-      if (!c) continue;
-      if (types.includes(c.type)) out.push(squash(c.text, 200));
-      // Java keeps annotations inside a `modifiers` node next to `public`, `static`…
-      else if (spec.decoratorContainers?.includes(c.type))
-        for (const a of c.namedChildren) if (a && types.includes(a.type)) out.push(squash(a.text, 200));
-    }
-    if (n === outer) break;
+  for (const c of n.namedChildren) {
+    if (!c) continue;
+    if (types.includes(c.type)) out.push(squash(c.text, 200));
+    // Java keeps annotations inside a `modifiers` node next to `public`, `static`…
+    else if (spec.decoratorContainers?.includes(c.type))
+      for (const a of c.namedChildren) if (a && types.includes(a.type)) out.push(squash(a.text, 200));
   }
+  return out;
+}
+
+/**
+ * The child decorators of `node` and of every ancestor up to the root, nearest first. `chains`
+ * holds each node's list by id for the rest of the file: nodes share their ancestors, so each is
+ * listed once per file, where listing the root's children for every definition was quadratic.
+ */
+function chainDecorators(node: Node, spec: LanguageSpec, chains: Map<number, string[]>): string[] {
+  const path: Node[] = [];
+  let tail: string[] = [];
+  for (let n: Node | null = node; n; n = n.parent) {
+    const known = chains.get(n.id);
+    if (known) {
+      tail = known;
+      break;
+    }
+    path.push(n);
+  }
+  for (let i = path.length - 1; i >= 0; i--) {
+    const own = childDecorators(path[i]!, spec);
+    if (own.length) tail = [...own, ...tail];
+    chains.set(path[i]!.id, tail);
+  }
+  return tail;
+}
+
+/**
+ * A definition's decorators: its node's child decorators, then, when wrappers were climbed to
+ * `outer`, those of every ancestor up to the root (the walk meant to stop at `outer` compared
+ * Node objects, which tree-sitter makes anew on every `parent`, so it never did: records keep
+ * that, see SCHEMA_VERSION before changing it), after the decorators written as preceding siblings.
+ */
+function decoratorsOf(node: Node, outer: Node, spec: LanguageSpec, chains: Map<number, string[]>): string[] {
+  const types = spec.decoratorTypes;
+  if (types.length === 0) return [];
+  const out = node === outer ? childDecorators(node, spec) : chainDecorators(node, spec, chains);
   // Decorators written as preceding siblings (TypeScript class members).
   const before: string[] = [];
   for (let s = outer.previousNamedSibling; s && types.includes(s.type); s = s.previousNamedSibling)
@@ -650,6 +684,7 @@ function buildDefinitions(drafts: Map<number, DefDraft>, spec: LanguageSpec, sou
   const { definitions, scopeStart, scopeEnd, depths, spans, nameNodeIds } = t;
   const qualifiedOf: QualifiedName[] = [];
   const stack: number[] = [];
+  const chains = new Map<number, string[]>();
   for (const d of sorted) {
     const node = d.node;
     const nameNode = d.name!;
@@ -663,7 +698,7 @@ function buildDefinitions(drafts: Map<number, DefDraft>, spec: LanguageSpec, sou
     // linear in the file's size however deep it nests.
     const deep = stack.length > DEEP_NESTING;
     const outer = deep ? node : outerNode(node, spec);
-    const decorators = deep ? [] : decoratorsOf(node, outer, spec);
+    const decorators = deep ? [] : decoratorsOf(node, outer, spec, chains);
     if (decorators.some((t) => /^@([\w.]+\.)?overload\b/.test(t))) continue; // overload stubs merge into the implementation
     let kind = d.kind;
     // A name written as a string or a symbol (`define_method(:name)`) is its text without the quotes or colon.
