@@ -18,6 +18,7 @@ import { gitBlobId, sha256Hex } from "../../shared/hash.ts";
 import { isSnapshotInput } from "./inputs.ts";
 import { parseFile } from "./parse-file.ts";
 import { createParsePool, type ParsePool } from "./parse-pool.ts";
+import { RecordMap } from "./record-map.ts";
 import {
   checkSnapshot,
   decodeJson,
@@ -29,7 +30,7 @@ import {
   SCAN_KEY,
   SCHEMA_VERSION,
   SNAPSHOT_KEY,
-  storedForm,
+  storedBytes,
   type Snapshot,
   type SnapshotFile,
 } from "./snapshot.ts";
@@ -174,7 +175,7 @@ interface RunState {
   files: SnapshotFile[];
   skipped: SkippedFile[];
   contentSkips: NonNullable<Snapshot["contentSkips"]>;
-  records: Map<string, FileRecord>;
+  records: RecordMap;
   parsed: string[];
   reused: number;
   repaired: number;
@@ -221,7 +222,7 @@ export async function runIndex(
     files: [],
     skipped: [],
     contentSkips: [],
-    records: new Map(),
+    records: new RecordMap(),
     parsed: [],
     reused: 0,
     repaired: 0,
@@ -374,7 +375,7 @@ interface ParseContext {
   /** Records being made by the pool this run, by store key: identical files share one parse. */
   dispatched: Map<string, Promise<Uint8Array | undefined>>;
   /** Records parsed this run by store key (while the heap allows): a copy of a file is not parsed again. */
-  parsedThisRun: Map<string, FileRecord>;
+  parsedThisRun: Map<string, Made>;
   grammarOk(spec: LanguageSpec): Promise<boolean>;
 }
 
@@ -427,7 +428,12 @@ function createPreparer(
         kind: "skip",
         skip: { path: f.path, reason: content.reason, detail: content.detail, size: f.size, mtimeMs: f.mtimeMs },
       };
-    const hash = await gitBlobId(bytes);
+    // A file the git index vouches for (same size and mtime, not racy: the scan's blobId) has git's
+    // id as its content hash, as planJobs trusts it for configs: git hashed those very bytes when it
+    // staged them. Only bytes of another length than the stat say it changed since, and are hashed.
+    // (Web Crypto's SHA-1 cost 0.18 of a cold index's 3.7 CPU-s on django, all of it for ids git
+    // already held.) A file changed within the same size and mtime tick fools git's own status too.
+    const hash = blobKey && bytes.length === f.size ? f.blobId! : await gitBlobId(bytes);
     const key = recordKey(version, hash);
     // The git index's id is the content's id unless the file changed since it was staged: then
     // this is the key just looked up, and a second lookup would only miss again.
@@ -489,8 +495,7 @@ async function processJobs(
       const { f, spec, prev } = job;
       if (!job.work) {
         // Unchanged since the last snapshot; the record is loaded later, only if asked for.
-        const inMemory = previousRecords?.get(f.path);
-        if (inMemory) records.set(f.path, inMemory);
+        if (previousRecords) records.carry(previousRecords, f.path);
         state.reused++;
         files.push({ ...prev!, size: f.size, mtimeMs: f.mtimeMs });
         if (++done % 100 === 0) onProgress?.({ phase: "parse", done, total: sources });
@@ -508,20 +513,20 @@ async function processJobs(
       }
       if (repair.has(f.path)) state.repaired++;
       const { hash, key } = prepared;
-      let record: FileRecord;
+      let made: Made | undefined;
       if (prepared.kind === "record") {
-        record = prepared.record;
+        const { record } = prepared;
+        made = { record, definitions: record.definitions.length, diagnostics: record.diagnostics.length };
         state.reused++;
-      } else if (ctx.parsedThisRun.has(key)) {
+      } else if ((made = ctx.parsedThisRun.get(key))) {
         // Same content as a file parsed earlier in this run (empty __init__.py files, copies).
-        record = { ...ctx.parsedThisRun.get(key)!, path: f.path };
+        if (made.record) made = { ...made, record: { ...made.record, path: f.path } };
         state.reused++;
       } else {
-        const made = await maker.make(f, spec, prepared);
+        made = await maker.make(f, spec, prepared);
         if (!made) continue;
-        record = made.record;
-        if (retain) ctx.parsedThisRun.set(key, record);
-        writes.push(platform.store.set(key, made.bytes).catch((error) => void (state.writeError ??= error)));
+        if (retain) ctx.parsedThisRun.set(key, made);
+        writes.push(platform.store.set(key, made.bytes!).catch((error) => void (state.writeError ??= error)));
         if (writes.length >= 64) await Promise.all(writes.splice(0));
         state.parsed.push(f.path);
       }
@@ -531,7 +536,10 @@ async function processJobs(
         const { used, limit } = platform.memory();
         retain = used < limit * RETAIN_SHARE;
       }
-      if (retain) records.set(f.path, record);
+      if (retain) {
+        if (made.record) records.set(f.path, made.record);
+        else records.hold(f.path, made.bytes!);
+      }
       files.push({
         path: f.path,
         size: f.size,
@@ -539,8 +547,8 @@ async function processJobs(
         hash,
         language: spec.id,
         record: key,
-        definitions: record.definitions.length,
-        diagnostics: record.diagnostics.length,
+        definitions: made.definitions,
+        diagnostics: made.diagnostics,
       });
       if (++done % 100 === 0) onProgress?.({ phase: "parse", done, total: sources });
     }
@@ -549,6 +557,18 @@ async function processJobs(
   }
   onProgress?.({ phase: "parse", done, total: sources });
   return writes;
+}
+
+/**
+ * A record made (or found) for a file: its stored bytes when made this run, and the record itself
+ * when decoded (a pool's reply, a store read); an in-thread parse keeps only the bytes, decoded
+ * when the record is first asked for (see RecordMap), and the counts the snapshot lists.
+ */
+interface Made {
+  bytes?: Uint8Array;
+  record?: FileRecord;
+  definitions: number;
+  diagnostics: number;
 }
 
 /**
@@ -564,17 +584,19 @@ function createRecordMaker(state: RunState, ctx: ParseContext, toRead: number) {
   const unavailable = (path: string, detail: string) =>
     void state.skipped.push({ path, reason: "grammar_unavailable", detail });
   return {
-    async make(
-      f: ScannedFile,
-      spec: LanguageSpec,
-      prepared: Prepared & { kind: "parse" },
-    ): Promise<{ bytes: Uint8Array; record: FileRecord } | undefined> {
+    async make(f: ScannedFile, spec: LanguageSpec, prepared: Prepared & { kind: "parse" }): Promise<Made | undefined> {
       const failed = grammarFailures.get(spec.id);
       if (failed) return unavailable(f.path, failed);
       const bytes = prepared.extracted ? await prepared.extracted : undefined;
       ctx.dispatched.delete(prepared.key);
       const pooled = bytes && freshRecord(bytes, f.path);
-      if (bytes && pooled) return { bytes, record: pooled };
+      if (bytes && pooled)
+        return {
+          bytes,
+          record: pooled,
+          definitions: pooled.definitions.length,
+          diagnostics: pooled.diagnostics.length,
+        };
       if (!runtime) {
         // At most the files read this run are parsed here (fewer: most reads find their record).
         platform.wasm.expectParses?.(toRead);
@@ -593,7 +615,14 @@ function createRecordMaker(state: RunState, ctx: ParseContext, toRead: number) {
         return unavailable(f.path, grammarFailures.get(spec.id)!);
       }
       try {
-        return storedForm(await parseFile(runtime, spec, prepared.text, f.path, prepared.hash));
+        // Not decoded back here (storedForm's round trip, 0.27 CPU-s on django): the bytes are held
+        // until asked for, and a cold `codeslice index` never asks.
+        const extracted = await parseFile(runtime, spec, prepared.text, f.path, prepared.hash);
+        return {
+          bytes: storedBytes(extracted),
+          definitions: extracted.definitions.length,
+          diagnostics: extracted.diagnostics.length,
+        };
       } catch (error) {
         // One file the parser cannot take is skipped with its reason; the run goes on. So is one
         // that meets a bug of extraction's own (a JS exception, not an EngineError): it would

@@ -12,6 +12,7 @@ import { dropGraph, graphOf } from "./graph-cache.ts";
 import { extractorVersion } from "./indexer.ts";
 import { dropIndex, loadAll, reindex } from "./passes.ts";
 import { decodeRecord, storedBytes } from "./snapshot.ts";
+import { RecordMap } from "./record-map.ts";
 import type { EngineState } from "./state.ts";
 
 /** The extractor version of a language id, undefined for a language this engine does not know. */
@@ -38,6 +39,9 @@ export async function exportIndex(
     const byKey = new Map(snapshot.files.filter((f) => f.record).map((f) => [f.record!, f]));
     const read = async (key: string) => {
       const f = byKey.get(key)!;
+      // A record this process made is still its stored bytes (RecordMap): exported as they are.
+      const made = records instanceof RecordMap ? records.stored(f.path) : undefined;
+      if (made) return made;
       const held = records.get(f.path);
       if (held) return storedBytes(held);
       const bytes = await s.platform.store.get(key);

@@ -129,20 +129,54 @@ function outerNode(node: Node, spec: LanguageSpec): Node {
   return n;
 }
 
-function decoratorsOf(node: Node, outer: Node, spec: LanguageSpec): string[] {
+/** The decorators among a node's named children (and inside its `modifiers`-like containers). */
+function childDecorators(n: Node, spec: LanguageSpec): string[] {
   const out: string[] = [];
   const types = spec.decoratorTypes;
-  if (types.length === 0) return out;
-  for (let n: Node | null = node; n; n = n === outer ? null : n.parent) {
-    for (const c of n.namedChildren) {
-      if (!c) continue;
-      if (types.includes(c.type)) out.push(squash(c.text, 200));
-      // Java keeps annotations inside a `modifiers` node next to `public`, `static`…
-      else if (spec.decoratorContainers?.includes(c.type))
-        for (const a of c.namedChildren) if (a && types.includes(a.type)) out.push(squash(a.text, 200));
-    }
-    if (n === outer) break;
+  for (const c of n.namedChildren) {
+    if (!c) continue;
+    if (types.includes(c.type)) out.push(squash(c.text, 200));
+    // Java keeps annotations inside a `modifiers` node next to `public`, `static`…
+    else if (spec.decoratorContainers?.includes(c.type))
+      for (const a of c.namedChildren) if (a && types.includes(a.type)) out.push(squash(a.text, 200));
   }
+  return out;
+}
+
+/**
+ * The child decorators of `node` and of every ancestor up to the root, nearest first. `chains`
+ * holds each node's list by id for the rest of the file: nodes share their ancestors, so each is
+ * listed once per file, where listing the root's children for every definition was quadratic.
+ */
+function chainDecorators(node: Node, spec: LanguageSpec, chains: Map<number, string[]>): string[] {
+  const path: Node[] = [];
+  let tail: string[] = [];
+  for (let n: Node | null = node; n; n = n.parent) {
+    const known = chains.get(n.id);
+    if (known) {
+      tail = known;
+      break;
+    }
+    path.push(n);
+  }
+  for (let i = path.length - 1; i >= 0; i--) {
+    const own = childDecorators(path[i]!, spec);
+    if (own.length) tail = [...own, ...tail];
+    chains.set(path[i]!.id, tail);
+  }
+  return tail;
+}
+
+/**
+ * A definition's decorators: its node's child decorators, then, when wrappers were climbed to
+ * `outer`, those of every ancestor up to the root (the walk meant to stop at `outer` compared
+ * Node objects, which tree-sitter makes anew on every `parent`, so it never did: records keep
+ * that, see SCHEMA_VERSION before changing it), after the decorators written as preceding siblings.
+ */
+function decoratorsOf(node: Node, outer: Node, spec: LanguageSpec, chains: Map<number, string[]>): string[] {
+  const types = spec.decoratorTypes;
+  if (types.length === 0) return [];
+  const out = node === outer ? childDecorators(node, spec) : chainDecorators(node, spec, chains);
   // Decorators written as preceding siblings (TypeScript class members).
   const before: string[] = [];
   for (let s = outer.previousNamedSibling; s && types.includes(s.type); s = s.previousNamedSibling)
@@ -309,39 +343,88 @@ function extendQualified(parent: QualifiedName, segments: string[]): QualifiedNa
 
 /** Search words kept per definition (and for module-level code): enough for any real function. */
 const MAX_TERMS = 400;
+
 /**
- * Identifiers split into search words, shared across files (names repeat across a project: self,
- * request, value…); bounded so a huge tree cannot grow it without end. Splitting each occurrence
- * anew cost a tenth of a cold index on django. Looked up by a hash of the identifier's characters,
- * computed while they are scanned, and compared in place: an identifier seen before costs no
- * string (neither the slice nor V8's own hash of it), which was a quarter of the extraction JS.
+ * Search words by number, shared across files: what a definition's words are deduplicated by (a
+ * stamp per word, not a Set of strings per definition). Reset between files past WORD_LIMIT.
  */
-interface SplitEntry {
-  id: string;
-  words: string[];
-  /** Another identifier with the same hash. */
-  next: SplitEntry | undefined;
+let wordIds = new Map<string, number>();
+let wordOf: string[] = [];
+const WORD_LIMIT = 200_000;
+/**
+ * Per nesting depth (0: module-level code), per word: the stamp of the last owner at that depth
+ * it was given to. Owners at one depth never interleave (a definition ends before its next
+ * sibling starts, and nested ones sit one depth down), so a word is an owner's already when its
+ * mark at the owner's depth is the owner's stamp. Deeper owners keep a Set.
+ */
+let marksByDepth: Int32Array[] = [];
+const MARKED_DEPTHS = 16;
+/** The last stamp handed out: every definition and module of every file gets its own. */
+let lastStamp = 0;
+
+function wordId(word: string): number {
+  let id = wordIds.get(word);
+  if (id === undefined) {
+    id = wordOf.length;
+    wordIds.set(word, id);
+    wordOf.push(word);
+  }
+  return id;
 }
-const splitCache = new Map<number, SplitEntry>();
-let splitCacheSize = 0;
+
+/** The marks of a depth, with room for every word numbered so far. */
+function marksAt(depth: number): Int32Array {
+  let marks = marksByDepth[depth];
+  if (!marks || marks.length < wordOf.length) {
+    const grown = new Int32Array(Math.max(1 << 12, wordOf.length * 2));
+    if (marks) grown.set(marks);
+    marksByDepth[depth] = marks = grown;
+  }
+  return marks;
+}
+
+/**
+ * Identifiers split into search words (as word numbers), shared across files (names repeat across
+ * a project: self, request, value…); bounded so a huge tree cannot grow it without end. Splitting
+ * each occurrence anew cost a tenth of a cold index on django. An open-addressed table keyed by a
+ * hash of the identifier's characters, computed while they are scanned, and compared in place: an
+ * identifier seen before costs no string (neither the slice nor V8's own hash of it). (A Map by
+ * the hash and a Set of words per definition were half of assignTerms on django.)
+ */
+const SPLIT_BITS = 18;
+const SPLIT_MASK = (1 << SPLIT_BITS) - 1;
+/** Entries kept before the table is emptied: under half its slots, so probes stay short. */
 const SPLIT_CACHE_LIMIT = 100_000;
+/** Per slot: 1 + the index of its entry, or 0 when empty. */
+const splitSlots = new Int32Array(1 << SPLIT_BITS);
+let splitIds: string[] = [];
+let splitHashes: number[] = [];
+let splitWords: Int32Array[] = [];
 const FNV_OFFSET = 0x811c9dc5;
 const FNV_PRIME = 0x01000193;
 
-/** The words of the identifier `text[at, end)`, whose FNV-1a hash over its UTF-16 units is `hash`. */
-function wordsOfIdentifier(text: string, at: number, end: number, hash: number): string[] {
-  const key = hash & 0x3fffffff; // a small integer: V8 keys a Map by it without boxing
+/** The word numbers of the identifier `text[at, end)`, whose FNV-1a hash over its UTF-16 units is `hash`. */
+function wordsOfIdentifier(text: string, at: number, end: number, hash: number): Int32Array {
   const length = end - at;
-  const first = splitCache.get(key);
-  for (let e = first; e; e = e.next) if (e.id.length === length && text.startsWith(e.id, at)) return e.words;
-  if (splitCacheSize >= SPLIT_CACHE_LIMIT) {
-    splitCache.clear();
-    splitCacheSize = 0;
+  let slot = hash & SPLIT_MASK;
+  for (let e = splitSlots[slot]!; e !== 0; e = splitSlots[slot]!) {
+    const id = splitIds[e - 1]!;
+    if (splitHashes[e - 1] === hash && id.length === length && text.startsWith(id, at)) return splitWords[e - 1]!;
+    slot = (slot + 1) & SPLIT_MASK;
+  }
+  if (splitIds.length >= SPLIT_CACHE_LIMIT) {
+    splitSlots.fill(0);
+    splitIds = [];
+    splitHashes = [];
+    splitWords = [];
+    slot = hash & SPLIT_MASK;
   }
   const id = text.slice(at, end);
-  const words = termsOf(id);
-  splitCache.set(key, { id, words, next: splitCacheSize === 0 ? undefined : first });
-  splitCacheSize++;
+  const words = Int32Array.from(termsOf(id), wordId);
+  splitIds.push(id);
+  splitHashes.push(hash);
+  splitWords.push(words);
+  splitSlots[slot] = splitIds.length;
   return words;
 }
 
@@ -353,11 +436,26 @@ function isIdentifierChar(c: number, first: boolean): boolean {
 /**
  * Gives each definition the search words of its own text — code, string literals, comments —
  * leaving out the definitions nested in it (they get their own), and returns the words of the
- * module-level code. One pass over the file's identifiers with a stack of open definitions.
+ * module-level code. One pass over the file's identifiers with a stack of open definitions; each
+ * owner's words in the order first seen.
  */
 function assignTerms(text: string, definitions: Definition[], spans: [number, number][]): string | undefined {
-  const own: Set<string>[] = definitions.map(() => new Set());
-  const moduleWords = new Set<string>();
+  if (wordOf.length > WORD_LIMIT || lastStamp > 1 << 30) {
+    // Between files only: a word's marks must outlive the definition being filled.
+    wordIds = new Map();
+    wordOf = [];
+    marksByDepth = [];
+    lastStamp = 0;
+    splitSlots.fill(0);
+    splitIds = [];
+    splitHashes = [];
+    splitWords = [];
+  }
+  const own: (string[] | undefined)[] = new Array(definitions.length);
+  const stamps = new Int32Array(definitions.length);
+  const deepSets: (Set<string> | undefined)[] = [];
+  const moduleWords: string[] = [];
+  const moduleStamp = ++lastStamp;
   const stack: number[] = [];
   let next = 0;
   const n = text.length;
@@ -369,20 +467,40 @@ function assignTerms(text: string, definitions: Definition[], spans: [number, nu
     for (let c = 0; i + 1 < n && isIdentifierChar((c = text.charCodeAt(i + 1)), false); i++)
       hash = Math.imul(hash ^ c, FNV_PRIME);
     if (i === at) continue; // one-letter names say nothing
-    while (stack.length && spans[stack.at(-1)!]![1] <= at) stack.pop();
+    while (stack.length && spans[stack[stack.length - 1]!]![1] <= at) stack.pop();
     while (next < spans.length && spans[next]![0] <= at) {
       if (spans[next]![1] > at) stack.push(next);
       next++;
-      while (stack.length && spans[stack.at(-1)!]![1] <= at) stack.pop();
+      while (stack.length && spans[stack[stack.length - 1]!]![1] <= at) stack.pop();
     }
-    const into = stack.length ? own[stack.at(-1)!]! : moduleWords;
-    if (into.size >= MAX_TERMS) continue;
-    for (const w of wordsOfIdentifier(text, at, i + 1, hash)) into.add(w);
+    let into = moduleWords;
+    let stamp = moduleStamp;
+    const depth = stack.length;
+    if (depth) {
+      const d = stack[depth - 1]!;
+      into = own[d] ??= [];
+      stamp = stamps[d] ||= ++lastStamp;
+    }
+    if (into.length >= MAX_TERMS) continue;
+    const words = wordsOfIdentifier(text, at, i + 1, hash & 0x7fffffff);
+    if (depth >= MARKED_DEPTHS) {
+      const seen = (deepSets[stack[depth - 1]!] ??= new Set());
+      for (let k = 0; k < words.length; k++) {
+        const w = wordOf[words[k]!]!;
+        if (!seen.has(w)) seen.add(w), into.push(w);
+      }
+      continue;
+    }
+    const marks = marksAt(depth);
+    for (let k = 0; k < words.length; k++) {
+      const w = words[k]!;
+      if (marks[w] === stamp) continue;
+      marks[w] = stamp;
+      into.push(wordOf[w]!);
+    }
   }
-  definitions.forEach((d, i) => {
-    if (own[i]!.size) d.terms = [...own[i]!].join(" ");
-  });
-  return moduleWords.size ? [...moduleWords].join(" ") : undefined;
+  for (let i = 0; i < definitions.length; i++) if (own[i]?.length) definitions[i]!.terms = own[i]!.join(" ");
+  return moduleWords.length ? moduleWords.join(" ") : undefined;
 }
 
 /** What one parse's query matches hold, before the definitions are put in order. */
@@ -575,11 +693,13 @@ function buildDefinitions(drafts: Map<number, DefDraft>, spec: LanguageSpec, sou
   const { definitions, scopeStart, scopeEnd, depths, spans, nameNodeIds } = t;
   const qualifiedOf: QualifiedName[] = [];
   const stack: number[] = [];
+  const chains = new Map<number, string[]>();
   for (const d of sorted) {
     const node = d.node;
     const nameNode = d.name!;
     const last = d.until ?? node;
-    while (stack.length && scopeEnd[stack.at(-1)!]! < last.endIndex) stack.pop();
+    const lastEnd = last.endIndex; // a call into the wasm instance each time it is read
+    while (stack.length && scopeEnd[stack.at(-1)!]! < lastEnd) stack.pop();
     const parent = stack.length ? stack.at(-1)! : -1;
     // tree-sitter finds a node's parent or sibling by descending from the root, so each such step
     // costs the node's depth. Past DEEP_NESTING nested definitions (generated or hostile code, never
@@ -587,7 +707,7 @@ function buildDefinitions(drafts: Map<number, DefDraft>, spec: LanguageSpec, sou
     // linear in the file's size however deep it nests.
     const deep = stack.length > DEEP_NESTING;
     const outer = deep ? node : outerNode(node, spec);
-    const decorators = deep ? [] : decoratorsOf(node, outer, spec);
+    const decorators = deep ? [] : decoratorsOf(node, outer, spec, chains);
     // overload stubs merge into the implementation
     if (decorators.some((t) => /^@([\w.]+\.)?overload\b/.test(t))) continue;
     let kind = d.kind;
@@ -639,10 +759,10 @@ function buildDefinitions(drafts: Map<number, DefDraft>, spec: LanguageSpec, sou
     def.exported = isExported(def, outer, spec, definitions);
     definitions.push(def);
     scopeStart.push(nameNode.startIndex);
-    scopeEnd.push(last.endIndex);
+    scopeEnd.push(lastEnd);
     depths.push(stack.length);
     qualifiedOf.push(qualified);
-    spans.push([outer.startIndex, last.endIndex]);
+    spans.push([outer.startIndex, lastEnd]);
     nameNodeIds.add(nameNode.id);
     stack.push(definitions.length - 1);
   }
@@ -688,7 +808,7 @@ function protocolCalls(c: Drafts["calls"][number], enclosing: (index: number) =>
 }
 
 /** Which calls keep their arguments besides those with a string: the language's mount calls and prefix keywords. */
-const argRules = new WeakMap<LanguageSpec, { names: Set<string>; keyword: RegExp | undefined; hint: RegExp }>();
+const argRules = new WeakMap<LanguageSpec, { names: Set<string>; keyword: RegExp | undefined; hints: string[] }>();
 function argRulesOf(spec: LanguageSpec) {
   let r = argRules.get(spec);
   if (!r) {
@@ -698,24 +818,35 @@ function argRulesOf(spec: LanguageSpec) {
       names: new Set(routes?.mountCalls ?? []),
       keyword: keywords.length ? new RegExp(`^(?:${keywords.join("|")})\\s*[=:]`) : undefined,
       // Where an argument kept for its text could start: a quote (STRING_ARG needs one) or a
-      // prefix keyword. Zero-width, so every such position is found, overlapping or not.
-      hint: new RegExp(`(?=["'\`]${keywords.map((k) => `|${k}`).join("")})`, "g"),
+      // prefix keyword (plain words).
+      hints: ['"', "'", "`", ...keywords],
     };
     argRules.set(spec, r);
   }
   return r;
 }
 
-/** The first value of sorted `positions` at or after `index`, or undefined. */
-function firstAtOrAfter(positions: number[], index: number): number | undefined {
-  let lo = 0;
-  let hi = positions.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >> 1;
-    if (positions[mid]! < index) lo = mid + 1;
-    else hi = mid;
-  }
-  return positions[lo];
+/**
+ * The first index at or after `from` where one of `tokens` starts in `source` (-1: none), for
+ * look-ups in ascending order mostly: each token's last answer is reused while it still holds,
+ * so the file is scanned about once per token (by indexOf) however many calls ask. (A zero-width
+ * regex listing every position up front cost 4% of extraction on django.)
+ */
+function tokenFinder(source: string, tokens: readonly string[]): (from: number) => number {
+  const askedFrom = tokens.map(() => Infinity);
+  const found = tokens.map(() => -1);
+  return (from) => {
+    let first = -1;
+    for (let t = 0; t < tokens.length; t++) {
+      if (!(from >= askedFrom[t]! && (found[t]! < 0 || from <= found[t]!))) {
+        askedFrom[t] = from;
+        found[t] = source.indexOf(tokens[t]!, from);
+      }
+      const at = found[t]!;
+      if (at >= 0 && (first < 0 || at < first)) first = at;
+    }
+    return first;
+  };
 }
 
 function callRecords(
@@ -729,8 +860,8 @@ function callRecords(
   const seenCalls = new Set<number>();
   // Most calls keep no arguments: those whose argument text holds no quote and no prefix keyword
   // (and are not mount calls) are known so without listing their arguments (a third of the calls'
-  // cost on django), from the hint positions, found in one pass over the file when first needed.
-  let hints: number[] | undefined;
+  // cost on django), from where the next quote or keyword is.
+  const nextHint = tokenFinder(source, keep.hints);
   const slash = slashFinder(source);
   if (spec.fullDepth) {
     // Several patterns may read one call (`f(…)`, `x.f(…)` and `self.x.f(…)` over the same tokens): the longest
@@ -781,9 +912,8 @@ function callRecords(
         }
       }
       if (c.args && !keep.names.has(nameText.toLowerCase())) {
-        hints ??= Array.from(source.matchAll(keep.hint), (m) => m.index);
-        const hint = firstAtOrAfter(hints, c.args.startIndex);
-        if (hint === undefined || hint >= c.args.endIndex) {
+        const hint = nextHint(c.args.startIndex);
+        if (hint < 0 || hint >= c.args.endIndex) {
           calls.push(call);
           continue;
         }
