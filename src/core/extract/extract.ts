@@ -1176,7 +1176,9 @@ export function extractFile(
   options: ExtractOptions = {},
 ): FileRecord {
   const root = tree.rootNode;
-  const source = root.text;
+  // Node indexes count from the file's start, and the root starts at the first token: blank lines
+  // before it are not in its text. Padding keeps every index pointing at its own character.
+  const source = root.startIndex > 0 ? " ".repeat(root.startIndex) + root.text : root.text;
   const budgetMs = options.queryBudgetMs ?? QUERY_BUDGET_MS;
   const { matches, stopped } = boundedMatches(query, root, budgetMs);
   const drafts = collectDrafts(matches, spec.importPathJoin);
