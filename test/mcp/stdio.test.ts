@@ -14,7 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { countTokens } from "gpt-tokenizer/encoding/o200k_base";
 import { busyProject } from "../support/busy-project.ts";
 import { ResourceUpdatedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
-import { TOOL_NAMES } from "../../src/mcp/server.ts";
+import { FRESHNESS_META, TOOL_NAMES } from "../../src/mcp/server.ts";
 import { MAP_URI, outlineUri, symbolUri } from "../../src/mcp/resources.ts";
 import {
   checkStructured,
@@ -87,7 +87,13 @@ async function tool(client: Client, name: string, args: Record<string, unknown> 
   const r = (await client.callTool({ name, arguments: args })) as CallToolResult;
   const text = r.content.map((c) => (c.type === "text" ? c.text : "")).join("\n");
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
-  return { isError: r.isError === true, text, data: checkStructured(name, r) as any };
+  return {
+    isError: r.isError === true,
+    text,
+    data: checkStructured(name, r) as any,
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any
+    freshness: r._meta?.[FRESHNESS_META] as any,
+  };
 }
 
 /** A diff still to apply to the fixture: formatPrice takes a currency. */
@@ -120,13 +126,13 @@ describe("codeslice mcp over stdio (SDK client)", () => {
       expect(ctx.isError).toBe(false);
       expect(ctx.data.chunks[0]).toMatchObject({ path: "shop/service.py", role: "seed" });
       expect(ctx.data.usage.tokens).toBeLessThanOrEqual(3000);
-      expect(ctx.data.freshness.mode).toBe("initial");
+      expect(ctx.freshness.mode).toBe("initial");
 
       const map = await tool(s.client, "repo_map");
       expect(map.isError).toBe(false);
       expect(map.data.root).toBe(root);
       expect(map.data.languages.length).toBe(2);
-      expect(map.data.freshness.mode).toBe("watch");
+      expect(map.freshness.mode).toBe("watch");
 
       fs.writeFileSync(
         path.join(root, "shop/service.py"),
@@ -134,7 +140,7 @@ describe("codeslice mcp over stdio (SDK client)", () => {
       );
       const after = await tool(s.client, "context", { target: "shop.service.register", budget: 3000 });
       expect(after.text).toContain("notify(user)");
-      expect(after.data.freshness).toMatchObject({ refreshed: true, parsed: 1 });
+      expect(after.freshness).toMatchObject({ refreshed: true, parsed: 1 });
 
       // Logs went to stderr.
       expect(s.stderr()).toMatch(/codeslice mcp: info: indexed/);
