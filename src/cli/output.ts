@@ -288,7 +288,8 @@ export function reportError(error: unknown, json: boolean, command?: string): nu
   }
   process.stderr.write(
     `codeslice: internal error: ` +
-      `${first}\n${debug ? `${e?.stack ?? ""}\n` : "hint: this is a bug in codeslice; run again with CODESLICE_DEBUG=1 for the details and report them with the command you ran.\n"}`,
+      (`${first}\n` +
+        `${debug ? `${e?.stack ?? ""}\n` : "hint: this is a bug in codeslice; run again with CODESLICE_DEBUG=1 for the details and report them with the command you ran.\n"}`),
   );
   return EXIT.failure;
 }
@@ -332,7 +333,8 @@ export function createProgressReporter(
       if (t - started < 1000 || (t - drawnAt < REDRAW_MS && !(total && done === total))) return;
       drawnAt = t;
       stream.write(
-        `\r\x1b[K${progressLine(p, done, total, (done - phaseDone) / Math.max(0.001, (t - phaseAt) / 1000), stream.columns || 80)}`,
+        `\r\x1b[K` +
+          `${progressLine(p, done, total, (done - phaseDone) / Math.max(0.001, (t - phaseAt) / 1000), stream.columns || 80)}`,
       );
       shown = true;
     },

@@ -57,7 +57,8 @@ export function engineErrorText(error: EngineError, tool: string): string {
       const { needed, seedOutlineTokens } = e.data;
       lines.push(
         `Call ${tool} again with budget ≥ ` +
-          `${needed}.${seedOutlineTokens !== undefined && tool !== "signature" ? " For the target's header and docstring alone, call signature." : ""}`,
+          (`${needed}.` +
+            `${seedOutlineTokens !== undefined && tool !== "signature" ? " For the target's header and docstring alone, call signature." : ""}`),
       );
       break;
     }

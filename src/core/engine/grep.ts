@@ -256,7 +256,8 @@ async function render(
     `# codeslice grep ${JSON.stringify(pattern)}: ` +
     (`${hits.length}${answer.stopped === "matches" ? "+" : ""} matching line${hits.length === 1 ? "" : "s"} in ` +
       (`${answer.filesMatched} of ${answer.files} files ` +
-        `searched${skipped ? ` (${skipped} passed over)` : ""}${more ? `; ${more}${answer.stopped !== "matches" ? ` (${answer.candidates - answer.files - answer.skipped.binary - answer.skipped.tooLarge} files not searched)` : ""}` : ""}`));
+        (`searched${skipped ? ` (${skipped} passed over)` : ""}` +
+          `${more ? `; ${more}${answer.stopped !== "matches" ? ` (${answer.candidates - answer.files - answer.skipped.binary - answer.skipped.tooLarge} files not searched)` : ""}` : ""}`)));
   const fit = fitBlocks({
     header,
     blocks: hits.map((h) => ({

@@ -284,7 +284,10 @@ export function grepText(
 function clip(line: string, at: number): string {
   if (line.length <= MAX_LINE_CHARS) return line;
   const from = Math.max(0, Math.min(at - 60, line.length - MAX_LINE_CHARS));
-  return `${from > 0 ? "…" : ""}${line.slice(from, from + MAX_LINE_CHARS)}${from + MAX_LINE_CHARS < line.length ? "…" : ""}`;
+  return (
+    `${from > 0 ? "…" : ""}${line.slice(from, from + MAX_LINE_CHARS)}` +
+    `${from + MAX_LINE_CHARS < line.length ? "…" : ""}`
+  );
 }
 
 /** Options of `grep`. */

@@ -319,11 +319,13 @@ async function renderRouteMap(
   const count = await loadTokenCounter("o200k_base");
   const site = (c: GroupCall) => `${c.repo}:${c.path}:${c.line} (${citeName(c.caller)})`;
   const sites = (list: GroupCall[]) =>
-    `${list.slice(0, SITES_SHOWN).map(site).join(" · ")}${list.length > SITES_SHOWN ? ` · … and ${list.length - SITES_SHOWN} more` : ""}`;
+    `${list.slice(0, SITES_SHOWN).map(site).join(" · ")}` +
+    `${list.length > SITES_SHOWN ? ` · … and ${list.length - SITES_SHOWN} more` : ""}`;
   const lineOf = (r: GroupRoute) => {
     const out = [
       `- ${r.method} ${r.path} → ` +
-        `${r.handler ? `${citeName(r.handler)} ` : ""}${r.repo}:${r.file}:${r.line}${r.test ? " (registered in a test)" : ""}`,
+        (`${r.handler ? `${citeName(r.handler)} ` : ""}${r.repo}:${r.file}:${r.line}` +
+          `${r.test ? " (registered in a test)" : ""}`),
     ];
     const foreign = r.clients.filter((c) => c.repo !== r.repo);
     const own = r.clients.filter((c) => c.repo === r.repo);

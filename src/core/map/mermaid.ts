@@ -103,7 +103,8 @@ function clustersDiagram(graph: CodeGraph, clusters: Cluster[], sizes: Sizes): s
   const lines = ["flowchart TB"];
   shown.forEach((c, i) =>
     lines.push(
-      `  c${i}[${label(`${c.name}${c.name.includes(" files") ? "" : ` (${c.files.length} files)`} · cohesion ${c.cohesion}`)}]`,
+      `  c${i}[` +
+        `${label(`${c.name}${c.name.includes(" files") ? "" : ` (${c.files.length} files)`} · cohesion ${c.cohesion}`)}]`,
     ),
   );
   for (const [key, n] of top(clusterEdges(graph, shown), sizes.clusterEdges)) {

@@ -259,7 +259,8 @@ export async function toolMapAnswer(all: ToolEntry[], options: ToolMapOptions = 
   ) as Record<ToolKind, number>;
   const head =
     `# Tools and commands: ` +
-    `${TOOL_KINDS.map((k) => `${counts[k]} ${HEADINGS[k]}`).join(", ")}${all.some((t) => t.test) ? `; ${all.filter((t) => t.test).length} registered in tests` : ""}`;
+    (`${TOOL_KINDS.map((k) => `${counts[k]} ${HEADINGS[k]}`).join(", ")}` +
+      `${all.some((t) => t.test) ? `; ${all.filter((t) => t.test).length} registered in tests` : ""}`);
   const lineOf = (t: ToolEntry) => {
     const where = cite(t.file, t.line);
     const handled = t.handler

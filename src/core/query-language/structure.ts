@@ -144,7 +144,8 @@ export async function answerFlows(
         lines.push(
           `- ${f.kind} ${f.name}${f.entry !== f.name ? ` → ${f.entry}` : ""} (${cite(f.path, f.line)}): ` +
             (`${plural(f.size, "symbol")} in ${plural(f.files, "file")}, ` +
-              `${plural(f.depth, "hop")}${f.steps.length ? `; ${f.steps.join(", ")}${f.size > f.steps.length ? ", …" : ""}` : ""}`),
+              (`${plural(f.depth, "hop")}` +
+                `${f.steps.length ? `; ${f.steps.join(", ")}${f.size > f.steps.length ? ", …" : ""}` : ""}`)),
         );
       }
       if (k < kept.length)

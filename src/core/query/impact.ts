@@ -482,7 +482,8 @@ export function impact(
         lines.push(
           `- ${who} ${e.direction === "up" ? "calls at" : "called at"} ${cite(e.site.path, e.site.line)} ` +
             (`[${e.resolution}, ` +
-              `${e.confidence.toFixed(2)}${e.depth > 1 ? `; path ${e.pathConfidence.toFixed(2)}` : ""}]${e.test ? ` test: ${e.test}` : ""}`),
+              (`${e.confidence.toFixed(2)}${e.depth > 1 ? `; path ${e.pathConfidence.toFixed(2)}` : ""}]` +
+                `${e.test ? ` test: ${e.test}` : ""}`)),
         );
       }
       const paging = pagingLines(page, "entries", { testCode, testWhat: (n) => plural(n, "entry", "entries") });
@@ -641,7 +642,8 @@ function consumersLine(consumers: ImpactConsumer[]): string {
   const up = consumers.filter((c) => c.via === "caller");
   const site = (c: ImpactConsumer) => `${cite(c.path, c.line)} in ${c.caller}${c.url ? ` (${c.method} ${c.url})` : ""}`;
   const list = (xs: ImpactConsumer[]) =>
-    `${xs.slice(0, SUMMARY_SHOWN).map(site).join("; ")}${xs.length > SUMMARY_SHOWN ? `; … and ${fmt(xs.length - SUMMARY_SHOWN)} more` : ""}`;
+    `${xs.slice(0, SUMMARY_SHOWN).map(site).join("; ")}` +
+    `${xs.length > SUMMARY_SHOWN ? `; … and ${fmt(xs.length - SUMMARY_SHOWN)} more` : ""}`;
   if (!calls.length)
     return (
       "Consumers: no client call in the project reaches this route (fetch, axios, httpx/requests and test " +

@@ -654,12 +654,15 @@ export async function trace(
         lines.push(
           "",
           `## Path ${i + 1}: ` +
-            `${plural(p.hops.length, "hop")}${free ? ` (${free} dispatch, not counted against ${maxHops})` : ""}, confidence ${p.confidence.toFixed(2)}${p.level === "file" ? " (file level: imports only, no symbol path found)" : ""}`,
+            (`${plural(p.hops.length, "hop")}${free ? ` (${free} dispatch, not counted against ${maxHops})` : ""}` +
+              (`, confidence ${p.confidence.toFixed(2)}` +
+                `${p.level === "file" ? " (file level: imports only, no symbol path found)" : ""}`)),
         );
         for (const h of p.hops) {
           lines.push(
             `- ${cite(h.site.path, h.site.line)} ${h.from} —${h.kind}→ ${h.to} ` +
-              `(${cite(h.toAt.path, h.toAt.line)})${h.resolution ? ` [${h.resolution}, ${h.confidence.toFixed(2)}]` : ""}`,
+              (`(${cite(h.toAt.path, h.toAt.line)})` +
+                `${h.resolution ? ` [${h.resolution}, ${h.confidence.toFixed(2)}]` : ""}`),
           );
           if (h.code) lines.push(`    ${h.code}`);
         }

@@ -519,7 +519,8 @@ function traceSeeds(graph: CodeGraph, io: ContextIO, trace: ParsedTrace): Seeds 
   const notes = [
     ...(trace.error ? [`error: ${trace.error.length > 300 ? `${trace.error.slice(0, 300)}…` : trace.error}`] : []),
     `trace: ${inProject.length} of ${trace.frames.length} frames in the project (innermost ` +
-      `${cite(innermost.path, innermost.line)}${innermost.fn ? ` in ${innermost.fn}` : ""})${outside ? `; ${outside} outside it (libraries, the runtime)` : ""}`,
+      (`${cite(innermost.path, innermost.line)}${innermost.fn ? ` in ${innermost.fn}` : ""})` +
+        `${outside ? `; ${outside} outside it (libraries, the runtime)` : ""}`),
   ];
   return { ...seed, how: seed.how === "file" && seed.inline.length === 0 ? "file" : seed.how, notes, frames };
 }
@@ -619,7 +620,8 @@ function taskSeeds(graph: CodeGraph, io: ContextIO, text: string, maxSeeds: numb
     how: "search",
     notes: [
       `the task's words point first at ` +
-        `${seeds.map(q).join(", ")}${matches.length ? `, then ${matches.length} more place${matches.length > 1 ? "s" : ""} (match)` : ""}`,
+        (`${seeds.map(q).join(", ")}` +
+          `${matches.length ? `, then ${matches.length} more place${matches.length > 1 ? "s" : ""} (match)` : ""}`),
     ],
     mounts: [],
     inline: [],
@@ -926,7 +928,8 @@ function moduleConstants(graph: CodeGraph, moduleId: number): string[] {
     if (!(/^[A-Z][A-Z0-9_]+$/.test(b.name) || (b.literal !== undefined && b.literal.length <= 80))) continue;
     seen.add(b.name);
     out.push(
-      `${b.name}${b.type ? `: ${b.type}` : ""}${b.literal !== undefined && b.literal.length <= 80 ? ` = ${b.literal}` : b.value ? ` = ${b.value}(…)` : " = …"}`,
+      `${b.name}${b.type ? `: ${b.type}` : ""}` +
+        `${b.literal !== undefined && b.literal.length <= 80 ? ` = ${b.literal}` : b.value ? ` = ${b.value}(…)` : " = …"}`,
     );
   }
   return out;

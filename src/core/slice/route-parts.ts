@@ -272,12 +272,14 @@ export function partsNote(parts: RouteParts, cite: (c: ClientCall) => string): s
   if (parts.clients.length)
     notes.push(
       `called from ` +
-        `${parts.clients.slice(0, 3).map(cite).join(", ")}${parts.clients.length > 3 ? `, … ${parts.clients.length - 3} more` : ""}`,
+        (`${parts.clients.slice(0, 3).map(cite).join(", ")}` +
+          `${parts.clients.length > 3 ? `, … ${parts.clients.length - 3} more` : ""}`),
     );
   if (parts.tests.length)
     notes.push(
       `tested by ` +
-        `${parts.tests.slice(0, 3).map(cite).join(", ")}${parts.tests.length > 3 ? `, … ${parts.tests.length - 3} more` : ""}`,
+        (`${parts.tests.slice(0, 3).map(cite).join(", ")}` +
+          `${parts.tests.length > 3 ? `, … ${parts.tests.length - 3} more` : ""}`),
     );
   return notes;
 }

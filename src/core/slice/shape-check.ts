@@ -512,7 +512,8 @@ function render(x: RenderInput): ShapeAnswer {
   const consumers = new Set(x.reads.map((r) => `${r.repo ?? ""}\0${r.path}\0${r.consumer}`)).size;
   head.push(
     `Reads: ${x.reads.length} field read${x.reads.length === 1 ? "" : "s"} in ${consumers} ` +
-      `consumer${consumers === 1 ? "" : "s"}${x.reads.length ? "" : " (client calls whose response is followed, and parameters typed by the model)"}.`,
+      (`consumer${consumers === 1 ? "" : "s"}` +
+        `${x.reads.length ? "" : " (client calls whose response is followed, and parameters typed by the model)"}.`),
   );
   const changeText = [...x.changes].map(([f, c]) => `${f} ${c}`).join(", ");
   const rows: string[] = [];

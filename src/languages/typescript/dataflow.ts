@@ -45,7 +45,8 @@ export const ecmascriptDataflow: DataflowRules = {
   sinks: [
     {
       pattern: new RegExp(
-        `(^|\\.)${DB}(\\.\\w+)*\\.(query|execute|raw|prepare|exec|run|all|\\$queryRaw|\\$executeRaw|\\$queryRawUnsafe|\\$executeRawUnsafe|unsafe)$`,
+        `(^|\\.)${DB}` +
+          `(\\.\\w+)*\\.(query|execute|raw|prepare|exec|run|all|\\$queryRaw|\\$executeRaw|\\$queryRawUnsafe|\\$executeRawUnsafe|unsafe)$`,
       ),
       kind: "sql",
     },
