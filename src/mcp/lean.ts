@@ -11,19 +11,27 @@
  * that prefers objects; the tests check every answer that way.
  *
  * The lean form, in full:
- * - prose fields are left out: `notes`, `code` and `signature` (source lines), `commands`, `what` ({@link PROSE_KEYS}),
- *   and so are echoes of the text or the arguments ({@link ECHOED_UNDER});
+ * - prose fields are left out: `notes`, `code` and `signature` (source lines), `commands`,
+ *   `command` and `summary` (a test run's shell command and its runner's last line), `what`
+ *   ({@link PROSE_KEYS}), and so are echoes of the text or the arguments ({@link ECHOED_UNDER});
  * - a zero, `false`, `""`, an empty list and an empty object are left out: absent reads as that;
+ *   so are `encoding: "o200k_base"` and `resolvedAs: "symbol"` ({@link DEFAULTS});
  * - a `{ path, line }` site is the string `path:line`, the citation form the text uses, or only its
  *   line when it is in the file of the entry that holds it (the entry's `path`);
  * - an entry of only a qualified name and a line is the string `name:line`, as the text cites it;
  * - an entry's `path` is left out when its qualified name begins with it (`src/a.ts#f`), and an
- *   entry nested in an entry of that file writes its qualified name from the `#` (`#f`);
- * - a list of objects is a table: `{ "columns": [...], "rows": [[...], ...] }`, one row per object
- *   in column order, `null` where an object has no such field; a column with the same value in
- *   every row is `{ "via": "call" }` in the header and has no cells; a column whose cells are all
- *   tables of the same columns is `{ "symbols": [...their columns] }` in the header, and its cells
- *   hold only their rows.
+ *   entry nested in an entry of that file writes its qualified name from the `#` (`#f`); a Python
+ *   name (`qualified`, a chunk's `symbol`) that begins with its file's dotted path is written from
+ *   the dot (`.User.greet` beside `shop/models.py`; not for `__init__.py` or a `src/` layout);
+ * - a list of two or more objects is a table: a list whose first item is the header, a list of
+ *   the keys, and whose other items are the rows, one per object in header order, `null` where an
+ *   object has no such field; a column with the same value in every row is `{ "via": "call" }` in
+ *   the header and has no cells; a column whose cells are all tables with the same header is
+ *   `{ "symbols": [...that header] }` in the header, and its cells hold only their rows. A list of
+ *   one object stays `[{...}]`: a header would cost more than its keys.
+ *
+ * What the server says of every call, how fresh the index is, goes in the result's `_meta`
+ * (`codeslice/freshness`), not here: it was ~25 tokens of every answer's structured content.
  */
 import { z } from "zod";
 
