@@ -28,7 +28,8 @@
  *   object has no such field; a column with the same value in every row is `{ "via": "call" }` in
  *   the header and has no cells; a column whose cells are all tables with the same header is
  *   `{ "symbols": [...that header] }` in the header, and its cells hold only their rows. A list of
- *   one object stays `[{...}]`: a header would cost more than its keys.
+ *   one object stays `[{...}]`: a header would cost more than its keys;
+ * - a count beside the list it counts, of that many entries, is left out (`fileCount` by `files`).
  *
  * What the server says of every call, how fresh the index is, goes in the result's `_meta`
  * (`codeslice/freshness`), not here: it was ~25 tokens of every answer's structured content.
@@ -110,6 +111,20 @@ function absoluteName(name: unknown, path: unknown): unknown {
   return module !== undefined ? `${module}${name}` : name;
 }
 
+/** The list a count names: `files` for `fileCount`, `directories` for `directoryCount`. */
+function countedList(value: Record<string, unknown>, key: string): unknown[] | undefined {
+  if (!key.endsWith("Count")) return undefined;
+  const one = key.slice(0, -5);
+  for (const name of [one, `${one}s`, one.replace(/y$/, "ies")]) {
+    const list = value[name];
+    if (Array.isArray(list)) return list;
+  }
+  return undefined;
+}
+
+/** `fileCount` beside a list `files` of that many entries: the list's length says it. */
+const isListCount = (value: Record<string, unknown>, key: string, v: unknown) => countedList(value, key)?.length === v;
+
 /** Keys whose value is a definition's qualified name, written from its file ({@link relativeName}). */
 const NAME_KEYS: ReadonlySet<string> = new Set(["qualified", "symbol"]);
 
@@ -159,6 +174,7 @@ export function leanContent(value: unknown, within?: string, under = ""): Json {
   for (const [key, v] of Object.entries(value)) {
     if (PROSE_KEYS.has(key) || isEmpty(v) || echoed?.has(key) || DEFAULTS[key] === v) continue;
     if (key === "path" && pathInName) continue;
+    if (isListCount(value, key, v)) continue;
     if (NAME_KEYS.has(key) && typeof v === "string") {
       out[key] = relativeName(v, pathInName ? within : (path ?? within));
       continue;
@@ -252,6 +268,10 @@ export function expandContent(value: unknown, schema: z.ZodType, within?: string
                 : value[key];
       const v = expandContent(raw, field, typeof own === "string" ? own : within, key);
       if (v !== undefined) out[key] = v;
+    }
+    for (const key of Object.keys(shape)) {
+      const list = value[key] === undefined ? countedList(out, key) : undefined;
+      if (list) out[key] = list.length;
     }
     for (const [key, v] of Object.entries(value)) if (!(key in shape)) out[key] = v;
     return out;

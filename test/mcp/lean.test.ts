@@ -172,4 +172,25 @@ describe("lean structured content", () => {
     expect(leanContent(other)).toMatchObject({ resolvedAs: "file", usage: { encoding: "cl100k_base" } });
     expect(expandContent(leanContent(other), oneSchema)).toEqual(other);
   });
+
+  it("leaves out a count the list beside it gives, and keeps one that differs", () => {
+    const countSchema = z.object({
+      directories: z.array(z.object({ path: z.string(), count: z.int() })),
+      directoryCount: z.int(),
+      files: z.array(z.string()),
+      fileCount: z.int(),
+    });
+    const whole = {
+      directories: [{ path: "shop", count: 3 }],
+      directoryCount: 1,
+      files: ["a.py", "b.py"],
+      fileCount: 2,
+    };
+    expect(leanContent(whole)).toEqual({ directories: [{ path: "shop", count: 3 }], files: ["a.py", "b.py"] });
+    expect(expandContent(leanContent(whole), countSchema)).toEqual(whole);
+    // Listed in part (the first of 7): the count stays.
+    const part = { ...whole, fileCount: 7 };
+    expect(leanContent(part)).toMatchObject({ fileCount: 7 });
+    expect(expandContent(leanContent(part), countSchema)).toEqual(part);
+  });
 });

@@ -96,6 +96,19 @@ async function tool(client: Client, name: string, args: Record<string, unknown> 
   };
 }
 
+/** A route for the fixture: placing an order runs register and checkout. */
+const ORDERS_API = `from fastapi import FastAPI
+
+from shop.service import checkout, register
+
+app = FastAPI()
+
+
+@app.post("/orders")
+def place_order(name: str, total: float) -> dict:
+    return {"total": checkout(register(name), total).total}
+`;
+
 /** A diff still to apply to the fixture: formatPrice takes a currency. */
 const FORMAT_DIFF = `--- a/web/src/format.ts
 +++ b/web/src/format.ts
@@ -150,10 +163,12 @@ describe("codeslice mcp over stdio (SDK client)", () => {
   });
 
   it("answers every tool over stdio with text and structured content", async () => {
-    // check reads the project's rules: the web client may not import the Python side.
+    // check reads the project's rules: the web client may not import the Python side. One route, for
+    // changes' route target (the price diff below changes nothing that route runs).
     const root = fixtureDir({
       ...FIXTURE_FILES,
       "codeslice.check.json": JSON.stringify({ forbid: [{ from: "web/**", to: "shop/**" }], cycles: true }),
+      "shop/api.py": ORDERS_API,
     });
     const s = await open(["--root", root]);
     try {
@@ -213,11 +228,13 @@ describe("codeslice mcp over stdio (SDK client)", () => {
         ],
         [
           "changes",
-          { diff: FORMAT_DIFF },
-          (d) =>
-            expect(d.symbols).toEqual([
-              expect.objectContaining({ change: "signature", qualified: "web/src/format.ts#formatPrice" }),
-            ]),
+          { diff: FORMAT_DIFF, target: "POST /orders" },
+          (d, text) => {
+            // formatPrice's signature changed, but POST /orders (Python) never runs it.
+            expect(d.symbols).toEqual([]);
+            expect(text).toContain("Note: none of the changes is in what POST /orders runs: shop.api.place_order");
+            expect(text).toContain("1 other changed definition left out");
+          },
         ],
         [
           "query",
@@ -296,8 +313,8 @@ describe("codeslice mcp over stdio (SDK client)", () => {
       }
       // The route map and the tool map are repo_map's other kinds (route_map folded into it).
       const routes = await tool(s.client, "repo_map", { kind: "routes" });
-      expect(routes.data.total ?? 0).toBe(0); // zeros and empty lists are left out of the lean form
-      expect(routes.text).toContain("No HTTP route found");
+      expect(routes.data.total).toBe(1);
+      expect(routes.text).toContain("POST /orders");
       const toolMap = await tool(s.client, "repo_map", { kind: "tools" });
       expect(toolMap.data.total ?? 0).toBe(0);
       expect(toolMap.text).toContain("# Tools and commands: 0 MCP tools");

@@ -52,6 +52,17 @@ describe("the cart of a returning customer with a long name", () => {
     expect(checkoutLabel()).toBe("12.50 EUR");
   });
 });
+//- shop/api.py
+from fastapi import FastAPI
+
+from shop.service import checkout, register
+
+app = FastAPI()
+
+
+@app.post("/orders")
+def place_order(name: str, total: float) -> dict:
+    return {"total": checkout(register(name), total).total}
 //- tests/test_service.py
 from shop.service import checkout, register
 
@@ -120,7 +131,7 @@ const CALLS: Record<string, Record<string, unknown>> = {
   read_snippet: { path: "shop/service.py", start_line: 4, end_line: 10 },
   pack: { task: "place an order checkout", budget: 3000 },
   impact: { target: "shop.models.format_greeting" },
-  changes: { diff: DIFF },
+  changes: { diff: DIFF, target: "POST /orders" },
   shape_check: { target: "User", rename: ["name=full_name"] },
   check: {},
   grep: { pattern: "def \\w+\\(" },

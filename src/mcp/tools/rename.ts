@@ -108,7 +108,9 @@ export const renameTool = defineTool({
         `## rename ${plan.symbol.qualified} → ${plan.newName}: ${plural(plan.edits.length, "edit")} in ` +
         `${plural(new Set(plan.edits.map((e) => e.path)).size, "file")}`,
       footer: (kept) =>
-        `${kept < lines.length ? `(${lines.length - kept} more lines cut to fit the response cap; the plan holds them all)\n` : ""}plan_token: ${plan.planToken} (call rename again with apply set to it to write these edits)`,
+        (kept < lines.length
+          ? `(${lines.length - kept} more lines cut to fit the response cap; the plan holds them all)\n`
+          : "") + `plan_token: ${plan.planToken} (call rename again with apply set to it to write these edits)`,
       budget: ctx.cap,
       envelope: ctx.count(JSON.stringify(data)),
       count: ctx.count,
