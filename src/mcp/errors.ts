@@ -56,9 +56,10 @@ export function engineErrorText(error: EngineError, tool: string): string {
     case "budget_too_small": {
       const { needed, seedOutlineTokens } = e.data;
       lines.push(
-        `Call ${tool} again with budget ≥ ` +
-          (`${needed}.` +
-            `${seedOutlineTokens !== undefined && tool !== "signature" ? " For the target's header and docstring alone, call signature." : ""}`),
+        `Call ${tool} again with budget ≥ ${needed}.` +
+          (seedOutlineTokens !== undefined && tool !== "signature"
+            ? " For the target's header and docstring alone, call signature."
+            : ""),
       );
       break;
     }
@@ -93,6 +94,16 @@ export function engineErrorText(error: EngineError, tool: string): string {
       else if (e.hint) lines.push(e.hint);
       break;
     }
+    default:
+      lines.push(...recoverySteps(e, tool));
+  }
+  return lines.filter((l) => l !== "").join("\n");
+}
+
+/** What to do next after an error about the project, the index, a query or a rename plan. */
+function recoverySteps(e: EngineErrorOf, tool: string): string[] {
+  const lines: string[] = [];
+  switch (e.code) {
     case "root_not_found":
     case "root_not_directory":
       lines.push(
@@ -179,7 +190,7 @@ export function engineErrorText(error: EngineError, tool: string): string {
     default:
       if (e.hint) lines.push(e.hint);
   }
-  return lines.filter((l) => l !== "").join("\n");
+  return lines;
 }
 
 /** A tool error result. */

@@ -46,6 +46,15 @@ export const MAP_BUDGET = { default: 2000, min: 200, max: 8000 };
  * `map` builds generate_map's diagrams (absent: the prompt is not offered).
  */
 export function registerPrompts(server: McpServer, maxChars = 60_000, map?: MapSource): void {
+  registerExplainSymbol(server);
+  registerReviewDiff(server, maxChars);
+  registerPlanChange(server);
+  registerDetectImpact(server);
+  if (map) registerGenerateMap(server, map);
+}
+
+/** explain_symbol: how a symbol works, who uses it and how it is tested. */
+function registerExplainSymbol(server: McpServer): void {
   server.registerPrompt(
     "explain_symbol",
     {
@@ -68,14 +77,18 @@ export function registerPrompts(server: McpServer, maxChars = 60_000, map?: MapS
           "2. If a cut chunk matters to the explanation, ask for it by its handle (context with that handle, or " +
             "read_snippet on its lines).",
           `3. Call callers with symbol ${JSON.stringify(symbol)} for who depends on it (say if the answer ` +
-            `reports calls it could not resolve), and tests with target ${JSON.stringify(symbol)} for how it is tested.`,
+            "reports calls it could not resolve), and tests with target " +
+            `${JSON.stringify(symbol)} for how it is tested.`,
           "Then explain: what it does and why, its inputs, outputs and side effects, the main path through it, " +
             "who calls it, and the tests that cover it (with their commands).",
           CITE,
         ].join("\n"),
       ),
   );
+}
 
+/** review_diff: a change reviewed against the code it touches (the quoted diff bounded by `maxChars`). */
+function registerReviewDiff(server: McpServer, maxChars: number): void {
   server.registerPrompt(
     "review_diff",
     {
@@ -113,7 +126,10 @@ export function registerPrompts(server: McpServer, maxChars = 60_000, map?: MapS
       );
     },
   );
+}
 
+/** plan_change: a step-by-step plan for a change described in words. */
+function registerPlanChange(server: McpServer): void {
   server.registerPrompt(
     "plan_change",
     {
@@ -141,7 +157,10 @@ export function registerPrompts(server: McpServer, maxChars = 60_000, map?: MapS
         ].join("\n"),
       ),
   );
+}
 
+/** detect_impact: what the working-tree change (or the change since a base) reaches. */
+function registerDetectImpact(server: McpServer): void {
   server.registerPrompt(
     "detect_impact",
     {
@@ -184,8 +203,10 @@ export function registerPrompts(server: McpServer, maxChars = 60_000, map?: MapS
         ].join("\n"),
       ),
   );
+}
 
-  if (!map) return;
+/** generate_map: an architecture overview around the graph's Mermaid diagrams. */
+function registerGenerateMap(server: McpServer, map: MapSource): void {
   server.registerPrompt(
     "generate_map",
     {

@@ -96,10 +96,7 @@ export function registerResources(
   let indexed = false;
   let listedEarly = false;
 
-  const read = async (
-    uri: URL,
-    make: (count: (text: string) => number) => Promise<string>,
-  ): Promise<ReadResourceResult> => {
+  const read: ResourceReader = async (uri, make) => {
     try {
       await ctx.refresh();
       const count = await loadTokenCounter("o200k_base");
@@ -115,50 +112,7 @@ export function registerResources(
     }
   };
 
-  server.registerResource(
-    "repo-map",
-    MAP_URI,
-    {
-      title: "Repository map",
-      description:
-        "Services, languages, entry points, central symbols with path:line, layout and tests (what the repo_map " +
-        "tool returns).",
-      mimeType: "text/markdown",
-    },
-    (uri) => read(uri, async () => (await ctx.engine.map({ budget: Math.min(LIMITS.budget.map, ctx.cap) })).text),
-  );
-
-  server.registerResource(
-    "schema",
-    SCHEMA_URI,
-    {
-      title: "Query schema",
-      description: "The query tool's nodes, relationships (with confidence), grammar, limits and examples.",
-      mimeType: "text/markdown",
-    },
-    (uri) => ({ contents: [{ uri: uri.href, mimeType: "text/markdown", text: querySchemaText() }] }),
-  );
-  server.registerResource(
-    "flows",
-    FLOWS_URI,
-    {
-      title: "Execution flows",
-      description: "Flows from each entry point (route, command, main, test) through the call graph, largest first.",
-      mimeType: "text/markdown",
-    },
-    (uri) => read(uri, async () => (await ctx.engine.flows({ budget: Math.min(LIMITS.budget.list, ctx.cap) })).text),
-  );
-  server.registerResource(
-    "clusters",
-    CLUSTERS_URI,
-    {
-      title: "Functional clusters",
-      description:
-        "Clusters of files by calls and imports (Louvain), with cohesion and the entry points reaching them.",
-      mimeType: "text/markdown",
-    },
-    (uri) => read(uri, async () => (await ctx.engine.clusters({ budget: Math.min(LIMITS.budget.list, ctx.cap) })).text),
-  );
+  registerGraphResources(server, ctx, read);
 
   server.registerResource(
     "file-outline",
@@ -246,6 +200,60 @@ export function registerResources(
       subscribed.clear();
     },
   };
+}
+
+/** Reads a resource: refreshes first, and turns an engine error into the protocol's. */
+type ResourceReader = (
+  uri: URL,
+  make: (count: (text: string) => number) => Promise<string>,
+) => Promise<ReadResourceResult>;
+
+/** The fixed resources: the repository map, the query schema, the flows and the clusters. */
+function registerGraphResources(server: McpServer, ctx: ResourceContext, read: ResourceReader): void {
+  server.registerResource(
+    "repo-map",
+    MAP_URI,
+    {
+      title: "Repository map",
+      description:
+        "Services, languages, entry points, central symbols with path:line, layout and tests (what the repo_map " +
+        "tool returns).",
+      mimeType: "text/markdown",
+    },
+    (uri) => read(uri, async () => (await ctx.engine.map({ budget: Math.min(LIMITS.budget.map, ctx.cap) })).text),
+  );
+
+  server.registerResource(
+    "schema",
+    SCHEMA_URI,
+    {
+      title: "Query schema",
+      description: "The query tool's nodes, relationships (with confidence), grammar, limits and examples.",
+      mimeType: "text/markdown",
+    },
+    (uri) => ({ contents: [{ uri: uri.href, mimeType: "text/markdown", text: querySchemaText() }] }),
+  );
+  server.registerResource(
+    "flows",
+    FLOWS_URI,
+    {
+      title: "Execution flows",
+      description: "Flows from each entry point (route, command, main, test) through the call graph, largest first.",
+      mimeType: "text/markdown",
+    },
+    (uri) => read(uri, async () => (await ctx.engine.flows({ budget: Math.min(LIMITS.budget.list, ctx.cap) })).text),
+  );
+  server.registerResource(
+    "clusters",
+    CLUSTERS_URI,
+    {
+      title: "Functional clusters",
+      description:
+        "Clusters of files by calls and imports (Louvain), with cohesion and the entry points reaching them.",
+      mimeType: "text/markdown",
+    },
+    (uri) => read(uri, async () => (await ctx.engine.clusters({ budget: Math.min(LIMITS.budget.list, ctx.cap) })).text),
+  );
 }
 
 /** A template variable, percent-decoded (a malformed escape is taken as written). */

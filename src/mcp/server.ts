@@ -106,15 +106,32 @@ export const TOOLS: readonly ToolSpec[] = [
 export const RUN_TOOLS: readonly ToolSpec[] = [runTestsTool] as unknown as readonly ToolSpec[];
 
 /** Told to the agent on connect. */
-export const INSTRUCTIONS = `codeslice answers questions about this repository's code from an index (files, symbols, imports, calls), in a few hundred to a few thousand tokens, with exact citations.
-- Start with repo_map: the project's services, entry points, central symbols and layout, with the names the other tools take.
-- Given a task (a bug report, an error, a feature request), pass it whole to locate: the files and functions it points at, with the evidence.
-- To understand or change code, call context with a symbol, a file path, "METHOD /path" or a few words, instead of reading whole files: it returns the target with the types, callees, callers and tests that matter, fitted to a token budget, and lists what it cut with handles to ask for.
-- Use signature to see how to call something, callers/callees/importers before changing it (one page at a time: pass the cursor an answer names for the next), tests for the tests to run after a change (with their commands), trace for how one symbol or route reaches another, search when you don't know a name, read_snippet for exact lines that context did not include.
-- Use impact for what a change to a symbol, file or route ("METHOD /path": plus the client calls reaching it) could break (callers by depth, routes, tests, risk); shape_check for which consumers read which fields of a response model, and what a field rename breaks; repo_map kind routes|tools for the route map and the project's tools and commands; changes to review what changed (the working tree, staged files, two commits or a pasted diff): the changed definitions with their callers, routes and tests.
-- For a question no tool anticipates (e.g. which functions call X within 3 hops and live under db/), call query with a read-only Cypher subset (codeslice://schema); kind flows|clusters lists execution flows from entry points and clusters of files.
-- Cite code by the chunk headers (## path:start-end), which are exact line ranges in the current files.
-- The index follows edits on its own; each answer says when it was refreshed.`;
+export const INSTRUCTIONS = [
+  "codeslice answers questions about this repository's code from an index (files, symbols, imports, " +
+    "calls), in a few hundred to a few thousand tokens, with exact citations.",
+  "- Start with repo_map: the project's services, entry points, central symbols and layout, with the " +
+    "names the other tools take.",
+  "- Given a task (a bug report, an error, a feature request), pass it whole to locate: the files and " +
+    "functions it points at, with the evidence.",
+  '- To understand or change code, call context with a symbol, a file path, "METHOD /path" or a few ' +
+    "words, instead of reading whole files: it returns the target with the types, callees, callers and " +
+    "tests that matter, fitted to a token budget, and lists what it cut with handles to ask for.",
+  "- Use signature to see how to call something, callers/callees/importers before changing it (one page " +
+    "at a time: pass the cursor an answer names for the next), tests for the tests to run after a change " +
+    "(with their commands), trace for how one symbol or route reaches another, search when you don't know " +
+    "a name, read_snippet for exact lines that context did not include.",
+  '- Use impact for what a change to a symbol, file or route ("METHOD /path": plus the client calls ' +
+    "reaching it) could break (callers by depth, routes, tests, risk); shape_check for which consumers " +
+    "read which fields of a response model, and what a field rename breaks; repo_map kind routes|tools " +
+    "for the route map and the project's tools and commands; changes to review what changed (the working " +
+    "tree, staged files, two commits or a pasted diff): the changed definitions with their callers, " +
+    "routes and tests.",
+  "- For a question no tool anticipates (e.g. which functions call X within 3 hops and live under db/), " +
+    "call query with a read-only Cypher subset (codeslice://schema); kind flows|clusters lists execution " +
+    "flows from entry points and clusters of files.",
+  "- Cite code by the chunk headers (## path:start-end), which are exact line ranges in the current " + "files.",
+  "- The index follows edits on its own; each answer says when it was refreshed.",
+].join("\n");
 
 /** Options for {@link createMcpServer}. */
 export interface McpServerOptions {
@@ -153,6 +170,40 @@ interface Freshness {
   files: number;
   /** One line for the answer's text when something changed; empty otherwise. */
   line: string;
+}
+
+/** What an answer says about the index it came from: the refresh's figures and one line of text. */
+function freshnessOf(r: RefreshResult): Freshness {
+  const base = {
+    indexedAt: new Date(r.at).toISOString().replace(/\.\d+Z$/, "Z"),
+    refreshed: r.refreshed,
+    parsed: r.parsed,
+    removed: r.removed,
+    mode: r.mode,
+    sourceFiles: r.sourceFiles,
+    files: r.files,
+  };
+  if (r.mode === "initial") {
+    const files = plural(r.sourceFiles, "source file");
+    const took = `${(r.durationMs / 1000).toFixed(1)} s`;
+    return {
+      ...base,
+      line:
+        r.parsed === 0
+          ? `index loaded from the cache: ${files} in ${took}`
+          : `index built: ${files} (${r.parsed} parsed) in ${took}`,
+    };
+  }
+  return { ...base, line: r.refreshed ? `index refreshed: ${refreshWords(r.parsed, r.removed)}` : "" };
+}
+
+/** Throws no_supported_files when a refresh found no source file under `root`. */
+function requireSources(r: RefreshResult, root: string): RefreshResult {
+  if (r.sourceFiles === 0) {
+    const { message, hint } = noSourceText(root, r.files);
+    throw new EngineError("no_supported_files", message, { hint, data: { root, files: r.files } });
+  }
+  return r;
 }
 
 /** Creates the MCP server (not yet connected to a transport). */
@@ -201,27 +252,7 @@ export function createMcpServer(engine: Engine, options: McpServerOptions = {}):
       ...(listener ? { onProgress: listener } : {}),
       ...(rescan ? { rescan: true } : {}),
     });
-    const base = {
-      indexedAt: new Date(r.at).toISOString().replace(/\.\d+Z$/, "Z"),
-      refreshed: r.refreshed,
-      parsed: r.parsed,
-      removed: r.removed,
-      mode: r.mode,
-      sourceFiles: r.sourceFiles,
-      files: r.files,
-    };
-    if (r.mode === "initial") {
-      const files = plural(r.sourceFiles, "source file");
-      const took = `${(r.durationMs / 1000).toFixed(1)} s`;
-      return {
-        ...base,
-        line:
-          r.parsed === 0
-            ? `index loaded from the cache: ${files} in ${took}`
-            : `index built: ${files} (${r.parsed} parsed) in ${took}`,
-      };
-    }
-    return { ...base, line: r.refreshed ? `index refreshed: ${refreshWords(r.parsed, r.removed)}` : "" };
+    return freshnessOf(r);
   };
 
   const register = (tool: ToolSpec) => {
@@ -284,14 +315,7 @@ export function createMcpServer(engine: Engine, options: McpServerOptions = {}):
     engine,
     cap: responseCap,
     log,
-    async refresh() {
-      const r = await refresh();
-      if (r.sourceFiles === 0) {
-        const { message, hint } = noSourceText(root, r.files);
-        throw new EngineError("no_supported_files", message, { hint, data: { root, files: r.files } });
-      }
-      return r;
-    },
+    refresh: async () => requireSources(await refresh(), root),
   });
   if (group) {
     server.registerResource(
@@ -308,11 +332,7 @@ export function createMcpServer(engine: Engine, options: McpServerOptions = {}):
     );
   }
   registerPrompts(server, 3 * responseCap, async (budget) => {
-    const r = await refresh();
-    if (r.sourceFiles === 0) {
-      const { message, hint } = noSourceText(root, r.files);
-      throw new EngineError("no_supported_files", message, { hint, data: { root, files: r.files } });
-    }
+    requireSources(await refresh(), root);
     return engine.mermaidMap({ budget });
   });
   // The SDK announces listChanged for every kind it registers; the tools and prompts never change.

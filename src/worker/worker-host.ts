@@ -261,6 +261,113 @@ function newSession(platform: Platform, kind: ProjectSource["kind"], options: En
   };
 }
 
+/** Unpacks a zip or dropped files into memory, keeping a copy in browser storage when asked and it fits. */
+async function unpackSource(
+  source: Extract<ProjectSource, { kind: "zip" | "uploads" }>,
+  signal: AbortSignal,
+  progress: (p: WorkerProgress) => void,
+): Promise<{ fs: FileSystem; unpacked?: OpenAnswer["unpacked"] }> {
+  const onProgress = (done: number, total: number) => progress({ phase: "unpack", done, total });
+  let result: UnzipResult;
+  if (source.kind === "zip") {
+    const bytes = new Uint8Array(await source.file.arrayBuffer());
+    result = await unzip(bytes, { ...source.limits, name: source.label, signal, onProgress });
+  } else {
+    result = await readUploads(source.items, { ...source.limits, label: source.label, signal, onProgress });
+  }
+  const base = {
+    files: Object.keys(result.files).length,
+    bytes: result.totalBytes,
+    skipped: result.skipped,
+    stripped: result.stripped,
+  };
+  const fs = new MemoryFileSystem(result.files, source.label);
+  if (!source.persistAs) return { fs, unpacked: { ...base, persisted: false } };
+  if (result.totalBytes > PERSIST_LIMITS.maxBytes) {
+    const mib = (n: number) => `${Math.round(n / 1024 / 1024)} MiB`;
+    return {
+      fs,
+      unpacked: {
+        ...base,
+        persisted: false,
+        notice:
+          `The files are kept in memory only: ${mib(result.totalBytes)} is more than this page ` +
+          `keeps in browser storage (${mib(PERSIST_LIMITS.maxBytes)}); they will not survive a reload.`,
+      },
+    };
+  }
+  progress({ phase: "save", done: 0, total: base.files });
+  try {
+    await persistTree(source.persistAs, result.files);
+    return { fs, unpacked: { ...base, persisted: true } };
+  } catch (error) {
+    const why =
+      (error as Error)?.name === "QuotaExceededError"
+        ? "browser storage is full"
+        : `storage refused: ${(error as Error)?.name ?? error}`;
+    return {
+      fs,
+      unpacked: {
+        ...base,
+        persisted: false,
+        notice: `The files are kept in memory only (${why}); they will not survive a reload.`,
+      },
+    };
+  }
+}
+
+/** Runs one engine method with the arguments the page sent. */
+async function callEngine(
+  e: Engine,
+  method: EngineMethod,
+  args: unknown[],
+  run: { signal: AbortSignal; onProgress: (p: WorkerProgress) => void },
+  signal: AbortSignal,
+): Promise<unknown> {
+  const str = (i: number) => args[i] as string;
+  const num = (i: number) => args[i] as number;
+  const opt = <T extends object>(i: number) => ({ ...((args[i] as T | undefined) ?? ({} as T)), ...run });
+  switch (method) {
+    case "index":
+      return e.index(run);
+    case "refresh":
+      return e.refresh(run);
+    case "map":
+      return e.map(opt(0));
+    case "context":
+      return e.context(str(0), opt(1));
+    case "search":
+      return e.search(str(0), opt(1));
+    case "callers":
+      return e.callers(str(0), opt(1));
+    case "callees":
+      return e.callees(str(0), opt(1));
+    case "signature":
+      return e.signature(str(0), run);
+    case "importers":
+      return e.importers(str(0), opt(1));
+    case "snippet":
+      return e.snippet(str(0), num(1), num(2), opt(3));
+    case "routes":
+      return e.routes(run);
+    case "impact":
+      return e.impact(str(0), opt(1));
+    case "query":
+      return e.query(str(0), opt(1));
+    case "flows":
+      return e.flows(opt(0));
+    case "clusters":
+      return e.clusters(opt(0));
+    case "neighbourhood":
+      return neighbourhood(e, str(0), (args[1] as { limit?: number } | undefined)?.limit ?? 12, signal);
+    case "exportIndex":
+      return e.exportIndex(run);
+    case "importIndex":
+      return e.importIndex(await artifactBytes(args[0] as IndexArtifact));
+  }
+  throw new EngineError("invalid_argument", `Unknown method ${String(method)}`);
+}
+
 /** Starts answering engine requests on `endpoint` (default: this worker). Returns when set up. */
 export function serveEngine(options: ServeOptions): void {
   const endpoint = options.endpoint ?? (globalThis as unknown as MessageEndpoint);
@@ -311,55 +418,8 @@ export function serveEngine(options: ServeOptions): void {
         return { fs: new MemoryFileSystem(files, source.label) };
       }
       case "zip":
-      case "uploads": {
-        const onProgress = (done: number, total: number) => progress({ phase: "unpack", done, total });
-        let result: UnzipResult;
-        if (source.kind === "zip") {
-          const bytes = new Uint8Array(await source.file.arrayBuffer());
-          result = await unzip(bytes, { ...source.limits, name: source.label, signal, onProgress });
-        } else {
-          result = await readUploads(source.items, { ...source.limits, label: source.label, signal, onProgress });
-        }
-        const base = {
-          files: Object.keys(result.files).length,
-          bytes: result.totalBytes,
-          skipped: result.skipped,
-          stripped: result.stripped,
-        };
-        const fs = new MemoryFileSystem(result.files, source.label);
-        if (!source.persistAs) return { fs, unpacked: { ...base, persisted: false } };
-        if (result.totalBytes > PERSIST_LIMITS.maxBytes) {
-          const mib = (n: number) => `${Math.round(n / 1024 / 1024)} MiB`;
-          return {
-            fs,
-            unpacked: {
-              ...base,
-              persisted: false,
-              notice:
-                `The files are kept in memory only: ${mib(result.totalBytes)} is more than this page ` +
-                `keeps in browser storage (${mib(PERSIST_LIMITS.maxBytes)}); they will not survive a reload.`,
-            },
-          };
-        }
-        progress({ phase: "save", done: 0, total: base.files });
-        try {
-          await persistTree(source.persistAs, result.files);
-          return { fs, unpacked: { ...base, persisted: true } };
-        } catch (error) {
-          const why =
-            (error as Error)?.name === "QuotaExceededError"
-              ? "browser storage is full"
-              : `storage refused: ${(error as Error)?.name ?? error}`;
-          return {
-            fs,
-            unpacked: {
-              ...base,
-              persisted: false,
-              notice: `The files are kept in memory only (${why}); they will not survive a reload.`,
-            },
-          };
-        }
-      }
+      case "uploads":
+        return unpackSource(source, signal, progress);
     }
   }
 
@@ -395,49 +455,7 @@ export function serveEngine(options: ServeOptions): void {
     }
     if (!session)
       throw new EngineError("no_index", "No project is open.", { hint: "Open a folder, a zip or the sample first." });
-    const e = session.engine;
-    const str = (i: number) => args[i] as string;
-    const num = (i: number) => args[i] as number;
-    const opt = <T extends object>(i: number) => ({ ...((args[i] as T | undefined) ?? ({} as T)), ...run });
-    switch (method) {
-      case "index":
-        return e.index(run);
-      case "refresh":
-        return e.refresh(run);
-      case "map":
-        return e.map(opt(0));
-      case "context":
-        return e.context(str(0), opt(1));
-      case "search":
-        return e.search(str(0), opt(1));
-      case "callers":
-        return e.callers(str(0), opt(1));
-      case "callees":
-        return e.callees(str(0), opt(1));
-      case "signature":
-        return e.signature(str(0), run);
-      case "importers":
-        return e.importers(str(0), opt(1));
-      case "snippet":
-        return e.snippet(str(0), num(1), num(2), opt(3));
-      case "routes":
-        return e.routes(run);
-      case "impact":
-        return e.impact(str(0), opt(1));
-      case "query":
-        return e.query(str(0), opt(1));
-      case "flows":
-        return e.flows(opt(0));
-      case "clusters":
-        return e.clusters(opt(0));
-      case "neighbourhood":
-        return neighbourhood(e, str(0), (args[1] as { limit?: number } | undefined)?.limit ?? 12, signal);
-      case "exportIndex":
-        return e.exportIndex(run);
-      case "importIndex":
-        return e.importIndex(await artifactBytes(args[0] as IndexArtifact));
-    }
-    throw new EngineError("invalid_argument", `Unknown method ${String(method)}`);
+    return callEngine(session.engine, method, args, run, signal);
   }
 
   endpoint.addEventListener("message", (event: MessageEvent) => {

@@ -130,6 +130,30 @@ export function graphSymbolOf(
   return undefined;
 }
 
+/** Call sites of names that no definition answers any more (removed, or renamed away), by calling symbol. */
+function callsOfGoneNames(
+  graph: CodeGraph,
+  sources: ImpactSource[],
+): { stillCalling: Map<number, { lines: number[]; names: Set<string> }>; gone: Map<string, string> } {
+  const stillCalling = new Map<number, { lines: number[]; names: Set<string> }>();
+  const gone = new Map<string, string>();
+  for (const s of sources) if (s.goneName && !graph.byName.has(s.goneName)) gone.set(s.goneName, s.qualified);
+  if (gone.size) {
+    for (const [path, record] of graph.records) {
+      const moduleId = graph.moduleSymbol.get(path)!;
+      for (const c of record.calls) {
+        if (!gone.has(c.name)) continue;
+        const caller = c.caller < 0 ? moduleId : moduleId + 1 + c.caller;
+        const entry =
+          stillCalling.get(caller) ?? stillCalling.set(caller, { lines: [], names: new Set() }).get(caller)!;
+        entry.lines.push(c.line);
+        entry.names.add(c.name);
+      }
+    }
+  }
+  return { stillCalling, gone };
+}
+
 /** Follows callers from the changed definitions; lists callers, tests and routes reached. */
 export function computeImpact(
   graph: CodeGraph,
@@ -175,22 +199,7 @@ export function computeImpact(
   }
 
   // Calls of a name that no definition answers any more (removed, or renamed away).
-  const stillCalling = new Map<number, { lines: number[]; names: Set<string> }>();
-  const gone = new Map<string, string>();
-  for (const s of sources) if (s.goneName && !graph.byName.has(s.goneName)) gone.set(s.goneName, s.qualified);
-  if (gone.size) {
-    for (const [path, record] of graph.records) {
-      const moduleId = graph.moduleSymbol.get(path)!;
-      for (const c of record.calls) {
-        if (!gone.has(c.name)) continue;
-        const caller = c.caller < 0 ? moduleId : moduleId + 1 + c.caller;
-        const entry =
-          stillCalling.get(caller) ?? stillCalling.set(caller, { lines: [], names: new Set() }).get(caller)!;
-        entry.lines.push(c.line);
-        entry.names.add(c.name);
-      }
-    }
-  }
+  const { stillCalling, gone } = callsOfGoneNames(graph, sources);
 
   const item = (
     id: number,

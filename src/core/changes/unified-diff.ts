@@ -95,6 +95,67 @@ function invalid(message: string, line?: number): EngineError {
   });
 }
 
+/** A git extended header line (`old mode …`, `rename from …`, `index …`): its key and value. */
+const EXTENDED_HEADER = new RegExp(
+  String.raw`^(old mode|new mode|deleted file mode|new file mode|rename from|rename to|copy from|` +
+    String.raw`copy to|similarity index|dissimilarity index|index) ?(.*)$`,
+);
+
+/** Reads the hunk whose `@@` header `h` is on line `i`; `end` is the index of its last line. */
+function readHunk(
+  lines: string[],
+  i: number,
+  h: RegExpExecArray,
+  where: string | undefined,
+): { hunk: PatchHunk; end: number } {
+  const hunk: PatchHunk = {
+    oldStart: Number(h[1]),
+    oldLines: h[2] === undefined ? 1 : Number(h[2]),
+    newStart: Number(h[3]),
+    newLines: h[4] === undefined ? 1 : Number(h[4]),
+    lines: [],
+  };
+  let olds = 0;
+  let news = 0;
+  let last = " ";
+  while (olds < hunk.oldLines || news < hunk.newLines || (i + 1 < lines.length && lines[i + 1]!.startsWith("\\"))) {
+    if (++i >= lines.length)
+      throw invalid(
+        `The diff ends inside a hunk of ${where}: ${hunk.oldLines - olds} old ` +
+          `and ${hunk.newLines - news} new lines are missing.`,
+        i,
+      );
+    let l = lines[i]!;
+    if (l.startsWith("\\")) {
+      if (last === "+") hunk.newNoNewline = true;
+      else if (last === "-") hunk.oldNoNewline = true;
+      else {
+        hunk.oldNoNewline = true;
+        hunk.newNoNewline = true;
+      }
+      continue;
+    }
+    // Editors and mail clients strip the lone space of an empty context line.
+    if (l === "" || l === "\r") l = ` ${l}`;
+    const c = l[0];
+    if (c === " ") {
+      olds++;
+      news++;
+    } else if (c === "-") olds++;
+    else if (c === "+") news++;
+    else
+      throw invalid(
+        `Line ${i + 1} of the diff is inside a hunk of ${where} but starts ` + `with neither ' ', '-' nor '+'.`,
+        i + 1,
+      );
+    last = c;
+    hunk.lines.push(l);
+  }
+  if (olds !== hunk.oldLines || news !== hunk.newLines)
+    throw invalid(`A hunk of ${where} has more lines than its @@ header says.`, i + 1);
+  return { hunk, end: i };
+}
+
 /** Parses a unified diff. Throws `invalid_diff` when it holds no file changes or a hunk is cut short. */
 export function parseUnifiedDiff(text: string): FilePatch[] {
   const lines = text.split("\n");
@@ -136,10 +197,7 @@ export function parseUnifiedDiff(text: string): FilePatch[] {
       continue;
     }
     if (current?.git && current.hunks.length === 0) {
-      const ext =
-        /^(old mode|new mode|deleted file mode|new file mode|rename from|rename to|copy from|copy to|similarity index|dissimilarity index|index) ?(.*)$/.exec(
-          line,
-        );
+      const ext = EXTENDED_HEADER.exec(line);
       if (ext) {
         const [, key, value] = ext;
         if (key === "deleted file mode") {
@@ -181,52 +239,9 @@ export function parseUnifiedDiff(text: string): FilePatch[] {
     }
     const h = HUNK.exec(line);
     if (h && current) {
-      const hunk: PatchHunk = {
-        oldStart: Number(h[1]),
-        oldLines: h[2] === undefined ? 1 : Number(h[2]),
-        newStart: Number(h[3]),
-        newLines: h[4] === undefined ? 1 : Number(h[4]),
-        lines: [],
-      };
-      let olds = 0;
-      let news = 0;
-      let last = " ";
-      while (olds < hunk.oldLines || news < hunk.newLines || (i + 1 < lines.length && lines[i + 1]!.startsWith("\\"))) {
-        if (++i >= lines.length)
-          throw invalid(
-            `The diff ends inside a hunk of ${current.newPath ?? current.oldPath}: ${hunk.oldLines - olds} old ` +
-              `and ${hunk.newLines - news} new lines are missing.`,
-            i,
-          );
-        let l = lines[i]!;
-        if (l.startsWith("\\")) {
-          if (last === "+") hunk.newNoNewline = true;
-          else if (last === "-") hunk.oldNoNewline = true;
-          else {
-            hunk.oldNoNewline = true;
-            hunk.newNoNewline = true;
-          }
-          continue;
-        }
-        // Editors and mail clients strip the lone space of an empty context line.
-        if (l === "" || l === "\r") l = ` ${l}`;
-        const c = l[0];
-        if (c === " ") {
-          olds++;
-          news++;
-        } else if (c === "-") olds++;
-        else if (c === "+") news++;
-        else
-          throw invalid(
-            `Line ${i + 1} of the diff is inside a hunk of ${current.newPath ?? current.oldPath} but starts ` +
-              `with neither ' ', '-' nor '+'.`,
-            i + 1,
-          );
-        last = c;
-        hunk.lines.push(l);
-      }
-      if (olds !== hunk.oldLines || news !== hunk.newLines)
-        throw invalid(`A hunk of ${current.newPath ?? current.oldPath} has more lines than its @@ header says.`, i + 1);
+      const read = readHunk(lines, i, h, current.newPath ?? current.oldPath);
+      i = read.end;
+      const hunk = read.hunk;
       current.hunks.push(hunk);
       continue;
     }

@@ -434,6 +434,78 @@ function detectRenames(raw: RawChange[]): void {
 
 // ------------------------------------------------------------------ pasted diffs
 
+/** One file of a pasted diff applied to the tree, forwards or (`reverse`) as already made. */
+type Attempt = { ok: true; change: RawChange; verified: number } | { ok: false; why: string };
+
+/** Applies one file's patch to the tree's text (`current`), forwards or backwards; why not, when it fails. */
+async function attemptPatch(
+  p: FilePatch,
+  reverse: boolean,
+  current: (path: string) => Promise<string | { reason: string } | undefined>,
+): Promise<Attempt> {
+  const oldPath = p.oldPath !== undefined ? normalizeRelative(p.oldPath) : undefined;
+  const newPath = p.newPath !== undefined ? normalizeRelative(p.newPath) : undefined;
+  if ((p.oldPath !== undefined && !oldPath) || (p.newPath !== undefined && !newPath))
+    return { ok: false, why: "its path is outside the project" };
+  const path = (newPath ?? oldPath)!;
+  const base: RawChange = {
+    path,
+    ...(p.status === "renamed" && oldPath !== undefined && oldPath !== newPath ? { oldPath } : {}),
+    status:
+      p.status === "added" || p.status === "copied"
+        ? "added"
+        : p.status === "deleted"
+          ? "removed"
+          : p.status === "renamed" && oldPath !== newPath
+            ? "renamed"
+            : "modified",
+  };
+  const there = reverse
+    ? newPath !== undefined
+      ? await current(newPath)
+      : undefined
+    : oldPath !== undefined && p.status !== "added"
+      ? await current(oldPath)
+      : undefined;
+  const otherEnd = reverse
+    ? p.status === "renamed" && oldPath !== newPath && oldPath
+      ? await current(oldPath)
+      : p.status === "deleted" && oldPath
+        ? await current(oldPath)
+        : undefined
+    : (p.status === "added" || (p.status === "renamed" && oldPath !== newPath) || p.status === "copied") && newPath
+      ? await current(newPath)
+      : undefined;
+  if (typeof there === "object")
+    return { ok: false, why: `${reverse ? newPath : oldPath} is not indexed (${there.reason})` };
+  const needsFile = reverse ? p.status !== "deleted" : p.status !== "added";
+  if (needsFile && there === undefined)
+    return { ok: false, why: `${reverse ? newPath : oldPath} is not in the project` };
+  if (otherEnd !== undefined) return { ok: false, why: `${reverse ? oldPath : newPath} already exists` };
+  if (p.binary) return { ok: true, change: { ...base, status: "binary", reason: "binary" }, verified: 0 };
+  const start = toLines(needsFile ? (there as string) : "");
+  const applied = applyHunks(start, p.hunks, reverse);
+  if (!applied.ok)
+    return {
+      ok: false,
+      why:
+        `hunk ${applied.failure.hunk + 1} expects ${JSON.stringify(applied.failure.expected.slice(0, 80))} ` +
+        `near line ${applied.failure.expectedAt} of ${reverse ? newPath : oldPath}`,
+    };
+  const result = fromLines(applied.result);
+  if (!reverse && p.status === "deleted" && result !== "")
+    return { ok: false, why: `${oldPath} holds more than the diff deletes` };
+  if (reverse && p.status === "added" && result !== "")
+    return { ok: false, why: `${newPath} holds more than the diff adds` };
+  const before = reverse ? result : needsFile ? (there as string) : undefined;
+  const after = reverse ? (there as string | undefined) : result;
+  const change: RawChange = { ...base };
+  if (p.status !== "added" && p.status !== "copied" && before !== undefined) change.oldText = before;
+  if (p.status !== "deleted" && after !== undefined) change.newText = after;
+  if (p.status === "added" || p.status === "copied") delete change.oldText;
+  return { ok: true, change, verified: applied.verified };
+}
+
 async function fromDiff(ctx: ChangesContext, text: string): Promise<Omit<ChangeSet, "files"> & { raw: RawChange[] }> {
   const notes: string[] = [];
   // A file the diff names outside the project (`../x`, `/etc/passwd`), or names on neither side
@@ -477,70 +549,7 @@ async function fromDiff(ctx: ChangesContext, text: string): Promise<Omit<ChangeS
     return value;
   };
 
-  type Attempt = { ok: true; change: RawChange; verified: number } | { ok: false; why: string };
-  const attempt = async (p: FilePatch, reverse: boolean): Promise<Attempt> => {
-    const oldPath = p.oldPath !== undefined ? normalizeRelative(p.oldPath) : undefined;
-    const newPath = p.newPath !== undefined ? normalizeRelative(p.newPath) : undefined;
-    if ((p.oldPath !== undefined && !oldPath) || (p.newPath !== undefined && !newPath))
-      return { ok: false, why: "its path is outside the project" };
-    const path = (newPath ?? oldPath)!;
-    const base: RawChange = {
-      path,
-      ...(p.status === "renamed" && oldPath !== undefined && oldPath !== newPath ? { oldPath } : {}),
-      status:
-        p.status === "added" || p.status === "copied"
-          ? "added"
-          : p.status === "deleted"
-            ? "removed"
-            : p.status === "renamed" && oldPath !== newPath
-              ? "renamed"
-              : "modified",
-    };
-    const there = reverse
-      ? newPath !== undefined
-        ? await current(newPath)
-        : undefined
-      : oldPath !== undefined && p.status !== "added"
-        ? await current(oldPath)
-        : undefined;
-    const otherEnd = reverse
-      ? p.status === "renamed" && oldPath !== newPath && oldPath
-        ? await current(oldPath)
-        : p.status === "deleted" && oldPath
-          ? await current(oldPath)
-          : undefined
-      : (p.status === "added" || (p.status === "renamed" && oldPath !== newPath) || p.status === "copied") && newPath
-        ? await current(newPath)
-        : undefined;
-    if (typeof there === "object")
-      return { ok: false, why: `${reverse ? newPath : oldPath} is not indexed (${there.reason})` };
-    const needsFile = reverse ? p.status !== "deleted" : p.status !== "added";
-    if (needsFile && there === undefined)
-      return { ok: false, why: `${reverse ? newPath : oldPath} is not in the project` };
-    if (otherEnd !== undefined) return { ok: false, why: `${reverse ? oldPath : newPath} already exists` };
-    if (p.binary) return { ok: true, change: { ...base, status: "binary", reason: "binary" }, verified: 0 };
-    const start = toLines(needsFile ? (there as string) : "");
-    const applied = applyHunks(start, p.hunks, reverse);
-    if (!applied.ok)
-      return {
-        ok: false,
-        why:
-          `hunk ${applied.failure.hunk + 1} expects ${JSON.stringify(applied.failure.expected.slice(0, 80))} ` +
-          `near line ${applied.failure.expectedAt} of ${reverse ? newPath : oldPath}`,
-      };
-    const result = fromLines(applied.result);
-    if (!reverse && p.status === "deleted" && result !== "")
-      return { ok: false, why: `${oldPath} holds more than the diff deletes` };
-    if (reverse && p.status === "added" && result !== "")
-      return { ok: false, why: `${newPath} holds more than the diff adds` };
-    const before = reverse ? result : needsFile ? (there as string) : undefined;
-    const after = reverse ? (there as string | undefined) : result;
-    const change: RawChange = { ...base };
-    if (p.status !== "added" && p.status !== "copied" && before !== undefined) change.oldText = before;
-    if (p.status !== "deleted" && after !== undefined) change.newText = after;
-    if (p.status === "added" || p.status === "copied") delete change.oldText;
-    return { ok: true, change, verified: applied.verified };
-  };
+  const attempt = (p: FilePatch, reverse: boolean) => attemptPatch(p, reverse, current);
 
   const forward: Attempt[] = [];
   const backward: Attempt[] = [];

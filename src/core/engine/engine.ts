@@ -10,7 +10,7 @@ import { DEFAULT_TASK_SEEDS } from "../slice/context.ts";
 import { routeMapAnswer } from "../slice/route-map.ts";
 import { contractsOf } from "../slice/contracts.ts";
 import type { IndexResult } from "./indexer.ts";
-import { createEngineState } from "./state.ts";
+import { createEngineState, type EngineState } from "./state.ts";
 import { loadAll, markDirty, reindex, stopWatching } from "./passes.ts";
 import { codeGraph, routesOf } from "./graph-cache.ts";
 import { refresh } from "./refresh.ts";
@@ -140,6 +140,41 @@ export function createEngine(platform: Platform, options: EngineOptions = {}): E
     trace(fromArg, toArg, opts = {}) {
       return answerTrace(s, fromArg, toArg, opts);
     },
+    ...graphAnswers(s, platform),
+    map(opts = {}) {
+      return answerMap(s, opts);
+    },
+    changes(opts = {}) {
+      return answerChanges(s, opts);
+    },
+    exportIndex: (run = {}) => exportIndex(s, run),
+    importIndex: (bytes) => importIndex(s, bytes),
+    scip: (opts = {}) => answerScip(s, opts),
+    rename: (symbol, newName, opts = {}) => answerRename(s, symbol, newName, opts),
+    dataflow: (target, opts = {}) => answerDataflowQuestion(s, target, opts),
+    async applyRename(token, files, opts = {}) {
+      const plan = await loadPlan(s, token.trim(), opts.newName);
+      const report = await applyPlan(plan, files, opts);
+      await forgetPlan(s, plan.planToken);
+      markDirty(s); // the files changed under the index: the next refresh re-scans
+      return report;
+    },
+    async isProjectFile(path, run = {}) {
+      const rel = normalizeRelative(path);
+      if (rel === undefined || rel === "") return false;
+      if (!s.passes.index) await reindex(s, run);
+      if (s.passes.index!.snapshot.files.some((f) => f.path === rel && f.language !== undefined)) return true;
+      return (await loadGitIndex(platform.fs, undefined)).entries.has(rel);
+    },
+  };
+}
+
+/** The engine's answers that read the graph alone: impact, signature, the query language and the maps. */
+function graphAnswers(
+  s: EngineState,
+  platform: Platform,
+): Pick<Engine, "impact" | "signature" | "query" | "flows" | "clusters" | "mermaidMap" | "resolveSymbol" | "graph"> {
+  return {
     async impact(target, opts = {}) {
       const args = await listArgs(opts);
       // a cursor carries the direction it was made with
@@ -181,31 +216,6 @@ export function createEngine(platform: Platform, options: EngineOptions = {}): E
     },
     async graph(run = {}) {
       return toGoldGraph(await codeGraph(s, run), run.minConfidence ?? 0);
-    },
-    map(opts = {}) {
-      return answerMap(s, opts);
-    },
-    changes(opts = {}) {
-      return answerChanges(s, opts);
-    },
-    exportIndex: (run = {}) => exportIndex(s, run),
-    importIndex: (bytes) => importIndex(s, bytes),
-    scip: (opts = {}) => answerScip(s, opts),
-    rename: (symbol, newName, opts = {}) => answerRename(s, symbol, newName, opts),
-    dataflow: (target, opts = {}) => answerDataflowQuestion(s, target, opts),
-    async applyRename(token, files, opts = {}) {
-      const plan = await loadPlan(s, token.trim(), opts.newName);
-      const report = await applyPlan(plan, files, opts);
-      await forgetPlan(s, plan.planToken);
-      markDirty(s); // the files changed under the index: the next refresh re-scans
-      return report;
-    },
-    async isProjectFile(path, run = {}) {
-      const rel = normalizeRelative(path);
-      if (rel === undefined || rel === "") return false;
-      if (!s.passes.index) await reindex(s, run);
-      if (s.passes.index!.snapshot.files.some((f) => f.path === rel && f.language !== undefined)) return true;
-      return (await loadGitIndex(platform.fs, undefined)).entries.has(rel);
     },
   };
 }

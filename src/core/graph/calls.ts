@@ -82,6 +82,19 @@ function isSelfReceiver(st: FileState, receiver: string): boolean {
   );
 }
 
+/**
+ * The class a bare `new` inside `caller` constructs: the enclosing class, or for a class opened in
+ * several files the one its package table names (as `K.new` finds it).
+ */
+function classConstructedAt(ctx: GraphContext, st: FileState, caller: number): number | undefined {
+  const cls = enclosingClass(st, caller, ctx);
+  const d = cls !== undefined ? defOf(ctx, cls) : undefined;
+  if (cls === undefined || !d) return cls;
+  const owner = d.qualified.slice(0, Math.max(0, d.qualified.length - d.name.length - 1));
+  const pkg = `${ctx.symbols[cls]!.language}:${owner}`;
+  return ctx.packages.get(pkg)?.get(d.name) ?? cls;
+}
+
 /** Resolves every call site of one file. */
 export function callsOf(ctx: GraphContext, st: FileState): FileCalls {
   const out: FileCalls = { calls: [], external: [], ambiguous: [], unresolved: 0 };
@@ -172,17 +185,7 @@ export function callsOf(ctx: GraphContext, st: FileState): FileCalls {
       (call.receiver === undefined || call.receiver === "self" || call.receiver === "self.class")
     ) {
       // Ruby `new` / `self.class.new` inside a class: a new instance of that class.
-      let cls = enclosingClass(st, call.caller, ctx);
-      // (a class opened in several files is the one its package table names, as `K.new` finds it)
-      const d = cls !== undefined ? defOf(ctx, cls) : undefined;
-      if (cls !== undefined && d)
-        cls =
-          ctx.packages
-            .get(
-              `${ctx.symbols[cls]!.language}:` +
-                `${d.qualified.slice(0, Math.max(0, d.qualified.length - d.name.length - 1))}`,
-            )
-            ?.get(d.name) ?? cls;
+      const cls = classConstructedAt(ctx, st, call.caller);
       if (cls !== undefined && ctx.symbols[cls]!.kind !== "module")
         addCall(caller, cls, call.line, "constructor", "self");
       continue;

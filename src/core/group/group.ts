@@ -341,7 +341,8 @@ async function renderRouteMap(
   const repos = [...new Set(routes.map((r) => r.repo))];
   const head =
     `# Routes${filter ? ` (${filter})` : ""} in the group: ` +
-    `${routes.length}${repos.length ? ` (served by ${repos.join(", ")})` : ""}; ${cross} called from another repository`;
+    `${routes.length}${repos.length ? ` (served by ${repos.join(", ")})` : ""}; ` +
+    `${cross} called from another repository`;
   const importLines = imports.length
     ? [
         `Packages imported across the group: ${imports

@@ -10,6 +10,7 @@
  */
 import { fitPrefix } from "../budget/fit.ts";
 import { loadTokenCounter, type Encoding } from "../budget/tokenizer.ts";
+import type { FileRecord } from "../extract/record.ts";
 import type { CodeGraph } from "../graph/model.ts";
 import { lookupDefinition } from "../graph/resolve.ts";
 import { LIMITS } from "../limits.ts";
@@ -66,8 +67,58 @@ const IDENT = /^[A-Za-z_$][\w$.]*$/;
 const FACTORY = /^(?:define|create|make)\w*(Tool|Command)$/;
 const MCP_DECORATOR = /^@?\s*(?:[\w.]*\.)?(?:mcp|server|app)\.tool\s*(?:\(([^)]*)\))?\s*$/;
 const CLI_DECORATOR = /^@?\s*([\w.]+)\.command\s*(?:\(([^)]*)\))?\s*$/;
-const RPC_DECORATOR =
-  /^@?\s*(?:(?:[\w.]*\.)?(?:jsonrpc|rpc|dispatcher|methods)\.(?:method|add_method|register)|method|rpc_method)\s*(?:\(([^)]*)\))?\s*$/;
+const RPC_DECORATOR = new RegExp(
+  String.raw`^@?\s*(?:(?:[\w.]*\.)?(?:jsonrpc|rpc|dispatcher|methods)\.(?:method|add_method|register)|` +
+    String.raw`method|rpc_method)\s*(?:\(([^)]*)\))?\s*$`,
+);
+
+/** Tools, commands and RPC methods a file's definitions declare: decorators, and gRPC servicer classes. */
+function definitionTools(
+  graph: CodeGraph,
+  record: FileRecord,
+  mod: number,
+  file: string,
+  push: (e: Omit<ToolEntry, "file" | "test">) => void,
+): void {
+  record.definitions.forEach((d, i) => {
+    const id = mod + 1 + i;
+    const at = { handler: graph.symbols[id]!.qualified, handledAt: { path: file, line: d.start } };
+    for (const dec of d.decorators ?? []) {
+      const text = dec.trim();
+      const kwName = (args: string | undefined) =>
+        literal(splitArgs(args ?? "").find((a) => !/=/.test(a))) ??
+        /\bname\s*=\s*(['"])([^'"]+)\1/.exec(args ?? "")?.[2];
+      let m: RegExpExecArray | null;
+      if ((m = MCP_DECORATOR.exec(text)))
+        push({ kind: "mcp", name: kwName(m[1]) ?? d.name, via: "decorator", line: d.nameLine, ...at });
+      else if ((m = CLI_DECORATOR.exec(text)))
+        push({
+          kind: "cli",
+          name: kwName(m[2]) ?? d.name.replace(/_/g, "-"),
+          via: /click/.test(m[1]!) ? "click" : `${m[1]}.command`,
+          line: d.nameLine,
+          ...at,
+        });
+      else if ((m = RPC_DECORATOR.exec(text)))
+        push({ kind: "jsonrpc", name: kwName(m[1]) ?? d.name, via: "decorator", line: d.nameLine, ...at });
+    }
+    // A gRPC servicer: a class extending a generated `…Servicer`; each public method is an RPC.
+    if (d.kind === "class" && (d.bases ?? []).some((b) => /Servicer$/.test(b))) {
+      record.definitions.forEach((m, j) => {
+        if (m.parent === i && (m.kind === "method" || m.kind === "function") && !m.name.startsWith("_")) {
+          push({
+            kind: "grpc",
+            name: `${d.name}.${m.name}`,
+            via: "servicer",
+            line: m.nameLine,
+            handler: graph.symbols[mod + 1 + j]!.qualified,
+            handledAt: { path: file, line: m.start },
+          });
+        }
+      });
+    }
+  });
+}
 
 /** Every tool, RPC method and command in the project. */
 export async function findTools(graph: CodeGraph, readText: (path: string) => Promise<string>): Promise<ToolEntry[]> {
@@ -187,44 +238,7 @@ export async function findTools(graph: CodeGraph, readText: (path: string) => Pr
         }
       }
     }
-    record.definitions.forEach((d, i) => {
-      const id = mod + 1 + i;
-      const at = { handler: graph.symbols[id]!.qualified, handledAt: { path: file, line: d.start } };
-      for (const dec of d.decorators ?? []) {
-        const text = dec.trim();
-        const kwName = (args: string | undefined) =>
-          literal(splitArgs(args ?? "").find((a) => !/=/.test(a))) ??
-          /\bname\s*=\s*(['"])([^'"]+)\1/.exec(args ?? "")?.[2];
-        let m: RegExpExecArray | null;
-        if ((m = MCP_DECORATOR.exec(text)))
-          push({ kind: "mcp", name: kwName(m[1]) ?? d.name, via: "decorator", line: d.nameLine, ...at });
-        else if ((m = CLI_DECORATOR.exec(text)))
-          push({
-            kind: "cli",
-            name: kwName(m[2]) ?? d.name.replace(/_/g, "-"),
-            via: /click/.test(m[1]!) ? "click" : `${m[1]}.command`,
-            line: d.nameLine,
-            ...at,
-          });
-        else if ((m = RPC_DECORATOR.exec(text)))
-          push({ kind: "jsonrpc", name: kwName(m[1]) ?? d.name, via: "decorator", line: d.nameLine, ...at });
-      }
-      // A gRPC servicer: a class extending a generated `…Servicer`; each public method is an RPC.
-      if (d.kind === "class" && (d.bases ?? []).some((b) => /Servicer$/.test(b))) {
-        record.definitions.forEach((m, j) => {
-          if (m.parent === i && (m.kind === "method" || m.kind === "function") && !m.name.startsWith("_")) {
-            push({
-              kind: "grpc",
-              name: `${d.name}.${m.name}`,
-              via: "servicer",
-              line: m.nameLine,
-              handler: graph.symbols[mod + 1 + j]!.qualified,
-              handledAt: { path: file, line: m.start },
-            });
-          }
-        });
-      }
-    });
+    definitionTools(graph, record, mod, file, push);
   }
   return out.sort(
     (a, b) =>
@@ -268,7 +282,9 @@ export async function toolMapAnswer(all: ToolEntry[], options: ToolMapOptions = 
       : t.handledAt && (t.handledAt.path !== t.file || t.handledAt.line !== t.line)
         ? cite(t.handledAt.path, t.handledAt.line)
         : undefined;
-    return `- ${t.name} → ${where} (${t.via})${handled ? `, handled by ${handled}` : ""}${t.test ? " (in a test)" : ""}`;
+    return (
+      `- ${t.name} → ${where} (${t.via})${handled ? `, handled by ${handled}` : ""}` + (t.test ? " (in a test)" : "")
+    );
   };
   const render = (k: number) => {
     const lines = [head];

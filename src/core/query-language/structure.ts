@@ -211,8 +211,11 @@ export async function answerClusters(
         lines.push(`files: ${c.files.join(", ")}${c.fileCount > c.files.length ? ", …" : ""}`);
         if (c.central.length) lines.push(`central: ${c.central.join(", ")}`);
         lines.push(
-          `entry points reaching it: ` +
-            `${c.entryCount ? `${c.entries.map((e) => `${e.kind} ${e.name} (${e.reached})`).join(", ")}${c.entryCount > c.entries.length ? `, … ${c.entryCount} in all` : ""}` : "none"}`,
+          "entry points reaching it: " +
+            (c.entryCount
+              ? c.entries.map((e) => `${e.kind} ${e.name} (${e.reached})`).join(", ") +
+                (c.entryCount > c.entries.length ? `, … ${c.entryCount} in all` : "")
+              : "none"),
         );
       }
       if (k < kept.length)

@@ -297,6 +297,140 @@ function walk(graph: CodeGraph, roots: number[], direction: "up" | "down", depth
   return reached;
 }
 
+/** The impact answer's notes and listed entries, grouped by direction and depth. */
+function impactListLines(
+  a: ListArgs,
+  all: ImpactEntry[],
+  kept: ImpactEntry[],
+  shown: ImpactEntry[],
+  notes: string[],
+  hasConsumers: boolean,
+): string[] {
+  const lines: string[] = [];
+  for (const n of notes) lines.push(`Note: ${n}`);
+  const filter =
+    a.tests === "only"
+      ? "test code only"
+      : a.tests === "include"
+        ? "production code first, then test code"
+        : "production code";
+  if (kept.length === 0)
+    lines.push(
+      all.length === 0
+        ? hasConsumers
+          ? "No code calls the handler directly: its callers are the consumers above."
+          : "None found among resolved calls."
+        : `None in ${filter}.`,
+    );
+  else if (a.offset >= kept.length) lines.push(pastTheEnd(a.offset, kept.length));
+  else lines.push(`Listed (${filter}): ${fmt(a.offset + 1)}-${fmt(a.offset + shown.length)} of ${fmt(kept.length)}.`);
+  let group = "";
+  for (const e of shown) {
+    const g = `${e.direction}.${e.depth}`;
+    if (g !== group) {
+      group = g;
+      lines.push("", `## ${e.direction === "up" ? "Callers" : "Callees"} at depth ${e.depth}`);
+    }
+    const who =
+      e.kind === "module" ? `module code of ${e.path}` : `${e.qualified} (${e.kind}, ${cite(e.path, e.line)})`;
+    lines.push(
+      `- ${who} ${e.direction === "up" ? "calls at" : "called at"} ${cite(e.site.path, e.site.line)} ` +
+        (`[${e.resolution}, ` +
+          (`${e.confidence.toFixed(2)}${e.depth > 1 ? `; path ${e.pathConfidence.toFixed(2)}` : ""}]` +
+            `${e.test ? ` test: ${e.test}` : ""}`)),
+    );
+  }
+  return lines;
+}
+
+/** The impact answer's summary: risk, what is reached by depth, routes, consumers and tests. */
+function impactSummaryLines(s: {
+  direction: ImpactDirection;
+  directories: ReturnType<typeof impactRisk>["directories"];
+  dirCount: number;
+  risk: ImpactAnswer["risk"];
+  directCallers: number;
+  chain: string[];
+  routes: ImpactAnswer["routes"];
+  tests: ImpactAnswer["tests"];
+  total: ImpactAnswer["total"];
+  byDepth: ImpactAnswer["byDepth"];
+  consumers: ImpactAnswer["consumers"];
+}): string[] {
+  const { direction, directories, dirCount, risk, directCallers, chain, routes, tests, total, byDepth, consumers } = s;
+  const lines: string[] = [];
+  if (direction !== "down") {
+    const dirs = directories
+      .slice(0, SUMMARY_SHOWN)
+      .map((d) => `${d.path} (${fmt(d.count)})`)
+      .join(", ");
+    lines.push(
+      `Risk: ${risk.level} — ${plural(risk.productionCallers, "production caller")} (${fmt(directCallers)} ` +
+        "direct)" +
+        (dirCount
+          ? ` in ${plural(dirCount, "directory", "directories")}: ${dirs}${dirCount > SUMMARY_SHOWN ? ", …" : ""}`
+          : "") +
+        `; ${plural(routes.length, "route")}; ${plural(tests.length, "test")}${reachText(risk.reach)}` +
+        (risk.deepest.depth ? `; deepest path ${plural(risk.deepest.depth, "hop")}: ${chain.join(" → ")}` : "") +
+        ".",
+    );
+  }
+  const reachedTotals = [
+    direction !== "down" && plural(total.up, "caller"),
+    direction !== "up" && plural(total.down, "callee"),
+  ]
+    .filter(Boolean)
+    .join(", ");
+  const reachedByDepth = byDepth
+    .map(
+      (r) =>
+        `${r.direction === "up" ? "callers" : "callees"} at depth ${r.depth}: ${fmt(r.production)}` +
+        (r.test ? ` + ${fmt(r.test)} in tests` : ""),
+    )
+    .join("; ");
+  lines.push(`Reached: ${reachedTotals} — ${reachedByDepth || "none"}.`);
+  if (routes.length)
+    lines.push(
+      `Routes: ${routes
+        .slice(0, SUMMARY_SHOWN)
+        .map(
+          (r) =>
+            `${r.method} ${r.path} (${cite(r.file, r.line)}` +
+            (r.depth ? `, ${plural(r.depth, "hop")})` : ", handler)"),
+        )
+        .join("; ")}${routes.length > SUMMARY_SHOWN ? `; … and ${fmt(routes.length - SUMMARY_SHOWN)} more` : ""}.`,
+    );
+  if (consumers) lines.push(consumersLine(consumers));
+  if (tests.length)
+    lines.push(
+      `Tests reached: ${tests
+        .slice(0, SUMMARY_SHOWN)
+        .map((t) => t.id ?? (t.via === "import" ? `${t.path} (imports it)` : cite(t.path, t.line)))
+        .join("; ")}${tests.length > SUMMARY_SHOWN ? `; … and ${fmt(tests.length - SUMMARY_SHOWN)} more` : ""}.`,
+    );
+  return lines;
+}
+
+/** How the impact answer names its target: the symbol, the file's symbols, or the route and its handlers. */
+function targetLineOf(
+  targets: SymbolNode[],
+  files: string[],
+  named: ReturnType<typeof impactTargets>["routes"],
+): string {
+  const handlers =
+    targets.length === 1
+      ? `${targets[0]!.qualified} (${targets[0]!.kind}, ` +
+        `${cite(targets[0]!.file, targets[0]!.kind === "module" ? 1 : targets[0]!.start)})`
+      : `${plural(targets.length, "symbol")}${files.length ? ` of ${files.join(", ")}` : ""}: ${targets
+          .filter((s) => s.kind !== "module")
+          .slice(0, 5)
+          .map((s) => s.qualified)
+          .join(", ")}${targets.length > 6 ? ", …" : ""}`;
+  return named
+    ? `route ${[...new Set(named.map((r) => `${r.method} ${r.path}`))].join(", ")}, handled by ${handlers}`
+    : handlers;
+}
+
 /** The impact of `target`, one page within the budget of `a`. */
 export function impact(
   graph: CodeGraph,
@@ -398,18 +532,7 @@ export function impact(
   const testCode = summarizeByFile(testEntries.map((e) => e.path));
   const rest = kept.slice(a.offset);
   const total = { targets: targets.length, up: up.size, down: down.size, tests: tests.length, routes: routes.length };
-  const handlers =
-    targets.length === 1
-      ? `${targets[0]!.qualified} (${targets[0]!.kind}, ` +
-        `${cite(targets[0]!.file, targets[0]!.kind === "module" ? 1 : targets[0]!.start)})`
-      : `${plural(targets.length, "symbol")}${files.length ? ` of ${files.join(", ")}` : ""}: ${targets
-          .filter((s) => s.kind !== "module")
-          .slice(0, 5)
-          .map((s) => s.qualified)
-          .join(", ")}${targets.length > 6 ? ", …" : ""}`;
-  const targetLine = named
-    ? `route ${[...new Set(named.map((r) => `${r.method} ${r.path}`))].join(", ")}, handled by ${handlers}`
-    : handlers;
+  const targetLine = targetLineOf(targets, files, named);
 
   const make = (k: number): ImpactAnswer => {
     const shown = rest.slice(0, k);
@@ -420,72 +543,22 @@ export function impact(
           (`${direction === "both" ? "callers and callees" : direction === "up" ? "callers" : "callees"} to ` +
             `depth ${depth}`),
       ];
-      if (direction !== "down") {
-        const dirs = directories
-          .slice(0, SUMMARY_SHOWN)
-          .map((d) => `${d.path} (${fmt(d.count)})`)
-          .join(", ");
-        lines.push(
-          `Risk: ${risk.level} — ${plural(risk.productionCallers, "production caller")} (${fmt(directCallers)} ` +
-            `direct)${dirCount ? ` in ${plural(dirCount, "directory", "directories")}: ${dirs}${dirCount > SUMMARY_SHOWN ? ", …" : ""}` : ""}; ${plural(routes.length, "route")}; ${plural(tests.length, "test")}${reachText(risk.reach)}${risk.deepest.depth ? `; deepest path ${plural(risk.deepest.depth, "hop")}: ${chain.join(" → ")}` : ""}.`,
-        );
-      }
       lines.push(
-        `Reached: ` +
-          `${[direction !== "down" && plural(total.up, "caller"), direction !== "up" && plural(total.down, "callee")].filter(Boolean).join(", ")} — ${byDepth.map((r) => `${r.direction === "up" ? "callers" : "callees"} at depth ${r.depth}: ${fmt(r.production)}${r.test ? ` + ${fmt(r.test)} in tests` : ""}`).join("; ") || "none"}.`,
+        ...impactSummaryLines({
+          direction,
+          directories,
+          dirCount,
+          risk,
+          directCallers,
+          chain,
+          routes,
+          tests,
+          total,
+          byDepth,
+          consumers,
+        }),
       );
-      if (routes.length)
-        lines.push(
-          `Routes: ${routes
-            .slice(0, SUMMARY_SHOWN)
-            .map(
-              (r) =>
-                `${r.method} ${r.path} (${cite(r.file, r.line)}${r.depth ? `, ${plural(r.depth, "hop")}` : ", handler"})`,
-            )
-            .join("; ")}${routes.length > SUMMARY_SHOWN ? `; … and ${fmt(routes.length - SUMMARY_SHOWN)} more` : ""}.`,
-        );
-      if (consumers) lines.push(consumersLine(consumers));
-      if (tests.length)
-        lines.push(
-          `Tests reached: ${tests
-            .slice(0, SUMMARY_SHOWN)
-            .map((t) => t.id ?? (t.via === "import" ? `${t.path} (imports it)` : cite(t.path, t.line)))
-            .join("; ")}${tests.length > SUMMARY_SHOWN ? `; … and ${fmt(tests.length - SUMMARY_SHOWN)} more` : ""}.`,
-        );
-      for (const n of notes) lines.push(`Note: ${n}`);
-      const filter =
-        a.tests === "only"
-          ? "test code only"
-          : a.tests === "include"
-            ? "production code first, then test code"
-            : "production code";
-      if (kept.length === 0)
-        lines.push(
-          all.length === 0
-            ? consumers?.length
-              ? "No code calls the handler directly: its callers are the consumers above."
-              : "None found among resolved calls."
-            : `None in ${filter}.`,
-        );
-      else if (a.offset >= kept.length) lines.push(pastTheEnd(a.offset, kept.length));
-      else
-        lines.push(`Listed (${filter}): ${fmt(a.offset + 1)}-${fmt(a.offset + shown.length)} of ${fmt(kept.length)}.`);
-      let group = "";
-      for (const e of shown) {
-        const g = `${e.direction}.${e.depth}`;
-        if (g !== group) {
-          group = g;
-          lines.push("", `## ${e.direction === "up" ? "Callers" : "Callees"} at depth ${e.depth}`);
-        }
-        const who =
-          e.kind === "module" ? `module code of ${e.path}` : `${e.qualified} (${e.kind}, ${cite(e.path, e.line)})`;
-        lines.push(
-          `- ${who} ${e.direction === "up" ? "calls at" : "called at"} ${cite(e.site.path, e.site.line)} ` +
-            (`[${e.resolution}, ` +
-              (`${e.confidence.toFixed(2)}${e.depth > 1 ? `; path ${e.pathConfidence.toFixed(2)}` : ""}]` +
-                `${e.test ? ` test: ${e.test}` : ""}`)),
-        );
-      }
+      lines.push(...impactListLines(a, all, kept, shown, notes, consumers !== undefined && consumers.length > 0));
       const paging = pagingLines(page, "entries", { testCode, testWhat: (n) => plural(n, "entry", "entries") });
       if (paging.length) lines.push("", ...paging);
       lines.push("", ...completenessLines(completeness, kept.length === 0, "every call naming it is linked"));

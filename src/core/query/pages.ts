@@ -391,6 +391,42 @@ type Entry =
   | { kind: "external"; x: CallsAnswer["external"][number]; test: boolean }
   | { kind: "possible"; p: CallsAnswer["possible"][number]; test: boolean };
 
+/** The listed call sites of a callers or callees page, in sections by kind. */
+function callEntryLines(shown: Entry[], callers: boolean): string[] {
+  const lines: string[] = [];
+  let section = "";
+  for (const e of shown) {
+    if (e.kind !== section) {
+      section = e.kind;
+      if (e.kind === "external") lines.push("", "Calls into packages:");
+      if (e.kind === "possible")
+        lines.push(
+          "",
+          "Possible callers by name only (several definitions share the name; nothing ties these calls to " +
+            "this one):",
+        );
+      if (e.kind === "result") lines.push("");
+    }
+    if (e.kind === "result") {
+      const r = e.r;
+      // Module-level code is named by its file, which the site already cites.
+      const who =
+        r.kind === "module" && r.path === r.site.path
+          ? "module code"
+          : `${r.qualified} (${r.kind}, ${cite(r.path, r.line)})`;
+      lines.push(
+        `${"  ".repeat(r.depth - 1)}- ${cite(r.site.path, r.site.line)} ` +
+          (`${callers ? "in " : "→ "}${who}${r.via !== "call" ? ` via ${r.via}` : ""}` +
+            (`${r.through ? ` dispatch through ${r.through}` : ""} [${r.resolution}, ` +
+              `${r.confidence.toFixed(2)}]${r.test ? ` test: ${r.test}` : ""}`)),
+      );
+    } else if (e.kind === "external") lines.push(`- ${cite(e.x.site.path, e.x.site.line)} → ${e.x.target}`);
+    else
+      lines.push(`- ${cite(e.p.site.path, e.p.site.line)} in ${e.p.caller.qualified} [${e.p.candidates} candidates]`);
+  }
+  return lines;
+}
+
 /** Callers or callees as one page: `full` is the whole walk. */
 export function pageCalls(graph: CodeGraph, full: CallsAnswer, a: ListArgs): CallsPage {
   const callers = full.direction === "callers";
@@ -476,38 +512,7 @@ export function pageCalls(graph: CodeGraph, full: CallsAnswer, a: ListArgs): Cal
       else if (a.offset >= kept.length) lines.push(pastTheEnd(a.offset, kept.length));
       else
         lines.push(`Listed (${filter}): ${fmt(a.offset + 1)}-${fmt(a.offset + shown.length)} of ${fmt(kept.length)}.`);
-      let section = "";
-      for (const e of shown) {
-        if (e.kind !== section) {
-          section = e.kind;
-          if (e.kind === "external") lines.push("", "Calls into packages:");
-          if (e.kind === "possible")
-            lines.push(
-              "",
-              "Possible callers by name only (several definitions share the name; nothing ties these calls to " +
-                "this one):",
-            );
-          if (e.kind === "result") lines.push("");
-        }
-        if (e.kind === "result") {
-          const r = e.r;
-          // Module-level code is named by its file, which the site already cites.
-          const who =
-            r.kind === "module" && r.path === r.site.path
-              ? "module code"
-              : `${r.qualified} (${r.kind}, ${cite(r.path, r.line)})`;
-          lines.push(
-            `${"  ".repeat(r.depth - 1)}- ${cite(r.site.path, r.site.line)} ` +
-              (`${callers ? "in " : "→ "}${who}${r.via !== "call" ? ` via ${r.via}` : ""}` +
-                (`${r.through ? ` dispatch through ${r.through}` : ""} [${r.resolution}, ` +
-                  `${r.confidence.toFixed(2)}]${r.test ? ` test: ${r.test}` : ""}`)),
-          );
-        } else if (e.kind === "external") lines.push(`- ${cite(e.x.site.path, e.x.site.line)} → ${e.x.target}`);
-        else
-          lines.push(
-            `- ${cite(e.p.site.path, e.p.site.line)} in ${e.p.caller.qualified} [${e.p.candidates} candidates]`,
-          );
-      }
+      lines.push(...callEntryLines(shown, callers));
       const testWhat = () =>
         [
           testCode.results && plural(testCode.results, callers ? "resolved call site" : "call"),
@@ -572,8 +577,9 @@ export function pageImporters(graph: CodeGraph, full: ImportersAnswer, a: ListAr
     const render = (usage: string) => {
       const lines = [`# Files importing ${citePath(full.path)}${full.depth > 1 ? ` (depth ${full.depth})` : ""}`];
       lines.push(
-        `${plural(full.results.length, "file")}` +
-          `${tests.length ? `: ${fmt(full.results.length - tests.length)} production, ${fmt(tests.length)} test` : ""}.`,
+        plural(full.results.length, "file") +
+          (tests.length ? `: ${fmt(full.results.length - tests.length)} production, ${fmt(tests.length)} test` : "") +
+          ".",
       );
       const filter =
         a.tests === "only"

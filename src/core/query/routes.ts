@@ -7,7 +7,7 @@
  */
 import { languageById } from "../../languages/index.ts";
 import type { RouteRules } from "../../languages/types.ts";
-import type { CallRecord } from "../extract/record.ts";
+import type { CallRecord, FileRecord } from "../extract/record.ts";
 import { importTarget } from "../graph/imports.ts";
 import type { CodeGraph } from "../graph/model.ts";
 import { lookupDefinition } from "../graph/resolve.ts";
@@ -107,6 +107,68 @@ function methodsOf(kind: string, rest: string): string[] {
   return [...m[1]!.matchAll(/['"](\w+)['"]/g)].map((x) => x[1]!.toUpperCase());
 }
 
+/** Routes registered by decorators on a file's definitions (`@app.get("/x")`, a controller's `@Get()`). */
+function decoratorRoutes(
+  record: FileRecord,
+  file: string,
+  moduleId: number,
+  c: NonNullable<ReturnType<typeof rulesFor>>,
+  test: boolean,
+): Route[] {
+  const routes: Route[] = [];
+  record.definitions.forEach((d, i) => {
+    for (const dec of d.decorators ?? []) {
+      const member = d.kind === "class" ? undefined : c.rules.memberDecorators?.map((re) => re.exec(dec)).find(Boolean);
+      if (member) {
+        // A method of a controller class: the class's decorator carries the prefix.
+        const verb = member.groups!.verb!.toUpperCase();
+        const methods =
+          verb === "REQUEST"
+            ? [...dec.matchAll(/RequestMethod\.(\w+)/g)].map((x) => x[1]!.toUpperCase())
+            : [verb === "ALL" ? "ANY" : verb];
+        const classDecorators = d.parent >= 0 ? (record.definitions[d.parent]!.decorators ?? []) : [];
+        const prefix =
+          classDecorators
+            .flatMap((x) => c.rules.classPrefix?.map((re) => re.exec(x)?.groups?.path) ?? [])
+            .find((p) => p !== undefined) ?? "";
+        const own = joinPaths(prefix, member.groups!.path ?? "");
+        for (const method of methods.length ? methods : ["ANY"]) {
+          routes.push({
+            method,
+            path: own,
+            own,
+            file,
+            line: d.nameLine,
+            handler: moduleId + 1 + i,
+            span: { start: d.start, end: d.end },
+            mounts: [],
+            ...(test ? { test } : {}),
+          });
+        }
+        continue;
+      }
+      const m = c.rules.decorators?.map((re) => re.exec(dec)).find(Boolean);
+      if (!m) continue;
+      const owner = m.groups!.owner;
+      for (const method of methodsOf(m.groups!.verb!, m.groups!.rest ?? "")) {
+        routes.push({
+          method: method === "ALL" ? "ANY" : method,
+          path: m.groups!.path ?? "",
+          own: m.groups!.path ?? "",
+          file,
+          line: d.nameLine,
+          handler: moduleId + 1 + i,
+          span: { start: d.start, end: d.end },
+          mounts: [],
+          ...(owner ? { owner } : {}),
+          ...(test ? { test } : {}),
+        });
+      }
+    }
+  });
+  return routes;
+}
+
 /** Finds every route in the project with its mount chain. */
 export function findRoutes(graph: CodeGraph): Route[] {
   const routes: (Route & { owner?: string })[] = [];
@@ -200,59 +262,7 @@ export function findRoutes(graph: CodeGraph): Route[] {
         });
       }
     }
-    // Decorator-style registration on definitions.
-    const moduleId = graph.moduleSymbol.get(file)!;
-    record.definitions.forEach((d, i) => {
-      for (const dec of d.decorators ?? []) {
-        const member =
-          d.kind === "class" ? undefined : c.rules.memberDecorators?.map((re) => re.exec(dec)).find(Boolean);
-        if (member) {
-          // A method of a controller class: the class's decorator carries the prefix.
-          const verb = member.groups!.verb!.toUpperCase();
-          const methods =
-            verb === "REQUEST"
-              ? [...dec.matchAll(/RequestMethod\.(\w+)/g)].map((x) => x[1]!.toUpperCase())
-              : [verb === "ALL" ? "ANY" : verb];
-          const classDecorators = d.parent >= 0 ? (record.definitions[d.parent]!.decorators ?? []) : [];
-          const prefix =
-            classDecorators
-              .flatMap((x) => c.rules.classPrefix?.map((re) => re.exec(x)?.groups?.path) ?? [])
-              .find((p) => p !== undefined) ?? "";
-          const own = joinPaths(prefix, member.groups!.path ?? "");
-          for (const method of methods.length ? methods : ["ANY"]) {
-            routes.push({
-              method,
-              path: own,
-              own,
-              file,
-              line: d.nameLine,
-              handler: moduleId + 1 + i,
-              span: { start: d.start, end: d.end },
-              mounts: [],
-              ...(test ? { test } : {}),
-            });
-          }
-          continue;
-        }
-        const m = c.rules.decorators?.map((re) => re.exec(dec)).find(Boolean);
-        if (!m) continue;
-        const owner = m.groups!.owner;
-        for (const method of methodsOf(m.groups!.verb!, m.groups!.rest ?? "")) {
-          routes.push({
-            method: method === "ALL" ? "ANY" : method,
-            path: m.groups!.path ?? "",
-            own: m.groups!.path ?? "",
-            file,
-            line: d.nameLine,
-            handler: moduleId + 1 + i,
-            span: { start: d.start, end: d.end },
-            mounts: [],
-            ...(owner ? { owner } : {}),
-            ...(test ? { test } : {}),
-          });
-        }
-      }
-    });
+    routes.push(...decoratorRoutes(record, file, graph.moduleSymbol.get(file)!, c, test));
   }
 
   /** Does mount-call target expression `expr` (in `file`) denote router variable `name` of `routerFile`? */

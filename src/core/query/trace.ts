@@ -450,17 +450,90 @@ export function traceLimits(k: number | undefined, maxHops: number | undefined):
   return { k: kk, maxHops: hh };
 }
 
-/** Traces `fromArg` (a symbol or `METHOD /path`) to `toArg` (a symbol). */
-export async function trace(
+/** The trace answer's text: the paths kept (with their code lines where left), what was searched and cut. */
+function traceText(
+  t: {
+    from: TraceAnswer["from"];
+    to: SymbolNode;
+    paths: TracePath[];
+    kept: TracePath[];
+    shown: number;
+    k: number;
+    maxHops: number;
+    searched: TraceAnswer["searched"];
+    completeness: Completeness;
+  },
+  usage: string,
+): string {
+  const { from, to, paths, kept, shown, k, maxHops, searched, completeness } = t;
+  const lines = [`# Trace: ${citeName(from.label)} → ${to.qualified} (${to.kind}, ${cite(to.file, to.start)})`];
+  if (!paths.length) {
+    lines.push(`No path within ${maxHops} hops.`);
+  } else if (!paths.some((p) => p.level === "symbol")) {
+    lines.push(
+      `No symbol path within ${maxHops} hops (calls, inheritance, overriding, types); their files are ` +
+        `linked by imports:`,
+    );
+  } else {
+    lines.push(
+      `${plural(paths.length, "path")} (shortest first, up to ${k}, within ${maxHops} ` +
+        `hops)${paths.length > shown ? `; ${fmt(shown)} shown` : ""}.`,
+    );
+  }
+  kept.forEach((p, i) => {
+    const free = p.hops.filter((h) => h.kind === "dispatch").length;
+    lines.push(
+      "",
+      `## Path ${i + 1}: ` +
+        (`${plural(p.hops.length, "hop")}${free ? ` (${free} dispatch, not counted against ${maxHops})` : ""}` +
+          (`, confidence ${p.confidence.toFixed(2)}` +
+            `${p.level === "file" ? " (file level: imports only, no symbol path found)" : ""}`)),
+    );
+    for (const h of p.hops) {
+      lines.push(
+        `- ${cite(h.site.path, h.site.line)} ${h.from} —${h.kind}→ ${h.to} ` +
+          (`(${cite(h.toAt.path, h.toAt.line)})` +
+            `${h.resolution ? ` [${h.resolution}, ${h.confidence.toFixed(2)}]` : ""}`),
+      );
+      if (h.code) lines.push(`    ${h.code}`);
+    }
+  });
+  if (paths.length > shown)
+    lines.push(
+      "",
+      `${plural(paths.length - shown, "more path")} found but left out by the budget; ask again with a ` +
+        `larger budget.`,
+    );
+  lines.push(
+    "",
+    `Searched: ${FOLLOWED.join(", ")} edges, up to ${maxHops} hops; ` +
+      (`${plural(searched.reachableFrom, "symbol")} reachable from the start, ` +
+        `${plural(searched.reachingTo, "symbol")} reaching the end.`),
+  );
+  if (searched.reverse !== undefined)
+    lines.push(
+      `The other way round, ${to.qualified} reaches ${from.label} in ${plural(searched.reverse, "hop")}: ` +
+        `trace from ${to.qualified} to ${from.label}.`,
+    );
+  else if (!paths.some((p) => p.level === "symbol"))
+    lines.push(
+      `Nor does ${to.qualified} reach it within ${maxHops} hops.` +
+        (maxHops < LIMITS.trace.hops.max ? ` To search further, ask with maxHops up to ${LIMITS.trace.hops.max}.` : ""),
+    );
+  lines.push("", ...completenessLines(completeness, paths.length === 0, "every call at both ends is linked"));
+  lines.push("", usage);
+  return lines.join("\n");
+}
+
+/**
+ * Where a trace starts: a symbol with its members and the members it inherits, or the handlers of the
+ * routes `fromArg` ("METHOD /path") matches, each with the lead hops that reach it.
+ */
+function traceStarts(
   graph: CodeGraph,
   fromArg: string,
-  toArg: string,
-  opts: { k: number; maxHops: number },
-  args: ListArgs,
   io: TraceIO,
-): Promise<TraceAnswer> {
-  const { k, maxHops } = opts;
-  const to = findSymbol(graph, toArg);
+): { starts: Start[]; from: TraceAnswer["from"]; fromSymbol?: SymbolNode; route: boolean } {
   const starts: Start[] = [];
   let from: TraceAnswer["from"];
   let fromSymbol: SymbolNode | undefined;
@@ -544,6 +617,21 @@ export async function trace(
       }
     }
   }
+  return { starts, from, ...(fromSymbol ? { fromSymbol } : {}), route: route !== null };
+}
+
+/** Traces `fromArg` (a symbol or `METHOD /path`) to `toArg` (a symbol). */
+export async function trace(
+  graph: CodeGraph,
+  fromArg: string,
+  toArg: string,
+  opts: { k: number; maxHops: number },
+  args: ListArgs,
+  io: TraceIO,
+): Promise<TraceAnswer> {
+  const { k, maxHops } = opts;
+  const to = findSymbol(graph, toArg);
+  const { starts, from, fromSymbol, route } = traceStarts(graph, fromArg, io);
   const targets = new Set(withMembers(graph, to.id));
   const dist = distancesTo(graph, [...targets], maxHops);
   // A member lead costs no hop of its own: the search counts hops from the start's node.
@@ -634,65 +722,8 @@ export async function trace(
     const kept: TracePath[] = paths
       .slice(0, shown)
       .map((p, i) => (i < withCode ? p : { ...p, hops: p.hops.map(({ code: _code, ...h }): TraceHop => h) }));
-    const render = (usage: string) => {
-      const lines = [`# Trace: ${citeName(from.label)} → ${to.qualified} (${to.kind}, ${cite(to.file, to.start)})`];
-      if (!paths.length) {
-        lines.push(`No path within ${maxHops} hops.`);
-      } else if (!paths.some((p) => p.level === "symbol")) {
-        lines.push(
-          `No symbol path within ${maxHops} hops (calls, inheritance, overriding, types); their files are ` +
-            `linked by imports:`,
-        );
-      } else {
-        lines.push(
-          `${plural(paths.length, "path")} (shortest first, up to ${k}, within ${maxHops} ` +
-            `hops)${paths.length > shown ? `; ${fmt(shown)} shown` : ""}.`,
-        );
-      }
-      kept.forEach((p, i) => {
-        const free = p.hops.filter((h) => h.kind === "dispatch").length;
-        lines.push(
-          "",
-          `## Path ${i + 1}: ` +
-            (`${plural(p.hops.length, "hop")}${free ? ` (${free} dispatch, not counted against ${maxHops})` : ""}` +
-              (`, confidence ${p.confidence.toFixed(2)}` +
-                `${p.level === "file" ? " (file level: imports only, no symbol path found)" : ""}`)),
-        );
-        for (const h of p.hops) {
-          lines.push(
-            `- ${cite(h.site.path, h.site.line)} ${h.from} —${h.kind}→ ${h.to} ` +
-              (`(${cite(h.toAt.path, h.toAt.line)})` +
-                `${h.resolution ? ` [${h.resolution}, ${h.confidence.toFixed(2)}]` : ""}`),
-          );
-          if (h.code) lines.push(`    ${h.code}`);
-        }
-      });
-      if (paths.length > shown)
-        lines.push(
-          "",
-          `${plural(paths.length - shown, "more path")} found but left out by the budget; ask again with a ` +
-            `larger budget.`,
-        );
-      lines.push(
-        "",
-        `Searched: ${FOLLOWED.join(", ")} edges, up to ${maxHops} hops; ` +
-          (`${plural(searched.reachableFrom, "symbol")} reachable from the start, ` +
-            `${plural(searched.reachingTo, "symbol")} reaching the end.`),
-      );
-      if (searched.reverse !== undefined)
-        lines.push(
-          `The other way round, ${to.qualified} reaches ${from.label} in ${plural(searched.reverse, "hop")}: ` +
-            `trace from ${to.qualified} to ${from.label}.`,
-        );
-      else if (!paths.some((p) => p.level === "symbol"))
-        lines.push(
-          `Nor does ${to.qualified} reach it within ${maxHops} ` +
-            `hops.${maxHops < LIMITS.trace.hops.max ? ` To search further, ask with maxHops up to ${LIMITS.trace.hops.max}.` : ""}`,
-        );
-      lines.push("", ...completenessLines(completeness, paths.length === 0, "every call at both ends is linked"));
-      lines.push("", usage);
-      return lines.join("\n");
-    };
+    const render = (usage: string) =>
+      traceText({ from, to, paths, kept, shown, k, maxHops, searched, completeness }, usage);
     const { text, tokens } = withUsage(render, args);
     return {
       from,

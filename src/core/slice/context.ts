@@ -277,6 +277,12 @@ function looksLikePath(target: string, graph: CodeGraph): boolean {
   return ext !== undefined && languageForExtension(ext) !== undefined && graph.byQualified.get(target) === undefined;
 }
 
+/** The part of a route's path after its last prefix that could not be resolved. */
+function knownSuffix(r: Route): string {
+  const known = r.mounts.slice(r.mounts.findLastIndex((x) => x.unresolved !== undefined) + 1);
+  return joinPaths(...known.map((x) => x.prefix), r.own);
+}
+
 /** Understands a target: route, path::symbol, file path, symbol name, or free text for search. */
 export function resolveTarget(
   graph: CodeGraph,
@@ -341,8 +347,8 @@ export function resolveTarget(
     }
     const notes = hits.map((r) =>
       r.suffixOf !== undefined
-        ? `route ${r.method} ` +
-          `…${joinPaths(...r.mounts.slice(r.mounts.findLastIndex((x) => x.unresolved !== undefined) + 1).map((x) => x.prefix), r.own)} registered at ${cite(r.file, r.line)}, matched by the end of the path: its prefix ${r.suffixOf} is not a string the project spells out`
+        ? `route ${r.method} …${knownSuffix(r)} registered at ${cite(r.file, r.line)}, ` +
+          `matched by the end of the path: its prefix ${r.suffixOf} is not a string the project spells out`
         : `route ${r.method} ${r.path} registered at ${cite(r.file, r.line)}`,
     );
     return { ids: [...new Set(ids)], how: "route", notes, mounts, inline, routes: hits };
@@ -794,7 +800,9 @@ export async function buildContext(
       i === 0 && outlineBlock !== undefined
         ? (fullAt: number | undefined) =>
             `Note: the seed's full body needs ${fullTokens} tokens; shown as an outline. ` +
-            `${fullAt !== undefined && fullAt <= MAX_BUDGET ? `Ask with budget ≥ ${fullAt} for the full text, or read its lines.` : "Read its lines for the full text."}`
+            (fullAt !== undefined && fullAt <= MAX_BUDGET
+              ? `Ask with budget ≥ ${fullAt} for the full text, or read its lines.`
+              : "Read its lines for the full text.")
         : undefined;
     const block: Block = {
       full,
@@ -929,7 +937,7 @@ function moduleConstants(graph: CodeGraph, moduleId: number): string[] {
     seen.add(b.name);
     out.push(
       `${b.name}${b.type ? `: ${b.type}` : ""}` +
-        `${b.literal !== undefined && b.literal.length <= 80 ? ` = ${b.literal}` : b.value ? ` = ${b.value}(…)` : " = …"}`,
+        (b.literal !== undefined && b.literal.length <= 80 ? ` = ${b.literal}` : b.value ? ` = ${b.value}(…)` : " = …"),
     );
   }
   return out;

@@ -264,8 +264,10 @@ export function partsNote(parts: RouteParts, cite: (c: ClientCall) => string): s
   const res = parts.models.filter((m) => m.role === "response");
   if (req.length || res.length)
     notes.push(
-      `models: ` +
-        `${[req.length ? `request ${names(req)}` : "", res.length ? `response ${names(res)}` : ""].filter(Boolean).join("; ")}`,
+      "models: " +
+        [req.length ? `request ${names(req)}` : "", res.length ? `response ${names(res)}` : ""]
+          .filter(Boolean)
+          .join("; "),
     );
   if (parts.dependencies.length)
     notes.push(`runs first: ${parts.dependencies.map((d) => `${d.name} (${d.role})`).join(", ")}`);
