@@ -75,6 +75,12 @@ export interface Store {
   delete(key: string): Promise<void>;
   /** All keys starting with `prefix`. */
   keys(prefix?: string): Promise<string[]>;
+  /**
+   * Optional, for a store that acknowledges writes before they land (the browser's OPFS store
+   * writes them in batches): resolves once every write acknowledged so far has landed. The engine
+   * calls it when an index run has written its snapshot, so a run that returned survives a reload.
+   */
+  flush?(): Promise<void>;
   /** A description for reports ("/repo/.codeslice", "memory"). */
   readonly label: string;
 }

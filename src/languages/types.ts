@@ -159,6 +159,28 @@ export interface LanguageSemantics {
    * declares the name hides its bases' overloads of it.
    */
   overloads?: "inherited" | "hidden";
+  /**
+   * Parameters a test framework fills by name (pytest fixtures): such a parameter holds what the
+   * provider of its name returns. See InjectedParams.
+   */
+  injected?: InjectedParams;
+}
+
+/**
+ * How a framework injects parameters by name (pytest's fixtures): which functions provide a value
+ * and under what name, which functions receive them, and which files share their providers with a
+ * folder. A receiving function's untyped parameter is typed by the nearest provider of its name: a
+ * provider in the same class, then the same file, then the shared files of its folder and of each
+ * folder above; the value is the provider's return annotation, or what its `return`/`yield`
+ * holds (bindings of kind `return`, recorded in providers only).
+ */
+export interface InjectedParams {
+  /** A decorator that makes a function a provider; group `name`, when it matches, is the name it provides. */
+  provider: RegExp;
+  /** Names of functions that receive injected parameters besides the providers themselves (`test…`). */
+  receiver: RegExp;
+  /** The file name whose providers every file in its folder and below sees (`conftest.py`). */
+  sharedFile: string;
 }
 
 /** The semantics of a language that does not say otherwise. */

@@ -109,7 +109,7 @@ export class FallbackStore implements Store {
     return this.memory !== undefined;
   }
 
-  private fallBack(error: unknown): Map<string, Uint8Array> {
+  protected fallBack(error: unknown): Map<string, Uint8Array> {
     if (!this.memory) {
       this.memory = new Map();
       this.refusal = error;

@@ -25,8 +25,12 @@
 //   node scripts/build.mjs && node test/bench/rename-bench.mjs [--corpora DIR] [--only NAME] [--tests]
 // --tests also runs the Python projects' test suites (pytest, with the checkout's src/ on the path)
 // before any rename and after each apply, and compares the outcomes: the same counts of passed,
-// failed, skipped and erroring tests and the same failing test ids. (ky's suite needs its
-// node_modules, which the checkout does not have: not run.)
+// failed, skipped and erroring tests and the same failing test ids. Where the outcome is the same,
+// each edit the reference tool does not make is left out in turn and the suite run again: an edit
+// whose absence changes a result is needed by the program (Pyright does not type pytest fixtures).
+// (ky's suite needs its node_modules, which the checkout does not have: not run.) --pythonpath DIR
+// adds DIR to the suites' path, for test dependencies the machine's Python lacks: itsdangerous's
+// timed tests need freezegun (`apt-get download python3-freezegun`, its freezegun/ folder in DIR).
 // Output: a table on stdout and test/bench/results/rename.json (rename-<only>.json, rename-tests.json
 // with --only or --tests).
 import { execFileSync, spawn, spawnSync } from "node:child_process";
@@ -328,7 +332,11 @@ function pytestOutcome(work, repo) {
     ["-m", "pytest", "-q", "-p", "no:cacheprovider", "--continue-on-collection-errors", "-rfE", "tests"],
     {
       cwd: work,
-      env: { ...process.env, PYTHONPATH: path.join(work, repo.srcDir), PYTHONDONTWRITEBYTECODE: "1" },
+      env: {
+        ...process.env,
+        PYTHONPATH: [path.join(work, repo.srcDir), ...(flags.pythonpath ? [flags.pythonpath] : [])].join(":"),
+        PYTHONDONTWRITEBYTECODE: "1",
+      },
       timeout: 600_000,
     },
   );
@@ -339,6 +347,33 @@ function pytestOutcome(work, repo) {
     counts[m[2].replace(/s$/, "")] = Number(m[1]);
   const failing = [...out.matchAll(/^(?:FAILED|ERROR) (\S+)/gm)].map((m) => m[1]).sort();
   return { counts, failing };
+}
+
+/**
+ * The edits the reference tool does not make, each left out in turn: the applied checkout with that
+ * one site put back to the old name, the suite run again. An edit whose absence changes the suite's
+ * outcome (a test that fails without it, where the whole plan kept every result) is one the program
+ * needs, whatever the tool says: Pyright does not type pytest fixtures, so it renames none of the
+ * calls on them.
+ */
+function extraNeeded(work, repo, extra, oldName, newName, baseline) {
+  const needed = [];
+  for (const k of extra) {
+    const [file, line, col] = k.split(":");
+    const full = path.join(work, file);
+    const text = fs.readFileSync(full, "utf8");
+    const lines = text.split("\n");
+    const at = lines[Number(line) - 1];
+    if (at?.slice(Number(col), Number(col) + newName.length) !== newName) continue;
+    lines[Number(line) - 1] = at.slice(0, Number(col)) + oldName + at.slice(Number(col) + newName.length);
+    fs.writeFileSync(full, lines.join("\n"));
+    try {
+      if (!sameOutcome(baseline.tests, pytestOutcome(work, repo))) needed.push(k);
+    } finally {
+      fs.writeFileSync(full, text);
+    }
+  }
+  return needed;
 }
 
 function sameOutcome(a, b) {
@@ -399,6 +434,8 @@ async function runCase(repo, tools, work, [symbol, newName, what], baseline) {
     if (baseline.tests) {
       const tests = pytestOutcome(work, repo);
       compile.tests = { same: sameOutcome(baseline.tests, tests), ...tests };
+      if (compile.tests.same && apply.status === 0 && extra.length)
+        compile.tests.extraNeeded = extraNeeded(work, repo, extra, symbol.split(/[.:]/).at(-1), newName, baseline);
     }
   } else {
     const errors = tscErrors(work);
@@ -480,9 +517,12 @@ const totals = {
   compiled: done.filter((c) => c.compile.compiles && c.compile.imports !== false).length,
   testsRun: done.filter((c) => c.compile.tests).length,
   testsSame: done.filter((c) => c.compile.tests?.same).length,
+  extraNeeded: sum((c) => c.compile.tests?.extraNeeded?.length ?? 0),
 };
 totals.recall = totals.reference ? totals.found / totals.reference : 1;
 totals.precision = totals.edits ? (totals.edits - totals.extra) / totals.edits : 1;
+// Counting as right the extra edits the test suite proves needed (see extraNeeded).
+totals.precisionWithSuite = totals.edits ? (totals.edits - totals.extra + totals.extraNeeded) / totals.edits : 1;
 const out = {
   machine: machine(),
   codeslice: codesliceRevision(),
@@ -504,5 +544,5 @@ for (const c of cases) {
     );
 }
 console.log(
-  `\nTotal: ${totals.cases} renames (${totals.refused} refused), recall ${totals.recall.toFixed(4)} (${totals.found}/${totals.reference}), precision ${totals.precision.toFixed(4)} (${totals.edits - totals.extra}/${totals.edits}), compiled after apply ${totals.compiled}/${done.length}${totals.testsRun ? `, test suite outcomes unchanged ${totals.testsSame}/${totals.testsRun}` : ""}, reference locations in strings ${totals.inStrings}, uncertain listed ${totals.uncertain}`,
+  `\nTotal: ${totals.cases} renames (${totals.refused} refused), recall ${totals.recall.toFixed(4)} (${totals.found}/${totals.reference}), precision ${totals.precision.toFixed(4)} (${totals.edits - totals.extra}/${totals.edits}), compiled after apply ${totals.compiled}/${done.length}${totals.testsRun ? `, test suite outcomes unchanged ${totals.testsSame}/${totals.testsRun}` : ""}, reference locations in strings ${totals.inStrings}, uncertain listed ${totals.uncertain}${totals.extra ? `; of the ${totals.extra} edits the tool does not make, ${totals.extraNeeded} are needed by the test suite (left out one at a time, a test's result changes): precision counting them ${totals.precisionWithSuite.toFixed(4)}` : ""}`,
 );

@@ -1,9 +1,12 @@
 // run_tests on real repositories: a one-line edit makes tests fail, `codeslice tests <target> --run` answers; prints the command, exit code, answer tokens, raw log tokens and their ratio.
 //
-// Usage: npm run bench -- run-tests-ratio [--corpora DIR] [--runs N] [--only flask|hono]
-//   DIR holds checkouts of pallets/flask (pytest; its deps importable, PYTHONPATH=src is set here)
-//   and honojs/hono (Vitest; node_modules with vitest, @vitest/coverage-v8 and
-//   vite-plugin-fastly-js-compute, which its config loads), default /work/corpora/explain26.
+// Usage: npm run bench -- run-tests-ratio [--corpora DIR] [--runs N] [--only NAME] [--show]
+//   DIR holds checkouts of pallets/flask (pytest; its deps importable, PYTHONPATH=src is set here),
+//   pallets/click (pytest, nothing else; PYTHONPATH=src), honojs/hono (Vitest; node_modules with
+//   vitest, @vitest/coverage-v8 and vite-plugin-fastly-js-compute, which its config loads) and
+//   immerjs/immer (Vitest 3.2.6; node_modules with vitest, deep-freeze, lodash, redux, type-plus and
+//   immutable), default /work/corpora/explain26. A checkout that is missing is skipped, and said so.
+//   --show prints each answer's text.
 //   Each case edits one line of the source, runs the built CLI (`node scripts/build.mjs` first),
 //   and puts the line back (git checkout) whatever happens. The issue's bar: an answer of at most
 //   600 tokens that shows the failing id and its assertion, where the raw log is ≥ 10× longer.
@@ -23,6 +26,7 @@ const arg = (name, d) => {
 const corpora = arg("corpora", "/work/corpora/explain26");
 const runs = Number(arg("runs", "1"));
 const only = arg("only", "");
+const show = process.argv.includes("--show");
 
 /** Each case: the repository, the target `tests` is asked about, the one-line edit, and what the answer must show. */
 const CASES = [
@@ -54,10 +58,36 @@ const CASES = [
     env: () => ({}),
     failing: "Should throw Error cookie with maxAge grater than 400days",
   },
+  {
+    // One failing test: `format_filename(…, shorten=True)` keeps the folder instead of the file name.
+    name: "click",
+    repo: "click",
+    runner: "pytest",
+    target: "click.utils.format_filename",
+    edit: {
+      file: "src/click/utils.py",
+      from: "filename = os.path.basename(filename)",
+      to: "filename = os.path.dirname(filename)",
+    },
+    env: (root) => ({ PYTHONPATH: path.join(root, "src") }),
+    failing: "test_filename_formatting",
+  },
+  {
+    // Two failing tests of one cause: a JSON-patch `add` at `-` prepends instead of appending. The
+    // function's tests are whole files (every file that enables patches), so this case has no -file twin.
+    name: "immer",
+    repo: "immer",
+    runner: "vitest",
+    target: "enablePatches",
+    edit: { file: "src/plugins/patches.ts", from: "? base.push(value)", to: "? base.unshift(value)" },
+    env: () => ({}),
+    failing: "appends to array when last part of path is '-'",
+    noFileTwin: true,
+  },
 ];
 // The same edits with the file as the target: `tests` then finds every test file that reaches the
 // file, and runs them whole, where the symbol's own tests are a few ids.
-for (const c of [...CASES]) CASES.push({ ...c, name: `${c.name}-file`, target: c.edit.file });
+for (const c of [...CASES]) if (!c.noFileTwin) CASES.push({ ...c, name: `${c.name}-file`, target: c.edit.file });
 
 function git(root, ...args) {
   return spawnSync("git", ["-C", root, ...args], { encoding: "utf8" }).stdout.trim();
@@ -114,6 +144,7 @@ for (const c of CASES) {
   console.log(
     `  tests found: ${a.tests}; answer ${a.usage.tokens} tokens (budget ${a.usage.budget}); raw log ${raw(a)} tokens; ratio ${median(ratios).toFixed(1)}× (median of ${ratios.length}); failing test "${c.failing}" shown: ${shows}`,
   );
+  if (show) console.log(a.text.replace(/^/gm, "  | "));
   if (a.usage.tokens > 600 || median(ratios) < 10 || !shows) ok = false;
 }
 console.log(

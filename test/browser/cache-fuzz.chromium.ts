@@ -1,15 +1,16 @@
 /**
  * Cache-damage fuzz in Chromium, for the OPFS and the IndexedDB store: index a small fixture,
- * damage random stored values behind the engine's back (truncate, empty, flip bytes, delete,
- * garbage, a whole value of another key; in OPFS also a folder where a value was, a file where a
- * folder of values was, the marker gone; in IndexedDB a value of the wrong type), open a new
- * engine on the same store, and require the answers of a clean run with nothing thrown. A third
- * engine then finds the store healed: nothing to parse, nothing to repair.
+ * damage random stored units behind the engine's back (truncate, empty, flip bytes, delete,
+ * garbage, a whole unit of another key; a unit is a value in IndexedDB and the pack file holding
+ * the value in OPFS; in OPFS also a folder where a pack was, the marker gone, and files of the
+ * per-record layout before packs holding other keys' values; in IndexedDB a value of the wrong
+ * type), open a new engine on the same store, and require the answers of a clean run with nothing
+ * thrown. A third engine then finds the store healed: nothing to parse, nothing to repair.
  *
  * VITE_FUZZ_SEEDS (default 120) sets the seeds per backend; VITE_FUZZ_SEED=n replays one seed.
  */
 import { describe, expect, it } from "vitest";
-import { createStore, del as idbDel, set as idbSet } from "idb-keyval";
+import { createStore, del as idbDel, get as idbGet, set as idbSet } from "idb-keyval";
 import { createEngine, type Engine } from "../../src/core/engine/engine.ts";
 import { MemoryFileSystem, MemoryStore } from "../../src/platform/memory/index.ts";
 import {
@@ -22,6 +23,7 @@ import {
   STORE_MARKER,
   type StoreBackend,
 } from "../../src/platform/browser/index.ts";
+import { PACK_NAME, packSeq, readPackTable } from "../../src/platform/browser/opfs-pack.ts";
 import type { Logger, Store } from "../../src/core/ports.ts";
 import { wasm } from "../support/platform.ts";
 
@@ -79,51 +81,71 @@ type Damage =
   | "garbage"
   | "other-value"
   | "folder"
-  | "parent-file"
   | "no-marker"
+  | "old-layout"
   | "wrong-type";
 const COMMON: Damage[] = ["truncate", "empty", "flip", "delete", "garbage", "other-value"];
 
-/** Raw access to one backend's namespace, behind the store's back. */
+/** Raw access to one backend's namespace, behind the store's back: the unit that holds a key's value. */
 interface Raw {
+  read(key: string): Promise<Uint8Array>;
   put(key: string, bytes: Uint8Array): Promise<void>;
   remove(key: string): Promise<void>;
-  special(kind: Damage, key: string): Promise<void>;
+  special(kind: Damage, key: string, pristine: Map<string, Uint8Array>): Promise<void>;
   kinds: Damage[];
 }
 
+/** A damage an earlier damage of the same seed made impossible (the pack holding the key is gone). */
+class Blocked extends Error {}
+
 async function opfsRaw(ns: string): Promise<Raw> {
   const dir = await openDirectory(await navigator.storage.getDirectory(), `${OPFS_INDEX_DIR}/${ns}`);
-  const parentOf = async (key: string) => openDirectory(dir, key.split("/").slice(0, -1).join("/"));
-  const leaf = (key: string) => key.split("/").at(-1)!;
-  const remove = async (key: string) =>
-    (await parentOf(key)).removeEntry(leaf(key), { recursive: true }).catch(() => {});
+  type Entries = FileSystemDirectoryHandle & { entries(): AsyncIterableIterator<[string, FileSystemHandle]> };
+  // The pack whose table sets the key last (restore writes one key per pack).
+  const packOf = async (key: string): Promise<string> => {
+    let found: string | undefined;
+    for await (const [name, handle] of (dir as Entries).entries()) {
+      if (handle.kind !== "file" || !PACK_NAME.test(name)) continue;
+      const file = await (handle as FileSystemFileHandle).getFile();
+      const table = readPackTable(new Uint8Array(await file.arrayBuffer()), file.size, packSeq(name)!);
+      if (Array.isArray(table) && table.some((e) => e.key === key && e.offset !== undefined))
+        if (!found || name > found) found = name;
+    }
+    if (!found) throw new Blocked(key);
+    return found;
+  };
+  const write = async (name: string, bytes: Uint8Array | string) => {
+    const w = await (await dir.getFileHandle(name, { create: true })).createWritable();
+    await w.write(bytes as Uint8Array<ArrayBuffer>);
+    await w.close();
+  };
   return {
-    kinds: [...COMMON, "folder", "parent-file", "no-marker"],
-    // Straight onto the file, the way an older version (or a crash) leaves it.
-    async put(key, bytes) {
-      const w = await (await (await parentOf(key)).getFileHandle(leaf(key), { create: true })).createWritable();
-      await w.write(bytes as Uint8Array<ArrayBuffer>);
-      await w.close();
+    kinds: [...COMMON, "folder", "no-marker", "old-layout"],
+    async read(key) {
+      return new Uint8Array(await (await (await dir.getFileHandle(await packOf(key))).getFile()).arrayBuffer());
     },
-    remove,
-    async special(kind, key) {
+    // Straight onto the pack file, the way a crash or another program leaves it.
+    put: async (key, bytes) => write(await packOf(key), bytes),
+    remove: async (key) => dir.removeEntry(await packOf(key)),
+    async special(kind, key, pristine) {
       if (kind === "folder") {
-        await remove(key);
-        const folder = await (await parentOf(key)).getDirectoryHandle(leaf(key), { create: true });
+        const name = await packOf(key);
+        await dir.removeEntry(name);
+        const folder = await dir.getDirectoryHandle(name, { create: true });
         await folder.getFileHandle("stray", { create: true });
-      } else if (kind === "parent-file") {
-        // The folder holding the value becomes a file (its sibling values go with it).
-        const parts = key.split("/");
-        const folderKey = parts.slice(0, -1).join("/");
-        if (!folderKey) return;
-        const grand = await openDirectory(dir, parts.slice(0, -2).join("/"));
-        await grand.removeEntry(parts.at(-2)!, { recursive: true }).catch(() => {});
-        const w = await (await grand.getFileHandle(parts.at(-2)!, { create: true })).createWritable();
-        await w.write("not a folder");
-        await w.close();
       } else if (kind === "no-marker") {
         await dir.removeEntry(STORE_MARKER).catch(() => {});
+      } else if (kind === "old-layout") {
+        // The layout before packs, a file per key, each holding another key's whole value: read
+        // as values, it would answer wrongly; it is never read.
+        const keys = [...pristine.keys()];
+        for (const [i, k] of keys.entries()) {
+          const parts = k.split("/");
+          const parent = await openDirectory(dir, parts.slice(0, -1).join("/"));
+          const w = await (await parent.getFileHandle(parts.at(-1)!, { create: true })).createWritable();
+          await w.write(pristine.get(keys[(i + 1) % keys.length]!)! as Uint8Array<ArrayBuffer>);
+          await w.close();
+        }
       }
     },
   };
@@ -133,6 +155,11 @@ function idbRaw(ns: string): Raw {
   const db = createStore("codeslice-index", "kv");
   return {
     kinds: [...COMMON, "wrong-type"],
+    read: async (key) => {
+      const v: unknown = await idbGet(`${ns}/${key}`, db);
+      if (!(v instanceof Uint8Array)) throw new Blocked(key);
+      return v;
+    },
     put: (key, bytes) => idbSet(`${ns}/${key}`, bytes, db),
     remove: (key) => idbDel(`${ns}/${key}`, db),
     async special(kind, key) {
@@ -152,8 +179,8 @@ async function damage(
   try {
     return await damageWith(kind, raw, r, key, pristine);
   } catch (error) {
-    // An earlier damage of this seed is in the way (a file where this key's folder was).
-    if ((error as Error).name !== "TypeMismatchError") throw error;
+    // An earlier damage of this seed is in the way (the unit holding this key is gone or changed).
+    if (!(error instanceof Blocked)) throw error;
     return `${kind} ${key} (blocked by an earlier damage)`;
   }
 }
@@ -165,7 +192,12 @@ async function damageWith(
   key: string,
   pristine: Map<string, Uint8Array>,
 ): Promise<string> {
-  const bytes = pristine.get(key)!;
+  if (!COMMON.includes(kind) || kind === "delete") {
+    if (kind === "delete") await raw.remove(key);
+    else await raw.special(kind, key, pristine);
+    return `${kind} ${key}`;
+  }
+  const bytes = await raw.read(key);
   switch (kind) {
     case "truncate":
       await raw.put(key, bytes.slice(0, r.int(bytes.length)));
@@ -179,9 +211,6 @@ async function damageWith(
       await raw.put(key, copy);
       break;
     }
-    case "delete":
-      await raw.remove(key);
-      break;
     case "garbage":
       await raw.put(
         key,
@@ -189,13 +218,11 @@ async function damageWith(
       );
       break;
     case "other-value": {
-      // A whole, well-sealed value that belongs to another key.
+      // A whole, well-formed unit that belongs to another key.
       const others = [...pristine.keys()].filter((k) => k !== key);
-      await raw.put(key, pristine.get(r.pick(others))!);
+      await raw.put(key, await raw.read(r.pick(others)));
       break;
     }
-    default:
-      await raw.special(kind, key);
   }
   return `${kind} ${key}`;
 }
@@ -207,7 +234,11 @@ async function restore(backend: StoreBackend, ns: string, pristine: Map<string, 
     store = new OpfsStore(await openDirectory(await navigator.storage.getDirectory(), `${OPFS_INDEX_DIR}/${ns}`));
   else store = new IdbStore(ns);
   await store.clear();
-  for (const [k, v] of pristine) await store.set(k, v);
+  for (const [k, v] of pristine) {
+    await store.set(k, v);
+    // One pack per key: a damaged pack takes one value with it, as a damaged value does in IndexedDB.
+    if (store instanceof OpfsStore) await store.flush();
+  }
 }
 
 async function snapshotOf(store: Store): Promise<Map<string, Uint8Array>> {

@@ -122,6 +122,52 @@ describe("BrowserFallbackStore", () => {
     expect(await store.keys()).toEqual(["b", "c", "d"]);
   });
 
+  it("an OPFS batch refused after its values were acknowledged (quota): memory from then on, said once, every value kept", async () => {
+    // A real OPFS folder whose new files refuse their bytes once `full` is set, as a used-up quota does.
+    let full = false;
+    const bind = <T extends object>(target: T, prop: string | symbol) => {
+      const value = Reflect.get(target, prop, target);
+      return typeof value === "function" ? value.bind(target) : value;
+    };
+    const real = await freshOpfsDir("quota");
+    const dir = new Proxy(real, {
+      get(target, prop) {
+        if (prop !== "getFileHandle") return bind(target, prop);
+        return async (name: string, options?: FileSystemGetFileOptions) => {
+          const handle = await target.getFileHandle(name, options);
+          if (!full || !name.endsWith(".tmp")) return handle;
+          return new Proxy(handle, {
+            get: (h, p) =>
+              p === "createWritable"
+                ? () => Promise.reject(new DOMException("The quota has been exceeded.", "QuotaExceededError"))
+                : bind(h, p),
+          });
+        };
+      },
+    });
+    const notices: StoreNotice[] = [];
+    const store = new BrowserFallbackStore(new OpfsStore(dir), "opfs", (n) => notices.push(n));
+    const bytes = (s: string) => new TextEncoder().encode(s);
+    await store.set("a", bytes("landed"));
+    await store.flush();
+    full = true;
+    await store.set("b", bytes("acknowledged"));
+    await store.set("c", bytes("acknowledged too"));
+    expect(store.current).toBe("opfs"); // only queued so far
+    // No further call: the batch's own write fails, and that is enough to move to memory.
+    await expect.poll(() => notices.length, { timeout: 5000 }).toBe(1);
+    expect(notices[0]).toMatchObject({ backend: "memory", reason: "quota_exceeded" });
+    expect(store.current).toBe("memory");
+    await store.set("d", bytes("in memory"));
+    await store.flush();
+    expect(await store.keys()).toEqual(["a", "b", "c", "d"]);
+    expect(await store.get("a")).toEqual(bytes("landed"));
+    expect(await store.get("b")).toEqual(bytes("acknowledged"));
+    expect(await store.get("c")).toEqual(bytes("acknowledged too"));
+    expect(await store.get("d")).toEqual(bytes("in memory"));
+    expect(notices).toHaveLength(1);
+  });
+
   it("other failures are not mistaken for a full store", async () => {
     class Broken extends MemoryStore {
       override async set(): Promise<void> {

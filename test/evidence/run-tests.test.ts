@@ -66,9 +66,9 @@ describe.skipIf(!hasPytest)("pytest", () => {
     const r = runCli(["tests", "add", "--run", "--root", root, "--quiet"]);
     expect(r.status).toBe(1);
     expect(r.stdout).toContain("$ pytest tests/test_calc.py::test_add");
-    expect(r.stdout).toContain("exit 1 after");
+    expect(r.stdout).toMatch(/\nexit 1 after [\d.]+ s: 1 failed in [\d.]+s\n/);
     expect(r.stdout).toMatch(/failed \(1\):\n {2}tests\/test_calc\.py::test_add\n/);
-    expect(r.stdout).toContain("E       assert -1 == 5");
+    expect(r.stdout).toContain("\n  > assert add(2, 3) == 5\n  assert -1 == 5\n");
     expect(r.stdout).toContain("tests/test_calc.py:5: AssertionError");
     const answer = countTokens(r.stdout.trimEnd());
     const raw = countTokens(rawOutput(root, ["pytest", "tests/test_calc.py::test_add"]));
@@ -126,7 +126,7 @@ describe.skipIf(!hasPytest)("pytest", () => {
     expect(r.stderr).toBe("");
     expect(r.status).toBe(1);
     expect(r.stdout).toMatch(/failed \(1\):\n {2}tests\/test_calc\.py::test_add\n/);
-    expect(r.stdout).toContain("E       assert -1 == 5");
+    expect(r.stdout).toContain("\n  assert -1 == 5\n");
   }, 120_000);
 });
 
@@ -139,21 +139,34 @@ describe("Vitest", () => {
         "export interface Item { name: string; cents: number; qty: number }\n\nexport function total(items: Item[]): number {\n  for (const i of items) console.log(`pricing ${i.name}: ${i.cents} x ${i.qty}, tax table v3, currency EUR, rounding half-even`);\n  return items.reduce((n, i) => n + i.cents, 0);\n}\n",
       "test/cart.test.ts":
         'import { describe, expect, it } from "vitest";\nimport { total } from "../src/cart.ts";\n\nconst items = Array.from({ length: 60 }, (_, k) => ({ name: `item-${k}`, cents: 100 + k, qty: 2 }));\n\ndescribe("total", () => {\n  it("multiplies by quantity", () => {\n    expect(total(items)).toBe(items.reduce((n, i) => n + i.cents * i.qty, 0));\n  });\n  it("is zero for no items", () => {\n    expect(total([])).toBe(0);\n  });\n});\n',
+      // A passing test that logs a caught error on purpose, as tests of error paths do.
+      "src/parse.ts":
+        'export function parsePrice(text: string): number {\n  try {\n    return JSON.parse(text) as number;\n  } catch (e) {\n    console.error("parsePrice fell back to 0:", e);\n    return 0;\n  }\n}\n',
+      "test/parse.test.ts":
+        'import { expect, it } from "vitest";\nimport { total } from "../src/cart.ts";\nimport { parsePrice } from "../src/parse.ts";\n\nit("falls back to 0 on a bad price", () => {\n  expect(parsePrice("{")).toBe(0);\n  expect(total([])).toBe(0);\n});\n',
     });
     // The project's own Vitest: this repository's, linked in (codeslice never lets npx download one).
     fs.symlinkSync(path.join(repoRoot, "node_modules"), path.join(root, "node_modules"));
     const r = runCli(["tests", "total", "--run", "--root", root, "--quiet"], { timeout: 180_000 });
     expect(r.status).toBe(1);
-    expect(r.stdout).toMatch(/^\$ npx vitest run test\/cart\.test\.ts -t /);
+    expect(r.stdout).toMatch(/^\$ npx vitest run test\/cart\.test\.ts test\/parse\.test\.ts -t /);
     expect(r.stdout).toContain("test/cart.test.ts > total > multiplies by quantity");
     expect(r.stdout).toContain("AssertionError: expected 7770 to be 15540");
     expect(r.stdout).toContain("❯ test/cart.test.ts:8:26");
-    expect(r.stdout).toMatch(/Tests {2}1 failed \| 1 passed \(2\)/);
+    expect(r.stdout).toMatch(/\nexit 1 after [\d.]+ s: Tests 1 failed \| 2 passed \(3\)\n/);
+    // What the passing test logged (a SyntaxError it caught) is not a failure's detail.
+    expect(r.stdout).not.toContain("SyntaxError");
     const answer = countTokens(r.stdout.trimEnd());
     const argv = allowedArgv(r.stdout.split("\n")[0]!.slice(2)).argv;
     const raw = countTokens(rawOutput(root, argv));
     expect(answer).toBeLessThanOrEqual(600);
     expect(raw).toBeGreaterThanOrEqual(10 * answer);
+    // A run that passes shows its command and counts, not what its tests logged.
+    const passing = runCli(["tests", "parsePrice", "--run", "--root", root, "--quiet"], { timeout: 180_000 });
+    expect(passing.status).toBe(0);
+    expect(passing.stdout).toMatch(
+      /\nexit 0 after [\d.]+ s \(passed\): Tests 1 passed \(1\)\n\(1 test found; raw output \d+ tokens\)\n$/,
+    );
   }, 180_000);
 });
 
@@ -274,15 +287,105 @@ describe("output trims that keep what a reader acts on", () => {
       "FAILED test_basic.py::test_extended_flashing - AssertionError: assert",
     ].join("\n");
     const s = summarizeOutput(out);
-    expect(s.details).toEqual(
-      [
-        '>       assert list(messages) == [("message", "Hello World")]',
-        "E       AssertionError: assert [('error', 'H...sting</em>'))] == [('message', 'Hello World')]",
-        "E         At index 0 diff: ('error', 'Hello World') != ('message', 'Hello World')",
-        "test_basic.py:666: AssertionError",
-      ].map((l) => l.trim()),
-    );
+    expect(s.details).toEqual([
+      '> assert list(messages) == [("message", "Hello World")]',
+      "AssertionError: assert [('error', 'H...sting</em>'))] == [('message', 'Hello World')]",
+      "At index 0 diff: ('error', 'Hello World') != ('message', 'Hello World')",
+      "test_basic.py:666: AssertionError",
+    ]);
     expect(s.failed).toEqual(["test_basic.py::test_extended_flashing"]);
+  });
+
+  it("keeps a pytest failure's raising line and its error lines up to the first difference", () => {
+    const out = [
+      "=================================== FAILURES ===================================",
+      "_________________________________ test_totals _________________________________",
+      "",
+      "    def test_totals():",
+      ">       check_cart(make_cart())",
+      "",
+      "tests/test_cart.py:12: ",
+      "_ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _",
+      "",
+      "    def check_cart(cart):",
+      ">       assert cart.items == [1, 2, 3]",
+      "E       assert [1, 2] == [1, 2, 3]",
+      "E         ",
+      "E         Right contains one more item: 3",
+      "E         Use -v to get more diff",
+      "",
+      "tests/test_cart.py:7: AssertionError",
+      "_________________________________ test_label __________________________________",
+      "",
+      ">       assert label(3) == 'three'",
+      "E       AssertionError: assert 'tree' == 'three'",
+      "E         ",
+      "E         - three",
+      "E         ?  -",
+      "E         + tree",
+      "E         ? ",
+      "",
+      "tests/test_cart.py:20: AssertionError",
+      "=========================== short test summary info ============================",
+      "FAILED tests/test_cart.py::test_totals - assert [1, 2] == [1, 2, 3]",
+      "FAILED tests/test_cart.py::test_label - AssertionError: assert 'tree' == 'three'",
+      "============================== 2 failed in 0.05s ===============================",
+    ].join("\n");
+    const s = summarizeOutput(out);
+    expect(s.failed).toEqual(["tests/test_cart.py::test_totals", "tests/test_cart.py::test_label"]);
+    expect(s.details).toEqual([
+      "> assert cart.items == [1, 2, 3]",
+      "assert [1, 2] == [1, 2, 3]",
+      "Right contains one more item: 3",
+      "tests/test_cart.py:7: AssertionError",
+      "> assert label(3) == 'three'",
+      "AssertionError: assert 'tree' == 'three'",
+      "- three",
+      "?  -",
+      "tests/test_cart.py:20: AssertionError",
+    ]);
+    expect(s.summary).toBe("2 failed in 0.05s");
+  });
+
+  it("reads Vitest's details from its failed-tests part only, without its diff headers and equality note", () => {
+    const out = [
+      " RUN  v4.1.12 /tmp/p",
+      "",
+      "stderr | test/parse.test.ts > falls back",
+      "TypeError: a caught error a passing test logs",
+      "    at parse (/tmp/p/src/parse.ts:3:11)",
+      "",
+      " ❯ test/cart.test.ts (2 tests | 1 failed) 9ms",
+      "   × total > multiplies 6ms",
+      "",
+      "⎯⎯⎯⎯⎯⎯⎯ Failed Tests 1 ⎯⎯⎯⎯⎯⎯⎯",
+      "",
+      " FAIL  |main| test/cart.test.ts > total > multiplies",
+      "AssertionError: expected 7770 to be 15540 // Object.is equality",
+      "",
+      "- Expected",
+      "+ Received",
+      "",
+      "- 15540",
+      "+ 7770",
+      "",
+      " ❯ test/cart.test.ts:8:26",
+      '      6|   it("multiplies", () => {',
+      "",
+      "⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯[1/1]⎯",
+      "",
+      " Test Files  1 failed (1)",
+      "      Tests  1 failed | 1 passed (2)",
+    ].join("\n");
+    const s = summarizeOutput(out);
+    expect(s.failed).toEqual(["|main| test/cart.test.ts > total > multiplies"]);
+    expect(s.details).toEqual([
+      "AssertionError: expected 7770 to be 15540",
+      "- 15540",
+      "+ 7770",
+      "❯ test/cart.test.ts:8:26",
+    ]);
+    expect(s.summary).toBe("Tests  1 failed | 1 passed (2)");
   });
 
   it("clips a long Expected/Received pair to the part around its first difference", () => {

@@ -198,6 +198,33 @@ describe("updating the graph after an edit", () => {
     }
   });
 
+  it("an edit to what a conftest fixture returns re-types the tests that take it, as a fresh build does", async () => {
+    const files = parseFixture(fixtures["python-fixtures.txt"]!);
+    const { engine, platform } = memoryEngine(files);
+    const fetchCallees = async () => {
+      const graph = await engine.codeGraph();
+      return graph.calls
+        .filter((e) => e.file === "tests/test_signer.py" && e.line === 42)
+        .map((e) => graph.symbols[e.callee]!.qualified);
+    };
+    expect(await fetchCallees()).toEqual(["pkg.signer.Client.fetch"]);
+    const current = { ...files };
+    // The fixture's body alone changes (a local's value, then the returned name): its outward shape does too.
+    const edits = [
+      files["tests/conftest.py"]!.replace("    c = Client()", "    c = Other()"),
+      files["tests/conftest.py"]!.replace("    return c\n", "    d = Other()\n    return d\n"),
+    ];
+    for (const text of edits) {
+      current["tests/conftest.py"] = text;
+      platform.fs.write("tests/conftest.py", text);
+      await engine.refresh();
+      expect(await fetchCallees()).toEqual(["pkg.signer.Other.fetch"]);
+      expect(graphFacts(await engine.codeGraph())).toEqual(
+        graphFacts(await memoryEngine({ ...current }).engine.codeGraph()),
+      );
+    }
+  });
+
   it("a new local in a body is patched; a local a field is set from is not; both equal a fresh build", async () => {
     const small: Record<string, string> = {
       "app/__init__.py": "",

@@ -125,7 +125,7 @@ describe.skipIf(!hasPytest)("run_tests over MCP", () => {
       expect(r.isError).toBe(false);
       expect(r.text).toContain("$ pytest tests/test_a.py::test_run");
       expect(r.text).toContain("tests/test_a.py::test_run");
-      expect(r.text).toContain("E       assert 42 == 43");
+      expect(r.text).toContain("\n  assert 42 == 43\n");
       expect(r.data).toMatchObject({
         passed: false,
         runs: [{ runner: "pytest", exitCode: 1, timedOut: false, failed: ["tests/test_a.py::test_run"] }],

@@ -634,6 +634,8 @@ async function finishRun(state: RunState, scanMode: ScanResult["mode"]): Promise
     await platform.store.set(SNAPSHOT_KEY, encodeJson(snapshot));
     if (parsed.length > 0 || removed > 0 || !prevSnap)
       await collectGarbage(platform, snapshot, prevSnap, state.storedKeys);
+    // A store that writes in batches acknowledged the records long ago; the run ends once they landed.
+    await platform.store.flush?.();
   } else {
     snapshot.createdAt = prevSnap!.createdAt; // nothing moved: keep the racy window anchored to the write
   }

@@ -167,7 +167,7 @@ const IMPORT_KINDS = new Set([
   "package",
   "self-namespace",
 ]);
-const BINDING_KINDS = new Set(["assign", "param", "field", "global"]);
+const BINDING_KINDS = new Set(["assign", "param", "field", "global", "return"]);
 
 /**
  * A decoded record when it has the shape extraction produces, with every cross-reference (parent,

@@ -62,6 +62,22 @@ const SUMMARY = new RegExp(
 /** Lines of raw output kept when nothing is recognized. */
 export const TAIL_LINES = 40;
 
+/**
+ * Headers of the part of a runner's output that reports its failures: pytest's `FAILURES` and `ERRORS`, Vitest's
+ * `Failed Tests`, `Failed Suites` and `Unhandled Errors`. Where one is present, detail lines come from those parts
+ * only: what passing tests log (Vitest's `stderr | …` blocks, a caught error a test prints on purpose) is not a
+ * failure.
+ */
+const SECTION_START = /^=+ (FAILURES|ERRORS) =+$|^⎯+ (Failed Tests|Failed Suites|Unhandled Errors?)\b.*⎯+$/;
+/** What ends such a part: pytest's next `=== … ===` header, Vitest's closing counts. */
+const SECTION_END = /^=+ .+ =+$|^\s*Test Files\s/;
+/** A pytest failure's header, `____ test_name ____`: each failure's lines are read apart. */
+const PYTEST_BLOCK = /^_{3,} .+ _{3,}$/;
+/** pytest error lines after the exception that state a difference: the ones after it repeat or extend it. */
+const PYTEST_DIFFERENCE = /\bdiff\b|^(Left|Right) contains|^Differing |^[-+?] |^(Omitting|Extra items)/;
+/** pytest error lines kept per failure at most (the exception and what explains it). */
+const PYTEST_E_LINES = 4;
+
 /** Reduces `output` to its failing ids, detail lines and summary (or its tail). */
 export function summarizeOutput(output: string): RunOutputSummary {
   const lines = output
@@ -73,15 +89,35 @@ export function summarizeOutput(output: string): RunOutputSummary {
   const details: string[] = [];
   const seenFailed = new Set<string>();
   const seenDetail = new Set<string>();
+  const keep = (line: string) => {
+    const trimmed = line.trim();
+    const kept = trimmed.length > 300 ? `${trimmed.slice(0, 300)}…` : trimmed;
+    if (!seenDetail.has(kept)) details.push(kept);
+    seenDetail.add(kept);
+  };
   let summary: string | undefined;
+  const sectioned = lines.some((l) => SECTION_START.test(l));
+  let inSection = false;
   // pytest's closing summary repeats each failure's first error line: ids only from there on.
   let idsOnly = false;
   // pytest's "Full diff:" block prints again, item by item, what the lines above it said (the
   // first difference, the extra items): measured on flask, 13 of a failure's 19 lines.
   let fullDiff = false;
+  const block = { arrow: undefined as string | undefined, eLines: 0, differed: false, pairOpen: false };
+  const flushArrow = () => {
+    if (block.arrow !== undefined) keep(`> ${block.arrow.slice(1).trim()}`);
+    block.arrow = undefined;
+  };
   for (const line of lines) {
     if (!line.trim()) continue;
     if (/^=+ short test summary info =+$/.test(line)) idsOnly = true;
+    if (SECTION_START.test(line)) inSection = true;
+    else if (SECTION_END.test(line)) inSection = false;
+    if (PYTEST_BLOCK.test(line)) {
+      // A failure with no error line (a failed fixture's setup) keeps its quoted source line.
+      flushArrow();
+      Object.assign(block, { eLines: 0, differed: false, pairOpen: false });
+    }
     if (/^E\s+Full diff:$/.test(line)) {
       fullDiff = true;
       continue;
@@ -97,13 +133,31 @@ export function summarizeOutput(output: string): RunOutputSummary {
       seenFailed.add(id);
       continue;
     }
-    if (!idsOnly && DETAIL.some((re) => re.test(line))) {
-      const trimmed = line.trim();
-      const kept = trimmed.length > 300 ? `${trimmed.slice(0, 300)}…` : trimmed;
-      if (!seenDetail.has(kept)) details.push(kept);
-      seenDetail.add(kept);
+    if (idsOnly || (sectioned && !inSection) || !DETAIL.some((re) => re.test(line))) continue;
+    // pytest quotes a source line (`>`) in every frame it passes through: the last one before the
+    // error lines is the one that raised, and the error says the rest.
+    if (/^>\s/.test(line)) {
+      block.arrow = line;
+      continue;
     }
+    if (/^E\s/.test(line)) {
+      const text = line.slice(1).trim();
+      if (block.differed || block.eLines >= PYTEST_E_LINES || /^Use -v to get/.test(text)) continue;
+      flushArrow();
+      // A `- expected` line is read with the `+ got` line after it: the difference is the pair.
+      if (block.eLines++ > 0 && PYTEST_DIFFERENCE.test(text) && !(/^- /.test(text) && !block.pairOpen)) {
+        block.differed = true;
+      }
+      block.pairOpen = /^- /.test(text);
+      keep(text);
+      continue;
+    }
+    flushArrow();
+    // Vitest's diff headers say nothing the `-`/`+` lines below them do not; its equality note neither.
+    if (/^\s*[-+] (Expected|Received):?$/.test(line)) continue;
+    keep(line.replace(/ \/\/ Object\.is equality$/, ""));
   }
+  flushArrow();
   // Clipped pairs of several failures often read the same: each is shown once (their frames still follow each failure).
   const clipped = clipPairs(details).filter((l, i, all) => !/^(Expected|Received)/.test(l) || all.indexOf(l) === i);
   details.splice(0, details.length, ...clipped);

@@ -903,12 +903,18 @@ function bindingRecords(
     const scope = enclosing(b.node.startIndex);
     b.kind = scope >= 0 && TYPE_KINDS.has(table.definitions[scope]!.kind) ? "field" : "assign";
   }
+  // What a function returns is kept for an injected parameter's providers only (pytest fixtures): the rest of a
+  // language's functions are typed by their annotations, and their bodies stay out of the file's outward shape.
+  const provider = spec.semantics?.injected?.provider;
+  const isProvider = (scope: number) =>
+    provider !== undefined && scope >= 0 && (table.definitions[scope]!.decorators ?? []).some((d) => provider.test(d));
   let brackets: Uint16Array | undefined;
   // Several patterns may bind the same name token (a plain assignment and a typed one): merge them.
   const bindings: BindingRecord[] = [];
   if (spec.fullDepth) {
     const byToken = new Map<number, BindingRecord>();
     for (const b of drafts) {
+      if (b.kind === "return" && !isProvider(enclosing(b.node.startIndex))) continue;
       const prior = byToken.get(b.name.id);
       if (prior) {
         if (b.type && !prior.type) prior.type = squash(b.type.text);

@@ -136,8 +136,11 @@ export interface TypeRefRecord {
 
 /** What a local name, parameter or field holds, as far as syntax says. */
 export interface BindingRecord {
-  /** `global` marks a name declared `global`/`nonlocal`: it does not shadow the outer one. */
-  kind: "assign" | "param" | "field" | "global";
+  /**
+   * `global` marks a name declared `global`/`nonlocal`: it does not shadow the outer one. `return` is what an injected
+   * parameter's provider returns or yields (LanguageSemantics.injected), named by the keyword: no identifier.
+   */
+  kind: "assign" | "param" | "field" | "global" | "return";
   name: string;
   /** The object a field is set on ("self", "this"). */
   receiver?: string;

@@ -23,6 +23,7 @@ import {
   type GraphContext,
 } from "./context.ts";
 import { enclosingModules, namedFile, resolveImport } from "./imports.ts";
+import { injectedProvider } from "./injected.ts";
 import { linkedMember, namespaceMember, outOfLineOwner, packageMember, requiredBlockMethod } from "./packages.ts";
 import { elementType, functionTypeParams, splitCall, typeCandidates } from "./type-text.ts";
 
@@ -397,7 +398,35 @@ function bindingValue(ctx: GraphContext, st: FileState, scope: number, b: Bindin
     const v = elementOf(ctx, st, scope, b.iter, depth + 1);
     if (v) return v;
   }
+  if (b.kind === "param" && !b.type && st.semantics.injected) {
+    const v = injectedValue(ctx, st, scope, b.name, depth + 1);
+    if (v) return v;
+  }
   return { kind: "local" };
+}
+
+/**
+ * What an injected parameter holds (LanguageSemantics.injected, pytest fixtures): its provider's
+ * return annotation, else what the provider returns or yields (an instance, a class through
+ * `partial`, or a local's value).
+ */
+function injectedValue(
+  ctx: GraphContext,
+  st: FileState,
+  scope: number,
+  name: string,
+  depth: number,
+): Value | undefined {
+  const p = injectedProvider(ctx, st, scope, name, (cls) => basesOf(ctx, cls).map((b) => b.id));
+  if (!p || depth > MAX_DEPTH) return undefined;
+  const d = p.st.record.definitions[p.index]!;
+  if (d.returns) {
+    const cls = typeToClass(ctx, p.st, d.parent, d.returns, depth + 1);
+    if (cls !== undefined) return { kind: "instance", id: cls };
+  }
+  const r = localAt(p.st, p.index, "return") ?? localAt(p.st, p.index, "yield");
+  const v = r ? bindingValue(ctx, p.st, p.index, r, depth + 1) : undefined;
+  return v?.kind === "local" ? undefined : v;
 }
 
 /**

@@ -46,7 +46,8 @@ export function reachableBindings(record: FileRecord): FileRecord["bindings"] {
     b.kind === "assign" && b.scope >= 0 && CALLABLE.has(defs[b.scope]?.kind ?? "");
   const fieldScopes = new Set<number>();
   for (const b of record.bindings) {
-    if (b.kind !== "field" && (b.kind !== "assign" || b.scope < 0 || isLocal(b))) continue;
+    // (what a provider returns — LanguageSemantics.injected — is read through its locals too)
+    if (b.kind !== "field" && b.kind !== "return" && (b.kind !== "assign" || b.scope < 0 || isLocal(b))) continue;
     for (let s = b.scope; s >= 0 && !fieldScopes.has(s); s = defs[s]?.parent ?? -1) fieldScopes.add(s);
   }
   return record.bindings.filter((b) => !isLocal(b) || fieldScopes.has(b.scope));

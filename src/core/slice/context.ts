@@ -277,6 +277,39 @@ function looksLikePath(target: string, graph: CodeGraph): boolean {
   return ext !== undefined && languageForExtension(ext) !== undefined && graph.byQualified.get(target) === undefined;
 }
 
+/** Seeds for a `METHOD /path` target: the handlers of the routes it matches, inline handlers as chunks. */
+function routeSeeds(graph: CodeGraph, io: ContextIO, method: string, path: string, target: string): Seeds {
+  const hits = routesNamed(io.routes(), method, path, target);
+  const ids: number[] = [];
+  const inline: PlannedChunk[] = [];
+  const mounts: MountLine[] = [];
+  for (const r of hits) {
+    if (r.handler !== undefined) ids.push(r.handler);
+    else {
+      const language = graph.symbols[graph.moduleSymbol.get(r.file)!]!.language;
+      inline.push({
+        path: r.file,
+        start: r.span.start,
+        end: r.span.end,
+        role: "seed",
+        label: `${r.method} ${r.path}`,
+        kind: "route",
+        language,
+        distance: 0,
+        confidence: 1,
+      });
+    }
+    for (const m of r.mounts) if (!mounts.some((x) => x.path === m.path && x.start === m.start)) mounts.push(m);
+  }
+  const notes = hits.map((r) =>
+    r.suffixOf !== undefined
+      ? `route ${r.method} …${knownSuffix(r)} registered at ${cite(r.file, r.line)}, ` +
+        `matched by the end of the path: its prefix ${r.suffixOf} is not a string the project spells out`
+      : `route ${r.method} ${r.path} registered at ${cite(r.file, r.line)}`,
+  );
+  return { ids: [...new Set(ids)], how: "route", notes, mounts, inline, routes: hits };
+}
+
 /** The part of a route's path after its last prefix that could not be resolved. */
 function knownSuffix(r: Route): string {
   const known = r.mounts.slice(r.mounts.findLastIndex((x) => x.unresolved !== undefined) + 1);
@@ -322,37 +355,7 @@ export function resolveTarget(
     };
   }
   const route = ROUTE.exec(target);
-  if (route) {
-    const hits = routesNamed(io.routes(), route[1]!, route[2]!, target);
-    const ids: number[] = [];
-    const inline: PlannedChunk[] = [];
-    const mounts: MountLine[] = [];
-    for (const r of hits) {
-      if (r.handler !== undefined) ids.push(r.handler);
-      else {
-        const language = graph.symbols[graph.moduleSymbol.get(r.file)!]!.language;
-        inline.push({
-          path: r.file,
-          start: r.span.start,
-          end: r.span.end,
-          role: "seed",
-          label: `${r.method} ${r.path}`,
-          kind: "route",
-          language,
-          distance: 0,
-          confidence: 1,
-        });
-      }
-      for (const m of r.mounts) if (!mounts.some((x) => x.path === m.path && x.start === m.start)) mounts.push(m);
-    }
-    const notes = hits.map((r) =>
-      r.suffixOf !== undefined
-        ? `route ${r.method} …${knownSuffix(r)} registered at ${cite(r.file, r.line)}, ` +
-          `matched by the end of the path: its prefix ${r.suffixOf} is not a string the project spells out`
-        : `route ${r.method} ${r.path} registered at ${cite(r.file, r.line)}`,
-    );
-    return { ids: [...new Set(ids)], how: "route", notes, mounts, inline, routes: hits };
-  }
+  if (route) return routeSeeds(graph, io, route[1]!, route[2]!, target);
   // A pasted trace alone seeds from its innermost project frame; a report that holds a trace among
   // its words is a task, with the frames as evidence; a trace none of whose frames is in the
   // project still has its error line and function names to go by.
@@ -649,18 +652,69 @@ function fence(language: string, body: string): string {
   return `${tick}${languageById(language)?.fence ?? language}\n${body}\n${tick}`;
 }
 
-/** Builds the context answer for `target`. */
-export async function buildContext(
+/**
+ * A task's chunks with the text chunks it points at (the first `pointed.length` inline chunks): first
+ * when the text leads (the code seeds then count as matches), last otherwise.
+ */
+function textOrder(planned: PlannedChunk[], pointedAt: PlannedChunk[], lead: boolean): PlannedChunk[] {
+  const pointed = new Set(pointedAt);
+  const rest = planned.filter((c) => !pointed.has(c));
+  return lead && planned.some((c) => pointed.has(c))
+    ? [
+        ...planned.filter((c) => pointed.has(c)),
+        ...rest.map((c) => (c.role === "seed" ? { ...c, role: "match" as const } : c)),
+      ]
+    : [...rest, ...planned.filter((c) => pointed.has(c))];
+}
+
+/** The answer's "Seed:" line: the seeds' names (text chunks first when the text leads). */
+function seedLabelOf(graph: CodeGraph, seeds: Seeds): string {
+  return (
+    seeds.text?.lead
+      ? [
+          ...seeds.inline.slice(0, seeds.text.count).map((c) => c.label),
+          ...seeds.ids.map((id) => graph.symbols[id]!.qualified),
+        ]
+      : seeds.ids.length
+        ? seeds.ids.map((id) => graph.symbols[id]!.qualified)
+        : seeds.inline.map((c) => c.label)
+  )
+    .map(citeName)
+    .join(", ");
+}
+
+/** The symbols the seeds (and their members) call. */
+function calledBySeeds(graph: CodeGraph, ids: number[]): Set<number> {
+  const used = new Set<number>();
+  for (const id of ids) {
+    for (const s of [id, ...(graph.children.get(id) ?? [])])
+      for (const ei of graph.callsFrom.get(s) ?? []) used.add(graph.calls[ei]!.callee);
+  }
+  return used;
+}
+
+/** How an answer names a chunk to ask for again: its symbol, or its lines. */
+function handleOf(c: PlannedChunk): string {
+  return c.symbol !== undefined && c.kind !== "file" ? c.label : cite(c.path, c.start, c.end);
+}
+
+/** A chunk as the answer lists it shown. */
+function shownChunk(c: PlannedChunk, form: "full" | "outline", tokens: number): ContextChunk {
+  return { path: c.path, start: c.start, end: c.end, role: c.role, symbol: c.label, kind: c.kind, form, tokens };
+}
+
+/** A chunk as the answer lists it cut, with the handle to ask for it. */
+function cutChunk(c: PlannedChunk, tokens: number): CutChunk {
+  return { path: c.path, start: c.start, end: c.end, role: c.role, symbol: c.label, handle: handleOf(c), tokens };
+}
+
+/** The target read (a task's words and quoted messages first), resolved to seeds, and the chunks planned. */
+async function seedsAndPlan(
   graph: CodeGraph,
   target: string,
-  options: ContextOptions,
   io: ContextIO,
-  task?: { maxSeeds: number },
-): Promise<ContextAnswer> {
-  const budget = checkBudget(options.budget);
-  const encoding = checkEncoding(options.encoding);
-  // Line by line, remembered: an outline, its brief and the drafts of the answer share most lines.
-  const count = lineMemoCounter(await loadTokenCounter(encoding));
+  task: { maxSeeds: number } | undefined,
+): Promise<{ seeds: Seeds; planned: PlannedChunk[] }> {
   // A task in words is read once, and the messages it quotes found (that needs the files) before
   // the target is resolved.
   let words: TaskWords | undefined;
@@ -678,7 +732,7 @@ export async function buildContext(
   const seeds = resolveTarget(graph, target, io, task, words, text);
   if (text && seeds.ids.length && seeds.how !== "search") seeds.notes.push(...settingNotes(graph, text, seeds.ids, []));
   const parts = seeds.routes ? await routeSeedParts(graph, io, seeds) : undefined;
-  let planned = planContext(graph, seeds.ids, {
+  const planned = planContext(graph, seeds.ids, {
     mounts: seeds.mounts,
     inline: seeds.inline,
     ...(seeds.scopes ? { scopes: seeds.scopes } : {}),
@@ -686,17 +740,27 @@ export async function buildContext(
     ...(seeds.frames ? { frames: seeds.frames } : {}),
     ...(parts ? { parts } : {}),
   });
-  if (seeds.text) {
-    const pointed = new Set(seeds.inline.slice(0, seeds.text.count));
-    const rest = planned.filter((c) => !pointed.has(c));
-    planned =
-      seeds.text.lead && planned.some((c) => pointed.has(c))
-        ? [
-            ...planned.filter((c) => pointed.has(c)),
-            ...rest.map((c) => (c.role === "seed" ? { ...c, role: "match" as const } : c)),
-          ]
-        : [...rest, ...planned.filter((c) => pointed.has(c))];
-  }
+  return {
+    seeds,
+    planned: seeds.text
+      ? textOrder(planned, seeds.inline.slice(0, seeds.text.count), seeds.text.lead === true)
+      : planned,
+  };
+}
+
+/** Builds the context answer for `target`. */
+export async function buildContext(
+  graph: CodeGraph,
+  target: string,
+  options: ContextOptions,
+  io: ContextIO,
+  task?: { maxSeeds: number },
+): Promise<ContextAnswer> {
+  const budget = checkBudget(options.budget);
+  const encoding = checkEncoding(options.encoding);
+  // Line by line, remembered: an outline, its brief and the drafts of the answer share most lines.
+  const count = lineMemoCounter(await loadTokenCounter(encoding));
+  const { seeds, planned } = await seedsAndPlan(graph, target, io, task);
 
   // Load each cited file once; a chunk nested in another chunk of the answer is skipped.
   const texts = new Map<string, string[]>();
@@ -711,42 +775,10 @@ export async function buildContext(
     chunks.flatMap((o, j) => (j < i && o.path === c.path && o.start <= c.start && o.end >= c.end ? [j] : [])),
   );
 
-  const seedLabel = (
-    seeds.text?.lead
-      ? [
-          ...seeds.inline.slice(0, seeds.text.count).map((c) => c.label),
-          ...seeds.ids.map((id) => graph.symbols[id]!.qualified),
-        ]
-      : seeds.ids.length
-        ? seeds.ids.map((id) => graph.symbols[id]!.qualified)
-        : seeds.inline.map((c) => c.label)
-  )
-    .map(citeName)
-    .join(", ");
+  const seedLabel = seedLabelOf(graph, seeds);
   const notes = [...seeds.notes, ...brokenFiles(graph, planned)];
   const seedRefs = seeds.ids.map((id) => symbolRef(graph.symbols[id]!));
   const seedOutlineNote = (full: number) => `the seed is shown as an outline: its full body needs ${full} tokens`;
-  const handleOf = (c: PlannedChunk) =>
-    c.symbol !== undefined && c.kind !== "file" ? c.label : cite(c.path, c.start, c.end);
-  const shownChunk = (c: PlannedChunk, form: "full" | "outline", tokens: number): ContextChunk => ({
-    path: c.path,
-    start: c.start,
-    end: c.end,
-    role: c.role,
-    symbol: c.label,
-    kind: c.kind,
-    form,
-    tokens,
-  });
-  const cutChunk = (c: PlannedChunk, tokens: number): CutChunk => ({
-    path: c.path,
-    start: c.start,
-    end: c.end,
-    role: c.role,
-    symbol: c.label,
-    handle: handleOf(c),
-    tokens,
-  });
 
   // The envelope: what the front end adds once, and what each record costs when it repeats them.
   const perRecord = options.envelope?.perRecord;
@@ -763,11 +795,7 @@ export async function buildContext(
         notes.reduce((a, n) => a + record(n), 0);
 
   // What the seed calls: the members a brief outline of a long class keeps first.
-  const used = new Set<number>();
-  for (const id of [...seeds.ids, ...(seeds.scopes ?? [])]) {
-    for (const s of [id, ...(graph.children.get(id) ?? [])])
-      for (const ei of graph.callsFrom.get(s) ?? []) used.add(graph.calls[ei]!.callee);
-  }
+  const used = calledBySeeds(graph, [...seeds.ids, ...(seeds.scopes ?? [])]);
 
   let seedFullTokens = 0;
   const blocks: Block[] = chunks.map((c, i) => {

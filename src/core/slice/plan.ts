@@ -99,6 +99,57 @@ function withDescendants(graph: CodeGraph, id: number): number[] {
   return out;
 }
 
+/** A symbol a call walk from the seeds reached: its hop, the best confidence there, and the call lines. */
+interface WalkHit {
+  id: number;
+  distance: number;
+  confidence: number;
+  test: boolean;
+  lines: number[];
+}
+
+/** Callees or callers of the seeds, breadth-first; within a hop, most confident first. */
+function walkCalls(
+  graph: CodeGraph,
+  seedScopes: number[],
+  direction: "callee" | "caller",
+  limits: PlanLimits,
+): WalkHit[] {
+  const adjacency = direction === "callee" ? graph.callsFrom : graph.callsTo;
+  const found: WalkHit[] = [];
+  const seen = new Set<number>(seedScopes);
+  let frontier = seedScopes;
+  for (let d = 1; d <= limits.callDepth && frontier.length && found.length < limits.perRole * 2; d++) {
+    const hop = new Map<number, number>();
+    const lines = new Map<number, number[]>();
+    const stops = new Set<number>();
+    for (const id of frontier) {
+      for (const ei of adjacency.get(id) ?? []) {
+        const e = graph.calls[ei]!;
+        const other = direction === "callee" ? e.callee : e.caller;
+        if (seen.has(other)) continue;
+        hop.set(other, Math.max(hop.get(other) ?? 0, e.confidence));
+        (lines.get(other) ?? lines.set(other, []).get(other)!).push(e.line);
+        // A class body runs when the class is defined: its callers are not callers of this code.
+        if (direction === "caller" && e.classBody) stops.add(other);
+      }
+    }
+    const ordered = [...hop].sort((a, b) => b[1] - a[1] || a[0] - b[0]);
+    for (const [id, confidence] of ordered) {
+      seen.add(id);
+      found.push({
+        id,
+        distance: d,
+        confidence,
+        test: isTestFile(graph.symbols[id]!.file),
+        lines: lines.get(id) ?? [],
+      });
+    }
+    frontier = ordered.map(([id]) => id).filter((id) => !stops.has(id));
+  }
+  return found;
+}
+
 /** Plans the chunks around `seeds`, optionally with route mount lines and inline route handlers. */
 export function planContext(
   graph: CodeGraph,
@@ -175,41 +226,7 @@ export function planContext(
   for (const t of types) take(t.id, "type", t.depth, 0.9);
 
   // Callees and callers, breadth-first; within a hop, most confident first.
-  const walk = (direction: "callee" | "caller") => {
-    const adjacency = direction === "callee" ? graph.callsFrom : graph.callsTo;
-    const found: { id: number; distance: number; confidence: number; test: boolean; lines: number[] }[] = [];
-    const seen = new Set<number>(seedScopes);
-    let frontier = seedScopes;
-    for (let d = 1; d <= limits.callDepth && frontier.length && found.length < limits.perRole * 2; d++) {
-      const hop = new Map<number, number>();
-      const lines = new Map<number, number[]>();
-      const stops = new Set<number>();
-      for (const id of frontier) {
-        for (const ei of adjacency.get(id) ?? []) {
-          const e = graph.calls[ei]!;
-          const other = direction === "callee" ? e.callee : e.caller;
-          if (seen.has(other)) continue;
-          hop.set(other, Math.max(hop.get(other) ?? 0, e.confidence));
-          (lines.get(other) ?? lines.set(other, []).get(other)!).push(e.line);
-          // A class body runs when the class is defined: its callers are not callers of this code.
-          if (direction === "caller" && e.classBody) stops.add(other);
-        }
-      }
-      const ordered = [...hop].sort((a, b) => b[1] - a[1] || a[0] - b[0]);
-      for (const [id, confidence] of ordered) {
-        seen.add(id);
-        found.push({
-          id,
-          distance: d,
-          confidence,
-          test: isTestFile(graph.symbols[id]!.file),
-          lines: lines.get(id) ?? [],
-        });
-      }
-      frontier = ordered.map(([id]) => id).filter((id) => !stops.has(id));
-    }
-    return found;
-  };
+  const walk = (direction: "callee" | "caller") => walkCalls(graph, seedScopes, direction, limits);
   const callees = walk("callee")
     .filter((c) => !c.test)
     .slice(0, limits.perRole);

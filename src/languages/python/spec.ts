@@ -8,6 +8,7 @@ import { pythonTests } from "./tests.ts";
 import { pythonRename } from "./rename.ts";
 import { COMMAND_DECORATORS } from "../entry-points.ts";
 import { pythonDataflow } from "./dataflow.ts";
+import { pytestFixtures } from "./fixtures.ts";
 
 export const python: LanguageSpec = {
   id: "python",
@@ -80,6 +81,7 @@ export const python: LanguageSpec = {
     classFunctionsAreMethods: true,
     classBodyRunsOnce: true,
     blocks: "indent",
+    injected: pytestFixtures,
   },
   routes: {
     // FastAPI, Flask, Starlette-style: `@app.get("/x")`, `@router.post(path="/x")`, `@bp.route("/x",

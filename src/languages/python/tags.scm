@@ -164,5 +164,21 @@
 (as_pattern
   (call function: [(identifier) (attribute)] @value)
   alias: (as_pattern_target (identifier) @name)) @local.assign
+; What a function returns or yields, named by the keyword: kept for pytest fixtures only (see
+; LanguageSemantics.injected), where it types the test parameters that name the fixture.
+; `return partial(Cls, …)` is Cls to call; `return Cls(…)` an instance; `return app` what app holds.
+(return_statement
+  "return" @name
+  (call
+    function: [(identifier) (attribute)] @_wrap
+    arguments: (argument_list . [(identifier) (attribute)] @alias))
+  (#match? @_wrap "^(functools\\.)?partial$")) @local.return
+(return_statement
+  "return" @name
+  (call function: [(identifier) (attribute)] @value)
+  (#not-match? @value "^(functools\\.)?partial$")) @local.return
+(return_statement "return" @name [(identifier) (attribute)] @alias) @local.return
+(expression_statement (yield "yield" @name (call function: [(identifier) (attribute)] @value))) @local.return
+(expression_statement (yield "yield" @name [(identifier) (attribute)] @alias)) @local.return
 (global_statement (identifier) @name) @local.global
 (nonlocal_statement (identifier) @name) @local.global

@@ -46,6 +46,21 @@ export class BrowserFallbackStore extends FallbackStore {
   constructor(primary: Store, backend: StoreBackend, onFallback?: (notice: StoreNotice) => void) {
     super(primary, (error) => onFallback?.(noticeFor(error, "memory", primary.label)), isStorageRefusal);
     this.backend = backend;
+    // The OPFS store acknowledges a write before its batch lands: a refusal that comes later
+    // (quota) moves the index to memory then, and the batch stays readable from the store.
+    if (primary instanceof OpfsStore)
+      primary.onFailure((error) => {
+        if (isStorageRefusal(error)) this.fallBack(error);
+      });
+  }
+
+  /** Resolves once what the store acknowledged has landed (OPFS writes in batches; the others at once). */
+  async flush(): Promise<void> {
+    if (!(this.inner instanceof OpfsStore) || this.inMemory) return;
+    await this.inner.flush().catch((error) => {
+      if (!isStorageRefusal(error)) throw error;
+      this.fallBack(error); // what did not land stays readable from the OPFS store's memory
+    });
   }
 
   /** The store the index started on. */
@@ -85,6 +100,8 @@ const PROBE_KEY = "probe";
 
 /** Writes and deletes a probe key: storage that refuses data refuses it here, not mid-index. */
 async function probe(store: Store): Promise<void> {
+  // The OPFS store would only queue the key: it writes a scratch file instead.
+  if (store instanceof OpfsStore) return store.probe();
   await store.set(PROBE_KEY, new Uint8Array([1]));
   await store.delete(PROBE_KEY);
 }

@@ -38,6 +38,7 @@ self.addEventListener("message", async (event: MessageEvent<{ path: string }>) =
     // A folder where a value goes, inside the store's own folder: healed.
     await openDirectory(dir, "healed/inner");
     await store.set("healed", enc("value"));
+    await store.flush(); // what the page reads next must have landed
     const read = async (key: string) => {
       const v = await store.get(key);
       return v === undefined ? null : Array.from(v);
