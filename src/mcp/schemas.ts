@@ -144,15 +144,29 @@ export const testsMode = z
   .optional()
   .describe("Test code (default summary: counted by file).");
 
-/** Where a page sits in the whole list. */
-export const page = z.object({
-  tests: z.string(),
-  matching: z.int().describe("Entries the tests filter keeps: what the pages go through."),
-  offset: z.int(),
-  shown: z.int(),
-  limit: z.int(),
-  next: z.string().optional().describe("Cursor of the next page; absent on the last one."),
-});
+/** Where a page sits in the whole list; absent when the page is the whole list ({@link pageOf}). */
+export const page = z
+  .object({
+    tests: z.string(),
+    matching: z.int().describe("Entries the tests filter keeps: what the pages go through."),
+    offset: z.int(),
+    shown: z.int(),
+    limit: z.int(),
+    next: z.string().optional().describe("Cursor of the next page; absent on the last one."),
+  })
+  .optional()
+  .describe("Absent when this page is the whole list: every matching entry shown, from the first.");
+
+/**
+ * An answer's page, or undefined when it is the whole list (nothing before it, nothing after, every
+ * matching entry on it): the list's own length says all the page would, and on a small answer the
+ * page was a tenth of the structured content.
+ */
+export function pageOf<P extends { matching: number; offset: number; shown: number; next?: string }>(
+  p: P,
+): P | undefined {
+  return p.offset === 0 && p.next === undefined && p.shown === p.matching ? undefined : p;
+}
 
 const countByFile = z.object({
   count: z.int(),

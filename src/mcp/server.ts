@@ -62,6 +62,12 @@ import { citeRepo, citesRepos, GROUP_INSTRUCTIONS, withRepoArg } from "./group.t
 /** The group's repositories as a resource (served for a group only). */
 export const REPOS_URI = "codeslice://repos";
 
+/**
+ * The key of an answer's `_meta` that says how fresh the index behind it is (`indexedAt`,
+ * `refreshed`, `parsed`, `removed`, `mode`: {@link freshnessSchema}).
+ */
+export const FRESHNESS_META = "codeslice/freshness";
+
 /** Default response cap: under Claude Code's 25,000-token limit for one tool result. */
 export const DEFAULT_MAX_RESPONSE_TOKENS = LIMITS.responseTokens.default;
 /** Smallest cap accepted: below this even a map header and a few entries would not fit. */
@@ -281,9 +287,12 @@ export function createMcpServer(engine: Engine, options: McpServerOptions = {}):
         const text = line ? `${body}\n\n(${line}${member ? ` in ${member.name}` : ""})` : body;
         if (member) answer.data.repo = member.name;
         log.debug(`${tool.name} answered in ${(performance.now() - started).toFixed(1)} ms`);
+        // Freshness is about the call, not the answer: in `_meta`, which clients keep from the model, so
+        // the ~25 tokens it took in every answer's structured content are not paid again and again.
         return {
           content: [{ type: "text", text }],
-          structuredContent: leanContent({ ...answer.data, freshness }) as Record<string, unknown>,
+          structuredContent: leanContent(answer.data) as Record<string, unknown>,
+          _meta: { [FRESHNESS_META]: freshness },
         };
       } catch (error) {
         return toToolError(error, tool.name, log);
@@ -387,14 +396,13 @@ export { expandContent } from "./lean.ts";
 export const TOOL_NAMES = TOOLS.map((t) => t.name);
 
 /**
- * The shape of a tool's structured content, `freshness` included, once {@link expandContent} has
+ * The shape of a tool's structured content once {@link expandContent} has
  * turned the lean form the server sends (lean.ts) back into objects: the tool's output schema
  * without its prose fields. Not sent in `tools/list` (see tool-list.ts); the tests check every
  * answer against it, and programs can import it.
  */
 export function structuredContentSchema(tool: ToolSpec) {
   return (withoutProse(tool.output) as z.ZodObject).extend({
-    freshness: freshnessSchema,
     repo: z.string().optional().describe("The repository that answered (a group only)."),
   });
 }

@@ -358,7 +358,7 @@ if (INSTALL) {
       fs.writeFileSync(file, `${original}\n# bench edit ${r}\n`);
       await new Promise((res) => setTimeout(res, 200));
       const { ms, result } = await s.callTool("context", { target: targets[0], budget: 8000 });
-      if (!result.structuredContent.freshness.refreshed) throw new Error("the edit was not noticed");
+      if (!result._meta?.["codeslice/freshness"]?.refreshed) throw new Error("the edit was not noticed");
       afterEdit.push(ms);
       const search = await s.callTool("search", { query: "csrf token" });
       searchAfterEdit.push(search.ms);

@@ -207,7 +207,7 @@ describe("kill -9 of the MCP server during a refresh", () => {
     try {
       const first = await callTool(s.client, "callers", { symbol: "compute_10" });
       expect(first.isError, first.text).toBe(false);
-      expect(first.data.freshness.parsed).toBe(0); // loaded from the cache
+      expect(first.freshness.parsed).toBe(0); // loaded from the cache
       // The server re-scans once right after its first index; a second call waits for that pass,
       // so the refresh below is the only one writing.
       expect((await callTool(s.client, "signature", { symbol: "Widget3" })).isError).toBe(false);

@@ -43,6 +43,9 @@ export interface ToolAnswer {
   text: string;
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   data: any;
+  /** The answer's `_meta["codeslice/freshness"]`. */
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  freshness: any;
 }
 
 export async function callTool(client: Client, name: string, args: Record<string, unknown> = {}): Promise<ToolAnswer> {
@@ -52,7 +55,7 @@ export async function callTool(client: Client, name: string, args: Record<string
   const tool = TOOLS.find((t) => t.name === name);
   const data =
     r.isError || !tool ? r.structuredContent : expandContent(r.structuredContent, structuredContentSchema(tool));
-  return { isError: r.isError === true, text, data };
+  return { isError: r.isError === true, text, data, freshness: r._meta?.["codeslice/freshness"] };
 }
 
 /** The structured content without the freshness report, which differs from run to run. */

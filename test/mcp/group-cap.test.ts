@@ -23,7 +23,7 @@ def read_item(item_id: int) -> dict:
 /** 120 frontend functions, each fetching the one route. */
 const WEB = `
 #- src/calls.ts
-${Array.from({ length: 120 }, (_, i) => `export function loadItemNumber${i}WithAVeryLongDescriptiveName(id: number) {\n  return fetch(\`/api/items/\${id}\`);\n}\n`).join("\n")}`;
+${Array.from({ length: 120 }, (_, i) => `export function loadItemNumber${i}WithAVeryLongDescriptiveNameThatGoesOnAndOnForAWhileLonger(id: number) {\n  return fetch(\`/api/items/\${id}\`);\n}\n`).join("\n")}`;
 
 let session: Connected | undefined;
 afterAll(async () => session?.close());

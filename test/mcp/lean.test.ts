@@ -88,22 +88,19 @@ describe("lean structured content", () => {
     expect(lean).not.toHaveProperty("omitted");
     expect(lean).not.toHaveProperty("truncated");
     expect(lean.hop).toEqual({ from: "a", toAt: "src/a.ts:4" });
-    expect(lean.results).toEqual({
-      // Columns in the order the entries first have them (the first entry's path is in its name).
-      columns: ["qualified", "line", "site", { via: "call" }, "confidence", "path", "test"],
-      rows: [
-        ["src/cart.ts#Cart.total", 11, 12, 0.95, null, null],
-        ["shop.models.User.greet", 10, "shop/service.py:7", 0.85, "shop/models.py", "t::x"],
-      ],
-    });
-    expect(lean.files).toEqual({
-      columns: ["path", "score", "symbols"],
-      rows: [
-        ["src/fit.ts", 12.5, ["#fitBlocks:442", "src/other.ts#x:3"]],
-        ["src/b.ts", 3, ["#b:1"]],
-      ],
-    });
-    // A column of tables with the same columns names them once in the header.
+    expect(lean.results).toEqual([
+      // A header in the order the entries first have the keys (the first entry's path is in its name),
+      // then a row per entry; a Python name is written from its module (`.User.greet` in shop/models.py).
+      ["qualified", "line", "site", { via: "call" }, "confidence", "path", "test"],
+      ["src/cart.ts#Cart.total", 11, 12, 0.95, null, null],
+      [".User.greet", 10, "shop/service.py:7", 0.85, "shop/models.py", "t::x"],
+    ]);
+    expect(lean.files).toEqual([
+      ["path", "score", "symbols"],
+      ["src/fit.ts", 12.5, ["#fitBlocks:442", "src/other.ts#x:3"]],
+      ["src/b.ts", 3, ["#b:1"]],
+    ]);
+    // A column of tables with the same header names it once in the header.
     const nested = [
       {
         a: 1,
@@ -112,22 +109,88 @@ describe("lean structured content", () => {
           { p: 3, q: 4 },
         ],
       },
-      { a: 2, xs: [{ p: 5, q: 6 }] },
-    ];
-    expect(leanContent(nested)).toEqual({
-      columns: ["a", { xs: ["p", "q"] }],
-      rows: [
-        [
-          1,
-          [
-            [1, 2],
-            [3, 4],
-          ],
+      {
+        a: 2,
+        xs: [
+          { p: 5, q: 6 },
+          { p: 7, q: 8 },
         ],
-        [2, [[5, 6]]],
+      },
+    ];
+    expect(leanContent(nested)).toEqual([
+      ["a", { xs: ["p", "q"] }],
+      [
+        1,
+        [
+          [1, 2],
+          [3, 4],
+        ],
       ],
-    });
+      [
+        2,
+        [
+          [5, 6],
+          [7, 8],
+        ],
+      ],
+    ]);
     const nestedSchema = z.array(z.object({ a: z.int(), xs: z.array(z.object({ p: z.int(), q: z.int() })) }));
     expect(expandContent(leanContent(nested), nestedSchema)).toEqual(nested);
+  });
+
+  it("keeps one entry an object, leaves out the values most answers share, and reads them back", () => {
+    const oneSchema = z.object({
+      resolvedAs: z.string(),
+      usage: z.object({ tokens: z.int(), budget: z.int(), encoding: z.string() }),
+      targets: z.array(z.object({ qualified: z.string(), kind: z.string(), path: z.string(), line: z.int() })),
+      chunks: z.array(z.object({ path: z.string(), symbol: z.string(), start: z.int() })),
+    });
+    const one = {
+      resolvedAs: "symbol",
+      usage: { tokens: 309, budget: 3000, encoding: "o200k_base" },
+      targets: [{ qualified: "shop.models.format_greeting", kind: "function", path: "shop/models.py", line: 31 }],
+      chunks: [
+        { path: "shop/service.py", symbol: "shop.service.checkout", start: 12 },
+        { path: "shop/__init__.py", symbol: "shop.VERSION", start: 1 },
+        { path: "src/pkg/mod.py", symbol: "pkg.mod.f", start: 3 },
+      ],
+    };
+    const lean = leanContent(one) as Record<string, unknown>;
+    expect(lean).toEqual({
+      usage: { tokens: 309, budget: 3000 },
+      targets: [{ qualified: ".format_greeting", kind: "function", path: "shop/models.py", line: 31 }],
+      // Only a name the file's dotted path begins with is shortened: not a package's __init__, not src/.
+      chunks: [
+        ["path", "symbol", "start"],
+        ["shop/service.py", ".checkout", 12],
+        ["shop/__init__.py", "shop.VERSION", 1],
+        ["src/pkg/mod.py", "pkg.mod.f", 3],
+      ],
+    });
+    expect(expandContent(lean, oneSchema)).toEqual(one);
+    const other = { ...one, resolvedAs: "file", usage: { ...one.usage, encoding: "cl100k_base" } };
+    expect(leanContent(other)).toMatchObject({ resolvedAs: "file", usage: { encoding: "cl100k_base" } });
+    expect(expandContent(leanContent(other), oneSchema)).toEqual(other);
+  });
+
+  it("leaves out a count the list beside it gives, and keeps one that differs", () => {
+    const countSchema = z.object({
+      directories: z.array(z.object({ path: z.string(), count: z.int() })),
+      directoryCount: z.int(),
+      files: z.array(z.string()),
+      fileCount: z.int(),
+    });
+    const whole = {
+      directories: [{ path: "shop", count: 3 }],
+      directoryCount: 1,
+      files: ["a.py", "b.py"],
+      fileCount: 2,
+    };
+    expect(leanContent(whole)).toEqual({ directories: [{ path: "shop", count: 3 }], files: ["a.py", "b.py"] });
+    expect(expandContent(leanContent(whole), countSchema)).toEqual(whole);
+    // Listed in part (the first of 7): the count stays.
+    const part = { ...whole, fileCount: 7 };
+    expect(leanContent(part)).toMatchObject({ fileCount: 7 });
+    expect(expandContent(leanContent(part), countSchema)).toEqual(part);
   });
 });

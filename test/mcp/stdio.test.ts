@@ -14,7 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { countTokens } from "gpt-tokenizer/encoding/o200k_base";
 import { busyProject } from "../support/busy-project.ts";
 import { ResourceUpdatedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
-import { TOOL_NAMES } from "../../src/mcp/server.ts";
+import { FRESHNESS_META, TOOL_NAMES } from "../../src/mcp/server.ts";
 import { MAP_URI, outlineUri, symbolUri } from "../../src/mcp/resources.ts";
 import {
   checkStructured,
@@ -87,8 +87,27 @@ async function tool(client: Client, name: string, args: Record<string, unknown> 
   const r = (await client.callTool({ name, arguments: args })) as CallToolResult;
   const text = r.content.map((c) => (c.type === "text" ? c.text : "")).join("\n");
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
-  return { isError: r.isError === true, text, data: checkStructured(name, r) as any };
+  return {
+    isError: r.isError === true,
+    text,
+    data: checkStructured(name, r) as any,
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any
+    freshness: r._meta?.[FRESHNESS_META] as any,
+  };
 }
+
+/** A route for the fixture: placing an order runs register and checkout. */
+const ORDERS_API = `from fastapi import FastAPI
+
+from shop.service import checkout, register
+
+app = FastAPI()
+
+
+@app.post("/orders")
+def place_order(name: str, total: float) -> dict:
+    return {"total": checkout(register(name), total).total}
+`;
 
 /** A diff still to apply to the fixture: formatPrice takes a currency. */
 const FORMAT_DIFF = `--- a/web/src/format.ts
@@ -120,13 +139,13 @@ describe("codeslice mcp over stdio (SDK client)", () => {
       expect(ctx.isError).toBe(false);
       expect(ctx.data.chunks[0]).toMatchObject({ path: "shop/service.py", role: "seed" });
       expect(ctx.data.usage.tokens).toBeLessThanOrEqual(3000);
-      expect(ctx.data.freshness.mode).toBe("initial");
+      expect(ctx.freshness.mode).toBe("initial");
 
       const map = await tool(s.client, "repo_map");
       expect(map.isError).toBe(false);
       expect(map.data.root).toBe(root);
       expect(map.data.languages.length).toBe(2);
-      expect(map.data.freshness.mode).toBe("watch");
+      expect(map.freshness.mode).toBe("watch");
 
       fs.writeFileSync(
         path.join(root, "shop/service.py"),
@@ -134,7 +153,7 @@ describe("codeslice mcp over stdio (SDK client)", () => {
       );
       const after = await tool(s.client, "context", { target: "shop.service.register", budget: 3000 });
       expect(after.text).toContain("notify(user)");
-      expect(after.data.freshness).toMatchObject({ refreshed: true, parsed: 1 });
+      expect(after.freshness).toMatchObject({ refreshed: true, parsed: 1 });
 
       // Logs went to stderr.
       expect(s.stderr()).toMatch(/codeslice mcp: info: indexed/);
@@ -144,10 +163,12 @@ describe("codeslice mcp over stdio (SDK client)", () => {
   });
 
   it("answers every tool over stdio with text and structured content", async () => {
-    // check reads the project's rules: the web client may not import the Python side.
+    // check reads the project's rules: the web client may not import the Python side. One route, for
+    // changes' route target (the price diff below changes nothing that route runs).
     const root = fixtureDir({
       ...FIXTURE_FILES,
       "codeslice.check.json": JSON.stringify({ forbid: [{ from: "web/**", to: "shop/**" }], cycles: true }),
+      "shop/api.py": ORDERS_API,
     });
     const s = await open(["--root", root]);
     try {
@@ -207,11 +228,13 @@ describe("codeslice mcp over stdio (SDK client)", () => {
         ],
         [
           "changes",
-          { diff: FORMAT_DIFF },
-          (d) =>
-            expect(d.symbols).toEqual([
-              expect.objectContaining({ change: "signature", qualified: "web/src/format.ts#formatPrice" }),
-            ]),
+          { diff: FORMAT_DIFF, target: "POST /orders" },
+          (d, text) => {
+            // formatPrice's signature changed, but POST /orders (Python) never runs it.
+            expect(d.symbols).toEqual([]);
+            expect(text).toContain("Note: none of the changes is in what POST /orders runs: shop.api.place_order");
+            expect(text).toContain("1 other changed definition left out");
+          },
         ],
         [
           "query",
@@ -290,8 +313,8 @@ describe("codeslice mcp over stdio (SDK client)", () => {
       }
       // The route map and the tool map are repo_map's other kinds (route_map folded into it).
       const routes = await tool(s.client, "repo_map", { kind: "routes" });
-      expect(routes.data.total ?? 0).toBe(0); // zeros and empty lists are left out of the lean form
-      expect(routes.text).toContain("No HTTP route found");
+      expect(routes.data.total).toBe(1);
+      expect(routes.text).toContain("POST /orders");
       const toolMap = await tool(s.client, "repo_map", { kind: "tools" });
       expect(toolMap.data.total ?? 0).toBe(0);
       expect(toolMap.text).toContain("# Tools and commands: 0 MCP tools");

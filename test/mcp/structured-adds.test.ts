@@ -2,17 +2,32 @@
  * Structured content adds to the text, never repeats it (issue 24 item 6): for every tool, through
  * a real MCP Client, the structured content holds ids, paths, lines and numbers and shares no
  * string of 40 or more characters with the text but the ids and paths both cite (the prose lives
- * in the text only), reads back as the tool's declared shape (`expandContent`), and on a project
- * of real size (codeslice's own source) is no larger than the text in tokens.
+ * in the text only), reads back as the tool's declared shape (`expandContent`), and is no larger
+ * than the text in tokens: on the small shop fixture (where what every answer carries weighs
+ * most), served alone and as the first repository of a group (with `repos`), on a project of
+ * real size (codeslice's own source), and for `run_tests` on a failing pytest test.
  */
+import { spawnSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { countTokens } from "gpt-tokenizer/encoding/o200k_base";
 import { createEngine } from "../../src/core/engine/engine.ts";
+import { createEngineGroup } from "../../src/index.ts";
 import { TOOL_NAMES } from "../../src/mcp/server.ts";
+import { createNodePlatform } from "../../src/platform/node/index.ts";
 import { memoryPlatform } from "../support/platform.ts";
-import { call, connect, FIXTURE, removeTemps, repoRoot, type Answer, type Connected } from "./support.ts";
+import {
+  call,
+  connect,
+  FIXTURE,
+  fixtureDir,
+  removeTemps,
+  repoRoot,
+  tempDir,
+  type Answer,
+  type Connected,
+} from "./support.ts";
 
 afterAll(removeTemps);
 
@@ -37,6 +52,17 @@ describe("the cart of a returning customer with a long name", () => {
     expect(checkoutLabel()).toBe("12.50 EUR");
   });
 });
+//- shop/api.py
+from fastapi import FastAPI
+
+from shop.service import checkout, register
+
+app = FastAPI()
+
+
+@app.post("/orders")
+def place_order(name: str, total: float) -> dict:
+    return {"total": checkout(register(name), total).total}
 //- tests/test_service.py
 from shop.service import checkout, register
 
@@ -61,6 +87,35 @@ const DIFF = `diff --git a/shop/service.py b/shop/service.py
      return order
 `;
 
+/** A second repository for the group: a job that calls the shop over HTTP. */
+const OPS = `
+//- ops/client.py
+import httpx
+
+
+def fetch_orders():
+    """The shop's orders, as JSON."""
+    return httpx.get("http://shop.internal/orders").json()
+//- ops/jobs.py
+from ops.client import fetch_orders
+
+
+def nightly_report():
+    """Count the orders of the day."""
+    return len(fetch_orders())
+`;
+
+/** A project whose one test fails, for run_tests (its id and command are longer than 40 characters). */
+const FAILING = {
+  "pytest.ini": "[pytest]\npythonpath = .\n",
+  "app/__init__.py": "",
+  "app/a.py": "def run():\n    return 42\n",
+  "tests/test_a.py":
+    "from app.a import run\n\n\ndef test_run_answers_the_question_of_life_the_universe_and_everything():\n" +
+    "    assert run() == 43\n",
+};
+const hasPytest = spawnSync("pytest", ["--version"], { encoding: "utf8" }).status === 0;
+
 /** One call per tool, with arguments that give a full answer on the fixture. */
 const CALLS: Record<string, Record<string, unknown>> = {
   repo_map: {},
@@ -76,7 +131,7 @@ const CALLS: Record<string, Record<string, unknown>> = {
   read_snippet: { path: "shop/service.py", start_line: 4, end_line: 10 },
   pack: { task: "place an order checkout", budget: 3000 },
   impact: { target: "shop.models.format_greeting" },
-  changes: { diff: DIFF },
+  changes: { diff: DIFF, target: "POST /orders" },
   shape_check: { target: "User", rename: ["name=full_name"] },
   check: {},
   grep: { pattern: "def \\w+\\(" },
@@ -117,6 +172,15 @@ const sizes = (a: Answer) => ({
   text: countTokens(a.text),
   structured: countTokens(JSON.stringify(a.raw.structuredContent)),
 });
+
+/** The rules for one answer: no prose in both, and structured content no larger than the text. */
+function holds(a: Answer, label: string): void {
+  expect(a.isError, a.text).toBe(false);
+  const { text, structured } = sizes(a);
+  if (process.env.PRINT_SIZES) console.log(`${label}: structured ${structured}, text ${text}`);
+  expect(shared(a), `strings in both: ${JSON.stringify(shared(a))}`).toEqual([]);
+  expect(structured, `structured ${structured} vs text ${text} tokens`).toBeLessThanOrEqual(text);
+}
 
 /** codeslice's own source and its budget and graph tests: answers of the size an agent gets on a real project. */
 function ownSource(): Record<string, string> {
@@ -181,9 +245,13 @@ function ownDiff(): string {
 describe("structured content adds to the text, never repeats it", () => {
   let fixture: Connected | undefined;
   let own: Connected | undefined;
+  let group: Connected | undefined;
+  let opsEngine: { close(): void } | undefined;
   afterAll(async () => {
     await fixture?.close();
     await own?.close();
+    await group?.close();
+    opsEngine?.close();
   });
 
   it("covers every tool", () => {
@@ -192,18 +260,50 @@ describe("structured content adds to the text, never repeats it", () => {
   });
 
   for (const tool of Object.keys(CALLS)) {
-    it(`${tool}: no prose in both on a small project, and the structured content reads back as the tool's shape`, async () => {
+    it(`${tool}: on a small project, structured ≤ text in tokens, no prose in both, and it reads back as the tool's shape`, async () => {
       if (!fixture) {
         const platform = memoryPlatform(PROJECT);
         fixture = await connect(createEngine(platform), { fs: platform.fs });
       }
-      const a = await call(fixture.client, tool, CALLS[tool]!);
-      expect(a.isError, a.text).toBe(false);
-      if (process.env.PRINT_SIZES)
-        console.log(`${tool} (fixture): structured ${sizes(a).structured}, text ${sizes(a).text}`);
-      expect(shared(a), `strings in both: ${JSON.stringify(shared(a))}`).toEqual([]);
+      holds(await call(fixture.client, tool, CALLS[tool]!), `${tool} (fixture)`);
     });
   }
+
+  // Served as a group, every answer names its repository and its citations read repo:path:line.
+  for (const tool of [...Object.keys(CALLS), "repos"]) {
+    it(`${tool}: in a group of two repositories, structured ≤ text in tokens and no prose in both`, async () => {
+      if (!group) {
+        const shop = memoryPlatform(PROJECT);
+        const ops = memoryPlatform(OPS);
+        const engines = createEngineGroup([
+          { name: "shop", engine: createEngine(shop), root: "/shop" },
+          { name: "ops", engine: createEngine(ops), root: "/ops" },
+        ]);
+        group = await connect(engines.members[0]!.engine, { fs: shop.fs, group: engines });
+        opsEngine = engines.members[1]!.engine;
+      }
+      const args = tool === "repos" ? {} : { ...CALLS[tool]!, repo: "shop" };
+      holds(await call(group.client, tool, args), `${tool} (group)`);
+    });
+  }
+
+  it.skipIf(!hasPytest)(
+    "run_tests: on a failing pytest test, structured ≤ text in tokens and no prose in both",
+    async () => {
+      const root = fixtureDir(FAILING);
+      const platform = await createNodePlatform({ root, cacheDir: path.join(tempDir("codeslice-run-cache-"), "c") });
+      const run = await connect(createEngine(platform), { fs: platform.fs, allowRun: true });
+      try {
+        const a = await call(run.client, "run_tests", { target: "app.a.run", timeout: 60 });
+        expect(a.text).toContain("test_run_answers_the_question_of_life_the_universe_and_everything");
+        expect(a.data).toMatchObject({ passed: false, runs: [{ runner: "pytest", exitCode: 1 }] });
+        holds(a, "run_tests");
+      } finally {
+        await run.close();
+      }
+    },
+    120_000,
+  );
 
   // repo_map's other kinds (the route map and the tool map folded into it) hold to the same rules.
   for (const args of [{ kind: "routes" }, { kind: "tools" }]) {
@@ -225,12 +325,7 @@ describe("structured content adds to the text, never repeats it", () => {
         const platform = memoryPlatform(ownSource());
         own = await connect(createEngine(platform), { fs: platform.fs });
       }
-      const a = await call(own.client, tool, OWN_CALLS[tool]!);
-      expect(a.isError, a.text).toBe(false);
-      expect(shared(a), `strings in both: ${JSON.stringify(shared(a))}`).toEqual([]);
-      const { text, structured } = sizes(a);
-      if (process.env.PRINT_SIZES) console.log(`${tool}: structured ${structured}, text ${text}`);
-      expect(structured, `structured ${structured} vs text ${text} tokens`).toBeLessThanOrEqual(text);
+      holds(await call(own.client, tool, OWN_CALLS[tool]!), `${tool} (own source)`);
     }, 60_000);
   }
 });

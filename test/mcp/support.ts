@@ -15,11 +15,14 @@ import type { Engine } from "../../src/core/engine/engine.ts";
 import {
   createMcpServer,
   expandContent,
+  FRESHNESS_META,
   RUN_TOOLS,
   structuredContentSchema,
   TOOLS,
   type McpServerOptions,
 } from "../../src/mcp/server.ts";
+import type { ToolSpec } from "../../src/mcp/tool.ts";
+import { reposTool } from "../../src/mcp/tools/repos.ts";
 import { parseFixture } from "../support/platform.ts";
 
 export const repoRoot = fileURLToPath(new URL("../../", import.meta.url));
@@ -83,6 +86,9 @@ export async function connect(engine: Engine, options: McpServerOptions = {}): P
 export interface Answer {
   isError: boolean;
   text: string;
+  /** How fresh the index was: the answer's `_meta["codeslice/freshness"]`, kept out of the structured content. */
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  freshness: any;
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   data: any;
   raw: CallToolResult;
@@ -94,7 +100,7 @@ export interface Answer {
  */
 export function checkStructured(name: string, raw: CallToolResult): unknown {
   if (raw.isError) return raw.structuredContent;
-  const tool = [...TOOLS, ...RUN_TOOLS].find((t) => t.name === name);
+  const tool = [...TOOLS, ...RUN_TOOLS, reposTool as unknown as ToolSpec].find((t) => t.name === name);
   if (!tool) throw new Error(`no tool ${name}`);
   const schema = structuredContentSchema(tool);
   const expanded = expandContent(raw.structuredContent, schema);
@@ -118,7 +124,7 @@ export async function call(
   const text = raw.content.map((c) => (c.type === "text" ? c.text : "")).join("\n");
   // The server sends the lean form (src/mcp/lean.ts); the tests read it as objects, as a program would.
   const data = checkStructured(name, raw);
-  return { isError: raw.isError === true, text, data, raw };
+  return { isError: raw.isError === true, text, data, raw, freshness: raw._meta?.[FRESHNESS_META] };
 }
 
 /** Tokens of an answer as a client that passes both shows it: the text plus the JSON of the structured content. */
@@ -127,10 +133,9 @@ export function answerTokens(a: Answer): number {
   return countTokens(a.text) + (sent === undefined ? 0 : countTokens(JSON.stringify(sent)));
 }
 
-/** {@link answerTokens} without what the server adds to every answer (the freshness line and field): what a budget covers. */
+/** {@link answerTokens} without what the server adds to every answer (the freshness line): what a budget covers. */
 export function budgetedTokens(a: Answer): number {
-  const sent = a.raw.structuredContent;
-  const { freshness: _f, ...data } = sent ?? {};
+  const data = a.raw.structuredContent;
   const text = a.text.replace(/\n\n\(index (built|loaded|refreshed)[^\n]*\)$/, "");
-  return countTokens(text) + (sent === undefined ? 0 : countTokens(JSON.stringify(data)));
+  return countTokens(text) + (data === undefined ? 0 : countTokens(JSON.stringify(data)));
 }

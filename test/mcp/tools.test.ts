@@ -114,11 +114,11 @@ describe("tools over the in-process transport", () => {
     expect(a.data).not.toHaveProperty("text");
     expect(a.data.languages.map((l: { language: string }) => l.language).sort()).toEqual(["Python", "TypeScript"]);
     expect(a.data.tokens).toBeLessThanOrEqual(a.data.budget);
-    expect(a.data.freshness.refreshed).toBe(true);
-    expect(a.data.freshness.parsed).toBeGreaterThan(0);
+    expect(a.freshness.refreshed).toBe(true);
+    expect(a.freshness.parsed).toBeGreaterThan(0);
     expect(a.text).toMatch(/index built: 6 source files/);
     const again = await call(c.client, "repo_map", { budget: 400 });
-    expect(again.data.freshness.refreshed).toBe(false);
+    expect(again.freshness.refreshed).toBe(false);
     expect(again.text).not.toMatch(/index (built|refreshed)/);
     expect(again.data.tokens).toBeLessThanOrEqual(400);
     expect(budgetedTokens(again)).toBeLessThanOrEqual(400);
@@ -375,7 +375,7 @@ describe("tools over the in-process transport", () => {
         expect(a.text.length).toBeGreaterThan(0);
       });
       // Exactly one of them built the index.
-      expect(answers.filter((a) => a.data?.freshness?.mode === "initial")).toHaveLength(1);
+      expect(answers.filter((a) => a.freshness?.mode === "initial")).toHaveLength(1);
     } finally {
       await fresh.close();
     }
@@ -449,7 +449,7 @@ describe("index life cycle", () => {
       platform.fs.remove("web/src/app.ts");
       const a = await call(c.client, "signature", { symbol: "register" });
       expect(a.text).toContain("def register(name: str, email: str) -> User:");
-      expect(a.data.freshness).toMatchObject({ refreshed: true, parsed: 2, removed: 1 });
+      expect(a.freshness).toMatchObject({ refreshed: true, parsed: 2, removed: 1 });
       expect(a.text).toMatch(/index refreshed: 2 files re-parsed, 1 file removed/);
       expect((await call(c.client, "signature", { symbol: "brand_new" })).isError).toBe(false);
       expect((await call(c.client, "signature", { symbol: "checkoutLabel" })).isError).toBe(true);
@@ -463,16 +463,16 @@ describe("index life cycle", () => {
     const c = await nodeServer(root);
     try {
       const before = await call(c.client, "context", { target: "checkout" });
-      expect(before.data.freshness.mode).toBe("initial");
+      expect(before.freshness.mode).toBe("initial");
       const next = await call(c.client, "context", { target: "checkout" });
-      expect(next.data.freshness).toMatchObject({ refreshed: false, mode: "watch" });
+      expect(next.freshness).toMatchObject({ refreshed: false, mode: "watch" });
       fs.writeFileSync(
         path.join(root, "shop/service.py"),
         FIXTURE_FILES["shop/service.py"]!.replace("order.save()", "order.save()\n    audit(order)"),
       );
       const after = await call(c.client, "context", { target: "checkout" });
       expect(after.text).toContain("audit(order)");
-      expect(after.data.freshness).toMatchObject({ refreshed: true, parsed: 1 });
+      expect(after.freshness).toMatchObject({ refreshed: true, parsed: 1 });
       expect(after.text).toContain("index refreshed: 1 file re-parsed");
     } finally {
       await c.close();
@@ -501,7 +501,7 @@ describe("index life cycle", () => {
       expect(edited).toBe(true);
       const next = await call(c.client, "signature", { symbol: "f0" });
       expect(next.text).toContain("def f0(x, edited):");
-      expect(next.data.freshness.refreshed).toBe(true);
+      expect(next.freshness.refreshed).toBe(true);
       expect((await call(c.client, "signature", { symbol: "added_mid_index" })).isError).toBe(false);
     } finally {
       await c.close();
@@ -553,7 +553,7 @@ describe("index life cycle", () => {
       writeFiles(root, FIXTURE_FILES);
       const back = await call(c.client, "signature", { symbol: "register" });
       expect(back.isError).toBe(false);
-      expect(back.data.freshness.mode).toBe("scan");
+      expect(back.freshness.mode).toBe("scan");
       writeFiles(root, {
         "shop/service.py": FIXTURE_FILES["shop/service.py"]!.replace(
           "def register(name: str)",

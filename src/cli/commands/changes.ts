@@ -24,7 +24,17 @@ export const changesCommand = defineCommand({
   name: "changes",
   summary:
     "What changed and what it reaches, as one budgeted bundle: the working tree against HEAD, --staged, --base " +
-    "REF [--head REF], or a pasted --diff",
+    "REF [--head REF], or a pasted --diff; with METHOD /path, only what that route runs",
+  args: [
+    {
+      name: "route",
+      what: "a route",
+      optional: true,
+      maxChars: { limit: 300, noun: "route" },
+      help: "METHOD /path (quoted): only the changes to the route's handler and what it reaches",
+    },
+  ],
+  argsNote: ' (quote a route: "PUT /items/{id}")',
   flags: {
     staged: switchFlag("staged", "Compare the index (staged changes) against HEAD"),
     base: textFlag("base", "REF", "Compare against REF: the working tree, or --head"),
@@ -57,6 +67,11 @@ What is compared:
                          or still to apply (then the changed code is cited as it would be)
 REF: a commit id (or a prefix), a branch, a tag, HEAD, or any of those followed by ~N or ^N.
 
+With a route ("PUT /items/{id}", as repo_map kind routes and impact name routes), only the
+changes to what the route runs are kept: its handler, every definition its calls reach (a
+class it constructs with its initializer) and the models its handler's signature names. A
+note says how many other changed definitions, and files' module-level lines, were left out.
+
 With --root given more than once (--root api=../backend --root web=../frontend), the change is
 in --repo (default: the first), citations read repo:path:line, and the routes it reaches lead on to
 the calls in the other folders that send requests to them.`,
@@ -64,11 +79,13 @@ the calls in the other folders that send requests to them.`,
     "codeslice changes --root api=backend --root web=frontend --repo api",
     "codeslice changes",
     "codeslice changes --base main --budget 4000",
+    'codeslice changes "PUT /api/v1/items/{id}" --base main',
     "git diff HEAD~3 | codeslice changes --diff -",
   ],
-  async run({ flags, argv }) {
+  async run({ args: [route], flags, argv }) {
     const diff = flags.diff !== undefined ? readDiff(flags.diff) : undefined;
     const options = {
+      ...(route !== undefined ? { target: route } : {}),
       ...(flags.staged ? { staged: true } : {}),
       ...(flags.base !== undefined ? { base: flags.base } : {}),
       ...(flags.head !== undefined ? { head: flags.head } : {}),

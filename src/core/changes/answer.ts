@@ -1022,7 +1022,8 @@ function summaryText(
 ): string {
   const lines = [`# codeslice changes: ${set.base.label} → ${set.head.label}`];
   if (files.length === 0) {
-    lines.push("No changes.");
+    // A route's changes can be none while the diff has some: its note says what was left out.
+    lines.push("No changes.", ...notes.map((n) => `Note: ${n}`));
     return lines.join("\n");
   }
   const fileLines = files.slice(0, SUMMARY_FILES).map((f) => {

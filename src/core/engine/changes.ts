@@ -22,6 +22,7 @@ import {
 } from "../changes/answer.ts";
 import { diffLines, splitLines } from "../changes/line-diff.ts";
 import { compareDefinitions } from "../changes/symbols.ts";
+import { narrowToScope, routeScope, type RouteScope } from "../changes/route-scope.ts";
 import { applyHunks, fromLines, parseUnifiedDiff, toLines, type FilePatch } from "../changes/unified-diff.ts";
 import { openGitRepository, type GitRepository } from "../git/repository.ts";
 import { filesOfTree, indexedBlob, loadGitIndex, treeOfCommit, type GitCache, type GitIndex } from "../git/worktree.ts";
@@ -42,6 +43,11 @@ export interface ChangesOptions extends ChangesBundleOptions {
   head?: string;
   /** A unified diff (`git diff`, `diff -u`, a PR's patch) to read instead of git's history. */
   diff?: string;
+  /**
+   * A route, `METHOD /path`: only the changes to its handler and what it reaches
+   * (changes/route-scope.ts), with a note saying how many changed definitions that left out.
+   */
+  target?: string;
 }
 
 /** What the engine hands over: the platform, the indexed tree's graph and inventory, its routes. */
@@ -83,14 +89,35 @@ const encoder = new TextEncoder();
 /** Reads `changes` for the engine. */
 export async function runChanges(ctx: ChangesContext, options: ChangesOptions): Promise<ChangesAnswer> {
   checkOptions(options);
+  // A route that does not exist is refused before any file is read.
+  const scope = options.target !== undefined ? routeScope(ctx.graph, ctx.routes, options.target) : undefined;
   const set: Omit<ChangeSet, "files"> & { raw: RawChange[] } =
     options.diff !== undefined ? await fromDiff(ctx, options.diff) : await fromGit(ctx, options);
-  const files = await compareAll(ctx, set.raw, set.notes);
+  let files = await compareAll(ctx, set.raw, set.notes);
+  if (scope) {
+    const narrowed = narrowToScope(ctx.graph, files, scope);
+    files = narrowed.files;
+    set.notes.unshift(scopeNote(scope, narrowed));
+  }
   const { raw: _raw, ...rest } = set;
   return buildChangesAnswer(ctx.graph, { ...rest, files }, options, {
     readText: ctx.readText,
     routes: () => ctx.routes,
   });
+}
+
+/** What a route target left in and out, said first among the notes. */
+function scopeNote(scope: RouteScope, n: { kept: number; dropped: number; moduleFiles: number }): string {
+  const { kept, dropped, moduleFiles } = n;
+  const reach = `${scope.handlers.join(", ")} and the ${scope.ids.size - scope.handlers.length} definitions it reaches`;
+  const parts = [
+    ...(dropped ? [`${dropped} other changed definition${dropped === 1 ? "" : "s"}`] : []),
+    ...(moduleFiles ? [`module-level lines in ${moduleFiles} file${moduleFiles === 1 ? "" : "s"}`] : []),
+  ];
+  const left = parts.length ? `; ${parts.join(" and ")} left out` : "";
+  return kept
+    ? `only the changes ${scope.label} runs: ${reach} (${kept} changed${left})`
+    : `none of the changes is in what ${scope.label} runs: ${reach}${left}`;
 }
 
 function checkOptions(o: ChangesOptions): void {

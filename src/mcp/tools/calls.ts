@@ -13,12 +13,12 @@ import {
   depth,
   limit,
   page,
+  pageOf,
   site,
   symbolArg,
   symbolRef,
   testCode,
   testsMode,
-  usage,
 } from "../schemas.ts";
 import type { ToolAnswer, ToolContext } from "../tool.ts";
 import { DEFAULT_LIST_BUDGET, listCall, withNotes } from "./list.ts";
@@ -54,7 +54,8 @@ export const callsOutput = z.object({
     .describe("Call sites that match the name only; several definitions share it (callers only)."),
   total: z
     .object({ results: z.int(), external: z.int(), possible: z.int() })
-    .describe("Entries of the whole answer, before the tests filter and paging."),
+    .optional()
+    .describe("Entries of the whole answer, before the tests filter and paging; absent when all are listed."),
   testCode: testCode
     .extend({ results: z.int(), possible: z.int() })
     .describe("Of those, entries in test code, by file."),
@@ -63,7 +64,6 @@ export const callsOutput = z.object({
     .int()
     .describe("Entries of the whole answer not on this page (other pages, or test code counted rather than listed)."),
   completeness,
-  usage,
   notes: z.array(z.string()),
 });
 
@@ -90,12 +90,12 @@ function data(a: CallsPage, notes: string[]) {
     results: a.results.map(related),
     external: a.external.map((x) => ({ target: x.target, site: at(x.site) })),
     possible: a.possible.map((p) => ({ caller: ref(p.caller), site: at(p.site), candidates: p.candidates })),
-    total: a.total,
+    // Everything listed: the lists' lengths are the totals and the page.
+    ...(entries > a.page.shown ? { total: a.total } : {}),
     testCode: a.testCode,
-    page: a.page,
+    page: pageOf(a.page),
     omitted: entries - a.page.shown,
     completeness: a.completeness,
-    usage: a.usage,
     notes,
   };
 }

@@ -120,10 +120,12 @@ export const changesTool = defineTool({
   name: "changes",
   title: "What changed, and what it reaches",
   description:
-    "What changed — the working tree against HEAD (default), staged, two commits (base/head), or a pasted " +
-    ("unified diff — by definition (added, removed, renamed, signature or body changed), as one budgeted bundle: " +
-      ("the changed code as diffs, callers of changed signatures, code still calling removed names, routes and " +
-        "tests reached.")),
+    // What is compared (the working tree against HEAD by default, staged, two commits, a pasted diff)
+    // is what its arguments' descriptions say: not said again here, which pays for the route target's
+    // argument in tools/list (19 tokens).
+    "What changed, by definition (added, removed, renamed, signature or body changed), as one budgeted bundle: " +
+    ("the changed code as diffs, callers of changed signatures, code still calling removed names, routes and " +
+      "tests reached."),
   input: z.strictObject({
     staged: z.boolean({ error: "staged must be true or false" }).optional().describe("The index against HEAD."),
     base: z
@@ -144,6 +146,12 @@ export const changesTool = defineTool({
       .max(MAX_DIFF_CHARS, { error: `diff must be at most ${MAX_DIFF_CHARS} characters: pass the diff of fewer files` })
       .optional()
       .describe("A unified diff instead of git history."),
+    target: z
+      .string({ error: "target must be a string" })
+      .min(1, { error: "target must not be empty" })
+      .max(300)
+      .optional()
+      .describe("METHOD /path: only what its handler reaches."),
     budget: budget("", LIMITS.budget.context),
   }),
   output: z.object({
@@ -240,6 +248,7 @@ export const changesTool = defineTool({
           ...(args.base !== undefined ? { base: args.base } : {}),
           ...(args.head !== undefined ? { head: args.head } : {}),
           ...(args.diff !== undefined ? { diff: args.diff } : {}),
+          ...(args.target !== undefined ? { target: args.target } : {}),
         }),
       requested,
     );

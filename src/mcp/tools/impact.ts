@@ -8,12 +8,12 @@ import {
   depth,
   limit,
   page,
+  pageOf,
   site,
   symbolRef,
   targetArg,
   testCode,
   testsMode,
-  usage,
 } from "../schemas.ts";
 import { defineTool } from "../tool.ts";
 import { DEFAULT_LIST_BUDGET, listCall, withNotes } from "./list.ts";
@@ -24,12 +24,12 @@ const MAX_DEPTH = LIMITS.depth.max;
 /** The structured content: the page's entries and the whole walk's summary, without the text. */
 function data(a: ImpactAnswer, notes: string[]) {
   return {
-    target: a.target,
     resolvedAs: a.resolvedAs,
     targets: a.targets,
     direction: a.direction,
     depth: a.depth,
-    risk: a.risk,
+    // The share is the larger of the two fractions the counts beside it give.
+    risk: { ...a.risk, reach: { ...a.risk.reach, share: undefined } },
     total: a.total,
     byDepth: a.byDepth,
     routes: a.routes,
@@ -59,9 +59,8 @@ function data(a: ImpactAnswer, notes: string[]) {
       ...(e.inTest ? { inTest: true } : {}),
     })),
     testCode: a.testCode,
-    page: a.page,
+    page: pageOf(a.page),
     completeness: a.completeness,
-    usage: a.usage,
     notes: [...a.notes, ...notes],
   };
 }
@@ -84,7 +83,6 @@ export const impactTool = defineTool({
     budget: budget("", DEFAULT_LIST_BUDGET),
   }),
   output: z.object({
-    target: z.string(),
     resolvedAs: z.string().describe("symbol, file or lines."),
     targets: z.array(symbolRef),
     direction: z.string(),
@@ -98,8 +96,8 @@ export const impactTool = defineTool({
       routes: z.int(),
       tests: z.int(),
       reach: z
-        .object({ share: z.number(), tests: z.int(), testsTotal: z.int(), routes: z.int(), routesTotal: z.int() })
-        .describe("Tests and routes whose calls lead to the target, of all; share: the larger fraction."),
+        .object({ tests: z.int(), testsTotal: z.int(), routes: z.int(), routesTotal: z.int() })
+        .describe("Tests and routes whose calls lead to the target, of all."),
       deepest: z.object({ depth: z.int(), path: z.array(z.string()) }),
     }),
     total: z.object({ targets: z.int(), up: z.int(), down: z.int(), tests: z.int(), routes: z.int() }),
@@ -150,7 +148,6 @@ export const impactTool = defineTool({
     testCode,
     page,
     completeness,
-    usage,
     notes: z.array(z.string()),
     crossRepoCallers: z
       .array(z.string())

@@ -1,6 +1,6 @@
 /** `importers`: the files that import a file, transitively up to a depth, one page at a time. */
 import { z } from "zod";
-import { budget, completeness, cursor, depth, limit, page, pathArg, testCode, testsMode, usage } from "../schemas.ts";
+import { budget, completeness, cursor, depth, limit, page, pageOf, pathArg, testCode, testsMode } from "../schemas.ts";
 import { defineTool } from "../tool.ts";
 import { DEFAULT_LIST_BUDGET, listCall, withNotes } from "./list.ts";
 
@@ -27,7 +27,6 @@ export const importersTool = defineTool({
     page,
     omitted: z.int().describe("Files not on this page (other pages, or test files counted rather than listed)."),
     completeness,
-    usage,
     notes: z.array(z.string()),
   }),
   async run(args, ctx) {
@@ -41,10 +40,9 @@ export const importersTool = defineTool({
         results: a.results.map((r) => ({ path: r.path, depth: r.depth })),
         total: a.total,
         testCode: a.testCode,
-        page: a.page,
+        page: pageOf(a.page),
         omitted: a.total - a.page.shown,
         completeness: a.completeness,
-        usage: a.usage,
         notes,
       },
     };

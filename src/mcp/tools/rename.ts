@@ -13,7 +13,7 @@ const LISTED = 100;
 
 /**
  * A file's edits as data: `line:col:why` each (1-based line, 0-based column); every edit replaces `oldName` with
- * `newName`.
+ * the `new_name` asked for.
  */
 const edits = z.array(z.object({ path: z.string(), at: z.array(z.string()) }));
 
@@ -81,10 +81,9 @@ export const renameTool = defineTool({
       planToken: plan.planToken,
       applied: false,
       counts,
-      // Where and why only: each edit replaces oldName with newName, and its note and an unresolved
-      // site's reason are prose the text shows beside it.
+      // Where and why only: each edit replaces oldName with the new name asked for (not echoed), and
+      // its note and an unresolved site's reason are prose the text shows beside it.
       oldName: plan.oldName,
-      newName: plan.newName,
       edits: byFile(plan.edits.slice(0, LISTED)),
       mentions: byFile(plan.mentions.slice(0, LISTED)),
       uncertain: byFile(plan.uncertain.slice(0, LISTED).map(({ path, line, col }) => ({ path, line, col }))),

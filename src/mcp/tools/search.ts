@@ -13,7 +13,6 @@ const hit = z.object({
   end: z.int(),
   signature: z.string(),
   score: z.number(),
-  matched: z.array(z.string()).describe("Fields that matched: name, path, signature, doc, body."),
 });
 
 export const searchTool = defineTool({
@@ -32,10 +31,11 @@ export const searchTool = defineTool({
       .optional()
       .describe(`Results (default ${LIMITS.searchResults.default}).`),
   }),
+  // Which fields matched (name, signature, doc, body) and the total (the results and the omitted
+  // ones) are left out: on a two-result answer they made the data larger than the text.
   output: z.object({
     query: z.string(),
     results: z.array(hit),
-    total: z.int(),
     omitted: z.int().describe("Results left out to fit the response cap."),
   }),
   async run(args, ctx) {
@@ -51,7 +51,6 @@ export const searchTool = defineTool({
       end: h.end,
       signature: h.signature,
       score: h.score,
-      matched: h.matched,
     }));
     const total = hits.length;
     // Whole entries, best first; each costs its line in the text and its record in the structured content.
@@ -69,13 +68,13 @@ export const searchTool = defineTool({
       count: ctx.count,
       separator: "\n",
       prefix: true,
-      envelope: ctx.count(JSON.stringify({ query: args.query, results: [], total, omitted: total })),
+      envelope: ctx.count(JSON.stringify({ results: [], omitted: total })),
       footer: (s) => (s.omitted > 0 ? `${s.omitted} more not shown (response cap); use more specific words.` : ""),
     });
     const shown = total - fit.omitted;
     return {
       text: fit.text,
-      data: { query: args.query, results: results.slice(0, shown), total, omitted: fit.omitted },
+      data: { query: args.query, results: results.slice(0, shown), omitted: fit.omitted },
     };
   },
 });

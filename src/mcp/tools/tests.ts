@@ -1,6 +1,6 @@
 /** `tests`: the tests that exercise a symbol or a file, with runnable ids and the commands that run them. */
 import { z } from "zod";
-import { budget, completeness, cursor, depth, limit, page, usage } from "../schemas.ts";
+import { budget, completeness, cursor, depth, limit, page, pageOf } from "../schemas.ts";
 import { defineTool } from "../tool.ts";
 import { DEFAULT_LIST_BUDGET, listCall, withNotes } from "./list.ts";
 
@@ -69,13 +69,13 @@ export const testsTool = defineTool({
       .describe("Commands that run the files of every test found, when they span several pages."),
     page,
     completeness,
-    usage,
     notes: z.array(z.string()),
   }),
   async run(args, ctx) {
     const { options, notes, run } = listCall(ctx, args);
     const a = await run(() => ctx.engine.tests(args.target, options));
-    const { text: _text, symbol: _symbol, path: _path, ...rest } = a;
-    return { text: withNotes(a.text, notes), data: { ...rest, notes } };
+    // The usage is the text's last line (`-- 262/3880 tokens (o200k_base)`): not said twice.
+    const { text: _text, symbol: _symbol, path: _path, usage: _usage, ...rest } = a;
+    return { text: withNotes(a.text, notes), data: { ...rest, page: pageOf(a.page), notes } };
   },
 });

@@ -1,7 +1,7 @@
 /** `trace`: the shortest cited paths from a symbol or a route to a symbol. */
 import { z } from "zod";
 import { LIMITS } from "../../index.ts";
-import { budget, completeness, symbolArg, symbolRef, usage } from "../schemas.ts";
+import { budget, completeness, symbolArg, symbolRef } from "../schemas.ts";
 import { defineTool } from "../tool.ts";
 import { DEFAULT_LIST_BUDGET, inToolBudget, listBudget } from "./list.ts";
 
@@ -68,7 +68,6 @@ export const traceTool = defineTool({
       reverse: z.int().optional(),
     }),
     completeness,
-    usage,
     notes: z.array(z.string()),
   }),
   async run(args, ctx) {
@@ -83,7 +82,8 @@ export const traceTool = defineTool({
         ...(args.maxHops !== undefined ? { maxHops: args.maxHops } : {}),
       }),
     );
-    const { text: _text, ...rest } = a;
+    // The usage is the text's last line (`-- 235/3880 tokens (o200k_base)`): not said twice.
+    const { text: _text, usage: _usage, ...rest } = a;
     return {
       text: notes.length ? [a.text, ...notes.map((n) => `Note: ${n}`)].join("\n") : a.text,
       data: { ...rest, notes },
