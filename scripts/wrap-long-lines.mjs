@@ -180,7 +180,8 @@ function splittable(node) {
 
 /**
  * A position inside the literal's own text (never inside `${…}`, never after a backslash) just
- * after a space, as far right as `room` characters from the literal's start allows.
+ * after a space, or (in a template) where a substitution starts or ends, as far right as `room`
+ * characters from the literal's start allows.
  */
 function cutPoint(node, sourceFile, text, room) {
   const start = node.getStart(sourceFile);
@@ -195,12 +196,20 @@ function cutPoint(node, sourceFile, text, room) {
     }
   } else segments.push([start + 1, end - 1]);
   let best;
+  const take = (cut) => {
+    if (cut - start > room || cut >= end - 1 || cut <= start + 8) return;
+    if (best === undefined || cut > best) best = cut;
+  };
   for (const [a, b] of segments) {
+    // A template may also be cut where a substitution starts or ends: `a${x}b` → `a` + `${x}b`.
+    if (ts.isTemplateExpression(node)) {
+      if (a > start + 1) take(a);
+      if (b < end - 1) take(b);
+    }
     for (let p = a; p < b; p++) {
       if (text[p] !== " " || text[p - 1] === "\\") continue;
       if (p + 1 - start > room) break;
-      if (p + 1 >= end - 1 || p + 1 <= start + 8) continue;
-      best = p + 1;
+      take(p + 1);
     }
   }
   return best;

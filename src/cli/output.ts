@@ -139,8 +139,8 @@ export function cliHint(error: EngineError, command?: string): string | undefine
     }
     case "budget_too_small":
       return (
-        `Run ${again} with --budget ${e.data.needed} or ` +
-        `more${e.data.seedOutlineTokens !== undefined ? ", or `codeslice signature <symbol>` for the header alone" : ""}.`
+        `Run ${again} with --budget ${e.data.needed} or more` +
+        (e.data.seedOutlineTokens !== undefined ? ", or `codeslice signature <symbol>` for the header alone." : ".")
       );
     case "invalid_argument": {
       const key = Object.keys(FLAGS).find((k) => k in e.data);
@@ -227,7 +227,9 @@ export function cliHint(error: EngineError, command?: string): string | undefine
         "add --apply with the planToken it prints."
       );
     case "apply_failed":
-      return `${e.hint ?? ""} Then preview again (\`codeslice rename <symbol> <new-name>\`) and apply its planToken.`.trim();
+      return (
+        `${e.hint ?? ""} Then preview again (\`codeslice rename <symbol> <new-name>\`) ` + "and apply its planToken."
+      ).trim();
     case "invalid_query":
       return `\n${e.data.excerpt}\n${e.hint ?? ""} \`codeslice query --help\` and docs/query.md describe the subset.`;
     case "query_over_budget":
@@ -254,7 +256,18 @@ export function reportError(error: unknown, json: boolean, command?: string): nu
     // One line, no stack: the user's fix is a flag on the deno command line.
     if (json)
       process.stdout.write(
-        `${JSON.stringify({ error: { code: "permission_denied", message: denied.detail, hint: `Run deno with ${denied.flag}.`, data: { flag: denied.flag } } }, null, 2)}\n`,
+        `${JSON.stringify(
+          {
+            error: {
+              code: "permission_denied",
+              message: denied.detail,
+              hint: `Run deno with ${denied.flag}.`,
+              data: { flag: denied.flag },
+            },
+          },
+          null,
+          2,
+        )}\n`,
       );
     process.stderr.write(`codeslice: Deno needs ${denied.flag} (${denied.detail}); add it to the deno command line.\n`);
     return EXIT.failure;
@@ -287,8 +300,11 @@ export function reportError(error: unknown, json: boolean, command?: string): nu
     // Deno without --allow-env: no debug output
   }
   process.stderr.write(
-    `codeslice: internal error: ` +
-      `${first}\n${debug ? `${e?.stack ?? ""}\n` : "hint: this is a bug in codeslice; run again with CODESLICE_DEBUG=1 for the details and report them with the command you ran.\n"}`,
+    `codeslice: internal error: ${first}\n` +
+      (debug
+        ? `${e?.stack ?? ""}\n`
+        : "hint: this is a bug in codeslice; run again with CODESLICE_DEBUG=1 for the details " +
+          "and report them with the command you ran.\n"),
   );
   return EXIT.failure;
 }
@@ -331,9 +347,8 @@ export function createProgressReporter(
       }
       if (t - started < 1000 || (t - drawnAt < REDRAW_MS && !(total && done === total))) return;
       drawnAt = t;
-      stream.write(
-        `\r\x1b[K${progressLine(p, done, total, (done - phaseDone) / Math.max(0.001, (t - phaseAt) / 1000), stream.columns || 80)}`,
-      );
+      const rate = (done - phaseDone) / Math.max(0.001, (t - phaseAt) / 1000);
+      stream.write(`\r\x1b[K${progressLine(p, done, total, rate, stream.columns || 80)}`);
       shown = true;
     },
     done() {

@@ -7,11 +7,13 @@ const fmt = (n: number) => String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ",");
 export function renderIndexSummary(s: IndexSummary): string {
   const lines: string[] = [];
   lines.push(
-    `Indexed ${s.root} (${s.scanMode === "git" ? "git-aware" : "folder walk"}) in ${(s.durationMs / 1000).toFixed(2)} s`,
+    `Indexed ${s.root} (${s.scanMode === "git" ? "git-aware" : "folder walk"}) ` +
+      `in ${(s.durationMs / 1000).toFixed(2)} s`,
   );
   lines.push(`  ${fmt(s.files)} files, ${fmt(s.sourceFiles)} in supported languages, ${fmt(s.symbols)} symbols`);
   lines.push(
-    `  parsed ${fmt(s.parsed)}, reused ${fmt(s.reused)} from the cache${s.removed ? `, ${fmt(s.removed)} removed` : ""}`,
+    `  parsed ${fmt(s.parsed)}, reused ${fmt(s.reused)} from the cache` +
+      (s.removed ? `, ${fmt(s.removed)} removed` : ""),
   );
   lines.push("", "By language:");
   for (const [lang, v] of Object.entries(s.byLanguage).sort((a, b) => b[1].files - a[1].files)) {

@@ -45,7 +45,10 @@ export function junitTestAt(site: TestSite, separator: string, testFile: RegExp)
 export const SPRING_ROUTES: RouteRules = {
   classPrefix: [/^@RequestMapping(?:\(\s*(?:(?:value|path)\s*=\s*)?[[{]?\s*"(?<path>[^"]*)"[^)]*\))?/],
   memberDecorators: [
-    /^@(?<verb>Get|Post|Put|Patch|Delete|Request)Mapping(?:\(\s*(?:(?:value|path)\s*=\s*)?[[{]?\s*"(?<path>[^"]*)"[^)]*\))?/,
+    new RegExp(
+      String.raw`^@(?<verb>Get|Post|Put|Patch|Delete|Request)Mapping(?:\(\s*(?:(?:value|` +
+        String.raw`path)\s*=\s*)?[[{]?\s*"(?<path>[^"]*)"[^)]*\))?`,
+    ),
   ],
 };
 

@@ -56,8 +56,10 @@ export function engineErrorText(error: EngineError, tool: string): string {
     case "budget_too_small": {
       const { needed, seedOutlineTokens } = e.data;
       lines.push(
-        `Call ${tool} again with budget ≥ ` +
-          `${needed}.${seedOutlineTokens !== undefined && tool !== "signature" ? " For the target's header and docstring alone, call signature." : ""}`,
+        `Call ${tool} again with budget ≥ ${needed}.` +
+          (seedOutlineTokens !== undefined && tool !== "signature"
+            ? " For the target's header and docstring alone, call signature."
+            : ""),
       );
       break;
     }

@@ -68,7 +68,8 @@ export function registerPrompts(server: McpServer, maxChars = 60_000, map?: MapS
           "2. If a cut chunk matters to the explanation, ask for it by its handle (context with that handle, or " +
             "read_snippet on its lines).",
           `3. Call callers with symbol ${JSON.stringify(symbol)} for who depends on it (say if the answer ` +
-            `reports calls it could not resolve), and tests with target ${JSON.stringify(symbol)} for how it is tested.`,
+            "reports calls it could not resolve), and tests with target " +
+            `${JSON.stringify(symbol)} for how it is tested.`,
           "Then explain: what it does and why, its inputs, outputs and side effects, the main path through it, " +
             "who calls it, and the tests that cover it (with their commands).",
           CITE,

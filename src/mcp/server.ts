@@ -100,15 +100,32 @@ export const TOOLS: readonly ToolSpec[] = [
 export const RUN_TOOLS: readonly ToolSpec[] = [runTestsTool] as unknown as readonly ToolSpec[];
 
 /** Told to the agent on connect. */
-export const INSTRUCTIONS = `codeslice answers questions about this repository's code from an index (files, symbols, imports, calls), in a few hundred to a few thousand tokens, with exact citations.
-- Start with repo_map: the project's services, entry points, central symbols and layout, with the names the other tools take.
-- Given a task (a bug report, an error, a feature request), pass it whole to locate: the files and functions it points at, with the evidence.
-- To understand or change code, call context with a symbol, a file path, "METHOD /path" or a few words, instead of reading whole files: it returns the target with the types, callees, callers and tests that matter, fitted to a token budget, and lists what it cut with handles to ask for.
-- Use signature to see how to call something, callers/callees/importers before changing it (one page at a time: pass the cursor an answer names for the next), tests for the tests to run after a change (with their commands), trace for how one symbol or route reaches another, search when you don't know a name, read_snippet for exact lines that context did not include.
-- Use impact for what a change to a symbol, file or route ("METHOD /path": plus the client calls reaching it) could break (callers by depth, routes, tests, risk); shape_check for which consumers read which fields of a response model, and what a field rename breaks; repo_map kind routes|tools for the route map and the project's tools and commands; changes to review what changed (the working tree, staged files, two commits or a pasted diff): the changed definitions with their callers, routes and tests.
-- For a question no tool anticipates (e.g. which functions call X within 3 hops and live under db/), call query with a read-only Cypher subset (codeslice://schema); kind flows|clusters lists execution flows from entry points and clusters of files.
-- Cite code by the chunk headers (## path:start-end), which are exact line ranges in the current files.
-- The index follows edits on its own; each answer says when it was refreshed.`;
+export const INSTRUCTIONS = [
+  "codeslice answers questions about this repository's code from an index (files, symbols, imports, " +
+    "calls), in a few hundred to a few thousand tokens, with exact citations.",
+  "- Start with repo_map: the project's services, entry points, central symbols and layout, with the " +
+    "names the other tools take.",
+  "- Given a task (a bug report, an error, a feature request), pass it whole to locate: the files and " +
+    "functions it points at, with the evidence.",
+  '- To understand or change code, call context with a symbol, a file path, "METHOD /path" or a few ' +
+    "words, instead of reading whole files: it returns the target with the types, callees, callers and " +
+    "tests that matter, fitted to a token budget, and lists what it cut with handles to ask for.",
+  "- Use signature to see how to call something, callers/callees/importers before changing it (one page " +
+    "at a time: pass the cursor an answer names for the next), tests for the tests to run after a change " +
+    "(with their commands), trace for how one symbol or route reaches another, search when you don't know " +
+    "a name, read_snippet for exact lines that context did not include.",
+  '- Use impact for what a change to a symbol, file or route ("METHOD /path": plus the client calls ' +
+    "reaching it) could break (callers by depth, routes, tests, risk); shape_check for which consumers " +
+    "read which fields of a response model, and what a field rename breaks; repo_map kind routes|tools " +
+    "for the route map and the project's tools and commands; changes to review what changed (the working " +
+    "tree, staged files, two commits or a pasted diff): the changed definitions with their callers, " +
+    "routes and tests.",
+  "- For a question no tool anticipates (e.g. which functions call X within 3 hops and live under db/), " +
+    "call query with a read-only Cypher subset (codeslice://schema); kind flows|clusters lists execution " +
+    "flows from entry points and clusters of files.",
+  "- Cite code by the chunk headers (## path:start-end), which are exact line ranges in the current " + "files.",
+  "- The index follows edits on its own; each answer says when it was refreshed.",
+].join("\n");
 
 /** Options for {@link createMcpServer}. */
 export interface McpServerOptions {

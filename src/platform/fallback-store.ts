@@ -211,7 +211,9 @@ export async function openDiskCache(disk: DiskStore, options: { explicit: boolea
   } catch (error) {
     const refused = isEngineError(error, "cache_refused");
     if ((refused && options.explicit) || (!refused && !isWriteRefused(error))) throw error;
-    const message = `${refused ? (error as Error).message : fallbackMessage(disk.label, error)}${refused ? " Indexing in memory; nothing is saved for the next run." : ""}`;
+    const message =
+      `${refused ? (error as Error).message : fallbackMessage(disk.label, error)}` +
+      `${refused ? " Indexing in memory; nothing is saved for the next run." : ""}`;
     if (options.logger) options.logger.log("warn", message);
     else console.error(`codeslice: ${message}`);
     return new MemoryStore(`memory (${disk.label} is not usable; nothing is saved)`);

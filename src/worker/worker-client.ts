@@ -131,7 +131,8 @@ export interface WorkerEngine {
    * const engine = createWorkerEngine(new Worker(workerUrl, { type: "module" }));
    * await engine.open({ kind: "files", files, label: "shop" }, { kind: "memory" });
    * const port = engine.languageServer();
-   * const client = createProtocolConnection(new BrowserMessageReader(port), new BrowserMessageWriter(port)); // vscode-languageserver-protocol/browser
+   * // createProtocolConnection, BrowserMessageReader/Writer: vscode-languageserver-protocol/browser
+   * const client = createProtocolConnection(new BrowserMessageReader(port), new BrowserMessageWriter(port));
    * client.listen();
    * await client.sendRequest("initialize", { processId: null, rootUri: "file:///shop", capabilities: {} });
    * ```

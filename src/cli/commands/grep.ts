@@ -24,8 +24,7 @@ export function splitGlobs(list: string): string[] {
 /** `codeslice grep`. */
 export const grepCommand = defineCommand({
   name: "grep",
-  summary:
-    "Lines matching a regex (RE2, linear time) in the project's files, with path:line and the enclosing symbol, bounded",
+  summary: "Lines matching a regex (RE2, linear time), with path:line and the enclosing symbol, bounded",
   args: [
     {
       name: "pattern",

@@ -96,8 +96,8 @@ export const mcpCommand = defineCommand({
     ),
   },
   help: `Serves codeslice's tools (repo_map, context, search, signature, callers, callees, importers,
-tests, trace, impact, changes, read_snippet, pack, check, dataflow; run_tests with --allow-run), resources (codeslice://map,
-codeslice://outline/<path>, codeslice://symbol/<name>) and prompts (explain_symbol,
+tests, trace, impact, changes, read_snippet, pack, check, dataflow; run_tests with --allow-run),
+resources (codeslice://map, codeslice://outline/<path>, codeslice://symbol/<name>) and prompts (explain_symbol,
 review_diff, plan_change, detect_impact, generate_map) to an AI agent over the Model Context Protocol on stdin/stdout.
 The project is --root DIR (or a positional folder), else the folder the client starts the
 server in. The first tool call indexes it; later calls notice edits on their own.

@@ -49,8 +49,9 @@ Cypher: nodes File, Symbol, Route and Test; edges CALLS, IMPORTS, INHERITS, OVER
 SERVES and DEFINES, each with a confidence (docs/query.md has the schema and 20 examples).
 Variable-length paths need an upper bound (at most *1..${MAX_HOPS}) and reach each node once at
 its fewest hops. Writes (CREATE, SET, DELETE, MERGE) are refused; so is a query past its time
-limit, ${QUERY_LIMITS.maxBindings.toLocaleString("en-US")} intermediate rows, LIMIT ${QUERY_LIMITS.rows.max} or the budget, with the
-rows that would fit. Errors name the line and column. Without LIMIT, ${QUERY_LIMITS.rows.default} rows are shown.
+limit, ${QUERY_LIMITS.maxBindings.toLocaleString("en-US")} intermediate rows, LIMIT ${QUERY_LIMITS.rows.max}
+or the budget, with the rows that would fit. Errors name the line and column. Without LIMIT,
+${QUERY_LIMITS.rows.default} rows are shown.
 --kind flows lists execution flows from each entry point (routes, commands, main, tests)
 through the call graph, largest first; --kind clusters lists clusters of files found by
 Louvain community detection over calls and imports, with their cohesion and the entry points

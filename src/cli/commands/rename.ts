@@ -56,7 +56,10 @@ JavaScript.`,
         else
           writeOut(
             `Wrote ${report.edits} ` +
-              `edit${report.edits === 1 ? "" : "s"}${report.mentions ? ` and ${report.mentions} mention${report.mentions === 1 ? "" : "s"}` : ""} in ${report.written.length} file${report.written.length === 1 ? "" : "s"}:\n${report.written.map((w) => `  ${w.path} (${w.edits + w.mentions})`).join("\n")}`,
+              (`edit${report.edits === 1 ? "" : "s"}` +
+                (`${report.mentions ? ` and ${report.mentions} mention${report.mentions === 1 ? "" : "s"}` : ""} ` +
+                  (`in ${report.written.length} file${report.written.length === 1 ? "" : "s"}:\n` +
+                    `${report.written.map((w) => `  ${w.path} (${w.edits + w.mentions})`).join("\n")}`))),
           );
         return EXIT.ok;
       }

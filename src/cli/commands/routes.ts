@@ -30,7 +30,8 @@ after itself unless NAME= says otherwise), the folders are a group: every route 
 calls from every folder that reach it ("called from other repositories"), cited repo:path:line,
 and the packages one folder imports from another.
 
---json: { "routes": [ { "method", "path", "file", "line", "handler", "clients": [ { "path", "line", "caller", "method", "url" } ], "tests": [ … ] } ], "total", … }`,
+--json: { "routes": [ { "method", "path", "file", "line", "handler",
+  "clients": [ { "path", "line", "caller", "method", "url" } ], "tests": [ … ] } ], "total", … }`,
   examples: [
     "codeslice routes",
     "codeslice routes --prefix /api/v1/items --method PUT",

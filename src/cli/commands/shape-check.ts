@@ -52,7 +52,8 @@ With --root more than once (a group of repositories, one index each), the model 
 fetch, axios or generated client) and their parameters typed by the model's name are read
 there too, cited repo:path:line.
 
---json: { "models": [ { "qualified", "fields": [ … ] } ], "routes": [ … ], "reads": [ { "path", "line", "model", "field", "expression", "consumer" } ], "breaks": [ … ], … }`,
+--json: { "models": [ { "qualified", "fields": [ … ] } ], "routes": [ … ],
+  "reads": [ { "path", "line", "model", "field", "expression", "consumer" } ], "breaks": [ … ], … }`,
   examples: [
     "codeslice shape-check ItemPublic --rename title=name",
     'codeslice shape-check "GET /api/v1/items/" --remove count',

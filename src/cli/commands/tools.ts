@@ -29,7 +29,8 @@ and CLI commands (click and typer @x.command(), argparse add_parser("x") with
 set_defaults(func=…), commander and yargs .command("x") with .action(…), defineCommand({ name })).
 Those registered in test files come last. Entries past what --budget holds are counted.
 
---json: { "tools": [ { "kind", "name", "via", "file", "line", "handler", "handledAt": { "path", "line" } } ], "total", "counts", … }`,
+--json: { "tools": [ { "kind", "name", "via", "file", "line", "handler", "handledAt": { "path", "line" } } ],
+  "total", "counts", … }`,
   examples: ["codeslice tools", "codeslice tools --kind cli", "codeslice tools --json"],
   async run({ flags }) {
     return withEngine(flags, async (engine, progress) => {

@@ -95,6 +95,12 @@ function invalid(message: string, line?: number): EngineError {
   });
 }
 
+/** A git extended header line (`old mode …`, `rename from …`, `index …`): its key and value. */
+const EXTENDED_HEADER = new RegExp(
+  String.raw`^(old mode|new mode|deleted file mode|new file mode|rename from|rename to|copy from|` +
+    String.raw`copy to|similarity index|dissimilarity index|index) ?(.*)$`,
+);
+
 /** Parses a unified diff. Throws `invalid_diff` when it holds no file changes or a hunk is cut short. */
 export function parseUnifiedDiff(text: string): FilePatch[] {
   const lines = text.split("\n");
@@ -136,10 +142,7 @@ export function parseUnifiedDiff(text: string): FilePatch[] {
       continue;
     }
     if (current?.git && current.hunks.length === 0) {
-      const ext =
-        /^(old mode|new mode|deleted file mode|new file mode|rename from|rename to|copy from|copy to|similarity index|dissimilarity index|index) ?(.*)$/.exec(
-          line,
-        );
+      const ext = EXTENDED_HEADER.exec(line);
       if (ext) {
         const [, key, value] = ext;
         if (key === "deleted file mode") {

@@ -100,8 +100,10 @@ function forbidFindings(graph: CodeGraph, rules: NonNullable<CheckConfig["forbid
       line: e.line,
       related: [{ path: e.to, line: 1 }],
       message:
-        `imports ` +
-        `${e.to}${hit.rule.message ? `: ${hit.rule.message}` : ` (forbidden: ${hit.rule.from.join(", ")} → ${hit.rule.to.join(", ")})`}`,
+        `imports ${e.to}` +
+        (hit.rule.message
+          ? `: ${hit.rule.message}`
+          : ` (forbidden: ${hit.rule.from.join(", ")} → ${hit.rule.to.join(", ")})`),
     });
   }
   return out;

@@ -64,6 +64,14 @@ export function reaching(flow: FunctionFlow, name: string, pos: number, blocks: 
   return out;
 }
 
+/** How a binding's step reads before its value: `x = `, `x.… = `, `x += `, `x iterates over `. */
+function assignedAs(d: DefFact): string {
+  if (d.kind === "field") return `${d.name}.… = `;
+  if (d.kind === "loop") return `${d.name} iterates over `;
+  if (d.kind === "augment") return `${d.name} += `;
+  return `${d.name} = `;
+}
+
 function isPrefix(a: readonly number[], b: readonly number[]): boolean {
   return a.length <= b.length && a.every((x, i) => b[i] === x);
 }
@@ -93,7 +101,7 @@ export function analyse(
         step: {
           path: facts.path,
           line: d.line,
-          what: `${d.kind === "field" ? `${d.name}.… = ` : d.kind === "loop" ? `${d.name} iterates over ` : d.kind === "augment" ? `${d.name} += ` : `${d.name} = `}${d.value.text}${t.note}`,
+          what: `${assignedAs(d)}${d.value.text}${t.note}`,
           kind: t.note.includes("assumed") ? "assumed" : "assign",
         },
         ...(t.from ? { from: t.from } : {}),

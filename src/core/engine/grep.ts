@@ -252,11 +252,15 @@ async function render(
   ]
     .filter(Boolean)
     .join(", ");
+  const notSearched = answer.candidates - answer.files - answer.skipped.binary - answer.skipped.tooLarge;
+  const stoppedNote = more
+    ? `; ${more}${answer.stopped !== "matches" ? ` (${notSearched} files not searched)` : ""}`
+    : "";
   const header =
     `# codeslice grep ${JSON.stringify(pattern)}: ` +
-    (`${hits.length}${answer.stopped === "matches" ? "+" : ""} matching line${hits.length === 1 ? "" : "s"} in ` +
-      (`${answer.filesMatched} of ${answer.files} files ` +
-        `searched${skipped ? ` (${skipped} passed over)` : ""}${more ? `; ${more}${answer.stopped !== "matches" ? ` (${answer.candidates - answer.files - answer.skipped.binary - answer.skipped.tooLarge} files not searched)` : ""}` : ""}`));
+    `${hits.length}${answer.stopped === "matches" ? "+" : ""} matching line${hits.length === 1 ? "" : "s"} in ` +
+    `${answer.filesMatched} of ${answer.files} files ` +
+    `searched${skipped ? ` (${skipped} passed over)` : ""}${stoppedNote}`;
   const fit = fitBlocks({
     header,
     blocks: hits.map((h) => ({

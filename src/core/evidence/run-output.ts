@@ -53,8 +53,11 @@ const DETAIL: RegExp[] = [
 ];
 
 /** The runner's closing count line. */
-const SUMMARY =
-  /^=+ .*\b\d+ (failed|passed|error)s?\b.* =+$|^\s*Tests\s+.*\b\d+ (failed|passed)\b|^Tests: .*\b\d+ (failed|passed)\b|^test result: |^(FAIL|ok)\s+\S+\s+[\d.]+s$|^\d+ examples?, \d+ failures?|^Tests run: \d+|^(FAILURES!|OK \()|^(Failed|Passed)!\s+-/;
+const SUMMARY = new RegExp(
+  String.raw`^=+ .*\b\d+ (failed|passed|error)s?\b.* =+$|^\s*Tests\s+.*\b\d+ (failed|passed)\b|` +
+    String.raw`^Tests: .*\b\d+ (failed|passed)\b|^test result: |^(FAIL|ok)\s+\S+\s+[\d.]+s$|` +
+    String.raw`^\d+ examples?, \d+ failures?|^Tests run: \d+|^(FAILURES!|OK \()|^(Failed|Passed)!\s+-`,
+);
 
 /** Lines of raw output kept when nothing is recognized. */
 export const TAIL_LINES = 40;

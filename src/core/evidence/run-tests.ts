@@ -171,7 +171,10 @@ function runLines(r: TestRun, timeoutSeconds: number): { head: string[]; body: s
   const took = `${(r.durationMs / 1000).toFixed(1)} s`;
   const status = r.timedOut
     ? `error: timed out after ${timeoutSeconds} s; ` +
-      `${r.killScope === "group" ? "the runner and every process it started were killed" : "the runner was killed (processes it started may outlive it on this host)"}. Pass a longer timeout if the tests need it, or look for a test that hangs.`
+      (r.killScope === "group"
+        ? "the runner and every process it started were killed"
+        : "the runner was killed (processes it started may outlive it on this host)") +
+      ". Pass a longer timeout if the tests need it, or look for a test that hangs."
     : `exit ${r.exitCode ?? `signal ${r.signal}`} after ${took}${r.exitCode === 0 ? " (passed)" : ""}`;
   const head = [`$ ${shortCommand(r)}${where}`, status];
   if (r.result.summary) head.push(`summary: ${r.result.summary}`);
@@ -201,8 +204,12 @@ function fitRunText(
   const raw = runs.reduce((n, r) => n + r.rawTokens, 0);
   const footer = (left: number) =>
     `(${runs.length} command${runs.length === 1 ? "" : "s"} for ${a.total} test${a.total === 1 ? "" : "s"} of ` +
-    (`${a.target}; raw output ${raw} ` +
-      `tokens${notRun ? `; ${notRun} more command${notRun === 1 ? "" : "s"} not run (after a timeout, or past ${RUN_LIMITS.maxCommands} per call)` : ""}${left ? `, ${left} more lines left out for the budget of ${budget}` : ""})`);
+    `${a.target}; raw output ${raw} tokens` +
+    (notRun
+      ? `; ${notRun} more command${notRun === 1 ? "" : "s"} not run ` +
+        `(after a timeout, or past ${RUN_LIMITS.maxCommands} per call)`
+      : "") +
+    `${left ? `, ${left} more lines left out for the budget of ${budget}` : ""})`;
   const render = (shown: number[]) =>
     [
       ...parts.flatMap((p, i) => [

@@ -445,7 +445,8 @@ function testsPage(graph: CodeGraph, found: FoundTests, args: ListArgs & { depth
     if (shown.length) lines.push("");
     for (const h of shown)
       lines.push(
-        `- ${h.id}${h.file ? " (whole file)" : h.group ? " (group)" : ""}${h.parametrized ? " (parametrized)" : ""}  ${cite(h.path, h.start, h.end)}  [${why(h)}]`,
+        `- ${h.id}${h.file ? " (whole file)" : h.group ? " (group)" : ""}` +
+          `${h.parametrized ? " (parametrized)" : ""}  ${cite(h.path, h.start, h.end)}  [${why(h)}]`,
       );
     if (page.next)
       lines.push(

@@ -579,7 +579,8 @@ function buildDefinitions(drafts: Map<number, DefDraft>, spec: LanguageSpec, sou
     const deep = stack.length > DEEP_NESTING;
     const outer = deep ? node : outerNode(node, spec);
     const decorators = deep ? [] : decoratorsOf(node, outer, spec);
-    if (decorators.some((t) => /^@([\w.]+\.)?overload\b/.test(t))) continue; // overload stubs merge into the implementation
+    // overload stubs merge into the implementation
+    if (decorators.some((t) => /^@([\w.]+\.)?overload\b/.test(t))) continue;
     let kind = d.kind;
     // A name written as a string or a symbol (`define_method(:name)`) is its text without the quotes or colon.
     const name = boundedName(

@@ -401,7 +401,9 @@ function createResolver(
           throw await unknown(
             rev,
             `${rev} does not exist: commit ${oid.slice(0, 12)} has ` +
-              `${commit.parents.length === 0 ? "no parent (it is the first commit)" : `${commit.parents.length} parent${commit.parents.length > 1 ? "s" : ""}`}.`,
+              (commit.parents.length === 0
+                ? "no parent (it is the first commit)."
+                : `${commit.parents.length} parent${commit.parents.length > 1 ? "s" : ""}.`),
           );
         }
         oid = parent;

@@ -179,7 +179,8 @@ export function callsOf(ctx: GraphContext, st: FileState): FileCalls {
         cls =
           ctx.packages
             .get(
-              `${ctx.symbols[cls]!.language}:${d.qualified.slice(0, Math.max(0, d.qualified.length - d.name.length - 1))}`,
+              `${ctx.symbols[cls]!.language}:` +
+                `${d.qualified.slice(0, Math.max(0, d.qualified.length - d.name.length - 1))}`,
             )
             ?.get(d.name) ?? cls;
       if (cls !== undefined && ctx.symbols[cls]!.kind !== "module")

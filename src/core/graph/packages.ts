@@ -49,7 +49,9 @@ export function packageTables(
       )
         return;
       // (open modules: `class A::B` belongs to A, wherever it is written)
-      const key = `${st.record.language}:${open ? d.qualified.slice(0, Math.max(0, d.qualified.length - d.name.length - 1)) : ns ? ns.qualified : ""}`;
+      const key =
+        `${st.record.language}:` +
+        `${open ? d.qualified.slice(0, Math.max(0, d.qualified.length - d.name.length - 1)) : ns ? ns.qualified : ""}`;
       const names = packages.get(key) ?? packages.set(key, new Map()).get(key)!;
       const first = firstOf.get(`${key}\0${d.name}`);
       if (first === undefined) {

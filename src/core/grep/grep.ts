@@ -128,8 +128,11 @@ export function compilePattern(pattern: string, options: { ignoreCase?: boolean 
  * Literal text and `|` between literals, with punctuation escaped or plain: what RE2 and the host's
  * RegExp read the same way and neither can backtrack on (no group, class, quantifier or anchor).
  */
-const LITERALS =
-  /^(?:[\p{L}\p{N}_ \-,:;=<>!@%&~'"#/]|\\[.^$|?*+()[\]{}\\/-])+(?:\|(?:[\p{L}\p{N}_ \-,:;=<>!@%&~'"#/]|\\[.^$|?*+()[\]{}\\/-])+)*$/u;
+const LITERALS = new RegExp(
+  String.raw`^(?:[\p{L}\p{N}_ \-,:;=<>!@%&~'"#/]|\\[.^$|` +
+    String.raw`?*+()[\]{}\\/-])+(?:\|(?:[\p{L}\p{N}_ \-,:;=<>!@%&~'"#/]|\\[.^$|?*+()[\]{}\\/-])+)*$`,
+  "u",
+);
 
 /** One path filter: a glob (`src/**\/*.ts`, `*.md`, `docs/`), or `!glob` to leave paths out. */
 interface Glob {
@@ -284,7 +287,10 @@ export function grepText(
 function clip(line: string, at: number): string {
   if (line.length <= MAX_LINE_CHARS) return line;
   const from = Math.max(0, Math.min(at - 60, line.length - MAX_LINE_CHARS));
-  return `${from > 0 ? "…" : ""}${line.slice(from, from + MAX_LINE_CHARS)}${from + MAX_LINE_CHARS < line.length ? "…" : ""}`;
+  return (
+    `${from > 0 ? "…" : ""}${line.slice(from, from + MAX_LINE_CHARS)}` +
+    `${from + MAX_LINE_CHARS < line.length ? "…" : ""}`
+  );
 }
 
 /** Options of `grep`. */

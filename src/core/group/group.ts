@@ -319,11 +319,13 @@ async function renderRouteMap(
   const count = await loadTokenCounter("o200k_base");
   const site = (c: GroupCall) => `${c.repo}:${c.path}:${c.line} (${citeName(c.caller)})`;
   const sites = (list: GroupCall[]) =>
-    `${list.slice(0, SITES_SHOWN).map(site).join(" · ")}${list.length > SITES_SHOWN ? ` · … and ${list.length - SITES_SHOWN} more` : ""}`;
+    `${list.slice(0, SITES_SHOWN).map(site).join(" · ")}` +
+    `${list.length > SITES_SHOWN ? ` · … and ${list.length - SITES_SHOWN} more` : ""}`;
   const lineOf = (r: GroupRoute) => {
     const out = [
       `- ${r.method} ${r.path} → ` +
-        `${r.handler ? `${citeName(r.handler)} ` : ""}${r.repo}:${r.file}:${r.line}${r.test ? " (registered in a test)" : ""}`,
+        (`${r.handler ? `${citeName(r.handler)} ` : ""}${r.repo}:${r.file}:${r.line}` +
+          `${r.test ? " (registered in a test)" : ""}`),
     ];
     const foreign = r.clients.filter((c) => c.repo !== r.repo);
     const own = r.clients.filter((c) => c.repo === r.repo);
@@ -339,7 +341,8 @@ async function renderRouteMap(
   const repos = [...new Set(routes.map((r) => r.repo))];
   const head =
     `# Routes${filter ? ` (${filter})` : ""} in the group: ` +
-    `${routes.length}${repos.length ? ` (served by ${repos.join(", ")})` : ""}; ${cross} called from another repository`;
+    `${routes.length}${repos.length ? ` (served by ${repos.join(", ")})` : ""}; ` +
+    `${cross} called from another repository`;
   const importLines = imports.length
     ? [
         `Packages imported across the group: ${imports

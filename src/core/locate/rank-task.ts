@@ -78,8 +78,11 @@ const ASIDE =
   /(?:^|\/)(?:docs?|examples?|samples?|demos?|benchmarks?|bench|scripts?|tools?|e2e|playground|fixtures?)\//i;
 const ASIDE_SHARE = 0.5;
 /** Built, bundled, vendored and generated copies: almost never the code a task is about. */
-const COPIES =
-  /(?:^|\/)(?:dist|build|out|vendor|vendored|third_party|assets|static|compat|node_modules|bower_components)\/|\.(?:min|umd|bundle|esm|cjs)\.[cm]?js$|\.d\.[cm]?ts$/i;
+const COPIES = new RegExp(
+  String.raw`(?:^|\/)(?:dist|build|out|vendor|vendored|third_party|assets|static|compat|node_modules|` +
+    String.raw`bower_components)\/|\.(?:min|umd|bundle|esm|cjs)\.[cm]?js$|\.d\.[cm]?ts$`,
+  "i",
+);
 const COPIES_SHARE = 0.15;
 /** Candidates scored from the documents' words, before the graph weighs in. */
 const POOL = 80;

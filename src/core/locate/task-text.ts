@@ -56,7 +56,8 @@ const TEMPLATE_WORDS = new Set(
     "bug report expected actual behavior behaviour reproduce reproduction steps step description describe issue " +
     "problem " +
     "summary context additional information environment version versions os platform please thanks thank hi hello " +
-    "checklist checked searched existing duplicate minimal example code output result results happen happens happened " +
+    "checklist checked searched existing duplicate minimal example " +
+    "code output result results happen happens happened " +
     "following below above seems seem like get got getting using use used want work works working instead however " +
     "traceback recent call last file line error exception raise raised"
   ).split(" "),
@@ -70,8 +71,10 @@ const alternatives = (words: Iterable<string>) =>
 const TOOLCHAIN = alternatives(LANGUAGES.flatMap((l) => [...(l.toolchain ?? []), l.id, l.name.toLowerCase()]));
 /** `Python 3.11.4`, `pkg==4.2`, `OS: macOS 14`, `Node v20.1.0`, `- some-lib version: 2.5.3`. */
 const ENVIRONMENT_LINE = new RegExp(
-  `^\\s*(?:[-*]\\s*)?(?:(?:[\\w ` +
-    `.-]*\\b(?:version|versions|os|platform|system|environment|kernel|release|distribution|arch|architecture|runtime|${TOOLCHAIN})\\b[\\w ()-]*)\\s*[:=]|[\\w.-]+\\s*(?:==|>=|<=|~=|@)\\s*v?\\d[\\w.+-]*\\s*$|[\\w.-]+\\s+v?\\d+\\.\\d+[\\w.+-]*\\s*$|(?:${TOOLCHAIN})\\s+v?\\d)`,
+  String.raw`^\s*(?:[-*]\s*)?(?:(?:[\w .-]*\b(?:version|versions|os|platform|system|environment|kernel|` +
+    String.raw`release|distribution|arch|architecture|runtime|${TOOLCHAIN})\b[\w ()-]*)\s*[:=]|` +
+    String.raw`[\w.-]+\s*(?:==|>=|<=|~=|@)\s*v?\d[\w.+-]*\s*$|[\w.-]+\s+v?\d+\.\d+[\w.+-]*\s*$|` +
+    String.raw`(?:${TOOLCHAIN})\s+v?\d)`,
   "i",
 );
 /** A URL; a repository file link keeps its path (`…/blob/<ref>/src/x.py#L12` → `src/x.py`). */
@@ -83,12 +86,17 @@ const PATH = new RegExp(
   "g",
 );
 /** Identifier-shaped code in prose: dotted, called, camelCase, snake_case, PascalCase with a second capital. */
-const CODE_LIKE =
-  /(?:[A-Za-z_$][\w$]*\.)+[A-Za-z_$][\w$]*(?:\(\))?|[A-Za-z_$][\w$]*\(\)|\b[a-z]+[A-Z][\w$]*|\b[A-Z][a-z0-9]+[A-Z][\w$]*|\b_*[A-Za-z][A-Za-z0-9]*_\w+/g;
+const CODE_LIKE = new RegExp(
+  String.raw`(?:[A-Za-z_$][\w$]*\.)+[A-Za-z_$][\w$]*(?:\(\))?|[A-Za-z_$][\w$]*\(\)|\b[a-z]+[A-Z][\w$]*|` +
+    String.raw`\b[A-Z][a-z0-9]+[A-Z][\w$]*|\b_*[A-Za-z][A-Za-z0-9]*_\w+`,
+  "g",
+);
 const IDENTIFIER = /[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*/g;
 /** `ValueError: …`, `TypeError`, `E   KeyError: 'a'` — the error's name and its message. */
-const ERROR_LINE =
-  /(?:^|[\s:(])((?:[A-Za-z_][\w]*\.)*([A-Z]\w*(?:Error|Exception|Warning|Exit|Interrupt|Failure|Fault)))\b(?::\s*(.*))?$/;
+const ERROR_LINE = new RegExp(
+  String.raw`(?:^|[\s:(])((?:[A-Za-z_][\w]*\.)*([A-Z]\w*(?:Error|Exception|Warning|Exit|Interrupt|Failure|` +
+    String.raw`Fault)))\b(?::\s*(.*))?$`,
+);
 /** `pkg.errors.CurrencyMismatch: message` after a traceback's frames. */
 const TRACE_END = /^((?:[A-Za-z_]\w*\.)*([A-Z]\w+))(?::\s*(.*))?$/;
 const FENCE = /^\s*(`{3,}|~{3,})/;

@@ -101,11 +101,10 @@ function foldersDiagram(edges: [string, number][], depth: number): string[] {
 function clustersDiagram(graph: CodeGraph, clusters: Cluster[], sizes: Sizes): string[] {
   const shown = clusters.slice(0, sizes.clusters);
   const lines = ["flowchart TB"];
-  shown.forEach((c, i) =>
-    lines.push(
-      `  c${i}[${label(`${c.name}${c.name.includes(" files") ? "" : ` (${c.files.length} files)`} · cohesion ${c.cohesion}`)}]`,
-    ),
-  );
+  shown.forEach((c, i) => {
+    const size = c.name.includes(" files") ? "" : ` (${c.files.length} files)`;
+    lines.push(`  c${i}[${label(`${c.name}${size} · cohesion ${c.cohesion}`)}]`);
+  });
   for (const [key, n] of top(clusterEdges(graph, shown), sizes.clusterEdges)) {
     const [a, b] = key.split("\u0000");
     lines.push(`  c${a} -->|${n} calls| c${b}`);

@@ -66,8 +66,10 @@ const IDENT = /^[A-Za-z_$][\w$.]*$/;
 const FACTORY = /^(?:define|create|make)\w*(Tool|Command)$/;
 const MCP_DECORATOR = /^@?\s*(?:[\w.]*\.)?(?:mcp|server|app)\.tool\s*(?:\(([^)]*)\))?\s*$/;
 const CLI_DECORATOR = /^@?\s*([\w.]+)\.command\s*(?:\(([^)]*)\))?\s*$/;
-const RPC_DECORATOR =
-  /^@?\s*(?:(?:[\w.]*\.)?(?:jsonrpc|rpc|dispatcher|methods)\.(?:method|add_method|register)|method|rpc_method)\s*(?:\(([^)]*)\))?\s*$/;
+const RPC_DECORATOR = new RegExp(
+  String.raw`^@?\s*(?:(?:[\w.]*\.)?(?:jsonrpc|rpc|dispatcher|methods)\.(?:method|add_method|register)|` +
+    String.raw`method|rpc_method)\s*(?:\(([^)]*)\))?\s*$`,
+);
 
 /** Every tool, RPC method and command in the project. */
 export async function findTools(graph: CodeGraph, readText: (path: string) => Promise<string>): Promise<ToolEntry[]> {
@@ -259,7 +261,8 @@ export async function toolMapAnswer(all: ToolEntry[], options: ToolMapOptions = 
   ) as Record<ToolKind, number>;
   const head =
     `# Tools and commands: ` +
-    `${TOOL_KINDS.map((k) => `${counts[k]} ${HEADINGS[k]}`).join(", ")}${all.some((t) => t.test) ? `; ${all.filter((t) => t.test).length} registered in tests` : ""}`;
+    (`${TOOL_KINDS.map((k) => `${counts[k]} ${HEADINGS[k]}`).join(", ")}` +
+      `${all.some((t) => t.test) ? `; ${all.filter((t) => t.test).length} registered in tests` : ""}`);
   const lineOf = (t: ToolEntry) => {
     const where = cite(t.file, t.line);
     const handled = t.handler
@@ -267,7 +270,9 @@ export async function toolMapAnswer(all: ToolEntry[], options: ToolMapOptions = 
       : t.handledAt && (t.handledAt.path !== t.file || t.handledAt.line !== t.line)
         ? cite(t.handledAt.path, t.handledAt.line)
         : undefined;
-    return `- ${t.name} → ${where} (${t.via})${handled ? `, handled by ${handled}` : ""}${t.test ? " (in a test)" : ""}`;
+    return (
+      `- ${t.name} → ${where} (${t.via})${handled ? `, handled by ${handled}` : ""}` + (t.test ? " (in a test)" : "")
+    );
   };
   const render = (k: number) => {
     const lines = [head];

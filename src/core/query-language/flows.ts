@@ -72,7 +72,8 @@ export function entryPoints(graph: CodeGraph, routes: Route[]): EntryPoint[] {
     else if (!inTest && s.name === "main" && (s.kind === "function" || s.kind === "method"))
       at("main", s.qualified, s.id);
     else if (!inTest && s.kind === "method" && isCommandFileMethod(s.language, s.file, s.name)) {
-      at("command", s.file.slice(s.file.lastIndexOf("/") + 1).replace(/\.[^.]*$/, ""), s.id); // a command named by its file
+      // a command named by its file
+      at("command", s.file.slice(s.file.lastIndexOf("/") + 1).replace(/\.[^.]*$/, ""), s.id);
     }
   }
   testEntries(graph, out);

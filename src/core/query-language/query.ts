@@ -112,8 +112,10 @@ export async function runQuery(
   const make = (k: number): QueryAnswer => {
     const { text: body, tokens } = withUsage((usage) => {
       const lines = [
-        `# Query: ` +
-          `${k === result.total ? `${k} row${k === 1 ? "" : "s"}` : `rows ${Math.min(skip + 1, skip + k)}-${skip + k} of ${result.total}`}`,
+        "# Query: " +
+          (k === result.total
+            ? `${k} row${k === 1 ? "" : "s"}`
+            : `rows ${Math.min(skip + 1, skip + k)}-${skip + k} of ${result.total}`),
       ];
       for (const n of notes) lines.push(`Note: ${n}`);
       lines.push(result.columns.join(" | "));

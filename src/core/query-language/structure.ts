@@ -144,7 +144,8 @@ export async function answerFlows(
         lines.push(
           `- ${f.kind} ${f.name}${f.entry !== f.name ? ` → ${f.entry}` : ""} (${cite(f.path, f.line)}): ` +
             (`${plural(f.size, "symbol")} in ${plural(f.files, "file")}, ` +
-              `${plural(f.depth, "hop")}${f.steps.length ? `; ${f.steps.join(", ")}${f.size > f.steps.length ? ", …" : ""}` : ""}`),
+              (`${plural(f.depth, "hop")}` +
+                `${f.steps.length ? `; ${f.steps.join(", ")}${f.size > f.steps.length ? ", …" : ""}` : ""}`)),
         );
       }
       if (k < kept.length)
@@ -210,8 +211,11 @@ export async function answerClusters(
         lines.push(`files: ${c.files.join(", ")}${c.fileCount > c.files.length ? ", …" : ""}`);
         if (c.central.length) lines.push(`central: ${c.central.join(", ")}`);
         lines.push(
-          `entry points reaching it: ` +
-            `${c.entryCount ? `${c.entries.map((e) => `${e.kind} ${e.name} (${e.reached})`).join(", ")}${c.entryCount > c.entries.length ? `, … ${c.entryCount} in all` : ""}` : "none"}`,
+          "entry points reaching it: " +
+            (c.entryCount
+              ? c.entries.map((e) => `${e.kind} ${e.name} (${e.reached})`).join(", ") +
+                (c.entryCount > c.entries.length ? `, … ${c.entryCount} in all` : "")
+              : "none"),
         );
       }
       if (k < kept.length)

@@ -273,8 +273,11 @@ export function callsCompleteness(
         notes.push(
           d.relation === "overrides"
             ? `it overrides ${d.symbol.qualified}: its ${n(d.sites)} resolved call ` +
-                (`site${d.sites === 1 ? "" : "s"} may run this method at run time (dynamic ` +
-                  `dispatch${followed ? `; ${n(followed)} on an instance of a known class ${followed === 1 ? "is" : "are"} listed, marked dispatch` : ", not followed"})`)
+                `site${d.sites === 1 ? "" : "s"} may run this method at run time (dynamic dispatch` +
+                (followed
+                  ? `; ${n(followed)} on an instance of a known class ${followed === 1 ? "is" : "are"} listed, ` +
+                    "marked dispatch)"
+                  : ", not followed)")
             : `${d.symbol.qualified} overrides it: calls listed here may run that method instead (dynamic ` +
                 `dispatch, not followed)`,
         );

@@ -427,20 +427,37 @@ export function impact(
           .join(", ");
         lines.push(
           `Risk: ${risk.level} — ${plural(risk.productionCallers, "production caller")} (${fmt(directCallers)} ` +
-            `direct)${dirCount ? ` in ${plural(dirCount, "directory", "directories")}: ${dirs}${dirCount > SUMMARY_SHOWN ? ", …" : ""}` : ""}; ${plural(routes.length, "route")}; ${plural(tests.length, "test")}${reachText(risk.reach)}${risk.deepest.depth ? `; deepest path ${plural(risk.deepest.depth, "hop")}: ${chain.join(" → ")}` : ""}.`,
+            "direct)" +
+            (dirCount
+              ? ` in ${plural(dirCount, "directory", "directories")}: ${dirs}${dirCount > SUMMARY_SHOWN ? ", …" : ""}`
+              : "") +
+            `; ${plural(routes.length, "route")}; ${plural(tests.length, "test")}${reachText(risk.reach)}` +
+            (risk.deepest.depth ? `; deepest path ${plural(risk.deepest.depth, "hop")}: ${chain.join(" → ")}` : "") +
+            ".",
         );
       }
-      lines.push(
-        `Reached: ` +
-          `${[direction !== "down" && plural(total.up, "caller"), direction !== "up" && plural(total.down, "callee")].filter(Boolean).join(", ")} — ${byDepth.map((r) => `${r.direction === "up" ? "callers" : "callees"} at depth ${r.depth}: ${fmt(r.production)}${r.test ? ` + ${fmt(r.test)} in tests` : ""}`).join("; ") || "none"}.`,
-      );
+      const reachedTotals = [
+        direction !== "down" && plural(total.up, "caller"),
+        direction !== "up" && plural(total.down, "callee"),
+      ]
+        .filter(Boolean)
+        .join(", ");
+      const reachedByDepth = byDepth
+        .map(
+          (r) =>
+            `${r.direction === "up" ? "callers" : "callees"} at depth ${r.depth}: ${fmt(r.production)}` +
+            (r.test ? ` + ${fmt(r.test)} in tests` : ""),
+        )
+        .join("; ");
+      lines.push(`Reached: ${reachedTotals} — ${reachedByDepth || "none"}.`);
       if (routes.length)
         lines.push(
           `Routes: ${routes
             .slice(0, SUMMARY_SHOWN)
             .map(
               (r) =>
-                `${r.method} ${r.path} (${cite(r.file, r.line)}${r.depth ? `, ${plural(r.depth, "hop")}` : ", handler"})`,
+                `${r.method} ${r.path} (${cite(r.file, r.line)}` +
+                (r.depth ? `, ${plural(r.depth, "hop")})` : ", handler)"),
             )
             .join("; ")}${routes.length > SUMMARY_SHOWN ? `; … and ${fmt(routes.length - SUMMARY_SHOWN)} more` : ""}.`,
         );
@@ -482,7 +499,8 @@ export function impact(
         lines.push(
           `- ${who} ${e.direction === "up" ? "calls at" : "called at"} ${cite(e.site.path, e.site.line)} ` +
             (`[${e.resolution}, ` +
-              `${e.confidence.toFixed(2)}${e.depth > 1 ? `; path ${e.pathConfidence.toFixed(2)}` : ""}]${e.test ? ` test: ${e.test}` : ""}`),
+              (`${e.confidence.toFixed(2)}${e.depth > 1 ? `; path ${e.pathConfidence.toFixed(2)}` : ""}]` +
+                `${e.test ? ` test: ${e.test}` : ""}`)),
         );
       }
       const paging = pagingLines(page, "entries", { testCode, testWhat: (n) => plural(n, "entry", "entries") });
@@ -641,7 +659,8 @@ function consumersLine(consumers: ImpactConsumer[]): string {
   const up = consumers.filter((c) => c.via === "caller");
   const site = (c: ImpactConsumer) => `${cite(c.path, c.line)} in ${c.caller}${c.url ? ` (${c.method} ${c.url})` : ""}`;
   const list = (xs: ImpactConsumer[]) =>
-    `${xs.slice(0, SUMMARY_SHOWN).map(site).join("; ")}${xs.length > SUMMARY_SHOWN ? `; … and ${fmt(xs.length - SUMMARY_SHOWN)} more` : ""}`;
+    `${xs.slice(0, SUMMARY_SHOWN).map(site).join("; ")}` +
+    `${xs.length > SUMMARY_SHOWN ? `; … and ${fmt(xs.length - SUMMARY_SHOWN)} more` : ""}`;
   if (!calls.length)
     return (
       "Consumers: no client call in the project reaches this route (fetch, axios, httpx/requests and test " +

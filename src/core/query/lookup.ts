@@ -151,7 +151,8 @@ export function findSymbol(graph: CodeGraph, target: string): SymbolNode {
   throw new EngineError(
     "ambiguous_symbol",
     `${JSON.stringify(target)} matches ${candidates.length} symbols: ` +
-      `${shown.map((c) => `${c.qualified} (${c.kind}, ${cite(c.path, c.line)})`).join("; ")}${more > 0 ? `; +${more} more` : ""}.`,
+      (`${shown.map((c) => `${c.qualified} (${c.kind}, ${cite(c.path, c.line)})`).join("; ")}` +
+        `${more > 0 ? `; +${more} more` : ""}.`),
     {
       hint: "Qualify it: add the class or module (e.g. Class.method, pkg.module.name) or use path::name.",
       data: { target, candidates: shown, total: candidates.length },

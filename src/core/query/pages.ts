@@ -457,7 +457,9 @@ export function pageCalls(graph: CodeGraph, full: CallsAnswer, a: ListArgs): Cal
         ? `: ${fmt(prodResults)} in production code, ${fmt(testCode.results)} in test code`
         : "";
       lines.push(
-        `${plural(full.results.length, callers ? "resolved call site" : "resolved call")}${testNote}${full.external.length ? `; ${plural(full.external.length, "call")} into packages` : ""}${full.possible.length ? `; ${plural(full.possible.length, "possible call site")} by name only` : ""}.`,
+        `${plural(full.results.length, callers ? "resolved call site" : "resolved call")}${testNote}` +
+          (`${full.external.length ? `; ${plural(full.external.length, "call")} into packages` : ""}` +
+            `${full.possible.length ? `; ${plural(full.possible.length, "possible call site")} by name only` : ""}.`),
       );
       const filter =
         a.tests === "only"
@@ -496,7 +498,9 @@ export function pageCalls(graph: CodeGraph, full: CallsAnswer, a: ListArgs): Cal
               : `${r.qualified} (${r.kind}, ${cite(r.path, r.line)})`;
           lines.push(
             `${"  ".repeat(r.depth - 1)}- ${cite(r.site.path, r.site.line)} ` +
-              `${callers ? "in " : "→ "}${who}${r.via !== "call" ? ` via ${r.via}` : ""}${r.through ? ` dispatch through ${r.through}` : ""} [${r.resolution}, ${r.confidence.toFixed(2)}]${r.test ? ` test: ${r.test}` : ""}`,
+              (`${callers ? "in " : "→ "}${who}${r.via !== "call" ? ` via ${r.via}` : ""}` +
+                (`${r.through ? ` dispatch through ${r.through}` : ""} [${r.resolution}, ` +
+                  `${r.confidence.toFixed(2)}]${r.test ? ` test: ${r.test}` : ""}`)),
           );
         } else if (e.kind === "external") lines.push(`- ${cite(e.x.site.path, e.x.site.line)} → ${e.x.target}`);
         else
@@ -568,7 +572,9 @@ export function pageImporters(graph: CodeGraph, full: ImportersAnswer, a: ListAr
     const render = (usage: string) => {
       const lines = [`# Files importing ${citePath(full.path)}${full.depth > 1 ? ` (depth ${full.depth})` : ""}`];
       lines.push(
-        `${plural(full.results.length, "file")}${tests.length ? `: ${fmt(full.results.length - tests.length)} production, ${fmt(tests.length)} test` : ""}.`,
+        plural(full.results.length, "file") +
+          (tests.length ? `: ${fmt(full.results.length - tests.length)} production, ${fmt(tests.length)} test` : "") +
+          ".",
       );
       const filter =
         a.tests === "only"

@@ -654,12 +654,15 @@ export async function trace(
         lines.push(
           "",
           `## Path ${i + 1}: ` +
-            `${plural(p.hops.length, "hop")}${free ? ` (${free} dispatch, not counted against ${maxHops})` : ""}, confidence ${p.confidence.toFixed(2)}${p.level === "file" ? " (file level: imports only, no symbol path found)" : ""}`,
+            (`${plural(p.hops.length, "hop")}${free ? ` (${free} dispatch, not counted against ${maxHops})` : ""}` +
+              (`, confidence ${p.confidence.toFixed(2)}` +
+                `${p.level === "file" ? " (file level: imports only, no symbol path found)" : ""}`)),
         );
         for (const h of p.hops) {
           lines.push(
             `- ${cite(h.site.path, h.site.line)} ${h.from} —${h.kind}→ ${h.to} ` +
-              `(${cite(h.toAt.path, h.toAt.line)})${h.resolution ? ` [${h.resolution}, ${h.confidence.toFixed(2)}]` : ""}`,
+              (`(${cite(h.toAt.path, h.toAt.line)})` +
+                `${h.resolution ? ` [${h.resolution}, ${h.confidence.toFixed(2)}]` : ""}`),
           );
           if (h.code) lines.push(`    ${h.code}`);
         }
@@ -683,8 +686,10 @@ export async function trace(
         );
       else if (!paths.some((p) => p.level === "symbol"))
         lines.push(
-          `Nor does ${to.qualified} reach it within ${maxHops} ` +
-            `hops.${maxHops < LIMITS.trace.hops.max ? ` To search further, ask with maxHops up to ${LIMITS.trace.hops.max}.` : ""}`,
+          `Nor does ${to.qualified} reach it within ${maxHops} hops.` +
+            (maxHops < LIMITS.trace.hops.max
+              ? ` To search further, ask with maxHops up to ${LIMITS.trace.hops.max}.`
+              : ""),
         );
       lines.push("", ...completenessLines(completeness, paths.length === 0, "every call at both ends is linked"));
       lines.push("", usage);

@@ -189,7 +189,12 @@ function failed(
   return new EngineError(
     "apply_failed",
     `Writing ${path} failed (${why}); ` +
-      `${notRestored.length ? `${notRestored.length} file(s) could not be restored: ${notRestored.join(", ")}` : restored.length ? `the ${restored.length} file(s) written before it were restored` : "nothing was written"}.`,
+      (notRestored.length
+        ? `${notRestored.length} file(s) could not be restored: ${notRestored.join(", ")}`
+        : restored.length
+          ? `the ${restored.length} file(s) written before it were restored`
+          : "nothing was written") +
+      ".",
     {
       hint: "Fix what stopped the write (a read-only file, a full disk), then preview and apply again.",
       data: { token: plan.planToken, path, restored, ...(notRestored.length ? { notRestored } : {}) },

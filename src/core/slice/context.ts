@@ -277,6 +277,12 @@ function looksLikePath(target: string, graph: CodeGraph): boolean {
   return ext !== undefined && languageForExtension(ext) !== undefined && graph.byQualified.get(target) === undefined;
 }
 
+/** The part of a route's path after its last prefix that could not be resolved. */
+function knownSuffix(r: Route): string {
+  const known = r.mounts.slice(r.mounts.findLastIndex((x) => x.unresolved !== undefined) + 1);
+  return joinPaths(...known.map((x) => x.prefix), r.own);
+}
+
 /** Understands a target: route, path::symbol, file path, symbol name, or free text for search. */
 export function resolveTarget(
   graph: CodeGraph,
@@ -341,8 +347,8 @@ export function resolveTarget(
     }
     const notes = hits.map((r) =>
       r.suffixOf !== undefined
-        ? `route ${r.method} ` +
-          `…${joinPaths(...r.mounts.slice(r.mounts.findLastIndex((x) => x.unresolved !== undefined) + 1).map((x) => x.prefix), r.own)} registered at ${cite(r.file, r.line)}, matched by the end of the path: its prefix ${r.suffixOf} is not a string the project spells out`
+        ? `route ${r.method} …${knownSuffix(r)} registered at ${cite(r.file, r.line)}, ` +
+          `matched by the end of the path: its prefix ${r.suffixOf} is not a string the project spells out`
         : `route ${r.method} ${r.path} registered at ${cite(r.file, r.line)}`,
     );
     return { ids: [...new Set(ids)], how: "route", notes, mounts, inline, routes: hits };
@@ -519,7 +525,8 @@ function traceSeeds(graph: CodeGraph, io: ContextIO, trace: ParsedTrace): Seeds 
   const notes = [
     ...(trace.error ? [`error: ${trace.error.length > 300 ? `${trace.error.slice(0, 300)}…` : trace.error}`] : []),
     `trace: ${inProject.length} of ${trace.frames.length} frames in the project (innermost ` +
-      `${cite(innermost.path, innermost.line)}${innermost.fn ? ` in ${innermost.fn}` : ""})${outside ? `; ${outside} outside it (libraries, the runtime)` : ""}`,
+      (`${cite(innermost.path, innermost.line)}${innermost.fn ? ` in ${innermost.fn}` : ""})` +
+        `${outside ? `; ${outside} outside it (libraries, the runtime)` : ""}`),
   ];
   return { ...seed, how: seed.how === "file" && seed.inline.length === 0 ? "file" : seed.how, notes, frames };
 }
@@ -619,7 +626,8 @@ function taskSeeds(graph: CodeGraph, io: ContextIO, text: string, maxSeeds: numb
     how: "search",
     notes: [
       `the task's words point first at ` +
-        `${seeds.map(q).join(", ")}${matches.length ? `, then ${matches.length} more place${matches.length > 1 ? "s" : ""} (match)` : ""}`,
+        (`${seeds.map(q).join(", ")}` +
+          `${matches.length ? `, then ${matches.length} more place${matches.length > 1 ? "s" : ""} (match)` : ""}`),
     ],
     mounts: [],
     inline: [],
@@ -792,7 +800,9 @@ export async function buildContext(
       i === 0 && outlineBlock !== undefined
         ? (fullAt: number | undefined) =>
             `Note: the seed's full body needs ${fullTokens} tokens; shown as an outline. ` +
-            `${fullAt !== undefined && fullAt <= MAX_BUDGET ? `Ask with budget ≥ ${fullAt} for the full text, or read its lines.` : "Read its lines for the full text."}`
+            (fullAt !== undefined && fullAt <= MAX_BUDGET
+              ? `Ask with budget ≥ ${fullAt} for the full text, or read its lines.`
+              : "Read its lines for the full text.")
         : undefined;
     const block: Block = {
       full,
@@ -926,7 +936,8 @@ function moduleConstants(graph: CodeGraph, moduleId: number): string[] {
     if (!(/^[A-Z][A-Z0-9_]+$/.test(b.name) || (b.literal !== undefined && b.literal.length <= 80))) continue;
     seen.add(b.name);
     out.push(
-      `${b.name}${b.type ? `: ${b.type}` : ""}${b.literal !== undefined && b.literal.length <= 80 ? ` = ${b.literal}` : b.value ? ` = ${b.value}(…)` : " = …"}`,
+      `${b.name}${b.type ? `: ${b.type}` : ""}` +
+        (b.literal !== undefined && b.literal.length <= 80 ? ` = ${b.literal}` : b.value ? ` = ${b.value}(…)` : " = …"),
     );
   }
   return out;

@@ -264,20 +264,24 @@ export function partsNote(parts: RouteParts, cite: (c: ClientCall) => string): s
   const res = parts.models.filter((m) => m.role === "response");
   if (req.length || res.length)
     notes.push(
-      `models: ` +
-        `${[req.length ? `request ${names(req)}` : "", res.length ? `response ${names(res)}` : ""].filter(Boolean).join("; ")}`,
+      "models: " +
+        [req.length ? `request ${names(req)}` : "", res.length ? `response ${names(res)}` : ""]
+          .filter(Boolean)
+          .join("; "),
     );
   if (parts.dependencies.length)
     notes.push(`runs first: ${parts.dependencies.map((d) => `${d.name} (${d.role})`).join(", ")}`);
   if (parts.clients.length)
     notes.push(
       `called from ` +
-        `${parts.clients.slice(0, 3).map(cite).join(", ")}${parts.clients.length > 3 ? `, … ${parts.clients.length - 3} more` : ""}`,
+        (`${parts.clients.slice(0, 3).map(cite).join(", ")}` +
+          `${parts.clients.length > 3 ? `, … ${parts.clients.length - 3} more` : ""}`),
     );
   if (parts.tests.length)
     notes.push(
       `tested by ` +
-        `${parts.tests.slice(0, 3).map(cite).join(", ")}${parts.tests.length > 3 ? `, … ${parts.tests.length - 3} more` : ""}`,
+        (`${parts.tests.slice(0, 3).map(cite).join(", ")}` +
+          `${parts.tests.length > 3 ? `, … ${parts.tests.length - 3} more` : ""}`),
     );
   return notes;
 }

@@ -483,8 +483,10 @@ function render(x: RenderInput): ShapeAnswer {
   const head: string[] = [];
   const main = x.models[0]!;
   head.push(
-    `# Shape of ` +
-      `${x.resolvedAs === "route" ? `${x.target} (response ${main.name})` : `${main.qualified} (${cite(main.path, main.start, main.end)})`}`,
+    "# Shape of " +
+      (x.resolvedAs === "route"
+        ? `${x.target} (response ${main.name})`
+        : `${main.qualified} (${cite(main.path, main.start, main.end)})`),
   );
   for (const m of x.resolvedAs === "route" ? x.models : [main]) {
     const own = [...m.fields.values()].filter((f) => f.owner === m.name).map((f) => f.name);
@@ -504,15 +506,23 @@ function render(x: RenderInput): ShapeAnswer {
   }
   head.push(
     x.routes.length
-      ? `Returned by: ` +
-          `${x.routes.map((r) => `${r.method} ${r.path} (${cite(r.file, r.line)}${r.as !== main.name ? `, as ${r.as}` : ""}; ${r.clients} client call${r.clients === 1 ? "" : "s"}, ${r.tests} from tests${r.elsewhere ? `, ${r.elsewhere} from other repositories` : ""})`).join("; ")}`
+      ? "Returned by: " +
+          x.routes
+            .map(
+              (r) =>
+                `${r.method} ${r.path} (${cite(r.file, r.line)}${r.as !== main.name ? `, as ${r.as}` : ""}; ` +
+                `${r.clients} client call${r.clients === 1 ? "" : "s"}, ${r.tests} from tests` +
+                `${r.elsewhere ? `, ${r.elsewhere} from other repositories` : ""})`,
+            )
+            .join("; ")
       : "Returned by: no route the project registers names it as its response model (response_model=, return " +
           "annotation).",
   );
   const consumers = new Set(x.reads.map((r) => `${r.repo ?? ""}\0${r.path}\0${r.consumer}`)).size;
   head.push(
     `Reads: ${x.reads.length} field read${x.reads.length === 1 ? "" : "s"} in ${consumers} ` +
-      `consumer${consumers === 1 ? "" : "s"}${x.reads.length ? "" : " (client calls whose response is followed, and parameters typed by the model)"}.`,
+      (`consumer${consumers === 1 ? "" : "s"}` +
+        `${x.reads.length ? "" : " (client calls whose response is followed, and parameters typed by the model)"}.`),
   );
   const changeText = [...x.changes].map(([f, c]) => `${f} ${c}`).join(", ");
   const rows: string[] = [];

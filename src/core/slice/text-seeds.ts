@@ -106,8 +106,10 @@ const QUESTION = /^\s*(how|where|what|which|why|when|who|is|are|does|do|can|shou
 /** An env variable as written: upper case with an underscore (`DATABASE_URL`). */
 const ENV_NAME = /\b[A-Z][A-Z0-9]*_[A-Z0-9_]+\b/;
 /** A text file as a task names it: `compose.yml`, `docs/deploy.md`, `.env`, `Dockerfile`. */
-const TEXT_FILE_NAME =
-  /(?:^|[\s`'"(])((?:[\w.-]+\/)*(?:[\w-]*\.(?:md|mdx|rst|ya?ml|toml|json|ini|cfg|conf|sql|html|env|dockerfile)|\.env(?:\.[\w-]+)?|Dockerfile(?:\.[\w-]+)?))(?=$|[\s`'"),.:;!?])/;
+const TEXT_FILE_NAME = new RegExp(
+  String.raw`(?:^|[\s\x60'"(])((?:[\w.-]+\/)*(?:[\w-]*\.(?:md|mdx|rst|ya?ml|toml|json|ini|cfg|conf|sql|html|` +
+    String.raw`env|dockerfile)|\.env(?:\.[\w-]+)?|Dockerfile(?:\.[\w-]+)?))(?=$|[\s\x60'"),.:;!?])`,
+);
 
 /** A pattern for every match (a fresh global copy: a shared one would carry its lastIndex between calls). */
 const all = (re: RegExp) => new RegExp(re.source, "g");

@@ -412,10 +412,14 @@ function envChunks(path: string, lines: string[]): TextChunk[] {
 function sqlChunks(path: string, lines: string[]): TextChunk[] {
   const starts: { line: number; name: string }[] = [];
   for (let i = 0; i < lines.length; i++) {
-    const m =
-      /^(create|alter|drop|insert\s+into|update|delete\s+from|select|with|grant|comment\s+on)\b(?:\s+(?:or\s+replace\s+|unique\s+|temporary\s+|temp\s+|if\s+(?:not\s+)?exists\s+)*)?(table|view|index|function|procedure|trigger|type|schema|sequence|materialized\s+view|extension|column)?\s*(?:if\s+(?:not\s+)?exists\s+)?([\w."`\[\]]+)?/i.exec(
-        lines[i]!,
-      );
+    const m = new RegExp(
+      String.raw`^(create|alter|drop|insert\s+into|update|delete\s+from|select|with|grant|` +
+        String.raw`comment\s+on)\b(?:\s+(?:or\s+replace\s+|unique\s+|temporary\s+|temp\s+|` +
+        String.raw`if\s+(?:not\s+)?exists\s+)*)?(table|view|index|function|procedure|trigger|type|schema|` +
+        String.raw`sequence|materialized\s+view|extension|` +
+        String.raw`column)?\s*(?:if\s+(?:not\s+)?exists\s+)?([\w."\x60\[\]]+)?`,
+      "i",
+    ).exec(lines[i]!);
     if (m)
       starts.push({
         line: i + 1,

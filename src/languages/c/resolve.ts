@@ -171,7 +171,11 @@ export function blankExportMacros(text: string): string {
         (_m, kw: string, ws: string, macro: string) => `${kw}${ws}${blank(macro)}`,
       )
       .replace(
-        /^([ \t]*)([A-Za-z_]\w*)(?=[ \t]+(?:(?:const|volatile|unsigned|signed|struct|union|enum|long|short)[ \t]+)*([A-Za-z_]\w*)[ \t*&]+[A-Za-z_]\w*[ \t]*\()/gm,
+        new RegExp(
+          String.raw`^([ \t]*)([A-Za-z_]\w*)(?=[ \t]+(?:(?:const|volatile|unsigned|signed|struct|union|enum|` +
+            String.raw`long|short)[ \t]+)*([A-Za-z_]\w*)[ \t*&]+[A-Za-z_]\w*[ \t]*\()`,
+          "gm",
+        ),
         (m, ws: string, word: string, type: string) =>
           DECL_WORDS.has(word) || type === "const" || type === "volatile" ? m : `${ws}${blank(word)}`,
       )
@@ -183,7 +187,11 @@ export function blankExportMacros(text: string): string {
       )
       // an annotation macro after a declarator (`int n_ GUARDED_BY(mu_);`, `void F() EXCLUSIVE_LOCKS_REQUIRED(mu);`)
       .replace(
-        /^([ \t]*)(?!(?:if|while|for|switch|else|return|do|case)\b)(\S.*?[\w)])([ \t]+)([A-Z][A-Z0-9_]*\([^()\n]*\))(?=[ \t]*[;{])/gm,
+        new RegExp(
+          String.raw`^([ \t]*)(?!(?:if|while|for|switch|else|return|do|` +
+            String.raw`case)\b)(\S.*?[\w)])([ \t]+)([A-Z][A-Z0-9_]*\([^()\n]*\))(?=[ \t]*[;{])`,
+          "gm",
+        ),
         (m, ws: string, decl: string, gap: string, macro: string) => {
           const last = /(\w+)$/.exec(decl)?.[1];
           if (/\b(if|while|for|switch)\s*\(/.test(decl)) return m;

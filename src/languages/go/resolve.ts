@@ -14,8 +14,11 @@ interface GoTables {
 }
 
 /** File name suffixes of builds other than linux/amd64 (`_windows.go`, `_arm64.go`, `_darwin_arm64.go`). */
-const OTHER_BUILD =
-  /_(windows|darwin|freebsd|netbsd|openbsd|plan9|solaris|aix|android|ios|illumos|dragonfly|js|wasip1|zos|hurd|nacl|386|arm|arm64|mips|mipsle|mips64|mips64le|ppc64|ppc64le|riscv64|s390x|wasm|loong64)(_[a-z0-9]+)?\.go$/;
+const OTHER_BUILD = new RegExp(
+  String.raw`_(windows|darwin|freebsd|netbsd|openbsd|plan9|solaris|aix|android|ios|illumos|dragonfly|js|` +
+    String.raw`wasip1|zos|hurd|nacl|386|arm|arm64|mips|mipsle|mips64|mips64le|ppc64|ppc64le|riscv64|s390x|` +
+    String.raw`wasm|loong64)(_[a-z0-9]+)?\.go$`,
+);
 
 function prepareGo(project: ProjectFiles): GoTables {
   const modules: [string, string][] = [];

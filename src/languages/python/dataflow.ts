@@ -8,8 +8,10 @@ import type { DataflowRules } from "../types.ts";
  * Parameters a framework fills with a service rather than request data: dependencies, sessions, the request object
  * itself.
  */
-const NOT_INPUT =
-  /^(self|cls|request|req|response|background_tasks)\b|Depends\(|Dep\b|\bSession\b|\bRequest\b|\bResponse\b|BackgroundTasks|CurrentUser/;
+const NOT_INPUT = new RegExp(
+  String.raw`^(self|cls|request|req|response|background_tasks)\b|Depends\(|Dep\b|\bSession\b|\bRequest\b|` +
+    String.raw`\bResponse\b|BackgroundTasks|CurrentUser`,
+);
 
 /** Python's DataflowRules. */
 export const pythonDataflow: DataflowRules = {
@@ -35,8 +37,10 @@ export const pythonDataflow: DataflowRules = {
   parameterFields: { default_parameter: "name", typed_default_parameter: "name" },
   sources: [
     {
-      pattern:
-        /^request\.(json|get_json|form|args|values|data|files|cookies|headers|get_data|GET|POST|body|FILES|COOKIES|META|query_params|path_params|stream)$/,
+      pattern: new RegExp(
+        String.raw`^request\.(json|get_json|form|args|values|data|files|cookies|headers|get_data|GET|POST|` +
+          String.raw`body|FILES|COOKIES|META|query_params|path_params|stream)$`,
+      ),
       label: "request data",
     },
   ],
@@ -49,8 +53,10 @@ export const pythonDataflow: DataflowRules = {
     },
     { pattern: /^(sqlalchemy\.)?text$/, kind: "sql" },
     {
-      pattern:
-        /^(subprocess\.(run|call|check_call|check_output|Popen|getoutput|getstatusoutput)|os\.(system|popen|exec\w*|spawn\w*)|eval|exec)$/,
+      pattern: new RegExp(
+        String.raw`^(subprocess\.(run|call|check_call|check_output|Popen|getoutput|getstatusoutput)|` +
+          String.raw`os\.(system|popen|exec\w*|spawn\w*)|eval|exec)$`,
+      ),
       kind: "exec",
     },
     {
@@ -58,8 +64,10 @@ export const pythonDataflow: DataflowRules = {
       kind: "file",
     },
     {
-      pattern:
-        /^(\w+\.)?(render_template_string|render_template|Markup|make_response|HTMLResponse|HttpResponse|mark_safe|render)$/,
+      pattern: new RegExp(
+        String.raw`^(\w+\.)?(render_template_string|render_template|Markup|make_response|HTMLResponse|` +
+          String.raw`HttpResponse|mark_safe|render)$`,
+      ),
       kind: "html",
     },
   ],

@@ -85,7 +85,11 @@ export const python: LanguageSpec = {
     // FastAPI, Flask, Starlette-style: `@app.get("/x")`, `@router.post(path="/x")`, `@bp.route("/x",
     // methods=["POST"])`.
     decorators: [
-      /^@(?<owner>[\w.]+)\.(?<verb>get|post|put|patch|delete|head|options|route|api_route|websocket|all)\(\s*(?:path\s*=\s*|rule\s*=\s*)?[rbuf]?(['"`])(?<path>.*?)\3(?<rest>.*)$/i,
+      new RegExp(
+        String.raw`^@(?<owner>[\w.]+)\.(?<verb>get|post|put|patch|delete|head|options|route|api_route|` +
+          String.raw`websocket|all)\(\s*(?:path\s*=\s*|rule\s*=\s*)?[rbuf]?(['"\x60])(?<path>.*?)\3(?<rest>.*)$`,
+        "i",
+      ),
     ],
     prefixKeywords: ["prefix", "url_prefix", "base_path"],
     mountCalls: ["include_router", "register_blueprint", "mount", "register", "add_router"],

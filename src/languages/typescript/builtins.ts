@@ -4,7 +4,8 @@ export const JS_BUILTIN_METHODS: ReadonlySet<string> = new Set(
   (
     "at concat copyWithin entries every fill filter find findIndex findLast findLastIndex flat flatMap forEach " +
     "includes " +
-    "indexOf join keys lastIndexOf map pop push reduce reduceRight reverse shift slice some sort splice toLocaleString " +
+    "indexOf join keys lastIndexOf map pop push reduce " +
+    "reduceRight reverse shift slice some sort splice toLocaleString " +
     "toReversed toSorted toSpliced unshift values with " +
     // String
     "charAt charCodeAt codePointAt endsWith localeCompare match matchAll normalize padEnd padStart repeat replace " +

@@ -45,7 +45,9 @@ export const ecmascriptDataflow: DataflowRules = {
   sinks: [
     {
       pattern: new RegExp(
-        `(^|\\.)${DB}(\\.\\w+)*\\.(query|execute|raw|prepare|exec|run|all|\\$queryRaw|\\$executeRaw|\\$queryRawUnsafe|\\$executeRawUnsafe|unsafe)$`,
+        `(^|\\.)${DB}(\\.\\w+)*\\.` +
+          "(query|execute|raw|prepare|exec|run|all|" +
+          "\\$queryRaw|\\$executeRaw|\\$queryRawUnsafe|\\$executeRawUnsafe|unsafe)$",
       ),
       kind: "sql",
     },
@@ -58,8 +60,10 @@ export const ecmascriptDataflow: DataflowRules = {
       kind: "exec",
     },
     {
-      pattern:
-        /^(fs\.|fsp\.|fs\.promises\.|promises\.)?(writeFile|writeFileSync|appendFile|appendFileSync|createWriteStream)$|^Bun\.write$/,
+      pattern: new RegExp(
+        String.raw`^(fs\.|fsp\.|fs\.promises\.|promises\.)?(writeFile|writeFileSync|appendFile|` +
+          String.raw`appendFileSync|createWriteStream)$|^Bun\.write$`,
+      ),
       kind: "file",
     },
     { pattern: /^(res|reply|response)\.(send|write|end|render)$|^\w+\.html$/, kind: "html" },

@@ -63,7 +63,11 @@ export const renameTool = defineTool({
         signal: ctx.signal,
       });
       const counts = { edits: report.edits, mentions: report.mentions, uncertain: 0, files: report.written.length };
-      const text = `Wrote ${plural(report.edits, "edit")}${report.mentions ? ` and ${plural(report.mentions, "mention")}` : ""} in ${plural(report.written.length, "file")}:\n${report.written.map((w) => `- ${w.path} (${w.edits + w.mentions})`).join("\n")}`;
+      const text =
+        `Wrote ${plural(report.edits, "edit")}` +
+        (`${report.mentions ? ` and ${plural(report.mentions, "mention")}` : ""} in ` +
+          (`${plural(report.written.length, "file")}:\n` +
+            `${report.written.map((w) => `- ${w.path} (${w.edits + w.mentions})`).join("\n")}`));
       return { text, data: { planToken: report.planToken, applied: true, counts, written: report.written } };
     }
     const plan = await ctx.engine.rename(args.symbol, args.new_name, { signal: ctx.signal });
@@ -105,7 +109,9 @@ export const renameTool = defineTool({
         `## rename ${plan.symbol.qualified} → ${plan.newName}: ${plural(plan.edits.length, "edit")} in ` +
         `${plural(new Set(plan.edits.map((e) => e.path)).size, "file")}`,
       footer: (kept) =>
-        `${kept < lines.length ? `(${lines.length - kept} more lines cut to fit the response cap; the plan holds them all)\n` : ""}plan_token: ${plan.planToken} (call rename again with apply set to it to write these edits)`,
+        (kept < lines.length
+          ? `(${lines.length - kept} more lines cut to fit the response cap; the plan holds them all)\n`
+          : "") + `plan_token: ${plan.planToken} (call rename again with apply set to it to write these edits)`,
       budget: ctx.cap,
       envelope: ctx.count(JSON.stringify(data)),
       count: ctx.count,
