@@ -10,6 +10,8 @@ import { EngineError } from "../../src/shared/errors.ts";
 import { loadTokenCounter } from "../../src/core/budget/tokenizer.ts";
 import { MemoryFileSystem, MemoryStore } from "../../src/platform/memory/index.ts";
 import { parseFixture, wasm } from "../support/platform.ts";
+import { quotedPhrases } from "../../src/core/locate/phrases.ts";
+import { readTaskText } from "../../src/core/locate/task-text.ts";
 
 const FIXTURE = `
 //- src/ledger/__init__.py
@@ -281,5 +283,54 @@ describe("locate's functions", () => {
     );
     expect(a.files[0]!.path).toBe("src/export/csv.py");
     expect(a.files[0]!.symbols[0]!.qualified).toBe("export.csv.CsvExporter.export");
+  });
+});
+
+// A recursion: the outer function's frames repeat, the innermost frame is elsewhere.
+const TREE_FIXTURE = `
+//- src/tree/walk.py
+def walk(node, visit):
+    for child in node.children:
+        walk(child, visit)
+    visit(node)
+//- src/tree/emit.py
+def emit(node):
+    return node.label.upper()
+`;
+
+describe("locate's evidence", () => {
+  it("counts a definition's frames once: a recursion does not outweigh the innermost frame", async () => {
+    // Before, each of walk's four frames added its share, and walk.py ranked above emit.py.
+    const e = createEngine({
+      fs: new MemoryFileSystem(parseFixture(TREE_FIXTURE), "/repo"),
+      store: new MemoryStore(),
+      wasm,
+    });
+    const frame = (file: string, line: number, fn: string) =>
+      `  File "/srv/venv/lib/python3.12/site-packages/tree/${file}", line ${line}, in ${fn}`;
+    const task = [
+      "Rendering crashes on a node without a label",
+      "",
+      "Traceback (most recent call last):",
+      frame("walk.py", 3, "walk"),
+      frame("walk.py", 3, "walk"),
+      frame("walk.py", 3, "walk"),
+      frame("walk.py", 4, "walk"),
+      frame("emit.py", 2, "emit"),
+      "AttributeError: 'NoneType' object has no attribute 'upper'",
+    ].join("\n");
+    const a = await e.locate(task);
+    expect(a.files.map((f) => f.path)).toEqual(["src/tree/emit.py", "src/tree/walk.py"]);
+    expect(a.files[0]!.why[0]).toBe("innermost frame :2");
+  });
+
+  it("looks up quoted messages, not quoted names", () => {
+    // Before, `applyPatches` (two words to splitWords) was looked up as a message too, and every
+    // file spelling it was "says".
+    const task =
+      'applyPatches throws\n\nCalling `applyPatches` on a draft fails with "cannot apply patches to a revoked proxy".';
+    const phrases = quotedPhrases(task, readTaskText(task));
+    expect(phrases).toContain("cannot apply patches to a revoked proxy");
+    expect(phrases).not.toContain("applyPatches");
   });
 });

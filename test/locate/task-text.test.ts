@@ -60,6 +60,20 @@ describe("readTaskText", () => {
     expect(ev.identifiers).toContain("ledger.errors.CurrencyMismatch");
   });
 
+  it("takes names from a code block's code, not from its string literals", () => {
+    // Before, \`'find a clean mug'\` made \`find\` an identifier, and every definition named find
+    // was "defined in the task".
+    const t = readTaskText(
+      "Delete fails\n\n```js\nconst todo = store.remove('find a clean mug', \"make coffee\");\n```",
+    );
+    expect(t.identifiers).toContain("store.remove");
+    expect(t.identifiers).not.toContain("find");
+    expect(t.identifiers).not.toContain("coffee");
+    // The words still count.
+    expect(t.terms.has("mug")).toBe(true);
+    expect(t.terms.has("coffee")).toBe(true);
+  });
+
   it("counts template words for little", () => {
     const t = readTaskText(
       "Steps to reproduce\n\nExpected behavior: the report renders.\nActual behavior: it crashes in render_report.",

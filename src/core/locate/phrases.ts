@@ -42,7 +42,9 @@ export function quotedPhrases(text: string, ev: TaskEvidence): string[] {
         .trim()
         .replace(/[.,!?]+$/, "");
       const words = splitWords(run).filter((w) => w.length > 1 && !STOP_WORDS.has(w));
-      if (run.length >= MIN_CHARS && words.length >= MIN_WORDS) runs.add(run);
+      // A message has words between spaces; one token (`applyPatches`, `--skip-magic-trailing-comma`)
+      // is a name, which the ranking's name evidence weighs, not a message the code spells.
+      if (run.length >= MIN_CHARS && words.length >= MIN_WORDS && run.includes(" ")) runs.add(run);
     }
   }
   return [...runs].sort((a, b) => b.length - a.length).slice(0, MAX_PHRASES);

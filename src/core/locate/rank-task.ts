@@ -118,6 +118,8 @@ export interface TaskTuning {
    * long function that holds the task's words is as likely the one to change as a short one.
    */
   symbolBodyNorm?: number;
+  /** What a second frame on the same definition adds (a recursion or nested calls in one function). */
+  frameRepeat?: number;
 }
 
 export const TASK_TUNING: Readonly<TaskTuning> = {
@@ -132,6 +134,7 @@ export const TASK_TUNING: Readonly<TaskTuning> = {
   symbolFileShare: 0,
   weights: { ...TASK_WEIGHTS, body: 1.5 },
   symbolBodyNorm: 0,
+  frameRepeat: 0,
 };
 
 /** Ranks the project's definitions and files for a task. `root` maps absolute frame paths. */
@@ -194,8 +197,14 @@ export function rankTask(
 
   // Trace frames, then the definitions the task's identifiers name (see the helpers below).
   const frames = frameEvidence(graph, ev, root);
+  // One definition's frames (a recursion, calls from closures the index does not split) are one
+  // place: its strongest frame counts whole, the others `frameRepeat` of theirs.
+  const strongest = new Map<number, number>();
+  for (const f of frames) strongest.set(f.symbol, Math.max(strongest.get(f.symbol) ?? 0, f.strength));
   for (const f of frames) {
-    bump(f.symbol, best * tuning.frame * f.strength);
+    const whole = strongest.get(f.symbol) === f.strength;
+    if (whole) strongest.set(f.symbol, Number.POSITIVE_INFINITY);
+    bump(f.symbol, best * tuning.frame * f.strength * (whole ? 1 : (tuning.frameRepeat ?? 1)));
     note(f.path, f.note);
   }
   const framesInProject = frames.length;

@@ -92,6 +92,8 @@ const CODE_LIKE = new RegExp(
   "g",
 );
 const IDENTIFIER = /[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*/g;
+/** A string literal on one line of code (quotes of the three kinds, escapes inside). */
+const STRING_LITERAL = /(["'`])(?:\\.|(?!\1).)*?\1/g;
 /** `ValueError: …`, `TypeError`, `E   KeyError: 'a'` — the error's name and its message. */
 const ERROR_LINE = new RegExp(
   String.raw`(?:^|[\s:(])((?:[A-Za-z_][\w]*\.)*([A-Z]\w*(?:Error|Exception|Warning|Exit|Interrupt|Failure|` +
@@ -134,7 +136,7 @@ export function readTaskText(input: string): TaskEvidence {
       } else counts.set(w, { weight: wt, n: 1, code });
     }
   };
-  const addIdentifier = (id: string, weight: number) => {
+  const addIdentifier = (id: string, weight: number, named = true) => {
     const clean = id.replace(/\(\)$/, "");
     // A compound name counts whole (`makeResponse` → makeresponse, as the index spells it); its
     // parts count for less, or one name would weigh as three words.
@@ -145,7 +147,7 @@ export function readTaskText(input: string): TaskEvidence {
         addWords(sub, weight * PART_SHARE, true);
       } else addWords(sub, weight, true);
     }
-    if (/[A-Za-z]/.test(clean) && clean.length >= 3) identifiers.add(clean);
+    if (named && /[A-Za-z]/.test(clean) && clean.length >= 3) identifiers.add(clean);
   };
   const addPart = (kind: TaskPartKind, chars: number) => (ev.parts[kind] = (ev.parts[kind] ?? 0) + chars);
 
@@ -216,7 +218,10 @@ export function readTaskText(input: string): TaskEvidence {
     }
     if (kind === "code") {
       // Every identifier-shaped token, string literals' words included: the project may hold them too.
-      for (const m of line.matchAll(IDENTIFIER)) addIdentifier(m[0], PART_WEIGHT.code);
+      // The words inside a string literal count, but are not names a definition could answer to.
+      const strings = [...line.matchAll(STRING_LITERAL)].map((m) => ({ from: m.index, to: m.index + m[0].length }));
+      for (const m of line.matchAll(IDENTIFIER))
+        addIdentifier(m[0], PART_WEIGHT.code, !strings.some((s) => m.index > s.from && m.index < s.to));
       continue;
     }
     addProse(line, PART_WEIGHT.prose);
