@@ -39,7 +39,8 @@ export type {
   BindingRecord,
   Diagnostic,
 } from "./core/extract/record.ts";
-export type { GoldGraph, GoldDefinition } from "./core/query/gold-json.ts";
+export type { GoldGraph, GoldDefinition, GoldCallEdge, GoldGraphStream } from "./core/query/gold-json.ts";
+export { goldGraphStream } from "./core/query/gold-json.ts";
 export type {
   CodeGraph,
   SymbolNode,

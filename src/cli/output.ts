@@ -24,7 +24,10 @@ export function writeOut(text: string): void {
 /**
  * Writes `value` as `JSON.stringify(value, null, 2)` would, byte for byte, without ever holding the
  * whole text: the top-level object's arrays are written element by element in chunks of about 1 MB.
- * The Linux kernel's `graph --json` is well past the 2^29 characters V8 allows a string.
+ * The Linux kernel's `graph --json` is well past the 2^29 characters V8 allows a string. A list of
+ * the top-level object (or the top-level value) may also be a plain object that is iterable
+ * (`{ *[Symbol.iterator]() {…} }`): it is written as the array of its items, made one at a time, so
+ * the whole list is never in memory either. (Deeper down, JSON.stringify writes such an object.)
  */
 export function writeJson(value: unknown): void {
   const chunks: string[] = [];
@@ -49,31 +52,34 @@ const JSON_STREAM_DEPTH = 2;
 
 const skipped = (v: unknown) => v === undefined || typeof v === "function" || typeof v === "symbol";
 
+/** A plain object that is iterable: a list made item by item (see writeJson). */
+const isLazyList = (v: object): v is Iterable<unknown> =>
+  typeof (v as { [Symbol.iterator]?: unknown })[Symbol.iterator] === "function";
+
 function jsonValue(value: unknown, indent: string, depth: number, push: (s: string) => void): void {
-  const isArray = Array.isArray(value);
   const plain =
-    isArray ||
-    (value !== null &&
-      typeof value === "object" &&
-      Object.getPrototypeOf(value) === Object.prototype &&
-      typeof (value as { toJSON?: unknown }).toJSON !== "function");
-  if (depth >= JSON_STREAM_DEPTH || !plain) {
+    value !== null &&
+    typeof value === "object" &&
+    Object.getPrototypeOf(value) === Object.prototype &&
+    typeof (value as { toJSON?: unknown }).toJSON !== "function";
+  const list = Array.isArray(value) || (plain && depth < JSON_STREAM_DEPTH && isLazyList(value as object));
+  if (depth >= JSON_STREAM_DEPTH || !(plain || list)) {
     const text = String(JSON.stringify(value, null, 2));
     push(indent ? text.replaceAll("\n", `\n${indent}`) : text);
     return;
   }
   const inner = `${indent}  `;
-  if (isArray) {
-    const items = value as unknown[];
-    if (!items.length) return push("[]");
-    push("[\n");
-    items.forEach((item, i) => {
+  if (list && depth + 1 >= JSON_STREAM_DEPTH) return batchedList(value as Iterable<unknown>, indent, push);
+  if (list) {
+    let first = true;
+    for (const item of value as Iterable<unknown>) {
+      push(first ? "[\n" : ",\n");
+      first = false;
       push(inner);
       if (skipped(item)) push("null");
       else jsonValue(item, inner, depth + 1, push);
-      push(i < items.length - 1 ? ",\n" : "\n");
-    });
-    return push(`${indent}]`);
+    }
+    return push(first ? "[]" : `\n${indent}]`);
   }
   const entries = Object.entries(value as Record<string, unknown>).filter(([, v]) => !skipped(v));
   if (!entries.length) return push("{}");
@@ -84,6 +90,34 @@ function jsonValue(value: unknown, indent: string, depth: number, push: (s: stri
     push(i < entries.length - 1 ? ",\n" : "\n");
   });
   push(`${indent}}`);
+}
+
+/** Items of a list whose items are written whole, given to one JSON.stringify together. */
+const JSON_BATCH = 512;
+
+/**
+ * A list whose items are written whole, JSON_BATCH items to one `JSON.stringify` of an array:
+ * the array's text less its brackets is the items' text, indented as the list's (one call per item
+ * was a third of the kernel subtree's `graph --json`).
+ */
+function batchedList(items: Iterable<unknown>, indent: string, push: (s: string) => void): void {
+  const batch: unknown[] = [];
+  let any = false;
+  const flush = () => {
+    const text = JSON.stringify(batch, null, 2);
+    // "[\n  a,\n  b\n]" → "\n  a,\n  b", indented as the list
+    const body = text.slice(1, -2);
+    push(any ? "," : "[");
+    push(indent ? body.replaceAll("\n", `\n${indent}`) : body);
+    any = true;
+    batch.length = 0;
+  };
+  for (const item of items) {
+    batch.push(item);
+    if (batch.length === JSON_BATCH) flush();
+  }
+  if (batch.length) flush();
+  push(any ? `\n${indent}]` : "[]");
 }
 
 /**

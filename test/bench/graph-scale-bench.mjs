@@ -79,6 +79,7 @@ try {
       cliPath,
       ["index", "--root", corpus, "--cache-dir", cache, "--quiet", "--json", "--jobs", String(jobs)],
       path.join(scratch, "index.json"),
+      { stoppable: false },
     );
     const summary = JSON.parse(fs.readFileSync(path.join(scratch, "index.json"), "utf8"));
     result.index = {
@@ -133,8 +134,11 @@ async function graphRun(cli, label) {
   }
 }
 
-/** Runs the CLI under GNU time with stdout to `outFile`, sampling its CPU and RSS from /proc. */
-async function timed(cli, args, outFile) {
+/**
+ * Runs the CLI under GNU time with stdout to `outFile`, sampling its CPU and RSS from /proc; --stop-after stops
+ * only a stoppable run (the graph's, not the index's it needs).
+ */
+async function timed(cli, args, outFile, { stoppable = true } = {}) {
   const timeFile = path.join(scratch, "time");
   const loadBefore = load();
   const fd = fs.openSync(outFile, "w");
@@ -145,7 +149,7 @@ async function timed(cli, args, outFile) {
   const stderr = [];
   child.stderr.on("data", (b) => stderr.push(b));
   const samples = [];
-  const stopAfter = flags["stop-after"] ? Number(flags["stop-after"]) : undefined;
+  const stopAfter = flags["stop-after"] && stoppable ? Number(flags["stop-after"]) : undefined;
   let stopped = false;
   const stopTimer = stopAfter
     ? setTimeout(() => {

@@ -89,4 +89,24 @@ describe("writeJson", () => {
     expect(text.length).toBeGreaterThan(4 << 20);
     expect(writes).toBeGreaterThan(3);
   });
+
+  it("writes a top-level list given as an iterable plain object as the array of its items, made one at a time", () => {
+    let made = 0;
+    let most = 0;
+    const lazy = (n: number) => ({
+      *[Symbol.iterator]() {
+        for (let i = 0; i < n; i++) {
+          made++;
+          most = Math.max(most, made);
+          yield { caller: `a.c#f${i}`, line: i, tags: [i, undefined] };
+          made--; // the writer has taken the item before it asks for the next
+        }
+      },
+    });
+    const value = { meta: { files: 1 }, none: lazy(0), one: lazy(1), many: lazy(1000), after: [1] };
+    const arrays = { meta: { files: 1 }, none: [...lazy(0)], one: [...lazy(1)], many: [...lazy(1000)], after: [1] };
+    most = 0;
+    expect(printed(value).text).toBe(`${JSON.stringify(arrays, null, 2)}\n`);
+    expect(most).toBe(1);
+  });
 });

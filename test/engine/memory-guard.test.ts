@@ -4,6 +4,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { createEngine } from "../../src/core/engine/engine.ts";
+import { runIndex } from "../../src/core/engine/indexer.ts";
 import { call, connect, FIXTURE } from "../mcp/support.ts";
 import { memoryPlatform } from "../support/platform.ts";
 
@@ -31,5 +32,20 @@ describe("memory guard", () => {
     } finally {
       await c.close();
     }
+  });
+
+  it("an index that keeps no records holds none of those it parsed, and later answers read them back", async () => {
+    const kept = await runIndex(memoryPlatform(FIXTURE), {});
+    const streamed = await runIndex(memoryPlatform(FIXTURE), { keepRecords: false });
+    expect(kept.records.size).toBeGreaterThan(3);
+    expect(streamed.records.size).toBe(0);
+    const entries = (r: typeof kept) => r.snapshot.files.map((f) => `${f.path} ${f.record}`);
+    expect(entries(streamed)).toEqual(entries(kept));
+    // the same engine answers afterwards as one that kept them
+    const lean = createEngine(memoryPlatform(FIXTURE));
+    expect((await lean.index({ keepRecords: false })).sourceFiles).toBe(
+      kept.snapshot.files.filter((f) => f.language).length,
+    );
+    expect(await lean.graph()).toEqual(await createEngine(memoryPlatform(FIXTURE)).graph());
   });
 });

@@ -18,7 +18,8 @@
 import { describe, expect, it } from "vitest";
 import { fixtureFiles } from "../support/fixtures.ts";
 import { memoryEngine, parseFixture } from "../support/platform.ts";
-import { toGoldGraph } from "../../src/core/query/gold-json.ts";
+import { goldGraphStream, toGoldGraph, type GoldCallEdge } from "../../src/core/query/gold-json.ts";
+import type { CallEdge, CodeGraph } from "../../src/core/graph/model.ts";
 
 const fixtures = await fixtureFiles("graph/fixtures");
 const ANNOTATION = /(?:#|\/\/)\s*->\s*(.*)$/;
@@ -335,5 +336,60 @@ describe("the gold-shaped JSON of a call linked to several overloads", () => {
     ).toEqual(["src/main/java/com/calc/Use.java:9 src/main/java/com/calc/Calc.java#Calc.apply"]);
     const keys = gold.call_edges.map((e) => `${e.caller} ${site(e)} ${e.via} ${e.resolution}`);
     expect(new Set(keys).size).toBe(keys.length);
+  });
+});
+
+describe("the gold-shaped JSON made one item at a time (goldGraphStream)", () => {
+  /** Each call edge once per reading in gold shape, across the three lists in document order. */
+  function onceAcross(graph: CodeGraph, min: number) {
+    const q = (id: number) => graph.symbols[id]!.qualified;
+    const seen = new Set<string>();
+    const lists: string[][] = [[], [], []];
+    const which = (e: CallEdge) => (e.protocol ? 2 : e.resolution === "via-base" ? 1 : 0);
+    for (const n of [0, 1, 2])
+      for (const e of graph.calls) {
+        if (e.confidence < min || which(e) !== n) continue;
+        const key = [q(e.caller), q(e.callee), e.file, e.line, e.via, e.resolution].join(" ");
+        if (!seen.has(key)) lists[n]!.push(key);
+        seen.add(key);
+      }
+    return lists;
+  }
+  const read = (edges: Iterable<GoldCallEdge>) =>
+    [...edges].map((e) => [e.caller, e.callee, e.file, e.line, e.via, e.resolution].join(" "));
+
+  it("gives what toGoldGraph gives, each edge once across the lists, with the calls in any order", async () => {
+    const files = {
+      ...parseFixture(fixtures["java-overloads.txt"]!),
+      ...parseFixture(fixtures["python-dispatch.txt"]!),
+    };
+    const { engine } = memoryEngine(files);
+    const built = await engine.codeGraph();
+    // a protocol edge that reads as a plain call edge of the same site is left out (the call list
+    // comes first); a dispatch edge twice is kept once
+    const twin = built.calls.find((e) => e.resolution !== "via-base" && !e.protocol)!;
+    const base = built.calls.find((e) => e.resolution === "via-base");
+    const calls = [...built.calls, { ...twin, protocol: true as const }, ...(base ? [{ ...base }] : [])];
+    // the file's edges together, as a build gives them, and scattered (reversed)
+    const grouped = { ...built, calls: [...calls].sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0)) };
+    const scattered = { ...built, calls: [...calls].reverse() };
+    expect(new Set(scattered.calls.map((e) => e.file)).size).toBeGreaterThan(1);
+    for (const graph of [built, grouped, scattered])
+      for (const min of [0, 0.9]) {
+        const stream = goldGraphStream(graph, min);
+        const lists = [stream.call_edges, stream.dispatch_edges, stream.protocol_edges].map(read);
+        expect(lists).toEqual(onceAcross(graph, min));
+        const gold = toGoldGraph(graph, min);
+        expect([...stream.definitions]).toEqual(gold.definitions);
+        expect([...stream.import_edges]).toEqual(gold.import_edges);
+        expect([...stream.inherits]).toEqual(gold.inherits);
+        expect([gold.call_edges, gold.dispatch_edges, gold.protocol_edges].map(read)).toEqual(lists);
+      }
+    const q = (id: number) => built.symbols[id]!.qualified;
+    const twinReads = [q(twin.caller), q(twin.callee), twin.file, twin.line, twin.via, twin.resolution].join(" ");
+    for (const graph of [grouped, scattered]) {
+      expect(read(goldGraphStream(graph).call_edges)).toContain(twinReads);
+      expect(read(goldGraphStream(graph).protocol_edges)).not.toContain(twinReads);
+    }
   });
 });

@@ -79,4 +79,57 @@ describe("names star imports can bring in", () => {
     expect(g.context.memos.starExports.mayExport(g.context, "pkg/__init__.py", "sub")).toBe(true);
     expect(g.context.memos.starExports.mayExport(g.context, "pkg/__init__.py", "anything")).toBe(true);
   });
+
+  // A name some header binds is walked only through the includes that lead to that header: on the whole
+  // Linux kernel nearly every called name is bound by some header (tools/ has its own printk and kfree).
+  const REACH_PROJECT = {
+    "main.c": [
+      '#include "a.h"',
+      '#include "other.h"',
+      "",
+      "int main(void) {",
+      "  from_b();",
+      "  only_c();",
+      "  return 0;",
+      "}",
+      "",
+    ].join("\n"),
+    // a.h and b.h include each other (guarded headers do)
+    "a.h": ['#include "b.h"', "struct a_thing { int x; };", ""].join("\n"),
+    "b.h": ['#include "a.h"', "static inline int from_b(void) { return 1; }", ""].join("\n"),
+    "other.h": ["struct other { int y; };", ""].join("\n"),
+    "c.h": ["static inline int only_c(void) { return 3; }", ""].join("\n"),
+    "d.h": ['#include "c.h"', ""].join("\n"),
+    "uses-d.c": ['#include "d.h"', "int g(void) { return only_c(); }", ""].join("\n"),
+  };
+
+  it("looks a bound name up only in the included files that reach a file binding it", async () => {
+    const g = await graphOf(REACH_PROJECT);
+    const ctx = g.context;
+    const table = ctx.memos.starExports;
+    expect(table.mayExport(ctx, "a.h", "from_b")).toBe(true); // a.h → b.h
+    expect(table.mayExport(ctx, "b.h", "a_thing")).toBe(true); // b.h → a.h, round the cycle
+    expect(table.mayExport(ctx, "b.h", "from_b")).toBe(true);
+    expect(table.mayExport(ctx, "d.h", "only_c")).toBe(true);
+    // c.h binds only_c, but neither a.h, b.h nor other.h leads to it
+    expect(table.mayExport(ctx, "a.h", "only_c")).toBe(false);
+    expect(table.mayExport(ctx, "other.h", "only_c")).toBe(false);
+    expect(table.mayExport(ctx, "other.h", "from_b")).toBe(false);
+    expect(table.mayExport(ctx, "c.h", "from_b")).toBe(false);
+  });
+
+  it("walks none of the includes that cannot lead to the name, and links as before", async () => {
+    const g = await graphOf(REACH_PROJECT);
+    const ctx = g.context;
+    const main = ctx.files.get("main.c")!;
+    expect(resolveName(ctx, main, -1, "only_c", 0, true)).toBeUndefined();
+    expect(ctx.memos.exports.size).toBe(0); // neither a.h, b.h nor other.h was asked
+    expect(resolveName(ctx, main, -1, "from_b", 0, true)).toMatchObject({
+      kind: "def",
+      id: g.byName.get("from_b")![0],
+    });
+    const q = (id: number) => g.symbols[id]!.name;
+    const edges = g.calls.map((e) => `${q(e.caller)} -> ${q(e.callee)} ${g.symbols[e.callee]!.file}`).sort();
+    expect(edges).toEqual(["g -> only_c c.h", "main -> from_b b.h"]);
+  });
 });

@@ -2,6 +2,7 @@
 import { defineCommand, defineFlag } from "../command.ts";
 import { engineFlags } from "../flags.ts";
 import { EXIT, UsageError, writeJson } from "../output.ts";
+import { goldGraphStream } from "../../index.ts";
 import { withEngine } from "../with-engine.ts";
 
 /** `codeslice graph`. */
@@ -28,12 +29,10 @@ and a confidence.`,
   examples: ["codeslice graph --json > graph.json", "codeslice graph --min-confidence 0.9"],
   async run({ flags }) {
     return withEngine(flags, async (engine, progress) => {
-      const graph = await engine.graph({
-        onProgress: progress.onProgress,
-        ...(flags.minConfidence !== undefined ? { minConfidence: flags.minConfidence } : {}),
-      });
+      const graph = await engine.codeGraph({ onProgress: progress.onProgress });
       progress.done();
-      writeJson(graph);
+      // streamed: the kernel's graph is millions of edges, too many to hold as a second document
+      writeJson(goldGraphStream(graph, flags.minConfidence ?? 0));
       return EXIT.ok;
     });
   },

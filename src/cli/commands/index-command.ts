@@ -63,7 +63,8 @@ that differ.`,
     const artifact = flags.import !== undefined ? readBinary(flags.import, "index artifact") : undefined;
     return withEngine(flags, async (engine, progress) => {
       const imported = artifact ? await engine.importIndex(artifact) : undefined;
-      const summary = await engine.index({ onProgress: progress.onProgress });
+      // (nothing else is answered in this process: the records go to the store only, see keepRecords)
+      const summary = await engine.index({ onProgress: progress.onProgress, keepRecords: false });
       progress.done();
       const artifactOut = flags.export !== undefined ? await engine.exportIndex() : undefined;
       if (artifactOut) await refuseProjectFile(flags.export!, flags.root ?? process.cwd(), engine, flags.force);

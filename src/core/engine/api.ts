@@ -156,8 +156,13 @@ export interface Engine {
   refresh(options?: RefreshOptions): Promise<RefreshResult>;
   /** Stops watching (long-running hosts call this on shutdown). */
   close(): void;
-  /** Brings the index up to date (incrementally) and summarizes it. */
-  index(options?: RunOptions): Promise<IndexSummary>;
+  /**
+   * Brings the index up to date (incrementally) and summarizes it. `keepRecords: false` keeps none
+   * of the records it parses in memory (a later answer reads them back from the store): for a host
+   * that only indexes, so that a cold index of a big tree peaks at the parse's memory, not every
+   * record's.
+   */
+  index(options?: RunOptions & { keepRecords?: boolean }): Promise<IndexSummary>;
   /** Every file record, indexing first if needed. */
   records(options?: RunOptions): Promise<FileRecord[]>;
   /** The code graph (symbols, calls, imports, inheritance), built from the current index. */

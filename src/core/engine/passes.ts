@@ -126,7 +126,11 @@ export function stopWatching(s: EngineState): void {
  * it never joins a pass under way; a re-check reads only those files and keeps the rest of the
  * inventory, so it leaves the watcher's "something changed" flag to the next scan.
  */
-export async function reindex(s: EngineState, run: RunOptions = {}, extra: PassKind = {}): Promise<IndexResult> {
+export async function reindex(
+  s: EngineState,
+  run: RunOptions & { keepRecords?: boolean } = {},
+  extra: PassKind = {},
+): Promise<IndexResult> {
   const shared = !extra.repair && !extra.recheck && !extra.watched;
   while (s.passes.running && !(shared && s.passes.runningShared)) await s.passes.running.catch(() => {});
   if (s.passes.running) return s.passes.running;
@@ -152,7 +156,11 @@ export interface PassKind {
  * The body of {@link reindex}: runs the indexer, keeps the new snapshot (or the old one when nothing changed), and
  * (re)starts the watchers.
  */
-async function indexPass(s: EngineState, run: RunOptions, extra: PassKind): Promise<IndexResult> {
+async function indexPass(
+  s: EngineState,
+  run: RunOptions & { keepRecords?: boolean },
+  extra: PassKind,
+): Promise<IndexResult> {
   const { platform, options } = s;
   const full = !extra.recheck;
   const touched = s.passes.touched;

@@ -130,6 +130,29 @@ function fromStarImports(ctx: GraphContext, st: FileState, name: string, depth: 
 }
 
 /**
+ * `name` through the star imports of the file being linked, memoized for that file while its calls
+ * are linked (one file at a time, as the calls are): a kernel `.c` file calls the same names from
+ * many lines, and each call asked each of its dozens of includes again (the whole kernel's graph
+ * spent most of its time there). The answer depends only on the file, the name and the memos.
+ */
+let starredMemo:
+  | { memos: GraphContext["memos"]; st: FileState; names: Map<string, Value | null>; exports: number }
+  | undefined;
+function starredName(ctx: GraphContext, st: FileState, name: string, depth: number): Value | undefined {
+  if (depth !== 0) return fromStarImports(ctx, st, name, depth);
+  // (forgotten with the memos: another pass, or the exports memo cleared or started over)
+  const exports = ctx.memos.exports.size;
+  if (starredMemo?.st !== st || starredMemo.memos !== ctx.memos || exports < starredMemo.exports)
+    starredMemo = { memos: ctx.memos, st, names: new Map(), exports };
+  starredMemo.exports = exports;
+  const known = starredMemo.names.get(name);
+  if (known !== undefined) return known ?? undefined;
+  const v = fromStarImports(ctx, st, name, depth);
+  starredMemo.names.set(name, v ?? null);
+  return v;
+}
+
+/**
  * `name` as a member of the nested definitions an import reaches into (`import a.b.C.Inner`, `import static a.b.C.m`).
  */
 function withinValue(ctx: GraphContext, r: ResolvedImport, name: string, depth: number): Value | undefined {
@@ -342,7 +365,7 @@ export function resolveName(
   if (required !== undefined) return { kind: "def", id: required, via: "import" };
   const moduleLocal = skipVariables ? undefined : localsOf(st).get(-1)?.get(name);
   if (moduleLocal) return bindingValue(ctx, st, -1, moduleLocal, depth);
-  const starred = st.semantics.starImportsBind ? fromStarImports(ctx, st, name, depth) : undefined;
+  const starred = st.semantics.starImportsBind ? starredName(ctx, st, name, depth) : undefined;
   if (starred) return starred;
   // A bare class name nothing else binds (PHP `new static`, `new self`, `new parent`): the enclosing class, or its
   // base.
