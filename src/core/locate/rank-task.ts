@@ -137,6 +137,29 @@ export const TASK_TUNING: Readonly<TaskTuning> = {
   frameRepeat: 0,
 };
 
+/**
+ * The graph reinforces: a candidate that calls or is called by another candidate, or shares its
+ * class or file, gets a share of that candidate's score (at most its own again).
+ */
+function reinforce(graph: CodeGraph, pool: TaskCandidate[], tuning: Readonly<TaskTuning>): TaskCandidate[] {
+  const rawOf = new Map(pool.map((c) => [c.id, c.score]));
+  return pool.map((c) => {
+    let bonus = 0;
+    const s = graph.symbols[c.id]!;
+    const add = (other: number, weight: number) => {
+      const r = other !== c.id ? rawOf.get(other) : undefined;
+      if (r !== undefined) bonus += weight * r;
+    };
+    for (const ei of graph.callsFrom.get(c.id) ?? []) add(graph.calls[ei]!.callee, 0.2);
+    for (const ei of graph.callsTo.get(c.id) ?? []) add(graph.calls[ei]!.caller, 0.2);
+    if (s.kind !== "module") for (const sib of graph.children.get(s.parent) ?? []) add(sib, 0.08);
+    add(graph.moduleSymbol.get(s.file)!, 0.15);
+    for (const child of graph.children.get(c.id) ?? []) add(child, 0.1);
+    if (s.kind !== "module" && graph.symbols[s.parent]?.kind !== "module") add(s.parent, tuning.parentShare);
+    return { ...c, score: c.score + Math.min(bonus, c.score) };
+  });
+}
+
 /** Ranks the project's definitions and files for a task. `root` maps absolute frame paths. */
 export function rankTask(
   index: SearchIndex,
@@ -248,24 +271,7 @@ export function rankTask(
   const pool = list.slice(0, POOL);
   best = pool[0]?.score ?? 0;
 
-  // The graph reinforces: a candidate that calls or is called by another candidate, or shares its
-  // class or file, gets a share of that candidate's score (at most its own again).
-  const rawOf = new Map(pool.map((c) => [c.id, c.score]));
-  const reinforced = pool.map((c) => {
-    let bonus = 0;
-    const s = graph.symbols[c.id]!;
-    const add = (other: number, weight: number) => {
-      const r = other !== c.id ? rawOf.get(other) : undefined;
-      if (r !== undefined) bonus += weight * r;
-    };
-    for (const ei of graph.callsFrom.get(c.id) ?? []) add(graph.calls[ei]!.callee, 0.2);
-    for (const ei of graph.callsTo.get(c.id) ?? []) add(graph.calls[ei]!.caller, 0.2);
-    if (s.kind !== "module") for (const sib of graph.children.get(s.parent) ?? []) add(sib, 0.08);
-    add(graph.moduleSymbol.get(s.file)!, 0.15);
-    for (const child of graph.children.get(c.id) ?? []) add(child, 0.1);
-    if (s.kind !== "module" && graph.symbols[s.parent]?.kind !== "module") add(s.parent, tuning.parentShare);
-    return { ...c, score: c.score + Math.min(bonus, c.score) };
-  });
+  const reinforced = reinforce(graph, pool, tuning);
   list = [...reinforced, ...list.slice(POOL)].sort((a, b) => b.score - a.score || a.id - b.id);
   const candidates = list.slice(0, POOL * 4);
 
