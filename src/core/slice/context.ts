@@ -853,7 +853,7 @@ export async function buildContext(
       ...(briefBlock !== undefined ? { brief: briefBlock } : {}),
       ...(note ? { note } : {}),
       ...(isLateMatch(c)
-        ? {}
+        ? { trailing: true }
         : {
             listed: (tokens: number) =>
               `- ${cite(c.path, c.start, c.end)} [${c.role}] ${citeName(c.label)} (${tokens} tokens)`,
