@@ -62,6 +62,11 @@ export interface Block {
   preferOutline?: boolean;
   /** Never show it: list it in the cut list only. */
   listOnly?: boolean;
+  /**
+   * Enter after every other block, their held-back full forms included: it only fills what a large
+   * budget has left (a task's late matches). Only with `FitSpec.monotone`.
+   */
+  trailing?: boolean;
   /** It must be shown, in full or as its outline; when not even that fits: `budget_too_small`. */
   required?: boolean;
   /** Earlier blocks that contain this one: when one of them is shown in full, this one is covered. */
@@ -807,9 +812,9 @@ function fitMonotone(fit: Fit, shares: Shares): FitResult {
   const last: (() => void)[] = [];
   const smallest = new Map<number, BlockForm>();
   const required = order.filter((i) => blocks[i]!.required);
-  for (const i of [...required, ...order.filter((i) => !blocks[i]!.required)]) {
+  const addBlock = (i: number) => {
     const b = blocks[i]!;
-    if (b.listOnly) continue;
+    if (b.listOnly) return;
     let levels: { form: BlockForm; cost: number }[] = [];
     if (b.brief !== undefined && b.outline !== undefined) levels.push({ form: "brief", cost: estimated(i, "brief") });
     if (b.outline !== undefined) levels.push({ form: "outline", cost: estimated(i, "outline") });
@@ -844,8 +849,18 @@ function fitMonotone(fit: Fit, shares: Shares): FitResult {
         later.push(take);
       else previous = { step: take(), cost: level.cost };
     }
+  };
+  // Trailing blocks enter after every other step, the held-back full forms included.
+  const trailing = (i: number) => blocks[i]!.trailing === true && !blocks[i]!.required;
+  for (const group of [
+    [...required, ...order.filter((i) => !blocks[i]!.required && !trailing(i))],
+    order.filter(trailing),
+  ]) {
+    for (const i of group) addBlock(i);
+    for (const take of [...later, ...last]) take();
+    later.length = 0;
+    last.length = 0;
   }
-  for (const take of [...later, ...last]) take();
   const at = entryBudgets(steps, fixed);
 
   // The forms this budget allows: each block's largest form whose step has entered.

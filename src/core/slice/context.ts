@@ -22,11 +22,11 @@ import { cite, citeName, normalizeRelative } from "../../shared/paths.ts";
 import { findFile, parseLocation, sourceFiles, symbolsAt } from "./locate.ts";
 import { closestMembers, findMembers, memberNames, memberOwners } from "./members.ts";
 import { BRIEF_TOKENS, briefClassOutline, briefFileOutline } from "./brief.ts";
-import { rankTask } from "../locate/rank-task.ts";
+import { rankTask, type TaskRanking } from "../locate/rank-task.ts";
 import { readTaskText, type TaskEvidence } from "../locate/task-text.ts";
 import { findPhrases, type PhraseHit } from "../locate/phrases.ts";
 import { parseTrace, type ParsedTrace } from "./trace.ts";
-import { planContext, type PlannedChunk, type Role } from "./plan.ts";
+import { isLateMatch, planContext, type PlannedChunk, type Role } from "./plan.ts";
 import { partsNote, routeParts } from "./route-parts.ts";
 import { joinPaths, type MountLine, type Route } from "../query/routes.ts";
 import { ROUTE, routesNamed } from "../query/route-calls.ts";
@@ -113,6 +113,8 @@ interface Seeds {
   scopes?: number[];
   /** Further places a task in words points at (role `match`). */
   matches?: number[];
+  /** Places past those: matches after every neighbour of the seeds (see LATE_MATCHES). */
+  lateMatches?: number[];
   /** Outer project frames of a stack trace (role `frame`). */
   frames?: number[];
   /**
@@ -361,7 +363,7 @@ export function resolveTarget(
   // project still has its error line and function names to go by.
   const trace = parseTrace(target);
   if (trace && (words?.evidence ?? readTaskText(target)).traceOnly) {
-    const seeds = traceSeeds(graph, io, trace);
+    const seeds = traceSeeds(graph, io, trace, words && { text: target, ...words });
     if (seeds) return seeds;
   }
   const location = parseLocation(target);
@@ -500,7 +502,12 @@ function withText(seeds: Seeds, graph: CodeGraph, io: ContextIO, text: TextIndex
  * frames come as `frame` chunks (outermost last), the error line is a note. Frames are matched by
  * the longest path suffix inside the root, since traces come from other machines and checkouts.
  */
-function traceSeeds(graph: CodeGraph, io: ContextIO, trace: ParsedTrace): Seeds | undefined {
+function traceSeeds(
+  graph: CodeGraph,
+  io: ContextIO,
+  trace: ParsedTrace,
+  words?: TaskWords & { text: string },
+): Seeds | undefined {
   const files = sourceFiles(graph);
   const inProject: { path: string; line: number; fn?: string }[] = [];
   let outside = 0;
@@ -531,7 +538,29 @@ function traceSeeds(graph: CodeGraph, io: ContextIO, trace: ParsedTrace): Seeds 
       (`${cite(innermost.path, innermost.line)}${innermost.fn ? ` in ${innermost.fn}` : ""})` +
         `${outside ? `; ${outside} outside it (libraries, the runtime)` : ""}`),
   ];
-  return { ...seed, how: seed.how === "file" && seed.inline.length === 0 ? "file" : seed.how, notes, frames };
+  // The words around the trace (its title, the error, the reporter's code) still point at places:
+  // shown last, in what a large budget has left after the frames and their neighbours.
+  const late = words ? wordsPastTrace(graph, io, words, [...seed.ids, ...(seed.scopes ?? []), ...frames]) : [];
+  if (late.length)
+    notes.push(`the task's words point at ${late.length} more place${late.length > 1 ? "s" : ""} (match)`);
+  return {
+    ...seed,
+    how: seed.how === "file" && seed.inline.length === 0 ? "file" : seed.how,
+    notes,
+    frames,
+    ...(late.length ? { lateMatches: late } : {}),
+  };
+}
+
+/** The places a trace's task text points at besides its frames (none when its words match nothing well). */
+function wordsPastTrace(
+  graph: CodeGraph,
+  io: ContextIO,
+  words: TaskWords & { text: string },
+  shown: readonly number[],
+): number[] {
+  const ranking = rankTask(io.searchIndex(), graph, words.text, io.root, words.phrases, words.evidence);
+  return ranking.relevant ? taskMatches(graph, ranking, shown, LATE_MATCHES) : [];
 }
 
 /** A task text read into evidence, with the quoted messages found in the project. */
@@ -568,7 +597,6 @@ async function routeSeedParts(
 
 /** Seeds for a task in words: the strongest places in full, the next ones as matches. */
 function taskSeeds(graph: CodeGraph, io: ContextIO, text: string, maxSeeds: number, words?: TaskWords): Seeds {
-  const maxMatches = MAX_MATCHES;
   const ranking = rankTask(io.searchIndex(), graph, text, io.root, words?.phrases, words?.evidence);
   const top = ranking.candidates[0];
   if ((!top || !ranking.relevant) && !/\s/.test(text)) {
@@ -599,43 +627,53 @@ function taskSeeds(graph: CodeGraph, io: ContextIO, text: string, maxSeeds: numb
     .slice(0, maxSeeds)
     .filter((c, i) => i === 0 || c.score >= best * SEED_SHARE)
     .map((c) => c.id);
-  // Matches reach across files in the ranking's file order: the best place of each file not yet
-  // shown, taken in turn with the next places in files already shown, so a small budget still
-  // points at several files.
-  const taken = new Set(seeds);
-  const shownFiles = new Set(seeds.map((id) => graph.symbols[id]!.file));
-  const firsts: number[] = [];
-  for (const f of ranking.files) {
-    if (firsts.length >= maxMatches) break;
-    if (shownFiles.has(f.path)) continue;
-    const c = f.symbols.find((x) => graph.symbols[x.id]!.kind !== "module") ?? f.symbols[0]!;
-    if (c.score < best * MATCH_SHARE) continue;
-    shownFiles.add(f.path);
-    firsts.push(c.id);
-    taken.add(c.id);
-  }
-  const rest = ranking.candidates
-    .slice(seeds.length, seeds.length + maxMatches * 2)
-    .filter((c) => c.score >= best * MATCH_SHARE && !taken.has(c.id))
-    .map((c) => c.id);
-  const matches: number[] = [];
-  for (let i = 0; matches.length < maxMatches && (i < firsts.length || i < rest.length); i++) {
-    if (i < firsts.length) matches.push(firsts[i]!);
-    if (i < rest.length && matches.length < maxMatches) matches.push(rest[i]!);
-  }
+  const matches = taskMatches(graph, ranking, seeds, MAX_MATCHES);
+  const late = taskMatches(graph, ranking, [...seeds, ...matches], LATE_MATCHES);
+  const places = [...matches, ...late];
   const q = (id: number) => citeName(graph.symbols[id]!.qualified);
   return {
     ids: seeds,
     how: "search",
     notes: [
-      `the task's words point first at ` +
-        (`${seeds.map(q).join(", ")}` +
-          `${matches.length ? `, then ${matches.length} more place${matches.length > 1 ? "s" : ""} (match)` : ""}`),
+      `the task's words point first at ${seeds.map(q).join(", ")}` +
+        (places.length ? `, then ${places.length} more place${places.length > 1 ? "s" : ""} (match)` : ""),
     ],
     mounts: [],
     inline: [],
     matches,
+    ...(late.length ? { lateMatches: late } : {}),
   };
+}
+
+/**
+ * The places a task points at past its seeds, best first, at most `max`. They reach across files
+ * in the ranking's file order: the best place of each file not yet shown, taken in turn with the
+ * next places in files already shown, so a small budget still points at several files.
+ */
+function taskMatches(graph: CodeGraph, ranking: TaskRanking, seeds: readonly number[], max: number): number[] {
+  const best = ranking.candidates[0]?.score ?? 0;
+  const taken = new Set(seeds);
+  const shownFiles = new Set(seeds.map((id) => graph.symbols[id]!.file));
+  const firsts: number[] = [];
+  for (const f of ranking.files) {
+    if (firsts.length >= max) break;
+    if (shownFiles.has(f.path)) continue;
+    const c = f.symbols.find((x) => graph.symbols[x.id]!.kind !== "module") ?? f.symbols[0]!;
+    if (c.score < best * MATCH_SHARE || taken.has(c.id)) continue;
+    shownFiles.add(f.path);
+    firsts.push(c.id);
+    taken.add(c.id);
+  }
+  const rest = ranking.candidates
+    .slice(0, seeds.length + max * 2)
+    .filter((c) => c.score >= best * MATCH_SHARE && !taken.has(c.id))
+    .map((c) => c.id);
+  const matches: number[] = [];
+  for (let i = 0; matches.length < max && (i < firsts.length || i < rest.length); i++) {
+    if (i < firsts.length) matches.push(firsts[i]!);
+    if (i < rest.length && matches.length < max) matches.push(rest[i]!);
+  }
+  return matches;
 }
 
 /** Seeds a task in words gets by default (pack's `seeds` option changes it). */
@@ -645,6 +683,13 @@ const SEED_SHARE = 0.45;
 const MATCH_SHARE = 0.12;
 /** Places past the seeds a task's answer points at (as outlines, bodies while budget lasts). */
 const MAX_MATCHES = 25;
+/**
+ * Places past those (and the places a stack trace's words point at): outlines after every
+ * neighbour of the seeds, so they fill what a large budget has left and take nothing from a small
+ * one. On the issue-report benchmark the changed function was more often among them than among the
+ * seeds' second-hop neighbours or tests.
+ */
+const LATE_MATCHES = 75;
 
 /** A fenced code block tagged with the language's fence name. */
 function fence(language: string, body: string): string {
@@ -737,6 +782,7 @@ async function seedsAndPlan(
     inline: seeds.inline,
     ...(seeds.scopes ? { scopes: seeds.scopes } : {}),
     ...(seeds.matches ? { matches: seeds.matches } : {}),
+    ...(seeds.lateMatches ? { lateMatches: seeds.lateMatches } : {}),
     ...(seeds.frames ? { frames: seeds.frames } : {}),
     ...(parts ? { parts } : {}),
   });
@@ -746,6 +792,22 @@ async function seedsAndPlan(
       ? textOrder(planned, seeds.inline.slice(0, seeds.text.count), seeds.text.lead === true)
       : planned,
   };
+}
+
+/**
+ * The same lines twice would waste budget: a chunk inside a seed is dropped; one inside another
+ * chunk is left to the fitter (`within`: the earlier chunks holding it), which skips it only when
+ * the container is shown in full.
+ */
+function withoutRepeats(planned: PlannedChunk[]): { chunks: PlannedChunk[]; within: number[][] } {
+  const chunks = planned.filter(
+    (c, i) =>
+      !planned.some((o, j) => j < i && o.role === "seed" && o.path === c.path && o.start <= c.start && o.end >= c.end),
+  );
+  const within = chunks.map((c, i) =>
+    chunks.flatMap((o, j) => (j < i && o.path === c.path && o.start <= c.start && o.end >= c.end ? [j] : [])),
+  );
+  return { chunks, within };
 }
 
 /** Builds the context answer for `target`. */
@@ -765,18 +827,16 @@ export async function buildContext(
   // Load each cited file once; a chunk nested in another chunk of the answer is skipped.
   const texts = new Map<string, string[]>();
   for (const path of new Set(planned.map((c) => c.path))) texts.set(path, (await io.readText(path)).split("\n"));
-  // The same lines twice would waste budget: a chunk inside a seed is dropped; one inside another
-  // chunk is left to the fitter, which skips it only when the container is shown in full.
-  const chunks = planned.filter(
-    (c, i) =>
-      !planned.some((o, j) => j < i && o.role === "seed" && o.path === c.path && o.start <= c.start && o.end >= c.end),
-  );
-  const within = chunks.map((c, i) =>
-    chunks.flatMap((o, j) => (j < i && o.path === c.path && o.start <= c.start && o.end >= c.end ? [j] : [])),
-  );
+  const { chunks, within } = withoutRepeats(planned);
 
   const seedLabel = seedLabelOf(graph, seeds);
-  const notes = [...seeds.notes, ...brokenFiles(graph, planned)];
+  const notes = [
+    ...seeds.notes,
+    ...brokenFiles(
+      graph,
+      planned.filter((c) => !isLateMatch(c)),
+    ),
+  ];
   const seedRefs = seeds.ids.map((id) => symbolRef(graph.symbols[id]!));
   const seedOutlineNote = (full: number) => `the seed is shown as an outline: its full body needs ${full} tokens`;
 
@@ -837,8 +897,12 @@ export async function buildContext(
       ...(outlineBlock !== undefined ? { outline: outlineBlock } : {}),
       ...(briefBlock !== undefined ? { brief: briefBlock } : {}),
       ...(note ? { note } : {}),
-      listed: (tokens: number) =>
-        `- ${cite(c.path, c.start, c.end)} [${c.role}] ${citeName(c.label)} (${tokens} tokens)`,
+      ...(isLateMatch(c)
+        ? { trailing: true }
+        : {
+            listed: (tokens: number) =>
+              `- ${cite(c.path, c.start, c.end)} [${c.role}] ${citeName(c.label)} (${tokens} tokens)`,
+          }),
       // Beyond the first hop, a neighbour's shape is what helps; its body is one request away.
       ...(c.distance >= 2 && hasOutline ? { outlineOnly: true } : {}),
       ...(c.listOnly ? { listOnly: true } : {}),

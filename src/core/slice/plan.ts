@@ -57,6 +57,15 @@ export interface PlanLimits {
   shownPerRole: number;
 }
 
+/** The distance late matches are planned at: after every neighbour of the first two hops. */
+const LATE_DISTANCE = 3;
+
+/**
+ * A late match (see `lateMatches`): shown only with what a large budget has left, so it adds no
+ * note and no cut-list entry that would take room from a smaller budget's answer.
+ */
+export const isLateMatch = (c: PlannedChunk): boolean => c.role === "match" && c.distance >= LATE_DISTANCE;
+
 export const DEFAULT_LIMITS: PlanLimits = { typeDepth: 2, callDepth: 2, perRole: 40, shownPerRole: 10 };
 
 function chunkOf(graph: CodeGraph, s: SymbolNode, role: Role, distance: number, confidence: number): PlannedChunk {
@@ -159,6 +168,8 @@ export function planContext(
     inline?: PlannedChunk[];
     scopes?: number[];
     matches?: number[];
+    /** Places a task points at past `matches`: after every neighbour, as outlines. */
+    lateMatches?: number[];
     frames?: number[];
     /** A route's models, dependencies and tests (route-parts.ts). */
     parts?: { types: number[]; deps: number[]; tests: number[] };
@@ -288,6 +299,8 @@ export function planContext(
   const witnessesFrom = chunks.length;
   for (const c of callers.filter((c) => c.test).slice(0, limits.perRole)) takeCaller(c, "witness");
   markListOnly(witnessesFrom);
+  // The task's further places last: what a large budget has left after the neighbours (outlines only).
+  (extra.lateMatches ?? []).forEach((id, i) => take(id, "match", LATE_DISTANCE, 0.6 - i / 1000));
   return chunks
     .map((c, i) => ({ c, i }))
     .sort((a, b) => priority(a.c) - priority(b.c) || a.i - b.i)
