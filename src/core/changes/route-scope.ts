@@ -41,7 +41,7 @@ export function routeScope(graph: CodeGraph, routes: Route[], target: string): R
       "invalid_argument",
       `changes narrows to a route written METHOD /path; ${JSON.stringify(t.slice(0, 200))} is not one.`,
       {
-        hint: 'Pass a route such as "PUT /items/{id}" (repo_map kind routes lists them), or no target.',
+        hint: 'Pass a route such as "PUT /items/{id}" (one of the routes the project registers), or no target.',
         data: { target: t },
       },
     );

@@ -532,7 +532,9 @@ async function processJobs(
       } else {
         made = await maker.make(f, spec, prepared);
         if (!made) continue;
-        if (retain) ctx.parsedThisRun.set(key, made);
+        // Same content later in this run is neither parsed nor written again; without the record
+        // kept, only its counts are remembered (the record is in the store).
+        ctx.parsedThisRun.set(key, retain ? made : { definitions: made.definitions, diagnostics: made.diagnostics });
         writes.push(platform.store.set(key, made.bytes!).catch((error) => void (state.writeError ??= error)));
         if (writes.length >= 64) await Promise.all(writes.splice(0));
         state.parsed.push(f.path);
@@ -545,7 +547,7 @@ async function processJobs(
       }
       if (retain) {
         if (made.record) records.set(f.path, made.record);
-        else records.hold(f.path, made.bytes!);
+        else if (made.bytes) records.hold(f.path, made.bytes);
       }
       files.push({
         path: f.path,
