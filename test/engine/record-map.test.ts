@@ -33,6 +33,20 @@ const record = (path: string, name: string): FileRecord => ({
 });
 
 describe("RecordMap", () => {
+  it("iterates in insertion order, whether entries were held or set (a pool holds, the thread sets)", () => {
+    const map = new RecordMap();
+    map.set("a.py", record("a.py", "f"));
+    map.hold("b.py", storedBytes(record("b.py", "g")));
+    map.set("c.py", record("c.py", "h"));
+    map.hold("d.py", storedBytes(record("d.py", "i")));
+    map.set("b.py", record("b.py", "g2")); // set over a held entry keeps its place, as Map.set does
+    expect([...map.keys()]).toEqual(["a.py", "b.py", "c.py", "d.py"]);
+    expect(map.size).toBe(4);
+    expect([...map.values()].map((r) => r.definitions[0]!.name)).toEqual(["f", "g2", "h", "i"]);
+    const plain = new Map([...map]);
+    expect([...plain.keys()]).toEqual([...map.keys()]);
+  });
+
   it("holds bytes as entries that decode on first get, to what storedForm keeps", () => {
     const map = new RecordMap();
     const a = record("a.py", "f");

@@ -9,14 +9,21 @@ import { freshRecord } from "./snapshot.ts";
  * a server decodes when its first answer builds the graph, as it would have read the records back.
  * Every Map method sees held entries as present; iterating decodes them all first.
  */
+/** The value a held entry has in the map itself until it is decoded. */
+const HELD = Object.freeze({}) as FileRecord;
+
 export class RecordMap extends Map<string, FileRecord> {
   // Created on first use: Map's constructor calls `set` before a field initializer would run.
   private heldBytes: Map<string, Uint8Array> | undefined;
 
-  /** Keeps `bytes` (the record's sealed stored form, made in this process) for `path`. */
+  /**
+   * Keeps `bytes` (the record's sealed stored form, made in this process) for `path`. The entry
+   * takes its place in the map's order now, as `set` would: iteration order is insertion order,
+   * whether a record was held or set (a parse pool's records are held, the engine thread's set).
+   */
   hold(path: string, bytes: Uint8Array): void {
-    super.delete(path);
     (this.heldBytes ??= new Map()).set(path, bytes);
+    super.set(path, HELD);
   }
 
   /** Moves the entry of `path` from `from` (held or decoded, as it is there) into this map; false when absent. */
@@ -38,17 +45,13 @@ export class RecordMap extends Map<string, FileRecord> {
 
   override get(path: string): FileRecord | undefined {
     const record = super.get(path);
-    if (record || !this.heldBytes) return record;
-    const bytes = this.heldBytes.get(path);
-    if (!bytes) return undefined;
-    this.heldBytes.delete(path);
+    if (record !== HELD) return record;
+    const bytes = this.heldBytes!.get(path)!;
+    this.heldBytes!.delete(path);
     const decoded = freshRecord(bytes, path);
     if (decoded) super.set(path, decoded);
+    else super.delete(path);
     return decoded;
-  }
-
-  override has(path: string): boolean {
-    return super.has(path) || (this.heldBytes?.has(path) ?? false);
   }
 
   override set(path: string, record: FileRecord): this {
@@ -57,8 +60,8 @@ export class RecordMap extends Map<string, FileRecord> {
   }
 
   override delete(path: string): boolean {
-    const held = this.heldBytes?.delete(path) ?? false;
-    return super.delete(path) || held;
+    this.heldBytes?.delete(path);
+    return super.delete(path);
   }
 
   override clear(): void {
@@ -66,11 +69,7 @@ export class RecordMap extends Map<string, FileRecord> {
     super.clear();
   }
 
-  override get size(): number {
-    return super.size + (this.heldBytes?.size ?? 0);
-  }
-
-  /** Decodes every held entry (in the order they were held, after the decoded ones). */
+  /** Decodes every held entry in place: the map keeps its insertion order. */
   private decodeAll(): void {
     if (!this.heldBytes?.size) return;
     for (const path of [...this.heldBytes.keys()]) this.get(path);
