@@ -6,6 +6,7 @@
  * names) and `# calls: none` none at all (an operand of unknown type is never linked by name).
  */
 import { describe, expect, it } from "vitest";
+import { markedCalls } from "../support/marked-calls.ts";
 import { memoryEngine, parseFixture } from "../support/platform.ts";
 
 const PYTHON = `
@@ -243,34 +244,9 @@ app.use("*", async (c, next) => {
 app.get("/", (c) => c.text("hi")); // calls: src/context.ts#Context.text, src/hono.ts#Hono.get
 `;
 
-/** The marked lines' wanted callees and the graph's callees on those lines, both as `path:line callee`. */
-async function check(fixture: string, marker: string) {
-  const files = parseFixture(fixture);
-  const { engine } = memoryEngine(files);
-  const graph = await engine.codeGraph();
-  const want: string[] = [];
-  const lines = new Set<string>();
-  for (const [path, text] of Object.entries(files)) {
-    text.split("\n").forEach((line, i) => {
-      const m = new RegExp(`${marker} calls: (.+)$`).exec(line);
-      if (!m) return;
-      lines.add(`${path}:${i + 1}`);
-      if (m[1]!.trim() !== "none") for (const c of m[1]!.split(",")) want.push(`${path}:${i + 1} ${c.trim()}`);
-    });
-  }
-  const got = [
-    ...new Set(
-      graph.calls
-        .filter((e) => lines.has(`${e.file}:${e.line}`))
-        .map((e) => `${e.file}:${e.line} ${graph.symbols[e.callee]!.qualified}`),
-    ),
-  ];
-  return { want: want.sort(), got: got.sort(), graph };
-}
-
 describe("held-out call kinds", () => {
   it("Python: protocol calls on typed operands, partial, weakref.proxy and weakref.ref", async () => {
-    const { want, got } = await check(PYTHON, "#");
+    const { want, got } = await markedCalls(PYTHON, "#");
     expect(got).toEqual(want);
   });
 
@@ -282,24 +258,24 @@ describe("held-out call kinds", () => {
   });
 
   it("Ruby: block methods of a required file, not of others", async () => {
-    const { want, got } = await check(RUBY_BLOCKS, "#");
+    const { want, got } = await markedCalls(RUBY_BLOCKS, "#");
     expect(got).toEqual(want);
   });
 
   it("TypeScript: a namespace's members through the namespace's imported name", async () => {
-    const { want, got, graph } = await check(TS_NAMESPACE, "//");
+    const { want, got, graph } = await markedCalls(TS_NAMESPACE, "//");
     expect(got).toEqual(want);
     // the namespace is no import edge of its own file
     expect(graph.imports.filter((e) => e.from === e.to)).toEqual([]);
   });
 
   it("TypeScript: callback parameters typed by the named function type they are passed as", async () => {
-    const { want, got } = await check(TS_CALLBACKS, "//");
+    const { want, got } = await markedCalls(TS_CALLBACKS, "//");
     expect(got).toEqual(want);
   });
 
   it("Ruby: setters and define_method", async () => {
-    const { want, got } = await check(RUBY, "#");
+    const { want, got } = await markedCalls(RUBY, "#");
     expect(got).toEqual(want);
   });
 });

@@ -5,7 +5,7 @@
  * `# calls: A` must have edges to exactly those callees; `# calls: none` to none.
  */
 import { describe, expect, it } from "vitest";
-import { memoryEngine, parseFixture } from "../support/platform.ts";
+import { markedCalls } from "../support/marked-calls.ts";
 
 const PYTHON = `
 //- app/__init__.py
@@ -31,34 +31,9 @@ def main():
     __import__("pydoc").render("x")  # calls: none
 `;
 
-/** The marked lines' wanted callees and the graph's callees on those lines. */
-async function check(fixture: string) {
-  const files = parseFixture(fixture);
-  const { engine } = memoryEngine(files);
-  const graph = await engine.codeGraph();
-  const want: string[] = [];
-  const lines = new Set<string>();
-  for (const [path, text] of Object.entries(files)) {
-    text.split("\n").forEach((line, i) => {
-      const m = /# calls: (.+)$/.exec(line);
-      if (!m) return;
-      lines.add(`${path}:${i + 1}`);
-      if (m[1]!.trim() !== "none") for (const c of m[1]!.split(",")) want.push(`${path}:${i + 1} ${c.trim()}`);
-    });
-  }
-  const got = [
-    ...new Set(
-      graph.calls
-        .filter((e) => lines.has(`${e.file}:${e.line}`))
-        .map((e) => `${e.file}:${e.line} ${graph.symbols[e.callee]!.qualified}`),
-    ),
-  ];
-  return { want: want.sort(), got: got.sort() };
-}
-
 describe("values from outside the project", () => {
   it("Python: an outside call's result is outside, never guessed by unique name", async () => {
-    const { want, got } = await check(PYTHON);
+    const { want, got } = await markedCalls(PYTHON);
     expect(got).toEqual(want);
   });
 });

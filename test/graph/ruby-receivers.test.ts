@@ -11,7 +11,7 @@
  * edges to exactly those callees; `# calls: none` to none.
  */
 import { describe, expect, it } from "vitest";
-import { memoryEngine, parseFixture } from "../support/platform.ts";
+import { markedCalls } from "../support/marked-calls.ts";
 
 const RUBY = `
 //- lib/rake.rb
@@ -248,34 +248,9 @@ describe Rake::Task do
 end
 `;
 
-/** The marked lines' wanted callees and the graph's callees on those lines, both as `path:line callee`. */
-async function check(fixture: string) {
-  const files = parseFixture(fixture);
-  const { engine } = memoryEngine(files);
-  const graph = await engine.codeGraph();
-  const want: string[] = [];
-  const lines = new Set<string>();
-  for (const [path, text] of Object.entries(files)) {
-    text.split("\n").forEach((line, i) => {
-      const m = /# calls: (.+)$/.exec(line);
-      if (!m) return;
-      lines.add(`${path}:${i + 1}`);
-      if (m[1]!.trim() !== "none") for (const c of m[1]!.split(",")) want.push(`${path}:${i + 1} ${c.trim()}`);
-    });
-  }
-  const got = [
-    ...new Set(
-      graph.calls
-        .filter((e) => lines.has(`${e.file}:${e.line}`))
-        .map((e) => `${e.file}:${e.line} ${graph.symbols[e.callee]!.qualified}`),
-    ),
-  ];
-  return { want: want.sort(), got: got.sort() };
-}
-
 describe("Ruby receivers typed without a run", () => {
   it("returned constructions, K[...] and an example group's instance variables", async () => {
-    const { want, got } = await check(RUBY);
+    const { want, got } = await markedCalls(RUBY);
     expect(got).toEqual(want);
   });
 });
