@@ -122,7 +122,7 @@ export function checkRepoNames(names: readonly string[]): void {
       "invalid_argument",
       `A group serves at most ${MAX_GROUP_REPOS} repositories; ${names.length} were given.`,
       {
-        hint: "Serve fewer repositories from one process.",
+        hint: `Split the repositories into groups of at most ${MAX_GROUP_REPOS}.`,
         data: { argument: "repo", count: names.length, max: MAX_GROUP_REPOS },
       },
     );
