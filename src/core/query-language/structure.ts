@@ -6,7 +6,7 @@ import { EngineError } from "../../shared/errors.ts";
 import { cite } from "../../shared/paths.ts";
 import type { Encoding } from "../budget/tokenizer.ts";
 import type { CodeGraph } from "../graph/model.ts";
-import { fitPage, listArgs, withUsage, type Usage } from "../query/pages.ts";
+import { fitPage, listArgs, plural, withUsage, type Usage } from "../query/pages.ts";
 import { LIMITS } from "../limits.ts";
 import type { Route } from "../query/routes.ts";
 import { findClusters } from "./clusters.ts";
@@ -91,7 +91,15 @@ function checkLimit(limit: number | undefined): number {
 }
 
 const words = (filter: string | undefined) => (filter ?? "").toLowerCase().split(/\s+/).filter(Boolean);
-const plural = (n: number, w: string) => `${n.toLocaleString("en-US")} ${w}${n === 1 ? "" : "s"}`;
+
+/** The list arguments of a flows or clusters answer: budget, encoding and JSON as the options give them. */
+function structureArgs(opts: StructureOptions) {
+  return listArgs({
+    ...defined({ budget: opts.budget }),
+    ...(opts.encoding ? { encoding: opts.encoding } : {}),
+    json: opts.json === true,
+  });
+}
 
 /** Execution flows from each entry point, largest first. */
 export async function answerFlows(
@@ -100,11 +108,7 @@ export async function answerFlows(
   opts: StructureOptions = {},
 ): Promise<FlowsAnswer> {
   const limit = checkLimit(opts.limit);
-  const a = await listArgs({
-    ...defined({ budget: opts.budget }),
-    ...(opts.encoding ? { encoding: opts.encoding } : {}),
-    json: opts.json === true,
-  });
+  const a = await structureArgs(opts);
   const flows = allFlows(graph, routes);
   const entries: Record<EntryKind, number> = { route: 0, command: 0, handler: 0, main: 0, test: 0 };
   for (const f of flows) entries[f.entry.kind]++;
@@ -172,11 +176,7 @@ export async function answerClusters(
   opts: StructureOptions = {},
 ): Promise<ClustersAnswer> {
   const limit = checkLimit(opts.limit);
-  const a = await listArgs({
-    ...defined({ budget: opts.budget }),
-    ...(opts.encoding ? { encoding: opts.encoding } : {}),
-    json: opts.json === true,
-  });
+  const a = await structureArgs(opts);
   const result = findClusters(graph, routes);
   const w = words(opts.filter);
   const kept = result.clusters.filter((c) =>
