@@ -7,7 +7,6 @@
  * test-results/playground/.
  */
 import * as fs from "node:fs";
-import { createRequire } from "node:module";
 import * as os from "node:os";
 import * as path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -16,7 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildPlayground } from "./support/build-playground.ts";
 import { launchChromium } from "./support/chromium.ts";
 import { serveStatic } from "./support/static-server.ts";
-import { clickWord } from "./support/playground-page.ts";
+import { clickWord, seriousViolations } from "./support/playground-page.ts";
 import { makeZip } from "./support/zip-writer.ts";
 
 const SHOTS = fileURLToPath(new URL("../../test-results/playground/", import.meta.url));
@@ -639,33 +638,6 @@ describe("the context bundle's links, copy, download and address", () => {
 });
 
 describe("the playground for keyboard and screen-reader users", () => {
-  const AXE = createRequire(import.meta.url).resolve("axe-core/axe.min.js");
-
-  async function seriousViolations(page: Page): Promise<string[]> {
-    await page.addScriptTag({ path: AXE });
-    const result = await page.evaluate(() =>
-      (
-        window as unknown as {
-          axe: {
-            run(
-              ctx: Document,
-              o: object,
-            ): Promise<{ violations: { id: string; impact: string; nodes: { target: string[] }[] }[] }>;
-          };
-        }
-      ).axe.run(document, { runOnly: { type: "tag", values: ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"] } }),
-    );
-    return result.violations
-      .filter((v) => v.impact === "serious" || v.impact === "critical")
-      .map(
-        (v) =>
-          `${v.id} (${v.impact}): ${v.nodes
-            .slice(0, 3)
-            .map((n) => n.target.join(" "))
-            .join(", ")}`,
-      );
-  }
-
   it("axe-core finds no serious or critical violation on the main views, wide and at 390 px", async () => {
     for (const viewport of [
       { width: 1440, height: 1000 },
