@@ -80,16 +80,19 @@ export function functionTypeParams(text: string): string[] | undefined {
     });
 }
 
+/** A collection type and its element type (`List[X]`, `Iterable<X>`, `typing.Set[X]`). */
+const COLLECTION_OF = new RegExp(
+  String.raw`^(?:[A-Za-z_]\w*\.)*(?:List|Iterable|Iterator|Sequence|MutableSequence|Collection|Set|` +
+    String.raw`FrozenSet|AbstractSet|Tuple|Deque|Generator|list|set|frozenset|tuple|Array|ReadonlyArray|Set|` +
+    String.raw`Iterable|IterableIterator)\s*[[<](.*)[\]>]$`,
+  "s",
+);
+
 /** The element type of a collection annotation (`List[X]`, `Iterable[X]`, `X[]`, `Array<X>`), or undefined. */
 export function elementType(text: string): string | undefined {
   const t = text.trim().replace(/^["']|["']$/g, "");
   // (the module may be written as imported: `typing.List`, `t.List`, `collections.abc.Iterable`)
-  const generic = new RegExp(
-    String.raw`^(?:[A-Za-z_]\w*\.)*(?:List|Iterable|Iterator|Sequence|MutableSequence|Collection|Set|` +
-      String.raw`FrozenSet|AbstractSet|Tuple|Deque|Generator|list|set|frozenset|tuple|Array|ReadonlyArray|Set|` +
-      String.raw`Iterable|IterableIterator)\s*[[<](.*)[\]>]$`,
-    "s",
-  ).exec(t);
+  const generic = COLLECTION_OF.exec(t);
   if (generic) return splitTop(generic[1]!, ",")[0];
   // Go: a slice or array `[]T` / `[4]T`, and a map's values `map[K]V`.
   const slice = /^\[\d*\](.+)$/s.exec(t);

@@ -408,18 +408,21 @@ function envChunks(path: string, lines: string[]): TextChunk[] {
   return chunks;
 }
 
+/** A SQL statement that starts a chunk: its verb, object kind and name. */
+const SQL_STATEMENT = new RegExp(
+  String.raw`^(create|alter|drop|insert\s+into|update|delete\s+from|select|with|grant|` +
+    String.raw`comment\s+on)\b(?:\s+(?:or\s+replace\s+|unique\s+|temporary\s+|temp\s+|` +
+    String.raw`if\s+(?:not\s+)?exists\s+)*)?(table|view|index|function|procedure|trigger|type|schema|` +
+    String.raw`sequence|materialized\s+view|extension|` +
+    String.raw`column)?\s*(?:if\s+(?:not\s+)?exists\s+)?([\w."\x60\[\]]+)?`,
+  "i",
+);
+
 /** SQL: a chunk per statement that starts a line, named by its verb and object (`create table users`). */
 function sqlChunks(path: string, lines: string[]): TextChunk[] {
   const starts: { line: number; name: string }[] = [];
   for (let i = 0; i < lines.length; i++) {
-    const m = new RegExp(
-      String.raw`^(create|alter|drop|insert\s+into|update|delete\s+from|select|with|grant|` +
-        String.raw`comment\s+on)\b(?:\s+(?:or\s+replace\s+|unique\s+|temporary\s+|temp\s+|` +
-        String.raw`if\s+(?:not\s+)?exists\s+)*)?(table|view|index|function|procedure|trigger|type|schema|` +
-        String.raw`sequence|materialized\s+view|extension|` +
-        String.raw`column)?\s*(?:if\s+(?:not\s+)?exists\s+)?([\w."\x60\[\]]+)?`,
-      "i",
-    ).exec(lines[i]!);
+    const m = SQL_STATEMENT.exec(lines[i]!);
     if (m)
       starts.push({
         line: i + 1,

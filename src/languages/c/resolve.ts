@@ -150,6 +150,20 @@ const DECL_WORDS = new Set(
   ).split(" "),
 );
 
+/** An annotation macro after a declarator (`int n_ GUARDED_BY(mu_);`). */
+const MACRO_AFTER_DECLARATOR = new RegExp(
+  String.raw`^([ \t]*)(?!(?:if|while|for|switch|else|return|do|` +
+    String.raw`case)\b)(\S.*?[\w)])([ \t]+)([A-Z][A-Z0-9_]*\([^()\n]*\))(?=[ \t]*[;{])`,
+  "gm",
+);
+
+/** An export macro before a declaration's type (`API int f(…)`). */
+const MACRO_BEFORE_TYPE = new RegExp(
+  String.raw`^([ \t]*)([A-Za-z_]\w*)(?=[ \t]+(?:(?:const|volatile|unsigned|signed|struct|union|enum|` +
+    String.raw`long|short)[ \t]+)*([A-Za-z_]\w*)[ \t*&]+[A-Za-z_]\w*[ \t]*\()`,
+  "gm",
+);
+
 /**
  * The text tree-sitter parses, with the macros the preprocessor would expand away where the grammar
  * cannot read them blanked out (same length, same lines and columns):
@@ -170,14 +184,8 @@ export function blankExportMacros(text: string): string {
         /\b(class|struct|union)(\s+)([A-Z][A-Z0-9_]*)(?=\s+[A-Za-z_]\w*\s*(?:[:{]|final\b))/g,
         (_m, kw: string, ws: string, macro: string) => `${kw}${ws}${blank(macro)}`,
       )
-      .replace(
-        new RegExp(
-          String.raw`^([ \t]*)([A-Za-z_]\w*)(?=[ \t]+(?:(?:const|volatile|unsigned|signed|struct|union|enum|` +
-            String.raw`long|short)[ \t]+)*([A-Za-z_]\w*)[ \t*&]+[A-Za-z_]\w*[ \t]*\()`,
-          "gm",
-        ),
-        (m, ws: string, word: string, type: string) =>
-          DECL_WORDS.has(word) || type === "const" || type === "volatile" ? m : `${ws}${blank(word)}`,
+      .replace(MACRO_BEFORE_TYPE, (m, ws: string, word: string, type: string) =>
+        DECL_WORDS.has(word) || type === "const" || type === "volatile" ? m : `${ws}${blank(word)}`,
       )
       // a calling-convention macro between the type and the name (`int CJSON_CDECL main(void)`)
       .replace(
@@ -186,22 +194,15 @@ export function blankExportMacros(text: string): string {
           /^(return|case|goto|else|do|throw|delete|new|sizeof)$/.test(first) ? m : `${head}${blank(macro)}`,
       )
       // an annotation macro after a declarator (`int n_ GUARDED_BY(mu_);`, `void F() EXCLUSIVE_LOCKS_REQUIRED(mu);`)
-      .replace(
-        new RegExp(
-          String.raw`^([ \t]*)(?!(?:if|while|for|switch|else|return|do|` +
-            String.raw`case)\b)(\S.*?[\w)])([ \t]+)([A-Z][A-Z0-9_]*\([^()\n]*\))(?=[ \t]*[;{])`,
-          "gm",
-        ),
-        (m, ws: string, decl: string, gap: string, macro: string) => {
-          const last = /(\w+)$/.exec(decl)?.[1];
-          if (/\b(if|while|for|switch)\s*\(/.test(decl)) return m;
-          // after a parameter list (or its const/override/noexcept) any such macro is an annotation; after
-          // a plain name only one with arguments (`GUARDED_BY(mu)`), else it is the function `T OK();`
-          const afterParams = decl.endsWith(")") || /^(const|override|noexcept|final)$/.test(last ?? "");
-          const field =
-            last !== undefined && !DECL_WORDS.has(last) && /\w[\s*&]+\w+$/.test(decl) && !/\(\s*\)$/.test(macro);
-          return afterParams || field ? `${ws}${decl}${gap}${blank(macro)}` : m;
-        },
-      )
+      .replace(MACRO_AFTER_DECLARATOR, (m, ws: string, decl: string, gap: string, macro: string) => {
+        const last = /(\w+)$/.exec(decl)?.[1];
+        if (/\b(if|while|for|switch)\s*\(/.test(decl)) return m;
+        // after a parameter list (or its const/override/noexcept) any such macro is an annotation; after
+        // a plain name only one with arguments (`GUARDED_BY(mu)`), else it is the function `T OK();`
+        const afterParams = decl.endsWith(")") || /^(const|override|noexcept|final)$/.test(last ?? "");
+        const field =
+          last !== undefined && !DECL_WORDS.has(last) && /\w[\s*&]+\w+$/.test(decl) && !/\(\s*\)$/.test(macro);
+        return afterParams || field ? `${ws}${decl}${gap}${blank(macro)}` : m;
+      })
   );
 }
