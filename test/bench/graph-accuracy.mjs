@@ -12,7 +12,10 @@
 //   4. run `codeslice graph --json` on a fresh cache and score it (graph-gold/score.mjs):
 //      precision / recall / F1 for definitions, call edges strict (caller, callee) and loose
 //      (file, line, callee) with adjusted precision, import edges and inherits;
-//   5. sort what is still wrong into kinds (graph-gold/misses.mjs) and print the ten most common.
+//   5. sort what is still wrong into kinds (graph-gold/misses.mjs) and print the ten most common;
+//   6. Python: ask the checker itself (Pyright's language server) about the pairs the gold cannot judge
+//      (graph-gold/adjudicate.mjs, cached per site): P with the checker's adjudication beside strict P, and
+//      every edge the checker contradicts.
 // The matching rules are those of the reference harness in ../shared/tools/graph-gold; run
 // graph-gold/cross-check.mjs to confirm both give the same gold and the same scores.
 //
@@ -29,6 +32,7 @@
 //   npm run bench -- graph --langs ruby            # Ruby (gold: Ripper + a TracePoint over each suite, graph-gold/ruby)
 //   npm run bench -- graph --langs csharp          # C# (NRefactory's resolver, mcs as the gate; graph-gold/csharp)
 //   npm run bench -- graph --langs php             # PHP (gold from the PHP compiler's AST, php-ast)
+//   npm run bench -- graph --no-adjudicate         # skip step 6 (no Pyright language server)
 // Needs python3, git, npm, and `apt-get install -y python3-requests python3-click python3-rich`.
 // Output: markdown tables on stdout and test/bench/results/graph-accuracy.json. Gold graphs and
 // codeslice's graphs are kept in ~/.cache/codeslice-bench/gold/ for inspection.
@@ -49,6 +53,7 @@ import {
 } from "./lib/bench-utils.mjs";
 import { CORPORA, corpusTree, missingDebianPackages, prepareCorpus } from "./graph-gold/corpora.mjs";
 import { deriveGold } from "./graph-gold/derive.mjs";
+import { adjudicate } from "./graph-gold/adjudicate.mjs";
 import { mergeKinds, missKinds } from "./graph-gold/misses.mjs";
 import { readScip } from "./graph-gold/scip.mjs";
 import { scipIndex } from "./graph-gold/scip-index.mjs";
@@ -73,10 +78,10 @@ const BARS_24 = {
   call_recall: { python: 0.95, typescript: 0.95, ruby: 0.85 },
 };
 
-const { flags } = parseArgs(process.argv.slice(2), ["fresh", "help"]);
+const { flags } = parseArgs(process.argv.slice(2), ["fresh", "help", "no-adjudicate"]);
 if (flags.help) {
   console.log(
-    "usage: node test/bench/graph-accuracy.mjs [--corpora DIR] [--lang-corpora DIR] [--only a,b] [--langs go,java,c,cpp] [--fresh]",
+    "usage: node test/bench/graph-accuracy.mjs [--corpora DIR] [--lang-corpora DIR] [--only a,b] [--langs go,java,c,cpp] [--fresh] [--no-adjudicate]",
   );
   process.exit(0);
 }
@@ -137,6 +142,23 @@ for (const spec of specs) {
   const otherLanguage = spec.repo ? restrictToLanguage(cand, spec.language, gold) : 0;
 
   const { report, detail } = scoreGraph(gold, cand);
+  const adjudication = flags["no-adjudicate"]
+    ? null
+    : await adjudicate(spec, dir, gold, cand, detail.unjudged_pairs, { fresh: !!flags.fresh });
+  if (adjudication) {
+    const s = report.call_edges_strict;
+    s.adjudicated = {
+      confirmed: adjudication.confirmed,
+      contradicted: adjudication.contradicted,
+      undecided: adjudication.undecided,
+      precision: Math.round((10000 * (s.tp + adjudication.confirmed)) / (s.candidate - adjudication.undecided)) / 10000,
+      contradictions: adjudication.contradictions,
+      sites_asked: adjudication.asked,
+      sites_cached: adjudication.cached,
+      seconds: adjudication.seconds,
+    };
+    fs.writeFileSync(path.join(goldDir, `${spec.name}.adjudication.json`), JSON.stringify(adjudication.pairs));
+  }
   const kinds = missKinds(gold, cand, detail);
   kindsPerCorpus[spec.name] = kinds;
   const c = gold.meta.counts;
@@ -175,7 +197,7 @@ for (const spec of specs) {
   };
   const s = report.call_edges_strict;
   process.stderr.write(
-    `${spec.name}: call edges strict P ${fmt(s.precision)} R ${fmt(s.recall)} (codeslice graph ${fmt(run.wall, 2)} s)\n`,
+    `${spec.name}: call edges strict P ${fmt(s.precision)}${s.adjudicated ? ` (with the checker's adjudication ${fmt(s.adjudicated.precision)})` : ""} R ${fmt(s.recall)} (codeslice graph ${fmt(run.wall, 2)} s)\n`,
   );
 }
 
@@ -325,11 +347,19 @@ if (bars24.length) {
       .join(", ")})\n`,
   );
   console.log(
-    "P strict counts every pair the gold lacks as wrong; P judged leaves out the pairs the gold cannot judge (all their sites have no checker occurrence at the callee, a local variable or parameter there, or a line the Ruby run never reached), counted in the next column.\n",
+    "P strict counts every pair the gold lacks as wrong; P judged leaves out the pairs the gold cannot judge (all their sites have no checker occurrence at the callee, a local variable or parameter there, a symbol of the corpus no document defines, or a line the Ruby run never reached), counted in the next column. P adjudicated (Python) asks Pyright's language server about each unjudged pair's sites (graph-gold/adjudicate.mjs): (tp + pairs it confirms) / (candidate − pairs it cannot decide); the pairs it contradicts stay wrong and are listed below.\n",
   );
   console.log(
     mdTable(
-      ["corpus", "call P strict", "call P judged", "unjudged pairs (of fp)", "call R"],
+      [
+        "corpus",
+        "call P strict",
+        "call P judged",
+        "unjudged pairs (of fp)",
+        "call P adjudicated",
+        "checker: confirmed / contradicted / undecided",
+        "call R",
+      ],
       bars24.map(({ name }) => {
         const s = results[name].scores.call_edges_strict;
         const bar = BARS_24.call_recall[results[name].language];
@@ -344,11 +374,31 @@ if (bars24.length) {
             ? mark(s.precision_judged, BARS_24.call_precision[results[name].language])
             : fmt(s.precision_judged),
           `${s.unjudged} of ${s.fp}${why ? ` (${why})` : ""}`,
+          s.adjudicated ? fmt(s.adjudicated.precision) : "–",
+          s.adjudicated
+            ? `${s.adjudicated.confirmed} / ${s.adjudicated.contradicted} / ${s.adjudicated.undecided}`
+            : "–",
           mark(s.recall, bar),
         ];
       }),
     ),
   );
+  const contradicted = bars24.flatMap(({ name }) =>
+    (results[name].scores.call_edges_strict.adjudicated?.contradictions ?? []).map((c) => [name, c]),
+  );
+  if (contradicted.length) {
+    console.log(`\n### Edges the checker contradicts (codeslice's bugs)\n`);
+    console.log(
+      mdTable(
+        ["corpus", "pair", "sites: the checker's callees"],
+        contradicted.map(([name, c]) => [
+          name,
+          `\`${c.pair}\``,
+          c.sites.map((x) => `${x.file}:${x.line}: ${x.checker.join(", ") || "?"}`).join("; "),
+        ]),
+      ),
+    );
+  }
 }
 const extra = specs.filter(
   ({ name }) => results[name].scores.import_edges_by_use || results[name].scores.call_edges_loose.recall_by_tag,

@@ -70,6 +70,17 @@ const SCORED = {
   inherits: (e) => [e.child, e.base, e.kind].join("|"),
   unresolved_call_sites: (e) => [e.file, e.line].join("|"),
 };
+/**
+ * Our gold as the reference derives it: without the sites where scip-python names a corpus symbol it never defines
+ * (reason `symbol_without_definition`, issue 24), which the reference counts as external calls, and without the
+ * callee column our unresolved sites carry for the checker's adjudication.
+ */
+function asReference(gold) {
+  const unresolved = gold.unresolved_call_sites
+    .filter((u) => u.reason !== "symbol_without_definition")
+    .map(({ col, ...u }) => u);
+  return { ...gold, unresolved_call_sites: unresolved };
+}
 /** Number of entries (as multisets) only in a, only in b, per section. */
 function diffGold(a, b, keyFns) {
   const out = {};
@@ -135,14 +146,19 @@ for (const spec of CORPORA.filter((c) => !only || only.includes(c.name))) {
     continue;
   }
   const reference = readJson(refGoldFile),
-    ours = readJson(ourGoldFile);
+    ours = asReference(readJson(ourGoldFile));
 
   const treeOurs = corpusTree(path.join(ourCorpora, name)),
     treeRef = corpusTree(path.join(refCorpora, name));
-  const derivedFromRefScip = deriveGold(readScip(path.join(refGold, `${name}.scip`)), path.join(refCorpora, name));
+  const derivedFromRefScip = asReference(
+    deriveGold(readScip(path.join(refGold, `${name}.scip`)), path.join(refCorpora, name)),
+  );
   const deriveDiff = diffGold(derivedFromRefScip, reference, FULL);
   const goldDiff = diffGold(ours, reference, SCORED);
-  const scorer = diffScores(scoreGraph(ours, readJson(candFile)).report, referenceScore(ourGoldFile, candFile));
+  const scorer = diffScores(
+    scoreGraph(readJson(ourGoldFile), readJson(candFile)).report,
+    referenceScore(ourGoldFile, candFile),
+  );
   const endToEnd = diffScores(scoreGraph(ours, readJson(candFile)).report, referenceScore(refGoldFile, candFile));
   out[name] = {
     corpus_tree: { ours: treeOurs, reference: treeRef, same: !!treeOurs && treeOurs === treeRef },

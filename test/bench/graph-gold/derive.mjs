@@ -60,10 +60,12 @@ export function deriveGold(scip, corpusDir) {
   // ---- occurrences by exact start position; module symbols (a definition at 0:0 of a file) by file
   const occurrencesAt = new Map(); // rel -> "line0:col" -> occurrences
   const moduleFile = new Map(); // module symbol -> rel
+  const defined = new Set(); // every symbol some corpus document defines
   for (const d of docs) {
     const at = new Map();
     for (const o of d.occurrences) {
       if (!o.range) continue;
+      if (o.roles & DEFINITION) defined.add(o.symbol);
       const key = `${o.range[0]}:${o.range[1]}`;
       if (!at.has(key)) at.set(key, []);
       at.get(key).push(o);
@@ -81,6 +83,13 @@ export function deriveGold(scip, corpusDir) {
     occurrencesAt.set(d.relativePath, at);
   }
   const at = (rel, line1, col) => occurrencesAt.get(rel).get(`${line1 - 1}:${col}`) ?? [];
+  // A symbol of the corpus's own package that no document defines: the indexer named something it has no
+  // definition for (scip-python gives a class that shadows a builtin, `class ConnectionError(...)`, or a
+  // `NamedTuple` subclass, no definition occurrence), so the gold cannot say what a call there reaches.
+  const packageOf = (symbol) => symbol.split(" ").slice(0, 4).join(" ");
+  const corpusPackages = new Set([...defined].filter((s) => !s.startsWith("local ")).map(packageOf));
+  const dangling = (symbol) =>
+    !symbol.startsWith("local ") && !defined.has(symbol) && corpusPackages.has(packageOf(symbol));
   // `local N` symbols are only unique within their document
   const symbolKey = (rel, symbol) => (symbol.startsWith("local ") ? `${rel}::${symbol}` : symbol);
 
@@ -168,6 +177,7 @@ export function deriveGold(scip, corpusDir) {
     no_occurrence: 0,
     local_or_param: 0,
     external_or_non_definition: 0,
+    symbol_without_definition: 0,
     in_corpus_non_callable: 0,
     in_corpus_callable: 0,
     super_calls: 0,
@@ -223,14 +233,16 @@ export function deriveGold(scip, corpusDir) {
       if (!occs.length) {
         counts.no_occurrence++;
         site.outcome = "no_symbol";
-        unresolved.push({ file: rel, line: c.line, name: c.name, form: c.form, reason: "no_symbol" });
+        unresolved.push({ file: rel, line: c.line, col: c.col, name: c.name, form: c.form, reason: "no_symbol" });
         continue;
       }
       let hit = false,
         inCorpus = false,
-        local = false;
+        local = false,
+        undefinedSymbol = false;
       for (const o of occs) {
         const key = symbolKey(rel, o.symbol);
+        if (!symbolDef.has(key) && dangling(o.symbol)) undefinedSymbol = true;
         if (o.symbol.startsWith("local ") && !symbolDef.has(key)) {
           local = true;
           continue;
@@ -260,7 +272,25 @@ export function deriveGold(scip, corpusDir) {
       } else if (local) {
         counts.local_or_param++;
         site.outcome = "local";
-        unresolved.push({ file: rel, line: c.line, name: c.name, form: c.form, reason: "local_variable_or_parameter" });
+        unresolved.push({
+          file: rel,
+          line: c.line,
+          col: c.col,
+          name: c.name,
+          form: c.form,
+          reason: "local_variable_or_parameter",
+        });
+      } else if (undefinedSymbol) {
+        counts.symbol_without_definition++;
+        site.outcome = "symbol_without_definition";
+        unresolved.push({
+          file: rel,
+          line: c.line,
+          col: c.col,
+          name: c.name,
+          form: c.form,
+          reason: "symbol_without_definition",
+        });
       } else {
         counts.external_or_non_definition++;
         site.outcome = "external";

@@ -10,7 +10,9 @@
 //   unjudged           (strict) those left-out pairs, counted apart and by why the gold cannot judge
 //                      them: `no_occurrence` (no symbol at the callee token, or a computed callee),
 //                      `local_variable` (the checker names a local or parameter: it does not follow what
-//                      the variable holds), or the gold's own reason (Ruby: `not executed`); a pair
+//                      the variable holds), `no_definition` (the checker's symbol is one of the corpus's
+//                      own that no document defines: scip-python's shadowed builtins and NamedTuple
+//                      classes), or the gold's own reason (Ruby: `not executed`); a pair
 //                      whose sites have several reasons counts under the first site's.
 //                      precision_judged = tp / (candidate - unjudged), equal to precision_adjusted
 //   import_edges       set of (from, to);  inherits: set of (child, base), also extends-only
@@ -28,6 +30,7 @@ const UNJUDGED = {
   no_symbol: "no_occurrence",
   callee_not_a_name: "no_occurrence",
   local_variable_or_parameter: "local_variable",
+  symbol_without_definition: "no_definition",
 };
 const round = (x) => Math.round(x * 10000) / 10000;
 
@@ -153,9 +156,11 @@ export function scoreGraph(gold, cand) {
   }
   let dontCarePairs = 0;
   const unjudged = {};
+  const unjudgedPairs = []; // their keys, for the checker's adjudication (adjudicate.mjs)
   for (const [k, places] of sitesOfPair)
     if (!strict.gold.has(k) && places.every((p) => dontCare.has(p))) {
       dontCarePairs++;
+      unjudgedPairs.push(k);
       const why = whyUnjudged.get(places[0]) ?? "?";
       unjudged[why] = (unjudged[why] ?? 0) + 1;
     }
@@ -236,6 +241,7 @@ export function scoreGraph(gold, cand) {
   const goldSites = firstBy(goldEdges, keys.site),
     candSites = firstBy(candEdges, keys.site);
   const detail = {
+    unjudged_pairs: unjudgedPairs,
     definitions_missed: defs.missed,
     definitions_extra: defs.extra,
     edges_missed: [...goldSites].filter(([k]) => !loose.cand.has(k)).map(([, e]) => e),

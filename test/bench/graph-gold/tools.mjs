@@ -1,6 +1,7 @@
 // The compiler-grade tools the accuracy benchmark needs, installed into a cache folder
 // (never into the project's dependencies): the two SCIP indexers, the TypeScript 5.9 compiler API
-// for TS syntax facts, and protobufjs to read SCIP files.
+// for TS syntax facts, protobufjs to read SCIP files, and Pyright's language server for the adjudication of
+// pairs the gold cannot judge.
 import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import { createRequire } from "node:module";
@@ -12,6 +13,8 @@ export const TOOL_VERSIONS = {
   "@sourcegraph/scip-typescript": "0.4.0",
   typescript: "5.9.3",
   protobufjs: "8.8.1",
+  // the checker's own answers at the sites the SCIP gold cannot judge (adjudicate.mjs)
+  pyright: "1.1.414",
 };
 
 export const toolsDir = process.env.CODESLICE_BENCH_TOOLS || path.join(benchCache, "tools");
