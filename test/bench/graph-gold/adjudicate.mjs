@@ -10,8 +10,13 @@
 //   1. `textDocument/definition`: where the name is declared. A declaration that is a corpus definition of the
 //      gold (a def or class, at its name token) or lies outside the corpus (typeshed, the standard library, an
 //      installed package) is the checker's callee;
-//   2. when it lands on a variable or parameter instead (an alias), `textDocument/typeDefinition`: the declaration
-//      of the type the name holds at that point (a function, a bound method or a class; every member of a union).
+//   2. a declaration that is an assignment of the corpus instead (`append = text.append`, `hash_utf8 = md5_utf8`
+//      on each branch, `get_style = partial(console.get_style, …)`): step 1 again at the name assigned, up to
+//      three hops. Neither definition nor the call hierarchy follows a variable to the function it holds, and
+//      typeDefinition of a function-valued variable is `types.FunctionType` (or `functools.partial`,
+//      `_lru_cache_wrapper`), not the function; only which token to ask about is read from the source;
+//   3. nothing found: `textDocument/typeDefinition`, kept only when it is a corpus class (a variable holding a
+//      class: calling it constructs that class).
 // Each site gets the checker's callees, or none (it could not tell either). A pair is `confirmed` when at one of
 // its sites the checker names codeslice's callee, `contradicted` when it names only others at a site it decided
 // (those are codeslice's bugs: the bench lists them), else `undecided`. The bench prints beside strict P (which
@@ -62,17 +67,19 @@ export async function adjudicate(spec, dir, gold, cand, unjudgedPairs, { fresh =
     (unresolvedAt.get(k) ?? unresolvedAt.set(k, []).get(k)).push(u);
   }
   const calleeName = (q) => q.slice(q.lastIndexOf(".") + 1);
-  // The token to ask about at each site: the unresolved site named like codeslice's callee, else the only one there.
+  // The tokens to ask about at each site: every unresolved call on its line (a line may hold several), of which the
+  // one named like codeslice's callee, else the only one there, is the site's own: only its answer can contradict.
   const queries = new Map(); // "file:line:col" -> { file, line, col }
   const plan = [];
+  const keyOf = (u) => `${u.file}:${u.line}:${u.col}`;
   for (const [pair, sites] of sitesOf) {
     const callee = pair.slice(pair.indexOf(" -> ") + 4);
     for (const s of sites) {
       const here = unresolvedAt.get(keys.place(s)) ?? [];
       const named = here.filter((u) => u.name === calleeName(callee));
-      const asked = named.length ? named : here.length === 1 ? here : [];
-      for (const u of asked) queries.set(`${u.file}:${u.line}:${u.col}`, { file: u.file, line: u.line, col: u.col });
-      plan.push({ pair, callee, site: s, asked: asked.map((u) => `${u.file}:${u.line}:${u.col}`) });
+      const own = named.length ? named : here.length === 1 ? here : [];
+      for (const u of here) queries.set(keyOf(u), { file: u.file, line: u.line, col: u.col });
+      plan.push({ pair, callee, site: s, asked: here.map(keyOf), own: own.map(keyOf) });
     }
   }
 
@@ -110,9 +117,13 @@ function verdicts(plan, cache, { asked, cached, t0 }) {
   const byPair = new Map();
   for (const p of plan) {
     const v = byPair.get(p.pair) ?? byPair.set(p.pair, { pair: p.pair, callee: p.callee, sites: [] }).get(p.pair);
-    const answers = p.asked.map((k) => cache[k]).filter(Boolean);
-    const targets = [...new Set(answers.flatMap((a) => a.targets))];
-    v.sites.push({ file: p.site.file, line: p.site.line, checker: targets });
+    const targetsOf = (list) => [...new Set(list.flatMap((k) => cache[k]?.targets ?? []))];
+    const onLine = targetsOf(p.asked);
+    v.sites.push({
+      file: p.site.file,
+      line: p.site.line,
+      checker: onLine.includes(p.callee) ? [p.callee] : targetsOf(p.own),
+    });
   }
   const out = { confirmed: 0, contradicted: 0, undecided: 0, contradictions: [], asked, cached };
   for (const v of byPair.values()) {
@@ -137,59 +148,97 @@ function verdicts(plan, cache, { asked, cached, t0 }) {
 async function askPyright(dir, gold, sites) {
   const server = await startServer(dir);
   try {
-    const defsAt = new Map(); // "file\0line" -> gold definitions whose name token is on that line
-    for (const d of gold.definitions) {
-      const k = `${d.file}\u0000${d.start_line}`;
-      (defsAt.get(k) ?? defsAt.set(k, []).get(k)).push(d);
-    }
-    const root = fs.realpathSync(dir);
-    const lines = new Map();
-    const lineOf = (file, line) => {
-      if (!lines.has(file)) lines.set(file, fs.readFileSync(file, "utf8").split("\n"));
-      return lines.get(file)[line] ?? "";
-    };
-    // A location is a corpus definition (its name token), a declaration outside the corpus, or a variable (null).
-    const targetOf = (loc) => {
-      const file = fileURLToPathSafe(loc.uri ?? loc.targetUri);
-      const range = loc.range ?? loc.targetSelectionRange;
-      if (!file || !range) return null;
-      const rel = path.relative(root, fs.existsSync(file) ? fs.realpathSync(file) : file);
-      if (rel.startsWith("..") || path.isAbsolute(rel)) return `external:${file}:${range.start.line + 1}`;
-      const word = lineOf(path.join(root, rel), range.start.line).slice(range.start.character, range.end.character);
-      const def = (defsAt.get(`${rel}\u0000${range.start.line + 1}`) ?? []).find((d) => d.name === word);
-      return def ? def.qualified : null;
-    };
-    const opened = new Set();
+    const ask = checkerQueries(server, dir, gold);
     const answers = new Map();
     for (const s of sites) {
-      const file = path.join(root, s.file);
-      const uri = pathToFileURL(file).href;
-      if (!opened.has(uri)) {
-        opened.add(uri);
-        server.notify("textDocument/didOpen", {
-          textDocument: { uri, languageId: "python", version: 1, text: fs.readFileSync(file, "utf8") },
-        });
-      }
-      const at = { textDocument: { uri }, position: { line: s.line - 1, character: s.col } };
-      const asList = (r) => (Array.isArray(r) ? r : r ? [r] : []);
-      const defs = asList(await server.request("textDocument/definition", at)).map(targetOf);
-      let targets = defs.filter(Boolean);
-      let how = "definition";
-      if (!targets.length || defs.includes(null)) {
-        const types = asList(await server.request("textDocument/typeDefinition", at))
-          .map(targetOf)
-          .filter(Boolean);
-        if (types.length) {
-          targets = [...new Set([...targets, ...types])];
-          how = "typeDefinition";
-        }
-      }
-      answers.set(`${s.file}:${s.line}:${s.col}`, { targets, how: targets.length ? how : "none" });
+      const hops = [];
+      const targets = [...new Set(await ask.callees(s.file, s.line - 1, s.col, 0, hops))];
+      answers.set(`${s.file}:${s.line}:${s.col}`, { targets, how: targets.length ? hops.join(" ") : "none" });
     }
     return answers;
   } finally {
     await server.stop();
   }
+}
+
+/** The checker's callees at a token, through the corpus's own aliases (see the header). */
+function checkerQueries(server, dir, gold) {
+  const defsAt = new Map(); // "file\0line" -> gold definitions whose name token is on that line
+  for (const d of gold.definitions) {
+    const k = `${d.file}\u0000${d.start_line}`;
+    (defsAt.get(k) ?? defsAt.set(k, []).get(k)).push(d);
+  }
+  const root = fs.realpathSync(dir);
+  const lines = new Map();
+  const lineOf = (rel, line) => {
+    if (!lines.has(rel)) lines.set(rel, fs.readFileSync(path.join(root, rel), "utf8").split("\n"));
+    return lines.get(rel)[line] ?? "";
+  };
+  const opened = new Set();
+  const open = (rel) => {
+    const uri = pathToFileURL(path.join(root, rel)).href;
+    if (!opened.has(uri)) {
+      opened.add(uri);
+      const text = fs.readFileSync(path.join(root, rel), "utf8");
+      server.notify("textDocument/didOpen", { textDocument: { uri, languageId: "python", version: 1, text } });
+    }
+    return uri;
+  };
+  // A location: a corpus definition at its name token, a declaration outside the corpus, or a corpus variable.
+  const place = (loc) => {
+    const file = fileURLToPathSafe(loc.uri ?? loc.targetUri);
+    const range = loc.range ?? loc.targetSelectionRange;
+    if (!file || !range) return null;
+    const rel = path.relative(root, fs.existsSync(file) ? fs.realpathSync(file) : file);
+    if (rel.startsWith("..") || path.isAbsolute(rel)) return { target: `external:${file}:${range.start.line + 1}` };
+    const word = lineOf(rel, range.start.line).slice(range.start.character, range.end.character);
+    const def = (defsAt.get(`${rel}\u0000${range.start.line + 1}`) ?? []).find((d) => d.name === word);
+    return def ? { target: def.qualified, kind: def.kind } : { variable: { rel, line: range.start.line, range } };
+  };
+  const asList = (r) => (Array.isArray(r) ? r : r ? [r] : []);
+  const request = async (method, rel, line, character) =>
+    asList(await server.request(method, { textDocument: { uri: open(rel) }, position: { line, character } }))
+      .map(place)
+      .filter(Boolean);
+  const callees = async (rel, line, character, depth, hops) => {
+    const found = await request("textDocument/definition", rel, line, character);
+    const out = found.filter((f) => f.target).map((f) => f.target);
+    if (out.length) hops.push("definition");
+    for (const f of found.filter((x) => x.variable && depth < MAX_ALIAS_HOPS)) {
+      const value = aliasValue(lineOf(f.variable.rel, f.variable.line), f.variable.range);
+      if (value === null) continue;
+      hops.push("alias");
+      out.push(...(await callees(f.variable.rel, f.variable.line, value, depth + 1, hops)));
+    }
+    if (!out.length) {
+      // a variable holding a class: the checker's type of it is that class (a function's is `FunctionType`: not asked)
+      const types = await request("textDocument/typeDefinition", rel, line, character);
+      for (const t of types) if (t.kind === "class") out.push(t.target);
+      if (out.length) hops.push("typeDefinition");
+    }
+    return out;
+  };
+  return { callees };
+}
+
+/** Aliases followed from a call's name to what it was assigned (`f = g`, then `g = h`). */
+const MAX_ALIAS_HOPS = 3;
+
+/**
+ * The column of the name an assignment binds its target to, when the value is a plain (dotted) name or
+ * `functools.partial` of one: `append = text.append` → `append` after the dot; `get_style = partial(console.get_style,
+ * …)` → `get_style`. Anything else (a call, a conditional, a subscript) is no alias: null. The checker then says what
+ * that name is; this reads only which token to ask about.
+ */
+function aliasValue(lineText, range) {
+  // (an assignment statement's target, `x` or `self.x`: not a parameter's default, `def f(cb=g)`)
+  if (!/^\s*(?:[A-Za-z_]\w*\.)?$/.test(lineText.slice(0, range.start.character))) return null;
+  const rest = lineText.slice(range.end.character);
+  const m = /^\s*(?::[^=]+)?=\s*(?:(?:functools\.)?partial\(\s*)?([A-Za-z_][\w.]*)\s*(?:[,)#]|$)/.exec(rest);
+  if (!m || rest.trimStart().startsWith("==")) return null;
+  const dotted = m[1];
+  const start = range.end.character + m.index + m[0].indexOf(dotted);
+  return start + dotted.lastIndexOf(".") + 1;
 }
 
 function fileURLToPathSafe(uri) {
