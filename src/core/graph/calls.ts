@@ -305,8 +305,9 @@ function includerMember(ctx: GraphContext, st: FileState, scope: number, name: s
 /**
  * The last resort for a call through a receiver we could not type: link it to the one callable of
  * that name in the project, marked `unique-name`. Only when the receiver is untyped local data (not
- * a module, package, class or typed instance whose member we failed to find), and never for a
- * method name of the language's built-in types. A name several callables share is kept ambiguous.
+ * a module, package, class or typed instance whose member we failed to find), never for a
+ * method name of the language's built-in types, and only to a callable the receiver could hold
+ * (`plausibleGuess`). A name several callables share is kept ambiguous.
  */
 function linkByName(
   ctx: GraphContext,
@@ -337,13 +338,36 @@ function linkByName(
       known === undefined
         ? !st.semantics.staticTypes && !outsideCall
         : known.kind === "local" || known.kind === "instance";
-    if (untyped && !builtins?.has(call.name)) {
-      const id = candidates[0]!;
+    const id = candidates[0]!;
+    if (untyped && !builtins?.has(call.name) && plausibleGuess(ctx, st, call.receiver, caller, id))
       addCall(caller, id, call.line, isClassLike(ctx, id) ? "constructor" : "call", "unique-name");
-    }
   } else if (candidates.length > 1) {
     out.ambiguous.push({ caller, name: call.name, candidates: shown, file: st.record.path, line: call.line });
   }
+}
+
+/**
+ * Whether the one callable of a name is one an untyped receiver could hold (the graph-gold bench's false positives,
+ * issue 24), read for what a call by name alone cannot be:
+ * - code of another language family: a Ruby `args.a` is not the C function `a` of an example file;
+ * - the caller itself through a field of its own instance: `def readinto(self, b): self.handle.readinto(b)` delegates
+ *   to the object it wraps, whose method of the same name is the one nothing in the project declares (a recursion
+ *   through a field, `self.next.walk()`, types the field where it is assigned and does not get here).
+ */
+function plausibleGuess(ctx: GraphContext, st: FileState, receiver: string, caller: number, id: number): boolean {
+  const target = ctx.symbols[id]!;
+  if (languageFamily(target.language) !== languageFamily(st.record.language)) return false;
+  return !(id === caller && isOwnField(st, receiver));
+}
+
+/** Languages that call each other's definitions share a family (TypeScript and JavaScript: `ecmascript`). */
+const languageFamily = (language: string): string => languageById(language)?.rename?.family ?? language;
+
+/** `self.x`, `this.x`, `$this->x`, `@x`: a field of the instance the method runs on. */
+function isOwnField(st: FileState, receiver: string): boolean {
+  if (/^@[A-Za-z_]\w*$/.test(receiver)) return true;
+  const m = /^([$\w]+)(?:\.|->)[A-Za-z_$][\w$]*$/.exec(receiver);
+  return m !== null && st.semantics.instanceNames.includes(m[1]!);
 }
 
 /** Classes and interfaces a file's annotations name, per naming symbol, added to `typeUses`. */

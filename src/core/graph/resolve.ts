@@ -397,6 +397,8 @@ function bindingValue(ctx: GraphContext, st: FileState, scope: number, b: Bindin
     // A compiler-checked type outside the project: an outside object, whatever its value says.
     if (st.semantics.staticTypes && !/^(var|auto|let|dynamic)$/.test(b.type))
       return { kind: "external", name: typeCandidates(b.type)[0] ?? b.type };
+    const outside = outsideType(ctx, st, scope, b.type, depth + 1);
+    if (outside) return outside;
   }
   if (b.value) {
     const v = callResult(ctx, st, scope, b.value, depth + 1);
@@ -591,6 +593,18 @@ export function typeToClass(
     if (v?.kind === "def" && isClassLike(ctx, v.id)) return v.id;
   }
   return undefined;
+}
+
+/**
+ * An annotation (or an `isinstance` guard) whose every class is imported from outside the project: an outside
+ * object, as a checker reads it (`jar: cookielib.CookieJar`: `jar.set_cookie` is the standard library's, not the
+ * project's one `set_cookie` by name). `Any` and `object` say nothing of the value.
+ */
+function outsideType(ctx: GraphContext, st: FileState, scope: number, type: string, depth: number): Value | undefined {
+  const names = typeCandidates(type).filter((t) => !/^(?:[\w$]+\.)*(?:Any|object)$/.test(t));
+  if (!names.length || !names.every((t) => resolveExpr(ctx, st, scope, t, depth)?.kind === "external"))
+    return undefined;
+  return { kind: "external", name: names[0]! };
 }
 
 /** The value of calling `callee` (an expression text): an instance for a class, a function's return type. */

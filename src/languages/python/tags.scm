@@ -129,6 +129,20 @@
 (assignment
   left: (identifier) @name
   right: (conditional_expression (call function: [(identifier) (attribute)] @value))) @local.assign
+; `if not isinstance(x, T): raise …` (or `return`) and `assert isinstance(x, T)`: x is a T from the guard on (what a
+; checker narrows it to; requests' `merge_cookies(cookiejar, …)` calls the standard CookieJar's `set_cookie`).
+(if_statement
+  condition: (not_operator
+    argument: (call
+      function: (identifier) @_isinstance
+      arguments: (argument_list . (identifier) @name . [(identifier) (attribute)] @type .)))
+  consequence: (block . [(raise_statement) (return_statement)])
+  (#eq? @_isinstance "isinstance")) @local.assign
+(assert_statement
+  (call
+    function: (identifier) @_isinstance
+    arguments: (argument_list . (identifier) @name . [(identifier) (attribute)] @type .))
+  (#eq? @_isinstance "isinstance")) @local.assign
 ; x = "text", x: str = f"{A}/b", x = A + "/b": the string a name holds (route prefixes, constants).
 (assignment
   left: (identifier) @name
