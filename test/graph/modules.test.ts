@@ -227,6 +227,8 @@ describe("type text", () => {
     ["Optional[User]", ["User"]],
     ["User | None", ["User"]],
     ["Union[A, B]", ["A", "B"]],
+    ['t.Optional["Context"]', ["Context"]],
+    ['t.Type["HelpFormatter"]', ["HelpFormatter"]],
     ['"Forward"', ["Forward"]],
     ["Promise<Client<T>>", ["Client"]],
     ["list[int]", ["list"]],

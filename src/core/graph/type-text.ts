@@ -20,7 +20,8 @@ export function splitTop(text: string, sep: string): string[] {
 
 /**
  * The class names a type annotation may stand for, best first: `Optional[X]`, `X | None`, `"X"`,
- * `X<T>`, `Union[A, B]` → X / A, B. Arrays, tuples and literal types name no class.
+ * `X<T>`, `Union[A, B]` → X / A, B. Arrays, tuples and literal types name no class. The wrappers may be
+ * read through any module alias (`typing.Optional`, `t.Optional` after `import typing as t`).
  */
 export function typeCandidates(text: string): string[] {
   let t = text.trim().replace(/^["']|["']$/g, "");
@@ -36,8 +37,9 @@ export function typeCandidates(text: string): string[] {
     if (first) return typeCandidates(first.replace(/^[A-Za-z_]\w*\s+(?=[*\w])/, ""));
   }
   const wrapper =
-    /^(?:typing\.)?(Optional|Final|ClassVar|Annotated|Union|Type|type|Readonly|Promise|Awaitable)\[(.*)\]$/s.exec(t) ??
-    /^(Readonly|Promise|Awaited|NonNullable)<(.*)>$/s.exec(t);
+    /^(?:[A-Za-z_]\w*\.)?(Optional|Final|ClassVar|Annotated|Union|Type|type|Readonly|Promise|Awaitable)\[(.*)\]$/s.exec(
+      t,
+    ) ?? /^(Readonly|Promise|Awaited|NonNullable)<(.*)>$/s.exec(t);
   if (wrapper) {
     const inner = splitTop(wrapper[2]!, ",");
     const parts = wrapper[1] === "Union" ? inner : inner.slice(0, 1);
