@@ -598,14 +598,39 @@ export function typeToClass(
 /**
  * An annotation (or an `isinstance` guard) whose every class is imported from outside the project: an outside
  * object, as a checker reads it (`jar: cookielib.CookieJar`: `jar.set_cookie` is the standard library's, not the
- * project's one `set_cookie` by name). `Any` and `object` say nothing of the value.
+ * project's one `set_cookie` by name). A shape from the typing vocabulary (`Any`, `Callable[…, Measurement]`,
+ * `Iterable[Foo]`) says nothing of which class the value is: no answer.
  */
 function outsideType(ctx: GraphContext, st: FileState, scope: number, type: string, depth: number): Value | undefined {
-  const names = typeCandidates(type).filter((t) => !/^(?:[\w$]+\.)*(?:Any|object)$/.test(t));
-  if (!names.length || !names.every((t) => resolveExpr(ctx, st, scope, t, depth)?.kind === "external"))
-    return undefined;
+  const names = typeCandidates(type);
+  if (!names.length || names.some((t) => SHAPES.has(t.slice(t.lastIndexOf(".") + 1)))) return undefined;
+  if (!names.every((t) => resolveExpr(ctx, st, scope, t, depth)?.kind === "external")) return undefined;
   return { kind: "external", name: names[0]! };
 }
+
+/** Type names that describe a shape or a protocol, not a class a value is an instance of. */
+const SHAPES = new Set([
+  "Any",
+  "object",
+  "Callable",
+  "Iterable",
+  "Iterator",
+  "AsyncIterable",
+  "AsyncIterator",
+  "Generator",
+  "AsyncGenerator",
+  "Awaitable",
+  "Coroutine",
+  "Collection",
+  "Container",
+  "Sequence",
+  "MutableSequence",
+  "Mapping",
+  "MutableMapping",
+  "Protocol",
+  "Generic",
+  "TypeVar",
+]);
 
 /** The value of calling `callee` (an expression text): an instance for a class, a function's return type. */
 function callResult(ctx: GraphContext, st: FileState, scope: number, callee: string, depth: number): Value | undefined {
