@@ -53,14 +53,13 @@ const IDENT = /^[A-Za-z_$][\w$]*$/;
  * answer it then takes (the files of a cycle see the same names). Resolution is synchronous, so one
  * stack serves every graph.
  */
-const walking: { file: string; name: string; low: number; waiting: [string, string][] }[] = [];
+const walking: { file: string; name: string; low: number; waiting: [string, string][] | undefined }[] = [];
 /** The answers that wait, by `file\0name`: the index in `walking` of the call they wait for. */
 const waitingOn = new Map<string, number>();
 
 /** The call in progress that (file, name)'s "not found for now" depends on: its own, or the one it waits for. */
 function walkingAt(file: string, name: string): number {
-  const key = `${file}\0${name}`;
-  const owner = waitingOn.get(key);
+  const owner = waitingOn.size ? waitingOn.get(`${file}\0${name}`) : undefined;
   if (owner !== undefined) return owner;
   for (let i = walking.length - 1; i >= 0; i--) if (walking[i]!.file === file && walking[i]!.name === name) return i;
   return -1;
@@ -79,7 +78,7 @@ export function exportOf(ctx: GraphContext, file: string, name: string, depth = 
     return known;
   }
   memo.set(file, name, null); // cycle guard
-  const frame = { file, name, low: Number.POSITIVE_INFINITY, waiting: [] as [string, string][] };
+  const frame = { file, name, low: Number.POSITIVE_INFINITY, waiting: undefined as [string, string][] | undefined };
   const here = walking.push(frame) - 1;
   let v: Value | undefined;
   try {
@@ -91,15 +90,16 @@ export function exportOf(ctx: GraphContext, file: string, name: string, depth = 
   memo.set(file, name, v ?? null);
   if (v || frame.low >= here) {
     // Settled: the answers that waited for this one take it (found, or not found anywhere in the cycle).
-    for (const [f, n] of frame.waiting) {
+    for (const [f, n] of frame.waiting ?? []) {
       waitingOn.delete(`${f}\0${n}`);
       if (v) memo.set(f, n, v);
     }
   } else {
     // Not found only because a call in progress answered "not found" for now: wait for its answer.
+    const moved: [string, string][] = [[file, name], ...(frame.waiting ?? [])];
     const owner = walking[frame.low]!;
-    owner.waiting.push([file, name], ...frame.waiting);
-    for (const [f, n] of [[file, name], ...frame.waiting]) waitingOn.set(`${f}\0${n}`, frame.low);
+    (owner.waiting ??= []).push(...moved);
+    for (const [f, n] of moved) waitingOn.set(`${f}\0${n}`, frame.low);
     const caller = walking[walking.length - 1];
     if (caller && frame.low < caller.low) caller.low = frame.low;
   }
