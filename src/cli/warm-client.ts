@@ -22,7 +22,8 @@ import {
 /**
  * The commands the server answers: they read the index and print an answer. The others stay in
  * the calling process: `index`, `graph`, `scip` (they write files or print whole indexes),
- * `changes` (diffs on stdin), `mcp` (a server of its own) and `stop`.
+ * `changes` (diffs on stdin), `rename` (its `--apply` writes the project's files), `mcp` and `lsp`
+ * (servers of their own) and `stop`.
  */
 export const SERVED_COMMANDS: ReadonlySet<string> = new Set([
   "map",
@@ -30,14 +31,20 @@ export const SERVED_COMMANDS: ReadonlySet<string> = new Set([
   "pack",
   "locate",
   "search",
+  "grep",
   "callers",
   "callees",
   "importers",
   "tests",
   "impact",
   "trace",
+  "dataflow",
+  "query",
   "routes",
+  "shape-check",
+  "tools",
   "signature",
+  "check",
 ]);
 
 /** Every flag of the command table that takes a value (test/cli/warm-server.test.ts checks it against the table). */

@@ -25,10 +25,19 @@ export function citesRepos(tool: string, args: Record<string, unknown>): boolean
   return tool === "repos" || (tool === "repo_map" && args.kind === "routes");
 }
 
+/**
+ * Tools that, called in a group without `repo`, look in every repository: "where is this" has one
+ * answer for the group, where the first repository alone would miss what the others hold.
+ */
+export function spansGroup(tool: string): boolean {
+  return tool === "search" || tool === "grep";
+}
+
 /** Added to the instructions when a group is served. */
 export const GROUP_INSTRUCTIONS = (names: readonly string[]) =>
   `- This server serves ${names.length} repositories: ${names.join(", ")}. Every tool takes repo (default ` +
-  (`${names[0]}); citations read repo:path:line. repo_map kind routes spans them all: the routes each serves and ` +
+  (`${names[0]}; search and grep without it look in all); citations read repo:path:line. repo_map kind routes ` +
+    `spans them all: the routes each serves and ` +
     (`the calls from the others; impact and changes follow a route to its callers in the other repositories, and ` +
       `shape_check lists their reads of a model's fields.`));
 

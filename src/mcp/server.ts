@@ -57,7 +57,7 @@ import { signatureTool } from "./tools/signature.ts";
 import { testsTool } from "./tools/tests.ts";
 import { traceTool } from "./tools/trace.ts";
 import { listRepos, reposTool } from "./tools/repos.ts";
-import { citeRepo, citesRepos, GROUP_INSTRUCTIONS, withRepoArg } from "./group.ts";
+import { citeRepo, citesRepos, GROUP_INSTRUCTIONS, spansGroup, withRepoArg } from "./group.ts";
 
 /** The group's repositories as a resource (served for a group only). */
 export const REPOS_URI = "codeslice://repos";
@@ -262,7 +262,10 @@ export function createMcpServer(engine: Engine, options: McpServerOptions = {}):
         const { repo, ...args } = given;
         const member = group?.member(repo as string | undefined);
         const here = member?.root ?? root;
-        const fresh = await freshen(extra, tool.rescan?.(args as never) === true, member?.engine ?? engine, here);
+        const rescan = tool.rescan?.(args as never) === true;
+        const fresh = await freshen(extra, rescan, member?.engine ?? engine, here);
+        const spanning = group !== undefined && repo === undefined && spansGroup(tool.name);
+        if (spanning) for (const m of group.members) if (m !== member) await freshen(extra, rescan, m.engine, m.root);
         if (fresh.sourceFiles === 0) {
           const { message, hint } = noSourceText(here, fresh.files);
           throw new EngineError("no_supported_files", message, { hint, data: { root: here, files: fresh.files } });
@@ -272,6 +275,7 @@ export function createMcpServer(engine: Engine, options: McpServerOptions = {}):
           engine: member?.engine ?? engine,
           root: here,
           ...(group && member ? { group, repo: member.name } : {}),
+          ...(spanning ? { spanning } : {}),
           cap: responseCap - FRESHNESS_RESERVE,
           responseCap,
           count,
@@ -282,10 +286,11 @@ export function createMcpServer(engine: Engine, options: McpServerOptions = {}):
         const answer = await tool.run(args as never, ctx);
         const { line, sourceFiles: _sources, files: _files, ...freshness } = fresh;
         // In a group every citation names its repository; the tools that span the group write their own.
-        const own = member && !citesRepos(tool.name, args) ? citeRepo(answer.text, member.name) : answer.text;
+        const one = member && !spanning ? member : undefined;
+        const own = one && !citesRepos(tool.name, args) ? citeRepo(answer.text, one.name) : answer.text;
         const body = answer.suffix ? `${own}\n\n${answer.suffix}` : own;
-        const text = line ? `${body}\n\n(${line}${member ? ` in ${member.name}` : ""})` : body;
-        if (member) answer.data.repo = member.name;
+        const text = line ? `${body}\n\n(${line}${one ? ` in ${one.name}` : ""})` : body;
+        if (one) answer.data.repo = one.name;
         log.debug(`${tool.name} answered in ${(performance.now() - started).toFixed(1)} ms`);
         // Freshness is about the call, not the answer: in `_meta`, which clients keep from the model, so
         // the ~25 tokens it took in every answer's structured content are not paid again and again.

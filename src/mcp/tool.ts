@@ -33,6 +33,8 @@ export interface ToolContext {
   /** Set when the server serves a group of repositories: the group, and the member this call is about. */
   group?: EngineGroup;
   repo?: string;
+  /** Set when a tool that spans the group (search, grep) was called without `repo`: it answers from every member. */
+  spanning?: boolean;
 }
 
 /** A tool's answer before the server adds freshness: text for people and models, data for programs. */

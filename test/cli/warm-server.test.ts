@@ -125,6 +125,13 @@ describe("the warm CLI", () => {
       ["context", "Cart.total", "--budget", "abc"],
       ["context", "Cart.total", "--budget", "1"],
       ["routes", "--method", "GET"],
+      ["grep", "price"],
+      ["dataflow", "Cart.add"],
+      ["query", "MATCH (a)-[:CALLS]->(b:Symbol {name: 'price_of'}) RETURN a"],
+      ["query", "MATCH (a) RETURN a LIMIT 9999"],
+      ["shape-check", "Cart"],
+      ["tools"],
+      ["check"],
     ];
     for (const args of lines) {
       const served = call(args, root);

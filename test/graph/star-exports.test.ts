@@ -70,6 +70,21 @@ describe("names star imports can bring in", () => {
     expect(edges).toEqual(["main -> helper b.h", "main -> linked_fn lib.c"]);
   });
 
+  it("finds a name through a header that includes its includer (a cycle), whichever file asks first", async () => {
+    const files = {
+      "a.h": ['#include "b.h"', '#include "d.h"', ""].join("\n"),
+      "b.h": ['#include "a.h"', ""].join("\n"),
+      "d.h": ["static inline int helper(void) { return 1; }", ""].join("\n"),
+      // Linked first: its walk a.h → b.h → (a.h, in progress) leaves b.h unanswered until a.h's answer is known.
+      "first.c": ['#include "a.h"', "int f1(void) { return helper(); }", ""].join("\n"),
+      "second.c": ['#include "b.h"', "int f2(void) { return helper(); }", ""].join("\n"),
+    };
+    const g = await graphOf(files);
+    const q = (id: number) => g.symbols[id]!.name;
+    const edges = g.calls.map((e) => `${q(e.caller)} -> ${q(e.callee)} ${g.symbols[e.callee]!.file}`).sort();
+    expect(edges).toEqual(["f1 -> helper d.h", "f2 -> helper d.h"]);
+  });
+
   it("rules nothing out where an included file can answer names it does not list (a package's submodules)", async () => {
     const g = await graphOf({
       "pkg/__init__.py": "X = 1\n",

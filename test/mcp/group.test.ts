@@ -15,6 +15,7 @@ import { countTokens } from "gpt-tokenizer/encoding/o200k_base";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { expandContent } from "../../src/mcp/lean.ts";
 import { reposTool } from "../../src/mcp/tools/repos.ts";
+import { searchTool } from "../../src/mcp/tools/search.ts";
 import { cli, ensureCliBuilt, jsonOf, runCli, tempDirs } from "../support/cli.ts";
 
 const temps = tempDirs("codeslice-group-");
@@ -387,6 +388,25 @@ describe("MCP server over a group", () => {
     expect(found.data.repo).toBe("web");
     const dflt = await callText(s.client, "search", { query: "read item" });
     expect(dflt.text).toContain("api:app/api/items.py:");
+  }, 120_000);
+
+  it("search and grep without repo look in every repository, each hit cited repo:path:line", async () => {
+    const all = await callText(s.client, "search", { query: "archive item" });
+    expect(all.isError, all.text).toBe(false);
+    expect(all.text).toContain("api:app/api/items.py:");
+    expect(all.text).toContain("worker:worker/jobs.py:");
+    const hits = (expandContent(all.data, searchTool.output) as { results: { repo: string }[] }).results;
+    expect(new Set(hits.map((h) => h.repo))).toEqual(new Set(["api", "web", "worker"]));
+    expect(all.data.repo).toBeUndefined();
+    const one = await callText(s.client, "search", { query: "archive item", repo: "worker" });
+    expect(one.text).not.toContain("api:app/");
+    const g = await callText(s.client, "grep", { pattern: "item_id" });
+    expect(g.isError, g.text).toBe(false);
+    expect(g.text).toMatch(/^# codeslice grep "item_id" in 3 repositories: api: \d+ matching lines? in 1 of \d+ files/);
+    for (const at of ["api:app/api/items.py:", "web:src/client/sdk.gen.ts:", "worker:worker/jobs.py:"])
+      expect(g.text).toContain(at);
+    const onlyWeb = await callText(s.client, "grep", { pattern: "item_id", repo: "web" });
+    expect(onlyWeb.text).not.toContain("api:app/");
   }, 120_000);
 
   it("impact in the group crosses to the frontend; an unknown repo is refused with the names", async () => {

@@ -128,6 +128,29 @@ describe("route map", () => {
     expect(small.text).toMatch(/… and \d+ more routes: narrow with a path prefix or a method/);
   });
 
+  it("gives a decorated function nested in a handler only its own decorators, not the handler's route", async () => {
+    const { engine } = memoryEngine({
+      "app.py": [
+        "from fastapi import FastAPI",
+        "from functools import wraps",
+        "app = FastAPI()",
+        "",
+        '@app.get("/items")',
+        "def list_items():",
+        "    @wraps(list_items)",
+        "    def helper():",
+        "        return 1",
+        "    return helper()",
+        "",
+      ].join("\n"),
+    });
+    const a = await engine.routeMap();
+    expect(a.routes.map((r) => `${r.method} ${r.path} ${r.handler}`)).toEqual(["GET /items app.list_items"]);
+    const [record] = await engine.records();
+    const helper = record!.definitions.find((d) => d.qualified === "list_items.helper");
+    expect(helper?.decorators).toEqual(["@wraps(list_items)"]);
+  });
+
   it("tests: a test that sends a request to a route tests its handler; tests take METHOD /path too", async () => {
     const { engine } = memoryEngine(PROJECT);
     const byHandler = await engine.tests("app.api.items.update_item");

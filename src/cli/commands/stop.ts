@@ -12,8 +12,8 @@ export const stopCommand = defineCommand({
   name: "stop",
   summary: "Stop the project's warm server (later calls start it again)",
   flags: { root: projectFlags.root, cacheDir: projectFlags.cacheDir },
-  help: `The first call of map, context, pack, locate, search, callers, callees, importers, tests,
-impact, trace, routes or signature on a project answers as usual, then starts a small background
+  help: `The first call of a command that reads the index (all but index, graph, scip, changes,
+rename, mcp, lsp and stop) on a project answers as usual, then starts a small background
 server for that project; later calls hand their command line to it and print its answer, the same
 bytes and exit code, without loading the engine again (0.06 CPU-seconds for the calling process on
 django instead of about one). The server checks the tree for edits before each answer. It stops

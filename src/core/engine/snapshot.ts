@@ -10,7 +10,7 @@ import { seal, sealedContent, unseal } from "./seal.ts";
  * Bump when the record shape or extract.ts rules change (query edits re-key by themselves): every cached record is then
  * re-made.
  */
-export const SCHEMA_VERSION = 28;
+export const SCHEMA_VERSION = 29;
 
 /** Keys of the engine's own data: a store sweep never touches anything else. */
 export const OWN_KEY = /^v\d+\//;

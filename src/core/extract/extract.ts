@@ -144,40 +144,18 @@ function childDecorators(n: Node, spec: LanguageSpec): string[] {
 }
 
 /**
- * The child decorators of `node` and of every ancestor up to the root, nearest first. `chains`
- * holds each node's list by id for the rest of the file: nodes share their ancestors, so each is
- * listed once per file, where listing the root's children for every definition was quadratic.
+ * A definition's decorators: its node's child decorators, then those of each wrapper climbed to
+ * `outer` (Python's `decorated_definition`, an `export_statement`), nearest first, after the
+ * decorators written as preceding siblings (TypeScript class members). The walk stops at `outer`
+ * by id: web-tree-sitter makes a new Node object on every `parent`, so comparing objects walked to
+ * the root and gave a nested function its enclosing definitions' decorators (a phantom route for a
+ * helper inside a route handler).
  */
-function chainDecorators(node: Node, spec: LanguageSpec, chains: Map<number, string[]>): string[] {
-  const path: Node[] = [];
-  let tail: string[] = [];
-  for (let n: Node | null = node; n; n = n.parent) {
-    const known = chains.get(n.id);
-    if (known) {
-      tail = known;
-      break;
-    }
-    path.push(n);
-  }
-  for (let i = path.length - 1; i >= 0; i--) {
-    const own = childDecorators(path[i]!, spec);
-    if (own.length) tail = [...own, ...tail];
-    chains.set(path[i]!.id, tail);
-  }
-  return tail;
-}
-
-/**
- * A definition's decorators: its node's child decorators, then, when wrappers were climbed to
- * `outer`, those of every ancestor up to the root (the walk meant to stop at `outer` compared
- * Node objects, which tree-sitter makes anew on every `parent`, so it never did: records keep
- * that, see SCHEMA_VERSION before changing it), after the decorators written as preceding siblings.
- */
-function decoratorsOf(node: Node, outer: Node, spec: LanguageSpec, chains: Map<number, string[]>): string[] {
+function decoratorsOf(node: Node, outer: Node, spec: LanguageSpec): string[] {
   const types = spec.decoratorTypes;
   if (types.length === 0) return [];
-  const out = node === outer ? childDecorators(node, spec) : chainDecorators(node, spec, chains);
-  // Decorators written as preceding siblings (TypeScript class members).
+  const out: string[] = [];
+  for (let n: Node | null = node; n; n = n.id === outer.id ? null : n.parent) out.push(...childDecorators(n, spec));
   const before: string[] = [];
   for (let s = outer.previousNamedSibling; s && types.includes(s.type); s = s.previousNamedSibling)
     before.unshift(squash(s.text, 200));
@@ -693,7 +671,6 @@ function buildDefinitions(drafts: Map<number, DefDraft>, spec: LanguageSpec, sou
   const { definitions, scopeStart, scopeEnd, depths, spans, nameNodeIds } = t;
   const qualifiedOf: QualifiedName[] = [];
   const stack: number[] = [];
-  const chains = new Map<number, string[]>();
   for (const d of sorted) {
     const node = d.node;
     const nameNode = d.name!;
@@ -707,7 +684,7 @@ function buildDefinitions(drafts: Map<number, DefDraft>, spec: LanguageSpec, sou
     // linear in the file's size however deep it nests.
     const deep = stack.length > DEEP_NESTING;
     const outer = deep ? node : outerNode(node, spec);
-    const decorators = deep ? [] : decoratorsOf(node, outer, spec, chains);
+    const decorators = deep ? [] : decoratorsOf(node, outer, spec);
     // overload stubs merge into the implementation
     if (decorators.some((t) => /^@([\w.]+\.)?overload\b/.test(t))) continue;
     let kind = d.kind;

@@ -46,13 +46,63 @@ const IDENT = /^[A-Za-z_$][\w$]*$/;
 
 // ---- Module exports -------------------------------------------------------------------------
 
+/**
+ * The `exportOf` calls in progress, outermost first. A call that meets one of them again (a cycle:
+ * `a.h` includes `b.h`, which includes `a.h`) gets "not found" for it, so a call that finds nothing
+ * after meeting one did not look everywhere: its answer waits for the call it came back to, whose
+ * answer it then takes (the files of a cycle see the same names). Resolution is synchronous, so one
+ * stack serves every graph.
+ */
+const walking: { file: string; name: string; low: number; waiting: [string, string][] | undefined }[] = [];
+/** The answers that wait, by `file\0name`: the index in `walking` of the call they wait for. */
+const waitingOn = new Map<string, number>();
+
+/** The call in progress that (file, name)'s "not found for now" depends on: its own, or the one it waits for. */
+function walkingAt(file: string, name: string): number {
+  const owner = waitingOn.size ? waitingOn.get(`${file}\0${name}`) : undefined;
+  if (owner !== undefined) return owner;
+  for (let i = walking.length - 1; i >= 0; i--) if (walking[i]!.file === file && walking[i]!.name === name) return i;
+  return -1;
+}
+
 /** What `from <file> import <name>` / `import { name } from "<file>"` reaches, memoized. */
 export function exportOf(ctx: GraphContext, file: string, name: string, depth = 0): Value | undefined {
   const memo = ctx.memos.exports;
-  if (memo.has(file, name)) return (memo.get(file, name) as Value | null) ?? undefined;
+  if (memo.has(file, name)) {
+    const known = (memo.get(file, name) as Value | null) ?? undefined;
+    if (known === undefined && walking.length) {
+      const at = walkingAt(file, name);
+      const caller = walking[walking.length - 1]!;
+      if (at >= 0 && at < caller.low) caller.low = at;
+    }
+    return known;
+  }
   memo.set(file, name, null); // cycle guard
-  const v = depth > MAX_DEPTH ? undefined : computeExport(ctx, file, name, depth);
+  const frame = { file, name, low: Number.POSITIVE_INFINITY, waiting: undefined as [string, string][] | undefined };
+  const here = walking.push(frame) - 1;
+  let v: Value | undefined;
+  try {
+    v = depth > MAX_DEPTH ? undefined : computeExport(ctx, file, name, depth);
+  } finally {
+    walking.pop();
+    if (!walking.length) waitingOn.clear(); // (a walk cut short by an error leaves nothing waiting)
+  }
   memo.set(file, name, v ?? null);
+  if (v || frame.low >= here) {
+    // Settled: the answers that waited for this one take it (found, or not found anywhere in the cycle).
+    for (const [f, n] of frame.waiting ?? []) {
+      waitingOn.delete(`${f}\0${n}`);
+      if (v) memo.set(f, n, v);
+    }
+  } else {
+    // Not found only because a call in progress answered "not found" for now: wait for its answer.
+    const moved: [string, string][] = [[file, name], ...(frame.waiting ?? [])];
+    const owner = walking[frame.low]!;
+    (owner.waiting ??= []).push(...moved);
+    for (const [f, n] of moved) waitingOn.set(`${f}\0${n}`, frame.low);
+    const caller = walking[walking.length - 1];
+    if (caller && frame.low < caller.low) caller.low = frame.low;
+  }
   return v;
 }
 

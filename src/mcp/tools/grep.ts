@@ -1,10 +1,11 @@
 /** `grep`: lines matching a regex (RE2, linear time) in the project's files, with the enclosing symbol, bounded. */
 import { z } from "zod";
-import { fitBlocks } from "../../index.ts";
+import { fitBlocks, type GrepAnswer, type GrepHit, type GrepOptions } from "../../index.ts";
 import { at } from "../render.ts";
-import { defineTool } from "../tool.ts";
+import { defineTool, type ToolContext } from "../tool.ts";
 
 const hit = z.object({
+  repo: z.string().optional().describe("The repository (a group searched without repo)."),
   path: z.string(),
   line: z.int(),
   column: z.int(),
@@ -35,15 +36,19 @@ export const grepTool = defineTool({
     omitted: z.int().describe("Hits left out to fit the response cap."),
   }),
   async run(args, ctx) {
-    const a = await ctx.engine.grep(args.pattern, {
+    const options = {
       signal: ctx.signal,
       ...(args.paths ? { paths: args.paths } : {}),
       ...(args.ignore_case ? { ignoreCase: true } : {}),
       ...(args.max_matches !== undefined ? { maxMatches: args.max_matches } : {}),
       budget: ctx.cap,
-    });
+    };
+    const a: Found = ctx.spanning
+      ? await grepGroup(ctx, args.pattern, options)
+      : await ctx.engine.grep(args.pattern, options);
     // Where and in what, not the line itself: the text shows each matching line (issue 24 item 6).
     const results = a.hits.map((h) => ({
+      ...(h.repo ? { repo: h.repo } : {}),
       path: h.path,
       line: h.line,
       column: h.column,
@@ -59,7 +64,9 @@ export const grepTool = defineTool({
     const fit = fitBlocks({
       header: a.text.split("\n", 1)[0]!,
       blocks: a.hits.map((h, i) => ({
-        full: `${at(h.path, h.line)}:${h.column}${h.symbol ? ` [${h.kind} ${h.symbol}]` : ""}\n  ${h.text.trim()}`,
+        full:
+          `${h.repo ? `${h.repo}:` : ""}${at(h.path, h.line)}:${h.column}` +
+          `${h.symbol ? ` [${h.kind} ${h.symbol}]` : ""}\n  ${h.text.trim()}`,
         envelope: { full: ctx.count(JSON.stringify(results[i])) + 1 },
       })),
       budget: ctx.cap,
@@ -78,3 +85,31 @@ export const grepTool = defineTool({
     return { text: fit.text, data: { ...base, results: results.slice(0, shown), omitted: fit.omitted } };
   },
 });
+
+/** What the tool renders: one repository's grep answer, or the group's. */
+type Found = Pick<GrepAnswer, "pattern" | "files" | "filesMatched" | "stopped" | "text"> & {
+  hits: (GrepHit & { repo?: string })[];
+};
+
+/**
+ * grep over every repository of the group, in the group's order: the hits of each with its name,
+ * the files counted over all, a header that sums up each repository's search.
+ */
+async function grepGroup(ctx: ToolContext, pattern: string, options: GrepOptions): Promise<Found> {
+  const answers = await Promise.all(
+    ctx.group!.members.map(async (m) => ({ m, a: await m.engine.grep(pattern, options) })),
+  );
+  const first = answers[0]!.a;
+  const hits = answers.flatMap(({ m, a }) => a.hits.map((h) => ({ ...h, repo: m.name })));
+  const stopped = answers.find(({ a }) => a.stopped)?.a.stopped;
+  // Each repository's own summary, after the `# codeslice grep "p": ` its header starts with.
+  const summary = answers.map(({ m, a }) => `${m.name}: ${a.text.split("\n", 1)[0]!.replace(/^[^:]*"\s*:\s*/, "")}`);
+  return {
+    pattern: first.pattern,
+    hits,
+    files: answers.reduce((n, { a }) => n + a.files, 0),
+    filesMatched: answers.reduce((n, { a }) => n + a.filesMatched, 0),
+    ...(stopped ? { stopped } : {}),
+    text: `# codeslice grep ${JSON.stringify(pattern)} in ${answers.length} repositories: ${summary.join("; ")}`,
+  };
+}

@@ -1,11 +1,12 @@
 /** `search`: symbols by words, trimmed to whole entries under the response cap by the one fitter. */
 import { z } from "zod";
-import { fitBlocks, LIMITS } from "../../index.ts";
+import { fitBlocks, LIMITS, type SearchHit } from "../../index.ts";
 import { at, plural } from "../render.ts";
 import { targetArg } from "../schemas.ts";
 import { defineTool } from "../tool.ts";
 
 const hit = z.object({
+  repo: z.string().optional().describe("The repository (a group searched without repo)."),
   qualified: z.string(),
   kind: z.string(),
   path: z.string(),
@@ -39,11 +40,23 @@ export const searchTool = defineTool({
     omitted: z.int().describe("Results left out to fit the response cap."),
   }),
   async run(args, ctx) {
-    const hits = await ctx.engine.search(args.query, {
-      limit: args.limit ?? LIMITS.searchResults.default,
-      signal: ctx.signal,
-    });
+    const options = { limit: args.limit ?? LIMITS.searchResults.default, signal: ctx.signal };
+    const hits: (SearchHit & { repo?: string })[] = ctx.spanning
+      ? // Every repository's best, best first by score (a tie keeps the group's order), up to the limit.
+        (
+          await Promise.all(
+            ctx.group!.members.map(async (m) =>
+              (await m.engine.search(args.query, options)).map((h) => ({ ...h, repo: m.name })),
+            ),
+          )
+        )
+          .flat()
+          .sort((a, b) => b.score - a.score)
+          .slice(0, options.limit)
+      : await ctx.engine.search(args.query, options);
+    const where = (h: (typeof hits)[number]) => `${h.repo ? `${h.repo}:` : ""}${at(h.path, h.line, h.end)}`;
     const results = hits.map((h) => ({
+      ...(h.repo ? { repo: h.repo } : {}),
       qualified: h.qualified,
       kind: h.kind,
       path: h.path,
@@ -61,7 +74,7 @@ export const searchTool = defineTool({
             `path with context.`
           : `${plural(total, "result")} for ${JSON.stringify(args.query)} (best first):`,
       blocks: hits.map((h, i) => ({
-        full: `- ${at(h.path, h.line, h.end)} ${h.kind} ${h.qualified}  — ${h.signature}`,
+        full: `- ${where(h)} ${h.kind} ${h.qualified}  — ${h.signature}`,
         envelope: { full: ctx.count(JSON.stringify(results[i])) + 1 },
       })),
       budget: ctx.cap,
