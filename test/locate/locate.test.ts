@@ -334,3 +334,46 @@ describe("locate's evidence", () => {
     expect(phrases).not.toContain("applyPatches");
   });
 });
+
+// The title names the function to change; a neighbour holds more of the report's prose.
+const CACHE_FIXTURE = `
+//- src/fmt/mode.py
+class Mode:
+    def __init__(self, line_length=88, unstable=False):
+        self.line_length = line_length
+        self.unstable = unstable
+
+    def get_cache_key(self):
+        return str(self.line_length)
+
+    def feature_flags(self):
+        # unstable features run when the unstable option is set, so files are reformatted again
+        if self.unstable:
+            return {"unstable", "hug_parens"}
+        return set()
+//- src/fmt/files.py
+def reformat_files(paths, mode):
+    for path in paths:
+        print(path, mode)
+`;
+
+describe("locate's functions named by the title", () => {
+  it("lists the function the title names above a neighbour holding more of the prose", async () => {
+    // Before, feature_flags (unstable, features, run, reformatted) came first and get_cache_key,
+    // the function the fix changed, second: the title's words in a name did not count as such.
+    const e = createEngine({
+      fs: new MemoryFileSystem(parseFixture(CACHE_FIXTURE), "/repo"),
+      store: new MemoryStore(),
+      wasm,
+    });
+    const a = await e.locate(
+      "Cache key ignores --unstable\n\nRunning with --unstable after a run without it leaves files unchanged: " +
+        "the unstable features never run and files are not reformatted.",
+    );
+    expect(a.files[0]!.path).toBe("src/fmt/mode.py");
+    expect(a.files[0]!.symbols.map((s) => s.qualified).slice(0, 2)).toEqual([
+      "fmt.mode.Mode.get_cache_key",
+      "fmt.mode.Mode.feature_flags",
+    ]);
+  });
+});

@@ -236,6 +236,7 @@ function symbolRanking(
   const again = rankTask(index, graph, text, root, phrases, evidence, {
     ...tuning,
     weights: { ...tuning.weights, bodyNorm: tuning.symbolBodyNorm },
+    titleName: tuning.symbolTitleName ?? 0,
   });
   return new Map(again.files.map((f) => [f.path, f.symbols]));
 }

@@ -16,6 +16,7 @@ import { FIELD, docSymbol, scoreDocuments, splitWords, type FieldWeights, type S
 import { findFile } from "../../shared/locations.ts";
 import { sourceFiles, symbolsAt } from "../slice/locate.ts";
 import { isTestFile } from "../graph/test-code.ts";
+import { STOP_WORDS } from "../extract/words.ts";
 import { readTaskText, type TaskEvidence } from "./task-text.ts";
 import type { PhraseHit } from "./phrases.ts";
 
@@ -120,6 +121,14 @@ export interface TaskTuning {
   symbolBodyNorm?: number;
   /** What a second frame on the same definition adds (a recursion or nested calls in one function). */
   frameRepeat?: number;
+  /**
+   * Each distinct word of the task's title that a definition's own name holds multiplies its score by
+   * 1 + this (the title sums up the report; a function named by it is likelier the one to change
+   * than a neighbour that only shares its file's evidence). Unset for the files' ranking.
+   */
+  titleName?: number;
+  /** `titleName` when ranking a file's functions (locate's second pass). */
+  symbolTitleName?: number;
 }
 
 export const TASK_TUNING: Readonly<TaskTuning> = {
@@ -135,6 +144,7 @@ export const TASK_TUNING: Readonly<TaskTuning> = {
   weights: { ...TASK_WEIGHTS, body: 1.5 },
   symbolBodyNorm: 0,
   frameRepeat: 0,
+  symbolTitleName: 0.2,
 };
 
 /**
@@ -274,6 +284,7 @@ export function rankTask(
   const reinforced = reinforce(graph, pool, tuning);
   list = [...reinforced, ...list.slice(POOL)].sort((a, b) => b.score - a.score || a.id - b.id);
   const candidates = list.slice(0, POOL * 4);
+  if (tuning.titleName) liftTitleNames(graph, candidates, title, tuning.titleName);
 
   const rankedFiles = rankFiles(graph, candidates, why, tuning);
 
@@ -303,6 +314,22 @@ export function rankTask(
     evidence: ev,
     framesInProject,
   };
+}
+
+/**
+ * Definitions named by the title's words, lifted in place (then re-sorted): `1 + share` per distinct
+ * title word the name holds. Only the functions' pass uses it; files keep their ranking.
+ */
+function liftTitleNames(graph: CodeGraph, candidates: TaskCandidate[], title: string, share: number): void {
+  const words = new Set(splitWords(title).filter((w) => w.length > 1 && !STOP_WORDS.has(w)));
+  if (words.size === 0) return;
+  for (const c of candidates) {
+    const s = graph.symbols[c.id]!;
+    if (s.kind === "module") continue;
+    const held = new Set(splitWords(s.name).filter((w) => words.has(w))).size;
+    if (held > 0) c.score *= 1 + share * held;
+  }
+  candidates.sort((a, b) => b.score - a.score || a.id - b.id);
 }
 
 /**
