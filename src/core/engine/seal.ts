@@ -66,10 +66,36 @@ export function crc32(bytes: Uint8Array, length = bytes.length): number {
 export function seal(bytes: Uint8Array): Uint8Array {
   const out = new Uint8Array(bytes.length + TRAILER);
   out.set(bytes);
-  const view = new DataView(out.buffer, out.byteOffset + bytes.length, TRAILER);
+  writeTrailer(out, bytes.length);
+  return out;
+}
+
+/** Writes the trailer of `out[0, length)` into `out[length, length + TRAILER)`. */
+function writeTrailer(out: Uint8Array, length: number): void {
+  const view = new DataView(out.buffer, out.byteOffset + length, TRAILER);
   view.setUint32(0, MAGIC, true);
-  view.setUint32(4, bytes.length, true);
-  view.setUint32(8, crc32(bytes), true);
+  view.setUint32(4, length, true);
+  view.setUint32(8, crc32(out, length), true);
+}
+
+const encoder = new TextEncoder();
+/** Texts longer than this (in UTF-16 units) are encoded on their own rather than in `scratch`. */
+const SCRATCH_LIMIT = 1 << 20;
+/** Room for the UTF-8 of any text up to SCRATCH_LIMIT units (3 bytes a unit at most). */
+let scratch: Uint8Array | undefined;
+
+/**
+ * The UTF-8 of `text`, sealed: what `seal(encode(text))` gives, with one buffer made instead of
+ * two (the text is encoded into a scratch buffer kept for the process, then copied once beside
+ * its trailer). Every record a cold index stores is made this way.
+ */
+export function sealText(text: string): Uint8Array {
+  if (text.length > SCRATCH_LIMIT) return seal(encoder.encode(text));
+  scratch ??= new Uint8Array(SCRATCH_LIMIT * 3);
+  const { written } = encoder.encodeInto(text, scratch);
+  const out = new Uint8Array(written + TRAILER);
+  out.set(scratch.subarray(0, written));
+  writeTrailer(out, written);
   return out;
 }
 
