@@ -1,6 +1,6 @@
 #!/usr/bin/env node
-// Extraction A/B in one process: two builds' extraction code (extractFile, then storedForm, as the
-// indexer runs them) on the same syntax trees. Each file is parsed once, then extracted by every
+// Extraction A/B in one process: two builds' extraction code (extractFile, then storedBytes, as the
+// indexer runs them; storedForm for a build from before storedBytes) on the same syntax trees. Each file is parsed once, then extracted by every
 // build in turn (the order rotating file by file), and each call's CPU time (process.cpuUsage) is
 // added to its build's total. On a shared machine, load falls on every build alike, which makes
 // this far steadier than comparing whole index runs when only the work after the parse changed.
@@ -33,7 +33,8 @@ const builds = String(flags.builds)
 const load = (dir, rel) => import(pathToFileURL(path.join(dir, "dist", rel)).href);
 for (const b of builds) {
   b.extract = (await load(b.dir, "core/extract/extract.js")).extractFile;
-  b.storedForm = (await load(b.dir, "core/engine/snapshot.js")).storedForm;
+  const snapshot = await load(b.dir, "core/engine/snapshot.js");
+  b.store = snapshot.storedBytes ?? ((record) => snapshot.storedForm(record).bytes);
   b.cpu = 0;
   if (ownQueries) {
     b.languageForExtension = (await load(b.dir, "languages/index.js")).languageForExtension;
@@ -84,10 +85,10 @@ for (let pass = 0; pass < PASSES; pass++) {
         bTree = b.runtime.parser.parse(text);
         bQuery = own.query;
       }
-      const [stored, cpu] = cpuOf(() => b.storedForm(b.extract(bTree, bQuery, bSpec, rel, "0".repeat(40))));
+      const [stored, cpu] = cpuOf(() => b.store(b.extract(bTree, bQuery, bSpec, rel, "0".repeat(40))));
       if (bTree !== tree) bTree.delete();
       b.cpu += cpu;
-      bytes.set(b, stored.bytes);
+      bytes.set(b, stored);
     }
     tree.delete();
     if (pass === 0 && builds.some((b) => Buffer.compare(bytes.get(b), bytes.get(base)) !== 0)) {
@@ -101,7 +102,7 @@ for (let pass = 0; pass < PASSES; pass++) {
 }
 console.log(
   mdTable(
-    ["build", `extract + storedForm CPU s (${PASSES} passes, ${files.length} files)`, `÷ ${base.name}`],
+    ["build", `extract + stored bytes CPU s (${PASSES} passes, ${files.length} files)`, `÷ ${base.name}`],
     builds.map((b) => [b.name, fmt(b.cpu), fmt(b.cpu / base.cpu)]),
   ),
 );

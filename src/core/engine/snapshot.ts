@@ -4,7 +4,7 @@
  */
 import type { SkippedFile } from "../../shared/skip-rules.ts";
 import type { FileRecord } from "../extract/record.ts";
-import { seal, sealedContent, unseal } from "./seal.ts";
+import { seal, sealedContent, sealText, unseal } from "./seal.ts";
 
 /**
  * Bump when the record shape or extract.ts rules change (query edits re-key by themselves): every cached record is then
@@ -63,7 +63,7 @@ const decoder = new TextDecoder();
 
 /** JSON, sealed. */
 export function encodeJson(value: unknown): Uint8Array {
-  return seal(encoder.encode(JSON.stringify(value)));
+  return sealText(JSON.stringify(value));
 }
 
 /** The value of sealed JSON bytes, or undefined when they are damaged or not JSON. */
@@ -336,7 +336,7 @@ export function storedForm(record: FileRecord): { bytes: Uint8Array; record: Fil
 /** The stored bytes of a fresh record alone: what a parse worker sends back (see parse-pool.ts). */
 export function storedBytes(record: FileRecord): Uint8Array {
   const { path: _path, ...toStore } = record;
-  return seal(encoder.encode(JSON.stringify(toStore)));
+  return sealText(JSON.stringify(toStore));
 }
 
 /**

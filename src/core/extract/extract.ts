@@ -350,13 +350,13 @@ function wordId(word: string): number {
   return id;
 }
 
-/** The marks of a depth, with room for every word numbered so far. */
-function marksAt(depth: number): Int32Array {
-  let marks = marksByDepth[depth];
-  if (!marks || marks.length < wordOf.length) {
-    const grown = new Int32Array(Math.max(1 << 12, wordOf.length * 2));
+/** The marks of a depth in `byDepth`, with room for `size` entries. */
+function marksAt(byDepth: Int32Array[], depth: number, size: number): Int32Array {
+  let marks = byDepth[depth];
+  if (!marks || marks.length < size) {
+    const grown = new Int32Array(Math.max(1 << 12, size * 2));
     if (marks) grown.set(marks);
-    marksByDepth[depth] = marks = grown;
+    byDepth[depth] = marks = grown;
   }
   return marks;
 }
@@ -373,43 +373,85 @@ const SPLIT_BITS = 18;
 const SPLIT_MASK = (1 << SPLIT_BITS) - 1;
 /** Entries kept before the table is emptied: under half its slots, so probes stay short. */
 const SPLIT_CACHE_LIMIT = 100_000;
+/** UTF-16 units the entries' identifiers may hold together before the table is emptied (8 MB). */
+const SPLIT_CHAR_LIMIT = 1 << 22;
 /** Per slot: 1 + the index of its entry, or 0 when empty. */
 const splitSlots = new Int32Array(1 << SPLIT_BITS);
-let splitIds: string[] = [];
+/**
+ * Each entry's identifier as UTF-16 units in one pool (`splitAt`: where it starts; `splitEnds[e]`:
+ * where it ends), compared with the text in place: `startsWith` on a string per entry was a third
+ * of assignTerms on django, and each string sliced from a file's text kept that whole text alive.
+ */
+let splitChars = new Uint16Array(1 << 16);
+let splitUsed = 0;
+let splitAt: number[] = [];
+let splitEnds: number[] = [];
 let splitHashes: number[] = [];
 let splitWords: Int32Array[] = [];
+/**
+ * Per nesting depth, per identifier (its entry in the split table): the stamp of the last owner
+ * at that depth given its words, as `marksByDepth` is per word. An identifier an owner already
+ * holds (`self`, `request` on every line) is then one look-up, not one per word: on django most
+ * identifiers repeat within their definition.
+ */
+let identifierMarksByDepth: Int32Array[] = [];
 const FNV_OFFSET = 0x811c9dc5;
 const FNV_PRIME = 0x01000193;
 
-/** The word numbers of the identifier `text[at, end)`, whose FNV-1a hash over its UTF-16 units is `hash`. */
-function wordsOfIdentifier(text: string, at: number, end: number, hash: number): Int32Array {
+/** Empties the split table (and so the identifier marks, which are by its entries). */
+function clearSplits(): void {
+  splitSlots.fill(0);
+  splitUsed = 0;
+  splitAt = [];
+  splitEnds = [];
+  splitHashes = [];
+  splitWords = [];
+  identifierMarksByDepth = [];
+}
+
+/**
+ * The entry in the split table (`splitWords` holds its word numbers) of the identifier
+ * `text[at, end)`, whose FNV-1a hash over its UTF-16 units is `hash`.
+ */
+function identifierEntry(text: string, at: number, end: number, hash: number): number {
   const length = end - at;
   let slot = hash & SPLIT_MASK;
   for (let e = splitSlots[slot]!; e !== 0; e = splitSlots[slot]!) {
-    const id = splitIds[e - 1]!;
-    if (splitHashes[e - 1] === hash && id.length === length && text.startsWith(id, at)) return splitWords[e - 1]!;
+    const from = splitAt[e - 1]!;
+    if (splitHashes[e - 1] === hash && splitEnds[e - 1]! - from === length) {
+      let k = 0;
+      while (k < length && splitChars[from + k] === text.charCodeAt(at + k)) k++;
+      if (k === length) return e - 1;
+    }
     slot = (slot + 1) & SPLIT_MASK;
   }
-  if (splitIds.length >= SPLIT_CACHE_LIMIT) {
-    splitSlots.fill(0);
-    splitIds = [];
-    splitHashes = [];
-    splitWords = [];
+  if (splitAt.length >= SPLIT_CACHE_LIMIT || splitUsed + length > SPLIT_CHAR_LIMIT) {
+    clearSplits();
     slot = hash & SPLIT_MASK;
   }
-  const id = text.slice(at, end);
-  const words = Int32Array.from(termsOf(id), wordId);
-  splitIds.push(id);
+  if (splitUsed + length > splitChars.length) {
+    const grown = new Uint16Array(Math.max(splitChars.length * 2, splitUsed + length));
+    grown.set(splitChars.subarray(0, splitUsed));
+    splitChars = grown;
+  }
+  for (let k = 0; k < length; k++) splitChars[splitUsed + k] = text.charCodeAt(at + k);
+  splitAt.push(splitUsed);
+  splitUsed += length;
+  splitEnds.push(splitUsed);
   splitHashes.push(hash);
-  splitWords.push(words);
-  splitSlots[slot] = splitIds.length;
-  return words;
+  splitWords.push(Int32Array.from(termsOf(text.slice(at, end)), wordId));
+  splitSlots[slot] = splitAt.length;
+  return splitAt.length - 1;
 }
 
-/** True for [A-Za-z0-9_$]; `first` excludes digits. */
-function isIdentifierChar(c: number, first: boolean): boolean {
-  return (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || c === 95 || c === 36 || (!first && c >= 48 && c <= 57);
-}
+/** Per ASCII code: 1 for what starts an identifier ([A-Za-z_$]), 2 for what only continues one ([0-9]). */
+const IDENTIFIER_CHARS = (() => {
+  const t = new Uint8Array(128);
+  for (let c = 0; c < 128; c++)
+    if ((c >= 97 && c <= 122) || (c >= 65 && c <= 90) || c === 95 || c === 36) t[c] = 1;
+    else if (c >= 48 && c <= 57) t[c] = 2;
+  return t;
+})();
 
 /**
  * Gives each definition the search words of its own text — code, string literals, comments —
@@ -424,10 +466,7 @@ function assignTerms(text: string, definitions: Definition[], spans: [number, nu
     wordOf = [];
     marksByDepth = [];
     lastStamp = 0;
-    splitSlots.fill(0);
-    splitIds = [];
-    splitHashes = [];
-    splitWords = [];
+    clearSplits();
   }
   const own: (string[] | undefined)[] = new Array(definitions.length);
   const stamps = new Int32Array(definitions.length);
@@ -439,10 +478,10 @@ function assignTerms(text: string, definitions: Definition[], spans: [number, nu
   const n = text.length;
   for (let i = 0; i < n; i++) {
     const c0 = text.charCodeAt(i);
-    if (!isIdentifierChar(c0, true)) continue;
+    if (c0 >= 128 || IDENTIFIER_CHARS[c0] !== 1) continue;
     const at = i;
     let hash = Math.imul(FNV_OFFSET ^ c0, FNV_PRIME);
-    for (let c = 0; i + 1 < n && isIdentifierChar((c = text.charCodeAt(i + 1)), false); i++)
+    for (let c = 0; i + 1 < n && (c = text.charCodeAt(i + 1)) < 128 && IDENTIFIER_CHARS[c] !== 0; i++)
       hash = Math.imul(hash ^ c, FNV_PRIME);
     if (i === at) continue; // one-letter names say nothing
     while (stack.length && spans[stack[stack.length - 1]!]![1] <= at) stack.pop();
@@ -460,7 +499,8 @@ function assignTerms(text: string, definitions: Definition[], spans: [number, nu
       stamp = stamps[d] ||= ++lastStamp;
     }
     if (into.length >= MAX_TERMS) continue;
-    const words = wordsOfIdentifier(text, at, i + 1, hash & 0x7fffffff);
+    const entry = identifierEntry(text, at, i + 1, hash & 0x7fffffff);
+    const words = splitWords[entry]!;
     if (depth >= MARKED_DEPTHS) {
       const seen = (deepSets[stack[depth - 1]!] ??= new Set());
       for (let k = 0; k < words.length; k++) {
@@ -469,7 +509,10 @@ function assignTerms(text: string, definitions: Definition[], spans: [number, nu
       }
       continue;
     }
-    const marks = marksAt(depth);
+    const identifierMarks = marksAt(identifierMarksByDepth, depth, splitAt.length);
+    if (identifierMarks[entry] === stamp) continue;
+    identifierMarks[entry] = stamp;
+    const marks = marksAt(marksByDepth, depth, wordOf.length);
     for (let k = 0; k < words.length; k++) {
       const w = words[k]!;
       if (marks[w] === stamp) continue;
@@ -527,118 +570,195 @@ interface Drafts {
 }
 
 /** A match's main capture: what it defines, references, imports or binds. */
-/**
- * Captures a match may hold several of, kept as lists: bases, a receiver of several tokens, one import path per nesting
- * level.
- */
-const LISTED_CAPTURES = new Set(["base", "base.implements", "receiver", "import.module"]);
 const MAIN_CAPTURE = /^(definition\.|reference\.|import$|local\.)/;
-/** Capture names seen so far, by whether they are a main capture (a query has a few dozen names). */
-const mainCaptures = new Map<string, boolean>();
+/**
+ * The other captures extraction reads, each a slot of one array reused match after match (an
+ * object per match keyed by capture name was a third of collectDrafts on django). The first four
+ * are also kept as lists, since a match may hold several: bases, a receiver of several tokens,
+ * one import path per nesting level.
+ */
+const SLOT_NAMES = [
+  "base",
+  "base.implements",
+  "receiver",
+  "import.module",
+  "name",
+  "body",
+  "returns",
+  "qualifier",
+  "args",
+  "arity",
+  "import.name",
+  "import.alias",
+  "type",
+  "value",
+  "alias",
+  "iter",
+  "literal",
+  "extent",
+] as const;
+/** Slot numbers: indexes into SLOT_NAMES. */
+const BASE = 0;
+const IMPLEMENTS = 1;
+const RECEIVER = 2;
+const MODULE = 3;
+const NAME = 4;
+const BODY = 5;
+const RETURNS = 6;
+const QUALIFIER = 7;
+const ARGS = 8;
+const ARITY = 9;
+const IMPORT_NAME = 10;
+const IMPORT_ALIAS = 11;
+const TYPE = 12;
+const VALUE = 13;
+const ALIAS = 14;
+const ITER = 15;
+const LITERAL = 16;
+const EXTENT = 17;
+/** Slots below this are also kept as lists. */
+const LISTED = 4;
+const MAIN = -1;
+const IGNORED = -2;
+/** Per capture name seen so far (a query has a few dozen): MAIN, IGNORED or its slot. */
+const captureRoles = new Map<string, number>();
+function roleOf(name: string): number {
+  let role = captureRoles.get(name);
+  if (role === undefined) {
+    const slot = (SLOT_NAMES as readonly string[]).indexOf(name);
+    role = MAIN_CAPTURE.test(name) ? MAIN : slot >= 0 ? slot : IGNORED;
+    captureRoles.set(name, role);
+  }
+  return role;
+}
+/** The current match's first capture per slot; cleared after each match. */
+const slots: (Node | undefined)[] = SLOT_NAMES.map(() => undefined);
+/** The current match's captures per listed slot, and how many (the arrays are reused). */
+const lists: Node[][] = [[], [], [], []];
+const listLengths = new Int32Array(LISTED);
+const listOf = (slot: number): Node[] => lists[slot]!.slice(0, listLengths[slot]);
 
 /** Sorts the query's matches by their main capture (definition, reference, import, local binding). */
 function collectDrafts(matches: QueryMatch[], pathJoin: string | undefined): Drafts {
   const drafts: Drafts = { defs: new Map(), calls: [], types: [], imports: [], bindings: [] };
-  const { defs, calls: callDrafts, types: typeDrafts, imports: importDrafts, bindings: bindingDrafts } = drafts;
+  const cap = slots;
+  // Clean whatever a match that threw (a trapped wasm instance) left behind.
+  cap.fill(undefined);
+  listLengths.fill(0);
   for (const m of matches) {
     let main: { name: string; node: Node } | undefined;
-    const cap: Record<string, Node> = {};
-    // Every capture of a kind, for the only two read that way (most matches have neither).
-    const many: Record<string, Node[]> = {};
+    let used = 0;
     for (const c of m.captures) {
-      let isMain = mainCaptures.get(c.name);
-      if (isMain === undefined) mainCaptures.set(c.name, (isMain = MAIN_CAPTURE.test(c.name)));
-      if (isMain) main = c;
-      else {
-        cap[c.name] ??= c.node;
-        if (LISTED_CAPTURES.has(c.name)) (many[c.name] ??= []).push(c.node);
+      const role = roleOf(c.name);
+      if (role === MAIN) main = c;
+      else if (role >= 0) {
+        if (cap[role] === undefined) {
+          cap[role] = c.node;
+          used |= 1 << role;
+        }
+        if (role < LISTED) lists[role]![listLengths[role]!++] = c.node;
       }
     }
-    if (!main) continue;
-    const node = main.node;
-    if (main.name.startsWith("definition.")) {
-      const kind = main.name.slice("definition.".length) as DefinitionKind;
-      let d = defs.get(node.id);
-      if (!d) defs.set(node.id, (d = { node, kind, pattern: m.patternIndex, bases: [], implements: [] }));
-      if (cap.name && (!d.name || m.patternIndex < d.pattern)) {
-        d.name = cap.name;
-        d.kind = kind;
-        d.pattern = m.patternIndex;
-        if (cap.body) d.body = cap.body;
-      }
-      for (const b of many.base ?? []) if (!d.bases.includes(squash(b.text))) d.bases.push(squash(b.text));
-      for (const b of many["base.implements"] ?? [])
-        if (!d.implements.includes(squash(b.text))) d.implements.push(squash(b.text));
-      if (cap.returns) d.returns = squash(cap.returns.text);
-      if (m.setProperties?.static) d.static = true;
-      if (cap.qualifier) d.qualifier = qualifierOf(cap.qualifier.text, cap.name?.text ?? "");
-      if (m.setProperties?.extent === "siblings" && !d.until) d.until = lastGoverned(node);
-    } else if (main.name === "reference.call" || main.name === "reference.new") {
-      const protocol = m.setProperties?.protocol;
-      if (protocol && cap.receiver) {
-        // A statement's or operator's implicit calls on its operand: `(#set! protocol "__enter__ __exit__")`,
-        // and `(#set! async "…")` for the statement's `async` form.
-        const names = node.firstChild?.type === "async" && m.setProperties?.async ? m.setProperties.async : protocol;
-        callDrafts.push({ node, name: cap.receiver, receiver: cap.receiver, kind: "call", protocol: names.split(" ") });
-      } else if (cap.name) {
-        const receivers = many.receiver ?? [];
-        callDrafts.push({
-          node,
-          name: cap.name,
-          kind: main.name === "reference.new" ? "new" : "call",
-          ...(receivers.length > 1
-            ? { receiver: receivers.at(-1)!, receiverText: receivers.map((r) => r.text).join("") }
-            : cap.receiver
-              ? { receiver: cap.receiver }
-              : {}),
-          ...(cap.args ? { args: cap.args } : {}),
-          ...(cap.arity ? { arity: cap.arity } : {}),
-          // `(#set! suffix "=")`: the method called is the name plus a suffix (Ruby's `x.name = v` calls `name=`).
-          ...(m.setProperties?.suffix ? { suffix: m.setProperties.suffix } : {}),
-        });
-      }
-    } else if (main.name === "reference.type") {
-      if (cap.name) typeDrafts.push(cap.name);
-    } else if (main.name === "import") {
-      const mod = cap["import.module"];
-      const kind = (m.setProperties?.kind as ImportRecord["kind"] | undefined) ?? "named";
-      if (!mod && kind !== "export" && kind !== "export-default" && kind !== "self-namespace") continue;
-      const name = cap["import.name"]?.text;
-      const alias = cap["import.alias"]?.text;
-      // Nested import trees (`use a::{b::{c}}`) capture one module path per level: joined, outermost first.
-      const mods = many["import.module"] ?? [];
-      const module =
-        pathJoin && mods.length > 1 ? mods.map((n) => n.text.replace(/\s+/g, "")).join(pathJoin) : (mod?.text ?? "");
-      importDrafts.push({
-        node,
-        module,
-        kind,
-        ...(name !== undefined ? { name } : {}),
-        ...(alias !== undefined ? { alias } : {}),
-      });
-    } else if (main.name.startsWith("local.")) {
-      if (cap.name) {
-        const b: Drafts["bindings"][number] = {
-          node,
-          kind: main.name.slice(6) as Drafts["bindings"][number]["kind"],
-          name: cap.name,
-        };
-        if (cap.type) b.type = cap.type;
-        if (cap.value) b.value = cap.value;
-        if (cap.alias) b.alias = cap.alias;
-        if (cap.iter) b.iter = cap.iter;
-        if (cap.receiver) b.receiver = cap.receiver;
-        if (cap.literal) b.literal = cap.literal;
-        if (cap.extent) b.extent = cap.extent;
-        if (m.setProperties?.deref) b.deref = true;
-        if (m.setProperties?.valueSuffix) b.valueSuffix = m.setProperties.valueSuffix;
-        if (m.setProperties?.as) b.as = m.setProperties.as;
-        bindingDrafts.push(b);
-      }
+    if (main) addDraft(drafts, m, main, pathJoin);
+    if (used !== 0) {
+      for (let slot = 0; used !== 0; slot++, used >>>= 1) if (used & 1) cap[slot] = undefined;
+      listLengths.fill(0);
     }
   }
-
   return drafts;
+}
+
+/** Adds what one match says (its main capture `main`, the others in `slots`) to `drafts`. */
+function addDraft(drafts: Drafts, m: QueryMatch, main: { name: string; node: Node }, pathJoin: string | undefined) {
+  const cap = slots;
+  const node = main.node;
+  if (main.name.startsWith("definition.")) {
+    const kind = main.name.slice("definition.".length) as DefinitionKind;
+    let d = drafts.defs.get(node.id);
+    if (!d) drafts.defs.set(node.id, (d = { node, kind, pattern: m.patternIndex, bases: [], implements: [] }));
+    const name = cap[NAME];
+    if (name && (!d.name || m.patternIndex < d.pattern)) {
+      d.name = name;
+      d.kind = kind;
+      d.pattern = m.patternIndex;
+      if (cap[BODY]) d.body = cap[BODY];
+    }
+    for (let i = 0; i < listLengths[BASE]!; i++) {
+      const text = squash(lists[BASE]![i]!.text);
+      if (!d.bases.includes(text)) d.bases.push(text);
+    }
+    for (let i = 0; i < listLengths[IMPLEMENTS]!; i++) {
+      const text = squash(lists[IMPLEMENTS]![i]!.text);
+      if (!d.implements.includes(text)) d.implements.push(text);
+    }
+    if (cap[RETURNS]) d.returns = squash(cap[RETURNS].text);
+    if (m.setProperties?.static) d.static = true;
+    if (cap[QUALIFIER]) d.qualifier = qualifierOf(cap[QUALIFIER].text, name?.text ?? "");
+    if (m.setProperties?.extent === "siblings" && !d.until) d.until = lastGoverned(node);
+  } else if (main.name === "reference.call" || main.name === "reference.new") {
+    const protocol = m.setProperties?.protocol;
+    const receiver = cap[RECEIVER];
+    if (protocol && receiver) {
+      // A statement's or operator's implicit calls on its operand: `(#set! protocol "__enter__ __exit__")`,
+      // and `(#set! async "…")` for the statement's `async` form.
+      const names = node.firstChild?.type === "async" && m.setProperties?.async ? m.setProperties.async : protocol;
+      drafts.calls.push({ node, name: receiver, receiver, kind: "call", protocol: names.split(" ") });
+    } else if (cap[NAME]) {
+      const call: Drafts["calls"][number] = {
+        node,
+        name: cap[NAME],
+        kind: main.name === "reference.new" ? "new" : "call",
+      };
+      const receivers = listLengths[RECEIVER]!;
+      if (receivers > 1) {
+        const list = listOf(RECEIVER);
+        call.receiver = list.at(-1)!;
+        call.receiverText = list.map((r) => r.text).join("");
+      } else if (receiver) call.receiver = receiver;
+      if (cap[ARGS]) call.args = cap[ARGS];
+      if (cap[ARITY]) call.arity = cap[ARITY];
+      // `(#set! suffix "=")`: the method called is the name plus a suffix (Ruby's `x.name = v` calls `name=`).
+      if (m.setProperties?.suffix) call.suffix = m.setProperties.suffix;
+      drafts.calls.push(call);
+    }
+  } else if (main.name === "reference.type") {
+    if (cap[NAME]) drafts.types.push(cap[NAME]);
+  } else if (main.name === "import") {
+    const mod = cap[MODULE];
+    const kind = (m.setProperties?.kind as ImportRecord["kind"] | undefined) ?? "named";
+    if (!mod && kind !== "export" && kind !== "export-default" && kind !== "self-namespace") return;
+    const name = cap[IMPORT_NAME]?.text;
+    const alias = cap[IMPORT_ALIAS]?.text;
+    // Nested import trees (`use a::{b::{c}}`) capture one module path per level: joined, outermost first.
+    const module =
+      pathJoin && listLengths[MODULE]! > 1
+        ? listOf(MODULE)
+            .map((n) => n.text.replace(/\s+/g, ""))
+            .join(pathJoin)
+        : (mod?.text ?? "");
+    const draft: Drafts["imports"][number] = { node, module, kind };
+    if (name !== undefined) draft.name = name;
+    if (alias !== undefined) draft.alias = alias;
+    drafts.imports.push(draft);
+  } else if (main.name.startsWith("local.")) {
+    if (!cap[NAME]) return;
+    const b: Drafts["bindings"][number] = {
+      node,
+      kind: main.name.slice(6) as Drafts["bindings"][number]["kind"],
+      name: cap[NAME],
+    };
+    if (cap[TYPE]) b.type = cap[TYPE];
+    if (cap[VALUE]) b.value = cap[VALUE];
+    if (cap[ALIAS]) b.alias = cap[ALIAS];
+    if (cap[ITER]) b.iter = cap[ITER];
+    if (cap[RECEIVER]) b.receiver = cap[RECEIVER];
+    if (cap[LITERAL]) b.literal = cap[LITERAL];
+    if (cap[EXTENT]) b.extent = cap[EXTENT];
+    if (m.setProperties?.deref) b.deref = true;
+    if (m.setProperties?.valueSuffix) b.valueSuffix = m.setProperties.valueSuffix;
+    if (m.setProperties?.as) b.as = m.setProperties.as;
+    drafts.bindings.push(b);
+  }
 }
 
 /** The definitions in source order, with parents by containment, and what later steps need of each. */
