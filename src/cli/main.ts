@@ -5,10 +5,11 @@
  * call runs the command table in this process (full-cli.ts), as it always has, and a call that
  * found no server starts one for the next call once it has answered.
  */
-import { readFileSync, statSync } from "node:fs";
-import { fileURLToPath } from "node:url";
 import { askServer, planWarm, shouldStartServer, startServer, writeAnswer, type WarmOutcome } from "./warm-client.ts";
-import { SERVE_WORD } from "./warm-socket.ts";
+import { builtin, SERVE_WORD } from "./warm-socket.ts";
+
+const { readFileSync, statSync } = builtin("node:fs");
+const { fileURLToPath } = builtin("node:url");
 
 // Never throws at load: under Deno without --allow-read, main() must still run to name the missing flag.
 const VERSION = (() => {

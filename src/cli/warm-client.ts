@@ -4,11 +4,8 @@
  * anything else, so it imports only node's own modules and warm-socket.ts: a call the server
  * answers never loads the engine, the grammars or the tokenizer.
  */
-import { spawn } from "node:child_process";
-import * as fs from "node:fs";
-import * as net from "node:net";
-import * as nodePath from "node:path";
 import {
+  builtin,
   FRAME,
   frameReader,
   refuseSocket,
@@ -18,6 +15,10 @@ import {
   type SocketLocation,
   type WarmRequest,
 } from "./warm-socket.ts";
+
+// node's own modules without ESM imports (see builtin): the caller's start is most of a served call.
+const fs = builtin("node:fs");
+const nodePath = builtin("node:path");
 
 /**
  * The commands the server answers: they read the index and print an answer. The others stay in
@@ -184,7 +185,7 @@ export function askServer(location: SocketLocation, request: WarmRequest): Promi
     const stdout: Buffer[] = [];
     const stderr: Buffer[] = [];
     let settled = false;
-    const socket = net.createConnection(location.path);
+    const socket = builtin("node:net").createConnection(location.path);
     const finish = (outcome: WarmOutcome) => {
       if (settled) return;
       settled = true;
@@ -237,12 +238,16 @@ export function startServer(plan: WarmPlan, entry: string): void {
     // one after every call would only cost a process each time.
     if (!fs.existsSync(nodePath.join(plan.cacheDir, "CACHEDIR.TAG"))) return;
     fs.accessSync(nodePath.dirname(plan.location.privateDir ?? plan.location.path), fs.constants.W_OK);
-    const child = spawn(process.execPath, [...process.execArgv, entry, SERVE_WORD, plan.root, plan.cacheDir], {
-      detached: true,
-      stdio: "ignore",
-      cwd: plan.root,
-      env: process.env,
-    });
+    const child = builtin("node:child_process").spawn(
+      process.execPath,
+      [...process.execArgv, entry, SERVE_WORD, plan.root, plan.cacheDir],
+      {
+        detached: true,
+        stdio: "ignore",
+        cwd: plan.root,
+        env: process.env,
+      },
+    );
     child.on("error", () => {});
     child.unref();
   } catch {

@@ -3,10 +3,48 @@
  * foreign one, and the frames an answer travels in. Loaded by the thin client (main.ts), so it
  * imports nothing but node's own modules: no engine, grammar or tokenizer.
  */
-import { createHash } from "node:crypto";
-import * as fs from "node:fs";
-import * as os from "node:os";
-import * as nodePath from "node:path";
+import type * as Fs from "node:fs";
+
+/** The node modules the warm CLI's caller and socket code use. */
+interface Builtins {
+  "node:child_process": typeof import("node:child_process");
+  "node:crypto": typeof import("node:crypto");
+  "node:fs": typeof import("node:fs");
+  "node:net": typeof import("node:net");
+  "node:os": typeof import("node:os");
+  "node:path": typeof import("node:path");
+  "node:url": typeof import("node:url");
+}
+
+const getBuiltin = (process as { getBuiltinModule?: <K extends keyof Builtins>(id: K) => Builtins[K] })
+  .getBuiltinModule;
+
+/** Before node 20.16 (no getBuiltinModule): every module imported up front, as the client always did. */
+const imported: Builtins | undefined = getBuiltin
+  ? undefined
+  : {
+      "node:child_process": await import("node:child_process"),
+      "node:crypto": await import("node:crypto"),
+      "node:fs": await import("node:fs"),
+      "node:net": await import("node:net"),
+      "node:os": await import("node:os"),
+      "node:path": await import("node:path"),
+      "node:url": await import("node:url"),
+    };
+
+/**
+ * One of node's own modules, taken when first needed with `process.getBuiltinModule` (node 20.16
+ * and later, Deno) instead of an ESM `import`: importing a builtin builds a facade over all its
+ * exports, and node:fs's getters then load its streams, promises and watchers (a served call's
+ * process loaded 77 internal modules past a bare `node -e 0`, 16 of them node:crypto's, which
+ * only a too-long socket path needs). Measured with `test/bench/warm-cli-bench.mjs`.
+ */
+export function builtin<K extends keyof Builtins>(id: K): Builtins[K] {
+  return (getBuiltin ? getBuiltin.call(process, id) : imported![id]) as Builtins[K];
+}
+
+const fs = builtin("node:fs");
+const nodePath = builtin("node:path");
 
 /** The socket's name in the cache folder: dot-named, so the store never lists it as a key. */
 export const SOCKET_NAME = ".cli.sock";
@@ -33,9 +71,10 @@ export function socketLocation(root: string, cacheDir: string, env: NodeJS.Proce
   if (Buffer.byteLength(inCache) <= MAX_SOCKET_PATH_BYTES) return { path: inCache };
   // Too long for a socket: a short name under the user's runtime folder (or the temp folder), in
   // a folder only this user can enter, named by a hash of the root and the cache folder.
-  const runtime = env.XDG_RUNTIME_DIR && nodePath.isAbsolute(env.XDG_RUNTIME_DIR) ? env.XDG_RUNTIME_DIR : os.tmpdir();
+  const runtime =
+    env.XDG_RUNTIME_DIR && nodePath.isAbsolute(env.XDG_RUNTIME_DIR) ? env.XDG_RUNTIME_DIR : builtin("node:os").tmpdir();
   const privateDir = nodePath.join(runtime, `codeslice-${process.getuid?.() ?? "user"}`);
-  const hash = createHash("sha256").update(`${root}\0${cacheDir}`).digest("hex").slice(0, 24);
+  const hash = builtin("node:crypto").createHash("sha256").update(`${root}\0${cacheDir}`).digest("hex").slice(0, 24);
   return { path: nodePath.join(privateDir, `${hash}.sock`), privateDir };
 }
 
@@ -50,7 +89,7 @@ export type Refusal = "missing" | "not_a_socket" | "foreign_owner" | "open_mode"
 export function refuseSocket(location: SocketLocation): Refusal | undefined {
   const uid = process.getuid?.();
   if (location.privateDir) {
-    let dir: fs.Stats;
+    let dir: Fs.Stats;
     try {
       dir = fs.lstatSync(location.privateDir);
     } catch {
@@ -59,7 +98,7 @@ export function refuseSocket(location: SocketLocation): Refusal | undefined {
     if (!dir.isDirectory() || (uid !== undefined && dir.uid !== uid) || (dir.mode & 0o777) !== 0o700)
       return "open_folder";
   }
-  let stat: fs.Stats;
+  let stat: Fs.Stats;
   try {
     stat = fs.lstatSync(location.path);
   } catch {

@@ -18,13 +18,18 @@
 //   hub       a module-level line added to django/db/models/__init__.py (imported by ~400 files)
 //   new-function  a top-level function added to django/db/models/query.py (its shape changes)
 // Each edit is undone before the next one (two refreshes per round; only the edit's is timed).
+// After the timed stages and again after the undo, the bench waits --pause ms (default 300, as an
+// agent reads an answer before its next call) so that work the engine leaves for after the answer
+// (the snapshot write, see SAVE_DELAY_MS in src/core/engine/passes.ts) does not land in the next
+// round's timed stages; the CPU spent during the first wait is reported as its own row, "after
+// the answer (not timed)", beside the total, never in it. --pause 0 runs the rounds back to back.
 // With --ab <dir>, a second build (a checkout's dist/, e.g. /work/main) runs the same rounds,
 // interleaved edit by edit with this one, on its own copy of the corpus.
 // The load average at start and end is printed next to the figures; CPU ms (process.cpuUsage)
 // are recorded beside wall ms.
 //
 // Rerun:
-//   node scripts/build.mjs && npm run bench -- edit [CORPUS_DIR] [--rounds N] [--ab /work/main] [--only body,hub] [--profile out.cpuprofile]
+//   node scripts/build.mjs && npm run bench -- edit [CORPUS_DIR] [--rounds N] [--ab /work/main] [--only body,hub] [--pause MS] [--profile out.cpuprofile]
 // Default corpus: /work/corpora/django (a git repo of Debian's django). Output: a markdown table on
 // stdout and test/bench/results/edit-<corpus>.json. Node built-ins only.
 import { execFileSync } from "node:child_process";
@@ -44,9 +49,10 @@ const flag = (name, dflt) => {
 const ROUNDS = Number(flag("rounds", 7));
 const AB = flag("ab", undefined);
 const ONLY = flag("only", undefined)?.split(",");
+const PAUSE_MS = Number(flag("pause", 300));
 const STAGED = !argv.includes("--e2e-only");
 const positional = argv.filter(
-  (a, i) => !a.startsWith("--") && !["--rounds", "--ab", "--only", "--profile"].includes(argv[i - 1]),
+  (a, i) => !a.startsWith("--") && !["--rounds", "--ab", "--only", "--profile", "--pause"].includes(argv[i - 1]),
 )[0];
 const source = path.resolve(positional ?? "/work/corpora/django");
 const corpusName = path.basename(source);
@@ -139,6 +145,14 @@ async function timed(fn) {
   return { ms: performance.now() - t0, cpu: (cpu.user + cpu.system) / 1000, value };
 }
 
+/** CPU ms this process spends while it waits `ms` (work the engine does after its answers). */
+async function idle(ms) {
+  const c0 = process.cpuUsage();
+  await new Promise((r) => setTimeout(r, ms));
+  const cpu = process.cpuUsage(c0);
+  return (cpu.user + cpu.system) / 1000;
+}
+
 /** One edit round on one engine: write, time each stage, undo (refresh untimed). */
 async function round(side, edit, r, staged) {
   const file = path.join(side.corpus, edit.file);
@@ -159,11 +173,13 @@ async function round(side, edit, r, staged) {
   } else {
     stages.context = await timed(() => side.engine.context(TARGET, { budget: 8000 }));
   }
+  const after = PAUSE_MS > 0 ? await idle(PAUSE_MS) : undefined;
   fs.writeFileSync(file, original);
   await side.engine.refresh();
   await side.engine.context(TARGET, { budget: 8000 });
   await side.engine.search("queryset filter");
-  return stages;
+  if (PAUSE_MS > 0) await idle(PAUSE_MS);
+  return { stages, after };
 }
 
 const PROFILE = flag("profile", undefined);
@@ -179,6 +195,7 @@ const out = {
   node: process.version,
   cpus: os.cpus().length,
   cpuModel: os.cpus()[0]?.model,
+  pauseMs: PAUSE_MS,
   builds: {},
   load: {},
 };
@@ -200,7 +217,7 @@ for (const edit of EDITS.filter((e) => !ONLY || ONLY.includes(e.kind))) {
     process.stderr.write(`${key} …\n`);
     for (let r = 0; r < ROUNDS; r++) {
       for (const side of r % 2 === 0 ? sides : [...sides].reverse()) {
-        const stages = await round(side, edit, r, staged);
+        const { stages, after } = await round(side, edit, r, staged);
         const rows = (out.builds[side.label].edits[key] ??= {});
         let total = 0;
         let totalCpu = 0;
@@ -212,6 +229,11 @@ for (const edit of EDITS.filter((e) => !ONLY || ONLY.includes(e.kind))) {
         }
         (rows.total ??= { ms: [], cpu: [] }).ms.push(total);
         rows.total.cpu.push(totalCpu);
+        if (after !== undefined) {
+          const idleRow = (rows["after the answer (not timed)"] ??= { ms: [], cpu: [] });
+          idleRow.ms.push(PAUSE_MS);
+          idleRow.cpu.push(after);
+        }
       }
     }
   }

@@ -398,4 +398,26 @@ describe("the thin caller", () => {
       expect(source, path.relative(dir, file)).not.toMatch(/web-tree-sitter|gpt-tokenizer|createEngine|flexsearch/);
     }
   });
+
+  it("a served call loads none of node's modules it does not use: no crypto, child_process or fs streams", async () => {
+    const { root } = await servedProject(); // its server is up and has answered nothing yet
+    // A preload that reports, as the process exits, every module node loaded for it.
+    const report = path.join(temps.make(), "modules.txt");
+    const preload = path.join(temps.make(), "report.cjs");
+    fs.writeFileSync(
+      preload,
+      `process.on("exit", () => require("fs").writeFileSync(${JSON.stringify(report)}, process.moduleLoadList.join("\\n")));\n`,
+    );
+    const r = spawnSync(process.execPath, ["-r", preload, cli, "signature", "Cart.total"], {
+      cwd: root,
+      env: warmEnv(),
+    });
+    expect(r.status, r.stderr.toString()).toBe(0);
+    expect(r.stdout.toString()).toBe(inProcess(["signature", "Cart.total"], root).stdout.toString());
+    expect(stop(root)).toBe(1); // that call was the server's
+    const loaded = fs.readFileSync(report, "utf8").split("\n");
+    expect(loaded).toContain("NativeModule net");
+    for (const unused of ["NativeModule crypto", "NativeModule child_process", "NativeModule internal/fs/streams"])
+      expect(loaded, unused).not.toContain(unused);
+  });
 });

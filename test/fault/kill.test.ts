@@ -2,18 +2,24 @@
  * kill -9 in the middle of work. A cold `codeslice index` of a ~1,000-file generated project is
  * killed at several points (after a fixed time, after a number of records reached the disk, and
  * while the snapshot is being written); the MCP server is killed in the middle of a refresh after
- * an edit of 300 files. Afterwards a new run answers exactly as an uninterrupted run, without a
+ * an edit of 300 files; a watching engine is killed after it answered a one-file edit, before it
+ * wrote the snapshot it keeps for after the answer. Afterwards a new run answers exactly as an uninterrupted run, without a
  * stack trace, and nothing outside the cache folder changed.
  */
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
+import { createInterface } from "node:readline";
+import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { bigProject } from "./big-project.ts";
 import { removeTemps, STACK_FRAME, tempDir, treeOf, writeProject } from "./fixture.ts";
 import { callTool, openServer } from "./mcp.ts";
 import { cli, cliPath, ensureBuilt, pool } from "./run.ts";
 import { SCHEMA_VERSION } from "../../src/core/engine/snapshot.ts";
+
+/** A watching engine in a child process (see the file). */
+const childPath = fileURLToPath(new URL("./watching-child.mjs", import.meta.url));
 
 /** The cache's version folder (v<schema>). */
 const V = `v${SCHEMA_VERSION}`;
@@ -267,5 +273,58 @@ describe("kill -9 of the MCP server during a refresh", () => {
     } finally {
       if (!killed) await s.close();
     }
+  }, 300_000);
+});
+
+describe("kill -9 of a watching engine after it answered an edit, before it wrote the snapshot", () => {
+  it("the snapshot on disk is the old one, and the cache answers the edited project as an uninterrupted run, with nothing to repair", async () => {
+    const project = path.join(base, "answered-project");
+    const cacheDir = path.join(base, "answered-cache");
+    fs.cpSync(root, project, { recursive: true, preserveTimestamps: true });
+    fs.cpSync(clean, cacheDir, { recursive: true });
+    // The snapshot's write waits 10 minutes here, so that the kill lands before it whatever the load.
+    const child = spawn(process.execPath, [childPath, project, cacheDir, "600000"], {
+      stdio: ["pipe", "pipe", "pipe"],
+    });
+    let stderr = "";
+    child.stderr!.on("data", (d: Buffer) => (stderr += d.toString()));
+    const lines = createInterface({ input: child.stdout! })[Symbol.asyncIterator]();
+    const ask = async (method: string, ...args: unknown[]) => {
+      child.stdin!.write(`${JSON.stringify({ method, args })}\n`);
+      const reply = JSON.parse((await lines.next()).value as string);
+      expect(reply.ok, `${method}: ${JSON.stringify(reply)} ${stderr}`).toBe(true);
+      return reply.answer;
+    };
+    const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+    try {
+      expect(await ask("refresh")).toMatchObject({ mode: "initial", parsed: 0 });
+      await sleep(300); // the re-scan an engine makes once after its first index
+      expect(await ask("refresh")).toMatchObject({ mode: "watch" });
+      const snapshotBefore = fs.readFileSync(path.join(cacheDir, V, "snapshot.json"));
+      fs.appendFileSync(
+        path.join(project, "app/pkg10/mod10.py"),
+        "\n\ndef extra_10(x: int) -> int:\n    return compute_10(x) + 1\n",
+      );
+      await sleep(50); // the watch event
+      expect(await ask("refresh")).toMatchObject({ mode: "watch", parsed: 1 });
+      const callers = await ask("callers", "compute_10");
+      expect(JSON.stringify(callers)).toContain("extra_10");
+      expect(fs.readFileSync(path.join(cacheDir, V, "snapshot.json")).equals(snapshotBefore)).toBe(true);
+    } finally {
+      child.kill("SIGKILL");
+      await exited;
+    }
+    // The next process finds the edited file changed against the old snapshot, and its record
+    // (stored before the answer) by its content: nothing parsed again, nothing to repair.
+    const next = await cli(["index", "--root", project, "--cache-dir", cacheDir, "--json", "--quiet"]);
+    expect(JSON.parse(next.stdout)).toMatchObject({ parsed: 0, repaired: 0 });
+    expect(cacheFiles(cacheDir).temps).toEqual([]);
+    const uninterrupted = path.join(base, "answered-uninterrupted");
+    fs.cpSync(clean, uninterrupted, { recursive: true });
+    const reference = await answersOf(project, uninterrupted);
+    expect(reference.problems).toEqual([]);
+    const after = await answersOf(project, cacheDir);
+    expect(after.problems).toEqual([]);
+    expect(after.values).toEqual(reference.values);
   }, 300_000);
 });

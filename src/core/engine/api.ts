@@ -56,6 +56,14 @@ export interface EngineOptions {
    * index is the same for every value.
    */
   jobs?: number;
+  /**
+   * With `watch`: how long after re-checking edited files the engine waits, once none of its calls
+   * is in flight, before it writes the index's snapshot (default 150 ms). The edited files' records
+   * are stored before the re-check ends; the snapshot that names them is written after the answer
+   * it was for, and a process killed before that leaves the previous one, which still names only
+   * stored records (the next start re-checks the edited files and finds their records by content).
+   */
+  saveDelayMs?: number;
 }
 
 /** Answer to `snippet`. */

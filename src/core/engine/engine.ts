@@ -11,7 +11,7 @@ import { routeMapAnswer } from "../slice/route-map.ts";
 import { contractsOf } from "../slice/contracts.ts";
 import type { IndexResult } from "./indexer.ts";
 import { createEngineState, type EngineState } from "./state.ts";
-import { loadAll, markDirty, reindex, stopWatching } from "./passes.ts";
+import { callEnded, callStarted, loadAll, markDirty, reindex, saveNow, stopWatching } from "./passes.ts";
 import { codeGraph, routesOf } from "./graph-cache.ts";
 import { refresh } from "./refresh.ts";
 import { answerShapeCheck, answerShapeReads, answerToolMap } from "./answers.ts";
@@ -60,10 +60,11 @@ export function createEngine(platform: Platform, options: EngineOptions = {}): E
   // graph-cache.ts (the graph and what derives from it), consistent.ts (hash-checked reads),
   // refresh.ts, and answers.ts (the answers that read files).
   const s = createEngineState(platform, options);
-  return {
+  return counted(s, {
     refresh: (run) => refresh(s, run),
     close() {
       stopWatching(s);
+      void saveNow(s); // a snapshot kept for after the answer is written now
     },
     context(target, opts = {}) {
       return answerContext(s, target, opts);
@@ -166,7 +167,34 @@ export function createEngine(platform: Platform, options: EngineOptions = {}): E
       if (s.passes.index!.snapshot.files.some((f) => f.path === rel && f.language !== undefined)) return true;
       return (await loadGitIndex(platform.fs, undefined)).entries.has(rel);
     },
-  };
+  });
+}
+
+/**
+ * `engine` with every method but `close` counted while it runs (passes.ts writes a snapshot kept
+ * for after the answer only when no call is in flight, so the write never lands inside one).
+ */
+function counted(s: EngineState, engine: Engine): Engine {
+  const methods = engine as unknown as Record<string, unknown>;
+  for (const [name, fn] of Object.entries(methods)) {
+    if (typeof fn !== "function" || name === "close") continue;
+    methods[name] = (...args: unknown[]) => {
+      callStarted(s);
+      let result: unknown;
+      try {
+        result = (fn as (...a: unknown[]) => unknown)(...args);
+      } catch (error) {
+        callEnded(s);
+        throw error;
+      }
+      if (!(result instanceof Promise)) {
+        callEnded(s);
+        return result;
+      }
+      return result.finally(() => callEnded(s));
+    };
+  }
+  return engine;
 }
 
 /** The engine's answers that read the graph alone: impact, signature, the query language and the maps. */

@@ -73,6 +73,21 @@ export interface IndexOptions {
    * this engine (the CLI's `index`): a cold index of the Linux kernel kept 1.7 GB of records.
    */
   keepRecords?: boolean;
+  /**
+   * True: a run over a previous snapshot that changes it does not write the new one; the result's
+   * `unsaved` holds it and the record keys it leaves unused, for the caller to write later with
+   * {@link saveSnapshot} (a watching engine writes it after the answer the run was for, see
+   * passes.ts). The run's records are written before it ends, as always, so whichever snapshot the
+   * store holds names records that are there: a process killed before the write leaves the old
+   * snapshot, and the next run finds the edited files changed and their records by content.
+   */
+  deferSave?: boolean;
+}
+
+/** A run's snapshot not written yet, and the stored record keys it no longer uses (see `deferSave`). */
+export interface UnsavedSnapshot {
+  snapshot: Snapshot;
+  garbage: string[];
 }
 
 /** What an index run did. */
@@ -90,6 +105,8 @@ export interface IndexResult {
   /** Cache entries found damaged or missing and made again this run (the snapshot counts as one). */
   repaired: number;
   durationMs: number;
+  /** With `deferSave`, the snapshot this run made and did not write. */
+  unsaved?: UnsavedSnapshot;
 }
 
 /**
@@ -650,7 +667,7 @@ function createRecordMaker(state: RunState, ctx: ParseContext, toRead: number) {
   };
 }
 
-/** The snapshot of a finished run, written (with a store sweep) when anything changed. */
+/** The snapshot of a finished run, written (with a store sweep) when anything changed, unless deferred. */
 async function finishRun(state: RunState, scanMode: ScanResult["mode"]): Promise<Omit<IndexResult, "durationMs">> {
   const { platform, prevSnap, files, skipped, contentSkips, parsed, repaired } = state;
   const live = new Set(files.filter((f) => f.record).map((f) => f.path));
@@ -668,16 +685,39 @@ async function finishRun(state: RunState, scanMode: ScanResult["mode"]): Promise
     prevSnap.files.some(
       (f, i) => files[i]?.path !== f.path || files[i]?.mtimeMs !== f.mtimeMs || files[i]?.hash !== f.hash,
     );
-  if (changed) {
-    await platform.store.set(SNAPSHOT_KEY, encodeJson(snapshot));
-    if (parsed.length > 0 || removed > 0 || !prevSnap)
-      await collectGarbage(platform, snapshot, prevSnap, state.storedKeys);
-    // A store that writes in batches acknowledged the records long ago; the run ends once they landed.
-    await platform.store.flush?.();
-  } else {
+  const result = { snapshot, records: state.records, parsed, reused: state.reused, removed, changed, repaired };
+  if (!changed) {
     snapshot.createdAt = prevSnap!.createdAt; // nothing moved: keep the racy window anchored to the write
+    return result;
   }
-  return { snapshot, records: state.records, parsed, reused: state.reused, removed, changed, repaired };
+  const sweep = parsed.length > 0 || removed > 0 || !prevSnap;
+  if (state.options.deferSave && prevSnap) {
+    // Every key the change leaves unused, not only a parse's: records live on until the write, so
+    // an edit undone finds its old record stored and makes none (the key it drops must go too).
+    const garbage = await garbageOf(platform, snapshot, prevSnap, undefined);
+    // The records must have landed before any snapshot naming them can.
+    await platform.store.flush?.();
+    return { ...result, unsaved: { snapshot, garbage } };
+  }
+  await platform.store.set(SNAPSHOT_KEY, encodeJson(snapshot));
+  if (sweep) await deleteKeys(platform, await garbageOf(platform, snapshot, prevSnap, state.storedKeys));
+  // A store that writes in batches acknowledged the records long ago; the run ends once they landed.
+  await platform.store.flush?.();
+  return result;
+}
+
+/**
+ * Writes a snapshot a run left unsaved (`deferSave`), then deletes the record keys in `garbage`
+ * that it does not name (a key a later run used again stays), then waits for a batching store.
+ */
+export async function saveSnapshot(platform: Platform, snapshot: Snapshot, garbage: Iterable<string>): Promise<void> {
+  await platform.store.set(SNAPSHOT_KEY, encodeJson(snapshot));
+  const live = new Set(snapshot.files.map((f) => f.record));
+  await deleteKeys(
+    platform,
+    [...garbage].filter((k) => !live.has(k)),
+  );
+  await platform.store.flush?.();
 }
 
 /**
@@ -719,23 +759,27 @@ async function restatFiles(
 }
 
 /**
- * Deletes stored records no file of `snapshot` points at. After an incremental run only the
- * records the previous snapshot used are candidates (no listing: a full key listing cost ~100 ms
- * on django); a run without a usable previous snapshot sweeps everything, older schemas included,
+ * The stored records no file of `snapshot` points at. After an incremental run only the records
+ * the previous snapshot used are candidates (no listing: a full key listing cost ~100 ms on
+ * django); a run without a usable previous snapshot sweeps everything, older schemas included,
  * from `listed` (the keys the store held when the run began) when it has it. A key another process
  * wrote since is then left alone: the sweep only ever deletes what it knew was there.
  */
-async function collectGarbage(
+async function garbageOf(
   platform: Platform,
   snapshot: Snapshot,
   prevSnap: Snapshot | undefined,
   listed: Set<string> | undefined,
-): Promise<void> {
+): Promise<string[]> {
   const live = new Set(snapshot.files.map((f) => f.record).filter(Boolean));
-  // Only keys of the engine's own layout are ever swept: whatever else a store lists is left alone.
   const candidates = prevSnap
     ? prevSnap.files.map((f) => f.record).filter((k): k is string => k !== undefined)
     : [...(listed ?? (await platform.store.keys("")))].filter((k) => k !== SNAPSHOT_KEY && k !== SCAN_KEY);
-  for (const key of new Set(candidates))
-    if (!live.has(key) && OWN_KEY.test(key)) await platform.store.delete(key).catch(() => {});
+  // Only keys of the engine's own layout are ever swept: whatever else a store lists is left alone.
+  return [...new Set(candidates)].filter((key) => !live.has(key) && OWN_KEY.test(key));
+}
+
+/** Deletes `keys` from the store; one that will not go is left for a later sweep. */
+async function deleteKeys(platform: Platform, keys: Iterable<string>): Promise<void> {
+  for (const key of keys) await platform.store.delete(key).catch(() => {});
 }

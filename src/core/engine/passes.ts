@@ -6,7 +6,7 @@
 import { EngineError, isEngineError } from "../../shared/errors.ts";
 import type { FileRecord } from "../extract/record.ts";
 import type { RunOptions } from "./api.ts";
-import { runIndex, type IndexOptions, type IndexResult } from "./indexer.ts";
+import { runIndex, saveSnapshot, type IndexOptions, type IndexResult, type UnsavedSnapshot } from "./indexer.ts";
 import { ensureHeadroom, HEAP_PER_SYMBOL } from "./memory.ts";
 import { decodeRecord, type Snapshot } from "./snapshot.ts";
 import type { EngineState, PassState } from "./state.ts";
@@ -14,6 +14,13 @@ import { defined } from "../../shared/defined.ts";
 
 /** How long after the first index the settle re-scan starts (lets the first answer go out first). */
 const SETTLE_DELAY_MS = 20;
+
+/**
+ * How long after a re-check a watching engine writes the snapshot it kept unsaved, once none of its
+ * calls is in flight (`EngineOptions.saveDelayMs`): the answer the re-check was for goes out first.
+ * On django the snapshot (4,350 files) is ~550 KB of JSON to encode, seal and write.
+ */
+const SAVE_DELAY_MS = 150;
 
 /** Past this many paths named by watch events between two passes, the next pass re-scans the tree. */
 const MAX_TOUCHED = 256;
@@ -121,6 +128,55 @@ export function stopWatching(s: EngineState): void {
 }
 
 /**
+ * Keeps a re-check's snapshot to write after the answer: merged with one still unsaved (the
+ * latest snapshot is the index; the unused keys add up), written by a timer when no pass runs.
+ */
+function saveSoon(s: EngineState, unsaved: UnsavedSnapshot): void {
+  const pending = s.passes.unsaved;
+  const garbage = pending?.garbage ?? new Set<string>();
+  for (const key of unsaved.garbage) garbage.add(key);
+  const delay = s.options.saveDelayMs ?? SAVE_DELAY_MS;
+  const fire = () => {
+    if (!s.passes.unsaved) return;
+    if (s.passes.running || s.passes.calls > 0) s.passes.unsaved.timer = setTimeout(fire, delay);
+    else void saveNow(s);
+  };
+  s.passes.unsaved = { snapshot: unsaved.snapshot, garbage, timer: pending?.timer ?? setTimeout(fire, delay) };
+}
+
+/** One more engine call in flight (engine.ts counts every call; see saveSoon). */
+export function callStarted(s: EngineState): void {
+  s.passes.calls++;
+}
+
+/** One engine call fewer in flight. */
+export function callEnded(s: EngineState): void {
+  s.passes.calls--;
+}
+
+/**
+ * Writes the snapshot kept unsaved, if any; resolves when it and any write under way are done. A
+ * failed write is logged and dropped: the index in memory is right, and a later start finds the
+ * files changed against the snapshot on disk and re-checks them.
+ */
+export function saveNow(s: EngineState): Promise<void> {
+  const pending = s.passes.unsaved;
+  if (!pending) return s.passes.saving ?? Promise.resolve();
+  if (pending.timer !== undefined) clearTimeout(pending.timer);
+  s.passes.unsaved = undefined;
+  const write: Promise<void> = (s.passes.saving ?? Promise.resolve())
+    .then(() => saveSnapshot(s.platform, pending.snapshot, pending.garbage))
+    .catch((error) =>
+      s.platform.logger?.log("warn", `the index snapshot could not be written: ${(error as Error).message}`),
+    )
+    .finally(() => {
+      if (s.passes.saving === write) s.passes.saving = undefined;
+    });
+  s.passes.saving = write;
+  return write;
+}
+
+/**
  * One index pass. A plain pass scans the tree and is shared by the plain passes asked for while it
  * runs. A repair or a re-check must read its files after they were found damaged or changed, so
  * it never joins a pass under way; a re-check reads only those files and keeps the rest of the
@@ -132,7 +188,9 @@ export async function reindex(
   extra: PassKind = {},
 ): Promise<IndexResult> {
   const shared = !extra.repair && !extra.recheck && !extra.watched;
-  while (s.passes.running && !(shared && s.passes.runningShared)) await s.passes.running.catch(() => {});
+  // A snapshot being written sweeps the keys it does not name: no pass may use one meanwhile.
+  while ((s.passes.running && !(shared && s.passes.runningShared)) || (!s.passes.running && s.passes.saving))
+    await (s.passes.running ?? s.passes.saving)!.catch(() => {});
   if (s.passes.running) return s.passes.running;
   s.passes.runningShared = shared;
   const running = (s.passes.running = indexPass(s, run, extra).finally(() => {
@@ -174,13 +232,19 @@ async function indexPass(
   try {
     watched =
       extra.watched && touched && s.passes.index ? await watchedFiles(s, s.passes.index.snapshot, touched) : undefined;
+    const recheck = extra.recheck ?? watched;
+    // A watching engine writes a re-check's snapshot after the answer (see saveSoon); any other
+    // pass first writes one still unsaved, so that the store never goes back to an older one.
+    const defer = s.options.watch === true && s.passes.watcher !== undefined && !!recheck?.size;
+    if (!defer) await saveNow(s);
     const opts: IndexOptions = {
       ...run,
+      ...(defer ? { deferSave: true } : {}),
       ...defined({ maxFileBytes: options.maxFileBytes }),
       ...(options.exclude ? { exclude: options.exclude } : {}),
       ...defined({ jobs: options.jobs }),
       ...(extra.repair ? { repair: extra.repair } : {}),
-      ...(extra.recheck ? { recheck: extra.recheck } : watched ? { recheck: watched } : {}),
+      ...(recheck ? { recheck } : {}),
     };
     result = watched?.size === 0 ? unchanged(s) : await runIndex(platform, opts, s.passes.index);
   } catch (error) {
@@ -192,6 +256,7 @@ async function indexPass(
   if (!result.changed && s.passes.index)
     result.snapshot = Object.assign(s.passes.index.snapshot, { skipped: result.snapshot.skipped });
   else s.passes.index = { snapshot: result.snapshot, records: result.records };
+  if (result.unsaved) saveSoon(s, result.unsaved);
   if (result.repaired > 0)
     platform.logger?.log(
       "warn",
@@ -300,6 +365,8 @@ export function markStale(s: EngineState): void {
 
 /** Forgets the index (it was replaced in the store): the next pass reads it afresh. */
 export function dropIndex(s: EngineState): void {
+  if (s.passes.unsaved?.timer !== undefined) clearTimeout(s.passes.unsaved.timer);
+  s.passes.unsaved = undefined; // the old index's: never to be written over the new one
   s.passes.index = undefined;
   markStale(s);
 }

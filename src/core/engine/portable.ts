@@ -10,7 +10,7 @@ import { consistent } from "./consistent.ts";
 import type { RunOptions } from "./api.ts";
 import { dropGraph, graphOf } from "./graph-cache.ts";
 import { extractorVersion } from "./indexer.ts";
-import { dropIndex, loadAll, reindex } from "./passes.ts";
+import { dropIndex, loadAll, reindex, saveNow } from "./passes.ts";
 import { decodeRecord, storedBytes } from "./snapshot.ts";
 import { RecordMap } from "./record-map.ts";
 import type { EngineState } from "./state.ts";
@@ -71,6 +71,8 @@ export async function exportIndex(
 export async function importIndex(s: EngineState, bytes: Uint8Array): Promise<ArtifactSummary> {
   const contents = await decodeArtifact(bytes, (language) => versionOf(s, language));
   while (s.passes.running) await s.passes.running.catch(() => {});
+  // The store's own snapshot first: the import sweeps the records that one names and it keeps none of.
+  await saveNow(s);
   const summary = await importArtifact(s.platform.store, contents, bytes.length);
   dropIndex(s);
   dropGraph(s);

@@ -49,6 +49,16 @@ export interface PassState {
   settleTimer: ReturnType<typeof setTimeout> | undefined;
   /** What the settle pass found, reported by the next refresh. */
   late: { parsed: number; removed: number; repaired: number };
+  /**
+   * The snapshot of the current index when it is not written yet (a watching engine writes it
+   * after the answer, see passes.ts `saveSoon`), with the record keys the passes since the last
+   * write left unused, and the timer that writes it.
+   */
+  unsaved: { snapshot: Snapshot; garbage: Set<string>; timer: ReturnType<typeof setTimeout> | undefined } | undefined;
+  /** The write of a snapshot under way: a pass waits for it, so the sweep after it sees every record in use. */
+  saving: Promise<void> | undefined;
+  /** Engine calls in flight: a kept snapshot is written once there are none. */
+  calls: number;
 }
 
 /** The code graph and what derives from it. Written by graph-cache.ts only. */
@@ -106,6 +116,9 @@ export function createEngineState(platform: Platform, options: EngineOptions): E
       watchFailed: false,
       settleTimer: undefined,
       late: { parsed: 0, removed: 0, repaired: 0 },
+      unsaved: undefined,
+      saving: undefined,
+      calls: 0,
     },
     graph: { cache: undefined, search: undefined, routes: new WeakMap() },
     text: { cache: undefined },
