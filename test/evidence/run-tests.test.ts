@@ -296,7 +296,7 @@ describe("output trims that keep what a reader acts on", () => {
     expect(s.failed).toEqual(["test_basic.py::test_extended_flashing"]);
   });
 
-  it("keeps a pytest failure's raising line and its error lines up to the first difference", () => {
+  it("keeps a pytest failure's raising line and its error lines up to the first difference, a -/+ pair whole", () => {
     const out = [
       "=================================== FAILURES ===================================",
       "_________________________________ test_totals _________________________________",
@@ -342,9 +342,93 @@ describe("output trims that keep what a reader acts on", () => {
       "AssertionError: assert 'tree' == 'three'",
       "- three",
       "?  -",
+      "+ tree",
       "tests/test_cart.py:20: AssertionError",
     ]);
     expect(s.summary).toBe("2 failed in 0.05s");
+  });
+
+  it("reads pytest's failures one by one, each matched to its id by its header, with where and a one-line form", () => {
+    const out = [
+      "==================================== ERRORS ====================================",
+      "___________________ ERROR at setup of TestBox.test_open[2] ____________________",
+      ">       raise RuntimeError('no box')",
+      "E       RuntimeError: no box",
+      "tests/conftest.py:4: RuntimeError",
+      "=================================== FAILURES ===================================",
+      "_____________________________ TestBox.test_size[1] _____________________________",
+      ">       assert box.size() == 'size=10; unit=cm'",
+      "E       AssertionError: assert 'size=10; unit=mm' == 'size=10; unit=cm'",
+      "tests/test_box.py:9: AssertionError",
+      "__________________________________ test_flags __________________________________",
+      ">       assert flags() == [('read', 'yes'), ('write', 'no')]",
+      "E       AssertionError: assert [('read', 'yes'), ('write', 'yes')] == [('read', 'yes'), ('write', 'no')]",
+      "E         At index 1 diff: ('write', 'yes') != ('write', 'no')",
+      "tests/test_box.py:14: AssertionError",
+      "=========================== short test summary info ============================",
+      "FAILED tests/test_box.py::TestBox::test_size[1] - AssertionError: assert",
+      "FAILED tests/test_box.py::test_flags - AssertionError: assert",
+      "ERROR tests/test_box.py::TestBox::test_open[2] - RuntimeError: no box",
+      "==================== 2 failed, 1 error in 0.05s ====================",
+    ].join("\n");
+    const s = summarizeOutput(out);
+    expect(s.failures).toEqual([
+      {
+        ids: ["tests/test_box.py::TestBox::test_open[2]"],
+        lines: ["> raise RuntimeError('no box')", "RuntimeError: no box", "tests/conftest.py:4: RuntimeError"],
+        at: "tests/conftest.py:4",
+        brief: "RuntimeError: no box",
+      },
+      {
+        ids: ["tests/test_box.py::TestBox::test_size[1]"],
+        lines: [
+          "> assert box.size() == 'size=10; unit=cm'",
+          "AssertionError: assert 'size=10; unit=mm' == 'size=10; unit=cm'",
+          "tests/test_box.py:9: AssertionError",
+        ],
+        at: "tests/test_box.py:9",
+        brief: "assert …mm… == …cm…",
+      },
+      {
+        ids: ["tests/test_box.py::test_flags"],
+        lines: [
+          "> assert flags() == [('read', 'yes'), ('write', 'no')]",
+          "AssertionError: assert [('read', 'yes'), ('write', 'yes')] == [('read', 'yes'), ('write', 'no')]",
+          "At index 1 diff: ('write', 'yes') != ('write', 'no')",
+          "tests/test_box.py:14: AssertionError",
+        ],
+        at: "tests/test_box.py:14",
+        brief: "assert …yes… == …no…",
+      },
+    ]);
+  });
+
+  it("reads Vitest's failures one by one; tests that share one error are one failure", () => {
+    const out = [
+      "⎯⎯⎯⎯⎯⎯⎯ Failed Tests 3 ⎯⎯⎯⎯⎯⎯⎯",
+      " FAIL  test/db.test.ts > db > reads",
+      " FAIL  test/db.test.ts > db > writes",
+      "Error: connection refused",
+      " ❯ test/db.test.ts:4:11",
+      "⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯[1/2]⎯",
+      " FAIL  test/cookie.test.ts > cookie > flags",
+      "AssertionError: expected 'a=1; Httponly; Secure' to be 'a=1; HttpOnly; Secure' // Object.is equality",
+      'Expected: "a=1; HttpOnly; Secure"',
+      'Received: "a=1; Httponly; Secure"',
+      " ❯ test/cookie.test.ts:9:20",
+      "⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯[2/2]⎯",
+      " Test Files  2 failed (2)",
+      "      Tests  3 failed (3)",
+    ].join("\n");
+    const s = summarizeOutput(out);
+    expect(s.failures?.map((f) => [f.ids, f.at, f.brief])).toEqual([
+      [
+        ["test/db.test.ts > db > reads", "test/db.test.ts > db > writes"],
+        "test/db.test.ts:4:11",
+        "Error: connection refused",
+      ],
+      [["test/cookie.test.ts > cookie > flags"], "test/cookie.test.ts:9:20", "expected …HttpOnly…, got …Httponly…"],
+    ]);
   });
 
   it("reads Vitest's details from its failed-tests part only, without its diff headers and equality note", () => {
