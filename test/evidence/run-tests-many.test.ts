@@ -177,10 +177,8 @@ describe.skipIf(!hasPytest)("pytest with 1, 4 and 7 failures", () => {
         const line = answer.split("\n").find((l) => l.startsWith(`  ${n - 1}× tests/test_cookie.py:`));
         expect(line, answer).toBeDefined();
         expect(line!.match(/:\d+/g)).toHaveLength(n - 1);
-        expect(line).toMatch(new RegExp(`: expected …${word}…?, got …${to}…? \\(as the first\\)$`));
-        expect(answer).toMatch(
-          new RegExp(`\\n${n - 1} more, a line per difference \\(\\d+ more lines of detail folded\\):\\n`),
-        );
+        expect(line).toMatch(/: same as the first$/);
+        expect(answer).toMatch(new RegExp(`\\n${n - 1} more, a line per difference \\(\\d+ lines folded\\):\\n`));
         expect(answer.split("\n").filter((l) => l.includes("AssertionError: assert"))).toHaveLength(1);
       }
       expect(tokens).toBeLessThanOrEqual(600);
@@ -211,15 +209,15 @@ describe("Vitest with 1, 4 and 7 failures", () => {
         );
       const first = CASES.find(([name]) => name === names[0])!;
       // (Vitest elides long values in its message: the Expected/Received pair holds them whole)
-      expect(answer).toContain("AssertionError: expected 'sid=abc");
+      expect(answer).toMatch(/\n {2}AssertionError: expected (…|'sid=abc[^']*') to be (…|'sid=abc[^']*')\n/);
       expect(answer).toContain(`\n  Expected: "${first[2]}"\n  Received: "${first[2].replace(word, to)}"\n`);
       expect(answer).toMatch(/❯ test\/cookie\.test\.ts:\d+:\d+/);
       if (n > 1) {
         expect(answer).toContain("\nthe first failure:\n");
         const line = answer.split("\n").find((l) => l.startsWith(`  ${n - 1}× test/cookie.test.ts:`));
         expect(line, answer).toBeDefined();
-        expect(line!.match(/:\d+:\d+/g)).toHaveLength(n - 1);
-        expect(line).toContain(`expected …${word}…, got …${to}… (as the first)`);
+        expect(line!.match(/:\d+/g)).toHaveLength(n - 1);
+        expect(line).toMatch(/: same as the first$/);
         expect(answer.split("\n").filter((l) => l.includes("AssertionError:"))).toHaveLength(1);
       }
       expect(tokens).toBeLessThanOrEqual(600);

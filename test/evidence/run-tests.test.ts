@@ -472,7 +472,7 @@ describe("output trims that keep what a reader acts on", () => {
     expect(s.summary).toBe("Tests  1 failed | 1 passed (2)");
   });
 
-  it("clips a long Expected/Received pair to the part around its first difference", () => {
+  it("clips a long Expected/Received pair to the part around its first difference, and the message's cut values", () => {
     const expected =
       "__Host-great_cookie=banana; Max-Age=1000; Path=/; Expires=Sun, 24 Dec 2000 10:30:59 GMT; HttpOnly; Secure; SameSite=Strict; Priority=High; Partitioned";
     const received = expected.replace("HttpOnly", "Httponly");
@@ -485,8 +485,10 @@ describe("output trims that keep what a reader acts on", () => {
     );
     // The first differing character: "O" against "o", in the quoted strings as the runner prints them.
     const at = `"${expected}"`.indexOf("HttpOnly") + 4;
-    expect(s.details[1]).toBe(`Expected: …${`"${expected}"`.slice(at - 40, at + 40)}…`);
-    expect(s.details[2]).toBe(`Received: …${`"${received}"`.slice(at - 40, at + 40)}…`);
+    expect(s.details[1]).toBe(`Expected: …${`"${expected}"`.slice(at - 30, at + 30)}…`);
+    expect(s.details[2]).toBe(`Received: …${`"${received}"`.slice(at - 30, at + 30)}…`);
+    // The message's values, cut at their start by the runner, are the pair's: the message keeps its words.
+    expect(s.details[0]).toBe("AssertionError: expected … to be …");
     expect(s.details[2]).toContain("Httponly");
     // A second failure whose clipped pair reads the same shows its frame, not the pair again.
     const twice = summarizeOutput(

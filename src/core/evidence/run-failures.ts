@@ -35,12 +35,12 @@ export function groupedIds(ids: readonly string[]): string[] {
 /** Places a line lists at most; the rest are counted. */
 const MAX_PLACES = 8;
 
-/** Where failures happened, each file named once: `a.test.ts:3:9, :8:9, b.test.ts:2:5`. */
+/** Where failures happened, each file named once and lines without their column: `a.test.ts:3, :8, b.test.ts:2`. */
 function places(at: readonly string[]): string {
-  const unique = [...new Set(at)];
+  const unique = [...new Set(at.map((p) => p.replace(/(:\d+):\d+$/, "$1")))];
   let file = "";
   const shown = unique.slice(0, MAX_PLACES).map((p) => {
-    const m = /^(.+?)(:\d+(?::\d+)?)$/.exec(p);
+    const m = /^(.+?)(:\d+)$/.exec(p);
     if (!m) return p;
     const same = m[1] === file;
     file = m[1]!;
@@ -52,7 +52,8 @@ function places(at: readonly string[]): string {
 
 /**
  * The body of a run with several failures: the first failure's lines whole, then one line per distinct difference
- * of the others (`3× a.test.ts:3:9, :8:9, b.test.ts:2:5: expected …HttpOnly…, got …Httponly…`).
+ * of the others (`3× a.test.ts:3, :8, b.test.ts:2: expected …HttpOnly…, got …Httponly…`; `same as the first` when
+ * it is the first failure's).
  */
 export function failureLines(failures: readonly FailureReport[]): string[] {
   const [first, ...rest] = failures;
@@ -66,12 +67,13 @@ export function failureLines(failures: readonly FailureReport[]): string[] {
   const folded = rest.reduce((n, f) => n + f.lines.length, 0) - byBrief.size;
   out.push(
     `${rest.length} more, a line per difference` +
-      (folded > 0 ? ` (${folded} more line${folded === 1 ? "" : "s"} of detail folded):` : ":"),
+      (folded > 0 ? ` (${folded} line${folded === 1 ? "" : "s"} folded):` : ":"),
   );
   for (const [k, group] of byBrief) {
     const where = places(group.flatMap((f) => (f.at ? [f.at] : [])));
-    const same = k === key(first) ? " (as the first)" : "";
-    out.push(`  ${group.length > 1 ? `${group.length}× ` : ""}${where ? `${where}: ` : ""}${group[0]!.brief}${same}`);
+    // (the first failure's lines already show that difference)
+    const what = k === key(first) ? "same as the first" : group[0]!.brief;
+    out.push(`  ${group.length > 1 ? `${group.length}× ` : ""}${where ? `${where}: ` : ""}${what}`);
   }
   return out;
 }
