@@ -12,6 +12,7 @@ import { countTokens } from "gpt-tokenizer/encoding/o200k_base";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { allowedArgv, isEngineError, summarizeOutput, type RunTestsAnswer } from "../../src/index.ts";
 import { alive, ensureCliBuilt, jsonOf, repoRoot, runCli, tempDirs } from "../support/cli.ts";
+import { failureLines } from "../../src/core/evidence/run-failures.ts";
 import { memoryEngine } from "../support/platform.ts";
 
 const temps = tempDirs("codeslice-run-tests-");
@@ -400,6 +401,44 @@ describe("output trims that keep what a reader acts on", () => {
         at: "tests/test_box.py:14",
         brief: "assert …yes… == …no…",
       },
+    ]);
+  });
+
+  it("folds failures at one place into a line with their differing values, and skips the source pytest lists", () => {
+    const block = (name: string, sig: string) => [
+      `_____________________________ ${name} _____________________________`,
+      "    def unsign(self, value):",
+      "        except (ValueError, OSError) as exc:",
+      '>       raise BadSignature(f"Signature {sig!r} does not match")',
+      `E       itsdangerous.exc.BadSignature: Signature b'${sig}' does not match`,
+      "src/itsdangerous/signer.py:256: BadSignature",
+    ];
+    const out = [
+      "=================================== FAILURES ===================================",
+      "_____________________________ test_pad _____________________________",
+      '>       string += "=" * (-len(string) % 4)',
+      "E       TypeError: can't concat str to bytes",
+      "src/itsdangerous/encoding.py:33: TypeError",
+      ...block("TestSigner.test_a", "RI9c"),
+      ...block("TestSigner.test_b", "BWFI"),
+      ...block("TestSigner.test_c", "RI9c"),
+      "=========================== short test summary info ============================",
+      "FAILED tests/test_encoding.py::test_pad - TypeError",
+      "FAILED tests/test_signer.py::TestSigner::test_a - itsdangerous.exc.BadSignature",
+      "FAILED tests/test_signer.py::TestSigner::test_b - itsdangerous.exc.BadSignature",
+      "FAILED tests/test_signer.py::TestSigner::test_c - itsdangerous.exc.BadSignature",
+    ].join("\n");
+    const s = summarizeOutput(out);
+    // pytest's listing of a frame's source is code, not an error line, though it names ValueError.
+    expect(s.details.some((l) => l.includes("except"))).toBe(false);
+    expect(s.failures?.[1]?.at).toBe("src/itsdangerous/signer.py:256");
+    expect(failureLines(s.failures!)).toEqual([
+      "the first failure:",
+      '  > string += "=" * (-len(string) % 4)',
+      "  TypeError: can't concat str to bytes",
+      "  src/itsdangerous/encoding.py:33: TypeError",
+      "3 more, a line per difference (8 lines folded):",
+      "  3× src/itsdangerous/signer.py:256: itsdangerous.exc.BadSignature: Signature b'{RI9c|BWFI}' does not match",
     ]);
   });
 

@@ -57,7 +57,7 @@ const FAILED: RegExp[] = [
 const DETAIL: RegExp[] = [
   /^E {2,}\S/, // pytest's error lines
   /^>\s{2,}\S/, // pytest's failing source line
-  /^[\w./-]+\.py:\d+: \w*(Error|Exception|Warning|Failed)\b/, // pytest's location line
+  /^[\w./-]+\.py:\d+: (\w*(Error|Exception|Warning|Failed)\b|[A-Z]\w*$)/, // pytest's location line
   /^\s*File "[^"]+", line \d+, in /, // a Python traceback frame
   /\b(AssertionError|AssertError|TypeError|ReferenceError|RangeError|SyntaxError|ValueError|KeyError|Error:)/,
   /^\s*[-+] (Expected|Received)\b|^\s*(Expected|Received)\b|^\s*[-+] {1,2}\S/, // expected/received diffs
@@ -175,6 +175,9 @@ export function summarizeOutput(output: string): RunOutputSummary {
       continue;
     }
     if (idsOnly || (sectioned && !inSection) || !DETAIL.some((re) => re.test(line))) continue;
+    // pytest lists each frame's source, indented: a line that names an error there (`except (ValueError, …):`)
+    // is code, not the failure (a traceback's `File "…"` frame in captured output is kept).
+    if (current?.name !== undefined && /^\s/.test(line) && !/^\s*File "/.test(line)) continue;
     // pytest quotes a source line (`>`) in every frame it passes through: the last one before the
     // error lines is the one that raised, and the error says the rest.
     if (/^>\s/.test(line)) {
