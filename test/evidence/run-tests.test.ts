@@ -12,6 +12,7 @@ import { countTokens } from "gpt-tokenizer/encoding/o200k_base";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { allowedArgv, isEngineError, summarizeOutput, type RunTestsAnswer } from "../../src/index.ts";
 import { alive, ensureCliBuilt, jsonOf, repoRoot, runCli, tempDirs } from "../support/cli.ts";
+import { failureLines } from "../../src/core/evidence/run-failures.ts";
 import { memoryEngine } from "../support/platform.ts";
 
 const temps = tempDirs("codeslice-run-tests-");
@@ -296,7 +297,7 @@ describe("output trims that keep what a reader acts on", () => {
     expect(s.failed).toEqual(["test_basic.py::test_extended_flashing"]);
   });
 
-  it("keeps a pytest failure's raising line and its error lines up to the first difference", () => {
+  it("keeps a pytest failure's raising line and its error lines up to the first difference, a -/+ pair whole", () => {
     const out = [
       "=================================== FAILURES ===================================",
       "_________________________________ test_totals _________________________________",
@@ -342,9 +343,131 @@ describe("output trims that keep what a reader acts on", () => {
       "AssertionError: assert 'tree' == 'three'",
       "- three",
       "?  -",
+      "+ tree",
       "tests/test_cart.py:20: AssertionError",
     ]);
     expect(s.summary).toBe("2 failed in 0.05s");
+  });
+
+  it("reads pytest's failures one by one, each matched to its id by its header, with where and a one-line form", () => {
+    const out = [
+      "==================================== ERRORS ====================================",
+      "___________________ ERROR at setup of TestBox.test_open[2] ____________________",
+      ">       raise RuntimeError('no box')",
+      "E       RuntimeError: no box",
+      "tests/conftest.py:4: RuntimeError",
+      "=================================== FAILURES ===================================",
+      "_____________________________ TestBox.test_size[1] _____________________________",
+      ">       assert box.size() == 'size=10; unit=cm'",
+      "E       AssertionError: assert 'size=10; unit=mm' == 'size=10; unit=cm'",
+      "tests/test_box.py:9: AssertionError",
+      "__________________________________ test_flags __________________________________",
+      ">       assert flags() == [('read', 'yes'), ('write', 'no')]",
+      "E       AssertionError: assert [('read', 'yes'), ('write', 'yes')] == [('read', 'yes'), ('write', 'no')]",
+      "E         At index 1 diff: ('write', 'yes') != ('write', 'no')",
+      "tests/test_box.py:14: AssertionError",
+      "=========================== short test summary info ============================",
+      "FAILED tests/test_box.py::TestBox::test_size[1] - AssertionError: assert",
+      "FAILED tests/test_box.py::test_flags - AssertionError: assert",
+      "ERROR tests/test_box.py::TestBox::test_open[2] - RuntimeError: no box",
+      "==================== 2 failed, 1 error in 0.05s ====================",
+    ].join("\n");
+    const s = summarizeOutput(out);
+    expect(s.failures).toEqual([
+      {
+        ids: ["tests/test_box.py::TestBox::test_open[2]"],
+        lines: ["> raise RuntimeError('no box')", "RuntimeError: no box", "tests/conftest.py:4: RuntimeError"],
+        at: "tests/conftest.py:4",
+        brief: "RuntimeError: no box",
+      },
+      {
+        ids: ["tests/test_box.py::TestBox::test_size[1]"],
+        lines: [
+          "> assert box.size() == 'size=10; unit=cm'",
+          "AssertionError: assert 'size=10; unit=mm' == 'size=10; unit=cm'",
+          "tests/test_box.py:9: AssertionError",
+        ],
+        at: "tests/test_box.py:9",
+        brief: "assert …mm… == …cm…",
+      },
+      {
+        ids: ["tests/test_box.py::test_flags"],
+        lines: [
+          "> assert flags() == [('read', 'yes'), ('write', 'no')]",
+          "AssertionError: assert [('read', 'yes'), ('write', 'yes')] == [('read', 'yes'), ('write', 'no')]",
+          "At index 1 diff: ('write', 'yes') != ('write', 'no')",
+          "tests/test_box.py:14: AssertionError",
+        ],
+        at: "tests/test_box.py:14",
+        brief: "assert …yes… == …no…",
+      },
+    ]);
+  });
+
+  it("folds failures at one place into a line with their differing values, and skips the source pytest lists", () => {
+    const block = (name: string, sig: string) => [
+      `_____________________________ ${name} _____________________________`,
+      "    def unsign(self, value):",
+      "        except (ValueError, OSError) as exc:",
+      '>       raise BadSignature(f"Signature {sig!r} does not match")',
+      `E       itsdangerous.exc.BadSignature: Signature b'${sig}' does not match`,
+      "src/itsdangerous/signer.py:256: BadSignature",
+    ];
+    const out = [
+      "=================================== FAILURES ===================================",
+      "_____________________________ test_pad _____________________________",
+      '>       string += "=" * (-len(string) % 4)',
+      "E       TypeError: can't concat str to bytes",
+      "src/itsdangerous/encoding.py:33: TypeError",
+      ...block("TestSigner.test_a", "RI9c"),
+      ...block("TestSigner.test_b", "BWFI"),
+      ...block("TestSigner.test_c", "RI9c"),
+      "=========================== short test summary info ============================",
+      "FAILED tests/test_encoding.py::test_pad - TypeError",
+      "FAILED tests/test_signer.py::TestSigner::test_a - itsdangerous.exc.BadSignature",
+      "FAILED tests/test_signer.py::TestSigner::test_b - itsdangerous.exc.BadSignature",
+      "FAILED tests/test_signer.py::TestSigner::test_c - itsdangerous.exc.BadSignature",
+    ].join("\n");
+    const s = summarizeOutput(out);
+    // pytest's listing of a frame's source is code, not an error line, though it names ValueError.
+    expect(s.details.some((l) => l.includes("except"))).toBe(false);
+    expect(s.failures?.[1]?.at).toBe("src/itsdangerous/signer.py:256");
+    expect(failureLines(s.failures!)).toEqual([
+      "the first failure:",
+      '  > string += "=" * (-len(string) % 4)',
+      "  TypeError: can't concat str to bytes",
+      "  src/itsdangerous/encoding.py:33: TypeError",
+      "3 more, a line per difference (8 lines folded):",
+      "  3× src/itsdangerous/signer.py:256: itsdangerous.exc.BadSignature: Signature b'{RI9c|BWFI}' does not match",
+    ]);
+  });
+
+  it("reads Vitest's failures one by one; tests that share one error are one failure", () => {
+    const out = [
+      "⎯⎯⎯⎯⎯⎯⎯ Failed Tests 3 ⎯⎯⎯⎯⎯⎯⎯",
+      " FAIL  test/db.test.ts > db > reads",
+      " FAIL  test/db.test.ts > db > writes",
+      "Error: connection refused",
+      " ❯ test/db.test.ts:4:11",
+      "⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯[1/2]⎯",
+      " FAIL  test/cookie.test.ts > cookie > flags",
+      "AssertionError: expected 'a=1; Httponly; Secure' to be 'a=1; HttpOnly; Secure' // Object.is equality",
+      'Expected: "a=1; HttpOnly; Secure"',
+      'Received: "a=1; Httponly; Secure"',
+      " ❯ test/cookie.test.ts:9:20",
+      "⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯[2/2]⎯",
+      " Test Files  2 failed (2)",
+      "      Tests  3 failed (3)",
+    ].join("\n");
+    const s = summarizeOutput(out);
+    expect(s.failures?.map((f) => [f.ids, f.at, f.brief])).toEqual([
+      [
+        ["test/db.test.ts > db > reads", "test/db.test.ts > db > writes"],
+        "test/db.test.ts:4:11",
+        "Error: connection refused",
+      ],
+      [["test/cookie.test.ts > cookie > flags"], "test/cookie.test.ts:9:20", "expected …HttpOnly…, got …Httponly…"],
+    ]);
   });
 
   it("reads Vitest's details from its failed-tests part only, without its diff headers and equality note", () => {
@@ -388,7 +511,7 @@ describe("output trims that keep what a reader acts on", () => {
     expect(s.summary).toBe("Tests  1 failed | 1 passed (2)");
   });
 
-  it("clips a long Expected/Received pair to the part around its first difference", () => {
+  it("clips a long Expected/Received pair to the part around its first difference, and the message's cut values", () => {
     const expected =
       "__Host-great_cookie=banana; Max-Age=1000; Path=/; Expires=Sun, 24 Dec 2000 10:30:59 GMT; HttpOnly; Secure; SameSite=Strict; Priority=High; Partitioned";
     const received = expected.replace("HttpOnly", "Httponly");
@@ -401,8 +524,10 @@ describe("output trims that keep what a reader acts on", () => {
     );
     // The first differing character: "O" against "o", in the quoted strings as the runner prints them.
     const at = `"${expected}"`.indexOf("HttpOnly") + 4;
-    expect(s.details[1]).toBe(`Expected: …${`"${expected}"`.slice(at - 40, at + 40)}…`);
-    expect(s.details[2]).toBe(`Received: …${`"${received}"`.slice(at - 40, at + 40)}…`);
+    expect(s.details[1]).toBe(`Expected: …${`"${expected}"`.slice(at - 30, at + 30)}…`);
+    expect(s.details[2]).toBe(`Received: …${`"${received}"`.slice(at - 30, at + 30)}…`);
+    // The message's values, cut at their start by the runner, are the pair's: the message keeps its words.
+    expect(s.details[0]).toBe("AssertionError: expected … to be …");
     expect(s.details[2]).toContain("Httponly");
     // A second failure whose clipped pair reads the same shows its frame, not the pair again.
     const twice = summarizeOutput(

@@ -52,8 +52,9 @@ With --run, codeslice runs those commands (at most ${RUN_LIMITS.maxCommands}) wi
 program is an allowlisted runner (pytest, npm/pnpm/yarn test, vitest, jest, go test, cargo
 test, mvn/gradle test, dotnet test, rspec, phpunit), each killed after --timeout seconds,
 and prints the command, the exit code, the failing test ids and the assertion and traceback
-lines within --budget (default ${RUN_LIMITS.budget.default} with --run), or the output's last lines when no
-failure is recognized. Exit code 0 when the tests pass, 1 when they fail or time out.`,
+lines (with several failures, the first whole and a line per other difference) within
+--budget (default ${RUN_LIMITS.budget.default} with --run), or the output's last lines when no failure
+is recognized. Exit code 0 when the tests pass, 1 when they fail or time out.`,
   examples: [
     "codeslice tests Session.send",
     "codeslice tests src/cart.ts --json",

@@ -17,6 +17,24 @@ export interface RunOutputSummary {
   tail?: string[];
   /** Lines of output in all. */
   lines: number;
+  /**
+   * The same detail lines failure by failure, where the runner reports failures one by one (pytest's `____ name ____`
+   * parts, Vitest's `FAIL` headers in its Failed Tests part): an answer with several shows the first in full and the
+   * rest one line each.
+   */
+  failures?: FailureReport[];
+}
+
+/** One failure of a run, as the runner reported it. */
+export interface FailureReport {
+  /** The failing ids it reports (Vitest prints one error once for the tests that share it); empty when unmatched. */
+  ids: string[];
+  /** Its detail lines, in `details`' form (where `details` shows a line once, each failure here keeps its own). */
+  lines: string[];
+  /** Where it failed: pytest's `path:line`, Vitest's first project frame `path:line:col`. */
+  at?: string;
+  /** The failure in one line: the differing values, or the error. */
+  brief: string;
 }
 
 // eslint-disable-next-line no-control-regex
@@ -39,7 +57,7 @@ const FAILED: RegExp[] = [
 const DETAIL: RegExp[] = [
   /^E {2,}\S/, // pytest's error lines
   /^>\s{2,}\S/, // pytest's failing source line
-  /^[\w./-]+\.py:\d+: \w*(Error|Exception|Warning|Failed)\b/, // pytest's location line
+  /^[\w./-]+\.py:\d+: (\w*(Error|Exception|Warning|Failed)\b|[A-Z]\w*$)/, // pytest's location line
   /^\s*File "[^"]+", line \d+, in /, // a Python traceback frame
   /\b(AssertionError|AssertError|TypeError|ReferenceError|RangeError|SyntaxError|ValueError|KeyError|Error:)/,
   /^\s*[-+] (Expected|Received)\b|^\s*(Expected|Received)\b|^\s*[-+] {1,2}\S/, // expected/received diffs
@@ -86,18 +104,25 @@ export function summarizeOutput(output: string): RunOutputSummary {
     .split("\n")
     .map((l) => l.replace(/\s+$/, ""));
   const failed: string[] = [];
+  let summary: string | undefined;
+  const sectioned = lines.some((l) => SECTION_START.test(l));
+  let inSection = false;
   const details: string[] = [];
   const seenFailed = new Set<string>();
   const seenDetail = new Set<string>();
+  // Failure by failure, where the runner reports them apart (pytest's and Vitest's failure parts).
+  const blocks: { name?: string; ids: string[]; lines: string[] }[] = [];
+  let current: (typeof blocks)[number] | undefined;
   const keep = (line: string) => {
     const trimmed = line.trim();
     const kept = trimmed.length > 300 ? `${trimmed.slice(0, 300)}…` : trimmed;
     if (!seenDetail.has(kept)) details.push(kept);
     seenDetail.add(kept);
+    // (a line before any failure's header, an unhandled error, is a failure of its own)
+    if (!current && inSection) blocks.push((current = { ids: [], lines: [] }));
+    if (current && !current.lines.includes(kept)) current.lines.push(kept);
   };
-  let summary: string | undefined;
-  const sectioned = lines.some((l) => SECTION_START.test(l));
-  let inSection = false;
+
   // pytest's closing summary repeats each failure's first error line: ids only from there on.
   let idsOnly = false;
   // pytest's "Full diff:" block prints again, item by item, what the lines above it said (the
@@ -111,12 +136,22 @@ export function summarizeOutput(output: string): RunOutputSummary {
   for (const line of lines) {
     if (!line.trim()) continue;
     if (/^=+ short test summary info =+$/.test(line)) idsOnly = true;
-    if (SECTION_START.test(line)) inSection = true;
-    else if (SECTION_END.test(line)) inSection = false;
+    if (SECTION_START.test(line)) {
+      // (a new part's lines are not the last failure's: Vitest's unhandled errors after its failed tests)
+      flushArrow();
+      inSection = true;
+      current = undefined;
+    } else if (SECTION_END.test(line) && inSection) {
+      // (the part's last failure keeps its quoted source line)
+      flushArrow();
+      inSection = false;
+      current = undefined;
+    }
     if (PYTEST_BLOCK.test(line)) {
       // A failure with no error line (a failed fixture's setup) keeps its quoted source line.
       flushArrow();
       Object.assign(block, { eLines: 0, differed: false, pairOpen: false });
+      if (inSection) blocks.push((current = { name: line.replace(/^_+ | _+$/g, ""), ids: [], lines: [] }));
     }
     if (/^E\s+Full diff:$/.test(line)) {
       fullDiff = true;
@@ -131,9 +166,18 @@ export function summarizeOutput(output: string): RunOutputSummary {
     if (id !== undefined) {
       if (!seenFailed.has(id)) failed.push(id);
       seenFailed.add(id);
+      // Vitest heads each failure with `FAIL  id`, several when the tests share one error.
+      if (inSection && /^ FAIL /.test(line)) {
+        flushArrow();
+        if (current && !current.name && !current.lines.length) current.ids.push(id);
+        else blocks.push((current = { ids: [id], lines: [] }));
+      }
       continue;
     }
     if (idsOnly || (sectioned && !inSection) || !DETAIL.some((re) => re.test(line))) continue;
+    // pytest lists each frame's source, indented: a line that names an error there (`except (ValueError, …):`)
+    // is code, not the failure (a traceback's `File "…"` frame in captured output is kept).
+    if (current?.name !== undefined && /^\s/.test(line) && !/^\s*File "/.test(line)) continue;
     // pytest quotes a source line (`>`) in every frame it passes through: the last one before the
     // error lines is the one that raised, and the error says the rest.
     if (/^>\s/.test(line)) {
@@ -144,11 +188,13 @@ export function summarizeOutput(output: string): RunOutputSummary {
       const text = line.slice(1).trim();
       if (block.differed || block.eLines >= PYTEST_E_LINES || /^Use -v to get/.test(text)) continue;
       flushArrow();
-      // A `- expected` line is read with the `+ got` line after it: the difference is the pair.
-      if (block.eLines++ > 0 && PYTEST_DIFFERENCE.test(text) && !(/^- /.test(text) && !block.pairOpen)) {
+      // A `- expected` line is read with the `+ got` line after it (and the `?` line that marks the characters
+      // between them): the difference is the pair.
+      const inPair = block.pairOpen && /^\? /.test(text);
+      if (block.eLines++ > 0 && PYTEST_DIFFERENCE.test(text) && !(/^- /.test(text) && !block.pairOpen) && !inPair) {
         block.differed = true;
       }
-      block.pairOpen = /^- /.test(text);
+      block.pairOpen = /^- /.test(text) || inPair;
       keep(text);
       continue;
     }
@@ -158,6 +204,7 @@ export function summarizeOutput(output: string): RunOutputSummary {
     keep(line.replace(/ \/\/ Object\.is equality$/, ""));
   }
   flushArrow();
+  const failures = blocks.length ? failureReports(blocks, failed) : undefined;
   // Clipped pairs of several failures often read the same: each is shown once (their frames still follow each failure).
   const clipped = clipPairs(details).filter((l, i, all) => !/^(Expected|Received)/.test(l) || all.indexOf(l) === i);
   details.splice(0, details.length, ...clipped);
@@ -170,7 +217,115 @@ export function summarizeOutput(output: string): RunOutputSummary {
       tail: lines.filter((l) => l.trim()).slice(-TAIL_LINES),
       lines: count,
     };
-  return { failed, details, ...(summary ? { summary } : {}), lines: count };
+  return { failed, details, ...(summary ? { summary } : {}), lines: count, ...(failures ? { failures } : {}) };
+}
+
+/** A pytest failure's header names the test as `Class.test[param]` (`ERROR at setup of …`, `ERROR collecting path`). */
+function headerName(name: string): string {
+  return name.replace(/^ERROR (at (setup|teardown) of|collecting) /, "");
+}
+
+/** The reports of `blocks`, each matched to its ids (pytest's headers name the test, its ids come later). */
+function failureReports(
+  blocks: { name?: string; ids: string[]; lines: string[] }[],
+  failed: string[],
+): FailureReport[] {
+  return blocks.map((b) => {
+    const ids =
+      b.name === undefined
+        ? b.ids
+        : failed.filter((id) => {
+            const name = headerName(b.name!);
+            return id === name || id.split("::").slice(1).join(".") === name;
+          });
+    const at = locationOf(b.lines);
+    return { ids, lines: clipPairs([...b.lines]), ...(at ? { at } : {}), brief: briefOf(b.lines) };
+  });
+}
+
+/** Where a failure's lines say it failed: pytest's `path:line: Error` line, else the first project frame. */
+function locationOf(lines: readonly string[]): string | undefined {
+  for (const l of lines) {
+    const m = /^([\w./-]+\.py:\d+): \w/.exec(l);
+    if (m) return m[1];
+  }
+  for (const l of lines) {
+    const m = /^❯ (\S+:\d+:\d+)/.exec(l) ?? /^at (?:.* \()?([^()\s]+:\d+:\d+)\)?$/.exec(l);
+    if (m) return m[1];
+  }
+  return undefined;
+}
+
+/** Characters of a failure's one-line form at most. */
+const BRIEF_CHARS = 140;
+
+/** A line that states an error or a difference, not where it happened. */
+const isStatement = (l: string) =>
+  !/^(> |❯ |at )/.test(l) && !/^[\w./-]+\.py:\d+: \w/.test(l) && !/^(Expected|Received)\b/.test(l);
+
+/**
+ * A failure in one line, its values cut to where they differ: an `Expected:`/`Received:` pair (Vitest, Jest) or a
+ * `- expected`/`+ got` pair (pytest, Vitest) as `expected …, got …`, else pytest's `At index 0 diff: a != b` line
+ * when the error line elides its values (`...`), else the error line (`assert a == b` cut the same way).
+ */
+function briefOf(lines: readonly string[]): string {
+  for (let i = 0; i + 1 < lines.length; i++) {
+    const e = /^Expected:?\s+(.*)$/.exec(lines[i]!);
+    const r = /^Received:?\s+(.*)$/.exec(lines[i + 1]!);
+    if (e && r && e[1] !== r[1]) {
+      const [a, b] = differingPart(e[1]!, r[1]!);
+      return `expected ${a}, got ${b}`;
+    }
+  }
+  const statements = lines.filter(isStatement).filter((l) => !/^\? /.test(l));
+  const error = (statements[0] ?? lines[0] ?? "").replace(/^AssertionError: (?=assert )/, "");
+  const diff = statements.find((l) => /\bdiff: /.test(l));
+  const minus = statements.findIndex((l) => /^- /.test(l));
+  const plus = minus >= 0 && /^\+ /.test(statements[minus + 1] ?? "") ? statements[minus + 1] : undefined;
+  // pytest's and Vitest's `- expected`/`+ got` pair holds the whole values, where the error line may elide them:
+  // read the same way whatever the error line printed, failures that differ the same way share their line.
+  if (plus) {
+    const [a, b] = differingPart(statements[minus]!.slice(2), plus.slice(2));
+    return `expected ${a}, got ${b}`;
+  }
+  const line = diff && (/\.\.\.|…/.test(error) || !sides(error)) ? diff : error;
+  const two = sides(line);
+  const brief = two ? `${two.head}${differingPart(two.left, two.right).join(two.op)}` : line;
+  return brief.length > BRIEF_CHARS ? `${brief.slice(0, BRIEF_CHARS)}…` : brief;
+}
+
+/** The two sides of a comparison a line states once (`assert a == b`, `diff: a != b`), if it states one. */
+function sides(line: string): { head: string; left: string; op: string; right: string } | undefined {
+  const m = /^(.*?(?:\bassert |\bdiff: ))(.*)$/.exec(line);
+  if (!m) return undefined;
+  const ops = [...m[2]!.matchAll(/ (==|!=) /g)];
+  if (ops.length !== 1) return undefined;
+  const at = ops[0]!.index;
+  return { head: m[1]!, left: m[2]!.slice(0, at), op: ops[0]![0], right: m[2]!.slice(at + ops[0]![0].length) };
+}
+
+/** Characters of each side of a difference shown at most. */
+const DIFFERENCE_CHARS = 50;
+
+/**
+ * The part two values differ in, widened to whole words, with `…` where the common part is cut:
+ * `"a=1; HttpOnly; Secure"` against `"a=1; Httponly; Secure"` gives `…HttpOnly…` and `…Httponly…`.
+ */
+export function differingPart(a: string, b: string): [string, string] {
+  let head = 0;
+  while (head < a.length && head < b.length && a[head] === b[head]) head++;
+  let tail = 0;
+  while (tail < a.length - head && tail < b.length - head && a[a.length - 1 - tail] === b[b.length - 1 - tail]) tail++;
+  const word = /[\w$-]/;
+  while (head > 0 && word.test(a[head - 1]!)) head--;
+  while (tail > 0 && word.test(a[a.length - tail]!)) tail--;
+  // (the common ends are cut whatever their length, so failures that differ the same way read the same)
+  const part = (x: string) => {
+    const middle = x.slice(head, x.length - tail);
+    const cut = middle.length > DIFFERENCE_CHARS ? `${middle.slice(0, DIFFERENCE_CHARS)}…` : middle;
+    return `${head > 0 ? "…" : ""}${cut}${tail > 0 && middle.length <= DIFFERENCE_CHARS ? "…" : ""}`;
+  };
+  return [part(a), part(b)];
 }
 
 function firstCapture(patterns: readonly RegExp[], line: string): string | undefined {
@@ -182,7 +337,7 @@ function firstCapture(patterns: readonly RegExp[], line: string): string | undef
 }
 
 /** Characters kept either side of the first difference of a long Expected/Received pair. */
-const PAIR_CONTEXT = 40;
+const PAIR_CONTEXT = 30;
 
 /**
  * Clips each long `Expected: …` / `Received: …` pair (Vitest, Jest) to the part around their first
@@ -193,7 +348,12 @@ function clipPairs(details: string[]): string[] {
   for (let i = 0; i + 1 < details.length; i++) {
     const e = /^(Expected:?\s+)(.*)$/.exec(details[i]!);
     const r = /^(Received:?\s+)(.*)$/.exec(details[i + 1]!);
-    if (!e || !r || Math.max(e[2]!.length, r[2]!.length) <= 2 * PAIR_CONTEXT + 20) continue;
+    if (!e || !r) continue;
+    // The message above a pair quotes the same values cut at their start (`expected '__Secure-great_cookie=banana;
+    // Max-Age…' to be '…'`, 33 tokens on hono): the pair says them, the message keeps its words.
+    if (i > 0 && /^\w*Error: expected '.*…' to /.test(details[i - 1]!))
+      details[i - 1] = details[i - 1]!.replace(/'[^']*…'/g, "…");
+    if (Math.max(e[2]!.length, r[2]!.length) <= 2 * PAIR_CONTEXT + 20) continue;
     const a = e[2]!;
     const b = r[2]!;
     let at = 0;

@@ -7,6 +7,7 @@
 import { EngineError } from "../../shared/errors.ts";
 import type { ProcessRunner } from "../ports.ts";
 import { allowedArgv } from "./run-command.ts";
+import { failureLines, groupedIds } from "./run-failures.ts";
 import { summarizeOutput, type RunOutputSummary } from "./run-output.ts";
 import type { RunPlan, TestsAnswer } from "./tests.ts";
 
@@ -189,9 +190,12 @@ function runLines(r: TestRun, timeoutSeconds: number): { head: string[]; body: s
     const shared = project !== undefined && r.result.failed.every((id) => id.startsWith(project));
     const ids = shared ? r.result.failed.map((id) => id.slice(project.length)) : r.result.failed;
     const label = shared ? `, project ${project.trim().slice(1, -1)}` : "";
-    body.push(`failed (${ids.length}${label}):`, ...ids.map((id) => `  ${id}`));
+    body.push(`failed (${ids.length}${label}):`, ...groupedIds(ids));
   }
-  if (r.result.details.length) body.push("assertions and tracebacks:", ...r.result.details.map((d) => `  ${d.trim()}`));
+  // Several failures: the first whole, the others a line per difference (what an agent compares them by).
+  if ((r.result.failures?.length ?? 0) > 1) body.push(...failureLines(r.result.failures!));
+  else if (r.result.details.length)
+    body.push("assertions and tracebacks:", ...r.result.details.map((d) => `  ${d.trim()}`));
   // A clean pass needs no output; a failure nobody recognized shows its last lines.
   if (r.result.tail?.length && (r.exitCode !== 0 || r.timedOut))
     body.push(

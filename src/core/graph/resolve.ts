@@ -492,7 +492,14 @@ function injectedValue(
   name: string,
   depth: number,
 ): Value | undefined {
-  const p = injectedProvider(ctx, st, scope, name, (cls) => basesOf(ctx, cls).map((b) => b.id));
+  const bases = (cls: number) => basesOf(ctx, cls).map((b) => b.id);
+  // A provider's own parameters are filled as the receiver that asked for it sees them (pytest resolves a fixture's
+  // fixtures from the requesting test): a base class's `serializer(serializer_factory)` run for a subclass's test
+  // gets the subclass's `serializer_factory`. A provider of its own name still gets the outer one.
+  const asking = injectedRequester?.st === st && injectedRequester.provider === scope ? injectedRequester : undefined;
+  let p = asking ? injectedProvider(ctx, asking.receiver, asking.scope, name, bases) : undefined;
+  if (p && p.st === st && p.index === scope) p = undefined;
+  p ??= injectedProvider(ctx, st, scope, name, bases);
   if (!p || depth > MAX_DEPTH) return undefined;
   const d = p.st.record.definitions[p.index]!;
   if (d.returns) {
@@ -500,9 +507,21 @@ function injectedValue(
     if (cls !== undefined) return { kind: "instance", id: cls };
   }
   const r = localAt(p.st, p.index, "return") ?? localAt(p.st, p.index, "yield");
-  const v = r ? bindingValue(ctx, p.st, p.index, r, depth + 1) : undefined;
-  return v?.kind === "local" ? undefined : v;
+  const outer = injectedRequester;
+  injectedRequester = { receiver: asking?.receiver ?? st, scope: asking?.scope ?? scope, st: p.st, provider: p.index };
+  try {
+    const v = r ? bindingValue(ctx, p.st, p.index, r, depth + 1) : undefined;
+    return v?.kind === "local" ? undefined : v;
+  } finally {
+    injectedRequester = outer;
+  }
 }
+
+/**
+ * The receiver whose injected parameter is being resolved, while its provider's value is read (`injectedValue`):
+ * resolution is synchronous, so the value is set and restored around that read alone.
+ */
+let injectedRequester: { receiver: FileState; scope: number; st: FileState; provider: number } | undefined;
 
 /**
  * The type of an untyped callback parameter from the callee's declaration: for
