@@ -915,14 +915,7 @@ export async function buildContext(
       ...(c.listOnly ? { listOnly: true } : {}),
       // The next places a task points at: their shapes first, their bodies while budget lasts.
       ...(c.role === "match" && hasOutline ? { preferOutline: true } : {}),
-      // A task's seed that is a long class or file: its body waits for every other chunk (see BIG_TASK_SEED).
-      ...(c.role === "seed" &&
-      seeds.how === "search" &&
-      hasOutline &&
-      (CLASS_KINDS.has(c.kind) || c.kind === "file") &&
-      count(full) > BIG_TASK_SEED
-        ? { fullAfterTrailing: true }
-        : {}),
+      ...(hasOutline && bodyWaits(c, seeds, () => count(full)) ? { fullAfterTrailing: true } : {}),
       ...(i === 0 ? { required: true, ...(note ? { cost: fullTokens + 2 } : {}) } : {}),
       ...(within[i]!.length ? { within: within[i]! } : {}),
     };
@@ -1000,6 +993,16 @@ const GROWTH = { outline: 0.2, full: 1 / 3, required: 2 / 3, longFull: 400 } as 
  * its outline already lists the members, and they are places of their own.
  */
 const BIG_TASK_SEED = Math.round(DEFAULT_BUDGET * GROWTH.full);
+
+/** A task's seed that is a class or file over BIG_TASK_SEED tokens: its body waits for every other chunk. */
+function bodyWaits(c: PlannedChunk, seeds: Seeds, tokens: () => number): boolean {
+  return (
+    c.role === "seed" &&
+    seeds.how === "search" &&
+    (CLASS_KINDS.has(c.kind) || c.kind === "file") &&
+    tokens() > BIG_TASK_SEED
+  );
+}
 
 /** The most files with syntax errors a context answer names. */
 const MAX_BROKEN_FILES = 3;
