@@ -159,6 +159,45 @@ describe("fitBlocks", () => {
     expect(fitPrefix(0, render, cost, 9)).toEqual({ k: 0, answer: { k: 0, cost: 10 }, fits: false });
   });
 
+  it("a full form marked fullAfterTrailing enters after the trailing blocks: a huge seed's body no longer keeps what a smaller budget has room for", () => {
+    const GROWTH = { outline: 0.2, full: 1 / 3, required: 2 / 3, longFull: 400 };
+    // Trailing blocks of about 700 tokens each, with no shorter form.
+    const trailing = ["t1", "t2", "t3", "t4", "t5", "t6"].map((n) => {
+      const { outline: _, ...whole } = block(n, 60, { trailing: true });
+      return whole;
+    });
+    const blocks = (deferred: boolean) => [
+      block("seed", 400, { required: true, ...(deferred ? { fullAfterTrailing: true } : {}) }),
+      block("b", 8),
+      block("c", 8),
+      ...trailing,
+    ];
+    const budgets = [600, 900, 1200, 2000, 4000, 8000, 12_000, 16_000, 24_000, 32_000];
+    const fits = (deferred: boolean) =>
+      budgets.map((budget) => fitBlocks(spec(blocks(deferred), budget, { monotone: GROWTH })));
+    const shown = (f: ReturnType<typeof fitBlocks>) => f.forms.map((form) => form !== "cut" && form !== "covered");
+    for (const deferred of [false, true]) {
+      const all = fits(deferred);
+      // Budgets only add either way: what a budget shows, every larger one shows, and a full form stays full.
+      for (let k = 1; k < all.length; k++)
+        all[k - 1]!.forms.forEach((form, i) => {
+          if (form !== "cut") expect(shown(all[k]!)[i], `${deferred} ${budgets[k]} block ${i}`).toBe(true);
+          if (form === "full") expect(all[k]!.forms[i]).toBe("full");
+          expect(all[k]!.tokens).toBeLessThanOrEqual(budgets[k]!);
+        });
+    }
+    const before = fits(false);
+    const after = fits(true);
+    const seedFull = (all: ReturnType<typeof fitBlocks>[]) => all.findIndex((f) => f.forms[0] === "full");
+    const allTrailing = (all: ReturnType<typeof fitBlocks>[]) => all.findIndex((f) => shown(f).every(Boolean));
+    // Without the mark the seed's body (about 7,000 tokens) enters first and the trailing blocks wait for the room
+    // left beside it; with it, every trailing block is in before the seed shows whole.
+    expect(seedFull(before)).toBeGreaterThan(-1);
+    expect(allTrailing(before)).toBeGreaterThanOrEqual(seedFull(before));
+    expect(allTrailing(after)).toBeGreaterThan(-1);
+    expect(allTrailing(after)).toBeLessThan(seedFull(after) === -1 ? Infinity : seedFull(after));
+  });
+
   it("clips a line longer than any budget by characters", () => {
     const line = "x1y2z3 ".repeat(5000);
     const clipped = clipText(line, 100, count);

@@ -67,6 +67,8 @@ export interface Block {
    * budget has left (a task's late matches). Only with `FitSpec.monotone`.
    */
   trailing?: boolean;
+  /** Its full form enters after every other step, the trailing blocks' included (it has a shorter form). */
+  fullAfterTrailing?: boolean;
   /** It must be shown, in full or as its outline; when not even that fits: `budget_too_small`. */
   required?: boolean;
   /** Earlier blocks that contain this one: when one of them is shown in full, this one is covered. */
@@ -810,6 +812,7 @@ function fitMonotone(fit: Fit, shares: Shares): FitResult {
   const fullStep = new Map<number, number>();
   const later: (() => void)[] = [];
   const last: (() => void)[] = [];
+  const final: (() => void)[] = [];
   const smallest = new Map<number, BlockForm>();
   const required = order.filter((i) => blocks[i]!.required);
   const addBlock = (i: number) => {
@@ -844,7 +847,8 @@ function fitMonotone(fit: Fit, shares: Shares): FitResult {
         if (level.form === "full") fullStep.set(i, steps.length - 1);
         return steps.length - 1;
       };
-      if (level.form === "full" && b.preferOutline && after) last.push(take);
+      if (level.form === "full" && b.fullAfterTrailing && after) final.push(take);
+      else if (level.form === "full" && b.preferOutline && after) last.push(take);
       else if (level.form === "full" && after && !b.required && level.cost > (shares.longFull ?? Infinity))
         later.push(take);
       else previous = { step: take(), cost: level.cost };
@@ -861,6 +865,7 @@ function fitMonotone(fit: Fit, shares: Shares): FitResult {
     later.length = 0;
     last.length = 0;
   }
+  for (const take of final) take();
   const at = entryBudgets(steps, fixed);
 
   // The forms this budget allows: each block's largest form whose step has entered.

@@ -26,7 +26,7 @@ import { rankTask, type TaskRanking } from "../locate/rank-task.ts";
 import { readTaskText, type TaskEvidence } from "../locate/task-text.ts";
 import { findPhrases, type PhraseHit } from "../locate/phrases.ts";
 import { parseTrace, type ParsedTrace } from "./trace.ts";
-import { isLateMatch, planContext, type PlannedChunk, type Role } from "./plan.ts";
+import { CLASS_KINDS, isLateMatch, planContext, type PlannedChunk, type Role } from "./plan.ts";
 import { partsNote, routeParts } from "./route-parts.ts";
 import { joinPaths, type MountLine, type Route } from "../query/routes.ts";
 import { ROUTE, routesNamed } from "../query/route-calls.ts";
@@ -115,6 +115,11 @@ interface Seeds {
   matches?: number[];
   /** Places past those: matches after every neighbour of the seeds (see LATE_MATCHES). */
   lateMatches?: number[];
+  /**
+   * A task's places and their scores as a share of the best one's (those worth a match): the seeds' neighbours
+   * among them come first in their hop.
+   */
+  shares?: Map<number, number>;
   /** Outer project frames of a stack trace (role `frame`). */
   frames?: number[];
   /**
@@ -642,6 +647,7 @@ function taskSeeds(graph: CodeGraph, io: ContextIO, text: string, maxSeeds: numb
     inline: [],
     matches,
     ...(late.length ? { lateMatches: late } : {}),
+    shares: new Map(ranking.candidates.filter((c) => c.score >= best * MATCH_SHARE).map((c) => [c.id, c.score / best])),
   };
 }
 
@@ -785,6 +791,7 @@ async function seedsAndPlan(
     ...(seeds.lateMatches ? { lateMatches: seeds.lateMatches } : {}),
     ...(seeds.frames ? { frames: seeds.frames } : {}),
     ...(parts ? { parts } : {}),
+    ...(seeds.shares ? { relevance: seeds.shares } : {}),
   });
   return {
     seeds,
@@ -908,6 +915,7 @@ export async function buildContext(
       ...(c.listOnly ? { listOnly: true } : {}),
       // The next places a task points at: their shapes first, their bodies while budget lasts.
       ...(c.role === "match" && hasOutline ? { preferOutline: true } : {}),
+      ...(hasOutline && bodyWaits(c, seeds, () => count(full)) ? { fullAfterTrailing: true } : {}),
       ...(i === 0 ? { required: true, ...(note ? { cost: fullTokens + 2 } : {}) } : {}),
       ...(within[i]!.length ? { within: within[i]! } : {}),
     };
@@ -976,6 +984,25 @@ export async function buildContext(
  * outlines, against 3.24 + 2.00) for a few points of budget left unused.
  */
 const GROWTH = { outline: 0.2, full: 1 / 3, required: 2 / 3, longFull: 400 } as const;
+
+/**
+ * Tokens past which the body of a task's seed that is a class or a file enters after every other chunk, the late
+ * matches included: a neighbour's share of the default budget. Its entry budget is above what most answers are
+ * asked for, and every chunk shown below it must still fit beside it there, so a 6,500-token class seed left a
+ * third of an 8,000-token answer empty (jinja's Environment, marshmallow's BaseSchema on the issue-report cases);
+ * its outline already lists the members, and they are places of their own.
+ */
+const BIG_TASK_SEED = Math.round(DEFAULT_BUDGET * GROWTH.full);
+
+/** A task's seed that is a class or file over BIG_TASK_SEED tokens: its body waits for every other chunk. */
+function bodyWaits(c: PlannedChunk, seeds: Seeds, tokens: () => number): boolean {
+  return (
+    c.role === "seed" &&
+    seeds.how === "search" &&
+    (CLASS_KINDS.has(c.kind) || c.kind === "file") &&
+    tokens() > BIG_TASK_SEED
+  );
+}
 
 /** The most files with syntax errors a context answer names. */
 const MAX_BROKEN_FILES = 3;

@@ -117,12 +117,16 @@ interface WalkHit {
   lines: number[];
 }
 
-/** Callees or callers of the seeds, breadth-first; within a hop, most confident first. */
+/**
+ * Callees or callers of the seeds, breadth-first; within a hop, the ones a task points at first (`relevance`, higher
+ * first), then the most confident.
+ */
 function walkCalls(
   graph: CodeGraph,
   seedScopes: number[],
   direction: "callee" | "caller",
   limits: PlanLimits,
+  relevance?: ReadonlyMap<number, number>,
 ): WalkHit[] {
   const adjacency = direction === "callee" ? graph.callsFrom : graph.callsTo;
   const found: WalkHit[] = [];
@@ -143,7 +147,8 @@ function walkCalls(
         if (direction === "caller" && e.classBody) stops.add(other);
       }
     }
-    const ordered = [...hop].sort((a, b) => b[1] - a[1] || a[0] - b[0]);
+    const rel = (id: number) => relevance?.get(id) ?? 0;
+    const ordered = [...hop].sort((a, b) => rel(b[0]) - rel(a[0]) || b[1] - a[1] || a[0] - b[0]);
     for (const [id, confidence] of ordered) {
       seen.add(id);
       found.push({
@@ -173,6 +178,8 @@ export function planContext(
     frames?: number[];
     /** A route's models, dependencies and tests (route-parts.ts). */
     parts?: { types: number[]; deps: number[]; tests: number[] };
+    /** How strongly a task points at a symbol: neighbours it points at come first in their hop. */
+    relevance?: ReadonlyMap<number, number>;
   } = {},
   limits: PlanLimits = DEFAULT_LIMITS,
 ): PlannedChunk[] {
@@ -236,8 +243,8 @@ export function planContext(
   }
   for (const t of types) take(t.id, "type", t.depth, 0.9);
 
-  // Callees and callers, breadth-first; within a hop, most confident first.
-  const walk = (direction: "callee" | "caller") => walkCalls(graph, seedScopes, direction, limits);
+  // Callees and callers, breadth-first; within a hop, what the task points at first, then the most confident.
+  const walk = (direction: "callee" | "caller") => walkCalls(graph, seedScopes, direction, limits, extra.relevance);
   const callees = walk("callee")
     .filter((c) => !c.test)
     .slice(0, limits.perRole);
