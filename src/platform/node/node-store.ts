@@ -6,7 +6,9 @@ import {
   openSync,
   promises as fsp,
   readFileSync,
+  readSync,
   renameSync,
+  statSync,
   writeFileSync,
 } from "node:fs";
 import * as nodePath from "node:path";
@@ -53,7 +55,25 @@ export const nodeDiskOps: DiskOps = {
       closeSync(fd);
     }
   },
-  modifiedMs: async (p) => (await fsp.stat(p)).mtimeMs,
+  // A pack's table is its first bytes: read with the size in one open, not the whole pack.
+  readAt: async (p, offset, length) => {
+    const fd = openSync(p, fsConstants.O_RDONLY | NONBLOCK);
+    try {
+      const st = fstatSync(fd);
+      if (!st.isFile()) throw Object.assign(new Error(`not a regular file: ${p}`), { code: "EISDIR" });
+      const bytes = new Uint8Array(Math.max(0, Math.min(length, st.size - offset)));
+      let at = 0;
+      while (at < bytes.length) {
+        const n = readSync(fd, bytes, at, bytes.length - at, offset + at);
+        if (n === 0) break;
+        at += n;
+      }
+      return { bytes: at === bytes.length ? bytes : bytes.subarray(0, at), size: st.size };
+    } finally {
+      closeSync(fd);
+    }
+  },
+  modifiedMs: async (p) => statSync(p).mtimeMs,
   writeFile: async (p, bytes, createNew) => writeFileSync(p, bytes, createNew ? { flag: "wx" } : undefined),
   mkdir: async (p) => {
     await fsp.mkdir(p);
