@@ -116,9 +116,11 @@ const builds =
           console.error(`${cli} is missing: build that checkout first`);
           process.exit(2);
         }
-        return { name, cli };
+        // A build from before the parse pool (d9920dc) has no --jobs: it always parses in its own thread.
+        const help = execFileSync(process.execPath, [cli, "index", "--help"], { encoding: "utf8" });
+        return { name, cli, jobs: help.includes("--jobs") ? ["--jobs", "1"] : [] };
       })
-    : [{ name: "index", cli: cliPath }];
+    : [{ name: "index", cli: cliPath, jobs: ["--jobs", "1"] }];
 
 const results = [];
 for (const corpus of corpora) {
@@ -145,17 +147,7 @@ for (const corpus of corpora) {
     rows.query.push(timed(process.execPath, [fileURLToPath(import.meta.url), "--child", "query", listFile]));
     for (const b of r % 2 ? [...builds].reverse() : builds) {
       const cache = path.join(scratch, `cache-${r}-${b.name}`);
-      const run = timed(process.execPath, [
-        b.cli,
-        "index",
-        "--root",
-        root,
-        "--jobs",
-        "1",
-        "--cache-dir",
-        cache,
-        "--json",
-      ]);
+      const run = timed(process.execPath, [b.cli, "index", "--root", root, ...b.jobs, "--cache-dir", cache, "--json"]);
       indexedParsed[b.name] = JSON.parse(run.stdout).parsed;
       rows[b.name].push(run);
       fs.rmSync(cache, { recursive: true, force: true });
