@@ -66,6 +66,11 @@ export interface DiskOps {
    * file's size. Without it a pack's table is read by reading the whole pack.
    */
   readAt?(path: string, offset: number, length: number): Promise<{ bytes: Uint8Array; size: number }>;
+  /**
+   * Optional: writes a file made of `parts` in order (a pack: its table, then each record), without
+   * joining them into one buffer first. Without it the parts are joined.
+   */
+  writeFileParts?(path: string, parts: readonly Uint8Array[]): Promise<void>;
   /** Writes a file; with `createNew`, fails with EEXIST when it exists. */
   writeFile(path: string, bytes: Uint8Array, createNew?: boolean): Promise<void>;
   /** Creates one folder (never its parents). */
@@ -343,13 +348,23 @@ export class DiskStore implements Store {
     for (const packed of this.packed.values()) await packed.flush();
   }
 
-  /** Writes `bytes` as the file of `key`: a temp file, then renamed onto it, folders made or mended on the way. */
-  private async writeValue(key: string, bytes: Uint8Array): Promise<void> {
+  /**
+   * Writes `bytes` (or the `parts` of a pack, in order) as the file of `key`: a temp file, then
+   * renamed onto it, folders made or mended on the way.
+   */
+  private async writeValue(key: string, bytes: Uint8Array | readonly Uint8Array[]): Promise<void> {
     const target = this.ops.join(this.dir, key);
     const tmp = this.ops.tempFor(target);
+    const write = () => {
+      if (bytes instanceof Uint8Array) return this.ops.writeFile(tmp, bytes);
+      if (this.ops.writeFileParts) return this.ops.writeFileParts(tmp, bytes);
+      const joined = new Uint8Array(bytes.reduce((n, b) => n + b.length, 0));
+      bytes.reduce((at, b) => (joined.set(b, at), at + b.length), 0);
+      return this.ops.writeFile(tmp, joined);
+    };
     try {
       try {
-        await this.ops.writeFile(tmp, bytes);
+        await write();
       } catch (error) {
         const code = this.ops.code(error);
         if (code !== "ENOENT" && code !== "ENOTDIR") throw error;
@@ -361,7 +376,7 @@ export class DiskStore implements Store {
           await this.ensureFolder();
           await this.ensureKeyFolders(key);
         });
-        await this.ops.writeFile(tmp, bytes);
+        await write();
       }
       if (!this.tagged) await this.ensureFolder();
       try {

@@ -10,6 +10,7 @@ import {
   renameSync,
   statSync,
   writeFileSync,
+  writevSync,
 } from "node:fs";
 import * as nodePath from "node:path";
 import { DiskStore, type DiskOps, type DiskStoreOptions } from "../disk-store.ts";
@@ -75,6 +76,21 @@ export const nodeDiskOps: DiskOps = {
   },
   modifiedMs: async (p) => statSync(p).mtimeMs,
   writeFile: async (p, bytes, createNew) => writeFileSync(p, bytes, createNew ? { flag: "wx" } : undefined),
+  // One writev per pack (its table and its records as they are), continued where a write stopped short.
+  writeFileParts: async (p, parts) => {
+    const fd = openSync(p, "w");
+    try {
+      const rest = parts.filter((part) => part.length > 0);
+      while (rest.length > 0) {
+        let written = writevSync(fd, rest);
+        if (written === 0) throw Object.assign(new Error(`nothing written to ${p}`), { code: "EIO" });
+        while (rest.length > 0 && written >= rest[0]!.length) written -= rest.shift()!.length;
+        if (rest.length > 0 && written > 0) rest[0] = rest[0]!.subarray(written);
+      }
+    } finally {
+      closeSync(fd);
+    }
+  },
   mkdir: async (p) => {
     await fsp.mkdir(p);
   },
