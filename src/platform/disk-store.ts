@@ -9,7 +9,17 @@ import { EngineError } from "../shared/errors.ts";
 import { extname } from "../shared/paths.ts";
 import { languageForExtension } from "../languages/index.ts";
 import { checkStoreKey } from "./store-key.ts";
+import { PackedFolder } from "./disk-packs.ts";
 import type { EntryKind, Store } from "../core/ports.ts";
+
+/**
+ * Keys whose folder is packed (`disk-packs.ts`): the records, `v<N>/records/…`. Their keys are
+ * content-addressed and written by the thousand in a cold index; every other value (the snapshot,
+ * the scan's listings, rename plans) is rewritten under one key and stays a file of its own.
+ */
+const PACKED_KEY = /^(v\d+\/records)\/./;
+/** The folder of a packed key, as `keys()` meets it in its walk. */
+const PACKED_FOLDER = /^v\d+\/records$/;
 
 /** The cache directory tag (https://bford.info/cachedir/): backup tools skip a folder holding it. */
 export const CACHE_TAG_FILE = "CACHEDIR.TAG";
@@ -51,6 +61,16 @@ export interface DiskOps {
   realpath(path: string): Promise<string>;
   list(path: string): Promise<{ name: string; kind: EntryKind }[]>;
   readFile(path: string): Promise<Uint8Array>;
+  /**
+   * Optional: up to `length` bytes of a regular file from `offset` (fewer at its end), and the
+   * file's size. Without it a pack's table is read by reading the whole pack.
+   */
+  readAt?(path: string, offset: number, length: number): Promise<{ bytes: Uint8Array; size: number }>;
+  /**
+   * Optional: writes a file made of `parts` in order (a pack: its table, then each record), without
+   * joining them into one buffer first. Without it the parts are joined.
+   */
+  writeFileParts?(path: string, parts: readonly Uint8Array[]): Promise<void>;
   /** Writes a file; with `createNew`, fails with EEXIST when it exists. */
   writeFile(path: string, bytes: Uint8Array, createNew?: boolean): Promise<void>;
   /** Creates one folder (never its parents). */
@@ -93,6 +113,8 @@ export class DiskStore implements Store {
   private tagged = false;
   /** The folder is ours but its tag is damaged: overwrite it on the first write. */
   private damagedTag = false;
+  /** Packed folders met so far, by folder ("v29/records"). */
+  private readonly packed = new Map<string, PackedFolder>();
 
   constructor(
     private readonly ops: DiskOps,
@@ -272,9 +294,30 @@ export class DiskStore implements Store {
     }
   }
 
+  /** The packed folder `key` lies in, or undefined for a key stored as a file of its own. */
+  private packedFolder(key: string): PackedFolder | undefined {
+    const folder = PACKED_KEY.exec(key)?.[1];
+    return folder === undefined ? undefined : this.packedAt(folder);
+  }
+
+  private packedAt(folder: string): PackedFolder {
+    let packed = this.packed.get(folder);
+    if (!packed) {
+      packed = new PackedFolder(
+        { ops: this.ops, writeFile: (rel, bytes) => this.writeValue(rel, bytes) },
+        folder,
+        this.dir,
+      );
+      this.packed.set(folder, packed);
+    }
+    return packed;
+  }
+
   async get(key: string): Promise<Uint8Array | undefined> {
     checkStoreKey(key);
     await this.open();
+    const packed = this.packedFolder(key);
+    if (packed) return packed.get(key);
     try {
       return await this.ops.readFile(this.ops.join(this.dir, key));
     } catch (error) {
@@ -292,12 +335,36 @@ export class DiskStore implements Store {
         data: { key },
       });
     await this.open();
-    const bytes = value.slice(); // the caller may reuse its buffer while the write is in flight
+    const packed = this.packedFolder(key);
+    if (packed) return packed.set(key, value);
+    // A value of its own lands after every packed value acknowledged before it: the snapshot is
+    // never on disk before the records it names.
+    await this.flush();
+    await this.writeValue(key, value.slice()); // the caller may reuse its buffer while the write is in flight
+  }
+
+  /** Resolves once every packed value acknowledged so far has landed. */
+  async flush(): Promise<void> {
+    for (const packed of this.packed.values()) await packed.flush();
+  }
+
+  /**
+   * Writes `bytes` (or the `parts` of a pack, in order) as the file of `key`: a temp file, then
+   * renamed onto it, folders made or mended on the way.
+   */
+  private async writeValue(key: string, bytes: Uint8Array | readonly Uint8Array[]): Promise<void> {
     const target = this.ops.join(this.dir, key);
     const tmp = this.ops.tempFor(target);
+    const write = () => {
+      if (bytes instanceof Uint8Array) return this.ops.writeFile(tmp, bytes);
+      if (this.ops.writeFileParts) return this.ops.writeFileParts(tmp, bytes);
+      const joined = new Uint8Array(bytes.reduce((n, b) => n + b.length, 0));
+      bytes.reduce((at, b) => (joined.set(b, at), at + b.length), 0);
+      return this.ops.writeFile(tmp, joined);
+    };
     try {
       try {
-        await this.ops.writeFile(tmp, bytes);
+        await write();
       } catch (error) {
         const code = this.ops.code(error);
         if (code !== "ENOENT" && code !== "ENOTDIR") throw error;
@@ -309,7 +376,7 @@ export class DiskStore implements Store {
           await this.ensureFolder();
           await this.ensureKeyFolders(key);
         });
-        await this.ops.writeFile(tmp, bytes);
+        await write();
       }
       if (!this.tagged) await this.ensureFolder();
       try {
@@ -332,6 +399,8 @@ export class DiskStore implements Store {
   async delete(key: string): Promise<void> {
     checkStoreKey(key);
     await this.open();
+    const packed = this.packedFolder(key);
+    if (packed) return packed.delete(key);
     try {
       await this.ops.remove(this.ops.join(this.dir, key), false);
     } catch (error) {
@@ -365,12 +434,16 @@ export class DiskStore implements Store {
         if (e.kind === "file" && /^\..+\.tmp$/.test(e.name)) await this.sweepTemp(this.ops.join(this.dir, key));
         // The .gitignore, the tag and temp files of writes in progress are not keys; links are never followed.
         if (e.name.startsWith(".") || key === CACHE_TAG_FILE) continue;
-        if (e.kind === "directory") {
+        if (e.kind === "directory" && PACKED_FOLDER.test(key))
+          this.packedAt(key); // listed below, from its packs
+        else if (e.kind === "directory") {
           if (`${key}/`.startsWith(prefix) || prefix.startsWith(`${key}/`)) await walk(key);
         } else if (e.kind === "file" && key.startsWith(prefix)) out.push(key);
       }
     };
     await walk("");
+    for (const [folder, packed] of this.packed)
+      if (`${folder}/`.startsWith(prefix) || prefix.startsWith(`${folder}/`)) out.push(...(await packed.keys(prefix)));
     return out.sort();
   }
 }

@@ -163,6 +163,17 @@ export class FallbackStore implements Store {
     this.deleted.add(key);
   }
 
+  /** Waits for what `inner` acknowledged before it landed (a packed disk store's batches). */
+  async flush(): Promise<void> {
+    if (this.memory) return;
+    try {
+      await this.inner.flush?.();
+    } catch (error) {
+      if (!this.isRefused(error)) throw error;
+      this.fallBack(error); // the values that did not land stay readable from `inner`'s memory
+    }
+  }
+
   async keys(prefix = ""): Promise<string[]> {
     if (!this.memory) {
       try {

@@ -13,8 +13,11 @@
 // does not skip by name (skipByName), read as the scan reads them, each distinct text once (as the
 // index parses it); the index's own `parsed` count is printed beside the floor's so a difference shows. Rounds interleave the three modes.
 //
+// `--builds base=/pkg/a,head=.` times the index of several builds (package folders with dist/) in
+// the same rounds, their order alternating round by round, each with its ratio to the same floor.
+//
 // Rerun:
-//   node scripts/build.mjs && npm run bench -- parse-floor [--runs 3] [CORPUS_DIR ...]
+//   node scripts/build.mjs && npm run bench -- parse-floor [--runs 3] [--builds NAME=PKG,…] [CORPUS_DIR ...]
 // Default corpus: /work/corpora/lead/django (Debian's python3-django, copied and committed).
 // Output: markdown on stdout and test/bench/results/parse-floor.json.
 import { execFileSync } from "node:child_process";
@@ -79,7 +82,8 @@ if (!hasGnuTime) {
 }
 const runsAt = argv.indexOf("--runs");
 const RUNS = runsAt >= 0 ? Number(argv[runsAt + 1]) : 3;
-const corpora = argv.filter((a, i) => !a.startsWith("--") && argv[i - 1] !== "--runs");
+const buildsAt = argv.indexOf("--builds");
+const corpora = argv.filter((a, i) => !a.startsWith("--") && argv[i - 1] !== "--runs" && argv[i - 1] !== "--builds");
 if (corpora.length === 0) corpora.push("/work/corpora/lead/django");
 ensureBuilt();
 
@@ -102,6 +106,22 @@ function timed(cmd, args) {
   return { cpu: user + sys, wall, rss: rssKb / 1024, stdout };
 }
 
+/** Build name → its CLI; without --builds, this checkout's (frozen) build alone, named "index". */
+const builds =
+  buildsAt >= 0
+    ? argv[buildsAt + 1].split(",").map((b) => {
+        const [name, ...dir] = b.split("=");
+        const cli = path.join(path.resolve(dir.join("=")), "dist/cli/main.js");
+        if (!fs.existsSync(cli)) {
+          console.error(`${cli} is missing: build that checkout first`);
+          process.exit(2);
+        }
+        // A build from before the parse pool (d9920dc) has no --jobs: it always parses in its own thread.
+        const help = execFileSync(process.execPath, [cli, "index", "--help"], { encoding: "utf8" });
+        return { name, cli, jobs: help.includes("--jobs") ? ["--jobs", "1"] : [] };
+      })
+    : [{ name: "index", cli: cliPath, jobs: ["--jobs", "1"] }];
+
 const results = [];
 for (const corpus of corpora) {
   const root = path.resolve(corpus);
@@ -117,29 +137,21 @@ for (const corpus of corpora) {
   }
   const listFile = path.join(scratch, `${path.basename(root)}.json`);
   fs.writeFileSync(listFile, JSON.stringify({ root, files }));
-  const rows = { parse: [], query: [], index: [] };
-  let indexedParsed;
+  const rows = { parse: [], query: [], ...Object.fromEntries(builds.map((b) => [b.name, []])) };
+  const indexedParsed = {};
   let floorParsed;
   for (let r = 0; r < RUNS; r++) {
     const parse = timed(process.execPath, [fileURLToPath(import.meta.url), "--child", "parse", listFile]);
     floorParsed = JSON.parse(parse.stdout).parsed;
     rows.parse.push(parse);
     rows.query.push(timed(process.execPath, [fileURLToPath(import.meta.url), "--child", "query", listFile]));
-    const cache = path.join(scratch, `cache-${r}`);
-    const run = timed(process.execPath, [
-      cliPath,
-      "index",
-      "--root",
-      root,
-      "--jobs",
-      "1",
-      "--cache-dir",
-      cache,
-      "--json",
-    ]);
-    indexedParsed = JSON.parse(run.stdout).parsed;
-    rows.index.push(run);
-    fs.rmSync(cache, { recursive: true, force: true });
+    for (const b of r % 2 ? [...builds].reverse() : builds) {
+      const cache = path.join(scratch, `cache-${r}-${b.name}`);
+      const run = timed(process.execPath, [b.cli, "index", "--root", root, ...b.jobs, "--cache-dir", cache, "--json"]);
+      indexedParsed[b.name] = JSON.parse(run.stdout).parsed;
+      rows[b.name].push(run);
+      fs.rmSync(cache, { recursive: true, force: true });
+    }
   }
   const med = (list, k) => stats(list.map((x) => x[k])).median;
   const floor = med(rows.parse, "cpu");
@@ -151,7 +163,7 @@ for (const corpus of corpora) {
     ...Object.fromEntries(
       Object.entries(rows).map(([k, v]) => [k, { cpu: med(v, "cpu"), wall: med(v, "wall"), rss: med(v, "rss") }]),
     ),
-    ratio: med(rows.index, "cpu") / floor,
+    ratios: Object.fromEntries(builds.map((b) => [b.name, med(rows[b.name], "cpu") / floor])),
   });
 }
 
@@ -163,14 +175,24 @@ const m = machine();
 console.log(
   `\n## Cold index against the parse alone, median of ${RUNS} (CPU-s / wall s / peak RSS MB)\n${m.cpus} × ${m.cpu}, Node ${m.node}; load at end ${load}\n`,
 );
+const label = (b) => (builds.length > 1 ? `index --jobs 1 (${b.name})` : "index --jobs 1");
 console.log(
   mdTable(
-    ["corpus", "files parsed: floor (index)", "parse only", "parse + query", "index --jobs 1", "index CPU ÷ parse CPU"],
+    [
+      "corpus",
+      "files parsed: floor (index)",
+      "parse only",
+      "parse + query",
+      ...builds.map(label),
+      ...builds.map((b) => `${builds.length > 1 ? `${b.name}: ` : ""}index CPU ÷ parse CPU`),
+    ],
     results.map((r) => [
       r.corpus,
-      `${r.files} (${r.indexedParsed})`,
-      ...["parse", "query", "index"].map((k) => `${fmt(r[k].cpu, 2)} / ${fmt(r[k].wall, 2)} / ${fmt(r[k].rss, 0)}`),
-      `${fmt(r.ratio, 2)}×`,
+      `${r.files} (${builds.map((b) => r.indexedParsed[b.name]).join(", ")})`,
+      ...["parse", "query", ...builds.map((b) => b.name)].map(
+        (k) => `${fmt(r[k].cpu, 2)} / ${fmt(r[k].wall, 2)} / ${fmt(r[k].rss, 0)}`,
+      ),
+      ...builds.map((b) => `${fmt(r.ratios[b.name], 2)}×`),
     ]),
   ),
 );

@@ -23,7 +23,7 @@ import {
   STORE_MARKER,
   type StoreBackend,
 } from "../../src/platform/browser/index.ts";
-import { PACK_NAME, packSeq, readPackTable } from "../../src/platform/browser/opfs-pack.ts";
+import { PACK_NAME, packSeq, readPackTable } from "../../src/platform/store-pack.ts";
 import type { Logger, Store } from "../../src/core/ports.ts";
 import { wasm } from "../support/platform.ts";
 

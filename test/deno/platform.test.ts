@@ -202,7 +202,13 @@ describe("DenoStore on disk", () => {
     const keys = Array.from({ length: 50 }, (_, i) => `v1/records/${String(i % 5).padStart(2, "0")}/r${i}.json`);
     await Promise.all(keys.map((k, i) => store.set(k, new TextEncoder().encode(`record ${i}`))));
     await Promise.all(keys.map((k) => store.set(k, new TextEncoder().encode(`again ${k}`))));
-    expect(await listAll(dir)).toEqual([".gitignore", "CACHEDIR.TAG", ...keys].sort());
+    await store.flush();
+    // Records are packed, 64 to a file: these 50 are one pack.
+    const files = await listAll(dir);
+    expect(files.filter((f) => !f.endsWith(".pack"))).toEqual([".gitignore", "CACHEDIR.TAG"]);
+    expect(files.filter((f) => /^v1\/records\/cs-\d{10}-[a-z0-9]+\.pack$/.test(f))).toHaveLength(1);
+    const again = new DenoStore(dir);
+    for (const k of keys) expect(new TextDecoder().decode(await again.get(k))).toBe(`again ${k}`);
   });
 
   it("a relative folder is resolved against the current folder (the label is absolute)", () => {

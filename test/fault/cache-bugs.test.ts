@@ -15,6 +15,7 @@ import { answers } from "./cache-damage.suite.ts";
 import { removeTemps, tempDir, treeOf, writeProject } from "./fixture.ts";
 import { cli, ensureBuilt } from "./run.ts";
 import { SCHEMA_VERSION } from "../../src/core/engine/snapshot.ts";
+import { editPacked, packedValues, packsIn } from "../support/packs.ts";
 
 /** The cache's version folder (v<schema>). */
 const V = `v${SCHEMA_VERSION}`;
@@ -52,11 +53,16 @@ function copy(): string {
   return dir;
 }
 
-/** Rewrites the sealed JSON at `key` in `dir` through `edit`. */
+/** The folder of a cache `dir` whose packs hold the records. */
+const recordsOf = (dir: string) => path.join(dir, V, "records");
+
+/** Rewrites the sealed JSON of the record `key` in `dir` (inside its pack) through `edit`. */
 function editSealed(dir: string, key: string, edit: (value: any) => void): void {
-  const value = JSON.parse(dec.decode(unseal(new Uint8Array(fs.readFileSync(path.join(dir, key))))));
-  edit(value);
-  fs.writeFileSync(path.join(dir, key), seal(enc.encode(JSON.stringify(value))));
+  editPacked(recordsOf(dir), key, (bytes) => {
+    const value = JSON.parse(dec.decode(unseal(bytes)));
+    edit(value);
+    return seal(enc.encode(JSON.stringify(value)));
+  });
 }
 
 describe("cache damage the product does not survive yet", () => {
@@ -65,7 +71,8 @@ describe("cache damage the product does not survive yet", () => {
     const models = sources.find((f) => f.path === "inventory/models.py")!;
     const money = sources.find((f) => f.path === "web/src/money.ts")!;
     const dir = copy();
-    fs.copyFileSync(path.join(dir, money.record), path.join(dir, models.record));
+    const moneyRecord = packedValues(recordsOf(dir)).get(money.record)!.value.slice();
+    editPacked(recordsOf(dir), models.record, () => moneyRecord);
     expect(await answers(await open(root, dir))).toEqual(expected); // today: unknown_symbol "format_label"
     const again = await open(root, dir);
     expect(await answers(again)).toEqual(expected);
@@ -109,9 +116,8 @@ describe("cache damage the product does not survive yet", () => {
       const keys = Array.from({ length: 64 }, (_, i) => `${V}/records/0${i % 8}/r${i}.json`);
       const results = await Promise.allSettled(keys.map((k, i) => store.set(k, new Uint8Array([i]))));
       failed += results.filter((r) => r.status === "rejected").length;
-      expect(keys.filter((k) => !fs.existsSync(path.join(dir, k)))).toHaveLength(
-        results.filter((r) => r.status === "rejected").length,
-      );
+      const landed = packedValues(recordsOf(dir));
+      expect(keys.filter((k) => !landed.has(k))).toHaveLength(results.filter((r) => r.status === "rejected").length);
     }
     expect(failed).toBe(0);
   }, 120_000);
@@ -134,7 +140,7 @@ describe("leftovers and special files in the cache folder", () => {
     const dir = copy();
     const stale = [
       path.join(dir, V, ".snapshot.json.99999.0.tmp"),
-      path.join(dir, sources[0]!.record.replace(/[^/]+$/, ".stale.json.99999.1.tmp")),
+      path.join(recordsOf(dir), ".cs-0000000001-abc.pack.99999.1.tmp"),
     ];
     for (const f of stale) {
       fs.writeFileSync(f, "partial");
@@ -147,11 +153,13 @@ describe("leftovers and special files in the cache folder", () => {
   });
 
   // Was a bug (fixed): the store reads cache files with a plain blocking open: a named pipe (FIFO) at a record's or the snapshot's path makes every command hang for good (the project's own files are opened with O_NONBLOCK for exactly this reason; the cache is not).
-  it("a named pipe where a record or the snapshot should be reads as damaged, not as a hang", async () => {
-    for (const key of [`${V}/snapshot.json`, sources[2]!.record]) {
+  it("a named pipe where a pack of records or the snapshot should be reads as damaged, not as a hang", async () => {
+    for (const at of [`${V}/snapshot.json`, "a pack"]) {
       const dir = copy();
-      fs.rmSync(path.join(dir, key));
-      const made = spawnSync("mkfifo", [path.join(dir, key)]);
+      const file = at === "a pack" ? packsIn(recordsOf(dir))[0]!.file : path.join(dir, at);
+      const key = path.relative(dir, file);
+      fs.rmSync(file);
+      const made = spawnSync("mkfifo", [file]);
       expect(made.status).toBe(0);
       const r = await cli(["callers", "format_label", "--root", root, "--cache-dir", dir, "--json", "--quiet"], {
         timeoutMs: 20_000,
@@ -186,13 +194,29 @@ describe("leftovers and special files in the cache folder", () => {
   });
 });
 
+describe("the layout before packed records", () => {
+  it("a cache written a file per record is dropped and made again: same answers, then nothing to repair", async () => {
+    const dir = copy();
+    for (const { key, value } of packedValues(recordsOf(dir)).values()) {
+      fs.mkdirSync(path.dirname(path.join(dir, key)), { recursive: true });
+      fs.writeFileSync(path.join(dir, key), value);
+    }
+    for (const pack of packsIn(recordsOf(dir))) fs.rmSync(pack.file);
+    expect(await answers(await open(root, dir))).toEqual(expected);
+    expect(fs.readdirSync(recordsOf(dir)).every((name) => name.endsWith(".pack"))).toBe(true);
+    const again = await open(root, dir);
+    expect(await answers(again)).toEqual(expected);
+    expect(await again.index()).toMatchObject({ parsed: 0, repaired: 0 });
+  });
+});
+
 describe("the tag and .gitignore", () => {
   it("a deleted tag, or a deleted .gitignore, is written again and the answers are unchanged", async () => {
     for (const name of ["CACHEDIR.TAG", ".gitignore"]) {
       const dir = copy();
       fs.rmSync(path.join(dir, name));
       // Something must be written for the tag to come back: a damaged record makes the engine write it again.
-      fs.truncateSync(path.join(dir, sources[3]!.record), 10);
+      editPacked(recordsOf(dir), sources[3]!.record, (bytes) => bytes.subarray(0, 10));
       const before = treeOf(root);
       expect(await answers(await open(root, dir)), name).toEqual(expected);
       expect(fs.existsSync(path.join(dir, "CACHEDIR.TAG")), name).toBe(true);

@@ -10,6 +10,8 @@ import * as path from "node:path";
 import { seal, unseal } from "../../src/core/engine/seal.ts";
 import type { Rng } from "./fixture.ts";
 import { SCHEMA_VERSION } from "../../src/core/engine/snapshot.ts";
+import { encodePack } from "../../src/platform/store-pack.ts";
+import { packsIn } from "../support/packs.ts";
 
 /** The cache's version folder (v<schema>). */
 const V = `v${SCHEMA_VERSION}`;
@@ -140,6 +142,22 @@ function reshapeChecked(value: unknown, rand: Rng): string {
   return `${node.at} = ${JSON.stringify(replacement)}`;
 }
 
+/**
+ * For a pack of records (`v<N>/records/*.pack`): one of its values, picked at random, rewritten
+ * through `edit` with the pack's table kept valid, so the damage reaches the engine's own checks
+ * (the seal, the shape) rather than the pack's CRC. Undefined when `full` is not a readable pack.
+ */
+function editPackValue(full: string, rand: Rng, edit: (value: Uint8Array) => Uint8Array): string | undefined {
+  if (!full.endsWith(".pack")) return undefined;
+  const pack = packsIn(path.dirname(full)).find((p) => p.file === full);
+  const values = pack?.ops.filter((op) => op.value) ?? [];
+  if (!pack || values.length === 0) return undefined;
+  const target = rand.pick(values);
+  const ops = pack.ops.map((op) => (op === target ? { key: op.key, value: edit(op.value!) } : op));
+  fs.writeFileSync(full, encodePack(pack.seq, ops));
+  return target.key;
+}
+
 export type DamageOp =
   | "truncate"
   | "flip"
@@ -237,11 +255,29 @@ export function damageCache(dir: string, rand: Rng, ops: readonly DamageOp[] = A
       }
       case "wrong-json": {
         const text = rand.pick(WRONG_JSON);
-        fs.writeFileSync(full, rand.chance(0.5) ? text : seal(enc.encode(text)));
+        const value = rand.chance(0.5) ? enc.encode(text) : seal(enc.encode(text));
+        const key = editPackValue(full, rand, () => value);
+        if (key !== undefined) {
+          done.push(`write ${text} (${text.length} chars, maybe sealed) to ${key} in ${file}`);
+          break;
+        }
+        fs.writeFileSync(full, value);
         done.push(`write ${text} (${text.length} chars, maybe sealed) to ${file}`);
         break;
       }
       case "wrong-shape-sealed": {
+        let change = "";
+        const key = editPackValue(full, rand, (bytes) => {
+          const inner = unseal(bytes);
+          if (!inner) return seal(enc.encode("[]"));
+          const value = JSON.parse(new TextDecoder().decode(inner)) as unknown;
+          change = reshapeChecked(value, rand);
+          return seal(enc.encode(JSON.stringify(value)));
+        });
+        if (key !== undefined) {
+          done.push(`sealed wrong shape in ${key} in ${file}: ${change || "sealed []"}`);
+          break;
+        }
         const inner = unseal(new Uint8Array(fs.readFileSync(full)));
         if (!inner) {
           fs.writeFileSync(full, seal(enc.encode("[]")));
@@ -249,9 +285,9 @@ export function damageCache(dir: string, rand: Rng, ops: readonly DamageOp[] = A
           break;
         }
         const value = JSON.parse(new TextDecoder().decode(inner)) as unknown;
-        const change = reshapeChecked(value, rand);
+        const reshaped = reshapeChecked(value, rand);
         fs.writeFileSync(full, seal(enc.encode(JSON.stringify(value))));
-        done.push(`sealed wrong shape in ${file}: ${change}`);
+        done.push(`sealed wrong shape in ${file}: ${reshaped}`);
         break;
       }
     }

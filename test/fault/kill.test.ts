@@ -17,6 +17,7 @@ import { removeTemps, STACK_FRAME, tempDir, treeOf, writeProject } from "./fixtu
 import { callTool, openServer } from "./mcp.ts";
 import { cli, cliPath, ensureBuilt, pool } from "./run.ts";
 import { SCHEMA_VERSION } from "../../src/core/engine/snapshot.ts";
+import { packedCount } from "../support/packs.ts";
 
 /** A watching engine in a child process (see the file). */
 const childPath = fileURLToPath(new URL("./watching-child.mjs", import.meta.url));
@@ -49,9 +50,9 @@ async function answersOf(projectRoot: string, cacheDir: string): Promise<{ value
   return { values, problems };
 }
 
-/** Record files (and leftover temp files) in a cache folder. */
+/** Records that reached the disk (in whole packs), and leftover temp files, in a cache folder. */
 function cacheFiles(cacheDir: string): { records: number; temps: string[] } {
-  let records = 0;
+  const records = packedCount(path.join(cacheDir, V, "records"));
   const temps: string[] = [];
   const walk = (dir: string) => {
     let entries: fs.Dirent[];
@@ -63,7 +64,6 @@ function cacheFiles(cacheDir: string): { records: number; temps: string[] } {
     for (const e of entries) {
       if (e.isDirectory()) walk(path.join(dir, e.name));
       else if (e.name.endsWith(".tmp")) temps.push(path.join(dir, e.name));
-      else if (e.name.endsWith(".json") && dir.includes(`${path.sep}records${path.sep}`)) records++;
     }
   };
   walk(cacheDir);
@@ -100,8 +100,8 @@ async function until(child: ChildProcess, test: () => boolean): Promise<void> {
 
 /**
  * Stops the index in the middle of writing its snapshot. The store writes `v16/snapshot.json` to a
- * temp file `.snapshot.json.<pid>.<n>.tmp` (n counts the process's writes: one per record before
- * it), then renames it. Named pipes wait at those names, opened for reading here: the writer's
+ * temp file `.snapshot.json.<pid>.<n>.tmp` (n counts the process's temp files: one per pack of 64
+ * records before it, and the scan's listings), then renames it. Named pipes wait at those names, opened for reading here: the writer's
  * open succeeds, the first 64 KiB go into the pipe and the write blocks, and the kill lands inside
  * it. The pipe is then replaced by a regular file with the bytes that were written, as a killed
  * write leaves it.
@@ -110,8 +110,9 @@ function inSnapshotWrite(recordsBefore: number): KillPoint["when"] {
   return async (child, dir) => {
     const v16 = path.join(dir, V);
     await until(child, () => fs.existsSync(path.join(v16, "records")));
+    const packs = Math.ceil(recordsBefore / 64);
     const pipes = Array.from({ length: 7 }, (_, k) =>
-      path.join(v16, `.snapshot.json.${child.pid}.${recordsBefore - 3 + k}.tmp`),
+      path.join(v16, `.snapshot.json.${child.pid}.${packs - 3 + k}.tmp`),
     );
     const made = spawnSync("mkfifo", pipes);
     if (made.status !== 0) throw new Error(`mkfifo failed: ${made.stderr}`);

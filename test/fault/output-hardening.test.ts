@@ -144,10 +144,14 @@ describe("issue 22: a project deleted while it is indexed", () => {
     const root = project();
     const store = new NodeStore(path.join(root, ".codeslice"), { root });
     fs.rmSync(root, { recursive: true, force: true });
-    const outcome = await store.set("v1/records/a", new Uint8Array([1])).then(
-      () => "written",
-      (error: { code?: string }) => error.code,
-    );
+    // A record is queued, and lands (or fails) with its batch: flush() is where the write happens.
+    const outcome = await store
+      .set("v1/records/a", new Uint8Array([1]))
+      .then(() => store.flush())
+      .then(
+        () => "written",
+        (error: { code?: string }) => error.code,
+      );
     expect(fs.existsSync(root), `the write ended: ${outcome}`).toBe(false);
     expect(outcome).toBe("cache_unavailable");
   });

@@ -124,17 +124,32 @@ export function cacheFolderContract(name: string, make: MakeDiskStore): void {
       const dir = path.join(w.base, "cache");
       const store = make(dir, w.root);
       await store.set("v1/records/ab/r.json", bytes("one"));
+      await store.flush?.(); // records are packed: landed once flushed
       fs.rmSync(path.join(dir, "v1"), { recursive: true });
       fs.writeFileSync(path.join(dir, "v1"), "garbage");
       expect(await store.get("v1/records/ab/r.json")).toBeUndefined();
       await store.set("v1/records/ab/r.json", bytes("two"));
+      await store.flush?.();
       expect(new TextDecoder().decode(await store.get("v1/records/ab/r.json"))).toBe("two");
-      fs.rmSync(path.join(dir, "v1", "records", "ab", "r.json"));
-      fs.mkdirSync(path.join(dir, "v1", "records", "ab", "r.json", "inner"), { recursive: true });
-      expect(await store.get("v1/records/ab/r.json")).toBeUndefined();
-      await store.set("v1/records/ab/r.json", bytes("three"));
-      expect(new TextDecoder().decode(await store.get("v1/records/ab/r.json"))).toBe("three");
-      expect(await store.keys()).toEqual(["v1/records/ab/r.json"]);
+      // A folder where a pack should be: its values are gone, and the next write lands.
+      const records = path.join(dir, "v1", "records");
+      for (const name of fs.readdirSync(records)) {
+        fs.rmSync(path.join(records, name));
+        fs.mkdirSync(path.join(records, name, "inner"), { recursive: true });
+      }
+      expect(await make(dir, w.root).get("v1/records/ab/r.json")).toBeUndefined();
+      // A folder where a plain value should be.
+      await store.set("v1/plain/r.json", bytes("one"));
+      fs.rmSync(path.join(dir, "v1", "plain", "r.json"));
+      fs.mkdirSync(path.join(dir, "v1", "plain", "r.json", "inner"), { recursive: true });
+      expect(await store.get("v1/plain/r.json")).toBeUndefined();
+      await store.set("v1/plain/r.json", bytes("three"));
+      expect(new TextDecoder().decode(await store.get("v1/plain/r.json"))).toBe("three");
+      const fresh = make(dir, w.root);
+      await fresh.set("v1/records/ab/r.json", bytes("four"));
+      await fresh.flush?.();
+      expect(new TextDecoder().decode(await make(dir, w.root).get("v1/records/ab/r.json"))).toBe("four");
+      expect(await fresh.keys()).toEqual(["v1/plain/r.json", "v1/records/ab/r.json"]);
     });
 
     it("re-creates a deleted cache folder, tag included, but never a deleted project", async () => {

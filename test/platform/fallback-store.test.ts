@@ -138,6 +138,23 @@ describe.skipIf(!sysRefuses)("a cache folder on a file system that refuses write
     expect(logs[0]).toMatch(/^warn cannot write the index cache \/sys\/codeslice-cache/);
   });
 
+  it("records queued before a refused pack write: the store falls back at flush and they stay readable", async () => {
+    const root = fs.mkdtempSync(path.join(os.tmpdir(), "codeslice-ro-"));
+    temps.push(root);
+    const logs: string[] = [];
+    const platform = await createNodePlatform({
+      root,
+      cacheDir: "/sys/codeslice-cache",
+      logger: { log: (level, m) => logs.push(`${level} ${m}`) },
+    });
+    await platform.store.set("v1/records/ab/r.json", bytes("r"));
+    await platform.store.flush!();
+    expect(await platform.store.get("v1/records/ab/r.json")).toEqual(bytes("r"));
+    expect(await platform.store.keys("v1/")).toEqual(["v1/records/ab/r.json"]);
+    expect(logs.length).toBe(1);
+    expect(logs[0]).toMatch(/^warn cannot write the index cache \/sys\/codeslice-cache/);
+  });
+
   it("the CLI indexes and answers, with one line on stderr", () => {
     const root = fs.mkdtempSync(path.join(os.tmpdir(), "codeslice-ro-"));
     temps.push(root);

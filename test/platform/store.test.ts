@@ -8,6 +8,7 @@ import { MemoryStore } from "../../src/platform/memory/index.ts";
 import { NodeStore, NodeWasmSource } from "../../src/platform/node/index.ts";
 import { cacheFolderContract } from "./cache-folder.contract.ts";
 import { storeContract } from "./store.contract.ts";
+import { packedCount, packsIn } from "../support/packs.ts";
 import { wasmSourceContract } from "./wasm-source.contract.ts";
 
 const temps: string[] = [];
@@ -91,13 +92,21 @@ describe("NodeStore on disk", () => {
   it("atomic writes leave no temp files behind, even under concurrency", async () => {
     const dir = path.join(tempDir(), "cache");
     const store = new NodeStore(dir);
-    const keys = Array.from({ length: 50 }, (_, i) => `v1/records/${String(i % 5).padStart(2, "0")}/r${i}.json`);
-    await Promise.all(keys.map((k, i) => store.set(k, new TextEncoder().encode(`record ${i}`))));
+    const plain = Array.from({ length: 20 }, (_, i) => `v1/plans/${String(i % 5).padStart(2, "0")}/p${i}.json`);
+    const records = Array.from({ length: 50 }, (_, i) => `v1/records/${String(i % 5).padStart(2, "0")}/r${i}.json`);
+    const keys = [...plain, ...records];
+    await Promise.all(keys.map((k, i) => store.set(k, new TextEncoder().encode(`value ${i}`))));
     await Promise.all(keys.map((k) => store.set(k, new TextEncoder().encode(`again ${k}`))));
+    await store.flush();
     const files = listAll(dir);
     expect(files.filter((f) => f.endsWith(".tmp") || /\/\.[^/]*$/.test(f))).toEqual([]);
-    expect(files).toEqual([".gitignore", "CACHEDIR.TAG", ...keys].sort());
+    // Plain values are a file each; the records went into packs (a plain write lands the records
+    // queued before it, so the interleaved writes made more than one).
+    expect(files.filter((f) => !f.endsWith(".pack"))).toEqual([".gitignore", "CACHEDIR.TAG", ...plain].sort());
+    expect(files.filter((f) => f.endsWith(".pack")).length).toBeGreaterThanOrEqual(1);
     expect(await store.keys()).toEqual([...keys].sort());
+    const again = new NodeStore(dir);
+    for (const k of keys) expect(new TextDecoder().decode(await again.get(k))).toBe(`again ${k}`);
   });
 
   it("writes each key to the file of that name under its folder (values are plain files)", async () => {
@@ -123,6 +132,109 @@ describe("NodeStore on disk", () => {
       await expect(store.set(key, new Uint8Array([1]))).rejects.toMatchObject({ code: "invalid_argument" });
     }
     expect(listAll(base)).toEqual([]);
+  });
+});
+
+describe("NodeStore's packed records (v<N>/records/)", () => {
+  const enc = new TextEncoder();
+  const dec = new TextDecoder();
+  const recordKey = (i: number) => `v3/records/${(i % 7).toString(16).padStart(2, "0")}/x-${i}.json`;
+  const value = (i: number) => enc.encode(`record ${i} ${"x".repeat(i % 50)}`);
+
+  it("writes records 64 to a pack file, not one file each, and a new store reads them back", async () => {
+    const dir = path.join(tempDir(), "cache");
+    const store = new NodeStore(dir);
+    // As the indexer does: up to 64 writes in flight, then a wait.
+    for (let i = 0; i < 130; i += 64)
+      await Promise.all(
+        Array.from({ length: Math.min(64, 130 - i) }, (_, k) => store.set(recordKey(i + k), value(i + k))),
+      );
+    // Two full batches landed as their 64th value was set; the rest waits for flush (or a pause).
+    expect(packsIn(path.join(dir, "v3", "records")).map((p) => p.ops.length)).toEqual([64, 64]);
+    expect(dec.decode(await store.get(recordKey(129)))).toBe(dec.decode(value(129)));
+    await store.flush();
+    expect(packsIn(path.join(dir, "v3", "records")).map((p) => p.ops.length)).toEqual([64, 64, 2]);
+    expect(listAll(path.join(dir, "v3", "records")).every((f) => f.endsWith(".pack"))).toBe(true);
+    const again = new NodeStore(dir);
+    for (let i = 0; i < 130; i++) expect(await again.get(recordKey(i))).toEqual(value(i));
+    expect(await again.keys("v3/records/")).toEqual(Array.from({ length: 130 }, (_, i) => recordKey(i)).sort());
+  });
+
+  it("a value of its own (the snapshot) never lands before the records set before it", async () => {
+    const dir = path.join(tempDir(), "cache");
+    const store = new NodeStore(dir);
+    for (let i = 0; i < 10; i++) await store.set(recordKey(i), value(i));
+    expect(packedCount(path.join(dir, "v3", "records"))).toBe(0); // queued, not landed
+    await store.set("v3/snapshot.json", enc.encode("{}"));
+    expect(packedCount(path.join(dir, "v3", "records"))).toBe(10);
+  });
+
+  it("a batch left queued lands by itself once writes pause", async () => {
+    const dir = path.join(tempDir(), "cache");
+    const store = new NodeStore(dir);
+    await store.set(recordKey(1), value(1));
+    for (let waited = 0; waited < 5000 && packedCount(path.join(dir, "v3", "records")) === 0; waited += 20)
+      await new Promise((r) => setTimeout(r, 20));
+    expect(packedCount(path.join(dir, "v3", "records"))).toBe(1);
+  });
+
+  it("drops the layout before packs (a file per record) instead of reading it", async () => {
+    const dir = path.join(tempDir(), "cache");
+    await new NodeStore(dir).set("v3/snapshot.json", enc.encode("{}"));
+    const old = path.join(dir, "v3", "records", "00", "x-7.json");
+    fs.mkdirSync(path.dirname(old), { recursive: true });
+    fs.writeFileSync(old, value(7));
+    const store = new NodeStore(dir);
+    expect(await store.get(recordKey(7))).toBeUndefined();
+    expect(fs.existsSync(path.join(dir, "v3", "records", "00"))).toBe(false);
+    expect(await store.keys()).toEqual(["v3/snapshot.json"]);
+  });
+
+  it("deletes and overwrites are compacted away, and the live values stay readable", async () => {
+    const dir = path.join(tempDir(), "cache");
+    const store = new NodeStore(dir);
+    for (let i = 0; i < 50; i++) await store.set(recordKey(i), value(i));
+    await store.flush();
+    for (let round = 0; round < 40; round++) {
+      await store.delete(recordKey(round));
+      await store.set(recordKey(0), enc.encode(`round ${round}`));
+      await store.flush();
+    }
+    const packs = packsIn(path.join(dir, "v3", "records"));
+    expect(packs.length).toBeLessThan(10);
+    const again = new NodeStore(dir);
+    expect(dec.decode(await again.get(recordKey(0)))).toBe("round 39");
+    for (let i = 1; i < 50; i++) expect(await again.get(recordKey(i))).toEqual(i < 40 ? undefined : value(i));
+    expect(await again.keys("v3/records/")).toHaveLength(11);
+  });
+
+  it("sees records another store (another process) wrote into the same folder since it looked", async () => {
+    const dir = path.join(tempDir(), "cache");
+    const a = new NodeStore(dir);
+    const b = new NodeStore(dir);
+    await a.set(recordKey(1), value(1));
+    await a.flush();
+    expect(await b.get(recordKey(1))).toEqual(value(1));
+    await new Promise((r) => setTimeout(r, 20)); // the folder's mtime moves on the next pack
+    await a.set(recordKey(2), value(2));
+    await a.flush();
+    expect(await b.get(recordKey(2))).toEqual(value(2));
+    expect(await b.keys("v3/")).toEqual([recordKey(1), recordKey(2)].sort());
+  });
+
+  it("a damaged pack reads as absent and is removed; the other packs stay", async () => {
+    const dir = path.join(tempDir(), "cache");
+    const store = new NodeStore(dir);
+    for (let i = 0; i < 70; i++) await store.set(recordKey(i), value(i));
+    await store.flush();
+    const [first, second] = packsIn(path.join(dir, "v3", "records"));
+    const bytes = fs.readFileSync(first!.file);
+    bytes[40] = bytes[40]! ^ 0xff; // inside the table: its CRC fails
+    fs.writeFileSync(first!.file, bytes);
+    const again = new NodeStore(dir);
+    for (let i = 0; i < 70; i++) expect(await again.get(recordKey(i))).toEqual(i < 64 ? undefined : value(i));
+    expect(fs.existsSync(first!.file)).toBe(false);
+    expect(fs.existsSync(second!.file)).toBe(true);
   });
 });
 

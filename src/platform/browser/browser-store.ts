@@ -54,15 +54,6 @@ export class BrowserFallbackStore extends FallbackStore {
       });
   }
 
-  /** Resolves once what the store acknowledged has landed (OPFS writes in batches; the others at once). */
-  async flush(): Promise<void> {
-    if (!(this.inner instanceof OpfsStore) || this.inMemory) return;
-    await this.inner.flush().catch((error) => {
-      if (!isStorageRefusal(error)) throw error;
-      this.fallBack(error); // what did not land stays readable from the OPFS store's memory
-    });
-  }
-
   /** The store the index started on. */
   get primary(): Store {
     return this.inner;

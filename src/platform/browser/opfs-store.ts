@@ -6,7 +6,7 @@
  *
  * Why packs: OPFS costs Chromium 4-5 ms of CPU per file written, whatever the API, so one file per
  * record cost a 2,000-file index ~9.5 CPU-s of writes, three times its parsing. Operations are
- * now gathered in memory and written as one pack file per batch (`opfs-pack.ts`: a checked table
+ * now gathered in memory and written as one pack file per batch (`../store-pack.ts`: a checked table
  * of keys, then the values), each pack written to a dot-named temp file and moved onto its name,
  * so a pack is whole or absent. `set` returns once the value is in the batch: the indexer is never
  * held by the disk. A batch is written when it reaches 1 MiB or 512 operations, when writes pause
@@ -35,7 +35,7 @@ import {
   packName,
   packSeq,
   readPackTable,
-} from "./opfs-pack.ts";
+} from "../store-pack.ts";
 
 type IterableDirectory = FileSystemDirectoryHandle & { entries(): AsyncIterableIterator<[string, FileSystemHandle]> };
 type MovableFile = FileSystemFileHandle & { move?(name: string): Promise<void> };

@@ -6,8 +6,11 @@ import {
   openSync,
   promises as fsp,
   readFileSync,
+  readSync,
   renameSync,
+  statSync,
   writeFileSync,
+  writevSync,
 } from "node:fs";
 import * as nodePath from "node:path";
 import { DiskStore, type DiskOps, type DiskStoreOptions } from "../disk-store.ts";
@@ -53,8 +56,41 @@ export const nodeDiskOps: DiskOps = {
       closeSync(fd);
     }
   },
-  modifiedMs: async (p) => (await fsp.stat(p)).mtimeMs,
+  // A pack's table is its first bytes: read with the size in one open, not the whole pack.
+  readAt: async (p, offset, length) => {
+    const fd = openSync(p, fsConstants.O_RDONLY | NONBLOCK);
+    try {
+      const st = fstatSync(fd);
+      if (!st.isFile()) throw Object.assign(new Error(`not a regular file: ${p}`), { code: "EISDIR" });
+      const bytes = new Uint8Array(Math.max(0, Math.min(length, st.size - offset)));
+      let at = 0;
+      while (at < bytes.length) {
+        const n = readSync(fd, bytes, at, bytes.length - at, offset + at);
+        if (n === 0) break;
+        at += n;
+      }
+      return { bytes: at === bytes.length ? bytes : bytes.subarray(0, at), size: st.size };
+    } finally {
+      closeSync(fd);
+    }
+  },
+  modifiedMs: async (p) => statSync(p).mtimeMs,
   writeFile: async (p, bytes, createNew) => writeFileSync(p, bytes, createNew ? { flag: "wx" } : undefined),
+  // One writev per pack (its table and its records as they are), continued where a write stopped short.
+  writeFileParts: async (p, parts) => {
+    const fd = openSync(p, "w");
+    try {
+      const rest = parts.filter((part) => part.length > 0);
+      while (rest.length > 0) {
+        let written = writevSync(fd, rest);
+        if (written === 0) throw Object.assign(new Error(`nothing written to ${p}`), { code: "EIO" });
+        while (rest.length > 0 && written >= rest[0]!.length) written -= rest.shift()!.length;
+        if (rest.length > 0 && written > 0) rest[0] = rest[0]!.subarray(written);
+      }
+    } finally {
+      closeSync(fd);
+    }
+  },
   mkdir: async (p) => {
     await fsp.mkdir(p);
   },

@@ -1,8 +1,9 @@
 /**
- * The pack file of the OPFS store: a batch of store operations (a value set under a key, or a key
- * deleted) in one immutable file, so that writing an index costs the browser a few file
- * operations per batch instead of four or five per record (`test/bench/opfs-ops-bench.mjs`: 4-5 ms
- * of Chromium's CPU per file, 0.2 ms per value packed 64 to a file).
+ * The pack file of the OPFS store and of the disk store's records (`disk-packs.ts`): a batch of
+ * store operations (a value set under a key, or a key deleted) in one immutable file, so that
+ * writing an index costs a few file operations per batch instead of four or five per record
+ * (`test/bench/opfs-ops-bench.mjs`: 4-5 ms of Chromium's CPU per file, 0.2 ms per value packed 64
+ * to a file).
  *
  * Layout (integers little-endian):
  *
@@ -75,13 +76,33 @@ function crc32(parts: Uint8Array[]): number {
 
 /** The bytes of a pack holding `ops` in order. */
 export function encodePack(seq: number, ops: readonly PackOp[]): Uint8Array {
+  const head = encodePackHead(seq, ops);
+  let size = head.length;
+  for (const op of ops) size += op.value?.length ?? 0;
+  const out = new Uint8Array(size);
+  out.set(head);
+  let data = head.length;
+  for (const op of ops) {
+    if (!op.value) continue;
+    out.set(op.value, data);
+    data += op.value.length;
+  }
+  return out;
+}
+
+/**
+ * The header and table of a pack holding `ops`: the pack is these bytes followed by the values of
+ * the set operations in order. A writer that can write several buffers at once writes those, and
+ * never copies the values into one buffer (a batch of records is a megabyte).
+ */
+export function encodePackHead(seq: number, ops: readonly PackOp[]): Uint8Array {
   let tableLength = 0;
   let dataLength = 0;
   for (const op of ops) {
     tableLength += 7 + op.key.length;
     dataLength += op.value?.length ?? 0;
   }
-  const out = new Uint8Array(HEADER + tableLength + dataLength);
+  const out = new Uint8Array(HEADER + tableLength);
   const view = new DataView(out.buffer);
   out.set(PACK_MAGIC, 0);
   view.setUint32(8, PACK_FORMAT, true);
@@ -90,7 +111,6 @@ export function encodePack(seq: number, ops: readonly PackOp[]): Uint8Array {
   view.setUint32(20, tableLength, true);
   view.setUint32(24, dataLength, true);
   let at = HEADER;
-  let data = HEADER + tableLength;
   for (const op of ops) {
     out[at] = op.value ? OP_SET : OP_DELETE;
     view.setUint16(at + 1, op.key.length, true);
@@ -98,10 +118,6 @@ export function encodePack(seq: number, ops: readonly PackOp[]): Uint8Array {
     at += 3 + op.key.length;
     view.setUint32(at, op.value?.length ?? 0, true);
     at += 4;
-    if (op.value) {
-      out.set(op.value, data);
-      data += op.value.length;
-    }
   }
   view.setUint32(28, crc32([out.subarray(0, 28), out.subarray(HEADER, HEADER + tableLength)]), true);
   return out;
