@@ -344,12 +344,14 @@ function testsCompleteness(
       `no project file names a test runner for ${[...assumed].join(", ")}'s language; the commands assume ` +
         `${[...assumed].join(", ")}`,
     );
-  // pytest fixtures a test takes as parameters are typed from what the fixture returns (core/graph/injected.ts):
-  // those tests are seen; a fixture whose value has no type the graph reads (`request.param`) is not followed.
-  const python = (target.symbol?.file ?? target.file ?? "").endsWith(".py");
+  // Parameters a framework fills by name (pytest fixtures, LanguageSemantics.injected) are typed from what
+  // their provider returns (core/graph/injected.ts): those tests are seen; a provider whose value has no
+  // type the graph reads (`request.param`) is not followed.
+  const file = target.symbol?.file ?? target.file;
+  const injects = file !== undefined && graph.context.files.get(file)?.semantics.injected !== undefined;
   completeness.notes.push(
-    python
-      ? "tests reached only through reflection, strings, dependency injection, or a pytest fixture whose value " +
+    injects
+      ? "tests reached only through reflection, strings, dependency injection, or a fixture whose value " +
           "the code does not type (`request.param`, an unannotated call) are not seen"
       : "tests reached only through dependency injection, reflection or strings are not seen",
   );
