@@ -23,7 +23,17 @@
  *   folder is deleted when the folder is first read: it is never read, and the records are made
  *   again (the engine repairs the snapshot's missing records).
  */
-import { encodePackHead, type PackEntry, type PackOp, packName, packSeq, readPackTable } from "./store-pack.ts";
+import {
+  encodePackHead,
+  type Landed,
+  type Ops,
+  type Pack,
+  type PackEntry,
+  type PackOp,
+  packName,
+  packSeq,
+  readPackTable,
+} from "./store-pack.ts";
 import type { DiskOps } from "./disk-store.ts";
 
 /** A batch is written once it holds this many values… */
@@ -46,24 +56,6 @@ const COMPACT_MIN_DEAD = 4 << 20;
 const HEAD_GUESS = 16 << 10;
 /** A temp file older than this is left from a killed write: no write takes that long. */
 const STALE_TEMP_MS = 60_000;
-
-/** One pack file: its size and how many of its bytes are values still live. */
-interface Pack {
-  name: string;
-  seq: number;
-  size: number;
-  live: number;
-}
-
-/** Where a landed value lies. */
-interface Landed {
-  pack: Pack;
-  offset: number;
-  length: number;
-}
-
-/** Operations not in a pack yet, newest per key; null deletes the key. */
-type Ops = Map<string, Uint8Array | null>;
 
 /** What a packed folder needs from its store. */
 export interface PackHost {

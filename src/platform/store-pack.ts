@@ -45,6 +45,24 @@ export function packSeq(name: string): number | undefined {
 }
 
 /** One operation in a pack: `value` undefined is a delete. */
+/** One pack file a store knows: its size and how many of its bytes are values still live. */
+export interface Pack {
+  name: string;
+  seq: number;
+  size: number;
+  live: number;
+}
+
+/** Where a landed value lies. */
+export interface Landed {
+  pack: Pack;
+  offset: number;
+  length: number;
+}
+
+/** Operations not in a pack yet, newest per key; null deletes the key. */
+export type Ops = Map<string, Uint8Array | null>;
+
 export interface PackOp {
   key: string;
   value: Uint8Array | undefined;

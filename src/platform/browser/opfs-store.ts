@@ -35,6 +35,9 @@ import {
   packName,
   packSeq,
   readPackTable,
+  type Landed,
+  type Ops,
+  type Pack,
 } from "../store-pack.ts";
 
 type IterableDirectory = FileSystemDirectoryHandle & { entries(): AsyncIterableIterator<[string, FileSystemHandle]> };
@@ -199,24 +202,6 @@ const CACHE_BYTES = 8 << 20;
 const COMPACT_MIN_DEAD = 4 << 20;
 /** Keys longer than this are refused (a pack's table holds a key's length in 16 bits). */
 const MAX_KEY_LENGTH = 4096;
-
-/** One pack file this store knows: its size and how many of its bytes are values still live. */
-interface Pack {
-  name: string;
-  seq: number;
-  size: number;
-  live: number;
-}
-
-/** Where a landed value lies. */
-interface Landed {
-  pack: Pack;
-  offset: number;
-  length: number;
-}
-
-/** Operations not in a pack yet, newest per key; null deletes the key. */
-type Ops = Map<string, Uint8Array | null>;
 
 /** Stores of this page or worker with writes not yet landed: a store opening waits for them. */
 const unlanded = new Set<OpfsStore>();
