@@ -10,6 +10,7 @@ import { createEngine, type Engine } from "../../src/core/engine/engine.ts";
 import { decodeJson, SNAPSHOT_KEY, type Snapshot } from "../../src/core/engine/snapshot.ts";
 import { MemoryFileSystem, MemoryStore } from "../../src/platform/memory/index.ts";
 import { parseFixture, wasm } from "../support/platform.ts";
+import { PROJECT } from "./inputs.cases.ts";
 
 /** A memory file system whose writes are watch events. */
 class WatchedFileSystem extends MemoryFileSystem {
@@ -37,22 +38,6 @@ class CountingStore extends MemoryStore {
     return out;
   }
 }
-
-const PROJECT = `
-#- m.py
-def a():
-    return b()
-
-
-def b():
-    return 1
-#- other.py
-from m import a
-
-
-def c():
-    return a()
-`;
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 /** Waits (up to 10 s) until `store` has taken `count` snapshot writes. */

@@ -82,7 +82,8 @@ function setup(
 
 const text = (fs: MemoryFileSystem, path: string) => fs.readFile(path).then((b) => new TextDecoder().decode(b));
 
-const PROJECT = `
+/** Two Python files, one calling into the other: the smallest project whose graph crosses a file. */
+export const PROJECT = `
 #- m.py
 def a():
     return b()
