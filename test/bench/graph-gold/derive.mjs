@@ -229,11 +229,14 @@ export function deriveGold(scip, corpusDir) {
         unresolved.push({ file: rel, line: c.line, name: null, form: c.form, reason: "callee_not_a_name" });
         continue;
       }
+      /** A named call site the gold leaves without a callee, and why. */
+      const leave = (reason) =>
+        unresolved.push({ file: rel, line: c.line, col: c.col, name: c.name, form: c.form, reason });
       const occs = at(rel, c.line, c.col).filter((o) => !(o.roles & DEFINITION));
       if (!occs.length) {
         counts.no_occurrence++;
         site.outcome = "no_symbol";
-        unresolved.push({ file: rel, line: c.line, col: c.col, name: c.name, form: c.form, reason: "no_symbol" });
+        leave("no_symbol");
         continue;
       }
       let hit = false,
@@ -272,25 +275,11 @@ export function deriveGold(scip, corpusDir) {
       } else if (local) {
         counts.local_or_param++;
         site.outcome = "local";
-        unresolved.push({
-          file: rel,
-          line: c.line,
-          col: c.col,
-          name: c.name,
-          form: c.form,
-          reason: "local_variable_or_parameter",
-        });
+        leave("local_variable_or_parameter");
       } else if (undefinedSymbol) {
         counts.symbol_without_definition++;
         site.outcome = "symbol_without_definition";
-        unresolved.push({
-          file: rel,
-          line: c.line,
-          col: c.col,
-          name: c.name,
-          form: c.form,
-          reason: "symbol_without_definition",
-        });
+        leave("symbol_without_definition");
       } else {
         counts.external_or_non_definition++;
         site.outcome = "external";
