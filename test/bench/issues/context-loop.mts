@@ -9,11 +9,9 @@
 //
 // --save writes the per-case results; --against FILE (an earlier --save) lists the cases whose gold function
 // entered or left the answer at each budget. With --only, each case's chunks at the largest budget are printed.
-import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
-import { createEngine } from "../../../src/core/engine/engine.ts";
-import { createNodePlatform } from "../../../src/platform/node/index.ts";
+import { atEachParent } from "./case-trees.mts";
 
 const corpora = process.env.CODESLICE_CORPORA ?? path.resolve(import.meta.dirname, "../../../../corpora");
 const arg = (name: string) => {
@@ -42,64 +40,53 @@ interface Row {
   error?: string;
 }
 const rows: Record<string, Row> = {};
-for (const [repo, list] of byRepo) {
+for (const list of byRepo.values())
   list.sort((a, b) => (a.date < b.date ? -1 : a.date > b.date ? 1 : a.id < b.id ? -1 : 1));
-  const tree = path.join(work, repo);
-  if (!fs.existsSync(tree))
-    execFileSync("git", ["clone", "-q", path.resolve(path.dirname(casesFile), data.meta.repos[repo].path), tree]);
-  const engine = createEngine(await createNodePlatform({ root: tree, cacheDir: path.join(work, `${repo}.cache`) }), {
-    jobs: 1,
-  } as any);
-  for (const c of list) {
-    execFileSync("git", ["checkout", "-q", "-f", c.parent], { cwd: tree });
-    execFileSync("git", ["clean", "-q", "-fdx"], { cwd: tree });
-    await engine.index();
-    const row: Row = { rank: null, file: {}, fn: {}, tokens: {} };
-    const gold = new Set<string>(c.files);
-    const overlaps = (ch: { path: string; start: number; end: number }) =>
-      c.functions.some((g: any) => g.path === ch.path && ch.start <= g.end && ch.end >= g.start);
-    for (const b of budgets) {
-      try {
-        const a = await engine.context(c.query, { budget: b });
-        row.file[b] = a.chunks.some((ch) => gold.has(ch.path));
-        row.fn[b] = a.chunks.some(overlaps);
-        row.tokens[b] = a.usage.tokens;
-        if (b === top) {
-          row.roles = {};
-          for (const ch of a.chunks)
-            row.roles[`${ch.role}:${ch.form}`] = (row.roles[`${ch.role}:${ch.form}`] ?? 0) + ch.tokens;
-          row.hitRoles = a.chunks.filter(overlaps).map((ch) => `${ch.role}:${ch.form}`);
-        }
-        if (b === top) {
-          const files = [...new Set(a.chunks.map((ch) => ch.path))];
-          row.rank = files.findIndex((f) => gold.has(f)) + 1 || null;
-          if (only) {
-            console.log(
-              `\n${c.id} rank ${row.rank} fn ${row.fn[b]}; gold: ${c.functions.map((g: any) => `${g.path}:${g.start}-${g.end}`).join(", ")}`,
-            );
-            console.log(`  notes: ${a.notes.join(" | ").slice(0, 600)}`);
-            for (const ch of a.chunks)
-              console.log(
-                `  ${ch.form.padEnd(7)} ${String(ch.tokens).padStart(5)} ${ch.role.padEnd(7)} ${ch.path}:${ch.start}-${ch.end} ${ch.symbol}${overlaps(ch) ? "  <== gold" : ""}`,
-              );
-            for (const ch of a.cut.slice(0, 30))
-              console.log(
-                `  cut     ${String(ch.tokens).padStart(5)} ${ch.role.padEnd(7)} ${ch.path}:${ch.start}-${ch.end} ${ch.symbol}${overlaps(ch) ? "  <== gold" : ""}`,
-              );
-          }
-        }
-      } catch (e: any) {
-        row.file[b] = false;
-        row.fn[b] = false;
-        row.tokens[b] = 0;
-        row.error = e?.code ?? String(e);
+await atEachParent(byRepo, { work, casesFile, repos: data.meta.repos }, async (c, engine, tree) => {
+  const row: Row = { rank: null, file: {}, fn: {}, tokens: {} };
+  const gold = new Set<string>(c.files);
+  const overlaps = (ch: { path: string; start: number; end: number }) =>
+    c.functions.some((g: any) => g.path === ch.path && ch.start <= g.end && ch.end >= g.start);
+  for (const b of budgets) {
+    try {
+      const a = await engine.context(c.query, { budget: b });
+      row.file[b] = a.chunks.some((ch) => gold.has(ch.path));
+      row.fn[b] = a.chunks.some(overlaps);
+      row.tokens[b] = a.usage.tokens;
+      if (b === top) {
+        row.roles = {};
+        for (const ch of a.chunks)
+          row.roles[`${ch.role}:${ch.form}`] = (row.roles[`${ch.role}:${ch.form}`] ?? 0) + ch.tokens;
+        row.hitRoles = a.chunks.filter(overlaps).map((ch) => `${ch.role}:${ch.form}`);
       }
+      if (b === top) {
+        const files = [...new Set(a.chunks.map((ch) => ch.path))];
+        row.rank = files.findIndex((f) => gold.has(f)) + 1 || null;
+        if (only) {
+          console.log(
+            `\n${c.id} rank ${row.rank} fn ${row.fn[b]}; gold: ${c.functions.map((g: any) => `${g.path}:${g.start}-${g.end}`).join(", ")}`,
+          );
+          console.log(`  notes: ${a.notes.join(" | ").slice(0, 600)}`);
+          for (const ch of a.chunks)
+            console.log(
+              `  ${ch.form.padEnd(7)} ${String(ch.tokens).padStart(5)} ${ch.role.padEnd(7)} ${ch.path}:${ch.start}-${ch.end} ${ch.symbol}${overlaps(ch) ? "  <== gold" : ""}`,
+            );
+          for (const ch of a.cut.slice(0, 30))
+            console.log(
+              `  cut     ${String(ch.tokens).padStart(5)} ${ch.role.padEnd(7)} ${ch.path}:${ch.start}-${ch.end} ${ch.symbol}${overlaps(ch) ? "  <== gold" : ""}`,
+            );
+        }
+      }
+    } catch (e: any) {
+      row.file[b] = false;
+      row.fn[b] = false;
+      row.tokens[b] = 0;
+      row.error = e?.code ?? String(e);
     }
-    rows[c.id] = row;
-    process.stderr.write(".");
   }
-  engine.close();
-}
+  rows[c.id] = row;
+  process.stderr.write(".");
+});
 process.stderr.write("\n");
 const ids = Object.keys(rows);
 const pct = (n: number) => ((100 * n) / ids.length).toFixed(1);

@@ -6,11 +6,9 @@
 //
 // Prints file Acc@1/3/5 and function Acc@5/10 per variant ("base" is TASK_TUNING as committed).
 // Tune on the tune half only; report both halves with run.mjs.
-import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
-import { createEngine } from "../../../src/core/engine/engine.ts";
-import { createNodePlatform } from "../../../src/platform/node/index.ts";
+import { atEachParent } from "./case-trees.mts";
 import { buildSearchIndex } from "../../../src/core/search/search.ts";
 import { buildLocate } from "../../../src/core/locate/locate.ts";
 import { TASK_TUNING } from "../../../src/core/locate/rank-task.ts";
@@ -32,74 +30,62 @@ const work = process.env.ISSUES_TUNE_WORK ?? path.join(corpora, "issues/tune-wor
 fs.mkdirSync(work, { recursive: true });
 const tally: Record<string, { n: number; a1: number; a3: number; a5: number; f5: number; f10: number }> = {};
 const perCase: Record<string, Record<string, number | null>> = {};
-for (const [repo, list] of byRepo) {
-  list.sort((a, b) => (a.date < b.date ? -1 : 1));
-  const tree = path.join(work, repo);
-  if (!fs.existsSync(tree))
-    execFileSync("git", ["clone", "-q", path.resolve(path.dirname(casesFile), data.meta.repos[repo].path), tree]);
-  const engine = createEngine(await createNodePlatform({ root: tree, cacheDir: path.join(work, `${repo}.cache`) }), {
-    jobs: 1,
-  } as any);
-  for (const c of list) {
-    execFileSync("git", ["checkout", "-q", "-f", c.parent], { cwd: tree });
-    execFileSync("git", ["clean", "-q", "-fdx"], { cwd: tree });
-    await engine.index();
-    const graph = await engine.codeGraph();
-    const index = buildSearchIndex(graph);
-    const readText = async (p: string) => fs.readFileSync(path.join(tree, p), "utf8");
-    perCase[c.id] = {};
-    for (const [name, v] of Object.entries(variants)) {
-      let files: string[] = [];
-      let detail: string[] = [];
-      let syms: { path: string; line: number; score: number }[] = [];
-      try {
-        const { symbols: nsym, ...rest } = v as any;
-        const a = await buildLocate(
-          graph,
-          index,
-          c.query,
-          { limit: 10, ...(nsym ? { symbols: nsym } : {}) },
-          { root: tree, readText },
-          { ...TASK_TUNING, ...rest },
-        );
-        files = a.files.map((f) => f.path);
-        detail = a.files.slice(0, 3).map((f) => `${f.path} ${f.score} [${f.why.join(" | ")}]`);
-        syms = a.files
-          .flatMap((f) => f.symbols.map((s) => ({ path: f.path, line: s.line, score: s.score })))
-          .sort((x, y) => y.score - x.score);
-      } catch {}
-      const gold = new Set(c.files);
-      const rank = files.findIndex((f) => gold.has(f)) + 1 || null;
-      const fnRank =
-        syms.findIndex((s) => c.functions.some((g: any) => g.path === s.path && s.line >= g.start && s.line <= g.end)) +
-          1 || null;
-      const t = (tally[name] ??= { n: 0, a1: 0, a3: 0, a5: 0, f5: 0, f10: 0 });
-      t.n++;
-      if (rank && rank <= 1) t.a1++;
-      if (rank && rank <= 3) t.a3++;
-      if (rank && rank <= 5) t.a5++;
-      if (fnRank && fnRank <= 5) t.f5++;
-      if (fnRank && fnRank <= 10) t.f10++;
-      perCase[c.id]![name] = rank;
-      perCase[c.id]![`${name}:fn`] = fnRank;
-      if (only && name === "base") {
-        console.log(
-          `\n${c.id} file ${rank} fn ${fnRank}; gold: ${c.functions.map((g: any) => `${g.path}:${g.start}-${g.end} ${g.name ?? ""}`).join(", ")}`,
-        );
-        console.log(`  files: ${files.slice(0, 5).join(", ")}`);
-        for (const d of detail) console.log(`    ${d}`);
-        console.log(
-          `  symbols: ${syms
-            .slice(0, 12)
-            .map((s) => `${s.path.split("/").at(-1)}:${s.line} (${s.score.toFixed(1)})`)
-            .join(", ")}`,
-        );
-      }
+for (const list of byRepo.values()) list.sort((a, b) => (a.date < b.date ? -1 : 1));
+await atEachParent(byRepo, { work, casesFile, repos: data.meta.repos }, async (c, engine, tree) => {
+  const graph = await engine.codeGraph();
+  const index = buildSearchIndex(graph);
+  const readText = async (p: string) => fs.readFileSync(path.join(tree, p), "utf8");
+  perCase[c.id] = {};
+  for (const [name, v] of Object.entries(variants)) {
+    let files: string[] = [];
+    let detail: string[] = [];
+    let syms: { path: string; line: number; score: number }[] = [];
+    try {
+      const { symbols: nsym, ...rest } = v as any;
+      const a = await buildLocate(
+        graph,
+        index,
+        c.query,
+        { limit: 10, ...(nsym ? { symbols: nsym } : {}) },
+        { root: tree, readText },
+        { ...TASK_TUNING, ...rest },
+      );
+      files = a.files.map((f) => f.path);
+      detail = a.files.slice(0, 3).map((f) => `${f.path} ${f.score} [${f.why.join(" | ")}]`);
+      syms = a.files
+        .flatMap((f) => f.symbols.map((s) => ({ path: f.path, line: s.line, score: s.score })))
+        .sort((x, y) => y.score - x.score);
+    } catch {}
+    const gold = new Set(c.files);
+    const rank = files.findIndex((f) => gold.has(f)) + 1 || null;
+    const fnRank =
+      syms.findIndex((s) => c.functions.some((g: any) => g.path === s.path && s.line >= g.start && s.line <= g.end)) +
+        1 || null;
+    const t = (tally[name] ??= { n: 0, a1: 0, a3: 0, a5: 0, f5: 0, f10: 0 });
+    t.n++;
+    if (rank && rank <= 1) t.a1++;
+    if (rank && rank <= 3) t.a3++;
+    if (rank && rank <= 5) t.a5++;
+    if (fnRank && fnRank <= 5) t.f5++;
+    if (fnRank && fnRank <= 10) t.f10++;
+    perCase[c.id]![name] = rank;
+    perCase[c.id]![`${name}:fn`] = fnRank;
+    if (only && name === "base") {
+      console.log(
+        `\n${c.id} file ${rank} fn ${fnRank}; gold: ${c.functions.map((g: any) => `${g.path}:${g.start}-${g.end} ${g.name ?? ""}`).join(", ")}`,
+      );
+      console.log(`  files: ${files.slice(0, 5).join(", ")}`);
+      for (const d of detail) console.log(`    ${d}`);
+      console.log(
+        `  symbols: ${syms
+          .slice(0, 12)
+          .map((s) => `${s.path.split("/").at(-1)}:${s.line} (${s.score.toFixed(1)})`)
+          .join(", ")}`,
+      );
     }
-    process.stderr.write(".");
   }
-  engine.close();
-}
+  process.stderr.write(".");
+});
 process.stderr.write("\n");
 const pct = (x: number, n: number) => ((100 * x) / n).toFixed(1);
 for (const [name, t] of Object.entries(tally))
