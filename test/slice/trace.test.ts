@@ -9,31 +9,9 @@ import { createEngine } from "../../src/core/engine/engine.ts";
 import { parseTrace } from "../../src/core/slice/trace.ts";
 import { MemoryFileSystem, MemoryStore } from "../../src/platform/memory/index.ts";
 import { parseFixture, wasm } from "../support/platform.ts";
+import { SHOP_CART_API } from "../support/shop-fixture.ts";
 
-const FIXTURE = `
-//- src/shop/__init__.py
-//- src/shop/cart.py
-class Cart:
-    def __init__(self):
-        self.items = []
-
-    def add(self, item):
-        self.items.append(item)
-        return total(self.items)
-
-
-def total(items):
-    return sum(i.price for i in items)
-//- src/shop/api.py
-from shop.cart import Cart
-
-
-def checkout(items):
-    cart = Cart()
-    for i in items:
-        cart.add(i)
-    return cart
-//- web/src/money.ts
+const FIXTURE = `${SHOP_CART_API}//- web/src/money.ts
 export function format(cents: number): string {
   return (cents / 100).toFixed(2);
 }
