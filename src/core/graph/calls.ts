@@ -339,11 +339,41 @@ function linkByName(
         ? !st.semantics.staticTypes && !outsideCall
         : known.kind === "local" || known.kind === "instance";
     const id = candidates[0]!;
-    if (untyped && !builtins?.has(call.name) && plausibleGuess(ctx, st, call.receiver, caller, id))
+    if (
+      untyped &&
+      !builtins?.has(call.name) &&
+      !returnedByOutsideCall(ctx, call.receiver) &&
+      plausibleGuess(ctx, st, call.receiver, caller, id)
+    )
       addCall(caller, id, call.line, isClassLike(ctx, id) ? "constructor" : "call", "unique-name");
   } else if (candidates.length > 1) {
     out.ambiguous.push({ caller, name: call.name, candidates: shown, file: st.record.path, line: call.line });
   }
+}
+
+/**
+ * Whether the receiver is what a method call returns whose name no callable of the project declares
+ * (`p.joinpath(x).write_text()`, a builder's `procedure.input(schema).mutation(fn)`): the method is
+ * the standard library's, a package's or a declaration the index holds no body for (an interface
+ * member, an object literal's method), and so is what it returns, not local data the project's one
+ * callable of a name could be guessed for. Found on pytest (pathlib's `joinpath` linked 264 calls to
+ * `LocalPath.write_text`) and tRPC (its builders' `.mutation(…)` to the client's, 146 calls).
+ */
+function returnedByOutsideCall(ctx: GraphContext, receiver: string): boolean {
+  const text = receiver.replace(/[\s!]+$/, "");
+  if (!text.endsWith(")")) return false;
+  let depth = 0;
+  let open = -1;
+  for (let i = text.length - 1; i >= 0; i--) {
+    if (text[i] === ")") depth++;
+    else if (text[i] === "(" && --depth === 0) {
+      open = i;
+      break;
+    }
+  }
+  // `.name(`, `?.name(`, `.name<T>(`: a member call; a bare call is the caller's business (`outsideCall`).
+  const m = /\.\s*([A-Za-z_$][\w$]*)\s*(?:<[^()]*>)?\s*(?:\?\.)?$/.exec(text.slice(0, Math.max(open, 0)));
+  return open > 0 && m !== null && callableIds(ctx, m[1]!).ids.length === 0;
 }
 
 /**

@@ -1,0 +1,69 @@
+/**
+ * A receiver that is what a call of a method the project does not define returns is no untyped local data: the
+ * last-resort guess by unique name must not link it. Found on real code (tryit6): pytest's
+ * `pytester.path.joinpath("x.py").write_text(…)` (pathlib's `joinpath` returns a pathlib.Path) was linked to the
+ * project's one `write_text`, `LocalPath.write_text`, 264 times; tRPC's builder chain
+ * `publicProcedure.input(schema).mutation(fn)` to the client's `TRPCUntypedClient.mutation`, 146 times. When the
+ * call the receiver ends in is one the project defines, its result is still unknown data and the guess stands.
+ * A line marked `# calls: A` must have edges to exactly those callees; `# calls: none` to none.
+ */
+import { describe, expect, it } from "vitest";
+import { markedCalls } from "../support/marked-calls.ts";
+
+const PYTHON = `
+//- proj/__init__.py
+//- proj/path.py
+class LocalPath:
+    def write_text(self, data, encoding="utf-8"):
+        return data
+
+    def child(self, name):
+        return name
+//- proj/maker.py
+def make(base, name):
+    base.joinpath("conftest.py").write_text("x")  # calls: none
+    base.joinpath(name).with_suffix(".py").write_text("x")  # calls: none
+    base.child(name).write_text("x")  # calls: proj.path.LocalPath.child, proj.path.LocalPath.write_text
+    base.write_text("x")  # calls: proj.path.LocalPath.write_text
+`;
+
+const TYPESCRIPT = `
+//- src/client.ts
+export class Client {
+  mutation(path: string) {
+    return path;
+  }
+  input(value: unknown) {
+    return value;
+  }
+}
+//- src/router.ts
+import { procedure } from "./procedure";
+
+export const routes = {
+  create: procedure.output({ id: 1 }).mutation(() => 1), // calls: none
+  update: procedure.use((x: unknown) => x).output({ id: 2 }).mutation(() => 2), // calls: none
+  remove: procedure.input({ id: 3 }).mutation(() => 3), // calls: src/client.ts#Client.input, src/client.ts#Client.mutation
+};
+
+export function send(c) {
+  return c.mutation("x"); // calls: src/client.ts#Client.mutation
+}
+//- src/procedure.ts
+export const procedure = makeProcedure();
+function makeProcedure() {
+  return {};
+}
+`;
+
+describe("receivers a call outside the project's definitions returns", () => {
+  it("Python: x.joinpath(…).write_text(…) is not the project's one write_text", async () => {
+    const { want, got } = await markedCalls(PYTHON);
+    expect(got).toEqual(want);
+  });
+
+  it("TypeScript: a builder chain's .mutation(…) is not the project's one mutation", async () => {
+    const { want, got } = await markedCalls(TYPESCRIPT, "//");
+    expect(got).toEqual(want);
+  });
+});
