@@ -56,7 +56,72 @@ function makeProcedure() {
 }
 `;
 
+/**
+ * What a project method returns when its annotation names a class from outside the project (pytest's
+ * `Pytester.mkdir(…) -> Path`, `TempPathFactory.getbasetemp() -> Path`): an outside object, so
+ * `sub.stat()` is pathlib's, not the one `stat` the project defines. `-> Self` is the method's own
+ * class, and a type variable (`-> T | D`, stash.get's) says nothing of the class: both keep what
+ * they link or guess.
+ */
+const PYTHON_RETURNS = `
+//- proj/__init__.py
+//- proj/path.py
+class LocalPath:
+    def stat(self):
+        return 1
+//- proj/stash.py
+from typing import TypeVar
+
+T = TypeVar("T")
+D = TypeVar("D")
+
+
+class Stash:
+    def get(self, key, default: D) -> T | D:
+        return default
+//- proj/hook.py
+class Hook:
+    def set_session(self, session):
+        return session
+//- proj/nodes.py
+from typing_extensions import Self
+
+
+class Node:
+    @classmethod
+    def from_parent(cls, parent) -> Self:
+        return cls()
+
+    def add_marker(self, name):
+        return name
+//- proj/maker.py
+from pathlib import Path
+
+from .nodes import Node
+from .stash import Stash
+
+
+class Maker:
+    def mkdir(self, name) -> Path:
+        return Path(name)
+
+
+def make(maker: Maker, stash: Stash):
+    sub = maker.mkdir("x")  # calls: proj.maker.Maker.mkdir
+    sub.stat()  # calls: none
+    maker.mkdir("y").stat()  # calls: proj.maker.Maker.mkdir
+    node = Node.from_parent(None)  # calls: proj.nodes.Node.from_parent
+    node.add_marker("foo")  # calls: proj.nodes.Node.add_marker
+    state = stash.get("k", None)  # calls: proj.stash.Stash.get
+    state.set_session(None)  # calls: proj.hook.Hook.set_session
+`;
+
 describe("receivers a call outside the project's definitions returns", () => {
+  it("Python: a project method annotated to return an outside class returns an outside object", async () => {
+    const { want, got } = await markedCalls(PYTHON_RETURNS);
+    expect(got).toEqual(want);
+  });
+
   it("Python: x.joinpath(…).write_text(…) is not the project's one write_text", async () => {
     const { want, got } = await markedCalls(PYTHON);
     expect(got).toEqual(want);

@@ -673,7 +673,10 @@ export function typeToClass(
 function outsideType(ctx: GraphContext, st: FileState, scope: number, type: string, depth: number): Value | undefined {
   const names = typeCandidates(type);
   if (!names.length || names.some((t) => SHAPES.has(t.slice(t.lastIndexOf(".") + 1)))) return undefined;
-  if (!names.every((t) => resolveExpr(ctx, st, scope, t, depth)?.kind === "external")) return undefined;
+  // (a type variable, `T = TypeVar("T")`, stands for whatever the caller passes: no answer either)
+  const outside = (v: Value | undefined) =>
+    v?.kind === "external" && !/\b(TypeVar|ParamSpec|TypeVarTuple)\(\)$/.test(v.name);
+  if (!names.every((t) => outside(resolveExpr(ctx, st, scope, t, depth)))) return undefined;
   return { kind: "external", name: names[0]! };
 }
 
@@ -718,7 +721,7 @@ function callResult(ctx: GraphContext, st: FileState, scope: number, callee: str
     const named = typeCandidates(d.returns)[0];
     if (
       named !== undefined &&
-      (rst.semantics.classNames.includes(named) || named === rst.semantics.constructorMethod)
+      (rst.semantics.classNames.includes(named) || named === rst.semantics.constructorMethod || named === "Self")
     ) {
       const owner =
         attachedOwner(ctx, v.id) ??
@@ -727,6 +730,10 @@ function callResult(ctx: GraphContext, st: FileState, scope: number, callee: str
     }
     const cls = typeToClass(ctx, rst, ownerScope(ctx, v.id), d.returns, depth + 1);
     if (cls !== undefined) return { kind: "instance", id: cls };
+    // A return annotation naming only classes from outside the project (`def mkdir(self, name) -> Path`, pathlib's):
+    // an outside object, as for an annotated local (bindingValue).
+    const outside = outsideType(ctx, rst, ownerScope(ctx, v.id), d.returns, depth + 1);
+    if (outside?.kind === "external") return { kind: "external", name: `${outside.name}()` };
   }
   return undefined;
 }
