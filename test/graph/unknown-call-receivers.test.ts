@@ -116,7 +116,37 @@ def make(maker: Maker, stash: Stash):
     state.set_session(None)  # calls: proj.hook.Hook.set_session
 `;
 
+/**
+ * A vendored copy is a library the project keeps in its tree (tRPC's `packages/server/src/vendor/unpromise`): the
+ * project reaches it through imports, which resolve. Its one `subscribe` is no guess for an untyped receiver
+ * outside it (84 of tRPC's calls, `client.sub.subscribe(…)` on its own proxies, were linked to
+ * `Unpromise.subscribe`); inside the vendored folder the guess stands.
+ */
+const VENDORED = `
+//- src/vendor/unpromise/unpromise.ts
+export class Unpromise {
+  subscribe(listener: unknown) {
+    return listener;
+  }
+  static settle(p) {
+    return p.subscribe(1); // calls: src/vendor/unpromise/unpromise.ts#Unpromise.subscribe
+  }
+}
+//- src/links.ts
+import { Unpromise } from "./vendor/unpromise/unpromise";
+
+export function watch(client, promise: Promise<number>) {
+  client.sub.subscribe(undefined, {}); // calls: none
+  return new Unpromise().subscribe(promise); // calls: src/vendor/unpromise/unpromise.ts#Unpromise, src/vendor/unpromise/unpromise.ts#Unpromise.subscribe
+}
+`;
+
 describe("receivers a call outside the project's definitions returns", () => {
+  it("TypeScript: a vendored library's one method is no guess for code outside it", async () => {
+    const { want, got } = await markedCalls(VENDORED, "//");
+    expect(got).toEqual(want);
+  });
+
   it("Python: a project method annotated to return an outside class returns an outside object", async () => {
     const { want, got } = await markedCalls(PYTHON_RETURNS);
     expect(got).toEqual(want);

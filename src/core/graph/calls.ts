@@ -26,6 +26,7 @@ import {
   type Value,
 } from "./resolve.ts";
 import { definitionBehind } from "./packages.ts";
+import { VENDORED_PATH } from "./test-code.ts";
 import { extensionMethod } from "./extensions.ts";
 import { acceptsArgs, overloadsFor } from "./overloads.ts";
 
@@ -382,11 +383,16 @@ function returnedByOutsideCall(ctx: GraphContext, receiver: string): boolean {
  * - code of another language family: a Ruby `args.a` is not the C function `a` of an example file;
  * - the caller itself through a field of its own instance: `def readinto(self, b): self.handle.readinto(b)` delegates
  *   to the object it wraps, whose method of the same name is the one nothing in the project declares (a recursion
- *   through a field, `self.next.walk()`, types the field where it is assigned and does not get here).
+ *   through a field, `self.next.walk()`, types the field where it is assigned and does not get here);
+ * - vendored code from outside its folder: a library kept in the tree is reached through imports, which resolve, and
+ *   its one method of a name is no guess for the project's own objects (tRPC's vendored `Unpromise.subscribe` took 84
+ *   calls on its client proxies and observables).
  */
 function plausibleGuess(ctx: GraphContext, st: FileState, receiver: string, caller: number, id: number): boolean {
   const target = ctx.symbols[id]!;
   if (languageFamily(target.language) !== languageFamily(st.record.language)) return false;
+  const vendored = VENDORED_PATH.exec(target.file);
+  if (vendored && !st.record.path.startsWith(target.file.slice(0, vendored.index + vendored[0].length))) return false;
   return !(id === caller && isOwnField(st, receiver));
 }
 

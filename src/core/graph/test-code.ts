@@ -21,6 +21,9 @@ export function conventionsOf(language: string): TestConventions | undefined {
   return languageById(language)?.tests;
 }
 
+/** A folder of third-party code kept in the tree (a vendored copy, an installed package). */
+export const VENDORED_PATH = /(^|\/)(vendor|vendored|_vendor|third[-_]party|node_modules|bower_components)\//i;
+
 /** True for a file that holds tests by its language's pattern (else by the generic one). */
 export function isTestPath(path: string, language: string | undefined): boolean {
   const file = language ? conventionsOf(language)?.file : undefined;

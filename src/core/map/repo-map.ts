@@ -9,7 +9,7 @@ import { envelopeRecord, fitBlocks, type Block, type Envelope, type FitResult } 
 import { loadTokenCounter, type Encoding } from "../budget/tokenizer.ts";
 import type { FileRecord } from "../extract/record.ts";
 import type { CodeGraph } from "../graph/model.ts";
-import { isTestPath, testCasesOf } from "../graph/test-code.ts";
+import { isTestPath, testCasesOf, VENDORED_PATH } from "../graph/test-code.ts";
 import type { Route } from "../query/routes.ts";
 import { EngineError } from "../../shared/errors.ts";
 import { LIMITS } from "../limits.ts";
@@ -105,7 +105,7 @@ export function isManifest(path: string): boolean {
 export type CodeRole = "production" | "test" | "example" | "benchmark" | "vendored";
 
 const ROLE_FOLDERS: [Exclude<CodeRole, "production" | "test">, RegExp][] = [
-  ["vendored", /(^|\/)(vendor|vendored|_vendor|third[-_]party|node_modules|bower_components)\//i],
+  ["vendored", VENDORED_PATH],
   ["benchmark", /(^|\/)(bench|benches|benchmarks?|perf)\//i],
   ["example", /(^|\/)(examples?|samples?|demos?|docs_src|docs\/examples)\//i],
 ];
