@@ -48,6 +48,18 @@ describe("repo map", () => {
     expect(services.split("\n")[1]).toMatch(/^- \.\/ package\.json "tiny-web"/);
   });
 
+  it("names a folder's service by the manifest that names it: fzf's go.mod, not the Gemfile of its Ruby tests", async () => {
+    const { engine } = memoryEngine(
+      "//- Gemfile\nsource 'https://rubygems.org'\ngem 'minitest'\n" +
+        "//- go.mod\nmodule github.com/junegunn/fzf\n\ngo 1.23\n" +
+        "//- main.go\npackage main\n\nfunc main() {}\n" +
+        "//- test/test_core.rb\nrequire 'minitest/autorun'\n\nclass TestCore < Minitest::Test\n  def test_x; end\nend\n",
+    );
+    const map = await engine.map({ budget: 4000 });
+    expect(map.services).toEqual([{ path: "", manifest: "go.mod", name: "github.com/junegunn/fzf", files: 4 }]);
+    expect(map.text).toMatch(/^- \.\/ go\.mod "github\.com\/junegunn\/fzf" \(4 files\)$/m);
+  });
+
   it("takes entry points from the product's code; with none, names three from examples and counts them all", async () => {
     const { engine } = memoryEngine(FIXTURE);
     const map = await engine.map({ budget: 4000 });

@@ -260,16 +260,22 @@ function mapLanguages(records: FileRecord[]): RepoMap["languages"] {
   return [...langs].map(([language, v]) => ({ language, ...v })).sort((a, b) => b.files - a.files);
 }
 
-/** Services: each folder with a manifest; files counted under the deepest service folder. */
+/**
+ * Services: each folder with a manifest; files counted under the deepest service folder. Of a folder's several
+ * manifests, one that names the package comes first (fzf's `go.mod` "github.com/junegunn/fzf", not the `Gemfile`
+ * of its Ruby tests, which names nothing), then the first by name.
+ */
 function mapServices(files: readonly MapFile[], manifests: Map<string, string>): MapService[] {
-  const services: MapService[] = [];
+  const byFolder = new Map<string, MapService>();
   for (const [path, text] of [...manifests].sort((a, b) => (a[0] < b[0] ? -1 : 1))) {
     const base = path.slice(path.lastIndexOf("/") + 1);
     const dir = path.includes("/") ? path.slice(0, path.lastIndexOf("/")) : "";
-    if (services.some((s) => s.path === dir)) continue;
     const name = manifestOf(base)?.name(text);
-    services.push({ path: dir, manifest: base, ...(name ? { name } : {}), files: 0 });
+    const seen = byFolder.get(dir);
+    if (seen && (seen.name !== undefined || !name)) continue;
+    byFolder.set(dir, { path: dir, manifest: base, ...(name ? { name } : {}), files: 0 });
   }
+  const services = [...byFolder.values()];
   for (const f of files) {
     let best: MapService | undefined;
     for (const s of services)
