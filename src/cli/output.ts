@@ -195,6 +195,9 @@ export function cliHint(error: EngineError, command?: string): string | undefine
         `project folder with --root DIR, or check whether its files are ignored by git.`
       );
     case "not_found":
+      if (e.data.skipped === "too_large")
+        return "Index it with --max-file-bytes N above its size, or name a source file or a symbol.";
+      if (e.data.skipped) return "Name a source file or a symbol instead (`codeslice search <words>` finds one).";
       return e.data.suggestions?.length
         ? `Did you mean ${e.data.suggestions.join(", ")}? Paths are relative to --root.`
         : "Paths are relative to the project folder (--root, default: the current folder).";

@@ -64,6 +64,10 @@ export function engineErrorText(error: EngineError, tool: string): string {
       break;
     }
     case "not_found": {
+      if (e.data.skipped) {
+        lines.push("Name a source file or a symbol (search finds one); only source files have symbols and calls.");
+        break;
+      }
       const suggestions = e.data.suggestions ?? [];
       if (suggestions.length) lines.push(`Did you mean: ${suggestions.join(", ")}?`);
       lines.push(`Pass a path relative to the project root, as repo_map and the context headers show it.`);

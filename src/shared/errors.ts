@@ -20,8 +20,11 @@ export interface ErrorData {
   /** The project folder is missing (`root`); `id` names a saved browser copy that is gone. */
   root_not_found: { root?: string; id?: string };
   root_not_directory: { root: string };
-  /** A file or folder that does not exist; `suggestions` are indexed files of the same name. */
-  not_found: { path: string; suggestions?: string[] };
+  /**
+   * A file or folder that does not exist; `suggestions` are indexed files of the same name. `skipped`: the file exists
+   * but the index skipped it, for this reason (`binary`, `too_large`, `lockfile`, … as the index summary lists them).
+   */
+  not_found: { path: string; suggestions?: string[]; skipped?: string };
   not_directory: { path: string };
   /** A path that leaves the project root (`path` from a file system, `target` as the caller wrote it). */
   outside_root: { path?: string; target?: string };

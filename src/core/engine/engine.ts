@@ -34,6 +34,7 @@ import { normalizeRelative } from "../../shared/paths.ts";
 import { applyPlan } from "../rename/apply.ts";
 import { answerRename, forgetPlan, loadPlan } from "./rename.ts";
 import { answerDataflowQuestion } from "./dataflow.ts";
+import { skippedTargetError } from "./skipped-target.ts";
 import { mermaidMap } from "../map/mermaid.ts";
 import { loadTokenCounter as loadCounter } from "../budget/tokenizer.ts";
 import { EngineError } from "../../shared/errors.ts";
@@ -172,7 +173,8 @@ export function createEngine(platform: Platform, options: EngineOptions = {}): E
 
 /**
  * `engine` with every method but `close` counted while it runs (passes.ts writes a snapshot kept
- * for after the answer only when no call is in flight, so the write never lands inside one).
+ * for after the answer only when no call is in flight, so the write never lands inside one), and a
+ * target that names a file the index skipped reported as such (skipped-target.ts).
  */
 function counted(s: EngineState, engine: Engine): Engine {
   const methods = engine as unknown as Record<string, unknown>;
@@ -185,13 +187,17 @@ function counted(s: EngineState, engine: Engine): Engine {
         result = (fn as (...a: unknown[]) => unknown)(...args);
       } catch (error) {
         callEnded(s);
-        throw error;
+        throw skippedTargetError(s, name, args, error);
       }
       if (!(result instanceof Promise)) {
         callEnded(s);
         return result;
       }
-      return result.finally(() => callEnded(s));
+      return result
+        .catch((error: unknown) => {
+          throw skippedTargetError(s, name, args, error);
+        })
+        .finally(() => callEnded(s));
     };
   }
   return engine;
