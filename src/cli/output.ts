@@ -194,6 +194,8 @@ export function cliHint(error: EngineError, command?: string): string | undefine
         `codeslice reads ${(e.data.languages ?? []).join(", ") || "the supported languages"}. Pass the ` +
         `project folder with --root DIR, or check whether its files are ignored by git.`
       );
+    case "check_config_missing":
+      return `${e.hint ?? ""} \`codeslice check --help\` lists every rule.`.trim();
     case "not_found":
       if (e.data.skipped === "too_large")
         return "Index it with --max-file-bytes N above its size, or name a source file or a symbol.";

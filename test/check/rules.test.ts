@@ -149,6 +149,9 @@ describe("a config that cannot be used", () => {
     expect(none.stderr).toMatch(
       /No check config: none of codeslice\.check\.json, package\.json, pyproject\.toml holds one/,
     );
+    // The way out shows what a rule looks like and where the rest are (found on pytest, tryit6: it named the files only).
+    expect(none.stderr).toContain('{"cycles": true');
+    expect(none.stderr).toContain("codeslice check --help");
     const file = path.join(temps.make(), "rules.json");
     fs.writeFileSync(file, JSON.stringify({ cycles: true }));
     const given = check(root, "--config", file);

@@ -71,8 +71,8 @@ export async function loadCheckConfig(
     `No check config: none of ${CHECK_CONFIG_FILES.join(", ")} holds one.`,
     {
       hint:
-        'Write the rules in codeslice.check.json at the project root (or under a "codeslice" key in ' +
-        "package.json, or [tool.codeslice] in pyproject.toml).",
+        'Write the rules in codeslice.check.json at the project root, e.g. {"cycles": true, "noCallers": true} ' +
+        '(or under a "codeslice" key in package.json, or [tool.codeslice] in pyproject.toml).',
       data: { looked: [...CHECK_CONFIG_FILES] },
     },
   );
