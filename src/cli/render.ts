@@ -39,8 +39,10 @@ export function renderIndexSummary(s: IndexSummary): string {
 
 /** search results for the terminal. */
 export function renderSearch(query: string, hits: SearchHit[]): string {
-  if (hits.length === 0) return `No symbols match ${JSON.stringify(query)}.`;
-  const lines = [`${hits.length} result${hits.length > 1 ? "s" : ""} for ${JSON.stringify(query)}:`];
+  // (quoted back at most 80 characters long, as locate and context do)
+  const quoted = JSON.stringify(query.length > 80 ? `${query.slice(0, 80)}…` : query);
+  if (hits.length === 0) return `No symbols match ${quoted}.`;
+  const lines = [`${hits.length} result${hits.length > 1 ? "s" : ""} for ${quoted}:`];
   for (const h of hits)
     lines.push(
       `  ${cite(h.path, h.line, h.end)}  ${h.kind} ${h.qualified}  (${h.score}; ${h.matched.join(", ")})\n      ` +

@@ -276,6 +276,13 @@ describe("tools over the in-process transport", () => {
 
     const nothing = await call(c.client, "search", { query: "the of and" });
     expect(nothing.isError).toBe(true);
+    // A long query that matches nothing is told so in a few words, not asked for a budget search has no argument for
+    // (tryit6, on fzf: "A budget of 19880 tokens cannot hold the answer; it needs 65096").
+    const longQuery = Array.from({ length: 10_000 }, (_, i) => `zq${i}xv`).join(" ");
+    const none = await call(c.client, "search", { query: longQuery });
+    expect(none.text).toContain("No symbols match");
+    expect(none.text).not.toMatch(/budget/);
+    expect(countTokens(none.text)).toBeLessThan(200);
   });
 
   it("bad arguments: wrong types, unknown keys, negative and huge numbers, 1 MB strings, unknown tools", async () => {

@@ -67,12 +67,13 @@ export const searchTool = defineTool({
     }));
     const total = hits.length;
     // Whole entries, best first; each costs its line in the text and its record in the structured content.
+    // (the query quoted back at most 80 characters long, as locate and context do: a long one is the agent's own)
+    const quoted = JSON.stringify(args.query.length > 80 ? `${args.query.slice(0, 80)}…` : args.query);
     const fit = fitBlocks({
       header:
         total === 0
-          ? `No symbols match ${JSON.stringify(args.query)}. Try other words, part of an identifier, or a file ` +
-            `path with context.`
-          : `${plural(total, "result")} for ${JSON.stringify(args.query)} (best first):`,
+          ? `No symbols match ${quoted}. Try other words, part of an identifier, or a file path with context.`
+          : `${plural(total, "result")} for ${quoted} (best first):`,
       blocks: hits.map((h, i) => ({
         full: `- ${where(h)} ${h.kind} ${h.qualified}  — ${h.signature}`,
         envelope: { full: ctx.count(JSON.stringify(results[i])) + 1 },
