@@ -60,6 +60,21 @@ describe("repo map", () => {
     expect(map.text).toMatch(/^- \.\/ go\.mod "github\.com\/junegunn\/fzf" \(4 files\)$/m);
   });
 
+  it("counts a top-level main of the product's code as an entry point: fzf's main.go, not a test's", async () => {
+    const { engine } = memoryEngine(
+      "//- go.mod\nmodule github.com/junegunn/fzf\n\ngo 1.23\n" +
+        '//- main.go\npackage main\n\nimport "fmt"\n\nfunc main() {\n\tfmt.Println(run())\n}\n\nfunc run() int { return 1 }\n' +
+        "//- src/core.go\npackage fzf\n\ntype Core struct{}\n\nfunc (c *Core) main() {}\n" +
+        "//- src/core_test.go\npackage fzf\n\nfunc main() {}\n",
+    );
+    const map = await engine.map({ budget: 4000 });
+    expect(map.entryPoints).toEqual([
+      { kind: "main", label: "main.go#main", path: "main.go", line: 5, symbol: "main.go#main" },
+    ]);
+    expect(map.entryPointsElsewhere).toBe(0);
+    expect(map.text).toMatch(/^## Entry points\n- main main\.go#main \(main\.go:5\)$/m);
+  });
+
   it("takes entry points from the product's code; with none, names three from examples and counts them all", async () => {
     const { engine } = memoryEngine(FIXTURE);
     const map = await engine.map({ budget: 4000 });

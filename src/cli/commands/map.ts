@@ -11,8 +11,9 @@ export const mapCommand = defineCommand({
   summary: "The repo map: services, languages, entry points, central symbols, layout, witnesses",
   flags: { ...budgetFlags(LIMITS.budget.map), ...engineFlags },
   help: `Prints a map of the project fitted to --budget tokens, counted with the real tokenizer:
-services (the root package first), languages, entry points of the product's own code (or,
-when it has none, the first three of its tests' and examples' with their count), the most
+services (the root package first), languages, entry points of the product's own code (routes,
+commands, handlers, top-level main functions; when it has none, the first three of its tests'
+and examples' with their count), the most
 central symbols of the product's own code with path:line citations (definitions in tests,
 examples, benchmarks and vendored folders counted apart), top-level layout and witnesses
 (test files, and test cases by their runner's rules: each it(/test( call, each pytest

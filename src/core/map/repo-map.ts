@@ -46,9 +46,9 @@ export interface MapService {
   files: number;
 }
 
-/** An entry point: a route, a CLI command, a handler. */
+/** An entry point: a route, a CLI command, a handler, a program's top-level `main`. */
 export interface MapEntryPoint {
-  kind: "route" | "command" | "handler";
+  kind: "route" | "command" | "handler" | "main";
   label: string;
   path: string;
   line: number;
@@ -298,9 +298,9 @@ const APART_WORDS: Record<keyof MapApart, string> = {
 const ELSEWHERE_SHOWN = 3;
 
 /**
- * Entry points: routes, decorated commands and handlers of the product's own code. A test's app,
- * an example's or a benchmark's are witnesses: when the product registers none (a framework's own
- * repository), the first few are named and all of them counted (`elsewhere`).
+ * Entry points: routes, decorated commands, handlers and top-level `main` functions of the product's own
+ * code. A test's app, an example's or a benchmark's are witnesses: when the product registers none (a
+ * framework's own repository), the first few are named and all of them counted (`elsewhere`).
  */
 function mapEntryPoints(graph: CodeGraph, routes: Route[]): { entryPoints: MapEntryPoint[]; elsewhere: number } {
   const all: (MapEntryPoint & { production: boolean })[] = [];
@@ -321,6 +321,13 @@ function mapEntryPoints(graph: CodeGraph, routes: Route[]): { entryPoints: MapEn
   }
   for (const s of graph.symbols) {
     if (s.kind === "module") continue;
+    // A program's top-level `main` (Go's `func main`, a script's `def main`), as flows count it: a CLI like fzf
+    // registers no route or command and had no entry point in its map.
+    if (s.name === "main" && s.kind === "function" && graph.symbols[s.parent]?.kind === "module") {
+      const production = codeRole(s.file, s.language) === "production";
+      all.push({ kind: "main", label: s.qualified, path: s.file, line: s.nameLine, symbol: s.qualified, production });
+      continue;
+    }
     const d = graph.records.get(s.file)!.definitions[s.index]!;
     const dec = d.decorators?.find((x) => isCommandDecorator(s.language, x));
     if (dec) {

@@ -67,9 +67,9 @@ export const repoMapTool = defineTool({
   name: "repo_map",
   title: "Repository map",
   description:
-    "The project's shape: services, languages, entry points (routes, commands, handlers), central symbols with " +
+    "The project's shape: services, languages, entry points (routes, commands, handlers, main), central symbols with " +
     ("`path:start-end`, layout, tests. Call it first: the names it shows are what the other tools take. The " +
-      ("first call indexes the project; edits are noticed on their own. Raise budget for more symbols. kind " +
+      ("first call indexes the project; later edits are noticed. Raise budget for more symbols. kind " +
         "routes: HTTP routes, handlers, client calls, tests; tools: MCP tools, RPC methods, CLI commands.")),
   input: z.strictObject({
     kind: z.enum(["repo", "routes", "tools"], { error: "kind must be repo, routes or tools" }).optional(),
