@@ -71,6 +71,8 @@ export interface GraphState {
    */
   search: SearchIndex | undefined;
   routes: WeakMap<CodeGraph, Route[]>;
+  /** The timer that keeps a freshly built graph's derived data in the cache after the answer (derived.ts). */
+  keeping: ReturnType<typeof setTimeout> | undefined;
 }
 
 /** The text index (docs, configuration). Written by text.ts only. */
@@ -120,7 +122,7 @@ export function createEngineState(platform: Platform, options: EngineOptions): E
       saving: undefined,
       calls: 0,
     },
-    graph: { cache: undefined, search: undefined, routes: new WeakMap() },
+    graph: { cache: undefined, search: undefined, routes: new WeakMap(), keeping: undefined },
     text: { cache: undefined },
     refresh: { initial: undefined, progressListeners: new Set() },
     git: createGitCache(),
