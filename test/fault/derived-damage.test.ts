@@ -53,6 +53,20 @@ describe("a damaged derived value is rebuilt, never trusted", async () => {
     ],
     ["search columns cut short under a good seal", (b) => resealed(b, (inner) => inner.slice(0, inner.length - 8))],
     [
+      "a posting past the last document under a good seal",
+      (b) =>
+        resealed(b, (inner) => {
+          const view = new DataView(inner.buffer);
+          const words = (
+            JSON.parse(new TextDecoder().decode(inner.subarray(ID_END + 4, ID_END + 4 + header(inner)))).search
+              .words as string[]
+          ).length;
+          // The first posting: after the header, padded to four bytes, and the offsets column.
+          view.setInt32(((ID_END + 4 + header(inner) + 3) & ~3) + 4 * (words + 1), 0x7fffffff, true);
+          return inner;
+        }),
+    ],
+    [
       "a header length past the end under a good seal",
       (b) =>
         resealed(b, (inner) => {

@@ -14,20 +14,22 @@
  * Layout, integers little-endian, then sealed (seal.ts):
  *
  *   u32 I, I bytes: the identity (hex SHA-256)
- *   u32 H, H bytes: UTF-8 JSON { format, edges, search: { words, files, lengths } }
+ *   u32 H, H bytes: UTF-8 JSON { format, edges (calls as `files` and a count), search: { words, files, lengths } }
  *   padding to a multiple of 4
  *   Int32 columns of the search index, end to end: offsets, postings, docFile, docDef, docLen
+ *   Int32 columns of the calls, end to end: caller, callee, file (into `edges.files`), line, kind
+ *   (via × 64 + resolution × 4 + classBody + protocol × 2)
  */
 import type { FileRecord } from "../extract/record.ts";
 import type { GraphEdges } from "../graph/build.ts";
-import type { AmbiguousCall, CodeGraph } from "../graph/model.ts";
+import { CONFIDENCE, type AmbiguousCall, type CallEdge, type CodeGraph, type Resolution } from "../graph/model.ts";
 import type { SavedSearchIndex } from "../search/search.ts";
 import type { Snapshot } from "./snapshot.ts";
 import { SCHEMA_VERSION } from "./snapshot.ts";
 import { seal, unseal } from "./seal.ts";
 
 /** Bump when the layout or the meaning of what is kept here changes. */
-export const DERIVED_FORMAT = 1;
+export const DERIVED_FORMAT = 2;
 
 /** Store key of the derived value (one per cache: the next snapshot's replaces it). */
 export const DERIVED_KEY = `v${SCHEMA_VERSION}/derived.bin`;
@@ -41,6 +43,13 @@ export interface Derived {
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
 const COLUMNS = ["offsets", "postings", "docFile", "docDef", "docLen"] as const;
+/**
+ * Calls go in columns, not JSON: they are most of the edges (2 of django's 3.7 MB of JSON), and
+ * their objects are made again in the order and shape calls.ts gives them.
+ */
+const CALL_COLUMNS = 5;
+const VIAS: readonly CallEdge["via"][] = ["call", "constructor", "super"];
+const RESOLUTIONS = Object.keys(CONFIDENCE) as Resolution[];
 /** The columns are written in the host's byte order: only a little-endian host keeps them. */
 const LITTLE_ENDIAN = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
 
@@ -77,11 +86,15 @@ export function encodeDerived(identity: string, derived: Derived): Uint8Array | 
     if (at === undefined) tables.set(e.candidates, (at = tables.size));
     return { ...e, candidates: at };
   });
+  const calls = callColumns(edges.calls);
+  if (!calls) return undefined;
   const header = encoder.encode(
     JSON.stringify({
       format: DERIVED_FORMAT,
       edges: {
         ...edges,
+        calls: edges.calls.length,
+        files: calls.files,
         ambiguous,
         candidates: [...tables.keys()],
         typeUses: [...edges.typeUses],
@@ -96,7 +109,7 @@ export function encodeDerived(identity: string, derived: Derived): Uint8Array | 
   );
   const id = encoder.encode(identity);
   const start = align4(8 + id.length + header.length);
-  const total = start + 4 * COLUMNS.reduce((n, c) => n + search[c].length, 0);
+  const total = start + 4 * COLUMNS.reduce((n, c) => n + search[c].length, 0) + calls.columns.byteLength;
   const out = new Uint8Array(total);
   const view = new DataView(out.buffer);
   view.setUint32(0, id.length, true);
@@ -108,6 +121,7 @@ export function encodeDerived(identity: string, derived: Derived): Uint8Array | 
     out.set(new Uint8Array(search[c].buffer, search[c].byteOffset, search[c].byteLength), at);
     at += search[c].byteLength;
   }
+  out.set(new Uint8Array(calls.columns.buffer), at);
   return seal(out);
 }
 
@@ -139,7 +153,10 @@ export function decodeDerived(bytes: Uint8Array | undefined, identity: string): 
       columns.push(new Int32Array(inner.slice(at, at + 4 * length).buffer));
       at += 4 * length;
     }
-    if (at !== inner.length) return undefined;
+    const callCount = head.edges.calls;
+    if (!Number.isInteger(callCount) || callCount < 0 || at + 4 * CALL_COLUMNS * callCount !== inner.length)
+      return undefined;
+    const callData = new Int32Array(inner.slice(at).buffer);
     const [offsets, postings, docFile, docDef, docLen] = columns as [
       Int32Array,
       Int32Array,
@@ -147,7 +164,7 @@ export function decodeDerived(bytes: Uint8Array | undefined, identity: string): 
       Int32Array,
       Int32Array,
     ];
-    const edges = edgesFromHead(head.edges);
+    const edges = edgesFromHead(head.edges, callData);
     if (!edges || !Array.isArray(search.words) || !Array.isArray(search.files)) return undefined;
     return {
       edges,
@@ -161,7 +178,9 @@ export function decodeDerived(bytes: Uint8Array | undefined, identity: string): 
 /** The JSON part as written. */
 interface Head {
   format: number;
-  edges: Omit<GraphEdges, "typeUses" | "edgeCounts" | "ambiguous"> & {
+  edges: Omit<GraphEdges, "typeUses" | "edgeCounts" | "ambiguous" | "calls"> & {
+    calls: number;
+    files: string[];
     ambiguous: (Omit<AmbiguousCall, "candidates"> & { candidates: number })[];
     candidates: number[][];
     typeUses: [number, number[]][];
@@ -171,8 +190,9 @@ interface Head {
 }
 
 /** The edges of a header, with their tables made again; undefined when a part is missing. */
-function edgesFromHead(e: Head["edges"]): GraphEdges | undefined {
-  const lists = [e.calls, e.external, e.ambiguous, e.imports, e.inherits, e.candidates, e.typeUses, e.edgeCounts];
+function edgesFromHead(e: Head["edges"], callData: Int32Array): GraphEdges | undefined {
+  const calls = callsFrom(callData, e.calls, e.files);
+  const lists = [calls, e.external, e.ambiguous, e.imports, e.inherits, e.candidates, e.typeUses, e.edgeCounts];
   if (!lists.every(Array.isArray) || !Number.isInteger(e.unresolvedCalls)) return undefined;
   const ambiguous: AmbiguousCall[] = [];
   for (const a of e.ambiguous) {
@@ -182,7 +202,7 @@ function edgesFromHead(e: Head["edges"]): GraphEdges | undefined {
     ambiguous.push(a as unknown as AmbiguousCall);
   }
   return {
-    calls: e.calls,
+    calls: calls!,
     external: e.external,
     ambiguous,
     unresolvedCalls: e.unresolvedCalls,
@@ -217,6 +237,57 @@ export function edgesFit(edges: GraphEdges, symbols: number, records: FileRecord
     sums.unresolved === edges.unresolvedCalls &&
     sums.imports === edges.imports.length
   );
+}
+
+/** The calls in columns (see CALL_COLUMNS), or undefined for a call whose shape calls.ts does not give. */
+function callColumns(calls: CallEdge[]): { files: string[]; columns: Int32Array } | undefined {
+  const files: string[] = [];
+  const fileIndex = new Map<string, number>();
+  const n = calls.length;
+  const columns = new Int32Array(CALL_COLUMNS * n);
+  for (let i = 0; i < n; i++) {
+    const c = calls[i]!;
+    const via = VIAS.indexOf(c.via);
+    const resolution = RESOLUTIONS.indexOf(c.resolution);
+    if (via < 0 || resolution < 0 || c.confidence !== CONFIDENCE[c.resolution]) return undefined;
+    const keys = Object.keys(c).length - (c.classBody ? 1 : 0) - (c.protocol ? 1 : 0);
+    if (keys !== 7 || ("classBody" in c && c.classBody !== true) || ("protocol" in c && c.protocol !== true))
+      return undefined;
+    let file = fileIndex.get(c.file);
+    if (file === undefined) fileIndex.set(c.file, (file = files.push(c.file) - 1));
+    columns[i] = c.caller;
+    columns[n + i] = c.callee;
+    columns[2 * n + i] = file;
+    columns[3 * n + i] = c.line;
+    columns[4 * n + i] = via * 64 + resolution * 4 + (c.classBody ? 1 : 0) + (c.protocol ? 2 : 0);
+  }
+  return { files, columns };
+}
+
+/** The call objects of `columns`, as calls.ts makes them; undefined when a column holds what no call can. */
+function callsFrom(columns: Int32Array, n: number, files: unknown): CallEdge[] | undefined {
+  if (!Array.isArray(files) || columns.length !== CALL_COLUMNS * n) return undefined;
+  const calls: CallEdge[] = new Array(n);
+  for (let i = 0; i < n; i++) {
+    const file = files[columns[2 * n + i]!] as unknown;
+    const kind = columns[4 * n + i]!;
+    const via = VIAS[kind >> 6];
+    const resolution = RESOLUTIONS[(kind >> 2) & 15];
+    if (typeof file !== "string" || via === undefined || resolution === undefined || kind < 0) return undefined;
+    const edge: CallEdge = {
+      caller: columns[i]!,
+      callee: columns[n + i]!,
+      file,
+      line: columns[3 * n + i]!,
+      via,
+      resolution,
+      confidence: CONFIDENCE[resolution],
+    };
+    if (kind & 1) edge.classBody = true;
+    if (kind & 2) edge.protocol = true;
+    calls[i] = edge;
+  }
+  return calls;
 }
 
 function align4(n: number): number {

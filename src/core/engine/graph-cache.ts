@@ -96,7 +96,7 @@ async function buildOrPatch(
   );
   const identity =
     s.options.buildId !== undefined ? await derivedIdentity(s.options.buildId, snapshot, configs) : undefined;
-  const loaded = identity ? await loadDerived(s, identity, records, paths, configs) : undefined;
+  const loaded = identity ? await loadDerived(s, identity, snapshot, records, paths, configs) : undefined;
   if (loaded) return { graph: loaded, snapshot, paths, configs };
   const graph = buildGraph(records, paths, configs);
   if (identity) keepDerivedSoon(s, snapshot, graph, identity);
@@ -110,6 +110,7 @@ async function buildOrPatch(
 async function loadDerived(
   s: EngineState,
   identity: string,
+  snapshot: Snapshot,
   records: FileRecord[],
   paths: string[],
   configs: Map<string, string>,
@@ -119,9 +120,7 @@ async function loadDerived(
   try {
     const graph = graphFromEdges(records, paths, configs, derived.edges);
     if (!edgesFit(derived.edges, graph.symbols.length, records)) return undefined;
-    const search = loadSearchIndex(graph, derived.search);
-    if (!search) return undefined;
-    s.graph.search = search;
+    s.graph.saved = { graph, search: derived.search, snapshot, identity };
     return graph;
   } catch {
     return undefined; // a value that passed its seal but does not make a graph: build afresh
@@ -177,6 +176,13 @@ export function routesOf(s: EngineState, graph: CodeGraph): Route[] {
 /** The search index of a graph: the engine's one index, updated with the files that changed. */
 export function searchIndexOf(s: EngineState, graph: CodeGraph): SearchIndex {
   if (s.graph.search?.graph === graph) return s.graph.search;
+  const saved = s.graph.saved;
+  s.graph.saved = undefined;
+  if (saved?.graph === graph) {
+    const loaded = loadSearchIndex(graph, saved.search);
+    if (loaded) return (s.graph.search = loaded);
+    keepDerivedSoon(s, saved.snapshot, graph, saved.identity); // damaged: built below, and kept again
+  }
   if (!s.graph.search)
     ensureHeadroom(
       s.platform.memory,
@@ -212,4 +218,5 @@ function sameConfigs(a: Map<string, string>, b: Map<string, string>): boolean {
 export function dropGraph(s: EngineState): void {
   s.graph.cache = undefined;
   s.graph.search = undefined;
+  s.graph.saved = undefined;
 }
