@@ -4,9 +4,16 @@
  * names one; otherwise the folder's name does), and citations read `repo:path:line`.
  */
 import { crossCallersText, type EngineGroup } from "../index.ts";
-import { entriesFromRoots, openGroup } from "../mcp/group-file.ts";
-import { citeRepo } from "../mcp/group.ts";
 import { createHostPlatform } from "./platform.ts";
+
+/**
+ * `text` with its citations naming `repo`. The MCP module that does it is imported when a group
+ * answers: with it come the MCP tool specs and zod (~70 ms of CPU to load, measured), which a
+ * call on one root never needs.
+ */
+export async function citeRepo(text: string, repo: string): Promise<string> {
+  return (await import("../mcp/group.ts")).citeRepo(text, repo);
+}
 
 /** Every `--root` value in the command line as typed (`--root DIR` and `--root=DIR`). */
 export function rootsOf(argv: readonly string[]): string[] {
@@ -28,6 +35,7 @@ export async function withGroup(
 ): Promise<number | undefined> {
   const roots = rootsOf(argv);
   if (roots.length < 2) return undefined;
+  const { entriesFromRoots, openGroup } = await import("../mcp/group-file.ts");
   const opened = await openGroup(
     entriesFromRoots(roots, process.cwd()),
     (o) => createHostPlatform({ ...o, shortLived: true }),
@@ -50,7 +58,7 @@ export async function groupImpactText(
   const cross = routes.length ? await group.crossCallers(repo, routes) : [];
   const suffix = crossCallersText(cross);
   return {
-    text: `${citeRepo(text, repo)}${suffix ? `\n\n${suffix}` : ""}`,
+    text: `${await citeRepo(text, repo)}${suffix ? `\n\n${suffix}` : ""}`,
     crossRepoCallers: cross.map((x) => `${x.call.repo}:${x.call.path}:${x.call.line}`),
   };
 }

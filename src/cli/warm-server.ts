@@ -24,7 +24,7 @@ import {
   type SocketLocation,
   type WarmRequest,
 } from "./warm-socket.ts";
-import { lendEngines, makeEngine, type ProjectValues } from "./with-engine.ts";
+import { lendEngines, makeEngine, type ProjectValues, useBuild } from "./with-engine.ts";
 
 /** One call being answered: its working folder, the frames it printed, why it was declined. */
 interface Call {
@@ -123,6 +123,7 @@ export async function serveWarm(args: string[], host: CliHost, build: string): P
   if (!fs.existsSync(nodePath.join(cacheDir, CACHE_TAG_FILE))) return 1;
   const location = socketLocation(root, cacheDir);
   if (!(await claimSocket(location))) return 1;
+  useBuild(build);
   const server = net.createServer();
   // The socket is born 0600 (no moment when others could connect); the cache's own files keep
   // the user's umask, as the in-process CLI writes them.

@@ -1,7 +1,9 @@
 /** Opens the engine a command runs on, with the progress bar it reports to. */
+import { statSync } from "node:fs";
 import * as nodePath from "node:path";
 import { createEngine, type Encoding, type Engine, type TestsMode } from "../index.ts";
 import type { FlagValues } from "./command.ts";
+import type { CliHost } from "./dispatch.ts";
 import type { budgetFlags, outputFlags, pagingFlags, projectFlags } from "./flags.ts";
 import { createProgressReporter, EXIT, writeJson, writeOut } from "./output.ts";
 import { createHostPlatform } from "./platform.ts";
@@ -14,6 +16,25 @@ export interface Progress {
   onProgress(p: { phase: string; done: number; total?: number }): void;
   /** Clears the bar; call it before writing the answer. */
   done(): void;
+}
+
+let buildId: string | undefined;
+
+/**
+ * Tells the engines this process makes which build of codeslice they run in (the version and the
+ * entry file's build time, as the warm CLI tells builds apart): they keep what they derive from an
+ * unchanged index in the cache for the next call of the same build (EngineOptions.buildId).
+ */
+export function useBuild(host: CliHost | string): void {
+  if (typeof host === "string") {
+    buildId = host;
+    return;
+  }
+  try {
+    buildId = `${host.version}+${statSync(host.entry).mtimeMs}`;
+  } catch {
+    buildId = undefined; // an entry we cannot date: keep nothing derived rather than risk another build's
+  }
 }
 
 /**
@@ -34,6 +55,7 @@ export async function makeEngine(flags: ProjectValues, longLived = false): Promi
     ...(flags.maxFileBytes !== undefined ? { maxFileBytes: flags.maxFileBytes } : {}),
     ...(flags.jobs !== undefined ? { jobs: flags.jobs } : {}),
     ...(longLived ? { watch: true } : {}),
+    ...(buildId !== undefined ? { buildId } : {}),
   });
 }
 

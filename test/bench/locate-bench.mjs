@@ -14,6 +14,16 @@
 // Rerun:
 //   node scripts/build.mjs && node test/bench/locate-bench.mjs [CORPUS_DIR] [--runs 3] [--rounds 5]
 // Output: a markdown table on stdout and test/bench/results/locate-<corpus>.json.
+//
+// Two builds side by side (--builds NAME=CHECKOUT,NAME=CHECKOUT; each checkout's dist/ is run):
+// only in-process CLI calls, CODESLICE_NO_SERVER=1 (no warm server answers), the builds alternated
+// call by call (their order swapped every run) on one indexed copy of the corpus each, so both
+// meet the same load. Per build: `locate` on every task, `context QuerySet.bulk_create --budget
+// 4000` and `callers QuerySet.bulk_create`, each `--runs` times after one untimed call per command
+// (the first call after an index, which may keep derived data in the cache, is shown apart):
+// median CPU-s (user + sys), wall and peak RSS, and the answers compared byte for byte.
+//   node test/bench/locate-bench.mjs --builds main=/path/to/main,new=. [--runs 5]
+// Output: a markdown table on stdout and test/bench/results/locate-builds-<corpus>.json.
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -89,6 +99,10 @@ ensureBuilt();
 const scratch = fs.mkdtempSync(path.join(os.tmpdir(), "codeslice-locate-bench-"));
 process.on("exit", () => fs.rmSync(scratch, { recursive: true, force: true }));
 const { corpus, corpusName, version } = benchCorpus(positionals, flags, scratch);
+if (flags.builds) {
+  await compareBuilds(String(flags.builds));
+  process.exit(0);
+}
 const cacheDir = path.join(scratch, "cache");
 await runCli(["index", "--root", corpus, "--cache-dir", cacheDir, "--quiet"], { measureRss: false });
 
@@ -165,3 +179,95 @@ writeJson(path.join(resultsDir, `locate-${corpusName}.json`), {
   answer_tokens: sizes,
   task_chars: Object.fromEntries(Object.entries(TASKS).map(([k, v]) => [k, v.length])),
 });
+
+/** The `--builds` mode (see the header): in-process CLI calls of two or more builds, alternated. */
+async function compareBuilds(spec) {
+  process.env.CODESLICE_NO_SERVER = "1";
+  const builds = spec.split(",").map((pair) => {
+    const [name, dir] = pair.split("=");
+    const cli = path.resolve(dir ?? "", "dist/cli/main.js");
+    if (!name || !dir || !fs.existsSync(cli))
+      throw new Error(`--builds: ${pair} is not NAME=CHECKOUT with a dist/cli/main.js`);
+    return { name, cli, cache: path.join(scratch, `cache-${name}`) };
+  });
+  const TARGET = "QuerySet.bulk_create";
+  const calls = [
+    ...Object.entries(TASKS).map(([name, task]) => [`locate ${name}`, ["locate", task]]),
+    ["context --budget 4000", ["context", TARGET, "--budget", "4000"]],
+    ["callers", ["callers", TARGET]],
+  ];
+  const call = (b, args) => runCli([...args, "--root", corpus, "--cache-dir", b.cache, "--quiet"], { cli: b.cli });
+  const first = {};
+  for (const b of builds) {
+    await runCli(["index", "--root", corpus, "--cache-dir", b.cache, "--quiet"], { cli: b.cli, measureRss: false });
+    first[b.name] = await call(b, calls[0][1]);
+  }
+  const answers = {};
+  const m = {};
+  for (const b of builds) m[b.name] = Object.fromEntries(calls.map(([label]) => [label, []]));
+  for (const [label, args] of calls)
+    for (const b of builds) answers[`${b.name} ${label}`] = (await call(b, args)).stdout; // untimed warm-up
+  for (let run = 0; run < RUNS; run++)
+    for (const [label, args] of calls)
+      for (const b of run % 2 ? [...builds].reverse() : builds) m[b.name][label].push(await call(b, args));
+  const loads = os.loadavg();
+  const med = (runs, key) => stats(runs.map((r) => r[key])).median;
+  const rows = calls.map(([label]) => [
+    label,
+    ...builds.flatMap((b) => [
+      fmt(med(m[b.name][label], "cpu"), 2),
+      fmt(med(m[b.name][label], "wall"), 2),
+      fmt(med(m[b.name][label], "rssMb"), 0),
+    ]),
+    ...(builds.length === 2
+      ? [fmt(med(m[builds[1].name][label], "cpu") / med(m[builds[0].name][label], "cpu"), 2)]
+      : []),
+    builds.every((b) => answers[`${b.name} ${label}`] === answers[`${builds[0].name} ${label}`]) ? "same" : "DIFFERENT",
+  ]);
+  console.log(
+    `locate on ${corpusName}${version ? ` ${version}` : ""}: in-process CLI calls only (CODESLICE_NO_SERVER=1), builds ` +
+      `alternated call by call, median of ${RUNS}; load ${loads.map((x) => x.toFixed(1)).join(" ")} at the end\n`,
+  );
+  console.log(
+    mdTable(
+      [
+        "call",
+        ...builds.flatMap((b) => [`${b.name} CPU s`, `${b.name} wall s`, `${b.name} peak RSS MB`]),
+        ...(builds.length === 2 ? [`CPU ${builds[1].name} / ${builds[0].name}`] : []),
+        "answers",
+      ],
+      rows,
+    ),
+  );
+  console.log(
+    `\nfirst locate after \`index\` (untimed above): ${builds.map((b) => `${b.name} ${fmt(first[b.name].cpu, 2)} CPU-s, ${fmt(first[b.name].wall, 2)} s wall`).join("; ")}`,
+  );
+  writeJson(path.join(resultsDir, `locate-builds-${corpusName}.json`), {
+    corpus: corpusName,
+    version,
+    codeslice: codesliceRevision(),
+    machine: machine(),
+    load_at_end: loads,
+    no_server: true,
+    runs: RUNS,
+    builds: Object.fromEntries(builds.map((b) => [b.name, path.dirname(path.dirname(path.dirname(b.cli)))])),
+    first_locate: Object.fromEntries(builds.map((b) => [b.name, { cpu: first[b.name].cpu, wall: first[b.name].wall }])),
+    calls: Object.fromEntries(
+      calls.map(([label]) => [
+        label,
+        Object.fromEntries(
+          builds.map((b) => [
+            b.name,
+            {
+              cpu: med(m[b.name][label], "cpu"),
+              wall: med(m[b.name][label], "wall"),
+              rss_mb: med(m[b.name][label], "rssMb"),
+              cpu_runs: m[b.name][label].map((r) => r.cpu),
+            },
+          ]),
+        ),
+      ]),
+    ),
+    same_answers: Object.fromEntries(rows.map((r) => [r[0], r.at(-1) === "same"])),
+  });
+}

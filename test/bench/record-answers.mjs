@@ -16,6 +16,8 @@
 // Rerun:
 //   node scripts/build.mjs && node test/bench/record-answers.mjs --out /tmp/answers-after [--dist .] [CORPUS_DIR ...]
 //   diff -r /tmp/answers-before /tmp/answers-after && echo identical
+// --build-id ID records from engines that loaded what a first engine kept in the cache (the graph's
+// resolved edges and the search index, EngineOptions.buildId) instead of deriving it themselves.
 // --dist points at a checkout whose dist/ is the build to record (default: this one); record the
 // other build by running the same script with --dist /path/to/other/checkout. Default corpora: this
 // repository's src/ and test/graph at commit c5b758f (git archive), and /work/corpora/lead/django when it exists.
@@ -29,6 +31,8 @@ import { parseArgs, repoRoot } from "./lib/bench-utils.mjs";
 const { flags, positionals: positional } = parseArgs(process.argv.slice(2));
 const OUT = path.resolve(flags.out ?? "/tmp/codeslice-answers");
 const DIST = path.resolve(flags.dist ?? repoRoot);
+/** --build-id ID: the answers of an engine that loaded the derived data a first engine kept (see recordCorpus). */
+const BUILD_ID = flags["build-id"] === undefined ? undefined : String(flags["build-id"]);
 
 const { createEngine } = await import(pathToFileURL(path.join(DIST, "dist/index.js")).href);
 const { createNodePlatform } = await import(pathToFileURL(path.join(DIST, "dist/platform/node/index.js")).href);
@@ -81,8 +85,22 @@ async function record(corpus, name, call) {
 }
 
 async function recordCorpus(corpus, dir) {
-  const platform = await createNodePlatform({ root: dir, cacheDir: path.join(scratch, `cache-${corpus}`) });
-  const engine = createEngine(platform, { quiet: true });
+  const cacheDir = path.join(scratch, `cache-${corpus}`);
+  let keptAt;
+  const platform = await createNodePlatform({ root: dir, cacheDir });
+  if (BUILD_ID !== undefined) {
+    // --build-id: one engine indexes and keeps its derived data (the graph's edges, the search
+    // index) in the cache; the answers come from a second engine, which loads them.
+    const priming = createEngine(platform, { quiet: true, buildId: BUILD_ID });
+    await priming.index();
+    await priming.graph();
+    const kept = path.join(cacheDir, "v29", "derived.bin");
+    for (let i = 0; i < 600 && !fs.existsSync(kept); i++) await new Promise((r) => setTimeout(r, 50));
+    priming.close();
+    if (!fs.existsSync(kept)) throw new Error(`--build-id: no derived data was kept in ${cacheDir}`);
+    keptAt = fs.statSync(kept).mtimeMs;
+  }
+  const engine = createEngine(platform, { quiet: true, ...(BUILD_ID !== undefined ? { buildId: BUILD_ID } : {}) });
   try {
     await engine.index();
     const graph = await engine.graph();
@@ -121,6 +139,9 @@ async function recordCorpus(corpus, dir) {
     await record(corpus, "error-budget", () => engine.context(targets[0], { budget: 5 }));
     await record(corpus, "error-unknown", () => engine.context("no_such_symbol_anywhere_here"));
     await record(corpus, "error-typo", () => engine.callers(`${targets[1]}x`));
+    // Loaded, not built again: a build would have kept its data anew.
+    if (keptAt !== undefined && fs.statSync(path.join(cacheDir, "v29", "derived.bin")).mtimeMs !== keptAt)
+      throw new Error(`--build-id: the second engine on ${corpus} derived its data again instead of loading it`);
   } finally {
     engine.close();
   }

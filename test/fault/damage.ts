@@ -284,7 +284,18 @@ export function damageCache(dir: string, rand: Rng, ops: readonly DamageOp[] = A
           done.push(`write sealed [] to already damaged ${file}`);
           break;
         }
-        const value = JSON.parse(new TextDecoder().decode(inner)) as unknown;
+        let value: unknown;
+        try {
+          value = JSON.parse(new TextDecoder().decode(inner));
+        } catch {
+          // A sealed binary value (the derived data, core/engine/derived.ts): a byte changed under a good seal.
+          const at = rand.int(inner.length);
+          const changed = inner.slice();
+          changed[at] = changed[at]! ^ 0x5a;
+          fs.writeFileSync(full, seal(changed));
+          done.push(`sealed binary ${file} with byte ${at} changed`);
+          break;
+        }
         const reshaped = reshapeChecked(value, rand);
         fs.writeFileSync(full, seal(enc.encode(JSON.stringify(value))));
         done.push(`sealed wrong shape in ${file}: ${reshaped}`);

@@ -5,8 +5,7 @@
 import { LIMITS } from "../../index.ts";
 import { defineCommand } from "../command.ts";
 import { budgetFlags, engineFlags, textFlag } from "../flags.ts";
-import { citeRepo } from "../../mcp/group.ts";
-import { withGroup } from "../group.ts";
+import { citeRepo, withGroup } from "../group.ts";
 import { EXIT, writeJson, writeOut } from "../output.ts";
 import { budgetOptions, printAnswer, withEngine } from "../with-engine.ts";
 
@@ -64,7 +63,7 @@ there too, cited repo:path:line.
     const grouped = await withGroup(argv, flags.cacheDir, async (group) => {
       const member = group.member(flags.repo);
       const answer = await group.shapeCheck(member.name, target!, options);
-      const text = citeRepo(answer.text, member.name);
+      const text = await citeRepo(answer.text, member.name);
       if (flags.json) writeJson({ ...answer, repo: member.name, text });
       else writeOut(text);
       return EXIT.ok;

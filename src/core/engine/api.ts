@@ -64,6 +64,14 @@ export interface EngineOptions {
    * stored records (the next start re-checks the edited files and finds their records by content).
    */
   saveDelayMs?: number;
+  /**
+   * The identity of the code running the engine (its version and build time; the CLI passes its
+   * own). When given, what the engine derives from an unchanged index (the code graph's resolved
+   * edges, the search index) is kept in the cache for this build, and a later engine of the same
+   * build on the same index loads it instead of deriving it again. Without it nothing derived is
+   * kept: an engine cannot tell whether another build's would still be right.
+   */
+  buildId?: string;
 }
 
 /** Answer to `snippet`. */

@@ -12,7 +12,7 @@ import { contractsOf } from "../slice/contracts.ts";
 import type { IndexResult } from "./indexer.ts";
 import { createEngineState, type EngineState } from "./state.ts";
 import { callEnded, callStarted, loadAll, markDirty, reindex, saveNow, stopWatching } from "./passes.ts";
-import { codeGraph, routesOf } from "./graph-cache.ts";
+import { codeGraph, routesOf, stopKeeping } from "./graph-cache.ts";
 import { refresh } from "./refresh.ts";
 import { answerShapeCheck, answerShapeReads, answerToolMap } from "./answers.ts";
 import {
@@ -65,6 +65,7 @@ export function createEngine(platform: Platform, options: EngineOptions = {}): E
     refresh: (run) => refresh(s, run),
     close() {
       stopWatching(s);
+      stopKeeping(s);
       void saveNow(s); // a snapshot kept for after the answer is written now
     },
     context(target, opts = {}) {

@@ -6,15 +6,16 @@
 import { LANGUAGES } from "../../languages/index.ts";
 import { EngineError } from "../../shared/errors.ts";
 import type { FileRecord } from "../extract/record.ts";
-import { buildGraph } from "../graph/build.ts";
+import { buildGraph, graphFromEdges } from "../graph/build.ts";
 import type { CodeGraph } from "../graph/model.ts";
 import { patchGraph } from "../graph/patch.ts";
-import { updateSearchIndex, type SearchIndex } from "../search/search.ts";
+import { loadSearchIndex, saveSearchIndex, updateSearchIndex, type SearchIndex } from "../search/search.ts";
 import { findRoutes, type Route } from "../query/routes.ts";
 import type { RunOptions } from "./api.ts";
 import { CONFIG_FILE, snapshotInputs } from "./inputs.ts";
 import { ensureHeadroom, HEAP_PER_SYMBOL } from "./memory.ts";
 import { consistent } from "./consistent.ts";
+import { decodeDerived, DERIVED_KEY, derivedIdentity, edgesFit, edgesOf, encodeDerived } from "./derived.ts";
 import { loadAll } from "./passes.ts";
 import type { Snapshot } from "./snapshot.ts";
 import type { BuiltGraph, EngineState } from "./state.ts";
@@ -93,7 +94,73 @@ async function buildOrPatch(
     symbols * HEAP_PER_SYMBOL.graph,
     `the code graph of ${symbols.toLocaleString("en-US")} symbols`,
   );
-  return { graph: buildGraph(records, paths, configs), snapshot, paths, configs };
+  const identity =
+    s.options.buildId !== undefined ? await derivedIdentity(s.options.buildId, snapshot, configs) : undefined;
+  const loaded = identity ? await loadDerived(s, identity, snapshot, records, paths, configs) : undefined;
+  if (loaded) return { graph: loaded, snapshot, paths, configs };
+  const graph = buildGraph(records, paths, configs);
+  if (identity) keepDerivedSoon(s, snapshot, graph, identity);
+  return { graph, snapshot, paths, configs };
+}
+
+/**
+ * The graph of `records` from the edges and search index kept for `identity`, with that index
+ * made the engine's; undefined when none is kept, or what is kept does not fit (then it is built).
+ */
+async function loadDerived(
+  s: EngineState,
+  identity: string,
+  snapshot: Snapshot,
+  records: FileRecord[],
+  paths: string[],
+  configs: Map<string, string>,
+): Promise<CodeGraph | undefined> {
+  const derived = decodeDerived(await s.platform.store.get(DERIVED_KEY).catch(() => undefined), identity);
+  if (!derived) return undefined;
+  try {
+    const graph = graphFromEdges(records, paths, configs, derived.edges);
+    if (!edgesFit(derived.edges, graph.symbols.length, records)) return undefined;
+    s.graph.saved = { graph, search: derived.search, snapshot, identity };
+    return graph;
+  } catch {
+    return undefined; // a value that passed its seal but does not make a graph: build afresh
+  }
+}
+
+/**
+ * Keeps what `graph` derives (its edges, its search index, built now if no answer needed it) in
+ * the cache once no engine call is in flight, so the answer never waits for it; dropped when
+ * another snapshot's graph has replaced it by then. A failed write only costs the next engine a build.
+ */
+function keepDerivedSoon(s: EngineState, snapshot: Snapshot, graph: CodeGraph, identity: string): void {
+  if (s.graph.keeping !== undefined) clearTimeout(s.graph.keeping);
+  const fire = async () => {
+    s.graph.keeping = undefined;
+    if (s.passes.calls > 0 || s.passes.running) {
+      s.graph.keeping = setTimeout(fire, KEEP_RETRY_MS);
+      return;
+    }
+    const current = await s.graph.cache?.built.catch(() => undefined);
+    if (current?.graph !== graph || current.snapshot !== snapshot) return;
+    const saved = saveSearchIndex(searchIndexOf(s, graph));
+    const bytes = saved && encodeDerived(identity, { edges: edgesOf(graph), search: saved });
+    if (!bytes) return;
+    await s.platform.store
+      .set(DERIVED_KEY, bytes)
+      .catch((error) =>
+        s.platform.logger?.log("warn", `the derived index could not be kept: ${(error as Error).message}`),
+      );
+  };
+  s.graph.keeping = setTimeout(fire, 0);
+}
+
+/** How long a derived write waits for the engine calls in flight to end before it looks again. */
+const KEEP_RETRY_MS = 50;
+
+/** Cancels a derived write not started yet (the engine is closing). */
+export function stopKeeping(s: EngineState): void {
+  if (s.graph.keeping !== undefined) clearTimeout(s.graph.keeping);
+  s.graph.keeping = undefined;
 }
 
 /** The code graph, checked against the inputs it was built from (see `consistent`). */
@@ -109,6 +176,13 @@ export function routesOf(s: EngineState, graph: CodeGraph): Route[] {
 /** The search index of a graph: the engine's one index, updated with the files that changed. */
 export function searchIndexOf(s: EngineState, graph: CodeGraph): SearchIndex {
   if (s.graph.search?.graph === graph) return s.graph.search;
+  const saved = s.graph.saved;
+  s.graph.saved = undefined;
+  if (saved?.graph === graph) {
+    const loaded = loadSearchIndex(graph, saved.search);
+    if (loaded) return (s.graph.search = loaded);
+    keepDerivedSoon(s, saved.snapshot, graph, saved.identity); // damaged: built below, and kept again
+  }
   if (!s.graph.search)
     ensureHeadroom(
       s.platform.memory,
@@ -144,4 +218,5 @@ function sameConfigs(a: Map<string, string>, b: Map<string, string>): boolean {
 export function dropGraph(s: EngineState): void {
   s.graph.cache = undefined;
   s.graph.search = undefined;
+  s.graph.saved = undefined;
 }

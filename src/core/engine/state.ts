@@ -7,7 +7,7 @@
 import type { Platform } from "../ports.ts";
 import type { FileRecord } from "../extract/record.ts";
 import type { CodeGraph } from "../graph/model.ts";
-import type { SearchIndex } from "../search/search.ts";
+import type { SavedSearchIndex, SearchIndex } from "../search/search.ts";
 import type { Route } from "../query/routes.ts";
 import type { EngineOptions } from "./api.ts";
 import type { IndexResult, Progress } from "./indexer.ts";
@@ -71,6 +71,13 @@ export interface GraphState {
    */
   search: SearchIndex | undefined;
   routes: WeakMap<CodeGraph, Route[]>;
+  /**
+   * The search index kept in the cache for a loaded graph, made the engine's index on first use
+   * (a `callers` or a `context` on a symbol never needs it), with what keeps it again if it is damaged.
+   */
+  saved: { graph: CodeGraph; search: SavedSearchIndex; snapshot: Snapshot; identity: string } | undefined;
+  /** The timer that keeps a freshly built graph's derived data in the cache after the answer (derived.ts). */
+  keeping: ReturnType<typeof setTimeout> | undefined;
 }
 
 /** The text index (docs, configuration). Written by text.ts only. */
@@ -120,7 +127,7 @@ export function createEngineState(platform: Platform, options: EngineOptions): E
       saving: undefined,
       calls: 0,
     },
-    graph: { cache: undefined, search: undefined, routes: new WeakMap() },
+    graph: { cache: undefined, search: undefined, routes: new WeakMap(), saved: undefined, keeping: undefined },
     text: { cache: undefined },
     refresh: { initial: undefined, progressListeners: new Set() },
     git: createGitCache(),

@@ -31,33 +31,8 @@ export function buildGraph(
   configs: Map<string, string>,
   options: GraphOptions = {},
 ): CodeGraph {
-  const pathSet = new Set(allPaths);
-  for (const r of records) pathSet.add(r.path);
-  const project: ProjectFiles = { has: (p) => pathSet.has(p), config: (p) => configs.get(p), paths: () => pathSet };
-  const base = { project, resolverStates: new Map() };
-
-  // 1. Symbols: per file a module symbol followed by its definitions.
-  const symbols: SymbolNode[] = [];
-  const moduleSymbol = new Map<string, number>();
-  const files = new Map<string, FileState>();
-  for (const record of records) {
-    const st = makeFileState(base, record, symbols.length);
-    moduleSymbol.set(record.path, st.moduleId);
-    for (const sym of fileSymbols(record, st)) symbols.push(sym);
-    files.set(record.path, st);
-  }
-  const ctx: GraphContext = {
-    ...base,
-    symbols,
-    moduleSymbol,
-    ...indexSymbols(symbols),
-    files,
-    memos: emptyMemos(),
-    subclasses: new Map(),
-    uniqueNameFallback: options.uniqueNameFallback ?? true,
-    ...packageTables(files.values(), symbols),
-  };
-  attachThroughScope(ctx);
+  const ctx = symbolContext(records, allPaths, configs, options);
+  const files = ctx.files;
 
   // 2. Imports, 3. inheritance, 4. calls and type uses, each file on its own.
   const imports: ImportEdge[] = [];
@@ -100,6 +75,65 @@ export function buildGraph(
     edgeCounts,
     records: new Map(records.map((r) => [r.path, r])),
   });
+}
+
+/**
+ * Step 1 of a build: the symbol table and each file's scope, everything resolution reads (the
+ * resolved edges come after it, or from `graphFromEdges`).
+ */
+function symbolContext(
+  records: FileRecord[],
+  allPaths: Iterable<string>,
+  configs: Map<string, string>,
+  options: GraphOptions,
+): GraphContext {
+  const pathSet = new Set(allPaths);
+  for (const r of records) pathSet.add(r.path);
+  const project: ProjectFiles = { has: (p) => pathSet.has(p), config: (p) => configs.get(p), paths: () => pathSet };
+  const base = { project, resolverStates: new Map() };
+  // Per file a module symbol followed by its definitions.
+  const symbols: SymbolNode[] = [];
+  const moduleSymbol = new Map<string, number>();
+  const files = new Map<string, FileState>();
+  for (const record of records) {
+    const st = makeFileState(base, record, symbols.length);
+    moduleSymbol.set(record.path, st.moduleId);
+    for (const sym of fileSymbols(record, st)) symbols.push(sym);
+    files.set(record.path, st);
+  }
+  const ctx: GraphContext = {
+    ...base,
+    symbols,
+    moduleSymbol,
+    ...indexSymbols(symbols),
+    files,
+    memos: emptyMemos(),
+    subclasses: new Map(),
+    uniqueNameFallback: options.uniqueNameFallback ?? true,
+    ...packageTables(files.values(), symbols),
+  };
+  attachThroughScope(ctx);
+  return ctx;
+}
+
+/** The resolved edges of a graph: what a build resolves call by call, and a load takes as they were. */
+export type GraphEdges = Omit<GraphParts, "records">;
+
+/**
+ * The graph of `records` with edges resolved before, by `buildGraph` over the same records, paths
+ * and configs (the engine keeps them in its cache, keyed by all three): the symbol table and scopes
+ * are made again, call resolution (most of a build) is skipped. Equal to `buildGraph`'s graph.
+ */
+export function graphFromEdges(
+  records: FileRecord[],
+  allPaths: Iterable<string>,
+  configs: Map<string, string>,
+  edges: GraphEdges,
+  options: GraphOptions = {},
+): CodeGraph {
+  const ctx = symbolContext(records, allPaths, configs, options);
+  ctx.subclasses = subclassIndex(edges.inherits);
+  return finishGraph(ctx, { ...edges, records: new Map(records.map((r) => [r.path, r])) });
 }
 
 /** Inheritance edges between project classes and interfaces. */

@@ -140,17 +140,17 @@ function flowsDiagram(graph: CodeGraph, flows: Flow[], sizes: Sizes): string[] {
  * The map within `budget` tokens (counted with `count`): each part shrinks (fewer edges, clusters,
  * flows, steps) until the whole fits; the smallest map is returned if even that does not.
  */
-export function mermaidMap(
+export async function mermaidMap(
   graph: CodeGraph,
   routes: Route[],
   budget: number,
   count: (text: string) => number,
-): MermaidMap {
+): Promise<MermaidMap> {
   const depth = pickDepth(graph);
   const fEdges = folderEdges(graph, depth);
   const every = allFlows(graph, routes);
   const flows = every.filter((f) => f.entry.kind !== "test");
-  const clusters = findClusters(graph, routes, every).clusters;
+  const clusters = (await findClusters(graph, routes, every)).clusters;
   const folders = new Set([...fEdges.keys()].flatMap((k) => k.split("\u0000")));
   const build = (sizes: Sizes): MermaidMap => {
     const edges = top(fEdges, sizes.folderEdges);

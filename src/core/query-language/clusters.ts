@@ -6,8 +6,7 @@
  * entry points whose flows reach it.
  */
 import { mulberry32 } from "../../shared/rng.ts";
-import { UndirectedGraph } from "graphology";
-import * as louvainModule from "graphology-communities-louvain";
+import type { UndirectedGraph } from "graphology";
 import type { CodeGraph } from "../graph/model.ts";
 import type { Route } from "../query/routes.ts";
 import { allFlows, type EntryKind, type Flow } from "./flows.ts";
@@ -22,10 +21,25 @@ interface Louvain {
 }
 const louvainOf = (m: unknown): Louvain | undefined =>
   typeof (m as Partial<Louvain> | undefined)?.detailed === "function" ? (m as Louvain) : undefined;
-const louvain: Louvain =
-  louvainOf((louvainModule as { default?: unknown }).default) ??
-  louvainOf((louvainModule as { default?: { default?: unknown } }).default?.default) ??
-  (louvainModule as unknown as Louvain);
+
+/**
+ * graphology and its Louvain, imported on the first clusters answer: every answer of the engine's
+ * bundle paid ~25 ms of CPU to load them (measured on this project's machines), and a `locate` or
+ * `context` never uses them.
+ */
+let library: Promise<{ Graph: typeof UndirectedGraph; louvain: Louvain }> | undefined;
+function clusterLibrary(): Promise<{ Graph: typeof UndirectedGraph; louvain: Louvain }> {
+  library ??= Promise.all([import("graphology"), import("graphology-communities-louvain")]).then(
+    ([graphology, louvainModule]) => ({
+      Graph: graphology.UndirectedGraph,
+      louvain:
+        louvainOf((louvainModule as { default?: unknown }).default) ??
+        louvainOf((louvainModule as { default?: { default?: unknown } }).default?.default) ??
+        (louvainModule as unknown as Louvain),
+    }),
+  );
+  return library;
+}
 
 /** Entry points a cluster lists at most. */
 const ENTRIES_SHOWN = 5;
@@ -87,13 +101,14 @@ function commonFolder(files: string[]): string {
 }
 
 /** Clusters of the project's files, largest first. */
-export function findClusters(
+export async function findClusters(
   graph: CodeGraph,
   routes: Route[],
   flows: Flow[] = allFlows(graph, routes),
-): ClustersResult {
+): Promise<ClustersResult> {
+  const { Graph, louvain } = await clusterLibrary();
   const weights = fileWeights(graph);
-  const g = new UndirectedGraph({ allowSelfLoops: false });
+  const g = new Graph({ allowSelfLoops: false });
   for (const [a, m] of weights) {
     for (const [b, x] of m) {
       if (!g.hasNode(a)) g.addNode(a);

@@ -177,7 +177,7 @@ export async function answerClusters(
 ): Promise<ClustersAnswer> {
   const limit = checkLimit(opts.limit);
   const a = await structureArgs(opts);
-  const result = findClusters(graph, routes);
+  const result = await findClusters(graph, routes);
   const w = words(opts.filter);
   const kept = result.clusters.filter((c) =>
     w.every((x) =>

@@ -211,6 +211,97 @@ export function buildSearchIndex(graph: CodeGraph): SearchIndex {
 }
 
 /**
+ * A freshly built index in columns, for the engine's cache (engine/derived.ts): the words in
+ * index order, their postings end to end, and per document its file (an index into `files`), its
+ * definition index and its body length. An index that was updated after edits is not saved
+ * (undefined): its tombstones and appended postings belong to this process.
+ */
+export interface SavedSearchIndex {
+  words: string[];
+  /** `postings[offsets[i], offsets[i + 1])` are the postings of `words[i]`. */
+  offsets: Int32Array;
+  postings: Int32Array;
+  /** The indexed files, in index order. */
+  files: string[];
+  docFile: Int32Array;
+  docDef: Int32Array;
+  docLen: Int32Array;
+}
+
+/** `index` in columns, or undefined when it was updated since its build (see SavedSearchIndex). */
+export function saveSearchIndex(index: SearchIndex): SavedSearchIndex | undefined {
+  if (index.tombstones > 0 || index.liveCount !== index.docPath.length) return undefined;
+  const words: string[] = [];
+  const offsets = new Int32Array(index.words.size + 1);
+  let total = 0;
+  for (const [w, p] of index.words) {
+    if (p.added || p.df !== p.base.length) return undefined;
+    offsets[words.length] = total;
+    words.push(w);
+    total += p.base.length;
+  }
+  offsets[words.length] = total;
+  const postings = new Int32Array(total);
+  let at = 0;
+  for (const p of index.words.values()) {
+    postings.set(p.base, at);
+    at += p.base.length;
+  }
+  const files = [...index.files.keys()];
+  const fileIndex = new Map(files.map((f, i) => [f, i]));
+  const docFile = Int32Array.from(index.docPath, (f) => fileIndex.get(f) ?? -1);
+  return {
+    words,
+    offsets,
+    postings,
+    files,
+    docFile,
+    docDef: Int32Array.from(index.docDef),
+    docLen: Int32Array.from(index.docLen),
+  };
+}
+
+/**
+ * The index of `graph` from its saved columns (what `buildSearchIndex(graph)` built for a graph of
+ * the same records), or undefined when they do not fit the graph: a saved index is checked, never
+ * trusted, so a damaged one costs a rebuild, not a wrong answer or a crash.
+ */
+export function loadSearchIndex(graph: CodeGraph, saved: SavedSearchIndex): SearchIndex | undefined {
+  const { words, offsets, postings, files, docFile, docDef, docLen } = saved;
+  const docs = docFile.length;
+  if (offsets.length !== words.length + 1 || docDef.length !== docs || docLen.length !== docs) return undefined;
+  if (offsets[0] !== 0 || offsets[words.length] !== postings.length) return undefined;
+  const index = emptyIndex(graph);
+  const ids: number[][] = files.map(() => []);
+  for (let d = 0; d < docs; d++) {
+    const f = docFile[d]!;
+    const path = files[f];
+    const record = path === undefined ? undefined : graph.records.get(path);
+    if (!record || docDef[d]! < -1 || docDef[d]! >= record.definitions.length || docLen[d]! < 0) return undefined;
+    index.docPath.push(path!);
+    index.docDef.push(docDef[d]!);
+    index.docLen.push(docLen[d]!);
+    index.live.push(true);
+    index.bodyTotal += docLen[d]!;
+    ids[f]!.push(d);
+  }
+  index.liveCount = docs;
+  for (let i = 0; i < files.length; i++) {
+    const record = graph.records.get(files[i]!);
+    if (!record || index.files.has(files[i]!)) return undefined;
+    index.files.set(files[i]!, { record, ids: ids[i]! });
+  }
+  if (index.files.size !== graph.records.size) return undefined;
+  for (const p of postings) if (p < 0 || p >= docs * FIELD_BITS) return undefined;
+  for (let i = 0; i < words.length; i++) {
+    const base = postings.subarray(offsets[i]!, offsets[i + 1]!);
+    if (base.length === 0 || index.words.has(words[i]!)) return undefined;
+    index.words.set(words[i]!, { base, added: undefined, df: base.length });
+  }
+  return index;
+}
+
+/**
  * The index for `graph`, updated in place from `previous` (the index of an earlier graph of the
  * same project): files whose record object changed are re-indexed, removed files dropped. Records
  * of unchanged files are the same objects from graph to graph, so identity is the change test.

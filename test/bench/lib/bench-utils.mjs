@@ -95,9 +95,10 @@ export function ensureBuilt() {
  * reader never stalls the child and the wall time is the CLI's own). Returns wall seconds and,
  * when measurable, peak RSS in MB and CPU seconds (user + sys; with GNU time only). CPU time
  * moves less than wall time when other work shares the machine. With `mainCpu`, also the CPU
- * seconds of the main (engine) thread alone (Linux; null elsewhere).
+ * seconds of the main (engine) thread alone (Linux; null elsewhere). `cli`: another build's
+ * dist/cli/main.js (default: this checkout's).
  */
-export async function runCli(args, { stdoutFile, measureRss = true, mainCpu = false } = {}) {
+export async function runCli(args, { stdoutFile, measureRss = true, mainCpu = false, cli = cliPath } = {}) {
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "codeslice-run-"));
   const out = stdoutFile ?? path.join(tmp, "stdout");
   const rssFile = path.join(tmp, "rss");
@@ -107,13 +108,13 @@ export async function runCli(args, { stdoutFile, measureRss = true, mainCpu = fa
     ? [process.execPath, "--import", pathToFileURL(path.join(here, "main-cpu-preload.mjs")).href]
     : [process.execPath];
   let cmd = node[0];
-  let argv = [...node.slice(1), cliPath, ...args];
+  let argv = [...node.slice(1), cli, ...args];
   if (measureRss && hasGnuTime) {
     cmd = GNU_TIME;
-    argv = ["-f", "%M %U %S", "-o", rssFile, ...node, cliPath, ...args];
+    argv = ["-f", "%M %U %S", "-o", rssFile, ...node, cli, ...args];
   } else if (measureRss) {
     // No GNU time: run the CLI inside a wrapper that records its own maxRSS on exit.
-    argv = [...node.slice(1), path.join(here, "rss-wrapper.mjs"), rssFile, cliPath, ...args];
+    argv = [...node.slice(1), path.join(here, "rss-wrapper.mjs"), rssFile, cli, ...args];
   }
   const fd = fs.openSync(out, "w");
   const stderr = [];
