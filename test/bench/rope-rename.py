@@ -36,6 +36,34 @@ from rope.refactor.rename import Rename
 
 DRIVER = "_rope_doa_pytest.py"
 
+# The file Rope's runner runs (exec'd by rope/base/oi/runmod.py under its tracer). The tracer asks,
+# for every call of any function, whether the code's file is inside the project, with a stat and a
+# realpath of each folder of the path each time: in pytest's own code that made click's suite run at
+# a few thousand calls a second (no test reached after 14 minutes). The answer depends on the file
+# name only, so it is memoized per file name here; the calls the tracer records are the same
+# (itsdangerous: the same count of calls and the same rename answers with and without it).
+DRIVER_TEXT = """import sys
+
+import pytest
+
+for cell in sys.gettrace().__closure__:  # a loop, not a generator: no call of this file is recorded
+    if hasattr(cell.cell_contents, "_is_code_inside_project"):
+        sender = cell.cell_contents
+check = sender._is_code_inside_project
+inside = {}
+
+
+def memoized(code):
+    name = code.co_filename
+    if name not in inside:
+        inside[name] = check(code)
+    return inside[name]
+
+
+sender._is_code_inside_project = memoized
+sys.exit(pytest.main(ARGS))
+"""
+
 
 def line_starts(text):
     starts = [0]
@@ -71,7 +99,7 @@ def doa(project, root, args):
     """Runs the suite under Rope's tracer; returns how long it took and how many calls it recorded."""
     driver = os.path.join(root, DRIVER)
     with open(driver, "w") as f:
-        f.write(f"import sys\nimport pytest\n\nsys.exit(pytest.main({args!r}))\n")
+        f.write(DRIVER_TEXT.replace("ARGS", repr(args)))
     calls = 0
     receive = project.pycore.object_info.doa_data_received
 
