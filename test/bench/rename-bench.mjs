@@ -691,7 +691,7 @@ if (byReference) printByReference();
 function printByReference() {
   const fmt = (s) =>
     `recall ${s.recall.toFixed(4)} (${s.found}/${s.reference}), precision ${s.precision.toFixed(4)} (${s.edits - s.extra}/${s.edits})${s.extra ? `, ${s.extraNeeded} of the ${s.extra} extra edits needed by the suite: ${s.precisionWithSuite.toFixed(4)} counting them` : ""}`;
-  console.log("\nAgainst each reference (ky: the TypeScript language service in the Pyright and union rows):");
+  console.log("\nAgainst each reference (for TypeScript, its language service in the Pyright and union rows):");
   for (const [name, s] of Object.entries(byReference))
     for (const [repo, x] of Object.entries(s))
       if (x.cases) console.log(`  ${name} ${repo} (${x.cases} renames): ${fmt(x)}`);
