@@ -39,8 +39,8 @@
 // occurrences it is not sure of are not renamed; code only). Its interpreter is `python3` (the one
 // the suites run with: --ropepython PATH to change it); --ropepath DIR puts Rope on its path when
 // that interpreter lacks it (a folder of links to Debian's rope, pytoolconfig and platformdirs and
-// their dist-info). Rope's answers are cached per case in DIR/rope-cache/ (--rope-cache DIR; the
-// key: the questions, the driver's text and the DOA setup), since DOA runs the whole suite traced.
+// their dist-info). Rope's answers are cached per case in <corpora>/rope-cache/ (--rope-cache DIR;
+// the key: the questions, the driver's text and the DOA setup), since DOA runs the whole suite traced.
 // The figures are then given against Pyright, against Rope and against their union.
 // Output: a table on stdout and test/bench/results/rename.json (rename-<only>.json, rename-tests.json
 // with --only or --tests, -rope before .json with --rope).
