@@ -31,9 +31,21 @@
 // (ky's suite needs its node_modules, which the checkout does not have: not run.) --pythonpath DIR
 // adds DIR to the suites' path, for test dependencies the machine's Python lacks: itsdangerous's
 // timed tests need freezegun (`apt-get download python3-freezegun`, its freezegun/ folder in DIR).
+// --rope adds Rope (1.7, `apt-get install python3-rope`) as a second Python reference beside Pyright:
+// test/bench/rope-rename.py analyses the pristine checkout with Rope's static object analysis (SOA)
+// and its dynamic object analysis (DOA: the project's pytest suite run under Rope's tracer, so test
+// functions have the fixture values pytest passed them as parameter objects), then asks Rope's
+// Rename at the same definitions as Pyright (in_hierarchy for methods, `unsure` at Rope's default:
+// occurrences it is not sure of are not renamed; code only). Its interpreter is `python3` (the one
+// the suites run with: --ropepython PATH to change it); --ropepath DIR puts Rope on its path when
+// that interpreter lacks it (a folder of links to Debian's rope, pytoolconfig and platformdirs and
+// their dist-info). Rope's answers are cached per case in <corpora>/rope-cache/ (--rope-cache DIR;
+// the key: the questions, the driver's text and the DOA setup), since DOA runs the whole suite traced.
+// The figures are then given against Pyright, against Rope and against their union.
 // Output: a table on stdout and test/bench/results/rename.json (rename-<only>.json, rename-tests.json
-// with --only or --tests).
+// with --only or --tests, -rope before .json with --rope).
 import { execFileSync, spawn, spawnSync } from "node:child_process";
+import { createHash } from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -43,7 +55,7 @@ import { cliPath, machine, codesliceRevision, parseArgs, resultsDir, writeJson, 
 
 const require = createRequire(import.meta.url);
 const ts = require("typescript");
-const { flags } = parseArgs(process.argv.slice(2), ["tests"]);
+const { flags } = parseArgs(process.argv.slice(2), ["tests", "rope"]);
 const corpora = flags.corpora ?? "/work/corpora/rename";
 
 /** The repositories, their pinned commits and the renames tried on each. */
@@ -325,21 +337,19 @@ function pyFiles(work) {
   return out;
 }
 
+/** pytest's arguments, for the suite runs and for Rope's traced run (DOA). */
+const PYTEST_ARGS = ["-q", "-p", "no:cacheprovider", "--continue-on-collection-errors", "-rfE", "tests"];
+
+/** The suites' module path: the checkout's source folder, then --pythonpath. */
+const suitePath = (work, repo) => [path.join(work, repo.srcDir), ...(flags.pythonpath ? [flags.pythonpath] : [])];
+
 /** pytest's outcome counts and failing ids for the checkout (modules that fail to import are counted, not fatal). */
 function pytestOutcome(work, repo) {
-  const r = run(
-    "python3",
-    ["-m", "pytest", "-q", "-p", "no:cacheprovider", "--continue-on-collection-errors", "-rfE", "tests"],
-    {
-      cwd: work,
-      env: {
-        ...process.env,
-        PYTHONPATH: [path.join(work, repo.srcDir), ...(flags.pythonpath ? [flags.pythonpath] : [])].join(":"),
-        PYTHONDONTWRITEBYTECODE: "1",
-      },
-      timeout: 600_000,
-    },
-  );
+  const r = run("python3", ["-m", "pytest", ...PYTEST_ARGS], {
+    cwd: work,
+    env: { ...process.env, PYTHONPATH: suitePath(work, repo).join(":"), PYTHONDONTWRITEBYTECODE: "1" },
+    timeout: 600_000,
+  });
   const out = r.stdout ?? "";
   const counts = {};
   const summary = out.trim().split("\n").at(-1) ?? "";
@@ -395,11 +405,86 @@ function pythonChecks(work, repo) {
   };
 }
 
+// ---- Python: Rope, after its static and dynamic object analysis -------------------------------
+
+const ROPE_DRIVER = path.join(path.dirname(fileURLToPath(import.meta.url)), "rope-rename.py");
+
+/** Where the reference tools are asked: the definition of the symbol and of every method renamed with it. */
+const definitionsOf = (plan) => plan.edits.filter((e) => e.why === "definition" || e.why === "override");
+
+const ropeQueries = (plan) =>
+  definitionsOf(plan).map((d) => ({ path: d.path, line: d.line, col: d.col, newName: plan.newName }));
+
+/**
+ * Rope's rename for the cases of a Python repository (`previews`: each case's plan, null if
+ * refused), asked all at once on the pristine checkout, before any case is applied: Rope's object
+ * data (SOA, then DOA from the traced suite) describes that source. Answers come from the cache
+ * when it holds the case under the same setup (driver text, pytest arguments, module path).
+ */
+function ropeReferences(repo, work, previews) {
+  const file = path.join(flags["rope-cache"] ?? path.join(corpora, "rope-cache"), `${repo.name}-${repo.commit}.json`);
+  const setup = {
+    driver: createHash("sha256").update(fs.readFileSync(ROPE_DRIVER)).digest("hex"),
+    pytest: PYTEST_ARGS,
+    path: [repo.srcDir, ...(flags.pythonpath ? [flags.pythonpath] : [])],
+  };
+  const stamp = createHash("sha256").update(JSON.stringify(setup)).digest("hex").slice(0, 16);
+  const cache = fs.existsSync(file) ? JSON.parse(fs.readFileSync(file, "utf8")) : {};
+  const entry = cache[stamp] ?? { setup, analysis: null, cases: {} };
+  const keyOf = (plan) => JSON.stringify(ropeQueries(plan));
+  const missing = previews.filter((p) => p && !(keyOf(p) in entry.cases));
+  if (missing.length) {
+    reset(work);
+    const request = { root: work, pythonPath: suitePath(work, repo), doa: { args: PYTEST_ARGS } };
+    request.queries = missing.flatMap(ropeQueries);
+    const env = { ...process.env, PYTHONDONTWRITEBYTECODE: "1" };
+    if (flags.ropepath) env.PYTHONPATH = flags.ropepath;
+    const r = run(flags.ropepython ?? "python3", [ROPE_DRIVER], {
+      input: JSON.stringify(request),
+      env,
+      timeout: 7_200_000,
+    });
+    if (r.status !== 0) throw new Error(`rope-rename.py failed on ${repo.name}: ${(r.stderr ?? "").slice(-2000)}`);
+    const answer = JSON.parse(r.stdout);
+    entry.analysis = { rope: answer.rope, soa: answer.soa, doa: answer.doa };
+    let next = 0;
+    for (const plan of missing) {
+      const answers = answer.results.slice(next, next + ropeQueries(plan).length);
+      next += answers.length;
+      entry.cases[keyOf(plan)] = {
+        locations: [...new Set(answers.flatMap((a) => a.locations ?? []))],
+        errors: answers.filter((a) => a.error).map((a) => a.error),
+      };
+    }
+    cache[stamp] = entry;
+    writeJson(file, cache);
+  }
+  return { analysis: entry.analysis, forPlan: (plan) => entry.cases[keyOf(plan)] };
+}
+
 // ---- One case -------------------------------------------------------------------------------
+
+/** The text of the line a `path:line:col` location is on, trimmed. */
+function sourceLine(work, k) {
+  const [file, line] = k.split(":");
+  return fs.readFileSync(path.join(work, file), "utf8").split("\n")[Number(line) - 1]?.trim();
+}
+
+/** codeslice's code edits against one reference's locations (mentions in strings apart). */
+function against(refLocations, ours, mentions) {
+  const refCode = [...refLocations].filter((k) => !mentions.has(k));
+  return {
+    reference: refCode.length,
+    found: refCode.filter((k) => ours.has(k)).length,
+    inStrings: refLocations.size - refCode.length,
+    missed: refCode.filter((k) => !ours.has(k)),
+    extra: [...ours].filter((k) => !refLocations.has(k)),
+  };
+}
 
 async function referenceFor(repo, tools, work, plan) {
   // Where each method renamed together is defined: the reference tool is asked at each of them.
-  const defs = plan.edits.filter((e) => e.why === "definition" || e.why === "override");
+  const defs = definitionsOf(plan);
   const all = new Set();
   const errors = [];
   for (const d of defs) {
@@ -427,6 +512,15 @@ async function runCase(repo, tools, work, [symbol, newName, what], baseline) {
   const found = refCode.filter((k) => ours.has(k));
   const missed = refCode.filter((k) => !ours.has(k));
   const extra = [...ours].filter((k) => !ref.locations.has(k));
+  // Rope beside Pyright (--rope): each against codeslice, and their union.
+  const rope = tools.rope?.forPlan(plan);
+  const ropeSide = rope && { ...against(new Set(rope.locations), ours, mentions), errors: rope.errors };
+  const union = rope && against(new Set([...ref.locations, ...rope.locations]), ours, mentions);
+  // The edits some reference does not make: each is left out in turn with --tests.
+  const unmatched = [...new Set([...extra, ...(ropeSide?.extra ?? [])])];
+  // The source line of every location the references and codeslice disagree on, for checking by hand.
+  const disputed = [...new Set([...unmatched, ...missed, ...(ropeSide?.missed ?? [])])];
+  const lines = Object.fromEntries(disputed.map((k) => [k, sourceLine(work, k)]));
   const apply = cli(["rename", symbol, newName, "--apply", plan.planToken], work);
   let compile;
   if (repo.language === "python") {
@@ -434,8 +528,8 @@ async function runCase(repo, tools, work, [symbol, newName, what], baseline) {
     if (baseline.tests) {
       const tests = pytestOutcome(work, repo);
       compile.tests = { same: sameOutcome(baseline.tests, tests), ...tests };
-      if (compile.tests.same && apply.status === 0 && extra.length)
-        compile.tests.extraNeeded = extraNeeded(work, repo, extra, symbol.split(/[.:]/).at(-1), newName, baseline);
+      if (compile.tests.same && apply.status === 0 && unmatched.length)
+        compile.tests.extraNeeded = extraNeeded(work, repo, unmatched, symbol.split(/[.:]/).at(-1), newName, baseline);
     }
   } else {
     const errors = tscErrors(work);
@@ -454,6 +548,8 @@ async function runCase(repo, tools, work, [symbol, newName, what], baseline) {
     uncertain: plan.uncertain.length,
     related: plan.related.map((r) => r.qualified),
     referenceErrors: ref.errors,
+    ...(ropeSide ? { rope: ropeSide, union } : {}),
+    lines,
     applied: apply.status === 0 ? apply.json.edits : apply.json.error,
     compile,
   };
@@ -483,6 +579,15 @@ async function runRepo(repo) {
     await tools.py.start();
     Object.assign(baseline, pythonChecks(work, repo));
     if (flags.tests) baseline.tests = pytestOutcome(work, repo);
+    if (flags.rope) {
+      const previews = repo.cases.map(([symbol, newName]) => {
+        reset(work);
+        const preview = cli(["rename", symbol, newName], work);
+        return preview.status === 0 ? preview.json : null;
+      });
+      tools.rope = ropeReferences(repo, work, previews);
+      baseline.rope = tools.rope.analysis;
+    }
   }
   const results = [];
   for (const c of repo.cases) {
@@ -490,7 +595,7 @@ async function runRepo(repo) {
     results.push(r);
     const line = r.refused
       ? `refused: ${r.refused.code} ${r.refused.message}`
-      : `edits ${r.edits}, reference ${r.reference}, found ${r.found}, extra ${r.extra.length}, missed ${r.missed.length} (uncertain ${r.uncertain}), compiles ${r.compile.compiles}${r.compile.imports === false ? " (import fails)" : ""}${r.compile.tests ? `, tests ${r.compile.tests.same ? "same" : "DIFFER"} ${JSON.stringify(r.compile.tests.counts)}` : ""}`;
+      : `edits ${r.edits}, reference ${r.reference}, found ${r.found}, extra ${r.extra.length}, missed ${r.missed.length} (uncertain ${r.uncertain})${r.rope ? `, Rope ${r.rope.found}/${r.rope.reference} extra ${r.rope.extra.length}` : ""}, compiles ${r.compile.compiles}${r.compile.imports === false ? " (import fails)" : ""}${r.compile.tests ? `, tests ${r.compile.tests.same ? "same" : "DIFFER"} ${JSON.stringify(r.compile.tests.counts)}` : ""}`;
     process.stderr.write(`${repo.name} ${c[0]} → ${c[1]}: ${line}\n`);
   }
   tools.py?.stop();
@@ -505,6 +610,30 @@ for (const repo of REPOS) if (!only || only === repo.name) repos.push(await runR
 const cases = repos.flatMap((r) => r.results.map((x) => ({ repo: r.name, ...x })));
 const done = cases.filter((c) => !c.refused);
 const sum = (f) => done.reduce((a, c) => a + f(c), 0);
+/** How many of `extra` the leave-one-out suite runs found needed. */
+const neededOf = (c, extra) => extra.filter((k) => c.compile.tests?.extraNeeded?.includes(k)).length;
+/** Recall and precision of codeslice's edits against one reference (`side` of a case), per repository and in all. */
+function scores(side) {
+  const score = (list) => {
+    const s = { cases: 0, reference: 0, found: 0, edits: 0, extra: 0, extraNeeded: 0 };
+    for (const c of list) {
+      const x = side(c);
+      if (!x) continue;
+      s.cases++;
+      s.reference += x.reference;
+      s.found += x.found;
+      s.edits += c.edits;
+      s.extra += x.extra.length;
+      s.extraNeeded += neededOf(c, x.extra);
+    }
+    s.recall = s.reference ? s.found / s.reference : 1;
+    s.precision = s.edits ? (s.edits - s.extra) / s.edits : 1;
+    s.precisionWithSuite = s.edits ? (s.edits - s.extra + s.extraNeeded) / s.edits : 1;
+    return s;
+  };
+  const perRepo = Object.fromEntries(repos.map((r) => [r.name, score(done.filter((c) => c.repo === r.name))]));
+  return { ...perRepo, total: score(done) };
+}
 const totals = {
   cases: cases.length,
   refused: cases.length - done.length,
@@ -517,22 +646,32 @@ const totals = {
   compiled: done.filter((c) => c.compile.compiles && c.compile.imports !== false).length,
   testsRun: done.filter((c) => c.compile.tests).length,
   testsSame: done.filter((c) => c.compile.tests?.same).length,
-  extraNeeded: sum((c) => c.compile.tests?.extraNeeded?.length ?? 0),
+  extraNeeded: sum((c) => neededOf(c, c.extra)),
 };
 totals.recall = totals.reference ? totals.found / totals.reference : 1;
 totals.precision = totals.edits ? (totals.edits - totals.extra) / totals.edits : 1;
 // Counting as right the extra edits the test suite proves needed (see extraNeeded).
 totals.precisionWithSuite = totals.edits ? (totals.edits - totals.extra + totals.extraNeeded) / totals.edits : 1;
+// Against Pyright (the TypeScript language service for TypeScript), Rope and their union (--rope).
+const byReference = flags.rope
+  ? {
+      pyright: scores((c) => c),
+      rope: scores((c) => c.rope),
+      union: scores((c) => c.union ?? (c.rope === undefined && c.compile.tscErrors !== undefined ? c : undefined)),
+    }
+  : undefined;
 const out = {
   machine: machine(),
   codeslice: codesliceRevision(),
   typescript: ts.version,
   pyright: require("pyright/package.json").version,
   seconds: Math.round((Date.now() - started) / 1000),
+  ...(byReference ? { rope: repos.find((r) => r.baseline.rope)?.baseline.rope.rope, byReference } : {}),
   totals,
   repos,
 };
-writeJson(path.join(resultsDir, `rename${only ? `-${only}` : ""}${flags.tests ? "-tests" : ""}.json`), out);
+const suffix = `${only ? `-${only}` : ""}${flags.tests ? "-tests" : ""}${flags.rope ? "-rope" : ""}`;
+writeJson(path.join(resultsDir, `rename${suffix}.json`), out);
 console.log("| repo | case | kind | edits | reference | found | extra | missed (listed uncertain) | compiles |");
 console.log("| --- | --- | --- | --- | --- | --- | --- | --- | --- |");
 for (const c of cases) {
@@ -546,3 +685,27 @@ for (const c of cases) {
 console.log(
   `\nTotal: ${totals.cases} renames (${totals.refused} refused), recall ${totals.recall.toFixed(4)} (${totals.found}/${totals.reference}), precision ${totals.precision.toFixed(4)} (${totals.edits - totals.extra}/${totals.edits}), compiled after apply ${totals.compiled}/${done.length}${totals.testsRun ? `, test suite outcomes unchanged ${totals.testsSame}/${totals.testsRun}` : ""}, reference locations in strings ${totals.inStrings}, uncertain listed ${totals.uncertain}${totals.extra ? `; of the ${totals.extra} edits the tool does not make, ${totals.extraNeeded} are needed by the test suite (left out one at a time, a test's result changes): precision counting them ${totals.precisionWithSuite.toFixed(4)}` : ""}`,
 );
+if (byReference) printByReference();
+
+/** The figures against each reference, then every location where Rope or Pyright and codeslice differ. */
+function printByReference() {
+  const fmt = (s) =>
+    `recall ${s.recall.toFixed(4)} (${s.found}/${s.reference}), precision ${s.precision.toFixed(4)} (${s.edits - s.extra}/${s.edits})${s.extra ? `, ${s.extraNeeded} of the ${s.extra} extra edits needed by the suite: ${s.precisionWithSuite.toFixed(4)} counting them` : ""}`;
+  console.log("\nAgainst each reference (for TypeScript, its language service in the Pyright and union rows):");
+  for (const [name, s] of Object.entries(byReference))
+    for (const [repo, x] of Object.entries(s))
+      if (x.cases) console.log(`  ${name} ${repo} (${x.cases} renames): ${fmt(x)}`);
+  console.log(
+    "\nDisagreements (N: needed by the suite, left out alone a test's result changes; -: not needed; ?: not run):",
+  );
+  for (const c of done) {
+    const mark = (k) => (c.compile.tests?.extraNeeded ? (c.compile.tests.extraNeeded.includes(k) ? "N" : "-") : "?");
+    const rows = [
+      ...(c.rope?.extra ?? []).map((k) => ["not Rope", k, mark(k)]),
+      ...(c.rope?.missed ?? []).map((k) => ["Rope only", k, ""]),
+      ...c.extra.map((k) => ["not Pyright", k, mark(k)]),
+      ...c.missed.map((m) => ["Pyright only", m.at, ""]),
+    ];
+    for (const [what, k, m] of rows) console.log(`  ${c.repo} ${c.symbol}: ${what} ${m} ${k}  ${c.lines?.[k] ?? ""}`);
+  }
+}
