@@ -286,7 +286,9 @@ describe("the warm CLI", () => {
 
   it("exits when its project folder is deleted", async () => {
     const { root, pid } = await servedProject();
-    fs.rmSync(root, { recursive: true, force: true });
+    // The server may be writing its cache (the snapshot, the derived graph) while the folder goes:
+    // rmSync retries a folder a new file landed in (ENOTEMPTY), as a user's second `rm -rf` would.
+    fs.rmSync(root, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 });
     await waitFor("the server to exit", () => !alive(pid), 15_000);
   }, 120_000);
 
