@@ -25,6 +25,8 @@ def make(base, name):
     base.joinpath(name).with_suffix(".py").write_text("x")  # calls: none
     base.child(name).write_text("x")  # calls: proj.path.LocalPath.child, proj.path.LocalPath.write_text
     base.write_text("x")  # calls: proj.path.LocalPath.write_text
+    cache = {}
+    cache.get(name).write_text("x")  # calls: proj.path.LocalPath.write_text
 `;
 
 const TYPESCRIPT = `
@@ -141,7 +143,41 @@ export function watch(client, promise: Promise<number>) {
 }
 `;
 
+/**
+ * A bare `Final` (or `ClassVar`) annotation says how a name may be bound, not what it holds: pytest's
+ * `self._fixture_defs: Final = fixture_defs` made every value read from it an outside object
+ * (`Final.get().execute`, a call into a package), so `fixturedef.execute(…)` in `_get_active_fixturedef` was
+ * linked to nothing while `callers FixtureDef.execute` said "0 resolved call sites … Seen in full".
+ */
+const PYTHON_FINAL = `
+//- proj/__init__.py
+//- proj/fixtures.py
+from typing import ClassVar, Final
+
+
+class FixtureDef:
+    def execute(self, request):
+        return request
+
+
+class Request:
+    registry: ClassVar = {}
+
+    def __init__(self, defs):
+        self._defs: Final = defs
+
+    def active(self, name):
+        fixturedef = self._defs.get(name)
+        fixturedef.execute(self)  # calls: proj.fixtures.FixtureDef.execute
+        return self.registry.get(name).execute(self)  # calls: proj.fixtures.FixtureDef.execute
+`;
+
 describe("receivers a call outside the project's definitions returns", () => {
+  it("Python: a bare Final or ClassVar annotation makes no outside object", async () => {
+    const { want, got } = await markedCalls(PYTHON_FINAL);
+    expect(got).toEqual(want);
+  });
+
   it("TypeScript: a vendored library's one method is no guess for code outside it", async () => {
     const { want, got } = await markedCalls(VENDORED, "//");
     expect(got).toEqual(want);

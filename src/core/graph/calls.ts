@@ -343,7 +343,7 @@ function linkByName(
     if (
       untyped &&
       !builtins?.has(call.name) &&
-      !returnedByOutsideCall(ctx, call.receiver) &&
+      !returnedByOutsideCall(ctx, call.receiver, builtins) &&
       plausibleGuess(ctx, st, call.receiver, caller, id)
     )
       addCall(caller, id, call.line, isClassLike(ctx, id) ? "constructor" : "call", "unique-name");
@@ -356,11 +356,16 @@ function linkByName(
  * Whether the receiver is what a method call returns whose name no callable of the project declares
  * (`p.joinpath(x).write_text()`, a builder's `procedure.input(schema).mutation(fn)`): the method is
  * the standard library's, a package's or a declaration the index holds no body for (an interface
- * member, an object literal's method), and so is what it returns, not local data the project's one
+ * member, an object literal's method), and so is what it returns (unless it is a method of the
+ * language's built-in types: a container's `get` returns what the project put in it), not local data the project's one
  * callable of a name could be guessed for. Found on pytest (pathlib's `joinpath` linked 264 calls to
  * `LocalPath.write_text`) and tRPC (its builders' `.mutation(…)` to the client's, 146 calls).
  */
-function returnedByOutsideCall(ctx: GraphContext, receiver: string): boolean {
+function returnedByOutsideCall(
+  ctx: GraphContext,
+  receiver: string,
+  builtins: ReadonlySet<string> | undefined,
+): boolean {
   const text = receiver.replace(/[\s!]+$/, "");
   if (!text.endsWith(")")) return false;
   let depth = 0;
@@ -374,7 +379,8 @@ function returnedByOutsideCall(ctx: GraphContext, receiver: string): boolean {
   }
   // `.name(`, `?.name(`, `.name<T>(`: a member call; a bare call is the caller's business (`outsideCall`).
   const m = /\.\s*([A-Za-z_$][\w$]*)\s*(?:<[^()]*>)?\s*(?:\?\.)?$/.exec(text.slice(0, Math.max(open, 0)));
-  return open > 0 && m !== null && callableIds(ctx, m[1]!).ids.length === 0;
+  // (a built-in type's method, `registry.get(name)`, `stack.pop()`, hands back the project's own data it holds)
+  return open > 0 && m !== null && !builtins?.has(m[1]!) && callableIds(ctx, m[1]!).ids.length === 0;
 }
 
 /**

@@ -48,6 +48,8 @@ export function typeCandidates(text: string): string[] {
   const parts = splitTop(t, "|");
   if (parts.length > 1) return parts.flatMap((p) => typeCandidates(p));
   if (/^(None|null|undefined|void|any|unknown|never)$/.test(t) || t.endsWith("[]")) return [];
+  // A bare `Final` or `ClassVar` says how a name is bound, not what it holds (pytest's `self._fixture_defs: Final`).
+  if (/^(?:[A-Za-z_]\w*\.)?(Final|ClassVar)$/.test(t)) return [];
   t = t.replace(/(<.*>|\[.*\])$/s, "").trim();
   // (a namespace path written with backslashes, `\A\B\C`, stays whole: the language resolves it)
   return /^[A-Za-z_$][\w$]*(\.[A-Za-z_$][\w$]*)*$/.test(t) || /^\\?[A-Za-z_]\w*(\\[A-Za-z_]\w*)+$/.test(t) ? [t] : [];
