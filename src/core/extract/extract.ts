@@ -701,7 +701,8 @@ function addDraft(drafts: Drafts, m: QueryMatch, main: { name: string; node: Nod
     if (protocol && receiver) {
       // A statement's or operator's implicit calls on its operand: `(#set! protocol "__enter__ __exit__")`,
       // and `(#set! async "…")` for the statement's `async` form.
-      const names = node.firstChild?.type === "async" && m.setProperties?.async ? m.setProperties.async : protocol;
+      // The statement's first token is read only for a pattern with an `async` form.
+      const names = m.setProperties?.async && node.firstChild?.type === "async" ? m.setProperties.async : protocol;
       drafts.calls.push({ node, name: receiver, receiver, kind: "call", protocol: names.split(" ") });
     } else if (cap[NAME]) {
       const call: Drafts["calls"][number] = {
@@ -959,12 +960,22 @@ function callRecords(
   // (and are not mount calls) are known so without listing their arguments (a third of the calls'
   // cost on django), from where the next quote or keyword is.
   const nextHint = tokenFinder(source, keep.hints);
+  const nextPath = tokenFinder(source, ["::"]);
   const slash = slashFinder(source);
+  // Ends of the names and receivers, read once each: a node's end (and so its `text`) is a call
+  // into the wasm instance, and a receiver was measured, read and compared up to five times.
+  const ends = new Map<number, number>();
+  const endOf = (n: Node): number => {
+    let end = ends.get(n.id);
+    if (end === undefined) ends.set(n.id, (end = n.endIndex));
+    return end;
+  };
   if (spec.fullDepth) {
     // Several patterns may read one call (`f(…)`, `x.f(…)` and `self.x.f(…)` over the same tokens): the longest
     // receiver wins.
     const best = new Map<number, (typeof drafts)[number]>();
-    const receiverLength = (c: (typeof drafts)[number]) => (c.receiverText ?? c.receiver?.text ?? "").length;
+    const receiverLength = (c: (typeof drafts)[number]) =>
+      c.receiverText !== undefined ? c.receiverText.length : c.receiver ? endOf(c.receiver) - c.receiver.startIndex : 0;
     for (const c of drafts) {
       if (c.protocol) continue;
       const prior = best.get(c.name.id);
@@ -982,7 +993,8 @@ function callRecords(
       }
       if (seenCalls.has(c.name.id) || best.get(c.name.id) !== c) continue;
       seenCalls.add(c.name.id);
-      const nameText = c.name.text + (c.suffix ?? "");
+      const nameEnd = endOf(c.name);
+      const nameText = source.slice(c.name.startIndex, nameEnd) + (c.suffix ?? "");
       const call: CallRecord = {
         name: boundedName(nameText),
         kind: c.kind,
@@ -997,15 +1009,19 @@ function callRecords(
         // A receiver that holds the name is the whole qualified callee (C++ `a::B::m`, read from its
         // outermost node of that type): the part before the name.
         let rn = c.receiver;
-        const holds = rn.endIndex >= c.name.endIndex && rn.startIndex <= c.name.startIndex;
+        const receiverEnd = endOf(rn);
+        const holds = receiverEnd >= nameEnd && rn.startIndex <= c.name.startIndex;
         while (holds && rn.parent && rn.parent.type === rn.type && rn.parent.endIndex === rn.endIndex) rn = rn.parent;
         if (holds) {
           const r = rn.text.slice(0, c.name.startIndex - rn.startIndex).replace(/\s*(::|\.|->)\s*$/, "");
           if (r) call.receiver = receiverText(r);
         } else {
           // A receiver joined to the name by `::` (`self::f()`, `Type::new()`) keeps the `::`: a path, not a value.
-          const path = c.receiver.nextSibling?.type === "::";
-          call.receiver = receiverText(c.receiverText ?? c.receiver.text, path) + (path ? "::" : "");
+          // Its next sibling is looked at only when a `::` follows it somewhere in the file (never, in most
+          // Python and TypeScript): the sibling and its type are two calls into the wasm instance.
+          const path = nextPath(receiverEnd) >= 0 && c.receiver.nextSibling?.type === "::";
+          const text = c.receiverText ?? source.slice(c.receiver.startIndex, receiverEnd);
+          call.receiver = receiverText(text, path) + (path ? "::" : "");
         }
       }
       if (c.args && !keep.names.has(nameText.toLowerCase())) {
