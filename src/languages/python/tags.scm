@@ -34,25 +34,14 @@
 (for_statement right: (_) @receiver
   (#set! protocol "__iter__ __next__") (#set! async "__aiter__ __anext__")) @reference.call
 (await (_) @receiver (#set! protocol "__await__")) @reference.call
-(binary_operator left: (_) @receiver operator: "+" (#set! protocol "__add__")) @reference.call
-(binary_operator left: (_) @receiver operator: "-" (#set! protocol "__sub__")) @reference.call
-(binary_operator left: (_) @receiver operator: "*" (#set! protocol "__mul__")) @reference.call
-(binary_operator left: (_) @receiver operator: "/" (#set! protocol "__truediv__")) @reference.call
-(binary_operator left: (_) @receiver operator: "//" (#set! protocol "__floordiv__")) @reference.call
-(binary_operator left: (_) @receiver operator: "%" (#set! protocol "__mod__")) @reference.call
-(binary_operator left: (_) @receiver operator: "@" (#set! protocol "__matmul__")) @reference.call
-(binary_operator left: (_) @receiver operator: "**" (#set! protocol "__pow__")) @reference.call
-(binary_operator left: (_) @receiver operator: "<<" (#set! protocol "__lshift__")) @reference.call
-(binary_operator left: (_) @receiver operator: ">>" (#set! protocol "__rshift__")) @reference.call
-(binary_operator left: (_) @receiver operator: "&" (#set! protocol "__and__")) @reference.call
-(binary_operator left: (_) @receiver operator: "|" (#set! protocol "__or__")) @reference.call
-(binary_operator left: (_) @receiver operator: "^" (#set! protocol "__xor__")) @reference.call
-(comparison_operator . (_) @receiver . operators: "==" (#set! protocol "__eq__")) @reference.call
-(comparison_operator . (_) @receiver . operators: "!=" (#set! protocol "__ne__")) @reference.call
-(comparison_operator . (_) @receiver . operators: "<" (#set! protocol "__lt__")) @reference.call
-(comparison_operator . (_) @receiver . operators: "<=" (#set! protocol "__le__")) @reference.call
-(comparison_operator . (_) @receiver . operators: ">" (#set! protocol "__gt__")) @reference.call
-(comparison_operator . (_) @receiver . operators: ">=" (#set! protocol "__ge__")) @reference.call
+; An operator calls the method at its place in `protocol` of the operator at that place in `operators` (one pattern per
+; node type: a pattern per operator started 13 match states at every binary operator, where one could match).
+(binary_operator left: (_) @receiver operator: _ @operator
+  (#set! operators "+ - * / // % @ ** << >> & | ^")
+  (#set! protocol "__add__ __sub__ __mul__ __truediv__ __floordiv__ __mod__ __matmul__ __pow__ __lshift__ __rshift__ __and__ __or__ __xor__")) @reference.call
+(comparison_operator . (_) @receiver . operators: ["==" "!=" "<" "<=" ">" ">="] @operator
+  (#set! operators "== != < <= > >=")
+  (#set! protocol "__eq__ __ne__ __lt__ __le__ __gt__ __ge__")) @reference.call
 
 ; Types named in annotations, including inside generics and unions.
 (type (identifier) @name) @reference.type
