@@ -562,6 +562,8 @@ interface Drafts {
     literal?: Node;
     extent?: Node;
     deref?: true;
+    /** The value's text when it was read already (an `unwrap.*` check read it). */
+    valueText?: string;
     /** `(#set! valueSuffix "…")`: appended to the value's text (Ruby `x = K[…]` holds what `K.[]` returns). */
     valueSuffix?: string;
     /** `(#set! as "self")`: the name bound, when it is not the captured token's text (a block rebinding `self`). */
@@ -692,6 +694,61 @@ function operatorProtocol(properties: Record<string, string | null>, operator: N
   return operator ? table.get(operator.text) : undefined;
 }
 
+/** A callee a binding's value is unwrapped from: which field its first argument fills, and the types it may have. */
+interface UnwrapRule {
+  field: "alias" | "deref" | "type";
+  callee: RegExp;
+  argumentTypes: Set<string>;
+}
+/** Per pattern's properties: its unwrap rules, and the node types an argument list may have. */
+const unwrapTables = new WeakMap<object, { rules: UnwrapRule[]; lists: Set<string> }>();
+
+/**
+ * A binding whose value is a call to a wrapper (`(#set! unwrap.alias "identifier attribute REGEX")`,
+ * `unwrap.deref`, `unwrap.type`: the node types the first argument may have, then a pattern for the
+ * callee's text) holds the call's first argument instead of the value: as its alias (`p =
+ * partial(f, …)` is f), an alias to dereference (`r = weakref.ref(x)`), or its type (`cast(T, v)`).
+ * The argument is the first named child of the call's `arguments` when that is of a type
+ * `unwrap.arguments` lists (a comment there is no argument of those types, as the anchored
+ * pattern `(argument_list . (identifier))` would not match it either); a wrapper call with another
+ * first argument makes no binding (false: the match says nothing, as no pattern per wrapper
+ * matched it, and a plain pattern may still bind the name). One pattern with these properties
+ * replaces a pattern per wrapper with a `#match?` on the callee, which tree-sitter matched on every
+ * call and web-tree-sitter handed to JS to drop (see tags.scm of Python).
+ */
+function unwrap(b: Drafts["bindings"][number], properties: Record<string, string | null>): boolean {
+  let table = unwrapTables.get(properties);
+  if (!table) {
+    const rules: UnwrapRule[] = [];
+    for (const field of ["alias", "deref", "type"] as const) {
+      const words = properties[`unwrap.${field}`]?.split(" ");
+      if (!words) continue;
+      const callee = new RegExp(words.pop()!);
+      rules.push({ field, callee, argumentTypes: new Set(words) });
+    }
+    table = { rules, lists: new Set((properties["unwrap.arguments"] ?? "").split(" ")) };
+    unwrapTables.set(properties, table);
+  }
+  const value = b.value!;
+  const text = value.text;
+  const rule = table.rules.find((r) => r.callee.test(text));
+  if (!rule) {
+    b.valueText = text;
+    return true;
+  }
+  delete b.value;
+  const list = value.parent?.childForFieldName("arguments");
+  if (!list || !table.lists.has(list.type)) return false;
+  const first = list.firstNamedChild;
+  if (!first || !rule.argumentTypes.has(first.type)) return false;
+  if (rule.field === "type") b.type = first;
+  else {
+    b.alias = first;
+    if (rule.field === "deref") b.deref = true;
+  }
+  return true;
+}
+
 /** Adds what one match says (its main capture `main`, the others in `slots`) to `drafts`. */
 function addDraft(drafts: Drafts, m: QueryMatch, main: { name: string; node: Node }, pathJoin: string | undefined) {
   const cap = slots;
@@ -784,6 +841,7 @@ function addDraft(drafts: Drafts, m: QueryMatch, main: { name: string; node: Nod
     if (cap[LITERAL]) b.literal = cap[LITERAL];
     if (cap[EXTENT]) b.extent = cap[EXTENT];
     if (m.setProperties?.deref) b.deref = true;
+    if (b.value && m.setProperties?.["unwrap.arguments"] && !unwrap(b, m.setProperties)) return;
     if (m.setProperties?.valueSuffix) b.valueSuffix = m.setProperties.valueSuffix;
     if (m.setProperties?.as) b.as = m.setProperties.as;
     drafts.bindings.push(b);
@@ -1199,7 +1257,7 @@ function bindingRecords(
       const prior = byToken.get(b.name.id);
       if (prior) {
         if (b.type && !prior.type) prior.type = squash(b.type.text);
-        if (b.value && !prior.value) prior.value = squash(b.value.text) + (b.valueSuffix ?? "");
+        if (b.value && !prior.value) prior.value = squash(b.valueText ?? b.value.text) + (b.valueSuffix ?? "");
         if (b.alias && !prior.alias) prior.alias = squash(b.alias.text);
         if (b.iter && !prior.iter) prior.iter = squash(b.iter.text);
         if (b.literal && prior.literal === undefined) {
@@ -1227,7 +1285,7 @@ function bindingRecords(
       rec.name = b.as ?? boundedName(b.name.text);
       if (b.receiver) rec.receiver = b.receiver.text;
       if (b.type) rec.type = squash(b.type.text);
-      if (b.value) rec.value = squash(b.value.text) + (b.valueSuffix ?? "");
+      if (b.value) rec.value = squash(b.valueText ?? b.value.text) + (b.valueSuffix ?? "");
       if (b.alias) rec.alias = squash(b.alias.text);
       if (b.iter) rec.iter = squash(b.iter.text);
       const literal = b.literal && literalText(b.literal);
