@@ -1751,7 +1751,7 @@ export const QUERIES = {
     "    property: (property_identifier) @name))",
     "  arguments: (_) @args) @reference.call",
     "",
-    "(type_identifier) @name @reference.type",
+    "(type_identifier) @reference.type",
     "",
     "(import_statement",
     "  !source",

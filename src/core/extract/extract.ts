@@ -124,8 +124,9 @@ function cap(text: string, max: number): string {
 
 /** The node including its wrappers (export statements, decorator wrappers, declarations). */
 function outerNode(node: Node, spec: LanguageSpec): Node {
+  // Each `parent` is a call into the wasm instance and a new Node: read once per step (it was read three times).
   let n = node;
-  while (n.parent && spec.wrapperTypes.includes(n.parent.type)) n = n.parent;
+  for (let p = n.parent; p && spec.wrapperTypes.includes(p.type); p = n.parent) n = p;
   return n;
 }
 
@@ -135,9 +136,10 @@ function childDecorators(n: Node, spec: LanguageSpec): string[] {
   const types = spec.decoratorTypes;
   for (const c of n.namedChildren) {
     if (!c) continue;
-    if (types.includes(c.type)) out.push(squash(c.text, 200));
+    const type = c.type; // a call into the wasm instance
+    if (types.includes(type)) out.push(squash(c.text, 200));
     // Java keeps annotations inside a `modifiers` node next to `public`, `static`…
-    else if (spec.decoratorContainers?.includes(c.type))
+    else if (spec.decoratorContainers?.includes(type))
       for (const a of c.namedChildren) if (a && types.includes(a.type)) out.push(squash(a.text, 200));
   }
   return out;
@@ -808,7 +810,8 @@ function addDraft(drafts: Drafts, m: QueryMatch, main: { name: string; node: Nod
       drafts.calls.push(call);
     }
   } else if (main.name === "reference.type") {
-    if (cap[NAME]) drafts.types.push(cap[NAME]);
+    // `(type_identifier) @reference.type`: a pattern without @name references the node it captures.
+    drafts.types.push(cap[NAME] ?? node);
   } else if (main.name === "import") {
     const mod = cap[MODULE];
     const kind = (m.setProperties?.kind as ImportRecord["kind"] | undefined) ?? "named";
@@ -896,10 +899,12 @@ function buildDefinitions(drafts: Map<number, DefDraft>, spec: LanguageSpec, sou
     if (decorators.some((t) => /^@([\w.]+\.)?overload\b/.test(t))) continue;
     let kind = d.kind;
     // A name written as a string or a symbol (`define_method(:name)`) is its text without the quotes or colon.
+    // The name's type read once: each read is a call into the wasm instance.
+    const nameType = nameNode.type;
     const name = boundedName(
-      nameNode.type === "string"
+      nameType === "string"
         ? nameNode.text.slice(1, -1)
-        : nameNode.type === "simple_symbol"
+        : nameType === "simple_symbol"
           ? nameNode.text.slice(1)
           : nameNode.text,
     );
