@@ -645,7 +645,7 @@ const listLengths = new Int32Array(LISTED);
 const listOf = (slot: number): Node[] => lists[slot]!.slice(0, listLengths[slot]);
 
 /** Sorts the query's matches by their main capture (definition, reference, import, local binding). */
-function collectDrafts(matches: QueryMatch[], pathJoin: string | undefined): Drafts {
+function collectDrafts(matches: QueryMatch[], pathJoin: string | undefined, rootId: number): Drafts {
   const drafts: Drafts = { defs: new Map(), calls: [], types: [], imports: [], bindings: [] };
   const cap = slots;
   // Clean whatever a match that threw (a trapped wasm instance) left behind.
@@ -665,7 +665,7 @@ function collectDrafts(matches: QueryMatch[], pathJoin: string | undefined): Dra
         if (role < LISTED) lists[role]![listLengths[role]!++] = c.node;
       }
     }
-    if (main) addDraft(drafts, m, main, pathJoin);
+    if (main && belowRoot(m, main.node, rootId)) addDraft(drafts, m, main, pathJoin);
     if (used !== 0) {
       for (let slot = 0; used !== 0; slot++, used >>>= 1) if (used & 1) cap[slot] = undefined;
       listLengths.fill(0);
@@ -749,6 +749,21 @@ function unwrap(b: Drafts["bindings"][number], properties: Record<string, string
     if (rule.field === "deref") b.deref = true;
   }
   return true;
+}
+
+/**
+ * Whether a match's main node sits as many levels below the tree's root as its pattern's
+ * `(#set! below-root "N")` says (true without one): the top level of a module, said without
+ * rooting the pattern at the root node, where tree-sitter kept a match state alive over every
+ * node of the file (JavaScript's and TypeScript's assigned functions). N calls into the wasm
+ * instance, on the few matches of such a pattern only.
+ */
+function belowRoot(m: QueryMatch, node: Node, rootId: number): boolean {
+  const levels = m.setProperties?.["below-root"];
+  if (!levels) return true;
+  let n: Node | null = node;
+  for (let i = Number(levels); i > 0 && n; i--) n = n.parent;
+  return n?.id === rootId;
 }
 
 /** Adds what one match says (its main capture `main`, the others in `slots`) to `drafts`. */
@@ -1385,7 +1400,7 @@ export function extractFile(
   const source = root.startIndex > 0 ? " ".repeat(root.startIndex) + root.text : root.text;
   const budgetMs = options.queryBudgetMs ?? QUERY_BUDGET_MS;
   const { matches, stopped } = boundedMatches(query, root, budgetMs);
-  const drafts = collectDrafts(matches, spec.importPathJoin);
+  const drafts = collectDrafts(matches, spec.importPathJoin, root.id);
   const table = buildDefinitions(drafts.defs, spec, source);
   const enclosing = enclosingOf(table);
   const moduleTerms = assignTerms(source, table.definitions, table.spans);
