@@ -262,12 +262,23 @@ export interface LanguageSpec {
    *   `(#set! extent "siblings")` makes a definition reach over the siblings after it, up to the
    *   next node of its type (PHP's `namespace A;`).
    * - `@reference.call` / `@reference.new` on a call, `@name` on the callee token, `@receiver` on
-   *   the object it is called on; `@reference.type` with `@name` for a type mentioned.
+   *   the object it is called on; `@reference.type` with `@name` for a type mentioned (without
+   *   `@name`, the node `@reference.type` captures). Protocol calls: `(#set! protocol "m1 m2")`
+   *   on an operand `@receiver`; one pattern for every operator of a node type pairs
+   *   `(#set! operators "+ - …")` with `(#set! protocol "__add__ __sub__ …")` by place and reads
+   *   the `@operator` captured (a pattern per operator started a match state per operator).
    * - `@import` on an import statement with `@import.module`, `@import.name`, `@import.alias`, and
    *   `(#set! kind "...")` where the kind is not "named".
    * - `@local.assign` / `@local.param` / `@local.field` with `@name` and `@type` or `@value`:
    *   what a local name or field holds, for receiver typing; `@extent` on the node it is visible
-   *   in when that ends before its scope does (a closure's parameters).
+   *   in when that ends before its scope does (a closure's parameters). A `@value` that calls a
+   *   wrapper is unwrapped by `(#set! unwrap.alias|unwrap.deref|unwrap.type "TYPES… REGEX")` and
+   *   `(#set! unwrap.arguments "LIST_TYPE")`: the call's first argument, when of one of TYPES, is
+   *   the alias (dereferenced) or the type (Python's `partial`, `weakref.ref`, `cast`).
+   * - `(#set! below-root "N")`: the match counts only when its main node is N levels below the
+   *   root (the top of a module), said without a pattern rooted at the root node, which keeps a
+   *   match state alive over the whole file. Text predicates (`#match?`, `#eq?`) are evaluated in
+   *   JS on every match tree-sitter finds: prefer these properties where a pattern would match often.
    */
   query: string;
   /** Node types that are decorators/annotations (collected from the definition and around it). */

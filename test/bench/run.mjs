@@ -19,6 +19,7 @@ const NAMED = {
   "mcp-new-tools": "mcp-new-tools.mjs",
   "extract-ab": "extract-ab.mjs",
   "io-ab": "io-ab.mjs",
+  "query-ab": "query-ab.mjs",
 };
 
 /** Every benchmark: name → script, relative to test/bench. */

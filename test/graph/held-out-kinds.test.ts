@@ -63,6 +63,15 @@ class Money:
     def __eq__(self, other):
         return True
 
+    def __floordiv__(self, other):
+        return self
+
+    def __le__(self, other):
+        return True
+
+    def __contains__(self, item):
+        return True
+
     def convert(self):
         return self
 
@@ -104,6 +113,9 @@ async def checkout(pool: Pool, rows: Rows, stream: Stream, job: Job, price: Mone
     await job  # calls: shop.protocols.Job.__await__
     total = price + tax  # calls: shop.protocols.Money.__add__
     same = price == tax  # calls: shop.protocols.Money.__eq__
+    share = price // tax  # calls: shop.protocols.Money.__floordiv__
+    cheap = price <= tax  # calls: shop.protocols.Money.__le__
+    held = tax in price  # calls: none
     with open("log.txt") as log:  # calls: none
         pass
     for item in data:  # calls: none

@@ -124,8 +124,9 @@ function cap(text: string, max: number): string {
 
 /** The node including its wrappers (export statements, decorator wrappers, declarations). */
 function outerNode(node: Node, spec: LanguageSpec): Node {
+  // Each `parent` is a call into the wasm instance and a new Node: read once per step (it was read three times).
   let n = node;
-  while (n.parent && spec.wrapperTypes.includes(n.parent.type)) n = n.parent;
+  for (let p = n.parent; p && spec.wrapperTypes.includes(p.type); p = n.parent) n = p;
   return n;
 }
 
@@ -135,9 +136,10 @@ function childDecorators(n: Node, spec: LanguageSpec): string[] {
   const types = spec.decoratorTypes;
   for (const c of n.namedChildren) {
     if (!c) continue;
-    if (types.includes(c.type)) out.push(squash(c.text, 200));
+    const type = c.type; // a call into the wasm instance
+    if (types.includes(type)) out.push(squash(c.text, 200));
     // Java keeps annotations inside a `modifiers` node next to `public`, `static`…
-    else if (spec.decoratorContainers?.includes(c.type))
+    else if (spec.decoratorContainers?.includes(type))
       for (const a of c.namedChildren) if (a && types.includes(a.type)) out.push(squash(a.text, 200));
   }
   return out;
@@ -562,6 +564,8 @@ interface Drafts {
     literal?: Node;
     extent?: Node;
     deref?: true;
+    /** The value's text when it was read already (an `unwrap.*` check read it). */
+    valueText?: string;
     /** `(#set! valueSuffix "…")`: appended to the value's text (Ruby `x = K[…]` holds what `K.[]` returns). */
     valueSuffix?: string;
     /** `(#set! as "self")`: the name bound, when it is not the captured token's text (a block rebinding `self`). */
@@ -596,6 +600,7 @@ const SLOT_NAMES = [
   "iter",
   "literal",
   "extent",
+  "operator",
 ] as const;
 /** Slot numbers: indexes into SLOT_NAMES. */
 const BASE = 0;
@@ -616,6 +621,7 @@ const ALIAS = 14;
 const ITER = 15;
 const LITERAL = 16;
 const EXTENT = 17;
+const OPERATOR = 18;
 /** Slots below this are also kept as lists. */
 const LISTED = 4;
 const MAIN = -1;
@@ -639,7 +645,7 @@ const listLengths = new Int32Array(LISTED);
 const listOf = (slot: number): Node[] => lists[slot]!.slice(0, listLengths[slot]);
 
 /** Sorts the query's matches by their main capture (definition, reference, import, local binding). */
-function collectDrafts(matches: QueryMatch[], pathJoin: string | undefined): Drafts {
+function collectDrafts(matches: QueryMatch[], pathJoin: string | undefined, rootId: number): Drafts {
   const drafts: Drafts = { defs: new Map(), calls: [], types: [], imports: [], bindings: [] };
   const cap = slots;
   // Clean whatever a match that threw (a trapped wasm instance) left behind.
@@ -659,13 +665,105 @@ function collectDrafts(matches: QueryMatch[], pathJoin: string | undefined): Dra
         if (role < LISTED) lists[role]![listLengths[role]!++] = c.node;
       }
     }
-    if (main) addDraft(drafts, m, main, pathJoin);
+    if (main && belowRoot(m, main.node, rootId)) addDraft(drafts, m, main, pathJoin);
     if (used !== 0) {
       for (let slot = 0; used !== 0; slot++, used >>>= 1) if (used & 1) cap[slot] = undefined;
       listLengths.fill(0);
     }
   }
   return drafts;
+}
+
+/** Per pattern's properties: operator → the protocol method it calls (see operatorProtocol). */
+const operatorTables = new WeakMap<object, Map<string, string[]>>();
+
+/**
+ * The method an operator calls, for a pattern that matches every operator of a node type:
+ * `(#set! operators "+ - …")` and `(#set! protocol "__add__ __sub__ …")` pair them by place, and
+ * the `@operator` capture is the one written. One pattern per node type, where a pattern per
+ * operator started a match state per operator at every such node (Python's 19 operator
+ * patterns: ~0.1 of its query on django). An operator not listed calls nothing.
+ */
+function operatorProtocol(properties: Record<string, string | null>, operator: Node | undefined): string[] | undefined {
+  let table = operatorTables.get(properties);
+  if (!table) {
+    table = new Map();
+    const methods = (properties.protocol ?? "").split(" ");
+    const operators = (properties.operators ?? "").split(" ");
+    for (let i = 0; i < operators.length && i < methods.length; i++) table.set(operators[i]!, [methods[i]!]);
+    operatorTables.set(properties, table);
+  }
+  return operator ? table.get(operator.text) : undefined;
+}
+
+/** A callee a binding's value is unwrapped from: which field its first argument fills, and the types it may have. */
+interface UnwrapRule {
+  field: "alias" | "deref" | "type";
+  callee: RegExp;
+  argumentTypes: Set<string>;
+}
+/** Per pattern's properties: its unwrap rules, and the node types an argument list may have. */
+const unwrapTables = new WeakMap<object, { rules: UnwrapRule[]; lists: Set<string> }>();
+
+/**
+ * A binding whose value is a call to a wrapper (`(#set! unwrap.alias "identifier attribute REGEX")`,
+ * `unwrap.deref`, `unwrap.type`: the node types the first argument may have, then a pattern for the
+ * callee's text) holds the call's first argument instead of the value: as its alias (`p =
+ * partial(f, …)` is f), an alias to dereference (`r = weakref.ref(x)`), or its type (`cast(T, v)`).
+ * The argument is the first named child of the call's `arguments` when that is of a type
+ * `unwrap.arguments` lists (a comment there is no argument of those types, as the anchored
+ * pattern `(argument_list . (identifier))` would not match it either); a wrapper call with another
+ * first argument makes no binding (false: the match says nothing, as no pattern per wrapper
+ * matched it, and a plain pattern may still bind the name). One pattern with these properties
+ * replaces a pattern per wrapper with a `#match?` on the callee, which tree-sitter matched on every
+ * call and web-tree-sitter handed to JS to drop (see tags.scm of Python).
+ */
+function unwrap(b: Drafts["bindings"][number], properties: Record<string, string | null>): boolean {
+  let table = unwrapTables.get(properties);
+  if (!table) {
+    const rules: UnwrapRule[] = [];
+    for (const field of ["alias", "deref", "type"] as const) {
+      const words = properties[`unwrap.${field}`]?.split(" ");
+      if (!words) continue;
+      const callee = new RegExp(words.pop()!);
+      rules.push({ field, callee, argumentTypes: new Set(words) });
+    }
+    table = { rules, lists: new Set((properties["unwrap.arguments"] ?? "").split(" ")) };
+    unwrapTables.set(properties, table);
+  }
+  const value = b.value!;
+  const text = value.text;
+  const rule = table.rules.find((r) => r.callee.test(text));
+  if (!rule) {
+    b.valueText = text;
+    return true;
+  }
+  delete b.value;
+  const list = value.parent?.childForFieldName("arguments");
+  if (!list || !table.lists.has(list.type)) return false;
+  const first = list.firstNamedChild;
+  if (!first || !rule.argumentTypes.has(first.type)) return false;
+  if (rule.field === "type") b.type = first;
+  else {
+    b.alias = first;
+    if (rule.field === "deref") b.deref = true;
+  }
+  return true;
+}
+
+/**
+ * Whether a match's main node sits as many levels below the tree's root as its pattern's
+ * `(#set! below-root "N")` says (true without one): the top level of a module, said without
+ * rooting the pattern at the root node, where tree-sitter kept a match state alive over every
+ * node of the file (JavaScript's and TypeScript's assigned functions). N calls into the wasm
+ * instance, on the few matches of such a pattern only.
+ */
+function belowRoot(m: QueryMatch, node: Node, rootId: number): boolean {
+  const levels = m.setProperties?.["below-root"];
+  if (!levels) return true;
+  let n: Node | null = node;
+  for (let i = Number(levels); i > 0 && n; i--) n = n.parent;
+  return n?.id === rootId;
 }
 
 /** Adds what one match says (its main capture `main`, the others in `slots`) to `drafts`. */
@@ -700,9 +798,14 @@ function addDraft(drafts: Drafts, m: QueryMatch, main: { name: string; node: Nod
     const receiver = cap[RECEIVER];
     if (protocol && receiver) {
       // A statement's or operator's implicit calls on its operand: `(#set! protocol "__enter__ __exit__")`,
-      // and `(#set! async "…")` for the statement's `async` form.
-      const names = node.firstChild?.type === "async" && m.setProperties?.async ? m.setProperties.async : protocol;
-      drafts.calls.push({ node, name: receiver, receiver, kind: "call", protocol: names.split(" ") });
+      // and `(#set! async "…")` for the statement's `async` form (its first token is read only then).
+      let names: string[] | undefined;
+      if (m.setProperties?.operators) names = operatorProtocol(m.setProperties, cap[OPERATOR]);
+      else
+        names = (m.setProperties?.async && node.firstChild?.type === "async" ? m.setProperties.async : protocol).split(
+          " ",
+        );
+      if (names) drafts.calls.push({ node, name: receiver, receiver, kind: "call", protocol: names });
     } else if (cap[NAME]) {
       const call: Drafts["calls"][number] = {
         node,
@@ -722,7 +825,8 @@ function addDraft(drafts: Drafts, m: QueryMatch, main: { name: string; node: Nod
       drafts.calls.push(call);
     }
   } else if (main.name === "reference.type") {
-    if (cap[NAME]) drafts.types.push(cap[NAME]);
+    // `(type_identifier) @reference.type`: a pattern without @name references the node it captures.
+    drafts.types.push(cap[NAME] ?? node);
   } else if (main.name === "import") {
     const mod = cap[MODULE];
     const kind = (m.setProperties?.kind as ImportRecord["kind"] | undefined) ?? "named";
@@ -755,6 +859,7 @@ function addDraft(drafts: Drafts, m: QueryMatch, main: { name: string; node: Nod
     if (cap[LITERAL]) b.literal = cap[LITERAL];
     if (cap[EXTENT]) b.extent = cap[EXTENT];
     if (m.setProperties?.deref) b.deref = true;
+    if (b.value && m.setProperties?.["unwrap.arguments"] && !unwrap(b, m.setProperties)) return;
     if (m.setProperties?.valueSuffix) b.valueSuffix = m.setProperties.valueSuffix;
     if (m.setProperties?.as) b.as = m.setProperties.as;
     drafts.bindings.push(b);
@@ -809,10 +914,12 @@ function buildDefinitions(drafts: Map<number, DefDraft>, spec: LanguageSpec, sou
     if (decorators.some((t) => /^@([\w.]+\.)?overload\b/.test(t))) continue;
     let kind = d.kind;
     // A name written as a string or a symbol (`define_method(:name)`) is its text without the quotes or colon.
+    // The name's type read once: each read is a call into the wasm instance.
+    const nameType = nameNode.type;
     const name = boundedName(
-      nameNode.type === "string"
+      nameType === "string"
         ? nameNode.text.slice(1, -1)
-        : nameNode.type === "simple_symbol"
+        : nameType === "simple_symbol"
           ? nameNode.text.slice(1)
           : nameNode.text,
     );
@@ -959,12 +1066,22 @@ function callRecords(
   // (and are not mount calls) are known so without listing their arguments (a third of the calls'
   // cost on django), from where the next quote or keyword is.
   const nextHint = tokenFinder(source, keep.hints);
+  const nextPath = tokenFinder(source, ["::"]);
   const slash = slashFinder(source);
+  // Ends of the names and receivers, read once each: a node's end (and so its `text`) is a call
+  // into the wasm instance, and a receiver was measured, read and compared up to five times.
+  const ends = new Map<number, number>();
+  const endOf = (n: Node): number => {
+    let end = ends.get(n.id);
+    if (end === undefined) ends.set(n.id, (end = n.endIndex));
+    return end;
+  };
   if (spec.fullDepth) {
     // Several patterns may read one call (`f(…)`, `x.f(…)` and `self.x.f(…)` over the same tokens): the longest
     // receiver wins.
     const best = new Map<number, (typeof drafts)[number]>();
-    const receiverLength = (c: (typeof drafts)[number]) => (c.receiverText ?? c.receiver?.text ?? "").length;
+    const receiverLength = (c: (typeof drafts)[number]) =>
+      c.receiverText !== undefined ? c.receiverText.length : c.receiver ? endOf(c.receiver) - c.receiver.startIndex : 0;
     for (const c of drafts) {
       if (c.protocol) continue;
       const prior = best.get(c.name.id);
@@ -982,7 +1099,8 @@ function callRecords(
       }
       if (seenCalls.has(c.name.id) || best.get(c.name.id) !== c) continue;
       seenCalls.add(c.name.id);
-      const nameText = c.name.text + (c.suffix ?? "");
+      const nameEnd = endOf(c.name);
+      const nameText = source.slice(c.name.startIndex, nameEnd) + (c.suffix ?? "");
       const call: CallRecord = {
         name: boundedName(nameText),
         kind: c.kind,
@@ -997,15 +1115,19 @@ function callRecords(
         // A receiver that holds the name is the whole qualified callee (C++ `a::B::m`, read from its
         // outermost node of that type): the part before the name.
         let rn = c.receiver;
-        const holds = rn.endIndex >= c.name.endIndex && rn.startIndex <= c.name.startIndex;
+        const receiverEnd = endOf(rn);
+        const holds = receiverEnd >= nameEnd && rn.startIndex <= c.name.startIndex;
         while (holds && rn.parent && rn.parent.type === rn.type && rn.parent.endIndex === rn.endIndex) rn = rn.parent;
         if (holds) {
           const r = rn.text.slice(0, c.name.startIndex - rn.startIndex).replace(/\s*(::|\.|->)\s*$/, "");
           if (r) call.receiver = receiverText(r);
         } else {
           // A receiver joined to the name by `::` (`self::f()`, `Type::new()`) keeps the `::`: a path, not a value.
-          const path = c.receiver.nextSibling?.type === "::";
-          call.receiver = receiverText(c.receiverText ?? c.receiver.text, path) + (path ? "::" : "");
+          // Its next sibling is looked at only when a `::` follows it somewhere in the file (never, in most
+          // Python and TypeScript): the sibling and its type are two calls into the wasm instance.
+          const path = nextPath(receiverEnd) >= 0 && c.receiver.nextSibling?.type === "::";
+          const text = c.receiverText ?? source.slice(c.receiver.startIndex, receiverEnd);
+          call.receiver = receiverText(text, path) + (path ? "::" : "");
         }
       }
       if (c.args && !keep.names.has(nameText.toLowerCase())) {
@@ -1155,7 +1277,7 @@ function bindingRecords(
       const prior = byToken.get(b.name.id);
       if (prior) {
         if (b.type && !prior.type) prior.type = squash(b.type.text);
-        if (b.value && !prior.value) prior.value = squash(b.value.text) + (b.valueSuffix ?? "");
+        if (b.value && !prior.value) prior.value = squash(b.valueText ?? b.value.text) + (b.valueSuffix ?? "");
         if (b.alias && !prior.alias) prior.alias = squash(b.alias.text);
         if (b.iter && !prior.iter) prior.iter = squash(b.iter.text);
         if (b.literal && prior.literal === undefined) {
@@ -1183,7 +1305,7 @@ function bindingRecords(
       rec.name = b.as ?? boundedName(b.name.text);
       if (b.receiver) rec.receiver = b.receiver.text;
       if (b.type) rec.type = squash(b.type.text);
-      if (b.value) rec.value = squash(b.value.text) + (b.valueSuffix ?? "");
+      if (b.value) rec.value = squash(b.valueText ?? b.value.text) + (b.valueSuffix ?? "");
       if (b.alias) rec.alias = squash(b.alias.text);
       if (b.iter) rec.iter = squash(b.iter.text);
       const literal = b.literal && literalText(b.literal);
@@ -1278,7 +1400,7 @@ export function extractFile(
   const source = root.startIndex > 0 ? " ".repeat(root.startIndex) + root.text : root.text;
   const budgetMs = options.queryBudgetMs ?? QUERY_BUDGET_MS;
   const { matches, stopped } = boundedMatches(query, root, budgetMs);
-  const drafts = collectDrafts(matches, spec.importPathJoin);
+  const drafts = collectDrafts(matches, spec.importPathJoin, root.id);
   const table = buildDefinitions(drafts.defs, spec, source);
   const enclosing = enclosingOf(table);
   const moduleTerms = assignTerms(source, table.definitions, table.spans);
