@@ -44,7 +44,7 @@ let heapGrowthBounded = false;
  * garbage: each big file's query matches and each source text waiting in the read-ahead window
  * outlive the young generation. A full collection that happened to run during a big file saw
  * ~45 MB live on effect and let the heap reach four times that before the next, so a cold index's
- * peak RSS swung between 220 and 330 MB run to run; bounded, 215-222 MB over the same runs
+ * peak RSS swung between 220 and 331 MB run to run; bounded, 208-220 MB at the same CPU
  * (docs/benchmarks.md, the parse-floor section). Only for a short-lived process: the flag is the
  * whole process's, and a host that embeds the engine chooses its own.
  */
