@@ -22,6 +22,8 @@
  * is not read.
  */
 
+import { crc32 } from "../shared/crc32.ts";
+
 /** The first bytes of every pack. */
 export const PACK_MAGIC = Uint8Array.of(0x89, 0x43, 0x53, 0x50, 0x41, 0x43, 0x4b, 0x0a);
 /** The pack format this build reads and writes; a pack of any other is ignored and deleted. */
@@ -76,21 +78,8 @@ export interface PackEntry {
   length?: number;
 }
 
-const TABLE = (() => {
-  const t = new Int32Array(256);
-  for (let n = 0; n < 256; n++) {
-    let c = n;
-    for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
-    t[n] = c;
-  }
-  return t;
-})();
-
-function crc32(parts: Uint8Array[]): number {
-  let c = -1;
-  for (const bytes of parts) for (let i = 0; i < bytes.length; i++) c = TABLE[(c ^ bytes[i]!) & 0xff]! ^ (c >>> 8);
-  return (c ^ -1) >>> 0;
-}
+/** The CRC of a pack's check: its first 28 bytes, then its table. */
+const headCrc = (head: Uint8Array, table: Uint8Array) => crc32(table, table.length, crc32(head, 28));
 
 /** The bytes of a pack holding `ops` in order. */
 export function encodePack(seq: number, ops: readonly PackOp[]): Uint8Array {
@@ -137,7 +126,7 @@ export function encodePackHead(seq: number, ops: readonly PackOp[]): Uint8Array 
     view.setUint32(at, op.value?.length ?? 0, true);
     at += 4;
   }
-  view.setUint32(28, crc32([out.subarray(0, 28), out.subarray(HEADER, HEADER + tableLength)]), true);
+  view.setUint32(28, headCrc(out, out.subarray(HEADER, HEADER + tableLength)), true);
   return out;
 }
 
@@ -164,7 +153,7 @@ export function readPackTable(
   if (HEADER + tableLength + dataLength !== fileSize) return undefined;
   if (head.length < HEADER + tableLength) return { more: HEADER + tableLength };
   const table = head.subarray(HEADER, HEADER + tableLength);
-  if (crc32([head.subarray(0, 28), table]) !== view.getUint32(28, true)) return undefined;
+  if (headCrc(head, table) !== view.getUint32(28, true)) return undefined;
   const entries: PackEntry[] = [];
   let at = 0;
   let data = HEADER + tableLength;

@@ -161,7 +161,15 @@ for (const corpus of corpora) {
     indexedParsed,
     runs: RUNS,
     ...Object.fromEntries(
-      Object.entries(rows).map(([k, v]) => [k, { cpu: med(v, "cpu"), wall: med(v, "wall"), rss: med(v, "rss") }]),
+      Object.entries(rows).map(([k, v]) => [
+        k,
+        {
+          cpu: med(v, "cpu"),
+          wall: med(v, "wall"),
+          rss: med(v, "rss"),
+          runs: v.map(({ cpu, wall, rss }) => ({ cpu, wall, rss })),
+        },
+      ]),
     ),
     ratios: Object.fromEntries(builds.map((b) => [b.name, med(rows[b.name], "cpu") / floor])),
   });

@@ -160,6 +160,35 @@ describe("NodeStore's packed records (v<N>/records/)", () => {
     expect(await again.keys("v3/records/")).toEqual(Array.from({ length: 130 }, (_, i) => recordKey(i)).sort());
   });
 
+  it("queued values share reused buffers and still land and read back whole, batch after batch", async () => {
+    const dir = path.join(tempDir(), "cache");
+    const store = new NodeStore(dir);
+    // Sizes past a batch's bytes (256 kB) and past a buffer (512 kB), each key set twice (the
+    // second time in a later batch), and the caller's arrays overwritten once set resolved: every
+    // batch reuses the buffer of one that landed, so a value still read from it shows another's bytes.
+    const sized = (i: number) => {
+      const v = new Uint8Array(i % 37 === 5 ? 700_000 : i % 11 === 3 ? 300_000 : 3_000 + i);
+      for (let k = 0; k < v.length; k++) v[k] = (i * 31 + k) & 0xff;
+      return v;
+    };
+    // (toEqual walks a typed array element by element: minutes for these sizes)
+    const same = (got: Uint8Array | undefined, want: Uint8Array) => !!got && Buffer.from(got).equals(want);
+    for (let round = 0; round < 2; round++)
+      for (let i = 0; i < 200; i += 50) {
+        const given = Array.from({ length: 50 }, (_, k) => sized(i + k + round));
+        await Promise.all(given.map((v, k) => store.set(recordKey(i + k), v)));
+        for (const v of given) v.fill(0xee);
+        // A queued value reads back as set while later ones go into its buffer.
+        expect(same(await store.get(recordKey(i + 49)), sized(i + 49 + round))).toBe(true);
+      }
+    await store.flush();
+    const again = new NodeStore(dir);
+    for (let i = 0; i < 200; i++) {
+      expect(same(await store.get(recordKey(i)), sized(i + 1)), `key ${i}`).toBe(true);
+      expect(same(await again.get(recordKey(i)), sized(i + 1)), `key ${i}, read back`).toBe(true);
+    }
+  });
+
   it("a value of its own (the snapshot) never lands before the records set before it", async () => {
     const dir = path.join(tempDir(), "cache");
     const store = new NodeStore(dir);

@@ -1,6 +1,6 @@
 /** The Node platform: file system, store and wasm source over node:fs. */
 import * as nodePath from "node:path";
-import { getHeapStatistics } from "node:v8";
+import { getHeapStatistics, setFlagsFromString } from "node:v8";
 import { openDiskCache } from "../fallback-store.ts";
 import type { Logger, Platform } from "../../core/ports.ts";
 import { createNodeFileSystem } from "./node-file-system.ts";
@@ -27,9 +27,37 @@ export interface NodePlatformOptions {
   logger?: Logger;
   /**
    * The process runs one command and exits (the CLI does; a server does not): a run that parses
-   * only a handful of files then skips V8's optimizing wasm compile (see `NodeWasmSource`).
+   * only a handful of files then skips V8's optimizing wasm compile (see `NodeWasmSource`), and
+   * V8's old generation grows at most twice its live size between full collections (see
+   * {@link boundHeapGrowth}).
    */
   shortLived?: boolean;
+}
+
+/** Whether this process's heap growth was bounded already (V8's flags are per process). */
+let heapGrowthBounded = false;
+
+/**
+ * Lets V8's old generation grow to twice the bytes a full collection left live before the next
+ * one, where V8 chooses up to four times (the factor V8 itself keeps to on memory-constrained
+ * devices). A cold index leaves little live (its records go to the store) but promotes much
+ * garbage: each big file's query matches and each source text waiting in the read-ahead window
+ * outlive the young generation. A full collection that happened to run during a big file saw
+ * ~45 MB live on effect and let the heap reach four times that before the next, so a cold index's
+ * peak RSS swung between 220 and 331 MB run to run; bounded, 208-220 MB at the same CPU
+ * (docs/benchmarks.md, the parse-floor section). Only for a short-lived process: the flag is the
+ * whole process's, and a host that embeds the engine chooses its own.
+ */
+export function boundHeapGrowth(): void {
+  if (heapGrowthBounded) return;
+  heapGrowthBounded = true;
+  // A factor given on node's command line is the user's choice.
+  if (process.execArgv.some((a) => /^--heap[-_]growing[-_]percent\b/.test(a))) return;
+  try {
+    setFlagsFromString("--heap-growing-percent=100");
+  } catch {
+    // a runtime without V8's flags (node:v8 emulated) grows its heap its own way
+  }
 }
 
 /**
@@ -40,6 +68,7 @@ export interface NodePlatformOptions {
  */
 export async function createNodePlatform(options: NodePlatformOptions): Promise<Platform> {
   const fs = await createNodeFileSystem(options.root);
+  if (options.shortLived) boundHeapGrowth();
   const cacheDir = nodePath.resolve(options.cacheDir ?? nodePath.join(fs.rootLabel, ".codeslice"));
   const store = await openDiskCache(new NodeStore(cacheDir, { root: fs.rootLabel }), {
     explicit: options.cacheDir !== undefined,
