@@ -31,10 +31,11 @@ describe("a CLI process's heap growth", () => {
       "util.py": "def helper(x):\n    return x + 1\n",
     });
     const cache = `${dirs.make()}/cache`;
-    // Loading the CLI's modules alone takes V8 through a full collection, so every run sets a limit.
-    const factors = growthFactors(["index", "--root", root, "--cache-dir", cache, "--quiet"]);
+    // `--gc-global` makes every collection a full one, so a run this small still sets limits; the ones
+    // set while the CLI's modules load come before it bounds the growth, so the last one is checked.
+    const factors = growthFactors(["index", "--root", root, "--cache-dir", cache, "--quiet"], ["--gc-global"]);
     expect(factors.length).toBeGreaterThan(0);
-    for (const f of factors) expect(f).toBeLessThanOrEqual(2);
+    expect(factors.at(-1)).toBeLessThanOrEqual(2);
   });
 
   it("leaves a limit the user set on node's command line in charge", () => {
@@ -42,7 +43,7 @@ describe("a CLI process's heap growth", () => {
     const cache = `${dirs.make()}/cache`;
     const factors = growthFactors(
       ["index", "--root", root, "--cache-dir", cache, "--quiet"],
-      ["--heap-growing-percent=50"],
+      ["--gc-global", "--heap-growing-percent=50"],
     );
     expect(factors.length).toBeGreaterThan(0);
     for (const f of factors) expect(f).toBe(1.5);
