@@ -9,12 +9,10 @@
 //   node test/bench/query-ab.mjs --builds base=/pkg/a,head=. [CORPUS_DIR] [--passes 3] [--langs python]
 // A package folder holds dist/ (after `node scripts/build.mjs`) and wasm/. Default corpus:
 // /work/corpora/lead/django; files as parse-floor lists them.
-import { execFileSync } from "node:child_process";
-import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
-import { fmt, machine, mdTable, parseArgs } from "./lib/bench-utils.mjs";
+import { fmt, indexedFiles, machine, mdTable, parseArgs } from "./lib/bench-utils.mjs";
 
 const { flags, positionals } = parseArgs(process.argv.slice(2));
 if (!flags.builds) {
@@ -45,25 +43,11 @@ for (const b of String(flags.builds).split(",")) {
 }
 const base = builds[0];
 const { skipByName } = await load(base.dir, "index.js");
-const tracked = execFileSync("git", ["ls-files", "-z"], { cwd: root, encoding: "utf8", maxBuffer: 1 << 28 })
-  .split("\0")
-  .filter(Boolean);
-const languageOf = base.languages.languagesForProject(tracked);
-const seen = new Set();
-const files = [];
-for (const file of tracked) {
-  const spec = languageOf(file);
-  if (!spec || skipByName(file) !== undefined || (LANGS && !LANGS.has(spec.id))) continue;
-  let text;
-  try {
-    text = fs.readFileSync(path.join(root, file), "utf8");
-  } catch {
-    continue;
-  }
-  if (seen.has(`${spec.id}\0${text}`)) continue;
-  seen.add(`${spec.id}\0${text}`);
-  files.push({ id: spec.id, text });
-}
+const files = indexedFiles(root, {
+  languagesForProject: base.languages.languagesForProject,
+  skipByName,
+  langs: LANGS,
+}).map(({ spec, text }) => ({ id: spec.id, text }));
 const cpu = () => {
   const u = process.cpuUsage();
   return (u.user + u.system) / 1e6;

@@ -22,12 +22,20 @@
 //     [--passes N] [--langs python,typescript] [--top K] [--out NAME.json]
 // Default corpus: /work/corpora/lead/django. Output: markdown on stdout and test/bench/results/query-patterns.json
 // (or --out).
-import { execFileSync } from "node:child_process";
-import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
-import { ensureBuilt, fmt, machine, mdTable, parseArgs, repoRoot, resultsDir, writeJson } from "./lib/bench-utils.mjs";
+import {
+  ensureBuilt,
+  fmt,
+  indexedFiles,
+  machine,
+  mdTable,
+  parseArgs,
+  repoRoot,
+  resultsDir,
+  writeJson,
+} from "./lib/bench-utils.mjs";
 
 const { flags, positionals } = parseArgs(process.argv.slice(2));
 const BY = flags.by ?? "pattern";
@@ -47,27 +55,7 @@ const runtime = await createParserRuntime(new NodeWasmSource());
 
 /** The files a cold index parses, as parse-floor lists them. */
 function filesOf(root) {
-  const tracked = execFileSync("git", ["ls-files", "-z"], { cwd: root, encoding: "utf8", maxBuffer: 1 << 28 })
-    .split("\0")
-    .filter(Boolean);
-  const languageOf = languagesForProject(tracked);
-  const seen = new Set();
-  const out = [];
-  for (const file of tracked) {
-    const spec = languageOf(file);
-    if (!spec || skipByName(file) !== undefined || (LANGS && !LANGS.has(spec.id))) continue;
-    let text;
-    try {
-      text = fs.readFileSync(path.join(root, file), "utf8");
-    } catch {
-      continue;
-    }
-    const key = `${spec.id}\0${text}`;
-    if (seen.has(key)) continue;
-    seen.add(key);
-    out.push({ file, spec, text });
-  }
-  return out;
+  return indexedFiles(root, { languagesForProject, skipByName, langs: LANGS });
 }
 
 /** A pattern's text, squashed, and the node type it is rooted at (`_` or `[…]` for the unrooted). */

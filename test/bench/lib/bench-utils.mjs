@@ -251,3 +251,32 @@ export function sourceFiles(root, accept) {
   walk(root);
   return files.sort();
 }
+
+/**
+ * The files a cold index parses, as parse-floor lists them: `git ls-files` of `root`, each in the
+ * language `languagesForProject` gives it, not skipped by name, in `langs` when given, read as text,
+ * one file per distinct (language, text).
+ */
+export function indexedFiles(root, { languagesForProject, skipByName, langs }) {
+  const tracked = execFileSync("git", ["ls-files", "-z"], { cwd: root, encoding: "utf8", maxBuffer: 1 << 28 })
+    .split("\0")
+    .filter(Boolean);
+  const languageOf = languagesForProject(tracked);
+  const seen = new Set();
+  const out = [];
+  for (const file of tracked) {
+    const spec = languageOf(file);
+    if (!spec || skipByName(file) !== undefined || (langs && !langs.has(spec.id))) continue;
+    let text;
+    try {
+      text = fs.readFileSync(path.join(root, file), "utf8");
+    } catch {
+      continue;
+    }
+    const key = `${spec.id}\0${text}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    out.push({ file, spec, text });
+  }
+  return out;
+}
