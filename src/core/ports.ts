@@ -81,6 +81,13 @@ export interface Store {
    * calls it when an index run has written its snapshot, so a run that returned survives a reload.
    */
   flush?(): Promise<void>;
+  /**
+   * Optional: writes a value the engine can always rebuild (what it derives from the records) when
+   * the store takes it, and resolves whether it landed. A store whose writes are refused drops it
+   * silently: a read-only cache is no reason to tell the user, or to keep the value in memory.
+   * Without it the engine uses `set`.
+   */
+  keep?(key: string, value: Uint8Array): Promise<boolean>;
   /** A description for reports ("/repo/.codeslice", "memory"). */
   readonly label: string;
 }

@@ -163,6 +163,24 @@ export class FallbackStore implements Store {
     this.deleted.add(key);
   }
 
+  /**
+   * A value the engine can rebuild (Store.keep): written through to `inner` and landed, or dropped
+   * when `inner` refuses it (or the store is in memory already), with no notice and no switch to
+   * memory. Other failures are thrown, as `set` throws them.
+   */
+  async keep(key: string, value: Uint8Array): Promise<boolean> {
+    checkStoreKey(key);
+    if (this.memory) return false;
+    try {
+      await this.inner.set(key, value);
+      await this.inner.flush?.();
+      return true;
+    } catch (error) {
+      if (this.isRefused(error)) return false;
+      throw error;
+    }
+  }
+
   /** Waits for what `inner` acknowledged before it landed (a packed disk store's batches). */
   async flush(): Promise<void> {
     if (this.memory) return;

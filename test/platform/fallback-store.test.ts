@@ -67,6 +67,20 @@ describe("FallbackStore", () => {
     expect(notices[0]).toContain("in memory");
   });
 
+  it("keep: a value the engine can rebuild lands when the store takes it, and is dropped without a word when not", async () => {
+    const writable = fallback(new MemoryStore());
+    expect(await writable.store.keep("v1/derived", bytes("d"))).toBe(true);
+    expect(await writable.store.get("v1/derived")).toEqual(bytes("d"));
+    const refusing = fallback(new RefusingStore(readOnly));
+    expect(await refusing.store.keep("v1/derived", bytes("d"))).toBe(false);
+    expect(refusing.store.inMemory).toBe(false);
+    expect(refusing.notices).toEqual([]);
+    expect(await refusing.store.get("v1/derived")).toBeUndefined();
+    // A write the user's index needs still falls back and says so, once.
+    await refusing.store.set("v1/record", bytes("r"));
+    expect(refusing.notices).toHaveLength(1);
+  });
+
   it("other failures are not hidden: an io_error propagates", async () => {
     const { store, notices } = fallback(new RefusingStore(() => new EngineError("io_error", "disk on fire")));
     await expect(store.set("a", bytes("1"))).rejects.toMatchObject({ code: "io_error" });

@@ -145,11 +145,11 @@ function keepDerivedSoon(s: EngineState, snapshot: Snapshot, graph: CodeGraph, i
     const saved = saveSearchIndex(searchIndexOf(s, graph));
     const bytes = saved && encodeDerived(identity, { edges: edgesOf(graph), search: saved });
     if (!bytes) return;
-    await s.platform.store
-      .set(DERIVED_KEY, bytes)
-      .catch((error) =>
-        s.platform.logger?.log("warn", `the derived index could not be kept: ${(error as Error).message}`),
-      );
+    // keep, not set: a cache folder that refuses writes drops it without a word (it is rebuilt)
+    const { store } = s.platform;
+    await (store.keep ? store.keep(DERIVED_KEY, bytes) : store.set(DERIVED_KEY, bytes)).catch((error) =>
+      s.platform.logger?.log("warn", `the derived index could not be kept: ${(error as Error).message}`),
+    );
   };
   s.graph.keeping = setTimeout(fire, 0);
 }
