@@ -20,7 +20,7 @@ import { LIMITS } from "../limits.ts";
 import { buildRepoMap, isManifest, type RepoMap, type RepoMapOptions } from "../map/repo-map.ts";
 import { DEFAULT_MAX_FILE_BYTES } from "../scan/scan.ts";
 import { buildContext, type ContextAnswer, type ContextIO, type ContextOptions } from "../slice/context.ts";
-import { closestRoutes, ROUTE, routesNamed } from "../query/route-calls.ts";
+import { closestRoutes, ROUTE, routesNamed, severalRoutes } from "../query/route-calls.ts";
 import type { Route } from "../query/routes.ts";
 import { findTools, toolMapAnswer, type ToolMapAnswer, type ToolMapOptions } from "../map/tool-map.ts";
 import {
@@ -284,18 +284,12 @@ function routeHandler(graph: CodeGraph, routes: Route[], target: string): Symbol
   const hits = closestRoutes(routesNamed(routes, m[1]!, m[2]!, target), m[2]!);
   const handlers = [...new Set(hits.flatMap((r) => (r.handler !== undefined ? [r.handler] : [])))];
   if (handlers.length === 1) return graph.symbols[handlers[0]!]!;
+  if (handlers.length) throw severalRoutes(target, hits, "routes with different handlers");
   throw new EngineError(
     "invalid_argument",
-    handlers.length === 0
-      ? `${target} is handled inline (${hits.map((r) => cite(r.file, r.span.start, r.span.end)).join(", ")}): ` +
-          `no symbol to find the tests of.`
-      : `${target} matches ${hits.length} routes with different handlers: ` +
-          `${hits.map((r) => `${r.method} ${r.path}`).join(", ")}.`,
-    {
-      hint:
-        handlers.length === 0 ? "Ask for the tests of the file that registers it." : "Write the path as one of them.",
-      data: { target },
-    },
+    `${target} is handled inline (${hits.map((r) => cite(r.file, r.span.start, r.span.end)).join(", ")}): ` +
+      `no symbol to find the tests of.`,
+    { hint: "Ask for the tests of the file that registers it.", data: { target } },
   );
 }
 

@@ -14,7 +14,7 @@ import type { CallTarget, FlowStep } from "../dataflow/flow.ts";
 import { findSymbol } from "../query/lookup.ts";
 import type { CodeGraph, SymbolNode } from "../graph/model.ts";
 import { createParserRuntime, type ParserRuntime } from "../parse/runtime.ts";
-import { closestRoutes, ROUTE, routesNamed } from "../query/route-calls.ts";
+import { closestRoutes, ROUTE, routesNamed, severalRoutes } from "../query/route-calls.ts";
 import type { Route } from "../query/routes.ts";
 import { consistent } from "./consistent.ts";
 import type { DataflowOptions, RunOptions } from "./api.ts";
@@ -126,14 +126,7 @@ function findFunction(graph: CodeGraph, routes: Route[], target: string): Found 
   if (m) {
     const hits = closestRoutes(routesNamed(routes, m[1]!, m[2]!, target), m[2]!).filter((r) => !r.test);
     const route = hits[0];
-    if (!route || hits.length > 1) {
-      throw new EngineError(
-        "invalid_argument",
-        `${target} matches ${hits.length} routes: ` +
-          `${hits.map((r) => `${r.method} ${r.path} (${r.file}:${r.line})`).join(", ")}.`,
-        { hint: "Write the path as one of them.", data: { target } },
-      );
-    }
+    if (!route || hits.length > 1) throw severalRoutes(target, hits);
     if (route.handler !== undefined) {
       const sym = graph.symbols[route.handler]!;
       return {

@@ -8,7 +8,15 @@ import { findFile } from "../../shared/locations.ts";
 import { normalizeRelative, readQuotedPath } from "../../shared/paths.ts";
 import { findSymbol, symbolRef, type SymbolRef } from "./lookup.ts";
 import { CONFIDENCE, type CallEdge, type CodeGraph, type Resolution, type SymbolNode } from "../graph/model.ts";
-import { closestRoutes, ROUTE, routeClients, routesNamed, routeSymbols, type ClientCall } from "./route-calls.ts";
+import {
+  closestRoutes,
+  ROUTE,
+  routeClients,
+  routesNamed,
+  routeSymbols,
+  severalRoutes,
+  type ClientCall,
+} from "./route-calls.ts";
 import type { Route } from "./routes.ts";
 
 /** Depth limits: beyond a few hops the answer is the whole repository. */
@@ -153,17 +161,7 @@ function routeTarget(
   if (!m) return undefined;
   const hits = closestRoutes(routesNamed(routes, m[1]!, m[2]!, target.trim()), m[2]!);
   const ids = routeSymbols(graph, hits);
-  if (ids.length !== 1) {
-    throw new EngineError(
-      "invalid_argument",
-      `${target.trim()} matches ${hits.length} routes with different handlers: ` +
-        `${hits.map((r) => `${r.method} ${r.path}`).join(", ")}.`,
-      {
-        hint: "Write the path as one of them.",
-        data: { target },
-      },
-    );
-  }
+  if (ids.length !== 1) throw severalRoutes(target.trim(), hits, "routes with different handlers");
   const clients: ClientCall[] = [];
   for (const r of hits)
     for (const c of routeClients(graph, routes, r))

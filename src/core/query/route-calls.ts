@@ -12,14 +12,38 @@ import { isTestFile } from "../graph/test-code.ts";
 import { EngineError } from "../../shared/errors.ts";
 import { matchRoutes, type Route } from "./routes.ts";
 
-/** A route target: `METHOD /path`. */
-export const ROUTE = /^(GET|POST|PUT|PATCH|DELETE|HEAD|OPTIONS|ANY)\s+(\/\S*)$/i;
+/**
+ * A route target: `METHOD /path`, optionally with where it is registered, for a path several apps register:
+ * `GET / (apps/web/server.ts)`, `GET / (apps/web/server.ts:12)`, or a folder: `GET / (apps/web/)`.
+ */
+export const ROUTE = /^(GET|POST|PUT|PATCH|DELETE|HEAD|OPTIONS|ANY)\s+(\/\S*)(?:\s+\(([^()\s]+?)(?::(\d+))?\))?$/i;
 
-/** The routes `METHOD /path` names; throws `unknown_symbol` with the near ones when there is none. */
+/** How a route is written as a target that names it alone: `GET /users (src/app.ts:12)`. */
+export function routeLabel(r: Pick<Route, "method" | "path" | "file" | "line">): string {
+  return `${r.method} ${r.path} (${r.file}:${r.line})`;
+}
+
+/**
+ * The error for a route target that matches several routes: each listed as a target that names it alone.
+ * `what` says what differs ("routes", "routes with different handlers").
+ */
+export function severalRoutes(target: string, hits: readonly Route[], what = "routes"): EngineError {
+  const shown = hits.slice(0, 8).map(routeLabel);
+  const more = hits.length > shown.length ? `, and ${hits.length - shown.length} more` : "";
+  return new EngineError("invalid_argument", `${target} matches ${hits.length} ${what}: ${shown.join(", ")}${more}.`, {
+    hint: `Name one with where it is registered, as listed: ${JSON.stringify(shown[0])}.`,
+    data: { target },
+  });
+}
+
+/**
+ * The routes `METHOD /path` names (kept to those registered in the file, folder or line the target adds in
+ * parentheses); throws `unknown_symbol` with the near ones when there is none.
+ */
 export function routesNamed(routes: Route[], methodArg: string, path: string, target: string): Route[] {
   const method = methodArg.toUpperCase();
   const hits = matchRoutes(routes, method, path);
-  if (hits.length) return hits;
+  if (hits.length) return registeredAt(hits, target);
   const samePath = routes.filter((r) => matchRoutes([r], "ANY", path).length > 0).map((r) => `${r.method} ${r.path}`);
   throw new EngineError("unknown_symbol", `No route ${method} ${path} found (${routes.length} routes known).`, {
     hint: samePath.length
@@ -169,9 +193,34 @@ function reachedBy(routes: readonly Route[], calls: readonly ClientCall[]): Map<
     });
     if (!hits.length) continue;
     const closest = Math.min(...hits.map((h) => h.loose));
-    for (const { r } of hits.filter((h) => h.loose === closest)) (reached.get(r) ?? reached.set(r, []).get(r)!).push(c);
+    for (const r of nearest(
+      hits.filter((h) => h.loose === closest).map((h) => h.r),
+      c.path,
+    ))
+      (reached.get(r) ?? reached.set(r, []).get(r)!).push(c);
   }
   return reached;
+}
+
+/**
+ * Of routes a call matches equally well, those registered nearest the call: in the deepest folder they share
+ * with the calling file (a test in `apps/web/test/` reaches `apps/web`'s `GET /`, not `apps/admin`'s). Routes that
+ * share no folder with the caller but the root are all kept: nothing says which app it calls.
+ */
+function nearest(routes: Route[], caller: string): Route[] {
+  if (routes.length < 2) return routes;
+  const depth = routes.map((r) => sharedFolders(r.file, caller));
+  const best = Math.max(...depth);
+  return best === 0 ? routes : routes.filter((_, i) => depth[i] === best);
+}
+
+/** How many leading folders two root-relative paths share. */
+function sharedFolders(a: string, b: string): number {
+  const x = a.split("/");
+  const y = b.split("/");
+  let n = 0;
+  while (n < x.length - 1 && n < y.length - 1 && x[n] === y[n]) n++;
+  return n;
 }
 
 /**
@@ -237,4 +286,28 @@ export function routeSymbols(graph: CodeGraph, hits: readonly Route[]): number[]
     }
   }
   return [...new Set(ids)];
+}
+
+/**
+ * The routes among `hits` registered where the target's parentheses say (a file, a folder ending in `/`, or a
+ * file and a line within the registration); all of them when it says nothing.
+ */
+export function registeredAt(hits: Route[], target: string): Route[] {
+  const m = ROUTE.exec(target.trim());
+  const place = m?.[3];
+  if (!m || place === undefined) return hits;
+  const line = m[4] === undefined ? undefined : Number(m[4]);
+  const inPlace = (r: Route) =>
+    (r.file === place || (place.endsWith("/") && r.file.startsWith(place))) &&
+    (line === undefined || r.line === line || (line >= r.span.start && line <= r.span.end));
+  const kept = hits.filter(inPlace);
+  if (kept.length) return kept;
+  throw new EngineError(
+    "unknown_symbol",
+    `No route ${m[1]!.toUpperCase()} ${m[2]} is registered at ${place}${line === undefined ? "" : `:${line}`}.`,
+    {
+      hint: `It is registered at: ${hits.slice(0, 8).map(routeLabel).join(", ")}.`,
+      data: { target },
+    },
+  );
 }

@@ -8,6 +8,7 @@ import { EngineError } from "../../shared/errors.ts";
 import { cite, citeName } from "../../shared/paths.ts";
 import { LIMITS } from "../limits.ts";
 import { matchRoutes, type Route } from "./routes.ts";
+import { registeredAt, ROUTE } from "./route-calls.ts";
 import { callsCompleteness, type Completeness } from "./completeness.ts";
 import { findSymbol, symbolRef, type SymbolRef } from "./lookup.ts";
 import type { CodeGraph, Resolution, SymbolNode } from "../graph/model.ts";
@@ -74,7 +75,6 @@ export interface TraceIO {
   readText(path: string): Promise<string | undefined>;
 }
 
-const ROUTE = /^(GET|POST|PUT|PATCH|DELETE|HEAD|OPTIONS|ANY)\s+(\/\S*)$/i;
 const FOLLOWED: HopKind[] = ["call", "constructor", "super", "extends", "implements", "dispatch", "type", "import"];
 /** Partial paths a search may grow before it stops: bounds the work on dense graphs. */
 const MAX_EXPANSIONS = 200_000;
@@ -540,7 +540,7 @@ function traceStarts(
   const route = ROUTE.exec(fromArg.trim());
   if (route) {
     const method = route[1]!.toUpperCase();
-    const matched = matchRoutes(io.routes(), method, route[2]!);
+    const matched = registeredAt(matchRoutes(io.routes(), method, route[2]!), fromArg);
     if (!matched.length) {
       throw new EngineError(
         "unknown_symbol",
