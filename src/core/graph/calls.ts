@@ -21,6 +21,7 @@ import {
   findInBases,
   findMember,
   member,
+  operatorValue,
   resolveExpr,
   resolveName,
   type Value,
@@ -326,10 +327,12 @@ function linkByName(
       ? [/^[A-Za-z_$][\w$]*/.exec(call.receiver)?.[0] ?? ""]
       : call.receiver.split(".");
     let known = segments[0] ? resolveExpr(ctx, st, call.caller, segments[0]) : undefined;
+    let walked = 1;
     for (const seg of segments.slice(1)) {
       const next = known ? member(ctx, known, seg, 0) : undefined;
       if (!next) break;
       known = next;
+      walked++;
     }
     // With compiler-checked types, a name nothing declares comes from outside (java.lang, a base class's package);
     // so does what a call of a name nothing declares returns (a builtin's: `__import__("pydoc").pager(…)`), unless a
@@ -337,8 +340,9 @@ function linkByName(
     const outsideCall = !st.semantics.classMembersInScope && /^[A-Za-z_$][\w$]*\s*\(/.test(call.receiver);
     const untyped =
       known === undefined
-        ? !st.semantics.staticTypes && !outsideCall
-        : known.kind === "local" || known.kind === "instance";
+        ? !st.semantics.staticTypes && !outsideCall && !operatorOnOutside(ctx, st, call)
+        : (known.kind === "local" && !known.outside) ||
+          (known.kind === "instance" && !(walked < segments.length && isShape(ctx, known.id)));
     const id = candidates[0]!;
     if (
       untyped &&
@@ -351,6 +355,19 @@ function linkByName(
     out.ambiguous.push({ caller, name: call.name, candidates: shown, file: st.record.path, line: call.line });
   }
 }
+
+/**
+ * An interface or type alias of the project: a shape whose members the index holds no definitions for. A value of
+ * that declared type is typed data, not local data: a property read on it (`t.procedure`, after
+ * `t = initTRPC.create()` returned a `TRPCRootObject`) holds what the shape declares, which a guess by name cannot
+ * tell apart from the one class method that shares the name.
+ */
+const isShape = (ctx: GraphContext, id: number): boolean =>
+  ctx.symbols[id]!.kind === "interface" || ctx.symbols[id]!.kind === "type";
+
+/** A parenthesized operator expression on an outside object as the receiver: `(tmp_path / "x.py").write_text(…)`. */
+const operatorOnOutside = (ctx: GraphContext, st: FileState, call: CallRecord): boolean =>
+  call.receiver!.startsWith("(") && operatorValue(ctx, st, call.caller, call.receiver!, 0) !== undefined;
 
 /**
  * Whether the receiver is what a method call returns whose name no callable of the project declares
