@@ -7,7 +7,8 @@
  *   exports, so `initTRPC.meta()` is a typed call instead of a guess.
  * - Python: a local bound to an operator on an outside object (`p = tmp_path / "x.py"`) or to what a method no
  *   definition of the project declares returns (`p = base.joinpath("x").with_suffix(".py")`) is an outside object:
- *   pytest's `p.write_text(…)` on a pathlib.Path was linked to `LocalPath.write_text`, 62 times.
+ *   pytest's `p.write_text(…)` on a pathlib.Path was linked to `LocalPath.write_text`, 74 times. Reading a
+ *   `@property` runs it: `pytester.path` is the `Path` its annotation names.
  * A line marked `calls: A` must have edges to exactly those callees; `calls: none` to none.
  */
 import { describe, expect, it } from "vitest";
@@ -71,6 +72,10 @@ class Maker:
     def mkdir(self, name) -> Path:
         return Path(name)
 
+    @property
+    def path(self) -> Path:
+        return Path(".")
+
     def fill(self):
         made = self.__class__.factory()
         made.write_text("x")  # calls: proj.path.LocalPath.write_text
@@ -86,6 +91,8 @@ def make(maker: Maker, base, local: LocalPath):
     s.write_text("x")  # calls: proj.path.LocalPath.write_text
     u = base / "e"
     u.write_text("x")  # calls: proj.path.LocalPath.write_text
+    v = maker.path / "f"
+    v.write_text("x")  # calls: none
 `;
 
 describe("guesses by unique name through shapes and outside locals", () => {

@@ -1000,7 +1000,18 @@ export function resolveExpr(
     if (field) return field;
   }
   const found = member(ctx, base, attr, depth + 1);
+  if (!called && found?.kind === "def" && base.kind === "instance" && isProperty(ctx, found.id)) {
+    // (reading a property runs it: `pytester.path` is the Path its `-> Path` names, as `pytester.path()` would be)
+    const v = callResult(ctx, st, scope, head, depth + 1);
+    if (v) return v;
+  }
   return called ? found : calledIfMethod(ctx, st, scope, head, found, depth);
+}
+
+/** A method decorated as a property (Python `@property`, `@functools.cached_property`): reading it calls it. */
+function isProperty(ctx: GraphContext, id: number): boolean {
+  if (ctx.symbols[id]!.kind !== "method") return false;
+  return defOf(ctx, id)?.decorators?.some((d) => /^@?(?:functools\.)?(?:cached_)?property$/.test(d.trim())) === true;
 }
 
 /**
