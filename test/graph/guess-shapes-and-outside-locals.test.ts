@@ -47,6 +47,37 @@ export function wire(root: Root, anything) {
 }
 `;
 
+/**
+ * A JavaScript or TypeScript function no class declares is an object's member only through an object literal (a
+ * shape) or a namespace (which imports resolve): tRPC's module function `once` took `ctx.ee.once(…)` (Node's
+ * EventEmitter), its hooks factory's nested `useQuery` the calls on its client proxies. A function assigned to a
+ * prototype is a method and keeps its guess.
+ */
+const FUNCTIONS = `
+//- src/once.ts
+export function once(fn: () => void) {
+  return fn;
+}
+//- src/hooks.ts
+export function createHooks() {
+  function useQuery(path: string) {
+    return path;
+  }
+  return { useQuery };
+}
+//- src/legacy.js
+function Widget() {}
+Widget.prototype.render = function () {
+  return 1;
+};
+//- src/use.ts
+export function wire(ctx, client, widget) {
+  ctx.ee.once("created", () => 1); // calls: none
+  client.post.list.useQuery(); // calls: none
+  return widget.render(); // calls: src/legacy.js#Widget.render
+}
+`;
+
 const PYTHON = `
 //- proj/__init__.py
 //- proj/path.py
@@ -102,6 +133,11 @@ describe("guesses by unique name through shapes and outside locals", () => {
     // (the variable is found through the star export: a typed call, no longer a guess)
     const meta = graph.calls.find((e) => e.file === "src/use.test.ts" && e.line === 6);
     expect(meta?.resolution).toBe("type");
+  });
+
+  it("JavaScript, TypeScript: no guess onto a function no class declares, through a receiver", async () => {
+    const { want, got } = await markedCalls(FUNCTIONS, "//");
+    expect(got).toEqual(want);
   });
 
   it("Python: a local holding an operator's or an outside method's result is outside", async () => {

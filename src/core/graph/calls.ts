@@ -409,14 +409,28 @@ function returnedByOutsideCall(
  *   through a field, `self.next.walk()`, types the field where it is assigned and does not get here);
  * - vendored code from outside its folder: a library kept in the tree is reached through imports, which resolve, and
  *   its one method of a name is no guess for the project's own objects (tRPC's vendored `Unpromise.subscribe` took 84
- *   calls on its client proxies and observables).
+ *   calls on its client proxies and observables);
+ * - in JavaScript and TypeScript, a function no class declares (a module's, or one nested in another function): it
+ *   becomes an object's member only through an object literal, a shape other objects share (`{ useQuery }`,
+ *   `{ unsubscribe }`), or a namespace, which imports resolve; tRPC's module function `once` took 23 calls of
+ *   `ctx.ee.once(…)` (Node's EventEmitter), its hooks factory's `useQuery` 136 calls on its client proxies, zod's
+ *   `visit.run` 47 of `inst._zod.run(…)`. A function assigned to a property (`Foo.prototype.m = function …`) is a
+ *   member and may be guessed. (A Python module is an object passed around, pytest's plugins: its functions stay.)
  */
 function plausibleGuess(ctx: GraphContext, st: FileState, receiver: string, caller: number, id: number): boolean {
   const target = ctx.symbols[id]!;
   if (languageFamily(target.language) !== languageFamily(st.record.language)) return false;
+  if (target.kind === "function" && languageFamily(target.language) === "ecmascript" && !isMemberFunction(ctx, id))
+    return false;
   const vendored = VENDORED_PATH.exec(target.file);
   if (vendored && !st.record.path.startsWith(target.file.slice(0, vendored.index + vendored[0].length))) return false;
   return !(id === caller && isOwnField(st, receiver));
+}
+
+/** A function assigned to a property at module level (`Foo.prototype.m = …`, `Foo.m = …`): a member in effect. */
+function isMemberFunction(ctx: GraphContext, id: number): boolean {
+  const parent = ctx.symbols[ctx.symbols[id]!.parent];
+  return parent?.kind === "module" && (defOf(ctx, id)?.qualified.includes(".") ?? false);
 }
 
 /** Languages that call each other's definitions share a family (TypeScript and JavaScript: `ecmascript`). */
