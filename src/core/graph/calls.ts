@@ -21,6 +21,7 @@ import {
   findInBases,
   findMember,
   member,
+  operatorValue,
   resolveExpr,
   resolveName,
   type Value,
@@ -326,10 +327,12 @@ function linkByName(
       ? [/^[A-Za-z_$][\w$]*/.exec(call.receiver)?.[0] ?? ""]
       : call.receiver.split(".");
     let known = segments[0] ? resolveExpr(ctx, st, call.caller, segments[0]) : undefined;
+    let walked = 1;
     for (const seg of segments.slice(1)) {
       const next = known ? member(ctx, known, seg, 0) : undefined;
       if (!next) break;
       known = next;
+      walked++;
     }
     // With compiler-checked types, a name nothing declares comes from outside (java.lang, a base class's package);
     // so does what a call of a name nothing declares returns (a builtin's: `__import__("pydoc").pager(…)`), unless a
@@ -337,8 +340,9 @@ function linkByName(
     const outsideCall = !st.semantics.classMembersInScope && /^[A-Za-z_$][\w$]*\s*\(/.test(call.receiver);
     const untyped =
       known === undefined
-        ? !st.semantics.staticTypes && !outsideCall
-        : known.kind === "local" || known.kind === "instance";
+        ? !st.semantics.staticTypes && !outsideCall && !operatorOnOutside(ctx, st, call)
+        : (known.kind === "local" && !known.outside) ||
+          (known.kind === "instance" && !(walked < segments.length && isShape(ctx, known.id)));
     const id = candidates[0]!;
     if (
       untyped &&
@@ -351,6 +355,19 @@ function linkByName(
     out.ambiguous.push({ caller, name: call.name, candidates: shown, file: st.record.path, line: call.line });
   }
 }
+
+/**
+ * An interface or type alias of the project: a shape whose members the index holds no definitions for. A value of
+ * that declared type is typed data, not local data: a property read on it (`t.procedure`, after
+ * `t = initTRPC.create()` returned a `TRPCRootObject`) holds what the shape declares, which a guess by name cannot
+ * tell apart from the one class method that shares the name.
+ */
+const isShape = (ctx: GraphContext, id: number): boolean =>
+  ctx.symbols[id]!.kind === "interface" || ctx.symbols[id]!.kind === "type";
+
+/** A parenthesized operator expression on an outside object as the receiver: `(tmp_path / "x.py").write_text(…)`. */
+const operatorOnOutside = (ctx: GraphContext, st: FileState, call: CallRecord): boolean =>
+  call.receiver!.startsWith("(") && operatorValue(ctx, st, call.caller, call.receiver!, 0) !== undefined;
 
 /**
  * Whether the receiver is what a method call returns whose name no callable of the project declares
@@ -392,14 +409,28 @@ function returnedByOutsideCall(
  *   through a field, `self.next.walk()`, types the field where it is assigned and does not get here);
  * - vendored code from outside its folder: a library kept in the tree is reached through imports, which resolve, and
  *   its one method of a name is no guess for the project's own objects (tRPC's vendored `Unpromise.subscribe` took 84
- *   calls on its client proxies and observables).
+ *   calls on its client proxies and observables);
+ * - in JavaScript and TypeScript, a function no class declares (a module's, or one nested in another function): it
+ *   becomes an object's member only through an object literal, a shape other objects share (`{ useQuery }`,
+ *   `{ unsubscribe }`), or a namespace, which imports resolve; tRPC's module function `once` took 23 calls of
+ *   `ctx.ee.once(…)` (Node's EventEmitter), its hooks factory's `useQuery` 136 calls on its client proxies, zod's
+ *   `visit.run` 47 of `inst._zod.run(…)`. A function assigned to a property (`Foo.prototype.m = function …`) is a
+ *   member and may be guessed. (A Python module is an object passed around, pytest's plugins: its functions stay.)
  */
 function plausibleGuess(ctx: GraphContext, st: FileState, receiver: string, caller: number, id: number): boolean {
   const target = ctx.symbols[id]!;
   if (languageFamily(target.language) !== languageFamily(st.record.language)) return false;
+  if (target.kind === "function" && languageFamily(target.language) === "ecmascript" && !isMemberFunction(ctx, id))
+    return false;
   const vendored = VENDORED_PATH.exec(target.file);
   if (vendored && !st.record.path.startsWith(target.file.slice(0, vendored.index + vendored[0].length))) return false;
   return !(id === caller && isOwnField(st, receiver));
+}
+
+/** A function assigned to a property at module level (`Foo.prototype.m = …`, `Foo.m = …`): a member in effect. */
+function isMemberFunction(ctx: GraphContext, id: number): boolean {
+  const parent = ctx.symbols[ctx.symbols[id]!.parent];
+  return parent?.kind === "module" && (defOf(ctx, id)?.qualified.includes(".") ?? false);
 }
 
 /** Languages that call each other's definitions share a family (TypeScript and JavaScript: `ecmascript`). */

@@ -26,6 +26,7 @@ import { enclosingModules, namedFile, resolveImport } from "./imports.ts";
 import { injectedProvider } from "./injected.ts";
 import { linkedMember, namespaceMember, outOfLineOwner, packageMember, requiredBlockMethod } from "./packages.ts";
 import { elementType, functionTypeParams, splitCall, typeCandidates } from "./type-text.ts";
+import { languageById } from "../../languages/index.ts";
 
 /** What a name or expression stands for during resolution. */
 export type Value =
@@ -34,8 +35,11 @@ export type Value =
   | { kind: "instance"; id: number }
   | { kind: "module"; file: string }
   | { kind: "external"; name: string }
-  /** A local variable or parameter whose type we do not know. */
-  | { kind: "local" }
+  /**
+   * A local variable or parameter whose type we do not know; `outside` when it holds what a method no callable of the
+   * project declares returns (`p = base.with_suffix(".py")`): no guess by unique name goes through it.
+   */
+  | { kind: "local"; outside?: true }
   /** `super()` / `super`: members are looked up in the bases of `id`. */
   | { kind: "super"; id: number };
 
@@ -152,6 +156,12 @@ function computeExport(ctx: GraphContext, file: string, name: string, depth: num
   // Modules read as any top-level definition (CommonJS, untyped scripts).
   if (i !== undefined && sem.exports === "explicit-or-top-level")
     return { kind: "def", id: symbolOf(st, i), via: "import" };
+  // A module-level variable (`export const initTRPC = new TRPCBuilder()`): what it holds, as in its own file.
+  const variable = i === undefined ? localsOf(st).get(-1)?.get(name) : undefined;
+  if (variable?.kind === "assign") {
+    const v = bindingValue(ctx, st, -1, variable, depth + 1);
+    if (v.kind === "instance" || v.kind === "external") return v;
+  }
   return undefined;
 }
 
@@ -453,6 +463,11 @@ function bindingValue(ctx: GraphContext, st: FileState, scope: number, b: Bindin
   if (b.value) {
     const v = callResult(ctx, st, scope, b.value, depth + 1);
     if (v) return v;
+    if (outsideMethod(ctx, st, scope, b.value, depth + 1)) return { kind: "local", outside: true };
+  }
+  if (b.literal) {
+    const v = operatorValue(ctx, st, scope, b.literal, depth + 1);
+    if (v) return v;
   }
   // (`x = x` names itself; `self.x = x` names the parameter, Python's most common way to set a field)
   if (b.alias && (b.alias !== b.name || b.kind === "field")) {
@@ -478,6 +493,94 @@ function bindingValue(ctx: GraphContext, st: FileState, scope: number, b: Bindin
     if (v) return v;
   }
   return { kind: "local" };
+}
+
+/**
+ * Whether a callee expression is a method, `recv.name`, that no definition of the project declares and no built-in type
+ * of the language has: the standard library's or a package's (pathlib's `joinpath`, `with_suffix`), or a declaration
+ * the index holds no body for, so what it returns is no untyped data of the project (pytest's
+ * `p = pytester.path.joinpath("x.py"); p.write_text(…)` is pathlib's write_text). A container's `get` hands back the
+ * project's own data it holds, so a built-in method name says nothing.
+ */
+function outsideMethod(ctx: GraphContext, st: FileState, scope: number, callee: string, depth: number): boolean {
+  const m = /\.\s*([A-Za-z_$][\w$]*)\s*(?:<[^()]*>)?\s*(?:\?\.)?$/.exec(callee);
+  if (!m || ctx.byName.has(m[1]!) || languageById(st.record.language)?.builtinMethods?.has(m[1]!)) return false;
+  // (nor a name some class of the project binds as a field: `captureclass = staticmethod(StdCapture)` holds a callable)
+  if (fieldNames(ctx).has(m[1]!)) return false;
+  // (a field of a project object, `self.context_class: type[Context] = Context`, is no definition but is the project's)
+  const base = resolveExpr(ctx, st, scope, callee.slice(0, m.index), depth + 1);
+  return !(base && base.kind !== "external" && base.kind !== "local" && member(ctx, base, m[1]!, depth + 1));
+}
+
+/** Per resolution pass (its memos), the names bound as fields or in a class body anywhere in the project. */
+const fieldNamesOf = new WeakMap<object, Set<string>>();
+function fieldNames(ctx: GraphContext): Set<string> {
+  let names = fieldNamesOf.get(ctx.memos);
+  if (names) return names;
+  names = new Set();
+  for (const fst of ctx.files.values()) {
+    const defs = fst.record.definitions;
+    for (const b of fst.record.bindings)
+      if (b.kind === "field" || (b.scope >= 0 && TYPE_KINDS.has(defs[b.scope]!.kind))) names.add(b.name);
+  }
+  fieldNamesOf.set(ctx.memos, names);
+  return names;
+}
+
+/**
+ * What a binary operator expression gives (`tmp_path / "x.py"`, `pytester.path / "sub" / "x"`): when its left operand
+ * is an object from outside the project, the operator is that object's method, so the result is outside too. A left
+ * operand of the project (whose operator method may return anything) or unknown gives no answer.
+ */
+export function operatorValue(
+  ctx: GraphContext,
+  st: FileState,
+  scope: number,
+  text: string,
+  depth: number,
+): Value | undefined {
+  let t = text.trim();
+  while (t.startsWith("(") && closingParen(t, 0) === t.length - 1) t = t.slice(1, -1).trim();
+  const left = leftOperand(t);
+  if (left === undefined || depth > MAX_DEPTH) return undefined;
+  const inner = left.startsWith("(") ? operatorValue(ctx, st, scope, left, depth + 1) : undefined;
+  const v = inner ?? (/^[A-Za-z_$]/.test(left) ? resolveExpr(ctx, st, scope, left, depth + 1) : undefined);
+  return v?.kind === "external" ? v : undefined;
+}
+
+/** The index of the parenthesis closing the one at `open`, or -1. */
+function closingParen(text: string, open: number): number {
+  let depth = 0;
+  for (let i = open; i < text.length; i++) {
+    const c = text[i];
+    if (c === "(" || c === "[" || c === "{") depth++;
+    else if ((c === ")" || c === "]" || c === "}") && --depth === 0) return i;
+  }
+  return -1;
+}
+
+/**
+ * The left operand of a binary arithmetic operator at the top level of `text` (`a.b(c) / "x" / y` → `a.b(c)`), or
+ * undefined when `text` is none (a string literal, a comparison, a lone name).
+ */
+function leftOperand(text: string): string | undefined {
+  if (/^[rbfuRBFU]*["'`]/.test(text)) return undefined;
+  let depth = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i]!;
+    if (c === "(" || c === "[" || c === "{") depth++;
+    else if (c === ")" || c === "]" || c === "}") depth--;
+    else if (c === '"' || c === "'" || c === "`") {
+      // (a string inside: skip to its closing quote)
+      const end = text.indexOf(c, i + 1);
+      if (end < 0) return undefined;
+      i = end;
+    } else if (depth === 0 && /[/+*%@-]/.test(c) && /\s/.test(text[i - 1] ?? "") && i > 0) {
+      const left = text.slice(0, i).trim();
+      return left || undefined;
+    }
+  }
+  return undefined;
 }
 
 /**
@@ -897,7 +1000,18 @@ export function resolveExpr(
     if (field) return field;
   }
   const found = member(ctx, base, attr, depth + 1);
+  if (!called && found?.kind === "def" && base.kind === "instance" && isProperty(ctx, found.id)) {
+    // (reading a property runs it: `pytester.path` is the Path its `-> Path` names, as `pytester.path()` would be)
+    const v = callResult(ctx, st, scope, head, depth + 1);
+    if (v) return v;
+  }
   return called ? found : calledIfMethod(ctx, st, scope, head, found, depth);
+}
+
+/** A method decorated as a property (Python `@property`, `@functools.cached_property`): reading it calls it. */
+function isProperty(ctx: GraphContext, id: number): boolean {
+  if (ctx.symbols[id]!.kind !== "method") return false;
+  return defOf(ctx, id)?.decorators?.some((d) => /^@?(?:functools\.)?(?:cached_)?property$/.test(d.trim())) === true;
 }
 
 /**

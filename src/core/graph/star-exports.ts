@@ -228,6 +228,8 @@ function ownNames(st: FileState): Set<string> {
   const out = new Set<string>();
   for (const name of st.top.keys()) out.add(name);
   for (const name of st.importBindings.keys()) out.add(name);
+  // (a module-level variable is found through a star export too: `export const initTRPC = new TRPCBuilder()`)
+  for (const b of st.record.bindings) if (b.scope < 0 && b.kind === "assign") out.add(b.name);
   for (const imp of st.record.imports) {
     if (imp.kind === "export" || imp.kind === "reexport") {
       const name = imp.alias ?? imp.name;
