@@ -94,56 +94,15 @@ export function lineMemoCounter(count: Counter): Counter {
   };
 }
 
-/**
- * Keeps an encoding's tables between processes (engine/ranks-keeper.ts: in the index cache), so a
- * short-lived process builds its encoder from them instead of importing gpt-tokenizer's tables
- * module: 2.4 MB of JavaScript (o200k) whose compile and run cost ~0.1 of the 0.19 CPU-s the
- * tokenizer took in an in-process `locate` on django (docs/benchmarks.md). The same tables make
- * the same encoder: every count is the package's own.
- */
-export interface RanksKeeper {
-  /** The tables kept for `encoding`, or undefined when none are (or they do not read back). */
-  load(encoding: Encoding): Promise<readonly unknown[] | undefined>;
-  /** Keeps the tables of `encoding`, as gpt-tokenizer's tables module exports them. */
-  keep(encoding: Encoding, ranks: readonly unknown[]): void;
-}
-
-let keeper: RanksKeeper | undefined;
-
-/** Makes the counters this process loads from now on use `k` (the last one installed). */
-export function keepRanksWith(k: RanksKeeper): void {
-  keeper = k;
-}
-
 /** Returns a synchronous counter for `encoding` once its tables are loaded. */
 export function loadTokenCounter(encoding: Encoding = "o200k_base"): Promise<Counter> {
   let p = counters.get(encoding);
   if (!p) {
-    p = loadCounter(encoding, keeper);
+    p =
+      encoding === "cl100k_base"
+        ? import("gpt-tokenizer/encoding/cl100k_base").then((m) => linearCounter((t: string) => m.countTokens(t)))
+        : import("gpt-tokenizer/encoding/o200k_base").then((m) => linearCounter((t: string) => m.countTokens(t)));
     counters.set(encoding, p);
   }
   return p;
-}
-
-/** The counter of `encoding`: from the tables `keeper` kept when it has them, else from the package's module. */
-async function loadCounter(encoding: Encoding, keeper: RanksKeeper | undefined): Promise<Counter> {
-  const kept = keeper ? await keeper.load(encoding).catch(() => undefined) : undefined;
-  if (kept) {
-    // What gpt-tokenizer's encoding module does with its tables module (esm/encoding/<encoding>.js).
-    const { GptEncoding } = await import("gpt-tokenizer/GptEncoding");
-    const api = GptEncoding.getEncodingApi(encoding, () => kept as never);
-    return linearCounter((t: string) => api.countTokens(t));
-  }
-  const m =
-    encoding === "cl100k_base"
-      ? await import("gpt-tokenizer/encoding/cl100k_base")
-      : await import("gpt-tokenizer/encoding/o200k_base");
-  if (keeper) {
-    const ranks =
-      encoding === "cl100k_base"
-        ? await import("gpt-tokenizer/bpeRanks/cl100k_base")
-        : await import("gpt-tokenizer/bpeRanks/o200k_base");
-    keeper.keep(encoding, ranks.default as readonly unknown[]);
-  }
-  return linearCounter((t: string) => m.countTokens(t));
 }

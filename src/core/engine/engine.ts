@@ -12,8 +12,6 @@ import { contractsOf } from "../slice/contracts.ts";
 import type { IndexResult } from "./indexer.ts";
 import { createEngineState, type EngineState } from "./state.ts";
 import { useHostCrc32 } from "../../shared/crc32.ts";
-import { keepRanksWith } from "../budget/tokenizer.ts";
-import { ranksKeeper } from "./ranks-keeper.ts";
 import { callEnded, callStarted, loadAll, markDirty, reindex, repairRecords, saveNow, stopWatching } from "./passes.ts";
 import { isDamagedRecord } from "./snapshot.ts";
 import { codeGraph, routesOf, stopKeeping } from "./graph-cache.ts";
@@ -62,8 +60,6 @@ export { MAX_SNIPPET_LINES } from "./api.ts";
 /** Creates an engine over one platform (file system, store, wasm). */
 export function createEngine(platform: Platform, options: EngineOptions = {}): Engine {
   if (platform.crc32) useHostCrc32(platform.crc32);
-  // Like derived.bin, only for a front end that names its build: the tables are kept per build.
-  if (options.buildId !== undefined) keepRanksWith(ranksKeeper(platform.store, options.buildId));
   // The shared state and the modules that work on it: passes.ts (index passes, watchers, records),
   // graph-cache.ts (the graph and what derives from it), consistent.ts (hash-checked reads),
   // refresh.ts, and answers.ts (the answers that read files).
