@@ -194,4 +194,10 @@ export interface Platform {
   workers?: ParseWorkers;
   /** Optional: running a program (the tests `runTests` runs). Absent in browsers. */
   processes?: ProcessRunner;
+  /**
+   * Optional: the host's own CRC-32 (IEEE) of `bytes`, continuing from `previous` (0 to start),
+   * the same values as the engine's (Node's native `zlib.crc32`). The engine checks every stored
+   * value's seal with it; without it, a table loop that every runtime runs.
+   */
+  crc32?: (bytes: Uint8Array, previous: number) => number;
 }

@@ -36,11 +36,36 @@ const [T0, T1, T2, T3, T4, T5, T6, T7] = TABLES as [
   Int32Array,
 ];
 
+/** A host's own CRC-32 (IEEE), same values, same `previous` rule: see `useHostCrc32`. */
+export type HostCrc32 = (bytes: Uint8Array, previous: number) => number;
+
+let host: HostCrc32 | undefined;
+/**
+ * Below this many bytes the table loop is used even when the host has its own: a call into the
+ * host costs more than the few bytes (pack tables, the artifact's preamble).
+ */
+const HOST_MIN = 256;
+
+/**
+ * Makes `crc32` use the host's CRC-32 for long inputs (Node's `zlib.crc32`, native: 4 ms against
+ * 12-27 ms for the table loop over 17 MB, django's records and derived.bin, on this project's
+ * machines). The values are the same, so engines sharing the process may install it in any order.
+ */
+export function useHostCrc32(fn: HostCrc32): void {
+  host = fn;
+}
+
 /**
  * CRC-32 (IEEE) of `bytes[0, length)`; with `previous`, the CRC of the bytes `previous` was
  * computed over followed by these (`crc32(b, b.length, crc32(a))` is the CRC of a then b).
  */
 export function crc32(bytes: Uint8Array, length = bytes.length, previous = 0): number {
+  if (host && length >= HOST_MIN) return host(length === bytes.length ? bytes : bytes.subarray(0, length), previous);
+  return tableCrc32(bytes, length, previous);
+}
+
+/** `crc32` by the tables, eight bytes a step: what every runtime has. */
+export function tableCrc32(bytes: Uint8Array, length = bytes.length, previous = 0): number {
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   let c = ~previous;
   let i = 0;

@@ -102,8 +102,11 @@ export interface ErrorData {
   /** `path` kept changing while the engine re-indexed it to answer from its current bytes. */
   stale_index: { path: string; indexedHash?: string; currentHash?: string | null };
   ambiguous_symbol: { target: string; candidates: ErrorSymbol[]; total: number };
-  /** The index cache (`store`) could not be read back whole: `paths` stay unreadable. */
-  no_index: { store?: string; paths?: string[] };
+  /**
+   * The index cache (`store`) could not be read back whole: `paths` stay unreadable. `records`: the
+   * records of `paths` read back, and their calls or bindings did not when first read.
+   */
+  no_index: { store?: string; paths?: string[]; records?: true };
   /** `needed`: the smallest budget that holds the answer (its seed's outline, the map's header). */
   budget_too_small: { budget: number; needed: number; seedTokens?: number; seedOutlineTokens?: number };
   /** Nothing to index under `root`: `files` scanned, `languages` supported. */

@@ -36,6 +36,7 @@ const BUILD_ID = flags["build-id"] === undefined ? undefined : String(flags["bui
 
 const { createEngine } = await import(pathToFileURL(path.join(DIST, "dist/index.js")).href);
 const { createNodePlatform } = await import(pathToFileURL(path.join(DIST, "dist/platform/node/index.js")).href);
+const { SCHEMA_VERSION } = await import(pathToFileURL(path.join(DIST, "dist/core/engine/snapshot.js")).href);
 
 const scratch = fs.mkdtempSync(path.join(os.tmpdir(), "codeslice-record-"));
 process.on("exit", () => fs.rmSync(scratch, { recursive: true, force: true }));
@@ -94,7 +95,7 @@ async function recordCorpus(corpus, dir) {
     const priming = createEngine(platform, { quiet: true, buildId: BUILD_ID });
     await priming.index();
     await priming.graph();
-    const kept = path.join(cacheDir, "v29", "derived.bin");
+    const kept = path.join(cacheDir, `v${SCHEMA_VERSION}`, "derived.bin");
     for (let i = 0; i < 600 && !fs.existsSync(kept); i++) await new Promise((r) => setTimeout(r, 50));
     priming.close();
     if (!fs.existsSync(kept)) throw new Error(`--build-id: no derived data was kept in ${cacheDir}`);
@@ -140,7 +141,10 @@ async function recordCorpus(corpus, dir) {
     await record(corpus, "error-unknown", () => engine.context("no_such_symbol_anywhere_here"));
     await record(corpus, "error-typo", () => engine.callers(`${targets[1]}x`));
     // Loaded, not built again: a build would have kept its data anew.
-    if (keptAt !== undefined && fs.statSync(path.join(cacheDir, "v29", "derived.bin")).mtimeMs !== keptAt)
+    if (
+      keptAt !== undefined &&
+      fs.statSync(path.join(cacheDir, `v${SCHEMA_VERSION}`, "derived.bin")).mtimeMs !== keptAt
+    )
       throw new Error(`--build-id: the second engine on ${corpus} derived its data again instead of loading it`);
   } finally {
     engine.close();

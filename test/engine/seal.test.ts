@@ -2,7 +2,10 @@
 // and alignment (a subarray that starts mid-buffer, a length short of the array), and the
 // standard check value; a sealed value round-trips and a flipped byte is refused.
 import { describe, expect, it } from "vitest";
+import * as zlib from "node:zlib";
 import { crc32, seal, sealText, unseal } from "../../src/core/engine/seal.ts";
+import { tableCrc32, useHostCrc32 } from "../../src/shared/crc32.ts";
+import { createNodePlatform } from "../../src/platform/node/index.ts";
 
 /** CRC-32 (IEEE, reflected, polynomial 0xEDB88320) a bit at a time: the definition, no tables. */
 function reference(bytes: Uint8Array, length = bytes.length): number {
@@ -42,6 +45,25 @@ describe("crc32", () => {
       }
     const large = bytesOf(100_003, 11);
     expect(crc32(large)).toBe(reference(large));
+  });
+
+  it("with the Node platform's native CRC installed, equals the table loop at every length, cut and start", async () => {
+    const platform = await createNodePlatform({ root: process.cwd() });
+    expect(platform.crc32).toBe(typeof zlib.crc32 === "function" ? platform.crc32 : undefined);
+    if (!platform.crc32) return; // a Node before 20.15: the table loop alone
+    useHostCrc32(platform.crc32);
+    const buffer = bytesOf(4_000, 5);
+    for (let offset = 0; offset < 9; offset++)
+      for (const n of [0, 1, 255, 256, 257, 1_000, 3_990]) {
+        const view = buffer.subarray(offset, offset + n);
+        expect(crc32(view), `offset ${offset}, length ${n}`).toBe(reference(view));
+        expect(crc32(view, n >> 1, 0x1234), `offset ${offset}, first ${n >> 1}, after`).toBe(
+          tableCrc32(view, n >> 1, 0x1234),
+        );
+      }
+    expect(crc32(buffer, 3_000, crc32(buffer.subarray(3_000)))).toBe(
+      tableCrc32(buffer, 3_000, tableCrc32(buffer.subarray(3_000))),
+    );
   });
 
   it("seals a value that unseals whole, and refuses one byte flipped", () => {

@@ -11,7 +11,9 @@ import { routeMapAnswer } from "../slice/route-map.ts";
 import { contractsOf } from "../slice/contracts.ts";
 import type { IndexResult } from "./indexer.ts";
 import { createEngineState, type EngineState } from "./state.ts";
-import { callEnded, callStarted, loadAll, markDirty, reindex, saveNow, stopWatching } from "./passes.ts";
+import { useHostCrc32 } from "../../shared/crc32.ts";
+import { callEnded, callStarted, loadAll, markDirty, reindex, repairRecords, saveNow, stopWatching } from "./passes.ts";
+import { isDamagedRecord } from "./snapshot.ts";
 import { codeGraph, routesOf, stopKeeping } from "./graph-cache.ts";
 import { refresh } from "./refresh.ts";
 import { answerShapeCheck, answerShapeReads, answerToolMap } from "./answers.ts";
@@ -57,6 +59,7 @@ export { MAX_SNIPPET_LINES } from "./api.ts";
 
 /** Creates an engine over one platform (file system, store, wasm). */
 export function createEngine(platform: Platform, options: EngineOptions = {}): Engine {
+  if (platform.crc32) useHostCrc32(platform.crc32);
   // The shared state and the modules that work on it: passes.ts (index passes, watchers, records),
   // graph-cache.ts (the graph and what derives from it), consistent.ts (hash-checked reads),
   // refresh.ts, and answers.ts (the answers that read files).
@@ -175,7 +178,9 @@ export function createEngine(platform: Platform, options: EngineOptions = {}): E
 /**
  * `engine` with every method but `close` counted while it runs (passes.ts writes a snapshot kept
  * for after the answer only when no call is in flight, so the write never lands inside one), and a
- * target that names a file the index skipped reported as such (skipped-target.ts).
+ * target that names a file the index skipped reported as such (skipped-target.ts). A call that met
+ * a record whose calls or bindings did not read back (snapshot.ts `isDamagedRecord`: they are
+ * checked when first read) has those records made again from their files and runs once more.
  */
 function counted(s: EngineState, engine: Engine): Engine {
   const methods = engine as unknown as Record<string, unknown>;
@@ -195,6 +200,11 @@ function counted(s: EngineState, engine: Engine): Engine {
         return result;
       }
       return result
+        .catch(async (error: unknown) => {
+          if (!isDamagedRecord(error)) throw error;
+          await repairRecords(s, error.data.paths ?? []);
+          return (fn as (...a: unknown[]) => unknown)(...args);
+        })
         .catch((error: unknown) => {
           throw skippedTargetError(s, name, args, error);
         })

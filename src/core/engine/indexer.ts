@@ -23,6 +23,7 @@ import {
   checkSnapshot,
   decodeJson,
   decodeRecord,
+  readsWhole,
   encodeJson,
   freshRecord,
   OWN_KEY,
@@ -431,9 +432,14 @@ function createPreparer(
   state: RunState,
   ctx: ParseContext,
 ): (f: ScannedFile, spec: LanguageSpec, version: string, blobKey: string | undefined) => Promise<Prepared> {
-  const { platform, storedKeys } = state;
+  const { platform, storedKeys, repair } = state;
+  // A file under repair may be there for its calls or bindings (checked when first read): read them now.
   const lookUp = (key: string, path: string, hash: string, language: string) =>
-    storedKeys && !storedKeys.has(key) ? undefined : readRecord(platform, key, path, hash, language);
+    storedKeys && !storedKeys.has(key)
+      ? undefined
+      : readRecord(platform, key, path, hash, language).then((r) =>
+          r && repair.has(path) && !readsWhole(r) ? undefined : r,
+        );
   return async (f, spec, version, blobKey) => {
     if (blobKey) {
       const record = await lookUp(blobKey, f.path, f.blobId!, spec.id);

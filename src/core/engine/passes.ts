@@ -8,7 +8,7 @@ import type { FileRecord } from "../extract/record.ts";
 import type { RunOptions } from "./api.ts";
 import { runIndex, saveSnapshot, type IndexOptions, type IndexResult, type UnsavedSnapshot } from "./indexer.ts";
 import { ensureHeadroom, HEAP_PER_SYMBOL } from "./memory.ts";
-import { decodeRecord, type Snapshot } from "./snapshot.ts";
+import { decodeRecord, readsWhole, type Snapshot } from "./snapshot.ts";
 import type { EngineState, PassState } from "./state.ts";
 import { defined } from "../../shared/defined.ts";
 
@@ -350,6 +350,19 @@ export async function loadAll(
     }
     await reindex(s, run, { repair: damaged });
   }
+}
+
+/**
+ * Makes the records of `paths` again from their files, and every other record of the index whose
+ * calls or bindings do not read back (snapshot.ts `isDamagedRecord`: they are checked when first
+ * read, so one damaged record found means others may be): each is decoded now, on this rare path.
+ */
+export async function repairRecords(s: EngineState, paths: string[], run: RunOptions = {}): Promise<void> {
+  const { records } = await loadAll(s, run);
+  const damaged = new Set(paths);
+  for (const r of records) if (!readsWhole(r)) damaged.add(r.path);
+  for (const path of damaged) s.passes.index?.records.delete(path);
+  await reindex(s, run, { repair: damaged });
 }
 
 /** Something may have changed (the engine wrote files): the next pass checks again. */

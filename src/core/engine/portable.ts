@@ -11,7 +11,7 @@ import type { RunOptions } from "./api.ts";
 import { dropGraph, graphOf } from "./graph-cache.ts";
 import { extractorVersion } from "./indexer.ts";
 import { dropIndex, loadAll, reindex, saveNow } from "./passes.ts";
-import { decodeRecord, storedBytes } from "./snapshot.ts";
+import { decodeRecord, readsWhole, storedBytes } from "./snapshot.ts";
 import { RecordMap } from "./record-map.ts";
 import type { EngineState } from "./state.ts";
 
@@ -46,7 +46,9 @@ export async function exportIndex(
       if (held) return storedBytes(held);
       const bytes = await s.platform.store.get(key);
       const record = decodeRecord(bytes, f.path);
-      return record && record.hash === f.hash && record.language === f.language ? bytes : undefined;
+      return record && record.hash === f.hash && record.language === f.language && readsWhole(record)
+        ? bytes
+        : undefined;
     };
     const out = await exportArtifact(read, snapshot, extractors);
     if (out) return out;

@@ -3,6 +3,7 @@
  * sealed (see seal.ts) and checked for its shape when read back, so a damaged entry reads as absent.
  */
 import type { SkippedFile } from "../../shared/skip-rules.ts";
+import { EngineError } from "../../shared/errors.ts";
 import type { FileRecord } from "../extract/record.ts";
 import { seal, sealedContent, sealText, unseal } from "./seal.ts";
 
@@ -10,7 +11,7 @@ import { seal, sealedContent, sealText, unseal } from "./seal.ts";
  * Bump when the record shape or extract.ts rules change (query edits re-key by themselves): every cached record is then
  * re-made.
  */
-export const SCHEMA_VERSION = 29;
+export const SCHEMA_VERSION = 30;
 
 /** Keys of the engine's own data: a store sweep never touches anything else. */
 export const OWN_KEY = /^v\d+\//;
@@ -169,6 +170,23 @@ const IMPORT_KINDS = new Set([
 ]);
 const BINDING_KINDS = new Set(["assign", "param", "field", "global", "return"]);
 
+/** The field checks of one record: `n` definitions, `lines` lines. */
+function fieldChecks(n: number, lines: number) {
+  const str = (v: unknown, max: number = RECORD_CAPS.text): v is string => isStr(v) && v.length <= max;
+  return {
+    inScope: (v: unknown) => isInt(v) && v >= -1 && v < n,
+    line: (v: unknown): boolean => isInt(v) && v >= 1 && v <= lines,
+    optLine: (v: unknown) => v === undefined || (isInt(v) && v >= 1 && v <= lines),
+    col: (v: unknown) => v === undefined || (isInt(v) && v >= 0 && v <= RECORD_CAPS.col),
+    str,
+    optS: (v: unknown, max: number = RECORD_CAPS.text) => v === undefined || str(v, max),
+    strs: (v: unknown) =>
+      v === undefined || (Array.isArray(v) && v.length <= RECORD_CAPS.list && v.every((x) => str(x))),
+  };
+}
+
+const isList = (a: unknown) => Array.isArray(a) && a.length <= RECORD_CAPS.entries;
+
 /**
  * A decoded record when it has the shape extraction produces, with every cross-reference (parent,
  * enclosing scope, caller) inside its file's definitions, every line inside its file, and every
@@ -177,25 +195,20 @@ const BINDING_KINDS = new Set(["assign", "param", "field", "global", "return"]);
  * fact. Loops only: a 50,000-deep parent chain costs nothing more than a flat one.
  */
 export function checkRecord(value: unknown): StoredRecord | undefined {
-  if (!isObj(value) || !isStr(value.language) || !isStr(value.hash) || !isInt(value.lines)) return undefined;
+  if (!checkHead(value)) return undefined;
+  const n = (value.definitions as unknown[]).length;
+  return checkTail(value, n, value.lines as number) ? (value as unknown as StoredRecord) : undefined;
+}
+
+/** True when `value` has a record's shape in every field but its calls and bindings (see checkRecord). */
+function checkHead(value: unknown): value is Record<string, unknown> {
+  if (!isObj(value) || !isStr(value.language) || !isStr(value.hash) || !isInt(value.lines)) return false;
   const lines = value.lines;
-  if (lines < 1 || lines > RECORD_CAPS.lines || value.hash.length > 64) return undefined;
-  const { definitions: defs, imports, calls, typeRefs, bindings, diagnostics } = value;
-  if (
-    ![defs, imports, calls, typeRefs, bindings, diagnostics].every(
-      (a) => Array.isArray(a) && a.length <= RECORD_CAPS.entries,
-    )
-  )
-    return undefined;
+  if (lines < 1 || lines > RECORD_CAPS.lines || value.hash.length > 64) return false;
+  const { definitions: defs, imports, typeRefs, diagnostics } = value;
+  if (![defs, imports, typeRefs, diagnostics].every(isList)) return false;
   const n = (defs as unknown[]).length;
-  const inScope = (v: unknown) => isInt(v) && v >= -1 && v < n;
-  const line = (v: unknown): boolean => isInt(v) && v >= 1 && v <= lines;
-  const optLine = (v: unknown) => v === undefined || line(v);
-  const col = (v: unknown) => v === undefined || (isInt(v) && v >= 0 && v <= RECORD_CAPS.col);
-  const str = (v: unknown, max: number = RECORD_CAPS.text): v is string => isStr(v) && v.length <= max;
-  const optS = (v: unknown, max: number = RECORD_CAPS.text) => v === undefined || str(v, max);
-  const strs = (v: unknown) =>
-    v === undefined || (Array.isArray(v) && v.length <= RECORD_CAPS.list && v.every((x) => str(x)));
+  const { inScope, line, optLine, col, str, optS, strs } = fieldChecks(n, lines);
   for (let i = 0; i < n; i++) {
     const d = (defs as unknown[])[i];
     if (
@@ -207,7 +220,7 @@ export function checkRecord(value: unknown): StoredRecord | undefined {
       !str(d.signature, RECORD_CAPS.signature) ||
       typeof d.exported !== "boolean"
     )
-      return undefined;
+      return false;
     if (
       !isInt(d.parent) ||
       d.parent < -1 ||
@@ -218,8 +231,8 @@ export function checkRecord(value: unknown): StoredRecord | undefined {
       !line(d.nameLine) ||
       !col(d.nameCol)
     )
-      return undefined;
-    if (!isInt(d.bodyStart) || (d.bodyStart !== 0 && !line(d.bodyStart))) return undefined;
+      return false;
+    if (!isInt(d.bodyStart) || (d.bodyStart !== 0 && !line(d.bodyStart))) return false;
     if (
       !optS(d.doc, RECORD_CAPS.doc) ||
       !optS(d.returns) ||
@@ -228,16 +241,16 @@ export function checkRecord(value: unknown): StoredRecord | undefined {
       !strs(d.bases) ||
       !strs(d.implements)
     )
-      return undefined;
+      return false;
     if (
       d.params !== undefined &&
       (!Array.isArray(d.params) ||
         d.params.length > RECORD_CAPS.list ||
         !d.params.every((p) => isObj(p) && str(p.name) && optS(p.type)))
     )
-      return undefined;
+      return false;
   }
-  if (!optS(value.terms)) return undefined;
+  if (!optS(value.terms)) return false;
   for (const x of imports as unknown[]) {
     if (
       !isObj(x) ||
@@ -249,8 +262,23 @@ export function checkRecord(value: unknown): StoredRecord | undefined {
       !optS(x.name) ||
       !optS(x.alias)
     )
-      return undefined;
+      return false;
   }
+  for (const x of typeRefs as unknown[])
+    if (!isObj(x) || !str(x.name, RECORD_CAPS.name) || !line(x.line) || !inScope(x.scope)) return false;
+  for (const x of diagnostics as unknown[])
+    if (!isObj(x) || !line(x.line) || !optLine(x.end) || !str(x.message, 200)) return false;
+  return true;
+}
+
+/**
+ * True when the calls and bindings of `value` have the shape extraction produces, for a record of
+ * `n` definitions and `lines` lines (see checkRecord).
+ */
+function checkTail(value: Record<string, unknown>, n: number, lines: number): boolean {
+  const { calls, bindings } = value;
+  if (!isList(calls) || !isList(bindings)) return false;
+  const { inScope, line, optLine, col, str, optS, strs } = fieldChecks(n, lines);
   for (const x of calls as unknown[]) {
     if (
       !isObj(x) ||
@@ -261,17 +289,15 @@ export function checkRecord(value: unknown): StoredRecord | undefined {
       !col(x.col) ||
       !optS(x.receiver)
     )
-      return undefined;
+      return false;
     if (
       !strs(x.args) ||
       !optLine(x.end) ||
       !(x.argc === undefined || (isInt(x.argc) && x.argc >= 0 && x.argc <= RECORD_CAPS.list)) ||
       !(x.protocol === undefined || x.protocol === true)
     )
-      return undefined;
+      return false;
   }
-  for (const x of typeRefs as unknown[])
-    if (!isObj(x) || !str(x.name, RECORD_CAPS.name) || !line(x.line) || !inScope(x.scope)) return undefined;
   for (const x of bindings as unknown[]) {
     if (
       !isObj(x) ||
@@ -282,7 +308,7 @@ export function checkRecord(value: unknown): StoredRecord | undefined {
       !inScope(x.scope) ||
       !optLine(x.until)
     )
-      return undefined;
+      return false;
     if (
       !optS(x.receiver) ||
       !optS(x.type) ||
@@ -292,7 +318,7 @@ export function checkRecord(value: unknown): StoredRecord | undefined {
       !optS(x.literal) ||
       !(x.deref === undefined || x.deref === true)
     )
-      return undefined;
+      return false;
     const a = x.argOf;
     if (
       a !== undefined &&
@@ -304,21 +330,152 @@ export function checkRecord(value: unknown): StoredRecord | undefined {
         a.param < 0 ||
         typeof a.isNew !== "boolean")
     )
-      return undefined;
+      return false;
   }
-  for (const x of diagnostics as unknown[])
-    if (!isObj(x) || !line(x.line) || !optLine(x.end) || !str(x.message, 200)) return undefined;
-  return value as unknown as StoredRecord;
-}
-
-/** The record stored under sealed `bytes`, for the file at `path`; undefined when damaged. */
-export function decodeRecord(bytes: Uint8Array | undefined, path: string): FileRecord | undefined {
-  const stored = checkRecord(decodeJson<unknown>(bytes));
-  return stored ? { ...stored, path } : undefined;
+  return true;
 }
 
 /** A record as stored: without its path, since identical files share one record. */
 export type StoredRecord = Omit<FileRecord, "path">;
+
+/*
+ * How a record is stored: its JSON with `calls` and `bindings` last, behind a line break (JSON
+ * allows one between members, and JSON.stringify never writes one, in a string or out), so the
+ * stored text is still one JSON value and its one break splits it. A load decodes and checks the
+ * head before the break (definitions, imports, type references, diagnostics: all that a graph made
+ * from derived.bin and most answers read) and keeps the rest as bytes, decoded and checked when
+ * `calls` or `bindings` is first read (call resolution, routes, dataflow, impact, …). Those two are
+ * 55% of django's 13.4 MB of records; an in-process `locate` on django decodes none of them
+ * (docs/benchmarks.md). Text without the break (a record edited by hand) is read whole, as before.
+ */
+const BREAK = 0x0a;
+const COMMA = 0x2c;
+
+/** The stored JSON text of a record (see BREAK): what `decodeRecord` splits again. */
+function recordJson(record: FileRecord | StoredRecord): string {
+  const { path: _path, calls, bindings, ...head } = record as FileRecord;
+  const text = JSON.stringify(head);
+  return `${text.slice(0, -1)},\n${JSON.stringify({ calls, bindings }).slice(1)}`;
+}
+
+/** The calls and bindings of a record loaded without them, held until first read. */
+interface Tail {
+  bytes: Uint8Array;
+  /** Whether to check their shape (bytes read from a store) or trust them (made in this process). */
+  check: boolean;
+}
+const tails = new WeakMap<FileRecord, Tail>();
+
+/** Decodes the tail `record` holds into plain data properties (replacing the accessors). */
+function settleTail(record: FileRecord): void {
+  const tail = tails.get(record);
+  if (!tail) return;
+  let value: unknown;
+  try {
+    value = JSON.parse(`{${decoder.decode(tail.bytes)}`);
+  } catch {
+    value = undefined;
+  }
+  if (!isObj(value) || !(tail.check ? checkTail(value, record.definitions.length, record.lines) : true))
+    throw damagedRecord(record.path);
+  tails.delete(record);
+  const data = (v: unknown) => ({ value: v, writable: true, enumerable: true, configurable: true });
+  Object.defineProperties(record, { calls: data(value.calls), bindings: data(value.bindings) });
+}
+
+/**
+ * The error a record whose calls or bindings fail their check throws when they are read (bytes a
+ * store returned whole, under a good checksum, and yet not what extraction writes). The engine
+ * makes the record again from its file and answers once more (engine.ts); the error reaches the
+ * caller only if that fails too.
+ */
+function damagedRecord(path: string): EngineError {
+  return new EngineError("no_index", `The index record of ${path} is damaged: its calls do not read back.`, {
+    hint: "Ask again: the record is made again from its file. If this persists, delete the cache folder.",
+    data: { paths: [path], records: true },
+  });
+}
+
+/** Whether the calls and bindings of `record` read back (decoding them now when they are held). */
+export function readsWhole(record: FileRecord): boolean {
+  try {
+    settleTail(record);
+    return true;
+  } catch (error) {
+    if (isDamagedRecord(error)) return false;
+    throw error;
+  }
+}
+
+/** True for the error of a record whose calls or bindings did not read back (see damagedRecord). */
+export function isDamagedRecord(error: unknown): error is EngineError<"no_index"> {
+  return error instanceof EngineError && error.code === "no_index" && error.data?.records === true;
+}
+
+const TAIL_ACCESSORS: PropertyDescriptorMap = {
+  calls: {
+    get(this: FileRecord) {
+      settleTail(this);
+      return this.calls;
+    },
+    enumerable: true,
+    configurable: true,
+  },
+  bindings: {
+    get(this: FileRecord) {
+      settleTail(this);
+      return this.bindings;
+    },
+    enumerable: true,
+    configurable: true,
+  },
+};
+
+/**
+ * The record of stored JSON bytes `inner` (unsealed) for `path`: its head decoded now (and
+ * checked, with `check`), its calls and bindings when first read (see BREAK); undefined when the
+ * head does not read back.
+ */
+function recordOf(inner: Uint8Array, path: string, check: boolean): FileRecord | undefined {
+  const at = inner.indexOf(BREAK);
+  if (at < 1 || inner[at - 1] !== COMMA) return wholeRecord(inner, path, check);
+  let head: unknown;
+  try {
+    head = JSON.parse(`${decoder.decode(inner.subarray(0, at - 1))}}`);
+  } catch {
+    return undefined;
+  }
+  if (!(check ? checkHead(head) : isObj(head))) return undefined;
+  const record = head as unknown as FileRecord;
+  record.path = path;
+  tails.set(record, { bytes: inner.slice(at + 1), check });
+  return Object.defineProperties(record, TAIL_ACCESSORS);
+}
+
+/** The record of JSON bytes without a break, decoded and checked whole. */
+function wholeRecord(inner: Uint8Array, path: string, check: boolean): FileRecord | undefined {
+  let value: unknown;
+  try {
+    value = JSON.parse(decoder.decode(inner));
+  } catch {
+    return undefined;
+  }
+  const stored = check ? checkRecord(value) : isObj(value) ? (value as unknown as StoredRecord) : undefined;
+  if (!stored) return undefined;
+  (stored as FileRecord).path = path;
+  return stored as FileRecord;
+}
+
+/** The record stored under sealed `bytes`, for the file at `path`; undefined when damaged. */
+export function decodeRecord(bytes: Uint8Array | undefined, path: string): FileRecord | undefined {
+  const inner = unseal(bytes);
+  return inner && recordOf(inner, path, true);
+}
+
+/** The sealed stored bytes of a record (JSON, see BREAK). */
+export function encodeRecord(record: FileRecord | StoredRecord): Uint8Array {
+  return sealText(recordJson(record));
+}
 
 /**
  * The bytes a fresh record is stored as, and the record to keep in memory: the one those bytes
@@ -328,15 +485,13 @@ export type StoredRecord = Omit<FileRecord, "path">;
  * 129 MB of heap where the extracted ones took 248 MB. It is also the form a later run loads.
  */
 export function storedForm(record: FileRecord): { bytes: Uint8Array; record: FileRecord } {
-  const { path, ...toStore } = record;
-  const json = JSON.stringify(toStore);
-  return { bytes: seal(encoder.encode(json)), record: { ...(JSON.parse(json) as StoredRecord), path } };
+  const bytes = seal(encoder.encode(recordJson(record)));
+  return { bytes, record: freshRecord(bytes, record.path)! };
 }
 
 /** The stored bytes of a fresh record alone: what a parse worker sends back (see parse-pool.ts). */
 export function storedBytes(record: FileRecord): Uint8Array {
-  const { path: _path, ...toStore } = record;
-  return sealText(JSON.stringify(toStore));
+  return encodeRecord(record);
 }
 
 /**
@@ -347,10 +502,5 @@ export function storedBytes(record: FileRecord): Uint8Array {
  */
 export function freshRecord(bytes: Uint8Array, path: string): FileRecord | undefined {
   const inner = sealedContent(bytes);
-  if (!inner) return undefined;
-  try {
-    return { ...(JSON.parse(decoder.decode(inner)) as StoredRecord), path };
-  } catch {
-    return undefined;
-  }
+  return inner && recordOf(inner, path, false);
 }

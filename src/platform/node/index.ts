@@ -1,6 +1,7 @@
 /** The Node platform: file system, store and wasm source over node:fs. */
 import * as nodePath from "node:path";
 import { getHeapStatistics, setFlagsFromString } from "node:v8";
+import * as zlib from "node:zlib";
 import { openDiskCache } from "../fallback-store.ts";
 import type { Logger, Platform } from "../../core/ports.ts";
 import { createNodeFileSystem } from "./node-file-system.ts";
@@ -81,9 +82,16 @@ export async function createNodePlatform(options: NodePlatformOptions): Promise<
     workers: new NodeParseWorkers(),
     processes: new NodeProcesses(fs.rootLabel),
     memory: nodeHeapUsage,
+    ...(nodeCrc32 ? { crc32: nodeCrc32 } : {}),
     ...(options.logger ? { logger: options.logger } : {}),
   };
 }
+
+/** Node's native CRC-32 (`zlib.crc32`, Node 20.15 and later), or undefined on an older Node. */
+const nodeCrc32: Platform["crc32"] =
+  typeof (zlib as { crc32?: unknown }).crc32 === "function"
+    ? (bytes, previous) => (zlib as unknown as { crc32(b: Uint8Array, p: number): number }).crc32(bytes, previous)
+    : undefined;
 
 /**
  * V8's heap in use and the old generation's limit (`--max-old-space-size`), where long-lived data
