@@ -312,6 +312,19 @@ describe("NodeStore's packed records (v<N>/records/)", () => {
     expect(fs.readdirSync(records).filter((n) => n.startsWith("cs-0000000008-"))).toHaveLength(1);
   });
 
+  it("a packed key too long for a pack's table (16-bit lengths) is refused, as in OPFS; the batch beside it lands", async () => {
+    // The disk store once queued it, wrote a pack whose table could not be read back, and failed
+    // every flush after with a TypeError: the check lived only in the OPFS store's copy.
+    const dir = path.join(tempDir(), "cache");
+    const store = new NodeStore(dir);
+    await store.set(recordKey(1), value(1));
+    await expect(store.set(`v3/records/${"a".repeat(70_000)}`, value(2))).rejects.toMatchObject({
+      code: "invalid_argument",
+    });
+    await store.flush();
+    expect(await new NodeStore(dir).keys("v3/records/")).toEqual([recordKey(1)]);
+  });
+
   it("a damaged pack reads as absent and is removed; the other packs stay", async () => {
     const dir = path.join(tempDir(), "cache");
     const store = new NodeStore(dir);
