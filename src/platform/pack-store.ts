@@ -535,7 +535,9 @@ export class PackStore {
     for (const [key, at] of live) {
       const value = await this.read(at).catch(() => undefined);
       if (!value) {
-        this.landed.delete(key); // unreadable: it would read as absent anyway
+        // Unreadable: it would read as absent anyway, and its pack is about to go.
+        this.landed.delete(key);
+        this.liveBytes -= at.length;
         continue;
       }
       ops.push({ key, value });
