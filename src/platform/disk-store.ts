@@ -9,17 +9,77 @@ import { EngineError } from "../shared/errors.ts";
 import { extname } from "../shared/paths.ts";
 import { languageForExtension } from "../languages/index.ts";
 import { checkStoreKey } from "./store-key.ts";
-import { PackedFolder } from "./disk-packs.ts";
+import { PackStore, type PackFiles, type PackPolicy } from "./pack-store.ts";
 import type { EntryKind, Store } from "../core/ports.ts";
 
 /**
- * Keys whose folder is packed (`disk-packs.ts`): the records, `v<N>/records/…`. Their keys are
- * content-addressed and written by the thousand in a cold index; every other value (the snapshot,
- * the scan's listings, rename plans) is rewritten under one key and stays a file of its own.
+ * Keys whose folder is packed (`pack-store.ts`, over `diskPackFiles` below): the records,
+ * `v<N>/records/…`. Their keys are content-addressed and written by the thousand in a cold index;
+ * every other value (the snapshot, the scan's listings, rename plans) is rewritten under one key
+ * and stays a file of its own.
  */
 const PACKED_KEY = /^(v\d+\/records)\/./;
 /** The folder of a packed key, as `keys()` meets it in its walk. */
 const PACKED_FOLDER = /^v\d+\/records$/;
+
+/**
+ * How the disk store batches: 64 values a pack (a cold index wrote one file per record, four
+ * syscalls and a temp name each), or 256 KiB of them. Smaller than the browser's 1 MiB: a value
+ * waiting in a batch outlives V8's young generation and is freed only by a full GC, so bigger
+ * batches raised a cold index's peak RSS (django: +5 MB with 64 records of ~15 kB a batch against
+ * one each). A set waits for a pack being written (`maxUnlandedBytes` 0), so a refused write
+ * surfaces at the set that filled the batch and a cold index never runs ahead of the disk.
+ */
+const DISK_PACK_POLICY: Omit<PackPolicy, "onUnlanded"> = {
+  packOps: 64,
+  packBytes: 256 << 10,
+  maxDelayMs: Number.POSITIVE_INFINITY,
+  maxUnlandedBytes: 0,
+  stickyFailure: false,
+  staleScratchMs: 60_000,
+};
+
+/**
+ * The packed folder `rel` of the cache folder `dir` as the packed store's file port: reads through
+ * `ops` (a pack's table with `readAt`, one open and a read of its first bytes), writes through
+ * `write` (the store's temp file and rename, folders made or mended), the folder's mtime as the
+ * stamp another process's packs move.
+ */
+function diskPackFiles(
+  ops: DiskOps,
+  dir: string,
+  rel: string,
+  write: (key: string, parts: readonly Uint8Array[]) => Promise<void>,
+): PackFiles {
+  const folder = ops.join(dir, rel);
+  const at = (name: string) => ops.join(folder, name);
+  return {
+    list: async () => {
+      try {
+        return await ops.list(folder);
+      } catch (error) {
+        const code = ops.code(error);
+        if (code === "ENOENT" || code === "ENOTDIR") return [];
+        throw ops.mapError(error, rel);
+      }
+    },
+    readAt: async (name, offset, length) => {
+      if (ops.readAt) return ops.readAt(at(name), offset, length);
+      const all = await ops.readFile(at(name));
+      return { bytes: all.subarray(offset, offset + length), size: all.length };
+    },
+    read: (name) => ops.readFile(at(name)),
+    write: (name, parts) => write(`${rel}/${name}`, parts),
+    remove: (name, recursive) => ops.remove(at(name), recursive),
+    modifiedMs: (name) => ops.modifiedMs(at(name)),
+    stamp: () => ops.modifiedMs(folder),
+    gone: (error) => {
+      const code = ops.code(error);
+      return code === "ENOENT" || code === "ENOTDIR" || code === "EISDIR";
+    },
+    mapError: (error, key) => ops.mapError(error, key),
+  };
+}
 
 /** The cache directory tag (https://bford.info/cachedir/): backup tools skip a folder holding it. */
 export const CACHE_TAG_FILE = "CACHEDIR.TAG";
@@ -114,7 +174,7 @@ export class DiskStore implements Store {
   /** The folder is ours but its tag is damaged: overwrite it on the first write. */
   private damagedTag = false;
   /** Packed folders met so far, by folder ("v29/records"). */
-  private readonly packed = new Map<string, PackedFolder>();
+  private readonly packed = new Map<string, PackStore>();
 
   constructor(
     private readonly ops: DiskOps,
@@ -295,19 +355,16 @@ export class DiskStore implements Store {
   }
 
   /** The packed folder `key` lies in, or undefined for a key stored as a file of its own. */
-  private packedFolder(key: string): PackedFolder | undefined {
+  private packedFolder(key: string): PackStore | undefined {
     const folder = PACKED_KEY.exec(key)?.[1];
     return folder === undefined ? undefined : this.packedAt(folder);
   }
 
-  private packedAt(folder: string): PackedFolder {
+  private packedAt(folder: string): PackStore {
     let packed = this.packed.get(folder);
     if (!packed) {
-      packed = new PackedFolder(
-        { ops: this.ops, writeFile: (rel, bytes) => this.writeValue(rel, bytes) },
-        folder,
-        this.dir,
-      );
+      const files = diskPackFiles(this.ops, this.dir, folder, (key, parts) => this.writeValue(key, parts));
+      packed = new PackStore(files, DISK_PACK_POLICY);
       this.packed.set(folder, packed);
     }
     return packed;

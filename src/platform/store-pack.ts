@@ -1,9 +1,9 @@
 /**
- * The pack file of the OPFS store and of the disk store's records (`disk-packs.ts`): a batch of
- * store operations (a value set under a key, or a key deleted) in one immutable file, so that
- * writing an index costs a few file operations per batch instead of four or five per record
- * (`test/bench/opfs-ops-bench.mjs`: 4-5 ms of Chromium's CPU per file, 0.2 ms per value packed 64
- * to a file).
+ * The pack file of the packed store (`pack-store.ts`: the OPFS store and the disk store's
+ * records): a batch of store operations (a value set under a key, or a key deleted) in one
+ * immutable file, so that writing an index costs a few file operations per batch instead of four
+ * or five per record (`test/bench/opfs-ops-bench.mjs`: 4-5 ms of Chromium's CPU per file, 0.2 ms
+ * per value packed 64 to a file).
  *
  * Layout (integers little-endian):
  *

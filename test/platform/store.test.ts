@@ -2,6 +2,7 @@
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
+import * as zlib from "node:zlib";
 import { pathToFileURL } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
 import { MemoryStore } from "../../src/platform/memory/index.ts";
@@ -249,6 +250,79 @@ describe("NodeStore's packed records (v<N>/records/)", () => {
     await a.flush();
     expect(await b.get(recordKey(2))).toEqual(value(2));
     expect(await b.keys("v3/")).toEqual([recordKey(1), recordKey(2)].sort());
+  });
+
+  /**
+   * A pack as docs/architecture.md and store-pack.ts lay it out, made by hand here (the CRC from
+   * node:zlib, not the store's): an index folder written by an earlier build reads back, and a
+   * pack written now is those bytes to the letter.
+   */
+  const u32 = (n: number) => [n & 0xff, (n >>> 8) & 0xff, (n >>> 16) & 0xff, n >>> 24];
+  function handMadePack(seq: number, ops: { key: string; value?: Uint8Array }[]): Uint8Array {
+    const table = ops.flatMap((op) => [
+      op.value ? 1 : 2,
+      op.key.length & 0xff,
+      op.key.length >> 8,
+      ...enc.encode(op.key),
+      ...u32(op.value?.length ?? 0),
+    ]);
+    const data = ops.flatMap((op) => [...(op.value ?? [])]);
+    const head = [0x89, 0x43, 0x53, 0x50, 0x41, 0x43, 0x4b, 0x0a, ...u32(1), ...u32(seq), ...u32(ops.length)];
+    head.push(...u32(table.length), ...u32(data.length));
+    const crc = zlib.crc32(Uint8Array.from(table), zlib.crc32(Uint8Array.from(head)));
+    return Uint8Array.from([...head, ...u32(crc), ...table, ...data]);
+  }
+
+  it("writes a pack byte for byte in the documented format (magic, format 1, sequence, table, CRC, values)", async () => {
+    const dir = path.join(tempDir(), "cache");
+    const store = new NodeStore(dir);
+    await store.set("v3/records/aa/one", Uint8Array.of(1, 2, 3));
+    await store.set("v3/records/bb/two", enc.encode("hello"));
+    await store.flush();
+    const names = fs.readdirSync(path.join(dir, "v3", "records"));
+    expect(names).toHaveLength(1);
+    expect(names[0]).toMatch(/^cs-0000000001-[a-z0-9]+\.pack$/);
+    const written = new Uint8Array(fs.readFileSync(path.join(dir, "v3", "records", names[0]!)));
+    const want = handMadePack(1, [
+      { key: "v3/records/aa/one", value: Uint8Array.of(1, 2, 3) },
+      { key: "v3/records/bb/two", value: enc.encode("hello") },
+    ]);
+    expect(Buffer.from(written).toString("hex")).toBe(Buffer.from(want).toString("hex"));
+  });
+
+  it("reads a folder of packs made to the documented format: later packs over earlier ones, deletes hide", async () => {
+    const dir = path.join(tempDir(), "cache");
+    await new NodeStore(dir).set("v3/snapshot.json", enc.encode("{}"));
+    const records = path.join(dir, "v3", "records");
+    fs.mkdirSync(records);
+    const put = (seq: number, ops: { key: string; value?: Uint8Array }[]) =>
+      fs.writeFileSync(path.join(records, `cs-${String(seq).padStart(10, "0")}-abc.pack`), handMadePack(seq, ops));
+    put(6, [
+      { key: "v3/records/aa/one", value: enc.encode("old") },
+      { key: "v3/records/bb/two", value: enc.encode("two") },
+    ]);
+    put(7, [{ key: "v3/records/aa/one", value: enc.encode("new") }, { key: "v3/records/bb/two" }]);
+    const store = new NodeStore(dir);
+    expect(dec.decode(await store.get("v3/records/aa/one"))).toBe("new");
+    expect(await store.get("v3/records/bb/two")).toBeUndefined();
+    expect(await store.keys("v3/records/")).toEqual(["v3/records/aa/one"]);
+    // The next pack follows the highest sequence found.
+    await store.set("v3/records/cc/three", enc.encode("3"));
+    await store.flush();
+    expect(fs.readdirSync(records).filter((n) => n.startsWith("cs-0000000008-"))).toHaveLength(1);
+  });
+
+  it("a packed key too long for a pack's table (16-bit lengths) is refused, as in OPFS; the batch beside it lands", async () => {
+    // The disk store once queued it, wrote a pack whose table could not be read back, and failed
+    // every flush after with a TypeError: the check lived only in the OPFS store's copy.
+    const dir = path.join(tempDir(), "cache");
+    const store = new NodeStore(dir);
+    await store.set(recordKey(1), value(1));
+    await expect(store.set(`v3/records/${"a".repeat(70_000)}`, value(2))).rejects.toMatchObject({
+      code: "invalid_argument",
+    });
+    await store.flush();
+    expect(await new NodeStore(dir).keys("v3/records/")).toEqual([recordKey(1)]);
   });
 
   it("a damaged pack reads as absent and is removed; the other packs stay", async () => {

@@ -1,5 +1,5 @@
 /**
- * The disk store's packed records as tests see them on disk (`src/platform/disk-packs.ts`): which
+ * The disk store's packed records as tests see them on disk (`src/platform/pack-store.ts`): which
  * values the packs of a folder hold, and a value rewritten inside its pack (the table kept valid,
  * so the damage reaches the engine's own checks). node:fs only, so Deno's tests can use it too.
  */

@@ -90,29 +90,55 @@ function symbolContext(
   const pathSet = new Set(allPaths);
   for (const r of records) pathSet.add(r.path);
   const project: ProjectFiles = { has: (p) => pathSet.has(p), config: (p) => configs.get(p), paths: () => pathSet };
-  const base = { project, resolverStates: new Map() };
-  // Per file a module symbol followed by its definitions.
+  const base = { project, resolverStates: new Map(), uniqueNameFallback: options.uniqueNameFallback ?? true };
+  return contextOf(records, base);
+}
+
+/**
+ * The graph context of `records` in file order: per file a module symbol followed by its
+ * definitions, each file's scope and the symbol indexes. Without `previous` (a build) the package
+ * tables are made and members declared outside their type's body attached. With `previous` (a
+ * patch, `reresolve.ts`) a record that is the previous context's keeps its file state (and its
+ * symbols where its module id did not move), and the package tables are empty: a patch is only
+ * tried where names travel by words, and the caller builds afresh for a record that could fill them.
+ */
+export function contextOf(
+  records: Iterable<FileRecord>,
+  base: Pick<GraphContext, "project" | "resolverStates" | "uniqueNameFallback">,
+  previous?: GraphContext,
+): GraphContext {
+  const { project, resolverStates, uniqueNameFallback } = base;
+  const scope = { project, resolverStates };
   const symbols: SymbolNode[] = [];
   const moduleSymbol = new Map<string, number>();
   const files = new Map<string, FileState>();
   for (const record of records) {
-    const st = makeFileState(base, record, symbols.length);
-    moduleSymbol.set(record.path, st.moduleId);
-    for (const sym of fileSymbols(record, st)) symbols.push(sym);
+    const moduleId = symbols.length;
+    const before = previous?.files.get(record.path);
+    let st: FileState;
+    if (before?.record !== record) st = makeFileState(scope, record, moduleId);
+    else if (before.moduleId === moduleId) {
+      st = before;
+      for (let id = moduleId; id <= moduleId + record.definitions.length; id++) symbols.push(previous!.symbols[id]!);
+    } else st = { ...before, moduleId, scopes: undefined };
+    if (st !== before) for (const sym of fileSymbols(record, st)) symbols.push(sym);
+    moduleSymbol.set(record.path, moduleId);
     files.set(record.path, st);
   }
   const ctx: GraphContext = {
-    ...base,
+    ...scope,
     symbols,
     moduleSymbol,
     ...indexSymbols(symbols),
     files,
     memos: emptyMemos(),
     subclasses: new Map(),
-    uniqueNameFallback: options.uniqueNameFallback ?? true,
-    ...packageTables(files.values(), symbols),
+    uniqueNameFallback,
+    ...(previous
+      ? { packages: new Map(), attached: new Map(), linked: new Map() }
+      : packageTables(files.values(), symbols)),
   };
-  attachThroughScope(ctx);
+  if (!previous) attachThroughScope(ctx);
   return ctx;
 }
 

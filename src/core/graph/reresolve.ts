@@ -7,10 +7,9 @@
  * told or are too many (the caller builds afresh). The previous graph is never touched.
  */
 import type { FileRecord } from "../extract/record.ts";
-import { finishGraph, subclassIndex } from "./build.ts";
+import { contextOf, finishGraph, subclassIndex } from "./build.ts";
 import { callableIds, callsOf, typeUsesOf } from "./calls.ts";
-import { makeFileState, type FileState, type GraphContext } from "./context.ts";
-import { emptyMemos } from "./memos.ts";
+import type { GraphContext } from "./context.ts";
 import { affectedFiles, namesTravelByWords } from "./dependents.ts";
 import { importEdgesOf } from "./imports.ts";
 import {
@@ -21,10 +20,8 @@ import {
   type ExternalCall,
   type ImportEdge,
   type InheritEdge,
-  type SymbolNode,
 } from "./model.ts";
 import { basesOf } from "./resolve.ts";
-import { fileSymbols, indexSymbols } from "./symbols.ts";
 
 /** At most this share of a project's files (and at least MIN_REDO) is resolved again; more rebuild. */
 const REDO_SHARE = 0.15;
@@ -32,24 +29,6 @@ const MIN_REDO = 24;
 
 /** The context of the new records: the old one's file order and resolver tables, a new symbol table. */
 function newContext(old: CodeGraph, changedBy: Map<string, FileRecord>): GraphContext | undefined {
-  const prev = old.context;
-  const base = { project: prev.project, resolverStates: prev.resolverStates };
-  const symbols: SymbolNode[] = [];
-  const moduleSymbol = new Map<string, number>();
-  const files = new Map<string, FileState>();
-  for (const [path, before] of prev.files) {
-    const record = changedBy.get(path) ?? before.record;
-    const moduleId = symbols.length;
-    let st: FileState;
-    if (record !== before.record) st = makeFileState(base, record, moduleId);
-    else if (before.moduleId === moduleId) {
-      st = before;
-      for (let id = moduleId; id <= moduleId + record.definitions.length; id++) symbols.push(prev.symbols[id]!);
-    } else st = { ...before, moduleId, scopes: undefined };
-    if (st !== before) for (const sym of fileSymbols(record, st)) symbols.push(sym);
-    moduleSymbol.set(path, moduleId);
-    files.set(path, st);
-  }
   // In a project whose names travel by words (dependents.ts) the package tables are empty, and
   // stay so unless a new record declares a member outside its type's body: then build afresh.
   for (const r of changedBy.values()) {
@@ -60,19 +39,9 @@ function newContext(old: CodeGraph, changedBy: Map<string, FileRecord>): GraphCo
     )
       return undefined;
   }
-  return {
-    ...base,
-    symbols,
-    moduleSymbol,
-    ...indexSymbols(symbols),
-    files,
-    memos: emptyMemos(),
-    subclasses: new Map(),
-    uniqueNameFallback: prev.uniqueNameFallback,
-    packages: new Map(),
-    attached: new Map(),
-    linked: new Map(),
-  };
+  const prev = old.context;
+  const records = [...prev.files.values()].map((st) => changedBy.get(st.record.path) ?? st.record);
+  return contextOf(records, prev, prev);
 }
 
 /**
