@@ -1220,11 +1220,16 @@ function argumentCount(list: Node, spec: LanguageSpec, slash: (from: number) => 
   return count;
 }
 
+/** A receiver of identifier characters and single dots only (no space, `->`, `::`, `?.` or call). */
+const PLAIN_RECEIVER = /^[\w$]+(\.[\w$]+)*$/;
+
 /**
  * A receiver as written, whitespace-collapsed; a long one (a builder chain with arguments) keeps
  * its calls with their arguments dropped (`a.b(…).c(…)` → `a.b().c()`), so the chain still resolves.
  */
 function receiverText(text: string, path = false): string {
+  // Most receivers are names and dotted names (`self`, `self.objects`): nothing below changes them.
+  if (text.length <= MAX_EXPR && PLAIN_RECEIVER.test(text)) return text;
   // A chain written one call per line (`new Builder()\n  .add(x)`) reads as `new Builder().add(x)`.
   // C/C++ member access and scope (`p->x`, `ns::T`) read as dots; a path joined to the name by
   // `::` (Rust `super::util::f()`) keeps its `::`, which resolution reads as a path.
