@@ -214,21 +214,27 @@ function docOf(node: Node, outer: Node, body: Node | undefined, spec: LanguageSp
     if (str && str.type === "string") return cap(cleanStringDoc(str.text), MAX_DOC) || undefined;
     return undefined;
   }
-  // Skip decorators/attributes between the doc comment and the definition.
+  // Skip decorators/attributes between the doc comment and the definition. Each sibling and its
+  // type are read once: a `previousSibling` is a call into the wasm instance that descends from
+  // the root, and the loop read each comment's twice.
   let s = outer.previousSibling;
+  let type = s?.type;
   let nextRow = outer.startPosition.row;
-  while (s && spec.decoratorTypes.includes(s.type)) {
+  while (s && spec.decoratorTypes.includes(type!)) {
     nextRow = s.startPosition.row;
     s = s.previousSibling;
+    type = s?.type;
   }
   const parts: string[] = [];
-  while (s && spec.commentTypes.includes(s.type) && s.endPosition.row >= nextRow - 1) {
+  while (s && spec.commentTypes.includes(type!) && s.endPosition.row >= nextRow - 1) {
     // A comment that ends a line of code (`x = 1  // note`) belongs to that line, not to us.
     const before = s.previousSibling;
-    if (before && !spec.commentTypes.includes(before.type) && before.endPosition.row === s.startPosition.row) break;
+    const beforeType = before?.type;
+    if (before && !spec.commentTypes.includes(beforeType!) && before.endPosition.row === s.startPosition.row) break;
     parts.unshift(s.text);
     nextRow = s.startPosition.row;
-    s = s.previousSibling;
+    s = before;
+    type = beforeType;
   }
   void node;
   return parts.length ? cap(cleanComment(parts.join("\n")), MAX_DOC) || undefined : undefined;
