@@ -2,7 +2,8 @@
  * Turns a syntax tree plus a language's query matches into a FileRecord. Language knowledge comes
  * from the query captures and the spec's switches; this file only knows the capture conventions.
  */
-import type { Node, Query, QueryMatch, Tree } from "web-tree-sitter";
+import type { Node, Query, QueryProperties, Tree } from "web-tree-sitter";
+import { captureIndexes, captureNodes, forEachMatch, type MatchReadOptions } from "../parse/match-reader.ts";
 import type { LanguageSpec } from "../../languages/types.ts";
 import { termsOf } from "./words.ts";
 import type {
@@ -85,17 +86,58 @@ function qualifierOf(text: string, name: string): string {
   return parts.join(".");
 }
 
-/** Strips quotes and common indentation from a Python docstring literal. */
+/** The quotes a Python string literal may open with, longest first. */
+const DOC_QUOTES = ['"""', "'''", '"', "'"] as const;
+
+/** Whether a UTF-16 unit is a Python string prefix letter (`r`, `b`, `u`, `f`, either case). */
+function isStringPrefix(c: number): boolean {
+  const lower = c | 0x20;
+  return lower === 114 || lower === 98 || lower === 117 || lower === 102;
+}
+
+/** Whether a UTF-16 unit is white space as `\s` and `trim` read it. */
+function isSpace(c: number): boolean {
+  if (c < 128) return c === 32 || (c >= 9 && c <= 13);
+  return /\s/.test(String.fromCharCode(c));
+}
+
+/**
+ * Strips quotes and common indentation from a Python docstring literal: the quotes of a
+ * literal that opens (after its prefix letters) and closes with the same quote, the longest
+ * first, else the text as it is; then the first line trimmed and the later ones cut by the
+ * least indentation of those that hold more than white space. Scanned line by line in place:
+ * a split, a regex per line and an array per step were most of docOf on django.
+ */
 function cleanStringDoc(raw: string): string {
-  const m = /^[rRbBuUfF]*("""|'''|"|')([\s\S]*?)\1$/.exec(raw.trim());
-  const text = m ? m[2]! : raw;
-  const lines = text.split("\n");
-  const indents = lines
-    .slice(1)
-    .filter((l) => l.trim() !== "")
-    .map((l) => /^\s*/.exec(l)![0].length);
-  const cut = indents.reduce((m, x) => Math.min(m, x), indents.length ? Infinity : 0);
-  return [lines[0]!.trim(), ...lines.slice(1).map((l) => l.slice(cut))].join("\n").trim();
+  const t = raw.trim();
+  let p = 0;
+  while (p < t.length && isStringPrefix(t.charCodeAt(p))) p++;
+  let text = raw;
+  for (const q of DOC_QUOTES)
+    if (t.startsWith(q, p) && t.length - p >= 2 * q.length && t.endsWith(q)) {
+      text = t.slice(p + q.length, t.length - q.length);
+      break;
+    }
+  const firstEnd = text.indexOf("\n");
+  if (firstEnd < 0) return text.trim();
+  let cut = Number.POSITIVE_INFINITY;
+  for (let at = firstEnd + 1; at <= text.length; ) {
+    let end = text.indexOf("\n", at);
+    if (end < 0) end = text.length;
+    let i = at;
+    while (i < end && isSpace(text.charCodeAt(i))) i++;
+    if (i < end && i - at < cut) cut = i - at;
+    at = end + 1;
+  }
+  if (cut === Number.POSITIVE_INFINITY) cut = 0;
+  const parts = [text.slice(0, firstEnd).trim()];
+  for (let at = firstEnd + 1; at <= text.length; ) {
+    let end = text.indexOf("\n", at);
+    if (end < 0) end = text.length;
+    parts.push(text.slice(at + cut, end));
+    at = end + 1;
+  }
+  return parts.join("\n").trim();
 }
 
 /** Strips comment markers from a run of comments. */
@@ -172,21 +214,27 @@ function docOf(node: Node, outer: Node, body: Node | undefined, spec: LanguageSp
     if (str && str.type === "string") return cap(cleanStringDoc(str.text), MAX_DOC) || undefined;
     return undefined;
   }
-  // Skip decorators/attributes between the doc comment and the definition.
+  // Skip decorators/attributes between the doc comment and the definition. Each sibling and its
+  // type are read once: a `previousSibling` is a call into the wasm instance that descends from
+  // the root, and the loop read each comment's twice.
   let s = outer.previousSibling;
+  let type = s?.type;
   let nextRow = outer.startPosition.row;
-  while (s && spec.decoratorTypes.includes(s.type)) {
+  while (s && spec.decoratorTypes.includes(type!)) {
     nextRow = s.startPosition.row;
     s = s.previousSibling;
+    type = s?.type;
   }
   const parts: string[] = [];
-  while (s && spec.commentTypes.includes(s.type) && s.endPosition.row >= nextRow - 1) {
+  while (s && spec.commentTypes.includes(type!) && s.endPosition.row >= nextRow - 1) {
     // A comment that ends a line of code (`x = 1  // note`) belongs to that line, not to us.
     const before = s.previousSibling;
-    if (before && !spec.commentTypes.includes(before.type) && before.endPosition.row === s.startPosition.row) break;
+    const beforeType = before?.type;
+    if (before && !spec.commentTypes.includes(beforeType!) && before.endPosition.row === s.startPosition.row) break;
     parts.unshift(s.text);
     nextRow = s.startPosition.row;
-    s = s.previousSibling;
+    s = before;
+    type = beforeType;
   }
   void node;
   return parts.length ? cap(cleanComment(parts.join("\n")), MAX_DOC) || undefined : undefined;
@@ -644,34 +692,64 @@ const lists: Node[][] = [[], [], [], []];
 const listLengths = new Int32Array(LISTED);
 const listOf = (slot: number): Node[] => lists[slot]!.slice(0, listLengths[slot]);
 
-/** Sorts the query's matches by their main capture (definition, reference, import, local binding). */
-function collectDrafts(matches: QueryMatch[], pathJoin: string | undefined, rootId: number): Drafts {
+/** Per query: the role (MAIN, IGNORED or a slot) of each of its capture names, by capture index. */
+const queryRoles = new WeakMap<Query, Int32Array>();
+function rolesOf(query: Query): Int32Array {
+  let roles = queryRoles.get(query);
+  if (!roles) queryRoles.set(query, (roles = Int32Array.from(query.captureNames, roleOf)));
+  return roles;
+}
+
+/** The drafts of one file's matches, and the last row any capture starts on (for a stopped query's diagnostic). */
+interface Collected {
+  drafts: Drafts;
+  lastRow: number;
+}
+
+/**
+ * Runs the query and sorts its matches by their main capture (definition, reference, import,
+ * local binding) as they come: no match outlives its visit.
+ */
+function collectDrafts(query: Query, root: Node, options: MatchReadOptions, pathJoin: string | undefined): Collected {
   const drafts: Drafts = { defs: new Map(), calls: [], types: [], imports: [], bindings: [] };
+  const out: Collected = { drafts, lastRow: 0 };
   const cap = slots;
   // Clean whatever a match that threw (a trapped wasm instance) left behind.
   cap.fill(undefined);
   listLengths.fill(0);
-  for (const m of matches) {
-    let main: { name: string; node: Node } | undefined;
+  const roles = rolesOf(query);
+  const names = query.captureNames;
+  const properties = query.setProperties;
+  const rootId = root.id;
+  forEachMatch(query, root, options, (pattern, count) => {
+    let main = -1;
     let used = 0;
-    for (const c of m.captures) {
-      const role = roleOf(c.name);
-      if (role === MAIN) main = c;
+    for (let i = 0; i < count; i++) {
+      const node = captureNodes[i]!;
+      const row = node.startPosition.row;
+      if (row > out.lastRow) out.lastRow = row;
+      const role = roles[captureIndexes[i]!]!;
+      if (role === MAIN) main = i;
       else if (role >= 0) {
         if (cap[role] === undefined) {
-          cap[role] = c.node;
+          cap[role] = node;
           used |= 1 << role;
         }
-        if (role < LISTED) lists[role]![listLengths[role]!++] = c.node;
+        if (role < LISTED) lists[role]![listLengths[role]!++] = node;
       }
     }
-    if (main && belowRoot(m, main.node, rootId)) addDraft(drafts, m, main, pathJoin);
+    if (main >= 0) {
+      const node = captureNodes[main]!;
+      const props = properties[pattern];
+      if (belowRoot(props, node, rootId))
+        addDraft(drafts, pattern, props, names[captureIndexes[main]!]!, node, pathJoin);
+    }
     if (used !== 0) {
       for (let slot = 0; used !== 0; slot++, used >>>= 1) if (used & 1) cap[slot] = undefined;
       listLengths.fill(0);
     }
-  }
-  return drafts;
+  });
+  return out;
 }
 
 /** Per pattern's properties: operator → the protocol method it calls (see operatorProtocol). */
@@ -758,27 +836,36 @@ function unwrap(b: Drafts["bindings"][number], properties: Record<string, string
  * node of the file (JavaScript's and TypeScript's assigned functions). N calls into the wasm
  * instance, on the few matches of such a pattern only.
  */
-function belowRoot(m: QueryMatch, node: Node, rootId: number): boolean {
-  const levels = m.setProperties?.["below-root"];
+function belowRoot(props: QueryProperties | undefined, node: Node, rootId: number): boolean {
+  const levels = props?.["below-root"];
   if (!levels) return true;
   let n: Node | null = node;
   for (let i = Number(levels); i > 0 && n; i--) n = n.parent;
   return n?.id === rootId;
 }
 
-/** Adds what one match says (its main capture `main`, the others in `slots`) to `drafts`. */
-function addDraft(drafts: Drafts, m: QueryMatch, main: { name: string; node: Node }, pathJoin: string | undefined) {
+/**
+ * Adds what one match of pattern `pattern` says (its main capture `mainName` on `node`, the others
+ * in `slots`) to `drafts`; `props` are the pattern's `#set!` properties.
+ */
+function addDraft(
+  drafts: Drafts,
+  pattern: number,
+  props: QueryProperties | undefined,
+  mainName: string,
+  node: Node,
+  pathJoin: string | undefined,
+) {
   const cap = slots;
-  const node = main.node;
-  if (main.name.startsWith("definition.")) {
-    const kind = main.name.slice("definition.".length) as DefinitionKind;
+  if (mainName.startsWith("definition.")) {
+    const kind = mainName.slice("definition.".length) as DefinitionKind;
     let d = drafts.defs.get(node.id);
-    if (!d) drafts.defs.set(node.id, (d = { node, kind, pattern: m.patternIndex, bases: [], implements: [] }));
+    if (!d) drafts.defs.set(node.id, (d = { node, kind, pattern: pattern, bases: [], implements: [] }));
     const name = cap[NAME];
-    if (name && (!d.name || m.patternIndex < d.pattern)) {
+    if (name && (!d.name || pattern < d.pattern)) {
       d.name = name;
       d.kind = kind;
-      d.pattern = m.patternIndex;
+      d.pattern = pattern;
       if (cap[BODY]) d.body = cap[BODY];
     }
     for (let i = 0; i < listLengths[BASE]!; i++) {
@@ -790,27 +877,24 @@ function addDraft(drafts: Drafts, m: QueryMatch, main: { name: string; node: Nod
       if (!d.implements.includes(text)) d.implements.push(text);
     }
     if (cap[RETURNS]) d.returns = squash(cap[RETURNS].text);
-    if (m.setProperties?.static) d.static = true;
+    if (props?.static) d.static = true;
     if (cap[QUALIFIER]) d.qualifier = qualifierOf(cap[QUALIFIER].text, name?.text ?? "");
-    if (m.setProperties?.extent === "siblings" && !d.until) d.until = lastGoverned(node);
-  } else if (main.name === "reference.call" || main.name === "reference.new") {
-    const protocol = m.setProperties?.protocol;
+    if (props?.extent === "siblings" && !d.until) d.until = lastGoverned(node);
+  } else if (mainName === "reference.call" || mainName === "reference.new") {
+    const protocol = props?.protocol;
     const receiver = cap[RECEIVER];
     if (protocol && receiver) {
       // A statement's or operator's implicit calls on its operand: `(#set! protocol "__enter__ __exit__")`,
       // and `(#set! async "…")` for the statement's `async` form (its first token is read only then).
       let names: string[] | undefined;
-      if (m.setProperties?.operators) names = operatorProtocol(m.setProperties, cap[OPERATOR]);
-      else
-        names = (m.setProperties?.async && node.firstChild?.type === "async" ? m.setProperties.async : protocol).split(
-          " ",
-        );
+      if (props?.operators) names = operatorProtocol(props, cap[OPERATOR]);
+      else names = (props?.async && node.firstChild?.type === "async" ? props.async : protocol).split(" ");
       if (names) drafts.calls.push({ node, name: receiver, receiver, kind: "call", protocol: names });
     } else if (cap[NAME]) {
       const call: Drafts["calls"][number] = {
         node,
         name: cap[NAME],
-        kind: main.name === "reference.new" ? "new" : "call",
+        kind: mainName === "reference.new" ? "new" : "call",
       };
       const receivers = listLengths[RECEIVER]!;
       if (receivers > 1) {
@@ -821,15 +905,15 @@ function addDraft(drafts: Drafts, m: QueryMatch, main: { name: string; node: Nod
       if (cap[ARGS]) call.args = cap[ARGS];
       if (cap[ARITY]) call.arity = cap[ARITY];
       // `(#set! suffix "=")`: the method called is the name plus a suffix (Ruby's `x.name = v` calls `name=`).
-      if (m.setProperties?.suffix) call.suffix = m.setProperties.suffix;
+      if (props?.suffix) call.suffix = props.suffix;
       drafts.calls.push(call);
     }
-  } else if (main.name === "reference.type") {
+  } else if (mainName === "reference.type") {
     // `(type_identifier) @reference.type`: a pattern without @name references the node it captures.
     drafts.types.push(cap[NAME] ?? node);
-  } else if (main.name === "import") {
+  } else if (mainName === "import") {
     const mod = cap[MODULE];
-    const kind = (m.setProperties?.kind as ImportRecord["kind"] | undefined) ?? "named";
+    const kind = (props?.kind as ImportRecord["kind"] | undefined) ?? "named";
     if (!mod && kind !== "export" && kind !== "export-default" && kind !== "self-namespace") return;
     const name = cap[IMPORT_NAME]?.text;
     const alias = cap[IMPORT_ALIAS]?.text;
@@ -844,11 +928,11 @@ function addDraft(drafts: Drafts, m: QueryMatch, main: { name: string; node: Nod
     if (name !== undefined) draft.name = name;
     if (alias !== undefined) draft.alias = alias;
     drafts.imports.push(draft);
-  } else if (main.name.startsWith("local.")) {
+  } else if (mainName.startsWith("local.")) {
     if (!cap[NAME]) return;
     const b: Drafts["bindings"][number] = {
       node,
-      kind: main.name.slice(6) as Drafts["bindings"][number]["kind"],
+      kind: mainName.slice(6) as Drafts["bindings"][number]["kind"],
       name: cap[NAME],
     };
     if (cap[TYPE]) b.type = cap[TYPE];
@@ -858,10 +942,10 @@ function addDraft(drafts: Drafts, m: QueryMatch, main: { name: string; node: Nod
     if (cap[RECEIVER]) b.receiver = cap[RECEIVER];
     if (cap[LITERAL]) b.literal = cap[LITERAL];
     if (cap[EXTENT]) b.extent = cap[EXTENT];
-    if (m.setProperties?.deref) b.deref = true;
-    if (b.value && m.setProperties?.["unwrap.arguments"] && !unwrap(b, m.setProperties)) return;
-    if (m.setProperties?.valueSuffix) b.valueSuffix = m.setProperties.valueSuffix;
-    if (m.setProperties?.as) b.as = m.setProperties.as;
+    if (props?.deref) b.deref = true;
+    if (b.value && props?.["unwrap.arguments"] && !unwrap(b, props)) return;
+    if (props?.valueSuffix) b.valueSuffix = props.valueSuffix;
+    if (props?.as) b.as = props.as;
     drafts.bindings.push(b);
   }
 }
@@ -1183,11 +1267,16 @@ function argumentCount(list: Node, spec: LanguageSpec, slash: (from: number) => 
   return count;
 }
 
+/** A receiver of identifier characters and single dots only (no space, `->`, `::`, `?.` or call). */
+const PLAIN_RECEIVER = /^[\w$]+(\.[\w$]+)*$/;
+
 /**
  * A receiver as written, whitespace-collapsed; a long one (a builder chain with arguments) keeps
  * its calls with their arguments dropped (`a.b(…).c(…)` → `a.b().c()`), so the chain still resolves.
  */
 function receiverText(text: string, path = false): string {
+  // Most receivers are names and dotted names (`self`, `self.objects`): nothing below changes them.
+  if (text.length <= MAX_EXPR && PLAIN_RECEIVER.test(text)) return text;
   // A chain written one call per line (`new Builder()\n  .add(x)`) reads as `new Builder().add(x)`.
   // C/C++ member access and scope (`p->x`, `ns::T`) read as dots; a path joined to the name by
   // `::` (Rust `super::util::f()`) keeps its `::`, which resolution reads as a path.
@@ -1374,15 +1463,24 @@ export const QUERY_BUDGET_MS = 5_000;
 export interface ExtractOptions {
   /** Overrides QUERY_BUDGET_MS (tests). */
   queryBudgetMs?: number;
+  /** Reads the matches through web-tree-sitter's `Query.matches` (tests compare with the match reader). */
+  publicMatches?: boolean;
 }
 
-/** The query's matches within the time budget, and whether it stopped early. */
-function boundedMatches(query: Query, root: Node, budgetMs: number): { matches: QueryMatch[]; stopped: boolean } {
+/** The query's drafts within the time budget, and whether it stopped early. */
+function boundedDrafts(
+  query: Query,
+  root: Node,
+  spec: LanguageSpec,
+  budgetMs: number,
+  publicApi: boolean,
+): Collected & { stopped: boolean } {
   const deadline = Date.now() + budgetMs;
   let stopped = false;
   // Called by the cursor every hundred or so steps; returning true ends the query.
-  const matches = query.matches(root, { progressCallback: () => (stopped ||= Date.now() > deadline) });
-  return { matches, stopped };
+  const progressCallback = () => (stopped ||= Date.now() > deadline);
+  const collected = collectDrafts(query, root, { progressCallback, publicApi }, spec.importPathJoin);
+  return { ...collected, stopped };
 }
 
 /** Extracts the record for one parsed file. `path`/`hash` are carried through unchanged. */
@@ -1399,8 +1497,7 @@ export function extractFile(
   // before it are not in its text. Padding keeps every index pointing at its own character.
   const source = root.startIndex > 0 ? " ".repeat(root.startIndex) + root.text : root.text;
   const budgetMs = options.queryBudgetMs ?? QUERY_BUDGET_MS;
-  const { matches, stopped } = boundedMatches(query, root, budgetMs);
-  const drafts = collectDrafts(matches, spec.importPathJoin, root.id);
+  const { drafts, lastRow, stopped } = boundedDrafts(query, root, spec, budgetMs, options.publicMatches === true);
   const table = buildDefinitions(drafts.defs, spec, source);
   const enclosing = enclosingOf(table);
   const moduleTerms = assignTerms(source, table.definitions, table.spans);
@@ -1416,7 +1513,7 @@ export function extractFile(
     typeRefs: typeRefRecords(drafts.types, table.nameNodeIds, enclosing),
     bindings: bindingRecords(drafts.bindings, spec, table, enclosing, source),
     diagnostics: stopped
-      ? [stoppedDiagnostic(matches, budgetMs), ...diagnosticsOf(root).slice(0, 4)]
+      ? [stoppedDiagnostic(lastRow, budgetMs), ...diagnosticsOf(root).slice(0, 4)]
       : diagnosticsOf(root),
   };
 }
@@ -1424,10 +1521,7 @@ export function extractFile(
 /**
  * The diagnostic of a query stopped by its budget: from the line after its last match on, the record may miss facts.
  */
-function stoppedDiagnostic(matches: QueryMatch[], budgetMs: number): Diagnostic {
-  let last = 0;
-  for (const m of matches)
-    for (const c of m.captures) if (c.node.startPosition.row > last) last = c.node.startPosition.row;
+function stoppedDiagnostic(last: number, budgetMs: number): Diagnostic {
   return {
     line: last + 1,
     message:

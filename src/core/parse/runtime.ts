@@ -7,6 +7,7 @@ import type { LanguageSpec } from "../../languages/types.ts";
 import type { WasmSource } from "../ports.ts";
 import { EngineError } from "../../shared/errors.ts";
 import { sha256Hex } from "../../shared/hash.ts";
+import { registerMatchReader } from "./match-reader.ts";
 
 /** One entry of `wasm/wasm.lock.json`. */
 export interface WasmLockEntry {
@@ -128,8 +129,11 @@ async function instantiate(wasm: WasmSource, lock: WasmLock, fresh: boolean): Pr
       /* @vite-ignore */ `${resolve("web-tree-sitter")}?instance=${generations + 1}`
     )) as TreeSitterModule;
   }
-  const { bytes } = await verified(wasm, lock, "web-tree-sitter.wasm");
-  await module.Parser.init({ wasmBinary: bytes });
+  const { bytes, sha256 } = await verified(wasm, lock, "web-tree-sitter.wasm");
+  // Emscripten makes the options object the module itself: what the match reader reads from.
+  const binding = { wasmBinary: bytes };
+  await module.Parser.init(binding);
+  registerMatchReader(module, binding, sha256);
   return { module, generation: ++generations, compiled: new Map() };
 }
 
