@@ -300,6 +300,12 @@ export interface LanguageSpec {
    */
   builtinMethods?: ReadonlySet<string>;
   /**
+   * Globals the host provides (Node's `process`, a browser's `window`, `JSON`): a call through a receiver rooted at
+   * one that the file does not bind is the host's, never linked to a project definition by name alone
+   * (`process.stdout.write(…)` is no call of the one `write` the project defines).
+   */
+  hostGlobals?: ReadonlySet<string>;
+  /**
    * The argument counts a function or method accepts, from its signature as written (see
    * `parameterRange` in ./arity.ts): what picks among overloads (LanguageSemantics.overloads).
    * Undefined when the signature does not tell.
