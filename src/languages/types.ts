@@ -305,6 +305,8 @@ export interface LanguageSpec {
    * (`process.stdout.write(…)` is no call of the one `write` the project defines).
    */
   hostGlobals?: ReadonlySet<string>;
+  /** What ends a field line of a struct or class in an outline (default `;`; Rust separates fields with `,`). */
+  fieldTerminator?: string;
   /**
    * The argument counts a function or method accepts, from its signature as written (see
    * `parameterRange` in ./arity.ts): what picks among overloads (LanguageSemantics.overloads).
