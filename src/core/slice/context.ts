@@ -899,6 +899,8 @@ export async function buildContext(
               ? `Ask with budget ≥ ${fullAt} for the full text, or read its lines.`
               : "Read its lines for the full text.")
         : undefined;
+    // A task's big seed waits for every other chunk; any other big seed for those entering below its share's budget.
+    const waits = hasOutline && bodyWaits(c, seeds, () => count(full));
     const block: Block = {
       full,
       ...(outlineBlock !== undefined ? { outline: outlineBlock } : {}),
@@ -915,7 +917,8 @@ export async function buildContext(
       ...(c.listOnly ? { listOnly: true } : {}),
       // The next places a task points at: their shapes first, their bodies while budget lasts.
       ...(c.role === "match" && hasOutline ? { preferOutline: true } : {}),
-      ...(hasOutline && bodyWaits(c, seeds, () => count(full)) ? { fullAfterTrailing: true } : {}),
+      ...(waits ? { fullAfterTrailing: true } : {}),
+      ...(i === 0 && hasOutline && !waits && bigSeed(c, fullTokens) ? { fullAfterSmaller: true } : {}),
       ...(i === 0 ? { required: true, ...(note ? { cost: fullTokens + 2 } : {}) } : {}),
       ...(within[i]!.length ? { within: within[i]! } : {}),
     };
@@ -1002,6 +1005,16 @@ function bodyWaits(c: PlannedChunk, seeds: Seeds, tokens: () => number): boolean
     (CLASS_KINDS.has(c.kind) || c.kind === "file") &&
     tokens() > BIG_TASK_SEED
   );
+}
+
+/**
+ * A seed that is a class or file over BIG_TASK_SEED tokens, whatever the target: its body enters only past the
+ * budgets its share rules out (Block.fullAfterSmaller), so below them its outline and the chunks ranked after it fill
+ * the answer. Entered first, it held them to the room left beside it at that budget: `context Pytester` on pytest
+ * (a 7,426-token class) used 1,326 of 2,000 and 5,097 of 8,000 tokens with 140 chunks cut.
+ */
+function bigSeed(c: PlannedChunk, tokens: number): boolean {
+  return c.role === "seed" && (CLASS_KINDS.has(c.kind) || c.kind === "file") && tokens > BIG_TASK_SEED;
 }
 
 /** The most files with syntax errors a context answer names. */
