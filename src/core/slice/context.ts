@@ -12,7 +12,7 @@ import {
   type BlockForm,
   type Envelope,
 } from "../budget/fit.ts";
-import { matchSymbols, findSymbol, suggestNames, symbolRef, type SymbolRef } from "../query/lookup.ts";
+import { matchSymbols, findSymbol, quotedName, suggestNames, symbolRef, type SymbolRef } from "../query/lookup.ts";
 import type { CodeGraph, SymbolNode } from "../graph/model.ts";
 import { outline } from "../query/queries.ts";
 import type { SearchIndex } from "../search/search.ts";
@@ -445,7 +445,7 @@ export function resolveTarget(
     // unknown symbol, with the closest names — never a silent search that answers about something else.
     if (NAME_LIKE.test(target)) {
       const suggestions = suggestNames(graph, target);
-      throw new EngineError("unknown_symbol", `No symbol named ${JSON.stringify(target)}.`, {
+      throw new EngineError("unknown_symbol", `No symbol named ${quotedName(target)}.`, {
         hint: suggestions.length
           ? `Did you mean ${suggestions.map((s) => s.qualified).join(", ")}?`
           : "Search for it with words from its name or docstring.",
