@@ -305,6 +305,11 @@ export interface LanguageSpec {
    * (`process.stdout.write(…)` is no call of the one `write` the project defines).
    */
   hostGlobals?: ReadonlySet<string>;
+  /**
+   * A class body's line read as a field the `name?: Type;` form misses (`public readonly code;`, `#x = 1;`), as name
+   * and type, or undefined (shape_check's model fields). A Java `int x;` is read by no such hook.
+   */
+  classFieldLine?: (line: string) => [string, string] | undefined;
   /** What ends a field line of a struct or class in an outline (default `;`; Rust separates fields with `,`). */
   fieldTerminator?: string;
   /**

@@ -899,8 +899,6 @@ export async function buildContext(
               ? `Ask with budget ≥ ${fullAt} for the full text, or read its lines.`
               : "Read its lines for the full text.")
         : undefined;
-    // A task's big seed waits for every other chunk; any other big seed for those entering below its share's budget.
-    const waits = hasOutline && bodyWaits(c, seeds, () => count(full));
     const block: Block = {
       full,
       ...(outlineBlock !== undefined ? { outline: outlineBlock } : {}),
@@ -917,8 +915,7 @@ export async function buildContext(
       ...(c.listOnly ? { listOnly: true } : {}),
       // The next places a task points at: their shapes first, their bodies while budget lasts.
       ...(c.role === "match" && hasOutline ? { preferOutline: true } : {}),
-      ...(waits ? { fullAfterTrailing: true } : {}),
-      ...(i === 0 && hasOutline && !waits && bigSeed(c, fullTokens) ? { fullAfterSmaller: true } : {}),
+      ...(hasOutline ? bodyRule(c, i, seeds, () => count(full), fullTokens) : {}),
       ...(i === 0 ? { required: true, ...(note ? { cost: fullTokens + 2 } : {}) } : {}),
       ...(within[i]!.length ? { within: within[i]! } : {}),
     };
@@ -1015,6 +1012,21 @@ function bodyWaits(c: PlannedChunk, seeds: Seeds, tokens: () => number): boolean
  */
 function bigSeed(c: PlannedChunk, tokens: number): boolean {
   return c.role === "seed" && (CLASS_KINDS.has(c.kind) || c.kind === "file") && tokens > BIG_TASK_SEED;
+}
+
+/**
+ * When a chunk's body enters: a task's big seed after every other chunk (bodyWaits), any other big seed after those
+ * entering below its share's budget (bigSeed); else in rank order.
+ */
+function bodyRule(
+  c: PlannedChunk,
+  i: number,
+  seeds: Seeds,
+  tokens: () => number,
+  seedTokens: number,
+): Pick<Block, "fullAfterTrailing" | "fullAfterSmaller"> {
+  if (bodyWaits(c, seeds, tokens)) return { fullAfterTrailing: true };
+  return i === 0 && bigSeed(c, seedTokens) ? { fullAfterSmaller: true } : {};
 }
 
 /** The most files with syntax errors a context answer names. */

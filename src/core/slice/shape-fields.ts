@@ -36,29 +36,7 @@ export interface ModelNode {
 export const MODEL_KINDS: ReadonlySet<string> = new Set(["class", "interface", "struct", "type"]);
 const PY_FIELD = /^(\s+)([A-Za-z_]\w*)\s*:\s*([^=#]+?)\s*(?:=.*)?$/;
 const TS_FIELD = /^\s+(?:readonly\s+)?([A-Za-z_$][\w$]*)\??\s*:\s*([^;]+?)\s*[;,]?\s*$/;
-/**
- * A TypeScript class field the interface form above misses: behind modifiers (`public readonly code;`, `private z:
- * number;`), definitely assigned (`e!: number;`), `#private`, or with no annotation (`count = 0;`, `code;`). Without a
- * type it must end in `;` or hold an initializer, so a line inside a multi-line initializer (`a,`) is no field.
- */
-const TS_MODIFIERS = "(?:public|private|protected|static|declare|override|readonly|abstract|accessor)";
-const TS_CLASS_FIELD = new RegExp(
-  `^\\s+((?:${TS_MODIFIERS}\\s+)*)(#?[A-Za-z_$][\\w$]*)([!?]?)\\s*(?::\\s*([^;=]+?))?\\s*(=.*)?;?\\s*$`,
-);
-/** What TS_CLASS_FIELD matched as a field's name and type, or undefined when the line is not a field. */
-function classField(line: string): [string, string] | undefined {
-  const m = TS_CLASS_FIELD.exec(line);
-  if (!m) return undefined;
-  const [, modifiers, name, , type, init] = m;
-  if (type === undefined && init === undefined && !modifiers && !/;\s*$/.test(line)) return undefined;
-  // `return;`, `break;` and the like are statements, not fields (a class body holds none, but an object type might).
-  if (type === undefined && init === undefined && /^(?:return|break|continue|debugger|super|this)$/.test(name!))
-    return undefined;
-  return [name!, type ?? ""];
-}
 const MAX_DEPTH = 4;
-/** Languages whose classes declare fields as TS_CLASS_FIELD reads them (a Java `int x;` is no such line). */
-const JS_FAMILY: ReadonlySet<string> = new Set(["typescript", "tsx", "javascript"]);
 /** Definitions that are a model's fields themselves, not code nested in it. */
 const FIELD_KINDS: ReadonlySet<string> = new Set(["field", "property", "constant", "getter", "setter"]);
 
@@ -100,7 +78,7 @@ export function modelReader(
       if (nested.some((d) => l >= d.start && l <= d.end)) continue;
       const line = text[l - 1] ?? "";
       const m = indented ? PY_FIELD.exec(line) : TS_FIELD.exec(line);
-      const field = m || s.kind !== "class" || !JS_FAMILY.has(s.language) ? undefined : classField(line);
+      const field = m || s.kind !== "class" ? undefined : languageById(s.language)?.classFieldLine?.(line);
       if (!m && !field) continue;
       if (m && indented) {
         indent ??= m[1];

@@ -3,6 +3,7 @@ import type { LanguageSpec } from "../types.ts";
 import { QUERIES } from "../queries.gen.ts";
 import { JS_PARAMETERS } from "../arity.ts";
 import { callbackSite } from "./hooks.ts";
+import { classFieldLine } from "./class-fields.ts";
 import { JS_BUILTIN_METHODS, JS_HOST_GLOBALS } from "./builtins.ts";
 import { typescriptResolver } from "./resolve.ts";
 import { jsTests } from "./tests.ts";
@@ -23,6 +24,7 @@ const base = {
   callbackSite,
   builtinMethods: JS_BUILTIN_METHODS,
   hostGlobals: JS_HOST_GLOBALS,
+  classFieldLine,
   resolver: typescriptResolver,
   tests: jsTests,
   testRunners: JS_TEST_RUNNERS,
