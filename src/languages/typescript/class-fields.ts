@@ -1,9 +1,10 @@
 /** TypeScript and JavaScript class field lines, as shape_check reads a class's fields (LanguageSpec.classFieldLine). */
 
 /**
- * A TypeScript class field the interface form (`name?: Type;`) misses: behind modifiers (`public readonly code;`, `private z:
- * number;`), definitely assigned (`e!: number;`), `#private`, or with no annotation (`count = 0;`, `code;`). Without a
- * type it must end in `;` or hold an initializer, so a line inside a multi-line initializer (`a,`) is no field.
+ * A TypeScript class field the interface form (`name?: Type;`) misses: behind modifiers (`public readonly code;`,
+ * `private z: number;`), definitely assigned (`e!: number;`), `#private`, or with no annotation (`count = 0;`,
+ * `code;`). Without a type it must end in `;` or hold an initializer, so a line inside a multi-line initializer (`a,`)
+ * is no field.
  */
 const TS_MODIFIERS = "(?:public|private|protected|static|declare|override|readonly|abstract|accessor)";
 const TS_CLASS_FIELD = new RegExp(
