@@ -300,6 +300,19 @@ export interface LanguageSpec {
    */
   builtinMethods?: ReadonlySet<string>;
   /**
+   * Globals the host provides (Node's `process`, a browser's `window`, `JSON`): a call through a receiver rooted at
+   * one that the file does not bind is the host's, never linked to a project definition by name alone
+   * (`process.stdout.write(…)` is no call of the one `write` the project defines).
+   */
+  hostGlobals?: ReadonlySet<string>;
+  /**
+   * A class body's line read as a field the `name?: Type;` form misses (`public readonly code;`, `#x = 1;`), as name
+   * and type, or undefined (shape_check's model fields). A Java `int x;` is read by no such hook.
+   */
+  classFieldLine?: (line: string) => [string, string] | undefined;
+  /** What ends a field line of a struct or class in an outline (default `;`; Rust separates fields with `,`). */
+  fieldTerminator?: string;
+  /**
    * The argument counts a function or method accepts, from its signature as written (see
    * `parameterRange` in ./arity.ts): what picks among overloads (LanguageSemantics.overloads).
    * Undefined when the signature does not tell.

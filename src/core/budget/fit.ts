@@ -69,6 +69,12 @@ export interface Block {
   trailing?: boolean;
   /** Its full form enters after every other step, the trailing blocks' included (it has a shorter form). */
   fullAfterTrailing?: boolean;
+  /**
+   * Its full form (a required block's, with a shorter form) enters after every step that enters below the budget its
+   * share asks for: under that budget the other blocks fill what its body cannot take, and its body enters past it.
+   * Only with `FitSpec.monotone`.
+   */
+  fullAfterSmaller?: boolean;
   /** It must be shown, in full or as its outline; when not even that fits: `budget_too_small`. */
   required?: boolean;
   /** Earlier blocks that contain this one: when one of them is shown in full, this one is covered. */
@@ -752,6 +758,41 @@ function finishFit(fit: Fit, draftIn: Draft): FitResult {
   };
 }
 
+/**
+ * Entry budgets with step `w` (a long required body) moved behind every step that enters below the budget its share
+ * asks for (`steps[w].from`): entered in place, it would hold everything else under that budget to the room left
+ * beside it there, so a 7,400-token class seed left a third of an 8,000-token answer empty. The steps are entered
+ * once without `w` to see which enter below, then again in the new order; the budgets stay monotone (thresholds.ts
+ * holds that for any order). Returned in the steps' own order.
+ */
+function entryAfterSmaller(steps: readonly Step[], fixed: number, w: number): number[] {
+  const without = entryBudgets(
+    steps.map((s, k) => (k === w ? { ...s, from: Infinity } : s)),
+    fixed,
+  );
+  const pivot = steps[w]!.from;
+  const early: number[] = [];
+  const late: number[] = [];
+  steps.forEach((_, k) => {
+    if (k !== w) (without[k]! < pivot ? early : late).push(k);
+  });
+  // The step it builds on (its outline) must come first; when that one enters late, nothing moves.
+  if (!early.includes(steps[w]!.after!)) return entryBudgets(steps, fixed);
+  const order = [...early, w, ...late];
+  const position = new Map(order.map((k, at) => [k, at]));
+  const moved: Step[] = order.map((k) => {
+    const s = steps[k]!;
+    return {
+      cost: s.cost,
+      from: s.from,
+      ...(s.after !== undefined ? { after: position.get(s.after)! } : {}),
+      ...(s.freedBy ? { freedBy: s.freedBy.map((f) => position.get(f)!) } : {}),
+    };
+  });
+  const at = entryBudgets(moved, fixed);
+  return steps.map((_, k) => at[position.get(k)!]!);
+}
+
 /** A budget no answer reaches: the widest number a footer or note may print while costs are estimated. */
 const WIDEST = 9_999_999;
 
@@ -866,7 +907,10 @@ function fitMonotone(fit: Fit, shares: Shares): FitResult {
     last.length = 0;
   }
   for (const take of final) take();
-  const at = entryBudgets(steps, fixed);
+  const waiting = stepOf.flatMap((st, k) =>
+    st.form === "full" && blocks[st.i]!.fullAfterSmaller && steps[k]!.after !== undefined ? [k] : [],
+  );
+  const at = waiting.length === 1 ? entryAfterSmaller(steps, fixed, waiting[0]!) : entryBudgets(steps, fixed);
 
   // The forms this budget allows: each block's largest form whose step has entered.
   forms.fill("cut");

@@ -40,8 +40,15 @@ import { codeGraph, graphOf, routesOf, searchIndexOf } from "./graph-cache.ts";
 import type { Inputs } from "./inputs.ts";
 import { reindex } from "./passes.ts";
 import type { EngineState } from "./state.ts";
-import { searchSymbols, type SearchHit } from "../search/search.ts";
-import { searchText, type TextHit } from "../text/text-index.ts";
+import {
+  documentFrequency,
+  inverseFrequency,
+  searchSymbols,
+  type SearchHit,
+  type SearchIndex,
+} from "../search/search.ts";
+import { searchText, textFrequency, textTerms, type TextHit, type TextIndex } from "../text/text-index.ts";
+import { queryTerms } from "../extract/words.ts";
 import { textIndexOf } from "./text.ts";
 import { mayPointAtText } from "../slice/text-seeds.ts";
 import { defined } from "../../shared/defined.ts";
@@ -82,9 +89,23 @@ function textSearchHit(h: TextHit): SearchHit {
 }
 
 /**
+ * A word's inverse document frequency over the definitions and the text chunks together. Each index
+ * alone gives its own: a word every test's body holds (`pytester`) is common among definitions and
+ * rare among doc sections, so a section holding it in its prose outscored the method named by the
+ * whole query (`Pytester.path`) three to one. Weighed over one collection, the two scores compare.
+ */
+function sharedFrequency(code: SearchIndex, text: TextIndex): (word: string) => number {
+  return (word) => {
+    const a = documentFrequency(code, word);
+    const b = textFrequency(text, word);
+    return inverseFrequency(a.n + b.n, a.df + b.df);
+  };
+}
+
+/**
  * `Engine.search`: definitions and text chunks (doc sections, configuration keys) by words, in one
- * ranking. Both scores are BM25 over like fields (name, path, body), so they compare; a project
- * with text but no source still answers from its text.
+ * ranking. Both scores are BM25 over like fields (name, path, body) with each word weighed over both
+ * collections (sharedFrequency), so they compare; a project with text but no source still answers from its text.
  */
 export function answerSearch(
   s: EngineState,
@@ -94,9 +115,18 @@ export function answerSearch(
   const limit = opts.limit ?? LIMITS.searchResults.default;
   return consistent(s, opts, async (read) => {
     const { graph, snapshot } = await graphOf(s, opts);
-    const code = searchSymbols(searchIndexOf(s, graph), query, limit);
+    const codeIndex = searchIndexOf(s, graph);
     const text = await textIndexOf(s, read(snapshot));
-    const merged = [...code, ...searchText(text, query, limit).map(textSearchHit)];
+    const idf = sharedFrequency(codeIndex, text);
+    // The code search scales its own weighting; the ratio moves it onto the shared one.
+    const ratio = new Map(
+      queryTerms(query.slice(0, 2000), 32).map((t) => {
+        const own = documentFrequency(codeIndex, t);
+        return [t, idf(t) / inverseFrequency(own.n, own.df)];
+      }),
+    );
+    const code = searchSymbols(codeIndex, query, limit, ratio);
+    const merged = [...code, ...searchText(text, query, limit, textTerms(query), idf).map(textSearchHit)];
     merged.sort((a, b) => b.score - a.score);
     return merged.slice(0, limit);
   });

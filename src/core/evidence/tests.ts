@@ -559,14 +559,22 @@ async function runnerIndex(graph: CodeGraph, io: TestsIO): Promise<RunnerIndex> 
     if (memo.has(key)) return memo.get(key);
     let found: RunnerChoice | undefined;
     const here = byFolder.get(folder) ?? [];
-    for (const runner of conv.runners) {
-      const hit = here.find((p) =>
-        runner.detect.some((rule) => rule.file.test(p) && (!rule.contains || rule.contains.test(texts.get(p) ?? ""))),
-      );
-      if (hit) {
-        found = { runner, cwd: folder, detectedBy: hit };
-        break;
+    // A runner's own config file (`.mocharc.yml`) before a file that only mentions one: mocha's package.json names
+    // "jest" among its keywords, and Jest, listed first, took its tests.
+    for (const byConfig of [true, false]) {
+      for (const runner of conv.runners) {
+        const hit = here.find((p) =>
+          runner.detect.some(
+            (rule) =>
+              rule.file.test(p) && (rule.contains ? !byConfig && rule.contains.test(texts.get(p) ?? "") : byConfig),
+          ),
+        );
+        if (hit) {
+          found = { runner, cwd: folder, detectedBy: hit };
+          break;
+        }
       }
+      if (found) break;
     }
     if (!found)
       found =

@@ -305,6 +305,17 @@ function includerMember(ctx: GraphContext, st: FileState, scope: number, name: s
 }
 
 /**
+ * Whether the call's receiver is rooted at a global of the language's host the file does not bind (`process.stdout`,
+ * `window.localStorage`): the host's object, whose methods are no project definition's, linked or possible. On
+ * mocha, `process.stdout.write(…)` was linked to the one `write` it defines (XUnit's) 64 times.
+ */
+function hostRooted(ctx: GraphContext, st: FileState, call: CallRecord): boolean {
+  const root = /^[A-Za-z_$][\w$]*/.exec(call.receiver ?? "")?.[0];
+  if (!root || !languageById(st.record.language)?.hostGlobals?.has(root)) return false;
+  return resolveExpr(ctx, st, call.caller, root) === undefined;
+}
+
+/**
  * The last resort for a call through a receiver we could not type: link it to the one callable of
  * that name in the project, marked `unique-name`. Only when the receiver is untyped local data (not
  * a module, package, class or typed instance whose member we failed to find), never for a
@@ -327,6 +338,7 @@ function linkByName(
       ? [/^[A-Za-z_$][\w$]*/.exec(call.receiver)?.[0] ?? ""]
       : call.receiver.split(".");
     let known = segments[0] ? resolveExpr(ctx, st, call.caller, segments[0]) : undefined;
+    if (known === undefined && hostRooted(ctx, st, call)) return;
     let walked = 1;
     for (const seg of segments.slice(1)) {
       const next = known ? member(ctx, known, seg, 0) : undefined;
@@ -351,7 +363,7 @@ function linkByName(
       plausibleGuess(ctx, st, call.receiver, caller, id)
     )
       addCall(caller, id, call.line, isClassLike(ctx, id) ? "constructor" : "call", "unique-name");
-  } else if (candidates.length > 1) {
+  } else if (candidates.length > 1 && !hostRooted(ctx, st, call)) {
     out.ambiguous.push({ caller, name: call.name, candidates: shown, file: st.record.path, line: call.line });
   }
 }

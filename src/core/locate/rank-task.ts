@@ -72,6 +72,31 @@ const TEST_WORDS = fromLanguages(
       ...langs.flatMap((l) => l.testFrameworks ?? []),
     ]),
 );
+/**
+ * The test frameworks the project itself is (or extends): those whose name is a word of a folder of its non-test
+ * code (`src/_pytest/`, `pytest_django/`, `packages/jest-circus/`). In pytest's own tracker every title says
+ * "pytest", which made every report "about tests" and ranked its test files above the source to change. Made once
+ * per graph.
+ */
+const TEST_FRAMEWORKS = fromLanguages((langs) => new Set(langs.flatMap((l) => l.testFrameworks ?? [])));
+const ownFrameworks = new WeakMap<CodeGraph, ReadonlySet<string>>();
+function frameworksOf(graph: CodeGraph): ReadonlySet<string> {
+  let own = ownFrameworks.get(graph);
+  if (own) return own;
+  const frameworks = TEST_FRAMEWORKS();
+  const found = new Set<string>();
+  const seen = new Set<string>();
+  for (const path of graph.records.keys()) {
+    const folder = path.slice(0, path.lastIndexOf("/") + 1);
+    if (!folder || seen.has(folder) || isTestFile(path) || ASIDE.test(path)) continue;
+    seen.add(folder);
+    for (const w of splitWords(folder)) if (frameworks.has(w)) found.add(w);
+  }
+  own = found;
+  ownFrameworks.set(graph, own);
+  return own;
+}
+
 /** What a test's score counts for when the task is not about tests: tests are witnesses of the code to change. */
 const TEST_SHARE = 0.2;
 /** Docs, examples, benchmarks and scripts: below the library's own code unless the task names them. */
@@ -201,9 +226,9 @@ export function rankTask(
   const words = [...ev.terms.keys()];
   // (A reporter's pasted test case is not enough: the title must say it, or test words dominate.)
   const title = text.trimStart().split("\n")[0]!;
-  const aboutTests =
-    splitWords(title).some((w) => TEST_WORDS().has(w)) ||
-    words.filter((w) => TEST_WORDS().has(w)).length * 4 >= Math.max(words.length, 1);
+  const own = frameworksOf(graph);
+  const testWord = (w: string) => TEST_WORDS().has(w) && !own.has(w);
+  const aboutTests = splitWords(title).some(testWord) || words.filter(testWord).length * 4 >= Math.max(words.length, 1);
   // Docs and examples count fully when the task names one of their files, or its title is about them.
   const asideNamed =
     ev.paths.some((p) => ASIDE.test(p)) || /\b(?:docs|documentation|examples?|benchmarks?)\b/i.test(title);

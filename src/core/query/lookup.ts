@@ -132,13 +132,23 @@ export function suggestNames(graph: CodeGraph, query: string, limit = 5): Symbol
 /** How many candidates an ambiguity error lists before "+N more". */
 export const CANDIDATES_SHOWN = 8;
 
+/** Characters of a name an error quotes: a 5,000-character argument is not echoed back whole. */
+const QUOTED_CHARS = 200;
+
+/** `name` quoted for an error message, cut to QUOTED_CHARS with its full length said. */
+export function quotedName(name: string): string {
+  return name.length <= QUOTED_CHARS
+    ? JSON.stringify(name)
+    : `${JSON.stringify(name.slice(0, QUOTED_CHARS))}… (${name.length} characters)`;
+}
+
 /** Resolves `target` to exactly one symbol, or throws `unknown_symbol` / `ambiguous_symbol`. */
 export function findSymbol(graph: CodeGraph, target: string): SymbolNode {
   const ids = matchSymbols(graph, target);
   if (ids.length === 1) return graph.symbols[ids[0]!]!;
   if (ids.length === 0) {
     const suggestions = suggestNames(graph, target);
-    throw new EngineError("unknown_symbol", `No symbol named ${JSON.stringify(target)}.`, {
+    throw new EngineError("unknown_symbol", `No symbol named ${quotedName(target)}.`, {
       hint: suggestions.length
         ? `Did you mean ${suggestions.map((s) => s.qualified).join(", ")}?`
         : "Search for a few words from its name or docstring to find it.",

@@ -335,7 +335,8 @@ function fieldLines(graph: CodeGraph, s: SymbolNode, indented: boolean, indent: 
     seen.add(name);
     const typed = type ? `: ${type.length > 80 ? `${type.slice(0, 80)}…` : type}` : "";
     const value = literal !== undefined && literal.length <= 80 ? ` = ${literal}` : indented && !typed ? " = ..." : "";
-    out.push(`${indent}${name}${typed}${value}${indented ? "" : s.kind === "enum" ? "," : ";"}`);
+    const end = indented ? "" : s.kind === "enum" ? "," : (languageById(s.language)?.fieldTerminator ?? ";");
+    out.push(`${indent}${name}${typed}${value}${end}`);
   };
   for (const b of fieldBindings(graph, s)) add(b.name, b.type, b.literal);
   return out;

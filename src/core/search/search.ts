@@ -467,8 +467,17 @@ const FIELD_NAMES: [number, string][] = [
   [FIELD.body, "body"],
 ];
 
-/** Searches definitions by words. Throws `invalid_argument` for a query with no searchable word. */
-export function searchSymbols(index: SearchIndex, query: string, limit = 10): SearchHit[] {
+/**
+ * Searches definitions by words. Throws `invalid_argument` for a query with no searchable word. `termWeights` scale
+ * each word's inverse document frequency (`search` passes the ratio that puts it on a collection shared with the
+ * text chunks, so the two rankings compare).
+ */
+export function searchSymbols(
+  index: SearchIndex,
+  query: string,
+  limit = 10,
+  termWeights?: ReadonlyMap<string, number>,
+): SearchHit[] {
   const { min, max } = LIMITS.searchResults;
   if (!Number.isInteger(limit) || limit < min || limit > max) {
     throw new EngineError("invalid_argument", `limit must be a whole number from ${min} to ${max}, got ${limit}.`, {
@@ -488,12 +497,13 @@ export function searchSymbols(index: SearchIndex, query: string, limit = 10): Se
   }
   const phrase = splitWords(query).join("");
   const hits: SearchHit[] = [];
-  for (const scored of scoreDocuments(index, terms, SYMBOL_WEIGHTS).values()) {
+  for (const scored of scoreDocuments(index, terms, SYMBOL_WEIGHTS, true, termWeights).values()) {
     if (index.docDef[scored.doc]! < 0) continue; // module-level code is not a symbol
     const id = docSymbol(index, scored.doc);
     const s = index.graph.symbols[id]!;
     let score = scored.score;
-    if (splitWords(s.name).join("") === phrase) score *= 1.5; // the query is the name
+    // The query is the name, or its end with the containers before it (`pytester path` for `Pytester.path`).
+    if (splitWords(s.name).join("") === phrase || qualifiedEndsWith(s.qualified, phrase)) score *= 1.5;
     score += Math.min(1, Math.log2(1 + (index.indegree.get(id) ?? 0)) / 6);
     if (isTestFile(s.file)) score *= 0.8;
     const d = index.graph.records.get(s.file)!.definitions[s.index]!;
@@ -509,6 +519,27 @@ export function searchSymbols(index: SearchIndex, query: string, limit = 10): Se
     (a, b) => b.score - a.score || a.qualified.length - b.qualified.length || (a.qualified < b.qualified ? -1 : 1),
   );
   return hits.slice(0, limit);
+}
+
+/** Whether the last segments of `qualified` (two or more, its name among them) spell `phrase` in words. */
+function qualifiedEndsWith(qualified: string, phrase: string): boolean {
+  const parts = qualified.split(/[.#:/]+/);
+  let tail = "";
+  for (let i = parts.length - 1; i >= 0 && tail.length < phrase.length; i--) {
+    tail = splitWords(parts[i]!).join("") + tail;
+    if (tail === phrase) return i < parts.length - 1;
+  }
+  return false;
+}
+
+/** The inverse document frequency of a word held by `df` of `n` documents, as the searches weigh it. */
+export function inverseFrequency(n: number, df: number): number {
+  return Math.log(1 + (Math.max(n, 1) - df + 0.5) / (df + 0.5));
+}
+
+/** Documents (live) in the index and documents holding `word`: a word's frequency, for a shared weighting. */
+export function documentFrequency(index: SearchIndex, word: string): { n: number; df: number } {
+  return { n: index.liveCount, df: index.words.get(word)?.df ?? 0 };
 }
 
 /**

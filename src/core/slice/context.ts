@@ -12,7 +12,7 @@ import {
   type BlockForm,
   type Envelope,
 } from "../budget/fit.ts";
-import { matchSymbols, findSymbol, suggestNames, symbolRef, type SymbolRef } from "../query/lookup.ts";
+import { matchSymbols, findSymbol, quotedName, suggestNames, symbolRef, type SymbolRef } from "../query/lookup.ts";
 import type { CodeGraph, SymbolNode } from "../graph/model.ts";
 import { outline } from "../query/queries.ts";
 import type { SearchIndex } from "../search/search.ts";
@@ -445,7 +445,7 @@ export function resolveTarget(
     // unknown symbol, with the closest names — never a silent search that answers about something else.
     if (NAME_LIKE.test(target)) {
       const suggestions = suggestNames(graph, target);
-      throw new EngineError("unknown_symbol", `No symbol named ${JSON.stringify(target)}.`, {
+      throw new EngineError("unknown_symbol", `No symbol named ${quotedName(target)}.`, {
         hint: suggestions.length
           ? `Did you mean ${suggestions.map((s) => s.qualified).join(", ")}?`
           : "Search for it with words from its name or docstring.",
@@ -915,7 +915,7 @@ export async function buildContext(
       ...(c.listOnly ? { listOnly: true } : {}),
       // The next places a task points at: their shapes first, their bodies while budget lasts.
       ...(c.role === "match" && hasOutline ? { preferOutline: true } : {}),
-      ...(hasOutline && bodyWaits(c, seeds, () => count(full)) ? { fullAfterTrailing: true } : {}),
+      ...(hasOutline ? bodyRule(c, i, seeds, () => count(full), fullTokens) : {}),
       ...(i === 0 ? { required: true, ...(note ? { cost: fullTokens + 2 } : {}) } : {}),
       ...(within[i]!.length ? { within: within[i]! } : {}),
     };
@@ -1002,6 +1002,31 @@ function bodyWaits(c: PlannedChunk, seeds: Seeds, tokens: () => number): boolean
     (CLASS_KINDS.has(c.kind) || c.kind === "file") &&
     tokens() > BIG_TASK_SEED
   );
+}
+
+/**
+ * A seed that is a class or file over BIG_TASK_SEED tokens, whatever the target: its body enters only past the
+ * budgets its share rules out (Block.fullAfterSmaller), so below them its outline and the chunks ranked after it fill
+ * the answer. Entered first, it held them to the room left beside it at that budget: `context Pytester` on pytest
+ * (a 7,426-token class) used 1,326 of 2,000 and 5,097 of 8,000 tokens with 140 chunks cut.
+ */
+function bigSeed(c: PlannedChunk, tokens: number): boolean {
+  return c.role === "seed" && (CLASS_KINDS.has(c.kind) || c.kind === "file") && tokens > BIG_TASK_SEED;
+}
+
+/**
+ * When a chunk's body enters: a task's big seed after every other chunk (bodyWaits), any other big seed after those
+ * entering below its share's budget (bigSeed); else in rank order.
+ */
+function bodyRule(
+  c: PlannedChunk,
+  i: number,
+  seeds: Seeds,
+  tokens: () => number,
+  seedTokens: number,
+): Pick<Block, "fullAfterTrailing" | "fullAfterSmaller"> {
+  if (bodyWaits(c, seeds, tokens)) return { fullAfterTrailing: true };
+  return i === 0 && bigSeed(c, seedTokens) ? { fullAfterSmaller: true } : {};
 }
 
 /** The most files with syntax errors a context answer names. */

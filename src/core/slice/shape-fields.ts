@@ -2,7 +2,7 @@
  * The fields of a response model as a tree: a pydantic model, a dataclass, a TypeScript interface
  * or class, each field with the model its type names (`data: list[ItemPublic]` → ItemPublic's
  * fields), bases' fields first. Read from the model's own lines: `name: Type` at the body's indent
- * (Python) or `name?: Type;` (TypeScript), which is how those three declare their fields.
+ * (Python) or `name?: Type;` (TypeScript; a class's also behind modifiers, with `!`, `#` or no type).
  */
 import { languageById } from "../../languages/index.ts";
 import { DEFAULT_SEMANTICS } from "../../languages/types.ts";
@@ -78,12 +78,13 @@ export function modelReader(
       if (nested.some((d) => l >= d.start && l <= d.end)) continue;
       const line = text[l - 1] ?? "";
       const m = indented ? PY_FIELD.exec(line) : TS_FIELD.exec(line);
-      if (!m) continue;
-      if (indented) {
+      const field = m || s.kind !== "class" ? undefined : languageById(s.language)?.classFieldLine?.(line);
+      if (!m && !field) continue;
+      if (m && indented) {
         indent ??= m[1];
         if (m[1] !== indent) continue;
       }
-      const [name, type] = indented ? [m[2]!, m[3]!] : [m[1]!, m[2]!];
+      const [name, type] = field ?? (indented ? [m![2]!, m![3]!] : [m![1]!, m![2]!]);
       if (/\(/.test(name)) continue;
       node.fields.set(name, { name, type: type.trim(), owner: s.name, line: l });
     }

@@ -24,6 +24,16 @@ function singular(words: string[]): string[] {
   return [...new Set(words.map((w) => (w.length > 3 && w.endsWith("s") && !w.endsWith("ss") ? w.slice(0, -1) : w)))];
 }
 
+/** The words searchText looks up for `query`. */
+export function textTerms(query: string): string[] {
+  return singular(queryTerms(query.slice(0, 2000), 32));
+}
+
+/** Chunks in the index and chunks holding `word`. */
+export function textFrequency(index: TextIndex, word: string): { n: number; df: number } {
+  return { n: index.chunks.length, df: index.words.get(word)?.length ?? 0 };
+}
+
 /** Release notes and changelogs name every feature once: they rank below the docs that describe one. */
 const HISTORY = /(^|\/)(release[-_ ]?notes|changelog|changes|history|news)(\.[a-z]+)?$/i;
 const HISTORY_WEIGHT = 0.5;
@@ -138,7 +148,8 @@ export function searchText(
   index: TextIndex,
   query: string,
   limit = 10,
-  terms = singular(queryTerms(query.slice(0, 2000), 32)),
+  terms = textTerms(query),
+  idfOf?: (term: string) => number,
 ): TextHit[] {
   const n = Math.max(1, index.chunks.length);
   const k1 = 1.2;
@@ -147,7 +158,7 @@ export function searchText(
   for (const t of terms) {
     const list = index.words.get(t);
     if (!list) continue;
-    const idf = Math.log(1 + (n - list.length + 0.5) / (list.length + 0.5));
+    const idf = idfOf?.(t) ?? Math.log(1 + (n - list.length + 0.5) / (list.length + 0.5));
     for (const packed of list) {
       const doc = Math.floor(packed / 8);
       const fields = packed % 8;

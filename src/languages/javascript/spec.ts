@@ -3,7 +3,8 @@ import { DEFAULT_SEMANTICS, type LanguageSpec } from "../types.ts";
 import { QUERIES } from "../queries.gen.ts";
 import { JS_PARAMETERS } from "../arity.ts";
 import { callbackSite } from "../typescript/hooks.ts";
-import { JS_BUILTIN_METHODS } from "../typescript/builtins.ts";
+import { classFieldLine } from "../typescript/class-fields.ts";
+import { JS_BUILTIN_METHODS, JS_HOST_GLOBALS } from "../typescript/builtins.ts";
 import { typescriptResolver } from "../typescript/resolve.ts";
 import { jsTests } from "../typescript/tests.ts";
 import { ecmascriptRename } from "../typescript/rename.ts";
@@ -28,6 +29,8 @@ export const javascript: LanguageSpec = {
   fullDepth: true,
   callbackSite,
   builtinMethods: JS_BUILTIN_METHODS,
+  hostGlobals: JS_HOST_GLOBALS,
+  classFieldLine,
   resolver: typescriptResolver,
   fence: "js",
   tests: jsTests,

@@ -1,6 +1,7 @@
 /**
  * Rust module resolution. A crate is a root file (`src/lib.rs`, `src/main.rs`, `src/bin/x.rs`,
- * `tests/x.rs`, `examples/x.rs`, `benches/x.rs`, `build.rs`) under a folder with a Cargo.toml; a
+ * `tests/x.rs`, `examples/x.rs`, `benches/x.rs`, `build.rs`, or the `path` of a `[[bin]]`/`[lib]` target
+ * elsewhere: ripgrep's `crates/core/main.rs`) under a folder with a Cargo.toml; a
  * module is a file below its root's folder (`src/a/b.rs` or `src/a/b/mod.rs` is `a::b`), or an
  * inline `mod x { … }` (reached through `within`). A `use` path starts at `crate`, `self`,
  * `super` (from the module the `use` sits in, inline modules counted), the package's own crate name
@@ -27,6 +28,11 @@ interface RustTables {
   libs: Map<string, string>;
   /** Crates from outside: the standard ones and every dependency a Cargo.toml names. */
   outside: Set<string>;
+  /**
+   * Crate roots a Cargo.toml places outside the usual folders (`[[bin]] path = "crates/core/main.rs"`, ripgrep's):
+   * the root file's folder → the folder of its Cargo.toml.
+   */
+  rootDirs: Map<string, string>;
 }
 
 const STANDARD = ["std", "core", "alloc", "proc_macro", "test"];
@@ -38,6 +44,7 @@ function prepareRust(project: ProjectFiles): RustTables {
   const packages = new Map<string, { name: string | undefined; libDir: string | undefined }>();
   const libs = new Map<string, string>();
   const outside = new Set<string>(STANDARD);
+  const rootDirs = new Map<string, string>();
   for (const path of project.paths()) {
     if (path.endsWith(".rs")) files.add(path);
     else if (/(^|\/)Cargo\.toml$/.test(path)) {
@@ -48,6 +55,11 @@ function prepareRust(project: ProjectFiles): RustTables {
       const src = dir ? `${dir}/src` : "src";
       const name = (lib ?? pkg)?.replace(/-/g, "_");
       packages.set(dir, { name, libDir: src });
+      // `[[bin]]` / `[lib]` targets with a `path` of their own: their folder holds the crate's modules.
+      for (const m of text.matchAll(/^\[\[?(?:bin|lib)\]\]?([^[]*)/gm)) {
+        const root = /^\s*path\s*=\s*"([^"]+\.rs)"/m.exec(m[1]!)?.[1]?.replace(/^\.\//, "");
+        if (root && root.includes("/")) rootDirs.set(dirname(dir ? `${dir}/${root}` : root), dir);
+      }
       if (name) libs.set(name, src);
       // [dependencies], [dev-dependencies], [target.'…'.dependencies]: `name = …` lines and `[dependencies.name]`.
       for (const m of text.matchAll(/^\[(?:target\.[^\]]*\.)?(?:dev-|build-)?dependencies\]([^[]*)/gm)) {
@@ -58,7 +70,7 @@ function prepareRust(project: ProjectFiles): RustTables {
     }
   }
   for (const name of libs.keys()) outside.delete(name);
-  return { files, packages, libs, outside };
+  return { files, packages, libs, outside, rootDirs };
 }
 
 /** The crate a file belongs to and its module path inside it (`src/a/b.rs` → [a, b]). */
@@ -76,6 +88,17 @@ function moduleOf(t: RustTables, path: string): { crate: Crate; mods: string[] }
     // The crate roots: src/lib.rs, src/main.rs, src/bin/x.rs, tests/x.rs…
     if (mods.length === 1 && (parts[i] !== "src" || mods[0] === "lib" || mods[0] === "main")) mods = [];
     else if (parts[i] === "src" && mods[0] === "bin" && mods.length === 2) mods = [];
+    return { crate: { dir, libDir: pkg.libDir, name: pkg.name }, mods };
+  }
+  // Below a root a Cargo.toml names by path: the nearest such folder.
+  for (let i = parts.length - 1; i > 0; i--) {
+    const dir = parts.slice(0, i).join("/");
+    const pkgDir = t.rootDirs.get(dir);
+    const pkg = pkgDir === undefined ? undefined : t.packages.get(pkgDir);
+    if (!pkg) continue;
+    let mods = parts.slice(i);
+    if (mods.at(-1) === "mod") mods = mods.slice(0, -1);
+    if (mods.length === 1 && (mods[0] === "main" || mods[0] === "lib")) mods = [];
     return { crate: { dir, libDir: pkg.libDir, name: pkg.name }, mods };
   }
   return undefined;

@@ -28,6 +28,7 @@ export const rust: LanguageSpec = {
   exportStyle: "public-modifier",
   fullDepth: true,
   importPathJoin: "::",
+  fieldTerminator: ",",
   resolver: rustResolver,
   tests: rustTests,
   testRunners: [{ name: "cargo test", matches: (a) => a[0] === "cargo" && a[1] === "test" }],

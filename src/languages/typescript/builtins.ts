@@ -23,3 +23,13 @@ export const JS_BUILTIN_METHODS: ReadonlySet<string> = new Set(
     "appendChild removeChild"
   ).split(/\s+/),
 );
+
+/** Globals of JavaScript's hosts (Node, Deno, Bun, browsers) and its built-in namespaces (LanguageSpec.hostGlobals). */
+export const JS_HOST_GLOBALS: ReadonlySet<string> = new Set(
+  (
+    "process console window document globalThis global self navigator location history localStorage " +
+    "sessionStorage performance crypto Buffer Deno Bun JSON Math Reflect Atomics Intl WebAssembly Object Array " +
+    "Promise Number String Symbol Date RegExp Error Map Set WeakMap WeakSet Proxy BigInt Boolean Function URL " +
+    "URLSearchParams ArrayBuffer Uint8Array TextEncoder TextDecoder AbortController"
+  ).split(/\s+/),
+);

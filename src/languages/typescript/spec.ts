@@ -3,7 +3,8 @@ import type { LanguageSpec } from "../types.ts";
 import { QUERIES } from "../queries.gen.ts";
 import { JS_PARAMETERS } from "../arity.ts";
 import { callbackSite } from "./hooks.ts";
-import { JS_BUILTIN_METHODS } from "./builtins.ts";
+import { classFieldLine } from "./class-fields.ts";
+import { JS_BUILTIN_METHODS, JS_HOST_GLOBALS } from "./builtins.ts";
 import { typescriptResolver } from "./resolve.ts";
 import { jsTests } from "./tests.ts";
 import { ecmascriptRename } from "./rename.ts";
@@ -22,6 +23,8 @@ const base = {
   fullDepth: true,
   callbackSite,
   builtinMethods: JS_BUILTIN_METHODS,
+  hostGlobals: JS_HOST_GLOBALS,
+  classFieldLine,
   resolver: typescriptResolver,
   tests: jsTests,
   testRunners: JS_TEST_RUNNERS,
