@@ -24,11 +24,15 @@ export const JS_BUILTIN_METHODS: ReadonlySet<string> = new Set(
   ).split(/\s+/),
 );
 
-/** Globals of JavaScript's hosts (Node, Deno, Bun, browsers) and its built-in namespaces (LanguageSpec.hostGlobals). */
+/**
+ * Globals JavaScript code meets without binding them (LanguageSpec.hostGlobals): the language's built-in namespaces,
+ * the web platform's, and `process`, `global` and `Buffer`, which every server host provides. No runtime's own
+ * namespace is named here: the engine knows the language, not the runtimes it runs on.
+ */
 export const JS_HOST_GLOBALS: ReadonlySet<string> = new Set(
   (
     "process console window document globalThis global self navigator location history localStorage " +
-    "sessionStorage performance crypto Buffer Deno Bun JSON Math Reflect Atomics Intl WebAssembly Object Array " +
+    "sessionStorage performance crypto Buffer JSON Math Reflect Atomics Intl WebAssembly Object Array " +
     "Promise Number String Symbol Date RegExp Error Map Set WeakMap WeakSet Proxy BigInt Boolean Function URL " +
     "URLSearchParams ArrayBuffer Uint8Array TextEncoder TextDecoder AbortController"
   ).split(/\s+/),
