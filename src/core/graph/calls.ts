@@ -18,6 +18,7 @@ import {
 import {
   basesOf,
   enclosingClass,
+  exportOf,
   findInBases,
   findMember,
   member,
@@ -149,6 +150,10 @@ export function callsOf(ctx: GraphContext, st: FileState): FileCalls {
       continue;
     }
     const link = (v: Value | undefined, resolution: Resolution): boolean => {
+      // A CommonJS module called (`const Mocha = require("./mocha"); new Mocha(…)`): what it assigns to
+      // `module.exports`, the pre-class idiom's constructor function.
+      if (v?.kind === "module" && languageFamily(st.record.language) === "ecmascript")
+        v = exportOf(ctx, v.file, "default");
       if (!v) return false;
       if (v.kind === "external") {
         out.external.push({ caller, target: v.name, file: path, line: call.line });

@@ -160,7 +160,8 @@ function computeExport(ctx: GraphContext, file: string, name: string, depth: num
   const variable = i === undefined ? localsOf(st).get(-1)?.get(name) : undefined;
   if (variable?.kind === "assign") {
     const v = bindingValue(ctx, st, -1, variable, depth + 1);
-    if (v.kind === "instance" || v.kind === "external") return v;
+    // (or outside data: `export const publicProcedure = t.procedure`, an interface's property)
+    if (v.kind === "instance" || v.kind === "external" || (v.kind === "local" && v.outside)) return v;
   }
   return undefined;
 }
@@ -479,6 +480,7 @@ function bindingValue(ctx: GraphContext, st: FileState, scope: number, b: Bindin
       depth + 1,
     );
     if (v && v.kind !== "external") return v;
+    if (!v && outsideHeld(ctx, st, scope, b.alias, depth + 1)) return { kind: "local", outside: true };
   }
   if (b.argOf) {
     const v = contextualType(ctx, st, scope, b.argOf, depth + 1);
@@ -508,8 +510,31 @@ function outsideMethod(ctx: GraphContext, st: FileState, scope: number, callee: 
   // (nor a name some class of the project binds as a field: `captureclass = staticmethod(StdCapture)` holds a callable)
   if (fieldNames(ctx).has(m[1]!)) return false;
   // (a field of a project object, `self.context_class: type[Context] = Context`, is no definition but is the project's)
-  const base = resolveExpr(ctx, st, scope, callee.slice(0, m.index), depth + 1);
+  const text = callee.slice(0, m.index);
+  const base = resolveExpr(ctx, st, scope, text, depth + 1);
+  if (!base && outsideHeld(ctx, st, scope, text, depth + 1)) return true;
   return !(base && base.kind !== "external" && base.kind !== "local" && member(ctx, base, m[1]!, depth + 1));
+}
+
+/**
+ * Whether an expression the rules cannot type (`t.procedure`, `process.stdout`) reads an object that is no untyped
+ * data of the project, so a local holding it is outside (found by the new-user tours, branch quality8):
+ * - a property of a value whose declared type is a shape of the project (an interface or type alias, whose members
+ *   the index holds no definition for): tRPC's `procedure = t.procedure; procedure.meta(…)` was linked to the one
+ *   `TRPCBuilder.meta`, as `t.procedure.meta(…)` itself no longer was;
+ * - a member of a global of the language's host the file does not bind: mocha's `var stream = process.stdout;
+ *   stream.write(…)` was linked to `XUnit.write`, as `process.stdout.write(…)` itself no longer was.
+ */
+function outsideHeld(ctx: GraphContext, st: FileState, scope: number, text: string, depth: number): boolean {
+  const dot = text.lastIndexOf(".");
+  if (dot <= 0 || !IDENT.test(text.slice(dot + 1)) || depth > MAX_DEPTH) return false;
+  const root = /^[A-Za-z_$][\w$]*/.exec(text)?.[0];
+  if (root && languageById(st.record.language)?.hostGlobals?.has(root))
+    return resolveExpr(ctx, st, scope, root, depth + 1) === undefined;
+  const base = resolveExpr(ctx, st, scope, text.slice(0, dot), depth + 1);
+  if (base?.kind !== "instance") return false;
+  const kind = ctx.symbols[base.id]!.kind;
+  return (kind === "interface" || kind === "type") && member(ctx, base, text.slice(dot + 1), depth + 1) === undefined;
 }
 
 /** Per resolution pass (its memos), the names bound as fields or in a class body anywhere in the project. */
@@ -947,7 +972,8 @@ export function resolveExpr(
       const cls = enclosingClass(st, scope, ctx);
       return cls !== undefined ? { kind: "super", id: cls } : undefined;
     }
-    return callResult(ctx, st, scope, head, depth + 1);
+    // (`initTRPC.meta<Meta>()`: the type arguments are no part of the callee)
+    return callResult(ctx, st, scope, head.replace(/(?<=[\w$])\s*<[^()]*>$/, ""), depth + 1);
   }
   const dot = head.lastIndexOf(".");
   const sigil = st.semantics.fieldSigil;

@@ -31,6 +31,11 @@
   name: (_) @name
   body: (_) @body) @definition.method)
 (class_body (method_definition return_type: (type_annotation (_) @returns)) @definition.method)
+;; A method with no return annotation whose body returns a new instance (`meta() { return new Builder<T>(); }`, a
+;; builder's step): it returns that class, as an annotation would say.
+(class_body (method_definition
+  !return_type
+  body: (statement_block (return_statement (new_expression constructor: (identifier) @returns)))) @definition.method)
 (abstract_method_signature
   name: (_) @name) @definition.method
 
