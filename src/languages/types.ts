@@ -586,6 +586,12 @@ export interface TestConventions {
   file?: RegExp;
   /** The test at `site`, or undefined when the site is in no test (a helper, module code outside a test). */
   testAt(site: TestSite): TestCase | undefined;
+  /**
+   * Whether a scope holds test code though its file is no test file: Rust's `#[cfg(test)] mod tests { … }` inside a
+   * product file, whose functions (the tests and their helpers) only a test build compiles. Sites inside it are test
+   * code as a test file's are.
+   */
+  testScope?(scope: TestScope): boolean;
   /** The id that runs every test of a file (a path, a Go package, a test class); default: the path. */
   fileId?(path: string, topLevel: readonly TestScope[]): string;
   /** Runners in the order they are preferred; the first is assumed when no project file names one. */

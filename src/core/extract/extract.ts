@@ -231,7 +231,8 @@ function docOf(node: Node, outer: Node, body: Node | undefined, spec: LanguageSp
     const before = s.previousSibling;
     const beforeType = before?.type;
     if (before && !spec.commentTypes.includes(beforeType!) && before.endPosition.row === s.startPosition.row) break;
-    parts.unshift(s.text);
+    // (a Rust `///` line comment's node holds its line break: joined with another, each line came out double-spaced)
+    parts.unshift(s.text.replace(/\r?\n$/, ""));
     nextRow = s.startPosition.row;
     s = before;
     type = beforeType;

@@ -80,8 +80,42 @@ export function testAt(graph: CodeGraph, path: string, line: number, index?: num
 export function isTestSite(graph: CodeGraph, path: string, line: number, caller: number): boolean {
   const s = graph.symbols[caller];
   if (isTestPath(path, s?.language)) return true;
-  if (!s || !conventionsOf(s.language)) return false;
-  return testAt(graph, path, line, s.index) !== undefined;
+  const conv = s ? conventionsOf(s.language) : undefined;
+  const record = graph.records.get(path);
+  if (!s || !conv || !record) return false;
+  const site = siteOf(record, line, s.index);
+  return conv.testAt(site) !== undefined || inTestScope(conv, site.scope);
+}
+
+/**
+ * True when a call site is test code by its file's path or a scope around it its language compiles for tests only
+ * (a Rust `#[cfg(test)] mod tests`), stricter than `isTestSite`: a product file's function named like a test is not.
+ */
+export function inTestCode(graph: CodeGraph, path: string, line: number, caller: number): boolean {
+  const s = graph.symbols[caller];
+  if (isTestPath(path, s?.language)) return true;
+  const conv = s ? conventionsOf(s.language) : undefined;
+  const record = graph.records.get(path);
+  return !!s && !!conv && !!record && inTestScope(conv, siteOf(record, line, s.index).scope);
+}
+
+/** True when one of the scopes around a site holds test code only (a Rust `#[cfg(test)]` module). */
+const inTestScope = (conv: TestConventions, scope: readonly TestScope[]): boolean =>
+  conv.testScope !== undefined && scope.some((s) => conv.testScope!(s));
+
+/**
+ * True for a definition inside a scope its language compiles for tests only (a Rust `#[cfg(test)] mod tests`, the
+ * module itself included): test code in a product file, which search ranks as it ranks a test file's.
+ */
+export function inTestScopeOnly(record: FileRecord, index: number): boolean {
+  const conv = conventionsOf(record.language);
+  return conv?.testScope !== undefined && index >= 0 && inTestScope(conv, scopeAt(record, 0, index));
+}
+
+/** True for a file that holds test code by its path, or some scope its language compiles for tests only. */
+function holdsTestCode(record: FileRecord, conv: TestConventions): boolean {
+  if (isTestPath(record.path, record.language)) return true;
+  return conv.testScope !== undefined && record.definitions.some((d) => conv.testScope!(d));
 }
 
 /** The test cases of each test file, memoized per graph (see {@link testCasesOf}). */
@@ -100,7 +134,7 @@ export function testCasesOf(graph: CodeGraph): Map<string, Set<string>> {
   const out = new Map<string, Set<string>>();
   for (const [path, record] of graph.records) {
     const conv = conventionsOf(record.language);
-    if (!conv || !isTestPath(path, record.language)) continue;
+    if (!conv || !holdsTestCode(record, conv)) continue;
     const ids = new Set<string>();
     const add = (line: number, index: number) => {
       const t = conv.testAt(siteOf(record, line, index));

@@ -12,7 +12,7 @@
  * most any answer follows.
  */
 import { LIMITS } from "../limits.ts";
-import { isTestPath, testAt, testCasesOf } from "../graph/test-code.ts";
+import { inTestCode, testAt, testCasesOf } from "../graph/test-code.ts";
 import type { Route } from "./routes.ts";
 import type { CodeGraph } from "../graph/model.ts";
 
@@ -68,8 +68,8 @@ export function reachOf(graph: CodeGraph, targets: readonly number[], routes: re
   }
   const reached = new Set<string>();
   for (const ei of edges) {
-    const file = graph.calls[ei]!.file;
-    if (!isTestPath(file, graph.records.get(file)?.language)) continue;
+    const e = graph.calls[ei]!;
+    if (!inTestCode(graph, e.file, e.line, e.caller)) continue;
     const id = testOfEdge(graph, ei);
     if (id) reached.add(id);
   }

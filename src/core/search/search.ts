@@ -15,7 +15,7 @@ import type { CodeGraph } from "../graph/model.ts";
 import { symbolRef, type SymbolRef } from "../query/lookup.ts";
 import { EngineError } from "../../shared/errors.ts";
 import { LIMITS } from "../limits.ts";
-import { isTestFile } from "../graph/test-code.ts";
+import { inTestScopeOnly, isTestFile } from "../graph/test-code.ts";
 import { queryTerms, splitWords, termsOf } from "../extract/words.ts";
 
 export { splitWords } from "../extract/words.ts";
@@ -505,8 +505,9 @@ export function searchSymbols(
     // The query is the name, or its end with the containers before it (`pytester path` for `Pytester.path`).
     if (splitWords(s.name).join("") === phrase || qualifiedEndsWith(s.qualified, phrase)) score *= 1.5;
     score += Math.min(1, Math.log2(1 + (index.indegree.get(id) ?? 0)) / 6);
-    if (isTestFile(s.file)) score *= 0.8;
-    const d = index.graph.records.get(s.file)!.definitions[s.index]!;
+    const record = index.graph.records.get(s.file)!;
+    if (isTestFile(s.file) || inTestScopeOnly(record, s.index)) score *= 0.8;
+    const d = record.definitions[s.index]!;
     hits.push({
       ...symbolRef(s),
       end: s.end,

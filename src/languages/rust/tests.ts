@@ -9,6 +9,8 @@ import { groupBy, shellQuote } from "../testing.ts";
 
 const ATTRIBUTE = /^#\[(\w+::)*(test|rstest|test_case|wasm_bindgen_test)\b/;
 const INTEGRATION = /(^|\/)tests\/([^/]+)\.rs$/;
+/** `#[cfg(test)]`, and any `cfg` that requires it (`#[cfg(all(test, unix))]`): compiled for tests only. */
+const TEST_ONLY = /^#\[cfg\((?:all\((?:[^()]*,\s*)?)?test\b/;
 
 /** The module path of a file inside its crate: src/lib.rs → [], src/a/b.rs → [a, b], src/a/mod.rs → [a]. */
 function modulePath(path: string): string[] | undefined {
@@ -50,6 +52,7 @@ export const rustTests: TestConventions = {
     }
     return undefined;
   },
+  testScope: (scope) => scope.kind === "module" && (scope.decorators ?? []).some((d) => TEST_ONLY.test(d)),
   fileId: (path) => (targetOf(path) ? `--test ${targetOf(path)}` : (modulePath(path) ?? []).join("::")),
   runners: [
     {
