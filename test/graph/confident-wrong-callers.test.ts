@@ -3,7 +3,8 @@
  * name or a missing link on real code, each fixture failing without its rule:
  * - TypeScript (tRPC): `t = initTRPC.meta<Meta>().create()` where `meta()` returns `new TRPCBuilder()` without a
  *   return annotation; `t` stayed unknown, so `t.procedure.meta(…)` and, through `procedure = t.procedure`,
- *   `procedure.meta(…)` were linked to `TRPCBuilder.meta` (14 wrong callers). A method whose body returns a new
+ *   `procedure.meta(…)` were linked to `TRPCBuilder.meta` (14 wrong callers), also where the chain is written over
+ *   several lines (`initTRPC\n  .context<{ foo: 'bar' }>()\n  .create()`). A method whose body returns a new
  *   instance of one class returns that class, and a local holding a property of an interface-typed value (a shape
  *   whose members the index holds no definition for) is outside data, as the property read itself already was.
  * - JavaScript (mocha): `var stream = process.stdout; stream.write(…)` was linked to `XUnit.write`: a local
@@ -49,6 +50,12 @@ publicProcedure.meta({}); // calls: none
 initBuilder.meta<{ b: 2 }>().meta(); // calls: src/builder.ts#Builder.meta
 export function wire(anything) {
   return anything.meta(); // calls: src/builder.ts#Builder.meta
+}
+export function overLines() {
+  const m = initBuilder
+    .meta<{ c: "3" }>()
+    .create();
+  m.procedure.meta({}); // calls: none
 }
 `;
 

@@ -945,6 +945,8 @@ export function resolveExpr(
   called = false,
 ): Value | undefined {
   if (depth > MAX_DEPTH) return undefined;
+  // A chain written over several lines (`initTRPC\n  .context<…>()\n  .create()`, whitespace-collapsed): `a .b`.
+  if (/\s\.|\.\s/.test(text)) text = text.replace(/\s+(?=\??\.)|(?<=\.)\s+/g, "");
   if (st.semantics.stringClass && /^(["'])[^"'#]*\1$/.test(text)) {
     // `"a.rb".pathmap` where the project reopens String: an instance of that class.
     const id = packageMember(ctx, st, st.semantics.stringClass);
