@@ -19,6 +19,10 @@ const TYPESCRIPT = `
 //- src/builder.ts
 export interface Proc {
   meta(m: unknown): Proc;
+  use(m: unknown): Proc;
+}
+export function use(plugin: unknown) {
+  return plugin;
 }
 export interface Root {
   procedure: Proc;
@@ -46,6 +50,8 @@ import { publicProcedure, t } from "./trpc";
 t.procedure.meta({}); // calls: none
 const procedure = t.procedure;
 procedure.meta({}); // calls: none
+const used = t.procedure.use(procedure);
+used.meta({}); // calls: none
 publicProcedure.meta({}); // calls: none
 initBuilder.meta<{ b: 2 }>().meta(); // calls: src/builder.ts#Builder.meta
 export function wire(anything) {

@@ -506,13 +506,15 @@ function bindingValue(ctx: GraphContext, st: FileState, scope: number, b: Bindin
  */
 function outsideMethod(ctx: GraphContext, st: FileState, scope: number, callee: string, depth: number): boolean {
   const m = /\.\s*([A-Za-z_$][\w$]*)\s*(?:<[^()]*>)?\s*(?:\?\.)?$/.exec(callee);
-  if (!m || ctx.byName.has(m[1]!) || languageById(st.record.language)?.builtinMethods?.has(m[1]!)) return false;
+  if (!m || languageById(st.record.language)?.builtinMethods?.has(m[1]!)) return false;
+  // (a method of an object no definition describes, whatever its name: `t.procedure.use(mw)`, `process.stdout.on(…)`)
+  const text = callee.slice(0, m.index);
+  if (outsideHeld(ctx, st, scope, text, depth + 1)) return true;
+  if (ctx.byName.has(m[1]!)) return false;
   // (nor a name some class of the project binds as a field: `captureclass = staticmethod(StdCapture)` holds a callable)
   if (fieldNames(ctx).has(m[1]!)) return false;
   // (a field of a project object, `self.context_class: type[Context] = Context`, is no definition but is the project's)
-  const text = callee.slice(0, m.index);
   const base = resolveExpr(ctx, st, scope, text, depth + 1);
-  if (!base && outsideHeld(ctx, st, scope, text, depth + 1)) return true;
   return !(base && base.kind !== "external" && base.kind !== "local" && member(ctx, base, m[1]!, depth + 1));
 }
 
