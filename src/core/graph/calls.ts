@@ -17,6 +17,7 @@ import {
 } from "./model.ts";
 import {
   basesOf,
+  calledExport,
   enclosingClass,
   exportOf,
   findInBases,
@@ -238,7 +239,8 @@ export function callsOf(ctx: GraphContext, st: FileState): FileCalls {
         continue;
       }
       if (base) {
-        const v = member(ctx, base, call.name, 0);
+        let v = member(ctx, base, call.name, 0);
+        if (v?.kind === "module" && base.kind === "module") v = calledExport(ctx, base.file, call.name) ?? v;
         const resolution: Resolution =
           base.kind === "module" || base.kind === "external" ? "import" : isSelfReceiver(st, recv) ? "self" : "type";
         if (link(v, resolution)) continue;

@@ -166,6 +166,21 @@ function computeExport(ctx: GraphContext, file: string, name: string, depth: num
   return undefined;
 }
 
+/**
+ * What a call of `name` through a module reaches where the module binds the name twice, as a submodule (`mod parse;`)
+ * and as a value it imports (`pub use crate::flags::parse::{parse, …}`): a call looks among values, where modules are
+ * not, so `flags::parse()` is the function (ripgrep). Undefined when the name is no value there.
+ */
+export function calledExport(ctx: GraphContext, file: string, name: string): Value | undefined {
+  const st = ctx.files.get(file);
+  const imp = st?.importBindings
+    .get(name)
+    ?.filter((i) => i.scope < 0 && i.kind !== "module")
+    .at(-1);
+  const v = st && imp ? importValue(ctx, st, imp, 1) : undefined;
+  return v?.kind === "def" ? { ...v, via: "import" } : undefined;
+}
+
 /** `name` through a file's star imports, first hit wins. */
 function fromStarImports(ctx: GraphContext, st: FileState, name: string, depth: number): Value | undefined {
   for (const star of st.starImports) {
