@@ -105,7 +105,9 @@ describe("wrong callers reported with confidence", () => {
   });
 
   it("JavaScript: a local holding a host global's member is the host's; a required constructor function is new'd", async () => {
-    const { want, got } = await markedCalls(JAVASCRIPT, "//");
+    const { want, got, graph } = await markedCalls(JAVASCRIPT, "//");
     expect(got).toEqual(want);
+    // (found through the require, as an import)
+    expect(graph.calls.find((e) => e.file === "lib/cli/run.js" && e.line === 3)?.resolution).toBe("import");
   });
 });

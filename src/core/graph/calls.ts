@@ -153,8 +153,10 @@ export function callsOf(ctx: GraphContext, st: FileState): FileCalls {
     const link = (v: Value | undefined, resolution: Resolution): boolean => {
       // A CommonJS module called (`const Mocha = require("./mocha"); new Mocha(…)`): what it assigns to
       // `module.exports`, the pre-class idiom's constructor function.
-      if (v?.kind === "module" && languageFamily(st.record.language) === "ecmascript")
+      if (v?.kind === "module" && languageFamily(st.record.language) === "ecmascript") {
         v = exportOf(ctx, v.file, "default");
+        resolution = "import";
+      }
       if (!v) return false;
       if (v.kind === "external") {
         out.external.push({ caller, target: v.name, file: path, line: call.line });
