@@ -27,6 +27,10 @@ export function resolverState(
 }
 
 /** A file's scope: its top-level names and import bindings (local scopes come later, on demand). */
+/** Whether a definition is qualified by something it is declared outside of (an `impl`'s method: `Parser.parse`). */
+const defsQualified = (record: FileRecord, i: number): boolean =>
+  record.definitions[i]!.qualified !== record.definitions[i]!.name;
+
 export function makeFileState(
   ctx: Pick<GraphContext, "resolverStates" | "project">,
   record: FileRecord,
@@ -34,7 +38,10 @@ export function makeFileState(
 ): FileState {
   const top = new Map<string, number>();
   record.definitions.forEach((d, i) => {
-    if (d.parent < 0) top.set(d.name, i);
+    // (a method declared outside its type, Rust's `impl Parser { fn parse… }`, has no parent either: the file's own
+    // `fn parse` keeps the name, so `use crate::flags::parse::parse` is the function, not `Parser.parse`)
+    if (d.parent < 0 && (d.qualified === d.name || !top.has(d.name) || defsQualified(record, top.get(d.name)!)))
+      top.set(d.name, i);
   });
   const importBindings = new Map<string, ImportRecord[]>();
   const starImports: ImportRecord[] = [];
