@@ -19,9 +19,11 @@
 // only in-process CLI calls, CODESLICE_NO_SERVER=1 (no warm server answers), the builds alternated
 // call by call (their order swapped every run) on one indexed copy of the corpus each, so both
 // meet the same load. Per build: `locate` on every task, `context QuerySet.bulk_create --budget
-// 4000` and `callers QuerySet.bulk_create`, each `--runs` times after one untimed call per command
-// (the first call after an index, which may keep derived data in the cache, is shown apart):
-// median CPU-s (user + sys), wall and peak RSS, and the answers compared byte for byte.
+// 4000` and `callers QuerySet.bulk_create`, each `--runs` times after one untimed call per command:
+// median CPU-s (user + sys), wall and peak RSS, and the answers compared byte for byte. Apart, the
+// first call after an index (it builds the graph and keeps derived data in the cache): `locate`
+// (prose), `context`, `callers` and `search`, each `--runs` times on a copy of the cache as `index`
+// left it (restored before every call, builds alternated), median CPU-s and wall.
 //   node test/bench/locate-bench.mjs --builds main=/path/to/main,new=. [--runs 5]
 // Output: a markdown table on stdout and test/bench/results/locate-builds-<corpus>.json.
 import fs from "node:fs";
@@ -197,11 +199,29 @@ async function compareBuilds(spec) {
     ["callers", ["callers", TARGET]],
   ];
   const call = (b, args) => runCli([...args, "--root", corpus, "--cache-dir", b.cache, "--quiet"], { cli: b.cli });
-  const first = {};
+  const firstCalls = [
+    calls[0],
+    calls.find(([label]) => label.startsWith("context")),
+    calls.find(([label]) => label === "callers"),
+    ["search", ["search", "bulk create update conflicts"]],
+  ];
   for (const b of builds) {
     await runCli(["index", "--root", corpus, "--cache-dir", b.cache, "--quiet"], { cli: b.cli, measureRss: false });
-    first[b.name] = await call(b, calls[0][1]);
+    fs.cpSync(b.cache, `${b.cache}-indexed`, { recursive: true });
   }
+  // The first call after an index: on the cache as `index` left it, restored before each call.
+  const first = {};
+  const firstAnswers = {};
+  for (const b of builds) first[b.name] = Object.fromEntries(firstCalls.map(([label]) => [label, []]));
+  for (let run = 0; run < RUNS; run++)
+    for (const [label, args] of firstCalls)
+      for (const b of run % 2 ? [...builds].reverse() : builds) {
+        fs.rmSync(b.cache, { recursive: true, force: true });
+        fs.cpSync(`${b.cache}-indexed`, b.cache, { recursive: true });
+        const r = await call(b, args);
+        first[b.name][label].push(r);
+        firstAnswers[`${b.name} ${label}`] ??= r.stdout;
+      }
   const answers = {};
   const m = {};
   for (const b of builds) m[b.name] = Object.fromEntries(calls.map(([label]) => [label, []]));
@@ -239,8 +259,27 @@ async function compareBuilds(spec) {
       rows,
     ),
   );
+  const firstRows = firstCalls.map(([label]) => [
+    label,
+    ...builds.flatMap((b) => [fmt(med(first[b.name][label], "cpu"), 2), fmt(med(first[b.name][label], "wall"), 2)]),
+    ...(builds.length === 2
+      ? [fmt(med(first[builds[1].name][label], "cpu") / med(first[builds[0].name][label], "cpu"), 2)]
+      : []),
+    builds.every((b) => firstAnswers[`${b.name} ${label}`] === firstAnswers[`${builds[0].name} ${label}`])
+      ? "same"
+      : "DIFFERENT",
+  ]);
+  console.log(`\nThe first call after \`index\` (untimed above), median of ${RUNS}:\n`);
   console.log(
-    `\nfirst locate after \`index\` (untimed above): ${builds.map((b) => `${b.name} ${fmt(first[b.name].cpu, 2)} CPU-s, ${fmt(first[b.name].wall, 2)} s wall`).join("; ")}`,
+    mdTable(
+      [
+        "first call",
+        ...builds.flatMap((b) => [`${b.name} CPU s`, `${b.name} wall s`]),
+        ...(builds.length === 2 ? [`CPU ${builds[1].name} / ${builds[0].name}`] : []),
+        "answers",
+      ],
+      firstRows,
+    ),
   );
   writeJson(path.join(resultsDir, `locate-builds-${corpusName}.json`), {
     corpus: corpusName,
@@ -251,7 +290,22 @@ async function compareBuilds(spec) {
     no_server: true,
     runs: RUNS,
     builds: Object.fromEntries(builds.map((b) => [b.name, path.dirname(path.dirname(path.dirname(b.cli)))])),
-    first_locate: Object.fromEntries(builds.map((b) => [b.name, { cpu: first[b.name].cpu, wall: first[b.name].wall }])),
+    first_after_index: Object.fromEntries(
+      firstCalls.map(([label]) => [
+        label,
+        Object.fromEntries(
+          builds.map((b) => [
+            b.name,
+            {
+              cpu: med(first[b.name][label], "cpu"),
+              wall: med(first[b.name][label], "wall"),
+              cpu_runs: first[b.name][label].map((r) => r.cpu),
+            },
+          ]),
+        ),
+      ]),
+    ),
+    same_first_answers: Object.fromEntries(firstRows.map((r) => [r[0], r.at(-1) === "same"])),
     calls: Object.fromEntries(
       calls.map(([label]) => [
         label,

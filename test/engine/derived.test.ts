@@ -96,6 +96,33 @@ describe("derived data kept in the cache", () => {
     none.close();
   });
 
+  it("a first call that needs no search index keeps the edges without one; the first that needs it keeps it", async () => {
+    const fs = new MemoryFileSystem(parseFixture(DERIVED_FIXTURE));
+    const store = new WatchedStore();
+    const first = createEngine(platformOver(fs, store), { buildId: "b" });
+    await first.callers("Store.check");
+    await derivedKept(store);
+    first.close();
+
+    // The edges are loaded, and the search index the first call did not build is built now and kept.
+    const second = createEngine(platformOver(fs, store), { buildId: "b" });
+    const answers = await answersOf(second);
+    await derivedKept(store, 1);
+    expect(store.derivedSets).toBe(2);
+    second.close();
+
+    const plain = createEngine(platformOver(fs, new MemoryStore()));
+    expect(answers).toBe(await answersOf(plain));
+    plain.close();
+
+    // Kept whole now: loaded, not built or written again.
+    const third = createEngine(platformOver(fs, store), { buildId: "b" });
+    expect(await answersOf(third)).toBe(answers);
+    await new Promise((r) => setTimeout(r, 50));
+    expect(store.derivedSets).toBe(2);
+    third.close();
+  });
+
   it("a changed config the modules resolved with is a different identity", async () => {
     const files = parseFixture(DERIVED_FIXTURE);
     const fs = new MemoryFileSystem(files);

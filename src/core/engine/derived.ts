@@ -14,9 +14,10 @@
  * Layout, integers little-endian, then sealed (seal.ts):
  *
  *   u32 I, I bytes: the identity (hex SHA-256)
- *   u32 H, H bytes: UTF-8 JSON { format, edges (calls as `files` and a count), search: { words, files, lengths } }
+ *   u32 H, H bytes: UTF-8 JSON { format, edges (calls as `files` and a count),
+ *     search: { words, files, lengths } or null when no index was kept }
  *   padding to a multiple of 4
- *   Int32 columns of the search index, end to end: offsets, postings, docFile, docDef, docLen
+ *   Int32 columns of the search index, end to end: offsets, postings, docFile, docDef, docLen (when kept)
  *   Int32 columns of the calls, end to end: caller, callee, file (into `edges.files`), line, kind
  *   (via × 64 + resolution × 4 + classBody + protocol × 2)
  */
@@ -29,15 +30,19 @@ import { SCHEMA_VERSION } from "./snapshot.ts";
 import { seal, unseal } from "./seal.ts";
 
 /** Bump when the layout or the meaning of what is kept here changes. */
-export const DERIVED_FORMAT = 2;
+export const DERIVED_FORMAT = 3;
 
 /** Store key of the derived value (one per cache: the next snapshot's replaces it). */
 export const DERIVED_KEY = `v${SCHEMA_VERSION}/derived.bin`;
 
-/** What a load gets back. */
+/**
+ * What a load gets back. The search index is absent when the call that built the graph did not
+ * need one (`callers`, `context` on a symbol): building it only to keep it was a sixth of such a
+ * first call after an index on django; the first call that needs it builds it and keeps it then.
+ */
 export interface Derived {
   edges: GraphEdges;
-  search: SavedSearchIndex;
+  search: SavedSearchIndex | undefined;
 }
 
 const encoder = new TextEncoder();
@@ -100,16 +105,15 @@ export function encodeDerived(identity: string, derived: Derived): Uint8Array | 
         typeUses: [...edges.typeUses],
         edgeCounts: [...edges.edgeCounts],
       },
-      search: {
-        words: search.words,
-        files: search.files,
-        lengths: COLUMNS.map((c) => search[c].length),
-      },
+      search: search
+        ? { words: search.words, files: search.files, lengths: COLUMNS.map((c) => search[c].length) }
+        : null,
     }),
   );
   const id = encoder.encode(identity);
   const start = align4(8 + id.length + header.length);
-  const total = start + 4 * COLUMNS.reduce((n, c) => n + search[c].length, 0) + calls.columns.byteLength;
+  const searchLength = search ? COLUMNS.reduce((n, c) => n + search[c].length, 0) : 0;
+  const total = start + 4 * searchLength + calls.columns.byteLength;
   const out = new Uint8Array(total);
   const view = new DataView(out.buffer);
   view.setUint32(0, id.length, true);
@@ -117,9 +121,10 @@ export function encodeDerived(identity: string, derived: Derived): Uint8Array | 
   view.setUint32(4 + id.length, header.length, true);
   out.set(header, 8 + id.length);
   let at = start;
-  for (const c of COLUMNS) {
-    out.set(new Uint8Array(search[c].buffer, search[c].byteOffset, search[c].byteLength), at);
-    at += search[c].byteLength;
+  for (const c of search ? COLUMNS : []) {
+    const column = search![c];
+    out.set(new Uint8Array(column.buffer, column.byteOffset, column.byteLength), at);
+    at += column.byteLength;
   }
   out.set(new Uint8Array(calls.columns.buffer), at);
   return seal(out);
@@ -144,10 +149,11 @@ export function decodeDerived(bytes: Uint8Array | undefined, identity: string): 
     const head = JSON.parse(decoder.decode(inner.subarray(8 + id.length, 8 + id.length + headerLength))) as Head;
     if (head.format !== DERIVED_FORMAT) return undefined;
     const { search } = head;
-    if (!Array.isArray(search.lengths) || search.lengths.length !== COLUMNS.length) return undefined;
+    if (search !== null && (!Array.isArray(search.lengths) || search.lengths.length !== COLUMNS.length))
+      return undefined;
     let at = align4(8 + id.length + headerLength);
     const columns: Int32Array[] = [];
-    for (const length of search.lengths) {
+    for (const length of search?.lengths ?? []) {
       if (!Number.isInteger(length) || length < 0 || at + 4 * length > inner.length) return undefined;
       // A copy: a store may hand out a view at any offset, and Int32Array wants four-byte alignment.
       columns.push(new Int32Array(inner.slice(at, at + 4 * length).buffer));
@@ -165,7 +171,9 @@ export function decodeDerived(bytes: Uint8Array | undefined, identity: string): 
       Int32Array,
     ];
     const edges = edgesFromHead(head.edges, callData);
-    if (!edges || !Array.isArray(search.words) || !Array.isArray(search.files)) return undefined;
+    if (!edges) return undefined;
+    if (search === null) return { edges, search: undefined };
+    if (!Array.isArray(search.words) || !Array.isArray(search.files)) return undefined;
     return {
       edges,
       search: { words: search.words, files: search.files, offsets, postings, docFile, docDef, docLen },
@@ -186,7 +194,7 @@ interface Head {
     typeUses: [number, number[]][];
     edgeCounts: [string, GraphEdges["edgeCounts"] extends Map<string, infer C> ? C : never][];
   };
-  search: { words: string[]; files: string[]; lengths: number[] };
+  search: { words: string[]; files: string[]; lengths: number[] } | null;
 }
 
 /** The edges of a header, with their tables made again; undefined when a part is missing. */

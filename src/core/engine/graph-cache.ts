@@ -128,9 +128,10 @@ async function loadDerived(
 }
 
 /**
- * Keeps what `graph` derives (its edges, its search index, built now if no answer needed it) in
- * the cache once no engine call is in flight, so the answer never waits for it; dropped when
- * another snapshot's graph has replaced it by then. A failed write only costs the next engine a build.
+ * Keeps what `graph` derives (its edges, and its search index if an answer built one) in the cache
+ * once no engine call is in flight, so the answer never waits for it; dropped when another
+ * snapshot's graph has replaced it by then. A failed write only costs the next engine a build. An
+ * index is not built only to be kept: the first call that needs one builds it and keeps it again.
  */
 function keepDerivedSoon(s: EngineState, snapshot: Snapshot, graph: CodeGraph, identity: string): void {
   if (s.graph.keeping !== undefined) clearTimeout(s.graph.keeping);
@@ -142,8 +143,8 @@ function keepDerivedSoon(s: EngineState, snapshot: Snapshot, graph: CodeGraph, i
     }
     const current = await s.graph.cache?.built.catch(() => undefined);
     if (current?.graph !== graph || current.snapshot !== snapshot) return;
-    const saved = saveSearchIndex(searchIndexOf(s, graph));
-    const bytes = saved && encodeDerived(identity, { edges: edgesOf(graph), search: saved });
+    const index = s.graph.search?.graph === graph ? s.graph.search : undefined;
+    const bytes = encodeDerived(identity, { edges: edgesOf(graph), search: index && saveSearchIndex(index) });
     if (!bytes) return;
     // keep, not set: a cache folder that refuses writes drops it without a word (it is rebuilt)
     const { store } = s.platform;
@@ -179,9 +180,9 @@ export function searchIndexOf(s: EngineState, graph: CodeGraph): SearchIndex {
   const saved = s.graph.saved;
   s.graph.saved = undefined;
   if (saved?.graph === graph) {
-    const loaded = loadSearchIndex(graph, saved.search);
+    const loaded = saved.search && loadSearchIndex(graph, saved.search);
     if (loaded) return (s.graph.search = loaded);
-    keepDerivedSoon(s, saved.snapshot, graph, saved.identity); // damaged: built below, and kept again
+    keepDerivedSoon(s, saved.snapshot, graph, saved.identity); // not kept, or damaged: built below, and kept
   }
   if (!s.graph.search)
     ensureHeadroom(

@@ -73,9 +73,10 @@ export interface GraphState {
   routes: WeakMap<CodeGraph, Route[]>;
   /**
    * The search index kept in the cache for a loaded graph, made the engine's index on first use
-   * (a `callers` or a `context` on a symbol never needs it), with what keeps it again if it is damaged.
+   * (a `callers` or a `context` on a symbol never needs it), with what keeps it again if it is damaged
+   * or was not kept (undefined: the call that built the graph needed none).
    */
-  saved: { graph: CodeGraph; search: SavedSearchIndex; snapshot: Snapshot; identity: string } | undefined;
+  saved: { graph: CodeGraph; search: SavedSearchIndex | undefined; snapshot: Snapshot; identity: string } | undefined;
   /** The timer that keeps a freshly built graph's derived data in the cache after the answer (derived.ts). */
   keeping: ReturnType<typeof setTimeout> | undefined;
 }

@@ -9,13 +9,20 @@ import { allKeywords } from "../../languages/index.ts";
 
 /** Splits an identifier or phrase into lower-case words: `parseHTTPResponse_v2` → parse, http, response, v2. */
 export function splitWords(text: string): string[] {
+  // Text that lower-casing leaves alone (ASCII without capitals: most of snake_case code) needs no
+  // case splits (snake_case names, most words of a docstring or a body).
+  if (!NEEDS_CASE.test(text)) return text.split(NON_WORD).filter((w) => w.length > 0);
   return text
     .replace(/([a-z0-9])([A-Z])/g, "$1 $2")
     .replace(/([A-Z]+)([A-Z][a-z])/g, "$1 $2")
     .toLowerCase()
-    .split(/[^a-z0-9]+/)
+    .split(NON_WORD)
     .filter((w) => w.length > 0);
 }
+
+/** A capital or a character beyond ASCII (whose lower case may be ASCII: U+212A KELVIN SIGN is k). */
+const NEEDS_CASE = /[A-Z\u0080-\uffff]/;
+const NON_WORD = /[^a-z0-9]+/;
 
 const ENGLISH = (
   "a an the of to in on for and or is are was were be been being by with from as at it its this that these " +
@@ -40,17 +47,29 @@ const IDENTIFIER = /[A-Za-z_$][A-Za-z0-9_$]*/g;
 /**
  * The distinct search words of a piece of code or prose, in first-seen order: each identifier's
  * parts and, for a compound one, the parts joined. Stop words and one-letter words are dropped.
- * At most `limit` words.
+ * At most `limit` words. `memo` keeps each identifier's words for the next call that meets it (a
+ * search index's build: names, signatures and docstrings repeat the same identifiers).
  */
-export function termsOf(text: string, limit = Infinity): string[] {
+export function termsOf(text: string, limit = Infinity, memo?: Map<string, readonly string[]>): string[] {
   const out = new Set<string>();
   for (const m of text.matchAll(IDENTIFIER)) {
-    const parts = splitWords(m[0]);
-    for (const p of parts) if (p.length > 1 && !STOP_WORDS.has(p) && !/^\d+$/.test(p)) out.add(p);
-    if (parts.length > 1) out.add(parts.join(""));
+    let words = memo?.get(m[0]);
+    if (!words) {
+      words = identifierTerms(m[0]);
+      memo?.set(m[0], words);
+    }
+    for (const w of words) out.add(w);
     if (out.size >= limit) break;
   }
   return [...out];
+}
+
+/** The search words of one identifier, in the order termsOf adds them. */
+function identifierTerms(identifier: string): string[] {
+  const parts = splitWords(identifier);
+  const words = parts.filter((p) => p.length > 1 && !STOP_WORDS.has(p) && !/^\d+$/.test(p));
+  if (parts.length > 1) words.push(parts.join(""));
+  return words;
 }
 
 /** The words of a query, as termsOf reads code: what a search looks up. */

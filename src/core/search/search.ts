@@ -77,6 +77,8 @@ interface FieldMemo {
   record: FileRecord | undefined;
   pathWords: string[];
   prefixes: Map<string, string[]>;
+  /** The words of each identifier met, for a whole build (see termsOf). */
+  terms?: Map<string, readonly string[]> | undefined;
 }
 
 /** The words of each field of a definition's document. */
@@ -101,47 +103,74 @@ function fieldsOf(
   const prefix = qualified.slice(0, Math.max(0, qualified.length - d.name.length));
   let prefixWords = memo.prefixes.get(prefix);
   if (!prefixWords) memo.prefixes.set(prefix, (prefixWords = [...memo.pathWords, ...termsOf(prefix)]));
+  const { terms } = memo;
   return [
-    [FIELD.name, termsOf(d.name)],
+    [FIELD.name, termsOf(d.name, Infinity, terms)],
     [FIELD.path, prefixWords],
-    [FIELD.signature, termsOf(d.signature.slice(0, 400))],
-    [FIELD.doc, termsOf((d.doc ?? "").slice(0, 600))],
+    [FIELD.signature, termsOf(d.signature.slice(0, 400), Infinity, terms)],
+    [FIELD.doc, termsOf((d.doc ?? "").slice(0, 600), Infinity, terms)],
     [FIELD.body, d.terms ? d.terms.split(" ") : []],
   ];
 }
 
+/**
+ * The postings of a whole build, gathered by word number rather than in a Map per document: each
+ * occurrence of a word costs one Map lookup instead of three (the document's field mask, then the
+ * word's list). On django the search index is a fifth of the first call after an index, the one
+ * that builds it (CPU profile, docs/benchmarks.md). Words are numbered in the order they first get
+ * a posting, the order a Map per document gave them.
+ */
+interface Collector {
+  ids: Map<string, number>;
+  words: string[];
+  /** The words of each identifier met (see termsOf). */
+  terms: Map<string, readonly string[]>;
+  lists: number[][];
+  /** Per word: the fields of the current document that hold it, and that document. */
+  bits: number[];
+  doc: number[];
+}
+
+function newCollector(): Collector {
+  return { ids: new Map(), words: [], terms: new Map(), lists: [], bits: [], doc: [] };
+}
+
 /** Adds one file's documents, appending to postings (`build` collects into plain arrays first). */
-function addFile(index: SearchIndex, path: string, record: FileRecord, collect?: Map<string, number[]>): void {
+function addFile(index: SearchIndex, path: string, record: FileRecord, collect?: Collector): void {
   const moduleId = index.graph.moduleSymbol.get(path);
   if (moduleId === undefined) return;
   const ids: number[] = [];
-  const memo: FieldMemo = { record: undefined, pathWords: [], prefixes: new Map() };
+  const memo: FieldMemo = { record: undefined, pathWords: [], prefixes: new Map(), terms: collect?.terms };
+  const touched: number[] = [];
   for (let i = -1; i < record.definitions.length; i++) {
     const id = index.docPath.length;
     const qualified = index.graph.symbols[moduleId + 1 + i]!.qualified;
-    const mask = new Map<string, number>();
-    let bodyLen = 0;
-    for (const [bit, words] of fieldsOf(record, i, qualified, memo)) {
-      for (const w of words) mask.set(w, (mask.get(w) ?? 0) | bit);
-      if (bit === FIELD.body) bodyLen = words.length;
+    const fields = fieldsOf(record, i, qualified, memo);
+    const bodyLen = fields[fields.length - 1]![1].length; // the body is the last field
+    let packed: [string, number][] | number[];
+    if (collect) {
+      touched.length = 0;
+      for (const [bit, words] of fields) for (const w of words) touchWord(collect, w, bit, id, touched);
+      packed = touched;
+    } else {
+      const mask = new Map<string, number>();
+      for (const [bit, words] of fields) for (const w of words) mask.set(w, (mask.get(w) ?? 0) | bit);
+      packed = [...mask];
     }
-    if (i < 0 && mask.size === 0) continue;
+    if (i < 0 && packed.length === 0) continue;
     index.docPath.push(path);
     index.docDef.push(i);
     index.docLen.push(bodyLen);
     index.live.push(true);
     index.liveCount++;
     index.bodyTotal += bodyLen;
-    for (const [w, bits] of mask) {
-      const packed = id * FIELD_BITS + bits;
-      if (collect) {
-        const list = collect.get(w);
-        if (list) list.push(packed);
-        else collect.set(w, [packed]);
-      } else {
+    if (collect) {
+      for (const k of touched) collect.lists[k]!.push(id * FIELD_BITS + collect.bits[k]!);
+    } else {
+      for (const [w, bits] of packed as [string, number][]) {
         let p = index.words.get(w);
         if (!p) index.words.set(w, (p = { base: new Int32Array(0), added: undefined, df: 0 }));
-        (p.added ??= []).push(packed);
+        (p.added ??= []).push(id * FIELD_BITS + bits);
         p.df++;
       }
     }
@@ -149,6 +178,24 @@ function addFile(index: SearchIndex, path: string, record: FileRecord, collect?:
   }
   index.files.set(path, { record, ids });
   index.nameVocabulary = undefined;
+}
+
+/** Marks word `w` as held by field `bit` of document `doc`, numbering it when new. */
+function touchWord(c: Collector, w: string, bit: number, doc: number, touched: number[]): void {
+  let k = c.ids.get(w);
+  if (k === undefined) {
+    k = c.words.length;
+    c.ids.set(w, k);
+    c.words.push(w);
+    c.lists.push([]);
+    c.bits.push(0);
+    c.doc.push(-1);
+  }
+  if (c.doc[k] !== doc) {
+    c.doc[k] = doc;
+    c.bits[k] = bit;
+    touched.push(k);
+  } else c.bits[k]! |= bit;
 }
 
 /** Turns a file's documents into tombstones. */
@@ -203,10 +250,13 @@ function emptyIndex(graph: CodeGraph): SearchIndex {
 /** Builds the index over every record of the graph. */
 export function buildSearchIndex(graph: CodeGraph): SearchIndex {
   const index = emptyIndex(graph);
-  const collect = new Map<string, number[]>();
+  const collect = newCollector();
   for (const [path, record] of graph.records) addFile(index, path, record, collect);
-  for (const [w, list] of collect)
-    index.words.set(w, { base: Int32Array.from(list), added: undefined, df: list.length });
+  for (let k = 0; k < collect.words.length; k++) {
+    const list = collect.lists[k]!;
+    if (list.length > 0)
+      index.words.set(collect.words[k]!, { base: Int32Array.from(list), added: undefined, df: list.length });
+  }
   return index;
 }
 
