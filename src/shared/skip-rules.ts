@@ -141,9 +141,12 @@ export function classifyContent(bytes: Uint8Array): { text: string } | { reason:
   if (text.length > 0 && text.charCodeAt(0) === 0xfeff) text = text.slice(1);
   if (text.indexOf("\0") >= 0) return { reason: "binary", detail: "NUL byte" };
   // Minified bundles: long average lines. Real source rarely averages over 300 characters a line.
+  // Counting stops once there are lines enough for an average of 300 or less (a seventh of a
+  // typical file), and finds each line break with `indexOf` rather than a loop over every unit:
+  // a cold index read every big file's text to the end here.
   if (text.length > 20_000) {
     let lines = 1;
-    for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) === 10) lines++;
+    for (let i = text.indexOf("\n"); i >= 0 && lines * 300 < text.length; i = text.indexOf("\n", i + 1)) lines++;
     if (text.length / lines > 300) return { reason: "minified", detail: `${lines} line(s), ${text.length} characters` };
   }
   return { text };

@@ -7,11 +7,13 @@
  */
 import fs from "node:fs";
 import path from "node:path";
+import { pathToFileURL } from "node:url";
 import { describe, expect, it } from "vitest";
 import { extractFile } from "../../src/core/extract/extract.ts";
 import {
   captureIndexes,
   captureNodes,
+  fastWordAccess,
   forEachMatch,
   READER_WASM_SHA256,
   readsDirectly,
@@ -20,6 +22,16 @@ import {
 import { createParserRuntime } from "../../src/core/parse/runtime.ts";
 import { languageById } from "../../src/languages/index.ts";
 import { NodeWasmSource } from "../../src/platform/node/index.ts";
+
+/** web-tree-sitter's Emscripten module, as `Parser.init` leaves it in the options object. */
+interface Binding {
+  HEAP32: Int32Array;
+  HEAPU8: Uint8Array;
+  _malloc(size: number): number;
+  _free(address: number): void;
+  setValue(address: number, value: number, type?: string): void;
+  getValue(address: number, type?: string): number;
+}
 
 const FIXTURES = path.join(import.meta.dirname, "../languages/fixtures");
 
@@ -113,5 +125,39 @@ describe("match reader", () => {
     expect(readsDirectly(new module.Query() as never)).toBe(false);
     expect(registerMatchReader(module, binding, READER_WASM_SHA256)).toBe(true);
     expect(readsDirectly(new module.Query() as never)).toBe(true);
+  });
+
+  it("reads and writes the transfer buffer's words as web-tree-sitter's own accessors do", async () => {
+    // A copy of the runtime the engine loads, with a binding of its own whose originals can be
+    // compared (a module initialises once: the engine's copy keeps the binding it was given).
+    const url = `${pathToFileURL(path.join(import.meta.dirname, "../../node_modules/web-tree-sitter/web-tree-sitter.js")).href}?words`;
+    const { Parser } = (await import(/* @vite-ignore */ url)) as typeof import("web-tree-sitter");
+    const bytes = await new NodeWasmSource().load("web-tree-sitter.wasm");
+    const binding = { wasmBinary: bytes } as unknown as Binding;
+    await Parser.init(binding);
+    const original = { setValue: binding.setValue, getValue: binding.getValue };
+    fastWordAccess(binding);
+    expect(binding.setValue).not.toBe(original.setValue);
+    const at = binding._malloc(64);
+    try {
+      const bytesAt = (from: number) => [...binding.HEAPU8.slice(from, from + 24)];
+      const values = [0, 1, -1, 0x7fffffff, -0x80000000, 123456789, -98765];
+      // Aligned and not (the originals round an i32's address down to a multiple of 4), and the
+      // types extraction never writes as words, which must reach the originals unchanged.
+      for (const type of ["i32", "i16", "i8"])
+        for (const offset of [0, 4, 8, 1, 2, 3, 6])
+          for (const value of values) {
+            binding.HEAPU8.fill(0xa5, at, at + 64);
+            original.setValue(at + offset, value, type);
+            const expected = bytesAt(at);
+            const read = original.getValue(at + offset, type);
+            binding.HEAPU8.fill(0xa5, at, at + 64);
+            binding.setValue(at + offset, value, type);
+            expect(bytesAt(at), `${type} ${offset} ${value}`).toEqual(expected);
+            expect(binding.getValue(at + offset, type), `${type} ${offset} ${value}`).toBe(read);
+          }
+    } finally {
+      binding._free(at);
+    }
   });
 });
