@@ -140,13 +140,48 @@ export function classifyContent(bytes: Uint8Array): { text: string } | { reason:
   }
   if (text.length > 0 && text.charCodeAt(0) === 0xfeff) text = text.slice(1);
   if (text.indexOf("\0") >= 0) return { reason: "binary", detail: "NUL byte" };
-  // Minified bundles: long average lines. Real source rarely averages over 300 characters a line.
+  // Minified bundles: long average lines. Real source rarely averages over 300 characters a line,
+  // once the insides of its string literals are left out: a hand-written table in one long literal
+  // (jsoup's EntitiesData.java, 31k characters on one line) is source; a bundle is long in code.
   if (text.length > 20_000) {
-    let lines = 1;
-    for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) === 10) lines++;
-    if (text.length / lines > 300) return { reason: "minified", detail: `${lines} line(s), ${text.length} characters` };
+    const { lines, code } = codeCharacters(text);
+    if (code / lines > 300) return { reason: "minified", detail: `${lines} line(s), ${text.length} characters` };
   }
   return { text };
+}
+
+/**
+ * The line count of `text` and its characters outside the insides of string literals (`"…"` and
+ * `'…'` that close on the line they open, backslash escapes honoured). No language's lexer: a quote
+ * in a comment or a character literal only moves which characters count, and an unclosed quote
+ * counts the rest of its line as code, so a file is never called source for a quote it lacks.
+ */
+function codeCharacters(text: string): { lines: number; code: number } {
+  let lines = 1;
+  let inString = 0;
+  let stringChars = 0;
+  let pending = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 10) {
+      lines++;
+      inString = 0;
+      pending = 0;
+    } else if (inString !== 0) {
+      if (c === inString) {
+        stringChars += pending;
+        inString = 0;
+        pending = 0;
+      } else {
+        pending++;
+        if (c === 92 && i + 1 < text.length && text.charCodeAt(i + 1) !== 10) {
+          pending++;
+          i++;
+        }
+      }
+    } else if (c === 34 || c === 39) inString = c;
+  }
+  return { lines, code: text.length - stringChars };
 }
 
 /**
