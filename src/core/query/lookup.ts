@@ -201,7 +201,28 @@ export function matchSymbols(graph: CodeGraph, target: string): number[] {
   const tail: number[] = [];
   if (t.includes("."))
     for (const s of graph.symbols) if (s.kind !== "module" && s.qualified.endsWith(`.${t}`)) tail.push(s.id);
-  return tail;
+  return tail.length ? tail : inDeclaredPackage(graph, t);
+}
+
+/**
+ * `org.jsoup.nodes.Element.text`: a name under the package its file declares (Java, Kotlin, Go's
+ * `package`), which is no part of a symbol's qualified name (that is its path). The longest name
+ * that matches wins; the package may be given whole or by its last segments (`nodes.Element.text`).
+ */
+function inDeclaredPackage(graph: CodeGraph, target: string): number[] {
+  const parts = target.split(".");
+  for (let i = 1; i < parts.length; i++) {
+    const pkg = parts.slice(0, i).join(".");
+    const name = parts.slice(i).join(".");
+    const ids = (suffixIndex(graph).get(name) ?? []).filter((id) => {
+      const imports = graph.records.get(graph.symbols[id]!.file)?.imports ?? [];
+      const declared = imports.find((imp) => imp.kind === "package")?.module;
+      return declared !== undefined && (declared === pkg || declared.endsWith(`.${pkg}`));
+    });
+    const full = preferShallow(graph, ids, name);
+    if (full.length) return full;
+  }
+  return [];
 }
 
 /** Among matches, keep those whose in-file path equals the query exactly when any does. */
