@@ -170,8 +170,23 @@ export function findSymbol(graph: CodeGraph, target: string): SymbolNode {
   );
 }
 
-/** All symbols `target` could mean, best matches only (exact qualified beats suffix beats bare). */
+/**
+ * All symbols `target` could mean, best matches only (exact qualified beats suffix beats bare). A constructor
+ * named as its class (C#, Java, C++) gives way to the class when both match: `JsonWriter` is the class, and
+ * `JsonWriter.JsonWriter` its constructors.
+ */
 export function matchSymbols(graph: CodeGraph, target: string): number[] {
+  const ids = matchAll(graph, target);
+  if (ids.length < 2) return ids;
+  const matched = new Set(ids);
+  const kept = ids.filter((id) => {
+    const s = graph.symbols[id]!;
+    return !(s.kind === "constructor" && matched.has(s.parent) && graph.symbols[s.parent]!.name === s.name);
+  });
+  return kept.length ? kept : ids;
+}
+
+function matchAll(graph: CodeGraph, target: string): number[] {
   const t = target.trim();
   if (t === "")
     throw new EngineError("invalid_argument", "The symbol is empty.", {
