@@ -177,6 +177,7 @@ export function findSymbol(graph: CodeGraph, target: string): SymbolNode {
  */
 export function matchSymbols(graph: CodeGraph, target: string): number[] {
   const ids = matchAll(graph, target);
+  if (ids.length === 0) return asWrittenInCode(graph, target);
   if (ids.length < 2) return ids;
   const matched = new Set(ids);
   const kept = ids.filter((id) => {
@@ -184,6 +185,28 @@ export function matchSymbols(graph: CodeGraph, target: string): number[] {
     return !(s.kind === "constructor" && matched.has(s.parent) && graph.symbols[s.parent]!.name === s.name);
   });
   return kept.length ? kept : ids;
+}
+
+/**
+ * A name as the language itself writes it, when nothing matched it as given: PHP's `Monolog\Handler\Foo`,
+ * `\Foo::bar` and `Foo->bar` (as its stack traces print them), Ruby's `Rack::Request#params`, matched on the
+ * qualified name with every separator read as a dot.
+ */
+function asWrittenInCode(graph: CodeGraph, target: string): number[] {
+  const dotted = target
+    .trim()
+    .replace(/\(\)$/, "")
+    .replace(/^\\+/, "")
+    .replace(/\\|::|->|#/g, ".");
+  if (dotted === target.trim() || !dotted.includes(".") || /[\s/]/.test(dotted)) return [];
+  const found: number[] = [];
+  for (const s of graph.symbols) {
+    if (s.kind === "module") continue;
+    const hash = s.qualified.indexOf("#");
+    const name = (hash >= 0 ? s.qualified.slice(hash + 1) : s.qualified).replace(/\\|::/g, ".");
+    if (name === dotted || name.endsWith(`.${dotted}`)) found.push(s.id);
+  }
+  return found;
 }
 
 function matchAll(graph: CodeGraph, target: string): number[] {
