@@ -82,6 +82,11 @@ function flagError(typed: string, command: Command | undefined, table: FlagTable
     ? [...Object.values(command.flags), ...Object.values(globalFlags)].map((f) => f.name)
     : [...table.spelling.long.keys()];
   const where = command ? ` for \`codeslice ${command.name}\`` : "";
+  if (name.toLowerCase() === "dry-run" && own.includes("apply"))
+    return new UsageError(
+      `Unknown option ${typed}${where}: ${command?.name ?? "it"} only previews; nothing is written without --apply ` +
+        "<plan-token>",
+    );
   const meant = MEANT[name.toLowerCase()]?.find((m) => own.includes(m));
   if (meant)
     return new UsageError(`Unknown option ${typed}${where}. Did you mean --${meant}${MEANT_NOTE[meant] ?? ""}?`);

@@ -102,6 +102,10 @@ describe("did-you-mean", () => {
       expect(r.stderr, argv.join(" ")).toContain(`Did you mean ${meant} (`);
       expect(r.stderr, argv.join(" ")).not.toContain("--base");
     }
+    // rename previews unless applied: --dry-run is what it does already.
+    const dry = await cli(["rename", "a", "b", "--dry-run"]);
+    expect(dry.code).toBe(2);
+    expect(dry.stderr).toContain("only previews; nothing is written without --apply");
   });
 
   it("a typo of another command's flag names that command", async () => {
