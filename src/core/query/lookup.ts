@@ -188,6 +188,27 @@ export function matchSymbols(graph: CodeGraph, target: string): number[] {
 }
 
 /**
+ * `path:line` of an indexed file: the symbol that starts on that line (the innermost when several do), else the
+ * innermost that spans it. The one handle that tells overloads apart (C#'s eight `JsonConvert.SerializeObject`
+ * share a qualified name), as the ambiguity error lists them.
+ */
+function atLine(graph: CodeGraph, target: string): number[] | undefined {
+  const m = /^(.+):(\d+)$/.exec(target);
+  if (!m || !graph.moduleSymbol.has(m[1]!.replace(/^\.\//, ""))) return undefined;
+  const file = m[1]!.replace(/^\.\//, "");
+  const line = Number(m[2]);
+  let best: SymbolNode | undefined;
+  for (const s of graph.symbols) {
+    if (s.file !== file || s.kind === "module" || s.start > line || s.end < line) continue;
+    const starts = s.start === line;
+    const bestStarts = best?.start === line;
+    if (!best || (starts && !bestStarts) || (starts === bestStarts && s.end - s.start <= best.end - best.start))
+      best = s;
+  }
+  return best ? [best.id] : [];
+}
+
+/**
  * A name as the language itself writes it, when nothing matched it as given: PHP's `Monolog\Handler\Foo`,
  * `\Foo::bar` and `Foo->bar` (as its stack traces print them), Ruby's `Rack::Request#params`, matched on the
  * qualified name with every separator read as a dot.
@@ -215,6 +236,8 @@ function matchAll(graph: CodeGraph, target: string): number[] {
     throw new EngineError("invalid_argument", "The symbol is empty.", {
       hint: "Pass a name such as Session.send or a path::name.",
     });
+  const at = atLine(graph, t);
+  if (at !== undefined) return at;
   const exact = graph.byQualified.get(t);
   if (exact !== undefined && graph.symbols[exact]!.kind !== "module") return [exact];
   const sep = t.indexOf("::");
