@@ -46,6 +46,31 @@ function listed(words: readonly string[]): string {
   return words.length > 1 ? `${words.slice(0, -1).join(", ")} and ${words.at(-1)}` : (words[0] ?? "");
 }
 
+/**
+ * Words other tools use for what a flag here is called otherwise, with the flags they may mean, first the one
+ * the command owns: `callers --page 2` means --cursor, where the nearest spelling is changes' --base.
+ */
+const MEANT: Record<string, readonly string[]> = {
+  page: ["cursor", "limit", "max-matches"],
+  offset: ["cursor", "limit", "max-matches"],
+  next: ["cursor"],
+  after: ["cursor"],
+  skip: ["cursor"],
+  max: ["limit", "max-matches"],
+  top: ["limit", "max-matches"],
+  count: ["limit", "max-matches"],
+  tokens: ["budget"],
+  "max-tokens": ["budget"],
+};
+
+/** What the meant flag takes, when a page number or an offset would not do. */
+const MEANT_NOTE: Record<string, string> = {
+  cursor: " (pages are not numbered: pass the cursor the previous page named)",
+  limit: " (one page: --limit N lists more)",
+  "max-matches": " (one page: --max-matches N lists more)",
+  budget: " (the tokens of the whole answer)",
+};
+
 /** The usage error for a flag no command owns, or one `command` does not own. */
 function flagError(typed: string, command: Command | undefined, table: FlagTable): UsageError {
   const name = typed.replace(/^-+/, "");
@@ -56,9 +81,17 @@ function flagError(typed: string, command: Command | undefined, table: FlagTable
   const own = command
     ? [...Object.values(command.flags), ...Object.values(globalFlags)].map((f) => f.name)
     : [...table.spelling.long.keys()];
+  const where = command ? ` for \`codeslice ${command.name}\`` : "";
+  if (name.toLowerCase() === "dry-run" && own.includes("apply"))
+    return new UsageError(
+      `Unknown option ${typed}${where}: ${command?.name ?? "it"} only previews; nothing is written without --apply ` +
+        "<plan-token>",
+    );
+  const meant = MEANT[name.toLowerCase()]?.find((m) => own.includes(m));
+  if (meant)
+    return new UsageError(`Unknown option ${typed}${where}. Did you mean --${meant}${MEANT_NOTE[meant] ?? ""}?`);
   const near = suggest(name, own);
   const elsewhere = near.length ? [] : suggest(name, [...table.owners.keys()]);
-  const where = command ? ` for \`codeslice ${command.name}\`` : "";
   if (near.length)
     return new UsageError(
       `Unknown option ${typed}${where}.${didYouMean(

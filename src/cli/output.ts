@@ -165,10 +165,12 @@ export function cliHint(error: EngineError, command?: string): string | undefine
       return "Try `codeslice search <words>` to find it.";
     }
     case "ambiguous_symbol": {
-      const names = e.data.candidates.map((c) => c.qualified);
+      // Overloads share a qualified name: only path:line tells them apart.
+      const shared = new Set(e.data.candidates.map((c) => c.qualified)).size < e.data.candidates.length;
+      const names = e.data.candidates.map((c) => (shared ? `${c.path}:${c.line}` : c.qualified));
       return (
-        `Run ${again} with one of ${names.slice(0, 3).join(", ")}${e.data.total > 3 ? ", …" : ""}, or with ` +
-        `path::name.`
+        `Run ${again} with one of ${names.slice(0, 3).join(", ")}${e.data.total > 3 ? ", …" : ""}` +
+        (shared ? "." : ", or with path::name.")
       );
     }
     case "budget_too_small":

@@ -50,7 +50,11 @@ export function engineErrorText(error: EngineError, tool: string): string {
         lines.push(...candidates.map(candidateLine));
         if (total > candidates.length) lines.push(`+${total - candidates.length} more`);
       }
-      lines.push(`Call ${tool} again with one of these qualified names, or with path::name.`);
+      lines.push(
+        new Set(candidates.map((c) => c.qualified)).size < candidates.length
+          ? `Call ${tool} again with one of these as path:line (overloads share a qualified name).`
+          : `Call ${tool} again with one of these qualified names, or with path::name.`,
+      );
       break;
     }
     case "budget_too_small": {

@@ -140,16 +140,55 @@ export function classifyContent(bytes: Uint8Array): { text: string } | { reason:
   }
   if (text.length > 0 && text.charCodeAt(0) === 0xfeff) text = text.slice(1);
   if (text.indexOf("\0") >= 0) return { reason: "binary", detail: "NUL byte" };
-  // Minified bundles: long average lines. Real source rarely averages over 300 characters a line.
-  // Counting stops once there are lines enough for an average of 300 or less (a seventh of a
-  // typical file), and finds each line break with `indexOf` rather than a loop over every unit:
-  // a cold index read every big file's text to the end here.
+  // Minified bundles: long average lines. Real source rarely averages over 300 characters a line,
+  // once the insides of its string literals are left out: a hand-written table in one long literal
+  // (jsoup's EntitiesData.java, 31k characters on one line) is source; a bundle is long in code.
+  // First a cheap bound: counting stops once there are lines enough for an average of 300 or less
+  // over the whole text (code is never longer than the text), finding each break with `indexOf`.
   if (text.length > 20_000) {
     let lines = 1;
     for (let i = text.indexOf("\n"); i >= 0 && lines * 300 < text.length; i = text.indexOf("\n", i + 1)) lines++;
-    if (text.length / lines > 300) return { reason: "minified", detail: `${lines} line(s), ${text.length} characters` };
+    if (text.length / lines > 300) {
+      const counted = codeCharacters(text);
+      if (counted.code / counted.lines > 300)
+        return { reason: "minified", detail: `${counted.lines} line(s), ${text.length} characters` };
+    }
   }
   return { text };
+}
+
+/**
+ * The line count of `text` and its characters outside the insides of string literals (`"…"` and
+ * `'…'` that close on the line they open, backslash escapes honoured). No language's lexer: a quote
+ * in a comment or a character literal only moves which characters count, and an unclosed quote
+ * counts the rest of its line as code, so a file is never called source for a quote it lacks.
+ */
+function codeCharacters(text: string): { lines: number; code: number } {
+  let lines = 1;
+  let inString = 0;
+  let stringChars = 0;
+  let pending = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 10) {
+      lines++;
+      inString = 0;
+      pending = 0;
+    } else if (inString !== 0) {
+      if (c === inString) {
+        stringChars += pending;
+        inString = 0;
+        pending = 0;
+      } else {
+        pending++;
+        if (c === 92 && i + 1 < text.length && text.charCodeAt(i + 1) !== 10) {
+          pending++;
+          i++;
+        }
+      }
+    } else if (c === 34 || c === 39) inString = c;
+  }
+  return { lines, code: text.length - stringChars };
 }
 
 /**

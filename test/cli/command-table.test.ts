@@ -86,6 +86,28 @@ describe("did-you-mean", () => {
     expect(r.stderr).toContain(`Did you mean ${meant}`);
   });
 
+  it("a page asked by number or offset names the command's own paging flag, not a near spelling elsewhere", async () => {
+    for (const [argv, meant] of [
+      [["callers", "x", "--page", "2"], "--cursor"],
+      [["callees", "x", "--page", "2"], "--cursor"],
+      [["impact", "x", "--offset", "50"], "--cursor"],
+      [["tests", "x", "--page", "2"], "--cursor"],
+      [["importers", "a.py", "--page", "2"], "--cursor"],
+      [["search", "x", "--page", "2"], "--limit"],
+      [["grep", "x", "--page", "2"], "--max-matches"],
+      [["map", "--tokens", "900"], "--budget"],
+    ] as const) {
+      const r = await cli([...argv]);
+      expect(r.code, argv.join(" ")).toBe(2);
+      expect(r.stderr, argv.join(" ")).toContain(`Did you mean ${meant} (`);
+      expect(r.stderr, argv.join(" ")).not.toContain("--base");
+    }
+    // rename previews unless applied: --dry-run is what it does already.
+    const dry = await cli(["rename", "a", "b", "--dry-run"]);
+    expect(dry.code).toBe(2);
+    expect(dry.stderr).toContain("only previews; nothing is written without --apply");
+  });
+
   it("a typo of another command's flag names that command", async () => {
     const r = await cli(["map", "--drection", "up"]);
     expect(r.code).toBe(2);

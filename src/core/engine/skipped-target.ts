@@ -3,9 +3,13 @@ import { EngineError } from "../../shared/errors.ts";
 import { normalizeRelative } from "../../shared/paths.ts";
 import type { EngineState } from "./state.ts";
 
-/** Engine methods whose first argument is a target (a symbol or a file); `trace` takes two. */
+/**
+ * Engine methods whose first argument is a target (a symbol or a file); `trace` takes two. `snippet` reads a
+ * file: read_snippet on a binary answers as context does, not as for a path that is not there.
+ */
 const TARGET_METHODS = new Set([
   "context",
+  "snippet",
   "callers",
   "callees",
   "importers",

@@ -170,13 +170,74 @@ export function findSymbol(graph: CodeGraph, target: string): SymbolNode {
   );
 }
 
-/** All symbols `target` could mean, best matches only (exact qualified beats suffix beats bare). */
+/**
+ * All symbols `target` could mean, best matches only (exact qualified beats suffix beats bare). A constructor
+ * named as its class (C#, Java, C++) gives way to the class when both match: `JsonWriter` is the class, and
+ * `JsonWriter.JsonWriter` its constructors.
+ */
 export function matchSymbols(graph: CodeGraph, target: string): number[] {
+  const ids = matchAll(graph, target);
+  if (ids.length === 0) return asWrittenInCode(graph, target);
+  if (ids.length < 2) return ids;
+  const matched = new Set(ids);
+  const kept = ids.filter((id) => {
+    const s = graph.symbols[id]!;
+    return !(s.kind === "constructor" && matched.has(s.parent) && graph.symbols[s.parent]!.name === s.name);
+  });
+  return kept.length ? kept : ids;
+}
+
+/**
+ * `path:line` of an indexed file: the symbol that starts on that line (the innermost when several do), else the
+ * innermost that spans it. The one handle that tells overloads apart (C#'s eight `JsonConvert.SerializeObject`
+ * share a qualified name), as the ambiguity error lists them.
+ */
+function atLine(graph: CodeGraph, target: string): number[] | undefined {
+  const m = /^(.+):(\d+)$/.exec(target);
+  if (!m || !graph.moduleSymbol.has(m[1]!.replace(/^\.\//, ""))) return undefined;
+  const file = m[1]!.replace(/^\.\//, "");
+  const line = Number(m[2]);
+  let best: SymbolNode | undefined;
+  for (const s of graph.symbols) {
+    if (s.file !== file || s.kind === "module" || s.start > line || s.end < line) continue;
+    const starts = s.start === line;
+    const bestStarts = best?.start === line;
+    if (!best || (starts && !bestStarts) || (starts === bestStarts && s.end - s.start <= best.end - best.start))
+      best = s;
+  }
+  return best ? [best.id] : [];
+}
+
+/**
+ * A name as the language itself writes it, when nothing matched it as given: PHP's `Monolog\Handler\Foo`,
+ * `\Foo::bar` and `Foo->bar` (as its stack traces print them), Ruby's `Rack::Request#params`, matched on the
+ * qualified name with every separator read as a dot.
+ */
+function asWrittenInCode(graph: CodeGraph, target: string): number[] {
+  const dotted = target
+    .trim()
+    .replace(/\(\)$/, "")
+    .replace(/^\\+/, "")
+    .replace(/\\|::|->|#/g, ".");
+  if (dotted === target.trim() || !dotted.includes(".") || /[\s/]/.test(dotted)) return [];
+  const found: number[] = [];
+  for (const s of graph.symbols) {
+    if (s.kind === "module") continue;
+    const hash = s.qualified.indexOf("#");
+    const name = (hash >= 0 ? s.qualified.slice(hash + 1) : s.qualified).replace(/\\|::/g, ".");
+    if (name === dotted || name.endsWith(`.${dotted}`)) found.push(s.id);
+  }
+  return found;
+}
+
+function matchAll(graph: CodeGraph, target: string): number[] {
   const t = target.trim();
   if (t === "")
     throw new EngineError("invalid_argument", "The symbol is empty.", {
       hint: "Pass a name such as Session.send or a path::name.",
     });
+  const at = atLine(graph, t);
+  if (at !== undefined) return at;
   const exact = graph.byQualified.get(t);
   if (exact !== undefined && graph.symbols[exact]!.kind !== "module") return [exact];
   const sep = t.indexOf("::");
@@ -201,7 +262,28 @@ export function matchSymbols(graph: CodeGraph, target: string): number[] {
   const tail: number[] = [];
   if (t.includes("."))
     for (const s of graph.symbols) if (s.kind !== "module" && s.qualified.endsWith(`.${t}`)) tail.push(s.id);
-  return tail;
+  return tail.length ? tail : inDeclaredPackage(graph, t);
+}
+
+/**
+ * `org.jsoup.nodes.Element.text`: a name under the package its file declares (Java, Kotlin, Go's
+ * `package`), which is no part of a symbol's qualified name (that is its path). The longest name
+ * that matches wins; the package may be given whole or by its last segments (`nodes.Element.text`).
+ */
+function inDeclaredPackage(graph: CodeGraph, target: string): number[] {
+  const parts = target.split(".");
+  for (let i = 1; i < parts.length; i++) {
+    const pkg = parts.slice(0, i).join(".");
+    const name = parts.slice(i).join(".");
+    const ids = (suffixIndex(graph).get(name) ?? []).filter((id) => {
+      const imports = graph.records.get(graph.symbols[id]!.file)?.imports ?? [];
+      const declared = imports.find((imp) => imp.kind === "package")?.module;
+      return declared !== undefined && (declared === pkg || declared.endsWith(`.${pkg}`));
+    });
+    const full = preferShallow(graph, ids, name);
+    if (full.length) return full;
+  }
+  return [];
 }
 
 /** Among matches, keep those whose in-file path equals the query exactly when any does. */
