@@ -92,13 +92,17 @@ function textSearchHit(h: TextHit): SearchHit {
  * A word's inverse document frequency over the definitions and the text chunks together. Each index
  * alone gives its own: a word every test's body holds (`pytester`) is common among definitions and
  * rare among doc sections, so a section holding it in its prose outscored the method named by the
- * whole query (`Pytester.path`) three to one. Weighed over one collection, the two scores compare.
+ * whole query (`Pytester.path`) three to one. Weighed alike in both, the two scores compare.
  */
 function sharedFrequency(code: SearchIndex, text: TextIndex): (word: string) => number {
   return (word) => {
     const a = documentFrequency(code, word);
     const b = textFrequency(text, word);
-    return inverseFrequency(a.n + b.n, a.df + b.df);
+    if (a.n === 0 || b.n === 0) return inverseFrequency(a.n + b.n, a.df + b.df);
+    // A word as common as it is in the collection where it is commonest: prose words (`expected`,
+    // `reproduce`) are rare in code but everywhere in doc sections and issue templates, and summing
+    // the two counts let a long report's prose lift those sections over the code it names.
+    return Math.min(inverseFrequency(a.n, a.df), inverseFrequency(b.n, b.df));
   };
 }
 
