@@ -124,8 +124,8 @@
   "default"
   declaration: [(function_declaration name: (_) @import.name) (class_declaration name: (_) @import.name)]
   (#set! kind "export-default")) @import
-; CommonJS's default export: `module.exports = Mocha` (and `exports = module.exports = Mocha`, which holds it), what
-; `const Mocha = require("./mocha")` binds and `new Mocha(…)` calls.
+; CommonJS's default export: `module.exports = Lib` (and `exports = module.exports = Lib`, which holds it), what a
+; CommonJS import of that module binds and `new Lib(…)` calls.
 (assignment_expression
   left: (member_expression object: (identifier) @_module property: (property_identifier) @_exports)
   right: (identifier) @import.name
