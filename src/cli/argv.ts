@@ -4,6 +4,7 @@
  * did-you-mean); a value that is missing, empty or looks like another flag is refused here.
  */
 import { UsageError } from "./output.ts";
+import { quoted } from "../shared/quote.ts";
 
 /**
  * How the table spells its flags: by long name, whether each takes a value (and its placeholder); short letters to long
@@ -75,7 +76,7 @@ export function splitArgv(argv: readonly string[], spelling: FlagSpelling): Spli
       continue;
     }
     if (known.value === undefined) {
-      if (eq >= 0) throw new UsageError(`--${name} takes no value, got ${JSON.stringify(word.slice(eq + 1))}`);
+      if (eq >= 0) throw new UsageError(`--${name} takes no value, got ${quoted(word.slice(eq + 1))}`);
       out.flags.push({ name, value: "true" });
       continue;
     }

@@ -10,6 +10,7 @@ import * as fs from "node:fs";
 import * as nodePath from "node:path";
 import { EngineError, type Engine } from "../index.ts";
 import { UsageError } from "./output.ts";
+import { quoted } from "../shared/quote.ts";
 
 /** The bytes of `file`, or of stdin for "-". A file that cannot be read is a usage error. */
 export function readBinary(file: string, what: string): Uint8Array {
@@ -17,7 +18,7 @@ export function readBinary(file: string, what: string): Uint8Array {
     return new Uint8Array(fs.readFileSync(file === "-" ? 0 : file));
   } catch (error) {
     throw new UsageError(
-      `cannot read the ${what} ${file === "-" ? "from stdin" : JSON.stringify(file)}: ` +
+      `cannot read the ${what} ${file === "-" ? "from stdin" : quoted(file)}: ` +
         `${(error as Error).message.split("\n")[0]}`,
     );
   }

@@ -1,5 +1,6 @@
 /** Human-readable renderings of engine answers for the terminal. */
 import { cite, type IndexSummary, type SearchHit } from "../index.ts";
+import { quoted } from "../shared/quote.ts";
 
 const fmt = (n: number) => String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ",");
 
@@ -40,9 +41,9 @@ export function renderIndexSummary(s: IndexSummary): string {
 /** search results for the terminal. */
 export function renderSearch(query: string, hits: SearchHit[]): string {
   // (quoted back at most 80 characters long, as locate and context do)
-  const quoted = JSON.stringify(query.length > 80 ? `${query.slice(0, 80)}…` : query);
-  if (hits.length === 0) return `No symbols match ${quoted}.`;
-  const lines = [`${hits.length} result${hits.length > 1 ? "s" : ""} for ${quoted}:`];
+  const shown = quoted(query.length > 80 ? `${query.slice(0, 80)}…` : query);
+  if (hits.length === 0) return `No symbols match ${shown}.`;
+  const lines = [`${hits.length} result${hits.length > 1 ? "s" : ""} for ${shown}:`];
   for (const h of hits)
     lines.push(
       `  ${cite(h.path, h.line, h.end)}  ${h.kind} ${h.qualified}  (${h.score}; ${h.matched.join(", ")})\n      ` +

@@ -17,6 +17,7 @@ import {
   type ErrorSymbol,
 } from "../index.ts";
 import type { McpLogger } from "./tool.ts";
+import { quoted } from "../shared/quote.ts";
 
 function candidateLine(c: ErrorSymbol): string {
   return `- ${c.qualified} (${c.kind}, ${cite(c.path, c.line)})`;
@@ -45,7 +46,7 @@ export function engineErrorText(error: EngineError, tool: string): string {
       const { candidates, total, target } = e.data;
       if (candidates.length) {
         lines[0] =
-          `${JSON.stringify(target)} matches ${total} ` +
+          `${quoted(target)} matches ${total} ` +
           `${candidates.every((c) => c.kind === "file") ? "files" : "symbols"}:`;
         lines.push(...candidates.map(candidateLine));
         if (total > candidates.length) lines.push(`+${total - candidates.length} more`);

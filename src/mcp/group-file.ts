@@ -17,6 +17,7 @@ import {
   type Logger,
   type Platform,
 } from "../index.ts";
+import { quoted } from "../shared/quote.ts";
 
 /** One repository of a group as given: its name, its folder, and an index artifact to load first. */
 export interface GroupEntry {
@@ -44,7 +45,7 @@ export function entriesFromRoots(roots: readonly string[], cwd: string): GroupEn
   if (twice !== undefined) {
     throw new EngineError(
       "invalid_argument",
-      `Two --root folders are named ${JSON.stringify(twice)}; name them: --root NAME=DIR.`,
+      `Two --root folders are named ${quoted(twice)}; name them: --root NAME=DIR.`,
       { hint: "Give each folder its own name.", data: { argument: "root", value: twice } },
     );
   }
@@ -105,7 +106,7 @@ function inside(base: string, path: string, file: string): string {
   if (rel.startsWith("..") || nodePath.isAbsolute(rel)) {
     throw new EngineError(
       "outside_root",
-      `${JSON.stringify(path)} in ${file} leads outside the group file's folder ${base}: a group file lists ` +
+      `${quoted(path)} in ${file} leads outside the group file's folder ${base}: a group file lists ` +
         `only folders inside its own.`,
       {
         hint: "Move the group file to a folder that holds every repository, or pass the folders with --root.",
@@ -157,13 +158,13 @@ export async function openGroup(
     if (!existsSync(e.root))
       throw new EngineError(
         "root_not_found",
-        `The folder of repository ${JSON.stringify(e.name)}, ${e.root}, does not exist.`,
+        `The folder of repository ${quoted(e.name)}, ${e.root}, does not exist.`,
         { hint: "Fix the path, or leave that repository out of the group.", data: { root: e.root } },
       );
     if (!statSync(e.root).isDirectory())
       throw new EngineError(
         "root_not_directory",
-        `The root of repository ${JSON.stringify(e.name)}, ${e.root}, is not a folder.`,
+        `The root of repository ${quoted(e.name)}, ${e.root}, is not a folder.`,
         { hint: "Pass the repository's folder.", data: { root: e.root } },
       );
   }

@@ -26,6 +26,7 @@ import {
 import { engineErrorText } from "./errors.ts";
 import { at, fenceLines, fitLines, plural } from "./render.ts";
 import type { McpLogger } from "./tool.ts";
+import { quoted } from "../shared/quote.ts";
 
 export const MAP_URI = "codeslice://map";
 /** The query language's schema and grammar, and the flows and clusters the query tool's kinds answer. */
@@ -67,7 +68,7 @@ export function subscriptionRefusal(uri: string, held: number): string | undefin
     (/^codeslice:\/\/(outline|symbol)\/./.test(uri) && !/[\s\u0000-\u001f]/.test(uri));
   if (!own)
     return (
-      `${JSON.stringify(uri.slice(0, 100))} is not one of this server's resources (${MAP_URI}, ` +
+      `${quoted(uri.slice(0, 100))} is not one of this server's resources (${MAP_URI}, ` +
       `codeslice://outline/<path>, codeslice://symbol/<name>)`
     );
   if (held >= MAX_SUBSCRIPTIONS)

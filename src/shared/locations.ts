@@ -5,6 +5,7 @@
  */
 import { EngineError } from "./errors.ts";
 import { normalizeRelative, readQuotedPath } from "./paths.ts";
+import { quoted as inQuotes } from "./quote.ts";
 
 /** A file position a target names: lines are 1-based and inclusive. */
 export interface Location {
@@ -103,7 +104,7 @@ export function findFile(
   }
   if (rel !== undefined && rel !== "" && files.has(rel)) return { path: rel };
   if (rel === undefined && !absolute) {
-    throw new EngineError("outside_root", `${JSON.stringify(written)} is outside the project.`, {
+    throw new EngineError("outside_root", `${inQuotes(written)} is outside the project.`, {
       hint: "Give a path inside the project root.",
       data: { target: written },
     });
@@ -113,7 +114,7 @@ export function findFile(
     if (same)
       return {
         path: same,
-        note: `${written} matched ${JSON.stringify(same)}, the same name in another Unicode normalization`,
+        note: `${written} matched ${inQuotes(same)}, the same name in another Unicode normalization`,
       };
   }
   if (options.bySuffix === false) return undefined;
@@ -135,7 +136,7 @@ export function findFile(
     if (hits.length > 1) {
       throw new EngineError(
         "ambiguous_symbol",
-        `${JSON.stringify(written)} matches ${hits.length} files: ` +
+        `${inQuotes(written)} matches ${hits.length} files: ` +
           `${hits.slice(0, 8).join(", ")}${hits.length > 8 ? ", …" : ""}.`,
         {
           hint: "Give more of the path.",

@@ -6,6 +6,7 @@ import { budgetFlags, engineFlags, switchFlag, textFlag } from "../flags.ts";
 import { EXIT, UsageError, writeJson, writeOut } from "../output.ts";
 import { groupImpactText, withGroup } from "../group.ts";
 import { budgetOptions, printAnswer, withEngine } from "../with-engine.ts";
+import { quoted } from "../../shared/quote.ts";
 
 /** The text of `--diff FILE`, or of stdin for `--diff -`. */
 function readDiff(file: string): string {
@@ -13,7 +14,7 @@ function readDiff(file: string): string {
     return readFileSync(file === "-" ? 0 : file, "utf8");
   } catch (error) {
     throw new UsageError(
-      `cannot read the diff ${file === "-" ? "from stdin" : JSON.stringify(file)}: ` +
+      `cannot read the diff ${file === "-" ? "from stdin" : quoted(file)}: ` +
         `${(error as Error).message.split("\n")[0]}`,
     );
   }

@@ -11,6 +11,7 @@ import type { Route } from "../query/routes.ts";
 import { EngineError } from "../../shared/errors.ts";
 import type { ComparedFile } from "./answer.ts";
 import { graphSymbolOf } from "./impact.ts";
+import { quoted } from "../../shared/quote.ts";
 
 /** Call hops followed from the handler: the most any walk of the engine follows (LIMITS.depth.max). */
 const MAX_HOPS = 10;
@@ -39,7 +40,7 @@ export function routeScope(graph: CodeGraph, routes: Route[], target: string): R
   if (!m)
     throw new EngineError(
       "invalid_argument",
-      `changes narrows to a route written METHOD /path; ${JSON.stringify(t.slice(0, 200))} is not one.`,
+      `changes narrows to a route written METHOD /path; ${quoted(t.slice(0, 200))} is not one.`,
       {
         hint: 'Pass a route such as "PUT /items/{id}" (one of the routes the project registers), or no target.',
         data: { target: t },

@@ -5,6 +5,7 @@
  */
 import { parse as parseToml } from "smol-toml";
 import { EngineError } from "../../shared/errors.ts";
+import { quoted } from "../../shared/quote.ts";
 
 /** One layer: the files it holds (first matching layer wins) and the layers it may import. */
 export interface LayerRule {
@@ -166,13 +167,13 @@ function layersOf(value: unknown, fail: Fail): LayerRule[] {
   });
   const names = new Set<string>();
   for (const l of layers) {
-    if (names.has(l.name)) fail("layers", `layer ${JSON.stringify(l.name)} is defined twice`);
+    if (names.has(l.name)) fail("layers", `layer ${quoted(l.name)} is defined twice`);
     names.add(l.name);
   }
   for (const l of layers)
     for (const m of l.mayImport ?? [])
       if (!names.has(m))
-        fail(`layers.${l.name}.mayImport`, `names no layer ${JSON.stringify(m)}; layers: ${[...names].join(", ")}`);
+        fail(`layers.${l.name}.mayImport`, `names no layer ${quoted(m)}; layers: ${[...names].join(", ")}`);
   return layers;
 }
 

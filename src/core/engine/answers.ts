@@ -52,6 +52,7 @@ import { queryTerms } from "../extract/words.ts";
 import { textIndexOf } from "./text.ts";
 import { mayPointAtText } from "../slice/text-seeds.ts";
 import { defined } from "../../shared/defined.ts";
+import { quoted } from "../../shared/quote.ts";
 
 /**
  * What the slicer may read and ask for: files through the snapshot's inputs, the search index, the routes, the text
@@ -197,7 +198,7 @@ export async function answerSnippet(
     });
     const path = found?.path ?? normalizeRelative(written);
     if (path === undefined || path === "" || (!found && normalizeRelative(decoded.trim()) === undefined)) {
-      throw new EngineError("outside_root", `${JSON.stringify(pathArg)} is not a path inside the project.`, {
+      throw new EngineError("outside_root", `${quoted(pathArg)} is not a path inside the project.`, {
         hint: "Paths are relative to the project root (or absolute inside it); .. out of it is refused.",
         data: { path: pathArg },
       });

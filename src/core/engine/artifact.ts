@@ -40,6 +40,7 @@ import {
   SNAPSHOT_KEY,
   type Snapshot,
 } from "./snapshot.ts";
+import { quoted } from "../../shared/quote.ts";
 
 /** The artifact's first eight bytes. */
 export const ARTIFACT_MAGIC = Uint8Array.of(0x89, 0x43, 0x53, 0x4c, 0x49, 0x43, 0x45, 0x0a);
@@ -236,7 +237,7 @@ function readHeader(bytes: Uint8Array, length: number): ArtifactHeader {
   const unknown = Object.keys(extractors).find((l) => !languageById(l));
   if (unknown !== undefined)
     throw corrupt(
-      `its header names a language this version does not know (${JSON.stringify(unknown.slice(0, 100))})`,
+      `its header names a language this version does not know (${quoted(unknown.slice(0, 100))})`,
       PREAMBLE,
     );
   return h as ArtifactHeader;
@@ -324,11 +325,11 @@ function checkSnapshotFiles(
   const paths = [...snapshot.files, ...snapshot.skipped, ...(snapshot.contentSkips ?? [])].map((f) => f.path);
   const bad = paths.find((p) => p === "" || normalizeRelative(p, "posix") !== p);
   if (bad !== undefined)
-    throw corrupt(`its snapshot names ${JSON.stringify(bad.slice(0, 200))}, not a path inside a project`, offset);
+    throw corrupt(`its snapshot names ${quoted(bad.slice(0, 200))}, not a path inside a project`, offset);
   const named = new Set<string>();
   for (const f of snapshot.files) {
     if (!Number.isSafeInteger(f.size) || f.size < 0 || (f.definitions ?? 0) < 0 || (f.diagnostics ?? 0) < 0)
-      throw corrupt(`its snapshot gives ${JSON.stringify(f.path.slice(0, 200))} a negative size or count`, offset);
+      throw corrupt(`its snapshot gives ${quoted(f.path.slice(0, 200))} a negative size or count`, offset);
     if (!f.record) continue;
     const version = extractorOf(header, f.language);
     if (!version || f.record !== recordKey(version, f.hash!) || !records.has(f.record))

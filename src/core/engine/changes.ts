@@ -32,6 +32,7 @@ import { extname, normalizeRelative } from "../../shared/paths.ts";
 import { parseFile } from "./parse-file.ts";
 import type { Snapshot } from "./snapshot.ts";
 import { defined } from "../../shared/defined.ts";
+import { quoted } from "../../shared/quote.ts";
 
 /** What to compare. With nothing set: the working tree against HEAD. */
 export interface ChangesOptions extends ChangesBundleOptions {
@@ -489,7 +490,7 @@ async function attemptPatch(
     return {
       ok: false,
       why:
-        `hunk ${applied.failure.hunk + 1} expects ${JSON.stringify(applied.failure.expected.slice(0, 80))} ` +
+        `hunk ${applied.failure.hunk + 1} expects ${quoted(applied.failure.expected.slice(0, 80))} ` +
         `near line ${applied.failure.expectedAt} of ${reverse ? newPath : oldPath}`,
     };
   const result = fromLines(applied.result);

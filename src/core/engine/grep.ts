@@ -25,6 +25,7 @@ import type { RunOptions } from "./api.ts";
 import { graphOf } from "./graph-cache.ts";
 import { reindex } from "./passes.ts";
 import type { EngineState } from "./state.ts";
+import { quoted } from "../../shared/quote.ts";
 
 export type { GrepAnswer, GrepHit, GrepOptions, GrepStop } from "../grep/grep.ts";
 
@@ -58,7 +59,7 @@ function grepArgs(pattern: string, opts: GrepOptions, root: string) {
   if (!ENCODINGS.includes(encoding))
     throw new EngineError(
       "invalid_argument",
-      `encoding must be one of ${ENCODINGS.join(", ")}, got ${JSON.stringify(encoding)}.`,
+      `encoding must be one of ${ENCODINGS.join(", ")}, got ${quoted(encoding)}.`,
       { data: { encoding } },
     );
   return {
@@ -257,7 +258,7 @@ async function render(
     ? `; ${more}${answer.stopped !== "matches" ? ` (${notSearched} files not searched)` : ""}`
     : "";
   const header =
-    `# codeslice grep ${JSON.stringify(pattern)}: ` +
+    `# codeslice grep ${quoted(pattern)}: ` +
     `${hits.length}${answer.stopped === "matches" ? "+" : ""} matching line${hits.length === 1 ? "" : "s"} in ` +
     `${answer.filesMatched} of ${answer.files} files ` +
     `searched${skipped ? ` (${skipped} passed over)` : ""}${stoppedNote}`;

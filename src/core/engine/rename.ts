@@ -17,6 +17,7 @@ import type { RunOptions } from "./api.ts";
 import { graphOf } from "./graph-cache.ts";
 import type { Inputs } from "./inputs.ts";
 import type { EngineState } from "./state.ts";
+import { quoted } from "../../shared/quote.ts";
 
 /** Where plans are kept in the store, by token. */
 const PLAN_PREFIX = "rename-plans/";
@@ -148,7 +149,7 @@ async function keepPlan(s: EngineState, plan: RenamePlan): Promise<void> {
  */
 export async function loadPlan(s: EngineState, token: string, newName?: string): Promise<RenamePlan> {
   const unknown = () =>
-    new EngineError("plan_unknown", `No rename preview made the plan token ${JSON.stringify(token)}.`, {
+    new EngineError("plan_unknown", `No rename preview made the plan token ${quoted(token)}.`, {
       hint: "Preview the rename again and apply with the token that preview gives.",
       data: { token },
     });

@@ -6,6 +6,7 @@
 import { fromLanguages } from "../../languages/index.ts";
 import type { AllowedRunner } from "../../languages/types.ts";
 import { EngineError } from "../../shared/errors.ts";
+import { quoted } from "../../shared/quote.ts";
 
 /**
  * The runners `runTests` starts, as their argv begins (every language's `testRunners`, first
@@ -30,7 +31,7 @@ export function splitCommand(command: string): string[] {
   const refuse = (character: string): never => {
     throw new EngineError(
       "run_refused",
-      `Refused to run ${JSON.stringify(command)}: ${JSON.stringify(character)} would need a shell, and ` +
+      `Refused to run ${quoted(command)}: ${quoted(character)} would need a shell, and ` +
         `codeslice runs tests without one.`,
       {
         hint: "Run the command yourself in a terminal; codeslice only runs plain test commands from its allowlist.",
@@ -80,7 +81,7 @@ export function allowedArgv(command: string): { argv: string[]; runner: string }
     const allowed = allowedRunners().map((r) => r.name);
     throw new EngineError(
       "run_refused",
-      `Refused to run ${JSON.stringify(command)}: ${JSON.stringify(argv.slice(0, 2).join(" "))} is not a test ` +
+      `Refused to run ${quoted(command)}: ${quoted(argv.slice(0, 2).join(" "))} is not a test ` +
         `runner codeslice runs (allowed: ${allowed.join(", ")}).`,
       {
         hint: "Run that command yourself; codeslice starts only the test runners on its allowlist.",

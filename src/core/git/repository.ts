@@ -11,6 +11,7 @@
 import { EngineError, isEngineError } from "../../shared/errors.ts";
 import type { FileSystem } from "../ports.ts";
 import { createObjectStore, toHex, type GitObject, type ObjectStore } from "./objects.ts";
+import { quoted } from "../../shared/quote.ts";
 
 /** A commit's facts `changes` uses. */
 export interface Commit {
@@ -155,7 +156,7 @@ export function parseTree(bytes: Uint8Array, oid = "tree"): TreeEntry[] {
     if (space < 0 || nul < 0 || nul + 21 > bytes.length) throw badTree(oid, "its last entry is cut");
     const name = decoder.decode(bytes.subarray(space + 1, nul));
     const why = badEntryName(name);
-    if (why) throw badTree(oid, `an entry ${why} (${JSON.stringify(name.slice(0, 100))})`, name);
+    if (why) throw badTree(oid, `an entry ${why} (${quoted(name.slice(0, 100))})`, name);
     out.push({ mode: decoder.decode(bytes.subarray(pos, space)), name, oid: toHex(bytes, nul + 1, nul + 21) });
     pos = nul + 21;
   }
@@ -235,7 +236,7 @@ function createRefReader(fs: FileSystem, gitdir: string) {
     const near = short.filter((n) => n.toLowerCase().includes(base) || base.includes(n.toLowerCase())).slice(0, 5);
     return new EngineError(
       "unknown_revision",
-      `${why ?? `No branch, tag or commit ${JSON.stringify(rev)} in this repository.`}`,
+      `${why ?? `No branch, tag or commit ${quoted(rev)} in this repository.`}`,
       {
         hint: near.length
           ? `Known names close to it: ${near.join(", ")}.`
@@ -378,7 +379,7 @@ function createResolver(
     const rev = revArg.trim();
     const m = /^([^~^]*)((?:[~^][0-9]*|\^\{[a-z]*\})*)$/.exec(rev);
     if (!m || rev === "" || /\s|\.\.|@\{|:/.test(rev)) {
-      throw new EngineError("invalid_argument", `${JSON.stringify(revArg)} is not a revision codeslice reads.`, {
+      throw new EngineError("invalid_argument", `${quoted(revArg)} is not a revision codeslice reads.`, {
         hint:
           "Use a commit id, a branch, a tag, HEAD, or one of those followed by ~N or ^N (ranges and reflog " +
           "entries are not read).",

@@ -8,6 +8,7 @@ import { RE2JS, RE2JSSyntaxException } from "re2js";
 import { EngineError } from "../../shared/errors.ts";
 import type { Encoding } from "../budget/tokenizer.ts";
 import { normalizeRelative } from "../../shared/paths.ts";
+import { quoted } from "../../shared/quote.ts";
 
 /** A compiled pattern. */
 export interface GrepPattern {
@@ -158,7 +159,7 @@ export function compileGlobs(globs: readonly string[], root?: string): PathFilte
     if (root && (g === root || g.startsWith(`${root.replace(/\/$/, "")}/`)))
       g = g.slice(root.replace(/\/$/, "").length + 1);
     if (g.startsWith("/") || /^[A-Za-z]:\//.test(g) || g.split("/").includes("..")) {
-      throw new EngineError("outside_root", `The path filter ${JSON.stringify(raw)} is not inside the project.`, {
+      throw new EngineError("outside_root", `The path filter ${quoted(raw)} is not inside the project.`, {
         hint: "Path filters are globs relative to the project root, e.g. `src/**/*.py` or `*.md`.",
         data: { target: raw },
       });

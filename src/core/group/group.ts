@@ -14,6 +14,7 @@ import { LIMITS } from "../limits.ts";
 import { checkBudget } from "../slice/context.ts";
 import { looseness as routeLooseness } from "../query/route-calls.ts";
 import type { FieldRead, ShapeAnswer, ShapeOptions, ShapeRoute, ShapeSite } from "../slice/shape-check.ts";
+import { quoted } from "../../shared/quote.ts";
 
 /** One repository of a group. */
 export interface GroupMember {
@@ -132,7 +133,7 @@ export function checkRepoNames(names: readonly string[]): void {
     if (!REPO_NAME.test(name)) {
       throw new EngineError(
         "invalid_argument",
-        `Repository name ${JSON.stringify(name)} is not usable: letters, digits, ".", "_" and "-", starting ` +
+        `Repository name ${quoted(name)} is not usable: letters, digits, ".", "_" and "-", starting ` +
           `with a letter or digit, at most 64 characters.`,
         { hint: "Name the repository differently.", data: { argument: "repo", value: name } },
       );
@@ -140,7 +141,7 @@ export function checkRepoNames(names: readonly string[]): void {
     if (seen.has(name))
       throw new EngineError(
         "invalid_argument",
-        `Two repositories are named ${JSON.stringify(name)}; each needs its own name.`,
+        `Two repositories are named ${quoted(name)}; each needs its own name.`,
         { hint: "Give each repository a different name.", data: { argument: "repo", value: name } },
       );
     seen.add(name);
@@ -157,7 +158,7 @@ export function createEngineGroup(members: readonly GroupMember[]): EngineGroup 
     const repos = members.map((x) => x.name);
     throw new EngineError(
       "unknown_repo",
-      `No repository named ${JSON.stringify(name)} is served; the repositories are ${repos.join(", ")}.`,
+      `No repository named ${quoted(name)} is served; the repositories are ${repos.join(", ")}.`,
       { hint: `Use one of: ${repos.join(", ")}.`, data: { repo: name, repos } },
     );
   };

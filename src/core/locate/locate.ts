@@ -17,6 +17,7 @@ import { CLASS_KINDS } from "../slice/plan.ts";
 import { rankTask, TASK_TUNING, type TaskCandidate, type TaskTuning } from "./rank-task.ts";
 import { findPhrases, type PhraseHit } from "./phrases.ts";
 import { readTaskText, type TaskEvidence } from "./task-text.ts";
+import { quoted } from "../../shared/quote.ts";
 
 /** Options of `locate`. */
 export interface LocateOptions {
@@ -134,7 +135,7 @@ export async function buildLocate(
   if (!codeMatches && sections.length === 0) {
     throw new EngineError(
       "no_match",
-      `Nothing in the project matches ${JSON.stringify(text.length > 80 ? `${text.slice(0, 80)}…` : text)}.`,
+      `Nothing in the project matches ${quoted(text.length > 80 ? `${text.slice(0, 80)}…` : text)}.`,
       {
         hint:
           "Give words from the code itself: names, error messages, paths; or a stack trace of a run of this " +

@@ -19,6 +19,7 @@ import { cite } from "../../shared/paths.ts";
 import { checkBudget, checkEncoding } from "../slice/context.ts";
 import { isTestFile } from "../graph/test-code.ts";
 import { insideParens, splitArgs } from "../slice/route-parts.ts";
+import { quoted } from "../../shared/quote.ts";
 
 /** What kind of entry point a tool is. */
 export type ToolKind = "mcp" | "jsonrpc" | "grpc" | "cli";
@@ -262,7 +263,7 @@ export async function toolMapAnswer(all: ToolEntry[], options: ToolMapOptions = 
   if (options.kind !== undefined && !TOOL_KINDS.includes(options.kind)) {
     throw new EngineError(
       "invalid_argument",
-      `kind must be one of ${TOOL_KINDS.join(", ")}, got ${JSON.stringify(options.kind)}.`,
+      `kind must be one of ${TOOL_KINDS.join(", ")}, got ${quoted(options.kind)}.`,
       { data: { kind: options.kind } },
     );
   }

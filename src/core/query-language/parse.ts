@@ -10,6 +10,7 @@
  * (datascript) speak another language. The subset below is small enough to read in one file.
  */
 import { EngineError } from "../../shared/errors.ts";
+import { quoted } from "../../shared/quote.ts";
 
 /** Hops a variable-length relationship may span at most (`*1..6`). */
 export const MAX_HOPS = 6;
@@ -295,7 +296,7 @@ function lex(text: string): Token[] {
         text,
         at,
         "syntax",
-        `unexpected character ${JSON.stringify(c)}.`,
+        `unexpected character ${quoted(c)}.`,
         "Check the query against the grammar in the schema.",
       );
     out.push({ kind: "punct", text: p, at, end: at + p.length });
@@ -342,11 +343,10 @@ class Parser {
     throw queryError(this.text, t.at, reason, message, hint, { found: t.kind === "end" ? "end of query" : t.text });
   }
   private shown(t = this.tok): string {
-    return t.kind === "end" ? "the end of the query" : JSON.stringify(t.text);
+    return t.kind === "end" ? "the end of the query" : quoted(t.text);
   }
   private expectPunct(p: string, what: string): Token {
-    if (!this.isPunct(p))
-      this.fail(`expected ${JSON.stringify(p)} ${what}, found ${this.shown()}.`, `Add ${JSON.stringify(p)} here.`);
+    if (!this.isPunct(p)) this.fail(`expected ${quoted(p)} ${what}, found ${this.shown()}.`, `Add ${quoted(p)} here.`);
     return this.tokens[this.i++]!;
   }
   private expectWord(w: string, what: string): void {

@@ -12,6 +12,7 @@ import type { Route } from "../query/routes.ts";
 import { findClusters } from "./clusters.ts";
 import { allFlows, FLOW_DEPTH, type EntryKind } from "./flows.ts";
 import { defined } from "../../shared/defined.ts";
+import { quoted } from "../../shared/quote.ts";
 
 /** Options of flows and clusters. */
 export interface StructureOptions {
@@ -135,7 +136,7 @@ export async function answerFlows(
   const make = (k: number): FlowsAnswer => {
     const { text, tokens } = withUsage((usage) => {
       const lines = [
-        `# Flows: ${plural(kept.length, "flow")}${w.length ? ` matching ${JSON.stringify(opts.filter)}` : ""}, ` +
+        `# Flows: ${plural(kept.length, "flow")}${w.length ? ` matching ${quoted(opts.filter)}` : ""}, ` +
           `largest first (entry points: ${counts}; callees to ${FLOW_DEPTH} hops)`,
       ];
       if (kept.length === 0)
@@ -199,7 +200,7 @@ export async function answerClusters(
     const { text, tokens } = withUsage((usage) => {
       const lines = [
         `# Clusters: ` +
-          (`${plural(kept.length, "cluster")}${w.length ? ` matching ${JSON.stringify(opts.filter)}` : ""} of ` +
+          (`${plural(kept.length, "cluster")}${w.length ? ` matching ${quoted(opts.filter)}` : ""} of ` +
             (`files by calls and imports (Louvain, modularity ${result.modularity}; ` +
               `${plural(result.isolated, "file")} with no link left out)`)),
       ];

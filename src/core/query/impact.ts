@@ -34,6 +34,7 @@ import {
   type Usage,
 } from "./pages.ts";
 import { defined } from "../../shared/defined.ts";
+import { quoted } from "../../shared/quote.ts";
 
 /** Which way an impact walk goes: up to callers, down to callees, or both. */
 export type ImpactDirection = "up" | "down" | "both";
@@ -168,7 +169,7 @@ export function checkDirection(direction: string | undefined): ImpactDirection {
   if (!IMPACT_DIRECTIONS.includes(d as ImpactDirection)) {
     throw new EngineError(
       "invalid_argument",
-      `direction must be one of ${IMPACT_DIRECTIONS.join(", ")}, got ${JSON.stringify(direction)}.`,
+      `direction must be one of ${IMPACT_DIRECTIONS.join(", ")}, got ${quoted(direction)}.`,
       { data: { direction, key: "direction" } },
     );
   }

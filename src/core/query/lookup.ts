@@ -6,6 +6,7 @@
 import { EngineError } from "../../shared/errors.ts";
 import { cite } from "../../shared/paths.ts";
 import type { CodeGraph, SymbolNode } from "../graph/model.ts";
+import { quoted } from "../../shared/quote.ts";
 
 /** A candidate as shown in errors and answers. */
 export interface SymbolRef {
@@ -138,8 +139,8 @@ const QUOTED_CHARS = 200;
 /** `name` quoted for an error message, cut to QUOTED_CHARS with its full length said. */
 export function quotedName(name: string): string {
   return name.length <= QUOTED_CHARS
-    ? JSON.stringify(name)
-    : `${JSON.stringify(name.slice(0, QUOTED_CHARS))}… (${name.length} characters)`;
+    ? quoted(name)
+    : `${quoted(name.slice(0, QUOTED_CHARS))}… (${name.length} characters)`;
 }
 
 /** Resolves `target` to exactly one symbol, or throws `unknown_symbol` / `ambiguous_symbol`. */
@@ -160,7 +161,7 @@ export function findSymbol(graph: CodeGraph, target: string): SymbolNode {
   const more = candidates.length - shown.length;
   throw new EngineError(
     "ambiguous_symbol",
-    `${JSON.stringify(target)} matches ${candidates.length} symbols: ` +
+    `${quoted(target)} matches ${candidates.length} symbols: ` +
       (`${shown.map((c) => `${c.qualified} (${c.kind}, ${cite(c.path, c.line)})`).join("; ")}` +
         `${more > 0 ? `; +${more} more` : ""}.`),
     {

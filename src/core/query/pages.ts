@@ -13,6 +13,7 @@ import { LIMITS } from "../limits.ts";
 import { callsCompleteness, importsCompleteness, type Completeness } from "./completeness.ts";
 import type { CodeGraph } from "../graph/model.ts";
 import type { CallsAnswer, ImportersAnswer, RelatedSymbol } from "./queries.ts";
+import { quoted } from "../../shared/quote.ts";
 
 /** Which test code a list shows: production listed and tests counted by file (`summary`), all, none, or only tests. */
 export type TestsMode = "summary" | "include" | "exclude" | "only";
@@ -183,7 +184,7 @@ export async function listArgs(
     );
   }
   if (opts.tests !== undefined && !TESTS_MODES.includes(opts.tests)) {
-    throw badArgument(`tests must be one of ${TESTS_MODES.join(", ")}, got ${JSON.stringify(opts.tests)}.`, {
+    throw badArgument(`tests must be one of ${TESTS_MODES.join(", ")}, got ${quoted(opts.tests)}.`, {
       tests: opts.tests,
     });
   }
@@ -196,7 +197,7 @@ export async function listArgs(
   }
   const encoding = opts.encoding ?? "o200k_base";
   if (!ENCODINGS.includes(encoding))
-    throw badArgument(`encoding must be one of ${ENCODINGS.join(", ")}, got ${JSON.stringify(encoding)}.`, {
+    throw badArgument(`encoding must be one of ${ENCODINGS.join(", ")}, got ${quoted(encoding)}.`, {
       encoding,
     });
   let offset = 0;
@@ -208,7 +209,7 @@ export async function listArgs(
     const m = CURSOR.exec(String(opts.cursor).trim());
     if (!m) {
       throw badArgument(
-        `cursor ${JSON.stringify(opts.cursor)} is not one this engine made.`,
+        `cursor ${quoted(opts.cursor)} is not one this engine made.`,
         { cursor: opts.cursor },
         "Pass the cursor exactly as the previous page named it, or leave it out for the first page.",
       );

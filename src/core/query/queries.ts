@@ -18,6 +18,7 @@ import {
   type ClientCall,
 } from "./route-calls.ts";
 import type { Route } from "./routes.ts";
+import { quoted } from "../../shared/quote.ts";
 
 /** Depth limits: beyond a few hops the answer is the whole repository. */
 export const MAX_DEPTH = LIMITS.depth.max;
@@ -202,7 +203,7 @@ export function importers(graph: CodeGraph, pathArg: string, depthArg?: number, 
   );
   const path = found?.path ?? normalizeRelative(written);
   if (path === undefined || path === "") {
-    throw new EngineError("outside_root", `${JSON.stringify(pathArg)} is not a path inside the project.`, {
+    throw new EngineError("outside_root", `${quoted(pathArg)} is not a path inside the project.`, {
       hint: "Pass a path relative to the project root, e.g. src/app.ts, or an absolute path inside it.",
       data: { path: pathArg },
     });

@@ -11,6 +11,7 @@ import type { CodeGraph } from "../graph/model.ts";
 import { isTestFile } from "../graph/test-code.ts";
 import { EngineError } from "../../shared/errors.ts";
 import { matchRoutes, type Route } from "./routes.ts";
+import { quoted } from "../../shared/quote.ts";
 
 /**
  * A route target: `METHOD /path`, optionally with where it is registered, for a path several apps register:
@@ -31,7 +32,7 @@ export function severalRoutes(target: string, hits: readonly Route[], what = "ro
   const shown = hits.slice(0, 8).map(routeLabel);
   const more = hits.length > shown.length ? `, and ${hits.length - shown.length} more` : "";
   return new EngineError("invalid_argument", `${target} matches ${hits.length} ${what}: ${shown.join(", ")}${more}.`, {
-    hint: `Name one with where it is registered, as listed: ${JSON.stringify(shown[0])}.`,
+    hint: `Name one with where it is registered, as listed: ${quoted(shown[0])}.`,
     data: { target },
   });
 }

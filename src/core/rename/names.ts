@@ -1,6 +1,7 @@
 /** Which new names a rename accepts: identifiers of the symbol's language (its RenameRules), never a keyword. */
 import type { LanguageSpec } from "../../languages/types.ts";
 import { EngineError } from "../../shared/errors.ts";
+import { quoted } from "../../shared/quote.ts";
 
 /** Longest new name accepted: longer is a mistake (a pasted text), not a name. */
 export const MAX_NAME_CHARS = 200;
@@ -22,13 +23,13 @@ export function checkNewName(name: string, spec: LanguageSpec): void {
     );
   }
   if (!rules.identifier.test(name)) {
-    throw new EngineError("rename_refused", `${JSON.stringify(name)} is not a valid ${spec.name} identifier.`, {
+    throw new EngineError("rename_refused", `${quoted(name)} is not a valid ${spec.name} identifier.`, {
       hint: "Give a name of letters, digits and underscores that does not start with a digit.",
       data: { reason: "invalid_identifier", name },
     });
   }
   if (rules.keywords.has(name)) {
-    throw new EngineError("rename_refused", `${JSON.stringify(name)} is a ${spec.name} keyword or reserved word.`, {
+    throw new EngineError("rename_refused", `${quoted(name)} is a ${spec.name} keyword or reserved word.`, {
       hint: "Choose another name; a keyword cannot name a symbol.",
       data: { reason: "keyword", name },
     });

@@ -14,6 +14,7 @@ import { symbolRef, type SymbolRef } from "../query/lookup.ts";
 import type { CodeGraph, SymbolNode } from "../graph/model.ts";
 import { basesOf, importValue, resolveExpr, type Value } from "../graph/resolve.ts";
 import type { CallEdge } from "../graph/model.ts";
+import { quoted } from "../../shared/quote.ts";
 
 /** Why an edit is made. */
 export type RenameWhy =
@@ -421,19 +422,16 @@ function classifyMember(
   const rv = receiver ? resolveExpr(ctx, st, scope, receiver) : undefined;
   const full = receiver ? resolveExpr(ctx, st, scope, `${receiver}.${site.text}`) : undefined;
   if (inFamily(full, family)) return isCallAt(st.record, site) ? "call" : "attribute";
-  if (call === "by-name")
-    return `uncertain:linked by its name alone: the type of ${JSON.stringify(receiver)} is unknown`;
+  if (call === "by-name") return `uncertain:linked by its name alone: the type of ${quoted(receiver)} is unknown`;
   if (full?.kind === "def" || call === "other") return "skip";
   if (!rv || rv.kind === "local") {
     if (SELF.has(receiver) || receiver === "super()" || receiver === "super")
       return selfMember(graph, st, scope, family) ? "attribute" : "skip";
-    return anyMember(graph, family)
-      ? `uncertain:the receiver ${JSON.stringify(receiver)} has no type the graph knows`
-      : "skip";
+    return anyMember(graph, family) ? `uncertain:the receiver ${quoted(receiver)} has no type the graph knows` : "skip";
   }
   if (rv.kind === "instance" || rv.kind === "super" || (rv.kind === "def" && isClassLike(ctx, rv.id))) {
     return related(graph, rv.id, family)
-      ? `uncertain:${JSON.stringify(receiver)} is a related class where the name does not resolve`
+      ? `uncertain:${quoted(receiver)} is a related class where the name does not resolve`
       : "skip";
   }
   return "skip";

@@ -17,6 +17,7 @@ import { EngineError } from "../../shared/errors.ts";
 import { LIMITS } from "../limits.ts";
 import { inTestScopeOnly, isTestFile } from "../graph/test-code.ts";
 import { queryTerms, splitWords, termsOf } from "../extract/words.ts";
+import { quoted } from "../../shared/quote.ts";
 
 export { splitWords } from "../extract/words.ts";
 
@@ -536,14 +537,10 @@ export function searchSymbols(
   }
   const terms = queryTerms(query.slice(0, 2000), MAX_QUERY_WORDS);
   if (terms.length === 0) {
-    throw new EngineError(
-      "invalid_argument",
-      `The query ${JSON.stringify(query.slice(0, 80))} has no searchable words.`,
-      {
-        hint: "Use identifier fragments or words from names and docstrings, e.g. `parse config`.",
-        data: { query: query.slice(0, 200) },
-      },
-    );
+    throw new EngineError("invalid_argument", `The query ${quoted(query.slice(0, 80))} has no searchable words.`, {
+      hint: "Use identifier fragments or words from names and docstrings, e.g. `parse config`.",
+      data: { query: query.slice(0, 200) },
+    });
   }
   const phrase = splitWords(query).join("");
   const hits: SearchHit[] = [];

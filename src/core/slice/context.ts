@@ -32,6 +32,7 @@ import { joinPaths, type MountLine, type Route } from "../query/routes.ts";
 import { ROUTE, routesNamed } from "../query/route-calls.ts";
 import type { TextIndex } from "../text/text-index.ts";
 import { mayPointAtText, pointedText, settingNotes, textChunk, textTarget } from "./text-seeds.ts";
+import { quoted } from "../../shared/quote.ts";
 
 const DEFAULT_BUDGET = LIMITS.budget.context;
 const MAX_BUDGET = LIMITS.budget.max;
@@ -153,7 +154,7 @@ export function checkEncoding(encoding: string | undefined): Encoding {
   if (!ENCODINGS.includes(e as Encoding)) {
     throw new EngineError(
       "invalid_argument",
-      `encoding must be one of ${ENCODINGS.join(", ")}, got ${JSON.stringify(encoding)}.`,
+      `encoding must be one of ${ENCODINGS.join(", ")}, got ${quoted(encoding)}.`,
       { data: { encoding } },
     );
   }
@@ -256,9 +257,7 @@ function noMember(found: readonly SymbolNode[], name: string, graph: CodeGraph):
   const who = found.length === 1 ? owner.qualified : `No ${owner.kind} named ${owner.name} (${found.length} of them)`;
   return new EngineError(
     "unknown_symbol",
-    found.length === 1
-      ? `${who} has no member named ${JSON.stringify(name)}.`
-      : `${who} has a member named ${JSON.stringify(name)}.`,
+    found.length === 1 ? `${who} has no member named ${quoted(name)}.` : `${who} has a member named ${quoted(name)}.`,
     {
       hint: close.length
         ? `Did you mean ${close.map((h) => h.qualified).join(", ")}${held.length > close.length ? ", …" : ""}?`
@@ -390,7 +389,7 @@ export function resolveTarget(
       const inFile = suggestNames(graph, location.symbol, 50)
         .filter((r) => r.path === found.path)
         .slice(0, 5);
-      throw new EngineError("unknown_symbol", `No symbol named ${JSON.stringify(location.symbol)} in ${found.path}.`, {
+      throw new EngineError("unknown_symbol", `No symbol named ${quoted(location.symbol)} in ${found.path}.`, {
         hint: inFile.length
           ? `Did you mean ${inFile.map((r) => r.qualified).join(", ")}?`
           : `The file ${found.path} itself shows what it defines.`,
@@ -608,7 +607,7 @@ function taskSeeds(graph: CodeGraph, io: ContextIO, text: string, maxSeeds: numb
     // One word that matches nothing well may be a misspelled name.
     const suggestions = suggestNames(graph, text);
     if (suggestions.length) {
-      throw new EngineError("unknown_symbol", `No symbol named ${JSON.stringify(text)}.`, {
+      throw new EngineError("unknown_symbol", `No symbol named ${quoted(text)}.`, {
         hint: `Did you mean ${suggestions.map((s) => s.qualified).join(", ")}?`,
         data: { target: text, suggestions },
       });
@@ -618,7 +617,7 @@ function taskSeeds(graph: CodeGraph, io: ContextIO, text: string, maxSeeds: numb
     const closest = ranking.candidates.slice(0, 5).map((c) => symbolRef(graph.symbols[c.id]!));
     throw new EngineError(
       "no_match",
-      `Nothing in the project matches ${JSON.stringify(text.length > 80 ? `${text.slice(0, 80)}…` : text)} well.`,
+      `Nothing in the project matches ${quoted(text.length > 80 ? `${text.slice(0, 80)}…` : text)} well.`,
       {
         hint: closest.length
           ? `The closest, each holding few of the words: ${closest.map((r) => r.qualified).join(", ")}.`

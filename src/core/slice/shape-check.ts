@@ -21,6 +21,7 @@ import { responseModelIds, typeNames } from "./route-parts.ts";
 import type { Route } from "../query/routes.ts";
 import { MODEL_KINDS, modelReader, modelsIn, pathTo, type ModelField, type ModelNode } from "./shape-fields.ts";
 import { LineScan, scopeOf, type FieldRead, type Held } from "./shape-reads.ts";
+import { quoted } from "../../shared/quote.ts";
 
 export type { FieldRead } from "./shape-reads.ts";
 
@@ -264,7 +265,7 @@ function parseChanges(options: ShapeOptions, models: ModelNode[]): Map<string, s
     if (!fields.has(f)) {
       throw new EngineError(
         "invalid_argument",
-        `${JSON.stringify(f)} (in ${arg}) is not a field of ${models.map((m) => m.name).join(", ")}.`,
+        `${quoted(f)} (in ${arg}) is not a field of ${models.map((m) => m.name).join(", ")}.`,
         {
           hint: `Fields: ${[...fields].slice(0, 20).join(", ")}.`,
           data: { field: f, fields: [...fields] },
@@ -275,7 +276,7 @@ function parseChanges(options: ShapeOptions, models: ModelNode[]): Map<string, s
   for (const r of options.rename ?? []) {
     const m = /^\s*([A-Za-z_$][\w$]*)\s*=\s*([A-Za-z_$][\w$]*)\s*$/.exec(r);
     if (!m)
-      throw new EngineError("invalid_argument", `rename takes old=new (two field names), got ${JSON.stringify(r)}.`, {
+      throw new EngineError("invalid_argument", `rename takes old=new (two field names), got ${quoted(r)}.`, {
         hint: "Write it as old=new, e.g. title=name.",
         data: { rename: r },
       });

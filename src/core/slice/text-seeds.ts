@@ -12,6 +12,7 @@ import { searchSymbols, type SearchIndex } from "../search/search.ts";
 import { chunkHandle, type TextChunk, type TextKind } from "../text/chunk.ts";
 import { findChunk, searchText, type TextHit, type TextIndex } from "../text/text-index.ts";
 import type { PlannedChunk } from "./plan.ts";
+import { quoted } from "../../shared/quote.ts";
 
 /** The fence name of each text kind. */
 const FENCE: Record<TextKind, string> = {
@@ -78,7 +79,7 @@ export function textTarget(text: TextIndex, target: string): { chunk: PlannedChu
   if ("suggestions" in found) {
     throw new EngineError(
       "unknown_symbol",
-      `${found.path} has no section or key named ${JSON.stringify(target.slice(found.path.length + 1))}.`,
+      `${found.path} has no section or key named ${quoted(target.slice(found.path.length + 1))}.`,
       {
         hint: found.suggestions.length
           ? `Its sections and keys include ${found.suggestions.join(", ")}.`

@@ -3,6 +3,7 @@ import { z } from "zod";
 import { fitBlocks, type GrepAnswer, type GrepHit, type GrepOptions } from "../../index.ts";
 import { at } from "../render.ts";
 import { defineTool, type ToolContext } from "../tool.ts";
+import { quoted } from "../../shared/quote.ts";
 
 const hit = z.object({
   repo: z.string().optional().describe("The repository (a group searched without repo)."),
@@ -110,6 +111,6 @@ async function grepGroup(ctx: ToolContext, pattern: string, options: GrepOptions
     files: answers.reduce((n, { a }) => n + a.files, 0),
     filesMatched: answers.reduce((n, { a }) => n + a.filesMatched, 0),
     ...(stopped ? { stopped } : {}),
-    text: `# codeslice grep ${JSON.stringify(pattern)} in ${answers.length} repositories: ${summary.join("; ")}`,
+    text: `# codeslice grep ${quoted(pattern)} in ${answers.length} repositories: ${summary.join("; ")}`,
   };
 }

@@ -4,6 +4,7 @@ import { fitBlocks, LIMITS, type SearchHit } from "../../index.ts";
 import { at, plural } from "../render.ts";
 import { targetArg } from "../schemas.ts";
 import { defineTool } from "../tool.ts";
+import { quoted } from "../../shared/quote.ts";
 
 const hit = z.object({
   repo: z.string().optional().describe("The repository (a group searched without repo)."),
@@ -68,12 +69,12 @@ export const searchTool = defineTool({
     const total = hits.length;
     // Whole entries, best first; each costs its line in the text and its record in the structured content.
     // (the query quoted back at most 80 characters long, as locate and context do: a long one is the agent's own)
-    const quoted = JSON.stringify(args.query.length > 80 ? `${args.query.slice(0, 80)}…` : args.query);
+    const said = quoted(args.query.length > 80 ? `${args.query.slice(0, 80)}…` : args.query);
     const fit = fitBlocks({
       header:
         total === 0
-          ? `No symbols match ${quoted}. Try other words, part of an identifier, or a file path with context.`
-          : `${plural(total, "result")} for ${quoted} (best first):`,
+          ? `No symbols match ${said}. Try other words, part of an identifier, or a file path with context.`
+          : `${plural(total, "result")} for ${said} (best first):`,
       blocks: hits.map((h, i) => ({
         full: `- ${where(h)} ${h.kind} ${h.qualified}  — ${h.signature}`,
         envelope: { full: ctx.count(JSON.stringify(results[i])) + 1 },
