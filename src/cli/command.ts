@@ -1,5 +1,6 @@
 /** The shape of a command-line command: its arguments, the flags it owns, its help, and what it runs. */
 import { UsageError } from "./output.ts";
+import { quoted } from "../shared/quote.ts";
 
 /** One flag: its spelling, whether it takes a value, how the value is read, and what help says about it. */
 export interface Flag<T = unknown> {
@@ -40,6 +41,11 @@ export interface Arg {
   optional?: boolean;
   /** The longest value accepted, in characters, and what the error calls it ("the task"). */
   maxChars?: { limit: number; noun: string };
+  /**
+   * It is the project folder, the same as `--root DIR` (`codeslice index ../api`): the dispatcher
+   * hands it to `run` as `flags.root`, and refuses it next to a `--root` that names another folder.
+   */
+  root?: boolean;
 }
 
 /** What a command's `run` is handed. */
@@ -108,8 +114,7 @@ export function checkArgLength(arg: Arg, value: string | undefined): void {
 
 /** `--name` as a whole number from min to max; the messages name the flag. */
 export function parseInteger(name: string, value: string, min: number, max: number): number {
-  if (!/^-?\d+$/.test(value.trim()))
-    throw new UsageError(`--${name} must be a whole number, got ${JSON.stringify(value)}`);
+  if (!/^-?\d+$/.test(value.trim())) throw new UsageError(`--${name} must be a whole number, got ${quoted(value)}`);
   const n = Number(value);
   if (n < min || n > max) throw new UsageError(`--${name} must be between ${min} and ${max}, got ${n}`);
   return n;

@@ -3,12 +3,15 @@
  * flags it owns (did-you-mean for a typo, the owners for another command's flag), reads the values
  * and the arguments, prints help, and hands the rest to the command's `run`.
  */
+import { statSync } from "node:fs";
+import * as nodePath from "node:path";
 import { splitArgv, type FlagSpelling, type GivenFlag } from "./argv.ts";
 import { checkArgLength, type Command, type Flag } from "./command.ts";
 import { globalFlags } from "./flags.ts";
 import { commandHelp, generalHelp } from "./help.ts";
 import { EXIT, UsageError, reportError, writeOut } from "./output.ts";
-import { didYouMean, suggest } from "./suggest.ts";
+import { didYouMean, suggest } from "../shared/suggest.ts";
+import { quoted } from "../shared/quote.ts";
 
 /** What the running program tells the dispatcher about itself. */
 export interface CliHost {
@@ -115,7 +118,7 @@ function findCommand(name: string, commands: readonly Command[]): Command {
   const names = commands.map((c) => c.name);
   const near = suggest(name, names);
   throw new UsageError(
-    `Unknown command ${JSON.stringify(name)}.${near.length ? didYouMean(near) : ` The commands: ${names.join(", ")}.`}`,
+    `Unknown command ${quoted(name)}.${near.length ? didYouMean(near) : ` The commands: ${names.join(", ")}.`}`,
   );
 }
 
@@ -146,7 +149,13 @@ function readArgs(command: Command, words: readonly string[]): string[] {
   }
   if (words.length > declared.length && !rest) {
     if (declared.length === 0)
-      throw new UsageError(`${command.name} takes no arguments, got ${JSON.stringify(words.join(" "))}`);
+      throw new UsageError(`${command.name} takes no arguments, got ${quoted(words.join(" "))}`);
+    const folder = looksLikeFolder(words.at(-1)!) && Object.values(command.flags).some((f) => f.name === "root");
+    if (folder)
+      throw new UsageError(
+        `${command.name} takes ${listed(declared.map((a) => `<${a.name}>`))}; the project folder goes in --root: ` +
+          `codeslice ${command.name} ${words.slice(0, -1).join(" ")} --root ${words.at(-1)}`,
+      );
     if (declared.length === 1) throw new UsageError(`${command.name} takes exactly one argument`);
     throw new UsageError(
       `${command.name} takes ${declared.length} arguments, ` +
@@ -156,6 +165,39 @@ function readArgs(command: Command, words: readonly string[]): string[] {
   const args = rest ? [...words.slice(0, declared.length - 1), words.slice(declared.length - 1).join(" ")] : [...words];
   declared.forEach((arg, i) => checkArgLength(arg, args[i]));
   return args;
+}
+
+/** A word that names a folder (`.`, `../api`, `~/src/shop`, or any folder that exists) rather than a target. */
+function looksLikeFolder(word: string): boolean {
+  if (/^(\.{1,2}|~)([\\/]|$)/.test(word)) return true;
+  try {
+    return statSync(nodePath.resolve(word)).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * `flags.root` from the positional project folder, for a command that declares one (`index ../api`): given with
+ * `--root` too, both must name the same folder.
+ */
+function rootFromArgs(command: Command, args: readonly string[], given: readonly GivenFlag[]): string | undefined {
+  const at = (command.args ?? []).findIndex((a) => a.root);
+  const positional = at < 0 ? undefined : args[at];
+  if (positional === undefined) return undefined;
+  const roots = given.filter((f) => f.name === "root").map((f) => f.value);
+  if (roots.length > 1)
+    throw new UsageError(
+      `${command.name} takes several project folders as --root only: add ${positional} as one more --root, or ` +
+        `leave the positional folder out`,
+    );
+  const [flag] = roots;
+  if (flag !== undefined && nodePath.resolve(flag) !== nodePath.resolve(positional))
+    throw new UsageError(
+      `${command.name} was given two project folders, ${positional} and --root ${flag}: give one (the positional ` +
+        `folder is the same as --root)`,
+    );
+  return positional;
 }
 
 /**
@@ -213,6 +255,8 @@ export async function runCli(argv: readonly string[], commands: readonly Command
     }
     const args = readArgs(command, words);
     const flags = readFlags(command, split.flags);
+    const root = command.ownArgs ? undefined : rootFromArgs(command, args, split.flags);
+    if (root !== undefined) flags.root = root;
     const raw = command.ownArgs ? withoutCommandName(argv, command.name, table) : [...argv];
     return await command.run({ args, flags, argv: raw, version: host.version, entry: host.entry });
   } catch (error) {

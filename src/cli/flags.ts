@@ -4,8 +4,9 @@
  * it owns into its `flags` and declares the rest itself.
  */
 import { ENCODINGS, LIMITS, TESTS_MODES, type Encoding, type TestsMode } from "../index.ts";
-import { defineFlag, parseInteger, withDefault, type Flag } from "./command.ts";
+import { defineFlag, parseInteger, withDefault, type Arg, type Flag } from "./command.ts";
 import { UsageError } from "./output.ts";
+import { quoted } from "../shared/quote.ts";
 
 /** A flag whose value is taken as typed. */
 export function textFlag(name: string, value: string, help: string, extra: { default?: string } = {}): Flag<string> {
@@ -32,7 +33,7 @@ export function choiceFlag<T extends string>(
     ...extra,
     parse: (raw) => {
       if (!(choices as readonly string[]).includes(raw))
-        throw new UsageError(`--${name} must be one of ${choices.join(", ")}, got ${JSON.stringify(raw)}`);
+        throw new UsageError(`--${name} must be one of ${choices.join(", ")}, got ${quoted(raw)}`);
       return raw as T;
     },
   });
@@ -63,7 +64,12 @@ export const globalFlags = {
 
 /** Where the project and its index are, and how it is indexed: every command that opens the engine. */
 export const projectFlags = {
-  root: textFlag("root", "DIR", "Project folder", { default: "the current folder" }),
+  root: textFlag(
+    "root",
+    "DIR",
+    "Project folder; a command with no other argument also takes it as its argument (codeslice map ../api)",
+    { default: "the current folder" },
+  ),
   cacheDir: textFlag("cache-dir", "DIR", "Where the index is kept", { default: "<root>/.codeslice" }),
   maxFileBytes: integerFlag("max-file-bytes", "N", 1, 2 ** 31, "Skip files larger than N bytes", {
     default: String(LIMITS.maxFileBytes),
@@ -71,6 +77,20 @@ export const projectFlags = {
   jobs: integerFlag("jobs", "N", 1, 64, "Threads that parse, 1-64; 1 parses in the main thread", {
     default: "the cores minus one, at most 8",
   }),
+};
+
+/**
+ * The project folder as the one positional argument of a command that takes no other (`index`,
+ * `map`, `routes`, `tools`, `check`, `graph`, `scip`, `stop`; `mcp` and `lsp` read theirs
+ * themselves): `codeslice index ../api` is `codeslice index --root ../api`. A command whose
+ * argument is a target takes the folder as --root only.
+ */
+export const rootArg: Arg = {
+  name: "root",
+  what: "a project folder",
+  optional: true,
+  root: true,
+  help: "The project folder, the same as --root DIR",
 };
 
 /** How the answer is printed. */

@@ -48,6 +48,23 @@ export const SERVED_COMMANDS: ReadonlySet<string> = new Set([
   "check",
 ]);
 
+/**
+ * The commands whose one argument is the project folder (`map ../api` is `map --root ../api`; see rootArg in
+ * flags.ts; test/cli/warm-server.test.ts checks the set against the table).
+ */
+export const ROOT_ARG_COMMANDS: ReadonlySet<string> = new Set([
+  "index",
+  "map",
+  "routes",
+  "graph",
+  "scip",
+  "check",
+  "stop",
+  "tools",
+  "mcp",
+  "lsp",
+]);
+
 /** Every flag of the command table that takes a value (test/cli/warm-server.test.ts checks it against the table). */
 export const VALUE_FLAGS: ReadonlySet<string> = new Set([
   "apply",
@@ -131,12 +148,12 @@ export function serverEnabled(env: NodeJS.ProcessEnv): boolean {
 export function planWarm(argv: readonly string[], env: NodeJS.ProcessEnv, cwd: string): WarmPlan | undefined {
   if (!serverEnabled(env) || on(env.CODESLICE_DEBUG)) return undefined;
   const values = new Map<string, string>();
-  let command: string | undefined;
+  const words: string[] = [];
   for (let i = 0; i < argv.length; i++) {
     const word = argv[i]!;
     if (word === "-") return undefined;
     if (word.length < 2 || !word.startsWith("-")) {
-      command ??= word;
+      words.push(word);
       continue;
     }
     if (!word.startsWith("--") || word === "--") return undefined;
@@ -153,15 +170,23 @@ export function planWarm(argv: readonly string[], env: NodeJS.ProcessEnv, cwd: s
     if (value === undefined || value === "" || value === "-") return undefined;
     values.set(name, value);
   }
+  const [command, positionalRoot] = words;
   if (command === undefined || !SERVED_COMMANDS.has(command)) return undefined;
+  const given = values.get("root");
+  if (positionalRoot !== undefined && ROOT_ARG_COMMANDS.has(command)) {
+    // Two folders, or two that differ, are a usage error the full CLI reports.
+    if (words.length > 2) return undefined;
+    if (given !== undefined && nodePath.resolve(cwd, given) !== nodePath.resolve(cwd, positionalRoot)) return undefined;
+  }
+  const rootWord = ROOT_ARG_COMMANDS.has(command) ? (positionalRoot ?? given) : given;
   let root: string;
   try {
-    root = fs.realpathSync(nodePath.resolve(cwd, values.get("root") ?? "."));
+    root = fs.realpathSync(nodePath.resolve(cwd, rootWord ?? "."));
   } catch {
     return undefined;
   }
-  const given = values.get("cache-dir");
-  const cacheDir = given !== undefined ? nodePath.resolve(cwd, given) : nodePath.join(root, ".codeslice");
+  const cacheGiven = values.get("cache-dir");
+  const cacheDir = cacheGiven !== undefined ? nodePath.resolve(cwd, cacheGiven) : nodePath.join(root, ".codeslice");
   return { root, cacheDir, location: socketLocation(root, cacheDir, env), argv: [...argv], cwd };
 }
 

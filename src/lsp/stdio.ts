@@ -19,6 +19,7 @@ import { createEngine, isEngineError, type Logger, type LogLevel, type Platform 
 import { LspHandlers } from "./handlers.ts";
 import { OverlayFileSystem } from "./overlay-fs.ts";
 import { serveLsp } from "./server.ts";
+import { quoted } from "../shared/quote.ts";
 
 const LEVELS: readonly LogLevel[] = ["debug", "info", "warn", "error", "silent"];
 
@@ -56,10 +57,15 @@ export function parseLspArgs(argv: string[], cwd = process.cwd()): LspStdioOptio
       stdio: { type: "boolean" },
     },
   });
-  if (positionals.length > 1 || (positionals.length === 1 && values.root !== undefined)) {
+  // A positional folder is --root DIR written short: with --root, both must name the same folder.
+  const differs =
+    positionals.length === 1 &&
+    values.root !== undefined &&
+    nodePath.resolve(cwd, values.root) !== nodePath.resolve(cwd, positionals[0]!);
+  if (positionals.length > 1 || differs) {
     throw new Error(
       `lsp takes one project folder (--root DIR or a positional one), got ` +
-        `${JSON.stringify([values.root, ...positionals].filter(Boolean))}`,
+        `${[values.root, ...positionals].filter(Boolean).join(" and ")}`,
     );
   }
   const logLevel = (values["log-level"] ?? "warn") as LogLevel;
@@ -67,7 +73,7 @@ export function parseLspArgs(argv: string[], cwd = process.cwd()): LspStdioOptio
   const root = values.root ?? positionals[0];
   const jobs = values.jobs === undefined ? undefined : Number(values.jobs);
   if (jobs !== undefined && (!/^\d+$/.test(values.jobs!) || jobs < 1 || jobs > 64))
-    throw new Error(`--jobs must be a whole number from 1 to 64, got ${JSON.stringify(values.jobs)}`);
+    throw new Error(`--jobs must be a whole number from 1 to 64, got ${quoted(values.jobs)}`);
   return {
     ...(jobs !== undefined ? { jobs } : {}),
     ...(root !== undefined ? { root: nodePath.resolve(cwd, root) } : {}),

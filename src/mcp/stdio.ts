@@ -19,6 +19,7 @@ import { createMcpServer, DEFAULT_MAX_RESPONSE_TOKENS, MIN_MAX_RESPONSE_TOKENS }
 import { StdioServerTransport } from "./stdio-transport.ts";
 import type { McpLogger } from "./tool.ts";
 import { entriesFromRoots, openGroup, readGroupFile, type GroupEntry } from "./group-file.ts";
+import { quoted } from "../shared/quote.ts";
 
 const LEVELS: readonly LogLevel[] = ["debug", "info", "warn", "error", "silent"];
 
@@ -58,10 +59,13 @@ export function parseStdioArgs(argv: string[], cwd = process.cwd()): StdioOption
     },
   });
   const roots = values.root ?? [];
-  if (positionals.length > 1 || (positionals.length === 1 && (roots.length > 0 || values.group !== undefined))) {
+  const [positional] = positionals;
+  // A positional folder is --root DIR written short: with --root, both must name the same folder.
+  const same = roots.length === 1 && nodePath.resolve(cwd, roots[0]!) === nodePath.resolve(cwd, positional ?? ".");
+  if (positionals.length > 1 || (positional !== undefined && ((roots.length > 0 && !same) || values.group))) {
     throw new Error(
       `mcp takes one project folder (--root DIR or a positional one; --root more than once or --group FILE for ` +
-        `several), got ${JSON.stringify([...roots, ...positionals].filter(Boolean))}`,
+        `several), got ${[...roots, ...positionals].filter(Boolean).join(" and ")}`,
     );
   }
   if (values.group !== undefined && roots.length) throw new Error("mcp takes --group FILE or --root folders, not both");
@@ -86,7 +90,7 @@ export function parseStdioArgs(argv: string[], cwd = process.cwd()): StdioOption
     maxResponseTokens < MIN_MAX_RESPONSE_TOKENS
   ) {
     throw new Error(
-      `--max-response-tokens must be a whole number ≥ ${MIN_MAX_RESPONSE_TOKENS}, got ${JSON.stringify(capText)}`,
+      `--max-response-tokens must be a whole number ≥ ${MIN_MAX_RESPONSE_TOKENS}, got ${quoted(capText)}`,
     );
   }
   return {

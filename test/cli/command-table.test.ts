@@ -9,7 +9,7 @@ import { defineCommand, type Command } from "../../src/cli/command.ts";
 import { runCli } from "../../src/cli/dispatch.ts";
 import { engineFlags, switchFlag } from "../../src/cli/flags.ts";
 import { cliMarkdown, commandHelp, generalHelp, readmeTable } from "../../src/cli/help.ts";
-import { editDistance, suggest } from "../../src/cli/suggest.ts";
+import { editDistance, suggest } from "../../src/shared/suggest.ts";
 
 const host = { version: "9.9.9", entry: "/x/dist/cli/main.js" };
 

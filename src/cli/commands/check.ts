@@ -5,7 +5,7 @@
 import * as nodeFs from "node:fs";
 import { toSarif } from "../../index.ts";
 import { defineCommand } from "../command.ts";
-import { choiceFlag, engineFlags, textFlag } from "../flags.ts";
+import { choiceFlag, engineFlags, rootArg, textFlag } from "../flags.ts";
 import { EXIT, UsageError, writeJson, writeOut } from "../output.ts";
 import { withEngine } from "../with-engine.ts";
 
@@ -34,6 +34,7 @@ export const checkCommand = defineCommand({
   summary:
     "Structural rules over the code graph (layers, forbidden imports, cycles, unused exports, deprecated calls, " +
     "file sizes); exit 1 on a finding",
+  args: [rootArg],
   flags: {
     format: choiceFlag(
       "format",

@@ -1,6 +1,6 @@
 /** `codeslice graph`: the code graph as JSON in the graph-gold shape. */
 import { defineCommand, defineFlag } from "../command.ts";
-import { engineFlags } from "../flags.ts";
+import { engineFlags, rootArg } from "../flags.ts";
 import { EXIT, UsageError, writeJson } from "../output.ts";
 import { goldGraphStream } from "../../index.ts";
 import { withEngine } from "../with-engine.ts";
@@ -9,6 +9,7 @@ import { withEngine } from "../with-engine.ts";
 export const graphCommand = defineCommand({
   name: "graph",
   summary: "The code graph in the graph-gold JSON shape",
+  args: [rootArg],
   flags: {
     minConfidence: defineFlag({
       name: "min-confidence",

@@ -5,7 +5,7 @@
 import { renderIndexSummary } from "../render.ts";
 import { defineCommand } from "../command.ts";
 import { readBinary, refuseProjectFile, writeBinary } from "../files.ts";
-import { engineFlags, switchFlag, textFlag } from "../flags.ts";
+import { engineFlags, rootArg, switchFlag, textFlag } from "../flags.ts";
 import { EXIT, UsageError, writeOut } from "../output.ts";
 import { withEngine } from "../with-engine.ts";
 
@@ -21,6 +21,7 @@ function artifactLine(a: { bytes: number; files: number; records: number }): str
 export const indexCommand = defineCommand({
   name: "index",
   summary: "Index the project (incremental) and print a summary",
+  args: [rootArg],
   flags: {
     export: textFlag(
       "export",
@@ -41,7 +42,9 @@ export const indexCommand = defineCommand({
     ...engineFlags,
   },
   help: `Scans the project (git-aware: tracked files plus untracked files git would not ignore),
-parses supported files with tree-sitter and stores per-file records in the cache folder.
+parses supported files with tree-sitter and stores per-file records in the cache folder. The
+project is <root> or --root DIR (the same folder; two different ones are refused), else the
+current folder.
 A second run re-parses only files whose content changed. Prints files by language, symbols,
 skipped files with reasons, and the time taken. --jobs N parses on N threads; the index is
 the same for every N.
@@ -53,7 +56,7 @@ unless all of it holds. The index that follows reads each file once and parses o
 that differ.`,
   examples: [
     "codeslice index",
-    "codeslice index --root ../api --jobs 4",
+    "codeslice index ../api --jobs 4",
     "codeslice index --export index.csa",
     "codeslice index --import index.csa --json",
   ],

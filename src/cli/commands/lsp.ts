@@ -1,13 +1,13 @@
 /** `codeslice lsp`: the language server over stdio, for editors (Neovim, Helix, VS Code, Zed…). */
 import { defineCommand } from "../command.ts";
-import { integerFlag, projectFlags, textFlag } from "../flags.ts";
+import { integerFlag, projectFlags, rootArg, textFlag } from "../flags.ts";
 import { createHostPlatform } from "../platform.ts";
 
 /** `codeslice lsp`. */
 export const lspCommand = defineCommand({
   name: "lsp",
   summary: "Serve definitions, references, hovers, symbols, call hierarchy and code lenses to an editor over LSP stdio",
-  args: [{ name: "root", what: "a project folder", optional: true, help: "The project folder, instead of --root" }],
+  args: [rootArg],
   ownArgs: true,
   flags: {
     root: textFlag("root", "DIR", "Project folder", {

@@ -1,7 +1,7 @@
 /** `codeslice map`: the repo map fitted to a budget. */
 import { LIMITS } from "../../index.ts";
 import { defineCommand } from "../command.ts";
-import { budgetFlags, engineFlags } from "../flags.ts";
+import { budgetFlags, engineFlags, rootArg } from "../flags.ts";
 import { EXIT, writeJson, writeOut } from "../output.ts";
 import { budgetOptions, withEngine } from "../with-engine.ts";
 
@@ -9,6 +9,7 @@ import { budgetOptions, withEngine } from "../with-engine.ts";
 export const mapCommand = defineCommand({
   name: "map",
   summary: "The repo map: services, languages, entry points, central symbols, layout, witnesses",
+  args: [rootArg],
   flags: { ...budgetFlags(LIMITS.budget.map), ...engineFlags },
   help: `Prints a map of the project fitted to --budget tokens, counted with the real tokenizer:
 services (the root package first), languages, entry points of the product's own code (routes,

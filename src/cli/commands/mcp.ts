@@ -4,9 +4,10 @@ import { existsSync } from "node:fs";
 import { LIMITS } from "../../index.ts";
 import type { ConfigClient, ServerCommand } from "../../mcp/client-config.ts";
 import { defineCommand } from "../command.ts";
-import { projectFlags, switchFlag, textFlag } from "../flags.ts";
+import { projectFlags, rootArg, switchFlag, textFlag } from "../flags.ts";
 import { EXIT, writeOut } from "../output.ts";
 import { createHostPlatform } from "../platform.ts";
+import { quoted } from "../../shared/quote.ts";
 
 /**
  * How a client should start this codeslice (`main`: the running dist/cli/main.js): an installed
@@ -45,7 +46,7 @@ async function printMcpConfig(args: string[], at: number, main: string, version:
   if (!client || !(CONFIG_CLIENTS as readonly string[]).includes(client)) {
     process.stderr.write(
       `codeslice mcp: --print-config takes one of ` +
-        `${CONFIG_CLIENTS.join(", ")}${client ? `, got ${JSON.stringify(client)}` : ""}\n`,
+        `${CONFIG_CLIENTS.join(", ")}${client ? `, got ${quoted(client)}` : ""}\n`,
     );
     return EXIT.usage;
   }
@@ -66,7 +67,7 @@ async function printMcpConfig(args: string[], at: number, main: string, version:
 export const mcpCommand = defineCommand({
   name: "mcp",
   summary: "Serve the tools to an agent over MCP stdio (--print-config <client> for the setup snippet)",
-  args: [{ name: "root", what: "a project folder", optional: true, help: "The project folder, instead of --root" }],
+  args: [rootArg],
   ownArgs: true,
   flags: {
     root: textFlag("root", "DIR", "Project folder; more than once (NAME=DIR names one) serves the folders as a group", {

@@ -1,7 +1,7 @@
 /** `codeslice routes`: every HTTP route with its handler, the client calls that reach it, and its tests. */
 import { LIMITS } from "../../index.ts";
 import { defineCommand } from "../command.ts";
-import { budgetFlags, choiceFlag, engineFlags, textFlag } from "../flags.ts";
+import { budgetFlags, choiceFlag, engineFlags, rootArg, textFlag } from "../flags.ts";
 import { budgetOptions, printAnswer, withEngine } from "../with-engine.ts";
 import { withGroup } from "../group.ts";
 import { writeJson, writeOut, EXIT } from "../output.ts";
@@ -12,7 +12,7 @@ const METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS"] as 
 export const routesCommand = defineCommand({
   name: "routes",
   summary: "Every HTTP route with its handler, the client calls in the project that reach it, and its tests",
-  args: [],
+  args: [rootArg],
   flags: {
     prefix: textFlag("prefix", "PATH", "Only routes whose path starts with PATH (/api/v1/items)"),
     method: choiceFlag("method", "M", METHODS, `Only routes of this method: ${METHODS.join(", ")}`),

@@ -1,7 +1,7 @@
 /** `codeslice scip`: the code graph written as a SCIP index. */
 import { defineCommand } from "../command.ts";
 import { refuseProjectFile, writeBinary } from "../files.ts";
-import { engineFlags, switchFlag, textFlag } from "../flags.ts";
+import { engineFlags, rootArg, switchFlag, textFlag } from "../flags.ts";
 import { EXIT, UsageError, writeOut } from "../output.ts";
 import { withEngine } from "../with-engine.ts";
 
@@ -9,6 +9,7 @@ import { withEngine } from "../with-engine.ts";
 export const scipCommand = defineCommand({
   name: "scip",
   summary: "The code graph as a SCIP index (protobuf) for Sourcegraph and other code intelligence, to --out FILE",
+  args: [rootArg],
   flags: {
     out: textFlag("out", "FILE", 'Where to write the index ("-": stdout); required'),
     project: textFlag("project", "NAME", "The project name in every symbol", { default: "the root folder's name" }),

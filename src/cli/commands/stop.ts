@@ -2,7 +2,7 @@
 import * as fs from "node:fs";
 import * as nodePath from "node:path";
 import { defineCommand } from "../command.ts";
-import { projectFlags } from "../flags.ts";
+import { projectFlags, rootArg } from "../flags.ts";
 import { EXIT, writeOut } from "../output.ts";
 import { askServer } from "../warm-client.ts";
 import { DEFAULT_IDLE_MS, PID_SUFFIX, socketLocation } from "../warm-socket.ts";
@@ -11,6 +11,7 @@ import { DEFAULT_IDLE_MS, PID_SUFFIX, socketLocation } from "../warm-socket.ts";
 export const stopCommand = defineCommand({
   name: "stop",
   summary: "Stop the project's warm server (later calls start it again)",
+  args: [rootArg],
   flags: { root: projectFlags.root, cacheDir: projectFlags.cacheDir },
   help: `The first call of a command that reads the index (all but index, graph, scip, changes,
 rename, mcp, lsp and stop) on a project answers as usual, then starts a small background

@@ -5,7 +5,7 @@
  */
 import { LIMITS } from "../../index.ts";
 import { defineCommand } from "../command.ts";
-import { budgetFlags, choiceFlag, engineFlags } from "../flags.ts";
+import { budgetFlags, choiceFlag, engineFlags, rootArg } from "../flags.ts";
 import { budgetOptions, printAnswer, withEngine } from "../with-engine.ts";
 
 const KINDS = ["mcp", "jsonrpc", "grpc", "cli"] as const;
@@ -15,7 +15,7 @@ export const toolsCommand = defineCommand({
   name: "tools",
   summary:
     "The project's MCP tools, JSON-RPC and gRPC methods and CLI commands, each with where it is defined and handled",
-  args: [],
+  args: [rootArg],
   flags: {
     kind: choiceFlag("kind", KINDS.join("|"), KINDS, "Only this kind"),
     ...budgetFlags(LIMITS.budget.list),

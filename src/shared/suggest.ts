@@ -1,4 +1,8 @@
-/** Did-you-mean for the command line: the known words closest to a mistyped command or flag. */
+/**
+ * Did-you-mean for the front ends: the known words closest to a mistyped command, flag or tool
+ * argument.
+ */
+import { quoted } from "./quote.ts";
 
 /**
  * The optimal-string-alignment form of the Damerau–Levenshtein distance between `a` and `b`:
@@ -49,10 +53,7 @@ export function suggest(typed: string, known: readonly string[]): string[] {
 }
 
 /** ` Did you mean "a"?` / ` Did you mean "a" or "b"?`, or "" when there is nothing to suggest. */
-export function didYouMean(
-  suggestions: readonly string[],
-  quote: (s: string) => string = (s) => JSON.stringify(s),
-): string {
+export function didYouMean(suggestions: readonly string[], quote: (s: string) => string = quoted): string {
   if (!suggestions.length) return "";
   const shown = suggestions.slice(0, 3).map(quote);
   return ` Did you mean ${shown.length > 1 ? `${shown.slice(0, -1).join(", ")} or ${shown.at(-1)}` : shown[0]}?`;
