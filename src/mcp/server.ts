@@ -32,6 +32,7 @@ import { plural } from "./render.ts";
 import { freshness as freshnessSchema } from "./schemas.ts";
 import { leanContent, withoutProse } from "./lean.ts";
 import { listedTool } from "./tool-list.ts";
+import { unknownArgument } from "./unknown-args.ts";
 import { registerPrompts } from "./prompts.ts";
 import { registerResources } from "./resources.ts";
 import type { McpLogger, ToolContext, ToolSpec } from "./tool.ts";
@@ -259,6 +260,8 @@ export function createMcpServer(engine: Engine, options: McpServerOptions = {}):
     const handler = async (given: Record<string, unknown>, extra: Extra): Promise<CallToolResult> => {
       const started = performance.now();
       try {
+        const unknown = unknownArgument(tool, given);
+        if (unknown) throw unknown;
         const { repo, ...args } = given;
         const member = group?.member(repo as string | undefined);
         const here = member?.root ?? root;
@@ -303,10 +306,11 @@ export function createMcpServer(engine: Engine, options: McpServerOptions = {}):
         return toToolError(error, tool.name, log);
       }
     };
-    // The SDK validates the arguments against `input` and routes the call; the list is ours.
+    // The SDK validates the arguments against `input` and routes the call; the list is ours. Unknown
+    // arguments pass its check, to be refused by the handler with what to pass instead (unknown-args.ts).
     server.registerTool(
       tool.name,
-      { title: tool.title, description: tool.description, inputSchema: tool.input },
+      { title: tool.title, description: tool.description, inputSchema: tool.input.loose() },
       handler as never,
     );
   };
