@@ -47,7 +47,8 @@ tests that send a request to its route (test clients, supertest, app.request), a
 target (METHOD /path) stands for its handler. Each comes with a runnable id
 in its runner's own syntax (pytest node ids, Vitest/Jest -t names, go test -run, cargo test
 paths, JUnit Class#method) and the command lines that run just those tests, with the runner
-found from the project's manifests and configs.
+found from the project's manifests and configs. When none is found within --depth but callers
+reach tests further up, the answer says how many at which depth: ask again with that --depth.
 With --run, codeslice runs those commands (at most ${RUN_LIMITS.maxCommands}) without a shell, only when the
 program is an allowlisted runner (pytest, npm/pnpm/yarn test, vitest, jest, go test, cargo
 test, mvn/gradle test, dotnet test, rspec, phpunit), each killed after --timeout seconds,

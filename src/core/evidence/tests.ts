@@ -85,6 +85,11 @@ export interface TestsAnswer {
   runAll?: RunPlan[];
   page: PageInfo;
   completeness: Completeness;
+  /**
+   * When no test is found within `depth` but callers reach tests further up: the fewest hops that
+   * find some, and how many tests that depth finds (impact walks 3 hops by default, tests 2).
+   */
+  deeper?: { depth: number; tests: number };
   usage: Usage;
   text: string;
 }
@@ -384,8 +389,10 @@ export async function findTests(
   }
   const byEvidence = { call: 0, mention: 0, import: 0 };
   for (const h of all) byEvidence[h.evidence]++;
+  const deeper = all.length === 0 ? deeperTests(graph, seeds, args.depth) : undefined;
   const found: FoundTests = {
     target,
+    ...(deeper ? { deeper } : {}),
     all,
     byEvidence,
     runners,
@@ -402,9 +409,23 @@ export async function findTests(
   return fitPage(Math.min(args.limit, rest.length), (k) => testsPage(graph, found, args, k), args);
 }
 
+/**
+ * For a walk of `depth` hops that found no test: the fewest hops (up to LIMITS.depth.max) at which
+ * callers reach a test, and the tests found there; undefined when none does at any depth.
+ */
+function deeperTests(graph: CodeGraph, seeds: number[], depth: number): TestsAnswer["deeper"] {
+  if (depth >= LIMITS.depth.max) return undefined;
+  const hits = new Map<string, TestHit>();
+  callerTests(graph, seeds, LIMITS.depth.max, hits);
+  if (!hits.size) return undefined;
+  const at = Math.min(...[...hits.values()].map((h) => h.depth));
+  return { depth: at, tests: [...hits.values()].filter((h) => h.depth <= at).length };
+}
+
 /** Every test found for a target, before paging. */
 interface FoundTests {
   target: { symbol?: SymbolNode; file?: string };
+  deeper?: TestsAnswer["deeper"];
   /** In answer order: strongest evidence, fewest hops, highest confidence, then by place. */
   all: TestHit[];
   byEvidence: Record<TestEvidence, number>;
@@ -416,7 +437,7 @@ interface FoundTests {
 
 /** The page of `k` tests from the cursor's offset, rendered with its run commands and usage line. */
 function testsPage(graph: CodeGraph, found: FoundTests, args: ListArgs & { depth: number }, k: number): TestsAnswer {
-  const { target, all, byEvidence, runners, completeness, runAll } = found;
+  const { target, all, byEvidence, runners, completeness, runAll, deeper } = found;
   const shown = all.slice(args.offset).slice(0, k);
   const page = pageInfo(args, all.length, shown.length, args.depth);
   const run = plans(runners, shown);
@@ -437,7 +458,11 @@ function testsPage(graph: CodeGraph, found: FoundTests, args: ListArgs & { depth
         ? `${plural(all.length, "test reaches", "tests reach")} it (calls followed up to depth ${args.depth}): ` +
             `${parts.join(", ")}.`
         : `No test found within depth ${args.depth} (callers followed through helpers; test files importing its ` +
-            `file read for its name).`,
+            `file read for its name).` +
+            (deeper
+              ? ` ${plural(deeper.tests, "test reaches", "tests reach")} it within depth ${deeper.depth}: ask again ` +
+                `with depth=${deeper.depth}.`
+              : ""),
     );
     if (all.length && args.offset >= all.length) lines.push(pastTheEnd(args.offset, all.length));
     else if (shown.length)
@@ -483,6 +508,7 @@ function testsPage(graph: CodeGraph, found: FoundTests, args: ListArgs & { depth
     ...(wholeFiles ? { runAll: wholeFiles } : {}),
     page,
     completeness,
+    ...(deeper ? { deeper } : {}),
     usage: { tokens, budget: args.budget, encoding: args.encoding },
     text,
   };

@@ -69,6 +69,10 @@ export const testsTool = defineTool({
       .describe("Commands that run the files of every test found, when they span several pages."),
     page,
     completeness,
+    deeper: z
+      .object({ depth: z.int(), tests: z.int() })
+      .optional()
+      .describe("When none is found within depth: the fewest hops that find tests, and how many."),
     notes: z.array(z.string()),
   }),
   async run(args, ctx) {
