@@ -21,7 +21,7 @@ describe("repo map", () => {
     expect(map.text).not.toMatch(/resolveInitialState/);
     expect(map.symbolsApart.benchmark).toBeGreaterThanOrEqual(3); // useState, resolveInitialState, run
     expect(map.symbolsApart.test).toBeGreaterThanOrEqual(2); // the two pytest functions
-    expect(map.text).toMatch(/not ranked: .*\d+ in tests.*\d+ in benchmarks/);
+    expect(map.text).toMatch(/Not ranked: .*\d+ definitions in tests.*\d+ in benchmarks/);
   });
 
   it("does not rank a function local to a function, however often it is called", async () => {
@@ -87,5 +87,48 @@ describe("repo map", () => {
     const own = await withOwn.map({ budget: 4000 });
     expect(own.entryPoints.map((e) => `${e.label} ${e.path}`)).toEqual(["GET /cart shop/web.py"]);
     expect(own.entryPointsElsewhere).toBe(0);
+  });
+
+  it("says what the ranking leaves out in a line of its own: every bullet under the header is a symbol", async () => {
+    const { engine } = memoryEngine(FIXTURE);
+    for (const budget of [300, 600, 4000]) {
+      const { text } = await engine.map({ budget });
+      const section = text.split("\n## ").find((s) => s.startsWith("Central symbols"));
+      if (!section) continue;
+      const [, ...body] = section.split("\n");
+      const bullets = body.filter((l) => l.startsWith("- "));
+      expect(bullets.length).toBeGreaterThan(0);
+      for (const b of bullets) expect(b).toMatch(/^- \S+:\d+-\d+ [a-z]+ \S+ \(\d+ refs?\): /);
+      expect(body[0]).toMatch(/^(Not ranked: \d+ definitions? in |- )/);
+    }
+  });
+
+  it("ends a list of files read only in part with the exact count it does not show, and only then", async () => {
+    const broken = (n: number) =>
+      Array.from(
+        { length: n },
+        (_, i) => `//- pkg/broken_${String(i).padStart(2, "0")}.py\ndef ok():\n    return 1\n\ndef bad(:\n`,
+      ).join("");
+    const count = async (files: number, budget: number) => {
+      const { engine } = memoryEngine(`${FIXTURE}\n${broken(files)}`);
+      const { text } = await engine.map({ budget });
+      const section = text.split("\n## ").find((s) => s.startsWith("Read only in part"));
+      const lines = section?.split("\n").slice(1) ?? [];
+      const shown = lines.filter((l) => /^- pkg\/broken_/.test(l)).length;
+      const more = lines.map((l) => /^- … and (\d+) more$/.exec(l)).find(Boolean);
+      return { shown, more: more ? Number(more[1]) : 0 };
+    };
+    for (const [files, budget] of [
+      [4, 4000],
+      [14, 4000],
+      [14, 500],
+      [14, 700],
+      [14, 900],
+    ] as const) {
+      const { shown, more } = await count(files, budget);
+      expect(shown).toBeGreaterThan(0);
+      expect(shown + more).toBe(files);
+    }
+    expect((await count(4, 4000)).more).toBe(0);
   });
 });

@@ -427,14 +427,19 @@ interface MapLine {
   order: number;
   priority: number;
   text: string;
+  /**
+   * An entry of a list the map may show in part (the files read only in part): after the last entry
+   * shown, rendering says how many of `of` were left out, whether the list's cap or the budget left them.
+   */
+  list?: { of: number };
 }
 
 /** The map's lines, section by section: the title and how to cite, then each section's header and entries. */
 function mapLines(files: readonly MapFile[], graph: CodeGraph, indexed: number, parts: MapParts): MapLine[] {
   const { languages, services, entryPoints, entryPointsElsewhere, symbols, symbolsApart, layout, witnesses } = parts;
   const lines: MapLine[] = [];
-  const add = (section: number, priority: number, text: string) =>
-    lines.push({ section, order: lines.length, priority, text });
+  const add = (section: number, priority: number, text: string, list?: MapLine["list"]) =>
+    lines.push({ section, order: lines.length, priority, text, ...(list ? { list } : {}) });
   add(0, 0, `# Repo map: ${files.length} files, ${indexed} indexed, ${graph.symbols.length - indexed} symbols`);
   add(0, 0, "Cite lines as path:line. Use context <symbol|path|METHOD /path|words> for code, signature for headers.");
   add(1, 1, "## Languages");
@@ -463,11 +468,13 @@ function mapLines(files: readonly MapFile[], graph: CodeGraph, indexed: number, 
     );
   }
   if (symbols.length) {
-    add(4, 3, "## Central symbols (rank over calls, types and inheritance)");
+    // What is left out of the ranking is a note under the header, not an entry: as a bullet it read
+    // as a symbol line ("- of the product's own code; …") opening the list.
+    add(4, 3, "## Central symbols of the product's own code (rank over calls, types and inheritance)");
     const apart = (Object.entries(symbolsApart) as [keyof MapApart, number][])
       .filter(([, n]) => n > 0)
-      .map(([role, n]) => `${n} in ${APART_WORDS[role]}`);
-    if (apart.length) add(4, 3, `- of the product's own code; not ranked: ${apart.join(", ")} (definitions)`);
+      .map(([role, n], i) => `${n}${i === 0 ? ` definition${n === 1 ? "" : "s"}` : ""} in ${APART_WORDS[role]}`);
+    if (apart.length) add(4, 3, `Not ranked: ${apart.join(", ")}.`);
     symbols.forEach((s, i) =>
       add(
         4,
@@ -509,9 +516,9 @@ function mapLines(files: readonly MapFile[], graph: CodeGraph, indexed: number, 
         7,
         i < 3 ? 4 : 7,
         `- ${f.path}: line${f.lines.length > 1 ? "s" : ""} ${f.lines.join(", ")}${f.lines.length >= 5 ? ", …" : ""}`,
+        { of: broken.files },
       ),
     );
-    if (broken.files > broken.list.length) add(7, 7, `- … and ${broken.files - broken.list.length} more`);
   }
   return lines;
 }
@@ -528,12 +535,23 @@ function fitMapLines(lines: MapLine[], budget: number, count: (text: string) => 
   const join = (parts: readonly { index: number; text: string }[]) => {
     const out: string[] = [];
     let section = 0;
+    // A list shown in part ends with how many of its entries are not shown: counted from what the
+    // fit kept (a fixed "… and N more" line kept by itself miscounted, or stood where the budget
+    // had cut the entries above it).
+    let listed: { of: number; shown: number } | undefined;
+    const endList = () => {
+      if (listed && listed.of > listed.shown) out.push(`- … and ${listed.of - listed.shown} more`);
+      listed = undefined;
+    };
     for (const p of parts) {
       const l = rest[p.index]!;
+      if (!l.list) endList();
       if (l.section !== section) out.push("");
       section = l.section;
       out.push(p.text);
+      if (l.list) listed = { of: l.list.of, shown: (listed?.shown ?? 0) + 1 };
     }
+    endList();
     return out.filter((t, i) => !(t.startsWith("## ") && (out[i + 1] === undefined || out[i + 1] === ""))).join("\n");
   };
   return fitBlocks({
