@@ -168,7 +168,7 @@ function readArgs(command: Command, words: readonly string[]): string[] {
 }
 
 /** A word that names a folder (`.`, `../api`, `~/src/shop`, or any folder that exists) rather than a target. */
-function looksLikeFolder(word: string): boolean {
+export function looksLikeFolder(word: string): boolean {
   if (/^(\.{1,2}|~)([\\/]|$)/.test(word)) return true;
   try {
     return statSync(nodePath.resolve(word)).isDirectory();

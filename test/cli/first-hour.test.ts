@@ -63,6 +63,10 @@ describe("the project folder as an argument", () => {
     const r = run(["callers", "target", "./proj"]);
     expect(r.status).toBe(2);
     expect(r.stderr).toContain("--root ./proj");
+    // changes' one argument is a route: a folder there is the project, written where mcp takes it.
+    const changes = run(["changes", path.basename(project)]);
+    expect(changes.status).toBe(2);
+    expect(changes.stderr).toContain(`--root ${path.basename(project)}`);
   });
 
   it("sends the warm CLI's call to the server of that folder, and a disagreeing pair to the full CLI", () => {

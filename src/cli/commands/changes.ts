@@ -2,6 +2,7 @@
 import { readFileSync } from "node:fs";
 import { LIMITS } from "../../index.ts";
 import { defineCommand } from "../command.ts";
+import { looksLikeFolder } from "../dispatch.ts";
 import { budgetFlags, engineFlags, switchFlag, textFlag } from "../flags.ts";
 import { EXIT, UsageError, writeJson, writeOut } from "../output.ts";
 import { groupImpactText, withGroup } from "../group.ts";
@@ -84,6 +85,12 @@ the calls in the other folders that send requests to them.`,
     "git diff HEAD~3 | codeslice changes --diff -",
   ],
   async run({ args: [route], flags, argv }) {
+    // A route is "METHOD /path": one word that names a folder is the project, given where other commands take it.
+    if (route !== undefined && !/\s/.test(route.trim()) && looksLikeFolder(route))
+      throw new UsageError(
+        `changes takes a route as its argument ("PUT /items/{id}"); the project folder goes in --root: ` +
+          `codeslice changes --root ${route}`,
+      );
     const diff = flags.diff !== undefined ? readDiff(flags.diff) : undefined;
     const options = {
       ...(route !== undefined ? { target: route } : {}),
