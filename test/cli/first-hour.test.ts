@@ -9,6 +9,8 @@ import * as path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { planWarm, ROOT_ARG_COMMANDS } from "../../src/cli/warm-client.ts";
 import { COMMANDS } from "../../src/cli/commands/index.ts";
+import { parseLspArgs } from "../../src/lsp/stdio.ts";
+import { parseStdioArgs } from "../../src/mcp/stdio.ts";
 import { ensureCliBuilt, jsonOf, runCli, tempDirs } from "../support/cli.ts";
 
 const temps = tempDirs("codeslice-first-hour-");
@@ -75,6 +77,15 @@ describe("the project folder as an argument", () => {
     expect(planWarm(["map", path.basename(project)], env, parent)?.root).toBe(project);
     expect(planWarm(["map", path.basename(project), "--root", project], env, parent)?.root).toBe(project);
     expect(planWarm(["map", project, "--root", temps.make()], env, parent)).toBeUndefined();
+  });
+
+  it("mcp and lsp take a positional folder with a --root naming the same one, and refuse two different ones", () => {
+    const name = path.basename(project);
+    const other = temps.make();
+    expect(parseStdioArgs([name, "--root", project], parent).root).toBe(project);
+    expect(() => parseStdioArgs([project, "--root", other], parent)).toThrow(other);
+    expect(parseLspArgs([name, "--root", project], parent).root).toBe(project);
+    expect(() => parseLspArgs([project, "--root", other], parent)).toThrow(other);
   });
 
   it("is declared by every command that takes --root and no other argument, and the warm CLI knows them", () => {
