@@ -13,6 +13,7 @@ import {
   defOf,
   fieldsOf,
   isClassLike,
+  isGlobal,
   localAt,
   localsOf,
   membersOf,
@@ -546,7 +547,7 @@ function outsideHeld(ctx: GraphContext, st: FileState, scope: number, text: stri
   const dot = text.lastIndexOf(".");
   if (dot <= 0 || !IDENT.test(text.slice(dot + 1)) || depth > MAX_DEPTH) return false;
   const root = /^[A-Za-z_$][\w$]*/.exec(text)?.[0];
-  if (root && languageById(st.record.language)?.hostGlobals?.has(root))
+  if (root && isGlobal(ctx, st.record.language, root))
     return resolveExpr(ctx, st, scope, root, depth + 1) === undefined;
   const base = resolveExpr(ctx, st, scope, text.slice(0, dot), depth + 1);
   if (base?.kind !== "instance") return false;
