@@ -10,6 +10,7 @@
 import type { LanguageSpec } from "../types.ts";
 import { QUERIES } from "../queries.gen.ts";
 import { parameterRange, type ParameterStyle } from "../arity.ts";
+import { blankInactiveBranches } from "./preprocess.ts";
 
 const CSHARP_PARAMETERS: ParameterStyle = { variadic: /^(\[[^\]]*\]\s*)*params\s/, defaults: true, thisReceiver: true };
 
@@ -28,6 +29,7 @@ export const csharp: LanguageSpec = {
   docStyle: "preceding-comment",
   exportStyle: "public-modifier",
   fullDepth: true,
+  sourceForParse: blankInactiveBranches,
   testRunners: [{ name: "dotnet test", matches: (a) => a[0] === "dotnet" && a[1] === "test" }],
   manifests: { "*.csproj": undefined },
   keywords: [
