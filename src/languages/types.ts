@@ -249,6 +249,12 @@ export interface LanguageSpec {
    */
   homeFile?: (path: string, qualified: string) => boolean;
   /**
+   * What joins a method of the class itself (static: Ruby's `def self.x` and a `def` in `class << self`) to its class
+   * in its qualified name, instead of `.`, so that it never shares the name of an instance method of the same name:
+   * Ruby's `::` (`Rake.FileList::glob`, as `ri` writes a class method; `Rake.FileList.glob` is the instance method).
+   */
+  staticMemberSeparator?: string;
+  /**
    * Extensions of another language this one takes in a project where its own source files
    * outnumber the other's (C++ takes `.h` from C): see `languagesForProject`.
    */

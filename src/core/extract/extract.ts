@@ -370,6 +370,16 @@ function extendQualified(parent: QualifiedName, segments: string[]): QualifiedNa
   return { head, tail, middle, elided, text };
 }
 
+/**
+ * A static method's qualified name where the language joins it to its class with its own separator
+ * (`LanguageSpec.staticMemberSeparator`: Ruby's `Foo::x` for `def self.x`, beside the instance method `Foo.x`).
+ */
+function staticQualified(text: string, name: string, spec: LanguageSpec): string {
+  const sep = spec.staticMemberSeparator;
+  if (!sep || text.length <= name.length || !text.endsWith(`.${name}`)) return text;
+  return `${text.slice(0, text.length - name.length - 1)}${sep}${name}`;
+}
+
 /** Search words kept per definition (and for module-level code): enough for any real function. */
 const MAX_TERMS = 400;
 
@@ -1025,7 +1035,7 @@ function buildDefinitions(drafts: Map<number, DefDraft>, spec: LanguageSpec, sou
     ]);
     const def: Definition = {
       name,
-      qualified: qualified.text,
+      qualified: d.static ? staticQualified(qualified.text, name, spec) : qualified.text,
       kind,
       parent,
       start: outer.startPosition.row + 1,
