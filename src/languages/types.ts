@@ -255,6 +255,11 @@ export interface LanguageSpec {
    */
   staticMemberSeparator?: string;
   /**
+   * A doc comment's text once its comment markers are gone, as a reader wants it (C#'s XML doc comments without their
+   * tags: `<summary>Reads.</summary>` is `Reads.`). Default: as it is.
+   */
+  docText?: (text: string) => string;
+  /**
    * Extensions of another language this one takes in a project where its own source files
    * outnumber the other's (C++ takes `.h` from C): see `languagesForProject`.
    */

@@ -238,7 +238,9 @@ function docOf(node: Node, outer: Node, body: Node | undefined, spec: LanguageSp
     type = beforeType;
   }
   void node;
-  return parts.length ? cap(cleanComment(parts.join("\n")), MAX_DOC) || undefined : undefined;
+  if (!parts.length) return undefined;
+  const text = cleanComment(parts.join("\n"));
+  return cap(spec.docText ? spec.docText(text) : text, MAX_DOC) || undefined;
 }
 
 function isExported(def: Definition, outer: Node, spec: LanguageSpec, defs: Definition[]): boolean {

@@ -11,6 +11,7 @@ import type { LanguageSpec } from "../types.ts";
 import { QUERIES } from "../queries.gen.ts";
 import { parameterRange, type ParameterStyle } from "../arity.ts";
 import { blankInactiveBranches } from "./preprocess.ts";
+import { csharpDocText } from "./doc-comments.ts";
 
 const CSHARP_PARAMETERS: ParameterStyle = { variadic: /^(\[[^\]]*\]\s*)*params\s/, defaults: true, thisReceiver: true };
 
@@ -30,6 +31,7 @@ export const csharp: LanguageSpec = {
   exportStyle: "public-modifier",
   fullDepth: true,
   sourceForParse: blankInactiveBranches,
+  docText: csharpDocText,
   testRunners: [{ name: "dotnet test", matches: (a) => a[0] === "dotnet" && a[1] === "test" }],
   manifests: { "*.csproj": undefined },
   keywords: [
