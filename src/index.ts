@@ -15,6 +15,8 @@ export { cite, citePath, citeName, readQuotedPath } from "./shared/paths.ts";
 /** For adapters that list files themselves (archives, uploads): the scan's skip-by-name rules. */
 export { skipByName } from "./shared/skip-rules.ts";
 export type { SkipReason, SkippedFile } from "./shared/skip-rules.ts";
+/** What the hosts of the indexed code add to its languages (`EngineOptions.host`; profiles in each platform entry). */
+export type { HostEnvironment, SinkKind } from "./shared/host-environment.ts";
 export type {
   Engine,
   EngineOptions,

@@ -180,6 +180,72 @@ describe("the pure core's import graph", () => {
   });
 });
 
+/**
+ * Names of a runtime's own globals (a server runtime's, a browser's): the language files describe the language, so no
+ * string, template or regular-expression literal of theirs names one, not even in a data list (a host's globals are
+ * a host environment profile's, `src/platform/host-environments.ts`). Case-sensitive and whole words: `child_process`
+ * and a query's `(self)` node are not runtime names; English words (`global`, `history`) are left out.
+ */
+const RUNTIME_NAMES = new Set([
+  "process",
+  "Buffer",
+  "Deno",
+  "Bun",
+  "window",
+  "document",
+  "navigator",
+  "localStorage",
+  "sessionStorage",
+  "__dirname",
+  "__filename",
+]);
+
+/** The runtime names the literals of one source file spell, as `file:line name`. */
+function runtimeNamesInLiterals(fileName: string, text: string): string[] {
+  const sf = ts.createSourceFile(fileName, text, ts.ScriptTarget.Latest, true, ts.ScriptKind.TS);
+  const hits: string[] = [];
+  const visit = (node: ts.Node): void => {
+    if (ts.isStringLiteralLike(node) || ts.isRegularExpressionLiteral(node) || ts.isTemplateLiteralToken(node)) {
+      const line = sf.getLineAndCharacterOfPosition(node.getStart(sf)).line + 1;
+      for (const word of new Set(node.text.split(/[^\w$]+/)))
+        if (RUNTIME_NAMES.has(word)) hits.push(`${fileName}:${line} ${word}`);
+    }
+    ts.forEachChild(node, visit);
+  };
+  visit(sf);
+  return hits;
+}
+
+describe("the language files name no runtime", () => {
+  it("no literal under src/languages spells a runtime's global", () => {
+    const hits = tsFiles(repoRoot, "src/languages").flatMap((f) =>
+      runtimeNamesInLiterals(f, fs.readFileSync(path.join(repoRoot, f), "utf8")),
+    );
+    expect(hits).toEqual([]);
+  });
+
+  it("the checker flags names in lists, templates and patterns, not in comments or longer words", () => {
+    const bad = [
+      'const G = new Set("console process window".split(" "));',
+      "const S = [{ pattern: /^Bun\\.spawn$/ }];",
+      "const T = `${x} Buffer`;",
+    ].join("\n");
+    expect(runtimeNamesInLiterals("bad.ts", bad)).toEqual([
+      "bad.ts:1 process",
+      "bad.ts:1 window",
+      "bad.ts:2 Bun",
+      "bad.ts:3 Buffer",
+    ]);
+    const fine = [
+      "// process.env and window.location in a comment",
+      "const m = /^(child_process\\.|cp\\.)?exec$/;",
+      'const q = "(call receiver: (self))";',
+      'const w = "processes windows Documents";',
+    ].join("\n");
+    expect(runtimeNamesInLiterals("fine.ts", fine)).toEqual([]);
+  });
+});
+
 describe("the pure core's globals", () => {
   it("src/core, src/languages and the packed store use no runtime-specific global", () => {
     const files = [...PURE.flatMap((p) => tsFiles(repoRoot, p.slice(0, -1))), ...PURE_FILES];

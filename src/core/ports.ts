@@ -4,6 +4,7 @@
  * to EngineError codes (`not_found`, `not_directory`, `outside_root`, `permission_denied`,
  * `symlink_loop`, `io_error`) with the native error as `cause`.
  */
+import type { HostEnvironment } from "../shared/host-environment.ts";
 
 /** What an entry is. A symbolic link is reported as "symlink" by `readDir`, never followed there. */
 export type EntryKind = "file" | "directory" | "symlink" | "other";
@@ -200,4 +201,10 @@ export interface Platform {
    * value's seal with it; without it, a table loop that every runtime runs.
    */
   crc32?: (bytes: Uint8Array, previous: number) => number;
+  /**
+   * Optional: what the hosts of the indexed code add to its languages (a server runtime's `process`, a browser's
+   * `window`); `EngineOptions.host` wins over it. Every platform factory sets the default profile
+   * (`DEFAULT_HOST_ENVIRONMENT`); without either the engine knows only the languages' own globals.
+   */
+  host?: HostEnvironment;
 }

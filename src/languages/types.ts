@@ -1,5 +1,6 @@
 import type { Node } from "web-tree-sitter";
 import type { ArityRange, ParameterSyntax } from "./arity.ts";
+import type { SinkKind } from "../shared/host-environment.ts";
 
 /**
  * What a language folder provides: grammar, file extensions, tree-sitter queries with standard
@@ -248,6 +249,17 @@ export interface LanguageSpec {
    */
   homeFile?: (path: string, qualified: string) => boolean;
   /**
+   * What joins a method of the class itself (static: Ruby's `def self.x` and a `def` in `class << self`) to its class
+   * in its qualified name, instead of `.`, so that it never shares the name of an instance method of the same name:
+   * Ruby's `::` (`Rake.FileList::glob`, as `ri` writes a class method; `Rake.FileList.glob` is the instance method).
+   */
+  staticMemberSeparator?: string;
+  /**
+   * A doc comment's text once its comment markers are gone, as a reader wants it (C#'s XML doc comments without their
+   * tags: `<summary>Reads.</summary>` is `Reads.`). Default: as it is.
+   */
+  docText?: (text: string) => string;
+  /**
    * Extensions of another language this one takes in a project where its own source files
    * outnumber the other's (C++ takes `.h` from C): see `languagesForProject`.
    */
@@ -300,11 +312,12 @@ export interface LanguageSpec {
    */
   builtinMethods?: ReadonlySet<string>;
   /**
-   * Globals the host provides (Node's `process`, a browser's `window`, `JSON`): a call through a receiver rooted at
-   * one that the file does not bind is the host's, never linked to a project definition by name alone
-   * (`process.stdout.write(…)` is no call of the one `write` the project defines).
+   * Globals the language itself defines (ECMAScript's `JSON`, `Math`, `Object`): a call through a receiver rooted at
+   * one that the file does not bind is the language's, never linked to a project definition by name alone
+   * (`JSON.parse(…)` is no call of the one `parse` the project defines). The globals a host adds (a server's, a
+   * browser's) are no part of the language: they come from the engine's host environment (`HostEnvironment`).
    */
-  hostGlobals?: ReadonlySet<string>;
+  globals?: ReadonlySet<string>;
   /**
    * A class body's line read as a field the `name?: Type;` form misses (`public readonly code;`, `#x = 1;`), as name
    * and type, or undefined (shape_check's model fields). A Java `int x;` is read by no such hook.
@@ -384,8 +397,8 @@ export interface AllowedRunner {
   matches(argv: readonly string[]): boolean;
 }
 
-/** What a data-flow sink does with what reaches it. */
-export type SinkKind = "sql" | "exec" | "file" | "html";
+/** What a data-flow sink does with what reaches it; what the hosts add to a language (`HostEnvironment`). */
+export type { HostEnvironment, SinkKind } from "../shared/host-environment.ts";
 
 /**
  * What statement-level data flow (`core/dataflow`) reads in one language's syntax tree, and the

@@ -75,15 +75,15 @@ require "rake"
 
 class User
   def run
-    Rake.application.options # calls: lib/rake.rb#Rake.Application.options, lib/rake.rb#Rake.application
-    Rake.fresh_app.options # calls: lib/rake.rb#Rake.Application.options, lib/rake.rb#Rake.fresh_app
-    Rake.nothing.options # calls: lib/rake.rb#Rake.nothing
+    Rake.application.options # calls: lib/rake.rb#Rake.Application.options, lib/rake.rb#Rake::application
+    Rake.fresh_app.options # calls: lib/rake.rb#Rake.Application.options, lib/rake.rb#Rake::fresh_app
+    Rake.nothing.options # calls: lib/rake.rb#Rake::nothing
   end
 
   def chain
     @app = Rake.application
     @app.options # calls: lib/rake.rb#Rake.Application.options
-    app = Rake.fresh_app # calls: lib/rake.rb#Rake.fresh_app
+    app = Rake.fresh_app # calls: lib/rake.rb#Rake::fresh_app
     app.options # calls: lib/rake.rb#Rake.Application.options
   end
 
@@ -114,7 +114,7 @@ end
 //- spec/group_spec.rb
 describe MyCounter do
   it "helps" do
-    MyCounter.help(1) # calls: lib/thor/group.rb#Thor.Group.help
+    MyCounter.help(1) # calls: lib/thor/group.rb#Thor.Group::help
   end
 end
 //- test/support/definitions.rb
@@ -192,7 +192,7 @@ class App
   end
 
   def self.build
-    self.check?(2) # calls: lib/tool/app.rb#App.check?
+    self.check?(2) # calls: lib/tool/app.rb#App::check?
   end
 
   def show
@@ -200,7 +200,7 @@ class App
   end
 
   def run
-    self.class.check?(1) # calls: lib/tool/app.rb#App.check?
+    self.class.check?(1) # calls: lib/tool/app.rb#App::check?
   end
 end
 
@@ -230,7 +230,7 @@ end
 describe "a new Thor class" do
   it "declares" do
     Class.new(Thor::Group) do
-      help "x" # calls: lib/thor/group.rb#Thor.Group.help
+      help "x" # calls: lib/thor/group.rb#Thor.Group::help
     end
   end
 end

@@ -1,5 +1,10 @@
 /** Test platforms: the memory platform with the real wasm assets, and multi-file fixtures. */
-import { MemoryFileSystem, MemoryStore, type MemoryEntry } from "../../src/platform/memory/index.ts";
+import {
+  DEFAULT_HOST_ENVIRONMENT,
+  MemoryFileSystem,
+  MemoryStore,
+  type MemoryEntry,
+} from "../../src/platform/memory/index.ts";
 import { FetchWasmSource } from "../../src/platform/browser/fetch-wasm-source.ts";
 import type { Platform, WasmSource } from "../../src/core/ports.ts";
 import { createEngine, type Engine, type EngineOptions } from "../../src/core/engine/engine.ts";
@@ -22,12 +27,12 @@ export const wasm: WasmSource = await wasmSource();
 export { dedent, parseFixture } from "./fixture-text.ts";
 import { parseFixture } from "./fixture-text.ts";
 
-/** A memory platform over `files` (a fixture string or a map). */
+/** A memory platform over `files` (a fixture string or a map), with the default host profile the factories carry. */
 export function memoryPlatform(
   files: string | Record<string, MemoryEntry>,
 ): Platform & { fs: MemoryFileSystem; store: MemoryStore } {
   const map = typeof files === "string" ? parseFixture(files) : files;
-  return { fs: new MemoryFileSystem(map), store: new MemoryStore(), wasm };
+  return { fs: new MemoryFileSystem(map), store: new MemoryStore(), wasm, host: DEFAULT_HOST_ENVIRONMENT };
 }
 
 /** An engine over a memory platform. */

@@ -21,6 +21,7 @@ import type { Route } from "../query/routes.ts";
 import type { RouteMapAnswer, RouteMapOptions } from "../slice/route-map.ts";
 import type { RepoMap, RepoMapOptions } from "../map/repo-map.ts";
 import type { SkipReason } from "../../shared/skip-rules.ts";
+import type { HostEnvironment } from "../../languages/types.ts";
 import { LIMITS } from "../limits.ts";
 import type { Progress } from "./indexer.ts";
 import type { ChangesOptions } from "./changes.ts";
@@ -72,6 +73,12 @@ export interface EngineOptions {
    * kept: an engine cannot tell whether another build's would still be right.
    */
   buildId?: string;
+  /**
+   * What the hosts of the indexed code add to its languages (globals such as `process` or `window`, host calls that
+   * are data-flow sinks); default: the platform's (`Platform.host`). A front end that knows its code runs on one
+   * kind of host passes that profile (`src/platform/host-environments.ts`).
+   */
+  host?: HostEnvironment;
 }
 
 /** Answer to `snippet`. */

@@ -7,7 +7,7 @@
 import type { Node } from "web-tree-sitter";
 import { EngineError } from "../../shared/errors.ts";
 import { LANGUAGES, languageById } from "../../languages/index.ts";
-import type { DataflowRules, LanguageSpec } from "../../languages/types.ts";
+import type { DataflowRules, HostEnvironment, LanguageSpec } from "../../languages/types.ts";
 import { answerDataflow, type DataflowAnswer, type LoadedFunction } from "../dataflow/answer.ts";
 import { functionFacts, type FunctionFacts } from "../dataflow/facts.ts";
 import type { CallTarget, FlowStep } from "../dataflow/flow.ts";
@@ -18,8 +18,18 @@ import { closestRoutes, ROUTE, routesNamed, severalRoutes } from "../query/route
 import type { Route } from "../query/routes.ts";
 import { consistent } from "./consistent.ts";
 import type { DataflowOptions, RunOptions } from "./api.ts";
-import { graphOf, routesOf } from "./graph-cache.ts";
+import { graphOf, hostOf, routesOf } from "./graph-cache.ts";
 import type { EngineState } from "./state.ts";
+
+/** A language's data-flow rules with its hosts' sinks after its own (the runtimes' file and process calls). */
+function withHostSinks(
+  rules: DataflowRules | undefined,
+  language: string | undefined,
+  host: HostEnvironment | undefined,
+): DataflowRules | undefined {
+  const extra = language === undefined ? undefined : host?.sinks?.[language];
+  return rules && extra?.length ? { ...rules, sinks: [...rules.sinks, ...extra] } : rules;
+}
 
 /** `Engine.dataflow`. */
 export async function answerDataflowQuestion(
@@ -40,7 +50,8 @@ export async function answerDataflowQuestion(
     const routes = routesOf(s, graph);
     const found = findFunction(graph, routes, target.trim());
     const spec = languageById(found.file.language);
-    const rules = spec?.dataflow;
+    const host = hostOf(s);
+    const rules = withHostSinks(spec?.dataflow, spec?.id, host);
     if (!spec || !rules) {
       throw new EngineError(
         "invalid_argument",
@@ -73,8 +84,9 @@ export async function answerDataflowQuestion(
       const sym = graph.byQualified.get(t.qualified);
       const node = sym === undefined ? undefined : graph.symbols[sym];
       const calleeSpec = node && languageById(node.language);
-      if (!node || !calleeSpec?.dataflow) return undefined;
-      const f = await readFunction(runtime, calleeSpec, calleeSpec.dataflow, node.file, await inputs.text(node.file), {
+      const calleeRules = withHostSinks(calleeSpec?.dataflow, calleeSpec?.id, host);
+      if (!node || !calleeSpec || !calleeRules) return undefined;
+      const f = await readFunction(runtime, calleeSpec, calleeRules, node.file, await inputs.text(node.file), {
         start: node.start,
         name: node.nameLine,
       });

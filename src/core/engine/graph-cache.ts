@@ -4,6 +4,7 @@
  * (its routes, the search index carried from graph to graph).
  */
 import { LANGUAGES } from "../../languages/index.ts";
+import type { HostEnvironment } from "../../languages/types.ts";
 import { EngineError } from "../../shared/errors.ts";
 import type { FileRecord } from "../extract/record.ts";
 import { buildGraph, graphFromEdges } from "../graph/build.ts";
@@ -94,13 +95,27 @@ async function buildOrPatch(
     symbols * HEAP_PER_SYMBOL.graph,
     `the code graph of ${symbols.toLocaleString("en-US")} symbols`,
   );
+  const host = hostOf(s);
   const identity =
-    s.options.buildId !== undefined ? await derivedIdentity(s.options.buildId, snapshot, configs) : undefined;
+    s.options.buildId !== undefined
+      ? await derivedIdentity(`${s.options.buildId}\u0000${hostKey(host)}`, snapshot, configs)
+      : undefined;
   const loaded = identity ? await loadDerived(s, identity, snapshot, records, paths, configs) : undefined;
   if (loaded) return { graph: loaded, snapshot, paths, configs };
-  const graph = buildGraph(records, paths, configs);
+  const graph = buildGraph(records, paths, configs, host ? { host } : {});
   if (identity) keepDerivedSoon(s, snapshot, graph, identity);
   return { graph, snapshot, paths, configs };
+}
+
+/** The host environment the engine resolves with: its option's, else its platform's. */
+export function hostOf(s: EngineState): HostEnvironment | undefined {
+  return s.options.host ?? s.platform.host;
+}
+
+/** The host's globals as one line of text, for the identity of what a build derives (the edges depend on them). */
+function hostKey(host: HostEnvironment | undefined): string {
+  const globals = Object.entries(host?.globals ?? {}).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  return globals.map(([id, names]) => `${id}=${[...names].sort().join(",")}`).join(";");
 }
 
 /**
@@ -118,7 +133,8 @@ async function loadDerived(
   const derived = decodeDerived(await s.platform.store.get(DERIVED_KEY).catch(() => undefined), identity);
   if (!derived) return undefined;
   try {
-    const graph = graphFromEdges(records, paths, configs, derived.edges);
+    const host = hostOf(s);
+    const graph = graphFromEdges(records, paths, configs, derived.edges, host ? { host } : {});
     if (!edgesFit(derived.edges, graph.symbols.length, records)) return undefined;
     s.graph.saved = { graph, search: derived.search, snapshot, identity };
     return graph;

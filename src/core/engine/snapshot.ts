@@ -11,7 +11,7 @@ import { seal, sealedContent, sealText, unseal } from "./seal.ts";
  * Bump when the record shape or extract.ts rules change (query edits re-key by themselves): every cached record is then
  * re-made.
  */
-export const SCHEMA_VERSION = 31;
+export const SCHEMA_VERSION = 32;
 
 /** Keys of the engine's own data: a store sweep never touches anything else. */
 export const OWN_KEY = /^v\d+\//;

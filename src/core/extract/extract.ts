@@ -238,7 +238,9 @@ function docOf(node: Node, outer: Node, body: Node | undefined, spec: LanguageSp
     type = beforeType;
   }
   void node;
-  return parts.length ? cap(cleanComment(parts.join("\n")), MAX_DOC) || undefined : undefined;
+  if (!parts.length) return undefined;
+  const text = cleanComment(parts.join("\n"));
+  return cap(spec.docText ? spec.docText(text) : text, MAX_DOC) || undefined;
 }
 
 function isExported(def: Definition, outer: Node, spec: LanguageSpec, defs: Definition[]): boolean {
@@ -368,6 +370,16 @@ function extendQualified(parent: QualifiedName, segments: string[]): QualifiedNa
       ? [...head, ...tail].join(".")
       : `${head.join(".")}.…${middle.toString(16).padStart(8, "0")}.${tail.join(".")}`;
   return { head, tail, middle, elided, text };
+}
+
+/**
+ * A static method's qualified name where the language joins it to its class with its own separator
+ * (`LanguageSpec.staticMemberSeparator`: Ruby's `Foo::x` for `def self.x`, beside the instance method `Foo.x`).
+ */
+function staticQualified(text: string, name: string, spec: LanguageSpec): string {
+  const sep = spec.staticMemberSeparator;
+  if (!sep || text.length <= name.length || !text.endsWith(`.${name}`)) return text;
+  return `${text.slice(0, text.length - name.length - 1)}${sep}${name}`;
 }
 
 /** Search words kept per definition (and for module-level code): enough for any real function. */
@@ -1025,7 +1037,7 @@ function buildDefinitions(drafts: Map<number, DefDraft>, spec: LanguageSpec, sou
     ]);
     const def: Definition = {
       name,
-      qualified: qualified.text,
+      qualified: d.static ? staticQualified(qualified.text, name, spec) : qualified.text,
       kind,
       parent,
       start: outer.startPosition.row + 1,

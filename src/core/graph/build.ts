@@ -4,7 +4,7 @@
  * linking through the evaluator (resolve.ts, calls.ts), type uses, then adjacency. `patchGraph`
  * (patch.ts) reuses the same steps for the files an edit touched.
  */
-import type { ProjectFiles } from "../../languages/types.ts";
+import type { HostEnvironment, ProjectFiles } from "../../languages/types.ts";
 import type { FileRecord } from "../extract/record.ts";
 import { callsOf, typeUsesOf } from "./calls.ts";
 import { makeFileState, type FileState, type GraphContext } from "./context.ts";
@@ -22,6 +22,8 @@ export { typeCandidates, functionTypeParams } from "./type-text.ts";
 export interface GraphOptions {
   /** Link a call with an unknown receiver to the only definition of that name (default true). */
   uniqueNameFallback?: boolean;
+  /** What the code's hosts add to its languages: their globals (none by default; `HostEnvironment`). */
+  host?: HostEnvironment;
 }
 
 /** Builds the graph. `configs` supplies config-file text (tsconfig.json, package.json). */
@@ -90,8 +92,18 @@ function symbolContext(
   const pathSet = new Set(allPaths);
   for (const r of records) pathSet.add(r.path);
   const project: ProjectFiles = { has: (p) => pathSet.has(p), config: (p) => configs.get(p), paths: () => pathSet };
-  const base = { project, resolverStates: new Map(), uniqueNameFallback: options.uniqueNameFallback ?? true };
+  const base = {
+    project,
+    resolverStates: new Map(),
+    uniqueNameFallback: options.uniqueNameFallback ?? true,
+    hostGlobals: hostGlobalSets(options.host),
+  };
   return contextOf(records, base);
+}
+
+/** A host environment's globals as sets, by language id. */
+function hostGlobalSets(host: HostEnvironment | undefined): ReadonlyMap<string, ReadonlySet<string>> {
+  return new Map(Object.entries(host?.globals ?? {}).map(([id, names]) => [id, new Set(names)]));
 }
 
 /**
@@ -104,10 +116,10 @@ function symbolContext(
  */
 export function contextOf(
   records: Iterable<FileRecord>,
-  base: Pick<GraphContext, "project" | "resolverStates" | "uniqueNameFallback">,
+  base: Pick<GraphContext, "project" | "resolverStates" | "uniqueNameFallback" | "hostGlobals">,
   previous?: GraphContext,
 ): GraphContext {
-  const { project, resolverStates, uniqueNameFallback } = base;
+  const { project, resolverStates, uniqueNameFallback, hostGlobals } = base;
   const scope = { project, resolverStates };
   const symbols: SymbolNode[] = [];
   const moduleSymbol = new Map<string, number>();
@@ -134,6 +146,7 @@ export function contextOf(
     memos: emptyMemos(),
     subclasses: new Map(),
     uniqueNameFallback,
+    hostGlobals,
     ...(previous
       ? { packages: new Map(), attached: new Map(), linked: new Map() }
       : packageTables(files.values(), symbols)),

@@ -6,7 +6,16 @@
  */
 import { languageById } from "../../languages/index.ts";
 import type { CallRecord } from "../extract/record.ts";
-import { defOf, isClassLike, localAt, membersOf, symbolOf, type FileState, type GraphContext } from "./context.ts";
+import {
+  defOf,
+  isClassLike,
+  isGlobal,
+  localAt,
+  membersOf,
+  symbolOf,
+  type FileState,
+  type GraphContext,
+} from "./context.ts";
 import {
   AMBIGUOUS_CANDIDATES,
   CONFIDENCE,
@@ -320,7 +329,7 @@ function includerMember(ctx: GraphContext, st: FileState, scope: number, name: s
  */
 function hostRooted(ctx: GraphContext, st: FileState, call: CallRecord): boolean {
   const root = /^[A-Za-z_$][\w$]*/.exec(call.receiver ?? "")?.[0];
-  if (!root || !languageById(st.record.language)?.hostGlobals?.has(root)) return false;
+  if (!root || !isGlobal(ctx, st.record.language, root)) return false;
   return resolveExpr(ctx, st, call.caller, root) === undefined;
 }
 

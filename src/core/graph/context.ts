@@ -16,6 +16,14 @@ import { bindingName } from "./summary.ts";
 // they are re-exported here, beside the functions over them.
 export type { FileState, GraphContext, Memos, StarExportTable } from "./model.ts";
 
+/**
+ * Whether `name` is a global of the language of `language` or of one of its hosts (`JSON`, `process`, `window`): a
+ * receiver rooted at one the file does not bind is no project data.
+ */
+export function isGlobal(ctx: Pick<GraphContext, "hostGlobals">, language: string, name: string): boolean {
+  return languageById(language)?.globals?.has(name) === true || ctx.hostGlobals.get(language)?.has(name) === true;
+}
+
 /** The resolver tables for `resolver`, prepared once per project. */
 export function resolverState(
   ctx: Pick<GraphContext, "resolverStates" | "project">,

@@ -213,6 +213,8 @@ export interface GraphContext {
   subclasses: Map<number, number[]>;
   /** Link a call with an unknown receiver to the only definition of that name (default true). */
   uniqueNameFallback: boolean;
+  /** The globals the code's hosts add to each language (`HostEnvironment.globals`), by language id. */
+  hostGlobals: ReadonlyMap<string, ReadonlySet<string>>;
   /** Top-level definitions by name per package (LanguageSemantics.packages), first declaration wins. */
   packages: Map<string, Map<string, number>>;
   /**

@@ -13,6 +13,7 @@ import {
   defOf,
   fieldsOf,
   isClassLike,
+  isGlobal,
   localAt,
   localsOf,
   membersOf,
@@ -546,7 +547,7 @@ function outsideHeld(ctx: GraphContext, st: FileState, scope: number, text: stri
   const dot = text.lastIndexOf(".");
   if (dot <= 0 || !IDENT.test(text.slice(dot + 1)) || depth > MAX_DEPTH) return false;
   const root = /^[A-Za-z_$][\w$]*/.exec(text)?.[0];
-  if (root && languageById(st.record.language)?.hostGlobals?.has(root))
+  if (root && isGlobal(ctx, st.record.language, root))
     return resolveExpr(ctx, st, scope, root, depth + 1) === undefined;
   const base = resolveExpr(ctx, st, scope, text.slice(0, dot), depth + 1);
   if (base?.kind !== "instance") return false;
@@ -1160,7 +1161,7 @@ export function member(ctx: GraphContext, base: Value, attr: string, depth: numb
       const found =
         base.kind === "super"
           ? findInBases(ctx, base.id, attr)
-          : findMember(ctx, base.id, attr, 0, base.kind === "instance");
+          : findMember(ctx, base.id, attr, 0, base.kind === "instance", base.kind === "def");
       if (found !== undefined) return { kind: "def", id: found, via: "scope" };
       // Fields of an instance, and static fields of a class (`Builder.DEFAULT.create()`).
       if (base.kind === "instance" || (base.kind === "def" && stateOf(ctx, base.id).semantics.classMembersInScope)) {
@@ -1234,30 +1235,38 @@ export function basesOf(ctx: GraphContext, id: number): { id: number; kind: "ext
   return out;
 }
 
-/** A member (method, nested class) of a class, searching bases depth-first (Python's MRO order for simple trees). */
+/**
+ * A member (method, nested class) of a class, searching bases depth-first (Python's MRO order for simple trees).
+ * `instanceOnly`: what an instance answers with (never the class's own methods, Ruby's `def self.x`); `classFirst`:
+ * what the class itself answers with, its own (static) method before an instance method of the same name
+ * (`Config.load` beside `def load`).
+ */
 export function findMember(
   ctx: GraphContext,
   id: number,
   name: string,
   depth = 0,
   instanceOnly = false,
+  classFirst = false,
 ): number | undefined {
-  const key = instanceOnly ? `${id}\0${name}\0i` : `${id}\0${name}`;
+  const key = instanceOnly ? `${id}\0${name}\0i` : classFirst ? `${id}\0${name}\0c` : `${id}\0${name}`;
   if (ctx.memos.members.has(key)) return ctx.memos.members.get(key) ?? undefined;
   ctx.memos.members.set(key, null);
   let found: number | undefined;
+  let foundStatic: number | undefined;
   // (a nested module is a member only where modules are open: Ruby's `Thor::Util`)
   const open = stateOf(ctx, id).semantics.openModules === true;
-  for (const c of membersOf(ctx, id))
-    if (
-      ctx.symbols[c]!.name === name &&
-      (open || ctx.symbols[c]!.kind !== "module") &&
-      !(instanceOnly && defOf(ctx, c)?.static)
-    )
-      found = c;
+  for (const c of membersOf(ctx, id)) {
+    if (ctx.symbols[c]!.name !== name || (!open && ctx.symbols[c]!.kind === "module")) continue;
+    const isStatic = defOf(ctx, c)?.static === true;
+    if (instanceOnly && isStatic) continue;
+    found = c;
+    if (isStatic) foundStatic = c;
+  }
+  if (classFirst && foundStatic !== undefined) found = foundStatic;
   if (found === undefined && depth < MAX_DEPTH) {
     for (const b of basesOf(ctx, id)) {
-      found = findMember(ctx, b.id, name, depth + 1, instanceOnly);
+      found = findMember(ctx, b.id, name, depth + 1, instanceOnly, classFirst);
       if (found !== undefined) break;
     }
   }

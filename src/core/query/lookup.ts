@@ -20,36 +20,60 @@ export function symbolRef(s: SymbolNode): SymbolRef {
   return { qualified: s.qualified, kind: s.kind, path: s.file, line: s.kind === "module" ? 1 : s.start };
 }
 
-/** Dot-separated suffixes of a symbol's name path, longest first ("a.b.C.m" → "b.C.m", "C.m", "m"). */
-function suffixes(s: SymbolNode): string[] {
+/** The separator a static method's qualified name ends in (`LanguageSpec.staticMemberSeparator`: Ruby's `Foo::x`). */
+const STATIC_SEP = "::";
+
+/**
+ * Dot-separated suffixes of a symbol's name path, longest first ("a.b.C.m" → "b.C.m", "C.m", "m"); a static method's
+ * (`a.C::m`) ends in its bare name too ("a.C::m", "C::m", "m"). `loose` holds the dotted spellings of the static
+ * method's ("a.C.m", "C.m"): what its name was before it had its own, so a target written so still finds it when no
+ * instance method has that name.
+ */
+function suffixes(s: SymbolNode): { exact: string[]; loose: string[] } {
   const hash = s.qualified.indexOf("#");
   const dotted = hash >= 0 ? s.qualified.slice(hash + 1) : s.qualified;
   const parts = dotted.split(".");
-  const out: string[] = [];
-  for (let i = 0; i < parts.length; i++) out.push(parts.slice(i).join("."));
-  return out;
+  const exact: string[] = [];
+  const loose: string[] = [];
+  for (let i = 0; i < parts.length; i++) exact.push(parts.slice(i).join("."));
+  const last = parts.at(-1)!;
+  const sep = last.lastIndexOf(STATIC_SEP);
+  if (sep > 0 && s.kind !== "class" && s.kind !== "module") {
+    const bare = last.slice(sep + STATIC_SEP.length);
+    for (const suf of exact) loose.push(`${suf.slice(0, suf.length - last.length)}${last.slice(0, sep)}.${bare}`);
+    exact.push(bare);
+  }
+  return { exact, loose };
 }
 
 /**
  * Keyed by the graph's `byQualified`, which a patched graph shares with the graph it was patched
  * from exactly when every symbol keeps its id, name and kind: the index then carries over an edit.
  */
-const suffixIndexes = new WeakMap<Map<string, number>, Map<string, number[]>>();
-function suffixIndex(graph: CodeGraph): Map<string, number[]> {
+const suffixIndexes = new WeakMap<
+  Map<string, number>,
+  { exact: Map<string, number[]>; loose: Map<string, number[]> }
+>();
+function suffixIndex(graph: CodeGraph): { get(suffix: string): number[] | undefined } {
   let index = suffixIndexes.get(graph.byQualified);
   if (!index) {
-    index = new Map();
+    index = { exact: new Map(), loose: new Map() };
+    const add = (map: Map<string, number[]>, suf: string, id: number) => {
+      const list = map.get(suf);
+      if (list) list.push(id);
+      else map.set(suf, [id]);
+    };
     for (const s of graph.symbols) {
       if (s.kind === "module") continue;
-      for (const suf of suffixes(s)) {
-        const list = index.get(suf);
-        if (list) list.push(s.id);
-        else index.set(suf, [s.id]);
-      }
+      const { exact, loose } = suffixes(s);
+      for (const suf of exact) add(index.exact, suf, s.id);
+      for (const suf of loose) add(index.loose, suf, s.id);
     }
     suffixIndexes.set(graph.byQualified, index);
   }
-  return index;
+  const { exact, loose } = index;
+  // (a name's own spelling first: `Foo.x` is the instance method when there is one, else the class method)
+  return { get: (suffix) => exact.get(suffix) ?? loose.get(suffix) };
 }
 
 /**
@@ -228,7 +252,23 @@ function asWrittenInCode(graph: CodeGraph, target: string): number[] {
     const name = (hash >= 0 ? s.qualified.slice(hash + 1) : s.qualified).replace(/\\|::/g, ".");
     if (name === dotted || name.endsWith(`.${dotted}`)) found.push(s.id);
   }
-  return found;
+  return bySeparator(graph, found, target.trim());
+}
+
+/**
+ * Of the symbols a Ruby-written name matched, the kind of method its last separator names when both kinds match:
+ * `Foo#x` the instance method (`Foo.x`), `Foo::x` the class method (`Foo::x`).
+ */
+function bySeparator(graph: CodeGraph, found: number[], target: string): number[] {
+  if (found.length < 2) return found;
+  const sep = /(#|::|\.)[^#:.]*$/.exec(target)?.[1];
+  if (sep !== "#" && sep !== STATIC_SEP) return found;
+  const isStatic = (id: number) => {
+    const q = graph.symbols[id]!.qualified;
+    return q.lastIndexOf(STATIC_SEP) > q.lastIndexOf(".");
+  };
+  const kept = found.filter((id) => isStatic(id) === (sep === STATIC_SEP));
+  return kept.length ? kept : found;
 }
 
 function matchAll(graph: CodeGraph, target: string): number[] {
@@ -249,7 +289,8 @@ function matchAll(graph: CodeGraph, target: string): number[] {
       const file = graph.symbols[id]!.file;
       return file === path || file.endsWith(`/${path}`);
     });
-    return preferShallow(graph, ids, name);
+    // (no file of that path: a class method as Ruby writes it, `FileList::glob`, is looked up as a name below)
+    if (ids.length || !suffixIndex(graph).get(t)) return preferShallow(graph, ids, name);
   }
   const hash = t.indexOf("#");
   if (hash > 0) {

@@ -10,6 +10,8 @@
 import type { LanguageSpec } from "../types.ts";
 import { QUERIES } from "../queries.gen.ts";
 import { parameterRange, type ParameterStyle } from "../arity.ts";
+import { blankInactiveBranches } from "./preprocess.ts";
+import { csharpDocText } from "./doc-comments.ts";
 
 const CSHARP_PARAMETERS: ParameterStyle = { variadic: /^(\[[^\]]*\]\s*)*params\s/, defaults: true, thisReceiver: true };
 
@@ -28,6 +30,8 @@ export const csharp: LanguageSpec = {
   docStyle: "preceding-comment",
   exportStyle: "public-modifier",
   fullDepth: true,
+  sourceForParse: blankInactiveBranches,
+  docText: csharpDocText,
   testRunners: [{ name: "dotnet test", matches: (a) => a[0] === "dotnet" && a[1] === "test" }],
   manifests: { "*.csproj": undefined },
   keywords: [

@@ -4,7 +4,7 @@ import { QUERIES } from "../queries.gen.ts";
 import { JS_PARAMETERS } from "../arity.ts";
 import { callbackSite } from "../typescript/hooks.ts";
 import { classFieldLine } from "../typescript/class-fields.ts";
-import { JS_BUILTIN_METHODS, JS_HOST_GLOBALS } from "../typescript/builtins.ts";
+import { JS_BUILTIN_METHODS, JS_GLOBALS } from "../typescript/builtins.ts";
 import { typescriptResolver } from "../typescript/resolve.ts";
 import { jsTests } from "../typescript/tests.ts";
 import { ecmascriptRename } from "../typescript/rename.ts";
@@ -29,7 +29,7 @@ export const javascript: LanguageSpec = {
   fullDepth: true,
   callbackSite,
   builtinMethods: JS_BUILTIN_METHODS,
-  hostGlobals: JS_HOST_GLOBALS,
+  globals: JS_GLOBALS,
   classFieldLine,
   resolver: typescriptResolver,
   fence: "js",

@@ -48,6 +48,7 @@ export const ruby: LanguageSpec = {
   ],
   resolver: rubyResolver,
   homeFile: rubyHomeFile,
+  staticMemberSeparator: "::",
   builtinMethods: RUBY_BUILTIN_METHODS,
   semantics: {
     exports: "top-level",

@@ -25,15 +25,13 @@ export const JS_BUILTIN_METHODS: ReadonlySet<string> = new Set(
 );
 
 /**
- * Globals JavaScript code meets without binding them (LanguageSpec.hostGlobals): the language's built-in namespaces,
- * the web platform's, and `process`, `global` and `Buffer`, which every server host provides. No runtime's own
- * namespace is named here: the engine knows the language, not the runtimes it runs on.
+ * The globals ECMAScript itself defines (LanguageSpec.globals): its built-in namespaces and constructors. What a host
+ * adds (a server runtime's, a browser's, the web platform's every host shares) is the host environment's
+ * (`HostEnvironment`), not the language's.
  */
-export const JS_HOST_GLOBALS: ReadonlySet<string> = new Set(
+export const JS_GLOBALS: ReadonlySet<string> = new Set(
   (
-    "process console window document globalThis global self navigator location history localStorage " +
-    "sessionStorage performance crypto Buffer JSON Math Reflect Atomics Intl WebAssembly Object Array " +
-    "Promise Number String Symbol Date RegExp Error Map Set WeakMap WeakSet Proxy BigInt Boolean Function URL " +
-    "URLSearchParams ArrayBuffer Uint8Array TextEncoder TextDecoder AbortController"
+    "globalThis JSON Math Reflect Atomics Intl Object Array Promise Number String Symbol Date RegExp Error Map Set " +
+    "WeakMap WeakSet Proxy BigInt Boolean Function ArrayBuffer Uint8Array"
   ).split(/\s+/),
 );

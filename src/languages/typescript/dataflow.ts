@@ -55,14 +55,13 @@ export const ecmascriptDataflow: DataflowRules = {
     // A prepared statement's bound values go to the database with it (`stmt.bind(x).run()`).
     { pattern: /^(stmt|statement|\w+Stmt|\w+Statement)\.bind$/, kind: "sql" },
     {
-      pattern:
-        /^(child_process\.|cp\.)?(exec|execSync|execFile|execFileSync|spawn|spawnSync|fork)$|^eval$|^Bun\.spawn$/,
+      pattern: /^(child_process\.|cp\.)?(exec|execSync|execFile|execFileSync|spawn|spawnSync|fork)$|^eval$/,
       kind: "exec",
     },
     {
       pattern: new RegExp(
         String.raw`^(fs\.|fsp\.|fs\.promises\.|promises\.)?(writeFile|writeFileSync|appendFile|` +
-          String.raw`appendFileSync|createWriteStream)$|^Bun\.write$`,
+          String.raw`appendFileSync|createWriteStream)$`,
       ),
       kind: "file",
     },

@@ -4,7 +4,7 @@ import { QUERIES } from "../queries.gen.ts";
 import { JS_PARAMETERS } from "../arity.ts";
 import { callbackSite } from "./hooks.ts";
 import { classFieldLine } from "./class-fields.ts";
-import { JS_BUILTIN_METHODS, JS_HOST_GLOBALS } from "./builtins.ts";
+import { JS_BUILTIN_METHODS, JS_GLOBALS } from "./builtins.ts";
 import { typescriptResolver } from "./resolve.ts";
 import { jsTests } from "./tests.ts";
 import { ecmascriptRename } from "./rename.ts";
@@ -23,7 +23,7 @@ const base = {
   fullDepth: true,
   callbackSite,
   builtinMethods: JS_BUILTIN_METHODS,
-  hostGlobals: JS_HOST_GLOBALS,
+  globals: JS_GLOBALS,
   classFieldLine,
   resolver: typescriptResolver,
   tests: jsTests,

@@ -6,6 +6,14 @@
 import type { FileSystem, Logger, ParseWorkers, Platform } from "../../core/ports.ts";
 import { openBrowserStore, type StoreBackend, type StoreNotice } from "./browser-store.ts";
 import { FetchWasmSource } from "./fetch-wasm-source.ts";
+import { DEFAULT_HOST_ENVIRONMENT } from "../host-environments.ts";
+export {
+  BROWSER_HOST,
+  COMMON_HOST,
+  DEFAULT_HOST_ENVIRONMENT,
+  SERVER_HOST,
+  mergeHostEnvironments,
+} from "../host-environments.ts";
 
 export { HandleFileSystem } from "./handle-file-system.ts";
 export { MemoryFileSystem, MemoryStore } from "../memory/index.ts";
@@ -73,6 +81,7 @@ export async function createBrowserPlatform(
     fs: options.fs,
     store: opened.store,
     wasm: new FetchWasmSource(options.wasmBase),
+    host: DEFAULT_HOST_ENVIRONMENT,
     ...(options.workers ? { workers: options.workers } : {}),
     storeBackend: opened.backend,
     ...(opened.notice ? { storeNotice: opened.notice } : {}),

@@ -8,6 +8,14 @@ import { DenoStore } from "./deno-store.ts";
 import { DenoWasmSource } from "./deno-wasm-source.ts";
 import { DenoProcesses } from "./deno-processes.ts";
 import { WebParseWorkers } from "../web-parse-workers.ts";
+import { DEFAULT_HOST_ENVIRONMENT } from "../host-environments.ts";
+export {
+  BROWSER_HOST,
+  COMMON_HOST,
+  DEFAULT_HOST_ENVIRONMENT,
+  SERVER_HOST,
+  mergeHostEnvironments,
+} from "../host-environments.ts";
 
 export { DenoFileSystem, createDenoFileSystem } from "./deno-file-system.ts";
 export { DenoStore } from "./deno-store.ts";
@@ -54,6 +62,7 @@ export async function createDenoPlatform(options: DenoPlatformOptions): Promise<
     fs,
     store,
     wasm: new DenoWasmSource(),
+    host: DEFAULT_HOST_ENVIRONMENT,
     workers: denoParseWorkers(),
     processes: new DenoProcesses(fs.rootLabel, deno),
     ...(options.logger ? { logger: options.logger } : {}),

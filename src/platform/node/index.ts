@@ -9,6 +9,14 @@ import { NodeStore } from "./node-store.ts";
 import { NodeWasmSource } from "./node-wasm-source.ts";
 import { NodeParseWorkers } from "./node-parse-workers.ts";
 import { NodeProcesses } from "./node-processes.ts";
+import { DEFAULT_HOST_ENVIRONMENT } from "../host-environments.ts";
+export {
+  BROWSER_HOST,
+  COMMON_HOST,
+  DEFAULT_HOST_ENVIRONMENT,
+  SERVER_HOST,
+  mergeHostEnvironments,
+} from "../host-environments.ts";
 
 export { NodeFileSystem, createNodeFileSystem, mapNodeError } from "./node-file-system.ts";
 export { NodeStore } from "./node-store.ts";
@@ -82,6 +90,7 @@ export async function createNodePlatform(options: NodePlatformOptions): Promise<
     workers: new NodeParseWorkers(),
     processes: new NodeProcesses(fs.rootLabel),
     memory: nodeHeapUsage,
+    host: DEFAULT_HOST_ENVIRONMENT,
     ...(nodeCrc32 ? { crc32: nodeCrc32 } : {}),
     ...(options.logger ? { logger: options.logger } : {}),
   };

@@ -90,6 +90,7 @@ class FileFacts
     @sites = []    # [line, name]
     @requires = [] # [kind, string]
     @mixins = []   # [scope Def, kind, const path string, line]
+    @sclass = false # directly in a `class << self` body: a `def` there is a class method
     sexp = SpanBuilder.new(src, rel).parse
     walk(sexp, nil, [], false) if sexp
   end
@@ -121,8 +122,10 @@ class FileFacts
     @sites << [tok[2][0], tok[1]]
   end
 
-  def add_def(name, kind, line, end_line, parent, nesting)
-    qual = (nesting + [name]).join(".")
+  # A class method (`def self.x`, `def obj.x`, a `def` in `class << self`) is joined to its class with `::`, as `ri`
+  # writes it and codeslice names it (`Foo::x`, beside the instance method `Foo.x`).
+  def add_def(name, kind, line, end_line, parent, nesting, static: false)
+    qual = nesting.empty? || !static ? (nesting + [name]).join(".") : "#{nesting.join(".")}::#{name}"
     d = Def.new(file: @rel, name: name, qualified: "#{@rel}##{qual}", kind: kind, start_line: line, end_line: end_line, parent: parent, nesting: nesting + [name])
     @defs << d
     d
@@ -164,20 +167,28 @@ class FileFacts
         @mixins << [d, "extends", sup.join("::"), line] if sup
         walk(node[2], scope, nesting, in_block, top: false)
       end
+      outer, @sclass = @sclass, false
       walk(node[0] == :class ? node[3] : node[2], d, d.nesting, false, top: false)
+      @sclass = outer
     when :sclass
       walk(node[1], scope, nesting, in_block, top: false)
+      outer, @sclass = @sclass, !in_block
       walk(node[2], scope, nesting, in_block, top: false)
+      @sclass = outer
     when :def
       name = node[1][1]
       kind = top && !in_block && scope.nil? ? "function" : "method"
-      d = add_def(name, kind, tok_line(node[1]), node.last[1], scope, nesting)
+      d = add_def(name, kind, tok_line(node[1]), node.last[1], scope, nesting, static: @sclass && !in_block)
+      outer, @sclass = @sclass, false
       walk(node[2..-2], d, d.nesting, false, top: false)
+      @sclass = outer
     when :defs
       name = node[3][1]
       walk(node[1], scope, nesting, in_block, top: false)
-      d = add_def(name, "method", tok_line(node[3]), node.last[1], scope, nesting)
+      d = add_def(name, "method", tok_line(node[3]), node.last[1], scope, nesting, static: true)
+      outer, @sclass = @sclass, false
       walk(node[4..-2], d, d.nesting, false, top: false)
+      @sclass = outer
     when :brace_block, :do_block, :lambda
       node[1..].each { |n| walk(n, scope, nesting, true, top: false) }
     when :fcall, :vcall
