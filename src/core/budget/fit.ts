@@ -808,34 +808,12 @@ function entryAfterSmaller(steps: readonly Step[], fixed: number, w: number): nu
 const WIDEST = 9_999_999;
 
 /**
- * Monotone mode ({@link FitSpec.monotone}): each block's forms become steps in priority order — the
- * required blocks first (their smallest form, then larger ones), then every other block (its
- * smallest form, then larger ones), then the full forms held back: bodies longer than
- * `shares.longFull`, then a task's further matches (`preferOutline`) — and each step enters at
- * the smallest budget from which it fits at every larger budget (thresholds.ts), and not before
- * its form takes no more than its share. What this budget shows is what those entry budgets
- * allow; the exact render then only decides how many cut entries are listed.
+ * The fixed part of a monotone answer: header, footer, the cut list's title and its first few entries, separators,
+ * the envelope's own tokens; each counted at its widest (the footer with the widest numbers).
  */
-function fitMonotone(fit: Fit, shares: Shares): FitResult {
-  const { spec, blocks, count, forms, order, budget } = fit;
+function monotoneFixed(fit: Fit): number {
+  const { spec, blocks, count, order } = fit;
   const n = blocks.length;
-
-  // The outline and brief as shown: a note may follow them, told from which budget the block shows
-  // whole. Costs are estimated with the widest number in the note.
-  const noted = (i: number, text: string, fullAt: number | undefined) =>
-    blocks[i]!.note ? `${text}\n${blocks[i]!.note!(fullAt)}` : text;
-  const textOf = (i: number, form: "outline" | "brief", level: number, fullAt: number | undefined) =>
-    noted(i, form === "brief" ? blocks[i]!.briefs![level]! : blocks[i]!.outline!, fullAt);
-  const estimated = (i: number, form: "outline" | "brief", level = 0) => {
-    const t = textOf(i, form, level, WIDEST);
-    return (
-      (t.length > HUGE_CHARS ? Math.ceil(t.length / 2) : count(t)) +
-      2 +
-      (form === "brief" ? envBrief(fit, i, level) : envOutline(fit, i))
-    );
-  };
-
-  // The fixed part: header, footer, the cut list's title and its first few entries, separators.
   const anyEnvelope = (spec.envelope ?? 0) > 0 || blocks.some((b) => b.envelope !== undefined);
   const widest: FitState = {
     tokens: WIDEST,
@@ -856,7 +834,38 @@ function fitMonotone(fit: Fit, shares: Shares): FitResult {
     : [];
   const entries = entryCosts.slice(0, fit.cutMin).reduce((a, c) => a + c, 0);
   const margin = 2 * ((spec.cutList ? 1 : 0) + (spec.footer ? 1 : 0));
-  const fixed = headerCost + footerCost + minCut + entries + margin + (spec.envelope ?? 0);
+  return headerCost + footerCost + minCut + entries + margin + (spec.envelope ?? 0);
+}
+
+/**
+ * Monotone mode ({@link FitSpec.monotone}): each block's forms become steps in priority order — the
+ * required blocks first (their smallest form, then larger ones), then every other block (its
+ * smallest form, then larger ones), then the full forms held back: bodies longer than
+ * `shares.longFull`, then a task's further matches (`preferOutline`) — and each step enters at
+ * the smallest budget from which it fits at every larger budget (thresholds.ts), and not before
+ * its form takes no more than its share. What this budget shows is what those entry budgets
+ * allow; the exact render then only decides how many cut entries are listed.
+ */
+function fitMonotone(fit: Fit, shares: Shares): FitResult {
+  const { blocks, count, forms, order, budget } = fit;
+  const n = blocks.length;
+
+  // The outline and brief as shown: a note may follow them, told from which budget the block shows
+  // whole. Costs are estimated with the widest number in the note.
+  const noted = (i: number, text: string, fullAt: number | undefined) =>
+    blocks[i]!.note ? `${text}\n${blocks[i]!.note!(fullAt)}` : text;
+  const textOf = (i: number, form: "outline" | "brief", level: number, fullAt: number | undefined) =>
+    noted(i, form === "brief" ? blocks[i]!.briefs![level]! : blocks[i]!.outline!, fullAt);
+  const estimated = (i: number, form: "outline" | "brief", level = 0) => {
+    const t = textOf(i, form, level, WIDEST);
+    return (
+      (t.length > HUGE_CHARS ? Math.ceil(t.length / 2) : count(t)) +
+      2 +
+      (form === "brief" ? envBrief(fit, i, level) : envOutline(fit, i))
+    );
+  };
+
+  const fixed = monotoneFixed(fit);
 
   // The steps, in priority order.
   const steps: Step[] = [];

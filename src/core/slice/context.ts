@@ -875,15 +875,8 @@ export async function buildContext(
     const full = `${head}\n${fence(c.language, body)}`;
     const hasOutline = outlineText !== undefined && outlineText.length < body.length;
     const outlineBlock = hasOutline ? `${head} (outline)\n${fence(c.language, outlineText)}` : undefined;
-    // A long outline gets briefs too, from BRIEF_TOKENS up: no outline takes more than its share of a budget, and
-    // a budget shows the largest brief its share allows.
-    const outlineTokens = hasOutline && sym ? count(outlineText) : 0;
-    const caps = outlineTokens > BRIEF_TOKENS ? briefCaps(outlineTokens) : [];
-    const briefTexts = !caps.length
-      ? []
-      : sym!.kind === "module"
-        ? briefFileOutlines(graph, sym!.id, moduleConstants(graph, sym!.id), count, caps)
-        : briefClassOutlines(graph, sym!, used, count, caps);
+    const briefTexts =
+      hasOutline && sym ? briefsOf(graph, sym, outlineText, { used, task: seeds.how === "search", count }) : [];
     const briefBlocks = briefTexts
       .filter((t) => t.length < outlineText!.length)
       .map((t) => `${head} (outline)\n${fence(c.language, t)}`);
@@ -1065,6 +1058,27 @@ function brokenFiles(graph: CodeGraph, planned: PlannedChunk[]): string[] {
         `answer ha${paths.length - MAX_BROKEN_FILES > 1 ? "ve" : "s"} syntax errors`,
     );
   return notes;
+}
+
+/**
+ * A long outline's briefs, from BRIEF_TOKENS up (none for an outline within it): no outline takes more than its share
+ * of a budget, and a budget shows the largest brief its share allows. A task in words gets one brief: its answer is
+ * the places it points at, and its late matches fill the budget; larger briefs of its seeds crowded them out (the
+ * commit-message benchmark's file recall at 2,000 tokens went 86.0% → 85.5%).
+ */
+function briefsOf(
+  graph: CodeGraph,
+  sym: SymbolNode,
+  outlineText: string,
+  how: { used: ReadonlySet<number>; task: boolean; count: (text: string) => number },
+): string[] {
+  const { used, task, count } = how;
+  const outlineTokens = count(outlineText);
+  if (outlineTokens <= BRIEF_TOKENS) return [];
+  const caps = task ? [BRIEF_TOKENS] : briefCaps(outlineTokens);
+  return sym.kind === "module"
+    ? briefFileOutlines(graph, sym.id, moduleConstants(graph, sym.id), count, caps)
+    : briefClassOutlines(graph, sym, used, count, caps);
 }
 
 /** A file's outline: each top-level definition's outline. */
