@@ -45,10 +45,11 @@ export interface Block {
   /** A shorter form (an outline) shown when the full one does not fit. */
   outline?: string;
   /**
-   * A shorter outline still (a long class's members that matter, the rest counted), shown before
-   * `outline` when that one would take too much of the budget. Only with `FitSpec.monotone`.
+   * Shorter outlines still, smallest first, each holding what the one before it holds and more (a long class's
+   * members that matter most, then the next ones, the rest counted): shown before `outline` while that one would
+   * take more than its share of the budget, the largest whose share the budget allows. Only with `FitSpec.monotone`.
    */
-  brief?: string;
+  briefs?: readonly string[];
   /**
    * A line appended to the outline and brief forms, told the budget from which the block shows in
    * full (undefined: none does). Only with `FitSpec.monotone`, where that budget is known.
@@ -87,14 +88,15 @@ export interface Block {
    */
   cost?: number;
   /**
-   * Envelope tokens this block adds in each form: shown in full, as its outline (its brief: `brief`, else the
-   * outline's), listed as cut.
+   * Envelope tokens this block adds in each form: shown in full, as its outline (as each of its briefs: `briefs`,
+   * else the outline's), listed as cut.
    */
-  envelope?: { full?: number; outline?: number; brief?: number; listed?: number };
+  envelope?: { full?: number; outline?: number; briefs?: readonly number[]; listed?: number };
 }
 
 /**
- * What became of a block ("covered": shown as part of a containing block shown in full; "brief": its brief outline).
+ * What became of a block ("covered": shown as part of a containing block shown in full; "brief": one of its briefs,
+ * {@link FitResult.briefLevel} says which).
  */
 export type BlockForm = "full" | "outline" | "brief" | "cut" | "covered";
 
@@ -110,6 +112,8 @@ export interface Shares {
   full: number;
   /** A required block in full (its smallest form is always shown). */
   required: number;
+  /** A required block's larger outlines, past its smallest form (default: `required`). */
+  requiredOutline?: number;
   /**
    * Tokens past which a block's full form is taken only after every block has appeared (as its
    * outline): one long body waits rather than hold back all that ranks after it.
@@ -179,6 +183,8 @@ export interface FitResult {
   shownTokens: (i: number) => number | undefined;
   /** Monotone fits: the smallest budget at which block i shows in full (undefined: none, or not monotone). */
   fullAt: (i: number) => number | undefined;
+  /** Which of block i's briefs it shows (an index into `Block.briefs`); undefined when its form is not "brief". */
+  briefLevel: (i: number) => number | undefined;
   /** Tokens of `text`: a recount. */
   tokens: number;
   /** Envelope tokens of the chosen forms (`tokens + envelope ≤ budget`). */
@@ -312,8 +318,10 @@ interface Fit {
   shown: number;
   /** Count the text before the footer once (cleared if the final recount ever disagrees). */
   additive: boolean;
-  /** Monotone fits: the outline and brief texts as shown (their note appended). */
+  /** Monotone fits: the outline and brief texts as shown (their note appended; a brief's level from `level`). */
   shownText?: (i: number, form: "outline" | "brief") => string;
+  /** Monotone fits: the brief each block shown as "brief" shows (an index into its `briefs`). */
+  level: number[];
   /** Monotone fits: the budget from which each block shows in full (Infinity: none). */
   fullAt?: number[];
 }
@@ -347,6 +355,7 @@ function startFit(spec: FitSpec): Fit {
       fixedLimit,
     ),
     forms: blocks.map(() => "cut"),
+    level: blocks.map(() => 0),
     order: blocks.map((_, i) => i).sort((a, b) => (blocks[a]!.priority ?? a) - (blocks[b]!.priority ?? b) || a - b),
     dynamic: typeof spec.header === "function" || spec.footer !== undefined,
     shown: cutMax,
@@ -356,7 +365,8 @@ function startFit(spec: FitSpec): Fit {
 
 const envFull = (fit: Fit, i: number) => fit.blocks[i]!.envelope?.full ?? 0;
 const envOutline = (fit: Fit, i: number) => fit.blocks[i]!.envelope?.outline ?? 0;
-const envBrief = (fit: Fit, i: number) => fit.blocks[i]!.envelope?.brief ?? envOutline(fit, i);
+const envBrief = (fit: Fit, i: number, level = fit.level[i]!) =>
+  fit.blocks[i]!.envelope?.briefs?.[level] ?? envOutline(fit, i);
 /** Estimated cost of a block in full: text, separator, envelope. */
 const fullCost = (fit: Fit, i: number) => (fit.blocks[i]!.cost ?? fit.fullTokens(i) + 2) + envFull(fit, i);
 /** Whether a block is shown as part of a containing block shown in full. */
@@ -751,6 +761,7 @@ function finishFit(fit: Fit, draftIn: Draft): FitResult {
     outlineTokens: fit.outlineTokens,
     shownTokens,
     fullAt,
+    briefLevel: (i) => (out[i] === "brief" ? fit.level[i] : undefined),
     tokens: d.tokens,
     envelope: d.envelope,
     listed,
@@ -797,34 +808,12 @@ function entryAfterSmaller(steps: readonly Step[], fixed: number, w: number): nu
 const WIDEST = 9_999_999;
 
 /**
- * Monotone mode ({@link FitSpec.monotone}): each block's forms become steps in priority order — the
- * required blocks first (their smallest form, then larger ones), then every other block (its
- * smallest form, then larger ones), then the full forms held back: bodies longer than
- * `shares.longFull`, then a task's further matches (`preferOutline`) — and each step enters at
- * the smallest budget from which it fits at every larger budget (thresholds.ts), and not before
- * its form takes no more than its share. What this budget shows is what those entry budgets
- * allow; the exact render then only decides how many cut entries are listed.
+ * The fixed part of a monotone answer: header, footer, the cut list's title and its first few entries, separators,
+ * the envelope's own tokens; each counted at its widest (the footer with the widest numbers).
  */
-function fitMonotone(fit: Fit, shares: Shares): FitResult {
-  const { spec, blocks, count, forms, order, budget } = fit;
+function monotoneFixed(fit: Fit): number {
+  const { spec, blocks, count, order } = fit;
   const n = blocks.length;
-
-  // The outline and brief as shown: a note may follow them, told from which budget the block shows
-  // whole. Costs are estimated with the widest number in the note.
-  const noted = (i: number, text: string, fullAt: number | undefined) =>
-    blocks[i]!.note ? `${text}\n${blocks[i]!.note!(fullAt)}` : text;
-  const textOf = (i: number, form: "outline" | "brief", fullAt: number | undefined) =>
-    noted(i, form === "brief" ? blocks[i]!.brief! : blocks[i]!.outline!, fullAt);
-  const estimated = (i: number, form: "outline" | "brief") => {
-    const t = textOf(i, form, WIDEST);
-    return (
-      (t.length > HUGE_CHARS ? Math.ceil(t.length / 2) : count(t)) +
-      2 +
-      (form === "brief" ? envBrief(fit, i) : envOutline(fit, i))
-    );
-  };
-
-  // The fixed part: header, footer, the cut list's title and its first few entries, separators.
   const anyEnvelope = (spec.envelope ?? 0) > 0 || blocks.some((b) => b.envelope !== undefined);
   const widest: FitState = {
     tokens: WIDEST,
@@ -845,33 +834,67 @@ function fitMonotone(fit: Fit, shares: Shares): FitResult {
     : [];
   const entries = entryCosts.slice(0, fit.cutMin).reduce((a, c) => a + c, 0);
   const margin = 2 * ((spec.cutList ? 1 : 0) + (spec.footer ? 1 : 0));
-  const fixed = headerCost + footerCost + minCut + entries + margin + (spec.envelope ?? 0);
+  return headerCost + footerCost + minCut + entries + margin + (spec.envelope ?? 0);
+}
+
+/**
+ * Monotone mode ({@link FitSpec.monotone}): each block's forms become steps in priority order — the
+ * required blocks first (their smallest form, then larger ones), then every other block (its
+ * smallest form, then larger ones), then the full forms held back: bodies longer than
+ * `shares.longFull`, then a task's further matches (`preferOutline`) — and each step enters at
+ * the smallest budget from which it fits at every larger budget (thresholds.ts), and not before
+ * its form takes no more than its share. What this budget shows is what those entry budgets
+ * allow; the exact render then only decides how many cut entries are listed.
+ */
+function fitMonotone(fit: Fit, shares: Shares): FitResult {
+  const { blocks, count, forms, order, budget } = fit;
+  const n = blocks.length;
+
+  // The outline and brief as shown: a note may follow them, told from which budget the block shows
+  // whole. Costs are estimated with the widest number in the note.
+  const noted = (i: number, text: string, fullAt: number | undefined) =>
+    blocks[i]!.note ? `${text}\n${blocks[i]!.note!(fullAt)}` : text;
+  const textOf = (i: number, form: "outline" | "brief", level: number, fullAt: number | undefined) =>
+    noted(i, form === "brief" ? blocks[i]!.briefs![level]! : blocks[i]!.outline!, fullAt);
+  const estimated = (i: number, form: "outline" | "brief", level = 0) => {
+    const t = textOf(i, form, level, WIDEST);
+    return (
+      (t.length > HUGE_CHARS ? Math.ceil(t.length / 2) : count(t)) +
+      2 +
+      (form === "brief" ? envBrief(fit, i, level) : envOutline(fit, i))
+    );
+  };
+
+  const fixed = monotoneFixed(fit);
 
   // The steps, in priority order.
   const steps: Step[] = [];
-  const stepOf: { i: number; form: BlockForm }[] = [];
+  const stepOf: { i: number; form: BlockForm; level: number }[] = [];
   const fullStep = new Map<number, number>();
   const later: (() => void)[] = [];
   const last: (() => void)[] = [];
   const final: (() => void)[] = [];
-  const smallest = new Map<number, BlockForm>();
+  const smallest = new Map<number, { form: BlockForm; level: number }>();
   const required = order.filter((i) => blocks[i]!.required);
   const addBlock = (i: number) => {
     const b = blocks[i]!;
     if (b.listOnly) return;
-    let levels: { form: BlockForm; cost: number }[] = [];
-    if (b.brief !== undefined && b.outline !== undefined) levels.push({ form: "brief", cost: estimated(i, "brief") });
-    if (b.outline !== undefined) levels.push({ form: "outline", cost: estimated(i, "outline") });
-    if (!b.outlineOnly || b.outline === undefined) levels.push({ form: "full", cost: fullCost(fit, i) });
+    let levels: { form: BlockForm; level: number; cost: number }[] = [];
+    if (b.outline !== undefined)
+      (b.briefs ?? []).forEach((_, k) => levels.push({ form: "brief", level: k, cost: estimated(i, "brief", k) }));
+    if (b.outline !== undefined) levels.push({ form: "outline", level: 0, cost: estimated(i, "outline") });
+    if (!b.outlineOnly || b.outline === undefined) levels.push({ form: "full", level: 0, cost: fullCost(fit, i) });
     // A form no cheaper than a larger one is skipped: the larger one says more for the same tokens.
     levels = levels.filter((l, k) => levels.slice(k + 1).every((m) => m.cost > l.cost));
-    smallest.set(i, levels[0]!.form);
+    smallest.set(i, levels[0]!);
     const freedBy = (b.within ?? []).flatMap((j) => (fullStep.has(j) ? [fullStep.get(j)!] : []));
     let previous: { step: number; cost: number } | undefined;
     for (const level of levels) {
       const share = b.required
         ? previous
-          ? shares.required
+          ? level.form === "full"
+            ? shares.required
+            : (shares.requiredOutline ?? shares.required)
           : undefined
         : level.form === "full"
           ? shares.full
@@ -884,7 +907,7 @@ function fitMonotone(fit: Fit, shares: Shares): FitResult {
           ...(after ? { after: after.step } : {}),
           ...(freedBy.length ? { freedBy } : {}),
         });
-        stepOf.push({ i, form: level.form });
+        stepOf.push({ i, form: level.form, level: level.level });
         if (level.form === "full") fullStep.set(i, steps.length - 1);
         return steps.length - 1;
       };
@@ -914,15 +937,19 @@ function fitMonotone(fit: Fit, shares: Shares): FitResult {
 
   // The forms this budget allows: each block's largest form whose step has entered.
   forms.fill("cut");
+  const setForm = (i: number, to: { form: BlockForm; level: number }) => {
+    forms[i] = to.form;
+    fit.level[i] = to.level;
+  };
   stepOf.forEach((s, k) => {
-    if (at[k]! <= budget) forms[s.i] = s.form;
+    if (at[k]! <= budget) setForm(s.i, s);
   });
   fit.fullAt = blocks.map((_, i) => (fullStep.has(i) ? at[fullStep.get(i)!]! : Infinity));
   const shownText = (i: number, form: "outline" | "brief") =>
-    textOf(i, form, fit.fullAt![i] === Infinity ? undefined : fit.fullAt![i]);
+    textOf(i, form, fit.level[i]!, fit.fullAt![i] === Infinity ? undefined : fit.fullAt![i]);
   fit.shownText = shownText;
   for (let i = 0; i < n; i++) if (forms[i] !== "cut" && covered(fit, i)) forms[i] = "cut";
-  for (const i of required) if (forms[i] === "cut") forms[i] = smallest.get(i) ?? "full";
+  for (const i of required) if (forms[i] === "cut") setForm(i, smallest.get(i) ?? { form: "full", level: 0 });
 
   // The exact render: over budget (the estimates were short), list fewer cut entries, then give up
   // blocks from the lowest priority (this alone could break the rule; the estimates keep it rare).
@@ -940,8 +967,9 @@ function fitMonotone(fit: Fit, shares: Shares): FitResult {
   }
   for (const i of required) {
     if (!over(fit, current)) break;
-    if (forms[i] !== smallest.get(i)) {
-      forms[i] = smallest.get(i)!;
+    const least = smallest.get(i)!;
+    if (forms[i] !== least.form || fit.level[i] !== least.level) {
+      setForm(i, least);
       current = draft(fit);
     }
   }

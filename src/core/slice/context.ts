@@ -21,7 +21,7 @@ import { LIMITS } from "../limits.ts";
 import { cite, citeName, normalizeRelative } from "../../shared/paths.ts";
 import { findFile, parseLocation, sourceFiles, symbolsAt } from "./locate.ts";
 import { closestMembers, findMembers, memberNames, memberOwners } from "./members.ts";
-import { BRIEF_TOKENS, briefClassOutline, briefFileOutline } from "./brief.ts";
+import { BRIEF_TOKENS, briefCaps, briefClassOutlines, briefFileOutlines } from "./brief.ts";
 import { rankTask, type TaskRanking } from "../locate/rank-task.ts";
 import { readTaskText, type TaskEvidence } from "../locate/task-text.ts";
 import { findPhrases, type PhraseHit } from "../locate/phrases.ts";
@@ -874,17 +874,11 @@ export async function buildContext(
     const full = `${head}\n${fence(c.language, body)}`;
     const hasOutline = outlineText !== undefined && outlineText.length < body.length;
     const outlineBlock = hasOutline ? `${head} (outline)\n${fence(c.language, outlineText)}` : undefined;
-    // A long outline gets a brief one too: no outline takes more than its share of a budget.
-    const briefText =
-      hasOutline && sym && count(outlineText) > BRIEF_TOKENS
-        ? sym.kind === "module"
-          ? briefFileOutline(graph, sym.id, moduleConstants(graph, sym.id), count)
-          : briefClassOutline(graph, sym, used, count)
-        : undefined;
-    const briefBlock =
-      briefText !== undefined && briefText.length < outlineText!.length
-        ? `${head} (outline)\n${fence(c.language, briefText)}`
-        : undefined;
+    const briefTexts =
+      hasOutline && sym ? briefsOf(graph, sym, outlineText, { used, task: seeds.how === "search", count }) : [];
+    const briefBlocks = briefTexts
+      .filter((t) => t.length < outlineText!.length)
+      .map((t) => `${head} (outline)\n${fence(c.language, t)}`);
     // The seed as an outline says so, and from which budget its body shows.
     // Counted exactly (a long text's cost is otherwise estimated): the note cites it, and the seed
     // shows whole from the budget its real size asks for.
@@ -901,7 +895,7 @@ export async function buildContext(
     const block: Block = {
       full,
       ...(outlineBlock !== undefined ? { outline: outlineBlock } : {}),
-      ...(briefBlock !== undefined ? { brief: briefBlock } : {}),
+      ...(briefBlocks.length ? { briefs: briefBlocks } : {}),
       ...(note ? { note } : {}),
       ...(isLateMatch(c)
         ? { trailing: true }
@@ -927,7 +921,7 @@ export async function buildContext(
       block.envelope = {
         full: record(shownChunk(c, "full", fullCount), "chunk"),
         ...(outlineBlock !== undefined ? { outline: asOutline(outlineBlock) } : {}),
-        ...(briefBlock !== undefined ? { brief: asOutline(briefBlock) } : {}),
+        ...(briefBlocks.length ? { briefs: briefBlocks.map(asOutline) } : {}),
         listed: record(cutChunk(c, fullCount), "cut"),
       };
     }
@@ -974,15 +968,20 @@ export async function buildContext(
 }
 
 /**
- * How an answer grows with its budget (see budget/thresholds.ts): an outline takes at most a fifth
- * of the budget, a neighbour in full a third, the seed in full two thirds; a larger chunk waits for
- * a budget where it takes no more, so it never crowds out what ranks after it. A neighbour whose
+ * How an answer grows with its budget (see budget/thresholds.ts): a neighbour's outline takes at most a fifth
+ * of the budget, the seed's outline (past its smallest brief) two fifths, a neighbour in full a third, the seed in
+ * full two thirds; a larger chunk waits for a budget where it takes no more, so it never crowds out what ranks after
+ * it. A neighbour whose
  * body is over 400 tokens (~40 lines) shows whole only after every neighbour has appeared. Chosen
  * on test/slice/monotone-budgets.test.ts (requests, click, zod; 210 targets × 8 budgets): against
  * ¼ / ⅖ / ¾ and no deferral, more chunks per answer on all three (e.g. zod 3.37 whole + 2.39
- * outlines, against 3.24 + 2.00) for a few points of budget left unused.
+ * outlines, against 3.24 + 2.00) for a few points of budget left unused. The seed's larger briefs at two fifths
+ * (test/bench/context-fill-bench.mjs, django's 30 longest classes): at two thirds, like its body, the seed's outline
+ * crowded out its neighbours (at 2,000 tokens 3.83 + 2.53 chunks whole + outlined per answer, against 4.30 + 2.67
+ * with a single brief); at two fifths the answers fill as much (98.9% of 2,000 tokens, against 97.3%) and show more
+ * neighbours (4.67 + 3.00).
  */
-const GROWTH = { outline: 0.2, full: 1 / 3, required: 2 / 3, longFull: 400 } as const;
+const GROWTH = { outline: 0.2, full: 1 / 3, required: 2 / 3, requiredOutline: 0.4, longFull: 400 } as const;
 
 /**
  * Tokens past which the body of a task's seed that is a class or a file enters after every other chunk, the late
@@ -1058,6 +1057,27 @@ function brokenFiles(graph: CodeGraph, planned: PlannedChunk[]): string[] {
         `answer ha${paths.length - MAX_BROKEN_FILES > 1 ? "ve" : "s"} syntax errors`,
     );
   return notes;
+}
+
+/**
+ * A long outline's briefs, from BRIEF_TOKENS up (none for an outline within it): no outline takes more than its share
+ * of a budget, and a budget shows the largest brief its share allows. A task in words gets one brief: its answer is
+ * the places it points at, and its late matches fill the budget; larger briefs of its seeds crowded them out (the
+ * commit-message benchmark's file recall at 2,000 tokens went 86.0% → 85.5%).
+ */
+function briefsOf(
+  graph: CodeGraph,
+  sym: SymbolNode,
+  outlineText: string,
+  how: { used: ReadonlySet<number>; task: boolean; count: (text: string) => number },
+): string[] {
+  const { used, task, count } = how;
+  const outlineTokens = count(outlineText);
+  if (outlineTokens <= BRIEF_TOKENS) return [];
+  const caps = task ? [BRIEF_TOKENS] : briefCaps(outlineTokens);
+  return sym.kind === "module"
+    ? briefFileOutlines(graph, sym.id, moduleConstants(graph, sym.id), count, caps)
+    : briefClassOutlines(graph, sym, used, count, caps);
 }
 
 /** A file's outline: each top-level definition's outline. */
