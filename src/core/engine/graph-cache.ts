@@ -6,7 +6,7 @@
 import { LANGUAGES } from "../../languages/index.ts";
 import { EngineError } from "../../shared/errors.ts";
 import type { FileRecord } from "../extract/record.ts";
-import { buildGraph, graphFromEdges } from "../graph/build.ts";
+import { buildGraph, graphFromEdges, resolveDeferred } from "../graph/build.ts";
 import type { CodeGraph } from "../graph/model.ts";
 import { patchGraph } from "../graph/patch.ts";
 import { loadSearchIndex, saveSearchIndex, updateSearchIndex, type SearchIndex } from "../search/search.ts";
@@ -98,8 +98,12 @@ async function buildOrPatch(
     s.options.buildId !== undefined ? await derivedIdentity(s.options.buildId, snapshot, configs) : undefined;
   const loaded = identity ? await loadDerived(s, identity, snapshot, records, paths, configs) : undefined;
   if (loaded) return { graph: loaded, snapshot, paths, configs };
-  const graph = buildGraph(records, paths, configs);
-  if (identity) keepDerivedSoon(s, snapshot, graph, identity);
+  const keep = identity ? (g: CodeGraph) => keepDerivedSoon(s, snapshot, g, identity) : undefined;
+  // An engine for one answer resolves the calls it reads (a `locate` reads few); one that lives on
+  // (`watch`: servers, editors) resolves them all at once, as answers after the first expect.
+  const deferCalls = s.options.watch !== true;
+  const graph = buildGraph(records, paths, configs, { deferCalls, ...(keep ? { onResolved: keep } : {}) });
+  keep?.(graph);
   return { graph, snapshot, paths, configs };
 }
 
@@ -118,8 +122,11 @@ async function loadDerived(
   const derived = decodeDerived(await s.platform.store.get(DERIVED_KEY).catch(() => undefined), identity);
   if (!derived) return undefined;
   try {
-    const graph = graphFromEdges(records, paths, configs, derived.edges);
+    // (kept before the calls were resolved: kept again, whole, once an answer resolves them)
+    const onResolved = (g: CodeGraph) => keepDerivedSoon(s, snapshot, g, identity);
+    const graph = graphFromEdges(records, paths, configs, derived.edges, { onResolved });
     if (!edgesFit(derived.edges, graph.symbols.length, records)) return undefined;
+    if (s.options.watch === true) resolveDeferred(graph); // (kept early by an engine for one answer)
     s.graph.saved = { graph, search: derived.search, snapshot, identity };
     return graph;
   } catch {
@@ -143,8 +150,14 @@ function keepDerivedSoon(s: EngineState, snapshot: Snapshot, graph: CodeGraph, i
     }
     const current = await s.graph.cache?.built.catch(() => undefined);
     if (current?.graph !== graph || current.snapshot !== snapshot) return;
-    const index = s.graph.search?.graph === graph ? s.graph.search : undefined;
-    const bytes = encodeDerived(identity, { edges: edgesOf(graph), search: index && saveSearchIndex(index) });
+    // (an index loaded with the graph and not used yet is kept as it was loaded)
+    const search =
+      s.graph.search?.graph === graph
+        ? saveSearchIndex(s.graph.search)
+        : s.graph.saved?.graph === graph
+          ? s.graph.saved.search
+          : undefined;
+    const bytes = encodeDerived(identity, { edges: edgesOf(graph), search });
     if (!bytes) return;
     // keep, not set: a cache folder that refuses writes drops it without a word (it is rebuilt)
     const { store } = s.platform;

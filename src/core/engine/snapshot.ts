@@ -11,7 +11,7 @@ import { seal, sealedContent, sealText, unseal } from "./seal.ts";
  * Bump when the record shape or extract.ts rules change (query edits re-key by themselves): every cached record is then
  * re-made.
  */
-export const SCHEMA_VERSION = 31;
+export const SCHEMA_VERSION = 32;
 
 /** Keys of the engine's own data: a store sweep never touches anything else. */
 export const OWN_KEY = /^v\d+\//;
@@ -250,7 +250,7 @@ function checkHead(value: unknown): value is Record<string, unknown> {
     )
       return false;
   }
-  if (!optS(value.terms)) return false;
+  if (!optS(value.terms) || !optS(value.fields)) return false;
   for (const x of imports as unknown[]) {
     if (
       !isObj(x) ||
