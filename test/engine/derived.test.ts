@@ -123,6 +123,38 @@ describe("derived data kept in the cache", () => {
     third.close();
   });
 
+  it("a first locate resolves no call it does not read, keeps what it made, and a later callers keeps the calls", async () => {
+    const fs = new MemoryFileSystem(parseFixture(DERIVED_FIXTURE));
+    const store = new WatchedStore();
+    const task = "Cart save fails with item has no price: cannot save it";
+    const first = createEngine(platformOver(fs, store), { buildId: "b" });
+    const located = await first.locate(task);
+    const early = await derivedKept(store);
+    first.close();
+
+    // Kept without calls: a later engine loads it (no build), answers the same, and keeps the calls once read.
+    const second = createEngine(platformOver(fs, store), { buildId: "b" });
+    expect(await second.locate(task)).toEqual(located);
+    await new Promise((r) => setTimeout(r, 50));
+    expect(store.derivedSets).toBe(1);
+    const callers = await second.callers("Store.check");
+    const whole = await derivedKept(store, 1);
+    expect(store.derivedSets).toBe(2);
+    expect(whole.length).toBeGreaterThan(early.length);
+    second.close();
+
+    const plain = createEngine(platformOver(fs, new MemoryStore()));
+    expect(await plain.locate(task)).toEqual(located);
+    expect(await plain.callers("Store.check")).toEqual(callers);
+    const all = await answersOf(plain);
+    plain.close();
+    const third = createEngine(platformOver(fs, store), { buildId: "b" });
+    expect(await answersOf(third)).toBe(all);
+    await new Promise((r) => setTimeout(r, 50));
+    expect(store.derivedSets).toBe(2);
+    third.close();
+  });
+
   it("a changed config the modules resolved with is a different identity", async () => {
     const files = parseFixture(DERIVED_FIXTURE);
     const fs = new MemoryFileSystem(files);

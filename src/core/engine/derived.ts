@@ -14,7 +14,8 @@
  * Layout, integers little-endian, then sealed (seal.ts):
  *
  *   u32 I, I bytes: the identity (hex SHA-256)
- *   u32 H, H bytes: UTF-8 JSON { format, edges (calls as `files` and a count),
+ *   u32 H, H bytes: UTF-8 JSON { format, edges (calls as `files` and a count; or, from a graph
+ *     whose calls were not resolved, only `imports` and `inherits` with `early: true`),
  *     search: { words, files, lengths } or null when no index was kept }
  *   padding to a multiple of 4
  *   Int32 columns of the search index, end to end: offsets, postings, docFile, docDef, docLen (when kept)
@@ -22,7 +23,7 @@
  *   (via × 64 + resolution × 4 + classBody + protocol × 2)
  */
 import type { FileRecord } from "../extract/record.ts";
-import type { GraphEdges } from "../graph/build.ts";
+import { callsDeferred, type EarlyEdges, type GraphEdges } from "../graph/build.ts";
 import { CONFIDENCE, type AmbiguousCall, type CallEdge, type CodeGraph, type Resolution } from "../graph/model.ts";
 import type { SavedSearchIndex } from "../search/search.ts";
 import type { Snapshot } from "./snapshot.ts";
@@ -30,7 +31,7 @@ import { SCHEMA_VERSION } from "./snapshot.ts";
 import { seal, unseal } from "./seal.ts";
 
 /** Bump when the layout or the meaning of what is kept here changes. */
-export const DERIVED_FORMAT = 3;
+export const DERIVED_FORMAT = 4;
 
 /** Store key of the derived value (one per cache: the next snapshot's replaces it). */
 export const DERIVED_KEY = `v${SCHEMA_VERSION}/derived.bin`;
@@ -41,9 +42,20 @@ export const DERIVED_KEY = `v${SCHEMA_VERSION}/derived.bin`;
  * first call after an index on django; the first call that needs it builds it and keeps it then.
  */
 export interface Derived {
-  edges: GraphEdges;
+  /** All resolved edges, or those made before the calls when no answer needed them all (build.ts `deferCalls`). */
+  edges: GraphEdges | EarlyEdges;
   search: SavedSearchIndex | undefined;
 }
+
+/** What `encodeDerived` writes in place of the calls of early edges (nothing: only the flag). */
+const NO_CALLS = {
+  calls: [],
+  external: [],
+  ambiguous: [],
+  unresolvedCalls: 0,
+  typeUses: new Map(),
+  edgeCounts: new Map(),
+};
 
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
@@ -74,8 +86,9 @@ export async function derivedIdentity(
   return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, "0")).join("");
 }
 
-/** The graph's resolved edges, as `graphFromEdges` takes them. */
-export function edgesOf(graph: CodeGraph): GraphEdges {
+/** The graph's resolved edges, as `graphFromEdges` takes them (without calls when they were never resolved). */
+export function edgesOf(graph: CodeGraph): GraphEdges | EarlyEdges {
+  if (callsDeferred(graph)) return { imports: graph.imports, inherits: graph.inherits };
   const { calls, external, ambiguous, unresolvedCalls, imports, inherits, typeUses, edgeCounts } = graph;
   return { calls, external, ambiguous, unresolvedCalls, imports, inherits, typeUses, edgeCounts };
 }
@@ -83,7 +96,9 @@ export function edgesOf(graph: CodeGraph): GraphEdges {
 /** The sealed bytes of `derived` for `identity`, or undefined on a host that cannot keep them. */
 export function encodeDerived(identity: string, derived: Derived): Uint8Array | undefined {
   if (!LITTLE_ENDIAN) return undefined;
-  const { edges, search } = derived;
+  const { edges: all, search } = derived;
+  const early = !("calls" in all);
+  const edges: GraphEdges = early ? { ...NO_CALLS, ...all } : all;
   // Calls of one name share one candidate array (model.ts): kept shared through a table.
   const tables = new Map<readonly number[], number>();
   const ambiguous = edges.ambiguous.map((e) => {
@@ -96,15 +111,17 @@ export function encodeDerived(identity: string, derived: Derived): Uint8Array | 
   const header = encoder.encode(
     JSON.stringify({
       format: DERIVED_FORMAT,
-      edges: {
-        ...edges,
-        calls: edges.calls.length,
-        files: calls.files,
-        ambiguous,
-        candidates: [...tables.keys()],
-        typeUses: [...edges.typeUses],
-        edgeCounts: [...edges.edgeCounts],
-      },
+      edges: early
+        ? { imports: edges.imports, inherits: edges.inherits, early: true }
+        : {
+            ...edges,
+            calls: edges.calls.length,
+            files: calls.files,
+            ambiguous,
+            candidates: [...tables.keys()],
+            typeUses: [...edges.typeUses],
+            edgeCounts: [...edges.edgeCounts],
+          },
       search: search
         ? { words: search.words, files: search.files, lengths: COLUMNS.map((c) => search[c].length) }
         : null,
@@ -159,28 +176,35 @@ export function decodeDerived(bytes: Uint8Array | undefined, identity: string): 
       columns.push(new Int32Array(inner.slice(at, at + 4 * length).buffer));
       at += 4 * length;
     }
+    if (head.edges.early === true) {
+      const { imports, inherits } = head.edges;
+      if (at !== inner.length || !Array.isArray(imports) || !Array.isArray(inherits)) return undefined;
+      return { edges: { imports, inherits }, search: searchOf(search, columns) };
+    }
     const callCount = head.edges.calls;
     if (!Number.isInteger(callCount) || callCount < 0 || at + 4 * CALL_COLUMNS * callCount !== inner.length)
       return undefined;
     const callData = new Int32Array(inner.slice(at).buffer);
-    const [offsets, postings, docFile, docDef, docLen] = columns as [
-      Int32Array,
-      Int32Array,
-      Int32Array,
-      Int32Array,
-      Int32Array,
-    ];
     const edges = edgesFromHead(head.edges, callData);
     if (!edges) return undefined;
-    if (search === null) return { edges, search: undefined };
-    if (!Array.isArray(search.words) || !Array.isArray(search.files)) return undefined;
-    return {
-      edges,
-      search: { words: search.words, files: search.files, offsets, postings, docFile, docDef, docLen },
-    };
+    return { edges, search: searchOf(search, columns) };
   } catch {
     return undefined;
   }
+}
+
+/** The search index of a header and its columns: undefined when none was kept; throws when it does not read. */
+function searchOf(search: Head["search"], columns: Int32Array[]): SavedSearchIndex | undefined {
+  if (search === null) return undefined;
+  if (!Array.isArray(search.words) || !Array.isArray(search.files)) throw new Error("no search index");
+  const [offsets, postings, docFile, docDef, docLen] = columns as [
+    Int32Array,
+    Int32Array,
+    Int32Array,
+    Int32Array,
+    Int32Array,
+  ];
+  return { words: search.words, files: search.files, offsets, postings, docFile, docDef, docLen };
 }
 
 /** The JSON part as written. */
@@ -193,6 +217,8 @@ interface Head {
     candidates: number[][];
     typeUses: [number, number[]][];
     edgeCounts: [string, GraphEdges["edgeCounts"] extends Map<string, infer C> ? C : never][];
+    /** Set when only the edges made before the calls were kept (the rest of the fields absent). */
+    early?: true;
   };
   search: { words: string[]; files: string[]; lengths: number[] } | null;
 }
@@ -225,8 +251,12 @@ function edgesFromHead(e: Head["edges"], callData: Int32Array): GraphEdges | und
  * True when `edges` fit a graph of `symbols` symbols over `records`: every id in range, and the
  * per-file counts add up to the lists, in the records' order (what a patch splices by).
  */
-export function edgesFit(edges: GraphEdges, symbols: number, records: FileRecord[]): boolean {
+export function edgesFit(edges: GraphEdges | EarlyEdges, symbols: number, records: FileRecord[]): boolean {
   const ok = (id: unknown) => Number.isInteger(id) && (id as number) >= 0 && (id as number) < symbols;
+  if (!("calls" in edges)) {
+    const paths = new Set(records.map((r) => r.path));
+    return edges.inherits.every((e) => ok(e.child) && ok(e.base)) && edges.imports.every((e) => paths.has(e.from));
+  }
   if (!edges.calls.every((c) => ok(c.caller) && ok(c.callee))) return false;
   if (!edges.external.every((c) => ok(c.caller)) || !edges.ambiguous.every((c) => ok(c.caller))) return false;
   if (!edges.inherits.every((e) => ok(e.child) && ok(e.base))) return false;

@@ -7,7 +7,7 @@ import { LANGUAGES } from "../../languages/index.ts";
 import type { HostEnvironment } from "../../languages/types.ts";
 import { EngineError } from "../../shared/errors.ts";
 import type { FileRecord } from "../extract/record.ts";
-import { buildGraph, graphFromEdges } from "../graph/build.ts";
+import { buildGraph, graphFromEdges, resolveDeferred } from "../graph/build.ts";
 import type { CodeGraph } from "../graph/model.ts";
 import { patchGraph } from "../graph/patch.ts";
 import { loadSearchIndex, saveSearchIndex, updateSearchIndex, type SearchIndex } from "../search/search.ts";
@@ -102,8 +102,16 @@ async function buildOrPatch(
       : undefined;
   const loaded = identity ? await loadDerived(s, identity, snapshot, records, paths, configs) : undefined;
   if (loaded) return { graph: loaded, snapshot, paths, configs };
-  const graph = buildGraph(records, paths, configs, host ? { host } : {});
-  if (identity) keepDerivedSoon(s, snapshot, graph, identity);
+  const keep = identity ? (g: CodeGraph) => keepDerivedSoon(s, snapshot, g, identity) : undefined;
+  // An engine for one answer resolves the calls it reads (a `locate` reads few); one that lives on
+  // (`watch`: servers, editors) resolves them all at once, as answers after the first expect.
+  const deferCalls = s.options.watch !== true;
+  const graph = buildGraph(records, paths, configs, {
+    deferCalls,
+    ...(keep ? { onResolved: keep } : {}),
+    ...(host ? { host } : {}),
+  });
+  keep?.(graph);
   return { graph, snapshot, paths, configs };
 }
 
@@ -134,8 +142,14 @@ async function loadDerived(
   if (!derived) return undefined;
   try {
     const host = hostOf(s);
-    const graph = graphFromEdges(records, paths, configs, derived.edges, host ? { host } : {});
+    // (kept before the calls were resolved: kept again, whole, once an answer resolves them)
+    const onResolved = (g: CodeGraph) => keepDerivedSoon(s, snapshot, g, identity);
+    const graph = graphFromEdges(records, paths, configs, derived.edges, {
+      onResolved,
+      ...(host ? { host } : {}),
+    });
     if (!edgesFit(derived.edges, graph.symbols.length, records)) return undefined;
+    if (s.options.watch === true) resolveDeferred(graph); // (kept early by an engine for one answer)
     s.graph.saved = { graph, search: derived.search, snapshot, identity };
     return graph;
   } catch {
@@ -159,8 +173,14 @@ function keepDerivedSoon(s: EngineState, snapshot: Snapshot, graph: CodeGraph, i
     }
     const current = await s.graph.cache?.built.catch(() => undefined);
     if (current?.graph !== graph || current.snapshot !== snapshot) return;
-    const index = s.graph.search?.graph === graph ? s.graph.search : undefined;
-    const bytes = encodeDerived(identity, { edges: edgesOf(graph), search: index && saveSearchIndex(index) });
+    // (an index loaded with the graph and not used yet is kept as it was loaded)
+    const search =
+      s.graph.search?.graph === graph
+        ? saveSearchIndex(s.graph.search)
+        : s.graph.saved?.graph === graph
+          ? s.graph.saved.search
+          : undefined;
+    const bytes = encodeDerived(identity, { edges: edgesOf(graph), search });
     if (!bytes) return;
     // keep, not set: a cache folder that refuses writes drops it without a word (it is rebuilt)
     const { store } = s.platform;

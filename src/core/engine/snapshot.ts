@@ -250,7 +250,7 @@ function checkHead(value: unknown): value is Record<string, unknown> {
     )
       return false;
   }
-  if (!optS(value.terms)) return false;
+  if (!optS(value.terms) || !optS(value.fields)) return false;
   for (const x of imports as unknown[]) {
     if (
       !isObj(x) ||

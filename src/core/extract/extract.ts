@@ -16,7 +16,7 @@ import type {
   ImportRecord,
   TypeRefRecord,
 } from "./record.ts";
-import { TYPE_KINDS } from "./record.ts";
+import { boundFieldNames, TYPE_KINDS } from "./record.ts";
 
 const MAX_SIGNATURE = 400;
 const MAX_DOC = 1200;
@@ -1514,17 +1514,19 @@ export function extractFile(
   const table = buildDefinitions(drafts.defs, spec, source);
   const enclosing = enclosingOf(table);
   const moduleTerms = assignTerms(source, table.definitions, table.spans);
+  const bindings = bindingRecords(drafts.bindings, spec, table, enclosing, source);
   return {
     path,
     language: spec.id,
     hash,
     lines: root.endPosition.row + 1,
     ...(moduleTerms ? { terms: moduleTerms } : {}),
+    fields: boundFieldNames(table.definitions, bindings).join(" "),
     definitions: table.definitions,
     imports: importRecords(drafts.imports, enclosing),
     calls: callRecords(drafts.calls, spec, source, enclosing),
     typeRefs: typeRefRecords(drafts.types, table.nameNodeIds, enclosing),
-    bindings: bindingRecords(drafts.bindings, spec, table, enclosing, source),
+    bindings,
     diagnostics: stopped
       ? [stoppedDiagnostic(lastRow, budgetMs), ...diagnosticsOf(root).slice(0, 4)]
       : diagnosticsOf(root),

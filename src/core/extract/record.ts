@@ -20,6 +20,14 @@ export type DefinitionKind =
   | "property";
 
 /** Kinds whose definitions have members and make instances. */
+/** The names `bindings` binds as a field or in the body of a type of `definitions` (see FileRecord.fields). */
+export function boundFieldNames(definitions: readonly Definition[], bindings: readonly BindingRecord[]): string[] {
+  const names = new Set<string>();
+  for (const b of bindings)
+    if (b.kind === "field" || (b.scope >= 0 && TYPE_KINDS.has(definitions[b.scope]!.kind))) names.add(b.name);
+  return [...names];
+}
+
 export const TYPE_KINDS: ReadonlySet<string> = new Set<DefinitionKind>([
   "class",
   "interface",
@@ -189,6 +197,13 @@ export interface FileRecord {
   lines: number;
   /** The search words of module-level code (outside every definition), space-separated. */
   terms?: string;
+  /**
+   * The names this file binds as a field or in a class body, space-separated, each once, in the
+   * order of `bindings`: what call resolution asks of every file (`fieldNames`), kept in the part
+   * of a stored record read first so that the bindings of files an answer does not resolve stay
+   * unread. Absent in a record made by hand: read from `bindings` then.
+   */
+  fields?: string;
   definitions: Definition[];
   imports: ImportRecord[];
   calls: CallRecord[];

@@ -24,6 +24,13 @@ export interface GraphOptions {
   uniqueNameFallback?: boolean;
   /** What the code's hosts add to its languages: their globals (none by default; `HostEnvironment`). */
   host?: HostEnvironment;
+  /**
+   * Resolve the calls (and type uses) only when something first reads them (see `deferCalls`):
+   * an answer that needs the calls of a few symbols only (`callsAmong`) resolves those files.
+   */
+  deferCalls?: boolean;
+  /** Called once when a deferred graph has resolved all its calls (the engine keeps them then). */
+  onResolved?: (graph: CodeGraph) => void;
 }
 
 /** Builds the graph. `configs` supplies config-file text (tsconfig.json, package.json). */
@@ -34,49 +41,154 @@ export function buildGraph(
   options: GraphOptions = {},
 ): CodeGraph {
   const ctx = symbolContext(records, allPaths, configs, options);
-  const files = ctx.files;
-
-  // 2. Imports, 3. inheritance, 4. calls and type uses, each file on its own.
+  // 2. Imports, 3. inheritance, each file on its own; 4. calls and type uses (callParts).
   const imports: ImportEdge[] = [];
+  for (const st of ctx.files.values()) for (const e of importEdgesOf(ctx, st)) imports.push(e);
+  const inherits = inheritEdges(ctx);
+  ctx.subclasses = subclassIndex(inherits);
+  const records_ = new Map(records.map((r) => [r.path, r]));
+  if (options.deferCalls) return deferCalls(ctx, { imports, inherits, records: records_ }, options.onResolved);
+  return finishGraph(ctx, { ...callParts(ctx, imports), imports, inherits, records: records_ });
+}
+
+/** The parts of a graph that call resolution makes (step 4), with the per-file counts of every edge list. */
+type CallParts = Pick<CodeGraph, "calls" | "external" | "ambiguous" | "unresolvedCalls" | "typeUses" | "edgeCounts">;
+
+/** Step 4 of a build: every file's calls, then its type uses, in file order. */
+function callParts(ctx: GraphContext, imports: ImportEdge[]): CallParts {
   const calls: CallEdge[] = [];
   const external: CodeGraph["external"] = [];
   const ambiguous: CodeGraph["ambiguous"] = [];
   const edgeCounts = new Map<string, FileEdgeCounts>();
+  const importCounts = new Map<string, number>();
+  for (const e of imports) importCounts.set(e.from, (importCounts.get(e.from) ?? 0) + 1);
   let unresolvedCalls = 0;
-  for (const st of files.values()) {
-    const edges = importEdgesOf(ctx, st);
-    for (const e of edges) imports.push(e);
-    edgeCounts.set(st.record.path, { calls: 0, external: 0, ambiguous: 0, unresolved: 0, imports: edges.length });
-  }
-  const inherits = inheritEdges(ctx);
-  ctx.subclasses = subclassIndex(inherits);
-  const typeUses = new Map<number, number[]>();
-  for (const st of files.values()) {
+  for (const st of ctx.files.values()) {
     const out = callsOf(ctx, st);
     for (const e of out.calls) calls.push(e);
     for (const e of out.external) external.push(e);
     for (const e of out.ambiguous) ambiguous.push(e);
     unresolvedCalls += out.unresolved;
-    Object.assign(edgeCounts.get(st.record.path)!, {
+    edgeCounts.set(st.record.path, {
       calls: out.calls.length,
       external: out.external.length,
       ambiguous: out.ambiguous.length,
       unresolved: out.unresolved,
+      imports: importCounts.get(st.record.path) ?? 0,
     });
   }
-  for (const st of files.values()) typeUsesOf(ctx, st, typeUses);
+  const typeUses = new Map<number, number[]>();
+  for (const st of ctx.files.values()) typeUsesOf(ctx, st, typeUses);
+  return { calls, external, ambiguous, unresolvedCalls, typeUses, edgeCounts };
+}
 
-  return finishGraph(ctx, {
-    calls,
-    external,
-    ambiguous,
-    unresolvedCalls,
-    imports,
-    inherits,
-    typeUses,
-    edgeCounts,
-    records: new Map(records.map((r) => [r.path, r])),
-  });
+/** The fields of a deferred graph that resolving its calls fills. */
+const CALL_FIELDS = [
+  "calls",
+  "external",
+  "ambiguous",
+  "unresolvedCalls",
+  "typeUses",
+  "edgeCounts",
+  "callsFrom",
+  "callsTo",
+];
+
+/** The deferred graphs whose calls are not resolved yet. */
+const deferred = new WeakSet<CodeGraph>();
+
+/**
+ * The graph with its call fields (CALL_FIELDS) resolved on first read, all at once, exactly as a
+ * build resolves them. Until then `callsAmong` resolves the files it is asked about, one by one (a
+ * `locate` reads the calls between its few dozen candidates only: resolving every call was a
+ * quarter of its first run after an index on django, docs/benchmarks.md).
+ */
+function deferCalls(
+  ctx: GraphContext,
+  parts: Pick<GraphParts, "imports" | "inherits" | "records">,
+  onResolved?: (graph: CodeGraph) => void,
+): CodeGraph {
+  const empty = {
+    calls: [],
+    external: [],
+    ambiguous: [],
+    unresolvedCalls: 0,
+    typeUses: new Map(),
+    edgeCounts: new Map(),
+  };
+  const graph = finishGraph(ctx, { ...empty, ...parts });
+  deferred.add(graph);
+  const resolve = () => {
+    if (!deferred.has(graph)) return;
+    deferred.delete(graph);
+    const made = callParts(ctx, parts.imports);
+    const { callsFrom, callsTo } = callAdjacency(made.calls);
+    for (const m of Object.values(ctx.memos)) m.clear();
+    for (const st of ctx.files.values()) st.scopes = undefined;
+    const values: Record<string, unknown> = { ...made, callsFrom, callsTo };
+    for (const k of CALL_FIELDS)
+      Object.defineProperty(graph, k, { value: values[k], writable: true, enumerable: true, configurable: true });
+    onResolved?.(graph);
+  };
+  for (const k of CALL_FIELDS)
+    Object.defineProperty(graph, k, {
+      get() {
+        resolve();
+        return (graph as unknown as Record<string, unknown>)[k];
+      },
+      set(v: unknown) {
+        resolve();
+        Object.defineProperty(graph, k, { value: v, writable: true, enumerable: true, configurable: true });
+      },
+      enumerable: true,
+      configurable: true,
+    });
+  return graph;
+}
+
+/** Resolves the calls of a deferred graph now (nothing for a graph whose calls are resolved). */
+export function resolveDeferred(graph: CodeGraph): void {
+  if (deferred.has(graph)) void graph.calls;
+}
+
+/** Whether `graph` holds calls not resolved yet (a deferred graph nothing has read the calls of). */
+export function callsDeferred(graph: CodeGraph): boolean {
+  return deferred.has(graph);
+}
+
+/** The calls between some symbols: for each, the calls it makes to one of them and receives from one of them. */
+export interface CallsAmong {
+  from: Map<number, CallEdge[]>;
+  to: Map<number, CallEdge[]>;
+}
+
+/**
+ * The calls whose caller and callee are both in `ids`, per symbol, each list in the graph's call
+ * order (what `callsFrom` and `callsTo` give, kept to `ids`). A deferred graph resolves only the
+ * calls `ids` make, in the files that define them.
+ */
+export function callsAmong(graph: CodeGraph, ids: Iterable<number>): CallsAmong {
+  const wanted = new Set(ids);
+  const from = new Map<number, CallEdge[]>();
+  const to = new Map<number, CallEdge[]>();
+  const add = (e: CallEdge) => {
+    if (!wanted.has(e.callee)) return;
+    (from.get(e.caller) ?? from.set(e.caller, []).get(e.caller)!).push(e);
+    (to.get(e.callee) ?? to.set(e.callee, []).get(e.callee)!).push(e);
+  };
+  if (!deferred.has(graph)) {
+    const indices = [...wanted].flatMap((id) => graph.callsFrom.get(id) ?? []).sort((a, b) => a - b);
+    for (const i of indices) add(graph.calls[i]!);
+    return { from, to };
+  }
+  const ctx = graph.context;
+  const files = [...new Set([...wanted].map((id) => graph.symbols[id]!.file))];
+  files.sort((a, b) => graph.moduleSymbol.get(a)! - graph.moduleSymbol.get(b)!);
+  for (const path of files) {
+    const out = callsOf(ctx, ctx.files.get(path)!, wanted);
+    for (const e of out.calls) if (wanted.has(e.caller)) add(e);
+  }
+  return { from, to };
 }
 
 /**
@@ -162,18 +274,24 @@ export type GraphEdges = Omit<GraphParts, "records">;
  * The graph of `records` with edges resolved before, by `buildGraph` over the same records, paths
  * and configs (the engine keeps them in its cache, keyed by all three): the symbol table and scopes
  * are made again, call resolution (most of a build) is skipped. Equal to `buildGraph`'s graph.
+ * Edges kept from a deferred graph (`EarlyEdges`: no calls yet) make a deferred graph again.
  */
 export function graphFromEdges(
   records: FileRecord[],
   allPaths: Iterable<string>,
   configs: Map<string, string>,
-  edges: GraphEdges,
+  edges: GraphEdges | EarlyEdges,
   options: GraphOptions = {},
 ): CodeGraph {
   const ctx = symbolContext(records, allPaths, configs, options);
   ctx.subclasses = subclassIndex(edges.inherits);
-  return finishGraph(ctx, { ...edges, records: new Map(records.map((r) => [r.path, r])) });
+  const recordMap = new Map(records.map((r) => [r.path, r]));
+  if (!("calls" in edges)) return deferCalls(ctx, { ...edges, records: recordMap }, options.onResolved);
+  return finishGraph(ctx, { ...edges, records: recordMap });
 }
+
+/** The edges of a graph whose calls are not resolved yet: what a build makes before the calls. */
+export type EarlyEdges = Pick<GraphEdges, "imports" | "inherits">;
 
 /** Inheritance edges between project classes and interfaces. */
 export function inheritEdges(ctx: GraphContext): InheritEdge[] {
@@ -191,6 +309,17 @@ export function subclassIndex(inherits: InheritEdge[]): Map<number, number[]> {
   const subclasses = new Map<number, number[]>();
   for (const e of inherits) (subclasses.get(e.base) ?? subclasses.set(e.base, []).get(e.base)!).push(e.child);
   return subclasses;
+}
+
+/** Each symbol's calls out and in, as indices into `calls`. */
+function callAdjacency(calls: CallEdge[]): Pick<CodeGraph, "callsFrom" | "callsTo"> {
+  const callsFrom = new Map<number, number[]>();
+  const callsTo = new Map<number, number[]>();
+  calls.forEach((e, i) => {
+    (callsFrom.get(e.caller) ?? callsFrom.set(e.caller, []).get(e.caller)!).push(i);
+    (callsTo.get(e.callee) ?? callsTo.set(e.callee, []).get(e.callee)!).push(i);
+  });
+  return { callsFrom, callsTo };
 }
 
 /** The edge lists and tables a graph is finished from. */
@@ -219,14 +348,7 @@ export function finishGraph(
 ): CodeGraph {
   for (const m of Object.values(ctx.memos)) m.clear();
   for (const st of ctx.files.values()) st.scopes = undefined;
-  const callsFrom = adjacency?.callsFrom ?? new Map<number, number[]>();
-  const callsTo = adjacency?.callsTo ?? new Map<number, number[]>();
-  if (!adjacency) {
-    parts.calls.forEach((e, i) => {
-      (callsFrom.get(e.caller) ?? callsFrom.set(e.caller, []).get(e.caller)!).push(i);
-      (callsTo.get(e.callee) ?? callsTo.set(e.callee, []).get(e.callee)!).push(i);
-    });
-  }
+  const { callsFrom, callsTo } = adjacency ?? callAdjacency(parts.calls);
   const importsFrom = new Map<string, string[]>();
   const importedBy = new Map<string, string[]>();
   for (const e of parts.imports) {

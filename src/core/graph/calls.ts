@@ -117,8 +117,11 @@ function classConstructedAt(ctx: GraphContext, st: FileState, caller: number): n
   return ctx.packages.get(pkg)?.get(d.name) ?? cls;
 }
 
-/** Resolves every call site of one file. */
-export function callsOf(ctx: GraphContext, st: FileState): FileCalls {
+/**
+ * Resolves every call site of one file (`only`: the sites of those callers alone, each resolved as
+ * in the whole file: a site's edges depend on nothing but the site).
+ */
+export function callsOf(ctx: GraphContext, st: FileState, only?: ReadonlySet<number>): FileCalls {
   const out: FileCalls = { calls: [], external: [], ambiguous: [], unresolved: 0 };
   const seen = new Set<string>();
   const record = st.record;
@@ -143,9 +146,10 @@ export function callsOf(ctx: GraphContext, st: FileState): FileCalls {
   let dispatch = false;
   let argc: number | undefined;
   for (const call of record.calls) {
+    const caller = symbolOf(st, call.caller);
+    if (only && !only.has(caller)) continue;
     st.atLine = call.line;
     argc = call.argc;
-    const caller = symbolOf(st, call.caller);
     classBody = st.semantics.classBodyRunsOnce === true && call.caller >= 0 && isClassLike(ctx, caller);
     dispatch = false;
     protocol = call.protocol === true;

@@ -6,7 +6,7 @@
  * Mutually recursive by nature, so it lives in one module; each language's differences come from
  * its LanguageSemantics and module resolver, never from its name.
  */
-import type { BindingRecord, Definition, ImportRecord } from "../extract/record.ts";
+import { boundFieldNames, type BindingRecord, type Definition, type ImportRecord } from "../extract/record.ts";
 import type { ResolvedImport } from "../../languages/types.ts";
 import {
   attachedOwner,
@@ -561,10 +561,10 @@ function fieldNames(ctx: GraphContext): Set<string> {
   let names = fieldNamesOf.get(ctx.memos);
   if (names) return names;
   names = new Set();
-  for (const fst of ctx.files.values()) {
-    const defs = fst.record.definitions;
-    for (const b of fst.record.bindings)
-      if (b.kind === "field" || (b.scope >= 0 && TYPE_KINDS.has(defs[b.scope]!.kind))) names.add(b.name);
+  for (const { record } of ctx.files.values()) {
+    const list =
+      record.fields !== undefined ? record.fields.split(" ") : boundFieldNames(record.definitions, record.bindings);
+    for (const name of list) if (name) names.add(name);
   }
   fieldNamesOf.set(ctx.memos, names);
   return names;

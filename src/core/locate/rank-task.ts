@@ -12,6 +12,7 @@
  */
 import { fromLanguages } from "../../languages/index.ts";
 import type { CodeGraph } from "../graph/model.ts";
+import { callsAmong } from "../graph/build.ts";
 import { FIELD, docSymbol, scoreDocuments, splitWords, type FieldWeights, type SearchIndex } from "../search/search.ts";
 import { findFile } from "../../shared/locations.ts";
 import { sourceFiles, symbolsAt } from "../slice/locate.ts";
@@ -178,6 +179,8 @@ export const TASK_TUNING: Readonly<TaskTuning> = {
  */
 function reinforce(graph: CodeGraph, pool: TaskCandidate[], tuning: Readonly<TaskTuning>): TaskCandidate[] {
   const rawOf = new Map(pool.map((c) => [c.id, c.score]));
+  // (only calls between candidates add: a graph whose calls are not resolved yet resolves their files only)
+  const among = callsAmong(graph, rawOf.keys());
   return pool.map((c) => {
     let bonus = 0;
     const s = graph.symbols[c.id]!;
@@ -185,8 +188,8 @@ function reinforce(graph: CodeGraph, pool: TaskCandidate[], tuning: Readonly<Tas
       const r = other !== c.id ? rawOf.get(other) : undefined;
       if (r !== undefined) bonus += weight * r;
     };
-    for (const ei of graph.callsFrom.get(c.id) ?? []) add(graph.calls[ei]!.callee, 0.2);
-    for (const ei of graph.callsTo.get(c.id) ?? []) add(graph.calls[ei]!.caller, 0.2);
+    for (const e of among.from.get(c.id) ?? []) add(e.callee, 0.2);
+    for (const e of among.to.get(c.id) ?? []) add(e.caller, 0.2);
     if (s.kind !== "module") for (const sib of graph.children.get(s.parent) ?? []) add(sib, 0.08);
     add(graph.moduleSymbol.get(s.file)!, 0.15);
     for (const child of graph.children.get(c.id) ?? []) add(child, 0.1);

@@ -60,8 +60,11 @@ export interface SearchIndex {
   /** Per file: the record indexed and its document ids. */
   files: Map<string, { record: FileRecord; ids: number[] }>;
   tombstones: number;
-  /** In-degree of each symbol in the call graph, a small tie-breaker. */
-  indegree: Map<number, number>;
+  /**
+   * In-degree of each symbol in the call graph, a small tie-breaker of `search` (made on first use:
+   * it reads every call, and a `locate` needs none of them).
+   */
+  indegree: Map<number, number> | undefined;
   /** Distinct name words, sorted, for prefix matches (made on first use after a change). */
   nameVocabulary: string[] | undefined;
 }
@@ -225,10 +228,14 @@ function dropFile(index: SearchIndex, path: string): void {
   index.nameVocabulary = undefined;
 }
 
-function indegreeOf(graph: CodeGraph): Map<number, number> {
-  const indegree = new Map<number, number>();
-  for (const e of graph.calls) indegree.set(e.callee, (indegree.get(e.callee) ?? 0) + 1);
-  return indegree;
+/** How many calls of the index's graph reach `id`. */
+function indegreeOf(index: SearchIndex, id: number): number {
+  let indegree = index.indegree;
+  if (!indegree) {
+    indegree = index.indegree = new Map();
+    for (const e of index.graph.calls) indegree.set(e.callee, (indegree.get(e.callee) ?? 0) + 1);
+  }
+  return indegree.get(id) ?? 0;
 }
 
 function emptyIndex(graph: CodeGraph): SearchIndex {
@@ -243,7 +250,7 @@ function emptyIndex(graph: CodeGraph): SearchIndex {
     bodyTotal: 0,
     files: new Map(),
     tombstones: 0,
-    indegree: indegreeOf(graph),
+    indegree: undefined,
     nameVocabulary: undefined,
   };
 }
@@ -372,7 +379,7 @@ export function updateSearchIndex(previous: SearchIndex | undefined, graph: Code
   if (previous.tombstones > REBUILD_TOMBSTONE_SHARE * Math.max(previous.liveCount, 1)) return buildSearchIndex(graph);
   previous.graph = graph;
   for (const [path, record] of changed) addFile(previous, path, record);
-  previous.indegree = indegreeOf(graph);
+  previous.indegree = undefined;
   return previous;
 }
 
@@ -551,7 +558,7 @@ export function searchSymbols(
     let score = scored.score;
     // The query is the name, or its end with the containers before it (`pytester path` for `Pytester.path`).
     if (splitWords(s.name).join("") === phrase || qualifiedEndsWith(s.qualified, phrase)) score *= 1.5;
-    score += Math.min(1, Math.log2(1 + (index.indegree.get(id) ?? 0)) / 6);
+    score += Math.min(1, Math.log2(1 + indegreeOf(index, id)) / 6);
     const record = index.graph.records.get(s.file)!;
     if (isTestFile(s.file) || inTestScopeOnly(record, s.index)) score *= 0.8;
     const d = record.definitions[s.index]!;
