@@ -2,7 +2,8 @@
 // A/B cold-index benchmark: two or more builds of codeslice (package folders, each with dist/
 // and wasm/) index the same corpus cold, run by run in turn (A, B, …, then the next round in
 // reverse order), so load from other work on a shared machine falls on all alike. Each run gets a fresh cache folder and one parse thread
-// (`--jobs 1`: the work after the parse is what this compares). CPU seconds (user + sys, GNU time)
+// (`--jobs 1`, or none for a build from before the parse pool, which always parses in-thread: the work
+// after the parse is what this compares). CPU seconds (user + sys, GNU time)
 // move far less with load than wall time; both are reported as medians, with the load average.
 // Then each build writes `graph --json` for the corpus: the outputs must be byte-identical.
 // `--modes cold,unchanged,edit` adds, on each build's own warm cache, `index` with nothing changed
@@ -48,6 +49,15 @@ for (const dir of Object.values(builds)) {
     process.exit(2);
   }
 }
+// A build from before the parse pool (d9920dc) has no --jobs: it always parses in its own thread.
+const jobsOf = Object.fromEntries(
+  Object.entries(builds).map(([name, dir]) => {
+    const help = execFileSync(process.execPath, [path.join(dir, "dist/cli/main.js"), "index", "--help"], {
+      encoding: "utf8",
+    });
+    return [name, help.includes("--jobs") ? ["--jobs", "1"] : []];
+  }),
+);
 const revision = (dir) => {
   try {
     return execFileSync("git", ["rev-parse", "--short", "HEAD"], {
@@ -99,13 +109,21 @@ try {
   const warmCache = (side) => path.join(scratch, `warm-${side}`);
   if (MODES.some((m) => m !== "cold"))
     for (const side of names)
-      await run(builds[side], ["index", "--root", corpus, "--cache-dir", warmCache(side), "--quiet", "--jobs", "1"]);
+      await run(builds[side], ["index", "--root", corpus, "--cache-dir", warmCache(side), "--quiet", ...jobsOf[side]]);
   for (let i = 0; i < RUNS; i++) {
     const order = i % 2 ? [...names].reverse() : names;
     if (MODES.includes("cold")) {
       for (const side of order) {
         const cache = path.join(scratch, `cache-${side}-${i}`);
-        const r = await run(builds[side], ["index", "--root", corpus, "--cache-dir", cache, "--quiet", "--jobs", "1"]);
+        const r = await run(builds[side], [
+          "index",
+          "--root",
+          corpus,
+          "--cache-dir",
+          cache,
+          "--quiet",
+          ...jobsOf[side],
+        ]);
         fs.rmSync(cache, { recursive: true, force: true });
         runs[side].push(r);
         process.stderr.write(
@@ -123,8 +141,7 @@ try {
           "--cache-dir",
           warmCache(side),
           "--quiet",
-          "--jobs",
-          "1",
+          ...jobsOf[side],
         ]);
         warmRuns[mode][side].push(r);
         process.stderr.write(`${mode} ${side} ${i + 1}/${RUNS}: ${fmt(r.wall)} s wall, ${fmt(r.cpu)} s CPU\n`);
@@ -148,8 +165,7 @@ try {
           path.join(scratch, `graph-cache-${side}`),
           "--quiet",
           "--json",
-          "--jobs",
-          "1",
+          ...jobsOf[side],
         ],
         out[side],
       );
