@@ -23,7 +23,7 @@
  *   (via × 64 + resolution × 4 + classBody + protocol × 2)
  */
 import type { FileRecord } from "../extract/record.ts";
-import { callsDeferred, type EarlyEdges, type GraphEdges } from "../graph/build.ts";
+import { callsDeferred, type EarlyEdges, type GraphEdges, noCalls } from "../graph/build.ts";
 import { CONFIDENCE, type AmbiguousCall, type CallEdge, type CodeGraph, type Resolution } from "../graph/model.ts";
 import type { SavedSearchIndex } from "../search/search.ts";
 import type { Snapshot } from "./snapshot.ts";
@@ -46,16 +46,6 @@ export interface Derived {
   edges: GraphEdges | EarlyEdges;
   search: SavedSearchIndex | undefined;
 }
-
-/** What `encodeDerived` writes in place of the calls of early edges (nothing: only the flag). */
-const NO_CALLS = {
-  calls: [],
-  external: [],
-  ambiguous: [],
-  unresolvedCalls: 0,
-  typeUses: new Map(),
-  edgeCounts: new Map(),
-};
 
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
@@ -98,7 +88,7 @@ export function encodeDerived(identity: string, derived: Derived): Uint8Array | 
   if (!LITTLE_ENDIAN) return undefined;
   const { edges: all, search } = derived;
   const early = !("calls" in all);
-  const edges: GraphEdges = early ? { ...NO_CALLS, ...all } : all;
+  const edges: GraphEdges = early ? { ...noCalls(), ...all } : all;
   // Calls of one name share one candidate array (model.ts): kept shared through a table.
   const tables = new Map<readonly number[], number>();
   const ambiguous = edges.ambiguous.map((e) => {

@@ -82,6 +82,11 @@ function callParts(ctx: GraphContext, imports: ImportEdge[]): CallParts {
   return { calls, external, ambiguous, unresolvedCalls, typeUses, edgeCounts };
 }
 
+/** Empty call parts: what a deferred graph holds before its calls are resolved, and early edges keep. */
+export function noCalls(): CallParts {
+  return { calls: [], external: [], ambiguous: [], unresolvedCalls: 0, typeUses: new Map(), edgeCounts: new Map() };
+}
+
 /** The fields of a deferred graph that resolving its calls fills. */
 const CALL_FIELDS = [
   "calls",
@@ -108,15 +113,7 @@ function deferCalls(
   parts: Pick<GraphParts, "imports" | "inherits" | "records">,
   onResolved?: (graph: CodeGraph) => void,
 ): CodeGraph {
-  const empty = {
-    calls: [],
-    external: [],
-    ambiguous: [],
-    unresolvedCalls: 0,
-    typeUses: new Map(),
-    edgeCounts: new Map(),
-  };
-  const graph = finishGraph(ctx, { ...empty, ...parts });
+  const graph = finishGraph(ctx, { ...noCalls(), ...parts });
   deferred.add(graph);
   const resolve = () => {
     if (!deferred.has(graph)) return;

@@ -7,13 +7,7 @@ import type { FileSystem, Logger, ParseWorkers, Platform } from "../../core/port
 import { openBrowserStore, type StoreBackend, type StoreNotice } from "./browser-store.ts";
 import { FetchWasmSource } from "./fetch-wasm-source.ts";
 import { DEFAULT_HOST_ENVIRONMENT } from "../host-environments.ts";
-export {
-  BROWSER_HOST,
-  COMMON_HOST,
-  DEFAULT_HOST_ENVIRONMENT,
-  SERVER_HOST,
-  mergeHostEnvironments,
-} from "../host-environments.ts";
+export * from "../host-environments.ts";
 
 export { HandleFileSystem } from "./handle-file-system.ts";
 export { MemoryFileSystem, MemoryStore } from "../memory/index.ts";

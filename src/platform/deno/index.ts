@@ -9,13 +9,7 @@ import { DenoWasmSource } from "./deno-wasm-source.ts";
 import { DenoProcesses } from "./deno-processes.ts";
 import { WebParseWorkers } from "../web-parse-workers.ts";
 import { DEFAULT_HOST_ENVIRONMENT } from "../host-environments.ts";
-export {
-  BROWSER_HOST,
-  COMMON_HOST,
-  DEFAULT_HOST_ENVIRONMENT,
-  SERVER_HOST,
-  mergeHostEnvironments,
-} from "../host-environments.ts";
+export * from "../host-environments.ts";
 
 export { DenoFileSystem, createDenoFileSystem } from "./deno-file-system.ts";
 export { DenoStore } from "./deno-store.ts";

@@ -3,13 +3,7 @@ import { EngineError } from "../../shared/errors.ts";
 import { normalizeRelative } from "../../shared/paths.ts";
 import { checkStoreKey } from "../store-key.ts";
 import type { DirEntry, FileStat, FileSystem, Store } from "../../core/ports.ts";
-export {
-  BROWSER_HOST,
-  COMMON_HOST,
-  DEFAULT_HOST_ENVIRONMENT,
-  SERVER_HOST,
-  mergeHostEnvironments,
-} from "../host-environments.ts";
+export * from "../host-environments.ts";
 
 /** A file's content, or a symbolic link to a path relative to the link's folder (may escape). */
 export type MemoryEntry = string | Uint8Array | { symlink: string };

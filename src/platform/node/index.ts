@@ -10,13 +10,7 @@ import { NodeWasmSource } from "./node-wasm-source.ts";
 import { NodeParseWorkers } from "./node-parse-workers.ts";
 import { NodeProcesses } from "./node-processes.ts";
 import { DEFAULT_HOST_ENVIRONMENT } from "../host-environments.ts";
-export {
-  BROWSER_HOST,
-  COMMON_HOST,
-  DEFAULT_HOST_ENVIRONMENT,
-  SERVER_HOST,
-  mergeHostEnvironments,
-} from "../host-environments.ts";
+export * from "../host-environments.ts";
 
 export { NodeFileSystem, createNodeFileSystem, mapNodeError } from "./node-file-system.ts";
 export { NodeStore } from "./node-store.ts";
