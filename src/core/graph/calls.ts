@@ -124,12 +124,11 @@ function classConstructedAt(ctx: GraphContext, st: FileState, caller: number): n
 export function callsOf(ctx: GraphContext, st: FileState, only?: ReadonlySet<number>): FileCalls {
   const out: FileCalls = { calls: [], external: [], ambiguous: [], unresolved: 0 };
   const seen = new Set<string>();
-  const record = st.record;
-  const path = record.path;
+  const { record } = st;
+  const { path } = record;
   const addCall = (caller: number, callee: number, line: number, via: CallEdge["via"], resolution: Resolution) => {
     const k = `${caller}|${callee}|${line}`;
-    if (seen.has(k)) return;
-    seen.add(k);
+    if (seen.has(k) || !seen.add(k)) return;
     const edge: CallEdge = { caller, callee, file: path, line, via, resolution, confidence: CONFIDENCE[resolution] };
     if (classBody) edge.classBody = true;
     if (protocol) edge.protocol = true;
@@ -145,9 +144,9 @@ export function callsOf(ctx: GraphContext, st: FileState, only?: ReadonlySet<num
   let protocol = false;
   let dispatch = false;
   let argc: number | undefined;
-  for (const call of record.calls) {
+  const sites = only ? record.calls.filter((c) => only.has(symbolOf(st, c.caller))) : record.calls;
+  for (const call of sites) {
     const caller = symbolOf(st, call.caller);
-    if (only && !only.has(caller)) continue;
     st.atLine = call.line;
     argc = call.argc;
     classBody = st.semantics.classBodyRunsOnce === true && call.caller >= 0 && isClassLike(ctx, caller);
